@@ -1,0 +1,5 @@
+"""`python -m workbench` runs the command line."""
+
+from workbench.cli import main
+
+raise SystemExit(main())

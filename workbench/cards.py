@@ -1,0 +1,336 @@
+"""The shared vocabulary: findings, card sets and decks.
+
+Every page, command and report is drawn from these objects, so they carry
+everything a person needs to find the problem again: the file, the sheet, the
+row a spreadsheet program shows (header = row 1) and the column header the
+user actually wrote.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from workbench.rulesets.base import Ruleset
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+class WorkbenchInputError(Exception):
+    """Input that cannot be read at all (exit code 2 on the command line).
+
+    The message is one paragraph naming the file, sheet, row and column that
+    could be located, and what was expected there.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        sheet: str | None = None,
+        row: int | None = None,
+        column: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.path = path
+        self.sheet = sheet
+        self.row = row
+        self.column = column
+        self.expected = expected
+        self.detail = message
+        super().__init__(self._paragraph())
+
+    def _paragraph(self) -> str:
+        where = []
+        if self.path:
+            where.append(f"file {self.path}")
+        if self.sheet:
+            where.append(f"sheet '{self.sheet}'")
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column:
+            where.append(f"column '{self.column}'")
+        text = (", ".join(where) + ": " if where else "") + self.detail
+        if self.expected:
+            text += f" Expected: {self.expected}."
+        return text
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem (or note) about a card, a deck or the sheet itself."""
+
+    severity: Severity
+    """`error` breaks a rule, `warning` strays from a guideline, `info` is a note."""
+    rule: str
+    """Stable rule id, `<ruleset>.<check>`; documented in docs/rules.md."""
+    message: str
+    """One sentence a designer can act on."""
+    card: str | None = None
+    """The card's name, when the finding is about one card."""
+    deck: str | None = None
+    """The decklist's name, when the finding is about a deck."""
+    sheet: str | None = None
+    """Sheet name (xlsx) or file name (csv, text decklist)."""
+    row: int | None = None
+    """The row a person sees in a spreadsheet program (header = row 1), or the decklist line."""
+    column: str | None = None
+    """The column header as the user wrote it."""
+    expected: Any = None
+    """What the rule asks for (JSON-serialisable)."""
+    actual: Any = None
+    """What the sheet or deck has (JSON-serialisable)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as the JSON object of DESIGN.md section 3."""
+        data = asdict(self)
+        return {
+            key: data[key]
+            for key in ("severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual")
+        }
+
+    def to_text(self) -> str:
+        """A compiler-style line: `sheet:row:column: severity [rule] message`."""
+        where = ":".join(str(part) for part in (self.sheet, self.row, self.column) if part not in (None, ""))
+        subject = ""
+        if self.deck:
+            subject += f"deck '{self.deck}' "
+        if self.card:
+            subject += f"card '{self.card}' "
+        tail = ""
+        if self.expected is not None or self.actual is not None:
+            tail = f" (expected {_show(self.expected)}, got {_show(self.actual)})"
+        prefix = f"{where}: " if where else ""
+        return f"{prefix}{self.severity} [{self.rule}] {subject}{self.message}{tail}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Sheet order first (so a designer walks the sheet top to bottom), then severity."""
+    return sorted(
+        findings,
+        key=lambda f: (
+            f.deck or "",
+            f.sheet or "",
+            f.row if f.row is not None else -1,
+            SEVERITY_ORDER[f.severity],
+            f.rule,
+        ),
+    )
+
+
+def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many errors, warnings and infos there are."""
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for finding in findings:
+        counts[finding.severity] += 1
+    return counts
+
+
+def normalize_name(name: str) -> str:
+    """Card names match ignoring case and surrounding/repeated spaces."""
+    return " ".join(name.split()).casefold()
+
+
+def closest_names(name: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
+    """The candidates that look most like `name`, best first (for 'did you mean')."""
+    by_key = {normalize_name(c): c for c in candidates}
+    keys = difflib.get_close_matches(normalize_name(name), list(by_key), n=limit, cutoff=0.5)
+    return [by_key[key] for key in keys]
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    """One card as read from one spreadsheet row."""
+
+    card: BaseModel
+    """The validated card model (one of the ruleset's kinds)."""
+    row: int
+    """The spreadsheet row a person sees (header = row 1)."""
+
+
+@dataclass
+class CardSet:
+    """A validated card set and where each card came from.
+
+    Cards whose row could not be read (a non-number in a number column, an
+    unknown kind, ...) are not in `entries`; each of them has an error in
+    `load_findings` that names its row and column, so nothing is dropped
+    silently.
+    """
+
+    ruleset: Ruleset
+    """The ruleset the cards were validated against."""
+    path: str
+    """The file the cards came from."""
+    sheet: str
+    """The sheet the cards came from (the file name for csv)."""
+    entries: list[CardEntry]
+    """Every card that parsed, in sheet order."""
+    headers: dict[str, str]
+    """Card-model field name -> the column header as the user wrote it."""
+    load_findings: list[Finding] = field(default_factory=list)
+    """Problems found while reading rows (bad cells, duplicates, formulas)."""
+    name: str = ""
+    """The set's name (from the `Set` sheet, else the file name)."""
+    version: str = ""
+    """The set's version (from the `Set` sheet), if given."""
+    rows_read: int = 0
+    """How many non-empty card rows the sheet had (parsed or not)."""
+    table: Any = None
+    """The raw sheet (`workbench.spreadsheets.SheetTable`), kept so saving loses nothing."""
+
+    def __post_init__(self) -> None:
+        self._by_name: dict[str, CardEntry] = {}
+        for entry in self.entries:
+            self._by_name.setdefault(normalize_name(entry.card.name), entry)  # type: ignore[attr-defined]
+
+    @property
+    def ruleset_id(self) -> str:
+        """Id of the ruleset the cards were validated against."""
+        return self.ruleset.id
+
+    def __iter__(self) -> Iterator[CardEntry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def names(self) -> list[str]:
+        """Card names in sheet order."""
+        return [entry.card.name for entry in self.entries]  # type: ignore[attr-defined]
+
+    def find(self, name: str) -> CardEntry | None:
+        """The card with this name (case-insensitive), or None."""
+        return self._by_name.get(normalize_name(name))
+
+    def of_kind(self, *kinds: str) -> list[CardEntry]:
+        """The cards whose `kind` is one of `kinds`."""
+        return [entry for entry in self.entries if entry.card.kind in kinds]  # type: ignore[attr-defined]
+
+    def finding(
+        self,
+        severity: Severity,
+        rule: str,
+        message: str,
+        entry: CardEntry | None = None,
+        field_name: str | None = None,
+        expected: Any = None,
+        actual: Any = None,
+    ) -> Finding:
+        """A finding that points at this card's row and at the column holding `field_name`."""
+        return Finding(
+            severity=severity,
+            rule=rule,
+            message=message,
+            card=entry.card.name if entry else None,  # type: ignore[attr-defined]
+            sheet=self.sheet,
+            row=entry.row if entry else None,
+            column=self.headers.get(field_name, field_name) if field_name else None,
+            expected=expected,
+            actual=actual,
+        )
+
+    def content_hash(self) -> str:
+        """A short hash of the cards' contents, stamped into every simulated result."""
+        digest = hashlib.sha256()
+        digest.update(self.ruleset_id.encode())
+        for entry in self.entries:
+            digest.update(entry.card.model_dump_json().encode())
+        return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class DeckLine:
+    """One decklist line: a count of a named card in a section."""
+
+    name: str
+    """The name as written in the decklist."""
+    count: int
+    """How many copies."""
+    line: int
+    """Line number in a text decklist, or the row a person sees in a sheet decklist."""
+    section: str = "main"
+    """`main`, or a ruleset's extra section (`tokens` for SOURCE, `collection` for blades)."""
+    entry: CardEntry | None = None
+    """The card it resolved to, or None when the name is not in the set."""
+
+
+@dataclass
+class Deck:
+    """A decklist read from a text file or a sheet, resolved against a card set."""
+
+    name: str
+    """The deck's name (file name without extension unless given)."""
+    path: str
+    """Where it was read from."""
+    lines: list[DeckLine]
+    """Every card line, in file order."""
+    sheet: str | None = None
+    """The sheet name for xlsx decklists; the file name otherwise."""
+    load_findings: list[Finding] = field(default_factory=list)
+    """Unknown card names and unparsable lines."""
+
+    def section(self, section: str = "main") -> list[DeckLine]:
+        """The resolved lines of one section."""
+        return [line for line in self.lines if line.section == section and line.entry is not None]
+
+    def counts(self, section: str = "main") -> dict[str, tuple[CardEntry, int, int]]:
+        """Card name -> (entry, total copies, first line) for one section; repeated lines add up."""
+        totals: dict[str, tuple[CardEntry, int, int]] = {}
+        for line in self.section(section):
+            assert line.entry is not None
+            key = line.entry.card.name  # type: ignore[attr-defined]
+            if key in totals:
+                entry, count, first = totals[key]
+                totals[key] = (entry, count + line.count, first)
+            else:
+                totals[key] = (line.entry, line.count, line.line)
+        return totals
+
+    def size(self, section: str = "main") -> int:
+        """Total copies in a section (resolved lines only)."""
+        return sum(line.count for line in self.section(section))
+
+    def finding(
+        self,
+        severity: Severity,
+        rule: str,
+        message: str,
+        line: DeckLine | None = None,
+        expected: Any = None,
+        actual: Any = None,
+        column: str | None = None,
+    ) -> Finding:
+        """A finding that points at this deck (and at one of its lines, if given)."""
+        return Finding(
+            severity=severity,
+            rule=rule,
+            message=message,
+            card=line.entry.card.name if line and line.entry else (line.name if line else None),  # type: ignore[attr-defined]
+            deck=self.name,
+            sheet=self.sheet,
+            row=line.line if line else None,
+            column=column,
+            expected=expected,
+            actual=actual,
+        )
+
+
+OptionValue = bool | int | float | str
+Options = Mapping[str, OptionValue]

@@ -1,0 +1,271 @@
+"""From a sheet to a validated `CardSet`: ruleset choice, header matching, cell checks.
+
+Cell problems (text in a number column, a negative count, a formula, a
+duplicate name) are error findings that point at the cell, not exceptions: a
+designer sees all of them at once. Only a sheet that cannot be read as a card
+table at all (a required column missing, ...) raises `WorkbenchInputError`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from workbench.cards import CardEntry, CardSet, Finding, WorkbenchInputError, normalize_name
+from workbench.rulesets import RULESETS, get_ruleset
+from workbench.rulesets.base import Ruleset, normalize_choice, normalize_header
+from workbench.spreadsheets import SheetTable, read_sheet
+
+
+def load_cardset(
+    path: str | os.PathLike[str],
+    ruleset: str | Ruleset | None = None,
+    data: bytes | None = None,
+    filename: str | None = None,
+) -> CardSet:
+    """Read a card sheet and validate every row against the ruleset's card models.
+
+    The ruleset is `ruleset` if given, else the `Set` sheet's `ruleset` row,
+    else detected from the headers.
+    """
+    table = read_sheet(path, data=data, filename=filename)
+    return cardset_from_table(table, choose_ruleset(table, ruleset))
+
+
+def choose_ruleset(table: SheetTable, ruleset: str | Ruleset | None = None) -> Ruleset:
+    """`--ruleset`, else the `Set` sheet, else header detection (ambiguity is an error listing candidates)."""
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if ruleset:
+        return get_ruleset(ruleset)
+    declared = table.set_info.get("ruleset")
+    if declared:
+        try:
+            return get_ruleset(declared)
+        except WorkbenchInputError as error:
+            raise WorkbenchInputError(
+                error.detail, path=table.path, sheet="Set", column="ruleset", expected=error.expected
+            ) from None
+    return detect_ruleset(table)
+
+
+def detect_ruleset(table: SheetTable) -> Ruleset:
+    """The one ruleset whose signature columns the headers carry best."""
+    headers = {normalize_header(h) for h in table.headers}
+    scores: list[tuple[int, int, Ruleset]] = []
+    for candidate in RULESETS.values():
+        signature = {normalize_header(candidate.column_headers.get(f, f)) for f in candidate.signature_columns}
+        signature_hits = len(signature & headers)
+        known = sum(1 for h in headers if h in candidate.header_lookup)
+        if signature_hits:
+            scores.append((signature_hits, known, candidate))
+    if not scores:
+        raise WorkbenchInputError(
+            "the headers match no ruleset, so the game cannot be detected.",
+            path=table.path,
+            sheet=table.sheet,
+            row=1,
+            expected="--ruleset ID (one of: " + ", ".join(RULESETS) + "), or a `Set` sheet with a `ruleset` row",
+        )
+    scores.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    best = scores[0]
+    tied = [s[2].id for s in scores if (s[0], s[1]) == (best[0], best[1])]
+    if len(tied) > 1:
+        raise WorkbenchInputError(
+            "the headers fit more than one ruleset: " + ", ".join(tied) + ".",
+            path=table.path,
+            sheet=table.sheet,
+            row=1,
+            expected="--ruleset with one of the candidates, or a `Set` sheet with a `ruleset` row",
+        )
+    return best[2]
+
+
+def match_headers(table: SheetTable, ruleset: Ruleset) -> dict[int, str]:
+    """Column index -> card-model field, for the headers the ruleset knows. Unknown columns are left out (and kept)."""
+    mapping: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for index, header in enumerate(table.headers):
+        field_name = ruleset.header_lookup.get(normalize_header(header))
+        if field_name is None:
+            continue
+        if field_name in seen:
+            first = table.headers[seen[field_name]]
+            raise WorkbenchInputError(
+                f"columns '{first}' and '{header}' both mean '{field_name}'.",
+                path=table.path,
+                sheet=table.sheet,
+                row=1,
+                column=header,
+                expected="each card field in one column only",
+            )
+        seen[field_name] = index
+        mapping[index] = field_name
+    missing = [c for c in ruleset.columns if c.field in ("name", "kind") and c.field not in seen]
+    if missing and not (len(ruleset.kinds) == 1 and [c.field for c in missing] == ["kind"]):
+        names = ", ".join(c.header for c in missing)
+        raise WorkbenchInputError(
+            f"the required column {names} is missing (headers found: {', '.join(table.headers)}).",
+            path=table.path,
+            sheet=table.sheet,
+            row=1,
+            column=names,
+            expected=f"a '{missing[0].header}' column; `workbench template {ruleset.id}` writes every header",
+        )
+    return mapping
+
+
+def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
+    """Validate every row; cells that fail become findings that point at them."""
+    columns = match_headers(table, ruleset)
+    headers = {field_name: table.headers[index] for index, field_name in columns.items()}
+    for column in ruleset.columns:
+        headers.setdefault(column.field, column.header)
+    findings: list[Finding] = []
+    entries: list[CardEntry] = []
+    first_row_of: dict[str, int] = {}
+    single_kind = ruleset.kinds[0] if len(ruleset.kinds) == 1 else None
+    for row_number, values in table.rows:
+        record: dict[str, Any] = {}
+        formula_fields: list[str] = []
+        for index, field_name in columns.items():
+            formula = table.formulas.get((row_number, index))
+            if formula is not None:
+                formula_fields.append(field_name)
+                continue
+            value = values[index]
+            if value is not None:
+                record[field_name] = value
+        if "kind" in record:
+            record["kind"] = normalize_choice(record["kind"])
+        elif single_kind is not None:
+            record["kind"] = single_kind
+        card_name = str(record.get("name")) if record.get("name") is not None else None
+        for field_name in formula_fields:
+            index = next(i for i, f in columns.items() if f == field_name)
+            findings.append(
+                Finding(
+                    severity="error",
+                    rule=f"{ruleset.id}.formula_cell",
+                    message=(
+                        f"this cell holds the formula {table.formulas[(row_number, index)]}, which has no value until a "
+                        "spreadsheet program computes it; the workbench reads values only."
+                    ),
+                    card=card_name,
+                    sheet=table.sheet,
+                    row=row_number,
+                    column=table.headers[index],
+                    expected="a typed value (copy the column, then Paste Special > Values)",
+                    actual=table.formulas[(row_number, index)],
+                )
+            )
+        if formula_fields:
+            continue
+        try:
+            card = ruleset.card_adapter.validate_python(record)
+        except ValidationError as error:
+            findings.extend(_cell_findings(error, record, ruleset, table, headers, row_number, card_name))
+            continue
+        key = normalize_name(card.name)
+        if key in first_row_of:
+            findings.append(
+                Finding(
+                    severity="error",
+                    rule=f"{ruleset.id}.duplicate_name",
+                    message=f"the name '{card.name}' is already used in row {first_row_of[key]}; decklists could not tell them apart.",
+                    card=card.name,
+                    sheet=table.sheet,
+                    row=row_number,
+                    column=headers["name"],
+                    expected="a name used once in the set",
+                    actual=card.name,
+                )
+            )
+            continue
+        first_row_of[key] = row_number
+        entries.append(CardEntry(card=card, row=row_number))
+    for note in table.notes:
+        findings.append(Finding(severity="info", rule=f"{ruleset.id}.encoding", message=note, sheet=table.sheet))
+    return CardSet(
+        ruleset=ruleset,
+        path=table.path,
+        sheet=table.sheet,
+        entries=entries,
+        headers=headers,
+        load_findings=findings,
+        name=table.set_info.get("name") or Path(table.path).stem,
+        version=table.set_info.get("version", ""),
+        rows_read=len(table.rows),
+        table=table,
+    )
+
+
+def _cell_findings(
+    error: ValidationError,
+    record: Mapping[str, Any],
+    ruleset: Ruleset,
+    table: SheetTable,
+    headers: Mapping[str, str],
+    row_number: int,
+    card_name: str | None,
+) -> list[Finding]:
+    findings: list[Finding] = []
+    specs = {c.field: c for c in ruleset.columns}
+    for problem in error.errors(include_url=False):
+        field_name = next((str(p) for p in reversed(problem["loc"]) if isinstance(p, str) and p in specs), None)
+        kind_error = problem["type"] in ("union_tag_invalid", "union_tag_not_found")
+        if kind_error:
+            field_name = "kind"
+        spec = specs.get(field_name) if field_name else None
+        value = record.get(field_name) if field_name else None
+        expected = spec.type_name if spec else None
+        if kind_error:
+            expected = "one of: " + ", ".join(ruleset.kinds)
+            message = (
+                "the kind is empty." if value in (None, "") else f"'{value}' is not a card kind of this game."
+            )
+        else:
+            message = _explain(problem, value, expected)
+        findings.append(
+            Finding(
+                severity="error",
+                rule=f"{ruleset.id}.cell_value",
+                message=message,
+                card=card_name,
+                sheet=table.sheet,
+                row=row_number,
+                column=headers.get(field_name, field_name) if field_name else None,
+                expected=expected,
+                actual=value,
+            )
+        )
+    return findings
+
+
+def _explain(problem: Mapping[str, Any], value: Any, expected: str | None) -> str:
+    kind = problem["type"]
+    context = problem.get("ctx") or {}
+    if kind == "missing":
+        return f"this cell is empty, but this kind of card needs it ({expected})."
+    if kind in ("int_parsing", "int_type", "float_parsing", "float_type"):
+        noun = "a whole number" if kind.startswith("int") else "a number"
+        return f"'{value}' is not {noun}."
+    if kind == "int_from_float":
+        return f"{value} is not a whole number."
+    if kind == "greater_than_equal":
+        return f"{value} is below the smallest allowed value, {context.get('ge')}."
+    if kind == "greater_than":
+        return f"{value} must be more than {context.get('gt')}."
+    if kind == "less_than_equal":
+        return f"{value} is above the largest allowed value, {context.get('le')}."
+    if kind == "literal_error":
+        return f"'{value}' is not allowed here; {problem['msg'][0].lower()}{problem['msg'][1:]}."
+    if kind in ("value_error", "assertion_error"):
+        return str(problem["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if kind == "string_too_short":
+        return "this cell is empty, but it needs text."
+    return f"'{value}': {problem['msg']}."

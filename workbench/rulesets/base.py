@@ -1,0 +1,290 @@
+"""What every ruleset is made of, and the cell types its card models share.
+
+A ruleset is data plus three functions: its card models (pydantic, one per
+card kind, discriminated on `kind`), a cost check over the whole set, a deck
+check over one deck, and its rule-options ledger. The spreadsheet columns and
+the template sheet are derived from the models, so a field's docstring is the
+column's documentation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+
+from workbench.cards import CardSet, Deck, Finding, OptionValue, Options, WorkbenchInputError, closest_names
+
+
+def normalize_header(header: str) -> str:
+    """Headers match ignoring case, spaces and punctuation: `Soul Cost` == `soul_cost`."""
+    return re.sub(r"[^0-9a-z]", "", str(header).casefold())
+
+
+def split_cell_list(value: Any, separators: str = ";,") -> Any:
+    """A list inside a cell is separated by `;` or `,`; blanks are dropped."""
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(item).strip() for item in value if str(item).strip())
+    if isinstance(value, (int, float)):
+        return (str(value),)
+    pattern = "[" + re.escape(separators) + "]"
+    return tuple(part.strip() for part in re.split(pattern, str(value)) if part.strip())
+
+
+def normalize_choice(value: Any) -> Any:
+    """`Deck Box`, `deck-box` and `DECK_BOX` all mean `deck_box`."""
+    if isinstance(value, str):
+        return re.sub(r"[\s\-]+", "_", value.strip()).casefold()
+    return value
+
+
+def empty_to_none(value: Any) -> Any:
+    """An empty cell is no value, so the field's default applies."""
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+CellList = Annotated[tuple[str, ...], BeforeValidator(split_cell_list)]
+"""A `;`/`,`-separated list in one cell."""
+
+CellText = Annotated[str, BeforeValidator(lambda v: "" if v is None else str(v))]
+"""Free text; numbers typed into a text cell are kept as text."""
+
+
+class CardBase(BaseModel):
+    """Fields every card of every game has."""
+
+    model_config = ConfigDict(
+        use_attribute_docstrings=True,
+        extra="ignore",
+        str_strip_whitespace=True,
+        frozen=True,
+    )
+
+    name: Annotated[str, BeforeValidator(lambda v: v if v is None else str(v))] = Field(min_length=1)
+    """The card's name, unique within the set; decklists refer to cards by it."""
+    text: CellText = ""
+    """Rules text as printed on the card."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One entry of a ruleset's rule-options ledger: a reading of an unclear rule."""
+
+    key: str
+    """The `--option key=value` name."""
+    default: OptionValue
+    """The value used unless the designer overrides it."""
+    reading: str
+    """The reading chosen, in one sentence."""
+    quote: str
+    """The rule document's own words the reading rests on."""
+    choices: tuple[str, ...] = ()
+    """For text options: the allowed values."""
+
+    def parse(self, text: str) -> OptionValue:
+        """Turn a `--option` value into this option's type, or raise a clear error."""
+        raw = text.strip()
+        if isinstance(self.default, bool):
+            lowered = raw.casefold()
+            if lowered in ("1", "true", "yes", "on", "y"):
+                return True
+            if lowered in ("0", "false", "no", "off", "n"):
+                return False
+            raise WorkbenchInputError(
+                f"option '{self.key}' takes true or false, not '{text}'.", expected="true or false"
+            )
+        if isinstance(self.default, int):
+            try:
+                return int(raw)
+            except ValueError:
+                raise WorkbenchInputError(
+                    f"option '{self.key}' takes a whole number, not '{text}'.", expected="a whole number"
+                ) from None
+        if isinstance(self.default, float):
+            try:
+                return float(raw)
+            except ValueError:
+                raise WorkbenchInputError(
+                    f"option '{self.key}' takes a number, not '{text}'.", expected="a number"
+                ) from None
+        if self.choices and raw not in self.choices:
+            raise WorkbenchInputError(
+                f"option '{self.key}' takes one of {', '.join(self.choices)}, not '{text}'.",
+                expected=", ".join(self.choices),
+            )
+        return raw
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """One card-sheet column, derived from the card models."""
+
+    field: str
+    """The card-model field name."""
+    header: str
+    """The header written into templates."""
+    kinds: tuple[str, ...]
+    """The card kinds that use this column."""
+    required_for: tuple[str, ...]
+    """The card kinds for which an empty cell is an error."""
+    type_name: str
+    """What the cell holds, in words (whole number, list, text, one of ...)."""
+    description: str
+    """The field's docstring."""
+
+
+CardsCheck = Callable[[CardSet, Options], list[Finding]]
+DeckCheck = Callable[[CardSet, Deck, Options], list[Finding]]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A game: its card models, checks and rule options."""
+
+    id: str
+    """Registry id (`source`, `plasma`, `blades`, `souls`, `circles`)."""
+    title: str
+    """Human title."""
+    version: str
+    """Bumped whenever a check or engine changes behaviour; stamped into results."""
+    document: str
+    """The rule document in shared/seeds this ruleset follows."""
+    card_models: tuple[type[CardBase], ...]
+    """One pydantic model per card kind; each has a `kind: Literal[...]` field."""
+    check_cards: CardsCheck
+    """Cost-formula and per-card checks over the whole set."""
+    check_deck: DeckCheck
+    """Deck-construction checks over one resolved deck."""
+    options: tuple[RuleOption, ...] = ()
+    """The rule-options ledger."""
+    header_aliases: Mapping[str, str] = field(default_factory=dict)
+    """Extra accepted headers: alias -> field name (e.g. `defense` -> `def_`)."""
+    column_headers: Mapping[str, str] = field(default_factory=dict)
+    """Field name -> header to write, where it differs from the field name."""
+    signature_columns: frozenset[str] = frozenset()
+    """Field names whose presence marks a sheet as this ruleset's (header detection)."""
+    deck_sections: tuple[str, ...] = ("main",)
+    """Decklist sections this game knows; `main` first."""
+
+    @cached_property
+    def card_adapter(self) -> TypeAdapter[Any]:
+        """Validates one row into the right card model, by its `kind`."""
+        if len(self.card_models) == 1:
+            return TypeAdapter(self.card_models[0])
+        union = Union[tuple(self.card_models)]  # type: ignore[valid-type]
+        return TypeAdapter(Annotated[union, Field(discriminator="kind")])
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """Every card kind, in model order."""
+        out: list[str] = []
+        for model in self.card_models:
+            out.extend(get_args(model.model_fields["kind"].annotation))
+        return tuple(out)
+
+    @cached_property
+    def columns(self) -> tuple[ColumnSpec, ...]:
+        """Every column any card kind uses, `name` and `kind` first."""
+        order: list[str] = []
+        kinds: dict[str, list[str]] = {}
+        required: dict[str, list[str]] = {}
+        infos: dict[str, Any] = {}
+        for model in self.card_models:
+            model_kinds = list(get_args(model.model_fields["kind"].annotation))
+            for name, info in model.model_fields.items():
+                if name not in kinds:
+                    order.append(name)
+                    kinds[name] = []
+                    required[name] = []
+                    infos[name] = info
+                kinds[name].extend(model_kinds)
+                if info.is_required():
+                    required[name].extend(model_kinds)
+        front = [n for n in ("name", "kind") if n in order]
+        order = front + [n for n in order if n not in front and n != "text"] + (["text"] if "text" in order else [])
+        return tuple(
+            ColumnSpec(
+                field=name,
+                header=self.column_headers.get(name, name),
+                kinds=tuple(kinds[name]),
+                required_for=tuple(required[name]),
+                type_name=(
+                    "one of: " + ", ".join(self.kinds) if name == "kind" else describe_annotation(infos[name].annotation)
+                ),
+                description=(infos[name].description or "").strip(),
+            )
+            for name in order
+        )
+
+    @cached_property
+    def header_lookup(self) -> dict[str, str]:
+        """Normalized header -> field name, for every accepted spelling."""
+        lookup: dict[str, str] = {}
+        for column in self.columns:
+            lookup[normalize_header(column.field)] = column.field
+            lookup[normalize_header(column.header)] = column.field
+        for alias, field_name in self.header_aliases.items():
+            lookup[normalize_header(alias)] = field_name
+        return lookup
+
+    def option(self, key: str) -> RuleOption:
+        """The ledger entry for `key`, or an error listing the valid keys."""
+        for option in self.options:
+            if option.key == key:
+                return option
+        valid = ", ".join(o.key for o in self.options) or "(this ruleset has no options)"
+        hint = closest_names(key, [o.key for o in self.options])
+        did_you_mean = f" Did you mean {hint[0]}?" if hint else ""
+        raise WorkbenchInputError(
+            f"ruleset '{self.id}' has no option '{key}'.{did_you_mean}", expected=f"one of: {valid}"
+        )
+
+    def resolve_options(self, overrides: Mapping[str, OptionValue | str] | None = None) -> dict[str, OptionValue]:
+        """Defaults with the overrides applied; strings are parsed by the option's type."""
+        values: dict[str, OptionValue] = {o.key: o.default for o in self.options}
+        for key, value in (overrides or {}).items():
+            option = self.option(key)
+            values[key] = option.parse(value) if isinstance(value, str) else value
+        return values
+
+
+def describe_annotation(annotation: Any) -> str:
+    """The cell type of a model field, in a designer's words."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return describe_annotation(get_args(annotation)[0])
+    if origin is Union or (origin is not None and str(origin) == "types.UnionType"):
+        parts = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
+        return " or ".join(dict.fromkeys(parts)) + " (may be empty)"
+    if origin is tuple:
+        return "list separated by ; or ,"
+    if str(origin) == "typing.Literal" or repr(origin) == "typing.Literal":
+        return "one of: " + ", ".join(str(a) for a in get_args(annotation))
+    if annotation is int:
+        return "whole number"
+    if annotation is float:
+        return "number"
+    if annotation is bool:
+        return "yes or no"
+    return "text"
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """`["strict_costs=true", ...]` -> `{"strict_costs": "true"}`; a pair without `=` is an error."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise WorkbenchInputError(
+                f"--option '{pair}' has no '='.", expected="--option KEY=VALUE, e.g. --option strict_costs=true"
+            )
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out

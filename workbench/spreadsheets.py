@@ -1,0 +1,360 @@
+"""Reading and writing card sheets (xlsx and csv), safely.
+
+Uploads are untrusted: before openpyxl parses a workbook, the zip is checked
+(entry count, inflated size, compression ratio), and openpyxl parses XML with
+defusedxml, which refuses entity bombs. Formula cells are reported rather than
+read as empty. Every refusal is a `WorkbenchInputError` naming file, sheet,
+row and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import defusedxml  # noqa: F401  (openpyxl switches to defusedxml when it can import it)
+import openpyxl
+from openpyxl.cell.cell import TYPE_FORMULA
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from workbench.cards import WorkbenchInputError
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+"""Largest file read at all (50 MiB)."""
+MAX_ZIP_ENTRIES = 2_000
+"""An xlsx has a handful of parts per sheet; thousands means something is wrong."""
+MAX_INFLATED_BYTES = 500 * 1024 * 1024
+"""Largest total the xlsx's parts may inflate to (500 MiB)."""
+MAX_COMPRESSION_RATIO = 200
+"""Real sheets compress 5-50x; a part inflating more than this is treated as a zip bomb."""
+MAX_ROWS = 200_000
+"""Most card rows read from one sheet."""
+MAX_COLUMNS = 1_024
+"""Most columns read from one sheet."""
+
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@dataclass
+class SheetTable:
+    """One sheet as read: headers and the non-empty rows, with the rows a person sees."""
+
+    path: str
+    """The file it came from."""
+    sheet: str
+    """Sheet name for xlsx; the file name for csv."""
+    headers: list[str]
+    """Header cells as written (row 1), blank headers named `Column <letter>`."""
+    rows: list[tuple[int, list[Any]]]
+    """(row number a person sees, cell values) for every non-empty row after the header."""
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(row number, column index) -> formula text, for cells holding a formula."""
+    set_info: dict[str, str] = field(default_factory=dict)
+    """Key/value rows of the optional `Set` sheet (`ruleset`, `name`, `version`)."""
+    sheet_names: list[str] = field(default_factory=list)
+    """Every sheet in the workbook, in order (so a save can keep them all)."""
+    notes: list[str] = field(default_factory=list)
+    """Things worth telling the user that are not errors (e.g. the encoding guessed)."""
+
+    def column_letter(self, index: int) -> str:
+        """The spreadsheet letter of a 0-based column index."""
+        return get_column_letter(index + 1)
+
+
+def read_sheet(path: str | os.PathLike[str], data: bytes | None = None, filename: str | None = None) -> SheetTable:
+    """Read the card sheet of an xlsx or csv file (or of `data`, an upload's bytes)."""
+    display = filename or str(path)
+    if data is None:
+        file_path = Path(path)
+        if not file_path.exists():
+            raise WorkbenchInputError("the file does not exist.", path=display, expected="a path to an .xlsx or .csv card sheet")
+        if file_path.is_dir():
+            raise WorkbenchInputError("this is a folder, not a file.", path=display, expected="an .xlsx or .csv card sheet")
+        size = file_path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise WorkbenchInputError(
+                f"the file is {size / 2**20:.1f} MiB, larger than the {MAX_FILE_BYTES // 2**20} MiB limit.",
+                path=display,
+                expected="a card sheet under the size limit",
+            )
+        data = file_path.read_bytes()
+    elif len(data) > MAX_FILE_BYTES:
+        raise WorkbenchInputError(
+            f"the upload is {len(data) / 2**20:.1f} MiB, larger than the {MAX_FILE_BYTES // 2**20} MiB limit.",
+            path=display,
+        )
+    if not data:
+        raise WorkbenchInputError("the file is empty (0 bytes).", path=display, expected="an .xlsx or .csv card sheet")
+    suffix = Path(display).suffix.casefold()
+    if data.startswith(OLE_MAGIC):
+        raise WorkbenchInputError(
+            "this is a password-protected workbook or an old .xls file; the workbench cannot read either.",
+            path=display,
+            expected="an .xlsx saved without a password (File > Save As > Excel Workbook), or a .csv",
+        )
+    if data.startswith(b"PK"):
+        return _read_xlsx(data, display)
+    if suffix in XLSX_SUFFIXES:
+        raise WorkbenchInputError(
+            "the name says .xlsx but the contents are not an Excel workbook (no zip signature).",
+            path=display,
+            expected="a real .xlsx file, or rename a text table to .csv",
+        )
+    if suffix not in CSV_SUFFIXES and suffix:
+        raise WorkbenchInputError(
+            f"'{suffix}' is not a card-sheet format.", path=display, expected="an .xlsx or .csv file"
+        )
+    return _read_csv(data, display)
+
+
+def _check_zip(data: bytes, display: str) -> None:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise WorkbenchInputError(
+            "the workbook is corrupt (its zip structure cannot be read).",
+            path=display,
+            expected="an .xlsx that opens in a spreadsheet program",
+        ) from None
+    infos = archive.infolist()
+    if len(infos) > MAX_ZIP_ENTRIES:
+        raise WorkbenchInputError(
+            f"the workbook has {len(infos)} zip entries, more than the limit of {MAX_ZIP_ENTRIES}.",
+            path=display,
+            expected="an ordinary .xlsx card sheet",
+        )
+    total = 0
+    for info in infos:
+        total += info.file_size
+        if info.file_size > 1_000_000 and info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
+            raise WorkbenchInputError(
+                f"part '{info.filename}' would inflate {info.file_size // max(info.compress_size, 1)}x "
+                f"(limit {MAX_COMPRESSION_RATIO}x); the file looks like a zip bomb and was not opened.",
+                path=display,
+                expected="an ordinary .xlsx card sheet",
+            )
+    if total > MAX_INFLATED_BYTES:
+        raise WorkbenchInputError(
+            f"the workbook would inflate to {total / 2**20:.0f} MiB, more than the {MAX_INFLATED_BYTES // 2**20} MiB limit.",
+            path=display,
+            expected="a smaller card sheet",
+        )
+    names = {info.filename for info in infos}
+    if "xl/workbook.xml" not in names:
+        raise WorkbenchInputError(
+            "this zip file is not an Excel workbook (it has no xl/workbook.xml).",
+            path=display,
+            expected="an .xlsx card sheet",
+        )
+
+
+def _open_workbook(data: bytes, display: str) -> Any:
+    _check_zip(data, display)
+    try:
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    except Exception as error:  # openpyxl and defusedxml raise many types; every one means "unreadable"
+        kind = type(error).__name__
+        if "Entities" in kind or "DTD" in kind or "ExternalReference" in kind:
+            reason = "it contains XML entity declarations (an entity bomb or external reference), which are refused"
+        else:
+            reason = f"it could not be parsed ({kind}: {error})"
+        raise WorkbenchInputError(
+            f"the workbook was not opened: {reason}.", path=display, expected="an .xlsx that opens in a spreadsheet program"
+        ) from None
+
+
+def _read_xlsx(data: bytes, display: str) -> SheetTable:
+    workbook = _open_workbook(data, display)
+    try:
+        sheet_names = list(workbook.sheetnames)
+        card_sheet = next((n for n in sheet_names if n.strip().casefold() == "cards"), sheet_names[0])
+        set_info: dict[str, str] = {}
+        set_sheet = next((n for n in sheet_names if n.strip().casefold() == "set"), None)
+        if set_sheet is not None and set_sheet != card_sheet:
+            set_info = _read_key_values(workbook[set_sheet])
+        worksheet = workbook[card_sheet]
+        table = _table_from_rows(_xlsx_rows(worksheet, display, card_sheet), display, card_sheet)
+    finally:
+        workbook.close()
+    table.set_info = set_info
+    table.sheet_names = sheet_names
+    return table
+
+
+def _xlsx_rows(worksheet: Any, display: str, sheet: str) -> Iterable[tuple[list[Any], dict[int, str]]]:
+    for row_cells in worksheet.iter_rows():
+        values: list[Any] = []
+        formulas: dict[int, str] = {}
+        for index, cell in enumerate(row_cells):
+            value = cell.value
+            if getattr(cell, "data_type", None) == TYPE_FORMULA:
+                formulas[index] = str(value)
+                value = None
+            elif value is not None and not isinstance(value, (str, int, float, bool)):
+                value = str(value)  # dates and times: kept as text, the card models decide
+            values.append(value)
+        yield values, formulas
+
+
+def _read_key_values(worksheet: Any) -> dict[str, str]:
+    info: dict[str, str] = {}
+    for row in worksheet.iter_rows(values_only=True):
+        if not row or row[0] is None:
+            continue
+        key = str(row[0]).strip().casefold()
+        value = "" if len(row) < 2 or row[1] is None else str(row[1]).strip()
+        if key in ("key", "field") and value.casefold() in ("value", ""):
+            continue
+        info[key] = value
+    return info
+
+
+def _decode_text(data: bytes, display: str) -> tuple[str, list[str]]:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16"), ["read as UTF-16 (byte-order mark found)"]
+    if b"\x00" in data[:4096]:
+        raise WorkbenchInputError(
+            "the file holds binary data, not a text table.", path=display, expected="an .xlsx workbook or a UTF-8 .csv"
+        )
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as error:
+        text = data.decode("cp1252", errors="replace")
+        return text, [
+            f"not valid UTF-8 (byte {error.start}); read as Windows-1252. Save as 'CSV UTF-8' to avoid misread accents."
+        ]
+
+
+def _read_csv(data: bytes, display: str) -> SheetTable:
+    text, notes = _decode_text(data, display)
+    sample = text[:8192]
+    delimiter = ","
+    try:
+        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
+    except csv.Error:
+        pass
+    sheet = Path(display).name
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        table = _table_from_rows(((row, {}) for row in reader), display, sheet)
+    except csv.Error as error:
+        raise WorkbenchInputError(
+            f"the text could not be read as a table ({error}).", path=display, sheet=sheet, expected="comma-separated rows"
+        ) from None
+    table.notes.extend(notes)
+    table.sheet_names = [sheet]
+    return table
+
+
+def _table_from_rows(
+    rows: Iterable[tuple[Sequence[Any], dict[int, str]]], display: str, sheet: str
+) -> SheetTable:
+    header: list[str] | None = None
+    body: list[tuple[int, list[Any]]] = []
+    formulas: dict[tuple[int, int], str] = {}
+    for number, (raw, row_formulas) in enumerate(rows, start=1):
+        values = [_clean(v) for v in raw]
+        if header is None:
+            if not any(v not in (None, "") for v in values) and not row_formulas:
+                raise WorkbenchInputError(
+                    "row 1 is empty; the first row must hold the column headers.",
+                    path=display,
+                    sheet=sheet,
+                    row=number,
+                    expected="headers such as name, kind, ... in row 1 (see `workbench template`)",
+                )
+            while values and values[-1] in (None, ""):
+                values.pop()
+            if len(values) > MAX_COLUMNS:
+                raise WorkbenchInputError(
+                    f"the sheet has {len(values)} header columns, more than the limit of {MAX_COLUMNS}.",
+                    path=display,
+                    sheet=sheet,
+                    row=1,
+                )
+            header = [
+                str(v).strip() if v not in (None, "") else f"Column {get_column_letter(i + 1)}"
+                for i, v in enumerate(values)
+            ]
+            continue
+        if not any(v not in (None, "") for v in values) and not row_formulas:
+            continue
+        if len(body) >= MAX_ROWS:
+            raise WorkbenchInputError(
+                f"the sheet has more than {MAX_ROWS} card rows, the most the workbench reads from one sheet.",
+                path=display,
+                sheet=sheet,
+                row=number,
+                expected=f"at most {MAX_ROWS} rows; split the set into several files",
+            )
+        width = len(header)
+        extra = [i for i, v in enumerate(values[width:], start=width) if v not in (None, "")]
+        if extra:
+            raise WorkbenchInputError(
+                f"a value stands in a column with no header ({get_column_letter(extra[0] + 1)}).",
+                path=display,
+                sheet=sheet,
+                row=number,
+                column=get_column_letter(extra[0] + 1),
+                expected="every value under a header; add a header to that column or move the value",
+            )
+        values = (values + [None] * width)[:width]
+        body.append((number, values))
+        for index, formula in row_formulas.items():
+            formulas[(number, index)] = formula
+    if header is None:
+        raise WorkbenchInputError(
+            "the sheet is empty.", path=display, sheet=sheet, expected="a header row and one card per row"
+        )
+    return SheetTable(path=display, sheet=sheet, headers=header, rows=body, formulas=formulas)
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        stripped = value.strip()
+        return stripped if stripped else None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def write_workbook_atomically(workbook: openpyxl.Workbook, out_path: str | os.PathLike[str]) -> Path:
+    """Save through a temporary file and `os.replace`, so an interrupted save leaves the old file whole."""
+    target = Path(out_path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    try:
+        workbook.save(temp_name)
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return target
+
+
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="305496")
+
+
+def style_header(worksheet: Any, widths: Sequence[int]) -> None:
+    """Bold coloured header, frozen, filtered, with readable widths."""
+    for index, width in enumerate(widths, start=1):
+        cell = worksheet.cell(row=1, column=index)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(vertical="top", wrap_text=True)
+        worksheet.column_dimensions[get_column_letter(index)].width = width
+    worksheet.freeze_panes = "A2"
+    if widths:
+        worksheet.auto_filter.ref = f"A1:{get_column_letter(len(widths))}1"

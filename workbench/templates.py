@@ -1,0 +1,52 @@
+"""Empty, documented card sheets for each ruleset (`workbench template`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import openpyxl
+from openpyxl.styles import Alignment
+
+from workbench import __version__
+from workbench.rulesets.base import Ruleset
+from workbench.spreadsheets import style_header, write_workbook_atomically
+
+
+def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
+    """An xlsx with a `Cards` sheet of headers, a `Columns` sheet explaining each, and a `Set` sheet."""
+    workbook = openpyxl.Workbook()
+    cards = workbook.active
+    cards.title = "Cards"
+    cards.append([column.header for column in ruleset.columns])
+    style_header(cards, [max(12, len(column.header) + 4) for column in ruleset.columns])
+    for column in ruleset.columns:
+        if column.header in ("text", "effects", "brackets"):
+            cards.column_dimensions[cards.cell(row=1, column=ruleset.columns.index(column) + 1).column_letter].width = 48
+
+    guide = workbook.create_sheet("Columns")
+    guide.append(["column", "used by kinds", "required for", "holds", "meaning"])
+    for column in ruleset.columns:
+        guide.append(
+            [
+                column.header,
+                ", ".join(column.kinds),
+                ", ".join(column.required_for) or "-",
+                column.type_name,
+                column.description,
+            ]
+        )
+    style_header(guide, [16, 28, 28, 30, 90])
+    for row in guide.iter_rows(min_row=2):
+        for cell in row:
+            cell.alignment = Alignment(vertical="top", wrap_text=True)
+
+    set_sheet = workbook.create_sheet("Set")
+    set_sheet.append(["key", "value"])
+    set_sheet.append(["ruleset", ruleset.id])
+    set_sheet.append(["name", ""])
+    set_sheet.append(["version", ""])
+    set_sheet.append(["ruleset_version", ruleset.version])
+    set_sheet.append(["written_by", f"workbench {__version__}"])
+    style_header(set_sheet, [18, 40])
+    return write_workbook_atomically(workbook, out_path)
