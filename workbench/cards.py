@@ -191,6 +191,8 @@ class CardSet:
     """The set's version (from the `Set` sheet), if given."""
     rows_read: int = 0
     """How many non-empty card rows the sheet had (parsed or not)."""
+    unreadable_rows: dict[str, int] = field(default_factory=dict)
+    """Normalized name -> row, for named rows that failed to read (so a decklist can say why it misses them)."""
     table: Any = None
     """The raw sheet (`workbench.spreadsheets.SheetTable`), kept so saving loses nothing."""
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names
+from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names, normalize_name
 from workbench.rulesets.base import normalize_header
 from workbench.spreadsheets import MAX_FILE_BYTES, MAX_ROWS, read_sheet
 
@@ -139,6 +139,9 @@ def _resolve(
     if entry is None:
         hints = closest_names(card_name, cardset.names)
         hint = f" Did you mean {', '.join(repr(h) for h in hints)}?" if hints else ""
+        unreadable_row = cardset.unreadable_rows.get(normalize_name(card_name))
+        if unreadable_row is not None:
+            hint = f" Its row ({unreadable_row}) could not be read; fix the findings on that row first."
         findings.append(
             Finding(
                 severity="error",

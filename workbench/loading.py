@@ -128,6 +128,7 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
     findings: list[Finding] = []
     entries: list[CardEntry] = []
     first_row_of: dict[str, int] = {}
+    unreadable_rows: dict[str, int] = {}
     single_kind = ruleset.kinds[0] if len(ruleset.kinds) == 1 else None
     for row_number, values in table.rows:
         record: dict[str, Any] = {}
@@ -164,11 +165,15 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
                 )
             )
         if formula_fields:
+            if card_name:
+                unreadable_rows.setdefault(normalize_name(card_name), row_number)
             continue
         try:
             card = ruleset.card_adapter.validate_python(record)
         except ValidationError as error:
             findings.extend(_cell_findings(error, record, ruleset, table, headers, row_number, card_name))
+            if card_name:
+                unreadable_rows.setdefault(normalize_name(card_name), row_number)
             continue
         key = normalize_name(card.name)
         if key in first_row_of:
@@ -200,6 +205,7 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
         name=table.set_info.get("name") or Path(table.path).stem,
         version=table.set_info.get("version", ""),
         rows_read=len(table.rows),
+        unreadable_rows=unreadable_rows,
         table=table,
     )
 

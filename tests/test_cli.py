@@ -1,0 +1,95 @@
+"""The command-line contract of DESIGN.md section 3: commands, JSON shapes, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from workbench.cli import main
+from workbench.loading import load_cardset
+from workbench.rulesets import RULESETS
+
+FINDING_KEYS = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object]:
+    code = main([*argv, "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_rulesets_lists_every_registered_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, rows = run_json(capsys, "rulesets")
+    assert code == 0
+    assert [row["id"] for row in rows] == list(RULESETS)  # type: ignore[union-attr]
+    assert all(row["version"] and row["title"] for row in rows)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_template_round_trips_and_documents_every_column(ruleset_id: str, tmp_path: Path) -> None:
+    out = tmp_path / f"{ruleset_id}.xlsx"
+    assert main(["template", ruleset_id, "--out", str(out)]) == 0
+    workbook = openpyxl.load_workbook(out)
+    headers = [cell.value for cell in workbook["Cards"][1]]
+    assert headers == [column.header for column in RULESETS[ruleset_id].columns]
+    documented = {row[0]: row[4] for row in workbook["Columns"].iter_rows(min_row=2, values_only=True)}
+    assert set(documented) == set(headers)
+    assert all(documented.values()), "every column needs its docstring"
+    # An empty template is a readable (empty) set of the right ruleset, found from its Set sheet.
+    cardset = load_cardset(out)
+    assert cardset.ruleset_id == ruleset_id and len(cardset) == 0
+
+
+def test_unknown_ruleset_lists_the_valid_ids(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["template", "soulz", "--out", str(tmp_path / "x.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert "'soulz' is not a ruleset" in err and "Did you mean 'souls'" in err
+    assert all(ruleset_id in err for ruleset_id in RULESETS)
+
+
+def test_validate_json_findings_follow_the_contract(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,kind,soul_cost,atk,def\nOgre,monster,0,6,6\n", encoding="utf-8")
+    code, data = run_json(capsys, "validate", str(sheet), "--option", "strict_costs=true")
+    assert code == 1
+    (finding,) = data["findings"]  # type: ignore[index]
+    assert list(finding) == FINDING_KEYS
+    assert finding["rule"] == "souls.soul_cost" and (finding["row"], finding["column"]) == (2, "soul_cost")
+    assert (finding["expected"], finding["actual"]) == (2, 0)
+    assert data["options"]["strict_costs"] is True  # type: ignore[index]
+
+
+def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,kind,soul_cost,atk,def\nImp,monster,0,2,2\n", encoding="utf-8")
+    assert main(["validate", str(sheet), "--option", "strict_cost=true"]) == 2
+    err = capsys.readouterr().err
+    assert "no option 'strict_cost'" in err and "Did you mean strict_costs" in err
+    assert main(["validate", str(sheet), "--option", "strict_costs"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+    assert main(["validate", str(sheet), "--option", "strict_costs=maybe"]) == 2
+    assert "true or false" in capsys.readouterr().err
+
+
+def test_undetectable_headers_ask_for_a_ruleset(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "mystery.csv"
+    sheet.write_text("name,kind,colour\nThing,widget,red\n", encoding="utf-8")
+    assert main(["validate", str(sheet)]) == 2
+    assert "--ruleset" in capsys.readouterr().err
+
+
+def test_python_dash_m_entry_point_and_stderr_summary(tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,kind,soul_cost,atk,def\nImp,monster,0,2,2\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench", "validate", str(sheet), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["counts"] == {"error": 0, "warning": 0, "info": 0}
