@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
 
 from workbench.loading import cardset_from_table
@@ -62,4 +63,65 @@ def bench_validation(ruleset: Ruleset, cards: int = 10_000, repeat: int = 3) -> 
         "findings": len(findings) + len(cardset.load_findings),
         "repeat": repeat,
         **{k: round(v, 4) for k, v in best.items()},
+    }
+
+
+def _bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
+    from workbench.decklists import read_decklist
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_decks
+
+    cardset = load_cardset(bundled_sets(ruleset.id)[0], ruleset)
+    return cardset, [read_decklist(path, cardset) for path in bundled_decks(ruleset.id)]
+
+
+def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, policy: str = "greedy") -> dict[str, Any]:
+    """Matches per second on one core (this process) for the first two bundled decks, best of `repeat`."""
+    from workbench.simulate import Job, batch_seeds, compile_for
+
+    cardset, decks = _bundled_cardset_and_decks(ruleset)
+    engine, compiled, _ = compile_for(cardset)
+    deck_a = compiled.deck_array(decks[0])
+    deck_b = compiled.deck_array(decks[1] if len(decks) > 1 else decks[0])
+    policy_id = engine.policy_index(policy)
+    # One batch holding every match: the figure is the kernel's speed, not the runner's bookkeeping.
+    seeds = np.concatenate([s for s, _ in batch_seeds(0, matches)])
+    first = (np.arange(matches) % 2).astype(np.int8)
+    start = time.perf_counter()
+    engine.play_batch(compiled, deck_a, deck_b, seeds[:10], first[:10], policy_id, policy_id)
+    first_call = time.perf_counter() - start
+    best = float("inf")
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_id, policy_id)
+        best = min(best, time.perf_counter() - start)
+    return {
+        "ruleset": ruleset.id,
+        "ruleset_version": ruleset.version,
+        "engine_version": engine.version,
+        "policy": policy,
+        "deck_a": decks[0].name,
+        "deck_b": (decks[1] if len(decks) > 1 else decks[0]).name,
+        "matches": matches,
+        "repeat": repeat,
+        "first_call_seconds": round(first_call, 3),
+        "seconds": round(best, 4),
+        "matches_per_second": round(matches / best),
+    }
+
+
+def bench_power_curve(ruleset: Ruleset, matches_per_card: int = 2_000, workers: int | None = None) -> dict[str, Any]:
+    """Seconds for a power curve over the whole bundled set and its bundled decks, on every core."""
+    from workbench.analysis import power_curve
+
+    cardset, decks = _bundled_cardset_and_decks(ruleset)
+    start = time.perf_counter()
+    curve = power_curve(cardset, decks, matches_per_card=matches_per_card, workers=workers)
+    seconds = time.perf_counter() - start
+    return {
+        "ruleset": ruleset.id,
+        "cards_measured": len(curve.cards),
+        "matches_per_card": curve.meta["matches_per_card"],
+        "matches": curve.meta["matches_per_card"] * (len(curve.cards) + 1),
+        "seconds": round(seconds, 3),
     }

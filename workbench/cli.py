@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from workbench import __version__
-from workbench.cards import WorkbenchInputError
+from workbench.cards import CardSet, Deck, WorkbenchInputError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -51,9 +51,37 @@ def _parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
     )
 
-    bench = add("bench", "measure validation speed on a generated large sheet")
+    def add_simulation_arguments(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
+        sub.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
+        sub.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
+        sub.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
+        sub.add_argument(
+            "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
+        )
+        sub.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
+
+    simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
+    add_simulation_arguments(simulate)
+    simulate.add_argument("--deck", action="append", default=[], metavar="FILE", help="deck A, then deck B (default: A)")
+    simulate.add_argument("--matches", type=int, default=10_000, metavar="N", help="matches to play (default 10000)")
+    simulate.add_argument("--policy-b", metavar="P", help="deck B's policy (default: --policy)")
+    simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
+    simulate.add_argument("--trace", action="store_true", help="print match 0 turn by turn instead of the summary")
+
+    power = add("power-curve", "each card's simulated power against its cost, with intervals and flags")
+    add_simulation_arguments(power)
+    power.add_argument(
+        "--deck", action="append", default=[], metavar="FILE",
+        help="reference deck first, then the gauntlet (default: the decks/ folder beside CARDSET)",
+    )
+    power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
+
+    bench = add("bench", "measure validation speed, engine matches per second and power-curve time")
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
+    bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
     bench.add_argument("--cards", type=int, default=10_000, metavar="N", help="cards in the generated sheet")
+    bench.add_argument("--matches", type=int, default=200_000, metavar="N", help="matches per engine figure")
     bench.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per figure; the best is reported")
     return parser
 
@@ -117,17 +145,23 @@ def _cmd_template(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_validate(args: argparse.Namespace) -> int:
+def _load(args: argparse.Namespace, deck_paths: Sequence[str]) -> tuple[CardSet, list[Deck], dict[str, str]]:
+    """The card set, its decks and the option overrides named on the command line (unknown options fail early)."""
     from workbench.decklists import read_decklist
     from workbench.loading import load_cardset
     from workbench.rulesets.base import parse_option_pairs
-    from workbench.validate import validate
 
     overrides = parse_option_pairs(args.option)
     cardset = load_cardset(args.cardset, args.ruleset)
+    cardset.ruleset.resolve_options(overrides)
+    return cardset, [read_decklist(path, cardset) for path in deck_paths], overrides
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from workbench.validate import validate
+
+    cardset, decks, overrides = _load(args, args.deck)
     ruleset = cardset.ruleset
-    ruleset.resolve_options(overrides)  # an unknown option is a usage error before any work
-    decks = [read_decklist(path, cardset) for path in args.deck]
     report = validate(cardset, decks, overrides)
     if args.format == "json":
         _emit_json(
@@ -157,23 +191,156 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
 
 
+class ProgressBar:
+    """A one-line progress bar on stderr, drawn only for a terminal (logs and pipes stay clean)."""
+
+    def __init__(self, label: str, stream: Any = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.active = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.last_percent = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.active or total <= 0:
+            return
+        percent = done * 100 // total
+        if percent == self.last_percent:
+            return
+        self.last_percent = percent
+        filled = percent * 30 // 100
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% {done:,}/{total:,} matches")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _policies(args: argparse.Namespace) -> tuple[str, str]:
+    return (args.policy, getattr(args, "policy_b", None) or args.policy)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from workbench.simulate import simulate, trace
+
+    if not args.deck:
+        raise WorkbenchInputError("simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)")
+    if len(args.deck) > 2:
+        raise WorkbenchInputError(f"{len(args.deck)} decks given.", expected="--deck A [--deck B]; for more, use power-curve")
+    cardset, decks, overrides = _load(args, args.deck)
+    deck_b = decks[1] if len(decks) > 1 else None
+    if args.trace:
+        for line in trace(cardset, decks[0], deck_b, args.seed, _policies(args), overrides):
+            print(line)
+        return EXIT_OK
+    results = simulate(
+        cardset, decks[0], deck_b, args.matches, args.seed, _policies(args), overrides,
+        first_player=args.first, workers=args.workers, progress=ProgressBar("simulate"),
+    )
+    summary = results.summary()
+    if args.format == "json":
+        _emit_json({**summary, "counters": results.counters.to_dict(orient="records")})
+        return EXIT_OK
+    print(_provenance_line(summary))
+    print(f"A = {summary['deck_a']} ({summary['policies'][0]})  vs  B = {summary['deck_b']} ({summary['policies'][1]})")
+    print(f"A win rate:            {results.win_rate_a}")
+    print(f"first-player win rate: {results.first_player_win_rate}")
+    q1, median, q3 = summary["turns_quartiles"]
+    print(f"draws: {results.draw_rate:.1%}; turns: mean {results.mean_turns:.1f}, quartiles {q1:g} / {median:g} / {q3:g}")
+    return EXIT_OK
+
+
+def _provenance_line(meta: dict[str, Any]) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in meta["options"].items()) or "none"
+    return (
+        f"{meta['ruleset']} v{meta['ruleset_version']} (engine {meta['engine_version']}), seed {meta['seed']}, "
+        f"{meta['matches']:,} matches, policies {'/'.join(meta['policies'])}, card set {meta['cardset']} "
+        f"#{meta['cardset_hash']}, workbench {meta['workbench_version']}; options: {options}"
+    )
+
+
+def _cmd_power_curve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from workbench.analysis import power_curve
+
+    deck_paths = list(args.deck)
+    if not deck_paths:
+        folder = Path(args.cardset).parent / "decks"
+        deck_paths = sorted(str(p) for p in folder.glob("*.txt")) if folder.is_dir() else []
+        if not deck_paths:
+            raise WorkbenchInputError(
+                f"no --deck given and no decklists in {folder}.",
+                expected="--deck REFERENCE [--deck GAUNTLET ...], or a decks/ folder beside the card sheet",
+            )
+    cardset, decks, overrides = _load(args, deck_paths)
+    curve = power_curve(
+        cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
+        workers=args.workers, progress=ProgressBar("power curve"),
+    )
+    if args.format == "json":
+        _emit_json(
+            {
+                **curve.meta,
+                "baseline": curve.baseline.to_json(),
+                "fit": {"intercept": curve.intercept, "slope": curve.slope},
+                "cards": curve.cards.to_dict(orient="records"),
+                "tiers": curve.tiers.to_dict(orient="records"),
+            }
+        )
+        return EXIT_OK
+    print(_provenance_line(curve.meta))
+    print(
+        f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
+        f"baseline score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
+    )
+    width = max([len(name) for name in curve.cards["card"]] + [4])
+    print(f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'flag':<8}  suggested")
+    for row in curve.cards.sort_values(["cost", "power"]).itertuples():
+        suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
+        print(
+            f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
+            f"{row.flag:<8}  {suggested}"
+        )
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from workbench.bench import bench_validation
+    from workbench.bench import bench_engine, bench_power_curve, bench_validation
     from workbench.rulesets import RULESETS, get_ruleset
 
     rulesets = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
-    results = []
-    for ruleset in rulesets:
-        result = bench_validation(ruleset, cards=args.cards, repeat=args.repeat)
-        results.append(result)
-        if args.format == "text":
-            print(
-                f"{ruleset.id:<8} validate {result['cards']:>6} cards: read {result['read_seconds']:.2f} s, "
-                f"parse {result['parse_seconds']:.2f} s, checks {result['check_seconds']:.2f} s, "
-                f"total {result['total_seconds']:.2f} s (best of {result['repeat']})"
-            )
+    validation: list[dict[str, Any]] = []
+    engines: list[dict[str, Any]] = []
+    if args.only in (None, "validation"):
+        for ruleset in rulesets:
+            result = bench_validation(ruleset, cards=args.cards, repeat=args.repeat)
+            validation.append(result)
+            if args.format == "text":
+                print(
+                    f"{ruleset.id:<8} validate {result['cards']:>6} cards: read {result['read_seconds']:.2f} s, "
+                    f"parse {result['parse_seconds']:.2f} s, checks {result['check_seconds']:.2f} s, "
+                    f"total {result['total_seconds']:.2f} s (best of {result['repeat']})"
+                )
+    if args.only in (None, "engines"):
+        for ruleset in rulesets:
+            if ruleset.engine_module is None:
+                continue
+            result = bench_engine(ruleset, matches=args.matches, repeat=args.repeat)
+            result["power_curve"] = bench_power_curve(ruleset)
+            engines.append(result)
+            if args.format == "text":
+                print(
+                    f"{ruleset.id:<8} engine {result['engine_version']}: {result['matches_per_second']:>10,.0f} matches/s "
+                    f"on one core ({result['policy']}, {result['deck_a']} vs {result['deck_b']}, "
+                    f"{result['matches']:,} matches, best of {result['repeat']}); first call "
+                    f"{result['first_call_seconds']:.2f} s (compile or load cache)"
+                )
+                curve = result["power_curve"]
+                print(
+                    f"{ruleset.id:<8} power curve: {curve['cards_measured']} cards x {curve['matches_per_card']:,} "
+                    f"matches ({curve['matches']:,} in all) in {curve['seconds']:.2f} s on every core"
+                )
     if args.format == "json":
-        _emit_json({"workbench_version": __version__, "validation": results})
+        _emit_json({"workbench_version": __version__, "validation": validation, "engines": engines})
     return EXIT_OK
 
 
@@ -181,6 +348,8 @@ _COMMANDS = {
     "rulesets": _cmd_rulesets,
     "template": _cmd_template,
     "validate": _cmd_validate,
+    "simulate": _cmd_simulate,
+    "power-curve": _cmd_power_curve,
     "bench": _cmd_bench,
 }
 

@@ -9,15 +9,19 @@ column's documentation.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from workbench.cards import CardSet, Deck, Finding, OptionValue, Options, WorkbenchInputError, closest_names
+
+if TYPE_CHECKING:
+    from workbench.engines import Engine
 
 
 def normalize_header(header: str) -> str:
@@ -173,6 +177,16 @@ class Ruleset:
     """Field names whose presence marks a sheet as this ruleset's (header detection)."""
     deck_sections: tuple[str, ...] = ("main",)
     """Decklist sections this game knows; `main` first."""
+    engine_module: str | None = None
+    """Dotted module holding this game's match engine as `ENGINE`; imported only when a match is played."""
+
+    @cached_property
+    def engine(self) -> Engine | None:
+        """The match engine, or None for a game not simulated yet (imported lazily: Numba is slow to load)."""
+        if self.engine_module is None:
+            return None
+        engine: Engine = importlib.import_module(self.engine_module).ENGINE
+        return engine
 
     @cached_property
     def card_adapter(self) -> TypeAdapter[Any]:

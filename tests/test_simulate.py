@@ -1,0 +1,180 @@
+"""The Monte Carlo runner, intervals, power curves and matchup matrices, on a toy game.
+
+The toy game (tests/toy_engine.py) has no rules worth testing; it lets these
+tests pin the runner's own promises: reproducible seeds whatever the worker
+count, honest intervals, and a power curve that ranks cards by what they do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from toy_engine import TOY, toy_ruleset
+
+from workbench import cli
+from workbench.analysis import choose_fillers, matchup_matrix, power_curve, variant_deck
+from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.rulesets import RULESETS
+from workbench.simulate import PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate, trace, wilson_interval
+
+TOY_ROWS = [
+    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
+    {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
+    {"name": "Mid", "kind": "unit", "cost": 2, "strength": 2},
+    {"name": "Big", "kind": "unit", "cost": 3, "strength": 3},
+    {"name": "Cheap Too", "kind": "unit", "cost": 1, "strength": 1},
+    {"name": "Mid Too", "kind": "unit", "cost": 2, "strength": 2},
+    {"name": "Big Too", "kind": "unit", "cost": 3, "strength": 3},
+    {"name": "Bargain", "kind": "unit", "cost": 1, "strength": 5},
+    {"name": "Dud", "kind": "unit", "cost": 3, "strength": 0},
+]
+REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
+OTHER = "4 Filler\n4 Cheap\n4 Big"
+
+
+@pytest.fixture
+def toy(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> tuple[CardSet, Deck, Deck]:
+    cardset = make_cardset(TOY, TOY_ROWS)
+    return cardset, make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")
+
+
+@pytest.mark.parametrize(
+    ("wins", "trials", "low", "high"),
+    [(50, 100, 0.4038, 0.5962), (0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (900, 1000, 0.8797, 0.9170)],
+)
+def test_wilson_interval_matches_published_values(wins: int, trials: int, low: float, high: float) -> None:
+    got_low, got_high = wilson_interval(wins, trials)
+    assert got_low == pytest.approx(low, abs=5e-4)
+    assert got_high == pytest.approx(high, abs=5e-4)
+
+
+def test_batch_seeds_depend_on_seed_only_and_alternate_first_player() -> None:
+    one = batch_seeds(3, 2_500)
+    again = batch_seeds(3, 2_500)
+    other = batch_seeds(4, 2_500)
+    assert [len(s) for s, _ in one] == [1_000, 1_000, 500]
+    assert all((a[0] == b[0]).all() for a, b in zip(one, again))
+    assert not (one[0][0] == other[0][0]).all()
+    assert one[1][1][:4].tolist() == [0, 1, 0, 1]
+
+
+def test_same_seed_same_figures_and_every_result_carries_its_provenance(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    first = simulate(cardset, reference, other, matches=3_000, seed=11)
+    second = simulate(cardset, reference, other, matches=3_000, seed=11)
+    third = simulate(cardset, reference, other, matches=3_000, seed=12)
+    assert first.matches.equals(second.matches)
+    assert not first.matches["winner"].equals(third.matches["winner"])
+    meta = first.summary()
+    for key in ("ruleset", "ruleset_version", "engine_version", "options", "seed", "matches", "policies", "cardset_hash", "workbench_version"):
+        assert key in meta
+    assert meta["seed"] == 11 and meta["matches"] == 3_000 and meta["win_rate_a"]["low"] < meta["win_rate_a"]["value"]
+
+
+def test_one_and_two_worker_processes_give_identical_matches(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    matches = PARALLEL_THRESHOLD + 1_500
+    alone = simulate(cardset, reference, other, matches=matches, seed=5, workers=1)
+    pair = simulate(cardset, reference, other, matches=matches, seed=5, workers=2)
+    assert alone.matches.equals(pair.matches)
+    assert alone.counters.equals(pair.counters)
+
+
+def test_mirror_match_is_even_and_first_player_edge_is_reported_separately(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, _ = toy
+    with_bonus = simulate(cardset, reference, matches=6_000, seed=1)
+    assert with_bonus.win_rate_a.low <= 0.5 <= with_bonus.win_rate_a.high
+    assert with_bonus.first_player_win_rate.low > 0.5
+    without = simulate(cardset, reference, matches=6_000, seed=1, options={"first_player_bonus": "false"})
+    assert without.first_player_win_rate.low <= 0.5 <= without.first_player_win_rate.high
+    assert without.meta["options"] == {"first_player_bonus": False}
+
+
+def test_progress_is_reported_up_to_the_total(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    seen: list[tuple[int, int]] = []
+    simulate(cardset, reference, other, matches=2_500, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 2_500) and seen[-1] == (2_500, 2_500)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_trace_is_seeded_and_readable(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    lines = list(trace(cardset, reference, other, seed=7))
+    assert lines == list(trace(cardset, reference, other, seed=7))
+    assert lines[0].startswith("# toy 1 (engine 1), seed 7")
+    assert lines[1] == "Turn 1:"
+    assert sum("reveals" in line for line in lines) == 10
+    assert lines[-1].startswith("Result: ")
+
+
+def test_unknown_policy_and_gameless_ruleset_are_clear_errors(toy: tuple[CardSet, Deck, Deck], make_cardset: Callable[..., CardSet]) -> None:
+    cardset, reference, _ = toy
+    with pytest.raises(WorkbenchInputError, match="one of: greedy, random"):
+        simulate(cardset, reference, matches=10, policies="clever")
+    with pytest.raises(WorkbenchInputError, match="out of range"):
+        simulate(cardset, reference, matches=0)
+    gameless = make_cardset(toy_ruleset(engine_module=None), TOY_ROWS, filename="plain.csv")
+    with pytest.raises(WorkbenchInputError, match="has no match engine"):
+        simulate(gameless, reference, matches=10)
+
+
+def test_filler_is_the_most_numerous_card_and_variants_keep_size_and_order(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, _ = toy
+    _, compiled, _ = compile_for(cardset)
+    deck = compiled.deck_array(reference)
+    fillers = choose_fillers(compiled, deck)
+    assert compiled.names[fillers[0]] == "Filler"
+    variant = variant_deck(deck, fillers[0], compiled.card_id("Big"))
+    assert len(variant) == len(deck)
+    assert (variant == fillers[0]).sum() == 3
+    assert (variant == compiled.card_id("Big")).sum() == 5
+
+
+def test_power_curve_ranks_cards_and_flags_the_mispriced(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    curve = power_curve(cardset, [reference, other], matches_per_card=4_000, seed=2)
+    rows = curve.cards.set_index("card")
+    assert rows.loc["Filler", "power"] == 0.0 and "filler" in rows.loc["Filler", "note"]
+    assert rows.loc["Bargain", "power"] > rows.loc["Big", "power"] > rows.loc["Mid", "power"] > rows.loc["Cheap", "power"]
+    assert rows.loc["Bargain", "flag"] == "over" and rows.loc["Bargain", "suggested_cost"] == 3.0  # 5 strength would cost 5: kept to the set's range
+    assert rows.loc["Dud", "flag"] == "under" and rows.loc["Dud", "suggested_cost"] == 1.0
+    assert (rows["low"] <= rows["power"]).all() and (rows["power"] <= rows["high"]).all()
+    assert curve.slope > 0
+    assert set(curve.tiers["cost"]) == {1.0, 2.0, 3.0}
+    assert curve.meta["matches_per_card"] == 4_000 and curve.meta["fillers"] == {"0": "Filler"}
+    again = power_curve(cardset, [reference, other], matches_per_card=4_000, seed=2)
+    assert again.cards.equals(curve.cards)
+
+
+def test_matchup_matrix_covers_every_pair_with_intervals(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    matrix = matchup_matrix(cardset, [reference, other], matches=2_000, seed=3)
+    assert len(matrix) == 4
+    pair = matrix.set_index(["deck", "opponent"])
+    assert pair.loc[("reference", "other"), "low"] < pair.loc[("reference", "other"), "win_rate"] < pair.loc[("reference", "other"), "high"]
+    assert pair.loc[("reference", "reference"), "low"] <= 0.5 <= pair.loc[("reference", "reference"), "high"]
+
+
+def test_cli_simulate_and_power_curve(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    cardset, _, _ = toy
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "a_reference.txt").write_text(REFERENCE, encoding="utf-8")
+    (decks / "b_other.txt").write_text(OTHER, encoding="utf-8")
+    base = [cardset.path, "--ruleset", "toy"]
+    assert cli.main(["simulate", *base, "--deck", str(decks / "a_reference.txt"), "--matches", "2000", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 4, 2,000 matches" in out and "A win rate:" in out and "95% CI" in out
+    assert cli.main(["simulate", *base, "--deck", str(decks / "a_reference.txt"), "--trace"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("Result:")
+    assert cli.main(["power-curve", *base, "--matches-per-card", "1000", "--format", "json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["reference_deck"] == "a_reference" and data["matches_per_card"] == 1_000
+    assert {row["card"] for row in data["cards"]} == {row["name"] for row in TOY_ROWS}
+    assert cli.main(["simulate", *base]) == 2
+    assert "simulate needs a deck" in capsys.readouterr().err

@@ -1,0 +1,142 @@
+"""A toy game for testing the runner and the analysis without any real game's rules.
+
+Each side shuffles its deck and reveals five cards; the higher total strength
+plus a die roll (plus one for going first) wins, equal totals draw. Strength
+is what a card is worth, so a stronger card must show more power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+
+from workbench.cards import CardSet, Deck, OptionValue
+from workbench.engines import (
+    COUNTERS,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    CompiledCards,
+    Engine,
+    IntArray,
+    kernel,
+    log_event,
+    rng_below,
+    rng_seed,
+    shuffle_in_place,
+)
+from workbench.rulesets.base import CardBase, RuleOption, Ruleset
+
+HAND = 5
+
+
+class ToyCard(CardBase):
+    """A toy card."""
+
+    kind: Literal["unit"]
+    """Always `unit`."""
+    cost: int = Field(ge=0)
+    """What it costs."""
+    strength: int = Field(ge=0)
+    """What it adds to its side's total."""
+
+
+def _compile(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    cards = [entry.card for entry in cardset]
+    table = np.array([[card.strength] for card in cards], dtype=np.int64)  # type: ignore[attr-defined]
+    return CompiledCards(
+        names=tuple(card.name for card in cards),
+        table=table,
+        cost=np.array([card.cost for card in cards], dtype=np.float64),  # type: ignore[attr-defined]
+        slot=np.zeros(len(cards), dtype=np.int64),
+        options=np.array([int(bool(options["first_player_bonus"]))], dtype=np.int64),
+    )
+
+
+@kernel
+def _play(table: IntArray, options: IntArray, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+          winners: Any, turns: Any, counters: IntArray, events: IntArray) -> None:
+    state = np.zeros(4, dtype=np.int64)
+    a = deck_a.copy()
+    b = deck_b.copy()
+    event_count = np.zeros(1, dtype=np.int64)
+    for m in range(seeds.shape[0]):
+        rng_seed(state, seeds[m])
+        shuffle_in_place(a, a.shape[0], state)
+        shuffle_in_place(b, b.shape[0], state)
+        total_a = rng_below(state, 6)
+        total_b = rng_below(state, 6)
+        for i in range(min(HAND, a.shape[0])):
+            total_a += table[a[i], 0]
+            counters[0, a[i], DRAWN] += 1
+            log_event(events, event_count, 1, 0, 0, a[i], -1, table[a[i], 0])
+        for i in range(min(HAND, b.shape[0])):
+            total_b += table[b[i], 0]
+            counters[1, b[i], DRAWN] += 1
+            log_event(events, event_count, 1, 1, 0, b[i], -1, table[b[i], 0])
+        if options[0] == 1:
+            if first[m] == 0:
+                total_a += 1
+            else:
+                total_b += 1
+        turns[m] = 1
+        winners[m] = 0 if total_a > total_b else (1 if total_b > total_a else -1)
+
+
+def _play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+                policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    _play(compiled.table, compiled.options, deck_a, deck_b, seeds, first, winners, turns, counters,
+          np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    return winners, turns, counters
+
+
+def _play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
+                 policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
+    winners = np.zeros(1, dtype=np.int8)
+    turns = np.zeros(1, dtype=np.int32)
+    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
+    _play(compiled.table, compiled.options, deck_a, deck_b, np.array([seed], dtype=np.int64),
+          np.array([first], dtype=np.int8), winners, turns, counters, events)
+    used = events[events[:, 0] > 0]  # toy turns start at 1, so an unused row is all zeros
+    return int(winners[0]), int(turns[0]), used
+
+
+def _describe(compiled: CompiledCards, row: Sequence[int]) -> str:
+    return f"{'AB'[row[1]]} reveals {compiled.names[row[3]]} (strength {row[5]})"
+
+
+ENGINE = Engine(
+    version="1",
+    policies=("greedy", "random"),
+    cost_axis="cost",
+    compile_cards=_compile,
+    play_batch=_play_batch,
+    play_traced=_play_traced,
+    describe_event=_describe,
+)
+
+TOY = Ruleset(
+    id="toy",
+    title="Toy game",
+    version="1",
+    document="none",
+    card_models=(ToyCard,),
+    check_cards=lambda cardset, options: [],
+    check_deck=lambda cardset, deck, options: [],
+    options=(RuleOption(key="first_player_bonus", default=True, reading="The first player adds 1.", quote="(toy)"),),
+    engine_module="toy_engine",
+)
+
+
+def toy_ruleset(**changes: Any) -> Ruleset:
+    """The toy ruleset, optionally with fields replaced."""
+    return replace(TOY, **changes)

@@ -1,0 +1,254 @@
+"""Power curves and matchup matrices built from simulated matches.
+
+How a card's power is measured (documented in docs/simulation.md):
+
+- The reference deck is the first deck given; the gauntlet is every deck given (the reference included).
+- For each slot (e.g. characters; resources have no cost axis and are not measured) the filler is the
+  reference deck's card of that slot with the most copies, ties going to the cost nearest the slot's median.
+- A card's variant deck is the reference deck with `REPLACED_COPIES` copies of its slot's filler (or as many as
+  the deck has) replaced by copies of the card. Deck size and order are unchanged.
+- The variant and the unchanged reference deck play the same seeded matches against the gauntlet (common
+  random numbers), so a card's power is the mean paired difference in score (win 1, draw 1/2, loss 0), and its
+  95% interval is the normal interval of that paired mean.
+- The cost curve is the Theil-Sen line of power on cost (median pairwise slope, robust to mispriced cards). A card's tier band is the line between cost - 1/2
+  and cost + 1/2: a card whose interval lies wholly above it is over-powered, wholly below under-powered. The
+  suggested cost is the cost at which the line meets the card's power, rounded and kept within the set's costs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.engines import CompiledCards, IntArray
+from workbench.simulate import (
+    FirstPlayer,
+    Job,
+    Progress,
+    Rate,
+    batch_seeds,
+    compile_for,
+    engine_module_of,
+    provenance,
+    run_jobs,
+    simulate,
+)
+
+REPLACED_COPIES = 3
+"""Copies of the filler a measured card replaces in the reference deck."""
+Z95 = 1.959964
+
+
+def _scores(winners: np.ndarray) -> np.ndarray:
+    """Deck A's score per match: win 1, draw 1/2, loss 0."""
+    return np.where(winners == 0, 1.0, np.where(winners < 0, 0.5, 0.0))
+
+
+def choose_fillers(compiled: CompiledCards, reference: IntArray) -> dict[int, int]:
+    """Slot -> the filler card id in the reference deck (most copies, then cost nearest the slot's median)."""
+    ids, copies = np.unique(reference, return_counts=True)
+    fillers: dict[int, int] = {}
+    for slot in sorted({int(compiled.slot[i]) for i in ids}):
+        candidates = [(int(i), int(c)) for i, c in zip(ids, copies) if compiled.slot[i] == slot and not math.isnan(compiled.cost[i])]
+        if not candidates:
+            continue
+        median = float(np.median([compiled.cost[i] for i, _ in candidates]))
+        fillers[slot] = min(candidates, key=lambda ic: (-ic[1], abs(compiled.cost[ic[0]] - median), compiled.names[ic[0]]))[0]
+    return fillers
+
+
+def variant_deck(reference: IntArray, filler: int, card: int, copies: int = REPLACED_COPIES) -> IntArray:
+    """The reference deck with up to `copies` copies of `filler` replaced by `card`, order kept."""
+    out = reference.copy()
+    positions = np.flatnonzero(out == filler)[:copies]
+    out[positions] = card
+    return out
+
+
+@dataclass(frozen=True)
+class PowerCurve:
+    """Per-card simulated power against cost, per-cost tiers, the fitted line and provenance."""
+
+    cards: pd.DataFrame
+    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, flag, suggested_cost, note."""
+    tiers: pd.DataFrame
+    """One row per cost: cost, cards, mean_power, low, high."""
+    intercept: float
+    """Power of the fitted line at cost 0."""
+    slope: float
+    """Power the fitted line gains per cost step."""
+    baseline: Rate
+    """The unchanged reference deck's score against the gauntlet."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance (ruleset and engine versions, options, seed, matches per card, policy, card-set hash)."""
+
+    def line(self, cost: float) -> float:
+        """The fitted power at a cost."""
+        return self.intercept + self.slope * cost
+
+
+def power_curve(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches_per_card: int = 2_000,
+    seed: int = 0,
+    policy: str = "greedy",
+    options: Mapping[str, OptionValue | str] | None = None,
+    first_player: FirstPlayer = "alternate",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> PowerCurve:
+    """Every card's simulated power against its cost (see the module docstring for the method)."""
+    if not decks:
+        raise WorkbenchInputError(
+            "a power curve needs at least one deck: the first is the reference deck, all of them the gauntlet.",
+            expected="one or more --deck files",
+        )
+    engine, compiled, resolved = compile_for(cardset, options)
+    policy_id = engine.policy_index(policy)
+    reference = compiled.deck_array(decks[0])
+    gauntlet = [compiled.deck_array(deck) for deck in decks]
+    fillers = choose_fillers(compiled, reference)
+    per_opponent = max(1, math.ceil(matches_per_card / len(gauntlet)))
+    children = np.random.SeedSequence(seed).spawn(len(gauntlet))
+    seed_plan = [batch_seeds(child, per_opponent, first_player) for child in children]
+
+    measured = [
+        card for card in range(len(compiled.names)) if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in fillers
+    ]
+    variants: list[tuple[int | None, IntArray]] = [(None, reference)]
+    variants += [(card, variant_deck(reference, fillers[int(compiled.slot[card])], card)) for card in measured]
+    jobs = [
+        Job(deck, opponent, seeds, first, policy_id, policy_id)
+        for _, deck in variants
+        for opponent, batches in zip(gauntlet, seed_plan)
+        for seeds, first in batches
+    ]
+    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress)
+    jobs_per_variant = len(jobs) // len(variants)
+    scores = [
+        _scores(np.concatenate([o[0] for o in outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant]]))
+        for i in range(len(variants))
+    ]
+    base = scores[0]
+    rows = []
+    for (card, deck), score in zip(variants[1:], scores[1:]):
+        assert card is not None
+        diff = score - base
+        mean = float(diff.mean())
+        half = Z95 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0
+        filler = fillers[int(compiled.slot[card])]
+        rows.append(
+            {
+                "card": compiled.names[card],
+                "cost": float(compiled.cost[card]),
+                "slot": int(compiled.slot[card]),
+                "copies": int((deck == card).sum()),
+                "win_rate": float(score.mean()),
+                "power": mean,
+                "low": mean - half,
+                "high": mean + half,
+                "note": "filler: the baseline itself, power 0 by construction" if card == filler else f"replaces {compiled.names[filler]}",
+            }
+        )
+    frame = pd.DataFrame(rows)
+    intercept, slope = _fit_line(frame)
+    frame["flag"], frame["suggested_cost"] = zip(*(_judge(row, intercept, slope, frame) for row in frame.itertuples()))
+    tiers = _tiers(frame)
+    meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
+    meta |= {
+        "matches_per_card": len(base),
+        "reference_deck": decks[0].name,
+        "gauntlet": [deck.name for deck in decks],
+        "fillers": {str(slot): compiled.names[card] for slot, card in fillers.items()},
+        "replaced_copies": REPLACED_COPIES,
+        "cost_axis": engine.cost_axis,
+    }
+    return PowerCurve(frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta)
+
+
+def _fit_line(frame: pd.DataFrame) -> tuple[float, float]:
+    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it."""
+    if frame.empty or frame["cost"].nunique() < 2:
+        return (float(frame["power"].median()) if not frame.empty else 0.0, 0.0)
+    cost = frame["cost"].to_numpy()
+    power = frame["power"].to_numpy()
+    i, j = np.triu_indices(len(cost), k=1)
+    distinct = cost[i] != cost[j]
+    slope = float(np.median((power[j] - power[i])[distinct] / (cost[j] - cost[i])[distinct]))
+    return float(np.median(power - slope * cost)), slope
+
+
+def _judge(row: Any, intercept: float, slope: float, frame: pd.DataFrame) -> tuple[str, float | None]:
+    """(over / under / on curve, suggested cost) for one card."""
+    if slope > 0:
+        band_low = intercept + slope * (row.cost - 0.5)
+        band_high = intercept + slope * (row.cost + 0.5)
+    else:
+        # The simulation does not reward cost here, so judge a card against its own tier only.
+        tier = frame[frame["cost"] == row.cost]["power"]
+        band_low = band_high = float(tier.mean())
+    if row.low > band_high:
+        flag = "over"
+    elif row.high < band_low:
+        flag = "under"
+    else:
+        flag = "on curve"
+    if slope <= 0:
+        return flag, None
+    suggested = round((row.power - intercept) / slope)
+    return flag, float(min(max(suggested, frame["cost"].min()), frame["cost"].max()))
+
+
+def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for cost, group in frame.groupby("cost"):
+        half_widths = (group["high"] - group["low"]) / 2
+        mean = float(group["power"].mean())
+        half = math.sqrt(float((half_widths**2).sum())) / len(group)
+        rows.append({"cost": float(cost), "cards": len(group), "mean_power": mean, "low": mean - half, "high": mean + half})
+    return pd.DataFrame(rows, columns=["cost", "cards", "mean_power", "low", "high"])
+
+
+def matchup_matrix(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches: int = 2_000,
+    seed: int = 0,
+    policy: str = "greedy",
+    options: Mapping[str, OptionValue | str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """Every ordered pair of decks (mirrors included): row deck's win rate against column deck, with intervals."""
+    pairs = [(a, b) for a in decks for b in decks]
+    children = np.random.SeedSequence(seed).spawn(len(pairs))
+    rows = []
+    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
+        pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+        def pair_progress(done: int, total: int, index: int = index) -> None:
+            if progress:
+                progress(index * matches + done, len(pairs) * matches)
+
+        result = simulate(cardset, deck_a, deck_b, matches, pair_seed, policy, options, workers=workers, progress=pair_progress)
+        rate = result.win_rate_a
+        rows.append(
+            {
+                "deck": deck_a.name,
+                "opponent": deck_b.name,
+                "win_rate": rate.value,
+                "low": rate.low,
+                "high": rate.high,
+                "first_player_win_rate": result.first_player_win_rate.value,
+                "matches": matches,
+                "seed": pair_seed,
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,174 @@
+"""What every match engine shares: the compiled card table, the engine record, and kernel helpers.
+
+Engines are pure: they import numpy and numba, never Streamlit, pandas or
+plotly. Pydantic stays at the edge: `compile_cards` turns a validated card
+set into integer arrays once, and the kernels only ever see arrays.
+
+Randomness is an input. A kernel receives one 63-bit seed per match and
+drives a small xorshift128 generator held in an int64 array. Every operation
+stays inside 64-bit signed range, so the kernel gives identical results
+compiled by Numba and run as plain Python under `NUMBA_DISABLE_JIT=1`, which
+is how engines are debugged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from workbench.cards import Deck, Finding, WorkbenchInputError
+
+IntArray = npt.NDArray[np.int64]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+COUNTERS: tuple[str, ...] = ("drawn", "played", "attacked", "destroyed", "damage_dealt")
+"""Per-card counters every engine keeps, per side, summed over a batch (index order of the last axis)."""
+DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT = range(len(COUNTERS))
+
+EVENT_WIDTH = 6
+"""An event row in a trace: turn, player, event code, card id, other card id (or -1), amount."""
+MAX_TRACE_EVENTS = 20_000
+
+PLAYER_A, PLAYER_B, DRAW = 0, 1, -1
+"""Winner codes in a batch result."""
+
+
+def kernel(function: F) -> F:
+    """Compile an engine function with Numba, caching the machine code on disk between runs."""
+    return njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+
+
+_MASK32 = 0xFFFFFFFF
+
+
+@kernel
+def rng_seed(state: IntArray, seed: int) -> None:
+    """Fill the four xorshift128 words from one seed (a 32-bit integer hash per word; never all zero)."""
+    x = seed & 0x7FFFFFFFFFFFFFFF
+    low = x & _MASK32
+    high = (x >> 32) & _MASK32
+    for i in range(4):
+        h = (low + 0x9E3779B9 * (i + 1) + high * 0x27D4EB2D) & _MASK32
+        h = (((h >> 16) ^ h) * 0x45D9F3B) & _MASK32
+        h = (((h >> 16) ^ h) * 0x45D9F3B) & _MASK32
+        h = (h >> 16) ^ h
+        state[i] = h
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = 1
+
+
+@kernel
+def rng_next(state: IntArray) -> int:
+    """The next 32-bit value (xorshift128, Marsaglia 2003)."""
+    t = state[3]
+    s = state[0]
+    state[3] = state[2]
+    state[2] = state[1]
+    state[1] = s
+    t ^= (t << 11) & _MASK32
+    t ^= t >> 8
+    value = (t ^ s ^ (s >> 19)) & _MASK32
+    state[0] = value
+    return value
+
+
+@kernel
+def rng_below(state: IntArray, n: int) -> int:
+    """A uniform integer in [0, n) for 0 < n < 2**31 (multiply-shift: no modulo bias worth measuring)."""
+    return (rng_next(state) * n) >> 32
+
+
+@kernel
+def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
+    """Fisher-Yates over the first `count` values."""
+    for i in range(count - 1, 0, -1):
+        j = rng_below(state, i + 1)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+
+
+@kernel
+def log_event(
+    events: IntArray, count: IntArray, turn: int, player: int, code: int, card: int, other: int, amount: int
+) -> None:
+    """Append one trace event when tracing (an events buffer with rows); a no-op for the (0, 6) buffer."""
+    n = count[0]
+    if n < events.shape[0]:
+        events[n, 0] = turn
+        events[n, 1] = player
+        events[n, 2] = code
+        events[n, 3] = card
+        events[n, 4] = other
+        events[n, 5] = amount
+        count[0] = n + 1
+
+
+@dataclass(frozen=True)
+class CompiledCards:
+    """A validated card set as arrays: card id = position in `names`."""
+
+    names: tuple[str, ...]
+    """Card names by card id."""
+    table: IntArray
+    """Per-card integer attributes, shape (cards, engine-specific columns)."""
+    cost: npt.NDArray[np.float64]
+    """The ruleset's cost axis per card (circles, soul cost, plasma); NaN where a card has none (e.g. resources)."""
+    slot: IntArray
+    """Cards only replace cards of the same slot in power-curve decks (e.g. characters vs resources)."""
+    options: IntArray
+    """Rule options as integers, in the engine's documented order."""
+    findings: tuple[Finding, ...] = ()
+    """Info findings made while compiling (e.g. an effect the engine does not cover)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Engine-specific arrays (e.g. an effect opcode table)."""
+
+    def card_id(self, name: str) -> int:
+        """The id of a card by exact name."""
+        return self.names.index(name)
+
+    def deck_array(self, deck: Deck, section: str = "main") -> IntArray:
+        """The deck as a flat array of card ids, one entry per copy, in decklist order."""
+        ids: list[int] = []
+        for entry, copies, _line in deck.counts(section).values():
+            ids.extend([self.names.index(entry.card.name)] * copies)
+        if not ids:
+            raise WorkbenchInputError(f"deck '{deck.name}' has no cards to play.", expected="a decklist with cards")
+        return np.asarray(ids, dtype=np.int64)
+
+
+BatchKernel = Callable[..., tuple[Any, Any, Any]]
+"""(table, extra arrays..., options, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner, turns, counters)."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A ruleset's match engine: how to compile cards, play a batch, and narrate a trace."""
+
+    version: str
+    """Bumped whenever play changes; stamped into every result beside the ruleset version."""
+    policies: tuple[str, ...]
+    """Policy names; index = the integer passed to the kernel. The first is the default."""
+    cost_axis: str
+    """What the power curve's x axis is (e.g. `soul cost`)."""
+    compile_cards: Callable[..., CompiledCards]
+    """(cardset, options mapping) -> CompiledCards."""
+    play_batch: Callable[..., tuple[Any, Any, Any]]
+    """(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner int8[], turns int32[], counters)."""
+    play_traced: Callable[..., Any]
+    """(compiled, deck_a, deck_b, seed, first, policy_a, policy_b) -> (winner, turns, events int64[n, 6])."""
+    describe_event: Callable[[CompiledCards, Sequence[int]], str]
+    """One trace event row -> one line a designer can read."""
+
+    def policy_index(self, name: str) -> int:
+        """The kernel's integer for a policy name, or an error listing the valid names."""
+        key = name.strip().casefold()
+        if key in self.policies:
+            return self.policies.index(key)
+        raise WorkbenchInputError(f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(self.policies))
