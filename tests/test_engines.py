@@ -1,0 +1,69 @@
+"""The kernel helpers every engine relies on: the seeded generator and the shuffle."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from workbench.engines import rng_below, rng_next, rng_seed, shuffle_in_place
+
+_SEQUENCE_SCRIPT = """
+import json, numpy as np
+from workbench.engines import rng_seed, rng_next, shuffle_in_place
+state = np.zeros(4, dtype=np.int64)
+rng_seed(state, 123456789012345)
+values = [int(rng_next(state)) for _ in range(5)]
+deck = np.arange(20, dtype=np.int64)
+shuffle_in_place(deck, 20, state)
+print(json.dumps([values, deck.tolist()]))
+"""
+
+
+def _run(disable_jit: bool) -> list[list[int]]:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1" if disable_jit else "0")
+    out = subprocess.run([sys.executable, "-c", _SEQUENCE_SCRIPT], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_compiled_and_plain_python_kernels_draw_the_same_numbers() -> None:
+    assert _run(disable_jit=False) == _run(disable_jit=True)
+
+
+def test_generator_is_seeded_and_stays_in_32_bits() -> None:
+    state = np.zeros(4, dtype=np.int64)
+    rng_seed(state, 1)
+    first = [rng_next(state) for _ in range(1_000)]
+    rng_seed(state, 1)
+    assert [rng_next(state) for _ in range(1_000)] == first
+    rng_seed(state, 2)
+    assert [rng_next(state) for _ in range(1_000)] != first
+    assert all(0 <= value < 2**32 for value in first)
+
+
+def test_seed_zero_still_draws() -> None:
+    state = np.zeros(4, dtype=np.int64)
+    rng_seed(state, 0)
+    assert len({rng_next(state) for _ in range(100)}) > 90
+
+
+def test_rng_below_is_in_range_and_roughly_uniform() -> None:
+    state = np.zeros(4, dtype=np.int64)
+    rng_seed(state, 99)
+    counts = np.bincount([rng_below(state, 6) for _ in range(60_000)], minlength=6)
+    assert counts.shape == (6,)
+    # 10,000 expected per face; 5 standard deviations is about 456.
+    assert np.all(np.abs(counts - 10_000) < 460)
+
+
+def test_shuffle_is_a_permutation_of_the_first_count_values_only() -> None:
+    state = np.zeros(4, dtype=np.int64)
+    rng_seed(state, 5)
+    values = np.arange(30, dtype=np.int64)
+    shuffle_in_place(values, 20, state)
+    assert sorted(values[:20].tolist()) == list(range(20))
+    assert values[20:].tolist() == list(range(20, 30))
+    assert values[:20].tolist() != list(range(20))
