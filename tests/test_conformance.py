@@ -120,3 +120,14 @@ def test_every_rule_id_a_ruleset_emits_is_documented(ruleset_id: str, capsys: py
         assert f"`{rule}`" in doc or f"`{generic}`" in shared, f"{rule} is not documented"
     for option in RULESETS[ruleset_id].options:
         assert option.key in doc, f"option {option.key} missing from docs/rulesets/{ruleset_id}.md"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_bench_validates_a_generated_sheet_of_the_bundled_cards(ruleset_id: str) -> None:
+    from workbench.bench import bench_validation
+
+    result = bench_validation(RULESETS[ruleset_id], cards=300, repeat=1)
+    assert result["cards"] == 300
+    assert result["total_seconds"] == pytest.approx(
+        result["read_seconds"] + result["parse_seconds"] + result["check_seconds"], abs=1e-3
+    )

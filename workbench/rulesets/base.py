@@ -145,8 +145,43 @@ class ColumnSpec:
     """The field's docstring."""
 
 
+@dataclass(frozen=True)
+class BudgetPoint:
+    """One card on the stat budget chart: what it spends against what it costs."""
+
+    card: str
+    """The card's name."""
+    row: int
+    """The spreadsheet row a person sees (header = row 1), so a chart click can open the card."""
+    kind: str
+    """The card's kind (the chart colours by it)."""
+    cost: float
+    """The card's position on the ruleset's cost axis (soul cost, occupied spaces, circles, plasma, stars)."""
+    budget: float
+    """What the card spends (Atk + Def, ST total, Attack + Health, ...)."""
+    expected_budget: float | None
+    """What the document's formula allows at this cost; None where the formula says nothing about this card."""
+
+
+@dataclass(frozen=True)
+class StatBudget:
+    """The stat budget chart's data: every costed card, and the document's formula as a line."""
+
+    cost_label: str
+    """The x axis, in a designer's words (e.g. `soul cost`)."""
+    budget_label: str
+    """The y axis, in a designer's words (e.g. `Atk + Def`)."""
+    points: tuple[BudgetPoint, ...]
+    """One point per card that has a cost and a budget."""
+    line: tuple[tuple[float, float], ...]
+    """Vertices (cost, budget) of the document's formula, drawn as a line (a step table gives its steps)."""
+    line_label: str
+    """What the line is, with the document's words where it has some (e.g. `soul-cost table: upper Atk + Def`)."""
+
+
 CardsCheck = Callable[[CardSet, Options], list[Finding]]
 DeckCheck = Callable[[CardSet, Deck, Options], list[Finding]]
+StatBudgetOf = Callable[[CardSet, Options], StatBudget]
 
 
 @dataclass(frozen=True)
@@ -167,6 +202,8 @@ class Ruleset:
     """Cost-formula and per-card checks over the whole set."""
     check_deck: DeckCheck
     """Deck-construction checks over one resolved deck."""
+    stat_budget: StatBudgetOf | None = None
+    """(card set, options) -> the stat budget chart's points and formula line."""
     options: tuple[RuleOption, ...] = ()
     """The rule-options ledger."""
     header_aliases: Mapping[str, str] = field(default_factory=dict)

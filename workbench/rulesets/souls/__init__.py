@@ -15,7 +15,7 @@ Version history:
 
 from workbench.rulesets.base import Ruleset
 from workbench.rulesets.souls.cards import CARD_MODELS
-from workbench.rulesets.souls.costs import check_cards
+from workbench.rulesets.souls.costs import check_cards, stat_budget
 from workbench.rulesets.souls.decks import check_deck
 from workbench.rulesets.souls.options import OPTIONS
 
@@ -27,6 +27,7 @@ RULESET = Ruleset(
     card_models=CARD_MODELS,
     check_cards=check_cards,
     check_deck=check_deck,
+    stat_budget=stat_budget,
     options=OPTIONS,
     header_aliases={"def": "defense", "defence": "defense", "attack": "atk", "soul": "soul_cost", "cost": "soul_cost"},
     column_headers={"defense": "def"},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from workbench.cards import CardEntry, CardSet, Finding, Options, closest_names
+from workbench.rulesets.base import BudgetPoint, StatBudget
 
 SOUL_COST_TABLE: tuple[tuple[int, int], ...] = ((5, 0), (10, 1), (14, 2), (17, 3), (20, 4), (22, 5))
 """(largest Atk + Def, soul cost) rows of the document's table; above 22 the cost is 6 or more."""
@@ -112,3 +113,34 @@ def _check_abilities(cardset: CardSet, entry: CardEntry) -> list[Finding]:
             )
         )
     return findings
+
+
+def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
+    """Atk + Def against soul cost; the line is the most Atk + Def the table allows at each cost."""
+    points = []
+    for entry in cardset:
+        card = entry.card
+        if card.kind != "monster" and not options["check_spell_costs"]:
+            continue
+        if card.atk is None or card.defense is None:
+            continue
+        adjustment = adjustment_for(card.effect_weight, card.element, bool(options["element_counts_as_powerful"]))
+        table_cost = card.soul_cost - adjustment
+        allowed = dict((cost, largest) for largest, cost in SOUL_COST_TABLE).get(table_cost)
+        points.append(
+            BudgetPoint(
+                card=card.name,
+                row=entry.row,
+                kind=card.kind,
+                cost=float(card.soul_cost),
+                budget=float(card.atk + card.defense),
+                expected_budget=None if allowed is None else float(allowed),
+            )
+        )
+    return StatBudget(
+        cost_label="soul cost",
+        budget_label="Atk + Def",
+        points=tuple(points),
+        line=tuple((float(cost), float(largest)) for largest, cost in SOUL_COST_TABLE),
+        line_label="soul-cost table: the most Atk + Def each cost allows (before the ±1 for effects)",
+    )
