@@ -178,3 +178,29 @@ def test_cli_simulate_and_power_curve(toy: tuple[CardSet, Deck, Deck], tmp_path,
     assert {row["card"] for row in data["cards"]} == {row["name"] for row in TOY_ROWS}
     assert cli.main(["simulate", *base]) == 2
     assert "simulate needs a deck" in capsys.readouterr().err
+
+
+def test_cli_simulate_with_three_decks_prints_the_matchup_matrix(
+    toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    cardset, _, _ = toy
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    paths = []
+    for name, text in (("ref", REFERENCE), ("other", OTHER), ("big", "6 Big\n6 Big Too")):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text, encoding="utf-8")
+        paths += ["--deck", str(path)]
+    base = [cardset.path, "--ruleset", "toy", *paths, "--matches", "600", "--seed", "9"]
+    assert cli.main(["simulate", *base, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 9 and data["matches_per_pair"] == 600 and len(data["matchups"]) == 9
+    pairs = {(row["deck"], row["opponent"]): row for row in data["matchups"]}
+    assert pairs[("big", "ref")]["win_rate"] > 0.5 > pairs[("ref", "big")]["win_rate"]
+    assert all(row["low"] <= row["win_rate"] <= row["high"] for row in data["matchups"])
+    assert cli.main(["simulate", *base]) == 0
+    text = capsys.readouterr().out
+    assert "seed 9" in text and text.count("[") >= 9
+    assert cli.main(["simulate", *base, "--trace"]) == 2
+    assert "--trace plays one match" in capsys.readouterr().err

@@ -63,8 +63,13 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
     add_simulation_arguments(simulate)
-    simulate.add_argument("--deck", action="append", default=[], metavar="FILE", help="deck A, then deck B (default: A)")
-    simulate.add_argument("--matches", type=int, default=10_000, metavar="N", help="matches to play (default 10000)")
+    simulate.add_argument(
+        "--deck", action="append", default=[], metavar="FILE",
+        help="deck A, then deck B (default: A); three or more decks give the matchup matrix of every pair",
+    )
+    simulate.add_argument(
+        "--matches", type=int, default=10_000, metavar="N", help="matches to play, per pair of decks (default 10000)"
+    )
     simulate.add_argument("--policy-b", metavar="P", help="deck B's policy (default: --policy)")
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
     simulate.add_argument("--trace", action="store_true", help="print match 0 turn by turn instead of the summary")
@@ -223,9 +228,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     if not args.deck:
         raise WorkbenchInputError("simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)")
-    if len(args.deck) > 2:
-        raise WorkbenchInputError(f"{len(args.deck)} decks given.", expected="--deck A [--deck B]; for more, use power-curve")
     cardset, decks, overrides = _load(args, args.deck)
+    if len(decks) > 2:
+        if args.trace:
+            raise WorkbenchInputError(f"--trace plays one match, but {len(decks)} decks were given.", expected="--deck A [--deck B] with --trace")
+        return _print_matchups(args, cardset, decks, overrides)
     deck_b = decks[1] if len(decks) > 1 else None
     if args.trace:
         for line in trace(cardset, decks[0], deck_b, args.seed, _policies(args), overrides):
@@ -245,6 +252,35 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"first-player win rate: {results.first_player_win_rate}")
     q1, median, q3 = summary["turns_quartiles"]
     print(f"draws: {results.draw_rate:.1%}; turns: mean {results.mean_turns:.1f}, quartiles {q1:g} / {median:g} / {q3:g}")
+    return EXIT_OK
+
+
+def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck], overrides: dict[str, str]) -> int:
+    """Three or more decks: every ordered pair, row deck's win rate against the column deck, with intervals."""
+    from workbench.analysis import matchup_matrix
+    from workbench.simulate import provenance
+
+    frame = matchup_matrix(
+        cardset, decks, args.matches, args.seed, args.policy, overrides,
+        workers=args.workers, progress=ProgressBar("matchups"),
+    )
+    engine, resolved = cardset.ruleset.engine, cardset.ruleset.resolve_options(overrides)
+    assert engine is not None
+    meta = provenance(cardset, engine, resolved, args.seed, args.matches, (args.policy, args.policy))
+    if args.format == "json":
+        _emit_json({**meta, "matches_per_pair": args.matches, "matchups": frame.to_dict(orient="records")})
+        return EXIT_OK
+    print(_provenance_line(meta) + " (matches per pair)")
+    names = [deck.name for deck in decks]
+    width = max(len(name) for name in names)
+    cell = 22
+    print(f"{'row deck win rate vs':<{width}}  " + "  ".join(f"{name[:cell]:>{cell}}" for name in names))
+    for name in names:
+        cells = []
+        for opponent in names:
+            row = frame[(frame["deck"] == name) & (frame["opponent"] == opponent)].iloc[0]
+            cells.append(f"{row.win_rate:.1%} [{row.low:.1%}-{row.high:.1%}]".rjust(cell))
+        print(f"{name:<{width}}  " + "  ".join(cells))
     return EXIT_OK
 
 
