@@ -82,6 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
 
+    diff = add("diff", "what changed between two versions of a card set, as patch notes")
+    diff.add_argument("old", metavar="OLD", help="the earlier card sheet (.xlsx or .csv)")
+    diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv)")
+    diff.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
+    diff.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
+    )
+
     bench = add("bench", "measure validation speed, engine matches per second and power-curve time")
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
     bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
@@ -339,6 +347,29 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from workbench.diff import diff_cardsets
+    from workbench.loading import load_cardset
+    from workbench.rulesets.base import parse_option_pairs
+
+    overrides = parse_option_pairs(args.option)
+    old = load_cardset(args.old, args.ruleset)
+    new = load_cardset(args.new, args.ruleset or old.ruleset)
+    result = diff_cardsets(old, new, overrides)
+    if args.format == "json":
+        _emit_json(result.to_json())
+        return EXIT_OK
+    print(f"{old.path} -> {new.path} ({new.ruleset.id} v{new.ruleset.version})")
+    print(
+        f"{len(result.added)} added, {len(result.removed)} removed, {len(result.renamed)} renamed, "
+        f"{len(result.changed) - len(result.renamed)} changed; {len(result.findings_resolved)} finding(s) fixed, "
+        f"{len(result.findings_appeared)} new"
+    )
+    for line in result.patch_notes() or ["No changes."]:
+        print(f"- {line}")
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from workbench.bench import bench_engine, bench_power_curve, bench_validation
     from workbench.rulesets import RULESETS, get_ruleset
@@ -386,6 +417,7 @@ _COMMANDS = {
     "validate": _cmd_validate,
     "simulate": _cmd_simulate,
     "power-curve": _cmd_power_curve,
+    "diff": _cmd_diff,
     "bench": _cmd_bench,
 }
 

@@ -1,0 +1,273 @@
+"""What changed between two versions of a card set: cards, fields, findings and costs, as patch notes.
+
+Cards are matched by name (ignoring case and spacing). A removed card and an
+added card of the same kind whose names are close (difflib ratio at least
+`RENAME_RATIO`) and whose other fields mostly agree are one card renamed: a
+designer who fixes a typo in a name should not see "removed" and "added".
+Findings are compared by what they say about which card, not by row, so
+moving a row is not a change.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.cards import CardEntry, CardSet, Finding, OptionValue, WorkbenchInputError, normalize_name
+from workbench.validate import validate
+
+RENAME_RATIO = 0.75
+"""How alike two names must be (difflib's ratio, 0-1) for a removed and an added card to count as a rename."""
+RENAME_FIELD_SHARE = 0.5
+"""The share of a card's other fields that must be unchanged for a rename (so two different cards are not paired)."""
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of one card that differs between the versions."""
+
+    field: str
+    """The card-model field name."""
+    column: str
+    """The column header as the new sheet writes it."""
+    old: Any
+    """The old value (None when the old card had no such field)."""
+    new: Any
+    """The new value (None when the new card has no such field)."""
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """A card present in both versions (possibly renamed) whose fields differ."""
+
+    name: str
+    """The card's name in the new version."""
+    old_name: str
+    """The card's name in the old version (differs from `name` for a rename)."""
+    row: int
+    """The card's row in the new sheet (header = row 1)."""
+    changes: tuple[FieldChange, ...]
+    """Every field that differs, in column order (the name excluded)."""
+
+    @property
+    def renamed(self) -> bool:
+        """True when the name changed."""
+        return self.name != self.old_name
+
+
+@dataclass(frozen=True)
+class CostChange:
+    """A card whose position on the cost axis or whose stat budget moved."""
+
+    card: str
+    """The card's name in the new version."""
+    old_cost: float | None
+    """Cost in the old version (None when it had none)."""
+    new_cost: float | None
+    """Cost in the new version."""
+    old_budget: float | None
+    """Stat budget in the old version."""
+    new_budget: float | None
+    """Stat budget in the new version."""
+
+
+@dataclass
+class SetDiff:
+    """Everything that changed from `old` to `new`."""
+
+    old: CardSet
+    """The earlier version."""
+    new: CardSet
+    """The later version."""
+    added: list[CardEntry] = field(default_factory=list)
+    """Cards only in the new version (and not a rename)."""
+    removed: list[CardEntry] = field(default_factory=list)
+    """Cards only in the old version (and not a rename)."""
+    changed: list[CardChange] = field(default_factory=list)
+    """Cards in both whose fields (or name) differ."""
+    findings_appeared: list[Finding] = field(default_factory=list)
+    """Findings the new version has that the old one did not."""
+    findings_resolved: list[Finding] = field(default_factory=list)
+    """Findings the old version had that the new one does not."""
+    cost_changes: list[CostChange] = field(default_factory=list)
+    """Cards whose cost or stat budget moved (from the ruleset's stat budget)."""
+
+    @property
+    def renamed(self) -> list[CardChange]:
+        """The changed cards whose name changed."""
+        return [change for change in self.changed if change.renamed]
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing a player or designer would notice changed."""
+        return not (self.added or self.removed or self.changed or self.findings_appeared or self.findings_resolved)
+
+    def patch_notes(self) -> list[str]:
+        """The changes as lines a player could read, most visible first."""
+        lines: list[str] = []
+        for entry in self.added:
+            lines.append(f"New card: {_name(entry)} ({entry.card.kind}).")  # type: ignore[attr-defined]
+        for entry in self.removed:
+            lines.append(f"Removed: {_name(entry)}.")
+        for change in self.changed:
+            parts = [f"{c.column} {_show(c.old)} -> {_show(c.new)}" for c in change.changes]
+            if change.renamed:
+                head = f"Renamed: {change.old_name} -> {change.name}"
+                lines.append(head + (f"; {', '.join(parts)}." if parts else "."))
+            else:
+                lines.append(f"{change.name}: {', '.join(parts)}.")
+        for finding in self.findings_resolved:
+            lines.append(f"Fixed: {_finding_line(finding)}")
+        for finding in self.findings_appeared:
+            lines.append(f"New finding: {_finding_line(finding)}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The diff as plain data (for `--format json` and reports)."""
+        return {
+            "old": {"path": self.old.path, "name": self.old.name, "version": self.old.version, "hash": self.old.content_hash()},
+            "new": {"path": self.new.path, "name": self.new.name, "version": self.new.version, "hash": self.new.content_hash()},
+            "ruleset": {"id": self.new.ruleset.id, "version": self.new.ruleset.version},
+            "added": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.added],  # type: ignore[attr-defined]
+            "removed": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.removed],  # type: ignore[attr-defined]
+            "changed": [
+                {
+                    "card": c.name,
+                    "old_name": c.old_name,
+                    "row": c.row,
+                    "changes": [{"field": f.field, "column": f.column, "old": f.old, "new": f.new} for f in c.changes],
+                }
+                for c in self.changed
+            ],
+            "findings_appeared": [f.to_json() for f in self.findings_appeared],
+            "findings_resolved": [f.to_json() for f in self.findings_resolved],
+            "cost_changes": [vars(c) for c in self.cost_changes],
+            "patch_notes": self.patch_notes(),
+        }
+
+
+def diff_cardsets(old: CardSet, new: CardSet, options: Mapping[str, OptionValue | str] | None = None) -> SetDiff:
+    """Cards added, removed, renamed and changed; findings that appeared or went away; cost moves."""
+    if old.ruleset.id != new.ruleset.id:
+        raise WorkbenchInputError(
+            f"the old set is read as '{old.ruleset.id}' and the new one as '{new.ruleset.id}'; only two versions of "
+            "one game's set can be compared.",
+            path=new.path,
+            expected=f"two '{old.ruleset.id}' card sets (use --ruleset to say which game)",
+        )
+    result = SetDiff(old=old, new=new)
+    old_by_key = {normalize_name(_name(e)): e for e in old}
+    new_by_key = {normalize_name(_name(e)): e for e in new}
+    removed = [e for key, e in old_by_key.items() if key not in new_by_key]
+    added = [e for key, e in new_by_key.items() if key not in old_by_key]
+    renames = _pair_renames(removed, added)
+    renamed_old = {id(o) for o, _ in renames}
+    renamed_new = {id(n) for _, n in renames}
+    result.removed = [e for e in removed if id(e) not in renamed_old]
+    result.added = [e for e in added if id(e) not in renamed_new]
+
+    pairs = [(old_by_key[key], entry) for key, entry in new_by_key.items() if key in old_by_key] + renames
+    for old_entry, new_entry in sorted(pairs, key=lambda pair: pair[1].row):
+        changes = _field_changes(old_entry, new_entry, new)
+        if changes or _name(old_entry) != _name(new_entry):
+            result.changed.append(CardChange(_name(new_entry), _name(old_entry), new_entry.row, tuple(changes)))
+
+    new_name_of = {_name(o): _name(n) for o, n in pairs}
+    old_report = validate(old, options=options)
+    new_report = validate(new, options=options)
+    old_keys = {_finding_key(f, new_name_of): f for f in old_report.findings}
+    new_keys = {_finding_key(f, {}): f for f in new_report.findings}
+    result.findings_appeared = [f for key, f in new_keys.items() if key not in old_keys]
+    result.findings_resolved = [f for key, f in old_keys.items() if key not in new_keys]
+    result.cost_changes = _cost_changes(old, new, new_name_of, options)
+    return result
+
+
+def _name(entry: CardEntry) -> str:
+    return str(entry.card.name)  # type: ignore[attr-defined]
+
+
+def _comparable(entry: CardEntry) -> dict[str, Any]:
+    data = entry.card.model_dump()
+    data.pop("name", None)
+    return data
+
+
+def _field_changes(old: CardEntry, new: CardEntry, new_set: CardSet) -> list[FieldChange]:
+    before, after = _comparable(old), _comparable(new)
+    order = [column.field for column in new_set.ruleset.columns]
+    names = sorted(set(before) | set(after), key=lambda f: order.index(f) if f in order else len(order))
+    return [
+        FieldChange(name, new_set.headers.get(name, name), before.get(name), after.get(name))
+        for name in names
+        if before.get(name) != after.get(name)
+    ]
+
+
+def _pair_renames(removed: list[CardEntry], added: list[CardEntry]) -> list[tuple[CardEntry, CardEntry]]:
+    """Greedy best-first pairing of removed and added cards that are one card renamed."""
+    candidates = []
+    for old in removed:
+        for new in added:
+            if old.card.kind != new.card.kind:  # type: ignore[attr-defined]
+                continue
+            ratio = difflib.SequenceMatcher(None, normalize_name(_name(old)), normalize_name(_name(new))).ratio()
+            before, after = _comparable(old), _comparable(new)
+            keys = set(before) | set(after)
+            same = sum(before.get(k) == after.get(k) for k in keys) / max(1, len(keys))
+            if ratio >= RENAME_RATIO and same >= RENAME_FIELD_SHARE:
+                candidates.append((ratio + same, old, new))
+    pairs: list[tuple[CardEntry, CardEntry]] = []
+    used: set[int] = set()
+    for _, old, new in sorted(candidates, key=lambda c: -c[0]):
+        if id(old) in used or id(new) in used:
+            continue
+        used |= {id(old), id(new)}
+        pairs.append((old, new))
+    return pairs
+
+
+def _finding_key(finding: Finding, rename: Mapping[str, str]) -> tuple[Any, ...]:
+    # Row numbers move when rows are inserted; what a finding says about which card is what matters.
+    card = rename.get(finding.card, finding.card) if finding.card else None
+    return (finding.severity, finding.rule, card, finding.deck, str(finding.expected), str(finding.actual))
+
+
+def _cost_changes(
+    old: CardSet, new: CardSet, new_name_of: Mapping[str, str], options: Mapping[str, OptionValue | str] | None
+) -> list[CostChange]:
+    stat_budget = new.ruleset.stat_budget
+    if stat_budget is None:
+        return []
+    resolved = new.ruleset.resolve_options(options)
+    before = {new_name_of.get(p.card, p.card): p for p in stat_budget(old, resolved).points}
+    after = {p.card: p for p in stat_budget(new, resolved).points}
+    out = []
+    for name, point in after.items():
+        was = before.get(name)
+        if was is None or (was.cost, was.budget) != (point.cost, point.budget):
+            out.append(
+                CostChange(
+                    name,
+                    None if was is None else was.cost,
+                    point.cost,
+                    None if was is None else was.budget,
+                    point.budget,
+                )
+            )
+    return out
+
+
+def _show(value: Any) -> str:
+    if value is None or value == "" or value == ():
+        return "(empty)"
+    if isinstance(value, (tuple, list)):
+        return "; ".join(str(v) for v in value)
+    return str(value)
+
+
+def _finding_line(finding: Finding) -> str:
+    subject = f"{finding.card}: " if finding.card else ""
+    return f"{subject}{finding.message} [{finding.rule}]"
