@@ -358,3 +358,39 @@ def style_header(worksheet: Any, widths: Sequence[int]) -> None:
     worksheet.freeze_panes = "A2"
     if widths:
         worksheet.auto_filter.ref = f"A1:{get_column_letter(len(widths))}1"
+
+
+FORMULA_STARTERS = ("=", "+", "-", "@", "\t", "\r", "\0")
+"""Leading characters that make a spreadsheet program run a cell as a formula (OWASP's CSV-injection list)."""
+
+
+def is_formula_like(value: Any) -> bool:
+    """True for text a spreadsheet program would read as a formula."""
+    return isinstance(value, str) and value.startswith(FORMULA_STARTERS)
+
+
+def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
+    """Write one value; text is always stored as text, so `=HYPERLINK(...)` in a card name never runs."""
+    cell = worksheet.cell(row=row, column=column)
+    if isinstance(value, (tuple, list)):
+        value = "; ".join(str(v) for v in value)
+    cell.value = value
+    if isinstance(value, str):
+        # openpyxl marks any string starting with '=' as a formula; a string cell is shown, never computed.
+        cell.data_type = "s"
+    return cell
+
+
+def append_row(worksheet: Any, values: Sequence[Any]) -> int:
+    """Append a row of values through `write_cell`; returns the row number written."""
+    row = worksheet.max_row + 1 if worksheet.max_row > 1 or worksheet.cell(row=1, column=1).value is not None else 1
+    for column, value in enumerate(values, start=1):
+        write_cell(worksheet, row, column, value)
+    return row
+
+
+def csv_safe(value: Any) -> Any:
+    """A csv field a spreadsheet program will show as text: formula-like text gets a leading apostrophe."""
+    if is_formula_like(value):
+        return "'" + value
+    return value

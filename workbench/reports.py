@@ -1,0 +1,275 @@
+"""Balance reports a team reads without the app: one object, written as XLSX or self-contained HTML.
+
+`build_report` gathers every figure once (findings, stat budget, power curve,
+matchups, first-player rate and game lengths, an optional set-version diff)
+with their provenance; the writers only lay them out. A game without an engine
+gets a report of its findings and stat budget, and says plainly that it has no
+simulated figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+from openpyxl.styles import PatternFill
+
+from workbench import __version__
+from workbench.analysis import PowerCurve, matchup_matrix, power_curve
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.diff import SetDiff, diff_cardsets
+from workbench.rulesets.base import StatBudget
+from workbench.simulate import MatchResults, Progress, simulate
+from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
+from workbench.validate import Report, validate
+
+SEVERITY_FILLS = {
+    "error": PatternFill("solid", fgColor="F8CBAD"),
+    "warning": PatternFill("solid", fgColor="FFE699"),
+}
+FLAG_FILLS = {"over": PatternFill("solid", fgColor="F8CBAD"), "under": PatternFill("solid", fgColor="BDD7EE")}
+
+
+@dataclass
+class BalanceReport:
+    """Everything a balance report shows, computed once."""
+
+    cardset: CardSet
+    """The card set reported on."""
+    decks: list[Deck]
+    """The decks validated and simulated (the first is the power curve's reference deck)."""
+    validation: Report
+    """Every finding, with the options used."""
+    stat_budget: StatBudget | None
+    """The stat budget chart's data; None for a game priced by other means (e.g. star ratings)."""
+    power: PowerCurve | None = None
+    """Simulated power per card; None without an engine or decks."""
+    matchups: pd.DataFrame | None = None
+    """Every ordered pair of decks with win rates and intervals; None with fewer than two decks."""
+    match: MatchResults | None = None
+    """Deck 1 against deck 2 (or a mirror): first-player win rate and game lengths."""
+    diff: SetDiff | None = None
+    """Changes since the baseline version, when one was given."""
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """Ruleset and engine versions, options, seed, match counts, policy, card-set hash, workbench version, date."""
+    notes: list[str] = field(default_factory=list)
+    """What the report could not show and why (e.g. no engine for this game yet)."""
+
+
+def build_report(
+    cardset: CardSet,
+    decks: Sequence[Deck] = (),
+    options: Mapping[str, OptionValue | str] | None = None,
+    matches_per_card: int = 1_000,
+    matches: int = 2_000,
+    seed: int = 0,
+    policy: str = "greedy",
+    baseline: CardSet | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> BalanceReport:
+    """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed."""
+    ruleset = cardset.ruleset
+    resolved = ruleset.resolve_options(options)
+    deck_list = list(decks)
+    report = BalanceReport(
+        cardset=cardset,
+        decks=deck_list,
+        validation=validate(cardset, deck_list, resolved),
+        stat_budget=ruleset.stat_budget(cardset, resolved) if ruleset.stat_budget else None,
+        diff=diff_cardsets(baseline, cardset, resolved) if baseline is not None else None,
+    )
+    if report.stat_budget is None:
+        report.notes.append(f"{ruleset.title} prices cards by other means than a stat budget, so there is no stat budget chart.")
+    engine = ruleset.engine
+    simulated = engine is not None and bool(deck_list) and not report.validation.has_errors
+    if engine is None:
+        report.notes.append(f"{ruleset.title} has no match engine yet, so this report has no simulated figures.")
+    elif not deck_list:
+        report.notes.append("No decks were given, so this report has no simulated figures.")
+    elif report.validation.has_errors:
+        report.notes.append("The set or a deck has errors; simulated figures are left out until they are fixed.")
+    stages = _Stages(progress, [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches])
+    if simulated:
+        report.power = power_curve(
+            cardset, deck_list, matches_per_card, seed, policy, resolved, workers=workers, progress=stages.stage(0)
+        )
+        if len(deck_list) >= 2:
+            report.matchups = matchup_matrix(
+                cardset, deck_list, matches, seed, policy, resolved, workers=workers, progress=stages.stage(1)
+            )
+        report.match = simulate(
+            cardset, deck_list[0], deck_list[1] if len(deck_list) > 1 else None, matches, seed, policy, resolved,
+            workers=workers, progress=stages.stage(2),
+        )
+    report.provenance = {
+        "ruleset": ruleset.id,
+        "ruleset_version": ruleset.version,
+        "engine_version": engine.version if engine is not None else None,
+        "options": dict(resolved),
+        "seed": seed if simulated else None,
+        "matches_per_card": report.power.meta["matches_per_card"] if report.power is not None else None,
+        "matches_per_pair": matches if simulated else None,
+        "policy": policy if simulated else None,
+        "cardset": cardset.name,
+        "cardset_path": cardset.path,
+        "cardset_hash": cardset.content_hash(),
+        "decks": [deck.name for deck in deck_list],
+        "baseline": baseline.path if baseline is not None else None,
+        "workbench_version": __version__,
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+    return report
+
+
+class _Stages:
+    """One progress bar over several runs, each weighted by its match count."""
+
+    def __init__(self, progress: Progress | None, weights: Sequence[int]) -> None:
+        self.progress = progress
+        self.weights = [max(1, w) for w in weights]
+        self.total = sum(self.weights)
+
+    def stage(self, index: int) -> Callable[[int, int], None]:
+        before = sum(self.weights[:index])
+
+        def report(done: int, total: int) -> None:
+            if self.progress and total > 0:
+                self.progress(before + done * self.weights[index] // total, self.total)
+
+        return report
+
+
+def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
+    """The headline figures, as (label, value) pairs, for the Summary sheet and the HTML header."""
+    counts = report.validation.counts
+    rows: list[tuple[str, Any]] = [
+        ("card set", report.cardset.name),
+        ("file", report.cardset.path),
+        ("ruleset", f"{report.cardset.ruleset.title} ({report.cardset.ruleset.id} v{report.cardset.ruleset.version})"),
+        ("cards", len(report.cardset)),
+        ("decks", ", ".join(deck.name for deck in report.decks) or "none"),
+        ("errors", counts["error"]),
+        ("warnings", counts["warning"]),
+        ("infos", counts["info"]),
+    ]
+    if report.power is not None:
+        flags = report.power.cards["flag"].value_counts()
+        rows += [
+            ("cards measured", len(report.power.cards)),
+            ("over-powered", int(flags.get("over", 0))),
+            ("under-powered", int(flags.get("under", 0))),
+            ("reference deck score vs gauntlet", str(report.power.baseline)),
+        ]
+    if report.match is not None:
+        rows += [
+            (f"{report.match.meta['deck_a']} vs {report.match.meta['deck_b']}: A win rate", str(report.match.win_rate_a)),
+            ("first-player win rate", str(report.match.first_player_win_rate)),
+            ("mean game length (turns)", round(report.match.mean_turns, 2)),
+        ]
+    rows += [("note", note) for note in report.notes]
+    return rows
+
+
+def findings_frame(report: BalanceReport) -> pd.DataFrame:
+    """Every finding as a row, in the JSON contract's columns."""
+    columns = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
+    rows = []
+    for finding in report.validation.findings:
+        data = finding.to_json()
+        rows.append({key: _plain(data[key]) for key in columns})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def write_report(report: BalanceReport, out_path: str | Path) -> Path:
+    """Write the report as `.xlsx` or `.html`, by the file's suffix."""
+    suffix = Path(out_path).suffix.casefold()
+    if suffix == ".xlsx":
+        return write_xlsx(report, out_path)
+    if suffix in (".html", ".htm"):
+        from workbench.report_html import write_html
+
+        return write_html(report, out_path)
+    raise WorkbenchInputError(f"'{out_path}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx")
+
+
+def write_xlsx(report: BalanceReport, out_path: str | Path) -> Path:
+    """Sheets Summary, Findings, Power, Matchups, Options, Provenance (and Changes with a baseline)."""
+    workbook = openpyxl.Workbook()
+    summary = workbook.active
+    summary.title = "Summary"
+    _table(summary, ["figure", "value"], summary_rows(report), [34, 90])
+
+    findings = workbook.create_sheet("Findings")
+    frame = findings_frame(report)
+    _table(findings, list(frame.columns), frame.itertuples(index=False), [9, 26, 24, 16, 18, 6, 14, 70, 24, 24])
+    for offset, severity in enumerate(frame["severity"], start=2):
+        fill = SEVERITY_FILLS.get(severity)
+        if fill is not None:
+            for cell in findings[offset]:
+                cell.fill = fill
+
+    power = workbook.create_sheet("Power")
+    if report.power is not None:
+        cards = report.power.cards.sort_values(["cost", "power"])
+        columns = ["card", "cost", "power", "low", "high", "win_rate", "flag", "suggested_cost", "copies", "note"]
+        _table(power, columns, (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()), [26, 8, 9, 9, 9, 9, 10, 14, 8, 40])
+        flag_column = columns.index("flag") + 1
+        for row in range(2, power.max_row + 1):
+            fill = FLAG_FILLS.get(power.cell(row=row, column=flag_column).value)
+            if fill is not None:
+                power.cell(row=row, column=flag_column).fill = fill
+    else:
+        _table(power, ["note"], [(note,) for note in report.notes] or [("no simulated figures",)], [90])
+
+    matchups = workbook.create_sheet("Matchups")
+    if report.matchups is not None:
+        columns = ["deck", "opponent", "win_rate", "low", "high", "first_player_win_rate", "matches", "seed"]
+        _table(matchups, columns, report.matchups[columns].itertuples(index=False), [24, 24, 10, 10, 10, 20, 10, 22])
+    else:
+        _table(matchups, ["note"], [("Matchups need a game with an engine and two or more decks.",)], [90])
+
+    options = workbook.create_sheet("Options")
+    ledger = {option.key: option for option in report.cardset.ruleset.options}
+    _table(
+        options,
+        ["option", "value", "default", "reading", "quote"],
+        [
+            (key, str(value), str(ledger[key].default), ledger[key].reading, ledger[key].quote)
+            for key, value in report.validation.options.items()
+        ],
+        [28, 10, 10, 70, 70],
+    )
+
+    provenance = workbook.create_sheet("Provenance")
+    _table(provenance, ["key", "value"], [(k, _plain(v) if not isinstance(v, dict) else str(v)) for k, v in report.provenance.items()], [22, 90])
+
+    if report.diff is not None:
+        changes = workbook.create_sheet("Changes")
+        _table(changes, ["patch note"], [(line,) for line in report.diff.patch_notes()] or [("No changes.",)], [120])
+    return write_workbook_atomically(workbook, out_path)
+
+
+def _table(sheet: Any, headers: Sequence[str], rows: Any, widths: Sequence[int]) -> None:
+    append_row(sheet, list(headers))
+    for row in rows:
+        append_row(sheet, [None if _is_nan(v) else v for v in row])
+    style_header(sheet, widths)
+    sheet.auto_filter.ref = f"A1:{sheet.cell(row=1, column=len(headers)).column_letter}{max(1, sheet.max_row)}"
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and value != value
