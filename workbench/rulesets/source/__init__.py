@@ -1,0 +1,58 @@
+"""SOURCE Trading Card Game (shared/seeds/000_f23a6a96ca060bc2.txt).
+
+Rules summary: two SOURCE generators summon monsters that trek across a map
+of terrestrial (purple) and otherworldly (green) spaces. A card's requirement
+is how many of each kind of space your monsters must occupy before you may
+summon it (monsters), equip it (equipment) or place it (traps). A monster has
+four ST values (alpha, beta, gamma, delta); its ST total is fixed by its total
+requirement: 0 -> 50, 1 -> 75, 2 -> 100, 3 -> 125, 4 -> 150. Monster tokens
+live in a separate token deck and are expected to total less than 50.
+Equipment lasts a number of turns and applies on Y, O or Y/O turns; channeled
+effects have uses, activating symbols (Alpha, Beta, Gamma, Delta) and ST
+brackets. Decks hold 40-60 cards under ten construction rules (see decks.py),
+with monster tokens in a separate token deck (a decklist's `Tokens:` section).
+The `effects` column speaks a small vocabulary (effects.py) that the future
+engine will compile; for now it is only parsed and checked.
+
+Options (the ledger, with readings and quotes, is `options.py`):
+- goop_names = "Goop": the names limited to 1 copy per deck.
+- limit_token_copies = false: the 4-copy limit does not reach the token deck.
+- tokens_count_toward_deck_size = false: 40-60 counts the main deck only.
+- strict_token_totals = false: a token totalling 50+ is a warning, not an error.
+- cap_requirements_of_all_kinds = true: every kind's requirement is held to 0-4.
+- check_bracket_gaps = true: ST values no bracket covers are a warning.
+
+Version history:
+- 1.0: ST-total table, requirement range, token totals, equipment and
+  channeled-effect cells, symbols and brackets; the ten deck rules and the
+  token deck; the effects vocabulary and its checks; the stat budget chart.
+"""
+
+from workbench.rulesets.base import Ruleset
+from workbench.rulesets.source.cards import CARD_MODELS
+from workbench.rulesets.source.costs import check_cards, stat_budget
+from workbench.rulesets.source.decks import check_deck
+from workbench.rulesets.source.options import OPTIONS
+
+RULESET = Ruleset(
+    id="source",
+    title="SOURCE Trading Card Game",
+    version="1.0",
+    document="000_f23a6a96ca060bc2.txt",
+    card_models=CARD_MODELS,
+    check_cards=check_cards,
+    check_deck=check_deck,
+    stat_budget=stat_budget,
+    options=OPTIONS,
+    header_aliases={
+        "purple": "terrestrial",
+        "green": "otherworldly",
+        "terrestrial requirement": "terrestrial",
+        "otherworldly requirement": "otherworldly",
+        "starter": "starter_copies",
+        "symbol": "symbols",
+        "st brackets": "brackets",
+    },
+    signature_columns=frozenset({"alpha", "beta", "gamma", "delta"}),
+    deck_sections=("main", "tokens"),
+)
