@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
 
 
 def normalize_header(header: str) -> str:
-    """Headers match ignoring case, spaces and punctuation: `Soul Cost` == `soul_cost`."""
-    return re.sub(r"[^0-9a-z]", "", str(header).casefold())
+    """Headers match ignoring case, spaces and punctuation: `Soul Cost` == `soul_cost`; letters such as `α` count."""
+    return "".join(character for character in str(header).casefold() if character.isalnum())
 
 
 def split_cell_list(value: Any, separators: str = ";,") -> Any:
@@ -284,6 +285,7 @@ class Ruleset:
             lookup[normalize_header(column.header)] = column.field
         for alias, field_name in self.header_aliases.items():
             lookup[normalize_header(alias)] = field_name
+        lookup.pop("", None)  # a header of punctuation only names no column
         return lookup
 
     def option(self, key: str) -> RuleOption:
@@ -312,7 +314,7 @@ def describe_annotation(annotation: Any) -> str:
     origin = get_origin(annotation)
     if origin is Annotated:
         return describe_annotation(get_args(annotation)[0])
-    if origin is Union or (origin is not None and str(origin) == "types.UnionType"):
+    if origin is Union or origin is types.UnionType:
         parts = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
         return " or ".join(dict.fromkeys(parts)) + " (may be empty)"
     if origin is tuple:

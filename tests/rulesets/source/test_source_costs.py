@@ -307,3 +307,15 @@ def test_every_kind_reads_from_one_sheet(make_cardset: MakeCardSet) -> None:
     cardset = make_cardset(SOURCE, rows)
     assert [entry.card.kind for entry in cardset] == ["monster", "equipment", "trap", "channeled", "token"]  # type: ignore[attr-defined]
     assert validate(cardset).findings == []
+
+
+def test_greek_letter_headers_name_the_st_columns(make_cardset) -> None:
+    from workbench.rulesets import RULESETS
+
+    cardset = make_cardset(
+        RULESETS["source"],
+        [{"name": "Greek Imp", "kind": "monster", "type": "AL", "α": 20, "β": 10, "γ": 10, "Δ": 10}],
+    )
+    card = cardset.entries[0].card
+    assert (card.alpha, card.beta, card.gamma, card.delta) == (20, 10, 10, 10)
+    assert cardset.headers["delta"] == "Δ" and not cardset.load_findings

@@ -45,6 +45,10 @@ RULESET = Ruleset(
     stat_budget=stat_budget,
     options=OPTIONS,
     header_aliases={
+        "α": "alpha",
+        "β": "beta",
+        "γ": "gamma",
+        "δ": "delta",
         "purple": "terrestrial",
         "green": "otherworldly",
         "terrestrial requirement": "terrestrial",
