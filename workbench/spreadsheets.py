@@ -21,11 +21,11 @@ from typing import Any
 
 import defusedxml  # noqa: F401  (openpyxl switches to defusedxml when it can import it)
 import openpyxl
-from openpyxl.cell.cell import TYPE_FORMULA
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from workbench.cards import WorkbenchInputError
+from workbench.xlsx_rows import Workbook
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file read at all (50 MiB)."""
@@ -158,57 +158,47 @@ def _check_zip(data: bytes, display: str) -> None:
         )
 
 
-def _open_workbook(data: bytes, display: str) -> Any:
+def _open_workbook(data: bytes, display: str) -> Workbook:
     _check_zip(data, display)
     try:
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
-    except Exception as error:  # openpyxl and defusedxml raise many types; every one means "unreadable"
-        kind = type(error).__name__
-        if "Entities" in kind or "DTD" in kind or "ExternalReference" in kind:
-            reason = "it contains XML entity declarations (an entity bomb or external reference), which are refused"
-        else:
-            reason = f"it could not be parsed ({kind}: {error})"
-        raise WorkbenchInputError(
-            f"the workbook was not opened: {reason}.", path=display, expected="an .xlsx that opens in a spreadsheet program"
-        ) from None
+        return Workbook(zipfile.ZipFile(io.BytesIO(data)))
+    except Exception as error:  # zip and XML parsers raise many types; every one means "unreadable"
+        raise _unreadable(error, display) from None
+
+
+def _unreadable(error: Exception, display: str) -> WorkbenchInputError:
+    kind = type(error).__name__
+    if "Entities" in kind or "DTD" in kind or "ExternalReference" in kind:
+        reason = "it contains XML entity declarations (an entity bomb or external reference), which are refused"
+    else:
+        reason = f"it could not be parsed ({kind}: {error})"
+    return WorkbenchInputError(
+        f"the workbook was not opened: {reason}.", path=display, expected="an .xlsx that opens in a spreadsheet program"
+    )
 
 
 def _read_xlsx(data: bytes, display: str) -> SheetTable:
     workbook = _open_workbook(data, display)
+    sheet_names = workbook.sheet_names
+    if not sheet_names:
+        raise WorkbenchInputError("the workbook has no sheets.", path=display, expected="a workbook with a Cards sheet")
+    card_sheet = next((n for n in sheet_names if n.strip().casefold() == "cards"), sheet_names[0])
+    set_sheet = next((n for n in sheet_names if n.strip().casefold() == "set"), None)
     try:
-        sheet_names = list(workbook.sheetnames)
-        card_sheet = next((n for n in sheet_names if n.strip().casefold() == "cards"), sheet_names[0])
-        set_info: dict[str, str] = {}
-        set_sheet = next((n for n in sheet_names if n.strip().casefold() == "set"), None)
-        if set_sheet is not None and set_sheet != card_sheet:
-            set_info = _read_key_values(workbook[set_sheet])
-        worksheet = workbook[card_sheet]
-        table = _table_from_rows(_xlsx_rows(worksheet, display, card_sheet), display, card_sheet)
-    finally:
-        workbook.close()
+        set_info = _read_key_values(workbook, set_sheet) if set_sheet is not None and set_sheet != card_sheet else {}
+        table = _table_from_rows(workbook.rows(card_sheet), display, card_sheet)
+    except WorkbenchInputError:
+        raise
+    except Exception as error:
+        raise _unreadable(error, display) from None
     table.set_info = set_info
     table.sheet_names = sheet_names
     return table
 
 
-def _xlsx_rows(worksheet: Any, display: str, sheet: str) -> Iterable[tuple[list[Any], dict[int, str]]]:
-    for row_cells in worksheet.iter_rows():
-        values: list[Any] = []
-        formulas: dict[int, str] = {}
-        for index, cell in enumerate(row_cells):
-            value = cell.value
-            if getattr(cell, "data_type", None) == TYPE_FORMULA:
-                formulas[index] = str(value)
-                value = None
-            elif value is not None and not isinstance(value, (str, int, float, bool)):
-                value = str(value)  # dates and times: kept as text, the card models decide
-            values.append(value)
-        yield values, formulas
-
-
-def _read_key_values(worksheet: Any) -> dict[str, str]:
+def _read_key_values(workbook: Workbook, sheet: str) -> dict[str, str]:
     info: dict[str, str] = {}
-    for row in worksheet.iter_rows(values_only=True):
+    for row, _formulas in workbook.rows(sheet):
         if not row or row[0] is None:
             continue
         key = str(row[0]).strip().casefold()

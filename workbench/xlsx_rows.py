@@ -1,0 +1,188 @@
+"""A lean, streaming reader of one worksheet's cells, for card sheets of tens of thousands of rows.
+
+openpyxl builds a cell object per cell and spends most of a 10,000-card read
+on that bookkeeping; a card sheet needs only values, formulas and row numbers.
+This reader walks the sheet's XML once with defusedxml's iterparse (entity
+declarations refused, as openpyxl does when defusedxml is installed) and
+yields rows in the shape `spreadsheets._table_from_rows` takes. Writing
+workbooks stays with openpyxl.
+
+What it reads, as openpyxl would: shared and inline strings (rich-text runs
+joined), numbers (whole floats as ints), booleans, error values as their text,
+dates (numbers in a date format) as text, and formulas (reported, never
+computed). Rows the XML skips come out empty, so row numbers stay the ones a
+person sees.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import zipfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+from defusedxml.ElementTree import iterparse
+from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+from openpyxl.utils.datetime import from_excel
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_C, _V, _F, _IS, _T, _ROW, _SI, _RPH = (MAIN + tag for tag in ("c", "v", "f", "is", "t", "row", "si", "rPh"))
+_CELL_REF = re.compile(r"([A-Z]+)(\d+)$")
+
+Row = tuple[list[Any], dict[int, str]]
+
+
+class Workbook:
+    """The parts of an xlsx a card sheet needs: sheet names and paths, shared strings, date styles."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+        self.sheet_paths = self._sheet_paths()
+        self.shared_strings = self._shared_strings()
+        self.date_styles = self._date_styles()
+
+    @property
+    def sheet_names(self) -> list[str]:
+        """Sheet names in workbook order."""
+        return list(self.sheet_paths)
+
+    def _open(self, name: str) -> IO[bytes] | None:
+        try:
+            return self.archive.open(name)
+        except KeyError:
+            return None
+
+    def _sheet_paths(self) -> dict[str, str]:
+        targets: dict[str, str] = {}
+        rels = self._open("xl/_rels/workbook.xml.rels")
+        if rels is not None:
+            for _, element in iterparse(rels):
+                if element.tag == PACKAGE_REL + "Relationship":
+                    target = element.get("Target", "")
+                    path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+                    targets[element.get("Id", "")] = path
+        paths: dict[str, str] = {}
+        workbook = self._open("xl/workbook.xml")
+        if workbook is not None:
+            for _, element in iterparse(workbook):
+                if element.tag == MAIN + "sheet":
+                    relation = element.get(REL + "id", "")
+                    if relation in targets:
+                        paths[element.get("name", "")] = targets[relation]
+        return paths
+
+    def _shared_strings(self) -> list[str]:
+        strings: list[str] = []
+        part = self._open("xl/sharedStrings.xml")
+        if part is None:
+            return strings
+        for _, element in iterparse(part):
+            if element.tag == _SI:
+                strings.append(_text_of(element))
+                element.clear()
+        return strings
+
+    def _date_styles(self) -> set[int]:
+        """Indexes into cellXfs whose number format shows a date or time."""
+        part = self._open("xl/styles.xml")
+        if part is None:
+            return set()
+        custom: dict[int, str] = {}
+        formats: list[int] = []
+        in_cell_xfs = False
+        for event, element in iterparse(part, events=("start", "end")):
+            tag = element.tag
+            if tag == MAIN + "cellXfs":
+                in_cell_xfs = event == "start"
+            elif event == "end" and tag == MAIN + "numFmt":
+                custom[int(element.get("numFmtId", "0"))] = element.get("formatCode", "")
+            elif event == "end" and tag == MAIN + "xf" and in_cell_xfs:
+                formats.append(int(element.get("numFmtId", "0")))
+        out = set()
+        for index, format_id in enumerate(formats):
+            code = custom.get(format_id, BUILTIN_FORMATS.get(format_id, "General"))
+            if is_date_format(code):
+                out.add(index)
+        return out
+
+    def rows(self, sheet: str) -> Iterator[Row]:
+        """(values, {column index: formula}) per row from row 1, with empty rows where the XML skips some."""
+        part = self._open(self.sheet_paths[sheet])
+        if part is None:
+            return
+        expected_row = 1
+        values: list[Any] = []
+        formulas: dict[int, str] = {}
+        next_column = 0
+        for _, element in iterparse(part):
+            tag = element.tag
+            if tag == _C:
+                reference = element.get("r")
+                column = next_column
+                if reference:
+                    match = _CELL_REF.match(reference)
+                    if match:
+                        column = _column_index(match.group(1))
+                next_column = column + 1
+                value, formula = self._cell(element)
+                if value is not None or formula is not None:
+                    if column >= len(values):
+                        values.extend([None] * (column + 1 - len(values)))
+                    values[column] = value
+                    if formula is not None:
+                        formulas[column] = formula
+                element.clear()
+            elif tag == _ROW:
+                number = int(element.get("r") or expected_row)
+                while expected_row < number:
+                    yield [], {}
+                    expected_row += 1
+                yield values, formulas
+                expected_row = number + 1
+                values, formulas, next_column = [], {}, 0
+                element.clear()
+
+    def _cell(self, element: Any) -> tuple[Any, str | None]:
+        formula_element = element.find(_F)
+        if formula_element is not None:
+            text = formula_element.text
+            return None, "=" + text if text else "=(shared formula)"
+        kind = element.get("t", "n")
+        if kind == "inlineStr":
+            inline = element.find(_IS)
+            return (_text_of(inline) if inline is not None else None), None
+        raw = element.findtext(_V)
+        if raw is None:
+            return None, None
+        if kind == "s":
+            return self.shared_strings[int(raw)], None
+        if kind == "b":
+            return raw.strip() in ("1", "true"), None
+        if kind in ("str", "e", "d"):
+            return raw, None
+        number = float(raw)
+        style = element.get("s")
+        if style is not None and int(style) in self.date_styles:
+            return str(from_excel(number)), None  # dates kept as text, as the card models expect
+        return (int(number) if number.is_integer() and abs(number) < 2**53 else number), None
+
+
+def _text_of(element: Any) -> str:
+    """A string item's text: its `t` runs joined, phonetic guides (`rPh`) left out."""
+    parts: list[str] = []
+    for child in element:
+        if child.tag == _T:
+            parts.append(child.text or "")
+        elif child.tag != _RPH:
+            parts.extend(t.text or "" for t in child.iter(_T))
+    return "".join(parts)
+
+
+def _column_index(letters: str) -> int:
+    index = 0
+    for letter in letters:
+        index = index * 26 + (ord(letter) - 64)
+    return index - 1
