@@ -271,6 +271,8 @@ class DeckLine:
     """`main`, or a ruleset's extra section (`tokens` for SOURCE, `collection` for blades)."""
     entry: CardEntry | None = None
     """The card it resolved to, or None when the name is not in the set."""
+    group: int = 0
+    """Which section block the line is in: 0 before any header, +1 at each header (tells two `Collection:` apart)."""
 
 
 @dataclass

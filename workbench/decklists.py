@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +61,14 @@ def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = 
     lines: list[DeckLine] = []
     findings: list[Finding] = []
     section = ruleset.deck_sections[0]
+    group = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
         header = _SECTION.match(line)
         if header:
+            group += 1
             wanted = normalize_header(header.group("section"))
             if wanted in MAIN_SECTION_NAMES:
                 section = ruleset.deck_sections[0]
@@ -104,7 +107,8 @@ def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = 
             )
             continue
         count, card_name = parsed
-        lines.append(_resolve(card_name, count, number, section, cardset, name, sheet, findings, ruleset.id))
+        resolved = _resolve(card_name, count, number, section, cardset, name, sheet, findings, ruleset.id)
+        lines.append(replace(resolved, group=group))
     return Deck(name=name, path=path, lines=lines, sheet=sheet, load_findings=findings)
 
 
@@ -178,6 +182,7 @@ def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> D
     deck_name = Path(display).stem
     lines: list[DeckLine] = []
     findings: list[Finding] = []
+    group, previous_section = 0, ruleset.deck_sections[0]
     for number, values in table.rows[:MAX_ROWS]:
         card_name = values[name_col]
         if card_name in (None, ""):
@@ -235,9 +240,12 @@ def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> D
                     )
                 )
                 continue
-        lines.append(
-            _resolve(str(card_name), count, number, section, cardset, deck_name, table.sheet, findings, ruleset.id)
+        if section != previous_section:
+            group, previous_section = group + 1, section
+        resolved = _resolve(
+            str(card_name), count, number, section, cardset, deck_name, table.sheet, findings, ruleset.id
         )
+        lines.append(replace(resolved, group=group))
     return Deck(name=deck_name, path=display, lines=lines, sheet=table.sheet, load_findings=findings)
 
 

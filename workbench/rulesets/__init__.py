@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from workbench.cards import WorkbenchInputError, closest_names
 from workbench.rulesets.base import Ruleset
+from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.rulesets.source import RULESET as SOURCE
 
-_ALL: tuple[Ruleset, ...] = (SOURCE, SOULS)
+_ALL: tuple[Ruleset, ...] = (SOURCE, BLADES, SOULS)
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in _ALL}
 """Every ruleset, by id, in display order."""

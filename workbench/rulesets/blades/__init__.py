@@ -1,0 +1,54 @@
+"""Millennium Blades, the CCG simulator card game (shared/seeds/002_ebec614016c83621.txt).
+
+Rules summary: cards are singles, deck boxes and accessories, each from a set
+(starter, core, expansion, premium, master, promo or pro) with a star rating
+(1-10, usually 1-8), elements and types (six of each), and a rarity. A card's
+price is its star rating; there is no stat budget. A set holds one copy of its
+highest-star card, three of its lowest and two of every other (promo sets one
+of each, the core set exempt); expansion, premium and master sets have 12
+cards, promo sets 6, starter decks 9, pro player sets 5. A tournament deck
+holds up to eight singles, one deck box and two accessories, one copy of any
+card. A collection is 2-8 cards, each sharing an element or type with all the
+others and each with a different star rating, and scores 2/4/7/9/12/16/21 VP
+for 2/3/4/5/6/7/8+ cards. The `effects` column holds the simulator's
+vocabulary (`effects.py`); the tournament engine is a later issue.
+
+Options: see `options.py` (set_total_counts, warn_tied_extremes,
+starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
+collection_counts_toward_deck, collection_scoring, one_collection_per_decklist).
+
+Version history:
+- 1.0: star range, set composition and size, symbol count, effects vocabulary, deck limits, collections and their VP.
+"""
+
+from workbench.rulesets.base import Ruleset
+from workbench.rulesets.blades.cards import CARD_MODELS
+from workbench.rulesets.blades.costs import check_cards
+from workbench.rulesets.blades.decks import check_deck
+from workbench.rulesets.blades.options import OPTIONS
+
+RULESET = Ruleset(
+    id="blades",
+    title="Millennium Blades",
+    version="1.0",
+    document="002_ebec614016c83621.txt",
+    card_models=CARD_MODELS,
+    check_cards=check_cards,
+    check_deck=check_deck,
+    # Millennium Blades prices a card by its star rating alone: there is no stat budget to chart.
+    stat_budget=None,
+    options=OPTIONS,
+    header_aliases={
+        "star rating": "stars",
+        "star": "stars",
+        "element": "elements",
+        "type": "types",
+        "set name": "set",
+        "set type": "set_kind",
+        "kind of set": "set_kind",
+        "copies in set": "copies",
+        "effect text": "text",
+    },
+    signature_columns=frozenset({"stars", "set_kind", "copies"}),
+    deck_sections=("main", "collection"),
+)

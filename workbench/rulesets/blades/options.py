@@ -1,0 +1,108 @@
+"""The Millennium Blades rule-options ledger: every reading of an unclear rule, its default and its quote."""
+
+from workbench.rulesets.base import RuleOption
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        key="set_total_counts",
+        default="copies",
+        reading=(
+            "A set's card count is the sum of its `copies` (physical cards), so an expansion of 12 cards is six "
+            "different cards at 1 + 2 + 2 + 2 + 2 + 3 copies and a pro set is one card at 5 copies; `rows` counts "
+            "different cards instead."
+        ),
+        quote=(
+            "11 Expansion Sets (12 cards each) ... 6 Pro Player Card Sets (5 cards each) ... The highest star card "
+            "in the set has one copy while the lowest has three. Any other card in the set has two copies."
+        ),
+        choices=("copies", "rows"),
+    ),
+    RuleOption(
+        key="warn_tied_extremes",
+        default=False,
+        reading=(
+            "When several cards share a set's highest (or lowest) star rating, each of them has 1 (or 3) copies; "
+            "a set whose cards all share one rating follows the highest-star rule. With this on, such a tie is also "
+            "a warning, since the document speaks of one highest and one lowest card."
+        ),
+        quote="The highest star card in the set has one copy while the lowest has three.",
+    ),
+    RuleOption(
+        key="starter_one_copy",
+        default=True,
+        reading=(
+            "A starter deck is played as a tournament deck as it comes (pre-release), and a deck holds one copy of "
+            "any card, so each starter card has 1 copy; another count is a warning. Off: starter copies are not "
+            "checked (the document states no copy rule for starters)."
+        ),
+        quote="Players play with only their starter decks. ... You may only have one copy of any card in your deck!",
+    ),
+    RuleOption(
+        key="max_symbols",
+        default=6,
+        reading=(
+            "The document names six elements and six types but not what they are (its pictures are lost), so any "
+            "names are accepted; a set using more than this many different elements, or different types outside "
+            "its pro sets, gets a warning at the row that adds one too many. 0 turns the check off."
+        ),
+        quote="There are 6 Elements ... There are 6 Types ... Pro Player cards have their own Type.",
+    ),
+    RuleOption(
+        key="collection_symbol",
+        default="pairwise",
+        reading=(
+            "`pairwise`: every card of a collection shares at least one element or type with every other card "
+            "(a chain of different shared symbols is fine). `common`: one symbol is shared by all its cards, as in "
+            "the document's pictured examples and the turn-based mode's declared element or type."
+        ),
+        quote=(
+            "Your Collection is made up of 2-8 cards, each having at least one matching symbol with all the others, "
+            "and each having a different star rating than all the others."
+        ),
+        choices=("pairwise", "common"),
+    ),
+    RuleOption(
+        key="collection_max_cards",
+        default=8,
+        reading=(
+            "A collection holds at most 8 cards, as the collection rule says; the chart's last column reads `8+`, "
+            "so a larger limit (for house rules) scores every size from 8 up at 21 VP."
+        ),
+        quote="Your Collection is made up of 2-8 cards ... Cards 2 3 4 5 6 7 8+ / Victory Points 2 4 7 9 12 16 21",
+    ),
+    RuleOption(
+        key="collection_counts_toward_deck",
+        default=False,
+        reading=(
+            "A collection is a separate area of the player board, turned in before the tournament, so its cards do "
+            "not count toward the deck's 8 singles, 1 deck box, 2 accessories or its one-copy rule. On: they do."
+        ),
+        quote=(
+            "YOUR PERSONAL AREA: Deck ... Collections ... Binder. ... At the end of the round, your Collection will be "
+            "returned to the box ... All loose cards that are not part of a player's deck are moved to their "
+            "owners' binders."
+        ),
+    ),
+    RuleOption(
+        key="collection_scoring",
+        default="chart",
+        reading=(
+            "`chart`: a collection scores VP by the Collection Points chart (it does not depend on the round). "
+            "`duel`: Duel Mode's 10 RP per card instead of VP."
+        ),
+        quote=(
+            "Cards 2 3 4 5 6 7 8+ / Victory Points 2 4 7 9 12 16 21 ... (Duel Mode) Instead of gaining VP from them, "
+            "these are converted to RP ... at a rate of 10 RP per card."
+        ),
+        choices=("chart", "duel"),
+    ),
+    RuleOption(
+        key="one_collection_per_decklist",
+        default=False,
+        reading=(
+            "A decklist may hold several collections (one per round, or Duel Mode's elemental and type collections); "
+            "with this on, a second collection in one decklist is a warning."
+        ),
+        quote="You can only build one collection per Deckbuilding Phase.",
+    ),
+)
