@@ -82,6 +82,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
 
+    report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
+    add_simulation_arguments(report)
+    report.add_argument(
+        "--deck", action="append", default=[], metavar="FILE",
+        help="decks to validate and simulate; the first is the power curve's reference (default: the decks/ folder)",
+    )
+    report.add_argument("--baseline", metavar="OLD_CARDSET", help="an earlier version of the set: adds a changes section")
+    report.add_argument("--out", required=True, metavar="FILE.html|FILE.xlsx", help="where to write the report")
+    report.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="power-curve matches per card (default 1000)")
+    report.add_argument("--matches", type=int, default=2_000, metavar="N", help="matches per deck pair (default 2000)")
+
+    print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks")
+    print_sheet.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
+    print_sheet.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
+    print_sheet.add_argument("--out", required=True, metavar="FILE.html", help="where to write the print sheet")
+
     diff = add("diff", "what changed between two versions of a card set, as patch notes")
     diff.add_argument("old", metavar="OLD", help="the earlier card sheet (.xlsx or .csv)")
     diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv)")
@@ -306,15 +322,12 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
 
     from workbench.analysis import power_curve
 
-    deck_paths = list(args.deck)
+    deck_paths = list(args.deck) or _default_decks(args.cardset)
     if not deck_paths:
-        folder = Path(args.cardset).parent / "decks"
-        deck_paths = sorted(str(p) for p in folder.glob("*.txt")) if folder.is_dir() else []
-        if not deck_paths:
-            raise WorkbenchInputError(
-                f"no --deck given and no decklists in {folder}.",
-                expected="--deck REFERENCE [--deck GAUNTLET ...], or a decks/ folder beside the card sheet",
-            )
+        raise WorkbenchInputError(
+            f"no --deck given and no decklists in {Path(args.cardset).parent / 'decks'}.",
+            expected="--deck REFERENCE [--deck GAUNTLET ...], or a decks/ folder beside the card sheet",
+        )
     cardset, decks, overrides = _load(args, deck_paths)
     curve = power_curve(
         cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
@@ -344,6 +357,49 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
             f"{row.flag:<8}  {suggested}"
         )
+    return EXIT_OK
+
+
+def _default_decks(cardset_path: str) -> list[str]:
+    """The decklists in the `decks/` folder beside a card sheet, alphabetically (the bundled layout)."""
+    from pathlib import Path
+
+    folder = Path(cardset_path).parent / "decks"
+    return sorted(str(p) for p in folder.glob("*.txt")) if folder.is_dir() else []
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from workbench.loading import load_cardset
+    from workbench.reports import build_report, write_report
+
+    if Path(args.out).suffix.casefold() not in (".html", ".htm", ".xlsx"):
+        raise WorkbenchInputError(f"'{args.out}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx")
+    cardset, decks, overrides = _load(args, args.deck or _default_decks(args.cardset))
+    baseline = load_cardset(args.baseline, cardset.ruleset) if args.baseline else None
+    report = build_report(
+        cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
+        workers=args.workers, progress=ProgressBar("report"),
+    )
+    path = write_report(report, args.out)
+    if args.format == "json":
+        _emit_json({"out": str(path), "bytes": path.stat().st_size, **report.provenance, "notes": report.notes})
+    else:
+        print(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KiB)" + "".join(f"; {note}" for note in report.notes))
+    return EXIT_OK
+
+
+def _cmd_print(args: argparse.Namespace) -> int:
+    from workbench.loading import load_cardset
+    from workbench.print_sheet import write_print_sheet
+
+    cardset = load_cardset(args.cardset, args.ruleset)
+    path, cards, pages = write_print_sheet(cardset, args.out)
+    if args.format == "json":
+        _emit_json({"out": str(path), "cards": cards, "pages": pages})
+    else:
+        print(f"wrote {path}: {cards} cards on {pages} page(s); print it from the browser (Save as PDF works)")
     return EXIT_OK
 
 
@@ -417,6 +473,8 @@ _COMMANDS = {
     "validate": _cmd_validate,
     "simulate": _cmd_simulate,
     "power-curve": _cmd_power_curve,
+    "report": _cmd_report,
+    "print": _cmd_print,
     "diff": _cmd_diff,
     "bench": _cmd_bench,
 }

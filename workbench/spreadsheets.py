@@ -14,7 +14,7 @@ import io
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -318,19 +318,37 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def write_workbook_atomically(workbook: openpyxl.Workbook, out_path: str | os.PathLike[str]) -> Path:
-    """Save through a temporary file and `os.replace`, so an interrupted save leaves the old file whole."""
+def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], None]) -> Path:
+    """Call `write(temp_path)`, then `os.replace` it over `out_path`: an interrupted save leaves the old file whole."""
     target = Path(out_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(handle)
     try:
-        workbook.save(temp_name)
+        write(temp_name)
+        # mkstemp makes the file private; a saved sheet or report gets the mode the old file had, else the usual one.
+        os.chmod(temp_name, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_current_umask())
         os.replace(temp_name, target)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
     return target
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_workbook_atomically(workbook: openpyxl.Workbook, out_path: str | os.PathLike[str]) -> Path:
+    """Save a workbook through a temporary file and `os.replace`."""
+    return write_atomically(out_path, workbook.save)
+
+
+def write_text_atomically(text: str, out_path: str | os.PathLike[str]) -> Path:
+    """Write UTF-8 text through a temporary file and `os.replace`."""
+    return write_atomically(out_path, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
 
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")

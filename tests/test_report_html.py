@@ -1,0 +1,108 @@
+"""HTML balance reports and print sheets: self-contained, escaped, and drawn by a real browser."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from workbench.cards import CardSet, Deck
+from workbench.cli import main
+from workbench.print_sheet import CARDS_PER_PAGE, render_print_sheet
+from workbench.report_html import render_html
+from workbench.reports import build_report
+from workbench.rulesets import RULESETS
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+MARKUP_NAME = '<script>alert("x")</script> & <b>Imp</b>'
+ROWS = [
+    {"name": MARKUP_NAME, "kind": "monster", "soul_cost": 2, "atk": 4, "def": 4, "abilities": "Atk", "text": "<img src=x onerror=alert(1)>"},
+    {"name": '=HYPERLINK("http://example.invalid","x")', "kind": "monster", "soul_cost": 1, "atk": 3, "def": 3, "abilities": "Atk"},
+    {"name": "Grave Titan", "kind": "monster", "soul_cost": 3, "atk": 9, "def": 7, "abilities": "Atk; Mobile"},
+]
+
+
+@pytest.fixture
+def cardset(make_cardset: Callable[..., CardSet]) -> CardSet:
+    return make_cardset(RULESETS["souls"], ROWS)
+
+
+def _external_loads(html: str) -> list[str]:
+    """Every place the page would fetch something from outside the file."""
+    loads = re.findall(r"<(?:script|img|iframe|link|source|video|audio)\b[^>]*\b(?:src|href)\s*=\s*[\"']?([^\"' >]+)", html, re.I)
+    loads += re.findall(r"@import\s+(?:url\()?[\"']?([^\"')]+)", html, re.I)
+    return [url for url in loads if not url.startswith(("data:", "#"))]
+
+
+def test_html_report_is_self_contained_and_escapes_user_text(cardset: CardSet, make_deck: Callable[..., Deck]) -> None:
+    deck = make_deck(cardset, "1 Grave Titan", name="<i>deck</i>")
+    html = render_html(build_report(cardset, [deck]))
+    assert _external_loads(html) == []
+    assert html.count("<script") >= 2 and html.count('src="http') == 0
+    assert MARKUP_NAME not in html and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+    assert "&lt;i&gt;deck&lt;/i&gt;" in html
+    # plotly's library is embedded once, with the first figure
+    assert html.count("Plotly.newPlot") >= 1 and html.count("/*! For license information") <= 1
+
+
+def test_print_sheet_lays_nine_to_a_page_and_repeats_copies(make_cardset: Callable[..., CardSet]) -> None:
+    rows = [
+        {"name": f"Card {i}", "kind": "single", "set": "Promo Pack", "set_kind": "promo", "stars": 1 + i % 8,
+         "elements": "Fire", "types": "Beast", "copies": 1}
+        for i in range(6)
+    ]
+    rows[0]["copies"] = 5
+    blades = make_cardset(RULESETS["blades"], rows)
+    html, cards, pages = render_print_sheet(blades)
+    assert cards == 10 and pages == 2 and CARDS_PER_PAGE == 9
+    assert html.count('class="card"') == 10 and html.count('class="page"') == 2
+    assert html.count("Card 0") >= 5
+    assert "<line" in html and _external_loads(html) == []
+
+
+def test_print_sheet_escapes_names(cardset: CardSet) -> None:
+    html, cards, pages = render_print_sheet(cardset)
+    assert (cards, pages) == (3, 1)
+    assert MARKUP_NAME not in html and "<img src=x" not in html
+
+
+def test_report_and_print_commands_write_files(cardset: CardSet, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    html_out, xlsx_out, print_out = tmp_path / "r.html", tmp_path / "r.xlsx", tmp_path / "p.html"
+    assert main(["report", cardset.path, "--out", str(html_out)]) == 0
+    assert main(["report", cardset.path, "--out", str(xlsx_out), "--format", "json"]) == 0
+    assert main(["print", cardset.path, "--out", str(print_out)]) == 0
+    assert html_out.stat().st_size > 100_000 and xlsx_out.stat().st_size > 1_000 and print_out.is_file()
+    assert html_out.stat().st_mode & 0o044, "a report should be readable by the team, not private to its writer"
+    capsys.readouterr()
+    assert main(["report", cardset.path, "--out", str(tmp_path / "r.pdf")]) == 2
+    assert "neither .html nor .xlsx" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("kind", ["report", "print"])
+def test_chromium_renders_the_file_offline(cardset: CardSet, tmp_path: Path, kind: str) -> None:
+    page = tmp_path / f"{kind}.html"
+    if kind == "report":
+        page.write_text(render_html(build_report(cardset)), encoding="utf-8")
+    else:
+        page.write_text(render_print_sheet(cardset)[0], encoding="utf-8")
+    shot = tmp_path / f"{kind}.png"
+    assert CHROMIUM is not None
+    subprocess.run(
+        [
+            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+            "--host-resolver-rules=MAP * ~NOTFOUND",  # no network: anything fetched from outside would fail
+            "--window-size=1200,1600", f"--screenshot={shot}", page.as_uri(),
+        ],
+        check=True, capture_output=True, timeout=120,
+    )
+    assert shot.stat().st_size > 10_000
+    screens = Path(__file__).parent / "output"
+    screens.mkdir(exist_ok=True)
+    shutil.copy(shot, screens / f"{kind}_souls.png")
