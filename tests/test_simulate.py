@@ -204,3 +204,65 @@ def test_cli_simulate_with_three_decks_prints_the_matchup_matrix(
     assert "seed 9" in text and text.count("[") >= 9
     assert cli.main(["simulate", *base, "--trace"]) == 2
     assert "--trace plays one match" in capsys.readouterr().err
+
+
+def test_sweep_measures_one_card_at_each_value_against_the_set_line(toy: tuple[CardSet, Deck, Deck]) -> None:
+    from workbench.analysis import parse_sweep_values, sweep
+
+    cardset, reference, other = toy
+    result = sweep(cardset, [reference, other], "Big", "strength", parse_sweep_values("0..6"), matches_per_card=3_000, seed=4)
+    points = result.points.set_index("value")
+    assert list(points.index) == [0, 1, 2, 3, 4, 5, 6]
+    assert points.loc[6, "power"] > points.loc[3, "power"] > points.loc[0, "power"]
+    assert (points["cost"] == 3.0).all()  # strength is not the cost: the band stays put
+    assert points.loc[0, "flag"] == "under" and points.loc[6, "flag"] == "over"
+    assert (points["low"] <= points["power"]).all() and (points["power"] <= points["high"]).all()
+    assert result.meta["card"] == "Big" and result.meta["values"] == [0, 1, 2, 3, 4, 5, 6] and result.meta["seed"] == 4
+    again = sweep(cardset, [reference, other], "Big", "strength", [3], matches_per_card=3_000, seed=4)
+    assert again.points.iloc[0]["power"] == points.loc[3, "power"]  # same seed, same figure
+
+
+@pytest.mark.parametrize(
+    ("text", "values"), [("1..6", [1, 2, 3, 4, 5, 6]), ("1,3,5", [1, 3, 5]), ("0.5, 2", [0.5, 2]), ("4..4", [4])]
+)
+def test_sweep_values_parse(text: str, values: list[float]) -> None:
+    from workbench.analysis import parse_sweep_values
+
+    assert parse_sweep_values(text) == values
+
+
+@pytest.mark.parametrize("text", ["", "6..1", "a..b", "1..500", "x,y"])
+def test_bad_sweep_values_are_clear_errors(text: str) -> None:
+    from workbench.analysis import parse_sweep_values
+
+    with pytest.raises(WorkbenchInputError, match="not a list of values to sweep"):
+        parse_sweep_values(text)
+
+
+def test_sweep_refuses_unknown_cards_fields_and_invalid_values(toy: tuple[CardSet, Deck, Deck]) -> None:
+    from workbench.analysis import with_field
+
+    cardset, _, _ = toy
+    with pytest.raises(WorkbenchInputError, match="no card 'Bgi'. Did you mean 'Big'"):
+        with_field(cardset, "Bgi", "strength", 2)
+    with pytest.raises(WorkbenchInputError, match="'attack' is not a field"):
+        with_field(cardset, "Big", "attack", 2)
+    with pytest.raises(WorkbenchInputError, match="not a valid strength"):
+        with_field(cardset, "Big", "strength", -1)
+    assert with_field(cardset, "Big", "Strength", 9).find("Big").card.strength == 9  # type: ignore[union-attr]
+    assert cardset.find("Big").card.strength == 3  # type: ignore[union-attr]
+
+
+def test_cli_sweep(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    cardset, _, _ = toy
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    (tmp_path / "ref.txt").write_text(REFERENCE, encoding="utf-8")
+    base = [cardset.path, "--ruleset", "toy", "--deck", str(tmp_path / "ref.txt"), "--card", "Big", "--field", "strength"]
+    assert cli.main(["sweep", *base, "--values", "1..3", "--matches-per-card", "500", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["value"] for p in data["points"]] == [1, 2, 3] and data["field"] == "strength"
+    assert cli.main(["sweep", *base, "--values", "1..3", "--matches-per-card", "500"]) == 0
+    assert "tier band" in capsys.readouterr().out
+    assert cli.main(["sweep", *base, "--values", "3..1"]) == 2

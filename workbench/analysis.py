@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, closest_names
 from workbench.engines import CompiledCards, IntArray
 from workbench.simulate import (
     FirstPlayer,
@@ -103,8 +103,13 @@ def power_curve(
     first_player: FirstPlayer = "alternate",
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str | None = None,
+    only: Sequence[str] | None = None,
 ) -> PowerCurve:
-    """Every card's simulated power against its cost (see the module docstring for the method)."""
+    """Every card's simulated power against its cost (see the module docstring for the method).
+
+    `only` limits the measured cards to those names (the line is then fitted over them alone).
+    """
     if not decks:
         raise WorkbenchInputError(
             "a power curve needs at least one deck: the first is the reference deck, all of them the gauntlet.",
@@ -119,9 +124,19 @@ def power_curve(
     children = np.random.SeedSequence(seed).spawn(len(gauntlet))
     seed_plan = [batch_seeds(child, per_opponent, first_player) for child in children]
 
+    wanted = None if only is None else {compiled.card_id(name) for name in only}
     measured = [
-        card for card in range(len(compiled.names)) if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in fillers
+        card
+        for card in range(len(compiled.names))
+        if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in fillers and (wanted is None or card in wanted)
     ]
+    if not measured:
+        which = "the cards asked for" if only is not None else "any card"
+        raise WorkbenchInputError(
+            f"the power curve cannot measure {which}: a card needs a cost and a filler of its slot (its kind of card) "
+            f"in the reference deck {decks[0].name}.",
+            expected="a reference deck holding cards of the measured card's slot",
+        )
     variants: list[tuple[int | None, IntArray]] = [(None, reference)]
     variants += [(card, variant_deck(reference, fillers[int(compiled.slot[card])], card)) for card in measured]
     jobs = [
@@ -130,7 +145,7 @@ def power_curve(
         for opponent, batches in zip(gauntlet, seed_plan)
         for seeds, first in batches
     ]
-    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress)
+    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
     jobs_per_variant = len(jobs) // len(variants)
     scores = [
         _scores(np.concatenate([o[0] for o in outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant]]))
@@ -225,6 +240,7 @@ def matchup_matrix(
     options: Mapping[str, OptionValue | str] | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str | None = None,
 ) -> pd.DataFrame:
     """Every ordered pair of decks (mirrors included): row deck's win rate against column deck, with intervals."""
     pairs = [(a, b) for a in decks for b in decks]
@@ -237,7 +253,10 @@ def matchup_matrix(
             if progress:
                 progress(index * matches + done, len(pairs) * matches)
 
-        result = simulate(cardset, deck_a, deck_b, matches, pair_seed, policy, options, workers=workers, progress=pair_progress)
+        result = simulate(
+            cardset, deck_a, deck_b, matches, pair_seed, policy, options,
+            workers=workers, progress=pair_progress, executor=executor,
+        )
         rate = result.win_rate_a
         rows.append(
             {
@@ -252,3 +271,131 @@ def matchup_matrix(
             }
         )
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One card's simulated power as one of its fields takes each of several values, against its cost tier's band."""
+
+    points: pd.DataFrame
+    """One row per value: value, cost, power, low, high, band_low, band_high, flag."""
+    base: PowerCurve
+    """The whole set's power curve, whose line sets each cost tier's band."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance, plus the card, the field and the values swept."""
+
+
+def parse_sweep_values(text: str) -> list[int | float]:
+    """`1..6` (inclusive), `1,3,5` or `0.5, 1.5` -> the values to sweep; anything else is a clear error."""
+    cleaned = text.strip()
+    try:
+        if ".." in cleaned:
+            low, high = (int(part) for part in cleaned.split("..", 1))
+            if high < low or high - low > 100:
+                raise ValueError
+            return list(range(low, high + 1))
+        numbers = [float(part) for part in cleaned.replace(";", ",").split(",") if part.strip()]
+        if not numbers:
+            raise ValueError
+        return [int(n) if n.is_integer() else n for n in numbers]
+    except ValueError:
+        raise WorkbenchInputError(
+            f"'{text}' is not a list of values to sweep.", expected="LOW..HIGH (at most 101 values) or a list like 1,3,5"
+        ) from None
+
+
+def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) -> CardSet:
+    """A copy of the set in which one card's field holds `value`, validated by the card's model like a sheet cell."""
+    from pydantic import ValidationError
+
+    from workbench.rulesets.base import normalize_header
+
+    entry = cardset.find(card_name)
+    if entry is None:
+        hints = closest_names(card_name, cardset.names)
+        raise WorkbenchInputError(
+            f"the set has no card '{card_name}'." + (f" Did you mean '{hints[0]}'?" if hints else ""),
+            path=cardset.path,
+            expected="a card name from the set",
+        )
+    ruleset = cardset.ruleset
+    resolved_field = ruleset.header_lookup.get(normalize_header(field_name))
+    card = entry.card
+    if resolved_field is None or resolved_field in ("name", "kind") or resolved_field not in type(card).model_fields:
+        usable = [c.header for c in ruleset.columns if c.field in type(card).model_fields and c.field not in ("name", "kind")]
+        raise WorkbenchInputError(
+            f"'{field_name}' is not a field a {card.kind} card has.",  # type: ignore[attr-defined]
+            path=cardset.path,
+            expected="one of: " + ", ".join(usable),
+        )
+    try:
+        changed = ruleset.card_adapter.validate_python({**card.model_dump(), resolved_field: value})
+    except ValidationError as error:
+        raise WorkbenchInputError(
+            f"{value!r} is not a valid {field_name} for '{card_name}' ({error.errors()[0]['msg']}).",
+            path=cardset.path,
+            column=cardset.headers.get(resolved_field, field_name),
+            expected="a value the column accepts",
+        ) from None
+    entries = [CardEntry(changed, e.row) if e is entry else e for e in cardset.entries]
+    return replace(cardset, entries=entries)
+
+
+def sweep(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    card_name: str,
+    field_name: str,
+    values: Sequence[Any],
+    matches_per_card: int = 2_000,
+    seed: int = 0,
+    policy: str = "greedy",
+    options: Mapping[str, OptionValue | str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    executor: str | None = None,
+) -> Sweep:
+    """Measure the card at each value with the same seed (common random numbers), against the set's power line."""
+    variants = [with_field(cardset, card_name, field_name, value) for value in values]
+    name = cardset.find(card_name).card.name  # type: ignore[union-attr]
+    steps = len(values) + 1
+    total_per_step = 1_000_000
+
+    def step_progress(step: int) -> Progress:
+        def report(done: int, total: int) -> None:
+            if progress and total > 0:
+                progress(step * total_per_step + done * total_per_step // total, steps * total_per_step)
+
+        return report
+
+    base = power_curve(
+        cardset, decks, matches_per_card, seed, policy, options,
+        workers=workers, progress=step_progress(0), executor=executor,
+    )
+    rows = []
+    for step, (value, variant) in enumerate(zip(values, variants), start=1):
+        curve = power_curve(
+            variant, decks, matches_per_card, seed, policy, options,
+            workers=workers, progress=step_progress(step), executor=executor, only=[name],
+        )
+        row = curve.cards.iloc[0]
+        cost = float(row["cost"])
+        if base.slope > 0:
+            band_low, band_high = base.line(cost - 0.5), base.line(cost + 0.5)
+        else:
+            band_low = band_high = base.line(cost)
+        flag = "over" if row["low"] > band_high else ("under" if row["high"] < band_low else "on curve")
+        rows.append(
+            {
+                "value": value,
+                "cost": cost,
+                "power": float(row["power"]),
+                "low": float(row["low"]),
+                "high": float(row["high"]),
+                "band_low": band_low,
+                "band_high": band_high,
+                "flag": flag,
+            }
+        )
+    meta = dict(base.meta) | {"card": name, "field": field_name, "values": list(values)}
+    return Sweep(pd.DataFrame(rows), base, meta)

@@ -60,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
             "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
         )
         sub.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
+        sub.add_argument(
+            "--executor", default="local", metavar="E",
+            help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
+        )
 
     simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
     add_simulation_arguments(simulate)
@@ -81,6 +85,17 @@ def _parser() -> argparse.ArgumentParser:
         help="reference deck first, then the gauntlet (default: the decks/ folder beside CARDSET)",
     )
     power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
+
+    sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band")
+    add_simulation_arguments(sweep)
+    sweep.add_argument("--card", required=True, metavar="NAME", help="the card to vary")
+    sweep.add_argument("--field", required=True, metavar="COLUMN", help="the column to vary, e.g. attack or soul_cost")
+    sweep.add_argument("--values", required=True, metavar="V", help="LOW..HIGH (inclusive) or a list like 1,3,5")
+    sweep.add_argument(
+        "--deck", action="append", default=[], metavar="FILE",
+        help="reference deck first, then the gauntlet (default: the decks/ folder beside CARDSET)",
+    )
+    sweep.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per value (default 2000)")
 
     report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
     add_simulation_arguments(report)
@@ -264,7 +279,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     results = simulate(
         cardset, decks[0], deck_b, args.matches, args.seed, _policies(args), overrides,
-        first_player=args.first, workers=args.workers, progress=ProgressBar("simulate"),
+        first_player=args.first, executor=args.executor, workers=args.workers, progress=ProgressBar("simulate"),
     )
     summary = results.summary()
     if args.format == "json":
@@ -286,7 +301,7 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
 
     frame = matchup_matrix(
         cardset, decks, args.matches, args.seed, args.policy, overrides,
-        workers=args.workers, progress=ProgressBar("matchups"),
+        executor=args.executor, workers=args.workers, progress=ProgressBar("matchups"),
     )
     engine, resolved = cardset.ruleset.engine, cardset.ruleset.resolve_options(overrides)
     assert engine is not None
@@ -331,7 +346,7 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     cardset, decks, overrides = _load(args, deck_paths)
     curve = power_curve(
         cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
-        workers=args.workers, progress=ProgressBar("power curve"),
+        executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
     )
     if args.format == "json":
         _emit_json(
@@ -368,6 +383,32 @@ def _default_decks(cardset_path: str) -> list[str]:
     return sorted(str(p) for p in folder.glob("*.txt")) if folder.is_dir() else []
 
 
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from workbench.analysis import parse_sweep_values, sweep
+
+    values = parse_sweep_values(args.values)
+    deck_paths = list(args.deck) or _default_decks(args.cardset)
+    if not deck_paths:
+        raise WorkbenchInputError("no --deck given and no decks/ folder beside the card sheet.", expected="--deck REFERENCE [--deck ...]")
+    cardset, decks, overrides = _load(args, deck_paths)
+    result = sweep(
+        cardset, decks, args.card, args.field, values, args.matches_per_card, args.seed, args.policy, overrides,
+        executor=args.executor, workers=args.workers, progress=ProgressBar("sweep"),
+    )
+    if args.format == "json":
+        _emit_json({**result.meta, "points": result.points.to_dict(orient="records")})
+        return EXIT_OK
+    print(_provenance_line(result.meta))
+    print(f"{result.meta['card']}: power as {args.field} varies, against the set's cost line (band = cost ± 1/2)")
+    print(f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  flag")
+    for row in result.points.itertuples():
+        print(
+            f"{row.value!s:>8}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
+            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {row.flag}"
+        )
+    return EXIT_OK
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -380,7 +421,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     baseline = load_cardset(args.baseline, cardset.ruleset) if args.baseline else None
     report = build_report(
         cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
-        workers=args.workers, progress=ProgressBar("report"),
+        executor=args.executor, workers=args.workers, progress=ProgressBar("report"),
     )
     path = write_report(report, args.out)
     if args.format == "json":
@@ -473,6 +514,7 @@ _COMMANDS = {
     "validate": _cmd_validate,
     "simulate": _cmd_simulate,
     "power-curve": _cmd_power_curve,
+    "sweep": _cmd_sweep,
     "report": _cmd_report,
     "print": _cmd_print,
     "diff": _cmd_diff,

@@ -72,6 +72,7 @@ def build_report(
     baseline: CardSet | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str | None = None,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed."""
     ruleset = cardset.ruleset
@@ -97,15 +98,17 @@ def build_report(
     stages = _Stages(progress, [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches])
     if simulated:
         report.power = power_curve(
-            cardset, deck_list, matches_per_card, seed, policy, resolved, workers=workers, progress=stages.stage(0)
+            cardset, deck_list, matches_per_card, seed, policy, resolved,
+            workers=workers, progress=stages.stage(0), executor=executor,
         )
         if len(deck_list) >= 2:
             report.matchups = matchup_matrix(
-                cardset, deck_list, matches, seed, policy, resolved, workers=workers, progress=stages.stage(1)
+                cardset, deck_list, matches, seed, policy, resolved,
+                workers=workers, progress=stages.stage(1), executor=executor,
             )
         report.match = simulate(
             cardset, deck_list[0], deck_list[1] if len(deck_list) > 1 else None, matches, seed, policy, resolved,
-            workers=workers, progress=stages.stage(2),
+            workers=workers, progress=stages.stage(2), executor=executor,
         )
     report.provenance = {
         "ruleset": ruleset.id,

@@ -9,11 +9,13 @@ process, two processes or a cluster.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Literal
@@ -114,8 +116,15 @@ def run_jobs(
     jobs: Sequence[Job],
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Play every job, in order, on `workers` processes (default: all cores; 1 = in this process)."""
+    """Play every job, in order: on `workers` local processes (default: all cores; 1 = in this process), or on the
+    Dask `executor` (`dask-local`, `dask://HOST:PORT`; see workbench.distributed)."""
+    from workbench.distributed import check_executor, run_jobs_on_dask
+
+    executor = check_executor(executor)
+    if executor != "local":
+        return run_jobs_on_dask(executor, engine_module, compiled, jobs, progress)
     total = sum(len(job.seeds) for job in jobs)
     workers = default_workers() if workers is None else max(1, workers)
     if total < PARALLEL_THRESHOLD:
@@ -131,15 +140,41 @@ def run_jobs(
             if progress:
                 progress(done, total)
         return results
-    # spawn, not fork: the app runs threads, and forking a threaded process can deadlock.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_play_job, engine_module, compiled, job) for job in jobs]
+    pool = _local_pool(workers)
+    futures = [pool.submit(_play_job, engine_module, compiled, job) for job in jobs]
+    try:
         for job, future in zip(jobs, futures):
             results.append(future.result())
             done += len(job.seeds)
             if progress:
                 progress(done, total)
+    except BaseException as error:
+        for future in futures:
+            future.cancel()  # a cancelled run (or a failed batch) leaves no queued work behind
+        if isinstance(error, BrokenProcessPool):
+            _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
+        raise
     return results
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+"""Worker pools kept for the life of the process: starting one (and loading the compiled engines) costs seconds."""
+
+
+def _local_pool(workers: int) -> ProcessPoolExecutor:
+    pool = _POOLS.get(workers)
+    if pool is None:
+        # spawn, not fork: the app runs threads, and forking a threaded process can deadlock.
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+        _POOLS[workers] = pool
+    return pool
+
+
+@atexit.register
+def _shutdown_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -265,6 +300,7 @@ def simulate(
     first_player: FirstPlayer = "alternate",
     workers: int | None = None,
     progress: Progress | None = None,
+    executor: str | None = None,
 ) -> MatchResults:
     """Play `matches` matches of deck A against deck B (a mirror match when B is omitted)."""
     deck_b = deck_b or deck_a
@@ -274,7 +310,7 @@ def simulate(
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
     batches = batch_seeds(seed, matches, first_player)
     jobs = [Job(array_a, array_b, seeds, first, policy_ids[0], policy_ids[1]) for seeds, first in batches]
-    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress)
+    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
     winners = np.concatenate([o[0] for o in outcomes])
     turns = np.concatenate([o[1] for o in outcomes])
     counters = np.sum([o[2] for o in outcomes], axis=0)
