@@ -9,10 +9,12 @@ from __future__ import annotations
 from workbench.cards import WorkbenchInputError, closest_names
 from workbench.rulesets.base import Ruleset
 from workbench.rulesets.blades import RULESET as BLADES
+from workbench.rulesets.circles import RULESET as CIRCLES
+from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.rulesets.source import RULESET as SOURCE
 
-_ALL: tuple[Ruleset, ...] = (SOURCE, BLADES, SOULS)
+_ALL: tuple[Ruleset, ...] = (SOURCE, PLASMA, BLADES, SOULS, CIRCLES)
 
 RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in _ALL}
 """Every ruleset, by id, in display order."""

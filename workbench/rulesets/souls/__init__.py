@@ -1,16 +1,31 @@
 """The soul-cost game (shared/seeds/003_f567fae1ae457321.txt).
 
-Rules summary: cards have Atk/Def and a soul cost, the number of your cards
-sacrificed to summon them. The document's rule of thumb fixes the soul cost by
-Atk + Def (<=5 -> 0, <=10 -> 1, <=14 -> 2, <=17 -> 3, <=20 -> 4, <=22 -> 5,
->22 -> 6+), +1 for a powerful effect, -1 for a detrimental one. Abilities:
-Atk, Effect, Support, Ranged X, Mobile, Equip.
+Rules summary: monsters, magic and trap cards show a soul cost and Atk / Def.
+The soul cost is the number of your cards sacrificed to summon the card; the
+document's rule of thumb fixes it by Atk + Def (<=5 -> 0, <=10 -> 1, <=14 -> 2,
+<=17 -> 3, <=20 -> 4, <=22 -> 5, >22 -> 6+), +1 for a powerful effect such as
+elemental application, -1 for a detrimental one. Info-box abilities: Atk,
+Effect, Support (+1 Atk to a monster you control for a turn), Ranged X (attacks
+reach X rows), Mobile (move itself a row), Equip (magic attached to a card in
+play). Each player has three rows and 8 shield points; a card is used once
+per turn; attacks reach 1 row (empty rows are ignored) and deal Atk damage to a
+card, or 1 to the opponent's shield. Elements fire, oil, miasma and curse
+combine into burning, explosion, everflame, poison and plague.
 
-Options: see `options.py` (strict_costs, element_counts_as_powerful,
-check_spell_costs).
+Options: see `options.py`. Validation: strict_costs, element_counts_as_powerful,
+check_spell_costs. Decks: deck_size, sacrifice_from. Engine: hand_size,
+draw_per_turn, first_player_draws, empty_deck, turn_cap, row_slots,
+summons_per_turn, sacrifice_from, direct_attack, attacker_rows_collapse,
+destroy_when, damage_persists, summoning_sickness, burning_turns,
+combo_consumes, unlisted_combo, status_ticks, trap_slots.
 
 Version history:
 - 1.0: cost table, ability names.
+- 1.1: element + detrimental nets 0 (was -1); `Ranged 0` and `Atk/` spellings;
+  checks for Ranged without Atk, Equip off a magic card, the element column
+  against `apply` effects, and effects the simulator does not cover; deck
+  warnings for deck size and for decks that can never summon; the engine's
+  rule options.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -22,7 +37,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.0",
+    version="1.1",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -1,4 +1,9 @@
-"""The souls rule-options ledger: every reading of an unclear rule, its default and its quote."""
+"""The souls rule-options ledger: every reading of an unclear rule, its default and its quote.
+
+The first three entries steer validation; the rest steer the match engine
+(`engine.py`) and, for `deck_size` and `sacrifice_from`, the deck checks. The
+engine reads them through `ENGINE_OPTION_ORDER`.
+"""
 
 from workbench.rulesets.base import RuleOption
 
@@ -13,8 +18,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         key="element_counts_as_powerful",
         default=True,
         reading=(
-            "A card that applies an element counts as having a powerful effect (+1 soul cost) even when its "
-            "effect_weight cell is empty; an explicit 'detrimental' still applies its -1."
+            "A card with an element counts as having a powerful effect (+1 soul cost) even when its effect_weight "
+            "cell is empty; a 'detrimental' mark still takes its -1, so element + detrimental nets 0."
         ),
         quote="Increases by 1 if it has a powerful effect like elemental application",
     ),
@@ -26,5 +31,166 @@ OPTIONS: tuple[RuleOption, ...] = (
             "with this on (and only when both Atk and Def are filled in)."
         ),
         quote="(Soul Cost) Atk / Def ... Soul Cost == required number of sacrifices to summon",
+    ),
+    RuleOption(
+        key="deck_size",
+        default=30,
+        reading=(
+            "The document gives no deck size; 30 cards is the reading. A deck of another size gets a warning "
+            "(0 turns the warning off); the simulator plays any decklist as given."
+        ),
+        quote="(no deck size is given anywhere in the document)",
+    ),
+    RuleOption(
+        key="hand_size",
+        default=5,
+        reading="Each player shuffles and draws this many cards before the first turn (the document gives no hand size).",
+        quote="(no starting hand is given anywhere in the document)",
+    ),
+    RuleOption(
+        key="draw_per_turn",
+        default=1,
+        reading="A player draws this many cards at the start of each of their turns (the document gives no draw rule).",
+        quote="(no draw rule is given anywhere in the document)",
+    ),
+    RuleOption(
+        key="first_player_draws",
+        default=False,
+        reading="The player who goes first skips the draw of their first turn (a common equaliser); true: they draw.",
+        quote="(no draw rule is given anywhere in the document)",
+    ),
+    RuleOption(
+        key="empty_deck",
+        default="skip",
+        choices=("skip", "lose"),
+        reading="Drawing from an empty deck draws nothing ('skip'); 'lose': the player who cannot draw loses.",
+        quote="(the document does not say what happens when a deck runs out)",
+    ),
+    RuleOption(
+        key="turn_cap",
+        default=50,
+        reading="A match still undecided after this many turns (each player's turn counts one) is a draw.",
+        quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
+    ),
+    RuleOption(
+        key="row_slots",
+        default=3,
+        reading="Each of a player's 3 rows holds up to this many cards (1-5); the document gives no row size.",
+        quote="Cards may be played in one of 3 rows on your field.",
+    ),
+    RuleOption(
+        key="summons_per_turn",
+        default=1,
+        reading=(
+            "A player may summon this many monsters per turn (0: no limit); magic and trap cards are not limited. "
+            "The document sets no limit but says nothing of a free-for-all either."
+        ),
+        quote="Soul Cost == required number of sacrifices to summon",
+    ),
+    RuleOption(
+        key="sacrifice_from",
+        default="either",
+        choices=("either", "field", "hand"),
+        reading=(
+            "The document says only 'sacrifices', so any of your cards will do: monsters you control or cards in "
+            "your hand ('either'); 'field': only monsters you control; 'hand': only cards from your hand. A soul "
+            "cost of 0 summons with no sacrifice."
+        ),
+        quote="Soul Cost == required number of sacrifices to summon",
+    ),
+    RuleOption(
+        key="direct_attack",
+        default="always",
+        choices=("always", "reach"),
+        reading=(
+            "'always': any attacker may attack the opponent directly, as the text sets no condition; 'reach': the "
+            "opponent stands one row behind their last occupied row, so the attack needs the range to get there."
+        ),
+        quote="You can attack the opponent directly, dealing damage to their shield",
+    ),
+    RuleOption(
+        key="attacker_rows_collapse",
+        default=True,
+        reading=(
+            "The empty-row rule applies to both sides: an attacker behind an empty row of its own also counts as "
+            "one row further forward. Off: only the defender's empty rows are ignored."
+        ),
+        quote=(
+            "if your first row is empty, then Monsters in the first row of your opponent's field can attack cards in "
+            "your second row as if it was your first row -- likewise, if the opponent has any Monsters in the "
+            "second row, they may attack cards in your first row (even with a Range of 1)"
+        ),
+    ),
+    RuleOption(
+        key="destroy_when",
+        default="reaches",
+        choices=("reaches", "exceeds"),
+        reading="A card is destroyed when the damage on it reaches its Def ('reaches'); 'exceeds': only above its Def.",
+        quote="the target is dealt damage equal to the attacking card's Attack value",
+    ),
+    RuleOption(
+        key="damage_persists",
+        default=True,
+        reading=(
+            "Damage stays on a card until it is destroyed (Def is what it can take in all), so Plague and "
+            "Explosion wear cards down; off: damage is removed at the end of every turn."
+        ),
+        quote="1 damage to all cards on your field",
+    ),
+    RuleOption(
+        key="summoning_sickness",
+        default=False,
+        reading=(
+            "A monster can attack on the turn it is summoned: the document only stops a card equipped this turn "
+            "from being used. On: a monster waits a turn."
+        ),
+        quote="you cannot equip a card and then use it in the same turn",
+    ),
+    RuleOption(
+        key="burning_turns",
+        default=3,
+        reading=(
+            "Burning deals its 1 damage for this many of the afflicted player's turns; Everflame and Plague last "
+            "the rest of the match (nothing removes them). 0: Burning lasts the match too."
+        ),
+        quote="Everflame (fire + curse): 1 direct damage / turn (much harder to remove than Burning status)",
+    ),
+    RuleOption(
+        key="combo_consumes",
+        default=True,
+        reading=(
+            "A combo status uses up the standard status that made it, so the next element starts afresh; off: the "
+            "first standard status stays and combines with every later different element."
+        ),
+        quote=(
+            "If a player already has a standard elemental status e.g. fire applied, then any subsequent elemental "
+            "status applications of any other element incur a combo status."
+        ),
+    ),
+    RuleOption(
+        key="unlisted_combo",
+        default="replace",
+        choices=("replace", "keep"),
+        reading=(
+            "Oil + curse is the one pair without a combo: the newer element replaces the standard status "
+            "('replace'); 'keep': the first one stays."
+        ),
+        quote="Combo statuses / effects: burning, explosion, everflame, poison, plague",
+    ),
+    RuleOption(
+        key="status_ticks",
+        default="own_turn",
+        choices=("own_turn", "every_turn"),
+        reading=(
+            "Burning, Everflame and Plague strike at the start of the afflicted player's own turns; 'every_turn': "
+            "at the start of both players' turns."
+        ),
+        quote="Plague (miasma + curse): at the beginning of each turn, take 1 direct damage",
+    ),
+    RuleOption(
+        key="trap_slots",
+        default=3,
+        reading="A player may have up to this many traps set face down at once (1-5); the document gives no limit.",
+        quote="Most Trap cards' effects are activated by Trigger conditions",
     ),
 )

@@ -1,0 +1,55 @@
+"""The resource-circle game (shared/seeds/004_b8b5d3e79d7316c5.txt).
+
+Rules summary: two kinds of card. Resource cards are red, blue or green and
+are spent (flipped) to pay for characters and activated abilities; they
+ready again at the start of their owner's turn. A character card has up to
+5 cost circles: 1, 2 or 3 base resources (any colours) give 3, 6 or 9
+points split between Attack and Health (each at least 1), and each special
+ability from the document's closed list of 24 fills its own circles in its
+own colour (`abilities.py`). Players start with 2 Life Points and 5 cards,
+bring characters into play left to right, and fight lane by lane; an
+attacker with nothing in front hits the player. A deck holds roughly 14
+characters and 16 resources.
+
+Checks: `circles.unknown_ability`, `circles.duplicate_ability`,
+`circles.minimum_stats`, `circles.too_many_circles`, `circles.ability_colour`,
+`circles.base_resources`, `circles.over_budget`, `circles.unspent_points`,
+`circles.resource_colour`, `circles.resource_fields`, `circles.deck_balance`,
+`circles.unpayable` (see docs/rulesets/circles.md).
+
+Options: see `options.py`. Card checks: points_must_be_spent,
+allow_duplicate_abilities. Deck checks: deck_characters, deck_resources,
+deck_tolerance. Match engine (`engine.py`): resources_per_turn, destroy_when,
+out_of_cards, respond_in_opponent_turn, sleeping_card_opens_lane,
+serenity_protects, extra_card, turn_cap.
+
+Version history:
+- 1.0: circle budget, ability list, resource colour, deck balance; the match
+  engine (engine version 1) with all 24 abilities.
+"""
+
+from workbench.rulesets.base import Ruleset
+from workbench.rulesets.circles.cards import CARD_MODELS
+from workbench.rulesets.circles.costs import check_cards, stat_budget
+from workbench.rulesets.circles.decks import check_deck
+from workbench.rulesets.circles.options import OPTIONS
+
+RULESET = Ruleset(
+    id="circles",
+    title="Resource-circle game",
+    version="1.0",
+    document="004_b8b5d3e79d7316c5.txt",
+    card_models=CARD_MODELS,
+    check_cards=check_cards,
+    check_deck=check_deck,
+    stat_budget=stat_budget,
+    options=OPTIONS,
+    header_aliases={
+        "colour": "color",
+        "atk": "attack",
+        "hp": "health",
+        "ability": "abilities",
+        "special abilities": "abilities",
+    },
+    signature_columns=frozenset({"red", "blue", "green", "health"}),
+)

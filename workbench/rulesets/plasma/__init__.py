@@ -1,0 +1,50 @@
+"""The plasma game (shared/seeds/001_3ac5e1f04a35bfd0.txt), whose hit points are Healthshards.
+
+Rules summary: two players with decks of exactly 40 cards (at most 4 copies
+of a card) start at 20 Healthshards ("Healthstards" in one place: the same
+thing), draw 5 and may mulligan up to 3 cards. Each turn you draw 1 and gain
+plasma equal to your turn number (1, 2, 3 ...); plasma carries into the
+opponent's turn but is lost at the start of yours, and the second player may
+flip a coin once per game for +1 plasma. A turn is a play phase, then a battle
+phase. Cards are creatures (power and resolve), equipment (put under a
+creature), events (one-shot), instants (playable any time, never as a response
+to a card) and battlefields (stay in play, one per player). Creatures attack
+the opponent directly (the defender may block with an untapped creature) or
+attack a creature the attacker chooses; fighters deal their power to each
+other at once, and both end tapped.
+
+The document gives no cost formula, so the workbench fits one from the set
+itself (least squares of cost on power and resolve over the creatures) and
+warns about creatures a plasma or more off that line.
+
+Options: see `options.py`. Validation: subtype_rule, cost_tolerance,
+min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
+untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
+healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
+instants_before_damage.
+
+Version history:
+- 1.0: fitted cost formula, resolve minimum, stray stats on non-creatures,
+  effect vocabulary; deck size, copy limit and the optional 3-subtype rule;
+  the match engine.
+"""
+
+from workbench.rulesets.base import Ruleset
+from workbench.rulesets.plasma.cards import CARD_MODELS
+from workbench.rulesets.plasma.costs import check_cards, stat_budget
+from workbench.rulesets.plasma.decks import check_deck
+from workbench.rulesets.plasma.options import OPTIONS
+
+RULESET = Ruleset(
+    id="plasma",
+    title="Plasma (Healthshards) card game",
+    version="1.0",
+    document="001_3ac5e1f04a35bfd0.txt",
+    card_models=CARD_MODELS,
+    check_cards=check_cards,
+    check_deck=check_deck,
+    stat_budget=stat_budget,
+    options=OPTIONS,
+    header_aliases={"plasma": "cost", "plasma cost": "cost", "card type": "kind"},
+    signature_columns=frozenset({"power", "resolve"}),
+)

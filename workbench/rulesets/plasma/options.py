@@ -1,0 +1,153 @@
+"""The plasma rule-options ledger: every reading of an unclear or silent rule, its default and its quote.
+
+The first three entries govern validation; the rest are readings the match
+engine needs where the document is silent (untapping, summoning sickness,
+how damage and healing last, what a battlefield's effect does, ...).
+"""
+
+from workbench.rulesets.base import RuleOption
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        key="subtype_rule",
+        default=False,
+        reading=(
+            "The 3-subtype deckbuilding rule is off, as the document asks until persistency exists; with this on a "
+            "deck holding cards of more than 3 distinct subtypes (empty subtypes not counted) is an error."
+        ),
+        quote=(
+            "You can only have 3 card subtypes on your deck. Until persistency gets added (or for draft play) this "
+            "rule can and should be ignored."
+        ),
+    ),
+    RuleOption(
+        key="cost_tolerance",
+        default=1.0,
+        reading=(
+            "The document gives no cost formula, so the workbench fits cost = a*power + b*resolve + c over the set's "
+            "creatures by least squares; a creature whose cost is this many plasma or more away from the fitted "
+            "value gets a warning."
+        ),
+        quote=(
+            "They have a power (which is how much damage they do), a resolve (which is how much damage they can take "
+            "before being destroyed) / Plasma is used to play cards, being spent as you play them."
+        ),
+    ),
+    RuleOption(
+        key="min_creatures_to_fit",
+        default=4,
+        reading=(
+            "The fit has three unknowns (a, b, c), so it needs more creatures than that to say anything; with fewer "
+            "creatures than this the set gets an info finding instead of a fit, and no creature is judged."
+        ),
+        quote="There are 5 types of cards in the game: Creature, Equipment, Event, Instant and Battlefield.",
+    ),
+    RuleOption(
+        key="turn_cap",
+        default=60,
+        reading=(
+            "The document names no end other than 0 Healthshards; the simulator stops a match after this many turns "
+            "(both players' turns counted) and scores it a draw."
+        ),
+        quote="with the goal of reducing the opponent's Healthshards to 0",
+    ),
+    RuleOption(
+        key="summoning_sickness",
+        default=True,
+        reading=(
+            "Summoning sickness is not ruled; the simulator reads it the usual way: a creature cannot attack on the "
+            "turn it is played (it may still block). Off: it may attack at once."
+        ),
+        quote="You can only attack with untapped units.",
+    ),
+    RuleOption(
+        key="untap_every_turn",
+        default=False,
+        reading=(
+            "Untapping is not ruled; the simulator untaps your creatures at the start of your own turn, so a creature "
+            "that attacked cannot block on the opponent's turn. On: every creature untaps at the start of every turn."
+        ),
+        quote="After an attack, every creature gets tapped, both the attacker and the defender.",
+    ),
+    RuleOption(
+        key="attack_tapped_creatures",
+        default=True,
+        reading=(
+            "When attacking a creature the attacker may choose any enemy creature, tapped or not (only blockers of a "
+            "direct attack must be untapped). Off: only untapped enemy creatures can be attacked."
+        ),
+        quote="You can also make your creatures to attack one of the opponent's creatures. In that case you choose "
+        "which of the enemy's units becomes the blocker.",
+    ),
+    RuleOption(
+        key="damage_wears_off",
+        default=False,
+        reading=(
+            "Resolve is read as a total: damage on a creature stays until it is destroyed. On: damage is removed from "
+            "every creature at the end of each turn."
+        ),
+        quote="a resolve (which is how much damage they can take before being destroyed)",
+    ),
+    RuleOption(
+        key="lethal_damage",
+        default="at_least",
+        reading=(
+            "A creature is destroyed once the damage on it is at least its resolve (`at_least`); `more_than` reads "
+            "'how much damage they can take' literally, so it survives damage equal to its resolve."
+        ),
+        quote="a resolve (which is how much damage they can take before being destroyed)",
+        choices=("at_least", "more_than"),
+    ),
+    RuleOption(
+        key="healthshards_cap",
+        default=20,
+        reading=(
+            "Healing cannot raise a player above the 20 Healthshards they started with; set another number for a "
+            "different cap, or 0 for no cap."
+        ),
+        quote="Both players start with 20 Healthstards (this game's HP)",
+    ),
+    RuleOption(
+        key="battlefield_effects",
+        default="each_turn",
+        reading=(
+            "A battlefield's `power`/`resolve` clauses apply to all your creatures while it stays; its other clauses "
+            "(damage, heal, draw, plasma, ...) happen at the start of each of your turns (`each_turn`), or only once "
+            "when it is played (`on_play`)."
+        ),
+        quote="Battlefield are cards that stay on the field after being played but are not creatures.",
+        choices=("each_turn", "on_play"),
+    ),
+    RuleOption(
+        key="replace_battlefield",
+        default=True,
+        reading=(
+            "Playing a battlefield while you already have one sends the old one to the discard pile; off: you cannot "
+            "play a second battlefield while your first stays."
+        ),
+        quote="Each player can only have one Battlefield card on their field at once.",
+    ),
+    RuleOption(
+        key="deck_out_loses",
+        default=False,
+        reading=(
+            "The only way to lose is 0 Healthshards, so a player whose deck is empty simply draws nothing; on: a "
+            "player who must draw from an empty deck loses."
+        ),
+        quote="with the goal of reducing the opponent's Healthshards to 0 / At the start of every turn you draw 1 card.",
+    ),
+    RuleOption(
+        key="instants_before_damage",
+        default=True,
+        reading=(
+            "Declaring an attack (or a block) is not activating a card, so both players may play an Instant after the "
+            "attack and its blocker are known and before damage (attacker first, then defender). Off: Instants are "
+            "played only in the play phase and at the end of the opponent's turn."
+        ),
+        quote=(
+            "they can be played on the Play Phase but also the Battle Phase, and even on the opponent's turn! The main "
+            "rules of it are that you cannot use an Instant card after the opponent activates a card but before it "
+            "goes in effect"
+        ),
+    ),
+)

@@ -1,0 +1,89 @@
+"""The `effects` column's small vocabulary, shared by validation and the match engine.
+
+One cell holds effects separated by `;` (or `,`). Each effect is one of:
+
+| effect | monster | magic | magic with Equip | trap |
+|---|---|---|---|---|
+| `apply <fire\\|oil\\|miasma\\|curse>` | its attacks apply the element to the attacked player | applies it to the opponent when played | the equipped monster's attacks apply it | applies it to the attacking player |
+| `damage N` | when summoned: N damage to an opposing card in the same row | when played: N damage to a target card | when attached: N damage to a target card | when triggered: N damage to the attacking card |
+| `draw N` | when summoned: draw N | when played: draw N | when attached: draw N | when triggered: draw N |
+| `shield +N` / `shield -N` | when summoned: restore (or lose) N shield points | when played | when attached | when triggered |
+| `atk +N` / `def +N` (signed) | not covered | not covered | the equipped monster's Atk / Def | not covered |
+
+Whatever a card's kind does not cover is reported (an `info` finding) and
+simulated without it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ELEMENTS: tuple[str, ...] = ("fire", "oil", "miasma", "curse")
+"""The four standard elements, in opcode-argument order (fire = 0)."""
+
+OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD, OP_ATK, OP_DEF = range(6)
+"""Effect opcodes the engine interprets; `OP_APPLY`'s argument is an index into ELEMENTS."""
+OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "def")
+
+_PATTERNS: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (OP_APPLY, re.compile(r"^apply\s+(?P<arg>fire|oil|miasma|curse)$")),
+    (OP_DAMAGE, re.compile(r"^damage\s+\+?(?P<arg>\d+)$")),
+    (OP_DRAW, re.compile(r"^draw\s+\+?(?P<arg>\d+)$")),
+    (OP_SHIELD, re.compile(r"^shield\s+(?P<arg>[+-]\s*\d+)$")),
+    (OP_ATK, re.compile(r"^atk\s+(?P<arg>[+-]\s*\d+)$")),
+    (OP_DEF, re.compile(r"^def\s+(?P<arg>[+-]\s*\d+)$")),
+)
+
+MAX_EFFECT_AMOUNT = 99
+"""Largest N the vocabulary accepts (keeps every engine sum far inside int64)."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One parsed effect: an opcode and its whole-number argument."""
+
+    opcode: int
+    """One of the OP_* constants."""
+    argument: int
+    """N for damage/draw/shield/atk/def (signed for shield/atk/def); the element's index for apply."""
+    text: str
+    """The effect as written in the cell."""
+
+
+def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
+    """(effects understood, pieces not in the vocabulary) for one `effects` cell."""
+    understood: list[Effect] = []
+    unknown: list[str] = []
+    for piece in re.split(r"[;,]", cell or ""):
+        text = " ".join(piece.split())
+        if not text:
+            continue
+        lowered = text.casefold()
+        for opcode, pattern in _PATTERNS:
+            match = pattern.match(lowered)
+            if match is None:
+                continue
+            raw = match.group("arg").replace(" ", "")
+            if opcode == OP_APPLY:
+                understood.append(Effect(opcode, ELEMENTS.index(raw), text))
+            elif abs(int(raw)) <= MAX_EFFECT_AMOUNT:
+                understood.append(Effect(opcode, int(raw), text))
+            else:
+                unknown.append(text)
+            break
+        else:
+            unknown.append(text)
+    return understood, unknown
+
+
+def uncovered_for_kind(effects: list[Effect], kind: str, equips: bool) -> list[Effect]:
+    """The understood effects this kind of card cannot use (atk/def belong to Equip cards only)."""
+    if kind == "magic" and equips:
+        return []
+    return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF)]
+
+
+def applied_elements(effects: list[Effect]) -> list[str]:
+    """The elements the effects apply, in order."""
+    return [ELEMENTS[effect.argument] for effect in effects if effect.opcode == OP_APPLY]
