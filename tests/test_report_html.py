@@ -106,3 +106,13 @@ def test_chromium_renders_the_file_offline(cardset: CardSet, tmp_path: Path, kin
     screens = Path(__file__).parent / "output"
     screens.mkdir(exist_ok=True)
     shutil.copy(shot, screens / f"{kind}_souls.png")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_png_images_of_the_charts_through_kaleido_and_debian_chromium(cardset: CardSet, tmp_path: Path) -> None:
+    pytest.importorskip("kaleido", reason="kaleido is in the test extra")
+    from workbench.report_html import write_pngs
+
+    paths = write_pngs(build_report(cardset), tmp_path / "png")
+    assert [p.name for p in paths] == ["stat_budget.png"]
+    assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and paths[0].stat().st_size > 5_000

@@ -105,6 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--baseline", metavar="OLD_CARDSET", help="an earlier version of the set: adds a changes section")
     report.add_argument("--out", required=True, metavar="FILE.html|FILE.xlsx", help="where to write the report")
+    report.add_argument(
+        "--png-dir", metavar="DIR", help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)"
+    )
     report.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="power-curve matches per card (default 1000)")
     report.add_argument("--matches", type=int, default=2_000, metavar="N", help="matches per deck pair (default 2000)")
 
@@ -424,10 +427,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
         executor=args.executor, workers=args.workers, progress=ProgressBar("report"),
     )
     path = write_report(report, args.out)
+    images: list[Any] = []
+    if args.png_dir:
+        from workbench.report_html import write_pngs
+
+        images = write_pngs(report, args.png_dir)
     if args.format == "json":
-        _emit_json({"out": str(path), "bytes": path.stat().st_size, **report.provenance, "notes": report.notes})
+        _emit_json(
+            {"out": str(path), "bytes": path.stat().st_size, "images": [str(p) for p in images], **report.provenance, "notes": report.notes}
+        )
     else:
         print(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KiB)" + "".join(f"; {note}" for note in report.notes))
+        for image in images:
+            print(f"wrote {image}")
     return EXIT_OK
 
 

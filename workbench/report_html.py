@@ -22,6 +22,7 @@ from workbench.charts import (
     power_curve_figure,
     stat_budget_figure,
 )
+from workbench.cards import WorkbenchInputError
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
@@ -51,9 +52,55 @@ class _Figures:
         return figure.to_html(full_html=False, include_plotlyjs=include, config={"displaylogo": False})
 
 
+def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
+    """Every chart the report shows, by file-friendly name, in reading order (shared by HTML and PNG export)."""
+    figures: dict[str, go.Figure] = {}
+    if report.stat_budget is not None and report.stat_budget.points:
+        figures["stat_budget"] = stat_budget_figure(report.stat_budget, _worst_severity_by_card(report))
+    if report.power is not None:
+        figures["power_curve"] = power_curve_figure(report.power, report.power.meta.get("cost_axis", "cost"))
+    if report.matchups is not None:
+        figures["matchups"] = matchup_heatmap(report.matchups)
+    if report.match is not None:
+        figures["first_player"] = first_player_figure(report.match)
+        figures["game_length"] = game_length_histogram(report.match)
+    return figures
+
+
+def write_pngs(report: BalanceReport, folder: str | Path) -> list[Path]:
+    """Static PNG images of the report's charts, drawn by kaleido in Debian's chromium (never a downloaded browser)."""
+    import os
+    import shutil
+
+    try:
+        import kaleido  # noqa: F401
+    except ImportError:
+        raise WorkbenchInputError(
+            "PNG images need the kaleido package.", expected="pip install -e '.[png]' (HTML and XLSX reports need nothing more)"
+        ) from None
+    if "BROWSER_PATH" not in os.environ:
+        found = shutil.which("chromium") or shutil.which("chromium-browser")
+        if found is None:
+            raise WorkbenchInputError(
+                "PNG images are drawn by a Chrome, and none was found.",
+                expected="apt-get install chromium, or BROWSER_PATH=/path/to/chrome",
+            )
+        os.environ["BROWSER_PATH"] = found
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    figures = report_figures(report)
+    paths = [target / f"{name}.png" for name in figures]
+    if figures:
+        import plotly.io as pio
+
+        pio.write_images(list(figures.values()), paths, width=1000, height=600)
+    return paths
+
+
 def render_html(report: BalanceReport) -> str:
     """The whole report as an HTML document."""
     figures = _Figures()
+    charts = report_figures(report)
     ruleset = report.cardset.ruleset
     parts: list[str] = [
         "<!DOCTYPE html>",
@@ -71,9 +118,8 @@ def render_html(report: BalanceReport) -> str:
     parts.append(_findings_html(report))
 
     parts.append("<h2>Stat budget</h2>")
-    if report.stat_budget is not None and report.stat_budget.points:
-        severities = _worst_severity_by_card(report)
-        parts.append(figures.html(stat_budget_figure(report.stat_budget, severities)))
+    if "stat_budget" in charts:
+        parts.append(figures.html(charts["stat_budget"]))
     else:
         parts.append("<p>No stat budget chart for this set.</p>")
 
@@ -87,7 +133,7 @@ def render_html(report: BalanceReport) -> str:
             f"{escape(', '.join(curve.meta['gauntlet']))}; 95% interval from {curve.meta['matches_per_card']:,} "
             "paired matches per card.</p>"
         )
-        parts.append(figures.html(power_curve_figure(curve, curve.meta.get("cost_axis", "cost"))))
+        parts.append(figures.html(charts["power_curve"]))
         rows = []
         for row in curve.cards.sort_values(["cost", "power"]).itertuples():
             suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
@@ -98,7 +144,7 @@ def render_html(report: BalanceReport) -> str:
 
     if report.matchups is not None:
         parts.append("<h2>Matchups</h2>")
-        parts.append(figures.html(matchup_heatmap(report.matchups)))
+        parts.append(figures.html(charts["matchups"]))
         parts.append(
             _table(
                 ["deck", "opponent", "win rate", "95% interval", "matches"],
@@ -115,8 +161,8 @@ def render_html(report: BalanceReport) -> str:
             f"<p>{escape(report.match.meta['deck_a'])} vs {escape(report.match.meta['deck_b'])}: first-player win rate "
             f"{escape(str(report.match.first_player_win_rate))}.</p>"
         )
-        parts.append(figures.html(first_player_figure(report.match)))
-        parts.append(figures.html(game_length_histogram(report.match)))
+        parts.append(figures.html(charts["first_player"]))
+        parts.append(figures.html(charts["game_length"]))
 
     if report.diff is not None:
         parts.append("<h2>Changes since the baseline</h2>")
