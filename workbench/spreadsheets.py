@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
@@ -21,11 +22,12 @@ from typing import Any
 
 import defusedxml  # noqa: F401  (openpyxl switches to defusedxml when it can import it)
 import openpyxl
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from workbench.cards import WorkbenchInputError
-from workbench.xlsx_rows import Workbook
+from workbench.xlsx_rows import SheetReadError, Workbook
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file read at all (50 MiB)."""
@@ -42,6 +44,8 @@ MAX_COLUMNS = 1_024
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+CSV_DELIMITERS = (",", ";", "\t")
+"""Delimiters a csv may use, the usual first (a tie goes to the earlier one when the sniffer cannot tell)."""
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
@@ -189,6 +193,15 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
         table = _table_from_rows(workbook.rows(card_sheet), display, card_sheet)
     except WorkbenchInputError:
         raise
+    except SheetReadError as error:
+        raise WorkbenchInputError(
+            str(error),
+            path=display,
+            sheet=error.sheet,
+            row=error.row,
+            column=error.column,
+            expected="a workbook saved by a spreadsheet program",
+        ) from None
     except Exception as error:
         raise _unreadable(error, display) from None
     table.set_info = set_info
@@ -210,9 +223,21 @@ def _read_key_values(workbook: Workbook, sheet: str) -> dict[str, str]:
 
 
 def _decode_text(data: bytes, display: str) -> tuple[str, list[str]]:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16"), ["read as UTF-16 (byte-order mark found)"]
+    for boms, encoding in (((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"), "utf-32"), ((b"\xff\xfe", b"\xfe\xff"), "utf-16")):
+        if data.startswith(boms):
+            try:
+                return data.decode(encoding), [f"read as {encoding.upper()} (byte-order mark found)"]
+            except UnicodeDecodeError as error:
+                raise WorkbenchInputError(
+                    f"the file starts with a {encoding.upper()} byte-order mark but byte {error.start} does not fit "
+                    f"{encoding.upper()} ({error.reason}).",
+                    path=display,
+                    expected="a text table saved whole, preferably as CSV UTF-8",
+                ) from None
     if b"\x00" in data[:4096]:
+        unmarked = _unmarked_utf16(data)
+        if unmarked is not None:
+            return unmarked
         raise WorkbenchInputError(
             "the file holds binary data, not a text table.", path=display, expected="an .xlsx workbook or a UTF-8 .csv"
         )
@@ -225,15 +250,54 @@ def _decode_text(data: bytes, display: str) -> tuple[str, list[str]]:
         ]
 
 
+def _unmarked_utf16(data: bytes) -> tuple[str, list[str]] | None:
+    """UTF-16 text without a byte-order mark, told by its zero bytes: every other byte, as Latin letters have."""
+    head = data[:4096]
+    high_odd = head[1::2].count(0)
+    high_even = head[0::2].count(0)
+    pairs = max(len(head) // 2, 1)
+    for zeros, other, encoding in ((high_odd, high_even, "utf-16-le"), (high_even, high_odd, "utf-16-be")):
+        # Mostly Latin text: at least half the pairs have a zero high byte, and no low byte is zero.
+        if zeros >= pairs // 2 and other == 0 and len(data) % 2 == 0:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            return text, [f"read as {encoding.upper()} (no byte-order mark; told by its zero bytes). Save as CSV UTF-8."]
+    return None
+
+
+def _guess_delimiter(text: str) -> str:
+    """The delimiter that splits the header row into the most columns; the sniffer only breaks a tie.
+
+    The sniffer alone counts delimiters per physical line, so rules text with line breaks inside quoted
+    cells (common in card text) made it misread semicolon files as comma files.
+    """
+    header_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
+    widths = {d: len(next(csv.reader([header_line], delimiter=d), [])) for d in CSV_DELIMITERS}
+    widest = max(widths.values())
+    candidates = [d for d in CSV_DELIMITERS if widths[d] == widest]
+    if len(candidates) == 1:
+        return candidates[0]
+    try:
+        return csv.Sniffer().sniff(text[:8192], delimiters="".join(candidates)).delimiter
+    except csv.Error:
+        return candidates[0]
+
+
 def _read_csv(data: bytes, display: str) -> SheetTable:
     text, notes = _decode_text(data, display)
-    sample = text[:8192]
-    delimiter = ","
-    try:
-        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
-    except csv.Error:
-        pass
     sheet = Path(display).name
+    try:
+        delimiter = _guess_delimiter(text)
+    except csv.Error as error:
+        raise WorkbenchInputError(
+            f"the header row could not be read as a table ({error}).",
+            path=display,
+            sheet=sheet,
+            row=1,
+            expected="comma-separated rows",
+        ) from None
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         table = _table_from_rows(((row, {}) for row in reader), display, sheet)
@@ -382,6 +446,9 @@ def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
     cell = worksheet.cell(row=row, column=column)
     if isinstance(value, (tuple, list)):
         value = "; ".join(str(v) for v in value)
+    if isinstance(value, str):
+        # A csv cell may hold control characters a workbook cannot (openpyxl raises); they are shown as U+FFFD.
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
     cell.value = value
     if isinstance(value, str):
         # openpyxl marks any string starting with '=' as a formula; a string cell is shown, never computed.
@@ -391,7 +458,9 @@ def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
 
 def append_row(worksheet: Any, values: Sequence[Any]) -> int:
     """Append a row of values through `write_cell`; returns the row number written."""
-    row = worksheet.max_row + 1 if worksheet.max_row > 1 or worksheet.cell(row=1, column=1).value is not None else 1
+    # A fresh sheet reports max_row 1 with nothing in it; row 1 is taken once any of its cells (not only A1) holds a value.
+    used = worksheet.max_row > 1 or any(cell.value is not None for cell in worksheet[1])
+    row = worksheet.max_row + 1 if used else 1
     for column, value in enumerate(values, start=1):
         write_cell(worksheet, row, column, value)
     return row

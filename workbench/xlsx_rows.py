@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from defusedxml.ElementTree import iterparse
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
@@ -32,7 +33,25 @@ PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _C, _V, _F, _IS, _T, _ROW, _SI, _RPH = (MAIN + tag for tag in ("c", "v", "f", "is", "t", "row", "si", "rPh"))
 _CELL_REF = re.compile(r"([A-Z]+)(\d+)$")
 
+LAST_ROW = 1_048_576
+"""The last row a spreadsheet program has; a row numbered past it would make the reader walk empty rows for ever."""
+LAST_COLUMN = 16_384
+"""The last column (XFD); a cell past it would make the reader build a row billions of cells wide."""
+
 Row = tuple[list[Any], dict[int, str]]
+
+
+class SheetReadError(ValueError):
+    """A row or cell the reader cannot take, with where it is (the caller adds the file)."""
+
+    def __init__(self, message: str, sheet: str, row: int | None = None, column: str | None = None) -> None:
+        super().__init__(message)
+        self.sheet = sheet
+        """The sheet holding the row or cell."""
+        self.row = row
+        """The row number, when known."""
+        self.column = column
+        """The cell reference's column letters, when known."""
 
 
 class Workbook:
@@ -122,12 +141,28 @@ class Workbook:
             if tag == _C:
                 reference = element.get("r")
                 column = next_column
+                cell_row = expected_row  # where the XML skips rows, the cell's own reference says which row it is in
                 if reference:
                     match = _CELL_REF.match(reference)
                     if match:
-                        column = _column_index(match.group(1))
+                        letters, digits = match.groups()
+                        # Past three letters is past XFD; a long run of letters is not worth the arithmetic.
+                        column = _column_index(letters) if len(letters) <= 3 else LAST_COLUMN
+                        cell_row = int(digits) if len(digits) <= 7 else expected_row
+                if column >= LAST_COLUMN:
+                    raise SheetReadError(
+                        f"a cell ({(reference or '')[:20]}) lies past column XFD, the last a spreadsheet program has.",
+                        sheet,
+                        cell_row,
+                    )
                 next_column = column + 1
-                value, formula = self._cell(element)
+                try:
+                    value, formula = self._cell(element)
+                except (ValueError, IndexError, OverflowError) as error:
+                    letters = get_column_letter(column + 1)
+                    raise SheetReadError(
+                        f"cell {letters}{cell_row} could not be read ({error}).", sheet, cell_row, letters
+                    ) from None
                 if value is not None or formula is not None:
                     if column >= len(values):
                         values.extend([None] * (column + 1 - len(values)))
@@ -136,7 +171,16 @@ class Workbook:
                         formulas[column] = formula
                 element.clear()
             elif tag == _ROW:
-                number = int(element.get("r") or expected_row)
+                try:
+                    number = int(element.get("r") or expected_row)
+                except ValueError:
+                    raise SheetReadError(
+                        f"a row is numbered '{element.get('r', '')[:20]}', not a whole number.", sheet
+                    ) from None
+                if not 1 <= number <= LAST_ROW:
+                    raise SheetReadError(
+                        f"a row is numbered {number}; rows run from 1 to {LAST_ROW:,} in a spreadsheet program.", sheet
+                    )
                 while expected_row < number:
                     yield [], {}
                     expected_row += 1
@@ -158,7 +202,11 @@ class Workbook:
         if raw is None:
             return None, None
         if kind == "s":
-            return self.shared_strings[int(raw)], None
+            index = int(raw)
+            if not 0 <= index < len(self.shared_strings):
+                # A negative index would silently pick a string from the end of the list.
+                raise ValueError(f"it points at shared string {index}, but the workbook has {len(self.shared_strings)}")
+            return self.shared_strings[index], None
         if kind == "b":
             return raw.strip() in ("1", "true"), None
         if kind in ("str", "e", "d"):
