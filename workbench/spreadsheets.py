@@ -441,9 +441,8 @@ def is_formula_like(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(FORMULA_STARTERS)
 
 
-def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
-    """Write one value; text is always stored as text, so `=HYPERLINK(...)` in a card name never runs."""
-    cell = worksheet.cell(row=row, column=column)
+def set_cell_value(cell: Any, value: Any) -> Any:
+    """Store a value in an openpyxl cell; text is always text, so `=HYPERLINK(...)` in a card name never runs."""
     if isinstance(value, (tuple, list)):
         value = "; ".join(str(v) for v in value)
     if isinstance(value, str):
@@ -453,7 +452,14 @@ def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
     if isinstance(value, str):
         # openpyxl marks any string starting with '=' as a formula; a string cell is shown, never computed.
         cell.data_type = "s"
+        if value.startswith(FORMULA_STARTERS):
+            cell.quotePrefix = True  # a spreadsheet program keeps it text when the cell is edited again
     return cell
+
+
+def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
+    """Write one value at (row, column) through `set_cell_value`."""
+    return set_cell_value(worksheet.cell(row=row, column=column), value)
 
 
 def append_row(worksheet: Any, values: Sequence[Any]) -> int:

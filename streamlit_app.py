@@ -1,0 +1,16 @@
+"""The card workbench in the browser: `streamlit run streamlit_app.py`.
+
+A router only: the pages live in workbench/app/ (see workbench/app/__init__.py).
+"""
+
+import streamlit as st
+
+from workbench.app import PAGES
+
+st.set_page_config(page_title="Card workbench", page_icon="🃏", layout="wide")
+st.navigation(
+    [
+        st.Page(page.path, title=page.title, icon=page.icon, url_path=page.url_path, default=index == 0)
+        for index, page in enumerate(PAGES)
+    ]
+).run()

@@ -1,0 +1,140 @@
+"""Driving the app's pages with `streamlit.testing.v1.AppTest`: open it, upload, move between pages, read what shows."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from workbench.app import CARD_SETS, PageSpec
+from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.rulesets import RULESETS
+
+APP = REPO_ROOT / "streamlit_app.py"
+DATA = Path(__file__).parent / "data"
+SOULS_SMALL = DATA / "souls_small.csv"
+SOULS_DECKS = DATA / "decks"
+PAGE_TIMEOUT = 120
+"""Seconds one script run may take (a first simulation also compiles the engine)."""
+
+
+def new_app(timeout: float = PAGE_TIMEOUT) -> AppTest:
+    """The app as a new browser session would see it, after its first run."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    """No uncaught exception on the page."""
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def go(at: AppTest, page: PageSpec) -> AppTest:
+    """Switch to a page and run it."""
+    at.switch_page(page.path)
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def upload_cardset(
+    at: AppTest,
+    path: Path | None = None,
+    data: bytes | None = None,
+    name: str | None = None,
+    ruleset: str | None = None,
+) -> AppTest:
+    """Upload a card sheet on the Card sets page (picking its ruleset first when given)."""
+    go(at, CARD_SETS)
+    if ruleset is not None:
+        at.selectbox(key="cardset_upload_ruleset").set_value(ruleset)
+        at.run()
+    content = data if data is not None else Path(path).read_bytes()  # type: ignore[arg-type]
+    filename = name or Path(path).name  # type: ignore[arg-type]
+    at.file_uploader(key="cardset_upload").set_value((filename, content, "application/octet-stream"))
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def open_bundled(at: AppTest, path: Path) -> AppTest:
+    """Open a bundled set on the Card sets page."""
+    go(at, CARD_SETS)
+    at.selectbox(key="bundled_choice").set_value(str(path))
+    at.run()
+    next(b for b in at.button if b.label == "Open bundled set").click()
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def workspace(at: AppTest) -> Any:
+    """The session's open set."""
+    return at.session_state["workspace"]
+
+
+def shown_text(at: AppTest) -> str:
+    """Every message, markdown, caption and title on the page, joined (for 'does the page say ...')."""
+    parts: list[str] = []
+    for group in (
+        at.title,
+        at.header,
+        at.subheader,
+        at.markdown,
+        at.caption,
+        at.info,
+        at.success,
+        at.warning,
+        at.error,
+    ):
+        parts.extend(str(element.value) for element in group)
+    return "\n".join(parts)
+
+
+def first_bundled(ruleset_id: str) -> Path | None:
+    """The ruleset's first bundled set, or None while it has none."""
+    try:
+        paths = bundled_sets(ruleset_id)
+    except Exception:  # noqa: BLE001 - a ruleset whose sample set is not written yet
+        return None
+    return paths[0] if paths else None
+
+
+def ruleset_with_engine_and_decks() -> str | None:
+    """The first registered ruleset that has a match engine, a bundled set and two bundled decks."""
+    for ruleset_id, ruleset in RULESETS.items():
+        if ruleset.engine_module and first_bundled(ruleset_id) is not None and len(bundled_decks(ruleset_id)) >= 2:
+            return ruleset_id
+    return None
+
+
+def plotly_charts(at: AppTest) -> list[Any]:
+    """The plotly charts on the page (AppTest has no typed accessor for them)."""
+    return list(at.get("plotly_chart"))
+
+
+def _decoded(value: Any) -> Any:
+    """Plotly's JSON writes number arrays as base64 (`{"dtype": "f8", "bdata": ...}`); turn them back into lists."""
+    if isinstance(value, dict):
+        if set(value) >= {"dtype", "bdata"}:
+            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+            if "shape" in value:
+                array = array.reshape([int(n) for n in str(value["shape"]).split(",")])
+            return array.tolist()
+        return {key: _decoded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_decoded(item) for item in value]
+    return value
+
+
+def chart_figure(at: AppTest, index: int = 0) -> dict[str, Any]:
+    """The page's `index`-th plotly figure as plain JSON data (arrays decoded)."""
+    charts = plotly_charts(at)
+    assert len(charts) > index, f"the page has {len(charts)} plotly chart(s)"
+    return _decoded(json.loads(charts[index].proto.spec))  # type: ignore[no-any-return]

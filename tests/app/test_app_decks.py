@@ -1,0 +1,131 @@
+"""Decks page: decklists pasted, uploaded or built; their findings, cost curve and exact draw odds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from app_helpers import (
+    SOULS_DECKS,
+    SOULS_SMALL,
+    chart_figure,
+    first_bundled,
+    go,
+    new_app,
+    open_bundled,
+    shown_text,
+    upload_cardset,
+    workspace,
+)
+from streamlit.testing.v1 import AppTest
+
+from workbench.app import DECKS
+from workbench.draw_odds import odds_by_turn
+from workbench.rulesets import RULESETS
+
+
+def _decks_on_souls_small() -> AppTest:
+    return go(upload_cardset(new_app(), SOULS_SMALL), DECKS)
+
+
+def _paste(at: AppTest, name: str, text: str) -> AppTest:
+    at.text_input(key="deck_paste_name").set_value(name)
+    at.text_area(key="deck_paste_text").set_value(text)
+    at.run()
+    at.button(key="deck_add_pasted").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_pasted_decklist_with_an_unknown_name_gets_a_finding_with_suggestions() -> None:
+    at = _paste(_decks_on_souls_small(), "typo", "# my deck\n10 Ember Imp\n10 Marsh Lurkr\n10 Gale Archer\n")
+    assert "Added the decklist 'typo'." in shown_text(at)
+    assert at.selectbox(key="deck_shown").value == "typo"
+    findings = at.dataframe[0].value
+    unknown = findings[findings["rule"] == "souls.unknown_card"].iloc[0]
+    assert (unknown["card"], int(unknown["row"]), unknown["column"]) == ("Marsh Lurkr", 3, "name")
+    assert "Marsh Lurker" in unknown["message"] and json.loads(unknown["expected"]) == ["Marsh Lurker"]
+
+
+def test_a_legal_decklist_has_no_findings_and_shows_its_cost_curve() -> None:
+    at = _paste(_decks_on_souls_small(), "aggro", (SOULS_DECKS / "aggro.txt").read_text())
+    assert "No findings: the deck keeps every construction rule." in shown_text(at)
+    assert "main: 30 cards" in shown_text(at)
+    curve = chart_figure(at)["data"][0]
+    assert dict(zip(curve["x"], curve["y"], strict=True)) == {0.0: 6, 1.0: 5, 2.0: 10, 3.0: 4}
+    assert "Not on the soul cost axis: Healing Rain, Snare Pit." in shown_text(at)
+
+
+def test_uploading_a_decklist_file_adds_it_and_an_unreadable_one_is_refused() -> None:
+    at = _decks_on_souls_small()
+    at.radio(key="deck_add_method").set_value("Upload a file")
+    at.run()
+    at.file_uploader(key="deck_upload").set_value(("wall.txt", (SOULS_DECKS / "wall.txt").read_bytes(), "text/plain"))
+    at.run()
+    assert workspace(at).decks["wall"].origin == "uploaded"
+    assert at.selectbox(key="deck_shown").value == "wall"
+    at.file_uploader(key="deck_upload").set_value(("bad.csv", b"card,qty\nEmber Imp,2\n", "text/csv"))
+    at.run()
+    assert "needs a 'name' column" in shown_text(at) and "bad" not in workspace(at).decks
+
+
+def test_a_deck_built_from_picks_and_counts() -> None:
+    at = _decks_on_souls_small()
+    at.radio(key="deck_add_method").set_value("Pick cards and counts")
+    at.run()
+    at.multiselect(key="deck_pick_cards").set_value(["Ember Imp", "Stone Warden"])
+    at.run()
+    at.number_input(key="deck_pick_count:Ember Imp").set_value(4)
+    at.number_input(key="deck_pick_count:Stone Warden").set_value(2)
+    at.text_input(key="deck_pick_name").set_value("tiny")
+    at.run()
+    at.button(key="deck_add_built").click()
+    at.run()
+    assert workspace(at).decks["tiny"].text == "4 Ember Imp\n2 Stone Warden\n"
+    assert "main: 6 cards" in shown_text(at)
+    deck_size = next(f for f in at.dataframe[0].value.itertuples() if f.rule == "souls.deck_size")
+    assert "30" in deck_size.expected and deck_size.actual == "6"
+
+
+def test_draw_odds_are_the_exact_hypergeometric_figures() -> None:
+    at = _paste(_decks_on_souls_small(), "aggro", (SOULS_DECKS / "aggro.txt").read_text())
+    at.selectbox(key="draw_card").set_value("Gale Archer")
+    at.number_input(key="draw_turns").set_value(4)
+    at.checkbox(key="draw_first").uncheck()
+    at.run()
+    table = next(frame.value for frame in at.dataframe if "cards seen" in frame.value.columns)
+    expected = odds_by_turn(30, 5, 4, opening_hand=5, draws_per_turn=1, draw_on_first_turn=False)
+    assert table["cards seen"].tolist() == [row.seen for row in expected]
+    assert table["exact"].tolist() == [str(row.probability) for row in expected]
+    at.radio(key="draw_mode").set_value("a card of a chosen cost")
+    at.run()
+    at.selectbox(key="draw_cost").set_value(2.0)
+    at.run()
+    table = next(frame.value for frame in at.dataframe if "cards seen" in frame.value.columns)
+    assert table["exact"].tolist()[0] == str(odds_by_turn(30, 10, 1, 5, 1, False)[0].probability)
+
+
+def test_editing_and_removing_a_decklist() -> None:
+    at = _paste(_decks_on_souls_small(), "aggro", "3 Ember Imp\n")
+    key = f"deck_text:{workspace(at).uid}:aggro"
+    at.text_area(key=key).set_value("3 Ember Imp\n2 Bog Wraith\n")
+    at.run()
+    next(b for b in at.button if b.label == "Save decklist changes").click()
+    at.run()
+    assert "main: 5 cards" in shown_text(at)
+    at.button(key="deck_remove").click()
+    at.run()
+    assert "aggro" not in workspace(at).decks and "No decklists yet" in shown_text(at)
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_each_bundled_decklist_reads_without_errors(ruleset_id: str) -> None:
+    path = first_bundled(ruleset_id)
+    if path is None:
+        pytest.skip(f"cardsets/{ruleset_id} has no sample set yet")
+    at = go(open_bundled(new_app(), path), DECKS)
+    for name in workspace(at).decks:
+        at.selectbox(key="deck_shown").set_value(name)
+        at.run()
+        assert not at.exception and "✖ 0 errors" in shown_text(at), name

@@ -1,0 +1,334 @@
+"""The app in a real browser: Debian's chromium driven by Playwright against `streamlit run` on a free local port.
+
+Each test works in its own browser context (its own Streamlit session). Every
+page is screenshotted into the test's output folder; set WORKBENCH_SCREENSHOTS
+to a folder to get copies there too. Never `playwright install`: the browser
+is the system's /usr/bin/chromium (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.rulesets import RULESETS
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is part of the test extra")
+Page = playwright_api.Page
+expect = playwright_api.expect
+
+CHROMIUM = Path(os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium"))
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SOULS_SMALL = REPO_ROOT / "tests" / "app" / "data" / "souls_small.csv"
+PAGE_TITLES = {
+    "Card sets": "card_sets",
+    "Card editor": "card_editor",
+    "Stat budget": "stat_budget",
+    "Decks": "decks",
+    "Balance": "balance",
+    "Rules": "rules",
+}
+STEP_TIMEOUT_MS = 60_000
+SIMULATION_TIMEOUT_MS = 900_000
+"""A first simulation compiles the engine's kernels with Numba (minutes on a slow machine; cached afterwards)."""
+expect.set_options(timeout=STEP_TIMEOUT_MS)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free loopback port, stopped after the module's tests."""
+    port = _free_port()
+    log = (tmp_path_factory.mktemp("server") / "streamlit.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "streamlit_app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.fileWatcherType",
+            "none",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=REPO_ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.is_file():
+        message = f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI") or os.environ.get("WORKBENCH_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: object, app_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)  # type: ignore[attr-defined]
+    tab = context.new_page()
+    tab.set_default_timeout(STEP_TIMEOUT_MS)
+    tab.goto(app_url)
+    expect(tab.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
+    idle(tab)
+    yield tab
+    context.close()
+
+
+def idle(page: Page) -> None:
+    """Wait until no script run is in progress (Streamlit shows its status widget only while running)."""
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SIMULATION_TIMEOUT_MS)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def go(page: Page, title: str) -> None:
+    """Move to a page through the sidebar (a new URL would start a new session)."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+    idle(page)
+
+
+def screenshot(page: Page, folder: Path, name: str) -> Path:
+    """A full-page screenshot into the test's folder, copied to WORKBENCH_SCREENSHOTS when set."""
+    path = folder / f"{name}.png"
+    # Streamlit scrolls inside its main block, not the page, so grow the window to the content for the picture.
+    height = page.evaluate(
+        "() => Math.max(document.body.scrollHeight, ...Array.from(document.querySelectorAll("
+        "'[data-testid=stMain], [data-testid=stMainBlockContainer]')).map(e => e.scrollHeight))"
+    )
+    size = page.viewport_size
+    assert size is not None
+    page.set_viewport_size({"width": size["width"], "height": min(max(int(height) + 40, size["height"]), 8000)})
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
+    if target := os.environ.get("WORKBENCH_SCREENSHOTS"):
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
+    return path
+
+
+def upload(page: Page, path: Path) -> None:
+    page.get_by_test_id("stFileUploader").locator("input[type=file]").first.set_input_files(str(path))
+    expect(page.get_by_text(f"Opened {path.name} as a")).to_be_visible()
+    idle(page)
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Pick an option of a selectbox by its visible label."""
+    page.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
+    page.get_by_role("option", name=option).first.click()
+    idle(page)
+
+
+def edit_cell(page: Page, row: int, column: int, text: str, attempts: int = 3) -> None:
+    """Type into a grid cell: click the row's first column, arrow right `column` times, type, Enter.
+
+    The grid is a canvas; its accessible twin (`#glide-cell-<column>-<row>`, column 0 = the row marker) says
+    what each cell holds, so the edit is checked there and tried again if a rerun swallowed the keystrokes.
+    """
+    grid = page.get_by_test_id("stDataFrame").first
+    cell = grid.locator(f"#glide-cell-{column + 1}-{row}")
+    for _ in range(attempts):
+        idle(page)
+        canvas = grid.locator("canvas").first
+        box = canvas.bounding_box()
+        assert box is not None
+        header, row_height, marker = 36, 35, 60
+        page.mouse.click(box["x"] + marker, box["y"] + header + row_height * row + row_height / 2)
+        for _ in range(column):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+        idle(page)
+        if (cell.text_content() or "").strip() == text:
+            return
+    raise AssertionError(f"the grid cell ({row}, {column}) did not take '{text}': it holds '{cell.text_content()}'")
+
+
+def test_every_page_opens_in_the_browser(page: Page, tmp_path: Path) -> None:
+    for title, name in PAGE_TITLES.items():
+        go(page, title)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        assert screenshot(page, tmp_path, f"page_{name}").stat().st_size > 10_000
+
+
+def test_upload_edit_see_the_finding_and_download_the_saved_workbook(page: Page, tmp_path: Path) -> None:
+    upload(page, SOULS_SMALL)
+    screenshot(page, tmp_path, "flow_1_uploaded")
+    go(page, "Card editor")
+    expect(page.get_by_text("No findings: every card fits its cost formula")).to_be_visible()
+    expect(page.locator("#glide-cell-3-0")).to_have_text("Ember Imp")
+    # Grid columns after the row marker: row, check, name, kind, soul_cost, atk.
+    # Ember Imp's Atk 3 -> 9 breaks the soul-cost table.
+    edit_cell(page, row=0, column=5, text="9")
+    expect(page.get_by_text("⚠ 1 warning").first).to_be_visible()
+    preview = page.get_by_test_id("card-preview")
+    expect(preview).to_contain_text("[souls.soul_cost] in soul_cost: soul cost 0 does not match the table")
+    expect(preview).to_contain_text("(expected 2, got 0)")
+    screenshot(page, tmp_path, "flow_2_finding")
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Save as xlsx").click()
+    saved = tmp_path / download_info.value.suggested_filename
+    download_info.value.save_as(saved)
+    workbook = openpyxl.load_workbook(saved)
+    cards = workbook["Cards"]
+    header = [cell.value for cell in cards[1]]
+    assert header == [
+        "name",
+        "kind",
+        "soul_cost",
+        "atk",
+        "def",
+        "abilities",
+        "effect_weight",
+        "element",
+        "text",
+        "artist",
+    ]
+    assert [cell.value for cell in cards[2]][:5] == ["Ember Imp", "monster", 0, 9, 2]
+    assert cards.cell(row=2, column=10).value == "R. Vale"  # the column souls does not know is kept
+    assert cards.max_row == 11
+    assert dict(row for row in workbook["Set"].iter_rows(min_row=2, values_only=True))["ruleset"] == "souls"
+    expect(page.get_by_test_id("card-preview")).to_be_visible()
+
+
+def _simulated_set() -> Path | None:
+    for ruleset_id, ruleset in RULESETS.items():
+        if ruleset.engine_module is None or len(bundled_decks(ruleset_id)) < 2:
+            continue
+        sets = bundled_sets(ruleset_id)
+        if sets:
+            return sets[0]
+    return None
+
+
+def test_run_a_simulation_and_see_the_power_curve(page: Page, tmp_path: Path) -> None:
+    path = _simulated_set()
+    if path is None:
+        pytest.skip("no registered ruleset has a match engine and two bundled decks yet")
+    choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
+    page.get_by_role("button", name="Open bundled set").click()
+    expect(page.get_by_text(f"Opened {path.name} with its")).to_be_visible()
+    idle(page)
+    go(page, "Balance")
+    page.get_by_label("Matches (A vs B, and per matchup)").fill("200")
+    page.keyboard.press("Enter")
+    idle(page)
+    page.get_by_label("Matches per card (power curve)").fill("20")
+    page.keyboard.press("Enter")
+    idle(page)
+    page.get_by_role("button", name="Run simulation").click()
+    expect(page.get_by_text("Done in")).to_be_visible(timeout=SIMULATION_TIMEOUT_MS)
+    idle(page)
+    expect(page.get_by_test_id("stMetric").first).to_be_visible()
+    screenshot(page, tmp_path, "balance_1_match")
+    page.get_by_role("tab", name="Power curve").click()
+    chart = page.get_by_test_id("stPlotlyChart").filter(has_text="Power curve: change in win rate against cost")
+    expect(chart).to_be_visible()
+    expect(chart.locator(".scatterlayer .point").first).to_be_visible()
+    screenshot(page, tmp_path, "balance_2_power_curve")
+    page.get_by_role("tab", name="Matchups").click()
+    expect(page.get_by_test_id("stPlotlyChart").filter(has_text="Matchups")).to_be_visible()
+    screenshot(page, tmp_path, "balance_3_matchups")
+    page.get_by_role("tab", name="Trace").click()
+    expect(page.get_by_text("Result:", exact=False).first).to_be_visible()
+    screenshot(page, tmp_path, "balance_4_trace")
+
+
+def test_a_long_run_can_be_cancelled(page: Page, tmp_path: Path) -> None:
+    path = _simulated_set()
+    if path is None:
+        pytest.skip("no registered ruleset has a match engine and two bundled decks yet")
+    choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
+    page.get_by_role("button", name="Open bundled set").click()
+    idle(page)
+    go(page, "Balance")
+    page.get_by_label("Matches (A vs B, and per matchup)").fill("1000000")
+    page.keyboard.press("Enter")
+    idle(page)
+    page.get_by_role("button", name="Run simulation").click()
+    expect(page.get_by_text("of 1,000,000 matches")).to_be_visible(timeout=SIMULATION_TIMEOUT_MS)
+    screenshot(page, tmp_path, "balance_5_running")
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_text("The run was cancelled; nothing from it was kept.")).to_be_visible()
+    idle(page)
+    expect(page.get_by_test_id("stMetric")).to_have_count(0)
+
+
+def test_clicking_a_card_on_the_stat_budget_chart_opens_it_in_the_editor(page: Page, tmp_path: Path) -> None:
+    upload(page, SOULS_SMALL)
+    go(page, "Stat budget")
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".scatterlayer .point").first).to_be_visible()
+    screenshot(page, tmp_path, "stat_budget_chart")
+    drake = chart.locator(".scatterlayer .trace").nth(1).locator(".point").last  # the monsters' last point
+    box = drake.bounding_box()
+    assert box is not None
+    # Plotly picks the clicked point from its hover state, so hover first, then click in place.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(500)
+    page.mouse.down()
+    page.mouse.up()
+    expect(page.get_by_role("heading", name="Card editor", level=1)).to_be_visible()
+    idle(page)
+    expect(page.get_by_test_id("card-preview")).to_contain_text("Ancient Drake")

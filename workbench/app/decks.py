@@ -1,0 +1,291 @@
+"""Decks page: paste, upload or build a decklist; its findings, its cost curve and its draw odds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from workbench.app.widgets import counts_line, findings_column_config, findings_frame, page_start, require_workspace
+from workbench.app.workspace import (
+    DeckSource,
+    Workspace,
+    add_deck,
+    current_cardset,
+    findings_for,
+    get_workspace,
+    parse_deck,
+    resolved_options,
+    stat_budget_for,
+)
+from workbench.cards import CardSet, WorkbenchInputError
+from workbench.charts import deck_cost_curve_figure, draw_odds_figure
+from workbench.deck_building import Pick, copies_at_cost, cost_curve, costs_by_card, deck_table, decklist_text
+from workbench.draw_odds import odds_by_turn
+
+SHOWN_KEY = "deck_shown"
+ADD_ERROR_KEY = "deck_add_error"
+LAST_DECK_UPLOAD_KEY = "deck_upload_last"
+DEFAULT_OPENING_HAND = 5
+MAX_TURNS = 20
+
+
+def _workspace_and_cards() -> tuple[Workspace, CardSet] | None:
+    workspace = get_workspace()
+    if workspace is None:
+        return None
+    return workspace, current_cardset(workspace)
+
+
+def _added(workspace: Workspace, source: DeckSource) -> None:
+    name = add_deck(workspace, source)
+    st.session_state[SHOWN_KEY] = name
+    st.session_state.pop(ADD_ERROR_KEY, None)
+    st.session_state["deck_notice"] = f"Added the decklist '{name}'."
+
+
+def _add_pasted() -> None:
+    opened = _workspace_and_cards()
+    text = st.session_state.get("deck_paste_text", "")
+    if opened is None:
+        return
+    if not text.strip():
+        st.session_state[ADD_ERROR_KEY] = "The decklist is empty: write one `N Name` per line."
+        return
+    _added(opened[0], DeckSource(st.session_state.get("deck_paste_name") or "pasted deck", "pasted", text=text))
+    st.session_state["deck_paste_text"] = ""
+
+
+def _add_uploaded() -> None:
+    opened = _workspace_and_cards()
+    uploaded = st.session_state.get("deck_upload")
+    if opened is None or uploaded is None or st.session_state.get(LAST_DECK_UPLOAD_KEY) == uploaded.file_id:
+        return
+    st.session_state[LAST_DECK_UPLOAD_KEY] = uploaded.file_id
+    workspace, cardset = opened
+    source = DeckSource(Path(uploaded.name).stem, "uploaded", data=uploaded.getvalue(), filename=uploaded.name)
+    try:
+        parse_deck(source, cardset)
+    except WorkbenchInputError as error:
+        st.session_state[ADD_ERROR_KEY] = f"The decklist was not added: {error}"
+        return
+    _added(workspace, source)
+
+
+def _add_built() -> None:
+    opened = _workspace_and_cards()
+    if opened is None:
+        return
+    workspace, _cardset = opened
+    sections = workspace.ruleset.deck_sections
+    picks = [
+        Pick(
+            name,
+            int(st.session_state.get(f"deck_pick_count:{name}", 1)),
+            st.session_state.get(f"deck_pick_section:{name}", sections[0]),
+        )
+        for name in st.session_state.get("deck_pick_cards", [])
+    ]
+    if not picks:
+        st.session_state[ADD_ERROR_KEY] = "Pick at least one card."
+        return
+    text = decklist_text(picks, sections)
+    _added(workspace, DeckSource(st.session_state.get("deck_pick_name") or "built deck", "built", text=text))
+
+
+def _save_text(name: str, key: str) -> None:
+    workspace = get_workspace()
+    if workspace is not None and name in workspace.decks:
+        workspace.decks[name].text = st.session_state.get(key, "")
+
+
+def _remove(name: str) -> None:
+    workspace = get_workspace()
+    if workspace is not None:
+        workspace.decks.pop(name, None)
+        st.session_state.pop(SHOWN_KEY, None)
+
+
+workspace = require_workspace(
+    page_start("Decks", "Decklists checked against the construction rules, with their cost curve and draw odds.")
+)
+ruleset = workspace.ruleset
+cardset = current_cardset(workspace)
+budget = stat_budget_for(workspace, cardset)
+costs = costs_by_card(budget)
+options = resolved_options(ruleset)
+
+if notice := st.session_state.pop("deck_notice", None):
+    st.success(notice)
+
+with st.expander("Add a decklist", expanded=not workspace.decks):
+    method = st.radio(
+        "How", ["Paste text", "Upload a file", "Pick cards and counts"], horizontal=True, key="deck_add_method"
+    )
+    if method == "Paste text":
+        st.text_input("Deck name", value="pasted deck", key="deck_paste_name")
+        st.text_area(
+            "Decklist lines",
+            key="deck_paste_text",
+            height=180,
+            placeholder="One card per line: `3 Name`, `3x Name` or `Name`.\n# comments and blank lines are ignored",
+        )
+        st.button("Add decklist", on_click=_add_pasted, key="deck_add_pasted")
+    elif method == "Upload a file":
+        st.file_uploader(
+            "Decklist file (.txt with `N Name` lines, or .csv/.xlsx with name and count columns)",
+            type=["txt", "csv", "xlsx"],
+            key="deck_upload",
+            on_change=_add_uploaded,
+        )
+    else:
+        st.text_input("Deck name", value="built deck", key="deck_pick_name")
+        picked = st.multiselect("Cards", cardset.names, key="deck_pick_cards")
+        if picked:
+            grid = st.columns(3)
+            for index, name in enumerate(picked):
+                with grid[index % 3]:
+                    st.number_input(
+                        f"{name}", min_value=1, max_value=999, value=1, step=1, key=f"deck_pick_count:{name}"
+                    )
+                    if len(ruleset.deck_sections) > 1:
+                        st.selectbox("section", list(ruleset.deck_sections), key=f"deck_pick_section:{name}")
+        st.button("Add decklist", on_click=_add_built, key="deck_add_built")
+    if problem := st.session_state.get(ADD_ERROR_KEY):
+        st.error(problem)
+
+if not workspace.decks:
+    st.info("No decklists yet. Add one above.")
+    st.stop()
+
+if st.session_state.get(SHOWN_KEY) not in workspace.decks:
+    st.session_state[SHOWN_KEY] = next(iter(workspace.decks))
+shown = st.selectbox(
+    "Decklist",
+    list(workspace.decks),
+    key=SHOWN_KEY,
+    format_func=lambda name: f"{name} ({workspace.decks[name].origin})",
+)
+source = workspace.decks[shown]
+try:
+    deck = parse_deck(source, cardset)
+except WorkbenchInputError as error:
+    st.error(f"This decklist cannot be read: {error}")
+    st.button("Remove this decklist", on_click=_remove, args=(shown,))
+    st.stop()
+
+deck_findings = [f for f in findings_for(workspace, cardset, (deck,)) if f.deck == deck.name]
+sizes = " · ".join(f"{section}: {deck.size(section)} cards" for section in ruleset.deck_sections)
+st.markdown(f"**{deck.name}** · {sizes} · {counts_line(deck_findings)}")
+if deck_findings:
+    st.dataframe(
+        findings_frame(deck_findings),
+        hide_index=True,
+        column_config=findings_column_config(hide=("deck",)),
+        width="stretch",
+    )
+else:
+    st.success("No findings: the deck keeps every construction rule.")
+
+left, right = st.columns([2, 3], gap="large")
+with left:
+    if source.text is not None:
+        text_key = f"deck_text:{workspace.uid}:{shown}"
+        st.text_area("Decklist text", value=source.text, key=text_key, height=260)
+        st.button("Save decklist changes", on_click=_save_text, args=(shown, text_key))
+    else:
+        st.caption(f"Read from {source.filename}.")
+    cards_table = pd.concat(
+        [deck_table(deck, costs, section).assign(section=section) for section in ruleset.deck_sections],
+        ignore_index=True,
+    )
+    st.dataframe(
+        cards_table,
+        hide_index=True,
+        width="stretch",
+        column_config={"line": st.column_config.NumberColumn("line", format="%d")},
+    )
+    st.button("Remove this decklist", on_click=_remove, args=(shown,), key="deck_remove")
+
+with right:
+    if budget is None:
+        st.info(f"The {ruleset.id} ruleset has no cost axis (no stat budget), so there is no cost curve to draw.")
+    else:
+        curve = cost_curve(deck, costs)
+        if curve.empty:
+            st.info(f"No card of this deck has a place on the {budget.cost_label} axis.")
+        else:
+            st.plotly_chart(deck_cost_curve_figure(curve, budget.cost_label, deck.name), width="stretch")
+        uncosted = [name for name in deck.counts() if name not in costs]
+        if uncosted:
+            st.caption(f"Not on the {budget.cost_label} axis: {', '.join(uncosted)}.")
+
+st.subheader("Draw odds")
+deck_size = deck.size()
+counts = deck.counts()
+if deck_size == 0:
+    st.info("The main deck has no cards.")
+    st.stop()
+mode = st.radio("Chance to hold", ["a chosen card", "a card of a chosen cost"], horizontal=True, key="draw_mode")
+settings = st.columns(5)
+if mode == "a chosen card":
+    card = settings[0].selectbox("Card", list(counts), key="draw_card")
+    copies = counts[card][1]
+    label = f"at least one {card}"
+else:
+    deck_costs = sorted({costs[name] for name in counts if name in costs})
+    if not deck_costs:
+        st.info("No card of this deck has a cost on the ruleset's cost axis.")
+        st.stop()
+    cost = settings[0].selectbox("Cost", deck_costs, format_func=lambda c: f"{c:g}", key="draw_cost")
+    copies = copies_at_cost(deck, costs, cost)
+    label = f"a card of cost {cost:g}"
+hand_default = options.get("hand_size", DEFAULT_OPENING_HAND)
+draw_default = options.get("draw_per_turn", 1)
+opening_hand = settings[1].number_input(
+    "Opening hand",
+    min_value=0,
+    max_value=deck_size,
+    value=min(int(hand_default), deck_size),
+    key="draw_hand",
+    help="Prefilled from the ruleset's `hand_size` option when it has one.",
+)
+per_turn = settings[2].number_input(
+    "Draws per turn",
+    min_value=0,
+    max_value=10,
+    value=int(draw_default),
+    key="draw_per_turn",
+    help="Prefilled from the ruleset's `draw_per_turn` option when it has one.",
+)
+turns = settings[3].number_input("Up to turn", min_value=1, max_value=MAX_TURNS, value=8, key="draw_turns")
+wanted = settings[4].number_input("At least", min_value=1, max_value=max(1, copies), value=1, key="draw_wanted")
+draw_first = st.checkbox(
+    "I draw on my first turn (off: the player going first skips that draw)", value=True, key="draw_first"
+)
+rows = odds_by_turn(deck_size, copies, int(turns), int(opening_hand), int(per_turn), draw_first, int(wanted))
+label = label if wanted == 1 else f"at least {wanted} of the {copies}"
+odds_left, odds_right = st.columns([2, 3], gap="large")
+with odds_left:
+    st.caption(f"{copies} of {deck_size} cards count.")
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "turn": r.turn,
+                    "cards seen": r.seen,
+                    "chance": f"{float(r.probability):.2%}",
+                    "exact": str(r.probability),
+                }
+                for r in rows
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+with odds_right:
+    st.plotly_chart(draw_odds_figure(rows, label), width="stretch")
+st.caption(
+    "Exact hypergeometric odds (no sampling). Mulligans, searches and extra draws from card effects are not counted."
+)

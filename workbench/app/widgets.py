@@ -1,0 +1,165 @@
+"""Pieces several pages draw: the page start, the findings table, the rule-option inputs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from workbench.app import CARD_SETS, RULES
+from workbench.app.workspace import Workspace, ensure_started, option_store
+from workbench.cards import Finding, count_by_severity
+from workbench.rulesets.base import RuleOption, Ruleset
+
+SEVERITY_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+FINDING_COLUMNS = ["severity", "rule", "card", "deck", "row", "column", "message", "expected", "actual"]
+
+
+def page_start(title: str, intro: str = "") -> Workspace | None:
+    """Title, a one-line intro, and the open set (opening the first bundled set on a session's first visit)."""
+    workspace = ensure_started()
+    st.title(title)
+    if intro:
+        st.caption(intro)
+    with st.sidebar:
+        if workspace is None:
+            st.caption("No card set open.")
+        else:
+            ruleset = workspace.ruleset
+            st.markdown(f"**{workspace.set_name}**  \n{ruleset.title} · `{ruleset.id}` v{ruleset.version}")
+            st.caption(f"{len(workspace.sheet.frame)} rows · {len(workspace.decks)} decklists")
+    return workspace
+
+
+def require_workspace(workspace: Workspace | None) -> Workspace:
+    """The open set, or a pointer to the Card sets page and the end of this page."""
+    if workspace is None:
+        st.info("No card set is open yet. Open a bundled set or upload one first.")
+        st.page_link(CARD_SETS.path, label="Go to Card sets", icon=CARD_SETS.icon)
+        st.stop()
+    assert workspace is not None
+    return workspace
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
+    """The findings as a table a person reads (expected and actual shown as text)."""
+    rows = [
+        {
+            "severity": f"{SEVERITY_ICONS[f.severity]} {f.severity}",
+            "rule": f.rule,
+            "card": f.card or "",
+            "deck": f.deck or "",
+            "row": f.row,
+            "column": f.column or "",
+            "message": f.message,
+            "expected": _shown(f.expected),
+            "actual": _shown(f.actual),
+        }
+        for f in findings
+    ]
+    frame = pd.DataFrame(rows, columns=FINDING_COLUMNS)
+    frame["row"] = frame["row"].astype("Int64")
+    return frame
+
+
+def counts_line(findings: Sequence[Finding]) -> str:
+    """`2 errors · 1 warning · 0 infos`."""
+    counts = count_by_severity(findings)
+    parts = []
+    for severity in ("error", "warning", "info"):
+        n = counts[severity]
+        parts.append(f"{SEVERITY_ICONS[severity]} {n} {severity}{'' if n == 1 else 's'}")
+    return " · ".join(parts)
+
+
+def findings_column_config(hide: Sequence[str] = ()) -> dict[str, Any]:
+    """Widths and help for the findings table; `hide` drops columns that say nothing on a page."""
+    config: dict[str, Any] = {
+        "severity": st.column_config.TextColumn("severity", width="small"),
+        "row": st.column_config.NumberColumn(
+            "row", help="The row a spreadsheet program shows (header = row 1), or the decklist line.", format="%d"
+        ),
+        "column": st.column_config.TextColumn("column", help="The column header as written in the file."),
+        "message": st.column_config.TextColumn("message", width="large"),
+    }
+    for name in hide:
+        config[name] = None
+    return config
+
+
+def _option_widget_key(prefix: str, ruleset: Ruleset, option: RuleOption) -> str:
+    return f"option:{prefix}:{ruleset.id}:{option.key}"
+
+
+def _store_option(ruleset_id: str, option: RuleOption, widget_key: str) -> None:
+    value = st.session_state[widget_key]
+    if isinstance(option.default, bool):
+        value = bool(value)
+    elif isinstance(option.default, int):
+        value = int(value)
+    elif isinstance(option.default, float):
+        value = float(value)
+    values = option_store().setdefault(ruleset_id, {})
+    if value == option.default:
+        values.pop(option.key, None)
+    else:
+        values[option.key] = value
+
+
+def option_inputs(ruleset: Ruleset, prefix: str, columns: int = 2, explained: bool = False) -> None:
+    """One input per ledger entry (toggle, number or choice), writing the session's shared option values.
+
+    With `explained`, each input stands in a box with the reading, the document's words and the default.
+    """
+    if not ruleset.options:
+        st.caption(f"The {ruleset.id} ruleset has no rule options.")
+        return
+    stored = option_store().get(ruleset.id, {})
+    grid = st.columns(columns)
+    for index, option in enumerate(ruleset.options):
+        key = _option_widget_key(prefix, ruleset, option)
+        current = stored.get(option.key, option.default)
+        label = option.key + (" (changed)" if option.key in stored else "")
+        help_text = f"{option.reading}\n\nThe document: “{option.quote}”\n\nDefault: {option.default}"
+        kwargs: dict[str, Any] = {"key": key, "on_change": _store_option, "args": (ruleset.id, option, key)}
+        if not explained:
+            kwargs["help"] = help_text
+        with grid[index % columns]:
+            box = st.container(border=True) if explained else st.container()
+            with box:
+                if isinstance(option.default, bool):
+                    st.toggle(label, value=bool(current), **kwargs)
+                elif isinstance(option.default, int):
+                    st.number_input(label, value=int(current), step=1, **kwargs)
+                elif isinstance(option.default, float):
+                    st.number_input(label, value=float(current), **kwargs)
+                elif option.choices:
+                    choices = list(option.choices)
+                    index_now = choices.index(str(current)) if str(current) in choices else 0
+                    st.selectbox(label, choices, index=index_now, **kwargs)
+                else:
+                    st.text_input(label, value=str(current), **kwargs)
+                if explained:
+                    st.markdown(option.reading)
+                    st.caption(f"The document: “{option.quote}” · default `{option.default}`")
+
+
+def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
+    """A line naming the options changed from their defaults, with a link to the Rules page."""
+    if overrides:
+        changed = ", ".join(f"`{key}={value}`" for key, value in overrides.items())
+        st.caption(f"Rule options changed from the defaults: {changed}.")
+    else:
+        st.caption(f"Rule options: the {ruleset.id} defaults.")
+    st.page_link(RULES.path, label="Rule options", icon=RULES.icon)

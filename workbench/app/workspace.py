@@ -1,0 +1,302 @@
+"""The open card set of one browser session, and the cached results drawn from it.
+
+Everything a person opened or typed lives in `st.session_state`, so it is
+theirs alone: the `Workspace` (the card sheet being edited, the upload's own
+bytes for saving, the decklists) and the rule options they toggled.
+Validation findings and stat budgets are cached with `st.cache_data`, keyed by
+a hash of the sheet's content and the options, and returned as plain data
+(finding dicts, frozen dataclasses of numbers), never as pydantic objects.
+Simulation results are kept per session, keyed by the card set's content hash,
+options, decks and settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import streamlit as st
+
+from workbench.cards import CardSet, Deck, Finding, OptionValue, WorkbenchInputError
+from workbench.decklists import parse_decklist, read_decklist
+from workbench.editing import EditableSheet, content_digest, sheet_from_table, to_table
+from workbench.loading import cardset_from_table, choose_ruleset
+from workbench.paths import CARDSETS_DIR, bundled_decks, bundled_sets
+from workbench.rulesets import RULESETS, get_ruleset
+from workbench.rulesets.base import Ruleset, StatBudget
+from workbench.spreadsheets import read_sheet
+from workbench.validate import validate
+
+WORKSPACE_KEY = "workspace"
+OPTIONS_KEY = "rule_options"
+RESULTS_KEY = "simulation_results"
+STARTED_KEY = "workspace_autoloaded"
+MAX_KEPT_RESULTS = 8
+"""Simulation results kept per session (oldest dropped first)."""
+_workspace_ids = itertools.count(1)
+
+
+@dataclass
+class DeckSource:
+    """A decklist as the designer gave it; parsed afresh against the current cards on every page."""
+
+    name: str
+    """The deck's name (unique in the session)."""
+    origin: Literal["bundled", "pasted", "uploaded", "built"]
+    """Where it came from."""
+    text: str | None = None
+    """Decklist text (`N Name` lines), for bundled, pasted and built decks."""
+    data: bytes | None = None
+    """An uploaded decklist file's bytes (xlsx, csv or txt)."""
+    filename: str = ""
+    """The uploaded or bundled file's name."""
+
+    def digest(self) -> str:
+        """A hash of the decklist's content (for cache keys)."""
+        payload = (self.text or "").encode() + (self.data or b"") + self.name.encode()
+        return hashlib.sha256(payload).hexdigest()[:16]
+
+
+@dataclass
+class Workspace:
+    """The card set open in this session."""
+
+    uid: int
+    """Distinguishes one opened set from the next (widget keys include it, so a new set starts fresh)."""
+    ruleset_id: str
+    """The ruleset the set is read with."""
+    filename: str
+    """The file's name as uploaded (or the bundled file's name)."""
+    origin: Literal["bundled", "upload"]
+    """Where the set came from."""
+    source: bytes
+    """The file's bytes as opened, so a save keeps every sheet and column it had."""
+    sheet: EditableSheet
+    """The card sheet as edited so far."""
+    decks: dict[str, DeckSource] = field(default_factory=dict)
+    """Decklists by name."""
+    editor_version: int = 0
+    """Bumped whenever edits are folded in, so the grid starts from the folded sheet."""
+    selected_row: int | None = None
+    """A sheet row another page asked the editor to open (cleared once the editor shows it)."""
+    _digest_memo: tuple[EditableSheet, Any, str] | None = field(default=None, repr=False)
+    """(sheet, frame, digest) last hashed; holding the objects means a new sheet is never mistaken for it."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset object."""
+        return get_ruleset(self.ruleset_id)
+
+    @property
+    def set_name(self) -> str:
+        """The set's name: the `Set` sheet's, else the file name without extension."""
+        return self.sheet.set_info.get("name") or Path(self.filename).stem
+
+    @property
+    def digest(self) -> str:
+        """Hash of the sheet's current content and ruleset (edits replace the frame, so its identity keys the memo)."""
+        memo = self._digest_memo
+        if memo is None or memo[0] is not self.sheet or memo[1] is not self.sheet.frame:
+            memo = (self.sheet, self.sheet.frame, content_digest(self.sheet, self.ruleset_id))
+            self._digest_memo = memo
+        return memo[2]
+
+
+def get_workspace() -> Workspace | None:
+    """The open set, or None."""
+    workspace = st.session_state.get(WORKSPACE_KEY)
+    return workspace if isinstance(workspace, Workspace) else None
+
+
+def open_cardset(
+    data: bytes, filename: str, ruleset_id: str | None = None, origin: Literal["bundled", "upload"] = "upload"
+) -> Workspace:
+    """Read a card sheet (bytes) into a new workspace; unreadable input raises `WorkbenchInputError`.
+
+    The sheet is read and matched against its ruleset before anything is replaced, so a
+    broken upload leaves the open set as it was.
+    """
+    table = read_sheet(filename, data=data, filename=filename)
+    ruleset = choose_ruleset(table, ruleset_id)
+    cardset_from_table(table, ruleset)  # a missing required column fails here, before the open set is replaced
+    return Workspace(
+        uid=next(_workspace_ids),
+        ruleset_id=ruleset.id,
+        filename=filename,
+        origin=origin,
+        source=data,
+        sheet=sheet_from_table(table),
+    )
+
+
+def open_bundled(path: Path) -> Workspace:
+    """A bundled set, with its ruleset's bundled decklists."""
+    ruleset_id = path.parent.name
+    workspace = open_cardset(path.read_bytes(), path.name, ruleset_id if ruleset_id in RULESETS else None, "bundled")
+    for deck_path in bundled_decks(workspace.ruleset_id):
+        add_deck(workspace, _bundled_deck_source(deck_path))
+    return workspace
+
+
+def _bundled_deck_source(deck_path: Path) -> DeckSource:
+    if deck_path.suffix == ".txt":
+        return DeckSource(
+            deck_path.stem, "bundled", text=deck_path.read_text(encoding="utf-8"), filename=deck_path.name
+        )
+    return DeckSource(deck_path.stem, "bundled", data=deck_path.read_bytes(), filename=deck_path.name)
+
+
+def set_workspace(workspace: Workspace) -> None:
+    """Make `workspace` the open set."""
+    st.session_state[WORKSPACE_KEY] = workspace
+    st.session_state[STARTED_KEY] = True
+
+
+def bundled_catalogue() -> list[Path]:
+    """Every bundled card set, ruleset by ruleset in registry order."""
+    paths: list[Path] = []
+    for ruleset_id in RULESETS:
+        try:
+            paths.extend(bundled_sets(ruleset_id))
+        except WorkbenchInputError:
+            continue  # a ruleset whose sample set is not written yet simply has none to offer
+    return paths
+
+
+def ensure_started() -> Workspace | None:
+    """On a session's first page view, open the first bundled set, so every page has cards to show."""
+    workspace = get_workspace()
+    if workspace is not None or st.session_state.get(STARTED_KEY):
+        return workspace
+    st.session_state[STARTED_KEY] = True
+    for path in bundled_catalogue():
+        try:
+            workspace = open_bundled(path)
+        except WorkbenchInputError:
+            continue
+        set_workspace(workspace)
+        return workspace
+    return None
+
+
+def add_deck(workspace: Workspace, source: DeckSource) -> str:
+    """Add a decklist under a name not yet used (`aggro`, `aggro 2`, ...); returns the name used."""
+    name = source.name.strip() or "deck"
+    base, number = name, 2
+    while name in workspace.decks:
+        name, number = f"{base} {number}", number + 1
+    source.name = name
+    workspace.decks[name] = source
+    return name
+
+
+def parse_deck(source: DeckSource, cardset: CardSet) -> Deck:
+    """The decklist resolved against the current cards (unreadable files raise `WorkbenchInputError`)."""
+    if source.data is not None:
+        deck = read_decklist(
+            source.filename or source.name, cardset, data=source.data, filename=source.filename or source.name
+        )
+        deck.name = source.name
+        return deck
+    return parse_decklist(source.text or "", cardset, name=source.name, path=source.filename or f"{source.name}.txt")
+
+
+def option_store() -> dict[str, dict[str, OptionValue]]:
+    """Ruleset id -> the options the designer changed on the Rules page (shared by every page)."""
+    store = st.session_state.get(OPTIONS_KEY)
+    if not isinstance(store, dict):
+        store = {}
+        st.session_state[OPTIONS_KEY] = store
+    return store
+
+
+def rule_overrides(ruleset: Ruleset) -> dict[str, OptionValue]:
+    """The designer's option values for a ruleset (only the ones they set)."""
+    known = {option.key for option in ruleset.options}
+    return {key: value for key, value in option_store().get(ruleset.id, {}).items() if key in known}
+
+
+def resolved_options(ruleset: Ruleset) -> dict[str, OptionValue]:
+    """Every option's value: defaults with the designer's changes."""
+    return ruleset.resolve_options(rule_overrides(ruleset))
+
+
+def current_cardset(workspace: Workspace) -> CardSet:
+    """The card set as the sheet now stands (rebuilt only when the content changed)."""
+    digest = workspace.digest
+    cached = st.session_state.get("_cardset_cache")
+    if cached and cached[0] == (workspace.uid, digest):
+        return cached[1]  # type: ignore[no-any-return]
+    cardset = cardset_from_table(to_table(workspace.sheet), workspace.ruleset)
+    cardset.name = workspace.set_name
+    st.session_state["_cardset_cache"] = ((workspace.uid, digest), cardset)
+    return cardset
+
+
+def _options_key(options: Mapping[str, OptionValue]) -> str:
+    return json.dumps(dict(sorted(options.items())), default=str)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _findings_cached(
+    digest: str,
+    ruleset_id: str,
+    options_key: str,
+    deck_keys: tuple[str, ...],
+    _cardset: CardSet,
+    _decks: tuple[Deck, ...],
+) -> list[dict[str, Any]]:
+    """Plain finding dicts for a sheet content and options (the underscored arguments follow from the hashed ones)."""
+    report = validate(_cardset, _decks, json.loads(options_key))
+    return [finding.to_json() for finding in report.findings]
+
+
+def findings_for(workspace: Workspace, cardset: CardSet, decks: tuple[Deck, ...] = ()) -> list[Finding]:
+    """Every finding for the set (and the given decks) under the session's rule options."""
+    options = resolved_options(workspace.ruleset)
+    deck_keys = tuple(workspace.decks[d.name].digest() if d.name in workspace.decks else d.name for d in decks)
+    rows = _findings_cached(workspace.digest, workspace.ruleset_id, _options_key(options), deck_keys, cardset, decks)
+    return [Finding(**row) for row in rows]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _stat_budget_cached(digest: str, ruleset_id: str, options_key: str, _cardset: CardSet) -> StatBudget | None:
+    ruleset = get_ruleset(ruleset_id)
+    if ruleset.stat_budget is None:
+        return None
+    return ruleset.stat_budget(_cardset, ruleset.resolve_options(json.loads(options_key)))
+
+
+def stat_budget_for(workspace: Workspace, cardset: CardSet) -> StatBudget | None:
+    """The ruleset's stat budget for the set, or None when the ruleset has no stat budget chart."""
+    options = resolved_options(workspace.ruleset)
+    return _stat_budget_cached(workspace.digest, workspace.ruleset_id, _options_key(options), cardset)
+
+
+def results_store() -> OrderedDict[str, Any]:
+    """This session's simulation results, by settings key (most recent last)."""
+    store = st.session_state.get(RESULTS_KEY)
+    if not isinstance(store, OrderedDict):
+        store = OrderedDict()
+        st.session_state[RESULTS_KEY] = store
+    return store
+
+
+def keep_result(key: str, result: Any) -> None:
+    """Keep a result, dropping the oldest beyond `MAX_KEPT_RESULTS`."""
+    store = results_store()
+    store[key] = result
+    store.move_to_end(key)
+    while len(store) > MAX_KEPT_RESULTS:
+        store.popitem(last=False)
+
+
+def bundled_root() -> Path:
+    """Where the bundled sets live (for messages)."""
+    return CARDSETS_DIR

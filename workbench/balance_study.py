@@ -1,0 +1,170 @@
+"""One balance study: a match between two decks, the power curve and the matchup matrix, with one progress feed.
+
+This is the app's balance page without the page: it chains
+`workbench.simulate.simulate` and `trace`, `workbench.analysis.power_curve`
+and `matchup_matrix` over the same card set, decks, options and seed, and
+reports progress as (phase, matches done, matches in the phase). A progress
+callback that raises (the app's cancel) stops the study where it is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from workbench.analysis import PowerCurve, matchup_matrix, power_curve
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.simulate import MatchResults, engine_for, simulate, trace
+
+StudyProgress = Callable[[str, int, int], None]
+"""progress(phase, matches done, matches in the phase)."""
+MATCH_PHASE = "Match"
+CURVE_PHASE = "Power curve"
+MATCHUP_PHASE = "Matchups"
+_WARMED: set[str] = set()
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """What to simulate: the decks (the first is deck A and the power curve's reference), policies, counts, seed."""
+
+    decks: tuple[str, ...]
+    """Deck names, in order: deck A, deck B (deck A again for a mirror), then the rest of the gauntlet."""
+    policy_a: str
+    """Deck A's policy (also the power curve's and the matchups' policy)."""
+    policy_b: str
+    """Deck B's policy."""
+    matches: int
+    """Matches of A against B, and per pair of the matchup matrix."""
+    matches_per_card: int
+    """Matches per measured card on the power curve."""
+    seed: int
+    """The root seed of every part."""
+    with_power_curve: bool = True
+    """Measure every card's power."""
+    with_matchups: bool = True
+    """Play every ordered pair of decks (needs two decks or more)."""
+
+
+@dataclass
+class StudyResults:
+    """Everything a study produced, with the options and card-set hash it was made under."""
+
+    settings: StudySettings
+    """The settings it ran with."""
+    options: dict[str, OptionValue]
+    """Every rule option's value."""
+    cardset_hash: str
+    """`CardSet.content_hash()` of the cards simulated."""
+    match: MatchResults
+    """Deck A against deck B."""
+    trace: list[str]
+    """Match 0 of the seed, turn by turn."""
+    curve: PowerCurve | None = None
+    """Per-card power, when asked for."""
+    matchups: pd.DataFrame | None = None
+    """The matchup matrix, when asked for and there are two decks or more."""
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time per phase."""
+
+
+def warm_up_engine(cardset: CardSet, deck: Deck) -> float:
+    """Play one match so the engine's compiled kernels are loaded (compiled on first use); returns the seconds spent.
+
+    Done once per engine per process; later calls return 0.
+    """
+    module = cardset.ruleset.engine_module or ""
+    engine_for(cardset)
+    if module in _WARMED:
+        return 0.0
+    started = time.perf_counter()
+    simulate(cardset, deck, matches=1, seed=0, workers=1)
+    _WARMED.add(module)
+    return time.perf_counter() - started
+
+
+def is_warm(cardset: CardSet) -> bool:
+    """True when this process has already loaded the card set's engine."""
+    return (cardset.ruleset.engine_module or "") in _WARMED
+
+
+def run_study(
+    cardset: CardSet,
+    decks: Mapping[str, Deck],
+    settings: StudySettings,
+    options: Mapping[str, OptionValue | str] | None = None,
+    progress: StudyProgress | None = None,
+    workers: int | None = None,
+) -> StudyResults:
+    """Run the parts of a study the settings ask for, reporting progress phase by phase."""
+    missing = [name for name in settings.decks if name not in decks]
+    if not settings.decks or missing:
+        raise WorkbenchInputError(
+            "a study needs one deck or more" + (f"; unknown deck(s): {', '.join(missing)}" if missing else "") + ".",
+            expected="deck names from the session's decklists",
+        )
+    chosen: Sequence[Deck] = [decks[name] for name in settings.decks]
+    deck_a = chosen[0]
+    deck_b = chosen[1] if len(chosen) > 1 else chosen[0]
+    resolved = cardset.ruleset.resolve_options(options)
+    seconds: dict[str, float] = {}
+
+    def phase_progress(phase: str) -> Callable[[int, int], None]:
+        return lambda done, total: progress(phase, done, total) if progress else None
+
+    started = time.perf_counter()
+    match = simulate(
+        cardset,
+        deck_a,
+        deck_b,
+        settings.matches,
+        settings.seed,
+        (settings.policy_a, settings.policy_b),
+        resolved,
+        workers=workers,
+        progress=phase_progress(MATCH_PHASE),
+    )
+    lines = list(trace(cardset, deck_a, deck_b, settings.seed, (settings.policy_a, settings.policy_b), resolved))
+    seconds[MATCH_PHASE] = time.perf_counter() - started
+    results = StudyResults(settings, dict(resolved), cardset.content_hash(), match, lines, seconds=seconds)
+    if settings.with_power_curve:
+        started = time.perf_counter()
+        results.curve = power_curve(
+            cardset,
+            chosen,
+            settings.matches_per_card,
+            settings.seed,
+            settings.policy_a,
+            resolved,
+            workers=workers,
+            progress=phase_progress(CURVE_PHASE),
+        )
+        seconds[CURVE_PHASE] = time.perf_counter() - started
+    if settings.with_matchups and len(chosen) > 1:
+        started = time.perf_counter()
+        results.matchups = matchup_matrix(
+            cardset,
+            chosen,
+            settings.matches,
+            settings.seed,
+            settings.policy_a,
+            resolved,
+            workers=workers,
+            progress=phase_progress(MATCHUP_PHASE),
+        )
+        seconds[MATCHUP_PHASE] = time.perf_counter() - started
+    return results
+
+
+def provenance_line(results: StudyResults) -> str:
+    """One line saying where the figures came from."""
+    meta: dict[str, Any] = results.match.meta
+    return (
+        f"{meta.get('ruleset')} v{meta.get('ruleset_version')} · engine v{meta.get('engine_version')} · "
+        f"seed {results.settings.seed} · policies {results.settings.policy_a}/{results.settings.policy_b} · "
+        f"card set {meta.get('cardset')} (hash {results.cardset_hash}) · workbench {meta.get('workbench_version')}"
+    )

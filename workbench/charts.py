@@ -1,0 +1,339 @@
+"""Plotly figures drawn from the workbench's own analysis objects.
+
+Every figure here is a picture of something computed elsewhere: the stat
+budget from `Ruleset.stat_budget`, the power curve from
+`workbench.analysis.power_curve`, matchups from `matchup_matrix`, match
+figures from `workbench.simulate.MatchResults`, draw odds from
+`workbench.draw_odds`. Nothing here decides a rule; the figures only draw.
+
+Card points carry `customdata = [card name, sheet row]`, so a page can turn a
+click on a point into "open this card".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from workbench.analysis import PowerCurve
+from workbench.draw_odds import DrawOdds
+from workbench.rulesets.base import BudgetPoint, StatBudget
+from workbench.simulate import MatchResults
+
+SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
+FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f"}
+WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
+JITTER_STEP = 0.07
+"""Cards sharing a (cost, budget) spot are spread this far apart sideways, so each can be hovered and clicked."""
+
+
+def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
+    figure.update_layout(
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        legend_title_text="",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.28, "xanchor": "left", "x": 0},
+        margin={"l": 60, "r": 20, "t": 60, "b": 110},
+        hovermode="closest",
+    )
+    return figure
+
+
+def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
+    """Sideways offsets for points that share a spot (first stays put, then right, left, right, ...)."""
+    seen: dict[tuple[float, float], int] = defaultdict(int)
+    out = []
+    for x, y in zip(xs, ys, strict=True):
+        n = seen[(x, y)]
+        seen[(x, y)] += 1
+        side = 1 if n % 2 else -1
+        out.append(x + side * JITTER_STEP * ((n + 1) // 2))
+    return out
+
+
+def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None = None) -> go.Figure:
+    """Each card's budget against its cost, coloured by kind, with the document's formula as the line.
+
+    `severities` maps a card name to the worst severity of its findings; those cards get a
+    ring in that severity's colour and the finding count in their hover text.
+    """
+    severities = severities or {}
+    figure = go.Figure()
+    if budget.line:
+        xs, ys = zip(*budget.line, strict=True)
+        figure.add_trace(
+            go.Scatter(
+                x=list(xs),
+                y=list(ys),
+                mode="lines+markers",
+                name=budget.line_label,
+                line={"color": "#444", "dash": "dash"},
+                marker={"size": 5, "color": "#444"},
+                hovertemplate=f"{budget.cost_label} %{{x}}: {budget.budget_label} %{{y}}<extra>formula</extra>",
+            )
+        )
+    points = list(budget.points)
+    offsets = _spread([p.cost for p in points], [p.budget for p in points])
+    hovertemplate = (
+        "<b>%{customdata[0]}</b> (row %{customdata[1]})<br>"
+        f"{budget.cost_label}: %{{customdata[2]}}<br>"
+        f"{budget.budget_label}: %{{y}}<br>"
+        "formula allows: %{customdata[3]}<br>findings: %{customdata[4]}<extra>%{fullData.name}</extra>"
+    )
+
+    def custom(point: BudgetPoint) -> list[object]:
+        expected = "-" if point.expected_budget is None else f"{point.expected_budget:g}"
+        return [point.card, point.row, point.cost, expected, severities.get(point.card, "none")]
+
+    for kind in dict.fromkeys(p.kind for p in points):
+        members = [(p, x) for p, x in zip(points, offsets, strict=True) if p.kind == kind]
+        figure.add_trace(
+            go.Scatter(
+                x=[x for _, x in members],
+                y=[p.budget for p, _ in members],
+                mode="markers",
+                name=kind,
+                customdata=[custom(p) for p, _ in members],
+                marker={"size": 11, "opacity": 0.9},
+                hovertemplate=hovertemplate,
+            )
+        )
+    # Cards with findings get a ring in their worst finding's colour, drawn as its own trace so the legend says so.
+    flagged = [(p, x) for p, x in zip(points, offsets, strict=True) if p.card in severities]
+    if flagged:
+        figure.add_trace(
+            go.Scatter(
+                x=[x for _, x in flagged],
+                y=[p.budget for p, _ in flagged],
+                mode="markers",
+                name="has findings",
+                customdata=[custom(p) for p, _ in flagged],
+                marker={
+                    "symbol": "circle-open",
+                    "size": 18,
+                    "line": {"width": 3},
+                    "color": [SEVERITY_COLOURS[severities[p.card]] for p, _ in flagged],
+                },
+                hovertemplate=hovertemplate,
+            )
+        )
+    return _layout(figure, "Stat budget against cost", budget.cost_label, budget.budget_label)
+
+
+def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure:
+    """Simulated power per card with its 95% interval, the fitted cost line and its tier band, tier means."""
+    cards = curve.cards
+    figure = go.Figure()
+    if not cards.empty:
+        costs = np.linspace(float(cards["cost"].min()) - 0.5, float(cards["cost"].max()) + 0.5, 50)
+        line = curve.intercept + curve.slope * costs
+        half_band = abs(curve.slope) / 2
+        figure.add_trace(
+            go.Scatter(
+                x=np.concatenate([costs, costs[::-1]]),
+                y=np.concatenate([line + half_band, (line - half_band)[::-1]]),
+                fill="toself",
+                fillcolor="rgba(127,127,127,0.15)",
+                line={"width": 0},
+                name="tier band (cost ± 1/2)",
+                hoverinfo="skip",
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=costs,
+                y=line,
+                mode="lines",
+                name="fitted cost line (Theil-Sen)",
+                line={"color": "#444"},
+                hoverinfo="skip",
+            )
+        )
+        offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
+        cards = cards.assign(x=offsets)
+        for flag, group in cards.groupby("flag", sort=False):
+            suggested = group["suggested_cost"].map(lambda v: "-" if v is None or pd.isna(v) else f"{v:g}")
+            figure.add_trace(
+                go.Scatter(
+                    x=group["x"],
+                    y=group["power"],
+                    mode="markers",
+                    name=str(flag),
+                    marker={"size": 10, "color": FLAG_COLOURS.get(str(flag), "#2ca02c")},
+                    error_y={
+                        "type": "data",
+                        "symmetric": False,
+                        "array": group["high"] - group["power"],
+                        "arrayminus": group["power"] - group["low"],
+                        "thickness": 1.2,
+                    },
+                    customdata=np.column_stack(
+                        [group["card"], group["cost"], group["low"], group["high"], suggested, group["note"]]
+                    ),
+                    hovertemplate=(
+                        "<b>%{customdata[0]}</b><br>"
+                        f"{cost_label}: %{{customdata[1]}}<br>"
+                        "power: %{y:+.3f} (95% CI %{customdata[2]:+.3f} to %{customdata[3]:+.3f})<br>"
+                        "suggested cost: %{customdata[4]}<br>%{customdata[5]}<extra>%{fullData.name}</extra>"
+                    ),
+                )
+            )
+    tiers = curve.tiers
+    if not tiers.empty:
+        figure.add_trace(
+            go.Scatter(
+                x=tiers["cost"],
+                y=tiers["mean_power"],
+                mode="markers",
+                name="tier mean",
+                marker={"symbol": "diamond-open", "size": 14, "color": "#000"},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": tiers["high"] - tiers["mean_power"],
+                    "arrayminus": tiers["mean_power"] - tiers["low"],
+                },
+                hovertemplate=f"{cost_label} %{{x}}: mean power %{{y:+.3f}}<extra>tier</extra>",
+            )
+        )
+    figure.add_hline(y=0, line={"color": "#999", "width": 1, "dash": "dot"})
+    return _layout(figure, "Power curve: change in win rate against cost", cost_label, "simulated power (Δ score)")
+
+
+def matchup_heatmap(matchups: pd.DataFrame) -> go.Figure:
+    """Row deck's win rate against the column deck, with each cell's 95% interval as its text."""
+    decks = list(dict.fromkeys(matchups["deck"]))
+    opponents = list(dict.fromkeys(matchups["opponent"]))
+    rate = matchups.pivot(index="deck", columns="opponent", values="win_rate").reindex(index=decks, columns=opponents)
+    low = matchups.pivot(index="deck", columns="opponent", values="low").reindex(index=decks, columns=opponents)
+    high = matchups.pivot(index="deck", columns="opponent", values="high").reindex(index=decks, columns=opponents)
+    text = [
+        [f"{rate.iat[i, j]:.0%}<br>({low.iat[i, j]:.0%}–{high.iat[i, j]:.0%})" for j in range(len(opponents))]
+        for i in range(len(decks))
+    ]
+    figure = go.Figure(
+        go.Heatmap(
+            z=rate.to_numpy(),
+            x=opponents,
+            y=decks,
+            text=text,
+            texttemplate="%{text}",
+            colorscale="RdBu",
+            zmin=0,
+            zmax=1,
+            zmid=0.5,
+            colorbar={"title": "win rate", "tickformat": ".0%"},
+            hovertemplate="%{y} against %{x}: %{text}<extra></extra>",
+        )
+    )
+    figure.update_yaxes(autorange="reversed")
+    return _layout(figure, "Matchups: row deck's win rate (95% interval)", "opponent", "deck")
+
+
+def first_player_figure(results: MatchResults) -> go.Figure:
+    """The first player's win rate and deck A's, each with its 95% interval, against the 50% line."""
+    first = results.first_player_win_rate
+    deck_a = results.win_rate_a
+    labels = ["first player", f"deck A ({results.meta.get('deck_a', 'A')})"]
+    values = [first.value, deck_a.value]
+    figure = go.Figure(
+        go.Bar(
+            x=labels,
+            y=values,
+            marker={"color": ["#9467bd", WINNER_COLOURS["A"]]},
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [first.high - first.value, deck_a.high - deck_a.value],
+                "arrayminus": [first.value - first.low, deck_a.value - deck_a.low],
+            },
+            text=[f"{v:.1%}" for v in values],
+            textposition="inside",
+            insidetextanchor="start",
+            hovertemplate="%{x}: %{y:.1%}<extra></extra>",
+        )
+    )
+    figure.add_hline(
+        y=0.5, line={"color": "#444", "dash": "dash"}, annotation_text="50%", annotation_position="top left"
+    )
+    figure.update_yaxes(range=[0, 1], tickformat=".0%")
+    return _layout(figure, f"Win rates over {len(results.matches):,} matches (95% interval)", "", "win rate")
+
+
+def game_length_histogram(results: MatchResults) -> go.Figure:
+    """How many turns matches lasted, stacked by who won."""
+    figure = go.Figure()
+    for winner in ("A", "B", "draw"):
+        turns = results.matches.loc[results.matches["winner"] == winner, "turns"]
+        if len(turns):
+            figure.add_trace(
+                go.Histogram(
+                    x=turns,
+                    name=f"{winner} wins" if winner != "draw" else "draw",
+                    marker={"color": WINNER_COLOURS[winner]},
+                    xbins={"size": 1},
+                )
+            )
+    figure.update_layout(barmode="stack")
+    return _layout(figure, "Game length", "turns", "matches")
+
+
+def deck_cost_curve_figure(curve: pd.DataFrame, cost_label: str, deck_name: str) -> go.Figure:
+    """Copies per cost for one deck (from `workbench.deck_building.cost_curve`)."""
+    figure = go.Figure(
+        go.Bar(
+            x=curve["cost"],
+            y=curve["copies"],
+            text=curve["copies"],
+            textposition="outside",
+            customdata=curve[["cards"]] if "cards" in curve else None,
+            hovertemplate=f"{cost_label} %{{x}}: %{{y}} copies<br>%{{customdata[0]}}<extra></extra>",
+        )
+    )
+    figure.update_xaxes(dtick=1)
+    return _layout(figure, f"Cost curve of {deck_name}", cost_label, "copies")
+
+
+def draw_odds_figure(rows: Sequence[DrawOdds], label: str) -> go.Figure:
+    """The chance to hold the chosen card(s) on each turn."""
+    figure = go.Figure(
+        go.Scatter(
+            x=[row.turn for row in rows],
+            y=[float(row.probability) for row in rows],
+            mode="lines+markers",
+            customdata=[row.seen for row in rows],
+            hovertemplate="turn %{x} (%{customdata} cards seen): %{y:.1%}<extra></extra>",
+        )
+    )
+    figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
+    figure.update_xaxes(dtick=1)
+    return _layout(figure, f"Chance to hold {label}", "your turn", "probability")
+
+
+def selected_cards(figure: go.Figure, points: Sequence[Mapping[str, object]]) -> list[tuple[str, int]]:
+    """(card name, sheet row) for each selected point that is a card (the formula line's points are not)."""
+    picked: list[tuple[str, int]] = []
+    for point in points:
+        custom = point.get("customdata")
+        if not isinstance(custom, (list, tuple)):
+            curve = point.get("curve_number")
+            index = point.get("point_index", point.get("point_number"))
+            if not isinstance(curve, int) or not isinstance(index, int) or not 0 <= curve < len(figure.data):
+                continue
+            data = figure.data[curve].customdata
+            if data is None or not 0 <= index < len(data):
+                continue
+            custom = list(data[index])
+        if len(custom) >= 2 and isinstance(custom[0], str):
+            try:
+                card = (custom[0], int(custom[1]))  # type: ignore[call-overload]
+            except (TypeError, ValueError):
+                continue
+            if card not in picked:
+                picked.append(card)
+    return picked

@@ -1,0 +1,424 @@
+"""A card sheet as an editable table, and saving it without losing anything the upload had.
+
+The app's card editor works on an `EditableSheet`: every cell of the card
+sheet as text (what a person sees in the grid), one row per sheet row, every
+column the file had (known or not) in its place. Turning it back into a
+`SheetTable` gives the loader exactly what reading a csv would, so the same
+findings come out with the same rows and columns; saving writes an xlsx that
+keeps every column and sheet of the upload.
+
+Row identity: the frame's index is the row the card had in the uploaded sheet
+(2, 3, ...), or a negative number for a row added in the app. That is how an
+unchanged cell is written back with its original type and style (a date stays
+a date, an untouched formula stays a formula), while anything typed in the
+app is written as plain text or a number: never as a formula.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import openpyxl
+import pandas as pd
+from openpyxl.formula.translate import Translator
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils import get_column_letter
+
+from workbench.cards import normalize_name
+from workbench.rulesets.base import Ruleset, normalize_header
+from workbench.spreadsheets import SheetTable, set_cell_value, style_header
+
+_INTEGER = re.compile(r"^-?(0|[1-9][0-9]{0,14})$")
+_DECIMAL = re.compile(r"^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$")
+
+
+@dataclass
+class EditableSheet:
+    """The card sheet being edited: a text frame plus what is needed to write it back."""
+
+    path: str
+    """The file the sheet came from (shown in findings)."""
+    sheet: str
+    """The card sheet's name (xlsx) or the file name (csv)."""
+    headers: list[str]
+    """Header cells as written, by position (duplicates allowed, as in the file)."""
+    frame: pd.DataFrame
+    """One row per sheet row, one column per header (labels made unique), cells str or None; index = origin row."""
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(origin row, column position) -> formula text, for the upload's formula cells."""
+    typed_cells: dict[tuple[int, int], Any] = field(default_factory=dict)
+    """(origin row, column position) -> the upload's value, for cells that held a number or a yes/no, not text."""
+    set_info: dict[str, str] = field(default_factory=dict)
+    """The `Set` sheet's key/value rows."""
+    sheet_names: list[str] = field(default_factory=list)
+    """Every sheet of the upload, in order."""
+    notes: list[str] = field(default_factory=list)
+    """Reading notes (e.g. the encoding guessed), kept so their info findings stay."""
+    next_new_row: int = -1
+    """Origin id for the next added row (added rows count down from -1)."""
+    source_width: int = 0
+    """How many header cells the upload had; columns beyond it were added in the app."""
+
+    @property
+    def labels(self) -> list[str]:
+        """The frame's column labels (the headers, made unique)."""
+        return [str(label) for label in self.frame.columns]
+
+    def sheet_row(self, position: int) -> int:
+        """The row a person sees for the card at this position once saved (header = row 1)."""
+        return position + 2
+
+    def position_of_row(self, sheet_row: int) -> int | None:
+        """The frame position of a sheet row, or None when there is no such row."""
+        position = sheet_row - 2
+        return position if 0 <= position < len(self.frame) else None
+
+
+def unique_labels(headers: Sequence[str]) -> list[str]:
+    """Header texts made unique for a table (`notes`, `notes (2)`), positions unchanged."""
+    used: set[str] = set()
+    labels = []
+    for header in headers:
+        label, number = header, 2
+        while label in used:
+            label, number = f"{header} ({number})", number + 1
+        used.add(label)
+        labels.append(label)
+    return labels
+
+
+def cell_text(value: Any) -> str | None:
+    """A cell value as the grid shows it: None for empty, text otherwise (whole floats without `.0`)."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = str(value).strip() if isinstance(value, str) else str(value)
+    return text or None
+
+
+def sheet_from_table(table: SheetTable) -> EditableSheet:
+    """The editable form of a sheet as read (formula cells show their formula text)."""
+    labels = unique_labels(table.headers)
+    records = []
+    index = []
+    for row_number, values in table.rows:
+        texts = []
+        for column, value in enumerate(values):
+            formula = table.formulas.get((row_number, column))
+            texts.append(formula if formula is not None else cell_text(value))
+        records.append(texts)
+        index.append(row_number)
+    frame = pd.DataFrame(records, columns=labels, index=pd.Index(index, dtype="int64"), dtype=object)
+    frame = frame.astype(object).where(frame.notna(), None)
+    formulas = {(row, column): text for (row, column), text in table.formulas.items()}
+    typed_cells = {
+        (row_number, column): value
+        for row_number, values in table.rows
+        for column, value in enumerate(values)
+        if value is not None and not isinstance(value, str)
+    }
+    return EditableSheet(
+        path=table.path,
+        sheet=table.sheet,
+        headers=list(table.headers),
+        frame=frame,
+        formulas=formulas,
+        typed_cells=typed_cells,
+        set_info=dict(table.set_info),
+        sheet_names=list(table.sheet_names),
+        notes=list(table.notes),
+        source_width=len(table.headers),
+    )
+
+
+def _normalized_cell(value: Any) -> str | None:
+    """An edited value as stored: text, stripped; empty means None."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    return cell_text(value)
+
+
+def is_formula_cell(sheet: EditableSheet, origin: int, column: int, text: str | None) -> bool:
+    """True for an upload's formula cell that still holds its formula text (typed `=...` is plain text)."""
+    return text is not None and sheet.formulas.get((origin, column)) == text
+
+
+def to_table(sheet: EditableSheet) -> SheetTable:
+    """The sheet as the loader reads it: rows numbered as they will be saved, empty rows passed over.
+
+    A cell unchanged since the upload is given to the loader as the file held it (a number stays a
+    number); an edited cell is text, as a csv cell would be, and the card models parse it.
+    """
+    rows: list[tuple[int, list[Any]]] = []
+    formulas: dict[tuple[int, int], str] = {}
+    for position, (origin, values) in enumerate(
+        zip(sheet.frame.index, sheet.frame.itertuples(index=False, name=None), strict=True)
+    ):
+        texts = [_normalized_cell(v) for v in values]
+        if all(text is None for text in texts):
+            continue
+        row_number = sheet.sheet_row(position)
+        cells: list[Any] = []
+        for column, text in enumerate(texts):
+            typed = sheet.typed_cells.get((int(origin), column))
+            if is_formula_cell(sheet, int(origin), column, text):
+                formulas[(row_number, column)] = str(text)
+                cells.append(None)
+            elif typed is not None and cell_text(typed) == text:
+                cells.append(typed)  # unchanged since the upload: the loader sees exactly what the file held
+            else:
+                cells.append(text)
+        rows.append((row_number, cells))
+    return SheetTable(
+        path=sheet.path,
+        sheet=sheet.sheet,
+        headers=list(sheet.headers),
+        rows=rows,
+        formulas=formulas,
+        set_info=dict(sheet.set_info),
+        sheet_names=list(sheet.sheet_names),
+        notes=list(sheet.notes),
+    )
+
+
+def apply_editor_changes(sheet: EditableSheet, changes: Mapping[str, Any]) -> EditableSheet:
+    """Fold a data editor's pending changes into the sheet, in the editor's own order.
+
+    `changes` is `st.data_editor`'s state: `edited_rows` ({position: {label: value}}) on the
+    frame as it was drawn, then `added_rows` ([{label: value}]) appended, then `deleted_rows`
+    (positions in the frame with the added rows). Labels the sheet does not have are ignored
+    (the grid's own display-only columns).
+    """
+    frame = sheet.frame.copy()
+    labels = set(sheet.labels)
+    for position, edits in (changes.get("edited_rows") or {}).items():
+        row = int(position)
+        if not 0 <= row < len(frame):
+            continue
+        for label, value in edits.items():
+            if label in labels:
+                frame.iat[row, frame.columns.get_loc(label)] = _normalized_cell(value)
+    next_new_row = sheet.next_new_row
+    added = []
+    added_index = []
+    for values in changes.get("added_rows") or []:
+        added.append([_normalized_cell(values.get(label)) for label in sheet.labels])
+        added_index.append(next_new_row)
+        next_new_row -= 1
+    if added:
+        extra = pd.DataFrame(added, columns=sheet.labels, index=pd.Index(added_index, dtype="int64"), dtype=object)
+        frame = pd.concat([frame, extra])
+    deleted = sorted({int(p) for p in changes.get("deleted_rows") or [] if 0 <= int(p) < len(frame)})
+    if deleted:
+        frame = frame.drop(frame.index[deleted])
+    return replace(sheet, frame=frame.astype(object), next_new_row=next_new_row)
+
+
+def has_changes(changes: Mapping[str, Any] | None) -> bool:
+    """True when a data editor's state holds any edit, addition or deletion."""
+    if not changes:
+        return False
+    return bool(changes.get("edited_rows") or changes.get("added_rows") or changes.get("deleted_rows"))
+
+
+def field_labels(sheet: EditableSheet, ruleset: Ruleset) -> dict[str, str]:
+    """Card-model field -> the frame label of the column holding it (first match wins, as in loading)."""
+    out: dict[str, str] = {}
+    for label, header in zip(sheet.labels, sheet.headers, strict=True):
+        field_name = ruleset.header_lookup.get(normalize_header(header))
+        if field_name is not None and field_name not in out:
+            out[field_name] = label
+    return out
+
+
+def _unique_name(wanted: str, taken: Sequence[Any]) -> str:
+    used = {normalize_name(str(name)) for name in taken if name}
+    if normalize_name(wanted) not in used:
+        return wanted
+    number = 2
+    while normalize_name(f"{wanted} {number}") in used:
+        number += 1
+    return f"{wanted} {number}"
+
+
+def _append_row(sheet: EditableSheet, values: Sequence[str | None]) -> tuple[EditableSheet, int]:
+    extra = pd.DataFrame(
+        [list(values)], columns=sheet.labels, index=pd.Index([sheet.next_new_row], dtype="int64"), dtype=object
+    )
+    frame = pd.concat([sheet.frame, extra]).astype(object)
+    return replace(sheet, frame=frame, next_new_row=sheet.next_new_row - 1), len(frame) - 1
+
+
+def add_card(sheet: EditableSheet, ruleset: Ruleset) -> tuple[EditableSheet, int]:
+    """A new row at the end named `New card` (unique) of the ruleset's first kind; returns (sheet, its position)."""
+    labels = field_labels(sheet, ruleset)
+    values: list[str | None] = [None] * len(sheet.labels)
+    if "name" in labels:
+        names = sheet.frame[labels["name"]].tolist()
+        values[sheet.labels.index(labels["name"])] = _unique_name("New card", names)
+    if "kind" in labels:
+        values[sheet.labels.index(labels["kind"])] = ruleset.kinds[0]
+    return _append_row(sheet, values)
+
+
+def duplicate_card(sheet: EditableSheet, position: int, ruleset: Ruleset) -> tuple[EditableSheet, int]:
+    """A copy of the row at `position`, added at the end, its name made unique (`Name (copy)`)."""
+    values = list(sheet.frame.iloc[position].tolist())
+    labels = field_labels(sheet, ruleset)
+    if "name" in labels:
+        column = sheet.labels.index(labels["name"])
+        original = values[column] or "Card"
+        values[column] = _unique_name(f"{original} (copy)", sheet.frame[labels["name"]].tolist())
+    return _append_row(sheet, values)
+
+
+def delete_card(sheet: EditableSheet, position: int) -> EditableSheet:
+    """The sheet without the row at `position`."""
+    frame = sheet.frame.drop(sheet.frame.index[position]).astype(object)
+    return replace(sheet, frame=frame)
+
+
+def missing_columns(sheet: EditableSheet, ruleset: Ruleset) -> list[str]:
+    """Headers of the ruleset's columns the sheet does not have, in the ruleset's order."""
+    present = field_labels(sheet, ruleset)
+    return [column.header for column in ruleset.columns if column.field not in present]
+
+
+def add_columns(sheet: EditableSheet, headers: Sequence[str]) -> EditableSheet:
+    """The sheet with empty columns appended at the right (saved after the upload's own columns)."""
+    wanted = [header for header in headers if header]
+    if not wanted:
+        return sheet
+    all_headers = [*sheet.headers, *wanted]
+    labels = unique_labels(all_headers)
+    frame = sheet.frame.copy()
+    frame.columns = pd.Index(labels[: len(sheet.headers)])
+    for label in labels[len(sheet.headers) :]:
+        frame[label] = None
+    return replace(sheet, headers=all_headers, frame=frame.astype(object))
+
+
+def content_digest(sheet: EditableSheet, ruleset_id: str) -> str:
+    """A hash of everything the findings depend on: ruleset, headers, cells and which cells are formulas."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([ruleset_id, sheet.path, sheet.sheet, sheet.headers, sheet.notes]).encode())
+    table = to_table(sheet)
+    digest.update(json.dumps(table.rows, default=str).encode())
+    digest.update(json.dumps(sorted((list(k), v) for k, v in table.formulas.items())).encode())
+    return digest.hexdigest()[:24]
+
+
+def typed_for_save(text: str | None) -> Any:
+    """A typed cell as written to xlsx: whole numbers and decimals as numbers, everything else as text."""
+    if text is None:
+        return None
+    if _INTEGER.match(text):
+        return int(text)
+    if _DECIMAL.match(text):
+        return float(text)
+    return text
+
+
+def _card_sheet_name(names: Sequence[str]) -> str:
+    return next((n for n in names if n.strip().casefold() == "cards"), names[0])
+
+
+def _has_set_sheet(names: Sequence[str]) -> bool:
+    return any(n.strip().casefold() == "set" for n in names)
+
+
+def _add_set_sheet(workbook: Any, ruleset_id: str, name: str, version: str) -> None:
+    set_sheet = workbook.create_sheet("Set")
+    set_sheet.append(["key", "value"])
+    for key, value in (("ruleset", ruleset_id), ("name", name), ("version", version)):
+        set_sheet.append([key, value])
+    style_header(set_sheet, [18, 40])
+
+
+def to_xlsx_bytes(sheet: EditableSheet, ruleset_id: str, source: bytes | None = None, set_name: str = "") -> bytes:
+    """The edited sheet as an xlsx workbook.
+
+    With `source` (the uploaded xlsx), every sheet of it is kept and only the card sheet's rows
+    are rewritten: a cell whose text is unchanged keeps its original value, type and style; a
+    changed or new cell is written as a number or as text. Without it (a csv upload), the
+    workbook has a `Cards` sheet. A `Set` sheet naming the ruleset is added when there was none,
+    so the file reopens as the same game.
+    """
+    if source is not None and source.startswith(b"PK"):
+        workbook = openpyxl.load_workbook(io.BytesIO(source), read_only=False, data_only=False, keep_links=False)
+        worksheet = workbook[_card_sheet_name(workbook.sheetnames)]
+        width = len(sheet.headers)
+        for column in range(sheet.source_width, width):
+            header = worksheet.cell(row=1, column=column + 1)
+            set_cell_value(header, sheet.headers[column])
+            if sheet.source_width:
+                header._style = copy.copy(worksheet.cell(row=1, column=sheet.source_width)._style)
+        original: dict[tuple[int, int], tuple[Any, str, Any]] = {}
+        last_row = worksheet.max_row
+        for row_cells in worksheet.iter_rows(min_row=2, max_row=last_row, max_col=width):
+            for cell in row_cells:
+                original[(cell.row, cell.column - 1)] = (cell.value, cell.data_type, copy.copy(cell._style))
+                cell.value = None
+        for position, (origin, values) in enumerate(
+            zip(sheet.frame.index, sheet.frame.itertuples(index=False, name=None), strict=True)
+        ):
+            row_number = sheet.sheet_row(position)
+            for column, value in enumerate(values):
+                text = _normalized_cell(value)
+                cell = worksheet.cell(row=row_number, column=column + 1)
+                kept = original.get((int(origin), column))
+                # A row keeps its own look wherever it moved; a new row gets the default look.
+                cell._style = copy.copy(kept[2]) if kept is not None else StyleArray()
+                if kept is not None and _original_text(kept[0]) == text:
+                    _restore_cell(cell, kept[0], kept[1], int(origin))
+                else:
+                    set_cell_value(cell, typed_for_save(text))
+        for row_number in range(len(sheet.frame) + 2, last_row + 1):
+            for column in range(width):
+                cell = worksheet.cell(row=row_number, column=column + 1)
+                cell.value = None
+                cell._style = StyleArray()
+        if not _has_set_sheet(workbook.sheetnames):
+            _add_set_sheet(workbook, ruleset_id, set_name, "")
+    else:
+        workbook = openpyxl.Workbook()
+        worksheet = workbook.active
+        worksheet.title = "Cards"
+        worksheet.append(list(sheet.headers))
+        style_header(worksheet, [max(12, len(h) + 4) for h in sheet.headers])
+        for position, values in enumerate(sheet.frame.itertuples(index=False, name=None)):
+            for column, value in enumerate(values):
+                set_cell_value(
+                    worksheet.cell(row=position + 2, column=column + 1), typed_for_save(_normalized_cell(value))
+                )
+        _add_set_sheet(
+            workbook, ruleset_id, set_name or sheet.set_info.get("name", ""), sheet.set_info.get("version", "")
+        )
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _restore_cell(cell: Any, value: Any, data_type: str, origin_row: int) -> None:
+    """Put an unchanged cell back as it was: text stays text, and a formula follows its row if the row moved."""
+    if data_type == "f" and isinstance(value, str) and origin_row != cell.row:
+        origin = f"{get_column_letter(cell.column)}{origin_row}"
+        value = Translator(value, origin=origin).translate_formula(cell.coordinate)
+    cell.value = value
+    if data_type in ("s", "inlineStr") and isinstance(value, str):
+        cell.data_type = "s"  # openpyxl would otherwise read text starting with '=' as a formula
+
+
+def _original_text(value: Any) -> str | None:
+    """The text the grid showed for an original cell (the reader's view: dates as text, whole floats as ints)."""
+    if value is not None and not isinstance(value, (str, int, float, bool)):
+        value = str(value)
+    return cell_text(value)
