@@ -50,6 +50,14 @@ def _scores(winners: np.ndarray) -> np.ndarray:
     return np.where(winners == 0, 1.0, np.where(winners < 0, 0.5, 0.0))
 
 
+def _outcome_scores(outcomes: Sequence[tuple[Any, ...]]) -> np.ndarray:
+    """Deck A's score per match: the engine's own `score` array when every batch has one (see Engine.play_batch),
+    else win 1, draw 1/2, loss 0."""
+    if outcomes and all(len(o) > 3 and "score" in o[3] for o in outcomes):
+        return np.concatenate([np.asarray(o[3]["score"], dtype=np.float64) for o in outcomes])
+    return _scores(np.concatenate([o[0] for o in outcomes]))
+
+
 def choose_fillers(compiled: CompiledCards, reference: IntArray) -> dict[int, int]:
     """Slot -> the filler card id in the reference deck (most copies, then cost nearest the slot's median)."""
     ids, copies = np.unique(reference, return_counts=True)
@@ -148,8 +156,7 @@ def power_curve(
     outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
     jobs_per_variant = len(jobs) // len(variants)
     scores = [
-        _scores(np.concatenate([o[0] for o in outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant]]))
-        for i in range(len(variants))
+        _outcome_scores(outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant]) for i in range(len(variants))
     ]
     base = scores[0]
     rows = []
@@ -184,6 +191,7 @@ def power_curve(
         "fillers": {str(slot): compiled.names[card] for slot, card in fillers.items()},
         "replaced_copies": REPLACED_COPIES,
         "cost_axis": engine.cost_axis,
+        "score": engine.score_meaning,
     }
     return PowerCurve(frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta)
 

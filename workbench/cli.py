@@ -294,6 +294,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"first-player win rate: {results.first_player_win_rate}")
     q1, median, q3 = summary["turns_quartiles"]
     print(f"draws: {results.draw_rate:.1%}; turns: mean {results.mean_turns:.1f}, quartiles {q1:g} / {median:g} / {q3:g}")
+    for column, mean in summary.get("per_match_means", {}).items():
+        print(f"mean {column}: {mean:.3f}")
     return EXIT_OK
 
 
@@ -510,6 +512,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     f"{result['matches']:,} matches, best of {result['repeat']}); first call "
                     f"{result['first_call_seconds']:.2f} s (compile or load cache)"
                 )
+                if "reference" in result:
+                    plain = result["reference"]
+                    print(
+                        f"{ruleset.id:<8} per-object Python engine: {plain['matches_per_second']:>10,.0f} matches/s "
+                        f"({plain['matches']:,} matches, same decks and seeds); compiled is {plain['speedup']:g}x faster"
+                    )
                 curve = result["power_curve"]
                 print(
                     f"{ruleset.id:<8} power curve: {curve['cards_measured']} cards x {curve['matches_per_card']:,} "

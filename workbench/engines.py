@@ -159,12 +159,16 @@ class Engine:
     """What the power curve's x axis is (e.g. `soul cost`)."""
     compile_cards: Callable[..., CompiledCards]
     """(cardset, options mapping) -> CompiledCards."""
-    play_batch: Callable[..., tuple[Any, Any, Any]]
-    """(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner int8[], turns int32[], counters)."""
+    play_batch: Callable[..., tuple[Any, ...]]
+    """(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner int8[], turns int32[], counters), or
+    with a fourth element: a dict of per-match arrays (`simulate` adds them as columns; a `score` array, deck A's
+    score per match in [0, 1], replaces win 1 / draw 1/2 / loss 0 in power curves)."""
     play_traced: Callable[..., Any]
     """(compiled, deck_a, deck_b, seed, first, policy_a, policy_b) -> (winner, turns, events int64[n, 6])."""
     describe_event: Callable[[CompiledCards, Sequence[int]], str]
     """One trace event row -> one line a designer can read."""
+    score_meaning: str = "win 1, draw 1/2, loss 0"
+    """What a power curve's per-match score is (an engine returning a `score` array says what it measures)."""
 
     def policy_index(self, name: str) -> int:
         """The kernel's integer for a policy name, or an error listing the valid names."""

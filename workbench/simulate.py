@@ -279,7 +279,12 @@ class MatchResults:
             "draw_rate": self.draw_rate,
             "mean_turns": self.mean_turns,
             "turns_quartiles": [float(q) for q in self.matches["turns"].quantile([0.25, 0.5, 0.75])],
-        }
+        } | self._per_match_means()
+
+    def _per_match_means(self) -> dict[str, dict[str, float]]:
+        """Means of the engine's extra per-match columns, when it returns any."""
+        extra = [c for c in self.matches.columns if c not in ("match", "seed", "first_player", "winner", "turns")]
+        return {"per_match_means": {c: float(self.matches[c].mean()) for c in extra}} if extra else {}
 
 
 def compile_for(cardset: CardSet, options: Mapping[str, OptionValue | str] | None = None) -> tuple[Engine, CompiledCards, dict[str, OptionValue]]:
@@ -326,6 +331,10 @@ def simulate(
             "turns": turns,
         }
     )
+    # Engines may return a fourth element: per-match arrays (e.g. Millennium Blades' VP and placement of seat A).
+    if outcomes and all(len(o) > 3 for o in outcomes):
+        for key in outcomes[0][3]:
+            frame[key] = np.concatenate([o[3][key] for o in outcomes])
     counter_rows = []
     for side, deck in ((0, deck_a), (1, deck_b)):
         deck_ids = sorted(set(compiled.deck_array(deck).tolist()))

@@ -11,14 +11,21 @@ holds up to eight singles, one deck box and two accessories, one copy of any
 card. A collection is 2-8 cards, each sharing an element or type with all the
 others and each with a different star rating, and scores 2/4/7/9/12/16/21 VP
 for 2/3/4/5/6/7/8+ cards. The `effects` column holds the simulator's
-vocabulary (`effects.py`); the tournament engine is a later issue.
+vocabulary (`effects.py`). The tournament engine (`engine.py`) plays the
+tournament phase for 2-5 players: singles into the left-most open slot, one
+optional Action a turn, Top cards and clashes against the store, flips, the
+effect timings in the document's priority order, Score effects, placement by
+RP and VP by the round's chart; `clash.py` gives exact clash odds.
 
 Options: see `options.py` (set_total_counts, warn_tied_extremes,
 starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
-collection_counts_toward_deck, collection_scoring, one_collection_per_decklist).
+collection_counts_toward_deck, collection_scoring, one_collection_per_decklist;
+simulation: players, tableau_slots, vp_round, match_result, store_kinds).
 
 Version history:
 - 1.0: star range, set composition and size, symbol count, effects vocabulary, deck limits, collections and their VP.
+- 1.1: the tournament engine (options players, tableau_slots, vp_round, match_result, store_kinds) and exact
+  clash odds.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -30,7 +37,7 @@ from workbench.rulesets.blades.options import OPTIONS
 RULESET = Ruleset(
     id="blades",
     title="Millennium Blades",
-    version="1.0",
+    version="1.1",
     document="002_ebec614016c83621.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,
@@ -51,4 +58,5 @@ RULESET = Ruleset(
     },
     signature_columns=frozenset({"stars", "set_kind", "copies"}),
     deck_sections=("main", "collection"),
+    engine_module="workbench.rulesets.blades.engine",
 )

@@ -105,4 +105,66 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         quote="You can only build one collection per Deckbuilding Phase.",
     ),
+    # ---- the tournament engine (engine.py) -----------------------------------------------------------------------
+    RuleOption(
+        key="players",
+        default=4,
+        reading=(
+            "A simulated tournament seats this many players (2-5): seat A plays the measured deck and every other "
+            "seat plays deck B (the gauntlet deck), each its own copy of the cards."
+        ),
+        quote="These rules assume a 3-5 player group. For the 2 player rules, check the Variants section",
+    ),
+    RuleOption(
+        key="tableau_slots",
+        default=6,
+        reading=(
+            "The tableau has 6 slots (the board picture is lost; the document says a tournament typically plays 6 "
+            "of the 8 singles), so a player passes once 6 singles are down or the hand is empty."
+        ),
+        quote=(
+            "During a Tournament, you will typically only play 6 cards ... A player will be unable to play a single "
+            "if he or she has no cards in hand, or if his or her entire tableau is filled already."
+        ),
+    ),
+    RuleOption(
+        key="vp_round",
+        default="round1",
+        reading="Placement is paid by this row of the Tournament VP chart (prerelease 7/5/4/3/2, round1 21/15/12/9/6, "
+        "round2 28/20/16/12/8, final 42/30/24/18/12), whatever the number of players.",
+        quote=(
+            "Award VP for each player based on the Tournament VP chart for your current round (regardless of your "
+            "total number of players)."
+        ),
+        choices=("prerelease", "round1", "round2", "final"),
+    ),
+    RuleOption(
+        key="match_result",
+        default="head_to_head",
+        reading=(
+            "What counts as seat A winning a simulated tournament, for win rates: `head_to_head`, A finishes with "
+            "more RP (a better place) than one other seat drawn at random for the tournament, equal RP is a draw, so "
+            "a mirror is even at any player count and two players is simply who won; `first_place`, A alone in "
+            "first place wins, shared first place is a draw, any other place loses. VP and placement are kept "
+            "beside it."
+        ),
+        quote=(
+            "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated. "
+            "If two or more players tie, add up and divide between them the VP for all places they would win."
+        ),
+        choices=("head_to_head", "first_place"),
+    ),
+    RuleOption(
+        key="store_kinds",
+        default="boosters",
+        reading=(
+            "The store deck that clashes reveal from holds `copies` of every core, expansion, premium and master "
+            "card of the set (starters are dealt, promos fused, pro cards given out); `all` puts every card in."
+        ),
+        quote=(
+            "Take the Core set, five Expansion Sets, four Premium Sets, and three Master Sets of your choice. "
+            "Shuffle all thirteen of these together to form the Store."
+        ),
+        choices=("boosters", "all"),
+    ),
 )

@@ -1,0 +1,772 @@
+"""Rule fidelity of the Millennium Blades tournament engine: scenarios built from the document's own rules and numbers.
+
+Each scenario builds tableaus of bundled cards (cardsets/blades/blades_sample.csv) and calls one kernel of
+workbench/rulesets/blades/engine.py. The golden trace test at the bottom says how to regenerate the trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workbench.decklists import read_decklist
+from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, rng_seed
+from workbench.loading import load_cardset
+from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.rulesets.blades import RULESET
+from workbench.rulesets.blades import engine as E
+from workbench.simulate import simulate, trace
+
+SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
+DECKS = {path.stem: read_decklist(path, SAMPLE) for path in bundled_decks("blades")}
+
+
+def compiled(**options: object) -> E.CompiledCards:
+    return E.compile_cards(SAMPLE, RULESET.resolve_options(options))  # type: ignore[arg-type]
+
+
+DEFAULT = compiled()
+
+
+class Board:
+    """Tableaus of named cards, a store, and the kernels' state, for one scenario.
+
+    A tableau entry is a card name (face-up), `~name` (face-down) or `(name, tokens)`.
+    """
+
+    def __init__(
+        self,
+        tableaus: Sequence[Sequence[str | tuple[str, int]]],
+        store: Sequence[str] | None = None,
+        seed: int = 3,
+        policies: Sequence[int] | None = None,
+        comp: E.CompiledCards = DEFAULT,
+        areas: Sequence[Sequence[str | None]] | None = None,
+        hands: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        self.comp = comp
+        self.st = E.new_state(len(comp.names))
+        self.events = np.zeros((4000, 6), dtype=np.int64)
+        self.ecount = np.zeros(1, dtype=np.int64)
+        self.store = (
+            np.array([comp.card_id(n) for n in store], dtype=np.int64) if store is not None else comp.extra["store"].copy()
+        )
+        game = self.st["game"]
+        game[E.G_PLAYERS] = len(tableaus)
+        game[E.G_SLOTS] = 6
+        game[E.G_STORE_LEFT] = game[E.G_STORE_TOTAL] = len(self.store)
+        game[E.G_TURN] = 1
+        rng_seed(self.st["rng"], seed)
+        for p, cards in enumerate(tableaus):
+            for s, spec in enumerate(cards):
+                name, tokens = (spec, 0) if isinstance(spec, str) else spec
+                up = not name.startswith("~")
+                self.st["tab"][p, s, E.TB_CARD] = comp.card_id(name.lstrip("~"))
+                self.st["tab"][p, s, E.TB_UP] = int(up)
+                self.st["tab"][p, s, E.TB_TOKENS] = tokens
+            side = self.st["side"]
+            side[p, E.S_USED] = len(cards)
+            side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
+            side[p, E.S_POLICY] = policies[p] if policies else E.GREEDY
+            for a, name in enumerate((areas[p] if areas and p < len(areas) else [])):
+                if name:
+                    self.st["area"][p, a, E.AR_CARD] = comp.card_id(name)
+                    self.st["area"][p, a, E.AR_UP] = 1
+            for h, name in enumerate((hands[p] if hands and p < len(hands) else [])):
+                self.st["hand"][p, h] = comp.card_id(name)
+            side[p, E.S_HAND] = len(hands[p]) if hands and p < len(hands) else 0
+
+    # -- the kernels, on this board ------------------------------------------------------------------------------
+    def common(self) -> tuple:
+        s = self.st
+        return (self.comp.table, self.comp.extra["effects"], s["tab"], s["area"], s["side"], s["game"], s["queue"],
+                self.store, s["rng"], s["counters"], self.events, self.ecount)
+
+    def drain(self) -> None:
+        E.resolve_queue(*self.common())
+
+    def clash(self, p: int, name: str, clause: int = 0, with_all: int = 0, where: int = 0) -> int:
+        winner = E.clash(*self.common(), p, where, self.comp.card_id(name), clause, with_all)
+        self.drain()
+        return winner
+
+    def place(self, p: int, name: str, insert_at: int = -1) -> int:
+        return E.place_single(*self.common(), p, self.comp.card_id(name), insert_at)
+
+    def action(self, p: int, where: int, clause: int = 0) -> None:
+        E.use_action(*self.common(), p, where, clause)
+
+    def flip(self, q: int, s: int, by: int) -> None:
+        s_ = self.st
+        E.flip_slot(self.comp.table, self.comp.extra["effects"], s_["tab"], s_["side"], s_["game"], s_["queue"],
+                    s_["counters"], self.events, self.ecount, q, s, by, -1)
+        self.drain()
+
+    def perform(self, p: int, where: int, name: str, clause: int = 0) -> None:
+        E.perform(*self.common(), p, where, self.comp.card_id(name), clause, E.PART_MAIN, -1)
+        self.drain()
+
+    def score(self, vp_round: str = "round1") -> None:
+        s = self.st
+        E.final_scoring(self.comp.table, self.comp.extra["effects"], s["tab"], s["area"], s["side"], s["game"],
+                        s["counters"], self.events, self.ecount, E.VP_ROUNDS.index(vp_round))
+
+    # -- reading it back -------------------------------------------------------------------------------------------
+    def top(self, p: int) -> int:
+        return E.top_slot(self.st["tab"], self.st["side"], p)
+
+    def stars(self, p: int, s: int) -> int:
+        return E.stars_of(self.comp.table, self.st["tab"], self.st["side"], p, s)
+
+    def rp(self, p: int) -> int:
+        return int(self.st["side"][p, E.S_RP])
+
+    def up(self, p: int) -> list[int]:
+        return [int(v) for v in self.st["tab"][p, : self.st["side"][p, E.S_USED], E.TB_UP]]
+
+    def names(self, p: int) -> list[str]:
+        return [self.comp.names[c] for c in self.st["tab"][p, : self.st["side"][p, E.S_USED], E.TB_CARD]]
+
+    def lines(self) -> list[str]:
+        return [E.describe_event(self.comp, row) for row in self.events[: int(self.ecount[0])]]
+
+    def rows(self, code: int) -> list[list[int]]:
+        return [list(map(int, r)) for r in self.events[: int(self.ecount[0])] if r[2] == code]
+
+
+# =====================================================================================================================
+# Top card and face-down cards
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("tableau", "top"),
+    [
+        (["Cinder Recruit", "Ember Lancer", "Blaze Marshal"], 2),  # the right-most face-up card
+        (["Cinder Recruit", "Ember Lancer", "~Blaze Marshal"], 1),  # right-most flipped: El Vice becomes Top
+        (["Cinder Recruit", "~Ember Lancer", "~Blaze Marshal"], 0),
+        (["~Cinder Recruit", "~Ember Lancer"], -1),  # all face-down: no Top card
+        ([], -1),
+    ],
+)
+def test_top_card_is_the_right_most_face_up_card(tableau: list[str], top: int) -> None:
+    assert Board([tableau]).top(0) == top
+
+
+def test_top_card_after_a_flip_moves_left_and_top_effects_follow_it() -> None:
+    # Blaze Marshal: "Top: This card has +2 stars" (4 printed).
+    board = Board([["Blaze Marshal", "Ember Lancer"], ["Pocket Paladin"]])
+    assert board.stars(0, 0) == 4 and board.top(0) == 1
+    board.flip(0, 1, by=1)
+    assert board.top(0) == 0 and board.stars(0, 0) == 6
+    assert board.stars(0, 1) == -1  # a face-down card has no star rating
+
+
+@pytest.mark.parametrize(
+    ("tableau", "slot", "stars"),
+    [
+        ([("Ember Lancer", 2)], 0, 4),  # +1 star tokens add to the rating
+        (["Brass Organist"], 0, 8),  # Top: star +3 while Top
+        (["Brass Organist", "Cinder Recruit"], 0, 5),  # ... and not when another card is Top
+        ([("~Ember Lancer", 0)], 0, -1),
+    ],
+)
+def test_star_rating_counts_tokens_and_top_bonus(tableau: list, slot: int, stars: int) -> None:
+    assert Board([tableau]).stars(0, slot) == stars
+
+
+def test_face_down_cards_count_as_cards_but_have_no_symbols() -> None:
+    # Spark Courier: gain 1 RP per card (face-down too); Furnace Sergeant: 1 RP per Soldier (face-up only).
+    board = Board([["~Cinder Recruit", "Pocket Paladin", "Spark Courier"]])
+    board.perform(0, 2, "Spark Courier")
+    assert board.rp(0) == 3
+    board2 = Board([["~Cinder Recruit", "Pocket Paladin", "Furnace Sergeant"]])
+    board2.score()
+    assert board2.rp(0) == 2  # Paladin and the Sergeant; the face-down Recruit is no Soldier any more
+
+
+# =====================================================================================================================
+# Clash: totals, ties, participants, the aftermarket and the store
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "winner"),
+    [
+        ("Tidebreaker Admiral", "Brine Duelist", 0),  # 6 + 3 against 4 + 3
+        ("Brine Duelist", "Tidebreaker Admiral", 1),
+        ("Brine Duelist", "Harbor Warden", -1),  # 4 + 3 against 4 + 3: a tie, nobody wins
+    ],
+)
+def test_clash_totals_top_card_plus_store_card(mine: str, theirs: str, winner: int) -> None:
+    # A store of 3-star cards only, so every revealed card adds exactly 3.
+    board = Board([[mine], [theirs]], store=["Tinker Apprentice"] * 5)
+    assert board.clash(0, "Harbor Warden", clause=0, where=-1) == winner
+    reveals = board.rows(E.EV_REVEAL)
+    assert [r[5] for r in reveals] == [DEFAULT.table[DEFAULT.card_id(n), E.T_STARS] + 3 for n in (mine, theirs)]
+
+
+def test_the_documents_clash_example() -> None:
+    # Deques' Top card 10 (reveals 3 = 13) against Cardine's 8 (reveals 6 = 14): Cardine wins. Here: a 10-star
+    # rating made of Umbral Archon (8) + 2 tokens, against Umbral Archon (8) with no tokens; store of one 3 and one 6.
+    outcomes = set()
+    for seed in range(1, 40):
+        board = Board([[("Umbral Archon", 2)], ["Umbral Archon"]], store=["Tinker Apprentice", "Tidebreaker Admiral"],
+                      seed=seed)
+        winner = board.clash(0, "Harbor Warden", where=-1)
+        first_reveal = board.rows(E.EV_REVEAL)[0]
+        if DEFAULT.names[first_reveal[4]] == "Tinker Apprentice":
+            assert [r[5] for r in board.rows(E.EV_REVEAL)] == [13, 14] and winner == 1
+        else:
+            assert [r[5] for r in board.rows(E.EV_REVEAL)] == [16, 11] and winner == 0
+        outcomes.add(winner)
+    assert outcomes == {0, 1}
+
+
+def test_clash_all_tie_for_highest_means_nobody_wins_or_loses() -> None:
+    # A 4 + 3, B 4 + 3, C 2 + 3: A and B tie for the highest, so C does not lose either: no lose-clash reactions.
+    board = Board([["Brine Duelist"], ["Harbor Warden"], ["Surf Cadet"]], store=["Tinker Apprentice"] * 6,
+                  areas=[[], [], [None, "Card Sleeves"]])
+    assert board.clash(0, "Tidebreaker Admiral", where=0, with_all=1) == -1
+    assert board.rows(E.EV_REACTION) == [] and board.rp(2) == 0
+
+
+def test_clash_all_takes_every_player_with_a_top_card() -> None:
+    board = Board([["Brine Duelist"], ["~Harbor Warden"], ["Surf Cadet"]], store=["Tinker Apprentice"] * 6)
+    assert board.clash(0, "Tidebreaker Admiral", where=0, with_all=1) == 0
+    assert sorted(r[1] for r in board.rows(E.EV_REVEAL)) == [0, 2]  # B has no Top card
+
+
+@pytest.mark.parametrize(
+    ("tableaus", "reason"),
+    [
+        ([["~Brine Duelist"], ["Harbor Warden"]], "the initiator has no Top card"),
+        ([["Brine Duelist"], ["~Harbor Warden"]], "no opponent has a Top card"),
+    ],
+)
+def test_a_clash_without_two_participants_does_not_occur(tableaus: list, reason: str) -> None:
+    board = Board(tableaus, store=["Tinker Apprentice"] * 4)
+    assert board.clash(0, "Harbor Warden", where=-1) == -2, reason
+    assert board.rows(E.EV_REVEAL) == [] and board.st["game"][E.G_STORE_LEFT] == 4
+
+
+@pytest.mark.parametrize(
+    ("mine", "outcome_rp"),
+    [
+        ("Umbral Archon", 5),  # Harbor Warden: win gain 5 RP
+        ("Cinder Recruit", 0),  # lose: flip your lowest-star card (no RP)
+    ],
+)
+def test_clash_outcomes_apply_to_the_initiator(mine: str, outcome_rp: int) -> None:
+    board = Board([[mine], ["Brine Duelist"]], store=["Tinker Apprentice"] * 4)
+    board.clash(0, "Harbor Warden", where=-1)
+    assert board.rp(0) == outcome_rp and board.rp(1) == 0
+    if outcome_rp == 0:
+        assert board.up(0) == [0]  # lost: flipped its lowest card
+
+
+def test_clash_reactions_win_and_lose() -> None:
+    # Reef Skirmisher: Reaction (win clash) gain 3 RP; Card Sleeves: Reaction (lose clash) gain 3 RP. Used ones flip.
+    board = Board([["Reef Skirmisher", "Umbral Archon"], ["Brine Duelist"]], store=["Tinker Apprentice"] * 4,
+                  areas=[[], [None, "Card Sleeves"]])
+    assert board.clash(0, "Harbor Warden", where=-1) == 0
+    assert board.rp(0) == 5 + 3 and board.rp(1) == 3
+    assert board.up(0) == [0, 1]
+    assert board.st["area"][1, E.AREA_ACCESSORY_1, E.AR_UP] == 0
+    assert board.st["counters"][0, DEFAULT.card_id("Umbral Archon"), ATTACKED] == 1
+
+
+def test_revealed_cards_go_to_the_aftermarket_which_is_cleared_past_twelve() -> None:
+    board = Board([["Umbral Archon"], ["Brine Duelist"]], store=["Tinker Apprentice"] * 30)
+    sizes = []
+    for _ in range(7):
+        board.clash(0, "Dice Tower", where=-1)  # Dice Tower has no clash outcome: only the reveals matter
+        sizes.append(int(board.st["game"][E.G_AFTERMARKET]))
+    assert sizes == [2, 4, 6, 8, 10, 12, 2]
+    assert len(board.rows(E.EV_AFTERMARKET_CLEARED)) == 1
+
+
+def test_an_empty_store_is_refilled_from_the_store_discard_only() -> None:
+    # 14 store cards: after 6 clashes 12 sit in the aftermarket; the 7th clears it (12 discarded) and the 8th
+    # empties the store, whose discard (12) is shuffled back while the aftermarket's 2 stay out.
+    board = Board([["Umbral Archon"], ["Brine Duelist"]], store=["Tinker Apprentice"] * 14)
+    for _ in range(8):
+        board.clash(0, "Dice Tower", where=-1)
+    reshuffles = board.rows(E.EV_STORE_RESHUFFLED)
+    assert [r[5] for r in reshuffles] == [12]
+    assert len(board.rows(E.EV_REVEAL)) == 16
+    assert all(r[4] >= 0 for r in board.rows(E.EV_REVEAL))
+
+
+def test_clash_frequencies_match_the_exact_odds() -> None:
+    from workbench.rulesets.blades.clash import clash_odds, store_star_counts
+
+    store = store_star_counts(SAMPLE)
+    wins = ties = 0
+    runs = 3000
+    for seed in range(1, runs + 1):
+        board = Board([["Brine Duelist"], ["Pocket Paladin"]], seed=seed)  # 4 against 2, the bundled store
+        winner = board.clash(0, "Dice Tower", where=-1)
+        wins += winner == 0
+        ties += winner == -1
+    odds = clash_odds(4, 2, store)
+    assert abs(wins / runs - float(odds.win)) < 4 * np.sqrt(float(odds.win) * (1 - float(odds.win)) / runs)
+    assert abs(ties / runs - float(odds.tie)) < 4 * np.sqrt(float(odds.tie) * (1 - float(odds.tie)) / runs)
+
+
+# =====================================================================================================================
+# Flips, protection, Flip effects and flipped reactions
+# =====================================================================================================================
+
+
+def test_flip_highest_with_the_highest_protected_has_no_legal_target() -> None:
+    # The document's Orella example: the highest card is protected (Stone Sentinel: adjacent cards), so nothing.
+    board = Board([["Undertow Tactician"], ["Tidebreaker Admiral", "Stone Sentinel"]])
+    board.perform(0, 0, "Undertow Tactician")  # Play: flip opponent highest
+    assert board.up(1) == [1, 1]
+    assert any("no legal target" in line for line in board.lines())
+
+
+def test_flip_choice_must_take_a_flippable_card() -> None:
+    # "If she were instructed to flip a card of her choice, she would have to choose Orella": the only legal one.
+    board = Board([["Gloom Imp"], ["Tidebreaker Admiral", "Stone Sentinel"]])
+    board.perform(0, 0, "Gloom Imp")  # Play: flip opponent choice
+    assert board.up(1) == [1, 0]
+
+
+@pytest.mark.parametrize(
+    ("flipper", "theirs", "expected_up"),
+    [
+        # protect self: the 2-star Scout cannot be chosen, so the 1-star Recruit goes
+        ("Gloom Imp", ["Smoke Screen Scout", "Cinder Recruit"], [1, 0]),
+        # lowest is the 4-star Duelist, next to the Sentinel that protects adjacent cards: no legal target
+        ("Rust Hound", ["Brine Duelist", "Pendulum Sentinel"], [1, 1]),
+        # without the Sentinel the Duelist goes
+        ("Rust Hound", ["Brine Duelist", "Brass Organist"], [0, 1]),
+    ],
+)
+def test_protection_stops_opponents_flips(flipper: str, theirs: list[str], expected_up: list[int]) -> None:
+    board = Board([[flipper], theirs])
+    board.perform(0, 0, flipper)
+    assert board.up(1) == expected_up
+
+
+def test_own_effects_ignore_protection() -> None:
+    # Smoke Screen Scout protects itself from opponents only: flip yours lowest takes it.
+    board = Board([["Smoke Screen Scout", "Brine Duelist"]])
+    E.perform(*board.common(), 0, 0, DEFAULT.card_id("Harbor Warden"), 0, E.PART_LOSE, -1)
+    board.drain()
+    assert board.up(0) == [0, 1]
+
+
+def test_top_protect_adjacent_only_while_top() -> None:
+    board = Board([["Rust Hound"], ["Ember Lancer", "Prism Warden"]])
+    board.perform(0, 0, "Rust Hound")  # lowest: Ember Lancer, adjacent to the Top Prism Warden
+    assert board.up(1) == [1, 1]
+    board2 = Board([["Rust Hound"], ["Ember Lancer", "Prism Warden", "Pocket Paladin"]])
+    board2.perform(0, 0, "Rust Hound")  # the Warden is not Top: Lancer (2) and Paladin (2) both lowest
+    assert board2.up(1)[0] + board2.up(1)[2] == 1
+
+
+def test_flip_effect_fires_and_flipped_reaction_answers_an_opponent() -> None:
+    # Grave Lantern: Flip: gain 4 RP. Heatproof Sleeves: Reaction (flipped) gain 2 RP.
+    board = Board([["Undertow Tactician"], ["Grave Lantern"]], areas=[[], [None, "Heatproof Sleeves"]])
+    board.perform(0, 0, "Undertow Tactician")
+    assert board.up(1) == [0]
+    assert board.rp(1) == 4 + 2
+    assert board.st["area"][1, E.AREA_ACCESSORY_1, E.AR_UP] == 0
+    assert board.st["counters"][1, DEFAULT.card_id("Grave Lantern"), DESTROYED] == 1
+
+
+def test_flipping_your_own_card_is_no_flipped_reaction() -> None:
+    board = Board([["Grave Lantern", "Bellows Golem"]], areas=[[None, "Heatproof Sleeves"]])
+    board.flip(0, 0, by=0)
+    assert board.rp(0) == 4  # the Lantern's Flip effect, but no Sleeves
+    assert board.st["area"][0, E.AREA_ACCESSORY_1, E.AR_UP] == 1
+
+
+def test_flipped_cards_lose_their_star_tokens() -> None:
+    board = Board([[("Ember Lancer", 3)], ["Cinder Recruit"]])
+    board.flip(0, 0, by=1)
+    assert board.st["tab"][0, 0, E.TB_TOKENS] == 0
+
+
+# =====================================================================================================================
+# Playing singles: left-most slot, Play before Next, Scurry, Thwomp!, Mimicry; Actions, Blast Off, Anvil Drop
+# =====================================================================================================================
+
+
+def test_singles_go_into_the_left_most_open_slot() -> None:
+    board = Board([["Cinder Recruit"]])
+    assert board.place(0, "Pocket Paladin") == 1
+    assert board.names(0) == ["Cinder Recruit", "Pocket Paladin"] and board.rp(0) == 3
+
+
+def test_play_resolves_before_next() -> None:
+    # Kindling Sprite: Next: star +1. Ember Lancer: Play: clash. Top > Ongoing > Play > Next: the clash uses the
+    # Lancer's 2 stars, and the token arrives after.
+    board = Board([["Kindling Sprite"], ["Pocket Paladin"]], store=["Tinker Apprentice"] * 4)
+    board.st["tab"][0, 0, E.TB_NEXT] = 1
+    slot = board.place(0, "Ember Lancer")
+    assert board.rows(E.EV_REVEAL)[0][5] == 2 + 3
+    assert board.st["tab"][0, slot, E.TB_TOKENS] == 1
+
+
+def test_next_fires_once_and_only_from_a_face_up_card() -> None:
+    board = Board([[]])
+    board.place(0, "Kindling Sprite")
+    board.place(0, "Cinder Recruit")
+    board.place(0, "Pocket Paladin")
+    assert [int(t) for t in board.st["tab"][0, :3, E.TB_TOKENS]] == [0, 1, 0]
+    flipped = Board([[]])
+    flipped.place(0, "Kindling Sprite")
+    flipped.flip(0, 0, by=0)
+    flipped.place(0, "Cinder Recruit")
+    assert int(flipped.st["tab"][0, 1, E.TB_TOKENS]) == 0
+
+
+def test_play_star_puts_tokens_on_the_card_itself() -> None:
+    board = Board([[]])
+    board.place(0, "Cathedral Engine")  # Play: star +3
+    assert board.stars(0, 0) == 7 + 3
+
+
+@pytest.mark.parametrize(("insert_at", "order"), [(0, ["Moth Messenger", "Cinder Recruit", "Blaze Marshal"]),
+                                                  (1, ["Cinder Recruit", "Moth Messenger", "Blaze Marshal"]),
+                                                  (-1, ["Cinder Recruit", "Blaze Marshal", "Moth Messenger"])])
+def test_scurry_inserts_anywhere_shifting_cards_right(insert_at: int, order: list[str]) -> None:
+    board = Board([["Cinder Recruit", ("Blaze Marshal", 2)]])
+    board.place(0, "Moth Messenger", insert_at)
+    assert board.names(0) == order
+    marshal = order.index("Blaze Marshal")
+    assert board.st["tab"][0, marshal, E.TB_TOKENS] == 2  # the shifted card keeps its tokens
+
+
+@pytest.mark.parametrize(("left", "flips"), [("Ember Lancer", True), ("Brine Duelist", False), ("~Ember Lancer", False)])
+def test_thwomp_flips_a_lower_card_to_the_left_and_gains(left: str, flips: bool) -> None:
+    board = Board([[left]])
+    board.place(0, "Bellows Golem")  # 3 stars, Thwomp! 3
+    assert board.up(0)[0] == (0 if flips or left.startswith("~") else 1)
+    assert board.rp(0) == (3 if flips else 0)
+
+
+def test_mimicry_takes_the_left_cards_symbols_until_it_flips() -> None:
+    # Veil Mimic (Dark, Fiend) next to Furnace Sergeant (Fire, Soldier): the Ashfall Deck Box scores per fire.
+    board = Board([["Furnace Sergeant", "Veil Mimic"]], areas=[["Ashfall Deck Box"]])
+    board.score()
+    assert board.rp(0) == 2 + 2  # Sergeant: 1 per soldier (both); box: 1 per fire (both)
+    board2 = Board([["~Furnace Sergeant", "Veil Mimic"]], areas=[["Ashfall Deck Box"]])
+    board2.score()
+    assert board2.rp(0) == 0  # the Mimic is Dark/Fiend again, the Sergeant face-down
+
+
+def test_actions_flip_their_card_after_resolving() -> None:
+    board = Board([["Brine Duelist"]], areas=[[None, "Dice Tower"]])
+    board.action(0, E.W_ACCESSORY_1)
+    assert board.rp(0) == 3 and board.st["area"][0, E.AREA_ACCESSORY_1, E.AR_UP] == 0
+
+
+def test_blast_off_puts_three_tokens_on_the_next_single() -> None:
+    board = Board([["Cog Acolyte"]])
+    board.action(0, 0)
+    assert board.up(0) == [0]
+    slot = board.place(0, "Pocket Paladin")
+    assert board.stars(0, slot) == 2 + 3
+
+
+@pytest.mark.parametrize(
+    ("theirs", "up"),
+    [(["Umbral Archon"], [1]), (["Tidebreaker Admiral"], [1]), (["Veil Mimic"], [0]), (["Gear Choir"], [0])],
+)
+def test_anvil_drop_flips_only_a_card_with_fewer_stars(theirs: list[str], up: list[int]) -> None:
+    board = Board([["Hollow Anvil Jester"], theirs])  # the Jester has 6 stars: 8 and 6 are safe, 5 and 4 are not
+    board.action(0, 0)
+    assert board.up(1) == up
+    assert board.up(0) == [0]  # the Action flipped the Jester
+
+
+def test_rp_never_goes_below_zero() -> None:
+    board = Board([["Cinder Recruit"]])
+    E.gain_rp(board.st["side"], board.st["game"], board.st["counters"], board.events, board.ecount, 0, -1, -5)
+    assert board.rp(0) == 0
+
+
+# =====================================================================================================================
+# End of the tournament: Score order, placement and VP ties
+# =====================================================================================================================
+
+
+def test_score_effects_run_tableau_left_to_right_then_deck_box_then_accessories_face_up_only() -> None:
+    board = Board([["Night Market Chef", "~Furnace Sergeant", "Gear Choir", "Cathedral Engine"]],
+                  areas=[["Sturdy Deck Box", "Relic of the First Flame"]])
+    board.score()
+    sources = [DEFAULT.names[r[3]] for r in board.rows(E.EV_RP)]
+    assert sources == ["Night Market Chef", "Gear Choir", "Cathedral Engine", "Sturdy Deck Box"]
+    # Chef 1 per card (4), Choir 2 per machine (2 machines: 4), Engine 2 per machine (4), box 1 per card (4)
+    assert board.rp(0) == 16
+
+
+@pytest.mark.parametrize(
+    ("rps", "vp_round", "places", "vps"),
+    [
+        ([30, 20, 10, 5], "round1", [1, 2, 3, 4], [21, 15, 12, 9]),
+        ([30, 20, 20, 20], "round1", [1, 2, 2, 2], [21, 12, 12, 12]),  # 3-way tie for 2nd: (15+12+9)/3
+        ([10, 10, 4, 1, 0], "round1", [1, 1, 3, 4, 5], [18, 18, 12, 9, 6]),
+        ([7, 7, 7], "final", [1, 1, 1], [32, 32, 32]),  # (42+30+24)/3
+        ([5, 5, 5, 1, 1], "round2", [1, 1, 1, 4, 4], [21, 21, 21, 10, 10]),  # (28+20+16)/3 rounded down; (12+8)/2
+        ([3, 9], "prerelease", [2, 1], [5, 7]),  # two players: the first two columns, whatever the player count
+    ],
+)
+def test_placement_and_vp_with_the_documents_tie_rule(rps: list[int], vp_round: str, places: list[int],
+                                                      vps: list[int]) -> None:
+    board = Board([[] for _ in rps])
+    for p, rp in enumerate(rps):
+        board.st["side"][p, E.S_RP] = rp
+    board.score(vp_round)
+    assert [int(v) for v in board.st["side"][: len(rps), E.S_PLACE]] == places
+    assert [int(v) for v in board.st["side"][: len(rps), E.S_VP]] == vps
+
+
+@pytest.mark.parametrize(
+    ("rps", "rival", "head_to_head", "first_place"),
+    [
+        ([10, 5, 20, 1], 1, 0, 1),  # A beats its rival B but C is first
+        ([10, 5, 20, 1], 2, 1, 1),
+        ([10, 10, 3, 1], 1, -1, -1),  # A and B share first place and tie head to head
+        ([12, 10, 3, 1], 3, 0, 0),
+    ],
+)
+def test_match_result_options(rps: list[int], rival: int, head_to_head: int, first_place: int) -> None:
+    board = Board([[] for _ in rps])
+    for p, rp in enumerate(rps):
+        board.st["side"][p, E.S_RP] = rp
+    board.score()
+    board.st["game"][E.G_RIVAL] = rival
+    assert E.match_winner(board.st["side"], board.st["game"], E.MR_HEAD_TO_HEAD) == head_to_head
+    assert E.match_winner(board.st["side"], board.st["game"], E.MR_FIRST_PLACE) == first_place
+
+
+# =====================================================================================================================
+# Whole tournaments and the engine options
+# =====================================================================================================================
+
+
+def play(comp: E.CompiledCards, deck_a: str, deck_b: str, n: int = 200, policy: int = E.GREEDY) -> dict:
+    seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
+    first = (np.arange(n) % 2).astype(np.int8)
+    return E.play_batch_detailed(comp, comp.deck_array(DECKS[deck_a]), comp.deck_array(DECKS[deck_b]), seeds, first,
+                                 policy, policy)
+
+
+@pytest.mark.parametrize(("players", "slots"), [(2, 6), (4, 6), (5, 6), (3, 4), (4, 8)])
+def test_players_and_tableau_slots_set_the_number_of_turns(players: int, slots: int) -> None:
+    comp = compiled(players=players, tableau_slots=slots)
+    result = play(comp, "tide_clash", "lantern_score", n=50)
+    # Each deck has 8 singles: everyone plays until the tableau is full (or the hand is empty).
+    assert (result["turns"] == players * min(slots, 8)).all()
+    assert set(result["place_a"]) <= set(range(1, players + 1))
+
+
+@pytest.mark.parametrize(("vp_round", "chart"), [("round1", [21, 15, 12, 9]), ("final", [42, 30, 24, 18])])
+def test_vp_round_option_pays_by_its_chart_row(vp_round: str, chart: list[int]) -> None:
+    result = play(compiled(vp_round=vp_round), "lantern_score", "ashfall_starter", n=20)
+    assert (result["place_a"] == 1).all() and (result["vp_a"] == chart[0]).all()
+
+
+@pytest.mark.parametrize(("store_kinds", "size"), [("boosters", 86), ("all", 86 + 9 + 6 + 5)])
+def test_store_kinds_option(store_kinds: str, size: int) -> None:
+    assert len(compiled(store_kinds=store_kinds).extra["store"]) == size
+
+
+def test_match_result_option_changes_only_the_winner_code() -> None:
+    a = play(compiled(match_result="head_to_head"), "tide_clash", "tide_clash", n=300)
+    b = play(compiled(match_result="first_place"), "tide_clash", "tide_clash", n=300)
+    assert (a["vp_a"] == b["vp_a"]).all() and (a["place_a"] == b["place_a"]).all()
+    assert ((b["winner"] == 0) == ((b["place_a"] == 1) & (b["vp_a"] == 21))).all()
+
+
+@pytest.mark.parametrize("bad", [{"players": 1}, {"players": 6}, {"tableau_slots": 0}, {"tableau_slots": 13}])
+def test_out_of_range_engine_options_are_clear_errors(bad: dict) -> None:
+    from workbench.cards import WorkbenchInputError
+
+    with pytest.raises(WorkbenchInputError, match="out of range"):
+        compiled(**bad)
+
+
+def test_more_than_eight_singles_are_cut_to_eight_at_random(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+    rows = [
+        {"name": f"Single {i}", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 1 + i % 5,
+         "copies": 2, "effects": "Play: gain 1 RP"}
+        for i in range(10)
+    ]
+    cardset = make_cardset(RULESET, rows)
+    comp = E.compile_cards(cardset, RULESET.resolve_options({"tableau_slots": 12}))
+    deck = make_deck(cardset, "\n".join(f"1 Single {i}" for i in range(10)))
+    seeds = np.arange(1, 41, dtype=np.int64)
+    result = E.play_batch_detailed(comp, comp.deck_array(deck), comp.deck_array(deck), seeds,
+                                   np.zeros(40, dtype=np.int8), E.GREEDY, E.GREEDY)
+    assert (result["turns"] == 4 * 8).all() and (result["rp_a"] == 8).all()
+    drawn = result["counters"][0, :, DRAWN]
+    assert drawn.sum() == 40 * 8 and (drawn > 0).sum() == 10  # which two go back varies with the seed
+
+
+def test_counters_are_kept_per_side() -> None:
+    result = play(DEFAULT, "tide_clash", "umbral_control", n=100)
+    counters = result["counters"]
+    admiral, archon = DEFAULT.card_id("Tidebreaker Admiral"), DEFAULT.card_id("Umbral Archon")
+    assert counters[0, admiral, DRAWN] == 100 and counters[1, archon, DRAWN] == 300  # three deck-B seats
+    assert 0 < counters[0, admiral, PLAYED] <= 100 and counters[0, admiral, DAMAGE_DEALT] > 0
+    assert 0 < counters[1, archon, PLAYED] <= 300 and counters[1, archon, DESTROYED] > 0
+
+
+def test_info_finding_for_too_many_clauses_points_at_the_cell(make_cardset) -> None:  # type: ignore[no-untyped-def]
+    rows = [
+        {"name": "Busy", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 3, "copies": 2,
+         "effects": "Play: gain 1 RP; Play: gain 1 RP; Play: gain 1 RP; Play: gain 1 RP; Play: gain 1 RP"},
+        {"name": "Odd", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 2, "copies": 2,
+         "effects": "Play: summon a dragon"},
+    ]
+    comp = E.compile_cards(make_cardset(RULESET, rows), RULESET.resolve_options())
+    clauses = [f for f in comp.findings if f.rule == "blades.engine_clauses"]
+    assert len(clauses) == 1 and clauses[0].row == 2 and clauses[0].column == "effects"
+    uncovered = [f for f in comp.findings if f.rule == "blades.effects"]
+    assert len(uncovered) == 1 and uncovered[0].row == 3 and uncovered[0].column == "effects"
+    assert comp.table[1, E.T_CLAUSES] == 0  # simulated without it
+
+
+# =====================================================================================================================
+# Sanity: better cards, better decks, determinism, the random policy
+# =====================================================================================================================
+
+
+def _sanity_set(make_cardset, gain_a: int, gain_b: int, stars: int = 3):  # type: ignore[no-untyped-def]
+    rows = [{"name": f"Filler {i}", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 1 + i % 4,
+             "copies": 2, "effects": "Play: gain 2 RP"} for i in range(8)]
+    rows += [
+        {"name": "Weak", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": stars, "copies": 2,
+         "effects": f"Play: gain {gain_a} RP"},
+        {"name": "Strong", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": stars, "copies": 2,
+         "effects": f"Play: gain {gain_b} RP"},
+        {"name": "Blank", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 1, "copies": 2},
+    ]
+    return make_cardset(RULESET, rows)
+
+
+def test_a_strictly_better_card_is_at_least_as_strong(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+    from workbench.analysis import power_curve
+
+    cardset = _sanity_set(make_cardset, 1, 4)
+    reference = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="reference")
+    curve = power_curve(cardset, [reference], matches_per_card=600, seed=4, workers=1, only=["Weak", "Strong"])
+    weak = curve.cards.set_index("card").loc["Weak"]
+    strong = curve.cards.set_index("card").loc["Strong"]
+    assert strong["power"] >= weak["low"]
+    assert strong["power"] > weak["power"]
+
+
+def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+    cardset = _sanity_set(make_cardset, 1, 4)
+    on_curve = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="on curve")
+    blanks = make_deck(cardset, "1 Blank\n1 Weak", name="under budget")
+    result = simulate(cardset, on_curve, blanks, matches=400, seed=2, workers=1)
+    assert result.win_rate_a.low > 0.9
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_same_seed_same_tournaments(policy: str) -> None:
+    one = simulate(SAMPLE, DECKS["tide_clash"], DECKS["umbral_control"], matches=300, seed=9, policies=policy, workers=1)
+    two = simulate(SAMPLE, DECKS["tide_clash"], DECKS["umbral_control"], matches=300, seed=9, policies=policy, workers=1)
+    assert one.matches.equals(two.matches) and one.counters.equals(two.counters)
+
+
+def test_one_process_and_run_jobs_in_pieces_agree() -> None:
+    from workbench.simulate import Job, batch_seeds, run_jobs
+
+    deck_a, deck_b = DEFAULT.deck_array(DECKS["tide_clash"]), DEFAULT.deck_array(DECKS["lantern_score"])
+    batches = batch_seeds(11, 3_000)
+    jobs = [Job(deck_a, deck_b, seeds, first, 0, 0) for seeds, first in batches]
+    pieces = run_jobs("workbench.rulesets.blades.engine", DEFAULT, jobs, workers=1)
+    whole = E.play_batch(DEFAULT, deck_a, deck_b, np.concatenate([s for s, _ in batches]),
+                         np.concatenate([f for _, f in batches]), 0, 0)
+    assert (np.concatenate([p[0] for p in pieces]) == whole[0]).all()
+
+
+def test_the_random_policy_plays_whole_legal_tournaments() -> None:
+    result = play(DEFAULT, "umbral_control", "tide_clash", n=300, policy=E.RANDOM)
+    assert (result["turns"] == 4 * 6).all()
+    assert set(np.unique(result["winner"])) <= {-1, 0, 1}
+
+
+def test_a_mirror_is_even_at_four_players() -> None:
+    result = simulate(SAMPLE, DECKS["tide_clash"], matches=3_000, seed=6, workers=1)
+    rate = result.win_rate_a
+    assert rate.low - 0.02 <= 0.5 <= rate.high + 0.02, str(rate)
+
+
+# =====================================================================================================================
+# Golden trace
+# =====================================================================================================================
+
+GOLDEN = REPO_ROOT / "tests" / "golden" / "blades_trace.txt"
+
+
+def test_golden_trace() -> None:
+    """To regenerate on purpose (after a rule change, with an engine version bump):
+    .venv/bin/workbench simulate cardsets/blades/blades_sample.csv --deck cardsets/blades/decks/tide_clash.txt \
+        --deck cardsets/blades/decks/umbral_control.txt --seed 7 --trace > tests/golden/blades_trace.txt
+    """
+    lines = list(trace(SAMPLE, DECKS["tide_clash"], DECKS["umbral_control"], seed=7))
+    expected = Path(GOLDEN).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(expected)
+    for number, (got, want) in enumerate(zip(lines, expected), start=1):
+        assert got == want, f"line {number}"
+
+
+# =====================================================================================================================
+# VP and placement beside the two-sided result; power is the change in average VP
+# =====================================================================================================================
+
+
+def test_simulate_keeps_vp_placement_and_rp_per_tournament() -> None:
+    result = simulate(SAMPLE, DECKS["tide_clash"], DECKS["lantern_score"], matches=200, seed=1, workers=1)
+    frame = result.matches
+    assert {"vp", "place", "rp", "score"} <= set(frame.columns)
+    assert frame["vp"].isin([21, 15, 12, 9, 13, 10, 11, 14, 18, 16, 17]).all()
+    assert (frame["score"] == frame["vp"] / 21).all()
+    assert result.summary()["per_match_means"]["vp"] == pytest.approx(frame["vp"].mean())
+
+
+def test_power_is_the_change_in_average_vp(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+    from workbench.analysis import power_curve
+
+    cardset = _sanity_set(make_cardset, 1, 4)
+    reference = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="reference")
+    curve = power_curve(cardset, [reference], matches_per_card=300, seed=4, workers=1, only=["Strong"])
+    assert "VP" in curve.meta["score"]
+    # Everyone else plays the reference deck; Strong replaces a 2-RP filler by a 4-RP card, so A finishes first
+    # alone (21 VP) where it used to share first place four ways ((21+15+12+9)/4 = 14 VP).
+    assert curve.cards.iloc[0]["power"] == pytest.approx((21 - 14) / 21)
+
+
+def test_ongoing_stars_and_top_protect_self(make_cardset) -> None:  # type: ignore[no-untyped-def]
+    rows = [
+        {"name": "Glow", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 3, "copies": 2,
+         "effects": "Ongoing: star +2"},
+        {"name": "Shy", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 2, "copies": 2,
+         "effects": "Top: protect self"},
+        {"name": "Hound", "kind": "single", "set": "Core Set", "set_kind": "core", "stars": 1, "copies": 2,
+         "effects": "Play: flip opponent choice"},
+    ]
+    comp = E.compile_cards(make_cardset(RULESET, rows), RULESET.resolve_options())
+    board = Board([["Glow", "Shy"], ["Hound"]], comp=comp, store=["Glow"] * 4)
+    assert board.stars(0, 0) == 5  # Ongoing: whether or not it is the Top card
+    board.perform(1, 0, "Hound")  # greedy picks the highest legal card: Shy is Top and protects itself
+    assert board.up(0) == [0, 1]
+    assert board.stars(0, 0) == -1
+    board2 = Board([["Shy", "Glow"], ["Hound"]], comp=comp, store=["Glow"] * 4)
+    board2.perform(1, 0, "Hound")  # Shy is not the Top card now, and Glow (5) is the higher: Glow goes first
+    board2.perform(1, 0, "Hound")  # then Shy is Top again and safe: no legal target
+    assert board2.up(0) == [1, 0]

@@ -1,0 +1,1438 @@
+"""The Millennium Blades tournament engine: whole tournaments on integer arrays, compiled by Numba.
+
+Pure: numpy and numba only. `compile_cards` turns a validated card set into a
+card table, an effect-opcode table (from the `effects` vocabulary in
+`effects.py`) and the store deck once; the kernels below only ever see integer
+arrays, and all randomness comes from the xorshift state seeded per match.
+Every step is a small kernel (setup, play a single, use an action, flip, clash,
+resolve the effect queue, final scoring) so scenario tests can build a tableau
+and call exactly the rule they test.
+
+A "match" of the shared runner is one tournament phase (document: Tournament
+Phase) of `players` players (2-5, option): seat A plays deck A, seats B, C, ...
+all play deck B. Seats sit in order A, B, C, ... ("clockwise"). The runner's
+first player (0 = A, 1 = B, alternating) says whether A sits in the first or
+the second half of the turn order (`opening_seat`): with two players, whether A
+opens; with more, every position of A is equally likely over the alternation.
+
+1. Setup: RP 0; each seat takes its deck's singles into hand (more than 8:
+   random ones go back to the binder, as the Illegal Decks box says), and sets
+   out its first deck box and first two accessories face-up. The store deck
+   holds `copies` of every card of the set kinds in `store_kinds`.
+2. Turns go round from the first player. A player who can play a single (one
+   in hand and an open tableau slot) plays it into the left-most open slot
+   (Scurry: anywhere) and may take one Action, before or after; a player who
+   cannot passes. The tournament ends when every player is unable to play.
+3. Playing a single: its Play clauses, then the Next clauses of your earlier
+   face-up cards waiting for "the next card you play" (and Blast Off tokens),
+   in the document's priority order Top > Ongoing > Play > Next > Score (Top
+   and Ongoing are continuous, so they are always already in force).
+4. Effects resolve through a first-in first-out queue: a flip fires the flipped
+   card's Flip clauses and, when an opponent's effect did it, its owner's
+   `Reaction (flipped)`; a clash fires the initiator's outcome and the
+   participants' `win clash` / `lose clash` reactions, the player whose turn it
+   is first, then clockwise. A Reaction or Action flips its own card.
+5. End: Score clauses of face-up cards (tableau left to right, deck box,
+   accessories), placement by RP, VP by the chart of `vp_round`; tied players
+   share the VP of the places they cover, rounded down.
+
+The per-match result for the two-sided runner is option `match_result`
+(winner code 0 = A, 1 = deck B's side, -1 = even): by default A against one
+rival seat drawn per match, else A's first place; A's VP, placement and RP are
+in `play_batch_detailed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+from numba import njit
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+    Engine,
+    IntArray,
+    log_event,
+    rng_below,
+    rng_seed,
+)
+from workbench.rulesets.blades.cards import BladesCard
+from workbench.rulesets.blades.costs import _check_effects as effect_findings
+from workbench.rulesets.blades.effects import EffectAction, parse_effects
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def kernel(function: F) -> F:
+    """Compile a tournament kernel with Numba, cached on disk, without reference counting (nothing allocates)."""
+    return njit(cache=True, nogil=True, _nrt=False)(function)  # type: ignore[no-any-return]
+
+
+def inline_kernel(function: F) -> F:
+    """A small, hot `kernel` copied into each caller."""
+    return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)  # type: ignore[no-any-return]
+
+
+# ---- card table columns -------------------------------------------------------------------------------------------
+T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS = range(7)
+TABLE_WIDTH = 7
+K_SINGLE, K_DECK_BOX, K_ACCESSORY = range(3)
+KIND_NAMES = ("single", "deck_box", "accessory")
+F_ONGOING_PROTECT_SELF = 1
+F_ONGOING_PROTECT_ADJACENT = 2
+F_TOP_PROTECT_SELF = 4
+F_TOP_PROTECT_ADJACENT = 8
+F_MIMICRY = 16
+F_SCURRY = 32
+F_HAS_SCORE = 64
+F_HAS_NEXT = 128
+MAX_CLAUSES = 4
+"""Clauses simulated per card; more are reported (info finding) and left out."""
+MAX_SYMBOLS = 62
+"""Distinct element and type names a set may use and still be counted by `per <symbol>` (one bit each)."""
+
+# ---- effect table: effects[card, clause, field] -------------------------------------------------------------------
+E_TIMING, E_TRIGGER, E_CLASH_ALL = range(3)
+ACTION_BASE = 3
+A_VERB, A_AMOUNT, A_PER, A_ARG, A_WHOSE, A_PICK = range(6)
+ACTION_WIDTH = 6
+PART_MAIN, PART_WIN, PART_LOSE, PART_TIE = range(4)
+EFFECT_WIDTH = ACTION_BASE + 4 * ACTION_WIDTH
+
+TIMING_CODES = ("Play", "Next", "Flip", "Ongoing", "Top", "Score", "Reaction", "Action")
+TM_PLAY, TM_NEXT, TM_FLIP, TM_ONGOING, TM_TOP, TM_SCORE, TM_REACTION, TM_ACTION = range(8)
+TRIGGER_CODES = ("win clash", "lose clash", "flipped")
+TR_WIN, TR_LOSE, TR_FLIPPED = range(3)
+(V_NONE, V_GAIN, V_FLIP, V_STAR, V_PROTECT, V_CLASH, V_MIMICRY, V_BLAST_OFF, V_SCURRY, V_ANVIL, V_THWOMP) = range(11)
+KEYWORD_VERBS = {"Mimicry": V_MIMICRY, "Blast Off": V_BLAST_OFF, "Scurry": V_SCURRY, "Anvil Drop": V_ANVIL,
+                 "Thwomp!": V_THWOMP}
+PER_NONE, PER_CARD, PER_CARD_LEFT, PER_FACE_DOWN, PER_STARS_AT_LEAST, PER_STARS_AT_MOST, PER_SYMBOL = range(7)
+PER_CODES = {"card": PER_CARD, "card left": PER_CARD_LEFT, "face-down": PER_FACE_DOWN,
+             "stars at least": PER_STARS_AT_LEAST, "stars at most": PER_STARS_AT_MOST, "symbol": PER_SYMBOL}
+WHOSE_YOURS, WHOSE_OPPONENT = range(2)
+PICK_HIGHEST, PICK_LOWEST, PICK_CHOICE = range(3)
+BLAST_OFF_TOKENS = 3
+
+# ---- rule options, in the order of the options array ---------------------------------------------------------------
+OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds")
+O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS = range(len(OPTION_ORDER))
+VP_ROUNDS = ("prerelease", "round1", "round2", "final")
+VP_CHART = np.array(
+    [[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64
+)
+"""The Tournament VP Chart, one row per round of VP_ROUNDS, one column per place."""
+MATCH_RESULTS = ("head_to_head", "first_place")
+MR_HEAD_TO_HEAD, MR_FIRST_PLACE = range(2)
+STORE_KINDS = ("boosters", "all")
+BOOSTER_SET_KINDS = ("core", "expansion", "premium", "master")
+"""The set kinds shuffled into the store (document: Set Selection); starters, promos and pro cards are dealt or won."""
+
+MAX_PLAYERS = 5
+MAX_SLOTS = 12
+HAND_LIMIT = 8
+"""Singles a tournament deck may hold; more are removed at random (the Illegal Decks box)."""
+MAX_HAND = 64
+AFTERMARKET_LIMIT = 12
+
+# ---- per-slot tableau fields, per-area fields -----------------------------------------------------------------------
+TB_CARD, TB_UP, TB_TOKENS, TB_NEXT = range(4)
+TAB_WIDTH = 4
+AREA_BOX, AREA_ACCESSORY_1, AREA_ACCESSORY_2 = range(3)
+AR_CARD, AR_UP = range(2)
+W_BOX, W_ACCESSORY_1, W_ACCESSORY_2 = -1, -2, -3
+"""`where` codes of effect sources off the tableau (a tableau source is its slot, 0 or more)."""
+
+# ---- per-player fields ----------------------------------------------------------------------------------------------
+S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED = range(10)
+SIDE_WIDTH = 10
+
+# ---- match fields ---------------------------------------------------------------------------------------------------
+(G_TURN, G_PLAYERS, G_CURRENT, G_STORE_LEFT, G_STORE_TOTAL, G_AFTERMARKET, G_FIRST, G_SLOTS, G_QHEAD, G_QTAIL,
+ G_RIVAL) = range(11)
+GAME_WIDTH = 11
+
+# ---- the effect queue -----------------------------------------------------------------------------------------------
+Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
+QUEUE_WIDTH = 7
+QUEUE_SIZE = 4096
+QK_EFFECT, QK_REACT = range(2)
+
+GREEDY, RANDOM = 0, 1
+
+# ---- trace event codes (row: turn, player, code, card, other, amount) -----------------------------------------------
+(
+    EV_SEAT,
+    EV_TURN,
+    EV_PLAY,
+    EV_PASS,
+    EV_RP,
+    EV_FLIP,
+    EV_TOKENS,
+    EV_ACTION,
+    EV_REACTION,
+    EV_CLASH,
+    EV_REVEAL,
+    EV_CLASH_RESULT,
+    EV_NO_CLASH,
+    EV_NO_TARGET,
+    EV_PLACE,
+    EV_END,
+    EV_TRIMMED,
+    EV_STORE_RESHUFFLED,
+    EV_AFTERMARKET_CLEARED,
+    EV_OPENS,
+) = range(20)
+
+
+# =====================================================================================================================
+# Reading the tableau
+# =====================================================================================================================
+
+
+@inline_kernel
+def top_slot(tab: IntArray, side: IntArray, p: int) -> int:
+    """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none)."""
+    for s in range(side[p, S_USED] - 1, -1, -1):
+        if tab[p, s, TB_UP] == 1:
+            return s
+    return -1
+
+
+@inline_kernel
+def stars_of(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int) -> int:
+    """Star rating of p's card in slot s: printed + tokens + Ongoing bonus (+ Top bonus when it is the Top card).
+    A face-down card has no star rating: -1."""
+    if tab[p, s, TB_UP] == 0:
+        return -1
+    card = tab[p, s, TB_CARD]
+    value = table[card, T_STARS] + tab[p, s, TB_TOKENS] + table[card, T_ONGOING_STARS]
+    if table[card, T_TOP_STARS] != 0 and top_slot(tab, side, p) == s:
+        value += table[card, T_TOP_STARS]
+    return value
+
+
+@inline_kernel
+def symbols_of(table: IntArray, tab: IntArray, p: int, s: int) -> int:
+    """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
+    (copy effects are never copied), and its own when there is none."""
+    if tab[p, s, TB_UP] == 0:
+        return 0
+    card = tab[p, s, TB_CARD]
+    if table[card, T_FLAGS] & F_MIMICRY and s > 0 and tab[p, s - 1, TB_UP] == 1:
+        return table[tab[p, s - 1, TB_CARD], T_SYMBOLS]
+    return table[card, T_SYMBOLS]
+
+
+@inline_kernel
+def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int) -> bool:
+    """Whether opponents' effects cannot flip p's card in slot s (protect self / adjacent, Ongoing or Top)."""
+    top = top_slot(tab, side, p)
+    card = tab[p, s, TB_CARD]
+    flags = table[card, T_FLAGS]
+    if flags & F_ONGOING_PROTECT_SELF or (flags & F_TOP_PROTECT_SELF and top == s):
+        return True
+    for n in (s - 1, s + 1):
+        if 0 <= n < side[p, S_USED] and tab[p, n, TB_UP] == 1:
+            nflags = table[tab[p, n, TB_CARD], T_FLAGS]
+            if nflags & F_ONGOING_PROTECT_ADJACENT or (nflags & F_TOP_PROTECT_ADJACENT and top == n):
+                return True
+    return False
+
+
+@kernel
+def count_per(table: IntArray, tab: IntArray, side: IntArray, p: int, where: int, per: int, arg: int) -> int:
+    """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise)."""
+    if per == PER_NONE:
+        return 1
+    if per == PER_CARD_LEFT:
+        return where if where > 0 else 0
+    n = 0
+    for s in range(side[p, S_USED]):
+        up = tab[p, s, TB_UP] == 1
+        if per == PER_CARD:
+            n += 1
+        elif per == PER_FACE_DOWN:
+            if not up:
+                n += 1
+        elif up:
+            if per == PER_STARS_AT_LEAST:
+                if stars_of(table, tab, side, p, s) >= arg:
+                    n += 1
+            elif per == PER_STARS_AT_MOST:
+                if stars_of(table, tab, side, p, s) <= arg:
+                    n += 1
+            elif per == PER_SYMBOL:
+                if symbols_of(table, tab, p, s) & arg:
+                    n += 1
+    return n
+
+
+@inline_kernel
+def source_card(tab: IntArray, area: IntArray, p: int, where: int) -> int:
+    if where >= 0:
+        return tab[p, where, TB_CARD]
+    return area[p, -where - 1, AR_CARD]
+
+
+@inline_kernel
+def source_up(tab: IntArray, area: IntArray, p: int, where: int) -> bool:
+    if where >= 0:
+        return tab[p, where, TB_UP] == 1
+    return area[p, -where - 1, AR_UP] == 1 and area[p, -where - 1, AR_CARD] >= 0
+
+
+@inline_kernel
+def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray, p: int, where: int) -> int:
+    if where >= 0:
+        return stars_of(table, tab, side, p, where)
+    return table[area[p, -where - 1, AR_CARD], T_STARS]
+
+
+# =====================================================================================================================
+# Ranking points, the queue, flips
+# =====================================================================================================================
+
+
+@kernel
+def gain_rp(side: IntArray, game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int,
+            card: int, amount: int) -> None:
+    """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
+    before = side[p, S_RP]
+    after = before + amount
+    if after < 0:
+        after = 0
+    side[p, S_RP] = after
+    if amount > 0 and card >= 0:
+        counters[side[p, S_DECKSIDE], card, DAMAGE_DEALT] += amount
+    log_event(events, ecount, game[G_TURN], p, EV_RP, card, after, after - before)
+
+
+@inline_kernel
+def enqueue(queue: IntArray, game: IntArray, kind: int, p: int, where: int, card: int, clause: int, part: int,
+            arg: int) -> None:
+    t = game[G_QTAIL]
+    if t - game[G_QHEAD] >= QUEUE_SIZE:
+        # Cannot happen with at most 5 x (12 + 3) cards each firing at most MAX_CLAUSES effects once.
+        raise RuntimeError("blades engine: effect queue overflow")
+    i = t % QUEUE_SIZE
+    queue[i, Q_KIND] = kind
+    queue[i, Q_PLAYER] = p
+    queue[i, Q_WHERE] = where
+    queue[i, Q_CARD] = card
+    queue[i, Q_CLAUSE] = clause
+    queue[i, Q_PART] = part
+    queue[i, Q_ARG] = arg
+    game[G_QTAIL] = t + 1
+
+
+@kernel
+def enqueue_timing(table: IntArray, effects: IntArray, queue: IntArray, game: IntArray, p: int, where: int,
+                   card: int, timing: int, arg: int) -> None:
+    """Queue every clause of `card` with this timing, in the order the cell lists them."""
+    for c in range(table[card, T_CLAUSES]):
+        if effects[card, c, E_TIMING] == timing:
+            enqueue(queue, game, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
+
+
+@kernel
+def flip_slot(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, queue: IntArray,
+              counters: IntArray, events: IntArray, ecount: IntArray, q: int, s: int, by: int, by_card: int) -> None:
+    """Flip q's tableau card in slot s face-down (it loses its star tokens); its Flip clauses fire, and when an
+    opponent's effect (player `by`) did it, q may react."""
+    card = tab[q, s, TB_CARD]
+    tab[q, s, TB_UP] = 0
+    tab[q, s, TB_TOKENS] = 0
+    tab[q, s, TB_NEXT] = 0
+    counters[side[q, S_DECKSIDE], card, DESTROYED] += 1
+    log_event(events, ecount, game[G_TURN], q, EV_FLIP, card, by_card, by)
+    enqueue_timing(table, effects, queue, game, q, s, card, TM_FLIP, -1)
+    if by != q:
+        enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
+
+
+@kernel
+def flip_source(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+                queue: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, where: int) -> None:
+    """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
+    if where >= 0:
+        if tab[p, where, TB_UP] == 1:
+            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, where, p, -1)
+        return
+    a = -where - 1
+    if area[p, a, AR_UP] == 1:
+        area[p, a, AR_UP] = 0
+        card = area[p, a, AR_CARD]
+        counters[side[p, S_DECKSIDE], card, DESTROYED] += 1
+        log_event(events, ecount, game[G_TURN], p, EV_FLIP, card, -1, p)
+        enqueue_timing(table, effects, queue, game, p, where, card, TM_FLIP, -1)
+
+
+# =====================================================================================================================
+# Choosing targets
+# =====================================================================================================================
+
+
+@kernel
+def flip_target_in(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, q: int, pick: int,
+                   guarded: bool, policy: int, own: bool) -> int:
+    """The slot of q's card a flip takes, or -1 when there is no legal target.
+
+    highest/lowest: the extreme star rating among ALL of q's face-up cards; if every card at that rating is
+    protected there is no legal target (the document's Orella example). choice: any face-up card that is not
+    protected. `guarded`: the flip is an opponent's effect, so protection counts. Among equal candidates the
+    greedy chooser takes the right-most (an opponent's Top card) or, for its own card, the left-most; random
+    picks one at random."""
+    used = side[q, S_USED]
+    extreme = -1
+    if pick != PICK_CHOICE:
+        for s in range(used):
+            if tab[q, s, TB_UP] == 1:
+                v = stars_of(table, tab, side, q, s)
+                if extreme < 0 or (pick == PICK_HIGHEST and v > extreme) or (pick == PICK_LOWEST and v < extreme):
+                    extreme = v
+        if extreme < 0:
+            return -1
+    best = -1
+    best_value = 0
+    seen = 0
+    for s in range(used):
+        if tab[q, s, TB_UP] == 0:
+            continue
+        v = stars_of(table, tab, side, q, s)
+        if pick != PICK_CHOICE and v != extreme:
+            continue
+        if guarded and is_protected(table, tab, side, q, s):
+            continue
+        if policy == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = s
+        elif pick == PICK_CHOICE:
+            # greedy choice: an opponent's highest card (right-most of equals), its own lowest (left-most)
+            if best < 0 or (own and v < best_value) or (not own and v >= best_value):
+                best = s
+                best_value = v
+        elif best < 0 or not own:
+            best = s
+    return best
+
+
+@kernel
+def choose_opponent_flip(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, rng: IntArray, p: int,
+                         pick: int, policy: int, below: int) -> int:
+    """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
+    cards with fewer stars (Anvil Drop). Greedy flips the leader's card (most RP); random any opponent's."""
+    players = game[G_PLAYERS]
+    best = -1
+    best_rp = -1
+    seen = 0
+    for k in range(1, players):
+        q = (p + k) % players
+        if below >= 0:
+            s = -1
+            best_v = -1
+            count = 0
+            for t in range(side[q, S_USED]):
+                if tab[q, t, TB_UP] == 1 and not is_protected(table, tab, side, q, t):
+                    v = stars_of(table, tab, side, q, t)
+                    if v < below:
+                        if policy == RANDOM:
+                            count += 1
+                            if rng_below(rng, count) == 0:
+                                s = t
+                        elif v >= best_v:
+                            s = t
+                            best_v = v
+        else:
+            s = flip_target_in(table, tab, side, rng, q, pick, True, policy, False)
+        if s < 0:
+            continue
+        if policy == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = q * MAX_SLOTS + s
+        elif side[q, S_RP] > best_rp:
+            best_rp = side[q, S_RP]
+            best = q * MAX_SLOTS + s
+    return best
+
+
+# =====================================================================================================================
+# The store and clashes
+# =====================================================================================================================
+
+
+@kernel
+def reverse_range(store: IntArray, lo: int, hi: int) -> None:
+    hi -= 1
+    while lo < hi:
+        tmp = store[lo]
+        store[lo] = store[hi]
+        store[hi] = tmp
+        lo += 1
+        hi -= 1
+
+
+@kernel
+def reveal_from_store(store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray,
+                      pending: int) -> int:
+    """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
+    -1 if no card is left anywhere. store[:left] is undrawn; drawn cards sit after it, most recent first: the
+    `pending` cards revealed in this clash, then the aftermarket, then the store discard. An empty store is
+    refilled by shuffling the store discard (FAQ)."""
+    if game[G_STORE_LEFT] == 0:
+        total = game[G_STORE_TOTAL]
+        keep = game[G_AFTERMARKET] + pending
+        if keep >= total:
+            return -1
+        # Rotate left by `keep`: the kept cards move to the end, the discard becomes the undrawn store.
+        reverse_range(store, 0, keep)
+        reverse_range(store, keep, total)
+        reverse_range(store, 0, total)
+        game[G_STORE_LEFT] = total - keep
+        log_event(events, ecount, game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
+    left = game[G_STORE_LEFT]
+    j = rng_below(rng, left)
+    card = store[j]
+    store[j] = store[left - 1]
+    store[left - 1] = card
+    game[G_STORE_LEFT] = left - 1
+    return card
+
+
+@kernel
+def clash(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+          queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray,
+          p: int, where: int, card: int, clause: int, with_all: int) -> int:
+    """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
+    clash does not occur (fewer than two participants). Queues p's outcome and the participants' reactions."""
+    players = game[G_PLAYERS]
+    policy = side[p, S_POLICY]
+    my_top = top_slot(tab, side, p)
+    if my_top < 0:
+        log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+        return -2
+    opponent = -1
+    if with_all == 0:
+        best_stars = 0
+        seen = 0
+        for k in range(1, players):
+            q = (p + k) % players
+            t = top_slot(tab, side, q)
+            if t < 0:
+                continue
+            v = stars_of(table, tab, side, q, t)
+            if policy == RANDOM:
+                seen += 1
+                if rng_below(rng, seen) == 0:
+                    opponent = q
+            elif opponent < 0 or v < best_stars or (v == best_stars and side[q, S_RP] > side[opponent, S_RP]):
+                opponent = q
+                best_stars = v
+        if opponent < 0:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+            return -2
+    else:
+        n = 0
+        for q in range(players):
+            if top_slot(tab, side, q) >= 0:
+                n += 1
+        if n < 2:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
+            return -2
+    log_event(events, ecount, game[G_TURN], p, EV_CLASH, card, opponent, with_all)
+    best = -1
+    best_total = -1
+    tied = False
+    revealed = 0
+    # Reveal in turn order from the initiator ("starting with whoever initiated the clash and moving clockwise").
+    for k in range(players):
+        q = (p + k) % players
+        if with_all == 0 and q != p and q != opponent:
+            continue
+        t = top_slot(tab, side, q)
+        if t < 0:
+            continue
+        revealed_card = reveal_from_store(store, game, rng, events, ecount, revealed)
+        if revealed_card >= 0:
+            revealed += 1
+            extra = table[revealed_card, T_STARS]
+        else:
+            extra = 0
+        total = stars_of(table, tab, side, q, t) + extra
+        counters[side[q, S_DECKSIDE], tab[q, t, TB_CARD], ATTACKED] += 1
+        log_event(events, ecount, game[G_TURN], q, EV_REVEAL, tab[q, t, TB_CARD], revealed_card, total)
+        if total > best_total:
+            best_total = total
+            best = q
+            tied = False
+        elif total == best_total:
+            tied = True
+    # The revealed cards go to the aftermarket; over 12, the aftermarket is first discarded to the store discard.
+    if revealed > 0:
+        if game[G_AFTERMARKET] + revealed > AFTERMARKET_LIMIT:
+            log_event(events, ecount, game[G_TURN], -1, EV_AFTERMARKET_CLEARED, -1, -1, game[G_AFTERMARKET])
+            game[G_AFTERMARKET] = revealed
+        else:
+            game[G_AFTERMARKET] += revealed
+    winner = -1 if tied else best
+    log_event(events, ecount, game[G_TURN], winner, EV_CLASH_RESULT, card, p, best_total)
+    if winner == p:
+        part = PART_WIN
+    elif winner < 0:
+        part = PART_TIE
+    else:
+        part = PART_LOSE
+    if effects[card, clause, ACTION_BASE + part * ACTION_WIDTH + A_VERB] != V_NONE:
+        enqueue(queue, game, QK_EFFECT, p, where, card, clause, part, -1)
+    if winner >= 0:
+        current = game[G_CURRENT]
+        for k in range(players):
+            q = (current + k) % players
+            if with_all == 0 and q != p and q != opponent:
+                continue
+            if top_slot(tab, side, q) < 0:
+                continue
+            enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_WIN if q == winner else TR_LOSE)
+    return winner
+
+
+# =====================================================================================================================
+# Resolving effects
+# =====================================================================================================================
+
+
+@kernel
+def put_tokens(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, events: IntArray, ecount: IntArray,
+               p: int, s: int, amount: int, source: int) -> None:
+    """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
+    if s < 0 or tab[p, s, TB_UP] == 0:
+        log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
+        return
+    tab[p, s, TB_TOKENS] += amount
+    log_event(events, ecount, game[G_TURN], p, EV_TOKENS, tab[p, s, TB_CARD], source, amount)
+
+
+@kernel
+def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+            queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+            ecount: IntArray, p: int, where: int, card: int, clause: int, part: int, arg: int) -> None:
+    """Do one action of a clause (its main action, or a clash outcome) for player p."""
+    timing = effects[card, clause, E_TIMING]
+    if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(tab, area, p, where):
+        return  # flipped before its turn came: a face-down card has no text
+    base = ACTION_BASE + part * ACTION_WIDTH
+    verb = effects[card, clause, base + A_VERB]
+    amount = effects[card, clause, base + A_AMOUNT]
+    policy = side[p, S_POLICY]
+    if verb == V_GAIN:
+        n = count_per(table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG])
+        gain_rp(side, game, counters, events, ecount, p, card, amount * n)
+    elif verb == V_FLIP:
+        pick = effects[card, clause, base + A_PICK]
+        if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
+            s = flip_target_in(table, tab, side, rng, p, pick, False, policy, True)
+            if s < 0:
+                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            else:
+                flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, s, p, card)
+        else:
+            target = choose_opponent_flip(table, tab, side, game, rng, p, pick, policy, -1)
+            if target < 0:
+                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            else:
+                flip_slot(table, effects, tab, side, game, queue, counters, events, ecount,
+                          target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+    elif verb == V_STAR:
+        if timing == TM_PLAY and part == PART_MAIN and where >= 0:
+            put_tokens(table, tab, side, game, events, ecount, p, where, amount, card)
+        elif timing == TM_NEXT and part == PART_MAIN:
+            put_tokens(table, tab, side, game, events, ecount, p, arg, amount, card)
+        else:
+            put_tokens(table, tab, side, game, events, ecount, p, top_slot(tab, side, p), amount, card)
+    elif verb == V_CLASH:
+        clash(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, where, card,
+              clause, effects[card, clause, E_CLASH_ALL])
+    elif verb == V_BLAST_OFF:
+        side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
+        log_event(events, ecount, game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
+    elif verb == V_ANVIL:
+        mine = source_stars(table, tab, area, side, p, where)
+        target = choose_opponent_flip(table, tab, side, game, rng, p, PICK_CHOICE, policy, mine)
+        if target < 0:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount,
+                      target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+    elif verb == V_THWOMP:
+        if where >= 1 and tab[p, where - 1, TB_UP] == 1 and \
+                stars_of(table, tab, side, p, where - 1) < stars_of(table, tab, side, p, where):
+            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, where - 1, p, card)
+            gain_rp(side, game, counters, events, ecount, p, card, amount)
+        else:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+    # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
+
+
+@inline_kernel
+def wants_reaction(table: IntArray, rng: IntArray, policy: int, card: int) -> bool:
+    """Reactions are optional. Greedy uses each one unless flipping the card would lose a Score clause; random
+    uses each with probability 1/2."""
+    if policy == RANDOM:
+        return rng_below(rng, 2) == 0
+    return (table[card, T_FLAGS] & F_HAS_SCORE) == 0
+
+
+@kernel
+def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+          queue: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, q: int,
+          trigger: int) -> None:
+    """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger: each used one is
+    flipped face-down and its action queued."""
+    policy = side[q, S_POLICY]
+    for where in range(side[q, S_USED] + 3):
+        w = where if where < side[q, S_USED] else W_BOX - (where - side[q, S_USED])
+        if not source_up(tab, area, q, w):
+            continue
+        card = source_card(tab, area, q, w)
+        for c in range(table[card, T_CLAUSES]):
+            if effects[card, c, E_TIMING] != TM_REACTION or effects[card, c, E_TRIGGER] != trigger:
+                continue
+            if not source_up(tab, area, q, w) or not wants_reaction(table, rng, policy, card):
+                continue
+            log_event(events, ecount, game[G_TURN], q, EV_REACTION, card, trigger, 0)
+            counters[side[q, S_DECKSIDE], card, PLAYED] += 1 if w < 0 else 0
+            flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, q, w)
+            enqueue(queue, game, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
+
+
+@kernel
+def resolve_queue(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+                  queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                  ecount: IntArray) -> None:
+    """Resolve queued effects first in, first out, until none is left."""
+    while game[G_QHEAD] < game[G_QTAIL]:
+        i = game[G_QHEAD] % QUEUE_SIZE
+        game[G_QHEAD] += 1
+        if queue[i, Q_KIND] == QK_REACT:
+            react(table, effects, tab, area, side, game, queue, rng, counters, events, ecount, queue[i, Q_PLAYER],
+                  queue[i, Q_ARG])
+        else:
+            perform(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount,
+                    queue[i, Q_PLAYER], queue[i, Q_WHERE], queue[i, Q_CARD], queue[i, Q_CLAUSE], queue[i, Q_PART],
+                    queue[i, Q_ARG])
+
+
+# =====================================================================================================================
+# A turn: play a single, use an action
+# =====================================================================================================================
+
+
+@kernel
+def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+                 queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                 ecount: IntArray, p: int, card: int, insert_at: int) -> int:
+    """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right), then
+    resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
+    used = side[p, S_USED]
+    s = used
+    if table[card, T_FLAGS] & F_SCURRY and 0 <= insert_at < used:
+        s = insert_at
+        for t in range(used, s, -1):
+            for f in range(TAB_WIDTH):
+                tab[p, t, f] = tab[p, t - 1, f]
+    tab[p, s, TB_CARD] = card
+    tab[p, s, TB_UP] = 1
+    tab[p, s, TB_TOKENS] = 0
+    tab[p, s, TB_NEXT] = 0
+    side[p, S_USED] = used + 1
+    side[p, S_PLAYED] += 1
+    counters[side[p, S_DECKSIDE], card, PLAYED] += 1
+    log_event(events, ecount, game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
+    # Priority Top > Ongoing > Play > Next: Top and Ongoing are lasting, so Play resolves before Next.
+    enqueue_timing(table, effects, queue, game, p, s, card, TM_PLAY, -1)
+    for t in range(used + 1):
+        if t != s and tab[p, t, TB_NEXT] == 1:
+            tab[p, t, TB_NEXT] = 0
+            if tab[p, t, TB_UP] == 1:
+                enqueue_timing(table, effects, queue, game, p, t, tab[p, t, TB_CARD], TM_NEXT, s)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+    if side[p, S_NEXT_TOKENS] > 0:
+        put_tokens(table, tab, side, game, events, ecount, p, s, side[p, S_NEXT_TOKENS], -1)
+        side[p, S_NEXT_TOKENS] = 0
+    if table[card, T_FLAGS] & F_HAS_NEXT and tab[p, s, TB_UP] == 1:
+        tab[p, s, TB_NEXT] = 1
+    return s
+
+
+@kernel
+def use_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+               queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+               ecount: IntArray, p: int, where: int, clause: int) -> None:
+    """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
+    card = source_card(tab, area, p, where)
+    log_event(events, ecount, game[G_TURN], p, EV_ACTION, card, where, 0)
+    if where < 0:
+        counters[side[p, S_DECKSIDE], card, PLAYED] += 1
+    enqueue(queue, game, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+    flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, p, where)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+
+
+@kernel
+def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int) -> int:
+    """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
+    best = -1
+    for k in range(1, game[G_PLAYERS]):
+        q = (p + k) % game[G_PLAYERS]
+        t = top_slot(tab, side, q)
+        if t >= 0:
+            v = stars_of(table, tab, side, q, t)
+            if best < 0 or v < best:
+                best = v
+    return best
+
+
+@kernel
+def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+                 rng: IntArray, p: int, where: int, card: int, clause: int) -> int:
+    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
+    if table[card, T_FLAGS] & F_HAS_SCORE:
+        return 0  # flipping it would lose its Score clause
+    verb = effects[card, clause, ACTION_BASE + A_VERB]
+    amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
+    if verb == V_GAIN:
+        n = count_per(table, tab, side, p, where, effects[card, clause, ACTION_BASE + A_PER],
+                      effects[card, clause, ACTION_BASE + A_ARG])
+        return amount * n
+    if verb == V_CLASH:
+        mine = top_slot(tab, side, p)
+        theirs = opponents_lowest_top(table, tab, side, game, p)
+        if mine < 0 or theirs < 0:
+            return 0
+        # With my Top card at least the opponent's, the clash is at least even.
+        return 2 if stars_of(table, tab, side, p, mine) >= theirs else 0
+    if verb == V_FLIP:
+        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+            return 0
+        return 3 if choose_opponent_flip(table, tab, side, game, rng, p, effects[card, clause, ACTION_BASE + A_PICK],
+                                         GREEDY, -1) >= 0 else 0
+    if verb == V_ANVIL:
+        mine = source_stars(table, tab, area, side, p, where)
+        return 3 if choose_opponent_flip(table, tab, side, game, rng, p, PICK_CHOICE, GREEDY, mine) >= 0 else 0
+    if verb == V_STAR:
+        return amount if top_slot(tab, side, p) >= 0 else 0
+    if verb == V_BLAST_OFF:
+        return BLAST_OFF_TOKENS
+    return 0
+
+
+@kernel
+def choose_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
+                  rng: IntArray, p: int, before_play: bool) -> int:
+    """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
+
+    Greedy: Blast Off before playing (it boosts the card about to be played), anything else after, the most
+    valuable one with a positive estimate (accessories, then deck box, then tableau left to right on ties).
+    Random: before or after at random, then a random available Action or none, each equally likely."""
+    policy = side[p, S_POLICY]
+    best = -1
+    best_value = 0
+    seen = 0
+    for k in range(side[p, S_USED] + 3):
+        where = k - 3  # -3 (accessory 2), -2 (accessory 1), -1 (deck box), then tableau slots 0, 1, ...
+        if not source_up(tab, area, p, where):
+            continue
+        card = source_card(tab, area, p, where)
+        for c in range(table[card, T_CLAUSES]):
+            if effects[card, c, E_TIMING] != TM_ACTION:
+                continue
+            if policy == RANDOM:
+                seen += 1
+                if rng_below(rng, seen) == 0:
+                    best = (where + 3) * MAX_CLAUSES + c
+                continue
+            is_blast = effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF
+            if is_blast != before_play:
+                continue
+            v = action_value(table, effects, tab, area, side, game, rng, p, where, card, c)
+            if v > best_value:
+                best_value = v
+                best = (where + 3) * MAX_CLAUSES + c
+    if policy == RANDOM and best >= 0 and rng_below(rng, 2) == 0:
+        return -1  # random takes an available Action half the time, before playing and again after
+    return best
+
+
+@kernel
+def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int,
+               card: int) -> int:
+    """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
+    value = 0
+    used = side[p, S_USED]
+    for c in range(table[card, T_CLAUSES]):
+        if effects[card, c, E_TIMING] != TM_PLAY:
+            continue
+        verb = effects[card, c, ACTION_BASE + A_VERB]
+        amount = effects[card, c, ACTION_BASE + A_AMOUNT]
+        if verb == V_GAIN:
+            per = effects[card, c, ACTION_BASE + A_PER]
+            arg = effects[card, c, ACTION_BASE + A_ARG]
+            n = count_per(table, tab, side, p, used, per, arg)
+            stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            if per == PER_CARD or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg) \
+                    or (per == PER_STARS_AT_LEAST and stars >= arg) or (per == PER_STARS_AT_MOST and stars <= arg):
+                n += 1
+            value += amount * n
+        elif verb == V_CLASH:
+            theirs = opponents_lowest_top(table, tab, side, game, p)
+            mine = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            if theirs >= 0 and mine >= theirs:
+                value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
+        elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+            value += 3
+        elif verb == V_THWOMP:
+            if used >= 1 and tab[p, used - 1, TB_UP] == 1 and stars_of(table, tab, side, p, used - 1) < table[card, T_STARS]:
+                value += amount
+    return value
+
+
+@kernel
+def choose_single(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, side: IntArray, game: IntArray,
+                  rng: IntArray, p: int) -> int:
+    """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
+    stars (high-star cards are kept to be the Top card late, for clashes). Random: any single in hand."""
+    n = side[p, S_HAND]
+    if side[p, S_POLICY] == RANDOM:
+        return rng_below(rng, n)
+    best = 0
+    best_value = -(1 << 40)
+    best_stars = 1 << 40
+    for h in range(n):
+        card = hand[p, h]
+        v = play_value(table, effects, tab, side, game, p, card)
+        stars = table[card, T_STARS]
+        if v > best_value or (v == best_value and stars < best_stars):
+            best = h
+            best_value = v
+            best_stars = stars
+    return best
+
+
+@kernel
+def scurry_position(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, p: int, card: int) -> int:
+    """Where a Scurry card goes. Greedy: the far left when the current Top card has at least as many stars (so
+    it stays Top), else the right end. Random: any position."""
+    used = side[p, S_USED]
+    if side[p, S_POLICY] == RANDOM:
+        return rng_below(rng, used + 1)
+    t = top_slot(tab, side, p)
+    if t >= 0 and stars_of(table, tab, side, p, t) >= table[card, T_STARS]:
+        return 0
+    return used
+
+
+@kernel
+def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray,
+              game: IntArray, queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+              ecount: IntArray, p: int) -> None:
+    """One turn of a player who can play: an optional Action before, the single, an optional Action after."""
+    game[G_CURRENT] = p
+    log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
+    acted = False
+    choice = choose_action(table, effects, tab, area, side, game, rng, p, True)
+    if choice >= 0:
+        use_action(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p,
+                   choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
+        acted = True
+    h = choose_single(table, effects, tab, hand, side, game, rng, p)
+    card = hand[p, h]
+    side[p, S_HAND] -= 1
+    hand[p, h] = hand[p, side[p, S_HAND]]
+    insert_at = -1
+    if table[card, T_FLAGS] & F_SCURRY:
+        insert_at = scurry_position(table, tab, side, rng, p, card)
+    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card,
+                 insert_at)
+    if not acted:
+        choice = choose_action(table, effects, tab, area, side, game, rng, p, False)
+        if choice >= 0:
+            use_action(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p,
+                       choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
+
+
+# =====================================================================================================================
+# Setup, the end of the tournament, whole tournaments
+# =====================================================================================================================
+
+
+@kernel
+def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray, game: IntArray,
+               rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, deck: IntArray,
+               policy: int, deckside: int) -> None:
+    """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
+    first two accessories set out face-up."""
+    side[p, S_RP] = 0
+    side[p, S_HAND] = 0
+    side[p, S_USED] = 0
+    side[p, S_NEXT_TOKENS] = 0
+    side[p, S_POLICY] = policy
+    side[p, S_DECKSIDE] = deckside
+    side[p, S_VP] = 0
+    side[p, S_PLACE] = 0
+    side[p, S_PLAYED] = 0
+    side[p, S_PASSED] = 0
+    for a in range(3):
+        area[p, a, AR_CARD] = -1
+        area[p, a, AR_UP] = 0
+    accessories = 0
+    for k in range(deck.shape[0]):
+        card = deck[k]
+        kind = table[card, T_KIND]
+        if kind == K_SINGLE:
+            if side[p, S_HAND] < MAX_HAND:
+                hand[p, side[p, S_HAND]] = card
+                side[p, S_HAND] += 1
+        elif kind == K_DECK_BOX:
+            if area[p, AREA_BOX, AR_CARD] < 0:
+                area[p, AREA_BOX, AR_CARD] = card
+                area[p, AREA_BOX, AR_UP] = 1
+        elif accessories < 2:
+            area[p, AREA_ACCESSORY_1 + accessories, AR_CARD] = card
+            area[p, AREA_ACCESSORY_1 + accessories, AR_UP] = 1
+            accessories += 1
+    while side[p, S_HAND] > HAND_LIMIT:
+        h = rng_below(rng, side[p, S_HAND])
+        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, hand[p, h], -1, 0)
+        side[p, S_HAND] -= 1
+        hand[p, h] = hand[p, side[p, S_HAND]]
+    for h in range(side[p, S_HAND]):
+        counters[deckside, hand[p, h], DRAWN] += 1
+    for a in range(3):
+        if area[p, a, AR_CARD] >= 0:
+            counters[deckside, area[p, a, AR_CARD], DRAWN] += 1
+
+
+@kernel
+def final_scoring(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray,
+                  game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, vp_round: int) -> None:
+    """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
+    by the round's chart; tied players split the VP of every place they cover, rounded down."""
+    players = game[G_PLAYERS]
+    for p in range(players):
+        for k in range(side[p, S_USED] + 3):
+            where = k if k < side[p, S_USED] else W_BOX - (k - side[p, S_USED])
+            if not source_up(tab, area, p, where):
+                continue
+            card = source_card(tab, area, p, where)
+            for c in range(table[card, T_CLAUSES]):
+                if effects[card, c, E_TIMING] != TM_SCORE:
+                    continue
+                n = count_per(table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER],
+                              effects[card, c, ACTION_BASE + A_ARG])
+                gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+    for p in range(players):
+        above = 0
+        same = 0
+        for q in range(players):
+            if side[q, S_RP] > side[p, S_RP]:
+                above += 1
+            elif side[q, S_RP] == side[p, S_RP]:
+                same += 1
+        total = 0
+        for place in range(above, above + same):
+            total += VP_CHART[vp_round, place]
+        side[p, S_PLACE] = above + 1
+        side[p, S_VP] = total // same
+    for p in range(players):
+        log_event(events, ecount, game[G_TURN], p, EV_PLACE, side[p, S_RP], side[p, S_PLACE], side[p, S_VP])
+
+
+@kernel
+def match_winner(side: IntArray, game: IntArray, mode: int) -> int:
+    """The two-sided result (see option `match_result`): 0 = seat A, 1 = deck B's side, -1 = even.
+
+    head_to_head: A against the rival seat drawn for the match (more RP wins; equal RP, a shared place, is a draw),
+    so a mirror is exactly even at any player count. first_place: A alone in first place wins, A sharing first
+    place draws, anything else loses."""
+    players = game[G_PLAYERS]
+    if mode == MR_FIRST_PLACE:
+        if side[0, S_PLACE] != 1:
+            return 1
+        for q in range(1, players):
+            if side[q, S_PLACE] == 1:
+                return -1
+        return 0
+    rival = game[G_RIVAL]
+    if side[0, S_RP] > side[rival, S_RP]:
+        return 0
+    if side[0, S_RP] < side[rival, S_RP]:
+        return 1
+    return -1
+
+
+@kernel
+def opening_seat(rng: IntArray, players: int, first: int) -> int:
+    """The seat that takes the first turn. The runner's `first` (0 = A, 1 = B, alternating) says which half of the
+    turn order seat A sits in: A's position is (first * players + a uniform draw below players) // 2, so over the
+    alternation every position is equally likely (an even mirror at any player count) and with two players A
+    simply goes first when `first` is 0."""
+    position = (first * players + rng_below(rng, players)) // 2
+    return (players - position) % players
+
+
+@kernel
+def setup_tournament(options: IntArray, table: IntArray, tab: IntArray, hand: IntArray, area: IntArray,
+                     side: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                     ecount: IntArray, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
+                     policy_b: int, store_total: int) -> None:
+    """Seed the generator, reset the store (every card back in it) and seat the players."""
+    rng_seed(rng, seed)
+    players = options[O_PLAYERS]
+    opening = opening_seat(rng, players, first)
+    game[G_RIVAL] = 1 + rng_below(rng, players - 1)
+    game[G_TURN] = 0
+    game[G_PLAYERS] = players
+    game[G_CURRENT] = opening
+    game[G_STORE_LEFT] = store_total
+    game[G_STORE_TOTAL] = store_total
+    game[G_AFTERMARKET] = 0
+    game[G_FIRST] = opening
+    game[G_SLOTS] = options[O_SLOTS]
+    game[G_QHEAD] = 0
+    game[G_QTAIL] = 0
+    for p in range(players):
+        log_event(events, ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
+        if p == 0:
+            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
+        else:
+            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+    log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
+
+
+@kernel
+def play_tournament(table: IntArray, effects: IntArray, options: IntArray, tab: IntArray, hand: IntArray,
+                    area: IntArray, side: IntArray, game: IntArray, queue: IntArray, store: IntArray, rng: IntArray,
+                    counters: IntArray, events: IntArray, ecount: IntArray) -> None:
+    """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
+    players = game[G_PLAYERS]
+    p = game[G_FIRST]
+    passes = 0
+    while passes < players:
+        if side[p, S_HAND] > 0 and side[p, S_USED] < game[G_SLOTS]:
+            game[G_TURN] += 1
+            take_turn(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p)
+            passes = 0
+        else:
+            passes += 1
+            if side[p, S_PASSED] == 0:
+                # Unable once, unable for good (the hand only shrinks, the tableau only fills): say so once.
+                side[p, S_PASSED] = 1
+                log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
+        p = (p + 1) % players
+    game[G_TURN] += 1
+    log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+
+
+@kernel
+def play_matches(table: IntArray, effects: IntArray, options: IntArray, store_master: IntArray, store: IntArray,
+                 tab: IntArray,
+                 hand: IntArray, area: IntArray, side: IntArray, game: IntArray, queue: IntArray, rng: IntArray,
+                 deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int, policy_b: int,
+                 winners: Any, turns: Any, vp_a: IntArray, place_a: IntArray, rp_a: IntArray, counters: IntArray,
+                 events: IntArray, ecount: IntArray) -> None:
+    """One tournament per seed on the given state arrays (see `new_state`), which every tournament reuses."""
+    store_total = store_master.shape[0]
+    for m in range(seeds.shape[0]):
+        # Every tournament starts from the same store order, so a tournament depends on its seed alone.
+        for k in range(store_total):
+            store[k] = store_master[k]
+        setup_tournament(options, table, tab, hand, area, side, game, rng, counters, events, ecount, deck_a, deck_b,
+                         seeds[m], first[m], policy_a, policy_b, store_total)
+        play_tournament(table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events,
+                        ecount)
+        winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
+        turns[m] = game[G_TURN] - 1
+        vp_a[m] = side[0, S_VP]
+        place_a[m] = side[0, S_PLACE]
+        rp_a[m] = side[0, S_RP]
+
+
+# =====================================================================================================================
+# The Python edge: compiling cards, batches, traces
+# =====================================================================================================================
+
+
+def option_array(options: Mapping[str, OptionValue]) -> IntArray:
+    """The engine's rule options as integers, in OPTION_ORDER (a player count or slot count out of range is a clear
+    error)."""
+    players, slots = int(options["players"]), int(options["tableau_slots"])  # type: ignore[arg-type]
+    if not 2 <= players <= MAX_PLAYERS:
+        raise WorkbenchInputError(f"option players={players} is out of range.", expected=f"2 to {MAX_PLAYERS} players")
+    if not 1 <= slots <= MAX_SLOTS:
+        raise WorkbenchInputError(f"option tableau_slots={slots} is out of range.", expected=f"1 to {MAX_SLOTS} slots")
+    return np.array(
+        [
+            int(options["players"]),  # type: ignore[arg-type]
+            int(options["tableau_slots"]),  # type: ignore[arg-type]
+            VP_ROUNDS.index(str(options["vp_round"])),
+            MATCH_RESULTS.index(str(options["match_result"])),
+            STORE_KINDS.index(str(options["store_kinds"])),
+        ],
+        dtype=np.int64,
+    )
+
+
+def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list[int]:
+    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick)."""
+    row = [V_NONE, 0, PER_NONE, 0, 0, 0]
+    if action.verb == "keyword":
+        assert action.keyword is not None
+        row[A_VERB] = KEYWORD_VERBS[action.keyword]
+        row[A_AMOUNT] = action.amount
+        return row
+    row[A_VERB] = {"gain": V_GAIN, "flip": V_FLIP, "star": V_STAR, "protect": V_PROTECT, "clash": V_CLASH}[action.verb]
+    row[A_AMOUNT] = action.amount
+    if action.per is not None:
+        row[A_PER] = PER_CODES[action.per.kind]
+        if action.per.kind == "symbol":
+            row[A_ARG] = symbol_bits.get((action.per.symbol or "").casefold(), 0)
+        elif action.per.stars is not None:
+            row[A_ARG] = action.per.stars
+    if action.whose is not None:
+        row[A_WHOSE] = WHOSE_YOURS if action.whose == "yours" else WHOSE_OPPONENT
+    if action.pick is not None:
+        row[A_PICK] = ("highest", "lowest", "choice").index(action.pick)
+    return row
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """The card table, the effect opcode table and the store deck (card ids, one per physical copy)."""
+    entries = list(cardset)
+    cards: list[BladesCard] = [entry.card for entry in entries]  # type: ignore[misc]
+    # Clauses outside the vocabulary (and `per` names no card has) are simulated without, as the checks report.
+    findings: list[Finding] = list(effect_findings(cardset))
+    symbol_bits: dict[str, int] = {}
+    for card in cards:
+        for name in (*card.elements, *card.types):
+            key = name.casefold()
+            if key not in symbol_bits and len(symbol_bits) < MAX_SYMBOLS:
+                symbol_bits[key] = 1 << len(symbol_bits)
+    table = np.zeros((len(cards), TABLE_WIDTH), dtype=np.int64)
+    effects = np.zeros((len(cards), MAX_CLAUSES, EFFECT_WIDTH), dtype=np.int64)
+    for index, (entry, card) in enumerate(zip(entries, cards)):
+        table[index, T_KIND] = KIND_NAMES.index(card.kind)  # type: ignore[attr-defined]
+        table[index, T_STARS] = card.stars
+        bits = 0
+        for name in (*card.elements, *card.types):
+            bits |= symbol_bits.get(name.casefold(), 0)
+            if name.casefold() not in symbol_bits:
+                findings.append(cardset.finding(
+                    "info", "blades.engine_symbols",
+                    f"the simulator counts at most {MAX_SYMBOLS} different elements and types; '{name}' is past "
+                    "that, so `per` conditions do not see it on this card.",
+                    entry, "elements" if name in card.elements else "types",
+                    expected=f"at most {MAX_SYMBOLS} different symbols", actual=name))
+        table[index, T_SYMBOLS] = bits
+        clauses = parse_effects(card.effects).clauses
+        if len(clauses) > MAX_CLAUSES:
+            findings.append(cardset.finding(
+                "info", "blades.engine_clauses",
+                f"the simulator plays the first {MAX_CLAUSES} effect clauses of a card; the other "
+                f"{len(clauses) - MAX_CLAUSES} are left out.",
+                entry, "effects", expected=f"at most {MAX_CLAUSES} clauses", actual=len(clauses)))
+            clauses = clauses[:MAX_CLAUSES]
+        table[index, T_CLAUSES] = len(clauses)
+        flags = 0
+        for c, clause in enumerate(clauses):
+            timing = TIMING_CODES.index(clause.timing)
+            effects[index, c, E_TIMING] = timing
+            effects[index, c, E_TRIGGER] = TRIGGER_CODES.index(clause.trigger) if clause.trigger else -1
+            action = clause.action
+            effects[index, c, E_CLASH_ALL] = 1 if action.clash_with == "all" else 0
+            effects[index, c, ACTION_BASE:ACTION_BASE + ACTION_WIDTH] = _encode_action(action, symbol_bits)
+            for outcome, outcome_action in action.outcomes:
+                part = {"win": PART_WIN, "lose": PART_LOSE, "tie": PART_TIE}[outcome]
+                start = ACTION_BASE + part * ACTION_WIDTH
+                effects[index, c, start:start + ACTION_WIDTH] = _encode_action(outcome_action, symbol_bits)
+            if action.verb == "star" and timing == TM_ONGOING:
+                table[index, T_ONGOING_STARS] += action.amount
+            elif action.verb == "star" and timing == TM_TOP:
+                table[index, T_TOP_STARS] += action.amount
+            elif action.verb == "protect":
+                if timing == TM_ONGOING:
+                    flags |= F_ONGOING_PROTECT_SELF if action.guards == "self" else F_ONGOING_PROTECT_ADJACENT
+                else:
+                    flags |= F_TOP_PROTECT_SELF if action.guards == "self" else F_TOP_PROTECT_ADJACENT
+            elif action.keyword == "Mimicry":
+                flags |= F_MIMICRY
+            elif action.keyword == "Scurry":
+                flags |= F_SCURRY
+            if timing == TM_SCORE:
+                flags |= F_HAS_SCORE
+            if timing == TM_NEXT:
+                flags |= F_HAS_NEXT
+        table[index, T_FLAGS] = flags
+    resolved = option_array(options)
+    store_ids: list[int] = []
+    for index, card in enumerate(cards):
+        if resolved[O_STORE_KINDS] == STORE_KINDS.index("all") or card.set_kind in BOOSTER_SET_KINDS:
+            store_ids.extend([index] * card.copies)
+    if not store_ids:
+        # A set without booster cards (only starters, promos, pro cards): clash against the whole set instead.
+        for index, card in enumerate(cards):
+            store_ids.extend([index] * card.copies)
+        findings.append(Finding(
+            severity="info", rule="blades.engine_store",
+            message="the set has no core, expansion, premium or master cards, so the simulated store holds every "
+                    "card of the set (each `copies` times).",
+            sheet=cardset.sheet, expected="booster cards for the store", actual="none"))
+    return CompiledCards(
+        names=tuple(card.name for card in cards),
+        table=table,
+        cost=table[:, T_STARS].astype(np.float64),
+        slot=table[:, T_KIND].copy(),
+        options=resolved,
+        findings=tuple(findings),
+        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64)},
+    )
+
+
+def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
+    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel)."""
+    return {
+        "tab": np.zeros((MAX_PLAYERS, max(slots, MAX_SLOTS) + 1, TAB_WIDTH), dtype=np.int64),
+        "hand": np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64),
+        "area": np.stack([np.full((MAX_PLAYERS, 3), -1), np.zeros((MAX_PLAYERS, 3), dtype=np.int64)], axis=-1),
+        "side": np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64),
+        "game": np.zeros(GAME_WIDTH, dtype=np.int64),
+        "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
+        "rng": np.zeros(4, dtype=np.int64),
+        "counters": np.zeros((2, cards, len(COUNTERS)), dtype=np.int64),
+    }
+
+
+def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
+         policy_b: int, events: IntArray) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    vp_a = np.zeros(n, dtype=np.int64)
+    place_a = np.zeros(n, dtype=np.int64)
+    rp_a = np.zeros(n, dtype=np.int64)
+    state = new_state(len(compiled.names))
+    ecount = np.zeros(1, dtype=np.int64)
+    store = compiled.extra["store"].copy()
+    play_matches(compiled.table, compiled.extra["effects"], compiled.options, compiled.extra["store"], store,
+                 state["tab"], state["hand"],
+                 state["area"], state["side"], state["game"], state["queue"], state["rng"],
+                 np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
+                 np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
+                 policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, state["counters"], events, ecount)
+    return winners, turns, state["counters"], vp_a, place_a, rp_a, events[: int(ecount[0])]
+
+
+def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+               policy_a: int, policy_b: int) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """(winner int8[], turns int32[], counters int64[2, cards, counters], per-match arrays) for one batch of
+    tournaments. The per-match arrays are seat A's `vp`, `place` and `rp`, and `score` = A's VP as a share of the
+    first-place VP of the round (what power curves compare: a card's power is its change in average VP, in units
+    of a first prize)."""
+    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a,
+                                                            policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    first_prize = float(VP_CHART[int(compiled.options[O_VP_ROUND]), 0])
+    extras = {"vp": vp_a, "place": place_a, "rp": rp_a, "score": vp_a / first_prize}
+    return winners, turns, counters, extras
+
+
+def play_batch_detailed(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+                        policy_a: int, policy_b: int) -> dict[str, Any]:
+    """Like `play_batch`, plus seat A's VP, placement (1 = first; tied seats share the best place) and RP."""
+    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a,
+                                                            policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    return {"winner": winners, "turns": turns, "counters": counters, "vp_a": vp_a, "place_a": place_a, "rp_a": rp_a}
+
+
+def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
+                policy_b: int) -> tuple[int, int, IntArray]:
+    """One tournament with every event logged."""
+    winners, turns, _, _, _, _, events = _run(
+        compiled, deck_a, deck_b, np.array([seed], dtype=np.int64), np.array([first], dtype=np.int8), policy_a,
+        policy_b, np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64))
+    return int(winners[0]), int(turns[0]), events
+
+
+SEATS = "ABCDE"
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace row as a line a designer can read."""
+    _turn, player, code, card, other, amount = (int(v) for v in row)
+    who = SEATS[player] if 0 <= player < len(SEATS) else ""
+
+    def name(card_id: int) -> str:
+        return compiled.names[card_id] if card_id >= 0 else "?"
+
+    def stars(card_id: int) -> int:
+        return int(compiled.table[card_id, T_STARS])
+
+    trigger = TRIGGER_CODES[other] if 0 <= other < len(TRIGGER_CODES) else "?"
+    where = {W_BOX: "deck box", W_ACCESSORY_1: "accessory", W_ACCESSORY_2: "accessory"}.get(other, "tableau")
+    lines: dict[int, Callable[[], str]] = {
+        EV_SEAT: lambda: f"seat {who} plays deck {'A' if amount == 0 else 'B'}",
+        EV_TURN: lambda: f"{who}'s turn ({amount} singles in hand, {other} RP)",
+        EV_PLAY: lambda: f"{who} plays {name(card)} ({amount} stars) into slot {other + 1}",
+        EV_PASS: lambda: (f"{who} cannot play a single ({'tableau full' if amount > 0 else 'no singles left'}) "
+                          "and passes from now on"),
+        EV_RP: lambda: (f"{name(card)}: {who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
+                        if card >= 0 else f"{who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"),
+        EV_FLIP: lambda: (f"{who}'s {name(card)} is flipped face-down" + (f" by {name(other)}" if other >= 0 else "")
+                          + (f" ({SEATS[amount]}'s effect)" if amount != player and 0 <= amount < len(SEATS) else "")),
+        EV_TOKENS: lambda: (f"{name(other)}: {who} will put {amount} +1 star tokens on the next single played"
+                            if card < 0 else f"{who}'s {name(card)} gets {amount} +1 star token(s)"
+                            + (f" from {name(other)}" if other >= 0 else " (Blast Off)")),
+        EV_ACTION: lambda: f"{who} uses the Action of {name(card)} ({where})",
+        EV_REACTION: lambda: f"{who} reacts ({trigger}) with {name(card)}",
+        EV_CLASH: lambda: (f"{name(card)}: {who} clashes with all players" if amount == 1
+                           else f"{name(card)}: {who} clashes with {SEATS[other] if other >= 0 else '?'}"),
+        EV_REVEAL: lambda: (f"  {who}: Top card {name(card)} + store card {name(other)} ({stars(other)}) = {amount}"
+                            if other >= 0 else f"  {who}: Top card {name(card)} + no card left in the store = {amount}"),
+        EV_CLASH_RESULT: lambda: (f"  the clash is a tie at {amount}" if player < 0
+                                  else f"  {who} wins the clash with {amount}"),
+        EV_NO_CLASH: lambda: f"{name(card)}: no clash ({who} or every opponent lacks a Top card)",
+        EV_NO_TARGET: lambda: f"{name(card)}: no legal target, nothing happens",
+        EV_PLACE: lambda: f"{who} places {other} with {card} RP: {amount} VP",
+        EV_END: lambda: "nobody can play a single: the tournament ends; Score effects",
+        EV_TRIMMED: lambda: f"{who} has more than {HAND_LIMIT} singles: {name(card)} goes back to the binder",
+        EV_STORE_RESHUFFLED: lambda: f"the store is empty: the store discard ({amount} cards) is shuffled into it",
+        EV_AFTERMARKET_CLEARED: lambda: f"the aftermarket is full: its {amount} cards go to the store discard",
+        EV_OPENS: lambda: (f"{who} takes the first turn (A is number {amount} in turn order); "
+                           f"A's head-to-head rival is {SEATS[other]}"),
+    }
+    describe = lines.get(code)
+    return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
+
+
+ENGINE = Engine(
+    version="1",
+    policies=("greedy", "random"),
+    cost_axis="star rating",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+    score_meaning="seat A's VP as a share of the round's first-place VP (power: change in average VP / first prize)",
+)
