@@ -15,7 +15,8 @@ Checks: `circles.unknown_ability`, `circles.duplicate_ability`,
 `circles.minimum_stats`, `circles.too_many_circles`, `circles.ability_colour`,
 `circles.base_resources`, `circles.over_budget`, `circles.unspent_points`,
 `circles.resource_colour`, `circles.resource_fields`, `circles.deck_balance`,
-`circles.unpayable` (see docs/rulesets/circles.md).
+`circles.unpayable`; the engine's `circles.not_simulated` (see
+docs/rulesets/circles.md).
 
 Options: see `options.py`. Card checks: points_must_be_spent,
 allow_duplicate_abilities. Deck checks: deck_characters, deck_resources,
@@ -52,4 +53,5 @@ RULESET = Ruleset(
         "special abilities": "abilities",
     },
     signature_columns=frozenset({"red", "blue", "green", "health"}),
+    engine_module="workbench.rulesets.circles.engine",
 )

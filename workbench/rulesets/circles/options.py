@@ -134,6 +134,33 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
         choices=("on_entry", "each_turn"),
     ),
     RuleOption(
+        key="new_characters_attack",
+        default=True,
+        reading=(
+            "Characters brought into play this turn attack in this turn's combat, since the turn order brings them "
+            "in before “Characters begin their attack” and no rule holds them back; off, a character first "
+            "attacks in its owner's next turn (it defends at once either way)."
+        ),
+        quote=(
+            "New Characters are placed on the board. [...] Characters begin their attack. Remember to apply any "
+            "Special Abilities that are appropriate, first"
+        ),
+    ),
+    RuleOption(
+        key="direct_damage",
+        default="attack",
+        reading=(
+            "`attack`: an attacker with no card in front takes its Attack from the defending player's Life Points "
+            "(“those attack points”); `one_per_attacker`: it takes 1 Life Point, whatever its Attack "
+            "(Long Range always deals its Attack, as its text says)."
+        ),
+        quote=(
+            "if an Attacking Player has more cards than the Defender, those attack points directly affect the "
+            "Defending Player. The Defending Player loses the appropriate amount of Life Points."
+        ),
+        choices=("attack", "one_per_attacker"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=60,
         reading=(

@@ -1,0 +1,1789 @@
+"""The resource-circle game's match engine: array state, Numba kernels, greedy and random policies.
+
+Rules played (shared/seeds/004_b8b5d3e79d7316c5.txt; readings in options.py and docs/rulesets/circles.md):
+
+- Setup: each side shuffles its deck, has 2 Life Points and draws 5 cards.
+- A turn: draw 1 (the out-of-cards reading is the option `out_of_cards`), play up to `resources_per_turn`
+  resource cards, ready every resource, bring characters into play (paying their coloured circles) left to
+  right, the turn player's characters heal, abilities are used, then combat lane by lane: each attacker fights the
+  enemy card in front, both dealing damage at once (Fast strikes first); an attacker with nothing in front hits
+  the player for its Attack. A card is destroyed when its damage is more than its Health (`destroy_when`).
+  After combat, both sides' characters shift left to close gaps.
+- All 24 abilities of `abilities.py` are played; activated ones are paid from ready resources once per card per
+  turn, in the owner's turn or (option `respond_in_opponent_turn`) in the opponent's.
+
+State lives in a few int64 arrays (one match at a time, reused across the batch):
+
+- `zones[side, zone, position]`: the deck (`DECK`, drawn from `S_DECK_TOP` on), the hand, the discard pile, and the
+  board (`BOARD`, lanes left to right; -1 is an empty lane).
+- `side[side, column]`: Life Points, zone sizes, ready and total resources per colour, policy.
+- `lanes[side, lane, column]`: damage and per-turn flags of the card in that lane (moves with the card).
+- `game[column]`: turn, whose turn, winner, combat and Serenity flags.
+
+Kernels take `R = (table, abilities, ability_table, options)` and `S = (zones, side, lanes, game, rng, counters,
+events, event_count)`; `MatchArrays` builds both from Python so scenario tests can set a board and call one step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+from numba import njit
+
+from workbench.cards import CardSet, Finding, OptionValue
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+    Engine,
+    IntArray,
+    kernel,
+    log_event,
+    rng_below,
+    rng_seed,
+    shuffle_in_place,
+)
+from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX, COLOURS, find_ability
+from workbench.rulesets.circles.costs import resource_colour
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def rules_kernel(function: F) -> F:
+    """`workbench.engines.kernel` without reference counting, for every kernel that allocates nothing.
+
+    With reference counting on, each call that unpacks the state tuple pays atomic increments and decrements on
+    every array in it: measured 175 ns for a two-lane bonus lookup, against 2 ns without. Only `_play_batch`
+    allocates, so only it keeps `kernel`.
+    """
+    return njit(cache=True, nogil=True, _nrt=False)(function)  # type: ignore[no-any-return]
+
+
+ENGINE_VERSION = "1"
+POLICIES = ("greedy", "random")
+GREEDY, RANDOM = 0, 1
+
+STARTING_LIFE = 2
+"""\u201cEach Player has 2 Life Points.\u201d"""
+STARTING_HAND = 5
+"""\u201cDraw 5 cards.\u201d"""
+CARDS_WHEN_OUT = 3
+"""\u201cIf you ever run completely out of cards, you should draw 3 cards.\u201d"""
+UNDECIDED = -2
+
+# Arguments are passed as numpy scalars, never Python literals: Numba compiles a separate copy of a function for
+# every literal value it is called with, which multiplied compile time several times over.
+NO_CARD = np.int64(-1)
+NOTHING = np.int64(0)
+YES = np.bool_(True)
+NO = np.bool_(False)
+HALF_THE_TIME = np.int64(2)
+"""`wants(..., HALF_THE_TIME)`: the random policy says yes 2 times in 4."""
+A_QUARTER_OF_THE_TIME = np.int64(1)
+ONE = np.int64(1)
+COIN = np.int64(2)
+"""`rng_below(rng, COIN)`: a coin toss."""
+FOUR = np.int64(4)
+
+# Ability ids: positions in the shared data table, so the engine and the checks cannot disagree.
+ARMOR_PIERCING_1 = np.int64(ABILITY_INDEX["Armor Piercing 1"])
+ARMOR_PIERCING_2 = np.int64(ABILITY_INDEX["Armor Piercing 2"])
+SELF_DESTRUCT = np.int64(ABILITY_INDEX["Self Destruct"])
+ATTACK_BOOST_1 = np.int64(ABILITY_INDEX["Attack Boost 1"])
+ATTACK_BOOST_2 = np.int64(ABILITY_INDEX["Attack Boost 2"])
+TARGET = np.int64(ABILITY_INDEX["Target"])
+FIREBALL = np.int64(ABILITY_INDEX["Fireball"])
+LONG_RANGE = np.int64(ABILITY_INDEX["Long Range"])
+ARMOR_1 = np.int64(ABILITY_INDEX["Armor 1"])
+ARMOR_2 = np.int64(ABILITY_INDEX["Armor 2"])
+HEAL_1 = np.int64(ABILITY_INDEX["Heal 1"])
+HEAL_2 = np.int64(ABILITY_INDEX["Heal 2"])
+DEFENDER = np.int64(ABILITY_INDEX["Defender"])
+DISPERSE = np.int64(ABILITY_INDEX["Disperse"])
+AVOID_DAMAGE = np.int64(ABILITY_INDEX["Avoid Damage"])
+SERENITY = np.int64(ABILITY_INDEX["Serenity"])
+FAST = np.int64(ABILITY_INDEX["Fast"])
+RESTORE = np.int64(ABILITY_INDEX["Restore"])
+FUTURE_VISION = np.int64(ABILITY_INDEX["Future Vision"])
+CHANGE_THE_FUTURE = np.int64(ABILITY_INDEX["Change the Future"])
+REFLECT = np.int64(ABILITY_INDEX["Reflect"])
+REORDER = np.int64(ABILITY_INDEX["Reorder"])
+EXTRA_CARD = np.int64(ABILITY_INDEX["Extra Card"])
+SLEEP = np.int64(ABILITY_INDEX["Sleep"])
+N_ABILITIES = len(ABILITIES)
+
+# Card table columns.
+T_KIND, T_COLOUR, T_RED, T_BLUE, T_GREEN, T_CIRCLES, T_ATTACK, T_HEALTH = range(8)
+T_ARMOR, T_PIERCE, T_BOOST, T_GUARD, T_FAST, T_REFLECT, T_EXTRA = range(8, 15)
+T_ACTIVATED = 15  # bit per activated ability the card has, so lanes without any are passed over quickly
+TABLE_COLUMNS = 16
+KIND_CHARACTER, KIND_RESOURCE = np.int64(0), np.int64(1)
+NO_COLOUR = -1
+
+# Ability table columns (one row per ability id).
+A_COLOUR, A_CIRCLES, A_ACTIVATION, A_NUMBER, A_DISCARDS = range(5)
+
+# Option array positions (the order `compile_cards` writes them in).
+O_RESOURCES_PER_TURN, O_DESTROY_AT_LEAST, O_RESHUFFLE, O_RESPOND, O_SLEEP_OPENS_LANE = range(5)
+O_SERENITY_EVERYONE, O_EXTRA_EACH_TURN, O_TURN_CAP, O_NEW_CHARACTERS_ATTACK, O_ONE_PER_ATTACKER = range(5, 10)
+OPTION_COUNT = 10
+
+# Zones.
+DECK, HAND, DISCARD, BOARD = range(4)
+# Side columns.
+S_LIFE, S_DECK_N, S_DECK_TOP, S_HAND_N, S_DISCARD_N, S_BOARD_N = range(6)
+S_READY = 6  # + colour: ready resources of red, blue, green
+S_TOTAL = 9  # + colour: resources in play of red, blue, green
+S_POLICY = 12
+SIDE_COLUMNS = 13
+# Lane columns.
+L_DAMAGE, L_ASLEEP, L_AVOIDING, L_BOOSTED, L_USED, L_MODE, L_TARGET, L_ATTACK_BONUS, L_HEALTH_BONUS = range(9)
+L_ENTERED = 9  # the turn the card came into play
+LANE_COLUMNS = 10
+MODE_FIGHT, MODE_LONG_RANGE, MODE_SELF_DESTRUCT, MODE_TARGET = range(4)
+# Game columns.
+G_TURN, G_ACTIVE, G_WINNER, G_IN_COMBAT, G_SHIELD = range(5)
+GAME_COLUMNS = 5
+
+LANE_MODE_ABILITIES = (1 << LONG_RANGE) | (1 << SELF_DESTRUCT) | (1 << TARGET)
+PRECOMBAT_ABILITIES = (1 << FIREBALL) | (1 << SLEEP) | (1 << REORDER) | (1 << ATTACK_BOOST_2)
+CARD_MANAGEMENT_ABILITIES = (1 << RESTORE) | (1 << CHANGE_THE_FUTURE) | (1 << FUTURE_VISION)
+
+# Greedy weights: a Life Point is worth about 4 circles of cards (a player has only 2).
+LIFE_WEIGHT = 4
+LETHAL_BONUS = 1000
+
+# Trace event codes.
+EV_DRAW, EV_OUT_OF_CARDS, EV_RESHUFFLE, EV_NO_CARD, EV_RESOURCE, EV_PLAY, EV_FREE_PLAY = (np.int64(code) for code in range(7))
+EV_TURN, EV_ABILITY, EV_SEE, EV_SWAP, EV_RESTORED, EV_LANE, EV_HIT, EV_REFLECTED = (np.int64(code) for code in range(7, 15))
+EV_IGNORED, EV_SPREAD, EV_DESTROYED, EV_DIRECT, EV_WIN, EV_TURN_CAP, EV_RESOURCES = (np.int64(code) for code in range(15, 22))
+EV_ARRANGED, EV_SLEEPING, EV_JUST_ARRIVED = (np.int64(code) for code in range(22, 25))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Small helpers: the card in a lane, resources, timing
+
+
+@rules_kernel
+def lane_card(S: Any, s: int, i: int) -> int:
+    """The card id in lane i of side s, or -1 (no card, or past the board's end)."""
+    zones, side = S[0], S[1]
+    if i < 0 or i >= side[s, S_BOARD_N]:
+        return -1
+    return zones[s, BOARD, i]
+
+
+@rules_kernel
+def may_act(R: Any, S: Any, s: int) -> bool:
+    """Side s may use abilities now: it is their turn, or the opponent's and `respond_in_opponent_turn` is on."""
+    return S[3][G_ACTIVE] == s or R[3][O_RESPOND] == 1
+
+
+@rules_kernel
+def can_activate(R: Any, S: Any, s: int, i: int, ability: int) -> bool:
+    """The card in lane i has the ability, has not used it this turn, its side may act and can pay."""
+    table, ability_table = R[0], R[2]
+    side, lanes = S[1], S[2]
+    card = lane_card(S, s, i)
+    if card < 0 or (table[card, T_ACTIVATED] >> ability) & 1 == 0:
+        return False
+    if (lanes[s, i, L_USED] >> ability) & 1:
+        return False
+    if not may_act(R, S, s):
+        return False
+    return side[s, S_READY + ability_table[ability, A_COLOUR]] >= ability_table[ability, A_ACTIVATION]
+
+
+@rules_kernel
+def activate(R: Any, S: Any, s: int, i: int, ability: int, other: int) -> None:
+    """Pay the ability's activation, mark it used this turn, and log it (other = the card it acts on, or -1)."""
+    ability_table = R[2]
+    side, lanes, game, events, event_count = S[1], S[2], S[3], S[6], S[7]
+    side[s, S_READY + ability_table[ability, A_COLOUR]] -= ability_table[ability, A_ACTIVATION]
+    lanes[s, i, L_USED] |= 1 << ability
+    log_event(events, event_count, game[G_TURN], s, EV_ABILITY, lane_card(S, s, i), other, ability)
+
+
+@rules_kernel
+def can_pay_card(R: Any, S: Any, s: int, card: int) -> bool:
+    """Side s has enough ready resources of each colour to bring the card into play."""
+    table, side = R[0], S[1]
+    for colour in range(3):
+        if side[s, S_READY + colour] < table[card, T_RED + colour]:
+            return False
+    return True
+
+
+@rules_kernel
+def side_abilities(R: Any, S: Any, s: int) -> int:
+    """The activated abilities side s has in play, one bit each."""
+    table = R[0]
+    mask = 0
+    for i in range(S[1][s, S_BOARD_N]):
+        card = lane_card(S, s, i)
+        if card >= 0:
+            mask |= table[card, T_ACTIVATED]
+    return mask
+
+
+@rules_kernel
+def wants(S: Any, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
+    """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4."""
+    if S[1][s, S_POLICY] == GREEDY:
+        return greedy_choice
+    return rng_below(S[4], FOUR) < chance_in_4
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Health, attack and the bonuses neighbours give
+
+
+@rules_kernel
+def live_attack_bonus(R: Any, S: Any, s: int, i: int) -> int:
+    """Attack the neighbours in lanes i-1 and i+1 give (Attack Boost 1, and Attack Boost 2 when activated)."""
+    table, ability_table, lanes = R[0], R[2], S[2]
+    bonus = 0
+    for j in (i - 1, i + 1):
+        card = lane_card(S, s, j)
+        if card >= 0:
+            bonus += table[card, T_BOOST]
+            if lanes[s, j, L_BOOSTED] > 0:
+                bonus += ability_table[ATTACK_BOOST_2, A_NUMBER] * lanes[s, j, L_BOOSTED]
+    return bonus
+
+
+@rules_kernel
+def live_health_bonus(R: Any, S: Any, s: int, i: int) -> int:
+    """Health the neighbours in lanes i-1 and i+1 give (Defender)."""
+    table = R[0]
+    bonus = 0
+    for j in (i - 1, i + 1):
+        card = lane_card(S, s, j)
+        if card >= 0:
+            bonus += table[card, T_GUARD]
+    return bonus
+
+
+@rules_kernel
+def attack_of(R: Any, S: Any, s: int, i: int) -> int:
+    """Attack of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
+    table, lanes, game = R[0], S[2], S[3]
+    card = lane_card(S, s, i)
+    if game[G_IN_COMBAT] == 1:
+        return table[card, T_ATTACK] + lanes[s, i, L_ATTACK_BONUS]
+    return table[card, T_ATTACK] + live_attack_bonus(R, S, s, i)
+
+
+@rules_kernel
+def health_of(R: Any, S: Any, s: int, i: int) -> int:
+    """Health of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
+    table, lanes, game = R[0], S[2], S[3]
+    card = lane_card(S, s, i)
+    if game[G_IN_COMBAT] == 1:
+        return table[card, T_HEALTH] + lanes[s, i, L_HEALTH_BONUS]
+    return table[card, T_HEALTH] + live_health_bonus(R, S, s, i)
+
+
+@rules_kernel
+def room_for_damage(R: Any, S: Any, s: int, i: int) -> int:
+    """How much more damage the card in lane i can take and survive (0 or more)."""
+    room = health_of(R, S, s, i) - S[2][s, i, L_DAMAGE]
+    if R[3][O_DESTROY_AT_LEAST] == 1:
+        room -= 1
+    return max(room, 0)
+
+
+@rules_kernel
+def destroyed_by(R: Any, S: Any, s: int, i: int, extra: int) -> bool:
+    """Would the card in lane i be destroyed with `extra` more damage? (\u201cmore Damage than\u201d, or by option \u201cat least\u201d)."""
+    total = S[2][s, i, L_DAMAGE] + extra
+    health = health_of(R, S, s, i)
+    if R[3][O_DESTROY_AT_LEAST] == 1:
+        return total >= health
+    return total > health
+
+
+@rules_kernel
+def combat_damage(R: Any, S: Any, src: int, si: int, dst: int, di: int) -> int:
+    """Damage the card in lane si deals the card in lane di: its Attack less the target's Armor not pierced."""
+    table = R[0]
+    source = lane_card(S, src, si)
+    target = lane_card(S, dst, di)
+    armor = table[target, T_ARMOR] - table[source, T_PIERCE]
+    if armor < 0:
+        armor = 0
+    damage = attack_of(R, S, src, si) - armor
+    return damage if damage > 0 else 0
+
+
+@rules_kernel
+def shielded(R: Any, S: Any, s: int) -> bool:
+    """Damage to side s is ignored for the rest of the turn (Serenity)."""
+    return (S[3][G_SHIELD] >> s) & 1 == 1
+
+
+@rules_kernel
+def attacks_now(R: Any, S: Any, a: int, i: int) -> bool:
+    """The card in lane i takes part in its side's attack: awake, and not brought in this turn unless new ones attack."""
+    lanes, game = S[2], S[3]
+    if lane_card(S, a, i) < 0 or lanes[a, i, L_ASLEEP] == 1:
+        return False
+    return R[3][O_NEW_CHARACTERS_ATTACK] == 1 or lanes[a, i, L_ENTERED] != game[G_TURN]
+
+
+@rules_kernel
+def direct_damage(R: Any, S: Any, a: int, i: int) -> int:
+    """What an unopposed attacker takes from the player: its Attack, or 1 (option `direct_damage`)."""
+    if R[3][O_ONE_PER_ATTACKER] == 1:
+        return 1
+    return attack_of(R, S, a, i)
+
+
+@rules_kernel
+def opposed(R: Any, S: Any, d: int, i: int) -> bool:
+    """An attacker in lane i meets a defender: a card is there, awake (a sleeping one blocks only by option)."""
+    if lane_card(S, d, i) < 0:
+        return False
+    return S[2][d, i, L_ASLEEP] == 0 or R[3][O_SLEEP_OPENS_LANE] == 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Zones: drawing, playing, discarding, moving cards between lanes
+
+
+@rules_kernel
+def draw_one(R: Any, S: Any, s: int) -> int:
+    """Draw the top card into the hand; -1 when the deck is empty."""
+    zones, side, game, counters, events, event_count = S[0], S[1], S[3], S[5], S[6], S[7]
+    top = side[s, S_DECK_TOP]
+    if top >= side[s, S_DECK_N]:
+        log_event(events, event_count, game[G_TURN], s, EV_NO_CARD, NO_CARD, NO_CARD, NOTHING)
+        return -1
+    card = zones[s, DECK, top]
+    side[s, S_DECK_TOP] = top + 1
+    zones[s, HAND, side[s, S_HAND_N]] = card
+    side[s, S_HAND_N] += 1
+    counters[s, card, DRAWN] += 1
+    log_event(events, event_count, game[G_TURN], s, EV_DRAW, card, NO_CARD, NOTHING)
+    return card
+
+
+@rules_kernel
+def reshuffle_discard(R: Any, S: Any, s: int) -> None:
+    """The discard pile, shuffled, becomes the draw deck (option `out_of_cards=reshuffle_discard_draws_3`)."""
+    zones, side, game, rng, events, event_count = S[0], S[1], S[3], S[4], S[6], S[7]
+    count = side[s, S_DISCARD_N]
+    for k in range(count):
+        zones[s, DECK, k] = zones[s, DISCARD, k]
+    side[s, S_DECK_N] = count
+    side[s, S_DECK_TOP] = 0
+    side[s, S_DISCARD_N] = 0
+    shuffle_in_place(zones[s, DECK], count, rng)
+    log_event(events, event_count, game[G_TURN], s, EV_RESHUFFLE, NO_CARD, NO_CARD, count)
+
+
+@rules_kernel
+def draw_step(R: Any, S: Any, s: int) -> None:
+    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
+    opts, side, game, events, event_count = R[3], S[1], S[3], S[6], S[7]
+    count = 1
+    if opts[O_RESHUFFLE] == 1:
+        if side[s, S_DECK_TOP] >= side[s, S_DECK_N] and side[s, S_DISCARD_N] > 0:
+            reshuffle_discard(R, S, s)
+            count = CARDS_WHEN_OUT
+    elif side[s, S_HAND_N] == 0:
+        count = CARDS_WHEN_OUT
+    if count == CARDS_WHEN_OUT:
+        log_event(events, event_count, game[G_TURN], s, EV_OUT_OF_CARDS, NO_CARD, NO_CARD, count)
+    for _ in range(count):
+        draw_one(R, S, s)
+
+
+@rules_kernel
+def take_from_hand(S: Any, s: int, h: int) -> int:
+    """Remove the card at hand position h (keeping the hand's order) and return it."""
+    zones, side = S[0], S[1]
+    card = zones[s, HAND, h]
+    n = side[s, S_HAND_N]
+    for k in range(h, n - 1):
+        zones[s, HAND, k] = zones[s, HAND, k + 1]
+    side[s, S_HAND_N] = n - 1
+    return card
+
+
+@rules_kernel
+def clear_lane(S: Any, s: int, i: int) -> None:
+    """Reset a lane's damage and flags."""
+    lanes = S[2]
+    for k in range(LANE_COLUMNS):
+        lanes[s, i, k] = 0
+    lanes[s, i, L_TARGET] = -1
+
+
+@rules_kernel
+def place_on_board(S: Any, s: int, card: int) -> int:
+    """Put a card in the next lane to the right (\u201cEach Character played after that, is one space to the right\u201d)."""
+    zones, side = S[0], S[1]
+    i = side[s, S_BOARD_N]
+    zones[s, BOARD, i] = card
+    clear_lane(S, s, i)
+    S[2][s, i, L_ENTERED] = S[3][G_TURN]
+    side[s, S_BOARD_N] = i + 1
+    return i
+
+
+@rules_kernel
+def to_discard(S: Any, s: int, card: int) -> None:
+    """Put a card on top of the discard pile."""
+    zones, side = S[0], S[1]
+    zones[s, DISCARD, side[s, S_DISCARD_N]] = card
+    side[s, S_DISCARD_N] += 1
+
+
+@rules_kernel
+def destroy(R: Any, S: Any, s: int, i: int) -> None:
+    """The card in lane i goes to the discard pile; its lane stays empty until the board shifts left."""
+    zones, game, counters, events, event_count = S[0], S[3], S[5], S[6], S[7]
+    card = zones[s, BOARD, i]
+    if card < 0:
+        return
+    zones[s, BOARD, i] = -1
+    to_discard(S, s, card)
+    counters[s, card, DESTROYED] += 1
+    log_event(events, event_count, game[G_TURN], s, EV_DESTROYED, card, NO_CARD, i)
+
+
+@rules_kernel
+def swap_lanes(S: Any, s: int, i: int, j: int) -> None:
+    """Swap two lanes' cards with their damage and flags (Reorder)."""
+    zones, lanes = S[0], S[2]
+    card = zones[s, BOARD, i]
+    zones[s, BOARD, i] = zones[s, BOARD, j]
+    zones[s, BOARD, j] = card
+    for k in range(LANE_COLUMNS):
+        value = lanes[s, i, k]
+        lanes[s, i, k] = lanes[s, j, k]
+        lanes[s, j, k] = value
+
+
+@rules_kernel
+def shift_left(S: Any, s: int) -> None:
+    """\u201cAfter all combat has been resolved, move Character Cards to the left, to fill in the empty spaces.\u201d"""
+    zones, side, lanes = S[0], S[1], S[2]
+    kept = 0
+    for i in range(side[s, S_BOARD_N]):
+        if zones[s, BOARD, i] >= 0:
+            if i != kept:
+                zones[s, BOARD, kept] = zones[s, BOARD, i]
+                for k in range(LANE_COLUMNS):
+                    lanes[s, kept, k] = lanes[s, i, k]
+            kept += 1
+    for i in range(kept, side[s, S_BOARD_N]):
+        zones[s, BOARD, i] = -1
+        clear_lane(S, s, i)
+    side[s, S_BOARD_N] = kept
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Playing cards: resources and characters
+
+
+@rules_kernel
+def play_resource(R: Any, S: Any, s: int, h: int) -> None:
+    """Put the resource at hand position h on the table (it is readied in the ready step)."""
+    table, side, game, counters, events, event_count = R[0], S[1], S[3], S[5], S[6], S[7]
+    card = take_from_hand(S, s, h)
+    colour = table[card, T_COLOUR]
+    side[s, S_TOTAL + colour] += 1
+    counters[s, card, PLAYED] += 1
+    totals = side[s, S_TOTAL] * 10000 + side[s, S_TOTAL + 1] * 100 + side[s, S_TOTAL + 2]
+    log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
+
+
+@rules_kernel
+def resource_choice(R: Any, S: Any, s: int) -> int:
+    """Greedy: the resource whose colour the hand's characters lack most; -1 when the hand has none."""
+    table, zones, side = R[0], S[0], S[1]
+    best, best_score = -1, -(1 << 40)
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        colour = table[card, T_COLOUR]
+        if table[card, T_KIND] != KIND_RESOURCE or colour == NO_COLOUR:
+            continue
+        lacking = 0
+        demand = 0
+        for k in range(side[s, S_HAND_N]):
+            other = zones[s, HAND, k]
+            if table[other, T_KIND] == KIND_CHARACTER:
+                need = table[other, T_RED + colour] - side[s, S_TOTAL + colour]
+                if need > lacking:
+                    lacking = need
+                demand += table[other, T_RED + colour]
+        score = lacking * 1000 + demand * 10 - side[s, S_TOTAL + colour]
+        if score > best_score:
+            best, best_score = h, score
+    return best
+
+
+@rules_kernel
+def play_resources(R: Any, S: Any, s: int) -> None:
+    """Play up to `resources_per_turn` resource cards (greedy: every one it may; random: a random number)."""
+    table, opts, zones, side, rng = R[0], R[3], S[0], S[1], S[4]
+    limit = opts[O_RESOURCES_PER_TURN]
+    if side[s, S_POLICY] == RANDOM:
+        playable = 0
+        for h in range(side[s, S_HAND_N]):
+            card = zones[s, HAND, h]
+            if table[card, T_KIND] == KIND_RESOURCE and table[card, T_COLOUR] != NO_COLOUR:
+                playable += 1
+        limit = rng_below(rng, min(limit, playable) + 1)
+    for _ in range(limit):
+        if side[s, S_POLICY] == RANDOM:
+            h = random_hand_card(R, S, s, KIND_RESOURCE, NO)
+        else:
+            h = resource_choice(R, S, s)
+        if h < 0:
+            return
+        play_resource(R, S, s, h)
+
+
+@rules_kernel
+def random_hand_card(R: Any, S: Any, s: int, kind: int, payable_only: bool) -> int:
+    """A uniformly random hand position holding a card of `kind` (payable now, if asked); -1 if none."""
+    table, zones, side, rng = R[0], S[0], S[1], S[4]
+    count = 0
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] == kind and (kind != KIND_RESOURCE or table[card, T_COLOUR] != NO_COLOUR):
+            if not payable_only or can_pay_card(R, S, s, card):
+                count += 1
+    if count == 0:
+        return -1
+    pick = rng_below(rng, count)
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] == kind and (kind != KIND_RESOURCE or table[card, T_COLOUR] != NO_COLOUR):
+            if not payable_only or can_pay_card(R, S, s, card):
+                if pick == 0:
+                    return h
+                pick -= 1
+    return -1
+
+
+@rules_kernel
+def ready_resources(S: Any, s: int) -> None:
+    """\u201cIf you have any Resource Cards that have been Spent (flipped over) return them to their unused state.\u201d"""
+    side = S[1]
+    for colour in range(3):
+        side[s, S_READY + colour] = side[s, S_TOTAL + colour]
+
+
+@rules_kernel
+def character_choice(R: Any, S: Any, s: int, free: bool) -> int:
+    """The character to bring into play next (payable unless free); -1 to stop.
+
+    Greedy: the most circles it can afford (then the most Attack + Health). Random: a random payable one, or stop
+    with the same chance as each card (never stops when the card is free).
+    """
+    table, zones, side, rng = R[0], S[0], S[1], S[4]
+    if side[s, S_POLICY] == RANDOM:
+        count = 0
+        for h in range(side[s, S_HAND_N]):
+            card = zones[s, HAND, h]
+            if table[card, T_KIND] == KIND_CHARACTER and (free or can_pay_card(R, S, s, card)):
+                count += 1
+        if count == 0:
+            return -1
+        pick = rng_below(rng, count) if free else rng_below(rng, count + 1)
+        for h in range(side[s, S_HAND_N]):
+            card = zones[s, HAND, h]
+            if table[card, T_KIND] == KIND_CHARACTER and (free or can_pay_card(R, S, s, card)):
+                if pick == 0:
+                    return h
+                pick -= 1
+        return -1
+    best, best_score = -1, -1
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] != KIND_CHARACTER or not (free or can_pay_card(R, S, s, card)):
+            continue
+        score = table[card, T_CIRCLES] * 1000 + table[card, T_ATTACK] + table[card, T_HEALTH]
+        if score > best_score:
+            best, best_score = h, score
+    return best
+
+
+@rules_kernel
+def bring_into_play(R: Any, S: Any, s: int, h: int, free: bool) -> int:
+    """Bring the character at hand position h into play (paying unless free); Extra Card brings more, free.
+
+    Returns the lane it took. Extra Card (option `extra_card=on_entry`) chains: a card brought in free by it may
+    carry Extra Card too.
+    """
+    table, opts, side, game, counters, events, event_count = R[0], R[3], S[1], S[3], S[5], S[6], S[7]
+    card = take_from_hand(S, s, h)
+    if not free:
+        for colour in range(3):
+            side[s, S_READY + colour] -= table[card, T_RED + colour]
+    lane = place_on_board(S, s, card)
+    counters[s, card, PLAYED] += 1
+    log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY if free else EV_PLAY, card, NO_CARD, lane)
+    pending = table[card, T_EXTRA] if opts[O_EXTRA_EACH_TURN] == 0 else 0
+    while pending > 0:
+        pending -= 1
+        pick = character_choice(R, S, s, YES)
+        if pick < 0:
+            break
+        extra = take_from_hand(S, s, pick)
+        extra_lane = place_on_board(S, s, extra)
+        counters[s, extra, PLAYED] += 1
+        log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, card, extra_lane)
+        pending += table[extra, T_EXTRA]
+    return lane
+
+
+@rules_kernel
+def extra_cards_each_turn(R: Any, S: Any, s: int) -> None:
+    """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
+    table, zones, side, game, counters, events, event_count = R[0], S[0], S[1], S[3], S[5], S[6], S[7]
+    board = side[s, S_BOARD_N]
+    for i in range(board):
+        source = zones[s, BOARD, i]
+        if source < 0:
+            continue
+        for _ in range(table[source, T_EXTRA]):
+            pick = character_choice(R, S, s, YES)
+            if pick < 0:
+                return
+            extra = take_from_hand(S, s, pick)
+            lane = place_on_board(S, s, extra)
+            counters[s, extra, PLAYED] += 1
+            log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, source, lane)
+
+
+@rules_kernel
+def play_characters(R: Any, S: Any, s: int) -> None:
+    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
+    while True:
+        h = character_choice(R, S, s, NO)
+        if h < 0:
+            return
+        bring_into_play(R, S, s, h, NO)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Damage: prevention, Disperse, Reflect, Heal, destruction, Life Points
+
+
+@rules_kernel
+def spread_damage(R: Any, S: Any, s: int, i: int, amount: int) -> int:
+    """Disperse: move `amount` damage from lane i to the side's other cards; returns what could not be moved.
+
+    Greedy moves damage only where it destroys nothing; random puts each point on a random other card.
+    """
+    side, lanes, game, rng, events, event_count = S[1], S[2], S[3], S[4], S[6], S[7]
+    left = amount
+    if side[s, S_POLICY] == RANDOM:
+        others = 0
+        for j in range(side[s, S_BOARD_N]):
+            if j != i and lane_card(S, s, j) >= 0:
+                others += 1
+        if others == 0:
+            return left
+        while left > 0:
+            pick = rng_below(rng, others)
+            for j in range(side[s, S_BOARD_N]):
+                if j != i and lane_card(S, s, j) >= 0:
+                    if pick == 0:
+                        lanes[s, j, L_DAMAGE] += 1
+                        log_event(events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), ONE)
+                        break
+                    pick -= 1
+            left -= 1
+        return 0
+    for j in range(side[s, S_BOARD_N]):
+        if left == 0:
+            break
+        if j == i or lane_card(S, s, j) < 0:
+            continue
+        moved = min(left, room_for_damage(R, S, s, j))
+        if moved > 0:
+            lanes[s, j, L_DAMAGE] += moved
+            left -= moved
+            log_event(events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), moved)
+    return left
+
+
+@rules_kernel
+def absorbable(R: Any, S: Any, s: int, i: int) -> int:
+    """Damage the side's other cards could take without any being destroyed (what greedy Disperse can move)."""
+    total = 0
+    for j in range(S[1][s, S_BOARD_N]):
+        if j != i and lane_card(S, s, j) >= 0:
+            total += room_for_damage(R, S, s, j)
+    return total
+
+
+@rules_kernel
+def damage_after_prevention(R: Any, S: Any, s: int, i: int, amount: int) -> int:
+    """The damage the card in lane i actually takes: Serenity, Avoid Damage and Disperse come first."""
+    game, events, event_count, lanes = S[3], S[6], S[7], S[2]
+    card = lane_card(S, s, i)
+    if amount <= 0:
+        return 0
+    if shielded(R, S, s):
+        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, SERENITY, amount)
+        return 0
+    if lanes[s, i, L_AVOIDING] == 1:
+        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, amount)
+        return 0
+    lethal = destroyed_by(R, S, s, i, amount)
+    if can_activate(R, S, s, i, AVOID_DAMAGE) and wants(S, s, lethal, HALF_THE_TIME):
+        activate(R, S, s, i, AVOID_DAMAGE, card)
+        lanes[s, i, L_AVOIDING] = 1
+        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, amount)
+        return 0
+    if can_activate(R, S, s, i, DISPERSE):
+        keep = room_for_damage(R, S, s, i)
+        excess = amount - keep
+        if excess > 0 and wants(S, s, lethal and absorbable(R, S, s, i) >= excess, HALF_THE_TIME):
+            activate(R, S, s, i, DISPERSE, card)
+            left = spread_damage(R, S, s, i, excess)
+            for j in range(S[1][s, S_BOARD_N]):
+                if j != i and lane_card(S, s, j) >= 0:
+                    resolve(R, S, s, j)
+            return keep + left
+    return amount
+
+
+@rules_kernel
+def hit(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int) -> int:
+    """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
+    table, lanes, game, counters, events, event_count = R[0], S[2], S[3], S[5], S[6], S[7]
+    target = lane_card(S, t, ti)
+    source = lane_card(S, src, si)
+    if target < 0 or amount <= 0:
+        return 0
+    taken = damage_after_prevention(R, S, t, ti, amount)
+    if taken <= 0:
+        return 0
+    lanes[t, ti, L_DAMAGE] += taken
+    if source >= 0:
+        counters[src, source, DAMAGE_DEALT] += taken
+    log_event(events, event_count, game[G_TURN], src, EV_HIT, source, target, taken)
+    if table[target, T_REFLECT] > 0:
+        return (taken + 1) // 2
+    return 0
+
+
+@rules_kernel
+def reflect_onto(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int) -> None:
+    """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
+    lanes, game, counters, events, event_count = S[2], S[3], S[5], S[6], S[7]
+    target = lane_card(S, t, ti)
+    if target < 0 or amount <= 0:
+        return
+    taken = damage_after_prevention(R, S, t, ti, amount)
+    if taken <= 0:
+        return
+    lanes[t, ti, L_DAMAGE] += taken
+    source = lane_card(S, src, si)
+    if source >= 0:
+        counters[src, source, DAMAGE_DEALT] += taken
+    log_event(events, event_count, game[G_TURN], src, EV_REFLECTED, source, target, taken)
+
+
+@rules_kernel
+def heal_choice(R: Any, S: Any, s: int, i: int) -> int:
+    """The cheapest Heal of side s that saves the card in lane i, as healer lane x 24 + ability id; -1 if none."""
+    ability_table, lanes = R[2], S[2]
+    # The damage that must go: down to Health (\u201cmore than\u201d), or below it (\u201cat least\u201d).
+    excess = lanes[s, i, L_DAMAGE] - health_of(R, S, s, i)
+    if R[3][O_DESTROY_AT_LEAST] == 1:
+        excess += 1
+    if excess <= 0:
+        return -1
+    best, best_cost = -1, 1 << 30
+    for heal in (HEAL_1, HEAL_2):
+        for j in range(S[1][s, S_BOARD_N]):
+            if ability_table[heal, A_NUMBER] >= excess and can_activate(R, S, s, j, heal):
+                if ability_table[heal, A_ACTIVATION] < best_cost:
+                    best, best_cost = j * N_ABILITIES + heal, ability_table[heal, A_ACTIVATION]
+    return best
+
+
+@rules_kernel
+def resolve(R: Any, S: Any, s: int, i: int) -> bool:
+    """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it; True if destroyed."""
+    ability_table, lanes = R[2], S[2]
+    card = lane_card(S, s, i)
+    if card < 0:
+        return False
+    if not destroyed_by(R, S, s, i, NOTHING):
+        return False
+    choice = heal_choice(R, S, s, i)
+    if choice >= 0 and wants(S, s, YES, HALF_THE_TIME):
+        healer, heal = choice // N_ABILITIES, choice % N_ABILITIES
+        activate(R, S, s, healer, heal, card)
+        lanes[s, i, L_DAMAGE] = max(0, lanes[s, i, L_DAMAGE] - ability_table[heal, A_NUMBER])
+        if not destroyed_by(R, S, s, i, NOTHING):
+            return False
+    destroy(R, S, s, i)
+    return True
+
+
+@rules_kernel
+def hit_player(R: Any, S: Any, d: int, amount: int, src: int, si: int) -> None:
+    """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate amount\u201d)."""
+    side, game, counters, events, event_count = S[1], S[3], S[5], S[6], S[7]
+    source = lane_card(S, src, si)
+    if amount <= 0:
+        return
+    if shielded(R, S, d):
+        log_event(events, event_count, game[G_TURN], d, EV_IGNORED, NO_CARD, SERENITY, amount)
+        return
+    side[d, S_LIFE] -= amount
+    if source >= 0:
+        counters[src, source, DAMAGE_DEALT] += amount
+    log_event(events, event_count, game[G_TURN], src, EV_DIRECT, source, side[d, S_LIFE], amount)
+    if side[d, S_LIFE] <= 0 and game[G_WINNER] == UNDECIDED:
+        game[G_WINNER] = 1 - d
+        log_event(events, event_count, game[G_TURN], 1 - d, EV_WIN, NO_CARD, NO_CARD, NOTHING)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Combat
+
+
+@rules_kernel
+def fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> None:
+    """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast."""
+    table = R[0]
+    to_d = combat_damage(R, S, a, i, d, j)
+    to_a = combat_damage(R, S, d, j, a, i)
+    fast_a = table[lane_card(S, a, i), T_FAST] > 0
+    fast_d = table[lane_card(S, d, j), T_FAST] > 0
+    if fast_a and not fast_d:
+        back_to_a = hit(R, S, d, j, to_d, a, i)
+        if resolve(R, S, d, j):
+            return  # \u201cIf enemy card is destroyed, this card takes no damage\u201d (reflected damage included)
+        back_to_d = hit(R, S, a, i, to_a, d, j)
+        reflect_onto(R, S, a, i, back_to_a, d, j)
+        reflect_onto(R, S, d, j, back_to_d, a, i)
+    elif fast_d and not fast_a:
+        back_to_d = hit(R, S, a, i, to_a, d, j)
+        if resolve(R, S, a, i):
+            return
+        back_to_a = hit(R, S, d, j, to_d, a, i)
+        reflect_onto(R, S, a, i, back_to_a, d, j)
+        reflect_onto(R, S, d, j, back_to_d, a, i)
+    else:
+        back_to_a = hit(R, S, d, j, to_d, a, i)
+        back_to_d = hit(R, S, a, i, to_a, d, j)
+        reflect_onto(R, S, a, i, back_to_a, d, j)
+        reflect_onto(R, S, d, j, back_to_d, a, i)
+    resolve(R, S, d, j)
+    resolve(R, S, a, i)
+
+
+@rules_kernel
+def fix_bonuses(R: Any, S: Any) -> None:
+    """\u201cRemember to apply any Special Abilities that are appropriate, first, such as Health or Attack bonuses.\u201d"""
+    side, lanes = S[1], S[2]
+    for s in range(2):
+        for i in range(side[s, S_BOARD_N]):
+            lanes[s, i, L_ATTACK_BONUS] = live_attack_bonus(R, S, s, i)
+            lanes[s, i, L_HEALTH_BONUS] = live_health_bonus(R, S, s, i)
+
+
+@rules_kernel
+def combat(R: Any, S: Any, a: int) -> None:
+    """Side a's characters attack, lane by lane from the left; then both boards shift left."""
+    side, lanes, game, counters, events, event_count = S[1], S[2], S[3], S[5], S[6], S[7]
+    d = 1 - a
+    fix_bonuses(R, S)
+    game[G_IN_COMBAT] = 1
+    for i in range(max(side[a, S_BOARD_N], side[d, S_BOARD_N])):
+        if lane_card(S, a, i) >= 0 or lane_card(S, d, i) >= 0:
+            log_event(events, event_count, game[G_TURN], a, EV_LANE, lane_card(S, a, i), lane_card(S, d, i), i)
+    for i in range(side[a, S_BOARD_N]):
+        card = lane_card(S, a, i)
+        if card < 0:
+            continue
+        if lanes[a, i, L_ASLEEP] == 1:
+            log_event(events, event_count, game[G_TURN], a, EV_SLEEPING, card, NO_CARD, i)
+            continue
+        if not attacks_now(R, S, a, i):
+            log_event(events, event_count, game[G_TURN], a, EV_JUST_ARRIVED, card, NO_CARD, i)
+            continue
+        counters[a, card, ATTACKED] += 1
+        mode = lanes[a, i, L_MODE]
+        if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
+            destroy(R, S, d, i)
+            destroy(R, S, a, i)
+            continue
+        if mode == MODE_LONG_RANGE:
+            hit_player(R, S, d, attack_of(R, S, a, i), a, i)
+        elif mode == MODE_TARGET and lane_card(S, d, lanes[a, i, L_TARGET]) >= 0:
+            j = lanes[a, i, L_TARGET]
+            back_to_a = hit(R, S, d, j, combat_damage(R, S, a, i, d, j), a, i)
+            back_to_d = 0
+            in_front = lane_card(S, d, i) >= 0 and lanes[d, i, L_ASLEEP] == 0
+            if in_front:  # \u201cIt must still defend against the same location\u201d
+                back_to_d = hit(R, S, a, i, combat_damage(R, S, d, i, a, i), d, i)
+            reflect_onto(R, S, a, i, back_to_a, d, j)
+            if in_front:
+                reflect_onto(R, S, d, i, back_to_d, a, i)
+            resolve(R, S, d, j)
+            if in_front:
+                resolve(R, S, d, i)
+            resolve(R, S, a, i)
+        elif not opposed(R, S, d, i):
+            hit_player(R, S, d, direct_damage(R, S, a, i), a, i)
+        elif lanes[d, i, L_ASLEEP] == 0:
+            fight(R, S, a, i, d, i)
+        if game[G_WINNER] != UNDECIDED:
+            break
+    game[G_IN_COMBAT] = 0
+    shift_left(S, a)
+    shift_left(S, d)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The greedy policy's judgement: what a lane's fight would do
+
+
+@rules_kernel
+def predict_fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> int:
+    """What the fight would do, ignoring paid reactions: bit 0 = attacker destroyed, bit 1 = defender destroyed."""
+    table = R[0]
+    to_d = combat_damage(R, S, a, i, d, j)
+    to_a = combat_damage(R, S, d, j, a, i)
+    fast_a = table[lane_card(S, a, i), T_FAST] > 0
+    fast_d = table[lane_card(S, d, j), T_FAST] > 0
+    total_d = to_d + ((to_a + 1) // 2 if table[lane_card(S, a, i), T_REFLECT] > 0 else 0)
+    total_a = to_a + ((to_d + 1) // 2 if table[lane_card(S, d, j), T_REFLECT] > 0 else 0)
+    if fast_a and not fast_d and destroyed_by(R, S, d, j, to_d):
+        return 2
+    if fast_d and not fast_a and destroyed_by(R, S, a, i, to_a):
+        return 1
+    outcome = 0
+    if destroyed_by(R, S, a, i, total_a):
+        outcome |= 1
+    if destroyed_by(R, S, d, j, total_d):
+        outcome |= 2
+    return outcome
+
+
+@rules_kernel
+def lane_value(R: Any, S: Any, a: int, i: int) -> int:
+    """Lane i's worth to attacker a: circles destroyed minus circles lost, or Attack times a Life Point's worth."""
+    table, lanes = R[0], S[2]
+    d = 1 - a
+    card = lane_card(S, a, i)
+    if not attacks_now(R, S, a, i):
+        return 0
+    if not opposed(R, S, d, i):
+        return direct_damage(R, S, a, i) * LIFE_WEIGHT
+    if lanes[d, i, L_ASLEEP] == 1:
+        return 0
+    outcome = predict_fight(R, S, a, i, d, i)
+    value = 0
+    if outcome & 2:
+        value += table[lane_card(S, d, i), T_CIRCLES]
+    if outcome & 1:
+        value -= table[card, T_CIRCLES]
+    return value
+
+
+@rules_kernel
+def board_value(R: Any, S: Any, a: int) -> int:
+    """The coming combat's worth to attacker a (a win outright counts most)."""
+    side = S[1]
+    d = 1 - a
+    total = 0
+    direct = 0
+    for i in range(side[a, S_BOARD_N]):
+        if not attacks_now(R, S, a, i):
+            continue
+        if S[2][a, i, L_MODE] == MODE_LONG_RANGE:
+            direct += attack_of(R, S, a, i)
+        elif not opposed(R, S, d, i):
+            direct += direct_damage(R, S, a, i)
+        total += lane_value(R, S, a, i)
+    if direct >= side[d, S_LIFE] and not shielded(R, S, d):
+        total += LETHAL_BONUS
+    return total
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Activated abilities before combat
+
+
+@rules_kernel
+def use_fireball(R: Any, S: Any, s: int, i: int) -> None:
+    """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
+    lanes, rng = S[2], S[4]
+    o = 1 - s
+    my_turn = S[3][G_ACTIVE] == s
+    best, best_score = -1, 0
+    count = 0
+    for j in range(S[1][o, S_BOARD_N]):
+        target = lane_card(S, o, j)
+        if target < 0:
+            continue
+        count += 1
+        score = 1
+        if destroyed_by(R, S, o, j, ONE):
+            score += 1000 + R[0][target, T_CIRCLES]
+        else:
+            attacker = s if my_turn else o
+            mine = j if lane_card(S, s, j) >= 0 and lanes[s, j, L_ASLEEP] == 0 else -1
+            if mine >= 0:
+                before = predict_fight(R, S, attacker, j, 1 - attacker, j)
+                lanes[o, j, L_DAMAGE] += 1
+                after = predict_fight(R, S, attacker, j, 1 - attacker, j)
+                lanes[o, j, L_DAMAGE] -= 1
+                turned = ((after >> (1 if attacker == s else 0)) & 1) > ((before >> (1 if attacker == s else 0)) & 1)
+                if turned:
+                    score += 500
+        if not my_turn and score < 500:
+            continue  # in the opponent's turn greedy keeps red for a destroying or fight-turning shot only
+        if score > best_score:
+            best, best_score = j, score
+    if S[1][s, S_POLICY] == RANDOM:
+        if count == 0 or rng_below(rng, COIN) == 0:
+            return
+        pick = rng_below(rng, count)
+        for j in range(S[1][o, S_BOARD_N]):
+            if lane_card(S, o, j) >= 0:
+                if pick == 0:
+                    best = j
+                    break
+                pick -= 1
+    if best < 0:
+        return
+    activate(R, S, s, i, FIREBALL, lane_card(S, o, best))
+    hit(R, S, o, best, R[2][FIREBALL, A_NUMBER], s, i)
+    resolve(R, S, o, best)
+
+
+@rules_kernel
+def use_sleep(R: Any, S: Any, s: int, i: int) -> None:
+    """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
+    lanes, game, rng = S[2], S[3], S[4]
+    o = 1 - s
+    my_turn = game[G_ACTIVE] == s
+    best, best_gain = -1, 0
+    count = 0
+    for j in range(S[1][o, S_BOARD_N]):
+        if lane_card(S, o, j) < 0 or lanes[o, j, L_ASLEEP] == 1:
+            continue
+        count += 1
+        if my_turn:
+            before = lane_value(R, S, s, j)
+            lanes[o, j, L_ASLEEP] = 1
+            after = lane_value(R, S, s, j)
+            lanes[o, j, L_ASLEEP] = 0
+            gain = after - before
+        else:
+            gain = lane_value(R, S, o, j)  # what their attacker in lane j would win
+        if gain > best_gain:
+            best, best_gain = j, gain
+    if S[1][s, S_POLICY] == RANDOM:
+        if count == 0 or rng_below(rng, COIN) == 0:
+            return
+        pick = rng_below(rng, count)
+        for j in range(S[1][o, S_BOARD_N]):
+            if lane_card(S, o, j) >= 0 and lanes[o, j, L_ASLEEP] == 0:
+                if pick == 0:
+                    best = j
+                    break
+                pick -= 1
+    if best < 0:
+        return
+    activate(R, S, s, i, SLEEP, lane_card(S, o, best))
+    lanes[o, best, L_ASLEEP] = 1
+
+
+@rules_kernel
+def side_value(R: Any, S: Any, s: int) -> int:
+    """The coming combat's worth to side s, whether s attacks or defends."""
+    if S[3][G_ACTIVE] == s:
+        return board_value(R, S, s)
+    return -board_value(R, S, 1 - s)
+
+
+@rules_kernel
+def use_reorder(R: Any, S: Any, s: int, i: int) -> None:
+    """Reorder: swap two of your characters. Greedy: the swap that most improves the coming combat, if any."""
+    side, game, rng, events, event_count = S[1], S[3], S[4], S[6], S[7]
+    n = side[s, S_BOARD_N]
+    best_i, best_j = -1, -1
+    if side[s, S_POLICY] == RANDOM:
+        if n < 2 or rng_below(rng, COIN) == 0:
+            return
+        best_i = rng_below(rng, n)
+        best_j = rng_below(rng, n - 1)
+        if best_j >= best_i:
+            best_j += 1
+        if lane_card(S, s, best_i) < 0 or lane_card(S, s, best_j) < 0:
+            return
+    else:
+        base = side_value(R, S, s)
+        best_gain = 0
+        for x in range(n):
+            if lane_card(S, s, x) < 0:
+                continue
+            for y in range(x + 1, n):
+                if lane_card(S, s, y) < 0:
+                    continue
+                swap_lanes(S, s, x, y)
+                gain = side_value(R, S, s) - base
+                swap_lanes(S, s, x, y)
+                if gain > best_gain:
+                    best_i, best_j, best_gain = x, y, gain
+        if best_i < 0:
+            return
+    activate(R, S, s, i, REORDER, NO_CARD)
+    log_event(events, event_count, game[G_TURN], s, EV_SWAP, lane_card(S, s, best_i), lane_card(S, s, best_j), NOTHING)
+    swap_lanes(S, s, best_i, best_j)
+
+
+@rules_kernel
+def use_attack_boost(R: Any, S: Any, s: int, i: int) -> None:
+    """Attack Boost 2: +2 Attack to the cards on each side this turn (greedy: whenever it has a neighbour)."""
+    lanes = S[2]
+    neighbours = (1 if lane_card(S, s, i - 1) >= 0 else 0) + (1 if lane_card(S, s, i + 1) >= 0 else 0)
+    if neighbours == 0 or not wants(S, s, YES, HALF_THE_TIME):
+        return
+    activate(R, S, s, i, ATTACK_BOOST_2, NO_CARD)
+    lanes[s, i, L_BOOSTED] += 1
+
+
+@rules_kernel
+def use_restore(R: Any, S: Any, s: int, i: int) -> bool:
+    """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
+    table, zones, side, game, rng, events, event_count = R[0], S[0], S[1], S[3], S[4], S[6], S[7]
+    n = side[s, S_DISCARD_N]
+    if n == 0:
+        return False
+    pick = -1
+    if side[s, S_POLICY] == RANDOM:
+        if rng_below(rng, COIN) == 0:
+            return False
+        pick = rng_below(rng, n)
+    else:
+        best_score = 0
+        for k in range(n):
+            card = zones[s, DISCARD, k]
+            if table[card, T_KIND] == KIND_CHARACTER and table[card, T_CIRCLES] > best_score:
+                pick, best_score = k, table[card, T_CIRCLES]
+        if pick < 0:
+            return False
+    card = zones[s, DISCARD, pick]
+    for k in range(pick, n - 1):
+        zones[s, DISCARD, k] = zones[s, DISCARD, k + 1]
+    side[s, S_DISCARD_N] = n - 1
+    zones[s, HAND, side[s, S_HAND_N]] = card
+    side[s, S_HAND_N] += 1
+    activate(R, S, s, i, RESTORE, card)
+    log_event(events, event_count, game[G_TURN], s, EV_RESTORED, card, NO_CARD, NOTHING)
+    return True
+
+
+@rules_kernel
+def card_wanted(R: Any, S: Any, s: int, card: int) -> int:
+    """Greedy's wish for the next draw: resources while short of them, else the biggest character it could pay."""
+    table, side = R[0], S[1]
+    resources = side[s, S_TOTAL] + side[s, S_TOTAL + 1] + side[s, S_TOTAL + 2]
+    if table[card, T_KIND] == KIND_RESOURCE:
+        return 100 if resources < 5 else 1
+    for colour in range(3):
+        if table[card, T_RED + colour] > side[s, S_TOTAL + colour] + 1:
+            return 0
+    return 10 + table[card, T_CIRCLES]
+
+
+@rules_kernel
+def use_future_sight(R: Any, S: Any, s: int, i: int, ability: int) -> None:
+    """Future Vision (look at the top 3) and Change the Future (look and rearrange them)."""
+    zones, side, game, rng, events, event_count = S[0], S[1], S[3], S[4], S[6], S[7]
+    top = side[s, S_DECK_TOP]
+    seen = min(R[2][ability, A_NUMBER], side[s, S_DECK_N] - top)
+    if seen <= 0 or not wants(S, s, YES, HALF_THE_TIME):
+        return
+    activate(R, S, s, i, ability, NO_CARD)
+    for k in range(seen):
+        log_event(events, event_count, game[G_TURN], s, EV_SEE, zones[s, DECK, top + k], NO_CARD, k + 1)
+    if ability != CHANGE_THE_FUTURE:
+        return
+    deck = zones[s, DECK]
+    if side[s, S_POLICY] == RANDOM:
+        for k in range(seen - 1, 0, -1):
+            j = rng_below(rng, k + 1)
+            value = deck[top + k]
+            deck[top + k] = deck[top + j]
+            deck[top + j] = value
+    else:
+        for k in range(seen):  # most wanted first; equally wanted cards keep their order
+            best = k
+            for j in range(k + 1, seen):
+                if card_wanted(R, S, s, deck[top + j]) > card_wanted(R, S, s, deck[top + best]):
+                    best = j
+            value = deck[top + best]
+            for j in range(best, k, -1):
+                deck[top + j] = deck[top + j - 1]
+            deck[top + k] = value
+    for k in range(seen):
+        log_event(events, event_count, game[G_TURN], s, EV_ARRANGED, deck[top + k], NO_CARD, k + 1)
+
+
+@rules_kernel
+def choose_lane_modes(R: Any, S: Any, a: int) -> None:
+    """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
+    table, lanes, game, rng, events, event_count = R[0], S[2], S[3], S[4], S[6], S[7]
+    d = 1 - a
+    for i in range(S[1][a, S_BOARD_N]):
+        card = lane_card(S, a, i)
+        if not attacks_now(R, S, a, i) or (table[card, T_ACTIVATED] & LANE_MODE_ABILITIES) == 0:
+            continue
+        blocked = opposed(R, S, d, i) and lanes[d, i, L_ASLEEP] == 0
+        if not blocked:
+            continue
+        if can_activate(R, S, a, i, LONG_RANGE) and wants(S, a, YES, HALF_THE_TIME):
+            activate(R, S, a, i, LONG_RANGE, NO_CARD)
+            lanes[a, i, L_MODE] = MODE_LONG_RANGE
+            continue
+        outcome = predict_fight(R, S, a, i, d, i)
+        if can_activate(R, S, a, i, SELF_DESTRUCT):
+            worth = outcome == 1 or ((outcome & 2) == 0 and table[lane_card(S, d, i), T_CIRCLES] > table[card, T_CIRCLES])
+            if wants(S, a, worth, A_QUARTER_OF_THE_TIME):
+                activate(R, S, a, i, SELF_DESTRUCT, lane_card(S, d, i))
+                lanes[a, i, L_MODE] = MODE_SELF_DESTRUCT
+                continue
+        if can_activate(R, S, a, i, TARGET):
+            best, best_score = -1, 0
+            count = 0
+            for j in range(S[1][d, S_BOARD_N]):
+                target = lane_card(S, d, j)
+                if target < 0 or j == i:
+                    continue
+                count += 1
+                if destroyed_by(R, S, d, j, combat_damage(R, S, a, i, d, j)) and table[target, T_CIRCLES] > best_score:
+                    best, best_score = j, table[target, T_CIRCLES]
+            if S[1][a, S_POLICY] == RANDOM:
+                best = -1
+                if count > 0 and rng_below(rng, COIN) == 1:
+                    pick = rng_below(rng, count)
+                    for j in range(S[1][d, S_BOARD_N]):
+                        if lane_card(S, d, j) >= 0 and j != i:
+                            if pick == 0:
+                                best = j
+                                break
+                            pick -= 1
+            elif outcome & 2:
+                best = -1  # the card in front falls anyway
+            if best >= 0:
+                activate(R, S, a, i, TARGET, lane_card(S, d, best))
+                lanes[a, i, L_MODE] = MODE_TARGET
+                lanes[a, i, L_TARGET] = best
+
+
+@rules_kernel
+def precombat_abilities(R: Any, S: Any, s: int) -> None:
+    """Fireball, Sleep, Reorder and Attack Boost 2 of side s, lane by lane (in either side's turn)."""
+    if side_abilities(R, S, s) & PRECOMBAT_ABILITIES == 0 or not may_act(R, S, s):
+        return
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, FIREBALL):
+            use_fireball(R, S, s, i)
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, SLEEP):
+            use_sleep(R, S, s, i)
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, REORDER):
+            use_reorder(R, S, s, i)
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, ATTACK_BOOST_2):
+            use_attack_boost(R, S, s, i)
+
+
+@rules_kernel
+def card_management(R: Any, S: Any, s: int) -> None:
+    """Restore (then play what it brought back), Change the Future and Future Vision, in the owner's turn."""
+    if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES == 0:
+        return
+    restored = False
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, RESTORE):
+            restored = use_restore(R, S, s, i) or restored
+    if restored:
+        play_characters(R, S, s)
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, CHANGE_THE_FUTURE):
+            use_future_sight(R, S, s, i, CHANGE_THE_FUTURE)
+    for i in range(S[1][s, S_BOARD_N]):
+        if can_activate(R, S, s, i, FUTURE_VISION):
+            use_future_sight(R, S, s, i, FUTURE_VISION)
+
+
+@rules_kernel
+def use_serenity(R: Any, S: Any, d: int) -> None:
+    """Serenity: discard the card; damage is ignored for the rest of the turn. Greedy: only to stop a lethal attack."""
+    opts, zones, game, events, event_count = R[3], S[0], S[3], S[6], S[7]
+    for i in range(S[1][d, S_BOARD_N]):
+        card = lane_card(S, d, i)
+        if card < 0 or R[1][card, SERENITY] == 0 or not may_act(R, S, d):
+            continue
+        lethal = game[G_ACTIVE] != d and board_value(R, S, 1 - d) >= LETHAL_BONUS
+        if not wants(S, d, lethal, A_QUARTER_OF_THE_TIME):
+            continue
+        log_event(events, event_count, game[G_TURN], d, EV_ABILITY, card, NO_CARD, SERENITY)
+        zones[d, BOARD, i] = -1
+        to_discard(S, d, card)
+        game[G_SHIELD] |= 3 if opts[O_SERENITY_EVERYONE] == 1 else 1 << d
+        return
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Turns and matches
+
+
+@rules_kernel
+def start_turn(R: Any, S: Any, s: int) -> None:
+    """A new turn for side s: per-turn flags clear on both sides, then the draw."""
+    side, lanes, game, events, event_count = S[1], S[2], S[3], S[6], S[7]
+    game[G_TURN] += 1
+    game[G_ACTIVE] = s
+    game[G_SHIELD] = 0
+    for t in range(2):
+        for i in range(side[t, S_BOARD_N]):
+            lanes[t, i, L_ASLEEP] = 0
+            lanes[t, i, L_AVOIDING] = 0
+            lanes[t, i, L_BOOSTED] = 0
+            lanes[t, i, L_USED] = 0
+            lanes[t, i, L_MODE] = MODE_FIGHT
+            lanes[t, i, L_TARGET] = -1
+    log_event(events, event_count, game[G_TURN], s, EV_TURN, NO_CARD, side[0, S_LIFE], side[1, S_LIFE])
+    draw_step(R, S, s)
+
+
+@rules_kernel
+def play_turn(R: Any, S: Any, s: int) -> None:
+    """One whole turn of side s, in the document's order."""
+    opts, side, lanes, game, events, event_count = R[3], S[1], S[2], S[3], S[6], S[7]
+    o = 1 - s
+    start_turn(R, S, s)
+    play_resources(R, S, s)
+    ready_resources(S, s)
+    totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
+    log_event(events, event_count, game[G_TURN], s, EV_RESOURCES, NO_CARD, totals, side[s, S_HAND_N])
+    if opts[O_EXTRA_EACH_TURN] == 1:
+        extra_cards_each_turn(R, S, s)
+    play_characters(R, S, s)
+    for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
+        lanes[s, i, L_DAMAGE] = 0
+    card_management(R, S, s)
+    precombat_abilities(R, S, s)
+    choose_lane_modes(R, S, s)
+    if opts[O_RESPOND] == 1:
+        precombat_abilities(R, S, o)
+    use_serenity(R, S, o)
+    combat(R, S, s)
+
+
+@rules_kernel
+def setup_match(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
+    """Fresh arrays, both decks shuffled (A then B), 2 Life Points and 5 cards each."""
+    zones, side, lanes, game, rng = S[0], S[1], S[2], S[3], S[4]
+    # Zones are read only up to their counts and a lane is cleared when a card enters it, so no full clear.
+    side[:, :] = 0
+    game[:] = 0
+    game[G_WINNER] = UNDECIDED
+    for s in range(2):
+        deck = deck_a if s == 0 else deck_b
+        for k in range(deck.shape[0]):
+            zones[s, DECK, k] = deck[k]
+        side[s, S_DECK_N] = deck.shape[0]
+        side[s, S_LIFE] = STARTING_LIFE
+        side[s, S_POLICY] = policy_a if s == 0 else policy_b
+        shuffle_in_place(zones[s, DECK], deck.shape[0], rng)
+    for s in range(2):
+        for _ in range(STARTING_HAND):
+            draw_one(R, S, s)
+
+
+@rules_kernel
+def play_match(R: Any, S: Any, first: int) -> None:
+    """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
+    opts, game, events, event_count = R[3], S[3], S[6], S[7]
+    s = first
+    while game[G_WINNER] == UNDECIDED:
+        if game[G_TURN] >= opts[O_TURN_CAP]:
+            game[G_WINNER] = -1
+            log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
+            break
+        play_turn(R, S, s)
+        s = 1 - s
+
+
+@kernel
+def _play_batch(
+    table: IntArray, abilities: IntArray, ability_table: IntArray, opts: IntArray, deck_a: IntArray, deck_b: IntArray,
+    seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any, counters: IntArray,
+    events: IntArray, event_count: IntArray,
+) -> None:
+    """Play one match per seed with the same decks and policies; state arrays are allocated once and reused."""
+    capacity = max(deck_a.shape[0], deck_b.shape[0]) + 1
+    zones = np.full((2, 4, capacity), -1, dtype=np.int64)
+    side = np.zeros((2, SIDE_COLUMNS), dtype=np.int64)
+    lanes = np.zeros((2, capacity, LANE_COLUMNS), dtype=np.int64)
+    game = np.zeros(GAME_COLUMNS, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.int64)
+    R = (table, abilities, ability_table, opts)
+    S = (zones, side, lanes, game, rng, counters, events, event_count)
+    for m in range(seeds.shape[0]):
+        rng_seed(rng, seeds[m])
+        setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+        play_match(R, S, np.int64(first[m]))
+        winners[m] = game[G_WINNER]
+        turns[m] = game[G_TURN]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Python side: compiling cards, batches, traces, scenario state
+
+
+def _option_array(options: Mapping[str, OptionValue]) -> IntArray:
+    values = np.zeros(OPTION_COUNT, dtype=np.int64)
+    values[O_RESOURCES_PER_TURN] = int(options["resources_per_turn"])
+    values[O_DESTROY_AT_LEAST] = int(options["destroy_when"] == "at_least")
+    values[O_RESHUFFLE] = int(options["out_of_cards"] == "reshuffle_discard_draws_3")
+    values[O_RESPOND] = int(bool(options["respond_in_opponent_turn"]))
+    values[O_SLEEP_OPENS_LANE] = int(bool(options["sleeping_card_opens_lane"]))
+    values[O_SERENITY_EVERYONE] = int(options["serenity_protects"] == "everyone")
+    values[O_EXTRA_EACH_TURN] = int(options["extra_card"] == "each_turn")
+    values[O_TURN_CAP] = int(options["turn_cap"])
+    values[O_NEW_CHARACTERS_ATTACK] = int(bool(options["new_characters_attack"]))
+    values[O_ONE_PER_ATTACKER] = int(options["direct_damage"] == "one_per_attacker")
+    return values
+
+
+def ability_table() -> IntArray:
+    """The data table as the kernel reads it: colour, circles, activation, number, discards itself."""
+    return np.array(
+        [[COLOURS.index(a.colour), a.circles, a.activation, a.number, int(a.discards_itself)] for a in ABILITIES],
+        dtype=np.int64,
+    )
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """Every card as a row of integers, every ability as a count per card; info findings for what is skipped."""
+    rows: list[list[int]] = []
+    counts = np.zeros((len(cardset), N_ABILITIES), dtype=np.int64)
+    findings: list[Finding] = []
+    stack = bool(options["allow_duplicate_abilities"])
+    for index, entry in enumerate(cardset):
+        card = entry.card
+        if card.kind == "resource":  # type: ignore[attr-defined]
+            colour = resource_colour(card)
+            if colour is None:
+                findings.append(
+                    cardset.finding(
+                        "info", "circles.not_simulated",
+                        "a resource without exactly one colour cannot be played in simulated matches.", entry, "color",
+                    )
+                )
+            rows.append([KIND_RESOURCE, NO_COLOUR if colour is None else COLOURS.index(colour)] + [0] * (TABLE_COLUMNS - 2))
+            continue
+        for written in card.abilities:  # type: ignore[attr-defined]
+            ability = find_ability(written)
+            if ability is None:
+                findings.append(
+                    cardset.finding(
+                        "info", "circles.not_simulated",
+                        f"'{written}' is not one of the 24 abilities; simulated matches play the card without it.",
+                        entry, "abilities", actual=written,
+                    )
+                )
+                continue
+            index_of = ABILITY_INDEX[ability.name]
+            counts[index, index_of] = counts[index, index_of] + 1 if stack else 1
+        row = counts[index]
+
+        def number(*names: str) -> int:
+            return sum(int(row[ABILITY_INDEX[n]]) * ABILITIES[ABILITY_INDEX[n]].number for n in names)
+
+        red, blue, green = card.red, card.blue, card.green  # type: ignore[attr-defined]
+        rows.append(
+            [
+                KIND_CHARACTER, NO_COLOUR, red, blue, green, red + blue + green,
+                card.attack, card.health,  # type: ignore[attr-defined]
+                number("Armor 1", "Armor 2"), number("Armor Piercing 1", "Armor Piercing 2"), number("Attack Boost 1"),
+                number("Defender"), int(row[FAST] > 0), int(row[REFLECT] > 0), number("Extra Card"),
+                sum(1 << k for k, a in enumerate(ABILITIES) if a.activated and row[k] > 0),
+            ]
+        )
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), TABLE_COLUMNS)
+    characters = table[:, T_KIND] == KIND_CHARACTER
+    return CompiledCards(
+        names=tuple(entry.card.name for entry in cardset),  # type: ignore[attr-defined]
+        table=table,
+        cost=np.where(characters, table[:, T_CIRCLES].astype(np.float64), math.nan),
+        slot=np.where(characters, 0, 1).astype(np.int64),
+        options=_option_array(options),
+        findings=tuple(findings),
+        extra={"abilities": counts, "ability_table": ability_table()},
+    )
+
+
+def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+         policy_a: int, policy_b: int, events: IntArray) -> tuple[Any, Any, IntArray, IntArray]:
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    event_count = np.zeros(1, dtype=np.int64)
+    _play_batch(
+        compiled.table, compiled.extra["abilities"], compiled.extra["ability_table"], compiled.options,
+        np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
+        policy_a, policy_b, winners, turns, counters, events, event_count,
+    )
+    return winners, turns, counters, event_count
+
+
+def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+    """Play one batch of matches; (winner per match, turns per match, counters[side, card, counter])."""
+    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b,
+                                       np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    return winners, turns, counters
+
+
+def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
+                policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
+    """One match with every event logged, for `workbench simulate --trace`."""
+    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
+    winners, turns, _, count = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
+                                    np.array([first], dtype=np.int8), policy_a, policy_b, events)
+    return int(winners[0]), int(turns[0]), events[: int(count[0])]
+
+
+def _player(side: int) -> str:
+    return "AB"[side]
+
+
+def _resources(encoded: int) -> str:
+    red, blue, green = encoded // 10000, (encoded // 100) % 100, encoded % 100
+    return f"{red} red, {blue} blue, {green} green"
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace event as a line a designer can read."""
+    _turn, side, code, card, other, amount = (int(v) for v in row)
+    who = _player(side)
+    foe = _player(1 - side)
+    names = compiled.names
+
+    def name(card_id: int) -> str:
+        return names[card_id] if card_id >= 0 else "-"
+
+    def stats(card_id: int) -> str:
+        return f"{names[card_id]} ({compiled.table[card_id, T_ATTACK]}/{compiled.table[card_id, T_HEALTH]})"
+
+    if code == EV_TURN:
+        return f"{who}'s turn. Life Points: A {other}, B {amount}."
+    if code == EV_DRAW:
+        return f"{who} draws {name(card)}."
+    if code == EV_NO_CARD:
+        return f"{who}'s draw deck is empty: no card drawn."
+    if code == EV_OUT_OF_CARDS:
+        return f"{who} is out of cards and draws {amount}."
+    if code == EV_RESHUFFLE:
+        return f"{who} shuffles {amount} discarded cards into a new draw deck."
+    if code == EV_RESOURCE:
+        return f"{who} plays resource {name(card)} ({COLOURS[amount]}); in play: {_resources(other)}."
+    if code == EV_RESOURCES:
+        return f"{who} readies {_resources(other)}; {amount} cards in hand."
+    if code == EV_PLAY:
+        cost = ", ".join(f"{compiled.table[card, T_RED + c]} {COLOURS[c]}" for c in range(3) if compiled.table[card, T_RED + c])
+        return f"{who} brings {stats(card)} into play in lane {amount + 1}, paying {cost}."
+    if code == EV_FREE_PLAY:
+        why = f"Extra Card of {name(other)}" if other >= 0 else "Extra Card"
+        return f"{who} brings {stats(card)} into play in lane {amount + 1} for free ({why})."
+    if code == EV_ABILITY:
+        ability = ABILITIES[amount]
+        on = f" on {name(other)}" if other >= 0 else ""
+        price = "discarding it" if ability.discards_itself else f"{ability.activation} {ability.colour}"
+        return f"{who}'s {name(card)} uses {ability.name}{on} ({price})."
+    if code == EV_SEE:
+        return f"{who} sees card {amount} of the draw deck: {name(card)}."
+    if code == EV_ARRANGED:
+        return f"{who} puts {name(card)} at position {amount} of the draw deck."
+    if code == EV_SWAP:
+        return f"{who} swaps {name(card)} and {name(other)}."
+    if code == EV_RESTORED:
+        return f"{who} takes {name(card)} from the discard pile into the hand."
+    if code == EV_LANE:
+        left = stats(card) if card >= 0 else "(empty)"
+        right = stats(other) if other >= 0 else "(empty)"
+        return f"lane {amount + 1}: {who} {left} vs {foe} {right}"
+    if code == EV_SLEEPING:
+        return f"{name(card)} is asleep and does not attack."
+    if code == EV_JUST_ARRIVED:
+        return f"{name(card)} came into play this turn and does not attack yet."
+    if code == EV_HIT:
+        return f"{name(card)} deals {amount} damage to {name(other)}."
+    if code == EV_REFLECTED:
+        return f"{name(card)} reflects {amount} damage onto {name(other)}."
+    if code == EV_IGNORED:
+        target = name(card) if card >= 0 else f"player {who}"
+        return f"{amount} damage to {target} is ignored ({ABILITIES[other].name})."
+    if code == EV_SPREAD:
+        return f"{who} spreads {amount} damage from {name(card)} onto {name(other)} (Disperse)."
+    if code == EV_DESTROYED:
+        return f"{who}'s {name(card)} is destroyed."
+    if code == EV_DIRECT:
+        return f"{name(card)} hits {foe} directly for {amount}: {foe} has {other} Life Point{'s' if other != 1 else ''}."
+    if code == EV_WIN:
+        return f"{who} wins: {foe} has no Life Points left."
+    if code == EV_TURN_CAP:
+        return f"turn cap of {amount} reached: the match is a draw."
+    return f"event {code}: {card} {other} {amount}"
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    policies=POLICIES,
+    cost_axis="circles",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+)
+
+
+@dataclass
+class MatchArrays:
+    """One match's state built in Python, so a scenario test can set a board and call a single kernel step."""
+
+    compiled: CompiledCards
+    """The compiled card set the state refers to."""
+    zones: IntArray
+    """zones[side, DECK|HAND|DISCARD|BOARD, position]; -1 where empty."""
+    side: IntArray
+    """side[side, S_* column]."""
+    lanes: IntArray
+    """lanes[side, lane, L_* column]."""
+    game: IntArray
+    """game[G_* column]."""
+    rng: IntArray
+    """The xorshift state."""
+    counters: IntArray
+    """counters[side, card, counter]."""
+    events: IntArray
+    """Logged events (room for MAX_TRACE_EVENTS)."""
+    event_count: IntArray
+    """How many events are logged."""
+
+    @classmethod
+    def new(cls, compiled: CompiledCards, capacity: int = 40, seed: int = 1, policies: tuple[int, int] = (GREEDY, GREEDY)) -> MatchArrays:
+        """Empty zones, 2 Life Points each, side 0's turn (turn 1), nothing in play."""
+        arrays = cls(
+            compiled=compiled,
+            zones=np.full((2, 4, capacity), -1, dtype=np.int64),
+            side=np.zeros((2, SIDE_COLUMNS), dtype=np.int64),
+            lanes=np.zeros((2, capacity, LANE_COLUMNS), dtype=np.int64),
+            game=np.zeros(GAME_COLUMNS, dtype=np.int64),
+            rng=np.zeros(4, dtype=np.int64),
+            counters=np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64),
+            events=np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
+            event_count=np.zeros(1, dtype=np.int64),
+        )
+        arrays.lanes[:, :, L_TARGET] = -1
+        arrays.side[:, S_LIFE] = STARTING_LIFE
+        arrays.side[:, S_POLICY] = policies
+        arrays.game[G_TURN] = 1
+        arrays.game[G_WINNER] = UNDECIDED
+        rng_seed(arrays.rng, seed)
+        return arrays
+
+    @property
+    def R(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The rules tuple the kernels take."""
+        c = self.compiled
+        return (c.table, c.extra["abilities"], c.extra["ability_table"], c.options)
+
+    @property
+    def S(self) -> tuple[IntArray, ...]:
+        """The state tuple the kernels take."""
+        return (self.zones, self.side, self.lanes, self.game, self.rng, self.counters, self.events, self.event_count)
+
+    def _ids(self, names: Sequence[str | None]) -> list[int]:
+        return [-1 if n is None else self.compiled.card_id(n) for n in names]
+
+    def set_board(self, side: int, names: Sequence[str | None]) -> None:
+        """Lanes left to right (None = an empty lane), damage and flags cleared."""
+        ids = self._ids(names)
+        self.zones[side, BOARD, :] = -1
+        self.zones[side, BOARD, : len(ids)] = ids
+        self.lanes[side, :, :] = 0
+        self.lanes[side, :, L_TARGET] = -1
+        self.side[side, S_BOARD_N] = len(ids)
+
+    def set_zone(self, side: int, zone: int, names: Sequence[str]) -> None:
+        """The hand, deck (top first) or discard pile of a side."""
+        ids = self._ids(names)
+        self.zones[side, zone, :] = -1
+        self.zones[side, zone, : len(ids)] = ids
+        if zone == HAND:
+            self.side[side, S_HAND_N] = len(ids)
+        elif zone == DISCARD:
+            self.side[side, S_DISCARD_N] = len(ids)
+        else:
+            self.side[side, S_DECK_N] = len(ids)
+            self.side[side, S_DECK_TOP] = 0
+
+    def set_resources(self, side: int, red: int = 0, blue: int = 0, green: int = 0, ready: bool = True) -> None:
+        """Resources in play (all ready unless told otherwise)."""
+        for colour, count in enumerate((red, blue, green)):
+            self.side[side, S_TOTAL + colour] = count
+            self.side[side, S_READY + colour] = count if ready else 0
+
+    def board(self, side: int) -> list[str | None]:
+        """Card names lane by lane."""
+        return [None if c < 0 else self.compiled.names[c] for c in self.zones[side, BOARD, : self.side[side, S_BOARD_N]]]
+
+    def zone(self, side: int, zone: int) -> list[str]:
+        """Card names in a zone (the deck from its top)."""
+        if zone == HAND:
+            ids = self.zones[side, HAND, : self.side[side, S_HAND_N]]
+        elif zone == DISCARD:
+            ids = self.zones[side, DISCARD, : self.side[side, S_DISCARD_N]]
+        else:
+            ids = self.zones[side, DECK, self.side[side, S_DECK_TOP] : self.side[side, S_DECK_N]]
+        return [self.compiled.names[c] for c in ids]
+
+    def damage(self, side: int) -> list[int]:
+        """Damage on each lane's card."""
+        return [int(v) for v in self.lanes[side, : self.side[side, S_BOARD_N], L_DAMAGE]]
+
+    def ready(self, side: int) -> tuple[int, int, int]:
+        """Ready resources: red, blue, green."""
+        return tuple(int(v) for v in self.side[side, S_READY : S_READY + 3])  # type: ignore[return-value]
+
+    def trace(self) -> list[str]:
+        """The logged events as trace lines."""
+        return [describe_event(self.compiled, row) for row in self.events[: int(self.event_count[0])]]
