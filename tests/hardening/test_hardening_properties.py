@@ -743,13 +743,6 @@ BIG = "9" * 5_000
         ("blades", f"Score: gain 1 RP per {BIG}+ stars"),
     ],
 )
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="known bug, reported to the lead: the effects parsers call int() on any run of digits "
-    "(more than 4,300 digits, or a digit such as '²' that str.isdigit accepts and int rejects) and raise ValueError "
-    "from `workbench check`; they should report the clause as outside the vocabulary",
-)
 def test_effects_parsers_report_absurd_numbers_instead_of_raising(parser: str, text: str) -> None:
     parse = {
         "plasma": plasma_effects.parse_effects,

@@ -125,15 +125,15 @@ class ParsedEffects:
 
 
 _CLAUSE = re.compile(r"^(?P<timing>[A-Za-z]+)\s*(?:\((?P<trigger>[^)]*)\))?\s*:\s*(?P<body>.*)$", re.DOTALL)
-_GAIN = re.compile(r"^(?P<verb>gain|lose)\s+(?P<amount>\d+)\s*RP(?:\s+per\s+(?P<per>.+))?$", re.IGNORECASE)
+_GAIN = re.compile(r"^(?P<verb>gain|lose)\s+(?P<amount>[0-9]{1,6})\s*RP(?:\s+per\s+(?P<per>.+))?$", re.IGNORECASE)
 _FLIP = re.compile(r"^flip\s+(?P<whose>yours|opponent)\s+(?P<pick>highest|lowest|choice)$", re.IGNORECASE)
-_STAR = re.compile(r"^star\s*\+\s*(?P<amount>\d+)$", re.IGNORECASE)
+_STAR = re.compile(r"^star\s*\+\s*(?P<amount>[0-9]{1,6})$", re.IGNORECASE)
 _PROTECT = re.compile(r"^protect\s+(?P<guards>self|adjacent)$", re.IGNORECASE)
 _CLASH = re.compile(r"^clash(?:\s+(?P<with>all))?\s*:\s*(?P<first>.+)$", re.IGNORECASE | re.DOTALL)
 _OUTCOME = re.compile(r"^(?P<outcome>win|lose|tie)\s+(?P<action>.+)$", re.IGNORECASE | re.DOTALL)
 _OPENS_CLASH = re.compile(r":\s*clash\b", re.IGNORECASE)
-_THWOMP = re.compile(r"^thwomp!\s*(?P<amount>\d+)?$", re.IGNORECASE)
-_STAR_BOUND = re.compile(r"^(?P<stars>\d+)\s*(?P<sign>[+-])\s*stars?(?:\s+cards?)?$", re.IGNORECASE)
+_THWOMP = re.compile(r"^thwomp!\s*(?P<amount>[0-9]{1,6})?$", re.IGNORECASE)
+_STAR_BOUND = re.compile(r"^(?P<stars>[0-9]{1,6})\s*(?P<sign>[+-])\s*stars?(?:\s+cards?)?$", re.IGNORECASE)
 _SYMBOL_NAME = re.compile(r"^[^\d;:,]+$")
 
 

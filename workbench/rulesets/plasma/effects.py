@@ -167,7 +167,9 @@ def parse_clause(clause: str) -> EffectClause | str:
     if not rest:
         return f"'{written}' needs an amount: write '{form}'."
     amount_match = _AMOUNT.match(rest)
-    if amount_match is None or not amount_match.group("amount").isdigit():
+    # ASCII digits only, and few of them: isdigit() takes '²', and int() refuses numbers of thousands of digits.
+    digits = amount_match.group("amount") if amount_match is not None else ""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
         return f"'{written}': the amount must be a whole number, as in '{form}'."
     sign = amount_match.group("sign")
     if sign == "-":

@@ -28,11 +28,11 @@ OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "de
 
 _PATTERNS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (OP_APPLY, re.compile(r"^apply\s+(?P<arg>fire|oil|miasma|curse)$")),
-    (OP_DAMAGE, re.compile(r"^damage\s+\+?(?P<arg>\d+)$")),
-    (OP_DRAW, re.compile(r"^draw\s+\+?(?P<arg>\d+)$")),
-    (OP_SHIELD, re.compile(r"^shield\s+(?P<arg>[+-]\s*\d+)$")),
-    (OP_ATK, re.compile(r"^atk\s+(?P<arg>[+-]\s*\d+)$")),
-    (OP_DEF, re.compile(r"^def\s+(?P<arg>[+-]\s*\d+)$")),
+    (OP_DAMAGE, re.compile(r"^damage\s+\+?(?P<arg>[0-9]{1,6})$")),
+    (OP_DRAW, re.compile(r"^draw\s+\+?(?P<arg>[0-9]{1,6})$")),
+    (OP_SHIELD, re.compile(r"^shield\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
+    (OP_ATK, re.compile(r"^atk\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
+    (OP_DEF, re.compile(r"^def\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
 )
 
 MAX_EFFECT_AMOUNT = 99

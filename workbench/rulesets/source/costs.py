@@ -27,7 +27,7 @@ _SYMBOL_SPELLINGS: dict[str, str] = {
     "Δ": "Delta",
 }
 
-_BRACKET_HEAD = re.compile(r"(?:^|;)\s*(?P<low>\d+)\s*(?:[-–—]\s*(?P<high>\d+)|(?P<open>\+))\s*:")
+_BRACKET_HEAD = re.compile(r"(?:^|;)\s*(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:")
 
 
 def st_total_for(requirement: int) -> int | None:

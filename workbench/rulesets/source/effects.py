@@ -42,8 +42,8 @@ SUBJECT_BY_KIND: dict[str, str] = {
 ST_SYMBOLS: tuple[str, ...] = ("alpha", "beta", "gamma", "delta")
 """The four ST a `st <symbol> ±N` clause may name."""
 
-_SIGNED = r"(?P<amount>[+-]\d+)"
-_COUNT = r"(?P<amount>[1-9]\d*)"
+_SIGNED = r"(?P<amount>[+-][0-9]{1,6})"
+_COUNT = r"(?P<amount>[1-9][0-9]{0,5})"
 _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("st", re.compile(rf"^st\s+(?:(?P<symbol>alpha|beta|gamma|delta)\s+)?{_SIGNED}$")),
     ("move", re.compile(rf"^move\s+{_SIGNED}$")),
@@ -58,7 +58,7 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
 _TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw"})
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
-_BRACKET_HEAD = re.compile(r"^(?P<low>\d+)\s*(?:[-–—]\s*(?P<high>\d+)|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
+_BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
     "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
