@@ -40,14 +40,30 @@ PLAYER_A, PLAYER_B, DRAW = 0, 1, -1
 
 
 def kernel(function: F) -> F:
-    """Compile an engine function with Numba, caching the machine code on disk between runs."""
+    """Compile an engine function with Numba, caching the machine code on disk between runs (for functions that
+    allocate arrays, such as a batch's entry point)."""
     return njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+
+
+def rules_kernel(function: F) -> F:
+    """`kernel` without Numba's reference counting, for every function that allocates nothing.
+
+    With reference counting on, each call that passes arrays pays atomic increments and decrements on each of them:
+    measured at 175 ns for a small lookup, against 2 ns without (circles engine). `_nrt` is a Numba option
+    without documentation, so it is set here only, in one place.
+    """
+    return njit(cache=True, nogil=True, _nrt=False)(function)  # type: ignore[no-any-return]
+
+
+def inline_kernel(function: F) -> F:
+    """A small, hot `rules_kernel` that Numba copies into each caller."""
+    return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)  # type: ignore[no-any-return]
 
 
 _MASK32 = 0xFFFFFFFF
 
 
-@kernel
+@rules_kernel
 def rng_seed(state: IntArray, seed: int) -> None:
     """Fill the four xorshift128 words from one seed (a 32-bit integer hash per word; never all zero)."""
     x = seed & 0x7FFFFFFFFFFFFFFF
@@ -63,7 +79,7 @@ def rng_seed(state: IntArray, seed: int) -> None:
         state[0] = 1
 
 
-@kernel
+@inline_kernel
 def rng_next(state: IntArray) -> int:
     """The next 32-bit value (xorshift128, Marsaglia 2003)."""
     t = state[3]
@@ -78,13 +94,13 @@ def rng_next(state: IntArray) -> int:
     return value
 
 
-@kernel
+@inline_kernel
 def rng_below(state: IntArray, n: int) -> int:
     """A uniform integer in [0, n) for 0 < n < 2**31 (multiply-shift: no modulo bias worth measuring)."""
     return (rng_next(state) * n) >> 32
 
 
-@kernel
+@rules_kernel
 def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
     """Fisher-Yates over the first `count` values."""
     for i in range(count - 1, 0, -1):
@@ -94,7 +110,7 @@ def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
         values[j] = tmp
 
 
-@kernel
+@inline_kernel
 def log_event(
     events: IntArray, count: IntArray, turn: int, player: int, code: int, card: int, other: int, amount: int
 ) -> None:

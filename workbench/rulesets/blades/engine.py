@@ -48,7 +48,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
-from numba import njit
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
@@ -63,25 +62,17 @@ from workbench.engines import (
     CompiledCards,
     Engine,
     IntArray,
+    inline_kernel,
     log_event,
     rng_below,
     rng_seed,
+    rules_kernel,
 )
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import _check_effects as effect_findings
 from workbench.rulesets.blades.effects import EffectAction, parse_effects
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def kernel(function: F) -> F:
-    """Compile a tournament kernel with Numba, cached on disk, without reference counting (nothing allocates)."""
-    return njit(cache=True, nogil=True, _nrt=False)(function)  # type: ignore[no-any-return]
-
-
-def inline_kernel(function: F) -> F:
-    """A small, hot `kernel` copied into each caller."""
-    return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)  # type: ignore[no-any-return]
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -250,7 +241,7 @@ def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int)
     return False
 
 
-@kernel
+@rules_kernel
 def count_per(table: IntArray, tab: IntArray, side: IntArray, p: int, where: int, per: int, arg: int) -> int:
     """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise)."""
     if per == PER_NONE:
@@ -304,7 +295,7 @@ def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray,
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def gain_rp(side: IntArray, game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int,
             card: int, amount: int) -> None:
     """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
@@ -336,7 +327,7 @@ def enqueue(queue: IntArray, game: IntArray, kind: int, p: int, where: int, card
     game[G_QTAIL] = t + 1
 
 
-@kernel
+@rules_kernel
 def enqueue_timing(table: IntArray, effects: IntArray, queue: IntArray, game: IntArray, p: int, where: int,
                    card: int, timing: int, arg: int) -> None:
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
@@ -345,7 +336,7 @@ def enqueue_timing(table: IntArray, effects: IntArray, queue: IntArray, game: In
             enqueue(queue, game, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
 
 
-@kernel
+@rules_kernel
 def flip_slot(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, queue: IntArray,
               counters: IntArray, events: IntArray, ecount: IntArray, q: int, s: int, by: int, by_card: int) -> None:
     """Flip q's tableau card in slot s face-down (it loses its star tokens); its Flip clauses fire, and when an
@@ -361,7 +352,7 @@ def flip_slot(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray,
         enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
 
 
-@kernel
+@rules_kernel
 def flip_source(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                 queue: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, where: int) -> None:
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
@@ -383,7 +374,7 @@ def flip_source(table: IntArray, effects: IntArray, tab: IntArray, area: IntArra
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def flip_target_in(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, q: int, pick: int,
                    guarded: bool, policy: int, own: bool) -> int:
     """The slot of q's card a flip takes, or -1 when there is no legal target.
@@ -428,7 +419,7 @@ def flip_target_in(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray
     return best
 
 
-@kernel
+@rules_kernel
 def choose_opponent_flip(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, rng: IntArray, p: int,
                          pick: int, policy: int, below: int) -> int:
     """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
@@ -473,7 +464,7 @@ def choose_opponent_flip(table: IntArray, tab: IntArray, side: IntArray, game: I
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def reverse_range(store: IntArray, lo: int, hi: int) -> None:
     hi -= 1
     while lo < hi:
@@ -484,7 +475,7 @@ def reverse_range(store: IntArray, lo: int, hi: int) -> None:
         hi -= 1
 
 
-@kernel
+@rules_kernel
 def reveal_from_store(store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray,
                       pending: int) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
@@ -511,7 +502,7 @@ def reveal_from_store(store: IntArray, game: IntArray, rng: IntArray, events: In
     return card
 
 
-@kernel
+@rules_kernel
 def clash(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
           queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray,
           p: int, where: int, card: int, clause: int, with_all: int) -> int:
@@ -613,7 +604,7 @@ def clash(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, sid
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def put_tokens(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, events: IntArray, ecount: IntArray,
                p: int, s: int, amount: int, source: int) -> None:
     """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
@@ -624,7 +615,7 @@ def put_tokens(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, e
     log_event(events, ecount, game[G_TURN], p, EV_TOKENS, tab[p, s, TB_CARD], source, amount)
 
 
-@kernel
+@rules_kernel
 def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
             queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
             ecount: IntArray, p: int, where: int, card: int, clause: int, part: int, arg: int) -> None:
@@ -694,7 +685,7 @@ def wants_reaction(table: IntArray, rng: IntArray, policy: int, card: int) -> bo
     return (table[card, T_FLAGS] & F_HAS_SCORE) == 0
 
 
-@kernel
+@rules_kernel
 def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
           queue: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, q: int,
           trigger: int) -> None:
@@ -717,7 +708,7 @@ def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, sid
             enqueue(queue, game, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
 
 
-@kernel
+@rules_kernel
 def resolve_queue(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                   queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
                   ecount: IntArray) -> None:
@@ -739,7 +730,7 @@ def resolve_queue(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                  queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
                  ecount: IntArray, p: int, card: int, insert_at: int) -> int:
@@ -776,7 +767,7 @@ def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
     return s
 
 
-@kernel
+@rules_kernel
 def use_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
                ecount: IntArray, p: int, where: int, clause: int) -> None:
@@ -791,7 +782,7 @@ def use_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray
     resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
 
 
-@kernel
+@rules_kernel
 def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int) -> int:
     """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
     best = -1
@@ -805,7 +796,7 @@ def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: I
     return best
 
 
-@kernel
+@rules_kernel
 def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                  rng: IntArray, p: int, where: int, card: int, clause: int) -> int:
     """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
@@ -839,7 +830,7 @@ def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
     return 0
 
 
-@kernel
+@rules_kernel
 def choose_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
                   rng: IntArray, p: int, before_play: bool) -> int:
     """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
@@ -876,7 +867,7 @@ def choose_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
     return best
 
 
-@kernel
+@rules_kernel
 def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int,
                card: int) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
@@ -909,7 +900,7 @@ def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray
     return value
 
 
-@kernel
+@rules_kernel
 def choose_single(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, side: IntArray, game: IntArray,
                   rng: IntArray, p: int) -> int:
     """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
@@ -931,7 +922,7 @@ def choose_single(table: IntArray, effects: IntArray, tab: IntArray, hand: IntAr
     return best
 
 
-@kernel
+@rules_kernel
 def scurry_position(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, p: int, card: int) -> int:
     """Where a Scurry card goes. Greedy: the far left when the current Top card has at least as many stars (so
     it stays Top), else the right end. Random: any position."""
@@ -944,7 +935,7 @@ def scurry_position(table: IntArray, tab: IntArray, side: IntArray, rng: IntArra
     return used
 
 
-@kernel
+@rules_kernel
 def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray,
               game: IntArray, queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
               ecount: IntArray, p: int) -> None:
@@ -978,7 +969,7 @@ def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray,
 # =====================================================================================================================
 
 
-@kernel
+@rules_kernel
 def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray, game: IntArray,
                rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, deck: IntArray,
                policy: int, deckside: int) -> None:
@@ -1025,7 +1016,7 @@ def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, s
             counters[deckside, area[p, a, AR_CARD], DRAWN] += 1
 
 
-@kernel
+@rules_kernel
 def final_scoring(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray,
                   game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, vp_round: int) -> None:
     """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
@@ -1060,7 +1051,7 @@ def final_scoring(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
         log_event(events, ecount, game[G_TURN], p, EV_PLACE, side[p, S_RP], side[p, S_PLACE], side[p, S_VP])
 
 
-@kernel
+@rules_kernel
 def match_winner(side: IntArray, game: IntArray, mode: int) -> int:
     """The two-sided result (see option `match_result`): 0 = seat A, 1 = deck B's side, -1 = even.
 
@@ -1083,7 +1074,7 @@ def match_winner(side: IntArray, game: IntArray, mode: int) -> int:
     return -1
 
 
-@kernel
+@rules_kernel
 def opening_seat(rng: IntArray, players: int, first: int) -> int:
     """The seat that takes the first turn. The runner's `first` (0 = A, 1 = B, alternating) says which half of the
     turn order seat A sits in: A's position is (first * players + a uniform draw below players) // 2, so over the
@@ -1093,7 +1084,7 @@ def opening_seat(rng: IntArray, players: int, first: int) -> int:
     return (players - position) % players
 
 
-@kernel
+@rules_kernel
 def setup_tournament(options: IntArray, table: IntArray, tab: IntArray, hand: IntArray, area: IntArray,
                      side: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
                      ecount: IntArray, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
@@ -1122,7 +1113,7 @@ def setup_tournament(options: IntArray, table: IntArray, tab: IntArray, hand: In
     log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
 
 
-@kernel
+@rules_kernel
 def play_tournament(table: IntArray, effects: IntArray, options: IntArray, tab: IntArray, hand: IntArray,
                     area: IntArray, side: IntArray, game: IntArray, queue: IntArray, store: IntArray, rng: IntArray,
                     counters: IntArray, events: IntArray, ecount: IntArray) -> None:
@@ -1147,7 +1138,7 @@ def play_tournament(table: IntArray, effects: IntArray, options: IntArray, tab: 
     final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
 
 
-@kernel
+@rules_kernel
 def play_matches(table: IntArray, effects: IntArray, options: IntArray, store_master: IntArray, store: IntArray,
                  tab: IntArray,
                  hand: IntArray, area: IntArray, side: IntArray, game: IntArray, queue: IntArray, rng: IntArray,

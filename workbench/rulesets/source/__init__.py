@@ -11,8 +11,9 @@ Equipment lasts a number of turns and applies on Y, O or Y/O turns; channeled
 effects have uses, activating symbols (Alpha, Beta, Gamma, Delta) and ST
 brackets. Decks hold 40-60 cards under ten construction rules (see decks.py),
 with monster tokens in a separate token deck (a decklist's `Tokens:` section).
-The `effects` column speaks a small vocabulary (effects.py) that the future
-engine will compile; for now it is only parsed and checked.
+The `effects` column speaks a small vocabulary (effects.py) that the match
+engine (engine.py) compiles to opcodes; the map it plays on is data
+(map.py, maps/default.json).
 
 Options (the ledger, with readings and quotes, is `options.py`):
 - goop_names = "Goop": the names limited to 1 copy per deck.
@@ -21,11 +22,21 @@ Options (the ledger, with readings and quotes, is `options.py`):
 - strict_token_totals = false: a token totalling 50+ is a warning, not an error.
 - cap_requirements_of_all_kinds = true: every kind's requirement is held to 0-4.
 - check_bracket_gaps = true: ST values no bracket covers are a warning.
+- Engine: map = default, map_alignment = 1, symbol_draw = intentional,
+  game_length = medium (100 SourcePoints), combat_tie = neither,
+  turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
+  deck_out_loses = false, channeled_active_default = Y/O.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
   channeled-effect cells, symbols and brackets; the ten deck rules and the
   token deck; the effects vocabulary and its checks; the stat budget chart.
+- 1.1: the match engine (engine 1): the map as a data file with four
+  alignments, summoning with requirements counted on the map, reactionary
+  summons, movement by ST, swaps, combat with a tie option, generator
+  attacks, equipment, traps, channeled effects (also on the opponent's
+  turn), tokens; intentional and blind symbol draws; greedy and random
+  policies; ten engine options.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -37,7 +48,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.0",
+    version="1.1",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,
@@ -59,4 +70,5 @@ RULESET = Ruleset(
     },
     signature_columns=frozenset({"alpha", "beta", "gamma", "delta"}),
     deck_sections=("main", "tokens"),
+    engine_module="workbench.rulesets.source.engine",
 )

@@ -74,4 +74,97 @@ OPTIONS: tuple[RuleOption, ...] = (
             "significant backlash"
         ),
     ),
+    # ---- engine readings (workbench/rulesets/source/engine.py) ----
+    RuleOption(
+        key="map",
+        default="default",
+        reading=(
+            "The map's pictures are missing, so the map is a file built from the document's words: `default` is "
+            "workbench/rulesets/source/maps/default.json (summoning space, Source Flux one step on, then a "
+            "terrestrial and an otherworldly lane of 3 spaces per half, 4 support spaces); any other value is the "
+            "path of a map file of the same shape."
+        ),
+        quote=(
+            "The Summoning Space is the space where you will place the monster ... It also is adjacent to your "
+            "SOURCE Generator / The Source Flux space ... is only 1 space adjacent to the summoning space."
+        ),
+    ),
+    RuleOption(
+        key="map_alignment",
+        default="1",
+        reading=(
+            "Which faces of the two map halves meet: 1 terrestrial meets terrestrial (the document's default), "
+            "2 otherworldly meets otherworldly (the mirror of 1), 3 your terrestrial lane meets the opponent's "
+            "otherworldly lane, 4 the mirror of 3."
+        ),
+        quote="Option 1: Recommended Default for Novice and First-Time Players. Terrestrial spaces are aligned with "
+        "other terrestrial spaces",
+        choices=("1", "2", "3", "4"),
+    ),
+    RuleOption(
+        key="symbol_draw",
+        default="intentional",
+        reading=(
+            "intentional: the player chooses which unused symbol each action uses; blind: the four symbols are "
+            "shuffled face down before each turn and each action draws the next one (and a channeling monster may "
+            "then stand on any space but a summoning space)."
+        ),
+        quote="Intentional Draw (Default Play Style) ... A Blind Draw ... Before each player's turn, the player's "
+        "own symbol cards are reshuffled and then placed face down.",
+        choices=("intentional", "blind"),
+    ),
+    RuleOption(
+        key="game_length",
+        default="medium",
+        reading="Starting SourcePoints: short 75, medium 100, medium-long 125, long 150.",
+        quote="In a short game, each player has 75 SourcePoints ... In a long game, each player has 150 "
+        "SourcePoints.",
+        choices=("short", "medium", "medium-long", "long"),
+    ),
+    RuleOption(
+        key="combat_tie",
+        default="neither",
+        reading=(
+            "When both monsters' ST for the drawn symbol are equal: neither is destroyed (no monster has the "
+            "strongest ST); `both` destroys both, `attacker` lets the attacker win, `defender` the defender."
+        ),
+        quote="The monster with the strongest ST corresponding to the symbol will win the fight, while the other "
+        "monster is destroyed.",
+        choices=("neither", "both", "attacker", "defender"),
+    ),
+    RuleOption(
+        key="turn_cap",
+        default=80,
+        reading="A match still running after this many turns (both players' turns counted) is a draw.",
+        quote="The match is ended and a player is defeated if the player's SourcePoints reaches 0.",
+    ),
+    RuleOption(
+        key="token_deck_copies",
+        default=4,
+        reading=(
+            "Each player's token deck holds this many copies of every token of the set (the simulator is given "
+            "the main decks only, not a decklist's `Tokens:` section); a destroyed token goes back to it."
+        ),
+        quote="monster tokens are kept in their own distinct deck ... When destroyed, instead of being sent to the "
+        "done zone, monster tokens are returned to the token deck.",
+    ),
+    RuleOption(
+        key="sourcepoints_cap",
+        default=True,
+        reading="`sourcepoints +N` (you regain N) never lifts SourcePoints above the starting amount; off: no cap.",
+        quote="Both players are provided with a limited amount of SourcePoints at the beginning of the game.",
+    ),
+    RuleOption(
+        key="deck_out_loses",
+        default=False,
+        reading="A player who must draw from an empty deck draws nothing; on: that player loses.",
+        quote="Draw one card at the beginning of each turn.",
+    ),
+    RuleOption(
+        key="channeled_active_default",
+        default="Y/O",
+        reading="A channeled effect whose `active` cell is empty may be used on either player's turn.",
+        quote="This refers to which player's turn that this card may be activated.",
+        choices=("Y", "O", "Y/O"),
+    ),
 )

@@ -1,0 +1,901 @@
+"""SOURCE engine: every rule as a table-driven scenario on a set-up board, each engine option both ways, sanity.
+
+Scenarios use the bundled Valley of Deadlife set, whose numbers are known: e.g. Murkpuff is 15/10/15/10
+(alpha/beta/gamma/delta) and Cinder Whelp 20/10/5/15. A `Board` puts monsters on named spaces of the default map
+(`A summoning`, `A flux`, `A left 1` ... `B right 3`; with alignment 1 `A left 3` meets `B left 3`) and calls
+exactly the kernel of the rule under test.
+
+Regenerate the golden trace on purpose with:
+    .venv/bin/workbench simulate cardsets/source/valley_of_deadlife.csv --deck cardsets/source/decks/ember_rush.txt \\
+        --deck cardsets/source/decks/tidal_fortress.txt --seed 7 --trace > tests/golden/source_trace.txt
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.decklists import read_decklist
+from workbench.loading import load_cardset
+from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.rulesets.source import RULESET
+from workbench.rulesets.source import engine as E
+from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
+
+ALPHA, BETA, GAMMA, DELTA = range(4)
+
+
+@pytest.fixture(scope="module")
+def valley() -> CardSet:
+    return load_cardset(bundled_sets("source")[0], "source")
+
+
+@pytest.fixture(scope="module")
+def bundled_decks_(valley: CardSet) -> list[Deck]:
+    return [read_decklist(path, valley) for path in bundled_decks("source")]
+
+
+class Board:
+    """An empty map mid-match (turn 5, A to play) on which a scenario puts exactly what it needs."""
+
+    def __init__(self, cardset: CardSet, policies: tuple[int, int] = (E.GREEDY, E.GREEDY), **options: str) -> None:
+        self.compiled = E.compile_cards(cardset, RULESET.resolve_options(options))
+        state = E.new_state(self.compiled, 60)
+        self.mon, self.cells, self.sup, self.side = state["mon"], state["cells"], state["sup"], state["side"]
+        self.hand, self.library = state["hand"], state["library"]
+        self.tokens, self.game = state["tokens"], state["game"]
+        self.rng, self.counters, self.ec = state["rng"], state["counters"], state["ec"]
+        self.events = np.zeros((2000, 6), dtype=np.int64)
+        self.mon[:, E.M_SPACE] = -1
+        self.side[:, E.S_SP] = self.compiled.options[E.O_SOURCEPOINTS]
+        self.side[0, E.S_POLICY], self.side[1, E.S_POLICY] = policies
+        self.side[:, E.S_SYMBOLS] = E.ALL_UNUSED
+        for p in range(2):
+            for card in range(len(self.compiled.names)):
+                if self.compiled.table[card, E.T_KIND] == E.K_TOKEN:
+                    self.tokens[p, card] = self.compiled.options[E.O_TOKEN_COPIES]
+        self.game[E.G_TURN] = 5
+        self.game[E.G_ACTIVE] = 0
+        E.rng_seed(self.rng, 11)
+
+    # ---- naming ----
+    def card(self, name: str) -> int:
+        return self.compiled.card_id(name)
+
+    def space(self, name: str) -> int:
+        return self.compiled.extra["space_names"].index(name)
+
+    def where(self, m: int) -> str | None:
+        space = int(self.mon[m, E.M_SPACE])
+        return None if space < 0 else self.compiled.extra["space_names"][space]
+
+    def at(self, space: str) -> str | None:
+        m = int(self.cells[self.space(space), E.C_OCC])
+        return None if m < 0 else self.compiled.names[int(self.mon[m, E.M_CARD])]
+
+    # ---- setting up ----
+    def put(self, name: str, player: int, space: str) -> int:
+        return int(E.place_monster(self.mon, self.cells, self.card(name), player, self.space(space)))
+
+    def give(self, player: int, *names: str) -> None:
+        for name in names:
+            self.hand[player, self.side[player, E.S_HAND]] = self.card(name)
+            self.side[player, E.S_HAND] += 1
+
+    def hand_names(self, player: int) -> list[str]:
+        return [self.compiled.names[int(c)] for c in self.hand[player, : self.side[player, E.S_HAND]]]
+
+    def world(self) -> tuple[Any, ...]:
+        """The 17 arrays most rule kernels take, in order."""
+        extra = self.compiled.extra
+        return (self.compiled.table, extra["clauses"], self.compiled.options, extra["map"], extra["distance"],
+                self.mon, self.cells, self.sup, self.side, self.hand, self.library, self.tokens, self.game, self.rng,
+                self.counters, self.events, self.ec)
+
+    def channel_world(self) -> tuple[Any, ...]:
+        extra = self.compiled.extra
+        return (self.compiled.table, extra["clauses"], extra["brackets"], self.compiled.options, extra["map"],
+                extra["distance"], self.mon, self.cells, self.sup, self.side, self.hand, self.library, self.tokens,
+                self.game, self.rng, self.counters, self.events, self.ec)
+
+    # ---- rules ----
+    def move(self, m: int, symbol: int) -> int:
+        return int(E.move_monster(*self.world(), m, symbol))
+
+    def attack(self, m: int, e: int, symbol: int) -> int:
+        return int(E.attack_monster(self.compiled.table, self.compiled.options, self.mon, self.cells, self.sup,
+                                    self.tokens, self.game, self.counters, self.events, self.ec, m, e, symbol))
+
+    def end_turn(self, player: int) -> None:
+        E.end_turn(self.compiled.table, self.compiled.options, self.mon, self.cells, self.sup, self.side, self.hand,
+                   self.tokens, self.game, self.rng, self.counters, self.events, self.ec, player)
+        self.game[E.G_TURN] += 1
+        self.game[E.G_ACTIVE] = 1 - player
+
+    def st(self, m: int, symbol: int, active: int | None = None) -> int:
+        whose_turn = self.game[E.G_ACTIVE] if active is None else active
+        return int(E.st_of(self.compiled.table, self.mon, m, symbol, whose_turn))
+
+    def lines(self) -> list[str]:
+        return [E.describe_event(self.compiled, [int(v) for v in row]) for row in self.events[: int(self.ec[0])]]
+
+
+# =====================================================================================================================
+# Movement
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("st", "spaces"),
+    [(0, 0), (1, 1), (25, 1), (26, 2), (50, 2), (51, 3), (75, 3), (76, 4), (150, 4)],
+)
+def test_movement_table(st: int, spaces: int) -> None:
+    # "0 spaces for a ST value of 0 / 1 space for 1 through 25 / 2 for 26 through 50 / 3 for 51 through 75 / 4 for 76+"
+    assert E.spaces_for_st(st) == spaces
+
+
+@pytest.mark.parametrize(
+    ("alpha_change", "expected_space", "moved"),
+    [(-15, "A summoning", 0), (0, "A flux", 1), (11, "A left 1", 2), (36, "A left 2", 3), (61, "A left 3", 4)],
+)
+def test_a_monster_moves_the_whole_distance_its_st_gives(valley: CardSet, alpha_change: int, expected_space: str,
+                                                          moved: int) -> None:
+    board = Board(valley)
+    m = board.put("Murkpuff", 0, "A summoning")  # alpha 15
+    board.mon[m, E.M_PERM_ST + ALPHA] = alpha_change
+    assert board.move(m, ALPHA) == moved
+    assert board.where(m) == expected_space
+
+
+@pytest.mark.parametrize(("move_change", "moved"), [(1, 2), (-1, 0), (-4, 0)])
+def test_move_changes_add_to_the_spaces_never_below_zero(valley: CardSet, move_change: int, moved: int) -> None:
+    # Cinder Whelp "moves 1 extra space" (move +1); Goop "cannot move" (move -4)
+    board = Board(valley)
+    m = board.put("Murkpuff", 0, "A summoning")  # delta 10: 1 space
+    board.mon[m, E.M_PERM_MOVE] = move_change
+    assert board.move(m, DELTA) == moved
+
+
+def test_movement_stops_on_the_opponents_summoning_space(valley: CardSet) -> None:
+    board = Board(valley)
+    m = board.put("Emberhorn Ram", 0, "B left 1")  # alpha 30: 2 spaces, but B flux -> B summoning is the end
+    board.mon[m, E.M_PERM_ST + ALPHA] = 60  # 90: 4 spaces
+    assert board.move(m, ALPHA) == 2
+    assert board.where(m) == "B summoning"
+
+
+def test_movement_stops_before_an_enemy_in_the_way(valley: CardSet) -> None:
+    board = Board(valley)
+    m = board.put("Emberhorn Ram", 0, "A flux")  # alpha 30: 2 spaces
+    board.put("Murkpuff", 1, "A left 2")
+    board.put("Murkpuff", 1, "A right 2")
+    assert board.move(m, ALPHA) == 1
+    assert board.where(m) in ("A left 1", "A right 1")
+
+
+def test_moving_through_an_own_monster_swaps_it_one_space_back_and_counts_one_space(valley: CardSet) -> None:
+    board = Board(valley)
+    mover = board.put("Emberhorn Ram", 0, "A left 1")  # alpha 30: 2 spaces
+    ally = board.put("Murkpuff", 0, "A left 2")
+    assert board.move(mover, ALPHA) == 2
+    assert board.where(mover) == "A left 3"
+    assert board.where(ally) == "A left 1"  # "the monster you move through moves backwards a space"
+
+
+def test_a_monster_may_stop_instead_of_swapping(valley: CardSet) -> None:
+    # Greedy does not swap an ally off the opponent's summoning space: the mover stops before it.
+    board = Board(valley)
+    mover = board.put("Emberhorn Ram", 0, "B left 1")
+    ally = board.put("Murkpuff", 0, "B summoning")
+    board.move(mover, ALPHA)
+    assert board.where(mover) == "B flux" and board.where(ally) == "B summoning"
+
+
+def test_monsters_never_move_backwards(valley: CardSet) -> None:
+    board = Board(valley)
+    m = board.put("Emberhorn Ram", 1, "A left 1")  # B's monster: forward for B is towards A's summoning space
+    board.move(m, ALPHA)
+    assert board.where(m) == "A summoning"
+
+
+# =====================================================================================================================
+# Combat
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("symbol", "tie_rule", "outcome", "attacker_alive", "defender_alive"),
+    [
+        (GAMMA, "neither", 1, True, False),  # Murkpuff 15 vs Cinder Whelp 5: the lower is destroyed
+        (ALPHA, "neither", -1, False, True),  # 15 vs 20: the attacker loses
+        (BETA, "neither", 0, True, True),  # 10 vs 10
+        (BETA, "both", 2, False, False),
+        (BETA, "attacker", 1, True, False),
+        (BETA, "defender", -1, False, True),
+    ],
+)
+def test_combat_compares_the_drawn_symbols_st_and_ties_follow_the_option(
+    valley: CardSet, symbol: int, tie_rule: str, outcome: int, attacker_alive: bool, defender_alive: bool
+) -> None:
+    board = Board(valley, combat_tie=tie_rule)
+    attacker = board.put("Murkpuff", 0, "A left 3")
+    defender = board.put("Cinder Whelp", 1, "B left 3")
+    assert board.attack(attacker, defender, symbol) == outcome
+    assert (board.where(attacker) is not None) == attacker_alive
+    assert (board.where(defender) is not None) == defender_alive
+
+
+def test_attacking_the_generator_subtracts_the_st_and_lets_the_defender_react(valley: CardSet) -> None:
+    board = Board(valley)
+    m = board.put("Cinder Whelp", 0, "B summoning")
+    damage = E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
+                                board.counters, board.events, board.ec, m, ALPHA)
+    assert damage == 20 and board.side[1, E.S_SP] == 80 and board.side[1, E.S_GEN_ATTACKED] == 1
+    assert board.game[E.G_OVER] == 0
+    assert board.counters[0, board.card("Cinder Whelp"), E.DAMAGE_DEALT] == 20
+
+
+def test_a_generator_attack_to_zero_ends_the_match(valley: CardSet) -> None:
+    board = Board(valley, game_length="short")
+    board.side[1, E.S_SP] = 15
+    m = board.put("Cinder Whelp", 0, "B summoning")
+    E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
+                       board.counters, board.events, board.ec, m, DELTA)
+    assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0
+
+
+def test_greedy_keeps_its_best_symbol_for_the_generator_attack_and_the_turn_ends(valley: CardSet) -> None:
+    board = Board(valley)
+    board.put("Cinder Whelp", 0, "B summoning")  # 20/10/5/15
+    E.symbol_phase(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
+    assert board.side[1, E.S_SP] == 80  # hit with alpha (20), the best of the four
+    assert bin(int(board.side[0, E.S_SYMBOLS])).count("1") == 3  # the turn ended at once: three symbols unused
+
+
+# =====================================================================================================================
+# Summoning
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("card", "spaces", "allowed"),
+    [
+        ("Thornback Basilisk", ["A left 1", "B left 2"], True),  # 2 terrestrial, counted on both sides of the map
+        ("Thornback Basilisk", ["A left 1", "A right 1"], False),  # one terrestrial only
+        ("Astral Leviathan", ["A right 1", "A right 2", "B right 3"], True),  # 3 otherworldly
+        ("Pyreclaw Drake", ["A left 2", "B right 2"], True),  # 1 terrestrial + 1 otherworldly
+        ("Pyreclaw Drake", ["A flux", "A left 2"], False),  # the flux space is neither kind
+        ("Paradox Engine", ["A left 1", "A right 1", "A right 2", "A right 3"], True),
+        ("Murkpuff", [], True),
+    ],
+)
+def test_summoning_requirements_count_own_monsters_on_either_side(
+    valley: CardSet, card: str, spaces: list[str], allowed: bool
+) -> None:
+    board = Board(valley)
+    for space in spaces:
+        board.put("Murkpuff", 0, space)
+    board.put("Murkpuff", 1, "B left 1")  # the opponent's monsters never count
+    board.put("Murkpuff", 1, "A left 3")
+    assert bool(E.meets_requirements(board.compiled.table, board.compiled.extra["map"], board.mon, 0,
+                                     board.card(card))) == allowed
+
+
+def test_conventional_summon_pushes_an_enemy_on_the_summoning_space_back(valley: CardSet) -> None:
+    board = Board(valley)
+    enemy = board.put("Cinder Whelp", 1, "A summoning")
+    board.give(0, "Wisp of Ash")
+    E.main_action(*board.world(), 0)
+    assert board.at("A summoning") == "Wisp of Ash"
+    assert board.where(enemy) == "A flux"  # one space back, towards its own side
+
+
+def test_a_pushed_monster_goes_to_the_closest_free_space_when_the_space_behind_is_taken(valley: CardSet) -> None:
+    board = Board(valley)
+    enemy = board.put("Cinder Whelp", 1, "A summoning")
+    board.put("Static Mite", 1, "A flux")
+    board.give(0, "Wisp of Ash")
+    E.main_action(*board.world(), 0)
+    assert board.where(enemy) in ("A left 1", "A right 1")
+
+
+def test_no_conventional_summon_over_an_enemy_that_attacked_the_generator_but_a_reactionary_one(
+    valley: CardSet,
+) -> None:
+    board = Board(valley)
+    enemy = board.put("Cinder Whelp", 1, "A summoning")
+    board.mon[enemy, E.M_HIT_GEN] = 1
+    board.give(0, "Murkpuff", "Paradox Engine")  # Paradox Engine needs 4 occupied spaces
+    E.main_action(*board.world(), 0)
+    assert board.at("A summoning") == "Cinder Whelp" and board.side[0, E.S_MAIN_DONE] == 0
+    board.side[0, E.S_REACTIONARY] = 1  # the generator was attacked on the opponent's last turn
+    E.main_action(*board.world(), 0)
+    assert board.at("A summoning") == "Paradox Engine"  # any monster, requirements ignored
+    assert board.where(enemy) == "A flux"
+    assert "A makes a reactionary summon of Paradox Engine onto A summoning" in board.lines()
+
+
+def test_no_summon_while_an_own_monster_holds_the_summoning_space(valley: CardSet) -> None:
+    board = Board(valley)
+    board.put("Wisp of Ash", 0, "A summoning")
+    board.give(0, "Murkpuff")
+    assert not E.summoning_space_open(board.compiled.options, board.mon, board.cells, 0, False)
+    E.main_action(*board.world(), 0)
+    assert board.hand_names(0) == ["Murkpuff"]
+
+
+def test_one_summon_equipment_or_trap_per_turn(valley: CardSet) -> None:
+    board = Board(valley)
+    board.put("Wisp of Ash", 0, "A left 1")
+    board.give(0, "Murkpuff", "Drift Fins", "Snapjaw Pit")
+    E.main_action(*board.world(), 0)
+    E.main_action(*board.world(), 0)
+    assert board.hand_names(0) == ["Drift Fins", "Snapjaw Pit"]
+
+
+@pytest.mark.parametrize(
+    ("blockers", "expected"),
+    [([], "A left 2"), (["A left 2"], "A left 1"), (["A left 1"], "A right 2"), (["A left 1", "A right 1"], "A flux")],
+)
+def test_a_push_back_clause_stops_before_an_occupied_space(valley: CardSet, blockers: list[str],
+                                                          expected: str) -> None:
+    # Tidecaller Nymph: "push an adjacent enemy monster 2 spaces back" (B's monster: back is towards B's side;
+    # where two lanes merge it takes a free one)
+    board = Board(valley)
+    enemy = board.put("Cinder Whelp", 1, "A flux")
+    for blocker in blockers:
+        board.put("Murkpuff", 1, blocker)
+    board.give(0, "Tidecaller Nymph")
+    board.side[0, E.S_REACTIONARY] = 1
+    E.main_action(*board.world(), 0)
+    assert board.at("A summoning") == "Tidecaller Nymph"
+    assert board.where(enemy) == expected
+
+
+def test_a_summoned_monsters_foe_clause_hits_an_adjacent_enemy(valley: CardSet) -> None:
+    board = Board(valley)
+    enemy = board.put("Cinder Whelp", 1, "A flux")
+    board.give(0, "Frostmote")  # foe st -5
+    E.main_action(*board.world(), 0)
+    assert [board.st(enemy, s) for s in range(4)] == [15, 5, 0, 10]
+
+
+# =====================================================================================================================
+# Equipment, traps, channeled effects, tokens
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(("equipment", "turns"), [("Drift Fins", 2), ("Flux Amplifier", 3), ("Ironbark Plating", 4)])
+def test_equipment_lasts_its_turns_counting_the_turn_it_is_played(valley: CardSet, equipment: str, turns: int) -> None:
+    # "Suppose you play Gale Wings on your turn. It will automatically be sent to the Done Zone at the end of your
+    # next turn": 3 turns = yours, the opponent's, yours again.
+    board = Board(valley)
+    m = board.put("Murkpuff", 0, "A left 1")
+    board.give(0, equipment)
+    E.equip(*board.world(), 0, 0, m)
+    for turn in range(turns):
+        assert board.sup[0, 0, E.SU_CARD] == board.card(equipment), f"gone too early, after {turn} turns"
+        board.end_turn(turn % 2)
+    assert board.sup[0, 0, E.SU_CARD] == -1
+
+
+@pytest.mark.parametrize(
+    ("equipment", "own_turn", "opponent_turn"),
+    [
+        ("Ironbark Plating", [15, 10, 15, 10], [25, 20, 25, 20]),  # O: +10 each ST on the opponent's turns
+        ("Sunshard Blade", [35, 20, 15, 10], [15, 10, 15, 10]),  # Y: alpha +20, beta +10 on your turns
+        ("Flux Amplifier", [15, 10, 30, 25], [15, 10, 30, 25]),  # Y/O: gamma and delta +15 always
+    ],
+)
+def test_equipment_applies_on_its_active_turns(valley: CardSet, equipment: str, own_turn: list[int],
+                                               opponent_turn: list[int]) -> None:
+    board = Board(valley)
+    m = board.put("Murkpuff", 0, "A left 1")
+    board.give(0, equipment)
+    E.equip(*board.world(), 0, 0, m)
+    assert [board.st(m, s, active=0) for s in range(4)] == own_turn
+    assert [board.st(m, s, active=1) for s in range(4)] == opponent_turn
+
+
+def test_equipment_goes_when_its_monster_is_destroyed(valley: CardSet) -> None:
+    board = Board(valley)
+    m = board.put("Murkpuff", 0, "A left 3")
+    e = board.put("Cinder Whelp", 1, "B left 3")
+    board.give(0, "Drift Fins")
+    E.equip(*board.world(), 0, 0, m)
+    board.attack(m, e, ALPHA)  # 15 vs 20: Murkpuff falls
+    assert board.sup[0, 0, E.SU_CARD] == -1
+
+
+@pytest.mark.parametrize(
+    ("trap", "check"),
+    [
+        ("Snapjaw Pit", lambda b, m: b.where(m) == "A left 3"),  # pushed 1 back, towards B's side
+        ("Frostbite Rune", lambda b, m: [b.st(m, s) for s in range(4)] == [10, 0, 0, 5]),  # -10 each ST
+        ("Collapse Sigil", lambda b, m: b.where(m) is None),  # destroyed
+        ("Goop", lambda b, m: not E.may_attack(b.mon, m, 1)),
+    ],
+)
+def test_a_trap_springs_on_an_enemy_that_ends_its_move_there(valley: CardSet, trap: str,
+                                                              check: Callable[[Board, int], bool]) -> None:
+    board = Board(valley)
+    board.put("Murkpuff", 0, "A left 1")
+    board.give(0, trap)
+    assert E.trap_space_ok(board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0,
+                           board.space("A left 2"))
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               board.space("A left 2"))
+    enemy = board.put("Cinder Whelp", 1, "A left 3")  # B moves towards A: delta 15 = 1 space
+    board.game[E.G_ACTIVE] = 1
+    board.move(enemy, DELTA)
+    assert check(board, enemy)
+    assert board.cells[board.space("A left 2"), E.C_TRAP] == -1  # used up
+
+
+def test_a_trap_does_not_spring_on_its_owners_monster_or_on_a_monster_passing_over(valley: CardSet) -> None:
+    board = Board(valley)
+    own = board.put("Murkpuff", 0, "A left 1")  # delta 10: 1 space
+    board.give(0, "Collapse Sigil")
+    trap_space = board.space("A left 2")
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               trap_space)
+    board.move(own, DELTA)
+    assert board.where(own) == "A left 2" and board.cells[trap_space, E.C_TRAP] >= 0  # "will not activate"
+    board.move(own, DELTA)
+    enemy = board.put("Emberhorn Ram", 1, "B left 3")  # B's, alpha 30: 2 spaces, over the trap to A left 1...
+    board.game[E.G_ACTIVE] = 1
+    board.cells[board.space("A left 3"), E.C_OCC] = -1
+    board.mon[own, E.M_SPACE] = -1
+    board.mon[enemy, E.M_SPACE] = board.space("A left 3")
+    board.cells[board.space("B left 3"), E.C_OCC] = -1
+    board.cells[board.space("A left 3"), E.C_OCC] = enemy
+    board.move(enemy, ALPHA)
+    assert board.where(enemy) == "A left 1" and board.cells[trap_space, E.C_TRAP] >= 0
+
+
+@pytest.mark.parametrize(
+    ("space", "allowed"),
+    [("A left 2", True), ("A flux", True), ("A summoning", False), ("A left 3", False), ("A left 1", False)],
+)
+def test_traps_go_on_a_free_non_summoning_space_next_to_an_own_monster(valley: CardSet, space: str,
+                                                                        allowed: bool) -> None:
+    board = Board(valley)
+    board.put("Murkpuff", 0, "A left 1")
+    assert bool(E.trap_space_ok(board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0,
+                                board.space(space))) == allowed
+
+
+def _placed_channeled(board: Board, name: str, turns_ago: int = 1) -> None:
+    board.give(0, name)
+    E.place_channeled(board.sup, board.hand, board.side, board.compiled.options, board.game, board.counters,
+                      board.events, board.ec, board.compiled.table, 0, 0)
+    board.sup[0, 0, E.SU_PLACED] = board.game[E.G_TURN] - turns_ago
+
+
+@pytest.mark.parametrize(
+    ("alpha", "bracket", "effect"),
+    [
+        (10, 0, lambda b, me, foe: b.st(me, ALPHA) == 0 and b.st(foe, ALPHA) == 20),  # 0-19: backlash -10 each ST
+        (20, 1, lambda b, me, foe: b.st(foe, ALPHA) == 5),  # 20-34: adjacent enemy loses 15 alpha
+        (34, 1, lambda b, me, foe: b.st(foe, ALPHA) == 5),
+        (35, 2, lambda b, me, foe: b.where(foe) is None),  # 35+: destroy an adjacent enemy
+    ],
+)
+def test_channeled_effect_bracket_follows_the_channeling_monsters_st(valley: CardSet, alpha: int, bracket: int,
+                                                                      effect: Callable[..., bool]) -> None:
+    board = Board(valley)
+    me = board.put("Murkpuff", 0, "A flux")  # alpha 15
+    board.mon[me, E.M_PERM_ST + ALPHA] = alpha - 15
+    foe = board.put("Cinder Whelp", 1, "A left 1")  # alpha 20
+    _placed_channeled(board, "Emberlance")
+    assert E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"], board.mon,
+                            board.sup, board.game, 0, 0, me)
+    assert E.channel(*board.channel_world(), 0, 0, me, ALPHA) == bracket
+    assert effect(board, me, foe)
+    assert board.sup[0, 0, E.SU_LEFT] == 1  # Emberlance has 2 uses
+
+
+def test_a_symbol_the_channeled_card_lacks_is_spent_without_using_it(valley: CardSet) -> None:
+    board = Board(valley)
+    me = board.put("Murkpuff", 0, "A flux")
+    _placed_channeled(board, "Emberlance")  # Alpha; Delta
+    assert E.channel(*board.channel_world(), 0, 0, me, BETA) == -1
+    assert board.sup[0, 0, E.SU_LEFT] == 2
+
+
+def test_channeled_effects_are_used_up_after_their_uses(valley: CardSet) -> None:
+    board = Board(valley)
+    me = board.put("Murkpuff", 0, "A flux")
+    _placed_channeled(board, "Emberlance")
+    E.channel(*board.channel_world(), 0, 0, me, ALPHA)
+    E.channel(*board.channel_world(), 0, 0, me, DELTA)
+    assert board.sup[0, 0, E.SU_CARD] == -1
+    assert "A's Emberlance is used up and goes to the Done Zone" in board.lines()
+
+
+@pytest.mark.parametrize(
+    ("symbol_draw", "space", "turns_ago", "usable"),
+    [
+        ("intentional", "A flux", 1, True),
+        ("intentional", "A flux", 0, False),  # not on the turn it is placed
+        ("intentional", "A left 1", 1, False),  # only from the Source Flux
+        ("blind", "A left 1", 1, True),  # blind draw: any space but a summoning space
+        ("blind", "A summoning", 1, False),
+    ],
+)
+def test_who_may_channel_and_when(valley: CardSet, symbol_draw: str, space: str, turns_ago: int,
+                                  usable: bool) -> None:
+    board = Board(valley, symbol_draw=symbol_draw)
+    me = board.put("Murkpuff", 0, space)
+    _placed_channeled(board, "Emberlance", turns_ago)
+    assert bool(E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"],
+                                 board.mon, board.sup, board.game, 0, 0, me)) == usable
+
+
+@pytest.mark.parametrize(
+    ("card", "active", "on_own_turn", "on_opponents_turn"),
+    [("Emberlance", None, True, False), ("Tidal Surge", None, True, True), ("Gravity Well", None, False, True)],
+)
+def test_channeled_effects_follow_their_active_turns(valley: CardSet, card: str, active: str | None,
+                                                     on_own_turn: bool, on_opponents_turn: bool) -> None:
+    board = Board(valley)
+    me = board.put("Murkpuff", 0, "A flux")
+    _placed_channeled(board, card)
+    args = (board.compiled.table, board.compiled.options, board.compiled.extra["map"], board.mon, board.sup,
+            board.game, 0, 0, me)
+    assert bool(E.channel_usable(*args)) == on_own_turn
+    board.game[E.G_ACTIVE] = 1
+    assert bool(E.channel_usable(*args)) == on_opponents_turn
+
+
+def test_unused_symbols_activate_a_channeled_effect_on_the_opponents_turn(valley: CardSet) -> None:
+    board = Board(valley)
+    me = board.put("Murkpuff", 0, "A flux")  # beta 10, gamma 15
+    foe = board.put("Cinder Whelp", 1, "A left 1")
+    _placed_channeled(board, "Gravity Well")  # O; Beta; Gamma; 0-24: foe move -1; 25+: foe cannot attack
+    board.side[0, E.S_SYMBOLS] = 1 << BETA  # one symbol left over from A's turn
+    board.game[E.G_ACTIVE] = 1
+    E.opponent_turn_channels(*board.channel_world(), 0)
+    assert board.side[0, E.S_SYMBOLS] == 0
+    assert board.mon[foe, E.M_TMP_MOVE] == -1
+    assert board.where(me) == "A flux"
+
+
+def test_a_token_comes_from_the_token_deck_and_returns_to_it(valley: CardSet) -> None:
+    board = Board(valley, token_deck_copies="1")
+    gearling = board.card("Gearling")
+    board.give(0, "Rustbolt Drone", "Rustbolt Drone")
+    E.main_action(*board.world(), 0)
+    assert board.at("A flux") == "Gearling" and board.tokens[0, gearling] == 0
+    token = int(board.cells[board.space("A flux"), E.C_OCC])
+    E.destroy_monster(board.compiled.table, board.compiled.options, board.mon, board.cells, board.sup, board.tokens,
+                      board.game, board.counters, board.events, board.ec, token, -1)
+    assert board.tokens[0, gearling] == 1
+
+
+def test_a_token_summon_with_an_empty_token_deck_does_nothing(valley: CardSet) -> None:
+    board = Board(valley, token_deck_copies="0")
+    board.give(0, "Rustbolt Drone")
+    E.main_action(*board.world(), 0)
+    assert board.at("A flux") is None
+    assert "A cannot summon Gearling: no copy left in the token deck or no free space" in board.lines()
+
+
+def test_an_expiring_token_is_destroyed_at_the_end_of_the_turn_after_its_summoning(valley: CardSet) -> None:
+    # Vapor Mote: "may not attack; destroyed at the end of the turn after the one it was summoned on" (expire 2)
+    board = Board(valley)
+    m = E.summon_token(board.compiled.table, board.compiled.extra["clauses"], board.compiled.options,
+                       board.compiled.extra["map"], board.compiled.extra["distance"], board.mon, board.cells,
+                       board.side, board.tokens, board.game, board.counters, board.events, board.ec, 0,
+                       board.card("Vapor Mote"), board.space("A flux"))
+    assert not E.may_attack(board.mon, m, 0)
+    board.end_turn(0)
+    assert board.where(m) is not None
+    board.end_turn(1)
+    assert board.where(m) is None
+
+
+# =====================================================================================================================
+# Options, both ways
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(("length", "points"), [("short", 75), ("medium", 100), ("medium-long", 125), ("long", 150)])
+def test_game_length_sets_the_starting_sourcepoints(valley: CardSet, length: str, points: int) -> None:
+    assert Board(valley, game_length=length).side[0, E.S_SP] == points
+
+
+@pytest.mark.parametrize(("cap", "expected"), [("true", 100), ("false", 105)])
+def test_sourcepoints_cap(valley: CardSet, cap: str, expected: int) -> None:
+    board = Board(valley, sourcepoints_cap=cap)
+    m = board.put("Murkpuff", 0, "A left 1")
+    board.give(0, "Leech Collar")  # "your generator regains 5 SourcePoints"
+    E.equip(*board.world(), 0, 0, m)
+    assert board.side[0, E.S_SP] == expected
+
+
+@pytest.mark.parametrize(("deck_out_loses", "over"), [("false", 0), ("true", 1)])
+def test_drawing_from_an_empty_deck(valley: CardSet, deck_out_loses: str, over: int) -> None:
+    board = Board(valley, deck_out_loses=deck_out_loses)
+    E.draw_card(board.compiled.options, board.hand, board.library, board.side, board.game, board.counters,
+                board.events, board.ec, 0)
+    assert board.game[E.G_OVER] == over and board.side[0, E.S_HAND] == 0
+    if over:
+        assert board.game[E.G_WINNER] == 1
+
+
+@pytest.mark.parametrize(("default", "on_opponents_turn"), [("Y/O", True), ("Y", False)])
+def test_channeled_active_default(make_cardset: Callable[..., CardSet], default: str, on_opponents_turn: bool) -> None:
+    cardset = make_cardset(RULESET, [
+        {"name": "Walker", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10},
+        {"name": "Hum", "kind": "channeled", "uses": 1, "symbols": "Alpha", "brackets": "0+: nothing",
+         "effects": "0+: draw 1", "active": ""},
+    ])
+    board = Board(cardset, channeled_active_default=default)
+    me = board.put("Walker", 0, "A flux")
+    _placed_channeled(board, "Hum")
+    board.game[E.G_ACTIVE] = 1
+    assert bool(E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"],
+                                 board.mon, board.sup, board.game, 0, 0, me)) == on_opponents_turn
+
+
+@pytest.mark.parametrize("symbol_draw", ["intentional", "blind"])
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_whole_matches_end_under_either_symbol_draw(valley: CardSet, bundled_decks_: list[Deck], symbol_draw: str,
+                                                    policy: str) -> None:
+    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=300, seed=4, policies=policy,
+                      options={"symbol_draw": symbol_draw}, workers=1)
+    assert (result.matches["turns"] > 0).all() and (result.matches["turns"] <= 80).all()
+    assert result.meta["options"]["symbol_draw"] == symbol_draw
+    if policy == "greedy":
+        assert result.draw_rate < 0.5
+    else:
+        assert result.draw_rate < 1.0  # random play rarely finishes within the cap, but some matches are decided
+
+
+@pytest.mark.parametrize("cap", [4, 80])
+def test_turn_cap_ends_a_match_as_a_draw(valley: CardSet, bundled_decks_: list[Deck], cap: int) -> None:
+    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2,
+                      options={"turn_cap": str(cap)}, workers=1)
+    assert result.matches["turns"].max() <= cap
+    if cap == 4:
+        assert (result.matches["winner"] == "draw").all()
+    else:
+        assert result.draw_rate < 0.5
+
+
+@pytest.mark.parametrize("alignment", ["1", "2", "3", "4"])
+def test_every_alignment_plays_whole_matches(valley: CardSet, bundled_decks_: list[Deck], alignment: str) -> None:
+    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2,
+                      options={"map_alignment": alignment}, workers=1)
+    assert result.draw_rate < 0.5
+
+
+def test_a_map_file_of_the_designers_is_used_and_a_bad_one_is_named(valley: CardSet, tmp_path: Path) -> None:
+    from workbench.rulesets.source.map import DEFAULT_MAP
+
+    text = DEFAULT_MAP.read_text(encoding="utf-8").replace('"support_spaces": 4', '"support_spaces": 2')
+    good = tmp_path / "two_supports.json"
+    good.write_text(text, encoding="utf-8")
+    assert Board(valley, map=str(good)).compiled.options[E.O_SUPPORT] == 2
+    assert Board(valley, map="default").compiled.options[E.O_SUPPORT] == 4
+    bad = tmp_path / "bad.json"
+    bad.write_text(text.replace('"kind": "flux"', '"kind": "swamp"'), encoding="utf-8")
+    with pytest.raises(WorkbenchInputError, match=r"bad.json: space 2 \('flux'\) has kind 'swamp'"):
+        Board(valley, map=str(bad))
+
+
+# =====================================================================================================================
+# Compiling, findings, traces
+# =====================================================================================================================
+
+
+def test_an_effect_outside_the_vocabulary_is_simulated_without_it_with_an_info_finding(
+    make_cardset: Callable[..., CardSet],
+) -> None:
+    cardset = make_cardset(RULESET, [
+        {"name": "Walker", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10,
+         "effects": "draw 1"},
+        {"name": "Flyer", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10,
+         "effects": "fly over the valley; draw 1"},
+    ])
+    compiled = E.compile_cards(cardset, RULESET.resolve_options())
+    assert [(f.severity, f.rule, f.card, f.row, f.column) for f in compiled.findings] == [
+        ("info", "source.effect_not_simulated", "Flyer", 3, "effects")
+    ]
+    assert compiled.table[compiled.card_id("Flyer"), E.T_NCLAUSE] == 1  # draw 1 is still played
+
+
+def test_cost_axis_is_occupied_spaces_required_and_tokens_are_not_measured(valley: CardSet) -> None:
+    compiled = E.compile_cards(valley, RULESET.resolve_options())
+    assert compiled.cost[compiled.card_id("Paradox Engine")] == 4
+    assert compiled.cost[compiled.card_id("Collapse Sigil")] == 4
+    assert compiled.cost[compiled.card_id("Murkpuff")] == 0
+    assert np.isnan(compiled.cost[compiled.card_id("Gearling")])
+    assert E.ENGINE.cost_axis == "occupied spaces required"
+
+
+def test_golden_trace(valley: CardSet, bundled_decks_: list[Deck]) -> None:
+    golden = REPO_ROOT / "tests" / "golden" / "source_trace.txt"
+    lines = list(trace(valley, bundled_decks_[0], bundled_decks_[1], seed=7))
+    assert lines == golden.read_text(encoding="utf-8").splitlines()  # see the module docstring to regenerate
+
+
+# =====================================================================================================================
+# Sanity and determinism
+# =====================================================================================================================
+
+
+def _monsters(st: tuple[int, int, int, int], name: str) -> dict[str, Any]:
+    return {"name": name, "kind": "monster", "type": "BE", "alpha": st[0], "beta": st[1], "gamma": st[2],
+            "delta": st[3]}
+
+
+def test_a_mirror_match_is_even(valley: CardSet, bundled_decks_: list[Deck]) -> None:
+    result = simulate(valley, bundled_decks_[1], matches=3000, seed=9, workers=1)
+    assert result.win_rate_a.low - 0.03 <= 0.5 <= result.win_rate_a.high + 0.03, str(result.win_rate_a)
+
+
+def test_a_strictly_better_card_wins_at_least_as_often(make_cardset: Callable[..., CardSet],
+                                                       make_deck: Callable[..., Deck]) -> None:
+    cardset = make_cardset(RULESET, [
+        _monsters((15, 10, 15, 10), "Plain"),
+        _monsters((20, 15, 20, 15), "Better"),  # every ST higher, same 0 requirement
+        _monsters((12, 13, 12, 13), "Filler"),
+    ])
+    plain = make_deck(cardset, "4 Plain\n36 Filler", name="plain")
+    better = make_deck(cardset, "4 Better\n36 Filler", name="better")
+    gauntlet = make_deck(cardset, "40 Filler", name="gauntlet")
+    plain_rate = simulate(cardset, plain, gauntlet, matches=2000, seed=5, workers=1).win_rate_a
+    better_rate = simulate(cardset, better, gauntlet, matches=2000, seed=5, workers=1).win_rate_a
+    assert better_rate.high >= plain_rate.value, (str(better_rate), str(plain_rate))
+
+
+def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: Callable[..., CardSet],
+                                                     make_deck: Callable[..., Deck]) -> None:
+    cardset = make_cardset(RULESET, [
+        _monsters((15, 10, 15, 10), "On Curve"),  # 50: the 0-space total
+        _monsters((8, 5, 8, 5), "Under Budget"),  # 26
+    ])
+    on_curve = make_deck(cardset, "40 On Curve", name="on curve")
+    under = make_deck(cardset, "40 Under Budget", name="under budget")
+    rate = simulate(cardset, on_curve, under, matches=1000, seed=5, workers=1).win_rate_a
+    assert rate.low > 0.5, str(rate)
+
+
+def test_same_seed_same_matches_and_one_worker_equals_two(valley: CardSet, bundled_decks_: list[Deck]) -> None:
+    matches = PARALLEL_THRESHOLD + 500
+    alone = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=1)
+    again = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=1)
+    pair = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=2)
+    assert alone.matches.equals(again.matches) and alone.counters.equals(again.counters)
+    assert alone.matches.equals(pair.matches) and alone.counters.equals(pair.counters)
+
+
+# =====================================================================================================================
+# The map
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize(
+    ("alignment", "a_left_meets", "a_right_meets"),
+    [
+        ("1", "B left 3", "B right 3"),  # terrestrial meets terrestrial (left 3 and right 3 keep their kinds)
+        ("2", "B left 3", "B right 3"),  # the mirror: otherworldly meets otherworldly, seen from the other hand
+        ("3", "B right 3", "B left 3"),  # terrestrial meets otherworldly
+        ("4", "B right 3", "B left 3"),
+    ],
+)
+def test_map_alignment_decides_which_lanes_meet(alignment: str, a_left_meets: str, a_right_meets: str) -> None:
+    from workbench.rulesets.source.map import MP_FWD_A0, MP_KIND, board_map, read_half_map
+
+    board = board_map(read_half_map(), alignment)
+    step = {board.names[s]: board.names[int(board.packed[s, MP_FWD_A0])] for s in range(len(board.names))
+            if board.packed[s, MP_FWD_A0] >= 0}
+    assert step["A left 3"] == a_left_meets and step["A right 3"] == a_right_meets
+    kinds = {board.names[s]: int(board.packed[s, MP_KIND]) for s in range(len(board.names))}
+    same_kind = kinds["A left 3"] == kinds[a_left_meets]
+    assert same_kind == (alignment in ("1", "2"))
+
+
+def test_map_adjacency_parallel_spaces_and_road_steps_follow_from_the_file() -> None:
+    from workbench.rulesets.source.map import MP_ADJ0, MP_PARALLEL, MP_PROGRESS_A, board_map, read_half_map
+
+    board = board_map(read_half_map(), "1")
+    index = {name: s for s, name in enumerate(board.names)}
+
+    def adjacent(name: str) -> set[str]:
+        return {board.names[int(v)] for v in board.packed[index[name], MP_ADJ0 : MP_ADJ0 + 4] if v >= 0}
+
+    assert adjacent("A summoning") == {"A flux"}  # "only 1 space adjacent to the summoning space"
+    assert adjacent("A flux") == {"A summoning", "A left 1", "A right 1"}
+    assert adjacent("A left 3") == {"A left 2", "B left 3"}
+    assert board.names[int(board.packed[index["A left 2"], MP_PARALLEL])] == "A right 2"
+    assert board.packed[index["A flux"], MP_PARALLEL] == -1
+    assert board.packed[index["B summoning"], MP_PROGRESS_A] == 9
+    assert int(board.distance[index["A summoning"], index["B summoning"]]) == 9
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace('["summoning", "flux"],', ""), "flux space must be one road step"),
+        (lambda t: t.replace('"row": 1}', '"row": 0}'), "has row 0"),
+        (lambda t: t.replace('["left 2", "left 3"]', '["left 2", "nowhere"]'), "road step 4"),
+        (lambda t: t.replace('"border": {"left": "left 3", "right": "right 3"}', '"border": {}'), "border"),
+        (lambda t: t[:-3], "not valid JSON"),
+    ],
+)
+def test_a_bad_map_file_is_named_with_what_was_expected(tmp_path: Path, change: Callable[[str], str],
+                                                       message: str) -> None:
+    from workbench.rulesets.source.map import DEFAULT_MAP, read_half_map
+
+    path = tmp_path / "broken.json"
+    path.write_text(change(DEFAULT_MAP.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(WorkbenchInputError, match=message) as caught:
+        read_half_map(path)
+    assert "broken.json" in str(caught.value) and caught.value.expected
+
+
+def test_the_docs_picture_is_the_default_map_drawn() -> None:
+    # Redraw with: .venv/bin/python -m workbench.rulesets.source.map docs/rulesets/source_map.svg
+    from workbench.rulesets.source.map import read_half_map, render_svg
+
+    committed = (REPO_ROOT / "docs" / "rulesets" / "source_map.svg").read_text(encoding="utf-8")
+    assert committed == render_svg(read_half_map())
+
+
+def test_the_engines_own_generator_copies_draw_the_shared_stream() -> None:
+    from workbench import engines
+
+    shared = np.zeros(4, dtype=np.int64)
+    own = np.zeros(4, dtype=np.int64)
+    engines.rng_seed(shared, 123)
+    engines.rng_seed(own, 123)
+    assert [engines.rng_below(shared, 1000) for _ in range(50)] == [E.rng_below(own, 1000) for _ in range(50)]
+    deck_shared = np.arange(40, dtype=np.int64)
+    deck_own = np.arange(40, dtype=np.int64)
+    engines.shuffle_in_place(deck_shared, 40, shared)
+    E.shuffle_in_place(deck_own, 40, own)
+    assert deck_shared.tolist() == deck_own.tolist()
+    events_shared = np.zeros((2, 6), dtype=np.int64)
+    events_own = np.zeros((2, 6), dtype=np.int64)
+    count_shared = np.zeros(1, dtype=np.int64)
+    count_own = np.zeros(1, dtype=np.int64)
+    for _ in range(3):  # the third event does not fit and is dropped by both
+        engines.log_event(events_shared, count_shared, 1, 0, 2, 3, 4, 5)
+        E.log_event(events_own, count_own, 1, 0, 2, 3, 4, 5)
+    assert events_shared.tolist() == events_own.tolist() and count_shared[0] == count_own[0] == 2
+
+
+def test_the_kernels_play_the_same_matches_uncompiled(valley: CardSet, bundled_decks_: list[Deck]) -> None:
+    # NUMBA_DISABLE_JIT=1 is how the engine is debugged: the plain-Python run must be the compiled run.
+    import json
+    import subprocess
+    import sys
+
+    script = (
+        "import json, numpy as np\n"
+        "from workbench.loading import load_cardset\n"
+        "from workbench.decklists import read_decklist\n"
+        "from workbench.paths import bundled_sets, bundled_decks\n"
+        "from workbench.rulesets.source import engine as E\n"
+        "cs = load_cardset(bundled_sets('source')[0], 'source')\n"
+        "decks = [read_decklist(p, cs) for p in bundled_decks('source')]\n"
+        "c = E.compile_cards(cs, cs.ruleset.resolve_options({'symbol_draw': 'blind'}))\n"
+        "w, t, n = E.play_batch(c, c.deck_array(decks[0]), c.deck_array(decks[1]), np.array([3, 4, 5]),\n"
+        "                       np.array([0, 1, 0], dtype=np.int8), 0, 0)\n"
+        "print(json.dumps([w.tolist(), t.tolist(), n.tolist()]))\n"
+    )
+    env = {**__import__("os").environ, "NUMBA_DISABLE_JIT": "1"}
+    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True,
+                            cwd=REPO_ROOT).stdout
+    compiled = E.compile_cards(valley, RULESET.resolve_options({"symbol_draw": "blind"}))
+    w, t, n = E.play_batch(compiled, compiled.deck_array(bundled_decks_[0]), compiled.deck_array(bundled_decks_[1]),
+                           np.array([3, 4, 5]), np.array([0, 1, 0], dtype=np.int8), 0, 0)
+    assert json.loads(output) == [w.tolist(), t.tolist(), n.tolist()]

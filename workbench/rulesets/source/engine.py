@@ -1,0 +1,1882 @@
+"""The SOURCE match engine: whole matches on a map, on integer arrays, compiled by Numba.
+
+Pure: numpy and numba only. `compile_cards` turns a validated card set into a
+card table, an effect-clause table and the joined map (map.py) once; the
+kernels below only ever see integer arrays, and all randomness comes from
+the xorshift state seeded per match. Every rule is a small kernel (summon,
+move, attack, attack the generator, equip, set a trap, spring it, channel,
+push back, end of turn) so scenario tests can set up a board and call exactly
+the rule they test.
+
+How a match runs (readings of silent rules are options, see options.py):
+
+1. Setup: shuffle, SourcePoints by `game_length`, draw 7. Each player's token
+   deck holds `token_deck_copies` of every token in the set.
+2. Start of turn: the opponent may first spend symbols left unused on their
+   own turn on channeled effects that may be used on this turn (O, Y/O).
+   Then draw 1; your four symbol cards become unused (shuffled face down in
+   `symbol_draw=blind`).
+3. Once per turn, one of: a conventional summon (requirements met on the map,
+   your summoning space not held by your own monster; an enemy on it that has
+   not attacked your generator is pushed back), a reactionary summon (your
+   generator was attacked on the opponent's last turn: any monster, ignoring
+   requirements, the attacker is pushed back), an equipment card, or a trap.
+   Independently, up to one channeled effect card onto a free support space.
+4. Symbol actions until the four symbols are spent or the player stops: move
+   a monster (spaces by the symbol's ST), attack an adjacent enemy monster
+   (both use the symbol's ST, the lower is destroyed), channel an effect from
+   your monster on your Source Flux, or, from the opponent's summoning space,
+   attack the generator (the ST comes off their SourcePoints and the turn
+   ends at once).
+5. End of turn: discard down to 10; every equipment card and expiring token
+   counts the turn off; "this turn" changes end.
+
+A match ends when a player's SourcePoints reach 0, or as a draw after
+`turn_cap` turns (both players' turns counted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+    Engine,
+    IntArray,
+    inline_kernel,
+    log_event,
+    rng_below,
+    rng_seed,
+    rules_kernel,
+    shuffle_in_place,
+)
+from workbench.rulesets.source.costs import canonical_symbol, parse_brackets
+from workbench.rulesets.source.effects import EffectClause, EffectProblem, parse_effects
+from workbench.rulesets.source.map import (
+    KIND_OTHERWORLDLY,
+    KIND_SUMMONING,
+    KIND_TERRESTRIAL,
+    MP_ADJ0,
+    MP_FWD_A0,
+    MP_KIND,
+    MP_PROGRESS_A,
+    BoardMap,
+    load_board,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# ---- card table columns -------------------------------------------------------------------------------------------
+T_KIND, T_TERR, T_OTHER = 0, 1, 2
+T_ST = 3
+"""Columns 3-6: alpha, beta, gamma, delta ST."""
+T_TURNS, T_ACTIVE, T_USES, T_SYMBOLS, T_NCLAUSE, T_NBRACKET, T_VALUE = 7, 8, 9, 10, 11, 12, 13
+T_EQ_ST = 14
+"""Columns 14-17: an equipment card's lasting ST change per symbol."""
+T_EQ_MOVE, T_EQ_NOATTACK = 18, 19
+TABLE_WIDTH = 20
+
+KINDS: tuple[str, ...] = ("monster", "equipment", "trap", "channeled", "token")
+K_MONSTER, K_EQUIPMENT, K_TRAP, K_CHANNELED, K_TOKEN = range(5)
+ACTIVE_Y, ACTIVE_O = 1, 2
+SYMBOL_NAMES: tuple[str, ...] = ("Alpha", "Beta", "Gamma", "Delta")
+ALL_SYMBOLS = 4
+"""`arg` of an ST clause that changes all four ST."""
+
+# ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
+OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW = range(1, 10)
+OPCODES: dict[str, int] = {
+    "st": OP_ST, "move": OP_MOVE, "destroy": OP_DESTROY, "push_back": OP_PUSH, "cannot_attack": OP_NOATTACK,
+    "expire": OP_EXPIRE, "summon_token": OP_TOKEN, "sourcepoints": OP_SP, "draw": OP_DRAW,
+}
+C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
+CLAUSE_WIDTH = 5
+MAX_CLAUSES = 8
+MAX_BRACKETS = 8
+OPEN_BRACKET = 1 << 40
+
+# ---- rule options, in the order of the options array (the last six come from the map) ------------------------------
+OPTION_ORDER: tuple[str, ...] = (
+    "turn_cap", "game_length", "symbol_draw", "combat_tie", "token_deck_copies", "sourcepoints_cap",
+    "deck_out_loses",
+)
+O_TURN_CAP, O_SOURCEPOINTS, O_BLIND, O_TIE, O_TOKEN_COPIES, O_SP_CAP, O_DECK_OUT_LOSES = range(7)
+O_SUMMONING, O_FLUX, O_SUPPORT, O_SPACES = 7, 9, 11, 12
+"""O_SUMMONING + p and O_FLUX + p: player p's summoning and flux spaces; then support spaces, map spaces."""
+OPTIONS_WIDTH = 13
+SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
+TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
+TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
+
+OPENING_HAND = 7
+HAND_LIMIT = 10
+HAND_WIDTH = 80
+SYMBOLS = 4
+ALL_UNUSED = 15
+
+# ---- per-monster fields (one row per monster slot; a map holds at most one monster per space) ----------------------
+M_CARD, M_OWNER, M_SPACE = 0, 1, 2
+M_PERM_ST = 3
+"""3-6: lasting ST changes (own clauses, traps, enemy effects)."""
+M_TMP_ST = 7
+"""7-10: this-turn ST changes (channeled effects)."""
+M_PERM_MOVE, M_TMP_MOVE, M_NOATTACK, M_TMP_NOATTACK, M_EXPIRE, M_HIT_GEN = 11, 12, 13, 14, 15, 16
+M_EQY_ST = 17
+"""17-20: equipment ST changes on its owner's turns."""
+M_EQO_ST = 21
+"""21-24: equipment ST changes on the opponent's turns."""
+M_EQY_MOVE, M_EQO_MOVE, M_EQY_NOATK, M_EQO_NOATK = 25, 26, 27, 28
+MON_WIDTH = 29
+
+# ---- map cells, support spaces, players, match ------------------------------------------------------------------------
+C_OCC, C_TRAP, C_TRAP_OWNER = 0, 1, 2
+CELL_WIDTH = 3
+SU_CARD, SU_MON, SU_LEFT, SU_PLACED = 0, 1, 2, 3
+SUPPORT_WIDTH = 4
+MAX_SUPPORT = 8
+(S_SP, S_HAND, S_DECK, S_DECK_N, S_SYMBOLS, S_ORDER0, S_ORDER1, S_ORDER2, S_ORDER3, S_NEXT, S_GEN_ATTACKED,
+ S_PREF_KIND, S_POLICY, S_MAIN_DONE, S_CHANNEL_PLACED, S_REACTIONARY) = range(16)
+SIDE_WIDTH = 16
+G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
+GAME_WIDTH = 5
+
+GREEDY, RANDOM = 0, 1
+PERMANENT, THIS_TURN = 0, 1
+SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
+
+# ---- trace events (row: turn, player, code, card, other, amount) ----------------------------------------------------
+(EV_TURN, EV_SP, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_PUSH, EV_SYMBOL, EV_MOVE, EV_SWAP, EV_ATTACK, EV_DESTROYED,
+ EV_TIE, EV_GEN_ATTACK, EV_EQUIP, EV_EQUIP_END, EV_TRAP_SET, EV_TRAP_SPRING, EV_CHANNEL_PLACE, EV_CHANNEL,
+ EV_CHANNEL_MISS, EV_CHANNEL_DONE, EV_ST, EV_MOVEMOD, EV_NOATTACK, EV_SP_CHANGE, EV_DISCARD, EV_EXPIRE,
+ EV_TURN_CAP, EV_NO_TOKEN, EV_EXPIRE_SET, EV_DECK_OUT) = range(31)
+
+
+# =====================================================================================================================
+# Reading the board
+# =====================================================================================================================
+
+
+@inline_kernel
+def st_of(table: IntArray, mon: IntArray, m: int, s: int, active: int) -> int:
+    """Monster m's ST for symbol s on player `active`'s turn: printed + lasting + this turn + equipment, at least 0."""
+    value = table[mon[m, M_CARD], T_ST + s] + mon[m, M_PERM_ST + s] + mon[m, M_TMP_ST + s]
+    if active == mon[m, M_OWNER]:
+        value += mon[m, M_EQY_ST + s]
+    else:
+        value += mon[m, M_EQO_ST + s]
+    return value if value > 0 else 0
+
+
+@inline_kernel
+def spaces_for_st(value: int) -> int:
+    """The document's movement table: 0 -> 0, 1-25 -> 1, 26-50 -> 2, 51-75 -> 3, 76+ -> 4 spaces."""
+    if value <= 0:
+        return 0
+    if value <= 25:
+        return 1
+    if value <= 50:
+        return 2
+    if value <= 75:
+        return 3
+    return 4
+
+
+@inline_kernel
+def move_bonus(mon: IntArray, m: int, active: int) -> int:
+    """Extra spaces per move from lasting, this-turn and equipment changes."""
+    bonus = mon[m, M_PERM_MOVE] + mon[m, M_TMP_MOVE]
+    bonus += mon[m, M_EQY_MOVE] if active == mon[m, M_OWNER] else mon[m, M_EQO_MOVE]
+    return bonus
+
+
+@inline_kernel
+def move_distance(table: IntArray, mon: IntArray, m: int, s: int, active: int) -> int:
+    """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0."""
+    d = spaces_for_st(st_of(table, mon, m, s, active)) + move_bonus(mon, m, active)
+    return d if d > 0 else 0
+
+
+@inline_kernel
+def may_attack(mon: IntArray, m: int, active: int) -> bool:
+    """False while a `cannot attack` clause holds (lasting, this turn, or an active equipment card)."""
+    if mon[m, M_NOATTACK] > 0 or mon[m, M_TMP_NOATTACK] > 0:
+        return False
+    held = mon[m, M_EQY_NOATK] if active == mon[m, M_OWNER] else mon[m, M_EQO_NOATK]
+    return held == 0
+
+
+@inline_kernel
+def monster_value(table: IntArray, mon: IntArray, m: int, active: int) -> int:
+    """What greedy play thinks a monster on the map is worth: its ST total."""
+    total = 0
+    for s in range(SYMBOLS):
+        total += st_of(table, mon, m, s, active)
+    return total + 10
+
+
+@rules_kernel
+def occupied_spaces(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int]:
+    """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
+    terrestrial = 0
+    otherworldly = 0
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
+            kind = mp[mon[m, M_SPACE], MP_KIND]
+            if kind == KIND_TERRESTRIAL:
+                terrestrial += 1
+            elif kind == KIND_OTHERWORLDLY:
+                otherworldly += 1
+    return terrestrial, otherworldly
+
+
+@rules_kernel
+def meets_requirements(table: IntArray, mp: IntArray, mon: IntArray, p: int, card: int) -> bool:
+    """Whether player p's monsters occupy enough terrestrial and otherworldly spaces for `card`."""
+    terrestrial, otherworldly = occupied_spaces(mp, mon, p)
+    return requirements_met(table, card, terrestrial, otherworldly)
+
+
+@inline_kernel
+def requirements_met(table: IntArray, card: int, terrestrial: int, otherworldly: int) -> bool:
+    """Whether `terrestrial` and `otherworldly` occupied spaces meet `card`'s requirements."""
+    return terrestrial >= table[card, T_TERR] and otherworldly >= table[card, T_OTHER]
+
+
+@inline_kernel
+def forward_step(mp: IntArray, space: int, p: int, k: int) -> int:
+    """Player p's k-th (0 or 1) forward road step from `space`, or -1."""
+    return mp[space, MP_FWD_A0 + 2 * p + k]
+
+
+@inline_kernel
+def progress(mp: IntArray, space: int, p: int) -> int:
+    """Road steps from player p's summoning space to `space`."""
+    return mp[space, MP_PROGRESS_A + p]
+
+
+@rules_kernel
+def adjacent_enemy(table: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray,
+                   m: int, active: int) -> int:
+    """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
+    p = mon[m, M_OWNER]
+    space = mon[m, M_SPACE]
+    best = -1
+    best_value = -1
+    seen = 0
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt < 0:
+            continue
+        e = cells[nxt, C_OCC]
+        if e < 0 or mon[e, M_OWNER] == p:
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = e
+        else:
+            value = monster_value(table, mon, e, active)
+            if value > best_value:
+                best_value = value
+                best = e
+    return best
+
+
+@rules_kernel
+def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: int, p: int) -> int:
+    """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
+    best = -1
+    for s in range(cells.shape[0]):
+        if cells[s, C_OCC] >= 0:
+            continue
+        if best < 0 or dist[target, s] < dist[target, best] or (
+            dist[target, s] == dist[target, best] and progress(mp, s, p) < progress(mp, best, p)
+        ):
+            best = s
+    return best
+
+
+# =====================================================================================================================
+# Changing the board
+# =====================================================================================================================
+
+
+@rules_kernel
+def remove_equipment(table: IntArray, mon: IntArray, sup: IntArray, events: IntArray, ec: IntArray, game: IntArray,
+                     p: int, k: int) -> None:
+    """Send player p's support card k to the Done Zone, taking an equipment card's changes off its monster."""
+    card = sup[p, k, SU_CARD]
+    m = sup[p, k, SU_MON]
+    if table[card, T_KIND] == K_EQUIPMENT and m >= 0 and mon[m, M_SPACE] >= 0:
+        equipment_changes(table, mon, card, m, -1)
+    sup[p, k, SU_CARD] = -1
+    sup[p, k, SU_MON] = -1
+    log_event(events, ec, game[G_TURN], p, EV_EQUIP_END if table[card, T_KIND] == K_EQUIPMENT else EV_CHANNEL_DONE,
+              card, -1, 0)
+
+
+@rules_kernel
+def equipment_changes(table: IntArray, mon: IntArray, card: int, m: int, sign: int) -> None:
+    """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active."""
+    active = table[card, T_ACTIVE]
+    for s in range(SYMBOLS):
+        if active & ACTIVE_Y:
+            mon[m, M_EQY_ST + s] += sign * table[card, T_EQ_ST + s]
+        if active & ACTIVE_O:
+            mon[m, M_EQO_ST + s] += sign * table[card, T_EQ_ST + s]
+    if active & ACTIVE_Y:
+        mon[m, M_EQY_MOVE] += sign * table[card, T_EQ_MOVE]
+        mon[m, M_EQY_NOATK] += sign * table[card, T_EQ_NOATTACK]
+    if active & ACTIVE_O:
+        mon[m, M_EQO_MOVE] += sign * table[card, T_EQ_MOVE]
+        mon[m, M_EQO_NOATK] += sign * table[card, T_EQ_NOATTACK]
+
+
+@rules_kernel
+def destroy_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, tokens: IntArray,
+                    game: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int, by_card: int) -> None:
+    """Monster m is destroyed: its equipment goes to the Done Zone, a token goes back to its token deck."""
+    card = mon[m, M_CARD]
+    p = mon[m, M_OWNER]
+    cells[mon[m, M_SPACE], C_OCC] = -1
+    mon[m, M_SPACE] = -1
+    counters[p, card, DESTROYED] += 1
+    log_event(events, ec, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
+    if table[card, T_KIND] == K_TOKEN:
+        tokens[p, card] += 1
+    for k in range(opts[O_SUPPORT]):
+        if sup[p, k, SU_CARD] >= 0 and sup[p, k, SU_MON] == m:
+            remove_equipment(table, mon, sup, events, ec, game, p, k)
+
+
+@rules_kernel
+def place_monster(mon: IntArray, cells: IntArray, card: int, p: int, space: int) -> int:
+    """Put `card` for player p on a free `space` in a fresh monster slot; returns the slot."""
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] < 0:
+            for f in range(MON_WIDTH):
+                mon[m, f] = 0
+            mon[m, M_CARD] = card
+            mon[m, M_OWNER] = p
+            mon[m, M_SPACE] = space
+            cells[space, C_OCC] = m
+            return m
+    return -1
+
+
+@rules_kernel
+def push_back(mp: IntArray, dist: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, game: IntArray,
+              events: IntArray, ec: IntArray, m: int, steps: int, to_closest: int) -> None:
+    """Move monster m up to `steps` spaces back along its road (towards its own generator, never behind its own
+    summoning space). With `to_closest` (a summon's push) it goes to the space one back, or, if that is occupied,
+    the closest unoccupied space; otherwise (a `push back N` effect) it stops before an occupied space."""
+    p = mon[m, M_OWNER]
+    start = mon[m, M_SPACE]
+    target = start
+    for _ in range(steps):
+        # Backwards for p is the opponent's forward direction; at a merge prefer a free space.
+        first = forward_step(mp, target, 1 - p, 0)
+        second = forward_step(mp, target, 1 - p, 1)
+        if first < 0:
+            break
+        if second >= 0 and cells[first, C_OCC] >= 0 and cells[second, C_OCC] < 0:
+            first = second
+        if cells[first, C_OCC] >= 0 and to_closest == 0:
+            break
+        target = first
+    if target == start:
+        return
+    if cells[target, C_OCC] >= 0:
+        target = closest_free_space(mp, dist, cells, target, p)
+        if target < 0:
+            return
+    cells[start, C_OCC] = -1
+    cells[target, C_OCC] = m
+    mon[m, M_SPACE] = target
+    log_event(events, ec, game[G_TURN], p, EV_PUSH, mon[m, M_CARD], start, target)
+
+
+@rules_kernel
+def change_sourcepoints(opts: IntArray, side: IntArray, game: IntArray, events: IntArray, ec: IntArray,
+                        p: int, amount: int, card: int) -> None:
+    """Player p's SourcePoints change by `amount`; at 0 or below p is defeated."""
+    value = side[p, S_SP] + amount
+    if amount > 0 and opts[O_SP_CAP] == 1 and value > opts[O_SOURCEPOINTS]:
+        value = opts[O_SOURCEPOINTS]
+    log_event(events, ec, game[G_TURN], p, EV_SP_CHANGE, card, value, value - side[p, S_SP])
+    side[p, S_SP] = value
+    if value <= 0 and game[G_OVER] == 0:
+        game[G_OVER] = 1
+        game[G_WINNER] = 1 - p
+
+
+@rules_kernel
+def draw_card(opts: IntArray, hand: IntArray, library: IntArray, side: IntArray, game: IntArray, counters: IntArray,
+              events: IntArray, ec: IntArray, p: int) -> None:
+    """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
+    if side[p, S_DECK] >= side[p, S_DECK_N]:
+        if opts[O_DECK_OUT_LOSES] == 1 and game[G_OVER] == 0:
+            log_event(events, ec, game[G_TURN], p, EV_DECK_OUT, -1, -1, 0)
+            game[G_OVER] = 1
+            game[G_WINNER] = 1 - p
+        else:
+            log_event(events, ec, game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+        return
+    card = library[p, side[p, S_DECK]]
+    side[p, S_DECK] += 1
+    if side[p, S_HAND] < HAND_WIDTH:
+        hand[p, side[p, S_HAND]] = card
+        side[p, S_HAND] += 1
+    counters[p, card, DRAWN] += 1
+    log_event(events, ec, game[G_TURN], p, EV_DRAW, card, -1, 0)
+
+
+@rules_kernel
+def remove_from_hand(hand: IntArray, side: IntArray, p: int, h: int) -> int:
+    """Take the card at hand position h out of p's hand (order kept); returns it."""
+    card = hand[p, h]
+    for i in range(h, side[p, S_HAND] - 1):
+        hand[p, i] = hand[p, i + 1]
+    side[p, S_HAND] -= 1
+    return card
+
+
+@rules_kernel
+def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                 cells: IntArray, side: IntArray, tokens: IntArray, game: IntArray, counters: IntArray,
+                 events: IntArray, ec: IntArray, p: int, token: int, near: int) -> int:
+    """A token from p's token deck onto the free space closest to `near` (not a summoning space); its own lasting
+    clauses (ST, move, cannot attack, expire) take hold. Returns the slot, or -1 when none is left or no space."""
+    if tokens[p, token] <= 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
+        return -1
+    best = -1
+    for s in range(cells.shape[0]):
+        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        if best < 0 or dist[near, s] < dist[near, best] or (
+            dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p)
+        ):
+            best = s
+    if best < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
+        return -1
+    tokens[p, token] -= 1
+    m = place_monster(mon, cells, token, p, best)
+    counters[p, token, PLAYED] += 1
+    log_event(events, ec, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
+    for i in range(table[token, T_NCLAUSE]):
+        op = clauses[token, i, C_OP]
+        if clauses[token, i, C_FOE] == 1:
+            continue
+        if op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE:
+            change_monster(mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG],
+                           PERMANENT)
+    return m
+
+
+@rules_kernel
+def change_monster(mon: IntArray, game: IntArray, events: IntArray, ec: IntArray, m: int, op: int, amount: int,
+                   arg: int, lasting: int) -> None:
+    """An ST, move, cannot-attack or expire clause on monster m, lasting or for this turn only."""
+    p = mon[m, M_OWNER]
+    card = mon[m, M_CARD]
+    if op == OP_ST:
+        base = M_PERM_ST if lasting == PERMANENT else M_TMP_ST
+        for s in range(SYMBOLS):
+            if arg == ALL_SYMBOLS or arg == s:
+                mon[m, base + s] += amount
+        log_event(events, ec, game[G_TURN], p, EV_ST, card, arg + 10 * lasting, amount)
+    elif op == OP_MOVE:
+        mon[m, M_PERM_MOVE if lasting == PERMANENT else M_TMP_MOVE] += amount
+        log_event(events, ec, game[G_TURN], p, EV_MOVEMOD, card, lasting, amount)
+    elif op == OP_NOATTACK:
+        mon[m, M_NOATTACK if lasting == PERMANENT else M_TMP_NOATTACK] = 1
+        log_event(events, ec, game[G_TURN], p, EV_NOATTACK, card, lasting, 0)
+    elif op == OP_EXPIRE:
+        mon[m, M_EXPIRE] = amount
+        log_event(events, ec, game[G_TURN], p, EV_EXPIRE_SET, card, -1, amount)
+
+
+@rules_kernel
+def apply_clauses(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                  cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+                  tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                  ec: IntArray, card: int, p: int, subject: int, lasting: int, bracket: int, foe_only: int) -> None:
+    """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets).
+
+    Without `foe` a clause acts on the subject; with `foe` on one enemy monster adjacent to it (chosen once per
+    activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
+    `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
+    """
+    foe = -2  # chosen once, at the first `foe` clause
+    for i in range(table[card, T_NCLAUSE]):
+        if clauses[card, i, C_BRACKET] != bracket:
+            continue
+        if game[G_OVER] == 1:
+            return
+        op = clauses[card, i, C_OP]
+        amount = clauses[card, i, C_AMOUNT]
+        arg = clauses[card, i, C_ARG]
+        if op == OP_SP:
+            if amount < 0:
+                change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
+            else:
+                change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+            continue
+        if op == OP_DRAW:
+            for _ in range(amount):
+                draw_card(opts, hand, library, side, game, counters, events, ec, p)
+            continue
+        if op == OP_TOKEN:
+            near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
+            summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p,
+                         arg, near)
+            continue
+        target = subject
+        if clauses[card, i, C_FOE] == 1:
+            if foe == -2:
+                foe = -1
+                if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                    foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
+            target = foe
+        elif foe_only == 1 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+            continue
+        if target < 0 or mon[target, M_SPACE] < 0:
+            continue
+        if op == OP_DESTROY:
+            destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
+        elif op == OP_PUSH:
+            push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
+        else:
+            change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+
+
+# =====================================================================================================================
+# The rules: summoning, equipment, traps, channeled effects, movement, combat
+# =====================================================================================================================
+
+
+@inline_kernel
+def summoning_space_open(opts: IntArray, mon: IntArray, cells: IntArray, p: int, reactionary: bool) -> bool:
+    """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
+    attacked p's generator (unless this is a reactionary summon)."""
+    occupant = cells[opts[O_SUMMONING + p], C_OCC]
+    if occupant < 0:
+        return True
+    if mon[occupant, M_OWNER] == p:
+        return False
+    return reactionary or mon[occupant, M_HIT_GEN] == 0
+
+
+@rules_kernel
+def summon_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                   cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+                   tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                   ec: IntArray, p: int, h: int, how: int) -> int:
+    """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
+    standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
+    space = opts[O_SUMMONING + p]
+    occupant = cells[space, C_OCC]
+    if occupant >= 0:
+        push_back(mp, dist, opts, mon, cells, game, events, ec, occupant, 1, 1)
+        if cells[space, C_OCC] >= 0:
+            return -1  # nowhere to push it: the summon cannot happen
+    card = remove_from_hand(hand, side, p, h)
+    m = place_monster(mon, cells, card, p, space)
+    counters[p, card, PLAYED] += 1
+    log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
+    side[p, S_MAIN_DONE] = 1
+    # Lasting clauses on the monster itself, then foe, one-off and player clauses.
+    for i in range(table[card, T_NCLAUSE]):
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG],
+                           PERMANENT)
+    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
+                  events, ec, card, p, m, PERMANENT, -1, 1)
+    return m
+
+
+@inline_kernel
+def free_support(opts: IntArray, sup: IntArray, p: int) -> int:
+    """p's first free support space, or -1."""
+    for k in range(opts[O_SUPPORT]):
+        if sup[p, k, SU_CARD] < 0:
+            return k
+    return -1
+
+
+@rules_kernel
+def equip(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+          cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray,
+          game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray, p: int, h: int,
+          m: int) -> None:
+    """Play the equipment at hand position h onto a free support space, equipped to p's monster m (checks are the
+    caller's): its lasting changes hold on its active turns for `turns` turns; its other clauses happen now."""
+    k = free_support(opts, sup, p)
+    card = remove_from_hand(hand, side, p, h)
+    sup[p, k, SU_CARD] = card
+    sup[p, k, SU_MON] = m
+    sup[p, k, SU_LEFT] = table[card, T_TURNS]
+    sup[p, k, SU_PLACED] = game[G_TURN]
+    equipment_changes(table, mon, card, m, 1)
+    counters[p, card, PLAYED] += 1
+    side[p, S_MAIN_DONE] = 1
+    log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
+    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
+                  events, ec, card, p, m, PERMANENT, -1, 0)
+
+
+@inline_kernel
+def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> bool:
+    """A trap may go on an unoccupied, trap-free, non-summoning space adjacent to one of p's monsters."""
+    if cells[space, C_OCC] >= 0 or cells[space, C_TRAP] >= 0 or mp[space, MP_KIND] == KIND_SUMMONING:
+        return False
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt >= 0 and cells[nxt, C_OCC] >= 0 and mon[cells[nxt, C_OCC], M_OWNER] == p:
+            return True
+    return False
+
+
+@rules_kernel
+def set_trap(hand: IntArray, side: IntArray, cells: IntArray, game: IntArray, counters: IntArray, events: IntArray,
+             ec: IntArray, p: int, h: int, space: int) -> None:
+    """Set the trap at hand position h face down on `space` (checks are the caller's)."""
+    card = remove_from_hand(hand, side, p, h)
+    cells[space, C_TRAP] = card
+    cells[space, C_TRAP_OWNER] = p
+    counters[p, card, PLAYED] += 1
+    side[p, S_MAIN_DONE] = 1
+    log_event(events, ec, game[G_TURN], p, EV_TRAP_SET, card, space, 0)
+
+
+@rules_kernel
+def spring_trap(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray,
+                game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int) -> None:
+    """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
+    space = mon[m, M_SPACE]
+    card = cells[space, C_TRAP]
+    if card < 0 or cells[space, C_TRAP_OWNER] == mon[m, M_OWNER]:
+        return
+    owner = cells[space, C_TRAP_OWNER]
+    cells[space, C_TRAP] = -1
+    cells[space, C_TRAP_OWNER] = -1
+    log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
+    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
+                  events, ec, card, owner, m, PERMANENT, -1, 0)
+
+
+@rules_kernel
+def place_channeled(sup: IntArray, hand: IntArray, side: IntArray, opts: IntArray, game: IntArray,
+                    counters: IntArray, events: IntArray, ec: IntArray, table: IntArray, p: int, h: int) -> None:
+    """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
+    k = free_support(opts, sup, p)
+    card = remove_from_hand(hand, side, p, h)
+    sup[p, k, SU_CARD] = card
+    sup[p, k, SU_MON] = -1
+    sup[p, k, SU_LEFT] = table[card, T_USES]
+    sup[p, k, SU_PLACED] = game[G_TURN]
+    side[p, S_CHANNEL_PLACED] = 1
+    counters[p, card, PLAYED] += 1
+    log_event(events, ec, game[G_TURN], p, EV_CHANNEL_PLACE, card, -1, table[card, T_USES])
+
+
+@inline_kernel
+def bracket_for(table: IntArray, brackets: IntArray, card: int, st: int) -> int:
+    """The index of the channeled card's ST bracket holding `st`, or -1 when none does."""
+    for b in range(table[card, T_NBRACKET]):
+        if brackets[card, b, 0] <= st <= brackets[card, b, 1]:
+            return b
+    return -1
+
+
+@inline_kernel
+def channel_usable(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, sup: IntArray, game: IntArray,
+                   p: int, k: int, m: int) -> bool:
+    """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
+    allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
+    card = sup[p, k, SU_CARD]
+    if card < 0 or table[card, T_KIND] != K_CHANNELED or sup[p, k, SU_PLACED] >= game[G_TURN]:
+        return False
+    need = ACTIVE_Y if game[G_ACTIVE] == p else ACTIVE_O
+    if (table[card, T_ACTIVE] & need) == 0:
+        return False
+    if m < 0 or mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+        return False
+    if opts[O_BLIND] == 1:
+        return mp[mon[m, M_SPACE], MP_KIND] != KIND_SUMMONING
+    return mon[m, M_SPACE] == opts[O_FLUX + p]
+
+
+@rules_kernel
+def channel(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
+            mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+            tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
+            p: int, k: int, m: int, s: int) -> int:
+    """Player p draws symbol s to channel support card k through monster m (checks are `channel_usable`'s).
+
+    A symbol the card does not show is spent without activating it. Otherwise m's ST for s picks the bracket,
+    whose clauses take effect for this turn, and one use is spent. Returns the bracket, or -1."""
+    card = sup[p, k, SU_CARD]
+    st = st_of(table, mon, m, s, game[G_ACTIVE])
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st)
+    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 0)
+        return -1
+    b = bracket_for(table, brackets, card, st)
+    if b < 0:
+        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 1)
+        return -1
+    log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
+    sup[p, k, SU_LEFT] -= 1
+    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
+                  events, ec, card, p, m, THIS_TURN, b, 0)
+    if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
+        remove_equipment(table, mon, sup, events, ec, game, p, k)
+    return b
+
+
+@inline_kernel
+def next_space(mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: int,
+               space: int) -> int:
+    """Where p's monster on `space` steps next. At a fork greedy takes the branch with more free road ahead (an
+    enemy right there counts against it), then the kind of space its deck needs more of; random picks either."""
+    first = forward_step(mp, space, p, 0)
+    second = forward_step(mp, space, p, 1)
+    if second < 0:
+        return first
+    if side[p, S_POLICY] == RANDOM:
+        return first if rng_below(rng, 2) == 0 else second
+    score_first = 2 * free_road(mp, mon, cells, p, first)
+    score_second = 2 * free_road(mp, mon, cells, p, second)
+    if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
+        score_first += 1
+    if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
+        score_second += 1
+    return second if score_second > score_first else first
+
+
+@inline_kernel
+def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> int:
+    """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
+    count = 0
+    here = space
+    while here >= 0 and count < 4:
+        occupant = cells[here, C_OCC]
+        if occupant >= 0:
+            if count == 0 and mon[occupant, M_OWNER] != p:
+                return -1
+            break
+        count += 1
+        here = forward_step(mp, here, p, 0)
+    return count
+
+
+@rules_kernel
+def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: int, ally: int) -> bool:
+    """Swap places with an own monster in the way? Greedy does, unless the ally holds the opponent's summoning
+    space; random tosses a coin."""
+    if side[p, S_POLICY] == RANDOM:
+        return rng_below(rng, 2) == 0
+    return mon[ally, M_SPACE] != opts[O_SUMMONING + 1 - p]
+
+
+@rules_kernel
+def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                 cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+                 tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                 ec: IntArray, m: int, s: int) -> int:
+    """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
+    an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
+    counts as one space and puts the ally on the mover's space). An opponent's trap where it stops springs.
+    Returns the spaces moved."""
+    p = mon[m, M_OWNER]
+    active = game[G_ACTIVE]
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(table, mon, m, s, active))
+    left = move_distance(table, mon, m, s, active)
+    start = mon[m, M_SPACE]
+    here = start
+    moved = 0
+    goal = opts[O_SUMMONING + 1 - p]
+    while left > 0 and here != goal:
+        nxt = next_space(mp, mon, cells, side, rng, p, here)
+        if nxt < 0:
+            break
+        occupant = cells[nxt, C_OCC]
+        if occupant >= 0:
+            if mon[occupant, M_OWNER] != p or not wants_swap(opts, mon, side, rng, p, occupant):
+                break
+            cells[here, C_OCC] = occupant
+            mon[occupant, M_SPACE] = here
+            log_event(events, ec, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
+        else:
+            cells[here, C_OCC] = -1
+        cells[nxt, C_OCC] = m
+        mon[m, M_SPACE] = nxt
+        here = nxt
+        left -= 1
+        moved += 1
+    log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
+    if moved > 0:
+        spring_trap(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                    counters, events, ec, m)
+    return moved
+
+
+MAX_PATH = 12
+"""Longest move greedy play looks ahead (4 spaces from ST plus any bonuses)."""
+PATH_AT, SWAPS_AT = 4, 4 + MAX_PATH + 1
+"""Where `path_steps` writes into the scratch array: positions after k steps, allies swapped back by then."""
+ST_AT = 4 + 2 * (MAX_PATH + 1)
+"""scratch[ST_AT + s]: the monster being weighed's ST for symbol s, worked out once per choice."""
+SCRATCH_WIDTH = ST_AT + SYMBOLS
+
+
+@inline_kernel
+def path_steps(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, m: int,
+               longest: int, scratch: IntArray) -> int:
+    """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
+    after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most steps
+    it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
+    p = mon[m, M_OWNER]
+    here = mon[m, M_SPACE]
+    goal = opts[O_SUMMONING + 1 - p]
+    swaps = 0
+    scratch[PATH_AT] = here
+    scratch[SWAPS_AT] = 0
+    steps = 0
+    while steps < longest and here != goal:
+        nxt = next_space(mp, mon, cells, side, rng, p, here)
+        if nxt < 0:
+            break
+        occupant = cells[nxt, C_OCC]
+        if occupant >= 0:
+            if mon[occupant, M_OWNER] != p or mon[occupant, M_SPACE] == goal:
+                break
+            swaps += 1
+        here = nxt
+        steps += 1
+        scratch[PATH_AT + steps] = here
+        scratch[SWAPS_AT + steps] = swaps
+    return steps
+
+
+@rules_kernel
+def attack_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, tokens: IntArray,
+                   game: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int, e: int,
+                   s: int) -> int:
+    """Monster m attacks adjacent enemy e with symbol s: the lower ST is destroyed; a tie follows `combat_tie`.
+    Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no winner, 2 when both fall."""
+    p = mon[m, M_OWNER]
+    active = game[G_ACTIVE]
+    mine = st_of(table, mon, m, s, active)
+    theirs = st_of(table, mon, e, s, active)
+    attacker = mon[m, M_CARD]
+    defender = mon[e, M_CARD]
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, attacker, s, mine)
+    log_event(events, ec, game[G_TURN], p, EV_ATTACK, attacker, defender, theirs)
+    counters[p, attacker, ATTACKED] += 1
+    outcome = 0
+    if mine > theirs:
+        outcome = 1
+    elif mine < theirs:
+        outcome = -1
+    elif opts[O_TIE] == TIE_BOTH:
+        outcome = 2
+    elif opts[O_TIE] == TIE_ATTACKER:
+        outcome = 1
+    elif opts[O_TIE] == TIE_DEFENDER:
+        outcome = -1
+    else:
+        log_event(events, ec, game[G_TURN], p, EV_TIE, attacker, defender, mine)
+    if outcome == 1 or outcome == 2:
+        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, e, attacker)
+    if outcome == -1 or outcome == 2:
+        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, defender)
+    return outcome
+
+
+@rules_kernel
+def attack_generator(table: IntArray, opts: IntArray, mon: IntArray, side: IntArray, game: IntArray,
+                     counters: IntArray, events: IntArray, ec: IntArray, m: int, s: int) -> int:
+    """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
+    their SourcePoints (the caller ends the turn). Returns the damage."""
+    p = mon[m, M_OWNER]
+    q = 1 - p
+    card = mon[m, M_CARD]
+    damage = st_of(table, mon, m, s, game[G_ACTIVE])
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, card, s, damage)
+    side[q, S_SP] -= damage
+    counters[p, card, ATTACKED] += 1
+    counters[p, card, DAMAGE_DEALT] += damage
+    mon[m, M_HIT_GEN] = 1
+    side[q, S_GEN_ATTACKED] = 1
+    log_event(events, ec, game[G_TURN], p, EV_GEN_ATTACK, card, side[q, S_SP], damage)
+    if side[q, S_SP] <= 0 and game[G_OVER] == 0:
+        game[G_OVER] = 1
+        game[G_WINNER] = p
+    return damage
+
+
+# =====================================================================================================================
+# Symbols
+# =====================================================================================================================
+
+
+@inline_kernel
+def symbol_unused(side: IntArray, p: int, s: int) -> bool:
+    return ((side[p, S_SYMBOLS] >> s) & 1) == 1
+
+
+@inline_kernel
+def spend_symbol(side: IntArray, p: int, s: int) -> None:
+    side[p, S_SYMBOLS] &= ~(1 << s)
+
+
+@rules_kernel
+def draw_blind_symbol(side: IntArray, p: int) -> int:
+    """The next face-down symbol of p's shuffled symbol deck (blind draw), spent; -1 when none is left."""
+    while side[p, S_NEXT] < SYMBOLS:
+        s = side[p, S_ORDER0 + side[p, S_NEXT]]
+        side[p, S_NEXT] += 1
+        if symbol_unused(side, p, s):
+            spend_symbol(side, p, s)
+            return s
+    return -1
+
+
+@inline_kernel
+def unused_count(side: IntArray, p: int) -> int:
+    count = 0
+    for s in range(SYMBOLS):
+        if symbol_unused(side, p, s):
+            count += 1
+    return count
+
+
+# =====================================================================================================================
+# Policies: what greedy play thinks an action is worth
+# =====================================================================================================================
+
+
+@rules_kernel
+def clause_value(table: IntArray, clauses: IntArray, card: int, i: int, has_foe: bool) -> int:
+    """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
+    op = clauses[card, i, C_OP]
+    amount = clauses[card, i, C_AMOUNT]
+    foe = clauses[card, i, C_FOE] == 1
+    if foe and not has_foe:
+        return 0
+    sign = -1 if foe else 1
+    if op == OP_ST:
+        spread = 4 if clauses[card, i, C_ARG] == ALL_SYMBOLS else 1
+        return sign * amount * spread
+    if op == OP_MOVE:
+        return sign * amount * 10
+    if op == OP_DESTROY:
+        return 800 if foe else -800
+    if op == OP_PUSH:
+        return 30 * amount if foe else -30 * amount
+    if op == OP_NOATTACK:
+        return 60 if foe else -60
+    if op == OP_EXPIRE:
+        return 50 if foe else 0
+    if op == OP_TOKEN:
+        return 50
+    if op == OP_SP:
+        return -15 * amount if amount < 0 else 5 * amount
+    if op == OP_DRAW:
+        return 40 * amount
+    return 0
+
+
+@rules_kernel
+def channel_value(table: IntArray, clauses: IntArray, brackets: IntArray, mon: IntArray, game: IntArray, card: int,
+                  m: int, s: int, has_foe: bool) -> int:
+    """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
+    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+        return 0
+    b = bracket_for(table, brackets, card, st_of(table, mon, m, s, game[G_ACTIVE]))
+    if b < 0:
+        return 0
+    total = 0
+    for i in range(table[card, T_NCLAUSE]):
+        if clauses[card, i, C_BRACKET] == b:
+            total += clause_value(table, clauses, card, i, has_foe)
+    return total
+
+
+@inline_kernel
+def can_step(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> bool:
+    """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
+    for k in range(2):
+        nxt = forward_step(mp, space, p, k)
+        if nxt >= 0 and (cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p):
+            return True
+    return False
+
+
+@inline_kernel
+def attack_value(opts: IntArray, mine: int, theirs: int, win: int, loss: int) -> int:
+    """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
+    attacker), a tie by `combat_tie`."""
+    if mine > theirs:
+        return win
+    if mine < theirs:
+        return loss
+    if opts[O_TIE] == TIE_ATTACKER:
+        return win
+    if opts[O_TIE] == TIE_DEFENDER:
+        return loss
+    if opts[O_TIE] == TIE_BOTH:
+        return win + loss + 500
+    return -1
+
+
+@inline_kernel
+def move_value(opts: IntArray, mp: IntArray, p: int, steps: int, reach: int, scratch: IntArray) -> int:
+    """Greedy worth of a move of `steps` spaces along the walked path (`path_steps`, which reached `reach`): ten
+    per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's summoning
+    space."""
+    if steps <= 0:
+        return 0
+    if steps > reach:
+        steps = reach
+    end = scratch[PATH_AT + steps]
+    gain = progress(mp, end, p) - progress(mp, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
+    if gain <= 0:
+        return 0
+    value = 10 * gain
+    if end == opts[O_SUMMONING + 1 - p]:
+        value += 300
+    return value
+
+
+# ---- action codes for the symbol phase ------------------------------------------------------------------------------
+A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
+
+
+@rules_kernel
+def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
+                         mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
+                         rng: IntArray, p: int, choice: IntArray, scratch: IntArray) -> None:
+    """Fill `choice` with (action, monster, target, symbol) for p's next symbol on p's own turn (symbol -1: draw
+    it blind after choosing).
+
+    Greedy, intentional draw: the best-valued (action, symbol) pair; blind draw: the action with the best total
+    over the symbols still face down. A generator attack ends the turn, so greedy keeps the symbol that hits
+    hardest for it and attacks with the last symbol (at once when it wins the match). Random: uniformly among the
+    legal choices and stopping."""
+    blind = opts[O_BLIND] == 1
+    greedy = side[p, S_POLICY] == GREEDY
+    goal = opts[O_SUMMONING + 1 - p]
+    active = game[G_ACTIVE]
+    left = unused_count(side, p)
+    choice[0] = A_NONE
+    choice[1] = -1
+    choice[2] = -1
+    choice[3] = -1
+    gen_monster = -1
+    gen_symbol = -1
+    gen_damage = -1
+    cell = cells[goal, C_OCC]
+    if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(mon, cell, active):
+        for s in range(SYMBOLS):
+            if symbol_unused(side, p, s) and st_of(table, mon, cell, s, active) > gen_damage:
+                gen_damage = st_of(table, mon, cell, s, active)
+                gen_monster = cell
+                gen_symbol = s
+    if greedy and gen_monster >= 0 and ((not blind and gen_damage >= side[1 - p, S_SP]) or left == 1):
+        choice[0] = A_GENERATOR
+        choice[1] = gen_monster
+        choice[3] = -1 if blind else gen_symbol
+        return
+    reserved = gen_symbol if greedy and not blind else -1
+    best = 0
+    seen = 1  # stopping is always a legal choice for the random policy
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+            continue
+        attacker = may_attack(mon, m, active)
+        space = mon[m, M_SPACE]
+        bonus = move_bonus(mon, m, active)
+        my_value = 10
+        for s in range(SYMBOLS):
+            scratch[ST_AT + s] = st_of(table, mon, m, s, active)
+            my_value += scratch[ST_AT + s]
+        for action in range(A_MOVE, A_GENERATOR + 1):
+            if action == A_MOVE and space == goal:
+                continue
+            if action == A_ATTACK and not attacker:
+                continue
+            if action == A_GENERATOR and (greedy or m != gen_monster):
+                continue
+            if action == A_CHANNEL and opts[O_BLIND] == 0 and space != opts[O_FLUX + p]:
+                continue
+            reach = 0
+            win = 0
+            loss = 0
+            has_foe = -1
+            if action == A_MOVE and not greedy and not can_step(mp, mon, cells, p, space):
+                continue
+            if action == A_MOVE and greedy:
+                longest = 0
+                for s in range(SYMBOLS):
+                    if symbol_unused(side, p, s):
+                        longest = max(longest, spaces_for_st(scratch[ST_AT + s]) + bonus)
+                reach = path_steps(opts, mp, mon, cells, side, rng, m, min(longest, MAX_PATH), scratch)
+                if reach == 0:
+                    continue
+            targets = 1
+            if action == A_ATTACK:
+                targets = 4
+            elif action == A_CHANNEL:
+                targets = opts[O_SUPPORT]
+            for t in range(targets):
+                target = -1
+                if action == A_ATTACK:
+                    nxt = mp[space, MP_ADJ0 + t]
+                    if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
+                        continue
+                    target = cells[nxt, C_OCC]
+                    if greedy:
+                        win = 1000 + monster_value(table, mon, target, active)
+                        loss = -500 - my_value
+                elif action == A_CHANNEL:
+                    if not channel_usable(table, opts, mp, mon, sup, game, p, t, m):
+                        continue
+                    target = t
+                    if greedy and has_foe < 0:
+                        has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
+                total = 0
+                for s in range(SYMBOLS):
+                    if not symbol_unused(side, p, s) or s == reserved:
+                        continue
+                    value = 1
+                    if action == A_MOVE:
+                        if greedy:
+                            value = move_value(opts, mp, p, spaces_for_st(scratch[ST_AT + s]) + bonus, reach, scratch)
+                        elif move_distance(table, mon, m, s, active) == 0:
+                            value = 0
+                    elif action == A_ATTACK:
+                        if greedy:
+                            value = attack_value(opts, scratch[ST_AT + s], st_of(table, mon, target, s, active), win,
+                                                 loss)
+                    elif action == A_CHANNEL:
+                        card = sup[p, t, SU_CARD]
+                        if greedy:
+                            value = channel_value(table, clauses, brackets, mon, game, card, m, s, has_foe == 1)
+                        elif not blind and ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+                            value = 0
+                    if blind:
+                        total += value
+                    elif greedy:
+                        if value > best:
+                            best = value
+                            choice[0] = action
+                            choice[1] = m
+                            choice[2] = target
+                            choice[3] = s
+                    elif value > 0:
+                        seen += 1
+                        if rng_below(rng, seen) == 0:
+                            choice[0] = action
+                            choice[1] = m
+                            choice[2] = target
+                            choice[3] = s
+                if blind:
+                    if greedy:
+                        if total > best:
+                            best = total
+                            choice[0] = action
+                            choice[1] = m
+                            choice[2] = target
+                            choice[3] = -1
+                    elif total > 0:
+                        seen += 1
+                        if rng_below(rng, seen) == 0:
+                            choice[0] = action
+                            choice[1] = m
+                            choice[2] = target
+                            choice[3] = -1
+    if greedy and choice[0] == A_NONE and gen_monster >= 0:
+        choice[0] = A_GENERATOR
+        choice[1] = gen_monster
+        choice[3] = -1 if blind else gen_symbol
+
+
+# =====================================================================================================================
+# A turn
+# =====================================================================================================================
+
+
+@rules_kernel
+def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
+                cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+                tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+                ec: IntArray, p: int) -> None:
+    """p's one summon, equipment card or trap for the turn, if any is legal and wanted.
+
+    Greedy: a reactionary summon of its strongest monster when allowed, else a conventional summon of its strongest
+    summonable monster, else its best equipment onto its most advanced monster, else its best trap on the free
+    space next to its monsters furthest up the road. Random: uniformly among every legal play and passing."""
+    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
+        return
+    greedy = side[p, S_POLICY] == GREEDY
+    reactionary = side[p, S_REACTIONARY] == 1
+    conventional_open = summoning_space_open(opts, mon, cells, p, False)
+    reactionary_open = reactionary and summoning_space_open(opts, mon, cells, p, True)
+    has_monster = False
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
+            has_monster = True
+            break
+    support = free_support(opts, sup, p)
+    terrestrial, otherworldly = occupied_spaces(mp, mon, p)
+    best_kind = -1
+    best_h = -1
+    best_target = -1
+    best_value = -1
+    seen = 1
+    trap_space = -2  # worked out at the first trap card (greedy: the same best space serves every trap)
+    held = side[p, S_HAND]
+    for look in range(2 * held):
+        if look == held and greedy and best_kind == K_MONSTER:
+            break  # greedy always prefers a summon: no need to weigh equipment and traps
+        h = look % held
+        card = hand[p, h]
+        kind = table[card, T_KIND]
+        if (look < held) != (kind == K_MONSTER):
+            continue  # monsters on the first pass over the hand, the other kinds on the second
+        if kind == K_MONSTER:
+            how = -1
+            if reactionary_open:
+                how = SUMMON_REACTIONARY
+            elif conventional_open and requirements_met(table, card, terrestrial, otherworldly):
+                how = SUMMON_CONVENTIONAL
+            if how < 0:
+                continue
+            value = 100000 + table[card, T_VALUE] + (1000 if how == SUMMON_REACTIONARY else 0)
+            if greedy:
+                if value > best_value:
+                    best_value, best_kind, best_h, best_target = value, kind, h, how
+            else:
+                seen += 1
+                if rng_below(rng, seen) == 0:
+                    best_kind, best_h, best_target = kind, h, how
+        elif kind == K_EQUIPMENT:
+            if support < 0 or not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            target = -1
+            target_progress = -1
+            for m in range(mon.shape[0]):
+                if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+                    continue
+                if not greedy:
+                    seen += 1
+                    if rng_below(rng, seen) == 0:
+                        best_kind, best_h, best_target = kind, h, m
+                    continue
+                here = progress(mp, mon[m, M_SPACE], p)
+                if here > target_progress:
+                    target_progress = here
+                    target = m
+            if greedy:
+                value = 10000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value, best_kind, best_h, best_target = value, kind, h, target
+        elif kind == K_TRAP:
+            if not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            if greedy:
+                if trap_space == -2:
+                    trap_space = -1
+                    for space in range(cells.shape[0]):
+                        if trap_space_ok(opts, mp, mon, cells, p, space) and (
+                            trap_space < 0 or progress(mp, space, p) > progress(mp, trap_space, p)
+                        ):
+                            trap_space = space
+                value = table[card, T_VALUE] * 10 + (progress(mp, trap_space, p) if trap_space >= 0 else 0)
+                if trap_space >= 0 and value > best_value:
+                    best_value, best_kind, best_h, best_target = value, kind, h, trap_space
+                continue
+            for space in range(cells.shape[0]):
+                if trap_space_ok(opts, mp, mon, cells, p, space):
+                    seen += 1
+                    if rng_below(rng, seen) == 0:
+                        best_kind, best_h, best_target = kind, h, space
+    if best_kind == K_MONSTER:
+        summon_monster(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                       counters, events, ec, p, best_h, best_target)
+    elif best_kind == K_EQUIPMENT:
+        equip(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
+              events, ec, p, best_h, best_target)
+    elif best_kind == K_TRAP:
+        set_trap(hand, side, cells, game, counters, events, ec, p, best_h, best_target)
+
+
+@rules_kernel
+def maybe_place_channeled(table: IntArray, opts: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
+                          game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
+                          p: int) -> None:
+    """Up to one channeled effect card per turn onto a free support space (greedy: the first in hand; random: a
+    random one, or none)."""
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(opts, sup, p) < 0:
+        return
+    chosen = -1
+    seen = 0
+    if side[p, S_POLICY] == RANDOM:
+        seen = 1
+    for h in range(side[p, S_HAND]):
+        if table[hand[p, h], T_KIND] != K_CHANNELED:
+            continue
+        if side[p, S_POLICY] == GREEDY:
+            chosen = h
+            break
+        seen += 1
+        if rng_below(rng, seen) == 0:
+            chosen = h
+    if chosen >= 0:
+        place_channeled(sup, hand, side, opts, game, counters, events, ec, table, p, chosen)
+
+
+@rules_kernel
+def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
+                           dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
+                           hand: IntArray, library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray,
+                           counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
+    """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
+    allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
+    waiting = False
+    for k in range(opts[O_SUPPORT]):
+        card = sup[p, k, SU_CARD]
+        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
+            waiting = True
+    if not waiting:
+        return
+    while unused_count(side, p) > 0 and game[G_OVER] == 0:
+        best_value = 0
+        best_k = -1
+        best_m = -1
+        best_s = -1
+        for m in range(mon.shape[0]):
+            if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+                continue
+            has_foe = adjacent_enemy(table, mp, mon, cells, side, rng, m, game[G_ACTIVE]) >= 0
+            for k in range(opts[O_SUPPORT]):
+                if not channel_usable(table, opts, mp, mon, sup, game, p, k, m):
+                    continue
+                total = 0
+                for s in range(SYMBOLS):
+                    if not symbol_unused(side, p, s):
+                        continue
+                    value = channel_value(table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s, has_foe)
+                    if side[p, S_POLICY] == RANDOM:
+                        value = 1 if value != 0 or opts[O_BLIND] == 1 else 0
+                    if opts[O_BLIND] == 1:
+                        total += value
+                    elif value > best_value:
+                        best_value, best_k, best_m, best_s = value, k, m, s
+                if opts[O_BLIND] == 1 and total > best_value:
+                    best_value, best_k, best_m, best_s = total, k, m, -1
+        if best_k < 0:
+            return
+        if side[p, S_POLICY] == RANDOM and rng_below(rng, 2) == 0:
+            return
+        s = best_s
+        if opts[O_BLIND] == 1:
+            s = draw_blind_symbol(side, p)
+        else:
+            spend_symbol(side, p, s)
+        channel(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                counters, events, ec, p, best_k, best_m, s)
+
+
+@rules_kernel
+def start_turn(opts: IntArray, side: IntArray, hand: IntArray, library: IntArray, game: IntArray, rng: IntArray,
+               counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
+    """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
+    game[G_ACTIVE] = p
+    log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
+    side[p, S_MAIN_DONE] = 0
+    side[p, S_CHANNEL_PLACED] = 0
+    side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
+    side[p, S_GEN_ATTACKED] = 0
+    draw_card(opts, hand, library, side, game, counters, events, ec, p)
+    side[p, S_SYMBOLS] = ALL_UNUSED
+    for s in range(SYMBOLS):
+        side[p, S_ORDER0 + s] = s
+    side[p, S_NEXT] = 0
+    if opts[O_BLIND] == 1:
+        for i in range(SYMBOLS - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            tmp = side[p, S_ORDER0 + i]
+            side[p, S_ORDER0 + i] = side[p, S_ORDER0 + j]
+            side[p, S_ORDER0 + j] = tmp
+
+
+@rules_kernel
+def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
+             hand: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
+             ec: IntArray, p: int) -> None:
+    """p's turn ends: discard down to 10 (greedy: the least valuable; random: any); every equipment card and
+    expiring monster counts the turn off; this-turn changes end."""
+    while side[p, S_HAND] > HAND_LIMIT:
+        worst = 0
+        if side[p, S_POLICY] == RANDOM:
+            worst = rng_below(rng, side[p, S_HAND])
+        else:
+            for h in range(1, side[p, S_HAND]):
+                if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
+                    worst = h
+        card = remove_from_hand(hand, side, p, worst)
+        log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
+    for q in range(2):
+        for k in range(opts[O_SUPPORT]):
+            card = sup[q, k, SU_CARD]
+            if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
+                sup[q, k, SU_LEFT] -= 1
+                if sup[q, k, SU_LEFT] <= 0:
+                    remove_equipment(table, mon, sup, events, ec, game, q, k)
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] < 0:
+            continue
+        for s in range(SYMBOLS):
+            mon[m, M_TMP_ST + s] = 0
+        mon[m, M_TMP_MOVE] = 0
+        mon[m, M_TMP_NOATTACK] = 0
+        if mon[m, M_EXPIRE] > 0:
+            mon[m, M_EXPIRE] -= 1
+            if mon[m, M_EXPIRE] == 0:
+                log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
+                destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, -1)
+
+
+@rules_kernel
+def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
+                 dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
+                 library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
+                 events: IntArray, ec: IntArray, p: int, choice: IntArray, scratch: IntArray) -> None:
+    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends)."""
+    while unused_count(side, p) > 0 and game[G_OVER] == 0:
+        choose_symbol_action(table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice, scratch)
+        action = choice[0]
+        if action == A_NONE:
+            return
+        m = choice[1]
+        target = choice[2]
+        if action == A_GENERATOR:
+            # Everything else first: the generator attack ends the turn at once.
+            main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                        counters, events, ec, p)
+            maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+            if mon[m, M_SPACE] != opts[O_SUMMONING + 1 - p]:
+                continue
+        s = choice[3]
+        if s < 0:
+            s = draw_blind_symbol(side, p)
+        else:
+            spend_symbol(side, p, s)
+        if action == A_MOVE:
+            move_monster(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                         counters, events, ec, m, s)
+        elif action == A_ATTACK:
+            attack_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, target, s)
+        elif action == A_CHANNEL:
+            channel(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game,
+                    rng, counters, events, ec, p, target, m, s)
+        else:
+            attack_generator(table, opts, mon, side, game, counters, events, ec, m, s)
+            return
+
+
+@rules_kernel
+def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
+              mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+              tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
+              p: int, choice: IntArray, scratch: IntArray) -> None:
+    """One whole turn of player p."""
+    game[G_ACTIVE] = p
+    opponent_turn_channels(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
+                           game, rng, counters, events, ec, 1 - p)
+    game[G_ACTIVE] = p
+    if game[G_OVER] == 0:
+        start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
+    if game[G_OVER] == 0:
+        main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                    counters, events, ec, p)
+    if game[G_OVER] == 0:
+        maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+    if game[G_OVER] == 0:
+        symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game,
+                     rng, counters, events, ec, p, choice, scratch)
+    if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
+        main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                    counters, events, ec, p)
+    if game[G_OVER] == 0:
+        maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+    if game[G_OVER] == 0:
+        end_turn(table, opts, mon, cells, sup, side, hand, tokens, game, rng, counters, events, ec, p)
+
+
+@rules_kernel
+def setup_match(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, sup: IntArray,
+                side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray,
+                counters: IntArray, events: IntArray, ec: IntArray, deck_a: IntArray, deck_b: IntArray, seed: int,
+                first: int, policy_a: int, policy_b: int) -> None:
+    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each."""
+    rng_seed(rng, seed)
+    mon[:, M_SPACE] = -1
+    cells[:, :] = -1
+    sup[:, :, :] = -1
+    side[:, :] = 0
+    game[:] = 0
+    game[G_FIRST] = first
+    game[G_TURN] = 1
+    for p in range(2):
+        deck = deck_a if p == 0 else deck_b
+        for i in range(deck.shape[0]):
+            library[p, i] = deck[i]
+        side[p, S_DECK_N] = deck.shape[0]
+        shuffle_in_place(library[p], deck.shape[0], rng)
+        side[p, S_SP] = opts[O_SOURCEPOINTS]
+        side[p, S_POLICY] = policy_a if p == 0 else policy_b
+        # A fork is taken towards the kind of space the deck's requirements ask for more.
+        terrestrial = 0
+        otherworldly = 0
+        for i in range(deck.shape[0]):
+            terrestrial += table[deck[i], T_TERR]
+            otherworldly += table[deck[i], T_OTHER]
+        side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
+        for c in range(table.shape[0]):
+            tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
+    for p in range(2):
+        for _ in range(OPENING_HAND):
+            draw_card(opts, hand, library, side, game, counters, events, ec, p)
+
+
+@rules_kernel
+def play_match(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
+               mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
+               tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
+               choice: IntArray, scratch: IntArray) -> None:
+    """Turns alternate from the first player until SourcePoints run out or the turn cap ends it as a draw."""
+    p = game[G_FIRST]
+    while game[G_OVER] == 0:
+        if game[G_TURN] > opts[O_TURN_CAP]:
+            game[G_TURN] = opts[O_TURN_CAP]
+            log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+            game[G_OVER] = 1
+            game[G_WINNER] = -1
+            break
+        play_turn(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                  counters, events, ec, p, choice, scratch)
+        if game[G_OVER] == 1:
+            break
+        game[G_TURN] += 1
+        p = 1 - p
+
+
+@rules_kernel
+def play_matches(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
+                 dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
+                 library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
+                 events: IntArray, ec: IntArray, choice: IntArray, scratch: IntArray, deck_a: IntArray, deck_b: IntArray,
+                 seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+    """One match per seed on state arrays every match reuses."""
+    for i in range(seeds.shape[0]):
+        setup_match(table, opts, mp, mon, cells, sup, side, hand, library, tokens, game, rng, counters, events, ec,
+                    deck_a, deck_b, seeds[i], first[i], policy_a, policy_b)
+        play_match(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                   counters, events, ec, choice, scratch)
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
+
+
+# =====================================================================================================================
+# The Python edge: compiling cards, state, batches, traces
+# =====================================================================================================================
+
+
+def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArray:
+    """Rule options and the map's fixed spaces as the kernel's integer array (order: OPTION_ORDER, then the map)."""
+    values = np.zeros(OPTIONS_WIDTH, dtype=np.int64)
+    values[O_TURN_CAP] = int(options["turn_cap"])  # type: ignore[arg-type]
+    values[O_SOURCEPOINTS] = SOURCEPOINTS_BY_LENGTH[str(options["game_length"])]
+    values[O_BLIND] = 1 if options["symbol_draw"] == "blind" else 0
+    values[O_TIE] = TIES.index(str(options["combat_tie"]))
+    values[O_TOKEN_COPIES] = int(options["token_deck_copies"])  # type: ignore[arg-type]
+    values[O_SP_CAP] = int(bool(options["sourcepoints_cap"]))
+    values[O_DECK_OUT_LOSES] = int(bool(options["deck_out_loses"]))
+    values[O_SUMMONING], values[O_SUMMONING + 1] = board.summoning
+    values[O_FLUX], values[O_FLUX + 1] = board.flux
+    values[O_SUPPORT] = board.half.support_spaces
+    values[O_SPACES] = board.packed.shape[0]
+    return values
+
+
+def _not_simulated(cardset: CardSet, entry: Any, message: str, actual: str) -> Finding:
+    return cardset.finding("info", "source.effect_not_simulated", f"{message} The simulator plays the card without it.",
+                           entry, "effects", expected="a clause of the SOURCE effects vocabulary the engine plays",
+                           actual=actual)
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """The card table, the effect-clause and bracket tables, and the joined map."""
+    turn_cap = int(options["turn_cap"])  # type: ignore[arg-type]
+    if turn_cap < 1 or int(options["token_deck_copies"]) < 0:  # type: ignore[arg-type]
+        raise WorkbenchInputError("turn_cap must be at least 1 and token_deck_copies at least 0.",
+                                  expected="turn_cap >= 1, token_deck_copies >= 0")
+    board = load_board(str(options["map"]), str(options["map_alignment"]))
+    entries = list(cardset)
+    names = [entry.card.name for entry in entries]  # type: ignore[attr-defined]
+    table = np.zeros((len(entries), TABLE_WIDTH), dtype=np.int64)
+    clause_table = np.zeros((len(entries), MAX_CLAUSES, CLAUSE_WIDTH), dtype=np.int64)
+    bracket_table = np.zeros((len(entries), MAX_BRACKETS, 2), dtype=np.int64)
+    findings: list[Finding] = []
+    default_active = str(options["channeled_active_default"])
+    for index, entry in enumerate(entries):
+        card = entry.card
+        kind = KINDS.index(card.kind)  # type: ignore[attr-defined]
+        table[index, T_KIND] = kind
+        table[index, T_TERR] = card.terrestrial  # type: ignore[attr-defined]
+        table[index, T_OTHER] = card.otherworldly  # type: ignore[attr-defined]
+        requirement = card.terrestrial + card.otherworldly  # type: ignore[attr-defined]
+        if kind in (K_MONSTER, K_TOKEN):
+            for s, field_name in enumerate(("alpha", "beta", "gamma", "delta")):
+                table[index, T_ST + s] = getattr(card, field_name)
+            table[index, T_VALUE] = sum(getattr(card, f) for f in ("alpha", "beta", "gamma", "delta"))
+        elif kind == K_EQUIPMENT:
+            table[index, T_TURNS] = card.turns  # type: ignore[attr-defined]
+            table[index, T_VALUE] = 40 + 25 * requirement
+        elif kind == K_TRAP:
+            table[index, T_VALUE] = 30 + 25 * requirement
+        else:
+            table[index, T_VALUE] = 45
+        active = getattr(card, "active", None) or (default_active if kind == K_CHANNELED else "Y/O")
+        table[index, T_ACTIVE] = {"Y": ACTIVE_Y, "O": ACTIVE_O, "Y/O": ACTIVE_Y | ACTIVE_O}[active]
+        labels: list[str] = []
+        if kind == K_CHANNELED:
+            table[index, T_USES] = card.uses  # type: ignore[attr-defined]
+            for symbol in card.symbols:  # type: ignore[attr-defined]
+                name = canonical_symbol(symbol)
+                if name is not None:
+                    table[index, T_SYMBOLS] |= 1 << SYMBOL_NAMES.index(name)
+            parsed = parse_brackets(card.brackets) or []  # type: ignore[attr-defined]
+            for b, bracket in enumerate(parsed[:MAX_BRACKETS]):
+                bracket_table[index, b] = (bracket.low, OPEN_BRACKET if bracket.high is None else bracket.high)
+                labels.append(bracket.label())
+            table[index, T_NBRACKET] = min(len(parsed), MAX_BRACKETS)
+        count = 0
+        for item in parse_effects(card.effects, card.kind):  # type: ignore[attr-defined]
+            if isinstance(item, EffectProblem):
+                findings.append(_not_simulated(cardset, entry, item.reason, item.text))
+                continue
+            assert isinstance(item, EffectClause)
+            bracket = -1
+            if item.bracket is not None:
+                if item.bracket not in labels:
+                    findings.append(_not_simulated(
+                        cardset, entry, f"the clause `{item.text}` sits under bracket {item.bracket}, which the "
+                        "brackets column does not have.", item.text))
+                    continue
+                bracket = labels.index(item.bracket)
+            arg = 0
+            if item.verb == "st":
+                arg = ALL_SYMBOLS if item.symbol is None else ("alpha", "beta", "gamma", "delta").index(item.symbol)
+            if item.verb == "summon_token":
+                target = cardset.find(item.token or "")
+                if target is None or target.card.kind != "token":  # type: ignore[attr-defined]
+                    findings.append(_not_simulated(cardset, entry, f"`{item.text}` names no token of this set.",
+                                                   item.text))
+                    continue
+                if kind == K_TOKEN:
+                    findings.append(_not_simulated(cardset, entry, "a token summoning a token is not simulated.",
+                                                   item.text))
+                    continue
+                arg = names.index(target.card.name)  # type: ignore[attr-defined]
+            if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
+                findings.append(_not_simulated(
+                    cardset, entry, f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack "
+                    "and expire clauses are.", item.text))
+                continue
+            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack"):
+                # Lasting while the equipment is active: kept in the card table, not run as a one-off clause.
+                if item.verb == "st":
+                    for s in range(SYMBOLS):
+                        if arg in (ALL_SYMBOLS, s):
+                            table[index, T_EQ_ST + s] += item.amount or 0
+                elif item.verb == "move":
+                    table[index, T_EQ_MOVE] += item.amount or 0
+                else:
+                    table[index, T_EQ_NOATTACK] = 1
+                continue
+            if count == MAX_CLAUSES:
+                findings.append(_not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.",
+                                               item.text))
+                continue
+            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket)
+            count += 1
+        table[index, T_NCLAUSE] = count
+    cost = np.array([float(table[i, T_TERR] + table[i, T_OTHER]) for i in range(len(entries))], dtype=np.float64)
+    cost[table[:, T_KIND] == K_TOKEN] = np.nan  # tokens live in the token deck, never in a measured main deck
+    return CompiledCards(
+        names=tuple(names),
+        table=table,
+        cost=cost,
+        slot=table[:, T_KIND].copy(),
+        options=option_array(options, board),
+        findings=tuple(findings),
+        extra={"clauses": clause_table, "brackets": bracket_table, "map": board.packed, "distance": board.distance,
+               "space_names": board.names},
+    )
+
+
+def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
+    """Every mutable array a match needs, sized for the map and for decks of up to `deck_size` cards."""
+    spaces = int(compiled.options[O_SPACES])
+    width = max(deck_size, 1)
+    return {
+        "mon": np.full((spaces, MON_WIDTH), -1, dtype=np.int64),
+        "cells": np.full((spaces, CELL_WIDTH), -1, dtype=np.int64),
+        "sup": np.full((2, MAX_SUPPORT, SUPPORT_WIDTH), -1, dtype=np.int64),
+        "side": np.zeros((2, SIDE_WIDTH), dtype=np.int64),
+        "hand": np.zeros((2, HAND_WIDTH), dtype=np.int64),
+        "library": np.zeros((2, width), dtype=np.int64),
+        "tokens": np.zeros((2, len(compiled.names)), dtype=np.int64),
+        "game": np.zeros(GAME_WIDTH, dtype=np.int64),
+        "rng": np.zeros(4, dtype=np.int64),
+        "counters": np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64),
+        "ec": np.zeros(1, dtype=np.int64),
+        "choice": np.zeros(4, dtype=np.int64),
+        "scratch": np.zeros(SCRATCH_WIDTH, dtype=np.int64),
+    }
+
+
+def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
+         policy_b: int, events: IntArray) -> tuple[Any, Any, Any, IntArray]:
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    state = new_state(compiled, max(len(deck_a), len(deck_b)))
+    extra = compiled.extra
+    play_matches(compiled.table, extra["clauses"], extra["brackets"], compiled.options, extra["map"],
+                 extra["distance"], state["mon"], state["cells"], state["sup"], state["side"], state["hand"],
+                 state["library"], state["tokens"], state["game"], state["rng"], state["counters"], events,
+                 state["ec"], state["choice"], state["scratch"], np.ascontiguousarray(deck_a, dtype=np.int64),
+                 np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
+                 np.ascontiguousarray(first, dtype=np.int8), policy_a, policy_b, winners, turns)
+    return winners, turns, state["counters"], events[: int(state["ec"][0])]
+
+
+def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+    """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
+    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b,
+                                       np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    return winners, turns, counters
+
+
+def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
+                policy_b: int) -> tuple[int, int, IntArray]:
+    """One match with every event logged."""
+    winners, turns, _, events = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
+                                     np.array([first], dtype=np.int8), policy_a, policy_b,
+                                     np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64))
+    return int(winners[0]), int(turns[0]), events
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace row as a line a designer can read."""
+    _turn, player, code, card, other, amount = (int(v) for v in row)
+    me = "AB"[player] if player in (0, 1) else ""
+    spaces: tuple[str, ...] = compiled.extra["space_names"]
+
+    def name(card_id: int) -> str:
+        return compiled.names[card_id] if card_id >= 0 else "?"
+
+    def space(index: int) -> str:
+        return spaces[index] if 0 <= index < len(spaces) else "?"
+
+    def symbols(which: int) -> str:
+        return "each ST" if which == ALL_SYMBOLS else f"{SYMBOL_NAMES[which]} ST"
+
+    how = {SUMMON_CONVENTIONAL: "summons", SUMMON_REACTIONARY: "makes a reactionary summon of",
+           SUMMON_TOKEN: "summons the token"}
+    lines = {
+        EV_TURN: lambda: f"{me}'s turn (SourcePoints: {me} {amount}, {'AB'[1 - player]} {other})",
+        EV_DRAW: lambda: f"{me} draws {name(card)}",
+        EV_DECK_EMPTY: lambda: f"{me} has no card left to draw",
+        EV_DECK_OUT: lambda: f"{me} must draw from an empty deck and loses",
+        EV_SUMMON: lambda: f"{me} {how.get(amount, 'summons')} {name(card)} onto {space(other)}",
+        EV_PUSH: lambda: f"{name(card)} ({me}) is pushed back from {space(other)} to {space(amount)}",
+        EV_SYMBOL: lambda: f"{me} draws the {SYMBOL_NAMES[other]} symbol: {name(card)}'s {SYMBOL_NAMES[other]} ST is "
+        f"{amount}",
+        EV_MOVE: lambda: f"{name(card)} ({me}) moves from {space(other)} to {space(amount)}"
+        if other != amount else f"{name(card)} ({me}) cannot move from {space(other)}",
+        EV_SWAP: lambda: f"{name(card)} ({me}) swaps back from {space(other)} to {space(amount)}",
+        EV_ATTACK: lambda: f"{me} attacks {name(other)} (ST {amount}) with {name(card)}",
+        EV_DESTROYED: lambda: f"{name(card)} ({me}) is destroyed" + (f" by {name(other)}" if other >= 0 else ""),
+        EV_TIE: lambda: f"{name(card)} and {name(other)} tie at {amount}: neither is destroyed",
+        EV_GEN_ATTACK: lambda: f"{name(card)} ({me}) attacks {'AB'[1 - player]}'s SOURCE generator for {amount}: "
+        f"{'AB'[1 - player]} has {other} SourcePoints; {me}'s turn ends",
+        EV_EQUIP: lambda: f"{me} equips {name(other)} with {name(card)} ({amount} turns)",
+        EV_EQUIP_END: lambda: f"{me}'s {name(card)} goes to the Done Zone",
+        EV_TRAP_SET: lambda: f"{me} sets a trap face down on {space(other)} ({name(card)})",
+        EV_TRAP_SPRING: lambda: f"{me}'s trap {name(card)} springs on {name(other)} at {space(amount)}",
+        EV_CHANNEL_PLACE: lambda: f"{me} places the channeled effect {name(card)} ({amount} uses)",
+        EV_CHANNEL: lambda: f"{me} channels {name(card)} through {name(other)} (bracket "
+        f"{_bracket_label(compiled, card, amount)})",
+        EV_CHANNEL_MISS: lambda: f"{me}'s {name(card)} is not activated: "
+        + (f"the {SYMBOL_NAMES[other]} symbol is not one of its symbols" if amount == 0 else "no bracket holds the ST"),
+        EV_CHANNEL_DONE: lambda: f"{me}'s {name(card)} is used up and goes to the Done Zone",
+        EV_ST: lambda: f"{name(card)} ({me}): {symbols(other % 10)} {amount:+d}"
+        + (" this turn" if other >= 10 else ""),
+        EV_MOVEMOD: lambda: f"{name(card)} ({me}) moves {amount:+d} spaces" + (" this turn" if other == 1 else ""),
+        EV_NOATTACK: lambda: f"{name(card)} ({me}) may not attack" + (" this turn" if other == 1 else ""),
+        EV_EXPIRE_SET: lambda: f"{name(card)} ({me}) will be destroyed at the end of the {_ordinal(amount)} turn, "
+        "counting this one",
+        EV_SP_CHANGE: lambda: f"{name(card)}: {me}'s SourcePoints {amount:+d} (now {other})",
+        EV_DISCARD: lambda: f"{me} discards {name(card)} (hand limit 10)",
+        EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
+        EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
+        EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+    }
+    describe = lines.get(code)
+    return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+
+
+def _bracket_label(compiled: CompiledCards, card: int, bracket: int) -> str:
+    low, high = (int(v) for v in compiled.extra["brackets"][card, bracket])
+    return f"{low}+" if high >= OPEN_BRACKET else f"{low}-{high}"
+
+
+ENGINE = Engine(
+    version="1",
+    policies=("greedy", "random"),
+    cost_axis="occupied spaces required",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+)
