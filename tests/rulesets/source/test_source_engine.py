@@ -850,29 +850,6 @@ def test_the_docs_picture_is_the_default_map_drawn() -> None:
     assert committed == render_svg(read_half_map())
 
 
-def test_the_engines_own_generator_copies_draw_the_shared_stream() -> None:
-    from workbench import engines
-
-    shared = np.zeros(4, dtype=np.int64)
-    own = np.zeros(4, dtype=np.int64)
-    engines.rng_seed(shared, 123)
-    engines.rng_seed(own, 123)
-    assert [engines.rng_below(shared, 1000) for _ in range(50)] == [E.rng_below(own, 1000) for _ in range(50)]
-    deck_shared = np.arange(40, dtype=np.int64)
-    deck_own = np.arange(40, dtype=np.int64)
-    engines.shuffle_in_place(deck_shared, 40, shared)
-    E.shuffle_in_place(deck_own, 40, own)
-    assert deck_shared.tolist() == deck_own.tolist()
-    events_shared = np.zeros((2, 6), dtype=np.int64)
-    events_own = np.zeros((2, 6), dtype=np.int64)
-    count_shared = np.zeros(1, dtype=np.int64)
-    count_own = np.zeros(1, dtype=np.int64)
-    for _ in range(3):  # the third event does not fit and is dropped by both
-        engines.log_event(events_shared, count_shared, 1, 0, 2, 3, 4, 5)
-        E.log_event(events_own, count_own, 1, 0, 2, 3, 4, 5)
-    assert events_shared.tolist() == events_own.tolist() and count_shared[0] == count_own[0] == 2
-
-
 def test_the_kernels_play_the_same_matches_uncompiled(valley: CardSet, bundled_decks_: list[Deck]) -> None:
     # NUMBA_DISABLE_JIT=1 is how the engine is debugged: the plain-Python run must be the compiled run.
     import json
