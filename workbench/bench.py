@@ -95,7 +95,7 @@ def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, poli
         start = time.perf_counter()
         engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_id, policy_id)
         best = min(best, time.perf_counter() - start)
-    return {
+    result = {
         "ruleset": ruleset.id,
         "ruleset_version": ruleset.version,
         "engine_version": engine.version,
@@ -108,6 +108,36 @@ def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, poli
         "seconds": round(best, 4),
         "matches_per_second": round(matches / best),
     }
+    reference = bench_reference_engine(ruleset, cardset, deck_a, deck_b, seeds, first, policy_id)
+    if reference is not None:
+        reference["speedup"] = round(result["matches_per_second"] / max(reference["matches_per_second"], 1), 1)
+        result["reference"] = reference
+    return result
+
+
+REFERENCE_MATCHES = 2_000
+"""Matches the plain-Python reference engine plays for its figure (it is slow; that is its point)."""
+
+
+def bench_reference_engine(
+    ruleset: Ruleset, cardset: Any, deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_id: int
+) -> dict[str, Any] | None:
+    """Matches per second of the ruleset's per-object Python engine, if it ships one (`reference_engine.py` beside
+    `engine.py`, with `ReferenceEngine(cardset, options).play_batch(...)`), on the same decks and seeds."""
+    import importlib
+    import importlib.util
+
+    if ruleset.engine_module is None:
+        return None
+    name = ruleset.engine_module.rsplit(".", 1)[0] + ".reference_engine"
+    if importlib.util.find_spec(name) is None:
+        return None
+    engine = importlib.import_module(name).ReferenceEngine(cardset, ruleset.resolve_options())
+    count = min(REFERENCE_MATCHES, len(seeds))
+    start = time.perf_counter()
+    engine.play_batch(deck_a.tolist(), deck_b.tolist(), seeds[:count].tolist(), first[:count].tolist(), policy_id, policy_id)
+    seconds = time.perf_counter() - start
+    return {"module": name, "matches": count, "seconds": round(seconds, 3), "matches_per_second": round(count / seconds)}
 
 
 def bench_power_curve(ruleset: Ruleset, matches_per_card: int = 2_000, workers: int | None = None) -> dict[str, Any]:

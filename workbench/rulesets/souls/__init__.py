@@ -13,7 +13,7 @@ card, or 1 to the opponent's shield. Elements fire, oil, miasma and curse
 combine into burning, explosion, everflame, poison and plague.
 
 Options: see `options.py`. Validation: strict_costs, element_counts_as_powerful,
-check_spell_costs. Decks: deck_size, sacrifice_from. Engine: hand_size,
+check_spell_costs. Decks: deck_size, sacrifice_from. Engine (`engine.py`): hand_size,
 draw_per_turn, first_player_draws, empty_deck, turn_cap, row_slots,
 summons_per_turn, sacrifice_from, direct_attack, attacker_rows_collapse,
 destroy_when, damage_persists, summoning_sickness, burning_turns,
@@ -26,6 +26,10 @@ Version history:
   against `apply` effects, and effects the simulator does not cover; deck
   warnings for deck size and for decks that can never summon; the engine's
   rule options.
+- 1.2: the match engine (`engine.py`, engine version 1) and its per-object
+  reference (`reference_engine.py`); `souls.no_free_summon` is an info unless
+  `sacrifice_from=field` (the default reading, `either`, can always summon by
+  sacrificing hand cards).
 """
 
 from workbench.rulesets.base import Ruleset
@@ -37,7 +41,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.1",
+    version="1.2",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,
@@ -47,4 +51,5 @@ RULESET = Ruleset(
     header_aliases={"def": "defense", "defence": "defense", "attack": "atk", "soul": "soul_cost", "cost": "soul_cost"},
     column_headers={"defense": "def"},
     signature_columns=frozenset({"soul_cost", "atk", "defense"}),
+    engine_module="workbench.rulesets.souls.engine",
 )

@@ -1,0 +1,851 @@
+"""The souls engine, rule by rule: set up a board, call one kernel, check the outcome.
+
+Scenarios use the document's own numbers where it has them (3 rows, range 1 unless Ranged X, the empty-row
+examples, 8 shield points, direct attacks deal 1, Support +1 Atk for a turn, the five combos and what each does)
+and the rule-options ledger where it is silent (both settings of every engine option are played here).
+The kernels run compiled; `test_plain_python_and_compiled_kernels_play_the_same_matches` runs them under
+NUMBA_DISABLE_JIT=1 too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import workbench.rulesets.souls.engine as E
+from workbench.analysis import power_curve
+from workbench.cards import CardSet, Deck
+from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED
+from workbench.rulesets.souls import RULESET as SOULS
+from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, compile_for, simulate
+
+MakeCardSet = Callable[..., CardSet]
+MakeDeck = Callable[..., Deck]
+
+ROWS = [
+    {"name": "Grunt", "kind": "monster", "soul_cost": 0, "atk": 3, "def": 2, "abilities": "Atk"},
+    {"name": "Wall", "kind": "monster", "soul_cost": 0, "atk": 1, "def": 4, "abilities": "Atk"},
+    {"name": "Pike", "kind": "monster", "soul_cost": 1, "atk": 4, "def": 4, "abilities": "Atk"},
+    {"name": "Archer", "kind": "monster", "soul_cost": 1, "atk": 4, "def": 4, "abilities": "Atk; Ranged 2"},
+    {"name": "Sniper", "kind": "monster", "soul_cost": 4, "atk": 9, "def": 9, "abilities": "Atk; Ranged 3"},
+    {"name": "Drummer", "kind": "monster", "soul_cost": 1, "atk": 3, "def": 5, "abilities": "Atk; Support"},
+    {"name": "Scout", "kind": "monster", "soul_cost": 1, "atk": 5, "def": 4, "abilities": "Atk; Mobile"},
+    {"name": "Ogre", "kind": "monster", "soul_cost": 2, "atk": 7, "def": 7, "abilities": "Atk"},
+    {"name": "Brute", "kind": "monster", "soul_cost": 1, "atk": 6, "def": 7, "abilities": "Atk; Effect",
+     "effect_weight": "detrimental", "effects": "shield -1"},
+    {"name": "Spitter", "kind": "monster", "soul_cost": 2, "atk": 4, "def": 5, "abilities": "Atk; Effect",
+     "effect_weight": "powerful", "effects": "damage 2"},
+    {"name": "Caller", "kind": "monster", "soul_cost": 3, "atk": 5, "def": 8, "abilities": "Atk; Effect",
+     "effect_weight": "powerful", "effects": "draw 2"},
+    {"name": "Firebug", "kind": "monster", "soul_cost": 1, "atk": 3, "def": 2, "abilities": "Atk; Effect", "element": "fire"},
+    {"name": "Oiler", "kind": "monster", "soul_cost": 1, "atk": 2, "def": 3, "abilities": "Atk; Effect", "element": "oil",
+     "effects": "apply oil"},
+    {"name": "Totem", "kind": "monster", "soul_cost": 0, "atk": 0, "def": 5, "abilities": "Support"},
+    {"name": "Bolt", "kind": "magic", "abilities": "Effect", "effects": "damage 4"},
+    {"name": "Vial", "kind": "magic", "abilities": "Effect", "element": "miasma", "effects": "apply miasma"},
+    {"name": "Insight", "kind": "magic", "abilities": "Effect", "effects": "draw 2"},
+    {"name": "Ward", "kind": "magic", "abilities": "Effect", "effects": "shield +2"},
+    {"name": "Blade", "kind": "magic", "abilities": "Equip", "effects": "atk +2"},
+    {"name": "Plate", "kind": "magic", "abilities": "Equip", "effects": "def +4"},
+    {"name": "Brand", "kind": "magic", "abilities": "Equip; Effect", "element": "fire", "effects": "atk +1; apply fire"},
+    {"name": "Shackles", "kind": "magic", "abilities": "Equip", "effect_weight": "detrimental", "effects": "atk -3; def -2"},
+    {"name": "Pit", "kind": "trap", "abilities": "Effect", "effects": "damage 3"},
+    {"name": "Snare", "kind": "trap", "abilities": "Effect", "element": "oil", "effects": "apply oil"},
+    {"name": "Stand", "kind": "trap", "abilities": "Effect", "effects": "shield +1"},
+    {"name": "Bell", "kind": "trap", "abilities": "Effect", "effects": "draw 1"},
+    {"name": "Rune", "kind": "magic", "abilities": "Effect", "effects": "summon a wolf"},
+]
+A, B = 0, 1
+FIRE, OIL, MIASMA, CURSE = range(4)
+
+
+@pytest.fixture(scope="module")
+def cardset(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    import csv
+
+    from workbench.loading import load_cardset
+
+    path = tmp_path_factory.mktemp("souls") / "scenario.csv"
+    headers = list(dict.fromkeys(key for row in ROWS for key in row))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, headers)
+        writer.writeheader()
+        writer.writerows(ROWS)
+    return load_cardset(path, SOULS)
+
+
+class Scenario:
+    """A packed match state with readable set-up helpers."""
+
+    def __init__(self, cardset: CardSet, **options: Any) -> None:
+        _, self.compiled, self.options = compile_for(cardset, options)
+        self.arrays = E.MatchArrays(self.compiled, 40, 2_000)
+        self.st = self.arrays.st
+        E.reset_state(self.st)
+        self.st[E.G_TURN] = 3
+
+    def id(self, name: str) -> int:
+        return self.compiled.card_id(name)
+
+    def place(self, side: int, name: str, row: int = 0, damage: int = 0) -> int:
+        u = E.add_unit(self.st, side, self.id(name), row)
+        self.arrays.board[side, u, E.U_DAMAGE] = damage
+        self.arrays.board[side, u, E.U_SUMMONED] = 0
+        return u
+
+    def hand(self, side: int, *names: str) -> None:
+        for i, name in enumerate(names):
+            self.arrays.zones[side, E.Z_HAND, i] = self.id(name)
+        self.arrays.sides[side, E.S_HAND] = len(names)
+
+    def deck(self, side: int, *names: str) -> None:
+        for i, name in enumerate(names):
+            self.arrays.zones[side, E.Z_DECK, i] = self.id(name)
+        self.arrays.sides[side, E.S_DECK_LEN] = len(names)
+        self.arrays.sides[side, E.S_DECK_TOP] = 0
+
+    def traps(self, side: int, *names: str) -> None:
+        for i, name in enumerate(names):
+            self.arrays.zones[side, E.Z_TRAPS, i] = self.id(name)
+        self.arrays.sides[side, E.S_TRAPS] = len(names)
+
+    def units(self, side: int) -> list[str]:
+        return [self.compiled.names[self.arrays.board[side, u, E.U_CARD]] for u in range(self.arrays.sides[side, E.S_UNITS])]
+
+    def held(self, side: int) -> list[str]:
+        return [self.compiled.names[self.arrays.zones[side, E.Z_HAND, i]] for i in range(self.arrays.sides[side, E.S_HAND])]
+
+    def side(self, side: int, field: int) -> int:
+        return int(self.arrays.sides[side, field])
+
+    def unit(self, side: int, u: int, field: int) -> int:
+        return int(self.arrays.board[side, u, field])
+
+    def counter(self, side: int, name: str, counter: int) -> int:
+        return int(self.arrays.counters[side, self.id(name), counter])
+
+    def lines(self) -> list[str]:
+        return [E.describe_event(self.compiled, row) for row in self.arrays.events]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.st[E.G_OVER])
+
+    @property
+    def winner(self) -> int:
+        return int(self.st[E.G_WINNER])
+
+
+# Rows and range ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("attacker", "attacker_row", "own_front", "defender_rows", "target_row", "collapse", "reaches"),
+    [
+        # "a Monster in the first row can attack another Monster in the first row on the opponent's field"
+        ("Grunt", 0, False, (0,), 0, True, True),
+        # "a Monster in the second row cannot reach any cards ... unless it has a range of at least 2"
+        ("Grunt", 1, True, (0,), 0, True, False),
+        ("Archer", 1, True, (0,), 0, True, True),
+        # range 1 never reaches the second row while the first holds a card
+        ("Grunt", 0, False, (0, 1), 1, True, False),
+        ("Archer", 0, False, (0, 1), 1, True, True),
+        ("Archer", 1, True, (0, 1), 1, True, False),
+        ("Sniper", 1, True, (0, 1), 1, True, True),
+        ("Sniper", 2, True, (0, 1, 2), 2, True, False),
+        # "if your first row is empty, then Monsters in the first row of your opponent's field can attack cards in
+        # your second row as if it was your first row"
+        ("Grunt", 0, False, (1,), 1, True, True),
+        ("Grunt", 0, False, (2,), 2, True, True),
+        # "if the opponent has any Monsters in the second row, they may attack cards in your first row (even with a
+        # Range of 1)": the attacker's own empty first row is ignored too ...
+        ("Grunt", 1, False, (0,), 0, True, True),
+        ("Grunt", 2, False, (0,), 0, True, True),
+        # ... unless the option reads the rule for the defender only
+        ("Grunt", 1, False, (0,), 0, False, False),
+        ("Archer", 1, False, (0,), 0, False, True),
+        # a card without Atk never attacks
+        ("Totem", 0, False, (0,), 0, True, False),
+    ],
+)
+def test_range_and_the_empty_row_rule(
+    cardset: CardSet, attacker: str, attacker_row: int, own_front: bool, defender_rows: tuple[int, ...],
+    target_row: int, collapse: bool, reaches: bool,
+) -> None:
+    game = Scenario(cardset, attacker_rows_collapse=collapse)
+    if own_front:
+        game.place(A, "Wall", 0)
+    u = game.place(A, attacker, attacker_row)
+    target = -1
+    for row in defender_rows:
+        v = game.place(B, "Wall", row)
+        if row == target_row:
+            target = v
+    assert bool(E.in_range(game.st, A, u, target)) is reaches
+
+
+@pytest.mark.parametrize(
+    ("direct_attack", "attacker", "attacker_row", "defender_rows", "allowed"),
+    [
+        ("always", "Grunt", 0, (0, 1, 2), True),  # the document sets no condition on a direct attack
+        ("always", "Totem", 0, (), False),  # ... but it is an attack: it needs Atk
+        ("reach", "Grunt", 0, (), True),  # an empty field: the player is one row away
+        ("reach", "Grunt", 0, (0,), False),
+        ("reach", "Archer", 0, (0,), True),
+        ("reach", "Archer", 0, (0, 2), False),
+        ("reach", "Sniper", 0, (0, 1), True),
+        ("reach", "Sniper", 1, (0, 1), True),  # its own first row is empty: it stands in front
+    ],
+)
+def test_direct_attack_readings(
+    cardset: CardSet, direct_attack: str, attacker: str, attacker_row: int, defender_rows: tuple[int, ...], allowed: bool
+) -> None:
+    game = Scenario(cardset, direct_attack=direct_attack)
+    u = game.place(A, attacker, attacker_row)
+    for row in defender_rows:
+        game.place(B, "Wall", row)
+    assert bool(E.can_attack_player(game.st, A, u)) is allowed
+
+
+@pytest.mark.parametrize(("row_slots", "rows_offered"), [(1, [1, 2]), (2, [0, 1, 2]), (3, [0, 1, 2])])
+def test_three_rows_and_the_row_size_option(cardset: CardSet, row_slots: int, rows_offered: list[int]) -> None:
+    game = Scenario(cardset, row_slots=row_slots)
+    game.place(A, "Wall", 0)
+    game.hand(A, "Grunt")
+    n = E.list_actions(game.st, A)
+    actions = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
+    assert sorted(int(row[2]) for row in actions if row[0] == E.A_SUMMON) == rows_offered
+
+
+# Summoning and sacrifices ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sacrifice_from", "field", "hand", "summon", "payable", "field_after", "hand_after"),
+    [
+        # "Soul Cost == required number of sacrifices to summon"; a soul cost of 0 needs none
+        ("either", [], ["Grunt"], "Grunt", True, ["Grunt"], []),
+        ("field", [], ["Grunt"], "Grunt", True, ["Grunt"], []),
+        ("either", ["Wall", "Grunt"], ["Ogre"], "Ogre", True, ["Ogre"], []),
+        ("field", ["Wall"], ["Ogre", "Pike"], "Ogre", False, ["Wall"], ["Ogre", "Pike"]),
+        ("hand", ["Wall", "Grunt"], ["Ogre", "Pike"], "Ogre", False, ["Wall", "Grunt"], ["Ogre", "Pike"]),
+        ("hand", [], ["Ogre", "Pike", "Bolt"], "Ogre", True, ["Ogre"], []),
+        # either: the weakest of all. Grunt in play is worth 3 + 2 + 4 = 9; a hand card half its worth: Bolt 6 / 2 = 3,
+        # Pike (4 + 4 + 4) / 2 = 6. So Bolt and Pike go, Grunt stays.
+        ("either", ["Grunt"], ["Ogre", "Pike", "Bolt"], "Ogre", True, ["Grunt", "Ogre"], []),
+        ("either", ["Grunt", "Wall"], ["Ogre", "Sniper"], "Ogre", True, ["Ogre"], ["Sniper"]),  # Sniper 22 / 2 = 11 > 9
+        ("either", ["Grunt"], ["Sniper", "Bolt"], "Sniper", False, ["Grunt"], ["Sniper", "Bolt"]),
+    ],
+)
+def test_summoning_sacrifices_the_soul_cost(
+    cardset: CardSet, sacrifice_from: str, field: list[str], hand: list[str], summon: str, payable: bool,
+    field_after: list[str], hand_after: list[str],
+) -> None:
+    game = Scenario(cardset, sacrifice_from=sacrifice_from)
+    for name in field:
+        game.place(A, name, 0)
+    game.hand(A, *hand)
+    index = hand.index(summon)
+    assert bool(E.can_pay(game.st, A, index)) is payable
+    if payable:
+        E.summon(game.st, A, index, 1, E.POLICY_GREEDY)
+        assert game.counter(A, summon, PLAYED) == 1
+        assert game.side(A, E.S_SUMMONS) == 1
+    assert sorted(game.units(A)) == sorted(field_after)
+    assert game.held(A) == hand_after
+
+
+def test_a_summoned_monster_goes_to_its_row_and_sacrifices_free_their_rows(cardset: CardSet) -> None:
+    game = Scenario(cardset, row_slots=1)
+    game.place(A, "Grunt", 0)
+    game.place(A, "Wall", 1)
+    game.hand(A, "Ogre")
+    assert E.can_pay(game.st, A, 0) and E.room_in_row(game.st, A, 0)  # the front row frees up
+    E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    assert game.units(A) == ["Ogre"] and game.side(A, E.S_ROW0) == 1 and game.side(A, E.S_ROW1) == 0
+    assert game.lines()[-3:] == [
+        "A sacrifices Wall from row 2.", "A sacrifices Grunt from row 1.", "A summons Ogre (7/7, soul cost 2) to row 1, sacrificing 2."
+    ]
+
+
+@pytest.mark.parametrize(("summons_per_turn", "summoned"), [(1, 1), (2, 2), (0, 3)])
+def test_summons_per_turn(cardset: CardSet, summons_per_turn: int, summoned: int) -> None:
+    game = Scenario(cardset, summons_per_turn=summons_per_turn)
+    game.hand(A, "Grunt", "Wall", "Totem")
+    E.greedy_summons(game.st, A)
+    assert len(game.units(A)) == summoned
+
+
+@pytest.mark.parametrize(
+    ("name", "foe_row", "foe_damage", "events"),
+    [
+        # "damage N" on a monster: N damage to the opposing card in the same row
+        ("Spitter", 0, 0, ["A's Spitter deals 2 damage to B's Grunt.", "B's Grunt is destroyed (2 damage)."]),
+        ("Spitter", 1, 0, ["A's Spitter: its 2 damage finds no target."]),
+        ("Brute", 0, 0, ["A's shield -1 -> 7."]),  # a detrimental effect: lose a shield point
+        ("Caller", 0, 0, ["A draws Pike.", "A draws Ogre."]),
+    ],
+)
+def test_effects_when_summoned(cardset: CardSet, name: str, foe_row: int, foe_damage: int, events: list[str]) -> None:
+    game = Scenario(cardset, sacrifice_from="hand")
+    game.place(B, "Grunt", foe_row, foe_damage)
+    game.deck(A, "Pike", "Ogre")
+    game.hand(A, name, "Bolt", "Bolt", "Bolt")
+    E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    lines = game.lines()
+    assert lines[-len(events):] == events
+
+
+# Using cards ------------------------------------------------------------------------------------------------------
+
+
+def test_each_card_is_used_once_per_turn(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, "Grunt", 0)
+    assert E.can_use(game.st, A, u)
+    E.attack(game.st, A, u, -1)
+    assert not E.can_use(game.st, A, u)
+    assert E.list_actions(game.st, A) == 0  # nothing left to do with it this turn
+    E.end_turn(game.st, A)
+    E.start_turn(game.st, A)
+    assert E.can_use(game.st, A, u)
+
+
+@pytest.mark.parametrize(("sickness", "usable"), [(False, True), (True, False)])
+def test_summoning_sickness(cardset: CardSet, sickness: bool, usable: bool) -> None:
+    game = Scenario(cardset, summoning_sickness=sickness)
+    game.hand(A, "Grunt")
+    u = E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    assert bool(E.can_use(game.st, A, u)) is usable
+    game.st[E.G_TURN] += 2
+    assert E.can_use(game.st, A, u)
+
+
+# Damage against Def ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("attacker", "target", "earlier_damage", "destroy_when", "destroyed", "damage_left"),
+    [
+        ("Grunt", "Wall", 0, "reaches", False, 3),  # 3 Atk against 4 Def
+        ("Pike", "Wall", 0, "reaches", True, None),  # 4 against 4
+        ("Pike", "Wall", 0, "exceeds", False, 4),
+        ("Scout", "Wall", 0, "exceeds", True, None),  # 5 against 4
+        ("Grunt", "Wall", 1, "reaches", True, None),  # damage adds up
+    ],
+)
+def test_an_attack_deals_atk_as_damage_against_def(
+    cardset: CardSet, attacker: str, target: str, earlier_damage: int, destroy_when: str, destroyed: bool,
+    damage_left: int | None,
+) -> None:
+    game = Scenario(cardset, destroy_when=destroy_when)
+    u = game.place(A, attacker, 0)
+    v = game.place(B, target, 0, earlier_damage)
+    E.attack(game.st, A, u, v)
+    assert (game.units(B) == []) is destroyed
+    if not destroyed:
+        assert game.unit(B, v, E.U_DAMAGE) == damage_left
+    assert game.counter(B, target, DESTROYED) == int(destroyed)
+    assert game.counter(A, attacker, ATTACKED) == 1
+    assert game.counter(A, attacker, DAMAGE_DEALT) == game.compiled.table[game.id(attacker), E.C_ATK]
+    assert game.side(B, E.S_SHIELD) == 8  # the target card takes it, not the player
+
+
+@pytest.mark.parametrize(("persists", "damage_after"), [(True, 3), (False, 0)])
+def test_damage_persists_or_heals_at_the_end_of_the_turn(cardset: CardSet, persists: bool, damage_after: int) -> None:
+    game = Scenario(cardset, damage_persists=persists)
+    u = game.place(A, "Grunt", 0)
+    v = game.place(B, "Wall", 0)
+    E.attack(game.st, A, u, v)
+    E.end_turn(game.st, A)
+    assert game.unit(B, v, E.U_DAMAGE) == damage_after
+
+
+# Support, Mobile, Equip ---------------------------------------------------------------------------------------------
+
+
+def test_support_adds_one_atk_for_one_turn(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    s = game.place(A, "Drummer", 1)
+    u = game.place(A, "Grunt", 0)
+    v = game.place(B, "Wall", 0)
+    assert E.support_turns_into_kill(game.st, A, u)  # 3 Atk against 4 Def: +1 destroys it
+    E.greedy_supports_and_moves(game.st, A)
+    assert game.lines() == ["A's Drummer supports Grunt: +1 Atk this turn."]
+    assert E.unit_atk(game.st, A, u) == 4 and not E.can_use(game.st, A, s)
+    E.attack(game.st, A, u, v)
+    assert game.units(B) == []
+    E.end_turn(game.st, A)
+    assert E.unit_atk(game.st, A, u) == 3
+
+
+def test_a_card_that_can_destroy_something_itself_attacks_instead_of_supporting(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Drummer", 0)
+    game.place(A, "Grunt", 0)
+    game.place(B, "Wall", 0, 2)  # 2 damage on it: the Drummer's 3 Atk destroys it
+    E.greedy_supports_and_moves(game.st, A)
+    assert game.lines() == []
+
+
+@pytest.mark.parametrize(("row", "moves"), [(0, [1]), (1, [0, 2]), (2, [1])])
+def test_mobile_moves_one_row_forward_or_back(cardset: CardSet, row: int, moves: list[int]) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, "Scout", row)
+    n = E.list_actions(game.st, A)
+    actions = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
+    assert sorted(int(r[2]) for r in actions if r[0] == E.A_MOVE) == moves
+    E.move_unit(game.st, A, u, moves[0])
+    assert game.unit(A, u, E.U_ROW) == moves[0] and not E.can_use(game.st, A, u)
+
+
+def test_greedy_steps_forward_when_nothing_is_in_reach(cardset: CardSet) -> None:
+    game = Scenario(cardset, direct_attack="reach")
+    game.place(A, "Wall", 0)
+    u = game.place(A, "Scout", 1)
+    game.place(B, "Wall", 0)
+    E.greedy_supports_and_moves(game.st, A)
+    assert game.unit(A, u, E.U_ROW) == 0 and game.lines() == ["A's Scout moves to row 1."]
+
+
+@pytest.mark.parametrize(
+    ("equipment", "host_side", "atk", "defense", "destroyed"),
+    [("Blade", A, 5, 2, False), ("Plate", A, 3, 6, False), ("Shackles", B, 0, 0, True), ("Brand", A, 4, 2, False)],
+)
+def test_equipment_changes_the_card_it_is_attached_to(
+    cardset: CardSet, equipment: str, host_side: int, atk: int, defense: int, destroyed: bool
+) -> None:
+    game = Scenario(cardset)
+    host = game.place(host_side, "Grunt", 0)
+    game.hand(A, equipment)
+    E.equip(game.st, A, 0, host_side, host, -1)
+    assert game.held(A) == []  # equipping uses the equipment card
+    if destroyed:  # Def 2 - 2 = 0: nothing left
+        assert game.units(host_side) == []
+        return
+    assert (E.unit_atk(game.st, host_side, host), E.unit_def(game.st, host_side, host)) == (atk, defense)
+    assert E.can_use(game.st, host_side, host)  # the host is not used by being equipped
+
+
+def test_greedy_puts_bonuses_on_its_strongest_attacker_and_penalties_on_the_opponents(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Grunt", 0)
+    game.place(A, "Ogre", 0)
+    game.place(B, "Wall", 0)
+    game.place(B, "Pike", 0)
+    game.hand(A, "Blade", "Shackles")
+    E.greedy_equips(game.st, A)
+    assert game.lines() == ["A equips Blade to A's Ogre.", "A equips Shackles to B's Pike."]
+
+
+# Shields, direct attacks, winning -----------------------------------------------------------------------------------
+
+
+def test_direct_attacks_deal_one_whatever_the_atk_and_an_empty_shield_loses(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, "Ogre", 0)
+    assert game.side(B, E.S_SHIELD) == 8  # "Each player begins the game with 8 shield points."
+    E.attack(game.st, A, u, -1)
+    assert game.side(B, E.S_SHIELD) == 7 and game.counter(A, "Ogre", DAMAGE_DEALT) == 1
+    game.arrays.sides[B, E.S_SHIELD] = 1
+    game.arrays.board[A, u, E.U_USED] = 0
+    E.attack(game.st, A, u, -1)
+    assert game.over and game.winner == A
+
+
+def test_shield_restores_only_up_to_eight(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.arrays.sides[A, E.S_SHIELD] = 7
+    game.hand(A, "Ward")
+    E.cast_spell(game.st, A, 0, -1)
+    assert game.side(A, E.S_SHIELD) == 8
+
+
+def test_greedy_goes_for_the_player_when_its_attackers_can_empty_the_shield(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Grunt", 0)
+    game.place(A, "Pike", 0)
+    game.place(B, "Wall", 0, 1)  # the Grunt could destroy it
+    game.arrays.sides[B, E.S_SHIELD] = 2
+    E.greedy_attacks(game.st, A)
+    assert game.over and game.winner == A and game.units(B) == ["Wall"]
+
+
+def test_greedy_trades_when_it_cannot_win_this_turn(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Grunt", 0)
+    game.place(A, "Pike", 0)
+    game.place(B, "Wall", 0)
+    game.place(B, "Grunt", 0)
+    E.greedy_attacks(game.st, A)
+    # Pike (4) destroys the more valuable Wall (1/4), Grunt (3) destroys Grunt (3/2).
+    assert game.units(B) == [] and game.side(B, E.S_SHIELD) == 8
+
+
+# Elements and the five combos ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shield", "standard", "burning", "everflame", "plague", "wall_damage"),
+    [
+        (FIRE, OIL, 8, -1, 3, 0, 0, 0),  # burning: 1 direct damage / turn (3 turns by default)
+        (OIL, FIRE, 8, -1, 3, 0, 0, 0),
+        (FIRE, MIASMA, 7, -1, 0, 0, 0, 1),  # explosion: 1 direct damage and 1 to all cards on the field
+        (FIRE, CURSE, 8, -1, 0, 1, 0, 0),  # everflame: 1 direct damage / turn, for good
+        (OIL, MIASMA, 6, -1, 0, 0, 0, 0),  # poison: 2 direct damage instantly
+        (MIASMA, CURSE, 8, -1, 0, 0, 1, 0),  # plague: each turn 1 damage and 1 to all cards
+        (CURSE, MIASMA, 8, -1, 0, 0, 1, 0),
+        (OIL, CURSE, 8, CURSE, 0, 0, 0, 0),  # no combo is listed for oil + curse: the newer one replaces it
+        (FIRE, FIRE, 8, FIRE, 0, 0, 0, 0),  # the same element again: nothing new
+    ],
+)
+def test_a_second_different_element_makes_a_combo(
+    cardset: CardSet, first: int, second: int, shield: int, standard: int, burning: int, everflame: int, plague: int,
+    wall_damage: int,
+) -> None:
+    game = Scenario(cardset)
+    wall = game.place(B, "Wall", 0)
+    E.apply_element(game.st, B, first, -1)
+    assert game.side(B, E.S_STANDARD) == first  # "Standard elemental statuses occur when a singular element is applied"
+    E.apply_element(game.st, B, second, -1)
+    assert (game.side(B, E.S_SHIELD), game.side(B, E.S_STANDARD), game.side(B, E.S_BURNING)) == (shield, standard, burning)
+    assert (game.side(B, E.S_EVERFLAME), game.side(B, E.S_PLAGUE), game.unit(B, wall, E.U_DAMAGE)) == (everflame, plague, wall_damage)
+
+
+@pytest.mark.parametrize(("setting", "standard_after"), [("replace", CURSE), ("keep", OIL)])
+def test_oil_and_curse_reading(cardset: CardSet, setting: str, standard_after: int) -> None:
+    game = Scenario(cardset, unlisted_combo=setting)
+    E.apply_element(game.st, B, OIL, -1)
+    E.apply_element(game.st, B, CURSE, -1)
+    assert game.side(B, E.S_STANDARD) == standard_after
+
+
+@pytest.mark.parametrize(("consumes", "shield_after_third"), [(True, 8), (False, 6)])
+def test_combo_consumes_the_standard_status(cardset: CardSet, consumes: bool, shield_after_third: int) -> None:
+    game = Scenario(cardset, combo_consumes=consumes)
+    E.apply_element(game.st, B, FIRE, -1)
+    E.apply_element(game.st, B, CURSE, -1)  # everflame
+    E.apply_element(game.st, B, OIL, -1)  # consumed: oil starts afresh; kept: fire + oil = burning
+    E.apply_element(game.st, B, MIASMA, -1)  # consumed: oil + miasma = poison (-2); kept: fire + miasma = explosion (-1)
+    assert game.side(B, E.S_BURNING) == (0 if consumes else 3)
+    assert game.side(B, E.S_SHIELD) == shield_after_third - (2 if consumes else 0) + (0 if consumes else 1)
+
+
+@pytest.mark.parametrize(
+    ("status", "burning_turns", "ticks", "shields", "wall_damage"),
+    [
+        (E.S_BURNING, 3, 4, [7, 6, 5, 5], 0),  # burning stops after its turns
+        (E.S_BURNING, 0, 4, [7, 6, 5, 4], 0),  # 0: it lasts the match
+        (E.S_EVERFLAME, 3, 4, [7, 6, 5, 4], 0),  # "much harder to remove than Burning"
+        (E.S_PLAGUE, 3, 2, [7, 6], 2),  # 1 direct damage and 1 damage to all cards, each turn
+    ],
+)
+def test_lasting_statuses_strike_at_the_start_of_each_turn(
+    cardset: CardSet, status: int, burning_turns: int, ticks: int, shields: list[int], wall_damage: int
+) -> None:
+    game = Scenario(cardset, burning_turns=burning_turns)
+    wall = game.place(B, "Wall", 0)
+    combo = {E.S_BURNING: (FIRE, OIL), E.S_EVERFLAME: (FIRE, CURSE), E.S_PLAGUE: (MIASMA, CURSE)}[status]
+    for element in combo:
+        E.apply_element(game.st, B, element, -1)
+    seen = []
+    for _ in range(ticks):
+        E.start_turn(game.st, B)
+        seen.append(game.side(B, E.S_SHIELD))
+        E.end_turn(game.st, B)
+    assert seen == shields
+    assert game.unit(B, wall, E.U_DAMAGE) == wall_damage
+
+
+@pytest.mark.parametrize(("setting", "shield_after_opponents_turn"), [("own_turn", 8), ("every_turn", 7)])
+def test_status_ticks_reading(cardset: CardSet, setting: str, shield_after_opponents_turn: int) -> None:
+    game = Scenario(cardset, status_ticks=setting)
+    E.apply_element(game.st, B, FIRE, -1)
+    E.apply_element(game.st, B, CURSE, -1)  # everflame on B
+    E.start_turn(game.st, A)
+    assert game.side(B, E.S_SHIELD) == shield_after_opponents_turn
+
+
+def test_an_attack_by_a_card_with_an_element_applies_it_to_the_attacked_player(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    bug = game.place(A, "Firebug", 0)
+    oiler = game.place(A, "Oiler", 0)
+    wall = game.place(B, "Wall", 0)
+    E.attack(game.st, A, bug, wall)
+    assert game.side(B, E.S_STANDARD) == FIRE
+    E.attack(game.st, A, oiler, -1)
+    assert game.side(B, E.S_BURNING) == 3
+    assert game.lines()[-1] == "oil is applied to B by Oiler: fire + oil = Burning."
+
+
+def test_equipment_with_an_element_makes_its_host_apply_it(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    host = game.place(A, "Grunt", 0)
+    game.hand(A, "Brand")
+    E.equip(game.st, A, 0, A, host, -1)
+    E.attack(game.st, A, host, -1)
+    assert game.side(B, E.S_STANDARD) == FIRE and game.side(B, E.S_SHIELD) == 7
+
+
+def test_a_magic_card_applies_its_element_to_the_opponent(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.hand(A, "Vial")
+    E.cast_spell(game.st, A, 0, -1)
+    assert game.side(B, E.S_STANDARD) == MIASMA and game.side(A, E.S_STANDARD) == -1
+
+
+# Magic and traps ------------------------------------------------------------------------------------------------
+
+
+def test_magic_damage_and_draw(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    v = game.place(B, "Ogre", 0, 3)
+    game.deck(A, "Pike", "Wall")
+    game.hand(A, "Bolt", "Insight")
+    E.cast_spell(game.st, A, 0, v)  # "Magic cards that deal damage can be used to add more damage to an attack"
+    assert game.units(B) == [] and game.counter(A, "Bolt", DAMAGE_DEALT) == 4
+    E.cast_spell(game.st, A, 0, -1)
+    assert game.held(A) == ["Pike", "Wall"] and game.counter(A, "Pike", DRAWN) == 1
+
+
+@pytest.mark.parametrize(
+    ("trap", "attacker", "attacker_survives", "b_shield", "a_standard", "b_hand"),
+    [
+        ("Pit", "Grunt", False, 8, -1, 0),  # destroyed by the reaction: the attack never resolves
+        ("Pit", "Ogre", True, 7, -1, 0),  # survives with 3 damage and its attack goes through
+        ("Snare", "Grunt", True, 7, OIL, 0),
+        ("Stand", "Grunt", True, 6, -1, 0),  # from 6: restores 1 first, then the attack takes 1
+        ("Bell", "Grunt", True, 7, -1, 1),
+    ],
+)
+def test_a_set_trap_reacts_to_the_next_attack(
+    cardset: CardSet, trap: str, attacker: str, attacker_survives: bool, b_shield: int, a_standard: int, b_hand: int
+) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, attacker, 0)
+    game.traps(B, trap)
+    game.deck(B, "Wall")
+    if trap == "Stand":
+        game.arrays.sides[B, E.S_SHIELD] = 6
+    E.attack(game.st, A, u, -1)
+    assert (game.units(A) == [attacker]) is attacker_survives
+    assert game.side(B, E.S_SHIELD) == b_shield
+    assert game.side(A, E.S_STANDARD) == a_standard and game.side(B, E.S_HAND) == b_hand
+    assert game.side(B, E.S_TRAPS) == 0
+
+
+@pytest.mark.parametrize(("trap_slots", "set_after"), [(1, 1), (3, 3)])
+def test_trap_slots(cardset: CardSet, trap_slots: int, set_after: int) -> None:
+    game = Scenario(cardset, trap_slots=trap_slots)
+    game.hand(A, "Pit", "Snare", "Bell", "Stand")
+    E.greedy_plays(game.st, A)
+    assert game.side(A, E.S_TRAPS) == set_after
+
+
+def test_effects_the_engine_does_not_cover_are_reported_and_skipped(cardset: CardSet) -> None:
+    _, compiled, _ = compile_for(cardset)
+    (finding,) = compiled.findings
+    assert (finding.rule, finding.card, finding.severity, finding.column) == ("souls.effect_not_simulated", "Rune", "info", "effects")
+    assert (compiled.extra["fx"][compiled.card_id("Rune")] == -1).all()
+
+
+# Draws, deck-out and the turn cap ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand_size", "draw_per_turn", "first_draws", "hand_a_after_turn", "hand_b_after_turn"),
+    [(5, 1, False, 5, 6), (5, 1, True, 6, 6), (3, 2, False, 3, 5), (7, 1, False, 7, 8)],
+)
+def test_starting_hand_and_draws(
+    cardset: CardSet, make_deck: MakeDeck, hand_size: int, draw_per_turn: int, first_draws: bool, hand_a_after_turn: int,
+    hand_b_after_turn: int,
+) -> None:
+    game = Scenario(cardset, hand_size=hand_size, draw_per_turn=draw_per_turn, first_player_draws=first_draws)
+    E.reset_state(game.st)
+    deck = np.full(20, game.id("Sniper"), dtype=np.int64)  # nothing affordable: hands only grow by draws
+    E.setup_match(game.st, deck, deck)
+    assert game.side(A, E.S_HAND) == hand_size == game.side(B, E.S_HAND)
+    E.start_turn(game.st, A)
+    E.start_turn(game.st, B)
+    assert (game.side(A, E.S_HAND), game.side(B, E.S_HAND)) == (hand_a_after_turn, hand_b_after_turn)
+
+
+@pytest.mark.parametrize(("empty_deck", "over"), [("skip", False), ("lose", True)])
+def test_drawing_from_an_empty_deck(cardset: CardSet, empty_deck: str, over: bool) -> None:
+    game = Scenario(cardset, empty_deck=empty_deck)
+    game.deck(A, "Grunt")
+    E.draw_cards(game.st, A, 2)
+    assert game.held(A) == ["Grunt"] and game.over is over
+    assert game.lines()[-1] == "A cannot draw: the deck is empty."
+    if over:
+        assert game.winner == B
+
+
+@pytest.mark.parametrize("turn_cap", [1, 4])
+def test_the_turn_cap_ends_the_match_as_a_draw(cardset: CardSet, turn_cap: int) -> None:
+    _, compiled, _ = compile_for(cardset, {"turn_cap": turn_cap})
+    walls = np.full(30, compiled.card_id("Totem"), dtype=np.int64)  # nobody can attack
+    winners, turns, _ = E.play_batch(compiled, walls, walls, np.arange(20, dtype=np.int64), np.zeros(20, np.int8), 0, 0)
+    assert (winners == -1).all() and (turns == turn_cap).all()
+
+
+# Whole matches: policies, counters, determinism, sanity -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[CardSet, list[Deck]]:
+    from workbench.bench import _bundled_cardset_and_decks
+
+    return _bundled_cardset_and_decks(SOULS)
+
+
+def test_a_match_ends_with_a_winner_and_counts_every_card(bundled: tuple[CardSet, list[Deck]]) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks[0], decks[1], matches=400, seed=3)
+    assert set(result.matches["winner"]) <= {"A", "B", "draw"}
+    counters = result.counters.set_index(["deck", "card"])
+    assert counters["drawn"].sum() >= 400 * 10  # both opening hands, every match
+    assert counters["played"].sum() > 0 and counters["attacked"].sum() > 0 and counters["destroyed"].sum() > 0
+    assert (counters["played"] <= counters["drawn"]).all()
+
+
+@pytest.mark.parametrize("policies", [("greedy", "random"), ("random", "random")])
+def test_the_random_policy_plays_legal_complete_matches(bundled: tuple[CardSet, list[Deck]], policies: tuple[str, str]) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks[0], decks[1], matches=300, seed=4, policies=policies)
+    assert result.matches["turns"].min() >= 1
+    if policies[1] == "random" and policies[0] == "greedy":
+        assert result.win_rate_a.low > 0.5  # playing sensibly beats playing at random
+
+
+def test_same_seed_same_matches(bundled: tuple[CardSet, list[Deck]]) -> None:
+    cardset, decks = bundled
+    one = simulate(cardset, decks[0], decks[1], matches=500, seed=11)
+    two = simulate(cardset, decks[0], decks[1], matches=500, seed=11)
+    three = simulate(cardset, decks[0], decks[1], matches=500, seed=12)
+    assert one.matches.equals(two.matches) and one.counters.equals(two.counters)
+    assert not one.matches["winner"].equals(three.matches["winner"])
+
+
+def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[CardSet, list[Deck]]) -> None:
+    cardset, decks = bundled
+    matches = PARALLEL_THRESHOLD + BATCH_SIZE
+    alone = simulate(cardset, decks[0], decks[2], matches=matches, seed=5, workers=1)
+    pair = simulate(cardset, decks[0], decks[2], matches=matches, seed=5, workers=2)
+    assert alone.matches.equals(pair.matches) and alone.counters.equals(pair.counters)
+
+
+def test_a_mirror_match_is_even(bundled: tuple[CardSet, list[Deck]]) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks[0], decks[0], matches=4_000, seed=21)
+    rate = result.win_rate_a
+    assert rate.low <= 0.5 <= rate.high
+
+
+def _plain_deck(make_deck: MakeDeck, cardset: CardSet, names: dict[str, int], name: str) -> Deck:
+    return make_deck(cardset, "\n".join(f"{count} {card}" for card, count in names.items()), name=name)
+
+
+CURVE_ROWS = [
+    # on the table's upper edge: 5, 10, 14 Atk + Def at costs 0, 1, 2
+    {"name": "Edge Zero", "kind": "monster", "soul_cost": 0, "atk": 3, "def": 2, "abilities": "Atk"},
+    {"name": "Edge One", "kind": "monster", "soul_cost": 1, "atk": 5, "def": 5, "abilities": "Atk"},
+    {"name": "Edge Two", "kind": "monster", "soul_cost": 2, "atk": 7, "def": 7, "abilities": "Atk"},
+    # the same costs, well under budget
+    {"name": "Thin Zero", "kind": "monster", "soul_cost": 0, "atk": 1, "def": 1, "abilities": "Atk"},
+    {"name": "Thin One", "kind": "monster", "soul_cost": 1, "atk": 2, "def": 3, "abilities": "Atk"},
+    {"name": "Thin Two", "kind": "monster", "soul_cost": 2, "atk": 3, "def": 4, "abilities": "Atk"},
+    # strictly better than Plain: one more Atk, same everything else (4 Atk destroys a Guard in one attack, 3 does not)
+    {"name": "Plain", "kind": "monster", "soul_cost": 1, "atk": 3, "def": 5, "abilities": "Atk"},
+    {"name": "Sharper", "kind": "monster", "soul_cost": 1, "atk": 4, "def": 5, "abilities": "Atk"},
+    {"name": "Guard", "kind": "monster", "soul_cost": 0, "atk": 1, "def": 4, "abilities": "Atk"},
+]
+
+
+def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
+    cardset = make_cardset(SOULS, CURVE_ROWS)
+    on_curve = _plain_deck(make_deck, cardset, {"Edge Zero": 12, "Edge One": 10, "Edge Two": 8}, "on_curve")
+    under = _plain_deck(make_deck, cardset, {"Thin Zero": 12, "Thin One": 10, "Thin Two": 8}, "under")
+    result = simulate(cardset, on_curve, under, matches=2_000, seed=8)
+    assert result.win_rate_a.low > 0.5
+
+
+def test_a_strictly_better_card_has_at_least_the_power_of_the_weaker(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
+    cardset = make_cardset(SOULS, CURVE_ROWS)
+    # Plain is the reference deck's filler (the most copies), so its power is 0 by construction and Sharper's is the
+    # change from three Plain becoming three Sharper, against a gauntlet whose Guards one more Atk destroys.
+    reference = _plain_deck(make_deck, cardset, {"Plain": 12, "Edge Zero": 10, "Edge Two": 8}, "reference")
+    guards = _plain_deck(make_deck, cardset, {"Guard": 15, "Edge One": 15}, "guards")
+    curve = power_curve(cardset, [reference, guards], matches_per_card=3_000, seed=2, workers=1)
+    rows = curve.cards.set_index("card")
+    weaker, stronger = rows.loc["Plain"], rows.loc["Sharper"]
+    assert weaker["power"] == 0
+    # At least the weaker card's power, within the interval.
+    assert stronger["high"] >= weaker["power"]
+    assert stronger["power"] >= weaker["low"]
+
+
+_PLAIN_PYTHON_SCRIPT = """
+import json, sys, numpy as np
+from workbench.bench import _bundled_cardset_and_decks
+from workbench.rulesets import RULESETS
+from workbench.simulate import compile_for, batch_seeds
+cardset, decks = _bundled_cardset_and_decks(RULESETS["souls"])
+engine, compiled, _ = compile_for(cardset)
+seeds, first = batch_seeds(9, 60)[0]
+results = []
+for policy in (0, 1):
+    winners, turns, counters = engine.play_batch(compiled, compiled.deck_array(decks[0]), compiled.deck_array(decks[1]),
+                                                 seeds, first, policy, policy)
+    results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
+print(json.dumps(results))
+"""
+
+
+def test_plain_python_and_compiled_kernels_play_the_same_matches() -> None:
+    outputs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable)
+        done = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON_SCRIPT], env=env, capture_output=True, text=True, check=True)
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1]
+
+
+# Golden trace -------------------------------------------------------------------------------------------------------
+
+GOLDEN = "tests/golden/souls_trace.txt"
+"""Regenerate on purpose (after a deliberate change to play, with ENGINE_VERSION bumped) with:
+    workbench simulate cardsets/souls/ashfall.csv --deck cardsets/souls/decks/ember_rush.txt \\
+        --deck cardsets/souls/decks/plague_court.txt --seed 7 --trace > tests/golden/souls_trace.txt
+"""
+
+
+def test_golden_trace(bundled: tuple[CardSet, list[Deck]]) -> None:
+    from workbench.paths import REPO_ROOT
+    from workbench.simulate import trace
+
+    cardset, decks = bundled
+    by_name = {deck.name: deck for deck in decks}
+    expected = (REPO_ROOT / GOLDEN).read_text(encoding="utf-8").splitlines()
+    actual = list(trace(cardset, by_name["ember_rush"], by_name["plague_court"], seed=7))
+    for number, (want, got) in enumerate(zip(expected, actual), start=1):
+        assert got == want, f"{GOLDEN} line {number} differs (see the docstring of GOLDEN to regenerate on purpose)"
+    assert len(actual) == len(expected)
+
+
+@pytest.mark.parametrize(("key", "value", "allowed"), [("row_slots", 9, "1 to 5"), ("trap_slots", 0, "1 to 5"), ("turn_cap", 0, "1 to 10000")])
+def test_engine_options_outside_what_it_plays_are_refused_with_the_range(
+    cardset: CardSet, key: str, value: int, allowed: str
+) -> None:
+    from workbench.cards import WorkbenchInputError
+
+    with pytest.raises(WorkbenchInputError, match=key) as error:
+        compile_for(cardset, {key: value})
+    assert error.value.expected == allowed

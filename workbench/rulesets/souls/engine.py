@@ -1,0 +1,1756 @@
+"""The souls match engine: flat integer state, effect opcodes, one compiled kernel per batch.
+
+Pure: numpy and numba only. The validated cards are compiled once into an
+integer card table (one row per card, `C_*` columns) and an effect-opcode
+table (`fx[card, i] = (opcode, argument)`, opcodes from `effects.py`).
+
+Every kernel takes one array, `st`, and is a `rules_kernel` (compiled without
+Numba's reference counting: none allocates), because Numba otherwise
+reference-counts each array argument, atomically, on every call it does not
+inline, and with a dozen arrays per call that bookkeeping cost more than the
+game itself (matches per CPU second on the bundled decks: 12 arrays 27,000,
+3 arrays 46,000, one array 84,000, plus the summon pricing 116,000, without
+reference counting 137,000). `st` packs, at offsets kept in its own header:
+
+- the xorshift words (st[0:4], so the shared generator draws from it directly)
+  and the game fields (turn, result, offsets);
+- the rule options, the card table and the opcode table (copied in once per batch);
+- both sides, the board, the zones (deck, hand, set traps), a scratch plan for
+  sacrifices and the random policy's action list;
+- the batch's per-card counters and, when tracing, the event rows.
+
+`MatchArrays` gives numpy views of it (board[side, unit, U_*], sides[side, S_*],
+zones[side, Z_*, i], counters[side, card, counter], events) for tests and
+traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
+`support`, `move_unit`, `cast_spell`, `equip`, `set_trap`, `spring_trap`,
+`apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
+sets up a board and calls one rule. Two policies drive them: `greedy` (curve
+out, trade well, go face when lethal) and `random` (a uniformly random legal
+action until it picks "end turn"). Randomness comes only from the xorshift
+words seeded per match, and all arithmetic stays in small int64 ranges, so the
+same code runs under `NUMBA_DISABLE_JIT=1`.
+
+The readings of everything the document leaves open are rule options
+(`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+    Engine,
+    IntArray,
+    rng_below,
+    rng_seed,
+    rules_kernel,
+)
+from workbench.rulesets.souls.cards import SoulsCard
+from workbench.rulesets.souls.costs import attack_range, has_ability
+from workbench.rulesets.souls.effects import (
+    ELEMENTS,
+    OP_APPLY,
+    OP_ATK,
+    OP_DAMAGE,
+    OP_DEF,
+    OP_DRAW,
+    OP_SHIELD,
+    Effect,
+    parse_effects,
+    uncovered_for_kind,
+)
+
+ENGINE_VERSION = "1"
+SHIELD_POINTS = 8
+"""Each player begins the game with 8 shield points (the document)."""
+ROWS = 3
+"""Each player has 3 rows; row 0 is the front."""
+MAX_ROW_SLOTS = 5
+MAX_UNITS = ROWS * MAX_ROW_SLOTS
+MAX_TRAP_SLOTS = 5
+MAX_EFFECTS = 6
+"""Effects kept per card (a cell with more is cut here, with an info finding)."""
+MAX_ACTIONS = 4096
+"""Room for every legal action of one step (the random policy lists them all)."""
+MAX_RANDOM_STEPS = 200
+"""A random turn ends after this many actions (it ends sooner: every action spends a card or a use)."""
+N_COUNTERS = len(COUNTERS)
+
+KIND_MONSTER, KIND_MAGIC, KIND_TRAP = 0, 1, 2
+KINDS = ("monster", "magic", "trap")
+
+# Card table columns.
+(C_KIND, C_COST, C_ATK, C_DEF, C_CAN_ATTACK, C_RANGE, C_SUPPORT, C_MOBILE, C_EQUIP, C_BONUS,
+ C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE) = range(17)
+CARD_COLUMNS = 17
+
+BODY_VALUE = 4
+"""What the greedy policy counts a monster in play as worth beyond its stats: one more attack every turn."""
+SPELL_VALUE = 6
+"""What the greedy policy counts a magic or trap card in hand as worth."""
+HAND_SACRIFICE_PERCENT = 50
+"""A card in hand is sacrificed at half its worth: with one summon a turn most of a hand waits turns to be played,
+while a unit in play attacks every turn."""
+
+# Options, in the order of CompiledCards.options.
+ENGINE_OPTION_ORDER: tuple[str, ...] = (
+    "hand_size", "draw_per_turn", "first_player_draws", "empty_deck", "turn_cap", "row_slots", "summons_per_turn",
+    "sacrifice_from", "direct_attack", "attacker_rows_collapse", "destroy_when", "damage_persists",
+    "summoning_sickness", "burning_turns", "combo_consumes", "unlisted_combo", "status_ticks", "trap_slots",
+)
+(O_HAND_SIZE, O_DRAW, O_FIRST_DRAWS, O_EMPTY_LOSES, O_TURN_CAP, O_ROW_SLOTS, O_SUMMONS, O_SACRIFICE, O_DIRECT,
+ O_ATTACKER_COLLAPSE, O_DESTROY_EXCEEDS, O_DAMAGE_PERSISTS, O_SICKNESS, O_BURNING_TURNS, O_COMBO_CONSUMES,
+ O_UNLISTED_KEEP, O_TICKS_EVERY, O_TRAP_SLOTS) = range(len(ENGINE_OPTION_ORDER))
+SACRIFICE_EITHER, SACRIFICE_FIELD, SACRIFICE_HAND = 0, 1, 2
+DIRECT_ALWAYS, DIRECT_REACH = 0, 1
+_CHOICE_CODES: dict[str, tuple[str, ...]] = {
+    "empty_deck": ("skip", "lose"),
+    "sacrifice_from": ("either", "field", "hand"),
+    "direct_attack": ("always", "reach"),
+    "destroy_when": ("reaches", "exceeds"),
+    "unlisted_combo": ("replace", "keep"),
+    "status_ticks": ("own_turn", "every_turn"),
+}
+_RANGES: dict[str, tuple[int, int]] = {
+    "hand_size": (0, 60), "draw_per_turn": (0, 10), "turn_cap": (1, 10_000), "row_slots": (1, MAX_ROW_SLOTS),
+    "summons_per_turn": (0, 99), "burning_turns": (0, 99), "trap_slots": (1, MAX_TRAP_SLOTS),
+}
+
+# `st` layout. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then the options.
+(G_TURN, G_OVER, G_WINNER, G_NEXT_ID, G_ACTIVE, G_EVENTS, G_EVENT_ROWS, G_EVENT_BASE, G_CAPACITY, G_NCARDS, G_ZONES,
+ G_PLAN, G_ACTIONS, G_COUNTERS, G_CARDS, G_FX, G_SCRATCH) = range(4, 21)
+OPTS_BASE = 21
+SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
+(S_SHIELD, S_STANDARD, S_BURNING, S_EVERFLAME, S_PLAGUE, S_DECK_TOP, S_DECK_LEN, S_HAND, S_TRAPS, S_UNITS,
+ S_SUMMONS, S_ROW0, S_ROW1, S_ROW2, S_POLICY) = range(15)
+SIDE_FIELDS = 15
+BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
+U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID = range(10)
+UNIT_FIELDS = 10
+ZONES_BASE = BOARD_BASE + 2 * MAX_UNITS * UNIT_FIELDS
+Z_DECK, Z_HAND, Z_TRAPS = 0, 1, 2
+PERMANENT = 1 << 30
+"""Turns left on a status that never ends."""
+
+POLICY_GREEDY, POLICY_RANDOM = 0, 1
+NO_TARGET = -2
+"""A policy's "nothing to attack" (-1 means the opposing player)."""
+TAKEN = 1 << 50
+UNAVAILABLE = 1 << 51
+"""Sacrifice-plan marks: chosen, and not a candidate (the card being played); both above any worth."""
+
+# Combo statuses.
+COMBO_NONE, BURNING, EXPLOSION, EVERFLAME, POISON, PLAGUE = -1, 0, 1, 2, 3, 4
+COMBO_NAMES = ("Burning", "Explosion", "Everflame", "Poison", "Plague")
+FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
+
+# Trace events: (turn, player, code, card, other, amount).
+(EV_TURN, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_SACRIFICE, EV_DISCARD, EV_CAST, EV_EQUIP, EV_SET_TRAP, EV_TRAP,
+ EV_ATTACK, EV_DIRECT, EV_EFFECT_DAMAGE, EV_DESTROYED, EV_SUPPORT, EV_MOVE, EV_ELEMENT, EV_COMBO, EV_STATUS_DAMAGE,
+ EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE) = range(23)
+
+# Random-policy action kinds.
+A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE = range(7)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Compiling the card set
+
+
+def option_codes(options: Mapping[str, OptionValue]) -> IntArray:
+    """The engine's options as integers in ENGINE_OPTION_ORDER (choices by index; out-of-range numbers refused)."""
+    codes: list[int] = []
+    for key in ENGINE_OPTION_ORDER:
+        value = options[key]
+        if key in _CHOICE_CODES:
+            codes.append(_CHOICE_CODES[key].index(str(value)))
+            continue
+        number = int(value)
+        low, high = _RANGES.get(key, (0, 1))
+        if not low <= number <= high:
+            raise WorkbenchInputError(
+                f"option '{key}' is {number}, outside what the souls engine plays.", expected=f"{low} to {high}"
+            )
+        codes.append(number)
+    return np.asarray(codes, dtype=np.int64)
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """The validated cards as the kernel's integer table and opcode table; uncovered effects become info findings."""
+    cards = [cast(SoulsCard, entry.card) for entry in cardset]
+    table = np.zeros((len(cards), CARD_COLUMNS), dtype=np.int64)
+    fx = np.full((len(cards), MAX_EFFECTS, 2), -1, dtype=np.int64)
+    findings: list[Finding] = []
+    for index, (entry, card) in enumerate(zip(cardset, cards)):
+        equips = has_ability(card.abilities, "equip")
+        effects, unknown = parse_effects(card.effects)
+        uncovered = uncovered_for_kind(effects, card.kind, equips)
+        kept = [effect for effect in effects if effect not in uncovered]
+        if card.element is not None and not any(effect.opcode == OP_APPLY for effect in kept):
+            # The element column says what the card applies; without an `apply` effect it is the card's element.
+            kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}"))
+        dropped = unknown + [effect.text for effect in uncovered] + [effect.text for effect in kept[MAX_EFFECTS:]]
+        if dropped:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "souls.effect_not_simulated",
+                    f"simulated without {', '.join(repr(text) for text in dropped)}: the souls engine does not cover it "
+                    f"on a {card.kind}{' with Equip' if equips else ''}.",
+                    entry,
+                    "effects",
+                    expected="apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only)",
+                    actual="; ".join(dropped),
+                )
+            )
+        kept = kept[:MAX_EFFECTS]
+        for slot, effect in enumerate(kept):
+            fx[index, slot, 0] = effect.opcode
+            fx[index, slot, 1] = effect.argument
+        can_attack = card.kind == "monster" and has_ability(card.abilities, "atk")
+        row = table[index]
+        row[C_KIND] = KINDS.index(card.kind)
+        row[C_COST] = card.soul_cost
+        row[C_ATK] = card.atk or 0
+        row[C_DEF] = card.defense or 0
+        row[C_CAN_ATTACK] = int(can_attack)
+        row[C_RANGE] = attack_range(card.abilities) if can_attack else 0
+        row[C_SUPPORT] = int(card.kind == "monster" and has_ability(card.abilities, "support"))
+        row[C_MOBILE] = int(card.kind == "monster" and has_ability(card.abilities, "mobile"))
+        row[C_EQUIP] = int(card.kind == "magic" and equips)
+        row[C_EQUIP_ATK] = sum(e.argument for e in kept if e.opcode == OP_ATK)
+        row[C_EQUIP_DEF] = sum(e.argument for e in kept if e.opcode == OP_DEF)
+        row[C_DAMAGE] = sum(e.argument for e in kept if e.opcode == OP_DAMAGE)
+        row[C_DRAW] = sum(e.argument for e in kept if e.opcode == OP_DRAW)
+        row[C_SHIELD] = sum(e.argument for e in kept if e.opcode == OP_SHIELD)
+        row[C_APPLIES] = sum(1 << element for element in {e.argument for e in kept if e.opcode == OP_APPLY})
+        row[C_BONUS] = (
+            BODY_VALUE + 2 * (max(int(row[C_RANGE]), 1) - 1) + 2 * row[C_SUPPORT] + row[C_MOBILE]
+            + 3 * int(row[C_APPLIES] > 0) + 2 * row[C_DRAW] + 2 * row[C_DAMAGE] + row[C_SHIELD]
+        )
+        row[C_VALUE] = row[C_ATK] + row[C_DEF] + row[C_BONUS] if card.kind == "monster" else SPELL_VALUE
+    is_monster = table[:, C_KIND] == KIND_MONSTER
+    codes = option_codes(options)
+    return CompiledCards(
+        names=tuple(card.name for card in cards),
+        table=table,
+        # The power curve's x axis is the soul cost of monsters; magic and traps are not measured on it.
+        cost=np.where(is_monster, table[:, C_COST], np.nan).astype(np.float64),
+        slot=np.where(is_monster, 0, 1).astype(np.int64),
+        options=codes,
+        findings=tuple(findings),
+        extra={"fx": fx},
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Where things are in `st` (tiny functions: LLVM inlines them)
+
+
+@rules_kernel
+def opt(st: IntArray, key: int) -> int:
+    """An option's integer value."""
+    return st[OPTS_BASE + key]
+
+
+@rules_kernel
+def cv(st: IntArray, card: int, column: int) -> int:
+    """A card-table value."""
+    return st[st[G_CARDS] + card * CARD_COLUMNS + column]
+
+
+@rules_kernel
+def fx_opcode(st: IntArray, card: int, i: int) -> int:
+    """The card's i-th effect opcode (-1: none)."""
+    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 2]
+
+
+@rules_kernel
+def fx_argument(st: IntArray, card: int, i: int) -> int:
+    """The card's i-th effect argument."""
+    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 2 + 1]
+
+
+@rules_kernel
+def sx(side: int, field: int) -> int:
+    """Index of a side field in `st`."""
+    return SIDES_BASE + side * SIDE_FIELDS + field
+
+
+@rules_kernel
+def ux(side: int, u: int, field: int) -> int:
+    """Index of a unit field in `st`."""
+    return BOARD_BASE + (side * MAX_UNITS + u) * UNIT_FIELDS + field
+
+
+@rules_kernel
+def zx(st: IntArray, side: int, zone: int, i: int) -> int:
+    """Index of the i-th card of a zone (deck, hand, traps) in `st`."""
+    return st[G_ZONES] + (side * 3 + zone) * st[G_CAPACITY] + i
+
+
+@rules_kernel
+def px(st: IntArray, i: int) -> int:
+    """Index of the i-th word of the sacrifice plan in `st`."""
+    return st[G_PLAN] + i
+
+
+@rules_kernel
+def count(st: IntArray, side: int, card: int, counter: int) -> None:
+    """Add one to a per-card counter."""
+    st[st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS + counter] += 1
+
+
+@rules_kernel
+def count_damage(st: IntArray, side: int, card: int, amount: int) -> None:
+    """Add to a card's damage-dealt counter."""
+    st[st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS + DAMAGE_DEALT] += amount
+
+
+@rules_kernel
+def log(st: IntArray, player: int, code: int, card: int, other: int, amount: int) -> None:
+    """Append a trace event (turn, player, code, card, other, amount) when tracing; a no-op otherwise."""
+    n = st[G_EVENTS]
+    if n < st[G_EVENT_ROWS]:
+        base = st[G_EVENT_BASE] + n * EVENT_WIDTH
+        st[base] = st[G_TURN]
+        st[base + 1] = player
+        st[base + 2] = code
+        st[base + 3] = card
+        st[base + 4] = other
+        st[base + 5] = amount
+        st[G_EVENTS] = n + 1
+
+
+@rules_kernel
+def plan_size(capacity: int) -> int:
+    """Sacrifice-plan words: counts and picks, then as many taken-flags."""
+    return 2 * (2 + MAX_UNITS + capacity)
+
+
+def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> IntArray:
+    """A fresh `st` holding the compiled cards and options, for decks of up to `capacity` cards."""
+    cards = len(compiled.names)
+    capacity = max(capacity, MAX_TRAP_SLOTS, 1)
+    offsets = {}
+    position = ZONES_BASE
+    for field, size in (
+        (G_ZONES, 2 * 3 * capacity), (G_PLAN, plan_size(capacity)), (G_SCRATCH, plan_size(capacity)),
+        (G_ACTIONS, MAX_ACTIONS * 4),
+        (G_COUNTERS, 2 * cards * N_COUNTERS), (G_CARDS, cards * CARD_COLUMNS), (G_FX, cards * MAX_EFFECTS * 2),
+        (G_EVENT_BASE, event_rows * EVENT_WIDTH),
+    ):
+        offsets[field] = position
+        position += size
+    st = np.zeros(position, dtype=np.int64)
+    for field, offset in offsets.items():
+        st[field] = offset
+    st[G_CAPACITY] = capacity
+    st[G_NCARDS] = cards
+    st[G_EVENT_ROWS] = event_rows
+    st[OPTS_BASE:SIDES_BASE] = compiled.options
+    st[offsets[G_CARDS] : offsets[G_FX]] = compiled.table.ravel()
+    st[offsets[G_FX] : offsets[G_EVENT_BASE]] = compiled.extra["fx"].ravel()
+    return st
+
+
+@rules_kernel
+def reset_state(st: IntArray) -> None:
+    """Clear the match (not the counters) for a new one: empty board, full shields, no statuses."""
+    for side in range(2):
+        for u in range(MAX_UNITS):
+            st[ux(side, u, U_CARD)] = -1
+        for f in range(SIDE_FIELDS):
+            st[sx(side, f)] = 0
+        st[sx(side, S_SHIELD)] = SHIELD_POINTS
+        st[sx(side, S_STANDARD)] = -1
+    st[G_TURN] = 0
+    st[G_OVER] = 0
+    st[G_WINNER] = -1
+    st[G_NEXT_ID] = 0
+    st[G_ACTIVE] = 0
+
+
+@rules_kernel
+def end_match(st: IntArray, winner: int) -> None:
+    """Finish the match (the first result stands; -1 is a draw)."""
+    if st[G_OVER] == 0:
+        st[G_OVER] = 1
+        st[G_WINNER] = winner
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading the board
+
+
+@rules_kernel
+def units(st: IntArray, side: int) -> int:
+    """How many monsters the side has in play."""
+    return st[sx(side, S_UNITS)]
+
+
+@rules_kernel
+def hand_size(st: IntArray, side: int) -> int:
+    """How many cards the side holds."""
+    return st[sx(side, S_HAND)]
+
+
+@rules_kernel
+def hand_card(st: IntArray, side: int, i: int) -> int:
+    """The card id at position i of the hand."""
+    return st[zx(st, side, Z_HAND, i)]
+
+
+@rules_kernel
+def unit_card(st: IntArray, side: int, u: int) -> int:
+    """The card id of a unit in play."""
+    return st[ux(side, u, U_CARD)]
+
+
+@rules_kernel
+def unit_atk(st: IntArray, side: int, u: int) -> int:
+    """Attack now: printed Atk + equipment + this turn's Support, never below 0."""
+    value = cv(st, st[ux(side, u, U_CARD)], C_ATK) + st[ux(side, u, U_ATK_BONUS)] + st[ux(side, u, U_TEMP_ATK)]
+    return value if value > 0 else 0
+
+
+@rules_kernel
+def unit_def(st: IntArray, side: int, u: int) -> int:
+    """Def now: printed Def + equipment, never below 0."""
+    value = cv(st, st[ux(side, u, U_CARD)], C_DEF) + st[ux(side, u, U_DEF_BONUS)]
+    return value if value > 0 else 0
+
+
+@rules_kernel
+def damage_to_destroy(st: IntArray, side: int, u: int) -> int:
+    """How much more damage destroys this unit (its Def reached, or exceeded by option)."""
+    return unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)] + opt(st, O_DESTROY_EXCEEDS)
+
+
+@rules_kernel
+def unit_value(st: IntArray, side: int, u: int) -> int:
+    """The greedy policy's worth of a unit in play: Atk + remaining Def + its card's bonus."""
+    return (unit_atk(st, side, u) + unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)]
+            + cv(st, st[ux(side, u, U_CARD)], C_BONUS))
+
+
+@rules_kernel
+def card_value(st: IntArray, card: int) -> int:
+    """The greedy policy's worth of a card in hand (monsters: Atk + Def + bonus; magic and traps: SPELL_VALUE)."""
+    return cv(st, card, C_VALUE)
+
+
+@rules_kernel
+def hand_sacrifice_worth(st: IntArray, card: int) -> int:
+    """What sacrificing this hand card costs the greedy policy (HAND_SACRIFICE_PERCENT of its worth)."""
+    return cv(st, card, C_VALUE) * HAND_SACRIFICE_PERCENT // 100
+
+
+@rules_kernel
+def effective_row(st: IntArray, side: int, row: int) -> int:
+    """The row's place counting only occupied rows in front of it (empty rows are ignored)."""
+    place = 0
+    for r in range(row):
+        if st[sx(side, S_ROW0 + r)] > 0:
+            place += 1
+    return place
+
+
+@rules_kernel
+def occupied_rows(st: IntArray, side: int) -> int:
+    """How many of the side's rows hold a card."""
+    return int(st[sx(side, S_ROW0)] > 0) + int(st[sx(side, S_ROW1)] > 0) + int(st[sx(side, S_ROW2)] > 0)
+
+
+@rules_kernel
+def attacker_place(st: IntArray, side: int, row: int) -> int:
+    """How far forward an attacker stands: its effective row, or its printed row when only the defender collapses."""
+    if opt(st, O_ATTACKER_COLLAPSE) == 1:
+        return effective_row(st, side, row)
+    return row
+
+
+@rules_kernel
+def can_use(st: IntArray, side: int, u: int) -> bool:
+    """Not used this turn (and not summoned this turn when summoning sickness is on)."""
+    if st[ux(side, u, U_USED)] != 0:
+        return False
+    return not (opt(st, O_SICKNESS) == 1 and st[ux(side, u, U_SUMMONED)] == st[G_TURN])
+
+
+@rules_kernel
+def in_range(st: IntArray, side: int, u: int, target: int) -> bool:
+    """Whether unit `u` can attack the opposing unit `target` (range, with empty rows ignored)."""
+    foe = 1 - side
+    distance = (attacker_place(st, side, st[ux(side, u, U_ROW)])
+                + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1)
+    return distance <= cv(st, st[ux(side, u, U_CARD)], C_RANGE)
+
+
+@rules_kernel
+def can_attack_player(st: IntArray, side: int, u: int) -> bool:
+    """Whether unit `u` may attack the opponent directly under the `direct_attack` reading."""
+    card = st[ux(side, u, U_CARD)]
+    if cv(st, card, C_CAN_ATTACK) == 0:
+        return False
+    if opt(st, O_DIRECT) == DIRECT_ALWAYS:
+        return True
+    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + occupied_rows(st, 1 - side) + 1
+    return distance <= cv(st, card, C_RANGE)
+
+
+@rules_kernel
+def find_unit(st: IntArray, side: int, unit_id: int) -> int:
+    """The index of the unit with this id, or -1 when it has left play."""
+    for u in range(st[sx(side, S_UNITS)]):
+        if st[ux(side, u, U_ID)] == unit_id:
+            return u
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Shields, cards and units
+
+
+@rules_kernel
+def change_shield(st: IntArray, side: int, delta: int, card: int) -> None:
+    """Restore (never above 8) or lose shield points; a depleted shield loses the match."""
+    value = st[sx(side, S_SHIELD)] + delta
+    if value > SHIELD_POINTS:
+        value = SHIELD_POINTS
+    st[sx(side, S_SHIELD)] = value
+    log(st, side, EV_SHIELD, card, delta, value)
+    if value <= 0:
+        end_match(st, 1 - side)
+
+
+@rules_kernel
+def draw_cards(st: IntArray, side: int, number: int) -> None:
+    """Draw `number` cards; from an empty deck nothing is drawn (or the player loses, by option)."""
+    for _ in range(number):
+        top = st[sx(side, S_DECK_TOP)]
+        if top >= st[sx(side, S_DECK_LEN)]:
+            log(st, side, EV_DECK_EMPTY, -1, -1, 0)
+            if opt(st, O_EMPTY_LOSES) == 1:
+                end_match(st, 1 - side)
+            return
+        card = st[zx(st, side, Z_DECK, top)]
+        st[sx(side, S_DECK_TOP)] = top + 1
+        held = st[sx(side, S_HAND)]
+        st[zx(st, side, Z_HAND, held)] = card
+        st[sx(side, S_HAND)] = held + 1
+        count(st, side, card, DRAWN)
+        log(st, side, EV_DRAW, card, -1, held + 1)
+
+
+@rules_kernel
+def take_from_hand(st: IntArray, side: int, index: int) -> int:
+    """Remove the hand card at `index` (the rest keep their order) and return it."""
+    card = st[zx(st, side, Z_HAND, index)]
+    last = st[sx(side, S_HAND)] - 1
+    for i in range(index, last):
+        st[zx(st, side, Z_HAND, i)] = st[zx(st, side, Z_HAND, i + 1)]
+    st[zx(st, side, Z_HAND, last)] = -1
+    st[sx(side, S_HAND)] = last
+    return card
+
+
+@rules_kernel
+def add_unit(st: IntArray, side: int, card: int, row: int) -> int:
+    """Put a monster into play on `row`; returns its unit index."""
+    u = st[sx(side, S_UNITS)]
+    st[ux(side, u, U_CARD)] = card
+    st[ux(side, u, U_ROW)] = row
+    st[ux(side, u, U_DAMAGE)] = 0
+    st[ux(side, u, U_USED)] = 0
+    st[ux(side, u, U_ATK_BONUS)] = 0
+    st[ux(side, u, U_DEF_BONUS)] = 0
+    st[ux(side, u, U_TEMP_ATK)] = 0
+    st[ux(side, u, U_ELEMENTS)] = 0
+    st[ux(side, u, U_SUMMONED)] = st[G_TURN]
+    st[ux(side, u, U_ID)] = st[G_NEXT_ID]
+    st[G_NEXT_ID] += 1
+    st[sx(side, S_UNITS)] = u + 1
+    st[sx(side, S_ROW0 + row)] += 1
+    return u
+
+
+@rules_kernel
+def remove_unit(st: IntArray, side: int, u: int) -> None:
+    """Take a unit out of play (its equipment goes with it); later units keep their order."""
+    st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
+    last = st[sx(side, S_UNITS)] - 1
+    for i in range(ux(side, u, 0), ux(side, last, 0)):
+        st[i] = st[i + UNIT_FIELDS]
+    st[ux(side, last, U_CARD)] = -1
+    st[sx(side, S_UNITS)] = last
+
+
+@rules_kernel
+def destroy_if_dead(st: IntArray, side: int, u: int) -> bool:
+    """Destroy the unit when its damage reaches (or exceeds) its Def; True if it was destroyed."""
+    if damage_to_destroy(st, side, u) > 0:
+        return False
+    card = st[ux(side, u, U_CARD)]
+    count(st, side, card, DESTROYED)
+    log(st, side, EV_DESTROYED, card, -1, st[ux(side, u, U_DAMAGE)])
+    remove_unit(st, side, u)
+    return True
+
+
+@rules_kernel
+def damage_unit(st: IntArray, side: int, u: int, amount: int) -> bool:
+    """Deal damage to a unit; True if it was destroyed."""
+    st[ux(side, u, U_DAMAGE)] += amount
+    return destroy_if_dead(st, side, u)
+
+
+@rules_kernel
+def damage_every_unit(st: IntArray, side: int, amount: int) -> None:
+    """Damage to all cards on a field (Explosion, Plague)."""
+    for u in range(st[sx(side, S_UNITS)] - 1, -1, -1):
+        damage_unit(st, side, u, amount)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Elements
+
+
+@rules_kernel
+def combo_of(first: int, second: int) -> int:
+    """The combo status two different elements make (COMBO_NONE for oil + curse, which the document omits)."""
+    low = min(first, second)
+    high = max(first, second)
+    if low == FIRE and high == OIL:
+        return BURNING
+    if low == FIRE and high == MIASMA:
+        return EXPLOSION
+    if low == FIRE and high == CURSE:
+        return EVERFLAME
+    if low == OIL and high == MIASMA:
+        return POISON
+    if low == MIASMA and high == CURSE:
+        return PLAGUE
+    return COMBO_NONE
+
+
+@rules_kernel
+def apply_element(st: IntArray, victim: int, element: int, card: int) -> None:
+    """Apply an element to a player: a standard status, or with a different one already there, a combo."""
+    standard = st[sx(victim, S_STANDARD)]
+    if standard < 0:
+        st[sx(victim, S_STANDARD)] = element
+        log(st, victim, EV_ELEMENT, card, element, -1)
+        return
+    if standard == element:
+        log(st, victim, EV_ELEMENT, card, element, standard)
+        return
+    combo = combo_of(standard, element)
+    if combo == COMBO_NONE:
+        if opt(st, O_UNLISTED_KEEP) == 0:
+            st[sx(victim, S_STANDARD)] = element
+            log(st, victim, EV_ELEMENT, card, element, standard + 4)
+        else:
+            log(st, victim, EV_ELEMENT, card, element, standard)
+        return
+    if opt(st, O_COMBO_CONSUMES) == 1:
+        st[sx(victim, S_STANDARD)] = -1
+    log(st, victim, EV_COMBO, card, combo, standard * 4 + element)
+    if combo == BURNING:
+        turns = opt(st, O_BURNING_TURNS)
+        st[sx(victim, S_BURNING)] = turns if turns > 0 else PERMANENT
+    elif combo == EVERFLAME:
+        st[sx(victim, S_EVERFLAME)] = 1
+    elif combo == PLAGUE:
+        st[sx(victim, S_PLAGUE)] = 1
+    elif combo == POISON:
+        change_shield(st, victim, -2, card)
+    else:  # EXPLOSION
+        change_shield(st, victim, -1, card)
+        if st[G_OVER] == 0:
+            log(st, victim, EV_FIELD_DAMAGE, card, EXPLOSION, 1)
+            damage_every_unit(st, victim, 1)
+
+
+@rules_kernel
+def apply_elements(st: IntArray, victim: int, mask: int, card: int) -> None:
+    """Apply every element in a bit mask, in the order fire, oil, miasma, curse."""
+    for element in range(4):
+        if st[G_OVER] == 0 and (mask >> element) & 1 == 1:
+            apply_element(st, victim, element, card)
+
+
+@rules_kernel
+def tick_statuses(st: IntArray, side: int) -> None:
+    """Burning and Everflame: 1 damage; Plague: 1 damage and 1 to every card on the field."""
+    if st[sx(side, S_BURNING)] > 0 and st[G_OVER] == 0:
+        if st[sx(side, S_BURNING)] < PERMANENT:
+            st[sx(side, S_BURNING)] -= 1
+        log(st, side, EV_STATUS_DAMAGE, -1, BURNING, st[sx(side, S_BURNING)])
+        change_shield(st, side, -1, -1)
+    if st[sx(side, S_EVERFLAME)] > 0 and st[G_OVER] == 0:
+        log(st, side, EV_STATUS_DAMAGE, -1, EVERFLAME, PERMANENT)
+        change_shield(st, side, -1, -1)
+    if st[sx(side, S_PLAGUE)] > 0 and st[G_OVER] == 0:
+        log(st, side, EV_STATUS_DAMAGE, -1, PLAGUE, PERMANENT)
+        change_shield(st, side, -1, -1)
+        if st[G_OVER] == 0:
+            log(st, side, EV_FIELD_DAMAGE, -1, PLAGUE, 1)
+            damage_every_unit(st, side, 1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sacrifices
+
+
+@rules_kernel
+def plan_sacrifices(st: IntArray, side: int, cost: int, skip_hand: int) -> int:
+    """Choose the `cost` weakest sacrifices `sacrifice_from` allows (units in play, hand cards at HAND_SACRIFICE_PERCENT).
+
+    The plan (in `st`, read with `px`): word 0 = field sacrifices, word 1 = hand sacrifices, then their unit
+    indices and their hand indices, each ascending. Weakest is the lowest greedy worth; ties go to the unit summoned
+    earliest, then the leftmost hand card. Returns how many were found (fewer than `cost`: it cannot be paid).
+    """
+    st[px(st, 0)] = 0
+    st[px(st, 1)] = 0
+    if cost <= 0:
+        return 0
+    mode = opt(st, O_SACRIFICE)
+    n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+    n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
+    available = n_units + n_hand - (1 if 0 <= skip_hand < n_hand else 0)
+    if available < cost:
+        return available
+    # The plan's second half holds each candidate's worth (TAKEN once chosen): units, then hand cards.
+    unit_values = st[G_PLAN] + plan_size(st[G_CAPACITY]) // 2
+    hand_values = unit_values + MAX_UNITS
+    for u in range(n_units):
+        st[unit_values + u] = unit_value(st, side, u)
+    for h in range(n_hand):
+        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, h)])
+    for _ in range(cost):
+        best_value = UNAVAILABLE
+        best_where = 0
+        for u in range(n_units):
+            if st[unit_values + u] < best_value:
+                best_value = st[unit_values + u]
+                best_where = unit_values + u
+        for h in range(n_hand):
+            if st[hand_values + h] < best_value:
+                best_value = st[hand_values + h]
+                best_where = hand_values + h
+        st[best_where] = TAKEN
+    n_field = 0
+    for u in range(n_units):
+        if st[unit_values + u] == TAKEN:
+            st[px(st, 2 + n_field)] = u
+            n_field += 1
+    n_from_hand = 0
+    for h in range(n_hand):
+        if st[hand_values + h] == TAKEN:
+            st[px(st, 2 + n_field + n_from_hand)] = h
+            n_from_hand += 1
+    st[px(st, 0)] = n_field
+    st[px(st, 1)] = n_from_hand
+    return cost
+
+
+@rules_kernel
+def plan_value(st: IntArray, side: int) -> int:
+    """The greedy policy's worth of what the current plan sacrifices."""
+    n_field = st[px(st, 0)]
+    total = 0
+    for i in range(n_field):
+        total += unit_value(st, side, st[px(st, 2 + i)])
+    for i in range(st[px(st, 1)]):
+        total += hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, st[px(st, 2 + n_field + i)])])
+    return total
+
+
+@rules_kernel
+def planned_unit(st: IntArray, u: int) -> bool:
+    """Whether the current plan sacrifices unit `u`."""
+    for i in range(st[px(st, 0)]):
+        if st[px(st, 2 + i)] == u:
+            return True
+    return False
+
+
+@rules_kernel
+def room_in_row(st: IntArray, side: int, row: int) -> bool:
+    """Whether `row` has a free slot once the current plan's field sacrifices have left it."""
+    freed = 0
+    for i in range(st[px(st, 0)]):
+        if st[ux(side, st[px(st, 2 + i)], U_ROW)] == row:
+            freed += 1
+    return st[sx(side, S_ROW0 + row)] - freed < opt(st, O_ROW_SLOTS)
+
+
+@rules_kernel
+def can_pay(st: IntArray, side: int, hand_index: int) -> bool:
+    """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
+    cost = cv(st, st[zx(st, side, Z_HAND, hand_index)], C_COST)
+    return plan_sacrifices(st, side, cost, hand_index) >= cost
+
+
+@rules_kernel
+def take_and_pay(st: IntArray, side: int, hand_index: int) -> int:
+    """Take the card out of the hand and pay its sacrifices (planned again on the remaining hand)."""
+    card = take_from_hand(st, side, hand_index)
+    plan_sacrifices(st, side, cv(st, card, C_COST), -1)
+    n_field = st[px(st, 0)]
+    for i in range(n_field - 1, -1, -1):
+        u = st[px(st, 2 + i)]
+        log(st, side, EV_SACRIFICE, st[ux(side, u, U_CARD)], -1, st[ux(side, u, U_ROW)])
+        remove_unit(st, side, u)
+    for i in range(st[px(st, 1)] - 1, -1, -1):
+        discarded = take_from_hand(st, side, st[px(st, 2 + n_field + i)])
+        log(st, side, EV_DISCARD, discarded, -1, 0)
+    return card
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Effects when played
+
+
+@rules_kernel
+def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int) -> None:
+    """Run a card's damage / draw / shield opcodes in order, and a plain magic card's `apply` on the opponent.
+
+    `target_id` is the id of the opposing unit that `damage N` hits (-1: no target, the damage is lost).
+    """
+    foe = 1 - side
+    plain_magic = cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0
+    for i in range(MAX_EFFECTS):
+        if st[G_OVER] == 1:
+            return
+        opcode = fx_opcode(st, card, i)
+        argument = fx_argument(st, card, i)
+        if opcode == OP_DAMAGE:
+            u = find_unit(st, foe, target_id) if target_id >= 0 else -1
+            if u < 0:
+                log(st, side, EV_NO_TARGET, card, -1, argument)
+                continue
+            log(st, side, EV_EFFECT_DAMAGE, card, st[ux(foe, u, U_CARD)], argument)
+            count_damage(st, side, card, argument)
+            damage_unit(st, foe, u, argument)
+        elif opcode == OP_DRAW:
+            draw_cards(st, side, argument)
+        elif opcode == OP_SHIELD:
+            change_shield(st, side, argument, card)
+        elif opcode == OP_APPLY and plain_magic:
+            apply_element(st, foe, argument, card)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Actions (policies check legality first with can_pay / room_in_row / can_use / in_range)
+
+
+@rules_kernel
+def row_damage_target(st: IntArray, foe: int, row: int, amount: int, policy: int) -> int:
+    """A summoned monster's `damage N` hits an opposing card in the same row: greedy picks the best kill (else the
+    best card); random picks any of them."""
+    if amount <= 0:
+        return -1
+    in_row = 0
+    best = -1
+    best_score = -(1 << 40)
+    for v in range(st[sx(foe, S_UNITS)]):
+        if st[ux(foe, v, U_ROW)] != row:
+            continue
+        in_row += 1
+        score = unit_value(st, foe, v)
+        if damage_to_destroy(st, foe, v) <= amount:
+            score += 1000
+        if score > best_score:
+            best_score = score
+            best = v
+    if policy == POLICY_RANDOM and in_row > 0:
+        pick = rng_below(st, in_row)
+        for v in range(st[sx(foe, S_UNITS)]):
+            if st[ux(foe, v, U_ROW)] == row:
+                if pick == 0:
+                    return v
+                pick -= 1
+    return best
+
+
+@rules_kernel
+def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> int:
+    """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone)."""
+    card = take_and_pay(st, side, hand_index)
+    paid = st[px(st, 0)] + st[px(st, 1)]
+    u = add_unit(st, side, card, row)
+    st[sx(side, S_SUMMONS)] += 1
+    count(st, side, card, PLAYED)
+    log(st, side, EV_SUMMON, card, paid, row)
+    if cv(st, card, C_DAMAGE) > 0 or cv(st, card, C_DRAW) != 0 or cv(st, card, C_SHIELD) != 0:
+        foe = 1 - side
+        target = row_damage_target(st, foe, row, cv(st, card, C_DAMAGE), policy)
+        target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+        my_id = st[ux(side, u, U_ID)]
+        resolve_played_effects(st, side, card, target_id)
+        u = find_unit(st, side, my_id)
+    return u
+
+
+@rules_kernel
+def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
+    """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none)."""
+    foe = 1 - side
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    card = take_and_pay(st, side, hand_index)
+    count(st, side, card, PLAYED)
+    log(st, side, EV_CAST, card, -1, 0)
+    resolve_played_effects(st, side, card, target_id)
+
+
+@rules_kernel
+def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
+          target: int) -> None:
+    """Attach an Equip card to a unit in play (either side's): its atk/def bonus and element last while attached.
+
+    `target` is the opposing unit its `damage N` hits, if it has one (-1: none).
+    """
+    foe = 1 - side
+    host_id = st[ux(host_side, host, U_ID)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    card = take_and_pay(st, side, hand_index)
+    count(st, side, card, PLAYED)
+    host = find_unit(st, host_side, host_id)
+    if host < 0:  # its own sacrifice took the host: the card is spent for nothing
+        log(st, side, EV_FIZZLE, card, -1, 0)
+        return
+    log(st, side, EV_EQUIP, card, st[ux(host_side, host, U_CARD)], host_side)
+    st[ux(host_side, host, U_ATK_BONUS)] += cv(st, card, C_EQUIP_ATK)
+    st[ux(host_side, host, U_DEF_BONUS)] += cv(st, card, C_EQUIP_DEF)
+    st[ux(host_side, host, U_ELEMENTS)] |= cv(st, card, C_APPLIES)
+    if cv(st, card, C_EQUIP_DEF) < 0:
+        destroy_if_dead(st, host_side, host)
+    resolve_played_effects(st, side, card, target_id)
+
+
+@rules_kernel
+def set_trap(st: IntArray, side: int, hand_index: int) -> None:
+    """Set a trap face down; it springs on the next opposing attack."""
+    card = take_and_pay(st, side, hand_index)
+    set_count = st[sx(side, S_TRAPS)]
+    st[zx(st, side, Z_TRAPS, set_count)] = card
+    st[sx(side, S_TRAPS)] = set_count + 1
+    count(st, side, card, PLAYED)
+    log(st, side, EV_SET_TRAP, card, -1, set_count + 1)
+
+
+@rules_kernel
+def spring_trap(st: IntArray, owner: int, attacker_id: int) -> None:
+    """The owner's oldest trap reacts to an attack: damage to the attacker, element on its player, draw, shield."""
+    trap = st[zx(st, owner, Z_TRAPS, 0)]
+    left = st[sx(owner, S_TRAPS)] - 1
+    for i in range(left):
+        st[zx(st, owner, Z_TRAPS, i)] = st[zx(st, owner, Z_TRAPS, i + 1)]
+    st[zx(st, owner, Z_TRAPS, left)] = -1
+    st[sx(owner, S_TRAPS)] = left
+    attacker_side = 1 - owner
+    u = find_unit(st, attacker_side, attacker_id)
+    log(st, owner, EV_TRAP, trap, st[ux(attacker_side, u, U_CARD)], 0)
+    for i in range(MAX_EFFECTS):
+        if st[G_OVER] == 1:
+            return
+        opcode = fx_opcode(st, trap, i)
+        argument = fx_argument(st, trap, i)
+        if opcode == OP_DAMAGE:
+            u = find_unit(st, attacker_side, attacker_id)
+            if u >= 0:
+                log(st, owner, EV_EFFECT_DAMAGE, trap, st[ux(attacker_side, u, U_CARD)], argument)
+                count_damage(st, owner, trap, argument)
+                damage_unit(st, attacker_side, u, argument)
+        elif opcode == OP_APPLY:
+            apply_element(st, attacker_side, argument, trap)
+        elif opcode == OP_DRAW:
+            draw_cards(st, owner, argument)
+        elif opcode == OP_SHIELD:
+            change_shield(st, owner, argument, trap)
+
+
+@rules_kernel
+def attack(st: IntArray, side: int, u: int, target: int) -> None:
+    """Attack the opposing unit `target` (or the opponent directly when -1); this uses the attacker.
+
+    The defender's oldest set trap reacts first; if it destroys the attacker, the attack never resolves. A card
+    attack deals the attacker's Atk; a direct attack deals 1 to the shield. Either way the attacker's elements
+    (its own `apply` and its equipment's) are then applied to the opponent.
+    """
+    foe = 1 - side
+    card = st[ux(side, u, U_CARD)]
+    attacker_id = st[ux(side, u, U_ID)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    st[ux(side, u, U_USED)] = 1
+    count(st, side, card, ATTACKED)
+    if st[sx(foe, S_TRAPS)] > 0:
+        spring_trap(st, foe, attacker_id)
+        if st[G_OVER] == 1:
+            return
+        u = find_unit(st, side, attacker_id)
+        if u < 0:
+            return
+    mask = cv(st, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
+    if target_id < 0:
+        log(st, side, EV_DIRECT, card, -1, 1)
+        count_damage(st, side, card, 1)
+        change_shield(st, foe, -1, card)
+    else:
+        t = find_unit(st, foe, target_id)
+        if t < 0:
+            return
+        amount = unit_atk(st, side, u)
+        log(st, side, EV_ATTACK, card, st[ux(foe, t, U_CARD)], amount)
+        count_damage(st, side, card, amount)
+        damage_unit(st, foe, t, amount)
+    if mask != 0 and st[G_OVER] == 0:
+        apply_elements(st, foe, mask, card)
+
+
+@rules_kernel
+def support(st: IntArray, side: int, u: int, target: int) -> None:
+    """Use a Support card: +1 Atk to a monster you control for this turn."""
+    st[ux(side, u, U_USED)] = 1
+    st[ux(side, target, U_TEMP_ATK)] += 1
+    log(st, side, EV_SUPPORT, st[ux(side, u, U_CARD)], st[ux(side, target, U_CARD)], 1)
+
+
+@rules_kernel
+def move_unit(st: IntArray, side: int, u: int, row: int) -> None:
+    """Use a Mobile card: move it one row forward or back on its own field."""
+    st[ux(side, u, U_USED)] = 1
+    st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
+    st[ux(side, u, U_ROW)] = row
+    st[sx(side, S_ROW0 + row)] += 1
+    log(st, side, EV_MOVE, st[ux(side, u, U_CARD)], -1, row)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Turn structure
+
+
+@rules_kernel
+def start_turn(st: IntArray, side: int) -> None:
+    """Ready the side's cards, let statuses strike, then draw (the first player skips their first draw by default)."""
+    first_turn = st[G_TURN] == 0
+    st[G_TURN] += 1
+    st[G_ACTIVE] = side
+    st[sx(side, S_SUMMONS)] = 0
+    for u in range(st[sx(side, S_UNITS)]):
+        st[ux(side, u, U_USED)] = 0
+    log(st, side, EV_TURN, st[sx(0, S_SHIELD)], st[sx(1, S_SHIELD)],
+        st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)])
+    tick_statuses(st, side)
+    if opt(st, O_TICKS_EVERY) == 1:
+        tick_statuses(st, 1 - side)
+    if st[G_OVER] == 1:
+        return
+    if not first_turn or opt(st, O_FIRST_DRAWS) == 1:
+        draw_cards(st, side, opt(st, O_DRAW))
+
+
+@rules_kernel
+def end_turn(st: IntArray, side: int) -> None:
+    """Support lasts one turn; without persistent damage, every card heals."""
+    for u in range(st[sx(side, S_UNITS)]):
+        st[ux(side, u, U_TEMP_ATK)] = 0
+    if opt(st, O_DAMAGE_PERSISTS) == 0:
+        for s in range(2):
+            for u in range(st[sx(s, S_UNITS)]):
+                st[ux(s, u, U_DAMAGE)] = 0
+
+
+@rules_kernel
+def shuffle_zone(st: IntArray, base: int, number: int) -> None:
+    """Fisher-Yates over `number` words of `st` from `base`, drawing as `engines.shuffle_in_place` does."""
+    for i in range(number - 1, 0, -1):
+        j = rng_below(st, i + 1)
+        tmp = st[base + i]
+        st[base + i] = st[base + j]
+        st[base + j] = tmp
+
+
+@rules_kernel
+def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
+    """Shuffle both decks (A then B) and draw the starting hands."""
+    for side in range(2):
+        deck = deck_a if side == 0 else deck_b
+        base = zx(st, side, Z_DECK, 0)
+        for i in range(deck.shape[0]):
+            st[base + i] = deck[i]
+        st[sx(side, S_DECK_LEN)] = deck.shape[0]
+        shuffle_zone(st, base, deck.shape[0])
+    for side in range(2):
+        draw_cards(st, side, opt(st, O_HAND_SIZE))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The greedy policy
+
+
+@rules_kernel
+def preferred_row(st: IntArray, card: int) -> int:
+    """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack behind."""
+    if cv(st, card, C_CAN_ATTACK) == 0:
+        return ROWS - 1
+    row = cv(st, card, C_RANGE) - 1
+    return row if row < ROWS - 1 else ROWS - 1
+
+
+@rules_kernel
+def row_with_room(st: IntArray, side: int, wanted: int) -> int:
+    """The wanted row if it has room after the planned sacrifices, else the nearest that does (forward first)."""
+    for step in range(ROWS):
+        row = wanted - step
+        if step > 0 and 0 <= row < ROWS and room_in_row(st, side, row):
+            return row
+        if step == 0 and room_in_row(st, side, wanted):
+            return wanted
+        row = wanted + step
+        if step > 0 and row < ROWS and room_in_row(st, side, row):
+            return row
+    return -1
+
+
+@rules_kernel
+def greedy_kill_target(st: IntArray, side: int, u: int, extra_atk: int) -> int:
+    """The most valuable opposing unit in range that this attack (plus `extra_atk`) destroys; -1: none."""
+    foe = 1 - side
+    amount = unit_atk(st, side, u) + extra_atk
+    best = -1
+    best_value = -1
+    for v in range(st[sx(foe, S_UNITS)]):
+        if damage_to_destroy(st, foe, v) <= amount and in_range(st, side, u, v):
+            value = unit_value(st, foe, v)
+            if value > best_value:
+                best_value = value
+                best = v
+    return best
+
+
+@rules_kernel
+def support_turns_into_kill(st: IntArray, side: int, u: int) -> bool:
+    """True when +1 Atk lets this unit destroy a card in range that it cannot destroy now."""
+    foe = 1 - side
+    amount = unit_atk(st, side, u)
+    found = False
+    for v in range(st[sx(foe, S_UNITS)]):
+        need = damage_to_destroy(st, foe, v)
+        if need <= amount + 1 and in_range(st, side, u, v):
+            if need <= amount:
+                return False
+            found = True
+    return found
+
+
+@rules_kernel
+def greedy_spell_target(st: IntArray, foe: int, amount: int, any_target: bool) -> int:
+    """The most valuable opposing unit `amount` damage destroys; with `any_target`, else the most valuable one."""
+    best = -1
+    best_score = -1
+    for v in range(st[sx(foe, S_UNITS)]):
+        kills = damage_to_destroy(st, foe, v) <= amount
+        if not kills and not any_target:
+            continue
+        score = unit_value(st, foe, v) + (1000 if kills else 0)
+        if score > best_score:
+            best_score = score
+            best = v
+    return best
+
+
+@rules_kernel
+def greedy_plays(st: IntArray, side: int) -> None:
+    """Set traps; play card draw, shields that fit, and elements that start a status or make a combo."""
+    foe = 1 - side
+    i = 0
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        kind = cv(st, card, C_KIND)
+        play = False
+        if kind == KIND_TRAP:
+            play = st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)
+        elif kind == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) == 0:
+            shield = cv(st, card, C_SHIELD)
+            play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
+            applies = cv(st, card, C_APPLIES)
+            standard = st[sx(foe, S_STANDARD)]
+            for element in range(4):
+                if (applies >> element) & 1 == 1:
+                    if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
+                        play = True
+        if play and can_pay(st, side, i):
+            if kind == KIND_TRAP:
+                set_trap(st, side, i)
+            else:
+                cast_spell(st, side, i, -1)
+            i = 0  # the hand changed (draws, sacrifices): look again from the start
+            continue
+        i += 1
+
+
+@rules_kernel
+def sorted_sacrifice_values(st: IntArray, side: int) -> int:
+    """Every card `sacrifice_from` allows, by greedy worth ascending, in the scratch area; returns how many.
+
+    Entry i is (worth, hand index or -1 for a unit) at scratch words 2i, 2i+1; word 2n onwards holds the running
+    sums, prefix[k] = the worth of the k weakest.
+    """
+    mode = opt(st, O_SACRIFICE)
+    base = st[G_SCRATCH]
+    n = 0
+    n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+    n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
+    for i in range(n_units + n_hand):
+        if i < n_units:
+            value = unit_value(st, side, i)
+            where = -1
+        else:
+            where = i - n_units
+            value = hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, where)])
+        j = n
+        while j > 0 and st[base + 2 * (j - 1)] > value:  # insertion sort: the list is short
+            st[base + 2 * j] = st[base + 2 * (j - 1)]
+            st[base + 2 * j + 1] = st[base + 2 * (j - 1) + 1]
+            j -= 1
+        st[base + 2 * j] = value
+        st[base + 2 * j + 1] = where
+        n += 1
+    total = 0
+    st[base + 2 * n] = 0
+    for k in range(n):
+        total += st[base + 2 * k]
+        st[base + 2 * n + k + 1] = total
+    return n
+
+
+@rules_kernel
+def greedy_summons(st: IntArray, side: int) -> None:
+    """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
+
+    What a card would sacrifice is priced from one sorted list of worths (the sum of the `cost` weakest, leaving
+    out the card itself); equal gains go to the lower soul cost. Only the winner gets a real plan and a row, and if
+    no row has room, the next best is tried.
+    """
+    limit = opt(st, O_SUMMONS)
+    base = st[G_SCRATCH]
+    while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
+        held = st[sx(side, S_HAND)]
+        any_monster = False
+        for h in range(held):
+            if cv(st, st[zx(st, side, Z_HAND, h)], C_KIND) == KIND_MONSTER:
+                any_monster = True
+                break
+        if not any_monster:
+            return
+        n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
+        prefix = base
+        excluded = st[G_ACTIONS]  # one flag per hand card: tried, and no row had room (the action list is free here)
+        for h in range(held):
+            st[excluded + h] = 0
+        summoned = False
+        for _ in range(held):
+            best = -1
+            best_gain = -(1 << 40)
+            best_cost = 1 << 40
+            for h in range(held):
+                card = st[zx(st, side, Z_HAND, h)]
+                if st[excluded + h] == 1 or cv(st, card, C_KIND) != KIND_MONSTER or card_value(st, card) < best_gain:
+                    continue
+                cost = cv(st, card, C_COST)
+                sacrificed = 0
+                if cost > 0:
+                    if n < 0:
+                        n = sorted_sacrifice_values(st, side)
+                        prefix = base + 2 * n
+                    position = -1
+                    for k in range(n):
+                        if st[base + 2 * k + 1] == h:
+                            position = k
+                            break
+                    if cost > n - (1 if position >= 0 else 0):
+                        continue
+                    if 0 <= position < cost:
+                        sacrificed = st[prefix + cost + 1] - st[base + 2 * position]
+                    else:
+                        sacrificed = st[prefix + cost]
+                gain = card_value(st, card) - sacrificed
+                # Equal gains go to the cheaper card: the same worth for fewer cards spent.
+                if (cost > 0 and gain <= 0) or gain < best_gain or (gain == best_gain and cost >= best_cost):
+                    continue
+                best_gain = gain
+                best_cost = cost
+                best = h
+            if best < 0:
+                break
+            can_pay(st, side, best)
+            row = row_with_room(st, side, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
+            if row >= 0:
+                summon(st, side, best, row, POLICY_GREEDY)
+                summoned = True
+                break
+            st[excluded + best] = 1
+        if not summoned:
+            return
+
+
+@rules_kernel
+def greedy_equips(st: IntArray, side: int) -> None:
+    """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best."""
+    foe = 1 - side
+    i = 0
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 0:
+            i += 1
+            continue
+        bonus_atk = cv(st, card, C_EQUIP_ATK)
+        helpful = bonus_atk + cv(st, card, C_EQUIP_DEF) >= 0
+        host_side = side if helpful else foe
+        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, C_APPLIES) != 0)
+        host = -1
+        best_score = -1
+        for u in range(st[sx(host_side, S_UNITS)]):
+            if for_attackers and cv(st, st[ux(host_side, u, U_CARD)], C_CAN_ATTACK) == 0:
+                continue
+            if helpful and not for_attackers:
+                score = unit_value(st, host_side, u)
+            else:
+                score = unit_atk(st, host_side, u) * 4 + unit_value(st, host_side, u)
+            if score > best_score:
+                best_score = score
+                host = u
+        if host >= 0 and can_pay(st, side, i) and not (host_side == side and planned_unit(st, host)):
+            target = -1
+            if cv(st, card, C_DAMAGE) > 0:
+                target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), True)
+            equip(st, side, i, host_side, host, target)
+            i = 0
+            continue
+        i += 1
+
+
+@rules_kernel
+def greedy_supports_and_moves(st: IntArray, side: int) -> None:
+    """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
+    nothing in reach step forward."""
+    foe = 1 - side
+    for s in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, s, U_CARD)]
+        if cv(st, card, C_SUPPORT) == 0 or not can_use(st, side, s):
+            continue
+        attacks_itself = cv(st, card, C_CAN_ATTACK) == 1
+        if attacks_itself and greedy_kill_target(st, side, s, 0) >= 0:
+            continue
+        chosen = -1
+        fallback = -1
+        fallback_atk = -1
+        for a in range(st[sx(side, S_UNITS)]):
+            if a == s or cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0 or not can_use(st, side, a):
+                continue
+            if support_turns_into_kill(st, side, a):
+                chosen = a
+                break
+            if unit_atk(st, side, a) > fallback_atk:
+                fallback_atk = unit_atk(st, side, a)
+                fallback = a
+        if chosen < 0 and not attacks_itself:
+            chosen = fallback
+        if chosen >= 0:
+            support(st, side, s, chosen)
+    for u in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, u, U_CARD)]
+        if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
+            continue
+        row = st[ux(side, u, U_ROW)]
+        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(st, O_ROW_SLOTS):
+            continue
+        if can_attack_player(st, side, u):
+            continue
+        reach = False
+        for v in range(st[sx(foe, S_UNITS)]):
+            if in_range(st, side, u, v):
+                reach = True
+                break
+        if not reach:
+            move_unit(st, side, u, row - 1)
+
+
+@rules_kernel
+def greedy_attacks(st: IntArray, side: int) -> None:
+    """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
+    in reach. With enough attackers to empty the shield (and no trap set), everyone goes for the player."""
+    foe = 1 - side
+    direct_ready = 0
+    for u in range(st[sx(side, S_UNITS)]):
+        if can_use(st, side, u) and can_attack_player(st, side, u):
+            direct_ready += 1
+    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and st[sx(foe, S_TRAPS)] == 0
+    while st[G_OVER] == 0:
+        u = -1
+        best_atk = -1
+        for w in range(st[sx(side, S_UNITS)]):
+            if cv(st, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(st, side, w):
+                atk = unit_atk(st, side, w)
+                if atk > best_atk:
+                    best_atk = atk
+                    u = w
+        if u < 0:
+            return
+        direct = can_attack_player(st, side, u)
+        kill = -1 if lethal and direct else greedy_kill_target(st, side, u, 0)
+        target = NO_TARGET
+        if kill >= 0:
+            target = kill
+        elif direct:
+            target = -1
+        else:
+            best_value = -1
+            for v in range(st[sx(foe, S_UNITS)]):
+                if in_range(st, side, u, v):
+                    value = unit_value(st, foe, v)
+                    if value > best_value:
+                        best_value = value
+                        target = v
+        if target == NO_TARGET:
+            st[ux(side, u, U_USED)] = 1  # nothing in reach: it sits this turn out
+            continue
+        attack(st, side, u, target)
+
+
+@rules_kernel
+def greedy_finishers(st: IntArray, side: int) -> None:
+    """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
+    foe = 1 - side
+    i = 0
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
+            target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
+            if target >= 0 and can_pay(st, side, i):
+                cast_spell(st, side, i, target)
+                i = 0
+                continue
+        i += 1
+
+
+@rules_kernel
+def greedy_turn(st: IntArray, side: int) -> None:
+    """Curve out, trade well, attack when ahead: plays, summons, equipment, Support and moves, attacks, finishers."""
+    greedy_plays(st, side)
+    greedy_summons(st, side)
+    greedy_equips(st, side)
+    if st[G_OVER] == 0:
+        greedy_supports_and_moves(st, side)
+    greedy_attacks(st, side)
+    greedy_finishers(st, side)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The random-legal policy
+
+
+@rules_kernel
+def add_action(st: IntArray, n: int, kind: int, a: int, b: int, c: int) -> int:
+    """Write one action row into the list in `st`; returns the new count."""
+    base = st[G_ACTIONS] + n * 4
+    st[base] = kind
+    st[base + 1] = a
+    st[base + 2] = b
+    st[base + 3] = c
+    return n + 1
+
+
+@rules_kernel
+def list_actions(st: IntArray, side: int) -> int:
+    """Every legal action now, as rows (kind, a, b, c) in the list in `st`; returns how many."""
+    foe = 1 - side
+    n = 0
+    limit = opt(st, O_SUMMONS)
+    summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
+    for h in range(st[sx(side, S_HAND)]):
+        card = st[zx(st, side, Z_HAND, h)]
+        kind = cv(st, card, C_KIND)
+        if kind == KIND_MONSTER and not summons_left:
+            continue
+        if kind == KIND_TRAP and st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS):
+            continue
+        if not can_pay(st, side, h):
+            continue
+        if kind == KIND_MONSTER:
+            for row in range(ROWS):
+                if room_in_row(st, side, row):
+                    n = add_action(st, n, A_SUMMON, h, row, 0)
+        elif kind == KIND_TRAP:
+            n = add_action(st, n, A_TRAP, h, 0, 0)
+        elif cv(st, card, C_EQUIP) == 1:
+            for host_side in range(2):
+                for u in range(st[sx(host_side, S_UNITS)]):
+                    if not (host_side == side and planned_unit(st, u)):
+                        n = add_action(st, n, A_EQUIP, h, host_side, u)
+        elif cv(st, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+            for v in range(st[sx(foe, S_UNITS)]):
+                n = add_action(st, n, A_CAST, h, v, 0)
+        else:
+            n = add_action(st, n, A_CAST, h, -1, 0)
+    for u in range(st[sx(side, S_UNITS)]):
+        if not can_use(st, side, u):
+            continue
+        card = st[ux(side, u, U_CARD)]
+        if cv(st, card, C_CAN_ATTACK) == 1:
+            if can_attack_player(st, side, u):
+                n = add_action(st, n, A_ATTACK, u, -1, 0)
+            for v in range(st[sx(foe, S_UNITS)]):
+                if in_range(st, side, u, v):
+                    n = add_action(st, n, A_ATTACK, u, v, 0)
+        if cv(st, card, C_SUPPORT) == 1:
+            for a in range(st[sx(side, S_UNITS)]):
+                if a != u:
+                    n = add_action(st, n, A_SUPPORT, u, a, 0)
+        if cv(st, card, C_MOBILE) == 1:
+            row = st[ux(side, u, U_ROW)]
+            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, n, A_MOVE, u, row - 1, 0)
+            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, n, A_MOVE, u, row + 1, 0)
+    return n
+
+
+@rules_kernel
+def random_turn(st: IntArray, side: int) -> None:
+    """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
+    for _ in range(MAX_RANDOM_STEPS):
+        if st[G_OVER] == 1:
+            return
+        n = list_actions(st, side)
+        pick = rng_below(st, n + 1)
+        if pick == n:
+            return
+        base = st[G_ACTIONS] + pick * 4
+        kind = st[base]
+        a = st[base + 1]
+        b = st[base + 2]
+        c = st[base + 3]
+        if kind == A_SUMMON:
+            summon(st, side, a, b, POLICY_RANDOM)
+        elif kind == A_TRAP:
+            set_trap(st, side, a)
+        elif kind == A_CAST:
+            cast_spell(st, side, a, b)
+        elif kind == A_EQUIP:
+            target = -1
+            foe = 1 - side
+            if cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+                target = rng_below(st, st[sx(foe, S_UNITS)])
+            equip(st, side, a, b, c, target)
+        elif kind == A_ATTACK:
+            attack(st, side, a, b)
+        elif kind == A_SUPPORT:
+            support(st, side, a, b)
+        else:
+            move_unit(st, side, a, b)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Matches and batches
+
+
+@rules_kernel
+def take_turn(st: IntArray, side: int) -> None:
+    """One whole turn of `side`: start, the side's policy, end."""
+    start_turn(st, side)
+    if st[G_OVER] == 1:
+        return
+    if st[sx(side, S_POLICY)] == POLICY_GREEDY:
+        greedy_turn(st, side)
+    else:
+        random_turn(st, side)
+    end_turn(st, side)
+
+
+@rules_kernel
+def play_match(st: IntArray, deck_a: IntArray, deck_b: IntArray, first: int,
+               policy_a: int, policy_b: int) -> None:
+    """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
+    reset_state(st)
+    st[sx(0, S_POLICY)] = policy_a
+    st[sx(1, S_POLICY)] = policy_b
+    setup_match(st, deck_a, deck_b)
+    side = first
+    while st[G_OVER] == 0:
+        if st[G_TURN] >= opt(st, O_TURN_CAP):
+            end_match(st, -1)
+            return
+        take_turn(st, side)
+        side = 1 - side
+
+
+@rules_kernel
+def play_batch_kernel(st: IntArray, deck_a: IntArray, deck_b: IntArray,
+                      seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+    """Play one match per seed on one state array (its counters add up over the batch)."""
+    for m in range(seeds.shape[0]):
+        rng_seed(st, seeds[m])
+        play_match(st, deck_a, deck_b, int(first[m]), policy_a, policy_b)
+        winners[m] = st[G_WINNER]
+        turns[m] = st[G_TURN]
+
+
+class MatchArrays:
+    """One packed match state, with numpy views for setting up scenarios and reading results."""
+
+    def __init__(self, compiled: CompiledCards, deck_capacity: int, event_rows: int = 0) -> None:
+        self.compiled = compiled
+        """The compiled card set."""
+        self.st: IntArray = new_state(compiled, deck_capacity, event_rows)
+        """The packed state (xorshift words first); every kernel takes it."""
+        st = self.st
+        capacity = int(st[G_CAPACITY])
+        cards = len(compiled.names)
+        self.board: IntArray = st[BOARD_BASE:ZONES_BASE].reshape(2, MAX_UNITS, UNIT_FIELDS)
+        """board[side, unit, U_*]: a view of `st`."""
+        self.sides: IntArray = st[SIDES_BASE:BOARD_BASE].reshape(2, SIDE_FIELDS)
+        """sides[side, S_*]: a view of `st`."""
+        self.zones: IntArray = st[st[G_ZONES] : st[G_ZONES] + 6 * capacity].reshape(2, 3, capacity)
+        """zones[side, Z_DECK | Z_HAND | Z_TRAPS, i]: a view of `st`."""
+        self.counters: IntArray = st[st[G_COUNTERS] : st[G_CARDS]].reshape(2, cards, N_COUNTERS)
+        """counters[side, card, counter], summed over every match played on this state: a view of `st`."""
+        self._events: IntArray = st[st[G_EVENT_BASE] :].reshape(event_rows, EVENT_WIDTH)
+
+    @property
+    def events(self) -> IntArray:
+        """The trace events logged so far, one row each: (turn, player, code, card, other, amount)."""
+        return self._events[: int(self.st[G_EVENTS])]
+
+
+def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+    """(winner int8[], turns int32[], counters int64[2, cards, 5]) for one batch."""
+    arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)))
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    play_batch_kernel(arrays.st, np.ascontiguousarray(deck_a, dtype=np.int64),
+                      np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
+                      np.ascontiguousarray(first, dtype=np.int8), int(policy_a), int(policy_b), winners, turns)
+    return winners, turns, arrays.counters.copy()
+
+
+def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
+                policy_b: int) -> tuple[int, int, IntArray]:
+    """One match with its events: (winner, turns, events int64[n, 6])."""
+    arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS)
+    winners = np.zeros(1, dtype=np.int8)
+    turns = np.zeros(1, dtype=np.int32)
+    play_batch_kernel(arrays.st, np.ascontiguousarray(deck_a, dtype=np.int64),
+                      np.ascontiguousarray(deck_b, dtype=np.int64), np.array([seed], dtype=np.int64),
+                      np.array([first], dtype=np.int8), int(policy_a), int(policy_b), winners, turns)
+    return int(winners[0]), int(turns[0]), arrays.events.copy()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Trace lines
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace event as a line a designer can read."""
+    _turn, player, code, card, other, amount = (int(v) for v in row)
+    me = "AB"[player]
+    foe = "AB"[1 - player]
+    names = compiled.names
+    table = compiled.table
+
+    def name(card_id: int) -> str:
+        return names[card_id] if card_id >= 0 else "?"
+
+    if code == EV_TURN:
+        return f"{me}'s turn. Shields A {card}, B {other}; {me} holds {amount // 1000} card(s), {amount % 1000} in deck."
+    if code == EV_DRAW:
+        return f"{me} draws {name(card)}."
+    if code == EV_DECK_EMPTY:
+        return f"{me} cannot draw: the deck is empty."
+    if code == EV_SUMMON:
+        paid = f", sacrificing {other}" if other > 0 else ""
+        stats = f"{table[card, C_ATK]}/{table[card, C_DEF]}, soul cost {table[card, C_COST]}"
+        return f"{me} summons {name(card)} ({stats}) to row {amount + 1}{paid}."
+    if code == EV_SACRIFICE:
+        return f"{me} sacrifices {name(card)} from row {amount + 1}."
+    if code == EV_DISCARD:
+        return f"{me} sacrifices {name(card)} from the hand."
+    if code == EV_CAST:
+        return f"{me} plays {name(card)}."
+    if code == EV_FIZZLE:
+        return f"{me} plays {name(card)}, but its host was sacrificed for it: no effect."
+    if code == EV_EQUIP:
+        owner = me if amount == player else foe
+        return f"{me} equips {name(card)} to {owner}'s {name(other)}."
+    if code == EV_SET_TRAP:
+        return f"{me} sets a trap ({name(card)}); {amount} set."
+    if code == EV_TRAP:
+        return f"{me}'s trap {name(card)} springs on {foe}'s {name(other)}."
+    if code == EV_ATTACK:
+        return f"{me}'s {name(card)} attacks {foe}'s {name(other)} for {amount}."
+    if code == EV_DIRECT:
+        return f"{me}'s {name(card)} attacks {foe} directly."
+    if code == EV_EFFECT_DAMAGE:
+        return f"{me}'s {name(card)} deals {amount} damage to {foe}'s {name(other)}."
+    if code == EV_NO_TARGET:
+        return f"{me}'s {name(card)}: its {amount} damage finds no target."
+    if code == EV_DESTROYED:
+        return f"{me}'s {name(card)} is destroyed ({amount} damage)."
+    if code == EV_SUPPORT:
+        return f"{me}'s {name(card)} supports {name(other)}: +1 Atk this turn."
+    if code == EV_MOVE:
+        return f"{me}'s {name(card)} moves to row {amount + 1}."
+    if code == EV_ELEMENT:
+        source = f" by {name(card)}" if card >= 0 else ""
+        applied = ELEMENTS[other]
+        if amount < 0:
+            return f"{applied} is applied to {me}{source}: {me} now has the {applied} status."
+        if amount == other:
+            return f"{applied} is applied to {me}{source}: {me} already has it, nothing happens."
+        if amount >= 4:
+            old = ELEMENTS[amount - 4]
+            return f"{applied} is applied to {me}{source}: {old} + {applied} makes no combo; {applied} replaces {old}."
+        old = ELEMENTS[amount]
+        return f"{applied} is applied to {me}{source}: {old} + {applied} makes no combo; {old} stays."
+    if code == EV_COMBO:
+        source = f" by {name(card)}" if card >= 0 else ""
+        return (f"{ELEMENTS[amount % 4]} is applied to {me}{source}: {ELEMENTS[amount // 4]} + {ELEMENTS[amount % 4]} "
+                f"= {COMBO_NAMES[other]}.")
+    if code == EV_STATUS_DAMAGE:
+        left = f" ({amount} more turn(s))" if other == BURNING and amount < PERMANENT else ""
+        return f"{COMBO_NAMES[other]} strikes {me}{left}."
+    if code == EV_FIELD_DAMAGE:
+        return f"{COMBO_NAMES[other]}: 1 damage to every card on {me}'s field."
+    if code == EV_SHIELD:
+        change = f"+{other}" if other > 0 else str(other)
+        return f"{me}'s shield {change} -> {amount}."
+    return f"{me}: event {code} ({card}, {other}, {amount})"
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    policies=("greedy", "random"),
+    cost_axis="soul cost",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+)
