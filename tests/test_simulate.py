@@ -266,3 +266,12 @@ def test_cli_sweep(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytes
     assert cli.main(["sweep", *base, "--values", "1..3", "--matches-per-card", "500"]) == 0
     assert "tier band" in capsys.readouterr().out
     assert cli.main(["sweep", *base, "--values", "3..1"]) == 2
+
+
+def test_sweeping_the_reference_decks_filler_measures_it_against_another_filler(toy: tuple[CardSet, Deck, Deck]) -> None:
+    from workbench.analysis import sweep
+
+    cardset, reference, other = toy  # "Filler" is the reference deck's filler (6 copies)
+    result = sweep(cardset, [reference, other], "Filler", "strength", [0, 5], matches_per_card=3_000, seed=4)
+    weak, strong = result.points["power"].tolist()
+    assert strong > weak, "a swept filler must not be compared with itself (power 0 at every value)"

@@ -58,12 +58,16 @@ def _outcome_scores(outcomes: Sequence[tuple[Any, ...]]) -> np.ndarray:
     return _scores(np.concatenate([o[0] for o in outcomes]))
 
 
-def choose_fillers(compiled: CompiledCards, reference: IntArray) -> dict[int, int]:
-    """Slot -> the filler card id in the reference deck (most copies, then cost nearest the slot's median)."""
+def choose_fillers(compiled: CompiledCards, reference: IntArray, avoid: frozenset[int] = frozenset()) -> dict[int, int]:
+    """Slot -> the filler card id in the reference deck (most copies, then cost nearest the slot's median).
+
+    Cards in `avoid` are not chosen while the slot has another candidate (a sweep must not vary its own baseline).
+    """
     ids, copies = np.unique(reference, return_counts=True)
     fillers: dict[int, int] = {}
     for slot in sorted({int(compiled.slot[i]) for i in ids}):
         candidates = [(int(i), int(c)) for i, c in zip(ids, copies) if compiled.slot[i] == slot and not math.isnan(compiled.cost[i])]
+        candidates = [c for c in candidates if c[0] not in avoid] or candidates
         if not candidates:
             continue
         median = float(np.median([compiled.cost[i] for i, _ in candidates]))
@@ -116,7 +120,8 @@ def power_curve(
 ) -> PowerCurve:
     """Every card's simulated power against its cost (see the module docstring for the method).
 
-    `only` limits the measured cards to those names (the line is then fitted over them alone).
+    `only` limits the measured cards to those names (the line is then fitted over them alone), and none of them is
+    chosen as a filler while its slot has another card in the reference deck.
     """
     if not decks:
         raise WorkbenchInputError(
@@ -127,12 +132,12 @@ def power_curve(
     policy_id = engine.policy_index(policy)
     reference = compiled.deck_array(decks[0])
     gauntlet = [compiled.deck_array(deck) for deck in decks]
-    fillers = choose_fillers(compiled, reference)
+    wanted = None if only is None else {compiled.card_id(name) for name in only}
+    fillers = choose_fillers(compiled, reference, frozenset(wanted or ()))
     per_opponent = max(1, math.ceil(matches_per_card / len(gauntlet)))
     children = np.random.SeedSequence(seed).spawn(len(gauntlet))
     seed_plan = [batch_seeds(child, per_opponent, first_player) for child in children]
 
-    wanted = None if only is None else {compiled.card_id(name) for name in only}
     measured = [
         card
         for card in range(len(compiled.names))
