@@ -275,3 +275,25 @@ def test_sweeping_the_reference_decks_filler_measures_it_against_another_filler(
     result = sweep(cardset, [reference, other], "Filler", "strength", [0, 5], matches_per_card=3_000, seed=4)
     weak, strong = result.points["power"].tolist()
     assert strong > weak, "a swept filler must not be compared with itself (power 0 at every value)"
+
+
+def test_engine_findings_travel_with_the_figures(
+    toy: tuple[CardSet, Deck, Deck], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    from dataclasses import replace
+
+    from workbench import simulate as simulate_module
+    from workbench.cards import Finding
+
+    cardset, reference, _ = toy
+    note = Finding("info", "toy.effect_not_simulated", "is played without its effect 'fly'.", card="Big")
+    real = cardset.ruleset.engine
+    assert real is not None
+    noted = replace(real, compile_cards=lambda cs, opts: replace(real.compile_cards(cs, opts), findings=(note,)))
+    monkeypatch.setattr(simulate_module, "engine_for", lambda _cardset: noted)
+    result = simulate(cardset, reference, matches=200, seed=1)
+    assert result.meta["engine_findings"] == [note.to_json()]
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    (tmp_path / "ref.txt").write_text(REFERENCE, encoding="utf-8")
+    assert cli.main(["simulate", cardset.path, "--ruleset", "toy", "--deck", str(tmp_path / "ref.txt"), "--matches", "200"]) == 0
+    assert "info [toy.effect_not_simulated] card 'Big' is played without its effect 'fly'." in capsys.readouterr().out

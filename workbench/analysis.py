@@ -189,6 +189,7 @@ def power_curve(
     frame["flag"], frame["suggested_cost"] = zip(*(_judge(row, intercept, slope, frame) for row in frame.itertuples()))
     tiers = _tiers(frame)
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
+    meta["engine_findings"] = [finding.to_json() for finding in compiled.findings]
     meta |= {
         "matches_per_card": len(base),
         "reference_deck": decks[0].name,

@@ -329,12 +329,18 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
 
 
 def _provenance_line(meta: dict[str, Any]) -> str:
+    """The provenance stamp, then one line per engine finding (an effect the engine plays without, say)."""
     options = ", ".join(f"{k}={v}" for k, v in meta["options"].items()) or "none"
-    return (
+    stamp = (
         f"{meta['ruleset']} v{meta['ruleset_version']} (engine {meta['engine_version']}), seed {meta['seed']}, "
         f"{meta['matches']:,} matches, policies {'/'.join(meta['policies'])}, card set {meta['cardset']} "
         f"#{meta['cardset_hash']}, workbench {meta['workbench_version']}; options: {options}"
     )
+    notes = [
+        f"{f['severity']} [{f['rule']}] " + (f"card '{f['card']}' " if f.get("card") else "") + f["message"]
+        for f in meta.get("engine_findings", [])
+    ]
+    return "\n".join([stamp, *notes])
 
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:

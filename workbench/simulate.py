@@ -349,6 +349,7 @@ def simulate(
             )
     meta = provenance(cardset, engine, resolved, seed, matches, policy_names)
     meta |= {"deck_a": deck_a.name, "deck_b": deck_b.name, "first_player": first_player}
+    meta["engine_findings"] = [finding.to_json() for finding in compiled.findings]
     return MatchResults(frame, pd.DataFrame(counter_rows), meta)
 
 
