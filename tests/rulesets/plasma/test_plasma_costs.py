@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from workbench.cards import CardSet
-from workbench.paths import bundled_sets
 from workbench.loading import load_cardset
+from workbench.paths import bundled_sets
 from workbench.rulesets.plasma import RULESET
 from workbench.rulesets.plasma.costs import fit_cost
 from workbench.validate import validate
@@ -177,13 +177,19 @@ def test_an_effect_outside_the_vocabulary_is_an_info_finding_on_its_cell(make_ca
     ]
     [info] = of_rule(findings(make_cardset(RULESET, rows)), "plasma.effect_not_simulated")
     assert (info.severity, info.card, info.row, info.column, info.actual) == (
-        "info", "Frost Nova", 10, "effects", "freeze 2",
+        "info",
+        "Frost Nova",
+        10,
+        "effects",
+        "freeze 2",
     )
 
 
 def test_headers_are_matched_loosely_and_plasma_means_cost(make_cardset: MakeCardSet) -> None:
-    rows = [{"Name": f"C{i}", "Card Type": "Creature", "Plasma": c, "Power": p, "Resolve": r}
-            for i, (c, p, r) in enumerate([(1, 2, 1), (2, 3, 2), (3, 4, 3), (4, 5, 4)])]
+    rows = [
+        {"Name": f"C{i}", "Card Type": "Creature", "Plasma": c, "Power": p, "Resolve": r}
+        for i, (c, p, r) in enumerate([(1, 2, 1), (2, 3, 2), (3, 4, 3), (4, 5, 4)])
+    ]
     cardset = make_cardset(RULESET, rows)
     assert [entry.card.cost for entry in cardset] == [1, 2, 3, 4]
 
@@ -199,7 +205,10 @@ def test_the_bundled_set_sits_on_its_own_curve() -> None:
 
 
 def test_stat_budget_plots_what_the_fit_says_each_creature_is_worth_against_its_cost(make_cardset: MakeCardSet) -> None:
-    rows = on_curve() + [creature("Too Dear", 5, 4, 3), {"name": "Bolt", "kind": "event", "cost": 9, "effects": "damage 3"}]
+    rows = on_curve() + [
+        creature("Too Dear", 5, 4, 3),
+        {"name": "Bolt", "kind": "event", "cost": 9, "effects": "damage 3"},
+    ]
     cardset = make_cardset(RULESET, rows)
     budget = RULESET.stat_budget(cardset, RULESET.resolve_options())  # type: ignore[misc]
     assert budget.cost_label == "plasma cost"

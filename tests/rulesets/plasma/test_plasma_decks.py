@@ -71,7 +71,9 @@ def test_no_more_than_4_copies_of_a_single_card(
     assert (finding.card, finding.row, finding.expected, finding.actual) == ("Drone 1", 2, 4, copies)
 
 
-def test_copies_on_separate_lines_add_up_and_the_first_line_is_named(cardset: CardSet, make_deck: Callable[..., Deck]) -> None:
+def test_copies_on_separate_lines_add_up_and_the_first_line_is_named(
+    cardset: CardSet, make_deck: Callable[..., Deck]
+) -> None:
     deck = make_deck(cardset, "3 Drone 1\n2 Beast 1\n2 Drone 1")
     [finding] = [f for f in deck_findings(cardset, deck) if f.rule == "plasma.copies"]
     assert (finding.row, finding.actual) == (1, 5)
@@ -90,7 +92,11 @@ FOUR_SUBTYPES = [(4, "Drone 1"), (4, "Beast 1"), (4, "Warden 1"), (4, "Bolt"), (
     ],
 )
 def test_the_three_subtype_rule_is_an_option_off_by_default(
-    cardset: CardSet, make_deck: Callable[..., Deck], counts: list[tuple[int, str]], subtype_rule: bool, error_line: int | None
+    cardset: CardSet,
+    make_deck: Callable[..., Deck],
+    counts: list[tuple[int, str]],
+    subtype_rule: bool,
+    error_line: int | None,
 ) -> None:
     deck = make_deck(cardset, decklist(counts), name="subtypes")
     found = [f for f in deck_findings(cardset, deck, subtype_rule=subtype_rule) if f.rule == "plasma.subtypes"]
@@ -99,7 +105,11 @@ def test_the_three_subtype_rule_is_an_option_off_by_default(
         return
     [finding] = found
     assert (finding.severity, finding.row, finding.card, finding.expected, finding.actual) == (
-        "error", error_line, "Wraith 1", 3, 4,
+        "error",
+        error_line,
+        "Wraith 1",
+        3,
+        4,
     )
     assert "Drone, Beast, Warden, Wraith" in finding.message
 

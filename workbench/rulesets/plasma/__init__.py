@@ -23,10 +23,14 @@ untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
 instants_before_damage.
 
+Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy and
+random policies over the document's turn structure, the effect vocabulary of
+`effects.py`, and the rule options above.
+
 Version history:
 - 1.0: fitted cost formula, resolve minimum, stray stats on non-creatures,
   effect vocabulary; deck size, copy limit and the optional 3-subtype rule;
-  the match engine.
+  the match engine (engine version 1).
 """
 
 from workbench.rulesets.base import Ruleset
@@ -47,4 +51,5 @@ RULESET = Ruleset(
     options=OPTIONS,
     header_aliases={"plasma": "cost", "plasma cost": "cost", "card type": "kind"},
     signature_columns=frozenset({"power", "resolve"}),
+    engine_module="workbench.rulesets.plasma.engine",
 )

@@ -118,14 +118,25 @@ def _check_fit(cardset: CardSet, options: Options) -> list[Finding]:
             )
         ]
     r_squared = "undefined (every creature costs the same)" if fit.r_squared is None else f"{fit.r_squared:.2f}"
-    note = "" if fit.independent else " Power and resolve do not vary independently here, so a and b are one of many equally good splits."
+    note = (
+        ""
+        if fit.independent
+        else " Power and resolve do not vary independently here, so a and b are one of many equally good splits."
+    )
     findings = [
         cardset.finding(
             "info",
             "plasma.cost_fit",
             f"the set's creatures fit {fit.formula()} (R² = {r_squared}, {fit.creatures} creatures).{note}",
-            expected={"power": round(fit.power_weight, 4), "resolve": round(fit.resolve_weight, 4), "intercept": round(fit.intercept, 4)},
-            actual={"r_squared": None if fit.r_squared is None else round(fit.r_squared, 4), "creatures": fit.creatures},
+            expected={
+                "power": round(fit.power_weight, 4),
+                "resolve": round(fit.resolve_weight, 4),
+                "intercept": round(fit.intercept, 4),
+            },
+            actual={
+                "r_squared": None if fit.r_squared is None else round(fit.r_squared, 4),
+                "creatures": fit.creatures,
+            },
         )
     ]
     tolerance = float(options["cost_tolerance"])
@@ -170,6 +181,7 @@ def _check_resolve(cardset: CardSet, entry: CardEntry) -> list[Finding]:
 
 def _check_stray_stats(cardset: CardSet, entry: CardEntry) -> list[Finding]:
     card = entry.card
+    article = "an" if card.kind[0] in "aeiou" else "a"  # type: ignore[attr-defined]
     findings = []
     for field_name in ("power", "resolve"):
         value = getattr(card, field_name)
@@ -179,8 +191,8 @@ def _check_stray_stats(cardset: CardSet, entry: CardEntry) -> list[Finding]:
             cardset.finding(
                 "warning",
                 "plasma.stats_on_non_creature",
-                f"{'an' if card.kind[0] in 'aeiou' else 'a'} {card.kind} has no {field_name}, so this value is not used; write its bonus in effects as "  # type: ignore[attr-defined]
-                f"'{field_name} +{value}' if that is what it means.",
+                f"{article} {card.kind} has no {field_name}, so this value is not used; write its bonus in "  # type: ignore[attr-defined]
+                f"effects as '{field_name} +{value}' if that is what it means.",
                 entry,
                 field_name,
                 expected="empty",

@@ -27,7 +27,7 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
             )
         )
     counts = deck.counts()
-    for entry, copies, first in counts.values():
+    for _entry, copies, first in counts.values():
         if copies > COPIES_MAX:
             findings.append(
                 deck.finding(

@@ -3,16 +3,16 @@
 The cell holds clauses separated by `;`. Each clause becomes one
 (opcode, amount) pair; what a clause does depends on the card's kind:
 
-| clause            | event, instant, creature (once, when played) | equipment            | battlefield                    |
-|-------------------|----------------------------------------------|----------------------|--------------------------------|
-| `damage N`        | N damage to a target enemy creature          | once, when equipped  | each of your turns (option)    |
-| `damage player N` | N damage to the opponent's Healthshards      | once, when equipped  | each of your turns (option)    |
-| `heal N`          | you gain N Healthshards                      | once, when equipped  | each of your turns (option)    |
-| `draw N`          | you draw N cards                             | once, when equipped  | each of your turns (option)    |
-| `power +N`        | a target creature of yours, this turn        | the equipped creature| all your creatures             |
-| `resolve +N`      | a target creature of yours, this turn        | the equipped creature| all your creatures             |
-| `destroy`         | destroy a target enemy creature              | once, when equipped  | each of your turns (option)    |
-| `plasma +N`       | you gain N plasma this turn                  | once, when equipped  | each of your turns (option)    |
+| clause            | event, instant, creature (when played)  | equipment              | battlefield          |
+|-------------------|-----------------------------------------|------------------------|----------------------|
+| `damage N`        | N damage to a target enemy creature     | once, when equipped    | each turn (option)   |
+| `damage player N` | N damage to the opponent's Healthshards | once, when equipped    | each turn (option)   |
+| `heal N`          | you gain N Healthshards                 | once, when equipped    | each turn (option)   |
+| `draw N`          | you draw N cards                        | once, when equipped    | each turn (option)   |
+| `power +N`        | a target creature of yours, this turn   | the equipped creature  | all your creatures   |
+| `resolve +N`      | a target creature of yours, this turn   | the equipped creature  | all your creatures   |
+| `destroy`         | destroy a target enemy creature         | once, when equipped    | each turn (option)   |
+| `plasma +N`       | you gain N plasma this turn             | once, when equipped    | each turn (option)   |
 
 A clause the vocabulary does not cover is reported (with the reason), never
 dropped silently: validation gives it an `info` finding, and the engine

@@ -134,7 +134,9 @@ OPTIONS: tuple[RuleOption, ...] = (
             "The only way to lose is 0 Healthshards, so a player whose deck is empty simply draws nothing; on: a "
             "player who must draw from an empty deck loses."
         ),
-        quote="with the goal of reducing the opponent's Healthshards to 0 / At the start of every turn you draw 1 card.",
+        quote=(
+            "with the goal of reducing the opponent's Healthshards to 0 / At the start of every turn you draw 1 card."
+        ),
     ),
     RuleOption(
         key="instants_before_damage",

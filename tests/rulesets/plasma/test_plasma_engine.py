@@ -1,0 +1,675 @@
+"""Scenario tests for the plasma engine: one rule of the document per test, on a board set up by hand.
+
+Each test builds the state a rule talks about (who has which creature, card, plasma), calls the one kernel that
+plays that rule (`start_turn`, `play_card`, `attack`, `fight`, `end_turn`, ...) and checks the outcome. The
+quotes are the rule document's own words (shared/seeds/001_3ac5e1f04a35bfd0.txt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from workbench.cards import CardSet
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+)
+from workbench.rulesets.plasma import RULESET
+from workbench.rulesets.plasma import engine as E
+
+ROWS: list[dict[str, Any]] = [
+    {"name": "Pup", "kind": "creature", "cost": 1, "power": 1, "resolve": 1},
+    {"name": "Scout", "kind": "creature", "cost": 1, "power": 2, "resolve": 1},
+    {"name": "Guard", "kind": "creature", "cost": 2, "power": 1, "resolve": 4},
+    {"name": "Raider", "kind": "creature", "cost": 2, "power": 3, "resolve": 2},
+    {"name": "Knight", "kind": "creature", "cost": 3, "power": 3, "resolve": 3},
+    {"name": "Brute", "kind": "creature", "cost": 3, "power": 4, "resolve": 3},
+    {"name": "Giant", "kind": "creature", "cost": 5, "power": 6, "resolve": 5},
+    {"name": "Herald", "kind": "creature", "cost": 2, "power": 2, "resolve": 2, "effects": "draw 1"},
+    {"name": "Sniper", "kind": "creature", "cost": 3, "power": 2, "resolve": 2, "effects": "damage 2"},
+    {"name": "Blade", "kind": "equipment", "cost": 2, "effects": "power +2"},
+    {"name": "Plate", "kind": "equipment", "cost": 2, "effects": "resolve +3"},
+    {"name": "Bolt", "kind": "event", "cost": 2, "effects": "damage 3"},
+    {"name": "Shot", "kind": "event", "cost": 1, "effects": "damage player 2"},
+    {"name": "Mend", "kind": "event", "cost": 2, "effects": "heal 4"},
+    {"name": "Study", "kind": "event", "cost": 2, "effects": "draw 2"},
+    {"name": "Doom", "kind": "event", "cost": 4, "effects": "destroy"},
+    {"name": "Rally", "kind": "event", "cost": 1, "effects": "power +2"},
+    {"name": "Zap", "kind": "instant", "cost": 1, "effects": "damage 2"},
+    {"name": "Brace", "kind": "instant", "cost": 1, "effects": "resolve +3"},
+    {"name": "Battery", "kind": "instant", "cost": 1, "effects": "plasma +2"},
+    {"name": "Well", "kind": "battlefield", "cost": 2, "effects": "plasma +1"},
+    {"name": "Forge", "kind": "battlefield", "cost": 3, "effects": "power +1"},
+    {"name": "Shrine", "kind": "battlefield", "cost": 3, "effects": "resolve +1; heal 1"},
+    {"name": "Frost", "kind": "event", "cost": 3, "effects": "freeze 2; draw 1"},
+]
+A, B = 0, 1
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> CompiledCards:
+    import csv
+
+    path = tmp_path_factory.mktemp("plasma") / "engine_cards.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["name", "kind", "cost", "power", "resolve", "effects"])
+        writer.writeheader()
+        writer.writerows(ROWS)
+    from workbench.loading import load_cardset
+
+    cardset: CardSet = load_cardset(path, RULESET)
+    return E.compile_cards(cardset, RULESET.resolve_options())
+
+
+class Scenario:
+    """A match state built by hand. Player A is 0, B is 1; A's turn unless a test says otherwise."""
+
+    def __init__(
+        self, compiled: CompiledCards, first: int = A, policies: Sequence[int] = (E.GREEDY, E.GREEDY), **options: int
+    ) -> None:
+        values = compiled.options.copy()
+        for key, value in options.items():
+            values[E.OPTION_ORDER.index(key)] = value
+        self.compiled = compiled
+        self.table = compiled.table
+        self.st = E.new_state(values)
+        self.counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+        self.events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
+        side = self.st.side
+        for p in (A, B):
+            side[p, E.S_LIFE] = 20
+            side[p, E.S_BATTLEFIELD] = -1
+            side[p, E.S_POLICY] = policies[p]
+            side[p, E.S_COIN] = 0 if p == first else 1
+        self.st.game[E.G_FIRST] = first
+        self.st.game[E.G_WINNER] = -1
+        self.st.game[E.G_TURN] = 1
+
+    def id(self, name: str) -> int:
+        return self.compiled.card_id(name)
+
+    def creature(self, p: int, name: str, damage: int = 0, tapped: bool = False, sick: bool = False) -> int:
+        """Put a creature on p's field; returns its slot."""
+        E.enter_field(self.table, self.st, p, self.id(name))
+        slot = int(self.st.side[p, E.S_BOARD]) - 1
+        self.st.board[p, slot, E.B_DAMAGE] = damage
+        self.st.board[p, slot, E.B_TAPPED] = int(tapped)
+        self.st.board[p, slot, E.B_SICK] = int(sick)
+        return slot
+
+    def uid(self, p: int, slot: int) -> int:
+        return int(self.st.board[p, slot, E.B_UID])
+
+    def give(self, p: int, *names: str) -> None:
+        """Put cards in p's hand."""
+        for name in names:
+            self.st.hand[p, self.st.side[p, E.S_HAND]] = self.id(name)
+            self.st.side[p, E.S_HAND] += 1
+
+    def stack(self, p: int, *names: str) -> None:
+        """p's library, top card first."""
+        for index, name in enumerate(names):
+            self.st.library[p, index] = self.id(name)
+        self.st.side[p, E.S_DECK] = len(names)
+        self.st.side[p, E.S_DRAWN] = 0
+
+    def plasma(self, p: int, amount: int) -> None:
+        self.st.side[p, E.S_PLASMA] = amount
+
+    def battlefield(self, p: int, name: str) -> None:
+        self.st.side[p, E.S_BATTLEFIELD] = self.id(name)
+        E.refresh_side(self.table, self.st, p)
+
+    def run(self, kernel: Callable[..., Any], *args: int) -> Any:
+        """Call a kernel that takes (table, state, counters, events, ...)."""
+        return kernel(self.table, self.st, self.counters, self.events, *args)
+
+    def field(self, p: int) -> list[tuple[str, int, bool]]:
+        """(name, damage, tapped) of p's creatures, in field order."""
+        board = self.st.board
+        return [
+            (self.compiled.names[board[p, i, E.B_CARD]], int(board[p, i, E.B_DAMAGE]), bool(board[p, i, E.B_TAPPED]))
+            for i in range(self.st.side[p, E.S_BOARD])
+        ]
+
+    def names_on_field(self, p: int) -> list[str]:
+        return [name for name, _, _ in self.field(p)]
+
+    def hand(self, p: int) -> list[str]:
+        return [self.compiled.names[self.st.hand[p, h]] for h in range(self.st.side[p, E.S_HAND])]
+
+    def undrawn(self, p: int) -> list[str]:
+        side = self.st.side
+        return [self.compiled.names[self.st.library[p, k]] for k in range(side[p, E.S_DRAWN], side[p, E.S_DECK])]
+
+    def life(self, p: int) -> int:
+        return int(self.st.side[p, E.S_LIFE])
+
+    def power(self, p: int, slot: int) -> int:
+        return int(E.creature_power(self.table, self.st, p, slot))
+
+    def resolve(self, p: int, slot: int) -> int:
+        return int(E.creature_resolve(self.table, self.st, p, slot))
+
+    def log(self) -> list[str]:
+        count = int(self.st.ecount[0])
+        return [E.describe_event(self.compiled, row) for row in self.events[:count].tolist()]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.st.game[E.G_OVER])
+
+    @property
+    def winner(self) -> int:
+        return int(self.st.game[E.G_WINNER])
+
+
+# ---- setup ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", [A, B])
+def test_setup_20_healthshards_five_cards_and_the_coin_for_the_second_player(
+    compiled: CompiledCards, first: int
+) -> None:
+    """ "Both players start with 20 Healthstards ... each player draws 5 cards" / "If you went second you start with
+    the coin"."""
+    scenario = Scenario(compiled)
+    deck = np.array([scenario.id("Pup")] * 40, dtype=np.int64)
+    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 7, first, 0, 0)
+    side = scenario.st.side
+    assert [scenario.life(A), scenario.life(B)] == [20, 20]
+    assert side[:, E.S_HAND].tolist() == [5, 5] and side[:, E.S_DRAWN].tolist() == [5, 5]
+    assert side[:, E.S_DECK].tolist() == [40, 40]
+    assert side[first, E.S_COIN] == 0 and side[1 - first, E.S_COIN] == 1
+    assert scenario.st.game[E.G_TURN] == 0 and scenario.st.game[E.G_OVER] == 0
+    assert scenario.counters[:, scenario.id("Pup"), DRAWN].tolist() == [5, 5]
+
+
+@pytest.mark.parametrize(
+    ("opening", "rest", "mulligans"),
+    [
+        (["Giant"] * 5, ["Pup"] * 10, 3),  # "up to 3 times": never more
+        (["Giant", "Pup", "Pup", "Scout", "Guard"], ["Knight"] * 10, 1),  # only the 5-cost goes back
+        (["Pup", "Scout", "Guard", "Raider", "Knight"], ["Giant"] * 10, 0),  # a hand that curves out is kept
+        (["Knight", "Brute", "Knight", "Brute", "Knight"], ["Knight"] * 10, 3),  # nothing for the first two turns
+    ],
+)
+def test_mulligan_up_to_three_cards_set_aside_then_shuffled_back(
+    compiled: CompiledCards, opening: list[str], rest: list[str], mulligans: int
+) -> None:
+    """ "Each player can, up to 3 times, discard a card face-down then draw 1. These discarded cards then get
+    shuffled back into the deck." (greedy sends back a 5+-cost card, or any when nothing costs 2 or less)."""
+    scenario = Scenario(compiled)
+    scenario.stack(A, *opening, *rest)
+    for _ in range(5):
+        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+    scenario.run(E.mulligan, A)
+    log = scenario.log()
+    assert sum("mulligans" in line for line in log) == mulligans
+    hand, undrawn = scenario.hand(A), scenario.undrawn(A)
+    assert len(hand) == 5
+    assert sorted(hand + undrawn) == sorted(opening + rest)  # nothing lost, nothing duplicated
+    assert int(scenario.st.side[A, E.S_DRAWN]) == 5
+    if mulligans == 0:
+        assert hand == opening
+
+
+def test_mulligan_keeps_a_tiny_deck_whole(compiled: CompiledCards) -> None:
+    """Set-aside cards go back without being duplicated even when the deck has no card left to draw."""
+    scenario = Scenario(compiled)
+    scenario.stack(A, "Giant", "Giant", "Giant")
+    for _ in range(3):
+        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+    scenario.run(E.mulligan, A)
+    assert sorted(scenario.hand(A) + scenario.undrawn(A)) == ["Giant"] * 3
+
+
+# ---- turns and plasma ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3, 4, 5, 6])
+def test_plasma_equals_your_turn_number_and_unspent_plasma_is_lost(compiled: CompiledCards, turn: int) -> None:
+    """ "At the start of your first turn you gain 1 plasma. At the start of your second you gain 2 plasma ... any
+    unspent plasma is lost by the beginning of your turn." And "At the start of every turn you draw 1 card"."""
+    scenario = Scenario(compiled)
+    scenario.st.side[A, E.S_TURNS] = turn - 1
+    scenario.plasma(A, 4)  # left over from the last turn
+    scenario.stack(A, "Pup", "Scout")
+    scenario.run(E.start_turn, A)
+    assert scenario.st.side[A, E.S_PLASMA] == turn
+    assert scenario.hand(A) == ["Pup"]
+
+
+def test_plasma_carries_into_the_opponents_turn_for_instants(compiled: CompiledCards) -> None:
+    """ "Plasma does carry over from your turn into your opponent's turn": B spends what it kept at the end of A's
+    turn on an Instant."""
+    scenario = Scenario(compiled)
+    scout = scenario.creature(A, "Scout")
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    scenario.run(E.end_turn, A)
+    assert scenario.names_on_field(A) == []
+    assert scenario.hand(B) == [] and scenario.st.side[B, E.S_PLASMA] == 0
+    assert scout == 0 and "Zap (B) deals 2 damage to Scout (A)" in scenario.log()
+
+
+@pytest.mark.parametrize(("player", "has_coin", "plays_knight"), [(B, True, True), (A, False, False)])
+def test_the_second_players_coin_gives_one_plasma_once(
+    compiled: CompiledCards, player: int, has_coin: bool, plays_knight: bool
+) -> None:
+    """ "If you went second you start with the coin ... Once per game you may flip the coin from heads to tails to gain
+    +1 plasma that turn." Greedy flips it when one more plasma pays for a card."""
+    scenario = Scenario(compiled, first=A)
+    scenario.give(player, "Knight")
+    scenario.plasma(player, 2)
+    assert bool(scenario.st.side[player, E.S_COIN]) is has_coin
+    scenario.run(E.play_phase, player)
+    assert (scenario.names_on_field(player) == ["Knight"]) is plays_knight
+    assert scenario.st.side[player, E.S_COIN] == 0
+    # Once per game: with the coin spent, the next 3-cost card waits.
+    scenario.give(player, "Knight")
+    scenario.plasma(player, 2)
+    scenario.run(E.play_phase, player)
+    assert scenario.hand(player) == (["Knight"] if plays_knight else ["Knight", "Knight"])
+
+
+def test_play_phase_curves_out_with_the_costliest_card_first(compiled: CompiledCards) -> None:
+    """Plasma "is used to play cards, being spent as you play them": greedy plays the costliest creature first."""
+    scenario = Scenario(compiled)
+    scenario.give(A, "Pup", "Knight", "Scout", "Giant")
+    scenario.plasma(A, 4)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(A) == ["Knight", "Pup"]
+    assert scenario.st.side[A, E.S_PLASMA] == 0
+    assert scenario.counters[A, scenario.id("Knight"), PLAYED] == 1
+
+
+# ---- attacking -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sickness", "attacks"), [(1, False), (0, True)])
+def test_summoning_sickness_option(compiled: CompiledCards, sickness: int, attacks: bool) -> None:
+    """Not ruled by the document: with `summoning_sickness` on, a creature played this turn cannot attack."""
+    scenario = Scenario(compiled, summoning_sickness=sickness)
+    scenario.creature(A, "Raider", sick=True)
+    scenario.run(E.battle_phase, A)
+    assert (scenario.life(B) == 17) is attacks
+
+
+@pytest.mark.parametrize(
+    ("defenders", "life_after", "raider_tapped"),
+    [
+        ([], 17, True),  # nobody to block: the hit goes through
+        ([("Guard", True)], 17, True),  # "If the opponent has no untapped units then they can't block."
+        ([("Guard", False)], 20, True),  # an untapped Guard blocks and survives
+    ],
+)
+def test_direct_attack_goes_through_unless_an_untapped_creature_blocks(
+    compiled: CompiledCards, defenders: list[tuple[str, bool]], life_after: int, raider_tapped: bool
+) -> None:
+    """ "the opponent can either choose to let it go through and take damage equal to the power of the attacking card
+    or block it. When they block it they choose one of their untapped units and they fight.\""""
+    scenario = Scenario(compiled)
+    raider = scenario.creature(A, "Raider")
+    for name, tapped in defenders:
+        scenario.creature(B, name, tapped=tapped)
+    scenario.run(E.attack, A, raider, E.DIRECT)
+    assert scenario.life(B) == life_after
+    assert scenario.field(A)[0][2] is raider_tapped
+    assert scenario.counters[A, scenario.id("Raider"), ATTACKED] == 1
+    if defenders and not defenders[0][1]:
+        assert scenario.field(B) == [("Guard", 3, True)]  # "both the attacker and the defender" are tapped
+        assert scenario.field(A) == [("Raider", 1, True)]
+
+
+@pytest.mark.parametrize(
+    ("attacker", "blockers", "life", "blocked_by"),
+    [
+        ("Raider", ["Pup", "Giant"], 20, "Giant"),  # destroys the attacker and survives
+        ("Raider", ["Pup", "Guard"], 20, "Guard"),  # survives the hit
+        ("Brute", ["Knight"], 20, "Knight"),  # an even trade (cost 3 for cost 3)
+        ("Giant", ["Pup"], 20, None),  # a chump block is not worth it at 20 Healthshards ...
+        ("Giant", ["Pup"], 6, "Pup"),  # ... but is when the hit would be lethal
+    ],
+)
+def test_greedy_blocks_well(
+    compiled: CompiledCards, attacker: str, blockers: list[str], life: int, blocked_by: str | None
+) -> None:
+    scenario = Scenario(compiled)
+    a = scenario.creature(A, attacker)
+    for name in blockers:
+        scenario.creature(B, name)
+    scenario.st.side[B, E.S_LIFE] = life
+    slot = E.choose_blocker(scenario.table, scenario.st, B, A, a)
+    assert (None if slot < 0 else scenario.names_on_field(B)[slot]) == blocked_by
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "destroyed"),
+    [
+        ("Scout", "Pup", {"Scout", "Pup"}),  # "This can mean that both creatures get destroyed in an attack."
+        ("Knight", "Knight", {"Knight"}),  # (both Knights: one name, checked per side below)
+        ("Guard", "Scout", {"Scout"}),
+        ("Giant", "Raider", {"Raider"}),
+        ("Pup", "Guard", {"Pup"}),
+        ("Guard", "Guard", set()),
+    ],
+)
+def test_fights_deal_damage_at_once(compiled: CompiledCards, attacker: str, defender: str, destroyed: set[str]) -> None:
+    """ "When two creatures battle they both take damage equal to the other creature's power ... After an attack,
+    every creature gets tapped, both the attacker and the defender.\""""
+    scenario = Scenario(compiled)
+    scenario.creature(A, attacker)
+    scenario.creature(B, defender)
+    scenario.run(E.fight, A, 0, B, 0)
+    power = {row["name"]: row.get("power", 0) for row in ROWS}
+    resolve = {row["name"]: row.get("resolve", 0) for row in ROWS}
+    a_dies = power[defender] >= resolve[attacker]
+    d_dies = power[attacker] >= resolve[defender]
+    assert (scenario.field(A) == []) is a_dies
+    assert (scenario.field(B) == []) is d_dies
+    assert ({attacker} if a_dies else set()) | ({defender} if d_dies else set()) == destroyed
+    for p, name, other in ((A, attacker, defender), (B, defender, attacker)):
+        if scenario.field(p):
+            assert scenario.field(p) == [(name, power[other], True)]
+    assert scenario.counters[A, scenario.id(attacker), DAMAGE_DEALT] == power[attacker]
+    if d_dies:
+        assert scenario.counters[B, scenario.id(defender), DESTROYED] == 1
+
+
+@pytest.mark.parametrize(
+    ("rule", "damage", "destroyed"),
+    [("at_least", 3, True), ("more_than", 3, False), ("at_least", 2, False), ("more_than", 4, True)],
+)
+def test_lethal_damage_option(compiled: CompiledCards, rule: str, damage: int, destroyed: bool) -> None:
+    """ "a resolve (which is how much damage they can take before being destroyed)": at least vs more than."""
+    scenario = Scenario(compiled, lethal_damage=int(rule == "more_than"))
+    scenario.creature(B, "Knight", damage=damage)
+    scenario.run(E.remove_the_dead)
+    assert (scenario.field(B) == []) is destroyed
+
+
+@pytest.mark.parametrize(("wears_off", "damage_after"), [(0, 2), (1, 0)])
+def test_damage_wears_off_option(compiled: CompiledCards, wears_off: int, damage_after: int) -> None:
+    """Resolve is read as a total (damage stays) unless `damage_wears_off` clears it at the end of each turn."""
+    scenario = Scenario(compiled, damage_wears_off=wears_off)
+    scenario.creature(A, "Guard", damage=2)
+    scenario.run(E.end_turn, A)
+    assert scenario.field(A) == [("Guard", damage_after, False)]
+
+
+@pytest.mark.parametrize(("allowed", "target"), [(1, "Scout"), (0, None)])
+def test_attacking_a_creature_the_attacker_chooses_the_target(
+    compiled: CompiledCards, allowed: int, target: str | None
+) -> None:
+    """ "you can also make your creatures to attack one of the opponent's creatures. In that case you choose which of
+    the enemy's units becomes the blocker." With `attack_tapped_creatures` off, only untapped ones can be chosen."""
+    scenario = Scenario(compiled, attack_tapped_creatures=allowed)
+    brute = scenario.creature(A, "Brute")
+    scenario.creature(B, "Scout", tapped=True)
+    assert bool(E.can_be_attacked(scenario.st, B, 0)) is bool(allowed)
+    choice = E.greedy_attack_choice(scenario.table, scenario.st, A, brute)
+    assert (scenario.names_on_field(B)[choice] if choice >= 0 else None) == target
+    scenario.run(E.attack, A, brute, choice)
+    if target:
+        assert scenario.field(A) == [("Brute", 2, True)] and scenario.field(B) == []
+        assert scenario.life(B) == 20
+    else:
+        assert choice == E.DIRECT and scenario.life(B) == 16
+
+
+def test_greedy_attacks_when_ahead_and_holds_back_from_a_bad_fight(compiled: CompiledCards) -> None:
+    """Greedy: lethal first, then a fight it wins, then a safe direct attack; it holds back a creature that would
+    be destroyed by a blocker that survives."""
+    scenario = Scenario(compiled)
+    pup = scenario.creature(A, "Pup")
+    scenario.creature(B, "Guard")
+    assert E.greedy_attack_choice(scenario.table, scenario.st, A, pup) == E.HOLD
+    scenario.st.side[B, E.S_LIFE] = 1
+    scenario.st.board[B, 0, E.B_TAPPED] = 1
+    assert E.greedy_attack_choice(scenario.table, scenario.st, A, pup) == E.DIRECT
+
+
+@pytest.mark.parametrize(("every_turn", "b_untapped"), [(0, False), (1, True)])
+def test_untapping_option(compiled: CompiledCards, every_turn: int, b_untapped: bool) -> None:
+    """Untapping is not ruled: your creatures untap at the start of your turn (`untap_every_turn` untaps all)."""
+    scenario = Scenario(compiled, untap_every_turn=every_turn)
+    scenario.creature(A, "Knight", tapped=True)
+    scenario.creature(B, "Knight", tapped=True)
+    scenario.stack(A, "Pup")
+    scenario.run(E.start_turn, A)
+    assert scenario.field(A)[0][2] is False
+    assert (not scenario.field(B)[0][2]) is b_untapped
+
+
+# ---- equipment, events, instants, battlefields --------------------------------------------------------------------
+
+
+def test_equipment_goes_under_a_creature_and_buffs_it_for_good(compiled: CompiledCards) -> None:
+    """ "Equipment cards can be equipped to your Creature cards, letting you buff them ... put it underneath the
+    Creature card you want to equip it to.\""""
+    scenario = Scenario(compiled)
+    scenario.give(A, "Blade")
+    scenario.plasma(A, 2)
+    assert not E.can_play(scenario.table, scenario.st, A, 0)  # no creature to go under
+    raider = scenario.creature(A, "Raider")
+    assert E.can_play(scenario.table, scenario.st, A, 0)
+    scenario.run(E.play_card, A, 0, scenario.uid(A, raider), -1)
+    assert scenario.power(A, raider) == 5
+    scenario.run(E.end_turn, A)
+    assert scenario.power(A, raider) == 5  # not a this-turn bonus
+    assert "A puts Blade under Raider" in scenario.log()
+
+
+@pytest.mark.parametrize(
+    ("card", "setup", "check"),
+    [
+        ("Bolt", lambda s: s.creature(B, "Knight"), lambda s: s.field(B) == []),  # damage 3 destroys a 3/3
+        ("Shot", lambda s: None, lambda s: s.life(B) == 18),  # damage player 2
+        ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 14), lambda s: s.life(A) == 18),  # heal 4
+        ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 18), lambda s: s.life(A) == 20),  # up to the cap
+        ("Study", lambda s: s.stack(A, "Pup", "Scout", "Guard"), lambda s: s.hand(A) == ["Pup", "Scout"]),  # draw 2
+        ("Doom", lambda s: (s.creature(B, "Pup"), s.creature(B, "Giant")), lambda s: s.names_on_field(B) == ["Pup"]),
+        ("Battery", lambda s: None, lambda s: s.st.side[A, E.S_PLASMA] == 2 + 4 - 1),  # plasma +2
+    ],
+)
+def test_events_and_instants_apply_their_effect_when_played(
+    compiled: CompiledCards, card: str, setup: Callable[[Scenario], Any], check: Callable[[Scenario], bool]
+) -> None:
+    """ "Event cards have an effect that applies when they are played. They then go to the discard pile.\""""
+    scenario = Scenario(compiled)
+    setup(scenario)
+    scenario.give(A, card)
+    scenario.plasma(A, 4)
+    scenario.run(E.play_card, A, len(scenario.hand(A)) - 1, -1, -1)
+    assert check(scenario), scenario.log()
+    assert card not in scenario.hand(A) and card not in scenario.names_on_field(A)
+
+
+@pytest.mark.parametrize(("cap", "life"), [(20, 20), (0, 22), (25, 22)])
+def test_healthshards_cap_option(compiled: CompiledCards, cap: int, life: int) -> None:
+    """Healing stops at the 20 Healthshards a player starts with (`healthshards_cap`; 0 = no cap)."""
+    scenario = Scenario(compiled, healthshards_cap=cap)
+    scenario.st.side[A, E.S_LIFE] = 18
+    scenario.give(A, "Mend")
+    scenario.plasma(A, 2)
+    scenario.run(E.play_card, A, 0, -1, -1)
+    assert scenario.life(A) == life
+
+
+def test_a_this_turn_bonus_ends_with_the_turn(compiled: CompiledCards) -> None:
+    scenario = Scenario(compiled)
+    knight = scenario.creature(A, "Knight")
+    scenario.give(A, "Rally")
+    scenario.plasma(A, 1)
+    scenario.run(E.play_card, A, 0, -1, -1)
+    assert scenario.power(A, knight) == 5
+    scenario.run(E.end_turn, A)
+    assert scenario.power(A, knight) == 3
+
+
+def test_a_creature_with_an_effect_fires_it_when_played(compiled: CompiledCards) -> None:
+    scenario = Scenario(compiled)
+    scenario.creature(B, "Scout")
+    scenario.stack(A, "Pup")
+    scenario.give(A, "Sniper", "Herald")
+    scenario.plasma(A, 5)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(A) == ["Sniper", "Herald"]
+    assert scenario.field(B) == []  # Sniper's damage 2
+    assert scenario.hand(A) == ["Pup"]  # Herald's draw 1
+
+
+@pytest.mark.parametrize(("before_damage", "life_after", "raider_left"), [(1, 20, False), (0, 17, True)])
+def test_instants_can_be_played_in_the_opponents_battle_phase(
+    compiled: CompiledCards, before_damage: int, life_after: int, raider_left: bool
+) -> None:
+    """ "Instant cards ... can be played at any time - they can be played on the Play Phase but also the Battle Phase,
+    and even on the opponent's turn!" With `instants_before_damage` on, B destroys the attacker before it hits."""
+    scenario = Scenario(compiled, instants_before_damage=before_damage)
+    raider = scenario.creature(A, "Raider")
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    scenario.run(E.attack, A, raider, E.DIRECT)
+    assert scenario.life(B) == life_after
+    assert (scenario.names_on_field(A) == ["Raider"]) is raider_left
+
+
+def test_the_attacker_may_play_an_instant_once_the_fight_is_known(compiled: CompiledCards) -> None:
+    """The attacker's window comes first: Brace keeps A's Knight alive in a fight it would lose."""
+    scenario = Scenario(compiled)
+    knight = scenario.creature(A, "Knight")
+    brute = scenario.creature(B, "Brute")
+    scenario.give(A, "Brace")
+    scenario.plasma(A, 1)
+    scenario.run(E.attack, A, knight, brute)
+    assert scenario.field(A) == [("Knight", 4, True)]
+    assert scenario.field(B) == []
+
+
+def test_no_instant_in_response_to_a_card(compiled: CompiledCards) -> None:
+    """ "if the opponent plays a card that deals 3 damage to one of your cards for example you cannot "respond" with an
+    Instant to heal it before it gets destroyed.\""""
+    scenario = Scenario(compiled)
+    scenario.creature(B, "Knight")
+    scenario.give(B, "Brace")
+    scenario.plasma(B, 1)
+    scenario.give(A, "Bolt")
+    scenario.plasma(A, 2)
+    scenario.run(E.play_card, A, 0, -1, -1)
+    assert scenario.field(B) == []
+    assert scenario.hand(B) == ["Brace"]
+
+
+@pytest.mark.parametrize(("replace", "playable", "field_after"), [(1, True, "Forge"), (0, False, "Shrine")])
+def test_one_battlefield_each(compiled: CompiledCards, replace: int, playable: bool, field_after: str) -> None:
+    """ "Each player can only have one Battlefield card on their field at once." (`replace_battlefield`)"""
+    scenario = Scenario(compiled, replace_battlefield=replace)
+    knight = scenario.creature(A, "Knight")
+    scenario.battlefield(A, "Shrine")
+    assert scenario.resolve(A, knight) == 4
+    scenario.give(A, "Forge")
+    scenario.plasma(A, 3)
+    assert bool(E.can_play(scenario.table, scenario.st, A, 0)) is playable
+    if playable:
+        scenario.run(E.play_card, A, 0, -1, -1)
+        assert (scenario.power(A, knight), scenario.resolve(A, knight)) == (4, 3)
+    assert compiled.names[scenario.st.side[A, E.S_BATTLEFIELD]] == field_after
+
+
+@pytest.mark.parametrize(("timing", "plasma_at_start", "plasma_when_played"), [("each_turn", 3, 0), ("on_play", 2, 1)])
+def test_battlefield_effects_option(
+    compiled: CompiledCards, timing: str, plasma_at_start: int, plasma_when_played: int
+) -> None:
+    """ "Battlefield are cards that stay on the field after being played": its non-stat clauses fire at the start of
+    each of your turns (`each_turn`) or once when played (`on_play`)."""
+    scenario = Scenario(compiled, battlefield_effects=int(timing == "each_turn"))
+    scenario.give(A, "Well")
+    scenario.plasma(A, 2)
+    scenario.run(E.play_card, A, 0, -1, -1)
+    assert scenario.st.side[A, E.S_PLASMA] == plasma_when_played
+    scenario.st.side[A, E.S_TURNS] = 1
+    scenario.stack(A, "Pup")
+    scenario.run(E.start_turn, A)
+    assert scenario.st.side[A, E.S_PLASMA] == plasma_at_start
+
+
+# ---- the end of a match --------------------------------------------------------------------------------------------
+
+
+def test_zero_healthshards_ends_the_match_at_once(compiled: CompiledCards) -> None:
+    """ "with the goal of reducing the opponent's Healthshards to 0\""""
+    scenario = Scenario(compiled)
+    raider = scenario.creature(A, "Raider")
+    scenario.st.side[B, E.S_LIFE] = 2
+    scenario.run(E.attack, A, raider, E.DIRECT)
+    assert scenario.over and scenario.winner == A and scenario.life(B) == -1
+
+
+@pytest.mark.parametrize(("loses", "over"), [(0, False), (1, True)])
+def test_deck_out_option(compiled: CompiledCards, loses: int, over: bool) -> None:
+    """The document names no loss but 0 Healthshards, so an empty deck draws nothing (`deck_out_loses` to lose)."""
+    scenario = Scenario(compiled, deck_out_loses=loses)
+    scenario.stack(A)
+    scenario.run(E.start_turn, A)
+    assert scenario.over is over and scenario.hand(A) == []
+    if over:
+        assert scenario.winner == B
+    assert "A has no card left to draw" in scenario.log()
+
+
+@pytest.mark.parametrize("cap", [4, 10])
+def test_turn_cap_ends_a_match_as_a_draw(compiled: CompiledCards, cap: int) -> None:
+    """A match that reaches `turn_cap` turns is a draw (walls that cannot hurt each other)."""
+    scenario = Scenario(compiled, turn_cap=cap)
+    deck = np.array([scenario.id("Guard")] * 40, dtype=np.int64)
+    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 3, A, 0, 0)
+    scenario.run(E.play_turns)
+    assert scenario.winner == -1 and int(scenario.st.game[E.G_TURN]) == cap
+    assert scenario.log()[-1] == f"turn cap of {cap} turns reached: the match is a draw"
+
+
+# ---- compiling -----------------------------------------------------------------------------------------------------
+
+
+def test_an_effect_outside_the_vocabulary_is_simulated_without_it_and_reported(compiled: CompiledCards) -> None:
+    frost = compiled.card_id("Frost")
+    assert compiled.table[frost, E.T_CLAUSES] == 1  # `draw 1` only
+    assert compiled.table[frost, E.T_CLAUSE0] == E.OP_DRAW
+    [finding] = [f for f in compiled.findings if f.card == "Frost"]
+    assert (finding.severity, finding.rule, finding.row, finding.column) == (
+        "info",
+        "plasma.effect_not_simulated",
+        25,
+        "effects",
+    )
+
+
+def test_cards_are_compiled_to_integer_opcodes(compiled: CompiledCards) -> None:
+    shrine = compiled.card_id("Shrine")
+    row = compiled.table[shrine]
+    assert row[E.T_KIND] == E.K_BATTLEFIELD and row[E.T_COST] == 3
+    assert row[E.T_CLAUSES] == 2
+    assert row[E.T_CLAUSE0 : E.T_CLAUSE0 + 4].tolist() == [E.OP_RESOLVE, 1, E.OP_HEAL, 1]
+    assert row[E.T_TOTAL + E.OP_RESOLVE] == 1 and row[E.T_TOTAL + E.OP_HEAL] == 1
+    assert compiled.slot[shrine] == 1 and compiled.slot[compiled.card_id("Pup")] == 0
+    assert compiled.cost[compiled.card_id("Giant")] == 5.0
+
+
+def test_a_deck_larger_than_the_engine_holds_is_refused(compiled: CompiledCards) -> None:
+    from workbench.cards import WorkbenchInputError
+
+    deck = np.zeros(E.MAX_DECK + 1, dtype=np.int64)
+    with pytest.raises(WorkbenchInputError, match="larger than the simulator plays"):
+        E.play_batch(compiled, deck, deck, np.array([1], dtype=np.int64), np.array([0], dtype=np.int8), 0, 0)

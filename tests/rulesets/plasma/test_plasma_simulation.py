@@ -1,0 +1,264 @@
+"""Whole plasma matches: sanity figures any engine must show, determinism, policies, the golden trace.
+
+Match counts are small (hundreds to a few thousand) except in the 1-vs-2-workers test, which must cross the
+runner's parallel threshold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workbench.analysis import power_curve
+from workbench.cards import CardSet, Deck
+from workbench.decklists import read_decklist
+from workbench.loading import load_cardset
+from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.rulesets.plasma import RULESET
+from workbench.simulate import PARALLEL_THRESHOLD, compile_for, simulate, trace
+
+GOLDEN = REPO_ROOT / "tests" / "golden" / "plasma_trace.txt"
+SET = "cardsets/plasma/plasma_core.csv"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[CardSet, dict[str, Deck]]:
+    cardset = load_cardset(bundled_sets("plasma")[0], RULESET)
+    return cardset, {path.stem: read_decklist(path, cardset) for path in bundled_decks("plasma")}
+
+
+def creature(name: str, cost: int, power: int, resolve: int) -> dict[str, Any]:
+    return {"name": name, "kind": "creature", "cost": cost, "power": power, "resolve": resolve, "subtype": ""}
+
+
+def on_curve_and_cheap_rows() -> list[dict[str, Any]]:
+    """Creatures on cost = (power + resolve - 1) / 2, and an under-budget twin of each with one point less of each."""
+    rows = []
+    for cost, power, resolve in [(1, 2, 1), (2, 3, 2), (3, 4, 3), (4, 5, 4), (5, 6, 5)]:
+        rows.append(creature(f"Fair {cost}", cost, power, resolve))
+        rows.append(creature(f"Weak {cost}", cost, power - 1, max(1, resolve - 1)))
+    return rows
+
+
+def deck_text(prefix: str) -> str:
+    return "\n".join(f"{count} {prefix} {cost}" for cost, count in [(1, 8), (2, 10), (3, 10), (4, 8), (5, 4)])
+
+
+# ---- sanity --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deck", ["bulwark", "swarm"])
+def test_a_mirror_match_is_about_even(bundled: tuple[CardSet, dict[str, Deck]], deck: str) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks[deck], decks[deck], matches=3_000, seed=11)
+    rate = result.win_rate_a
+    assert rate.low <= 0.5 <= rate.high, str(rate)
+
+
+def test_an_on_curve_deck_beats_an_under_budget_deck(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(RULESET, on_curve_and_cheap_rows())
+    fair, weak = make_deck(cardset, deck_text("Fair"), name="fair"), make_deck(cardset, deck_text("Weak"), name="weak")
+    rate = simulate(cardset, fair, weak, matches=2_000, seed=3).win_rate_a
+    assert rate.low > 0.5, str(rate)
+
+
+def test_a_strictly_better_card_shows_at_least_the_weaker_cards_power(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    """Same cost, one more power, everything else equal: its simulated power is not below the weaker card's."""
+    rows = on_curve_and_cheap_rows()[::2] + [creature("Plain", 3, 3, 3), creature("Better", 3, 4, 3)]
+    cardset = make_cardset(RULESET, rows)
+    reference = make_deck(cardset, deck_text("Fair"), name="reference")
+    curve = power_curve(cardset, [reference], matches_per_card=3_000, seed=5)
+    cards = curve.cards.set_index("card")
+    better, plain = cards.loc["Better"], cards.loc["Plain"]
+    assert better["high"] >= plain["power"], (better.to_dict(), plain.to_dict())
+    assert better["power"] >= plain["low"]
+
+
+def test_greedy_beats_random(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    result = simulate(
+        cardset, decks["nightfall"], decks["nightfall"], matches=1_000, seed=2, policies=("greedy", "random")
+    )
+    assert result.win_rate_a.low > 0.6, str(result.win_rate_a)
+
+
+def test_random_policy_plays_whole_legal_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=500, seed=4, policies="random")
+    assert len(result.matches) == 500
+    assert result.matches["turns"].between(1, 60).all()
+    counters = result.counters.set_index(["deck", "card"])
+    assert (counters["played"] <= counters["drawn"]).all()
+
+
+def test_counters_add_up(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=400, seed=8)
+    counters = result.counters
+    for side in ("A", "B"):
+        rows = counters[counters["deck"] == side]
+        assert rows["drawn"].sum() >= 5 * 400  # at least the opening hands
+        assert (rows["played"] <= rows["drawn"]).all()
+        assert rows["attacked"].sum() > 0 and rows["damage_dealt"].sum() > 0 and rows["destroyed"].sum() > 0
+    creatures = {entry.card.name for entry in cardset.of_kind("creature")}
+    spells = counters[~counters["card"].isin(creatures)]
+    assert (spells["attacked"] == 0).all() and (spells["destroyed"] == 0).all()
+
+
+def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, seed=9).summary()
+    assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
+    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "1"
+
+
+# ---- determinism ---------------------------------------------------------------------------------------------------
+
+
+def test_same_seed_same_matches_other_seed_other_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    first = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=21)
+    again = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=21)
+    other = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=22)
+    assert first.matches.equals(again.matches) and first.counters.equals(again.counters)
+    assert not first.matches["turns"].equals(other.matches["turns"])
+
+
+def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    matches = PARALLEL_THRESHOLD + 1_500
+    alone = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, seed=5, workers=1)
+    pair = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, seed=5, workers=2)
+    assert alone.matches.equals(pair.matches)
+    assert alone.counters.equals(pair.counters)
+
+
+_PLAY_SCRIPT = """
+import json, numpy as np
+from workbench.decklists import read_decklist
+from workbench.loading import load_cardset
+from workbench.simulate import batch_seeds, compile_for
+cardset = load_cardset("cardsets/plasma/plasma_core.csv")
+engine, compiled, _ = compile_for(cardset)
+a = compiled.deck_array(read_decklist("cardsets/plasma/decks/swarm.txt", cardset))
+b = compiled.deck_array(read_decklist("cardsets/plasma/decks/nightfall.txt", cardset))
+seeds, first = batch_seeds(13, 6)[0]
+winners, turns, counters = engine.play_batch(compiled, a, b, seeds, first, 0, 1)
+_, _, events = engine.play_traced(compiled, a, b, int(seeds[0]), 0, 1, 0)
+print(json.dumps([winners.tolist(), turns.tolist(), counters.sum(axis=1).tolist(), events.tolist()]))
+"""
+
+
+def test_compiled_and_plain_python_engines_play_the_same_matches() -> None:
+    """The kernels run unchanged with NUMBA_DISABLE_JIT=1 (how they are debugged) and give the same matches."""
+    outputs = []
+    for disable in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable)
+        done = subprocess.run(
+            [sys.executable, "-c", _PLAY_SCRIPT], env=env, cwd=REPO_ROOT, capture_output=True, text=True, check=True
+        )
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0][3]) > 50  # the traced match logged a whole game
+
+
+# ---- effects the engine does not cover -----------------------------------------------------------------------------
+
+
+def test_compiled_cards_carry_an_info_finding_for_an_uncovered_effect(make_cardset: Callable[..., CardSet]) -> None:
+    rows = [creature(f"C{i}", i, i + 1, i) for i in range(1, 5)] + [
+        {"name": "Frost Nova", "kind": "event", "cost": 3, "effects": "freeze 2; draw 1", "subtype": ""}
+    ]
+    _, compiled, _ = compile_for(make_cardset(RULESET, rows))
+    [finding] = compiled.findings
+    assert (finding.severity, finding.rule, finding.card, finding.row, finding.column) == (
+        "info",
+        "plasma.effect_not_simulated",
+        "Frost Nova",
+        6,
+        "effects",
+    )
+
+
+# ---- the golden trace ----------------------------------------------------------------------------------------------
+
+
+def test_golden_trace() -> None:
+    """Seed 7, swarm (A, first) against bulwark (B), both greedy.
+
+    A change in play shows up here line by line. When a change is meant, bump the engine version in
+    workbench/rulesets/plasma/engine.py and regenerate the file with
+
+        workbench simulate cardsets/plasma/plasma_core.csv --deck cardsets/plasma/decks/swarm.txt \\
+            --deck cardsets/plasma/decks/bulwark.txt --seed 7 --trace > tests/golden/plasma_trace.txt
+    """
+    cardset = load_cardset(REPO_ROOT / SET, RULESET)
+    swarm = read_decklist(REPO_ROOT / "cardsets/plasma/decks/swarm.txt", cardset)
+    bulwark = read_decklist(REPO_ROOT / "cardsets/plasma/decks/bulwark.txt", cardset)
+    got = list(trace(cardset, swarm, bulwark, seed=7))
+    expected = GOLDEN.read_text(encoding="utf-8").splitlines()
+    for number, (want, have) in enumerate(zip(expected, got, strict=False), start=1):
+        assert have == want, f"{GOLDEN.name} line {number} differs"
+    assert len(got) == len(expected)
+
+
+def test_golden_trace_reads_like_a_match(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    text = Path(GOLDEN).read_text(encoding="utf-8")
+    for phrase in ("starts turn", "Healthshards: A 20, B 20", "plays", "attacks", "blocks", "is destroyed", "Result:"):
+        assert phrase in text
+
+
+def test_play_phase_comes_before_battle_phase_in_every_turn() -> None:
+    """ "once you start the Battle Phase you can no longer play new cards ... with the exception of Instant cards.\""""
+    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+    cardset = load_cardset(REPO_ROOT / SET, RULESET)
+    kinds = {entry.card.name: entry.card.kind for entry in cardset}
+    turn: list[str] = []
+    checked = 0
+    for line in [*lines[1:], "Turn end:"]:
+        if line.startswith(("Turn ", "Result:")):
+            active = next((row.split()[0] for row in turn if " starts turn " in row), None)
+            attacked = False
+            for row in turn:
+                if row.startswith(f"{active} plays ") and attacked:
+                    card = row.split(" plays ", 1)[1].split(" (")[0]
+                    assert kinds[card] == "instant", f"{card} played in the battle phase: {row}"
+                if " attacks " in row and f"({active}" in row.split(" attacks ")[0]:
+                    attacked = True
+                    checked += 1
+            turn = []
+        else:
+            turn.append(line.strip())
+    assert checked > 10
+
+
+@pytest.mark.parametrize(
+    ("overrides", "index", "value"),
+    [
+        ({}, "lethal_damage", 0),
+        ({"lethal_damage": "more_than"}, "lethal_damage", 1),
+        ({}, "battlefield_effects", 1),
+        ({"battlefield_effects": "on_play"}, "battlefield_effects", 0),
+        ({"turn_cap": "12"}, "turn_cap", 12),
+        ({"summoning_sickness": "false"}, "summoning_sickness", 0),
+        ({"healthshards_cap": "0"}, "healthshards_cap", 0),
+    ],
+)
+def test_rule_options_reach_the_kernels_as_integers(overrides: dict[str, str], index: str, value: int) -> None:
+    from workbench.rulesets.plasma import engine as E
+
+    values = E.option_array(RULESET.resolve_options(overrides))
+    assert values[E.OPTION_ORDER.index(index)] == value
+    assert len(values) == len(E.OPTION_ORDER)
+    assert set(E.OPTION_ORDER) <= {option.key for option in RULESET.options}

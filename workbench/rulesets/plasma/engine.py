@@ -1,0 +1,1620 @@
+"""The plasma match engine: whole matches on integer arrays, compiled by Numba.
+
+Pure: numpy and numba only. `compile_cards` turns a validated card set into
+one integer card table once (stats, per-opcode totals and the effect clauses
+as opcode/amount pairs); the kernels only ever see that table and one state
+record per match (STATE_DTYPE: fixed-shape integer arrays), and all randomness
+comes from the xorshift state seeded per match. Every step of a match is a
+small kernel (setup, start of turn, one play, one attack, one fight, end of
+turn) so scenario tests can set up a board and call exactly the rule they
+test.
+
+How a match runs (readings of silent rules are options, see options.py):
+
+1. Setup: shuffle, 20 Healthshards, draw 5; each player may mulligan up to 3
+   cards (set aside, draw 1 each, then shuffle them back into the deck). The
+   second player holds the coin.
+2. Start of turn: untap (your creatures, or all with `untap_every_turn`),
+   summoning sickness ends, unspent plasma is lost and you gain plasma equal to
+   your turn number, draw 1, then your battlefield's non-stat clauses fire
+   (`battlefield_effects=each_turn`).
+3. Play phase: the policy plays cards while it can pay (the coin gives +1 once
+   per game). Creatures enter untapped but cannot attack this turn
+   (`summoning_sickness`).
+4. Battle phase: each untapped creature may attack directly (the defender may
+   block with an untapped creature) or attack a creature of its choice. Once
+   the attack and its blocker are known, the attacker then the defender may
+   play one Instant each (`instants_before_damage`); then fighters deal their
+   power to each other at once, and both are tapped.
+5. End of turn: the other player may spend the plasma left from their own turn
+   on Instants; "this turn" bonuses end; damage wears off only with
+   `damage_wears_off`.
+
+A match ends when a player reaches 0 Healthshards, or as a draw at `turn_cap`
+turns (both players' turns counted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import (
+    ATTACKED,
+    COUNTERS,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    PLAYED,
+    CompiledCards,
+    Engine,
+    IntArray,
+    inline_kernel,
+    log_event,
+    rng_below,
+    rng_seed,
+    rules_kernel,
+    shuffle_in_place,
+)
+from workbench.rulesets.plasma.cards import KINDS
+from workbench.rulesets.plasma.costs import effect_findings
+from workbench.rulesets.plasma.effects import Opcode, parse_effects
+
+# ---- card table columns -------------------------------------------------------------------------------------------
+T_KIND = 0
+T_COST = 1
+T_POWER = 2
+T_RESOLVE = 3
+T_CLAUSES = 4
+T_TOTAL = 4
+"""Column T_TOTAL + opcode (opcodes are 1-8) holds the card's summed amount of that opcode."""
+T_CLAUSE0 = 13
+"""Clause c of a card is (opcode, amount) in columns T_CLAUSE0 + 2c and T_CLAUSE0 + 2c + 1, in cell order."""
+MAX_CLAUSES = 6
+"""Clauses simulated per card; more are reported and left out."""
+TABLE_WIDTH = T_CLAUSE0 + 2 * MAX_CLAUSES
+MAX_DECK = 80
+"""The largest deck the engine plays (a legal deck holds 40); the state's arrays have this fixed size."""
+
+K_CREATURE, K_EQUIPMENT, K_EVENT, K_INSTANT, K_BATTLEFIELD = range(5)
+
+OP_DAMAGE = int(Opcode.DAMAGE)
+OP_DAMAGE_PLAYER = int(Opcode.DAMAGE_PLAYER)
+OP_HEAL = int(Opcode.HEAL)
+OP_DRAW = int(Opcode.DRAW)
+OP_POWER = int(Opcode.POWER)
+OP_RESOLVE = int(Opcode.RESOLVE)
+OP_DESTROY = int(Opcode.DESTROY)
+OP_PLASMA = int(Opcode.PLASMA)
+
+# ---- rule options, in the order of the options array ---------------------------------------------------------------
+OPTION_ORDER: tuple[str, ...] = (
+    "turn_cap",
+    "summoning_sickness",
+    "untap_every_turn",
+    "attack_tapped_creatures",
+    "damage_wears_off",
+    "lethal_damage",
+    "healthshards_cap",
+    "battlefield_effects",
+    "replace_battlefield",
+    "deck_out_loses",
+    "instants_before_damage",
+)
+(
+    O_TURN_CAP,
+    O_SICKNESS,
+    O_UNTAP_EVERY_TURN,
+    O_ATTACK_TAPPED,
+    O_DAMAGE_WEARS_OFF,
+    O_MORE_THAN,
+    O_HEAL_CAP,
+    O_BATTLEFIELD_EACH_TURN,
+    O_REPLACE_BATTLEFIELD,
+    O_DECK_OUT_LOSES,
+    O_INSTANTS_BEFORE_DAMAGE,
+) = range(len(OPTION_ORDER))
+
+STARTING_HEALTHSHARDS = 20
+OPENING_HAND = 5
+MULLIGANS_MAX = 3
+
+# ---- per-creature board fields --------------------------------------------------------------------------------------
+(
+    B_CARD,
+    B_UID,
+    B_DAMAGE,
+    B_TAPPED,
+    B_SICK,
+    B_EQ_POWER,
+    B_EQ_RESOLVE,
+    B_TMP_POWER,
+    B_TMP_RESOLVE,
+    B_HELD,
+    B_POWER,
+    B_RESOLVE,
+) = range(12)
+"""B_POWER and B_RESOLVE cache the effective stats; `refresh_stats` recomputes them wherever a bonus changes."""
+BOARD_WIDTH = 12
+
+# ---- per-player fields ----------------------------------------------------------------------------------------------
+S_LIFE, S_PLASMA, S_TURNS, S_COIN, S_BATTLEFIELD, S_HAND, S_DECK, S_DRAWN, S_BOARD, S_POLICY = range(10)
+SIDE_WIDTH = 10
+
+# ---- match fields ---------------------------------------------------------------------------------------------------
+G_TURN, G_OVER, G_WINNER, G_NEXT_UID, G_FIRST = range(5)
+GAME_WIDTH = 5
+
+STATE_DTYPE = np.dtype(
+    [
+        ("board", np.int64, (2, MAX_DECK, BOARD_WIDTH)),
+        ("hand", np.int64, (2, MAX_DECK)),
+        ("library", np.int64, (2, MAX_DECK)),
+        ("side", np.int64, (2, SIDE_WIDTH)),
+        ("game", np.int64, (GAME_WIDTH,)),
+        ("rng", np.int64, (4,)),
+        ("options", np.int64, (len(OPTION_ORDER),)),
+        ("ecount", np.int64, (1,)),
+    ]
+)
+"""One match's whole state as a single record: a kernel call passes one pointer, and every array has a shape
+known when compiling. `board[p, i]` is p's creature in field slot i (B_* fields), `hand[p]` and `library[p]` hold
+card ids (the library from `side[p, S_DRAWN]` on is still to be drawn), `side[p]` holds S_* fields, `game` the
+G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length."""
+
+GREEDY, RANDOM = 0, 1
+MODE_PLAY, MODE_EQUIP, MODE_TRIGGER = 0, 1, 2
+WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END = 0, 1, 2
+DIRECT = -1
+HOLD = -2
+
+# ---- trace event codes (row: turn, player, code, card, other, amount) -----------------------------------------------
+(
+    EV_TURN,
+    EV_LIFE,
+    EV_DRAW,
+    EV_MULLIGAN,
+    EV_PLAY,
+    EV_EQUIP,
+    EV_DAMAGE,
+    EV_HIT,
+    EV_HEAL,
+    EV_POWER,
+    EV_RESOLVE,
+    EV_DESTROYED,
+    EV_PLASMA,
+    EV_COIN,
+    EV_ATTACK_DIRECT,
+    EV_ATTACK_CREATURE,
+    EV_BLOCK,
+    EV_NO_BLOCK,
+    EV_DECK_EMPTY,
+    EV_BATTLEFIELD_REPLACED,
+    EV_TRIGGER,
+    EV_TURN_CAP,
+    EV_ATTACK_ENDS,
+) = range(23)
+
+
+# =====================================================================================================================
+# Reading the board
+# =====================================================================================================================
+
+
+@inline_kernel
+def refresh_stats(table: IntArray, st: Any, p: int, i: int) -> None:
+    """Recompute the effective power and resolve of p's creature in slot i: printed + equipment + this turn +
+    battlefield. Called wherever one of those changes, so reading them is one load."""
+    card = st.board[p, i, B_CARD]
+    power = table[card, T_POWER] + st.board[p, i, B_EQ_POWER] + st.board[p, i, B_TMP_POWER]
+    resolve = table[card, T_RESOLVE] + st.board[p, i, B_EQ_RESOLVE] + st.board[p, i, B_TMP_RESOLVE]
+    field = st.side[p, S_BATTLEFIELD]
+    if field >= 0:
+        power += table[field, T_TOTAL + OP_POWER]
+        resolve += table[field, T_TOTAL + OP_RESOLVE]
+    st.board[p, i, B_POWER] = power
+    st.board[p, i, B_RESOLVE] = resolve
+
+
+@inline_kernel
+def refresh_side(table: IntArray, st: Any, p: int) -> None:
+    """Recompute every creature of p (after a battlefield change or when this turn's bonuses end)."""
+    for i in range(st.side[p, S_BOARD]):
+        refresh_stats(table, st, p, i)
+
+
+@inline_kernel
+def creature_power(table: IntArray, st: Any, p: int, i: int) -> int:
+    """Power of p's creature in slot i: printed + equipment + this turn + battlefield."""
+    return st.board[p, i, B_POWER]
+
+
+@inline_kernel
+def creature_resolve(table: IntArray, st: Any, p: int, i: int) -> int:
+    """Resolve of p's creature in slot i: printed + equipment + this turn + battlefield."""
+    return st.board[p, i, B_RESOLVE]
+
+
+@inline_kernel
+def damage_to_destroy(table: IntArray, st: Any, p: int, i: int) -> int:
+    """How much more damage destroys p's creature in slot i (0 or less: it is already destroyed)."""
+    left = creature_resolve(table, st, p, i) - st.board[p, i, B_DAMAGE]
+    if st.options[O_MORE_THAN] == 1:
+        left += 1
+    return left
+
+
+@inline_kernel
+def find_uid(st: Any, p: int, uid: int) -> int:
+    """The slot of p's creature with this uid, or -1 when it has left the field."""
+    if uid < 0:
+        return -1
+    for i in range(st.side[p, S_BOARD]):
+        if st.board[p, i, B_UID] == uid:
+            return i
+    return -1
+
+
+@inline_kernel
+def can_attack(st: Any, p: int, i: int) -> bool:
+    """Untapped, not held back this battle phase, and (with summoning sickness) not played this turn."""
+    if st.board[p, i, B_TAPPED] == 1 or st.board[p, i, B_HELD] == 1:
+        return False
+    return not (st.options[O_SICKNESS] == 1 and st.board[p, i, B_SICK] == 1)
+
+
+@inline_kernel
+def can_be_attacked(st: Any, q: int, i: int) -> bool:
+    """Any enemy creature may be chosen, or only untapped ones when `attack_tapped_creatures` is off."""
+    return st.options[O_ATTACK_TAPPED] == 1 or st.board[q, i, B_TAPPED] == 0
+
+
+# =====================================================================================================================
+# Changing the board
+# =====================================================================================================================
+
+
+@inline_kernel
+def end_match(st: Any, winner: int) -> None:
+    """The first result sticks: later damage in the same step cannot change it."""
+    if st.game[G_OVER] == 0:
+        st.game[G_OVER] = 1
+        st.game[G_WINNER] = winner
+
+
+@inline_kernel
+def remove_creature(st: Any, p: int, i: int) -> None:
+    """Take slot i off p's field, keeping the order of the others (equipment under it goes with it)."""
+    n = st.side[p, S_BOARD]
+    for j in range(i, n - 1):
+        for f in range(BOARD_WIDTH):
+            st.board[p, j, f] = st.board[p, j + 1, f]
+    st.side[p, S_BOARD] = n - 1
+
+
+@inline_kernel
+def destroy_creature(
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+    i: int,
+    source: int,
+) -> None:
+    """Destroy p's creature in slot i (`source` is the card that destroyed it outright, or -1)."""
+    card = st.board[p, i, B_CARD]
+    counters[p, card, DESTROYED] += 1
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
+    remove_creature(st, p, i)
+
+
+@inline_kernel
+def remove_the_dead(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+) -> None:
+    """Destroy every creature whose damage has reached its resolve (checked after damage and when bonuses end)."""
+    for p in range(2):
+        i = 0
+        while i < st.side[p, S_BOARD]:
+            if damage_to_destroy(table, st, p, i) <= 0:
+                destroy_creature(st, counters, events, p, i, -1)
+            else:
+                i += 1
+
+
+@inline_kernel
+def hit_player(
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    owner: int,
+    source: int,
+    amount: int,
+) -> None:
+    """`owner`'s card `source` deals `amount` to the opponent's Healthshards."""
+    target = 1 - owner
+    st.side[target, S_LIFE] -= amount
+    counters[owner, source, DAMAGE_DEALT] += amount
+    log_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
+    if st.side[target, S_LIFE] <= 0:
+        end_match(st, owner)
+
+
+@inline_kernel
+def damage_creature(
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    owner: int,
+    source: int,
+    q: int,
+    i: int,
+    amount: int,
+) -> None:
+    """`owner`'s card `source` puts `amount` damage on q's creature in slot i (destruction is checked after)."""
+    st.board[q, i, B_DAMAGE] += amount
+    counters[owner, source, DAMAGE_DEALT] += amount
+    log_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
+
+
+@inline_kernel
+def heal_player(
+    st: Any,
+    events: IntArray,
+    p: int,
+    source: int,
+    amount: int,
+) -> None:
+    """p gains Healthshards, up to `healthshards_cap` (0: no cap)."""
+    life = st.side[p, S_LIFE] + amount
+    cap = st.options[O_HEAL_CAP]
+    if cap > 0 and life > cap:
+        life = max(cap, st.side[p, S_LIFE])
+    gained = life - st.side[p, S_LIFE]
+    st.side[p, S_LIFE] = life
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
+
+
+@inline_kernel
+def draw_card(
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """p draws the top card; from an empty deck p draws nothing (or loses, with `deck_out_loses`)."""
+    if st.side[p, S_DRAWN] >= st.side[p, S_DECK]:
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+        if st.options[O_DECK_OUT_LOSES] == 1:
+            end_match(st, 1 - p)
+        return
+    card = st.library[p, st.side[p, S_DRAWN]]
+    st.side[p, S_DRAWN] += 1
+    st.hand[p, st.side[p, S_HAND]] = card
+    st.side[p, S_HAND] += 1
+    counters[p, card, DRAWN] += 1
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
+
+
+@inline_kernel
+def remove_from_hand(st: Any, p: int, h: int) -> int:
+    """Take hand position h out of p's hand (order kept); returns the card."""
+    card = st.hand[p, h]
+    n = st.side[p, S_HAND]
+    for j in range(h, n - 1):
+        st.hand[p, j] = st.hand[p, j + 1]
+    st.side[p, S_HAND] = n - 1
+    return card
+
+
+@inline_kernel
+def enter_field(table: IntArray, st: Any, p: int, card: int) -> int:
+    """Put a creature on p's field, untapped and (for summoning sickness) just played; returns its uid."""
+    i = st.side[p, S_BOARD]
+    for f in range(BOARD_WIDTH):
+        st.board[p, i, f] = 0
+    st.board[p, i, B_CARD] = card
+    st.board[p, i, B_UID] = st.game[G_NEXT_UID]
+    st.board[p, i, B_SICK] = 1
+    st.game[G_NEXT_UID] += 1
+    st.side[p, S_BOARD] = i + 1
+    refresh_stats(table, st, p, i)
+    return st.board[p, i, B_UID]
+
+
+# =====================================================================================================================
+# Targets
+# =====================================================================================================================
+
+
+@inline_kernel
+def choose_enemy_target(
+    table: IntArray,
+    st: Any,
+    p: int,
+    amount: int,
+    destroys: bool,
+    policy: int,
+) -> int:
+    """The slot of the opponent's creature p's damage or destroy clause hits, or -1 when there is none.
+
+    Greedy: a creature the clause destroys, the costliest first (then the strongest); else the strongest.
+    """
+    q = 1 - p
+    n = st.side[q, S_BOARD]
+    if n == 0:
+        return -1
+    if policy == RANDOM:
+        return rng_below(st.rng, n)
+    best = -1
+    best_score = -1
+    for i in range(n):
+        kills = destroys or amount >= damage_to_destroy(table, st, q, i)
+        score = (
+            (100_000 if kills else 0) + table[st.board[q, i, B_CARD], T_COST] * 100 + creature_power(table, st, q, i)
+        )
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@inline_kernel
+def choose_own_target(
+    table: IntArray,
+    st: Any,
+    p: int,
+    policy: int,
+) -> int:
+    """The slot of p's creature a bonus goes to, or -1. Greedy: the strongest creature that can still attack."""
+    n = st.side[p, S_BOARD]
+    if n == 0:
+        return -1
+    if policy == RANDOM:
+        return rng_below(st.rng, n)
+    best = -1
+    best_score = -1
+    for i in range(n):
+        score = creature_power(table, st, p, i) + (1000 if can_attack(st, p, i) else 0)
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+# =====================================================================================================================
+# Effects
+# =====================================================================================================================
+
+
+@rules_kernel
+def apply_effects(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+    card: int,
+    mode: int,
+    own_uid: int,
+    enemy_uid: int,
+) -> None:
+    """Run p's card's clauses in order.
+
+    MODE_PLAY (events, instants, creatures): bonuses go to `own_uid` (or a chosen creature) for this turn.
+    MODE_EQUIP: bonuses go to the equipped creature `own_uid` for as long as it lives; other clauses happen once.
+    MODE_TRIGGER (battlefields): bonuses are read from the battlefield itself, so only the other clauses happen.
+    Damage and destroy clauses hit `enemy_uid` when it is still on the field, else a chosen enemy creature.
+    """
+    policy = st.side[p, S_POLICY]
+    q = 1 - p
+    for c in range(table[card, T_CLAUSES]):
+        if st.game[G_OVER] == 1:
+            return
+        op = table[card, T_CLAUSE0 + 2 * c]
+        amount = table[card, T_CLAUSE0 + 2 * c + 1]
+        if op == OP_DAMAGE or op == OP_DESTROY:
+            slot = find_uid(st, q, enemy_uid)
+            if slot < 0:
+                slot = choose_enemy_target(table, st, p, amount, op == OP_DESTROY, policy)
+            if slot < 0:
+                continue
+            if op == OP_DAMAGE:
+                damage_creature(st, counters, events, p, card, q, slot, amount)
+                remove_the_dead(table, st, counters, events)
+            else:
+                destroy_creature(st, counters, events, q, slot, card)
+        elif op == OP_DAMAGE_PLAYER:
+            hit_player(st, counters, events, p, card, amount)
+        elif op == OP_HEAL:
+            heal_player(st, events, p, card, amount)
+        elif op == OP_DRAW:
+            for _ in range(amount):
+                draw_card(st, counters, events, p)
+        elif op == OP_POWER or op == OP_RESOLVE:
+            if mode == MODE_TRIGGER:
+                continue
+            slot = find_uid(st, p, own_uid)
+            if slot < 0 and mode == MODE_PLAY:
+                slot = choose_own_target(table, st, p, policy)
+            if slot < 0:
+                continue
+            if op == OP_POWER:
+                st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
+                refresh_stats(table, st, p, slot)
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+            else:
+                st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
+                refresh_stats(table, st, p, slot)
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
+        elif op == OP_PLASMA:
+            st.side[p, S_PLASMA] += amount
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+
+
+# =====================================================================================================================
+# Playing cards
+# =====================================================================================================================
+
+
+@inline_kernel
+def can_play(table: IntArray, st: Any, p: int, h: int) -> bool:
+    """p can pay for hand card h, and it has somewhere to go (equipment needs a creature; one battlefield)."""
+    card = st.hand[p, h]
+    if table[card, T_COST] > st.side[p, S_PLASMA]:
+        return False
+    kind = table[card, T_KIND]
+    if kind == K_EQUIPMENT:
+        return st.side[p, S_BOARD] > 0
+    if kind == K_BATTLEFIELD:
+        return st.side[p, S_BATTLEFIELD] < 0 or st.options[O_REPLACE_BATTLEFIELD] == 1
+    return True
+
+
+@inline_kernel
+def play_card(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+    h: int,
+    own_uid: int,
+    enemy_uid: int,
+) -> None:
+    """p pays for and plays hand card h (legality is the caller's: see `can_play`).
+
+    `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target.
+    """
+    card = remove_from_hand(st, p, h)
+    cost = table[card, T_COST]
+    st.side[p, S_PLASMA] -= cost
+    counters[p, card, PLAYED] += 1
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
+    kind = table[card, T_KIND]
+    mode = MODE_PLAY
+    if kind == K_CREATURE:
+        enter_field(table, st, p, card)
+    elif kind == K_EQUIPMENT:
+        slot = find_uid(st, p, own_uid)
+        if slot < 0:
+            slot = choose_own_target(table, st, p, st.side[p, S_POLICY])
+        if slot < 0:
+            return
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        mode = MODE_EQUIP
+        own_uid = st.board[p, slot, B_UID]
+    elif kind == K_BATTLEFIELD:
+        old = st.side[p, S_BATTLEFIELD]
+        if old >= 0:
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
+        st.side[p, S_BATTLEFIELD] = card
+        refresh_side(table, st, p)
+        # Replacing a battlefield can take away resolve, and with it creatures.
+        remove_the_dead(table, st, counters, events)
+        if st.options[O_BATTLEFIELD_EACH_TURN] == 1:
+            return
+        mode = MODE_TRIGGER
+    if table[card, T_CLAUSES] > 0:
+        apply_effects(table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid))
+
+
+@inline_kernel
+def kills_best_enemy(table: IntArray, st: Any, p: int, card: int) -> int:
+    """The cost of the costliest enemy creature this card's damage or destroy clauses would destroy, or -1."""
+    q = 1 - p
+    best = -1
+    damage = table[card, T_TOTAL + OP_DAMAGE]
+    destroys = table[card, T_TOTAL + OP_DESTROY] > 0
+    if damage == 0 and not destroys:
+        return -1
+    for i in range(st.side[q, S_BOARD]):
+        if destroys or damage >= damage_to_destroy(table, st, q, i):
+            cost = table[st.board[q, i, B_CARD], T_COST]
+            if cost > best:
+                best = cost
+    return best
+
+
+@inline_kernel
+def spell_value(
+    table: IntArray,
+    st: Any,
+    p: int,
+    card: int,
+    with_bonuses: bool,
+    with_plasma: bool,
+) -> int:
+    """Greedy's worth of playing a non-creature effect now (0: not worth a card).
+
+    `with_bonuses`: count power/resolve bonuses (worth something only before attacking); `with_plasma`: count
+    extra plasma (worth something only when it pays for another card now).
+    """
+    value = 0
+    victim = kills_best_enemy(table, st, p, card)
+    if victim >= 0:
+        value += 30 + 10 * victim
+    hits = table[card, T_TOTAL + OP_DAMAGE_PLAYER]
+    if hits > 0:
+        value += 10 + 5 * hits
+    draws = table[card, T_TOTAL + OP_DRAW]
+    if draws > 0 and st.side[p, S_DRAWN] < st.side[p, S_DECK]:
+        value += 15 * draws
+    heals = table[card, T_TOTAL + OP_HEAL]
+    if heals > 0:
+        cap = st.options[O_HEAL_CAP]
+        room = heals if cap == 0 else min(heals, cap - st.side[p, S_LIFE])
+        if room > 0:
+            value += 5 * room
+    if with_bonuses:
+        bonus = table[card, T_TOTAL + OP_POWER] + table[card, T_TOTAL + OP_RESOLVE]
+        if bonus > 0:
+            for i in range(st.side[p, S_BOARD]):
+                if can_attack(st, p, i):
+                    value += 5 * bonus
+                    break
+    gain = table[card, T_TOTAL + OP_PLASMA]
+    cost = table[card, T_COST]
+    if with_plasma and gain > cost:
+        # Extra plasma is worth a card only when it pays for something that could not be paid for otherwise.
+        budget = st.side[p, S_PLASMA] - cost + gain
+        for h in range(st.side[p, S_HAND]):
+            other = st.hand[p, h]
+            if other != card and st.side[p, S_PLASMA] < table[other, T_COST] <= budget:
+                value += 1000
+                break
+    return value
+
+
+@inline_kernel
+def greedy_play_value(
+    table: IntArray,
+    st: Any,
+    p: int,
+    h: int,
+) -> int:
+    """Greedy's worth of playing hand card h in the play phase: curve out (the costliest creature first)."""
+    card = st.hand[p, h]
+    kind = table[card, T_KIND]
+    cost = table[card, T_COST]
+    if kind == K_CREATURE:
+        return 50 + 10 * cost
+    if kind == K_EQUIPMENT:
+        return 20 + 10 * cost
+    if kind == K_BATTLEFIELD:
+        return 25 + 10 * cost if st.side[p, S_BATTLEFIELD] < 0 else 0
+    if kind == K_INSTANT and table[card, T_TOTAL + OP_PLASMA] <= cost:
+        # Instants wait for a fight or the end of the opponent's turn, except extra plasma that pays for a play now.
+        return 0
+    value = spell_value(table, st, p, card, kind == K_EVENT, True)
+    if kind == K_INSTANT:
+        return 1000 if value >= 1000 else 0
+    return value
+
+
+@rules_kernel
+def random_play(table: IntArray, st: Any, p: int) -> int:
+    """Random policy: any card p can play now, or stop, each equally likely (kept out of greedy's inlined path)."""
+    n = st.side[p, S_HAND]
+    legal = 0
+    for h in range(n):
+        if can_play(table, st, p, h):
+            legal += 1
+    pick = rng_below(st.rng, legal + 1)  # the extra choice is "stop"
+    for h in range(n):
+        if can_play(table, st, p, h):
+            if pick == 0:
+                return h
+            pick -= 1
+    return -1
+
+
+@inline_kernel
+def choose_play(
+    table: IntArray,
+    st: Any,
+    p: int,
+) -> int:
+    """The hand position p plays next in the play phase, or -1 to stop."""
+    n = st.side[p, S_HAND]
+    if st.side[p, S_POLICY] == RANDOM:
+        return random_play(table, st, p)
+    best = -1
+    best_value = 0
+    for h in range(n):
+        if can_play(table, st, p, h):
+            value = greedy_play_value(table, st, p, h)
+            if value > best_value:
+                best_value = value
+                best = h
+    return best
+
+
+@inline_kernel
+def wants_coin(
+    table: IntArray,
+    st: Any,
+    p: int,
+) -> bool:
+    """Whether p flips the coin now. Greedy: when +1 plasma pays for a card that costs exactly one more."""
+    if st.side[p, S_COIN] == 0:
+        return False
+    if st.side[p, S_POLICY] == RANDOM:
+        return rng_below(st.rng, 4) == 0
+    for h in range(st.side[p, S_HAND]):
+        card = st.hand[p, h]
+        if table[card, T_COST] == st.side[p, S_PLASMA] + 1 and table[card, T_KIND] != K_INSTANT:
+            st.side[p, S_PLASMA] += 1
+            value = greedy_play_value(table, st, p, h)
+            st.side[p, S_PLASMA] -= 1
+            if value > 0:
+                return True
+    return False
+
+
+@inline_kernel
+def flip_coin(st: Any, events: IntArray, p: int) -> None:
+    """Once per game, the second player's coin: +1 plasma this turn."""
+    st.side[p, S_COIN] = 0
+    st.side[p, S_PLASMA] += 1
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
+
+
+@inline_kernel
+def play_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """p plays cards until the policy stops or nothing more can be paid for."""
+    for _ in range(MAX_DECK + 1):
+        if st.game[G_OVER] == 1:
+            return
+        if wants_coin(table, st, p):
+            flip_coin(st, events, p)
+        h = choose_play(table, st, p)
+        if h < 0:
+            return
+        play_card(table, st, counters, events, p, h, -1, -1)
+
+
+# =====================================================================================================================
+# Instants
+# =====================================================================================================================
+
+
+@inline_kernel
+def combat_instant_value(
+    table: IntArray,
+    st: Any,
+    x: int,
+    card: int,
+    own: int,
+    enemy: int,
+    window: int,
+) -> int:
+    """Greedy's worth of instant `card` for x around an attack: own/enemy are the fighting slots (-1: none)."""
+    y = 1 - x
+    enemy_dies_anyway = False
+    own_dies = False
+    if own >= 0 and enemy >= 0:
+        own_dies = creature_power(table, st, y, enemy) >= damage_to_destroy(table, st, x, own)
+        enemy_dies_anyway = creature_power(table, st, x, own) >= damage_to_destroy(table, st, y, enemy)
+    if enemy >= 0 and (
+        table[card, T_TOTAL + OP_DESTROY] > 0
+        or table[card, T_TOTAL + OP_DAMAGE] >= damage_to_destroy(table, st, y, enemy)
+    ):
+        if own < 0 or own_dies or not enemy_dies_anyway:
+            return 100 + 10 * table[st.board[y, enemy, B_CARD], T_COST]
+    if own >= 0 and enemy >= 0:
+        power = table[card, T_TOTAL + OP_POWER]
+        resolve = table[card, T_TOTAL + OP_RESOLVE]
+        value = 0
+        if (
+            own_dies
+            and resolve > 0
+            and creature_power(table, st, y, enemy) < damage_to_destroy(table, st, x, own) + resolve
+        ):
+            value += 50 + 10 * table[st.board[x, own, B_CARD], T_COST]
+        if (
+            not enemy_dies_anyway
+            and power > 0
+            and creature_power(table, st, x, own) + power >= damage_to_destroy(table, st, y, enemy)
+        ):
+            value += 50 + 10 * table[st.board[y, enemy, B_CARD], T_COST]
+        return value
+    if window == WINDOW_ATTACK and own >= 0 and enemy < 0:
+        # An unblocked direct attack: a power bonus is worth a card when it makes the hit lethal.
+        power = table[card, T_TOTAL + OP_POWER]
+        if power > 0 and creature_power(table, st, x, own) + power >= st.side[y, S_LIFE]:
+            return 1000
+    return 0
+
+
+@rules_kernel
+def random_instant(table: IntArray, st: Any, x: int) -> int:
+    """Random policy: any Instant x can pay for, or none, each equally likely."""
+    n = st.side[x, S_HAND]
+    legal = 0
+    for h in range(n):
+        if table[st.hand[x, h], T_KIND] == K_INSTANT and can_play(table, st, x, h):
+            legal += 1
+    if legal == 0:
+        return -1
+    pick = rng_below(st.rng, legal + 1)
+    for h in range(n):
+        if table[st.hand[x, h], T_KIND] == K_INSTANT and can_play(table, st, x, h):
+            if pick == 0:
+                return h
+            pick -= 1
+    return -1
+
+
+@inline_kernel
+def choose_instant(
+    table: IntArray,
+    st: Any,
+    x: int,
+    window: int,
+    own: int,
+    enemy: int,
+) -> int:
+    """The hand position of the instant x plays in this window, or -1."""
+    n = st.side[x, S_HAND]
+    if st.side[x, S_POLICY] == RANDOM:
+        return random_instant(table, st, x)
+    best = -1
+    best_value = 0
+    best_cost = 0
+    for h in range(n):
+        card = st.hand[x, h]
+        if table[card, T_KIND] != K_INSTANT or not can_play(table, st, x, h):
+            continue
+        if window == WINDOW_END:
+            # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
+            value = spell_value(table, st, x, card, False, False)
+        else:
+            value = combat_instant_value(table, st, x, card, own, enemy, window)
+        cost = table[card, T_COST]
+        if value > best_value or (value == best_value and value > 0 and cost < best_cost):
+            best_value = value
+            best = h
+            best_cost = cost
+    return best
+
+
+@inline_kernel
+def has_instant_to_play(table: IntArray, st: Any, x: int) -> bool:
+    """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call)."""
+    for h in range(st.side[x, S_HAND]):
+        card = st.hand[x, h]
+        if table[card, T_KIND] == K_INSTANT and table[card, T_COST] <= st.side[x, S_PLASMA]:
+            return True
+    return False
+
+
+@rules_kernel
+def instant_window(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    x: int,
+    window: int,
+    own_uid: int,
+    enemy_uid: int,
+) -> None:
+    """x may play Instants: one around an attack, any number at the end of the opponent's turn."""
+    plays = 1 if window != WINDOW_END else MAX_DECK
+    for _ in range(plays):
+        if st.game[G_OVER] == 1:
+            return
+        own = find_uid(st, x, own_uid)
+        enemy = find_uid(st, 1 - x, enemy_uid)
+        h = choose_instant(table, st, x, window, own, enemy)
+        if h < 0:
+            return
+        play_card(table, st, counters, events, x, h, own_uid, enemy_uid)
+
+
+# =====================================================================================================================
+# Combat
+# =====================================================================================================================
+
+
+@inline_kernel
+def fight(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+    a: int,
+    q: int,
+    d: int,
+) -> None:
+    """p's creature in slot a and q's in slot d deal their power to each other at once; both end tapped."""
+    power_a = creature_power(table, st, p, a)
+    power_d = creature_power(table, st, q, d)
+    st.board[p, a, B_TAPPED] = 1
+    st.board[q, d, B_TAPPED] = 1
+    damage_creature(st, counters, events, p, st.board[p, a, B_CARD], q, d, power_a)
+    damage_creature(st, counters, events, q, st.board[q, d, B_CARD], p, a, power_d)
+    remove_the_dead(table, st, counters, events)
+
+
+@inline_kernel
+def choose_blocker(
+    table: IntArray,
+    st: Any,
+    q: int,
+    p: int,
+    a: int,
+) -> int:
+    """The untapped creature q blocks p's direct attacker (slot a) with, or -1 to take the hit.
+
+    Greedy: a blocker that destroys the attacker and survives; else one that survives; else an even-or-better
+    trade; else, when the hit would be lethal, the cheapest creature.
+    """
+    n = st.side[q, S_BOARD]
+    untapped = 0
+    for i in range(n):
+        if st.board[q, i, B_TAPPED] == 0:
+            untapped += 1
+    if untapped == 0:
+        return -1
+    if st.side[q, S_POLICY] == RANDOM:
+        pick = rng_below(st.rng, untapped + 1)
+        for i in range(n):
+            if st.board[q, i, B_TAPPED] == 0:
+                if pick == 0:
+                    return i
+                pick -= 1
+        return -1
+    power_a = creature_power(table, st, p, a)
+    left_a = damage_to_destroy(table, st, p, a)
+    cost_a = table[st.board[p, a, B_CARD], T_COST]
+    best = -1
+    best_rank = 0
+    best_cost = 0
+    for i in range(n):
+        if st.board[q, i, B_TAPPED] == 1:
+            continue
+        kills = creature_power(table, st, q, i) >= left_a
+        survives = power_a < damage_to_destroy(table, st, q, i)
+        cost = table[st.board[q, i, B_CARD], T_COST]
+        rank = 0
+        if kills and survives:
+            rank = 4
+        elif survives:
+            rank = 3
+        elif kills and cost <= cost_a:
+            rank = 2
+        elif power_a >= st.side[q, S_LIFE]:
+            rank = 1
+        if rank > best_rank or (rank == best_rank and rank > 0 and cost < best_cost):
+            best = i
+            best_rank = rank
+            best_cost = cost
+    return best
+
+
+@inline_kernel
+def attack(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+    a: int,
+    target: int,
+) -> None:
+    """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`."""
+    q = 1 - p
+    attacker_card = st.board[p, a, B_CARD]
+    attacker_uid = st.board[p, a, B_UID]
+    counters[p, attacker_card, ATTACKED] += 1
+    defender_uid = -1
+    if target == DIRECT:
+        log_event(
+            events, st.ecount, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a)
+        )
+        d = choose_blocker(table, st, q, p, a)
+        if d >= 0:
+            defender_uid = st.board[q, d, B_UID]
+            log_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
+        else:
+            log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+    else:
+        defender_uid = st.board[q, target, B_UID]
+        log_event(
+            events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
+        )
+    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1:
+        if has_instant_to_play(table, st, p):
+            instant_window(table, st, counters, events, p, np.int64(WINDOW_ATTACK), attacker_uid, defender_uid)
+        if has_instant_to_play(table, st, q):
+            instant_window(table, st, counters, events, q, np.int64(WINDOW_DEFEND), defender_uid, attacker_uid)
+    if st.game[G_OVER] == 1:
+        return
+    a = find_uid(st, p, attacker_uid)
+    if a < 0:
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        return
+    if defender_uid < 0:
+        st.board[p, a, B_TAPPED] = 1
+        hit_player(st, counters, events, p, attacker_card, creature_power(table, st, p, a))
+        return
+    d = find_uid(st, q, defender_uid)
+    if d < 0:
+        # The blocker or the attacked creature left the field before damage: the attack ends, the attacker tapped.
+        st.board[p, a, B_TAPPED] = 1
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        return
+    fight(table, st, counters, events, p, a, q, d)
+
+
+@inline_kernel
+def greedy_attack_choice(table: IntArray, st: Any, p: int, a: int) -> int:
+    """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
+
+    In order: a direct attack when the ready attackers are lethal and nothing can block; an attack that destroys a
+    creature and survives (the costliest); a direct attack when no untapped enemy would destroy the attacker and
+    survive; an even-or-better trade; else hold back.
+    """
+    q = 1 - p
+    power_a = creature_power(table, st, p, a)
+    left_a = damage_to_destroy(table, st, p, a)
+    cost_a = table[st.board[p, a, B_CARD], T_COST]
+    blockers = 0
+    safe = True
+    best = -1
+    best_cost = -1
+    trade = -1
+    trade_cost = -1
+    for i in range(st.side[q, S_BOARD]):
+        kills = power_a >= damage_to_destroy(table, st, q, i)
+        survives = creature_power(table, st, q, i) < left_a
+        if st.board[q, i, B_TAPPED] == 0:
+            blockers += 1
+            if not survives and not kills:
+                safe = False
+        if not can_be_attacked(st, q, i):
+            continue
+        cost = table[st.board[q, i, B_CARD], T_COST]
+        if kills and survives and cost > best_cost:
+            best = i
+            best_cost = cost
+        elif kills and cost >= cost_a and cost > trade_cost:
+            trade = i
+            trade_cost = cost
+    if blockers == 0:
+        ready = 0
+        for i in range(st.side[p, S_BOARD]):
+            if can_attack(st, p, i):
+                ready += creature_power(table, st, p, i)
+        if ready >= st.side[q, S_LIFE]:
+            return DIRECT
+    if best >= 0:
+        return best
+    if safe and power_a > 0:
+        return DIRECT
+    if trade >= 0:
+        return trade
+    return HOLD
+
+
+@rules_kernel
+def random_attack(st: Any, p: int, ready: int) -> tuple[int, int]:
+    """Random policy: one of p's `ready` creatures, and hold, direct, or any creature it may attack, equally likely."""
+    q = 1 - p
+    a = -1
+    pick = rng_below(st.rng, ready)
+    for i in range(st.side[p, S_BOARD]):
+        if can_attack(st, p, i):
+            if pick == 0:
+                a = i
+                break
+            pick -= 1
+    targets = 0
+    for i in range(st.side[q, S_BOARD]):
+        if can_be_attacked(st, q, i):
+            targets += 1
+    pick = rng_below(st.rng, targets + 2)
+    if pick == 0:
+        return a, HOLD
+    if pick == 1:
+        return a, DIRECT
+    pick -= 2
+    for i in range(st.side[q, S_BOARD]):
+        if can_be_attacked(st, q, i):
+            if pick == 0:
+                return a, i
+            pick -= 1
+    return a, HOLD
+
+
+@inline_kernel
+def choose_attack(
+    table: IntArray,
+    st: Any,
+    p: int,
+) -> tuple[int, int]:
+    """(attacker slot, target) for p's next attack, or (-1, HOLD) when the battle phase is over.
+
+    Greedy takes the strongest ready creature first; a creature it holds back is marked and not asked again.
+    Random picks a ready creature and one of: hold, direct, or any creature it may attack.
+    """
+    while True:
+        a = -1
+        best_power = -1
+        ready = 0
+        for i in range(st.side[p, S_BOARD]):
+            if can_attack(st, p, i):
+                ready += 1
+                power = creature_power(table, st, p, i)
+                if power > best_power:
+                    best_power = power
+                    a = i
+        if a < 0:
+            return -1, HOLD
+        if st.side[p, S_POLICY] == RANDOM:
+            a, target = random_attack(st, p, ready)
+            if target == HOLD:
+                st.board[p, a, B_HELD] = 1
+                continue
+            return a, target
+        target = greedy_attack_choice(table, st, p, a)
+        if target == HOLD:
+            st.board[p, a, B_HELD] = 1
+            continue
+        return a, target
+
+
+@inline_kernel
+def battle_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """p attacks with each creature the policy sends, one attack at a time."""
+    for i in range(st.side[p, S_BOARD]):
+        st.board[p, i, B_HELD] = 0
+    for _ in range(MAX_DECK + 1):
+        if st.game[G_OVER] == 1:
+            return
+        a, target = choose_attack(table, st, p)
+        if a < 0:
+            return
+        attack(table, st, counters, events, p, a, target)
+
+
+# =====================================================================================================================
+# Turns and matches
+# =====================================================================================================================
+
+
+@inline_kernel
+def has_trigger(table: IntArray, card: int) -> bool:
+    """Whether a battlefield has clauses that happen (anything but its lasting power and resolve bonuses)."""
+    for c in range(table[card, T_CLAUSES]):
+        op = table[card, T_CLAUSE0 + 2 * c]
+        if op != OP_POWER and op != OP_RESOLVE:
+            return True
+    return False
+
+
+@inline_kernel
+def start_turn(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """Untap, summoning sickness ends, plasma = your turn number (the rest is lost), draw 1, battlefield fires."""
+    st.game[G_TURN] += 1
+    st.side[p, S_TURNS] += 1
+    for player in range(2):
+        if player == p or st.options[O_UNTAP_EVERY_TURN] == 1:
+            for i in range(st.side[player, S_BOARD]):
+                st.board[player, i, B_TAPPED] = 0
+    for i in range(st.side[p, S_BOARD]):
+        st.board[p, i, B_SICK] = 0
+    st.side[p, S_PLASMA] = st.side[p, S_TURNS]
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
+    draw_card(st, counters, events, p)
+    field = st.side[p, S_BATTLEFIELD]
+    if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
+        apply_effects(table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1))
+
+
+@inline_kernel
+def end_turn(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """The opponent's last use of their leftover plasma, then "this turn" bonuses end (and damage, by option)."""
+    if has_instant_to_play(table, st, 1 - p):
+        instant_window(table, st, counters, events, 1 - p, np.int64(WINDOW_END), np.int64(-1), np.int64(-1))
+    for player in range(2):
+        for i in range(st.side[player, S_BOARD]):
+            if st.board[player, i, B_TMP_POWER] != 0 or st.board[player, i, B_TMP_RESOLVE] != 0:
+                st.board[player, i, B_TMP_POWER] = 0
+                st.board[player, i, B_TMP_RESOLVE] = 0
+                refresh_stats(table, st, player, i)
+            if st.options[O_DAMAGE_WEARS_OFF] == 1:
+                st.board[player, i, B_DAMAGE] = 0
+    remove_the_dead(table, st, counters, events)
+
+
+@inline_kernel
+def greedy_mulligan_choice(table: IntArray, st: Any, p: int) -> int:
+    """The hand position greedy sends back, or -1 to keep: the costliest card when it costs 5 or more, or when the
+    hand has nothing to play on the first two turns."""
+    n = st.side[p, S_HAND]
+    costliest = -1
+    cheap = 0
+    for h in range(n):
+        cost = table[st.hand[p, h], T_COST]
+        if cost <= 2:
+            cheap += 1
+        if costliest < 0 or cost > table[st.hand[p, costliest], T_COST]:
+            costliest = h
+    if costliest < 0:
+        return -1
+    if table[st.hand[p, costliest], T_COST] >= 5 or cheap == 0:
+        return costliest
+    return -1
+
+
+@rules_kernel
+def mulligan(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: int,
+) -> None:
+    """Up to 3 times: set a card aside and draw 1; the set-aside cards are then shuffled back into the deck."""
+    # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
+    aside = 0
+    wanted = rng_below(st.rng, MULLIGANS_MAX + 1) if st.side[p, S_POLICY] == RANDOM else MULLIGANS_MAX
+    for _ in range(wanted):
+        if st.side[p, S_HAND] == 0:
+            break
+        if st.side[p, S_POLICY] == RANDOM:
+            h = rng_below(st.rng, st.side[p, S_HAND])
+        else:
+            h = greedy_mulligan_choice(table, st, p)
+            if h < 0:
+                break
+        card = remove_from_hand(st, p, h)
+        st.library[p, aside] = card
+        aside += 1
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
+        draw_card(st, counters, events, p)
+    if aside == 0:
+        return
+    # Move them just before the undrawn cards; from the last one down, since the two ranges may overlap.
+    start = st.side[p, S_DRAWN] - aside
+    for k in range(aside - 1, -1, -1):
+        st.library[p, start + k] = st.library[p, k]
+    st.side[p, S_DRAWN] = start
+    shuffle_in_place(st.library[p, start:], st.side[p, S_DECK] - start, st.rng)
+
+
+@rules_kernel
+def setup_match(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seed: int,
+    first: int,
+    policy_a: int,
+    policy_b: int,
+) -> None:
+    """Shuffle both decks, 20 Healthshards each, draw 5 and mulligan (first player first); the second gets the coin."""
+    rng_seed(st.rng, seed)
+    for p in range(2):
+        deck = deck_a if p == 0 else deck_b
+        for k in range(deck.shape[0]):
+            st.library[p, k] = deck[k]
+        shuffle_in_place(st.library[p], deck.shape[0], st.rng)
+        st.side[p, S_LIFE] = STARTING_HEALTHSHARDS
+        st.side[p, S_PLASMA] = 0
+        st.side[p, S_TURNS] = 0
+        st.side[p, S_COIN] = 0 if p == first else 1
+        st.side[p, S_BATTLEFIELD] = -1
+        st.side[p, S_HAND] = 0
+        st.side[p, S_DECK] = deck.shape[0]
+        st.side[p, S_DRAWN] = 0
+        st.side[p, S_BOARD] = 0
+        st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
+    st.game[G_TURN] = 0
+    st.game[G_OVER] = 0
+    st.game[G_WINNER] = -1
+    st.game[G_NEXT_UID] = 0
+    st.game[G_FIRST] = first
+    for k in range(2):
+        p = first if k == 0 else 1 - first
+        for _ in range(OPENING_HAND):
+            draw_card(st, counters, events, p)
+        mulligan(table, st, counters, events, p)
+
+
+@rules_kernel
+def play_turns(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+) -> None:
+    """Alternate turns from the first player until someone reaches 0 Healthshards or the turn cap."""
+    p = st.game[G_FIRST]
+    while st.game[G_OVER] == 0:
+        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
+            log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+            end_match(st, -1)
+            break
+        start_turn(table, st, counters, events, p)
+        if st.game[G_OVER] == 0:
+            play_phase(table, st, counters, events, p)
+        if st.game[G_OVER] == 0:
+            battle_phase(table, st, counters, events, p)
+        if st.game[G_OVER] == 0:
+            end_turn(table, st, counters, events, p)
+        p = 1 - p
+
+
+def new_state(options: IntArray) -> Any:
+    """A fresh match state record (see STATE_DTYPE) holding these rule options."""
+    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)
+    state.options[0] = options
+    return state[0]
+
+
+@rules_kernel
+def play_matches(
+    table: IntArray,
+    st: Any,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    winners: Any,
+    turns: Any,
+    counters: IntArray,
+    events: IntArray,
+) -> None:
+    """Play one match per seed on the given state arrays (see `new_state`), which every match reuses."""
+    for m in range(seeds.shape[0]):
+        setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        play_turns(table, st, counters, events)
+        winners[m] = st.game[G_WINNER]
+        turns[m] = st.game[G_TURN]
+
+
+# =====================================================================================================================
+# The Python edge: compiling cards, batches, traces
+# =====================================================================================================================
+
+
+def option_array(options: Mapping[str, OptionValue]) -> IntArray:
+    """The rule options as integers, in OPTION_ORDER."""
+    values = {
+        "lethal_damage": 1 if options["lethal_damage"] == "more_than" else 0,
+        "battlefield_effects": 1 if options["battlefield_effects"] == "each_turn" else 0,
+    }
+    return np.array([int(values.get(key, options[key])) for key in OPTION_ORDER], dtype=np.int64)
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """One card table: kind, cost, power, resolve, clause count, per-opcode totals, then the clauses in order."""
+    entries = list(cardset)
+    table = np.zeros((len(entries), TABLE_WIDTH), dtype=np.int64)
+    findings: list[Finding] = list(effect_findings(cardset))
+    for index, entry in enumerate(entries):
+        card = entry.card
+        table[index, T_KIND] = KINDS.index(card.kind)  # type: ignore[attr-defined]
+        table[index, T_COST] = card.cost  # type: ignore[attr-defined]
+        table[index, T_POWER] = card.power or 0  # type: ignore[attr-defined]
+        table[index, T_RESOLVE] = card.resolve or 0  # type: ignore[attr-defined]
+        pairs = parse_effects(card.effects).pairs  # type: ignore[attr-defined]
+        if len(pairs) > MAX_CLAUSES:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "plasma.effect_not_simulated",
+                    f"the simulator plays the first {MAX_CLAUSES} effect clauses of a card; the other "
+                    f"{len(pairs) - MAX_CLAUSES} are left out.",
+                    entry,
+                    "effects",
+                    expected=f"at most {MAX_CLAUSES} clauses",
+                    actual=len(pairs),
+                )
+            )
+            pairs = pairs[:MAX_CLAUSES]
+        table[index, T_CLAUSES] = len(pairs)
+        for clause, (opcode, amount) in enumerate(pairs):
+            table[index, T_CLAUSE0 + 2 * clause] = opcode
+            table[index, T_CLAUSE0 + 2 * clause + 1] = amount
+            table[index, T_TOTAL + opcode] += amount
+    return CompiledCards(
+        names=tuple(entry.card.name for entry in entries),  # type: ignore[attr-defined]
+        table=table,
+        cost=table[:, T_COST].astype(np.float64),
+        slot=(table[:, T_KIND] != K_CREATURE).astype(np.int64),
+        options=option_array(options),
+        findings=tuple(findings),
+    )
+
+
+def check_deck_size(deck: IntArray) -> IntArray:
+    """The deck as a contiguous int64 array, or a clear error when it is larger than the engine's state holds."""
+    if len(deck) > MAX_DECK:
+        raise WorkbenchInputError(
+            f"a deck of {len(deck)} cards is larger than the simulator plays.",
+            expected=f"decks of at most {MAX_DECK} cards (a legal deck holds exactly 40)",
+        )
+    return np.ascontiguousarray(deck, dtype=np.int64)
+
+
+def _run(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    events: IntArray,
+) -> tuple[Any, Any, Any, IntArray]:
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    state = new_state(compiled.options)
+    play_matches(
+        compiled.table,
+        state,
+        check_deck_size(deck_a),
+        check_deck_size(deck_b),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
+        counters,
+        events,
+    )
+    return winners, turns, counters, events[: int(state.ecount[0])]
+
+
+def play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any]:
+    """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
+    winners, turns, counters, _ = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    )
+    return winners, turns, counters
+
+
+def play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
+    """One match with every event logged."""
+    winners, turns, _, events = _run(
+        compiled,
+        deck_a,
+        deck_b,
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        policy_a,
+        policy_b,
+        np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
+    )
+    return int(winners[0]), int(turns[0]), events
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace row as a line a designer can read."""
+    _turn, player, code, card, other, amount = (int(v) for v in row)
+    me = "AB"[player] if player in (0, 1) else ""
+    them = "AB"[1 - player] if player in (0, 1) else ""
+
+    def name(card_id: int) -> str:
+        return compiled.names[card_id] if card_id >= 0 else "?"
+
+    def kind(card_id: int) -> str:
+        return KINDS[int(compiled.table[card_id, T_KIND])]
+
+    lasting = "while equipped" if card >= 0 and kind(card) == "equipment" else "this turn"
+    lines = {
+        EV_TURN: lambda: f"{me} starts turn {other} with {amount} plasma",
+        EV_LIFE: lambda: f"Healthshards: A {amount}, B {other}",
+        EV_DRAW: lambda: f"{me} draws {name(card)}",
+        EV_MULLIGAN: lambda: f"{me} mulligans {name(card)} (shuffled back in after the mulligan)",
+        EV_PLAY: lambda: f"{me} plays {name(card)} ({kind(card)}, {amount} plasma; {other} left)",
+        EV_EQUIP: lambda: f"{me} puts {name(card)} under {name(other)}",
+        EV_DAMAGE: lambda: f"{name(card)} ({me}) deals {amount} damage to {name(other)} ({them})",
+        EV_HIT: lambda: f"{name(card)} ({me}) hits {them} for {amount}: {them} has {other} Healthshards",
+        EV_HEAL: lambda: f"{name(card)}: {me} gains {amount} Healthshards ({other})",
+        EV_POWER: lambda: f"{name(card)}: {name(other)} ({me}) gets +{amount} power {lasting}",
+        EV_RESOLVE: lambda: f"{name(card)}: {name(other)} ({me}) gets +{amount} resolve {lasting}",
+        EV_DESTROYED: lambda: f"{name(card)} ({me}) is destroyed" + (f" by {name(other)}" if other >= 0 else ""),
+        EV_PLASMA: lambda: f"{name(card)}: {me} gains {amount} plasma ({other} now)",
+        EV_COIN: lambda: f"{me} flips the coin: +1 plasma ({amount} now)",
+        EV_ATTACK_DIRECT: lambda: f"{name(card)} ({me}, power {amount}) attacks {them} directly",
+        EV_ATTACK_CREATURE: lambda: f"{name(card)} ({me}) attacks {name(other)} ({them})",
+        EV_BLOCK: lambda: f"{me} blocks {name(other)} with {name(card)}",
+        EV_NO_BLOCK: lambda: f"{me} does not block {name(other)}",
+        EV_DECK_EMPTY: lambda: f"{me} has no card left to draw",
+        EV_BATTLEFIELD_REPLACED: lambda: f"{name(card)} replaces {me}'s battlefield {name(other)}",
+        EV_TRIGGER: lambda: f"{me}'s battlefield {name(card)} takes effect",
+        EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
+        EV_ATTACK_ENDS: lambda: f"{name(card)}'s ({me}) attack ends: its opponent left the field",
+    }
+    describe = lines.get(code)
+    return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
+
+
+ENGINE = Engine(
+    version="1",
+    policies=("greedy", "random"),
+    cost_axis="plasma cost",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+)
