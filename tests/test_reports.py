@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import io
 from pathlib import Path
 
 import openpyxl
@@ -87,3 +88,25 @@ def test_report_without_an_engine_says_so_and_refuses_unknown_formats(souls_repo
     assert any("simulated figures" in note for note in report.notes)  # no engine yet, or errors in the set
     with pytest.raises(Exception, match="neither .html nor .xlsx"):
         write_report(report, tmp_path / "report.pdf")
+
+
+def test_a_report_of_figures_already_simulated_needs_no_new_run(make_cardset, make_deck) -> None:
+    from toy_engine import TOY
+
+    from workbench.analysis import power_curve
+    from workbench.report_html import render_html
+    from workbench.reports import report_from_results, xlsx_bytes
+    from workbench.simulate import simulate
+
+    rows = [{"name": n, "kind": "unit", "cost": c, "strength": c} for n, c in (("Filler", 2), ("Cheap", 1), ("Big", 3))]
+    cardset = make_cardset(TOY, rows)
+    deck = make_deck(cardset, "6 Filler\n3 Cheap\n3 Big", name="ref")
+    match = simulate(cardset, deck, matches=300, seed=6, workers=1)
+    curve = power_curve(cardset, [deck], matches_per_card=300, seed=6, workers=1)
+    report = report_from_results(cardset, [deck], None, curve, None, match)
+    assert report.provenance["seed"] == 6 and report.provenance["matches_per_card"] == 300
+    assert report.provenance["policy"] == "greedy/greedy" and report.power is curve
+    html = render_html(report)
+    assert "Power curve" in html and "First player and game length" in html
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
+    assert [c.value for c in book["Power"][1]][:3] == ["card", "cost", "power"]

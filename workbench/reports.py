@@ -10,6 +10,7 @@ simulated figures.
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +131,49 @@ def build_report(
     return report
 
 
+def report_from_results(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    options: Mapping[str, OptionValue | str] | None,
+    power: PowerCurve | None,
+    matchups: pd.DataFrame | None,
+    match: MatchResults | None,
+) -> BalanceReport:
+    """A report of figures already simulated (the app's balance page), with the same provenance `build_report` gives."""
+    ruleset = cardset.ruleset
+    resolved = ruleset.resolve_options(options)
+    deck_list = list(decks)
+    report = BalanceReport(
+        cardset=cardset,
+        decks=deck_list,
+        validation=validate(cardset, deck_list, resolved),
+        stat_budget=ruleset.stat_budget(cardset, resolved) if ruleset.stat_budget else None,
+        power=power,
+        matchups=matchups,
+        match=match,
+    )
+    meta = match.meta if match is not None else (power.meta if power is not None else {})
+    engine = ruleset.engine
+    report.provenance = {
+        "ruleset": ruleset.id,
+        "ruleset_version": ruleset.version,
+        "engine_version": engine.version if engine is not None else None,
+        "options": dict(resolved),
+        "seed": meta.get("seed"),
+        "matches_per_card": power.meta["matches_per_card"] if power is not None else None,
+        "matches_per_pair": meta.get("matches"),
+        "policy": "/".join(meta.get("policies", [])) or None,
+        "cardset": cardset.name,
+        "cardset_path": cardset.path,
+        "cardset_hash": cardset.content_hash(),
+        "decks": [deck.name for deck in deck_list],
+        "baseline": None,
+        "workbench_version": __version__,
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+    return report
+
+
 class _Stages:
     """One progress bar over several runs, each weighted by its match count."""
 
@@ -210,6 +254,18 @@ def write_report(report: BalanceReport, out_path: str | Path) -> Path:
 
 
 def write_xlsx(report: BalanceReport, out_path: str | Path) -> Path:
+    """Write the XLSX report through a temporary file (see `report_workbook`)."""
+    return write_workbook_atomically(report_workbook(report), out_path)
+
+
+def xlsx_bytes(report: BalanceReport) -> bytes:
+    """The XLSX report as bytes (for a download)."""
+    buffer = io.BytesIO()
+    report_workbook(report).save(buffer)
+    return buffer.getvalue()
+
+
+def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     """Sheets Summary, Findings, Power, Matchups, Options, Provenance (and Changes with a baseline)."""
     workbook = openpyxl.Workbook()
     summary = workbook.active
@@ -263,7 +319,7 @@ def write_xlsx(report: BalanceReport, out_path: str | Path) -> Path:
     if report.diff is not None:
         changes = workbook.create_sheet("Changes")
         _table(changes, ["patch note"], [(line,) for line in report.diff.patch_notes()] or [("No changes.",)], [120])
-    return write_workbook_atomically(workbook, out_path)
+    return workbook
 
 
 def _table(sheet: Any, headers: Sequence[str], rows: Any, widths: Sequence[int]) -> None:

@@ -70,6 +70,8 @@ def test_a_ruleset_whose_engine_lands_is_simulated_without_page_changes(monkeypa
         "Mean game length",
     ]
     assert "Done in" in shown_text(at)
+    downloads = [element.proto.label for element in at.get("download_button")]
+    assert "Download balance report (HTML)" in downloads and "Download balance report (XLSX)" in downloads
     stored = list(results_store_values(at))
     assert len(stored) == 1
     results = stored[0]

@@ -15,7 +15,13 @@ import streamlit as st
 
 from workbench.app import DECKS, RULES
 from workbench.app.widgets import option_inputs, page_start, require_workspace
-from workbench.app.workspace import current_cardset, keep_result, parse_deck, resolved_options, results_store
+from workbench.app.workspace import (
+    current_cardset,
+    keep_result,
+    parse_deck,
+    resolved_options,
+    results_store,
+)
 from workbench.balance_study import (
     StudyResults,
     StudySettings,
@@ -25,7 +31,14 @@ from workbench.balance_study import (
     warm_up_engine,
 )
 from workbench.cards import Deck, WorkbenchInputError
-from workbench.charts import first_player_figure, game_length_histogram, matchup_heatmap, power_curve_figure
+from workbench.charts import (
+    first_player_figure,
+    game_length_histogram,
+    matchup_heatmap,
+    power_curve_figure,
+)
+from workbench.report_html import render_html
+from workbench.reports import report_from_results, xlsx_bytes
 from workbench.rulesets import RULESETS
 
 CANCEL_KEY = "balance_cancel"
@@ -229,6 +242,24 @@ elif st.session_state.get(CANCEL_KEY):
 
 if results is not None:
     _show_results(results, engine.cost_axis)
+    shown = report_from_results(
+        cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match
+    )
+    left, right = st.columns(2)
+    left.download_button(
+        "Download balance report (HTML)",
+        data=lambda: render_html(shown),
+        file_name=f"{cardset.name}_report.html",
+        mime="text/html",
+        key="balance_report_html",
+    )
+    right.download_button(
+        "Download balance report (XLSX)",
+        data=lambda: xlsx_bytes(shown),
+        file_name=f"{cardset.name}_report.xlsx",
+        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        key="balance_report_xlsx",
+    )
 elif not run:
     earlier = len(results_store())
     st.info(
