@@ -120,8 +120,7 @@ def test_a_seeded_run_is_reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_real_engine_runs_a_small_simulation_of_its_bundled_decks() -> None:
     ruleset_id = ruleset_with_engine_and_decks()
-    if ruleset_id is None:
-        pytest.skip("no registered ruleset has a match engine and two bundled decks yet")
+    assert ruleset_id is not None, "no registered ruleset has a match engine and two bundled decks"
     path = first_bundled(ruleset_id)
     assert path is not None
     at = go(open_bundled(new_app(timeout=REAL_ENGINE_TIMEOUT), path), BALANCE)
@@ -136,8 +135,7 @@ def test_a_real_engine_runs_a_small_simulation_of_its_bundled_decks() -> None:
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_the_balance_page_draws_for_each_bundled_set(ruleset_id: str) -> None:
     path = first_bundled(ruleset_id)
-    if path is None:
-        pytest.skip(f"cardsets/{ruleset_id} has no sample set yet")
+    assert path is not None, f"cardsets/{ruleset_id} has no sample set"
     at = go(open_bundled(new_app(), path), BALANCE)
     if RULESETS[ruleset_id].engine_module is None:
         assert "has no match engine yet" in shown_text(at)

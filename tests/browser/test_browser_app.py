@@ -264,8 +264,7 @@ def _simulated_set() -> Path | None:
 
 def test_run_a_simulation_and_see_the_power_curve(page: Page, tmp_path: Path) -> None:
     path = _simulated_set()
-    if path is None:
-        pytest.skip("no registered ruleset has a match engine and two bundled decks yet")
+    assert path is not None, "no registered ruleset has a match engine and two bundled decks"
     choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
     page.get_by_role("button", name="Open bundled set").click()
     expect(page.get_by_text(f"Opened {path.name} with its")).to_be_visible()
@@ -297,8 +296,7 @@ def test_run_a_simulation_and_see_the_power_curve(page: Page, tmp_path: Path) ->
 
 def test_a_long_run_can_be_cancelled(page: Page, tmp_path: Path) -> None:
     path = _simulated_set()
-    if path is None:
-        pytest.skip("no registered ruleset has a match engine and two bundled decks yet")
+    assert path is not None, "no registered ruleset has a match engine and two bundled decks"
     choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
     page.get_by_role("button", name="Open bundled set").click()
     idle(page)
