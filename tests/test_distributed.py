@@ -19,7 +19,6 @@ from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
 from workbench.simulate import Job, batch_seeds, simulate
 
-pytest.importorskip("distributed", reason="the Dask extra is part of the test extra: pip install -e '.[test]'")
 
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
 

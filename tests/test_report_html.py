@@ -113,7 +113,6 @@ def test_chromium_renders_the_file_offline(cardset: CardSet, tmp_path: Path, kin
 
 @pytest.mark.skipif(NO_BROWSER, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_png_images_of_the_charts_through_kaleido_and_debian_chromium(cardset: CardSet, tmp_path: Path) -> None:
-    pytest.importorskip("kaleido", reason="kaleido is in the test extra")
     from workbench.report_html import write_pngs
 
     paths = write_pngs(build_report(cardset), tmp_path / "png")

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
+import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
 
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is part of the test extra")
 Page = playwright_api.Page
 expect = playwright_api.expect
 
