@@ -123,6 +123,14 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
     )
+    diff.add_argument(
+        "--deck", action="append", default=[], metavar="FILE",
+        help="with decks (read against NEW; the reference deck first), also simulate the power of every changed card in both versions",
+    )
+    diff.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="matches per card and version (default 1000)")
+    diff.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
+    diff.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
+    diff.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
 
     bench = add("bench", "measure validation speed, engine matches per second and power-curve time")
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
@@ -465,7 +473,8 @@ def _cmd_print(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from workbench.diff import diff_cardsets
+    from workbench.decklists import read_decklist
+    from workbench.diff import diff_cardsets, with_power_changes
     from workbench.loading import load_cardset
     from workbench.rulesets.base import parse_option_pairs
 
@@ -473,6 +482,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     old = load_cardset(args.old, args.ruleset)
     new = load_cardset(args.new, args.ruleset or old.ruleset)
     result = diff_cardsets(old, new, overrides)
+    if args.deck:
+        decks = [read_decklist(path, new) for path in args.deck]
+        result = with_power_changes(
+            result, decks, args.matches_per_card, args.seed, args.policy, overrides,
+            workers=args.workers, progress=ProgressBar("power"),
+        )
     if args.format == "json":
         _emit_json(result.to_json())
         return EXIT_OK
@@ -484,6 +499,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     )
     for line in result.patch_notes() or ["No changes."]:
         print(f"- {line}")
+    if result.power is not None:
+        meta = result.power.meta
+        if meta:
+            print(
+                f"power: {meta['matches_per_card']:,} matches per card and version, seed {meta['seed']}, "
+                f"policy {meta['policies'][0]}, ruleset {new.ruleset.id} v{new.ruleset.version}; 95% intervals"
+            )
+        for note in result.power.notes:
+            print(f"note: {note}")
     return EXIT_OK
 
 

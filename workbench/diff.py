@@ -6,16 +6,24 @@ added card of the same kind whose names are close (difflib ratio at least
 designer who fixes a typo in a name should not see "removed" and "added".
 Findings are compared by what they say about which card, not by row, so
 moving a row is not a change.
+
+Power changes (`with_power_changes`) are simulated, not read: the old and new
+version of each changed card are measured side by side in one power-curve run
+of the new set (see its docstring), so the figures differ by the card alone.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from workbench.cards import CardEntry, CardSet, Finding, OptionValue, WorkbenchInputError, normalize_name
+import pandas as pd
+
+from workbench.cards import CardEntry, CardSet, Deck, Finding, OptionValue, WorkbenchInputError, normalize_name
+from workbench.simulate import Progress
 from workbench.validate import validate
 
 RENAME_RATIO = 0.75
@@ -73,6 +81,36 @@ class CostChange:
     """Stat budget in the new version."""
 
 
+POWER_COLUMNS = (
+    "card", "old_name", "old_cost", "new_cost", "old_power", "old_low", "old_high",
+    "new_power", "new_low", "new_high", "change", "verdict",
+)
+"""The columns of `PowerComparison.frame`, in order."""
+
+
+@dataclass(frozen=True)
+class PowerComparison:
+    """Simulated power of the changed and added cards in both versions, side by side."""
+
+    frame: pd.DataFrame
+    """One row per measured card (`POWER_COLUMNS`): old and new power with 95% intervals, their change, and the
+    verdict (`stronger`, `weaker`, `within noise`, `added`, `removed`); the missing side of an added or removed card
+    is NaN."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance of the run (ruleset and engine versions, options, seed, matches per card, policy, the new set's
+    hash and `old_cardset_hash`), plus the names measured."""
+    notes: list[str] = field(default_factory=list)
+    """Cards or versions that could not be measured, and why."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: rows (NaN as null), provenance and notes."""
+        rows = [
+            {key: (None if isinstance(value, float) and math.isnan(value) else value) for key, value in row.items()}
+            for row in self.frame.to_dict("records")
+        ]
+        return {"cards": rows, "meta": self.meta, "notes": list(self.notes)}
+
+
 @dataclass
 class SetDiff:
     """Everything that changed from `old` to `new`."""
@@ -93,6 +131,8 @@ class SetDiff:
     """Findings the old version had that the new one does not."""
     cost_changes: list[CostChange] = field(default_factory=list)
     """Cards whose cost or stat budget moved (from the ruleset's stat budget)."""
+    power: PowerComparison | None = None
+    """Simulated power before and after, when `with_power_changes` measured it."""
 
     @property
     def renamed(self) -> list[CardChange]:
@@ -122,6 +162,8 @@ class SetDiff:
             lines.append(f"Fixed: {_finding_line(finding)}")
         for finding in self.findings_appeared:
             lines.append(f"New finding: {_finding_line(finding)}")
+        if self.power is not None:
+            lines.extend(_power_line(row) for row in self.power.frame.itertuples())
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -144,6 +186,7 @@ class SetDiff:
             "findings_appeared": [f.to_json() for f in self.findings_appeared],
             "findings_resolved": [f.to_json() for f in self.findings_resolved],
             "cost_changes": [vars(c) for c in self.cost_changes],
+            "power_changes": self.power.to_json() if self.power is not None else None,
             "patch_notes": self.patch_notes(),
         }
 
@@ -183,6 +226,116 @@ def diff_cardsets(old: CardSet, new: CardSet, options: Mapping[str, OptionValue 
     result.findings_resolved = [f for key, f in old_keys.items() if key not in new_keys]
     result.cost_changes = _cost_changes(old, new, new_name_of, options)
     return result
+
+
+def with_power_changes(
+    diff: SetDiff,
+    decks: Sequence[Deck],
+    matches_per_card: int = 1_000,
+    seed: int = 0,
+    policy: str = "greedy",
+    options: Mapping[str, OptionValue | str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    executor: str | None = None,
+) -> SetDiff:
+    """The diff with `power` filled: every changed, added and removed card's power before and after.
+
+    Both versions of a card are measured in one run, in today's game: the old versions join the new set under the
+    name `<old name> (before)`, and one power curve (`only=` the measured cards, `decks` read against the new set,
+    the first the reference deck) plays each of them against the same reference deck, gauntlet, fillers and seeds.
+    So the two figures differ by the card and by sampling, and nothing else. `verdict` says `stronger` or `weaker`
+    only when the two 95% intervals do not overlap (a conservative test), else `within noise`. When nothing can be
+    measured (no engine, no filler for any measured card's kind, ...) the frame is empty and `notes` says why.
+    """
+    from workbench.analysis import power_curve
+
+    old_by_key = {normalize_name(_name(e)): e for e in diff.old}
+    taken = {normalize_name(name) for name in diff.new.names}
+    before_name: dict[str, str] = {}
+    appended: list[CardEntry] = []
+    pairs = [(c.old_name, c.name) for c in diff.changed if c.changes] + [(_name(e), None) for e in diff.removed]
+    for old_name, _ in pairs:
+        label = f"{old_name} (before)"
+        while normalize_name(label) in taken:
+            label += "'"
+        taken.add(normalize_name(label))
+        before_name[old_name] = label
+        entry = old_by_key[normalize_name(old_name)]
+        appended.append(CardEntry(entry.card.model_copy(update={"name": label}), entry.row))
+    pairs += [(None, _name(e)) for e in diff.added]
+    if not pairs:
+        return replace(diff, power=PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)), {}, ["No card changed a field, so no power moved."]))
+    both = replace(diff.new, entries=[*diff.new.entries, *appended])
+    measured = [name for old_name, new_name in pairs for name in (before_name.get(old_name or ""), new_name) if name]
+    try:
+        curve = power_curve(
+            both, decks, matches_per_card, seed, policy, options,
+            workers=workers, progress=progress, executor=executor, only=measured,
+        )
+    except WorkbenchInputError as error:
+        return replace(diff, power=PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)), {}, [f"Power was not measured: {error}"]))
+    by_card = {row.card: row for row in curve.cards.itertuples()}
+    notes = [
+        f"{name.removesuffix(' (before)')} ({'old' if name in before_name.values() else 'new'} version) was not measured: "
+        "a card needs a cost and a filler of its kind in the reference deck."
+        for name in measured
+        if name not in by_card
+    ]
+    rows = []
+    for old_name, new_name in pairs:
+        old_row = by_card.get(before_name.get(old_name or "", ""))
+        new_row = by_card.get(new_name or "")
+        if old_row is None and new_row is None:
+            continue
+        rows.append(
+            {
+                "card": new_name or old_name,
+                "old_name": old_name,
+                "old_cost": _field(old_row, "cost"),
+                "new_cost": _field(new_row, "cost"),
+                "old_power": _field(old_row, "power"),
+                "old_low": _field(old_row, "low"),
+                "old_high": _field(old_row, "high"),
+                "new_power": _field(new_row, "power"),
+                "new_low": _field(new_row, "low"),
+                "new_high": _field(new_row, "high"),
+                "change": _field(new_row, "power") - _field(old_row, "power"),
+                "verdict": _verdict(old_row, new_row),
+            }
+        )
+    meta = dict(curve.meta) | {"old_cardset_hash": diff.old.content_hash(), "measured": measured}
+    meta["cardset_hash"] = diff.new.content_hash()
+    return replace(diff, power=PowerComparison(pd.DataFrame(rows, columns=list(POWER_COLUMNS)), meta, notes))
+
+
+def _field(row: Any, name: str) -> float:
+    return float("nan") if row is None else float(getattr(row, name))
+
+
+def _verdict(old_row: Any, new_row: Any) -> str:
+    if old_row is None:
+        return "added"
+    if new_row is None:
+        return "removed"
+    if new_row.low > old_row.high:
+        return "stronger"
+    if new_row.high < old_row.low:
+        return "weaker"
+    return "within noise"
+
+
+def _power_line(row: Any) -> str:
+    def figure(power: float, low: float, high: float) -> str:
+        return f"{power:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+    if row.verdict == "added":
+        return f"Power: {row.card} (new) plays at {figure(row.new_power, row.new_low, row.new_high)}."
+    if row.verdict == "removed":
+        return f"Power: {row.card} (removed) played at {figure(row.old_power, row.old_low, row.old_high)}."
+    old = figure(row.old_power, row.old_low, row.old_high)
+    new = figure(row.new_power, row.new_low, row.new_high)
+    return f"Power: {row.card} {old} -> {new}: {row.verdict}."
 
 
 def _name(entry: CardEntry) -> str:

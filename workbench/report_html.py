@@ -8,6 +8,7 @@ escaped.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from html import escape
 from pathlib import Path
@@ -175,6 +176,31 @@ def render_html(report: BalanceReport) -> str:
                     [(c.card, _num(c.old_cost), _num(c.new_cost), _num(c.old_budget), _num(c.new_budget)) for c in report.diff.cost_changes],
                 )
             )
+        power = report.diff.power
+        if power is not None and len(power.frame):
+            parts.append(
+                "<p>Power before and after, measured side by side in today's set (the old version of each card joins "
+                "the set under its old name + \" (before)\"), with 95% intervals; a verdict other than \"within noise\" "
+                "needs the two intervals apart.</p>"
+            )
+            parts.append(
+                _table(
+                    ["card", "cost before", "cost now", "power before", "power now", "change", "verdict"],
+                    [
+                        (
+                            row.card,
+                            _num(row.old_cost),
+                            _num(row.new_cost),
+                            _interval(row.old_power, row.old_low, row.old_high),
+                            _interval(row.new_power, row.new_low, row.new_high),
+                            "" if math.isnan(row.change) else f"{row.change:+.3f}",
+                            row.verdict,
+                        )
+                        for row in power.frame.itertuples()
+                    ],
+                )
+            )
+            parts.extend(f"<p>{escape(note)}</p>" for note in power.notes)
 
     parts.append("<h2>Rule options</h2>")
     ledger = {option.key: option for option in ruleset.options}
@@ -255,7 +281,12 @@ def _stamp(provenance: dict[str, Any]) -> str:
 
 
 def _num(value: float | None) -> str:
-    return "" if value is None else f"{value:g}"
+    return "" if value is None or math.isnan(value) else f"{value:g}"
+
+
+def _interval(value: float, low: float, high: float) -> str:
+    """`+0.012 [-0.004, +0.028]`, or empty for a side that was not measured (NaN)."""
+    return "" if math.isnan(value) else f"{value:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 def _text(value: Any) -> str:

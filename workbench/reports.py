@@ -23,7 +23,7 @@ from openpyxl.styles import PatternFill
 from workbench import __version__
 from workbench.analysis import PowerCurve, matchup_matrix, power_curve
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
-from workbench.diff import SetDiff, diff_cardsets
+from workbench.diff import SetDiff, diff_cardsets, with_power_changes
 from workbench.rulesets.base import StatBudget
 from workbench.simulate import MatchResults, Progress, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
@@ -96,7 +96,11 @@ def build_report(
         report.notes.append("No decks were given, so this report has no simulated figures.")
     elif report.validation.has_errors:
         report.notes.append("The set or a deck has errors; simulated figures are left out until they are fixed.")
-    stages = _Stages(progress, [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches])
+    changed_cards = 0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
+    stages = _Stages(
+        progress,
+        [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches, matches_per_card * (2 * changed_cards + 1)],
+    )
     if simulated:
         report.power = power_curve(
             cardset, deck_list, matches_per_card, seed, policy, resolved,
@@ -111,6 +115,11 @@ def build_report(
             cardset, deck_list[0], deck_list[1] if len(deck_list) > 1 else None, matches, seed, policy, resolved,
             workers=workers, progress=stages.stage(2), executor=executor,
         )
+        if report.diff is not None:
+            report.diff = with_power_changes(
+                report.diff, deck_list, matches_per_card, seed, policy, resolved,
+                workers=workers, progress=stages.stage(3), executor=executor,
+            )
     report.provenance = {
         "ruleset": ruleset.id,
         "ruleset_version": ruleset.version,
@@ -319,6 +328,10 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     if report.diff is not None:
         changes = workbook.create_sheet("Changes")
         _table(changes, ["patch note"], [(line,) for line in report.diff.patch_notes()] or [("No changes.",)], [120])
+        if report.diff.power is not None and len(report.diff.power.frame):
+            power_changes = workbook.create_sheet("Power changes")
+            frame = report.diff.power.frame
+            _table(power_changes, list(frame.columns), frame.itertuples(index=False), [26, 26] + [11] * (len(frame.columns) - 3) + [14])
     return workbook
 
 
