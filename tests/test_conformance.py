@@ -111,6 +111,25 @@ def test_mistakes_workbook_gives_exactly_the_findings_its_readme_lists(
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_mistakes_workbook_is_what_its_build_script_writes(ruleset_id: str, tmp_path: Path) -> None:
+    import runpy
+
+    import openpyxl
+
+    folder = mistakes_dir(ruleset_id)
+    build = runpy.run_path(str(folder / "build_mistakes.py"))["build"]
+    rebuilt = build(tmp_path / "mistakes.xlsx")
+
+    def cells(path: Path) -> dict[str, list[tuple[object, ...]]]:
+        workbook = openpyxl.load_workbook(path)
+        return {sheet.title: list(sheet.iter_rows(values_only=True)) for sheet in workbook.worksheets}
+
+    committed = cells(folder / "mistakes.xlsx")
+    assert list(committed) == ["Cards", "Set"]
+    assert cells(rebuilt) == committed, f"rebuild {folder / 'mistakes.xlsx'} with its build_mistakes.py"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_rule_id_a_ruleset_emits_is_documented(ruleset_id: str, capsys: pytest.CaptureFixture[str]) -> None:
     doc = (REPO_ROOT / "docs" / "rulesets" / f"{ruleset_id}.md").read_text(encoding="utf-8")
     shared = (REPO_ROOT / "docs" / "formats.md").read_text(encoding="utf-8")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 from openpyxl.styles import Alignment
@@ -49,4 +51,25 @@ def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
     set_sheet.append(["ruleset_version", ruleset.version])
     set_sheet.append(["written_by", f"workbench {__version__}"])
     style_header(set_sheet, [18, 40])
+    return write_workbook_atomically(workbook, out_path)
+
+
+def write_card_workbook(
+    out_path: str | os.PathLike[str], headers: Sequence[str], rows: Iterable[Sequence[Any]], set_info: Mapping[str, str]
+) -> Path:
+    """A card workbook as a designer would keep it: a `Cards` sheet (headers, then `rows` as given) and a `Set` sheet.
+
+    Cells are written as given, so a string starting with `=` becomes a formula cell: the sample sets of mistakes
+    rely on that. Saved through a temporary file, so a failed run leaves the old workbook whole.
+    """
+    workbook = openpyxl.Workbook()
+    cards = workbook.active
+    cards.title = "Cards"
+    cards.append(list(headers))
+    for row in rows:
+        cards.append(list(row))
+    set_sheet = workbook.create_sheet("Set")
+    set_sheet.append(["key", "value"])
+    for key, value in set_info.items():
+        set_sheet.append([key, value])
     return write_workbook_atomically(workbook, out_path)

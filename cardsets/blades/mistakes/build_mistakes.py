@@ -7,12 +7,10 @@ README beside this script explains each mistake and lists the exact findings
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import openpyxl
+from workbench.templates import write_card_workbook
 
 HERE = Path(__file__).resolve().parent
 HEADERS = ["name", "kind", "set", "set_kind", "stars", "elements", "types", "rarity", "copies", "text", "effects"]
@@ -73,24 +71,7 @@ CARDS: list[list[Any]] = [
 
 def build(out: Path = HERE / "mistakes.xlsx") -> Path:
     """Write the workbook (through a temporary file, so a failed run leaves the old one whole)."""
-    workbook = openpyxl.Workbook()
-    cards = workbook.active
-    cards.title = "Cards"
-    cards.append(HEADERS)
-    for row in CARDS:
-        cards.append(row)
-    info = workbook.create_sheet("Set")
-    for key, value in (("ruleset", "blades"), ("name", "Millennium Blades mistakes"), ("version", "1")):
-        info.append([key, value])
-    handle, temp = tempfile.mkstemp(suffix=".xlsx", dir=out.parent)
-    os.close(handle)
-    try:
-        workbook.save(temp)
-        os.replace(temp, out)
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
-    return out
+    return write_card_workbook(out, HEADERS, CARDS, {"ruleset": "blades", "name": "Millennium Blades mistakes", "version": "1"})
 
 
 if __name__ == "__main__":

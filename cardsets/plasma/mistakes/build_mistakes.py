@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
+from workbench.templates import write_card_workbook
 
 HERE = Path(__file__).resolve().parent
 HEADERS = ["Name", "Kind", "Cost", "Power", "Resolve", "Subtype", "Text", "Effects"]
@@ -66,17 +66,9 @@ MISTAKES = [
 
 def build(out_path: Path = HERE / "mistakes.xlsx") -> Path:
     """Write the workbook: a `Cards` sheet and a `Set` sheet naming the ruleset."""
-    workbook = openpyxl.Workbook()
-    cards = workbook.active
-    cards.title = "Cards"
-    cards.append(HEADERS)
-    for row in ON_CURVE + MISTAKES:
-        cards.append(row)
-    info = workbook.create_sheet("Set")
-    for key, value in (("ruleset", "plasma"), ("name", "Plasma mistakes"), ("version", "1")):
-        info.append([key, value])
-    workbook.save(out_path)
-    return out_path
+    return write_card_workbook(
+        out_path, HEADERS, ON_CURVE + MISTAKES, {"ruleset": "plasma", "name": "Plasma mistakes", "version": "1"}
+    )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
+from workbench.templates import write_card_workbook
 
 HEADERS = ["Name", "Kind", "Color", "Soul Cost", "Atk", "Def", "Abilities", "Effect Weight", "Element", "Effects", "Text"]
 
@@ -56,17 +56,7 @@ ROWS: list[list[object]] = [
 
 def build(out: Path) -> Path:
     """Write the workbook: a `Cards` sheet of mistakes and a `Set` sheet naming the ruleset."""
-    workbook = openpyxl.Workbook()
-    cards = workbook.active
-    cards.title = "Cards"
-    cards.append(HEADERS)
-    for row in ROWS:
-        cards.append(row)
-    info = workbook.create_sheet("Set")
-    for key, value in (("ruleset", "souls"), ("name", "souls mistakes"), ("version", "1")):
-        info.append([key, value])
-    workbook.save(out)
-    return out
+    return write_card_workbook(out, HEADERS, ROWS, {"ruleset": "souls", "name": "souls mistakes", "version": "1"})
 
 
 if __name__ == "__main__":

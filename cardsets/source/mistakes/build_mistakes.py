@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import openpyxl
+from workbench.templates import write_card_workbook
 
 HEADERS = [
     "name", "kind", "type", "terrestrial", "otherworldly", "alpha", "beta", "gamma", "delta",
@@ -111,20 +111,9 @@ CARDS: list[dict[str, Any]] = [
 
 def build(out_path: Path) -> Path:
     """Write the workbook (sheet `Cards` plus a `Set` sheet) and return its path."""
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    sheet.title = "Cards"
-    sheet.append(HEADERS)
-    for card in CARDS:
-        # A string starting with "=" is stored as a formula by openpyxl: that is the formula-cell mistake (row 22).
-        sheet.append([card.get(header) for header in HEADERS])
-    info = workbook.create_sheet("Set")
-    info.append(["key", "value"])
-    info.append(["ruleset", "source"])
-    info.append(["name", "SOURCE mistakes"])
-    info.append(["version", "1"])
-    workbook.save(out_path)
-    return out_path
+    # A string starting with "=" is written as a formula: that is the formula-cell mistake (row 22).
+    rows = ([card.get(header) for header in HEADERS] for card in CARDS)
+    return write_card_workbook(out_path, HEADERS, rows, {"ruleset": "source", "name": "SOURCE mistakes", "version": "1"})
 
 
 if __name__ == "__main__":
