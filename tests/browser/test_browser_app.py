@@ -10,11 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,14 +23,6 @@ from workbench.rulesets import RULESETS
 Page = playwright_api.Page
 expect = playwright_api.expect
 
-CHROMIUM = Path(os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium"))
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SOULS_SMALL = REPO_ROOT / "tests" / "app" / "data" / "souls_small.csv"
 PAGE_TITLES = {
     "Card sets": "card_sets",
@@ -49,76 +36,6 @@ STEP_TIMEOUT_MS = 60_000
 SIMULATION_TIMEOUT_MS = 900_000
 """A first simulation compiles the engine's kernels with Numba (minutes on a slow machine; cached afterwards)."""
 expect.set_options(timeout=STEP_TIMEOUT_MS)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free loopback port, stopped after the module's tests."""
-    port = _free_port()
-    log = (tmp_path_factory.mktemp("server") / "streamlit.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "streamlit_app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.fileWatcherType",
-            "none",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=REPO_ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
-            time.sleep(0.5)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.is_file():
-        message = f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI") or os.environ.get("WORKBENCH_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
