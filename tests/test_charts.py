@@ -9,23 +9,29 @@ import pandas as pd
 import pytest
 from toy_engine import TOY
 
-from workbench.analysis import matchup_matrix, power_curve
+from workbench.analysis import PowerCurve, Sweep, matchup_matrix, power_curve, sweep
 from workbench.cards import CardSet, Deck
 from workbench.charts import (
+    FLAG_COLOURS,
     JITTER_STEP,
+    POWER_ROW_OFFSET,
     SEVERITY_COLOURS,
+    VERDICT_COLOURS,
     deck_cost_curve_figure,
     draw_odds_figure,
     first_player_figure,
     game_length_histogram,
     matchup_heatmap,
+    power_change_figure,
     power_curve_figure,
     selected_cards,
     stat_budget_figure,
+    sweep_figure,
 )
+from workbench.diff import POWER_COLUMNS, PowerComparison
 from workbench.draw_odds import odds_by_turn
 from workbench.rulesets.base import BudgetPoint, StatBudget
-from workbench.simulate import simulate
+from workbench.simulate import Rate, simulate
 
 BUDGET = StatBudget(
     cost_label="soul cost",
@@ -123,3 +129,81 @@ def test_deck_curve_and_draw_odds_figures() -> None:
     rows = odds_by_turn(30, 3, 5, 5)
     line = draw_odds_figure(rows, "Imp").data[0]
     assert list(line.y) == pytest.approx([float(r.probability) for r in rows])
+
+
+def test_sweep_figure_draws_each_value_with_its_interval_over_the_band(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, ref, other = toy
+    result = sweep(cardset, [ref, other], "Big", "strength", [1, 3, 5], matches_per_card=100, seed=1, workers=1)
+    figure = sweep_figure(result, "Strength")
+    points = result.points
+    flagged = [t for t in figure.data if t.name in ("over", "on curve", "under")]
+    drawn = {x: (trace.name, y) for trace in flagged for x, y in zip(trace.x, trace.y, strict=True)}
+    assert set(drawn) == {1.0, 3.0, 5.0}
+    for row in points.itertuples():
+        assert drawn[float(row.value)] == (row.flag, pytest.approx(row.power))
+    for trace in flagged:
+        assert trace.marker.color == FLAG_COLOURS[trace.name]
+        index = [points["value"].tolist().index(x) for x in trace.x]
+        assert list(trace.error_y.array) == pytest.approx((points["high"] - points["power"]).iloc[index].tolist())
+        assert list(trace.error_y.arrayminus) == pytest.approx((points["power"] - points["low"]).iloc[index].tolist())
+    assert figure.layout.xaxis.title.text == "Strength" and figure.layout.title.text == "Big: power as Strength varies"
+
+
+def test_sweep_figure_band_steps_with_each_values_own_cost() -> None:
+    # Sweeping the cost itself: each value has its own tier band, drawn flat over that value's stretch of the axis.
+    points = pd.DataFrame(
+        {
+            "value": [3, 1, 2],  # in the order typed: the figure sorts them
+            "cost": [3.0, 1.0, 2.0],
+            "power": [0.30, 0.05, 0.10],
+            "low": [0.25, 0.00, 0.05],
+            "high": [0.35, 0.10, 0.15],
+            "band_low": [0.25, 0.05, 0.15],
+            "band_high": [0.35, 0.15, 0.25],
+            "flag": ["on curve", "on curve", "under"],
+        }
+    )
+    base = PowerCurve(pd.DataFrame(), pd.DataFrame(), 0.0, 0.1, Rate.of(50.0, 100))
+    figure = sweep_figure(Sweep(points, base, {"card": "Imp", "field": "cost"}))
+    band = figure.data[0]
+    assert band.fill == "toself"
+    assert list(band.x) == [0.5, 1.5, 1.5, 2.5, 2.5, 3.5, 3.5, 2.5, 2.5, 1.5, 1.5, 0.5]
+    assert list(band.y) == pytest.approx([0.15, 0.15, 0.25, 0.25, 0.35, 0.35, 0.25, 0.25, 0.15, 0.15, 0.05, 0.05])
+    under = next(t for t in figure.data if t.name == "under")
+    assert list(under.x) == [2.0] and list(under.y) == [0.10]
+    assert not [t for t in figure.data if t.name == "over"]
+
+
+def test_power_change_figure_puts_each_cards_before_and_after_on_one_row() -> None:
+    nan = float("nan")
+    rows = [
+        ("Ash Hound", "Ash Hound", 1.0, 1.0, 0.02, -0.01, 0.05, 0.12, 0.09, 0.15, 0.10, "stronger"),
+        ("Cinder Wisps", "Cinder Wisp", 0.0, 0.0, 0.01, -0.02, 0.04, 0.00, -0.03, 0.03, -0.01, "within noise"),
+        ("Old Relic", "Old Relic", 0.0, nan, -0.05, -0.08, -0.02, nan, nan, nan, nan, "removed"),
+        ("Ember Lance", None, nan, 0.0, nan, nan, nan, 0.07, 0.04, 0.10, nan, "added"),
+    ]
+    known = ("card", "old_name", "old_cost", "new_cost", "old_power", "old_low", "old_high",
+             "new_power", "new_low", "new_high", "change", "verdict")
+    frame = pd.DataFrame([dict(zip(known, row, strict=True)) for row in rows], columns=list(POWER_COLUMNS))
+    comparison = PowerComparison(frame, {"seed": 1})
+    figure = power_change_figure(comparison)
+    join, before, *after = figure.data
+    # Row i: before at i - offset, after at i + offset (the first card at the top).
+    up, down = -POWER_ROW_OFFSET, POWER_ROW_OFFSET
+    assert list(join.x) == [0.02, 0.12, None, 0.01, 0.00, None]
+    assert list(join.y) == pytest.approx([0 + up, 0 + down, None, 1 + up, 1 + down, None])
+    assert before.name == "before" and [row[0] for row in before.customdata] == ["Ash Hound", "Cinder Wisps", "Old Relic"]
+    assert list(before.x) == [0.02, 0.01, -0.05] and list(before.y) == pytest.approx([0 + up, 1 + up, 2 + up])
+    assert list(before.error_x.array) == pytest.approx([0.03, 0.03, 0.03])
+    by_name = {trace.name: trace for trace in after}
+    assert set(by_name) == {"after: stronger", "after: within noise", "after: added"}
+    stronger = by_name["after: stronger"]
+    assert [row[0] for row in stronger.customdata] == ["Ash Hound"] and list(stronger.x) == [0.12]
+    assert list(stronger.y) == pytest.approx([0 + down])
+    added = by_name["after: added"]
+    assert added.marker.color == VERDICT_COLOURS["added"] and list(added.y) == pytest.approx([3 + down])
+    assert list(added.error_x.arrayminus) == pytest.approx([0.03])
+    assert list(figure.layout.yaxis.ticktext) == ["Ash Hound", "Cinder Wisps", "Old Relic", "Ember Lance"]
+    assert list(figure.layout.yaxis.tickvals) == [0, 1, 2, 3] and list(figure.layout.yaxis.range) == [3.5, -0.5]
+    empty = PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)))
+    assert len(power_change_figure(empty).data) == 0

@@ -234,3 +234,4 @@ def test_diff_command_and_report_show_power_changes(
     assert sheet.cell(row=[r[0] for r in sheet.iter_rows(values_only=True)].index("Ancient Wyrm") + 1, column=5).value is None
     html = render_html(report)
     assert "<th>power before</th>" in html and "Skirmish Fox" in html
+    assert "Power before and after (95% intervals)" in html  # the chart, as well as the table

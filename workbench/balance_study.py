@@ -18,6 +18,7 @@ import pandas as pd
 
 from workbench.analysis import PowerCurve, matchup_matrix, power_curve
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.rulesets.base import Ruleset
 from workbench.simulate import MatchResults, engine_for, simulate, trace
 
 StudyProgress = Callable[[str, int, int], None]
@@ -162,9 +163,31 @@ def run_study(
 
 def provenance_line(results: StudyResults) -> str:
     """One line saying where the figures came from."""
-    meta: dict[str, Any] = results.match.meta
-    return (
-        f"{meta.get('ruleset')} v{meta.get('ruleset_version')} · engine v{meta.get('engine_version')} · "
-        f"seed {results.settings.seed} · policies {results.settings.policy_a}/{results.settings.policy_b} · "
-        f"card set {meta.get('cardset')} (hash {results.cardset_hash}) · workbench {meta.get('workbench_version')}"
-    )
+    return provenance_text(results.match.meta)
+
+
+def provenance_text(meta: Mapping[str, Any], matches_label: str | None = None, ruleset: Ruleset | None = None) -> str:
+    """One line saying where simulated figures came from, from a result's `meta` (`workbench.simulate.provenance`).
+
+    With `matches_label` (per card, per value, ...) the match count is named. With `ruleset`, the rule options are
+    named where they differ from its defaults (a whole ledger would bury the line).
+    """
+    parts = [
+        f"{meta.get('ruleset')} v{meta.get('ruleset_version')}",
+        f"engine v{meta.get('engine_version')}",
+        f"seed {meta.get('seed')}",
+        "policies " + "/".join(str(p) for p in meta.get("policies", ())),
+    ]
+    if matches_label is not None:
+        matches = meta.get("matches_per_card", meta.get("matches"))
+        parts.append(f"{matches:,} {matches_label}" if isinstance(matches, int) else f"{matches} {matches_label}")
+    parts += [f"card set {meta.get('cardset')} (hash {meta.get('cardset_hash')})", f"workbench {meta.get('workbench_version')}"]
+    if ruleset is not None:
+        defaults = ruleset.resolve_options()
+        changed = {key: value for key, value in dict(meta.get("options", {})).items() if defaults.get(key) != value}
+        parts.append(
+            "rule options changed: " + ", ".join(f"{key}={value}" for key, value in changed.items())
+            if changed
+            else f"the {ruleset.id} default rule options"
+        )
+    return " · ".join(parts)

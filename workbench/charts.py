@@ -4,7 +4,8 @@ Every figure here is a picture of something computed elsewhere: the stat
 budget from `Ruleset.stat_budget`, the power curve from
 `workbench.analysis.power_curve`, matchups from `matchup_matrix`, match
 figures from `workbench.simulate.MatchResults`, draw odds from
-`workbench.draw_odds`. Nothing here decides a rule; the figures only draw.
+`workbench.draw_odds`, sweeps from `workbench.analysis.sweep`, power before
+and after a change from `workbench.diff.with_power_changes`. Nothing here decides a rule; the figures only draw.
 
 Card points carry `customdata = [card name, sheet row]`, so a page can turn a
 click on a point into "open this card".
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from workbench.analysis import PowerCurve
+from workbench.analysis import PowerCurve, Sweep
+from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
@@ -27,6 +30,14 @@ from workbench.simulate import MatchResults
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
 FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f"}
 WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
+VERDICT_COLOURS = {
+    "stronger": "#d62728",
+    "weaker": "#1f77b4",
+    "within noise": "#7f7f7f",
+    "added": "#2ca02c",
+    "removed": "#8c564b",
+}
+"""Colour of a card's new power on the before/after chart, by `PowerComparison` verdict."""
 JITTER_STEP = 0.07
 """Cards sharing a (cost, budget) spot are spread this far apart sideways, so each can be hovered and clicked."""
 
@@ -313,6 +324,185 @@ def draw_odds_figure(rows: Sequence[DrawOdds], label: str) -> go.Figure:
     figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
     figure.update_xaxes(dtick=1)
     return _layout(figure, f"Chance to hold {label}", "your turn", "probability")
+
+
+def _band_steps(values: Sequence[float], lows: Sequence[float], highs: Sequence[float]) -> tuple[list[float], list[float]]:
+    """The outline of a band that is flat across each value's own stretch of the axis (a step per value).
+
+    Each value owns the axis up to halfway to its neighbours, so a band that jumps when the card's cost
+    changes is drawn as a step, not as a slope that would suggest costs between the values.
+    """
+    if len(values) == 1:
+        edges = [values[0] - 0.5, values[0] + 0.5]
+    else:
+        gaps = [b - a for a, b in pairwise(values)]
+        edges = [values[0] - gaps[0] / 2, *[a + g / 2 for a, g in zip(values, gaps)], values[-1] + gaps[-1] / 2]
+    top_x: list[float] = []
+    top_y: list[float] = []
+    bottom_x: list[float] = []
+    bottom_y: list[float] = []
+    for index, (low, high) in enumerate(zip(lows, highs, strict=True)):
+        left, right = edges[index], edges[index + 1]
+        top_x += [left, right]
+        top_y += [high, high]
+        bottom_x += [left, right]
+        bottom_y += [low, low]
+    return top_x + bottom_x[::-1], top_y + bottom_y[::-1]
+
+
+def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
+    """A card's power at each swept value with its 95% interval, over its cost tier's band, coloured by flag."""
+    points = sweep.points.sort_values("value", kind="stable")
+    label = field_label or str(sweep.meta.get("field", "value"))
+    card = str(sweep.meta.get("card", "card"))
+    figure = go.Figure()
+    if not points.empty:
+        values = [float(v) for v in points["value"]]
+        band_x, band_y = _band_steps(values, points["band_low"].tolist(), points["band_high"].tolist())
+        figure.add_trace(
+            go.Scatter(
+                x=band_x,
+                y=band_y,
+                mode="lines",
+                fill="toself",
+                fillcolor="rgba(127,127,127,0.18)",
+                # An outline too: where the set's power does not rise with cost the band is a line with no area.
+                line={"width": 1, "color": "rgba(127,127,127,0.7)"},
+                name="cost tier band (set's line, cost ± 1/2)",
+                hoverinfo="skip",
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=values,
+                y=points["power"],
+                mode="lines",
+                line={"color": "#bbb", "width": 1},
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+        for flag in ("over", "on curve", "under"):
+            group = points[points["flag"] == flag]
+            if group.empty:
+                continue
+            figure.add_trace(
+                go.Scatter(
+                    x=group["value"].astype(float),
+                    y=group["power"],
+                    mode="markers",
+                    name=flag,
+                    marker={"size": 11, "color": FLAG_COLOURS[flag]},
+                    error_y={
+                        "type": "data",
+                        "symmetric": False,
+                        "array": group["high"] - group["power"],
+                        "arrayminus": group["power"] - group["low"],
+                        "thickness": 1.2,
+                    },
+                    customdata=np.column_stack(
+                        [group["value"], group["cost"], group["low"], group["high"], group["band_low"], group["band_high"]]
+                    ),
+                    hovertemplate=(
+                        f"<b>{card}</b>, {label} %{{customdata[0]}}<br>"
+                        "cost: %{customdata[1]}<br>"
+                        "power: %{y:+.3f} (95% CI %{customdata[2]:+.3f} to %{customdata[3]:+.3f})<br>"
+                        "tier band: %{customdata[4]:+.3f} to %{customdata[5]:+.3f}<extra>%{fullData.name}</extra>"
+                    ),
+                )
+            )
+        if all(float(v).is_integer() for v in values):
+            figure.update_xaxes(dtick=1)
+    figure.add_hline(y=0, line={"color": "#999", "width": 1, "dash": "dot"})
+    return _layout(figure, f"{card}: power as {label} varies", label, "simulated power (Δ score)")
+
+
+POWER_ROW_OFFSET = 0.14
+"""How far above (before) and below (after) its row a card's two points sit, so their intervals never overlap."""
+
+
+def power_change_figure(comparison: PowerComparison) -> go.Figure:
+    """Each measured card's power before (open circle) and after (filled, coloured by verdict), with 95% intervals.
+
+    One row per card, first card at the top: the before point sits just above the row and the after point just
+    below, joined by a line, so how far a change moved a card, and whether the move is larger than the intervals,
+    reads at a glance. A side that was not measured (an added card's before, a removed card's after) is not drawn.
+    """
+    frame = comparison.frame.reset_index(drop=True)
+    figure = go.Figure()
+    if frame.empty:
+        return _layout(figure, "Power before and after", "simulated power (Δ score)", "")
+    labels = frame["card"].astype(str).tolist()
+    before_y = frame.index.to_numpy(dtype=float) - POWER_ROW_OFFSET
+    after_y = frame.index.to_numpy(dtype=float) + POWER_ROW_OFFSET
+    joins_x: list[float | None] = []
+    joins_y: list[float | None] = []
+    for index, row in enumerate(frame.itertuples()):
+        if not (pd.isna(row.old_power) or pd.isna(row.new_power)):
+            joins_x += [float(row.old_power), float(row.new_power), None]
+            joins_y += [float(before_y[index]), float(after_y[index]), None]
+    if joins_x:
+        figure.add_trace(
+            go.Scatter(
+                x=joins_x, y=joins_y, mode="lines", line={"color": "#bbb", "width": 2}, showlegend=False, hoverinfo="skip"
+            )
+        )
+
+    def side(mask: pd.Series, prefix: str, ys: np.ndarray) -> dict[str, object]:
+        group = frame[mask]
+        return {
+            "x": group[f"{prefix}_power"],
+            "y": ys[mask.to_numpy()],
+            "error_x": {
+                "type": "data",
+                "symmetric": False,
+                "array": group[f"{prefix}_high"] - group[f"{prefix}_power"],
+                "arrayminus": group[f"{prefix}_power"] - group[f"{prefix}_low"],
+                "thickness": 1.2,
+            },
+            "customdata": np.column_stack(
+                [group["card"].astype(str), group[f"{prefix}_low"], group[f"{prefix}_high"], group[f"{prefix}_cost"]]
+            ),
+        }
+
+    measured_before = frame["old_power"].notna()
+    if measured_before.any():
+        figure.add_trace(
+            go.Scatter(
+                mode="markers",
+                name="before",
+                marker={"symbol": "circle-open", "size": 12, "color": "#444", "line": {"width": 2}},
+                hovertemplate=(
+                    "<b>%{customdata[0]}</b> before (cost %{customdata[3]})<br>"
+                    "power %{x:+.3f} (95% CI %{customdata[1]:+.3f} to %{customdata[2]:+.3f})<extra></extra>"
+                ),
+                **side(measured_before, "old", before_y),
+            )
+        )
+    measured_after = frame["new_power"].notna()
+    verdicts = frame["verdict"].astype(str) if "verdict" in frame else pd.Series("after", index=frame.index)
+    for verdict in dict.fromkeys(verdicts[measured_after]):
+        figure.add_trace(
+            go.Scatter(
+                mode="markers",
+                name=f"after: {verdict}" if verdict != "after" else "after",
+                marker={"size": 12, "color": VERDICT_COLOURS.get(verdict, "#1f77b4")},
+                hovertemplate=(
+                    "<b>%{customdata[0]}</b> after (cost %{customdata[3]})<br>"
+                    "power %{x:+.3f} (95% CI %{customdata[1]:+.3f} to %{customdata[2]:+.3f})<extra>%{fullData.name}</extra>"
+                ),
+                **side(measured_after & (verdicts == verdict), "new", after_y),
+            )
+        )
+    figure.add_vline(x=0, line={"color": "#999", "width": 1, "dash": "dot"})
+    figure.update_yaxes(
+        tickvals=list(range(len(labels))),
+        ticktext=labels,
+        range=[len(labels) - 0.5, -0.5],  # first card at the top
+        zeroline=False,
+    )
+    figure.update_layout(height=max(320, 160 + 44 * len(labels)))
+    return _layout(figure, "Power before and after (95% intervals)", "simulated power (Δ score)", "")
 
 
 def selected_cards(figure: go.Figure, points: Sequence[Mapping[str, object]]) -> list[tuple[str, int]]:

@@ -20,6 +20,7 @@ from workbench.charts import (
     first_player_figure,
     game_length_histogram,
     matchup_heatmap,
+    power_change_figure,
     power_curve_figure,
     stat_budget_figure,
 )
@@ -65,6 +66,8 @@ def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
     if report.match is not None:
         figures["first_player"] = first_player_figure(report.match)
         figures["game_length"] = game_length_histogram(report.match)
+    if report.diff is not None and report.diff.power is not None and not report.diff.power.frame.empty:
+        figures["power_changes"] = power_change_figure(report.diff.power)
     return figures
 
 
@@ -183,6 +186,7 @@ def render_html(report: BalanceReport) -> str:
                 "the set under its old name + \" (before)\"), with 95% intervals; a verdict other than \"within noise\" "
                 "needs the two intervals apart.</p>"
             )
+            parts.append(figures.html(charts["power_changes"]))
             parts.append(
                 _table(
                     ["card", "cost before", "cost now", "power before", "power now", "change", "verdict"],

@@ -1,4 +1,4 @@
-"""Balance page: written over the registry; a game's engine appears without page changes; runs are kept per settings."""
+"""Balance page: written over the registry; a game's engine appears without page changes; runs and sweeps are kept."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from streamlit.testing.v1 import AppTest
 from toy_engine import TOY
 
 from workbench.app import BALANCE, DECKS
+from workbench.loading import load_cardset
 from workbench.rulesets import RULESETS
+from workbench.rulesets.base import normalize_header
 
 REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
 OTHER = "4 Filler\n4 Cheap\n4 Dud"
@@ -152,3 +154,158 @@ def test_one_sessions_results_are_not_seen_by_another(monkeypatch: pytest.Monkey
     assert not second.session_state["simulation_results"]
     assert not second.metric and "Press Run simulation." in shown_text(second)
     assert workspace(second) is not workspace(first)
+
+
+SWEEP_TAB = "Sweep a card"
+
+
+def _sweep_tab(at: AppTest) -> AppTest:
+    """Open the balance page's sweep tab (the tab's own session-state key, as a click on it sets)."""
+    at.session_state["balance_section"] = SWEEP_TAB
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _run_sweep(at: AppTest, card: str, field: str, values: str, per_value: int = 60, seed: int = 3,
+               timeout: float | None = None) -> AppTest:
+    at.selectbox(key="balance_sweep_card").set_value(card)
+    at.run()
+    at.selectbox(key="balance_sweep_field").set_value(field)
+    at.run()
+    at.text_input(key="balance_sweep_values").set_value(values)
+    at.number_input(key="balance_sweep_per_value").set_value(per_value)
+    at.number_input(key="balance_sweep_seed").set_value(seed)
+    at.run()
+    at.button(key="balance_sweep_run").click()
+    at.run(timeout=timeout)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_sweep_tab_offers_each_cards_number_fields_and_values_around_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _sweep_tab(_toy_balance(monkeypatch))
+    assert not [b for b in at.button if b.label == "Run simulation"]  # only the open tab's inputs are on the page
+    assert at.selectbox(key="balance_sweep_card").options == ["Filler", "Cheap", "Mid", "Big", "Bargain", "Dud"]
+    assert at.selectbox(key="balance_sweep_field").options == ["cost", "strength"]
+    at.selectbox(key="balance_sweep_card").set_value("Big")
+    at.run()
+    at.selectbox(key="balance_sweep_field").set_value("strength")
+    at.run()
+    assert at.text_input(key="balance_sweep_values").value == "1..5"  # Big's strength 3, two steps either side
+    assert "Press Run sweep." in shown_text(at)
+
+
+def test_a_sweep_shows_its_chart_table_and_provenance_and_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _run_sweep(_sweep_tab(_toy_balance(monkeypatch)), "Big", "strength", "0..4")
+    kept = [r for r in results_store_values(at) if type(r).__name__ == "Sweep"]
+    assert len(kept) == 1
+    points = kept[0].points
+    assert points["value"].tolist() == [0, 1, 2, 3, 4]
+    assert kept[0].meta["card"] == "Big" and kept[0].meta["field"] == "strength" and kept[0].meta["seed"] == 3
+    # The toy game adds strength to the total: the card at strength 4 plays better than at 0.
+    assert points["power"].iloc[-1] > points["power"].iloc[0]
+    table = next(frame.value for frame in at.dataframe if "band_low" in frame.value.columns)
+    assert table["strength"].tolist() == [0, 1, 2, 3, 4]
+    assert table["power"].tolist() == pytest.approx(points["power"].tolist())
+    assert table["flag"].tolist() == points["flag"].tolist()
+    figure = chart_figure(at, 0)
+    drawn = {
+        x: y for trace in figure["data"] if trace.get("name") in ("over", "on curve", "under")
+        for x, y in zip(trace["x"], trace["y"], strict=True)
+    }
+    assert drawn == pytest.approx({float(v): p for v, p in zip(points["value"], points["power"], strict=True)})
+    band = next(trace for trace in figure["data"] if str(trace.get("name", "")).startswith("cost tier band"))
+    assert max(band["y"]) == pytest.approx(points["band_high"].max())
+    assert min(band["y"]) == pytest.approx(points["band_low"].min())
+    text = shown_text(at)
+    assert "toy v1 · engine v1 · seed 3 · policies greedy/greedy · 60 matches per value" in text
+    assert "the toy default rule options" in text
+    assert "Reference deck reference, gauntlet reference, other." in text
+    assert "Done in" in text
+    at.run()  # a plain rerun shows the kept sweep without running it again
+    assert plotly_charts(at) and "Done in" not in shown_text(at)
+    at.session_state["balance_section"] = "Simulation"
+    at.run()
+    assert "Press Run simulation." in shown_text(at) and "earlier result(s)" not in shown_text(at)
+
+
+def test_a_seeded_sweep_is_reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _run_sweep(_sweep_tab(_toy_balance(monkeypatch)), "Mid", "strength", "1,3")
+    second = _run_sweep(_sweep_tab(_toy_balance(monkeypatch)), "Mid", "strength", "1,3")
+    kept = [next(iter(results_store_values(at))) for at in (first, second)]
+    assert kept[0].points.equals(kept[1].points)
+
+
+def test_a_sweep_plays_under_the_pages_rule_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _sweep_tab(_toy_balance(monkeypatch))
+    at.toggle(key="option:balance:toy:first_player_bonus").set_value(False)  # the shared expander above the tabs
+    at.run()
+    at = _run_sweep(at, "Mid", "strength", "1,3")
+    kept = next(iter(results_store_values(at)))
+    assert kept.meta["options"] == {"first_player_bonus": False}
+    assert "rule options changed: first_player_bonus=False" in shown_text(at)
+
+
+@pytest.mark.parametrize(
+    ("values", "says"),
+    [
+        ("6..1", "'6..1' is not a list of values to sweep"),
+        ("lots", "'lots' is not a list of values to sweep"),
+        ("1..500", "at most 101 values"),
+        ("1, 2.5", "2.5 is not a valid strength for 'Big'"),
+        ("-1,2", "-1 is not a valid strength for 'Big'"),
+    ],
+)
+def test_bad_sweep_values_give_a_clear_message_and_nothing_runs(
+    monkeypatch: pytest.MonkeyPatch, values: str, says: str
+) -> None:
+    at = _sweep_tab(_toy_balance(monkeypatch))
+    at.selectbox(key="balance_sweep_card").set_value("Big")
+    at.run()
+    at.selectbox(key="balance_sweep_field").set_value("strength")
+    at.run()
+    at.text_input(key="balance_sweep_values").set_value(values)
+    at.run()
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith("The values cannot be swept: ") and says in errors[0]
+    assert at.button(key="balance_sweep_run").disabled
+    assert not at.exception
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_the_sweep_tab_draws_for_each_bundled_set_with_an_engine(ruleset_id: str) -> None:
+    path = first_bundled(ruleset_id)
+    assert path is not None, f"cardsets/{ruleset_id} has no sample set"
+    at = go(open_bundled(new_app(), path), BALANCE)
+    if RULESETS[ruleset_id].engine_module is None:
+        assert "has no match engine yet" in shown_text(at)
+        return
+    at = _sweep_tab(at)
+    cards = at.selectbox(key="balance_sweep_card")
+    assert cards.options and set(cards.options) <= set(workspace(at).sheet.frame["name"])
+    ruleset = RULESETS[ruleset_id]
+    headers = at.selectbox(key="balance_sweep_field").options  # the sheet's own headers (souls writes `def`)
+    fields = [ruleset.header_lookup[normalize_header(header)] for header in headers]
+    column_types = {c.field: c.type_name for c in ruleset.columns}
+    assert fields and all(column_types[f].startswith(("whole number", "number")) for f in fields)
+    assert not at.error and at.button(key="balance_sweep_run") is not None
+
+
+def test_a_real_engine_sweeps_a_card_of_its_bundled_set() -> None:
+    ruleset_id = ruleset_with_engine_and_decks()
+    assert ruleset_id is not None, "no registered ruleset has a match engine and two bundled decks"
+    path = first_bundled(ruleset_id)
+    assert path is not None
+    at = _sweep_tab(go(open_bundled(new_app(timeout=REAL_ENGINE_TIMEOUT), path), BALANCE))
+    card = at.selectbox(key="balance_sweep_card").value
+    field = at.selectbox(key="balance_sweep_field").value
+    current = getattr(load_cardset(path, ruleset_id).find(card).card, field)  # type: ignore[union-attr]
+    values = f"{current},{current + 1}"
+    at = _run_sweep(at, card, field, values, per_value=20, seed=1, timeout=REAL_ENGINE_TIMEOUT)
+    assert not at.error, [e.value for e in at.error]
+    kept = next(iter(results_store_values(at)))
+    assert kept.meta["ruleset"] == ruleset_id and kept.points["value"].tolist() == [current, current + 1]
+    assert len(plotly_charts(at)) == 1
+    assert f"{ruleset_id} v{RULESETS[ruleset_id].version} · " in shown_text(at)
+

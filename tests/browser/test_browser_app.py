@@ -30,6 +30,7 @@ PAGE_TITLES = {
     "Stat budget": "stat_budget",
     "Decks": "decks",
     "Balance": "balance",
+    "Compare versions": "versions",
     "Rules": "rules",
 }
 STEP_TIMEOUT_MS = 60_000

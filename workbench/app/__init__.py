@@ -30,7 +30,8 @@ CARD_EDITOR = PageSpec("workbench/app/card_editor.py", "Card editor", ":material
 STAT_BUDGET = PageSpec("workbench/app/stat_budget.py", "Stat budget", ":material/scatter_plot:", "stat-budget")
 DECKS = PageSpec("workbench/app/decks.py", "Decks", ":material/style:", "decks")
 BALANCE = PageSpec("workbench/app/balance.py", "Balance", ":material/balance:", "balance")
+VERSIONS = PageSpec("workbench/app/versions.py", "Compare versions", ":material/difference:", "versions")
 RULES = PageSpec("workbench/app/rules.py", "Rules", ":material/gavel:", "rules")
 
-PAGES: tuple[PageSpec, ...] = (CARD_SETS, CARD_EDITOR, STAT_BUDGET, DECKS, BALANCE, RULES)
+PAGES: tuple[PageSpec, ...] = (CARD_SETS, CARD_EDITOR, STAT_BUDGET, DECKS, BALANCE, VERSIONS, RULES)
 """Every page, in navigation order; the first is the home page."""

@@ -1,4 +1,10 @@
-"""Balance page: simulate decks against each other, measure each card's power, read a seeded match.
+"""Balance page: simulate decks against each other, measure each card's power, read a seeded match, sweep a card.
+
+Two tabs share the decks and rule options chosen at the top: *Simulation* (a
+match, the power curve, matchups and a trace, from `workbench.balance_study`)
+and *Sweep a card* (one card's power as one of its number fields takes each
+of several values, from `workbench.analysis.sweep`). Only the open tab runs,
+so each tab's inputs exist on the page only while it is shown.
 
 Runs show a progress bar and a Cancel button: pressing Cancel reruns the page,
 which stops the run at its next progress report. Results are kept per
@@ -8,41 +14,59 @@ the settings, so going back to settings already run shows them at once.
 
 from __future__ import annotations
 
+import functools
 import json
+import time
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
+from pydantic import BaseModel
 
+from workbench.analysis import Sweep, parse_sweep_values, sweep, with_field
 from workbench.app import DECKS, RULES
-from workbench.app.widgets import option_inputs, page_start, require_workspace
+from workbench.app.widgets import option_inputs, page_start, require_workspace, run_with_progress
 from workbench.app.workspace import (
     current_cardset,
     keep_result,
-    parse_deck,
     resolved_options,
     results_store,
+    session_decks,
 )
 from workbench.balance_study import (
     StudyResults,
     StudySettings,
-    is_warm,
     provenance_line,
+    provenance_text,
     run_study,
-    warm_up_engine,
 )
-from workbench.cards import Deck, WorkbenchInputError
+from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
     matchup_heatmap,
     power_curve_figure,
+    sweep_figure,
 )
+from workbench.engines import Engine
 from workbench.report_html import render_html
 from workbench.reports import report_from_results, xlsx_bytes
 from workbench.rulesets import RULESETS
+from workbench.rulesets.base import describe_annotation
 
 CANCEL_KEY = "balance_cancel"
 MAX_MATCHES = 1_000_000
+SECTION_KEY = "balance_section"
+SIMULATION_TAB = "Simulation"
+SWEEP_TAB = "Sweep a card"
+SWEEP_CARD_KEY = "balance_sweep_card"
+SWEEP_FIELD_KEY = "balance_sweep_field"
+SWEEP_VALUES_KEY = "balance_sweep_values"
+SWEEP_SUGGESTED_FOR_KEY = "balance_sweep_values_for"
+SWEEP_CANCEL_KEY = "balance_sweep_cancel"
+SWEEP_CHECKED_KEY = "balance_sweep_checked"
+MAX_SWEEP_MATCHES = 200_000
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -110,8 +134,280 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
         )
 
 
+@functools.cache
+def _number_fields_of(model: type[BaseModel]) -> tuple[str, ...]:
+    """A card model's number fields (whole numbers or numbers, empty allowed), in model order, name and kind aside."""
+    return tuple(
+        name
+        for name, info in model.model_fields.items()
+        if name not in ("name", "kind")
+        and describe_annotation(info.annotation).removesuffix(" (may be empty)") in ("whole number", "number")
+    )
+
+
+def _sweepable_fields(entry: CardEntry) -> list[str]:
+    """The fields of this card a sweep can vary."""
+    return list(_number_fields_of(type(entry.card)))
+
+
+def _values_problem(cardset: CardSet, card: str, field: str, values_text: str) -> tuple[list[int | float], str | None]:
+    """The values typed, or the message saying why they cannot be swept (remembered for the sheet's content)."""
+    key = (cardset.content_hash(), card, field, values_text)
+    memo = st.session_state.get(SWEEP_CHECKED_KEY)
+    if isinstance(memo, tuple) and memo[0] == key:
+        return memo[1], memo[2]
+    values: list[int | float] = []
+    problem: str | None = None
+    try:
+        values = parse_sweep_values(values_text)
+        for value in dict.fromkeys(values):
+            with_field(cardset, card, field, value)  # each value is checked by the card's model, as a sheet cell is
+    except WorkbenchInputError as error:
+        values, problem = [], str(error)
+    st.session_state[SWEEP_CHECKED_KEY] = (key, values, problem)
+    return values, problem
+
+
+def _suggested_values(current: Any) -> str:
+    """Values around the card's own: two steps either side for a whole number (not below 0 unless it already is)."""
+    if isinstance(current, bool) or current is None:
+        return "0..4"
+    if isinstance(current, int):
+        low = max(0, current - 2) if current >= 0 else current - 2
+        return f"{low}..{current + 2}"
+    if isinstance(current, float):
+        return ", ".join(f"{value:g}" for value in (current - 1, current - 0.5, current, current + 0.5, current + 1))
+    return "0..4"
+
+
+def _show_sweep(result: Sweep, field_label: str) -> None:
+    meta = result.meta
+    st.caption(provenance_text(meta, "matches per value", ruleset))
+    st.plotly_chart(sweep_figure(result, field_label), width="stretch", key="sweep_chart")
+    st.caption(
+        f"Reference deck {meta.get('reference_deck')}, gauntlet {', '.join(meta.get('gauntlet', []))}. "
+        "Power = change in score when 3 copies of the card (at that value) replace its slot's filler (95% interval). "
+        "The shaded band is the card's cost tier on the set's fitted power line (cost ± 1/2; a line when the set's "
+        "power does not rise with cost); over/under = the interval lies wholly above/below it."
+    )
+    # The swept column is named after the field, unless that name is taken (sweeping the cost field itself).
+    swept = field_label if field_label not in result.points.columns else f"{field_label} (swept)"
+    table = result.points.rename(columns={"value": swept})
+    number = st.column_config.NumberColumn(format="%+.3f")
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        key="sweep_table",
+        column_config={
+            "cost": st.column_config.NumberColumn(format="%g"),
+            "power": number,
+            "low": number,
+            "high": number,
+            "band_low": st.column_config.NumberColumn("band low", format="%+.3f"),
+            "band_high": st.column_config.NumberColumn("band high", format="%+.3f"),
+        },
+    )
+    st.download_button(
+        "Download the sweep (CSV)",
+        data=table.to_csv(index=False),
+        file_name=f"sweep_{meta.get('card')}_{meta.get('field')}_seed{meta.get('seed')}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key="sweep_download",
+    )
+
+
+def _sweep_section(
+    cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
+) -> None:
+    """One card's power as one of its number fields takes each value, against its cost tier's band."""
+    st.caption(
+        "Vary one number of one card and see where its power crosses its cost tier. The decks chosen above play "
+        "(the first is the reference deck, all of them the gauntlet); every value replays the seeds of the set's own "
+        "power curve, so the values differ by the card alone."
+    )
+    candidates = {str(entry.card.name): entry for entry in cardset if _sweepable_fields(entry)}  # type: ignore[attr-defined]
+    if not candidates:
+        st.info("No card of this set has a number field to sweep.")
+        return
+    if st.session_state.get(SWEEP_CARD_KEY) not in candidates:
+        st.session_state.pop(SWEEP_CARD_KEY, None)
+    picks = st.columns([2, 2, 3])
+    card = picks[0].selectbox("Card", list(candidates), key=SWEEP_CARD_KEY)
+    entry = candidates[card]
+    fields = _sweepable_fields(entry)
+    if st.session_state.get(SWEEP_FIELD_KEY) not in fields:
+        st.session_state.pop(SWEEP_FIELD_KEY, None)
+
+    def header(name: str) -> str:
+        return cardset.headers.get(name, name)
+
+    field = picks[1].selectbox("Field", fields, format_func=header, key=SWEEP_FIELD_KEY)
+    current = getattr(entry.card, field)
+    if st.session_state.get(SWEEP_SUGGESTED_FOR_KEY) != (card, field):
+        st.session_state[SWEEP_VALUES_KEY] = _suggested_values(current)
+        st.session_state[SWEEP_SUGGESTED_FOR_KEY] = (card, field)
+    values_text = picks[2].text_input(
+        "Values (LOW..HIGH, or a list like 1,3,5)",
+        key=SWEEP_VALUES_KEY,
+        help=f"{card}'s {header(field)} is {current if current is not None else 'empty'} now. "
+        "LOW..HIGH includes both ends (at most 101 values).",
+    )
+    settings_row = st.columns(3)
+    per_value = settings_row[0].number_input(
+        "Matches per value", min_value=10, max_value=MAX_SWEEP_MATCHES, value=200, step=100, key="balance_sweep_per_value"
+    )
+    seed = settings_row[1].number_input(
+        "Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="balance_sweep_seed"
+    )
+    policy = settings_row[2].selectbox("Policy", list(engine.policies), key="balance_sweep_policy")
+
+    values, problem = _values_problem(cardset, card, field, values_text)
+    if problem:
+        st.error(f"The values cannot be swept: {problem}")
+
+    settings_key = json.dumps(
+        [
+            "sweep",
+            cardset.content_hash(),
+            sorted(options.items()),
+            [workspace.decks[name].digest() for name in chosen],
+            card,
+            field,
+            values,
+            int(per_value),
+            int(seed),
+            policy,
+        ],
+        default=str,
+    )
+    result = results_store().get(settings_key)
+    run = st.button("Run sweep", type="primary", disabled=not chosen or not values, key="balance_sweep_run")
+    if run:
+        started = time.perf_counter()
+
+        def sweep_work(show: Callable[[float, str], None]) -> Sweep:
+            def report(done: int, total: int) -> None:
+                share = done / total if total else 1.0
+                show(share, f"Sweeping {card}'s {header(field)}: {share:.0%} (the set's power curve, then {len(values)} value(s))")
+
+            return sweep(
+                cardset, [decks[name] for name in chosen], card, field, values, int(per_value), int(seed), policy, options,
+                progress=report,
+            )
+
+        result = run_with_progress(cardset, decks[chosen[0]], SWEEP_CANCEL_KEY, "sweep", sweep_work)
+        if result is not None:
+            keep_result(settings_key, result)
+            st.success(f"Done in {time.perf_counter() - started:.1f} s.")
+    elif st.session_state.get(SWEEP_CANCEL_KEY):
+        st.warning("The sweep was cancelled; nothing from it was kept.")
+
+    if isinstance(result, Sweep):
+        _show_sweep(result, header(field))
+    elif not run and values:
+        st.info("Press Run sweep.")
+
+
+def _simulation_section(
+    cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
+) -> None:
+    """A match between deck A and deck B, the power curve and the matchups, on one seed."""
+    settings_row = st.columns(5)
+    policy_a = settings_row[0].selectbox("Deck A's policy", list(engine.policies), key="balance_policy_a")
+    policy_b = settings_row[1].selectbox("Deck B's policy", list(engine.policies), key="balance_policy_b")
+    matches = settings_row[2].number_input(
+        "Matches (A vs B, and per matchup)",
+        min_value=10,
+        max_value=MAX_MATCHES,
+        value=1_000,
+        step=100,
+        key="balance_matches",
+    )
+    per_card = settings_row[3].number_input(
+        "Matches per card (power curve)", min_value=10, max_value=MAX_MATCHES, value=200, step=100, key="balance_per_card"
+    )
+    seed = settings_row[4].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="balance_seed")
+    ticks = st.columns(3)
+    with_curve = ticks[0].checkbox("Power curve", value=True, key="balance_with_curve")
+    with_matchups = ticks[1].checkbox("Matchup matrix", value=True, key="balance_with_matchups")
+
+    settings = StudySettings(
+        decks=tuple(chosen),
+        policy_a=policy_a,
+        policy_b=policy_b,
+        matches=int(matches),
+        matches_per_card=int(per_card),
+        seed=int(seed),
+        with_power_curve=with_curve,
+        with_matchups=with_matchups,
+    )
+    settings_key = json.dumps(
+        [
+            cardset.content_hash(),
+            sorted(options.items()),
+            [workspace.decks[name].digest() for name in chosen],
+            settings.__dict__,
+        ],
+        default=str,
+    )
+    results = results_store().get(settings_key)
+
+    run = st.button("Run simulation", type="primary", disabled=not chosen, key="balance_run")
+    if run:
+
+        def study_work(show: Callable[[float, str], None]) -> StudyResults:
+            def report(phase: str, done: int, total: int) -> None:
+                show(done / total if total else 1.0, f"{phase}: {done:,} of {total:,} matches")
+
+            return run_study(cardset, decks, settings, options, progress=report)
+
+        results = run_with_progress(cardset, decks[chosen[0]], CANCEL_KEY, "simulation", study_work)
+        if results is not None:
+            keep_result(settings_key, results)
+            st.success(
+                "Done in "
+                + ", ".join(f"{phase.lower()} {seconds:.1f} s" for phase, seconds in results.seconds.items())
+                + "."
+            )
+    elif st.session_state.get(CANCEL_KEY):
+        st.warning("The run was cancelled; nothing from it was kept.")
+
+    if results is not None:
+        _show_results(results, engine.cost_axis)
+        shown = report_from_results(
+            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match
+        )
+        left, right = st.columns(2)
+        left.download_button(
+            "Download balance report (HTML)",
+            data=lambda: render_html(shown),
+            file_name=f"{cardset.name}_report.html",
+            mime="text/html",
+            key="balance_report_html",
+        )
+        right.download_button(
+            "Download balance report (XLSX)",
+            data=lambda: xlsx_bytes(shown),
+            file_name=f"{cardset.name}_report.xlsx",
+            mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            key="balance_report_xlsx",
+        )
+    elif not run:
+        # Only the simulation's own results count here; sweeps kept in the same store are not "other settings".
+        earlier = sum(isinstance(kept, StudyResults) for kept in results_store().values())
+        st.info(
+            "Press Run simulation."
+            + (f" ({earlier} earlier result(s) from other settings are kept for this session.)" if earlier else "")
+        )
+
+
 workspace = require_workspace(
-    page_start("Balance", "Seeded simulations: win rates with intervals, each card's power against its cost, matchups.")
+    page_start(
+        "Balance",
+        "Seeded simulations: win rates with intervals, each card's power against its cost, matchups, card sweeps.",
+    )
 )
 ruleset = workspace.ruleset
 if ruleset.engine_module is None:
@@ -133,16 +429,7 @@ except Exception as error:  # an engine module that fails to import must not tak
 assert engine is not None
 
 cardset = current_cardset(workspace)
-decks: dict[str, Deck] = {}
-unreadable: list[str] = []
-for name, source in workspace.decks.items():
-    try:
-        deck = parse_deck(source, cardset)
-    except WorkbenchInputError as error:
-        unreadable.append(f"{name}: {error}")
-        continue
-    if deck.size() > 0:
-        decks[name] = deck
+decks, unreadable = session_decks(workspace, cardset)
 for problem in unreadable:
     st.warning(f"Decklist skipped: {problem}")
 if not decks:
@@ -161,24 +448,6 @@ chosen = st.multiselect(
     names,
     key="balance_decks",
 )
-settings_row = st.columns(5)
-policy_a = settings_row[0].selectbox("Deck A's policy", list(engine.policies), key="balance_policy_a")
-policy_b = settings_row[1].selectbox("Deck B's policy", list(engine.policies), key="balance_policy_b")
-matches = settings_row[2].number_input(
-    "Matches (A vs B, and per matchup)",
-    min_value=10,
-    max_value=MAX_MATCHES,
-    value=1_000,
-    step=100,
-    key="balance_matches",
-)
-per_card = settings_row[3].number_input(
-    "Matches per card (power curve)", min_value=10, max_value=MAX_MATCHES, value=200, step=100, key="balance_per_card"
-)
-seed = settings_row[4].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="balance_seed")
-ticks = st.columns(3)
-with_curve = ticks[0].checkbox("Power curve", value=True, key="balance_with_curve")
-with_matchups = ticks[1].checkbox("Matchup matrix", value=True, key="balance_with_matchups")
 with st.expander("Rule options for the simulation (shared with the Rules page)"):
     option_inputs(ruleset, "balance", columns=3)
     st.page_link(RULES.path, label="Every ruleset's ledger", icon=RULES.icon)
@@ -189,83 +458,14 @@ for name in chosen:
     if errors:
         st.warning(f"Deck {name} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
 
-settings = StudySettings(
-    decks=tuple(chosen),
-    policy_a=policy_a,
-    policy_b=policy_b,
-    matches=int(matches),
-    matches_per_card=int(per_card),
-    seed=int(seed),
-    with_power_curve=with_curve,
-    with_matchups=with_matchups,
-)
-settings_key = json.dumps(
-    [
-        cardset.content_hash(),
-        sorted(options.items()),
-        [workspace.decks[name].digest() for name in chosen],
-        settings.__dict__,
-    ],
-    default=str,
-)
-results = results_store().get(settings_key)
-
-run = st.button("Run simulation", type="primary", disabled=not chosen, key="balance_run")
-if run:
-    cancel_slot = st.empty()
-    cancel_slot.button("Cancel", key=CANCEL_KEY, icon=":material/stop_circle:")
-    bar = st.progress(0.0, text="Starting…")
-    try:
-        if not is_warm(cardset):
-            bar.progress(0.0, text=f"Loading the {ruleset.id} engine (compiled on its first use on this machine)…")
-            spent = warm_up_engine(cardset, decks[chosen[0]])
-            st.caption(f"Engine ready in {spent:.1f} s.")
-
-        def report(phase: str, done: int, total: int) -> None:
-            bar.progress(min(1.0, done / total) if total else 1.0, text=f"{phase}: {done:,} of {total:,} matches")
-
-        results = run_study(cardset, decks, settings, options, progress=report)
-    except WorkbenchInputError as error:
-        st.error(f"The simulation did not run: {error}")
-        results = None
-    cancel_slot.empty()
-    bar.empty()
-    if results is not None:
-        keep_result(settings_key, results)
-        st.success(
-            "Done in "
-            + ", ".join(f"{phase.lower()} {seconds:.1f} s" for phase, seconds in results.seconds.items())
-            + "."
-        )
-elif st.session_state.get(CANCEL_KEY):
-    st.warning("The run was cancelled; nothing from it was kept.")
-
-if results is not None:
-    _show_results(results, engine.cost_axis)
-    shown = report_from_results(
-        cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match
-    )
-    left, right = st.columns(2)
-    left.download_button(
-        "Download balance report (HTML)",
-        data=lambda: render_html(shown),
-        file_name=f"{cardset.name}_report.html",
-        mime="text/html",
-        key="balance_report_html",
-    )
-    right.download_button(
-        "Download balance report (XLSX)",
-        data=lambda: xlsx_bytes(shown),
-        file_name=f"{cardset.name}_report.xlsx",
-        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        key="balance_report_xlsx",
-    )
-elif not run:
-    earlier = len(results_store())
-    st.info(
-        "Press Run simulation."
-        + (f" ({earlier} earlier result(s) from other settings are kept for this session.)" if earlier else "")
-    )
+# Only the open tab runs: the hidden tab's inputs are not on the page, and its work is not done on every rerun.
+simulation_tab, sweep_tab = st.tabs([SIMULATION_TAB, SWEEP_TAB], key=SECTION_KEY, on_change="rerun")
+if simulation_tab.open:
+    with simulation_tab:
+        _simulation_section(cardset, decks, chosen, options, engine)
+if sweep_tab.open:
+    with sweep_tab:
+        _sweep_section(cardset, decks, chosen, options, engine)
 
 with st.expander("What the figures mean"):
     st.markdown(
@@ -275,6 +475,8 @@ with st.expander("What the figures mean"):
         "the interval is the 95% normal interval of that paired mean.\n"
         "- **Flags**: over/under when a card's interval lies wholly above/below "
         "its cost tier's band on the fitted line.\n"
+        "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
+        "power curve, against the band of the card's cost at that value.\n"
         "- The same seed and settings give the same figures. See docs/simulation.md."
     )
     st.dataframe(pd.DataFrame({"option": list(options), "value": [str(v) for v in options.values()]}), hide_index=True)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
 
 from workbench.app import CARD_SETS, RULES
 from workbench.app.workspace import Workspace, ensure_started, option_store
-from workbench.cards import Finding, count_by_severity
+from workbench.balance_study import is_warm, warm_up_engine
+from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity
 from workbench.rulesets.base import RuleOption, Ruleset
 
+T = TypeVar("T")
 SEVERITY_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 FINDING_COLUMNS = ["severity", "rule", "card", "deck", "row", "column", "message", "expected", "actual"]
 
@@ -163,3 +165,29 @@ def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     else:
         st.caption(f"Rule options: the {ruleset.id} defaults.")
     st.page_link(RULES.path, label="Rule options", icon=RULES.icon)
+
+
+
+def run_with_progress(
+    cardset: CardSet, warm_deck: Deck, cancel_key: str, what: str, work: Callable[[Callable[[float, str], None]], T]
+) -> T | None:
+    """Run `work` under a progress bar and a Cancel button, loading (or compiling) the engine first when it is cold.
+
+    `work` is handed `show(share, text)` for its progress. Pressing Cancel reruns the page, which ends the run at
+    its next progress report. Input the run cannot use ends in an error naming `what` did not run, and None.
+    """
+    cancel_slot = st.empty()
+    cancel_slot.button("Cancel", key=cancel_key, icon=":material/stop_circle:")
+    bar = st.progress(0.0, text="Starting…")
+    result: T | None = None
+    try:
+        if not is_warm(cardset):
+            bar.progress(0.0, text=f"Loading the {cardset.ruleset.id} engine (compiled on its first use on this machine)…")
+            spent = warm_up_engine(cardset, warm_deck)
+            st.caption(f"Engine ready in {spent:.1f} s.")
+        result = work(lambda share, text: bar.progress(min(1.0, max(0.0, share)), text=text))
+    except WorkbenchInputError as error:
+        st.error(f"The {what} did not run: {error}")
+    cancel_slot.empty()
+    bar.empty()
+    return result

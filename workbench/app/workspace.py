@@ -207,6 +207,42 @@ def parse_deck(source: DeckSource, cardset: CardSet) -> Deck:
     return parse_decklist(source.text or "", cardset, name=source.name, path=source.filename or f"{source.name}.txt")
 
 
+def session_decks(workspace: Workspace, cardset: CardSet) -> tuple[dict[str, Deck], list[str]]:
+    """The session's decklists that read and hold cards, by name, and one line per decklist that could not be read."""
+    decks: dict[str, Deck] = {}
+    unreadable: list[str] = []
+    for name, source in workspace.decks.items():
+        try:
+            deck = parse_deck(source, cardset)
+        except WorkbenchInputError as error:
+            unreadable.append(f"{name}: {error}")
+            continue
+        if deck.size() > 0:
+            decks[name] = deck
+    return decks, unreadable
+
+
+def read_other_version(data: bytes, filename: str, ruleset: Ruleset, check_declared: bool = True) -> CardSet:
+    """Another version of the open set, read as the Card sets page reads an upload, with the open set's ruleset.
+
+    A workbook whose `Set` sheet names another game is refused (its cards cannot be compared with these), unless
+    `check_declared` is off: the open set's own bytes were already opened with this ruleset, whatever they declare.
+    Unreadable input raises `WorkbenchInputError` (file, sheet, row, column and what was expected).
+    """
+    table = read_sheet(filename, data=data, filename=filename)
+    declared = str(table.set_info.get("ruleset") or "").strip()
+    if check_declared and declared and declared.casefold() != ruleset.id.casefold():
+        raise WorkbenchInputError(
+            f"its Set sheet names the ruleset '{declared}', but the open set is a '{ruleset.id}' set; only two "
+            "versions of one game's set can be compared.",
+            path=filename,
+            sheet="Set",
+            column="ruleset",
+            expected=f"an earlier version of a '{ruleset.id}' card set",
+        )
+    return cardset_from_table(table, choose_ruleset(table, ruleset))
+
+
 def option_store() -> dict[str, dict[str, OptionValue]]:
     """Ruleset id -> the options the designer changed on the Rules page (shared by every page)."""
     store = st.session_state.get(OPTIONS_KEY)
