@@ -227,18 +227,27 @@ def monster_value(table: IntArray, mon: IntArray, m: int, active: int) -> int:
     return total + 10
 
 
-@rules_kernel
-def occupied_spaces(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int]:
-    """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
+@inline_kernel
+def monsters_on_map(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int, int]:
+    """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over the slots."""
+    monsters = 0
     terrestrial = 0
     otherworldly = 0
     for m in range(mon.shape[0]):
         if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
+            monsters += 1
             kind = mp[mon[m, M_SPACE], MP_KIND]
             if kind == KIND_TERRESTRIAL:
                 terrestrial += 1
             elif kind == KIND_OTHERWORLDLY:
                 otherworldly += 1
+    return monsters, terrestrial, otherworldly
+
+
+@inline_kernel
+def occupied_spaces(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int]:
+    """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
+    _, terrestrial, otherworldly = monsters_on_map(mp, mon, p)
     return terrestrial, otherworldly
 
 
@@ -267,7 +276,7 @@ def progress(mp: IntArray, space: int, p: int) -> int:
     return mp[space, MP_PROGRESS_A + p]
 
 
-@rules_kernel
+@inline_kernel
 def adjacent_enemy(table: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray,
                    m: int, active: int) -> int:
     """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
@@ -423,7 +432,7 @@ def change_sourcepoints(opts: IntArray, side: IntArray, game: IntArray, events: 
         game[G_WINNER] = 1 - p
 
 
-@rules_kernel
+@inline_kernel
 def draw_card(opts: IntArray, hand: IntArray, library: IntArray, side: IntArray, game: IntArray, counters: IntArray,
               events: IntArray, ec: IntArray, p: int) -> None:
     """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
@@ -797,7 +806,7 @@ def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: 
     return mon[ally, M_SPACE] != opts[O_SUMMONING + 1 - p]
 
 
-@rules_kernel
+@inline_kernel
 def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
                  cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
                  tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
@@ -833,7 +842,7 @@ def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
         left -= 1
         moved += 1
     log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
-    if moved > 0:
+    if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
         spring_trap(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
                     counters, events, ec, m)
     return moved
@@ -845,7 +854,11 @@ PATH_AT, SWAPS_AT = 4, 4 + MAX_PATH + 1
 """Where `path_steps` writes into the scratch array: positions after k steps, allies swapped back by then."""
 ST_AT = 4 + 2 * (MAX_PATH + 1)
 """scratch[ST_AT + s]: the monster being weighed's ST for symbol s, worked out once per choice."""
-SCRATCH_WIDTH = ST_AT + SYMBOLS
+MOVE_AT = ST_AT + SYMBOLS
+"""scratch[MOVE_AT + s]: the spaces a move with symbol s would take it (ST bracket plus bonuses)."""
+FOE_ST_AT = MOVE_AT + SYMBOLS
+"""scratch[FOE_ST_AT + s]: the ST for symbol s of the enemy it might attack."""
+SCRATCH_WIDTH = FOE_ST_AT + SYMBOLS
 
 
 @inline_kernel
@@ -975,7 +988,7 @@ def unused_count(side: IntArray, p: int) -> int:
 # =====================================================================================================================
 
 
-@rules_kernel
+@inline_kernel
 def clause_value(table: IntArray, clauses: IntArray, card: int, i: int, has_foe: bool) -> int:
     """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
     op = clauses[card, i, C_OP]
@@ -1006,7 +1019,7 @@ def clause_value(table: IntArray, clauses: IntArray, card: int, i: int, has_foe:
     return 0
 
 
-@rules_kernel
+@inline_kernel
 def channel_value(table: IntArray, clauses: IntArray, brackets: IntArray, mon: IntArray, game: IntArray, card: int,
                   m: int, s: int, has_foe: bool) -> int:
     """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
@@ -1072,7 +1085,97 @@ def move_value(opts: IntArray, mp: IntArray, p: int, steps: int, reach: int, scr
 A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
 
 
-@rules_kernel
+@inline_kernel
+def weigh_monster(table: IntArray, mon: IntArray, m: int, active: int, bonus: int, scratch: IntArray) -> int:
+    """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
+    choice; returns what greedy play thinks it is worth (`monster_value`)."""
+    # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
+    st_alpha = st_of(table, mon, m, 0, active)
+    st_beta = st_of(table, mon, m, 1, active)
+    st_gamma = st_of(table, mon, m, 2, active)
+    st_delta = st_of(table, mon, m, 3, active)
+    scratch[ST_AT] = st_alpha
+    scratch[ST_AT + 1] = st_beta
+    scratch[ST_AT + 2] = st_gamma
+    scratch[ST_AT + 3] = st_delta
+    scratch[MOVE_AT] = spaces_for_st(st_alpha) + bonus
+    scratch[MOVE_AT + 1] = spaces_for_st(st_beta) + bonus
+    scratch[MOVE_AT + 2] = spaces_for_st(st_gamma) + bonus
+    scratch[MOVE_AT + 3] = spaces_for_st(st_delta) + bonus
+    return 10 + st_alpha + st_beta + st_gamma + st_delta
+
+
+@inline_kernel
+def weigh_greedy_intentional(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
+                             mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
+                             rng: IntArray, p: int, usable: int, scratch: IntArray) -> tuple[int, int, int, int]:
+    """Greedy play's best (action, monster, target, symbol) with an intentional draw over the symbols in `usable`
+    (A_NONE when no action is worth a symbol).
+
+    The same candidates, in the same order (monster slots; move, attack, channel; targets; symbols), with the same
+    values and the same first-best tie rule as `choose_symbol_action`'s general weighing, written out for this one
+    case because it is the hottest loop of a batch: no branching on policy or draw inside it."""
+    goal = opts[O_SUMMONING + 1 - p]
+    flux = opts[O_FLUX + p]
+    active = game[G_ACTIVE]
+    unused = side[p, S_SYMBOLS]
+    best = 0
+    pick_action = A_NONE
+    pick_m = -1
+    pick_target = -1
+    pick_s = -1
+    for m in range(mon.shape[0]):
+        if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+            continue
+        space = mon[m, M_SPACE]
+        bonus = move_bonus(mon, m, active)
+        my_value = weigh_monster(table, mon, m, active, bonus, scratch)
+        if space != goal:
+            longest = 0
+            for s in range(SYMBOLS):
+                if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
+                    longest = scratch[MOVE_AT + s]
+            reach = path_steps(opts, mp, mon, cells, side, rng, m, min(longest, MAX_PATH), scratch)
+            if reach > 0:
+                for s in range(SYMBOLS):
+                    if (usable >> s) & 1:
+                        value = move_value(opts, mp, p, scratch[MOVE_AT + s], reach, scratch)
+                        if value > best:
+                            best, pick_action, pick_m, pick_target, pick_s = value, A_MOVE, m, -1, s
+        if may_attack(mon, m, active):
+            for t in range(4):
+                nxt = mp[space, MP_ADJ0 + t]
+                if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
+                    continue
+                target = cells[nxt, C_OCC]
+                foe_value = 10  # monster_value, with the ST kept for the symbols below
+                for s in range(SYMBOLS):
+                    scratch[FOE_ST_AT + s] = st_of(table, mon, target, s, active)
+                    foe_value += scratch[FOE_ST_AT + s]
+                win = 1000 + foe_value
+                loss = -500 - my_value
+                for s in range(SYMBOLS):
+                    if (usable >> s) & 1:
+                        value = attack_value(opts, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                        if value > best:
+                            best, pick_action, pick_m, pick_target, pick_s = value, A_ATTACK, m, target, s
+        if space == flux:
+            has_foe = -1
+            for k in range(opts[O_SUPPORT]):
+                if not channel_usable(table, opts, mp, mon, sup, game, p, k, m):
+                    continue
+                if has_foe < 0:
+                    has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
+                for s in range(SYMBOLS):
+                    if (usable >> s) & 1:
+                        value = channel_value(table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s,
+                                              has_foe == 1)
+                        if value > best:
+                            best, pick_action, pick_m, pick_target, pick_s = value, A_CHANNEL, m, k, s
+    return pick_action, pick_m, pick_target, pick_s
+
+
+@inline_kernel
 def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
                          mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
                          rng: IntArray, p: int, choice: IntArray, scratch: IntArray) -> None:
@@ -1108,6 +1211,18 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
         choice[3] = -1 if blind else gen_symbol
         return
     reserved = gen_symbol if greedy and not blind else -1
+    unused = side[p, S_SYMBOLS]
+    usable = unused & ~(1 << reserved) if reserved >= 0 else unused
+    if greedy and not blind:
+        action, m, target, s = weigh_greedy_intentional(table, clauses, brackets, opts, mp, mon, cells, sup, side,
+                                                        game, rng, p, usable, scratch)
+        if action == A_NONE and gen_monster >= 0:
+            action, m, target, s = A_GENERATOR, gen_monster, -1, gen_symbol
+        choice[0] = action
+        choice[1] = m
+        choice[2] = target
+        choice[3] = s
+        return
     best = 0
     seen = 1  # stopping is always a legal choice for the random policy
     for m in range(mon.shape[0]):
@@ -1116,10 +1231,7 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
         attacker = may_attack(mon, m, active)
         space = mon[m, M_SPACE]
         bonus = move_bonus(mon, m, active)
-        my_value = 10
-        for s in range(SYMBOLS):
-            scratch[ST_AT + s] = st_of(table, mon, m, s, active)
-            my_value += scratch[ST_AT + s]
+        my_value = weigh_monster(table, mon, m, active, bonus, scratch)
         for action in range(A_MOVE, A_GENERATOR + 1):
             if action == A_MOVE and space == goal:
                 continue
@@ -1138,8 +1250,8 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
             if action == A_MOVE and greedy:
                 longest = 0
                 for s in range(SYMBOLS):
-                    if symbol_unused(side, p, s):
-                        longest = max(longest, spaces_for_st(scratch[ST_AT + s]) + bonus)
+                    if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
+                        longest = scratch[MOVE_AT + s]
                 reach = path_steps(opts, mp, mon, cells, side, rng, m, min(longest, MAX_PATH), scratch)
                 if reach == 0:
                     continue
@@ -1156,7 +1268,11 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
                         continue
                     target = cells[nxt, C_OCC]
                     if greedy:
-                        win = 1000 + monster_value(table, mon, target, active)
+                        foe_value = 10  # monster_value, with the ST kept for the symbols below
+                        for s in range(SYMBOLS):
+                            scratch[FOE_ST_AT + s] = st_of(table, mon, target, s, active)
+                            foe_value += scratch[FOE_ST_AT + s]
+                        win = 1000 + foe_value
                         loss = -500 - my_value
                 elif action == A_CHANNEL:
                     if not channel_usable(table, opts, mp, mon, sup, game, p, t, m):
@@ -1166,18 +1282,17 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
                         has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
                 total = 0
                 for s in range(SYMBOLS):
-                    if not symbol_unused(side, p, s) or s == reserved:
+                    if ((usable >> s) & 1) == 0:
                         continue
                     value = 1
                     if action == A_MOVE:
                         if greedy:
-                            value = move_value(opts, mp, p, spaces_for_st(scratch[ST_AT + s]) + bonus, reach, scratch)
+                            value = move_value(opts, mp, p, scratch[MOVE_AT + s], reach, scratch)
                         elif move_distance(table, mon, m, s, active) == 0:
                             value = 0
                     elif action == A_ATTACK:
                         if greedy:
-                            value = attack_value(opts, scratch[ST_AT + s], st_of(table, mon, target, s, active), win,
-                                                 loss)
+                            value = attack_value(opts, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
                     elif action == A_CHANNEL:
                         card = sup[p, t, SU_CARD]
                         if greedy:
@@ -1226,7 +1341,7 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
 # =====================================================================================================================
 
 
-@rules_kernel
+@inline_kernel
 def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
                 cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
                 tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
@@ -1242,24 +1357,25 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
     reactionary = side[p, S_REACTIONARY] == 1
     conventional_open = summoning_space_open(opts, mon, cells, p, False)
     reactionary_open = reactionary and summoning_space_open(opts, mon, cells, p, True)
-    has_monster = False
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
-            has_monster = True
-            break
+    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, p)
+    has_monster = monsters > 0
     support = free_support(opts, sup, p)
-    terrestrial, otherworldly = occupied_spaces(mp, mon, p)
     best_kind = -1
     best_h = -1
     best_target = -1
     best_value = -1
     seen = 1
     trap_space = -2  # worked out at the first trap card (greedy: the same best space serves every trap)
+    equip_target = -2  # likewise greedy's monster for equipment: the most advanced, whichever the card
     held = side[p, S_HAND]
-    for look in range(2 * held):
+    # Passes that cannot find a legal play are skipped: no summon is open, or no own monster takes equipment or
+    # has a trap space next to it.
+    first_look = 0 if conventional_open or reactionary_open else held
+    last_look = 2 * held if has_monster else held
+    for look in range(first_look, last_look):
         if look == held and greedy and best_kind == K_MONSTER:
             break  # greedy always prefers a summon: no need to weigh equipment and traps
-        h = look % held
+        h = look - held if look >= held else look
         card = hand[p, h]
         kind = table[card, T_KIND]
         if (look < held) != (kind == K_MONSTER):
@@ -1283,24 +1399,25 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
         elif kind == K_EQUIPMENT:
             if support < 0 or not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
                 continue
-            target = -1
-            target_progress = -1
+            if greedy:
+                if equip_target == -2:
+                    equip_target = -1
+                    target_progress = -1
+                    for m in range(mon.shape[0]):
+                        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
+                            here = progress(mp, mon[m, M_SPACE], p)
+                            if here > target_progress:
+                                target_progress = here
+                                equip_target = m
+                value = 10000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value, best_kind, best_h, best_target = value, kind, h, equip_target
+                continue
             for m in range(mon.shape[0]):
-                if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
-                    continue
-                if not greedy:
+                if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
                     seen += 1
                     if rng_below(rng, seen) == 0:
                         best_kind, best_h, best_target = kind, h, m
-                    continue
-                here = progress(mp, mon[m, M_SPACE], p)
-                if here > target_progress:
-                    target_progress = here
-                    target = m
-            if greedy:
-                value = 10000 + table[card, T_VALUE]
-                if value > best_value:
-                    best_value, best_kind, best_h, best_target = value, kind, h, target
         elif kind == K_TRAP:
             if not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
                 continue
@@ -1331,7 +1448,7 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
         set_trap(hand, side, cells, game, counters, events, ec, p, best_h, best_target)
 
 
-@rules_kernel
+@inline_kernel
 def maybe_place_channeled(table: IntArray, opts: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
                           game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
                           p: int) -> None:
@@ -1356,6 +1473,16 @@ def maybe_place_channeled(table: IntArray, opts: IntArray, sup: IntArray, side: 
         place_channeled(sup, hand, side, opts, game, counters, events, ec, table, p, chosen)
 
 
+@inline_kernel
+def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: int) -> bool:
+    """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
+    for k in range(opts[O_SUPPORT]):
+        card = sup[p, k, SU_CARD]
+        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
+            return True
+    return False
+
+
 @rules_kernel
 def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
                            dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
@@ -1363,12 +1490,7 @@ def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArra
                            counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
     """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
     allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
-    waiting = False
-    for k in range(opts[O_SUPPORT]):
-        card = sup[p, k, SU_CARD]
-        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
-            waiting = True
-    if not waiting:
+    if not channeled_waiting(table, opts, sup, p):
         return
     while unused_count(side, p) > 0 and game[G_OVER] == 0:
         best_value = 0
@@ -1408,7 +1530,7 @@ def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArra
                 counters, events, ec, p, best_k, best_m, s)
 
 
-@rules_kernel
+@inline_kernel
 def start_turn(opts: IntArray, side: IntArray, hand: IntArray, library: IntArray, game: IntArray, rng: IntArray,
                counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
     """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
@@ -1431,7 +1553,7 @@ def start_turn(opts: IntArray, side: IntArray, hand: IntArray, library: IntArray
             side[p, S_ORDER0 + j] = tmp
 
 
-@rules_kernel
+@inline_kernel
 def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
              hand: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
              ec: IntArray, p: int) -> None:
@@ -1468,7 +1590,7 @@ def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, su
                 destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, -1)
 
 
-@rules_kernel
+@inline_kernel
 def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
                  dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
                  library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
@@ -1506,31 +1628,31 @@ def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
             return
 
 
-@rules_kernel
+@inline_kernel
 def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
               mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
               tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
               p: int, choice: IntArray, scratch: IntArray) -> None:
     """One whole turn of player p."""
     game[G_ACTIVE] = p
-    opponent_turn_channels(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
-                           game, rng, counters, events, ec, 1 - p)
+    # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
+    if channeled_waiting(table, opts, sup, 1 - p):
+        opponent_turn_channels(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library,
+                               tokens, game, rng, counters, events, ec, 1 - p)
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
         start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
-    if game[G_OVER] == 0:
-        main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                    counters, events, ec, p)
-    if game[G_OVER] == 0:
-        maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
-    if game[G_OVER] == 0:
-        symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game,
-                     rng, counters, events, ec, p, choice, scratch)
-    if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-        main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                    counters, events, ec, p)
-    if game[G_OVER] == 0:
-        maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+    # The main action and a channeled card come before the symbols and, if not taken yet, after them: one call
+    # site each, so the compiler copies them in once.
+    for after_symbols in range(2):
+        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
+            main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
+                        counters, events, ec, p)
+        if game[G_OVER] == 0:
+            maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+        if game[G_OVER] == 0 and after_symbols == 0:
+            symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
+                         game, rng, counters, events, ec, p, choice, scratch)
     if game[G_OVER] == 0:
         end_turn(table, opts, mon, cells, sup, side, hand, tokens, game, rng, counters, events, ec, p)
 
