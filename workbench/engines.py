@@ -105,12 +105,31 @@ def rng_below(state: IntArray, n: int) -> int:
 
 @rules_kernel
 def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
-    """Fisher-Yates over the first `count` values."""
+    """Fisher-Yates over the first `count` values, drawing exactly what `rng_below(state, i + 1)` would draw.
+
+    The generator's four words stay in registers for the whole shuffle: stepping them through `state` (as
+    `rng_next` does) makes each draw wait on the previous draw's stores, which was most of a shuffle's time.
+    """
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
     for i in range(count - 1, 0, -1):
-        j = rng_below(state, i + 1)
+        t = s3
+        s3 = s2
+        s2 = s1
+        s1 = s0
+        t ^= (t << 11) & _MASK32
+        t ^= t >> 8
+        s0 = (t ^ s1 ^ (s1 >> 19)) & _MASK32
+        j = (s0 * (i + 1)) >> 32
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
 
 
 @inline_kernel

@@ -61,6 +61,7 @@ from workbench.engines import (
     rng_below,
     rng_seed,
     rules_kernel,
+    shuffle_in_place,
 )
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
@@ -192,8 +193,6 @@ card ids (the library from `side[p, S_DRAWN]` on is still to be drawn), `side[p]
 G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length."""
 
 GREEDY, RANDOM = 0, 1
-_MASK32 = 0xFFFFFFFF
-"""The xorshift128 words are 32-bit values (see `workbench.engines.rng_next`)."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER = 0, 1, 2
 WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END = 0, 1, 2
 DIRECT = -1
@@ -1444,35 +1443,6 @@ def greedy_mulligan_choice(table: IntArray, st: Any, p: int) -> int:
 
 
 @rules_kernel
-def shuffle_cards(values: IntArray, count: int, rng: IntArray) -> None:
-    """Fisher-Yates over the first `count` values, drawing exactly what `shuffle_in_place` draws.
-
-    The generator's four words stay in registers for the whole shuffle: stepping them through the state record
-    (as `rng_next` does) makes each draw wait on the previous draw's stores, which is most of a shuffle's time.
-    """
-    s0 = rng[0]
-    s1 = rng[1]
-    s2 = rng[2]
-    s3 = rng[3]
-    for i in range(count - 1, 0, -1):
-        t = s3
-        s3 = s2
-        s2 = s1
-        s1 = s0
-        t ^= (t << 11) & _MASK32
-        t ^= t >> 8
-        s0 = (t ^ s1 ^ (s1 >> 19)) & _MASK32
-        j = (s0 * (i + 1)) >> 32
-        card = values[i]
-        values[i] = values[j]
-        values[j] = card
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
-
-
-@rules_kernel
 def mulligan(
     table: IntArray,
     st: Any,
@@ -1505,7 +1475,7 @@ def mulligan(
     for k in range(aside - 1, -1, -1):
         st.library[p, start + k] = st.library[p, k]
     st.side[p, S_DRAWN] = start
-    shuffle_cards(st.library[p, start:], st.side[p, S_DECK] - start, st.rng)
+    shuffle_in_place(st.library[p, start:], st.side[p, S_DECK] - start, st.rng)
 
 
 @rules_kernel
@@ -1527,7 +1497,7 @@ def setup_match(
         deck = deck_a if p == 0 else deck_b
         for k in range(deck.shape[0]):
             st.library[p, k] = deck[k]
-        shuffle_cards(st.library[p], deck.shape[0], st.rng)
+        shuffle_in_place(st.library[p], deck.shape[0], st.rng)
         st.side[p, S_LIFE] = STARTING_HEALTHSHARDS
         st.side[p, S_PLASMA] = 0
         st.side[p, S_TURNS] = 0
