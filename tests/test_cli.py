@@ -12,6 +12,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.loading import load_cardset
+from workbench.paths import REPO_ROOT
 from workbench.rulesets import RULESETS
 
 FINDING_KEYS = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
@@ -93,3 +94,26 @@ def test_python_dash_m_entry_point_and_stderr_summary(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert json.loads(result.stdout)["counts"] == {"error": 0, "warning": 0, "info": 0}
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_output_cut_off_by_the_reader_is_not_an_error(size: str) -> None:
+    """`workbench ... | head -c 1`: the reader closing the pipe early ends the command quietly, with 141 (as SIGPIPE).
+
+    Small output (7 KB) meets the closed pipe when stdout is flushed at the end; large output (a power curve as
+    JSON, over the 8 KB buffer) mid-command.
+    """
+    souls = REPO_ROOT / "cardsets" / "souls"
+    command = [sys.executable, "-m", "workbench"] + (
+        ["validate", str(souls / "mistakes" / "mistakes.xlsx"), "--format", "json"]
+        if size == "small"
+        else ["power-curve", str(souls / "ashfall.csv"), "--matches-per-card", "30", "--format", "json"]
+    )
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.read(1)
+        process.stdout.close()  # the reader goes away with most of the JSON unread
+        errors = process.stderr.read().decode()
+        code = process.wait(timeout=120)
+    assert "internal error" not in errors and "Traceback" not in errors and "Exception ignored" not in errors
+    assert code == 141

@@ -21,6 +21,8 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_UNREADABLE = 2
 EXIT_BUG = 3
+EXIT_BROKEN_PIPE = 141
+"""The reader of stdout went away (`| head`): 128 + SIGPIPE, as a Unix tool ends."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -145,13 +147,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
-        return _COMMANDS[args.command](args)
+        code = _COMMANDS[args.command](args)
+        sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at interpreter exit
+        return code
     except WorkbenchInputError as error:
         print(f"workbench: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         print("workbench: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`workbench ... | head`): end quietly, as a Unix tool killed by SIGPIPE does. Python
+        # would complain again while flushing stdout at exit, so stdout points at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception:  # a bug, not bad input: say so in one paragraph; the traceback on request
         if os.environ.get("WORKBENCH_DEBUG"):
             traceback.print_exc()
