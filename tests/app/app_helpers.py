@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from workbench.app import CARD_SETS, PageSpec
+from workbench.app import CARD_SETS, DECKS, PageSpec
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
 
@@ -138,3 +138,22 @@ def chart_figure(at: AppTest, index: int = 0) -> dict[str, Any]:
     charts = plotly_charts(at)
     assert len(charts) > index, f"the page has {len(charts)} plotly chart(s)"
     return _decoded(json.loads(charts[index].proto.spec))  # type: ignore[no-any-return]
+
+
+TOY_REFERENCE_DECK = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
+"""The toy set's reference deck (tests/app/data/toy_cards.csv)."""
+TOY_OTHER_DECK = "4 Filler\n4 Cheap\n4 Dud"
+"""A second toy deck, for the gauntlet."""
+
+
+def toy_set_with_decks(page: PageSpec) -> AppTest:
+    """The toy set uploaded (register `toy_engine.TOY` in RULESETS first), both toy decks pasted, then `page`."""
+    at = upload_cardset(new_app(), DATA / "toy_cards.csv", ruleset="toy")
+    go(at, DECKS)
+    for name, text in (("reference", TOY_REFERENCE_DECK), ("other", TOY_OTHER_DECK)):
+        at.text_input(key="deck_paste_name").set_value(name)
+        at.text_area(key="deck_paste_text").set_value(text)
+        at.run()
+        at.button(key="deck_add_pasted").click()
+        at.run()
+    return go(at, page)

@@ -15,34 +15,25 @@ from app_helpers import (
     plotly_charts,
     ruleset_with_engine_and_decks,
     shown_text,
+    toy_set_with_decks,
     upload_cardset,
     workspace,
 )
 from streamlit.testing.v1 import AppTest
 from toy_engine import TOY
 
-from workbench.app import BALANCE, DECKS
+from workbench.app import BALANCE
 from workbench.loading import load_cardset
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import normalize_header
 
-REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
-OTHER = "4 Filler\n4 Cheap\n4 Dud"
 REAL_ENGINE_TIMEOUT = 900
 """A first run compiles the engine's kernels with Numba (cached on disk afterwards)."""
 
 
 def _toy_balance(monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setitem(RULESETS, "toy", TOY)
-    at = upload_cardset(new_app(), DATA / "toy_cards.csv", ruleset="toy")
-    go(at, DECKS)
-    for name, text in (("reference", REFERENCE), ("other", OTHER)):
-        at.text_input(key="deck_paste_name").set_value(name)
-        at.text_area(key="deck_paste_text").set_value(text)
-        at.run()
-        at.button(key="deck_add_pasted").click()
-        at.run()
-    return go(at, BALANCE)
+    return toy_set_with_decks(BALANCE)
 
 
 def _run(at: AppTest, matches: int = 200, per_card: int = 60, timeout: float | None = None) -> AppTest:

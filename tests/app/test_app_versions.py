@@ -12,7 +12,6 @@ from typing import Any
 import openpyxl
 import pytest
 from app_helpers import (
-    DATA,
     SOULS_SMALL,
     chart_figure,
     first_bundled,
@@ -21,15 +20,15 @@ from app_helpers import (
     open_bundled,
     plotly_charts,
     shown_text,
+    toy_set_with_decks,
     upload_cardset,
     workspace,
 )
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
-from test_app_balance import OTHER, REFERENCE
 from toy_engine import TOY
 
-from workbench.app import BALANCE, CARD_EDITOR, DECKS, PAGES, RULES, VERSIONS
+from workbench.app import BALANCE, CARD_EDITOR, PAGES, RULES, VERSIONS
 from workbench.rulesets import RULESETS
 
 Served = dict[str, tuple[str, str]]
@@ -291,15 +290,7 @@ def test_a_set_opened_bundled_offers_no_bundled_copy_of_itself() -> None:
 
 def _toy_versions(monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setitem(RULESETS, "toy", TOY)
-    at = upload_cardset(new_app(), DATA / "toy_cards.csv", ruleset="toy")
-    go(at, DECKS)
-    for name, text in (("reference", REFERENCE), ("other", OTHER)):
-        at.text_input(key="deck_paste_name").set_value(name)
-        at.text_area(key="deck_paste_text").set_value(text)
-        at.run()
-        at.button(key="deck_add_pasted").click()
-        at.run()
-    return go(at, VERSIONS)
+    return toy_set_with_decks(VERSIONS)
 
 
 def test_the_power_of_the_changed_cards_is_simulated_before_and_after(

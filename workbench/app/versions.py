@@ -208,29 +208,18 @@ def _open_in_editor(workspace: Workspace, diff: SetDiff) -> None:
 
 
 def _findings_tab(diff: SetDiff) -> None:
-    hidden = ("deck",)
-    st.subheader(f"Appeared ({len(diff.findings_appeared)})")
-    if diff.findings_appeared:
-        st.dataframe(
-            findings_frame(diff.findings_appeared),
-            hide_index=True,
-            width="stretch",
-            column_config=findings_column_config(hide=hidden),
-        )
-        st.caption("Rows and columns of the set as it stands now.")
-    else:
-        st.caption("No finding appeared.")
-    st.subheader(f"Went away ({len(diff.findings_resolved)})")
-    if diff.findings_resolved:
-        st.dataframe(
-            findings_frame(diff.findings_resolved),
-            hide_index=True,
-            width="stretch",
-            column_config=findings_column_config(hide=hidden),
-        )
-        st.caption("Rows and columns of the earlier version.")
-    else:
-        st.caption("No finding went away.")
+    for title, findings, where, none in (
+        ("Appeared", diff.findings_appeared, "the set as it stands now", "No finding appeared."),
+        ("Went away", diff.findings_resolved, "the earlier version", "No finding went away."),
+    ):
+        st.subheader(f"{title} ({len(findings)})")
+        if findings:
+            st.dataframe(
+                findings_frame(findings), hide_index=True, width="stretch", column_config=findings_column_config(hide=("deck",))
+            )
+            st.caption(f"Rows and columns of {where}.")
+        else:
+            st.caption(none)
 
 
 def _costs_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet) -> None:
