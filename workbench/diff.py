@@ -140,6 +140,11 @@ class SetDiff:
         return [change for change in self.changed if change.renamed]
 
     @property
+    def cards_whose_play_changed(self) -> list[str]:
+        """Names of the cards that may play differently: changed in a field (new name), removed (old), added (new)."""
+        return [c.name for c in self.changed if c.changes] + [_name(e) for e in self.removed] + [_name(e) for e in self.added]
+
+    @property
     def is_empty(self) -> bool:
         """True when nothing a player or designer would notice changed."""
         return not (self.added or self.removed or self.changed or self.findings_appeared or self.findings_resolved)
@@ -152,7 +157,7 @@ class SetDiff:
         for entry in self.removed:
             lines.append(f"Removed: {_name(entry)}.")
         for change in self.changed:
-            parts = [f"{c.column} {_show(c.old)} -> {_show(c.new)}" for c in change.changes]
+            parts = [f"{c.column} {show_value(c.old)} -> {show_value(c.new)}" for c in change.changes]
             if change.renamed:
                 head = f"Renamed: {change.old_name} -> {change.name}"
                 lines.append(head + (f"; {', '.join(parts)}." if parts else "."))
@@ -413,7 +418,8 @@ def _cost_changes(
     return out
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A cell value as a person reads it (lists joined with `; `, nothing as `(empty)`)."""
     if value is None or value == "" or value == ():
         return "(empty)"
     if isinstance(value, (tuple, list)):

@@ -25,14 +25,20 @@ import streamlit as st
 from pydantic import BaseModel
 
 from workbench.analysis import Sweep, parse_sweep_values, sweep, with_field
-from workbench.app import DECKS, RULES
-from workbench.app.widgets import option_inputs, page_start, require_workspace, run_with_progress
+from workbench.app import RULES
+from workbench.app.widgets import (
+    deck_picker,
+    engine_and_decks,
+    option_inputs,
+    page_start,
+    require_workspace,
+    run_with_progress,
+)
 from workbench.app.workspace import (
     current_cardset,
     keep_result,
     resolved_options,
     results_store,
-    session_decks,
 )
 from workbench.balance_study import (
     StudyResults,
@@ -52,7 +58,6 @@ from workbench.charts import (
 from workbench.engines import Engine
 from workbench.report_html import render_html
 from workbench.reports import report_from_results, xlsx_bytes
-from workbench.rulesets import RULESETS
 from workbench.rulesets.base import describe_annotation
 
 CANCEL_KEY = "balance_cancel"
@@ -410,43 +415,17 @@ workspace = require_workspace(
     )
 )
 ruleset = workspace.ruleset
-if ruleset.engine_module is None:
-    with_engines = [r.id for r in RULESETS.values() if r.engine_module]
-    st.info(
-        f"The {ruleset.title} ruleset (`{ruleset.id}`) has no match engine yet, so its cards cannot be simulated. "
-        + (
-            f"Rulesets with an engine: {', '.join(with_engines)}; open one of their sets on the Card sets page."
-            if with_engines
-            else "No ruleset has a match engine yet."
-        )
-    )
-    st.stop()
-try:
-    engine = ruleset.engine
-except Exception as error:  # an engine module that fails to import must not take the page down
-    st.error(f"The {ruleset.id} match engine could not be loaded: {type(error).__name__}: {error}")
-    st.stop()
-assert engine is not None
-
 cardset = current_cardset(workspace)
-decks, unreadable = session_decks(workspace, cardset)
-for problem in unreadable:
-    st.warning(f"Decklist skipped: {problem}")
-if not decks:
-    st.info("Add decklists with cards on the Decks page first.")
-    st.page_link(DECKS.path, label="Go to Decks", icon=DECKS.icon)
+inputs = engine_and_decks(workspace, cardset)
+if inputs is None:
     st.stop()
-
-names = list(decks)
-if "balance_decks" not in st.session_state:
-    st.session_state["balance_decks"] = names[:2]
-elif any(d not in names for d in st.session_state["balance_decks"]):
-    st.session_state["balance_decks"] = [d for d in st.session_state["balance_decks"] if d in names]
-chosen = st.multiselect(
+assert inputs is not None
+engine, decks = inputs
+chosen = deck_picker(
     "Decks (the first is deck A and the power curve's reference deck; the second is deck B; "
     "all of them make the gauntlet)",
-    names,
-    key="balance_decks",
+    list(decks),
+    "balance_decks",
 )
 with st.expander("Rule options for the simulation (shared with the Rules page)"):
     option_inputs(ruleset, "balance", columns=3)

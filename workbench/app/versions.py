@@ -14,17 +14,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from workbench.app import CARD_EDITOR, DECKS
+from workbench.app import CARD_EDITOR
 from workbench.app.widgets import (
     findings_column_config,
     findings_frame,
     options_summary,
     page_start,
+    deck_picker,
+    engine_and_decks,
     require_workspace,
     run_with_progress,
 )
@@ -36,13 +37,12 @@ from workbench.app.workspace import (
     resolved_options,
     results_store,
     rule_overrides,
-    session_decks,
     stat_budget_for,
 )
 from workbench.balance_study import provenance_text
 from workbench.cards import CardEntry, CardSet, WorkbenchInputError
 from workbench.charts import power_change_figure
-from workbench.diff import SetDiff, diff_cardsets, with_power_changes
+from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_changes
 from workbench.paths import bundled_sets
 from workbench.spreadsheets import MAX_FILE_BYTES
 
@@ -68,15 +68,6 @@ MARKDOWN_SPECIALS = "\\`*_{}[]<>#|$~"
 
 def _markdown_text(text: str) -> str:
     return "".join("\\" + char if char in MARKDOWN_SPECIALS else char for char in text)
-
-
-def _shown(value: Any) -> str:
-    """A cell value as a person reads it in a table (lists joined with `; `, nothing as `(empty)`)."""
-    if value is None or value == "" or value == ():
-        return "(empty)"
-    if isinstance(value, (tuple, list)):
-        return "; ".join(str(item) for item in value)
-    return str(value)
 
 
 def _card_name(entry: CardEntry) -> str:
@@ -172,8 +163,8 @@ def _cards_tab(diff: SetDiff) -> None:
             "card": change.name,
             "was named": change.old_name if change.renamed else "",
             "column": field.column,
-            "old": _shown(field.old),
-            "new": _shown(field.new),
+            "old": show_value(field.old),
+            "new": show_value(field.new),
         }
         for change in diff.changed
         for field in change.changes
@@ -257,40 +248,21 @@ def _costs_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet) -> None:
 def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: str) -> SetDiff:
     """The power run's settings, button and results; returns the diff with power when a kept run fits the settings."""
     ruleset = workspace.ruleset
-    if ruleset.engine_module is None:
-        st.info(f"The {ruleset.title} ruleset (`{ruleset.id}`) has no match engine yet, so power cannot be simulated.")
-        return diff
-    moved = sum(1 for c in diff.changed if c.changes) + len(diff.added) + len(diff.removed)
+    moved = len(diff.cards_whose_play_changed)
     if not moved:
         st.info("No card was added, removed or changed in a field, so no card's power can have moved.")
         return diff
-    try:
-        engine = ruleset.engine
-    except Exception as error:  # an engine module that fails to import must not take the page down
-        st.error(f"The {ruleset.id} match engine could not be loaded: {type(error).__name__}: {error}")
+    inputs = engine_and_decks(workspace, cardset)
+    if inputs is None:
         return diff
-    assert engine is not None
-    decks, unreadable = session_decks(workspace, cardset)
-    for problem in unreadable:
-        st.warning(f"Decklist skipped: {problem}")
-    if not decks:
-        st.info("Add decklists with cards on the Decks page first: the power run plays them.")
-        st.page_link(DECKS.path, label="Go to Decks", icon=DECKS.icon)
-        return diff
+    engine, decks = inputs
     st.caption(
         f"Each of the {moved} added, removed or changed card(s) is measured in both versions in one run of today's "
         "game: a version's power is the change in score when it replaces its slot's filler in the reference deck, "
         "against the same gauntlet and seeds (95% interval). Stronger/weaker only when the two intervals do not overlap."
     )
-    names = list(decks)
-    if POWER_DECKS_KEY not in st.session_state:
-        st.session_state[POWER_DECKS_KEY] = names[:2]
-    elif any(d not in names for d in st.session_state[POWER_DECKS_KEY]):
-        st.session_state[POWER_DECKS_KEY] = [d for d in st.session_state[POWER_DECKS_KEY] if d in names]
-    chosen = st.multiselect(
-        "Decks for the power run (the first is the reference deck; all of them make the gauntlet)",
-        names,
-        key=POWER_DECKS_KEY,
+    chosen = deck_picker(
+        "Decks for the power run (the first is the reference deck; all of them make the gauntlet)", list(decks), POWER_DECKS_KEY
     )
     row = st.columns(3)
     per_card = row[0].number_input(

@@ -9,10 +9,12 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-from workbench.app import CARD_SETS, RULES
-from workbench.app.workspace import Workspace, ensure_started, option_store
+from workbench.app import CARD_SETS, DECKS, RULES
+from workbench.app.workspace import Workspace, ensure_started, option_store, session_decks
 from workbench.balance_study import is_warm, warm_up_engine
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity
+from workbench.engines import Engine
+from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
 
 T = TypeVar("T")
@@ -191,3 +193,43 @@ def run_with_progress(
     cancel_slot.empty()
     bar.empty()
     return result
+
+
+def engine_and_decks(workspace: Workspace, cardset: CardSet) -> tuple[Engine, dict[str, Deck]] | None:
+    """The open set's match engine and the session's playable decklists, or None after saying on the page why not
+    (no engine for the game, an engine that fails to load, no decklist with cards)."""
+    ruleset = workspace.ruleset
+    if ruleset.engine_module is None:
+        with_engines = [r.id for r in RULESETS.values() if r.engine_module]
+        st.info(
+            f"The {ruleset.title} ruleset (`{ruleset.id}`) has no match engine yet, so its cards cannot be simulated. "
+            + (
+                f"Rulesets with an engine: {', '.join(with_engines)}; open one of their sets on the Card sets page."
+                if with_engines
+                else "No ruleset has a match engine yet."
+            )
+        )
+        return None
+    try:
+        engine = ruleset.engine
+    except Exception as error:  # an engine module that fails to import must not take the page down
+        st.error(f"The {ruleset.id} match engine could not be loaded: {type(error).__name__}: {error}")
+        return None
+    assert engine is not None
+    decks, unreadable = session_decks(workspace, cardset)
+    for problem in unreadable:
+        st.warning(f"Decklist skipped: {problem}")
+    if not decks:
+        st.info("Add decklists with cards on the Decks page first.")
+        st.page_link(DECKS.path, label="Go to Decks", icon=DECKS.icon)
+        return None
+    return engine, decks
+
+
+def deck_picker(label: str, names: Sequence[str], key: str) -> list[str]:
+    """A multiselect of decklists that starts with the first two and forgets decklists removed since."""
+    if key not in st.session_state:
+        st.session_state[key] = list(names[:2])
+    elif any(name not in names for name in st.session_state[key]):
+        st.session_state[key] = [name for name in st.session_state[key] if name in names]
+    return list(st.multiselect(label, list(names), key=key))
