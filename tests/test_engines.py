@@ -1,4 +1,4 @@
-"""The kernel helpers every engine relies on: the seeded generator and the shuffle."""
+"""The kernel helpers every engine relies on: the seeded generator, the shuffle and bit sets."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
+from numba import njit
 
-from workbench.engines import rng_below, rng_next, rng_seed, shuffle_in_place
+from workbench.engines import lowest_set_bit, rng_below, rng_next, rng_seed, shuffle_in_place
 
 _SEQUENCE_SCRIPT = """
 import json, numpy as np
@@ -67,3 +69,22 @@ def test_shuffle_is_a_permutation_of_the_first_count_values_only() -> None:
     assert sorted(values[:20].tolist()) == list(range(20))
     assert values[20:].tolist() == list(range(20, 30))
     assert values[:20].tolist() != list(range(20))
+
+
+def _walk(bits: int) -> list[int]:
+    found = []
+    while bits != 0:
+        found.append(lowest_set_bit(bits))
+        bits &= bits - 1
+    return found
+
+
+_walk_compiled = njit(cache=False)(_walk)
+
+
+@pytest.mark.parametrize("members", [[0], [3], [0, 1, 2], [5, 9, 40], [61], [0, 30, 62], list(range(63))])
+def test_a_bit_set_is_walked_lowest_first_compiled_and_plain(members: list[int]) -> None:
+    bits = sum(1 << m for m in members)
+    assert _walk(bits) == members
+    assert _walk(np.int64(bits)) == members  # as engines hold it: an element of an int64 array
+    assert list(_walk_compiled(bits)) == members

@@ -80,7 +80,13 @@ class Board:
 
     # ---- setting up ----
     def put(self, name: str, player: int, space: str) -> int:
-        return int(E.place_monster(self.mon, self.cells, self.card(name), player, self.space(space)))
+        return int(E.place_monster(self.mon, self.cells, self.game, self.card(name), player, self.space(space)))
+
+    def lift(self, m: int) -> None:
+        """Take monster m off the map without a rule (no event, no Done Zone): a scenario's own set-up."""
+        self.cells[self.mon[m, E.M_SPACE], E.C_OCC] = -1
+        self.mon[m, E.M_SPACE] = -1
+        self.game[E.G_MONSTERS + self.mon[m, E.M_OWNER]] &= ~(1 << m)
 
     def give(self, player: int, *names: str) -> None:
         for name in names:
@@ -282,7 +288,7 @@ def test_summoning_requirements_count_own_monsters_on_either_side(
         board.put("Murkpuff", 0, space)
     board.put("Murkpuff", 1, "B left 1")  # the opponent's monsters never count
     board.put("Murkpuff", 1, "A left 3")
-    assert bool(E.meets_requirements(board.compiled.table, board.compiled.extra["map"], board.mon, 0,
+    assert bool(E.meets_requirements(board.compiled.table, board.compiled.extra["map"], board.mon, board.game, 0,
                                      board.card(card))) == allowed
 
 
@@ -449,11 +455,9 @@ def test_a_trap_does_not_spring_on_its_owners_monster_or_on_a_monster_passing_ov
     board.move(own, DELTA)
     enemy = board.put("Emberhorn Ram", 1, "B left 3")  # B's, alpha 30: 2 spaces, over the trap to A left 1...
     board.game[E.G_ACTIVE] = 1
-    board.cells[board.space("A left 3"), E.C_OCC] = -1
-    board.mon[own, E.M_SPACE] = -1
-    board.mon[enemy, E.M_SPACE] = board.space("A left 3")
-    board.cells[board.space("B left 3"), E.C_OCC] = -1
-    board.cells[board.space("A left 3"), E.C_OCC] = enemy
+    board.lift(own)
+    board.lift(enemy)
+    enemy = board.put("Emberhorn Ram", 1, "A left 3")
     board.move(enemy, ALPHA)
     assert board.where(enemy) == "A left 1" and board.cells[trap_space, E.C_TRAP] >= 0
 
@@ -658,6 +662,30 @@ def test_whole_matches_end_under_either_symbol_draw(valley: CardSet, bundled_dec
         assert result.draw_rate < 1.0  # random play rarely finishes within the cap, but some matches are decided
 
 
+@pytest.mark.parametrize(("policy", "options"), [(E.GREEDY, {}), (E.RANDOM, {}), (E.GREEDY, {"symbol_draw": "blind"}),
+                                                  (E.GREEDY, {"combat_tie": "both"})])
+def test_each_players_monster_bits_match_the_board_after_whole_matches(
+    valley: CardSet, bundled_decks_: list[Deck], policy: int, options: dict[str, str]
+) -> None:
+    # The bit sets stand in for a pass over every slot, so they must say exactly which slots hold whose monster.
+    compiled = E.compile_cards(valley, RULESET.resolve_options(options))
+    deck_a, deck_b = (compiled.deck_array(deck) for deck in bundled_decks_[:2])
+    state = E.new_state(compiled, max(len(deck_a), len(deck_b)))
+    extra = compiled.extra
+    for seed in range(60):
+        E.play_matches(compiled.table, extra["clauses"], extra["brackets"], compiled.options, extra["map"],
+                       extra["distance"], state["mon"], state["cells"], state["sup"], state["side"], state["hand"],
+                       state["library"], state["tokens"], state["game"], state["rng"], state["counters"],
+                       np.zeros((0, E.EVENT_WIDTH), dtype=np.int64), state["ec"], state["choice"], state["scratch"],
+                       deck_a, deck_b, np.array([seed], dtype=np.int64), np.array([seed % 2], dtype=np.int8), policy,
+                       policy, np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32))
+        mon, game = state["mon"], state["game"]
+        for p in range(2):
+            held = {m for m in range(mon.shape[0]) if mon[m, E.M_SPACE] >= 0 and mon[m, E.M_OWNER] == p}
+            assert {m for m in range(mon.shape[0]) if (int(game[E.G_MONSTERS + p]) >> m) & 1} == held
+            assert all(state["cells"][mon[m, E.M_SPACE], E.C_OCC] == m for m in held)
+
+
 @pytest.mark.parametrize("cap", [4, 80])
 def test_turn_cap_ends_a_match_as_a_draw(valley: CardSet, bundled_decks_: list[Deck], cap: int) -> None:
     result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2,
@@ -821,6 +849,10 @@ def test_map_adjacency_parallel_spaces_and_road_steps_follow_from_the_file() -> 
     assert int(board.distance[index["A summoning"], index["B summoning"]]) == 9
 
 
+def _extra_spaces(count: int) -> str:
+    return "".join(f'{{"id": "extra {i}", "kind": "terrestrial", "lane": "left", "row": 9}}, ' for i in range(count))
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -829,6 +861,7 @@ def test_map_adjacency_parallel_spaces_and_road_steps_follow_from_the_file() -> 
         (lambda t: t.replace('["left 2", "left 3"]', '["left 2", "nowhere"]'), "road step 4"),
         (lambda t: t.replace('"border": {"left": "left 3", "right": "right 3"}', '"border": {}'), "border"),
         (lambda t: t[:-3], "not valid JSON"),
+        (lambda t: t.replace('"spaces": [', '"spaces": [' + _extra_spaces(24)), "has 32 spaces"),
     ],
 )
 def test_a_bad_map_file_is_named_with_what_was_expected(tmp_path: Path, change: Callable[[str], str],

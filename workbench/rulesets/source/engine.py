@@ -57,6 +57,7 @@ from workbench.engines import (
     IntArray,
     inline_kernel,
     log_event,
+    lowest_set_bit,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -151,7 +152,10 @@ MAX_SUPPORT = 8
  S_PREF_KIND, S_POLICY, S_MAIN_DONE, S_CHANNEL_PLACED, S_REACTIONARY) = range(16)
 SIDE_WIDTH = 16
 G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
-GAME_WIDTH = 5
+G_MONSTERS = 5
+"""game[G_MONSTERS + p]: player p's occupied monster slots as bits (slot m is bit m), so a pass over p's monsters
+visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
+GAME_WIDTH = 7
 
 GREEDY, RANDOM = 0, 1
 PERMANENT, THIS_TURN = 0, 1
@@ -228,33 +232,35 @@ def monster_value(table: IntArray, mon: IntArray, m: int, active: int) -> int:
 
 
 @inline_kernel
-def monsters_on_map(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int, int]:
-    """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over the slots."""
+def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: int) -> tuple[int, int, int]:
+    """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over p's slots."""
     monsters = 0
     terrestrial = 0
     otherworldly = 0
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
-            monsters += 1
-            kind = mp[mon[m, M_SPACE], MP_KIND]
-            if kind == KIND_TERRESTRIAL:
-                terrestrial += 1
-            elif kind == KIND_OTHERWORLDLY:
-                otherworldly += 1
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        monsters += 1
+        kind = mp[mon[m, M_SPACE], MP_KIND]
+        if kind == KIND_TERRESTRIAL:
+            terrestrial += 1
+        elif kind == KIND_OTHERWORLDLY:
+            otherworldly += 1
     return monsters, terrestrial, otherworldly
 
 
 @inline_kernel
-def occupied_spaces(mp: IntArray, mon: IntArray, p: int) -> tuple[int, int]:
+def occupied_spaces(mp: IntArray, mon: IntArray, game: IntArray, p: int) -> tuple[int, int]:
     """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
-    _, terrestrial, otherworldly = monsters_on_map(mp, mon, p)
+    _, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
     return terrestrial, otherworldly
 
 
 @rules_kernel
-def meets_requirements(table: IntArray, mp: IntArray, mon: IntArray, p: int, card: int) -> bool:
+def meets_requirements(table: IntArray, mp: IntArray, mon: IntArray, game: IntArray, p: int, card: int) -> bool:
     """Whether player p's monsters occupy enough terrestrial and otherworldly spaces for `card`."""
-    terrestrial, otherworldly = occupied_spaces(mp, mon, p)
+    terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
     return requirements_met(table, card, terrestrial, otherworldly)
 
 
@@ -362,6 +368,7 @@ def destroy_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntAr
     p = mon[m, M_OWNER]
     cells[mon[m, M_SPACE], C_OCC] = -1
     mon[m, M_SPACE] = -1
+    game[G_MONSTERS + p] &= ~(1 << m)
     counters[p, card, DESTROYED] += 1
     log_event(events, ec, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
     if table[card, T_KIND] == K_TOKEN:
@@ -372,18 +379,20 @@ def destroy_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntAr
 
 
 @rules_kernel
-def place_monster(mon: IntArray, cells: IntArray, card: int, p: int, space: int) -> int:
-    """Put `card` for player p on a free `space` in a fresh monster slot; returns the slot."""
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] < 0:
-            for f in range(MON_WIDTH):
-                mon[m, f] = 0
-            mon[m, M_CARD] = card
-            mon[m, M_OWNER] = p
-            mon[m, M_SPACE] = space
-            cells[space, C_OCC] = m
-            return m
-    return -1
+def place_monster(mon: IntArray, cells: IntArray, game: IntArray, card: int, p: int, space: int) -> int:
+    """Put `card` for player p on a free `space` in the lowest free monster slot; returns the slot (-1: none)."""
+    free = ~(game[G_MONSTERS] | game[G_MONSTERS + 1]) & ((1 << mon.shape[0]) - 1)
+    if free == 0:
+        return -1
+    m = lowest_set_bit(free)
+    for f in range(MON_WIDTH):
+        mon[m, f] = 0
+    mon[m, M_CARD] = card
+    mon[m, M_OWNER] = p
+    mon[m, M_SPACE] = space
+    cells[space, C_OCC] = m
+    game[G_MONSTERS + p] |= 1 << m
+    return m
 
 
 @rules_kernel
@@ -484,7 +493,7 @@ def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
     tokens[p, token] -= 1
-    m = place_monster(mon, cells, token, p, best)
+    m = place_monster(mon, cells, game, token, p, best)
     counters[p, token, PLAYED] += 1
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
     for i in range(table[token, T_NCLAUSE]):
@@ -605,7 +614,7 @@ def summon_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntAr
         if cells[space, C_OCC] >= 0:
             return -1  # nowhere to push it: the summon cannot happen
     card = remove_from_hand(hand, side, p, h)
-    m = place_monster(mon, cells, card, p, space)
+    m = place_monster(mon, cells, game, card, p, space)
     counters[p, card, PLAYED] += 1
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
     side[p, S_MAIN_DONE] = 1
@@ -1124,9 +1133,10 @@ def weigh_greedy_intentional(table: IntArray, clauses: IntArray, brackets: IntAr
     pick_m = -1
     pick_target = -1
     pick_s = -1
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
-            continue
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
         space = mon[m, M_SPACE]
         bonus = move_bonus(mon, m, active)
         my_value = weigh_monster(table, mon, m, active, bonus, scratch)
@@ -1225,9 +1235,10 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
         return
     best = 0
     seen = 1  # stopping is always a legal choice for the random policy
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
-            continue
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
         attacker = may_attack(mon, m, active)
         space = mon[m, M_SPACE]
         bonus = move_bonus(mon, m, active)
@@ -1357,7 +1368,7 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
     reactionary = side[p, S_REACTIONARY] == 1
     conventional_open = summoning_space_open(opts, mon, cells, p, False)
     reactionary_open = reactionary and summoning_space_open(opts, mon, cells, p, True)
-    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, p)
+    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
     has_monster = monsters > 0
     support = free_support(opts, sup, p)
     best_kind = -1
@@ -1403,21 +1414,25 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
                 if equip_target == -2:
                     equip_target = -1
                     target_progress = -1
-                    for m in range(mon.shape[0]):
-                        if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
-                            here = progress(mp, mon[m, M_SPACE], p)
-                            if here > target_progress:
-                                target_progress = here
-                                equip_target = m
+                    slots = game[G_MONSTERS + p]
+                    while slots != 0:
+                        m = lowest_set_bit(slots)
+                        slots &= slots - 1
+                        here = progress(mp, mon[m, M_SPACE], p)
+                        if here > target_progress:
+                            target_progress = here
+                            equip_target = m
                 value = 10000 + table[card, T_VALUE]
                 if value > best_value:
                     best_value, best_kind, best_h, best_target = value, kind, h, equip_target
                 continue
-            for m in range(mon.shape[0]):
-                if mon[m, M_SPACE] >= 0 and mon[m, M_OWNER] == p:
-                    seen += 1
-                    if rng_below(rng, seen) == 0:
-                        best_kind, best_h, best_target = kind, h, m
+            slots = game[G_MONSTERS + p]
+            while slots != 0:
+                m = lowest_set_bit(slots)
+                slots &= slots - 1
+                seen += 1
+                if rng_below(rng, seen) == 0:
+                    best_kind, best_h, best_target = kind, h, m
         elif kind == K_TRAP:
             if not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
                 continue
@@ -1497,9 +1512,10 @@ def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArra
         best_k = -1
         best_m = -1
         best_s = -1
-        for m in range(mon.shape[0]):
-            if mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
-                continue
+        slots = game[G_MONSTERS + p]
+        while slots != 0:
+            m = lowest_set_bit(slots)
+            slots &= slots - 1
             has_foe = adjacent_enemy(table, mp, mon, cells, side, rng, m, game[G_ACTIVE]) >= 0
             for k in range(opts[O_SUPPORT]):
                 if not channel_usable(table, opts, mp, mon, sup, game, p, k, m):
@@ -1576,9 +1592,10 @@ def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, su
                 sup[q, k, SU_LEFT] -= 1
                 if sup[q, k, SU_LEFT] <= 0:
                     remove_equipment(table, mon, sup, events, ec, game, q, k)
-    for m in range(mon.shape[0]):
-        if mon[m, M_SPACE] < 0:
-            continue
+    slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
         for s in range(SYMBOLS):
             mon[m, M_TMP_ST + s] = 0
         mon[m, M_TMP_MOVE] = 0

@@ -76,6 +76,9 @@ ALIGNMENTS: dict[str, tuple[bool, bool]] = {
 MAP_WIDTH = 13
 MAX_ADJACENT = 4
 NO_SPACE = -1
+MAX_HALF_SPACES = 31
+"""Spaces a half may have: the engine keeps each player's monsters as a set of bits in one int64 (one bit per
+space of the whole map, 62 at most, clear of the sign bit)."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,8 @@ def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
             raise _problem(where, f"{entry} ('{space_id}') has row {row!r}.", "a whole number >= 1")
         index[space_id] = len(spaces)
         spaces.append(HalfSpace(space_id, kind, lane, row))
+    if len(spaces) > MAX_HALF_SPACES:
+        raise _problem(where, f"has {len(spaces)} spaces.", f"at most {MAX_HALF_SPACES} spaces in a half")
     kinds = [space.kind for space in spaces]
     if kinds.count("summoning") != 1 or kinds.count("flux") != 1:
         raise _problem(where, "needs exactly one summoning space and one flux space.", "1 summoning, 1 flux")
