@@ -258,9 +258,27 @@ def test_a_generator_attack_to_zero_ends_the_match(valley: CardSet) -> None:
 def test_greedy_keeps_its_best_symbol_for_the_generator_attack_and_the_turn_ends(valley: CardSet) -> None:
     board = Board(valley)
     board.put("Cinder Whelp", 0, "B summoning")  # 20/10/5/15
-    E.symbol_phase(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
+    E.play_turn(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
     assert board.side[1, E.S_SP] == 80  # hit with alpha (20), the best of the four
     assert bin(int(board.side[0, E.S_SYMBOLS])).count("1") == 3  # the turn ended at once: three symbols unused
+
+
+def test_a_main_action_that_becomes_legal_during_the_symbols_comes_before_the_generator_attack(
+    valley: CardSet,
+) -> None:
+    # The generator attack ends the turn, so what the turn may still do comes first: here Murkpuff blocks A's own
+    # summoning space until a symbol moves it on, and only then can Wisp of Ash be summoned.
+    board = Board(valley)
+    board.put("Murkpuff", 0, "A summoning")
+    board.put("Cinder Whelp", 0, "B summoning")
+    board.give(0, "Wisp of Ash")
+    E.play_turn(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
+    lines = board.lines()
+    moved = next(i for i, line in enumerate(lines) if line.startswith("Murkpuff") and "moves" in line)
+    summoned = next(i for i, line in enumerate(lines) if "Wisp of Ash onto A summoning" in line)
+    attacked = next(i for i, line in enumerate(lines) if "SOURCE generator" in line)
+    assert moved < summoned < attacked
+    assert board.at("A summoning") == "Wisp of Ash" and board.side[1, E.S_SP] < 100
 
 
 # =====================================================================================================================

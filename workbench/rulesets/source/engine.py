@@ -1607,26 +1607,37 @@ def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, su
                 destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, -1)
 
 
+SYMBOLS_PAUSED, SYMBOLS_DONE = 1, 2
+"""What `symbol_phase` returns: paused before a generator attack (the attack waits in `choice`), or over."""
+
+
 @inline_kernel
 def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
                  dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
                  library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
-                 events: IntArray, ec: IntArray, p: int, choice: IntArray, scratch: IntArray) -> None:
-    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends)."""
-    while unused_count(side, p) > 0 and game[G_OVER] == 0:
-        choose_symbol_action(table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice, scratch)
+                 events: IntArray, ec: IntArray, p: int, choice: IntArray, scratch: IntArray, resume: bool) -> int:
+    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends).
+
+    Everything else comes before the generator attack: while the main action or a channeled card may still be
+    taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
+    is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
+    space. Returns SYMBOLS_DONE when the phase is over."""
+    goal = opts[O_SUMMONING + 1 - p]
+    while resume or (unused_count(side, p) > 0 and game[G_OVER] == 0):
+        if resume:
+            resume = False
+            if mon[choice[1], M_SPACE] != goal:
+                continue
+        else:
+            choose_symbol_action(table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice,
+                                 scratch)
+            if choice[0] == A_NONE:
+                return SYMBOLS_DONE
+            if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
+                return SYMBOLS_PAUSED
         action = choice[0]
-        if action == A_NONE:
-            return
         m = choice[1]
         target = choice[2]
-        if action == A_GENERATOR:
-            # Everything else first: the generator attack ends the turn at once.
-            main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                        counters, events, ec, p)
-            maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
-            if mon[m, M_SPACE] != opts[O_SUMMONING + 1 - p]:
-                continue
         s = choice[3]
         if s < 0:
             s = draw_blind_symbol(side, p)
@@ -1642,7 +1653,8 @@ def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
                     rng, counters, events, ec, p, target, m, s)
         else:
             attack_generator(table, opts, mon, side, game, counters, events, ec, m, s)
-            return
+            return SYMBOLS_DONE
+    return SYMBOLS_DONE
 
 
 @inline_kernel
@@ -1659,17 +1671,19 @@ def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntA
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
         start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
-    # The main action and a channeled card come before the symbols and, if not taken yet, after them: one call
-    # site each, so the compiler copies them in once.
-    for after_symbols in range(2):
+    # The main action and a channeled card come before the symbols, before a generator attack and after the
+    # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
+    stage = 0
+    while True:
         if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
             main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
                         counters, events, ec, p)
-        if game[G_OVER] == 0:
+        if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
             maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
-        if game[G_OVER] == 0 and after_symbols == 0:
-            symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
-                         game, rng, counters, events, ec, p, choice, scratch)
+        if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
+            break
+        stage = symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
+                             game, rng, counters, events, ec, p, choice, scratch, stage == SYMBOLS_PAUSED)
     if game[G_OVER] == 0:
         end_turn(table, opts, mon, cells, sup, side, hand, tokens, game, rng, counters, events, ec, p)
 
