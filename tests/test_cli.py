@@ -117,3 +117,27 @@ def test_output_cut_off_by_the_reader_is_not_an_error(size: str) -> None:
         code = process.wait(timeout=120)
     assert "internal error" not in errors and "Traceback" not in errors and "Exception ignored" not in errors
     assert code == 141
+
+
+def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["bench", "--only", "engines", "--ruleset", "circles", "--matches", "400", "--repeat", "1",
+               "--policy", "random", "--option", "turn_cap=30", "--format", "json"]
+    assert main(command) == 0
+    (engine,) = json.loads(capsys.readouterr().out)["engines"]
+    assert (engine["ruleset"], engine["policy"], engine["options"], engine["matches"]) == (
+        "circles", "random", {"turn_cap": 30}, 400)
+    assert engine["matches_per_second"] > 0 and engine["power_curve"]["cards_measured"] > 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--option", "turn_cap=30"], "--option needs --ruleset"),
+        (["--ruleset", "circles", "--option", "turn_kap=30"], "no option 'turn_kap'"),
+        (["--ruleset", "circles", "--policy", "clever"], "not a policy"),
+    ],
+)
+def test_bench_refuses_options_it_cannot_apply(capsys: pytest.CaptureFixture[str], extra: list[str],
+                                               message: str) -> None:
+    assert main(["bench", "--only", "engines", "--matches", "10", "--repeat", "1", *extra]) == 2
+    assert message in capsys.readouterr().err

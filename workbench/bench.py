@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +76,14 @@ def _bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
     return cardset, [read_decklist(path, cardset) for path in bundled_decks(ruleset.id)]
 
 
-def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, policy: str = "greedy") -> dict[str, Any]:
-    """Matches per second on one core (this process) for the first two bundled decks, best of `repeat`."""
+def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, policy: str = "greedy",
+                 options: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Matches per second on one core (this process) for the first two bundled decks, best of `repeat`, under the
+    rule options given (the ruleset's defaults otherwise)."""
     from workbench.simulate import Job, batch_seeds, compile_for
 
     cardset, decks = _bundled_cardset_and_decks(ruleset)
-    engine, compiled, _ = compile_for(cardset)
+    engine, compiled, resolved = compile_for(cardset, options)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1] if len(decks) > 1 else decks[0])
     policy_id = engine.policy_index(policy)
@@ -100,6 +103,7 @@ def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, poli
         "ruleset_version": ruleset.version,
         "engine_version": engine.version,
         "policy": policy,
+        "options": {key: resolved[key] for key in (options or {})},
         "deck_a": decks[0].name,
         "deck_b": (decks[1] if len(decks) > 1 else decks[0]).name,
         "matches": matches,
@@ -108,7 +112,7 @@ def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, poli
         "seconds": round(best, 4),
         "matches_per_second": round(matches / best),
     }
-    reference = bench_reference_engine(ruleset, cardset, deck_a, deck_b, seeds, first, policy_id)
+    reference = bench_reference_engine(ruleset, cardset, deck_a, deck_b, seeds, first, policy_id, resolved)
     if reference is not None:
         reference["speedup"] = round(result["matches_per_second"] / max(reference["matches_per_second"], 1), 1)
         result["reference"] = reference
@@ -120,10 +124,11 @@ REFERENCE_MATCHES = 2_000
 
 
 def bench_reference_engine(
-    ruleset: Ruleset, cardset: Any, deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_id: int
+    ruleset: Ruleset, cardset: Any, deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_id: int,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Matches per second of the ruleset's per-object Python engine, if it ships one (`reference_engine.py` beside
-    `engine.py`, with `ReferenceEngine(cardset, options).play_batch(...)`), on the same decks and seeds."""
+    `engine.py`, with `ReferenceEngine(cardset, options).play_batch(...)`), on the same decks, seeds and options."""
     import importlib
     import importlib.util
 
@@ -132,7 +137,7 @@ def bench_reference_engine(
     name = ruleset.engine_module.rsplit(".", 1)[0] + ".reference_engine"
     if importlib.util.find_spec(name) is None:
         return None
-    engine = importlib.import_module(name).ReferenceEngine(cardset, ruleset.resolve_options())
+    engine = importlib.import_module(name).ReferenceEngine(cardset, ruleset.resolve_options(options))
     count = min(REFERENCE_MATCHES, len(seeds))
     start = time.perf_counter()
     engine.play_batch(deck_a.tolist(), deck_b.tolist(), seeds[:count].tolist(), first[:count].tolist(), policy_id, policy_id)

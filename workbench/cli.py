@@ -39,6 +39,11 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
         return sub
 
+    def add_option_argument(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
+        )
+
     add("rulesets", "list ruleset ids, titles and versions")
 
     template = add("template", "write an empty, documented card sheet for a ruleset")
@@ -49,18 +54,14 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
     validate.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
     validate.add_argument("--deck", action="append", default=[], metavar="FILE", help="decklist; repeat for more")
-    validate.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
-    )
+    add_option_argument(validate)
 
     def add_simulation_arguments(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
         sub.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
         sub.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
         sub.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
-        sub.add_argument(
-            "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
-        )
+        add_option_argument(sub)
         sub.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
         sub.add_argument(
             "--executor", default="local", metavar="E",
@@ -122,9 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD", help="the earlier card sheet (.xlsx or .csv)")
     diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv)")
     diff.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-    diff.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
-    )
+    add_option_argument(diff)
     diff.add_argument(
         "--deck", action="append", default=[], metavar="FILE",
         help="with decks (read against NEW; the reference deck first), also simulate the power of every changed card in both versions",
@@ -140,6 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--cards", type=int, default=10_000, metavar="N", help="cards in the generated sheet")
     bench.add_argument("--matches", type=int, default=200_000, metavar="N", help="matches per engine figure")
     bench.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per figure; the best is reported")
+    bench.add_argument("--policy", default="greedy", metavar="P", help="engine figures' play policy (default greedy)")
+    add_option_argument(bench)
     return parser
 
 
@@ -523,8 +524,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from workbench.bench import bench_engine, bench_power_curve, bench_validation
     from workbench.rulesets import RULESETS, get_ruleset
+    from workbench.rulesets.base import parse_option_pairs
 
     rulesets = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
+    overrides = parse_option_pairs(args.option)
+    if overrides and not args.ruleset:
+        raise WorkbenchInputError("--option needs --ruleset: rule options belong to one game.",
+                                  expected="workbench bench --ruleset ID --option KEY=VALUE")
+    for ruleset in rulesets:
+        ruleset.resolve_options(overrides)
     validation: list[dict[str, Any]] = []
     engines: list[dict[str, Any]] = []
     if args.only in (None, "validation"):
@@ -541,14 +549,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         for ruleset in rulesets:
             if ruleset.engine_module is None:
                 continue
-            result = bench_engine(ruleset, matches=args.matches, repeat=args.repeat)
+            result = bench_engine(ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy,
+                                  options=overrides)
             result["power_curve"] = bench_power_curve(ruleset)
             engines.append(result)
             if args.format == "text":
                 print(
                     f"{ruleset.id:<8} engine {result['engine_version']}: {result['matches_per_second']:>10,.0f} matches/s "
                     f"on one core ({result['policy']}, {result['deck_a']} vs {result['deck_b']}, "
-                    f"{result['matches']:,} matches, best of {result['repeat']}); first call "
+                    f"{result['matches']:,} matches, best of {result['repeat']}"
+                    f"{''.join(f', {key}={value}' for key, value in overrides.items())}); first call "
                     f"{result['first_call_seconds']:.2f} s (compile or load cache)"
                 )
                 if "reference" in result:
