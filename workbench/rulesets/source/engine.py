@@ -1625,8 +1625,9 @@ def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, su
                 destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, -1)
 
 
-SYMBOLS_PAUSED, SYMBOLS_DONE = 1, 2
-"""What `symbol_phase` returns: paused before a generator attack (the attack waits in `choice`), or over."""
+SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
+"""Where a turn is in its symbol phase: not begun, paused before a generator attack (the attack waits in
+`choice`), or over (what `symbol_phase` returns is one of the last two)."""
 
 
 @inline_kernel
@@ -1691,11 +1692,13 @@ def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntA
         start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
     # The main action and a channeled card come before the symbols, before a generator attack and after the
     # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
-    stage = 0
+    stage = SYMBOLS_AHEAD
     while True:
         if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
             main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
                         counters, events, ec, p)
+        # Before a generator attack the channeled card and the attack follow even a main action that ended the
+        # match, as they always have: the figures stay the same.
         if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
             maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
         if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
