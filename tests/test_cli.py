@@ -127,6 +127,7 @@ def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest
     assert (engine["ruleset"], engine["policy"], engine["options"], engine["matches"]) == (
         "circles", "random", {"turn_cap": 30}, 400)
     assert engine["matches_per_second"] > 0 and engine["power_curve"]["cards_measured"] > 0
+    assert (engine["power_curve"]["policy"], engine["power_curve"]["options"]["turn_cap"]) == ("random", 30)
 
 
 @pytest.mark.parametrize(
@@ -139,5 +140,5 @@ def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest
 )
 def test_bench_refuses_options_it_cannot_apply(capsys: pytest.CaptureFixture[str], extra: list[str],
                                                message: str) -> None:
-    assert main(["bench", "--only", "engines", "--matches", "10", "--repeat", "1", *extra]) == 2
+    assert main(["bench", "--matches", "10", "--repeat", "1", *extra]) == 2
     assert message in capsys.readouterr().err

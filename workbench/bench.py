@@ -145,18 +145,22 @@ def bench_reference_engine(
     return {"module": name, "matches": count, "seconds": round(seconds, 3), "matches_per_second": round(count / seconds)}
 
 
-def bench_power_curve(ruleset: Ruleset, matches_per_card: int = 2_000, workers: int | None = None) -> dict[str, Any]:
+def bench_power_curve(ruleset: Ruleset, matches_per_card: int = 2_000, workers: int | None = None,
+                      policy: str = "greedy", options: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Seconds for a power curve over the whole bundled set and its bundled decks, on every core."""
     from workbench.analysis import power_curve
 
     cardset, decks = _bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
-    curve = power_curve(cardset, decks, matches_per_card=matches_per_card, workers=workers)
+    curve = power_curve(cardset, decks, matches_per_card=matches_per_card, workers=workers, policy=policy,
+                        options=options)
     seconds = time.perf_counter() - start
     return {
         "ruleset": ruleset.id,
         "cards_measured": len(curve.cards),
         "matches_per_card": curve.meta["matches_per_card"],
         "matches": curve.meta["matches_per_card"] * (len(curve.cards) + 1),
+        "policy": curve.meta["policies"][0],
+        "options": curve.meta["options"],
         "seconds": round(seconds, 3),
     }

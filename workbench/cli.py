@@ -533,6 +533,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                                   expected="workbench bench --ruleset ID --option KEY=VALUE")
     for ruleset in rulesets:
         ruleset.resolve_options(overrides)
+        if ruleset.engine is not None and args.only != "validation":
+            ruleset.engine.policy_index(args.policy)  # an unknown policy fails now, not after the validation figures
     validation: list[dict[str, Any]] = []
     engines: list[dict[str, Any]] = []
     if args.only in (None, "validation"):
@@ -551,7 +553,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 continue
             result = bench_engine(ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy,
                                   options=overrides)
-            result["power_curve"] = bench_power_curve(ruleset)
+            result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
             engines.append(result)
             if args.format == "text":
                 print(
