@@ -12,6 +12,7 @@ Regenerate the golden trace on purpose with:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -891,6 +892,32 @@ def test_a_bad_map_file_is_named_with_what_was_expected(tmp_path: Path, change: 
     with pytest.raises(WorkbenchInputError, match=message) as caught:
         read_half_map(path)
     assert "broken.json" in str(caught.value) and caught.value.expected
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe\x00 not text", "is not UTF-8 text (byte 1)"),
+        (b"[" * 100_000 + b"]" * 100_000, "nests its JSON too deeply"),
+        (b" " * (1024 * 1024 + 1), "is larger than 1024 KiB"),
+    ],
+)
+def test_a_hostile_map_file_is_refused_with_a_message(tmp_path: Path, content: bytes, message: str) -> None:
+    from workbench.rulesets.source.map import read_half_map
+
+    path = tmp_path / "hostile.json"
+    path.write_bytes(content)
+    with pytest.raises(WorkbenchInputError, match=re.escape(message)) as caught:
+        read_half_map(path)
+    assert "hostile.json" in str(caught.value) and caught.value.expected
+
+
+def test_a_map_file_saved_with_a_byte_order_mark_reads_as_the_same_map(tmp_path: Path) -> None:
+    from workbench.rulesets.source.map import DEFAULT_MAP, read_half_map
+
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + DEFAULT_MAP.read_bytes())
+    assert read_half_map(path).spaces == read_half_map(DEFAULT_MAP).spaces
 
 
 def test_the_docs_picture_is_the_default_map_drawn() -> None:

@@ -76,6 +76,8 @@ ALIGNMENTS: dict[str, tuple[bool, bool]] = {
 MAP_WIDTH = 13
 MAX_ADJACENT = 4
 NO_SPACE = -1
+MAX_MAP_BYTES = 1024 * 1024
+"""Largest map file read (a map of 31 spaces needs a few KiB)."""
 MAX_HALF_SPACES = 31
 """Spaces a half may have: the engine keeps each player's monsters as a set of bits in one int64 (one bit per
 space of the whole map, 62 at most, clear of the sign bit)."""
@@ -143,11 +145,20 @@ def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
     """Read and check a map file; every problem names the file, the entry and what was expected."""
     where = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with Path(path).open("rb") as handle:
+            raw_bytes = handle.read(MAX_MAP_BYTES + 1)
     except OSError as error:
         raise _problem(where, f"cannot be read ({error.strerror}).", "a readable JSON map file") from None
+    if len(raw_bytes) > MAX_MAP_BYTES:
+        raise _problem(where, f"is larger than {MAX_MAP_BYTES // 1024} KiB.", "a map file (the default is under 3 KiB)")
+    try:
+        data = json.loads(raw_bytes.decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise _problem(where, f"is not UTF-8 text (byte {error.start + 1}).", "a JSON map file saved as UTF-8") from None
     except json.JSONDecodeError as error:
         raise _problem(where, f"is not valid JSON (line {error.lineno}, column {error.colno}).", "JSON") from None
+    except RecursionError:
+        raise _problem(where, "nests its JSON too deeply to read.", "a map file shaped like the default") from None
     if not isinstance(data, dict) or not isinstance(data.get("spaces"), list) or not isinstance(data.get("road"), list):
         raise _problem(where, "needs `spaces` and `road` lists.", "an object with spaces, road, border, support_spaces")
     spaces: list[HalfSpace] = []
