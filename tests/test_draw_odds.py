@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from math import comb
 
@@ -62,3 +63,32 @@ def test_odds_by_turn_rise_and_cap_at_the_deck() -> None:
     assert probabilities == sorted(probabilities)
     assert probabilities[0] == 1 - Fraction(comb(10, 5), comb(12, 5))
     assert probabilities[-1] == 1
+
+
+def _brute_force_at_least(deck: int, copies: int, seen: int, wanted: int) -> Fraction:
+    """Every hand of `seen` cards counted one by one (copies are cards 0..copies-1)."""
+    hands = list(itertools.combinations(range(deck), min(seen, deck)))
+    hits = sum(1 for hand in hands if sum(card < copies for card in hand) >= wanted)
+    return Fraction(hits, len(hands))
+
+
+def test_every_valid_input_of_small_decks_matches_a_brute_force_count() -> None:
+    for deck in range(0, 9):
+        for copies in range(0, deck + 1):
+            for seen in range(0, deck + 2):
+                for wanted in range(0, 6):
+                    assert probability_at_least(deck, copies, seen, wanted) == _brute_force_at_least(
+                        deck, copies, seen, wanted
+                    ), (deck, copies, seen, wanted)
+
+
+def test_a_forty_card_deck_has_odds_for_every_count_seen_and_wanted() -> None:
+    # The grid the Decks page offers: 0-10 copies, 0-8 seen, 0-8 wanted; none of it is an error.
+    for copies in range(0, 11):
+        for wanted in range(0, 9):
+            odds = [probability_at_least(40, copies, seen, wanted) for seen in range(0, 9)]
+            assert all(0 <= p <= 1 for p in odds)
+            assert odds == sorted(odds), (copies, wanted)  # seeing more cards never lowers the odds
+            if wanted > copies:
+                assert odds == [0] * 9
+    assert probability_at_least(40, 10, 5, 8) == 0

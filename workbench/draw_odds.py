@@ -33,10 +33,15 @@ def probability_at_least(deck_size: int, copies: int, seen: int, wanted: int = 1
     seen = min(seen, deck_size)
     if wanted == 0:
         return Fraction(1)
-    total = comb(deck_size, seen)
-    if total == 0:
+    if wanted > min(copies, seen):
+        # More hits than there are copies, or than cards seen: impossible, not an error.
         return Fraction(0)
-    below = sum(comb(copies, i) * comb(deck_size - copies, seen - i) for i in range(min(wanted, copies + 1)))
+    total = comb(deck_size, seen)
+    # A hand of i copies also needs seen - i other cards; where the deck has too few, that hand cannot happen.
+    below = sum(
+        comb(copies, i) * comb(deck_size - copies, seen - i)
+        for i in range(max(0, seen - (deck_size - copies)), wanted)
+    )
     return 1 - Fraction(below, total)
 
 
