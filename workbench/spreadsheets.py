@@ -382,8 +382,31 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _process_umask() -> int:
+    """The process's file-creation mask, read without changing it (Linux reports it in /proc/self/status)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    # Elsewhere the only way to read it is to set it and put it back; this runs once, at import, before the
+    # app's server starts its threads (os.umask is process-wide).
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _process_umask()
+"""Read once at import: a save in the multi-threaded app server never touches the process-wide mask."""
+
+
 def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], None]) -> Path:
-    """Call `write(temp_path)`, then `os.replace` it over `out_path`: an interrupted save leaves the old file whole."""
+    """Call `write(temp_path)`, then `os.replace` it over `out_path`: an interrupted save leaves the old file whole.
+
+    The temporary file is flushed to disk (fsync) before the replace, so a power cut after the replace cannot leave
+    an empty or partial file under the real name.
+    """
     target = Path(out_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -391,18 +414,29 @@ def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], No
     try:
         write(temp_name)
         # mkstemp makes the file private; a saved sheet or report gets the mode the old file had, else the usual one.
-        os.chmod(temp_name, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_current_umask())
+        os.chmod(temp_name, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_UMASK)
+        with open(temp_name, "rb+") as written:
+            os.fsync(written.fileno())
         os.replace(temp_name, target)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+    _fsync_directory(target.parent)
     return target
 
 
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _fsync_directory(folder: Path) -> None:
+    """Make the replace itself durable; some file systems refuse to open a folder, which only loses that guarantee."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def write_workbook_atomically(workbook: openpyxl.Workbook, out_path: str | os.PathLike[str]) -> Path:

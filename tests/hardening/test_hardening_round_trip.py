@@ -31,7 +31,7 @@ from workbench.cards import WorkbenchInputError
 from workbench.editing import apply_editor_changes, sheet_from_table, to_table, to_xlsx_bytes
 from workbench.loading import cardset_from_table, load_cardset
 from workbench.rulesets import RULESETS
-from workbench.spreadsheets import read_sheet, write_atomically, write_workbook_atomically
+from workbench.spreadsheets import _UMASK, read_sheet, write_atomically, write_workbook_atomically
 
 REPO = Path(__file__).resolve().parents[2]
 SOULS = RULESETS["souls"]
@@ -297,3 +297,22 @@ def test_a_save_keeps_the_file_mode_the_old_file_had(tmp_path: Path) -> None:
     target.chmod(0o640)
     write_atomically(target, lambda temp: Path(temp).write_bytes(designer_workbook()))
     assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_save_never_changes_the_process_umask_and_flushes_before_the_replace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The app's server is multi-threaded: os.umask is process-wide, so a save must never set it, even for a moment.
+    def no_umask(_mask: int) -> int:
+        raise AssertionError("os.umask called during a save")
+
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "umask", no_umask)
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1])
+    target = tmp_path / "new.xlsx"
+    write_atomically(target, lambda temp: Path(temp).write_bytes(designer_workbook()))
+    assert events[:2] == ["fsync", "replace"]
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_UMASK
+    assert list(tmp_path.iterdir()) == [target]
