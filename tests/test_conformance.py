@@ -150,3 +150,16 @@ def test_bench_validates_a_generated_sheet_of_the_bundled_cards(ruleset_id: str)
     assert result["total_seconds"] == pytest.approx(
         result["read_seconds"] + result["parse_seconds"] + result["check_seconds"], abs=1e-3
     )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_each_ruleset_page_reads_once_from_top_to_bottom(ruleset_id: str) -> None:
+    doc = (REPO_ROOT / "docs" / "rulesets" / f"{ruleset_id}.md").read_text(encoding="utf-8")
+    headings = [line for line in doc.splitlines() if line.startswith("#")]
+    repeated = sorted({heading for heading in headings if headings.count(heading) > 1 and heading.startswith("## ")})
+    assert not repeated, f"docs/rulesets/{ruleset_id}.md repeats {repeated}"
+    assert headings.count("## Simulation") == 1, "a page needs its one Simulation section"
+    paragraphs = [block.strip() for block in doc.split("\n\n") if len(block.strip()) > 200]
+    assert len(paragraphs) == len(set(paragraphs)), "a long paragraph stands twice"
+    for table_start in (i for i, line in enumerate(doc.splitlines()) if line.startswith("|---")):
+        assert doc.splitlines()[table_start - 1].startswith("| "), f"a table at line {table_start} lost its header"
