@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from pathlib import Path
 
@@ -96,6 +97,23 @@ def test_zip_that_is_not_a_workbook(tmp_path: Path) -> None:
 def test_empty_sheet(tmp_path: Path) -> None:
     error = input_error(write_xlsx(tmp_path / "empty.xlsx", []))
     assert "sheet 'Cards'" in str(error) and "empty" in str(error)
+
+
+@pytest.mark.parametrize("suffix", ["xlsx", "csv"])
+def test_a_card_sheet_with_a_header_and_no_rows_is_an_error_finding(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if suffix == "xlsx":
+        path = write_xlsx(tmp_path / "headers_only.xlsx", [HEADERS])
+    else:
+        path = tmp_path / "headers_only.csv"
+        path.write_text(",".join(HEADERS) + "\n", encoding="utf-8")
+    assert main(["validate", str(path), "--ruleset", "souls", "--format", "json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["rule"], f["severity"], f["row"]) for f in findings] == [("souls.no_cards", "error", 2)]
+    sheet = "Cards" if suffix == "xlsx" else path.name
+    assert findings[0]["sheet"] == sheet
+    assert findings[0]["message"].startswith(f"the {sheet} sheet has no card rows")
 
 
 def test_header_row_blank(tmp_path: Path) -> None:

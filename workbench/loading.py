@@ -195,6 +195,19 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
         entries.append(CardEntry(card=card, row=row_number))
     for note in table.notes:
         findings.append(Finding(severity="info", rule=f"{ruleset.id}.encoding", message=note, sheet=table.sheet))
+    if not table.rows:
+        # A header with nothing under it is almost always the wrong sheet or a half-saved file, not a finished set.
+        findings.append(
+            Finding(
+                severity="error",
+                rule=f"{ruleset.id}.no_cards",
+                message=f"the {table.sheet} sheet has no card rows: there is a header row but nothing under it.",
+                sheet=table.sheet,
+                row=2,
+                expected="one card per row under the header",
+                actual="no rows",
+            )
+        )
     return CardSet(
         ruleset=ruleset,
         path=table.path,
