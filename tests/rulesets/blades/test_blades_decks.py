@@ -260,3 +260,25 @@ def test_an_unknown_name_in_a_collection_counts_but_blocks_the_vp(pool: CardSet,
     deck = make_deck(pool, "Collection:\n1 Soldier 1\n1 Soldier Too")
     # Two cards were written, so the size is fine; the unknown name is its own error and no VP is claimed.
     assert rules(deck_findings(pool, deck)) == [("blades.unknown_card", 3)]
+
+
+def test_by_default_a_collection_shares_one_symbol_as_the_documents_caption_says(
+    make_cardset: MakeCardSet, make_deck: MakeDeck
+) -> None:
+    # "each having at least one matching symbol with all the others" / "could not be part of this collection,
+    # because it doesn't match the element of the collection": Fire/Soldier, Fire/Mage, Water/Soldier+Mage share
+    # a symbol two by two, but no one symbol stands on all three, so by default the third card is refused.
+    rows = [
+        {"name": n, "kind": "single", "set": "Core", "set_kind": "core", "stars": s, "elements": e, "types": t,
+         "copies": 3}
+        for n, s, e, t in [
+            ("Fire Soldier", 2, "Fire", "Soldier"),
+            ("Fire Mage", 3, "Fire", "Mage"),
+            ("Water Duelist", 4, "Water", "Soldier; Mage"),
+        ]
+    ]
+    cardset = make_cardset(BLADES, rows)
+    deck = make_deck(cardset, "Collection:\n1 Fire Soldier\n1 Fire Mage\n1 Water Duelist")
+    assert BLADES.resolve_options({})["collection_symbol"] == "common"
+    assert rules(deck_findings(cardset, deck)) == [("blades.collection_symbol", 4)]
+    assert rules(deck_findings(cardset, deck, collection_symbol="pairwise")) == [("blades.collection_vp", 2)]

@@ -26,6 +26,8 @@ Version history:
 - 1.0: star range, set composition and size, symbol count, effects vocabulary, deck limits, collections and their VP.
 - 1.1: the tournament engine (options players, tableau_slots, vp_round, match_result, store_kinds) and exact
   clash odds.
+- 1.2: `collection_symbol` defaults to `common` (one element or type shared by the whole collection), the reading the
+  document's captions take; `pairwise` stays as an option.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -37,7 +39,7 @@ from workbench.rulesets.blades.options import OPTIONS
 RULESET = Ruleset(
     id="blades",
     title="Millennium Blades",
-    version="1.1",
+    version="1.2",
     document="002_ebec614016c83621.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

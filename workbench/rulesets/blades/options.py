@@ -49,15 +49,19 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         key="collection_symbol",
-        default="pairwise",
+        default="common",
         reading=(
-            "`pairwise`: every card of a collection shares at least one element or type with every other card "
-            "(a chain of different shared symbols is fine). `common`: one symbol is shared by all its cards, as in "
-            "the document's pictured examples and the turn-based mode's declared element or type."
+            "`common` (default): one element or type is shared by all the cards of a collection, the stronger "
+            "reading of \"at least one matching symbol with all the others\", and the one the document's captions "
+            "take (a card is refused because \"it doesn't match the element of the collection\": a collection has "
+            "one element or type), as does the turn-based mode, where a collection's element or type is declared "
+            "with its first card. `pairwise`: every two cards share some symbol, so a chain such as Fire/Soldier, "
+            "Fire/Mage, Water/Soldier+Mage passes."
         ),
         quote=(
             "Your Collection is made up of 2-8 cards, each having at least one matching symbol with all the others, "
-            "and each having a different star rating than all the others."
+            "and each having a different star rating than all the others. / A collection of Dark Cards. The card on "
+            "the right could not be part of this collection, because it doesn't match the element of the collection."
         ),
         choices=("pairwise", "common"),
     ),
