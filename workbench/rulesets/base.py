@@ -213,6 +213,8 @@ class Ruleset:
     """Field name -> header to write, where it differs from the field name."""
     signature_columns: frozenset[str] = frozenset()
     """Field names whose presence marks a sheet as this ruleset's (header detection)."""
+    cost_fields: tuple[str, ...] = ()
+    """Field names that make up a card's cost (the stat budget's axis); the card editor pins them beside the name."""
     deck_sections: tuple[str, ...] = ("main",)
     """Decklist sections this game knows; `main` first."""
     engine_module: str | None = None

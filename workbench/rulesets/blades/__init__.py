@@ -59,6 +59,7 @@ RULESET = Ruleset(
         "effect text": "text",
     },
     signature_columns=frozenset({"stars", "set_kind", "copies"}),
+    cost_fields=("stars",),
     deck_sections=("main", "collection"),
     engine_module="workbench.rulesets.blades.engine",
 )

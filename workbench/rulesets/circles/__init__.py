@@ -53,5 +53,6 @@ RULESET = Ruleset(
         "special abilities": "abilities",
     },
     signature_columns=frozenset({"red", "blue", "green", "health"}),
+    cost_fields=("red", "blue", "green"),
     engine_module="workbench.rulesets.circles.engine",
 )

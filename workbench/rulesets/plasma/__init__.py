@@ -51,5 +51,6 @@ RULESET = Ruleset(
     options=OPTIONS,
     header_aliases={"plasma": "cost", "plasma cost": "cost", "card type": "kind"},
     signature_columns=frozenset({"power", "resolve"}),
+    cost_fields=("cost",),
     engine_module="workbench.rulesets.plasma.engine",
 )

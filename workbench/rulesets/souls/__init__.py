@@ -51,5 +51,6 @@ RULESET = Ruleset(
     header_aliases={"def": "defense", "defence": "defense", "attack": "atk", "soul": "soul_cost", "cost": "soul_cost"},
     column_headers={"defense": "def"},
     signature_columns=frozenset({"soul_cost", "atk", "defense"}),
+    cost_fields=("soul_cost",),
     engine_module="workbench.rulesets.souls.engine",
 )

@@ -69,6 +69,7 @@ RULESET = Ruleset(
         "st brackets": "brackets",
     },
     signature_columns=frozenset({"alpha", "beta", "gamma", "delta"}),
+    cost_fields=("terrestrial", "otherworldly"),
     deck_sections=("main", "tokens"),
     engine_module="workbench.rulesets.source.engine",
 )
