@@ -12,10 +12,13 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from workbench import __version__
-from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.cards import CardSet, Deck, WorkbenchInputError, sort_findings
+
+if TYPE_CHECKING:
+    from workbench.decklists import SetDecks
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -53,7 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     validate = add("validate", "check every card's cost formula and every deck's construction rules")
     validate.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
     validate.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-    validate.add_argument("--deck", action="append", default=[], metavar="FILE", help="decklist; repeat for more")
+    validate.add_argument(
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="decklist file, or the name of a deck of the set; repeat for more (default: the workbook's Decks sheet)",
+    )
     add_option_argument(validate)
 
     def add_simulation_arguments(sub: argparse.ArgumentParser) -> None:
@@ -71,8 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
     add_simulation_arguments(simulate)
     simulate.add_argument(
-        "--deck", action="append", default=[], metavar="FILE",
-        help="deck A, then deck B (default: A); three or more decks give the matchup matrix of every pair",
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="deck A, then deck B (default: A), each a decklist file or the name of a deck of the set; three or more "
+        "decks give the matchup matrix of every pair",
     )
     simulate.add_argument(
         "--matches", type=int, default=10_000, metavar="N", help="matches to play, per pair of decks (default 10000)"
@@ -84,8 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     power = add("power-curve", "each card's simulated power against its cost, with intervals and flags")
     add_simulation_arguments(power)
     power.add_argument(
-        "--deck", action="append", default=[], metavar="FILE",
-        help="reference deck first, then the gauntlet (default: the decks/ folder beside CARDSET)",
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
+        "folder beside CARDSET)",
     )
     power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
 
@@ -95,16 +103,18 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--field", required=True, metavar="COLUMN", help="the column to vary, e.g. attack or soul_cost")
     sweep.add_argument("--values", required=True, metavar="V", help="LOW..HIGH (inclusive) or a list like 1,3,5")
     sweep.add_argument(
-        "--deck", action="append", default=[], metavar="FILE",
-        help="reference deck first, then the gauntlet (default: the decks/ folder beside CARDSET)",
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
+        "folder beside CARDSET)",
     )
     sweep.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per value (default 2000)")
 
     report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
     add_simulation_arguments(report)
     report.add_argument(
-        "--deck", action="append", default=[], metavar="FILE",
-        help="decks to validate and simulate; the first is the power curve's reference (default: the decks/ folder)",
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="decks to validate and simulate; the first is the power curve's reference (default: the set's decks: "
+        "its Decks sheet, then the decks/ folder)",
     )
     report.add_argument("--baseline", metavar="OLD_CARDSET", help="an earlier version of the set: adds a changes section")
     report.add_argument("--out", required=True, metavar="FILE.html|FILE.xlsx", help="where to write the report")
@@ -125,8 +135,8 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
     add_option_argument(diff)
     diff.add_argument(
-        "--deck", action="append", default=[], metavar="FILE",
-        help="with decks (read against NEW; the reference deck first), also simulate the power of every changed card in both versions",
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of every changed card in both versions",
     )
     diff.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="matches per card and version (default 1000)")
     diff.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
@@ -210,24 +220,84 @@ def _cmd_template(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load(args: argparse.Namespace, deck_paths: Sequence[str]) -> tuple[CardSet, list[Deck], dict[str, str]]:
-    """The card set, its decks and the option overrides named on the command line (unknown options fail early)."""
-    from workbench.decklists import read_decklist
+def _load(
+    args: argparse.Namespace, deck_args: Sequence[str], default: DeckDefault = "none"
+) -> tuple[CardSet, list[Deck], dict[str, str]]:
+    """The card set, its decks and the option overrides named on the command line (unknown options fail early).
+
+    What the set's decks say about themselves (a note that a decks/ folder file was passed over, a Decks sheet row
+    that belongs to no deck, a decklist line left out) goes to stderr.
+    """
+    cardset, decks, overrides, found = _load_with_set_decks(args, deck_args, default)
+    if found is not None:
+        for note in found.notes:
+            print(f"note: {note}", file=sys.stderr)
+        for finding in found.findings:
+            print(finding.to_text(), file=sys.stderr)
+    left_out = [finding for deck in decks for finding in deck.load_findings if finding.severity == "error"]
+    if left_out:
+        print(f"note: {len(left_out)} decklist line(s) could not be read and are left out:", file=sys.stderr)
+        for finding in left_out:
+            print(f"  {finding.to_text()}", file=sys.stderr)
+    return cardset, decks, overrides
+
+
+DeckDefault = Literal["none", "workbook", "set"]
+"""Which decks a command takes when no --deck is given: none, the workbook's Decks sheet, or every deck of the set."""
+
+
+def _load_with_set_decks(
+    args: argparse.Namespace, deck_args: Sequence[str], default: DeckDefault = "none"
+) -> tuple[CardSet, list[Deck], dict[str, str], SetDecks | None]:
+    """`_load`, with the set's own decks when any were looked at (for their findings and notes).
+
+    A --deck that is a file is read as a decklist; any other --deck is the name of one of the set's decks: its
+    workbook's Decks sheet first, then the decks/ folder beside the sheet. Without --deck, `default` says which.
+    """
+    from workbench.decklists import resolve_decks, set_decks
     from workbench.loading import load_cardset
+    from workbench.paths import decks_folder_beside
     from workbench.rulesets.base import parse_option_pairs
 
     overrides = parse_option_pairs(args.option)
     cardset = load_cardset(args.cardset, args.ruleset)
     cardset.ruleset.resolve_options(overrides)
-    return cardset, [read_decklist(path, cardset) for path in deck_paths], overrides
+    folder = decks_folder_beside(args.cardset)
+    found: SetDecks | None = None
+    if deck_args:
+        decks, found = resolve_decks(deck_args, cardset, folder)
+    elif default == "none":
+        decks = []
+    else:
+        found = set_decks(cardset, folder if default == "set" else None)
+        decks = list(found.decks)
+    return cardset, decks, overrides, found
+
+
+def _no_set_decks(args: argparse.Namespace) -> WorkbenchInputError:
+    """No --deck, and the set has no decks of its own."""
+    from workbench.paths import decks_folder_beside
+
+    folder = decks_folder_beside(args.cardset)
+    return WorkbenchInputError(
+        f"no --deck given, and the set has no decks: no deck in a Decks sheet of {args.cardset} and no decklists "
+        f"in {folder}.",
+        expected="--deck REFERENCE [--deck GAUNTLET ...], a Decks sheet in the workbook (columns deck, count, name) "
+        "or a decks/ folder beside the card sheet",
+    )
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from workbench.validate import validate
 
-    cardset, decks, overrides = _load(args, args.deck)
+    cardset, decks, overrides, found = _load_with_set_decks(args, args.deck, "workbook")
     ruleset = cardset.ruleset
     report = validate(cardset, decks, overrides)
+    if found is not None:
+        # The Decks sheet's own findings (a missing column, a row without a deck name) belong to the file validated.
+        report.findings = report.findings + sort_findings(found.findings)
+        for note in found.notes:
+            print(f"note: {note}", file=sys.stderr)
     if args.format == "json":
         _emit_json(
             {
@@ -362,17 +432,11 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from workbench.analysis import power_curve
 
-    deck_paths = list(args.deck) or _default_decks(args.cardset)
-    if not deck_paths:
-        raise WorkbenchInputError(
-            f"no --deck given and no decklists in {Path(args.cardset).parent / 'decks'}.",
-            expected="--deck REFERENCE [--deck GAUNTLET ...], or a decks/ folder beside the card sheet",
-        )
-    cardset, decks, overrides = _load(args, deck_paths)
+    cardset, decks, overrides = _load(args, args.deck, "set")
+    if not decks:
+        raise _no_set_decks(args)
     curve = power_curve(
         cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
@@ -404,22 +468,13 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _default_decks(cardset_path: str) -> list[str]:
-    """The decklists in the `decks/` folder beside a card sheet, alphabetically (the bundled layout)."""
-    from pathlib import Path
-
-    folder = Path(cardset_path).parent / "decks"
-    return sorted(str(p) for p in folder.glob("*.txt")) if folder.is_dir() else []
-
-
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.analysis import parse_sweep_values, sweep
 
     values = parse_sweep_values(args.values)
-    deck_paths = list(args.deck) or _default_decks(args.cardset)
-    if not deck_paths:
-        raise WorkbenchInputError("no --deck given and no decks/ folder beside the card sheet.", expected="--deck REFERENCE [--deck ...]")
-    cardset, decks, overrides = _load(args, deck_paths)
+    cardset, decks, overrides = _load(args, args.deck, "set")
+    if not decks:
+        raise _no_set_decks(args)
     result = sweep(
         cardset, decks, args.card, args.field, values, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("sweep"),
@@ -446,7 +501,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     if Path(args.out).suffix.casefold() not in (".html", ".htm", ".xlsx"):
         raise WorkbenchInputError(f"'{args.out}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx")
-    cardset, decks, overrides = _load(args, args.deck or _default_decks(args.cardset))
+    cardset, decks, overrides = _load(args, args.deck, "set")
     baseline = load_cardset(args.baseline, cardset.ruleset) if args.baseline else None
     report = build_report(
         cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
@@ -483,7 +538,7 @@ def _cmd_print(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from workbench.decklists import read_decklist
+    from workbench.decklists import resolve_decks
     from workbench.diff import diff_cardsets, with_power_changes
     from workbench.loading import load_cardset
     from workbench.rulesets.base import parse_option_pairs
@@ -493,7 +548,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     new = load_cardset(args.new, args.ruleset or old.ruleset)
     result = diff_cardsets(old, new, overrides)
     if args.deck:
-        decks = [read_decklist(path, new) for path in args.deck]
+        from workbench.paths import decks_folder_beside
+
+        decks, _found = resolve_decks(args.deck, new, decks_folder_beside(args.new))
         result = with_power_changes(
             result, decks, args.matches_per_card, args.seed, args.policy, overrides,
             workers=args.workers, progress=ProgressBar("power"),

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names, normalize_name
-from workbench.rulesets.base import normalize_header
-from workbench.spreadsheets import MAX_FILE_BYTES, MAX_ROWS, read_sheet
+from workbench.rulesets.base import Ruleset, normalize_header
+from workbench.spreadsheets import DECKS_SHEET, MAX_FILE_BYTES, MAX_ROWS, SheetTable, read_sheet
 
 MAX_COPIES_PER_LINE = 999
 """A count above this is a typo, not a deck."""
@@ -31,7 +32,6 @@ def read_decklist(
 ) -> Deck:
     """Read a decklist file (or an upload's bytes) and resolve it against the card set."""
     display = filename or str(path)
-    suffix = Path(display).suffix.casefold()
     if data is None:
         file_path = Path(path)
         if not file_path.is_file():
@@ -41,17 +41,24 @@ def read_decklist(
         if file_path.stat().st_size > MAX_FILE_BYTES:
             raise WorkbenchInputError("the decklist is larger than the size limit.", path=display)
         data = file_path.read_bytes()
-    if suffix in (".xlsx", ".xlsm", ".csv") or data.startswith(b"PK"):
+    text = decklist_text_of(data, display)
+    if text is None:
         return _sheet_decklist(path, cardset, data, display)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
     if "\x00" in text:
         raise WorkbenchInputError(
             "the decklist holds binary data, not text.", path=display, expected="one `N Name` per line"
         )
     return parse_decklist(text, cardset, name=Path(display).stem, path=display)
+
+
+def decklist_text_of(data: bytes, filename: str) -> str | None:
+    """A decklist file's text (UTF-8, else Windows-1252), or None when it is a sheet decklist (xlsx or csv)."""
+    if Path(filename).suffix.casefold() in (".xlsx", ".xlsm", ".csv") or data.startswith(b"PK"):
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = "<text>") -> Deck:
@@ -138,6 +145,7 @@ def _resolve(
     sheet: str,
     findings: list[Finding],
     ruleset_id: str,
+    column: str = "name",
 ) -> DeckLine:
     entry = cardset.find(card_name)
     if entry is None:
@@ -155,7 +163,7 @@ def _resolve(
                 deck=deck_name,
                 sheet=sheet,
                 row=number,
-                column="name",
+                column=column,
                 expected=hints or "a card name from the set",
                 actual=card_name,
             )
@@ -165,7 +173,6 @@ def _resolve(
 
 def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> Deck:
     table = read_sheet(path, data=data, filename=display)
-    ruleset = cardset.ruleset
     columns = {normalize_header(h): i for i, h in enumerate(table.headers)}
     if "name" not in columns:
         raise WorkbenchInputError(
@@ -176,77 +183,158 @@ def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> D
             column="name",
             expected="columns name and count (and optionally section)",
         )
-    name_col = columns["name"]
-    count_col = columns.get("count", columns.get("copies", columns.get("qty")))
-    section_col = columns.get("section")
-    deck_name = Path(display).stem
+    roles = _Roles(
+        headers=tuple(table.headers),
+        name=columns["name"],
+        count=_first_column(columns, COUNT_HEADERS),
+        section=columns.get("section"),
+    )
+    formulas = _formulas_by_row(table)
+    rows = [(number, values, formulas.get(number, {})) for number, values in table.rows[:MAX_ROWS]]
+    return _deck_from_rows(rows, roles, Path(display).stem, display, table.sheet, cardset)
+
+
+COUNT_HEADERS = ("count", "copies", "qty")
+"""Headers a sheet decklist's count column may have (matched ignoring case, spaces and punctuation)."""
+
+
+@dataclass(frozen=True)
+class _Roles:
+    """Which column of a sheet holds what: the headers as written and the index of each field's column."""
+
+    headers: tuple[str, ...]
+    """Header cells as written."""
+    name: int
+    """The card-name column."""
+    count: int | None
+    """The copies column, if any (a missing count is one copy)."""
+    section: int | None
+    """The section column, if any (a missing section is the main deck)."""
+
+
+def _first_column(columns: dict[str, int], wanted: Sequence[str]) -> int | None:
+    return next((columns[key] for key in wanted if key in columns), None)
+
+
+def _formulas_by_row(table: SheetTable) -> dict[int, dict[int, str]]:
+    by_row: dict[int, dict[int, str]] = {}
+    for (row, column), text in table.formulas.items():
+        by_row.setdefault(row, {})[column] = text
+    return by_row
+
+
+def _deck_from_rows(
+    rows: Iterable[tuple[int, Sequence[Any], Mapping[int, str]]],
+    roles: _Roles,
+    deck_name: str,
+    path: str,
+    sheet: str,
+    cardset: CardSet,
+) -> Deck:
+    """Resolve sheet rows (a sheet decklist's, or one deck's rows of a Decks sheet) into a deck.
+
+    Every row that cannot be a line is an error finding naming its row and column; the row is left out.
+    """
+    ruleset = cardset.ruleset
     lines: list[DeckLine] = []
     findings: list[Finding] = []
-    group, previous_section = 0, ruleset.deck_sections[0]
-    for number, values in table.rows[:MAX_ROWS]:
-        card_name = values[name_col]
-        if card_name in (None, ""):
+    group, previous_block = 0, (ruleset.deck_sections[0], 1)
+
+    def problem(number: int, column: int | None, message: str, expected: Any, actual: Any, card: Any = None) -> None:
+        findings.append(
+            Finding(
+                severity="error",
+                rule=f"{ruleset.id}.deck_line",
+                message=message,
+                card=None if card in (None, "") else str(card),
+                deck=deck_name,
+                sheet=sheet,
+                row=number,
+                column=roles.headers[column] if column is not None else None,
+                expected=expected,
+                actual=actual,
+            )
+        )
+
+    for number, values, formulas in rows:
+        formula_columns = [c for c in (roles.name, roles.count, roles.section) if c is not None and c in formulas]
+        if formula_columns:
+            column = formula_columns[0]
             findings.append(
                 Finding(
                     severity="error",
-                    rule=f"{ruleset.id}.deck_line",
-                    message="this row has a count but no card name.",
+                    rule=f"{ruleset.id}.formula_cell",
+                    message=(
+                        f"this cell holds the formula {formulas[column]}, which has no value until a spreadsheet "
+                        "program computes it; the workbench reads values only."
+                    ),
                     deck=deck_name,
-                    sheet=table.sheet,
+                    sheet=sheet,
                     row=number,
-                    column=table.headers[name_col],
-                    expected="a card name",
+                    column=roles.headers[column],
+                    expected="a typed value (copy the column, then Paste Special > Values)",
+                    actual=formulas[column],
                 )
             )
             continue
-        raw_count = values[count_col] if count_col is not None else 1
+        card_name = values[roles.name]
+        if card_name in (None, ""):
+            problem(number, roles.name, "this row has no card name.", "a card name", None)
+            continue
+        raw_count = values[roles.count] if roles.count is not None else None
         count = _sheet_count(raw_count)
         if count is None:
-            findings.append(
-                Finding(
-                    severity="error",
-                    rule=f"{ruleset.id}.deck_line",
-                    message=f"'{raw_count}' is not a whole number of copies from 1 to {MAX_COPIES_PER_LINE}.",
-                    card=str(card_name),
-                    deck=deck_name,
-                    sheet=table.sheet,
-                    row=number,
-                    column=table.headers[count_col] if count_col is not None else "count",
-                    expected=f"a whole number from 1 to {MAX_COPIES_PER_LINE}",
-                    actual=raw_count,
-                )
+            problem(
+                number,
+                roles.count,
+                f"'{raw_count}' is not a whole number of copies from 1 to {MAX_COPIES_PER_LINE}.",
+                f"a whole number from 1 to {MAX_COPIES_PER_LINE}",
+                raw_count,
+                card_name,
             )
             continue
-        section = ruleset.deck_sections[0]
-        if section_col is not None and values[section_col] not in (None, ""):
-            wanted = normalize_header(str(values[section_col]))
-            section = next(
-                (s for s in ruleset.deck_sections if normalize_header(s) == wanted),
-                ruleset.deck_sections[0] if wanted in MAIN_SECTION_NAMES else "",
-            )
-            if not section:
-                findings.append(
-                    Finding(
-                        severity="error",
-                        rule=f"{ruleset.id}.deck_line",
-                        message=f"'{values[section_col]}' is not a deck section of this game.",
-                        card=str(card_name),
-                        deck=deck_name,
-                        sheet=table.sheet,
-                        row=number,
-                        column=table.headers[section_col],
-                        expected="one of: " + ", ".join(ruleset.deck_sections),
-                        actual=values[section_col],
-                    )
+        block = (ruleset.deck_sections[0], 1)
+        if roles.section is not None and values[roles.section] not in (None, ""):
+            found = section_block(values[roles.section], ruleset.deck_sections)
+            if found is None:
+                problem(
+                    number,
+                    roles.section,
+                    f"'{values[roles.section]}' is not a deck section of this game.",
+                    "one of: " + ", ".join(s.capitalize() for s in ruleset.deck_sections),
+                    values[roles.section],
+                    card_name,
                 )
                 continue
-        if section != previous_section:
-            group, previous_section = group + 1, section
+            block = found
+        if block != previous_block:
+            group, previous_block = group + 1, block
         resolved = _resolve(
-            str(card_name), count, number, section, cardset, deck_name, table.sheet, findings, ruleset.id
+            str(card_name), count, number, block[0], cardset, deck_name, sheet, findings, ruleset.id,
+            roles.headers[roles.name],
         )
         lines.append(replace(resolved, group=group))
-    return Deck(name=deck_name, path=display, lines=lines, sheet=table.sheet, load_findings=findings)
+    return Deck(name=deck_name, path=path, lines=lines, sheet=sheet, load_findings=findings)
+
+
+_BLOCK_NUMBER = re.compile(r"^(?P<section>.*?)[\s#]*(?P<number>\d+)$")
+
+
+def section_block(value: Any, sections: Sequence[str]) -> tuple[str, int] | None:
+    """A section cell as (section, block number): `Collection` is block 1, `Collection 2` the second collection.
+
+    `Main` or `Deck` (or a blank cell, read by the caller) is the main deck. None when the game has no such section.
+    """
+    text = str(value).strip()
+    number = 1
+    numbered = _BLOCK_NUMBER.match(text)
+    if numbered and numbered.group("section").strip():
+        text, number = numbered.group("section"), int(numbered.group("number"))
+    wanted = normalize_header(text)
+    if wanted in MAIN_SECTION_NAMES:
+        return sections[0], number
+    match = next((s for s in sections if normalize_header(s) == wanted), None)
+    return (match, number) if match is not None else None
 
 
 def _sheet_count(value: Any) -> int | None:
@@ -261,3 +349,476 @@ def _sheet_count(value: Any) -> int | None:
     if isinstance(value, int) and 1 <= value <= MAX_COPIES_PER_LINE:
         return value
     return None
+
+
+# The Decks sheet of a card workbook ------------------------------------------------------------------------------
+
+DECKS_SHEET_HEADERS = ("deck", "count", "name", "section")
+"""The Decks sheet's columns as the workbench writes them (`section` only for games with deck sections)."""
+NAME_HEADERS = ("name", "card")
+"""Headers the Decks sheet's card-name column may have."""
+
+
+@dataclass(frozen=True)
+class DecksLayout:
+    """Where a workbook's Decks sheet keeps what: its headers as written and the column of each field."""
+
+    path: str
+    """The workbook the sheet is in."""
+    sheet: str
+    """The sheet's name as written (`Decks`, `decks`, ...)."""
+    headers: tuple[str, ...]
+    """Header cells as written, by position (columns the workbench does not use are kept on save)."""
+    deck: int | None
+    """The deck-name column, if the sheet has one."""
+    count: int | None
+    """The copies column, if the sheet has one."""
+    name: int | None
+    """The card-name column, if the sheet has one."""
+    section: int | None
+    """The section column, if the sheet has one (a missing or blank section is the main deck)."""
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    """One row of a Decks sheet, as read (so a save can write it back as it was)."""
+
+    row: int
+    """The row a person sees (header = row 1)."""
+    values: tuple[Any, ...]
+    """Its cells, one per header."""
+    formulas: tuple[tuple[int, str], ...] = ()
+    """(column index, formula text) for cells holding a formula."""
+
+
+@dataclass(frozen=True)
+class SheetDeck:
+    """One deck's rows of a Decks sheet, not yet resolved against the cards (they may change)."""
+
+    name: str
+    """The deck's name as first written in its `deck` column."""
+    rows: tuple[DeckRow, ...]
+    """Its rows, in sheet order."""
+    layout: DecksLayout
+    """The sheet's columns."""
+
+    def first_row(self) -> int:
+        """The row of its first line."""
+        return self.rows[0].row if self.rows else 0
+
+
+@dataclass
+class DecksSheet:
+    """A workbook's Decks sheet split into decks, with what is wrong with the sheet itself."""
+
+    layout: DecksLayout | None
+    """Its columns; None when the sheet could not be read as a table at all."""
+    decks: list[SheetDeck] = field(default_factory=list)
+    """The decks, in the order their first rows come."""
+    stray_rows: list[DeckRow] = field(default_factory=list)
+    """Rows that belong to no deck (no deck name, or every row when a column is missing); kept on save."""
+    findings: list[Finding] = field(default_factory=list)
+    """Problems of the sheet rather than of one deck: a missing column, a row without a deck name, ..."""
+
+    @property
+    def readable(self) -> bool:
+        """False when the sheet could not be read as a table (a save then keeps it as it was, renamed)."""
+        return self.layout is not None
+
+
+def read_decks_sheet(table: SheetTable | None, ruleset: Ruleset) -> DecksSheet | None:
+    """The Decks sheet of a card workbook as read by `read_sheet`, split into decks; None when there is none.
+
+    Rows are grouped by their `deck` cell (case and spaces ignored), in the order decks first appear. A row without
+    a deck name, a missing `deck`, `count` or `name` column, and a sheet that cannot be read as a table are error
+    findings naming the sheet, row and column; a deck whose rows are split by another deck's is read whole, with a
+    warning.
+    """
+    if table is None:
+        return None
+    if table.decks_sheet_error is not None:
+        error = table.decks_sheet_error
+        return DecksSheet(
+            layout=None,
+            findings=[
+                Finding(
+                    severity="error",
+                    rule=f"{ruleset.id}.decks_sheet",
+                    message=f"the Decks sheet was not read: {error.detail}",
+                    sheet=error.sheet or DECKS_SHEET,
+                    row=error.row,
+                    column=error.column,
+                    expected=error.expected,
+                )
+            ],
+        )
+    sheet_table = table.decks_sheet
+    if sheet_table is None:
+        return None
+    columns = {}
+    for index, header in enumerate(sheet_table.headers):
+        columns.setdefault(normalize_header(header), index)
+    layout = DecksLayout(
+        path=sheet_table.path,
+        sheet=sheet_table.sheet,
+        headers=tuple(sheet_table.headers),
+        deck=columns.get("deck"),
+        count=_first_column(columns, COUNT_HEADERS),
+        name=_first_column(columns, NAME_HEADERS),
+        section=columns.get("section"),
+    )
+    formulas = _formulas_by_row(sheet_table)
+    rows = [
+        DeckRow(number, tuple(values), tuple(sorted(formulas.get(number, {}).items())))
+        for number, values in sheet_table.rows
+    ]
+    result = DecksSheet(layout=layout)
+    if not sheet_table.headers:
+        return result  # an empty Decks sheet: no decks, nothing wrong
+    missing = [header for header, index in (("deck", layout.deck), ("count", layout.count), ("name", layout.name)) if index is None]
+    if missing:
+        result.findings.append(
+            Finding(
+                severity="error",
+                rule=f"{ruleset.id}.decks_sheet",
+                message=(
+                    f"the Decks sheet has no {' or '.join(repr(m) for m in missing)} column (headers found: "
+                    f"{', '.join(sheet_table.headers)}), so none of its {len(rows)} row(s) was read as a deck."
+                ),
+                sheet=layout.sheet,
+                row=1,
+                column=missing[0],
+                expected="the columns " + _expected_columns(ruleset),
+                actual=list(sheet_table.headers),
+            )
+        )
+        result.stray_rows = rows
+        return result
+    assert layout.deck is not None
+    by_key: dict[str, list[DeckRow]] = {}
+    names: dict[str, str] = {}
+    last_key: str | None = None
+    for row in rows:
+        formula = dict(row.formulas).get(layout.deck)
+        raw = row.values[layout.deck]
+        if formula is not None or raw in (None, ""):
+            result.stray_rows.append(row)
+            result.findings.append(
+                Finding(
+                    severity="error",
+                    rule=f"{ruleset.id}.deck_line",
+                    message=(
+                        f"the deck name is the formula {formula}, which has no value until a spreadsheet program "
+                        "computes it; this row belongs to no deck."
+                        if formula is not None
+                        else "this row has no deck name, so it belongs to no deck."
+                    ),
+                    card=_text_or_none(row.values[layout.name]) if layout.name is not None else None,
+                    sheet=layout.sheet,
+                    row=row.row,
+                    column=layout.headers[layout.deck],
+                    expected="the name of the deck the row's card is in",
+                    actual=formula,
+                )
+            )
+            continue
+        key = normalize_name(str(raw))
+        if key in by_key and last_key != key:
+            result.findings.append(
+                Finding(
+                    severity="warning",
+                    rule=f"{ruleset.id}.decks_sheet",
+                    message=(
+                        f"the deck '{names[key]}' goes on here after other decks' rows (it starts at row "
+                        f"{by_key[key][0].row}); its rows are read as one deck. Keep a deck's rows together, or give "
+                        "this one its own name."
+                    ),
+                    deck=names[key],
+                    sheet=layout.sheet,
+                    row=row.row,
+                    column=layout.headers[layout.deck],
+                    expected="a deck's rows one after another",
+                    actual=str(raw),
+                )
+            )
+        by_key.setdefault(key, []).append(row)
+        names.setdefault(key, " ".join(str(raw).split()))
+        last_key = key
+    result.decks = [SheetDeck(name=names[key], rows=tuple(deck_rows), layout=layout) for key, deck_rows in by_key.items()]
+    return result
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def _expected_columns(ruleset: Ruleset) -> str:
+    if len(ruleset.deck_sections) > 1:
+        sections = ", ".join(s.capitalize() for s in ruleset.deck_sections[1:])
+        return f"deck, count, name and section (Main, {sections}) in row 1"
+    return "deck, count and name in row 1"
+
+
+def deck_from_sheet(sheet_deck: SheetDeck, cardset: CardSet) -> Deck:
+    """One deck of a Decks sheet resolved against the cards: unknown names, bad counts and sections are findings
+    naming the Decks sheet's row and column, worded as for any sheet decklist."""
+    layout = sheet_deck.layout
+    assert layout.name is not None, "a Decks sheet without a name column has no decks"
+    roles = _Roles(headers=layout.headers, name=layout.name, count=layout.count, section=layout.section)
+    rows = [(row.row, row.values, dict(row.formulas)) for row in sheet_deck.rows]
+    return _deck_from_rows(rows, roles, sheet_deck.name, layout.path, layout.sheet, cardset)
+
+
+def sheet_deck_text(sheet_deck: SheetDeck, sections: Sequence[str]) -> str:
+    """The deck's rows as decklist text (`N Name` lines under section headers), for editing it as text."""
+    layout = sheet_deck.layout
+    lines: list[str] = []
+    previous: tuple[str, int] | None = (sections[0], 1)
+    for row in sheet_deck.rows:
+        name = row.values[layout.name] if layout.name is not None else None
+        if name in (None, ""):
+            continue
+        section_cell = row.values[layout.section] if layout.section is not None else None
+        block = (sections[0], 1) if section_cell in (None, "") else section_block(section_cell, sections)
+        if block != previous:
+            label = section_cell if block is None else ("Main" if block[0] == sections[0] else block[0].capitalize())
+            lines.append(f"{label}:")
+            previous = block
+        count = row.values[layout.count] if layout.count is not None else None
+        lines.append(f"{name}" if count in (None, "") else f"{count} {name}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+@dataclass
+class SetDecks:
+    """The decks that come with a card set: its workbook's Decks sheet first, then the `decks/` folder beside it."""
+
+    decks: list[Deck] = field(default_factory=list)
+    """The Decks sheet's decks in sheet order, then the folder's (alphabetically) whose names the sheet does not use."""
+    findings: list[Finding] = field(default_factory=list)
+    """The Decks sheet's own findings (a missing column, a row without a deck name, ...)."""
+    notes: list[str] = field(default_factory=list)
+    """One line per folder decklist passed over because the Decks sheet has a deck of the same name."""
+    where: list[str] = field(default_factory=list)
+    """Where the decks were looked for, for a message when there are none."""
+
+    def named(self, name: str) -> Deck | None:
+        """The deck of this name (case and spaces ignored), or None."""
+        wanted = normalize_name(name)
+        return next((deck for deck in self.decks if normalize_name(deck.name) == wanted), None)
+
+
+def set_decks(cardset: CardSet, folder: Path | None = None) -> SetDecks:
+    """The card set's own decks: its Decks sheet's (the workbook comes first), then `folder`'s decklists.
+
+    A folder decklist whose name (file name without extension) is a deck of the Decks sheet is not read; a note
+    says so, so the two are never silently merged or swapped.
+    """
+    found = SetDecks()
+    sheet = read_decks_sheet(cardset.table if isinstance(cardset.table, SheetTable) else None, cardset.ruleset)
+    found.where.append(f"the Decks sheet of {cardset.path}" if sheet is not None else f"a Decks sheet in {cardset.path}")
+    if sheet is not None:
+        found.decks.extend(deck_from_sheet(sheet_deck, cardset) for sheet_deck in sheet.decks)
+        found.findings.extend(sheet.findings)
+    if folder is None:
+        return found
+    found.where.append(f"the folder {folder}")
+    sheet_names = {normalize_name(deck.name): deck.name for deck in found.decks}
+    for path in decklists_in(folder):
+        clash = sheet_names.get(normalize_name(path.stem))
+        if clash is not None:
+            found.notes.append(
+                f"{path} was not read: the Decks sheet of {cardset.path} has a deck named '{clash}', and the "
+                "workbook's deck comes first (rename one of them to use both)."
+            )
+            continue
+        found.decks.append(read_decklist(path, cardset))
+    return found
+
+
+def decklists_in(folder: Path) -> list[Path]:
+    """The text decklists in a `decks/` folder, alphabetically (the bundled layout)."""
+    return sorted(folder.glob("*.txt")) if folder.is_dir() else []
+
+
+def resolve_decks(arguments: Sequence[str], cardset: CardSet, folder: Path | None = None) -> tuple[list[Deck], SetDecks | None]:
+    """Each `--deck` argument as a deck: an existing file is read as a decklist; anything else is the name of one of
+    the set's decks (`set_decks`). Returns the decks and, when a name was looked up, the set's decks."""
+    decks: list[Deck] = []
+    found: SetDecks | None = None
+    for argument in arguments:
+        if Path(argument).is_file():
+            decks.append(read_decklist(argument, cardset))
+            continue
+        if found is None:
+            found = set_decks(cardset, folder)
+        deck = found.named(argument)
+        if deck is None:
+            names = [d.name for d in found.decks]
+            hints = closest_names(argument, names)
+            hint = f" Did you mean {', '.join(repr(h) for h in hints)}?" if hints else ""
+            where = " or ".join(found.where)
+            raise WorkbenchInputError(
+                f"the decklist file does not exist, and there is no deck of that name in {where}.{hint}",
+                path=argument,
+                expected=(
+                    "a .txt, .csv or .xlsx decklist, or one of the set's decks: " + ", ".join(names)
+                    if names
+                    else "a .txt, .csv or .xlsx decklist (the set has no decks of its own)"
+                ),
+            )
+        decks.append(deck)
+    return decks, found
+
+
+# Writing the session's decks into a Decks sheet -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FormulaText:
+    """A Decks sheet cell that held a formula in the upload, written back as that formula."""
+
+    text: str
+    """The formula, `=` included."""
+
+
+@dataclass(frozen=True)
+class DecksSheetLine:
+    """One row to write into a Decks sheet."""
+
+    deck: str
+    """The deck's name (its name in the session)."""
+    count: Any
+    """How many copies, as written (a bad count is kept, so reading the file again reports it)."""
+    name: Any
+    """The card's name as written."""
+    section: str = ""
+    """The section label (`Main`, `Tokens`, `Collection 2`), or blank for the main deck."""
+    kept: DeckRow | None = None
+    """The upload's row this line is, written back cell by cell (so its other columns stay)."""
+
+
+@dataclass(frozen=True)
+class DecksSheetContent:
+    """A Decks sheet to write: name, headers and rows of cell values (text is written as text, never a formula)."""
+
+    sheet: str
+    """The sheet's name (the upload's own spelling when it had one)."""
+    headers: list[str]
+    """Header cells, the upload's first (columns the workbench does not use are kept)."""
+    rows: list[list[Any]]
+    """Cell values per row; a `FormulaText` is an upload's formula written back as it was."""
+    keep_unreadable: bool = False
+    """True when the upload's Decks sheet could not be read: it is kept, renamed, beside the new one."""
+
+
+def text_sheet_lines(deck_name: str, text: str, ruleset: Ruleset, cardset: CardSet | None = None) -> list[DecksSheetLine]:
+    """Decklist text as Decks sheet rows, line by line (lines that do not parse are kept as written, so reading the
+    saved file reports them again instead of losing them)."""
+    sections = ruleset.deck_sections
+    lines: list[DecksSheetLine] = []
+    label = "Main" if len(sections) > 1 else ""
+    blocks: dict[str, int] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        header = _SECTION.match(line)
+        if header:
+            found = section_block(header.group("section"), sections)
+            if found is None:
+                label = header.group("section").strip()
+            elif found[0] == sections[0]:
+                label = "Main" if len(sections) > 1 else ""
+            else:
+                blocks[found[0]] = blocks.get(found[0], 0) + 1
+                label = _block_label(found[0], blocks[found[0]])
+            continue
+        match = _COUNT_LINE.match(line) or _TRAILING_COUNT.match(line)
+        if cardset is not None and cardset.find(line) is not None:
+            lines.append(DecksSheetLine(deck_name, 1, line, label))  # a card named like "3 Wishes"
+        elif match:
+            lines.append(DecksSheetLine(deck_name, int(match.group("count")), match.group("name").strip(), label))
+        elif re.match(r"^-?\d", line):
+            lines.append(DecksSheetLine(deck_name, None, line, label))  # unreadable: kept whole, reported on reading
+        else:
+            lines.append(DecksSheetLine(deck_name, 1, line, label))
+    return lines
+
+
+def deck_sheet_lines(deck: Deck, ruleset: Ruleset) -> list[DecksSheetLine]:
+    """A resolved deck's lines as Decks sheet rows (each block of an extra section numbered from the second)."""
+    sections = ruleset.deck_sections
+    lines: list[DecksSheetLine] = []
+    seen_groups: dict[str, list[int]] = {}
+    for line in deck.lines:
+        if line.section == sections[0]:
+            label = "Main" if len(sections) > 1 else ""
+        else:
+            groups = seen_groups.setdefault(line.section, [])
+            if line.group not in groups:
+                groups.append(line.group)
+            label = _block_label(line.section, groups.index(line.group) + 1)
+        lines.append(DecksSheetLine(deck.name, line.count, line.name, label))
+    return lines
+
+
+def sheet_deck_lines(deck_name: str, sheet_deck: SheetDeck) -> list[DecksSheetLine]:
+    """A Decks sheet deck's rows as they were read, under the deck's name in the session."""
+    layout = sheet_deck.layout
+
+    def cell(index: int | None, row: DeckRow) -> Any:
+        return row.values[index] if index is not None else None
+
+    return [
+        DecksSheetLine(deck_name, cell(layout.count, row), cell(layout.name, row), str(cell(layout.section, row) or ""), row)
+        for row in sheet_deck.rows
+    ]
+
+
+def _block_label(section: str, number: int) -> str:
+    return section.capitalize() + (f" {number}" if number > 1 else "")
+
+
+def decks_sheet_content(lines: Sequence[DecksSheetLine], ruleset: Ruleset, upload: DecksSheet | None = None) -> DecksSheetContent:
+    """The Decks sheet to save: the upload's headers (and columns) when it had a readable one, else the workbench's,
+    then one row per line, then the upload's rows that belonged to no deck, as they were."""
+    if upload is not None and upload.layout is not None and upload.layout.headers:
+        layout = upload.layout
+        headers = list(layout.headers)
+        sheet = layout.sheet
+        roles = {"deck": layout.deck, "count": layout.count, "name": layout.name, "section": layout.section}
+    else:
+        layout = None
+        headers, sheet, roles = [], DECKS_SHEET, {key: None for key in DECKS_SHEET_HEADERS}
+    needs_section = len(ruleset.deck_sections) > 1 or any(line.section for line in lines)
+    for role in DECKS_SHEET_HEADERS:
+        if roles[role] is None and (role != "section" or needs_section):
+            roles[role] = len(headers)
+            headers.append(role)
+    rows: list[list[Any]] = []
+    for line in lines:
+        cells: list[Any] = [None] * len(headers)
+        if line.kept is not None and layout is not None:
+            formulas = dict(line.kept.formulas)
+            for index, value in enumerate(line.kept.values):
+                cells[index] = FormulaText(formulas[index]) if index in formulas else value
+        else:
+            for role, value in (("count", line.count), ("name", line.name), ("section", line.section or None)):
+                index = roles[role]
+                if index is not None:
+                    cells[index] = value
+        deck_index = roles["deck"]
+        assert deck_index is not None
+        cells[deck_index] = line.deck
+        rows.append(cells)
+    if upload is not None and layout is not None:
+        for stray in upload.stray_rows:
+            formulas = dict(stray.formulas)
+            rows.append(
+                [FormulaText(formulas[i]) if i in formulas else value for i, value in enumerate(stray.values)]
+                + [None] * (len(headers) - len(stray.values))
+            )
+    return DecksSheetContent(
+        sheet=sheet, headers=headers, rows=rows, keep_unreadable=upload is not None and not upload.readable
+    )

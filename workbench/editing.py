@@ -32,8 +32,9 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 
 from workbench.cards import normalize_name
+from workbench.decklists import DecksSheetContent, FormulaText
 from workbench.rulesets.base import Ruleset, normalize_header
-from workbench.spreadsheets import SheetTable, set_cell_value, style_header
+from workbench.spreadsheets import DECKS_SHEET, SheetTable, set_cell_value, style_header
 
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]{0,14})$")
 _DECIMAL = re.compile(r"^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$")
@@ -343,14 +344,22 @@ def _add_set_sheet(workbook: Any, ruleset_id: str, name: str, version: str) -> N
     style_header(set_sheet, [18, 40])
 
 
-def to_xlsx_bytes(sheet: EditableSheet, ruleset_id: str, source: bytes | None = None, set_name: str = "") -> bytes:
+def to_xlsx_bytes(
+    sheet: EditableSheet,
+    ruleset_id: str,
+    source: bytes | None = None,
+    set_name: str = "",
+    decks: DecksSheetContent | None = None,
+) -> bytes:
     """The edited sheet as an xlsx workbook.
 
     With `source` (the uploaded xlsx), every sheet of it is kept and only the card sheet's rows
     are rewritten: a cell whose text is unchanged keeps its original value, type and style; a
     changed or new cell is written as a number or as text. Without it (a csv upload), the
     workbook has a `Cards` sheet. A `Set` sheet naming the ruleset is added when there was none,
-    so the file reopens as the same game.
+    so the file reopens as the same game. With `decks`, the `Decks` sheet is written from it: in
+    the place of the upload's own (which is replaced, or kept renamed when it could not be read),
+    else after the other sheets; every deck and card name is written as text, never a formula.
     """
     if source is not None and source.startswith(b"PK"):
         workbook = openpyxl.load_workbook(io.BytesIO(source), read_only=False, data_only=False, keep_links=False)
@@ -402,9 +411,43 @@ def to_xlsx_bytes(sheet: EditableSheet, ruleset_id: str, source: bytes | None = 
         _add_set_sheet(
             workbook, ruleset_id, set_name or sheet.set_info.get("name", ""), sheet.set_info.get("version", "")
         )
+    if decks is not None:
+        _write_decks_sheet(workbook, decks, _card_sheet_name(workbook.sheetnames))
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _write_decks_sheet(workbook: Any, content: DecksSheetContent, card_sheet: str) -> None:
+    """Replace the workbook's Decks sheet (or add one at the end) with `content`; an unreadable one is kept, renamed."""
+    existing = next(
+        (n for n in workbook.sheetnames if n.strip().casefold() == DECKS_SHEET.casefold() and n != card_sheet), None
+    )
+    index = len(workbook.sheetnames)
+    title = content.sheet
+    if existing is not None:
+        index = workbook.sheetnames.index(existing)
+        if content.keep_unreadable:
+            # Nothing of a sheet the workbench could not read is thrown away: it stays, under a name that is not Decks.
+            kept_title, number = f"{existing} (as uploaded)", 2
+            while kept_title in workbook.sheetnames:
+                kept_title, number = f"{existing} (as uploaded {number})", number + 1
+            workbook[existing].title = kept_title
+            index += 1
+        else:
+            title = existing
+            workbook.remove(workbook[existing])
+    worksheet = workbook.create_sheet(title, index)
+    for column, header in enumerate(content.headers, start=1):
+        set_cell_value(worksheet.cell(row=1, column=column), header)
+    for row_number, values in enumerate(content.rows, start=2):
+        for column, value in enumerate(values, start=1):
+            cell = worksheet.cell(row=row_number, column=column)
+            if isinstance(value, FormulaText):
+                cell.value = value.text  # the upload's own formula, written back as it was
+            else:
+                set_cell_value(cell, value)
+    style_header(worksheet, [max(10, len(header) + 4) if header != "name" else 28 for header in content.headers])
 
 
 def _restore_cell(cell: Any, value: Any, data_type: str, origin_row: int) -> None:

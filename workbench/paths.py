@@ -1,7 +1,7 @@
 """Where the bundled sample card sets live, and how their folders are laid out.
 
 cardsets/<ruleset>/<set>.csv|xlsx   the sample set (one or more)
-cardsets/<ruleset>/decks/*.txt      legal decklists for it
+cardsets/<ruleset>/decks/*.txt      legal decklists for it (an xlsx set may hold its decks in a `Decks` sheet instead)
 cardsets/<ruleset>/mistakes/        a workbook full of deliberate errors, its decklists and a README listing them
 """
 
@@ -42,3 +42,8 @@ def bundled_decks(ruleset_id: str) -> list[Path]:
 def mistakes_dir(ruleset_id: str) -> Path:
     """The folder of a ruleset's deliberate-mistakes workbook."""
     return _ruleset_dir(ruleset_id) / "mistakes"
+
+
+def decks_folder_beside(sheet_path: str | Path) -> Path:
+    """The `decks/` folder beside a card sheet, where its decklists live in the bundled layout (it may not exist)."""
+    return Path(sheet_path).parent / "decks"

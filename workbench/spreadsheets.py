@@ -69,6 +69,10 @@ class SheetTable:
     """Every sheet in the workbook, in order (so a save can keep them all)."""
     notes: list[str] = field(default_factory=list)
     """Things worth telling the user that are not errors (e.g. the encoding guessed)."""
+    decks_sheet: SheetTable | None = None
+    """The optional `Decks` sheet (xlsx only) as read: its headers and rows; no headers when it is empty."""
+    decks_sheet_error: WorkbenchInputError | None = None
+    """Why the `Decks` sheet could not be read as a table, when it could not (the cards are read all the same)."""
 
     def column_letter(self, index: int) -> str:
         """The spreadsheet letter of a 0-based column index."""
@@ -188,9 +192,12 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
         raise WorkbenchInputError("the workbook has no sheets.", path=display, expected="a workbook with a Cards sheet")
     card_sheet = next((n for n in sheet_names if n.strip().casefold() == "cards"), sheet_names[0])
     set_sheet = next((n for n in sheet_names if n.strip().casefold() == "set"), None)
+    decks_sheet = next((n for n in sheet_names if n.strip().casefold() == DECKS_SHEET.casefold()), None)
     try:
         set_info = _read_key_values(workbook, set_sheet) if set_sheet is not None and set_sheet != card_sheet else {}
         table = _table_from_rows(workbook.rows(card_sheet), display, card_sheet)
+        if decks_sheet is not None and decks_sheet != card_sheet:
+            table.decks_sheet, table.decks_sheet_error = _read_decks_sheet(workbook, decks_sheet, display)
     except WorkbenchInputError:
         raise
     except SheetReadError as error:
@@ -207,6 +214,40 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
     table.set_info = set_info
     table.sheet_names = sheet_names
     return table
+
+
+DECKS_SHEET = "Decks"
+"""The optional sheet of an xlsx card workbook that holds the set's decklists (any case)."""
+
+
+def _read_decks_sheet(workbook: Workbook, sheet: str, display: str) -> tuple[SheetTable | None, WorkbenchInputError | None]:
+    """The `Decks` sheet as a table, or why it cannot be one; an empty sheet is a table with no headers (no decks).
+
+    A Decks sheet that cannot be read as a table (no header row, a value under no header, ...) does not stop the
+    cards being read: the error is kept for whoever asks for the decks, who reports it as a finding naming the
+    sheet. XML that is refused (entity declarations) or corrupt still stops the whole workbook, as for any sheet.
+    """
+    try:
+        rows = list(workbook.rows(sheet))
+        if not any(any(v not in (None, "") for v in map(_clean, values)) or formulas for values, formulas in rows):
+            return SheetTable(path=display, sheet=sheet, headers=[], rows=[]), None
+        return _table_from_rows(rows, display, sheet), None
+    except WorkbenchInputError as error:
+        expected = error.expected
+        if error.row == 1:
+            expected = "the headers deck, count and name (and section) in row 1 of the Decks sheet"
+        return None, WorkbenchInputError(
+            error.detail, path=display, sheet=sheet, row=error.row, column=error.column, expected=expected
+        )
+    except SheetReadError as error:
+        return None, WorkbenchInputError(
+            str(error),
+            path=display,
+            sheet=error.sheet,
+            row=error.row,
+            column=error.column,
+            expected="a workbook saved by a spreadsheet program",
+        )
 
 
 def _read_key_values(workbook: Workbook, sheet: str) -> dict[str, str]:

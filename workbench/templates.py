@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+from openpyxl.comments import Comment
 from openpyxl.styles import Alignment
 
 from workbench import __version__
 from workbench.rulesets.base import Ruleset
-from workbench.spreadsheets import style_header, write_workbook_atomically
+from workbench.spreadsheets import DECKS_SHEET, style_header, write_workbook_atomically
 
 
 def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
-    """An xlsx with a `Cards` sheet of headers, a `Columns` sheet explaining each, and a `Set` sheet."""
+    """An xlsx with a `Cards` sheet of headers, a `Columns` sheet explaining each, a `Set` sheet, and an empty
+    `Decks` sheet whose headers carry a note on what each holds."""
     workbook = openpyxl.Workbook()
     cards = workbook.active
     cards.title = "Cards"
@@ -51,7 +53,31 @@ def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
     set_sheet.append(["ruleset_version", ruleset.version])
     set_sheet.append(["written_by", f"workbench {__version__}"])
     style_header(set_sheet, [18, 40])
+
+    decks = workbook.create_sheet(DECKS_SHEET)
+    explained = decks_sheet_headers_explained(ruleset)
+    decks.append(list(explained))
+    for column, text in enumerate(explained.values(), start=1):
+        decks.cell(row=1, column=column).comment = Comment(text, "workbench")
+    style_header(decks, [max(12, len(header) + 4) if header != "name" else 32 for header in explained])
     return write_workbook_atomically(workbook, out_path)
+
+
+def decks_sheet_headers_explained(ruleset: Ruleset) -> dict[str, str]:
+    """The Decks sheet's headers for a ruleset, each with the note the template shows on it."""
+    explained = {
+        "deck": "The deck's name. One row per card line; a deck's rows stay together. Commands use every deck here "
+        "when no --deck is given, and `--deck NAME` picks one.",
+        "count": "How many copies of the card: a whole number from 1 to 999.",
+        "name": "The card's name as in the Cards sheet (case does not matter).",
+    }
+    if len(ruleset.deck_sections) > 1:
+        others = ", ".join(section.capitalize() for section in ruleset.deck_sections[1:])
+        explained["section"] = (
+            f"Main (or blank) for the deck itself, or {others}. A number after it starts another block of the "
+            f"same section: {ruleset.deck_sections[1].capitalize()} 2."
+        )
+    return explained
 
 
 def write_card_workbook(

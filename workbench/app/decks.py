@@ -22,6 +22,7 @@ from workbench.app.workspace import (
 from workbench.cards import CardSet, WorkbenchInputError
 from workbench.charts import deck_cost_curve_figure, draw_odds_figure
 from workbench.deck_building import Pick, copies_at_cost, cost_curve, costs_by_card, deck_table, decklist_text
+from workbench.decklists import sheet_deck_text
 from workbench.draw_odds import odds_by_turn
 
 SHOWN_KEY = "deck_shown"
@@ -29,6 +30,14 @@ ADD_ERROR_KEY = "deck_add_error"
 LAST_DECK_UPLOAD_KEY = "deck_upload_last"
 DEFAULT_OPENING_HAND = 5
 MAX_TURNS = 20
+ORIGIN_LABELS = {
+    "bundled": "bundled",
+    "pasted": "pasted",
+    "uploaded": "uploaded",
+    "built": "built",
+    "workbook": "from the workbook's Decks sheet",
+}
+"""How the deck picker says where each decklist came from."""
 
 
 def _workspace_and_cards() -> tuple[Workspace, CardSet] | None:
@@ -97,7 +106,9 @@ def _add_built() -> None:
 def _save_text(name: str, key: str) -> None:
     workspace = get_workspace()
     if workspace is not None and name in workspace.decks:
-        workspace.decks[name].text = st.session_state.get(key, "")
+        source = workspace.decks[name]
+        source.text = st.session_state.get(key, "")
+        source.sheet_deck = None  # a workbook deck edited as text is text from now on (a save writes its lines)
 
 
 def _remove(name: str) -> None:
@@ -118,6 +129,13 @@ options = resolved_options(ruleset)
 
 if notice := st.session_state.pop("deck_notice", None):
     st.success(notice)
+for note in workspace.deck_notes:
+    st.info(note)
+if workspace.decks_sheet is not None and workspace.decks_sheet.findings:
+    sheet_findings = workspace.decks_sheet.findings
+    with st.expander(f"The workbook's Decks sheet: {counts_line(sheet_findings)}", expanded=True):
+        st.dataframe(findings_frame(sheet_findings), hide_index=True, column_config=findings_column_config(), width="stretch")
+        st.caption("Rows that belong to no deck are kept as they are when the set is saved as xlsx.")
 
 with st.expander("Add a decklist", expanded=not workspace.decks):
     method = st.radio(
@@ -165,7 +183,7 @@ shown = st.selectbox(
     "Decklist",
     list(workspace.decks),
     key=SHOWN_KEY,
-    format_func=lambda name: f"{name} ({workspace.decks[name].origin})",
+    format_func=lambda name: f"{name} ({ORIGIN_LABELS.get(workspace.decks[name].origin, workspace.decks[name].origin)})",
 )
 source = workspace.decks[shown]
 try:
@@ -190,9 +208,16 @@ else:
 
 left, right = st.columns([2, 3], gap="large")
 with left:
-    if source.text is not None:
+    if source.sheet_deck is not None:
+        rows = source.sheet_deck.rows
+        st.caption(
+            f"From the {source.sheet_deck.layout.sheet} sheet of {source.filename}, rows {rows[0].row} to {rows[-1].row}. "
+            "Saving changes below makes it a text decklist; Save as xlsx writes it back into the Decks sheet."
+        )
+    if source.text is not None or source.sheet_deck is not None:
         text_key = f"deck_text:{workspace.uid}:{shown}"
-        st.text_area("Decklist text", value=source.text, key=text_key, height=260)
+        text = source.text if source.sheet_deck is None else sheet_deck_text(source.sheet_deck, ruleset.deck_sections)
+        st.text_area("Decklist text", value=text, key=text_key, height=260)
         st.button("Save decklist changes", on_click=_save_text, args=(shown, text_key))
     else:
         st.caption(f"Read from {source.filename}.")

@@ -17,15 +17,29 @@ import itertools
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import streamlit as st
 
-from workbench.cards import CardSet, Deck, Finding, OptionValue, WorkbenchInputError
-from workbench.decklists import parse_decklist, read_decklist
-from workbench.editing import EditableSheet, content_digest, sheet_from_table, to_table
+from workbench.cards import CardSet, Deck, Finding, OptionValue, WorkbenchInputError, normalize_name
+from workbench.decklists import (
+    DecksSheet,
+    DecksSheetContent,
+    DecksSheetLine,
+    SheetDeck,
+    deck_from_sheet,
+    deck_sheet_lines,
+    decklist_text_of,
+    decks_sheet_content,
+    parse_decklist,
+    read_decklist,
+    read_decks_sheet,
+    sheet_deck_lines,
+    text_sheet_lines,
+)
+from workbench.editing import EditableSheet, content_digest, sheet_from_table, to_table, to_xlsx_bytes
 from workbench.loading import cardset_from_table, choose_ruleset
 from workbench.paths import CARDSETS_DIR, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS, get_ruleset
@@ -48,18 +62,22 @@ class DeckSource:
 
     name: str
     """The deck's name (unique in the session)."""
-    origin: Literal["bundled", "pasted", "uploaded", "built"]
-    """Where it came from."""
+    origin: Literal["bundled", "pasted", "uploaded", "built", "workbook"]
+    """Where it came from (`workbook`: the Decks sheet of the card workbook opened)."""
     text: str | None = None
-    """Decklist text (`N Name` lines), for bundled, pasted and built decks."""
+    """Decklist text (`N Name` lines), for bundled, pasted and built decks, and for a workbook deck edited as text."""
     data: bytes | None = None
     """An uploaded decklist file's bytes (xlsx, csv or txt)."""
     filename: str = ""
-    """The uploaded or bundled file's name."""
+    """The uploaded or bundled file's name (for a workbook deck, the workbook's)."""
+    sheet_deck: SheetDeck | None = None
+    """A workbook deck's rows of the Decks sheet, as read (findings name their rows; a save writes them back)."""
 
     def digest(self) -> str:
         """A hash of the decklist's content (for cache keys)."""
         payload = (self.text or "").encode() + (self.data or b"") + self.name.encode()
+        if self.sheet_deck is not None:
+            payload += json.dumps([[row.row, row.values, row.formulas] for row in self.sheet_deck.rows], default=str).encode()
         return hashlib.sha256(payload).hexdigest()[:16]
 
 
@@ -81,6 +99,10 @@ class Workspace:
     """The card sheet as edited so far."""
     decks: dict[str, DeckSource] = field(default_factory=dict)
     """Decklists by name."""
+    decks_sheet: DecksSheet | None = None
+    """The opened workbook's Decks sheet as read (its columns, rows of no deck, its own findings), or None."""
+    deck_notes: list[str] = field(default_factory=list)
+    """What opening the set had to say about its decks (a folder decklist passed over for a Decks sheet deck)."""
     editor_version: int = 0
     """Bumped whenever edits are folded in, so the grid starts from the folded sheet."""
     selected_row: int | None = None
@@ -125,21 +147,35 @@ def open_cardset(
     table = read_sheet(filename, data=data, filename=filename)
     ruleset = choose_ruleset(table, ruleset_id)
     cardset_from_table(table, ruleset)  # a missing required column fails here, before the open set is replaced
-    return Workspace(
+    workspace = Workspace(
         uid=next(_workspace_ids),
         ruleset_id=ruleset.id,
         filename=filename,
         origin=origin,
         source=data,
         sheet=sheet_from_table(table),
+        decks_sheet=read_decks_sheet(table, ruleset),
     )
+    # A workbook's Decks sheet is the set's decklists: they come with it, as its cards do.
+    for sheet_deck in workspace.decks_sheet.decks if workspace.decks_sheet is not None else []:
+        add_deck(workspace, DeckSource(sheet_deck.name, "workbook", filename=filename, sheet_deck=sheet_deck))
+    return workspace
 
 
 def open_bundled(path: Path) -> Workspace:
-    """A bundled set, with its ruleset's bundled decklists."""
+    """A bundled set, with its Decks sheet's decklists (if it is a workbook with one), then its ruleset's bundled
+    decklists; a bundled decklist named like a Decks sheet deck is passed over, with a note saying so."""
     ruleset_id = path.parent.name
     workspace = open_cardset(path.read_bytes(), path.name, ruleset_id if ruleset_id in RULESETS else None, "bundled")
+    from_sheet = {normalize_name(name): name for name in workspace.decks}
     for deck_path in bundled_decks(workspace.ruleset_id):
+        clash = from_sheet.get(normalize_name(deck_path.stem))
+        if clash is not None:
+            workspace.deck_notes.append(
+                f"{deck_path.name} was not added: the Decks sheet of {path.name} has a deck named '{clash}', and the "
+                "workbook's deck comes first."
+            )
+            continue
         add_deck(workspace, _bundled_deck_source(deck_path))
     return workspace
 
@@ -198,6 +234,8 @@ def add_deck(workspace: Workspace, source: DeckSource) -> str:
 
 def parse_deck(source: DeckSource, cardset: CardSet) -> Deck:
     """The decklist resolved against the current cards (unreadable files raise `WorkbenchInputError`)."""
+    if source.sheet_deck is not None:
+        return deck_from_sheet(replace(source.sheet_deck, name=source.name), cardset)
     if source.data is not None:
         deck = read_decklist(
             source.filename or source.name, cardset, data=source.data, filename=source.filename or source.name
@@ -336,3 +374,56 @@ def keep_result(key: str, result: Any) -> None:
 def bundled_root() -> Path:
     """Where the bundled sets live (for messages)."""
     return CARDSETS_DIR
+
+
+def session_decks_sheet(workspace: Workspace) -> DecksSheetContent | None:
+    """The Decks sheet a save writes: every decklist of the session, in the order of the deck picker, then the
+    opened Decks sheet's rows that belong to no deck. None when there is nothing to write (no decks, and the file
+    had no Decks sheet to empty)."""
+    if not workspace.decks and workspace.decks_sheet is None:
+        return None
+    ruleset = workspace.ruleset
+    try:
+        cardset: CardSet | None = cardset_from_table(to_table(workspace.sheet), ruleset)
+    except WorkbenchInputError:
+        cardset = None  # the decks are still written, line by line as they stand
+    lines: list[DecksSheetLine] = []
+    for name, source in workspace.decks.items():
+        lines.extend(_sheet_lines(name, source, ruleset, cardset))
+    return decks_sheet_content(lines, ruleset, workspace.decks_sheet)
+
+
+def _sheet_lines(name: str, source: DeckSource, ruleset: Ruleset, cardset: CardSet | None) -> list[DecksSheetLine]:
+    if source.sheet_deck is not None:
+        return sheet_deck_lines(name, source.sheet_deck)
+    if source.text is not None:
+        return text_sheet_lines(name, source.text, ruleset, cardset)
+    if source.data is None:
+        return []
+    text = decklist_text_of(source.data, source.filename or source.name)
+    if text is not None:
+        return text_sheet_lines(name, text, ruleset, cardset)
+    if cardset is None:
+        return []
+    try:
+        deck = read_decklist(source.filename or name, cardset, data=source.data, filename=source.filename or name)
+    except WorkbenchInputError:
+        return []  # refused when it was uploaded, so never in the session
+    deck.name = name
+    return deck_sheet_lines(deck, ruleset)
+
+
+def workspace_xlsx_bytes(workspace: Workspace) -> bytes:
+    """The open set as an xlsx workbook, for the card editor's Save button: the card sheet as edited (every sheet
+    and column of the upload kept) and the session's decklists in the `Decks` sheet, replacing the upload's.
+
+    It reads only the workspace, never `st.session_state`: Streamlit calls a download button's data function when
+    the button is clicked, outside a script run.
+    """
+    return to_xlsx_bytes(
+        workspace.sheet,
+        workspace.ruleset_id,
+        workspace.source,
+        workspace.set_name,
+        decks=session_decks_sheet(workspace),
+    )
