@@ -192,6 +192,4 @@ def card_html(
 
 
 def _expected_text(finding: Finding) -> str:
-    if finding.expected is None and finding.actual is None:
-        return ""
-    return f" (expected {finding.expected}, got {finding.actual})"
+    return finding.expected_and_actual()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -106,17 +105,40 @@ class Finding:
             subject += f"deck '{self.deck}' "
         if self.card:
             subject += f"card '{self.card}' "
-        tail = ""
-        if self.expected is not None or self.actual is not None:
-            tail = f" (expected {_show(self.expected)}, got {_show(self.actual)})"
         prefix = f"{where}: " if where else ""
-        return f"{prefix}{self.severity} [{self.rule}] {subject}{self.message}{tail}"
+        return f"{prefix}{self.severity} [{self.rule}] {subject}{self.message}{self.expected_and_actual()}"
+
+    def expected_and_actual(self) -> str:
+        """` (expected X, got Y)` in words for a person (see `readable`), or empty when the finding has neither.
+
+        A missing value reads "nothing", never `None` or `null`; the JSON form keeps the values as they are.
+        """
+        if self.expected is None and self.actual is None:
+            return ""
+        return f" (expected {readable(self.expected) or 'nothing'}, got {readable(self.actual) or 'nothing'})"
 
 
-def _show(value: Any) -> str:
+def readable(value: Any) -> str:
+    """A value as a person reads it in a table cell or a sentence: no Python or JSON syntax.
+
+    Text as it is; nothing (None, NaN) as an empty string; true/false (as `--option KEY=true` takes them); a whole
+    float without its `.0`; a list as its items joined by commas; a mapping as `key = value` pairs.
+    """
+    if value is None:
+        return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return ""
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else str(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} = {readable(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(readable(item) for item in value)
+    return str(value)
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -268,8 +268,10 @@ def _cell_findings(
 def _explain(problem: Mapping[str, Any], value: Any, expected: str | None) -> str:
     kind = problem["type"]
     context = problem.get("ctx") or {}
-    if kind == "missing":
-        return f"this cell is empty, but this kind of card needs it ({expected})."
+    empty = value is None or (isinstance(value, str) and not value.strip())
+    if kind == "missing" or (empty and kind not in ("value_error", "assertion_error")):
+        # An empty cell is said in words: never "'None' is not a whole number".
+        return f"this cell is empty, but this kind of card needs it ({expected or 'a value'})."
     if kind in ("int_parsing", "int_type", "float_parsing", "float_type"):
         noun = "a whole number" if kind.startswith("int") else "a number"
         return f"'{value}' is not {noun}."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -12,7 +11,7 @@ import streamlit as st
 from workbench.app import CARD_SETS, DECKS, RULES
 from workbench.app.workspace import Workspace, ensure_started, option_store, session_decks
 from workbench.balance_study import is_warm, warm_up_engine
-from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity
+from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity, readable
 from workbench.engines import Engine
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
@@ -48,16 +47,9 @@ def require_workspace(workspace: Workspace | None) -> Workspace:
     return workspace
 
 
-def _shown(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
-    """The findings as a table a person reads (expected and actual shown as text)."""
+    """The findings as a table a person reads: expected and actual in words (lists joined with commas, nothing as an
+    empty cell; see `workbench.cards.readable`). The JSON findings keep their values as they are."""
     rows = [
         {
             "severity": f"{SEVERITY_ICONS[f.severity]} {f.severity}",
@@ -67,8 +59,8 @@ def findings_frame(findings: Iterable[Finding]) -> pd.DataFrame:
             "row": f.row,
             "column": f.column or "",
             "message": f.message,
-            "expected": _shown(f.expected),
-            "actual": _shown(f.actual),
+            "expected": readable(f.expected),
+            "actual": readable(f.actual),
         }
         for f in findings
     ]
@@ -135,7 +127,7 @@ def option_inputs(ruleset: Ruleset, prefix: str, columns: int = 2, explained: bo
         key = _option_widget_key(prefix, ruleset, option)
         current = stored.get(option.key, option.default)
         label = option.key + (" (changed)" if option.key in stored else "")
-        help_text = f"{option.reading}\n\nThe document: “{option.quote}”\n\nDefault: {option.default}"
+        help_text = f"{option.reading}\n\nThe document: “{option.quote}”\n\nDefault: {readable(option.default)}"
         kwargs: dict[str, Any] = {"key": key, "on_change": _store_option, "args": (ruleset.id, option, key)}
         if not explained:
             kwargs["help"] = help_text
@@ -156,13 +148,13 @@ def option_inputs(ruleset: Ruleset, prefix: str, columns: int = 2, explained: bo
                     st.text_input(label, value=str(current), **kwargs)
                 if explained:
                     st.markdown(option.reading)
-                    st.caption(f"The document: “{option.quote}” · default `{option.default}`")
+                    st.caption(f"The document: “{option.quote}” · default `{readable(option.default)}`")
 
 
 def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     """A line naming the options changed from their defaults, with a link to the Rules page."""
     if overrides:
-        changed = ", ".join(f"`{key}={value}`" for key, value in overrides.items())
+        changed = ", ".join(f"`{key}={readable(value)}`" for key, value in overrides.items())
         st.caption(f"Rule options changed from the defaults: {changed}.")
     else:
         st.caption(f"Rule options: the {ruleset.id} defaults.")
