@@ -426,3 +426,45 @@ def test_the_set_decks_of_a_csv_set_are_its_decks_folder() -> None:
     cardset: CardSet = load_cardset(SOULS_SET)
     found = set_decks(cardset, decks_folder_beside(SOULS_SET))
     assert [deck.name for deck in found.decks] == [p.stem for p in bundled_decks("souls")]
+
+
+def test_report_and_sweep_without_a_deck_use_the_workbooks_decks(
+    toy_ruleset: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(toy_workbook(tmp_path))
+    out_path = tmp_path / "report.xlsx"
+    code, _, _ = run(["report", path, "--out", str(out_path), "--matches-per-card", "100", "--matches", "100"], capsys)
+    assert code == 0
+    book = openpyxl.load_workbook(out_path)
+    matchups = [[cell.value for cell in row] for row in book["Matchups"].iter_rows()]
+    header = [str(value) for value in matchups[0]]
+    deck_column, opponent_column = header.index("deck"), header.index("opponent")
+    assert {(row[deck_column], row[opponent_column]) for row in matchups[1:]} == {
+        ("reference", "reference"), ("reference", "other"), ("other", "reference"), ("other", "other")
+    }
+    code, out, _ = run(
+        ["sweep", path, "--card", "Big", "--field", "strength", "--values", "1..2", "--matches-per-card", "100",
+         "--format", "json"],
+        capsys,
+    )
+    assert code == 0 and json.loads(out)["reference_deck"] == "reference"
+
+
+def test_a_bundled_workbook_opens_with_its_decks_sheet_first_then_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bundled xlsx with a Decks sheet: its decks, then the decks/ folder's, and a folder deck of the same name is
+    passed over with a note (the app's rule is the command line's)."""
+    import workbench.app.workspace as workspace_module
+
+    folder_decks = bundled_decks("souls")
+    rows = [["deck", "count", "name"], ["Ember_Rush", 3, "Cinder Whelp"]]
+    folder = tmp_path / "souls"
+    folder.mkdir()
+    path = write_workbook(folder / "ashfall.xlsx", card_rows(SOULS_SET), rows)
+    monkeypatch.setattr(workspace_module, "bundled_decks", lambda ruleset_id: folder_decks)
+    opened = open_bundled(path)
+    assert list(opened.decks) == ["Ember_Rush", "plague_court", "stone_bastion"]
+    assert [source.origin for source in opened.decks.values()] == ["workbook", "bundled", "bundled"]
+    (note,) = opened.deck_notes
+    assert note.startswith("ember_rush.txt was not added: the Decks sheet of ashfall.xlsx has a deck named 'Ember_Rush'")

@@ -1,9 +1,16 @@
-"""Decklists: text (`N Name`, `Nx Name`, `Name`) and sheets (`name`, `count`).
+"""Decklists: text (`N Name`, `Nx Name`, `Name`), sheets (`name`, `count`), and a card workbook's `Decks` sheet.
 
 A line `Tokens:` or `Collection:` (any section the ruleset knows) starts a
 section; `Main:` or `Deck:` returns to the main deck. Names match the card set
 case-insensitively; an unknown name is an error that suggests the closest
 names, and a line that does not parse is an error naming its line.
+
+A card workbook may hold the set's decks in a `Decks` sheet (`deck`, `count`,
+`name`, and `section` for games with sections; `Collection 2` starts a second
+collection). `set_decks` gives a set's own decks (that sheet's, then the
+`decks/` folder's), `resolve_decks` reads `--deck` arguments (a file, else the
+name of one of those decks), and `decks_sheet_content` turns decklists back
+into a Decks sheet for saving.
 """
 
 from __future__ import annotations
@@ -402,10 +409,6 @@ class SheetDeck:
     layout: DecksLayout
     """The sheet's columns."""
 
-    def first_row(self) -> int:
-        """The row of its first line."""
-        return self.rows[0].row if self.rows else 0
-
 
 @dataclass
 class DecksSheet:
@@ -455,7 +458,7 @@ def read_decks_sheet(table: SheetTable | None, ruleset: Ruleset) -> DecksSheet |
     sheet_table = table.decks_sheet
     if sheet_table is None:
         return None
-    columns = {}
+    columns: dict[str, int] = {}
     for index, header in enumerate(sheet_table.headers):
         columns.setdefault(normalize_header(header), index)
     layout = DecksLayout(
@@ -475,7 +478,8 @@ def read_decks_sheet(table: SheetTable | None, ruleset: Ruleset) -> DecksSheet |
     result = DecksSheet(layout=layout)
     if not sheet_table.headers:
         return result  # an empty Decks sheet: no decks, nothing wrong
-    missing = [header for header, index in (("deck", layout.deck), ("count", layout.count), ("name", layout.name)) if index is None]
+    required = (("deck", layout.deck), ("count", layout.count), ("name", layout.name))
+    missing = [header for header, index in required if index is None]
     if missing:
         result.findings.append(
             Finding(
@@ -544,7 +548,9 @@ def read_decks_sheet(table: SheetTable | None, ruleset: Ruleset) -> DecksSheet |
         by_key.setdefault(key, []).append(row)
         names.setdefault(key, " ".join(str(raw).split()))
         last_key = key
-    result.decks = [SheetDeck(name=names[key], rows=tuple(deck_rows), layout=layout) for key, deck_rows in by_key.items()]
+    result.decks = [
+        SheetDeck(name=names[key], rows=tuple(deck_rows), layout=layout) for key, deck_rows in by_key.items()
+    ]
     return result
 
 
@@ -616,7 +622,7 @@ def set_decks(cardset: CardSet, folder: Path | None = None) -> SetDecks:
     """
     found = SetDecks()
     sheet = read_decks_sheet(cardset.table if isinstance(cardset.table, SheetTable) else None, cardset.ruleset)
-    found.where.append(f"the Decks sheet of {cardset.path}" if sheet is not None else f"a Decks sheet in {cardset.path}")
+    found.where.append(f"{'the' if sheet is not None else 'a'} Decks sheet of {cardset.path}")
     if sheet is not None:
         found.decks.extend(deck_from_sheet(sheet_deck, cardset) for sheet_deck in sheet.decks)
         found.findings.extend(sheet.findings)
@@ -641,7 +647,9 @@ def decklists_in(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.txt")) if folder.is_dir() else []
 
 
-def resolve_decks(arguments: Sequence[str], cardset: CardSet, folder: Path | None = None) -> tuple[list[Deck], SetDecks | None]:
+def resolve_decks(
+    arguments: Sequence[str], cardset: CardSet, folder: Path | None = None
+) -> tuple[list[Deck], SetDecks | None]:
     """Each `--deck` argument as a deck: an existing file is read as a decklist; anything else is the name of one of
     the set's decks (`set_decks`). Returns the decks and, when a name was looked up, the set's decks."""
     decks: list[Deck] = []
@@ -712,7 +720,9 @@ class DecksSheetContent:
     """True when the upload's Decks sheet could not be read: it is kept, renamed, beside the new one."""
 
 
-def text_sheet_lines(deck_name: str, text: str, ruleset: Ruleset, cardset: CardSet | None = None) -> list[DecksSheetLine]:
+def text_sheet_lines(
+    deck_name: str, text: str, ruleset: Ruleset, cardset: CardSet | None = None
+) -> list[DecksSheetLine]:
     """Decklist text as Decks sheet rows, line by line (lines that do not parse are kept as written, so reading the
     saved file reports them again instead of losing them)."""
     sections = ruleset.deck_sections
@@ -771,7 +781,9 @@ def sheet_deck_lines(deck_name: str, sheet_deck: SheetDeck) -> list[DecksSheetLi
         return row.values[index] if index is not None else None
 
     return [
-        DecksSheetLine(deck_name, cell(layout.count, row), cell(layout.name, row), str(cell(layout.section, row) or ""), row)
+        DecksSheetLine(
+            deck_name, cell(layout.count, row), cell(layout.name, row), str(cell(layout.section, row) or ""), row
+        )
         for row in sheet_deck.rows
     ]
 
@@ -780,7 +792,9 @@ def _block_label(section: str, number: int) -> str:
     return section.capitalize() + (f" {number}" if number > 1 else "")
 
 
-def decks_sheet_content(lines: Sequence[DecksSheetLine], ruleset: Ruleset, upload: DecksSheet | None = None) -> DecksSheetContent:
+def decks_sheet_content(
+    lines: Sequence[DecksSheetLine], ruleset: Ruleset, upload: DecksSheet | None = None
+) -> DecksSheetContent:
     """The Decks sheet to save: the upload's headers (and columns) when it had a readable one, else the workbench's,
     then one row per line, then the upload's rows that belonged to no deck, as they were."""
     if upload is not None and upload.layout is not None and upload.layout.headers:
@@ -805,9 +819,9 @@ def decks_sheet_content(lines: Sequence[DecksSheetLine], ruleset: Ruleset, uploa
                 cells[index] = FormulaText(formulas[index]) if index in formulas else value
         else:
             for role, value in (("count", line.count), ("name", line.name), ("section", line.section or None)):
-                index = roles[role]
-                if index is not None:
-                    cells[index] = value
+                role_index = roles[role]
+                if role_index is not None:
+                    cells[role_index] = value
         deck_index = roles["deck"]
         assert deck_index is not None
         cells[deck_index] = line.deck

@@ -57,8 +57,8 @@ def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
     decks = workbook.create_sheet(DECKS_SHEET)
     explained = decks_sheet_headers_explained(ruleset)
     decks.append(list(explained))
-    for column, text in enumerate(explained.values(), start=1):
-        decks.cell(row=1, column=column).comment = Comment(text, "workbench")
+    for position, text in enumerate(explained.values(), start=1):
+        decks.cell(row=1, column=position).comment = Comment(text, "workbench")
     style_header(decks, [max(12, len(header) + 4) if header != "name" else 32 for header in explained])
     return write_workbook_atomically(workbook, out_path)
 

@@ -134,7 +134,9 @@ for note in workspace.deck_notes:
 if workspace.decks_sheet is not None and workspace.decks_sheet.findings:
     sheet_findings = workspace.decks_sheet.findings
     with st.expander(f"The workbook's Decks sheet: {counts_line(sheet_findings)}", expanded=True):
-        st.dataframe(findings_frame(sheet_findings), hide_index=True, column_config=findings_column_config(), width="stretch")
+        st.dataframe(
+            findings_frame(sheet_findings), hide_index=True, column_config=findings_column_config(), width="stretch"
+        )
         st.caption("Rows that belong to no deck are kept as they are when the set is saved as xlsx.")
 
 with st.expander("Add a decklist", expanded=not workspace.decks):
@@ -183,7 +185,7 @@ shown = st.selectbox(
     "Decklist",
     list(workspace.decks),
     key=SHOWN_KEY,
-    format_func=lambda name: f"{name} ({ORIGIN_LABELS.get(workspace.decks[name].origin, workspace.decks[name].origin)})",
+    format_func=lambda name: f"{name} ({ORIGIN_LABELS[workspace.decks[name].origin]})",
 )
 source = workspace.decks[shown]
 try:
@@ -209,10 +211,11 @@ else:
 left, right = st.columns([2, 3], gap="large")
 with left:
     if source.sheet_deck is not None:
-        rows = source.sheet_deck.rows
+        sheet_rows = source.sheet_deck.rows
         st.caption(
-            f"From the {source.sheet_deck.layout.sheet} sheet of {source.filename}, rows {rows[0].row} to {rows[-1].row}. "
-            "Saving changes below makes it a text decklist; Save as xlsx writes it back into the Decks sheet."
+            f"From the {source.sheet_deck.layout.sheet} sheet of {source.filename}, rows {sheet_rows[0].row} to "
+            f"{sheet_rows[-1].row}. Saving changes below makes it a text decklist; Save as xlsx writes it back into the "
+            "Decks sheet."
         )
     if source.text is not None or source.sheet_deck is not None:
         text_key = f"deck_text:{workspace.uid}:{shown}"

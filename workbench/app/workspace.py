@@ -77,7 +77,8 @@ class DeckSource:
         """A hash of the decklist's content (for cache keys)."""
         payload = (self.text or "").encode() + (self.data or b"") + self.name.encode()
         if self.sheet_deck is not None:
-            payload += json.dumps([[row.row, row.values, row.formulas] for row in self.sheet_deck.rows], default=str).encode()
+            rows = [[row.row, row.values, row.formulas] for row in self.sheet_deck.rows]
+            payload += json.dumps(rows, default=str).encode()
         return hashlib.sha256(payload).hexdigest()[:16]
 
 
