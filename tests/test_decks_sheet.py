@@ -184,17 +184,31 @@ def test_an_empty_decks_sheet_means_no_decks_and_is_fine(rows: Rows, tmp_path: P
     assert code == 0 and json.loads(out)["decks"] == []
 
 
+@pytest.mark.parametrize(
+    ("rows", "found", "message"),
+    [
+        (
+            [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp", "stray value"]],
+            ("souls.decks_sheet", "Decks", 2, "D"),
+            "the Decks sheet was not read: a value stands in a column with no header (D).",
+        ),
+        (
+            [[None], [None], ["aggro", 4, "Cinder Whelp"]],
+            ("souls.decks_sheet", "Decks", 1, None),
+            "the Decks sheet was not read: row 1 is empty; the first row must hold the column headers.",
+        ),
+    ],
+    ids=["value under no header", "no header row"],
+)
 def test_a_decks_sheet_that_is_not_a_table_is_a_finding_and_the_cards_still_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    rows: Rows, found: tuple[Any, ...], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp", "stray value"]]
     path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows)
     code, out, _ = run(["validate", str(path), "--format", "json"], capsys)
     data = json.loads(out)
     assert code == 1 and data["cards"] == len(card_rows(SOULS_SET)) - 1
     (finding,) = data["findings"]
-    assert where(finding) == ("souls.decks_sheet", "Decks", 2, "D")
-    assert finding["message"].startswith("the Decks sheet was not read: a value stands in a column with no header")
+    assert where(finding) == found and finding["message"] == message
 
 
 def test_a_deck_split_by_another_decks_rows_is_read_whole_with_a_warning(tmp_path: Path) -> None:
@@ -468,3 +482,28 @@ def test_a_bundled_workbook_opens_with_its_decks_sheet_first_then_its_folder(
     assert [source.origin for source in opened.decks.values()] == ["workbook", "bundled", "bundled"]
     (note,) = opened.deck_notes
     assert note.startswith("ember_rush.txt was not added: the Decks sheet of ashfall.xlsx has a deck named 'Ember_Rush'")
+
+
+def test_an_entity_bomb_in_the_decks_sheet_refuses_the_workbook(tmp_path: Path) -> None:
+    """The Decks sheet's XML goes through the same refusing parser as the card sheet's: no expansion, one message."""
+    import zipfile
+
+    from workbench.cards import WorkbenchInputError
+
+    path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), [["deck", "count", "name"]])
+    laughs = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' if i else '<!ENTITY lol0 "lol">' for i in range(10))
+    bomb = (
+        f'<?xml version="1.0"?><!DOCTYPE worksheet [{laughs}]>'
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>'
+    )
+    source = zipfile.ZipFile(path)
+    assert "xl/worksheets/sheet2.xml" in source.namelist()  # the Decks sheet, second in the workbook
+    hostile = tmp_path / "hostile.xlsx"
+    with zipfile.ZipFile(hostile, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            content = bomb.encode() if info.filename == "xl/worksheets/sheet2.xml" else source.read(info.filename)
+            target.writestr(info.filename, content)
+    with pytest.raises(WorkbenchInputError, match="entity") as refused:
+        load_cardset(hostile)
+    assert f"file {hostile}" in str(refused.value)

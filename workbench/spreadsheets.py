@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import re
 import tempfile
@@ -220,18 +221,26 @@ DECKS_SHEET = "Decks"
 """The optional sheet of an xlsx card workbook that holds the set's decklists (any case)."""
 
 
-def _read_decks_sheet(workbook: Workbook, sheet: str, display: str) -> tuple[SheetTable | None, WorkbenchInputError | None]:
+def _read_decks_sheet(
+    workbook: Workbook, sheet: str, display: str
+) -> tuple[SheetTable | None, WorkbenchInputError | None]:
     """The `Decks` sheet as a table, or why it cannot be one; an empty sheet is a table with no headers (no decks).
 
     A Decks sheet that cannot be read as a table (no header row, a value under no header, ...) does not stop the
     cards being read: the error is kept for whoever asks for the decks, who reports it as a finding naming the
     sheet. XML that is refused (entity declarations) or corrupt still stops the whole workbook, as for any sheet.
     """
+    empty = SheetTable(path=display, sheet=sheet, headers=[], rows=[])
     try:
-        rows = list(workbook.rows(sheet))
-        if not any(any(v not in (None, "") for v in map(_clean, values)) or formulas for values, formulas in rows):
-            return SheetTable(path=display, sheet=sheet, headers=[], rows=[]), None
-        return _table_from_rows(rows, display, sheet), None
+        rows = workbook.rows(sheet)  # streamed, as the card sheet is: the row cap is checked while reading
+        first = next(rows, None)
+        if first is None:
+            return empty, None
+        if not _has_content(first):
+            # Row 1 holds no headers: a sheet with nothing at all is no decks, anything further down is an error.
+            if not any(_has_content(row) for row in rows):
+                return empty, None
+        return _table_from_rows(itertools.chain([first], rows), display, sheet), None
     except WorkbenchInputError as error:
         expected = error.expected
         if error.row == 1:
@@ -248,6 +257,11 @@ def _read_decks_sheet(workbook: Workbook, sheet: str, display: str) -> tuple[She
             column=error.column,
             expected="a workbook saved by a spreadsheet program",
         )
+
+
+def _has_content(row: tuple[Sequence[Any], dict[int, str]]) -> bool:
+    values, formulas = row
+    return bool(formulas) or any(_clean(value) not in (None, "") for value in values)
 
 
 def _read_key_values(workbook: Workbook, sheet: str) -> dict[str, str]:
