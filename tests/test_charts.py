@@ -97,13 +97,40 @@ def test_power_curve_figure_shows_each_card_with_its_interval(toy: tuple[CardSet
     cardset, ref, other = toy
     curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
     figure = power_curve_figure(curve, "cost")
-    card_traces = [t for t in figure.data if t.customdata is not None and t.name in ("over", "under", "on curve")]
-    drawn = {row[0]: (trace.name, y) for trace in card_traces for row, y in zip(trace.customdata, trace.y, strict=True)}
+    names = {"over": "over", "under": "under", "on curve": "on curve", "baseline (filler, power 0 by construction)": "baseline"}
+    card_traces = [t for t in figure.data if t.customdata is not None and t.name in names]
+    drawn = {
+        row[0]: (names[trace.name], y) for trace in card_traces for row, y in zip(trace.customdata, trace.y, strict=True)
+    }
     assert set(drawn) == set(curve.cards["card"])
     for row in curve.cards.itertuples():
         assert drawn[row.card] == (row.flag, pytest.approx(row.power))
     tier = next(t for t in figure.data if t.name == "tier mean")
     assert list(tier.y) == pytest.approx(curve.tiers["mean_power"].tolist())
+
+
+def test_the_filler_is_drawn_as_the_baseline_with_its_own_marker(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, ref, other = toy
+    curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
+    figure = power_curve_figure(curve, "cost")
+    (baseline,) = [t for t in figure.data if str(t.name).startswith("baseline")]
+    assert [row[0] for row in baseline.customdata] == ["Filler"] and list(baseline.y) == [0.0]
+    assert baseline.customdata[0][4] == "—"  # no suggested cost, and no "None"
+    verdict_symbols = {t.marker.symbol for t in figure.data if t.name in ("over", "under", "on curve")}
+    assert baseline.marker.symbol not in verdict_symbols and baseline.marker.symbol == "star-diamond"
+    assert "Filler" not in {row[0] for t in figure.data if t.name in ("over", "under", "on curve") for row in t.customdata}
+
+
+def test_report_charts_draw_no_plotly_zero_line(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, ref, other = toy
+    curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
+    # Costs from 0: plotly would draw its zero line down the cost-0 column, where it reads as an error bar.
+    figures = [stat_budget_figure(BUDGET), power_curve_figure(curve, "cost")]
+    for figure in figures:
+        assert figure.layout.xaxis.zeroline is False and figure.layout.yaxis.zeroline is False
+    # Power 0 keeps its own dotted line (the baseline), drawn as a shape, not as plotly's solid zero line.
+    (zero,) = [shape for shape in figures[1].layout.shapes if shape.y0 == 0 and shape.y1 == 0]
+    assert zero.line.dash == "dot"
 
 
 def test_match_figures_count_every_match(toy: tuple[CardSet, Deck, Deck]) -> None:

@@ -142,3 +142,64 @@ def test_bench_refuses_options_it_cannot_apply(capsys: pytest.CaptureFixture[str
                                                message: str) -> None:
     assert main(["bench", "--matches", "10", "--repeat", "1", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+TOY_CARDS = "name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,4\nBig,unit,3,6\nBargain,unit,1,6\n"
+
+
+def _toy_set_with_decks(tmp_path: Path) -> Path:
+    """The toy game's set with a decks/ folder beside it (two decks: the reference first, alphabetically)."""
+    sheet = tmp_path / "toy.csv"
+    sheet.write_text(TOY_CARDS, encoding="utf-8")
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "a_reference.txt").write_text("6 Filler\n2 Cheap\n2 Mid\n2 Big\n", encoding="utf-8")
+    (tmp_path / "decks" / "b_other.txt").write_text("4 Filler\n4 Cheap\n4 Big\n", encoding="utf-8")
+    return sheet
+
+
+def _strict_json(text: str) -> object:
+    """JSON as the contract has it: NaN or Infinity (which Python would write) are refused."""
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = str(_toy_set_with_decks(tmp_path))
+    assert main(["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "400", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    filler_line = next(line for line in out.splitlines() if line.startswith("Filler "))
+    assert filler_line.split()[-1] == "baseline", filler_line  # the flag column, and no suggested cost after it
+    assert not {"over", "under", "curve"} & set(filler_line.split())
+    assert "baseline: Filler (the filler each card replaces; power 0 by construction" in out
+    assert "options: first_player_bonus=true" in out  # words, not Python's True
+    assert "None" not in out and "nan" not in out
+    main(["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "400", "--workers", "1", "--format", "json"])
+    data = _strict_json(capsys.readouterr().out)
+    rows = {row["card"]: row for row in data["cards"]}  # type: ignore[index]
+    assert rows["Filler"]["flag"] == "baseline" and rows["Filler"]["suggested_cost"] is None
+    assert all(row["flag"] in ("over", "under", "on curve") for card, row in rows.items() if card != "Filler")
+    assert data["gauntlet"] == ["a_reference", "b_other"]  # type: ignore[index]  # every deck of the set
+
+
+def test_validate_text_says_missing_values_and_lists_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    # A card added but not filled in (no atk, no def), and a deck naming a card that is nearly right.
+    sheet.write_text("name,kind,soul_cost,atk,def\nEmber Pup,monster,1,2,2\nNew card,monster,,,\n", encoding="utf-8")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("3 Ember Pupp\n", encoding="utf-8")
+    assert main(["validate", str(sheet), "--deck", str(deck)]) == 1
+    out = capsys.readouterr().out
+    assert "(expected whole number, got nothing)" in out
+    assert "(expected Ember Pup, got Ember Pupp)" in out
+    for python in ("None", "null", '["', "['"):
+        assert python not in out, f"{python!r} in: {out}"
+    code, data = run_json(capsys, "validate", str(sheet), "--deck", str(deck))
+    unknown = next(f for f in data["findings"] if f["rule"] == "souls.unknown_card")  # type: ignore[index]
+    assert unknown["expected"] == ["Ember Pup"]  # the JSON contract keeps the list as a list

@@ -51,7 +51,7 @@ def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(souls_report,
     error_row = next(i for i, row in enumerate(rows, start=2) if row["severity"] == "error")
     assert findings.cell(row=error_row, column=1).fill.fgColor.rgb.endswith("F8CBAD")
     options = {row[0].value: row[1].value for row in book["Options"].iter_rows(min_row=2)}
-    assert options["strict_costs"] == "True"
+    assert options["strict_costs"] == "true"  # as --option strict_costs=true takes it, not Python's True
     provenance = {row[0].value: row[1].value for row in book["Provenance"].iter_rows(min_row=2)}
     assert provenance["ruleset"] == "souls" and provenance["cardset_hash"] == cardset.content_hash()
     assert provenance["workbench_version"] and provenance["date"]
@@ -110,3 +110,96 @@ def test_a_report_of_figures_already_simulated_needs_no_new_run(make_cardset, ma
     assert "Power curve" in html and "First player and game length" in html
     book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
     assert [c.value for c in book["Power"][1]][:3] == ["card", "cost", "power"]
+
+
+TOY_ROWS = [
+    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
+    {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
+    {"name": "Mid", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Big", "kind": "unit", "cost": 3, "strength": 6},
+]
+BIG_SEED = 4334430513956379144
+"""A seed a spreadsheet's double cannot hold (it would come back as 4.33443E+18)."""
+
+
+@pytest.fixture
+def toy_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> object:
+    from toy_engine import TOY
+
+    cardset = make_cardset(TOY, TOY_ROWS)
+    decks = [
+        make_deck(cardset, "6 Filler\n2 Cheap\n2 Mid\n2 Big", name="reference"),
+        make_deck(cardset, "4 Filler\n4 Cheap\n4 Big", name="other"),
+    ]
+    return build_report(cardset, decks, matches_per_card=300, matches=200, seed=BIG_SEED, workers=1)
+
+
+def test_every_seed_and_big_whole_number_reads_back_exactly_from_the_xlsx(toy_report) -> None:
+    from workbench.reports import xlsx_bytes
+
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(toy_report)))
+    matchups = book["Matchups"]
+    header = [cell.value for cell in matchups[1]]
+    seeds = [row[header.index("seed")] for row in matchups.iter_rows(min_row=2, values_only=True)]
+    assert seeds == [str(seed) for seed in toy_report.matchups["seed"]]  # type: ignore[attr-defined]
+    assert all(int(seed) > 2**53 for seed in seeds), "the matchup seeds are 63-bit: this test needs them big"
+    assert [int(seed) for seed in seeds] == toy_report.matchups["seed"].tolist()  # type: ignore[attr-defined]
+    provenance = {row[0]: row[1] for row in book["Provenance"].iter_rows(min_row=2, values_only=True)}
+    assert provenance["seed"] == str(BIG_SEED) and int(provenance["seed"]) == BIG_SEED
+    for sheet in book.worksheets:  # no sheet holds a whole number rounded into a float
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, float):
+                    assert abs(cell.value) < 2**53, f"{sheet.title}!{cell.coordinate} = {cell.value}"
+
+
+def test_the_filler_is_the_baseline_in_the_report_not_counted_as_over_or_under(toy_report) -> None:
+    from workbench.reports import summary_rows, xlsx_bytes
+
+    cards = toy_report.power.cards  # type: ignore[attr-defined]
+    judged = cards[cards["flag"] != "baseline"]
+    summary = dict(summary_rows(toy_report))  # type: ignore[arg-type]
+    assert summary["baseline (filler, not judged)"] == "Filler"
+    assert summary["cards judged"] == len(judged) == len(cards) - 1
+    assert summary["over-powered"] == (judged["flag"] == "over").sum()
+    assert summary["under-powered"] == (judged["flag"] == "under").sum()
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(toy_report)))
+    power = book["Power"]
+    header = [cell.value for cell in power[1]]
+    row = next(r for r in power.iter_rows(min_row=2) if r[0].value == "Filler")
+    flag = row[header.index("flag")]
+    assert flag.value == "baseline" and flag.fill.fgColor.rgb.endswith("D9D9D9")
+    assert row[header.index("suggested_cost")].value is None  # an empty cell, not "None"
+
+
+def test_findings_show_lists_in_words_in_the_xlsx_and_html_reports(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    from toy_engine import TOY
+
+    from workbench.report_html import render_html
+    from workbench.reports import xlsx_bytes
+
+    cardset = make_cardset(TOY, TOY_ROWS)
+    report = build_report(cardset, [make_deck(cardset, "6 Filler\n3 Fillr", name="typo")])
+    finding = next(f for f in report.validation.findings if f.rule == "toy.unknown_card")
+    assert finding.expected == ["Filler"]  # the finding (and its JSON) keeps the list
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
+    header = [cell.value for cell in book["Findings"][1]]
+    row = next(r for r in book["Findings"].iter_rows(min_row=2, values_only=True) if r[1] == "toy.unknown_card")
+    assert row[header.index("expected")] == "Filler" and row[header.index("actual")] == "Fillr"
+    html = render_html(report)
+    assert "<td>Filler</td><td>Fillr</td>" in html and "[&#x27;Filler&#x27;]" not in html
+
+
+def test_the_html_report_marks_the_baseline_and_shows_no_python(toy_report) -> None:
+    from workbench.report_html import render_html
+
+    html = render_html(toy_report)  # type: ignore[arg-type]
+    assert '<td class="baseline">baseline</td>' in html
+    assert "<i>baseline</i>, gets no verdict" in html
+    import re
+
+    outside_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    for python in (r"\bNone\b", r"\[&#x27;", r"\bTrue\b", r"\bFalse\b", r"\bnan\b"):
+        assert not re.search(python, outside_scripts), python

@@ -10,9 +10,16 @@ How a card's power is measured (documented in docs/simulation.md):
 - The variant and the unchanged reference deck play the same seeded matches against the gauntlet (common
   random numbers), so a card's power is the mean paired difference in score (win 1, draw 1/2, loss 0), and its
   95% interval is the normal interval of that paired mean.
-- The cost curve is the Theil-Sen line of power on cost (median pairwise slope, robust to mispriced cards). A card's tier band is the line between cost - 1/2
-  and cost + 1/2: a card whose interval lies wholly above it is over-powered, wholly below under-powered. The
-  suggested cost is the cost at which the line meets the card's power, rounded and kept within the set's costs.
+- A filler is the baseline every other card of its slot is measured against: its variant deck is the reference
+  deck itself, so its power is 0 by construction. It gets the flag `baseline` (no verdict, no suggested cost) and
+  stays out of the fitted line, the tier means and the over/under counts.
+- The cost curve is the Theil-Sen line of power on cost (median pairwise slope, robust to mispriced cards) over the
+  measured cards other than the fillers. A card's tier band is the line between cost - 1/2 and cost + 1/2: a card
+  whose interval lies wholly above it is over-powered, wholly below under-powered. The suggested cost is the cost
+  at which the line meets the card's power, rounded and kept within the set's costs.
+- `POWER_CURVE_DEFAULTS` (`workbench.power_defaults`) holds the settings used when a person does not choose (every
+  deck of the set as the gauntlet, 2,000 matches per card, seed 0, the greedy policy): the app and the command line
+  both read it, so the same set gives the same figures in both.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import pandas as pd
 
 from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, closest_names
 from workbench.engines import CompiledCards, IntArray
+from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.simulate import (
     FirstPlayer,
     Job,
@@ -43,6 +51,10 @@ from workbench.simulate import (
 REPLACED_COPIES = 3
 """Copies of the filler a measured card replaces in the reference deck."""
 Z95 = 1.959964
+BASELINE = "baseline"
+"""The flag of a filler: the card every other card of its slot is measured against (power 0 by construction)."""
+VERDICTS = ("over", "under", "on curve")
+"""The flags that are a verdict on a card's cost; `BASELINE` is not one."""
 
 
 def _scores(winners: np.ndarray) -> np.ndarray:
@@ -88,9 +100,11 @@ class PowerCurve:
     """Per-card simulated power against cost, per-cost tiers, the fitted line and provenance."""
 
     cards: pd.DataFrame
-    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, flag, suggested_cost, note."""
+    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, flag, suggested_cost, note.
+
+    `flag` is over, under or on curve; a filler's is `baseline` (see `BASELINE`), with no suggested cost."""
     tiers: pd.DataFrame
-    """One row per cost: cost, cards, mean_power, low, high."""
+    """One row per cost: cost, cards, mean_power, low, high (fillers left out)."""
     intercept: float
     """Power of the fitted line at cost 0."""
     slope: float
@@ -108,9 +122,9 @@ class PowerCurve:
 def power_curve(
     cardset: CardSet,
     decks: Sequence[Deck],
-    matches_per_card: int = 2_000,
-    seed: int = 0,
-    policy: str = "greedy",
+    matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    policy: str = POWER_CURVE_DEFAULTS.policy,
     options: Mapping[str, OptionValue | str] | None = None,
     first_player: FirstPlayer = "alternate",
     workers: int | None = None,
@@ -182,12 +196,20 @@ def power_curve(
                 "low": mean - half,
                 "high": mean + half,
                 "note": "filler: the baseline itself, power 0 by construction" if card == filler else f"replaces {compiled.names[filler]}",
+                "baseline": card == filler,
             }
         )
     frame = pd.DataFrame(rows)
-    intercept, slope = _fit_line(frame)
-    frame["flag"], frame["suggested_cost"] = zip(*(_judge(row, intercept, slope, frame) for row in frame.itertuples()))
-    tiers = _tiers(frame)
+    judged = frame[~frame["baseline"]]
+    intercept, slope = _fit_line(judged)
+    flags, suggested = zip(
+        *((BASELINE, None) if row.baseline else _judge(row, intercept, slope, judged) for row in frame.itertuples())
+    )
+    frame["flag"] = list(flags)
+    # Object dtype keeps "no suggested cost" as None (JSON null), not NaN beside the numbers.
+    frame["suggested_cost"] = pd.Series(suggested, index=frame.index, dtype=object)
+    frame = frame.drop(columns="baseline")
+    tiers = _tiers(judged)
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
     meta["engine_findings"] = [finding.to_json() for finding in compiled.findings]
     meta |= {
@@ -203,7 +225,9 @@ def power_curve(
 
 
 def _fit_line(frame: pd.DataFrame) -> tuple[float, float]:
-    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it."""
+    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it.
+
+    `frame` holds the judged cards only: a filler's power is 0 by construction, not a measurement of its cost."""
     if frame.empty or frame["cost"].nunique() < 2:
         return (float(frame["power"].median()) if not frame.empty else 0.0, 0.0)
     cost = frame["cost"].to_numpy()
@@ -215,7 +239,7 @@ def _fit_line(frame: pd.DataFrame) -> tuple[float, float]:
 
 
 def _judge(row: Any, intercept: float, slope: float, frame: pd.DataFrame) -> tuple[str, float | None]:
-    """(over / under / on curve, suggested cost) for one card."""
+    """(over / under / on curve, suggested cost) for one card, against the judged cards (fillers left out)."""
     if slope > 0:
         band_low = intercept + slope * (row.cost - 0.5)
         band_high = intercept + slope * (row.cost + 0.5)
@@ -236,6 +260,7 @@ def _judge(row: Any, intercept: float, slope: float, frame: pd.DataFrame) -> tup
 
 
 def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean power per cost over the judged cards (fillers left out), with the interval of that mean."""
     rows = []
     for cost, group in frame.groupby("cost"):
         half_widths = (group["high"] - group["low"]) / 2
@@ -248,9 +273,9 @@ def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
 def matchup_matrix(
     cardset: CardSet,
     decks: Sequence[Deck],
-    matches: int = 2_000,
-    seed: int = 0,
-    policy: str = "greedy",
+    matches: int = POWER_CURVE_DEFAULTS.matches_per_pair,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    policy: str = POWER_CURVE_DEFAULTS.policy,
     options: Mapping[str, OptionValue | str] | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
@@ -361,9 +386,9 @@ def sweep(
     card_name: str,
     field_name: str,
     values: Sequence[Any],
-    matches_per_card: int = 2_000,
-    seed: int = 0,
-    policy: str = "greedy",
+    matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    policy: str = POWER_CURVE_DEFAULTS.policy,
     options: Mapping[str, OptionValue | str] | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
@@ -393,6 +418,13 @@ def sweep(
             workers=workers, progress=step_progress(step), executor=executor, only=[name],
         )
         row = curve.cards.iloc[0]
+        if row["flag"] == BASELINE:
+            # Its slot has no other card in the reference deck, so the card is its own baseline: power 0 at any value.
+            raise WorkbenchInputError(
+                f"'{name}' cannot be swept: it is the only card of its kind in the reference deck {decks[0].name}, so "
+                "it is the baseline the power is measured from (power 0 at every value).",
+                expected="a reference deck with another card of the same kind to replace",
+            )
         cost = float(row["cost"])
         if base.slope > 0:
             band_low, band_high = base.line(cost - 0.5), base.line(cost + 0.5)

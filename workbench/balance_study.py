@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 
 from workbench.analysis import PowerCurve, matchup_matrix, power_curve
-from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets.base import Ruleset
 from workbench.simulate import MatchResults, engine_for, simulate, trace
 
@@ -49,6 +50,21 @@ class StudySettings:
     """Measure every card's power."""
     with_matchups: bool = True
     """Play every ordered pair of decks (needs two decks or more)."""
+
+    @classmethod
+    def defaults(cls, deck_names: Sequence[str], policies: Sequence[str]) -> StudySettings:
+        """The settings the app's Balance page starts from: `POWER_CURVE_DEFAULTS`, as `workbench power-curve` and
+        `workbench report` use them (every deck of the set, 2,000 matches per card and per pair, seed 0, greedy, or
+        the engine's first policy when it has no greedy one)."""
+        policy = POWER_CURVE_DEFAULTS.policy if POWER_CURVE_DEFAULTS.policy in policies else policies[0]
+        return cls(
+            decks=tuple(POWER_CURVE_DEFAULTS.gauntlet(deck_names)),
+            policy_a=policy,
+            policy_b=policy,
+            matches=POWER_CURVE_DEFAULTS.matches_per_pair,
+            matches_per_card=POWER_CURVE_DEFAULTS.matches_per_card,
+            seed=POWER_CURVE_DEFAULTS.seed,
+        )
 
 
 @dataclass
@@ -186,7 +202,7 @@ def provenance_text(meta: Mapping[str, Any], matches_label: str | None = None, r
         defaults = ruleset.resolve_options()
         changed = {key: value for key, value in dict(meta.get("options", {})).items() if defaults.get(key) != value}
         parts.append(
-            "rule options changed: " + ", ".join(f"{key}={value}" for key, value in changed.items())
+            "rule options changed: " + ", ".join(f"{key}={readable(value)}" for key, value in changed.items())
             if changed
             else f"the {ruleset.id} default rule options"
         )

@@ -21,14 +21,16 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from workbench.analysis import PowerCurve, Sweep
+from workbench.analysis import BASELINE, VERDICTS, PowerCurve, Sweep
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
 
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
-FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f"}
+FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f", BASELINE: "#000000"}
+BASELINE_MARKER = {"symbol": "star-diamond", "size": 15, "color": FLAG_COLOURS[BASELINE], "line": {"width": 1, "color": "#fff"}}
+"""A filler's point on the power curve: the baseline the other cards are measured from, not a verdict."""
 WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
 VERDICT_COLOURS = {
     "stronger": "#d62728",
@@ -52,6 +54,10 @@ def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Fig
         margin={"l": 60, "r": 20, "t": 60, "b": 110},
         hovermode="closest",
     )
+    # plotly's zero lines read as data: at cost 0 a vertical zero line looks like a huge error bar. Where 0 matters
+    # (power 0, the baseline) the figure draws its own dotted line.
+    figure.update_xaxes(zeroline=False)
+    figure.update_yaxes(zeroline=False)
     return figure
 
 
@@ -167,15 +173,18 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
         )
         offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
         cards = cards.assign(x=offsets)
-        for flag, group in cards.groupby("flag", sort=False):
-            suggested = group["suggested_cost"].map(lambda v: "-" if v is None or pd.isna(v) else f"{v:g}")
+        present = list(dict.fromkeys(cards["flag"].astype(str)))
+        for flag in [f for f in (*VERDICTS, BASELINE) if f in present] + [f for f in present if f not in (*VERDICTS, BASELINE)]:
+            group = cards[cards["flag"].astype(str) == flag]
+            suggested = group["suggested_cost"].map(lambda v: "—" if v is None or pd.isna(v) else f"{v:g}")
+            baseline = flag == BASELINE
             figure.add_trace(
                 go.Scatter(
                     x=group["x"],
                     y=group["power"],
                     mode="markers",
-                    name=str(flag),
-                    marker={"size": 10, "color": FLAG_COLOURS.get(str(flag), "#2ca02c")},
+                    name="baseline (filler, power 0 by construction)" if baseline else flag,
+                    marker=BASELINE_MARKER if baseline else {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")},
                     error_y={
                         "type": "data",
                         "symmetric": False,

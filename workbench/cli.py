@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from workbench import __version__
-from workbench.cards import CardSet, Deck, WorkbenchInputError, sort_findings
+from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, sort_findings
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
 
 if TYPE_CHECKING:
     from workbench.decklists import SetDecks
@@ -65,8 +66,14 @@ def _parser() -> argparse.ArgumentParser:
     def add_simulation_arguments(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
         sub.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-        sub.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
-        sub.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
+        sub.add_argument(
+            "--seed", type=int, default=POWER_CURVE_DEFAULTS.seed, metavar="S",
+            help=f"random seed (default {POWER_CURVE_DEFAULTS.seed}); same seed, same figures",
+        )
+        sub.add_argument(
+            "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
+            help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy})",
+        )
         add_option_argument(sub)
         sub.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
         sub.add_argument(
@@ -95,7 +102,10 @@ def _parser() -> argparse.ArgumentParser:
         help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
         "folder beside CARDSET)",
     )
-    power.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per card (default 2000)")
+    power.add_argument(
+        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+        help=f"matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
+    )
 
     sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band")
     add_simulation_arguments(sweep)
@@ -107,7 +117,10 @@ def _parser() -> argparse.ArgumentParser:
         help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
         "folder beside CARDSET)",
     )
-    sweep.add_argument("--matches-per-card", type=int, default=2_000, metavar="N", help="matches per value (default 2000)")
+    sweep.add_argument(
+        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+        help=f"matches per value (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
+    )
 
     report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
     add_simulation_arguments(report)
@@ -121,8 +134,14 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--png-dir", metavar="DIR", help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)"
     )
-    report.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="power-curve matches per card (default 1000)")
-    report.add_argument("--matches", type=int, default=2_000, metavar="N", help="matches per deck pair (default 2000)")
+    report.add_argument(
+        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+        help=f"power-curve matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
+    )
+    report.add_argument(
+        "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
+        help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
+    )
 
     print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks")
     print_sheet.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
@@ -418,7 +437,7 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
 
 def _provenance_line(meta: dict[str, Any]) -> str:
     """The provenance stamp, then one line per engine finding (an effect the engine plays without, say)."""
-    options = ", ".join(f"{k}={v}" for k, v in meta["options"].items()) or "none"
+    options = ", ".join(f"{k}={readable(v)}" for k, v in meta["options"].items()) or "none"
     stamp = (
         f"{meta['ruleset']} v{meta['ruleset_version']} (engine {meta['engine_version']}), seed {meta['seed']}, "
         f"{meta['matches']:,} matches, policies {'/'.join(meta['policies'])}, card set {meta['cardset']} "
@@ -432,7 +451,7 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
-    from workbench.analysis import power_curve
+    from workbench.analysis import BASELINE, power_curve
 
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
@@ -455,7 +474,7 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     print(_provenance_line(curve.meta))
     print(
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
-        f"baseline score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
+        f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
     )
     width = max([len(name) for name in curve.cards["card"]] + [4])
     print(f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'flag':<8}  suggested")
@@ -463,7 +482,13 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
         print(
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"{row.flag:<8}  {suggested}"
+            f"{row.flag:<8}  {suggested}".rstrip()
+        )
+    fillers = curve.cards.loc[curve.cards["flag"] == BASELINE, "card"].tolist()
+    if fillers:
+        print(
+            f"baseline: {', '.join(fillers)} (the filler each card replaces; power 0 by construction, so no verdict, "
+            "and left out of the fitted line and the tier means)"
         )
     return EXIT_OK
 

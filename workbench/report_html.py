@@ -24,7 +24,8 @@ from workbench.charts import (
     power_curve_figure,
     stat_budget_figure,
 )
-from workbench.cards import WorkbenchInputError
+from workbench.analysis import BASELINE
+from workbench.cards import WorkbenchInputError, readable
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
@@ -36,7 +37,7 @@ table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
 th, td { border: 1px solid #ccd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #305496; color: #fff; }
 tr.error td { background: #fbe3da; } tr.warning td { background: #fff3cd; }
-td.over { background: #fbe3da; } td.under { background: #ddebf7; }
+td.over { background: #fbe3da; } td.under { background: #ddebf7; } td.baseline { background: #ececec; font-style: italic; }
 .stamp { color: #555; font-size: .85rem; } .note { background: #f3f3f3; padding: .5rem .8rem; border-left: 4px solid #999; }
 details summary { cursor: pointer; font-weight: 600; margin: .4rem 0; }
 """
@@ -135,7 +136,8 @@ def render_html(report: BalanceReport) -> str:
             f"({escape(', '.join(curve.meta['fillers'].values()))}) in the reference deck "
             f"{escape(curve.meta['reference_deck'])}, against the gauntlet "
             f"{escape(', '.join(curve.meta['gauntlet']))}; 95% interval from {curve.meta['matches_per_card']:,} "
-            "paired matches per card.</p>"
+            "paired matches per card. The filler is the baseline (power 0 by construction): it is marked "
+            f"<i>{BASELINE}</i>, gets no verdict and stays out of the fitted line, the tier means and the counts.</p>"
         )
         parts.append(figures.html(charts["power_curve"]))
         rows = []
@@ -211,7 +213,7 @@ def render_html(report: BalanceReport) -> str:
     parts.append(
         _table(
             ["option", "value", "default", "reading", "the document's words"],
-            [(k, str(v), str(ledger[k].default), ledger[k].reading, ledger[k].quote) for k, v in report.validation.options.items()],
+            [(k, readable(v), readable(ledger[k].default), ledger[k].reading, ledger[k].quote) for k, v in report.validation.options.items()],
         )
     )
     parts.append("<h2>Provenance</h2>")
@@ -294,10 +296,5 @@ def _interval(value: float, low: float, high: float) -> str:
 
 
 def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+    """A cell's text: nothing is an empty cell, lists and mappings in words (`workbench.cards.readable`)."""
+    return readable(value)

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pandas as pd
 from openpyxl.styles import PatternFill
 
 from workbench import __version__
-from workbench.analysis import PowerCurve, matchup_matrix, power_curve
-from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, matchup_matrix, power_curve
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
 from workbench.rulesets.base import StatBudget
 from workbench.simulate import MatchResults, Progress, simulate
@@ -33,7 +34,15 @@ SEVERITY_FILLS = {
     "error": PatternFill("solid", fgColor="F8CBAD"),
     "warning": PatternFill("solid", fgColor="FFE699"),
 }
-FLAG_FILLS = {"over": PatternFill("solid", fgColor="F8CBAD"), "under": PatternFill("solid", fgColor="BDD7EE")}
+FLAG_FILLS = {
+    "over": PatternFill("solid", fgColor="F8CBAD"),
+    "under": PatternFill("solid", fgColor="BDD7EE"),
+    BASELINE: PatternFill("solid", fgColor="D9D9D9"),
+}
+EXACT_INTEGER_LIMIT = 2**53
+"""Whole numbers beyond this lose digits in a spreadsheet (a cell holds a double), so they are written as text."""
+TEXT_COLUMNS = frozenset({"seed"})
+"""Columns written as text whatever their size: a seed is an identifier to copy back, not a number to sum."""
 
 
 @dataclass
@@ -66,10 +75,10 @@ def build_report(
     cardset: CardSet,
     decks: Sequence[Deck] = (),
     options: Mapping[str, OptionValue | str] | None = None,
-    matches_per_card: int = 1_000,
-    matches: int = 2_000,
-    seed: int = 0,
-    policy: str = "greedy",
+    matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
+    matches: int = POWER_CURVE_DEFAULTS.matches_per_pair,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    policy: str = POWER_CURVE_DEFAULTS.policy,
     baseline: CardSet | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
@@ -215,11 +224,15 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         ("infos", counts["info"]),
     ]
     if report.power is not None:
-        flags = report.power.cards["flag"].value_counts()
+        cards = report.power.cards
+        flags = cards["flag"].value_counts()
+        fillers = cards.loc[cards["flag"] == BASELINE, "card"].tolist()
         rows += [
-            ("cards measured", len(report.power.cards)),
+            # A filler is the baseline, power 0 by construction: not a judged card, not over, under or on curve.
+            ("cards judged", len(cards) - len(fillers)),
             ("over-powered", int(flags.get("over", 0))),
             ("under-powered", int(flags.get("under", 0))),
+            ("baseline (filler, not judged)", ", ".join(fillers) or "none"),
             ("reference deck score vs gauntlet", str(report.power.baseline)),
         ]
     if report.match is not None:
@@ -233,7 +246,7 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
 
 
 def findings_frame(report: BalanceReport) -> pd.DataFrame:
-    """Every finding as a row, in the JSON contract's columns."""
+    """Every finding as a row, in the JSON contract's columns (lists and mappings in words, see `cards.readable`)."""
     columns = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
     rows = []
     for finding in report.validation.findings:
@@ -243,11 +256,12 @@ def findings_frame(report: BalanceReport) -> pd.DataFrame:
 
 
 def _plain(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
+    """A cell value: numbers stay numbers (booleans and lists, mappings as words), nothing stays an empty cell."""
+    if value is None or (
+        isinstance(value, (str, int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    ):
         return value
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+    return readable(bool(value) if isinstance(value, np.bool_) else value)
 
 
 def write_report(report: BalanceReport, out_path: str | Path) -> Path:
@@ -293,6 +307,7 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     power = workbook.create_sheet("Power")
     if report.power is not None:
         cards = report.power.cards.sort_values(["cost", "power"])
+        # A filler's flag is "baseline": no verdict and no suggested cost (an empty cell), see workbench.analysis.
         columns = ["card", "cost", "power", "low", "high", "win_rate", "flag", "suggested_cost", "copies", "note"]
         _table(power, columns, (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()), [26, 8, 9, 9, 9, 9, 10, 14, 8, 40])
         flag_column = columns.index("flag") + 1
@@ -316,14 +331,19 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
         options,
         ["option", "value", "default", "reading", "quote"],
         [
-            (key, str(value), str(ledger[key].default), ledger[key].reading, ledger[key].quote)
+            (key, readable(value), readable(ledger[key].default), ledger[key].reading, ledger[key].quote)
             for key, value in report.validation.options.items()
         ],
         [28, 10, 10, 70, 70],
     )
 
     provenance = workbook.create_sheet("Provenance")
-    _table(provenance, ["key", "value"], [(k, _plain(v) if not isinstance(v, dict) else str(v)) for k, v in report.provenance.items()], [22, 90])
+    _table(
+        provenance,
+        ["key", "value"],
+        [(k, _cell(v, as_text=True) if k in TEXT_COLUMNS else _plain(v)) for k, v in report.provenance.items()],
+        [22, 90],
+    )
 
     if report.diff is not None:
         changes = workbook.create_sheet("Changes")
@@ -337,11 +357,23 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
 
 def _table(sheet: Any, headers: Sequence[str], rows: Any, widths: Sequence[int]) -> None:
     append_row(sheet, list(headers))
+    as_text = [header in TEXT_COLUMNS for header in headers]
     for row in rows:
-        append_row(sheet, [None if _is_nan(v) else v for v in row])
+        append_row(sheet, [_cell(value, text) for value, text in zip(row, as_text, strict=True)])
     style_header(sheet, widths)
     sheet.auto_filter.ref = f"A1:{sheet.cell(row=1, column=len(headers)).column_letter}{max(1, sheet.max_row)}"
 
 
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and value != value
+def _cell(value: Any, as_text: bool = False) -> Any:
+    """One XLSX cell: NaN and None empty; a seed, or a whole number a double cannot hold exactly, as its exact digits
+    in text (a spreadsheet keeps 15 significant digits, so 4334430513956379144 would come back as 4.33443E+18)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        number = int(value)
+        return str(number) if as_text or abs(number) > EXACT_INTEGER_LIMIT else number
+    if isinstance(value, np.floating):
+        return float(value)
+    return value

@@ -1,0 +1,34 @@
+"""The settings a power curve runs with when a person does not choose them: one object for the app and the CLI.
+
+`workbench power-curve`, `sweep` and `report`, and the app's Balance page, all read `POWER_CURVE_DEFAULTS`, so the
+same set gives the same figures in both: every deck of the set as the gauntlet (the first, in the set's order, is
+the reference deck), 2,000 matches per card, seed 0 and the greedy policy. This module imports nothing heavy, so
+the command line can build its help from it without loading the simulator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PowerCurveDefaults:
+    """The defaults of a power curve and of the figures drawn beside it."""
+
+    matches_per_card: int = 2_000
+    """Matches per measured card (split evenly over the gauntlet); also per value of a sweep."""
+    matches_per_pair: int = 2_000
+    """Matches of deck A against deck B, and per ordered pair of the matchup matrix, beside a power curve."""
+    seed: int = 0
+    """The root seed."""
+    policy: str = "greedy"
+    """Both sides' play policy."""
+
+    def gauntlet(self, deck_names: Sequence[str]) -> list[str]:
+        """Every deck of the set, in the set's order: the first is the reference deck, all of them the gauntlet."""
+        return list(deck_names)
+
+
+POWER_CURVE_DEFAULTS = PowerCurveDefaults()
+"""The one set of power-curve defaults."""
