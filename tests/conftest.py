@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,10 @@ from workbench.loading import load_cardset
 from workbench.rulesets.base import Ruleset
 
 MakeCardSet = Callable[..., CardSet]
+
+# The app's background warm-up compiles every engine (minutes of CPU) in each AppTest process and browser-test server;
+# a test that wants it (tests/browser/test_browser_warmup.py) sets WORKBENCH_WARMUP for its own server.
+os.environ.setdefault("WORKBENCH_WARMUP", "off")
 
 
 @pytest.fixture

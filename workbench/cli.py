@@ -170,6 +170,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per figure; the best is reported")
     bench.add_argument("--policy", default="greedy", metavar="P", help="engine figures' play policy (default greedy)")
     add_option_argument(bench)
+
+    warm = add("warm", "compile the match engines ahead of their first use (a server's start, CI)")
+    warm.add_argument(
+        "rulesets", nargs="*", metavar="RULESET", help="ruleset ids (default: every ruleset with a match engine)"
+    )
     return parser
 
 
@@ -661,6 +666,38 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_warm(args: argparse.Namespace) -> int:
+    from workbench.rulesets import RULESETS, get_ruleset
+    from workbench.warm import compile_times_path, numba_cache_text, warm_ruleset
+
+    rulesets = [get_ruleset(name) for name in args.rulesets] if args.rulesets else list(RULESETS.values())
+    engines: list[dict[str, Any]] = []
+    for ruleset in rulesets:
+        if ruleset.engine_module is None:
+            engines.append({"ruleset": ruleset.id, "how": "no engine"})
+            if args.format == "text":
+                print(f"{ruleset.id:<8} no match engine to compile")
+            continue
+        print(f"{ruleset.id}: loading the engine, or compiling it if this machine has no cached copy…", file=sys.stderr)
+        load = warm_ruleset(ruleset)
+        assert load is not None
+        engines.append(load.to_json())
+        if args.format == "text":
+            print(f"{ruleset.id:<8} {load.describe()}", flush=True)
+    if args.format == "json":
+        _emit_json(
+            {
+                "workbench_version": __version__,
+                "numba_cache": numba_cache_text(),
+                "compile_times_file": str(compile_times_path()),
+                "engines": engines,
+            }
+        )
+    else:
+        print(f"Numba cache: {numba_cache_text()}; compile times kept in {compile_times_path()}")
+    return EXIT_OK
+
+
 _COMMANDS = {
     "rulesets": _cmd_rulesets,
     "template": _cmd_template,
@@ -672,6 +709,7 @@ _COMMANDS = {
     "print": _cmd_print,
     "diff": _cmd_diff,
     "bench": _cmd_bench,
+    "warm": _cmd_warm,
 }
 
 

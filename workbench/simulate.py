@@ -26,6 +26,7 @@ import pandas as pd
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
+from workbench.warm import load_engine
 
 BATCH_SIZE = 1_000
 """Matches per batch (and per child seed). Fixed, so results never depend on the worker count."""
@@ -133,6 +134,11 @@ def run_jobs(
     results: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     if progress:
         progress(0, total)
+    # Compile (or load) the engine here first, once per process, timed and recorded (workbench.warm): the workers
+    # then load Numba's on-disk cache instead of each compiling the same kernels at once (souls: about 75 s of CPU
+    # per worker on a cold cache).
+    if jobs:
+        load_engine(engine_module, compiled, jobs[0].deck_a, jobs[0].deck_b)
     if workers == 1:
         for job in jobs:
             results.append(_play_job(engine_module, compiled, job))
@@ -140,10 +146,6 @@ def run_jobs(
             if progress:
                 progress(done, total)
         return results
-    # Compile (or load) the engine here first: the workers then load Numba's on-disk cache instead of each
-    # compiling the same kernels at once (souls: about 75 s of CPU per worker on a cold cache).
-    warm = jobs[0]
-    _play_job(engine_module, compiled, Job(warm.deck_a, warm.deck_b, warm.seeds[:1], warm.first[:1], warm.policy_a, warm.policy_b))
     pool = _local_pool(workers)
     futures = [pool.submit(_play_job, engine_module, compiled, job) for job in jobs]
     try:
@@ -367,10 +369,12 @@ def trace(
     engine, compiled, resolved = compile_for(cardset, options)
     policy_names = (policies, policies) if isinstance(policies, str) else tuple(policies)
     seeds, _ = batch_seeds(seed, 1)[0]
+    array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
+    load_engine(engine_module_of(cardset), compiled, array_a, array_b)  # a first compile is timed and recorded
     winner, turns, events = engine.play_traced(
         compiled,
-        compiled.deck_array(deck_a),
-        compiled.deck_array(deck_b),
+        array_a,
+        array_b,
         int(seeds[0]),
         0 if a_goes_first else 1,
         engine.policy_index(policy_names[0]),

@@ -167,18 +167,24 @@ def run_with_progress(
 ) -> T | None:
     """Run `work` under a progress bar and a Cancel button, loading (or compiling) the engine first when it is cold.
 
-    `work` is handed `show(share, text)` for its progress. Pressing Cancel reruns the page, which ends the run at
-    its next progress report. Input the run cannot use ends in an error naming `what` did not run, and None.
+    While the engine compiles (in the background warm-up or here), the bar says which engine, the time so far and
+    the time it took last time on this machine, about once a second (workbench.app.warmup). `work` is handed
+    `show(share, text)` for its progress. Pressing Cancel reruns the page, which ends the run at its next progress
+    report (a compile goes on in the background for the next Run). Input the run cannot use ends in an error naming
+    `what` did not run, and None.
     """
+    from workbench.app.warmup import wait_for_engine
+
     cancel_slot = st.empty()
     cancel_slot.button("Cancel", key=cancel_key, icon=":material/stop_circle:")
     bar = st.progress(0.0, text="Starting…")
     result: T | None = None
     try:
         if not is_warm(cardset):
-            bar.progress(0.0, text=f"Loading the {cardset.ruleset.id} engine (compiled on its first use on this machine)…")
-            spent = warm_up_engine(cardset, warm_deck)
-            st.caption(f"Engine ready in {spent:.1f} s.")
+            waited = wait_for_engine(cardset, warm_deck, lambda share, text: bar.progress(share, text=text))
+            waited += warm_up_engine(cardset, warm_deck)
+            if waited >= 1.0:
+                st.caption(f"The {cardset.ruleset.id} engine was ready after {waited:.1f} s.")
         result = work(lambda share, text: bar.progress(min(1.0, max(0.0, share)), text=text))
     except WorkbenchInputError as error:
         st.error(f"The {what} did not run: {error}")

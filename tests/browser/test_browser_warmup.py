@@ -1,0 +1,146 @@
+"""A first Run on a cold machine, in a real browser: the compile's progress is shown, then the results.
+
+The server starts with an empty Numba cache (NUMBA_CACHE_DIR in a temporary folder) and an empty record of compile
+times, as on a fresh clone, with its background warm-up limited to the circles engine (the quickest to compile:
+about 100 s here under load). A designer opens the circles set, goes to Balance and presses Run while the engine
+is still compiling: the bar names the engine and counts the seconds, once a second, and the results follow.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
+import pytest
+
+from workbench.paths import REPO_ROOT, bundled_sets
+
+Page = playwright_api.Page
+expect = playwright_api.expect
+
+STEP_TIMEOUT_MS = 60_000
+COMPILE_TIMEOUT_MS = 900_000
+"""A cold compile of the circles engine: about 100 s on a busy 2-core machine; generous for a slower CI."""
+CIRCLES_SET = bundled_sets("circles")[0]
+expect.set_options(timeout=STEP_TIMEOUT_MS)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """`streamlit run` with an empty Numba cache and record, warming up circles only; (url, user cache folder)."""
+    folder = tmp_path_factory.mktemp("cold")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(folder / "numba"),
+        "XDG_CACHE_HOME": str(folder / "user_cache"),
+        "WORKBENCH_WARMUP": "circles",
+    }
+    env.pop("NUMBA_DISABLE_JIT", None)
+    log = (folder / "streamlit.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
+            "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+            "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+        ],
+        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
+            time.sleep(0.5)
+        yield url, folder / "user_cache"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def _compile_children() -> list[str]:
+    """Command lines of running `python -m workbench.warm` processes (the background compiles)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            words = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"workbench.warm" in words:
+            found.append(" ".join(w.decode(errors="replace") for w in words if w))
+    return found
+
+
+def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
+    browser: object, cold_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, user_cache = cold_server
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    try:
+        page.goto(url)  # the server's first page run starts the background compile of circles
+        expect(page.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
+        page.get_by_test_id("stSelectbox").filter(has_text="Bundled set").first.click()
+        page.get_by_role("option", name=f"circles · {CIRCLES_SET.name}").first.click()
+        page.get_by_role("button", name="Open bundled set").click()
+        expect(page.get_by_text(f"Opened {CIRCLES_SET.name} with its")).to_be_visible()
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Balance").click()
+        expect(page.get_by_role("heading", name="Balance", level=1)).to_be_visible()
+        page.get_by_role("button", name="Run simulation").click()
+
+        # The bar names the engine and counts the seconds of the background compile (no second compile starts).
+        progress = page.get_by_test_id("stProgress")
+        pattern = re.compile(r"Compiling the circles engine: (?:(\d+) min )?(\d+) s so far\. "
+                             r"First compile on this machine")
+        expect(progress.filter(has_text=pattern)).to_be_visible()
+        page.screenshot(path=str(tmp_path / "compile_progress.png"))
+
+        def elapsed() -> int:
+            match = pattern.search(progress.first.inner_text())
+            assert match is not None, progress.first.inner_text()
+            return int(match.group(1) or 0) * 60 + int(match.group(2))
+
+        before = elapsed()
+        page.wait_for_timeout(3_000)
+        assert elapsed() >= before + 2  # it counts, about once a second
+        children = _compile_children()
+        assert len(children) == 1 and children[0].endswith("workbench.warm circles"), children
+
+        # Then the run goes on by itself, and its results show.
+        expect(page.get_by_text("Done in")).to_be_visible(timeout=COMPILE_TIMEOUT_MS)
+        expect(page.get_by_text(re.compile(r"The circles engine was ready after \d+\.\d s\."))).to_be_visible()
+        expect(page.get_by_test_id("stMetric").first).to_be_visible()
+        page.screenshot(path=str(tmp_path / "results.png"))
+        record = (user_cache / "card-workbench" / "compile_times.json").read_text()
+        assert '"circles"' in record  # the background compile recorded its time for the next estimate
+    finally:
+        context.close()

@@ -1,0 +1,451 @@
+"""Engines compiled before they are needed: load or compile once per process, timed, with a record of compile times.
+
+An engine's kernels are compiled by Numba on their first call in a process, or loaded from Numba's on-disk cache
+when an earlier process compiled the same source (seconds instead of minutes). `load_engine` makes that first call
+on purpose (one match played in batch and one traced, so every kernel a run or a trace needs is ready), times it,
+tells a compile from a load, and writes each compile's time to a small record (`compile_times_path()`), so the app
+and `workbench warm` can say how long the next compile is likely to take on this machine.
+
+Every first use goes through here: `workbench.simulate.run_jobs` and `trace` (the command line and the app),
+`workbench warm` (`warm_ruleset`), and the app's background warm-up, which runs `python -m workbench.warm RULESET`
+in a child process (see `workbench.app.warmup`). Pure: no Streamlit, pandas or plotly.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from workbench.engines import CompiledCards, Engine, IntArray
+
+if TYPE_CHECKING:
+    from workbench.rulesets.base import Ruleset
+
+_log = logging.getLogger(__name__)
+
+RECORD_DIR_NAME = "card-workbench"
+RECORD_FILE_NAME = "compile_times.json"
+RECORD_FORMAT = 1
+"""Bumped if the record's shape changes; a record of another format is read as empty."""
+
+TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {}
+"""Seconds a cold `workbench warm RULESET` took on the project's machine (README, Measured), said to a person whose
+own machine has no compile on record yet."""
+
+How = Literal["compiled", "loaded", "not compiled"]
+"""What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in
+memory), or ran them as plain Python (`NUMBA_DISABLE_JIT=1`)."""
+State = Literal["loading", "compiling"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The record of compile times on this machine
+
+
+@dataclass(frozen=True)
+class CompileTime:
+    """How long one engine's last compile took on this machine."""
+
+    ruleset: str
+    """The ruleset id whose engine was compiled."""
+    seconds: float
+    """Wall-clock seconds of the compile (one batch match and one traced match, from a cold cache)."""
+    engine_version: str
+    """The engine's version at the time."""
+    recorded_at: str
+    """When it finished, ISO 8601 in UTC."""
+    load_average: float
+    """The machine's one-minute load average when it finished (a busy machine compiles slower); -1 if unknown."""
+    cpus: int
+    """Cores the compiling process could use."""
+
+
+def compile_times_path() -> Path:
+    """`$XDG_CACHE_HOME/card-workbench/compile_times.json` (`~/.cache/...` when XDG_CACHE_HOME is unset)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / RECORD_DIR_NAME / RECORD_FILE_NAME
+
+
+def read_compile_times(path: Path | None = None) -> dict[str, CompileTime]:
+    """The record, by ruleset id; a missing, unreadable or corrupt record (or entry) reads as empty, never an error."""
+    path = compile_times_path() if path is None else path
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT or not isinstance(data.get("engines"), dict):
+        return {}
+    record: dict[str, CompileTime] = {}
+    for ruleset_id, entry in data["engines"].items():
+        try:
+            record[ruleset_id] = CompileTime(
+                ruleset=str(ruleset_id),
+                seconds=float(entry["seconds"]),
+                engine_version=str(entry["engine_version"]),
+                recorded_at=str(entry["recorded_at"]),
+                load_average=float(entry.get("load_average", -1.0)),
+                cpus=int(entry.get("cpus", 0)),
+            )
+        except (KeyError, TypeError, ValueError):
+            continue  # one damaged entry loses that engine's figure only
+    return record
+
+
+@contextmanager
+def _record_lock(path: Path) -> Iterator[None]:
+    """Serialise read-update-write between processes (the app's background compile and a command line compile)."""
+    try:
+        import fcntl
+    except ImportError:  # not on a Unix: the replace below is still atomic, a concurrent update may be lost
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def record_compile_time(entry: CompileTime, path: Path | None = None) -> Path:
+    """Write `entry` into the record (atomically: temp file, fsync, replace); other engines' entries are kept."""
+    from workbench.spreadsheets import write_atomically
+
+    path = compile_times_path() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _record_lock(path):
+        record = read_compile_times(path)
+        record[entry.ruleset] = entry
+        data = {
+            "format": RECORD_FORMAT,
+            "about": "How long each card-workbench engine's last Numba compile took on this machine (seconds).",
+            "engines": {
+                ruleset_id: {key: value for key, value in asdict(item).items() if key != "ruleset"}
+                for ruleset_id, item in sorted(record.items())
+            },
+        }
+        text = json.dumps(data, indent=2) + "\n"
+
+        def write(temp: str) -> None:
+            Path(temp).write_text(text, encoding="utf-8")
+
+        write_atomically(path, write)
+    return path
+
+
+def _record_quietly(entry: CompileTime) -> None:
+    """A record that cannot be written (read-only home, full disk) costs the next estimate, never a run."""
+    try:
+        record_compile_time(entry)
+    except OSError as error:
+        _log.warning("could not record the %s engine's compile time in %s: %s", entry.ruleset, compile_times_path(), error)
+
+
+def expected_text(ruleset_id: str, last: CompileTime | None) -> str:
+    """What a person can expect of a compile: last time's figure on this machine, else the project's typical one."""
+    if last is not None:
+        return f"Last time on this machine it took {duration_text(last.seconds)}."
+    typical = TYPICAL_FIRST_COMPILE_SECONDS.get(ruleset_id)
+    if typical is None:
+        return "First compile on this machine."
+    minutes = max(1, round(typical / 60))
+    return f"First compile on this machine: usually about {minutes} minute{'s' if minutes != 1 else ''}."
+
+
+def duration_text(seconds: float) -> str:
+    """`42 s`, `3 min 5 s`."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    return f"{whole // 60} min {whole % 60} s"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Loading an engine in this process
+
+
+@dataclass(frozen=True)
+class EngineLoad:
+    """What making an engine ready in this process did, and how long it took."""
+
+    ruleset: str
+    """The ruleset id (the engine's module path for an engine no registered ruleset names)."""
+    engine_version: str
+    """The engine's version."""
+    how: How
+    """Compiled, loaded from the on-disk cache, or not compiled (NUMBA_DISABLE_JIT)."""
+    seconds: float
+    """Wall-clock seconds of the first calls."""
+    last_compile: CompileTime | None
+    """The compile on record before this one (None when this machine has none)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The load as JSON: `last_compile_seconds` is null when this machine had no compile on record."""
+        return {
+            "ruleset": self.ruleset,
+            "engine_version": self.engine_version,
+            "how": self.how,
+            "seconds": round(self.seconds, 2),
+            "last_compile_seconds": None if self.last_compile is None else round(self.last_compile.seconds, 2),
+        }
+
+    def describe(self) -> str:
+        """One line a person reads, e.g. `compiled in 1 min 43 s (first compile on this machine)`."""
+        if self.how == "not compiled":
+            return "not compiled: NUMBA_DISABLE_JIT is set, so the engine runs as plain Python"
+        if self.how == "loaded":
+            verb = "loaded from the Numba cache"
+        else:
+            verb = "compiled"
+        if self.last_compile is None:
+            before = "first compile on this machine" if self.how == "compiled" else "no compile on record here"
+        else:
+            before = f"compile before: {duration_text(self.last_compile.seconds)}"
+        return f"{verb} in {self.seconds:.1f} s ({before})"
+
+
+@dataclass
+class _Slot:
+    """One engine module's state in this process."""
+
+    lock: threading.Lock
+    """Held while the engine loads: a second caller waits for the first instead of compiling it again."""
+    ruleset: str
+    """The ruleset id the record uses."""
+    package: str
+    """Modules whose kernels count as this engine's (its ruleset package)."""
+    state: State | None = None
+    """Loading or compiling right now; None when idle."""
+    started: float = 0.0
+    """`time.monotonic()` when the load began."""
+    compiles: int = 0
+    """Numba compile events seen for the package during the load."""
+    load: EngineLoad | None = None
+    """Set once the engine is ready in this process."""
+
+
+@dataclass(frozen=True)
+class Activity:
+    """An engine being made ready in this process right now."""
+
+    ruleset: str
+    """The ruleset id."""
+    state: State
+    """`loading` until Numba starts compiling one of its kernels, then `compiling`."""
+    seconds: float
+    """Seconds since it started."""
+
+
+_SLOTS: dict[str, _Slot] = {}
+_SLOTS_LOCK = threading.Lock()
+_LISTENING = False
+
+
+def ruleset_of(engine_module: str) -> str:
+    """The id of the registered ruleset whose engine this module is (the module path otherwise)."""
+    from workbench.rulesets import RULESETS
+
+    return next((r.id for r in RULESETS.values() if r.engine_module == engine_module), engine_module)
+
+
+def _slot(engine_module: str) -> _Slot:
+    with _SLOTS_LOCK:
+        slot = _SLOTS.get(engine_module)
+        if slot is None:
+            package = engine_module.rsplit(".", 1)[0] if "." in engine_module else engine_module
+            slot = _Slot(lock=threading.Lock(), ruleset=ruleset_of(engine_module), package=package)
+            _SLOTS[engine_module] = slot
+        return slot
+
+
+def _listen_for_compiles() -> None:
+    """Count Numba's compile events per engine package (a cache hit raises none), once per process."""
+    global _LISTENING
+    with _SLOTS_LOCK:
+        if _LISTENING:
+            return
+        from numba.core import event
+
+        class CompileCounter(event.Listener):  # type: ignore[misc]
+            def on_start(self, item: Any) -> None:
+                dispatcher = (item.data or {}).get("dispatcher")
+                module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+                for slot in list(_SLOTS.values()):
+                    if slot.state is not None and (module == slot.package or module.startswith(slot.package + ".")):
+                        slot.compiles += 1
+                        slot.state = "compiling"
+
+            def on_end(self, item: Any) -> None:
+                return None
+
+        event.register("numba:compile", CompileCounter())
+        _LISTENING = True
+
+
+def _jit_disabled() -> bool:
+    from numba.core import config
+
+    return bool(getattr(config, "DISABLE_JIT", False))
+
+
+def is_loaded(engine_module: str) -> bool:
+    """True once this process has made the engine ready (through `load_engine`)."""
+    slot = _SLOTS.get(engine_module)
+    return slot is not None and slot.load is not None
+
+
+def activity() -> list[Activity]:
+    """Engines being loaded or compiled in this process right now."""
+    now = time.monotonic()
+    found: list[Activity] = []
+    for slot in list(_SLOTS.values()):
+        state = slot.state  # read once: the loading thread may change it meanwhile
+        if state is not None:
+            found.append(Activity(slot.ruleset, state, now - slot.started))
+    return found
+
+
+def load_engine(engine_module: str, compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> EngineLoad:
+    """Make the engine ready in this process: one match in batch and one traced, timed; a compile is recorded.
+
+    Once per engine per process: later calls return the first call's `EngineLoad` at once. A caller arriving while
+    another thread loads the same engine waits for it (one compile, never two at once). The decks are card-id
+    arrays of `compiled`; any legal pair compiles the same kernels.
+    """
+    slot = _slot(engine_module)
+    if slot.load is not None:
+        return slot.load
+    with slot.lock:
+        if slot.load is not None:
+            return slot.load
+        engine: Engine = importlib.import_module(engine_module).ENGINE
+        disabled = _jit_disabled()
+        if not disabled:
+            _listen_for_compiles()
+        last = read_compile_times().get(slot.ruleset)
+        slot.compiles = 0
+        slot.started = time.monotonic()
+        slot.state = "loading"
+        try:
+            seeds = np.zeros(1, dtype=np.int64)
+            first = np.zeros(1, dtype=np.int8)
+            engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 0)
+            engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
+        finally:
+            seconds = time.monotonic() - slot.started
+            compiles, slot.state = slot.compiles, None
+        how: How = "not compiled" if disabled else ("compiled" if compiles else "loaded")
+        load = EngineLoad(slot.ruleset, engine.version, how, seconds, last)
+        if how == "compiled":
+            _record_quietly(
+                CompileTime(
+                    ruleset=slot.ruleset,
+                    seconds=round(seconds, 2),
+                    engine_version=engine.version,
+                    recorded_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                    load_average=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else -1.0,
+                    cpus=_cpus(),
+                )
+            )
+        slot.load = load
+        return load
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
+    """Load (or compile) a ruleset's engine on its first bundled set and decklist; None for a game without an engine.
+
+    A missing bundled set (a package installed without `cardsets/`) is a `WorkbenchInputError` that says so.
+    """
+    if ruleset.engine_module is None:
+        return None
+    from workbench.cards import WorkbenchInputError
+    from workbench.decklists import read_decklist
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_decks, bundled_sets
+    from workbench.simulate import compile_for
+
+    sets, decks = bundled_sets(ruleset.id), bundled_decks(ruleset.id)
+    if not sets or not decks:
+        raise WorkbenchInputError(
+            f"the {ruleset.id} ruleset has no bundled card set with a decklist to compile its engine on.",
+            expected=f"cardsets/{ruleset.id}/<set>.csv and cardsets/{ruleset.id}/decks/<deck>.txt",
+        )
+    cardset = load_cardset(sets[0], ruleset)
+    deck = read_decklist(decks[0], cardset)
+    _, compiled, _ = compile_for(cardset)
+    cards = compiled.deck_array(deck)
+    return load_engine(ruleset.engine_module, compiled, cards, cards)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# `python -m workbench.warm RULESET`: the app's background compile, in a child process
+
+
+def _exit_when_parent_goes() -> None:
+    """The parent holds our stdin open; end of file means it has gone, so stop compiling for nobody."""
+    try:
+        sys.stdin.buffer.read()
+    finally:
+        os._exit(3)
+
+
+def child_main(argv: list[str] | None = None) -> int:
+    """Compile one ruleset's engine for a parent process (the app), printing the `EngineLoad` as JSON.
+
+    Exits as soon as the parent closes this process's stdin (it ended or was killed), so an app server that stops
+    leaves no compile running. People use `workbench warm`, which this shares its work with.
+    """
+    from workbench.cards import WorkbenchInputError
+    from workbench.rulesets import get_ruleset
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m workbench.warm RULESET (the app's background compile; people use workbench warm)",
+              file=sys.stderr)
+        return 2
+    threading.Thread(target=_exit_when_parent_goes, name="parent-watch", daemon=True).start()
+    try:
+        load = warm_ruleset(get_ruleset(args[0]))
+    except WorkbenchInputError as error:
+        print(f"workbench.warm: {error}", file=sys.stderr)
+        return 2
+    json.dump(None if load is None else load.to_json(), sys.stdout)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+    return 0
+
+
+def numba_cache_text() -> str:
+    """Where Numba keeps the compiled engines (NUMBA_CACHE_DIR, else `__pycache__` beside each engine's source)."""
+    from numba.core import config
+
+    folder = str(getattr(config, "CACHE_DIR", "") or "")
+    return folder if folder else "__pycache__ folders beside the engine sources"
+
+
+if __name__ == "__main__":
+    # Run the imported module's copy, not this `__main__` one: `workbench.simulate` imports `workbench.warm`, and
+    # two copies would keep two registries of loaded engines.
+    from workbench.warm import child_main as _child_main
+
+    raise SystemExit(_child_main())
