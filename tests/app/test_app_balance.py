@@ -22,6 +22,7 @@ from app_helpers import (
 from streamlit.testing.v1 import AppTest
 from toy_engine import TOY
 
+from workbench.analysis import POWER_CURVE_DEFAULTS
 from workbench.app import BALANCE
 from workbench.loading import load_cardset
 from workbench.rulesets import RULESETS
@@ -75,10 +76,15 @@ def test_a_ruleset_whose_engine_lands_is_simulated_without_page_changes(monkeypa
     drawn = {
         row[0]
         for trace in curve["data"]
-        if trace.get("name") in ("over", "under", "on curve")
+        if trace.get("name") in ("over", "under", "on curve") or str(trace.get("name", "")).startswith("baseline")
         for row in trace["customdata"]
     }
     assert drawn == set(results.curve.cards["card"])
+    assert curve["layout"]["xaxis"]["zeroline"] is False  # no plotly zero line down the cost-0 column
+    power_table = next(frame for frame in at.dataframe if "suggested_cost" in frame.value.columns)
+    filler = power_table.value[power_table.value["card"] == "Filler"].iloc[0]
+    assert filler["flag"] == "baseline" and power_table.value["flag"].iloc[-1] == "baseline"  # listed last
+    assert filler["suggested_cost"] is None and power_table.proto.placeholder == "—"  # shown as "—", not "None"
     assert at.code[0].value.startswith("# toy 1 (engine 1), seed 0, A = reference (greedy), B = other (greedy)")
     assert workspace(at).ruleset_id == "toy"
 
@@ -134,8 +140,13 @@ def test_the_balance_page_draws_for_each_bundled_set(ruleset_id: str) -> None:
         assert "has no match engine yet" in shown_text(at)
     else:
         assert at.button(key="balance_run") is not None
-        assert at.multiselect(key="balance_decks").value == list(workspace(at).decks)[:2]
+        # The command line's defaults (workbench.power_defaults): every deck of the set, 2,000 matches per card.
+        assert at.multiselect(key="balance_decks").value == list(workspace(at).decks)
+        assert at.number_input(key="balance_per_card").value == POWER_CURVE_DEFAULTS.matches_per_card
+        assert at.number_input(key="balance_matches").value == POWER_CURVE_DEFAULTS.matches_per_pair
+        assert at.number_input(key="balance_seed").value == POWER_CURVE_DEFAULTS.seed
         assert at.selectbox(key="balance_policy_a").options[0] == RULESETS[ruleset_id].engine.policies[0]  # type: ignore[union-attr]
+        assert at.selectbox(key="balance_policy_a").value == POWER_CURVE_DEFAULTS.policy
 
 
 def test_one_sessions_results_are_not_seen_by_another(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -235,7 +246,7 @@ def test_a_sweep_plays_under_the_pages_rule_options(monkeypatch: pytest.MonkeyPa
     at = _run_sweep(at, "Mid", "strength", "1,3")
     kept = next(iter(results_store_values(at)))
     assert kept.meta["options"] == {"first_player_bonus": False}
-    assert "rule options changed: first_player_bonus=False" in shown_text(at)
+    assert "rule options changed: first_player_bonus=false" in shown_text(at)
 
 
 @pytest.mark.parametrize(
@@ -300,3 +311,80 @@ def test_a_real_engine_sweeps_a_card_of_its_bundled_set() -> None:
     assert len(plotly_charts(at)) == 1
     assert f"{ruleset_id} v{RULESETS[ruleset_id].version} · " in shown_text(at)
 
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "says"),
+    [
+        ("balance_matches", 2_000_000, "Matches (A vs B, and per matchup): 2,000,000 is outside the limit, 10 to 1,000,000."),
+        ("balance_per_card", 5, "Matches per card (power curve): 5 is outside the limit, 10 to 1,000,000."),
+        ("balance_seed", -1, "Seed: -1 is outside the limit, 0 to 2,147,483,647."),
+    ],
+)
+def test_a_number_out_of_range_is_refused_on_the_page_before_run(
+    monkeypatch: pytest.MonkeyPatch, key: str, typed: int, says: str
+) -> None:
+    at = _toy_balance(monkeypatch)
+    assert "From 10 to 1,000,000." in at.number_input(key="balance_matches").help  # the limit is said up front
+    at.number_input(key=key).set_value(typed)
+    at.run()
+    assert [e.value for e in at.error] == [says + " Change it to run."]
+    assert at.button(key="balance_run").disabled  # Run cannot silently use the old value
+    at.number_input(key=key).set_value(100)
+    at.run()
+    assert not at.error and not at.button(key="balance_run").disabled
+
+
+def test_a_sweep_refuses_an_out_of_range_count_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _sweep_tab(_toy_balance(monkeypatch))
+    at.number_input(key="balance_sweep_per_value").set_value(2_000_000)
+    at.run()
+    assert [e.value for e in at.error] == [
+        "Matches per value: 2,000,000 is outside the limit, 10 to 200,000. Change it to run."
+    ]
+    assert at.button(key="balance_sweep_run").disabled
+
+
+def test_the_apps_default_run_gives_the_command_lines_default_powers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import shutil
+
+    from app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
+
+    from workbench.app import DECKS
+    from workbench.cli import main
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    # The same set and decks on both sides; deck names that sort as they were added, as a decks/ folder sorts.
+    decks = {"a_reference": TOY_REFERENCE_DECK, "b_other": TOY_OTHER_DECK}
+    at = upload_cardset(new_app(), DATA / "toy_cards.csv", ruleset="toy")
+    go(at, DECKS)
+    for name, text in decks.items():
+        at.text_input(key="deck_paste_name").set_value(name)
+        at.text_area(key="deck_paste_text").set_value(text)
+        at.run()
+        at.button(key="deck_add_pasted").click()
+        at.run()
+    at = go(at, BALANCE)
+    at.button(key="balance_run").click()  # nothing changed: the page's defaults
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (results,) = results_store_values(at)
+    assert results.settings.decks == ("a_reference", "b_other")
+    assert results.curve.meta["matches_per_card"] == POWER_CURVE_DEFAULTS.matches_per_card
+
+    shutil.copy(DATA / "toy_cards.csv", tmp_path / "toy_cards.csv")
+    (tmp_path / "decks").mkdir()
+    for name, text in decks.items():
+        (tmp_path / "decks" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    assert main(["power-curve", str(tmp_path / "toy_cards.csv"), "--ruleset", "toy", "--format", "json"]) == 0
+    cli_curve = json.loads(capsys.readouterr().out)
+    assert cli_curve["gauntlet"] == list(results.curve.meta["gauntlet"]) and cli_curve["seed"] == results.curve.meta["seed"]
+    app_rows = results.curve.cards.to_dict(orient="records")
+    assert [row["card"] for row in cli_curve["cards"]] == [row["card"] for row in app_rows]
+    for cli_row, app_row in zip(cli_curve["cards"], app_rows, strict=True):
+        assert (cli_row["power"], cli_row["low"], cli_row["high"], cli_row["flag"]) == (
+            app_row["power"], app_row["low"], app_row["high"], app_row["flag"]
+        )

@@ -40,6 +40,9 @@ def test_each_bundled_set_draws_its_rulesets_points_and_line(ruleset_id: str) ->
     assert sorted(drawn) == sorted(point.card for point in budget.points)
     assert figure["data"][0]["name"] == budget.line_label
     assert len(at.dataframe[0].value) == len(budget.points)
+    # A card the formula gives no figure for (a souls spell, a SOURCE token) shows "—", not Streamlit's "None".
+    assert at.dataframe[0].proto.placeholder == "—"
+    assert at.dataframe[0].value["formula allows"].isna().sum() == sum(p.expected_budget is None for p in budget.points)
 
 
 def test_a_card_with_a_finding_is_ringed_and_counted() -> None:

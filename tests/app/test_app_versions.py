@@ -335,3 +335,21 @@ def test_the_power_of_the_changed_cards_is_simulated_before_and_after(
     assert "- Power: Dud (new) plays at " in notes and "- Power: Mid " in notes
     go(at, VERSIONS)  # coming back shows the kept run without simulating again
     assert len(plotly_charts(at)) == 1 and "Press Simulate power" not in shown_text(at)
+
+
+def test_the_power_run_starts_from_the_power_curve_defaults_and_refuses_a_count_out_of_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workbench.power_defaults import POWER_CURVE_DEFAULTS
+
+    at = _toy_versions(monkeypatch)
+    earlier = b"name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,3\nBig,unit,3,3\nBargain,unit,1,5\nDud,unit,3,0\n"
+    _upload_earlier(at, "toy_v1.csv", earlier)
+    assert at.number_input(key="versions_per_card").value == POWER_CURVE_DEFAULTS.matches_per_card
+    assert at.multiselect(key="versions_decks").value == ["reference", "other"]  # every deck of the set
+    at.number_input(key="versions_per_card").set_value(2_000_000)
+    at.run()
+    assert [e.value for e in at.error] == [
+        "Matches per card version: 2,000,000 is outside the limit, 10 to 1,000,000. Change it to run."
+    ]
+    assert at.button(key="versions_power_run").disabled

@@ -24,9 +24,11 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from workbench.analysis import Sweep, parse_sweep_values, sweep, with_field
+from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, Sweep, parse_sweep_values, sweep, with_field
 from workbench.app import RULES
 from workbench.app.widgets import (
+    EMPTY_CELL,
+    count_input,
     deck_picker,
     engine_and_decks,
     option_inputs,
@@ -47,7 +49,7 @@ from workbench.balance_study import (
     provenance_text,
     run_study,
 )
-from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
@@ -72,6 +74,10 @@ SWEEP_SUGGESTED_FOR_KEY = "balance_sweep_values_for"
 SWEEP_CANCEL_KEY = "balance_sweep_cancel"
 SWEEP_CHECKED_KEY = "balance_sweep_checked"
 MAX_SWEEP_MATCHES = 200_000
+MIN_MATCHES = 10
+MAX_SEED = 2**31 - 1
+FLAG_ORDER = {"over": 0, "under": 1, "on curve": 2, BASELINE: 3}
+"""The power table lists verdicts first; the baseline (the filler, no verdict) comes last."""
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -99,24 +105,34 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.info("The power curve was not asked for in this run.")
         else:
             st.plotly_chart(power_curve_figure(curve, cost_axis), width="stretch", key="power_curve_chart")
+            fillers = ", ".join(curve.cards.loc[curve.cards["flag"] == BASELINE, "card"])
             st.caption(
                 f"Reference deck {curve.meta.get('reference_deck')}, "
                 f"gauntlet {', '.join(curve.meta.get('gauntlet', []))}; "
-                f"{curve.meta.get('matches_per_card'):,} matches per card; baseline score {curve.baseline}. "
+                f"{curve.meta.get('matches_per_card'):,} matches per card; reference deck score {curve.baseline}. "
                 "Power = change in score when a card replaces its slot's filler (95% interval); "
-                "over/under = the interval lies wholly above/below the card's cost tier band."
+                "over/under = the interval lies wholly above/below the card's cost tier band. "
+                f"Baseline ({fillers or 'none'}): the filler each card replaces, power 0 by construction, so no "
+                "verdict, and left out of the fitted line and the tier means."
             )
             table = curve.cards.copy()
-            order = {"over": 0, "under": 1, "on curve": 2}
-            table = table.sort_values(by=["flag", "power"], key=lambda s: s.map(order) if s.name == "flag" else -s)
+            table = table.sort_values(by=["flag", "power"], key=lambda s: s.map(FLAG_ORDER) if s.name == "flag" else -s)
             st.dataframe(
                 table[["card", "cost", "power", "low", "high", "flag", "suggested_cost", "win_rate", "note"]],
                 hide_index=True,
                 width="stretch",
+                placeholder=EMPTY_CELL,
                 column_config={
+                    "cost": st.column_config.NumberColumn(format="%g"),
                     "power": st.column_config.NumberColumn(format="%+.3f"),
                     "low": st.column_config.NumberColumn(format="%+.3f"),
                     "high": st.column_config.NumberColumn(format="%+.3f"),
+                    "flag": st.column_config.TextColumn(
+                        help="over / under / on curve against the card's cost tier band; baseline = the filler"
+                    ),
+                    "suggested_cost": st.column_config.NumberColumn(
+                        "suggested cost", format="%g", help="Empty for the baseline, or when power does not rise with cost."
+                    ),
                     "win_rate": st.column_config.NumberColumn(format="%.3f"),
                 },
             )
@@ -126,7 +142,10 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.info("Matchups need two decks or more (and the box ticked).")
         else:
             st.plotly_chart(matchup_heatmap(matchups), width="stretch")
-            st.dataframe(matchups, hide_index=True, width="stretch")
+            # A seed is an identifier to copy back exactly: as text, so no digit is rounded on the way to the browser.
+            st.dataframe(
+                matchups.assign(seed=matchups["seed"].astype(str)), hide_index=True, width="stretch", placeholder=EMPTY_CELL
+            )
     with tabs[3]:
         st.caption(f"Match 0 of seed {results.settings.seed}: the same match the simulation's first row played.")
         st.code("\n".join(results.trace), language=None, height=520)
@@ -173,6 +192,11 @@ def _values_problem(cardset: CardSet, card: str, field: str, values_text: str) -
     return values, problem
 
 
+def _default_policy_index(policies: list[str]) -> int:
+    """The default policy's place in the engine's list (`POWER_CURVE_DEFAULTS.policy`, else the first)."""
+    return policies.index(POWER_CURVE_DEFAULTS.policy) if POWER_CURVE_DEFAULTS.policy in policies else 0
+
+
 def _suggested_values(current: Any) -> str:
     """Values around the card's own: two steps either side for a whole number (not below 0 unless it already is)."""
     if isinstance(current, bool) or current is None:
@@ -203,6 +227,7 @@ def _show_sweep(result: Sweep, field_label: str) -> None:
         table,
         hide_index=True,
         width="stretch",
+        placeholder=EMPTY_CELL,
         key="sweep_table",
         column_config={
             "cost": st.column_config.NumberColumn(format="%g"),
@@ -260,17 +285,22 @@ def _sweep_section(
         "LOW..HIGH includes both ends (at most 101 values).",
     )
     settings_row = st.columns(3)
-    per_value = settings_row[0].number_input(
-        "Matches per value", min_value=10, max_value=MAX_SWEEP_MATCHES, value=200, step=100, key="balance_sweep_per_value"
+    per_value, per_value_problem = count_input(
+        settings_row[0], "Matches per value", MIN_MATCHES, MAX_SWEEP_MATCHES, POWER_CURVE_DEFAULTS.matches_per_card,
+        "balance_sweep_per_value", step=100, help_text="Also the matches per card of the set's own power curve.",
     )
-    seed = settings_row[1].number_input(
-        "Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="balance_sweep_seed"
+    seed, seed_problem = count_input(settings_row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_sweep_seed")
+    policies = list(engine.policies)
+    policy = settings_row[2].selectbox(
+        "Policy", policies, index=_default_policy_index(policies), key="balance_sweep_policy"
     )
-    policy = settings_row[2].selectbox("Policy", list(engine.policies), key="balance_sweep_policy")
 
     values, problem = _values_problem(cardset, card, field, values_text)
     if problem:
         st.error(f"The values cannot be swept: {problem}")
+    for count_problem in (per_value_problem, seed_problem):
+        if count_problem:
+            st.error(count_problem)
 
     settings_key = json.dumps(
         [
@@ -288,7 +318,12 @@ def _sweep_section(
         default=str,
     )
     result = results_store().get(settings_key)
-    run = st.button("Run sweep", type="primary", disabled=not chosen or not values, key="balance_sweep_run")
+    run = st.button(
+        "Run sweep",
+        type="primary",
+        disabled=not chosen or not values or bool(per_value_problem or seed_problem),
+        key="balance_sweep_run",
+    )
     if run:
         started = time.perf_counter()
 
@@ -319,21 +354,28 @@ def _simulation_section(
     cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
 ) -> None:
     """A match between deck A and deck B, the power curve and the matchups, on one seed."""
+    # The same defaults as `workbench power-curve` and `workbench report` (workbench.power_defaults).
+    defaults = StudySettings.defaults(list(decks), list(engine.policies))
+    policies = list(engine.policies)
     settings_row = st.columns(5)
-    policy_a = settings_row[0].selectbox("Deck A's policy", list(engine.policies), key="balance_policy_a")
-    policy_b = settings_row[1].selectbox("Deck B's policy", list(engine.policies), key="balance_policy_b")
-    matches = settings_row[2].number_input(
-        "Matches (A vs B, and per matchup)",
-        min_value=10,
-        max_value=MAX_MATCHES,
-        value=1_000,
-        step=100,
-        key="balance_matches",
+    policy_a = settings_row[0].selectbox(
+        "Deck A's policy", policies, index=policies.index(defaults.policy_a), key="balance_policy_a"
     )
-    per_card = settings_row[3].number_input(
-        "Matches per card (power curve)", min_value=10, max_value=MAX_MATCHES, value=200, step=100, key="balance_per_card"
+    policy_b = settings_row[1].selectbox(
+        "Deck B's policy", policies, index=policies.index(defaults.policy_b), key="balance_policy_b"
     )
-    seed = settings_row[4].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="balance_seed")
+    matches, matches_problem = count_input(
+        settings_row[2], "Matches (A vs B, and per matchup)", MIN_MATCHES, MAX_MATCHES, defaults.matches,
+        "balance_matches", step=100,
+    )
+    per_card, per_card_problem = count_input(
+        settings_row[3], "Matches per card (power curve)", MIN_MATCHES, MAX_MATCHES, defaults.matches_per_card,
+        "balance_per_card", step=100, help_text="Split evenly over the chosen decks (the gauntlet).",
+    )
+    seed, seed_problem = count_input(settings_row[4], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
+    problems = [problem for problem in (matches_problem, per_card_problem, seed_problem) if problem]
+    for problem in problems:
+        st.error(problem)
     ticks = st.columns(3)
     with_curve = ticks[0].checkbox("Power curve", value=True, key="balance_with_curve")
     with_matchups = ticks[1].checkbox("Matchup matrix", value=True, key="balance_with_matchups")
@@ -359,7 +401,7 @@ def _simulation_section(
     )
     results = results_store().get(settings_key)
 
-    run = st.button("Run simulation", type="primary", disabled=not chosen, key="balance_run")
+    run = st.button("Run simulation", type="primary", disabled=not chosen or bool(problems), key="balance_run")
     if run:
 
         def study_work(show: Callable[[float, str], None]) -> StudyResults:
@@ -453,9 +495,10 @@ with st.expander("What the figures mean"):
         "played against every chosen deck on the same seeds; "
         "the interval is the 95% normal interval of that paired mean.\n"
         "- **Flags**: over/under when a card's interval lies wholly above/below "
-        "its cost tier's band on the fitted line.\n"
+        "its cost tier's band on the fitted line. **Baseline** marks a filler: the card the others replace, power 0 "
+        "by construction; it gets no verdict and stays out of the fitted line and the tier means.\n"
         "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
         "power curve, against the band of the card's cost at that value.\n"
         "- The same seed and settings give the same figures. See docs/simulation.md."
     )
-    st.dataframe(pd.DataFrame({"option": list(options), "value": [str(v) for v in options.values()]}), hide_index=True)
+    st.dataframe(pd.DataFrame({"option": list(options), "value": [readable(v) for v in options.values()]}), hide_index=True)

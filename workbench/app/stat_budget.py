@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.app import CARD_EDITOR
-from workbench.app.widgets import page_start, require_workspace
+from workbench.app.widgets import EMPTY_CELL, page_start, require_workspace
 from workbench.app.workspace import current_cardset, findings_for, stat_budget_for
 from workbench.cards import SEVERITY_ORDER
 from workbench.charts import selected_cards, stat_budget_figure
@@ -93,7 +93,8 @@ table = pd.DataFrame(
         for point in budget.points
     ]
 )
-st.dataframe(table, hide_index=True, width="stretch")
+# A card the formula gives no figure for shows an empty mark, not "None".
+st.dataframe(table, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
 with st.form("open_card_form", border=False):
     choices = {f"row {point.row} · {point.card}": point.row for point in budget.points}
     choice = st.selectbox("Open a card in the editor", list(choices))

@@ -20,6 +20,8 @@ import streamlit as st
 
 from workbench.app import CARD_EDITOR
 from workbench.app.widgets import (
+    EMPTY_CELL,
+    count_input,
     findings_column_config,
     findings_frame,
     options_summary,
@@ -44,6 +46,7 @@ from workbench.cards import CardEntry, CardSet, WorkbenchInputError
 from workbench.charts import power_change_figure
 from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_changes
 from workbench.paths import bundled_sets
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.spreadsheets import MAX_FILE_BYTES
 
 AS_OPENED = "opened"
@@ -61,6 +64,8 @@ POWER_CANCEL_KEY = "versions_power_cancel"
 POWER_DECKS_KEY = "versions_decks"
 MAX_KEPT_EARLIER = 6
 MAX_MATCHES = 1_000_000
+MIN_MATCHES = 10
+MAX_SEED = 2**31 - 1
 UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
 # Escaped when a card name or value is shown as Markdown (so `$` is not maths, `*` not emphasis).
 MARKDOWN_SPECIALS = "\\`*_{}[]<>#|$~"
@@ -119,6 +124,7 @@ def _cards_tab(diff: SetDiff) -> None:
                 columns=["row", "card", "kind"],
             ),
             hide_index=True,
+            placeholder=EMPTY_CELL,
             width="stretch",
         )
         st.caption("row: the card's row in the set as it stands now (header = row 1).")
@@ -132,6 +138,7 @@ def _cards_tab(diff: SetDiff) -> None:
                 columns=["row in the earlier version", "card", "kind"],
             ),
             hide_index=True,
+            placeholder=EMPTY_CELL,
             width="stretch",
         )
     else:
@@ -153,6 +160,7 @@ def _cards_tab(diff: SetDiff) -> None:
                 columns=["row", "old name", "new name", "fields also changed"],
             ),
             hide_index=True,
+            placeholder=EMPTY_CELL,
             width="stretch",
         )
     else:
@@ -175,6 +183,7 @@ def _cards_tab(diff: SetDiff) -> None:
         st.dataframe(
             pd.DataFrame(field_rows, columns=["row", "card", "was named", "column", "old", "new"]),
             hide_index=True,
+            placeholder=EMPTY_CELL,
             width="stretch",
             column_config={
                 "row": st.column_config.NumberColumn("row", help="The card's row in the set as it stands now.", format="%d"),
@@ -206,7 +215,11 @@ def _findings_tab(diff: SetDiff) -> None:
         st.subheader(f"{title} ({len(findings)})")
         if findings:
             st.dataframe(
-                findings_frame(findings), hide_index=True, width="stretch", column_config=findings_column_config(hide=("deck",))
+                findings_frame(findings),
+                hide_index=True,
+                width="stretch",
+                placeholder=EMPTY_CELL,
+                column_config=findings_column_config(hide=("deck",)),
             )
             st.caption(f"Rows and columns of {where}.")
         else:
@@ -238,7 +251,7 @@ def _costs_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet) -> None:
         ],
         columns=["card", f"{cost} before", f"{cost} now", f"{spent} before", f"{spent} now"],
     )
-    st.dataframe(frame, hide_index=True, width="stretch")
+    st.dataframe(frame, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
     st.caption(
         f"From the ruleset's stat budget ({budget.line_label}); an empty 'before' is a card the earlier version "
         "did not have."
@@ -265,11 +278,22 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
         "Decks for the power run (the first is the reference deck; all of them make the gauntlet)", list(decks), POWER_DECKS_KEY
     )
     row = st.columns(3)
-    per_card = row[0].number_input(
-        "Matches per card version", min_value=10, max_value=MAX_MATCHES, value=500, step=100, key="versions_per_card"
+    # The power-curve defaults of the Balance page and the command line (workbench.power_defaults).
+    per_card, per_card_problem = count_input(
+        row[0], "Matches per card version", MIN_MATCHES, MAX_MATCHES, POWER_CURVE_DEFAULTS.matches_per_card,
+        "versions_per_card", step=100,
     )
-    seed = row[1].number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="versions_seed")
-    policy = row[2].selectbox("Policy", list(engine.policies), key="versions_policy")
+    seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "versions_seed")
+    policies = list(engine.policies)
+    policy = row[2].selectbox(
+        "Policy",
+        policies,
+        index=policies.index(POWER_CURVE_DEFAULTS.policy) if POWER_CURVE_DEFAULTS.policy in policies else 0,
+        key="versions_policy",
+    )
+    count_problems = [problem for problem in (per_card_problem, seed_problem) if problem]
+    for problem in count_problems:
+        st.error(problem)
     options = resolved_options(ruleset)
     for name in chosen:
         errors = [f for f in decks[name].load_findings if f.severity == "error"]
@@ -291,7 +315,12 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
         default=str,
     )
     kept = results_store().get(settings_key)
-    run = st.button("Simulate power of the changed cards", type="primary", disabled=not chosen, key="versions_power_run")
+    run = st.button(
+        "Simulate power of the changed cards",
+        type="primary",
+        disabled=not chosen or bool(count_problems),
+        key="versions_power_run",
+    )
     if run:
 
         def power_work(show: Callable[[float, str], None]) -> SetDiff:
@@ -336,6 +365,7 @@ def _show_power(shown: SetDiff) -> None:
     st.dataframe(
         frame,
         hide_index=True,
+        placeholder=EMPTY_CELL,
         width="stretch",
         column_config={
             "old_name": st.column_config.TextColumn("name before"),

@@ -13,12 +13,15 @@ from workbench.app.workspace import Workspace, ensure_started, option_store, ses
 from workbench.balance_study import is_warm, warm_up_engine
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity, readable
 from workbench.engines import Engine
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
 
 T = TypeVar("T")
 SEVERITY_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 FINDING_COLUMNS = ["severity", "rule", "card", "deck", "row", "column", "message", "expected", "actual"]
+EMPTY_CELL = "—"
+"""What a table shows in a cell with no value (`st.dataframe(placeholder=...)`; Streamlit's own default is "None")."""
 
 
 def page_start(title: str, intro: str = "") -> Workspace | None:
