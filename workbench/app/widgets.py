@@ -228,9 +228,29 @@ def engine_and_decks(workspace: Workspace, cardset: CardSet) -> tuple[Engine, di
 
 
 def deck_picker(label: str, names: Sequence[str], key: str) -> list[str]:
-    """A multiselect of decklists that starts with the first two and forgets decklists removed since."""
+    """A multiselect of decklists that starts with every deck of the set (the power-curve default gauntlet, as on the
+    command line: `POWER_CURVE_DEFAULTS.gauntlet`) and forgets decklists removed since."""
     if key not in st.session_state:
-        st.session_state[key] = list(names[:2])
+        st.session_state[key] = POWER_CURVE_DEFAULTS.gauntlet(names)
     elif any(name not in names for name in st.session_state[key]):
         st.session_state[key] = [name for name in st.session_state[key] if name in names]
     return list(st.multiselect(label, list(names), key=key))
+
+
+def count_input(
+    column: Any, label: str, low: int, high: int, value: int, key: str, step: int = 1, help_text: str = ""
+) -> tuple[int, str | None]:
+    """A whole-number input whose limits are said in its help and checked here, with the message to show when the
+    typed value is outside them (the page shows it and keeps Run off).
+
+    The limits are not given to `st.number_input`: the browser would then turn an out-of-range value red and never
+    send it, and Run would silently use the old value.
+    """
+    limits = f"From {low:,} to {high:,}."
+    typed = column.number_input(
+        label, value=value, step=step, key=key, help=f"{help_text} {limits}".strip() if help_text else limits
+    )
+    number = int(typed)
+    if low <= number <= high:
+        return number, None
+    return number, f"{label}: {number:,} is outside the limit, {low:,} to {high:,}. Change it to run."
