@@ -133,7 +133,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     "suggested_cost": st.column_config.NumberColumn(
                         "suggested cost", format="%g", help="Empty for the baseline, or when power does not rise with cost."
                     ),
-                    "win_rate": st.column_config.NumberColumn(format="%.3f"),
+                    "win_rate": st.column_config.NumberColumn("win rate", format="%.3f"),
                 },
             )
     with tabs[2]:
