@@ -105,6 +105,21 @@ def test_draw_odds_are_the_exact_hypergeometric_figures() -> None:
     assert table["exact"].tolist()[0] == str(odds_by_turn(30, 10, 1, 5, 1, False)[0].probability)
 
 
+def test_a_draw_odds_count_out_of_range_is_named_and_no_stale_odds_are_shown() -> None:
+    at = _paste(_decks_on_souls_small(), "aggro", (SOULS_DECKS / "aggro.txt").read_text())
+    at.selectbox(key="draw_card").set_value("Gale Archer")
+    at.number_input(key="draw_wanted").set_value(9)  # Gale Archer has 5 copies
+    at.run()
+    assert not at.exception
+    assert any("At least: 9 is outside the limit, 1 to 5" in error.value for error in at.error)
+    assert not any("cards seen" in frame.value.columns for frame in at.dataframe)
+    at.number_input(key="draw_wanted").set_value(2)
+    at.run()
+    assert not at.error
+    table = next(frame.value for frame in at.dataframe if "cards seen" in frame.value.columns)
+    assert table["exact"].tolist() == [str(row.probability) for row in odds_by_turn(30, 5, 8, 5, 1, True, 2)]
+
+
 def test_editing_and_removing_a_decklist() -> None:
     at = _paste(_decks_on_souls_small(), "aggro", "3 Ember Imp\n")
     key = f"deck_text:{workspace(at).uid}:aggro"

@@ -7,7 +7,15 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from workbench.app.widgets import counts_line, findings_column_config, findings_frame, page_start, require_workspace
+from workbench.app.widgets import (
+    EMPTY_CELL,
+    count_input,
+    counts_line,
+    findings_column_config,
+    findings_frame,
+    page_start,
+    require_workspace,
+)
 from workbench.app.workspace import (
     DeckSource,
     Workspace,
@@ -135,7 +143,11 @@ if workspace.decks_sheet is not None and workspace.decks_sheet.findings:
     sheet_findings = workspace.decks_sheet.findings
     with st.expander(f"The workbook's Decks sheet: {counts_line(sheet_findings)}", expanded=True):
         st.dataframe(
-            findings_frame(sheet_findings), hide_index=True, column_config=findings_column_config(), width="stretch"
+            findings_frame(sheet_findings),
+            hide_index=True,
+            column_config=findings_column_config(),
+            width="stretch",
+            placeholder=EMPTY_CELL,
         )
         st.caption("Rows that belong to no deck are kept as they are when the set is saved as xlsx.")
 
@@ -204,6 +216,7 @@ if deck_findings:
         hide_index=True,
         column_config=findings_column_config(hide=("deck",)),
         width="stretch",
+        placeholder=EMPTY_CELL,
     )
 else:
     st.success("No findings: the deck keeps every construction rule.")
@@ -271,24 +284,30 @@ else:
     label = f"a card of cost {cost:g}"
 hand_default = options.get("hand_size", DEFAULT_OPENING_HAND)
 draw_default = options.get("draw_per_turn", 1)
-opening_hand = settings[1].number_input(
+opening_hand, hand_problem = count_input(
+    settings[1],
     "Opening hand",
-    min_value=0,
-    max_value=deck_size,
-    value=min(int(hand_default), deck_size),
+    0,
+    deck_size,
+    min(int(hand_default), deck_size),
     key="draw_hand",
-    help="Prefilled from the ruleset's `hand_size` option when it has one.",
+    help_text="Prefilled from the ruleset's `hand_size` option when it has one.",
 )
-per_turn = settings[2].number_input(
+per_turn, per_turn_problem = count_input(
+    settings[2],
     "Draws per turn",
-    min_value=0,
-    max_value=10,
-    value=int(draw_default),
+    0,
+    10,
+    int(draw_default),
     key="draw_per_turn",
-    help="Prefilled from the ruleset's `draw_per_turn` option when it has one.",
+    help_text="Prefilled from the ruleset's `draw_per_turn` option when it has one.",
 )
-turns = settings[3].number_input("Up to turn", min_value=1, max_value=MAX_TURNS, value=8, key="draw_turns")
-wanted = settings[4].number_input("At least", min_value=1, max_value=max(1, copies), value=1, key="draw_wanted")
+turns, turns_problem = count_input(settings[3], "Up to turn", 1, MAX_TURNS, 8, key="draw_turns")
+wanted, wanted_problem = count_input(settings[4], "At least", 1, max(1, copies), 1, key="draw_wanted")
+problems = [problem for problem in (hand_problem, per_turn_problem, turns_problem, wanted_problem) if problem]
+if problems:
+    st.error(" ".join(problems))
+    st.stop()
 draw_first = st.checkbox(
     "I draw on my first turn (off: the player going first skips that draw)", value=True, key="draw_first"
 )
