@@ -157,7 +157,10 @@ def _parser() -> argparse.ArgumentParser:
         "--deck", action="append", default=[], metavar="FILE|NAME",
         help="with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of every changed card in both versions",
     )
-    diff.add_argument("--matches-per-card", type=int, default=1_000, metavar="N", help="matches per card and version (default 1000)")
+    diff.add_argument(
+        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+        help=f"matches per card and version (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as power-curve)",
+    )
     diff.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
     diff.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
     diff.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
