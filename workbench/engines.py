@@ -29,9 +29,39 @@ IntArray = npt.NDArray[np.int64]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-COUNTERS: tuple[str, ...] = ("drawn", "played", "attacked", "destroyed", "damage_dealt")
-"""Per-card counters every engine keeps, per side, summed over a batch (index order of the last axis)."""
-DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT = range(len(COUNTERS))
+COUNTERS: tuple[str, ...] = (
+    "drawn",
+    "played",
+    "attacked",
+    "destroyed",
+    "damage_dealt",
+    "matches_drawn",
+    "matches_played",
+    "first_played_turn",
+)
+"""Per-card counters every engine keeps, per side, summed over a batch (index order of the last axis).
+
+The first five count events: a card with three copies can be drawn or played three times in one match. The last
+three count matches, so a share of matches can be read from them: `matches_drawn` is the number of matches in which
+at least one copy was drawn (the opening hand included), `matches_played` the number in which at least one copy was
+played (the engine's own notion of played: the same events as `played`), and `first_played_turn` the sum, over
+those matches, of the turn of the match's first play, so the mean first turn is
+`first_played_turn / matches_played`. The turn is the engine's own, numbered from 1 as `MatchResults.matches.turns`
+counts it: in SOURCE, circles, plasma and souls every player's turn counts (the second player's first turn is turn
+2); in Millennium Blades every seat's turn of the tournament counts (with four seats, a seat's third turn is about
+turn 9-12). They are kept by `count_draw` and `count_play`, which every engine calls where it counts a draw or a
+play, so they never change a decision: results stay the same bit for bit.
+"""
+DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT, MATCHES_DRAWN, MATCHES_PLAYED, FIRST_PLAYED_TURN = range(len(COUNTERS))
+
+COUNTER_SCRATCH: tuple[str, ...] = ("last_match_drawn", "last_match_played", "this_match")
+"""Columns a kernel's counters array has after COUNTERS, never returned: for each side and card, 1 + the number (in
+the batch) of the last match in which it was drawn and in which it was played, and in `counters[0, 0, THIS_MATCH]`
+the number of the match being played. Comparing the two tells `count_draw` and `count_play` whether this is the
+match's first draw or play of the card with one compare: no per-match reset, no pass over the cards."""
+LAST_MATCH_DRAWN, LAST_MATCH_PLAYED, THIS_MATCH = range(len(COUNTERS), len(COUNTERS) + len(COUNTER_SCRATCH))
+COUNTER_COLUMNS = len(COUNTERS) + len(COUNTER_SCRATCH)
+"""Width of the last axis of the counters array a kernel fills (see `new_counters`)."""
 
 EVENT_WIDTH = 6
 """An event row in a trace: turn, player, event code, card id, other card id (or -1), amount."""
@@ -151,6 +181,52 @@ def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
     state[1] = s1
     state[2] = s2
     state[3] = s3
+
+
+def new_counters(cards: int) -> IntArray:
+    """A zeroed counters array for a batch: counters[side, card, column], COUNTERS then COUNTER_SCRATCH."""
+    return np.zeros((2, cards, COUNTER_COLUMNS), dtype=np.int64)
+
+
+def published_counters(counters: IntArray) -> IntArray:
+    """The COUNTERS columns of a kernel's counters array, without the scratch columns (a contiguous copy)."""
+    return np.ascontiguousarray(counters[:, :, : len(COUNTERS)])
+
+
+@inline_kernel
+def begin_match_counters(counters: IntArray, match: int) -> None:
+    """Say which match of the batch (from 0) is about to be played, before its first draw.
+
+    A counters array only COUNTERS wide (as a scenario test may build) has no scratch columns: the per-match
+    counters are then left alone, here and in `count_draw` and `count_play`.
+    """
+    if counters.shape[2] > THIS_MATCH and counters.shape[1] > 0:
+        counters[0, 0, THIS_MATCH] = match
+
+
+@inline_kernel
+def count_draw(counters: IntArray, side: int, card: int) -> None:
+    """Count one draw of `card` by `side` (into the opening hand or later): `drawn`, and `matches_drawn` once per
+    match."""
+    counters[side, card, DRAWN] += 1
+    if counters.shape[2] > THIS_MATCH:
+        stamp = counters[0, 0, THIS_MATCH] + 1
+        if counters[side, card, LAST_MATCH_DRAWN] != stamp:
+            counters[side, card, LAST_MATCH_DRAWN] = stamp
+            counters[side, card, MATCHES_DRAWN] += 1
+
+
+@inline_kernel
+def count_play(counters: IntArray, side: int, card: int, turn: int) -> None:
+    """Count one play of `card` by `side` in `turn`: `played`, and once per match `matches_played` and the turn of
+    the match's first play in `first_played_turn`."""
+    counters[side, card, PLAYED] += 1
+    if counters.shape[2] > THIS_MATCH:
+        stamp = counters[0, 0, THIS_MATCH] + 1
+        if counters[side, card, LAST_MATCH_PLAYED] != stamp:
+            counters[side, card, LAST_MATCH_PLAYED] = stamp
+            counters[side, card, MATCHES_PLAYED] += 1
+            counters[side, card, FIRST_PLAYED_TURN] += turn
 
 
 @inline_kernel

@@ -249,7 +249,10 @@ class MatchResults:
     matches: pd.DataFrame
     """Columns: match, seed, first_player (A/B), winner (A/B/draw), turns."""
     counters: pd.DataFrame
-    """Columns: deck, card, and one column per counter (drawn, played, attacked, destroyed, damage_dealt)."""
+    """Columns: deck, card, and one column per counter (workbench.engines.COUNTERS), summed over the matches: drawn,
+    played, attacked, destroyed, damage_dealt (events: three copies can count three plays in one match), then
+    matches_drawn and matches_played (matches in which at least one copy was drawn, or played) and first_played_turn
+    (the sum over those matches of the turn of the first play: its mean is first_played_turn / matches_played)."""
     meta: dict[str, Any] = field(default_factory=dict)
     """Provenance: ruleset and engine versions, options, seed, match count, policies, card-set hash, decks."""
 

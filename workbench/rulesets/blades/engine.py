@@ -52,18 +52,20 @@ import numpy as np
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
-    DRAWN,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    PLAYED,
     CompiledCards,
     Engine,
     IntArray,
+    begin_match_counters,
+    count_draw,
+    count_play,
     inline_kernel,
     log_event,
+    new_counters,
+    published_counters,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -703,7 +705,8 @@ def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, sid
             if not source_up(tab, area, q, w) or not wants_reaction(table, rng, policy, card):
                 continue
             log_event(events, ecount, game[G_TURN], q, EV_REACTION, card, trigger, 0)
-            counters[side[q, S_DECKSIDE], card, PLAYED] += 1 if w < 0 else 0
+            if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
+                count_play(counters, side[q, S_DECKSIDE], card, game[G_TURN])
             flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, q, w)
             enqueue(queue, game, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
 
@@ -749,7 +752,7 @@ def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
     tab[p, s, TB_NEXT] = 0
     side[p, S_USED] = used + 1
     side[p, S_PLAYED] += 1
-    counters[side[p, S_DECKSIDE], card, PLAYED] += 1
+    count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
     log_event(events, ecount, game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
     # Priority Top > Ongoing > Play > Next: Top and Ongoing are lasting, so Play resolves before Next.
     enqueue_timing(table, effects, queue, game, p, s, card, TM_PLAY, -1)
@@ -775,7 +778,7 @@ def use_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray
     card = source_card(tab, area, p, where)
     log_event(events, ecount, game[G_TURN], p, EV_ACTION, card, where, 0)
     if where < 0:
-        counters[side[p, S_DECKSIDE], card, PLAYED] += 1
+        count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
     enqueue(queue, game, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
     resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
     flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, p, where)
@@ -1010,10 +1013,10 @@ def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, s
         side[p, S_HAND] -= 1
         hand[p, h] = hand[p, side[p, S_HAND]]
     for h in range(side[p, S_HAND]):
-        counters[deckside, hand[p, h], DRAWN] += 1
+        count_draw(counters, deckside, hand[p, h])
     for a in range(3):
         if area[p, a, AR_CARD] >= 0:
-            counters[deckside, area[p, a, AR_CARD], DRAWN] += 1
+            count_draw(counters, deckside, area[p, a, AR_CARD])
 
 
 @rules_kernel
@@ -1151,6 +1154,7 @@ def play_matches(table: IntArray, effects: IntArray, options: IntArray, store_ma
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
         for k in range(store_total):
             store[k] = store_master[k]
+        begin_match_counters(counters, m)
         setup_tournament(options, table, tab, hand, area, side, game, rng, counters, events, ecount, deck_a, deck_b,
                          seeds[m], first[m], policy_a, policy_b, store_total)
         play_tournament(table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events,
@@ -1312,7 +1316,7 @@ def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
         "game": np.zeros(GAME_WIDTH, dtype=np.int64),
         "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
-        "counters": np.zeros((2, cards, len(COUNTERS)), dtype=np.int64),
+        "counters": new_counters(cards),
     }
 
 
@@ -1333,7 +1337,7 @@ def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: Int
                  np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
                  np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
                  policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, state["counters"], events, ecount)
-    return winners, turns, state["counters"], vp_a, place_a, rp_a, events[: int(ecount[0])]
+    return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
 
 
 def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,

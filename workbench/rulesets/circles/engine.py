@@ -36,18 +36,20 @@ import numpy as np
 from workbench.cards import CardSet, Finding, OptionValue
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
-    DRAWN,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    PLAYED,
     CompiledCards,
     Engine,
     IntArray,
+    begin_match_counters,
+    count_draw,
+    count_play,
     kernel,
     log_event,
+    new_counters,
+    published_counters,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -368,7 +370,7 @@ def draw_one(R: Any, S: Any, s: int) -> int:
     side[s, S_DECK_TOP] = top + 1
     zones[s, HAND, side[s, S_HAND_N]] = card
     side[s, S_HAND_N] += 1
-    counters[s, card, DRAWN] += 1
+    count_draw(counters, s, card)
     log_event(events, event_count, game[G_TURN], s, EV_DRAW, card, NO_CARD, NOTHING)
     return card
 
@@ -500,7 +502,7 @@ def play_resource(R: Any, S: Any, s: int, h: int) -> None:
     card = take_from_hand(S, s, h)
     colour = table[card, T_COLOUR]
     side[s, S_TOTAL + colour] += 1
-    counters[s, card, PLAYED] += 1
+    count_play(counters, s, card, game[G_TURN])
     totals = side[s, S_TOTAL] * 10000 + side[s, S_TOTAL + 1] * 100 + side[s, S_TOTAL + 2]
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
 
@@ -631,7 +633,7 @@ def bring_into_play(R: Any, S: Any, s: int, h: int, free: bool) -> int:
         for colour in range(3):
             side[s, S_READY + colour] -= table[card, T_RED + colour]
     lane = place_on_board(S, s, card)
-    counters[s, card, PLAYED] += 1
+    count_play(counters, s, card, game[G_TURN])
     log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY if free else EV_PLAY, card, NO_CARD, lane)
     pending = table[card, T_EXTRA] if opts[O_EXTRA_EACH_TURN] == 0 else 0
     while pending > 0:
@@ -641,7 +643,7 @@ def bring_into_play(R: Any, S: Any, s: int, h: int, free: bool) -> int:
             break
         extra = take_from_hand(S, s, pick)
         extra_lane = place_on_board(S, s, extra)
-        counters[s, extra, PLAYED] += 1
+        count_play(counters, s, extra, game[G_TURN])
         log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, card, extra_lane)
         pending += table[extra, T_EXTRA]
     return lane
@@ -662,7 +664,7 @@ def extra_cards_each_turn(R: Any, S: Any, s: int) -> None:
                 return
             extra = take_from_hand(S, s, pick)
             lane = place_on_board(S, s, extra)
-            counters[s, extra, PLAYED] += 1
+            count_play(counters, s, extra, game[G_TURN])
             log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, source, lane)
 
 
@@ -1450,6 +1452,7 @@ def _play_batch(
     S = (zones, side, lanes, game, rng, counters, events, event_count)
     for m in range(seeds.shape[0]):
         rng_seed(rng, seeds[m])
+        begin_match_counters(counters, m)
         setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
         play_match(R, S, np.int64(first[m]))
         winners[m] = game[G_WINNER]
@@ -1548,7 +1551,7 @@ def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: Int
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    counters = new_counters(len(compiled.names))
     event_count = np.zeros(1, dtype=np.int64)
     _play_batch(
         compiled.table, compiled.extra["abilities"], compiled.extra["ability_table"], compiled.options,
@@ -1556,7 +1559,7 @@ def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: Int
         np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
         policy_a, policy_b, winners, turns, counters, events, event_count,
     )
-    return winners, turns, counters, event_count
+    return winners, turns, published_counters(counters), event_count
 
 
 def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
@@ -1703,7 +1706,7 @@ class MatchArrays:
             lanes=np.zeros((2, capacity, LANE_COLUMNS), dtype=np.int64),
             game=np.zeros(GAME_COLUMNS, dtype=np.int64),
             rng=np.zeros(4, dtype=np.int64),
-            counters=np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64),
+            counters=new_counters(len(compiled.names)),
             events=np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
             event_count=np.zeros(1, dtype=np.int64),
         )

@@ -46,18 +46,20 @@ from numba.extending import overload
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
-    DRAWN,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    PLAYED,
     CompiledCards,
     Engine,
     IntArray,
+    begin_match_counters,
+    count_draw,
+    count_play,
     inline_kernel,
     log_event,
+    new_counters,
+    published_counters,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -481,7 +483,7 @@ def draw_card(
     st.side[p, S_DRAWN] += 1
     st.hand[p, st.side[p, S_HAND]] = card
     st.side[p, S_HAND] += 1
-    counters[p, card, DRAWN] += 1
+    count_draw(counters, p, card)
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
@@ -682,7 +684,7 @@ def play_card(
     card = remove_from_hand(st, p, h)
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
-    counters[p, card, PLAYED] += 1
+    count_play(counters, p, card, st.game[G_TURN])
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
     kind = table[card, T_KIND]
     mode = MODE_PLAY
@@ -1579,6 +1581,7 @@ def play_matches(
 ) -> None:
     """Play one match per seed on the given state arrays (see `new_state`), which every match reuses."""
     for m in range(seeds.shape[0]):
+        begin_match_counters(counters, m)
         setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
         play_turns(table, st, counters, events)
         winners[m] = st.game[G_WINNER]
@@ -1666,7 +1669,7 @@ def _run(
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    counters = new_counters(len(compiled.names))
     state = new_state(compiled.options)
     play_matches(
         compiled.table,
@@ -1682,7 +1685,7 @@ def _run(
         counters,
         events,
     )
-    return winners, turns, counters, None if events is None else events[: int(state.ecount[0])]
+    return winners, turns, published_counters(counters), None if events is None else events[: int(state.ecount[0])]
 
 
 def play_batch(

@@ -44,18 +44,25 @@ import numpy as np
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
+    COUNTER_COLUMNS,
     DAMAGE_DEALT,
     DESTROYED,
     DRAWN,
     EVENT_WIDTH,
+    FIRST_PLAYED_TURN,
+    LAST_MATCH_DRAWN,
+    LAST_MATCH_PLAYED,
+    MATCHES_DRAWN,
+    MATCHES_PLAYED,
     MAX_TRACE_EVENTS,
     PLAYED,
+    THIS_MATCH,
     CompiledCards,
     Engine,
     IntArray,
     rng_below,
     rng_seed,
+    published_counters,
     rules_kernel,
 )
 from workbench.rulesets.souls.cards import SoulsCard
@@ -87,7 +94,8 @@ MAX_ACTIONS = 4096
 """Room for every legal action of one step (the random policy lists them all)."""
 MAX_RANDOM_STEPS = 200
 """A random turn ends after this many actions (it ends sooner: every action spends a card or a use)."""
-N_COUNTERS = len(COUNTERS)
+N_COUNTERS = COUNTER_COLUMNS
+"""Words per (side, card) in the counters block of `st`: COUNTERS, then the scratch columns (workbench.engines)."""
 
 KIND_MONSTER, KIND_MAGIC, KIND_TRAP = 0, 1, 2
 KINDS = ("monster", "magic", "trap")
@@ -312,6 +320,30 @@ def px(st: IntArray, i: int) -> int:
 def count(st: IntArray, side: int, card: int, counter: int) -> None:
     """Add one to a per-card counter."""
     st[st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS + counter] += 1
+
+
+@rules_kernel
+def count_drawn(st: IntArray, side: int, card: int) -> None:
+    """Count a draw: `drawn`, and `matches_drawn` at the match's first draw of the card (as `engines.count_draw`)."""
+    base = st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS
+    st[base + DRAWN] += 1
+    stamp = st[st[G_COUNTERS] + THIS_MATCH] + 1
+    if st[base + LAST_MATCH_DRAWN] != stamp:
+        st[base + LAST_MATCH_DRAWN] = stamp
+        st[base + MATCHES_DRAWN] += 1
+
+
+@rules_kernel
+def count_played(st: IntArray, side: int, card: int) -> None:
+    """Count a play (summon, cast, equip, set trap) in this turn: `played`, and at the match's first play of the
+    card `matches_played` and the turn in `first_played_turn` (as `engines.count_play`)."""
+    base = st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS
+    st[base + PLAYED] += 1
+    stamp = st[st[G_COUNTERS] + THIS_MATCH] + 1
+    if st[base + LAST_MATCH_PLAYED] != stamp:
+        st[base + LAST_MATCH_PLAYED] = stamp
+        st[base + MATCHES_PLAYED] += 1
+        st[base + FIRST_PLAYED_TURN] += st[G_TURN]
 
 
 @rules_kernel
@@ -552,7 +584,7 @@ def draw_cards(st: IntArray, side: int, number: int) -> None:
         held = st[sx(side, S_HAND)]
         st[zx(st, side, Z_HAND, held)] = card
         st[sx(side, S_HAND)] = held + 1
-        count(st, side, card, DRAWN)
+        count_drawn(st, side, card)
         log(st, side, EV_DRAW, card, -1, held + 1)
 
 
@@ -895,7 +927,7 @@ def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> i
     paid = st[px(st, 0)] + st[px(st, 1)]
     u = add_unit(st, side, card, row)
     st[sx(side, S_SUMMONS)] += 1
-    count(st, side, card, PLAYED)
+    count_played(st, side, card)
     log(st, side, EV_SUMMON, card, paid, row)
     if cv(st, card, C_DAMAGE) > 0 or cv(st, card, C_DRAW) != 0 or cv(st, card, C_SHIELD) != 0:
         foe = 1 - side
@@ -913,7 +945,7 @@ def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
     foe = 1 - side
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     card = take_and_pay(st, side, hand_index)
-    count(st, side, card, PLAYED)
+    count_played(st, side, card)
     log(st, side, EV_CAST, card, -1, 0)
     resolve_played_effects(st, side, card, target_id)
 
@@ -929,7 +961,7 @@ def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
     host_id = st[ux(host_side, host, U_ID)]
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     card = take_and_pay(st, side, hand_index)
-    count(st, side, card, PLAYED)
+    count_played(st, side, card)
     host = find_unit(st, host_side, host_id)
     if host < 0:  # its own sacrifice took the host: the card is spent for nothing
         log(st, side, EV_FIZZLE, card, -1, 0)
@@ -950,7 +982,7 @@ def set_trap(st: IntArray, side: int, hand_index: int) -> None:
     set_count = st[sx(side, S_TRAPS)]
     st[zx(st, side, Z_TRAPS, set_count)] = card
     st[sx(side, S_TRAPS)] = set_count + 1
-    count(st, side, card, PLAYED)
+    count_played(st, side, card)
     log(st, side, EV_SET_TRAP, card, -1, set_count + 1)
 
 
@@ -1607,6 +1639,7 @@ def play_batch_kernel(st: IntArray, deck_a: IntArray, deck_b: IntArray,
     """Play one match per seed on one state array (its counters add up over the batch)."""
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
+        st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
         play_match(st, deck_a, deck_b, int(first[m]), policy_a, policy_b)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]
@@ -1641,7 +1674,7 @@ class MatchArrays:
 
 def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
                policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
-    """(winner int8[], turns int32[], counters int64[2, cards, 5]) for one batch."""
+    """(winner int8[], turns int32[], counters int64[2, cards, len(COUNTERS)]) for one batch."""
     arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)))
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
@@ -1649,7 +1682,7 @@ def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed
     play_batch_kernel(arrays.st, np.ascontiguousarray(deck_a, dtype=np.int64),
                       np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
                       np.ascontiguousarray(first, dtype=np.int8), int(policy_a), int(policy_b), winners, turns)
-    return winners, turns, arrays.counters.copy()
+    return winners, turns, published_counters(arrays.counters)
 
 
 def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,

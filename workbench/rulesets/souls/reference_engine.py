@@ -54,7 +54,9 @@ EVENT_CODES: dict[str, int] = {
     )
 }
 EV = EVENT_CODES
-COUNTER_NAMES = ("drawn", "played", "attacked", "destroyed", "damage_dealt")
+COUNTER_NAMES = (
+    "drawn", "played", "attacked", "destroyed", "damage_dealt", "matches_drawn", "matches_played", "first_played_turn",
+)
 
 
 class XorShift:
@@ -269,6 +271,8 @@ class Match:
         self.winner = -1
         self.next_uid = 0
         self.counters = counters
+        self.seen: set[tuple[int, int, str]] = set()
+        """(side, card id, "drawn" or "played") already counted once in this match, for the per-match counters."""
         self.events = events
         self.first = first
 
@@ -281,6 +285,13 @@ class Match:
     def count(self, side: int, card: Card, counter: str, amount: int = 1) -> None:
         key = (side, card.id, counter)
         self.counters[key] = self.counters.get(key, 0) + amount
+        if counter in ("drawn", "played") and key not in self.seen:
+            self.seen.add(key)
+            once = (side, card.id, "matches_" + counter)
+            self.counters[once] = self.counters.get(once, 0) + 1
+            if counter == "played":
+                first = (side, card.id, "first_played_turn")
+                self.counters[first] = self.counters.get(first, 0) + self.turn
 
     def end(self, winner: int) -> None:
         if not self.over:

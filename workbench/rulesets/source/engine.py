@@ -45,19 +45,21 @@ import numpy as np
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
-    DRAWN,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
-    PLAYED,
     CompiledCards,
     Engine,
     IntArray,
+    begin_match_counters,
+    count_draw,
+    count_play,
     inline_kernel,
     log_event,
     lowest_set_bit,
+    new_counters,
+    published_counters,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -458,7 +460,7 @@ def draw_card(opts: IntArray, hand: IntArray, library: IntArray, side: IntArray,
     if side[p, S_HAND] < HAND_WIDTH:
         hand[p, side[p, S_HAND]] = card
         side[p, S_HAND] += 1
-    counters[p, card, DRAWN] += 1
+    count_draw(counters, p, card)
     log_event(events, ec, game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
@@ -494,7 +496,7 @@ def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
         return -1
     tokens[p, token] -= 1
     m = place_monster(mon, cells, game, token, p, best)
-    counters[p, token, PLAYED] += 1
+    count_play(counters, p, token, game[G_TURN])
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
     for i in range(table[token, T_NCLAUSE]):
         op = clauses[token, i, C_OP]
@@ -615,7 +617,7 @@ def summon_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntAr
             return -1  # nowhere to push it: the summon cannot happen
     card = remove_from_hand(hand, side, p, h)
     m = place_monster(mon, cells, game, card, p, space)
-    counters[p, card, PLAYED] += 1
+    count_play(counters, p, card, game[G_TURN])
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
     side[p, S_MAIN_DONE] = 1
     # Lasting clauses on the monster itself, then foe, one-off and player clauses.
@@ -652,7 +654,7 @@ def equip(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist
     sup[p, k, SU_LEFT] = table[card, T_TURNS]
     sup[p, k, SU_PLACED] = game[G_TURN]
     equipment_changes(table, mon, card, m, 1)
-    counters[p, card, PLAYED] += 1
+    count_play(counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
     log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
     apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
@@ -678,7 +680,7 @@ def set_trap(hand: IntArray, side: IntArray, cells: IntArray, game: IntArray, co
     card = remove_from_hand(hand, side, p, h)
     cells[space, C_TRAP] = card
     cells[space, C_TRAP_OWNER] = p
-    counters[p, card, PLAYED] += 1
+    count_play(counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
     log_event(events, ec, game[G_TURN], p, EV_TRAP_SET, card, space, 0)
 
@@ -711,7 +713,7 @@ def place_channeled(sup: IntArray, hand: IntArray, side: IntArray, opts: IntArra
     sup[p, k, SU_LEFT] = table[card, T_USES]
     sup[p, k, SU_PLACED] = game[G_TURN]
     side[p, S_CHANNEL_PLACED] = 1
-    counters[p, card, PLAYED] += 1
+    count_play(counters, p, card, game[G_TURN])
     log_event(events, ec, game[G_TURN], p, EV_CHANNEL_PLACE, card, -1, table[card, T_USES])
 
 
@@ -1775,6 +1777,7 @@ def play_matches(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
                  seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
     """One match per seed on state arrays every match reuses."""
     for i in range(seeds.shape[0]):
+        begin_match_counters(counters, i)
         setup_match(table, opts, mp, mon, cells, sup, side, hand, library, tokens, game, rng, counters, events, ec,
                     deck_a, deck_b, seeds[i], first[i], policy_a, policy_b)
         play_match(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
@@ -1936,7 +1939,7 @@ def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
         "tokens": np.zeros((2, len(compiled.names)), dtype=np.int64),
         "game": np.zeros(GAME_WIDTH, dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
-        "counters": np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64),
+        "counters": new_counters(len(compiled.names)),
         "ec": np.zeros(1, dtype=np.int64),
         "choice": np.zeros(4, dtype=np.int64),
         "scratch": np.zeros(SCRATCH_WIDTH, dtype=np.int64),
@@ -1956,7 +1959,7 @@ def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: Int
                  state["ec"], state["choice"], state["scratch"], np.ascontiguousarray(deck_a, dtype=np.int64),
                  np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
                  np.ascontiguousarray(first, dtype=np.int8), policy_a, policy_b, winners, turns)
-    return winners, turns, state["counters"], events[: int(state["ec"][0])]
+    return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
 
 
 def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
