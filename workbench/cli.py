@@ -143,6 +143,18 @@ def _parser() -> argparse.ArgumentParser:
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
     )
 
+    health = add("health", "the game's own health: first-player advantage, length, turn-cap hits, draws, dead cards")
+    add_simulation_arguments(health)
+    health.add_argument(
+        "--deck", action="append", default=[], metavar="FILE|NAME",
+        help="decks to play, every ordered pair of them (default: the set's decks: its Decks sheet, then the decks/ "
+        "folder beside CARDSET)",
+    )
+    health.add_argument(
+        "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
+        help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups)",
+    )
+
     print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks")
     print_sheet.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
     print_sheet.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
@@ -557,6 +569,32 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_health(args: argparse.Namespace) -> int:
+    from workbench.health import game_health, health_lines
+
+    cardset, decks, overrides = _load(args, args.deck, "set")
+    if not decks:
+        raise _no_set_decks(args)
+    health = game_health(
+        cardset, decks, args.matches, args.seed, args.policy, overrides,
+        executor=args.executor, workers=args.workers, progress=ProgressBar("health"),
+    )
+    if args.format == "json":
+        _emit_json(health.to_json())
+        return EXIT_OK
+    meta = health.meta
+    print(_provenance_line(meta))
+    print(
+        f"every ordered pair of the decks {', '.join(meta['decks'])} ({meta['pairs']} in all, mirrors included, so "
+        f"each deck sits in both seats; the first player alternates): {meta['matches_per_pair']:,} matches per pair"
+    )
+    for line in health_lines(health):
+        print(line)
+    warnings = health.warnings
+    print(f"{len(warnings)} warning(s)" if warnings else "no warnings: every measured figure is in its healthy range")
+    return EXIT_OK
+
+
 def _cmd_print(args: argparse.Namespace) -> int:
     from workbench.loading import load_cardset
     from workbench.print_sheet import write_print_sheet
@@ -709,6 +747,7 @@ _COMMANDS = {
     "power-curve": _cmd_power_curve,
     "sweep": _cmd_sweep,
     "report": _cmd_report,
+    "health": _cmd_health,
     "print": _cmd_print,
     "diff": _cmd_diff,
     "bench": _cmd_bench,

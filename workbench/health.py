@@ -1,0 +1,628 @@
+"""The game's own health, before any card's verdict: first-player advantage, length, turn-cap hits, draws, dead cards.
+
+A degenerate game (matches over by turn 3, a first player who wins two in three) makes every card's power figure
+meaningless, so these figures are shown first. Each has a documented healthy range (`HealthThresholds`) and, when
+it falls outside, a warning in words that names the rule options measured to move it (`RULE_LEVERS`; the measured
+figures and the commands that measured them are in docs/simulation.md, "Game health").
+
+How the matches are played: every ordered pair of the decks (each deck in both seats, mirrors included), on the
+same seeds as `workbench.analysis.matchup_matrix` (one child of `SeedSequence(seed)` per pair, in the same order),
+so the health of a set and its matchup matrix rest on the same matches. Within a pair the first player alternates,
+so each deck goes first in half of its matches and a deck's strength does not leak into the first-player figure.
+
+The figures follow Ludii's game metrics (Ludeme/Ludii, Evaluation/src/metrics/single): AdvantageP1 (the share of
+games player 1 won) and Balance (1 minus the largest gap between the players' win rates) for the first player;
+DurationTurns (mean turns) for the length; Timeouts (games ended by the turn limit) for the turn cap; Drawishness
+(draws, not counting timeouts) for draws. Ludii's Decisiveness and LeadChange need a state evaluation during play;
+the engines give none (see `MID_GAME_MISSING`), so the leader at mid-game is left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.simulate import MatchResults, Progress, Rate, engine_for, provenance, simulate
+
+Z95 = 1.959964
+
+FIRST_PLAYER = "first_player"
+LENGTH = "length"
+TURN_CAP = "turn_cap"
+DRAWS = "draws"
+NEVER_PLAYED = "never_played"
+SEAT_PLACEMENT = "seat_placement"
+MID_GAME_LEADER = "mid_game_leader"
+FIGURE_KEYS = (FIRST_PLAYER, SEAT_PLACEMENT, LENGTH, TURN_CAP, DRAWS, NEVER_PLAYED, MID_GAME_LEADER)
+"""Every figure's key, in the order the figures are shown."""
+
+EFFECT_COUNTERS = ("attacked", "destroyed", "damage_dealt")
+"""Counters of a card's effects: a card with none of these and no play never took part in a match."""
+
+MID_GAME_MISSING = (
+    "not measured: the engines return each match's winner and length (Millennium Blades also placement, VP and "
+    "RP), and per-card counters, but no state from the middle of a match (life totals, board, ranking points), so "
+    "who led at mid-game cannot be told; each engine would have to record its leader at half the match's turns"
+)
+"""Why the leader at mid-game is not among the figures (Ludii's Decisiveness and LeadChange need the same state)."""
+
+
+@dataclass(frozen=True)
+class HealthThresholds:
+    """The healthy range of each figure (docs/simulation.md, "Game health", says why each default is what it is)."""
+
+    first_player_low: float = 0.45
+    """The first player's win rate (draws half) is healthy from here ..."""
+    first_player_high: float = 0.55
+    """... to here: within 5 points of even, about the edge a first move gives in chess."""
+    strong_advantage: float = 0.05
+    """Beyond this distance from the healthy range (below 40% or above 60% by default), the advantage is "strong"."""
+    min_median_turns: float = 6.0
+    """The median match should last at least this many turns (each player's turn counts one): three turns each,
+    enough for a card costing more than the opening resources to come down."""
+    max_turn_cap_share: float = 0.01
+    """At most this share of matches may reach the ruleset's turn cap (each such match ends by the cap, not by play)."""
+    max_draw_rate: float = 0.10
+    """At most this share of matches may end in a draw before the turn cap (Ludii's Drawishness)."""
+    rarely_played: float = 0.05
+    """A card played in fewer than this share of its deck's matches is named as rarely played (issue 13's 5%)."""
+    seat_place_gap: float = 0.25
+    """Millennium Blades: the first half of the turn order may place at most this much better or worse on average
+    than the second half (places run 1 to the number of players)."""
+
+
+HEALTH_THRESHOLDS = HealthThresholds()
+"""The thresholds used when a person does not choose."""
+
+
+@dataclass(frozen=True)
+class RuleLever:
+    """A rule option measured to move a health figure: data, with its measured figures in docs/simulation.md."""
+
+    ruleset: str
+    """The ruleset id."""
+    figure: str
+    """The figure it moves (one of `FIGURE_KEYS`)."""
+    option: str
+    """The option as `--option` takes it, `key=value`."""
+    effect: str
+    """What it does to the figure, in words (e.g. "lengthens the game")."""
+
+
+RULE_LEVERS: tuple[RuleLever, ...] = (
+    RuleLever("circles", LENGTH, "new_characters_attack=false", "lengthens the game"),
+    RuleLever("circles", LENGTH, "direct_damage=one_per_attacker", "lengthens the game"),
+    RuleLever("circles", FIRST_PLAYER, "new_characters_attack=false", "narrows the first player's advantage"),
+    RuleLever("plasma", FIRST_PLAYER, "untap_every_turn=true", "narrows the first player's advantage a little"),
+    RuleLever("plasma", FIRST_PLAYER, "lethal_damage=more_than", "narrows the first player's advantage a little"),
+    RuleLever("plasma", TURN_CAP, "damage_wears_off=true", "ends stalled boards before the cap"),
+    RuleLever("plasma", TURN_CAP, "attack_tapped_creatures=false", "fewer matches reach the cap"),
+    RuleLever("source", TURN_CAP, "deck_out_loses=true", "ends stalled matches before the cap"),
+    RuleLever("source", TURN_CAP, "combat_tie=both", "fewer matches reach the cap"),
+    RuleLever("souls", NEVER_PLAYED, "hand_size=7", "fewer cards never played"),
+    RuleLever("souls", NEVER_PLAYED, "draw_per_turn=2", "fewer cards never played"),
+    RuleLever("blades", DRAWS, "players=2", "fewer draws, though not under 10%"),
+)
+"""Options measured to move a figure, per ruleset (the measured figures, with their commands: docs/simulation.md)."""
+
+
+def levers_for(ruleset_id: str, figure: str) -> list[RuleLever]:
+    """The rule options measured to move `figure` in that ruleset."""
+    return [lever for lever in RULE_LEVERS if lever.ruleset == ruleset_id and lever.figure == figure]
+
+
+@dataclass(frozen=True)
+class HealthFigure:
+    """One figure of the game's health, its healthy range and, outside it, a warning in words."""
+
+    key: str
+    """Which figure (one of `FIGURE_KEYS`)."""
+    label: str
+    """Its name, for a person."""
+    summary: str
+    """The figure in one sentence, with its interval where it has one."""
+    healthy: str
+    """The healthy range, in words."""
+    ludii: str
+    """The Ludii game metric it corresponds to."""
+    value: float | None = None
+    """The figure itself (a share, a number of turns or places); None when it was not measured."""
+    low: float | None = None
+    """Lower end of its 95% interval, where it has one."""
+    high: float | None = None
+    """Upper end of its 95% interval, where it has one."""
+    warning: str | None = None
+    """The warning in words, or None when the figure is in its healthy range (or was not measured)."""
+    levers: tuple[str, ...] = ()
+    """Rule options measured to move this figure, each as `key=value: what it does`."""
+    deck: str | None = None
+    """The deck it is about, for a per-deck figure (never-played cards); None for the whole game."""
+    measured: bool = True
+    """False when the engines give no data for it: `summary` then says what is missing."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "deck": self.deck,
+            "measured": self.measured,
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+            "summary": self.summary,
+            "healthy": self.healthy,
+            "ludii": self.ludii,
+            "warning": self.warning,
+            "options_that_move_it": list(self.levers),
+        }
+
+
+@dataclass(frozen=True)
+class GameHealth:
+    """The health figures of one card set's decks under one set of rule options, with their data and provenance."""
+
+    figures: list[HealthFigure]
+    """Every figure, in `FIGURE_KEYS` order (one never-played figure per deck)."""
+    lengths: pd.DataFrame
+    """The length histogram: turns, matches (one row per length that occurred)."""
+    length_summary: dict[str, float]
+    """mean, q1, median, q3, min and max turns over every match."""
+    cards: pd.DataFrame
+    """One row per deck and card: deck, card, matches (the deck's seats in all pairs), matches_drawn,
+    matches_played, effect_events (attacks, destructions and damage the card made), played_share
+    (matches_played / matches), never_played (no play and no effect in any match), rarely_played (played, in fewer
+    than `HealthThresholds.rarely_played` of the matches)."""
+    decks: pd.DataFrame
+    """One row per deck: deck, matches, cards, never_played, never_played_share, never_played_cards and
+    rarely_played_cards (lists of card names)."""
+    pairs: pd.DataFrame
+    """One row per ordered pair: deck, opponent, seed, matches, first_player_win_rate, low, high, draws,
+    turn_cap_hits, mean_turns."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance (ruleset and engine versions, options, seed, matches per pair, policy, card-set hash), the decks,
+    the pairs, the total match count, the turn cap and the thresholds."""
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every warning, in figure order."""
+        return [figure.warning for figure in self.figures if figure.warning]
+
+    def figure(self, key: str, deck: str | None = None) -> HealthFigure:
+        """The figure of that key (and deck, for a per-deck figure)."""
+        for figure in self.figures:
+            if figure.key == key and (deck is None or figure.deck == deck):
+                return figure
+        raise KeyError(key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.meta,
+            "figures": [figure.to_json() for figure in self.figures],
+            "warnings": self.warnings,
+            "length": self.length_summary | {"histogram": self.lengths.to_dict(orient="records")},
+            "deck_plays": self.decks.to_dict(orient="records"),
+            "card_plays": self.cards.to_dict(orient="records"),
+            "pairs": self.pairs.to_dict(orient="records"),
+        }
+
+
+def _percent(value: float) -> str:
+    """A share as a whole percent from 10% to 90%; outside, with the decimals it needs (2.0%, 0.04%), so a small
+    share never reads as 0% or a large one as 100%."""
+    if value < 1e-9 or value > 1 - 1e-9:
+        return f"{round(value):.0%}"
+    if 0.1 <= value <= 0.9:
+        return f"{value:.0%}"
+    for digits in (1, 2):
+        text = f"{value:.{digits}%}"
+        if 0 < float(text.rstrip("%")) < 100:
+            return text
+    return "under 0.01%" if value < 0.5 else "over 99.99%"
+
+
+def _limit(value: float) -> str:
+    """A threshold as a percent, as it was set (5%, 0.5%)."""
+    return f"{value * 100:g}%"
+
+
+def _played_percent(value: float) -> str:
+    """A card's play share, cut (not rounded) to a tenth of a percent, so a share under the rarely-played line never
+    reads as the line itself (4.96% is "4.9%", not "5%")."""
+    cut = math.floor(value * 1000) / 10
+    return f"{cut:.1f}%" if cut > 0 or value == 0 else "under 0.1%"
+
+
+def _rate_text(rate: Rate) -> str:
+    return f"{_percent(rate.value)} [{_percent(rate.low)}, {_percent(rate.high)}]"
+
+
+def _outside(rate_low: float, rate_high: float, low: float, high: float) -> int:
+    """+1 when the interval lies wholly above [low, high], -1 wholly below, 0 when they meet."""
+    if rate_low > high:
+        return 1
+    if rate_high < low:
+        return -1
+    return 0
+
+
+def _lever_texts(ruleset_id: str, figure: str) -> tuple[str, ...]:
+    return tuple(f"{lever.option}: {lever.effect}" for lever in levers_for(ruleset_id, figure))
+
+
+def game_health(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches_per_pair: int = POWER_CURVE_DEFAULTS.matches_per_pair,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    policy: str = POWER_CURVE_DEFAULTS.policy,
+    options: Mapping[str, OptionValue | str] | None = None,
+    thresholds: HealthThresholds = HEALTH_THRESHOLDS,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    executor: str | None = None,
+) -> GameHealth:
+    """Play every ordered pair of `decks` (mirrors included) and measure the game's health (module docstring)."""
+    if not decks:
+        raise WorkbenchInputError(
+            "game health needs at least one deck: every ordered pair of the decks is played.",
+            expected="one or more --deck files or names, or a set with decks of its own",
+        )
+    engine = engine_for(cardset)
+    engine.policy_index(policy)  # an unknown policy fails before any match
+    resolved = cardset.ruleset.resolve_options(options)
+    pairs = [(a, b) for a in decks for b in decks]
+    children = np.random.SeedSequence(seed).spawn(len(pairs))
+    results: list[tuple[Deck, Deck, int, MatchResults]] = []
+    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
+        # The seed matchup_matrix gives the same pair, so the two rest on the same matches.
+        pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+        def pair_progress(done: int, total: int, index: int = index) -> None:
+            if progress:
+                progress(index * matches_per_pair + done, len(pairs) * matches_per_pair)
+
+        result = simulate(
+            cardset, deck_a, deck_b, matches_per_pair, pair_seed, policy, resolved,
+            workers=workers, progress=pair_progress, executor=executor,
+        )
+        results.append((deck_a, deck_b, pair_seed, result))
+
+    cap_value = resolved.get("turn_cap")
+    turn_cap = int(cap_value) if isinstance(cap_value, (int, float)) and not isinstance(cap_value, bool) else None
+    matches = pd.concat([r.matches.assign(pair=i) for i, (_, _, _, r) in enumerate(results)], ignore_index=True)
+    hit_cap = matches["turns"] >= turn_cap if turn_cap is not None else pd.Series(False, index=matches.index)
+    drawn = matches["winner"] == "draw"
+
+    ruleset_id = cardset.ruleset.id
+    figures = [_first_player_figure(matches, ruleset_id, thresholds)]
+    if {"place", "vp"} <= set(matches.columns):
+        figures.append(_seat_placement_figure(matches, thresholds, int(resolved.get("players", 0) or 0)))
+    figures.append(_length_figure(matches, ruleset_id, thresholds))
+    figures.append(_turn_cap_figure(hit_cap, turn_cap, ruleset_id, thresholds))
+    figures.append(_draws_figure(drawn & ~hit_cap, ruleset_id, thresholds))
+    cards = _card_plays(results, thresholds)
+    deck_rows = []
+    for deck in dict.fromkeys(deck.name for deck in decks):
+        rows = cards[cards["deck"] == deck]
+        never = rows.loc[rows["never_played"], "card"].tolist()
+        rare = rows.loc[rows["rarely_played"], "card"].tolist()
+        deck_matches = int(rows["matches"].max()) if len(rows) else 0
+        deck_rows.append(
+            {
+                "deck": deck,
+                "matches": deck_matches,
+                "cards": len(rows),
+                "never_played": len(never),
+                "never_played_share": len(never) / len(rows) if len(rows) else 0.0,
+                "never_played_cards": never,
+                "rarely_played_cards": rare,
+            }
+        )
+        figures.append(_never_played_figure(deck, rows, never, rare, deck_matches, ruleset_id, thresholds))
+    figures.append(
+        HealthFigure(
+            key=MID_GAME_LEADER,
+            label="leader at mid-game",
+            summary=MID_GAME_MISSING,
+            healthy="the player ahead at mid-game wins at most about 80% of the time (comebacks are possible)",
+            ludii="Decisiveness, LeadChange (both need a state evaluation during play)",
+            measured=False,
+        )
+    )
+
+    counts = matches["turns"].value_counts().sort_index()
+    lengths = pd.DataFrame({"turns": counts.index.astype(int), "matches": counts.to_numpy(dtype=int)})
+    quartiles = matches["turns"].quantile([0.25, 0.5, 0.75]).tolist()
+    length_summary = {
+        "mean": float(matches["turns"].mean()),
+        "q1": float(quartiles[0]),
+        "median": float(quartiles[1]),
+        "q3": float(quartiles[2]),
+        "min": float(matches["turns"].min()),
+        "max": float(matches["turns"].max()),
+    }
+    pair_rows = []
+    for index, (deck_a, deck_b, pair_seed, result) in enumerate(results):
+        rate = result.first_player_win_rate
+        pair_rows.append(
+            {
+                "deck": deck_a.name,
+                "opponent": deck_b.name,
+                "seed": pair_seed,
+                "matches": len(result.matches),
+                "first_player_win_rate": rate.value,
+                "low": rate.low,
+                "high": rate.high,
+                "draws": float((result.matches["winner"] == "draw").mean()),
+                "turn_cap_hits": int(hit_cap[matches["pair"] == index].sum()),
+                "mean_turns": result.mean_turns,
+            }
+        )
+    meta = provenance(cardset, engine, resolved, seed, len(matches), (policy, policy))
+    meta |= {
+        "matches_per_pair": matches_per_pair,
+        "decks": [deck.name for deck in decks],
+        "pairs": len(pairs),
+        "turn_cap": turn_cap,
+        "thresholds": dict(thresholds.__dict__),
+        "engine_findings": results[0][3].meta.get("engine_findings", []),
+    }
+    return GameHealth(figures, lengths, length_summary, cards, pd.DataFrame(deck_rows), pd.DataFrame(pair_rows), meta)
+
+
+def _first_player_figure(matches: pd.DataFrame, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+    """The first player's win rate over every match, draws half (Ludii's AdvantageP1; Balance = 1 - |2p - 1|)."""
+    score = float((matches["winner"] == matches["first_player"]).sum()) + 0.5 * float((matches["winner"] == "draw").sum())
+    rate = Rate.of(score, len(matches))
+    low, high = thresholds.first_player_low, thresholds.first_player_high
+    side = _outside(rate.low, rate.high, low, high)
+    summary = f"the first player wins {_rate_text(rate)} of {len(matches):,} matches (draws half)"
+    warning = None
+    if side:
+        distance = rate.value - high if side > 0 else low - rate.value
+        strength = "a strong " if distance > thresholds.strong_advantage else "a "
+        who = "first" if side > 0 else "second"
+        warning = f"the first player wins {_rate_text(rate)}: {strength}{who}-player advantage"
+    return HealthFigure(
+        key=FIRST_PLAYER,
+        label="first-player win rate",
+        summary=summary,
+        healthy=f"{_percent(low)} to {_percent(high)} (the interval must lie wholly outside to warn)",
+        ludii=f"AdvantageP1 {rate.value:.3f}; Balance {1 - abs(2 * rate.value - 1):.3f}",
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, FIRST_PLAYER) if warning else (),
+    )
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """The 95% normal half-width and the mean's variance term of a sample (0 for fewer than two values)."""
+    if len(values) < 2:
+        return 0.0, 0.0
+    variance = float(values.var(ddof=1)) / len(values)
+    return Z95 * math.sqrt(variance), variance
+
+
+def _seat_placement_figure(matches: pd.DataFrame, thresholds: HealthThresholds, players: int) -> HealthFigure:
+    """Millennium Blades: deck A's placement and VP when it sits in the first half of the turn order, against the
+    second half (the engine's first player says which half A sits in)."""
+    first = matches["first_player"] == "A"
+    place_first, place_second = matches.loc[first, "place"].to_numpy(float), matches.loc[~first, "place"].to_numpy(float)
+    vp_first, vp_second = matches.loc[first, "vp"].to_numpy(float), matches.loc[~first, "vp"].to_numpy(float)
+    if not len(place_first) or not len(place_second):
+        return HealthFigure(
+            key=SEAT_PLACEMENT, label="seat advantage (placement)", measured=False,
+            summary="not measured: every match had the same seat order", healthy="", ludii="AdvantageP1 (in places)",
+        )
+    gap = float(place_first.mean() - place_second.mean())
+    _, var_first = _mean_interval(place_first)
+    _, var_second = _mean_interval(place_second)
+    half = Z95 * math.sqrt(var_first + var_second)
+    limit = thresholds.seat_place_gap
+    side = _outside(gap - half, gap + half, -limit, limit)
+    summary = (
+        f"a seat in the first half of the turn order places {place_first.mean():.2f} on average and earns "
+        f"{vp_first.mean():.1f} VP; in the second half {place_second.mean():.2f} and {vp_second.mean():.1f} VP "
+        f"(gap {gap:+.2f} places [{gap - half:+.2f}, {gap + half:+.2f}]"
+        + (f", places 1 to {players}" if players else "")
+        + ")"
+    )
+    warning = None
+    if side:
+        better = "first" if gap < 0 else "second"
+        warning = (
+            f"seats in the {better} half of the turn order place {abs(gap):.2f} places better on average "
+            f"[{abs(gap) - half:.2f}, {abs(gap) + half:.2f}]: an advantage of turn order"
+        )
+    return HealthFigure(
+        key=SEAT_PLACEMENT,
+        label="seat advantage (placement)",
+        summary=summary,
+        healthy=f"a gap within ±{limit:g} places",
+        ludii="AdvantageP1, in Millennium Blades' own units (placement and VP)",
+        value=gap,
+        low=gap - half,
+        high=gap + half,
+        warning=warning,
+    )
+
+
+def _length_figure(matches: pd.DataFrame, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+    """The length of matches in turns (each player's turn counts one; Ludii's DurationTurns)."""
+    turns = matches["turns"].to_numpy(float)
+    mean = float(turns.mean())
+    half, _ = _mean_interval(turns)
+    q1, median, q3 = (float(q) for q in np.quantile(turns, [0.25, 0.5, 0.75]))
+    summary = f"matches last {mean:.1f} turns on average [{mean - half:.1f}, {mean + half:.1f}]; quartiles {q1:g} / {median:g} / {q3:g}"
+    warning = None
+    if median < thresholds.min_median_turns:
+        share_short = float((turns < thresholds.min_median_turns).mean())
+        warning = (
+            f"half the matches are over by turn {median:g} ({_percent(share_short)} end before turn "
+            f"{thresholds.min_median_turns:g}): the game is too short for most cards to be played"
+        )
+    return HealthFigure(
+        key=LENGTH,
+        label="game length",
+        summary=summary,
+        healthy=f"a median of {thresholds.min_median_turns:g} turns or more (each player's turn counts one)",
+        ludii=f"DurationTurns {mean:.2f}",
+        value=mean,
+        low=mean - half,
+        high=mean + half,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, LENGTH) if warning else (),
+    )
+
+
+def _turn_cap_figure(hit_cap: pd.Series, turn_cap: int | None, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+    """The share of matches that reached the ruleset's turn cap (Ludii's Timeouts)."""
+    if turn_cap is None:
+        return HealthFigure(
+            key=TURN_CAP,
+            label="turn-cap hits",
+            summary=f"not measured: the {ruleset_id} rules have no turn cap (no turn_cap option); a match ends by its own rules",
+            healthy=f"at most {_limit(thresholds.max_turn_cap_share)} of matches",
+            ludii="Timeouts",
+            measured=False,
+        )
+    rate = Rate.of(float(hit_cap.sum()), len(hit_cap))
+    warning = None
+    if rate.low > thresholds.max_turn_cap_share:
+        warning = (
+            f"{_rate_text(rate)} of matches reach the turn cap of {turn_cap} turns: they end by the cap, not by play "
+            "(a stalled board)"
+        )
+    return HealthFigure(
+        key=TURN_CAP,
+        label="turn-cap hits",
+        summary=f"{_rate_text(rate)} of matches reach the turn cap of {turn_cap} turns ({int(hit_cap.sum()):,} of {len(hit_cap):,})",
+        healthy=f"at most {_limit(thresholds.max_turn_cap_share)} of matches",
+        ludii=f"Timeouts {rate.value:.3f}",
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, TURN_CAP) if warning else (),
+    )
+
+
+def _draws_figure(natural_draws: pd.Series, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+    """Draws before the turn cap (Ludii's Drawishness leaves timeouts out; the turn cap has its own figure)."""
+    rate = Rate.of(float(natural_draws.sum()), len(natural_draws))
+    warning = None
+    if rate.low > thresholds.max_draw_rate:
+        warning = f"{_rate_text(rate)} of matches end in a draw (turn-cap hits aside): a drawish game"
+    return HealthFigure(
+        key=DRAWS,
+        label="draws",
+        summary=f"{_rate_text(rate)} of matches end in a draw (turn-cap hits aside)",
+        healthy=f"at most {_limit(thresholds.max_draw_rate)} of matches",
+        ludii=f"Drawishness {rate.value:.3f}",
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, DRAWS) if warning else (),
+    )
+
+
+def _card_plays(results: Sequence[tuple[Deck, Deck, int, MatchResults]], thresholds: HealthThresholds) -> pd.DataFrame:
+    """Per deck and card, over every seat the deck took in every pair: the matches it was drawn and played in.
+
+    `matches_played` is the engine's count of matches with at least one play of the card; an engine without it
+    (an older engine) gives `played`, events, which still tells never-played (0) from played."""
+    rows = []
+    for deck_a, deck_b, _, result in results:
+        counters = result.counters
+        for side, deck in (("A", deck_a), ("B", deck_b)):
+            seat = counters[counters["deck"] == side]
+            played = seat["matches_played"] if "matches_played" in seat else seat["played"].clip(upper=len(result.matches))
+            drawn = seat["matches_drawn"] if "matches_drawn" in seat else seat["drawn"].clip(upper=len(result.matches))
+            effects = sum((seat[name] for name in EFFECT_COUNTERS if name in seat), pd.Series(0, index=seat.index))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "deck": deck.name,
+                        "card": seat["card"].to_numpy(),
+                        "matches": len(result.matches),
+                        "matches_drawn": drawn.to_numpy(dtype=int),
+                        "matches_played": played.to_numpy(dtype=int),
+                        "effect_events": effects.to_numpy(dtype=int),
+                    }
+                )
+            )
+    columns = ["deck", "card", "matches", "matches_drawn", "matches_played", "effect_events"]
+    if not rows:
+        return pd.DataFrame(columns=[*columns, "played_share", "never_played", "rarely_played"])
+    frame = pd.concat(rows, ignore_index=True).groupby(["deck", "card"], sort=False, as_index=False)[columns[2:]].sum()
+    frame["played_share"] = frame["matches_played"] / frame["matches"].where(frame["matches"] > 0, 1)
+    # A card in play from the start (a Millennium Blades deck box) is never "played", yet its effects count: it
+    # took part. Only a card with neither a play nor an effect is dead.
+    frame["never_played"] = (frame["matches_played"] == 0) & (frame["effect_events"] == 0)
+    frame["rarely_played"] = (frame["matches_played"] > 0) & (frame["played_share"] < thresholds.rarely_played)
+    return frame
+
+
+def _never_played_figure(
+    deck: str,
+    rows: pd.DataFrame,
+    never: list[str],
+    rare: list[str],
+    matches: int,
+    ruleset_id: str,
+    thresholds: HealthThresholds,
+) -> HealthFigure:
+    """The share of one deck's cards (distinct names) never played in any of its matches."""
+    cards = len(rows)
+    share = len(never) / cards if cards else 0.0
+    summary = f"{len(never)} of {cards} cards never played in {matches:,} matches ({_percent(share)})"
+    if never:
+        summary += ": " + ", ".join(never)
+    if rare:
+        played = rows.set_index("card")["played_share"]
+        summary += f"; played in fewer than {_limit(thresholds.rarely_played)} of matches: " + ", ".join(
+            f"{card} ({_played_percent(float(played[card]))})" for card in rare
+        )
+    warning = None
+    if never or rare:
+        parts = []
+        if never:
+            parts.append(f"{len(never)} of {cards} cards ({_percent(share)}) {'was' if len(never) == 1 else 'were'} never played: {', '.join(never)}")
+        if rare:
+            parts.append(f"{len(rare)} more were played in fewer than {_limit(thresholds.rarely_played)} of matches: {', '.join(rare)}")
+        warning = f"{deck}: " + "; ".join(parts) + " (no power can be measured for a card these matches hardly use)"
+    return HealthFigure(
+        key=NEVER_PLAYED,
+        label=f"cards never played ({deck})",
+        summary=summary,
+        healthy=f"every card played, in at least {_limit(thresholds.rarely_played)} of its deck's matches",
+        ludii="none (Ludii measures whole games; a card game adds its dead cards)",
+        value=share,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, NEVER_PLAYED) if warning else (),
+        deck=deck,
+    )
+
+
+def health_lines(health: GameHealth) -> list[str]:
+    """The health as lines of text (the command line's text output and the report's words)."""
+    lines = []
+    for figure in health.figures:
+        lines.append(f"{figure.label}: {figure.summary}")
+        if figure.measured:
+            lines.append(f"  healthy: {figure.healthy}; Ludii: {figure.ludii}")
+        if figure.warning:
+            lines.append(f"  WARNING: {figure.warning}")
+        if figure.levers:
+            lines.append("  rule options that move it (measured, docs/simulation.md): " + "; ".join(figure.levers))
+    return lines
