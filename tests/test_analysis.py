@@ -1,7 +1,10 @@
-"""Power-curve judgement on a toy game: the filler is the baseline, not a verdict; one set of defaults everywhere.
+"""Power-curve judgement on a toy game: the filler is the baseline, not a verdict; a card played too seldom is
+not judged; sweeps say when a field never changed a match; one set of defaults everywhere.
 
 The toy game (tests/toy_engine.py) adds each revealed card's strength to its side's total, so a card's power
-follows its strength and the expected verdicts are known in advance.
+follows its strength and the expected verdicts are known in advance. Its five revealed cards are drawn and, unless
+a card costs more than the treasury of 10, played on turn 1: so every play share is known before the run (the
+chance that at least one of a card's copies is among the five, or 0 for a card that cannot be afforded).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from itertools import combinations
+from math import comb
 from statistics import median
 
 import pytest
@@ -17,7 +21,9 @@ from toy_engine import TOY
 from workbench import cli
 from workbench.analysis import (
     BASELINE,
+    NEVER_CHANGED,
     POWER_CURVE_DEFAULTS,
+    RARELY_PLAYED,
     VERDICTS,
     matchup_matrix,
     power_curve,
@@ -38,6 +44,14 @@ ROWS = [
 ]
 REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
 OTHER = "4 Filler\n4 Cheap\n4 Big"
+TITAN = {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}
+"""Costs more than the toy's treasury (10): drawn, never played."""
+DECK_SIZE, REVEALED = 12, 5
+
+
+def _drawn_share(copies: int) -> float:
+    """The chance that at least one of `copies` copies is among the five cards revealed from twelve."""
+    return 1 - comb(DECK_SIZE - copies, REVEALED) / comb(DECK_SIZE, REVEALED)
 
 
 @pytest.fixture
@@ -63,7 +77,13 @@ def test_the_filler_is_the_baseline_with_no_verdict_and_no_suggested_cost(toy: t
     judged = rows.drop(index="Filler")
     assert set(judged["flag"]) <= set(VERDICTS)
     assert judged.loc["Bargain", "flag"] == "over"  # strength 6 at cost 1
-    assert judged["suggested_cost"].notna().all()
+    # Four judged cards cannot show that power rises with cost (Sen's interval of the slope reaches below 0), so
+    # no cost is suggested, and the curve says why in words.
+    assert curve.slope > 0 and curve.slope_low is not None and curve.slope_low <= 0 and not curve.rises_with_cost
+    assert judged["suggested_cost"].isna().all()
+    assert curve.line_statement().startswith("Power does not rise with cost here")
+    assert "Suggested costs are withheld" in curve.line_statement()
+    assert all("no suggested cost, as power does not rise with cost" in reason for reason in judged["reason"])
 
 
 def test_the_fitted_line_and_tier_means_leave_the_filler_out(toy: tuple[CardSet, Deck, Deck]) -> None:
@@ -111,3 +131,97 @@ def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -
         defaults.matches_per_card, defaults.matches_per_pair, defaults.seed, defaults.policy, defaults.policy
     )
     assert StudySettings.defaults(["a"], ["random", "cautious"]).policy_a == "random"  # an engine without greedy
+
+
+def test_every_measured_card_has_its_play_shares(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, seed=5, workers=1)
+    for row in curve.cards.itertuples():
+        # Deck A's own copies of the card: 3 in place of the filler, plus the reference deck's (Filler: all 6).
+        assert row.drawn == pytest.approx(_drawn_share(row.copies), abs=0.03), row.card
+        assert row.played == row.drawn, row.card  # every card the toy reveals it can afford, it plays
+        assert row.first_played_turn == 1.0 and row.mean_turns == 1.0  # the toy plays everything on turn 1
+    assert RARELY_PLAYED not in set(curve.cards["flag"]) and curve.rarely_played_statement() is None
+
+
+def test_a_card_that_cannot_be_afforded_is_rarely_played_and_not_judged(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(TOY, [*ROWS, TITAN])
+    decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
+    curve = power_curve(cardset, decks, matches_per_card=2_000, seed=5, workers=1)
+    titan = curve.cards.set_index("card").loc["Titan"]
+    assert titan["flag"] == RARELY_PLAYED and titan["suggested_cost"] is None
+    assert titan["played"] == 0 and titan["first_played_turn"] is None
+    assert titan["drawn"] == pytest.approx(_drawn_share(3), abs=0.03)  # drawn in 84% of matches
+    assert titan["reason"].startswith("played in 0% of matches (drawn in 84%)")
+    assert "costs more than any card of the reference deck that is played (the dearest costs 3)" in titan["reason"]
+    assert titan["reason"].endswith("it cannot be afforded before the matches end")
+    # Out of the line and the tier means: they are those of the judged cards alone.
+    judged = curve.cards[curve.cards["flag"].isin(VERDICTS)]
+    assert "Titan" not in set(judged["card"]) and 11.0 not in set(curve.tiers["cost"])
+    assert (curve.intercept, curve.slope) == pytest.approx(_theil_sen(list(zip(judged["cost"], judged["power"], strict=True))))
+    assert curve.rarely_played == ["Titan"]
+    assert curve.rarely_played_statement() is not None
+    assert curve.rarely_played_statement().startswith("1 of 6 measured cards were played in fewer than 5% of their matches (Titan)")  # type: ignore[union-attr]
+    # With no threshold, every card is judged, the unplayable one included.
+    every = power_curve(cardset, decks, matches_per_card=400, seed=5, workers=1, min_play_share=0)
+    assert every.cards.set_index("card").loc["Titan", "flag"] in VERDICTS
+
+
+def test_a_play_share_threshold_outside_0_to_1_is_refused(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    for share in (-0.1, 1.0, 5):
+        with pytest.raises(WorkbenchInputError, match="is not a play share threshold"):
+            power_curve(cardset, [reference], matches_per_card=100, seed=1, workers=1, min_play_share=share)
+
+
+RISING = [
+    {"name": "Filler", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "One", "kind": "unit", "cost": 1, "strength": 1},
+    {"name": "Two", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Four", "kind": "unit", "cost": 4, "strength": 9},
+    {"name": "Five", "kind": "unit", "cost": 5, "strength": 12},
+]
+
+
+def test_a_line_that_rises_with_cost_suggests_costs_and_says_so(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(TOY, RISING)
+    decks = [make_deck(cardset, "6 Filler\n2 One\n2 Two\n2 Four", name="reference"), make_deck(cardset, "6 Filler\n6 Five", name="other")]
+    curve = power_curve(cardset, decks, matches_per_card=2_000, seed=2, workers=1)
+    # Strength rises with cost, so every pair of judged cards gives a rising slope: Sen's interval lies above 0.
+    assert curve.rises_with_cost and curve.slope_low is not None and curve.slope_high is not None
+    assert 0 < curve.slope_low <= curve.slope <= curve.slope_high
+    judged = curve.cards[curve.cards["flag"] != BASELINE]
+    assert judged["suggested_cost"].notna().all()
+    assert curve.line_statement().startswith(f"Power rises with cost: {curve.slope:+.3f} per step")
+    assert all("the line meets its power at cost" in reason for reason in judged["reason"])
+
+
+def test_a_sweep_of_an_unplayed_cards_field_says_it_never_changed_a_match(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(TOY, [*ROWS, TITAN])
+    decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
+    result = sweep(cardset, decks, "Titan", "strength", [1, 5, 20], matches_per_card=400, seed=1, workers=1)
+    points = result.points
+    assert list(points["flag"]) == [RARELY_PLAYED] * 3 and list(points["played"]) == [0.0] * 3
+    assert not points["changed"].any()
+    assert all(note.startswith(NEVER_CHANGED) and "never played at this value" in note for note in points["note"])
+    assert result.statement is not None and result.meta["current_value"] == 9
+    assert result.statement.startswith("This field never changed a match: at every value swept, every one of the 400 matches")
+    assert "Titan was never played, at its current strength or at any value swept" in result.statement
+    assert len(set(points["power"])) == 1  # the same matches, so the same power at every value
+
+
+def test_a_sweep_of_a_played_cards_field_changes_matches(toy: tuple[CardSet, Deck, Deck]) -> None:
+    cardset, reference, other = toy
+    result = sweep(cardset, [reference, other], "Mid", "strength", [1, 4, 10], matches_per_card=1_000, seed=1, workers=1)
+    points = result.points.set_index("value")
+    assert list(points["changed"]) == [True, False, True]  # 4 is Mid's strength now: the very matches of the curve
+    assert points.loc[4, "note"] == "the card's current value"
+    assert points.loc[1, "note"] == points.loc[10, "note"] == ""
+    assert result.statement is None
+    assert points.loc[1, "high"] < points.loc[4, "low"] and points.loc[4, "high"] < points.loc[10, "low"]  # monotone

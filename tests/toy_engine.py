@@ -2,7 +2,10 @@
 
 Each side shuffles its deck and reveals five cards; the higher total strength
 plus a die roll (plus one for going first) wins, equal totals draw. Strength
-is what a card is worth, so a stronger card must show more power.
+is what a card is worth, so a stronger card must show more power. A revealed
+card is drawn and played on turn 1, unless it costs more than the side's
+treasury (`TREASURY`): then it is drawn but never played and adds nothing, the
+truth a power curve's play shares are tested against.
 """
 
 from __future__ import annotations
@@ -16,15 +19,18 @@ from pydantic import Field
 
 from workbench.cards import CardSet, Deck, OptionValue
 from workbench.engines import (
-    COUNTERS,
-    DRAWN,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
     CompiledCards,
     Engine,
     IntArray,
+    begin_match_counters,
+    count_draw,
+    count_play,
     kernel,
     log_event,
+    new_counters,
+    published_counters,
     rng_below,
     rng_seed,
     shuffle_in_place,
@@ -32,6 +38,8 @@ from workbench.engines import (
 from workbench.rulesets.base import CardBase, RuleOption, Ruleset
 
 HAND = 5
+TREASURY = 10
+"""What a side can pay: a card costing more is drawn but never played."""
 
 
 class ToyCard(CardBase):
@@ -47,7 +55,7 @@ class ToyCard(CardBase):
 
 def _compile(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
     cards = [entry.card for entry in cardset]
-    table = np.array([[card.strength] for card in cards], dtype=np.int64)  # type: ignore[attr-defined]
+    table = np.array([[card.strength, card.cost] for card in cards], dtype=np.int64)  # type: ignore[attr-defined]
     return CompiledCards(
         names=tuple(card.name for card in cards),
         table=table,
@@ -65,18 +73,25 @@ def _play(table: IntArray, options: IntArray, deck_a: IntArray, deck_b: IntArray
     b = deck_b.copy()
     event_count = np.zeros(1, dtype=np.int64)
     for m in range(seeds.shape[0]):
+        begin_match_counters(counters, m)
         rng_seed(state, seeds[m])
         shuffle_in_place(a, a.shape[0], state)
         shuffle_in_place(b, b.shape[0], state)
         total_a = rng_below(state, 6)
         total_b = rng_below(state, 6)
         for i in range(min(HAND, a.shape[0])):
+            count_draw(counters, 0, a[i])
+            if table[a[i], 1] > TREASURY:
+                continue
             total_a += table[a[i], 0]
-            counters[0, a[i], DRAWN] += 1
+            count_play(counters, 0, a[i], 1)
             log_event(events, event_count, 1, 0, 0, a[i], -1, table[a[i], 0])
         for i in range(min(HAND, b.shape[0])):
+            count_draw(counters, 1, b[i])
+            if table[b[i], 1] > TREASURY:
+                continue
             total_b += table[b[i], 0]
-            counters[1, b[i], DRAWN] += 1
+            count_play(counters, 1, b[i], 1)
             log_event(events, event_count, 1, 1, 0, b[i], -1, table[b[i], 0])
         if options[0] == 1:
             if first[m] == 0:
@@ -92,17 +107,17 @@ def _play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, see
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    counters = new_counters(len(compiled.names))
     _play(compiled.table, compiled.options, deck_a, deck_b, seeds, first, winners, turns, counters,
           np.zeros((0, EVENT_WIDTH), dtype=np.int64))
-    return winners, turns, counters
+    return winners, turns, published_counters(counters)
 
 
 def _play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
                  policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
     winners = np.zeros(1, dtype=np.int8)
     turns = np.zeros(1, dtype=np.int32)
-    counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+    counters = new_counters(len(compiled.names))
     events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
     _play(compiled.table, compiled.options, deck_a, deck_b, np.array([seed], dtype=np.int64),
           np.array([first], dtype=np.int8), winners, turns, counters, events)

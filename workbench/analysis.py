@@ -13,10 +13,17 @@ How a card's power is measured (documented in docs/simulation.md):
 - A filler is the baseline every other card of its slot is measured against: its variant deck is the reference
   deck itself, so its power is 0 by construction. It gets the flag `baseline` (no verdict, no suggested cost) and
   stays out of the fitted line, the tier means and the over/under counts.
+- Play shares: from the engine's per-match counters (`matches_drawn`, `matches_played`, `first_played_turn`), the
+  share of its variant's matches in which the measured card's side drew and played at least one copy, and the mean
+  turn of its first play. A card played in fewer than `min_play_share` of its matches (default 5%,
+  `POWER_CURVE_DEFAULTS.min_play_share`) is `rarely played`: its power is mostly the filler's matches, so it gets
+  no verdict and no suggested cost, stays out of the line and the tier means, and its `reason` says why (never
+  drawn; drawn but not affordable before the matches end; or passed over by the policy).
 - The cost curve is the Theil-Sen line of power on cost (median pairwise slope, robust to mispriced cards) over the
-  measured cards other than the fillers. A card's tier band is the line between cost - 1/2 and cost + 1/2: a card
-  whose interval lies wholly above it is over-powered, wholly below under-powered. The suggested cost is the cost
-  at which the line meets the card's power, rounded and kept within the set's costs.
+  judged cards (not the fillers, not the rarely played), with Sen's 95% interval of the slope. A card's tier band
+  is the line between cost - 1/2 and cost + 1/2: a card whose interval lies wholly above it is over-powered,
+  wholly below under-powered. The suggested cost is the cost at which the line meets the card's power, rounded and
+  kept within the set's costs, given only when the line rises with cost (its slope's interval lies above 0).
 - `POWER_CURVE_DEFAULTS` (`workbench.power_defaults`) holds the settings used when a person does not choose (every
   deck of the set as the gauntlet, 2,000 matches per card, seed 0, the greedy policy): the app and the command line
   both read it, so the same set gives the same figures in both.
@@ -24,6 +31,7 @@ How a card's power is measured (documented in docs/simulation.md):
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, closest_names
-from workbench.engines import CompiledCards, IntArray
+from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, CompiledCards, IntArray
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.simulate import (
     FirstPlayer,
@@ -53,8 +61,39 @@ REPLACED_COPIES = 3
 Z95 = 1.959964
 BASELINE = "baseline"
 """The flag of a filler: the card every other card of its slot is measured against (power 0 by construction)."""
+RARELY_PLAYED = "rarely played"
+"""The flag of a card its side played in fewer than `min_play_share` of its variant's matches: not measured."""
 VERDICTS = ("over", "under", "on curve")
-"""The flags that are a verdict on a card's cost; `BASELINE` is not one."""
+"""The flags that are a verdict on a card's cost; `BASELINE` and `RARELY_PLAYED` are not."""
+NOT_JUDGED = (BASELINE, RARELY_PLAYED)
+"""The flags of cards kept out of the fitted line, the tier means and the over/under counts."""
+
+
+def share_text(share: float) -> str:
+    """A share of matches as a person reads it: 40%, 4.9%, 0.1%, 0.04%, 0%."""
+    if share <= 0:
+        return "0%"
+    if share < 0.01:
+        return f"{share * 100:.2g}%"
+    if share < 0.1:
+        # One decimal near the 5% threshold, so a card played in 4.9% never reads "5%".
+        return f"{share:.1%}"
+    return f"{share:.0%}"
+
+
+def threshold_text(share: float) -> str:
+    """A threshold share as a person reads it, without trailing zeros: 5%, 2.5%, 0%."""
+    return f"{share * 100:g}%"
+
+
+def check_min_play_share(share: float) -> float:
+    """The threshold under which a card is `rarely played`, checked: a share from 0 (judge every card) below 1."""
+    if not (isinstance(share, (int, float)) and 0 <= share < 1):
+        raise WorkbenchInputError(
+            f"{share!r} is not a play share threshold.",
+            expected="a share of matches from 0 up to (not including) 1, e.g. 0.05 for 5%",
+        )
+    return float(share)
 
 
 def _scores(winners: np.ndarray) -> np.ndarray:
@@ -100,11 +139,16 @@ class PowerCurve:
     """Per-card simulated power against cost, per-cost tiers, the fitted line and provenance."""
 
     cards: pd.DataFrame
-    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, flag, suggested_cost, note.
+    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, played, drawn,
+    first_played_turn, mean_turns, note, flag, suggested_cost, reason.
 
-    `flag` is over, under or on curve; a filler's is `baseline` (see `BASELINE`), with no suggested cost."""
+    `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
+    copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
+    `mean_turns` the variant's mean match length. `flag` is over, under or on curve; a filler's is `baseline`
+    (see `BASELINE`), a card played too seldom to be measured `rarely played` (see `RARELY_PLAYED`), neither with
+    a suggested cost. `reason` is the sentence that explains the flag."""
     tiers: pd.DataFrame
-    """One row per cost: cost, cards, mean_power, low, high (fillers left out)."""
+    """One row per cost: cost, cards, mean_power, low, high (fillers and rarely played cards left out)."""
     intercept: float
     """Power of the fitted line at cost 0."""
     slope: float
@@ -113,10 +157,72 @@ class PowerCurve:
     """The unchanged reference deck's score against the gauntlet."""
     meta: dict[str, Any] = field(default_factory=dict)
     """Provenance (ruleset and engine versions, options, seed, matches per card, policy, card-set hash)."""
+    slope_low: float | None = None
+    """Lower end of Sen's 95% interval of the slope (None with fewer than two judged costs)."""
+    slope_high: float | None = None
+    """Upper end of Sen's 95% interval of the slope (None with fewer than two judged costs)."""
+    fingerprints: dict[str, str] = field(default_factory=dict)
+    """Card name -> a digest of its variant's match outcomes (winner, turns and score of every match, in order):
+    two runs on the same seeds with equal digests played the same matches (see `Sweep`)."""
 
     def line(self, cost: float) -> float:
         """The fitted power at a cost."""
         return self.intercept + self.slope * cost
+
+    @property
+    def rises_with_cost(self) -> bool:
+        """True when the fitted line rises with cost: its slope and the whole of its 95% interval are above 0."""
+        return self.slope > 0 and self.slope_low is not None and self.slope_low > 0
+
+    @property
+    def rarely_played(self) -> list[str]:
+        """The cards flagged `rarely played`, cheapest first."""
+        return self.cards.loc[self.cards["flag"] == RARELY_PLAYED].sort_values("cost")["card"].tolist()
+
+    def line_statement(self) -> str:
+        """What the fitted line says about the game, in words: whether cost buys power, and so whether costs are
+        suggested."""
+        axis = str(self.meta.get("cost_axis", "cost"))
+        if self.slope_low is None or self.slope_high is None:
+            return (
+                f"The judged cards have fewer than two different {axis} values, so no line of power on {axis} can be "
+                "fitted: each card is judged against its own tier's mean, and no cost is suggested."
+            )
+        interval = f"95% interval {self.slope_low:+.3f} to {self.slope_high:+.3f}"
+        if self.rises_with_cost:
+            return (
+                f"Power rises with {axis}: {self.slope:+.3f} per step ({interval}). A card above or below its tier's "
+                f"band is over or under; its suggested {axis} is where the line meets its power."
+            )
+        if self.slope <= 0:
+            trend = f"falls by {abs(self.slope):.3f} per step" if self.slope < 0 else "is flat"
+            meaning = "cheap cards win as much as dear ones or more"
+        else:
+            trend = f"rises by {self.slope:.3f} per step, but the interval includes 0"
+            meaning = "the measured cards cannot show that dearer cards win more"
+        return (
+            f"Power does not rise with {axis} here: the fitted line {trend} ({interval}). It means {meaning}: paying "
+            f"more {axis} does not buy power in this game under these decks and this policy (often because matches "
+            f"end before dear cards come down; see each card's played share). Suggested costs are withheld, "
+            "since no line maps power back to a cost; over and under are judged against each cost tier's own band."
+        )
+
+    def rarely_played_statement(self) -> str | None:
+        """How many cards were too seldom played to be judged, and the threshold, or None when none was."""
+        names = self.rarely_played
+        if not names:
+            return None
+        threshold = threshold_text(float(self.meta.get("min_play_share", POWER_CURVE_DEFAULTS.min_play_share)))
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        return (
+            f"{len(names)} of {len(self.cards)} measured cards were played in fewer than {threshold} of their matches "
+            f"({shown}): rarely played, so not judged (no verdict, no suggested cost, left out of the line and the "
+            "tier means); each one's reason says why."
+        )
+
+    def statements(self) -> list[str]:
+        """The sentences shown at the top of the curve: the line's, then the rarely played cards' (if any)."""
+        return [self.line_statement(), *filter(None, [self.rarely_played_statement()])]
 
 
 def power_curve(
@@ -131,12 +237,15 @@ def power_curve(
     progress: Progress | None = None,
     executor: str | None = None,
     only: Sequence[str] | None = None,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
 ) -> PowerCurve:
     """Every card's simulated power against its cost (see the module docstring for the method).
 
     `only` limits the measured cards to those names (the line is then fitted over them alone), and none of them is
-    chosen as a filler while its slot has another card in the reference deck.
+    chosen as a filler while its slot has another card in the reference deck. A card played in fewer than
+    `min_play_share` of its matches is flagged `rarely played` and not judged.
     """
+    min_play_share = check_min_play_share(min_play_share)
     if not decks:
         raise WorkbenchInputError(
             "a power curve needs at least one deck: the first is the reference deck, all of them the gauntlet.",
@@ -174,17 +283,18 @@ def power_curve(
     ]
     outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
     jobs_per_variant = len(jobs) // len(variants)
-    scores = [
-        _outcome_scores(outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant]) for i in range(len(variants))
-    ]
+    chunks = [outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant] for i in range(len(variants))]
+    scores = [_outcome_scores(chunk) for chunk in chunks]
     base = scores[0]
     rows = []
-    for (card, deck), score in zip(variants[1:], scores[1:]):
+    fingerprints: dict[str, str] = {}
+    for (card, deck), score, chunk in zip(variants[1:], scores[1:], chunks[1:]):
         assert card is not None
         diff = score - base
         mean = float(diff.mean())
         half = Z95 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0
         filler = fillers[int(compiled.slot[card])]
+        fingerprints[compiled.names[card]] = _fingerprint(chunk, score)
         rows.append(
             {
                 "card": compiled.names[card],
@@ -195,19 +305,35 @@ def power_curve(
                 "power": mean,
                 "low": mean - half,
                 "high": mean + half,
+                **_play_shares(chunk, card, len(score)),
                 "note": "filler: the baseline itself, power 0 by construction" if card == filler else f"replaces {compiled.names[filler]}",
                 "baseline": card == filler,
             }
         )
     frame = pd.DataFrame(rows)
-    judged = frame[~frame["baseline"]]
-    intercept, slope = _fit_line(judged)
-    flags, suggested = zip(
-        *((BASELINE, None) if row.baseline else _judge(row, intercept, slope, judged) for row in frame.itertuples())
+    for column in ("played", "drawn", "first_played_turn"):
+        # Object dtype keeps "not known" / "never played" as None (JSON null), not NaN beside the numbers.
+        frame[column] = pd.Series([_known(v) for v in frame[column]], index=frame.index, dtype=object)
+    # A card whose engine keeps no per-match counters has no played share (None): it is judged as before.
+    rarely = frame["played"].map(lambda share: share is not None and share < min_play_share) & ~frame["baseline"]
+    judged = frame[~frame["baseline"] & ~rarely]
+    intercept, slope, slope_low, slope_high = _fit_line(judged)
+    rises = slope > 0 and slope_low is not None and slope_low > 0
+    played_well = _reference_play(chunks[0], compiled, reference, min_play_share)
+    flags, suggested, reasons = zip(
+        *(
+            (BASELINE, None, "the filler the other cards of its slot replace: power 0 by construction, so no verdict")
+            if row.baseline
+            else (RARELY_PLAYED, None, _rarely_played_reason(row, played_well))
+            if is_rare
+            else _judge(row, intercept, slope, rises, judged)
+            for row, is_rare in zip(frame.itertuples(), rarely)
+        )
     )
     frame["flag"] = list(flags)
     # Object dtype keeps "no suggested cost" as None (JSON null), not NaN beside the numbers.
     frame["suggested_cost"] = pd.Series(suggested, index=frame.index, dtype=object)
+    frame["reason"] = list(reasons)
     frame = frame.drop(columns="baseline")
     tiers = _tiers(judged)
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
@@ -220,47 +346,158 @@ def power_curve(
         "replaced_copies": REPLACED_COPIES,
         "cost_axis": engine.cost_axis,
         "score": engine.score_meaning,
+        "min_play_share": min_play_share,
     }
-    return PowerCurve(frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta)
+    fingerprints[""] = _fingerprint(chunks[0], base)  # the reference deck's own matches
+    return PowerCurve(
+        frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta, slope_low, slope_high, fingerprints
+    )
 
 
-def _fit_line(frame: pd.DataFrame) -> tuple[float, float]:
-    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it.
+def _known(value: Any) -> float | None:
+    """A number, or None for a missing one (None or NaN)."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
 
-    `frame` holds the judged cards only: a filler's power is 0 by construction, not a measurement of its cost."""
+
+def _fingerprint(chunk: Sequence[tuple[Any, ...]], scores: np.ndarray) -> str:
+    """A digest of every match's winner, length and score, in order: equal digests, equal matches."""
+    digest = hashlib.sha256()
+    for outcome in chunk:
+        digest.update(np.ascontiguousarray(outcome[0], dtype=np.int64).tobytes())
+        digest.update(np.ascontiguousarray(outcome[1], dtype=np.int64).tobytes())
+    digest.update(np.ascontiguousarray(scores, dtype=np.float64).tobytes())
+    return digest.hexdigest()
+
+
+def _play_shares(chunk: Sequence[tuple[Any, ...]], card: int, matches: int) -> dict[str, float | None]:
+    """played / drawn (shares of the variant's matches in which the card's side, deck A, played / drew a copy), the
+    mean turn of its first play, and the variant's mean match length."""
+    counters = np.sum([np.asarray(outcome[2]) for outcome in chunk], axis=0)
+    mean_turns = float(np.concatenate([np.asarray(outcome[1]) for outcome in chunk]).mean())
+    if counters.ndim != 3 or counters.shape[2] <= FIRST_PLAYED_TURN:
+        return {"played": None, "drawn": None, "first_played_turn": None, "mean_turns": mean_turns}
+    played = int(counters[0, card, MATCHES_PLAYED])
+    return {
+        "played": played / matches,
+        "drawn": int(counters[0, card, MATCHES_DRAWN]) / matches,
+        "first_played_turn": float(counters[0, card, FIRST_PLAYED_TURN]) / played if played else None,
+        "mean_turns": mean_turns,
+    }
+
+
+def _reference_play(chunk: Sequence[tuple[Any, ...]], compiled: CompiledCards, reference: IntArray, min_play_share: float) -> pd.DataFrame:
+    """cost and first_played_turn of the reference deck's cards that its side played in at least `min_play_share`
+    of the reference matches: what the game lets a deck afford, and by when (the context of a rarely played card's
+    reason, known even when one card alone is measured)."""
+    matches = sum(len(outcome[0]) for outcome in chunk)
+    rows = []
+    for card in sorted(set(reference.tolist())):
+        shares = _play_shares(chunk, card, matches)
+        if not math.isnan(compiled.cost[card]) and shares["played"] is not None and shares["played"] >= max(min_play_share, 1e-12):
+            rows.append({"cost": float(compiled.cost[card]), "first_played_turn": shares["first_played_turn"]})
+    return pd.DataFrame(rows, columns=["cost", "first_played_turn"])
+
+
+def _rarely_played_reason(row: Any, played_well: pd.DataFrame) -> str:
+    """Why a card was too seldom played to be measured, as far as the engine's counters can tell, against the
+    reference deck's cards that are played (`_reference_play`)."""
+    opening = f"played in {share_text(row.played)} of matches (drawn in {share_text(row.drawn)})"
+    length = f"the matches last {row.mean_turns:.1f} turns on average"
+    if not row.drawn:
+        return f"{opening}: never drawn, so the deck's draws never reach its copies before the matches end ({length})"
+    if row.played / row.drawn >= 0.5:
+        return (
+            f"{opening}: when drawn it is played ({share_text(row.played / row.drawn)} of those matches), but it is "
+            f"seldom drawn: the matches end before the deck's draws reach it ({length})"
+        )
+    with_turns = played_well.dropna(subset=["first_played_turn"])
+    if with_turns.empty:
+        return f"{opening}: drawn but seldom played, and no card of the reference deck is played often enough to show what the game lets a deck afford ({length})"
+    if row.cost > with_turns["cost"].max():
+        needed = ""
+        if with_turns["cost"].nunique() >= 2:
+            turn_intercept, turn_slope = _theil_sen(
+                with_turns["cost"].to_numpy(dtype=float), with_turns["first_played_turn"].to_numpy(dtype=float)
+            )
+            if turn_slope > 0:
+                needed = f"; cards that are played show it would first be played about turn {turn_intercept + turn_slope * row.cost:.1f}"
+        return (
+            f"{opening}: drawn but seldom played, and it costs more than any card of the reference deck that is played "
+            f"(the dearest costs {with_turns['cost'].max():g}){needed}, while {length}: it cannot be afforded before "
+            "the matches end"
+        )
+    peers = with_turns[with_turns["cost"] >= row.cost]
+    when = f" (cards costing as much or more are first played on turn {peers['first_played_turn'].astype(float).mean():.1f} on average)" if len(peers) else ""
+    return (
+        f"{opening}: drawn but seldom played, though its cost is within reach{when}: the policy passes it over, or "
+        "what it needs to be played is seldom there"
+    )
+
+
+def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """(intercept, slope): the median slope over pairs of distinct x, and the median of y - slope * x."""
+    i, j = np.triu_indices(len(x), k=1)
+    distinct = x[i] != x[j]
+    slope = float(np.median((y[j] - y[i])[distinct] / (x[j] - x[i])[distinct]))
+    return float(np.median(y - slope * x)), slope
+
+
+def _fit_line(frame: pd.DataFrame) -> tuple[float, float, float | None, float | None]:
+    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it, with
+    Sen's (1968) 95% interval of the slope (equation 2.6, ties in cost and in power corrected, as
+    scipy.stats.theilslopes computes it): (intercept, slope, slope low, slope high).
+
+    `frame` holds the judged cards only: a filler's power is 0 by construction, not a measurement of its cost, and
+    a rarely played card's power is mostly the filler's matches."""
     if frame.empty or frame["cost"].nunique() < 2:
-        return (float(frame["power"].median()) if not frame.empty else 0.0, 0.0)
-    cost = frame["cost"].to_numpy()
-    power = frame["power"].to_numpy()
+        return (float(frame["power"].median()) if not frame.empty else 0.0, 0.0, None, None)
+    cost = frame["cost"].to_numpy(dtype=float)
+    power = frame["power"].to_numpy(dtype=float)
+    intercept, slope = _theil_sen(cost, power)
     i, j = np.triu_indices(len(cost), k=1)
     distinct = cost[i] != cost[j]
-    slope = float(np.median((power[j] - power[i])[distinct] / (cost[j] - cost[i])[distinct]))
-    return float(np.median(power - slope * cost)), slope
+    slopes = np.sort((power[j] - power[i])[distinct] / (cost[j] - cost[i])[distinct])
+    n, pairs = len(cost), len(slopes)
+
+    def ties(values: np.ndarray) -> float:
+        counts = np.unique(values, return_counts=True)[1]
+        return float(np.sum(counts * (counts - 1) * (2 * counts + 5)))
+
+    sigma = math.sqrt(max(0.0, (n * (n - 1) * (2 * n + 5) - ties(cost) - ties(power)) / 18.0))
+    upper = min(int(np.round((pairs + Z95 * sigma) / 2.0)), pairs - 1)
+    lower = max(int(np.round((pairs - Z95 * sigma) / 2.0)) - 1, 0)
+    return intercept, slope, float(slopes[lower]), float(slopes[upper])
 
 
-def _judge(row: Any, intercept: float, slope: float, frame: pd.DataFrame) -> tuple[str, float | None]:
-    """(over / under / on curve, suggested cost) for one card, against the judged cards (fillers left out)."""
+def _judge(row: Any, intercept: float, slope: float, rises: bool, frame: pd.DataFrame) -> tuple[str, float | None, str]:
+    """(over / under / on curve, suggested cost, the sentence that explains them) for one card, against the judged
+    cards (fillers and rarely played cards left out). A cost is suggested only when the line rises with cost."""
     if slope > 0:
         band_low = intercept + slope * (row.cost - 0.5)
         band_high = intercept + slope * (row.cost + 0.5)
+        band = f"its cost tier's band on the fitted line [{band_low:+.3f}, {band_high:+.3f}]"
     else:
         # The simulation does not reward cost here, so judge a card against its own tier only.
         tier = frame[frame["cost"] == row.cost]["power"]
         band_low = band_high = float(tier.mean())
+        band = f"its cost tier's mean power {band_low:+.3f} (the line does not rise with cost)"
+    interval = f"its interval [{row.low:+.3f}, {row.high:+.3f}]"
+    played = f"; played in {share_text(row.played)} of matches" if row.played is not None else ""
     if row.low > band_high:
-        flag = "over"
+        flag, words = "over", f"{interval} lies wholly above {band}: stronger than its cost buys"
     elif row.high < band_low:
-        flag = "under"
+        flag, words = "under", f"{interval} lies wholly below {band}: weaker than its cost buys"
     else:
-        flag = "on curve"
-    if slope <= 0:
-        return flag, None
-    suggested = round((row.power - intercept) / slope)
-    return flag, float(min(max(suggested, frame["cost"].min()), frame["cost"].max()))
+        flag, words = "on curve", f"{interval} overlaps {band}"
+    if not rises:
+        return flag, None, f"{words}{played}; no suggested cost, as power does not rise with cost"
+    suggested = float(min(max(round((row.power - intercept) / slope), frame["cost"].min()), frame["cost"].max()))
+    return flag, suggested, f"{words}{played}; the line meets its power at cost {suggested:g}"
 
 
 def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
-    """Mean power per cost over the judged cards (fillers left out), with the interval of that mean."""
+    """Mean power per cost over the judged cards (fillers and rarely played cards left out), with the interval of
+    that mean."""
     rows = []
     for cost, group in frame.groupby("cost"):
         half_widths = (group["high"] - group["low"]) / 2
@@ -317,11 +554,25 @@ class Sweep:
     """One card's simulated power as one of its fields takes each of several values, against its cost tier's band."""
 
     points: pd.DataFrame
-    """One row per value: value, cost, power, low, high, band_low, band_high, flag."""
+    """One row per value: value, cost, power, low, high, band_low, band_high, flag, played, drawn, changed, note.
+
+    `played` / `drawn` are shares of the value's matches (see `PowerCurve.cards`); `changed` is False when every
+    match (winner, length and score, on the same seeds) is the same as with the card's current value, i.e. the field
+    never changed a match; `note` says so in words, or that the card was never played at that value."""
     base: PowerCurve
     """The whole set's power curve, whose line sets each cost tier's band."""
     meta: dict[str, Any] = field(default_factory=dict)
-    """Provenance, plus the card, the field and the values swept."""
+    """Provenance, plus the card, the field, the values swept, the card's current value and `statement`."""
+
+    @property
+    def statement(self) -> str | None:
+        """One sentence when the sweep cannot say anything about the field: the card was never played at any value,
+        or no value changed a match. None when the field did change matches."""
+        return self.meta.get("statement")
+
+
+NEVER_CHANGED = "this field never changed a match"
+"""What a sweep point says when its matches are the very matches of the card's current value."""
 
 
 def parse_sweep_values(text: str) -> list[int | float]:
@@ -380,6 +631,14 @@ def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) ->
     return replace(cardset, entries=entries)
 
 
+def _field_value(cardset: CardSet, card_name: str, field_name: str) -> Any:
+    """The card's current value of a field (checked by `with_field` before this is called)."""
+    from workbench.rulesets.base import normalize_header
+
+    card = cardset.find(card_name).card  # type: ignore[union-attr]
+    return getattr(card, cardset.ruleset.header_lookup.get(normalize_header(field_name), field_name))
+
+
 def sweep(
     cardset: CardSet,
     decks: Sequence[Deck],
@@ -393,10 +652,15 @@ def sweep(
     workers: int | None = None,
     progress: Progress | None = None,
     executor: str | None = None,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
 ) -> Sweep:
-    """Measure the card at each value with the same seed (common random numbers), against the set's power line."""
+    """Measure the card at each value with the same seed (common random numbers), against the set's power line.
+
+    Each point says whether its matches differ at all from the card's current value's (`changed`), and the sweep's
+    `statement` says when the card was never played or the field never changed a match."""
     variants = [with_field(cardset, card_name, field_name, value) for value in values]
     name = cardset.find(card_name).card.name  # type: ignore[union-attr]
+    current = _field_value(cardset, name, field_name)
     steps = len(values) + 1
     total_per_step = 1_000_000
 
@@ -409,13 +673,23 @@ def sweep(
 
     base = power_curve(
         cardset, decks, matches_per_card, seed, policy, options,
-        workers=workers, progress=step_progress(0), executor=executor,
+        workers=workers, progress=step_progress(0), executor=executor, min_play_share=min_play_share,
     )
+    # The matches each point is compared with: the card at its current value, measured as the points are. When the
+    # set's own curve used it as its slot's filler, the points replace another filler: measure it that way too.
+    current_curve = base
+    if base.cards.set_index("card").loc[name, "flag"] == BASELINE:
+        current_curve = power_curve(
+            cardset, decks, matches_per_card, seed, policy, options,
+            workers=workers, executor=executor, only=[name], min_play_share=min_play_share,
+        )
+    base_row = current_curve.cards.set_index("card").loc[name]
     rows = []
     for step, (value, variant) in enumerate(zip(values, variants), start=1):
         curve = power_curve(
             variant, decks, matches_per_card, seed, policy, options,
             workers=workers, progress=step_progress(step), executor=executor, only=[name],
+            min_play_share=min_play_share,
         )
         row = curve.cards.iloc[0]
         if row["flag"] == BASELINE:
@@ -430,7 +704,23 @@ def sweep(
             band_low, band_high = base.line(cost - 0.5), base.line(cost + 0.5)
         else:
             band_low = band_high = base.line(cost)
-        flag = "over" if row["low"] > band_high else ("under" if row["high"] < band_low else "on curve")
+        if row["flag"] == RARELY_PLAYED:
+            flag = RARELY_PLAYED
+        else:
+            flag = "over" if row["low"] > band_high else ("under" if row["high"] < band_low else "on curve")
+        # The same seeds, the same decks but for this card's field: equal digests mean the very same matches.
+        changed = curve.fingerprints[name] != current_curve.fingerprints[name]
+        played, drawn = row["played"], row["drawn"]
+        if played is not None and played == 0:
+            note = f"never played at this value (drawn in {share_text(float(drawn or 0))} of matches)"
+        elif flag == RARELY_PLAYED:
+            note = str(row["reason"])
+        else:
+            note = ""
+        if _same_value(value, current):
+            note = "; ".join(filter(None, ["the card's current value", note]))
+        elif not changed:
+            note = "; ".join(filter(None, [NEVER_CHANGED + " (every match the same as at the current value)", note]))
         rows.append(
             {
                 "value": value,
@@ -441,7 +731,36 @@ def sweep(
                 "band_low": band_low,
                 "band_high": band_high,
                 "flag": flag,
+                "played": played,
+                "drawn": drawn,
+                "changed": changed,
+                "note": note,
             }
         )
-    meta = dict(base.meta) | {"card": name, "field": field_name, "values": list(values)}
-    return Sweep(pd.DataFrame(rows), base, meta)
+    points = pd.DataFrame(rows)
+    others = points[[not _same_value(v, current) for v in points["value"]]]
+    never_changed = bool(len(others)) and not others["changed"].any()
+    parts = []
+    if never_changed:
+        parts.append(
+            f"{NEVER_CHANGED.capitalize()}: at every value swept, every one of the {base.meta['matches_per_card']:,} "
+            f"matches had the same winner and length as at its current value ({current})."
+        )
+    if base_row["played"] == 0 and all(played == 0 for played in points["played"]):
+        parts.append(
+            f"{name} was never played, at its current {field_name} or at any value swept, so no value of "
+            f"{field_name} can change its power until it is: {base_row['reason']}."
+        )
+    statement = " ".join(parts) or None
+    meta = dict(base.meta) | {
+        "card": name, "field": field_name, "values": list(values), "current_value": current, "statement": statement,
+    }
+    return Sweep(points, base, meta)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """True when a swept value is the card's current value (2 and 2.0 alike)."""
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return a == b

@@ -2,7 +2,8 @@
 
 `workbench power-curve`, `sweep` and `report`, and the app's Balance page, all read `POWER_CURVE_DEFAULTS`, so the
 same set gives the same figures in both: every deck of the set as the gauntlet (the first, in the set's order, is
-the reference deck), 2,000 matches per card, seed 0 and the greedy policy. This module imports nothing heavy, so
+the reference deck), 2,000 matches per card, seed 0 and the greedy policy; a card played in fewer than 5% of its matches is
+`rarely played`, not judged. This module imports nothing heavy, so
 the command line can build its help from it without loading the simulator.
 """
 
@@ -24,6 +25,13 @@ class PowerCurveDefaults:
     """The root seed."""
     policy: str = "greedy"
     """Both sides' play policy."""
+    min_play_share: float = 0.05
+    """A measured card played (by its own side) in fewer than this share of its variant's matches is flagged
+    `rarely played` instead of over / under / on curve. Why 5%: with 2,000 matches per card, a card played in 5%
+    of them took part in about 100 matches, and a power that rests on fewer is mostly the filler's matches (the
+    other 95% play as if it were not there), so its interval says little about the card; and a card the policy
+    plays that rarely is first of all a finding about the game (it cannot be afforded, or the matches end first),
+    not about its cost. A higher share keeps more cards out of the line; 0 judges every card."""
 
     def gauntlet(self, deck_names: Sequence[str]) -> list[str]:
         """Every deck of the set, in the set's order: the first is the reference deck, all of them the gauntlet."""
