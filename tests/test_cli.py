@@ -175,7 +175,8 @@ def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
     assert main(["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "400", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     filler_line = next(line for line in out.splitlines() if line.startswith("Filler "))
-    assert filler_line.split()[-1] == "baseline", filler_line  # the flag column, and no suggested cost after it
+    # The flag column, no suggested cost after it, then the reason.
+    assert "  baseline  " in filler_line and filler_line.endswith("the filler the other cards of its slot replace: power 0 by construction, so no verdict"), filler_line
     assert not {"over", "under", "curve"} & set(filler_line.split())
     assert "baseline: Filler (the filler each card replaces; power 0 by construction" in out
     assert "options: first_player_bonus=true" in out  # words, not Python's True
@@ -203,3 +204,67 @@ def test_validate_text_says_missing_values_and_lists_in_words(capsys: pytest.Cap
     code, data = run_json(capsys, "validate", str(sheet), "--deck", str(deck))
     unknown = next(f for f in data["findings"] if f["rule"] == "souls.unknown_card")  # type: ignore[index]
     assert unknown["expected"] == ["Ember Pup"]  # the JSON contract keeps the list as a list
+
+
+def test_power_curve_gives_play_shares_and_says_why_a_card_is_rarely_played(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = _toy_set_with_decks(tmp_path)
+    # Titan costs more than the toy's treasury (10): drawn, never played.
+    sheet.write_text(TOY_CARDS + "Titan,unit,11,9\n", encoding="utf-8")
+    argv = ["power-curve", str(sheet), "--ruleset", "toy", "--matches-per-card", "400", "--workers", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Power does not rise with cost here" in out and "Suggested costs are withheld" in out
+    assert "1 of 6 measured cards were played in fewer than 5% of their matches (Titan)" in out
+    titan = next(line for line in out.splitlines() if line.startswith("Titan "))
+    assert "  rarely played  " in titan and "played in 0% of matches (drawn in 8" in titan
+    assert "it cannot be afforded before the matches end" in titan
+    assert "None" not in out and "nan" not in out
+    main([*argv, "--format", "json"])
+    data = _strict_json(capsys.readouterr().out)
+    assert isinstance(data, dict)
+    rows = {row["card"]: row for row in data["cards"]}
+    for row in rows.values():
+        assert {"played", "drawn", "first_played_turn", "mean_turns", "flag", "suggested_cost", "reason"} <= set(row)
+    assert rows["Titan"]["flag"] == "rarely played" and rows["Titan"]["played"] == 0
+    assert rows["Titan"]["first_played_turn"] is None and rows["Titan"]["suggested_cost"] is None
+    assert 0.7 < rows["Titan"]["drawn"] < 0.95
+    assert rows["Mid"]["played"] == rows["Mid"]["drawn"] > 0.9 and rows["Mid"]["first_played_turn"] == 1.0
+    assert data["rarely_played"] == ["Titan"] and data["min_play_share"] == 0.05
+    assert data["fit"]["rises_with_cost"] is False and data["fit"]["slope_low"] <= 0
+    assert data["statements"][0].startswith("Power does not rise with cost here")
+    # --min-play-share 0 judges every card; a share out of range is a usage error.
+    main([*argv, "--format", "json", "--min-play-share", "0%"])
+    assert {row["card"]: row for row in _strict_json(capsys.readouterr().out)["cards"]}["Titan"]["flag"] != "rarely played"  # type: ignore[index]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--min-play-share", "150%"])
+    assert exit_info.value.code == 2
+    assert "'150%' is not a play share" in capsys.readouterr().err
+
+
+def test_sweep_of_an_unplayed_card_says_the_field_never_changed_a_match(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = _toy_set_with_decks(tmp_path)
+    sheet.write_text(TOY_CARDS + "Titan,unit,11,9\n", encoding="utf-8")
+    argv = ["sweep", str(sheet), "--ruleset", "toy", "--card", "Titan", "--field", "strength", "--values", "2,7",
+            "--matches-per-card", "200", "--workers", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Titan: power as strength varies (now 9)" in out
+    assert "This field never changed a match: at every value swept, every one of the 200 matches" in out
+    assert "Titan was never played, at its current strength or at any value swept" in out
+    point_lines = [line for line in out.splitlines() if line.lstrip().startswith(("2 ", "7 "))]
+    assert len(point_lines) == 2 and all("this field never changed a match" in line for line in point_lines)
+    main([*argv, "--format", "json"])
+    data = _strict_json(capsys.readouterr().out)
+    assert isinstance(data, dict) and data["statement"].startswith("This field never changed a match")
+    assert [point["changed"] for point in data["points"]] == [False, False]
+    assert [point["played"] for point in data["points"]] == [0.0, 0.0]

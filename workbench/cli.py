@@ -81,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
             help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
         )
 
+    def add_min_play_share(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--min-play-share", type=_play_share, default=POWER_CURVE_DEFAULTS.min_play_share, metavar="SHARE",
+            help="a card played in fewer than this share of its matches is 'rarely played', not judged (default "
+            + f"{POWER_CURVE_DEFAULTS.min_play_share:.0%}".replace("%", "%%") + "; 0.05 or 5%%; 0 judges every card)",
+        )
+
     simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
     add_simulation_arguments(simulate)
     simulate.add_argument(
@@ -106,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
         help=f"matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
     )
+    add_min_play_share(power)
 
     sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band")
     add_simulation_arguments(sweep)
@@ -121,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
         "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
         help=f"matches per value (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
     )
+    add_min_play_share(sweep)
 
     report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
     add_simulation_arguments(report)
@@ -138,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
         help=f"power-curve matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
     )
+    add_min_play_share(report)
     report.add_argument(
         "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
@@ -455,6 +465,20 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
     return EXIT_OK
 
 
+def _play_share(text: str) -> float:
+    """`--min-play-share`: a share (0.05) or a percentage (5%), from 0 up to (not including) 1."""
+    cleaned = text.strip()
+    try:
+        share = float(cleaned[:-1]) / 100 if cleaned.endswith("%") else float(cleaned)
+    except ValueError:
+        share = -1.0
+    if not 0 <= share < 1:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a play share: expected a share from 0 up to 1 (0.05) or a percentage below 100 (5%)"
+        )
+    return share
+
+
 def _provenance_line(meta: dict[str, Any]) -> str:
     """The provenance stamp, then one line per engine finding (an effect the engine plays without, say)."""
     options = ", ".join(f"{k}={readable(v)}" for k, v in meta["options"].items()) or "none"
@@ -479,13 +503,22 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     curve = power_curve(
         cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
+        min_play_share=args.min_play_share,
     )
     if args.format == "json":
         _emit_json(
             {
                 **curve.meta,
                 "baseline": curve.baseline.to_json(),
-                "fit": {"intercept": curve.intercept, "slope": curve.slope},
+                "fit": {
+                    "intercept": curve.intercept,
+                    "slope": curve.slope,
+                    "slope_low": curve.slope_low,
+                    "slope_high": curve.slope_high,
+                    "rises_with_cost": curve.rises_with_cost,
+                },
+                "statements": curve.statements(),
+                "rarely_played": curve.rarely_played,
                 "cards": curve.cards.to_dict(orient="records"),
                 "tiers": curve.tiers.to_dict(orient="records"),
             }
@@ -496,21 +529,43 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
         f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
     )
-    width = max([len(name) for name in curve.cards["card"]] + [4])
-    print(f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'flag':<8}  suggested")
-    for row in curve.cards.sort_values(["cost", "power"]).itertuples():
-        suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
-        print(
-            f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"{row.flag:<8}  {suggested}".rstrip()
-        )
+    for statement in curve.statements():
+        print(statement)
+    print(_power_table(curve.cards))
     fillers = curve.cards.loc[curve.cards["flag"] == BASELINE, "card"].tolist()
     if fillers:
         print(
             f"baseline: {', '.join(fillers)} (the filler each card replaces; power 0 by construction, so no verdict, "
             "and left out of the fitted line and the tier means)"
         )
+    print(
+        "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
+        "first play. why: the reason for the flag."
+    )
     return EXIT_OK
+
+
+def _share_cell(share: Any) -> str:
+    from workbench.analysis import share_text
+
+    return "—" if share is None or share != share else share_text(float(share))
+
+
+def _power_table(cards: Any) -> str:
+    """The power-curve table as text: one row per card, cheapest first, with play shares and the flag's reason."""
+    width = max([len(name) for name in cards["card"]] + [4])
+    lines = [
+        f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  {'first':>5}  "
+        f"{'flag':<13}  {'suggested':>9}  why"
+    ]
+    for row in cards.sort_values(["cost", "power"]).itertuples():
+        suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
+        first = "—" if row.first_played_turn is None or row.first_played_turn != row.first_played_turn else f"{row.first_played_turn:.1f}"
+        lines.append(
+            f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
+            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  {row.flag:<13}  {suggested:>9}  {row.reason}"
+        )
+    return "\n".join(lines)
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
@@ -523,17 +578,23 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     result = sweep(
         cardset, decks, args.card, args.field, values, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("sweep"),
+        min_play_share=args.min_play_share,
     )
     if args.format == "json":
         _emit_json({**result.meta, "points": result.points.to_dict(orient="records")})
         return EXIT_OK
     print(_provenance_line(result.meta))
-    print(f"{result.meta['card']}: power as {args.field} varies, against the set's cost line (band = cost ± 1/2)")
-    print(f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  flag")
+    print(
+        f"{result.meta['card']}: power as {args.field} varies (now {result.meta['current_value']}), against the set's "
+        "cost line (band = cost ± 1/2)"
+    )
+    if result.statement:
+        print(result.statement)
+    print(f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  {'played':>6}  {'flag':<13}  note")
     for row in result.points.itertuples():
         print(
             f"{row.value!s:>8}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {row.flag}"
+            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {_share_cell(row.played):>6}  {row.flag:<13}  {row.note}".rstrip()
         )
     return EXIT_OK
 
@@ -550,7 +611,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     baseline = load_cardset(args.baseline, cardset.ruleset) if args.baseline else None
     report = build_report(
         cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("report"),
+        executor=args.executor, workers=args.workers, progress=ProgressBar("report"), min_play_share=args.min_play_share,
     )
     path = write_report(report, args.out)
     images: list[Any] = []
