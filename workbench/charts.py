@@ -13,6 +13,8 @@ click on a point into "open this card".
 
 from __future__ import annotations
 
+import math
+import textwrap
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
@@ -21,7 +23,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from workbench.analysis import BASELINE, VERDICTS, PowerCurve, Sweep
+from workbench.analysis import BASELINE, NEVER_CHANGED, RARELY_PLAYED, VERDICTS, PowerCurve, Sweep, share_text
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
 from workbench.rulesets.base import BudgetPoint, StatBudget
@@ -31,6 +33,11 @@ SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
 FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f", BASELINE: "#000000"}
 BASELINE_MARKER = {"symbol": "star-diamond", "size": 15, "color": FLAG_COLOURS[BASELINE], "line": {"width": 1, "color": "#fff"}}
 """A filler's point on the power curve: the baseline the other cards are measured from, not a verdict."""
+RARELY_PLAYED_MARKER = {"symbol": "circle-open", "size": 11, "color": "#b8860b", "line": {"width": 2}}
+"""A rarely played card's point: hollow, as its power is mostly the filler's matches (not judged)."""
+FLAG_COLOURS[RARELY_PLAYED] = RARELY_PLAYED_MARKER["color"]
+FLAG_NAMES = {BASELINE: "baseline (filler, power 0 by construction)", RARELY_PLAYED: "rarely played (not judged)"}
+"""Legend names of the flags that are not a verdict."""
 WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
 VERDICT_COLOURS = {
     "stronger": "#d62728",
@@ -59,6 +66,19 @@ def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Fig
     figure.update_xaxes(zeroline=False)
     figure.update_yaxes(zeroline=False)
     return figure
+
+
+def _wrap(text: str, width: int = 72) -> str:
+    """A long sentence broken into hover lines."""
+    return "<br>".join(textwrap.wrap(text, width)) if text else ""
+
+
+def _share_label(share: object) -> str:
+    return "—" if share is None or (isinstance(share, float) and math.isnan(share)) else share_text(float(share))  # type: ignore[arg-type]
+
+
+def _turn_label(turn: object) -> str:
+    return "—" if turn is None or (isinstance(turn, float) and math.isnan(turn)) else f"{float(turn):.1f}"  # type: ignore[arg-type]
 
 
 def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
@@ -174,17 +194,26 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
         offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
         cards = cards.assign(x=offsets)
         present = list(dict.fromkeys(cards["flag"].astype(str)))
-        for flag in [f for f in (*VERDICTS, BASELINE) if f in present] + [f for f in present if f not in (*VERDICTS, BASELINE)]:
+        order = (*VERDICTS, BASELINE, RARELY_PLAYED)
+        for flag in [f for f in order if f in present] + [f for f in present if f not in order]:
             group = cards[cards["flag"].astype(str) == flag]
             suggested = group["suggested_cost"].map(lambda v: "—" if v is None or pd.isna(v) else f"{v:g}")
-            baseline = flag == BASELINE
+            markers = {BASELINE: BASELINE_MARKER, RARELY_PLAYED: RARELY_PLAYED_MARKER}
+            plays = [
+                f"played in {_share_label(row.played)} of matches, drawn in {_share_label(row.drawn)}; "
+                f"first played on turn {_turn_label(row.first_played_turn)} on average"
+                if "played" in group.columns
+                else ""
+                for row in group.itertuples()
+            ]
+            reasons = [_wrap(str(reason)) for reason in group["reason"]] if "reason" in group.columns else [""] * len(group)
             figure.add_trace(
                 go.Scatter(
                     x=group["x"],
                     y=group["power"],
                     mode="markers",
-                    name="baseline (filler, power 0 by construction)" if baseline else flag,
-                    marker=BASELINE_MARKER if baseline else {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")},
+                    name=FLAG_NAMES.get(flag, flag),
+                    marker=markers.get(flag, {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")}),
                     error_y={
                         "type": "data",
                         "symmetric": False,
@@ -193,13 +222,15 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                         "thickness": 1.2,
                     },
                     customdata=np.column_stack(
-                        [group["card"], group["cost"], group["low"], group["high"], suggested, group["note"]]
+                        [group["card"], group["cost"], group["low"], group["high"], suggested, group["note"], plays, reasons]
                     ),
                     hovertemplate=(
                         "<b>%{customdata[0]}</b><br>"
                         f"{cost_label}: %{{customdata[1]}}<br>"
                         "power: %{y:+.3f} (95% CI %{customdata[2]:+.3f} to %{customdata[3]:+.3f})<br>"
-                        "suggested cost: %{customdata[4]}<br>%{customdata[5]}<extra>%{fullData.name}</extra>"
+                        "%{customdata[6]}<br>"
+                        "suggested cost: %{customdata[4]}<br>%{customdata[5]}<br>"
+                        "why: %{customdata[7]}<extra>%{fullData.name}</extra>"
                     ),
                 )
             )
@@ -222,7 +253,18 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
             )
         )
     figure.add_hline(y=0, line={"color": "#999", "width": 1, "dash": "dot"})
+    if not cards.empty and not curve.rises_with_cost:
+        # Said on the chart itself: an empty suggested cost alone does not tell why.
+        _note(figure, f"Power does not rise with {cost_label} here: suggested costs are withheld.")
     return _layout(figure, "Power curve: change in win rate against cost", cost_label, "simulated power (Δ score)")
+
+
+def _note(figure: go.Figure, text: str) -> None:
+    """A line of words at the top left of the plot, under the title."""
+    figure.add_annotation(
+        text=text, xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
+        font={"size": 12, "color": "#8a5a00"}, align="left",
+    )
 
 
 def matchup_heatmap(matchups: pd.DataFrame) -> go.Figure:
@@ -391,17 +433,23 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
                 hoverinfo="skip",
             )
         )
-        for flag in ("over", "on curve", "under"):
+        for flag in ("over", "on curve", "under", RARELY_PLAYED):
             group = points[points["flag"] == flag]
             if group.empty:
                 continue
+            notes = [
+                _wrap(f"played in {_share_label(row.played)} of matches" + (f"; {row.note}" if row.note else ""))
+                if "played" in group.columns
+                else ""
+                for row in group.itertuples()
+            ]
             figure.add_trace(
                 go.Scatter(
                     x=group["value"].astype(float),
                     y=group["power"],
                     mode="markers",
-                    name=flag,
-                    marker={"size": 11, "color": FLAG_COLOURS[flag]},
+                    name=FLAG_NAMES.get(flag, flag),
+                    marker=RARELY_PLAYED_MARKER if flag == RARELY_PLAYED else {"size": 11, "color": FLAG_COLOURS[flag]},
                     error_y={
                         "type": "data",
                         "symmetric": False,
@@ -410,19 +458,28 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
                         "thickness": 1.2,
                     },
                     customdata=np.column_stack(
-                        [group["value"], group["cost"], group["low"], group["high"], group["band_low"], group["band_high"]]
+                        [group["value"], group["cost"], group["low"], group["high"], group["band_low"], group["band_high"], notes]
                     ),
                     hovertemplate=(
                         f"<b>{card}</b>, {label} %{{customdata[0]}}<br>"
                         "cost: %{customdata[1]}<br>"
                         "power: %{y:+.3f} (95% CI %{customdata[2]:+.3f} to %{customdata[3]:+.3f})<br>"
-                        "tier band: %{customdata[4]:+.3f} to %{customdata[5]:+.3f}<extra>%{fullData.name}</extra>"
+                        "tier band: %{customdata[4]:+.3f} to %{customdata[5]:+.3f}<br>"
+                        "%{customdata[6]}<extra>%{fullData.name}</extra>"
                     ),
                 )
             )
         if all(float(v).is_integer() for v in values):
             figure.update_xaxes(dtick=1)
     figure.add_hline(y=0, line={"color": "#999", "width": 1, "dash": "dot"})
+    if sweep.statement:
+        changed = sweep.points["changed"] if "changed" in sweep.points.columns else pd.Series(dtype=bool)
+        words = []
+        if len(changed) and not changed.any() or NEVER_CHANGED.capitalize() in sweep.statement:
+            words.append(f"{NEVER_CHANGED.capitalize()}.")
+        if "was never played" in sweep.statement:
+            words.append(f"{card} was never played at any value.")
+        _note(figure, " ".join(words) or sweep.statement)
     return _layout(figure, f"{card}: power as {label} varies", label, "simulated power (Δ score)")
 
 

@@ -24,7 +24,7 @@ from workbench.charts import (
     power_curve_figure,
     stat_budget_figure,
 )
-from workbench.analysis import BASELINE
+from workbench.analysis import BASELINE, RARELY_PLAYED, share_text, threshold_text
 from workbench.cards import WorkbenchInputError, readable
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
@@ -37,7 +37,7 @@ table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
 th, td { border: 1px solid #ccd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #305496; color: #fff; }
 tr.error td { background: #fbe3da; } tr.warning td { background: #fff3cd; }
-td.over { background: #fbe3da; } td.under { background: #ddebf7; } td.baseline { background: #ececec; font-style: italic; }
+td.over { background: #fbe3da; } td.under { background: #ddebf7; } td.baseline { background: #ececec; font-style: italic; } td.rarely-played { background: #fff2cc; font-style: italic; }
 .stamp { color: #555; font-size: .85rem; } .note { background: #f3f3f3; padding: .5rem .8rem; border-left: 4px solid #999; }
 details summary { cursor: pointer; font-weight: 600; margin: .4rem 0; }
 """
@@ -137,16 +137,29 @@ def render_html(report: BalanceReport) -> str:
             f"{escape(curve.meta['reference_deck'])}, against the gauntlet "
             f"{escape(', '.join(curve.meta['gauntlet']))}; 95% interval from {curve.meta['matches_per_card']:,} "
             "paired matches per card. The filler is the baseline (power 0 by construction): it is marked "
-            f"<i>{BASELINE}</i>, gets no verdict and stays out of the fitted line, the tier means and the counts.</p>"
+            f"<i>{BASELINE}</i>, gets no verdict and stays out of the fitted line, the tier means and the counts. "
+            "<i>played</i> and <i>drawn</i> are the shares of a card's matches in which its side played or drew a "
+            f"copy; a card played in fewer than {threshold_text(float(curve.meta['min_play_share']))} of them is "
+            f"<i>{RARELY_PLAYED}</i>: its power is mostly the filler's matches, so it is not judged either.</p>"
         )
+        parts += [f'<p class="note">{escape(statement)}</p>' for statement in curve.statements()]
         parts.append(figures.html(charts["power_curve"]))
         rows = []
         for row in curve.cards.sort_values(["cost", "power"]).itertuples():
             suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
+            first = "" if row.first_played_turn is None or row.first_played_turn != row.first_played_turn else f"{row.first_played_turn:.1f}"
             rows.append(
-                (row.card, f"{row.cost:g}", f"{row.power:+.3f}", f"[{row.low:+.3f}, {row.high:+.3f}]", _Flag(row.flag), suggested)
+                (
+                    row.card, f"{row.cost:g}", f"{row.power:+.3f}", f"[{row.low:+.3f}, {row.high:+.3f}]",
+                    _share(row.played), _share(row.drawn), first, _Flag(row.flag), suggested, row.reason,
+                )
             )
-        parts.append(_table(["card", "cost", "power", "95% interval", "flag", "suggested cost"], rows))
+        parts.append(
+            _table(
+                ["card", "cost", "power", "95% interval", "played", "drawn", "first played (turn)", "flag", "suggested cost", "why"],
+                rows,
+            )
+        )
 
     if report.matchups is not None:
         parts.append("<h2>Matchups</h2>")
@@ -229,6 +242,11 @@ def write_html(report: BalanceReport, out_path: str | Path) -> Path:
 
 class _Flag(str):
     """A power-curve flag cell, coloured by its value."""
+
+
+def _share(share: float | None) -> str:
+    """A play share as a cell: 40%, 0.1%, or empty when the engine keeps no per-match counters."""
+    return "" if share is None or share != share else share_text(float(share))
 
 
 def _table(headers: list[str], rows: Any) -> str:

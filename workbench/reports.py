@@ -22,7 +22,15 @@ import pandas as pd
 from openpyxl.styles import PatternFill
 
 from workbench import __version__
-from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, matchup_matrix, power_curve
+from workbench.analysis import (
+    BASELINE,
+    POWER_CURVE_DEFAULTS,
+    RARELY_PLAYED,
+    PowerCurve,
+    matchup_matrix,
+    power_curve,
+    threshold_text,
+)
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
 from workbench.rulesets.base import StatBudget
@@ -38,6 +46,7 @@ FLAG_FILLS = {
     "over": PatternFill("solid", fgColor="F8CBAD"),
     "under": PatternFill("solid", fgColor="BDD7EE"),
     BASELINE: PatternFill("solid", fgColor="D9D9D9"),
+    RARELY_PLAYED: PatternFill("solid", fgColor="FFF2CC"),
 }
 EXACT_INTEGER_LIMIT = 2**53
 """Whole numbers beyond this lose digits in a spreadsheet (a cell holds a double), so they are written as text."""
@@ -83,8 +92,11 @@ def build_report(
     workers: int | None = None,
     progress: Progress | None = None,
     executor: str | None = None,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
 ) -> BalanceReport:
-    """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed."""
+    """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
+
+    A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged."""
     ruleset = cardset.ruleset
     resolved = ruleset.resolve_options(options)
     deck_list = list(decks)
@@ -113,7 +125,7 @@ def build_report(
     if simulated:
         report.power = power_curve(
             cardset, deck_list, matches_per_card, seed, policy, resolved,
-            workers=workers, progress=stages.stage(0), executor=executor,
+            workers=workers, progress=stages.stage(0), executor=executor, min_play_share=min_play_share,
         )
         if len(deck_list) >= 2:
             report.matchups = matchup_matrix(
@@ -227,13 +239,20 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         cards = report.power.cards
         flags = cards["flag"].value_counts()
         fillers = cards.loc[cards["flag"] == BASELINE, "card"].tolist()
+        rarely = report.power.rarely_played
         rows += [
-            # A filler is the baseline, power 0 by construction: not a judged card, not over, under or on curve.
-            ("cards judged", len(cards) - len(fillers)),
+            # A filler is the baseline, power 0 by construction: not a judged card, not over, under or on curve; a
+            # rarely played card's power is mostly the filler's matches, so it is not judged either.
+            ("cards judged", len(cards) - len(fillers) - len(rarely)),
             ("over-powered", int(flags.get("over", 0))),
             ("under-powered", int(flags.get("under", 0))),
+            (
+                f"rarely played (under {threshold_text(float(report.power.meta['min_play_share']))} of matches, not judged)",
+                len(rarely),
+            ),
             ("baseline (filler, not judged)", ", ".join(fillers) or "none"),
             ("reference deck score vs gauntlet", str(report.power.baseline)),
+            ("power against cost", report.power.line_statement()),
         ]
     if report.match is not None:
         rows += [
@@ -307,9 +326,20 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     power = workbook.create_sheet("Power")
     if report.power is not None:
         cards = report.power.cards.sort_values(["cost", "power"])
-        # A filler's flag is "baseline": no verdict and no suggested cost (an empty cell), see workbench.analysis.
-        columns = ["card", "cost", "power", "low", "high", "win_rate", "flag", "suggested_cost", "copies", "note"]
-        _table(power, columns, (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()), [26, 8, 9, 9, 9, 9, 10, 14, 8, 40])
+        # A filler's flag is "baseline", a card played too seldom "rarely played": no verdict and no suggested cost
+        # (an empty cell), see workbench.analysis. played / drawn are shares of the card's matches.
+        columns = [
+            "card", "cost", "power", "low", "high", "win_rate", "played", "drawn", "first_played_turn", "flag",
+            "suggested_cost", "reason", "copies", "note",
+        ]
+        _table(
+            power, columns, (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()),
+            [26, 8, 9, 9, 9, 9, 9, 9, 10, 14, 14, 90, 8, 30],
+        )
+        for column in ("played", "drawn"):
+            index = columns.index(column) + 1
+            for row in range(2, power.max_row + 1):
+                power.cell(row=row, column=index).number_format = "0.0%"
         flag_column = columns.index("flag") + 1
         for row in range(2, power.max_row + 1):
             fill = FLAG_FILLS.get(power.cell(row=row, column=flag_column).value)
