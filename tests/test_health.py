@@ -219,3 +219,28 @@ def test_cli_health_unreadable_input_exits_2(capsys: pytest.CaptureFixture[str],
     assert "turn_cap" in capsys.readouterr().err
     assert main(["health", str(sheet), "--policy", "clever"]) == 2
     assert "clever" in capsys.readouterr().err
+
+
+def test_the_balance_report_opens_with_the_games_health(tmp_path: Path) -> None:
+    import openpyxl
+
+    from workbench.report_html import render_html
+    from workbench.reports import build_report, write_report
+
+    cardset, decks = _bundled("circles")
+    report = build_report(cardset, decks, matches_per_card=200, matches=200, seed=2)
+    assert report.health is not None and report.health.meta["seed"] == 2 and report.health.meta["matches_per_pair"] == 200
+    html = render_html(report)
+    # Before any card's verdict: the health section comes ahead of the power curve.
+    assert html.index("<h2>Game health</h2>") < html.index("<h2>Power curve</h2>")
+    assert "a strong first-player advantage" in html and "Game length over every pair of decks" in html
+    assert "new_characters_attack=false" in html
+    workbook = openpyxl.load_workbook(write_report(report, tmp_path / "report.xlsx"))
+    assert workbook.sheetnames[:4] == ["Summary", "Health", "Game length", "Card plays"]
+    rows = list(workbook["Health"].iter_rows(values_only=True))
+    assert rows[0][:3] == ("figure", "deck", "value")
+    assert rows[1][0] == "first-player win rate" and "first-player advantage" in rows[1][7]
+    lengths = list(workbook["Game length"].iter_rows(min_row=2, values_only=True))
+    assert sum(matches for _, matches in lengths) == 200 * len(decks) ** 2
+    summary = dict(workbook["Summary"].iter_rows(values_only=True))
+    assert summary["game health"] == f"{len(report.health.warnings)} warning(s)"

@@ -26,6 +26,7 @@ import plotly.graph_objects as go
 from workbench.analysis import BASELINE, NEVER_CHANGED, RARELY_PLAYED, VERDICTS, PowerCurve, Sweep, share_text
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
+from workbench.health import GameHealth
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
 
@@ -593,3 +594,28 @@ def selected_cards(figure: go.Figure, points: Sequence[Mapping[str, object]]) ->
             if card not in picked:
                 picked.append(card)
     return picked
+
+
+def health_length_figure(health: GameHealth) -> go.Figure:
+    """How many turns the health run's matches lasted (every pair of decks), with the healthy median's line and, when
+    a match reached it, the turn cap."""
+    figure = go.Figure(
+        go.Bar(
+            x=health.lengths["turns"],
+            y=health.lengths["matches"],
+            marker={"color": WINNER_COLOURS["A"]},
+            name="matches",
+            hovertemplate="%{x} turns: %{y:,} matches<extra></extra>",
+        )
+    )
+    shortest = float(health.meta.get("thresholds", {}).get("min_median_turns", 0) or 0)
+    if shortest:
+        figure.add_vline(
+            x=shortest - 0.5, line={"dash": "dash", "color": "#2ca02c"},
+            annotation_text=f"healthy median from {shortest:g} turns", annotation_position="top right",
+        )
+    cap = health.meta.get("turn_cap")
+    if cap is not None and float(health.length_summary["max"]) >= cap:
+        figure.add_vline(x=cap, line={"dash": "dot", "color": "#d62728"}, annotation_text=f"turn cap {cap}")
+    figure.update_xaxes(dtick=1 if float(health.length_summary["max"]) <= 30 else None)
+    return _layout(figure, "Game length over every pair of decks", "turns (each player's turn counts one)", "matches")

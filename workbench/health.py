@@ -71,8 +71,9 @@ class HealthThresholds:
     """At most this share of matches may reach the ruleset's turn cap (each such match ends by the cap, not by play)."""
     max_draw_rate: float = 0.10
     """At most this share of matches may end in a draw before the turn cap (Ludii's Drawishness)."""
-    rarely_played: float = 0.05
-    """A card played in fewer than this share of its deck's matches is named as rarely played (issue 13's 5%)."""
+    rarely_played: float = POWER_CURVE_DEFAULTS.min_play_share
+    """A card played in fewer than this share of its deck's matches is named as rarely played: the power curve's
+    own line (`POWER_CURVE_DEFAULTS.min_play_share`, 5%), so the two name the same cards rare."""
     seat_place_gap: float = 0.25
     """Millennium Blades: the first half of the turn order may place at most this much better or worse on average
     than the second half (places run 1 to the number of players)."""
@@ -599,7 +600,10 @@ def _never_played_figure(
         if never:
             parts.append(f"{len(never)} of {cards} cards ({_percent(share)}) {'was' if len(never) == 1 else 'were'} never played: {', '.join(never)}")
         if rare:
-            parts.append(f"{len(rare)} more were played in fewer than {_limit(thresholds.rarely_played)} of matches: {', '.join(rare)}")
+            parts.append(
+                f"{len(rare)} {'more ' if never else ''}{'was' if len(rare) == 1 else 'were'} played in fewer than "
+                f"{_limit(thresholds.rarely_played)} of matches: {', '.join(rare)}"
+            )
         warning = f"{deck}: " + "; ".join(parts) + " (no power can be measured for a card these matches hardly use)"
     return HealthFigure(
         key=NEVER_PLAYED,

@@ -26,6 +26,8 @@ from workbench.charts import (
 )
 from workbench.analysis import BASELINE, RARELY_PLAYED, share_text, threshold_text
 from workbench.cards import WorkbenchInputError, readable
+from workbench.charts import health_length_figure
+from workbench.health import health_lines
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
@@ -60,6 +62,8 @@ def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
     figures: dict[str, go.Figure] = {}
     if report.stat_budget is not None and report.stat_budget.points:
         figures["stat_budget"] = stat_budget_figure(report.stat_budget, _worst_severity_by_card(report))
+    if report.health is not None:
+        figures["health_game_length"] = health_length_figure(report.health)
     if report.power is not None:
         figures["power_curve"] = power_curve_figure(report.power, report.power.meta.get("cost_axis", "cost"))
     if report.matchups is not None:
@@ -121,6 +125,11 @@ def render_html(report: BalanceReport) -> str:
 
     parts.append("<h2>Findings</h2>")
     parts.append(_findings_html(report))
+
+    if report.health is not None:
+        parts.append("<h2>Game health</h2>")
+        parts.append(_health_html(report))
+        parts.append(figures.html(charts["health_game_length"]))
 
     parts.append("<h2>Stat budget</h2>")
     if "stat_budget" in charts:
@@ -259,6 +268,38 @@ def _table(headers: list[str], rows: Any) -> str:
             cells.append(f"<td{css}>{escape(_text(value))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _health_html(report: BalanceReport) -> str:
+    """The game's own health: each figure with its healthy range, warnings marked, and the rule options that move
+    them (workbench.health)."""
+    health = report.health
+    assert health is not None
+    meta = health.meta
+    intro = (
+        f"<p>Every ordered pair of the decks {escape(', '.join(meta['decks']))} ({meta['pairs']} pairs, mirrors "
+        f"included, each deck in both seats, the first player alternating), {meta['matches_per_pair']:,} matches per "
+        f"pair ({meta['matches']:,} in all), seed {meta['seed']}, policy {escape(meta['policies'][0])}. Shown before "
+        "any card's verdict: a degenerate game makes every card's figure meaningless. The figures follow Ludii's "
+        "game metrics (AdvantageP1, Balance, DurationTurns, Timeouts, Drawishness).</p>"
+    )
+    rows = []
+    for figure in health.figures:
+        status = "warning" if figure.warning else ("not measured" if not figure.measured else "healthy")
+        words = figure.warning or figure.summary
+        if figure.levers:
+            words += ". Rule options measured to move it: " + "; ".join(figure.levers)
+        rows.append(
+            f'<tr class="{"warning" if figure.warning else ""}"><td>{escape(figure.label)}</td><td>{escape(status)}</td>'
+            f"<td>{escape(words)}</td><td>{escape(figure.healthy if figure.measured else '')}</td></tr>"
+        )
+    head = "".join(f"<th>{h}</th>" for h in ("figure", "status", "what was measured", "healthy range"))
+    summary = health.length_summary
+    length = (
+        f"<p>Game length: mean {summary['mean']:.1f} turns, quartiles {summary['q1']:g} / {summary['median']:g} / "
+        f"{summary['q3']:g}, shortest {summary['min']:g}, longest {summary['max']:g}.</p>"
+    )
+    return intro + f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>" + length
 
 
 def _findings_html(report: BalanceReport) -> str:

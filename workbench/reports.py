@@ -33,6 +33,7 @@ from workbench.analysis import (
 )
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
+from workbench.health import GameHealth, game_health, health_lines
 from workbench.rulesets.base import StatBudget
 from workbench.simulate import MatchResults, Progress, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
@@ -72,6 +73,8 @@ class BalanceReport:
     """Every ordered pair of decks with win rates and intervals; None with fewer than two decks."""
     match: MatchResults | None = None
     """Deck 1 against deck 2 (or a mirror): first-player win rate and game lengths."""
+    health: GameHealth | None = None
+    """The game's own health over every ordered pair of the decks (workbench.health); None without simulation."""
     diff: SetDiff | None = None
     """Changes since the baseline version, when one was given."""
     provenance: dict[str, Any] = field(default_factory=dict)
@@ -120,9 +123,14 @@ def build_report(
     changed_cards = 0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
     stages = _Stages(
         progress,
-        [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches, matches_per_card * (2 * changed_cards + 1)],
+        [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches, matches_per_card * (2 * changed_cards + 1), matches * len(deck_list) ** 2],
     )
     if simulated:
+        # The game's health first: a degenerate game makes every card's figure below meaningless.
+        report.health = game_health(
+            cardset, deck_list, matches, seed, policy, resolved,
+            workers=workers, progress=stages.stage(4), executor=executor,
+        )
         report.power = power_curve(
             cardset, deck_list, matches_per_card, seed, policy, resolved,
             workers=workers, progress=stages.stage(0), executor=executor, min_play_share=min_play_share,
@@ -168,6 +176,7 @@ def report_from_results(
     power: PowerCurve | None,
     matchups: pd.DataFrame | None,
     match: MatchResults | None,
+    health: GameHealth | None = None,
 ) -> BalanceReport:
     """A report of figures already simulated (the app's balance page), with the same provenance `build_report` gives."""
     ruleset = cardset.ruleset
@@ -181,6 +190,7 @@ def report_from_results(
         power=power,
         matchups=matchups,
         match=match,
+        health=health,
     )
     meta = match.meta if match is not None else (power.meta if power is not None else {})
     engine = ruleset.engine
@@ -260,6 +270,10 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("first-player win rate", str(report.match.first_player_win_rate)),
             ("mean game length (turns)", round(report.match.mean_turns, 2)),
         ]
+    if report.health is not None:
+        warnings = report.health.warnings
+        rows.append(("game health", f"{len(warnings)} warning(s)" if warnings else "no warnings"))
+        rows += [("game health warning", warning) for warning in warnings]
     rows += [("note", note) for note in report.notes]
     return rows
 
@@ -313,6 +327,9 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     summary = workbook.active
     summary.title = "Summary"
     _table(summary, ["figure", "value"], summary_rows(report), [34, 90])
+
+    if report.health is not None:
+        _health_sheets(workbook, report.health)
 
     findings = workbook.create_sheet("Findings")
     frame = findings_frame(report)
@@ -383,6 +400,47 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
             frame = report.diff.power.frame
             _table(power_changes, list(frame.columns), frame.itertuples(index=False), [26, 26] + [11] * (len(frame.columns) - 3) + [14])
     return workbook
+
+
+def health_frame(health: GameHealth) -> pd.DataFrame:
+    """The health figures as a table: one row per figure (never-played cards one row per deck)."""
+    columns = ["figure", "deck", "value", "low", "high", "summary", "healthy", "warning", "options that move it", "Ludii"]
+    rows = [
+        (
+            figure.label,
+            figure.deck,
+            figure.value,
+            figure.low,
+            figure.high,
+            figure.summary,
+            figure.healthy if figure.measured else "",
+            figure.warning,
+            "; ".join(figure.levers),
+            figure.ludii,
+        )
+        for figure in health.figures
+    ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _health_sheets(workbook: openpyxl.Workbook, health: GameHealth) -> None:
+    """Sheets Health (each figure, its healthy range and warning), Game length (the histogram) and Card plays."""
+    sheet = workbook.create_sheet("Health")
+    frame = health_frame(health)
+    _table(sheet, list(frame.columns), frame.itertuples(index=False), [24, 18, 9, 9, 9, 70, 40, 70, 50, 30])
+    warning_column = list(frame.columns).index("warning") + 1
+    for row in range(2, sheet.max_row + 1):
+        if sheet.cell(row=row, column=warning_column).value:
+            for cell in sheet[row]:
+                cell.fill = SEVERITY_FILLS["warning"]
+    lengths = workbook.create_sheet("Game length")
+    _table(lengths, ["turns", "matches"], health.lengths.itertuples(index=False), [10, 12])
+    plays = workbook.create_sheet("Card plays")
+    columns = ["deck", "card", "matches", "matches_drawn", "matches_played", "played_share", "never_played", "rarely_played"]
+    _table(
+        plays, columns, (tuple(_plain(value) for value in row) for row in health.cards[columns].itertuples(index=False)),
+        [22, 26, 10, 14, 14, 12, 12, 12],
+    )
 
 
 def _table(sheet: Any, headers: Sequence[str], rows: Any, widths: Sequence[int]) -> None:
