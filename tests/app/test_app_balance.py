@@ -388,3 +388,65 @@ def test_the_apps_default_run_gives_the_command_lines_default_powers(
         assert (cli_row["power"], cli_row["low"], cli_row["high"], cli_row["flag"]) == (
             app_row["power"], app_row["low"], app_row["high"], app_row["flag"]
         )
+
+
+TITAN_CARDS = (DATA / "toy_cards.csv").read_text(encoding="utf-8") + "Titan,unit,11,9\n"
+"""The toy set and Titan, which costs more than the toy's treasury (10): drawn, never played."""
+
+
+def _toy_balance_with_titan(monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    from app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
+
+    from workbench.app import DECKS
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    at = upload_cardset(new_app(), data=TITAN_CARDS.encode(), name="toy_titan.csv", ruleset="toy")
+    go(at, DECKS)
+    for name, text in (("reference", TOY_REFERENCE_DECK), ("other", TOY_OTHER_DECK)):
+        at.text_input(key="deck_paste_name").set_value(name)
+        at.text_area(key="deck_paste_text").set_value(text)
+        at.run()
+        at.button(key="deck_add_pasted").click()
+        at.run()
+    return go(at, BALANCE)
+
+
+def test_the_power_table_gives_play_shares_and_sets_a_card_never_played_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _run(_toy_balance_with_titan(monkeypatch), per_card=400)
+    results = list(results_store_values(at))[0]
+    text = shown_text(at)
+    # Above the chart: what the line says (four judged toy cards cannot show power rising with cost) and the count.
+    warnings = [w.value for w in at.warning]
+    assert all(statement in warnings for statement in results.curve.statements())
+    assert "Power does not rise with cost here" in text and "Suggested costs are withheld" in text
+    assert "1 of 7 measured cards were played in fewer than 5% of their matches (Titan)" in text
+    power_table = next(frame for frame in at.dataframe if "suggested_cost" in frame.value.columns).value
+    assert {"played", "drawn", "first_played_turn", "reason"} <= set(power_table.columns)
+    titan = power_table[power_table["card"] == "Titan"].iloc[0]
+    assert titan["flag"] == "rarely played" and titan["played"] == 0 and titan["drawn"] > 0.7
+    assert titan["reason"].startswith("played in 0% of matches (drawn in") and "cannot be afforded" in titan["reason"]
+    assert list(power_table["flag"])[-2:] == ["rarely played", "baseline"]  # verdicts first, then the unjudged
+    mid = power_table[power_table["card"] == "Mid"].iloc[0]
+    assert mid["played"] == mid["drawn"] > 0.9 and mid["first_played_turn"] == 1.0
+    figure = chart_figure(at, 2)
+    apart = next(trace for trace in figure["data"] if trace.get("name") == "rarely played (not judged)")
+    assert [row[0] for row in apart["customdata"]] == ["Titan"] and apart["marker"]["symbol"] == "circle-open"
+    assert "played in 0% of matches" in apart["customdata"][0][6]
+    notes = [note["text"] for note in figure["layout"].get("annotations", [])]
+    assert "Power does not rise with cost here: suggested costs are withheld." in notes
+    assert "None" not in text
+
+
+def test_a_sweep_of_a_card_never_played_says_the_field_never_changed_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _run_sweep(_sweep_tab(_toy_balance_with_titan(monkeypatch)), "Titan", "strength", "7..9", per_value=100)
+    warning = [w.value for w in at.warning if "never changed a match" in str(w.value)]
+    assert len(warning) == 1 and warning[0].startswith("This field never changed a match: at every value swept")
+    assert "Titan was never played" in warning[0]
+    table = next(frame.value for frame in at.dataframe if "band_low" in frame.value.columns)
+    assert table["changed"].tolist() == [False, False, False] and table["played"].tolist() == [0.0, 0.0, 0.0]
+    assert table["note"].iloc[0].startswith("this field never changed a match")
+    assert table["note"].iloc[2].startswith("the card's current value")
+    figure = chart_figure(at, 0)
+    notes = [note["text"] for note in figure["layout"].get("annotations", [])]
+    assert "This field never changed a match. Titan was never played at any value." in notes
+

@@ -24,7 +24,16 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, Sweep, parse_sweep_values, sweep, with_field
+from workbench.analysis import (
+    BASELINE,
+    POWER_CURVE_DEFAULTS,
+    RARELY_PLAYED,
+    Sweep,
+    parse_sweep_values,
+    sweep,
+    threshold_text,
+    with_field,
+)
 from workbench.app import RULES
 from workbench.app.widgets import (
     EMPTY_CELL,
@@ -76,8 +85,9 @@ SWEEP_CHECKED_KEY = "balance_sweep_checked"
 MAX_SWEEP_MATCHES = 200_000
 MIN_MATCHES = 10
 MAX_SEED = 2**31 - 1
-FLAG_ORDER = {"over": 0, "under": 1, "on curve": 2, BASELINE: 3}
-"""The power table lists verdicts first; the baseline (the filler, no verdict) comes last."""
+FLAG_ORDER = {"over": 0, "under": 1, "on curve": 2, RARELY_PLAYED: 3, BASELINE: 4}
+"""The power table lists verdicts first, then the rarely played cards (not judged); the baseline (the filler, no
+verdict) comes last."""
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -104,6 +114,11 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
         if curve is None:
             st.info("The power curve was not asked for in this run.")
         else:
+            # What the line says about the game, and which cards were too seldom played to judge, above the chart.
+            line, *others = curve.statements()
+            (st.info if curve.rises_with_cost else st.warning)(line)
+            for statement in others:
+                st.warning(statement)
             st.plotly_chart(power_curve_figure(curve, cost_axis), width="stretch", key="power_curve_chart")
             fillers = ", ".join(curve.cards.loc[curve.cards["flag"] == BASELINE, "card"])
             st.caption(
@@ -113,12 +128,22 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                 "Power = change in score when a card replaces its slot's filler (95% interval); "
                 "over/under = the interval lies wholly above/below the card's cost tier band. "
                 f"Baseline ({fillers or 'none'}): the filler each card replaces, power 0 by construction, so no "
-                "verdict, and left out of the fitted line and the tier means."
+                "verdict, and left out of the fitted line and the tier means. Played / drawn: the share of a card's "
+                "matches in which its side played / drew a copy; under "
+                f"{threshold_text(float(curve.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} played, "
+                "a card is rarely played: not judged, as its power is mostly the filler's matches."
             )
             table = curve.cards.copy()
+            for column in ("played", "drawn", "first_played_turn"):
+                table[column] = pd.to_numeric(table[column])  # numbers for the grid; a missing one is an empty cell
             table = table.sort_values(by=["flag", "power"], key=lambda s: s.map(FLAG_ORDER) if s.name == "flag" else -s)
             st.dataframe(
-                table[["card", "cost", "power", "low", "high", "flag", "suggested_cost", "win_rate", "note"]],
+                table[
+                    [
+                        "card", "cost", "power", "low", "high", "played", "drawn", "first_played_turn", "flag",
+                        "suggested_cost", "reason", "win_rate", "note",
+                    ]
+                ],
                 hide_index=True,
                 width="stretch",
                 placeholder=EMPTY_CELL,
@@ -127,12 +152,25 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     "power": st.column_config.NumberColumn(format="%+.3f"),
                     "low": st.column_config.NumberColumn(format="%+.3f"),
                     "high": st.column_config.NumberColumn(format="%+.3f"),
+                    "played": st.column_config.NumberColumn(
+                        format="percent", help="Share of the card's matches in which its side played a copy."
+                    ),
+                    "drawn": st.column_config.NumberColumn(
+                        format="percent", help="Share of the card's matches in which its side drew a copy."
+                    ),
+                    "first_played_turn": st.column_config.NumberColumn(
+                        "first played (turn)", format="%.1f", help="Mean turn of its first play, over the matches it was played in."
+                    ),
                     "flag": st.column_config.TextColumn(
-                        help="over / under / on curve against the card's cost tier band; baseline = the filler"
+                        help="over / under / on curve against the card's cost tier band; baseline = the filler; "
+                        "rarely played = played too seldom to judge"
                     ),
                     "suggested_cost": st.column_config.NumberColumn(
-                        "suggested cost", format="%g", help="Empty for the baseline, or when power does not rise with cost."
+                        "suggested cost",
+                        format="%g",
+                        help="Empty for the baseline and rarely played cards, and when power does not rise with cost.",
                     ),
+                    "reason": st.column_config.TextColumn("why", help="The reason for the flag, in words.", width="large"),
                     "win_rate": st.column_config.NumberColumn("win rate", format="%.3f"),
                 },
             )
@@ -212,6 +250,8 @@ def _suggested_values(current: Any) -> str:
 def _show_sweep(result: Sweep, field_label: str) -> None:
     meta = result.meta
     st.caption(provenance_text(meta, "matches per value", ruleset))
+    if result.statement:
+        st.warning(result.statement)
     st.plotly_chart(sweep_figure(result, field_label), width="stretch", key="sweep_chart")
     st.caption(
         f"Reference deck {meta.get('reference_deck')}, gauntlet {', '.join(meta.get('gauntlet', []))}. "
@@ -222,6 +262,8 @@ def _show_sweep(result: Sweep, field_label: str) -> None:
     # The swept column is named after the field, unless that name is taken (sweeping the cost field itself).
     swept = field_label if field_label not in result.points.columns else f"{field_label} (swept)"
     table = result.points.rename(columns={"value": swept})
+    for column in ("played", "drawn"):
+        table[column] = pd.to_numeric(table[column])
     number = st.column_config.NumberColumn(format="%+.3f")
     st.dataframe(
         table,
@@ -236,6 +278,11 @@ def _show_sweep(result: Sweep, field_label: str) -> None:
             "high": number,
             "band_low": st.column_config.NumberColumn("band low", format="%+.3f"),
             "band_high": st.column_config.NumberColumn("band high", format="%+.3f"),
+            "played": st.column_config.NumberColumn(format="percent", help="Share of the value's matches in which the card was played."),
+            "drawn": st.column_config.NumberColumn(format="percent", help="Share of the value's matches in which the card was drawn."),
+            "changed": st.column_config.CheckboxColumn(
+                "changed a match", help="Unticked: every match (winner and length) is the same as at the card's current value."
+            ),
         },
     )
     st.download_button(
@@ -496,9 +543,15 @@ with st.expander("What the figures mean"):
         "the interval is the 95% normal interval of that paired mean.\n"
         "- **Flags**: over/under when a card's interval lies wholly above/below "
         "its cost tier's band on the fitted line. **Baseline** marks a filler: the card the others replace, power 0 "
-        "by construction; it gets no verdict and stays out of the fitted line and the tier means.\n"
+        "by construction; it gets no verdict and stays out of the fitted line and the tier means. **Rarely played** "
+        "marks a card its side played in fewer than "
+        f"{threshold_text(POWER_CURVE_DEFAULTS.min_play_share)} of its matches: its power is mostly the filler's "
+        "matches, so it gets no verdict either, and its *why* says what kept it out (never drawn, not affordable "
+        "before the matches end, or passed over). When power does not rise with cost, the page says so above the "
+        "chart and withholds suggested costs.\n"
         "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
-        "power curve, against the band of the card's cost at that value.\n"
+        "power curve, against the band of the card's cost at that value. A value whose matches are all the same as "
+        "at the card's current value says *this field never changed a match*.\n"
         "- The same seed and settings give the same figures. See docs/simulation.md."
     )
     st.dataframe(pd.DataFrame({"option": list(options), "value": [readable(v) for v in options.values()]}), hide_index=True)
