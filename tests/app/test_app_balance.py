@@ -450,3 +450,36 @@ def test_a_sweep_of_a_card_never_played_says_the_field_never_changed_a_match(mon
     notes = [note["text"] for note in figure["layout"].get("annotations", [])]
     assert "This field never changed a match. Titan was never played at any value." in notes
 
+
+
+def test_the_balance_page_shows_the_games_health_at_its_top_after_a_check() -> None:
+    from workbench.health import GameHealth
+
+    path = first_bundled("circles")
+    assert path is not None
+    at = go(open_bundled(new_app(timeout=REAL_ENGINE_TIMEOUT), path), BALANCE)
+    assert at.subheader[0].value == "Game health"  # above the Simulation and Sweep tabs
+    assert "Press Check game health" in shown_text(at) and not at.metric
+    at.number_input(key="balance_health_matches").set_value(200)
+    at.number_input(key="balance_health_seed").set_value(4)
+    at.run()
+    at.button(key="balance_health_run").click()
+    at.run(timeout=REAL_ENGINE_TIMEOUT)
+    assert not at.exception, [e.value for e in at.exception]
+    health = next(kept for kept in results_store_values(at) if isinstance(kept, GameHealth))
+    assert health.meta["matches_per_pair"] == 200 and health.meta["seed"] == 4
+    assert health.meta["decks"] == list(workspace(at).decks)
+    assert [m.label for m in at.metric] == ["First player wins", "Median game length", "Turn-cap hits", "Draws"]
+    assert at.metric[0].value == f"{health.figure('first_player').value:.1%}"
+    warnings = [w.value for w in at.warning]
+    assert any("a strong first-player advantage" in w and "new_characters_attack=false" in w for w in warnings)
+    assert any("too short for most cards to be played" in w for w in warnings)
+    text = shown_text(at)
+    assert "seed 4" in text and "200 matches per ordered pair of decks" in text
+    figures = next(frame for frame in at.dataframe if "healthy" in frame.value.columns).value
+    assert figures["figure"].iloc[0] == "first-player win rate"
+    assert "Game length over every pair of decks" in str(chart_figure(at, 0)["layout"]["title"])
+    assert "None" not in text
+    # Nothing more is simulated on a plain rerun: the check is kept for these settings.
+    at.run()
+    assert [m.label for m in at.metric][:1] == ["First player wins"]

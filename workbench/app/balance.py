@@ -59,6 +59,7 @@ from workbench.balance_study import (
     run_study,
 )
 from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, readable
+from workbench.charts import health_length_figure
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
@@ -67,11 +68,13 @@ from workbench.charts import (
     sweep_figure,
 )
 from workbench.engines import Engine
+from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
 from workbench.report_html import render_html
-from workbench.reports import report_from_results, xlsx_bytes
+from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
 
 CANCEL_KEY = "balance_cancel"
+HEALTH_CANCEL_KEY = "balance_health_cancel"
 MAX_MATCHES = 1_000_000
 SECTION_KEY = "balance_section"
 SIMULATION_TAB = "Simulation"
@@ -397,6 +400,109 @@ def _sweep_section(
         st.info("Press Run sweep.")
 
 
+def _show_health(health: GameHealth) -> None:
+    """The health figures: headline numbers, each warning with the rule options measured to move it, the details."""
+    meta = health.meta
+    st.caption(
+        provenance_text(meta, ruleset=ruleset)
+        + f" · {meta['matches_per_pair']:,} matches per ordered pair of decks, {meta['pairs']} pairs, "
+        f"{meta['matches']:,} matches in all"
+    )
+    first = health.figure(FIRST_PLAYER)
+    cap = health.figure(TURN_CAP)
+    draws = health.figure(DRAWS)
+    summary = health.length_summary
+    numbers = st.columns(4)
+    numbers[0].metric("First player wins", f"{first.value or 0:.1%}", help=first.summary)
+    numbers[1].metric("Median game length", f"{summary['median']:g} turns", help=health.figure(LENGTH).summary)
+    numbers[2].metric("Turn-cap hits", f"{cap.value:.1%}" if cap.measured and cap.value is not None else "no cap", help=cap.summary)
+    numbers[3].metric("Draws", f"{draws.value or 0:.1%}", help=draws.summary)
+    for figure in health.figures:
+        if figure.warning:
+            text = figure.warning[0].upper() + figure.warning[1:] + "."
+            if figure.levers:
+                text += " Rule options measured to move it: " + "; ".join(figure.levers) + " (docs/simulation.md)."
+            st.warning(text, icon=":material/monitor_heart:")
+    if not health.warnings:
+        st.success("Every measured figure is in its healthy range.")
+    with st.expander("Health figures in detail"):
+        st.dataframe(health_frame(health), hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_figures")
+        st.plotly_chart(health_length_figure(health), width="stretch", key="health_length_chart")
+        st.dataframe(
+            health.decks.assign(
+                never_played_cards=health.decks["never_played_cards"].map(", ".join),
+                rarely_played_cards=health.decks["rarely_played_cards"].map(", ".join),
+            ),
+            hide_index=True,
+            width="stretch",
+            placeholder=EMPTY_CELL,
+            key="health_decks",
+            column_config={"never_played_share": st.column_config.NumberColumn("never played (share)", format="percent")},
+        )
+        st.dataframe(
+            health.pairs.assign(seed=health.pairs["seed"].astype(str)), hide_index=True, width="stretch",
+            placeholder=EMPTY_CELL, key="health_pairs",
+        )
+
+
+def _health_panel(
+    cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
+) -> None:
+    """The game's own health, above every card's figure: a degenerate game makes every card's verdict meaningless."""
+    with st.container(border=True, key="health_panel"):
+        st.subheader("Game health")
+        st.caption(
+            "Every ordered pair of the chosen decks (mirrors included, each deck in both seats): the first player's "
+            "win rate, game length, turn-cap hits, draws and the cards never played, each against its healthy range "
+            "(docs/simulation.md, Game health). Look here before any card's verdict."
+        )
+        row = st.columns([2, 2, 2, 2])
+        per_pair, per_pair_problem = count_input(
+            row[0], "Matches per pair of decks", MIN_MATCHES, MAX_MATCHES, POWER_CURVE_DEFAULTS.matches_per_pair,
+            "balance_health_matches", step=100, help_text="The same matches as the matchup matrix with the same seed.",
+        )
+        seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_health_seed")
+        policies = list(engine.policies)
+        policy = row[2].selectbox("Policy", policies, index=_default_policy_index(policies), key="balance_health_policy")
+        problems = [problem for problem in (per_pair_problem, seed_problem) if problem]
+        for problem in problems:
+            st.error(problem)
+        settings_key = json.dumps(
+            [
+                "health",
+                cardset.content_hash(),
+                sorted(options.items()),
+                [workspace.decks[name].digest() for name in chosen],
+                int(per_pair),
+                int(seed),
+                policy,
+            ],
+            default=str,
+        )
+        health = results_store().get(settings_key)
+        row[3].markdown("&nbsp;")  # lines the button up with the inputs beside it
+        run = row[3].button(
+            "Check game health", disabled=not chosen or bool(problems), key="balance_health_run", width="stretch"
+        )
+        if run:
+
+            def health_work(show: Callable[[float, str], None]) -> GameHealth:
+                def report(done: int, total: int) -> None:
+                    show(done / total if total else 1.0, f"Game health: {done:,} of {total:,} matches")
+
+                return game_health(
+                    cardset, [decks[name] for name in chosen], int(per_pair), int(seed), policy, options, progress=report
+                )
+
+            health = run_with_progress(cardset, decks[chosen[0]], HEALTH_CANCEL_KEY, "health check", health_work)
+            if health is not None:
+                keep_result(settings_key, health)
+        if isinstance(health, GameHealth):
+            _show_health(health)
+        elif not run:
+            st.info("Press Check game health to play every pair of the chosen decks.")
+
+
 def _simulation_section(
     cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
 ) -> None:
@@ -525,6 +631,8 @@ for name in chosen:
     errors = [f for f in decks[name].load_findings if f.severity == "error"]
     if errors:
         st.warning(f"Deck {name} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
+
+_health_panel(cardset, decks, chosen, options, engine)
 
 # Only the open tab runs: the hidden tab's inputs are not on the page, and its work is not done on every rerun.
 simulation_tab, sweep_tab = st.tabs([SIMULATION_TAB, SWEEP_TAB], key=SECTION_KEY, on_change="rerun")
