@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from itertools import combinations
+from pathlib import Path
 from math import comb
 from statistics import median
 
@@ -225,3 +226,45 @@ def test_a_sweep_of_a_played_cards_field_changes_matches(toy: tuple[CardSet, Dec
     assert points.loc[1, "note"] == points.loc[10, "note"] == ""
     assert result.statement is None
     assert points.loc[1, "high"] < points.loc[4, "low"] and points.loc[4, "high"] < points.loc[10, "low"]  # monotone
+
+
+def test_a_card_that_plays_exactly_as_its_filler_never_changed_a_match(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    # Twin is the filler under another name: every one of its matches ends as the reference deck's.
+    cardset = make_cardset(TOY, [*ROWS, {"name": "Twin", "kind": "unit", "cost": 2, "strength": 2}])
+    decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
+    rows = power_curve(cardset, decks, matches_per_card=1_000, seed=5, workers=1).cards.set_index("card")
+    twin = rows.loc["Twin"]
+    assert (twin["power"], twin["low"], twin["high"], twin["changed"]) == (0.0, 0.0, 0.0, False)
+    assert twin["played"] > 0.7  # played, yet it never made a difference
+    assert twin["reason"].endswith("it never changed a match: every one ended as with the filler it replaces")
+    assert rows.drop(index=["Twin", "Filler"])["changed"].all()
+
+
+def test_an_over_budget_clone_in_the_bundled_souls_set_is_flagged_over(tmp_path: Path) -> None:
+    import csv
+
+    from workbench.decklists import read_decklist
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_decks, bundled_sets
+
+    source = bundled_sets("souls")[0]
+    with source.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    # Iron Warden costs 2 souls at 4/10; its clone keeps the cost at 14/14.
+    clone = dict(next(row for row in rows if row["name"] == "Iron Warden"), name="Planted Warden", atk="14", **{"def": "14"})
+    planted = tmp_path / "ashfall_planted.csv"
+    with planted.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows([*rows, clone])
+    cardset = load_cardset(planted, "souls")
+    decks = [read_decklist(path, cardset) for path in bundled_decks("souls")]
+    curve = power_curve(cardset, decks, matches_per_card=1_000, seed=0, workers=1)
+    row = curve.cards.set_index("card").loc["Planted Warden"]
+    assert row["flag"] == "over" and row["played"] >= curve.meta["min_play_share"]
+    assert row["reason"].startswith(f"its interval [{row['low']:+.3f}, {row['high']:+.3f}] lies wholly above")
+    # The bundled souls decks never summon the dearest monsters: they are rarely played, not judged.
+    abyss = curve.cards.set_index("card").loc["Abyss Leviathan"]
+    assert abyss["flag"] == RARELY_PLAYED and abyss["played"] == 0 and abyss["suggested_cost"] is None

@@ -140,11 +140,12 @@ class PowerCurve:
 
     cards: pd.DataFrame
     """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, played, drawn,
-    first_played_turn, mean_turns, note, flag, suggested_cost, reason.
+    first_played_turn, mean_turns, changed, note, flag, suggested_cost, reason.
 
     `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
     copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
-    `mean_turns` the variant's mean match length. `flag` is over, under or on curve; a filler's is `baseline`
+    `mean_turns` the variant's mean match length; `changed` False when every one of its matches ended exactly as
+    the reference deck's (the card never changed a match: its power is the filler's 0). `flag` is over, under or on curve; a filler's is `baseline`
     (see `BASELINE`), a card played too seldom to be measured `rarely played` (see `RARELY_PLAYED`), neither with
     a suggested cost. `reason` is the sentence that explains the flag."""
     tiers: pd.DataFrame
@@ -287,7 +288,7 @@ def power_curve(
     scores = [_outcome_scores(chunk) for chunk in chunks]
     base = scores[0]
     rows = []
-    fingerprints: dict[str, str] = {}
+    fingerprints: dict[str, str] = {"": _fingerprint(chunks[0], base)}  # "": the reference deck's own matches
     for (card, deck), score, chunk in zip(variants[1:], scores[1:], chunks[1:]):
         assert card is not None
         diff = score - base
@@ -306,6 +307,9 @@ def power_curve(
                 "low": mean - half,
                 "high": mean + half,
                 **_play_shares(chunk, card, len(score)),
+                # False when every match ended as with the filler (same winner, length and score): the card never
+                # changed a match, so its power is exactly the filler's 0.
+                "changed": fingerprints[compiled.names[card]] != fingerprints[""],
                 "note": "filler: the baseline itself, power 0 by construction" if card == filler else f"replaces {compiled.names[filler]}",
                 "baseline": card == filler,
             }
@@ -333,7 +337,10 @@ def power_curve(
     frame["flag"] = list(flags)
     # Object dtype keeps "no suggested cost" as None (JSON null), not NaN beside the numbers.
     frame["suggested_cost"] = pd.Series(suggested, index=frame.index, dtype=object)
-    frame["reason"] = list(reasons)
+    frame["reason"] = [
+        reason if changed or flag == BASELINE else f"{reason}; it never changed a match: every one ended as with the filler it replaces"
+        for reason, changed, flag in zip(reasons, frame["changed"], flags)
+    ]
     frame = frame.drop(columns="baseline")
     tiers = _tiers(judged)
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
@@ -348,7 +355,6 @@ def power_curve(
         "score": engine.score_meaning,
         "min_play_share": min_play_share,
     }
-    fingerprints[""] = _fingerprint(chunks[0], base)  # the reference deck's own matches
     return PowerCurve(
         frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta, slope_low, slope_high, fingerprints
     )
