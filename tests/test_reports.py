@@ -203,3 +203,42 @@ def test_the_html_report_marks_the_baseline_and_shows_no_python(toy_report) -> N
     outside_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
     for python in (r"\bNone\b", r"\[&#x27;", r"\bTrue\b", r"\bFalse\b", r"\bnan\b"):
         assert not re.search(python, outside_scripts), python
+
+
+def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    from toy_engine import TOY
+
+    from workbench.report_html import render_html
+    from workbench.reports import summary_rows, xlsx_bytes
+
+    # Titan costs more than the toy's treasury (10): drawn, never played.
+    cardset = make_cardset(TOY, [*TOY_ROWS, {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}])
+    decks = [
+        make_deck(cardset, "6 Filler\n2 Cheap\n2 Mid\n2 Big", name="reference"),
+        make_deck(cardset, "4 Filler\n4 Cheap\n4 Big", name="other"),
+    ]
+    report = build_report(cardset, decks, matches_per_card=300, matches=200, seed=3, workers=1)
+    summary = dict(summary_rows(report))
+    assert summary["rarely played (under 5% of matches, not judged)"] == 1
+    assert summary["cards judged"] == len(report.power.cards) - 2  # type: ignore[union-attr]  # not the filler, not Titan
+    assert summary["power against cost"] == report.power.line_statement()  # type: ignore[union-attr]
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
+    power = book["Power"]
+    header = [cell.value for cell in power[1]]
+    assert {"played", "drawn", "first_played_turn", "reason"} <= set(header)
+    titan = next(r for r in power.iter_rows(min_row=2) if r[0].value == "Titan")
+    assert titan[header.index("flag")].value == "rarely played"
+    assert titan[header.index("flag")].fill.fgColor.rgb.endswith("FFF2CC")
+    assert titan[header.index("played")].value == 0 and titan[header.index("played")].number_format == "0.0%"
+    assert titan[header.index("first_played_turn")].value is None and titan[header.index("suggested_cost")].value is None
+    assert str(titan[header.index("reason")].value).startswith("played in 0% of matches (drawn in")
+    html = render_html(report)
+    assert '<td class="rarely-played">rarely played</td>' in html
+    measured = len(report.power.cards)  # type: ignore[union-attr]
+    assert f"1 of {measured} measured cards were played in fewer than 5% of their matches (Titan)" in html
+    from html import escape
+
+    assert f'<p class="note">{escape(report.power.line_statement())}</p>' in html  # type: ignore[union-attr]
+    assert "<th>played</th><th>drawn</th><th>first played (turn)</th>" in html
