@@ -451,7 +451,6 @@ def test_a_sweep_of_a_card_never_played_says_the_field_never_changed_a_match(mon
     assert "This field never changed a match. Titan was never played at any value." in notes
 
 
-
 def test_the_balance_page_shows_the_games_health_at_its_top_after_a_check() -> None:
     from workbench.health import GameHealth
 
