@@ -45,6 +45,7 @@ from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, 
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.simulate import (
     FirstPlayer,
+    MatchResults,
     Job,
     Progress,
     Rate,
@@ -513,6 +514,53 @@ def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["cost", "cards", "mean_power", "low", "high"])
 
 
+@dataclass(frozen=True)
+class PairResult:
+    """One ordered pair of decks played against each other, with the seed its matches came from."""
+
+    deck_a: Deck
+    """The deck in seat A (the row deck)."""
+    deck_b: Deck
+    """The deck in seat B (the column deck)."""
+    seed: int
+    """The pair's own seed, spawned from the run's seed in pair order."""
+    results: MatchResults
+    """The pair's matches."""
+
+
+def play_every_pair(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches: int,
+    seed: int,
+    policy: str,
+    options: Mapping[str, OptionValue | str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    executor: str | None = None,
+) -> list[PairResult]:
+    """Every ordered pair of `decks` (mirrors included), each on a seed spawned from `seed` in pair order.
+
+    The matchup matrix and game health both play through here, so with one seed they rest on the same matches.
+    """
+    pairs = [(a, b) for a in decks for b in decks]
+    children = np.random.SeedSequence(seed).spawn(len(pairs))
+    played: list[PairResult] = []
+    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
+        pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+        def pair_progress(done: int, total: int, index: int = index) -> None:
+            if progress:
+                progress(index * matches + done, len(pairs) * matches)
+
+        result = simulate(
+            cardset, deck_a, deck_b, matches, pair_seed, policy, options,
+            workers=workers, progress=pair_progress, executor=executor,
+        )
+        played.append(PairResult(deck_a, deck_b, pair_seed, result))
+    return played
+
+
 def matchup_matrix(
     cardset: CardSet,
     decks: Sequence[Deck],
@@ -525,31 +573,19 @@ def matchup_matrix(
     executor: str | None = None,
 ) -> pd.DataFrame:
     """Every ordered pair of decks (mirrors included): row deck's win rate against column deck, with intervals."""
-    pairs = [(a, b) for a in decks for b in decks]
-    children = np.random.SeedSequence(seed).spawn(len(pairs))
     rows = []
-    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
-        pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
-        def pair_progress(done: int, total: int, index: int = index) -> None:
-            if progress:
-                progress(index * matches + done, len(pairs) * matches)
-
-        result = simulate(
-            cardset, deck_a, deck_b, matches, pair_seed, policy, options,
-            workers=workers, progress=pair_progress, executor=executor,
-        )
-        rate = result.win_rate_a
+    for pair in play_every_pair(cardset, decks, matches, seed, policy, options, workers, progress, executor):
+        rate = pair.results.win_rate_a
         rows.append(
             {
-                "deck": deck_a.name,
-                "opponent": deck_b.name,
+                "deck": pair.deck_a.name,
+                "opponent": pair.deck_b.name,
                 "win_rate": rate.value,
                 "low": rate.low,
                 "high": rate.high,
-                "first_player_win_rate": result.first_player_win_rate.value,
+                "first_player_win_rate": pair.results.first_player_win_rate.value,
                 "matches": matches,
-                "seed": pair_seed,
+                "seed": pair.seed,
             }
         )
     return pd.DataFrame(rows)

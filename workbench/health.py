@@ -29,7 +29,8 @@ import pandas as pd
 
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
-from workbench.simulate import MatchResults, Progress, Rate, engine_for, provenance, simulate
+from workbench.analysis import play_every_pair
+from workbench.simulate import MatchResults, Progress, Rate, engine_for, provenance
 
 Z95 = 1.959964
 
@@ -278,22 +279,13 @@ def game_health(
     engine = engine_for(cardset)
     engine.policy_index(policy)  # an unknown policy fails before any match
     resolved = cardset.ruleset.resolve_options(options)
-    pairs = [(a, b) for a in decks for b in decks]
-    children = np.random.SeedSequence(seed).spawn(len(pairs))
-    results: list[tuple[Deck, Deck, int, MatchResults]] = []
-    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
-        # The seed matchup_matrix gives the same pair, so the two rest on the same matches.
-        pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
-        def pair_progress(done: int, total: int, index: int = index) -> None:
-            if progress:
-                progress(index * matches_per_pair + done, len(pairs) * matches_per_pair)
-
-        result = simulate(
-            cardset, deck_a, deck_b, matches_per_pair, pair_seed, policy, resolved,
-            workers=workers, progress=pair_progress, executor=executor,
+    # The same pairs and seeds as the matchup matrix, so the two rest on the same matches.
+    results = [
+        (pair.deck_a, pair.deck_b, pair.seed, pair.results)
+        for pair in play_every_pair(
+            cardset, decks, matches_per_pair, seed, policy, resolved, workers, progress, executor
         )
-        results.append((deck_a, deck_b, pair_seed, result))
+    ]
 
     cap_value = resolved.get("turn_cap")
     turn_cap = int(cap_value) if isinstance(cap_value, (int, float)) and not isinstance(cap_value, bool) else None
@@ -370,7 +362,7 @@ def game_health(
     meta |= {
         "matches_per_pair": matches_per_pair,
         "decks": [deck.name for deck in decks],
-        "pairs": len(pairs),
+        "pairs": len(results),
         "turn_cap": turn_cap,
         "thresholds": dict(thresholds.__dict__),
         "engine_findings": results[0][3].meta.get("engine_findings", []),
