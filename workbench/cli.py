@@ -88,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
             + f"{POWER_CURVE_DEFAULTS.min_play_share:.0%}".replace("%", "%%") + "; 0.05 or 5%%; 0 judges every card)",
         )
 
+    def add_power_curve_arguments(sub: argparse.ArgumentParser, per: str) -> None:
+        """The power curve's own settings, the same for power-curve, sweep and report (and as in the app)."""
+        sub.add_argument(
+            "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+            help=f"matches per {per} (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as in the app)",
+        )
+        add_min_play_share(sub)
+
     simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
     add_simulation_arguments(simulate)
     simulate.add_argument(
@@ -109,11 +117,7 @@ def _parser() -> argparse.ArgumentParser:
         help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
         "folder beside CARDSET)",
     )
-    power.add_argument(
-        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
-        help=f"matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
-    )
-    add_min_play_share(power)
+    add_power_curve_arguments(power, "card")
 
     sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band")
     add_simulation_arguments(sweep)
@@ -125,11 +129,7 @@ def _parser() -> argparse.ArgumentParser:
         help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
         "folder beside CARDSET)",
     )
-    sweep.add_argument(
-        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
-        help=f"matches per value (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
-    )
-    add_min_play_share(sweep)
+    add_power_curve_arguments(sweep, "value")
 
     report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
     add_simulation_arguments(report)
@@ -143,11 +143,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--png-dir", metavar="DIR", help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)"
     )
-    report.add_argument(
-        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
-        help=f"power-curve matches per card (default {POWER_CURVE_DEFAULTS.matches_per_card}, as in the app)",
-    )
-    add_min_play_share(report)
+    add_power_curve_arguments(report, "card")
     report.add_argument(
         "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
