@@ -345,6 +345,46 @@ def test_no_conventional_summon_over_an_enemy_that_attacked_the_generator_but_a_
     assert "A makes a reactionary summon of Paradox Engine onto A summoning" in board.lines()
 
 
+@pytest.mark.parametrize(
+    ("blocks", "leaves_and_returns", "summoned"),
+    [
+        # "has not attacked your SOURCE generator with it": it attacked from this very stay, so it blocks.
+        ("until_moved", False, False),
+        ("for_good", False, False),
+        # Pushed back, then back on the space without attacking again: this stay has no attack, so it is pushed back.
+        ("until_moved", True, True),
+        # The other reading: a monster that ever attacked the generator blocks whenever it stands there.
+        ("for_good", True, False),
+    ],
+)
+def test_a_monster_that_attacked_the_generator_blocks_a_conventional_summon_while_it_stays(
+    valley: CardSet, blocks: str, leaves_and_returns: bool, summoned: bool
+) -> None:
+    board = Board(valley, hit_generator_blocks=blocks)
+    enemy = board.put("Cinder Whelp", 1, "A summoning")
+    board.game[E.G_ACTIVE] = 1
+    E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
+                       board.counters, board.events, board.ec, enemy, ALPHA)
+    if leaves_and_returns:
+        # A `push back 1` (a summoned monster's clause, a trap) moves it one space back, towards its own side ...
+        E.push_back(board.compiled.extra["map"], board.compiled.extra["distance"], board.compiled.options, board.mon,
+                    board.cells, board.game, board.events, board.ec, enemy, 1, 0)
+        assert board.where(enemy) == "A flux"
+        # ... and on B's next turn it moves onto A's summoning space again, and does not attack.
+        board.side[1, E.S_SYMBOLS] = E.ALL_UNUSED
+        board.move(enemy, BETA)
+        assert board.where(enemy) == "A summoning"
+    board.game[E.G_ACTIVE] = 0
+    board.give(0, "Murkpuff")  # no requirements, so only the occupant can stop the summon
+    E.main_action(*board.world(), 0)
+    if summoned:
+        assert board.at("A summoning") == "Murkpuff" and board.hand_names(0) == []
+        assert board.where(enemy) != "A summoning"  # "you move your opponent's monster one space back"
+    else:
+        assert board.at("A summoning") == "Cinder Whelp" and board.hand_names(0) == ["Murkpuff"]
+        assert board.side[0, E.S_MAIN_DONE] == 0
+
+
 def test_no_summon_while_an_own_monster_holds_the_summoning_space(valley: CardSet) -> None:
     board = Board(valley)
     board.put("Wisp of Ash", 0, "A summoning")

@@ -25,7 +25,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
 - Engine: map = default, map_alignment = 1, symbol_draw = intentional,
   game_length = medium (100 SourcePoints), combat_tie = neither,
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
-  deck_out_loses = false, channeled_active_default = Y/O.
+  deck_out_loses = false, channeled_active_default = Y/O,
+  hit_generator_blocks = until_moved.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -37,6 +38,14 @@ Version history:
   attacks, equipment, traps, channeled effects (also on the opponent's
   turn), tokens; intentional and blind symbol draws; greedy and random
   policies; ten engine options.
+- 1.2: engine 2. A monster that attacked the generator from the opponent's
+  summoning space blocked their conventional summons there for the rest of
+  the match, even after it had been pushed back and returned without
+  attacking: the flag was never cleared. It now blocks only while it stays
+  on the space ("has not attacked your SOURCE generator with it" read as
+  that stay); the new option hit_generator_blocks (until_moved, or
+  for_good: engine 1's behaviour) records the reading. Validation is
+  unchanged.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -48,7 +57,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.1",
+    version="1.2",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -18,7 +18,8 @@ How a match runs (readings of silent rules are options, see options.py):
    `symbol_draw=blind`).
 3. Once per turn, one of: a conventional summon (requirements met on the map,
    your summoning space not held by your own monster; an enemy on it that has
-   not attacked your generator is pushed back), a reactionary summon (your
+   not attacked your generator since it came onto that space is pushed back:
+   `hit_generator_blocks`), a reactionary summon (your
    generator was attacked on the opponent's last turn: any monster, ignoring
    requirements, the attacker is pushed back), an equipment card, or a trap.
    Independently, up to one channeled effect card onto a free support space.
@@ -81,6 +82,10 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+ENGINE_VERSION = "2"
+"""1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
+stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`."""
+
 
 # ---- card table columns -------------------------------------------------------------------------------------------
 T_KIND, T_TERR, T_OTHER = 0, 1, 2
@@ -119,7 +124,10 @@ OPTION_ORDER: tuple[str, ...] = (
 O_TURN_CAP, O_SOURCEPOINTS, O_BLIND, O_TIE, O_TOKEN_COPIES, O_SP_CAP, O_DECK_OUT_LOSES = range(7)
 O_SUMMONING, O_FLUX, O_SUPPORT, O_SPACES = 7, 9, 11, 12
 """O_SUMMONING + p and O_FLUX + p: player p's summoning and flux spaces; then support spaces, map spaces."""
-OPTIONS_WIDTH = 13
+O_HIT_GEN_FOR_GOOD = 13
+"""1 with `hit_generator_blocks=for_good`: a monster that has attacked a generator keeps blocking that player's
+conventional summons whenever it stands on their summoning space (0: only until it leaves the space)."""
+OPTIONS_WIDTH = 14
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -137,6 +145,8 @@ M_PERM_ST = 3
 M_TMP_ST = 7
 """7-10: this-turn ST changes (channeled effects)."""
 M_PERM_MOVE, M_TMP_MOVE, M_NOATTACK, M_TMP_NOATTACK, M_EXPIRE, M_HIT_GEN = 11, 12, 13, 14, 15, 16
+"""M_HIT_GEN is 1 once the monster has attacked the opponent's generator; `leave_space` clears it when the monster
+leaves the space it stands on (unless `hit_generator_blocks=for_good`)."""
 M_EQY_ST = 17
 """17-20: equipment ST changes on its owner's turns."""
 M_EQO_ST = 21
@@ -397,6 +407,15 @@ def place_monster(mon: IntArray, cells: IntArray, game: IntArray, card: int, p: 
     return m
 
 
+@inline_kernel
+def leave_space(opts: IntArray, mon: IntArray, m: int) -> None:
+    """Monster m has left the space it stood on (moved, swapped back, pushed back). "has not attacked your SOURCE
+    generator with it" is read as this stay on the summoning space: an attack made there no longer blocks a
+    conventional summon once the monster has left (`hit_generator_blocks=until_moved`, the default)."""
+    if opts[O_HIT_GEN_FOR_GOOD] == 0:
+        mon[m, M_HIT_GEN] = 0
+
+
 @rules_kernel
 def push_back(mp: IntArray, dist: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, game: IntArray,
               events: IntArray, ec: IntArray, m: int, steps: int, to_closest: int) -> None:
@@ -426,6 +445,7 @@ def push_back(mp: IntArray, dist: IntArray, opts: IntArray, mon: IntArray, cells
     cells[start, C_OCC] = -1
     cells[target, C_OCC] = m
     mon[m, M_SPACE] = target
+    leave_space(opts, mon, m)
     log_event(events, ec, game[G_TURN], p, EV_PUSH, mon[m, M_CARD], start, target)
 
 
@@ -593,7 +613,8 @@ def apply_clauses(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArr
 @inline_kernel
 def summoning_space_open(opts: IntArray, mon: IntArray, cells: IntArray, p: int, reactionary: bool) -> bool:
     """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
-    attacked p's generator (unless this is a reactionary summon)."""
+    attacked p's generator during its stay there (with `hit_generator_blocks=for_good`: ever), unless this is a
+    reactionary summon."""
     occupant = cells[opts[O_SUMMONING + p], C_OCC]
     if occupant < 0:
         return True
@@ -844,11 +865,13 @@ def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
+            leave_space(opts, mon, occupant)
             log_event(events, ec, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
         else:
             cells[here, C_OCC] = -1
         cells[nxt, C_OCC] = m
         mon[m, M_SPACE] = nxt
+        leave_space(opts, mon, m)
         here = nxt
         left -= 1
         moved += 1
@@ -1805,6 +1828,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_FLUX], values[O_FLUX + 1] = board.flux
     values[O_SUPPORT] = board.half.support_spaces
     values[O_SPACES] = board.packed.shape[0]
+    values[O_HIT_GEN_FOR_GOOD] = 1 if options["hit_generator_blocks"] == "for_good" else 0
     return values
 
 
@@ -2049,7 +2073,7 @@ def _bracket_label(compiled: CompiledCards, card: int, bracket: int) -> str:
 
 
 ENGINE = Engine(
-    version="1",
+    version=ENGINE_VERSION,
     policies=("greedy", "random"),
     cost_axis="occupied spaces required",
     compile_cards=compile_cards,

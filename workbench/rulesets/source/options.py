@@ -133,6 +133,22 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("neither", "both", "attacker", "defender"),
     ),
     RuleOption(
+        key="hit_generator_blocks",
+        default="until_moved",
+        reading=(
+            "An enemy monster on your summoning space that has attacked your generator from it cannot be pushed "
+            "back, so it blocks your conventional summon (a reactionary summon still pushes it back). "
+            "`until_moved`: only while it stays there; once it leaves the space (pushed back, moved, swapped) and "
+            "comes back without attacking again, your summon pushes it back. `for_good`: a monster that has ever "
+            "attacked your generator blocks whenever it stands on your summoning space."
+        ),
+        quote=(
+            "If your opponent has their own monster on your summoning space and has not attacked your SOURCE "
+            "generator with it, you move your opponent's monster one space back when you summon yours."
+        ),
+        choices=("until_moved", "for_good"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         reading="A match still running after this many turns (both players' turns counted) is a draw.",
