@@ -461,6 +461,22 @@ def test_serenity_stops_a_lethal_attack(scenario_set: CardSet, scope: str, brute
     assert ("Brute" in m.board(A)) == brute_survives
 
 
+def test_serenity_stops_a_lethal_attack_even_when_the_other_lanes_go_badly_for_the_attacker(
+    scenario_set: CardSet,
+) -> None:
+    # B is down to 1 Life Point and A's Sprout has nothing in front: "those attack points directly affect the
+    # Defending Player". A's other lanes lose it circles (Ballista, 5 circles, falls to the Giant), which must not
+    # hide that the attack is lethal: greedy B discards its Monk, "All damage this turn is ignored".
+    m = match(scenario_set)
+    m.set_board(A, ["Ballista", "Pup", "Sprout"])
+    m.set_board(B, ["Giant", "Monk"])
+    m.side[B, E.S_LIFE] = 1
+    assert E.lethal_attack(m.R, m.S, A) and E.board_value(m.R, m.S, A) - E.LETHAL_BONUS < 0  # lanes' worth: -1
+    fight_out(m)
+    assert life(m, B) == 1 and m.game[E.G_WINNER] == E.UNDECIDED
+    assert m.zone(B, E.DISCARD) == ["Monk"]
+
+
 def test_serenity_is_kept_when_the_attack_is_not_lethal(scenario_set: CardSet) -> None:
     m = match(scenario_set)
     m.set_board(A, ["Sprout"])
@@ -602,6 +618,39 @@ def test_sleep_in_the_opponents_turn_stops_an_attacker(scenario_set: CardSet, re
     m.set_resources(B, green=1)
     fight_out(m)
     assert life(m, B) == b_life
+
+
+@pytest.mark.parametrize(
+    ("attacker", "red", "board_b", "spared"),
+    [
+        # Long Range: "Ignore the defending character and damage the enemy player directly" (4 Attack: B's 2 Life).
+        ("Ballista", 3, ["Wall", "Dreamer"], "B's Life Points"),
+        # Target: "Select which enemy this card attacks": the Archer (3 Attack) picks the Dreamer (2 Health).
+        ("Archer", 1, ["Wall", "Pup", "Dreamer"], "Dreamer"),
+        # Self Destruct: "destroy this card and blocking card": the Bomber (3 circles) for the Bastion (4).
+        ("Bomber", 1, ["Bastion", "Dreamer"], "Bastion"),
+    ],
+)
+def test_sleep_in_the_opponents_turn_weighs_the_attackers_chosen_mode(
+    scenario_set: CardSet, attacker: str, red: int, board_b: list[str], spared: str
+) -> None:
+    # A's attacker is blocked, so a plain fight would win it nothing; the mode it chose before combat is what it
+    # would win, and greedy B puts it to Sleep ("it does not attack or defend this turn") to stop that.
+    m = match(scenario_set)
+    m.set_board(A, [attacker])
+    m.set_board(B, board_b)
+    m.set_resources(A, red=red)
+    m.set_resources(B, green=1)
+    E.precombat_abilities(m.R, m.S, A)
+    E.choose_lane_modes(m.R, m.S, A)
+    assert m.lanes[A, 0, E.L_MODE] != E.MODE_FIGHT
+    assert E.lane_value(m.R, m.S, A, 0) > 0
+    assert (E.predict_fight(m.R, m.S, A, 0, B, 0) & 2) == 0  # a plain fight would not destroy the card in front
+    E.precombat_abilities(m.R, m.S, B)  # B's answers in A's turn (respond_in_opponent_turn)
+    E.use_serenity(m.R, m.S, B)
+    E.combat(m.R, m.S, A)
+    assert m.lanes[A, 0, E.L_ASLEEP] == 1 and any(f"uses Sleep on {attacker}" in line for line in m.trace())
+    assert life(m, B) == 2 and m.board(B) == board_b, spared
 
 
 def test_every_ability_has_a_scenario_above() -> None:

@@ -27,6 +27,14 @@ serenity_protects, extra_card, turn_cap.
 Version history:
 - 1.0: circle budget, ability list, resource colour, deck balance; the match
   engine (engine version 1) with all 24 abilities.
+- 1.0, engine 2 (checks and options unchanged, so the ruleset version
+  stays): the greedy policy judges each lane by the mode chosen for its
+  attacker (Long Range, Self Destruct, Target), where engine 1 judged every
+  lane as a plain fight; and it keeps Serenity for an attack that would take
+  its last Life Points, which engine 1 could miss by comparing the lanes'
+  total worth (negative when the attacker loses cards elsewhere) with the
+  lethal bonus. Both found while porting the engine to C. The docs now say
+  what the engine always did: damage lasts until its owner's next turn.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -66,7 +66,9 @@ from workbench.rulesets.circles.costs import resource_colour
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
+"""1: the first engine. 2: greedy judges each lane by its chosen mode (Long Range, Self Destruct, Target) and keeps
+Serenity for an attack that is lethal whatever the lanes' other worth (engine 1 could miss one)."""
 POLICIES = ("greedy", "random")
 GREEDY, RANDOM = 0, 1
 
@@ -983,13 +985,74 @@ def predict_fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> int:
 
 
 @rules_kernel
+def lane_direct(R: Any, S: Any, a: int, i: int) -> int:
+    """The Life Points lane i's attacker would take from the defending player, by its chosen mode, in `combat`'s
+    order: Self Destruct with a card in front and Target with a card to hit deal none; Long Range deals its Attack
+    over the defender; otherwise an unopposed attacker deals its direct damage."""
+    lanes = S[2]
+    d = 1 - a
+    if not attacks_now(R, S, a, i):
+        return 0
+    mode = lanes[a, i, L_MODE]
+    if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
+        return 0
+    if mode == MODE_LONG_RANGE:
+        return attack_of(R, S, a, i)
+    if mode == MODE_TARGET and lane_card(S, d, lanes[a, i, L_TARGET]) >= 0:
+        return 0
+    if not opposed(R, S, d, i):
+        return direct_damage(R, S, a, i)
+    return 0
+
+
+@rules_kernel
+def predict_target(R: Any, S: Any, a: int, i: int) -> int:
+    """Target's worth, as `combat` plays it: the attacker hits the card it chose, the awake card in front still hits
+    the attacker, Reflect sends half back; circles destroyed minus circles lost (paid reactions ignored)."""
+    table, lanes = R[0], S[2]
+    d = 1 - a
+    j = lanes[a, i, L_TARGET]
+    card = lane_card(S, a, i)
+    to_target = combat_damage(R, S, a, i, d, j)
+    to_attacker = 0
+    if table[lane_card(S, d, j), T_REFLECT] > 0:
+        to_attacker += (to_target + 1) // 2
+    in_front = lane_card(S, d, i) >= 0 and lanes[d, i, L_ASLEEP] == 0
+    to_front = 0
+    if in_front:
+        from_front = combat_damage(R, S, d, i, a, i)
+        to_attacker += from_front
+        if table[card, T_REFLECT] > 0:
+            to_front = (from_front + 1) // 2
+    if j == i:  # (greedy and random never pick the card in front, but a set-up board may)
+        to_target += to_front
+        to_front = 0
+    value = 0
+    if destroyed_by(R, S, d, j, to_target):
+        value += table[lane_card(S, d, j), T_CIRCLES]
+    if to_front > 0 and destroyed_by(R, S, d, i, to_front):
+        value += table[lane_card(S, d, i), T_CIRCLES]
+    if destroyed_by(R, S, a, i, to_attacker):
+        value -= table[card, T_CIRCLES]
+    return value
+
+
+@rules_kernel
 def lane_value(R: Any, S: Any, a: int, i: int) -> int:
-    """Lane i's worth to attacker a: circles destroyed minus circles lost, or Attack times a Life Point's worth."""
+    """Lane i's worth to attacker a by its chosen mode: circles destroyed minus circles lost, plus Life Points taken
+    times a Life Point's worth (Self Destruct: both cards; Long Range: its Attack; Target: `predict_target`)."""
     table, lanes = R[0], S[2]
     d = 1 - a
     card = lane_card(S, a, i)
     if not attacks_now(R, S, a, i):
         return 0
+    mode = lanes[a, i, L_MODE]
+    if mode == MODE_SELF_DESTRUCT and lane_card(S, d, i) >= 0:
+        return table[lane_card(S, d, i), T_CIRCLES] - table[card, T_CIRCLES]
+    if mode == MODE_LONG_RANGE:
+        return attack_of(R, S, a, i) * LIFE_WEIGHT
+    if mode == MODE_TARGET and lane_card(S, d, lanes[a, i, L_TARGET]) >= 0:
+        return predict_target(R, S, a, i)
     if not opposed(R, S, d, i):
         return direct_damage(R, S, a, i) * LIFE_WEIGHT
     if lanes[d, i, L_ASLEEP] == 1:
@@ -1004,21 +1067,25 @@ def lane_value(R: Any, S: Any, a: int, i: int) -> int:
 
 
 @rules_kernel
-def board_value(R: Any, S: Any, a: int) -> int:
-    """The coming combat's worth to attacker a (a win outright counts most)."""
+def lethal_attack(R: Any, S: Any, a: int) -> bool:
+    """Would attacker a's coming combat take the defending player's last Life Points? (Serenity not yet used.)"""
     side = S[1]
     d = 1 - a
-    total = 0
+    if shielded(R, S, d):
+        return False
     direct = 0
     for i in range(side[a, S_BOARD_N]):
-        if not attacks_now(R, S, a, i):
-            continue
-        if S[2][a, i, L_MODE] == MODE_LONG_RANGE:
-            direct += attack_of(R, S, a, i)
-        elif not opposed(R, S, d, i):
-            direct += direct_damage(R, S, a, i)
+        direct += lane_direct(R, S, a, i)
+    return direct >= side[d, S_LIFE]
+
+
+@rules_kernel
+def board_value(R: Any, S: Any, a: int) -> int:
+    """The coming combat's worth to attacker a: the lanes' worth, and a win outright above everything."""
+    total = 0
+    for i in range(S[1][a, S_BOARD_N]):
         total += lane_value(R, S, a, i)
-    if direct >= side[d, S_LIFE] and not shielded(R, S, d):
+    if lethal_attack(R, S, a):
         total += LETHAL_BONUS
     return total
 
@@ -1343,7 +1410,8 @@ def use_serenity(R: Any, S: Any, d: int) -> None:
         card = lane_card(S, d, i)
         if card < 0 or R[1][card, SERENITY] == 0 or not may_act(R, S, d):
             continue
-        lethal = game[G_ACTIVE] != d and board_value(R, S, 1 - d) >= LETHAL_BONUS
+        # Asked of the attack itself: the lanes' worth may be negative, so board_value could fall short of the bonus.
+        lethal = game[G_ACTIVE] != d and lethal_attack(R, S, 1 - d)
         if not wants(S, d, lethal, A_QUARTER_OF_THE_TIME):
             continue
         log_event(events, event_count, game[G_TURN], d, EV_ABILITY, card, NO_CARD, SERENITY)

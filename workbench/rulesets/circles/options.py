@@ -1,4 +1,8 @@
-"""The circles rule-options ledger: every reading of an unclear rule, its default and its quote."""
+"""The circles rule-options ledger: every reading of an unclear rule, its default and its quote.
+
+Readings the engine makes without an option (it plays only one of them), such as damage lasting until its owner's
+next turn, are listed with their quotes in docs/rulesets/circles.md (Simulation, Engine options).
+"""
 
 from workbench.rulesets.base import RuleOption
 
@@ -70,8 +74,9 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
         key="destroy_when",
         default="more_than",
         reading=(
-            "A character is destroyed when its damage this turn is more than its Health (a 2-Health card survives "
-            "2 damage); `at_least` destroys it when the damage reaches its Health."
+            "A character is destroyed when the damage on it is more than its Health (a 2-Health card survives "
+            "2 damage); `at_least` destroys it when the damage reaches its Health. Damage adds up until its "
+            "owner's next turn, when it heals (a reading without an option: docs/rulesets/circles.md)."
         ),
         quote="If either (or both) cards take more Damage than they have Health, they are destroyed.",
         choices=("more_than", "at_least"),
