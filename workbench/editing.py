@@ -230,6 +230,183 @@ def has_changes(changes: Mapping[str, Any] | None) -> bool:
     return bool(changes.get("edited_rows") or changes.get("added_rows") or changes.get("deleted_rows"))
 
 
+def grid_changes(changes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A data editor's state as plain data of its own (row positions as ints, every part present).
+
+    A copy, so a state kept to compare with the next one is never changed under it.
+    """
+    changes = changes or {}
+    return {
+        "edited_rows": {int(p): dict(edits) for p, edits in (changes.get("edited_rows") or {}).items()},
+        "added_rows": [dict(values) for values in changes.get("added_rows") or []],
+        "deleted_rows": sorted({int(p) for p in changes.get("deleted_rows") or []}),
+    }
+
+
+def changed_grid_rows(before: Mapping[str, Any], after: Mapping[str, Any], base_rows: int) -> list[int]:
+    """Grid positions whose cells differ between two states of one grid (added rows follow the base's rows).
+
+    The data editor reports its whole state, not the last edit, so the row a person just edited is the one
+    whose entry changed since the state seen before.
+    """
+    old_edits: Mapping[int, Mapping[str, Any]] = before.get("edited_rows") or {}
+    new_edits: Mapping[int, Mapping[str, Any]] = after.get("edited_rows") or {}
+    touched = [p for p, edits in new_edits.items() if dict(old_edits.get(p, {})) != dict(edits)]
+    touched += [p for p in old_edits if p not in new_edits]  # an edit undone is a change too
+    old_added: Sequence[Mapping[str, Any]] = before.get("added_rows") or []
+    for index, values in enumerate(after.get("added_rows") or []):
+        if index >= len(old_added) or dict(old_added[index]) != dict(values):
+            touched.append(base_rows + index)
+    return touched
+
+
+@dataclass
+class GridFold:
+    """What folding a grid's state gives: the sheet as it now stands and the card to show."""
+
+    sheet: EditableSheet
+    """The base with the grid's whole state applied."""
+    shown: int | None
+    """Position (in `sheet`) of the row edited since the state seen before; None when no row's cells changed."""
+    rows_deleted: bool
+    """True when the grid deleted rows: the rows below them are numbered anew, so the grid must be drawn again."""
+
+
+@dataclass
+class RetiredGrid:
+    """A grid replaced by a newer one, kept so that an edit it sends after it was replaced is still applied."""
+
+    base: EditableSheet
+    """The sheet that grid was drawn from."""
+    folded: dict[str, Any]
+    """Its state when it was replaced (already part of the sheet)."""
+
+
+@dataclass
+class GridSession:
+    """The card grid's edits, as the data editor keeps them: against the sheet it was drawn from.
+
+    `st.data_editor` keeps its own state (edited cells by row position, added rows, deleted positions) relative
+    to the frame it was given, for as long as its key and that frame stay the same; a new frame or key is a new
+    grid (scrolled to the top, an open cell editor and any edit in flight thrown away). So the grid is always given
+    `base`, and the sheet is `base` with the grid's whole state applied: recomputed on every change from the same
+    base, never added onto an edited sheet, so no edit is applied twice and no added row is added twice.
+    `rebase` starts a new grid from the sheet as it stands, for changes made outside the grid (the Add card,
+    Duplicate and Delete buttons, columns added) and for rows deleted in the grid (the rows after them are
+    numbered anew).
+    """
+
+    base: EditableSheet
+    """The sheet the grid is drawn from."""
+    generation: int = 0
+    """How many times the grid was started anew; part of its widget key."""
+    folded: dict[str, Any] = field(default_factory=lambda: grid_changes(None))
+    """The grid state the sheet was last computed from (to tell which row the next change touched)."""
+    retired: dict[int, RetiredGrid] = field(default_factory=dict)
+    """The last few replaced grids by generation (a slow page can deliver an edit made in one after it went)."""
+
+    MAX_RETIRED = 4
+    """Replaced grids kept; a person cannot still be typing into an older one."""
+
+    def row_id(self, grid_position: int) -> int:
+        """The row identity (`EditableSheet.frame` index) of a grid row: the base's rows, then rows added in it."""
+        return _grid_row_id(self.base, grid_position)
+
+    def fold(self, changes: Mapping[str, Any] | None) -> GridFold:
+        """The base with the grid's state applied, and the row that state changed since the one seen before."""
+        state = grid_changes(changes)
+        sheet = apply_editor_changes(self.base, state)
+        touched = changed_grid_rows(self.folded, state, len(self.base.frame))
+        self.folded = state
+        return GridFold(sheet, _position_of_last(sheet, [self.row_id(p) for p in touched]), bool(state["deleted_rows"]))
+
+    def resync(self, sheet: EditableSheet) -> None:
+        """Draw the next grid from `sheet` under the same key (the grid was not on the page, so it holds no edit)."""
+        self.base = sheet
+        self.folded = grid_changes(None)
+
+    def rebase(self, sheet: EditableSheet) -> None:
+        """Start a new grid (next generation) from `sheet`, which already holds every edit of the current one."""
+        self.retired[self.generation] = RetiredGrid(self.base, self.folded)
+        for old in sorted(self.retired)[: -self.MAX_RETIRED]:
+            del self.retired[old]
+        self.base = sheet
+        self.generation += 1
+        self.folded = grid_changes(None)
+
+    def fold_late(
+        self, generation: int, changes: Mapping[str, Any] | None, sheet: EditableSheet
+    ) -> tuple[EditableSheet, int | None] | None:
+        """Edits a replaced grid made after it was replaced, applied to `sheet` by row identity.
+
+        Returns the sheet with them and the position of the last row they touched, or None when that grid
+        is unknown or made no new edit. A row deleted since is left deleted.
+        """
+        retired = self.retired.get(generation)
+        if retired is None:
+            return None
+        state = grid_changes(changes)
+        old, base = retired.folded, retired.base
+        rows = len(base.frame)
+        cells: list[tuple[int, str, Any]] = []
+        old_edits: dict[int, dict[str, Any]] = old["edited_rows"]
+        for position in sorted(set(state["edited_rows"]) | set(old_edits)):
+            if not 0 <= position < rows:
+                continue
+            now, before = state["edited_rows"].get(position, {}), old_edits.get(position, {})
+            for label in now.keys() | before.keys():
+                if label not in base.frame.columns:
+                    continue
+                # An edit undone in the grid puts back the cell as the grid was drawn.
+                value = now[label] if label in now else base.frame.iat[position, base.frame.columns.get_loc(label)]
+                if label not in before or before[label] != value:
+                    cells.append((_grid_row_id(base, position), label, value))
+        new_rows: list[dict[str, Any]] = []
+        for index, values in enumerate(state["added_rows"]):
+            if index >= len(old["added_rows"]):
+                new_rows.append(values)
+                continue
+            for label, value in values.items():
+                if old["added_rows"][index].get(label) != value:
+                    cells.append((_grid_row_id(base, rows + index), label, value))
+        deleted = {
+            _grid_row_id(base, p)
+            for p in set(state["deleted_rows"]) - set(old["deleted_rows"])
+            if 0 <= p < rows + len(state["added_rows"])
+        }
+        if not cells and not new_rows and not deleted:
+            return None
+        frame = sheet.frame.copy()
+        touched: list[int] = []
+        for row_id, label, value in cells:
+            if row_id in frame.index and label in frame.columns:
+                frame.at[row_id, label] = _normalized_cell(value)
+                touched.append(row_id)
+        frame = frame.drop([row_id for row_id in deleted if row_id in frame.index])
+        next_new_row = sheet.next_new_row
+        for values in new_rows:
+            frame.loc[next_new_row] = [_normalized_cell(values.get(label)) for label in frame.columns]
+            touched.append(next_new_row)
+            next_new_row -= 1
+        result = replace(sheet, frame=frame.astype(object), next_new_row=next_new_row)
+        return result, _position_of_last(result, touched)
+
+
+def _grid_row_id(base: EditableSheet, grid_position: int) -> int:
+    """Row identity of a grid position: the base's own rows, then the rows added in the grid, as folding names them."""
+    if grid_position < len(base.frame):
+        return int(base.frame.index[grid_position])
+    return base.next_new_row - (grid_position - len(base.frame))
+
+
+def _position_of_last(sheet: EditableSheet, row_ids: Sequence[int]) -> int | None:
+    """Position in `sheet` of the last of these rows it still holds."""
+    for row_id in reversed(row_ids):
+        if row_id in sheet.frame.index:
+            return int(sheet.frame.index.get_loc(row_id))
+    return None
+
+
 def field_labels(sheet: EditableSheet, ruleset: Ruleset) -> dict[str, str]:
     """Card-model field -> the frame label of the column holding it (first match wins, as in loading)."""
     out: dict[str, str] = {}

@@ -1,10 +1,15 @@
-"""Card editor page: the cards in a grid, findings beside it, a card preview, and save as xlsx.
+"""Card editor page: the card shown, the cards in a grid, the findings in a tab beside it, and save as xlsx.
 
-The sheet being edited is `Workspace.sheet` in session state. The grid is
-drawn from it under a key that changes each time edits are folded in; its
-`on_change` callback folds the grid's pending changes into the sheet, so no
-edit is lost on rerun (and the page folds any change still pending before it
-draws, which is also how a test's edit through session state arrives).
+The sheet being edited is `Workspace.sheet` in session state. The grid keeps
+one widget key for as long as it can (so its scroll position, the cell being
+typed into and every edit in flight survive each rerun): it is always drawn
+from the same base sheet, and the sheet is that base with the grid's whole
+state applied (`workbench.editing.GridSession`). The grid's `on_change`
+callback recomputes the sheet, so every other page sees each edit at once, and
+the page does the same before it draws (which is also how a test's edit
+through session state arrives). Changes made outside the grid (the buttons,
+columns added) and rows deleted in the grid start a new grid from the sheet as
+it stands, scrolled to the card shown.
 """
 
 from __future__ import annotations
@@ -27,26 +32,28 @@ from workbench.app.workspace import (
 from workbench.card_preview import card_html
 from workbench.cards import SEVERITY_ORDER, Finding
 from workbench.editing import (
+    EditableSheet,
+    GridSession,
     add_card,
     add_columns,
-    apply_editor_changes,
     delete_card,
     duplicate_card,
     field_labels,
-    has_changes,
     missing_columns,
     to_xlsx_bytes,
 )
 from workbench.rulesets.base import normalize_header
 
 ROW_LABEL = "row"
-CHECK_LABEL = "check"
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# (No docstrings under these: a page script would write them on the page.)
+GRID_ROW_HEIGHT = 35  # pixels per grid row (the data editor's default), used to scroll the grid to a card
+GRID_MAX_HEIGHT = 420  # the grid's height once the sheet has more rows than fit (it scrolls inside)
 
 
-def grid_key(workspace: Workspace) -> str:
-    """The grid's widget key: new for each opened set and after each fold."""
-    return f"card_grid:{workspace.uid}:{workspace.editor_version}"
+def grid_key(uid: int, generation: int) -> str:
+    """The grid's widget key: one per opened set and grid generation (also its CSS class `st-key-...`)."""
+    return f"card_grid_{uid}_{generation}"
 
 
 def pick_key(workspace: Workspace) -> str:
@@ -54,65 +61,140 @@ def pick_key(workspace: Workspace) -> str:
     return f"card_pick:{workspace.uid}"
 
 
-def fold_pending_edits() -> None:
-    """Fold the grid's pending changes into the sheet (the grid's `on_change`, and run before drawing)."""
-    workspace = get_workspace()
-    if workspace is None:
-        return
-    changes = st.session_state.get(grid_key(workspace))
-    if changes is None or not has_changes(changes):
-        return
-    workspace.sheet = apply_editor_changes(workspace.sheet, changes)
-    workspace.editor_version += 1
+def _session_key(uid: int) -> str:
+    return f"card_grid_session_{uid}"
 
 
-def _show_position(workspace: Workspace, position: int) -> None:
+def _scroll_key(uid: int) -> str:
+    return f"card_grid_scroll_{uid}"
+
+
+def grid_session(workspace: Workspace) -> GridSession:
+    """The open set's grid session (started from its sheet the first time; other sets' sessions are dropped)."""
+    key = _session_key(workspace.uid)
+    session = st.session_state.get(key)
+    if not isinstance(session, GridSession):
+        for stale in [k for k in st.session_state if str(k).startswith("card_grid_session_")]:
+            del st.session_state[stale]
+        session = GridSession(base=workspace.sheet)
+        st.session_state[key] = session
+    return session
+
+
+def _show_position(workspace: Workspace, position: int | None, scroll: bool = False) -> None:
+    """Make `position` the card shown; with `scroll`, bring it into the grid's view too."""
+    if position is None:
+        return
     st.session_state[pick_key(workspace)] = position
+    if scroll:
+        st.session_state[_scroll_key(workspace.uid)] = True
+
+
+def _fold(workspace: Workspace, grid: GridSession, changes: Any) -> None:
+    """The sheet from the grid's state; the card shown follows the row just edited; deleted rows start a new grid."""
+    folded = grid.fold(changes)
+    workspace.sheet = folded.sheet
+    _show_position(workspace, folded.shown)
+    if folded.rows_deleted:
+        _rebase(workspace, workspace.sheet)
+
+
+def _rebase(workspace: Workspace, sheet: EditableSheet) -> None:
+    """A new grid from `sheet` (which holds every edit made so far), scrolled to the card shown."""
+    workspace.sheet = sheet
+    grid_session(workspace).rebase(sheet)
+    st.session_state[_scroll_key(workspace.uid)] = True
+
+
+def _grid_changed(uid: int, generation: int) -> None:
+    """The grid's `on_change`: fold its state; a replaced grid's late edit is applied by row and starts a new grid."""
+    workspace = get_workspace()
+    if workspace is None or workspace.uid != uid:
+        return
+    grid = grid_session(workspace)
+    changes = st.session_state.get(grid_key(uid, generation))
+    if generation == grid.generation:
+        _fold(workspace, grid, changes)
+        return
+    late = grid.fold_late(generation, changes, workspace.sheet)
+    if late is not None:
+        sheet, shown = late
+        _rebase(workspace, sheet)
+        _show_position(workspace, shown, scroll=True)
+
+
+def sync_grid(workspace: Workspace) -> tuple[GridSession, bool]:
+    """Fold the grid's state into the sheet before drawing; returns the session and whether the grid is new on the page.
+
+    A grid whose key has no state is not on the page (first draw, a new generation, or coming back from
+    another page, whose run dropped the grid's state after its edits were folded into the sheet), so it is
+    drawn from the sheet as it stands.
+    """
+    grid = grid_session(workspace)
+    key = grid_key(workspace.uid, grid.generation)
+    if key in st.session_state:
+        _fold(workspace, grid, st.session_state[key])
+        grid = grid_session(workspace)
+        return grid, grid_key(workspace.uid, grid.generation) != key
+    if grid.base is not workspace.sheet:
+        grid.resync(workspace.sheet)
+    return grid, True
+
+
+def _current_position(workspace: Workspace) -> int | None:
+    position = st.session_state.get(pick_key(workspace))
+    return position if isinstance(position, int) and 0 <= position < len(workspace.sheet.frame) else None
 
 
 def _add() -> None:
     workspace = get_workspace()
     if workspace is None:
         return
-    fold_pending_edits()
-    workspace.sheet, position = add_card(workspace.sheet, workspace.ruleset)
-    workspace.editor_version += 1
-    _show_position(workspace, position)
+    sync_grid(workspace)
+    sheet, position = add_card(workspace.sheet, workspace.ruleset)
+    _rebase(workspace, sheet)
+    _show_position(workspace, position, scroll=True)
 
 
 def _duplicate() -> None:
     workspace = get_workspace()
     if workspace is None:
         return
-    fold_pending_edits()
-    position = st.session_state.get(pick_key(workspace))
-    if position is None or not 0 <= position < len(workspace.sheet.frame):
+    sync_grid(workspace)
+    position = _current_position(workspace)
+    if position is None:
         return
-    workspace.sheet, new_position = duplicate_card(workspace.sheet, position, workspace.ruleset)
-    workspace.editor_version += 1
-    _show_position(workspace, new_position)
+    sheet, new_position = duplicate_card(workspace.sheet, position, workspace.ruleset)
+    _rebase(workspace, sheet)
+    _show_position(workspace, new_position, scroll=True)
 
 
 def _delete() -> None:
     workspace = get_workspace()
     if workspace is None:
         return
-    fold_pending_edits()
-    position = st.session_state.get(pick_key(workspace))
-    if position is None or not 0 <= position < len(workspace.sheet.frame):
+    sync_grid(workspace)
+    position = _current_position(workspace)
+    if position is None:
         return
-    workspace.sheet = delete_card(workspace.sheet, position)
-    workspace.editor_version += 1
-    _show_position(workspace, max(0, min(position, len(workspace.sheet.frame) - 1)))
+    sheet = delete_card(workspace.sheet, position)
+    _rebase(workspace, sheet)
+    _show_position(workspace, max(0, min(position, len(sheet.frame) - 1)), scroll=True)
 
 
 def _add_columns(key: str) -> None:
     workspace = get_workspace()
     if workspace is None:
         return
-    fold_pending_edits()
-    workspace.sheet = add_columns(workspace.sheet, st.session_state.get(key, []))
-    workspace.editor_version += 1
+    sync_grid(workspace)
+    _rebase(workspace, add_columns(workspace.sheet, st.session_state.get(key, [])))
+
+
+def _picked() -> None:
+    """A card picked in 'Card shown' is brought into the grid's view."""
+    workspace = get_workspace()
+    if workspace is not None:
+        st.session_state[_scroll_key(workspace.uid)] = True
 
 
 def _open_finding(table_key: str, rows: list[int | None]) -> None:
@@ -126,8 +208,7 @@ def _open_finding(table_key: str, rows: list[int | None]) -> None:
         return
     sheet_row = rows[picked[0]]
     position = workspace.sheet.position_of_row(sheet_row) if sheet_row is not None else None
-    if position is not None:
-        _show_position(workspace, position)
+    _show_position(workspace, position, scroll=True)
 
 
 def _status(findings: list[Finding]) -> str:
@@ -149,18 +230,21 @@ def _free_label(wanted: str, taken: list[str]) -> str:
     return label
 
 
-def _grid_config(workspace: Workspace, row_label: str, check_label: str) -> dict[str, Any]:
+def _grid_config(sheet: EditableSheet, workspace: Workspace, row_label: str) -> dict[str, Any]:
+    """Column help from the ruleset; the row, the name and the cost columns pinned at the left."""
     ruleset = workspace.ruleset
     specs = {spec.field: spec for spec in ruleset.columns}
+    pinned = {"name", *ruleset.cost_fields}
     config: dict[str, Any] = {
         row_label: st.column_config.NumberColumn(
-            "row", help="The row this card has in the saved sheet (header = row 1).", width="small"
-        ),
-        check_label: st.column_config.TextColumn(
-            "check", help="Findings on this row: ✖ errors, ⚠ warnings, ℹ notes.", width="small"
+            "row",
+            help="The row this card has in the saved sheet (header = row 1); empty for a row added in the grid.",
+            width="small",
+            pinned=True,
         ),
     }
-    for label, header in zip(workspace.sheet.labels, workspace.sheet.headers, strict=True):
+    first_of_field: dict[str, str] = field_labels(sheet, ruleset)
+    for label, header in zip(sheet.labels, sheet.headers, strict=True):
         field_name = ruleset.header_lookup.get(normalize_header(header))
         if field_name is None:
             config[label] = st.column_config.TextColumn(
@@ -169,11 +253,56 @@ def _grid_config(workspace: Workspace, row_label: str, check_label: str) -> dict
             continue
         spec = specs[field_name]
         help_text = f"{spec.type_name}. {spec.description}"
+        pin = field_name in pinned and first_of_field.get(field_name) == label
         if field_name == "kind":
             config[label] = st.column_config.SelectboxColumn(header, help=help_text, options=list(ruleset.kinds))
         else:
-            config[label] = st.column_config.TextColumn(header, help=help_text)
+            config[label] = st.column_config.TextColumn(
+                header, help=help_text, pinned=pin or None, width="medium" if field_name == "name" else None
+            )
     return config
+
+
+def _scroll_script(key: str, position: int, nonce: int, page_too: bool) -> str:
+    """JavaScript that scrolls the grid (found by its key's CSS class) until row `position` is in view.
+
+    With `page_too`, the page is scrolled as well when the row is outside the window (a card added or picked;
+    not when the grid is merely drawn again). Only numbers and the key (letters, digits, underscores) go into
+    it. A newer script (higher nonce) takes over from an older one still waiting for its grid to be drawn or
+    its tab to be opened.
+    """
+    return f"""<script>
+(() => {{
+  const nonce = {nonce};
+  window.cardGridScroll = nonce;
+  let tries = 0;
+  const scroll = () => {{
+    if (window.cardGridScroll !== nonce) return;
+    const grid = document.querySelector(".st-key-{key} [data-testid='stDataFrame']");
+    const scroller = grid && grid.querySelector(".dvn-scroller");
+    if (!scroller || scroller.clientHeight === 0) {{
+      if (tries++ < 300) setTimeout(scroll, 100);
+      return;
+    }}
+    const rowHeight = {GRID_ROW_HEIGHT};
+    const top = {position} * rowHeight;
+    const visible = scroller.clientHeight - rowHeight;
+    if (top < scroller.scrollTop || top + rowHeight > scroller.scrollTop + visible) {{
+      scroller.scrollTop = Math.max(0, top - (visible - rowHeight) / 2);
+    }}
+    // Then the page (Streamlit scrolls a block inside it), when the row is outside the window.
+    const rowTop = scroller.getBoundingClientRect().top + rowHeight + top - scroller.scrollTop;
+    if ({"true" if page_too else "false"} && (rowTop < 0 || rowTop + rowHeight > window.innerHeight)) {{
+      let box = grid.parentElement;
+      while (box && !(box.scrollHeight > box.clientHeight && /(auto|scroll)/.test(getComputedStyle(box).overflowY))) {{
+        box = box.parentElement;
+      }}
+      (box || document.scrollingElement).scrollTop += rowTop - window.innerHeight / 2;
+    }}
+  }};
+  scroll();
+}})();
+</script>"""
 
 
 workspace = require_workspace(
@@ -181,7 +310,12 @@ workspace = require_workspace(
         "Card editor", "Edit cells and watch the findings change. Nothing is saved until you download the workbook."
     )
 )
-fold_pending_edits()
+grid, grid_is_new = sync_grid(workspace)
+if workspace.selected_row is not None:
+    requested = workspace.sheet.position_of_row(workspace.selected_row)
+    workspace.selected_row = None
+    _show_position(workspace, requested, scroll=True)
+
 ruleset = workspace.ruleset
 sheet = workspace.sheet
 cardset = current_cardset(workspace)
@@ -194,23 +328,28 @@ for finding in findings:
     if finding.row is not None:
         by_row.setdefault(finding.row, []).append(finding)
 sheet_wide = [f for f in findings if f.row is None]
+names_label = field_labels(sheet, ruleset).get("name")
 
-if workspace.selected_row is not None:
-    requested = sheet.position_of_row(workspace.selected_row)
-    workspace.selected_row = None
-    if requested is not None:
-        _show_position(workspace, requested)
+
+def _card_name(position: int) -> str:
+    name = sheet.frame.iat[position, sheet.labels.index(names_label)] if names_label else None
+    return str(name) if name else "(no name)"
+
+
+def _label(position: int) -> str:
+    """`row 12 · Ember Imp · ⚠1` (✓ when the card has no finding)."""
+    row = sheet.sheet_row(position)
+    return f"row {row} · {_card_name(position)} · {_status(by_row.get(row, []))}"
+
 
 st.markdown(
     f"**{workspace.set_name}** · {ruleset.title} (`{ruleset.id}` v{ruleset.version}) · "
     f"{len(cardset)} of {cardset.rows_read} card rows read · {counts_line(findings)}"
 )
 toolbar = st.columns([1, 1, 1, 2, 3])
-toolbar[0].button("Add card", on_click=_add, icon=":material/add:")
-toolbar[1].button(
-    "Duplicate", on_click=_duplicate, icon=":material/content_copy:", help="Duplicate the card shown on the right."
-)
-toolbar[2].button("Delete", on_click=_delete, icon=":material/delete:", help="Delete the card shown on the right.")
+toolbar[0].button("Add card", on_click=_add, icon=":material/add:", help="Add a card at the end of the sheet.")
+toolbar[1].button("Duplicate", on_click=_duplicate, icon=":material/content_copy:", help="Duplicate the card shown.")
+toolbar[2].button("Delete", on_click=_delete, icon=":material/delete:", help="Delete the card shown.")
 download_name = f"{Path(workspace.filename).stem}.xlsx"
 toolbar[3].download_button(
     "Save as xlsx",
@@ -234,83 +373,87 @@ if missing:
         )
         st.button("Add the columns", on_click=_add_columns, args=(columns_key,), key="add_columns_button")
 
-# Empty cells show as blank rather than "None"; a blank edit folds back to an empty cell either way.
-display = sheet.frame.reset_index(drop=True).astype(object).fillna("")
-row_label = _free_label(ROW_LABEL, sheet.labels)
-check_label = _free_label(CHECK_LABEL, sheet.labels)
-display.insert(0, check_label, [_status(by_row.get(sheet.sheet_row(p), [])) for p in range(len(display))])
-display.insert(0, row_label, [sheet.sheet_row(p) for p in range(len(display))])
+positions = list(range(len(sheet.frame)))
+key = pick_key(workspace)
+if positions and st.session_state.get(key) not in positions:
+    st.session_state[key] = 0
+shown_position = st.session_state.get(key) if positions else None
 
-grid_side, card_side = st.columns([3, 2], gap="medium")
-with grid_side:
-    st.data_editor(
-        display,
-        key=grid_key(workspace),
-        on_change=fold_pending_edits,
-        num_rows="dynamic",
-        hide_index=True,
-        disabled=[row_label, check_label],
-        column_config=_grid_config(workspace, row_label, check_label),
-        height=min(640, 38 + 35 * (len(display) + 1)),
-        width="stretch",
-    )
-    st.caption(
-        "Click a cell to edit it; press Enter to commit. Add rows at the bottom of the grid; "
-        "select rows and press Delete to remove them."
-    )
-
-with card_side:
-    names_label = field_labels(sheet, ruleset).get("name")
-    positions = list(range(len(sheet.frame)))
-    if not positions:
+with st.expander(
+    f"Card shown: {_label(shown_position)}" if shown_position is not None else "Card shown",
+    expanded=False,  # open, it would push the grid below a 900-pixel window; it stays as the person leaves it
+):
+    if shown_position is None:
         st.info("The sheet has no rows. Add a card.")
     else:
-        key = pick_key(workspace)
-        if st.session_state.get(key) not in positions:
-            st.session_state[key] = 0
-
-        def _label(position: int) -> str:
-            name = sheet.frame.iat[position, sheet.labels.index(names_label)] if names_label else None
-            marks = by_row.get(sheet.sheet_row(position), [])
-            worst = min((SEVERITY_ORDER[f.severity] for f in marks), default=None)
-            flag = {0: " ✖", 1: " ⚠", 2: " ℹ"}.get(worst, "") if worst is not None else ""
-            return f"row {sheet.sheet_row(position)} · {name or '(no name)'}{flag}"
-
-        position = st.selectbox("Card shown", positions, format_func=_label, key=key)
+        preview_side, pick_side = st.columns([2, 3], gap="medium")
+        with pick_side:
+            position = st.selectbox("Card shown", positions, format_func=_label, key=key, on_change=_picked)
+            st.caption("Follows the cell you edit. Pick a card here, or select a finding, to show another.")
         row_number = sheet.sheet_row(position)
         card_findings = by_row.get(row_number, [])
         values = sheet.frame.iloc[position].tolist()
         name = values[sheet.labels.index(names_label)] if names_label else None
-        st.html(
-            card_html(
-                ruleset,
-                sheet.headers,
-                values,
-                card_findings,
-                cost=costs.get(str(name)) if name else None,
-                cost_label=budget.cost_label if budget else "cost",
-                row=row_number,
+        with preview_side:
+            st.html(
+                card_html(
+                    ruleset,
+                    sheet.headers,
+                    values,
+                    card_findings,
+                    cost=costs.get(str(name)) if name else None,
+                    cost_label=budget.cost_label if budget else "cost",
+                    row=row_number,
+                )
             )
-        )
-        if not card_findings:
-            st.success("No findings on this card.")
+        with pick_side:
+            if card_findings:
+                st.warning(f"{counts_line(card_findings)} on this card: listed under it, with what was expected.")
+            else:
+                st.success("No findings on this card.")
 
-st.subheader("Findings")
-if not findings:
-    st.success("No findings: every card fits its cost formula and every cell reads.")
-else:
-    table = findings_frame(findings)
-    table_key = f"findings_table:{workspace.uid}:{workspace.digest}"
-    st.dataframe(
-        table,
-        key=table_key,
-        on_select=partial(_open_finding, table_key, [f.row for f in findings]),
-        selection_mode="single-row",
+cards_tab, findings_tab = st.tabs(["Cards", "Findings"])
+with cards_tab:
+    # The grid is drawn from the session's base, never from the edited sheet: a new frame would be a new grid.
+    base = grid.base
+    display = base.frame.reset_index(drop=True).astype(object).fillna("")  # empty cells show blank, not "None"
+    row_label = _free_label(ROW_LABEL, base.labels)
+    display.insert(0, row_label, [base.sheet_row(p) for p in range(len(display))])
+    current_key = grid_key(workspace.uid, grid.generation)
+    st.data_editor(
+        display,
+        key=current_key,
+        on_change=_grid_changed,
+        args=(workspace.uid, grid.generation),
+        num_rows="dynamic",
         hide_index=True,
-        column_config=findings_column_config(hide=("deck",)),
+        disabled=[row_label],
+        column_config=_grid_config(base, workspace, row_label),
+        height=min(GRID_MAX_HEIGHT, 38 + GRID_ROW_HEIGHT * (len(display) + 1)),
         width="stretch",
     )
-    st.caption("Select a finding to show its card on the right.")
+    st.caption(
+        "Double-click a cell (or select it and type) to edit it; Enter commits. Add a row at the bottom of the grid "
+        "or with Add card; select rows at the left and press Delete to remove them. Findings: "
+        f"{counts_line(findings)}, listed on the Findings tab."
+    )
+
+with findings_tab:
+    if not findings:
+        st.success("No findings: every card fits its cost formula and every cell reads.")
+    else:
+        table = findings_frame(findings)
+        table_key = f"findings_table:{workspace.uid}:{workspace.digest}"
+        st.dataframe(
+            table,
+            key=table_key,
+            on_select=partial(_open_finding, table_key, [f.row for f in findings]),
+            selection_mode="single-row",
+            hide_index=True,
+            column_config=findings_column_config(hide=("deck",)),
+            width="stretch",
+        )
+        st.caption("Select a finding to show its card above.")
 
 changed_options = rule_overrides(ruleset)
 st.caption(
@@ -322,3 +465,11 @@ st.caption(
     )
     + ". Change them on the Rules page."
 )
+
+scroll_key = _scroll_key(workspace.uid)
+scroll_asked = bool(st.session_state.get(scroll_key))
+if (grid_is_new or scroll_asked) and shown_position is not None:
+    st.session_state[scroll_key] = False
+    nonce = int(st.session_state.get("card_grid_scroll_nonce", 0)) + 1
+    st.session_state["card_grid_scroll_nonce"] = nonce
+    st.html(_scroll_script(current_key, st.session_state[key], nonce, scroll_asked), unsafe_allow_javascript=True)
