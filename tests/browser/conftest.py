@@ -1,4 +1,5 @@
-"""What the real-browser tests share: the `streamlit run` server on a free port, and Debian's chromium.
+"""What the real-browser tests share: the `streamlit run` server on a free port (and one slowed down on purpose), and
+Debian's chromium.
 
 The browser is the system's /usr/bin/chromium (or WORKBENCH_CHROMIUM), never a
 `playwright install` download. When it is missing the tests skip, except under
@@ -7,13 +8,14 @@ CI or WORKBENCH_REQUIRE_BROWSER, where they fail.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +40,11 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free loopback port, stopped after the module's tests."""
+@contextlib.contextmanager
+def streamlit_server(log_folder: Path, env: Mapping[str, str] | None = None) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free loopback port, `env` added to its environment; yields its URL."""
     port = _free_port()
-    log = (tmp_path_factory.mktemp("server") / "streamlit.log").open("w")
+    log = (log_folder / "streamlit.log").open("w")
     server = subprocess.Popen(
         [
             sys.executable,
@@ -64,6 +66,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         cwd=REPO_ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -87,6 +90,26 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             server.kill()
             server.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free loopback port, stopped after the module's tests."""
+    with streamlit_server(tmp_path_factory.mktemp("server")) as url:
+        yield url
+
+
+SLOW_PAGE_SECONDS = "1.5"
+"""The slow server's delay per page run: what a loaded machine (load average 4-6) gave in the trial of issue 12."""
+
+
+@pytest.fixture(scope="module")
+def slow_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a server made slow on purpose: every page run waits SLOW_PAGE_SECONDS (WORKBENCH_TEST_PAGE_DELAY)."""
+    with streamlit_server(
+        tmp_path_factory.mktemp("slow_server"), {"WORKBENCH_TEST_PAGE_DELAY": SLOW_PAGE_SECONDS}
+    ) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

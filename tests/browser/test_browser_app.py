@@ -134,12 +134,15 @@ def test_upload_edit_see_the_finding_and_download_the_saved_workbook(page: Page,
     upload(page, SOULS_SMALL)
     screenshot(page, tmp_path, "flow_1_uploaded")
     go(page, "Card editor")
+    page.get_by_role("tab", name="Findings").click()
     expect(page.get_by_text("No findings: every card fits its cost formula")).to_be_visible()
-    expect(page.locator("#glide-cell-3-0")).to_have_text("Ember Imp")
-    # Grid columns after the row marker: row, check, name, kind, soul_cost, atk.
+    page.get_by_role("tab", name="Cards").click()
+    expect(page.locator("#glide-cell-2-0")).to_have_text("Ember Imp")
+    # Grid columns after the row marker: row, name and soul_cost (pinned), kind, atk.
     # Ember Imp's Atk 3 -> 9 breaks the soul-cost table.
-    edit_cell(page, row=0, column=5, text="9")
+    edit_cell(page, row=0, column=4, text="9")
     expect(page.get_by_text("⚠ 1 warning").first).to_be_visible()
+    page.get_by_test_id("stExpander").filter(has_text="Card shown:").locator("summary").click()
     preview = page.get_by_test_id("card-preview")
     expect(preview).to_contain_text("[souls.soul_cost] in soul_cost: soul cost 0 does not match the table")
     expect(preview).to_contain_text("(expected 2, got 0)")
