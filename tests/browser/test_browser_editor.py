@@ -18,7 +18,9 @@ other without waiting for the page to finish, as a person does.
 from __future__ import annotations
 
 import csv
+import os
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,7 +48,7 @@ HAND_LOOK_MS = 300
 """A person's pause between the cell's editor showing its caret and the first key."""
 HAND_KEY_MS = 80
 """A person's gap between keys (and before Enter). Keys sent all at once are not what a person does: the grid's
-cell editor then commits the text it held before the last keys about half the time, on any server."""
+cell editor then often commits the text it held before the last keys, on a quiet server too."""
 VIEWPORT = {"width": 1440, "height": 900}
 expect.set_options(timeout=STEP_TIMEOUT_MS)
 
@@ -252,7 +254,12 @@ def patch_notes(page: Page) -> list[str]:
 
 
 def screenshot(page: Page, folder: Path, name: str) -> None:
-    page.screenshot(path=str(folder / f"{name}.png"))
+    """The window as a person sees it (1440x900) into the test's folder, copied to WORKBENCH_SCREENSHOTS when set."""
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
+    if target := os.environ.get("WORKBENCH_SCREENSHOTS"):
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
 
 
 def _new_tab(browser: object, url: str) -> Iterator[Page]:
