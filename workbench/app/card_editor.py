@@ -20,7 +20,14 @@ from typing import Any
 
 import streamlit as st
 
-from workbench.app.widgets import counts_line, findings_column_config, findings_frame, page_start, require_workspace
+from workbench.app.widgets import (
+    EMPTY_CELL,
+    counts_line,
+    findings_column_config,
+    findings_frame,
+    page_start,
+    require_workspace,
+)
 from workbench.app.workspace import (
     Workspace,
     current_cardset,
@@ -28,9 +35,10 @@ from workbench.app.workspace import (
     get_workspace,
     rule_overrides,
     stat_budget_for,
+    workspace_xlsx_bytes,
 )
 from workbench.card_preview import card_html
-from workbench.cards import SEVERITY_ORDER, Finding
+from workbench.cards import SEVERITY_ORDER, Finding, readable
 from workbench.editing import (
     EditableSheet,
     GridSession,
@@ -40,7 +48,6 @@ from workbench.editing import (
     duplicate_card,
     field_labels,
     missing_columns,
-    to_xlsx_bytes,
 )
 from workbench.rulesets.base import normalize_header
 
@@ -353,13 +360,16 @@ toolbar[2].button("Delete", on_click=_delete, icon=":material/delete:", help="De
 download_name = f"{Path(workspace.filename).stem}.xlsx"
 toolbar[3].download_button(
     "Save as xlsx",
-    data=lambda: to_xlsx_bytes(workspace.sheet, workspace.ruleset_id, workspace.source, workspace.set_name),
+    data=lambda: workspace_xlsx_bytes(workspace),
     file_name=download_name,
     mime=XLSX_MIME,
     on_click="ignore",
     type="primary",
     icon=":material/download:",
-    help="Every sheet and column of the upload is kept; only the card rows are rewritten.",
+    help=(
+        "Every sheet and column of the upload is kept; the card rows are rewritten and the session's decklists "
+        "are written to the Decks sheet."
+    ),
 )
 if sheet_wide:
     toolbar[4].warning(" ".join(f.message for f in sheet_wide))
@@ -452,6 +462,7 @@ with findings_tab:
             hide_index=True,
             column_config=findings_column_config(hide=("deck",)),
             width="stretch",
+            placeholder=EMPTY_CELL,
         )
         st.caption("Select a finding to show its card above.")
 
@@ -459,7 +470,7 @@ changed_options = rule_overrides(ruleset)
 st.caption(
     (
         "Checked under rule options changed from the defaults: "
-        + ", ".join(f"`{key}={value}`" for key, value in changed_options.items())
+        + ", ".join(f"`{key}={readable(value)}`" for key, value in changed_options.items())
         if changed_options
         else f"Checked under the {ruleset.id} rule options' defaults"
     )
