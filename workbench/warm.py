@@ -41,9 +41,16 @@ RECORD_FILE_NAME = "compile_times.json"
 RECORD_FORMAT = 1
 """Bumped if the record's shape changes; a record of another format is read as empty."""
 
-TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {}
-"""Seconds a cold `workbench warm RULESET` took on the project's machine (README, Measured), said to a person whose
-own machine has no compile on record yet."""
+TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
+    "circles": 66.6,
+    "blades": 66.4,
+    "plasma": 183.1,
+    "souls": 150.0,
+    "source": 252.7,
+}
+"""CPU seconds of a cold `workbench warm RULESET` (empty Numba cache) on the project's machine, about the wall time
+on an idle core (README, Measured, with the command): what a person whose machine has no compile on record yet is
+told to expect. A busy machine takes longer (2 to 4 times that wall time at a load average of 5 to 10 on 2 cores)."""
 
 How = Literal["compiled", "loaded", "not compiled"]
 """What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in
@@ -161,8 +168,11 @@ def expected_text(ruleset_id: str, last: CompileTime | None) -> str:
     typical = TYPICAL_FIRST_COMPILE_SECONDS.get(ruleset_id)
     if typical is None:
         return "First compile on this machine."
-    minutes = max(1, round(typical / 60))
-    return f"First compile on this machine: usually about {minutes} minute{'s' if minutes != 1 else ''}."
+    minutes = max(1, int(typical / 60 + 0.5))
+    return (
+        f"First compile on this machine: usually about {minutes} minute{'s' if minutes != 1 else ''} "
+        "on an idle core, longer on a busy machine."
+    )
 
 
 def duration_text(seconds: float) -> str:

@@ -198,15 +198,10 @@ def _compile_in_child(ruleset_id: str) -> None:
 
 
 @st.cache_resource(show_spinner=False)
-def _engine_warmup(queue: tuple[str, ...]) -> EngineWarmup:
-    """One per server process."""
-    return EngineWarmup(queue).start()
-
-
 def engine_warmup() -> EngineWarmup:
-    """The server's engine compiles, its background queue started on the first call (empty with
-    `WORKBENCH_WARMUP=off`)."""
-    return _engine_warmup(tuple(warmup_rulesets()))
+    """The server's engine compiles, one per process, its background queue (`WORKBENCH_WARMUP`, read once) started
+    on the first call."""
+    return EngineWarmup(warmup_rulesets()).start()
 
 
 def start_engine_warmup() -> None:
@@ -250,10 +245,9 @@ def progress_line(ruleset_id: str, child_seconds: float | None, last: warm.Compi
 
     `child_seconds`: how long a child process has been compiling it (None when none is).
     """
-    expected = last.seconds if last is not None else warm.TYPICAL_FIRST_COMPILE_SECONDS.get(ruleset_id)
-
     def share(seconds: float) -> float:
-        return min(0.99, seconds / expected) if expected else 0.0
+        # Only against this machine's own last compile: another machine's figure would make the bar a guess.
+        return min(0.99, seconds / last.seconds) if last is not None and last.seconds > 0 else 0.0
 
     if child_seconds is not None:
         return share(child_seconds), (
