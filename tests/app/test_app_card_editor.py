@@ -187,6 +187,8 @@ def test_add_duplicate_and_delete_buttons_start_a_new_grid_keep_pending_edits_an
     assert frame["text"].tolist()[1] == "Typed just before Add card."
     assert _shown_position(at) == 10  # the new card is shown...
     assert _card_shown_label(at) == "Card shown: row 12 · New card · ✖3"
+    # Its empty cells' findings say so in words: no "None" from the editor's side.
+    assert "got nothing" in at.html[0].value and "None" not in at.html[0].value + shown_text(at)
     scroll = [block.value for block in at.html if "<script>" in block.value]
     assert len(scroll) == 1 and "const top = 10 * rowHeight;" in scroll[0]  # ...and the grid scrolled to it
     assert {int(r) for r in _findings_table(at)["row"]} == {12}  # type: ignore[index]

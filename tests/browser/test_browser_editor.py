@@ -152,13 +152,30 @@ class Grid:
             assert picked is not None, f"a click at x={middle:.0f} selected no cell"
             self.probed = True
             if picked[0] == wanted:
-                self.column_x[header] = middle
-                return middle
+                self.column_x[header] = self._away_from_edges(middle, rows, wanted)
+                return self.column_x[header]
             if picked[0] < wanted:
                 low = middle
             else:
                 high = middle
         raise AssertionError(f"column '{header}' was not found on the grid")
+
+    def _away_from_edges(self, x: float, rows: list[float], wanted: int) -> float:
+        """An x at least about a dozen pixels inside the column, as a person aims (a click on a cell's edge lands
+        on the cell editor's frame, not its text box, and leaves the editor without the caret)."""
+
+        def inside(candidate: float, turn: int) -> bool:
+            picked = self._click_and_read(candidate, rows[turn % 2])
+            return picked is not None and picked[0] == wanted
+
+        left, right = inside(x - 12, 0), inside(x + 12, 1)
+        if left and right:
+            return x
+        if right:
+            return x + 12 if inside(x + 24, 0) else x + 6
+        if left:
+            return x - 12 if inside(x - 24, 0) else x - 6
+        return x
 
     def hand_edit(self, position: int, header: str, text: str, wait: bool = True) -> bool:
         """Double-click the cell as a hand does, type over its text, press Enter; True if a page run was showing then.
@@ -174,12 +191,7 @@ class Grid:
         self.page.wait_for_timeout(HAND_DOUBLE_CLICK_MS)
         self.page.mouse.click(x, y)
         editor = self.page.get_by_test_id("portal").locator("textarea")
-        expect(editor).to_be_visible()
-        try:
-            expect(editor).to_be_focused(timeout=1500)  # a person types once they see the caret...
-        except AssertionError:
-            editor.click()  # ...and clicks into the editor when it shows none (the grid's editor sometimes opens so)
-            expect(editor).to_be_focused()
+        expect(editor).to_be_focused()  # a person types once they see the caret
         self.page.wait_for_timeout(HAND_LOOK_MS)
         self.page.keyboard.press("ControlOrMeta+a")
         self.page.keyboard.type(text, delay=HAND_KEY_MS)
