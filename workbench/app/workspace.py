@@ -104,8 +104,6 @@ class Workspace:
     """The opened workbook's Decks sheet as read (its columns, rows of no deck, its own findings), or None."""
     deck_notes: list[str] = field(default_factory=list)
     """What opening the set had to say about its decks (a folder decklist passed over for a Decks sheet deck)."""
-    editor_version: int = 0
-    """Bumped whenever edits are folded in, so the grid starts from the folded sheet."""
     selected_row: int | None = None
     """A sheet row another page asked the editor to open (cleared once the editor shows it)."""
     _digest_memo: tuple[EditableSheet, Any, str] | None = field(default=None, repr=False)
