@@ -81,4 +81,4 @@ def test_a_reading_changed_here_changes_the_editors_findings() -> None:
     _set(at, _key("souls", strict), True)
     go(at, CARD_EDITOR)
     assert "✖ 1 error" in shown_text(at) and "⚠ 0 warnings" in shown_text(at)
-    assert "`strict_costs=True`" in shown_text(at)
+    assert "`strict_costs=true`" in shown_text(at)
