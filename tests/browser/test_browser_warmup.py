@@ -40,8 +40,8 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """`streamlit run` with an empty Numba cache and record, warming up circles only; (url, user cache folder)."""
+def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, int]]:
+    """`streamlit run` with an empty Numba cache and record, warming up circles only; (url, user cache folder, pid)."""
     folder = tmp_path_factory.mktemp("cold")
     port = _free_port()
     env = {
@@ -73,7 +73,7 @@ def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
             time.sleep(0.5)
-        yield url, folder / "user_cache"
+        yield url, folder / "user_cache", server.pid
     finally:
         server.terminate()
         try:
@@ -84,25 +84,26 @@ def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         log.close()
 
 
-def _compile_children() -> list[str]:
-    """Command lines of running `python -m workbench.warm` processes (the background compiles)."""
+def _compile_children(server_pid: int) -> list[str]:
+    """Command lines of the server's `python -m workbench.warm` children (its compiles; Linux /proc)."""
     found = []
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
             words = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        if b"workbench.warm" in words:
+        if b"workbench.warm" in words and parent == server_pid:
             found.append(" ".join(w.decode(errors="replace") for w in words if w))
     return found
 
 
 def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
-    browser: object, cold_server: tuple[str, Path], tmp_path: Path
+    browser: object, cold_server: tuple[str, Path, int], tmp_path: Path
 ) -> None:
-    url, user_cache = cold_server
+    url, user_cache, server_pid = cold_server
     context = browser.new_context(viewport={"width": 1500, "height": 1000})  # type: ignore[attr-defined]
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
@@ -122,6 +123,7 @@ def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
         pattern = re.compile(r"Compiling the circles engine: (?:(\d+) min )?(\d+) s so far\. "
                              r"First compile on this machine")
         expect(progress.filter(has_text=pattern)).to_be_visible()
+        progress.first.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "compile_progress.png"))
 
         def elapsed() -> int:
@@ -132,13 +134,14 @@ def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
         before = elapsed()
         page.wait_for_timeout(3_000)
         assert elapsed() >= before + 2  # it counts, about once a second
-        children = _compile_children()
+        children = _compile_children(server_pid)
         assert len(children) == 1 and children[0].endswith("workbench.warm circles"), children
 
         # Then the run goes on by itself, and its results show.
         expect(page.get_by_text("Done in")).to_be_visible(timeout=COMPILE_TIMEOUT_MS)
         expect(page.get_by_text(re.compile(r"The circles engine was ready after \d+\.\d s\."))).to_be_visible()
         expect(page.get_by_test_id("stMetric").first).to_be_visible()
+        page.get_by_text("Done in").scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "results.png"))
         record = (user_cache / "card-workbench" / "compile_times.json").read_text()
         assert '"circles"' in record  # the background compile recorded its time for the next estimate
