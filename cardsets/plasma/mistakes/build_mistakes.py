@@ -38,7 +38,7 @@ MISTAKES = [
     ["Overpriced Ox", "creature", 4, 2, 2, "Beast", "Costs far more than its stats.", ""],
     # Row 19: far too cheap for a 6/5 (warning: cost off the fitted curve).
     ["Bargain Brute", "creature", 3, 6, 5, "Golem", "Costs far less than its stats.", ""],
-    # Row 20: resolve 0 (error: a creature needs at least 1 resolve).
+    # Row 20: resolve 0 (info: no minimum in the document; any damage destroys it under lethal_damage=more_than).
     ["Paper Soldier", "creature", 1, 3, 0, "Warden", "Falls over if you look at it.", ""],
     # Row 21: text in a number column (error: cell value).
     ["Wordy Wisp", "creature", "three", 2, 2, "Wraith", "", ""],

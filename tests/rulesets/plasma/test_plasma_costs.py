@@ -126,16 +126,30 @@ def test_every_creature_costing_the_same_has_no_r_squared(make_cardset: MakeCard
     assert "R² = undefined" in fit.message and fit.actual["r_squared"] is None
 
 
-@pytest.mark.parametrize(("resolve", "error"), [(0, True), (1, False), (7, False)])
-def test_resolve_is_at_least_one(make_cardset: MakeCardSet, resolve: int, error: bool) -> None:
+@pytest.mark.parametrize(
+    ("resolve", "options", "severity"),
+    [
+        # The document sets no minimum: resolve 0 is "how much damage they can take before being destroyed", none.
+        (0, {}, "info"),  # the default, more_than: it stays until it takes any damage
+        (0, {"lethal_damage": "at_least"}, "warning"),  # destroyed as it enters the field
+        (1, {}, None),
+        (1, {"lethal_damage": "at_least"}, None),
+        (7, {}, None),
+    ],
+)
+def test_resolve_zero_is_never_an_error(
+    make_cardset: MakeCardSet, resolve: int, options: dict[str, str], severity: str | None
+) -> None:
     cardset = make_cardset(RULESET, on_curve() + [creature("Glass Knight", 1, 2, resolve)])
-    found = of_rule(findings(cardset), "plasma.resolve_minimum")
-    if not error:
+    result = validate(cardset, options=options)
+    found = of_rule(result.findings, "plasma.resolve_minimum")
+    if severity is None:
         assert found == []
         return
     [finding] = found
-    assert (finding.severity, finding.card, finding.row, finding.column) == ("error", "Glass Knight", 10, "resolve")
+    assert (finding.severity, finding.card, finding.row, finding.column) == (severity, "Glass Knight", 10, "resolve")
     assert finding.actual == 0
+    assert not any(f.severity == "error" for f in result.findings)
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,7 @@ ROWS: list[dict[str, Any]] = [
     {"name": "Forge", "kind": "battlefield", "cost": 3, "effects": "power +1"},
     {"name": "Shrine", "kind": "battlefield", "cost": 3, "effects": "resolve +1; heal 1"},
     {"name": "Frost", "kind": "event", "cost": 3, "effects": "freeze 2; draw 1"},
+    {"name": "Wisp", "kind": "creature", "cost": 1, "power": 2, "resolve": 0},
 ]
 A, B = 0, 1
 
@@ -298,10 +299,11 @@ def test_play_phase_curves_out_with_the_costliest_card_first(compiled: CompiledC
 # ---- attacking -----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("sickness", "attacks"), [(1, False), (0, True)])
-def test_summoning_sickness_option(compiled: CompiledCards, sickness: int, attacks: bool) -> None:
-    """Not ruled by the document: with `summoning_sickness` on, a creature played this turn cannot attack."""
-    scenario = Scenario(compiled, summoning_sickness=sickness)
+@pytest.mark.parametrize(("sickness", "attacks"), [(None, False), (1, False), (0, True)])
+def test_summoning_sickness_option(compiled: CompiledCards, sickness: int | None, attacks: bool) -> None:
+    """Not ruled by the document: by default (None) and with `summoning_sickness` on, a creature played this turn
+    cannot attack, so it is still untapped to block in the opponent's turn; off, it attacks at once."""
+    scenario = Scenario(compiled) if sickness is None else Scenario(compiled, summoning_sickness=sickness)
     scenario.creature(A, "Raider", sick=True)
     scenario.run(E.battle_phase, A)
     assert (scenario.life(B) == 17) is attacks
@@ -338,7 +340,7 @@ def test_direct_attack_goes_through_unless_an_untapped_creature_blocks(
     [
         ("Raider", ["Pup", "Giant"], 20, "Giant"),  # destroys the attacker and survives
         ("Raider", ["Pup", "Guard"], 20, "Guard"),  # survives the hit
-        ("Brute", ["Knight"], 20, "Knight"),  # an even trade (cost 3 for cost 3)
+        ("Brute", ["Brute"], 20, "Brute"),  # an even trade (cost 3 for cost 3)
         ("Giant", ["Pup"], 20, None),  # a chump block is not worth it at 20 Healthshards ...
         ("Giant", ["Pup"], 6, "Pup"),  # ... but is when the hit would be lethal
     ],
@@ -358,11 +360,11 @@ def test_greedy_blocks_well(
 @pytest.mark.parametrize(
     ("attacker", "defender", "destroyed"),
     [
-        ("Scout", "Pup", {"Scout", "Pup"}),  # "This can mean that both creatures get destroyed in an attack."
-        ("Knight", "Knight", {"Knight"}),  # (both Knights: one name, checked per side below)
-        ("Guard", "Scout", {"Scout"}),
+        ("Wisp", "Scout", {"Wisp", "Scout"}),  # "This can mean that both creatures get destroyed in an attack."
+        ("Brute", "Brute", {"Brute"}),  # 4 damage on resolve 3 (both Brutes: one name, checked per side below)
+        ("Knight", "Knight", set()),  # 3 damage on resolve 3: "how much damage they can take before being destroyed"
         ("Giant", "Raider", {"Raider"}),
-        ("Pup", "Guard", {"Pup"}),
+        ("Pup", "Raider", {"Pup"}),
         ("Guard", "Guard", set()),
     ],
 )
@@ -375,8 +377,8 @@ def test_fights_deal_damage_at_once(compiled: CompiledCards, attacker: str, defe
     scenario.run(E.fight, A, 0, B, 0)
     power = {row["name"]: row.get("power", 0) for row in ROWS}
     resolve = {row["name"]: row.get("resolve", 0) for row in ROWS}
-    a_dies = power[defender] >= resolve[attacker]
-    d_dies = power[attacker] >= resolve[defender]
+    a_dies = power[defender] > resolve[attacker]  # the default reading, lethal_damage=more_than
+    d_dies = power[attacker] > resolve[defender]
     assert (scenario.field(A) == []) is a_dies
     assert (scenario.field(B) == []) is d_dies
     assert ({attacker} if a_dies else set()) | ({defender} if d_dies else set()) == destroyed
@@ -398,6 +400,29 @@ def test_lethal_damage_option(compiled: CompiledCards, rule: str, damage: int, d
     scenario.creature(B, "Knight", damage=damage)
     scenario.run(E.remove_the_dead)
     assert (scenario.field(B) == []) is destroyed
+
+
+@pytest.mark.parametrize(
+    ("rule", "damage", "stays"),
+    [("more_than", 0, True), ("more_than", 1, False), ("at_least", 0, False)],
+)
+def test_a_creature_with_zero_resolve(compiled: CompiledCards, rule: str, damage: int, stays: bool) -> None:
+    """The document sets no minimum resolve: resolve 0 is "how much damage they can take before being destroyed",
+    none. Read as `more_than` the creature stays until it takes any damage; `at_least` destroys it as it enters."""
+    scenario = Scenario(compiled, lethal_damage=int(rule == "more_than"))
+    scenario.creature(B, "Wisp", damage=damage)
+    scenario.run(E.remove_the_dead)
+    assert scenario.names_on_field(B) == (["Wisp"] if stays else [])
+
+
+def test_the_default_reading_lets_a_creature_take_its_resolve_in_damage(compiled: CompiledCards) -> None:
+    """ "a resolve (which is how much damage they can take before being destroyed)": by default (`more_than`) a
+    Knight (3/3) fighting a Knight takes 3 and stays; both end tapped."""
+    scenario = Scenario(compiled)
+    a = scenario.creature(A, "Knight")
+    b = scenario.creature(B, "Knight")
+    scenario.run(E.fight, A, a, B, b)
+    assert scenario.field(A) == [("Knight", 3, True)] and scenario.field(B) == [("Knight", 3, True)]
 
 
 @pytest.mark.parametrize(("wears_off", "damage_after"), [(0, 2), (1, 0)])
@@ -434,7 +459,7 @@ def test_greedy_attacks_when_ahead_and_holds_back_from_a_bad_fight(compiled: Com
     be destroyed by a blocker that survives."""
     scenario = Scenario(compiled)
     pup = scenario.creature(A, "Pup")
-    scenario.creature(B, "Guard")
+    scenario.creature(B, "Knight")  # would block, take 1 of its 3 resolve and destroy the Pup
     assert E.greedy_attack_choice(scenario.table, scenario.st, A, pup) == E.HOLD
     scenario.st.side[B, E.S_LIFE] = 1
     scenario.st.board[B, 0, E.B_TAPPED] = 1
@@ -475,7 +500,7 @@ def test_equipment_goes_under_a_creature_and_buffs_it_for_good(compiled: Compile
 @pytest.mark.parametrize(
     ("card", "setup", "check"),
     [
-        ("Bolt", lambda s: s.creature(B, "Knight"), lambda s: s.field(B) == []),  # damage 3 destroys a 3/3
+        ("Bolt", lambda s: s.creature(B, "Raider"), lambda s: s.field(B) == []),  # damage 3 destroys a 3/2
         ("Shot", lambda s: None, lambda s: s.life(B) == 18),  # damage player 2
         ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 14), lambda s: s.life(A) == 18),  # heal 4
         ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 18), lambda s: s.life(A) == 20),  # up to the cap
@@ -531,30 +556,30 @@ def test_a_creature_with_an_effect_fires_it_when_played(compiled: CompiledCards)
     assert scenario.hand(A) == ["Pup"]  # Herald's draw 1
 
 
-@pytest.mark.parametrize(("before_damage", "life_after", "raider_left"), [(1, 20, False), (0, 17, True)])
+@pytest.mark.parametrize(("before_damage", "life_after", "scout_left"), [(1, 20, False), (0, 18, True)])
 def test_instants_can_be_played_in_the_opponents_battle_phase(
-    compiled: CompiledCards, before_damage: int, life_after: int, raider_left: bool
+    compiled: CompiledCards, before_damage: int, life_after: int, scout_left: bool
 ) -> None:
     """ "Instant cards ... can be played at any time - they can be played on the Play Phase but also the Battle Phase,
     and even on the opponent's turn!" With `instants_before_damage` on, B destroys the attacker before it hits."""
     scenario = Scenario(compiled, instants_before_damage=before_damage)
-    raider = scenario.creature(A, "Raider")
+    scout = scenario.creature(A, "Scout")  # 2/1: Zap's 2 damage is more than its resolve
     scenario.give(B, "Zap")
     scenario.plasma(B, 1)
-    scenario.run(E.attack, A, raider, E.DIRECT)
+    scenario.run(E.attack, A, scout, E.DIRECT)
     assert scenario.life(B) == life_after
-    assert (scenario.names_on_field(A) == ["Raider"]) is raider_left
+    assert (scenario.names_on_field(A) == ["Scout"]) is scout_left
 
 
 def test_the_attacker_may_play_an_instant_once_the_fight_is_known(compiled: CompiledCards) -> None:
-    """The attacker's window comes first: Brace keeps A's Knight alive in a fight it would lose."""
+    """The attacker's window comes first: Brace keeps A's Raider alive in a trade that would destroy both."""
     scenario = Scenario(compiled)
-    knight = scenario.creature(A, "Knight")
-    brute = scenario.creature(B, "Brute")
+    raider = scenario.creature(A, "Raider")
+    enemy = scenario.creature(B, "Raider")
     scenario.give(A, "Brace")
     scenario.plasma(A, 1)
-    scenario.run(E.attack, A, knight, brute)
-    assert scenario.field(A) == [("Knight", 4, True)]
+    scenario.run(E.attack, A, raider, enemy)
+    assert scenario.field(A) == [("Raider", 3, True)]
     assert scenario.field(B) == []
 
 
@@ -562,7 +587,7 @@ def test_no_instant_in_response_to_a_card(compiled: CompiledCards) -> None:
     """ "if the opponent plays a card that deals 3 damage to one of your cards for example you cannot "respond" with an
     Instant to heal it before it gets destroyed.\""""
     scenario = Scenario(compiled)
-    scenario.creature(B, "Knight")
+    scenario.creature(B, "Raider")  # 3/2: Bolt's 3 damage destroys it, unless Brace (+3 resolve) came first
     scenario.give(B, "Brace")
     scenario.plasma(B, 1)
     scenario.give(A, "Bolt")

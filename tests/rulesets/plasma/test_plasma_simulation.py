@@ -246,11 +246,12 @@ def test_play_phase_comes_before_battle_phase_in_every_turn() -> None:
 @pytest.mark.parametrize(
     ("overrides", "index", "value"),
     [
-        ({}, "lethal_damage", 0),
-        ({"lethal_damage": "more_than"}, "lethal_damage", 1),
+        ({}, "lethal_damage", 1),
+        ({"lethal_damage": "at_least"}, "lethal_damage", 0),
         ({}, "battlefield_effects", 1),
         ({"battlefield_effects": "on_play"}, "battlefield_effects", 0),
         ({"turn_cap": "12"}, "turn_cap", 12),
+        ({}, "summoning_sickness", 1),
         ({"summoning_sickness": "false"}, "summoning_sickness", 0),
         ({"healthshards_cap": "0"}, "healthshards_cap", 0),
     ],

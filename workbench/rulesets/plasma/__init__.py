@@ -31,6 +31,16 @@ Version history:
 - 1.0: fitted cost formula, resolve minimum, stray stats on non-creatures,
   effect vocabulary; deck size, copy limit and the optional 3-subtype rule;
   the match engine (engine version 1).
+- 1.1 (engine 1 unchanged): resolve 0 is no longer an error, as the
+  document sets no minimum (`plasma.resolve_minimum` is an info, a warning
+  under lethal_damage=at_least, which destroys such a creature as it
+  enters). lethal_damage now defaults to more_than ("how much damage they
+  can take before being destroyed": a creature survives damage equal to
+  its resolve). summoning_sickness (true) and attack_tapped_creatures
+  (true) were re-read against the document and kept, each with the reason
+  and quote in the ledger (without sickness no block ever happens in greedy
+  play). Matches under default options differ from 1.0's, so the golden
+  trace was re-recorded.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -42,7 +52,7 @@ from workbench.rulesets.plasma.options import OPTIONS
 RULESET = Ruleset(
     id="plasma",
     title="Plasma (Healthshards) card game",
-    version="1.0",
+    version="1.1",
     document="001_3ac5e1f04a35bfd0.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -34,7 +34,8 @@ class Creature(PlasmaCard):
     power: int = Field(ge=0)
     """Power: the damage this creature deals in a fight or a direct attack (whole number >= 0)."""
     resolve: int = Field(ge=0)
-    """Resolve: the damage this creature can take before it is destroyed (whole number, at least 1)."""
+    """Resolve: the damage this creature can take before it is destroyed (whole number >= 0; with 0 any damage
+    destroys it, see `lethal_damage`)."""
 
 
 class NonCreature(PlasmaCard):

@@ -4,7 +4,9 @@ The document gives no cost formula, so the set is its own yardstick: a least
 squares fit of cost on power and resolve over the set's creatures,
 `cost ≈ a·power + b·resolve + c`, reported as an info finding with its R².
 A creature whose cost lies `cost_tolerance` plasma or more from the fitted
-value gets a warning saying what the fit expects.
+value gets a warning saying what the fit expects. The document sets no
+minimum resolve, so resolve 0 is never an error: a warning when
+`lethal_damage=at_least` destroys such a creature as it enters, else a note.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
     for entry in cardset:
         card = entry.card
         if card.kind == "creature":  # type: ignore[attr-defined]
-            findings.extend(_check_resolve(cardset, entry))
+            findings.extend(_check_resolve(cardset, entry, options))
         else:
             findings.extend(_check_stray_stats(cardset, entry))
     findings.extend(effect_findings(cardset))
@@ -162,18 +164,36 @@ def _check_fit(cardset: CardSet, options: Options) -> list[Finding]:
     return findings
 
 
-def _check_resolve(cardset: CardSet, entry: CardEntry) -> list[Finding]:
+def _check_resolve(cardset: CardSet, entry: CardEntry, options: Options) -> list[Finding]:
+    """Resolve 0: the document sets no minimum ("how much damage they can take before being destroyed" can be none),
+    so it is never an error. Under `lethal_damage=at_least` the creature's 0 damage already reaches its resolve and
+    it is destroyed as it enters the field: a warning. Under `more_than` it stays until any damage: an info."""
     card = entry.card
     if card.resolve >= 1:  # type: ignore[attr-defined]
         return []
+    if options["lethal_damage"] == "at_least":
+        return [
+            cardset.finding(
+                "warning",
+                "plasma.resolve_minimum",
+                "a creature with 0 resolve is destroyed as soon as it enters the field under lethal_damage=at_least "
+                "(its damage, 0, already reaches its resolve); give it resolve 1 or more, or play the default "
+                "reading, lethal_damage=more_than, under which it survives until it takes any damage.",
+                entry,
+                "resolve",
+                expected=">= 1 under lethal_damage=at_least",
+                actual=card.resolve,  # type: ignore[attr-defined]
+            )
+        ]
     return [
         cardset.finding(
-            "error",
+            "info",
             "plasma.resolve_minimum",
-            "a creature with 0 resolve can take no damage at all; resolve is at least 1.",
+            "a creature with 0 resolve takes no damage before being destroyed: any damage destroys it (the document "
+            "sets no minimum resolve).",
             entry,
             "resolve",
-            expected=">= 1",
+            expected="resolve 1 or more survives that much damage",
             actual=card.resolve,  # type: ignore[attr-defined]
         )
     ]

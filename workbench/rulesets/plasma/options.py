@@ -55,10 +55,19 @@ OPTIONS: tuple[RuleOption, ...] = (
         key="summoning_sickness",
         default=True,
         reading=(
-            "Summoning sickness is not ruled; the simulator reads it the usual way: a creature cannot attack on the "
-            "turn it is played (it may still block). Off: it may attack at once."
+            "The document names no summoning sickness, and none of its words holds a new creature back; but it "
+            "makes blocking the defender's ordinary choice, and blocking needs untapped creatures in the "
+            "attacker's turn. With your creatures untapping at the start of your own turn (`untap_every_turn` off) "
+            "and no sickness, every creature attacks as soon as it can and is still tapped in the opponent's turn, "
+            "so nobody can block: in greedy play no block happens at all (docs/rulesets/plasma.md gives the "
+            "figures). So a creature cannot attack on the turn it is played and may still block. Off: it may "
+            "attack at once."
         ),
-        quote="You can only attack with untapped units.",
+        quote=(
+            "When you declare a direct attack the opponent can either choose to let it go through and take damage "
+            "equal to the power of the attacking card or block it. ... If the opponent has no untapped units then "
+            "they can't block. / You can only attack with untapped units."
+        ),
     ),
     RuleOption(
         key="untap_every_turn",
@@ -73,11 +82,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         key="attack_tapped_creatures",
         default=True,
         reading=(
-            "When attacking a creature the attacker may choose any enemy creature, tapped or not (only blockers of a "
-            "direct attack must be untapped). Off: only untapped enemy creatures can be attacked."
+            "When attacking a creature the attacker may choose any enemy creature, tapped or not: the document says "
+            "'untapped' of the defender's own blockers of a direct attack and of attackers, but for an attack on a "
+            "creature it lets the attacker choose among 'the enemy's units' with no such word. Off: only untapped "
+            "enemy creatures can be attacked, reading 'becomes the blocker' as bringing the blockers' rule along."
         ),
-        quote="You can also make your creatures to attack one of the opponent's creatures. In that case you choose "
-        "which of the enemy's units becomes the blocker.",
+        quote=(
+            "When they block it they choose one of their untapped units and they fight. If the opponent has no "
+            "untapped units then they can't block. / You can also make your creatures to attack one of the "
+            "opponent's creatures. In that case you choose which of the enemy's units becomes the blocker."
+        ),
     ),
     RuleOption(
         key="damage_wears_off",
@@ -90,13 +104,15 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         key="lethal_damage",
-        default="at_least",
+        default="more_than",
         reading=(
-            "A creature is destroyed once the damage on it is at least its resolve (`at_least`); `more_than` reads "
-            "'how much damage they can take' literally, so it survives damage equal to its resolve."
+            "Resolve is 'how much damage they can take before being destroyed': a creature takes that much and "
+            "stays, so it is destroyed once the damage on it is more than its resolve (`more_than`; a resolve-2 "
+            "creature survives 2 damage, and a resolve-0 creature stays until it takes any). `at_least` destroys it "
+            "once the damage reaches its resolve (the default up to ruleset version 1.0)."
         ),
         quote="a resolve (which is how much damage they can take before being destroyed)",
-        choices=("at_least", "more_than"),
+        choices=("more_than", "at_least"),
     ),
     RuleOption(
         key="healthshards_cap",
