@@ -198,6 +198,8 @@ async def prepare(page: Page, plan: SessionPlan, folder: Path) -> None:
     await go(page, "Card editor")
     grid = page.get_by_test_id("stDataFrame").first
     await expect(grid).to_contain_text(plan.card_names[0])
+    # The card shown sits in a panel above the grid, closed until a person opens it.
+    await page.get_by_test_id("stExpander").filter(has_text="Card shown:").locator("summary").click()
     await expect(page.get_by_test_id("card-preview")).to_contain_text(plan.card_names[0])
     text = await page_text(page)
     shown = _found(plan.card_names, text)
@@ -246,7 +248,7 @@ async def set_up_balance(page: Page, plan: SessionPlan) -> None:
         ("Matches (A vs B, and per matchup)", MATCHES),
         ("Matches per card (power curve)", MATCHES_PER_CARD),
     ):
-        await page.get_by_label(label).fill(str(value))
+        await page.get_by_label(label, exact=True).fill(str(value))  # the field's help button carries the label too
         await page.keyboard.press("Enter")
         await idle(page)
 
@@ -289,7 +291,7 @@ async def check_results(page: Page, plan: SessionPlan, when: str) -> None:
     assert_only_own_cards(plan, trace_text, f"the match trace {when}")
 
     await results_tab(page, "Power curve").click()
-    curve_table = page.get_by_test_id("stDataFrame").filter(has_text="suggested_cost")
+    curve_table = page.get_by_test_id("stDataFrame").filter(has_text="first played (turn)")
     await expect(curve_table).to_be_visible()
     curve_text = await text_of(curve_table)
     assert _found(plan.card_names, curve_text), (
