@@ -871,11 +871,12 @@ def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
             cells[here, C_OCC] = -1
         cells[nxt, C_OCC] = m
         mon[m, M_SPACE] = nxt
-        leave_space(opts, mon, m)
         here = nxt
         left -= 1
         moved += 1
     log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
+    if moved > 0:
+        leave_space(opts, mon, m)  # once per move, not per step: the loop is the hot path
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
         spring_trap(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
                     counters, events, ec, m)
