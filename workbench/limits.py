@@ -1,0 +1,200 @@
+"""Every limit the workbench sets on what it reads and runs, in one table.
+
+Each limit is checked before the work it bounds, so a small input cannot
+expand into gigabytes or hours: a file is refused by its size and type before
+it is read, a sheet by its row and cell counts while it is streamed, a card
+field by its magnitude before any engine sees it. A refusal is the usual
+one-paragraph `WorkbenchInputError` (what, where, the limit, how to split the
+work), built by `over_limit`.
+
+`docs/formats.md` carries this table as `limits_markdown()` renders it; a test
+compares the two, so the page and the code cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.cards import WorkbenchInputError
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One bound on an input or a parameter."""
+
+    name: str
+    """The key code looks the limit up by (`LIMITS[name]`)."""
+    value: int
+    """The largest amount allowed (inclusive); for a numeric card field, the largest magnitude."""
+    unit: str
+    """What `value` counts, in words (`bytes`, `rows`, `copies`)."""
+    bounds: str
+    """What the limit applies to, as a person would say it."""
+    split: str
+    """How to split the work when an input is over the limit."""
+
+    def shown(self) -> str:
+        """The limit as a person reads it: `50 MiB`, `200,000 rows`."""
+        if self.unit == "bytes" and self.value % 2**20 == 0:
+            return f"{self.value // 2**20:,} MiB"
+        return f"{self.value:,} {self.unit}".rstrip()
+
+
+_TABLE: tuple[Limit, ...] = (
+    Limit(
+        "file_bytes",
+        50 * 2**20,
+        "bytes",
+        "size of one card sheet, decklist, or map file (read or uploaded)",
+        "split the set into several files, or remove pictures and unused sheets",
+    ),
+    Limit(
+        "zip_entries",
+        2_000,
+        "parts",
+        "parts (zip entries) inside one .xlsx workbook",
+        "save the workbook again from a spreadsheet program, keeping only the Cards, Set and Decks sheets",
+    ),
+    Limit(
+        "inflated_bytes",
+        500 * 2**20,
+        "bytes",
+        "total size the parts of one .xlsx inflate to",
+        "remove unused sheets and pictures, or split the set into several workbooks",
+    ),
+    Limit(
+        "compression_ratio",
+        200,
+        "times",
+        "how much one part of an .xlsx may inflate (a zip bomb inflates thousands of times)",
+        "save the workbook again from a spreadsheet program",
+    ),
+    Limit(
+        "sheets",
+        100,
+        "sheets",
+        "sheets in one workbook",
+        "move the sheets other than Cards, Set and Decks to another workbook",
+    ),
+    Limit(
+        "rows",
+        200_000,
+        "rows",
+        "card rows (non-empty rows under the header) read from one sheet",
+        "split the set into several files",
+    ),
+    Limit(
+        "columns",
+        1_024,
+        "columns",
+        "header columns of one sheet",
+        "remove columns the ruleset does not use, or move them to another sheet",
+    ),
+    Limit(
+        "cells",
+        2_000_000,
+        "cells",
+        "non-empty cells read from one sheet (empty cells cost nothing)",
+        "split the set into several files, or remove columns the ruleset does not use",
+    ),
+    Limit(
+        "shared_strings",
+        1_000_000,
+        "strings",
+        "entries in an .xlsx workbook's shared-string table",
+        "save the workbook again from a spreadsheet program (it drops unused strings), or remove unused sheets",
+    ),
+    Limit(
+        "text_cell_chars",
+        32_767,
+        "characters",
+        "characters in one cell (a spreadsheet program's own limit)",
+        "shorten the text, or split it over several cells",
+    ),
+    Limit(
+        "cards",
+        200_000,
+        "cards",
+        "cards in one set",
+        "split the set into several files",
+    ),
+    Limit(
+        "card_number",
+        1_000_000,
+        "",
+        "magnitude of every numeric card field (cost, attack, health, stars, ...), so engines count in 64 bits",
+        "use smaller numbers; no game needs a stat of more than a million",
+    ),
+    Limit(
+        "number_digits",
+        18,
+        "digits",
+        "digits of a whole number written as text in a card field or a count",
+        "write the number without leading zeros, at most 18 digits",
+    ),
+    Limit(
+        "copies_per_card",
+        999,
+        "copies",
+        "copies of one card a set holds (a `copies` field) or a decklist line names",
+        "write the copies as several lines, or lower the count",
+    ),
+    Limit(
+        "deck_cards",
+        10_000,
+        "cards",
+        "cards in one deck, all lines of all sections added up",
+        "split the deck into several decklists",
+    ),
+    Limit(
+        "decklist_lines",
+        10_000,
+        "lines",
+        "lines (cards and section headings) of one decklist",
+        "merge lines naming the same card, or split the decklist into several files",
+    ),
+)
+
+LIMITS: dict[str, Limit] = {limit.name: limit for limit in _TABLE}
+"""Every limit by name, in the order of the table in docs/formats.md."""
+
+
+def limit(name: str) -> Limit:
+    """The limit called `name` (a KeyError is a bug in the caller: every name is in `LIMITS`)."""
+    return LIMITS[name]
+
+
+def add_limit(new: Limit) -> None:
+    """Register a further limit (a parameter's bound) in the same table; a name is registered once."""
+    if new.name in LIMITS and LIMITS[new.name] != new:
+        raise ValueError(f"limit {new.name} is already registered with another value")
+    LIMITS[new.name] = new
+
+
+def over_limit(
+    name: str,
+    found: str,
+    *,
+    path: str | None = None,
+    sheet: str | None = None,
+    row: int | None = None,
+    column: str | None = None,
+) -> WorkbenchInputError:
+    """The refusal for an input over limit `name`: `found` says what was seen (e.g. `the sheet has 250,000 rows`)."""
+    bound = LIMITS[name]
+    return WorkbenchInputError(
+        f"{found}, more than the limit of {bound.shown()} for {bound.bounds}; nothing was read past it.",
+        path=path,
+        sheet=sheet,
+        row=row,
+        column=column,
+        expected=f"at most {bound.shown()}; to stay under it, {bound.split}",
+    )
+
+
+def limits_markdown() -> str:
+    """The limits table as Markdown, exactly as docs/formats.md carries it."""
+    lines = ["| Limit | Value | Bounds | When over, |", "|---|---|---|---|"]
+    for bound in LIMITS.values():
+        lines.append(f"| `{bound.name}` | {bound.shown()} | {bound.bounds} | {bound.split} |")
+    return "\n".join(lines) + "\n"
