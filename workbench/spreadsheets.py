@@ -14,6 +14,7 @@ import io
 import itertools
 import os
 import re
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
@@ -28,20 +29,25 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from workbench.cards import WorkbenchInputError
+from workbench.limits import LIMITS, over_limit
 from workbench.xlsx_rows import SheetReadError, Workbook
 
-MAX_FILE_BYTES = 50 * 1024 * 1024
-"""Largest file read at all (50 MiB)."""
-MAX_ZIP_ENTRIES = 2_000
+MAX_FILE_BYTES = LIMITS["file_bytes"].value
+"""Largest file read at all (50 MiB); every limit lives in workbench/limits.py."""
+MAX_ZIP_ENTRIES = LIMITS["zip_entries"].value
 """An xlsx has a handful of parts per sheet; thousands means something is wrong."""
-MAX_INFLATED_BYTES = 500 * 1024 * 1024
+MAX_INFLATED_BYTES = LIMITS["inflated_bytes"].value
 """Largest total the xlsx's parts may inflate to (500 MiB)."""
-MAX_COMPRESSION_RATIO = 200
+MAX_COMPRESSION_RATIO = LIMITS["compression_ratio"].value
 """Real sheets compress 5-50x; a part inflating more than this is treated as a zip bomb."""
-MAX_ROWS = 200_000
+MAX_ROWS = LIMITS["rows"].value
 """Most card rows read from one sheet."""
-MAX_COLUMNS = 1_024
+MAX_COLUMNS = LIMITS["columns"].value
 """Most columns read from one sheet."""
+MAX_CELLS = LIMITS["cells"].value
+"""Most non-empty cells read from one sheet (empty cells are not counted, and cost nothing)."""
+MAX_SHEETS = LIMITS["sheets"].value
+"""Most sheets in one workbook."""
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -60,8 +66,9 @@ class SheetTable:
     """Sheet name for xlsx; the file name for csv."""
     headers: list[str]
     """Header cells as written (row 1), blank headers named `Column <letter>`."""
-    rows: list[tuple[int, list[Any]]]
-    """(row number a person sees, cell values) for every non-empty row after the header."""
+    rows: list[tuple[int, Sequence[Any]]]
+    """(row number a person sees, cell values) for every non-empty row after the header; a row read from a file is
+    a `PaddedRow` (as wide as the header, storing only its cells up to the last non-empty one)."""
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
     """(row number, column index) -> formula text, for cells holding a formula."""
     set_info: dict[str, str] = field(default_factory=dict)
@@ -84,24 +91,9 @@ def read_sheet(path: str | os.PathLike[str], data: bytes | None = None, filename
     """Read the card sheet of an xlsx or csv file (or of `data`, an upload's bytes)."""
     display = filename or str(path)
     if data is None:
-        file_path = Path(path)
-        if not file_path.exists():
-            raise WorkbenchInputError("the file does not exist.", path=display, expected="a path to an .xlsx or .csv card sheet")
-        if file_path.is_dir():
-            raise WorkbenchInputError("this is a folder, not a file.", path=display, expected="an .xlsx or .csv card sheet")
-        size = file_path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise WorkbenchInputError(
-                f"the file is {size / 2**20:.1f} MiB, larger than the {MAX_FILE_BYTES // 2**20} MiB limit.",
-                path=display,
-                expected="a card sheet under the size limit",
-            )
-        data = file_path.read_bytes()
+        data = read_input_file(path, display, "an .xlsx or .csv card sheet")
     elif len(data) > MAX_FILE_BYTES:
-        raise WorkbenchInputError(
-            f"the upload is {len(data) / 2**20:.1f} MiB, larger than the {MAX_FILE_BYTES // 2**20} MiB limit.",
-            path=display,
-        )
+        raise over_limit("file_bytes", f"the upload is {len(data) / 2**20:.1f} MiB", path=display)
     if not data:
         raise WorkbenchInputError("the file is empty (0 bytes).", path=display, expected="an .xlsx or .csv card sheet")
     suffix = Path(display).suffix.casefold()
@@ -124,6 +116,67 @@ def read_sheet(path: str | os.PathLike[str], data: bytes | None = None, filename
             f"'{suffix}' is not a card-sheet format.", path=display, expected="an .xlsx or .csv file"
         )
     return _read_csv(data, display)
+
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_a_file(mode: int) -> str | None:
+    """What a non-regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def read_input_file(path: str | os.PathLike[str], display: str, expected: str) -> bytes:
+    """The bytes of an input file, refused by type before it is opened for reading and by size before it is read.
+
+    Only regular files are read: a device (a symlink to /dev/zero reads as 0 bytes, then never ends), a FIFO (which
+    blocks until something writes to it) or a folder is refused by what it is, not by its size. The file is opened
+    without blocking and checked again on the open handle, so one swapped in after the first look is refused too,
+    and at most the size limit plus one byte is ever read.
+    """
+    file_path = Path(path)
+    try:
+        first_look = os.stat(file_path)
+    except FileNotFoundError:
+        raise WorkbenchInputError("the file does not exist.", path=display, expected=f"a path to {expected}") from None
+    except OSError as error:
+        raise WorkbenchInputError(
+            f"the file cannot be read ({error.strerror or error}).", path=display, expected=expected
+        ) from None
+    kind = _not_a_file(first_look.st_mode)
+    if kind == "a folder":
+        raise WorkbenchInputError("this is a folder, not a file.", path=display, expected=expected)
+    if kind is not None:
+        raise WorkbenchInputError(
+            f"this is {kind}, not a regular file; only files saved on disk are read.", path=display, expected=expected
+        )
+    if first_look.st_size > MAX_FILE_BYTES:
+        raise over_limit("file_bytes", f"the file is {first_look.st_size / 2**20:.1f} MiB", path=display)
+    try:
+        descriptor = os.open(file_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise WorkbenchInputError(
+            f"the file cannot be read ({error.strerror or error}).", path=display, expected=expected
+        ) from None
+    with os.fdopen(descriptor, "rb") as handle:
+        if _not_a_file(os.fstat(handle.fileno()).st_mode) is not None:
+            raise WorkbenchInputError(
+                "the file was replaced by something that is not a regular file while it was opened.",
+                path=display,
+                expected=expected,
+            )
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise over_limit("file_bytes", "the file grew past the limit while it was read", path=display)
+    return data
 
 
 def _check_zip(data: bytes, display: str) -> None:
@@ -191,6 +244,8 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
     sheet_names = workbook.sheet_names
     if not sheet_names:
         raise WorkbenchInputError("the workbook has no sheets.", path=display, expected="a workbook with a Cards sheet")
+    if len(sheet_names) > MAX_SHEETS:
+        raise over_limit("sheets", f"the workbook has {len(sheet_names):,} sheets", path=display)
     card_sheet = next((n for n in sheet_names if n.strip().casefold() == "cards"), sheet_names[0])
     set_sheet = next((n for n in sheet_names if n.strip().casefold() == "set"), None)
     decks_sheet = next((n for n in sheet_names if n.strip().casefold() == DECKS_SHEET.casefold()), None)
@@ -343,6 +398,16 @@ def _guess_delimiter(text: str) -> str:
 def _read_csv(data: bytes, display: str) -> SheetTable:
     text, notes = _decode_text(data, display)
     sheet = Path(display).name
+    nul = text.find("\x00")
+    if nul >= 0:
+        # Past the first 4 KB the binary check above does not look; a NUL anywhere still means this is not a table.
+        raise WorkbenchInputError(
+            "the file holds binary data (a NUL byte), not a text table.",
+            path=display,
+            sheet=sheet,
+            row=text.count("\n", 0, nul) + 1,
+            expected="an .xlsx workbook or a UTF-8 .csv",
+        )
     try:
         delimiter = _guess_delimiter(text)
     except csv.Error as error:
@@ -365,16 +430,66 @@ def _read_csv(data: bytes, display: str) -> SheetTable:
     return table
 
 
+class PaddedRow(Sequence[Any]):
+    """One sheet row as wide as the header, holding only its cells up to the last non-empty one.
+
+    Index a column past the stored cells and the answer is None (an empty cell), as a row padded to the header
+    would say, without a list the width of the header per row: a 1,024-column header over 200,000 one-cell rows
+    costs 200,000 short rows, not 200 million empty cells.
+    """
+
+    __slots__ = ("cells", "width")
+
+    def __init__(self, cells: list[Any], width: int) -> None:
+        self.cells = cells
+        """The row's cells from column A to its last non-empty one."""
+        self.width = width
+        """The header's width: the row reads as this many cells."""
+
+    def __len__(self) -> int:
+        return self.width
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.width))]
+        if index < 0:
+            index += self.width
+        if not 0 <= index < self.width:
+            raise IndexError("column out of range")
+        return self.cells[index] if index < len(self.cells) else None
+
+    def __iter__(self) -> Any:
+        yield from self.cells
+        yield from itertools.repeat(None, self.width - len(self.cells))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PaddedRow):
+            return self.width == other.width and self.cells == other.cells
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.cells), self.width))
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 def _table_from_rows(
     rows: Iterable[tuple[Sequence[Any], dict[int, str]]], display: str, sheet: str
 ) -> SheetTable:
     header: list[str] | None = None
-    body: list[tuple[int, list[Any]]] = []
+    body: list[tuple[int, Any]] = []
     formulas: dict[tuple[int, int], str] = {}
+    cells_used = 0
     for number, (raw, row_formulas) in enumerate(rows, start=1):
         values = [_clean(v) for v in raw]
+        # Trailing empty cells cost nothing from here on: a row keeps its cells up to its last non-empty one.
+        while values and values[-1] is None:
+            values.pop()
         if header is None:
-            if not any(v not in (None, "") for v in values) and not row_formulas:
+            if not values and not row_formulas:
                 raise WorkbenchInputError(
                     "row 1 is empty; the first row must hold the column headers.",
                     path=display,
@@ -382,43 +497,40 @@ def _table_from_rows(
                     row=number,
                     expected="headers such as name, kind, ... in row 1 (see `workbench template`)",
                 )
-            while values and values[-1] in (None, ""):
-                values.pop()
             if len(values) > MAX_COLUMNS:
-                raise WorkbenchInputError(
-                    f"the sheet has {len(values)} header columns, more than the limit of {MAX_COLUMNS}.",
-                    path=display,
-                    sheet=sheet,
-                    row=1,
+                raise over_limit(
+                    "columns", f"the sheet has {len(values)} header columns", path=display, sheet=sheet, row=1
                 )
             header = [
                 str(v).strip() if v not in (None, "") else f"Column {get_column_letter(i + 1)}"
                 for i, v in enumerate(values)
             ]
+            cells_used = len(values)
             continue
-        if not any(v not in (None, "") for v in values) and not row_formulas:
+        if not values and not row_formulas:
             continue
         if len(body) >= MAX_ROWS:
-            raise WorkbenchInputError(
-                f"the sheet has more than {MAX_ROWS} card rows, the most the workbench reads from one sheet.",
-                path=display,
-                sheet=sheet,
-                row=number,
-                expected=f"at most {MAX_ROWS} rows; split the set into several files",
+            raise over_limit(
+                "rows", f"the sheet has more than {MAX_ROWS:,} card rows", path=display, sheet=sheet, row=number
             )
         width = len(header)
-        extra = [i for i, v in enumerate(values[width:], start=width) if v not in (None, "")]
-        if extra:
+        if len(values) > width:
+            extra = next(i for i, v in enumerate(values[width:], start=width) if v is not None)
             raise WorkbenchInputError(
-                f"a value stands in a column with no header ({get_column_letter(extra[0] + 1)}).",
+                f"a value stands in a column with no header ({get_column_letter(extra + 1)}).",
                 path=display,
                 sheet=sheet,
                 row=number,
-                column=get_column_letter(extra[0] + 1),
+                column=get_column_letter(extra + 1),
                 expected="every value under a header; add a header to that column or move the value",
             )
-        values = (values + [None] * width)[:width]
-        body.append((number, values))
+        cells_used += sum(1 for v in values if v is not None) + len(row_formulas)
+        if cells_used > MAX_CELLS:
+            raise over_limit(
+                "cells", f"the sheet holds more than {MAX_CELLS:,} non-empty cells", path=display, sheet=sheet,
+                row=number,
+            )
+        body.append((number, PaddedRow(values, width)))
         for index, formula in row_formulas.items():
             formulas[(number, index)] = formula
     if header is None:

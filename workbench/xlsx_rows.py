@@ -38,6 +38,9 @@ LAST_ROW = 1_048_576
 LAST_COLUMN = 16_384
 """The last column (XFD); a cell past it would make the reader build a row billions of cells wide."""
 
+MAX_SHARED_STRINGS = 1_000_000
+"""The most shared strings parsed (the `shared_strings` limit of workbench/limits.py; a test keeps them equal)."""
+
 Row = tuple[list[Any], dict[int, str]]
 
 
@@ -60,7 +63,7 @@ class Workbook:
     def __init__(self, archive: zipfile.ZipFile) -> None:
         self.archive = archive
         self.sheet_paths = self._sheet_paths()
-        self.shared_strings = self._shared_strings()
+        self.shared_strings = SharedStrings(self._open("xl/sharedStrings.xml"))
         self.date_styles = self._date_styles()
 
     @property
@@ -92,17 +95,6 @@ class Workbook:
                     if relation in targets:
                         paths[element.get("name", "")] = targets[relation]
         return paths
-
-    def _shared_strings(self) -> list[str]:
-        strings: list[str] = []
-        part = self._open("xl/sharedStrings.xml")
-        if part is None:
-            return strings
-        for _, element in iterparse(part):
-            if element.tag == _SI:
-                strings.append(_text_of(element))
-                element.clear()
-        return strings
 
     def _date_styles(self) -> set[int]:
         """Indexes into cellXfs whose number format shows a date or time."""
@@ -163,7 +155,9 @@ class Workbook:
                     raise SheetReadError(
                         f"cell {letters}{cell_row} could not be read ({error}).", sheet, cell_row, letters
                     ) from None
-                if value is not None or formula is not None:
+                if (value is not None and value != "") or formula is not None:
+                    # An empty cell (even an empty text cell at column XFD) costs nothing: the row is extended
+                    # only to a cell that holds something.
                     if column >= len(values):
                         values.extend([None] * (column + 1 - len(values)))
                     values[column] = value
@@ -202,11 +196,7 @@ class Workbook:
         if raw is None:
             return None, None
         if kind == "s":
-            index = int(raw)
-            if not 0 <= index < len(self.shared_strings):
-                # A negative index would silently pick a string from the end of the list.
-                raise ValueError(f"it points at shared string {index}, but the workbook has {len(self.shared_strings)}")
-            return self.shared_strings[index], None
+            return self.shared_strings.get(int(raw)), None
         if kind == "b":
             return raw.strip() in ("1", "true"), None
         if kind in ("str", "e", "d"):
@@ -216,6 +206,47 @@ class Workbook:
         if style is not None and int(style) in self.date_styles:
             return str(from_excel(number)), None  # dates kept as text, as the card models expect
         return (int(number) if number.is_integer() and abs(number) < 2**53 else number), None
+
+
+class SharedStrings:
+    """The shared-string table, parsed lazily: only as far as the highest string a cell asks for.
+
+    A workbook may carry millions of strings no card cell uses (a second sheet's, or padding meant to exhaust the
+    reader); they are never parsed. At most the `shared_strings` limit of strings are held.
+    """
+
+    def __init__(self, part: IO[bytes] | None) -> None:
+        self._strings: list[str] = []
+        self._items: Iterator[tuple[str, Any]] | None = iterparse(part) if part is not None else None
+        # The first string is parsed at once: a refused entity declaration stands before it, so a bomb is refused
+        # when the workbook is opened, whether or not any cell uses the table.
+        self._parse_until(0)
+
+    def _parse_until(self, index: int) -> None:
+        while index >= len(self._strings) and self._items is not None:
+            for _, element in self._items:
+                if element.tag == _SI:
+                    self._strings.append(_text_of(element))
+                    element.clear()
+                    break
+            else:
+                self._items = None
+
+    def get(self, index: int) -> str:
+        """The string at `index`; ValueError (naming the index) when the table has no such string or it lies past
+        the limit."""
+        if index < 0:
+            # A negative index would silently pick a string from the end of the list.
+            raise ValueError(f"it points at shared string {index}, which no workbook has")
+        if index >= MAX_SHARED_STRINGS:
+            raise ValueError(
+                f"it points at shared string {index:,}, past the limit of {MAX_SHARED_STRINGS:,} shared strings "
+                "(save the workbook again from a spreadsheet program, which drops unused strings)"
+            )
+        self._parse_until(index)
+        if index >= len(self._strings):
+            raise ValueError(f"it points at shared string {index}, but the workbook has {len(self._strings)}")
+        return self._strings[index]
 
 
 def _text_of(element: Any) -> str:
