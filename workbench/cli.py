@@ -1,7 +1,8 @@
-"""The `workbench` command line (DESIGN.md section 3). Thin: every command calls workbench functions.
+"""The `workbench` command line (docs/cli.md). Thin: every command calls workbench functions.
 
-Exit codes: 0 fine, 1 errors found, 2 input unreadable. JSON goes to stdout,
-messages to stderr.
+Exit codes: 0 fine, 1 errors found, 2 input unreadable, 3 a bug, 64 a usage error (the command line itself is
+wrong), 130 interrupted, 141 the reader of stdout went away. JSON goes to stdout, messages to stderr. Where a command
+reads a file, `-` reads standard input; where it writes one, `--out -` writes standard output.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ import argparse
 import json
 import os
 import sys
+import tempfile
+import time
 import traceback
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from workbench import __version__
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, sort_findings
@@ -20,72 +24,161 @@ from workbench.power_defaults import POWER_CURVE_DEFAULTS
 
 if TYPE_CHECKING:
     from workbench.decklists import SetDecks
+    from workbench.rulesets.base import Ruleset
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_UNREADABLE = 2
 EXIT_BUG = 3
+EXIT_USAGE = 64
+"""The command line itself is wrong (an unknown option, a missing argument, a value of the wrong kind): EX_USAGE of
+sysexits.h. Not 2, argparse's own choice, which this tool keeps for input it cannot read."""
+EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 """The reader of stdout went away (`| head`): 128 + SIGPIPE, as a Unix tool ends."""
+STDIO = "-"
+"""In place of a file: standard input where a file is read, standard output where one is written."""
+
+EXAMPLES = """\
+examples:
+  workbench sets                                        the bundled card sets, by name
+  workbench validate souls/ashfall                      a bundled set's findings (exit 1 if any is an error)
+  workbench validate my_cards.xlsx --deck aggro.txt     your own sheet and decklist
+  cat my_cards.csv | workbench validate - --format json findings of a sheet read from standard input
+  workbench simulate souls/ashfall --deck ember_rush --deck stone_bastion --matches 10000
+  workbench power-curve souls/ashfall -q                each card's power against its cost, no progress bar
+  workbench report souls/ashfall --out - > report.html  a balance report written to standard output
+  workbench app --port 8502                             the app, from an installed package
+
+exit codes:
+  0    done; validate: no errors
+  1    validate: errors found in the cards or decks
+  2    input unreadable: a missing or broken file, an unknown ruleset, option, deck or policy
+  3    a bug in the workbench (WORKBENCH_DEBUG=1 or -v prints the traceback)
+  64   usage error: the command line itself is wrong (an unknown option, a missing argument)
+  130  interrupted (Ctrl-C)
+  141  the reader of the output went away (workbench ... | head)
+
+Every command takes --format text|json, -q/--quiet and -v/--verbose; `workbench COMMAND --help` tells more.
+Docs: docs/cli.md, docs/formats.md, docs/simulation.md."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors ending in EXIT_USAGE instead of argparse's 2 (kept for unreadable input)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _help(text: str) -> str:
+    """A help text for argparse, which formats it with %: a literal % is written %%."""
+    return text.replace("%", "%%")
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """What every command takes: the output format, and how much it says on stderr."""
+    common = _Parser(add_help=False)
+    common.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    talk = common.add_mutually_exclusive_group()
+    talk.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="say nothing on stderr but errors: no notes, progress bars or summaries",
+    )
+    talk.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="say more on stderr: which files were read, the time taken, a bug's traceback",
+    )
+    return common
+
+
+def _option_options() -> argparse.ArgumentParser:
+    """`--option`: a rule option of the ruleset, repeated for more."""
+    options = _Parser(add_help=False)
+    options.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="rule option (docs/rulesets/<id>.md lists them); repeat for more",
+    )
+    return options
+
+
+def _cardset_options() -> argparse.ArgumentParser:
+    """The card set a command reads, and its ruleset."""
+    cardset = _Parser(add_help=False)
+    cardset.add_argument(
+        "cardset", metavar="CARDSET",
+        help="card sheet (.xlsx or .csv), - for standard input, or a bundled set's name (workbench sets)",
+    )
+    cardset.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
+    return cardset
+
+
+def _simulation_options(option_options: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options every simulating command shares (simulate, power-curve, sweep, report, health, diff)."""
+    simulation = _Parser(add_help=False, parents=[option_options])
+    simulation.add_argument(
+        "--seed", type=int, default=POWER_CURVE_DEFAULTS.seed, metavar="S",
+        help=f"random seed (default {POWER_CURVE_DEFAULTS.seed}); same seed, same figures",
+    )
+    simulation.add_argument(
+        "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
+        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy})",
+    )
+    simulation.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
+    simulation.add_argument(
+        "--executor", default="local", metavar="E",
+        help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
+    )
+    return simulation
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
-        description="Card-design and balance workbench: validate card sets and decklists.",
+        description="Card-design and balance workbench: validate card sheets and decklists against their game's\n"
+        "rules, simulate seeded matches, measure each card's power against its cost, and write reports.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     commands.required = True
+    common, option_options, cardset_options = _common_options(), _option_options(), _cardset_options()
+    simulation_options = _simulation_options(option_options)
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
-        return sub
-
-    def add_option_argument(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option; repeat for more"
+    def add(name: str, help_text: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, help=_help(help_text), description=help_text, parents=[common, *parents]
         )
+
+    def add_deck_argument(sub: argparse.ArgumentParser, help_text: str) -> None:
+        sub.add_argument("--deck", action="append", default=[], metavar="FILE|NAME", help=_help(help_text))
+
+    def add_out_argument(sub: argparse.ArgumentParser, metavar: str, what: str) -> None:
+        sub.add_argument("--out", required=True, metavar=metavar, help=f"where to write {what}; - for standard output")
 
     add("rulesets", "list ruleset ids, titles and versions")
 
+    add("sets", "list the bundled card sets; every command takes one by name (souls/ashfall)")
+
     template = add("template", "write an empty, documented card sheet for a ruleset")
     template.add_argument("ruleset", metavar="RULESET", help="ruleset id")
-    template.add_argument("--out", required=True, metavar="FILE.xlsx", help="where to write the sheet")
+    add_out_argument(template, "FILE.xlsx", "the sheet")
 
-    validate = add("validate", "check every card's cost formula and every deck's construction rules")
-    validate.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
-    validate.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-    validate.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="decklist file, or the name of a deck of the set; repeat for more (default: the workbook's Decks sheet)",
+    validate = add("validate", "check every card's cost formula and every deck's construction rules",
+                   cardset_options, option_options)
+    add_deck_argument(
+        validate, "decklist file (- for standard input), or the name of a deck of the set; repeat for more (default: "
+        "the workbook's Decks sheet)",
     )
-    add_option_argument(validate)
-
-    def add_simulation_arguments(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
-        sub.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-        sub.add_argument(
-            "--seed", type=int, default=POWER_CURVE_DEFAULTS.seed, metavar="S",
-            help=f"random seed (default {POWER_CURVE_DEFAULTS.seed}); same seed, same figures",
-        )
-        sub.add_argument(
-            "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
-            help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy})",
-        )
-        add_option_argument(sub)
-        sub.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
-        sub.add_argument(
-            "--executor", default="local", metavar="E",
-            help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
-        )
 
     def add_min_play_share(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
             "--min-play-share", type=_play_share, default=POWER_CURVE_DEFAULTS.min_play_share, metavar="SHARE",
-            help="a card played in fewer than this share of its matches is 'rarely played', not judged (default "
-            + f"{POWER_CURVE_DEFAULTS.min_play_share:.0%}".replace("%", "%%") + "; 0.05 or 5%%; 0 judges every card)",
+            help=_help(
+                "a card played in fewer than this share of its matches is 'rarely played', not judged (default "
+                f"{POWER_CURVE_DEFAULTS.min_play_share:.0%}; 0.05 or 5%; 0 judges every card)"
+            ),
         )
 
     def add_power_curve_arguments(sub: argparse.ArgumentParser, per: str) -> None:
@@ -96,12 +189,13 @@ def _parser() -> argparse.ArgumentParser:
         )
         add_min_play_share(sub)
 
-    simulate = add("simulate", "play seeded matches between two decks: win rate with 95%% interval")
-    add_simulation_arguments(simulate)
-    simulate.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="deck A, then deck B (default: A), each a decklist file or the name of a deck of the set; three or more "
-        "decks give the matchup matrix of every pair",
+    set_decks_default = "(default: the set's decks: its Decks sheet, then the decks/ folder beside CARDSET)"
+
+    simulate = add("simulate", "play seeded matches between two decks: win rate with 95% interval",
+                   cardset_options, simulation_options)
+    add_deck_argument(
+        simulate, "deck A, then deck B (default: A), each a decklist file or the name of a deck of the set; three or "
+        "more decks give the matchup matrix of every pair",
     )
     simulate.add_argument(
         "--matches", type=int, default=10_000, metavar="N", help="matches to play, per pair of decks (default 10000)"
@@ -110,36 +204,30 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
     simulate.add_argument("--trace", action="store_true", help="print match 0 turn by turn instead of the summary")
 
-    power = add("power-curve", "each card's simulated power against its cost, with intervals and flags")
-    add_simulation_arguments(power)
-    power.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
-        "folder beside CARDSET)",
-    )
+    power = add("power-curve", "each card's simulated power against its cost, with intervals and flags",
+                cardset_options, simulation_options)
+    add_deck_argument(power, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(power, "card")
 
-    sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band")
-    add_simulation_arguments(sweep)
+    sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band",
+                cardset_options, simulation_options)
     sweep.add_argument("--card", required=True, metavar="NAME", help="the card to vary")
     sweep.add_argument("--field", required=True, metavar="COLUMN", help="the column to vary, e.g. attack or soul_cost")
     sweep.add_argument("--values", required=True, metavar="V", help="LOW..HIGH (inclusive) or a list like 1,3,5")
-    sweep.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="reference deck first, then the gauntlet (default: the set's decks: its Decks sheet, then the decks/ "
-        "folder beside CARDSET)",
-    )
+    add_deck_argument(sweep, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(sweep, "value")
 
-    report = add("report", "write a balance report a team can read without the app (HTML or XLSX)")
-    add_simulation_arguments(report)
-    report.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="decks to validate and simulate; the first is the power curve's reference (default: the set's decks: "
-        "its Decks sheet, then the decks/ folder)",
+    report = add("report", "write a balance report a team can read without the app (HTML or XLSX)",
+                 cardset_options, simulation_options)
+    add_deck_argument(
+        report, "decks to validate and simulate; the first is the power curve's reference "
+        f"{set_decks_default}",
     )
-    report.add_argument("--baseline", metavar="OLD_CARDSET", help="an earlier version of the set: adds a changes section")
-    report.add_argument("--out", required=True, metavar="FILE.html|FILE.xlsx", help="where to write the report")
+    report.add_argument(
+        "--baseline", metavar="OLD_CARDSET", help="an earlier version of the set (a file, - or a bundled set's name): "
+        "adds a changes section",
+    )
+    add_out_argument(report, "FILE.html|FILE.xlsx", "the report (- writes the HTML report)")
     report.add_argument(
         "--png-dir", metavar="DIR", help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)"
     )
@@ -149,81 +237,121 @@ def _parser() -> argparse.ArgumentParser:
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
     )
 
-    health = add("health", "the game's own health: first-player advantage, length, turn-cap hits, draws, dead cards")
-    add_simulation_arguments(health)
-    health.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="decks to play, every ordered pair of them (default: the set's decks: its Decks sheet, then the decks/ "
-        "folder beside CARDSET)",
-    )
+    health = add("health", "the game's own health: first-player advantage, length, turn-cap hits, draws, dead cards",
+                 cardset_options, simulation_options)
+    add_deck_argument(health, f"decks to play, every ordered pair of them {set_decks_default}")
     health.add_argument(
         "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
         help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups)",
     )
 
-    print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks")
-    print_sheet.add_argument("cardset", metavar="CARDSET", help="card sheet (.xlsx or .csv)")
-    print_sheet.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-    print_sheet.add_argument("--out", required=True, metavar="FILE.html", help="where to write the print sheet")
+    print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks",
+                      cardset_options)
+    add_out_argument(print_sheet, "FILE.html", "the print sheet")
 
-    diff = add("diff", "what changed between two versions of a card set, as patch notes")
-    diff.add_argument("old", metavar="OLD", help="the earlier card sheet (.xlsx or .csv)")
-    diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv)")
+    diff = add("diff", "what changed between two versions of a card set, as patch notes", simulation_options)
+    diff.add_argument("old", metavar="OLD", help="the earlier card sheet (.xlsx or .csv, - or a bundled set's name)")
+    diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv, - or a bundled set's name)")
     diff.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
-    add_option_argument(diff)
-    diff.add_argument(
-        "--deck", action="append", default=[], metavar="FILE|NAME",
-        help="with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of every changed card in both versions",
+    add_deck_argument(
+        diff, "with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of "
+        "every changed card in both versions",
     )
     diff.add_argument(
         "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
         help=f"matches per card and version (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as power-curve)",
     )
-    diff.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0); same seed, same figures")
-    diff.add_argument("--policy", default="greedy", metavar="P", help="play policy, e.g. greedy or random")
-    diff.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
 
-    bench = add("bench", "measure validation speed, engine matches per second and power-curve time")
+    bench = add("bench", "measure validation speed, engine matches per second and power-curve time", option_options)
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
     bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
     bench.add_argument("--cards", type=int, default=10_000, metavar="N", help="cards in the generated sheet")
     bench.add_argument("--matches", type=int, default=200_000, metavar="N", help="matches per engine figure")
     bench.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per figure; the best is reported")
     bench.add_argument("--policy", default="greedy", metavar="P", help="engine figures' play policy (default greedy)")
-    add_option_argument(bench)
 
     warm = add("warm", "compile the match engines ahead of their first use (a server's start, CI)")
     warm.add_argument(
         "rulesets", nargs="*", metavar="RULESET", help="ruleset ids (default: every ruleset with a match engine)"
     )
+
+    app = add("app", "start the app (Streamlit) from the installed package; Ctrl-C stops it")
+    app.add_argument("--port", type=int, default=8501, metavar="N", help="the port to serve on (default 8501)")
+    app.add_argument("--headless", action="store_true", help="do not open a browser (a server, a test)")
     return parser
 
 
+class _Say:
+    """How much a command says on stderr: -q only errors, -v also the details (files read, time taken)."""
+
+    quiet = False
+    verbose = False
+
+    @classmethod
+    def note(cls, text: str) -> None:
+        """A note, a summary or a progress message: shown unless -q."""
+        if not cls.quiet:
+            print(text, file=sys.stderr)
+
+    @classmethod
+    def detail(cls, text: str) -> None:
+        """Shown with -v only."""
+        if cls.verbose:
+            print(text, file=sys.stderr)
+
+
+class _Stdin:
+    """Standard input, read whole by the one argument that asked for it (`-`)."""
+
+    taken_by: str | None = None
+
+    @classmethod
+    def read(cls, role: str) -> bytes:
+        if cls.taken_by is not None:
+            raise WorkbenchInputError(
+                f"{role} is - (standard input), but {cls.taken_by} already read standard input.",
+                expected="at most one - among a command's inputs",
+            )
+        cls.taken_by = role
+        if sys.stdin is None or sys.stdin.isatty():
+            raise WorkbenchInputError(
+                f"{role} is - (standard input), but standard input is a terminal, not a file.",
+                expected=f"a file piped in (workbench ... - < FILE), or a path for {role}",
+            )
+        return sys.stdin.buffer.read()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit code."""
-    args = _parser().parse_args(argv)
+    """Run one command; returns the exit code (usage errors and --help too, instead of raising SystemExit)."""
+    started = time.perf_counter()
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error (EXIT_USAGE)
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    _Say.quiet, _Say.verbose, _Stdin.taken_by = args.quiet, args.verbose, None
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at interpreter exit
+        _Say.detail(f"workbench {args.command}: exit {code} after {time.perf_counter() - started:.2f} s")
         return code
     except WorkbenchInputError as error:
         print(f"workbench: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         print("workbench: interrupted.", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`workbench ... | head`): end quietly, as a Unix tool killed by SIGPIPE does. Python
         # would complain again while flushing stdout at exit, so stdout points at nothing first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except Exception:  # a bug, not bad input: say so in one paragraph; the traceback on request
-        if os.environ.get("WORKBENCH_DEBUG"):
+        if os.environ.get("WORKBENCH_DEBUG") or args.verbose:
             traceback.print_exc()
         kind, value = sys.exc_info()[:2]
         print(
             f"workbench: internal error ({kind.__name__ if kind else 'error'}: {value}). "
-            "This is a bug in the workbench, not in your file; run again with WORKBENCH_DEBUG=1 for details.",
+            "This is a bug in the workbench, not in your file; run again with -v (or WORKBENCH_DEBUG=1) for details.",
             file=sys.stderr,
         )
         return EXIT_BUG
@@ -232,6 +360,90 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _emit_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
     sys.stdout.write("\n")
+
+
+def _emit_summary(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    """A writing command's summary: on stdout, or on stderr when its file went to stdout (`--out -`)."""
+    to_stdout = args.out != STDIO
+    if args.format == "json":
+        if to_stdout:
+            _emit_json(data)
+        elif not _Say.quiet:
+            print(json.dumps(data, ensure_ascii=False, default=str), file=sys.stderr)
+    elif to_stdout:
+        print(text)
+    else:
+        _Say.note(text)
+
+
+def _write_out(out: str, suffix: str, write: Callable[[Path], Path]) -> Path:
+    """Write a command's file with `write(path)`; for `--out -` through a temporary file whose bytes go to stdout."""
+    if out != STDIO:
+        return write(Path(out))
+    with tempfile.TemporaryDirectory(prefix="workbench-out-") as folder:
+        data = write(Path(folder) / f"standard-output{suffix}").read_bytes()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return Path("<standard output>")
+
+
+def _out_size(path: Path) -> int:
+    return path.stat().st_size if path.exists() else 0
+
+
+def _cardset_input(argument: str) -> tuple[str, bytes | None]:
+    """A CARDSET argument as `load_cardset` takes it: a file, `-` (its bytes from stdin), or a bundled set's name."""
+    from workbench.paths import bundled_catalogue, find_bundled_set
+
+    if argument == STDIO:
+        return "stdin", _Stdin.read("CARDSET")
+    if Path(argument).exists():
+        return argument, None
+    bundled = find_bundled_set(argument)
+    if bundled is not None:
+        _Say.detail(f"{argument}: the bundled set at {bundled.path}")
+        return str(bundled.path), None
+    names = [entry.name for entry in bundled_catalogue()]
+    raise WorkbenchInputError(
+        "the file does not exist, and no bundled set has that name.",
+        path=argument,
+        expected="an .xlsx or .csv card sheet, - for standard input, or a bundled set's name"
+        + (f" ({', '.join(names)}; workbench sets lists them)" if names else ""),
+    )
+
+
+def _open_cardset(argument: str, ruleset: str | Ruleset | None = None) -> CardSet:
+    """The card set named by a CARDSET argument (a file, `-`, or a bundled set's name)."""
+    from workbench.loading import load_cardset
+
+    path, data = _cardset_input(argument)
+    return load_cardset(path, ruleset, data=data, filename="stdin" if data is not None else None)
+
+
+def _decks_folder(cardset: CardSet) -> Path | None:
+    """The decks/ folder beside a card sheet read from a file (a sheet from stdin has none)."""
+    from workbench.paths import decks_folder_beside
+
+    return None if cardset.path == "stdin" else decks_folder_beside(cardset.path)
+
+
+def _resolve_decks(
+    deck_args: Sequence[str], cardset: CardSet, folder: Path | None
+) -> tuple[list[Deck], SetDecks | None]:
+    """`resolve_decks`, with `-` read as a decklist from standard input, in its place among the others."""
+    from workbench.decklists import read_decklist, resolve_decks
+
+    named = [argument for argument in deck_args if argument != STDIO]
+    resolved, found = resolve_decks(named, cardset, folder) if named else ([], None)
+    by_argument = iter(resolved)
+    decks = [
+        read_decklist("stdin", cardset, data=_Stdin.read("--deck"), filename="stdin")
+        if argument == STDIO else next(by_argument)
+        for argument in deck_args
+    ]
+    for argument, deck in zip(deck_args, decks, strict=True):
+        _Say.detail(f"--deck {argument}: {deck.name} ({deck.path})")
+    return decks, found
 
 
 def _cmd_rulesets(args: argparse.Namespace) -> int:
@@ -250,18 +462,53 @@ def _cmd_rulesets(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_sets(args: argparse.Namespace) -> int:
+    from workbench.paths import CARDSETS_DIR, bundled_catalogue
+
+    catalogue = bundled_catalogue()
+    if not catalogue:
+        raise WorkbenchInputError(
+            f"no bundled card sets were found in {CARDSETS_DIR}.",
+            expected="the card sets installed with the package (pip install card-workbench, or pip install -e . "
+            "in a checkout)",
+        )
+    if args.format == "json":
+        _emit_json(
+            [
+                {
+                    "name": entry.name,
+                    "ruleset": entry.ruleset_id,
+                    "role": entry.role,
+                    "path": str(entry.path),
+                    "decks": [deck.stem for deck in entry.decks],
+                }
+                for entry in catalogue
+            ]
+        )
+        return EXIT_OK
+    width = max(len(entry.name) for entry in catalogue)
+    for entry in catalogue:
+        what = "deliberate mistakes" if entry.role == "mistakes" else "sample set"
+        decks = ", ".join(deck.stem for deck in entry.decks) or "no decklists"
+        print(f"{entry.name:<{width}}  {what:<19}  {entry.path.name:<24}  decks: {decks}")
+    _Say.note(f"{len(catalogue)} bundled sets in {CARDSETS_DIR}; any command takes one by name, e.g. "
+              f"workbench validate {catalogue[0].name}")
+    return EXIT_OK
+
+
 def _cmd_template(args: argparse.Namespace) -> int:
     from workbench.rulesets import get_ruleset
     from workbench.templates import write_template
 
     ruleset = get_ruleset(args.ruleset)
-    if not str(args.out).casefold().endswith(".xlsx"):
-        raise WorkbenchInputError(f"'{args.out}' does not end in .xlsx.", expected="--out FILE.xlsx")
-    path = write_template(ruleset, args.out)
-    if args.format == "json":
-        _emit_json({"ruleset": ruleset.id, "out": str(path), "columns": [c.header for c in ruleset.columns]})
-    else:
-        print(f"wrote {path}: {len(ruleset.columns)} columns for {ruleset.title} (see its 'Columns' sheet)")
+    if args.out != STDIO and not str(args.out).casefold().endswith(".xlsx"):
+        raise WorkbenchInputError(f"'{args.out}' does not end in .xlsx.", expected="--out FILE.xlsx or --out -")
+    path = _write_out(args.out, ".xlsx", lambda out: write_template(ruleset, out))
+    _emit_summary(
+        args,
+        {"ruleset": ruleset.id, "out": str(path), "columns": [c.header for c in ruleset.columns]},
+        f"wrote {path}: {len(ruleset.columns)} columns for {ruleset.title} (see its 'Columns' sheet)",
+    )
     return EXIT_OK
 
 
@@ -276,14 +523,14 @@ def _load(
     cardset, decks, overrides, found = _load_with_set_decks(args, deck_args, default)
     if found is not None:
         for note in found.notes:
-            print(f"note: {note}", file=sys.stderr)
+            _Say.note(f"note: {note}")
         for finding in found.findings:
-            print(finding.to_text(), file=sys.stderr)
+            _Say.note(finding.to_text())
     left_out = [finding for deck in decks for finding in deck.load_findings if finding.severity == "error"]
     if left_out:
-        print(f"note: {len(left_out)} decklist line(s) could not be read and are left out:", file=sys.stderr)
+        _Say.note(f"note: {len(left_out)} decklist line(s) could not be read and are left out:")
         for finding in left_out:
-            print(f"  {finding.to_text()}", file=sys.stderr)
+            _Say.note(f"  {finding.to_text()}")
     return cardset, decks, overrides
 
 
@@ -296,37 +543,37 @@ def _load_with_set_decks(
 ) -> tuple[CardSet, list[Deck], dict[str, str], SetDecks | None]:
     """`_load`, with the set's own decks when any were looked at (for their findings and notes).
 
-    A --deck that is a file is read as a decklist; any other --deck is the name of one of the set's decks: its
-    workbook's Decks sheet first, then the decks/ folder beside the sheet. Without --deck, `default` says which.
+    A --deck that is a file is read as a decklist (`-`: from standard input); any other --deck is the name of one of
+    the set's decks: its workbook's Decks sheet first, then the decks/ folder beside the sheet. Without --deck,
+    `default` says which.
     """
-    from workbench.decklists import resolve_decks, set_decks
-    from workbench.loading import load_cardset
-    from workbench.paths import decks_folder_beside
+    from workbench.decklists import set_decks
     from workbench.rulesets.base import parse_option_pairs
 
     overrides = parse_option_pairs(args.option)
-    cardset = load_cardset(args.cardset, args.ruleset)
+    cardset = _open_cardset(args.cardset, args.ruleset)
     cardset.ruleset.resolve_options(overrides)
-    folder = decks_folder_beside(args.cardset)
+    folder = _decks_folder(cardset)
     found: SetDecks | None = None
     if deck_args:
-        decks, found = resolve_decks(deck_args, cardset, folder)
+        decks, found = _resolve_decks(deck_args, cardset, folder)
     elif default == "none":
         decks = []
     else:
         found = set_decks(cardset, folder if default == "set" else None)
         decks = list(found.decks)
+        for deck in decks:
+            _Say.detail(f"deck {deck.name} ({deck.path}), one of the set's decks")
     return cardset, decks, overrides, found
 
 
-def _no_set_decks(args: argparse.Namespace) -> WorkbenchInputError:
+def _no_set_decks(cardset: CardSet) -> WorkbenchInputError:
     """No --deck, and the set has no decks of its own."""
-    from workbench.paths import decks_folder_beside
-
-    folder = decks_folder_beside(args.cardset)
+    folder = _decks_folder(cardset)
     return WorkbenchInputError(
-        f"no --deck given, and the set has no decks: no deck in a Decks sheet of {args.cardset} and no decklists "
-        f"in {folder}.",
+        f"no --deck given, and the set has no decks: no deck in a Decks sheet of {cardset.path}"
+        + (f" and no decklists in {folder}." if folder is not None else " (read from standard input, so no decks/ "
+           "folder beside it)."),
         expected="--deck REFERENCE [--deck GAUNTLET ...], a Decks sheet in the workbook (columns deck, count, name) "
         "or a decks/ folder beside the card sheet",
     )
@@ -342,7 +589,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         # The Decks sheet's own findings (a missing column, a row without a deck name) belong to the file validated.
         report.findings = report.findings + sort_findings(found.findings)
         for note in found.notes:
-            print(f"note: {note}", file=sys.stderr)
+            _Say.note(f"note: {note}")
     if args.format == "json":
         _emit_json(
             {
@@ -362,11 +609,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             print(finding.to_text())
         counts = report.counts
         deck_note = f" and {len(decks)} deck(s)" if decks else ""
-        print(
+        _Say.note(
             f"{cardset.path}: {len(cardset)} of {cardset.rows_read} card rows read as {ruleset.id} "
             f"v{ruleset.version}{deck_note}: {counts['error']} error(s), {counts['warning']} warning(s), "
-            f"{counts['info']} info",
-            file=sys.stderr,
+            f"{counts['info']} info"
         )
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
 
@@ -377,7 +623,7 @@ class ProgressBar:
     def __init__(self, label: str, stream: Any = None) -> None:
         self.label = label
         self.stream = stream or sys.stderr
-        self.active = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.active = not _Say.quiet and hasattr(self.stream, "isatty") and self.stream.isatty()
         self.last_percent = -1
 
     def __call__(self, done: int, total: int) -> None:
@@ -495,7 +741,7 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
 
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
-        raise _no_set_decks(args)
+        raise _no_set_decks(cardset)
     curve = power_curve(
         cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
@@ -570,7 +816,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     values = parse_sweep_values(args.values)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
-        raise _no_set_decks(args)
+        raise _no_set_decks(cardset)
     result = sweep(
         cardset, decks, args.card, args.field, values, args.matches_per_card, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("sweep"),
@@ -596,33 +842,39 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from workbench.loading import load_cardset
     from workbench.reports import build_report, write_report
 
-    if Path(args.out).suffix.casefold() not in (".html", ".htm", ".xlsx"):
-        raise WorkbenchInputError(f"'{args.out}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx")
+    suffix = ".html" if args.out == STDIO else Path(args.out).suffix.casefold()
+    if suffix not in (".html", ".htm", ".xlsx"):
+        raise WorkbenchInputError(
+            f"'{args.out}' is neither .html nor .xlsx.", expected="--out FILE.html, --out FILE.xlsx or --out - (HTML)"
+        )
     cardset, decks, overrides = _load(args, args.deck, "set")
-    baseline = load_cardset(args.baseline, cardset.ruleset) if args.baseline else None
+    baseline = _open_cardset(args.baseline, cardset.ruleset) if args.baseline else None
     report = build_report(
         cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
         executor=args.executor, workers=args.workers, progress=ProgressBar("report"), min_play_share=args.min_play_share,
     )
-    path = write_report(report, args.out)
+    written: list[int] = []
+
+    def write(out: Path) -> Path:
+        path = write_report(report, out)
+        written.append(path.stat().st_size)
+        return path
+
+    path = _write_out(args.out, suffix, write)
     images: list[Any] = []
     if args.png_dir:
         from workbench.report_html import write_pngs
 
         images = write_pngs(report, args.png_dir)
-    if args.format == "json":
-        _emit_json(
-            {"out": str(path), "bytes": path.stat().st_size, "images": [str(p) for p in images], **report.provenance, "notes": report.notes}
-        )
-    else:
-        print(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KiB)" + "".join(f"; {note}" for note in report.notes))
-        for image in images:
-            print(f"wrote {image}")
+    _emit_summary(
+        args,
+        {"out": str(path), "bytes": written[0], "images": [str(p) for p in images], **report.provenance,
+         "notes": report.notes},
+        f"wrote {path} ({written[0] / 1024:,.0f} KiB)" + "".join(f"; {note}" for note in report.notes)
+        + "".join(f"\nwrote {image}" for image in images),
+    )
     return EXIT_OK
 
 
@@ -631,7 +883,7 @@ def _cmd_health(args: argparse.Namespace) -> int:
 
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
-        raise _no_set_decks(args)
+        raise _no_set_decks(cardset)
     health = game_health(
         cardset, decks, args.matches, args.seed, args.policy, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("health"),
@@ -653,35 +905,39 @@ def _cmd_health(args: argparse.Namespace) -> int:
 
 
 def _cmd_print(args: argparse.Namespace) -> int:
-    from workbench.loading import load_cardset
     from workbench.print_sheet import write_print_sheet
 
-    cardset = load_cardset(args.cardset, args.ruleset)
-    path, cards, pages = write_print_sheet(cardset, args.out)
-    if args.format == "json":
-        _emit_json({"out": str(path), "cards": cards, "pages": pages})
-    else:
-        print(f"wrote {path}: {cards} cards on {pages} page(s); print it from the browser (Save as PDF works)")
+    cardset = _open_cardset(args.cardset, args.ruleset)
+    counted: list[int] = []
+
+    def write(out: Path) -> Path:
+        path, cards, pages = write_print_sheet(cardset, out)
+        counted.extend((cards, pages))
+        return path
+
+    path = _write_out(args.out, ".html", write)
+    cards, pages = counted
+    _emit_summary(
+        args,
+        {"out": str(path), "cards": cards, "pages": pages},
+        f"wrote {path}: {cards} cards on {pages} page(s); print it from the browser (Save as PDF works)",
+    )
     return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from workbench.decklists import resolve_decks
     from workbench.diff import diff_cardsets, with_power_changes
-    from workbench.loading import load_cardset
     from workbench.rulesets.base import parse_option_pairs
 
     overrides = parse_option_pairs(args.option)
-    old = load_cardset(args.old, args.ruleset)
-    new = load_cardset(args.new, args.ruleset or old.ruleset)
+    old = _open_cardset(args.old, args.ruleset)
+    new = _open_cardset(args.new, args.ruleset or old.ruleset)
     result = diff_cardsets(old, new, overrides)
     if args.deck:
-        from workbench.paths import decks_folder_beside
-
-        decks, _found = resolve_decks(args.deck, new, decks_folder_beside(args.new))
+        decks, _found = _resolve_decks(args.deck, new, _decks_folder(new))
         result = with_power_changes(
             result, decks, args.matches_per_card, args.seed, args.policy, overrides,
-            workers=args.workers, progress=ProgressBar("power"),
+            workers=args.workers, progress=ProgressBar("power"), executor=args.executor,
         )
     if args.format == "json":
         _emit_json(result.to_json())
@@ -776,7 +1032,7 @@ def _cmd_warm(args: argparse.Namespace) -> int:
             if args.format == "text":
                 print(f"{ruleset.id:<8} no match engine to compile")
             continue
-        print(f"{ruleset.id}: loading the engine, or compiling it if this machine has no cached copy…", file=sys.stderr)
+        _Say.note(f"{ruleset.id}: loading the engine, or compiling it if this machine has no cached copy…")
         load = warm_ruleset(ruleset)
         assert load is not None
         engines.append(load.to_json())
@@ -796,8 +1052,30 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_app(args: argparse.Namespace) -> int:
+    """Streamlit's own `streamlit run`, in this process, on the router inside the installed package."""
+    from importlib import resources
+
+    from streamlit.web import cli as streamlit_cli
+
+    router = resources.files("workbench.app").joinpath("router.py")
+    url = f"http://localhost:{args.port}"
+    if args.format == "json":
+        print(json.dumps({"url": url, "router": str(router), "workbench_version": __version__}), flush=True)
+    _Say.note(f"starting the app at {url} (Ctrl-C stops it); the router is {router}")
+    streamlit_args = ["run", str(router), "--server.port", str(args.port)]
+    if args.headless:
+        streamlit_args += ["--server.headless", "true"]
+    try:
+        streamlit_cli.main(streamlit_args, prog_name="streamlit", standalone_mode=False)
+    except SystemExit as stopped:  # Streamlit ends its server with sys.exit (a port in use, say)
+        return stopped.code if isinstance(stopped.code, int) else EXIT_BUG
+    return EXIT_OK
+
+
 _COMMANDS = {
     "rulesets": _cmd_rulesets,
+    "sets": _cmd_sets,
     "template": _cmd_template,
     "validate": _cmd_validate,
     "simulate": _cmd_simulate,
@@ -809,6 +1087,7 @@ _COMMANDS = {
     "diff": _cmd_diff,
     "bench": _cmd_bench,
     "warm": _cmd_warm,
+    "app": _cmd_app,
 }
 
 
