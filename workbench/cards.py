@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -163,9 +164,62 @@ def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:
     return counts
 
 
+def _is_invisible(character: str) -> bool:
+    """A character that shows nothing: a format character (zero-width space, joiners, soft hyphen, byte-order mark)."""
+    return unicodedata.category(character) == "Cf"
+
+
 def normalize_name(name: str) -> str:
-    """Card names match ignoring case and surrounding/repeated spaces."""
+    """Card names match ignoring case, surrounding/repeated spaces, invisible characters and how accents are encoded.
+
+    `Café` typed with a combining accent (NFD) and with the composed letter (NFC) are one name; so are `Ember Imp`
+    and `Ember<zero-width space>Imp`. `name_character_problems` reports such names as warnings on the card.
+    """
+    if not name.isascii():
+        name = "".join(c for c in unicodedata.normalize("NFC", name) if not _is_invisible(c))
     return " ".join(name.split()).casefold()
+
+
+_LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+"""Scripts whose capitals look alike (Greek Epsilon, Cyrillic Е and Latin E): a name mixing them is reported."""
+
+
+def _character_label(character: str) -> str:
+    return f"U+{ord(character):04X} {unicodedata.name(character, 'unnamed character')}"
+
+
+def name_character_problems(name: str) -> list[str]:
+    """What is wrong with the characters of a card name, one sentence each (empty for a clean name).
+
+    Invisible characters, accents not in composed form (NFC), and letters of one script standing among letters of
+    another that look the same (a Greek capital Epsilon among Latin letters): each makes two names that look the
+    same on a card differ, or one name that looks right fail to match a decklist typed by hand.
+    """
+    if name.isascii():
+        return []
+    problems: list[str] = []
+    invisible = [c for c in name if _is_invisible(c)]
+    if invisible:
+        shown = ", ".join(dict.fromkeys(_character_label(c) for c in invisible))
+        problems.append(f"the name holds {len(invisible)} invisible character(s) ({shown}), matched as if absent")
+    if unicodedata.normalize("NFC", name) != name:
+        problems.append("the name's accents are stored decomposed (not NFC); it is matched in composed form")
+    scripts: dict[str, list[str]] = {}
+    for character in name:
+        if character.isalpha():
+            script = unicodedata.name(character, "").split(" ")[0]
+            if script in _LOOKALIKE_SCRIPTS:
+                scripts.setdefault(script, []).append(character)
+    if len(scripts) > 1:
+        # The script with the fewest letters is the odd one out: name its letters.
+        main = max(scripts, key=lambda s: len(scripts[s]))
+        odd = [c for script, letters in scripts.items() if script != main for c in letters]
+        shown = ", ".join(dict.fromkeys(_character_label(c) for c in odd))
+        problems.append(
+            f"the name mixes {main.title()} letters with {shown}, which can look the same; another card or a "
+            "decklist typed by hand would not match it"
+        )
+    return problems
 
 
 def closest_names(name: str, candidates: Iterable[str], limit: int = 3) -> list[str]:

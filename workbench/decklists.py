@@ -24,12 +24,20 @@ from typing import Any
 
 from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names, normalize_name
 from workbench.rulesets.base import Ruleset, normalize_header
-from workbench.spreadsheets import DECKS_SHEET, MAX_FILE_BYTES, MAX_ROWS, SheetTable, read_sheet
+from workbench.limits import LIMITS, over_limit
+from workbench.spreadsheets import DECKS_SHEET, MAX_ROWS, SheetTable, read_input_file, read_sheet
 
-MAX_COPIES_PER_LINE = 999
-"""A count above this is a typo, not a deck."""
-_COUNT_LINE = re.compile(r"^(?P<count>\d+)\s*[xX×]?\s+(?P<name>.+?)\s*$")
-_TRAILING_COUNT = re.compile(r"^(?P<name>.+?)\s+[xX×]\s*(?P<count>\d+)\s*$")
+MAX_COPIES_PER_LINE = LIMITS["copies_per_card"].value
+"""A count above this is a typo, not a deck (999)."""
+MAX_DECKLIST_LINES = LIMITS["decklist_lines"].value
+"""Most lines of cards (and section headings) in one decklist."""
+MAX_DECK_CARDS = LIMITS["deck_cards"].value
+"""Most cards in one deck, all its lines added up."""
+MAX_COUNT_DIGITS = LIMITS["number_digits"].value
+"""A count of more digits is never turned into a number (Python refuses past 4,300 digits, and it is a typo)."""
+# Counts are ASCII digits: `\d` would also take other scripts' digits, and `²` passes str.isdigit but not int().
+_COUNT_LINE = re.compile(r"^(?P<count>[0-9]+)\s*[xX×]?\s+(?P<name>.+?)\s*$")
+_TRAILING_COUNT = re.compile(r"^(?P<name>.+?)\s+[xX×]\s*(?P<count>[0-9]+)\s*$")
 _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z ]*?)\s*:\s*$")
 MAIN_SECTION_NAMES = ("main", "deck", "maindeck")
 
@@ -40,14 +48,7 @@ def read_decklist(
     """Read a decklist file (or an upload's bytes) and resolve it against the card set."""
     display = filename or str(path)
     if data is None:
-        file_path = Path(path)
-        if not file_path.is_file():
-            raise WorkbenchInputError(
-                "the decklist file does not exist.", path=display, expected="a .txt, .csv or .xlsx decklist"
-            )
-        if file_path.stat().st_size > MAX_FILE_BYTES:
-            raise WorkbenchInputError("the decklist is larger than the size limit.", path=display)
-        data = file_path.read_bytes()
+        data = read_input_file(path, display, "a .txt, .csv or .xlsx decklist")
     text = decklist_text_of(data, display)
     if text is None:
         return _sheet_decklist(path, cardset, data, display)
@@ -76,10 +77,12 @@ def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = 
     findings: list[Finding] = []
     section = ruleset.deck_sections[0]
     group = 0
+    counted = _DeckSize(path, sheet)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
+        counted.line(number)
         header = _SECTION.match(line)
         if header:
             group += 1
@@ -121,15 +124,53 @@ def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = 
             )
             continue
         count, card_name = parsed
+        counted.cards(count, number)
         resolved = _resolve(card_name, count, number, section, cardset, name, sheet, findings, ruleset.id)
         lines.append(replace(resolved, group=group))
     return Deck(name=name, path=path, lines=lines, sheet=sheet, load_findings=findings)
 
 
+class _DeckSize:
+    """Counts a decklist's lines and cards as it is read, and refuses it at the line that passes a limit."""
+
+    def __init__(self, path: str, sheet: str | None) -> None:
+        self.path = path
+        self.sheet = sheet
+        self.lines = 0
+        self.total = 0
+
+    def line(self, number: int, column: str | None = None) -> None:
+        self.lines += 1
+        if self.lines > MAX_DECKLIST_LINES:
+            raise over_limit(
+                "decklist_lines", f"the decklist has more than {MAX_DECKLIST_LINES:,} lines", path=self.path,
+                sheet=self.sheet, row=number, column=column,
+            )
+
+    def cards(self, count: int, number: int, column: str | None = None) -> None:
+        self.total += count
+        if self.total > MAX_DECK_CARDS:
+            raise over_limit(
+                "deck_cards", f"the deck holds more than {MAX_DECK_CARDS:,} cards by this line", path=self.path,
+                sheet=self.sheet, row=number, column=column,
+            )
+
+
+def whole_count(digits: str) -> int | None:
+    """A count's ASCII digits as a number, or None when they are more than the digits limit."""
+    return int(digits) if len(digits) <= MAX_COUNT_DIGITS else None
+
+
 def _parse_line(line: str) -> tuple[int, str] | str:
     match = _COUNT_LINE.match(line) or _TRAILING_COUNT.match(line)
     if match:
-        count = int(match.group("count"))
+        digits = match.group("count")
+        count_or_none = whole_count(digits)
+        if count_or_none is None:
+            return (
+                f"the count has {len(digits):,} digits ({digits[:12]}…); a line holds 1 to {MAX_COPIES_PER_LINE} copies."
+            )
+        count = count_or_none
         card_name = match.group("name").strip()
     elif re.match(r"^-?\d", line):
         return f"'{line}' starts with a number but has no card name after it (or the count is negative)."
@@ -263,7 +304,9 @@ def _deck_from_rows(
             )
         )
 
+    counted = _DeckSize(path, sheet)
     for number, values, formulas in rows:
+        counted.line(number)
         formula_columns = [c for c in (roles.name, roles.count, roles.section) if c is not None and c in formulas]
         if formula_columns:
             column = formula_columns[0]
@@ -300,6 +343,7 @@ def _deck_from_rows(
                 card_name,
             )
             continue
+        counted.cards(count, number, roles.headers[roles.count] if roles.count is not None else None)
         block = (ruleset.deck_sections[0], 1)
         if roles.section is not None and values[roles.section] not in (None, ""):
             found = section_block(values[roles.section], ruleset.deck_sections)
@@ -336,6 +380,8 @@ def section_block(value: Any, sections: Sequence[str]) -> tuple[str, int] | None
     number = 1
     numbered = _BLOCK_NUMBER.match(text)
     if numbered and numbered.group("section").strip():
+        if not numbered.group("number").isascii() or len(numbered.group("number")) > MAX_COUNT_DIGITS:
+            return None  # a block number of other digits or of thousands of digits is no section this game has
         text, number = numbered.group("section"), int(numbered.group("number"))
     wanted = normalize_header(text)
     if wanted in MAIN_SECTION_NAMES:
@@ -351,8 +397,12 @@ def _sheet_count(value: Any) -> int | None:
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        text = value.strip()
+        # ASCII digits only: `²` passes str.isdigit but is no count; thousands of digits are never parsed.
+        if not (text.isascii() and text.isdigit() and len(text) <= MAX_COUNT_DIGITS):
+            return None
+        value = int(text)
     if isinstance(value, int) and 1 <= value <= MAX_COPIES_PER_LINE:
         return value
     return None
@@ -748,7 +798,7 @@ def text_sheet_lines(
         if cardset is not None and cardset.find(line) is not None:
             lines.append(DecksSheetLine(deck_name, 1, line, label))  # a card named like "3 Wishes"
         elif match:
-            lines.append(DecksSheetLine(deck_name, int(match.group("count")), match.group("name").strip(), label))
+            lines.append(DecksSheetLine(deck_name, whole_count(match.group("count")), match.group("name").strip(), label))
         elif re.match(r"^-?\d", line):
             lines.append(DecksSheetLine(deck_name, None, line, label))  # unreadable: kept whole, reported on reading
         else:

@@ -9,13 +9,16 @@ table at all (a required column missing, ...) raises `WorkbenchInputError`.
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import ValidationError
 
-from workbench.cards import CardEntry, CardSet, Finding, WorkbenchInputError, normalize_name
+from workbench.cards import CardEntry, CardSet, Finding, WorkbenchInputError, name_character_problems, normalize_name
+from workbench.limits import LIMITS
 from workbench.rulesets import RULESETS, get_ruleset
 from workbench.rulesets.base import Ruleset, normalize_choice, normalize_header
 from workbench.spreadsheets import SheetTable, read_sheet
@@ -168,6 +171,14 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
             if card_name:
                 unreadable_rows.setdefault(normalize_name(card_name), row_number)
             continue
+        out_of_range = _number_findings(record, ruleset, table, headers, row_number, card_name)
+        if out_of_range:
+            # Checked before the card models parse the cell: a 5,000-digit number is never turned into an int, and
+            # no engine ever counts with 10**20.
+            findings.extend(out_of_range)
+            if card_name:
+                unreadable_rows.setdefault(normalize_name(card_name), row_number)
+            continue
         try:
             card = ruleset.card_adapter.validate_python(record)
         except ValidationError as error:
@@ -193,6 +204,20 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
             continue
         first_row_of[key] = row_number
         entries.append(CardEntry(card=card, row=row_number))
+        for problem in name_character_problems(card.name):
+            findings.append(
+                Finding(
+                    severity="warning",
+                    rule=f"{ruleset.id}.name_characters",
+                    message=problem + ".",
+                    card=card.name,
+                    sheet=table.sheet,
+                    row=row_number,
+                    column=headers["name"],
+                    expected="a name typed with the letters of one script, composed accents and no invisible characters",
+                    actual=card.name.encode("unicode_escape").decode("ascii"),
+                )
+            )
     for note in table.notes:
         findings.append(Finding(severity="info", rule=f"{ruleset.id}.encoding", message=note, sheet=table.sheet))
     if not table.rows:
@@ -221,6 +246,87 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
         unreadable_rows=unreadable_rows,
         table=table,
     )
+
+
+MAX_CARD_NUMBER = LIMITS["card_number"].value
+MAX_NUMBER_DIGITS = LIMITS["number_digits"].value
+MAX_COPIES = LIMITS["copies_per_card"].value
+COPIES_FIELDS = frozenset({"copies", "starter_copies"})
+"""Card fields that say how many copies of the card a set or deck holds (bounded like a decklist line's count)."""
+
+
+def _is_number_annotation(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_number_annotation(get_args(annotation)[0])
+    if origin is Union or origin is types.UnionType:
+        return any(_is_number_annotation(a) for a in get_args(annotation))
+    return annotation in (int, float)
+
+
+@cache
+def numeric_fields(ruleset_id: str) -> frozenset[str]:
+    """The card fields of a ruleset that hold a number (their magnitude is bounded by the `card_number` limit)."""
+    ruleset = get_ruleset(ruleset_id)
+    return frozenset(
+        name
+        for model in ruleset.card_models
+        for name, info in model.model_fields.items()
+        if _is_number_annotation(info.annotation)
+    )
+
+
+def _digits_of(value: Any) -> str | None:
+    """The digits of a whole number written as text (sign, spaces and `_` left out); None for anything else."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lstrip("+-").replace("_", "").replace(" ", "")
+    return text if text.isdigit() else None
+
+
+def _number_findings(
+    record: Mapping[str, Any],
+    ruleset: Ruleset,
+    table: SheetTable,
+    headers: Mapping[str, str],
+    row_number: int,
+    card_name: str | None,
+) -> list[Finding]:
+    """An error finding per numeric cell past its limit: more than 18 digits, a magnitude over a million, more copies
+    than a deck line may hold."""
+    findings: list[Finding] = []
+    for field_name in numeric_fields(ruleset.id) & record.keys():
+        value = record[field_name]
+        digits = _digits_of(value)
+        largest = MAX_COPIES if field_name in COPIES_FIELDS else MAX_CARD_NUMBER
+        if digits is not None and len(digits) > MAX_NUMBER_DIGITS:
+            message = f"this number has {len(digits):,} digits; the workbench reads at most {MAX_NUMBER_DIGITS}."
+            actual: Any = f"{digits[:12]}… ({len(digits):,} digits)"
+        else:
+            number = value
+            if digits is not None and digits.isascii():
+                number = int(digits)
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not abs(number) > largest:
+                continue
+            message = f"{number:,} is past the limit of {largest:,} for this field."
+            actual = value
+        findings.append(
+            Finding(
+                severity="error",
+                rule=f"{ruleset.id}.number_limit",
+                message=message,
+                card=card_name,
+                sheet=table.sheet,
+                row=row_number,
+                column=headers.get(field_name, field_name),
+                expected=(
+                    f"at most {largest:,} copies" if field_name in COPIES_FIELDS
+                    else f"a number from -{largest:,} to {largest:,}"
+                ),
+                actual=actual,
+            )
+        )
+    return findings
 
 
 def _cell_findings(
