@@ -3,6 +3,10 @@
 How a card's power is measured (documented in docs/simulation.md):
 
 - The reference deck is the first deck given; the gauntlet is every deck given (the reference included).
+- With an auto gauntlet (`auto:N`, `workbench.auto_decks`), N decks built at random from the set under its deck rules
+  join the gauntlet, and each of them is a reference deck: a card is measured in every auto deck that holds its slot
+  (where it is not that deck's filler), against every deck of the gauntlet, and its power is the mean paired
+  difference over all those matches. The run's matches per card are split evenly over (reference, opponent) pairs.
 - For each slot (e.g. characters; resources have no cost axis and are not measured) the filler is the
   reference deck's card of that slot with the most copies, ties going to the cost nearest the slot's median.
 - A card's variant deck is the reference deck with `REPLACED_COPIES` copies of its slot's filler (or as many as
@@ -40,7 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, closest_names
+from workbench.auto_decks import HAND_MADE, GauntletChoice, build_auto_decks, decklist_of
+from workbench.cards import CardEntry, CardSet, Deck, OptionValue, Options, WorkbenchInputError, closest_names
 from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, CompiledCards, IntArray
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.simulate import (
@@ -140,8 +145,11 @@ class PowerCurve:
     """Per-card simulated power against cost, per-cost tiers, the fitted line and provenance."""
 
     cards: pd.DataFrame
-    """One row per measured card: card, cost, slot, copies, win_rate, power, low, high, played, drawn,
-    first_played_turn, mean_turns, changed, note, flag, suggested_cost, reason.
+    """One row per measured card: card, cost, slot, copies, decks, matches, win_rate, power, low, high, played,
+    drawn, first_played_turn, mean_turns, changed, note, flag, suggested_cost, reason.
+
+    `decks` is the number of reference decks the card was measured in (1 with the hand-made gauntlet), `matches`
+    the matches its power rests on; `copies` its copies in the (first) variant deck.
 
     `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
     copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
@@ -240,12 +248,15 @@ def power_curve(
     executor: str | None = None,
     only: Sequence[str] | None = None,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+    gauntlet: GauntletChoice = HAND_MADE,
 ) -> PowerCurve:
     """Every card's simulated power against its cost (see the module docstring for the method).
 
     `only` limits the measured cards to those names (the line is then fitted over them alone), and none of them is
     chosen as a filler while its slot has another card in the reference deck. A card played in fewer than
-    `min_play_share` of its matches is flagged `rarely played` and not judged.
+    `min_play_share` of its matches is flagged `rarely played` and not judged. `gauntlet` `auto:N` adds N decks
+    built at random from the set (`workbench.auto_decks`) and measures each card in every one of them that holds
+    its slot, against all the decks.
     """
     min_play_share = check_min_play_share(min_play_share)
     if not decks:
@@ -255,64 +266,94 @@ def power_curve(
         )
     engine, compiled, resolved = compile_for(cardset, options)
     policy_id = engine.policy_index(policy)
-    reference = compiled.deck_array(decks[0])
-    gauntlet = [compiled.deck_array(deck) for deck in decks]
+    auto_decks = build_auto_decks(cardset, _legal_first(cardset, decks, resolved), gauntlet.auto, seed, resolved)
+    played_decks = [*decks, *auto_decks]
+    references = auto_decks or [decks[0]]
+    reference_arrays = [compiled.deck_array(deck) for deck in references]
+    opponents = [compiled.deck_array(deck) for deck in played_decks]
     wanted = None if only is None else {compiled.card_id(name) for name in only}
-    fillers = choose_fillers(compiled, reference, frozenset(wanted or ()))
-    per_opponent = max(1, math.ceil(matches_per_card / len(gauntlet)))
-    children = np.random.SeedSequence(seed).spawn(len(gauntlet))
-    seed_plan = [batch_seeds(child, per_opponent, first_player) for child in children]
+    fillers = [choose_fillers(compiled, array, frozenset(wanted or ())) for array in reference_arrays]
+    pairs = len(references) * len(opponents)
+    per_pair = max(1, math.ceil(matches_per_card / pairs))
+    # One seed per (reference deck, opponent): with one reference deck this is one per opponent, as it always was.
+    children = iter(np.random.SeedSequence(seed).spawn(pairs))
+    seed_plans = [[batch_seeds(next(children), per_pair, first_player) for _ in opponents] for _ in references]
 
+    slots = {slot for chosen in fillers for slot in chosen}
     measured = [
         card
         for card in range(len(compiled.names))
-        if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in fillers and (wanted is None or card in wanted)
+        if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in slots and (wanted is None or card in wanted)
     ]
     if not measured:
         which = "the cards asked for" if only is not None else "any card"
+        where = f"the reference deck {decks[0].name}" if not auto_decks else "any auto deck"
         raise WorkbenchInputError(
             f"the power curve cannot measure {which}: a card needs a cost and a filler of its slot (its kind of card) "
-            f"in the reference deck {decks[0].name}.",
+            f"in {where}.",
             expected="a reference deck holding cards of the measured card's slot",
         )
-    variants: list[tuple[int | None, IntArray]] = [(None, reference)]
-    variants += [(card, variant_deck(reference, fillers[int(compiled.slot[card])], card)) for card in measured]
+    # The variants: each reference deck unchanged, then each card in each reference deck that holds its slot (where
+    # it is not that deck's filler, unless it is the filler of every one: then it is the baseline).
+    variants: list[tuple[int | None, int, IntArray]] = [(None, r, array) for r, array in enumerate(reference_arrays)]
+    homes: dict[int, list[int]] = {}
+    for card in measured:
+        slot = int(compiled.slot[card])
+        holding = [r for r, chosen in enumerate(fillers) if slot in chosen]
+        homes[card] = [r for r in holding if fillers[r][slot] != card] or holding
+        variants += [(card, r, variant_deck(reference_arrays[r], fillers[r][slot], card)) for r in homes[card]]
     jobs = [
         Job(deck, opponent, seeds, first, policy_id, policy_id)
-        for _, deck in variants
-        for opponent, batches in zip(gauntlet, seed_plan)
+        for _, r, deck in variants
+        for opponent, batches in zip(opponents, seed_plans[r])
         for seeds, first in batches
     ]
     outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
     jobs_per_variant = len(jobs) // len(variants)
     chunks = [outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant] for i in range(len(variants))]
     scores = [_outcome_scores(chunk) for chunk in chunks]
-    base = scores[0]
+    base_chunks = chunks[: len(references)]
+    base_scores = scores[: len(references)]
+    by_card: dict[int, list[int]] = {}
+    for index, (card, _, _) in enumerate(variants[len(references) :], start=len(references)):
+        by_card.setdefault(card, []).append(index)  # type: ignore[arg-type]
+    base = np.concatenate(base_scores)
+    base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores)]
     rows = []
-    fingerprints: dict[str, str] = {"": _fingerprint(chunks[0], base)}  # "": the reference deck's own matches
-    for (card, deck), score, chunk in zip(variants[1:], scores[1:], chunks[1:]):
-        assert card is not None
-        diff = score - base
+    fingerprints: dict[str, str] = {"": _fingerprint([o for c in base_chunks for o in c], base)}  # "": the reference decks' own matches
+    for card, indices in by_card.items():
+        homes_of = [variants[i][1] for i in indices]
+        score = np.concatenate([scores[i] for i in indices])
+        paired_base = np.concatenate([base_scores[r] for r in homes_of])
+        chunk = [outcome for i in indices for outcome in chunks[i]]
+        diff = score - paired_base
         mean = float(diff.mean())
         half = Z95 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0
-        filler = fillers[int(compiled.slot[card])]
+        slot = int(compiled.slot[card])
+        card_fillers = sorted({compiled.names[fillers[r][slot]] for r in homes_of})
+        is_baseline = all(fillers[r][slot] == card for r in homes_of)
         fingerprints[compiled.names[card]] = _fingerprint(chunk, score)
+        # False when every match ended as with the filler (same winner, length and score): the card never changed a
+        # match, so its power is exactly the filler's 0.
+        changed = any(_fingerprint(chunks[i], scores[i]) != base_prints[r] for i, r in zip(indices, homes_of))
         rows.append(
             {
                 "card": compiled.names[card],
                 "cost": float(compiled.cost[card]),
-                "slot": int(compiled.slot[card]),
-                "copies": int((deck == card).sum()),
+                "slot": slot,
+                "copies": int((variants[indices[0]][2] == card).sum()),
+                "decks": len(indices),
+                "matches": len(score),
                 "win_rate": float(score.mean()),
                 "power": mean,
                 "low": mean - half,
                 "high": mean + half,
                 **_play_shares(chunk, card, len(score)),
-                # False when every match ended as with the filler (same winner, length and score): the card never
-                # changed a match, so its power is exactly the filler's 0.
-                "changed": fingerprints[compiled.names[card]] != fingerprints[""],
-                "note": "filler: the baseline itself, power 0 by construction" if card == filler else f"replaces {compiled.names[filler]}",
-                "baseline": card == filler,
+                "changed": changed,
+                "note": "filler: the baseline itself, power 0 by construction"
+                if is_baseline
+                else f"replaces {', '.join(card_fillers)}" + (f" in {len(indices)} decks" if len(references) > 1 else ""),
+                "baseline": is_baseline,
             }
         )
     frame = pd.DataFrame(rows)
@@ -324,7 +365,9 @@ def power_curve(
     judged = frame[~frame["baseline"] & ~rarely]
     intercept, slope, slope_low, slope_high = _fit_line(judged)
     rises = slope > 0 and slope_low is not None and slope_low > 0
-    played_well = _reference_play(chunks[0], compiled, reference, min_play_share)
+    played_well = pd.concat(
+        [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays)], ignore_index=True
+    )
     flags, suggested, reasons = zip(
         *(
             (BASELINE, None, "the filler the other cards of its slot replace: power 0 by construction, so no verdict")
@@ -348,9 +391,16 @@ def power_curve(
     meta["engine_findings"] = [finding.to_json() for finding in compiled.findings]
     meta |= {
         "matches_per_card": len(base),
-        "reference_deck": decks[0].name,
-        "gauntlet": [deck.name for deck in decks],
-        "fillers": {str(slot): compiled.names[card] for slot, card in fillers.items()},
+        "matches_per_pair": per_pair,
+        "reference_deck": references[0].name if len(references) == 1 else f"each of the {len(references)} auto decks",
+        "reference_decks": [deck.name for deck in references],
+        "gauntlet": [deck.name for deck in played_decks],
+        "gauntlet_choice": gauntlet.label,
+        "auto_decks": {deck.name: decklist_of(deck) for deck in auto_decks},
+        "fillers": {
+            str(slot): ", ".join(sorted({compiled.names[chosen[slot]] for chosen in fillers if slot in chosen}))
+            for slot in sorted(slots)
+        },
         "replaced_copies": REPLACED_COPIES,
         "cost_axis": engine.cost_axis,
         "score": engine.score_meaning,
@@ -359,6 +409,17 @@ def power_curve(
     return PowerCurve(
         frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta, slope_low, slope_high, fingerprints
     )
+
+
+def _legal_first(cardset: CardSet, decks: Sequence[Deck], options: Options) -> list[Deck]:
+    """The decks the ruleset's deck check passes without an error, or all of them when none does: auto decks start
+    from these (`workbench.auto_decks`), so they are legal whenever a legal deck was given."""
+    legal = [
+        deck
+        for deck in decks
+        if not any(f.severity == "error" for f in [*deck.load_findings, *cardset.ruleset.check_deck(cardset, deck, options)])
+    ]
+    return legal or list(decks)
 
 
 def _known(value: Any) -> float | None:

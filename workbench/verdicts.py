@@ -1,0 +1,172 @@
+"""Power curves run several ways at once, and the cards whose verdict depends on the way.
+
+A verdict (over, under, on curve, rarely played) is only worth acting on when it does not hinge on how the matches
+were played. `power_curve_runs` runs the same set, decks and seed under each asked policy (greedy, random, and any
+policy an engine adds later, without a change here or in a page) and, with an auto gauntlet, with the hand-made
+decks alone and with the auto decks added. `VerdictRuns.comparison` puts each card's verdicts side by side, the cards
+whose verdict differs first, each with a sentence such as "policy-sensitive: over under greedy, on curve under
+random".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power_curve
+from workbench.auto_decks import HAND_MADE, GauntletChoice
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.simulate import Progress, engine_for
+
+POLICIES_MAX = 4
+"""The most policies one run may compare (each one is a whole power curve)."""
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """What one power curve of a comparison was played with."""
+
+    policy: str
+    """Both sides' play policy."""
+    gauntlet: GauntletChoice
+    """The hand-made decks alone, or with auto decks added."""
+
+
+@dataclass(frozen=True)
+class VerdictRuns:
+    """Several power curves of one set, decks and seed, and the comparison of their verdicts."""
+
+    runs: dict[str, tuple[RunKey, PowerCurve]]
+    """Label (as a table shows it) -> what the run was played with, and its power curve; in run order."""
+
+    @property
+    def labels(self) -> list[str]:
+        """The run labels, in run order."""
+        return list(self.runs)
+
+    def curve(self, label: str) -> PowerCurve:
+        """The power curve of one run."""
+        return self.runs[label][1]
+
+    def comparison(self) -> pd.DataFrame:
+        """One row per card: its cost, then per run `flag · LABEL` and `power · LABEL`, then `sensitive` (True when
+        the verdicts differ) and `why` (which way they differ, in words). Sensitive cards first, then by cost."""
+        frames = []
+        for label, (_, curve) in self.runs.items():
+            cards = curve.cards.set_index("card")
+            frames.append(cards[["flag", "power"]].rename(columns=lambda c: f"{c} · {label}"))
+        costs = next(iter(self.runs.values()))[1].cards.set_index("card")["cost"]
+        table = pd.concat([costs, *frames], axis=1).reset_index(names="card")
+        whys = [self._why(row) for row in table.to_dict(orient="records")]
+        table["sensitive"] = [bool(why) for why in whys]
+        table["why"] = whys
+        return table.sort_values(["sensitive", "cost", "card"], ascending=[False, True, True]).reset_index(drop=True)
+
+    def sensitive_cards(self) -> list[str]:
+        """The cards whose verdict differs between runs, in the comparison's order."""
+        table = self.comparison()
+        return table.loc[table["sensitive"], "card"].tolist()
+
+    def statement(self) -> str:
+        """One sentence on how many verdicts hinge on the policy or the gauntlet."""
+        sensitive = self.sensitive_cards()
+        ways = " and ".join(self._axes()) or "run"
+        if not sensitive:
+            return f"Every card's verdict is the same under each {ways}: {', '.join(self.labels)}."
+        shown = ", ".join(sensitive[:8]) + (f" and {len(sensitive) - 8} more" if len(sensitive) > 8 else "")
+        return (
+            f"{len(sensitive)} of {len(self.comparison())} cards get a different verdict under another {ways} ({shown}): "
+            "treat their verdicts as a property of how the game is played, not of their cost alone."
+        )
+
+    def _axes(self) -> list[str]:
+        keys = [key for key, _ in self.runs.values()]
+        axes = []
+        if len({key.policy for key in keys}) > 1:
+            axes.append("policy")
+        if len({key.gauntlet for key in keys}) > 1:
+            axes.append("gauntlet")
+        return axes
+
+    def _why(self, row: Mapping[str, object]) -> str:
+        """Which way a card's verdict differs: per policy (same gauntlet), per gauntlet (same policy); empty if not.
+        `baseline` is no verdict (it only says which card was the filler in that run), so it differs from nothing."""
+        flags = {label: row.get(f"flag · {label}") for label in self.runs}
+        keys = {label: key for label, (key, _) in self.runs.items()}
+        axes = (
+            ("policy", lambda k: k.gauntlet, lambda k: f"under {k.policy}", lambda k: f"with the {k.gauntlet.title}"),
+            ("gauntlet", lambda k: k.policy, lambda k: f"with the {k.gauntlet.title}", lambda k: f"under {k.policy}"),
+        )
+        parts = []
+        for axis, same, words, context in axes:
+            groups: dict[object, list[str]] = {}
+            for label, key in keys.items():
+                groups.setdefault(same(key), []).append(label)
+            said = []
+            for labels in groups.values():
+                judged = [label for label in labels if isinstance(flags[label], str) and flags[label] != BASELINE]
+                if len({flags[label] for label in judged}) > 1:
+                    text = ", ".join(f"{flags[label]} {words(keys[label])}" for label in judged)
+                    said.append(f"{text} ({context(keys[labels[0]])})" if len(groups) > 1 else text)
+            if said:
+                parts.append(f"{axis}-sensitive: " + "; ".join(said))
+        return "; ".join(parts)
+
+
+def parse_policies(text: str, cardset: CardSet) -> list[str]:
+    """A comma-separated list of policies (`greedy,random`), each checked against the set's engine."""
+    policies = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    engine = engine_for(cardset)
+    known = list(engine.policies)
+    unknown = [policy for policy in policies if policy not in known]
+    if not policies or unknown or len(policies) > POLICIES_MAX:
+        raise WorkbenchInputError(
+            f"'{text}' is not a list of {cardset.ruleset_id} policies"
+            + (f" ({', '.join(unknown)} unknown)" if unknown else "")
+            + ".",
+            expected=f"one to {POLICIES_MAX} of {', '.join(known)}, separated by commas, e.g. {','.join(known[:2])}",
+        )
+    return policies
+
+
+def power_curve_runs(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    policies: Sequence[str],
+    gauntlet: GauntletChoice = HAND_MADE,
+    matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
+    seed: int = POWER_CURVE_DEFAULTS.seed,
+    options: Mapping[str, OptionValue | str] | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    executor: str | None = None,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+) -> VerdictRuns:
+    """One power curve per policy, on the same decks and seed; with an auto gauntlet, each policy also with the
+    hand-made decks alone, so the verdicts of the two gauntlets can be compared."""
+    gauntlets = [HAND_MADE, gauntlet] if gauntlet.auto else [HAND_MADE]
+    keys = [RunKey(policy, choice) for policy in policies for choice in gauntlets]
+    runs: dict[str, tuple[RunKey, PowerCurve]] = {}
+    for index, key in enumerate(keys):
+
+        def run_progress(done: int, total: int, index: int = index) -> None:
+            if progress:
+                progress(index * total + done, len(keys) * total)
+
+        curve = power_curve(
+            cardset, decks, matches_per_card, seed, key.policy, options,
+            workers=workers, progress=run_progress, executor=executor,
+            min_play_share=min_play_share, gauntlet=key.gauntlet,
+        )
+        runs[_label(key, len(policies) > 1, len(gauntlets) > 1)] = (key, curve)
+    return VerdictRuns(runs)
+
+
+def _label(key: RunKey, by_policy: bool, by_gauntlet: bool) -> str:
+    if by_policy and by_gauntlet:
+        return f"{key.policy}, {key.gauntlet.label}"
+    if by_gauntlet:
+        return key.gauntlet.label
+    return key.policy
