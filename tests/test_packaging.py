@@ -1,0 +1,165 @@
+"""The package as a Python user installs it: a wheel built from the checkout, installed into a fresh venv, run from an
+empty folder far from the checkout (issue 15's done-when).
+
+The wheel is built once per test session (about 10 s; pip fetches the build backend, setuptools, from PyPI or its
+cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba, streamlit, ...) come from the venv
+running the tests through a .pth line, which keeps the test under a minute and offline once the backend is cached.
+That line adds a folder to sys.path without running the .pth files in it, so the checkout's editable install stays
+out: `workbench` is imported from the wheel's copy, which each test checks.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from workbench.paths import REPO_ROOT
+
+pytestmark = pytest.mark.packaging
+
+PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_package_folder_is_listed_in_pyproject() -> None:
+    # The packages are listed, not found (cardsets/ is mapped in from outside workbench/): a new subpackage must be
+    # added to the list, or the wheel would go without it.
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    on_disk = {
+        ".".join(init.parent.relative_to(REPO_ROOT).parts) for init in (REPO_ROOT / "workbench").rglob("__init__.py")
+    }
+    assert on_disk <= listed, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(on_disk - listed)}"
+    assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"workbench.cardsets": "cardsets"}
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A fresh venv with the built wheel installed."""
+
+    venv: Path
+    wheel: Path
+    workbench: Path
+    """The venv's `workbench` command."""
+    empty: Path
+    """An empty folder outside the checkout, the commands' working folder."""
+
+    def run(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.workbench), *argv], cwd=self.empty, env=_clean_env(), capture_output=True, text=True,
+            timeout=timeout,
+        )
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment without anything that points Python at the checkout."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["WORKBENCH_WARMUP"] = "off"  # the app test should not start five engine compiles on a shared machine
+    return env
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("packaging")
+    wheels, venv, empty = root / "wheel", root / "venv", root / "empty"
+    empty.mkdir()
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO_ROOT)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )
+    (wheel,) = wheels.glob("card_workbench-*.whl")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    (Path(site) / "_test_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
+    return Installed(venv, wheel, venv / "bin" / "workbench", empty)
+
+
+def test_the_wheel_holds_the_card_sets_the_app_and_the_type_marker(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    tracked = subprocess.run(
+        ["git", "ls-files", "cardsets"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    bundled = {f"workbench/{name}" for name in tracked}
+    assert bundled and bundled <= names, sorted(bundled - names)
+    pages = {f"workbench/app/{path.name}" for path in (REPO_ROOT / "workbench" / "app").glob("*.py")}
+    assert pages <= names and "workbench/app/router.py" in names
+    assert {"workbench/py.typed", "workbench/rulesets/source/maps/default.json"} <= names
+
+
+def test_installed_commands_work_from_an_empty_folder(installed: Installed) -> None:
+    where = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", "import workbench, workbench.paths as p; "
+         "print(workbench.__file__); print(p.CARDSETS_DIR)"],
+        cwd=installed.empty, env=_clean_env(), capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert all(line.startswith(str(installed.venv)) for line in where), where  # the wheel's copy, not the checkout
+
+    sets = installed.run("sets")
+    assert sets.returncode == 0, sets.stderr
+    assert "souls/ashfall" in sets.stdout and "source/mistakes" in sets.stdout
+
+    validate = installed.run("validate", "souls/ashfall", "--deck", "ember_rush")
+    assert validate.returncode == 0, validate.stderr
+    assert "46 of 46 card rows read as souls" in validate.stderr and "1 deck(s): 0 error(s)" in validate.stderr
+
+    mistakes = installed.run("validate", "souls/mistakes", "--format", "json")
+    assert mistakes.returncode == 1 and '"severity": "error"' in mistakes.stdout
+
+    bench = installed.run("bench", "--only", "validation", "--cards", "300", "--repeat", "1")
+    assert bench.returncode == 0, bench.stderr
+    assert [line.split()[0] for line in bench.stdout.splitlines()] == ["source", "plasma", "blades", "souls", "circles"]
+    assert not any(installed.empty.iterdir())  # nothing written where it ran
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_workbench_app_serves_the_installed_router(installed: Installed) -> None:
+    port = _free_port()
+    env = _clean_env() | {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    with subprocess.Popen(
+        [str(installed.workbench), "app", "--port", str(port), "--headless"],
+        cwd=installed.empty, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    ) as server:
+        try:
+            deadline, health = time.monotonic() + 90, ""
+            while time.monotonic() < deadline and server.poll() is None:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+                        health = answer.read().decode()
+                        break
+                except OSError:
+                    time.sleep(0.5)
+            assert health == "ok", f"no health answer; the server said: {server.stdout.read() if server.poll() is not None else ''}"
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+                assert page.status == 200 and b"<html" in page.read().lower()
+        finally:
+            server.terminate()
+            try:
+                output, _ = server.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                output, _ = server.communicate()
+    assert server.returncode == 0, output
+    assert f"starting the app at http://localhost:{port}" in output
+    assert str(installed.venv) in output  # the router inside the installed package
