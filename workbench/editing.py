@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pandas as pd
 from openpyxl.formula.translate import Translator
@@ -34,7 +35,11 @@ from openpyxl.utils import get_column_letter
 from workbench.cards import normalize_name
 from workbench.decklists import DecksSheetContent, FormulaText
 from workbench.rulesets.base import Ruleset, normalize_header
-from workbench.spreadsheets import DECKS_SHEET, SheetTable, set_cell_value, style_header
+from workbench.limits import LIMITS, over_limit
+from workbench.spreadsheets import DECKS_SHEET, PaddedRow, SheetTable, set_cell_value, style_header
+
+MAX_EDITOR_CELLS = LIMITS["editor_cells"].value
+"""Most cells (rows × header columns) the app's card editor holds."""
 
 _INTEGER = re.compile(r"^-?(0|[1-9][0-9]{0,14})$")
 _DECIMAL = re.compile(r"^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$")
@@ -105,27 +110,42 @@ def cell_text(value: Any) -> str | None:
     return text or None
 
 
+def check_editor_size(table: SheetTable) -> None:
+    """Refuse a sheet too large for the card editor's grid (rows × header columns past the `editor_cells` limit)."""
+    width = len(table.headers)
+    if len(table.rows) * width > MAX_EDITOR_CELLS:
+        raise over_limit(
+            "editor_cells",
+            f"the sheet has {len(table.rows):,} card rows × {width:,} header columns = {len(table.rows) * width:,} cells",
+            path=table.path,
+            sheet=table.sheet,
+        )
+
+
 def sheet_from_table(table: SheetTable) -> EditableSheet:
-    """The editable form of a sheet as read (formula cells show their formula text)."""
+    """The editable form of a sheet as read (formula cells show their formula text).
+
+    The grid holds every cell, so a sheet of more than the `editor_cells` limit (rows × header columns) is refused
+    before the frame is built; within it, the frame is filled in place from the cells the rows hold.
+    """
+    check_editor_size(table)
     labels = unique_labels(table.headers)
-    records = []
-    index = []
-    for row_number, values in table.rows:
-        texts = []
-        for column, value in enumerate(values):
-            formula = table.formulas.get((row_number, column))
-            texts.append(formula if formula is not None else cell_text(value))
-        records.append(texts)
-        index.append(row_number)
-    frame = pd.DataFrame(records, columns=labels, index=pd.Index(index, dtype="int64"), dtype=object)
-    frame = frame.astype(object).where(frame.notna(), None)
+    width = len(labels)
+    grid = np.full((len(table.rows), width), None, dtype=object)
+    typed_cells: dict[tuple[int, int], Any] = {}
+    for position, (row_number, values) in enumerate(table.rows):
+        for column, value in enumerate(values.cells if isinstance(values, PaddedRow) else values):
+            if value is not None:
+                grid[position, column] = cell_text(value)
+                if not isinstance(value, str):
+                    typed_cells[(row_number, column)] = value
     formulas = {(row, column): text for (row, column), text in table.formulas.items()}
-    typed_cells = {
-        (row_number, column): value
-        for row_number, values in table.rows
-        for column, value in enumerate(values)
-        if value is not None and not isinstance(value, str)
-    }
+    positions = {row_number: position for position, (row_number, _values) in enumerate(table.rows)}
+    for (row_number, column), text in formulas.items():
+        if row_number in positions and column < width:
+            grid[positions[row_number], column] = text
+    index = pd.Index([row_number for row_number, _values in table.rows], dtype="int64")
+    frame = pd.DataFrame(grid, columns=labels, index=index, dtype=object, copy=False)
     return EditableSheet(
         path=table.path,
         sheet=table.sheet,

@@ -112,6 +112,14 @@ _TABLE: tuple[Limit, ...] = (
         "shorten the text, or split it over several cells",
     ),
     Limit(
+        "editor_cells",
+        5_000_000,
+        "cells",
+        "rows × header columns of a sheet opened in the app's card editor (it holds every cell, empty or not)",
+        "remove columns the ruleset does not use, or split the set into several files; `workbench validate` reads "
+        "larger sheets",
+    ),
+    Limit(
         "cards",
         200_000,
         "cards",

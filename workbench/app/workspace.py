@@ -39,7 +39,14 @@ from workbench.decklists import (
     sheet_deck_lines,
     text_sheet_lines,
 )
-from workbench.editing import EditableSheet, content_digest, sheet_from_table, to_table, to_xlsx_bytes
+from workbench.editing import (
+    EditableSheet,
+    check_editor_size,
+    content_digest,
+    sheet_from_table,
+    to_table,
+    to_xlsx_bytes,
+)
 from workbench.loading import cardset_from_table, choose_ruleset
 from workbench.paths import CARDSETS_DIR, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS, get_ruleset
@@ -144,6 +151,7 @@ def open_cardset(
     broken upload leaves the open set as it was.
     """
     table = read_sheet(filename, data=data, filename=filename)
+    check_editor_size(table)  # the grid holds every cell: a sheet too wide and long for it is refused before any work
     ruleset = choose_ruleset(table, ruleset_id)
     cardset_from_table(table, ruleset)  # a missing required column fails here, before the open set is replaced
     workspace = Workspace(
