@@ -163,7 +163,63 @@ _TABLE: tuple[Limit, ...] = (
     ),
 )
 
-LIMITS: dict[str, Limit] = {limit.name: limit for limit in _TABLE}
+# Parameters: how much one command or app run may simulate, and the values it is given. These are checked at the
+# entry of simulate, power_curve, sweep, matchup_matrix and health (workbench.simulate.check_run_parameters and
+# friends), before any card is compiled or any job submitted.
+_PARAMETER_TABLE: tuple[Limit, ...] = (
+    Limit(
+        "matches",
+        10_000_000,
+        "matches",
+        "matches of one simulation, and per pair of decks in matchups and game health (`--matches`)",
+        "run fewer matches: 10,000 already gives an interval of about ±1 percentage point",
+    ),
+    Limit(
+        "matches_per_card",
+        1_000_000,
+        "matches",
+        "matches per measured card of a power curve, sweep or report (`--matches-per-card`)",
+        "run fewer matches per card, or measure some cards at a time",
+    ),
+    Limit(
+        "run_matches",
+        20_000_000,
+        "matches",
+        "matches one run plays in all: a power curve's (cards measured + 1) × matches per card, a sweep's "
+        "curves added up, matchups' pairs × matches",
+        "run fewer matches per card or per pair, fewer decks, or fewer sweep values",
+    ),
+    Limit(
+        "sweep_values",
+        101,
+        "values",
+        "values one sweep measures (`--values`)",
+        "sweep a narrower range, or split it into several sweeps",
+    ),
+    Limit(
+        "seed",
+        2**64 - 1,
+        "",
+        "a run's seed: any whole number from 0 to 2⁶⁴ − 1 (`--seed`)",
+        "use a smaller seed (any whole number from 0 gives independent matches)",
+    ),
+    Limit(
+        "workers",
+        256,
+        "processes",
+        "worker processes of one run on this machine (`--workers`)",
+        "use at most one worker per core, or a Dask cluster (`--executor`) for more",
+    ),
+    Limit(
+        "turn_cap",
+        10_000,
+        "turns",
+        "largest `turn_cap` rule option of any ruleset (each rule option's own range is in its ledger)",
+        "a match that needs more turns than this is a stalled board: lower the cap and read the turn-cap share",
+    ),
+)
+
+LIMITS: dict[str, Limit] = {limit.name: limit for limit in _TABLE + _PARAMETER_TABLE}
 """Every limit by name, in the order of the table in docs/formats.md."""
 
 

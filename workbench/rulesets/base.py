@@ -10,6 +10,7 @@ column's documentation.
 from __future__ import annotations
 
 import importlib
+import math
 import re
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -93,10 +94,65 @@ class RuleOption:
     """The rule document's own words the reading rests on."""
     choices: tuple[str, ...] = ()
     """For text options: the allowed values."""
+    minimum: int | float | None = None
+    """For number options: the smallest value the option takes (every number option declares one)."""
+    maximum: int | float | None = None
+    """For number options: the largest value the option takes (every number option declares one), so no value
+    makes a match loop for hours or a table grow without end."""
+
+    @property
+    def is_number(self) -> bool:
+        """A whole-number or decimal option (true/false options are not numbers here)."""
+        return isinstance(self.default, (int, float)) and not isinstance(self.default, bool)
+
+    @property
+    def range_text(self) -> str:
+        """The option's range in words, as the ledger shows it: `1 to 10,000`; empty for non-number options."""
+        if not self.is_number or self.minimum is None or self.maximum is None:
+            return ""
+        return f"{_number_text(self.minimum)} to {_number_text(self.maximum)}"
+
+    def check(self, value: OptionValue, ruleset_id: str = "") -> OptionValue:
+        """The value when it is one this option takes (a number within its range, a listed choice), else a
+        one-paragraph error naming the option, the value, the range and where options are set."""
+        where = f"the {ruleset_id} rule option '{self.key}'" if ruleset_id else f"rule option '{self.key}'"
+        settings = "(set with --option on the command line, or on the app's Rules page)"
+        if self.is_number:
+            whole = isinstance(self.default, int)
+            kind = "a whole number" if whole else "a number"
+            expected = f"{kind} from {self.range_text}" if self.range_text else kind
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not numeric or (whole and isinstance(value, float) and not float(value).is_integer()):
+                raise WorkbenchInputError(f"{where} takes {kind}, not {_value_text(value)} {settings}.", expected=expected)
+            if not math.isfinite(float(value)) or (
+                (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum)
+            ):
+                raise WorkbenchInputError(
+                    f"{where} is {_value_text(value)}, outside its range {self.range_text} {settings}.",
+                    expected=expected,
+                )
+            return int(value) if whole else float(value)
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise WorkbenchInputError(f"{where} takes true or false, not {_value_text(value)} {settings}.",
+                                          expected="true or false")
+            return value
+        if self.choices and value not in self.choices:
+            raise WorkbenchInputError(
+                f"{where} takes one of {', '.join(self.choices)}, not {_value_text(value)} {settings}.",
+                expected=", ".join(self.choices),
+            )
+        return value
 
     def parse(self, text: str) -> OptionValue:
         """Turn a `--option` value into this option's type, or raise a clear error."""
         raw = text.strip()
+        if self.is_number and len(raw) > _MAX_NUMBER_TEXT:
+            # int() of thousands of digits is slow (and refused past 4,300): no option's range needs such a number.
+            raise WorkbenchInputError(
+                f"option '{self.key}' takes a number from {self.range_text}, not a {len(raw):,}-character value.",
+                expected=f"a number from {self.range_text}",
+            )
         if isinstance(self.default, bool):
             lowered = raw.casefold()
             if lowered in ("1", "true", "yes", "on", "y"):
@@ -307,8 +363,32 @@ class Ruleset:
         values: dict[str, OptionValue] = {o.key: o.default for o in self.options}
         for key, value in (overrides or {}).items():
             option = self.option(key)
-            values[key] = option.parse(value) if isinstance(value, str) else value
+            values[key] = option.check(option.parse(value) if isinstance(value, str) else value, self.id)
         return values
+
+
+_MAX_NUMBER_TEXT = 40
+"""Characters a number option's text may have: more than any number within an option's range needs."""
+
+
+def _number_text(number: int | float) -> str:
+    """`10000` -> `10,000`, `0.5` -> `0.5`: a range end as the ledger writes it."""
+    if isinstance(number, int) or float(number).is_integer():
+        return f"{int(number):,}"
+    return f"{number:g}"
+
+
+def _value_text(value: object) -> str:
+    """A refused value as a person reads it: numbers with thousands separators, long ones shortened."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        digits = len(str(abs(value)))
+        return f"{value:,}" if digits <= 15 else f"a {digits:,}-digit number"
+    if isinstance(value, float):
+        return f"{value:g}"
+    text = str(value)
+    return f"'{text[:40]}…'" if len(text) > 40 else f"'{text}'"
 
 
 def describe_annotation(annotation: Any) -> str:

@@ -40,6 +40,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="max_symbols",
         default=6,
+        minimum=0,
+        maximum=100,
         reading=(
             "The document names six elements and six types but not what they are (its pictures are lost), so any "
             "names are accepted; a set using more than this many different elements, or different types outside "
@@ -68,6 +70,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="collection_max_cards",
         default=8,
+        minimum=1,
+        maximum=100,
         reading=(
             "A collection holds at most 8 cards, as the collection rule says; the chart's last column reads `8+`, "
             "so a larger limit (for house rules) scores every size from 8 up at 21 VP."
@@ -113,6 +117,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="players",
         default=4,
+        minimum=2,
+        maximum=5,
         reading=(
             "A simulated tournament seats this many players (2-5): seat A plays the measured deck and every other "
             "seat plays deck B (the gauntlet deck), each its own copy of the cards."
@@ -122,6 +128,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="tableau_slots",
         default=6,
+        minimum=1,
+        maximum=12,
         reading=(
             "The tableau has 6 slots (the board picture is lost; the document says a tournament typically plays 6 "
             "of the 8 singles), so a player passes once 6 singles are down or the hand is empty."

@@ -4,7 +4,11 @@ Readings the engine makes without an option (it plays only one of them), such as
 next turn, are listed with their quotes in docs/rulesets/circles.md (Simulation, Engine options).
 """
 
+from workbench.limits import limit
 from workbench.rulesets.base import RuleOption
+
+TURN_CAP_MAX = limit("turn_cap").value
+"""The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
 
 CARD_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -34,6 +38,8 @@ DECK_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="deck_characters",
         default=14,
+        minimum=0,
+        maximum=10_000,
         reading=(
             "A deck aims at 14 character cards, the per-player figure; the document's total of 24 for two players "
             "(12 each) disagrees with it, while its 32 resources do match 2 x 16. Set 12 for the other reading."
@@ -46,12 +52,16 @@ DECK_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="deck_resources",
         default=16,
+        minimum=0,
+        maximum=10_000,
         reading="A deck aims at 16 resource cards (per player; the document's 32 in total agrees).",
         quote="Each player should add roughly 14 character cards, and 16 resource cards to a game deck",
     ),
     RuleOption(
         key="deck_tolerance",
         default=2,
+        minimum=0,
+        maximum=10_000,
         reading=(
             "\u201cRoughly\u201d means within this many cards of each target; a deck further off gets a warning "
             "(never an error: the document gives advice, not a rule)."
@@ -64,6 +74,8 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="resources_per_turn",
         default=2,
+        minimum=1,
+        maximum=10,
         reading=(
             "A player may play up to 2 resource cards a turn (the later, explicit sentence); set 1 for the reading "
             "of the first sentence, one resource a turn."
@@ -168,6 +180,8 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="turn_cap",
         default=60,
+        minimum=1,
+        maximum=TURN_CAP_MAX,
         reading=(
             "The document plays until a player has no Life Points; a simulated match that reaches this many turns "
             "(each player's turn counts one) is a draw, so stalled boards end."

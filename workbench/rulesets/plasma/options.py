@@ -5,7 +5,11 @@ engine needs where the document is silent (untapping, summoning sickness,
 how damage and healing last, what a battlefield's effect does, ...).
 """
 
+from workbench.limits import limit
 from workbench.rulesets.base import RuleOption
+
+TURN_CAP_MAX = limit("turn_cap").value
+"""The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -23,6 +27,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="cost_tolerance",
         default=1.0,
+        minimum=0.0,
+        maximum=1000.0,
         reading=(
             "The document gives no cost formula, so the workbench fits cost = a*power + b*resolve + c over the set's "
             "creatures by least squares; a creature whose cost is this many plasma or more away from the fitted "
@@ -36,6 +42,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="min_creatures_to_fit",
         default=4,
+        minimum=3,
+        maximum=10_000,
         reading=(
             "The fit has three unknowns (a, b, c), so it needs more creatures than that to say anything; with fewer "
             "creatures than this the set gets an info finding instead of a fit, and no creature is judged."
@@ -45,6 +53,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="turn_cap",
         default=60,
+        minimum=1,
+        maximum=TURN_CAP_MAX,
         reading=(
             "The document names no end other than 0 Healthshards; the simulator stops a match after this many turns "
             "(both players' turns counted) and scores it a draw."
@@ -117,6 +127,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="healthshards_cap",
         default=20,
+        minimum=0,
+        maximum=10_000,
         reading=(
             "Healing cannot raise a player above the 20 Healthshards they started with; set another number for a "
             "different cap, or 0 for no cap."

@@ -5,7 +5,11 @@ The first three entries steer validation; the rest steer the match engine
 engine reads them through `ENGINE_OPTION_ORDER`.
 """
 
+from workbench.limits import limit
 from workbench.rulesets.base import RuleOption
+
+TURN_CAP_MAX = limit("turn_cap").value
+"""The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -35,6 +39,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="deck_size",
         default=30,
+        minimum=0,
+        maximum=10_000,
         reading=(
             "The document gives no deck size; 30 cards is the reading. A deck of another size gets a warning "
             "(0 turns the warning off); the simulator plays any decklist as given."
@@ -44,12 +50,16 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="hand_size",
         default=5,
+        minimum=0,
+        maximum=60,
         reading="Each player shuffles and draws this many cards before the first turn (the document gives no hand size).",
         quote="(no starting hand is given anywhere in the document)",
     ),
     RuleOption(
         key="draw_per_turn",
         default=1,
+        minimum=0,
+        maximum=10,
         reading="A player draws this many cards at the start of each of their turns (the document gives no draw rule).",
         quote="(no draw rule is given anywhere in the document)",
     ),
@@ -69,18 +79,24 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="turn_cap",
         default=50,
+        minimum=1,
+        maximum=TURN_CAP_MAX,
         reading="A match still undecided after this many turns (each player's turn counts one) is a draw.",
         quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
     ),
     RuleOption(
         key="row_slots",
         default=3,
+        minimum=1,
+        maximum=5,
         reading="Each of a player's 3 rows holds up to this many cards (1-5); the document gives no row size.",
         quote="Cards may be played in one of 3 rows on your field.",
     ),
     RuleOption(
         key="summons_per_turn",
         default=1,
+        minimum=0,
+        maximum=99,
         reading=(
             "A player may summon this many monsters per turn (0: no limit); magic and trap cards are not limited. "
             "The document sets no limit but says nothing of a free-for-all either."
@@ -149,6 +165,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="burning_turns",
         default=3,
+        minimum=0,
+        maximum=99,
         reading=(
             "Burning deals its 1 damage for this many of the afflicted player's turns; Everflame and Plague last "
             "the rest of the match (nothing removes them). 0: Burning lasts the match too."
@@ -190,6 +208,8 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="trap_slots",
         default=3,
+        minimum=1,
+        maximum=5,
         reading="A player may have up to this many traps set face down at once (1-5); the document gives no limit.",
         quote="Most Trap cards' effects are activated by Trigger conditions",
     ),

@@ -1,6 +1,10 @@
 """The SOURCE rule-options ledger: every reading of an unclear rule, its default and its quote."""
 
+from workbench.limits import limit
 from workbench.rulesets.base import RuleOption
+
+TURN_CAP_MAX = limit("turn_cap").value
+"""The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -151,12 +155,16 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         key="turn_cap",
         default=80,
+        minimum=1,
+        maximum=TURN_CAP_MAX,
         reading="A match still running after this many turns (both players' turns counted) is a draw.",
         quote="The match is ended and a player is defeated if the player's SourcePoints reaches 0.",
     ),
     RuleOption(
         key="token_deck_copies",
         default=4,
+        minimum=0,
+        maximum=99,
         reading=(
             "Each player's token deck holds this many copies of every token of the set (the simulator is given "
             "the main decks only, not a decklist's `Tokens:` section); a destroyed token goes back to it."
