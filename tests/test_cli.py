@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from workbench.cli import EXIT_USAGE, main
+from workbench.cli import _COMMANDS, EXIT_USAGE, _parser, main
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT
 from workbench.rulesets import RULESETS
@@ -266,3 +269,134 @@ def test_sweep_of_an_unplayed_card_says_the_field_never_changed_a_match(
     assert isinstance(data, dict) and data["statement"].startswith("This field never changed a match")
     assert [point["changed"] for point in data["points"]] == [False, False]
     assert [point["played"] for point in data["points"]] == [0.0, 0.0]
+
+
+# Command-line habits (issue 15): stdin and stdout as files, -q/-v, usage errors, help, shared options, set names.
+
+SOULS_SET = REPO_ROOT / "cardsets" / "souls" / "ashfall.csv"
+SOULS_MISTAKES = REPO_ROOT / "cardsets" / "souls" / "mistakes" / "mistakes.xlsx"
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """Standard input holding `data`, as a pipe or a `< FILE` gives it."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("sheet", [SOULS_SET, SOULS_MISTAKES], ids=["csv", "xlsx"])
+def test_a_card_sheet_read_from_standard_input_gives_the_same_findings(
+    sheet: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from_file = run_json(capsys, "validate", str(sheet))
+    _stdin(monkeypatch, sheet.read_bytes())
+    code, data = run_json(capsys, "validate", "-")
+    assert (code, data["cardset"]) == (from_file[0], "stdin")  # type: ignore[index]
+    assert data["findings"] == from_file[1]["findings"]  # type: ignore[index]
+
+
+def test_a_decklist_read_from_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _stdin(monkeypatch, b"3 Cinder Whelp\n1 No Such Card\n")
+    code, data = run_json(capsys, "validate", str(SOULS_SET), "--deck", "-")
+    assert code == 1 and data["decks"] == ["stdin"]  # type: ignore[index]
+    unknown = [f for f in data["findings"] if f["rule"] == "souls.unknown_card"]  # type: ignore[index]
+    assert [f["actual"] for f in unknown] == ["No Such Card"]
+    # Standard input is read once: a second - is refused, naming both.
+    _stdin(monkeypatch, SOULS_SET.read_bytes())
+    assert main(["validate", "-", "--deck", "-"]) == 2
+    assert "--deck is - (standard input), but CARDSET already read standard input" in capsys.readouterr().err
+
+
+def test_out_dash_writes_the_file_to_standard_output_and_the_summary_to_stderr(
+    capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path
+) -> None:
+    assert main(["template", "souls", "--out", "-"]) == 0
+    out, err = capsysbinary.readouterr()
+    (tmp_path / "template.xlsx").write_bytes(out)
+    assert openpyxl.load_workbook(tmp_path / "template.xlsx").sheetnames[0].casefold() == "cards"
+    assert err.decode().startswith("wrote <standard output>: 11 columns")
+    assert main(["print", "souls/ashfall", "--out", "-", "--format", "json"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.startswith(b"<!DOCTYPE html>") and b"Cinder Whelp" in out
+    assert json.loads(err) == {"out": "<standard output>", "cards": 46, "pages": 6}
+    # -q keeps stderr for errors alone; the file still goes out whole.
+    assert main(["print", "souls/ashfall", "--out", "-", "-q"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.rstrip().endswith(b"</html>") and err == b""
+
+
+def test_quiet_says_nothing_and_verbose_says_what_was_read(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "souls/ashfall", "--deck", "ember_rush", "-q"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert main(["validate", "souls/ashfall", "--deck", "ember_rush", "-v"]) == 0
+    err = capsys.readouterr().err
+    assert f"souls/ashfall: the bundled set at {SOULS_SET}" in err
+    assert "--deck ember_rush: ember_rush (" in err and "0 error(s)" in err
+    assert re.search(r"workbench validate: exit 0 after \d+\.\d\d s", err)
+    # Errors still show under -q.
+    assert main(["validate", "nowhere.csv", "-q"]) == 2
+    assert "nowhere.csv: the file does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate"],  # CARDSET missing
+        ["validate", "x.csv", "--colour", "red"],  # no such option
+        ["simulate", "x.csv", "--matches", "many"],  # not a number
+        ["validate", "x.csv", "-q", "-v"],  # quiet and verbose at once
+        ["frobnicate"],  # no such command
+        [],
+    ],
+    ids=["missing-argument", "unknown-option", "bad-number", "quiet-and-verbose", "unknown-command", "nothing"],
+)
+def test_a_usage_error_has_its_own_exit_code(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == EXIT_USAGE == 64
+    err = capsys.readouterr().err
+    assert err.startswith("usage: workbench") and "error:" in err and "--help)" in err
+
+
+def test_help_exits_0_and_describes_every_command_with_examples_and_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for command in _COMMANDS:
+        assert re.search(rf"^    {re.escape(command)}\s+\S", text, re.MULTILINE) or f"    {command}\n" in text, command
+    examples, codes = text.split("examples:")[1].split("exit codes:")
+    assert "workbench validate souls/ashfall" in examples and "workbench app" in examples
+    assert [line.split()[0] for line in codes.strip().splitlines()[:7]] == ["0", "1", "2", "3", "64", "130", "141"]
+    assert main(["simulate", "--help"]) == 0
+    help_text = capsys.readouterr().out
+    assert "win rate with 95% interval" in help_text and "%%" not in help_text
+
+
+SIMULATING = ["simulate", "power-curve", "sweep", "report", "health", "diff"]
+
+
+def _options(command: str) -> set[str]:
+    subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {flag for action in subparsers.choices[command]._actions for flag in action.option_strings}
+
+
+def test_every_simulating_command_takes_the_same_simulation_options() -> None:
+    shared = {"--seed", "--policy", "--option", "--workers", "--executor"}
+    for command in SIMULATING:
+        assert shared <= _options(command), command
+    for command in _COMMANDS:
+        assert {"--format", "-q", "--quiet", "-v", "--verbose", "-h"} <= _options(command), command
+    assert _parser().parse_args(["diff", "a.csv", "b.csv", "--executor", "dask-local"]).executor == "dask-local"
+
+
+def test_a_bundled_set_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, sets = run_json(capsys, "sets")
+    assert code == 0
+    names = [entry["name"] for entry in sets]  # type: ignore[union-attr]
+    assert "souls/ashfall" in names and "souls/mistakes" in names and len(names) == len(set(names))
+    ashfall = next(entry for entry in sets if entry["name"] == "souls/ashfall")  # type: ignore[union-attr]
+    assert ashfall["path"] == str(SOULS_SET) and ashfall["decks"] == ["ember_rush", "plague_court", "stone_bastion"]
+    code, data = run_json(capsys, "validate", "Souls/Ashfall", "--deck", "stone_bastion")
+    assert code == 0 and data["cardset"] == str(SOULS_SET)  # type: ignore[index]
+    code, data = run_json(capsys, "validate", "souls/mistakes")
+    assert code == 1 and data["cardset"] == str(SOULS_MISTAKES)  # type: ignore[index]
+    assert main(["validate", "souls/ashfal"]) == 2
+    err = capsys.readouterr().err
+    assert "souls/ashfal: the file does not exist, and no bundled set has that name" in err and "souls/ashfall" in err
