@@ -122,7 +122,8 @@ def _simulation_options(option_options: argparse.ArgumentParser) -> argparse.Arg
     )
     simulation.add_argument(
         "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
-        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy})",
+        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy}); power-curve also takes a "
+        "list, e.g. greedy,random: one curve per policy, verdicts side by side",
     )
     simulation.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
     simulation.add_argument(
@@ -208,6 +209,11 @@ def _parser() -> argparse.ArgumentParser:
                 cardset_options, simulation_options)
     add_deck_argument(power, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(power, "card")
+    power.add_argument(
+        "--gauntlet", default="hand", metavar="hand|auto:N",
+        help="hand: the decks given (default); auto:N adds N decks built at random from the set under its deck "
+        "rules, measures every card in each of them, and compares the verdicts with the hand-made decks'",
+    )
 
     sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band",
                 cardset_options, simulation_options)
@@ -737,40 +743,78 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
-    from workbench.analysis import BASELINE, power_curve
+    from workbench.auto_decks import parse_gauntlet
+    from workbench.verdicts import parse_policies, power_curve_runs
 
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
         raise _no_set_decks(cardset)
-    curve = power_curve(
-        cardset, decks, args.matches_per_card, args.seed, args.policy, overrides,
+    policies = parse_policies(args.policy, cardset)
+    gauntlet = parse_gauntlet(args.gauntlet)
+    runs = power_curve_runs(
+        cardset, decks, policies, gauntlet, args.matches_per_card, args.seed, overrides,
         executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
         min_play_share=args.min_play_share,
     )
+    if len(runs.runs) == 1:
+        curve = runs.curve(runs.labels[0])
+        if args.format == "json":
+            _emit_json(_curve_json(curve))
+        else:
+            _print_curve(curve)
+        return EXIT_OK
+    comparison = runs.comparison()
     if args.format == "json":
         _emit_json(
             {
-                **curve.meta,
-                "baseline": curve.baseline.to_json(),
-                "fit": {
-                    "intercept": curve.intercept,
-                    "slope": curve.slope,
-                    "slope_low": curve.slope_low,
-                    "slope_high": curve.slope_high,
-                    "rises_with_cost": curve.rises_with_cost,
-                },
-                "statements": curve.statements(),
-                "rarely_played": curve.rarely_played,
-                "cards": curve.cards.to_dict(orient="records"),
-                "tiers": curve.tiers.to_dict(orient="records"),
+                "statement": runs.statement(),
+                "sensitive": runs.sensitive_cards(),
+                "comparison": comparison.to_dict(orient="records"),
+                "runs": [
+                    {"label": label, "policy": key.policy, "gauntlet": key.gauntlet.label, **_curve_json(curve)}
+                    for label, (key, curve) in runs.runs.items()
+                ],
             }
         )
         return EXIT_OK
+    print(runs.statement())
+    print(_verdict_table(comparison, runs.labels))
+    for label, (_, curve) in runs.runs.items():
+        print(f"\n== {label}")
+        _print_curve(curve)
+    return EXIT_OK
+
+
+def _curve_json(curve: Any) -> dict[str, Any]:
+    """One power curve as the JSON `power-curve --format json` prints."""
+    return {
+        **curve.meta,
+        "baseline": curve.baseline.to_json(),
+        "fit": {
+            "intercept": curve.intercept,
+            "slope": curve.slope,
+            "slope_low": curve.slope_low,
+            "slope_high": curve.slope_high,
+            "rises_with_cost": curve.rises_with_cost,
+        },
+        "statements": curve.statements(),
+        "rarely_played": curve.rarely_played,
+        "cards": curve.cards.to_dict(orient="records"),
+        "tiers": curve.tiers.to_dict(orient="records"),
+    }
+
+
+def _print_curve(curve: Any) -> None:
+    """One power curve as text: provenance, what the line says, the table, and the key to its columns."""
+    from workbench.analysis import BASELINE
+
     print(_provenance_line(curve.meta))
     print(
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
         f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
     )
+    for name, text in curve.meta.get("auto_decks", {}).items():
+        print(f"{name}: " + "; ".join(line for line in text.splitlines() if line))
     for statement in curve.statements():
         print(statement)
     print(_power_table(curve.cards))
@@ -784,7 +828,22 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
         "first play. why: the reason for the flag."
     )
-    return EXIT_OK
+
+
+def _verdict_table(comparison: Any, labels: Sequence[str]) -> str:
+    """Each card's verdict and power per run, side by side, the cards whose verdict differs first."""
+    width = max([len(name) for name in comparison["card"]] + [4])
+    cell = max(len(label) for label in labels + ["rarely played +0.000"]) + 2
+    lines = [f"{'card':<{width}}  {'cost':>5}  " + "".join(f"{label:<{cell}}" for label in labels) + "why"]
+    for row in comparison.to_dict(orient="records"):
+        cells = "".join(
+            f"{(row[f'flag · {label}'] or '') + ' ' + format(row[f'power · {label}'], '+.3f'):<{cell}}"
+            if row[f"flag · {label}"] == row[f"flag · {label}"] and row[f"flag · {label}"] is not None
+            else f"{'not measured':<{cell}}"
+            for label in labels
+        )
+        lines.append(f"{row['card']:<{width}}  {row['cost']:>5g}  {cells}{row['why'] or 'same verdict'}")
+    return "\n".join(lines)
 
 
 def _share_cell(share: Any) -> str:

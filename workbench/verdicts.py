@@ -104,14 +104,20 @@ class VerdictRuns:
             groups: dict[object, list[str]] = {}
             for label, key in keys.items():
                 groups.setdefault(same(key), []).append(label)
-            said = []
+            said: list[tuple[str, str]] = []
             for labels in groups.values():
                 judged = [label for label in labels if isinstance(flags[label], str) and flags[label] != BASELINE]
                 if len({flags[label] for label in judged}) > 1:
-                    text = ", ".join(f"{flags[label]} {words(keys[label])}" for label in judged)
-                    said.append(f"{text} ({context(keys[labels[0]])})" if len(groups) > 1 else text)
-            if said:
-                parts.append(f"{axis}-sensitive: " + "; ".join(said))
+                    said.append((", ".join(f"{flags[label]} {words(keys[label])}" for label in judged), context(keys[labels[0]])))
+            if not said:
+                continue
+            if len(groups) == 1:
+                parts.append(f"{axis}-sensitive: {said[0][0]}")
+            elif len(said) == len(groups) and len({text for text, _ in said}) == 1:
+                # The same difference whatever the other axis is: say it once.
+                parts.append(f"{axis}-sensitive: {said[0][0]} ({'under every policy' if axis == 'gauntlet' else 'with every gauntlet'})")
+            else:
+                parts.append(f"{axis}-sensitive: " + "; ".join(f"{text} ({where})" for text, where in said))
         return "; ".join(parts)
 
 
