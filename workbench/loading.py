@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from workbench.cards import CardEntry, CardSet, Finding, WorkbenchInputError, name_character_problems, normalize_name
 from workbench.limits import LIMITS
@@ -265,12 +265,12 @@ def _is_number_annotation(annotation: Any) -> bool:
 
 
 @cache
-def numeric_fields(ruleset_id: str) -> frozenset[str]:
-    """The card fields of a ruleset that hold a number (their magnitude is bounded by the `card_number` limit)."""
-    ruleset = get_ruleset(ruleset_id)
+def numeric_fields(card_models: tuple[type[BaseModel], ...]) -> frozenset[str]:
+    """The card fields of a ruleset's card models that hold a number (their magnitude is bounded by the
+    `card_number` limit). Keyed by the models, not the ruleset id: a ruleset need not be registered (tests' toys)."""
     return frozenset(
         name
-        for model in ruleset.card_models
+        for model in card_models
         for name, info in model.model_fields.items()
         if _is_number_annotation(info.annotation)
     )
@@ -295,7 +295,7 @@ def _number_findings(
     """An error finding per numeric cell past its limit: more than 18 digits, a magnitude over a million, more copies
     than a deck line may hold."""
     findings: list[Finding] = []
-    for field_name in numeric_fields(ruleset.id) & record.keys():
+    for field_name in numeric_fields(tuple(ruleset.card_models)) & record.keys():
         value = record[field_name]
         digits = _digits_of(value)
         largest = MAX_COPIES if field_name in COPIES_FIELDS else MAX_CARD_NUMBER
