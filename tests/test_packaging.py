@@ -10,6 +10,7 @@ out: `workbench` is imported from the wheel's copy, which each test checks.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -163,3 +164,32 @@ def test_workbench_app_serves_the_installed_router(installed: Installed) -> None
     assert server.returncode == 0, output
     assert f"starting the app at http://localhost:{port}" in output
     assert str(installed.venv) in output  # the router inside the installed package
+
+
+APP_SCRIPT = """
+import json
+from importlib import resources
+from streamlit.testing.v1 import AppTest
+
+pages = resources.files("workbench.app")
+at = AppTest.from_file(str(pages.joinpath("router.py")), default_timeout=120).run()
+home = {"errors": [e.value for e in at.exception], "subheaders": [s.value for s in at.subheader],
+        "sets": list(at.selectbox[0].options) if at.selectbox else []}
+at.switch_page(str(pages.joinpath("balance.py"))).run()
+print(json.dumps({"home": home, "balance": {"errors": [e.value for e in at.exception],
+                                            "titles": [t.value for t in at.title]}}))
+"""
+
+
+def test_the_installed_router_runs_its_pages_on_the_bundled_sets(installed: Installed) -> None:
+    """What a browser would get: the installed router runs the home page (a bundled set opened) and the Balance page."""
+    done = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", APP_SCRIPT], cwd=installed.empty, env=_clean_env(),
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    pages = json.loads(done.stdout.splitlines()[-1])
+    assert pages["home"]["errors"] == [] and pages["balance"]["errors"] == []
+    assert "Bundled sets" in pages["home"]["subheaders"]
+    assert any(option.startswith("souls · ashfall.csv") for option in pages["home"]["sets"])
+    assert pages["balance"]["titles"] == ["Balance"]
