@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import re
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,11 +33,13 @@ from openpyxl.formula.translate import Translator
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 
-from workbench.cards import normalize_name
+from workbench.cards import WorkbenchInputError, normalize_name
 from workbench.decklists import DecksSheetContent, FormulaText
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.limits import LIMITS, over_limit
-from workbench.spreadsheets import DECKS_SHEET, PaddedRow, SheetTable, set_cell_value, style_header
+from workbench.spreadsheets import DECKS_SHEET, PaddedRow, SheetTable, append_row, set_cell_value, style_header
+from workbench.xlsx_package import save_package
+from workbench.xlsx_rows import Workbook
 
 MAX_EDITOR_CELLS = LIMITS["editor_cells"].value
 """Most cells (rows × header columns) the app's card editor holds."""
@@ -535,9 +538,10 @@ def _has_set_sheet(names: Sequence[str]) -> bool:
 
 def _add_set_sheet(workbook: Any, ruleset_id: str, name: str, version: str) -> None:
     set_sheet = workbook.create_sheet("Set")
-    set_sheet.append(["key", "value"])
+    # Every key and value is written as text, never a formula: the set's name comes from a file name such as `=1+1.csv`.
+    append_row(set_sheet, ["key", "value"])
     for key, value in (("ruleset", ruleset_id), ("name", name), ("version", version)):
-        set_sheet.append([key, value])
+        append_row(set_sheet, [key, value])
     style_header(set_sheet, [18, 40])
 
 
@@ -559,46 +563,27 @@ def to_xlsx_bytes(
     else after the other sheets; every deck and card name is written as text, never a formula.
     """
     if source is not None and source.startswith(b"PK"):
-        workbook = openpyxl.load_workbook(io.BytesIO(source), read_only=False, data_only=False, keep_links=False)
-        worksheet = workbook[_card_sheet_name(workbook.sheetnames)]
-        width = len(sheet.headers)
-        for column in range(sheet.source_width, width):
-            header = worksheet.cell(row=1, column=column + 1)
-            set_cell_value(header, sheet.headers[column])
-            if sheet.source_width:
-                header._style = copy.copy(worksheet.cell(row=1, column=sheet.source_width)._style)
-        original: dict[tuple[int, int], tuple[Any, str, Any]] = {}
-        last_row = worksheet.max_row
-        for row_cells in worksheet.iter_rows(min_row=2, max_row=last_row, max_col=width):
-            for cell in row_cells:
-                original[(cell.row, cell.column - 1)] = (cell.value, cell.data_type, copy.copy(cell._style))
-                cell.value = None
-        for position, (origin, values) in enumerate(
-            zip(sheet.frame.index, sheet.frame.itertuples(index=False, name=None), strict=True)
-        ):
-            row_number = sheet.sheet_row(position)
-            for column, value in enumerate(values):
-                text = _normalized_cell(value)
-                cell = worksheet.cell(row=row_number, column=column + 1)
-                kept = original.get((int(origin), column))
-                # A row keeps its own look wherever it moved; a new row gets the default look.
-                cell._style = copy.copy(kept[2]) if kept is not None else StyleArray()
-                if kept is not None and _original_text(kept[0]) == text:
-                    _restore_cell(cell, kept[0], kept[1], int(origin))
-                else:
-                    set_cell_value(cell, typed_for_save(text))
-        for row_number in range(len(sheet.frame) + 2, last_row + 1):
-            for column in range(width):
-                cell = worksheet.cell(row=row_number, column=column + 1)
-                cell.value = None
-                cell._style = StyleArray()
-        if not _has_set_sheet(workbook.sheetnames):
-            _add_set_sheet(workbook, ruleset_id, set_name, "")
+        # Only the card sheet (and the Decks sheet, when decks are written) go through openpyxl; every other sheet
+        # is copied part by part from the upload (workbench/xlsx_package.py).
+        names = _package_sheet_names(source, sheet.path)
+        card_sheet = _card_sheet_name(names)
+        edited = {card_sheet}
+        if decks is not None:
+            edited |= {n for n in names if n.strip().casefold() == DECKS_SHEET.casefold() and n != card_sheet}
+
+        def edit(workbook: Any) -> None:
+            _write_card_sheet(workbook, sheet, card_sheet)
+            if not _has_set_sheet(workbook.sheetnames):
+                _add_set_sheet(workbook, ruleset_id, set_name, "")
+            if decks is not None:
+                _write_decks_sheet(workbook, decks, card_sheet)
+
+        return save_package(source, sheet.path, edited, edit)
     else:
         workbook = openpyxl.Workbook()
         worksheet = workbook.active
         worksheet.title = "Cards"
-        worksheet.append(list(sheet.headers))
+        append_row(worksheet, list(sheet.headers))  # a csv header `=HYPERLINK(...)` stays text, as card cells do
         style_header(worksheet, [max(12, len(h) + 4) for h in sheet.headers])
         for position, values in enumerate(sheet.frame.itertuples(index=False, name=None)):
             for column, value in enumerate(values):
@@ -613,6 +598,54 @@ def to_xlsx_bytes(
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _write_card_sheet(workbook: Any, sheet: EditableSheet, card_sheet: str) -> None:
+    """Rewrite the card sheet's rows of a loaded workbook from the edited frame: an unchanged cell keeps its value,
+    type and style; a changed or new cell is written as a number or as text (never a formula)."""
+    worksheet = workbook[card_sheet]
+    width = len(sheet.headers)
+    for column in range(sheet.source_width, width):
+        header = worksheet.cell(row=1, column=column + 1)
+        set_cell_value(header, sheet.headers[column])
+        if sheet.source_width:
+            header._style = copy.copy(worksheet.cell(row=1, column=sheet.source_width)._style)
+    original: dict[tuple[int, int], tuple[Any, str, Any]] = {}
+    last_row = worksheet.max_row
+    for row_cells in worksheet.iter_rows(min_row=2, max_row=last_row, max_col=width):
+        for cell in row_cells:
+            original[(cell.row, cell.column - 1)] = (cell.value, cell.data_type, copy.copy(cell._style))
+            cell.value = None
+    for position, (origin, values) in enumerate(
+        zip(sheet.frame.index, sheet.frame.itertuples(index=False, name=None), strict=True)
+    ):
+        row_number = sheet.sheet_row(position)
+        for column, value in enumerate(values):
+            text = _normalized_cell(value)
+            cell = worksheet.cell(row=row_number, column=column + 1)
+            kept = original.get((int(origin), column))
+            # A row keeps its own look wherever it moved; a new row gets the default look.
+            cell._style = copy.copy(kept[2]) if kept is not None else StyleArray()
+            if kept is not None and _original_text(kept[0]) == text:
+                _restore_cell(cell, kept[0], kept[1], int(origin))
+            else:
+                set_cell_value(cell, typed_for_save(text))
+    for row_number in range(len(sheet.frame) + 2, last_row + 1):
+        for column in range(width):
+            cell = worksheet.cell(row=row_number, column=column + 1)
+            cell.value = None
+            cell._style = StyleArray()
+
+
+def _package_sheet_names(source: bytes, display: str) -> list[str]:
+    try:
+        return Workbook(zipfile.ZipFile(io.BytesIO(source))).sheet_names
+    except Exception as error:  # zip and XML parsers raise many types; every one means "cannot be saved"
+        raise WorkbenchInputError(
+            f"the workbook could not be saved: its sheets cannot be listed ({type(error).__name__}: {error}).",
+            path=display,
+            expected="an .xlsx saved by a spreadsheet program",
+        ) from None
 
 
 def _write_decks_sheet(workbook: Any, content: DecksSheetContent, card_sheet: str) -> None:
