@@ -1,4 +1,4 @@
-"""The command-line contract of DESIGN.md section 3: commands, JSON shapes, exit codes."""
+"""The command-line contract of docs/cli.md and docs/formats.md: commands, JSON shapes, exit codes, habits."""
 
 from __future__ import annotations
 

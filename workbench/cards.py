@@ -72,7 +72,8 @@ class Finding:
     severity: Severity
     """`error` breaks a rule, `warning` strays from a guideline, `info` is a note."""
     rule: str
-    """Stable rule id, `<ruleset>.<check>`; documented in docs/rules.md."""
+    """Stable rule id, `<ruleset>.<check>`; documented in docs/rulesets/<ruleset>.md (the ones every ruleset shares
+    in docs/formats.md)."""
     message: str
     """One sentence a designer can act on."""
     card: str | None = None
@@ -91,7 +92,7 @@ class Finding:
     """What the sheet or deck has (JSON-serialisable)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The finding as the JSON object of DESIGN.md section 3."""
+        """The finding as the JSON object of docs/formats.md (Findings)."""
         data = asdict(self)
         return {
             key: data[key]

@@ -80,9 +80,9 @@ def kernel(function: F) -> F:
 def rules_kernel(function: F) -> F:
     """`kernel` without Numba's reference counting, for every function that allocates nothing.
 
-    With reference counting on, each call that passes arrays pays atomic increments and decrements on each of them:
-    measured at 175 ns for a small lookup, against 2 ns without (circles engine). `_nrt` is a Numba option
-    without documentation, so it is set here only, in one place.
+    With reference counting on, each call that passes arrays pays atomic increments and decrements on each of them,
+    many times the cost of a small lookup (figures in docs/simulation.md, Speed). `_nrt` is a Numba option without
+    documentation, so it is set here only, in one place.
 
     Numba compiles a called kernel once per distinct literal argument, so engines pass constants as
     `np.int64(...)`: one machine-code copy per kernel, not one per constant (less compile time and code).

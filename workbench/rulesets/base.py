@@ -252,7 +252,8 @@ class Ruleset:
     version: str
     """Bumped whenever a check or engine changes behaviour; stamped into results."""
     document: str
-    """The rule document in shared/seeds this ruleset follows."""
+    """The file name of the rule document this ruleset follows, as the project's rule documents are kept (they are
+    not part of this repository; docs/rulesets/<id>.md quotes the words each reading rests on)."""
     card_models: tuple[type[CardBase], ...]
     """One pydantic model per card kind; each has a `kind: Literal[...]` field."""
     check_cards: CardsCheck

@@ -2,7 +2,7 @@
 
 Each test builds the state a rule talks about (who has which creature, card, plasma), calls the one kernel that
 plays that rule (`start_turn`, `play_card`, `attack`, `fight`, `end_turn`, ...) and checks the outcome. The
-quotes are the rule document's own words (shared/seeds/001_3ac5e1f04a35bfd0.txt).
+quotes are the rule document's own words (as docs/rulesets/plasma.md quotes them).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Millennium Blades, the CCG simulator card game (shared/seeds/002_ebec614016c83621.txt).
+"""Millennium Blades, the CCG simulator card game (columns, rule ids, readings, simulation: docs/rulesets/blades.md).
 
 Rules summary: cards are singles, deck boxes and accessories, each from a set
 (starter, core, expansion, premium, master, promo or pro) with a star rating

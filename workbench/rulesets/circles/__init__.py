@@ -1,4 +1,4 @@
-"""The resource-circle game (shared/seeds/004_b8b5d3e79d7316c5.txt).
+"""The resource-circle game (its columns, rule ids, readings and simulation: docs/rulesets/circles.md).
 
 Rules summary: two kinds of card. Resource cards are red, blue or green and
 are spent (flipped) to pay for characters and activated abilities; they

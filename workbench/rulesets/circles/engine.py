@@ -1,6 +1,6 @@
 """The resource-circle game's match engine: array state, Numba kernels, greedy and random policies.
 
-Rules played (shared/seeds/004_b8b5d3e79d7316c5.txt; readings in options.py and docs/rulesets/circles.md):
+Rules played (the rule document as docs/rulesets/circles.md quotes it; readings in options.py and there):
 
 - Setup: each side shuffles its deck, has 2 Life Points and draws 5 cards.
 - A turn: draw 1 (the out-of-cards reading is the option `out_of_cards`), play up to `resources_per_turn`

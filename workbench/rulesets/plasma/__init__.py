@@ -1,4 +1,4 @@
-"""The plasma game (shared/seeds/001_3ac5e1f04a35bfd0.txt), whose hit points are Healthshards.
+"""The plasma game, whose hit points are Healthshards (columns, rule ids, readings, simulation: docs/rulesets/plasma.md).
 
 Rules summary: two players with decks of exactly 40 cards (at most 4 copies
 of a card) start at 20 Healthshards ("Healthstards" in one place: the same

@@ -1,4 +1,4 @@
-"""The soul-cost game (shared/seeds/003_f567fae1ae457321.txt).
+"""The soul-cost game (its columns, rule ids, readings and simulation: docs/rulesets/souls.md).
 
 Rules summary: monsters, magic and trap cards show a soul cost and Atk / Def.
 The soul cost is the number of your cards sacrificed to summon the card; the

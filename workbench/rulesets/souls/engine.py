@@ -8,9 +8,8 @@ Every kernel takes one array, `st`, and is a `rules_kernel` (compiled without
 Numba's reference counting: none allocates), because Numba otherwise
 reference-counts each array argument, atomically, on every call it does not
 inline, and with a dozen arrays per call that bookkeeping cost more than the
-game itself (matches per CPU second on the bundled decks: 12 arrays 27,000,
-3 arrays 46,000, one array 84,000, plus the summon pricing 116,000, without
-reference counting 137,000). `st` packs, at offsets kept in its own header:
+game itself (the figures of each step: docs/rulesets/souls.md, Speed). `st`
+packs, at offsets kept in its own header:
 
 - the xorshift words (st[0:4], so the shared generator draws from it directly)
   and the game fields (turn, result, offsets);

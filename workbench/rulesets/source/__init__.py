@@ -1,4 +1,4 @@
-"""SOURCE Trading Card Game (shared/seeds/000_f23a6a96ca060bc2.txt).
+"""SOURCE Trading Card Game (its columns, rule ids, readings and simulation: docs/rulesets/source.md).
 
 Rules summary: two SOURCE generators summon monsters that trek across a map
 of terrestrial (purple) and otherworldly (green) spaces. A card's requirement
