@@ -908,6 +908,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
         raise WorkbenchInputError(
             f"'{args.out}' is neither .html nor .xlsx.", expected="--out FILE.html, --out FILE.xlsx or --out - (HTML)"
         )
+    from workbench.spreadsheets import refuse_out_over_input
+
+    refuse_out_over_input(args.out, [args.cardset, args.baseline, *args.deck])
     cardset, decks, overrides = _load(args, args.deck, "set")
     baseline = _open_cardset(args.baseline, cardset.ruleset) if args.baseline else None
     report = build_report(
@@ -965,7 +968,9 @@ def _cmd_health(args: argparse.Namespace) -> int:
 
 def _cmd_print(args: argparse.Namespace) -> int:
     from workbench.print_sheet import write_print_sheet
+    from workbench.spreadsheets import refuse_out_over_input
 
+    refuse_out_over_input(args.out, [args.cardset])
     cardset = _open_cardset(args.cardset, args.ruleset)
     counted: list[int] = []
 

@@ -576,7 +576,9 @@ def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], No
     """
     target = Path(out_path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    _remove_abandoned_temp_files(target)
+    # The writer's process id is in the name, so a later write can tell a killed write's leftover from a live one.
+    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     os.close(handle)
     try:
         write(temp_name)
@@ -590,6 +592,65 @@ def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], No
         raise
     _fsync_directory(target.parent)
     return target
+
+
+def refuse_out_over_input(out: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str] | None]) -> None:
+    """Refuse an `--out` that names one of the command's own input files (the write would replace what it read).
+
+    `-` (standard output) and inputs that are not files (a bundled set's name, a deck's name) never match.
+    """
+    if str(out) == "-":
+        return
+    target = Path(out)
+    for given in inputs:
+        if given is None or str(given) == "-":
+            continue
+        source = Path(given)
+        try:
+            same = target.exists() and source.exists() and os.path.samefile(target, source)
+        except OSError:
+            same = False
+        if same or (not target.exists() and target.resolve() == source.resolve()):
+            raise WorkbenchInputError(
+                f"--out names {given}, which this command reads; writing there would replace its own input.",
+                path=str(out),
+                expected="another --out path (the command never overwrites a file it reads)",
+            )
+
+
+def _remove_abandoned_temp_files(target: Path) -> None:
+    """Delete temporary files a killed write to `target` left behind: those whose writing process has ended.
+
+    A write still running in another process keeps its file (its process id is alive).
+    """
+    prefix = f".{target.name}."
+    try:
+        candidates = [entry for entry in os.scandir(target.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in candidates:
+        middle = entry.name[len(prefix):]
+        pid_text, _, rest = middle.partition(".")
+        if not (pid_text.isascii() and pid_text.isdigit() and rest.endswith(".tmp") and entry.is_file(follow_symlinks=False)):
+            continue
+        if _process_alive(int(pid_text)):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass  # another write removed it first, or the folder is read-only: nothing lost either way
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # this process's own write in another thread (the app saves from several sessions)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # alive but someone else's, or not a process id at all: left alone
+    return True
 
 
 def _fsync_directory(folder: Path) -> None:
