@@ -45,7 +45,7 @@ _TABLE: tuple[Limit, ...] = (
         "file_bytes",
         50 * 2**20,
         "bytes",
-        "size of one card sheet, decklist, or map file (read or uploaded)",
+        "size of one card sheet or decklist file (read or uploaded)",
         "split the set into several files, or remove pictures and unused sheets",
     ),
     Limit(
@@ -80,7 +80,7 @@ _TABLE: tuple[Limit, ...] = (
         "rows",
         200_000,
         "rows",
-        "card rows (non-empty rows under the header) read from one sheet",
+        "card rows (non-empty rows under the header) read from one sheet, so cards in one set",
         "split the set into several files",
     ),
     Limit(
@@ -118,13 +118,6 @@ _TABLE: tuple[Limit, ...] = (
         "rows × header columns of a sheet opened in the app's card editor (it holds every cell, empty or not)",
         "remove columns the ruleset does not use, or split the set into several files; `workbench validate` reads "
         "larger sheets",
-    ),
-    Limit(
-        "cards",
-        200_000,
-        "cards",
-        "cards in one set",
-        "split the set into several files",
     ),
     Limit(
         "card_number",
@@ -258,7 +251,11 @@ def over_limit(
 
 def limits_markdown() -> str:
     """The limits table as Markdown, exactly as docs/formats.md carries it."""
-    lines = ["| Limit | Value | Bounds | When over, |", "|---|---|---|---|"]
+    lines = ["| Limit | Value | What it bounds | When over it |", "|---|---|---|---|"]
     for bound in LIMITS.values():
         lines.append(f"| `{bound.name}` | {bound.shown()} | {bound.bounds} | {bound.split} |")
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(limits_markdown(), end="")

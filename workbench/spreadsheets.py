@@ -48,6 +48,8 @@ MAX_CELLS = LIMITS["cells"].value
 """Most non-empty cells read from one sheet (empty cells are not counted, and cost nothing)."""
 MAX_SHEETS = LIMITS["sheets"].value
 """Most sheets in one workbook."""
+MAX_CELL_CHARS = LIMITS["text_cell_chars"].value
+"""Most characters in one cell (a spreadsheet program's own limit)."""
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -523,6 +525,12 @@ def _table_from_rows(
                 row=number,
                 column=get_column_letter(extra + 1),
                 expected="every value under a header; add a header to that column or move the value",
+            )
+        long_cell = next((i for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS), None)
+        if long_cell is not None:
+            raise over_limit(
+                "text_cell_chars", f"a cell holds {len(values[long_cell]):,} characters", path=display, sheet=sheet,
+                row=number, column=get_column_letter(long_cell + 1),
             )
         cells_used += sum(1 for v in values if v is not None) + len(row_formulas)
         if cells_used > MAX_CELLS:
