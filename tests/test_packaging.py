@@ -1,8 +1,8 @@
 """The package as a Python user installs it: a wheel built from the checkout, installed into a fresh venv, run from an
 empty folder far from the checkout (issue 15's done-when).
 
-The wheel is built once per test session (about 10 s; pip fetches the build backend, setuptools, from PyPI or its
-cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba, streamlit, ...) come from the venv
+The wheel is built once per test session, from a copy of the checkout (about 10 s; pip fetches the build backend,
+setuptools, from PyPI or its cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba, streamlit, ...) come from the venv
 running the tests through a .pth line, which keeps the test under a minute and offline once the backend is cached.
 That line adds a folder to sys.path without running the .pth files in it, so the checkout's editable install stays
 out: `workbench` is imported from the wheel's copy, which each test checks.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -71,10 +72,20 @@ def _clean_env() -> dict[str, str]:
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     root = tmp_path_factory.mktemp("packaging")
-    wheels, venv, empty = root / "wheel", root / "venv", root / "empty"
+    source, wheels, venv, empty = root / "source", root / "wheel", root / "venv", root / "empty"
     empty.mkdir()
+    # Built from a copy of the checkout's files (tracked or not, as git sees them): setuptools reuses a build/ folder
+    # in the source tree, which could carry a deleted module into the wheel, and the checkout stays untouched.
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT, capture_output=True,
+        text=True, check=True,
+    ).stdout.splitlines()
+    for name in listed:
+        if (REPO_ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO_ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
         check=True, capture_output=True, text=True, timeout=300,
     )
     (wheel,) = wheels.glob("card_workbench-*.whl")
