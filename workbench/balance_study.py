@@ -16,7 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.analysis import PowerCurve, matchup_matrix, power_curve
+from workbench.analysis import PowerCurve, matchup_matrix
+from workbench.auto_decks import GauntletChoice
+from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets.base import Ruleset
@@ -50,6 +52,17 @@ class StudySettings:
     """Measure every card's power."""
     with_matchups: bool = True
     """Play every ordered pair of decks (needs two decks or more)."""
+    also_policies: tuple[str, ...] = ()
+    """More policies to run the power curve under, beside deck A's: verdicts shown side by side."""
+    auto_decks: int = 0
+    """Auto decks added to the power curve's gauntlet (0: the chosen decks only); see `workbench.auto_decks`."""
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share
+    """A card played in fewer than this share of its matches is `rarely played`, not judged."""
+
+    @property
+    def curve_policies(self) -> list[str]:
+        """The power curve's policies: deck A's first, then the others asked for."""
+        return list(dict.fromkeys([self.policy_a, *self.also_policies]))
 
     @classmethod
     def defaults(cls, deck_names: Sequence[str], policies: Sequence[str]) -> StudySettings:
@@ -82,7 +95,9 @@ class StudyResults:
     trace: list[str]
     """Match 0 of the seed, turn by turn."""
     curve: PowerCurve | None = None
-    """Per-card power, when asked for."""
+    """Per-card power, when asked for: under deck A's policy, with the gauntlet asked for."""
+    verdicts: VerdictRuns | None = None
+    """Every power curve run (per policy, and hand-made vs auto decks) when there is more than one, to compare."""
     matchups: pd.DataFrame | None = None
     """The matchup matrix, when asked for and there are two decks or more."""
     seconds: dict[str, float] = field(default_factory=dict)
@@ -150,16 +165,22 @@ def run_study(
     results = StudyResults(settings, dict(resolved), cardset.content_hash(), match, lines, seconds=seconds)
     if settings.with_power_curve:
         started = time.perf_counter()
-        results.curve = power_curve(
+        gauntlet = GauntletChoice(settings.auto_decks)
+        runs = power_curve_runs(
             cardset,
             chosen,
+            settings.curve_policies,
+            gauntlet,
             settings.matches_per_card,
             settings.seed,
-            settings.policy_a,
             resolved,
             workers=workers,
             progress=phase_progress(CURVE_PHASE),
+            min_play_share=settings.min_play_share,
         )
+        primary = next(label for label, (key, _) in runs.runs.items() if key == RunKey(settings.policy_a, gauntlet))
+        results.curve = runs.curve(primary)
+        results.verdicts = runs if len(runs.runs) > 1 else None
         seconds[CURVE_PHASE] = time.perf_counter() - started
     if settings.with_matchups and len(chosen) > 1:
         started = time.perf_counter()

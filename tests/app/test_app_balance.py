@@ -482,3 +482,37 @@ def test_the_balance_page_shows_the_games_health_at_its_top_after_a_check() -> N
     # Nothing more is simulated on a plain rerun: the check is kept for these settings.
     at.run()
     assert [m.label for m in at.metric][:1] == ["First player wins"]
+
+
+def test_the_power_curve_compares_policies_and_auto_decks_and_takes_the_play_share_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A designer asks for a second policy, two auto decks and a 0% threshold: four curves on one seed, the cards
+    whose verdict differs first, and Titan (never affordable) judged since 0% judges every card."""
+    at = _toy_balance_with_titan(monkeypatch)
+    at.multiselect(key="balance_also_policies").set_value(["random"])
+    at.number_input(key="balance_auto_decks").set_value(2)
+    at.number_input(key="balance_min_play_share").set_value(0)
+    at = _run(at, per_card=240)
+    results = list(results_store_values(at))[0]
+    runs = results.verdicts
+    assert runs is not None and runs.labels == ["greedy, hand", "greedy, auto:2", "random, hand", "random, auto:2"]
+    # The page's main curve is deck A's policy with the gauntlet asked for: the auto one.
+    assert results.curve is runs.curve("greedy, auto:2")
+    assert results.curve.meta["gauntlet"][-2:] == ["auto 1", "auto 2"]
+    assert all(curve.meta["min_play_share"] == 0 for _, curve in runs.runs.values())
+    assert "rarely played" not in set(results.curve.cards["flag"])
+    comparison = next(frame for frame in at.dataframe if "why" in frame.value.columns and "sensitive" in frame.value.columns)
+    assert comparison.value["card"].tolist() == runs.comparison()["card"].tolist()
+    assert runs.statement() in [*[w.value for w in at.warning], *[i.value for i in at.info]]
+    # The toy plays the same under either policy: any difference is the gauntlet's, never the policy's.
+    assert not any("policy-sensitive" in why for why in comparison.value["why"])
+    assert len(plotly_charts(at)) >= 4 + 1
+
+
+def test_an_out_of_range_auto_deck_count_keeps_run_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _toy_balance(monkeypatch)
+    at.number_input(key="balance_auto_decks").set_value(500)
+    at.run()
+    assert "Auto decks (power curve): 500 is outside the limit, 0 to 64." in shown_text(at)
+    assert at.button(key="balance_run").disabled

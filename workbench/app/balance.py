@@ -67,7 +67,9 @@ from workbench.charts import (
     power_curve_figure,
     sweep_figure,
 )
+from workbench.auto_decks import AUTO_DECKS_MAX
 from workbench.engines import Engine
+from workbench.verdicts import VerdictRuns
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
@@ -117,6 +119,8 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
         if curve is None:
             st.info("The power curve was not asked for in this run.")
         else:
+            if results.verdicts is not None:
+                _show_verdicts(results.verdicts, cost_axis)
             # What the line says about the game, and which cards were too seldom played to judge, above the chart.
             line, *others = curve.statements()
             (st.info if curve.rises_with_cost else st.warning)(line)
@@ -197,6 +201,33 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             mime="text/plain",
             on_click="ignore",
         )
+
+
+def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
+    """Verdicts per policy (and hand-made vs auto decks) side by side, the cards whose verdict differs first."""
+    (st.warning if runs.sensitive_cards() else st.info)(runs.statement())
+    table = runs.comparison()
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        placeholder=EMPTY_CELL,
+        key="verdicts_table",
+        column_config={
+            "cost": st.column_config.NumberColumn(format="%g"),
+            **{f"power · {label}": st.column_config.NumberColumn(format="%+.3f") for label in runs.labels},
+            "sensitive": st.column_config.CheckboxColumn(help="The verdict differs between runs."),
+            "why": st.column_config.TextColumn(help="Which way the verdict differs, in words.", width="large"),
+        },
+    )
+    for start in range(0, len(runs.labels), 2):
+        columns = st.columns(2)
+        for column, label in zip(columns, runs.labels[start : start + 2]):
+            with column:
+                st.markdown(f"**{label}**")  # a run label: policy and gauntlet names, never user text
+                st.caption(runs.curve(label).line_statement())
+                st.plotly_chart(power_curve_figure(runs.curve(label), cost_axis), width="stretch", key=f"power_curve_{label}")
+    st.caption("The chart and table below are the run under deck A's policy with the gauntlet asked for.")
 
 
 @functools.cache
@@ -532,6 +563,30 @@ def _simulation_section(
     ticks = st.columns(3)
     with_curve = ticks[0].checkbox("Power curve", value=True, key="balance_with_curve")
     with_matchups = ticks[1].checkbox("Matchup matrix", value=True, key="balance_with_matchups")
+    curve_row = st.columns(3)
+    also_policies = curve_row[0].multiselect(
+        "Also judge the power curve under",
+        [policy for policy in policies if policy != policy_a],
+        key="balance_also_policies",
+        disabled=not with_curve,
+        help="Runs the power curve once more per policy, on the same seed, and lists first the cards whose verdict "
+        "differs between policies.",
+    )
+    auto_decks, auto_problem = count_input(
+        curve_row[1], "Auto decks (power curve)", 0, AUTO_DECKS_MAX, 0, "balance_auto_decks",
+        help_text="Adds this many decks built at random from the set under its deck rules; every card is measured "
+        "in each of them, and its verdict compared with the chosen decks'. 0: the chosen decks only.",
+    )
+    share_percent, share_problem = count_input(
+        curve_row[2], "Rarely played under (% of matches)", 0, 50, round(defaults.min_play_share * 100),
+        "balance_min_play_share",
+        help_text="A card its side played in fewer than this share of its matches gets no verdict (rarely played). "
+        "0 judges every card.",
+    )
+    for problem in (auto_problem, share_problem):
+        if problem:
+            st.error(problem)
+            problems.append(problem)
 
     settings = StudySettings(
         decks=tuple(chosen),
@@ -542,6 +597,9 @@ def _simulation_section(
         seed=int(seed),
         with_power_curve=with_curve,
         with_matchups=with_matchups,
+        also_policies=tuple(also_policies),
+        auto_decks=int(auto_decks),
+        min_play_share=int(share_percent) / 100,
     )
     settings_key = json.dumps(
         [
