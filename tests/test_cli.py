@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -21,7 +22,7 @@ from workbench.rulesets import RULESETS
 FINDING_KEYS = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object]:
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
     code = main([*argv, "--format", "json"])
     return code, json.loads(capsys.readouterr().out)
 
@@ -29,8 +30,8 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, objec
 def test_rulesets_lists_every_registered_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     code, rows = run_json(capsys, "rulesets")
     assert code == 0
-    assert [row["id"] for row in rows] == list(RULESETS)  # type: ignore[union-attr]
-    assert all(row["version"] and row["title"] for row in rows)  # type: ignore[union-attr]
+    assert [row["id"] for row in rows] == list(RULESETS)
+    assert all(row["version"] and row["title"] for row in rows)
 
 
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
@@ -60,11 +61,11 @@ def test_validate_json_findings_follow_the_contract(capsys: pytest.CaptureFixtur
     sheet.write_text("name,kind,soul_cost,atk,def\nOgre,monster,0,6,6\n", encoding="utf-8")
     code, data = run_json(capsys, "validate", str(sheet), "--option", "strict_costs=true")
     assert code == 1
-    (finding,) = data["findings"]  # type: ignore[index]
+    (finding,) = data["findings"]
     assert list(finding) == FINDING_KEYS
     assert finding["rule"] == "souls.soul_cost" and (finding["row"], finding["column"]) == (2, "soul_cost")
     assert (finding["expected"], finding["actual"]) == (2, 0)
-    assert data["options"]["strict_costs"] is True  # type: ignore[index]
+    assert data["options"]["strict_costs"] is True
 
 
 def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -205,7 +206,7 @@ def test_validate_text_says_missing_values_and_lists_in_words(capsys: pytest.Cap
     for python in ("None", "null", '["', "['"):
         assert python not in out, f"{python!r} in: {out}"
     code, data = run_json(capsys, "validate", str(sheet), "--deck", str(deck))
-    unknown = next(f for f in data["findings"] if f["rule"] == "souls.unknown_card")  # type: ignore[index]
+    unknown = next(f for f in data["findings"] if f["rule"] == "souls.unknown_card")
     assert unknown["expected"] == ["Ember Pup"]  # the JSON contract keeps the list as a list
 
 
@@ -289,15 +290,17 @@ def test_a_card_sheet_read_from_standard_input_gives_the_same_findings(
     from_file = run_json(capsys, "validate", str(sheet))
     _stdin(monkeypatch, sheet.read_bytes())
     code, data = run_json(capsys, "validate", "-")
-    assert (code, data["cardset"]) == (from_file[0], "stdin")  # type: ignore[index]
-    assert data["findings"] == from_file[1]["findings"]  # type: ignore[index]
+    assert (code, data["cardset"]) == (from_file[0], "stdin")
+    assert data["findings"] == from_file[1]["findings"]
 
 
-def test_a_decklist_read_from_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_decklist_read_from_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     _stdin(monkeypatch, b"3 Cinder Whelp\n1 No Such Card\n")
     code, data = run_json(capsys, "validate", str(SOULS_SET), "--deck", "-")
-    assert code == 1 and data["decks"] == ["stdin"]  # type: ignore[index]
-    unknown = [f for f in data["findings"] if f["rule"] == "souls.unknown_card"]  # type: ignore[index]
+    assert code == 1 and data["decks"] == ["stdin"]
+    unknown = [f for f in data["findings"] if f["rule"] == "souls.unknown_card"]
     assert [f["actual"] for f in unknown] == ["No Such Card"]
     # Standard input is read once: a second - is refused, naming both.
     _stdin(monkeypatch, SOULS_SET.read_bytes())
@@ -389,14 +392,14 @@ def test_every_simulating_command_takes_the_same_simulation_options() -> None:
 def test_a_bundled_set_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     code, sets = run_json(capsys, "sets")
     assert code == 0
-    names = [entry["name"] for entry in sets]  # type: ignore[union-attr]
+    names = [entry["name"] for entry in sets]
     assert "souls/ashfall" in names and "souls/mistakes" in names and len(names) == len(set(names))
-    ashfall = next(entry for entry in sets if entry["name"] == "souls/ashfall")  # type: ignore[union-attr]
+    ashfall = next(entry for entry in sets if entry["name"] == "souls/ashfall")
     assert ashfall["path"] == str(SOULS_SET) and ashfall["decks"] == ["ember_rush", "plague_court", "stone_bastion"]
     code, data = run_json(capsys, "validate", "Souls/Ashfall", "--deck", "stone_bastion")
-    assert code == 0 and data["cardset"] == str(SOULS_SET)  # type: ignore[index]
+    assert code == 0 and data["cardset"] == str(SOULS_SET)
     code, data = run_json(capsys, "validate", "souls/mistakes")
-    assert code == 1 and data["cardset"] == str(SOULS_MISTAKES)  # type: ignore[index]
+    assert code == 1 and data["cardset"] == str(SOULS_MISTAKES)
     assert main(["validate", "souls/ashfal"]) == 2
     err = capsys.readouterr().err
     assert "souls/ashfal: the file does not exist, and no bundled set has that name" in err and "souls/ashfall" in err

@@ -2,10 +2,10 @@
 empty folder far from the checkout (issue 15's done-when).
 
 The wheel is built once per test session, from a copy of the checkout (about 10 s; pip fetches the build backend,
-setuptools, from PyPI or its cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba, streamlit, ...) come from the venv
-running the tests through a .pth line, which keeps the test under a minute and offline once the backend is cached.
-That line adds a folder to sys.path without running the .pth files in it, so the checkout's editable install stays
-out: `workbench` is imported from the wheel's copy, which each test checks.
+setuptools, from PyPI or its cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba,
+streamlit, ...) come from the venv running the tests through a .pth line, which keeps the test under a minute and
+offline once the backend is cached. That line adds a folder to sys.path without running the .pth files in it, so the
+checkout's editable install stays out: `workbench` is imported from the wheel's copy, which the tests check.
 """
 
 from __future__ import annotations
@@ -162,7 +162,8 @@ def test_workbench_app_serves_the_installed_router(installed: Installed) -> None
                         break
                 except OSError:
                     time.sleep(0.5)
-            assert health == "ok", f"no health answer; the server said: {server.stdout.read() if server.poll() is not None else ''}"
+            said = server.stdout.read() if server.stdout is not None and server.poll() is not None else ""
+            assert health == "ok", f"no health answer; the server said: {said}"
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
                 assert page.status == 200 and b"<html" in page.read().lower()
         finally:

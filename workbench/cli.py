@@ -76,7 +76,7 @@ def _help(text: str) -> str:
     return text.replace("%", "%%")
 
 
-def _common_options() -> argparse.ArgumentParser:
+def _common_options() -> _Parser:
     """What every command takes: the output format, and how much it says on stderr."""
     common = _Parser(add_help=False)
     common.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
@@ -92,7 +92,7 @@ def _common_options() -> argparse.ArgumentParser:
     return common
 
 
-def _option_options() -> argparse.ArgumentParser:
+def _option_options() -> _Parser:
     """`--option`: a rule option of the ruleset, repeated for more."""
     options = _Parser(add_help=False)
     options.add_argument(
@@ -102,7 +102,7 @@ def _option_options() -> argparse.ArgumentParser:
     return options
 
 
-def _cardset_options() -> argparse.ArgumentParser:
+def _cardset_options() -> _Parser:
     """The card set a command reads, and its ruleset."""
     cardset = _Parser(add_help=False)
     cardset.add_argument(
@@ -113,7 +113,7 @@ def _cardset_options() -> argparse.ArgumentParser:
     return cardset
 
 
-def _simulation_options(option_options: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def _simulation_options(option_options: _Parser) -> _Parser:
     """The options every simulating command shares (simulate, power-curve, sweep, report, health, diff)."""
     simulation = _Parser(add_help=False, parents=[option_options])
     simulation.add_argument(
@@ -147,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     common, option_options, cardset_options = _common_options(), _option_options(), _cardset_options()
     simulation_options = _simulation_options(option_options)
 
-    def add(name: str, help_text: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, *parents: _Parser) -> argparse.ArgumentParser:
         return commands.add_parser(
             name, help=_help(help_text), description=help_text, parents=[common, *parents]
         )
@@ -235,7 +235,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_out_argument(report, "FILE.html|FILE.xlsx", "the report (- writes the HTML report)")
     report.add_argument(
-        "--png-dir", metavar="DIR", help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)"
+        "--png-dir", metavar="DIR",
+        help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)",
     )
     add_power_curve_arguments(report, "card")
     report.add_argument(
