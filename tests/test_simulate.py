@@ -113,7 +113,7 @@ def test_unknown_policy_and_gameless_ruleset_are_clear_errors(toy: tuple[CardSet
     cardset, reference, _ = toy
     with pytest.raises(WorkbenchInputError, match="one of: greedy, random"):
         simulate(cardset, reference, matches=10, policies="clever")
-    with pytest.raises(WorkbenchInputError, match="out of range"):
+    with pytest.raises(WorkbenchInputError, match="the number of matches is 0; it must be at least 1"):
         simulate(cardset, reference, matches=0)
     gameless = make_cardset(toy_ruleset(engine_module=None), TOY_ROWS, filename="plain.csv")
     with pytest.raises(WorkbenchInputError, match="has no match engine"):

@@ -69,10 +69,12 @@ def _compile(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCa
 def _play(table: IntArray, options: IntArray, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
           winners: Any, turns: Any, counters: IntArray, events: IntArray) -> None:
     state = np.zeros(4, dtype=np.int64)
-    a = deck_a.copy()
-    b = deck_b.copy()
     event_count = np.zeros(1, dtype=np.int64)
     for m in range(seeds.shape[0]):
+        # Each match starts from the decks as listed, so a match depends on its seed alone (not on the matches
+        # before it in the batch): a batch played in pieces gives the same matches (workbench.simulate.run_jobs).
+        a = deck_a.copy()
+        b = deck_b.copy()
         begin_match_counters(counters, m)
         rng_seed(state, seeds[m])
         shuffle_in_place(a, a.shape[0], state)

@@ -55,6 +55,10 @@ from workbench.simulate import (
     Progress,
     Rate,
     batch_seeds,
+    check_pair_run,
+    check_run_parameters,
+    check_run_size,
+    check_sweep,
     compile_for,
     engine_module_of,
     provenance,
@@ -259,6 +263,7 @@ def power_curve(
     its slot, against all the decks.
     """
     min_play_share = check_min_play_share(min_play_share)
+    check_run_parameters(seed=seed, matches_per_card=matches_per_card, workers=workers, executor=executor)
     if not decks:
         raise WorkbenchInputError(
             "a power curve needs at least one deck: the first is the reference deck, all of them the gauntlet.",
@@ -302,6 +307,7 @@ def power_curve(
         holding = [r for r, chosen in enumerate(fillers) if slot in chosen]
         homes[card] = [r for r in holding if fillers[r][slot] != card] or holding
         variants += [(card, r, variant_deck(reference_arrays[r], fillers[r][slot], card)) for r in homes[card]]
+    check_run_size(len(variants) * len(opponents) * per_pair, f"{len(variants):,} decks measured × {len(opponents):,} opponents × {per_pair:,} matches")
     jobs = [
         Job(deck, opponent, seeds, first, policy_id, policy_id)
         for _, r, deck in variants
@@ -604,6 +610,7 @@ def play_every_pair(
 
     The matchup matrix and game health both play through here, so with one seed they rest on the same matches.
     """
+    check_pair_run(len(decks), matches, seed, workers, executor)
     pairs = [(a, b) for a in decks for b in decks]
     children = np.random.SeedSequence(seed).spawn(len(pairs))
     played: list[PairResult] = []
@@ -761,6 +768,7 @@ def sweep(
 
     Each point says whether its matches differ at all from the card's current value's (`changed`), and the sweep's
     `statement` says when the card was never played or the field never changed a match."""
+    check_sweep(values, matches_per_card)
     variants = [with_field(cardset, card_name, field_name, value) for value in values]
     name = cardset.find(card_name).card.name  # type: ignore[union-attr]
     current = _field_value(cardset, name, field_name)

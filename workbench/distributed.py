@@ -45,7 +45,14 @@ def check_executor(executor: str | None) -> str:
         return text
     for prefix in ("dask://", "tcp://"):
         if text.startswith(prefix) and ":" in text[len(prefix) :]:
-            return "tcp://" + text[len(prefix) :]
+            host, _, port = text[len(prefix) :].rpartition(":")
+            # A scheduler address needs a host and a port number; `dask://:` once reached int('') as a traceback.
+            if host and port.isascii() and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65_535:
+                return "tcp://" + text[len(prefix) :]
+            raise WorkbenchInputError(
+                f"'{executor}' is not a scheduler address: it needs a host name and a port number from 1 to 65535.",
+                expected=EXECUTOR_FORMS,
+            )
     raise WorkbenchInputError(f"'{executor}' is not an executor.", expected=EXECUTOR_FORMS)
 
 

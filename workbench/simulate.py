@@ -13,8 +13,10 @@ import atexit
 import importlib
 import math
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -26,17 +28,105 @@ import pandas as pd
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
+from workbench.limits import limit
 from workbench.warm import load_engine
 
 BATCH_SIZE = 1_000
 """Matches per batch (and per child seed). Fixed, so results never depend on the worker count."""
 PARALLEL_THRESHOLD = 20_000
 """Below this many matches, starting worker processes costs more than it saves."""
-MAX_MATCHES = 10_000_000
+MAX_MATCHES = limit("matches").value
 
 Progress = Callable[[int, int], None]
 """progress(matches_done, matches_total)."""
 FirstPlayer = Literal["alternate", "random"]
+
+
+def parameter_refused(name: str, found: str) -> WorkbenchInputError:
+    """The refusal of a run parameter over limit `name` of workbench.limits (`found`: what was asked, in words),
+    raised before anything is compiled or played."""
+    bound = limit(name)
+    return WorkbenchInputError(
+        f"{found}, more than the limit of {bound.shown()} for {bound.bounds}; nothing was run.",
+        expected=f"at most {bound.shown()}; to stay under it, {bound.split}",
+    )
+
+
+def _whole_number(value: object, what: str, low: int, name: str) -> int:
+    """`value` as an int of at least `low` and at most limit `name`, or the one-paragraph refusal."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise WorkbenchInputError(f"{what} must be a whole number, not {value!r}.", expected=f"a whole number from {low:,}")
+    number = int(value)
+    if number < low:
+        raise WorkbenchInputError(
+            f"{what} is {number:,}; it must be at least {low:,}.",
+            expected=f"a whole number from {low:,} to {limit(name).shown()}",
+        )
+    if number > limit(name).value:
+        digits = len(str(number))
+        shown = f"{number:,}" if digits <= 30 else f"a {digits:,}-digit number"
+        raise parameter_refused(name, f"{what} is {shown}")
+    return number
+
+
+def check_seed(seed: int) -> int:
+    """A run's seed: any whole number from 0 to 2**64 - 1 (SeedSequence takes no negative seed)."""
+    return _whole_number(seed, "the seed", 0, "seed")
+
+
+def check_run_parameters(
+    *,
+    seed: int,
+    matches: int | None = None,
+    matches_per_card: int | None = None,
+    workers: int | None = None,
+    executor: str | None = None,
+) -> None:
+    """Every parameter a run is given, checked against workbench.limits before any card is compiled or job
+    submitted: seed, matches (per simulation or pair), matches per card, worker count and executor address."""
+    from workbench.distributed import check_executor
+
+    check_seed(seed)
+    if matches is not None:
+        _whole_number(matches, "the number of matches", 1, "matches")
+    if matches_per_card is not None:
+        _whole_number(matches_per_card, "the number of matches per card", 1, "matches_per_card")
+    if workers is not None:
+        _whole_number(workers, "the number of workers", 1, "workers")
+    check_executor(executor)
+
+
+def check_run_size(total: int, what: str) -> None:
+    """Refuse a run that would play more than `run_matches` matches in all (`what` says how the total is made)."""
+    if total > limit("run_matches").value:
+        raise parameter_refused("run_matches", f"{what} make {total:,} matches")
+
+
+def check_pair_run(
+    decks: int, matches: int, seed: int, workers: int | None = None, executor: str | None = None
+) -> None:
+    """Matchups and game health: every ordered pair of `decks` plays `matches` matches (checked before the first)."""
+    check_run_parameters(seed=seed, matches=matches, workers=workers, executor=executor)
+    check_run_size(decks * decks * matches, f"{decks:,} decks ({decks * decks:,} ordered pairs) × {matches:,} matches")
+
+
+def check_sweep(values: Sequence[object], matches_per_card: int) -> None:
+    """A sweep's values: at most `sweep_values` of them, each a finite number within the `card_number` magnitude
+    every card field keeps to; and the swept card's matches in all within `run_matches`."""
+    if len(values) > limit("sweep_values").value:
+        raise parameter_refused("sweep_values", f"the sweep lists {len(values):,} values")
+    bound = limit("card_number").value
+    for value in values:
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if number is None or not math.isfinite(number) or abs(number) > bound:
+            shown = f"{number:g}" if isinstance(number, float) else (
+                f"a {len(str(number)):,}-digit number" if isinstance(number, int) and len(str(number)) > 15
+                else repr(value))
+            raise WorkbenchInputError(
+                f"a sweep value ({shown}) is outside what a card field holds.",
+                expected=f"finite numbers from -{bound:,} to {bound:,} ({limit('card_number').bounds})",
+            )
+    check_run_size(2 * len(values) * matches_per_card, f"{len(values):,} sweep values × 2 decks × {matches_per_card:,} matches per card")
 
 
 def engine_for(cardset: CardSet) -> Engine:
@@ -111,6 +201,58 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+PIECE_SECONDS = 0.25
+"""How long one call into an engine should run. A run is played in pieces of a batch sized from the engine's
+measured speed, and reports progress after each, which is where a cancelled run stops (the app's Cancel raises in
+the progress report): a piece of 0.25 s keeps Cancel under a second even when a measured piece runs four times
+slower than the last (a batch of 1,000 matches at turn_cap 10,000 takes about 19 s in circles). Pieces split the
+batch's own seeds, so the matches, and every figure, are the same as playing the batch in one call."""
+FIRST_PIECE = 4
+"""Matches of the first piece, before anything is known of the engine's speed on these decks."""
+
+
+@dataclass
+class _Pace:
+    """The piece size, from the time the last piece took: PIECE_SECONDS' worth of matches, at most four times the
+    last piece (one quick piece must not turn into a batch of slow matches) and at most a batch."""
+
+    size: int = FIRST_PIECE
+    """Matches of the next piece."""
+
+    def record(self, matches: int, seconds: float) -> None:
+        """Size the next piece from one piece's `matches` and the `seconds` it took."""
+        fitted = int(PIECE_SECONDS * matches / seconds) if seconds > 0 else BATCH_SIZE
+        self.size = max(1, min(BATCH_SIZE, fitted, 4 * max(self.size, matches)))
+
+
+def _piece(job: Job, start: int, stop: int) -> Job:
+    """The matches `start` to `stop` of a job, with their own seeds and first players."""
+    return Job(job.deck_a, job.deck_b, job.seeds[start:stop], job.first[start:stop], job.policy_a, job.policy_b)
+
+
+def _joined(parts: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """One batch's outcome from its pieces' outcomes, in order: per-match arrays joined, counters added."""
+    if len(parts) == 1:
+        return parts[0]
+    winners = np.concatenate([part[0] for part in parts])
+    turns = np.concatenate([part[1] for part in parts])
+    counters = parts[0][2].copy()
+    for part in parts[1:]:
+        counters += part[2]
+    if all(len(part) > 3 for part in parts):
+        extras = {key: np.concatenate([part[3][key] for part in parts]) for key in parts[0][3]}
+        return winners, turns, counters, extras
+    return winners, turns, counters
+
+
+def _timed_piece(engine_module: str, compiled: CompiledCards, job: Job, pace: _Pace) -> tuple[Any, ...]:
+    """Play one piece here, and size the next from the time it took."""
+    started = time.perf_counter()
+    outcome = _play_job(engine_module, compiled, job)
+    pace.record(len(job.seeds), time.perf_counter() - started)
+    return outcome
+
+
 def run_jobs(
     engine_module: str,
     compiled: CompiledCards,
@@ -120,7 +262,12 @@ def run_jobs(
     executor: str | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Play every job, in order: on `workers` local processes (default: all cores; 1 = in this process), or on the
-    Dask `executor` (`dask-local`, `dask://HOST:PORT`; see workbench.distributed)."""
+    Dask `executor` (`dask-local`, `dask://HOST:PORT`; see workbench.distributed).
+
+    Locally, each job is played in pieces of about PIECE_SECONDS (see there) with a progress report after each, so
+    a progress callback that raises (the app's Cancel) stops the run within a second, whatever the turn cap; on
+    processes, the first pieces play here to measure the engine's speed and the rest are sized from it.
+    """
     from workbench.distributed import check_executor, run_jobs_on_dask
 
     executor = check_executor(executor)
@@ -131,7 +278,7 @@ def run_jobs(
     if total < PARALLEL_THRESHOLD:
         workers = 1
     done = 0
-    results: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    parts: list[list[tuple[Any, ...]]] = [[] for _ in jobs]
     if progress:
         progress(0, total)
     # Compile (or load) the engine here first, once per process, timed and recorded (workbench.warm): the workers
@@ -139,19 +286,53 @@ def run_jobs(
     # per worker on a cold cache).
     if jobs:
         load_engine(engine_module, compiled, jobs[0].deck_a, jobs[0].deck_b)
+    pace = _Pace()
+    # On processes, only the first job's opening pieces play here: until one has run a quarter of PIECE_SECONDS,
+    # the speed is not known well enough to size the pieces sent to the workers.
+    measured_enough = workers == 1
+    first_job_start = 0
+    while jobs and not measured_enough and first_job_start < len(jobs[0].seeds):
+        stop = min(len(jobs[0].seeds), first_job_start + pace.size)
+        started = time.perf_counter()
+        parts[0].append(_timed_piece(engine_module, compiled, _piece(jobs[0], first_job_start, stop), pace))
+        measured_enough = time.perf_counter() - started >= PIECE_SECONDS / 4
+        done += stop - first_job_start
+        first_job_start = stop
+        if progress:
+            progress(done, total)
     if workers == 1:
-        for job in jobs:
-            results.append(_play_job(engine_module, compiled, job))
-            done += len(job.seeds)
-            if progress:
-                progress(done, total)
-        return results
+        for index, job in enumerate(jobs):
+            start = first_job_start if index == 0 else 0
+            while start < len(job.seeds):
+                stop = min(len(job.seeds), start + pace.size)
+                parts[index].append(_timed_piece(engine_module, compiled, _piece(job, start, stop), pace))
+                done += stop - start
+                start = stop
+                if progress:
+                    progress(done, total)
+        return [_joined(job_parts) for job_parts in parts]  # type: ignore[misc]
     pool = _local_pool(workers)
-    futures = [pool.submit(_play_job, engine_module, compiled, job) for job in jobs]
+    pieces = [
+        (index, start, min(len(job.seeds), start + pace.size))
+        for index, job in enumerate(jobs)
+        for start in range(first_job_start if index == 0 else 0, len(job.seeds), pace.size)
+    ]
+    futures = [
+        pool.submit(_play_job, engine_module, compiled, _piece(jobs[index], start, stop)) for index, start, stop in pieces
+    ]
     try:
-        for job, future in zip(jobs, futures):
-            results.append(future.result())
-            done += len(job.seeds)
+        for (index, start, stop), future in zip(pieces, futures):
+            while True:
+                try:
+                    outcome = future.result(timeout=PIECE_SECONDS)
+                    break
+                except FuturesTimeout:
+                    # Still running (a worker starting up and loading the engine takes seconds): report anyway, so
+                    # a cancel is heard within PIECE_SECONDS of being pressed whatever the workers are doing.
+                    if progress:
+                        progress(done, total)
+            parts[index].append(outcome)
+            done += stop - start
             if progress:
                 progress(done, total)
     except BaseException as error:
@@ -160,7 +341,7 @@ def run_jobs(
         if isinstance(error, BrokenProcessPool):
             _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
         raise
-    return results
+    return [_joined(job_parts) for job_parts in parts]  # type: ignore[misc]
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
@@ -317,6 +498,7 @@ def simulate(
     executor: str | None = None,
 ) -> MatchResults:
     """Play `matches` matches of deck A against deck B (a mirror match when B is omitted)."""
+    check_run_parameters(seed=seed, matches=matches, workers=workers, executor=executor)
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, options)
     policy_names = (policies, policies) if isinstance(policies, str) else tuple(policies)
@@ -368,6 +550,7 @@ def trace(
     a_goes_first: bool = True,
 ) -> Iterator[str]:
     """One seeded match, turn by turn, as lines a designer can read (the match is `simulate`'s match 0)."""
+    check_seed(seed)
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, options)
     policy_names = (policies, policies) if isinstance(policies, str) else tuple(policies)
