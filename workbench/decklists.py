@@ -705,7 +705,9 @@ def resolve_decks(
     decks: list[Deck] = []
     found: SetDecks | None = None
     for argument in arguments:
-        if Path(argument).is_file():
+        # Anything at that path is read as a decklist: a folder, a FIFO or a device is then refused by what it is,
+        # not taken for a deck's name; a broken symlink is read too, and refused as missing.
+        if os.path.lexists(argument):
             decks.append(read_decklist(argument, cardset))
             continue
         if found is None:

@@ -501,7 +501,7 @@ def _table_from_rows(
                 )
             if len(values) > MAX_COLUMNS:
                 raise over_limit(
-                    "columns", f"the sheet has {len(values)} header columns", path=display, sheet=sheet, row=1
+                    "columns", f"the sheet has {len(values):,} header columns", path=display, sheet=sheet, row=1
                 )
             header = [
                 str(v).strip() if v not in (None, "") else f"Column {get_column_letter(i + 1)}"

@@ -7,7 +7,7 @@ worker's own memory (VmHWM): `getrusage`'s ru_maxrss cannot serve, because at ex
 parent's peak (here pytest's, after the property tests). The worker runs under an address-space cap and a
 timeout, so a regression cannot take the shared machine down with it.
 
-The limits (workbench/spreadsheets.py and workbench/xlsx_rows.py): files up to 50 MiB; an xlsx of at most
+The limits (workbench/limits.py, read by workbench/spreadsheets.py and workbench/xlsx_rows.py): files up to 50 MiB; an xlsx of at most
 2,000 zip parts inflating to at most 500 MiB in all, no part over 1 MB inflating more than 200x; no XML entity
 declarations; rows 1..1,048,576 and columns A..XFD, as a spreadsheet program has; at most 200,000 card rows
 and 1,024 columns per sheet.
@@ -434,14 +434,14 @@ def test_a_sheet_of_more_than_1024_columns_is_refused(tmp_path: Path) -> None:
     rows = [HEADERS + [f"note {index}" for index in range(1_025 - len(HEADERS))], ROWS[0]]
     path = tmp_path / "too_many_columns.xlsx"
     path.write_bytes(workbook_bytes(rows))
-    assert_refused(read_hostile(path), path, "1025 header columns", "limit of 1024", "row 1")
+    assert_refused(read_hostile(path), path, "1,025 header columns", "limit of 1,024 columns", "row 1")
 
 
 def test_a_csv_of_a_million_rows_stops_at_the_row_limit(tmp_path: Path) -> None:
     path = tmp_path / "million_rows.csv"
     path.write_text("name,kind,soul_cost,atk,def\n" + "".join(f"Imp {i},monster,0,1,1\n" for i in range(1_000_000)))
     outcome = read_hostile(path)
-    assert_refused(outcome, path, "more than 200000 card rows", "row 200002", seconds=60, mib=512)
+    assert_refused(outcome, path, "more than 200,000 card rows", "row 200002", seconds=60, mib=512)
 
 
 def test_a_csv_with_one_enormous_cell_is_refused(tmp_path: Path) -> None:
