@@ -834,7 +834,7 @@ def _print_curve(curve: Any) -> None:
 def _verdict_table(comparison: Any, labels: Sequence[str]) -> str:
     """Each card's verdict and power per run, side by side, the cards whose verdict differs first."""
     width = max([len(name) for name in comparison["card"]] + [4])
-    cell = max(len(label) for label in labels + ["rarely played +0.000"]) + 2
+    cell = max(len(label) for label in [*labels, "rarely played +0.000"]) + 2
     lines = [f"{'card':<{width}}  {'cost':>5}  " + "".join(f"{label:<{cell}}" for label in labels) + "why"]
     for row in comparison.to_dict(orient="records"):
         cells = "".join(
