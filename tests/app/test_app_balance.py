@@ -516,3 +516,15 @@ def test_an_out_of_range_auto_deck_count_keeps_run_off(monkeypatch: pytest.Monke
     at.run()
     assert "Auto decks (power curve): 500 is outside the limit, 0 to 64." in shown_text(at)
     assert at.button(key="balance_run").disabled
+
+
+def test_the_report_downloads_hold_the_health_checked_above(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _toy_balance(monkeypatch)
+    at.number_input(key="balance_health_matches").set_value(100)
+    at.run()
+    at = _run(at)
+    assert "Press Check game health above to add the game's health to the reports." in shown_text(at)
+    at.button(key="balance_health_run").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "The reports hold the game health checked above (same decks and rule options)." in shown_text(at)

@@ -478,8 +478,9 @@ def _show_health(health: GameHealth) -> None:
 
 def _health_panel(
     cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
-) -> None:
-    """The game's own health, above every card's figure: a degenerate game makes every card's verdict meaningless."""
+) -> GameHealth | None:
+    """The game's own health, above every card's figure: a degenerate game makes every card's verdict meaningless.
+    Returns the health shown (it goes into the report downloads), or None before a check of these settings."""
     with st.container(border=True, key="health_panel"):
         st.subheader("Game health")
         st.caption(
@@ -530,12 +531,19 @@ def _health_panel(
                 keep_result(settings_key, health)
         if isinstance(health, GameHealth):
             _show_health(health)
-        elif not run:
+            return health
+        if not run:
             st.info("Press Check game health to play every pair of the chosen decks.")
 
+        return None
 
 def _simulation_section(
-    cardset: CardSet, decks: dict[str, Deck], chosen: list[str], options: dict[str, OptionValue], engine: Engine
+    cardset: CardSet,
+    decks: dict[str, Deck],
+    chosen: list[str],
+    options: dict[str, OptionValue],
+    engine: Engine,
+    health: GameHealth | None = None,
 ) -> None:
     """A match between deck A and deck B, the power curve and the matchups, on one seed."""
     # The same defaults as `workbench power-curve` and `workbench report` (workbench.power_defaults).
@@ -635,7 +643,12 @@ def _simulation_section(
     if results is not None:
         _show_results(results, engine.cost_axis)
         shown = report_from_results(
-            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match
+            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match, health
+        )
+        st.caption(
+            "The reports hold the game health checked above (same decks and rule options)."
+            if health is not None
+            else "Press Check game health above to add the game's health to the reports."
         )
         left, right = st.columns(2)
         left.download_button(
@@ -690,13 +703,13 @@ for name in chosen:
     if errors:
         st.warning(f"Deck {name} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
 
-_health_panel(cardset, decks, chosen, options, engine)
+checked_health = _health_panel(cardset, decks, chosen, options, engine)
 
 # Only the open tab runs: the hidden tab's inputs are not on the page, and its work is not done on every rerun.
 simulation_tab, sweep_tab = st.tabs([SIMULATION_TAB, SWEEP_TAB], key=SECTION_KEY, on_change="rerun")
 if simulation_tab.open:
     with simulation_tab:
-        _simulation_section(cardset, decks, chosen, options, engine)
+        _simulation_section(cardset, decks, chosen, options, engine, checked_health)
 if sweep_tab.open:
     with sweep_tab:
         _sweep_section(cardset, decks, chosen, options, engine)
