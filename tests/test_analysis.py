@@ -17,7 +17,7 @@ from math import comb
 from statistics import median
 
 import pytest
-from toy_engine import TOY
+from toy_engine import POWER_OTHER, POWER_REFERENCE, POWER_ROWS, POWER_TITAN, TOY
 
 from workbench import cli
 from workbench.analysis import (
@@ -34,19 +34,7 @@ from workbench.balance_study import StudySettings
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.reports import build_report
 
-# Mid shares the filler's cost and is twice as strong: with the filler counted, cost 2's tier mean and the line
-# would be pulled towards the filler's 0.
-ROWS = [
-    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
-    {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
-    {"name": "Mid", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Big", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Bargain", "kind": "unit", "cost": 1, "strength": 6},
-]
-REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
-OTHER = "4 Filler\n4 Cheap\n4 Big"
-TITAN = {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}
-"""Costs more than the toy's treasury (10): drawn, never played."""
+ROWS, REFERENCE, OTHER, TITAN = POWER_ROWS, POWER_REFERENCE, POWER_OTHER, POWER_TITAN
 DECK_SIZE, REVEALED = 12, 5
 
 

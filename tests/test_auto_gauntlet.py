@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from toy_engine import TOY, toy_ruleset
+from toy_engine import POWER_OTHER, POWER_REFERENCE, POWER_ROWS, POWER_TITAN, TOY, toy_ruleset
 
 from workbench import cli
 from workbench.analysis import PowerCurve, power_curve
@@ -24,16 +24,8 @@ from workbench.verdicts import RunKey, VerdictRuns, parse_policies, power_curve_
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted(ROOT.glob("cardsets/*/*.csv"))
 
-ROWS = [
-    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
-    {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
-    {"name": "Mid", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Big", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Bargain", "kind": "unit", "cost": 1, "strength": 6},
-    {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9},
-]
-REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
-OTHER = "4 Filler\n4 Cheap\n4 Big"
+ROWS = [*POWER_ROWS, POWER_TITAN]
+REFERENCE, OTHER = POWER_REFERENCE, POWER_OTHER
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.parent.name)

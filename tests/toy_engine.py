@@ -157,3 +157,19 @@ TOY = Ruleset(
 def toy_ruleset(**changes: Any) -> Ruleset:
     """The toy ruleset, optionally with fields replaced."""
     return replace(TOY, **changes)
+
+
+# A toy set whose power-curve verdicts are known in advance (tests/test_analysis.py, tests/test_auto_gauntlet.py).
+# Mid shares the filler's cost and is twice as strong: with the filler counted, cost 2's tier mean and the line
+# would be pulled towards the filler's 0.
+POWER_ROWS = [
+    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
+    {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
+    {"name": "Mid", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Big", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "Bargain", "kind": "unit", "cost": 1, "strength": 6},
+]
+POWER_REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
+POWER_OTHER = "4 Filler\n4 Cheap\n4 Big"
+POWER_TITAN = {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}
+"""Costs more than the toy's treasury (10): drawn, never played."""
