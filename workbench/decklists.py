@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names, normalize_name
-from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.limits import LIMITS, over_limit
+from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import DECKS_SHEET, MAX_ROWS, SheetTable, read_input_file, read_sheet
 
 MAX_COPIES_PER_LINE = LIMITS["copies_per_card"].value
@@ -168,7 +168,8 @@ def _parse_line(line: str) -> tuple[int, str] | str:
         count_or_none = whole_count(digits)
         if count_or_none is None:
             return (
-                f"the count has {len(digits):,} digits ({digits[:12]}…); a line holds 1 to {MAX_COPIES_PER_LINE} copies."
+                f"the count has {len(digits):,} digits ({digits[:12]}…); a line holds 1 to {MAX_COPIES_PER_LINE} "
+                "copies."
             )
         count = count_or_none
         card_name = match.group("name").strip()
@@ -800,7 +801,8 @@ def text_sheet_lines(
         if cardset is not None and cardset.find(line) is not None:
             lines.append(DecksSheetLine(deck_name, 1, line, label))  # a card named like "3 Wishes"
         elif match:
-            lines.append(DecksSheetLine(deck_name, whole_count(match.group("count")), match.group("name").strip(), label))
+            count = whole_count(match.group("count"))  # None (unreadable, reported on reading) past 18 digits
+            lines.append(DecksSheetLine(deck_name, count, match.group("name").strip(), label))
         elif re.match(r"^-?\d", line):
             lines.append(DecksSheetLine(deck_name, None, line, label))  # unreadable: kept whole, reported on reading
         else:

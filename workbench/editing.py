@@ -35,8 +35,8 @@ from openpyxl.utils import get_column_letter
 
 from workbench.cards import WorkbenchInputError, normalize_name
 from workbench.decklists import DecksSheetContent, FormulaText
-from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.limits import LIMITS, over_limit
+from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import DECKS_SHEET, PaddedRow, SheetTable, append_row, set_cell_value, style_header
 from workbench.xlsx_package import save_package
 from workbench.xlsx_rows import Workbook
@@ -119,7 +119,8 @@ def check_editor_size(table: SheetTable) -> None:
     if len(table.rows) * width > MAX_EDITOR_CELLS:
         raise over_limit(
             "editor_cells",
-            f"the sheet has {len(table.rows):,} card rows × {width:,} header columns = {len(table.rows) * width:,} cells",
+            f"the sheet has {len(table.rows):,} card rows × {width:,} header columns = "
+            f"{len(table.rows) * width:,} cells",
             path=table.path,
             sheet=table.sheet,
         )

@@ -214,7 +214,9 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
                     sheet=table.sheet,
                     row=row_number,
                     column=headers["name"],
-                    expected="a name typed with the letters of one script, composed accents and no invisible characters",
+                    expected=(
+                        "a name typed with the letters of one script, composed accents and no invisible characters"
+                    ),
                     actual=card.name.encode("unicode_escape").decode("ascii"),
                 )
             )

@@ -9,6 +9,7 @@ row and column.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
@@ -639,14 +640,14 @@ def _remove_abandoned_temp_files(target: Path) -> None:
     for entry in candidates:
         middle = entry.name[len(prefix):]
         pid_text, _, rest = middle.partition(".")
-        if not (pid_text.isascii() and pid_text.isdigit() and rest.endswith(".tmp") and entry.is_file(follow_symlinks=False)):
+        ours = pid_text.isascii() and pid_text.isdigit() and rest.endswith(".tmp")
+        if not ours or not entry.is_file(follow_symlinks=False):
             continue
         if _process_alive(int(pid_text)):
             continue
-        try:
+        # Another write may have removed it first, or the folder is read-only: nothing is lost either way.
+        with contextlib.suppress(OSError):
             os.unlink(entry.path)
-        except OSError:
-            pass  # another write removed it first, or the folder is read-only: nothing lost either way
 
 
 def _process_alive(pid: int) -> bool:

@@ -139,7 +139,8 @@ def _append_strings(original: bytes, added: list[str]) -> bytes:
     empty = re.search(rb"<(\w+:)?sst([^>]*)/>\s*$", original)
     if empty is not None:  # an empty table written as one tag
         tag_prefix = empty.group(1) or b""
-        original = original[: empty.start()] + b"<" + tag_prefix + b"sst" + empty.group(2) + b"></" + tag_prefix + b"sst>"
+        opening = b"<" + tag_prefix + b"sst" + empty.group(2) + b">"
+        original = original[: empty.start()] + opening + b"</" + tag_prefix + b"sst>"
     end = original.rfind(b"</")
     if end < 0:
         raise ValueError("the shared-string table has no closing tag")
@@ -195,7 +196,9 @@ def save_package(
         overrides = {name: kind for name, kind in original.overrides.items() if name in original.names}
         target.writestr("[Content_Types].xml", _content_types_xml(original.defaults, overrides))
     try:
-        workbook = openpyxl.load_workbook(io.BytesIO(reduced.getvalue()), read_only=False, data_only=False, keep_links=False)
+        workbook = openpyxl.load_workbook(
+            io.BytesIO(reduced.getvalue()), read_only=False, data_only=False, keep_links=False
+        )
     except Exception as error:  # openpyxl raises many types for a package it cannot take; each is a message here
         raise WorkbenchInputError(
             f"the workbook could not be saved: openpyxl could not open its edited sheets ({type(error).__name__}: "

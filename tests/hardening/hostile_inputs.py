@@ -33,8 +33,12 @@ def wide_header_csv(path: Path, columns: int = 1_024, rows: int = 199_999) -> Pa
     return path
 
 
-def xlsx_package(sheets: dict[str, bytes], shared_strings: bytes | None = None, extra: dict[str, bytes] | None = None,
-                 content_types_extra: str = "") -> bytes:
+def xlsx_package(
+    sheets: dict[str, bytes],
+    shared_strings: bytes | None = None,
+    extra: dict[str, bytes] | None = None,
+    content_types_extra: str = "",
+) -> bytes:
     """A minimal xlsx holding the given worksheet XML parts (in order), written by hand so they can say anything."""
     overrides = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
@@ -120,8 +124,10 @@ def unused_shared_strings(path: Path, count: int = 5_000_000) -> Path:
 
 
 def extra_big_sheet(path: Path, rows: int = 500_000) -> Path:
-    """A souls workbook whose second sheet holds `rows` rows of two numbers (a log the designer keeps beside the cards)."""
-    big = "".join(f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><v>{r * 2}</v></c></row>' for r in range(1, rows + 1))
+    """A souls workbook whose second sheet holds `rows` rows of two numbers (a log kept beside the cards)."""
+    big = "".join(
+        f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><v>{r * 2}</v></c></row>' for r in range(1, rows + 1)
+    )
     path.write_bytes(xlsx_package({"Cards": card_sheet(), "Log": worksheet(big)}))
     return path
 
@@ -203,22 +209,28 @@ print(json.dumps({"code": code, "stdout": out[-20000:], "stderr": err[-20000:], 
 """
 
 
-def run_measured(argv: list[str], root: Path = REPO, cap_bytes: int = 4 * 2**30, timeout: float = 120.0,
-                 cwd: Path | None = None) -> Run:
+def run_measured(
+    argv: list[str], root: Path = REPO, cap_bytes: int = 4 * 2**30, timeout: float = 120.0, cwd: Path | None = None
+) -> Run:
     """Run `argv` (with `python` meaning this interpreter) under `root`'s code, in a small runner process whose
     RUSAGE_CHILDREN figure is the command's own peak (the runner is small, so the figure is not pytest's)."""
     argv = [sys.executable if part == "python" else part for part in argv]
     env = {**os.environ, "PYTHONPATH": str(root), "WORKBENCH_WARMUP": "off"}
     completed = subprocess.run(
         [sys.executable, "-c", RUNNER, str(cap_bytes), str(timeout), json.dumps(argv)],
-        capture_output=True, text=True, cwd=cwd or root, env=env, timeout=timeout + 60,
+        capture_output=True,
+        text=True,
+        cwd=cwd or root,
+        env=env,
+        timeout=timeout + 60,
     )
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     return Run(**report)
 
 
-def workbench(*args: str, root: Path = REPO, cap_bytes: int = 4 * 2**30, timeout: float = 120.0,
-              cwd: Path | None = None) -> Run:
+def workbench(
+    *args: str, root: Path = REPO, cap_bytes: int = 4 * 2**30, timeout: float = 120.0, cwd: Path | None = None
+) -> Run:
     """`workbench ARGS` run by `run_measured`."""
     return run_measured(["python", "-m", "workbench", *args], root, cap_bytes, timeout, cwd)
 

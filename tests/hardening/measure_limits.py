@@ -62,19 +62,31 @@ def cases(work: Path, root: Path) -> dict[str, Callable[[], h.Run]]:
             h.OPEN_AND_SAVE, str(h.missing_part(work / "missing.xlsx")), "souls", "save", root=root
         ),
         "200,000 lines of 999 copies: validate --deck": lambda: h.workbench(
-            "validate", str(root / "cardsets/circles/circle_starter.csv"), "--deck",
-            str(h.long_decklist(work / "long.txt")), root=root, timeout=150,
+            "validate",
+            str(root / "cardsets/circles/circle_starter.csv"),
+            "--deck",
+            str(h.long_decklist(work / "long.txt")),
+            root=root,
+            timeout=150,
         ),
         "blades copies 1,000,000: print": lambda: h.workbench(
-            "print", str(h.blades_copies(work / "blades.csv")), "--out", str(work / "blades.html"), root=root,
-            timeout=60, cap_bytes=3 * 2**30,
+            "print",
+            str(h.blades_copies(work / "blades.csv")),
+            "--out",
+            str(work / "blades.html"),
+            root=root,
+            timeout=60,
+            cap_bytes=3 * 2**30,
         ),
         "5,000-digit copies: validate": lambda: h.workbench(
             "validate", str(h.blades_copies(work / "digits.csv", "9" * 5000)), root=root
         ),
         "5,000-digit count in a decklist: validate": lambda: h.workbench(
-            "validate", str(root / "cardsets/circles/circle_starter.csv"), "--deck",
-            str(h.long_decklist(work / "digits.txt", 1, "9" * 5000)), root=root,
+            "validate",
+            str(root / "cardsets/circles/circle_starter.csv"),
+            "--deck",
+            str(h.long_decklist(work / "digits.txt", 1, "9" * 5000)),
+            root=root,
         ),
         "attack 10**20: validate": lambda: h.workbench(
             "validate", str(h.circles_with(work / "attack.csv", "attack", str(10**20))), root=root
@@ -94,8 +106,18 @@ def main() -> None:
             continue
         result = run()
         message = (result.stderr.strip().splitlines() or result.stdout.strip().splitlines() or [""])[-1]
-        print(json.dumps({"case": name, "code": result.code, "seconds": round(result.seconds, 2),
-                          "peak_mib": round(result.peak_mib), "said": message[:300]}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "case": name,
+                    "code": result.code,
+                    "seconds": round(result.seconds, 2),
+                    "peak_mib": round(result.peak_mib),
+                    "said": message[:300],
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

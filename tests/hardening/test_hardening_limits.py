@@ -20,10 +20,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+import hostile_inputs as h
 import openpyxl
 import pytest
 
-import hostile_inputs as h
 from workbench.app.workspace import DeckSource, add_deck, open_cardset, workspace_xlsx_bytes
 from workbench.cards import WorkbenchInputError
 from workbench.limits import LIMITS, limits_markdown
@@ -56,19 +56,23 @@ def refused(run: h.Run, *words: str) -> str:
 
 def test_docs_formats_carries_the_limits_table_of_the_module() -> None:
     page = (REPO / "docs/formats.md").read_text(encoding="utf-8")
-    found = re.search(r"<!-- limits table: generated from workbench/limits.py -->\n(.*?)<!-- end of limits table -->", page, re.S)
+    found = re.search(
+        r"<!-- limits table: generated from workbench/limits.py -->\n(.*?)<!-- end of limits table -->", page, re.S
+    )
     assert found is not None, "docs/formats.md lost its limits table markers"
-    assert found.group(1) == limits_markdown(), "docs/formats.md differs from workbench/limits.py: python -m workbench.limits"
+    assert found.group(1) == limits_markdown(), (
+        "docs/formats.md differs from workbench/limits.py: python -m workbench.limits"
+    )
 
 
 def test_the_readers_use_the_values_of_the_table() -> None:
     from workbench import decklists, spreadsheets
 
-    assert MAX_SHARED_STRINGS == LIMITS["shared_strings"].value
-    assert spreadsheets.MAX_FILE_BYTES == LIMITS["file_bytes"].value and spreadsheets.MAX_ROWS == LIMITS["rows"].value
-    assert spreadsheets.MAX_CELLS == LIMITS["cells"].value and spreadsheets.MAX_SHEETS == LIMITS["sheets"].value
-    assert decklists.MAX_COPIES_PER_LINE == LIMITS["copies_per_card"].value
-    assert decklists.MAX_DECKLIST_LINES == LIMITS["decklist_lines"].value
+    assert LIMITS["shared_strings"].value == MAX_SHARED_STRINGS
+    assert LIMITS["file_bytes"].value == spreadsheets.MAX_FILE_BYTES and LIMITS["rows"].value == spreadsheets.MAX_ROWS
+    assert LIMITS["cells"].value == spreadsheets.MAX_CELLS and LIMITS["sheets"].value == spreadsheets.MAX_SHEETS
+    assert LIMITS["copies_per_card"].value == decklists.MAX_COPIES_PER_LINE
+    assert LIMITS["decklist_lines"].value == decklists.MAX_DECKLIST_LINES
 
 
 # Reading proportional to the cells used -------------------------------------------------------------------------
@@ -112,9 +116,13 @@ def test_unused_shared_strings_are_never_parsed(tmp_path: Path) -> None:
 
 
 def test_a_cell_pointing_past_the_shared_string_limit_is_refused_naming_it(tmp_path: Path) -> None:
-    sheet = h.worksheet(h.inline_rows([h.SOULS_HEADERS]) + f'<row r="2"><c r="A2" t="s"><v>{MAX_SHARED_STRINGS}</v></c></row>')
+    sheet = h.worksheet(
+        h.inline_rows([h.SOULS_HEADERS]) + f'<row r="2"><c r="A2" t="s"><v>{MAX_SHARED_STRINGS}</v></c></row>'
+    )
     path = tmp_path / "far.xlsx"
-    path.write_bytes(h.xlsx_package({"Cards": sheet}, shared_strings=f'<sst xmlns="{h.MAIN_NS}"><si><t>a</t></si></sst>'.encode()))
+    path.write_bytes(
+        h.xlsx_package({"Cards": sheet}, shared_strings=f'<sst xmlns="{h.MAIN_NS}"><si><t>a</t></si></sst>'.encode())
+    )
     with pytest.raises(WorkbenchInputError) as caught:
         load_cardset(path, "souls")
     assert caught.value.row == 2 and caught.value.column == "A" and "1,000,000 shared strings" in str(caught.value)
@@ -165,7 +173,9 @@ def not_files(tmp_path: Path) -> dict[str, Path]:
     return {"named pipe (FIFO)": fifo, "character device": zero, "folder": folder}
 
 
-def test_devices_fifos_and_folders_are_refused_by_type_in_every_command(not_files: dict[str, Path], tmp_path: Path) -> None:
+def test_devices_fifos_and_folders_are_refused_by_type_in_every_command(
+    not_files: dict[str, Path], tmp_path: Path
+) -> None:
     """A symlink to /dev/zero grew to 23 GB, a FIFO hung: in validate, diff and report --baseline alike."""
     souls = str(REPO / "cardsets/souls/ashfall.csv")
     for kind, path in not_files.items():
@@ -193,10 +203,8 @@ def test_saving_copies_a_500000_row_sheet_the_editor_does_not_change_without_loa
     assert run.seconds < 60 and run.peak_mib < GIB, run
     saved = Workbook(zipfile.ZipFile(tmp_path / "big.xlsx.saved.xlsx"))
     assert saved.sheet_names == ["Cards", "Log", "Set"]
-    last = None
-    for last in saved.rows("Log"):
-        pass
-    assert last == ([500_000, 1_000_000], {})
+    log = list(saved.rows("Log"))
+    assert len(log) == 500_000 and log[-1] == ([500_000, 1_000_000], {})
 
 
 def test_content_types_naming_a_missing_part_still_save(tmp_path: Path) -> None:
@@ -220,7 +228,9 @@ def test_a_package_that_cannot_be_saved_is_a_message() -> None:
 
 def _formula_cells(data: bytes) -> list[str]:
     workbook = openpyxl.load_workbook(io.BytesIO(data))
-    return [f"{ws.title}!{c.coordinate}" for ws in workbook for row in ws.iter_rows() for c in row if c.data_type == "f"]
+    return [
+        f"{ws.title}!{c.coordinate}" for ws in workbook for row in ws.iter_rows() for c in row if c.data_type == "f"
+    ]
 
 
 def test_a_csv_header_and_a_file_name_that_look_like_formulas_are_saved_as_text() -> None:
@@ -255,7 +265,7 @@ def test_a_workbook_upload_keeps_its_copied_sheets_strings_styles_and_comments()
     buffer = io.BytesIO()
     book.save(buffer)
     workspace = open_cardset(buffer.getvalue(), "set.xlsx", "souls")
-    workspace.sheet = apply_editor_changes(workspace.sheet, {"edited_rows": {0: {"name": "=HYPERLINK(\"x\")"}}})
+    workspace.sheet = apply_editor_changes(workspace.sheet, {"edited_rows": {0: {"name": '=HYPERLINK("x")'}}})
     saved = openpyxl.load_workbook(io.BytesIO(workspace_xlsx_bytes(workspace)))
     assert saved.sheetnames == ["Cards", "Notes", "Set"]
     assert saved["Notes"]["A1"].value == "=SUM(1,2)" and saved["Notes"]["A1"].data_type == "f"  # its own formula, kept
@@ -265,12 +275,18 @@ def test_a_workbook_upload_keeps_its_copied_sheets_strings_styles_and_comments()
 
 def test_a_shared_string_workbook_saves_with_its_copied_sheets_text_intact() -> None:
     strings = [*h.SOULS_HEADERS, "Ember Imp", "monster", "Atk", "note one"]
-    table = f'<sst xmlns="{h.MAIN_NS}" count="10" uniqueCount="10">' + "".join(f"<si><t>{s}</t></si>" for s in strings) + "</sst>"
+    table = (
+        f'<sst xmlns="{h.MAIN_NS}" count="10" uniqueCount="10">'
+        + "".join(f"<si><t>{s}</t></si>" for s in strings)
+        + "</sst>"
+    )
 
     def shared_row(number: int, indexes: list[int]) -> str:
-        return f'<row r="{number}">' + "".join(
-            f'<c r="{chr(65 + i)}{number}" t="s"><v>{v}</v></c>' for i, v in enumerate(indexes)
-        ) + "</row>"
+        return (
+            f'<row r="{number}">'
+            + "".join(f'<c r="{chr(65 + i)}{number}" t="s"><v>{v}</v></c>' for i, v in enumerate(indexes))
+            + "</row>"
+        )
 
     cards = h.worksheet(
         shared_row(1, [0, 1, 2, 3, 4, 5])
@@ -303,7 +319,8 @@ def test_a_decklist_of_more_lines_than_the_limit_is_refused(tmp_path: Path) -> N
     deck = h.long_decklist(tmp_path / "lines.txt", 10_001, "1")
     refused(
         h.workbench("validate", str(REPO / "cardsets/circles/circle_starter.csv"), "--deck", str(deck)),
-        "more than 10,000 lines", "row 10001",
+        "more than 10,000 lines",
+        "row 10001",
     )
 
 
@@ -320,16 +337,19 @@ def test_a_count_that_is_no_number_is_a_finding_in_text_and_sheet_decklists(tmp_
         show(f"count {count[:6]} in {deck.name}", run)
         assert run.code == 1, run.stderr[-2000:]
         findings = [f for f in json.loads(run.stdout)["findings"] if f.get("deck")]
-        assert [(f["row"], f["severity"]) for f in findings if f["rule"] in ("circles.deck_line", "circles.unknown_card")] == [
-            (row, "error")
-        ], findings
+        assert [
+            (f["row"], f["severity"]) for f in findings if f["rule"] in ("circles.deck_line", "circles.unknown_card")
+        ] == [(row, "error")], findings
 
 
 def test_a_count_that_is_no_number_in_a_workbooks_decks_sheet_is_a_finding(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     cards = book.active
     cards.title = "Cards"
-    for row in (["name", "kind", "color", "red", "blue", "green", "attack", "health"], ["Pup", "character", "", 1, 0, 0, 2, 1]):
+    for row in (
+        ["name", "kind", "color", "red", "blue", "green", "attack", "health"],
+        ["Pup", "character", "", 1, 0, 0, 2, 1],
+    ):
         cards.append(row)
     decks = book.create_sheet("Decks")
     decks.append(["deck", "count", "name"])
@@ -371,7 +391,8 @@ def test_a_card_number_past_its_limit_is_an_error_on_its_cell(
 
 def test_a_number_past_the_limit_in_an_xlsx_cell_is_an_error_on_its_cell(tmp_path: Path) -> None:
     headers = ["name", "kind", "color", "red", "blue", "green", "attack", "health"]
-    row = '<row r="2"><c r="A2" t="inlineStr"><is><t>Pup</t></is></c><c r="B2" t="inlineStr"><is><t>character</t></is></c>'
+    row = '<row r="2"><c r="A2" t="inlineStr"><is><t>Pup</t></is></c>'
+    row += '<c r="B2" t="inlineStr"><is><t>character</t></is></c>'
     row += '<c r="D2"><v>1</v></c><c r="E2"><v>0</v></c><c r="F2"><v>0</v></c><c r="G2"><v>1e20</v></c>'
     row += f'<c r="H2"><v>{"9" * 5000}</v></c></row>'
     path = tmp_path / "big.xlsx"
@@ -410,7 +431,7 @@ def test_lookalike_invisible_and_decomposed_names_are_warnings_and_match_in_nfc(
     assert cardset.find("Ember Pup") is None  # a lookalike is reported, not silently merged
 
 
-# Outputs ---------------------------------------------------------------------------------------------------------------
+# Outputs ----------------------------------------------------------------------------------------------------------
 
 
 def test_print_and_report_refuse_an_out_that_is_their_input(tmp_path: Path) -> None:
@@ -422,7 +443,8 @@ def test_print_and_report_refuse_an_out_that_is_their_input(tmp_path: Path) -> N
     baseline.write_bytes(b"an earlier version")
     refused(
         h.workbench("report", str(cards), "--baseline", str(baseline), "--out", str(tmp_path / "." / "old.xlsx")),
-        "--out names", "replace its own input",
+        "--out names",
+        "replace its own input",
     )
     assert cards.read_bytes() == before and baseline.read_bytes() == b"an earlier version"
 
