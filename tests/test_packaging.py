@@ -113,6 +113,24 @@ def test_the_wheel_holds_the_card_sets_the_app_and_the_type_marker(installed: In
     pages = {f"workbench/app/{path.name}" for path in (REPO_ROOT / "workbench" / "app").glob("*.py")}
     assert pages <= names and "workbench/app/router.py" in names
     assert {"workbench/py.typed", "workbench/rulesets/source/maps/default.json"} <= names
+    templates = {
+        f"workbench/html_templates/{path.name}" for path in (REPO_ROOT / "workbench" / "html_templates").glob("*.html")
+    }
+    assert templates and templates <= names, sorted(templates - names)  # the report, card and print sheet pages
+
+
+def test_installed_report_and_print_sheet_are_drawn_from_the_wheels_templates(
+    installed: Installed, tmp_path: Path
+) -> None:
+    report = installed.run("report", "souls/mistakes", "--out", str(tmp_path / "report.html"))
+    assert report.returncode == 0, report.stderr
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<h2>Findings</h2>" in page and "<h2>Provenance</h2>" in page
+    printed = installed.run("print", "souls/ashfall", "--out", str(tmp_path / "print.html"))
+    assert printed.returncode == 0, printed.stderr
+    sheet = (tmp_path / "print.html").read_text(encoding="utf-8")
+    assert "46 cards on 6 page(s)" in printed.stdout + printed.stderr
+    assert sheet.count('data-testid="card-preview"') == 46 and sheet.count('class="page"') == 6
 
 
 def test_installed_commands_work_from_an_empty_folder(installed: Installed) -> None:

@@ -118,3 +118,39 @@ def test_png_images_of_the_charts_through_kaleido_and_debian_chromium(cardset: C
     paths = write_pngs(build_report(cardset), tmp_path / "png")
     assert [p.name for p in paths] == ["stat_budget.png"]
     assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and paths[0].stat().st_size > 5_000
+
+
+def test_every_section_in_reading_order_with_plotly_embedded_before_the_first_chart(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    from toy_engine import TOY
+
+    rows = [
+        {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
+        {"name": "Cheap", "kind": "unit", "cost": 1, "strength": 1},
+        {"name": "Big", "kind": "unit", "cost": 3, "strength": 6},
+    ]
+    cardset = make_cardset(TOY, rows)
+    baseline = make_cardset(TOY, [{**row, "cost": 4} if row["name"] == "Big" else row for row in rows], "old.csv")
+    decks = [make_deck(cardset, "6 Filler\n3 Cheap\n3 Big", name="reference"), make_deck(cardset, "8 Filler\n4 Big")]
+    report = build_report(cardset, decks, matches_per_card=100, matches=100, seed=1, workers=1, baseline=baseline)
+    html = render_html(report)
+    sections = re.findall(r"<h2>([^<]+)</h2>", html)
+    assert sections == [
+        "Summary",
+        "Findings",
+        "Game health",
+        "Stat budget",
+        "Power curve",
+        "Matchups",
+        "First player and game length",
+        "Changes since the baseline",
+        "Rule options",
+        "Provenance",
+    ]
+    library = [match.start() for match in re.finditer(r"\* plotly\.js v\d", html)]
+    charts = [match.start() for match in re.finditer(r"Plotly\.newPlot\(", html)]
+    assert len(library) == 1 and len(charts) == 6 and library[0] < charts[0]
+    assert "<li>Big: cost 4 -&gt; 3.</li>" in html
+    outside_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    assert outside_scripts.count("<table>") == outside_scripts.count("</table>") and "None" not in outside_scripts

@@ -8,23 +8,75 @@ simulator's effects underneath. A cell with a finding is ringed in the
 finding's colour and the finding is written under the card, with the column
 and what was expected.
 
-Every piece of user text is escaped; styles are inline, so the HTML can be
-dropped into a page, a report or a print sheet as it is.
+The card is the template `html_templates/card.html`; this module only sorts the
+row's cells into what the template draws. The template's autoescape escapes every
+piece of user text; styles are inline, so the HTML can be dropped into a page, a
+report or a print sheet as it is.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from html import escape
+from dataclasses import dataclass
 
 from workbench.cards import SEVERITY_ORDER, Finding
+from workbench.html_render import render
 from workbench.rulesets.base import ColumnSpec, Ruleset, normalize_header
 
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#e67e00", "info": "#1f77b4"}
 KIND_COLOURS = ("#6c5ce7", "#00897b", "#c0392b", "#2d6cdf", "#8e6c00", "#ad1457", "#37474f", "#5d4037")
 MAX_COST_CIRCLES = 12
 """Costs above this (or fractional ones) are written as a number instead of circles."""
+COST_CIRCLE_COLOUR = "#ffd54f"
+"""The cost circles' colour, on the kind's colour band."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One cell of the card as the template draws it: a stat box, a chip, a fact, the name, the kind or the text."""
+
+    header: str
+    """The sheet's header for the cell, as the sheet spells it."""
+    text: str
+    """The cell's value (for a chip, one item of the list), not yet escaped; empty for an empty cell."""
+    title: str = ""
+    """The findings on the cell in words (`severity: message | ...`), the tooltip; empty for none."""
+    ring: str = ""
+    """The colour of the cell's worst finding, which rings it; empty for none."""
+
+
+@dataclass(frozen=True)
+class Cost:
+    """The card's cost on the ruleset's cost axis, as circles or a number."""
+
+    label: str
+    """What the cost is called (soul cost, stars, ...)."""
+    text: str
+    """The cost as a number in words (2, 2.5)."""
+    circles: int | None
+    """How many circles to draw; None when the cost is fractional, negative or above MAX_COST_CIRCLES."""
+    colour: str
+    """The circles' colour."""
+
+
+@dataclass(frozen=True)
+class FindingLine:
+    """One finding written under the card."""
+
+    colour: str
+    """The severity's colour."""
+    severity: str
+    """error, warning or info."""
+    rule: str
+    """The rule's id."""
+    column: str
+    """The column it is about; empty for the card as a whole."""
+    message: str
+    """What is wrong."""
+    expected: str
+    """What was expected and what the cell holds, in words (` (expected 2, got 0)`); empty when the finding says
+    neither."""
 
 
 def _kind_colour(kind: str) -> str:
@@ -37,37 +89,24 @@ def _worst(findings: Sequence[Finding]) -> Finding | None:
 
 
 def _ring(findings: Sequence[Finding]) -> str:
+    """The colour of the worst finding, or empty for none."""
     worst = _worst(findings)
-    if worst is None:
-        return ""
-    return f"box-shadow:0 0 0 3px {SEVERITY_COLOURS[worst.severity]};"
+    return "" if worst is None else SEVERITY_COLOURS[worst.severity]
 
 
 def _title(findings: Sequence[Finding]) -> str:
-    return escape(" | ".join(f"{f.severity}: {f.message}" for f in findings), quote=True)
+    return " | ".join(f"{f.severity}: {f.message}" for f in findings)
 
 
-def _cost_html(cost: float | None, cost_label: str, colour: str) -> str:
+def _field(header: str, text: str, marks: Sequence[Finding]) -> Field:
+    return Field(header, text, _title(marks), _ring(marks))
+
+
+def _cost(cost: float | None, cost_label: str) -> Cost | None:
     if cost is None:
-        return ""
-    if float(cost).is_integer() and 0 <= cost <= MAX_COST_CIRCLES:
-        count = int(cost)
-        circles = (
-            "".join(
-                f'<span style="display:inline-block;width:14px;height:14px;border-radius:50%;background:{colour};'
-                'border:2px solid #fff;margin-left:2px;"></span>'
-                for _ in range(count)
-            )
-            or '<span style="font-size:12px;color:#fff;">0</span>'
-        )
-        shown = circles
-    else:
-        shown = f'<span style="font-weight:700;color:#fff;">{escape(f"{cost:g}")}</span>'
-    return (
-        f'<div title="{escape(cost_label, quote=True)}: {escape(f"{cost:g}")}" '
-        f'style="display:flex;align-items:center;gap:2px;padding:2px 6px;border-radius:12px;'
-        f'background:rgba(0,0,0,0.25);" data-testid="card-cost">{shown}</div>'
-    )
+        return None
+    circles = int(cost) if float(cost).is_integer() and 0 <= cost <= MAX_COST_CIRCLES else None
+    return Cost(cost_label, f"{cost:g}", circles, COST_CIRCLE_COLOUR)
 
 
 def card_html(
@@ -79,7 +118,8 @@ def card_html(
     cost_label: str = "cost",
     row: int | None = None,
 ) -> str:
-    """The card in one row of a sheet as HTML (`headers` and `values` by position, as the grid holds them)."""
+    """The card in one row of a sheet as HTML (`headers` and `values` by position, as the grid holds them), drawn by
+    the template `html_templates/card.html`."""
     specs: dict[str, ColumnSpec] = {spec.field: spec for spec in ruleset.columns}
     by_column: dict[str, list[Finding]] = {}
     for finding in findings:
@@ -88,22 +128,19 @@ def card_html(
     def findings_at(header: str) -> list[Finding]:
         return by_column.get(normalize_header(header), [])
 
-    name = ""
-    kind = ""
+    name = kind = body = effects = ""
     name_header = kind_header = "name"
-    stats: list[str] = []
-    chips: list[str] = []
-    facts: list[str] = []
-    body = ""
-    effects = ""
-    others: list[str] = []
+    stats: list[Field] = []
+    chips: list[Field] = []
+    facts: list[Field] = []
+    others: list[Field] = []
     seen_fields: set[str] = set()
     for header, value in zip(headers, values, strict=True):
         field_name = ruleset.header_lookup.get(normalize_header(header))
         text = "" if value is None else str(value)
         if field_name is None or field_name in seen_fields:
             if text:
-                others.append(f"<b>{escape(header)}</b>: {escape(text)}")
+                others.append(Field(header, text))
             continue
         seen_fields.add(field_name)
         spec = specs[field_name]
@@ -118,78 +155,32 @@ def card_html(
             effects = text
         elif spec.type_name.startswith(("whole number", "number")):
             if text or marks:
-                stats.append(
-                    f'<div title="{_title(marks)}" style="min-width:52px;padding:4px 6px;border-radius:6px;'
-                    f'background:#f3f3f3;text-align:center;{_ring(marks)}">'
-                    f'<div style="font-size:10px;color:#555;text-transform:uppercase;">{escape(header)}</div>'
-                    f'<div style="font-size:18px;font-weight:700;color:#111;">{escape(text) or "–"}</div></div>'
-                )
+                stats.append(_field(header, text, marks))
         elif spec.type_name.startswith("list"):
-            for item in [part.strip() for part in text.replace(",", ";").split(";") if part.strip()]:
-                chips.append(
-                    f'<span title="{escape(header, quote=True)}" style="display:inline-block;padding:1px 8px;'
-                    f"margin:2px;border-radius:10px;background:#eef;border:1px solid #99b;font-size:12px;color:#223;"
-                    f'{_ring(marks)}">{escape(item)}</span>'
-                )
+            items = [part.strip() for part in text.replace(",", ";").split(";") if part.strip()]
+            chips += [Field(header, item, ring=_ring(marks)) for item in items]
             if marks and not text:
-                chips.append(f'<span style="font-size:12px;{_ring(marks)}">{escape(header)}: (empty)</span>')
+                chips.append(Field(header, "", ring=_ring(marks)))  # drawn as "header: (empty)"
         elif text or marks:
-            facts.append(
-                f'<span title="{_title(marks)}" style="font-size:12px;color:#333;margin-right:10px;'
-                f'{_ring(marks)}"><b>{escape(header)}</b>: {escape(text) or "(empty)"}</span>'
+            facts.append(_field(header, text, marks))
+    text_header = next((h for h in headers if ruleset.header_lookup.get(normalize_header(h)) == "text"), "text")
+    return render(
+        "card.html",
+        colour=_kind_colour(kind or "card"),
+        name=_field(name_header, name, findings_at(name_header)),
+        kind=_field(kind_header, kind, findings_at(kind_header)),
+        cost=_cost(cost, cost_label),
+        row=row,
+        stats=stats,
+        chips=chips,
+        facts=facts,
+        body=_field(text_header, body, findings_at(text_header)),
+        effects=effects,
+        others=others,
+        findings=[
+            FindingLine(
+                SEVERITY_COLOURS[f.severity], f.severity, f.rule, f.column or "", f.message, f.expected_and_actual()
             )
-    colour = _kind_colour(kind or "card")
-    name_marks = findings_at(name_header)
-    kind_marks = findings_at(kind_header)
-    parts = [
-        f'<div data-testid="card-preview" style="width:300px;border-radius:14px;border:3px solid {colour};'
-        'background:#fffdf7;font-family:Georgia,serif;overflow:hidden;box-shadow:0 2px 8px rgba(0,0,0,0.2);">',
-        f'<div style="background:{colour};color:#fff;padding:8px 10px;display:flex;justify-content:space-between;'
-        'align-items:center;gap:8px;">',
-        f'<div style="font-size:18px;font-weight:700;{_ring(name_marks)}" title="{_title(name_marks)}">'
-        f"{escape(name) or '(no name)'}</div>",
-        _cost_html(cost, cost_label, "#ffd54f"),
-        "</div>",
-        f'<div style="padding:2px 10px;font-size:12px;color:#fff;background:{colour};opacity:0.85;{_ring(kind_marks)}" '
-        f'title="{_title(kind_marks)}">{escape(kind) or "(no kind)"}'
-        f"{escape(f' · row {row}') if row is not None else ''}</div>",
-    ]
-    if stats:
-        parts.append(f'<div style="display:flex;flex-wrap:wrap;gap:6px;padding:8px 10px;">{"".join(stats)}</div>')
-    if chips:
-        parts.append(f'<div style="padding:0 8px 4px 8px;">{"".join(chips)}</div>')
-    if facts:
-        parts.append(f'<div style="padding:2px 10px;">{"".join(facts)}</div>')
-    text_marks = findings_at(
-        next((h for h in headers if ruleset.header_lookup.get(normalize_header(h)) == "text"), "text")
-    )
-    parts.append(
-        f'<div style="margin:6px 10px;padding:8px;min-height:48px;border-radius:6px;background:#f6f1e3;'
-        f'font-size:13px;color:#222;white-space:pre-wrap;{_ring(text_marks)}">'
-        f"{escape(body) or '<i>(no rules text)</i>'}</div>"
-    )
-    if effects:
-        parts.append(
-            '<div style="margin:0 10px 6px 10px;font-family:monospace;font-size:11px;color:#555;" '
-            f'title="effects the simulator plays">⚙ {escape(effects)}</div>'
-        )
-    if others:
-        parts.append(f'<div style="margin:0 10px 6px 10px;font-size:11px;color:#777;">{" · ".join(others)}</div>')
-    if findings:
-        items = "".join(
-            f'<li style="margin:2px 0;color:{SEVERITY_COLOURS[f.severity]};">'
-            f"<b>{escape(f.severity)}</b> [{escape(f.rule)}]"
-            f"{escape(f' in {f.column}') if f.column else ''}: {escape(f.message)}"
-            f"{escape(_expected_text(f))}</li>"
             for f in sorted(findings, key=lambda f: SEVERITY_ORDER[f.severity])
-        )
-        parts.append(
-            '<ul style="margin:4px 10px 8px 10px;padding-left:16px;font-size:12px;font-family:sans-serif;">'
-            f"{items}</ul>"
-        )
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def _expected_text(finding: Finding) -> str:
-    return finding.expected_and_actual()
+        ],
+    )

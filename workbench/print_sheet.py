@@ -9,11 +9,14 @@ browser and print, or save as PDF.
 
 from __future__ import annotations
 
-from html import escape
+from dataclasses import dataclass
 from pathlib import Path
+
+from markupsafe import Markup
 
 from workbench.card_preview import card_html
 from workbench.cards import CardSet
+from workbench.html_render import render
 from workbench.spreadsheets import write_text_atomically
 
 CARD_WIDTH_MM = 63
@@ -25,11 +28,46 @@ MARK_MM = 5
 """Length of a crop mark, drawn in the margin outside the grid."""
 PREVIEW_ZOOM = 0.78
 """The app's 300 px preview shrunk to fit 63 mm (about 238 px at 96 dpi)."""
+PAD_MM = MARK_MM + 1
+"""Space between the page's edge and the grid: the crop marks and a millimetre's gap."""
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """The page's measures in millimetres, as the template's style needs them."""
+
+    width: int
+    """The page area: the grid and a pad on each side."""
+    height: int
+    """The page area's height."""
+    pad: int
+    """From the page area's edge to the grid."""
+    columns: int
+    """Cards across."""
+    card_width: int
+    """A card's width."""
+    card_height: int
+    """A card's height."""
+    zoom: float
+    """The preview's zoom to fit a card."""
+
+
+LAYOUT = SheetLayout(
+    width=CARD_WIDTH_MM * COLUMNS + 2 * PAD_MM,
+    height=CARD_HEIGHT_MM * ROWS + 2 * PAD_MM,
+    pad=PAD_MM,
+    columns=COLUMNS,
+    card_width=CARD_WIDTH_MM,
+    card_height=CARD_HEIGHT_MM,
+    zoom=PREVIEW_ZOOM,
+)
 
 
 def print_pages(cardset: CardSet) -> list[list[str]]:
     """The cards' HTML, repeated by `copies`, split into pages of nine."""
-    budget = cardset.ruleset.stat_budget(cardset, cardset.ruleset.resolve_options()) if cardset.ruleset.stat_budget else None
+    budget = (
+        cardset.ruleset.stat_budget(cardset, cardset.ruleset.resolve_options()) if cardset.ruleset.stat_budget else None
+    )
     cost_of = {point.card: point.cost for point in budget.points} if budget else {}
     cost_label = budget.cost_label if budget else "cost"
     table = cardset.table
@@ -50,53 +88,32 @@ def print_pages(cardset: CardSet) -> list[list[str]]:
     return [cards[i : i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
 
 
-def _crop_marks() -> str:
-    """An SVG of short lines in the margin, continuing every cut line of the grid."""
-    pad = MARK_MM + 1
+def crop_lines() -> list[tuple[int, int, int, int]]:
+    """The crop marks as lines (x1, y1, x2, y2 in mm): short lines in the margin, continuing every cut line of the
+    grid."""
     width, height = CARD_WIDTH_MM * COLUMNS, CARD_HEIGHT_MM * ROWS
-    segments: list[tuple[float, float, float, float]] = []
+    lines: list[tuple[int, int, int, int]] = []
     for column in range(COLUMNS + 1):
-        x = pad + column * CARD_WIDTH_MM
-        segments += [(x, 0, x, MARK_MM), (x, pad + height + 1, x, pad + height + 1 + MARK_MM)]
+        x = PAD_MM + column * CARD_WIDTH_MM
+        lines += [(x, 0, x, MARK_MM), (x, PAD_MM + height + 1, x, PAD_MM + height + 1 + MARK_MM)]
     for row in range(ROWS + 1):
-        y = pad + row * CARD_HEIGHT_MM
-        segments += [(0, y, MARK_MM, y), (pad + width + 1, y, pad + width + 1 + MARK_MM, y)]
-    strokes = "".join(f'<line x1="{a}mm" y1="{b}mm" x2="{c}mm" y2="{d}mm" />' for a, b, c, d in segments)
-    return (
-        f'<svg class="marks" width="{width + 2 * pad}mm" height="{height + 2 * pad}mm" stroke="#000" '
-        f'stroke-width="0.2mm">{strokes}</svg>'
-    )
+        y = PAD_MM + row * CARD_HEIGHT_MM
+        lines += [(0, y, MARK_MM, y), (PAD_MM + width + 1, y, PAD_MM + width + 1 + MARK_MM, y)]
+    return lines
 
 
 def render_print_sheet(cardset: CardSet) -> tuple[str, int, int]:
-    """(HTML, cards printed, pages)."""
+    """(HTML, cards printed, pages): the template `html_templates/print_sheet.html` with the cards' HTML."""
     pages = print_pages(cardset)
-    marks = _crop_marks()
-    body = []
-    for number, page in enumerate(pages, start=1):
-        cells = "".join(f'<div class="card"><div class="zoom">{card}</div></div>' for card in page)
-        body.append(f'<section class="page" aria-label="page {number}">{marks}<div class="grid">{cells}</div></section>')
-    pad = MARK_MM + 1
-    style = f"""
-@page {{ margin: 8mm; }}
-body {{ margin: 0; font-family: system-ui, sans-serif; }}
-header {{ padding: 4mm; }} @media print {{ header {{ display: none; }} }}
-.page {{ position: relative; width: {CARD_WIDTH_MM * COLUMNS + 2 * pad}mm; height: {CARD_HEIGHT_MM * ROWS + 2 * pad}mm;
-         margin: 0 auto; page-break-after: always; break-after: page; }}
-.marks {{ position: absolute; left: 0; top: 0; }}
-.grid {{ position: absolute; left: {pad}mm; top: {pad}mm; display: grid;
-         grid-template-columns: repeat({COLUMNS}, {CARD_WIDTH_MM}mm); grid-auto-rows: {CARD_HEIGHT_MM}mm; }}
-.card {{ width: {CARD_WIDTH_MM}mm; height: {CARD_HEIGHT_MM}mm; overflow: hidden; display: flex; align-items: center;
-         justify-content: center; }}
-.zoom {{ zoom: {PREVIEW_ZOOM}; }}
-.zoom > div {{ box-shadow: none !important; }}
-"""
     count = sum(len(page) for page in pages)
-    title = escape(cardset.name)
-    html = (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Print sheet: {title}</title>'
-        f"<style>{style}</style></head><body><header><strong>{title}</strong>: {count} cards on {len(pages)} page(s), "
-        f"{cardset.ruleset.title}. Print at 100% scale; cut along the marks.</header>{''.join(body)}</body></html>"
+    html = render(
+        "print_sheet.html",
+        title=cardset.name,
+        ruleset=cardset.ruleset.title,
+        cards=count,
+        pages=[[Markup(card) for card in page] for page in pages],  # each card is the card template's escaped HTML
+        sheet=LAYOUT,
+        crop_lines=crop_lines(),
     )
     return html, count, len(pages)
 

@@ -1,69 +1,48 @@
 """The balance report as one self-contained HTML file that opens offline.
 
-plotly's JavaScript is embedded once, in the first figure; every later figure
-reuses it. Nothing is loaded from outside the file (no CDN, no web fonts), and
-every piece of user text (card names, rules text, deck names, messages) is
-escaped.
+The page is the template `html_templates/report.html` (one block per section); this module prepares what each
+section shows as plain data (text, numbers in words, tables of cells) and renders it through
+`workbench.html_render`, whose autoescape escapes every piece of user text (card names, rules text, deck names,
+messages). plotly's JavaScript is embedded once, in the first figure; every later figure reuses it. Nothing is
+loaded from outside the file (no CDN, no web fonts).
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from html import escape
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
+from markupsafe import Markup
 
+from workbench.analysis import BASELINE, RARELY_PLAYED, share_text, threshold_text
+from workbench.cards import WorkbenchInputError, readable
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
+    health_length_figure,
     matchup_heatmap,
     power_change_figure,
     power_curve_figure,
     stat_budget_figure,
 )
-from workbench.analysis import BASELINE, RARELY_PLAYED, share_text, threshold_text
-from workbench.cards import WorkbenchInputError, readable
-from workbench.charts import health_length_figure
-from workbench.health import health_lines
+from workbench.html_render import render
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
-STYLE = """
-body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2rem auto; max-width: 1100px;
-       color: #222; line-height: 1.45; padding: 0 1rem; }
-h1 { margin-bottom: .2rem; } h2 { border-bottom: 2px solid #305496; padding-bottom: .2rem; margin-top: 2.2rem; }
-table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
-th, td { border: 1px solid #ccd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
-th { background: #305496; color: #fff; }
-tr.error td { background: #fbe3da; } tr.warning td { background: #fff3cd; }
-td.over { background: #fbe3da; } td.under { background: #ddebf7; } td.baseline { background: #ececec; font-style: italic; } td.rarely-played { background: #fff2cc; font-style: italic; }
-.stamp { color: #555; font-size: .85rem; } .note { background: #f3f3f3; padding: .5rem .8rem; border-left: 4px solid #999; }
-details summary { cursor: pointer; font-weight: 600; margin: .4rem 0; }
-"""
-
-
-class _Figures:
-    """Embeds plotly's JavaScript with the first figure only."""
-
-    def __init__(self) -> None:
-        self.first = True
-
-    def html(self, figure: go.Figure) -> str:
-        include = self.first
-        self.first = False
-        return figure.to_html(full_html=False, include_plotlyjs=include, config={"displaylogo": False})
-
 
 def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
-    """Every chart the report shows, by file-friendly name, in reading order (shared by HTML and PNG export)."""
+    """Every chart the report shows, by file-friendly name, in the page's reading order (shared by HTML and PNG
+    export; the HTML embeds plotly's JavaScript in the first)."""
     figures: dict[str, go.Figure] = {}
-    if report.stat_budget is not None and report.stat_budget.points:
-        figures["stat_budget"] = stat_budget_figure(report.stat_budget, _worst_severity_by_card(report))
     if report.health is not None:
         figures["health_game_length"] = health_length_figure(report.health)
+    if report.stat_budget is not None and report.stat_budget.points:
+        figures["stat_budget"] = stat_budget_figure(report.stat_budget, _worst_severity_by_card(report))
     if report.power is not None:
         figures["power_curve"] = power_curve_figure(report.power, report.power.meta.get("cost_axis", "cost"))
     if report.matchups is not None:
@@ -85,7 +64,8 @@ def write_pngs(report: BalanceReport, folder: str | Path) -> list[Path]:
         import kaleido  # noqa: F401
     except ImportError:
         raise WorkbenchInputError(
-            "PNG images need the kaleido package.", expected="pip install -e '.[png]' (HTML and XLSX reports need nothing more)"
+            "PNG images need the kaleido package.",
+            expected="pip install -e '.[png]' (HTML and XLSX reports need nothing more)",
         ) from None
     if "BROWSER_PATH" not in os.environ:
         found = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -107,141 +87,24 @@ def write_pngs(report: BalanceReport, folder: str | Path) -> list[Path]:
 
 
 def render_html(report: BalanceReport) -> str:
-    """The whole report as an HTML document."""
-    figures = _Figures()
-    charts = report_figures(report)
-    ruleset = report.cardset.ruleset
-    parts: list[str] = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Balance report: {escape(report.cardset.name)}</title>",
-        f"<style>{STYLE}</style></head><body>",
-        f"<h1>Balance report: {escape(report.cardset.name)}</h1>",
-        f'<p class="stamp">{escape(_stamp(report.provenance))}</p>',
-        "<h2>Summary</h2>",
-        _table(["figure", "value"], [row for row in summary_rows(report) if row[0] != "note"]),
-    ]
-    parts += [f'<p class="note">{escape(note)}</p>' for note in report.notes]
-
-    parts.append("<h2>Findings</h2>")
-    parts.append(_findings_html(report))
-
-    if report.health is not None:
-        parts.append("<h2>Game health</h2>")
-        parts.append(_health_html(report))
-        parts.append(figures.html(charts["health_game_length"]))
-
-    parts.append("<h2>Stat budget</h2>")
-    if "stat_budget" in charts:
-        parts.append(figures.html(charts["stat_budget"]))
-    else:
-        parts.append("<p>No stat budget chart for this set.</p>")
-
-    if report.power is not None:
-        curve = report.power
-        parts.append("<h2>Power curve</h2>")
-        parts.append(
-            "<p>A card's power is the change in score (win 1, draw ½) when 3 copies of it replace the filler "
-            f"({escape(', '.join(curve.meta['fillers'].values()))}) in the reference deck "
-            f"{escape(curve.meta['reference_deck'])}, against the gauntlet "
-            f"{escape(', '.join(curve.meta['gauntlet']))}; 95% interval from {curve.meta['matches_per_card']:,} "
-            "paired matches per card. The filler is the baseline (power 0 by construction): it is marked "
-            f"<i>{BASELINE}</i>, gets no verdict and stays out of the fitted line, the tier means and the counts. "
-            "<i>played</i> and <i>drawn</i> are the shares of a card's matches in which its side played or drew a "
-            f"copy; a card played in fewer than {threshold_text(float(curve.meta['min_play_share']))} of them is "
-            f"<i>{RARELY_PLAYED}</i>: its power is mostly the filler's matches, so it is not judged either.</p>"
-        )
-        parts += [f'<p class="note">{escape(statement)}</p>' for statement in curve.statements()]
-        parts.append(figures.html(charts["power_curve"]))
-        rows = []
-        for row in curve.cards.sort_values(["cost", "power"]).itertuples():
-            suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
-            first = "" if row.first_played_turn is None or row.first_played_turn != row.first_played_turn else f"{row.first_played_turn:.1f}"
-            rows.append(
-                (
-                    row.card, f"{row.cost:g}", f"{row.power:+.3f}", f"[{row.low:+.3f}, {row.high:+.3f}]",
-                    _share(row.played), _share(row.drawn), first, _Flag(row.flag), suggested, row.reason,
-                )
-            )
-        parts.append(
-            _table(
-                ["card", "cost", "power", "95% interval", "played", "drawn", "first played (turn)", "flag", "suggested cost", "why"],
-                rows,
-            )
-        )
-
-    if report.matchups is not None:
-        parts.append("<h2>Matchups</h2>")
-        parts.append(figures.html(charts["matchups"]))
-        parts.append(
-            _table(
-                ["deck", "opponent", "win rate", "95% interval", "matches"],
-                [
-                    (r.deck, r.opponent, f"{r.win_rate:.1%}", f"{r.low:.1%} – {r.high:.1%}", f"{r.matches:,}")
-                    for r in report.matchups.itertuples()
-                ],
-            )
-        )
-
-    if report.match is not None:
-        parts.append("<h2>First player and game length</h2>")
-        parts.append(
-            f"<p>{escape(report.match.meta['deck_a'])} vs {escape(report.match.meta['deck_b'])}: first-player win rate "
-            f"{escape(str(report.match.first_player_win_rate))}.</p>"
-        )
-        parts.append(figures.html(charts["first_player"]))
-        parts.append(figures.html(charts["game_length"]))
-
-    if report.diff is not None:
-        parts.append("<h2>Changes since the baseline</h2>")
-        notes = report.diff.patch_notes()
-        parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in notes) + "</ul>" if notes else "<p>No changes.</p>")
-        if report.diff.cost_changes:
-            parts.append(
-                _table(
-                    ["card", "cost before", "cost now", "budget before", "budget now"],
-                    [(c.card, _num(c.old_cost), _num(c.new_cost), _num(c.old_budget), _num(c.new_budget)) for c in report.diff.cost_changes],
-                )
-            )
-        power = report.diff.power
-        if power is not None and len(power.frame):
-            parts.append(
-                "<p>Power before and after, measured side by side in today's set (the old version of each card joins "
-                "the set under its old name + \" (before)\"), with 95% intervals; a verdict other than \"within noise\" "
-                "needs the two intervals apart.</p>"
-            )
-            parts.append(figures.html(charts["power_changes"]))
-            parts.append(
-                _table(
-                    ["card", "cost before", "cost now", "power before", "power now", "change", "verdict"],
-                    [
-                        (
-                            row.card,
-                            _num(row.old_cost),
-                            _num(row.new_cost),
-                            _interval(row.old_power, row.old_low, row.old_high),
-                            _interval(row.new_power, row.new_low, row.new_high),
-                            "" if math.isnan(row.change) else f"{row.change:+.3f}",
-                            row.verdict,
-                        )
-                        for row in power.frame.itertuples()
-                    ],
-                )
-            )
-            parts.extend(f"<p>{escape(note)}</p>" for note in power.notes)
-
-    parts.append("<h2>Rule options</h2>")
-    ledger = {option.key: option for option in ruleset.options}
-    parts.append(
-        _table(
-            ["option", "value", "default", "reading", "the document's words"],
-            [(k, readable(v), readable(ledger[k].default), ledger[k].reading, ledger[k].quote) for k, v in report.validation.options.items()],
-        )
+    """The whole report as an HTML document (the template `html_templates/report.html`, one block per section)."""
+    charts = _charts_html(report)
+    return render(
+        "report.html",
+        title=report.cardset.name,
+        stamp=_stamp(report.provenance),
+        summary=_table(["figure", "value"], [row for row in summary_rows(report) if row[0] != "note"]),
+        notes=report.notes,
+        findings=_finding_groups(report),
+        health=_health_section(report, charts),
+        stat_budget_chart=charts.get("stat_budget"),
+        power=_power_section(report, charts),
+        matchups=_matchups_section(report, charts),
+        match=_match_section(report, charts),
+        diff=_diff_section(report, charts),
+        options=_options_table(report),
+        provenance=_table(["key", "value"], [(key, value) for key, value in report.provenance.items()]),
     )
-    parts.append("<h2>Provenance</h2>")
-    parts.append(_table(["key", "value"], [(k, _text(v)) for k, v in report.provenance.items()]))
-    parts.append("</body></html>")
-    return "\n".join(parts)
 
 
 def write_html(report: BalanceReport, out_path: str | Path) -> Path:
@@ -249,84 +112,370 @@ def write_html(report: BalanceReport, out_path: str | Path) -> Path:
     return write_text_atomically(render_html(report), out_path)
 
 
-class _Flag(str):
-    """A power-curve flag cell, coloured by its value."""
+@dataclass(frozen=True)
+class Cell:
+    """One table cell, as the template writes it."""
+
+    text: str
+    """What the cell says, not yet escaped (the template escapes it)."""
+    css_class: str = ""
+    """The cell's class, which colours it (a power-curve flag: over, under, baseline, rarely-played); empty for none."""
 
 
-def _share(share: float | None) -> str:
-    """A play share as a cell: 40%, 0.1%, or empty when the engine keeps no per-match counters."""
-    return "" if share is None or share != share else share_text(float(share))
+@dataclass(frozen=True)
+class Row:
+    """One table row."""
+
+    cells: list[Cell]
+    """The row's cells, in the headers' order."""
+    css_class: str = ""
+    """The row's class, which colours it (a finding's severity, a health warning); empty for none."""
 
 
-def _table(headers: list[str], rows: Any) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = []
-    for row in rows:
-        cells = []
-        for value in row:
-            css = f' class="{escape(value.replace(" ", "-"))}"' if isinstance(value, _Flag) else ""
-            cells.append(f"<td{css}>{escape(_text(value))}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+@dataclass(frozen=True)
+class Table:
+    """A table of the report (the `table` macro of `html_templates/_tables.html` draws it)."""
+
+    headers: list[str]
+    """The column headers."""
+    rows: list[Row]
+    """The rows, top to bottom."""
 
 
-def _health_html(report: BalanceReport) -> str:
+@dataclass(frozen=True)
+class FindingGroup:
+    """The findings of one severity and one rule, folded under one summary line."""
+
+    severity: str
+    """error, warning or info."""
+    rule: str
+    """The rule's id, as findings name it (souls.soul_cost)."""
+    count: int
+    """How many findings the group holds."""
+    open: bool
+    """Whether the group shows unfolded (errors and warnings do; info stays folded)."""
+    table: Table
+    """The findings, one row each, coloured by severity."""
+
+
+@dataclass(frozen=True)
+class HealthSection:
+    """The game's own health (workbench.health), shown before any card's verdict."""
+
+    decks: str
+    """The decks played against each other, in words."""
+    pairs: int
+    """Ordered pairs of decks played."""
+    matches_per_pair: str
+    """Matches per pair, with thousands separators."""
+    matches: str
+    """Matches in all, with thousands separators."""
+    seed: str
+    """The run's seed."""
+    policy: str
+    """The play policy."""
+    table: Table
+    """Each figure with its status, what was measured and its healthy range."""
+    mean: str
+    """Mean game length in turns."""
+    q1: str
+    """First quartile of game length."""
+    median: str
+    """Median game length."""
+    q3: str
+    """Third quartile of game length."""
+    shortest: str
+    """Shortest game."""
+    longest: str
+    """Longest game."""
+    chart: Markup
+    """plotly's HTML of the game-length chart."""
+
+
+@dataclass(frozen=True)
+class PowerSection:
+    """The power curve: how it was measured, what it says, its chart and each card's row."""
+
+    fillers: str
+    """The filler card(s) replaced by each measured card, in words."""
+    reference_deck: str
+    """The deck the copies go into."""
+    gauntlet: str
+    """The decks it plays against, in words."""
+    matches_per_card: str
+    """Paired matches per card, with thousands separators."""
+    baseline: str
+    """The flag the filler carries (workbench.analysis.BASELINE)."""
+    threshold: str
+    """The play share under which a card is rarely played (5%)."""
+    rarely_played: str
+    """The flag of a card played too rarely to judge (workbench.analysis.RARELY_PLAYED)."""
+    statements: list[str]
+    """What the curve says, one note each (PowerCurve.statements)."""
+    chart: Markup
+    """plotly's HTML of the power-curve chart."""
+    table: Table
+    """Each card's power, interval, play shares, flag and suggested cost."""
+
+
+@dataclass(frozen=True)
+class MatchupsSection:
+    """Deck against deck."""
+
+    chart: Markup
+    """plotly's HTML of the matchup heatmap."""
+    table: Table
+    """Each pair's win rate, interval and matches."""
+
+
+@dataclass(frozen=True)
+class MatchSection:
+    """The first two decks' match: first-player advantage and game length."""
+
+    deck_a: str
+    """The first deck's name."""
+    deck_b: str
+    """The second deck's name."""
+    first_player_win_rate: str
+    """The first player's win rate with its interval, in words."""
+    first_player_chart: Markup
+    """plotly's HTML of the first-player chart."""
+    game_length_chart: Markup
+    """plotly's HTML of the game-length histogram."""
+
+
+@dataclass(frozen=True)
+class PowerChangesSection:
+    """Power before and after a change, measured side by side."""
+
+    chart: Markup
+    """plotly's HTML of the power-change chart."""
+    table: Table
+    """Each changed card's cost and power before and after, and the verdict."""
+    notes: list[str]
+    """What the measurement says beyond the table."""
+
+
+@dataclass(frozen=True)
+class DiffSection:
+    """Changes since the baseline set."""
+
+    patch_notes: list[str]
+    """The changes in words, one line each."""
+    cost_changes: Table | None
+    """Cards whose cost or stat budget changed; None when none did."""
+    power: PowerChangesSection | None
+    """The power before and after; None when it was not measured."""
+
+
+def _charts_html(report: BalanceReport) -> dict[str, Markup]:
+    """Each chart's HTML by name: plotly's JavaScript is embedded once, in the first chart of the page (report_figures
+    lists them in the page's order), and every later chart reuses it."""
+    return {
+        name: Markup(figure.to_html(full_html=False, include_plotlyjs=index == 0, config={"displaylogo": False}))
+        for index, (name, figure) in enumerate(report_figures(report).items())
+    }
+
+
+class Flag(str):
+    """A power-curve flag cell's text (over, under, baseline, rarely played): its cell is coloured by its value."""
+
+
+def _table(headers: list[str], rows: Iterable[Iterable[Any]]) -> Table:
+    """A table of values in words (`workbench.cards.readable`: nothing is an empty cell, a list reads as words); a
+    Flag's cell gets its value as class, spaces as hyphens."""
+    return Table(
+        headers,
+        [
+            Row([Cell(_text(value), value.replace(" ", "-") if isinstance(value, Flag) else "") for value in row])
+            for row in rows
+        ],
+    )
+
+
+def _finding_groups(report: BalanceReport) -> list[FindingGroup]:
+    """The findings grouped by severity and rule, errors first, rules in alphabetical order."""
+    by_group: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for finding in report.validation.findings:
+        by_group[(finding.severity, finding.rule)].append(finding)
+    order = {"error": 0, "warning": 1, "info": 2}
+    headers = ["card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
+    groups = []
+    for (severity, rule), group in sorted(by_group.items(), key=lambda item: (order[item[0][0]], item[0][1])):
+        rows = [
+            Row(
+                [
+                    Cell(_text(value))
+                    for value in (f.card, f.deck, f.sheet, f.row, f.column, f.message, f.expected, f.actual)
+                ],
+                severity,
+            )
+            for f in group
+        ]
+        groups.append(FindingGroup(severity, rule, len(group), severity != "info", Table(headers, rows)))
+    return groups
+
+
+def _health_section(report: BalanceReport, charts: dict[str, Markup]) -> HealthSection | None:
     """The game's own health: each figure with its healthy range, warnings marked, and the rule options that move
     them (workbench.health)."""
     health = report.health
-    assert health is not None
+    if health is None:
+        return None
     meta = health.meta
-    intro = (
-        f"<p>Every ordered pair of the decks {escape(', '.join(meta['decks']))} ({meta['pairs']} pairs, mirrors "
-        f"included, each deck in both seats, the first player alternating), {meta['matches_per_pair']:,} matches per "
-        f"pair ({meta['matches']:,} in all), seed {meta['seed']}, policy {escape(meta['policies'][0])}. Shown before "
-        "any card's verdict: a degenerate game makes every card's figure meaningless. The figures follow Ludii's "
-        "game metrics (AdvantageP1, Balance, DurationTurns, Timeouts, Drawishness).</p>"
-    )
     rows = []
     for figure in health.figures:
         status = "warning" if figure.warning else ("not measured" if not figure.measured else "healthy")
         words = figure.warning or figure.summary
         if figure.levers:
             words += ". Rule options measured to move it: " + "; ".join(figure.levers)
-        rows.append(
-            f'<tr class="{"warning" if figure.warning else ""}"><td>{escape(figure.label)}</td><td>{escape(status)}</td>'
-            f"<td>{escape(words)}</td><td>{escape(figure.healthy if figure.measured else '')}</td></tr>"
-        )
-    head = "".join(f"<th>{h}</th>" for h in ("figure", "status", "what was measured", "healthy range"))
+        cells = [figure.label, status, words, figure.healthy if figure.measured else ""]
+        rows.append(Row([Cell(text) for text in cells], "warning" if figure.warning else ""))
     summary = health.length_summary
-    length = (
-        f"<p>Game length: mean {summary['mean']:.1f} turns, quartiles {summary['q1']:g} / {summary['median']:g} / "
-        f"{summary['q3']:g}, shortest {summary['min']:g}, longest {summary['max']:g}.</p>"
+    return HealthSection(
+        decks=", ".join(meta["decks"]),
+        pairs=meta["pairs"],
+        matches_per_pair=f"{meta['matches_per_pair']:,}",
+        matches=f"{meta['matches']:,}",
+        seed=str(meta["seed"]),
+        policy=meta["policies"][0],
+        table=Table(["figure", "status", "what was measured", "healthy range"], rows),
+        mean=f"{summary['mean']:.1f}",
+        q1=f"{summary['q1']:g}",
+        median=f"{summary['median']:g}",
+        q3=f"{summary['q3']:g}",
+        shortest=f"{summary['min']:g}",
+        longest=f"{summary['max']:g}",
+        chart=charts["health_game_length"],
     )
-    return intro + f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>" + length
 
 
-def _findings_html(report: BalanceReport) -> str:
-    findings = report.validation.findings
-    if not findings:
-        return "<p>No findings: every card fits its cost formula and every deck its construction rules.</p>"
-    by_group: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for finding in findings:
-        by_group[(finding.severity, finding.rule)].append(finding)
-    order = {"error": 0, "warning": 1, "info": 2}
-    out = []
-    for (severity, rule), group in sorted(by_group.items(), key=lambda item: (order[item[0][0]], item[0][1])):
-        rows = "".join(
-            f'<tr class="{severity}">'
-            + "".join(
-                f"<td>{escape(_text(value))}</td>"
-                for value in (f.card, f.deck, f.sheet, f.row, f.column, f.message, f.expected, f.actual)
+def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSection | None:
+    """The power curve: how it was measured, its statements, its chart and each card's row, cheapest first."""
+    curve = report.power
+    if curve is None:
+        return None
+    rows = []
+    for row in curve.cards.sort_values(["cost", "power"]).itertuples():
+        suggested = (
+            "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
+        )
+        first = (
+            ""
+            if row.first_played_turn is None or row.first_played_turn != row.first_played_turn
+            else f"{row.first_played_turn:.1f}"
+        )
+        rows.append(
+            (
+                row.card,
+                f"{row.cost:g}",
+                f"{row.power:+.3f}",
+                f"[{row.low:+.3f}, {row.high:+.3f}]",
+                _share(row.played),
+                _share(row.drawn),
+                first,
+                Flag(row.flag),
+                suggested,
+                row.reason,
             )
-            + "</tr>"
-            for f in group
         )
-        head = "".join(f"<th>{h}</th>" for h in ("card", "deck", "sheet", "row", "column", "message", "expected", "actual"))
-        out.append(
-            f"<details{' open' if severity != 'info' else ''}><summary>{escape(severity)} · {escape(rule)} "
-            f"({len(group)})</summary><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></details>"
+    headers = [
+        "card",
+        "cost",
+        "power",
+        "95% interval",
+        "played",
+        "drawn",
+        "first played (turn)",
+        "flag",
+        "suggested cost",
+        "why",
+    ]
+    return PowerSection(
+        fillers=", ".join(curve.meta["fillers"].values()),
+        reference_deck=curve.meta["reference_deck"],
+        gauntlet=", ".join(curve.meta["gauntlet"]),
+        matches_per_card=f"{curve.meta['matches_per_card']:,}",
+        baseline=BASELINE,
+        threshold=threshold_text(float(curve.meta["min_play_share"])),
+        rarely_played=RARELY_PLAYED,
+        statements=curve.statements(),
+        chart=charts["power_curve"],
+        table=_table(headers, rows),
+    )
+
+
+def _matchups_section(report: BalanceReport, charts: dict[str, Markup]) -> MatchupsSection | None:
+    if report.matchups is None:
+        return None
+    rows = [
+        (r.deck, r.opponent, f"{r.win_rate:.1%}", f"{r.low:.1%} – {r.high:.1%}", f"{r.matches:,}")
+        for r in report.matchups.itertuples()
+    ]
+    return MatchupsSection(
+        charts["matchups"], _table(["deck", "opponent", "win rate", "95% interval", "matches"], rows)
+    )
+
+
+def _match_section(report: BalanceReport, charts: dict[str, Markup]) -> MatchSection | None:
+    if report.match is None:
+        return None
+    return MatchSection(
+        deck_a=report.match.meta["deck_a"],
+        deck_b=report.match.meta["deck_b"],
+        first_player_win_rate=str(report.match.first_player_win_rate),
+        first_player_chart=charts["first_player"],
+        game_length_chart=charts["game_length"],
+    )
+
+
+def _diff_section(report: BalanceReport, charts: dict[str, Markup]) -> DiffSection | None:
+    diff = report.diff
+    if diff is None:
+        return None
+    cost_changes = None
+    if diff.cost_changes:
+        cost_changes = _table(
+            ["card", "cost before", "cost now", "budget before", "budget now"],
+            [
+                (c.card, _num(c.old_cost), _num(c.new_cost), _num(c.old_budget), _num(c.new_budget))
+                for c in diff.cost_changes
+            ],
         )
-    return "\n".join(out)
+    power = None
+    if diff.power is not None and len(diff.power.frame):
+        rows = [
+            (
+                row.card,
+                _num(row.old_cost),
+                _num(row.new_cost),
+                _interval(row.old_power, row.old_low, row.old_high),
+                _interval(row.new_power, row.new_low, row.new_high),
+                "" if math.isnan(row.change) else f"{row.change:+.3f}",
+                row.verdict,
+            )
+            for row in diff.power.frame.itertuples()
+        ]
+        headers = ["card", "cost before", "cost now", "power before", "power now", "change", "verdict"]
+        power = PowerChangesSection(charts["power_changes"], _table(headers, rows), list(diff.power.notes))
+    return DiffSection(diff.patch_notes(), cost_changes, power)
+
+
+def _options_table(report: BalanceReport) -> Table:
+    """The rule options the report was made with, beside their defaults and the rule document's words."""
+    ledger = {option.key: option for option in report.cardset.ruleset.options}
+    return _table(
+        ["option", "value", "default", "reading", "the document's words"],
+        [
+            (k, readable(v), readable(ledger[k].default), ledger[k].reading, ledger[k].quote)
+            for k, v in report.validation.options.items()
+        ],
+    )
+
+
+def _share(share: float | None) -> str:
+    """A play share as a cell: 40%, 0.1%, or empty when the engine keeps no per-match counters."""
+    return "" if share is None or share != share else share_text(float(share))
 
 
 def _worst_severity_by_card(report: BalanceReport) -> dict[str, str]:
@@ -341,7 +490,17 @@ def _worst_severity_by_card(report: BalanceReport) -> dict[str, str]:
 
 
 def _stamp(provenance: dict[str, Any]) -> str:
-    keys = ("ruleset", "ruleset_version", "engine_version", "seed", "matches_per_card", "policy", "cardset_hash", "workbench_version", "date")
+    keys = (
+        "ruleset",
+        "ruleset_version",
+        "engine_version",
+        "seed",
+        "matches_per_card",
+        "policy",
+        "cardset_hash",
+        "workbench_version",
+        "date",
+    )
     return "; ".join(f"{key.replace('_', ' ')} {provenance[key]}" for key in keys if provenance.get(key) is not None)
 
 
