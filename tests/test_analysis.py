@@ -240,8 +240,9 @@ def test_an_over_budget_clone_in_the_bundled_souls_set_is_flagged_over(tmp_path:
     source = bundled_sets("souls")[0]
     with source.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    # Iron Warden costs 2 souls at 4/10; its clone keeps the cost at 14/14.
-    clone = dict(next(row for row in rows if row["name"] == "Iron Warden"), name="Planted Warden", atk="14", **{"def": "14"})
+    # Ashen Squire costs 1 soul at 5/5; its clone keeps the cost at 14/14. (With sacrifices only from the field, the
+    # souls default since ruleset 1.3, the greedy policy summons no soul cost above 1 in these decks.)
+    clone = dict(next(row for row in rows if row["name"] == "Ashen Squire"), name="Planted Warden", atk="14", **{"def": "14"})
     planted = tmp_path / "ashfall_planted.csv"
     with planted.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))

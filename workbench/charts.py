@@ -27,6 +27,7 @@ from workbench.analysis import BASELINE, NEVER_CHANGED, RARELY_PLAYED, VERDICTS,
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
 from workbench.health import GameHealth
+from workbench.markup import plotly_text
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
 
@@ -71,7 +72,7 @@ def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Fig
 
 def _wrap(text: str, width: int = 72) -> str:
     """A long sentence broken into hover lines."""
-    return "<br>".join(textwrap.wrap(text, width)) if text else ""
+    return "<br>".join(plotly_text(line) for line in textwrap.wrap(text, width)) if text else ""
 
 
 def _share_label(share: object) -> str:
@@ -118,7 +119,7 @@ def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None 
     points = list(budget.points)
     offsets = _spread([p.cost for p in points], [p.budget for p in points])
     hovertemplate = (
-        "<b>%{customdata[0]}</b> (row %{customdata[1]})<br>"
+        "<b>%{customdata[5]}</b> (row %{customdata[1]})<br>"
         f"{budget.cost_label}: %{{customdata[2]}}<br>"
         f"{budget.budget_label}: %{{y}}<br>"
         "formula allows: %{customdata[3]}<br>findings: %{customdata[4]}<extra>%{fullData.name}</extra>"
@@ -126,7 +127,8 @@ def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None 
 
     def custom(point: BudgetPoint) -> list[object]:
         expected = "-" if point.expected_budget is None else f"{point.expected_budget:g}"
-        return [point.card, point.row, point.cost, expected, severities.get(point.card, "none")]
+        # customdata[0] keeps the name as it is (a click opens the card by it); [5] is the name as plotly shows it.
+        return [point.card, point.row, point.cost, expected, severities.get(point.card, "none"), plotly_text(point.card)]
 
     for kind in dict.fromkeys(p.kind for p in points):
         members = [(p, x) for p, x in zip(points, offsets, strict=True) if p.kind == kind]
@@ -208,6 +210,8 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                 for row in group.itertuples()
             ]
             reasons = [_wrap(str(reason)) for reason in group["reason"]] if "reason" in group.columns else [""] * len(group)
+            names = [plotly_text(name) for name in group["card"]]
+            notes = [plotly_text(note) for note in group["note"]]
             figure.add_trace(
                 go.Scatter(
                     x=group["x"],
@@ -223,7 +227,7 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                         "thickness": 1.2,
                     },
                     customdata=np.column_stack(
-                        [group["card"], group["cost"], group["low"], group["high"], suggested, group["note"], plays, reasons]
+                        [names, group["cost"], group["low"], group["high"], suggested, notes, plays, reasons]
                     ),
                     hovertemplate=(
                         "<b>%{customdata[0]}</b><br>"
@@ -263,7 +267,7 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
 def _note(figure: go.Figure, text: str) -> None:
     """A line of words at the top left of the plot, under the title."""
     figure.add_annotation(
-        text=text, xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
+        text=plotly_text(text), xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
         font={"size": 12, "color": "#8a5a00"}, align="left",
     )
 
@@ -282,8 +286,8 @@ def matchup_heatmap(matchups: pd.DataFrame) -> go.Figure:
     figure = go.Figure(
         go.Heatmap(
             z=rate.to_numpy(),
-            x=opponents,
-            y=decks,
+            x=[plotly_text(deck) for deck in opponents],
+            y=[plotly_text(deck) for deck in decks],
             text=text,
             texttemplate="%{text}",
             colorscale="RdBu",
@@ -302,7 +306,7 @@ def first_player_figure(results: MatchResults) -> go.Figure:
     """The first player's win rate and deck A's, each with its 95% interval, against the 50% line."""
     first = results.first_player_win_rate
     deck_a = results.win_rate_a
-    labels = ["first player", f"deck A ({results.meta.get('deck_a', 'A')})"]
+    labels = ["first player", f"deck A ({plotly_text(results.meta.get('deck_a', 'A'))})"]
     values = [first.value, deck_a.value]
     figure = go.Figure(
         go.Bar(
@@ -354,12 +358,12 @@ def deck_cost_curve_figure(curve: pd.DataFrame, cost_label: str, deck_name: str)
             y=curve["copies"],
             text=curve["copies"],
             textposition="outside",
-            customdata=curve[["cards"]] if "cards" in curve else None,
+            customdata=[[plotly_text(cards)] for cards in curve["cards"]] if "cards" in curve else None,
             hovertemplate=f"{cost_label} %{{x}}: %{{y}} copies<br>%{{customdata[0]}}<extra></extra>",
         )
     )
     figure.update_xaxes(dtick=1)
-    return _layout(figure, f"Cost curve of {deck_name}", cost_label, "copies")
+    return _layout(figure, f"Cost curve of {plotly_text(deck_name)}", cost_label, "copies")
 
 
 def draw_odds_figure(rows: Sequence[DrawOdds], label: str) -> go.Figure:
@@ -375,7 +379,7 @@ def draw_odds_figure(rows: Sequence[DrawOdds], label: str) -> go.Figure:
     )
     figure.update_yaxes(range=[0, 1.02], tickformat=".0%")
     figure.update_xaxes(dtick=1)
-    return _layout(figure, f"Chance to hold {label}", "your turn", "probability")
+    return _layout(figure, f"Chance to hold {plotly_text(label)}", "your turn", "probability")
 
 
 def _band_steps(values: Sequence[float], lows: Sequence[float], highs: Sequence[float]) -> tuple[list[float], list[float]]:
@@ -405,8 +409,9 @@ def _band_steps(values: Sequence[float], lows: Sequence[float], highs: Sequence[
 def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
     """A card's power at each swept value with its 95% interval, over its cost tier's band, coloured by flag."""
     points = sweep.points.sort_values("value", kind="stable")
-    label = field_label or str(sweep.meta.get("field", "value"))
-    card = str(sweep.meta.get("card", "card"))
+    label = plotly_text(field_label or str(sweep.meta.get("field", "value")))  # the field as the designer typed it
+    raw_card = str(sweep.meta.get("card", "card"))
+    card = plotly_text(raw_card)  # shown in a title and a hover template (the note escapes its own text)
     figure = go.Figure()
     if not points.empty:
         values = [float(v) for v in points["value"]]
@@ -479,7 +484,7 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
         if len(changed) and not changed.any() or NEVER_CHANGED.capitalize() in sweep.statement:
             words.append(f"{NEVER_CHANGED.capitalize()}.")
         if "was never played" in sweep.statement:
-            words.append(f"{card} was never played at any value.")
+            words.append(f"{raw_card} was never played at any value.")
         _note(figure, " ".join(words) or sweep.statement)
     return _layout(figure, f"{card}: power as {label} varies", label, "simulated power (Δ score)")
 
@@ -499,7 +504,7 @@ def power_change_figure(comparison: PowerComparison) -> go.Figure:
     figure = go.Figure()
     if frame.empty:
         return _layout(figure, "Power before and after", "simulated power (Δ score)", "")
-    labels = frame["card"].astype(str).tolist()
+    labels = [plotly_text(name) for name in frame["card"].astype(str)]
     before_y = frame.index.to_numpy(dtype=float) - POWER_ROW_OFFSET
     after_y = frame.index.to_numpy(dtype=float) + POWER_ROW_OFFSET
     joins_x: list[float | None] = []
@@ -528,7 +533,8 @@ def power_change_figure(comparison: PowerComparison) -> go.Figure:
                 "thickness": 1.2,
             },
             "customdata": np.column_stack(
-                [group["card"].astype(str), group[f"{prefix}_low"], group[f"{prefix}_high"], group[f"{prefix}_cost"]]
+                [[plotly_text(name) for name in group["card"].astype(str)], group[f"{prefix}_low"], group[f"{prefix}_high"],
+                 group[f"{prefix}_cost"]]
             ),
         }
 

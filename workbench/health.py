@@ -108,8 +108,7 @@ RULE_LEVERS: tuple[RuleLever, ...] = (
     RuleLever("plasma", TURN_CAP, "attack_tapped_creatures=false", "fewer matches reach the cap"),
     RuleLever("source", TURN_CAP, "deck_out_loses=true", "ends stalled matches before the cap"),
     RuleLever("source", TURN_CAP, "combat_tie=both", "fewer matches reach the cap"),
-    RuleLever("souls", NEVER_PLAYED, "hand_size=7", "fewer cards never played"),
-    RuleLever("souls", NEVER_PLAYED, "draw_per_turn=2", "fewer cards never played"),
+    RuleLever("souls", NEVER_PLAYED, "sacrifice_from=either", "fewer cards never played"),
     RuleLever("blades", DRAWS, "players=2", "fewer draws, though not under 10%"),
 )
 """Options measured to move a figure, per ruleset (the measured figures, with their commands: docs/simulation.md)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,18 @@ def workspace(at: AppTest) -> Any:
 
 
 def shown_text(at: AppTest) -> str:
-    """Every message, markdown, caption and title on the page, joined (for 'does the page say ...')."""
+    """Every message, markdown, caption and title on the page, joined, as a person reads it: the backslashes that
+    escape user text for Markdown (workbench.markup) are dropped (for 'does the page say ...')."""
+    return as_read(markdown_source(at))
+
+
+def as_read(markdown: str) -> str:
+    """Markdown source as a person reads it: a backslash before punctuation (workbench.markup's escape) dropped."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def markdown_source(at: AppTest) -> str:
+    """Every message, markdown, caption and title on the page, joined, as the Markdown Streamlit renders."""
     parts: list[str] = []
     for group in (
         at.title,

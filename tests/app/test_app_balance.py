@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from app_helpers import (
     DATA,
+    as_read,
     chart_figure,
     first_bundled,
     go,
@@ -470,7 +471,7 @@ def test_the_balance_page_shows_the_games_health_at_its_top_after_a_check() -> N
     assert health.meta["decks"] == list(workspace(at).decks)
     assert [m.label for m in at.metric] == ["First player wins", "Median game length", "Turn-cap hits", "Draws"]
     assert at.metric[0].value == f"{health.figure('first_player').value:.1%}"
-    warnings = [w.value for w in at.warning]
+    warnings = [as_read(w.value) for w in at.warning]
     assert any("a strong first-player advantage" in w and "new_characters_attack=false" in w for w in warnings)
     assert any("too short for most cards to be played" in w for w in warnings)
     text = shown_text(at)

@@ -13,9 +13,11 @@ import openpyxl
 import pytest
 from app_helpers import (
     SOULS_SMALL,
+    as_read,
     chart_figure,
     first_bundled,
     go,
+    markdown_source,
     new_app,
     open_bundled,
     plotly_charts,
@@ -156,9 +158,11 @@ def test_an_edit_in_the_editor_shows_exactly_that_change(downloads: Served) -> N
     assert costs.iloc[0].tolist()[1:] == [0.0, 0.0, 5.0, 11.0]  # soul cost unchanged, Atk + Def 5 -> 11
     _, notes = downloads["Download the patch notes (Markdown)"]
     bullets = [line for line in notes.splitlines() if line.startswith("- ")]
-    assert bullets[0] == "- Cinder Whelp: atk 3 -> 9."
-    assert len(bullets) == 2 and bullets[1].startswith("- New finding: Cinder Whelp: ") and "[souls.soul_cost]" in bullets[1]
-    assert "- Cinder Whelp: atk 3 -\\> 9." in shown_text(at)  # escaped for Markdown, read as "->"
+    # The download is escaped for Markdown as the page is (workbench.markup): "\\>" reads as ">".
+    assert bullets[0] == "- Cinder Whelp: atk 3 -\\> 9."
+    assert len(bullets) == 2 and bullets[1].startswith("- New finding: Cinder Whelp: ")
+    assert "\\[souls.soul\\_cost\\]" in bullets[1]
+    assert "- Cinder Whelp: atk 3 -\\> 9." in markdown_source(at) and "- Cinder Whelp: atk 3 -> 9." in shown_text(at)
     _, raw = downloads["Download the diff (JSON)"]
     data = json.loads(raw)
     assert data["changed"] == [
@@ -215,13 +219,14 @@ def test_an_uploaded_earlier_version_lists_added_removed_renamed_and_changed(dow
     ]
     name, notes = downloads["Download the patch notes (Markdown)"]
     assert name == "ashfall_patch_notes.md"
-    assert [line for line in notes.splitlines() if line.startswith("- ")] == [
+    assert [as_read(line) for line in notes.splitlines() if line.startswith("- ")] == [
         "- New card: Hollow Acolyte (monster).",
         "- Removed: Forgotten Relic.",
         "- Renamed: Moss Sentri -> Moss Sentry.",
         "- Lantern Sprite: atk 1 -> 2.",
     ]
-    assert "Compared with ashfall_v1.csv" in notes
+    assert "- Renamed: Moss Sentri -\\> Moss Sentry." in notes  # escaped for Markdown, as on the page
+    assert "Compared with ashfall\\_v1.csv" in notes
     assert workspace(at).filename == path.name  # the upload did not replace the open set
 
 

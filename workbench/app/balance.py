@@ -74,6 +74,7 @@ from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, 
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
+from workbench.markup import markdown_text
 
 CANCEL_KEY = "balance_cancel"
 HEALTH_CANCEL_KEY = "balance_health_cancel"
@@ -96,7 +97,7 @@ verdict) comes last."""
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
-    st.caption(provenance_line(results))
+    st.caption(markdown_text(provenance_line(results)))
     match = results.match
     tabs = st.tabs(["Match", "Power curve", "Matchups", "Trace"])
     with tabs[0]:
@@ -123,9 +124,9 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                 _show_verdicts(results.verdicts, cost_axis)
             # What the line says about the game, and which cards were too seldom played to judge, above the chart.
             line, *others = curve.statements()
-            (st.info if curve.rises_with_cost else st.warning)(line)
+            (st.info if curve.rises_with_cost else st.warning)(markdown_text(line))
             for statement in others:
-                st.warning(statement)
+                st.warning(markdown_text(statement))
             st.plotly_chart(power_curve_figure(curve, cost_axis), width="stretch", key="power_curve_chart")
             fillers = ", ".join(curve.cards.loc[curve.cards["flag"] == BASELINE, "card"])
             st.caption(
@@ -225,7 +226,7 @@ def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
         for column, label in zip(columns, runs.labels[start : start + 2]):
             with column:
                 st.markdown(f"**{label}**")  # a run label: policy and gauntlet names, never user text
-                st.caption(runs.curve(label).line_statement())
+                st.caption(markdown_text(runs.curve(label).line_statement()))
                 st.plotly_chart(power_curve_figure(runs.curve(label), cost_axis), width="stretch", key=f"power_curve_{label}")
     st.caption("The chart and table below are the run under deck A's policy with the gauntlet asked for.")
 
@@ -283,9 +284,9 @@ def _suggested_values(current: Any) -> str:
 
 def _show_sweep(result: Sweep, field_label: str) -> None:
     meta = result.meta
-    st.caption(provenance_text(meta, "matches per value", ruleset))
+    st.caption(markdown_text(provenance_text(meta, "matches per value", ruleset)))
     if result.statement:
-        st.warning(result.statement)
+        st.warning(markdown_text(result.statement))
     st.plotly_chart(sweep_figure(result, field_label), width="stretch", key="sweep_chart")
     st.caption(
         f"Reference deck {meta.get('reference_deck')}, gauntlet {', '.join(meta.get('gauntlet', []))}. "
@@ -378,7 +379,7 @@ def _sweep_section(
 
     values, problem = _values_problem(cardset, card, field, values_text)
     if problem:
-        st.error(f"The values cannot be swept: {problem}")
+        st.error(f"The values cannot be swept: {markdown_text(problem)}")
     for count_problem in (per_value_problem, seed_problem):
         if count_problem:
             st.error(count_problem)
@@ -435,7 +436,7 @@ def _show_health(health: GameHealth) -> None:
     """The health figures: headline numbers, each warning with the rule options measured to move it, the details."""
     meta = health.meta
     st.caption(
-        provenance_text(meta, ruleset=ruleset)
+        markdown_text(provenance_text(meta, ruleset=ruleset))
         + f" · {meta['matches_per_pair']:,} matches per ordered pair of decks, {meta['pairs']} pairs, "
         f"{meta['matches']:,} matches in all"
     )
@@ -453,7 +454,7 @@ def _show_health(health: GameHealth) -> None:
             text = figure.warning[0].upper() + figure.warning[1:] + "."
             if figure.levers:
                 text += " Rule options measured to move it: " + "; ".join(figure.levers) + " (docs/simulation.md)."
-            st.warning(text, icon=":material/monitor_heart:")
+            st.warning(markdown_text(text), icon=":material/monitor_heart:")
     if not health.warnings:
         st.success("Every measured figure is in its healthy range.")
     with st.expander("Health figures in detail"):
@@ -701,7 +702,7 @@ options = resolved_options(ruleset)
 for name in chosen:
     errors = [f for f in decks[name].load_findings if f.severity == "error"]
     if errors:
-        st.warning(f"Deck {name} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
+        st.warning(f"Deck {markdown_text(name)} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
 
 checked_health = _health_panel(cardset, decks, chosen, options, engine)
 

@@ -22,6 +22,7 @@ from workbench.paths import CARDSETS_DIR
 from workbench.rulesets import RULESETS, get_ruleset
 from workbench.spreadsheets import MAX_FILE_BYTES
 from workbench.templates import write_template
+from workbench.markup import markdown_text
 
 UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
 DETECT = "detect from the file"
@@ -79,15 +80,15 @@ workspace = page_start(
 )
 
 if notice := st.session_state.pop("cardsets_notice", None):
-    st.success(notice)
+    st.success(markdown_text(notice))
 if problem := st.session_state.pop("cardsets_notice_error", None):
-    st.error(problem)
+    st.error(markdown_text(problem))
 
 if workspace is not None:
     cardset = current_cardset(workspace)
     findings = findings_for(workspace, cardset)
     with st.container(border=True):
-        st.subheader(f"Open: {workspace.set_name}")
+        st.subheader(f"Open: {markdown_text(workspace.set_name)}")
         ruleset = workspace.ruleset
         st.markdown(
             f"{ruleset.title} (`{ruleset.id}` v{ruleset.version}) · from **{workspace.filename}** "
@@ -136,7 +137,7 @@ with right:
         "compression ratio) before they are opened. Uploads stay in your browser session only."
     )
     if upload_problem := st.session_state.get(UPLOAD_ERROR_KEY):
-        st.error(f"The upload was not opened: {upload_problem}")
+        st.error(f"The upload was not opened: {markdown_text(upload_problem)}")
         if "ruleset" in upload_problem.casefold():
             st.info("Pick the ruleset above and the file is read again.")
 

@@ -32,6 +32,7 @@ from workbench.charts import deck_cost_curve_figure, draw_odds_figure
 from workbench.deck_building import Pick, copies_at_cost, cost_curve, costs_by_card, deck_table, decklist_text
 from workbench.decklists import sheet_deck_text
 from workbench.draw_odds import odds_by_turn
+from workbench.markup import markdown_text
 
 SHOWN_KEY = "deck_shown"
 ADD_ERROR_KEY = "deck_add_error"
@@ -136,9 +137,9 @@ costs = costs_by_card(budget)
 options = resolved_options(ruleset)
 
 if notice := st.session_state.pop("deck_notice", None):
-    st.success(notice)
+    st.success(markdown_text(notice))
 for note in workspace.deck_notes:
-    st.info(note)
+    st.info(markdown_text(note))
 if workspace.decks_sheet is not None and workspace.decks_sheet.findings:
     sheet_findings = workspace.decks_sheet.findings
     with st.expander(f"The workbook's Decks sheet: {counts_line(sheet_findings)}", expanded=True):
@@ -185,7 +186,7 @@ with st.expander("Add a decklist", expanded=not workspace.decks):
                         st.selectbox("section", list(ruleset.deck_sections), key=f"deck_pick_section:{name}")
         st.button("Add decklist", on_click=_add_built, key="deck_add_built")
     if problem := st.session_state.get(ADD_ERROR_KEY):
-        st.error(problem)
+        st.error(markdown_text(problem))
 
 if not workspace.decks:
     st.info("No decklists yet. Add one above.")
@@ -203,13 +204,13 @@ source = workspace.decks[shown]
 try:
     deck = parse_deck(source, cardset)
 except WorkbenchInputError as error:
-    st.error(f"This decklist cannot be read: {error}")
+    st.error(f"This decklist cannot be read: {markdown_text(error)}")
     st.button("Remove this decklist", on_click=_remove, args=(shown,))
     st.stop()
 
 deck_findings = [f for f in findings_for(workspace, cardset, (deck,)) if f.deck == deck.name]
 sizes = " · ".join(f"{section}: {deck.size(section)} cards" for section in ruleset.deck_sections)
-st.markdown(f"**{deck.name}** · {sizes} · {counts_line(deck_findings)}")
+st.markdown(f"**{markdown_text(deck.name)}** · {sizes} · {counts_line(deck_findings)}")
 if deck_findings:
     st.dataframe(
         findings_frame(deck_findings),
@@ -236,7 +237,7 @@ with left:
         st.text_area("Decklist text", value=text, key=text_key, height=260)
         st.button("Save decklist changes", on_click=_save_text, args=(shown, text_key))
     else:
-        st.caption(f"Read from {source.filename}.")
+        st.caption(f"Read from {markdown_text(source.filename)}.")
     cards_table = pd.concat(
         [deck_table(deck, costs, section).assign(section=section) for section in ruleset.deck_sections],
         ignore_index=True,
@@ -260,7 +261,7 @@ with right:
             st.plotly_chart(deck_cost_curve_figure(curve, budget.cost_label, deck.name), width="stretch")
         uncosted = [name for name in deck.counts() if name not in costs]
         if uncosted:
-            st.caption(f"Not on the {budget.cost_label} axis: {', '.join(uncosted)}.")
+            st.caption(f"Not on the {budget.cost_label} axis: {markdown_text(', '.join(uncosted))}.")
 
 st.subheader("Draw odds")
 deck_size = deck.size()

@@ -48,6 +48,7 @@ from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_change
 from workbench.paths import bundled_sets
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.spreadsheets import MAX_FILE_BYTES
+from workbench.markup import markdown_text
 
 AS_OPENED = "opened"
 UPLOADED = "upload"
@@ -68,13 +69,6 @@ MIN_MATCHES = 10
 MAX_SEED = 2**31 - 1
 UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
 # Escaped when a card name or value is shown as Markdown (so `$` is not maths, `*` not emphasis).
-MARKDOWN_SPECIALS = "\\`*_{}[]<>#|$~"
-
-
-def _markdown_text(text: str) -> str:
-    return "".join("\\" + char if char in MARKDOWN_SPECIALS else char for char in text)
-
-
 def _card_name(entry: CardEntry) -> str:
     return str(entry.card.name)  # type: ignore[attr-defined]
 
@@ -298,7 +292,7 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
     for name in chosen:
         errors = [f for f in decks[name].load_findings if f.severity == "error"]
         if errors:
-            st.warning(f"Deck {name} has {len(errors)} line(s) that do not read against the set as it stands now; "
+            st.warning(f"Deck {markdown_text(name)} has {len(errors)} line(s) that do not read against the set as it stands now; "
                        "only the lines that read are played.")
     settings_key = json.dumps(
         [
@@ -350,13 +344,14 @@ def _show_power(shown: SetDiff) -> None:
     assert power is not None
     meta = power.meta
     if meta:
-        st.caption(provenance_text(meta, "matches per card version", shown.new.ruleset))
+        st.caption(markdown_text(provenance_text(meta, "matches per card version", shown.new.ruleset)))
         st.caption(
-            f"Reference deck {meta.get('reference_deck')}, gauntlet {', '.join(meta.get('gauntlet', []))}. "
+            f"Reference deck {markdown_text(meta.get('reference_deck'))}, gauntlet "
+            f"{markdown_text(', '.join(meta.get('gauntlet', [])))}. "
             f"Before = the earlier version (hash {meta.get('old_cardset_hash')}), measured in the set as it stands now."
         )
     for note in power.notes:
-        st.info(note)
+        st.info(markdown_text(note))
     frame = power.frame
     if frame.empty:
         return
@@ -391,16 +386,16 @@ def _patch_notes(shown: SetDiff, old_label: str, new_label: str) -> None:
     with st.container(border=True):
         st.subheader("Patch notes")
         if lines:
-            st.markdown("\n".join(f"- {_markdown_text(line)}" for line in lines))
+            st.markdown("\n".join(f"- {markdown_text(line)}" for line in lines))
         else:
             st.markdown("No changes.")
         markdown = "\n".join(
             [
-                f"# Patch notes: {new_label}",
+                f"# Patch notes: {markdown_text(new_label)}",
                 "",
-                f"Compared with {old_label} · {ruleset.title} ({ruleset.id} v{ruleset.version})",
+                f"Compared with {markdown_text(old_label)} · {ruleset.title} ({ruleset.id} v{ruleset.version})",
                 "",
-                *(f"- {line}" for line in lines or ["No changes."]),
+                *(f"- {markdown_text(line)}" for line in lines or ["No changes."]),
                 "",
             ]
         )
@@ -484,11 +479,11 @@ try:
         old = _earlier_version(old_key, workspace.source, workspace.filename, workspace, as_opened=True)
         old_label = f"{workspace.filename} as opened"
 except WorkbenchInputError as error:
-    st.error(f"The earlier version was not read: {error}")
+    st.error(f"The earlier version was not read: {markdown_text(error)}")
     st.stop()
 
 if old is None:
-    st.info(f"Upload an earlier version of {workspace.set_name} to compare it with the set as it stands now.")
+    st.info(f"Upload an earlier version of {markdown_text(workspace.set_name)} to compare it with the set as it stands now.")
     st.stop()
 assert old is not None
 
@@ -500,13 +495,13 @@ else:
     try:
         diff = diff_cardsets(old, cardset, options)
     except WorkbenchInputError as error:
-        st.error(f"The two versions could not be compared: {error}")
+        st.error(f"The two versions could not be compared: {markdown_text(error)}")
         st.stop()
     st.session_state[DIFF_KEY] = (diff_key, diff)
 
 new_label = f"{workspace.set_name} as it stands now"
 st.markdown(
-    f"**{_markdown_text(old_label)}** → **{_markdown_text(new_label)}** · {ruleset.title} "
+    f"**{markdown_text(old_label)}** → **{markdown_text(new_label)}** · {ruleset.title} "
     f"(`{ruleset.id}` v{ruleset.version}) · {len(old)} → {len(cardset)} cards"
 )
 options_summary(ruleset, rule_overrides(ruleset))

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import re
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -13,6 +18,8 @@ from workbench.app.workspace import Workspace, ensure_started, option_store, ses
 from workbench.balance_study import is_warm, warm_up_engine
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity, readable
 from workbench.engines import Engine
+from workbench.limits import limit
+from workbench.markup import markdown_text
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
@@ -35,7 +42,7 @@ def page_start(title: str, intro: str = "") -> Workspace | None:
             st.caption("No card set open.")
         else:
             ruleset = workspace.ruleset
-            st.markdown(f"**{workspace.set_name}**  \n{ruleset.title} · `{ruleset.id}` v{ruleset.version}")
+            st.markdown(f"**{markdown_text(workspace.set_name)}**  \n{ruleset.title} · `{ruleset.id}` v{ruleset.version}")
             st.caption(f"{len(workspace.sheet.frame)} rows · {len(workspace.decks)} decklists")
     return workspace
 
@@ -101,6 +108,10 @@ def _option_widget_key(prefix: str, ruleset: Ruleset, option: RuleOption) -> str
     return f"option:{prefix}:{ruleset.id}:{option.key}"
 
 
+def _problem_key(widget_key: str) -> str:
+    return f"{widget_key}:problem"
+
+
 def _store_option(ruleset_id: str, option: RuleOption, widget_key: str) -> None:
     value = st.session_state[widget_key]
     if isinstance(option.default, bool):
@@ -109,6 +120,20 @@ def _store_option(ruleset_id: str, option: RuleOption, widget_key: str) -> None:
         value = int(value)
     elif isinstance(option.default, float):
         value = float(value)
+    _keep(ruleset_id, option, widget_key, value)
+
+
+def _keep(ruleset_id: str, option: RuleOption, widget_key: str, value: Any) -> None:
+    """Store a value the option takes; a value outside its range is not stored (every page would refuse to run on
+    it) but named under the input, with the range, until it is changed."""
+    try:
+        value = option.check(value, ruleset_id)
+    except WorkbenchInputError as error:
+        st.session_state[_problem_key(widget_key)] = f"{error.detail} Expected: {error.expected}. Still in use: " + (
+            readable(option_store().get(ruleset_id, {}).get(option.key, option.default)) + "."
+        )
+        return
+    st.session_state.pop(_problem_key(widget_key), None)
     values = option_store().setdefault(ruleset_id, {})
     if value == option.default:
         values.pop(option.key, None)
@@ -130,7 +155,10 @@ def option_inputs(ruleset: Ruleset, prefix: str, columns: int = 2, explained: bo
         key = _option_widget_key(prefix, ruleset, option)
         current = stored.get(option.key, option.default)
         label = option.key + (" (changed)" if option.key in stored else "")
-        help_text = f"{option.reading}\n\nThe document: “{option.quote}”\n\nDefault: {readable(option.default)}"
+        range_words = f" · range {option.range_text}" if option.range_text else ""
+        help_text = (
+            f"{option.reading}\n\nThe document: “{option.quote}”\n\nDefault: {readable(option.default)}{range_words}"
+        )
         kwargs: dict[str, Any] = {"key": key, "on_change": _store_option, "args": (ruleset.id, option, key)}
         if not explained:
             kwargs["help"] = help_text
@@ -143,21 +171,85 @@ def option_inputs(ruleset: Ruleset, prefix: str, columns: int = 2, explained: bo
                     st.number_input(label, value=int(current), step=1, **kwargs)
                 elif isinstance(option.default, float):
                     st.number_input(label, value=float(current), **kwargs)
+                elif option.bundled_files:
+                    _file_option(ruleset, option, prefix, label, str(current), kwargs)
                 elif option.choices:
                     choices = list(option.choices)
                     index_now = choices.index(str(current)) if str(current) in choices else 0
                     st.selectbox(label, choices, index=index_now, **kwargs)
                 else:
                     st.text_input(label, value=str(current), **kwargs)
+                if problem := st.session_state.get(_problem_key(key)):
+                    st.error(markdown_text(problem))
                 if explained:
                     st.markdown(option.reading)
-                    st.caption(f"The document: “{option.quote}” · default `{readable(option.default)}`")
+                    st.caption(f"The document: “{option.quote}” · default `{readable(option.default)}`{range_words}")
+
+
+def _file_choices(option: RuleOption) -> dict[str, str]:
+    """What the app offers for an option naming a file: label -> option value. The bundled files (the default one
+    by the option's default value), then this session's uploads."""
+    choices: dict[str, str] = {}
+    for path in sorted(Path(option.bundled_files).glob("*.json")):
+        choices[f"{path.stem} (bundled)"] = option.default if path.stem == option.default else str(path)  # type: ignore[assignment]
+    choices.update(st.session_state.get(f"option_uploads:{option.key}", {}))
+    return choices
+
+
+def _store_file_option(ruleset_id: str, option: RuleOption, widget_key: str) -> None:
+    choices = _file_choices(option)
+    _keep(ruleset_id, option, widget_key, choices.get(st.session_state[widget_key], option.default))
+
+
+def _file_option(ruleset: Ruleset, option: RuleOption, prefix: str, label: str, current: str, kwargs: dict[str, Any]) -> None:
+    """A file option: one of the bundled files or an upload, never a typed path (a path typed into a page would open
+    any file on the server, and a FIFO would block it). The upload is read before the choice is drawn above it, so
+    an uploaded file is offered in the same run."""
+    slot = st.empty()
+    upload = st.file_uploader(
+        f"Upload a {option.key} file (.json)", type=["json"], key=f"option_upload:{prefix}:{ruleset.id}:{option.key}"
+    )
+    if upload is not None:
+        _take_upload(option, upload.name, upload.getvalue())
+    choices = _file_choices(option)
+    index = next((i for i, value in enumerate(choices.values()) if value == current), 0)
+    slot.selectbox(label, list(choices), index=index, **(kwargs | {"on_change": _store_file_option}))
+
+
+def _take_upload(option: RuleOption, name: str, data: bytes) -> None:
+    """Keep an uploaded file for this session under a name of the app's own, once its reader accepts it."""
+    upload_label = f"{Path(name).stem} (uploaded)"
+    if _file_choices(option).get(upload_label):
+        return
+    if len(data) > limit("file_bytes").value:
+        st.error(markdown_text(f"{name} is {len(data):,} bytes, more than the limit of {limit('file_bytes').shown()}."))
+        return
+    folder = Path(st.session_state.setdefault("option_upload_folder", tempfile.mkdtemp(prefix="workbench-options-")))
+    path = folder / f"{option.key}-{hashlib.sha256(data).hexdigest()[:16]}.json"  # never the uploader's own name
+    path.write_bytes(data)
+    module, _, function = option.file_reader.partition(":")
+    try:
+        if option.file_reader:
+            getattr(importlib.import_module(module), function)(path)
+    except WorkbenchInputError as error:
+        path.unlink(missing_ok=True)
+        st.error(markdown_text(f"{name} is not a {option.key} file: {error.detail} Expected: {error.expected}."))
+        return
+    st.session_state.setdefault(f"option_uploads:{option.key}", {})[upload_label] = str(path)
+    st.caption(f"{markdown_text(name)} can be chosen above, as {markdown_text(upload_label)}.")
+
+
+def _option_pair(key: str, value: Any) -> str:
+    """`key=value` as typed on the command line, in code style; a text value (a goop name, a map file) in plain
+    escaped text instead, since a code span cannot hold every character."""
+    shown = readable(value)
+    return f"`{key}={shown}`" if re.fullmatch(r"[\w.\-]*", shown) else f"`{key}`={markdown_text(shown)}"
 
 
 def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     """A line naming the options changed from their defaults, with a link to the Rules page."""
     if overrides:
-        changed = ", ".join(f"`{key}={readable(value)}`" for key, value in overrides.items())
+        changed = ", ".join(_option_pair(key, value) for key, value in overrides.items())
         st.caption(f"Rule options changed from the defaults: {changed}.")
     else:
         st.caption(f"Rule options: the {ruleset.id} defaults.")
@@ -190,7 +282,7 @@ def run_with_progress(
                 st.caption(f"The {cardset.ruleset.id} engine was ready after {waited:.1f} s.")
         result = work(lambda share, text: bar.progress(min(1.0, max(0.0, share)), text=text))
     except WorkbenchInputError as error:
-        st.error(f"The {what} did not run: {error}")
+        st.error(f"The {what} did not run: {markdown_text(error)}")
     cancel_slot.empty()
     bar.empty()
     return result
@@ -214,12 +306,12 @@ def engine_and_decks(workspace: Workspace, cardset: CardSet) -> tuple[Engine, di
     try:
         engine = ruleset.engine
     except Exception as error:  # an engine module that fails to import must not take the page down
-        st.error(f"The {ruleset.id} match engine could not be loaded: {type(error).__name__}: {error}")
+        st.error(f"The {ruleset.id} match engine could not be loaded: {type(error).__name__}: {markdown_text(error)}")
         return None
     assert engine is not None
     decks, unreadable = session_decks(workspace, cardset)
     for problem in unreadable:
-        st.warning(f"Decklist skipped: {problem}")
+        st.warning(f"Decklist skipped: {markdown_text(problem)}")
     if not decks:
         st.info("Add decklists with cards on the Decks page first.")
         st.page_link(DECKS.path, label="Go to Decks", icon=DECKS.icon)

@@ -330,10 +330,14 @@ def _findings_cached(
     ruleset_id: str,
     options_key: str,
     deck_keys: tuple[str, ...],
+    shown_key: str,
     _cardset: CardSet,
     _decks: tuple[Deck, ...],
 ) -> list[dict[str, Any]]:
-    """Plain finding dicts for a sheet content and options (the underscored arguments follow from the hashed ones)."""
+    """Plain finding dicts for a sheet content and options (the underscored arguments follow from the hashed ones).
+
+    `shown_key` holds everything else a finding's message can show (the set's name and version from its Set sheet,
+    its file and sheet): two sessions with the same cards but another set name must not share a message."""
     report = validate(_cardset, _decks, json.loads(options_key))
     return [finding.to_json() for finding in report.findings]
 
@@ -342,7 +346,13 @@ def findings_for(workspace: Workspace, cardset: CardSet, decks: tuple[Deck, ...]
     """Every finding for the set (and the given decks) under the session's rule options."""
     options = resolved_options(workspace.ruleset)
     deck_keys = tuple(workspace.decks[d.name].digest() if d.name in workspace.decks else d.name for d in decks)
-    rows = _findings_cached(workspace.digest, workspace.ruleset_id, _options_key(options), deck_keys, cardset, decks)
+    shown_key = json.dumps(
+        [cardset.name, cardset.version, cardset.path, cardset.sheet, workspace.filename, [d.name for d in decks]],
+        default=str,
+    )
+    rows = _findings_cached(
+        workspace.digest, workspace.ruleset_id, _options_key(options), deck_keys, shown_key, cardset, decks
+    )
     return [Finding(**row) for row in rows]
 
 

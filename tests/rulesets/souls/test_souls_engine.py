@@ -303,6 +303,72 @@ def test_effects_when_summoned(cardset: CardSet, name: str, foe_row: int, foe_da
     assert lines[-len(events):] == events
 
 
+# Readings of the document's words (ruleset 1.3 defaults) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "default", "words"),
+    [
+        # Each default, and the document's words it rests on (they must be in the ledger's quote).
+        ("sacrifice_from", "field", "You control the cards you summon."),
+        ("burning_turns", 0, "Burning (fire + oil): 1 direct damage / turn"),
+        ("status_ticks", "every_turn", "at the beginning of each turn, take 1 direct damage"),
+        ("combo_consumes", False, "any subsequent elemental status applications of any other element incur a combo status"),
+        # A silence: the ledger says so in its quote, and why it is the default in its reading.
+        ("summons_per_turn", 1, "(no summoning limit is given anywhere in the document)"),
+    ],
+)
+def test_the_ledger_defaults_rest_on_the_documents_words(key: str, default: object, words: str) -> None:
+    option = {option.key: option for option in SOULS.options}[key]
+    assert option.default == default
+    assert words in option.quote
+
+
+def test_sacrifices_are_cards_you_control_by_default(cardset: CardSet) -> None:
+    # "You control the cards you summon": a soul cost is paid with monsters in play, never with the hand ...
+    game = Scenario(cardset)
+    game.hand(A, "Pike", "Bolt", "Bolt")
+    assert not E.can_pay(game.st, A, 0)
+    # ... and a soul cost of 0 needs no sacrifice, so zero-cost cards bootstrap the field.
+    game.hand(A, "Grunt", "Pike")
+    E.greedy_summons(game.st, A)
+    assert game.units(A) == ["Grunt"]
+    E.end_turn(game.st, A)
+    E.start_turn(game.st, A)
+    game.hand(A, "Pike")
+    E.greedy_summons(game.st, A)
+    assert game.units(A) == ["Pike"]
+    assert game.lines()[-2:] == ["A sacrifices Grunt from row 1.", "A summons Pike (4/4, soul cost 1) to row 1, sacrificing 1."]
+
+
+def test_burning_strikes_every_turn_until_the_match_ends_by_default(cardset: CardSet) -> None:
+    # "Burning (fire + oil): 1 direct damage / turn", at the beginning of each turn, both players' turns.
+    game = Scenario(cardset)
+    E.apply_element(game.st, B, FIRE, -1)
+    E.apply_element(game.st, B, OIL, -1)
+    shields = []
+    for side in (A, B, A, B, A, B):
+        E.start_turn(game.st, side)
+        shields.append(game.side(B, E.S_SHIELD))
+        E.end_turn(game.st, side)
+    assert shields == [7, 6, 5, 4, 3, 2]
+
+
+def test_a_standard_status_stays_and_every_later_element_makes_a_combo_by_default(cardset: CardSet) -> None:
+    # "If a player already has a standard elemental status e.g. fire applied, then any subsequent elemental status
+    # applications of any other element incur a combo status."
+    game = Scenario(cardset)
+    E.apply_element(game.st, B, FIRE, -1)
+    E.apply_element(game.st, B, OIL, -1)  # fire + oil = Burning
+    E.apply_element(game.st, B, MIASMA, -1)  # fire + miasma = Explosion: 1 direct damage
+    E.apply_element(game.st, B, CURSE, -1)  # fire + curse = Everflame
+    assert game.side(B, E.S_STANDARD) == FIRE
+    assert [line.split(": ")[-1] for line in game.lines() if "makes" not in line and "=" in line] == [
+        "fire + oil = Burning.", "fire + miasma = Explosion.", "fire + curse = Everflame."
+    ]
+    assert game.side(B, E.S_SHIELD) == 7 and game.side(B, E.S_EVERFLAME) == 1
+
+
 # Using cards ------------------------------------------------------------------------------------------------------
 
 
@@ -495,13 +561,14 @@ def test_greedy_trades_when_it_cannot_win_this_turn(cardset: CardSet) -> None:
 @pytest.mark.parametrize(
     ("first", "second", "shield", "standard", "burning", "everflame", "plague", "wall_damage"),
     [
-        (FIRE, OIL, 8, -1, 3, 0, 0, 0),  # burning: 1 direct damage / turn (3 turns by default)
-        (OIL, FIRE, 8, -1, 3, 0, 0, 0),
-        (FIRE, MIASMA, 7, -1, 0, 0, 0, 1),  # explosion: 1 direct damage and 1 to all cards on the field
-        (FIRE, CURSE, 8, -1, 0, 1, 0, 0),  # everflame: 1 direct damage / turn, for good
-        (OIL, MIASMA, 6, -1, 0, 0, 0, 0),  # poison: 2 direct damage instantly
-        (MIASMA, CURSE, 8, -1, 0, 0, 1, 0),  # plague: each turn 1 damage and 1 to all cards
-        (CURSE, MIASMA, 8, -1, 0, 0, 1, 0),
+        # The first standard status stays ("any subsequent ... applications ... incur a combo": combo_consumes off).
+        (FIRE, OIL, 8, FIRE, E.PERMANENT, 0, 0, 0),  # burning: 1 direct damage / turn (no end is given)
+        (OIL, FIRE, 8, OIL, E.PERMANENT, 0, 0, 0),
+        (FIRE, MIASMA, 7, FIRE, 0, 0, 0, 1),  # explosion: 1 direct damage and 1 to all cards on the field
+        (FIRE, CURSE, 8, FIRE, 0, 1, 0, 0),  # everflame: 1 direct damage / turn, for good
+        (OIL, MIASMA, 6, OIL, 0, 0, 0, 0),  # poison: 2 direct damage instantly
+        (MIASMA, CURSE, 8, MIASMA, 0, 0, 1, 0),  # plague: each turn 1 damage and 1 to all cards
+        (CURSE, MIASMA, 8, CURSE, 0, 0, 1, 0),
         (OIL, CURSE, 8, CURSE, 0, 0, 0, 0),  # no combo is listed for oil + curse: the newer one replaces it
         (FIRE, FIRE, 8, FIRE, 0, 0, 0, 0),  # the same element again: nothing new
     ],
@@ -529,7 +596,7 @@ def test_oil_and_curse_reading(cardset: CardSet, setting: str, standard_after: i
 
 @pytest.mark.parametrize(("consumes", "shield_after_third"), [(True, 8), (False, 6)])
 def test_combo_consumes_the_standard_status(cardset: CardSet, consumes: bool, shield_after_third: int) -> None:
-    game = Scenario(cardset, combo_consumes=consumes)
+    game = Scenario(cardset, combo_consumes=consumes, burning_turns=3)
     E.apply_element(game.st, B, FIRE, -1)
     E.apply_element(game.st, B, CURSE, -1)  # everflame
     E.apply_element(game.st, B, OIL, -1)  # consumed: oil starts afresh; kept: fire + oil = burning
@@ -550,7 +617,7 @@ def test_combo_consumes_the_standard_status(cardset: CardSet, consumes: bool, sh
 def test_lasting_statuses_strike_at_the_start_of_each_turn(
     cardset: CardSet, status: int, burning_turns: int, ticks: int, shields: list[int], wall_damage: int
 ) -> None:
-    game = Scenario(cardset, burning_turns=burning_turns)
+    game = Scenario(cardset, burning_turns=burning_turns, status_ticks="own_turn")
     wall = game.place(B, "Wall", 0)
     combo = {E.S_BURNING: (FIRE, OIL), E.S_EVERFLAME: (FIRE, CURSE), E.S_PLAGUE: (MIASMA, CURSE)}[status]
     for element in combo:
@@ -581,7 +648,7 @@ def test_an_attack_by_a_card_with_an_element_applies_it_to_the_attacked_player(c
     E.attack(game.st, A, bug, wall)
     assert game.side(B, E.S_STANDARD) == FIRE
     E.attack(game.st, A, oiler, -1)
-    assert game.side(B, E.S_BURNING) == 3
+    assert game.side(B, E.S_BURNING) == E.PERMANENT
     assert game.lines()[-1] == "oil is applied to B by Oiler: fire + oil = Burning."
 
 
@@ -840,7 +907,8 @@ def test_golden_trace(bundled: tuple[CardSet, list[Deck]]) -> None:
     assert len(actual) == len(expected)
 
 
-@pytest.mark.parametrize(("key", "value", "allowed"), [("row_slots", 9, "1 to 5"), ("trap_slots", 0, "1 to 5"), ("turn_cap", 0, "1 to 10000")])
+@pytest.mark.parametrize(("key", "value", "allowed"), [("row_slots", 9, "a whole number from 1 to 5"), ("trap_slots", 0, "a whole number from 1 to 5"),
+     ("turn_cap", 0, "a whole number from 1 to 10,000")])
 def test_engine_options_outside_what_it_plays_are_refused_with_the_range(
     cardset: CardSet, key: str, value: int, allowed: str
 ) -> None:

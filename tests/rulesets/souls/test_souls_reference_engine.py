@@ -40,10 +40,10 @@ def test_the_generator_draws_what_the_kernel_draws(seed: int) -> None:
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
-    {"sacrifice_from": "field", "direct_attack": "reach", "summons_per_turn": 0},
+    {"sacrifice_from": "either", "direct_attack": "reach", "summons_per_turn": 0},
     {"sacrifice_from": "hand", "destroy_when": "exceeds", "damage_persists": False, "summoning_sickness": True},
     {"attacker_rows_collapse": False, "row_slots": 2, "trap_slots": 1, "first_player_draws": True, "empty_deck": "lose"},
-    {"burning_turns": 0, "combo_consumes": False, "unlisted_combo": "keep", "status_ticks": "every_turn", "hand_size": 3,
+    {"burning_turns": 2, "combo_consumes": True, "unlisted_combo": "keep", "status_ticks": "own_turn", "hand_size": 3,
      "draw_per_turn": 2, "turn_cap": 16},
 ]
 

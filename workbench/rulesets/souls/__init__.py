@@ -30,6 +30,14 @@ Version history:
   reference (`reference_engine.py`); `souls.no_free_summon` is an info unless
   `sacrifice_from=field` (the default reading, `either`, can always summon by
   sacrificing hand cards).
+- 1.3: defaults re-read against the document (docs/rulesets/souls.md, Readings
+  measured): sacrifices come from the field (`sacrifice_from=field`: you control
+  the cards you summon); Burning lasts the match (`burning_turns=0`: nothing in
+  the vocabulary removes it); statuses strike at the start of every turn
+  (`status_ticks=every_turn`: "at the beginning of each turn"); a standard status
+  stays and combines with every later element (`combo_consumes=false`: "any
+  subsequent ... applications"). `summons_per_turn=1` kept, marked as a reading
+  of a silence.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -41,7 +49,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.2",
+    version="1.3",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -1,5 +1,7 @@
 """The SOURCE rule-options ledger: every reading of an unclear rule, its default and its quote."""
 
+from pathlib import Path
+
 from workbench.limits import limit
 from workbench.rulesets.base import RuleOption
 
@@ -92,6 +94,8 @@ OPTIONS: tuple[RuleOption, ...] = (
             "The Summoning Space is the space where you will place the monster ... It also is adjacent to your "
             "SOURCE Generator / The Source Flux space ... is only 1 space adjacent to the summoning space."
         ),
+        bundled_files=str(Path(__file__).parent / "maps"),
+        file_reader="workbench.rulesets.source.map:read_half_map",
     ),
     RuleOption(
         key="map_alignment",
