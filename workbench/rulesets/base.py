@@ -99,6 +99,12 @@ class RuleOption:
     maximum: int | float | None = None
     """For number options: the largest value the option takes (every number option declares one), so no value
     makes a match loop for hours or a table grow without end."""
+    bundled_files: str = ""
+    """For an option whose value names a file (SOURCE's `map`): the folder of the files shipped with the workbench.
+    The app offers those files and an upload, never a typed server path; the command line takes a path."""
+    file_reader: str = ""
+    """`module:function` that reads such a file and raises WorkbenchInputError when it is not one (the app checks
+    an upload with it before offering it)."""
 
     @property
     def is_number(self) -> bool:
