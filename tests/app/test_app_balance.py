@@ -506,6 +506,9 @@ def test_the_power_curve_compares_policies_and_auto_decks_and_takes_the_play_sha
     comparison = next(frame for frame in at.dataframe if "why" in frame.value.columns and "sensitive" in frame.value.columns)
     assert comparison.value["card"].tolist() == runs.comparison()["card"].tolist()
     assert runs.statement() in [*[w.value for w in at.warning], *[i.value for i in at.info]]
+    # Which decks were used: the auto decks' lists, as the run built them.
+    shown_code = [block.value for block in at.code]
+    assert all(f"# {name}\n{text.rstrip()}" in shown_code for name, text in results.curve.meta["auto_decks"].items())
     # The toy plays the same under either policy: any difference is the gauntlet's, never the policy's.
     assert not any("policy-sensitive" in why for why in comparison.value["why"])
     assert len(plotly_charts(at)) >= 4 + 1

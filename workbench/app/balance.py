@@ -141,6 +141,15 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                 f"{threshold_text(float(curve.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} played, "
                 "a card is rarely played: not judged, as its power is mostly the filler's matches."
             )
+            auto_decks = curve.meta.get("auto_decks", {})
+            if auto_decks:
+                with st.expander(f"The {len(auto_decks)} auto decks of this run (built from seed {curve.meta.get('seed')})"):
+                    st.caption(
+                        "Each built at random from the set and passed by its deck check; every card was measured in "
+                        "each one that holds its slot. Same seed, same decks."
+                    )
+                    for name, text in auto_decks.items():
+                        st.code(f"# {name}\n{text.rstrip()}", language=None)
             table = curve.cards.copy()
             for column in ("played", "drawn", "first_played_turn"):
                 table[column] = pd.to_numeric(table[column])  # numbers for the grid; a missing one is an empty cell
@@ -535,8 +544,8 @@ def _health_panel(
             return health
         if not run:
             st.info("Press Check game health to play every pair of the chosen decks.")
-
         return None
+
 
 def _simulation_section(
     cardset: CardSet,
