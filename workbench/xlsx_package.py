@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import posixpath
 import re
+import shutil
 import zipfile
 from collections.abc import Callable
 from typing import Any
@@ -217,6 +218,7 @@ def save_package(
 def _merge(original: _Package, output_zip: zipfile.ZipFile, copied: dict[str, str], display: str) -> bytes:
     output = _Package(output_zip, display)
     parts: dict[str, bytes] = {name: output.read(name) for name in output.names}
+    streamed: dict[str, str] = {}  # output part -> the original part whose bytes it is (copied in chunks)
     overrides = dict(output.overrides)
     defaults = dict(output.defaults)
     original_strings = original.shared_strings_part()
@@ -253,7 +255,9 @@ def _merge(original: _Package, output_zip: zipfile.ZipFile, copied: dict[str, st
                     new_name, number = f"{stem}_copy{number}{extension}", number + 1
             renamed[part] = new_name
         for part, new_name in renamed.items():
-            parts[new_name] = original.read(part)
+            # Copied as a stream when the package is written: a large sheet is never held whole in memory.
+            parts[new_name] = b""
+            streamed[new_name] = part
             kind = original.content_type(part)
             extension = posixpath.splitext(new_name)[1].lstrip(".").casefold()
             if kind and defaults.get(extension) != kind:
@@ -268,7 +272,11 @@ def _merge(original: _Package, output_zip: zipfile.ZipFile, copied: dict[str, st
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         target.writestr("[Content_Types].xml", parts.pop("[Content_Types].xml"))
         for name, data in parts.items():
-            target.writestr(name, data)
+            if name in streamed:
+                with original.archive.open(streamed[name]) as source, target.open(name, "w") as copy:
+                    shutil.copyfileobj(source, copy, 1 << 20)
+            else:
+                target.writestr(name, data)
     return out.getvalue()
 
 
