@@ -128,7 +128,8 @@ def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None 
     def custom(point: BudgetPoint) -> list[object]:
         expected = "-" if point.expected_budget is None else f"{point.expected_budget:g}"
         # customdata[0] keeps the name as it is (a click opens the card by it); [5] is the name as plotly shows it.
-        return [point.card, point.row, point.cost, expected, severities.get(point.card, "none"), plotly_text(point.card)]
+        severity = severities.get(point.card, "none")
+        return [point.card, point.row, point.cost, expected, severity, plotly_text(point.card)]
 
     for kind in dict.fromkeys(p.kind for p in points):
         members = [(p, x) for p, x in zip(points, offsets, strict=True) if p.kind == kind]
@@ -267,7 +268,8 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
 def _note(figure: go.Figure, text: str) -> None:
     """A line of words at the top left of the plot, under the title."""
     figure.add_annotation(
-        text=plotly_text(text), xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
+        text=plotly_text(text), xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom",
+        showarrow=False,
         font={"size": 12, "color": "#8a5a00"}, align="left",
     )
 
@@ -533,8 +535,12 @@ def power_change_figure(comparison: PowerComparison) -> go.Figure:
                 "thickness": 1.2,
             },
             "customdata": np.column_stack(
-                [[plotly_text(name) for name in group["card"].astype(str)], group[f"{prefix}_low"], group[f"{prefix}_high"],
-                 group[f"{prefix}_cost"]]
+                [
+                    [plotly_text(name) for name in group["card"].astype(str)],
+                    group[f"{prefix}_low"],
+                    group[f"{prefix}_high"],
+                    group[f"{prefix}_cost"],
+                ]
             ),
         }
 

@@ -55,7 +55,9 @@ def parameter_refused(name: str, found: str) -> WorkbenchInputError:
 def _whole_number(value: object, what: str, low: int, name: str) -> int:
     """`value` as an int of at least `low` and at most limit `name`, or the one-paragraph refusal."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise WorkbenchInputError(f"{what} must be a whole number, not {value!r}.", expected=f"a whole number from {low:,}")
+        raise WorkbenchInputError(
+            f"{what} must be a whole number, not {value!r}.", expected=f"a whole number from {low:,}"
+        )
     number = int(value)
     if number < low:
         raise WorkbenchInputError(
@@ -126,7 +128,10 @@ def check_sweep(values: Sequence[object], matches_per_card: int) -> None:
                 f"a sweep value ({shown}) is outside what a card field holds.",
                 expected=f"finite numbers from -{bound:,} to {bound:,} ({limit('card_number').bounds})",
             )
-    check_run_size(2 * len(values) * matches_per_card, f"{len(values):,} sweep values × 2 decks × {matches_per_card:,} matches per card")
+    check_run_size(
+        2 * len(values) * matches_per_card,
+        f"{len(values):,} sweep values × 2 decks × {matches_per_card:,} matches per card",
+    )
 
 
 def engine_for(cardset: CardSet) -> Engine:
@@ -318,10 +323,11 @@ def run_jobs(
         for start in range(first_job_start if index == 0 else 0, len(job.seeds), pace.size)
     ]
     futures = [
-        pool.submit(_play_job, engine_module, compiled, _piece(jobs[index], start, stop)) for index, start, stop in pieces
+        pool.submit(_play_job, engine_module, compiled, _piece(jobs[index], start, stop))
+        for index, start, stop in pieces
     ]
     try:
-        for (index, start, stop), future in zip(pieces, futures):
+        for (index, start, stop), future in zip(pieces, futures, strict=True):
             while True:
                 try:
                     outcome = future.result(timeout=PIECE_SECONDS)

@@ -9,7 +9,6 @@ child only).
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import textwrap
@@ -24,7 +23,7 @@ from workbench.decklists import read_decklist
 from workbench.limits import limit
 from workbench.loading import load_cardset
 from workbench.rulesets import RULESETS
-from workbench.simulate import batch_seeds, _joined
+from workbench.simulate import _joined, batch_seeds
 
 REPO = Path(__file__).resolve().parents[2]
 SETS = {
@@ -180,10 +179,11 @@ def test_a_batch_played_in_pieces_gives_the_same_matches(ruleset_id: str) -> Non
     whole = engine.play_batch(compiled, array, array, seeds, first, 0, 1)
     cuts = [0, 1, 8, 21, 40]
     pieces = _joined([
-        engine.play_batch(compiled, array, array, seeds[a:b], first[a:b], 0, 1) for a, b in zip(cuts, cuts[1:])
+        engine.play_batch(compiled, array, array, seeds[a:b], first[a:b], 0, 1)
+        for a, b in zip(cuts, cuts[1:], strict=False)
     ])
     assert len(pieces) == len(whole)
-    for joined, one_call in zip(pieces[:3], whole[:3]):
+    for joined, one_call in zip(pieces[:3], whole[:3], strict=True):
         np.testing.assert_array_equal(joined, one_call)
     if len(whole) > 3:
         assert set(pieces[3]) == set(whole[3])

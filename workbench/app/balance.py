@@ -51,6 +51,7 @@ from workbench.app.workspace import (
     resolved_options,
     results_store,
 )
+from workbench.auto_decks import AUTO_DECKS_MAX
 from workbench.balance_study import (
     StudyResults,
     StudySettings,
@@ -59,7 +60,6 @@ from workbench.balance_study import (
     run_study,
 )
 from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInputError, readable
-from workbench.charts import health_length_figure
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
@@ -67,14 +67,13 @@ from workbench.charts import (
     power_curve_figure,
     sweep_figure,
 )
-from workbench.auto_decks import AUTO_DECKS_MAX
 from workbench.engines import Engine
-from workbench.verdicts import VerdictRuns
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
 from workbench.report_html import render_html
+from workbench.markup import markdown_text
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
-from workbench.markup import markdown_text
+from workbench.verdicts import VerdictRuns
 
 CANCEL_KEY = "balance_cancel"
 HEALTH_CANCEL_KEY = "balance_health_cancel"

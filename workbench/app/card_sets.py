@@ -18,11 +18,11 @@ from workbench.app.workspace import (
     set_workspace,
 )
 from workbench.cards import WorkbenchInputError
+from workbench.markup import markdown_text
 from workbench.paths import CARDSETS_DIR
 from workbench.rulesets import RULESETS, get_ruleset
 from workbench.spreadsheets import MAX_FILE_BYTES
 from workbench.templates import write_template
-from workbench.markup import markdown_text
 
 UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
 DETECT = "detect from the file"

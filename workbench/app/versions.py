@@ -22,12 +22,12 @@ from workbench.app import CARD_EDITOR
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
+    deck_picker,
+    engine_and_decks,
     findings_column_config,
     findings_frame,
     options_summary,
     page_start,
-    deck_picker,
-    engine_and_decks,
     require_workspace,
     run_with_progress,
 )
@@ -45,10 +45,10 @@ from workbench.balance_study import provenance_text
 from workbench.cards import CardEntry, CardSet, WorkbenchInputError
 from workbench.charts import power_change_figure
 from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_changes
+from workbench.markup import markdown_text
 from workbench.paths import bundled_sets
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.spreadsheets import MAX_FILE_BYTES
-from workbench.markup import markdown_text
 
 AS_OPENED = "opened"
 UPLOADED = "upload"
@@ -292,7 +292,8 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
     for name in chosen:
         errors = [f for f in decks[name].load_findings if f.severity == "error"]
         if errors:
-            st.warning(f"Deck {markdown_text(name)} has {len(errors)} line(s) that do not read against the set as it stands now; "
+            st.warning(f"Deck {markdown_text(name)} has {len(errors)} line(s) that do not read against the set as it "
+                       "stands now; "
                        "only the lines that read are played.")
     settings_key = json.dumps(
         [

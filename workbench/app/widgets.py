@@ -201,7 +201,9 @@ def _store_file_option(ruleset_id: str, option: RuleOption, widget_key: str) -> 
     _keep(ruleset_id, option, widget_key, choices.get(st.session_state[widget_key], option.default))
 
 
-def _file_option(ruleset: Ruleset, option: RuleOption, prefix: str, label: str, current: str, kwargs: dict[str, Any]) -> None:
+def _file_option(
+    ruleset: Ruleset, option: RuleOption, prefix: str, label: str, current: str, kwargs: dict[str, Any]
+) -> None:
     """A file option: one of the bundled files or an upload, never a typed path (a path typed into a page would open
     any file on the server, and a FIFO would block it). The upload is read before the choice is drawn above it, so
     an uploaded file is offered in the same run."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
-from workbench.cards import CardSet, Deck, Finding, OptionValue, Options, WorkbenchInputError, closest_names
+from workbench.cards import CardSet, Deck, Finding, Options, OptionValue, WorkbenchInputError, closest_names
 
 if TYPE_CHECKING:
     from workbench.engines import Engine
@@ -129,10 +129,12 @@ class RuleOption:
             expected = f"{kind} from {self.range_text}" if self.range_text else kind
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
             if not numeric or (whole and isinstance(value, float) and not float(value).is_integer()):
-                raise WorkbenchInputError(f"{where} takes {kind}, not {_value_text(value)} {settings}.", expected=expected)
-            if not math.isfinite(float(value)) or (
-                (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum)
-            ):
+                raise WorkbenchInputError(
+                    f"{where} takes {kind}, not {_value_text(value)} {settings}.", expected=expected
+                )
+            below = self.minimum is not None and value < self.minimum
+            above = self.maximum is not None and value > self.maximum
+            if not math.isfinite(float(value)) or below or above:
                 raise WorkbenchInputError(
                     f"{where} is {_value_text(value)}, outside its range {self.range_text} {settings}.",
                     expected=expected,
