@@ -63,14 +63,15 @@ from workbench.cards import CardEntry, CardSet, Deck, OptionValue, WorkbenchInpu
 from workbench.charts import (
     first_player_figure,
     game_length_histogram,
+    health_length_figure,
     matchup_heatmap,
     power_curve_figure,
     sweep_figure,
 )
 from workbench.engines import Engine
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
-from workbench.report_html import render_html
 from workbench.markup import markdown_text
+from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
 from workbench.verdicts import VerdictRuns
