@@ -8,21 +8,14 @@ CI or WORKBENCH_REQUIRE_BROWSER, where they fail.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-
-from workbench.paths import REPO_ROOT
+from app_server import streamlit_server
 
 CHROMIUM = Path(os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = [
@@ -34,69 +27,11 @@ LAUNCH_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextlib.contextmanager
-def streamlit_server(log_folder: Path, env: Mapping[str, str] | None = None) -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free loopback port, `env` added to its environment; yields its URL."""
-    port = _free_port()
-    log = (log_folder / "streamlit.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "streamlit_app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.fileWatcherType",
-            "none",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=REPO_ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, **(env or {})},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
-            time.sleep(0.5)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run streamlit_app.py` on a free loopback port, stopped after the module's tests."""
-    with streamlit_server(tmp_path_factory.mktemp("server")) as url:
-        yield url
+    with streamlit_server(tmp_path_factory.mktemp("server")) as server:
+        yield server.url
 
 
 SLOW_PAGE_SECONDS = "1.5"
@@ -108,8 +43,8 @@ def slow_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a server made slow on purpose: every page run waits SLOW_PAGE_SECONDS (WORKBENCH_TEST_PAGE_DELAY)."""
     with streamlit_server(
         tmp_path_factory.mktemp("slow_server"), {"WORKBENCH_TEST_PAGE_DELAY": SLOW_PAGE_SECONDS}
-    ) as url:
-        yield url
+    ) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,13 @@ is the system's /usr/bin/chromium (`.ci/run` installs it).
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
+import steps
 
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
@@ -33,56 +32,26 @@ PAGE_TITLES = {
     "Compare versions": "versions",
     "Rules": "rules",
 }
-STEP_TIMEOUT_MS = 60_000
-SIMULATION_TIMEOUT_MS = 900_000
-"""A first simulation compiles the engine's kernels with Numba (minutes on a slow machine; cached afterwards)."""
-expect.set_options(timeout=STEP_TIMEOUT_MS)
+SIMULATION_TIMEOUT_MS = steps.RUN_TIMEOUT_MS
+expect.set_options(timeout=steps.STEP_TIMEOUT_MS)
 
 
 @pytest.fixture
 def page(browser: object, app_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)  # type: ignore[attr-defined]
-    tab = context.new_page()
-    tab.set_default_timeout(STEP_TIMEOUT_MS)
-    tab.goto(app_url)
-    expect(tab.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
-    idle(tab)
-    yield tab
-    context.close()
+    with steps.new_tab(browser, app_url, 1500, 1000, downloads=True) as tab:
+        yield tab
 
 
 def idle(page: Page) -> None:
-    """Wait until no script run is in progress (Streamlit shows its status widget only while running)."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SIMULATION_TIMEOUT_MS)
-    expect(page.get_by_test_id("stException")).to_have_count(0)
+    """Wait for the page to settle; a simulation may first compile its engine."""
+    steps.idle(page, SIMULATION_TIMEOUT_MS)
 
 
 def go(page: Page, title: str) -> None:
-    """Move to a page through the sidebar (a new URL would start a new session)."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-    idle(page)
+    steps.go(page, title, SIMULATION_TIMEOUT_MS)
 
 
-def screenshot(page: Page, folder: Path, name: str) -> Path:
-    """A full-page screenshot into the test's folder, copied to WORKBENCH_SCREENSHOTS when set."""
-    path = folder / f"{name}.png"
-    # Streamlit scrolls inside its main block, not the page, so grow the window to the content for the picture.
-    height = page.evaluate(
-        "() => Math.max(document.body.scrollHeight, ...Array.from(document.querySelectorAll("
-        "'[data-testid=stMain], [data-testid=stMainBlockContainer]')).map(e => e.scrollHeight))"
-    )
-    size = page.viewport_size
-    assert size is not None
-    page.set_viewport_size({"width": size["width"], "height": min(max(int(height) + 40, size["height"]), 8000)})
-    page.wait_for_timeout(400)
-    page.screenshot(path=str(path), full_page=True)
-    page.set_viewport_size(size)
-    if target := os.environ.get("WORKBENCH_SCREENSHOTS"):
-        Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
-    return path
+screenshot = steps.full_page_screenshot
 
 
 def upload(page: Page, path: Path) -> None:
@@ -91,11 +60,7 @@ def upload(page: Page, path: Path) -> None:
     idle(page)
 
 
-def choose(page: Page, label: str, option: str) -> None:
-    """Pick an option of a selectbox by its visible label."""
-    page.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
-    page.get_by_role("option", name=option).first.click()
-    idle(page)
+choose = steps.choose
 
 
 def edit_cell(page: Page, row: int, column: int, text: str, attempts: int = 3) -> None:

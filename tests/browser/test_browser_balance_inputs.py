@@ -12,15 +12,15 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
+import steps
 
 from workbench.paths import bundled_sets
 
 Page = playwright_api.Page
 expect = playwright_api.expect
 
-STEP_TIMEOUT_MS = 60_000
-SIMULATION_TIMEOUT_MS = 900_000
-"""A first simulation may compile the engine's kernels with Numba (minutes on a slow machine; cached afterwards)."""
+STEP_TIMEOUT_MS = steps.STEP_TIMEOUT_MS
+SIMULATION_TIMEOUT_MS = steps.RUN_TIMEOUT_MS
 SOULS = bundled_sets("souls")[0]
 """The bundled souls set: its reference deck's filler is Cinder Whelp."""
 expect.set_options(timeout=STEP_TIMEOUT_MS)
@@ -28,21 +28,12 @@ expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 @pytest.fixture
 def page(browser: object, app_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})  # type: ignore[attr-defined]
-    tab = context.new_page()
-    tab.set_default_timeout(STEP_TIMEOUT_MS)
-    tab.goto(app_url)
-    expect(tab.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
-    _idle(tab)
-    yield tab
-    context.close()
+    with steps.new_tab(browser, app_url, 1500, 1000) as tab:
+        yield tab
 
 
 def _idle(page: Page, timeout: int = SIMULATION_TIMEOUT_MS) -> None:
-    """Wait until no script run is in progress (Streamlit shows its status widget only while running)."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=timeout)
-    expect(page.get_by_test_id("stException")).to_have_count(0)
+    steps.idle(page, timeout)
 
 
 def _open_souls_balance(page: Page) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
+import steps
 
 from workbench.paths import REPO_ROOT
 
@@ -205,34 +206,7 @@ class Grid:
         return page_running
 
 
-def running(page: Page) -> bool:
-    """True while a page run is in progress (Streamlit shows its status widget about half a second into a run)."""
-    return page.get_by_test_id("stStatusWidget").count() > 0
-
-
-def idle(page: Page, quiet_seconds: float = 0.8) -> None:
-    """Wait until no page run has shown for `quiet_seconds` (the status widget appears only a while into a run)."""
-    deadline = time.monotonic() + STEP_TIMEOUT_MS / 1000
-    quiet_since: float | None = None
-    while True:
-        now = time.monotonic()
-        if running(page):
-            quiet_since = None
-        elif quiet_since is None:
-            quiet_since = now
-        elif now - quiet_since >= quiet_seconds:
-            break
-        assert now < deadline, "the page was still running after a minute"
-        page.wait_for_timeout(100)
-    expect(page.get_by_test_id("stException")).to_have_count(0)
-
-
-def go(page: Page, title: str) -> None:
-    """Move to a page through the sidebar (a new URL would start a new session)."""
-    idle(page)
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-    idle(page)
+running, idle, go = steps.running, steps.idle, steps.go
 
 
 def open_ashfall(page: Page) -> None:
@@ -275,14 +249,8 @@ def screenshot(page: Page, folder: Path, name: str) -> None:
 
 
 def _new_tab(browser: object, url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORT)  # type: ignore[attr-defined]
-    tab = context.new_page()
-    tab.set_default_timeout(STEP_TIMEOUT_MS)
-    tab.goto(url)
-    expect(tab.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
-    idle(tab)
-    yield tab
-    context.close()
+    with steps.new_tab(browser, url, VIEWPORT["width"], VIEWPORT["height"]) as tab:
+        yield tab
 
 
 @pytest.fixture

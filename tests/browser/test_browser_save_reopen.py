@@ -18,6 +18,7 @@ from pathlib import Path
 import openpyxl
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
+import steps
 
 from workbench.paths import REPO_ROOT, bundled_decks
 
@@ -25,7 +26,6 @@ Page = playwright_api.Page
 expect = playwright_api.expect
 
 ASHFALL = REPO_ROOT / "cardsets" / "souls" / "ashfall.csv"
-STEP_TIMEOUT_MS = 60_000
 RUN_TIMEOUT_MS = 300_000
 """A page run on a loaded machine (the Balance page may wait for an engine to load)."""
 MY_DECK = "my rush"
@@ -33,40 +33,25 @@ MY_DECK_TEXT = (ASHFALL.parent / "decks" / "ember_rush.txt").read_text(encoding=
     "4 Cinder Whelp", "3 Cinder Whelp"
 )
 """The bundled Ember Rush with one Cinder Whelp fewer: a deck the saved file can only have from this session."""
-expect.set_options(timeout=STEP_TIMEOUT_MS)
+expect.set_options(timeout=steps.STEP_TIMEOUT_MS)
 
 
 @pytest.fixture
 def page(browser: object, app_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)  # type: ignore[attr-defined]
-    tab = context.new_page()
-    tab.set_default_timeout(STEP_TIMEOUT_MS)
-    tab.goto(app_url)
-    expect(tab.get_by_role("heading", name="Card sets", level=1)).to_be_visible()
-    idle(tab)
-    yield tab
-    context.close()
+    with steps.new_tab(browser, app_url, downloads=True) as tab:
+        yield tab
 
 
 def idle(page: Page) -> None:
-    """Wait until no script run is in progress (Streamlit shows its status widget only while running)."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=RUN_TIMEOUT_MS)
-    expect(page.get_by_test_id("stException")).to_have_count(0)
+    """Wait for the page to settle; the Balance page may wait for an engine to load."""
+    steps.idle(page, RUN_TIMEOUT_MS)
 
 
 def go(page: Page, title: str) -> None:
-    """Move to a page through the sidebar (a new URL would start a new session)."""
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-    idle(page)
+    steps.go(page, title, RUN_TIMEOUT_MS)
 
 
-def choose(page: Page, label: str, option: str) -> None:
-    """Pick an option of a selectbox by its visible label."""
-    page.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
-    page.get_by_role("option", name=option).first.click()
-    idle(page)
+choose = steps.choose
 
 
 def selectbox_options(page: Page, label: str) -> list[str]:

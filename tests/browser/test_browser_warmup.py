@@ -8,20 +8,15 @@ is still compiling: the bar names the engine and counts the seconds, once a seco
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
+from app_server import streamlit_server
 
-from workbench.paths import REPO_ROOT, bundled_sets
+from workbench.paths import bundled_sets
 
 Page = playwright_api.Page
 expect = playwright_api.expect
@@ -33,55 +28,17 @@ CIRCLES_SET = bundled_sets("circles")[0]
 expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, int]]:
     """`streamlit run` with an empty Numba cache and record, warming up circles only; (url, user cache folder, pid)."""
     folder = tmp_path_factory.mktemp("cold")
-    port = _free_port()
     env = {
-        **os.environ,
         "NUMBA_CACHE_DIR": str(folder / "numba"),
         "XDG_CACHE_HOME": str(folder / "user_cache"),
         "WORKBENCH_WARMUP": "circles",
     }
-    env.pop("NUMBA_DISABLE_JIT", None)
-    log = (folder / "streamlit.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
-            "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-            "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
-        ],
-        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start (exit {server.poll()}); see {log.name}")
-            time.sleep(0.5)
-        yield url, folder / "user_cache", server.pid
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+    with streamlit_server(folder, env, drop_env=("NUMBA_DISABLE_JIT",)) as server:
+        yield server.url, folder / "user_cache", server.pid
 
 
 def _compile_children(server_pid: int) -> list[str]:
