@@ -39,11 +39,17 @@ ROWS = [
     {"name": "Scout", "kind": "monster", "soul_cost": 1, "atk": 5, "def": 4, "abilities": "Atk; Mobile"},
     {"name": "Ogre", "kind": "monster", "soul_cost": 2, "atk": 7, "def": 7, "abilities": "Atk"},
     {"name": "Brute", "kind": "monster", "soul_cost": 1, "atk": 6, "def": 7, "abilities": "Atk; Effect",
-     "effect_weight": "detrimental", "effects": "shield -1"},
+     "effect_weight": "detrimental", "effects": "summon: shield -1"},
     {"name": "Spitter", "kind": "monster", "soul_cost": 2, "atk": 4, "def": 5, "abilities": "Atk; Effect",
-     "effect_weight": "powerful", "effects": "damage 2"},
+     "effect_weight": "powerful", "effects": "summon: damage 2"},
     {"name": "Caller", "kind": "monster", "soul_cost": 3, "atk": 5, "def": 8, "abilities": "Atk; Effect",
-     "effect_weight": "powerful", "effects": "draw 2"},
+     "effect_weight": "powerful", "effects": "when summoned: draw 2"},
+    {"name": "Seer", "kind": "monster", "soul_cost": 1, "atk": 2, "def": 3, "abilities": "Atk; Effect",
+     "effect_weight": "powerful", "effects": "draw 1"},
+    {"name": "Zapper", "kind": "monster", "soul_cost": 1, "atk": 0, "def": 4, "abilities": "Effect",
+     "effect_weight": "powerful", "effects": "use: damage 3"},
+    {"name": "Gunner", "kind": "monster", "soul_cost": 1, "atk": 3, "def": 3, "abilities": "Atk; Effect",
+     "effect_weight": "powerful", "effects": "Use to damage 2"},
     {"name": "Firebug", "kind": "monster", "soul_cost": 1, "atk": 3, "def": 2, "abilities": "Atk; Effect", "element": "fire"},
     {"name": "Oiler", "kind": "monster", "soul_cost": 1, "atk": 2, "def": 3, "abilities": "Atk; Effect", "element": "oil",
      "effects": "apply oil"},
@@ -286,9 +292,9 @@ def test_summons_per_turn(cardset: CardSet, summons_per_turn: int, summoned: int
 @pytest.mark.parametrize(
     ("name", "foe_row", "foe_damage", "events"),
     [
-        # "damage N" on a monster: N damage to the opposing card in the same row
+        # "summon: damage N": N damage to a target opposing card, in any row (the document names no row)
         ("Spitter", 0, 0, ["A's Spitter deals 2 damage to B's Grunt.", "B's Grunt is destroyed (2 damage)."]),
-        ("Spitter", 1, 0, ["A's Spitter: its 2 damage finds no target."]),
+        ("Spitter", 2, 0, ["A's Spitter deals 2 damage to B's Grunt.", "B's Grunt is destroyed (2 damage)."]),
         ("Brute", 0, 0, ["A's shield -1 -> 7."]),  # a detrimental effect: lose a shield point
         ("Caller", 0, 0, ["A draws Pike.", "A draws Ogre."]),
     ],
@@ -301,6 +307,92 @@ def test_effects_when_summoned(cardset: CardSet, name: str, foe_row: int, foe_da
     E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
     lines = game.lines()
     assert lines[-len(events):] == events
+
+
+# Effects: once per turn, by using the card, or on a Trigger ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "timing"),
+    [
+        # "... or else the effect can only be activated on your turn. If the effect uses the card, it will indicate so
+        # (e.g. "Use to ..."), otherwise, the effect can only be activated once per turn."
+        ("draw 1", E.T_PLAIN),
+        ("use: damage 3", E.T_USE),
+        ("Use to damage 3", E.T_USE),
+        # "Effects with Trigger conditions": a summon Trigger.
+        ("summon: damage 2", E.T_SUMMON),
+        ("When summoned: draw 2", E.T_SUMMON),
+        ("on summon: shield -1", E.T_SUMMON),
+    ],
+)
+def test_an_effect_says_when_it_is_activated(cell: str, timing: int) -> None:
+    from workbench.rulesets.souls.effects import parse_effects
+
+    (effect,), unknown = parse_effects(cell)
+    assert effect.timing == timing and unknown == []
+
+
+def test_an_effect_without_a_prefix_is_activated_once_per_turn_without_using_the_card(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    seer = game.place(A, "Seer", 0)
+    game.deck(A, "Pike", "Ogre", "Wall")
+    assert E.can_activate(game.st, A, seer, E.T_PLAIN)
+    E.activate(game.st, A, seer, E.T_PLAIN, -1)
+    assert game.held(A) == ["Pike"] and game.lines()[-2:] == ["A activates Seer's effect (once this turn).", "A draws Pike."]
+    assert not E.can_activate(game.st, A, seer, E.T_PLAIN)  # once per turn
+    assert E.can_use(game.st, A, seer)  # it did not use the card: it can still attack
+    E.end_turn(game.st, A)
+    E.start_turn(game.st, A)  # draws Ogre
+    assert E.can_activate(game.st, A, seer, E.T_PLAIN)  # again on the next turn: repeatable, not once on summon
+    E.activate(game.st, A, seer, E.T_PLAIN, -1)
+    assert game.held(A) == ["Pike", "Ogre", "Wall"]
+
+
+def test_a_use_effect_uses_the_card(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    gunner = game.place(A, "Gunner", 0)
+    wall = game.place(B, "Wall", 2)  # any opposing card, whatever its row
+    assert E.can_activate(game.st, A, gunner, E.T_USE) and not E.can_activate(game.st, A, gunner, E.T_PLAIN)
+    E.activate(game.st, A, gunner, E.T_USE, wall)
+    assert game.unit(B, wall, E.U_DAMAGE) == 2
+    assert game.lines()[-2:] == ["A uses Gunner for its effect.", "A's Gunner deals 2 damage to B's Wall."]
+    assert not E.can_use(game.st, A, gunner)  # "Each card can be used once per turn": no attack after it
+    assert not E.can_activate(game.st, A, gunner, E.T_USE)
+
+
+def test_a_summon_trigger_fires_once_and_is_not_activated_again(cardset: CardSet) -> None:
+    game = Scenario(cardset, sacrifice_from="hand")
+    game.place(B, "Wall", 1)
+    game.hand(A, "Spitter", "Bolt", "Bolt")
+    u = E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    assert game.unit(B, 0, E.U_DAMAGE) == 2
+    assert not E.can_activate(game.st, A, u, E.T_PLAIN) and not E.can_activate(game.st, A, u, E.T_USE)
+
+
+def test_the_policies_choose_activated_effects(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Seer", 0)
+    zapper = game.place(A, "Zapper", 2)
+    game.place(B, "Pike", 0, damage=1)
+    game.deck(A, "Ogre")
+    # Random: every activation is a legal action (Seer's once-per-turn draw; Zapper's use, at each opposing card).
+    n = E.list_actions(game.st, A)
+    rows = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
+    assert sorted(tuple(int(v) for v in row) for row in rows if row[0] == E.A_ACTIVATE) == [
+        (E.A_ACTIVATE, 0, -1, E.T_PLAIN), (E.A_ACTIVATE, zapper, 0, E.T_USE)
+    ]
+    # Greedy: draws with Seer, and Zapper (no Atk) uses its 3 damage to destroy the damaged Pike.
+    E.greedy_activations(game.st, A)
+    assert game.held(A) == ["Ogre"] and game.units(B) == []
+
+
+def test_a_prefix_off_a_monster_is_reported_and_not_simulated(cardset: CardSet, make_cardset: MakeCardSet) -> None:
+    rows = [{"name": "Odd Charm", "kind": "magic", "abilities": "Effect", "effects": "use: draw 1"}]
+    odd = make_cardset(SOULS, rows)
+    _, compiled, _ = compile_for(odd, {})
+    (finding,) = [f for f in compiled.findings if f.rule == "souls.effect_not_simulated"]
+    assert "use: draw 1" in finding.message
 
 
 # Readings of the document's words (ruleset 1.3 defaults) -------------------------------------------------------------

@@ -6,6 +6,8 @@ every event of many seeded matches is the strongest check either has; the refere
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,9 @@ import pytest
 import workbench.rulesets.souls.engine as E
 from workbench.bench import _bundled_cardset_and_decks
 from workbench.cards import CardSet, Deck
+from workbench.decklists import read_decklist
+from workbench.loading import load_cardset
+from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.rulesets.souls.reference_engine import EVENT_CODES, COUNTER_NAMES, ReferenceEngine, XorShift
 from workbench.engines import COUNTERS, rng_below, rng_seed
@@ -65,6 +70,45 @@ def test_reference_and_compiled_engines_play_the_same_matches(
             match = reference.play(deck_a.tolist(), deck_b.tolist(), seed, who, *policies, events=plain_events)
             assert [tuple(int(v) for v in row) for row in events] == plain_events
             assert (match.winner, match.turn) == (winner, turns)
+
+
+ACTIVATED_EFFECTS = {
+    # The bundled set with effects of every timing: once per turn (no prefix), by using the card, on a summon Trigger.
+    "Grave Caller": "draw 1", "Lantern Sprite": "damage 1", "Moss Sentry": "shield +1",
+    "Flame Spitter": "use: damage 2", "Banner Priest": "use: shield +1", "Hollow Acolyte": "use: draw 1",
+    "Pitch Goblin": "apply oil; use: apply oil", "Cinder Whelp": "summon: apply fire",
+}
+
+
+@pytest.mark.parametrize("options", [{}, {"sacrifice_from": "either", "summoning_sickness": True}])
+@pytest.mark.parametrize("policies", [(0, 0), (1, 1), (0, 1)])
+def test_both_engines_play_activated_effects_alike(
+    tmp_path: Path, bundled: tuple[CardSet, list[Deck]], options: dict[str, Any], policies: tuple[int, int]
+) -> None:
+    rows = list(csv.DictReader(bundled_sets("souls")[0].open(encoding="utf-8", newline="")))
+    for row in rows:
+        row["effects"] = ACTIVATED_EFFECTS.get(row["name"], row["effects"])
+    path = tmp_path / "activated.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    cardset = load_cardset(path, "souls")
+    decks = [read_decklist(deck, cardset) for deck in bundled_decks("souls")]
+    engine, compiled, resolved = compile_for(cardset, options)
+    reference = ReferenceEngine(cardset, resolved)
+    seeds, first = batch_seeds(17, 8)[0]
+    activations = 0
+    for a, b in ((0, 1), (2, 0), (1, 2)):
+        deck_a, deck_b = compiled.deck_array(decks[a]), compiled.deck_array(decks[b])
+        for seed, who in zip(seeds.tolist(), first.tolist()):
+            winner, turns, events = engine.play_traced(compiled, deck_a, deck_b, seed, who, *policies)
+            plain_events: list[tuple[int, ...]] = []
+            match = reference.play(deck_a.tolist(), deck_b.tolist(), seed, who, *policies, events=plain_events)
+            assert [tuple(int(v) for v in row) for row in events] == plain_events
+            assert (match.winner, match.turn) == (winner, turns)
+            activations += sum(1 for row in plain_events if row[2] == E.EV_ACTIVATE)
+    assert activations > 0  # the matches did activate effects
 
 
 def test_reference_counters_match(bundled: tuple[CardSet, list[Deck]]) -> None:

@@ -38,6 +38,11 @@ Version history:
   stays and combines with every later element (`combo_consumes=false`: "any
   subsequent ... applications"). `summons_per_turn=1` kept, marked as a reading
   of a silence.
+- 1.4: engine version 2. A monster's effect is activated as the document's
+  Effects 1a says: with no prefix once per turn on your turn (an action the
+  policies choose), `use:` by using the card, `summon:` on its summon Trigger;
+  an on-summon `damage N` hits any opposing card, not only one in its row. The
+  bundled set's "When summoned" cards say `summon:`.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -49,7 +54,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.3",
+    version="1.4",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

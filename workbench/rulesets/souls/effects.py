@@ -5,13 +5,26 @@ One cell holds effects separated by `;` (or `,`). Each effect is one of:
 | effect | monster | magic | magic with Equip | trap |
 |---|---|---|---|---|
 | `apply <fire\\|oil\\|miasma\\|curse>` | its attacks apply the element to the attacked player | applies it to the opponent when played | the equipped monster's attacks apply it | applies it to the attacking player |
-| `damage N` | when summoned: N damage to an opposing card in the same row | when played: N damage to a target card | when attached: N damage to a target card | when triggered: N damage to the attacking card |
-| `draw N` | when summoned: draw N | when played: draw N | when attached: draw N | when triggered: draw N |
-| `shield +N` / `shield -N` | when summoned: restore (or lose) N shield points | when played | when attached | when triggered |
+| `damage N` | once per turn, on your turn: N damage to a target opposing card | when played: N damage to a target card | when attached: N damage to a target card | when triggered: N damage to the attacking card |
+| `draw N` | once per turn, on your turn: draw N | when played: draw N | when attached: draw N | when triggered: draw N |
+| `shield +N` / `shield -N` | once per turn, on your turn: restore (or lose) N shield points | when played | when attached | when triggered |
 | `atk +N` / `def +N` (signed) | not covered | not covered | the equipped monster's Atk / Def | not covered |
 
-Whatever a card's kind does not cover is reported (an `info` finding) and
-simulated without it.
+A monster's effect may be preceded by when it is activated (the document: "The
+specific circumstances under which an effect can be activated are indicated by a
+Trigger condition if applicable, or else the effect can only be activated on
+your turn. If the effect uses the card, it will indicate so (e.g. "Use to ..."),
+otherwise, the effect can only be activated once per turn."):
+
+| prefix | when |
+|---|---|
+| (none) | once per turn, on your turn, without using the card (`apply` alone stays on its attacks) |
+| `use:` (or `use to`) | on your turn, by using the card: it cannot also attack, Support or move that turn |
+| `summon:` (or `when summoned:`) | a Trigger: once, when the card is summoned |
+
+A prefixed `apply` applies the element to the opponent when the effect
+resolves. Whatever a card's kind does not cover (a prefix on a magic card or a
+trap among them) is reported (an `info` finding) and simulated without it.
 """
 
 from __future__ import annotations
@@ -25,6 +38,16 @@ ELEMENTS: tuple[str, ...] = ("fire", "oil", "miasma", "curse")
 OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD, OP_ATK, OP_DEF = range(6)
 """Effect opcodes the engine interprets; `OP_APPLY`'s argument is an index into ELEMENTS."""
 OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "def")
+
+T_PLAIN, T_USE, T_SUMMON = range(3)
+"""When a monster's effect is activated: once per turn on your turn (no prefix), by using the card (`use:`), or on
+its summon Trigger (`summon:`). Magic and trap effects are always T_PLAIN."""
+TIMING_NAMES: tuple[str, ...] = ("once per turn", "use", "when summoned")
+_TIMING_PREFIXES: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (T_USE, re.compile(r"^use(?:\s*:|\s+to\b:?)\s*")),
+    (T_SUMMON, re.compile(r"^(?:when\s+)?summon(?:ed)?\s*:\s*")),
+    (T_SUMMON, re.compile(r"^on\s+summon\s*:\s*")),
+)
 
 _PATTERNS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (OP_APPLY, re.compile(r"^apply\s+(?P<arg>fire|oil|miasma|curse)$")),
@@ -49,6 +72,8 @@ class Effect:
     """N for damage/draw/shield/atk/def (signed for shield/atk/def); the element's index for apply."""
     text: str
     """The effect as written in the cell."""
+    timing: int = T_PLAIN
+    """When a monster activates it: T_PLAIN (once per turn), T_USE (by using the card) or T_SUMMON (when summoned)."""
 
 
 def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
@@ -60,15 +85,22 @@ def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
         if not text:
             continue
         lowered = text.casefold()
+        timing = T_PLAIN
+        for prefix_timing, prefix in _TIMING_PREFIXES:
+            found = prefix.match(lowered)
+            if found is not None:
+                timing = prefix_timing
+                lowered = lowered[found.end() :]
+                break
         for opcode, pattern in _PATTERNS:
             match = pattern.match(lowered)
             if match is None:
                 continue
             raw = match.group("arg").replace(" ", "")
             if opcode == OP_APPLY:
-                understood.append(Effect(opcode, ELEMENTS.index(raw), text))
+                understood.append(Effect(opcode, ELEMENTS.index(raw), text, timing))
             elif abs(int(raw)) <= MAX_EFFECT_AMOUNT:
-                understood.append(Effect(opcode, int(raw), text))
+                understood.append(Effect(opcode, int(raw), text, timing))
             else:
                 unknown.append(text)
             break
@@ -78,9 +110,13 @@ def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
 
 
 def uncovered_for_kind(effects: list[Effect], kind: str, equips: bool) -> list[Effect]:
-    """The understood effects this kind of card cannot use (atk/def belong to Equip cards only)."""
-    if kind == "magic" and equips:
-        return []
+    """The understood effects this kind of card cannot use (atk/def belong to Equip cards only; a `use:` or
+    `summon:` prefix to monsters only)."""
+    if kind != "monster":
+        timed = [effect for effect in effects if effect.timing != T_PLAIN]
+        if kind == "magic" and equips:
+            return timed
+        return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF) or effect.timing != T_PLAIN]
     return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF)]
 
 

@@ -74,12 +74,15 @@ from workbench.rulesets.souls.effects import (
     OP_DEF,
     OP_DRAW,
     OP_SHIELD,
+    T_PLAIN,
+    T_SUMMON,
+    T_USE,
     Effect,
     parse_effects,
     uncovered_for_kind,
 )
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 SHIELD_POINTS = 8
 """Each player begins the game with 8 shield points (the document)."""
 ROWS = 3
@@ -101,8 +104,12 @@ KINDS = ("monster", "magic", "trap")
 
 # Card table columns.
 (C_KIND, C_COST, C_ATK, C_DEF, C_CAN_ATTACK, C_RANGE, C_SUPPORT, C_MOBILE, C_EQUIP, C_BONUS,
- C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE) = range(17)
-CARD_COLUMNS = 17
+ C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE, C_TIMED) = range(18)
+"""C_TIMED starts a monster's effects by timing: 4 columns per timing (T_PLAIN, T_USE, T_SUMMON), holding the
+damage, draw and shield totals and the mask of elements an activation applies (0 for T_PLAIN, whose `apply` rides
+on the attacks). Use `tv(st, card, timing, TV_*)`."""
+TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES = range(4)
+CARD_COLUMNS = C_TIMED + 3 * 4
 
 BODY_VALUE = 4
 """What the greedy policy counts a monster in play as worth beyond its stats: one more attack every turn."""
@@ -145,8 +152,9 @@ SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
  S_SUMMONS, S_ROW0, S_ROW1, S_ROW2, S_POLICY) = range(15)
 SIDE_FIELDS = 15
 BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
-U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID = range(10)
-UNIT_FIELDS = 10
+U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID, U_ACTED = range(11)
+"""U_ACTED: its once-per-turn effect was activated this turn (that does not use the card)."""
+UNIT_FIELDS = 11
 ZONES_BASE = BOARD_BASE + 2 * MAX_UNITS * UNIT_FIELDS
 Z_DECK, Z_HAND, Z_TRAPS = 0, 1, 2
 PERMANENT = 1 << 30
@@ -167,10 +175,10 @@ FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
 # Trace events: (turn, player, code, card, other, amount).
 (EV_TURN, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_SACRIFICE, EV_DISCARD, EV_CAST, EV_EQUIP, EV_SET_TRAP, EV_TRAP,
  EV_ATTACK, EV_DIRECT, EV_EFFECT_DAMAGE, EV_DESTROYED, EV_SUPPORT, EV_MOVE, EV_ELEMENT, EV_COMBO, EV_STATUS_DAMAGE,
- EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE) = range(23)
+ EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE, EV_ACTIVATE) = range(24)
 
 # Random-policy action kinds.
-A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE = range(7)
+A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE = range(8)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -199,7 +207,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     """The validated cards as the kernel's integer table and opcode table; uncovered effects become info findings."""
     cards = [cast(SoulsCard, entry.card) for entry in cardset]
     table = np.zeros((len(cards), CARD_COLUMNS), dtype=np.int64)
-    fx = np.full((len(cards), MAX_EFFECTS, 2), -1, dtype=np.int64)
+    fx = np.full((len(cards), MAX_EFFECTS, 3), -1, dtype=np.int64)
     findings: list[Finding] = []
     for index, (entry, card) in enumerate(zip(cardset, cards)):
         equips = has_ability(card.abilities, "equip")
@@ -219,7 +227,10 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     f"on a {card.kind}{' with Equip' if equips else ''}.",
                     entry,
                     "effects",
-                    expected="apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only)",
+                    expected=(
+                        "apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only); "
+                        "use: or summon: before a monster's effect"
+                    ),
                     actual="; ".join(dropped),
                 )
             )
@@ -227,6 +238,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         for slot, effect in enumerate(kept):
             fx[index, slot, 0] = effect.opcode
             fx[index, slot, 1] = effect.argument
+            fx[index, slot, 2] = effect.timing
         can_attack = card.kind == "monster" and has_ability(card.abilities, "atk")
         row = table[index]
         row[C_KIND] = KINDS.index(card.kind)
@@ -243,10 +255,22 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         row[C_DAMAGE] = sum(e.argument for e in kept if e.opcode == OP_DAMAGE)
         row[C_DRAW] = sum(e.argument for e in kept if e.opcode == OP_DRAW)
         row[C_SHIELD] = sum(e.argument for e in kept if e.opcode == OP_SHIELD)
-        row[C_APPLIES] = sum(1 << element for element in {e.argument for e in kept if e.opcode == OP_APPLY})
+        # What the card's attacks (or its play, for magic and traps) apply: a monster's prefixed `apply` is not here.
+        row[C_APPLIES] = sum(
+            1 << element for element in {e.argument for e in kept if e.opcode == OP_APPLY and e.timing == T_PLAIN}
+        )
+        if card.kind == "monster":
+            for timing in (T_PLAIN, T_USE, T_SUMMON):
+                timed = [e for e in kept if e.timing == timing]
+                base = C_TIMED + timing * 4
+                row[base + TV_DAMAGE] = sum(e.argument for e in timed if e.opcode == OP_DAMAGE)
+                row[base + TV_DRAW] = sum(e.argument for e in timed if e.opcode == OP_DRAW)
+                row[base + TV_SHIELD] = sum(e.argument for e in timed if e.opcode == OP_SHIELD)
+                if timing != T_PLAIN:
+                    row[base + TV_APPLIES] = sum(1 << a for a in {e.argument for e in timed if e.opcode == OP_APPLY})
         row[C_BONUS] = (
             BODY_VALUE + 2 * (max(int(row[C_RANGE]), 1) - 1) + 2 * row[C_SUPPORT] + row[C_MOBILE]
-            + 3 * int(row[C_APPLIES] > 0) + 2 * row[C_DRAW] + 2 * row[C_DAMAGE] + row[C_SHIELD]
+            + 3 * int(any(e.opcode == OP_APPLY for e in kept)) + 2 * row[C_DRAW] + 2 * row[C_DAMAGE] + row[C_SHIELD]
         )
         row[C_VALUE] = row[C_ATK] + row[C_DEF] + row[C_BONUS] if card.kind == "monster" else SPELL_VALUE
     is_monster = table[:, C_KIND] == KIND_MONSTER
@@ -282,13 +306,25 @@ def cv(st: IntArray, card: int, column: int) -> int:
 @rules_kernel
 def fx_opcode(st: IntArray, card: int, i: int) -> int:
     """The card's i-th effect opcode (-1: none)."""
-    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 2]
+    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3]
 
 
 @rules_kernel
 def fx_argument(st: IntArray, card: int, i: int) -> int:
     """The card's i-th effect argument."""
-    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 2 + 1]
+    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 1]
+
+
+@rules_kernel
+def fx_timing(st: IntArray, card: int, i: int) -> int:
+    """When the card's i-th effect is activated (T_PLAIN, T_USE, T_SUMMON; always T_PLAIN off a monster)."""
+    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 2]
+
+
+@rules_kernel
+def tv(st: IntArray, card: int, timing: int, field: int) -> int:
+    """A monster's effect total for one timing (TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES)."""
+    return st[st[G_CARDS] + card * CARD_COLUMNS + C_TIMED + timing * 4 + field]
 
 
 @rules_kernel
@@ -381,7 +417,7 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     for field, size in (
         (G_ZONES, 2 * 3 * capacity), (G_PLAN, plan_size(capacity)), (G_SCRATCH, plan_size(capacity)),
         (G_ACTIONS, MAX_ACTIONS * 4),
-        (G_COUNTERS, 2 * cards * N_COUNTERS), (G_CARDS, cards * CARD_COLUMNS), (G_FX, cards * MAX_EFFECTS * 2),
+        (G_COUNTERS, 2 * cards * N_COUNTERS), (G_CARDS, cards * CARD_COLUMNS), (G_FX, cards * MAX_EFFECTS * 3),
         (G_EVENT_BASE, event_rows * EVENT_WIDTH),
     ):
         offsets[field] = position
@@ -613,6 +649,7 @@ def add_unit(st: IntArray, side: int, card: int, row: int) -> int:
     st[ux(side, u, U_ELEMENTS)] = 0
     st[ux(side, u, U_SUMMONED)] = st[G_TURN]
     st[ux(side, u, U_ID)] = st[G_NEXT_ID]
+    st[ux(side, u, U_ACTED)] = 0
     st[G_NEXT_ID] += 1
     st[sx(side, S_UNITS)] = u + 1
     st[sx(side, S_ROW0 + row)] += 1
@@ -858,18 +895,23 @@ def take_and_pay(st: IntArray, side: int, hand_index: int) -> int:
 
 
 @rules_kernel
-def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int) -> None:
+def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int, timing: int) -> None:
     """Run a card's damage / draw / shield opcodes in order, and a plain magic card's `apply` on the opponent.
 
-    `target_id` is the id of the opposing unit that `damage N` hits (-1: no target, the damage is lost).
+    A monster runs only its effects of `timing` (T_PLAIN: once per turn, T_USE, T_SUMMON), and applies an element
+    only from a prefixed effect (a plain `apply` rides on its attacks). `target_id` is the id of the opposing unit
+    that `damage N` hits (-1: no target, the damage is lost).
     """
     foe = 1 - side
     plain_magic = cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0
+    monster = cv(st, card, C_KIND) == KIND_MONSTER
     for i in range(MAX_EFFECTS):
         if st[G_OVER] == 1:
             return
         opcode = fx_opcode(st, card, i)
         argument = fx_argument(st, card, i)
+        if monster and fx_timing(st, card, i) != timing:
+            continue
         if opcode == OP_DAMAGE:
             u = find_unit(st, foe, target_id) if target_id >= 0 else -1
             if u < 0:
@@ -882,7 +924,7 @@ def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int) -
             draw_cards(st, side, argument)
         elif opcode == OP_SHIELD:
             change_shield(st, side, argument, card)
-        elif opcode == OP_APPLY and plain_magic:
+        elif opcode == OP_APPLY and (plain_magic or (monster and timing != T_PLAIN)):
             apply_element(st, foe, argument, card)
 
 
@@ -891,31 +933,22 @@ def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int) -
 
 
 @rules_kernel
-def row_damage_target(st: IntArray, foe: int, row: int, amount: int, policy: int) -> int:
-    """A summoned monster's `damage N` hits an opposing card in the same row: greedy picks the best kill (else the
-    best card); random picks any of them."""
-    if amount <= 0:
+def effect_damage_target(st: IntArray, foe: int, amount: int, policy: int) -> int:
+    """The opposing unit a monster's `damage N` hits (any card: the document names no row): greedy picks the most
+    valuable card it destroys, else the most valuable card; random picks any. -1: no damage or nothing to hit."""
+    if amount <= 0 or st[sx(foe, S_UNITS)] == 0:
         return -1
-    in_row = 0
+    if policy == POLICY_RANDOM:
+        return rng_below(st, st[sx(foe, S_UNITS)])
     best = -1
     best_score = -(1 << 40)
     for v in range(st[sx(foe, S_UNITS)]):
-        if st[ux(foe, v, U_ROW)] != row:
-            continue
-        in_row += 1
         score = unit_value(st, foe, v)
         if damage_to_destroy(st, foe, v) <= amount:
             score += 1000
         if score > best_score:
             best_score = score
             best = v
-    if policy == POLICY_RANDOM and in_row > 0:
-        pick = rng_below(st, in_row)
-        for v in range(st[sx(foe, S_UNITS)]):
-            if st[ux(foe, v, U_ROW)] == row:
-                if pick == 0:
-                    return v
-                pick -= 1
     return best
 
 
@@ -928,14 +961,51 @@ def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> i
     st[sx(side, S_SUMMONS)] += 1
     count_played(st, side, card)
     log(st, side, EV_SUMMON, card, paid, row)
-    if cv(st, card, C_DAMAGE) > 0 or cv(st, card, C_DRAW) != 0 or cv(st, card, C_SHIELD) != 0:
+    if has_timed_effect(st, card, T_SUMMON):
+        # The summon Trigger: its effects resolve once, now.
         foe = 1 - side
-        target = row_damage_target(st, foe, row, cv(st, card, C_DAMAGE), policy)
+        target = effect_damage_target(st, foe, tv(st, card, T_SUMMON, TV_DAMAGE), policy)
         target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
         my_id = st[ux(side, u, U_ID)]
-        resolve_played_effects(st, side, card, target_id)
+        resolve_played_effects(st, side, card, target_id, T_SUMMON)
         u = find_unit(st, side, my_id)
     return u
+
+
+@rules_kernel
+def has_timed_effect(st: IntArray, card: int, timing: int) -> bool:
+    """Whether a monster has an effect of this timing to activate (damage, draw, shield, or a prefixed apply)."""
+    if cv(st, card, C_KIND) != KIND_MONSTER:
+        return False
+    return (tv(st, card, timing, TV_DAMAGE) > 0 or tv(st, card, timing, TV_DRAW) != 0
+            or tv(st, card, timing, TV_SHIELD) != 0 or tv(st, card, timing, TV_APPLIES) != 0)
+
+
+@rules_kernel
+def can_activate(st: IntArray, side: int, u: int, timing: int) -> bool:
+    """Whether unit `u` may activate its effect of `timing` now: once per turn (T_PLAIN), or by using it (T_USE)."""
+    if not has_timed_effect(st, st[ux(side, u, U_CARD)], timing):
+        return False
+    if timing == T_PLAIN:
+        return st[ux(side, u, U_ACTED)] == 0
+    return can_use(st, side, u)
+
+
+@rules_kernel
+def activate(st: IntArray, side: int, u: int, timing: int, target: int) -> None:
+    """Activate unit `u`'s effect of `timing` on your turn: T_USE uses the card, T_PLAIN is its once this turn.
+
+    `target` is the opposing unit its `damage N` hits (-1: none).
+    """
+    foe = 1 - side
+    card = st[ux(side, u, U_CARD)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    if timing == T_USE:
+        st[ux(side, u, U_USED)] = 1
+    else:
+        st[ux(side, u, U_ACTED)] = 1
+    log(st, side, EV_ACTIVATE, card, timing, 0)
+    resolve_played_effects(st, side, card, target_id, timing)
 
 
 @rules_kernel
@@ -946,7 +1016,7 @@ def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
     card = take_and_pay(st, side, hand_index)
     count_played(st, side, card)
     log(st, side, EV_CAST, card, -1, 0)
-    resolve_played_effects(st, side, card, target_id)
+    resolve_played_effects(st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
@@ -971,7 +1041,7 @@ def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
     st[ux(host_side, host, U_ELEMENTS)] |= cv(st, card, C_APPLIES)
     if cv(st, card, C_EQUIP_DEF) < 0:
         destroy_if_dead(st, host_side, host)
-    resolve_played_effects(st, side, card, target_id)
+    resolve_played_effects(st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
@@ -1085,6 +1155,7 @@ def start_turn(st: IntArray, side: int) -> None:
     st[sx(side, S_SUMMONS)] = 0
     for u in range(st[sx(side, S_UNITS)]):
         st[ux(side, u, U_USED)] = 0
+        st[ux(side, u, U_ACTED)] = 0
     log(st, side, EV_TURN, st[sx(0, S_SHIELD)], st[sx(1, S_SHIELD)],
         st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)])
     tick_statuses(st, side)
@@ -1378,6 +1449,48 @@ def greedy_equips(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
+def greedy_activation_worth(st: IntArray, side: int, card: int, timing: int, target: int) -> int:
+    """What activating the effect is worth to the greedy policy: 2 per card drawn, 2 per point of damage when it has a
+    target, the shield change (a gain only as far as it fits under 8), 3 for an element that starts a status or makes
+    a combo."""
+    foe = 1 - side
+    worth = 2 * tv(st, card, timing, TV_DRAW)
+    if target >= 0:
+        worth += 2 * tv(st, card, timing, TV_DAMAGE)
+    shield = tv(st, card, timing, TV_SHIELD)
+    if shield < 0 or st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS:
+        worth += shield
+    applies = tv(st, card, timing, TV_APPLIES)
+    standard = st[sx(foe, S_STANDARD)]
+    for element in range(4):
+        if (applies >> element) & 1 == 1:
+            if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
+                worth += 3
+    return worth
+
+
+@rules_kernel
+def greedy_activations(st: IntArray, side: int) -> None:
+    """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
+    when its damage destroys an opposing card (otherwise the card attacks)."""
+    foe = 1 - side
+    u = 0
+    while u < st[sx(side, S_UNITS)] and st[G_OVER] == 0:
+        card = st[ux(side, u, U_CARD)]
+        for timing in (T_PLAIN, T_USE):
+            if st[G_OVER] == 1 or u >= st[sx(side, S_UNITS)] or not can_activate(st, side, u, timing):
+                continue
+            amount = tv(st, card, timing, TV_DAMAGE)
+            target = greedy_spell_target(st, foe, amount, True) if amount > 0 else -1
+            if timing == T_USE and cv(st, card, C_CAN_ATTACK) == 1:
+                if target < 0 or damage_to_destroy(st, foe, target) > amount:
+                    continue
+            if greedy_activation_worth(st, side, card, timing, target) > 0:
+                activate(st, side, u, timing, target)
+        u += 1
+
+
+@rules_kernel
 def greedy_supports_and_moves(st: IntArray, side: int) -> None:
     """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
     nothing in reach step forward."""
@@ -1487,6 +1600,7 @@ def greedy_turn(st: IntArray, side: int) -> None:
     greedy_plays(st, side)
     greedy_summons(st, side)
     greedy_equips(st, side)
+    greedy_activations(st, side)
     if st[G_OVER] == 0:
         greedy_supports_and_moves(st, side)
     greedy_attacks(st, side)
@@ -1541,9 +1655,16 @@ def list_actions(st: IntArray, side: int) -> int:
         else:
             n = add_action(st, n, A_CAST, h, -1, 0)
     for u in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, u, U_CARD)]
+        for timing in (T_PLAIN, T_USE):
+            if can_activate(st, side, u, timing):
+                if tv(st, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+                    for v in range(st[sx(foe, S_UNITS)]):
+                        n = add_action(st, n, A_ACTIVATE, u, v, timing)
+                else:
+                    n = add_action(st, n, A_ACTIVATE, u, -1, timing)
         if not can_use(st, side, u):
             continue
-        card = st[ux(side, u, U_CARD)]
         if cv(st, card, C_CAN_ATTACK) == 1:
             if can_attack_player(st, side, u):
                 n = add_action(st, n, A_ATTACK, u, -1, 0)
@@ -1594,6 +1715,8 @@ def random_turn(st: IntArray, side: int) -> None:
             attack(st, side, a, b)
         elif kind == A_SUPPORT:
             support(st, side, a, b)
+        elif kind == A_ACTIVATE:
+            activate(st, side, a, c, b)
         else:
             move_unit(st, side, a, b)
 
@@ -1727,6 +1850,10 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         return f"{me} sacrifices {name(card)} from the hand."
     if code == EV_CAST:
         return f"{me} plays {name(card)}."
+    if code == EV_ACTIVATE:
+        if other == T_USE:
+            return f"{me} uses {name(card)} for its effect."
+        return f"{me} activates {name(card)}'s effect (once this turn)."
     if code == EV_FIZZLE:
         return f"{me} plays {name(card)}, but its host was sacrificed for it: no effect."
     if code == EV_EQUIP:

@@ -24,6 +24,9 @@ from workbench.rulesets.souls.effects import (
     OP_DEF,
     OP_DRAW,
     OP_SHIELD,
+    T_PLAIN,
+    T_SUMMON,
+    T_USE,
     Effect,
     parse_effects,
     uncovered_for_kind,
@@ -49,7 +52,7 @@ EVENT_CODES: dict[str, int] = {
         (
             "TURN", "DRAW", "DECK_EMPTY", "SUMMON", "SACRIFICE", "DISCARD", "CAST", "EQUIP", "SET_TRAP", "TRAP",
             "ATTACK", "DIRECT", "EFFECT_DAMAGE", "DESTROYED", "SUPPORT", "MOVE", "ELEMENT", "COMBO", "STATUS_DAMAGE",
-            "SHIELD", "FIELD_DAMAGE", "NO_TARGET", "FIZZLE",
+            "SHIELD", "FIELD_DAMAGE", "NO_TARGET", "FIZZLE", "ACTIVATE",
         )
     )
 }
@@ -126,8 +129,30 @@ class Card:
 
     @property
     def applies(self) -> tuple[int, ...]:
-        """Elements its attacks (or its host's, or its play) apply, in the order fire, oil, miasma, curse."""
+        """Every element any of its effects applies, in the order fire, oil, miasma, curse."""
         return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY}))
+
+    @property
+    def attack_applies(self) -> tuple[int, ...]:
+        """Elements its attacks (or its host's, or its play) apply: a monster's `use:`/`summon:` apply is not here."""
+        return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY and e.timing == T_PLAIN}))
+
+    def timed_total(self, timing: int, opcode: int) -> int:
+        """A monster's total of one opcode among its effects of `timing` (0 off a monster)."""
+        if self.kind != "monster":
+            return 0
+        return sum(e.argument for e in self.effects if e.opcode == opcode and e.timing == timing)
+
+    def timed_applies(self, timing: int) -> tuple[int, ...]:
+        """Elements a monster's activation of `timing` applies to the opponent (none for T_PLAIN: those ride on attacks)."""
+        if self.kind != "monster" or timing == T_PLAIN:
+            return ()
+        return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY and e.timing == timing}))
+
+    def has_timed(self, timing: int) -> bool:
+        """Whether the monster has an effect of `timing` to activate."""
+        return (self.timed_total(timing, OP_DAMAGE) > 0 or self.timed_total(timing, OP_DRAW) != 0
+                or self.timed_total(timing, OP_SHIELD) != 0 or bool(self.timed_applies(timing)))
 
     @property
     def bonus(self) -> int:
@@ -186,6 +211,8 @@ class Unit:
     """Atk from Support, this turn only."""
     elements: set[int] = field(default_factory=set)
     """Elements its equipment makes its attacks apply."""
+    acted: bool = False
+    """Its once-per-turn effect was activated this turn."""
 
     @property
     def atk(self) -> int:
@@ -460,12 +487,15 @@ class Match:
 
     # playing cards ----------------------------------------------------------------------------------------------
 
-    def resolve(self, side: int, card: Card, target: Unit | None) -> None:
+    def resolve(self, side: int, card: Card, target: Unit | None, timing: int = T_PLAIN) -> None:
         foe = 1 - side
         plain_magic = card.kind == "magic" and not card.equip
+        monster = card.kind == "monster"
         for effect in card.effects:
             if self.over:
                 return
+            if monster and effect.timing != timing:
+                continue
             if effect.opcode == OP_DAMAGE:
                 if target is None or target not in self.players[foe].units:
                     self.log(side, "NO_TARGET", card.id, -1, effect.argument)
@@ -477,20 +507,21 @@ class Match:
                 self.draw(side, effect.argument)
             elif effect.opcode == OP_SHIELD:
                 self.change_shield(side, effect.argument, card.id)
-            elif effect.opcode == OP_APPLY and plain_magic:
+            elif effect.opcode == OP_APPLY and (plain_magic or (monster and timing != T_PLAIN)):
                 self.apply_element(foe, effect.argument, card.id)
 
-    def row_damage_target(self, foe: int, row: int, amount: int, policy: int) -> Unit | None:
-        if amount <= 0:
+    def effect_damage_target(self, foe: int, amount: int, policy: int) -> Unit | None:
+        """Any opposing card (the document names no row): greedy the best kill, else the best card; random any."""
+        units = self.players[foe].units
+        if amount <= 0 or not units:
             return None
-        in_row = [unit for unit in self.players[foe].units if unit.row == row]
+        if policy == RANDOM:
+            return units[self.rng.below(len(units))]
         best, best_score = None, None
-        for unit in in_row:
+        for unit in units:
             score = unit.value + (1000 if self.kill_need(unit) <= amount else 0)
             if best_score is None or score > best_score:
                 best, best_score = unit, score
-        if policy == RANDOM and in_row:
-            return in_row[self.rng.below(len(in_row))]
         return best
 
     def summon(self, side: int, hand_index: int, row: int, policy: int) -> Unit:
@@ -502,10 +533,23 @@ class Match:
         player.summons += 1
         self.count(side, card, "played")
         self.log(side, "SUMMON", card.id, paid, row)
-        if card.total(OP_DAMAGE) > 0 or card.total(OP_DRAW) != 0 or card.total(OP_SHIELD) != 0:
-            target = self.row_damage_target(1 - side, row, card.total(OP_DAMAGE), policy)
-            self.resolve(side, card, target)
+        if card.has_timed(T_SUMMON):
+            target = self.effect_damage_target(1 - side, card.timed_total(T_SUMMON, OP_DAMAGE), policy)
+            self.resolve(side, card, target, T_SUMMON)
         return unit
+
+    def can_activate(self, unit: Unit, timing: int) -> bool:
+        if not unit.card.has_timed(timing):
+            return False
+        return not unit.acted if timing == T_PLAIN else self.can_use(unit)
+
+    def activate(self, side: int, unit: Unit, timing: int, target: Unit | None) -> None:
+        if timing == T_USE:
+            unit.used = True
+        else:
+            unit.acted = True
+        self.log(side, "ACTIVATE", unit.card.id, timing, 0)
+        self.resolve(side, unit.card, target, timing)
 
     def cast(self, side: int, hand_index: int, target: Unit | None) -> None:
         card, _paid = self.take_and_pay(side, hand_index)
@@ -560,7 +604,7 @@ class Match:
             self.spring_trap(foe, unit)
             if self.over or unit not in self.players[side].units:
                 return
-        elements = sorted(set(unit.card.applies) | unit.elements)
+        elements = sorted(set(unit.card.attack_applies) | unit.elements)
         if target is None:
             self.log(side, "DIRECT", unit.card.id, -1, 1)
             self.count(side, unit.card, "damage_dealt", 1)
@@ -595,6 +639,7 @@ class Match:
         player.summons = 0
         for unit in player.units:
             unit.used = False
+            unit.acted = False
         deck_left = len(player.deck)
         self.log(side, "TURN", self.players[0].shield, self.players[1].shield, len(player.hand) * 1000 + deck_left)
         self.tick(side)
@@ -664,6 +709,12 @@ class Match:
             else:
                 actions.append(("cast", h, None, None))
         for unit in player.units:
+            for timing in (T_PLAIN, T_USE):
+                if self.can_activate(unit, timing):
+                    if unit.card.timed_total(timing, OP_DAMAGE) > 0 and foe.units:
+                        actions += [("activate", timing, unit, target) for target in foe.units]
+                    else:
+                        actions.append(("activate", timing, unit, None))
             if not self.can_use(unit):
                 continue
             if unit.card.can_attack:
@@ -703,6 +754,8 @@ class Match:
                 self.attack(side, cast(Unit, b), cast("Unit | None", c))
             elif kind == "support":
                 self.support(side, cast(Unit, b), cast(Unit, c))
+            elif kind == "activate":
+                self.activate(side, cast(Unit, b), h, cast("Unit | None", c))
             else:
                 self.move(side, cast(Unit, b), cast(int, c))
 
@@ -720,6 +773,7 @@ class Greedy:
         self.plays()
         self.summons()
         self.equips()
+        self.activations()
         if not self.m.over:
             self.supports_and_moves()
         self.attacks()
@@ -853,6 +907,33 @@ class Greedy:
                 i = 0
                 continue
             i += 1
+
+    def activation_worth(self, card: Card, timing: int, target: Unit | None) -> int:
+        worth = 2 * card.timed_total(timing, OP_DRAW)
+        if target is not None:
+            worth += 2 * card.timed_total(timing, OP_DAMAGE)
+        shield = card.timed_total(timing, OP_SHIELD)
+        if shield < 0 or self.me.shield + shield <= SHIELD_POINTS:
+            worth += shield
+        standard = self.foe.standard
+        for element in card.timed_applies(timing):
+            if standard < 0 or (standard != element and self.m.combo(standard, element) != NO_COMBO):
+                worth += 3
+        return worth
+
+    def activations(self) -> None:
+        m = self.m
+        for unit in list(self.me.units):
+            for timing in (T_PLAIN, T_USE):
+                if m.over or not m.can_activate(unit, timing):
+                    continue
+                amount = unit.card.timed_total(timing, OP_DAMAGE)
+                target = self.spell_target(amount, True) if amount > 0 else None
+                if timing == T_USE and unit.card.can_attack:
+                    if target is None or m.kill_need(target) > amount:
+                        continue
+                if self.activation_worth(unit.card, timing, target) > 0:
+                    m.activate(self.side, unit, timing, target)
 
     def supports_and_moves(self) -> None:
         m, me = self.m, self.me
