@@ -38,7 +38,11 @@ def test_every_auto_deck_of_a_bundled_set_passes_its_rulesets_deck_check(path: P
     for deck in decks:
         # Read back from its own decklist text, as a designer who saves it would.
         again = parse_decklist(decklist_of(deck), cardset, name=deck.name)
-        errors = [f for f in [*again.load_findings, *cardset.ruleset.check_deck(cardset, again, options)] if f.severity == "error"]
+        errors = [
+            f
+            for f in [*again.load_findings, *cardset.ruleset.check_deck(cardset, again, options)]
+            if f.severity == "error"
+        ]
         assert errors == [], f"{deck.name}: {[f.to_text() for f in errors]}"
     # Auto decks spread over the set: most cards of the kinds the hand-made decks hold are in at least one of them.
     kinds = {line.entry.card.kind for deck in templates for line in deck.lines if line.entry}
@@ -145,8 +149,14 @@ def test_the_comparison_lists_cards_whose_verdict_differs_first_and_says_which_w
     greedy, random = RunKey("greedy", GauntletChoice()), RunKey("random", GauntletChoice())
     runs = VerdictRuns(
         {
-            "greedy": (greedy, _curve({"Steady": "on curve", "Swingy": "over", "Filler": "baseline", "Late": "rarely played"})),
-            "random": (random, _curve({"Steady": "on curve", "Swingy": "on curve", "Filler": "on curve", "Late": "under"})),
+            "greedy": (
+                greedy,
+                _curve({"Steady": "on curve", "Swingy": "over", "Filler": "baseline", "Late": "rarely played"}),
+            ),
+            "random": (
+                random,
+                _curve({"Steady": "on curve", "Swingy": "on curve", "Filler": "on curve", "Late": "under"}),
+            ),
         }
     )
     table = runs.comparison()
@@ -165,10 +175,16 @@ def test_the_same_difference_under_every_policy_is_said_once() -> None:
         "random, hand": RunKey("random", GauntletChoice()),
         "random, auto:4": RunKey("random", GauntletChoice(4)),
     }
-    flags = {"greedy, hand": "under", "greedy, auto:4": "on curve", "random, hand": "under", "random, auto:4": "on curve"}
+    flags = {
+        "greedy, hand": "under",
+        "greedy, auto:4": "on curve",
+        "random, hand": "under",
+        "random, auto:4": "on curve",
+    }
     runs = VerdictRuns({label: (key, _curve({"Sprite": flags[label]})) for label, key in keys.items()})
     assert runs.comparison().loc[0, "why"] == (
-        "gauntlet-sensitive: under with the hand-made decks, on curve with the hand-made + 4 auto decks (under every policy)"
+        "gauntlet-sensitive: under with the hand-made decks, "
+        "on curve with the hand-made + 4 auto decks (under every policy)"
     )
 
 
@@ -182,8 +198,20 @@ def test_unknown_policies_are_refused_naming_the_engines_own() -> None:
 def test_power_curve_command_compares_policies_and_gauntlets(capsys: pytest.CaptureFixture[str]) -> None:
     path = ROOT / "cardsets/circles/circle_starter.csv"
     code = cli.main(
-        ["power-curve", str(path), "--policy", "greedy,random", "--gauntlet", "auto:2", "--matches-per-card", "120",
-         "--workers", "1", "--format", "json"]
+        [
+            "power-curve",
+            str(path),
+            "--policy",
+            "greedy,random",
+            "--gauntlet",
+            "auto:2",
+            "--matches-per-card",
+            "120",
+            "--workers",
+            "1",
+            "--format",
+            "json",
+        ]
     )
     assert code == 0
     out = json.loads(capsys.readouterr().out)

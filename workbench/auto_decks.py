@@ -88,7 +88,9 @@ def parse_gauntlet(text: str) -> GauntletChoice:
     )
 
 
-def build_auto_decks(cardset: CardSet, templates: Sequence[Deck], count: int, seed: int, options: Options) -> list[Deck]:
+def build_auto_decks(
+    cardset: CardSet, templates: Sequence[Deck], count: int, seed: int, options: Options
+) -> list[Deck]:
     """`count` decks built at random from the set (see the module docstring), named `auto 1` ... `auto N`."""
     if count <= 0:
         return []
@@ -183,7 +185,11 @@ def _walk(
 
 
 def _swap(
-    picks: list[AutoPick], kinds: Mapping[str, list[str]], kind_of: Mapping[str, str], held: Counter[str], rng: np.random.Generator
+    picks: list[AutoPick],
+    kinds: Mapping[str, list[str]],
+    kind_of: Mapping[str, str],
+    held: Counter[str],
+    rng: np.random.Generator,
 ) -> list[AutoPick] | None:
     """The picks with one line's card swapped for another card of its kind not in the deck, or None if none is left."""
     at = int(rng.integers(len(picks)))
@@ -206,7 +212,9 @@ def _move_copy(picks: list[AutoPick], kind_of: Mapping[str, str], rng: np.random
     takers = [
         i
         for i, p in enumerate(picks)
-        if i != source and (p.section, p.group) == (giver.section, giver.group) and kind_of.get(p.name) == kind_of.get(giver.name)
+        if i != source
+        and (p.section, p.group) == (giver.section, giver.group)
+        and kind_of.get(p.name) == kind_of.get(giver.name)
     ]
     if not takers:
         return None

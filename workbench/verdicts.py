@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -56,7 +57,9 @@ class VerdictRuns:
         frames = []
         for label, (_, curve) in self.runs.items():
             cards = curve.cards.set_index("card")
-            frames.append(cards[["flag", "power"]].rename(columns=lambda c: f"{c} · {label}"))
+            frames.append(
+                cards[["flag", "power"]].rename(columns={"flag": f"flag · {label}", "power": f"power · {label}"})
+            )
         costs = next(iter(self.runs.values()))[1].cards.set_index("card")["cost"]
         table = pd.concat([costs, *frames], axis=1).reset_index(names="card")
         whys = [self._why(row) for row in table.to_dict(orient="records")]
@@ -77,7 +80,8 @@ class VerdictRuns:
             return f"Every card's verdict is the same under each {ways}: {', '.join(self.labels)}."
         shown = ", ".join(sensitive[:8]) + (f" and {len(sensitive) - 8} more" if len(sensitive) > 8 else "")
         return (
-            f"{len(sensitive)} of {len(self.comparison())} cards get a different verdict under another {ways} ({shown}): "
+            f"{len(sensitive)} of {len(self.comparison())} cards get a different verdict under another {ways} "
+            f"({shown}): "
             "treat their verdicts as a property of how the game is played, not of their cost alone."
         )
 
@@ -90,7 +94,7 @@ class VerdictRuns:
             axes.append("gauntlet")
         return axes
 
-    def _why(self, row: Mapping[str, object]) -> str:
+    def _why(self, row: Mapping[Any, object]) -> str:
         """Which way a card's verdict differs: per policy (same gauntlet), per gauntlet (same policy); empty if not.
         `baseline` is no verdict (it only says which card was the filler in that run), so it differs from nothing."""
         flags = {label: row.get(f"flag · {label}") for label in self.runs}
@@ -108,14 +112,20 @@ class VerdictRuns:
             for labels in groups.values():
                 judged = [label for label in labels if isinstance(flags[label], str) and flags[label] != BASELINE]
                 if len({flags[label] for label in judged}) > 1:
-                    said.append((", ".join(f"{flags[label]} {words(keys[label])}" for label in judged), context(keys[labels[0]])))
+                    said.append(
+                        (
+                            ", ".join(f"{flags[label]} {words(keys[label])}" for label in judged),
+                            context(keys[labels[0]]),
+                        )
+                    )
             if not said:
                 continue
             if len(groups) == 1:
                 parts.append(f"{axis}-sensitive: {said[0][0]}")
             elif len(said) == len(groups) and len({text for text, _ in said}) == 1:
                 # The same difference whatever the other axis is: say it once.
-                parts.append(f"{axis}-sensitive: {said[0][0]} ({'under every policy' if axis == 'gauntlet' else 'with every gauntlet'})")
+                every = "under every policy" if axis == "gauntlet" else "with every gauntlet"
+                parts.append(f"{axis}-sensitive: {said[0][0]} ({every})")
             else:
                 parts.append(f"{axis}-sensitive: " + "; ".join(f"{text} ({where})" for text, where in said))
         return "; ".join(parts)
@@ -162,9 +172,17 @@ def power_curve_runs(
                 progress(index * total + done, len(keys) * total)
 
         curve = power_curve(
-            cardset, decks, matches_per_card, seed, key.policy, options,
-            workers=workers, progress=run_progress, executor=executor,
-            min_play_share=min_play_share, gauntlet=key.gauntlet,
+            cardset,
+            decks,
+            matches_per_card,
+            seed,
+            key.policy,
+            options,
+            workers=workers,
+            progress=run_progress,
+            executor=executor,
+            min_play_share=min_play_share,
+            gauntlet=key.gauntlet,
         )
         runs[_label(key, len(policies) > 1, len(gauntlets) > 1)] = (key, curve)
     return VerdictRuns(runs)
