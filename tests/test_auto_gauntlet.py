@@ -225,3 +225,40 @@ def test_power_curve_command_compares_policies_and_gauntlets(capsys: pytest.Capt
     assert flags == sorted(flags, reverse=True)  # sensitive cards first
     assert out["sensitive"] == [row["card"] for row in rows if row["sensitive"]]
     assert set(out["runs"][1]["auto_decks"]) == {"auto 1", "auto 2"}
+
+
+def test_a_report_compares_the_verdicts_and_lists_the_auto_decks(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck], tmp_path: Path
+) -> None:
+    import html
+
+    import openpyxl
+
+    from workbench.report_html import render_html
+    from workbench.reports import build_report, write_report
+
+    cardset = make_cardset(TOY, ROWS)
+    decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
+    report = build_report(
+        cardset,
+        decks,
+        matches_per_card=240,
+        matches=100,
+        seed=6,
+        workers=1,
+        also_policies=["random"],
+        gauntlet=GauntletChoice(2),
+    )
+    assert report.verdicts is not None
+    assert report.verdicts.labels == ["greedy, hand", "greedy, auto:2", "random, hand", "random, auto:2"]
+    assert report.power is report.verdicts.curve("greedy, auto:2")  # the report's policy, the gauntlet asked for
+    page = render_html(report)
+    assert "<h2>Verdicts per policy and gauntlet</h2>" in page and html.escape(report.verdicts.statement()) in page
+    assert page.count("<details><summary>auto ") == 2
+    assert "in each of the 2 auto decks, against the gauntlet" in " ".join(page.split())
+    workbook = openpyxl.load_workbook(write_report(report, tmp_path / "report.xlsx"))
+    verdicts = list(workbook["Verdicts"].iter_rows(values_only=True))
+    assert verdicts[0][:3] == ("card", "cost", "flag · greedy, hand")
+    assert [row[0] for row in verdicts[1:]] == report.verdicts.comparison()["card"].tolist()
+    lines = [row for row in workbook["Auto decks"].iter_rows(min_row=2, values_only=True)]
+    assert {deck for deck, _ in lines} == {"auto 1", "auto 2"}

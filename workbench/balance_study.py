@@ -178,8 +178,7 @@ def run_study(
             progress=phase_progress(CURVE_PHASE),
             min_play_share=settings.min_play_share,
         )
-        primary = next(label for label, (key, _) in runs.runs.items() if key == RunKey(settings.policy_a, gauntlet))
-        results.curve = runs.curve(primary)
+        results.curve = runs.curve(runs.label_of(RunKey(settings.policy_a, gauntlet)))
         results.verdicts = runs if len(runs.runs) > 1 else None
         seconds[CURVE_PHASE] = time.perf_counter() - started
     if settings.with_matchups and len(chosen) > 1:

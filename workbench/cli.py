@@ -122,8 +122,8 @@ def _simulation_options(option_options: _Parser) -> _Parser:
     )
     simulation.add_argument(
         "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
-        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy}); power-curve also takes a "
-        "list, e.g. greedy,random: one curve per policy, verdicts side by side",
+        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy}); power-curve and report "
+        "also take a list, e.g. greedy,random: one curve per policy, verdicts side by side",
     )
     simulation.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
     simulation.add_argument(
@@ -182,6 +182,13 @@ def _parser() -> argparse.ArgumentParser:
             ),
         )
 
+    def add_gauntlet_argument(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--gauntlet", default="hand", metavar="hand|auto:N",
+            help="hand: the decks given (default); auto:N adds N decks built at random from the set under its deck "
+            "rules, measures every card in each of them, and compares the verdicts with the hand-made decks'",
+        )
+
     def add_power_curve_arguments(sub: argparse.ArgumentParser, per: str) -> None:
         """The power curve's own settings, the same for power-curve, sweep and report (and as in the app)."""
         sub.add_argument(
@@ -209,11 +216,7 @@ def _parser() -> argparse.ArgumentParser:
                 cardset_options, simulation_options)
     add_deck_argument(power, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(power, "card")
-    power.add_argument(
-        "--gauntlet", default="hand", metavar="hand|auto:N",
-        help="hand: the decks given (default); auto:N adds N decks built at random from the set under its deck "
-        "rules, measures every card in each of them, and compares the verdicts with the hand-made decks'",
-    )
+    add_gauntlet_argument(power)
 
     sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band",
                 cardset_options, simulation_options)
@@ -239,6 +242,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)",
     )
     add_power_curve_arguments(report, "card")
+    add_gauntlet_argument(report)
     report.add_argument(
         "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
@@ -914,9 +918,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
     refuse_out_over_input(args.out, [args.cardset, args.baseline, *args.deck])
     cardset, decks, overrides = _load(args, args.deck, "set")
     baseline = _open_cardset(args.baseline, cardset.ruleset) if args.baseline else None
+    from workbench.auto_decks import parse_gauntlet
+    from workbench.verdicts import parse_policies
+
+    policies = parse_policies(args.policy, cardset)
     report = build_report(
-        cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, args.policy, baseline,
+        cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, policies[0], baseline,
         executor=args.executor, workers=args.workers, progress=ProgressBar("report"), min_play_share=args.min_play_share,
+        also_policies=policies[1:], gauntlet=parse_gauntlet(args.gauntlet),
     )
     written: list[int] = []
 

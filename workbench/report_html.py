@@ -99,6 +99,11 @@ def render_html(report: BalanceReport) -> str:
         health=_health_section(report, charts),
         stat_budget_chart=charts.get("stat_budget"),
         power=_power_section(report, charts),
+        verdicts=_verdicts_section(report),
+        auto_decks=[
+            AutoDeck(name, text.rstrip())
+            for name, text in (report.power.meta.get("auto_decks", {}) if report.power is not None else {}).items()
+        ],
         matchups=_matchups_section(report, charts),
         match=_match_section(report, charts),
         diff=_diff_section(report, charts),
@@ -193,13 +198,33 @@ class HealthSection:
 
 
 @dataclass(frozen=True)
+class VerdictsSection:
+    """The power curve's verdicts per run (policy, gauntlet), side by side, and the auto decks it was played with."""
+
+    statement: str
+    """How many verdicts hinge on the policy or the gauntlet, in words."""
+    table: Table
+    """Each card's verdict and power per run, the cards whose verdict differs first."""
+
+
+@dataclass(frozen=True)
+class AutoDeck:
+    """One auto deck of the run, as its decklist."""
+
+    name: str
+    """`auto 1`, `auto 2`, ..."""
+    decklist: str
+    """Its decklist text (as `workbench validate --deck` reads it back)."""
+
+
+@dataclass(frozen=True)
 class PowerSection:
     """The power curve: how it was measured, what it says, its chart and each card's row."""
 
     fillers: str
     """The filler card(s) replaced by each measured card, in words."""
     reference_deck: str
-    """The deck the copies go into."""
+    """The deck(s) the copies go into, in words: "the reference deck NAME" or "each of the N auto decks"."""
     gauntlet: str
     """The decks it plays against, in words."""
     matches_per_card: str
@@ -393,7 +418,11 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
     ]
     return PowerSection(
         fillers=", ".join(curve.meta["fillers"].values()),
-        reference_deck=curve.meta["reference_deck"],
+        reference_deck=(
+            f"the reference deck {curve.meta['reference_deck']}"
+            if len(curve.meta.get("reference_decks", [])) <= 1
+            else curve.meta["reference_deck"]
+        ),
         gauntlet=", ".join(curve.meta["gauntlet"]),
         matches_per_card=f"{curve.meta['matches_per_card']:,}",
         baseline=BASELINE,
@@ -403,6 +432,32 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
         chart=charts["power_curve"],
         table=_table(headers, rows),
     )
+
+
+def _verdicts_section(report: BalanceReport) -> VerdictsSection | None:
+    """The verdicts per run side by side (only when the power curve ran more than one way)."""
+    runs = report.verdicts
+    if runs is None:
+        return None
+    frame = runs.comparison()
+    rows = [
+        (
+            row["card"],
+            f"{row['cost']:g}",
+            *[
+                Flag(f"{row[f'flag · {label}']}") if isinstance(row[f"flag · {label}"], str) else "not measured"
+                for label in runs.labels
+            ],
+            *[
+                f"{row[f'power · {label}']:+.3f}" if isinstance(row[f"power · {label}"], float) else ""
+                for label in runs.labels
+            ],
+            row["why"] or "same verdict",
+        )
+        for row in frame.to_dict(orient="records")
+    ]
+    headers = ["card", "cost", *[f"verdict, {label}" for label in runs.labels], *[f"power, {label}" for label in runs.labels], "why"]
+    return VerdictsSection(runs.statement(), _table(headers, rows))
 
 
 def _matchups_section(report: BalanceReport, charts: dict[str, Markup]) -> MatchupsSection | None:

@@ -28,9 +28,9 @@ from workbench.analysis import (
     RARELY_PLAYED,
     PowerCurve,
     matchup_matrix,
-    power_curve,
     threshold_text,
 )
+from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
 from workbench.health import GameHealth, game_health, health_lines
@@ -38,6 +38,7 @@ from workbench.rulesets.base import StatBudget
 from workbench.simulate import MatchResults, Progress, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
 from workbench.validate import Report, validate
+from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
 
 SEVERITY_FILLS = {
     "error": PatternFill("solid", fgColor="F8CBAD"),
@@ -75,6 +76,9 @@ class BalanceReport:
     """Deck 1 against deck 2 (or a mirror): first-player win rate and game lengths."""
     health: GameHealth | None = None
     """The game's own health over every ordered pair of the decks (workbench.health); None without simulation."""
+    verdicts: VerdictRuns | None = None
+    """The power curve run more than one way (per policy, hand-made vs auto decks), verdicts side by side; None when
+    it ran once. `power` is then the run under the report's policy with the gauntlet asked for."""
     diff: SetDiff | None = None
     """Changes since the baseline version, when one was given."""
     provenance: dict[str, Any] = field(default_factory=dict)
@@ -96,10 +100,14 @@ def build_report(
     progress: Progress | None = None,
     executor: str | None = None,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+    also_policies: Sequence[str] = (),
+    gauntlet: GauntletChoice = HAND_MADE,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
 
-    A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged."""
+    A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged. With
+    `also_policies` or an auto `gauntlet`, the power curve also runs those ways and the report compares the verdicts
+    (`workbench.verdicts`); every other figure is played under `policy`."""
     ruleset = cardset.ruleset
     resolved = ruleset.resolve_options(options)
     deck_list = list(decks)
@@ -131,10 +139,12 @@ def build_report(
             cardset, deck_list, matches, seed, policy, resolved,
             workers=workers, progress=stages.stage(4), executor=executor,
         )
-        report.power = power_curve(
-            cardset, deck_list, matches_per_card, seed, policy, resolved,
-            workers=workers, progress=stages.stage(0), executor=executor, min_play_share=min_play_share,
+        runs = power_curve_runs(
+            cardset, deck_list, list(dict.fromkeys([policy, *also_policies])), gauntlet, matches_per_card, seed,
+            resolved, workers=workers, progress=stages.stage(0), executor=executor, min_play_share=min_play_share,
         )
+        report.power = runs.curve(runs.label_of(RunKey(policy, gauntlet)))
+        report.verdicts = runs if len(runs.runs) > 1 else None
         if len(deck_list) >= 2:
             report.matchups = matchup_matrix(
                 cardset, deck_list, matches, seed, policy, resolved,
@@ -177,6 +187,7 @@ def report_from_results(
     matchups: pd.DataFrame | None,
     match: MatchResults | None,
     health: GameHealth | None = None,
+    verdicts: VerdictRuns | None = None,
 ) -> BalanceReport:
     """A report of figures already simulated (the app's balance page), with the same provenance `build_report` gives."""
     ruleset = cardset.ruleset
@@ -191,6 +202,7 @@ def report_from_results(
         matchups=matchups,
         match=match,
         health=health,
+        verdicts=verdicts,
     )
     meta = match.meta if match is not None else (power.meta if power is not None else {})
     engine = ruleset.engine
@@ -263,6 +275,13 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("baseline (filler, not judged)", ", ".join(fillers) or "none"),
             ("reference deck score vs gauntlet", str(report.power.baseline)),
             ("power against cost", report.power.line_statement()),
+        ]
+        if report.power.meta.get("auto_decks"):
+            rows.append(("gauntlet", f"{report.power.meta['gauntlet_choice']}: {', '.join(report.power.meta['gauntlet'])}"))
+    if report.verdicts is not None:
+        rows += [
+            ("verdicts compared", ", ".join(report.verdicts.labels)),
+            ("verdict differs between runs", ", ".join(report.verdicts.sensitive_cards()) or "no card"),
         ]
     if report.match is not None:
         rows += [
@@ -365,6 +384,14 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     else:
         _table(power, ["note"], [(note,) for note in report.notes] or [("no simulated figures",)], [90])
 
+    if report.verdicts is not None:
+        _verdict_sheets(workbook, report.verdicts)
+    auto_decks = report.power.meta.get("auto_decks", {}) if report.power is not None else {}
+    if auto_decks:
+        sheet = workbook.create_sheet("Auto decks")
+        rows = [(name, line) for name, text in auto_decks.items() for line in text.splitlines() if line]
+        _table(sheet, ["deck", "decklist line"], rows, [14, 40])
+
     matchups = workbook.create_sheet("Matchups")
     if report.matchups is not None:
         columns = ["deck", "opponent", "win_rate", "low", "high", "first_player_win_rate", "matches", "seed"]
@@ -421,6 +448,18 @@ def health_frame(health: GameHealth) -> pd.DataFrame:
         for figure in health.figures
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _verdict_sheets(workbook: openpyxl.Workbook, runs: VerdictRuns) -> None:
+    """Sheet Verdicts: each card's verdict and power per run, the cards whose verdict differs first."""
+    sheet = workbook.create_sheet("Verdicts")
+    frame = runs.comparison()
+    widths = [26, 8, *[16 for _ in range(len(frame.columns) - 4)], 10, 90]
+    _table(sheet, list(frame.columns), (tuple(_plain(v) for v in row) for row in frame.itertuples(index=False)), widths)
+    for offset, values in enumerate(frame.itertuples(index=False, name=None), start=2):
+        for index, (column, value) in enumerate(zip(frame.columns, values), start=1):
+            if column.startswith("flag · ") and value in FLAG_FILLS:
+                sheet.cell(row=offset, column=index).fill = FLAG_FILLS[value]
 
 
 def _health_sheets(workbook: openpyxl.Workbook, health: GameHealth) -> None:

@@ -51,6 +51,10 @@ class VerdictRuns:
         """The power curve of one run."""
         return self.runs[label][1]
 
+    def label_of(self, key: RunKey) -> str:
+        """The label of the run played with `key`."""
+        return next(label for label, (run_key, _) in self.runs.items() if run_key == key)
+
     def comparison(self) -> pd.DataFrame:
         """One row per card: its cost, then per run `flag · LABEL` and `power · LABEL`, then `sensitive` (True when
         the verdicts differ) and `why` (which way they differ, in words). Sensitive cards first, then by cost."""

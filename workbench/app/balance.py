@@ -653,7 +653,8 @@ def _simulation_section(
     if results is not None:
         _show_results(results, engine.cost_axis)
         shown = report_from_results(
-            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match, health
+            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match, health,
+            results.verdicts,
         )
         st.caption(
             "The reports hold the game health checked above (same decks and rule options)."
