@@ -169,7 +169,7 @@ def parse_clause(clause: str) -> EffectClause | str:
     amount_match = _AMOUNT.match(rest)
     # ASCII digits only, and few of them: isdigit() takes '²', and int() refuses numbers of thousands of digits.
     digits = amount_match.group("amount") if amount_match is not None else ""
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+    if amount_match is None or not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
         return f"'{written}': the amount must be a whole number, as in '{form}'."
     sign = amount_match.group("sign")
     if sign == "-":

@@ -243,13 +243,13 @@ def board_map(half: HalfMap, alignment: str = "1") -> BoardMap:
         forward_a[a].append(b)  # outward through A's half
     for a, b in half.road:
         forward_a[n + b].append(n + a)  # inward through B's half
-    for lane, space in half.border.items():
+    for lane, a_space in half.border.items():
         # A's border on lane L (after its face) meets the B border whose face-lane is the mirror of L.
         a_lane = MIRROR[lane] if back_a else lane
         wanted_b_lane = MIRROR[a_lane]
         for b_lane, b_space in half.border.items():
             if (MIRROR[b_lane] if back_b else b_lane) == wanted_b_lane:
-                forward_a[space].append(n + b_space)
+                forward_a[a_space].append(n + b_space)
     forward_b: list[list[int]] = [[] for _ in range(total)]
     for a in range(total):
         for b in forward_a[a]:
@@ -260,8 +260,8 @@ def board_map(half: HalfMap, alignment: str = "1") -> BoardMap:
         space = half.spaces[s % n]
         packed[s, MP_KIND] = SPACE_KINDS.index(space.kind)
         packed[s, MP_HALF] = s // n
-        for column, steps in ((MP_FWD_A0, forward_a[s]), (MP_FWD_B0, forward_b[s])):
-            for k, nxt in enumerate(steps[:2]):
+        for column, successors in ((MP_FWD_A0, forward_a[s]), (MP_FWD_B0, forward_b[s])):
+            for k, nxt in enumerate(successors[:2]):
                 packed[s, column + k] = nxt
         for k, nxt in enumerate(adjacency[s][:MAX_ADJACENT]):
             packed[s, MP_ADJ0 + k] = nxt
