@@ -46,6 +46,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    inline_kernel,
     kernel,
     log_event,
     new_counters,
@@ -391,7 +392,7 @@ def reshuffle_discard(R: Any, S: Any, s: int) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESHUFFLE, NO_CARD, NO_CARD, count)
 
 
-@rules_kernel
+@inline_kernel
 def draw_step(R: Any, S: Any, s: int) -> None:
     """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
     opts, side, game, events, event_count = R[3], S[1], S[3], S[6], S[7]
@@ -475,7 +476,7 @@ def swap_lanes(S: Any, s: int, i: int, j: int) -> None:
         lanes[s, j, k] = value
 
 
-@rules_kernel
+@inline_kernel
 def shift_left(S: Any, s: int) -> None:
     """\u201cAfter all combat has been resolved, move Character Cards to the left, to fill in the empty spaces.\u201d"""
     zones, side, lanes = S[0], S[1], S[2]
@@ -534,7 +535,7 @@ def resource_choice(R: Any, S: Any, s: int) -> int:
     return best
 
 
-@rules_kernel
+@inline_kernel
 def play_resources(R: Any, S: Any, s: int) -> None:
     """Play up to `resources_per_turn` resource cards (greedy: every one it may; random: a random number)."""
     table, opts, zones, side, rng = R[0], R[3], S[0], S[1], S[4]
@@ -587,7 +588,7 @@ def ready_resources(S: Any, s: int) -> None:
         side[s, S_READY + colour] = side[s, S_TOTAL + colour]
 
 
-@rules_kernel
+@inline_kernel
 def character_choice(R: Any, S: Any, s: int, free: bool) -> int:
     """The character to bring into play next (payable unless free); -1 to stop.
 
@@ -670,7 +671,7 @@ def extra_cards_each_turn(R: Any, S: Any, s: int) -> None:
             log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, source, lane)
 
 
-@rules_kernel
+@inline_kernel
 def play_characters(R: Any, S: Any, s: int) -> None:
     """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
     while True:
@@ -895,7 +896,7 @@ def fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> None:
     resolve(R, S, a, i)
 
 
-@rules_kernel
+@inline_kernel
 def fix_bonuses(R: Any, S: Any) -> None:
     """\u201cRemember to apply any Special Abilities that are appropriate, first, such as Health or Attack bonuses.\u201d"""
     side, lanes = S[1], S[2]
@@ -905,7 +906,7 @@ def fix_bonuses(R: Any, S: Any) -> None:
             lanes[s, i, L_HEALTH_BONUS] = live_health_bonus(R, S, s, i)
 
 
-@rules_kernel
+@inline_kernel
 def combat(R: Any, S: Any, a: int) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
     side, lanes, game, counters, events, event_count = S[1], S[2], S[3], S[5], S[6], S[7]
@@ -1403,6 +1404,16 @@ def card_management(R: Any, S: Any, s: int) -> None:
 
 
 @rules_kernel
+def has_serenity(R: Any, S: Any, s: int) -> bool:
+    """A card with Serenity is in play on side s."""
+    for i in range(S[1][s, S_BOARD_N]):
+        card = lane_card(S, s, i)
+        if card >= 0 and R[1][card, SERENITY] != 0:
+            return True
+    return False
+
+
+@rules_kernel
 def use_serenity(R: Any, S: Any, d: int) -> None:
     """Serenity: discard the card; damage is ignored for the rest of the turn. Greedy: only to stop a lethal attack."""
     opts, zones, game, events, event_count = R[3], S[0], S[3], S[6], S[7]
@@ -1425,7 +1436,7 @@ def use_serenity(R: Any, S: Any, d: int) -> None:
 # Turns and matches
 
 
-@rules_kernel
+@inline_kernel
 def start_turn(R: Any, S: Any, s: int) -> None:
     """A new turn for side s: per-turn flags clear on both sides, then the draw."""
     side, lanes, game, events, event_count = S[1], S[2], S[3], S[6], S[7]
@@ -1444,7 +1455,7 @@ def start_turn(R: Any, S: Any, s: int) -> None:
     draw_step(R, S, s)
 
 
-@rules_kernel
+@inline_kernel
 def play_turn(R: Any, S: Any, s: int) -> None:
     """One whole turn of side s, in the document's order."""
     opts, side, lanes, game, events, event_count = R[3], S[1], S[2], S[3], S[6], S[7]
@@ -1459,16 +1470,22 @@ def play_turn(R: Any, S: Any, s: int) -> None:
     play_characters(R, S, s)
     for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
         lanes[s, i, L_DAMAGE] = 0
-    card_management(R, S, s)
-    precombat_abilities(R, S, s)
-    choose_lane_modes(R, S, s)
-    if opts[O_RESPOND] == 1:
+    # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
+    # without such a card a phase does nothing and draws no random number, so skipping the call changes nothing.
+    if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES != 0:
+        card_management(R, S, s)
+    if side_abilities(R, S, s) & PRECOMBAT_ABILITIES != 0:
+        precombat_abilities(R, S, s)
+    if side_abilities(R, S, s) & LANE_MODE_ABILITIES != 0:
+        choose_lane_modes(R, S, s)
+    if opts[O_RESPOND] == 1 and side_abilities(R, S, o) & PRECOMBAT_ABILITIES != 0:
         precombat_abilities(R, S, o)
-    use_serenity(R, S, o)
+    if has_serenity(R, S, o):
+        use_serenity(R, S, o)
     combat(R, S, s)
 
 
-@rules_kernel
+@inline_kernel
 def setup_match(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
     """Fresh arrays, both decks shuffled (A then B), 2 Life Points and 5 cards each."""
     zones, side, lanes, game, rng = S[0], S[1], S[2], S[3], S[4]
@@ -1489,7 +1506,7 @@ def setup_match(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, policy_a: in
             draw_one(R, S, s)
 
 
-@rules_kernel
+@inline_kernel
 def play_match(R: Any, S: Any, first: int) -> None:
     """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
     opts, game, events, event_count = R[3], S[3], S[6], S[7]
@@ -1518,6 +1535,21 @@ def _play_batch(
     rng = np.zeros(4, dtype=np.int64)
     R = (table, abilities, ability_table, opts)
     S = (zones, side, lanes, game, rng, counters, events, event_count)
+    play_matches(R, S, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
+
+
+@rules_kernel
+def play_matches(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
+                 policy_b: int, winners: Any, turns: Any) -> None:
+    """The batch's loop over matches, with every once-a-turn phase copied into it (`inline_kernel`).
+
+    Why: each call to another kernel passes R and S flattened into about 110 machine words (each array's data
+    pointer, shapes and strides), about 49 calls a match. Copied into one loop, the phases pass nothing, and the
+    loop lives in a kernel without reference counting (allocation stays in `_play_batch`). The ability phases
+    (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play has them
+    (`play_turn`): copying them in as well doubled the compile time and was no faster.
+    """
+    game, rng, counters = S[3], S[4], S[5]
     for m in range(seeds.shape[0]):
         rng_seed(rng, seeds[m])
         begin_match_counters(counters, m)
