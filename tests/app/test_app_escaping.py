@@ -14,7 +14,7 @@ import openpyxl
 from app_helpers import SOULS_SMALL, chart_figure, go, markdown_source, new_app, shown_text, upload_cardset, workspace
 from streamlit.testing.v1 import AppTest
 
-from workbench.app import DECKS, RULES, STAT_BUDGET
+from workbench.app import CARD_EDITOR, DECKS, RULES, STAT_BUDGET, VERSIONS
 from workbench.markup import markdown_text, plotly_text
 from workbench.rulesets import RULESETS
 
@@ -69,6 +69,9 @@ def test_a_remote_image_in_a_set_name_is_shown_as_text() -> None:
     text = _every_markdown(at)
     assert IMAGE not in text  # nowhere as Markdown an image could be read from
     assert markdown_text(IMAGE) in text  # shown, escaped: the sidebar and the Open: heading
+    for page in (CARD_EDITOR, DECKS, VERSIONS):
+        go(at, page)
+        assert IMAGE not in _every_markdown(at), page.title
 
 
 def test_a_link_in_a_card_name_is_no_link_on_the_stat_budget_chart() -> None:

@@ -25,6 +25,7 @@ from workbench.app.widgets import (
     counts_line,
     findings_column_config,
     findings_frame,
+    option_pair,
     page_start,
     require_workspace,
 )
@@ -38,7 +39,7 @@ from workbench.app.workspace import (
     workspace_xlsx_bytes,
 )
 from workbench.card_preview import card_html
-from workbench.cards import SEVERITY_ORDER, Finding, readable
+from workbench.cards import Finding
 from workbench.editing import (
     EditableSheet,
     GridSession,
@@ -49,6 +50,7 @@ from workbench.editing import (
     field_labels,
     missing_columns,
 )
+from workbench.markup import markdown_text
 from workbench.rulesets.base import normalize_header
 
 ROW_LABEL = "row"
@@ -350,7 +352,7 @@ def _label(position: int) -> str:
 
 
 st.markdown(
-    f"**{workspace.set_name}** · {ruleset.title} (`{ruleset.id}` v{ruleset.version}) · "
+    f"**{markdown_text(workspace.set_name)}** · {ruleset.title} (`{ruleset.id}` v{ruleset.version}) · "
     f"{len(cardset)} of {cardset.rows_read} card rows read · {counts_line(findings)}"
 )
 toolbar = st.columns([1, 1, 1, 2, 3])
@@ -470,7 +472,7 @@ changed_options = rule_overrides(ruleset)
 st.caption(
     (
         "Checked under rule options changed from the defaults: "
-        + ", ".join(f"`{key}={readable(value)}`" for key, value in changed_options.items())
+        + ", ".join(option_pair(key, value) for key, value in changed_options.items())
         if changed_options
         else f"Checked under the {ruleset.id} rule options' defaults"
     )

@@ -14,6 +14,7 @@ from workbench.app.widgets import EMPTY_CELL, page_start, require_workspace
 from workbench.app.workspace import current_cardset, findings_for, stat_budget_for
 from workbench.cards import SEVERITY_ORDER
 from workbench.charts import selected_cards, stat_budget_figure
+from workbench.markup import markdown_text
 
 NONCE_KEY = "stat_budget_chart_nonce"
 
@@ -75,7 +76,7 @@ if len(picked) == 1:
 elif picked:
     st.write(f"{len(picked)} cards selected:")
     for card, row in picked:
-        if st.button(f"Open {card} (row {row})", key=f"open_budget_card:{row}"):
+        if st.button(f"Open {markdown_text(card)} (row {row})", key=f"open_budget_card:{row}"):
             open_in_editor(row)
 
 st.subheader("Cards on the chart")

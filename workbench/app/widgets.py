@@ -241,7 +241,7 @@ def _take_upload(option: RuleOption, name: str, data: bytes) -> None:
     st.caption(f"{markdown_text(name)} can be chosen above, as {markdown_text(upload_label)}.")
 
 
-def _option_pair(key: str, value: Any) -> str:
+def option_pair(key: str, value: Any) -> str:
     """`key=value` as typed on the command line, in code style; a text value (a goop name, a map file) in plain
     escaped text instead, since a code span cannot hold every character."""
     shown = readable(value)
@@ -251,7 +251,7 @@ def _option_pair(key: str, value: Any) -> str:
 def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     """A line naming the options changed from their defaults, with a link to the Rules page."""
     if overrides:
-        changed = ", ".join(_option_pair(key, value) for key, value in overrides.items())
+        changed = ", ".join(option_pair(key, value) for key, value in overrides.items())
         st.caption(f"Rule options changed from the defaults: {changed}.")
     else:
         st.caption(f"Rule options: the {ruleset.id} defaults.")
