@@ -36,7 +36,8 @@ def write_large_sheet(ruleset: Ruleset, cards: int, out_path: Path) -> Path:
 
 
 def bench_validation(ruleset: Ruleset, cards: int = 10_000, repeat: int = 3) -> dict[str, Any]:
-    """Best-of-`repeat` seconds to read, parse and check a generated sheet of `cards` cards."""
+    """Best-of-`repeat` seconds to read, parse and check a generated sheet of `cards` cards, and which xlsx reader
+    read it (`calamine`, or `streaming` when WORKBENCH_XLSX_READER=streaming turns the fast reader off)."""
     with tempfile.TemporaryDirectory() as folder:
         path = write_large_sheet(ruleset, cards, Path(folder) / f"{ruleset.id}_{cards}.xlsx")
         best: dict[str, float] | None = None
@@ -62,6 +63,7 @@ def bench_validation(ruleset: Ruleset, cards: int = 10_000, repeat: int = 3) -> 
         "ruleset_version": ruleset.version,
         "cards": len(cardset),
         "findings": len(findings) + len(cardset.load_findings),
+        "reader": table.reader,
         "repeat": repeat,
         **{k: round(v, 4) for k, v in best.items()},
     }

@@ -1058,7 +1058,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             validation.append(result)
             if args.format == "text":
                 print(
-                    f"{ruleset.id:<8} validate {result['cards']:>6} cards: read {result['read_seconds']:.2f} s, "
+                    f"{ruleset.id:<8} validate {result['cards']:>6} cards: read {result['read_seconds']:.2f} s "
+                    f"({result['reader']} reader), "
                     f"parse {result['parse_seconds']:.2f} s, checks {result['check_seconds']:.2f} s, "
                     f"total {result['total_seconds']:.2f} s (best of {result['repeat']})"
                 )

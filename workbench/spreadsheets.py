@@ -31,7 +31,7 @@ from openpyxl.utils import get_column_letter
 
 from workbench.cards import WorkbenchInputError
 from workbench.limits import LIMITS, over_limit
-from workbench.xlsx_rows import SheetReadError, Workbook
+from workbench.xlsx_rows import READER_ENVIRONMENT, ReaderChoice, SheetReadError, Workbook
 
 MAX_FILE_BYTES = LIMITS["file_bytes"].value
 """Largest file read at all (50 MiB); every limit lives in workbench/limits.py."""
@@ -84,6 +84,9 @@ class SheetTable:
     """The optional `Decks` sheet (xlsx only) as read: its headers and rows; no headers when it is empty."""
     decks_sheet_error: WorkbenchInputError | None = None
     """Why the `Decks` sheet could not be read as a table, when it could not (the cards are read all the same)."""
+    reader: str = "csv"
+    """What read the card sheet: `calamine` (the fast reader, for an xlsx sheet with no formula, error or date
+    cells), `streaming` (every other xlsx sheet) or `csv`."""
 
     def column_letter(self, index: int) -> str:
         """The spreadsheet letter of a 0-based column index."""
@@ -225,8 +228,10 @@ def _check_zip(data: bytes, display: str) -> None:
 
 def _open_workbook(data: bytes, display: str) -> Workbook:
     _check_zip(data, display)
+    # WORKBENCH_XLSX_READER=streaming turns the fast reader off (to compare the two, or if calamine misreads a file).
+    reader: ReaderChoice = "streaming" if os.environ.get(READER_ENVIRONMENT, "").strip() == "streaming" else "auto"
     try:
-        return Workbook(zipfile.ZipFile(io.BytesIO(data)))
+        return Workbook(zipfile.ZipFile(io.BytesIO(data)), source=data, reader=reader)
     except Exception as error:  # zip and XML parsers raise many types; every one means "unreadable"
         raise _unreadable(error, display) from None
 
@@ -272,6 +277,7 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
         raise _unreadable(error, display) from None
     table.set_info = set_info
     table.sheet_names = sheet_names
+    table.reader = workbook.readers.get(card_sheet, "streaming")
     return table
 
 

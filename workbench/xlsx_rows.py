@@ -12,15 +12,27 @@ joined), numbers (whole floats as ints), booleans, error values as their text,
 dates (numbers in a date format) as text, and formulas (reported, never
 computed). Rows the XML skips come out empty, so row numbers stay the ones a
 person sees.
+
+Two readers give those rows. python-calamine (Rust) reads a 10,000-card sheet
+several times faster, but drops formulas, shows error cells as empty text,
+turns date cells into date objects and unescapes `_xHHHH_` text; so it reads
+a sheet only when a scan of the sheet's bytes (and the shared strings') finds
+none of those, nor anything the streaming reader refuses or bounds (entity
+declarations, cells past column Z or row 99,999, rows or cells with no
+reference, more shared strings than the limit). Everything else, and any sheet
+calamine cannot read, goes through the streaming reader, which stays the one
+that reports formulas and refuses what is bad. Both give the same rows: see
+`plain_sheet` and tests/test_fast_reader.py.
 """
 
 from __future__ import annotations
 
+import io
 import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from defusedxml.ElementTree import iterparse
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
@@ -43,6 +55,47 @@ MAX_SHARED_STRINGS = 1_000_000
 
 Row = tuple[list[Any], dict[int, str]]
 
+ReaderChoice = Literal["auto", "streaming"]
+"""`auto`: calamine for a plain sheet, the streaming reader otherwise; `streaming`: the streaming reader always."""
+READER_ENVIRONMENT = "WORKBENCH_XLSX_READER"
+"""Environment variable that picks the reader: `streaming` turns the fast reader off (any other value: `auto`)."""
+FAST_READER = "calamine"
+STREAMING_READER = "streaming"
+
+SCAN_CHUNK_BYTES = 1 << 20
+"""How much of a part is inflated at a time while it is scanned (the scan never holds a whole sheet)."""
+MAX_CARRIED_BYTES = 1 << 22
+"""A run of text this long with no `<` in it is no card sheet a person saved; the scan stops and the sheet is read
+by the streaming reader."""
+_SHEET_REFUSALS = (
+    b"<!",  # an entity declaration (refused by the streaming reader) or CDATA
+    b"_x",  # `_xHHHH_` escapes, which calamine decodes and the streaming reader keeps as written
+)
+_STRINGS_REFUSALS = (b"<!", b"_x", b"<rPh")
+# calamine holds what it reads: the sheet's cells, the whole shared-string table (the streaming reader parses only as
+# far as a cell asks), and a copy of a shared string in every cell that uses it (the streaming reader shares one).
+# Past these bounds the sheet is streamed, so a small file that repeats a long string in every cell, or a table of
+# strings no cell uses, costs what it costs the streaming reader.
+MAX_FAST_SHEET_BYTES = 64 * 2**20
+"""Largest inflated sheet calamine reads (a 10,000-card sheet is about 7 MiB)."""
+MAX_FAST_STRINGS_BYTES = 32 * 2**20
+"""Largest inflated shared-string table calamine reads."""
+MAX_FAST_COPIED_BYTES = 256 * 2**20
+"""Most bytes calamine may spend on copies of shared strings: (the sheet's bytes / 24, the smallest a cell that
+points at a shared string can be) x the longest string."""
+SMALLEST_STRING_CELL_BYTES = 24
+_FORMULA_OPENINGS = (b"<f", b":f")
+"""A formula element, also under a namespace prefix; `<filterColumn` and the like are told apart by the next byte."""
+_ERROR_OR_DATE_CELL = re.compile(rb""" t=["'][ed]["']""")
+"""Error cells (calamine gives empty text) and ISO date cells (calamine gives a date object)."""
+# A cell with no reference, in column AA or later, or in row 100,000 or later (and a row numbered so): calamine
+# holds a sheet as a dense grid from A1 to the last cell, so a cell far out would cost rows x columns, where the
+# streaming reader costs only the cells used; and a cell or row with no reference is placed by counting, which the
+# two readers might do differently. Within these, the grid is at most 99,999 x 26 cells.
+_UNPLACED_OR_FAR_CELL = re.compile(rb'<c(?=[\s>/])(?! r="[A-Z][0-9]{1,5}")')
+_UNPLACED_OR_FAR_ROW = re.compile(rb'<row(?=[\s>/])(?! r="[0-9]{1,5}")')
+_STYLE = rb' s="(?:%s)"'
+
 
 class SheetReadError(ValueError):
     """A row or cell the reader cannot take, with where it is (the caller adds the file)."""
@@ -60,11 +113,19 @@ class SheetReadError(ValueError):
 class Workbook:
     """The parts of an xlsx a card sheet needs: sheet names and paths, shared strings, date styles."""
 
-    def __init__(self, archive: zipfile.ZipFile) -> None:
+    def __init__(self, archive: zipfile.ZipFile, source: bytes | None = None, reader: ReaderChoice = "auto") -> None:
+        """`source`: the workbook's bytes, which the fast reader needs (without them every sheet is streamed)."""
         self.archive = archive
+        self._strings_target: str | None = None
         self.sheet_paths = self._sheet_paths()
         self.shared_strings = SharedStrings(self._open("xl/sharedStrings.xml"))
         self.date_styles = self._date_styles()
+        self._source = source if reader == "auto" else None
+        self._calamine: Any = None
+        self._strings_plain: bool | None = None
+        self._longest_string = 0
+        self.readers: dict[str, str] = {}
+        """Sheet name -> the reader that gave its rows (`calamine` or `streaming`), for the bench and the tests."""
 
     @property
     def sheet_names(self) -> list[str]:
@@ -84,8 +145,14 @@ class Workbook:
             for _, element in iterparse(rels):
                 if element.tag == PACKAGE_REL + "Relationship":
                     target = element.get("Target", "")
-                    path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+                    path = (
+                        target.lstrip("/")
+                        if target.startswith("/")
+                        else posixpath.normpath(posixpath.join("xl", target))
+                    )
                     targets[element.get("Id", "")] = path
+                    if element.get("Type", "").endswith("/sharedStrings"):
+                        self._strings_target = path
         paths: dict[str, str] = {}
         workbook = self._open("xl/workbook.xml")
         if workbook is not None:
@@ -120,7 +187,115 @@ class Workbook:
         return out
 
     def rows(self, sheet: str) -> Iterator[Row]:
-        """(values, {column index: formula}) per row from row 1, with empty rows where the XML skips some."""
+        """(values, {column index: formula}) per row from row 1, with empty rows where the XML skips some.
+
+        calamine reads the sheet when `plain_sheet` says it may and reads it without an error; the streaming
+        reader otherwise (calamine reads the whole sheet before the first row is given, so a fallback never
+        repeats a row).
+        """
+        if self._source is not None and self.plain_sheet(sheet):
+            rows = self._calamine_rows(sheet)
+            if rows is not None:
+                self.readers[sheet] = FAST_READER
+                return iter(rows)
+        self.readers[sheet] = STREAMING_READER
+        return self.streaming_rows(sheet)
+
+    def plain_sheet(self, sheet: str) -> bool:
+        """True when calamine gives this sheet's rows exactly as the streaming reader would.
+
+        A scan of the bytes, not a parse: the sheet (and the shared strings, once) is inflated a megabyte at a time
+        and searched for formulas, error and ISO date cells, cells in a date style, `_xHHHH_` escapes, entity
+        declarations, phonetic runs, cells far out, and rows or cells with no reference (calamine and the streaming
+        reader would place those differently). About 30 ms for a 10,000-card sheet, against the second the
+        streaming reader takes; a false alarm only costs the slower reader.
+        """
+        if not self._strings_are_plain():
+            return False  # (this scan also measures the longest shared string, used at the end)
+        path = self.sheet_paths.get(sheet)
+        if path is None or self._open(path) is None:
+            return False
+        patterns = [_ERROR_OR_DATE_CELL, _UNPLACED_OR_FAR_CELL, _UNPLACED_OR_FAR_ROW]
+        if self.date_styles:
+            patterns.append(re.compile(_STYLE % b"|".join(str(index).encode() for index in sorted(self.date_styles))))
+        first = True
+        sheet_bytes = 0
+        for chunk in _tag_aligned_chunks(self._open(path)):
+            sheet_bytes += len(chunk)
+            if sheet_bytes > MAX_FAST_SHEET_BYTES:
+                return False
+            # The root must carry no namespace prefix, or every element would be prefixed and the searches for
+            # unprefixed cells and rows would find nothing.
+            if first and b"<worksheet" not in chunk[:1024]:
+                return False
+            first = False
+            if any(needle in chunk for needle in _SHEET_REFUSALS) or _has_formula(chunk):
+                return False
+            if any(pattern.search(chunk) for pattern in patterns):
+                return False
+        if first:
+            return False  # an empty part: the streaming reader's answer (no rows) is kept
+        return (sheet_bytes // SMALLEST_STRING_CELL_BYTES) * self._longest_string <= MAX_FAST_COPIED_BYTES
+
+    def _strings_are_plain(self) -> bool:
+        if self._strings_plain is None:
+            self._strings_plain = self._scan_strings()
+        return self._strings_plain
+
+    def _scan_strings(self) -> bool:
+        target = self._strings_target
+        part = self._open("xl/sharedStrings.xml")
+        if target is None:
+            # No table named by the workbook: calamine reads none, and the streaming reader must find none either.
+            return part is None
+        if target != "xl/sharedStrings.xml" or part is None:
+            return False  # both readers must read the same table, from the same part
+        items = 0
+        table_bytes = 0
+        running = 0  # bytes since the last `<si` seen, so a string split between two pieces is measured whole
+        for chunk in _tag_aligned_chunks(part):
+            table_bytes += len(chunk)
+            if table_bytes > MAX_FAST_STRINGS_BYTES or any(needle in chunk for needle in _STRINGS_REFUSALS):
+                return False
+            items += chunk.count(b"<si>") + chunk.count(b"<si ")
+            if items > MAX_SHARED_STRINGS:
+                return False  # the streaming reader refuses a cell that points past the limit
+            # The longest string, in XML bytes (never fewer than its text's): split at each string's opening.
+            pieces = chunk.split(b"<si")
+            if len(pieces) == 1:
+                running += len(chunk)
+                continue
+            self._longest_string = max(self._longest_string, running + len(pieces[0]), *map(len, pieces[1:-1]))
+            running = len(pieces[-1])
+        self._longest_string = max(self._longest_string, running)
+        return True
+
+    def _calamine_rows(self, sheet: str) -> list[Row] | None:
+        """The sheet's rows through calamine, in the streaming reader's shape; None when calamine cannot give them
+        exactly (it failed, found a date, or found no cells, where the streaming reader tells an empty row 1 from
+        an empty sheet)."""
+        try:
+            if self._calamine is None:
+                from python_calamine import CalamineWorkbook
+
+                self._calamine = CalamineWorkbook.from_filelike(io.BytesIO(self._source or b""))
+            grid = self._calamine.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        except Exception:  # calamine raises its own error types for anything it cannot read; the fallback explains
+            return None
+        if not grid:
+            return None
+        rows: list[Row] = []
+        for cells in grid:
+            values = [_calamine_value(value) for value in cells]
+            if any(value is _NOT_PLAIN for value in values):
+                return None
+            while values and values[-1] is None:
+                values.pop()
+            rows.append((values, {}))
+        return rows
+
+    def streaming_rows(self, sheet: str) -> Iterator[Row]:
+        """The rows as the streaming reader gives them (the reader that reports formulas and refuses bad XML)."""
         part = self._open(self.sheet_paths[sheet])
         if part is None:
             return
@@ -258,6 +433,64 @@ def _text_of(element: Any) -> str:
         elif child.tag != _RPH:
             parts.extend(t.text or "" for t in child.iter(_T))
     return "".join(parts)
+
+
+def _has_formula(chunk: bytes) -> bool:
+    for opening in _FORMULA_OPENINGS:
+        at = chunk.find(opening)
+        while at >= 0:
+            if chunk[at + 2 : at + 3] in (b" ", b">", b"/", b"\t", b"\n", b"\r"):
+                return True
+            at = chunk.find(opening, at + 2)
+    return False
+
+
+_NOT_PLAIN = object()
+"""Stands for a calamine value the streaming reader would give differently."""
+
+
+def _calamine_value(value: Any) -> Any:
+    """A calamine cell as the streaming reader gives it: numbers as it turns them (whole floats below 2**53 as
+    ints), empty text as an empty cell; a date or duration is `_NOT_PLAIN` (calamine saw a date format the scan did
+    not, and the streaming reader writes dates as text of its own)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    if isinstance(value, str):
+        return value if value else None
+    if isinstance(value, (bool, int)):
+        return value
+    return _NOT_PLAIN  # dt.date, dt.datetime, dt.time, dt.timedelta: calamine found a date format
+
+
+def _tag_aligned_chunks(part: IO[bytes] | None) -> Iterator[bytes]:
+    """A part's bytes in pieces of about `SCAN_CHUNK_BYTES`, each ending just before a `<`, so no tag and no text
+    between tags is ever split between two pieces (a search for a tag or a `_x` escape sees it whole). Stops early,
+    yielding a piece with `_OVERFLOW` appended, when more than `MAX_CARRIED_BYTES` hold no `<`."""
+    if part is None:
+        return
+    carried = b""
+    with part:
+        while True:
+            block = part.read(SCAN_CHUNK_BYTES)
+            if not block:
+                break
+            buffer = carried + block
+            cut = buffer.rfind(b"<")
+            if cut <= 0:
+                carried = buffer
+                if len(carried) > MAX_CARRIED_BYTES:
+                    yield _OVERFLOW
+                    return
+                continue
+            carried = buffer[cut:]
+            yield buffer[:cut]
+    if carried:
+        yield carried
+
+
+_OVERFLOW = b"<!overflow"
+"""Yielded by `_tag_aligned_chunks` when a part holds too long a run without a tag: it holds `<!`, which every scan
+treats as not plain."""
 
 
 def _column_index(letters: str) -> int:
