@@ -493,7 +493,14 @@ def _table_from_rows(
     formulas: dict[tuple[int, int], str] = {}
     cells_used = 0
     for number, (raw, row_formulas) in enumerate(rows, start=1):
-        values = [_clean(v) for v in raw]
+        # _clean inlined (a call per cell was a fifth of reading a 10,000-card sheet): text stripped, blank text
+        # as an empty cell, whole floats as ints.
+        values = [
+            (v.strip() or None)
+            if type(v) is str
+            else (int(v) if type(v) is float and v.is_integer() else v)
+            for v in raw
+        ]
         # Trailing empty cells cost nothing from here on: a row keeps its cells up to its last non-empty one.
         while values and values[-1] is None:
             values.pop()
@@ -533,13 +540,14 @@ def _table_from_rows(
                 column=get_column_letter(extra + 1),
                 expected="every value under a header; add a header to that column or move the value",
             )
-        long_cell = next((i for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS), None)
-        if long_cell is not None:
+        longest = max([len(v) for v in values if type(v) is str], default=0)
+        if longest > MAX_CELL_CHARS:
+            long_cell = next(i for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS)
             raise over_limit(
                 "text_cell_chars", f"a cell holds {len(values[long_cell]):,} characters", path=display, sheet=sheet,
                 row=number, column=get_column_letter(long_cell + 1),
             )
-        cells_used += sum(1 for v in values if v is not None) + len(row_formulas)
+        cells_used += len(values) - values.count(None) + len(row_formulas)
         if cells_used > MAX_CELLS:
             raise over_limit(
                 "cells", f"the sheet holds more than {MAX_CELLS:,} non-empty cells", path=display, sheet=sheet,

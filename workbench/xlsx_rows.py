@@ -286,12 +286,12 @@ class Workbook:
             return None
         rows: list[Row] = []
         for cells in grid:
-            values = [_calamine_value(value) for value in cells]
-            if any(value is _NOT_PLAIN for value in values):
+            # A date, time or duration: calamine saw a date format the scan did not, and the streaming reader
+            # writes dates as text of its own.
+            if not _PLAIN_TYPES.issuperset(map(type, cells)):
                 return None
-            while values and values[-1] is None:
-                values.pop()
-            rows.append((values, {}))
+            # As the streaming reader gives them: an empty cell as None, a whole number below 2**53 as an int.
+            rows.append(([_calamine_number(v) if type(v) is float else (None if v == "" else v) for v in cells], {}))
         return rows
 
     def streaming_rows(self, sheet: str) -> Iterator[Row]:
@@ -445,21 +445,12 @@ def _has_formula(chunk: bytes) -> bool:
     return False
 
 
-_NOT_PLAIN = object()
-"""Stands for a calamine value the streaming reader would give differently."""
+_PLAIN_TYPES = frozenset({str, float, bool, int})
+"""What calamine gives for a cell the streaming reader reads the same way (text, number, boolean)."""
 
 
-def _calamine_value(value: Any) -> Any:
-    """A calamine cell as the streaming reader gives it: numbers as it turns them (whole floats below 2**53 as
-    ints), empty text as an empty cell; a date or duration is `_NOT_PLAIN` (calamine saw a date format the scan did
-    not, and the streaming reader writes dates as text of its own)."""
-    if isinstance(value, float):
-        return int(value) if value.is_integer() and abs(value) < 2**53 else value
-    if isinstance(value, str):
-        return value if value else None
-    if isinstance(value, (bool, int)):
-        return value
-    return _NOT_PLAIN  # dt.date, dt.datetime, dt.time, dt.timedelta: calamine found a date format
+def _calamine_number(value: float) -> float | int:
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value
 
 
 def _tag_aligned_chunks(part: IO[bytes] | None) -> Iterator[bytes]:
