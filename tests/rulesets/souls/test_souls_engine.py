@@ -66,6 +66,12 @@ ROWS = [
     {"name": "Snare", "kind": "trap", "abilities": "Effect", "element": "oil", "effects": "apply oil"},
     {"name": "Stand", "kind": "trap", "abilities": "Effect", "effects": "shield +1"},
     {"name": "Bell", "kind": "trap", "abilities": "Effect", "effects": "draw 1"},
+    {"name": "Ambush", "kind": "trap", "abilities": "Effect", "effects": "foe summons: damage 3"},
+    {"name": "Counter", "kind": "trap", "abilities": "Effect", "effects": "foe activates: damage 3"},
+    {"name": "Hex Ward", "kind": "trap", "abilities": "Effect", "effects": "When the opponent activates an effect: apply curse",
+     "element": "curse"},
+    {"name": "Sentinel", "kind": "monster", "soul_cost": 1, "atk": 1, "def": 4, "abilities": "Atk; Effect",
+     "effect_weight": "powerful", "effects": "When an opposing card attacks: damage 1"},
     {"name": "Rune", "kind": "magic", "abilities": "Effect", "effects": "summon a wolf"},
 ]
 A, B = 0, 1
@@ -393,6 +399,97 @@ def test_a_prefix_off_a_monster_is_reported_and_not_simulated(cardset: CardSet, 
     _, compiled, _ = compile_for(odd, {})
     (finding,) = [f for f in compiled.findings if f.rule == "souls.effect_not_simulated"]
     assert "use: draw 1" in finding.message
+
+
+# Triggers and reactions ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "kind", "timing"),
+    [
+        # "Some cards have effects that are preceded by a Trigger/ value. At the moment the condition indicated by the
+        # trigger is fulfilled, the associated effect can be activated."
+        ("damage 3", "trap", E.T_FOE_ATTACKS),  # the bundled traps: "Trigger/ An opposing card attacks"
+        ("foe attacks: damage 3", "trap", E.T_FOE_ATTACKS),
+        ("When an opposing card attacks: damage 1", "monster", E.T_FOE_ATTACKS),  # "some Monsters also have ... Triggers"
+        ("foe summons: damage 3", "trap", E.T_FOE_SUMMONS),
+        ("an opposing monster is summoned: apply oil", "trap", E.T_FOE_SUMMONS),
+        # "When a card is used to attack or activate an effect, the opponent can react by activating an effect of
+        # their own. This is only possible if the effect is bound by a Trigger condition."
+        ("foe activates: damage 3", "trap", E.T_FOE_ACTIVATES),
+        ("When the opponent activates an effect: apply curse", "monster", E.T_FOE_ACTIVATES),
+    ],
+)
+def test_a_trigger_says_what_it_reacts_to(cell: str, kind: str, timing: int) -> None:
+    from workbench.rulesets.souls.effects import as_played, parse_effects
+
+    (effect,), unknown = parse_effects(cell)
+    assert as_played(effect, kind).timing == timing and unknown == []
+
+
+def test_a_trap_springs_on_its_own_trigger_not_on_the_next_attack(cardset: CardSet) -> None:
+    game = Scenario(cardset, sacrifice_from="hand")
+    game.traps(B, "Ambush", "Pit")  # Ambush is older, but it waits for a summon
+    grunt = game.place(A, "Grunt", 0)
+    E.attack(game.st, A, grunt, -1)
+    assert game.lines()[-3:] == [
+        "B's trap Pit springs on A's Grunt.", "B's Pit deals 3 damage to A's Grunt.", "A's Grunt is destroyed (3 damage)."
+    ]
+    assert game.side(B, E.S_TRAPS) == 1 and game.compiled.names[game.arrays.zones[B, E.Z_TRAPS, 0]] == "Ambush"
+    game.hand(A, "Ogre", "Bolt", "Bolt")
+    E.summon(game.st, A, 0, 1, E.POLICY_GREEDY)
+    assert "B's trap Ambush springs on A's Ogre (summoned)." in game.lines()
+    assert game.unit(A, 0, E.U_DAMAGE) == 3 and game.side(B, E.S_TRAPS) == 0
+
+
+def test_a_trap_reacts_to_an_effect_before_it_resolves(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.traps(B, "Counter")
+    gunner = game.place(A, "Gunner", 0)
+    wall = game.place(B, "Wall", 0)
+    E.activate(game.st, A, gunner, E.T_USE, wall)
+    # The reaction destroys Gunner (3 damage, Def 3) before its effect resolves: the Wall takes nothing.
+    assert game.units(A) == [] and game.unit(B, wall, E.U_DAMAGE) == 0
+    assert game.lines()[-3:] == [
+        "B's trap Counter springs on A's Gunner (its effect).", "B's Counter deals 3 damage to A's Gunner.",
+        "A's Gunner is destroyed (3 damage).",
+    ]
+
+
+def test_a_trap_reacts_to_a_magic_card(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.traps(B, "Hex Ward")
+    game.deck(A, "Pike", "Ogre")
+    game.hand(A, "Insight")
+    E.cast_spell(game.st, A, 0, -1)
+    assert game.side(A, E.S_STANDARD) == CURSE and game.held(A) == ["Pike", "Ogre"]  # cursed, then the draw resolves
+
+
+def test_a_monster_with_a_trigger_reacts_once_a_turn(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(B, "Sentinel", 0)
+    first = game.place(A, "Grunt", 0)
+    second = game.place(A, "Wall", 0)
+    E.attack(game.st, A, first, -1)
+    assert "B's Sentinel reacts to A's Grunt." in game.lines() and game.unit(A, first, E.U_DAMAGE) == 1
+    E.attack(game.st, A, second, -1)
+    assert game.unit(A, second, E.U_DAMAGE) == 0  # it already reacted this turn
+    E.end_turn(game.st, A)
+    E.start_turn(game.st, B)
+    E.end_turn(game.st, B)
+    E.start_turn(game.st, A)
+    E.attack(game.st, A, second, -1)
+    assert game.unit(A, second, E.U_DAMAGE) == 1  # a new turn: it reacts again
+
+
+def test_greedy_goes_for_the_player_past_traps_that_wait_for_something_else(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.arrays.sides[B, E.S_SHIELD] = 1
+    game.traps(B, "Ambush")  # bound to a summon: no threat to an attack
+    game.place(A, "Grunt", 0)
+    game.place(B, "Wall", 0, damage=3)  # Grunt could destroy it instead
+    E.greedy_attacks(game.st, A)
+    assert game.over and game.winner == A
 
 
 # Readings of the document's words (ruleset 1.3 defaults) -------------------------------------------------------------

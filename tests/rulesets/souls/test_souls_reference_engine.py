@@ -74,9 +74,13 @@ def test_reference_and_compiled_engines_play_the_same_matches(
 
 ACTIVATED_EFFECTS = {
     # The bundled set with effects of every timing: once per turn (no prefix), by using the card, on a summon Trigger.
-    "Grave Caller": "draw 1", "Lantern Sprite": "damage 1", "Moss Sentry": "shield +1",
+    "Grave Caller": "draw 1", "Lantern Sprite": "damage 1",
     "Flame Spitter": "use: damage 2", "Banner Priest": "use: shield +1", "Hollow Acolyte": "use: draw 1",
     "Pitch Goblin": "apply oil; use: apply oil", "Cinder Whelp": "summon: apply fire",
+    # Triggers: traps and monsters reacting to an attack, a summon, an effect's activation.
+    "Moss Sentry": "foe attacks: damage 1", "Iron Warden": "foe summons: damage 2", "Reed Slinger": "foe activates: damage 1",
+    "Hexbinder": "opponent activates: shield +1", "Spike Pit": "foe summons: damage 3", "Tar Snare": "foe activates: apply oil",
+    "Warning Bell": "foe attacks: draw 1",
 }
 
 
@@ -98,7 +102,7 @@ def test_both_engines_play_activated_effects_alike(
     engine, compiled, resolved = compile_for(cardset, options)
     reference = ReferenceEngine(cardset, resolved)
     seeds, first = batch_seeds(17, 8)[0]
-    activations = 0
+    activations = reactions = 0
     for a, b in ((0, 1), (2, 0), (1, 2)):
         deck_a, deck_b = compiled.deck_array(decks[a]), compiled.deck_array(decks[b])
         for seed, who in zip(seeds.tolist(), first.tolist()):
@@ -108,7 +112,8 @@ def test_both_engines_play_activated_effects_alike(
             assert [tuple(int(v) for v in row) for row in events] == plain_events
             assert (match.winner, match.turn) == (winner, turns)
             activations += sum(1 for row in plain_events if row[2] == E.EV_ACTIVATE)
-    assert activations > 0  # the matches did activate effects
+            reactions += sum(1 for row in plain_events if row[2] == E.EV_REACT or (row[2] == E.EV_TRAP and row[5] != E.T_FOE_ATTACKS))
+    assert activations > 0 and reactions > 0  # the matches did activate effects and react to them
 
 
 def test_reference_counters_match(bundled: tuple[CardSet, list[Deck]]) -> None:

@@ -43,6 +43,11 @@ Version history:
   policies choose), `use:` by using the card, `summon:` on its summon Trigger;
   an on-summon `damage N` hits any opposing card, not only one in its row. The
   bundled set's "When summoned" cards say `summon:`.
+- 1.5: engine version 3. Triggers: a trap springs on its own Trigger (`foe
+  attacks:`, the default for a trap; `foe summons:`; `foe activates:`, a magic
+  card cast or a monster's effect activated), not on the next attack whatever
+  it says; monsters may carry Trigger effects too (they react once a turn), and
+  the opponent reacts to an effect's activation before it resolves.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -54,7 +59,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.4",
+    version="1.5",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

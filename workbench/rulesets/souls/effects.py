@@ -39,14 +39,27 @@ OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD, OP_ATK, OP_DEF = range(6)
 """Effect opcodes the engine interprets; `OP_APPLY`'s argument is an index into ELEMENTS."""
 OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "def")
 
-T_PLAIN, T_USE, T_SUMMON = range(3)
-"""When a monster's effect is activated: once per turn on your turn (no prefix), by using the card (`use:`), or on
-its summon Trigger (`summon:`). Magic and trap effects are always T_PLAIN."""
-TIMING_NAMES: tuple[str, ...] = ("once per turn", "use", "when summoned")
+T_PLAIN, T_USE, T_SUMMON, T_FOE_ATTACKS, T_FOE_SUMMONS, T_FOE_ACTIVATES = range(6)
+"""When an effect is activated: a monster's once per turn on your turn (no prefix), by using the card (`use:`), on
+its own summon (`summon:`); and the Triggers a trap or a monster reacts to on the opponent's actions: an opposing
+card attacks (`foe attacks:`, a trap's effect with no prefix), an opposing monster is summoned (`foe summons:`), the
+opponent activates an effect (`foe activates:`: a magic card cast, a monster's effect activated). Magic effects are
+always T_PLAIN."""
+TIMINGS = 6
+TIMING_NAMES: tuple[str, ...] = (
+    "once per turn", "use", "when summoned", "an opposing card attacks", "an opposing monster is summoned",
+    "the opponent activates an effect",
+)
+REACTIONS: tuple[int, ...] = (T_FOE_ATTACKS, T_FOE_SUMMONS, T_FOE_ACTIVATES)
+"""The Trigger timings: they fire on the opponent's actions."""
+_FOE = r"^(?:when\s+)?(?:foe|opponent|an?\s+opposing\s+(?:card|monster)|the\s+opponent)\s+"
 _TIMING_PREFIXES: tuple[tuple[int, re.Pattern[str]], ...] = (
     (T_USE, re.compile(r"^use(?:\s*:|\s+to\b:?)\s*")),
     (T_SUMMON, re.compile(r"^(?:when\s+)?summon(?:ed)?\s*:\s*")),
     (T_SUMMON, re.compile(r"^on\s+summon\s*:\s*")),
+    (T_FOE_ATTACKS, re.compile(_FOE + r"attacks\s*:\s*")),
+    (T_FOE_SUMMONS, re.compile(_FOE + r"(?:summons|is\s+summoned)\s*:\s*")),
+    (T_FOE_ACTIVATES, re.compile(_FOE + r"activates(?:\s+an\s+effect)?\s*:\s*")),
 )
 
 _PATTERNS: tuple[tuple[int, re.Pattern[str]], ...] = (
@@ -111,13 +124,22 @@ def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
 
 def uncovered_for_kind(effects: list[Effect], kind: str, equips: bool) -> list[Effect]:
     """The understood effects this kind of card cannot use (atk/def belong to Equip cards only; a `use:` or
-    `summon:` prefix to monsters only)."""
+    `summon:` prefix to monsters only, a Trigger prefix to monsters and traps)."""
+    if kind == "trap":
+        return [e for e in effects if e.opcode in (OP_ATK, OP_DEF) or e.timing in (T_USE, T_SUMMON)]
     if kind != "monster":
         timed = [effect for effect in effects if effect.timing != T_PLAIN]
         if kind == "magic" and equips:
             return timed
         return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF) or effect.timing != T_PLAIN]
     return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF)]
+
+
+def as_played(effect: Effect, kind: str) -> Effect:
+    """The effect with the timing the engine plays: a trap's effect with no prefix reacts to an opposing attack."""
+    if kind == "trap" and effect.timing == T_PLAIN:
+        return Effect(effect.opcode, effect.argument, effect.text, T_FOE_ATTACKS)
+    return effect
 
 
 def applied_elements(effects: list[Effect]) -> list[str]:

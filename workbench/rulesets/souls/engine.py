@@ -21,7 +21,7 @@ packs, at offsets kept in its own header:
 `MatchArrays` gives numpy views of it (board[side, unit, U_*], sides[side, S_*],
 zones[side, Z_*, i], counters[side, card, counter], events) for tests and
 traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
-`support`, `move_unit`, `cast_spell`, `equip`, `set_trap`, `spring_trap`,
+`support`, `move_unit`, `cast_spell`, `equip`, `activate`, `set_trap`, `react`,
 `apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
 sets up a board and calls one rule. Two policies drive them: `greedy` (curve
 out, trade well, go face when lethal) and `random` (a uniformly random legal
@@ -74,15 +74,20 @@ from workbench.rulesets.souls.effects import (
     OP_DEF,
     OP_DRAW,
     OP_SHIELD,
+    T_FOE_ACTIVATES,
+    T_FOE_ATTACKS,
+    T_FOE_SUMMONS,
     T_PLAIN,
     T_SUMMON,
     T_USE,
+    TIMINGS,
     Effect,
+    as_played,
     parse_effects,
     uncovered_for_kind,
 )
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 SHIELD_POINTS = 8
 """Each player begins the game with 8 shield points (the document)."""
 ROWS = 3
@@ -105,11 +110,11 @@ KINDS = ("monster", "magic", "trap")
 # Card table columns.
 (C_KIND, C_COST, C_ATK, C_DEF, C_CAN_ATTACK, C_RANGE, C_SUPPORT, C_MOBILE, C_EQUIP, C_BONUS,
  C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE, C_TIMED) = range(18)
-"""C_TIMED starts a monster's effects by timing: 4 columns per timing (T_PLAIN, T_USE, T_SUMMON), holding the
-damage, draw and shield totals and the mask of elements an activation applies (0 for T_PLAIN, whose `apply` rides
-on the attacks). Use `tv(st, card, timing, TV_*)`."""
+"""C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
+the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
+`apply` rides on its attacks). Use `tv(st, card, timing, TV_*)`."""
 TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES = range(4)
-CARD_COLUMNS = C_TIMED + 3 * 4
+CARD_COLUMNS = C_TIMED + TIMINGS * 4
 
 BODY_VALUE = 4
 """What the greedy policy counts a monster in play as worth beyond its stats: one more attack every turn."""
@@ -152,9 +157,11 @@ SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
  S_SUMMONS, S_ROW0, S_ROW1, S_ROW2, S_POLICY) = range(15)
 SIDE_FIELDS = 15
 BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
-U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID, U_ACTED = range(11)
-"""U_ACTED: its once-per-turn effect was activated this turn (that does not use the card)."""
-UNIT_FIELDS = 11
+(U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID, U_ACTED,
+ U_REACTED) = range(12)
+"""U_ACTED: its once-per-turn effect was activated this turn (that does not use the card); U_REACTED: one of its
+Trigger effects fired this turn (a monster reacts once a turn)."""
+UNIT_FIELDS = 12
 ZONES_BASE = BOARD_BASE + 2 * MAX_UNITS * UNIT_FIELDS
 Z_DECK, Z_HAND, Z_TRAPS = 0, 1, 2
 PERMANENT = 1 << 30
@@ -175,7 +182,7 @@ FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
 # Trace events: (turn, player, code, card, other, amount).
 (EV_TURN, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_SACRIFICE, EV_DISCARD, EV_CAST, EV_EQUIP, EV_SET_TRAP, EV_TRAP,
  EV_ATTACK, EV_DIRECT, EV_EFFECT_DAMAGE, EV_DESTROYED, EV_SUPPORT, EV_MOVE, EV_ELEMENT, EV_COMBO, EV_STATUS_DAMAGE,
- EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE, EV_ACTIVATE) = range(24)
+ EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE, EV_ACTIVATE, EV_REACT) = range(25)
 
 # Random-policy action kinds.
 A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE = range(8)
@@ -215,8 +222,11 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         uncovered = uncovered_for_kind(effects, card.kind, equips)
         kept = [effect for effect in effects if effect not in uncovered]
         if card.element is not None and not any(effect.opcode == OP_APPLY for effect in kept):
-            # The element column says what the card applies; without an `apply` effect it is the card's element.
-            kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}"))
+            # The element column says what the card applies; without an `apply` effect it is the card's element (on
+            # a trap, with its first effect's Trigger).
+            timing = kept[0].timing if card.kind == "trap" and kept else T_PLAIN
+            kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}", timing))
+        kept = [as_played(effect, card.kind) for effect in kept]
         dropped = unknown + [effect.text for effect in uncovered] + [effect.text for effect in kept[MAX_EFFECTS:]]
         if dropped:
             findings.append(
@@ -259,9 +269,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         row[C_APPLIES] = sum(
             1 << element for element in {e.argument for e in kept if e.opcode == OP_APPLY and e.timing == T_PLAIN}
         )
-        if card.kind == "monster":
-            for timing in (T_PLAIN, T_USE, T_SUMMON):
-                timed = [e for e in kept if e.timing == timing]
+        if card.kind in ("monster", "trap"):
+            for timing in range(TIMINGS):
+                timed = [e for e in kept[:MAX_EFFECTS] if e.timing == timing]
                 base = C_TIMED + timing * 4
                 row[base + TV_DAMAGE] = sum(e.argument for e in timed if e.opcode == OP_DAMAGE)
                 row[base + TV_DRAW] = sum(e.argument for e in timed if e.opcode == OP_DRAW)
@@ -650,6 +660,7 @@ def add_unit(st: IntArray, side: int, card: int, row: int) -> int:
     st[ux(side, u, U_SUMMONED)] = st[G_TURN]
     st[ux(side, u, U_ID)] = st[G_NEXT_ID]
     st[ux(side, u, U_ACTED)] = 0
+    st[ux(side, u, U_REACTED)] = 0
     st[G_NEXT_ID] += 1
     st[sx(side, S_UNITS)] = u + 1
     st[sx(side, S_ROW0 + row)] += 1
@@ -969,6 +980,11 @@ def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> i
         my_id = st[ux(side, u, U_ID)]
         resolve_played_effects(st, side, card, target_id, T_SUMMON)
         u = find_unit(st, side, my_id)
+    if st[G_OVER] == 0 and u >= 0:
+        # The opponent may react to the summon (once the summon and its own Trigger have resolved).
+        my_id = st[ux(side, u, U_ID)]
+        react(st, 1 - side, T_FOE_SUMMONS, my_id, card)
+        u = find_unit(st, side, my_id)
     return u
 
 
@@ -1005,6 +1021,12 @@ def activate(st: IntArray, side: int, u: int, timing: int, target: int) -> None:
     else:
         st[ux(side, u, U_ACTED)] = 1
     log(st, side, EV_ACTIVATE, card, timing, 0)
+    # "When a card is used to ... activate an effect, the opponent can react": before it resolves; if the reaction
+    # destroys the card, its effect does not resolve.
+    my_id = st[ux(side, u, U_ID)]
+    react(st, foe, T_FOE_ACTIVATES, my_id, card)
+    if st[G_OVER] == 1 or find_unit(st, side, my_id) < 0:
+        return
     resolve_played_effects(st, side, card, target_id, timing)
 
 
@@ -1016,6 +1038,9 @@ def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
     card = take_and_pay(st, side, hand_index)
     count_played(st, side, card)
     log(st, side, EV_CAST, card, -1, 0)
+    react(st, foe, T_FOE_ACTIVATES, -1, card)  # the opponent may react to the magic card's effect first
+    if st[G_OVER] == 1:
+        return
     resolve_played_effects(st, side, card, target_id, T_PLAIN)
 
 
@@ -1046,7 +1071,7 @@ def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
 
 @rules_kernel
 def set_trap(st: IntArray, side: int, hand_index: int) -> None:
-    """Set a trap face down; it springs on the next opposing attack."""
+    """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say otherwise."""
     card = take_and_pay(st, side, hand_index)
     set_count = st[sx(side, S_TRAPS)]
     st[zx(st, side, Z_TRAPS, set_count)] = card
@@ -1056,41 +1081,88 @@ def set_trap(st: IntArray, side: int, hand_index: int) -> None:
 
 
 @rules_kernel
-def spring_trap(st: IntArray, owner: int, attacker_id: int) -> None:
-    """The owner's oldest trap reacts to an attack: damage to the attacker, element on its player, draw, shield."""
-    trap = st[zx(st, owner, Z_TRAPS, 0)]
-    left = st[sx(owner, S_TRAPS)] - 1
-    for i in range(left):
-        st[zx(st, owner, Z_TRAPS, i)] = st[zx(st, owner, Z_TRAPS, i + 1)]
-    st[zx(st, owner, Z_TRAPS, left)] = -1
-    st[sx(owner, S_TRAPS)] = left
-    attacker_side = 1 - owner
-    u = find_unit(st, attacker_side, attacker_id)
-    log(st, owner, EV_TRAP, trap, st[ux(attacker_side, u, U_CARD)], 0)
+def has_reaction(st: IntArray, card: int, timing: int) -> bool:
+    """Whether a trap or monster has an effect bound to this Trigger (damage, draw, shield or apply)."""
+    return (tv(st, card, timing, TV_DAMAGE) > 0 or tv(st, card, timing, TV_DRAW) != 0
+            or tv(st, card, timing, TV_SHIELD) != 0 or tv(st, card, timing, TV_APPLIES) != 0)
+
+
+@rules_kernel
+def traps_for(st: IntArray, owner: int, timing: int) -> int:
+    """How many of the owner's set traps react to this Trigger."""
+    found = 0
+    for i in range(st[sx(owner, S_TRAPS)]):
+        if has_reaction(st, st[zx(st, owner, Z_TRAPS, i)], timing):
+            found += 1
+    return found
+
+
+@rules_kernel
+def resolve_reaction(st: IntArray, owner: int, card: int, timing: int, trigger_id: int) -> None:
+    """A Trigger's effects: `damage N` to the card that set it off (its unit id; -1: a magic card, not in play),
+    `apply` on that card's player, `draw` and `shield` for the owner."""
+    trigger_side = 1 - owner
     for i in range(MAX_EFFECTS):
         if st[G_OVER] == 1:
             return
-        opcode = fx_opcode(st, trap, i)
-        argument = fx_argument(st, trap, i)
+        if fx_timing(st, card, i) != timing:
+            continue
+        opcode = fx_opcode(st, card, i)
+        argument = fx_argument(st, card, i)
         if opcode == OP_DAMAGE:
-            u = find_unit(st, attacker_side, attacker_id)
+            if trigger_id < 0:
+                log(st, owner, EV_NO_TARGET, card, -1, argument)
+                continue
+            u = find_unit(st, trigger_side, trigger_id)
             if u >= 0:
-                log(st, owner, EV_EFFECT_DAMAGE, trap, st[ux(attacker_side, u, U_CARD)], argument)
-                count_damage(st, owner, trap, argument)
-                damage_unit(st, attacker_side, u, argument)
+                log(st, owner, EV_EFFECT_DAMAGE, card, st[ux(trigger_side, u, U_CARD)], argument)
+                count_damage(st, owner, card, argument)
+                damage_unit(st, trigger_side, u, argument)
         elif opcode == OP_APPLY:
-            apply_element(st, attacker_side, argument, trap)
+            apply_element(st, trigger_side, argument, card)
         elif opcode == OP_DRAW:
             draw_cards(st, owner, argument)
         elif opcode == OP_SHIELD:
-            change_shield(st, owner, argument, trap)
+            change_shield(st, owner, argument, card)
+
+
+@rules_kernel
+def react(st: IntArray, owner: int, timing: int, trigger_id: int, trigger_card: int) -> None:
+    """The owner reacts to the opponent's action ("At the moment the condition indicated by the trigger is
+    fulfilled, the associated effect can be activated"): the oldest set trap bound to this Trigger springs (and
+    leaves play), then each of the owner's monsters with an effect bound to it fires, once a turn each.
+
+    `trigger_id` is the unit that set it off (-1: a magic card), `trigger_card` its card.
+    """
+    n_traps = st[sx(owner, S_TRAPS)]
+    for t in range(n_traps):
+        trap = st[zx(st, owner, Z_TRAPS, t)]
+        if not has_reaction(st, trap, timing):
+            continue
+        for i in range(t, n_traps - 1):
+            st[zx(st, owner, Z_TRAPS, i)] = st[zx(st, owner, Z_TRAPS, i + 1)]
+        st[zx(st, owner, Z_TRAPS, n_traps - 1)] = -1
+        st[sx(owner, S_TRAPS)] = n_traps - 1
+        log(st, owner, EV_TRAP, trap, trigger_card, timing)
+        resolve_reaction(st, owner, trap, timing, trigger_id)
+        break
+    for u in range(st[sx(owner, S_UNITS)]):
+        if st[G_OVER] == 1:
+            return
+        card = st[ux(owner, u, U_CARD)]
+        if st[ux(owner, u, U_REACTED)] == 1 or not has_reaction(st, card, timing):
+            continue
+        st[ux(owner, u, U_REACTED)] = 1
+        log(st, owner, EV_REACT, card, trigger_card, timing)
+        resolve_reaction(st, owner, card, timing, trigger_id)
 
 
 @rules_kernel
 def attack(st: IntArray, side: int, u: int, target: int) -> None:
     """Attack the opposing unit `target` (or the opponent directly when -1); this uses the attacker.
 
-    The defender's oldest set trap reacts first; if it destroys the attacker, the attack never resolves. A card
+    The defender reacts first (`react`: its oldest trap bound to an attack, its monsters bound to one); if that
+    destroys the attacker, the attack never resolves. A card
     attack deals the attacker's Atk; a direct attack deals 1 to the shield. Either way the attacker's elements
     (its own `apply` and its equipment's) are then applied to the opponent.
     """
@@ -1100,13 +1172,12 @@ def attack(st: IntArray, side: int, u: int, target: int) -> None:
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     st[ux(side, u, U_USED)] = 1
     count(st, side, card, ATTACKED)
-    if st[sx(foe, S_TRAPS)] > 0:
-        spring_trap(st, foe, attacker_id)
-        if st[G_OVER] == 1:
-            return
-        u = find_unit(st, side, attacker_id)
-        if u < 0:
-            return
+    react(st, foe, T_FOE_ATTACKS, attacker_id, card)
+    if st[G_OVER] == 1:
+        return
+    u = find_unit(st, side, attacker_id)
+    if u < 0:
+        return
     mask = cv(st, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
     if target_id < 0:
         log(st, side, EV_DIRECT, card, -1, 1)
@@ -1156,6 +1227,9 @@ def start_turn(st: IntArray, side: int) -> None:
     for u in range(st[sx(side, S_UNITS)]):
         st[ux(side, u, U_USED)] = 0
         st[ux(side, u, U_ACTED)] = 0
+    for s in range(2):  # a monster's Trigger effect fires once a turn, whoever's turn it is
+        for u in range(st[sx(s, S_UNITS)]):
+            st[ux(s, u, U_REACTED)] = 0
     log(st, side, EV_TURN, st[sx(0, S_SHIELD)], st[sx(1, S_SHIELD)],
         st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)])
     tick_statuses(st, side)
@@ -1474,12 +1548,18 @@ def greedy_activations(st: IntArray, side: int) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
-    u = 0
-    while u < st[sx(side, S_UNITS)] and st[G_OVER] == 0:
-        card = st[ux(side, u, U_CARD)]
+    # The units in play now, by id: a reaction to an activation can destroy the activating unit (or, by Explosion,
+    # others of the side), so each is found again before it acts. The scratch area is free once summons are done.
+    ids = st[G_SCRATCH]
+    n = st[sx(side, S_UNITS)]
+    for i in range(n):
+        st[ids + i] = st[ux(side, i, U_ID)]
+    for i in range(n):
         for timing in (T_PLAIN, T_USE):
-            if st[G_OVER] == 1 or u >= st[sx(side, S_UNITS)] or not can_activate(st, side, u, timing):
+            u = find_unit(st, side, st[ids + i])
+            if st[G_OVER] == 1 or u < 0 or not can_activate(st, side, u, timing):
                 continue
+            card = st[ux(side, u, U_CARD)]
             amount = tv(st, card, timing, TV_DAMAGE)
             target = greedy_spell_target(st, foe, amount, True) if amount > 0 else -1
             if timing == T_USE and cv(st, card, C_CAN_ATTACK) == 1:
@@ -1487,7 +1567,6 @@ def greedy_activations(st: IntArray, side: int) -> None:
                     continue
             if greedy_activation_worth(st, side, card, timing, target) > 0:
                 activate(st, side, u, timing, target)
-        u += 1
 
 
 @rules_kernel
@@ -1539,13 +1618,14 @@ def greedy_supports_and_moves(st: IntArray, side: int) -> None:
 @rules_kernel
 def greedy_attacks(st: IntArray, side: int) -> None:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
-    in reach. With enough attackers to empty the shield (and no trap set), everyone goes for the player."""
+    in reach. With enough attackers to empty the shield (and no trap set that springs on an attack), everyone goes
+    for the player."""
     foe = 1 - side
     direct_ready = 0
     for u in range(st[sx(side, S_UNITS)]):
         if can_use(st, side, u) and can_attack_player(st, side, u):
             direct_ready += 1
-    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and st[sx(foe, S_TRAPS)] == 0
+    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(st, foe, T_FOE_ATTACKS) == 0
     while st[G_OVER] == 0:
         u = -1
         best_atk = -1
@@ -1823,6 +1903,10 @@ def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, see
 # Trace lines
 
 
+_TRIGGER_WORDS: dict[int, str] = {T_FOE_ATTACKS: "", T_FOE_SUMMONS: " (summoned)", T_FOE_ACTIVATES: " (its effect)"}
+"""How a trace line names the Trigger (an attack, the bundled traps' one, says nothing more, as engine 1 did)."""
+
+
 def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     """One trace event as a line a designer can read."""
     _turn, player, code, card, other, amount = (int(v) for v in row)
@@ -1862,7 +1946,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     if code == EV_SET_TRAP:
         return f"{me} sets a trap ({name(card)}); {amount} set."
     if code == EV_TRAP:
-        return f"{me}'s trap {name(card)} springs on {foe}'s {name(other)}."
+        return f"{me}'s trap {name(card)} springs on {foe}'s {name(other)}{_TRIGGER_WORDS[amount]}."
+    if code == EV_REACT:
+        return f"{me}'s {name(card)} reacts to {foe}'s {name(other)}{_TRIGGER_WORDS[amount]}."
     if code == EV_ATTACK:
         return f"{me}'s {name(card)} attacks {foe}'s {name(other)} for {amount}."
     if code == EV_DIRECT:

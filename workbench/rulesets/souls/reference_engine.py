@@ -24,10 +24,14 @@ from workbench.rulesets.souls.effects import (
     OP_DEF,
     OP_DRAW,
     OP_SHIELD,
+    T_FOE_ACTIVATES,
+    T_FOE_ATTACKS,
+    T_FOE_SUMMONS,
     T_PLAIN,
     T_SUMMON,
     T_USE,
     Effect,
+    as_played,
     parse_effects,
     uncovered_for_kind,
 )
@@ -52,7 +56,7 @@ EVENT_CODES: dict[str, int] = {
         (
             "TURN", "DRAW", "DECK_EMPTY", "SUMMON", "SACRIFICE", "DISCARD", "CAST", "EQUIP", "SET_TRAP", "TRAP",
             "ATTACK", "DIRECT", "EFFECT_DAMAGE", "DESTROYED", "SUPPORT", "MOVE", "ELEMENT", "COMBO", "STATUS_DAMAGE",
-            "SHIELD", "FIELD_DAMAGE", "NO_TARGET", "FIZZLE", "ACTIVATE",
+            "SHIELD", "FIELD_DAMAGE", "NO_TARGET", "FIZZLE", "ACTIVATE", "REACT",
         )
     )
 }
@@ -138,19 +142,23 @@ class Card:
         return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY and e.timing == T_PLAIN}))
 
     def timed_total(self, timing: int, opcode: int) -> int:
-        """A monster's total of one opcode among its effects of `timing` (0 off a monster)."""
-        if self.kind != "monster":
+        """A monster's or trap's total of one opcode among its effects of `timing` (0 on a magic card)."""
+        if self.kind == "magic":
             return 0
         return sum(e.argument for e in self.effects if e.opcode == opcode and e.timing == timing)
 
     def timed_applies(self, timing: int) -> tuple[int, ...]:
-        """Elements a monster's activation of `timing` applies to the opponent (none for T_PLAIN: those ride on attacks)."""
-        if self.kind != "monster" or timing == T_PLAIN:
+        """Elements an activation of `timing` applies to the opponent (none for T_PLAIN: a monster's ride on attacks)."""
+        if self.kind == "magic" or timing == T_PLAIN:
             return ()
         return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY and e.timing == timing}))
 
     def has_timed(self, timing: int) -> bool:
         """Whether the monster has an effect of `timing` to activate."""
+        return self.kind == "monster" and self.has_reaction(timing)
+
+    def has_reaction(self, timing: int) -> bool:
+        """Whether the card has an effect bound to `timing` (for a Trigger: a trap's or a monster's)."""
         return (self.timed_total(timing, OP_DAMAGE) > 0 or self.timed_total(timing, OP_DRAW) != 0
                 or self.timed_total(timing, OP_SHIELD) != 0 or bool(self.timed_applies(timing)))
 
@@ -176,7 +184,9 @@ class Card:
         uncovered = uncovered_for_kind(effects, card.kind, equips)
         kept = [e for e in effects if e not in uncovered]
         if card.element is not None and not any(e.opcode == OP_APPLY for e in kept):
-            kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}"))
+            timing = kept[0].timing if card.kind == "trap" and kept else T_PLAIN
+            kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}", timing))
+        kept = [as_played(e, card.kind) for e in kept]
         can_attack = card.kind == "monster" and has_ability(card.abilities, "atk")
         return cls(
             id=index, name=card.name, kind=card.kind, cost=card.soul_cost, atk=card.atk or 0,
@@ -213,6 +223,8 @@ class Unit:
     """Elements its equipment makes its attacks apply."""
     acted: bool = False
     """Its once-per-turn effect was activated this turn."""
+    reacted: bool = False
+    """One of its Trigger effects fired this turn."""
 
     @property
     def atk(self) -> int:
@@ -536,6 +548,8 @@ class Match:
         if card.has_timed(T_SUMMON):
             target = self.effect_damage_target(1 - side, card.timed_total(T_SUMMON, OP_DAMAGE), policy)
             self.resolve(side, card, target, T_SUMMON)
+        if not self.over and unit in player.units:
+            self.react(1 - side, T_FOE_SUMMONS, unit, card)
         return unit
 
     def can_activate(self, unit: Unit, timing: int) -> bool:
@@ -549,12 +563,18 @@ class Match:
         else:
             unit.acted = True
         self.log(side, "ACTIVATE", unit.card.id, timing, 0)
+        self.react(1 - side, T_FOE_ACTIVATES, unit, unit.card)
+        if self.over or unit not in self.players[side].units:
+            return
         self.resolve(side, unit.card, target, timing)
 
     def cast(self, side: int, hand_index: int, target: Unit | None) -> None:
         card, _paid = self.take_and_pay(side, hand_index)
         self.count(side, card, "played")
         self.log(side, "CAST", card.id, -1, 0)
+        self.react(1 - side, T_FOE_ACTIVATES, None, card)
+        if self.over:
+            return
         self.resolve(side, card, target)
 
     def equip(self, side: int, hand_index: int, host_side: int, host: Unit, target: Unit | None) -> None:
@@ -577,33 +597,52 @@ class Match:
         self.count(side, card, "played")
         self.log(side, "SET_TRAP", card.id, -1, len(self.players[side].traps))
 
-    def spring_trap(self, owner: int, attacker: Unit) -> None:
-        trap = self.players[owner].traps.pop(0)
-        attacker_side = 1 - owner
-        self.log(owner, "TRAP", trap.id, attacker.card.id, 0)
-        for effect in trap.effects:
+    def resolve_reaction(self, owner: int, card: Card, timing: int, trigger: Unit | None) -> None:
+        trigger_side = 1 - owner
+        for effect in card.effects:
             if self.over:
                 return
+            if effect.timing != timing:
+                continue
             if effect.opcode == OP_DAMAGE:
-                if attacker in self.players[attacker_side].units:
-                    self.log(owner, "EFFECT_DAMAGE", trap.id, attacker.card.id, effect.argument)
-                    self.count(owner, trap, "damage_dealt", effect.argument)
-                    self.damage(attacker_side, attacker, effect.argument)
+                if trigger is None:
+                    self.log(owner, "NO_TARGET", card.id, -1, effect.argument)
+                elif trigger in self.players[trigger_side].units:
+                    self.log(owner, "EFFECT_DAMAGE", card.id, trigger.card.id, effect.argument)
+                    self.count(owner, card, "damage_dealt", effect.argument)
+                    self.damage(trigger_side, trigger, effect.argument)
             elif effect.opcode == OP_APPLY:
-                self.apply_element(attacker_side, effect.argument, trap.id)
+                self.apply_element(trigger_side, effect.argument, card.id)
             elif effect.opcode == OP_DRAW:
                 self.draw(owner, effect.argument)
             elif effect.opcode == OP_SHIELD:
-                self.change_shield(owner, effect.argument, trap.id)
+                self.change_shield(owner, effect.argument, card.id)
+
+    def react(self, owner: int, timing: int, trigger: Unit | None, trigger_card: Card) -> None:
+        """The oldest trap bound to the Trigger springs, then each monster bound to it fires (once a turn each)."""
+        player = self.players[owner]
+        for trap in player.traps:
+            if trap.has_reaction(timing):
+                player.traps.remove(trap)
+                self.log(owner, "TRAP", trap.id, trigger_card.id, timing)
+                self.resolve_reaction(owner, trap, timing, trigger)
+                break
+        for unit in list(player.units):
+            if self.over:
+                return
+            if unit.reacted or not unit.card.has_reaction(timing):
+                continue
+            unit.reacted = True
+            self.log(owner, "REACT", unit.card.id, trigger_card.id, timing)
+            self.resolve_reaction(owner, unit.card, timing, trigger)
 
     def attack(self, side: int, unit: Unit, target: Unit | None) -> None:
         foe = 1 - side
         unit.used = True
         self.count(side, unit.card, "attacked")
-        if self.players[foe].traps:
-            self.spring_trap(foe, unit)
-            if self.over or unit not in self.players[side].units:
-                return
+        self.react(foe, T_FOE_ATTACKS, unit, unit.card)
+        if self.over or unit not in self.players[side].units:
+            return
         elements = sorted(set(unit.card.attack_applies) | unit.elements)
         if target is None:
             self.log(side, "DIRECT", unit.card.id, -1, 1)
@@ -640,6 +679,9 @@ class Match:
         for unit in player.units:
             unit.used = False
             unit.acted = False
+        for each in self.players:
+            for unit in each.units:
+                unit.reacted = False
         deck_left = len(player.deck)
         self.log(side, "TURN", self.players[0].shield, self.players[1].shield, len(player.hand) * 1000 + deck_left)
         self.tick(side)
@@ -925,7 +967,7 @@ class Greedy:
         m = self.m
         for unit in list(self.me.units):
             for timing in (T_PLAIN, T_USE):
-                if m.over or not m.can_activate(unit, timing):
+                if m.over or unit not in self.me.units or not m.can_activate(unit, timing):
                     continue
                 amount = unit.card.timed_total(timing, OP_DAMAGE)
                 target = self.spell_target(amount, True) if amount > 0 else None
@@ -968,7 +1010,7 @@ class Greedy:
     def attacks(self) -> None:
         m, me = self.m, self.me
         ready = sum(1 for unit in me.units if m.can_use(unit) and m.can_attack_player(self.side, unit))
-        lethal = ready >= self.foe.shield and not self.foe.traps
+        lethal = ready >= self.foe.shield and not any(trap.has_reaction(T_FOE_ATTACKS) for trap in self.foe.traps)
         while not m.over:
             attacker, best_atk = None, -1
             for unit in me.units:
