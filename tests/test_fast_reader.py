@@ -370,6 +370,45 @@ def test_sheets_the_fast_reader_leaves_to_the_streaming_reader(
     assert outcomes[0] == outcomes[1]
 
 
+def _cell(reference: str, kind: str, value: str) -> str:
+    """A cell of type `kind` (`b`, `s`, `str`, ...; none for a number) holding `value` as written."""
+    kind_attribute = f' t="{kind}"' if kind else ""
+    return f'<c r="{reference}"{kind_attribute}><v>{value}</v></c>'
+
+
+IMP = _text("A2", "Imp")
+SHEETS_EDITED_BY_HAND = {
+    "text in a number cell": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "", "abc")}</row>',
+    "spaces around a number": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "", " 3 ")}</row>',
+    "a boolean written as yes": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "b", "yes")}</row>',
+    "a shared string the workbook lacks": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "s", "7")}</row>',
+    "a text cell without a formula": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "str", "hello")}</row>',
+    "an unknown cell type": HEADER_ROW + f'<row r="2">{IMP}{_cell("B2", "zz", "5")}</row>',
+    "rows out of order": f'<row r="2">{IMP}</row>' + HEADER_ROW,
+    "a cell naming the next row": HEADER_ROW + f'<row r="2">{_text("A3", "Imp")}</row>',
+    "the same cell twice": HEADER_ROW + f'<row r="2">{IMP}{_text("A2", "Ogre")}</row>',
+    "cells out of order": HEADER_ROW + f'<row r="2">{_text("B2", "x")}{IMP}</row>',
+}
+
+
+@pytest.mark.parametrize("label", list(SHEETS_EDITED_BY_HAND))
+def test_sheets_edited_by_hand_read_the_same_by_default_and_streamed(
+    label: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever reader runs (calamine, or the fallback when the scan or calamine's grid says so), the rows or the
+    refusal are the streaming reader's."""
+    path = _sheet_xml_workbook(tmp_path / "edited.xlsx", _sheet(SHEETS_EDITED_BY_HAND[label]))
+    outcomes: list[tuple[Any, ...]] = []
+    for reader in ("auto", "streaming"):
+        monkeypatch.setenv(READER_ENVIRONMENT, reader)
+        try:
+            table = read_sheet(path)
+            outcomes.append((table.headers, [(n, list(r)) for n, r in table.rows], table.formulas))
+        except Exception as error:
+            outcomes.append(("refused", type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_a_plain_handmade_sheet_is_read_by_calamine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The control for the cases above: the same minimal package, with nothing odd in it, goes the fast way."""
     rows = HEADER_ROW + f'<row r="2">{_text("A2", "Imp")}<c r="B2"><v>3</v></c></row>'

@@ -1,4 +1,5 @@
-"""A lean, streaming reader of one worksheet's cells, for card sheets of tens of thousands of rows.
+"""Reading one worksheet's cells, for card sheets of tens of thousands of rows: a lean streaming reader, and
+python-calamine for a sheet it reads the same way.
 
 openpyxl builds a cell object per cell and spends most of a 10,000-card read
 on that bookkeeping; a card sheet needs only values, formulas and row numbers.
@@ -94,7 +95,14 @@ _ERROR_OR_DATE_CELL = re.compile(rb""" t=["'][ed]["']""")
 # two readers might do differently. Within these, the grid is at most 99,999 x 26 cells.
 _UNPLACED_OR_FAR_CELL = re.compile(rb'<c(?=[\s>/])(?! r="[A-Z][0-9]{1,5}")')
 _UNPLACED_OR_FAR_ROW = re.compile(rb'<row(?=[\s>/])(?! r="[0-9]{1,5}")')
-_STYLE = rb' s="(?:%s)"'
+_NOT_A_NUMBER = re.compile(rb"<v>[^<]*?[^0-9.eE+\-<]")
+"""A value that is no plain number (text in a number cell, spaces, `inf`): the streaming reader refuses or reads it
+its own way, calamine might keep it as text. Shared-string indexes and booleans are digits; text cells (`t="str"`)
+match too, and are left to the streaming reader."""
+_LAST_ROW_NUMBER = re.compile(rb'<row r="([0-9]+)"')
+_STYLE = rb""" s=["'](?:%s)["']"""
+"""A cell in one of the date styles (filled in per workbook), which calamine might not read as the streaming
+reader does (it gives a date object, or a number where openpyxl's test sees a date format)."""
 
 
 class SheetReadError(ValueError):
@@ -124,6 +132,7 @@ class Workbook:
         self._calamine: Any = None
         self._strings_plain: bool | None = None
         self._longest_string = 0
+        self._last_row: dict[str, int] = {}
         self.readers: dict[str, str] = {}
         """Sheet name -> the reader that gave its rows (`calamine` or `streaming`), for the bench and the tests."""
 
@@ -216,7 +225,7 @@ class Workbook:
         path = self.sheet_paths.get(sheet)
         if path is None or self._open(path) is None:
             return False
-        patterns = [_ERROR_OR_DATE_CELL, _UNPLACED_OR_FAR_CELL, _UNPLACED_OR_FAR_ROW]
+        patterns = [_ERROR_OR_DATE_CELL, _UNPLACED_OR_FAR_CELL, _UNPLACED_OR_FAR_ROW, _NOT_A_NUMBER]
         if self.date_styles:
             patterns.append(re.compile(_STYLE % b"|".join(str(index).encode() for index in sorted(self.date_styles))))
         first = True
@@ -234,6 +243,10 @@ class Workbook:
                 return False
             if any(pattern.search(chunk) for pattern in patterns):
                 return False
+            last_row_at = chunk.rfind(b"<row ")
+            if last_row_at >= 0:
+                numbered = _LAST_ROW_NUMBER.match(chunk, last_row_at)
+                self._last_row[sheet] = int(numbered.group(1)) if numbered else 0
         if first:
             return False  # an empty part: the streaming reader's answer (no rows) is kept
         return (sheet_bytes // SMALLEST_STRING_CELL_BYTES) * self._longest_string <= MAX_FAST_COPIED_BYTES
@@ -283,7 +296,10 @@ class Workbook:
             grid = self._calamine.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
         except Exception:  # calamine raises its own error types for anything it cannot read; the fallback explains
             return None
-        if not grid:
+        # The streaming reader numbers rows by their row elements, calamine by the cells' own references: a grid
+        # longer than the last row element's number means a cell claims a row its row element does not (a sheet
+        # edited by hand, or rows out of order), where the two would differ.
+        if not grid or len(grid) > self._last_row.get(sheet, 0):
             return None
         rows: list[Row] = []
         for cells in grid:
