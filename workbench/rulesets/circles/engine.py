@@ -12,7 +12,8 @@ Rules played (the rule document as docs/rulesets/circles.md quotes it; readings 
 - All 24 abilities of `abilities.py` are played; activated ones are paid from ready resources once per card per
   turn, in the owner's turn or (option `respond_in_opponent_turn`) in the opponent's.
 
-State lives in a few int64 arrays (one match at a time, reused across the batch):
+State lives in one flat int64 buffer `S` (one match at a time, reused across the batch), read through views by
+name (`zones_of(S)`, `side_of(S)`, ...; offsets under "The state and the rules"):
 
 - `zones[side, zone, position]`: the deck (`DECK`, drawn from `S_DECK_TOP` on), the hand, the discard pile, and the
   board (`BOARD`, lanes left to right; -1 is an empty lane).
@@ -20,8 +21,11 @@ State lives in a few int64 arrays (one match at a time, reused across the batch)
 - `lanes[side, lane, column]`: damage and per-turn flags of the card in that lane (moves with the card).
 - `game[column]`: turn, whose turn, winner, combat and Serenity flags.
 
-Kernels take `R = (table, abilities, ability_table, options)` and `S = (zones, side, lanes, game, rng, counters,
-events, event_count)`; `MatchArrays` builds both from Python so scenario tests can set a board and call one step.
+- `rng`, the batch's `counters` and the trace's `events` and `event_count` are parts of `S` too.
+
+The rules are a second buffer `R` (`options_of`, `ability_table_of`, `table_of`, `abilities_of`). Kernels take
+`(R, S, ...)`: two arrays, 14 machine words a call. `MatchArrays` builds both from Python so scenario tests can set
+a board and call one step.
 """
 
 from __future__ import annotations
@@ -31,11 +35,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import numba
 import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from workbench.cards import CardSet, Finding, OptionValue
 from workbench.engines import (
     ATTACKED,
+    COUNTER_COLUMNS,
     DAMAGE_DEALT,
     DESTROYED,
     EVENT_WIDTH,
@@ -47,9 +58,7 @@ from workbench.engines import (
     count_draw,
     count_play,
     inline_kernel,
-    kernel,
     log_event,
-    new_counters,
     published_counters,
     rng_below,
     rng_seed,
@@ -171,29 +180,174 @@ EV_ARRANGED, EV_SLEEPING, EV_JUST_ARRIVED = (np.int64(code) for code in range(22
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# The state and the rules, each one flat int64 buffer with named offsets
+#
+# A kernel call passes each array as its data pointer, shapes and strides: the eight state arrays and four rule arrays
+# as tuples came to about 110 machine words a call. As two flat buffers they are 14, and each kernel takes the views
+# it reads by name (`side_of(S)`, `table_of(R)`), built from offsets: fixed ones for the fixed-size parts, and from
+# the header for the parts sized by the deck, the card set and the trace.
+
+# State buffer header: sizes the variable parts are built from.
+H_CAPACITY, H_CARDS, H_EVENT_ROWS = 0, 1, 2
+SIDE_AT = 4
+GAME_AT = SIDE_AT + 2 * SIDE_COLUMNS
+RNG_AT = GAME_AT + GAME_COLUMNS
+EVENT_COUNT_AT = RNG_AT + 4
+ZONES_AT = EVENT_COUNT_AT + 1
+# Rules buffer: the option array and the ability table at fixed offsets, then the card table and ability counts.
+H_RULE_CARDS = 0
+OPTIONS_AT = 1
+ABILITY_TABLE_AT = OPTIONS_AT + OPTION_COUNT
+ABILITY_TABLE_COLUMNS = 5
+TABLE_AT = ABILITY_TABLE_AT + N_ABILITIES * ABILITY_TABLE_COLUMNS
+
+
+@intrinsic
+def _compiled_view_of(typingctx: Any, buffer: Any, at: Any, shape: Any) -> Any:
+    """The C-ordered int64 array of `shape` starting at `buffer[at]`, sharing the buffer's memory.
+
+    What `buffer[at:...].reshape(shape)` gives, built in place: Numba's reshape calls a C helper each time, which
+    made every view cost more than the call it saved.
+    """
+    dims = len(shape)
+    result = types.Array(types.int64, dims, "C")
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        source = make_array(signature.args[0])(context, builder, args[0])
+        view = make_array(result)(context, builder)
+        sizes = cgutils.unpack_tuple(builder, args[2], dims)
+        itemsize = context.get_constant(types.intp, 8)
+        strides: list[Any] = []
+        step = itemsize
+        for size in reversed(sizes):
+            strides.insert(0, step)
+            step = builder.mul(step, size)
+        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=sizes, strides=strides,
+                       itemsize=itemsize, meminfo=source.meminfo, parent=source.parent)
+        return impl_ret_borrowed(context, builder, result, view._getvalue())
+
+    return result(buffer, at, shape), codegen
+
+
+def _python_view_of(buffer: IntArray, at: int, shape: tuple[int, ...]) -> IntArray:
+    """`view_of` as plain numpy, for NUMBA_DISABLE_JIT=1 (an intrinsic runs only compiled)."""
+    return buffer[at : at + int(np.prod(shape))].reshape(shape)
+
+
+view_of: Callable[[IntArray, Any, tuple[Any, ...]], IntArray] = (
+    _python_view_of if numba.config.DISABLE_JIT else _compiled_view_of  # type: ignore[attr-defined,assignment]
+)
+
+
+# Sizes as numpy scalars, so every view's shape is a tuple of int64 (one compiled copy of view_of per rank).
+_TWO, _FOUR, _EIGHT = np.int64(2), np.int64(4), np.int64(8)
+_SIDE_COLUMNS, _LANE_COLUMNS, _COUNTER_COLUMNS = np.int64(SIDE_COLUMNS), np.int64(LANE_COLUMNS), np.int64(COUNTER_COLUMNS)
+_EVENT_WIDTH, _TABLE_COLUMNS = np.int64(EVENT_WIDTH), np.int64(TABLE_COLUMNS)
+_N_ABILITIES, _ABILITY_TABLE_COLUMNS = np.int64(N_ABILITIES), np.int64(ABILITY_TABLE_COLUMNS)
+
+
+@inline_kernel
+def side_of(S: IntArray) -> IntArray:
+    """side[side, S_* column]."""
+    return view_of(S, np.int64(SIDE_AT), (_TWO, _SIDE_COLUMNS))
+
+
+@inline_kernel
+def game_of(S: IntArray) -> IntArray:
+    """game[G_* column]."""
+    return view_of(S, np.int64(GAME_AT), (np.int64(GAME_COLUMNS),))
+
+
+@inline_kernel
+def rng_of(S: IntArray) -> IntArray:
+    """The xorshift state."""
+    return view_of(S, np.int64(RNG_AT), (_FOUR,))
+
+
+@inline_kernel
+def event_count_of(S: IntArray) -> IntArray:
+    """How many events are logged (one value)."""
+    return view_of(S, np.int64(EVENT_COUNT_AT), (np.int64(1),))
+
+
+@inline_kernel
+def zones_of(S: IntArray) -> IntArray:
+    """zones[side, DECK|HAND|DISCARD|BOARD, position]."""
+    return view_of(S, np.int64(ZONES_AT), (_TWO, _FOUR, S[H_CAPACITY]))
+
+
+@inline_kernel
+def lanes_of(S: IntArray) -> IntArray:
+    """lanes[side, lane, L_* column]."""
+    capacity = S[H_CAPACITY]
+    return view_of(S, ZONES_AT + _EIGHT * capacity, (_TWO, capacity, _LANE_COLUMNS))
+
+
+@inline_kernel
+def counters_of(S: IntArray) -> IntArray:
+    """counters[side, card, counter] of the whole batch."""
+    capacity = S[H_CAPACITY]
+    at = ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity
+    return view_of(S, at, (_TWO, S[H_CARDS], _COUNTER_COLUMNS))
+
+
+@inline_kernel
+def events_of(S: IntArray) -> IntArray:
+    """The trace's events (no rows in a batch: nothing is logged)."""
+    capacity, cards = S[H_CAPACITY], S[H_CARDS]
+    at = ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity + _TWO * cards * _COUNTER_COLUMNS
+    return view_of(S, at, (S[H_EVENT_ROWS], _EVENT_WIDTH))
+
+
+@inline_kernel
+def options_of(R: IntArray) -> IntArray:
+    """The rule options (O_* positions)."""
+    return view_of(R, np.int64(OPTIONS_AT), (np.int64(OPTION_COUNT),))
+
+
+@inline_kernel
+def ability_table_of(R: IntArray) -> IntArray:
+    """ability_table[ability, A_* column]."""
+    return view_of(R, np.int64(ABILITY_TABLE_AT), (_N_ABILITIES, _ABILITY_TABLE_COLUMNS))
+
+
+@inline_kernel
+def table_of(R: IntArray) -> IntArray:
+    """table[card, T_* column]."""
+    return view_of(R, np.int64(TABLE_AT), (R[H_RULE_CARDS], _TABLE_COLUMNS))
+
+
+@inline_kernel
+def abilities_of(R: IntArray) -> IntArray:
+    """abilities[card, ability]: how many times the card has it."""
+    cards = R[H_RULE_CARDS]
+    return view_of(R, TABLE_AT + cards * _TABLE_COLUMNS, (cards, _N_ABILITIES))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Small helpers: the card in a lane, resources, timing
 
 
 @rules_kernel
-def lane_card(S: Any, s: int, i: int) -> int:
+def lane_card(S: IntArray, s: int, i: int) -> int:
     """The card id in lane i of side s, or -1 (no card, or past the board's end)."""
-    zones, side = S[0], S[1]
+    zones, side = zones_of(S), side_of(S)
     if i < 0 or i >= side[s, S_BOARD_N]:
         return -1
     return zones[s, BOARD, i]
 
 
 @rules_kernel
-def may_act(R: Any, S: Any, s: int) -> bool:
+def may_act(R: IntArray, S: IntArray, s: int) -> bool:
     """Side s may use abilities now: it is their turn, or the opponent's and `respond_in_opponent_turn` is on."""
-    return S[3][G_ACTIVE] == s or R[3][O_RESPOND] == 1
+    return game_of(S)[G_ACTIVE] == s or options_of(R)[O_RESPOND] == 1
 
 
 @rules_kernel
-def can_activate(R: Any, S: Any, s: int, i: int, ability: int) -> bool:
+def can_activate(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> bool:
     """The card in lane i has the ability, has not used it this turn, its side may act and can pay."""
-    table, ability_table = R[0], R[2]
-    side, lanes = S[1], S[2]
+    table, ability_table = table_of(R), ability_table_of(R)
+    side, lanes = side_of(S), lanes_of(S)
     card = lane_card(S, s, i)
     if card < 0 or (table[card, T_ACTIVATED] >> ability) & 1 == 0:
         return False
@@ -205,19 +359,19 @@ def can_activate(R: Any, S: Any, s: int, i: int, ability: int) -> bool:
 
 
 @rules_kernel
-def activate(R: Any, S: Any, s: int, i: int, ability: int, other: int) -> None:
+def activate(R: IntArray, S: IntArray, s: int, i: int, ability: int, other: int) -> None:
     """Pay the ability's activation, mark it used this turn, and log it (other = the card it acts on, or -1)."""
-    ability_table = R[2]
-    side, lanes, game, events, event_count = S[1], S[2], S[3], S[6], S[7]
+    ability_table = ability_table_of(R)
+    side, lanes, game, events, event_count = side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
     side[s, S_READY + ability_table[ability, A_COLOUR]] -= ability_table[ability, A_ACTIVATION]
     lanes[s, i, L_USED] |= 1 << ability
     log_event(events, event_count, game[G_TURN], s, EV_ABILITY, lane_card(S, s, i), other, ability)
 
 
 @rules_kernel
-def can_pay_card(R: Any, S: Any, s: int, card: int) -> bool:
+def can_pay_card(R: IntArray, S: IntArray, s: int, card: int) -> bool:
     """Side s has enough ready resources of each colour to bring the card into play."""
-    table, side = R[0], S[1]
+    table, side = table_of(R), side_of(S)
     for colour in range(3):
         if side[s, S_READY + colour] < table[card, T_RED + colour]:
             return False
@@ -225,11 +379,11 @@ def can_pay_card(R: Any, S: Any, s: int, card: int) -> bool:
 
 
 @rules_kernel
-def side_abilities(R: Any, S: Any, s: int) -> int:
+def side_abilities(R: IntArray, S: IntArray, s: int) -> int:
     """The activated abilities side s has in play, one bit each."""
-    table = R[0]
+    table = table_of(R)
     mask = 0
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         card = lane_card(S, s, i)
         if card >= 0:
             mask |= table[card, T_ACTIVATED]
@@ -237,11 +391,11 @@ def side_abilities(R: Any, S: Any, s: int) -> int:
 
 
 @rules_kernel
-def wants(S: Any, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
+def wants(S: IntArray, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
     """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4."""
-    if S[1][s, S_POLICY] == GREEDY:
+    if side_of(S)[s, S_POLICY] == GREEDY:
         return greedy_choice
-    return rng_below(S[4], FOUR) < chance_in_4
+    return rng_below(rng_of(S), FOUR) < chance_in_4
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -249,9 +403,9 @@ def wants(S: Any, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
 
 
 @rules_kernel
-def live_attack_bonus(R: Any, S: Any, s: int, i: int) -> int:
+def live_attack_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """Attack the neighbours in lanes i-1 and i+1 give (Attack Boost 1, and Attack Boost 2 when activated)."""
-    table, ability_table, lanes = R[0], R[2], S[2]
+    table, ability_table, lanes = table_of(R), ability_table_of(R), lanes_of(S)
     bonus = 0
     for j in (i - 1, i + 1):
         card = lane_card(S, s, j)
@@ -263,9 +417,9 @@ def live_attack_bonus(R: Any, S: Any, s: int, i: int) -> int:
 
 
 @rules_kernel
-def live_health_bonus(R: Any, S: Any, s: int, i: int) -> int:
+def live_health_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """Health the neighbours in lanes i-1 and i+1 give (Defender)."""
-    table = R[0]
+    table = table_of(R)
     bonus = 0
     for j in (i - 1, i + 1):
         card = lane_card(S, s, j)
@@ -275,9 +429,9 @@ def live_health_bonus(R: Any, S: Any, s: int, i: int) -> int:
 
 
 @rules_kernel
-def attack_of(R: Any, S: Any, s: int, i: int) -> int:
+def attack_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """Attack of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
-    table, lanes, game = R[0], S[2], S[3]
+    table, lanes, game = table_of(R), lanes_of(S), game_of(S)
     card = lane_card(S, s, i)
     if game[G_IN_COMBAT] == 1:
         return table[card, T_ATTACK] + lanes[s, i, L_ATTACK_BONUS]
@@ -285,9 +439,9 @@ def attack_of(R: Any, S: Any, s: int, i: int) -> int:
 
 
 @rules_kernel
-def health_of(R: Any, S: Any, s: int, i: int) -> int:
+def health_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """Health of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
-    table, lanes, game = R[0], S[2], S[3]
+    table, lanes, game = table_of(R), lanes_of(S), game_of(S)
     card = lane_card(S, s, i)
     if game[G_IN_COMBAT] == 1:
         return table[card, T_HEALTH] + lanes[s, i, L_HEALTH_BONUS]
@@ -295,28 +449,28 @@ def health_of(R: Any, S: Any, s: int, i: int) -> int:
 
 
 @rules_kernel
-def room_for_damage(R: Any, S: Any, s: int, i: int) -> int:
+def room_for_damage(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """How much more damage the card in lane i can take and survive (0 or more)."""
-    room = health_of(R, S, s, i) - S[2][s, i, L_DAMAGE]
-    if R[3][O_DESTROY_AT_LEAST] == 1:
+    room = health_of(R, S, s, i) - lanes_of(S)[s, i, L_DAMAGE]
+    if options_of(R)[O_DESTROY_AT_LEAST] == 1:
         room -= 1
     return max(room, 0)
 
 
 @rules_kernel
-def destroyed_by(R: Any, S: Any, s: int, i: int, extra: int) -> bool:
+def destroyed_by(R: IntArray, S: IntArray, s: int, i: int, extra: int) -> bool:
     """Would the card in lane i be destroyed with `extra` more damage? (\u201cmore Damage than\u201d, or by option \u201cat least\u201d)."""
-    total = S[2][s, i, L_DAMAGE] + extra
+    total = lanes_of(S)[s, i, L_DAMAGE] + extra
     health = health_of(R, S, s, i)
-    if R[3][O_DESTROY_AT_LEAST] == 1:
+    if options_of(R)[O_DESTROY_AT_LEAST] == 1:
         return total >= health
     return total > health
 
 
 @rules_kernel
-def combat_damage(R: Any, S: Any, src: int, si: int, dst: int, di: int) -> int:
+def combat_damage(R: IntArray, S: IntArray, src: int, si: int, dst: int, di: int) -> int:
     """Damage the card in lane si deals the card in lane di: its Attack less the target's Armor not pierced."""
-    table = R[0]
+    table = table_of(R)
     source = lane_card(S, src, si)
     target = lane_card(S, dst, di)
     armor = table[target, T_ARMOR] - table[source, T_PIERCE]
@@ -327,34 +481,34 @@ def combat_damage(R: Any, S: Any, src: int, si: int, dst: int, di: int) -> int:
 
 
 @rules_kernel
-def shielded(R: Any, S: Any, s: int) -> bool:
+def shielded(R: IntArray, S: IntArray, s: int) -> bool:
     """Damage to side s is ignored for the rest of the turn (Serenity)."""
-    return (S[3][G_SHIELD] >> s) & 1 == 1
+    return (game_of(S)[G_SHIELD] >> s) & 1 == 1
 
 
 @rules_kernel
-def attacks_now(R: Any, S: Any, a: int, i: int) -> bool:
+def attacks_now(R: IntArray, S: IntArray, a: int, i: int) -> bool:
     """The card in lane i takes part in its side's attack: awake, and not brought in this turn unless new ones attack."""
-    lanes, game = S[2], S[3]
+    lanes, game = lanes_of(S), game_of(S)
     if lane_card(S, a, i) < 0 or lanes[a, i, L_ASLEEP] == 1:
         return False
-    return R[3][O_NEW_CHARACTERS_ATTACK] == 1 or lanes[a, i, L_ENTERED] != game[G_TURN]
+    return options_of(R)[O_NEW_CHARACTERS_ATTACK] == 1 or lanes[a, i, L_ENTERED] != game[G_TURN]
 
 
 @rules_kernel
-def direct_damage(R: Any, S: Any, a: int, i: int) -> int:
+def direct_damage(R: IntArray, S: IntArray, a: int, i: int) -> int:
     """What an unopposed attacker takes from the player: its Attack, or 1 (option `direct_damage`)."""
-    if R[3][O_ONE_PER_ATTACKER] == 1:
+    if options_of(R)[O_ONE_PER_ATTACKER] == 1:
         return 1
     return attack_of(R, S, a, i)
 
 
 @rules_kernel
-def opposed(R: Any, S: Any, d: int, i: int) -> bool:
+def opposed(R: IntArray, S: IntArray, d: int, i: int) -> bool:
     """An attacker in lane i meets a defender: a card is there, awake (a sleeping one blocks only by option)."""
     if lane_card(S, d, i) < 0:
         return False
-    return S[2][d, i, L_ASLEEP] == 0 or R[3][O_SLEEP_OPENS_LANE] == 0
+    return lanes_of(S)[d, i, L_ASLEEP] == 0 or options_of(R)[O_SLEEP_OPENS_LANE] == 0
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -362,9 +516,9 @@ def opposed(R: Any, S: Any, d: int, i: int) -> bool:
 
 
 @rules_kernel
-def draw_one(R: Any, S: Any, s: int) -> int:
+def draw_one(R: IntArray, S: IntArray, s: int) -> int:
     """Draw the top card into the hand; -1 when the deck is empty."""
-    zones, side, game, counters, events, event_count = S[0], S[1], S[3], S[5], S[6], S[7]
+    zones, side, game, counters, events, event_count = zones_of(S), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     top = side[s, S_DECK_TOP]
     if top >= side[s, S_DECK_N]:
         log_event(events, event_count, game[G_TURN], s, EV_NO_CARD, NO_CARD, NO_CARD, NOTHING)
@@ -379,9 +533,9 @@ def draw_one(R: Any, S: Any, s: int) -> int:
 
 
 @rules_kernel
-def reshuffle_discard(R: Any, S: Any, s: int) -> None:
+def reshuffle_discard(R: IntArray, S: IntArray, s: int) -> None:
     """The discard pile, shuffled, becomes the draw deck (option `out_of_cards=reshuffle_discard_draws_3`)."""
-    zones, side, game, rng, events, event_count = S[0], S[1], S[3], S[4], S[6], S[7]
+    zones, side, game, rng, events, event_count = zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     count = side[s, S_DISCARD_N]
     for k in range(count):
         zones[s, DECK, k] = zones[s, DISCARD, k]
@@ -393,9 +547,9 @@ def reshuffle_discard(R: Any, S: Any, s: int) -> None:
 
 
 @inline_kernel
-def draw_step(R: Any, S: Any, s: int) -> None:
+def draw_step(R: IntArray, S: IntArray, s: int) -> None:
     """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
-    opts, side, game, events, event_count = R[3], S[1], S[3], S[6], S[7]
+    opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
     count = 1
     if opts[O_RESHUFFLE] == 1:
         if side[s, S_DECK_TOP] >= side[s, S_DECK_N] and side[s, S_DISCARD_N] > 0:
@@ -410,9 +564,9 @@ def draw_step(R: Any, S: Any, s: int) -> None:
 
 
 @rules_kernel
-def take_from_hand(S: Any, s: int, h: int) -> int:
+def take_from_hand(S: IntArray, s: int, h: int) -> int:
     """Remove the card at hand position h (keeping the hand's order) and return it."""
-    zones, side = S[0], S[1]
+    zones, side = zones_of(S), side_of(S)
     card = zones[s, HAND, h]
     n = side[s, S_HAND_N]
     for k in range(h, n - 1):
@@ -422,38 +576,38 @@ def take_from_hand(S: Any, s: int, h: int) -> int:
 
 
 @rules_kernel
-def clear_lane(S: Any, s: int, i: int) -> None:
+def clear_lane(S: IntArray, s: int, i: int) -> None:
     """Reset a lane's damage and flags."""
-    lanes = S[2]
+    lanes = lanes_of(S)
     for k in range(LANE_COLUMNS):
         lanes[s, i, k] = 0
     lanes[s, i, L_TARGET] = -1
 
 
 @rules_kernel
-def place_on_board(S: Any, s: int, card: int) -> int:
+def place_on_board(S: IntArray, s: int, card: int) -> int:
     """Put a card in the next lane to the right (\u201cEach Character played after that, is one space to the right\u201d)."""
-    zones, side = S[0], S[1]
+    zones, side = zones_of(S), side_of(S)
     i = side[s, S_BOARD_N]
     zones[s, BOARD, i] = card
     clear_lane(S, s, i)
-    S[2][s, i, L_ENTERED] = S[3][G_TURN]
+    lanes_of(S)[s, i, L_ENTERED] = game_of(S)[G_TURN]
     side[s, S_BOARD_N] = i + 1
     return i
 
 
 @rules_kernel
-def to_discard(S: Any, s: int, card: int) -> None:
+def to_discard(S: IntArray, s: int, card: int) -> None:
     """Put a card on top of the discard pile."""
-    zones, side = S[0], S[1]
+    zones, side = zones_of(S), side_of(S)
     zones[s, DISCARD, side[s, S_DISCARD_N]] = card
     side[s, S_DISCARD_N] += 1
 
 
 @rules_kernel
-def destroy(R: Any, S: Any, s: int, i: int) -> None:
+def destroy(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """The card in lane i goes to the discard pile; its lane stays empty until the board shifts left."""
-    zones, game, counters, events, event_count = S[0], S[3], S[5], S[6], S[7]
+    zones, game, counters, events, event_count = zones_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     card = zones[s, BOARD, i]
     if card < 0:
         return
@@ -464,9 +618,9 @@ def destroy(R: Any, S: Any, s: int, i: int) -> None:
 
 
 @rules_kernel
-def swap_lanes(S: Any, s: int, i: int, j: int) -> None:
+def swap_lanes(S: IntArray, s: int, i: int, j: int) -> None:
     """Swap two lanes' cards with their damage and flags (Reorder)."""
-    zones, lanes = S[0], S[2]
+    zones, lanes = zones_of(S), lanes_of(S)
     card = zones[s, BOARD, i]
     zones[s, BOARD, i] = zones[s, BOARD, j]
     zones[s, BOARD, j] = card
@@ -477,9 +631,9 @@ def swap_lanes(S: Any, s: int, i: int, j: int) -> None:
 
 
 @inline_kernel
-def shift_left(S: Any, s: int) -> None:
+def shift_left(S: IntArray, s: int) -> None:
     """\u201cAfter all combat has been resolved, move Character Cards to the left, to fill in the empty spaces.\u201d"""
-    zones, side, lanes = S[0], S[1], S[2]
+    zones, side, lanes = zones_of(S), side_of(S), lanes_of(S)
     kept = 0
     for i in range(side[s, S_BOARD_N]):
         if zones[s, BOARD, i] >= 0:
@@ -499,9 +653,9 @@ def shift_left(S: Any, s: int) -> None:
 
 
 @rules_kernel
-def play_resource(R: Any, S: Any, s: int, h: int) -> None:
+def play_resource(R: IntArray, S: IntArray, s: int, h: int) -> None:
     """Put the resource at hand position h on the table (it is readied in the ready step)."""
-    table, side, game, counters, events, event_count = R[0], S[1], S[3], S[5], S[6], S[7]
+    table, side, game, counters, events, event_count = table_of(R), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     card = take_from_hand(S, s, h)
     colour = table[card, T_COLOUR]
     side[s, S_TOTAL + colour] += 1
@@ -511,9 +665,9 @@ def play_resource(R: Any, S: Any, s: int, h: int) -> None:
 
 
 @rules_kernel
-def resource_choice(R: Any, S: Any, s: int) -> int:
+def resource_choice(R: IntArray, S: IntArray, s: int) -> int:
     """Greedy: the resource whose colour the hand's characters lack most; -1 when the hand has none."""
-    table, zones, side = R[0], S[0], S[1]
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
     best, best_score = -1, -(1 << 40)
     for h in range(side[s, S_HAND_N]):
         card = zones[s, HAND, h]
@@ -536,9 +690,9 @@ def resource_choice(R: Any, S: Any, s: int) -> int:
 
 
 @inline_kernel
-def play_resources(R: Any, S: Any, s: int) -> None:
+def play_resources(R: IntArray, S: IntArray, s: int) -> None:
     """Play up to `resources_per_turn` resource cards (greedy: every one it may; random: a random number)."""
-    table, opts, zones, side, rng = R[0], R[3], S[0], S[1], S[4]
+    table, opts, zones, side, rng = table_of(R), options_of(R), zones_of(S), side_of(S), rng_of(S)
     limit = opts[O_RESOURCES_PER_TURN]
     if side[s, S_POLICY] == RANDOM:
         playable = 0
@@ -558,9 +712,9 @@ def play_resources(R: Any, S: Any, s: int) -> None:
 
 
 @rules_kernel
-def random_hand_card(R: Any, S: Any, s: int, kind: int, payable_only: bool) -> int:
+def random_hand_card(R: IntArray, S: IntArray, s: int, kind: int, payable_only: bool) -> int:
     """A uniformly random hand position holding a card of `kind` (payable now, if asked); -1 if none."""
-    table, zones, side, rng = R[0], S[0], S[1], S[4]
+    table, zones, side, rng = table_of(R), zones_of(S), side_of(S), rng_of(S)
     count = 0
     for h in range(side[s, S_HAND_N]):
         card = zones[s, HAND, h]
@@ -581,21 +735,21 @@ def random_hand_card(R: Any, S: Any, s: int, kind: int, payable_only: bool) -> i
 
 
 @rules_kernel
-def ready_resources(S: Any, s: int) -> None:
+def ready_resources(S: IntArray, s: int) -> None:
     """\u201cIf you have any Resource Cards that have been Spent (flipped over) return them to their unused state.\u201d"""
-    side = S[1]
+    side = side_of(S)
     for colour in range(3):
         side[s, S_READY + colour] = side[s, S_TOTAL + colour]
 
 
 @inline_kernel
-def character_choice(R: Any, S: Any, s: int, free: bool) -> int:
+def character_choice(R: IntArray, S: IntArray, s: int, free: bool) -> int:
     """The character to bring into play next (payable unless free); -1 to stop.
 
     Greedy: the most circles it can afford (then the most Attack + Health). Random: a random payable one, or stop
     with the same chance as each card (never stops when the card is free).
     """
-    table, zones, side, rng = R[0], S[0], S[1], S[4]
+    table, zones, side, rng = table_of(R), zones_of(S), side_of(S), rng_of(S)
     if side[s, S_POLICY] == RANDOM:
         count = 0
         for h in range(side[s, S_HAND_N]):
@@ -624,13 +778,13 @@ def character_choice(R: Any, S: Any, s: int, free: bool) -> int:
 
 
 @rules_kernel
-def bring_into_play(R: Any, S: Any, s: int, h: int, free: bool) -> int:
+def bring_into_play(R: IntArray, S: IntArray, s: int, h: int, free: bool) -> int:
     """Bring the character at hand position h into play (paying unless free); Extra Card brings more, free.
 
     Returns the lane it took. Extra Card (option `extra_card=on_entry`) chains: a card brought in free by it may
     carry Extra Card too.
     """
-    table, opts, side, game, counters, events, event_count = R[0], R[3], S[1], S[3], S[5], S[6], S[7]
+    table, opts, side, game, counters, events, event_count = table_of(R), options_of(R), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     card = take_from_hand(S, s, h)
     if not free:
         for colour in range(3):
@@ -653,9 +807,9 @@ def bring_into_play(R: Any, S: Any, s: int, h: int, free: bool) -> int:
 
 
 @rules_kernel
-def extra_cards_each_turn(R: Any, S: Any, s: int) -> None:
+def extra_cards_each_turn(R: IntArray, S: IntArray, s: int) -> None:
     """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
-    table, zones, side, game, counters, events, event_count = R[0], S[0], S[1], S[3], S[5], S[6], S[7]
+    table, zones, side, game, counters, events, event_count = table_of(R), zones_of(S), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     board = side[s, S_BOARD_N]
     for i in range(board):
         source = zones[s, BOARD, i]
@@ -672,7 +826,7 @@ def extra_cards_each_turn(R: Any, S: Any, s: int) -> None:
 
 
 @inline_kernel
-def play_characters(R: Any, S: Any, s: int) -> None:
+def play_characters(R: IntArray, S: IntArray, s: int) -> None:
     """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
     while True:
         h = character_choice(R, S, s, NO)
@@ -686,12 +840,12 @@ def play_characters(R: Any, S: Any, s: int) -> None:
 
 
 @rules_kernel
-def spread_damage(R: Any, S: Any, s: int, i: int, amount: int) -> int:
+def spread_damage(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
     """Disperse: move `amount` damage from lane i to the side's other cards; returns what could not be moved.
 
     Greedy moves damage only where it destroys nothing; random puts each point on a random other card.
     """
-    side, lanes, game, rng, events, event_count = S[1], S[2], S[3], S[4], S[6], S[7]
+    side, lanes, game, rng, events, event_count = side_of(S), lanes_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     left = amount
     if side[s, S_POLICY] == RANDOM:
         others = 0
@@ -725,19 +879,19 @@ def spread_damage(R: Any, S: Any, s: int, i: int, amount: int) -> int:
 
 
 @rules_kernel
-def absorbable(R: Any, S: Any, s: int, i: int) -> int:
+def absorbable(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """Damage the side's other cards could take without any being destroyed (what greedy Disperse can move)."""
     total = 0
-    for j in range(S[1][s, S_BOARD_N]):
+    for j in range(side_of(S)[s, S_BOARD_N]):
         if j != i and lane_card(S, s, j) >= 0:
             total += room_for_damage(R, S, s, j)
     return total
 
 
 @rules_kernel
-def damage_after_prevention(R: Any, S: Any, s: int, i: int, amount: int) -> int:
+def damage_after_prevention(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
     """The damage the card in lane i actually takes: Serenity, Avoid Damage and Disperse come first."""
-    game, events, event_count, lanes = S[3], S[6], S[7], S[2]
+    game, events, event_count, lanes = game_of(S), events_of(S), event_count_of(S), lanes_of(S)
     card = lane_card(S, s, i)
     if amount <= 0:
         return 0
@@ -759,7 +913,7 @@ def damage_after_prevention(R: Any, S: Any, s: int, i: int, amount: int) -> int:
         if excess > 0 and wants(S, s, lethal and absorbable(R, S, s, i) >= excess, HALF_THE_TIME):
             activate(R, S, s, i, DISPERSE, card)
             left = spread_damage(R, S, s, i, excess)
-            for j in range(S[1][s, S_BOARD_N]):
+            for j in range(side_of(S)[s, S_BOARD_N]):
                 if j != i and lane_card(S, s, j) >= 0:
                     resolve(R, S, s, j)
             return keep + left
@@ -767,9 +921,9 @@ def damage_after_prevention(R: Any, S: Any, s: int, i: int, amount: int) -> int:
 
 
 @rules_kernel
-def hit(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int) -> int:
+def hit(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> int:
     """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
-    table, lanes, game, counters, events, event_count = R[0], S[2], S[3], S[5], S[6], S[7]
+    table, lanes, game, counters, events, event_count = table_of(R), lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     target = lane_card(S, t, ti)
     source = lane_card(S, src, si)
     if target < 0 or amount <= 0:
@@ -787,9 +941,9 @@ def hit(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int) -> int:
 
 
 @rules_kernel
-def reflect_onto(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int) -> None:
+def reflect_onto(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> None:
     """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
-    lanes, game, counters, events, event_count = S[2], S[3], S[5], S[6], S[7]
+    lanes, game, counters, events, event_count = lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     target = lane_card(S, t, ti)
     if target < 0 or amount <= 0:
         return
@@ -804,18 +958,18 @@ def reflect_onto(R: Any, S: Any, t: int, ti: int, amount: int, src: int, si: int
 
 
 @rules_kernel
-def heal_choice(R: Any, S: Any, s: int, i: int) -> int:
+def heal_choice(R: IntArray, S: IntArray, s: int, i: int) -> int:
     """The cheapest Heal of side s that saves the card in lane i, as healer lane x 24 + ability id; -1 if none."""
-    ability_table, lanes = R[2], S[2]
+    ability_table, lanes = ability_table_of(R), lanes_of(S)
     # The damage that must go: down to Health (\u201cmore than\u201d), or below it (\u201cat least\u201d).
     excess = lanes[s, i, L_DAMAGE] - health_of(R, S, s, i)
-    if R[3][O_DESTROY_AT_LEAST] == 1:
+    if options_of(R)[O_DESTROY_AT_LEAST] == 1:
         excess += 1
     if excess <= 0:
         return -1
     best, best_cost = -1, 1 << 30
     for heal in (HEAL_1, HEAL_2):
-        for j in range(S[1][s, S_BOARD_N]):
+        for j in range(side_of(S)[s, S_BOARD_N]):
             if ability_table[heal, A_NUMBER] >= excess and can_activate(R, S, s, j, heal):
                 if ability_table[heal, A_ACTIVATION] < best_cost:
                     best, best_cost = j * N_ABILITIES + heal, ability_table[heal, A_ACTIVATION]
@@ -823,9 +977,9 @@ def heal_choice(R: Any, S: Any, s: int, i: int) -> int:
 
 
 @rules_kernel
-def resolve(R: Any, S: Any, s: int, i: int) -> bool:
+def resolve(R: IntArray, S: IntArray, s: int, i: int) -> bool:
     """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it; True if destroyed."""
-    ability_table, lanes = R[2], S[2]
+    ability_table, lanes = ability_table_of(R), lanes_of(S)
     card = lane_card(S, s, i)
     if card < 0:
         return False
@@ -843,9 +997,9 @@ def resolve(R: Any, S: Any, s: int, i: int) -> bool:
 
 
 @rules_kernel
-def hit_player(R: Any, S: Any, d: int, amount: int, src: int, si: int) -> None:
+def hit_player(R: IntArray, S: IntArray, d: int, amount: int, src: int, si: int) -> None:
     """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate amount\u201d)."""
-    side, game, counters, events, event_count = S[1], S[3], S[5], S[6], S[7]
+    side, game, counters, events, event_count = side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     source = lane_card(S, src, si)
     if amount <= 0:
         return
@@ -866,9 +1020,9 @@ def hit_player(R: Any, S: Any, d: int, amount: int, src: int, si: int) -> None:
 
 
 @rules_kernel
-def fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> None:
+def fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> None:
     """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast."""
-    table = R[0]
+    table = table_of(R)
     to_d = combat_damage(R, S, a, i, d, j)
     to_a = combat_damage(R, S, d, j, a, i)
     fast_a = table[lane_card(S, a, i), T_FAST] > 0
@@ -897,9 +1051,9 @@ def fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> None:
 
 
 @inline_kernel
-def fix_bonuses(R: Any, S: Any) -> None:
+def fix_bonuses(R: IntArray, S: IntArray) -> None:
     """\u201cRemember to apply any Special Abilities that are appropriate, first, such as Health or Attack bonuses.\u201d"""
-    side, lanes = S[1], S[2]
+    side, lanes = side_of(S), lanes_of(S)
     for s in range(2):
         for i in range(side[s, S_BOARD_N]):
             lanes[s, i, L_ATTACK_BONUS] = live_attack_bonus(R, S, s, i)
@@ -907,9 +1061,9 @@ def fix_bonuses(R: Any, S: Any) -> None:
 
 
 @inline_kernel
-def combat(R: Any, S: Any, a: int) -> None:
+def combat(R: IntArray, S: IntArray, a: int) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
-    side, lanes, game, counters, events, event_count = S[1], S[2], S[3], S[5], S[6], S[7]
+    side, lanes, game, counters, events, event_count = side_of(S), lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     d = 1 - a
     fix_bonuses(R, S)
     game[G_IN_COMBAT] = 1
@@ -964,9 +1118,9 @@ def combat(R: Any, S: Any, a: int) -> None:
 
 
 @rules_kernel
-def predict_fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> int:
+def predict_fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> int:
     """What the fight would do, ignoring paid reactions: bit 0 = attacker destroyed, bit 1 = defender destroyed."""
-    table = R[0]
+    table = table_of(R)
     to_d = combat_damage(R, S, a, i, d, j)
     to_a = combat_damage(R, S, d, j, a, i)
     fast_a = table[lane_card(S, a, i), T_FAST] > 0
@@ -986,11 +1140,11 @@ def predict_fight(R: Any, S: Any, a: int, i: int, d: int, j: int) -> int:
 
 
 @rules_kernel
-def lane_direct(R: Any, S: Any, a: int, i: int) -> int:
+def lane_direct(R: IntArray, S: IntArray, a: int, i: int) -> int:
     """The Life Points lane i's attacker would take from the defending player, by its chosen mode, in `combat`'s
     order: Self Destruct with a card in front and Target with a card to hit deal none; Long Range deals its Attack
     over the defender; otherwise an unopposed attacker deals its direct damage."""
-    lanes = S[2]
+    lanes = lanes_of(S)
     d = 1 - a
     if not attacks_now(R, S, a, i):
         return 0
@@ -1007,10 +1161,10 @@ def lane_direct(R: Any, S: Any, a: int, i: int) -> int:
 
 
 @rules_kernel
-def predict_target(R: Any, S: Any, a: int, i: int) -> int:
+def predict_target(R: IntArray, S: IntArray, a: int, i: int) -> int:
     """Target's worth, as `combat` plays it: the attacker hits the card it chose, the awake card in front still hits
     the attacker, Reflect sends half back; circles destroyed minus circles lost (paid reactions ignored)."""
-    table, lanes = R[0], S[2]
+    table, lanes = table_of(R), lanes_of(S)
     d = 1 - a
     j = lanes[a, i, L_TARGET]
     card = lane_card(S, a, i)
@@ -1039,10 +1193,10 @@ def predict_target(R: Any, S: Any, a: int, i: int) -> int:
 
 
 @rules_kernel
-def lane_value(R: Any, S: Any, a: int, i: int) -> int:
+def lane_value(R: IntArray, S: IntArray, a: int, i: int) -> int:
     """Lane i's worth to attacker a by its chosen mode: circles destroyed minus circles lost, plus Life Points taken
     times a Life Point's worth (Self Destruct: both cards; Long Range: its Attack; Target: `predict_target`)."""
-    table, lanes = R[0], S[2]
+    table, lanes = table_of(R), lanes_of(S)
     d = 1 - a
     card = lane_card(S, a, i)
     if not attacks_now(R, S, a, i):
@@ -1068,9 +1222,9 @@ def lane_value(R: Any, S: Any, a: int, i: int) -> int:
 
 
 @rules_kernel
-def lethal_attack(R: Any, S: Any, a: int) -> bool:
+def lethal_attack(R: IntArray, S: IntArray, a: int) -> bool:
     """Would attacker a's coming combat take the defending player's last Life Points? (Serenity not yet used.)"""
-    side = S[1]
+    side = side_of(S)
     d = 1 - a
     if shielded(R, S, d):
         return False
@@ -1081,10 +1235,10 @@ def lethal_attack(R: Any, S: Any, a: int) -> bool:
 
 
 @rules_kernel
-def board_value(R: Any, S: Any, a: int) -> int:
+def board_value(R: IntArray, S: IntArray, a: int) -> int:
     """The coming combat's worth to attacker a: the lanes' worth, and a win outright above everything."""
     total = 0
-    for i in range(S[1][a, S_BOARD_N]):
+    for i in range(side_of(S)[a, S_BOARD_N]):
         total += lane_value(R, S, a, i)
     if lethal_attack(R, S, a):
         total += LETHAL_BONUS
@@ -1096,21 +1250,21 @@ def board_value(R: Any, S: Any, a: int) -> int:
 
 
 @rules_kernel
-def use_fireball(R: Any, S: Any, s: int, i: int) -> None:
+def use_fireball(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
-    lanes, rng = S[2], S[4]
+    lanes, rng = lanes_of(S), rng_of(S)
     o = 1 - s
-    my_turn = S[3][G_ACTIVE] == s
+    my_turn = game_of(S)[G_ACTIVE] == s
     best, best_score = -1, 0
     count = 0
-    for j in range(S[1][o, S_BOARD_N]):
+    for j in range(side_of(S)[o, S_BOARD_N]):
         target = lane_card(S, o, j)
         if target < 0:
             continue
         count += 1
         score = 1
         if destroyed_by(R, S, o, j, ONE):
-            score += 1000 + R[0][target, T_CIRCLES]
+            score += 1000 + table_of(R)[target, T_CIRCLES]
         else:
             attacker = s if my_turn else o
             mine = j if lane_card(S, s, j) >= 0 and lanes[s, j, L_ASLEEP] == 0 else -1
@@ -1126,11 +1280,11 @@ def use_fireball(R: Any, S: Any, s: int, i: int) -> None:
             continue  # in the opponent's turn greedy keeps red for a destroying or fight-turning shot only
         if score > best_score:
             best, best_score = j, score
-    if S[1][s, S_POLICY] == RANDOM:
+    if side_of(S)[s, S_POLICY] == RANDOM:
         if count == 0 or rng_below(rng, COIN) == 0:
             return
         pick = rng_below(rng, count)
-        for j in range(S[1][o, S_BOARD_N]):
+        for j in range(side_of(S)[o, S_BOARD_N]):
             if lane_card(S, o, j) >= 0:
                 if pick == 0:
                     best = j
@@ -1139,19 +1293,19 @@ def use_fireball(R: Any, S: Any, s: int, i: int) -> None:
     if best < 0:
         return
     activate(R, S, s, i, FIREBALL, lane_card(S, o, best))
-    hit(R, S, o, best, R[2][FIREBALL, A_NUMBER], s, i)
+    hit(R, S, o, best, ability_table_of(R)[FIREBALL, A_NUMBER], s, i)
     resolve(R, S, o, best)
 
 
 @rules_kernel
-def use_sleep(R: Any, S: Any, s: int, i: int) -> None:
+def use_sleep(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
-    lanes, game, rng = S[2], S[3], S[4]
+    lanes, game, rng = lanes_of(S), game_of(S), rng_of(S)
     o = 1 - s
     my_turn = game[G_ACTIVE] == s
     best, best_gain = -1, 0
     count = 0
-    for j in range(S[1][o, S_BOARD_N]):
+    for j in range(side_of(S)[o, S_BOARD_N]):
         if lane_card(S, o, j) < 0 or lanes[o, j, L_ASLEEP] == 1:
             continue
         count += 1
@@ -1165,11 +1319,11 @@ def use_sleep(R: Any, S: Any, s: int, i: int) -> None:
             gain = lane_value(R, S, o, j)  # what their attacker in lane j would win
         if gain > best_gain:
             best, best_gain = j, gain
-    if S[1][s, S_POLICY] == RANDOM:
+    if side_of(S)[s, S_POLICY] == RANDOM:
         if count == 0 or rng_below(rng, COIN) == 0:
             return
         pick = rng_below(rng, count)
-        for j in range(S[1][o, S_BOARD_N]):
+        for j in range(side_of(S)[o, S_BOARD_N]):
             if lane_card(S, o, j) >= 0 and lanes[o, j, L_ASLEEP] == 0:
                 if pick == 0:
                     best = j
@@ -1182,17 +1336,17 @@ def use_sleep(R: Any, S: Any, s: int, i: int) -> None:
 
 
 @rules_kernel
-def side_value(R: Any, S: Any, s: int) -> int:
+def side_value(R: IntArray, S: IntArray, s: int) -> int:
     """The coming combat's worth to side s, whether s attacks or defends."""
-    if S[3][G_ACTIVE] == s:
+    if game_of(S)[G_ACTIVE] == s:
         return board_value(R, S, s)
     return -board_value(R, S, 1 - s)
 
 
 @rules_kernel
-def use_reorder(R: Any, S: Any, s: int, i: int) -> None:
+def use_reorder(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """Reorder: swap two of your characters. Greedy: the swap that most improves the coming combat, if any."""
-    side, game, rng, events, event_count = S[1], S[3], S[4], S[6], S[7]
+    side, game, rng, events, event_count = side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     n = side[s, S_BOARD_N]
     best_i, best_j = -1, -1
     if side[s, S_POLICY] == RANDOM:
@@ -1226,9 +1380,9 @@ def use_reorder(R: Any, S: Any, s: int, i: int) -> None:
 
 
 @rules_kernel
-def use_attack_boost(R: Any, S: Any, s: int, i: int) -> None:
+def use_attack_boost(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """Attack Boost 2: +2 Attack to the cards on each side this turn (greedy: whenever it has a neighbour)."""
-    lanes = S[2]
+    lanes = lanes_of(S)
     neighbours = (1 if lane_card(S, s, i - 1) >= 0 else 0) + (1 if lane_card(S, s, i + 1) >= 0 else 0)
     if neighbours == 0 or not wants(S, s, YES, HALF_THE_TIME):
         return
@@ -1237,9 +1391,9 @@ def use_attack_boost(R: Any, S: Any, s: int, i: int) -> None:
 
 
 @rules_kernel
-def use_restore(R: Any, S: Any, s: int, i: int) -> bool:
+def use_restore(R: IntArray, S: IntArray, s: int, i: int) -> bool:
     """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
-    table, zones, side, game, rng, events, event_count = R[0], S[0], S[1], S[3], S[4], S[6], S[7]
+    table, zones, side, game, rng, events, event_count = table_of(R), zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     n = side[s, S_DISCARD_N]
     if n == 0:
         return False
@@ -1268,9 +1422,9 @@ def use_restore(R: Any, S: Any, s: int, i: int) -> bool:
 
 
 @rules_kernel
-def card_wanted(R: Any, S: Any, s: int, card: int) -> int:
+def card_wanted(R: IntArray, S: IntArray, s: int, card: int) -> int:
     """Greedy's wish for the next draw: resources while short of them, else the biggest character it could pay."""
-    table, side = R[0], S[1]
+    table, side = table_of(R), side_of(S)
     resources = side[s, S_TOTAL] + side[s, S_TOTAL + 1] + side[s, S_TOTAL + 2]
     if table[card, T_KIND] == KIND_RESOURCE:
         return 100 if resources < 5 else 1
@@ -1281,11 +1435,11 @@ def card_wanted(R: Any, S: Any, s: int, card: int) -> int:
 
 
 @rules_kernel
-def use_future_sight(R: Any, S: Any, s: int, i: int, ability: int) -> None:
+def use_future_sight(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> None:
     """Future Vision (look at the top 3) and Change the Future (look and rearrange them)."""
-    zones, side, game, rng, events, event_count = S[0], S[1], S[3], S[4], S[6], S[7]
+    zones, side, game, rng, events, event_count = zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     top = side[s, S_DECK_TOP]
-    seen = min(R[2][ability, A_NUMBER], side[s, S_DECK_N] - top)
+    seen = min(ability_table_of(R)[ability, A_NUMBER], side[s, S_DECK_N] - top)
     if seen <= 0 or not wants(S, s, YES, HALF_THE_TIME):
         return
     activate(R, S, s, i, ability, NO_CARD)
@@ -1315,11 +1469,11 @@ def use_future_sight(R: Any, S: Any, s: int, i: int, ability: int) -> None:
 
 
 @rules_kernel
-def choose_lane_modes(R: Any, S: Any, a: int) -> None:
+def choose_lane_modes(R: IntArray, S: IntArray, a: int) -> None:
     """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
-    table, lanes, game, rng, events, event_count = R[0], S[2], S[3], S[4], S[6], S[7]
+    table, lanes, game, rng, events, event_count = table_of(R), lanes_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     d = 1 - a
-    for i in range(S[1][a, S_BOARD_N]):
+    for i in range(side_of(S)[a, S_BOARD_N]):
         card = lane_card(S, a, i)
         if not attacks_now(R, S, a, i) or (table[card, T_ACTIVATED] & LANE_MODE_ABILITIES) == 0:
             continue
@@ -1340,18 +1494,18 @@ def choose_lane_modes(R: Any, S: Any, a: int) -> None:
         if can_activate(R, S, a, i, TARGET):
             best, best_score = -1, 0
             count = 0
-            for j in range(S[1][d, S_BOARD_N]):
+            for j in range(side_of(S)[d, S_BOARD_N]):
                 target = lane_card(S, d, j)
                 if target < 0 or j == i:
                     continue
                 count += 1
                 if destroyed_by(R, S, d, j, combat_damage(R, S, a, i, d, j)) and table[target, T_CIRCLES] > best_score:
                     best, best_score = j, table[target, T_CIRCLES]
-            if S[1][a, S_POLICY] == RANDOM:
+            if side_of(S)[a, S_POLICY] == RANDOM:
                 best = -1
                 if count > 0 and rng_below(rng, COIN) == 1:
                     pick = rng_below(rng, count)
-                    for j in range(S[1][d, S_BOARD_N]):
+                    for j in range(side_of(S)[d, S_BOARD_N]):
                         if lane_card(S, d, j) >= 0 and j != i:
                             if pick == 0:
                                 best = j
@@ -1366,60 +1520,60 @@ def choose_lane_modes(R: Any, S: Any, a: int) -> None:
 
 
 @rules_kernel
-def precombat_abilities(R: Any, S: Any, s: int) -> None:
+def precombat_abilities(R: IntArray, S: IntArray, s: int) -> None:
     """Fireball, Sleep, Reorder and Attack Boost 2 of side s, lane by lane (in either side's turn)."""
     if side_abilities(R, S, s) & PRECOMBAT_ABILITIES == 0 or not may_act(R, S, s):
         return
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, FIREBALL):
             use_fireball(R, S, s, i)
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, SLEEP):
             use_sleep(R, S, s, i)
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, REORDER):
             use_reorder(R, S, s, i)
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, ATTACK_BOOST_2):
             use_attack_boost(R, S, s, i)
 
 
 @rules_kernel
-def card_management(R: Any, S: Any, s: int) -> None:
+def card_management(R: IntArray, S: IntArray, s: int) -> None:
     """Restore (then play what it brought back), Change the Future and Future Vision, in the owner's turn."""
     if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES == 0:
         return
     restored = False
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, RESTORE):
             restored = use_restore(R, S, s, i) or restored
     if restored:
         play_characters(R, S, s)
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, CHANGE_THE_FUTURE):
             use_future_sight(R, S, s, i, CHANGE_THE_FUTURE)
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         if can_activate(R, S, s, i, FUTURE_VISION):
             use_future_sight(R, S, s, i, FUTURE_VISION)
 
 
 @rules_kernel
-def has_serenity(R: Any, S: Any, s: int) -> bool:
+def has_serenity(R: IntArray, S: IntArray, s: int) -> bool:
     """A card with Serenity is in play on side s."""
-    for i in range(S[1][s, S_BOARD_N]):
+    for i in range(side_of(S)[s, S_BOARD_N]):
         card = lane_card(S, s, i)
-        if card >= 0 and R[1][card, SERENITY] != 0:
+        if card >= 0 and abilities_of(R)[card, SERENITY] != 0:
             return True
     return False
 
 
 @rules_kernel
-def use_serenity(R: Any, S: Any, d: int) -> None:
+def use_serenity(R: IntArray, S: IntArray, d: int) -> None:
     """Serenity: discard the card; damage is ignored for the rest of the turn. Greedy: only to stop a lethal attack."""
-    opts, zones, game, events, event_count = R[3], S[0], S[3], S[6], S[7]
-    for i in range(S[1][d, S_BOARD_N]):
+    opts, zones, game, events, event_count = options_of(R), zones_of(S), game_of(S), events_of(S), event_count_of(S)
+    for i in range(side_of(S)[d, S_BOARD_N]):
         card = lane_card(S, d, i)
-        if card < 0 or R[1][card, SERENITY] == 0 or not may_act(R, S, d):
+        if card < 0 or abilities_of(R)[card, SERENITY] == 0 or not may_act(R, S, d):
             continue
         # Asked of the attack itself: the lanes' worth may be negative, so board_value could fall short of the bonus.
         lethal = game[G_ACTIVE] != d and lethal_attack(R, S, 1 - d)
@@ -1437,9 +1591,9 @@ def use_serenity(R: Any, S: Any, d: int) -> None:
 
 
 @inline_kernel
-def start_turn(R: Any, S: Any, s: int) -> None:
+def start_turn(R: IntArray, S: IntArray, s: int) -> None:
     """A new turn for side s: per-turn flags clear on both sides, then the draw."""
-    side, lanes, game, events, event_count = S[1], S[2], S[3], S[6], S[7]
+    side, lanes, game, events, event_count = side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
     game[G_TURN] += 1
     game[G_ACTIVE] = s
     game[G_SHIELD] = 0
@@ -1456,9 +1610,9 @@ def start_turn(R: Any, S: Any, s: int) -> None:
 
 
 @inline_kernel
-def play_turn(R: Any, S: Any, s: int) -> None:
+def play_turn(R: IntArray, S: IntArray, s: int) -> None:
     """One whole turn of side s, in the document's order."""
-    opts, side, lanes, game, events, event_count = R[3], S[1], S[2], S[3], S[6], S[7]
+    opts, side, lanes, game, events, event_count = options_of(R), side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
     o = 1 - s
     start_turn(R, S, s)
     play_resources(R, S, s)
@@ -1486,9 +1640,9 @@ def play_turn(R: Any, S: Any, s: int) -> None:
 
 
 @inline_kernel
-def setup_match(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
+def setup_match(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
     """Fresh arrays, both decks shuffled (A then B), 2 Life Points and 5 cards each."""
-    zones, side, lanes, game, rng = S[0], S[1], S[2], S[3], S[4]
+    zones, side, lanes, game, rng = zones_of(S), side_of(S), lanes_of(S), game_of(S), rng_of(S)
     # Zones are read only up to their counts and a lane is cleared when a card enters it, so no full clear.
     side[:, :] = 0
     game[:] = 0
@@ -1507,9 +1661,9 @@ def setup_match(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, policy_a: in
 
 
 @inline_kernel
-def play_match(R: Any, S: Any, first: int) -> None:
+def play_match(R: IntArray, S: IntArray, first: int) -> None:
     """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
-    opts, game, events, event_count = R[3], S[3], S[6], S[7]
+    opts, game, events, event_count = options_of(R), game_of(S), events_of(S), event_count_of(S)
     s = first
     while game[G_WINNER] == UNDECIDED:
         if game[G_TURN] >= opts[O_TURN_CAP]:
@@ -1520,36 +1674,17 @@ def play_match(R: Any, S: Any, first: int) -> None:
         s = 1 - s
 
 
-@kernel
-def _play_batch(
-    table: IntArray, abilities: IntArray, ability_table: IntArray, opts: IntArray, deck_a: IntArray, deck_b: IntArray,
-    seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any, counters: IntArray,
-    events: IntArray, event_count: IntArray,
-) -> None:
-    """Play one match per seed with the same decks and policies; state arrays are allocated once and reused."""
-    capacity = max(deck_a.shape[0], deck_b.shape[0]) + 1
-    zones = np.full((2, 4, capacity), -1, dtype=np.int64)
-    side = np.zeros((2, SIDE_COLUMNS), dtype=np.int64)
-    lanes = np.zeros((2, capacity, LANE_COLUMNS), dtype=np.int64)
-    game = np.zeros(GAME_COLUMNS, dtype=np.int64)
-    rng = np.zeros(4, dtype=np.int64)
-    R = (table, abilities, ability_table, opts)
-    S = (zones, side, lanes, game, rng, counters, events, event_count)
-    play_matches(R, S, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns)
-
-
 @rules_kernel
-def play_matches(R: Any, S: Any, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
-                 policy_b: int, winners: Any, turns: Any) -> None:
-    """The batch's loop over matches, with every once-a-turn phase copied into it (`inline_kernel`).
+def play_matches(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
+                 policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+    """Play one match per seed with the same decks and policies in the one state buffer, reused across the batch.
 
-    Why: each call to another kernel passes R and S flattened into about 110 machine words (each array's data
-    pointer, shapes and strides), about 49 calls a match. Copied into one loop, the phases pass nothing, and the
-    loop lives in a kernel without reference counting (allocation stays in `_play_batch`). The ability phases
-    (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play has them
-    (`play_turn`): copying them in as well doubled the compile time and was no faster.
+    Every once-a-turn phase is copied into this loop (`inline_kernel`), so a turn makes few calls, and the loop runs
+    without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are
+    called only when a card in play has them (`play_turn`): copying them in as well doubled the compile time and was
+    no faster.
     """
-    game, rng, counters = S[3], S[4], S[5]
+    game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
         rng_seed(rng, seeds[m])
         begin_match_counters(counters, m)
@@ -1646,37 +1781,91 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     )
 
 
+def rules_buffer(compiled: CompiledCards) -> IntArray:
+    """The rules as the kernels take them (R): options, ability table, card table and ability counts in one buffer."""
+    table, counts = compiled.table, compiled.extra["abilities"]
+    cards = table.shape[0]
+    rules = np.zeros(TABLE_AT + cards * (TABLE_COLUMNS + N_ABILITIES), dtype=np.int64)
+    rules[H_RULE_CARDS] = cards
+    rules[OPTIONS_AT : OPTIONS_AT + OPTION_COUNT] = compiled.options
+    rules[ABILITY_TABLE_AT:TABLE_AT] = compiled.extra["ability_table"].ravel()
+    rules[TABLE_AT : TABLE_AT + cards * TABLE_COLUMNS] = table.ravel()
+    rules[TABLE_AT + cards * TABLE_COLUMNS :] = counts.ravel()
+    return rules
+
+
+@dataclass
+class StateViews:
+    """Numpy views of one state buffer (S), part by part; writing to a view writes the buffer the kernels read."""
+
+    zones: IntArray
+    """zones[side, DECK|HAND|DISCARD|BOARD, position]; -1 where empty."""
+    side: IntArray
+    """side[side, S_* column]."""
+    lanes: IntArray
+    """lanes[side, lane, L_* column]."""
+    game: IntArray
+    """game[G_* column]."""
+    rng: IntArray
+    """The xorshift state."""
+    counters: IntArray
+    """counters[side, card, counter], scratch columns included."""
+    events: IntArray
+    """Logged events (no rows when nothing is traced)."""
+    event_count: IntArray
+    """How many events are logged (one value)."""
+
+
+def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, StateViews]:
+    """A zeroed state buffer (S) for decks of up to `capacity` - 1 cards, `cards` cards in the set and room for
+    `event_rows` trace events, with its views (the same offsets as `zones_of`, `lanes_of` and the rest)."""
+    lanes_at = ZONES_AT + 8 * capacity
+    counters_at = lanes_at + 2 * capacity * LANE_COLUMNS
+    events_at = counters_at + 2 * cards * COUNTER_COLUMNS
+    state = np.zeros(events_at + event_rows * EVENT_WIDTH, dtype=np.int64)
+    state[H_CAPACITY], state[H_CARDS], state[H_EVENT_ROWS] = capacity, cards, event_rows
+    views = StateViews(
+        zones=state[ZONES_AT:lanes_at].reshape(2, 4, capacity),
+        side=state[SIDE_AT:GAME_AT].reshape(2, SIDE_COLUMNS),
+        lanes=state[lanes_at:counters_at].reshape(2, capacity, LANE_COLUMNS),
+        game=state[GAME_AT:RNG_AT],
+        rng=state[RNG_AT:EVENT_COUNT_AT],
+        counters=state[counters_at:events_at].reshape(2, cards, COUNTER_COLUMNS),
+        events=state[events_at:].reshape(event_rows, EVENT_WIDTH),
+        event_count=state[EVENT_COUNT_AT:ZONES_AT],
+    )
+    views.zones[:] = -1
+    return state, views
+
+
 def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-         policy_a: int, policy_b: int, events: IntArray) -> tuple[Any, Any, IntArray, IntArray]:
+         policy_a: int, policy_b: int, event_rows: int) -> tuple[Any, Any, IntArray, StateViews]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    counters = new_counters(len(compiled.names))
-    event_count = np.zeros(1, dtype=np.int64)
-    _play_batch(
-        compiled.table, compiled.extra["abilities"], compiled.extra["ability_table"], compiled.options,
+    state, views = state_buffer(max(len(deck_a), len(deck_b)) + 1, len(compiled.names), event_rows)
+    play_matches(
+        rules_buffer(compiled), state,
         np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
         np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
-        policy_a, policy_b, winners, turns, counters, events, event_count,
+        policy_a, policy_b, winners, turns,
     )
-    return winners, turns, published_counters(counters), event_count
+    return winners, turns, published_counters(views.counters), views
 
 
 def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
                policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
     """Play one batch of matches; (winner per match, turns per match, counters[side, card, counter])."""
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b,
-                                       np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, 0)
     return winners, turns, counters
 
 
 def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
                 policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
     """One match with every event logged, for `workbench simulate --trace`."""
-    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
-    winners, turns, _, count = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
-                                    np.array([first], dtype=np.int8), policy_a, policy_b, events)
-    return int(winners[0]), int(turns[0]), events[: int(count[0])]
+    winners, turns, _, views = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
+                                    np.array([first], dtype=np.int8), policy_a, policy_b, MAX_TRACE_EVENTS)
+    return int(winners[0]), int(turns[0]), views.events[: int(views.event_count[0])].copy()
 
 
 def _player(side: int) -> str:
@@ -1775,10 +1964,18 @@ ENGINE = Engine(
 
 @dataclass
 class MatchArrays:
-    """One match's state built in Python, so a scenario test can set a board and call a single kernel step."""
+    """One match's state built in Python, so a scenario test can set a board and call a single kernel step.
+
+    `R` and `S` are the two buffers the kernels take; the other fields are views of `S`, so a write to them is what
+    the next kernel call sees, and a kernel's writes show in them.
+    """
 
     compiled: CompiledCards
     """The compiled card set the state refers to."""
+    R: IntArray
+    """The rules buffer (`rules_buffer`)."""
+    S: IntArray
+    """The state buffer (`state_buffer`)."""
     zones: IntArray
     """zones[side, DECK|HAND|DISCARD|BOARD, position]; -1 where empty."""
     side: IntArray
@@ -1799,16 +1996,11 @@ class MatchArrays:
     @classmethod
     def new(cls, compiled: CompiledCards, capacity: int = 40, seed: int = 1, policies: tuple[int, int] = (GREEDY, GREEDY)) -> MatchArrays:
         """Empty zones, 2 Life Points each, side 0's turn (turn 1), nothing in play."""
+        state, views = state_buffer(capacity, len(compiled.names), MAX_TRACE_EVENTS)
         arrays = cls(
-            compiled=compiled,
-            zones=np.full((2, 4, capacity), -1, dtype=np.int64),
-            side=np.zeros((2, SIDE_COLUMNS), dtype=np.int64),
-            lanes=np.zeros((2, capacity, LANE_COLUMNS), dtype=np.int64),
-            game=np.zeros(GAME_COLUMNS, dtype=np.int64),
-            rng=np.zeros(4, dtype=np.int64),
-            counters=new_counters(len(compiled.names)),
-            events=np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
-            event_count=np.zeros(1, dtype=np.int64),
+            compiled=compiled, R=rules_buffer(compiled), S=state, zones=views.zones, side=views.side,
+            lanes=views.lanes, game=views.game, rng=views.rng, counters=views.counters, events=views.events,
+            event_count=views.event_count,
         )
         arrays.lanes[:, :, L_TARGET] = -1
         arrays.side[:, S_LIFE] = STARTING_LIFE
@@ -1817,17 +2009,6 @@ class MatchArrays:
         arrays.game[G_WINNER] = UNDECIDED
         rng_seed(arrays.rng, seed)
         return arrays
-
-    @property
-    def R(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-        """The rules tuple the kernels take."""
-        c = self.compiled
-        return (c.table, c.extra["abilities"], c.extra["ability_table"], c.options)
-
-    @property
-    def S(self) -> tuple[IntArray, ...]:
-        """The state tuple the kernels take."""
-        return (self.zones, self.side, self.lanes, self.game, self.rng, self.counters, self.events, self.event_count)
 
     def _ids(self, names: Sequence[str | None]) -> list[int]:
         return [-1 if n is None else self.compiled.card_id(n) for n in names]
