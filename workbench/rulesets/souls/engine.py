@@ -109,7 +109,8 @@ KINDS = ("monster", "magic", "trap")
 
 # Card table columns.
 (C_KIND, C_COST, C_ATK, C_DEF, C_CAN_ATTACK, C_RANGE, C_SUPPORT, C_MOBILE, C_EQUIP, C_BONUS,
- C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE, C_TIMED) = range(18)
+ C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE, C_REACTS, C_TIMED) = range(19)
+"""C_REACTS: one bit per timing the card has an effect for (1 << T_*), so asking "does it react?" is one read."""
 """C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
 the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
 `apply` rides on its attacks). Use `tv(st, card, timing, TV_*)`."""
@@ -278,6 +279,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 row[base + TV_SHIELD] = sum(e.argument for e in timed if e.opcode == OP_SHIELD)
                 if timing != T_PLAIN:
                     row[base + TV_APPLIES] = sum(1 << a for a in {e.argument for e in timed if e.opcode == OP_APPLY})
+                if (row[base + TV_DAMAGE] > 0 or row[base + TV_DRAW] != 0 or row[base + TV_SHIELD] != 0
+                        or row[base + TV_APPLIES] != 0):
+                    row[C_REACTS] |= 1 << timing
         row[C_BONUS] = (
             BODY_VALUE + 2 * (max(int(row[C_RANGE]), 1) - 1) + 2 * row[C_SUPPORT] + row[C_MOBILE]
             + 3 * int(any(e.opcode == OP_APPLY for e in kept)) + 2 * row[C_DRAW] + 2 * row[C_DAMAGE] + row[C_SHIELD]
@@ -991,10 +995,7 @@ def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> i
 @rules_kernel
 def has_timed_effect(st: IntArray, card: int, timing: int) -> bool:
     """Whether a monster has an effect of this timing to activate (damage, draw, shield, or a prefixed apply)."""
-    if cv(st, card, C_KIND) != KIND_MONSTER:
-        return False
-    return (tv(st, card, timing, TV_DAMAGE) > 0 or tv(st, card, timing, TV_DRAW) != 0
-            or tv(st, card, timing, TV_SHIELD) != 0 or tv(st, card, timing, TV_APPLIES) != 0)
+    return cv(st, card, C_KIND) == KIND_MONSTER and (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
@@ -1083,8 +1084,7 @@ def set_trap(st: IntArray, side: int, hand_index: int) -> None:
 @rules_kernel
 def has_reaction(st: IntArray, card: int, timing: int) -> bool:
     """Whether a trap or monster has an effect bound to this Trigger (damage, draw, shield or apply)."""
-    return (tv(st, card, timing, TV_DAMAGE) > 0 or tv(st, card, timing, TV_DRAW) != 0
-            or tv(st, card, timing, TV_SHIELD) != 0 or tv(st, card, timing, TV_APPLIES) != 0)
+    return (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
