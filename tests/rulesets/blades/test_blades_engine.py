@@ -592,7 +592,7 @@ def test_match_result_option_changes_only_the_winner_code() -> None:
 def test_out_of_range_engine_options_are_clear_errors(bad: dict) -> None:
     from workbench.cards import WorkbenchInputError
 
-    with pytest.raises(WorkbenchInputError, match="out of range"):
+    with pytest.raises(WorkbenchInputError, match="outside its range"):
         compiled(**bad)
 
 
