@@ -257,3 +257,24 @@ def test_an_over_budget_clone_in_the_bundled_souls_set_is_flagged_over(tmp_path:
     # The bundled souls decks never summon the dearest monsters: they are rarely played, not judged.
     abyss = curve.cards.set_index("card").loc["Abyss Leviathan"]
     assert abyss["flag"] == RARELY_PLAYED and abyss["played"] == 0 and abyss["suggested_cost"] is None
+
+
+def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() -> None:
+    """A card whose first play comes, on average, after the variant's mean match length is judged as usual, and its
+    reason says its stats seldom change a match (measured on circles: a 9/8 clone of a 3/3 first played on turn 5.2
+    of 4.6-turn matches reads on curve, dealing 2.4 times the damage for 0.1 point of win rate)."""
+    from collections import namedtuple
+
+    import pandas as pd
+
+    from workbench.analysis import _judge
+
+    Row = namedtuple("Row", "cost power low high played first_played_turn mean_turns")
+    tier = pd.DataFrame({"cost": [3.0, 3.0], "power": [0.0, 0.01]})
+    late = _judge(Row(3.0, 0.007, -0.002, 0.016, 0.11, 5.2, 4.6), 0.0, -0.01, False, tier)
+    timely = _judge(Row(3.0, 0.007, -0.002, 0.016, 0.40, 3.0, 4.6), 0.0, -0.01, False, tier)
+    unplayed_counters = _judge(Row(3.0, 0.007, -0.002, 0.016, None, None, 4.6), 0.0, -0.01, False, tier)
+    assert late[0] == timely[0] == "on curve"
+    assert "first on turn 5.2 on average while the matches last 4.6 turns on average" in late[2]
+    assert "its stats seldom change one" in late[2]
+    assert "first on turn" not in timely[2] and "first on turn" not in unplayed_counters[2]
