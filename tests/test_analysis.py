@@ -12,8 +12,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from itertools import combinations
-from pathlib import Path
 from math import comb
+from pathlib import Path
 from statistics import median
 
 import pytest
@@ -110,14 +110,28 @@ def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -
     assert _default(matchup_matrix, "matches") == _default(build_report, "matches") == defaults.matches_per_pair
     parser = cli._parser()
     for command in ("power-curve", "sweep", "report"):
-        args = parser.parse_args([command, "set.csv", *(["--card", "A", "--field", "f", "--values", "1"] if command == "sweep" else []),
-                                  *(["--out", "r.html"] if command == "report" else [])])
-        assert (args.matches_per_card, args.seed, args.policy) == (defaults.matches_per_card, defaults.seed, defaults.policy)
+        args = parser.parse_args(
+            [
+                command,
+                "set.csv",
+                *(["--card", "A", "--field", "f", "--values", "1"] if command == "sweep" else []),
+                *(["--out", "r.html"] if command == "report" else []),
+            ]
+        )
+        assert (args.matches_per_card, args.seed, args.policy) == (
+            defaults.matches_per_card,
+            defaults.seed,
+            defaults.policy,
+        )
     assert parser.parse_args(["report", "set.csv", "--out", "r.html"]).matches == defaults.matches_per_pair
     app = StudySettings.defaults(["b", "a", "c"], ["random", "greedy"])
     assert app.decks == ("b", "a", "c")  # every deck of the set, in the set's order
     assert (app.matches_per_card, app.matches, app.seed, app.policy_a, app.policy_b) == (
-        defaults.matches_per_card, defaults.matches_per_pair, defaults.seed, defaults.policy, defaults.policy
+        defaults.matches_per_card,
+        defaults.matches_per_pair,
+        defaults.seed,
+        defaults.policy,
+        defaults.policy,
     )
     assert StudySettings.defaults(["a"], ["random", "cautious"]).policy_a == "random"  # an engine without greedy
 
@@ -149,10 +163,14 @@ def test_a_card_that_cannot_be_afforded_is_rarely_played_and_not_judged(
     # Out of the line and the tier means: they are those of the judged cards alone.
     judged = curve.cards[curve.cards["flag"].isin(VERDICTS)]
     assert "Titan" not in set(judged["card"]) and 11.0 not in set(curve.tiers["cost"])
-    assert (curve.intercept, curve.slope) == pytest.approx(_theil_sen(list(zip(judged["cost"], judged["power"], strict=True))))
+    assert (curve.intercept, curve.slope) == pytest.approx(
+        _theil_sen(list(zip(judged["cost"], judged["power"], strict=True)))
+    )
     assert curve.rarely_played == ["Titan"]
     assert curve.rarely_played_statement() is not None
-    assert curve.rarely_played_statement().startswith("1 of 6 measured cards were played in fewer than 5% of their matches (Titan)")  # type: ignore[union-attr]
+    assert curve.rarely_played_statement().startswith(
+        "1 of 6 measured cards were played in fewer than 5% of their matches (Titan)"
+    )  # type: ignore[union-attr]
     # With no threshold, every card is judged, the unplayable one included.
     every = power_curve(cardset, decks, matches_per_card=400, seed=5, workers=1, min_play_share=0)
     assert every.cards.set_index("card").loc["Titan", "flag"] in VERDICTS
@@ -178,7 +196,10 @@ def test_a_line_that_rises_with_cost_suggests_costs_and_says_so(
     make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
 ) -> None:
     cardset = make_cardset(TOY, RISING)
-    decks = [make_deck(cardset, "6 Filler\n2 One\n2 Two\n2 Four", name="reference"), make_deck(cardset, "6 Filler\n6 Five", name="other")]
+    decks = [
+        make_deck(cardset, "6 Filler\n2 One\n2 Two\n2 Four", name="reference"),
+        make_deck(cardset, "6 Filler\n6 Five", name="other"),
+    ]
     curve = power_curve(cardset, decks, matches_per_card=2_000, seed=2, workers=1)
     # Strength rises with cost, so every pair of judged cards gives a rising slope: Sen's interval lies above 0.
     assert curve.rises_with_cost and curve.slope_low is not None and curve.slope_high is not None
@@ -200,14 +221,18 @@ def test_a_sweep_of_an_unplayed_cards_field_says_it_never_changed_a_match(
     assert not points["changed"].any()
     assert all(note.startswith(NEVER_CHANGED) and "never played at this value" in note for note in points["note"])
     assert result.statement is not None and result.meta["current_value"] == 9
-    assert result.statement.startswith("This field never changed a match: at every value swept, every one of the 400 matches")
+    assert result.statement.startswith(
+        "This field never changed a match: at every value swept, every one of the 400 matches"
+    )
     assert "Titan was never played, at its current strength or at any value swept" in result.statement
     assert len(set(points["power"])) == 1  # the same matches, so the same power at every value
 
 
 def test_a_sweep_of_a_played_cards_field_changes_matches(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    result = sweep(cardset, [reference, other], "Mid", "strength", [1, 4, 10], matches_per_card=1_000, seed=1, workers=1)
+    result = sweep(
+        cardset, [reference, other], "Mid", "strength", [1, 4, 10], matches_per_card=1_000, seed=1, workers=1
+    )
     points = result.points.set_index("value")
     assert list(points["changed"]) == [True, False, True]  # 4 is Mid's strength now: the very matches of the curve
     assert points.loc[4, "note"] == "the card's current value"
@@ -242,7 +267,9 @@ def test_an_over_budget_clone_in_the_bundled_souls_set_is_flagged_over(tmp_path:
         rows = list(csv.DictReader(handle))
     # Ashen Squire costs 1 soul at 5/5; its clone keeps the cost at 14/14. (With sacrifices only from the field, the
     # souls default since ruleset 1.3, the greedy policy summons no soul cost above 1 in these decks.)
-    clone = dict(next(row for row in rows if row["name"] == "Ashen Squire"), name="Planted Warden", atk="14", **{"def": "14"})
+    clone = dict(
+        next(row for row in rows if row["name"] == "Ashen Squire"), name="Planted Warden", atk="14", **{"def": "14"}
+    )
     planted = tmp_path / "ashfall_planted.csv"
     with planted.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))

@@ -15,7 +15,7 @@ from workbench.cli import main
 from workbench.decklists import parse_decklist, read_decklist
 from workbench.loading import load_cardset
 from workbench.rulesets.souls import RULESET as SOULS
-from workbench.spreadsheets import MAX_ZIP_ENTRIES, read_sheet
+from workbench.spreadsheets import MAX_ZIP_ENTRIES
 
 HEADERS = ["name", "kind", "soul_cost", "atk", "def", "abilities"]
 GOOD_ROWS = [["Ember Imp", "monster", 0, 2, 3, "Atk"], ["Tide Golem", "monster", 1, 3, 5, "Atk"]]
@@ -254,13 +254,21 @@ def test_too_many_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def souls_cards(tmp_path: Path):  # type: ignore[no-untyped-def]
-    return load_cardset(write_xlsx(tmp_path / "set.xlsx", [HEADERS, *GOOD_ROWS, ["3 Wishes", "monster", 0, 1, 1, ""]]), SOULS)
+    return load_cardset(
+        write_xlsx(tmp_path / "set.xlsx", [HEADERS, *GOOD_ROWS, ["3 Wishes", "monster", 0, 1, 1, ""]]), SOULS
+    )
 
 
 @pytest.mark.parametrize(
     ("line", "count", "name"),
-    [("2 Ember Imp", 2, "Ember Imp"), ("3x tide golem", 3, "Tide Golem"), ("Ember Imp", 1, "Ember Imp"),
-     ("Ember Imp x4", 4, "Ember Imp"), ("3 Wishes", 1, "3 Wishes"), ("2 3 Wishes", 2, "3 Wishes")],
+    [
+        ("2 Ember Imp", 2, "Ember Imp"),
+        ("3x tide golem", 3, "Tide Golem"),
+        ("Ember Imp", 1, "Ember Imp"),
+        ("Ember Imp x4", 4, "Ember Imp"),
+        ("3 Wishes", 1, "3 Wishes"),
+        ("2 3 Wishes", 2, "3 Wishes"),
+    ],
 )
 def test_decklist_line_forms(souls_cards, line: str, count: int, name: str) -> None:  # type: ignore[no-untyped-def]
     deck = parse_decklist(f"# comment\n// another\n\n{line}\n", souls_cards)

@@ -73,10 +73,26 @@ def test_every_bundled_card_of_every_ruleset_draws(ruleset_id: str) -> None:
 
 
 def test_a_finding_on_an_empty_cell_and_a_list_read_as_words_under_the_card() -> None:
-    empty = Finding("error", "souls.cell_value", "this cell is empty.", card="New card", row=48, column="atk",
-                    expected="whole number", actual=None)
-    listed = Finding("warning", "souls.effect_token", "names no token.", card="New card", row=48, column="effects",
-                     expected=["Bloated Spawn", "Wisp Token"], actual="Phantom Pup")
+    empty = Finding(
+        "error",
+        "souls.cell_value",
+        "this cell is empty.",
+        card="New card",
+        row=48,
+        column="atk",
+        expected="whole number",
+        actual=None,
+    )
+    listed = Finding(
+        "warning",
+        "souls.effect_token",
+        "names no token.",
+        card="New card",
+        row=48,
+        column="effects",
+        expected=["Bloated Spawn", "Wisp Token"],
+        actual="Phantom Pup",
+    )
     html = card_html(get_ruleset("souls"), HEADERS, VALUES, findings=[empty, listed], row=48)
     assert "(expected whole number, got nothing)" in html
     assert "(expected Bloated Spawn, Wisp Token, got Phantom Pup)" in html

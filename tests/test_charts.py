@@ -97,10 +97,17 @@ def test_power_curve_figure_shows_each_card_with_its_interval(toy: tuple[CardSet
     cardset, ref, other = toy
     curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
     figure = power_curve_figure(curve, "cost")
-    names = {"over": "over", "under": "under", "on curve": "on curve", "baseline (filler, power 0 by construction)": "baseline"}
+    names = {
+        "over": "over",
+        "under": "under",
+        "on curve": "on curve",
+        "baseline (filler, power 0 by construction)": "baseline",
+    }
     card_traces = [t for t in figure.data if t.customdata is not None and t.name in names]
     drawn = {
-        row[0]: (names[trace.name], y) for trace in card_traces for row, y in zip(trace.customdata, trace.y, strict=True)
+        row[0]: (names[trace.name], y)
+        for trace in card_traces
+        for row, y in zip(trace.customdata, trace.y, strict=True)
     }
     assert set(drawn) == set(curve.cards["card"])
     for row in curve.cards.itertuples():
@@ -118,7 +125,9 @@ def test_the_filler_is_drawn_as_the_baseline_with_its_own_marker(toy: tuple[Card
     assert baseline.customdata[0][4] == "—"  # no suggested cost, and no "None"
     verdict_symbols = {t.marker.symbol for t in figure.data if t.name in ("over", "under", "on curve")}
     assert baseline.marker.symbol not in verdict_symbols and baseline.marker.symbol == "star-diamond"
-    assert "Filler" not in {row[0] for t in figure.data if t.name in ("over", "under", "on curve") for row in t.customdata}
+    assert "Filler" not in {
+        row[0] for t in figure.data if t.name in ("over", "under", "on curve") for row in t.customdata
+    }
 
 
 def test_report_charts_draw_no_plotly_zero_line(toy: tuple[CardSet, Deck, Deck]) -> None:
@@ -209,8 +218,20 @@ def test_power_change_figure_puts_each_cards_before_and_after_on_one_row() -> No
         ("Old Relic", "Old Relic", 0.0, nan, -0.05, -0.08, -0.02, nan, nan, nan, nan, "removed"),
         ("Ember Lance", None, nan, 0.0, nan, nan, nan, 0.07, 0.04, 0.10, nan, "added"),
     ]
-    known = ("card", "old_name", "old_cost", "new_cost", "old_power", "old_low", "old_high",
-             "new_power", "new_low", "new_high", "change", "verdict")
+    known = (
+        "card",
+        "old_name",
+        "old_cost",
+        "new_cost",
+        "old_power",
+        "old_low",
+        "old_high",
+        "new_power",
+        "new_low",
+        "new_high",
+        "change",
+        "verdict",
+    )
     frame = pd.DataFrame([dict(zip(known, row, strict=True)) for row in rows], columns=list(POWER_COLUMNS))
     comparison = PowerComparison(frame, {"seed": 1})
     figure = power_change_figure(comparison)
@@ -219,7 +240,11 @@ def test_power_change_figure_puts_each_cards_before_and_after_on_one_row() -> No
     up, down = -POWER_ROW_OFFSET, POWER_ROW_OFFSET
     assert list(join.x) == [0.02, 0.12, None, 0.01, 0.00, None]
     assert list(join.y) == pytest.approx([0 + up, 0 + down, None, 1 + up, 1 + down, None])
-    assert before.name == "before" and [row[0] for row in before.customdata] == ["Ash Hound", "Cinder Wisps", "Old Relic"]
+    assert before.name == "before" and [row[0] for row in before.customdata] == [
+        "Ash Hound",
+        "Cinder Wisps",
+        "Old Relic",
+    ]
     assert list(before.x) == [0.02, 0.01, -0.05] and list(before.y) == pytest.approx([0 + up, 1 + up, 2 + up])
     assert list(before.error_x.array) == pytest.approx([0.03, 0.03, 0.03])
     by_name = {trace.name: trace for trace in after}

@@ -124,12 +124,31 @@ def test_output_cut_off_by_the_reader_is_not_an_error(size: str) -> None:
 
 
 def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
-    command = ["bench", "--only", "engines", "--ruleset", "circles", "--matches", "400", "--repeat", "1",
-               "--policy", "random", "--option", "turn_cap=30", "--format", "json"]
+    command = [
+        "bench",
+        "--only",
+        "engines",
+        "--ruleset",
+        "circles",
+        "--matches",
+        "400",
+        "--repeat",
+        "1",
+        "--policy",
+        "random",
+        "--option",
+        "turn_cap=30",
+        "--format",
+        "json",
+    ]
     assert main(command) == 0
     (engine,) = json.loads(capsys.readouterr().out)["engines"]
     assert (engine["ruleset"], engine["policy"], engine["options"], engine["matches"]) == (
-        "circles", "random", {"turn_cap": 30}, 400)
+        "circles",
+        "random",
+        {"turn_cap": 30},
+        400,
+    )
     assert engine["matches_per_second"] > 0 and engine["power_curve"]["cards_measured"] > 0
     assert (engine["power_curve"]["policy"], engine["power_curve"]["options"]["turn_cap"]) == ("random", 30)
 
@@ -142,8 +161,9 @@ def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest
         (["--ruleset", "circles", "--policy", "clever"], "not a policy"),
     ],
 )
-def test_bench_refuses_options_it_cannot_apply(capsys: pytest.CaptureFixture[str], extra: list[str],
-                                               message: str) -> None:
+def test_bench_refuses_options_it_cannot_apply(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
     assert main(["bench", "--matches", "10", "--repeat", "1", *extra]) == 2
     assert message in capsys.readouterr().err
 
@@ -163,6 +183,7 @@ def _toy_set_with_decks(tmp_path: Path) -> Path:
 
 def _strict_json(text: str) -> object:
     """JSON as the contract has it: NaN or Infinity (which Python would write) are refused."""
+
     def refuse(constant: str) -> object:
         raise AssertionError(f"{constant} is not JSON")
 
@@ -180,7 +201,9 @@ def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
     out = capsys.readouterr().out
     filler_line = next(line for line in out.splitlines() if line.startswith("Filler "))
     # The flag column, no suggested cost after it, then the reason.
-    assert "  baseline  " in filler_line and filler_line.endswith("the filler the other cards of its slot replace: power 0 by construction, so no verdict"), filler_line
+    assert "  baseline  " in filler_line and filler_line.endswith(
+        "the filler the other cards of its slot replace: power 0 by construction, so no verdict"
+    ), filler_line
     assert not {"over", "under", "curve"} & set(filler_line.split())
     assert "baseline: Filler (the filler each card replaces; power 0 by construction" in out
     assert "options: first_player_bonus=true" in out  # words, not Python's True
@@ -193,7 +216,9 @@ def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
     assert data["gauntlet"] == ["a_reference", "b_other"]  # type: ignore[index]  # every deck of the set
 
 
-def test_validate_text_says_missing_values_and_lists_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_validate_text_says_missing_values_and_lists_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     sheet = tmp_path / "cards.csv"
     # A card added but not filled in (no atk, no def), and a deck naming a card that is nearly right.
     sheet.write_text("name,kind,soul_cost,atk,def\nEmber Pup,monster,1,2,2\nNew card,monster,,,\n", encoding="utf-8")
@@ -243,7 +268,9 @@ def test_power_curve_gives_play_shares_and_says_why_a_card_is_rarely_played(
     assert data["statements"][0].startswith("Power does not rise with cost here")
     # --min-play-share 0 judges every card; a share out of range is a usage error.
     main([*argv, "--format", "json", "--min-play-share", "0%"])
-    assert {row["card"]: row for row in _strict_json(capsys.readouterr().out)["cards"]}["Titan"]["flag"] != "rarely played"  # type: ignore[index]
+    assert {row["card"]: row for row in _strict_json(capsys.readouterr().out)["cards"]}["Titan"][
+        "flag"
+    ] != "rarely played"  # type: ignore[index]
     assert main([*argv, "--min-play-share", "150%"]) == EXIT_USAGE
     assert "'150%' is not a play share" in capsys.readouterr().err
 
@@ -256,8 +283,22 @@ def test_sweep_of_an_unplayed_card_says_the_field_never_changed_a_match(
     monkeypatch.setitem(RULESETS, "toy", TOY)
     sheet = _toy_set_with_decks(tmp_path)
     sheet.write_text(TOY_CARDS + "Titan,unit,11,9\n", encoding="utf-8")
-    argv = ["sweep", str(sheet), "--ruleset", "toy", "--card", "Titan", "--field", "strength", "--values", "2,7",
-            "--matches-per-card", "200", "--workers", "1"]
+    argv = [
+        "sweep",
+        str(sheet),
+        "--ruleset",
+        "toy",
+        "--card",
+        "Titan",
+        "--field",
+        "strength",
+        "--values",
+        "2,7",
+        "--matches-per-card",
+        "200",
+        "--workers",
+        "1",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Titan: power as strength varies (now 9)" in out

@@ -122,7 +122,9 @@ def test_the_decks_sheet_holds_the_same_decks_as_the_decks_folder(tmp_path: Path
     assert not found.findings and not found.notes
 
 
-def test_bad_rows_are_findings_naming_the_sheet_row_and_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_rows_are_findings_naming_the_sheet_row_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     decks = [
         ["Deck", "Count", "Name"],
         ["aggro", 4, "Cinder Whelp"],
@@ -147,7 +149,9 @@ def test_bad_rows_are_findings_naming_the_sheet_row_and_column(tmp_path: Path, c
     by_row = {f["row"]: f for f in errors}
     assert "Cinder Whelp" in by_row[3]["message"] and by_row[3]["expected"][0] == "Cinder Whelp"
     assert by_row[3]["deck"] == "aggro" and by_row[3]["card"] == "Cindr Whelp"
-    assert by_row[4]["message"] == "'two' is not a whole number of copies from 1 to 999." and by_row[4]["actual"] == "two"
+    assert (
+        by_row[4]["message"] == "'two' is not a whole number of copies from 1 to 999." and by_row[4]["actual"] == "two"
+    )
     assert by_row[5]["actual"] == -1
     assert by_row[6]["message"] == "this row has no deck name, so it belongs to no deck." and by_row[6]["deck"] is None
     assert by_row[7]["message"] == "this row has no card name."
@@ -175,7 +179,9 @@ def test_a_missing_column_is_an_error_finding_and_no_row_is_read(
 
 
 @pytest.mark.parametrize("rows", [[], [["deck", "count", "name"]]], ids=["blank sheet", "headers only"])
-def test_an_empty_decks_sheet_means_no_decks_and_is_fine(rows: Rows, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_decks_sheet_means_no_decks_and_is_fine(
+    rows: Rows, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows)
     cardset = load_cardset(path)
     sheet = read_decks_sheet(cardset.table, cardset.ruleset)
@@ -212,7 +218,12 @@ def test_a_decks_sheet_that_is_not_a_table_is_a_finding_and_the_cards_still_read
 
 
 def test_a_deck_split_by_another_decks_rows_is_read_whole_with_a_warning(tmp_path: Path) -> None:
-    rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp"], ["wall", 2, "Tower Shield"], ["Aggro ", 1, "Cinder Whelp"]]
+    rows = [
+        ["deck", "count", "name"],
+        ["aggro", 4, "Cinder Whelp"],
+        ["wall", 2, "Tower Shield"],
+        ["Aggro ", 1, "Cinder Whelp"],
+    ]
     cardset = load_cardset(write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows))
     found = set_decks(cardset)
     assert [(deck.name, deck.size()) for deck in found.decks] == [("aggro", 5), ("wall", 2)]
@@ -222,7 +233,8 @@ def test_a_deck_split_by_another_decks_rows_is_read_whole_with_a_warning(tmp_pat
 
 
 def test_sections_and_two_collections_read_as_the_text_decklist_does(tmp_path: Path) -> None:
-    """Blades' umbral_control has two `Collection:` blocks; in a Decks sheet they are `Collection` and `Collection 2`."""
+    """Blades' umbral_control has two `Collection:` blocks; in a Decks sheet they are `Collection` and `Collection
+    2`."""
     deck_path = next(p for p in bundled_decks("blades") if p.stem == "umbral_control")
     rows = deck_rows_of([deck_path])
     assert {row[3] for row in rows[1:]} == {"Main", "Collection", "Collection 2"}
@@ -249,21 +261,28 @@ def test_an_unknown_section_is_a_finding_on_its_cell(tmp_path: Path) -> None:
     (deck,) = set_decks(cardset).decks
     (finding,) = deck.load_findings
     assert where(finding) == ("source.deck_line", "Decks", 2, "section")
-    assert finding.message == "'Sideboard' is not a deck section of this game." and finding.expected == "one of: Main, Tokens"
+    assert (
+        finding.message == "'Sideboard' is not a deck section of this game."
+        and finding.expected == "one of: Main, Tokens"
+    )
 
 
 # The command line ------------------------------------------------------------------------------------------------
 
 
 def toy_workbook(tmp_path: Path, decks: Rows = TOY_DECKS) -> Path:
-    return write_workbook(tmp_path / "toy.xlsx", card_rows(TOY_CARDS), decks, Set=[["key", "value"], ["ruleset", "toy"]])
+    return write_workbook(
+        tmp_path / "toy.xlsx", card_rows(TOY_CARDS), decks, Set=[["key", "value"], ["ruleset", "toy"]]
+    )
 
 
 def test_simulate_and_validate_take_a_deck_of_the_workbook_by_name(
     toy_ruleset: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = str(toy_workbook(tmp_path))
-    code, out, _ = run(["simulate", path, "--deck", "Reference", "--deck", "other", "--matches", "300", "--format", "json"], capsys)
+    code, out, _ = run(
+        ["simulate", path, "--deck", "Reference", "--deck", "other", "--matches", "300", "--format", "json"], capsys
+    )
     assert code == 0
     summary = json.loads(out)
     assert (summary["deck_a"], summary["deck_b"], summary["matches"]) == ("reference", "other", 300)
@@ -329,9 +348,7 @@ def test_saving_writes_the_decks_sheet_in_place_and_keeps_every_other_sheet_colu
         ["aggro", 4, "Cinder Whelp", "keep me"],
         [None, 1, "Tower Shield", "a row of no deck"],
     ]
-    path = write_workbook(
-        tmp_path / "set.xlsx", card_rows(SOULS_SET), None, Designer=[["idea"], ["more fire"]]
-    )
+    path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), None, Designer=[["idea"], ["more fire"]])
     workbook = openpyxl.load_workbook(path)
     deck_sheet = workbook.create_sheet("decks", 1)  # between Cards and Designer, spelled in lower case
     for row in decks:
@@ -339,7 +356,7 @@ def test_saving_writes_the_decks_sheet_in_place_and_keeps_every_other_sheet_colu
     workbook.save(path)
     workspace = open_cardset(path.read_bytes(), path.name)
     assert list(workspace.decks) == ["aggro"] and workspace.decks["aggro"].origin == "workbook"
-    add_deck(workspace, DeckSource("=HYPERLINK(\"x\")", "pasted", text="2 =SUM(A1)\n3 Tower Shield\n0 Cinder Whelp\n"))
+    add_deck(workspace, DeckSource('=HYPERLINK("x")', "pasted", text="2 =SUM(A1)\n3 Tower Shield\n0 Cinder Whelp\n"))
     saved = openpyxl.load_workbook(io.BytesIO(workspace_xlsx_bytes(workspace)))
     assert saved.sheetnames == ["Cards", "decks", "Designer", "Set"]  # a Set sheet naming the game is added
     assert [[c.value for c in row] for row in saved["Designer"].iter_rows()] == [["idea"], ["more fire"]]
@@ -373,7 +390,10 @@ def test_an_unreadable_decks_sheet_is_kept_renamed_when_the_session_saves(tmp_pa
     saved = openpyxl.load_workbook(io.BytesIO(workspace_xlsx_bytes(workspace)))
     assert saved.sheetnames == ["Cards", "Decks (as uploaded)", "Decks", "Set"]
     assert [c.value for c in saved["Decks (as uploaded)"][2]] == ["aggro", 4, "Cinder Whelp", "stray value"]
-    assert [[c.value for c in row] for row in saved["Decks"].iter_rows()] == [["deck", "count", "name"], ["wall", 3, "Tower Shield"]]
+    assert [[c.value for c in row] for row in saved["Decks"].iter_rows()] == [
+        ["deck", "count", "name"],
+        ["wall", 3, "Tower Shield"],
+    ]
 
 
 def test_a_csv_set_without_decks_saves_without_a_decks_sheet() -> None:
@@ -388,9 +408,12 @@ def test_a_csv_set_without_decks_saves_without_a_decks_sheet() -> None:
     assert [[c.value for c in row] for row in emptied["Decks"].iter_rows()] == [["deck", "count", "name"]]
 
 
-@pytest.mark.parametrize("set_path", [bundled_sets(r)[0] for r in ("souls", "blades", "source", "circles", "plasma")], ids=str)
+@pytest.mark.parametrize(
+    "set_path", [bundled_sets(r)[0] for r in ("souls", "blades", "source", "circles", "plasma")], ids=str
+)
 def test_every_bundled_set_saves_and_reopens_with_its_decks(set_path: Path) -> None:
-    """Open a bundled set (csv + decks/ folder), save as xlsx, open the saved file: same cards, same decks, same findings."""
+    """Open a bundled set (csv + decks/ folder), save as xlsx, open the saved file: same cards, same decks, same
+    findings."""
     opened = open_bundled(set_path)
     data = workspace_xlsx_bytes(opened)
     reopened = open_cardset(data, f"{set_path.stem}.xlsx")
@@ -412,7 +435,9 @@ def test_every_bundled_set_saves_and_reopens_with_its_decks(set_path: Path) -> N
     # Saving the reopened workbook again changes nothing in its Decks sheet.
     again = openpyxl.load_workbook(io.BytesIO(workspace_xlsx_bytes(reopened)))["Decks"]
     first = openpyxl.load_workbook(io.BytesIO(data))["Decks"]
-    assert [[c.value for c in row] for row in again.iter_rows()] == [[c.value for c in row] for row in first.iter_rows()]
+    assert [[c.value for c in row] for row in again.iter_rows()] == [
+        [c.value for c in row] for row in first.iter_rows()
+    ]
 
 
 def test_a_workbook_deck_edited_as_text_is_saved_from_its_text(tmp_path: Path) -> None:
@@ -421,7 +446,10 @@ def test_a_workbook_deck_edited_as_text_is_saved_from_its_text(tmp_path: Path) -
     source = workspace.decks["aggro"]
     source.text, source.sheet_deck = "3 Cinder Whelp\n", None  # what the Decks page's "Save decklist changes" does
     saved = openpyxl.load_workbook(io.BytesIO(workspace_xlsx_bytes(workspace)))["Decks"]
-    assert [[c.value for c in row] for row in saved.iter_rows()] == [["deck", "count", "name"], ["aggro", 3, "Cinder Whelp"]]
+    assert [[c.value for c in row] for row in saved.iter_rows()] == [
+        ["deck", "count", "name"],
+        ["aggro", 3, "Cinder Whelp"],
+    ]
 
 
 def test_the_template_has_an_empty_decks_sheet_with_explained_headers(tmp_path: Path) -> None:
@@ -454,11 +482,26 @@ def test_report_and_sweep_without_a_deck_use_the_workbooks_decks(
     header = [str(value) for value in matchups[0]]
     deck_column, opponent_column = header.index("deck"), header.index("opponent")
     assert {(row[deck_column], row[opponent_column]) for row in matchups[1:]} == {
-        ("reference", "reference"), ("reference", "other"), ("other", "reference"), ("other", "other")
+        ("reference", "reference"),
+        ("reference", "other"),
+        ("other", "reference"),
+        ("other", "other"),
     }
     code, out, _ = run(
-        ["sweep", path, "--card", "Big", "--field", "strength", "--values", "1..2", "--matches-per-card", "100",
-         "--format", "json"],
+        [
+            "sweep",
+            path,
+            "--card",
+            "Big",
+            "--field",
+            "strength",
+            "--values",
+            "1..2",
+            "--matches-per-card",
+            "100",
+            "--format",
+            "json",
+        ],
         capsys,
     )
     assert code == 0 and json.loads(out)["reference_deck"] == "reference"
@@ -481,7 +524,9 @@ def test_a_bundled_workbook_opens_with_its_decks_sheet_first_then_its_folder(
     assert list(opened.decks) == ["Ember_Rush", "plague_court", "stone_bastion"]
     assert [source.origin for source in opened.decks.values()] == ["workbook", "bundled", "bundled"]
     (note,) = opened.deck_notes
-    assert note.startswith("ember_rush.txt was not added: the Decks sheet of ashfall.xlsx has a deck named 'Ember_Rush'")
+    assert note.startswith(
+        "ember_rush.txt was not added: the Decks sheet of ashfall.xlsx has a deck named 'Ember_Rush'"
+    )
 
 
 def test_an_entity_bomb_in_the_decks_sheet_refuses_the_workbook(tmp_path: Path) -> None:

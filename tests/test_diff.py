@@ -28,7 +28,15 @@ SOULS = RULESETS["souls"]
 OLD_ROWS = [
     {"name": "Ash Hound", "kind": "monster", "soul_cost": 1, "atk": 4, "def": 4, "abilities": "Atk", "notes": "keep"},
     {"name": "Cinder Wisp", "kind": "monster", "soul_cost": 0, "atk": 2, "def": 2, "abilities": "Atk", "notes": ""},
-    {"name": "Grave Titan", "kind": "monster", "soul_cost": 3, "atk": 9, "def": 7, "abilities": "Atk; Mobile", "notes": ""},
+    {
+        "name": "Grave Titan",
+        "kind": "monster",
+        "soul_cost": 3,
+        "atk": 9,
+        "def": 7,
+        "abilities": "Atk; Mobile",
+        "notes": "",
+    },
     {"name": "Old Brute", "kind": "magic", "soul_cost": 0, "abilities": "Equip", "effects": "atk +1", "notes": ""},
     {"name": "Bone Wall", "kind": "monster", "soul_cost": 2, "atk": 1, "def": 12, "abilities": "Atk", "notes": ""},
 ]
@@ -175,7 +183,11 @@ def test_power_changes_measure_changed_added_and_removed_cards(power_diff: SetDi
     assert brute["old_low"] <= brute["old_power"] <= brute["old_high"]
     meta = power_diff.power.meta
     # the matches per card are split evenly over the three gauntlet decks, rounding up
-    assert (meta["seed"], meta["matches_per_card"], meta["policies"]) == (1, 3 * math.ceil(POWER_MATCHES / 3), ["greedy", "greedy"])
+    assert (meta["seed"], meta["matches_per_card"], meta["policies"]) == (
+        1,
+        3 * math.ceil(POWER_MATCHES / 3),
+        ["greedy", "greedy"],
+    )
     assert meta["ruleset_version"] == SOULS.version and meta["cardset_hash"] == power_diff.new.content_hash()
     assert meta["old_cardset_hash"] == power_diff.old.content_hash()
 
@@ -210,7 +222,13 @@ def test_cards_the_power_curve_cannot_measure_are_a_note_not_a_failure(
     # Magic cards have no place on souls' cost axis (the table prices Atk + Def), so a changed spell is not measured.
     spell = new.find("Blast Charm")
     assert spell is not None
-    old = replace(new, entries=[CardEntry(e.card.model_copy(update={"effects": "damage 2"}), e.row) if e is spell else e for e in new.entries])
+    old = replace(
+        new,
+        entries=[
+            CardEntry(e.card.model_copy(update={"effects": "damage 2"}), e.row) if e is spell else e
+            for e in new.entries
+        ],
+    )
     result = with_power_changes(diff_cardsets(old, new), decks, 100, seed=1)
     assert result.power is not None and result.power.frame.empty
     assert len(result.power.notes) == 1 and "cannot measure the cards asked for" in result.power.notes[0]
@@ -232,7 +250,10 @@ def test_diff_command_and_report_show_power_changes(
     assert [cell.value for cell in sheet[1]] == list(POWER_COLUMNS)
     cards = {row[0] for row in sheet.iter_rows(min_row=2, values_only=True)}
     assert cards == {"Hollow Acolyte", "Ancient Wyrm", "Old Brute"}
-    assert sheet.cell(row=[r[0] for r in sheet.iter_rows(values_only=True)].index("Ancient Wyrm") + 1, column=5).value is None
+    assert (
+        sheet.cell(row=[r[0] for r in sheet.iter_rows(values_only=True)].index("Ancient Wyrm") + 1, column=5).value
+        is None
+    )
     html = render_html(report)
     assert "<th>power before</th>" in html and "Hollow Acolyte" in html
     assert "Power before and after (95% intervals)" in html  # the chart, as well as the table

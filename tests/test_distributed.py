@@ -19,7 +19,6 @@ from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
 from workbench.simulate import Job, batch_seeds, simulate
 
-
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
 
 
@@ -49,8 +48,13 @@ def dask_local() -> Iterator[str]:
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [(None, "local"), ("local", "local"), ("dask-local", "dask-local"), ("dask://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
-     ("tcp://sched:8786", "tcp://sched:8786")],
+    [
+        (None, "local"),
+        ("local", "local"),
+        ("dask-local", "dask-local"),
+        ("dask://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        ("tcp://sched:8786", "tcp://sched:8786"),
+    ],
 )
 def test_executor_forms(text: str | None, canonical: str) -> None:
     assert check_executor(text) == canonical
@@ -80,7 +84,13 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPat
 def test_toy_matches_are_identical_on_local_processes_and_on_dask(
     dask_local: str, make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
 ) -> None:
-    cardset = make_cardset(TOY, [{"name": "A", "kind": "unit", "cost": 1, "strength": 1}, {"name": "B", "kind": "unit", "cost": 2, "strength": 3}])
+    cardset = make_cardset(
+        TOY,
+        [
+            {"name": "A", "kind": "unit", "cost": 1, "strength": 1},
+            {"name": "B", "kind": "unit", "cost": 2, "strength": 3},
+        ],
+    )
     deck_a, deck_b = make_deck(cardset, "6 A\n6 B", name="a"), make_deck(cardset, "10 A\n2 B", name="b")
     local = simulate(cardset, deck_a, deck_b, matches=12_345, seed=8, workers=1)
     on_dask = simulate(cardset, deck_a, deck_b, matches=12_345, seed=8, executor=dask_local)

@@ -289,7 +289,11 @@ def test_missing_columns_can_be_added_and_are_saved_after_the_uploads_own() -> N
     assert {"soul_cost", "atk", "def"} <= set(missing_columns(sheet, ruleset))
     assert {f[4] for f in _findings(sheet)} == {"soul_cost", "atk", "def"}
     widened = add_columns(sheet, ["soul_cost", "atk", "def"])
-    assert widened.headers == ["name", "kind", "notes", "soul_cost", "atk", "def"] and sheet.headers == ["name", "kind", "notes"]
+    assert widened.headers == ["name", "kind", "notes", "soul_cost", "atk", "def"] and sheet.headers == [
+        "name",
+        "kind",
+        "notes",
+    ]
     filled = apply_editor_changes(widened, {"edited_rows": {0: {"soul_cost": "0", "atk": "3", "def": "2"}}})
     assert _findings(filled) == []
     saved = openpyxl.load_workbook(io.BytesIO(to_xlsx_bytes(filled, "souls", source)))["Cards"]

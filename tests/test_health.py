@@ -70,7 +70,9 @@ def test_a_first_player_who_always_wins_and_a_card_never_played(rush: tuple[Card
     assert "new_characters_attack=false: narrows the first player's advantage" in first.levers
 
     length = health.figure(LENGTH)
-    assert health.length_summary["median"] == 1.0 and health.lengths.to_dict(orient="records") == [{"turns": 1, "matches": 300}]
+    assert health.length_summary["median"] == 1.0 and health.lengths.to_dict(orient="records") == [
+        {"turns": 1, "matches": 300}
+    ]
     assert length.warning is not None and "over by turn 1" in length.warning
 
     never = health.figure(NEVER_PLAYED, "rush")
@@ -85,7 +87,10 @@ def test_a_first_player_who_always_wins_and_a_card_never_played(rush: tuple[Card
 
     assert health.figure(TURN_CAP).warning is None and health.figure(DRAWS).warning is None
     assert health.meta["seed"] == 3 and health.meta["matches_per_pair"] == 300 and health.meta["matches"] == 300
-    assert health.meta["policies"] == ["greedy", "greedy"] and health.meta["ruleset_version"] == RULESETS["circles"].version
+    assert (
+        health.meta["policies"] == ["greedy", "greedy"]
+        and health.meta["ruleset_version"] == RULESETS["circles"].version
+    )
     assert health.warnings == [first.warning, length.warning, never.warning]
 
 
@@ -105,7 +110,9 @@ def test_a_stalled_game_hits_the_turn_cap_and_those_are_not_counted_as_drawish(
 
 def test_a_figure_inside_its_range_carries_no_warning(rush: tuple[CardSet, Deck]) -> None:
     cardset, deck = rush
-    lenient = replace(HEALTH_THRESHOLDS, first_player_low=0.0, first_player_high=1.0, min_median_turns=1.0, rarely_played=0.0)
+    lenient = replace(
+        HEALTH_THRESHOLDS, first_player_low=0.0, first_player_high=1.0, min_median_turns=1.0, rarely_played=0.0
+    )
     health = game_health(cardset, [deck], matches_per_pair=100, seed=0, thresholds=lenient)
     assert health.figure(FIRST_PLAYER).warning is None and health.figure(FIRST_PLAYER).levers == ()
     assert health.figure(LENGTH).warning is None
@@ -118,7 +125,10 @@ def test_the_pairs_are_the_matchup_matrix_matches(make_deck: MakeDeck) -> None:
     chosen = decks[:2]
     health = game_health(cardset, chosen, matches_per_pair=400, seed=11)
     matrix = matchup_matrix(cardset, chosen, 400, 11)
-    assert health.pairs[["deck", "opponent", "seed"]].values.tolist() == matrix[["deck", "opponent", "seed"]].values.tolist()
+    assert (
+        health.pairs[["deck", "opponent", "seed"]].values.tolist()
+        == matrix[["deck", "opponent", "seed"]].values.tolist()
+    )
     assert health.pairs["first_player_win_rate"].tolist() == matrix["first_player_win_rate"].tolist()
     assert health.meta["pairs"] == 4 and health.meta["matches"] == 1_600
 
@@ -126,7 +136,9 @@ def test_the_pairs_are_the_matchup_matrix_matches(make_deck: MakeDeck) -> None:
 def test_an_engine_without_per_match_counters_falls_back_to_plays(rush: tuple[CardSet, Deck]) -> None:
     cardset, deck = rush
     result = simulate(cardset, deck, deck, matches=60, seed=1, workers=1)
-    older = replace(result, counters=result.counters.drop(columns=["matches_drawn", "matches_played", "first_played_turn"]))
+    older = replace(
+        result, counters=result.counters.drop(columns=["matches_drawn", "matches_played", "first_played_turn"])
+    )
     frame = _card_plays([(deck, deck, 1, older)], HEALTH_THRESHOLDS).set_index("card")
     assert frame.loc["Colossus", "never_played"] and not frame.loc["Striker", "never_played"]
     # Plays are events (several copies a match): the share is capped at every match.
@@ -184,8 +196,22 @@ def test_cli_health_json_shape(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     code = main(["health", str(sheet), "--matches", "200", "--seed", "5", "--format", "json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
-    for key in ("ruleset", "ruleset_version", "engine_version", "options", "seed", "matches", "policies", "cardset_hash",
-                "workbench_version", "matches_per_pair", "decks", "pairs", "turn_cap", "thresholds"):
+    for key in (
+        "ruleset",
+        "ruleset_version",
+        "engine_version",
+        "options",
+        "seed",
+        "matches",
+        "policies",
+        "cardset_hash",
+        "workbench_version",
+        "matches_per_pair",
+        "decks",
+        "pairs",
+        "turn_cap",
+        "thresholds",
+    ):
         assert key in data, key
     assert data["seed"] == 5 and data["matches_per_pair"] == 200 and data["policies"] == ["greedy", "greedy"]
     assert data["matches"] == 200 * len(data["decks"]) ** 2
@@ -193,8 +219,20 @@ def test_cli_health_json_shape(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert keys[:4] == [FIRST_PLAYER, LENGTH, TURN_CAP, DRAWS] and keys[-1] == MID_GAME_LEADER
     assert keys.count(NEVER_PLAYED) == len(data["decks"])
     for figure in data["figures"]:
-        assert set(figure) == {"key", "label", "deck", "measured", "value", "low", "high", "summary", "healthy",
-                               "ludii", "warning", "options_that_move_it"}
+        assert set(figure) == {
+            "key",
+            "label",
+            "deck",
+            "measured",
+            "value",
+            "low",
+            "high",
+            "summary",
+            "healthy",
+            "ludii",
+            "warning",
+            "options_that_move_it",
+        }
     assert data["warnings"] == [f["warning"] for f in data["figures"] if f["warning"]]
     assert {"mean", "q1", "median", "q3", "min", "max", "histogram"} <= set(data["length"])
     assert sum(row["matches"] for row in data["length"]["histogram"]) == data["matches"]
@@ -229,7 +267,9 @@ def test_the_balance_report_opens_with_the_games_health(tmp_path: Path) -> None:
 
     cardset, decks = _bundled("circles")
     report = build_report(cardset, decks, matches_per_card=200, matches=200, seed=2)
-    assert report.health is not None and report.health.meta["seed"] == 2 and report.health.meta["matches_per_pair"] == 200
+    assert (
+        report.health is not None and report.health.meta["seed"] == 2 and report.health.meta["matches_per_pair"] == 200
+    )
     html = render_html(report)
     # Before any card's verdict: the health section comes ahead of the power curve.
     assert html.index("<h2>Game health</h2>") < html.index("<h2>Power curve</h2>")

@@ -57,7 +57,11 @@ class Installed:
 
     def run(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(self.workbench), *argv], cwd=self.empty, env=_clean_env(), capture_output=True, text=True,
+            [str(self.workbench), *argv],
+            cwd=self.empty,
+            env=_clean_env(),
+            capture_output=True,
+            text=True,
             timeout=timeout,
         )
 
@@ -77,8 +81,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     # Built from a copy of the checkout's files (tracked or not, as git sees them): setuptools reuses a build/ folder
     # in the source tree, which could carry a deleted module into the wheel, and the checkout stays untouched.
     listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT, capture_output=True,
-        text=True, check=True,
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.splitlines()
     for name in listed:
         if (REPO_ROOT / name).is_file():
@@ -86,18 +93,26 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             shutil.copy2(REPO_ROOT / name, source / name)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
-        check=True, capture_output=True, text=True, timeout=300,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     (wheel,) = wheels.glob("card_workbench-*.whl")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
     python = venv / "bin" / "python"
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True, capture_output=True, text=True, timeout=300,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     (Path(site) / "_test_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     return Installed(venv, wheel, venv / "bin" / "workbench", empty)
@@ -135,9 +150,16 @@ def test_installed_report_and_print_sheet_are_drawn_from_the_wheels_templates(
 
 def test_installed_commands_work_from_an_empty_folder(installed: Installed) -> None:
     where = subprocess.run(
-        [str(installed.venv / "bin" / "python"), "-c", "import workbench, workbench.paths as p; "
-         "print(workbench.__file__); print(p.CARDSETS_DIR)"],
-        cwd=installed.empty, env=_clean_env(), capture_output=True, text=True, check=True,
+        [
+            str(installed.venv / "bin" / "python"),
+            "-c",
+            "import workbench, workbench.paths as p; print(workbench.__file__); print(p.CARDSETS_DIR)",
+        ],
+        cwd=installed.empty,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     assert all(line.startswith(str(installed.venv)) for line in where), where  # the wheel's copy, not the checkout
 
@@ -169,7 +191,11 @@ def test_workbench_app_serves_the_installed_router(installed: Installed) -> None
     env = _clean_env() | {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
     with subprocess.Popen(
         [str(installed.workbench), "app", "--port", str(port), "--headless"],
-        cwd=installed.empty, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=installed.empty,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     ) as server:
         try:
             deadline, health = time.monotonic() + 90, ""
@@ -214,8 +240,12 @@ print(json.dumps({"home": home, "balance": {"errors": [e.value for e in at.excep
 def test_the_installed_router_runs_its_pages_on_the_bundled_sets(installed: Installed) -> None:
     """What a browser would get: the installed router runs the home page (a bundled set opened) and the Balance page."""
     done = subprocess.run(
-        [str(installed.venv / "bin" / "python"), "-c", APP_SCRIPT], cwd=installed.empty, env=_clean_env(),
-        capture_output=True, text=True, timeout=300,
+        [str(installed.venv / "bin" / "python"), "-c", APP_SCRIPT],
+        cwd=installed.empty,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     pages = json.loads(done.stdout.splitlines()[-1])

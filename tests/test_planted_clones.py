@@ -104,12 +104,12 @@ def _assert_measured_verdict(row: dict[str, object], expected: str) -> None:
             id="circles-auto8",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="circles: Storm Rider's over-budget clone (9/8 for 3/3) is played in 11% of its matches and attacks in "
-                "them (260 attacks, 2,160 damage against the original's 885), yet its power moves by 0.001: first played "
-                "on turn 5.2 of matches lasting 4.6 on average, it comes when the matches are decided, so it reads on "
-                "curve, with a reason that says it comes late. (With the hand-made decks alone it reads over by a margin "
-                "of 0.001, which is luck.) A verdict on its stats needs a measure of power in the matches it could still "
-                "change: issue 13, left open.",
+                reason="circles: Storm Rider's over-budget clone (9/8 for 3/3) is played in 11% of its matches "
+                "and attacks in them (260 attacks, 2,160 damage against the original's 885), yet its power moves by "
+                "0.001: first played on turn 5.2 of matches lasting 4.6 on average, it comes when the matches are "
+                "decided, so it reads on curve, with a reason that says it comes late. (With the hand-made decks alone "
+                "it reads over by a margin of 0.001, which is luck.) A verdict on its stats needs a measure of power "
+                "in the matches it could still change: issue 13, left open.",
             ),
         )
     ],

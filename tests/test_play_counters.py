@@ -126,7 +126,7 @@ def test_each_match_counts_once_and_its_first_play_turn_is_the_traces(ruleset_id
     is_play = _play_events(ruleset_id, compiled)
     whole = engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 1)[2]
     added = np.zeros_like(whole)
-    for seed, who in zip(seeds, first):
+    for seed, who in zip(seeds, first, strict=False):
         one = engine.play_batch(compiled, deck_a, deck_b, np.array([seed]), np.array([who], dtype=np.int8), 0, 1)[2]
         assert (one[:, :, MATCHES_DRAWN] == (one[:, :, DRAWN] > 0)).all()
         assert (one[:, :, MATCHES_PLAYED] == (one[:, :, PLAYED] > 0)).all()

@@ -23,8 +23,23 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 NO_BROWSER = CHROMIUM is None and not os.environ.get("WORKBENCH_REQUIRE_BROWSER")
 MARKUP_NAME = '<script>alert("x")</script> & <b>Imp</b>'
 ROWS = [
-    {"name": MARKUP_NAME, "kind": "monster", "soul_cost": 2, "atk": 4, "def": 4, "abilities": "Atk", "text": "<img src=x onerror=alert(1)>"},
-    {"name": '=HYPERLINK("http://example.invalid","x")', "kind": "monster", "soul_cost": 1, "atk": 3, "def": 3, "abilities": "Atk"},
+    {
+        "name": MARKUP_NAME,
+        "kind": "monster",
+        "soul_cost": 2,
+        "atk": 4,
+        "def": 4,
+        "abilities": "Atk",
+        "text": "<img src=x onerror=alert(1)>",
+    },
+    {
+        "name": '=HYPERLINK("http://example.invalid","x")',
+        "kind": "monster",
+        "soul_cost": 1,
+        "atk": 3,
+        "def": 3,
+        "abilities": "Atk",
+    },
     {"name": "Grave Titan", "kind": "monster", "soul_cost": 3, "atk": 9, "def": 7, "abilities": "Atk; Mobile"},
 ]
 
@@ -36,7 +51,9 @@ def cardset(make_cardset: Callable[..., CardSet]) -> CardSet:
 
 def _external_loads(html: str) -> list[str]:
     """Every place the page would fetch something from outside the file."""
-    loads = re.findall(r"<(?:script|img|iframe|link|source|video|audio)\b[^>]*\b(?:src|href)\s*=\s*[\"']?([^\"' >]+)", html, re.I)
+    loads = re.findall(
+        r"<(?:script|img|iframe|link|source|video|audio)\b[^>]*\b(?:src|href)\s*=\s*[\"']?([^\"' >]+)", html, re.I
+    )
     loads += re.findall(r"@import\s+(?:url\()?[\"']?([^\"')]+)", html, re.I)
     return [url for url in loads if not url.startswith(("data:", "#"))]
 
@@ -55,8 +72,16 @@ def test_html_report_is_self_contained_and_escapes_user_text(cardset: CardSet, m
 
 def test_print_sheet_lays_nine_to_a_page_and_repeats_copies(make_cardset: Callable[..., CardSet]) -> None:
     rows = [
-        {"name": f"Card {i}", "kind": "single", "set": "Promo Pack", "set_kind": "promo", "stars": 1 + i % 8,
-         "elements": "Fire", "types": "Beast", "copies": 1}
+        {
+            "name": f"Card {i}",
+            "kind": "single",
+            "set": "Promo Pack",
+            "set_kind": "promo",
+            "stars": 1 + i % 8,
+            "elements": "Fire",
+            "types": "Beast",
+            "copies": 1,
+        }
         for i in range(6)
     ]
     rows[0]["copies"] = 5
@@ -74,7 +99,9 @@ def test_print_sheet_escapes_names(cardset: CardSet) -> None:
     assert MARKUP_NAME not in html and "<img src=x" not in html
 
 
-def test_report_and_print_commands_write_files(cardset: CardSet, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_and_print_commands_write_files(
+    cardset: CardSet, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     html_out, xlsx_out, print_out = tmp_path / "r.html", tmp_path / "r.xlsx", tmp_path / "p.html"
     assert main(["report", cardset.path, "--out", str(html_out)]) == 0
     assert main(["report", cardset.path, "--out", str(xlsx_out), "--format", "json"]) == 0
@@ -98,12 +125,23 @@ def test_chromium_renders_the_file_offline(cardset: CardSet, tmp_path: Path, kin
     assert CHROMIUM is not None, "chromium is required here (WORKBENCH_REQUIRE_BROWSER is set)"
     subprocess.run(
         [
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
             "--host-resolver-rules=MAP * ~NOTFOUND",  # no network: anything fetched from outside would fail
-            "--window-size=1200,1600", f"--screenshot={shot}", page.as_uri(),
+            "--window-size=1200,1600",
+            f"--screenshot={shot}",
+            page.as_uri(),
         ],
-        check=True, capture_output=True, timeout=120,
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
     assert shot.stat().st_size > 10_000
     screens = Path(__file__).parent / "output"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
@@ -39,7 +39,7 @@ def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(souls_report,
     findings = book["Findings"]
     header = [cell.value for cell in findings[1]]
     assert header == ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
-    rows = [dict(zip(header, (cell.value for cell in row))) for row in findings.iter_rows(min_row=2)]
+    rows = [dict(zip(header, (cell.value for cell in row), strict=False)) for row in findings.iter_rows(min_row=2)]
     by_card = {(row["card"], row["rule"]): row for row in rows}
     cost = by_card[("+Plus Imp", "souls.soul_cost")]
     assert cost["severity"] == "error" and cost["row"] == 3 and cost["column"] == "soul_cost"
@@ -75,7 +75,15 @@ def test_formula_like_text_stays_text_in_every_sheet(souls_report, tmp_path: Pat
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("=1+1", "'=1+1"), ("+1", "'+1"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("Imp", "Imp"), (3, 3)],
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-2", "'-2"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("Imp", "Imp"),
+        (3, 3),
+    ],
 )
 def test_csv_values_that_would_run_as_formulas_are_quoted(value: object, expected: object) -> None:
     assert csv_safe(value) == expected
@@ -232,7 +240,9 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
     assert titan[header.index("flag")].value == "rarely played"
     assert titan[header.index("flag")].fill.fgColor.rgb.endswith("FFF2CC")
     assert titan[header.index("played")].value == 0 and titan[header.index("played")].number_format == "0.0%"
-    assert titan[header.index("first_played_turn")].value is None and titan[header.index("suggested_cost")].value is None
+    assert (
+        titan[header.index("first_played_turn")].value is None and titan[header.index("suggested_cost")].value is None
+    )
     assert str(titan[header.index("reason")].value).startswith("played in 0% of matches (drawn in")
     html = render_html(report)
     assert '<td class="rarely-played">rarely played</td>' in html

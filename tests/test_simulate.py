@@ -54,7 +54,7 @@ def test_batch_seeds_depend_on_seed_only_and_alternate_first_player() -> None:
     again = batch_seeds(3, 2_500)
     other = batch_seeds(4, 2_500)
     assert [len(s) for s, _ in one] == [1_000, 1_000, 500]
-    assert all((a[0] == b[0]).all() for a, b in zip(one, again))
+    assert all((a[0] == b[0]).all() for a, b in zip(one, again, strict=False))
     assert not (one[0][0] == other[0][0]).all()
     assert one[1][1][:4].tolist() == [0, 1, 0, 1]
 
@@ -67,7 +67,17 @@ def test_same_seed_same_figures_and_every_result_carries_its_provenance(toy: tup
     assert first.matches.equals(second.matches)
     assert not first.matches["winner"].equals(third.matches["winner"])
     meta = first.summary()
-    for key in ("ruleset", "ruleset_version", "engine_version", "options", "seed", "matches", "policies", "cardset_hash", "workbench_version"):
+    for key in (
+        "ruleset",
+        "ruleset_version",
+        "engine_version",
+        "options",
+        "seed",
+        "matches",
+        "policies",
+        "cardset_hash",
+        "workbench_version",
+    ):
         assert key in meta
     assert meta["seed"] == 11 and meta["matches"] == 3_000 and meta["win_rate_a"]["low"] < meta["win_rate_a"]["value"]
 
@@ -109,7 +119,9 @@ def test_trace_is_seeded_and_readable(toy: tuple[CardSet, Deck, Deck]) -> None:
     assert lines[-1].startswith("Result: ")
 
 
-def test_unknown_policy_and_gameless_ruleset_are_clear_errors(toy: tuple[CardSet, Deck, Deck], make_cardset: Callable[..., CardSet]) -> None:
+def test_unknown_policy_and_gameless_ruleset_are_clear_errors(
+    toy: tuple[CardSet, Deck, Deck], make_cardset: Callable[..., CardSet]
+) -> None:
     cardset, reference, _ = toy
     with pytest.raises(WorkbenchInputError, match="one of: greedy, random"):
         simulate(cardset, reference, matches=10, policies="clever")
@@ -137,7 +149,9 @@ def test_power_curve_ranks_cards_and_flags_the_mispriced(toy: tuple[CardSet, Dec
     curve = power_curve(cardset, [reference, other], matches_per_card=4_000, seed=2)
     rows = curve.cards.set_index("card")
     assert rows.loc["Filler", "power"] == 0.0 and "filler" in rows.loc["Filler", "note"]
-    assert rows.loc["Bargain", "power"] > rows.loc["Big", "power"] > rows.loc["Mid", "power"] > rows.loc["Cheap", "power"]
+    assert (
+        rows.loc["Bargain", "power"] > rows.loc["Big", "power"] > rows.loc["Mid", "power"] > rows.loc["Cheap", "power"]
+    )
     assert rows.loc["Bargain", "flag"] == "over" and rows.loc["Dud", "flag"] == "under"
     assert (rows["low"] <= rows["power"]).all() and (rows["power"] <= rows["high"]).all()
     # The median slope rises, but two wildly mispriced cards of eight widen Sen's 95% interval of it past 0: the
@@ -156,11 +170,17 @@ def test_matchup_matrix_covers_every_pair_with_intervals(toy: tuple[CardSet, Dec
     matrix = matchup_matrix(cardset, [reference, other], matches=2_000, seed=3)
     assert len(matrix) == 4
     pair = matrix.set_index(["deck", "opponent"])
-    assert pair.loc[("reference", "other"), "low"] < pair.loc[("reference", "other"), "win_rate"] < pair.loc[("reference", "other"), "high"]
+    assert (
+        pair.loc[("reference", "other"), "low"]
+        < pair.loc[("reference", "other"), "win_rate"]
+        < pair.loc[("reference", "other"), "high"]
+    )
     assert pair.loc[("reference", "reference"), "low"] <= 0.5 <= pair.loc[("reference", "reference"), "high"]
 
 
-def test_cli_simulate_and_power_curve(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_simulate_and_power_curve(
+    toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     cardset, _, _ = toy
     monkeypatch.setitem(RULESETS, "toy", TOY)
     decks = tmp_path / "decks"
@@ -168,7 +188,9 @@ def test_cli_simulate_and_power_curve(toy: tuple[CardSet, Deck, Deck], tmp_path,
     (decks / "a_reference.txt").write_text(REFERENCE, encoding="utf-8")
     (decks / "b_other.txt").write_text(OTHER, encoding="utf-8")
     base = [cardset.path, "--ruleset", "toy"]
-    assert cli.main(["simulate", *base, "--deck", str(decks / "a_reference.txt"), "--matches", "2000", "--seed", "4"]) == 0
+    assert (
+        cli.main(["simulate", *base, "--deck", str(decks / "a_reference.txt"), "--matches", "2000", "--seed", "4"]) == 0
+    )
     out = capsys.readouterr().out
     assert "seed 4, 2,000 matches" in out and "A win rate:" in out and "95% CI" in out
     assert cli.main(["simulate", *base, "--deck", str(decks / "a_reference.txt"), "--trace"]) == 0
@@ -213,7 +235,9 @@ def test_sweep_measures_one_card_at_each_value_against_the_set_line(toy: tuple[C
     from workbench.analysis import parse_sweep_values, sweep
 
     cardset, reference, other = toy
-    result = sweep(cardset, [reference, other], "Big", "strength", parse_sweep_values("0..6"), matches_per_card=3_000, seed=4)
+    result = sweep(
+        cardset, [reference, other], "Big", "strength", parse_sweep_values("0..6"), matches_per_card=3_000, seed=4
+    )
     points = result.points.set_index("value")
     assert list(points.index) == [0, 1, 2, 3, 4, 5, 6]
     assert points.loc[6, "power"] > points.loc[3, "power"] > points.loc[0, "power"]
@@ -256,13 +280,25 @@ def test_sweep_refuses_unknown_cards_fields_and_invalid_values(toy: tuple[CardSe
     assert cardset.find("Big").card.strength == 3  # type: ignore[union-attr]
 
 
-def test_cli_sweep(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_sweep(
+    toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
 
     cardset, _, _ = toy
     monkeypatch.setitem(RULESETS, "toy", TOY)
     (tmp_path / "ref.txt").write_text(REFERENCE, encoding="utf-8")
-    base = [cardset.path, "--ruleset", "toy", "--deck", str(tmp_path / "ref.txt"), "--card", "Big", "--field", "strength"]
+    base = [
+        cardset.path,
+        "--ruleset",
+        "toy",
+        "--deck",
+        str(tmp_path / "ref.txt"),
+        "--card",
+        "Big",
+        "--field",
+        "strength",
+    ]
     assert cli.main(["sweep", *base, "--values", "1..3", "--matches-per-card", "500", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [p["value"] for p in data["points"]] == [1, 2, 3] and data["field"] == "strength"
@@ -271,7 +307,9 @@ def test_cli_sweep(toy: tuple[CardSet, Deck, Deck], tmp_path, monkeypatch: pytes
     assert cli.main(["sweep", *base, "--values", "3..1"]) == 2
 
 
-def test_sweeping_the_reference_decks_filler_measures_it_against_another_filler(toy: tuple[CardSet, Deck, Deck]) -> None:
+def test_sweeping_the_reference_decks_filler_measures_it_against_another_filler(
+    toy: tuple[CardSet, Deck, Deck],
+) -> None:
     from workbench.analysis import sweep
 
     cardset, reference, other = toy  # "Filler" is the reference deck's filler (6 copies)
@@ -298,5 +336,10 @@ def test_engine_findings_travel_with_the_figures(
     assert result.meta["engine_findings"] == [note.to_json()]
     monkeypatch.setitem(RULESETS, "toy", TOY)
     (tmp_path / "ref.txt").write_text(REFERENCE, encoding="utf-8")
-    assert cli.main(["simulate", cardset.path, "--ruleset", "toy", "--deck", str(tmp_path / "ref.txt"), "--matches", "200"]) == 0
+    assert (
+        cli.main(
+            ["simulate", cardset.path, "--ruleset", "toy", "--deck", str(tmp_path / "ref.txt"), "--matches", "200"]
+        )
+        == 0
+    )
     assert "info [toy.effect_not_simulated] card 'Big' is played without its effect 'fly'." in capsys.readouterr().out

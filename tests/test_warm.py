@@ -199,8 +199,18 @@ def test_a_command_line_run_records_its_compile_too(tmp_path: Path) -> None:
     record = tmp_path / "user_cache" / "card-workbench" / "compile_times.json"
     deck = cardsets / "toy" / "decks" / "mixed.txt"
     result = _toy_workbench(
-        cardsets, env, "simulate", str(cardsets / "toy" / "toy_cards.csv"), "--ruleset", "toy", "--deck", str(deck),
-        "--matches", "50", "--format", "json",
+        cardsets,
+        env,
+        "simulate",
+        str(cardsets / "toy" / "toy_cards.csv"),
+        "--ruleset",
+        "toy",
+        "--deck",
+        str(deck),
+        "--matches",
+        "50",
+        "--format",
+        "json",
     )
     _json(result)
     assert json.loads(record.read_text())["engines"]["toy"]["seconds"] > 0
@@ -211,7 +221,11 @@ def test_warm_on_a_real_engine_says_what_it_did(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "workbench", "warm", "circles", "--format", "json"],
-        env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1200,
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
     )
     [engine] = _json(result)["engines"]
     circles = RULESETS["circles"].engine

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from workbench.cards import CardSet, Deck, OptionValue
+from workbench.cards import CardSet, OptionValue
 from workbench.engines import (
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
@@ -66,8 +66,18 @@ def _compile(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCa
 
 
 @kernel
-def _play(table: IntArray, options: IntArray, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-          winners: Any, turns: Any, counters: IntArray, events: IntArray) -> None:
+def _play(
+    table: IntArray,
+    options: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    winners: Any,
+    turns: Any,
+    counters: IntArray,
+    events: IntArray,
+) -> None:
     state = np.zeros(4, dtype=np.int64)
     event_count = np.zeros(1, dtype=np.int64)
     for m in range(seeds.shape[0]):
@@ -104,25 +114,53 @@ def _play(table: IntArray, options: IntArray, deck_a: IntArray, deck_b: IntArray
         winners[m] = 0 if total_a > total_b else (1 if total_b > total_a else -1)
 
 
-def _play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-                policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+def _play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     counters = new_counters(len(compiled.names))
-    _play(compiled.table, compiled.options, deck_a, deck_b, seeds, first, winners, turns, counters,
-          np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    _play(
+        compiled.table,
+        compiled.options,
+        deck_a,
+        deck_b,
+        seeds,
+        first,
+        winners,
+        turns,
+        counters,
+        np.zeros((0, EVENT_WIDTH), dtype=np.int64),
+    )
     return winners, turns, published_counters(counters)
 
 
-def _play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
-                 policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
+def _play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
     winners = np.zeros(1, dtype=np.int8)
     turns = np.zeros(1, dtype=np.int32)
     counters = new_counters(len(compiled.names))
     events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
-    _play(compiled.table, compiled.options, deck_a, deck_b, np.array([seed], dtype=np.int64),
-          np.array([first], dtype=np.int8), winners, turns, counters, events)
+    _play(
+        compiled.table,
+        compiled.options,
+        deck_a,
+        deck_b,
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        winners,
+        turns,
+        counters,
+        events,
+    )
     used = events[events[:, 0] > 0]  # toy turns start at 1, so an unused row is all zeros
     return int(winners[0]), int(turns[0]), used
 

@@ -45,13 +45,13 @@ import numpy as np
 import pandas as pd
 
 from workbench.auto_decks import HAND_MADE, GauntletChoice, build_auto_decks, decklist_of
-from workbench.cards import CardEntry, CardSet, Deck, OptionValue, Options, WorkbenchInputError, closest_names
+from workbench.cards import CardEntry, CardSet, Deck, Options, OptionValue, WorkbenchInputError, closest_names
 from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, CompiledCards, IntArray
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.simulate import (
     FirstPlayer,
-    MatchResults,
     Job,
+    MatchResults,
     Progress,
     Rate,
     batch_seeds,
@@ -127,12 +127,18 @@ def choose_fillers(compiled: CompiledCards, reference: IntArray, avoid: frozense
     ids, copies = np.unique(reference, return_counts=True)
     fillers: dict[int, int] = {}
     for slot in sorted({int(compiled.slot[i]) for i in ids}):
-        candidates = [(int(i), int(c)) for i, c in zip(ids, copies) if compiled.slot[i] == slot and not math.isnan(compiled.cost[i])]
+        candidates = [
+            (int(i), int(c))
+            for i, c in zip(ids, copies, strict=False)
+            if compiled.slot[i] == slot and not math.isnan(compiled.cost[i])
+        ]
         candidates = [c for c in candidates if c[0] not in avoid] or candidates
         if not candidates:
             continue
         median = float(np.median([compiled.cost[i] for i, _ in candidates]))
-        fillers[slot] = min(candidates, key=lambda ic: (-ic[1], abs(compiled.cost[ic[0]] - median), compiled.names[ic[0]]))[0]
+        fillers[slot] = min(
+            candidates, key=lambda ic: (-ic[1], abs(compiled.cost[ic[0]] - median), compiled.names[ic[0]])
+        )[0]
     return fillers
 
 
@@ -158,7 +164,8 @@ class PowerCurve:
     `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
     copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
     `mean_turns` the variant's mean match length; `changed` False when every one of its matches ended exactly as
-    the reference deck's (the card never changed a match: its power is the filler's 0). `flag` is over, under or on curve; a filler's is `baseline`
+    the reference deck's (the card never changed a match: its power is the filler's 0). `flag` is over, under or on
+    curve; a filler's is `baseline`
     (see `BASELINE`), a card played too seldom to be measured `rarely played` (see `RARELY_PLAYED`), neither with
     a suggested cost. `reason` is the sentence that explains the flag."""
     tiers: pd.DataFrame
@@ -288,7 +295,9 @@ def power_curve(
     measured = [
         card
         for card in range(len(compiled.names))
-        if not math.isnan(compiled.cost[card]) and int(compiled.slot[card]) in slots and (wanted is None or card in wanted)
+        if not math.isnan(compiled.cost[card])
+        and int(compiled.slot[card]) in slots
+        and (wanted is None or card in wanted)
     ]
     if not measured:
         which = "the cards asked for" if only is not None else "any card"
@@ -307,11 +316,14 @@ def power_curve(
         holding = [r for r, chosen in enumerate(fillers) if slot in chosen]
         homes[card] = [r for r in holding if fillers[r][slot] != card] or holding
         variants += [(card, r, variant_deck(reference_arrays[r], fillers[r][slot], card)) for r in homes[card]]
-    check_run_size(len(variants) * len(opponents) * per_pair, f"{len(variants):,} decks measured × {len(opponents):,} opponents × {per_pair:,} matches")
+    check_run_size(
+        len(variants) * len(opponents) * per_pair,
+        f"{len(variants):,} decks measured × {len(opponents):,} opponents × {per_pair:,} matches",
+    )
     jobs = [
         Job(deck, opponent, seeds, first, policy_id, policy_id)
         for _, r, deck in variants
-        for opponent, batches in zip(opponents, seed_plans[r])
+        for opponent, batches in zip(opponents, seed_plans[r], strict=False)
         for seeds, first in batches
     ]
     outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
@@ -324,9 +336,11 @@ def power_curve(
     for index, (card, _, _) in enumerate(variants[len(references) :], start=len(references)):
         by_card.setdefault(card, []).append(index)  # type: ignore[arg-type]
     base = np.concatenate(base_scores)
-    base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores)]
+    base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores, strict=False)]
     rows = []
-    fingerprints: dict[str, str] = {"": _fingerprint([o for c in base_chunks for o in c], base)}  # "": the reference decks' own matches
+    fingerprints: dict[str, str] = {
+        "": _fingerprint([o for c in base_chunks for o in c], base)
+    }  # "": the reference decks' own matches
     for card, indices in by_card.items():
         homes_of = [variants[i][1] for i in indices]
         score = np.concatenate([scores[i] for i in indices])
@@ -341,7 +355,9 @@ def power_curve(
         fingerprints[compiled.names[card]] = _fingerprint(chunk, score)
         # False when every match ended as with the filler (same winner, length and score): the card never changed a
         # match, so its power is exactly the filler's 0.
-        changed = any(_fingerprint(chunks[i], scores[i]) != base_prints[r] for i, r in zip(indices, homes_of))
+        changed = any(
+            _fingerprint(chunks[i], scores[i]) != base_prints[r] for i, r in zip(indices, homes_of, strict=False)
+        )
         rows.append(
             {
                 "card": compiled.names[card],
@@ -358,7 +374,8 @@ def power_curve(
                 "changed": changed,
                 "note": "filler: the baseline itself, power 0 by construction"
                 if is_baseline
-                else f"replaces {', '.join(card_fillers)}" + (f" in {len(indices)} decks" if len(references) > 1 else ""),
+                else f"replaces {', '.join(card_fillers)}"
+                + (f" in {len(indices)} decks" if len(references) > 1 else ""),
                 "baseline": is_baseline,
             }
         )
@@ -372,7 +389,8 @@ def power_curve(
     intercept, slope, slope_low, slope_high = _fit_line(judged)
     rises = slope > 0 and slope_low is not None and slope_low > 0
     played_well = pd.concat(
-        [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays)], ignore_index=True
+        [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays, strict=False)],
+        ignore_index=True,
     )
     flags, suggested, reasons = zip(
         *(
@@ -381,15 +399,18 @@ def power_curve(
             else (RARELY_PLAYED, None, _rarely_played_reason(row, played_well))
             if is_rare
             else _judge(row, intercept, slope, rises, judged)
-            for row, is_rare in zip(frame.itertuples(), rarely)
-        )
+            for row, is_rare in zip(frame.itertuples(), rarely, strict=False)
+        ),
+        strict=False,
     )
     frame["flag"] = list(flags)
     # Object dtype keeps "no suggested cost" as None (JSON null), not NaN beside the numbers.
     frame["suggested_cost"] = pd.Series(suggested, index=frame.index, dtype=object)
     frame["reason"] = [
-        reason if changed or flag == BASELINE else f"{reason}; it never changed a match: every one ended as with the filler it replaces"
-        for reason, changed, flag in zip(reasons, frame["changed"], flags)
+        reason
+        if changed or flag == BASELINE
+        else f"{reason}; it never changed a match: every one ended as with the filler it replaces"
+        for reason, changed, flag in zip(reasons, frame["changed"], flags, strict=False)
     ]
     frame = frame.drop(columns="baseline")
     tiers = _tiers(judged)
@@ -423,7 +444,9 @@ def _legal_first(cardset: CardSet, decks: Sequence[Deck], options: Options) -> l
     legal = [
         deck
         for deck in decks
-        if not any(f.severity == "error" for f in [*deck.load_findings, *cardset.ruleset.check_deck(cardset, deck, options)])
+        if not any(
+            f.severity == "error" for f in [*deck.load_findings, *cardset.ruleset.check_deck(cardset, deck, options)]
+        )
     ]
     return legal or list(decks)
 
@@ -459,7 +482,9 @@ def _play_shares(chunk: Sequence[tuple[Any, ...]], card: int, matches: int) -> d
     }
 
 
-def _reference_play(chunk: Sequence[tuple[Any, ...]], compiled: CompiledCards, reference: IntArray, min_play_share: float) -> pd.DataFrame:
+def _reference_play(
+    chunk: Sequence[tuple[Any, ...]], compiled: CompiledCards, reference: IntArray, min_play_share: float
+) -> pd.DataFrame:
     """cost and first_played_turn of the reference deck's cards that its side played in at least `min_play_share`
     of the reference matches: what the game lets a deck afford, and by when (the context of a rarely played card's
     reason, known even when one card alone is measured)."""
@@ -467,7 +492,11 @@ def _reference_play(chunk: Sequence[tuple[Any, ...]], compiled: CompiledCards, r
     rows = []
     for card in sorted(set(reference.tolist())):
         shares = _play_shares(chunk, card, matches)
-        if not math.isnan(compiled.cost[card]) and shares["played"] is not None and shares["played"] >= max(min_play_share, 1e-12):
+        if (
+            not math.isnan(compiled.cost[card])
+            and shares["played"] is not None
+            and shares["played"] >= max(min_play_share, 1e-12)
+        ):
             rows.append({"cost": float(compiled.cost[card]), "first_played_turn": shares["first_played_turn"]})
     return pd.DataFrame(rows, columns=["cost", "first_played_turn"])
 
@@ -486,7 +515,10 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame) -> str:
         )
     with_turns = played_well.dropna(subset=["first_played_turn"])
     if with_turns.empty:
-        return f"{opening}: drawn but seldom played, and no card of the reference deck is played often enough to show what the game lets a deck afford ({length})"
+        return (
+            f"{opening}: drawn but seldom played, and no card of the reference deck is "
+            f"played often enough to show what the game lets a deck afford ({length})"
+        )
     if row.cost > with_turns["cost"].max():
         needed = ""
         if with_turns["cost"].nunique() >= 2:
@@ -494,14 +526,22 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame) -> str:
                 with_turns["cost"].to_numpy(dtype=float), with_turns["first_played_turn"].to_numpy(dtype=float)
             )
             if turn_slope > 0:
-                needed = f"; cards that are played show it would first be played about turn {turn_intercept + turn_slope * row.cost:.1f}"
+                needed = (
+                    "; cards that are played show it would first be played "
+                    f"about turn {turn_intercept + turn_slope * row.cost:.1f}"
+                )
         return (
             f"{opening}: drawn but seldom played, and it costs more than any card of the reference deck that is played "
             f"(the dearest costs {with_turns['cost'].max():g}){needed}, while {length}: it cannot be afforded before "
             "the matches end"
         )
     peers = with_turns[with_turns["cost"] >= row.cost]
-    when = f" (cards costing as much or more are first played on turn {peers['first_played_turn'].astype(float).mean():.1f} on average)" if len(peers) else ""
+    when = (
+        " (cards costing as much or more are first played on turn "
+        f"{peers['first_played_turn'].astype(float).mean():.1f} on average)"
+        if len(peers)
+        else ""
+    )
     return (
         f"{opening}: drawn but seldom played, though its cost is within reach{when}: the policy passes it over, or "
         "what it needs to be played is seldom there"
@@ -562,8 +602,8 @@ def _judge(row: Any, intercept: float, slope: float, rises: bool, frame: pd.Data
         # 0.1 point more, as its first play came on turn 5.2 of matches lasting 4.6 on average.
         played += (
             f", first on turn {row.first_played_turn:.1f} on average while the matches last {row.mean_turns:.1f} "
-            "turns on average: it comes when most matches are decided, so its stats seldom change one, and its power says as "
-            "much about the game's length as about its price"
+            "turns on average: it comes when most matches are decided, so its stats seldom change one, and its power "
+            "says as much about the game's length as about its price"
         )
     if row.low > band_high:
         flag, words = "over", f"{interval} lies wholly above {band}: stronger than its cost buys"
@@ -585,7 +625,9 @@ def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
         half_widths = (group["high"] - group["low"]) / 2
         mean = float(group["power"].mean())
         half = math.sqrt(float((half_widths**2).sum())) / len(group)
-        rows.append({"cost": float(cost), "cards": len(group), "mean_power": mean, "low": mean - half, "high": mean + half})
+        rows.append(
+            {"cost": float(cost), "cards": len(group), "mean_power": mean, "low": mean - half, "high": mean + half}
+        )
     return pd.DataFrame(rows, columns=["cost", "cards", "mean_power", "low", "high"])
 
 
@@ -622,7 +664,7 @@ def play_every_pair(
     pairs = [(a, b) for a in decks for b in decks]
     children = np.random.SeedSequence(seed).spawn(len(pairs))
     played: list[PairResult] = []
-    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children)):
+    for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children, strict=False)):
         pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
         def pair_progress(done: int, total: int, index: int = index) -> None:
@@ -630,8 +672,16 @@ def play_every_pair(
                 progress(index * matches + done, len(pairs) * matches)
 
         result = simulate(
-            cardset, deck_a, deck_b, matches, pair_seed, policy, options,
-            workers=workers, progress=pair_progress, executor=executor,
+            cardset,
+            deck_a,
+            deck_b,
+            matches,
+            pair_seed,
+            policy,
+            options,
+            workers=workers,
+            progress=pair_progress,
+            executor=executor,
         )
         played.append(PairResult(deck_a, deck_b, pair_seed, result))
     return played
@@ -708,7 +758,8 @@ def parse_sweep_values(text: str) -> list[int | float]:
         return [int(n) if n.is_integer() else n for n in numbers]
     except ValueError:
         raise WorkbenchInputError(
-            f"'{text}' is not a list of values to sweep.", expected="LOW..HIGH (at most 101 values) or a list like 1,3,5"
+            f"'{text}' is not a list of values to sweep.",
+            expected="LOW..HIGH (at most 101 values) or a list like 1,3,5",
         ) from None
 
 
@@ -730,7 +781,9 @@ def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) ->
     resolved_field = ruleset.header_lookup.get(normalize_header(field_name))
     card = entry.card
     if resolved_field is None or resolved_field in ("name", "kind") or resolved_field not in type(card).model_fields:
-        usable = [c.header for c in ruleset.columns if c.field in type(card).model_fields and c.field not in ("name", "kind")]
+        usable = [
+            c.header for c in ruleset.columns if c.field in type(card).model_fields and c.field not in ("name", "kind")
+        ]
         raise WorkbenchInputError(
             f"'{field_name}' is not a field a {card.kind} card has.",  # type: ignore[attr-defined]
             path=cardset.path,
@@ -791,23 +844,47 @@ def sweep(
         return report
 
     base = power_curve(
-        cardset, decks, matches_per_card, seed, policy, options,
-        workers=workers, progress=step_progress(0), executor=executor, min_play_share=min_play_share,
+        cardset,
+        decks,
+        matches_per_card,
+        seed,
+        policy,
+        options,
+        workers=workers,
+        progress=step_progress(0),
+        executor=executor,
+        min_play_share=min_play_share,
     )
     # The matches each point is compared with: the card at its current value, measured as the points are. When the
     # set's own curve used it as its slot's filler, the points replace another filler: measure it that way too.
     current_curve = base
     if base.cards.set_index("card").loc[name, "flag"] == BASELINE:
         current_curve = power_curve(
-            cardset, decks, matches_per_card, seed, policy, options,
-            workers=workers, executor=executor, only=[name], min_play_share=min_play_share,
+            cardset,
+            decks,
+            matches_per_card,
+            seed,
+            policy,
+            options,
+            workers=workers,
+            executor=executor,
+            only=[name],
+            min_play_share=min_play_share,
         )
     base_row = current_curve.cards.set_index("card").loc[name]
     rows = []
-    for step, (value, variant) in enumerate(zip(values, variants), start=1):
+    for step, (value, variant) in enumerate(zip(values, variants, strict=False), start=1):
         curve = power_curve(
-            variant, decks, matches_per_card, seed, policy, options,
-            workers=workers, progress=step_progress(step), executor=executor, only=[name],
+            variant,
+            decks,
+            matches_per_card,
+            seed,
+            policy,
+            options,
+            workers=workers,
+            progress=step_progress(step),
+            executor=executor,
+            only=[name],
             min_play_share=min_play_share,
         )
         row = curve.cards.iloc[0]
@@ -872,7 +949,11 @@ def sweep(
         )
     statement = " ".join(parts) or None
     meta = dict(base.meta) | {
-        "card": name, "field": field_name, "values": list(values), "current_value": current, "statement": statement,
+        "card": name,
+        "field": field_name,
+        "values": list(values),
+        "current_value": current,
+        "statement": statement,
     }
     return Sweep(points, base, meta)
 

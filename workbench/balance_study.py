@@ -18,11 +18,11 @@ import pandas as pd
 
 from workbench.analysis import PowerCurve, matchup_matrix
 from workbench.auto_decks import GauntletChoice
-from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets.base import Ruleset
 from workbench.simulate import MatchResults, engine_for, simulate, trace
+from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
 
 StudyProgress = Callable[[str, int, int], None]
 """progress(phase, matches done, matches in the phase)."""
@@ -217,7 +217,10 @@ def provenance_text(meta: Mapping[str, Any], matches_label: str | None = None, r
     if matches_label is not None:
         matches = meta.get("matches_per_card", meta.get("matches"))
         parts.append(f"{matches:,} {matches_label}" if isinstance(matches, int) else f"{matches} {matches_label}")
-    parts += [f"card set {meta.get('cardset')} (hash {meta.get('cardset_hash')})", f"workbench {meta.get('workbench_version')}"]
+    parts += [
+        f"card set {meta.get('cardset')} (hash {meta.get('cardset_hash')})",
+        f"workbench {meta.get('workbench_version')}",
+    ]
     if ruleset is not None:
         defaults = ruleset.resolve_options()
         changed = {key: value for key, value in dict(meta.get("options", {})).items() if defaults.get(key) != value}

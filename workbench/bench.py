@@ -78,11 +78,16 @@ def _bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
     return cardset, [read_decklist(path, cardset) for path in bundled_decks(ruleset.id)]
 
 
-def bench_engine(ruleset: Ruleset, matches: int = 200_000, repeat: int = 3, policy: str = "greedy",
-                 options: Mapping[str, str] | None = None) -> dict[str, Any]:
+def bench_engine(
+    ruleset: Ruleset,
+    matches: int = 200_000,
+    repeat: int = 3,
+    policy: str = "greedy",
+    options: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """Matches per second on one core (this process) for the first two bundled decks, best of `repeat`, under the
     rule options given (the ruleset's defaults otherwise)."""
-    from workbench.simulate import Job, batch_seeds, compile_for
+    from workbench.simulate import batch_seeds, compile_for
 
     cardset, decks = _bundled_cardset_and_decks(ruleset)
     engine, compiled, resolved = compile_for(cardset, options)
@@ -126,7 +131,13 @@ REFERENCE_MATCHES = 2_000
 
 
 def bench_reference_engine(
-    ruleset: Ruleset, cardset: Any, deck_a: Any, deck_b: Any, seeds: Any, first: Any, policy_id: int,
+    ruleset: Ruleset,
+    cardset: Any,
+    deck_a: Any,
+    deck_b: Any,
+    seeds: Any,
+    first: Any,
+    policy_id: int,
     options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Matches per second of the ruleset's per-object Python engine, if it ships one (`reference_engine.py` beside
@@ -142,20 +153,33 @@ def bench_reference_engine(
     engine = importlib.import_module(name).ReferenceEngine(cardset, ruleset.resolve_options(options))
     count = min(REFERENCE_MATCHES, len(seeds))
     start = time.perf_counter()
-    engine.play_batch(deck_a.tolist(), deck_b.tolist(), seeds[:count].tolist(), first[:count].tolist(), policy_id, policy_id)
+    engine.play_batch(
+        deck_a.tolist(), deck_b.tolist(), seeds[:count].tolist(), first[:count].tolist(), policy_id, policy_id
+    )
     seconds = time.perf_counter() - start
-    return {"module": name, "matches": count, "seconds": round(seconds, 3), "matches_per_second": round(count / seconds)}
+    return {
+        "module": name,
+        "matches": count,
+        "seconds": round(seconds, 3),
+        "matches_per_second": round(count / seconds),
+    }
 
 
-def bench_power_curve(ruleset: Ruleset, matches_per_card: int = 2_000, workers: int | None = None,
-                      policy: str = "greedy", options: Mapping[str, str] | None = None) -> dict[str, Any]:
+def bench_power_curve(
+    ruleset: Ruleset,
+    matches_per_card: int = 2_000,
+    workers: int | None = None,
+    policy: str = "greedy",
+    options: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """Seconds for a power curve over the whole bundled set and its bundled decks, on every core."""
     from workbench.analysis import power_curve
 
     cardset, decks = _bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
-    curve = power_curve(cardset, decks, matches_per_card=matches_per_card, workers=workers, policy=policy,
-                        options=options)
+    curve = power_curve(
+        cardset, decks, matches_per_card=matches_per_card, workers=workers, policy=policy, options=options
+    )
     seconds = time.perf_counter() - start
     return {
         "ruleset": ruleset.id,

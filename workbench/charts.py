@@ -33,7 +33,12 @@ from workbench.simulate import MatchResults
 
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
 FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f", BASELINE: "#000000"}
-BASELINE_MARKER = {"symbol": "star-diamond", "size": 15, "color": FLAG_COLOURS[BASELINE], "line": {"width": 1, "color": "#fff"}}
+BASELINE_MARKER = {
+    "symbol": "star-diamond",
+    "size": 15,
+    "color": FLAG_COLOURS[BASELINE],
+    "line": {"width": 1, "color": "#fff"},
+}
 """A filler's point on the power curve: the baseline the other cards are measured from, not a verdict."""
 RARELY_PLAYED_MARKER = {"symbol": "circle-open", "size": 11, "color": "#b8860b", "line": {"width": 2}}
 """A rarely played card's point: hollow, as its power is mostly the filler's matches (not judged)."""
@@ -210,7 +215,9 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                 else ""
                 for row in group.itertuples()
             ]
-            reasons = [_wrap(str(reason)) for reason in group["reason"]] if "reason" in group.columns else [""] * len(group)
+            reasons = (
+                [_wrap(str(reason)) for reason in group["reason"]] if "reason" in group.columns else [""] * len(group)
+            )
             names = [plotly_text(name) for name in group["card"]]
             notes = [plotly_text(note) for note in group["note"]]
             figure.add_trace(
@@ -268,9 +275,16 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
 def _note(figure: go.Figure, text: str) -> None:
     """A line of words at the top left of the plot, under the title."""
     figure.add_annotation(
-        text=plotly_text(text), xref="paper", yref="paper", x=0, y=1.0, xanchor="left", yanchor="bottom",
+        text=plotly_text(text),
+        xref="paper",
+        yref="paper",
+        x=0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
         showarrow=False,
-        font={"size": 12, "color": "#8a5a00"}, align="left",
+        font={"size": 12, "color": "#8a5a00"},
+        align="left",
     )
 
 
@@ -384,7 +398,9 @@ def draw_odds_figure(rows: Sequence[DrawOdds], label: str) -> go.Figure:
     return _layout(figure, f"Chance to hold {plotly_text(label)}", "your turn", "probability")
 
 
-def _band_steps(values: Sequence[float], lows: Sequence[float], highs: Sequence[float]) -> tuple[list[float], list[float]]:
+def _band_steps(
+    values: Sequence[float], lows: Sequence[float], highs: Sequence[float]
+) -> tuple[list[float], list[float]]:
     """The outline of a band that is flat across each value's own stretch of the axis (a step per value).
 
     Each value owns the axis up to halfway to its neighbours, so a band that jumps when the card's cost
@@ -394,7 +410,11 @@ def _band_steps(values: Sequence[float], lows: Sequence[float], highs: Sequence[
         edges = [values[0] - 0.5, values[0] + 0.5]
     else:
         gaps = [b - a for a, b in pairwise(values)]
-        edges = [values[0] - gaps[0] / 2, *[a + g / 2 for a, g in zip(values, gaps)], values[-1] + gaps[-1] / 2]
+        edges = [
+            values[0] - gaps[0] / 2,
+            *[a + g / 2 for a, g in zip(values, gaps, strict=False)],
+            values[-1] + gaps[-1] / 2,
+        ]
     top_x: list[float] = []
     top_y: list[float] = []
     bottom_x: list[float] = []
@@ -466,7 +486,15 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
                         "thickness": 1.2,
                     },
                     customdata=np.column_stack(
-                        [group["value"], group["cost"], group["low"], group["high"], group["band_low"], group["band_high"], notes]
+                        [
+                            group["value"],
+                            group["cost"],
+                            group["low"],
+                            group["high"],
+                            group["band_low"],
+                            group["band_high"],
+                            notes,
+                        ]
                     ),
                     hovertemplate=(
                         f"<b>{card}</b>, {label} %{{customdata[0]}}<br>"
@@ -518,7 +546,12 @@ def power_change_figure(comparison: PowerComparison) -> go.Figure:
     if joins_x:
         figure.add_trace(
             go.Scatter(
-                x=joins_x, y=joins_y, mode="lines", line={"color": "#bbb", "width": 2}, showlegend=False, hoverinfo="skip"
+                x=joins_x,
+                y=joins_y,
+                mode="lines",
+                line={"color": "#bbb", "width": 2},
+                showlegend=False,
+                hoverinfo="skip",
             )
         )
 
@@ -568,7 +601,8 @@ def power_change_figure(comparison: PowerComparison) -> go.Figure:
                 marker={"size": 12, "color": VERDICT_COLOURS.get(verdict, "#1f77b4")},
                 hovertemplate=(
                     "<b>%{customdata[0]}</b> after (cost %{customdata[3]})<br>"
-                    "power %{x:+.3f} (95% CI %{customdata[1]:+.3f} to %{customdata[2]:+.3f})<extra>%{fullData.name}</extra>"
+                    "power %{x:+.3f} (95% CI %{customdata[1]:+.3f} to "
+                    "%{customdata[2]:+.3f})<extra>%{fullData.name}</extra>"
                 ),
                 **side(measured_after & (verdicts == verdict), "new", after_y),
             )
@@ -623,8 +657,10 @@ def health_length_figure(health: GameHealth) -> go.Figure:
     shortest = float(health.meta.get("thresholds", {}).get("min_median_turns", 0) or 0)
     if shortest:
         figure.add_vline(
-            x=shortest - 0.5, line={"dash": "dash", "color": "#2ca02c"},
-            annotation_text=f"healthy median from {shortest:g} turns", annotation_position="top right",
+            x=shortest - 0.5,
+            line={"dash": "dash", "color": "#2ca02c"},
+            annotation_text=f"healthy median from {shortest:g} turns",
+            annotation_position="top right",
         )
     cap = health.meta.get("turn_cap")
     if cap is not None and float(health.length_summary["max"]) >= cap:

@@ -82,11 +82,15 @@ def _common_options() -> _Parser:
     common.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
     talk = common.add_mutually_exclusive_group()
     talk.add_argument(
-        "-q", "--quiet", action="store_true",
+        "-q",
+        "--quiet",
+        action="store_true",
         help="say nothing on stderr but errors: no notes, progress bars or summaries",
     )
     talk.add_argument(
-        "-v", "--verbose", action="store_true",
+        "-v",
+        "--verbose",
+        action="store_true",
         help="say more on stderr: which files were read, the time taken, a bug's traceback",
     )
     return common
@@ -96,7 +100,10 @@ def _option_options() -> _Parser:
     """`--option`: a rule option of the ruleset, repeated for more."""
     options = _Parser(add_help=False)
     options.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="rule option (docs/rulesets/<id>.md lists them); repeat for more",
     )
     return options
@@ -106,7 +113,8 @@ def _cardset_options() -> _Parser:
     """The card set a command reads, and its ruleset."""
     cardset = _Parser(add_help=False)
     cardset.add_argument(
-        "cardset", metavar="CARDSET",
+        "cardset",
+        metavar="CARDSET",
         help="card sheet (.xlsx or .csv), - for standard input, or a bundled set's name (workbench sets)",
     )
     cardset.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
@@ -117,17 +125,24 @@ def _simulation_options(option_options: _Parser) -> _Parser:
     """The options every simulating command shares (simulate, power-curve, sweep, report, health, diff)."""
     simulation = _Parser(add_help=False, parents=[option_options])
     simulation.add_argument(
-        "--seed", type=int, default=POWER_CURVE_DEFAULTS.seed, metavar="S",
+        "--seed",
+        type=int,
+        default=POWER_CURVE_DEFAULTS.seed,
+        metavar="S",
         help=f"random seed (default {POWER_CURVE_DEFAULTS.seed}); same seed, same figures",
     )
     simulation.add_argument(
-        "--policy", default=POWER_CURVE_DEFAULTS.policy, metavar="P",
+        "--policy",
+        default=POWER_CURVE_DEFAULTS.policy,
+        metavar="P",
         help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy}); power-curve and report "
         "also take a list, e.g. greedy,random: one curve per policy, verdicts side by side",
     )
     simulation.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
     simulation.add_argument(
-        "--executor", default="local", metavar="E",
+        "--executor",
+        default="local",
+        metavar="E",
         help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
     )
     return simulation
@@ -148,9 +163,7 @@ def _parser() -> argparse.ArgumentParser:
     simulation_options = _simulation_options(option_options)
 
     def add(name: str, help_text: str, *parents: _Parser) -> argparse.ArgumentParser:
-        return commands.add_parser(
-            name, help=_help(help_text), description=help_text, parents=[common, *parents]
-        )
+        return commands.add_parser(name, help=_help(help_text), description=help_text, parents=[common, *parents])
 
     def add_deck_argument(sub: argparse.ArgumentParser, help_text: str) -> None:
         sub.add_argument("--deck", action="append", default=[], metavar="FILE|NAME", help=_help(help_text))
@@ -166,16 +179,24 @@ def _parser() -> argparse.ArgumentParser:
     template.add_argument("ruleset", metavar="RULESET", help="ruleset id")
     add_out_argument(template, "FILE.xlsx", "the sheet")
 
-    validate = add("validate", "check every card's cost formula and every deck's construction rules",
-                   cardset_options, option_options)
+    validate = add(
+        "validate",
+        "check every card's cost formula and every deck's construction rules",
+        cardset_options,
+        option_options,
+    )
     add_deck_argument(
-        validate, "decklist file (- for standard input), or the name of a deck of the set; repeat for more (default: "
+        validate,
+        "decklist file (- for standard input), or the name of a deck of the set; repeat for more (default: "
         "the workbook's Decks sheet)",
     )
 
     def add_min_play_share(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
-            "--min-play-share", type=_play_share, default=POWER_CURVE_DEFAULTS.min_play_share, metavar="SHARE",
+            "--min-play-share",
+            type=_play_share,
+            default=POWER_CURVE_DEFAULTS.min_play_share,
+            metavar="SHARE",
             help=_help(
                 "a card played in fewer than this share of its matches is 'rarely played', not judged (default "
                 f"{POWER_CURVE_DEFAULTS.min_play_share:.0%}; 0.05 or 5%; 0 judges every card)"
@@ -184,7 +205,9 @@ def _parser() -> argparse.ArgumentParser:
 
     def add_gauntlet_argument(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
-            "--gauntlet", default="hand", metavar="hand|auto:N",
+            "--gauntlet",
+            default="hand",
+            metavar="hand|auto:N",
             help="hand: the decks given (default); auto:N adds N decks built at random from the set under its deck "
             "rules, measures every card in each of them, and compares the verdicts with the hand-made decks'",
         )
@@ -192,17 +215,25 @@ def _parser() -> argparse.ArgumentParser:
     def add_power_curve_arguments(sub: argparse.ArgumentParser, per: str) -> None:
         """The power curve's own settings, the same for power-curve, sweep and report (and as in the app)."""
         sub.add_argument(
-            "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+            "--matches-per-card",
+            type=int,
+            default=POWER_CURVE_DEFAULTS.matches_per_card,
+            metavar="N",
             help=f"matches per {per} (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as in the app)",
         )
         add_min_play_share(sub)
 
     set_decks_default = "(default: the set's decks: its Decks sheet, then the decks/ folder beside CARDSET)"
 
-    simulate = add("simulate", "play seeded matches between two decks: win rate with 95% interval",
-                   cardset_options, simulation_options)
+    simulate = add(
+        "simulate",
+        "play seeded matches between two decks: win rate with 95% interval",
+        cardset_options,
+        simulation_options,
+    )
     add_deck_argument(
-        simulate, "deck A, then deck B (default: A), each a decklist file or the name of a deck of the set; three or "
+        simulate,
+        "deck A, then deck B (default: A), each a decklist file or the name of a deck of the set; three or "
         "more decks give the matchup matrix of every pair",
     )
     simulate.add_argument(
@@ -212,52 +243,77 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
     simulate.add_argument("--trace", action="store_true", help="print match 0 turn by turn instead of the summary")
 
-    power = add("power-curve", "each card's simulated power against its cost, with intervals and flags",
-                cardset_options, simulation_options)
+    power = add(
+        "power-curve",
+        "each card's simulated power against its cost, with intervals and flags",
+        cardset_options,
+        simulation_options,
+    )
     add_deck_argument(power, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(power, "card")
     add_gauntlet_argument(power)
 
-    sweep = add("sweep", "one card's simulated power as a field takes each value, against its cost tier's band",
-                cardset_options, simulation_options)
+    sweep = add(
+        "sweep",
+        "one card's simulated power as a field takes each value, against its cost tier's band",
+        cardset_options,
+        simulation_options,
+    )
     sweep.add_argument("--card", required=True, metavar="NAME", help="the card to vary")
     sweep.add_argument("--field", required=True, metavar="COLUMN", help="the column to vary, e.g. attack or soul_cost")
     sweep.add_argument("--values", required=True, metavar="V", help="LOW..HIGH (inclusive) or a list like 1,3,5")
     add_deck_argument(sweep, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(sweep, "value")
 
-    report = add("report", "write a balance report a team can read without the app (HTML or XLSX)",
-                 cardset_options, simulation_options)
+    report = add(
+        "report",
+        "write a balance report a team can read without the app (HTML or XLSX)",
+        cardset_options,
+        simulation_options,
+    )
     add_deck_argument(
-        report, "decks to validate and simulate; the first is the power curve's reference "
-        f"{set_decks_default}",
+        report,
+        f"decks to validate and simulate; the first is the power curve's reference {set_decks_default}",
     )
     report.add_argument(
-        "--baseline", metavar="OLD_CARDSET", help="an earlier version of the set (a file, - or a bundled set's name): "
-        "adds a changes section",
+        "--baseline",
+        metavar="OLD_CARDSET",
+        help="an earlier version of the set (a file, - or a bundled set's name): adds a changes section",
     )
     add_out_argument(report, "FILE.html|FILE.xlsx", "the report (- writes the HTML report)")
     report.add_argument(
-        "--png-dir", metavar="DIR",
+        "--png-dir",
+        metavar="DIR",
         help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)",
     )
     add_power_curve_arguments(report, "card")
     add_gauntlet_argument(report)
     report.add_argument(
-        "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
+        "--matches",
+        type=int,
+        default=POWER_CURVE_DEFAULTS.matches_per_pair,
+        metavar="N",
         help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
     )
 
-    health = add("health", "the game's own health: first-player advantage, length, turn-cap hits, draws, dead cards",
-                 cardset_options, simulation_options)
+    health = add(
+        "health",
+        "the game's own health: first-player advantage, length, turn-cap hits, draws, dead cards",
+        cardset_options,
+        simulation_options,
+    )
     add_deck_argument(health, f"decks to play, every ordered pair of them {set_decks_default}")
     health.add_argument(
-        "--matches", type=int, default=POWER_CURVE_DEFAULTS.matches_per_pair, metavar="N",
+        "--matches",
+        type=int,
+        default=POWER_CURVE_DEFAULTS.matches_per_pair,
+        metavar="N",
         help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups)",
     )
 
-    print_sheet = add("print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks",
-                      cardset_options)
+    print_sheet = add(
+        "print", "write a printable proof sheet: every card drawn, nine to a page, with cut marks", cardset_options
+    )
     add_out_argument(print_sheet, "FILE.html", "the print sheet")
 
     diff = add("diff", "what changed between two versions of a card set, as patch notes", simulation_options)
@@ -265,11 +321,15 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW", help="the later card sheet (.xlsx or .csv, - or a bundled set's name)")
     diff.add_argument("--ruleset", metavar="ID", help="ruleset id (default: the Set sheet, else detected)")
     add_deck_argument(
-        diff, "with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of "
+        diff,
+        "with decks (files, or names of NEW's decks; the reference deck first), also simulate the power of "
         "every changed card in both versions",
     )
     diff.add_argument(
-        "--matches-per-card", type=int, default=POWER_CURVE_DEFAULTS.matches_per_card, metavar="N",
+        "--matches-per-card",
+        type=int,
+        default=POWER_CURVE_DEFAULTS.matches_per_card,
+        metavar="N",
         help=f"matches per card and version (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as power-curve)",
     )
 
@@ -449,7 +509,8 @@ def _resolve_decks(
     by_argument = iter(resolved)
     decks = [
         read_decklist("stdin", cardset, data=_Stdin.read("--deck"), filename="stdin")
-        if argument == STDIO else next(by_argument)
+        if argument == STDIO
+        else next(by_argument)
         for argument in deck_args
     ]
     for argument, deck in zip(deck_args, decks, strict=True):
@@ -502,8 +563,10 @@ def _cmd_sets(args: argparse.Namespace) -> int:
         what = "deliberate mistakes" if entry.role == "mistakes" else "sample set"
         decks = ", ".join(deck.stem for deck in entry.decks) or "no decklists"
         print(f"{entry.name:<{width}}  {what:<19}  {entry.path.name:<24}  decks: {decks}")
-    _Say.note(f"{len(catalogue)} bundled sets in {CARDSETS_DIR}; any command takes one by name, e.g. "
-              f"workbench validate {catalogue[0].name}")
+    _Say.note(
+        f"{len(catalogue)} bundled sets in {CARDSETS_DIR}; any command takes one by name, e.g. "
+        f"workbench validate {catalogue[0].name}"
+    )
     return EXIT_OK
 
 
@@ -583,8 +646,11 @@ def _no_set_decks(cardset: CardSet) -> WorkbenchInputError:
     folder = _decks_folder(cardset)
     return WorkbenchInputError(
         f"no --deck given, and the set has no decks: no deck in a Decks sheet of {cardset.path}"
-        + (f" and no decklists in {folder}." if folder is not None else " (read from standard input, so no decks/ "
-           "folder beside it)."),
+        + (
+            f" and no decklists in {folder}."
+            if folder is not None
+            else " (read from standard input, so no decks/ folder beside it)."
+        ),
         expected="--deck REFERENCE [--deck GAUNTLET ...], a Decks sheet in the workbook (columns deck, count, name) "
         "or a decks/ folder beside the card sheet",
     )
@@ -645,7 +711,9 @@ class ProgressBar:
             return
         self.last_percent = percent
         filled = percent * 30 // 100
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% {done:,}/{total:,} matches")
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% {done:,}/{total:,} matches"
+        )
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
@@ -659,11 +727,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from workbench.simulate import simulate, trace
 
     if not args.deck:
-        raise WorkbenchInputError("simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)")
+        raise WorkbenchInputError(
+            "simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)"
+        )
     cardset, decks, overrides = _load(args, args.deck)
     if len(decks) > 2:
         if args.trace:
-            raise WorkbenchInputError(f"--trace plays one match, but {len(decks)} decks were given.", expected="--deck A [--deck B] with --trace")
+            raise WorkbenchInputError(
+                f"--trace plays one match, but {len(decks)} decks were given.",
+                expected="--deck A [--deck B] with --trace",
+            )
         return _print_matchups(args, cardset, decks, overrides)
     deck_b = decks[1] if len(decks) > 1 else None
     if args.trace:
@@ -671,8 +744,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             print(line)
         return EXIT_OK
     results = simulate(
-        cardset, decks[0], deck_b, args.matches, args.seed, _policies(args), overrides,
-        first_player=args.first, executor=args.executor, workers=args.workers, progress=ProgressBar("simulate"),
+        cardset,
+        decks[0],
+        deck_b,
+        args.matches,
+        args.seed,
+        _policies(args),
+        overrides,
+        first_player=args.first,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("simulate"),
     )
     summary = results.summary()
     if args.format == "json":
@@ -683,7 +765,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"A win rate:            {results.win_rate_a}")
     print(f"first-player win rate: {results.first_player_win_rate}")
     q1, median, q3 = summary["turns_quartiles"]
-    print(f"draws: {results.draw_rate:.1%}; turns: mean {results.mean_turns:.1f}, quartiles {q1:g} / {median:g} / {q3:g}")
+    print(
+        f"draws: {results.draw_rate:.1%}; turns: mean {results.mean_turns:.1f}, quartiles {q1:g} / {median:g} / {q3:g}"
+    )
     for column, mean in summary.get("per_match_means", {}).items():
         print(f"mean {column}: {mean:.3f}")
     return EXIT_OK
@@ -695,8 +779,15 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
     from workbench.simulate import provenance
 
     frame = matchup_matrix(
-        cardset, decks, args.matches, args.seed, args.policy, overrides,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("matchups"),
+        cardset,
+        decks,
+        args.matches,
+        args.seed,
+        args.policy,
+        overrides,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("matchups"),
     )
     engine, resolved = cardset.ruleset.engine, cardset.ruleset.resolve_options(overrides)
     assert engine is not None
@@ -757,8 +848,16 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
     policies = parse_policies(args.policy, cardset)
     gauntlet = parse_gauntlet(args.gauntlet)
     runs = power_curve_runs(
-        cardset, decks, policies, gauntlet, args.matches_per_card, args.seed, overrides,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("power curve"),
+        cardset,
+        decks,
+        policies,
+        gauntlet,
+        args.matches_per_card,
+        args.seed,
+        overrides,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("power curve"),
         min_play_share=args.min_play_share,
     )
     if len(runs.runs) == 1:
@@ -816,7 +915,8 @@ def _print_curve(curve: Any) -> None:
     print(_provenance_line(curve.meta))
     print(
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
-        f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
+        f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x "
+        f"{curve.meta['cost_axis']}"
     )
     for name, text in curve.meta.get("auto_decks", {}).items():
         print(f"{name}: " + "; ".join(line for line in text.splitlines() if line))
@@ -861,15 +961,22 @@ def _power_table(cards: Any) -> str:
     """The power-curve table as text: one row per card, cheapest first, with play shares and the flag's reason."""
     width = max([len(name) for name in cards["card"]] + [4])
     lines = [
-        f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  {'first':>5}  "
-        f"{'flag':<13}  {'suggested':>9}  why"
+        f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  "
+        f"{'first':>5}  {'flag':<13}  {'suggested':>9}  why"
     ]
     for row in cards.sort_values(["cost", "power"]).itertuples():
-        suggested = "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
-        first = "—" if row.first_played_turn is None or row.first_played_turn != row.first_played_turn else f"{row.first_played_turn:.1f}"
+        suggested = (
+            "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
+        )
+        first = (
+            "—"
+            if row.first_played_turn is None or row.first_played_turn != row.first_played_turn
+            else f"{row.first_played_turn:.1f}"
+        )
         lines.append(
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  {row.flag:<13}  {suggested:>9}  {row.reason}"
+            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  {row.flag:<13}  {suggested:>9}  "
+            f"{row.reason}"
         )
     return "\n".join(lines)
 
@@ -882,8 +989,18 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if not decks:
         raise _no_set_decks(cardset)
     result = sweep(
-        cardset, decks, args.card, args.field, values, args.matches_per_card, args.seed, args.policy, overrides,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("sweep"),
+        cardset,
+        decks,
+        args.card,
+        args.field,
+        values,
+        args.matches_per_card,
+        args.seed,
+        args.policy,
+        overrides,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("sweep"),
         min_play_share=args.min_play_share,
     )
     if args.format == "json":
@@ -896,11 +1013,15 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     )
     if result.statement:
         print(result.statement)
-    print(f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  {'played':>6}  {'flag':<13}  note")
+    print(
+        f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  {'played':>6}  "
+        f"{'flag':<13}  note"
+    )
     for row in result.points.itertuples():
         print(
             f"{row.value!s:>8}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {_share_cell(row.played):>6}  {row.flag:<13}  {row.note}".rstrip()
+            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {_share_cell(row.played):>6}  {row.flag:<13}  "
+            f"{row.note}".rstrip()
         )
     return EXIT_OK
 
@@ -923,9 +1044,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     policies = parse_policies(args.policy, cardset)
     report = build_report(
-        cardset, decks, overrides, args.matches_per_card, args.matches, args.seed, policies[0], baseline,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("report"), min_play_share=args.min_play_share,
-        also_policies=policies[1:], gauntlet=parse_gauntlet(args.gauntlet),
+        cardset,
+        decks,
+        overrides,
+        args.matches_per_card,
+        args.matches,
+        args.seed,
+        policies[0],
+        baseline,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("report"),
+        min_play_share=args.min_play_share,
+        also_policies=policies[1:],
+        gauntlet=parse_gauntlet(args.gauntlet),
     )
     written: list[int] = []
 
@@ -942,9 +1074,15 @@ def _cmd_report(args: argparse.Namespace) -> int:
         images = write_pngs(report, args.png_dir)
     _emit_summary(
         args,
-        {"out": str(path), "bytes": written[0], "images": [str(p) for p in images], **report.provenance,
-         "notes": report.notes},
-        f"wrote {path} ({written[0] / 1024:,.0f} KiB)" + "".join(f"; {note}" for note in report.notes)
+        {
+            "out": str(path),
+            "bytes": written[0],
+            "images": [str(p) for p in images],
+            **report.provenance,
+            "notes": report.notes,
+        },
+        f"wrote {path} ({written[0] / 1024:,.0f} KiB)"
+        + "".join(f"; {note}" for note in report.notes)
         + "".join(f"\nwrote {image}" for image in images),
     )
     return EXIT_OK
@@ -957,8 +1095,15 @@ def _cmd_health(args: argparse.Namespace) -> int:
     if not decks:
         raise _no_set_decks(cardset)
     health = game_health(
-        cardset, decks, args.matches, args.seed, args.policy, overrides,
-        executor=args.executor, workers=args.workers, progress=ProgressBar("health"),
+        cardset,
+        decks,
+        args.matches,
+        args.seed,
+        args.policy,
+        overrides,
+        executor=args.executor,
+        workers=args.workers,
+        progress=ProgressBar("health"),
     )
     if args.format == "json":
         _emit_json(health.to_json())
@@ -1010,8 +1155,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     if args.deck:
         decks, _found = _resolve_decks(args.deck, new, _decks_folder(new))
         result = with_power_changes(
-            result, decks, args.matches_per_card, args.seed, args.policy, overrides,
-            workers=args.workers, progress=ProgressBar("power"), executor=args.executor,
+            result,
+            decks,
+            args.matches_per_card,
+            args.seed,
+            args.policy,
+            overrides,
+            workers=args.workers,
+            progress=ProgressBar("power"),
+            executor=args.executor,
         )
     if args.format == "json":
         _emit_json(result.to_json())
@@ -1044,8 +1196,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     rulesets = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
     overrides = parse_option_pairs(args.option)
     if overrides and not args.ruleset:
-        raise WorkbenchInputError("--option needs --ruleset: rule options belong to one game.",
-                                  expected="workbench bench --ruleset ID --option KEY=VALUE")
+        raise WorkbenchInputError(
+            "--option needs --ruleset: rule options belong to one game.",
+            expected="workbench bench --ruleset ID --option KEY=VALUE",
+        )
     for ruleset in rulesets:
         ruleset.resolve_options(overrides)
         if ruleset.engine is not None and args.only != "validation":
@@ -1059,22 +1213,23 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             if args.format == "text":
                 print(
                     f"{ruleset.id:<8} validate {result['cards']:>6} cards: read {result['read_seconds']:.2f} s "
-                    f"({result['reader']} reader), "
-                    f"parse {result['parse_seconds']:.2f} s, checks {result['check_seconds']:.2f} s, "
+                    f"({result['reader']} reader), parse {result['parse_seconds']:.2f} s, "
+                    f"checks {result['check_seconds']:.2f} s, "
                     f"total {result['total_seconds']:.2f} s (best of {result['repeat']})"
                 )
     if args.only in (None, "engines"):
         for ruleset in rulesets:
             if ruleset.engine_module is None:
                 continue
-            result = bench_engine(ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy,
-                                  options=overrides)
+            result = bench_engine(
+                ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy, options=overrides
+            )
             result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
             engines.append(result)
             if args.format == "text":
                 print(
-                    f"{ruleset.id:<8} engine {result['engine_version']}: {result['matches_per_second']:>10,.0f} matches/s "
-                    f"on one core ({result['policy']}, {result['deck_a']} vs {result['deck_b']}, "
+                    f"{ruleset.id:<8} engine {result['engine_version']}: {result['matches_per_second']:>10,.0f} "
+                    f"matches/s on one core ({result['policy']}, {result['deck_a']} vs {result['deck_b']}, "
                     f"{result['matches']:,} matches, best of {result['repeat']}"
                     f"{''.join(f', {key}={value}' for key, value in overrides.items())}); first call "
                     f"{result['first_call_seconds']:.2f} s (compile or load cache)"
@@ -1083,7 +1238,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     plain = result["reference"]
                     print(
                         f"{ruleset.id:<8} per-object Python engine: {plain['matches_per_second']:>10,.0f} matches/s "
-                        f"({plain['matches']:,} matches, same decks and seeds); compiled is {plain['speedup']:g}x faster"
+                        f"({plain['matches']:,} matches, same decks and seeds); compiled is {plain['speedup']:g}x "
+                        "faster"
                     )
                 curve = result["power_curve"]
                 print(

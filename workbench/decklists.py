@@ -143,16 +143,24 @@ class _DeckSize:
         self.lines += 1
         if self.lines > MAX_DECKLIST_LINES:
             raise over_limit(
-                "decklist_lines", f"the decklist has more than {MAX_DECKLIST_LINES:,} lines", path=self.path,
-                sheet=self.sheet, row=number, column=column,
+                "decklist_lines",
+                f"the decklist has more than {MAX_DECKLIST_LINES:,} lines",
+                path=self.path,
+                sheet=self.sheet,
+                row=number,
+                column=column,
             )
 
     def cards(self, count: int, number: int, column: str | None = None) -> None:
         self.total += count
         if self.total > MAX_DECK_CARDS:
             raise over_limit(
-                "deck_cards", f"the deck holds more than {MAX_DECK_CARDS:,} cards by this line", path=self.path,
-                sheet=self.sheet, row=number, column=column,
+                "deck_cards",
+                f"the deck holds more than {MAX_DECK_CARDS:,} cards by this line",
+                path=self.path,
+                sheet=self.sheet,
+                row=number,
+                column=column,
             )
 
 
@@ -362,7 +370,15 @@ def _deck_from_rows(
         if block != previous_block:
             group, previous_block = group + 1, block
         resolved = _resolve(
-            str(card_name), count, number, block[0], cardset, deck_name, sheet, findings, ruleset.id,
+            str(card_name),
+            count,
+            number,
+            block[0],
+            cardset,
+            deck_name,
+            sheet,
+            findings,
+            ruleset.id,
             roles.headers[roles.name],
         )
         lines.append(replace(resolved, group=group))

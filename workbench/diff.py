@@ -82,8 +82,18 @@ class CostChange:
 
 
 POWER_COLUMNS = (
-    "card", "old_name", "old_cost", "new_cost", "old_power", "old_low", "old_high",
-    "new_power", "new_low", "new_high", "change", "verdict",
+    "card",
+    "old_name",
+    "old_cost",
+    "new_cost",
+    "old_power",
+    "old_low",
+    "old_high",
+    "new_power",
+    "new_low",
+    "new_high",
+    "change",
+    "verdict",
 )
 """The columns of `PowerComparison.frame`, in order."""
 
@@ -142,7 +152,11 @@ class SetDiff:
     @property
     def cards_whose_play_changed(self) -> list[str]:
         """Names of the cards that may play differently: changed in a field (new name), removed (old), added (new)."""
-        return [c.name for c in self.changed if c.changes] + [_name(e) for e in self.removed] + [_name(e) for e in self.added]
+        return (
+            [c.name for c in self.changed if c.changes]
+            + [_name(e) for e in self.removed]
+            + [_name(e) for e in self.added]
+        )
 
     @property
     def is_empty(self) -> bool:
@@ -174,8 +188,18 @@ class SetDiff:
     def to_json(self) -> dict[str, Any]:
         """The diff as plain data (for `--format json` and reports)."""
         return {
-            "old": {"path": self.old.path, "name": self.old.name, "version": self.old.version, "hash": self.old.content_hash()},
-            "new": {"path": self.new.path, "name": self.new.name, "version": self.new.version, "hash": self.new.content_hash()},
+            "old": {
+                "path": self.old.path,
+                "name": self.old.name,
+                "version": self.old.version,
+                "hash": self.old.content_hash(),
+            },
+            "new": {
+                "path": self.new.path,
+                "name": self.new.name,
+                "version": self.new.version,
+                "hash": self.new.content_hash(),
+            },
             "ruleset": {"id": self.new.ruleset.id, "version": self.new.ruleset.version},
             "added": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.added],  # type: ignore[attr-defined]
             "removed": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.removed],  # type: ignore[attr-defined]
@@ -270,20 +294,36 @@ def with_power_changes(
         appended.append(CardEntry(entry.card.model_copy(update={"name": label}), entry.row))
     pairs += [(None, _name(e)) for e in diff.added]
     if not pairs:
-        return replace(diff, power=PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)), {}, ["No card changed a field, so no power moved."]))
+        return replace(
+            diff,
+            power=PowerComparison(
+                pd.DataFrame(columns=list(POWER_COLUMNS)), {}, ["No card changed a field, so no power moved."]
+            ),
+        )
     both = replace(diff.new, entries=[*diff.new.entries, *appended])
     measured = [name for old_name, new_name in pairs for name in (before_name.get(old_name or ""), new_name) if name]
     try:
         curve = power_curve(
-            both, decks, matches_per_card, seed, policy, options,
-            workers=workers, progress=progress, executor=executor, only=measured,
+            both,
+            decks,
+            matches_per_card,
+            seed,
+            policy,
+            options,
+            workers=workers,
+            progress=progress,
+            executor=executor,
+            only=measured,
         )
     except WorkbenchInputError as error:
-        return replace(diff, power=PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)), {}, [f"Power was not measured: {error}"]))
+        return replace(
+            diff,
+            power=PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)), {}, [f"Power was not measured: {error}"]),
+        )
     by_card = {row.card: row for row in curve.cards.itertuples()}
     notes = [
-        f"{name.removesuffix(' (before)')} ({'old' if name in before_name.values() else 'new'} version) was not measured: "
-        "a card needs a cost and a filler of its kind in the reference deck."
+        f"{name.removesuffix(' (before)')} ({'old' if name in before_name.values() else 'new'} version) was not "
+        "measured: a card needs a cost and a filler of its kind in the reference deck."
         for name in measured
         if name not in by_card
     ]

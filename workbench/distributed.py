@@ -113,7 +113,9 @@ def group_jobs(jobs: Sequence[Job], task_matches: int = DASK_TASK_MATCHES) -> li
     return [group for group in groups if group]
 
 
-def play_jobs(engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def play_jobs(
+    engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Play several jobs in one task (runs on a Dask worker)."""
     engine = importlib.import_module(engine_module).ENGINE
     return [
@@ -138,7 +140,9 @@ def run_jobs_on_dask(
         progress(0, total)
     [shared] = client.scatter([compiled], broadcast=True)
     groups = group_jobs(jobs)
-    futures = [client.submit(play_jobs, engine_module, shared, [jobs[i] for i in group], pure=False) for group in groups]
+    futures = [
+        client.submit(play_jobs, engine_module, shared, [jobs[i] for i in group], pure=False) for group in groups
+    ]
     index_of = {future.key: position for position, future in enumerate(futures)}
     results: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None] = [None] * len(futures)
     done = 0

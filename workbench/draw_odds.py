@@ -39,8 +39,7 @@ def probability_at_least(deck_size: int, copies: int, seen: int, wanted: int = 1
     total = comb(deck_size, seen)
     # A hand of i copies also needs seen - i other cards; where the deck has too few, that hand cannot happen.
     below = sum(
-        comb(copies, i) * comb(deck_size - copies, seen - i)
-        for i in range(max(0, seen - (deck_size - copies)), wanted)
+        comb(copies, i) * comb(deck_size - copies, seen - i) for i in range(max(0, seen - (deck_size - copies)), wanted)
     )
     return 1 - Fraction(below, total)
 

@@ -52,7 +52,9 @@ counts it: in SOURCE, circles, plasma and souls every player's turn counts (the 
 turn 9-12). They are kept by `count_draw` and `count_play`, which every engine calls where it counts a draw or a
 play, so they never change a decision: results stay the same bit for bit.
 """
-DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT, MATCHES_DRAWN, MATCHES_PLAYED, FIRST_PLAYED_TURN = range(len(COUNTERS))
+DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT, MATCHES_DRAWN, MATCHES_PLAYED, FIRST_PLAYED_TURN = range(
+    len(COUNTERS)
+)
 
 COUNTER_SCRATCH: tuple[str, ...] = ("last_match_drawn", "last_match_played", "this_match")
 """Columns a kernel's counters array has after COUNTERS, never returned: for each side and card, 1 + the number (in
@@ -310,4 +312,6 @@ class Engine:
         key = name.strip().casefold()
         if key in self.policies:
             return self.policies.index(key)
-        raise WorkbenchInputError(f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(self.policies))
+        raise WorkbenchInputError(
+            f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(self.policies)
+        )

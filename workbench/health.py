@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.analysis import play_every_pair
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
-from workbench.analysis import play_every_pair
 from workbench.simulate import MatchResults, Progress, Rate, engine_for, provenance
 
 Z95 = 1.959964
@@ -371,7 +371,9 @@ def game_health(
 
 def _first_player_figure(matches: pd.DataFrame, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
     """The first player's win rate over every match, draws half (Ludii's AdvantageP1; Balance = 1 - |2p - 1|)."""
-    score = float((matches["winner"] == matches["first_player"]).sum()) + 0.5 * float((matches["winner"] == "draw").sum())
+    score = float((matches["winner"] == matches["first_player"]).sum()) + 0.5 * float(
+        (matches["winner"] == "draw").sum()
+    )
     rate = Rate.of(score, len(matches))
     low, high = thresholds.first_player_low, thresholds.first_player_high
     side = _outside(rate.low, rate.high, low, high)
@@ -408,12 +410,19 @@ def _seat_placement_figure(matches: pd.DataFrame, thresholds: HealthThresholds, 
     """Millennium Blades: deck A's placement and VP when it sits in the first half of the turn order, against the
     second half (the engine's first player says which half A sits in)."""
     first = matches["first_player"] == "A"
-    place_first, place_second = matches.loc[first, "place"].to_numpy(float), matches.loc[~first, "place"].to_numpy(float)
+    place_first, place_second = (
+        matches.loc[first, "place"].to_numpy(float),
+        matches.loc[~first, "place"].to_numpy(float),
+    )
     vp_first, vp_second = matches.loc[first, "vp"].to_numpy(float), matches.loc[~first, "vp"].to_numpy(float)
     if not len(place_first) or not len(place_second):
         return HealthFigure(
-            key=SEAT_PLACEMENT, label="seat advantage (placement)", measured=False,
-            summary="not measured: every match had the same seat order", healthy="", ludii="AdvantageP1 (in places)",
+            key=SEAT_PLACEMENT,
+            label="seat advantage (placement)",
+            measured=False,
+            summary="not measured: every match had the same seat order",
+            healthy="",
+            ludii="AdvantageP1 (in places)",
         )
     gap = float(place_first.mean() - place_second.mean())
     _, var_first = _mean_interval(place_first)
@@ -454,7 +463,10 @@ def _length_figure(matches: pd.DataFrame, ruleset_id: str, thresholds: HealthThr
     mean = float(turns.mean())
     half, _ = _mean_interval(turns)
     q1, median, q3 = (float(q) for q in np.quantile(turns, [0.25, 0.5, 0.75]))
-    summary = f"matches last {mean:.1f} turns on average [{mean - half:.1f}, {mean + half:.1f}]; quartiles {q1:g} / {median:g} / {q3:g}"
+    summary = (
+        f"matches last {mean:.1f} turns on average [{mean - half:.1f}, "
+        f"{mean + half:.1f}]; quartiles {q1:g} / {median:g} / {q3:g}"
+    )
     warning = None
     if median < thresholds.min_median_turns:
         share_short = float((turns < thresholds.min_median_turns).mean())
@@ -476,13 +488,18 @@ def _length_figure(matches: pd.DataFrame, ruleset_id: str, thresholds: HealthThr
     )
 
 
-def _turn_cap_figure(hit_cap: pd.Series, turn_cap: int | None, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+def _turn_cap_figure(
+    hit_cap: pd.Series, turn_cap: int | None, ruleset_id: str, thresholds: HealthThresholds
+) -> HealthFigure:
     """The share of matches that reached the ruleset's turn cap (Ludii's Timeouts)."""
     if turn_cap is None:
         return HealthFigure(
             key=TURN_CAP,
             label="turn-cap hits",
-            summary=f"not measured: the {ruleset_id} rules have no turn cap (no turn_cap option); a match ends by its own rules",
+            summary=(
+                f"not measured: the {ruleset_id} rules have no turn cap "
+                "(no turn_cap option); a match ends by its own rules"
+            ),
             healthy=f"at most {_limit(thresholds.max_turn_cap_share)} of matches",
             ludii="Timeouts",
             measured=False,
@@ -497,7 +514,10 @@ def _turn_cap_figure(hit_cap: pd.Series, turn_cap: int | None, ruleset_id: str, 
     return HealthFigure(
         key=TURN_CAP,
         label="turn-cap hits",
-        summary=f"{_rate_text(rate)} of matches reach the turn cap of {turn_cap} turns ({int(hit_cap.sum()):,} of {len(hit_cap):,})",
+        summary=(
+            f"{_rate_text(rate)} of matches reach the turn cap of "
+            f"{turn_cap} turns ({int(hit_cap.sum()):,} of {len(hit_cap):,})"
+        ),
         healthy=f"at most {_limit(thresholds.max_turn_cap_share)} of matches",
         ludii=f"Timeouts {rate.value:.3f}",
         value=rate.value,
@@ -538,7 +558,9 @@ def _card_plays(results: Sequence[tuple[Deck, Deck, int, MatchResults]], thresho
         counters = result.counters
         for side, deck in (("A", deck_a), ("B", deck_b)):
             seat = counters[counters["deck"] == side]
-            played = seat["matches_played"] if "matches_played" in seat else seat["played"].clip(upper=len(result.matches))
+            played = (
+                seat["matches_played"] if "matches_played" in seat else seat["played"].clip(upper=len(result.matches))
+            )
             drawn = seat["matches_drawn"] if "matches_drawn" in seat else seat["drawn"].clip(upper=len(result.matches))
             effects = sum((seat[name] for name in EFFECT_COUNTERS if name in seat), pd.Series(0, index=seat.index))
             rows.append(
@@ -589,7 +611,10 @@ def _never_played_figure(
     if never or rare:
         parts = []
         if never:
-            parts.append(f"{len(never)} of {cards} cards ({_percent(share)}) {'was' if len(never) == 1 else 'were'} never played: {', '.join(never)}")
+            parts.append(
+                f"{len(never)} of {cards} cards ({_percent(share)}) {'was' if len(never) == 1 else 'were'} never "
+                f"played: {', '.join(never)}"
+            )
         if rare:
             parts.append(
                 f"{len(rare)} {'more ' if never else ''}{'was' if len(rare) == 1 else 'were'} played in fewer than "

@@ -156,8 +156,8 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
                     severity="error",
                     rule=f"{ruleset.id}.formula_cell",
                     message=(
-                        f"this cell holds the formula {table.formulas[(row_number, index)]}, which has no value until a "
-                        "spreadsheet program computes it; the workbench reads values only."
+                        f"this cell holds the formula {table.formulas[(row_number, index)]}, which has no value until "
+                        "a spreadsheet program computes it; the workbench reads values only."
                     ),
                     card=card_name,
                     sheet=table.sheet,
@@ -192,7 +192,10 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
                 Finding(
                     severity="error",
                     rule=f"{ruleset.id}.duplicate_name",
-                    message=f"the name '{card.name}' is already used in row {first_row_of[key]}; decklists could not tell them apart.",
+                    message=(
+                        f"the name '{card.name}' is already used in row "
+                        f"{first_row_of[key]}; decklists could not tell them apart."
+                    ),
                     card=card.name,
                     sheet=table.sheet,
                     row=row_number,
@@ -322,7 +325,8 @@ def _number_findings(
                 row=row_number,
                 column=headers.get(field_name, field_name),
                 expected=(
-                    f"at most {largest:,} copies" if field_name in COPIES_FIELDS
+                    f"at most {largest:,} copies"
+                    if field_name in COPIES_FIELDS
                     else f"a number from -{largest:,} to {largest:,}"
                 ),
                 actual=actual,
@@ -352,9 +356,7 @@ def _cell_findings(
         expected = spec.type_name if spec else None
         if kind_error:
             expected = "one of: " + ", ".join(ruleset.kinds)
-            message = (
-                "the kind is empty." if value in (None, "") else f"'{value}' is not a card kind of this game."
-            )
+            message = "the kind is empty." if value in (None, "") else f"'{value}' is not a card kind of this game."
         else:
             message = _explain(problem, value, expected)
         findings.append(

@@ -40,6 +40,4 @@ def _escape_line_start(text: str) -> str:
 def plotly_text(text: object) -> str:
     """`text` as literal plotly label text: `&`, `<` and `>` as entities (plotly shows them as the characters, and
     reads no tag in them), and `%` as an entity so a name put into a hover template is never read as `%{...}`."""
-    return (
-        str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("%", "&#37;")
-    )
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("%", "&#37;")

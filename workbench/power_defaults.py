@@ -2,7 +2,8 @@
 
 `workbench power-curve`, `sweep` and `report`, and the app's Balance page, all read `POWER_CURVE_DEFAULTS`, so the
 same set gives the same figures in both: every deck of the set as the gauntlet (the first, in the set's order, is
-the reference deck), 2,000 matches per card, seed 0 and the greedy policy; a card played in fewer than 5% of its matches is
+the reference deck), 2,000 matches per card, seed 0 and the greedy policy; a card played in fewer than 5% of its
+matches is
 `rarely played`, not judged. This module imports nothing heavy, so
 the command line can build its help from it without loading the simulator.
 """

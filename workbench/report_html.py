@@ -456,7 +456,13 @@ def _verdicts_section(report: BalanceReport) -> VerdictsSection | None:
         )
         for row in frame.to_dict(orient="records")
     ]
-    headers = ["card", "cost", *[f"verdict, {label}" for label in runs.labels], *[f"power, {label}" for label in runs.labels], "why"]
+    headers = [
+        "card",
+        "cost",
+        *[f"verdict, {label}" for label in runs.labels],
+        *[f"power, {label}" for label in runs.labels],
+        "why",
+    ]
     return VerdictsSection(runs.statement(), _table(headers, rows))
 
 

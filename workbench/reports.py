@@ -33,7 +33,7 @@ from workbench.analysis import (
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
-from workbench.health import GameHealth, game_health, health_lines
+from workbench.health import GameHealth, game_health
 from workbench.rulesets.base import StatBudget
 from workbench.simulate import MatchResults, Progress, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
@@ -119,7 +119,9 @@ def build_report(
         diff=diff_cardsets(baseline, cardset, resolved) if baseline is not None else None,
     )
     if report.stat_budget is None:
-        report.notes.append(f"{ruleset.title} prices cards by other means than a stat budget, so there is no stat budget chart.")
+        report.notes.append(
+            f"{ruleset.title} prices cards by other means than a stat budget, so there is no stat budget chart."
+        )
     engine = ruleset.engine
     simulated = engine is not None and bool(deck_list) and not report.validation.has_errors
     if engine is None:
@@ -128,36 +130,82 @@ def build_report(
         report.notes.append("No decks were given, so this report has no simulated figures.")
     elif report.validation.has_errors:
         report.notes.append("The set or a deck has errors; simulated figures are left out until they are fixed.")
-    changed_cards = 0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
+    changed_cards = (
+        0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
+    )
     stages = _Stages(
         progress,
-        [matches_per_card * (len(cardset) + 1), matches * len(deck_list) ** 2, matches, matches_per_card * (2 * changed_cards + 1), matches * len(deck_list) ** 2],
+        [
+            matches_per_card * (len(cardset) + 1),
+            matches * len(deck_list) ** 2,
+            matches,
+            matches_per_card * (2 * changed_cards + 1),
+            matches * len(deck_list) ** 2,
+        ],
     )
     if simulated:
         # The game's health first: a degenerate game makes every card's figure below meaningless.
         report.health = game_health(
-            cardset, deck_list, matches, seed, policy, resolved,
-            workers=workers, progress=stages.stage(4), executor=executor,
+            cardset,
+            deck_list,
+            matches,
+            seed,
+            policy,
+            resolved,
+            workers=workers,
+            progress=stages.stage(4),
+            executor=executor,
         )
         runs = power_curve_runs(
-            cardset, deck_list, list(dict.fromkeys([policy, *also_policies])), gauntlet, matches_per_card, seed,
-            resolved, workers=workers, progress=stages.stage(0), executor=executor, min_play_share=min_play_share,
+            cardset,
+            deck_list,
+            list(dict.fromkeys([policy, *also_policies])),
+            gauntlet,
+            matches_per_card,
+            seed,
+            resolved,
+            workers=workers,
+            progress=stages.stage(0),
+            executor=executor,
+            min_play_share=min_play_share,
         )
         report.power = runs.curve(runs.label_of(RunKey(policy, gauntlet)))
         report.verdicts = runs if len(runs.runs) > 1 else None
         if len(deck_list) >= 2:
             report.matchups = matchup_matrix(
-                cardset, deck_list, matches, seed, policy, resolved,
-                workers=workers, progress=stages.stage(1), executor=executor,
+                cardset,
+                deck_list,
+                matches,
+                seed,
+                policy,
+                resolved,
+                workers=workers,
+                progress=stages.stage(1),
+                executor=executor,
             )
         report.match = simulate(
-            cardset, deck_list[0], deck_list[1] if len(deck_list) > 1 else None, matches, seed, policy, resolved,
-            workers=workers, progress=stages.stage(2), executor=executor,
+            cardset,
+            deck_list[0],
+            deck_list[1] if len(deck_list) > 1 else None,
+            matches,
+            seed,
+            policy,
+            resolved,
+            workers=workers,
+            progress=stages.stage(2),
+            executor=executor,
         )
         if report.diff is not None:
             report.diff = with_power_changes(
-                report.diff, deck_list, matches_per_card, seed, policy, resolved,
-                workers=workers, progress=stages.stage(3), executor=executor,
+                report.diff,
+                deck_list,
+                matches_per_card,
+                seed,
+                policy,
+                resolved,
+                workers=workers,
+                progress=stages.stage(3),
+                executor=executor,
             )
     report.provenance = {
         "ruleset": ruleset.id,
@@ -174,7 +222,7 @@ def build_report(
         "decks": [deck.name for deck in deck_list],
         "baseline": baseline.path if baseline is not None else None,
         "workbench_version": __version__,
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     return report
 
@@ -221,7 +269,7 @@ def report_from_results(
         "decks": [deck.name for deck in deck_list],
         "baseline": None,
         "workbench_version": __version__,
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     return report
 
@@ -269,7 +317,8 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("over-powered", int(flags.get("over", 0))),
             ("under-powered", int(flags.get("under", 0))),
             (
-                f"rarely played (under {threshold_text(float(report.power.meta['min_play_share']))} of matches, not judged)",
+                f"rarely played (under {threshold_text(float(report.power.meta['min_play_share']))} of matches, not "
+                "judged)",
                 len(rarely),
             ),
             ("baseline (filler, not judged)", ", ".join(fillers) or "none"),
@@ -277,7 +326,9 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("power against cost", report.power.line_statement()),
         ]
         if report.power.meta.get("auto_decks"):
-            rows.append(("gauntlet", f"{report.power.meta['gauntlet_choice']}: {', '.join(report.power.meta['gauntlet'])}"))
+            rows.append(
+                ("gauntlet", f"{report.power.meta['gauntlet_choice']}: {', '.join(report.power.meta['gauntlet'])}")
+            )
     if report.verdicts is not None:
         rows += [
             ("verdicts compared", ", ".join(report.verdicts.labels)),
@@ -285,7 +336,10 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         ]
     if report.match is not None:
         rows += [
-            (f"{report.match.meta['deck_a']} vs {report.match.meta['deck_b']}: A win rate", str(report.match.win_rate_a)),
+            (
+                f"{report.match.meta['deck_a']} vs {report.match.meta['deck_b']}: A win rate",
+                str(report.match.win_rate_a),
+            ),
             ("first-player win rate", str(report.match.first_player_win_rate)),
             ("mean game length (turns)", round(report.match.mean_turns, 2)),
         ]
@@ -325,7 +379,9 @@ def write_report(report: BalanceReport, out_path: str | Path) -> Path:
         from workbench.report_html import write_html
 
         return write_html(report, out_path)
-    raise WorkbenchInputError(f"'{out_path}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx")
+    raise WorkbenchInputError(
+        f"'{out_path}' is neither .html nor .xlsx.", expected="--out FILE.html or --out FILE.xlsx"
+    )
 
 
 def write_xlsx(report: BalanceReport, out_path: str | Path) -> Path:
@@ -365,11 +421,25 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
         # A filler's flag is "baseline", a card played too seldom "rarely played": no verdict and no suggested cost
         # (an empty cell), see workbench.analysis. played / drawn are shares of the card's matches.
         columns = [
-            "card", "cost", "power", "low", "high", "win_rate", "played", "drawn", "first_played_turn", "flag",
-            "suggested_cost", "reason", "copies", "note",
+            "card",
+            "cost",
+            "power",
+            "low",
+            "high",
+            "win_rate",
+            "played",
+            "drawn",
+            "first_played_turn",
+            "flag",
+            "suggested_cost",
+            "reason",
+            "copies",
+            "note",
         ]
         _table(
-            power, columns, (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()),
+            power,
+            columns,
+            (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()),
             [26, 8, 9, 9, 9, 9, 9, 9, 10, 14, 14, 90, 8, 30],
         )
         for column in ("played", "drawn"):
@@ -425,13 +495,29 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
         if report.diff.power is not None and len(report.diff.power.frame):
             power_changes = workbook.create_sheet("Power changes")
             frame = report.diff.power.frame
-            _table(power_changes, list(frame.columns), frame.itertuples(index=False), [26, 26] + [11] * (len(frame.columns) - 3) + [14])
+            _table(
+                power_changes,
+                list(frame.columns),
+                frame.itertuples(index=False),
+                [26, 26] + [11] * (len(frame.columns) - 3) + [14],
+            )
     return workbook
 
 
 def health_frame(health: GameHealth) -> pd.DataFrame:
     """The health figures as a table: one row per figure (never-played cards one row per deck)."""
-    columns = ["figure", "deck", "value", "low", "high", "summary", "healthy", "warning", "options that move it", "Ludii"]
+    columns = [
+        "figure",
+        "deck",
+        "value",
+        "low",
+        "high",
+        "summary",
+        "healthy",
+        "warning",
+        "options that move it",
+        "Ludii",
+    ]
     rows = [
         (
             figure.label,
@@ -457,7 +543,7 @@ def _verdict_sheets(workbook: openpyxl.Workbook, runs: VerdictRuns) -> None:
     widths = [26, 8, *[16 for _ in range(len(frame.columns) - 4)], 10, 90]
     _table(sheet, list(frame.columns), (tuple(_plain(v) for v in row) for row in frame.itertuples(index=False)), widths)
     for offset, values in enumerate(frame.itertuples(index=False, name=None), start=2):
-        for index, (column, value) in enumerate(zip(frame.columns, values), start=1):
+        for index, (column, value) in enumerate(zip(frame.columns, values, strict=False), start=1):
             if column.startswith("flag · ") and value in FLAG_FILLS:
                 sheet.cell(row=offset, column=index).fill = FLAG_FILLS[value]
 
@@ -475,9 +561,20 @@ def _health_sheets(workbook: openpyxl.Workbook, health: GameHealth) -> None:
     lengths = workbook.create_sheet("Game length")
     _table(lengths, ["turns", "matches"], health.lengths.itertuples(index=False), [10, 12])
     plays = workbook.create_sheet("Card plays")
-    columns = ["deck", "card", "matches", "matches_drawn", "matches_played", "played_share", "never_played", "rarely_played"]
+    columns = [
+        "deck",
+        "card",
+        "matches",
+        "matches_drawn",
+        "matches_played",
+        "played_share",
+        "never_played",
+        "rarely_played",
+    ]
     _table(
-        plays, columns, (tuple(_plain(value) for value in row) for row in health.cards[columns].itertuples(index=False)),
+        plays,
+        columns,
+        (tuple(_plain(value) for value in row) for row in health.cards[columns].itertuples(index=False)),
         [22, 26, 10, 14, 14, 12, 12, 12],
     )
 

@@ -121,9 +121,15 @@ def check_sweep(values: Sequence[object], matches_per_card: int) -> None:
     for value in values:
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
         if number is None or not math.isfinite(number) or abs(number) > bound:
-            shown = f"{number:g}" if isinstance(number, float) else (
-                f"a {len(str(number)):,}-digit number" if isinstance(number, int) and len(str(number)) > 15
-                else repr(value))
+            shown = (
+                f"{number:g}"
+                if isinstance(number, float)
+                else (
+                    f"a {len(str(number)):,}-digit number"
+                    if isinstance(number, int) and len(str(number)) > 15
+                    else repr(value)
+                )
+            )
             raise WorkbenchInputError(
                 f"a sweep value ({shown}) is outside what a card field holds.",
                 expected=f"finite numbers from -{bound:,} to {bound:,} ({limit('card_number').bounds})",
@@ -140,8 +146,7 @@ def engine_for(cardset: CardSet) -> Engine:
     if engine is None:
         raise WorkbenchInputError(
             f"the '{cardset.ruleset.id}' ruleset has no match engine yet, so it cannot be simulated.",
-            expected="a card set of a ruleset with an engine: "
-            + ", ".join(r for r in _rulesets_with_engines()),
+            expected="a card set of a ruleset with an engine: " + ", ".join(r for r in _rulesets_with_engines()),
         )
     return engine
 
@@ -483,7 +488,9 @@ class MatchResults:
         return {"per_match_means": {c: float(self.matches[c].mean()) for c in extra}} if extra else {}
 
 
-def compile_for(cardset: CardSet, options: Mapping[str, OptionValue | str] | None = None) -> tuple[Engine, CompiledCards, dict[str, OptionValue]]:
+def compile_for(
+    cardset: CardSet, options: Mapping[str, OptionValue | str] | None = None
+) -> tuple[Engine, CompiledCards, dict[str, OptionValue]]:
     """The engine, the compiled cards and the resolved options for a card set."""
     engine = engine_for(cardset)
     resolved = cardset.ruleset.resolve_options(options)

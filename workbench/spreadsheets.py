@@ -213,7 +213,8 @@ def _check_zip(data: bytes, display: str) -> None:
             )
     if total > MAX_INFLATED_BYTES:
         raise WorkbenchInputError(
-            f"the workbook would inflate to {total / 2**20:.0f} MiB, more than the {MAX_INFLATED_BYTES // 2**20} MiB limit.",
+            f"the workbook would inflate to {total / 2**20:.0f} MiB, more than the {MAX_INFLATED_BYTES // 2**20} MiB "
+            "limit.",
             path=display,
             expected="a smaller card sheet",
         )
@@ -300,10 +301,9 @@ def _read_decks_sheet(
         first = next(rows, None)
         if first is None:
             return empty, None
-        if not _has_content(first):
-            # Row 1 holds no headers: a sheet with nothing at all is no decks, anything further down is an error.
-            if not any(_has_content(row) for row in rows):
-                return empty, None
+        # Row 1 holds no headers: a sheet with nothing at all is no decks, anything further down is an error.
+        if not _has_content(first) and not any(_has_content(row) for row in rows):
+            return empty, None
         return _table_from_rows(itertools.chain([first], rows), display, sheet), None
     except WorkbenchInputError as error:
         expected = error.expected
@@ -342,7 +342,10 @@ def _read_key_values(workbook: Workbook, sheet: str) -> dict[str, str]:
 
 
 def _decode_text(data: bytes, display: str) -> tuple[str, list[str]]:
-    for boms, encoding in (((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"), "utf-32"), ((b"\xff\xfe", b"\xfe\xff"), "utf-16")):
+    for boms, encoding in (
+        ((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"), "utf-32"),
+        ((b"\xff\xfe", b"\xfe\xff"), "utf-16"),
+    ):
         if data.startswith(boms):
             try:
                 return data.decode(encoding), [f"read as {encoding.upper()} (byte-order mark found)"]
@@ -382,7 +385,9 @@ def _unmarked_utf16(data: bytes) -> tuple[str, list[str]] | None:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
                 return None
-            return text, [f"read as {encoding.upper()} (no byte-order mark; told by its zero bytes). Save as CSV UTF-8."]
+            return text, [
+                f"read as {encoding.upper()} (no byte-order mark; told by its zero bytes). Save as CSV UTF-8."
+            ]
     return None
 
 
@@ -432,7 +437,10 @@ def _read_csv(data: bytes, display: str) -> SheetTable:
         table = _table_from_rows(((row, {}) for row in reader), display, sheet)
     except csv.Error as error:
         raise WorkbenchInputError(
-            f"the text could not be read as a table ({error}).", path=display, sheet=sheet, expected="comma-separated rows"
+            f"the text could not be read as a table ({error}).",
+            path=display,
+            sheet=sheet,
+            expected="comma-separated rows",
         ) from None
     table.notes.extend(notes)
     table.sheet_names = [sheet]
@@ -485,9 +493,7 @@ class PaddedRow(Sequence[Any]):
         return repr(list(self))
 
 
-def _table_from_rows(
-    rows: Iterable[tuple[Sequence[Any], dict[int, str]]], display: str, sheet: str
-) -> SheetTable:
+def _table_from_rows(rows: Iterable[tuple[Sequence[Any], dict[int, str]]], display: str, sheet: str) -> SheetTable:
     header: list[str] | None = None
     body: list[tuple[int, Any]] = []
     formulas: dict[tuple[int, int], str] = {}
@@ -496,9 +502,7 @@ def _table_from_rows(
         # _clean inlined (a call per cell was a fifth of reading a 10,000-card sheet): text stripped, blank text
         # as an empty cell, whole floats as ints.
         values = [
-            (v.strip() or None)
-            if type(v) is str
-            else (int(v) if type(v) is float and v.is_integer() else v)
+            (v.strip() or None) if type(v) is str else (int(v) if type(v) is float and v.is_integer() else v)
             for v in raw
         ]
         # Trailing empty cells cost nothing from here on: a row keeps its cells up to its last non-empty one.
@@ -544,13 +548,20 @@ def _table_from_rows(
         if longest > MAX_CELL_CHARS:
             long_cell = next(i for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS)
             raise over_limit(
-                "text_cell_chars", f"a cell holds {len(values[long_cell]):,} characters", path=display, sheet=sheet,
-                row=number, column=get_column_letter(long_cell + 1),
+                "text_cell_chars",
+                f"a cell holds {len(values[long_cell]):,} characters",
+                path=display,
+                sheet=sheet,
+                row=number,
+                column=get_column_letter(long_cell + 1),
             )
         cells_used += len(values) - values.count(None) + len(row_formulas)
         if cells_used > MAX_CELLS:
             raise over_limit(
-                "cells", f"the sheet holds more than {MAX_CELLS:,} non-empty cells", path=display, sheet=sheet,
+                "cells",
+                f"the sheet holds more than {MAX_CELLS:,} non-empty cells",
+                path=display,
+                sheet=sheet,
                 row=number,
             )
         body.append((number, PaddedRow(values, width)))
@@ -652,7 +663,7 @@ def _remove_abandoned_temp_files(target: Path) -> None:
     except OSError:
         return
     for entry in candidates:
-        middle = entry.name[len(prefix):]
+        middle = entry.name[len(prefix) :]
         pid_text, _, rest = middle.partition(".")
         ours = pid_text.isascii() and pid_text.isdigit() and rest.endswith(".tmp")
         if not ours or not entry.is_file(follow_symlinks=False):
@@ -749,7 +760,8 @@ def write_cell(worksheet: Any, row: int, column: int, value: Any) -> Any:
 
 def append_row(worksheet: Any, values: Sequence[Any]) -> int:
     """Append a row of values through `write_cell`; returns the row number written."""
-    # A fresh sheet reports max_row 1 with nothing in it; row 1 is taken once any of its cells (not only A1) holds a value.
+    # A fresh sheet reports max_row 1 with nothing in it; row 1 is taken once any of its cells (not only A1) holds a
+    # value.
     used = worksheet.max_row > 1 or any(cell.value is not None for cell in worksheet[1])
     row = worksheet.max_row + 1 if used else 1
     for column, value in enumerate(values, start=1):

@@ -26,7 +26,9 @@ def write_template(ruleset: Ruleset, out_path: str | os.PathLike[str]) -> Path:
     style_header(cards, [max(12, len(column.header) + 4) for column in ruleset.columns])
     for column in ruleset.columns:
         if column.header in ("text", "effects", "brackets"):
-            cards.column_dimensions[cards.cell(row=1, column=ruleset.columns.index(column) + 1).column_letter].width = 48
+            cards.column_dimensions[
+                cards.cell(row=1, column=ruleset.columns.index(column) + 1).column_letter
+            ].width = 48
 
     guide = workbook.create_sheet("Columns")
     guide.append(["column", "used by kinds", "required for", "holds", "meaning"])

@@ -158,7 +158,9 @@ def _record_quietly(entry: CompileTime) -> None:
     try:
         record_compile_time(entry)
     except OSError as error:
-        _log.warning("could not record the %s engine's compile time in %s: %s", entry.ruleset, compile_times_path(), error)
+        _log.warning(
+            "could not record the %s engine's compile time in %s: %s", entry.ruleset, compile_times_path(), error
+        )
 
 
 def expected_text(ruleset_id: str, last: CompileTime | None) -> str:
@@ -216,10 +218,7 @@ class EngineLoad:
         """One line a person reads, e.g. `compiled in 1 min 43 s (first compile on this machine)`."""
         if self.how == "not compiled":
             return "not compiled: NUMBA_DISABLE_JIT is set, so the engine runs as plain Python"
-        if self.how == "loaded":
-            verb = "loaded from the Numba cache"
-        else:
-            verb = "compiled"
+        verb = "loaded from the Numba cache" if self.how == "loaded" else "compiled"
         if self.last_compile is None:
             before = "first compile on this machine" if self.how == "compiled" else "no compile on record here"
         else:
@@ -430,8 +429,10 @@ def child_main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m workbench.warm RULESET (the app's background compile; people use workbench warm)",
-              file=sys.stderr)
+        print(
+            "usage: python -m workbench.warm RULESET (the app's background compile; people use workbench warm)",
+            file=sys.stderr,
+        )
         return 2
     threading.Thread(target=_exit_when_parent_goes, name="parent-watch", daemon=True).start()
     try:

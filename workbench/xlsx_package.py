@@ -65,8 +65,10 @@ class _Package:
                 continue
             target, mode = element.get("Target", ""), element.get("TargetMode", "Internal")
             if mode != "External":
-                target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(
-                    posixpath.join(posixpath.dirname(part), target)
+                target = (
+                    target.lstrip("/")
+                    if target.startswith("/")
+                    else posixpath.normpath(posixpath.join(posixpath.dirname(part), target))
                 )
             out[element.get("Id", "")] = (element.get("Type", ""), target, mode)
         return out
@@ -113,8 +115,10 @@ class _Package:
 
 
 def _content_types_xml(defaults: dict[str, str], overrides: dict[str, str]) -> bytes:
-    lines = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
-             '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">',
+    ]
     lines += [f"<Default Extension={quoteattr(k)} ContentType={quoteattr(v)}/>" for k, v in defaults.items()]
     lines += [f"<Override PartName={quoteattr('/' + k)} ContentType={quoteattr(v)}/>" for k, v in overrides.items()]
     return ("".join(lines) + "</Types>").encode()
@@ -189,8 +193,11 @@ def save_package(
         strings = original.shared_strings_part()
         if strings is not None:
             used = max(
-                (_highest_string(original.read(part)) for name, part in original.sheets.items()
-                 if name not in copied and part in original.names),
+                (
+                    _highest_string(original.read(part))
+                    for name, part in original.sheets.items()
+                    if name not in copied and part in original.names
+                ),
                 default=-1,
             )
             target.writestr(strings, _first_items(original.read(strings), used + 1))
@@ -306,8 +313,10 @@ def _count_items(table: bytes) -> int:
 
 
 def _rels_xml(rels: dict[str, tuple[str, str, str]], part: str, renamed: dict[str, str]) -> bytes:
-    lines = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
-             '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">',
+    ]
     for relation_id, (kind, target, mode) in rels.items():
         if mode == "External":
             lines.append(

@@ -170,8 +170,9 @@ def _sweep_tab(at: AppTest) -> AppTest:
     return at
 
 
-def _run_sweep(at: AppTest, card: str, field: str, values: str, per_value: int = 60, seed: int = 3,
-               timeout: float | None = None) -> AppTest:
+def _run_sweep(
+    at: AppTest, card: str, field: str, values: str, per_value: int = 60, seed: int = 3, timeout: float | None = None
+) -> AppTest:
     at.selectbox(key="balance_sweep_card").set_value(card)
     at.run()
     at.selectbox(key="balance_sweep_field").set_value(field)
@@ -186,7 +187,9 @@ def _run_sweep(at: AppTest, card: str, field: str, values: str, per_value: int =
     return at
 
 
-def test_the_sweep_tab_offers_each_cards_number_fields_and_values_around_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sweep_tab_offers_each_cards_number_fields_and_values_around_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     at = _sweep_tab(_toy_balance(monkeypatch))
     assert not [b for b in at.button if b.label == "Run simulation"]  # only the open tab's inputs are on the page
     assert at.selectbox(key="balance_sweep_card").options == ["Filler", "Cheap", "Mid", "Big", "Bargain", "Dud"]
@@ -214,7 +217,9 @@ def test_a_sweep_shows_its_chart_table_and_provenance_and_is_kept(monkeypatch: p
     assert table["flag"].tolist() == points["flag"].tolist()
     figure = chart_figure(at, 0)
     drawn = {
-        x: y for trace in figure["data"] if trace.get("name") in ("over", "on curve", "under")
+        x: y
+        for trace in figure["data"]
+        if trace.get("name") in ("over", "on curve", "under")
         for x, y in zip(trace["x"], trace["y"], strict=True)
     }
     assert drawn == pytest.approx({float(v): p for v, p in zip(points["value"], points["power"], strict=True)})
@@ -313,11 +318,14 @@ def test_a_real_engine_sweeps_a_card_of_its_bundled_set() -> None:
     assert f"{ruleset_id} v{RULESETS[ruleset_id].version} · " in shown_text(at)
 
 
-
 @pytest.mark.parametrize(
     ("key", "typed", "says"),
     [
-        ("balance_matches", 2_000_000, "Matches (A vs B, and per matchup): 2,000,000 is outside the limit, 10 to 1,000,000."),
+        (
+            "balance_matches",
+            2_000_000,
+            "Matches (A vs B, and per matchup): 2,000,000 is outside the limit, 10 to 1,000,000.",
+        ),
         ("balance_per_card", 5, "Matches per card (power curve): 5 is outside the limit, 10 to 1,000,000."),
         ("balance_seed", -1, "Seed: -1 is outside the limit, 0 to 2,147,483,647."),
     ],
@@ -382,12 +390,18 @@ def test_the_apps_default_run_gives_the_command_lines_default_powers(
         (tmp_path / "decks" / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
     assert main(["power-curve", str(tmp_path / "toy_cards.csv"), "--ruleset", "toy", "--format", "json"]) == 0
     cli_curve = json.loads(capsys.readouterr().out)
-    assert cli_curve["gauntlet"] == list(results.curve.meta["gauntlet"]) and cli_curve["seed"] == results.curve.meta["seed"]
+    assert (
+        cli_curve["gauntlet"] == list(results.curve.meta["gauntlet"])
+        and cli_curve["seed"] == results.curve.meta["seed"]
+    )
     app_rows = results.curve.cards.to_dict(orient="records")
     assert [row["card"] for row in cli_curve["cards"]] == [row["card"] for row in app_rows]
     for cli_row, app_row in zip(cli_curve["cards"], app_rows, strict=True):
         assert (cli_row["power"], cli_row["low"], cli_row["high"], cli_row["flag"]) == (
-            app_row["power"], app_row["low"], app_row["high"], app_row["flag"]
+            app_row["power"],
+            app_row["low"],
+            app_row["high"],
+            app_row["flag"],
         )
 
 
@@ -503,7 +517,9 @@ def test_the_power_curve_compares_policies_and_auto_decks_and_takes_the_play_sha
     assert results.curve.meta["gauntlet"][-2:] == ["auto 1", "auto 2"]
     assert all(curve.meta["min_play_share"] == 0 for _, curve in runs.runs.values())
     assert "rarely played" not in set(results.curve.cards["flag"])
-    comparison = next(frame for frame in at.dataframe if "why" in frame.value.columns and "sensitive" in frame.value.columns)
+    comparison = next(
+        frame for frame in at.dataframe if "why" in frame.value.columns and "sensitive" in frame.value.columns
+    )
     assert comparison.value["card"].tolist() == runs.comparison()["card"].tolist()
     assert runs.statement() in [*[w.value for w in at.warning], *[i.value for i in at.info]]
     # Which decks were used: the auto decks' lists, as the run built them.

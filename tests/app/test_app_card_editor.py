@@ -101,7 +101,12 @@ def test_an_edit_keeps_the_grid_shows_its_finding_on_the_card_edited_and_reverti
     assert at.data_editor[0].key == key  # the same grid: its scroll position and focus stay
     assert workspace(at).sheet.frame.iat[3, 3] == "9"
     row = _findings_table(at).iloc[0]  # type: ignore[union-attr]
-    assert (row["rule"], row["card"], int(row["row"]), row["column"]) == ("souls.soul_cost", "Stone Warden", 5, "soul_cost")
+    assert (row["rule"], row["card"], int(row["row"]), row["column"]) == (
+        "souls.soul_cost",
+        "Stone Warden",
+        5,
+        "soul_cost",
+    )
     # The card shown follows the edited row: label, check mark and preview.
     assert _shown_position(at) == 3
     assert _card_shown_label(at) == "Card shown: row 5 · Stone Warden · ⚠1"
@@ -120,7 +125,9 @@ def test_each_edit_is_applied_once_however_many_times_the_page_runs() -> None:
     _send(at, first)
     for _ in range(3):  # reruns (another widget, a slow page run interrupted) send the same state again
         at.run()
-    _send(at, _state({0: {"text": "Burns."}, 5: {"def": "6"}}, added=[first["added_rows"][0] | {"atk": "1", "def": "1"}]))
+    _send(
+        at, _state({0: {"text": "Burns."}, 5: {"def": "6"}}, added=[first["added_rows"][0] | {"atk": "1", "def": "1"}])
+    )
     at.run()
     frame = workspace(at).sheet.frame
     assert frame["name"].tolist() == [*SOULS_SMALL_NAMES, "Newt"]  # the row added in the grid, once

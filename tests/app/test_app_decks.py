@@ -203,7 +203,9 @@ def test_an_uploaded_workbook_opens_with_the_decks_of_its_decks_sheet() -> None:
 
 
 def test_a_workbook_deck_edited_as_text_keeps_its_edit() -> None:
-    at = upload_cardset(new_app(), data=_souls_small_workbook([["deck", "count", "name"], *_aggro_rows()]), name="s.xlsx")
+    at = upload_cardset(
+        new_app(), data=_souls_small_workbook([["deck", "count", "name"], *_aggro_rows()]), name="s.xlsx"
+    )
     go(at, DECKS)
     key = f"deck_text:{workspace(at).uid}:aggro"
     assert at.text_area(key=key).value.startswith("6 Ember Imp\n")

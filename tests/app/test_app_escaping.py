@@ -60,7 +60,7 @@ def test_markdown_text_leaves_no_syntax() -> None:
     assert markdown_text("1. first") == r"1\. first"
     assert markdown_text(":red[alarm] $x$ `code` <b>") == r":red\[alarm\] \$x\$ \`code\` \<b\>"
     assert markdown_text("Plain set (v2).csv") == "Plain set (v2).csv"
-    assert plotly_text(LINK) == "&lt;a href=\"https://evil.example/\"&gt;click&lt;/a&gt;"
+    assert plotly_text(LINK) == '&lt;a href="https://evil.example/"&gt;click&lt;/a&gt;'
 
 
 def test_a_remote_image_in_a_set_name_is_shown_as_text() -> None:

@@ -126,9 +126,7 @@ def test_the_page_sits_between_balance_and_rules() -> None:
 def test_a_set_just_opened_has_no_changes(downloads: Served) -> None:
     at = _versions_of_bundled_souls()
     assert at.title[0].value == "Compare versions"
-    assert _metrics(at) == {
-        "Added": 0, "Removed": 0, "Renamed": 0, "Changed": 0, "Findings gone": 0, "New findings": 0
-    }
+    assert _metrics(at) == {"Added": 0, "Removed": 0, "Renamed": 0, "Changed": 0, "Findings gone": 0, "New findings": 0}
     assert "No changes: both versions have the same cards" in shown_text(at)
     assert not at.dataframe
     name, notes = downloads["Download the patch notes (Markdown)"]
@@ -140,9 +138,7 @@ def test_an_edit_in_the_editor_shows_exactly_that_change(downloads: Served) -> N
     # Cinder Whelp (row 2): Atk 3 -> 9 makes Atk + Def 11, which the soul-cost table prices above its soul cost 0.
     _edit_in_editor(at, {"edited_rows": {0: {"atk": "9"}}})
     go(at, VERSIONS)
-    assert _metrics(at) == {
-        "Added": 0, "Removed": 0, "Renamed": 0, "Changed": 1, "Findings gone": 0, "New findings": 1
-    }
+    assert _metrics(at) == {"Added": 0, "Removed": 0, "Renamed": 0, "Changed": 1, "Findings gone": 0, "New findings": 1}
     changed = _table(at, "changed")
     assert changed.to_dict("records") == [
         {"row": 2, "card": "Cinder Whelp", "was named": "", "column": "atk", "old": "3", "new": "9"}
@@ -151,7 +147,10 @@ def test_an_edit_in_the_editor_shows_exactly_that_change(downloads: Served) -> N
     assert "Went away (0)" in shown_text(at) and len(appeared) == 1
     finding = appeared.iloc[0]
     assert (finding["rule"], finding["card"], int(finding["row"]), finding["column"]) == (
-        "souls.soul_cost", "Cinder Whelp", 2, "soul_cost"
+        "souls.soul_cost",
+        "Cinder Whelp",
+        2,
+        "soul_cost",
     )
     (costs,) = [frame.value for frame in at.dataframe if list(frame.value.columns)[:2] == ["card", "soul cost before"]]
     assert costs["card"].tolist() == ["Cinder Whelp"]
@@ -166,8 +165,12 @@ def test_an_edit_in_the_editor_shows_exactly_that_change(downloads: Served) -> N
     _, raw = downloads["Download the diff (JSON)"]
     data = json.loads(raw)
     assert data["changed"] == [
-        {"card": "Cinder Whelp", "old_name": "Cinder Whelp", "row": 2,
-         "changes": [{"field": "atk", "column": "atk", "old": 3, "new": 9}]}
+        {
+            "card": "Cinder Whelp",
+            "old_name": "Cinder Whelp",
+            "row": 2,
+            "changes": [{"field": "atk", "column": "atk", "old": 3, "new": 9}],
+        }
     ]
     assert data["added"] == data["removed"] == [] and data["ruleset"]["id"] == "souls"
 
@@ -201,12 +204,13 @@ def test_an_uploaded_earlier_version_lists_added_removed_renamed_and_changed(dow
         if row["name"] == "Lantern Sprite":
             row["atk"] = "1"  # buffed since: 1 -> 2
         earlier.append(row)
-    earlier.append(dict.fromkeys(header, "") | {"name": "Forgotten Relic", "kind": "monster", "soul_cost": "0", "atk": "1", "def": "1"})
+    earlier.append(
+        dict.fromkeys(header, "")
+        | {"name": "Forgotten Relic", "kind": "monster", "soul_cost": "0", "atk": "1", "def": "1"}
+    )
     at = _upload_earlier(_versions_of_bundled_souls(), "ashfall_v1.csv", _csv_bytes(header, earlier))
     assert not at.error
-    assert _metrics(at) == {
-        "Added": 1, "Removed": 1, "Renamed": 1, "Changed": 1, "Findings gone": 0, "New findings": 0
-    }
+    assert _metrics(at) == {"Added": 1, "Removed": 1, "Renamed": 1, "Changed": 1, "Findings gone": 0, "New findings": 0}
     assert _table(at, "added").to_dict("records") == [{"row": 5, "card": "Hollow Acolyte", "kind": "monster"}]
     assert _table(at, "removed").to_dict("records") == [
         {"row in the earlier version": len(earlier) + 1, "card": "Forgotten Relic", "kind": "monster"}
@@ -303,7 +307,10 @@ def test_the_power_of_the_changed_cards_is_simulated_before_and_after(
 ) -> None:
     at = _toy_versions(monkeypatch)
     # The earlier version: Mid was stronger, Bargain was spelt Bargian, Gone was in the set and Dud was not.
-    earlier = b"name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,3\nBig,unit,3,3\nBargian,unit,1,5\nGone,unit,2,2\n"
+    earlier = (
+        b"name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\n"
+        b"Mid,unit,2,3\nBig,unit,3,3\nBargian,unit,1,5\nGone,unit,2,2\n"
+    )
     _upload_earlier(at, "toy_v1.csv", earlier)
     assert _metrics(at)["Changed"] == 1 and _metrics(at)["Renamed"] == 1
     assert "Press Simulate power of the changed cards." in shown_text(at)
@@ -348,7 +355,10 @@ def test_the_power_run_starts_from_the_power_curve_defaults_and_refuses_a_count_
     from workbench.power_defaults import POWER_CURVE_DEFAULTS
 
     at = _toy_versions(monkeypatch)
-    earlier = b"name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,3\nBig,unit,3,3\nBargain,unit,1,5\nDud,unit,3,0\n"
+    earlier = (
+        b"name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\n"
+        b"Mid,unit,2,3\nBig,unit,3,3\nBargain,unit,1,5\nDud,unit,3,0\n"
+    )
     _upload_earlier(at, "toy_v1.csv", earlier)
     assert at.number_input(key="versions_per_card").value == POWER_CURVE_DEFAULTS.matches_per_card
     assert at.multiselect(key="versions_decks").value == ["reference", "other"]  # every deck of the set

@@ -61,7 +61,9 @@ def test_a_count_typed_out_of_range_is_refused_before_run(page: Page, tmp_path: 
     run = page.get_by_role("button", name="Run simulation")
     expect(run).to_be_enabled()
     _type(page, "Matches (A vs B, and per matchup)", "2000000")
-    expect(page.get_by_text("Matches (A vs B, and per matchup): 2,000,000 is outside the limit, 10 to 1,000,000.")).to_be_visible()
+    expect(
+        page.get_by_text("Matches (A vs B, and per matchup): 2,000,000 is outside the limit, 10 to 1,000,000.")
+    ).to_be_visible()
     expect(run).to_be_disabled()  # it cannot run with the old value while the field shows the new one
     page.screenshot(path=str(tmp_path / "balance_out_of_range.png"), full_page=True)
     _type(page, "Matches (A vs B, and per matchup)", "200")

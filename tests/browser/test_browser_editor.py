@@ -228,9 +228,7 @@ def card_shown(page: Page) -> Locator:
 def patch_notes(page: Page) -> list[str]:
     """The Compare versions page's patch notes against the set as it was opened (the page's default)."""
     go(page, "Compare versions")
-    notes = page.get_by_test_id("stVerticalBlock").filter(
-        has=page.get_by_role("heading", name="Patch notes")
-    ).last
+    notes = page.get_by_test_id("stVerticalBlock").filter(has=page.get_by_role("heading", name="Patch notes")).last
     expect(notes).to_be_visible()
     items = notes.locator("li")
     if items.count() == 0:
@@ -304,7 +302,9 @@ def test_five_quick_edits_on_a_busy_server_are_all_kept(slow_page: Page, tmp_pat
     colors = ("Ash", "Bone", "Slate", "Ochre", "Teal")
     grid.x_of("color", targets[0].position)  # found before the edits: the grid stays put, so it stays right
     # Each edit starts as soon as the last one is committed, while the page still runs for it.
-    during_a_run = [grid.hand_edit(card.position, "color", color, wait=False) for card, color in zip(targets, colors)]
+    during_a_run = [
+        grid.hand_edit(card.position, "color", color, wait=False) for card, color in zip(targets, colors, strict=False)
+    ]
     idle(page)
     for card, color in zip(targets, colors, strict=True):
         expect(grid.cell("color", card.position)).to_have_text(color)

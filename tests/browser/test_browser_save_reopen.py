@@ -29,8 +29,10 @@ ASHFALL = REPO_ROOT / "cardsets" / "souls" / "ashfall.csv"
 RUN_TIMEOUT_MS = 300_000
 """A page run on a loaded machine (the Balance page may wait for an engine to load)."""
 MY_DECK = "my rush"
-MY_DECK_TEXT = (ASHFALL.parent / "decks" / "ember_rush.txt").read_text(encoding="utf-8").replace(
-    "4 Cinder Whelp", "3 Cinder Whelp"
+MY_DECK_TEXT = (
+    (ASHFALL.parent / "decks" / "ember_rush.txt")
+    .read_text(encoding="utf-8")
+    .replace("4 Cinder Whelp", "3 Cinder Whelp")
 )
 """The bundled Ember Rush with one Cinder Whelp fewer: a deck the saved file can only have from this session."""
 expect.set_options(timeout=steps.STEP_TIMEOUT_MS)

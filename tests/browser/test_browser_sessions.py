@@ -222,8 +222,8 @@ async def prepare(page: Page, plan: SessionPlan, folder: Path) -> None:
     await idle(page)
 
     await open_add_decklist(page, "Upload a file")
-    await page.get_by_test_id("stFileUploader").locator("input[type=file]").first.set_input_files(
-        str(plan.uploaded_deck)
+    await (
+        page.get_by_test_id("stFileUploader").locator("input[type=file]").first.set_input_files(str(plan.uploaded_deck))
     )
     await expect(page.get_by_text(f"Added the decklist '{plan.uploaded_deck.stem}'.")).to_be_visible()
     await idle(page)

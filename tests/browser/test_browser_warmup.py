@@ -77,8 +77,10 @@ def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
 
         # The bar names the engine and counts the seconds of the background compile (no second compile starts).
         progress = page.get_by_test_id("stProgress")
-        pattern = re.compile(r"Compiling the circles engine: (?:(\d+) min )?(\d+) s so far\. "
-                             r"First compile on this machine")
+        pattern = re.compile(
+            r"Compiling the circles engine: (?:(\d+) min )?(\d+) s so far\. "
+            r"First compile on this machine"
+        )
         expect(progress.filter(has_text=pattern)).to_be_visible()
         progress.first.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "compile_progress.png"))

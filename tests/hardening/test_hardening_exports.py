@@ -138,7 +138,10 @@ def hostile_table(ruleset_id: str, text: str = HOSTILE_TEXT) -> SheetTable:
                 values[index["effects"]] = HOSTILE_EFFECTS
         rows.append((number, values))
     return SheetTable(
-        path=f"{ruleset_id}.csv", sheet=f"{ruleset_id}.csv", headers=list(table.headers), rows=rows,
+        path=f"{ruleset_id}.csv",
+        sheet=f"{ruleset_id}.csv",
+        headers=list(table.headers),
+        rows=rows,
         set_info={"name": HOSTILE_SET},
     )
 
@@ -202,11 +205,11 @@ def test_the_apps_saved_workbook_stores_typed_formula_starters_as_text() -> None
     sheet = sheet_from_table(read_sheet("cards.csv", data=source))
     typed = [
         {"name": name, "kind": "monster", "soul_cost": "0", "atk": "1", "def": "1", "text": HOSTILE_TEXT, "Notes": note}
-        for name, note in zip(HOSTILE_NAMES, ["=2*3", "+1", "-x", "@here", "=A1", "-", "+", "@"])
+        for name, note in zip(HOSTILE_NAMES, ["=2*3", "+1", "-x", "@here", "=A1", "-", "+", "@"], strict=False)
     ]
-    sheet = apply_editor_changes(sheet, {"added_rows": typed, "edited_rows": {0: {"Notes": "=HYPERLINK(\"x\")"}}})
+    sheet = apply_editor_changes(sheet, {"added_rows": typed, "edited_rows": {0: {"Notes": '=HYPERLINK("x")'}}})
     saved = to_xlsx_bytes(sheet, "souls", source=source, set_name=HOSTILE_SET)
-    assert_no_live_formulas(saved, [*HOSTILE_NAMES, HOSTILE_TEXT, HOSTILE_SET, "=2*3", "=HYPERLINK(\"x\")"])
+    assert_no_live_formulas(saved, [*HOSTILE_NAMES, HOSTILE_TEXT, HOSTILE_SET, "=2*3", '=HYPERLINK("x")'])
     cardset = load_cardset("saved.xlsx", data=saved)
     assert [f for f in cardset.load_findings if f.rule.endswith("formula_cell")] == []
     assert set(HOSTILE_NAMES) <= set(cardset.names)
@@ -223,7 +226,11 @@ def test_the_apps_saved_xlsx_upload_stores_typed_formula_starters_as_text() -> N
     source = buffer.getvalue()
     sheet = sheet_from_table(read_sheet("cards.xlsx", data=source))
     sheet = apply_editor_changes(
-        sheet, {"edited_rows": {0: {"name": HOSTILE_NAMES[3], "text": HOSTILE_TEXT}}, "added_rows": [{"name": "@SUM(A1:A2)", "kind": "monster"}]}
+        sheet,
+        {
+            "edited_rows": {0: {"name": HOSTILE_NAMES[3], "text": HOSTILE_TEXT}},
+            "added_rows": [{"name": "@SUM(A1:A2)", "kind": "monster"}],
+        },
     )
     saved = to_xlsx_bytes(sheet, "souls", source=source)
     assert_no_live_formulas(saved, [HOSTILE_NAMES[3], HOSTILE_TEXT, "@SUM(A1:A2)"])
@@ -232,20 +239,40 @@ def test_the_apps_saved_xlsx_upload_stores_typed_formula_starters_as_text() -> N
 def test_card_preview_escapes_every_header_value_and_finding() -> None:
     ruleset = RULESETS["souls"]
     headers = ["name", "kind", "soul_cost", "atk", "def", "abilities", "text", "effects", '<th onmouseover="alert(5)">']
-    values = [HOSTILE_NAMES[0], '<img src=x onerror=alert("kind")>', "1", '"><img src=x onerror=alert(6)>', "3",
-              "Atk; <b>bold</b>", HOSTILE_TEXT, HOSTILE_EFFECTS, HOSTILE_NAMES[1]]
+    values = [
+        HOSTILE_NAMES[0],
+        '<img src=x onerror=alert("kind")>',
+        "1",
+        '"><img src=x onerror=alert(6)>',
+        "3",
+        "Atk; <b>bold</b>",
+        HOSTILE_TEXT,
+        HOSTILE_EFFECTS,
+        HOSTILE_NAMES[1],
+    ]
     findings = [
-        Finding("error", "souls.cell_value", '<script>alert("msg")</script> is wrong', card=HOSTILE_NAMES[0], row=2,
-                column="atk", expected='<img src=x onerror=alert("exp")>', actual=HOSTILE_NAMES[1]),
+        Finding(
+            "error",
+            "souls.cell_value",
+            '<script>alert("msg")</script> is wrong',
+            card=HOSTILE_NAMES[0],
+            row=2,
+            column="atk",
+            expected='<img src=x onerror=alert("exp")>',
+            actual=HOSTILE_NAMES[1],
+        ),
         Finding("warning", '<img src=x onerror=alert("rule")>', "& so on", column=headers[-1]),
     ]
     page = card_html(ruleset, headers, values, findings, cost=2, cost_label='<img src=x onerror=alert("cost")>', row=2)
-    assert_escaped(page, [HOSTILE_NAMES[0], HOSTILE_TEXT, headers[-1], '<script>alert("msg")</script> is wrong', "& so on"])
+    assert_escaped(
+        page, [HOSTILE_NAMES[0], HOSTILE_TEXT, headers[-1], '<script>alert("msg")</script> is wrong', "& so on"]
+    )
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1+2", "@SUM(A1)", "\t=1+1", "\r=1+1", "\0=1"])
 def test_every_formula_starter_is_written_as_text_by_the_cell_writers(text: str) -> None:
-    """The writers every xlsx export goes through, with the starters a loaded sheet can no longer hold (tab, CR, NUL)."""
+    """The writers every xlsx export goes through, with the starters a loaded sheet can no longer hold (tab, CR,
+    NUL)."""
     workbook = openpyxl.Workbook()
     sheet = workbook.active
     write_cell(sheet, 1, 1, text)
@@ -259,7 +286,7 @@ def test_every_formula_starter_is_written_as_text_by_the_cell_writers(text: str)
         assert "<f>" not in archive.read("xl/worksheets/sheet1.xml").decode()
 
 
-CONTROL_CSV = "name,kind,soul_cost,atk,def,text\nBell\x07 Imp,monster,0,x,3,ring\x01 twice\x1b\n".encode()
+CONTROL_CSV = b"name,kind,soul_cost,atk,def,text\nBell\x07 Imp,monster,0,x,3,ring\x01 twice\x1b\n"
 """A csv may carry control characters (only NUL is refused); a workbook cannot hold them."""
 
 

@@ -7,7 +7,8 @@ worker's own memory (VmHWM): `getrusage`'s ru_maxrss cannot serve, because at ex
 parent's peak (here pytest's, after the property tests). The worker runs under an address-space cap and a
 timeout, so a regression cannot take the shared machine down with it.
 
-The limits (workbench/limits.py, read by workbench/spreadsheets.py and workbench/xlsx_rows.py): files up to 50 MiB; an xlsx of at most
+The limits (workbench/limits.py, read by workbench/spreadsheets.py and workbench/xlsx_rows.py): files up to 50 MiB; an
+xlsx of at most
 2,000 zip parts inflating to at most 500 MiB in all, no part over 1 MB inflating more than 200x; no XML entity
 declarations; rows 1..1,048,576 and columns A..XFD, as a spreadsheet program has; at most 200,000 card rows
 and 1,024 columns per sheet.
@@ -208,7 +209,22 @@ def raw_zip(entries: list[RawEntry]) -> bytes:
         central.append(
             struct.pack(
                 "<IHHHHHHIIIHHHHHII",
-                0x02014B50, 20, 20, 0, 8, 0, 0x21, entry.crc, len(entry.deflated), entry.size, len(name), 0, 0, 0, 0, 0,
+                0x02014B50,
+                20,
+                20,
+                0,
+                8,
+                0,
+                0x21,
+                entry.crc,
+                len(entry.deflated),
+                entry.size,
+                len(name),
+                0,
+                0,
+                0,
+                0,
+                0,
                 offset,
             )
             + name
@@ -217,7 +233,9 @@ def raw_zip(entries: list[RawEntry]) -> bytes:
     for record in central:
         out.write(record)
     directory_size = out.tell() - directory_offset
-    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), directory_size, directory_offset, 0))
+    out.write(
+        struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), directory_size, directory_offset, 0)
+    )
     return out.getvalue()
 
 
@@ -227,7 +245,8 @@ def deflate(data: bytes) -> bytes:
 
 
 def repeated_deflate(chunk: bytes, times: int) -> tuple[bytes, int]:
-    """A deflate stream of `chunk` repeated `times` times, built from one compressed block (fast to make), and its CRC."""
+    """A deflate stream of `chunk` repeated `times` times, built from one compressed block (fast to make), and its
+    CRC."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     block = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
     again = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
@@ -253,9 +272,7 @@ def _skeleton() -> dict[str, bytes]:
 
 # XML entity bombs -------------------------------------------------------------------------------------------
 
-LAUGHS = "".join(
-    f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' if i else '<!ENTITY lol0 "lol">' for i in range(10)
-)
+LAUGHS = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' if i else '<!ENTITY lol0 "lol">' for i in range(10))
 """Ten levels of ten: `&lol9;` expands to 10^9 'lol's (3 GB) in a parser that expands entities."""
 
 
@@ -287,7 +304,8 @@ def test_quadratic_blowup_entity_is_refused(tmp_path: Path) -> None:
     """One 50 KB entity referenced 50,000 times: no nesting, 2.5 GB once expanded."""
     sheet = (
         f'<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY big "{"x" * 50_000}">]><worksheet xmlns="{MAIN_NS}">'
-        f'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>{"&big;" * 50_000}</t></is></c></row></sheetData></worksheet>'
+        f'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>{"&big;" * 50_000}</t></is></c></row>'
+        "</sheetData></worksheet>"
     ).encode()
     path = tmp_path / "quadratic.xlsx"
     path.write_bytes(with_parts(workbook_bytes([HEADERS, *ROWS]), {"xl/worksheets/sheet1.xml": sheet}))
@@ -345,7 +363,9 @@ def test_zip_bomb_spread_over_many_parts_is_refused_by_the_total(tmp_path: Path)
     compressed = deflate(chunk)
     crc = zlib.crc32(chunk)
     skeleton = _skeleton()
-    entries = [RawEntry(name, deflate(content), zlib.crc32(content), len(content)) for name, content in skeleton.items()]
+    entries = [
+        RawEntry(name, deflate(content), zlib.crc32(content), len(content)) for name, content in skeleton.items()
+    ]
     entries += [RawEntry(f"xl/media/junk{index}.bin", compressed, crc, len(chunk)) for index in range(600)]
     path = tmp_path / "many_part_bomb.xlsx"
     path.write_bytes(raw_zip(entries))
@@ -497,7 +517,9 @@ def test_a_utf16_file_cut_in_half_a_character_is_refused(tmp_path: Path) -> None
 
 # Not what the name says ---------------------------------------------------------------------------------------
 
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde" + b"\x00" * 64
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde" + b"\x00" * 64
+)
 PDF = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
 
 
@@ -512,7 +534,9 @@ PDF = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<
         ("a_truncated_xlsx", b"truncated", "corrupt"),
     ],
 )
-def test_a_file_named_xlsx_that_is_not_one_is_refused(tmp_path: Path, label: str, content: bytes | None, words: str) -> None:
+def test_a_file_named_xlsx_that_is_not_one_is_refused(
+    tmp_path: Path, label: str, content: bytes | None, words: str
+) -> None:
     if content is None:
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w") as archive:

@@ -51,7 +51,11 @@ def _measured(*args: str) -> dict[str, Any]:
     """Run `python -m workbench ARGS` in a child of a fresh wrapper process: exit code, output, seconds, peak MB."""
     done = subprocess.run(
         [sys.executable, "-c", _WRAPPER, sys.executable, "-m", "workbench", *args],
-        capture_output=True, text=True, cwd=REPO, timeout=600, check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+        check=True,
     )
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -125,26 +129,52 @@ def test_options_given_as_values_are_checked_like_typed_ones() -> None:
 @pytest.mark.parametrize(
     ("args", "shown"),
     [
-        (["power-curve", CIRCLES, "--matches-per-card", "0"], "the number of matches per card is 0; it must be at least 1"),
-        (["power-curve", CIRCLES, "--matches-per-card", str(10**7)],
-         "the number of matches per card is 10,000,000, more than the limit of 1,000,000 matches"),
+        (
+            ["power-curve", CIRCLES, "--matches-per-card", "0"],
+            "the number of matches per card is 0; it must be at least 1",
+        ),
+        (
+            ["power-curve", CIRCLES, "--matches-per-card", str(10**7)],
+            "the number of matches per card is 10,000,000, more than the limit of 1,000,000 matches",
+        ),
         (["health", CIRCLES, "--matches", str(10**7)], "make 160,000,000 matches, more than the limit of 20,000,000"),
         (["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--matches", str(10**8)], "more than the limit of 10,000,000"),
         (["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--seed", "-1"], "the seed is -1; it must be at least 0"),
-        (["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--seed", str(2**64)],
-         "the seed is 18,446,744,073,709,551,616, more than the limit of 18,446,744,073,709,551,615"),
-        (["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--executor", "dask://:"],
-         "'dask://:' is not a scheduler address: it needs a host name and a port number"),
+        (
+            ["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--seed", str(2**64)],
+            "the seed is 18,446,744,073,709,551,616, more than the limit of 18,446,744,073,709,551,615",
+        ),
+        (
+            ["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--executor", "dask://:"],
+            "'dask://:' is not a scheduler address: it needs a host name and a port number",
+        ),
         (["simulate", CIRCLES, "--deck", CIRCLES_DECK, "--workers", "100000"], "the number of workers is 100,000"),
-        (["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", "1e308"],
-         "a sweep value (a 309-digit number) is outside what a card field holds"),
-        (["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", "inf"],
-         "a sweep value (inf) is outside what a card field holds"),
-        (["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", ",".join(map(str, range(2000)))],
-         "the sweep lists 2,000 values, more than the limit of 101 values"),
+        (
+            ["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", "1e308"],
+            "a sweep value (a 309-digit number) is outside what a card field holds",
+        ),
+        (
+            ["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", "inf"],
+            "a sweep value (inf) is outside what a card field holds",
+        ),
+        (
+            ["sweep", CIRCLES, "--card", "Ember Pup", "--field", "attack", "--values", ",".join(map(str, range(2000)))],
+            "the sweep lists 2,000 values, more than the limit of 101 values",
+        ),
     ],
-    ids=["per-card-0", "per-card-1e7", "health-1e7", "matches-1e8", "seed-neg", "seed-2^64", "dask-colon",
-         "workers", "sweep-1e308", "sweep-inf", "sweep-2000"],
+    ids=[
+        "per-card-0",
+        "per-card-1e7",
+        "health-1e7",
+        "matches-1e8",
+        "seed-neg",
+        "seed-2^64",
+        "dask-colon",
+        "workers",
+        "sweep-1e308",
+        "sweep-inf",
+        "sweep-2000",
+    ],
 )
 def test_a_run_parameter_out_of_range_is_refused_before_any_job(args: list[str], shown: str) -> None:
     run = _measured(*args)
@@ -155,8 +185,9 @@ def test_a_run_parameter_out_of_range_is_refused_before_any_job(args: list[str],
 
 
 def test_the_largest_seed_plays() -> None:
-    run = _measured("simulate", CIRCLES, "--deck", CIRCLES_DECK, "--matches", "20", "--seed", str(2**64 - 1),
-                    "--format", "json")
+    run = _measured(
+        "simulate", CIRCLES, "--deck", CIRCLES_DECK, "--matches", "20", "--seed", str(2**64 - 1), "--format", "json"
+    )
     assert run["code"] == 0, run["err"]
     assert json.loads(run["out"])["seed"] == 2**64 - 1
 
@@ -178,10 +209,12 @@ def test_a_batch_played_in_pieces_gives_the_same_matches(ruleset_id: str) -> Non
     seeds, first = batch_seeds(7, 40)[0]
     whole = engine.play_batch(compiled, array, array, seeds, first, 0, 1)
     cuts = [0, 1, 8, 21, 40]
-    pieces = _joined([
-        engine.play_batch(compiled, array, array, seeds[a:b], first[a:b], 0, 1)
-        for a, b in zip(cuts, cuts[1:], strict=False)
-    ])
+    pieces = _joined(
+        [
+            engine.play_batch(compiled, array, array, seeds[a:b], first[a:b], 0, 1)
+            for a, b in zip(cuts, cuts[1:], strict=False)
+        ]
+    )
     assert len(pieces) == len(whole)
     for joined, one_call in zip(pieces[:3], whole[:3], strict=True):
         np.testing.assert_array_equal(joined, one_call)
@@ -234,7 +267,10 @@ _CANCEL_SCRIPT = textwrap.dedent(
 def test_cancel_stops_a_run_at_the_largest_turn_cap_within_a_second(tmp_path: Path, workers: int) -> None:
     done = subprocess.run(
         [sys.executable, "-c", _CANCEL_SCRIPT, str(tmp_path), str(workers), "3.0"],
-        capture_output=True, text=True, cwd=REPO, timeout=600,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout.strip().splitlines()[-1])

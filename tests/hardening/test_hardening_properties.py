@@ -113,7 +113,11 @@ KNOWN_HEADERS = sorted(
     {
         header
         for ruleset in RULESETS.values()
-        for header in [*(c.header for c in ruleset.columns), *(c.field for c in ruleset.columns), *ruleset.header_aliases]
+        for header in [
+            *(c.header for c in ruleset.columns),
+            *(c.field for c in ruleset.columns),
+            *ruleset.header_aliases,
+        ]
     }
 )
 KNOWN_WORDS = sorted(
@@ -123,9 +127,11 @@ KNOWN_WORDS = sorted(
 
 ANY_TEXT = st.text(max_size=30)
 NUMBER_TEXT = st.one_of(
-    st.integers(-10**6, 10**6).map(str),
+    st.integers(-(10**6), 10**6).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
-    st.sampled_from(["", " ", "1e400", "-0", "0x1A", "½", "٣", "1,5", "NaN", "inf", "+3", "3.0", "99999999999999999999"]),
+    st.sampled_from(
+        ["", " ", "1e400", "-0", "0x1A", "½", "٣", "1,5", "NaN", "inf", "+3", "3.0", "99999999999999999999"]
+    ),
 )
 CELL_TEXT = st.one_of(ANY_TEXT, NUMBER_TEXT, st.sampled_from(KNOWN_WORDS))
 HEADER_TEXT = st.one_of(st.sampled_from(KNOWN_HEADERS), ANY_TEXT)
@@ -163,7 +169,10 @@ def test_any_bytes_are_read_or_refused_clearly(data: bytes, name: str) -> None:
 
 
 @PROPERTY
-@given(text=st.text(max_size=400), encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32"]))
+@given(
+    text=st.text(max_size=400),
+    encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32"]),
+)
 def test_any_text_in_any_unicode_encoding_is_read_or_refused_clearly(text: str, encoding: str) -> None:
     table = read_or_refuse(text.encode(encoding, errors="surrogatepass"), "cards.csv")
     if table is not None:
@@ -217,7 +226,7 @@ XLSX_VALUES = st.one_of(
     st.none(),
     XML_TEXT,
     st.sampled_from(KNOWN_WORDS),
-    st.sampled_from(["=1+2", "+cmd", "-3", "@SUM(A1)", "=HYPERLINK(\"http://x\")"]),
+    st.sampled_from(["=1+2", "+cmd", "-3", "@SUM(A1)", '=HYPERLINK("http://x")']),
     st.integers(-(2**53) + 1, 2**53 - 1),
     # A spreadsheet keeps 15 significant digits (openpyxl writes 16); a value typed into one has no more.
     st.floats(allow_nan=False, allow_infinity=False).map(lambda f: float(f"{f:.15g}")).filter(math.isfinite),
@@ -464,7 +473,9 @@ def test_match_headers_maps_each_field_once_or_refuses_at_row_1(ruleset: Ruleset
 
 @PROPERTY
 @given(headers=st.lists(HEADER_TEXT, min_size=1, max_size=10), declared=st.one_of(st.none(), ANY_TEXT))
-def test_ruleset_choice_from_any_headers_is_one_ruleset_or_a_clear_refusal(headers: list[str], declared: str | None) -> None:
+def test_ruleset_choice_from_any_headers_is_one_ruleset_or_a_clear_refusal(
+    headers: list[str], declared: str | None
+) -> None:
     table = SheetTable(path="cards.csv", sheet="cards.csv", headers=headers, rows=[])
     if declared is not None:
         table.set_info = {"ruleset": declared}
@@ -501,7 +512,9 @@ def test_any_decklist_text_parses_into_lines_and_findings_that_point_at_real_lin
 def test_a_written_decklist_reads_back_as_the_same_counts(ruleset_id: str, data: st.DataObject) -> None:
     cardset = sample_cardset(ruleset_id)
     picks = data.draw(
-        st.lists(st.tuples(st.sampled_from(cardset.names), st.integers(1, MAX_COPIES_PER_LINE)), min_size=1, max_size=10)
+        st.lists(
+            st.tuples(st.sampled_from(cardset.names), st.integers(1, MAX_COPIES_PER_LINE)), min_size=1, max_size=10
+        )
     )
     styles = ["{n} {name}", "{n}x {name}", "{n} x {name}", "{name} x{n}", "{n}× {name}"]
     lines = [data.draw(st.sampled_from(styles)).format(n=n, name=name) for name, n in picks]
@@ -519,10 +532,12 @@ DECK_NAME = st.text(
     min_size=1,
     max_size=20,
 ).filter(
-    lambda n: n.strip()
-    and not n.strip().startswith(("#", "//"))
-    and not re.match(r"^\s*[A-Za-z][A-Za-z ]*?\s*:\s*$", n)
-    and not re.match(r"^\s*[xX×]\s", n)
+    lambda n: (
+        n.strip()
+        and not n.strip().startswith(("#", "//"))
+        and not re.match(r"^\s*[A-Za-z][A-Za-z ]*?\s*:\s*$", n)
+        and not re.match(r"^\s*[xX×]\s", n)
+    )
 )
 
 
@@ -535,10 +550,12 @@ def test_any_card_names_read_back_from_a_decklist(names: list[str], data: st.Dat
     cardset = cardset_from_table(table, RULESETS["souls"])
     assume(len(cardset) == len(names))  # names a sheet cannot hold as one cell are not this property's business
     counts = data.draw(st.lists(st.integers(1, MAX_COPIES_PER_LINE), min_size=len(names), max_size=len(names)))
-    text = "\n".join(f"{n} {name.strip()}" for name, n in zip(cardset.names, counts))
+    text = "\n".join(f"{n} {name.strip()}" for name, n in zip(cardset.names, counts, strict=False))
     deck = parse_decklist(text, cardset)
     assert deck.load_findings == [], [f.message for f in deck.load_findings]
-    assert {name: total for name, (_, total, _) in deck.counts().items()} == dict(zip(cardset.names, counts))
+    assert {name: total for name, (_, total, _) in deck.counts().items()} == dict(
+        zip(cardset.names, counts, strict=False)
+    )
 
 
 # Effect vocabularies ------------------------------------------------------------------------------------------
@@ -551,11 +568,53 @@ EFFECT_TEXT = st.one_of(
         st.one_of(
             st.sampled_from(
                 [
-                    "damage", "draw", "heal", "power", "resolve", "destroy", "plasma", "damage player", "apply",
-                    "shield", "atk", "def", "st", "alpha", "move", "push back", "cannot attack", "expire", "summon token",
-                    "sourcepoints", "foe", "Play:", "Ongoing:", "Score:", "Reaction (flip):", "clash:", "win", "lose",
-                    "tie", "gain", "RP", "per", "star", "+", "-", "50-99:", "100+:", "Thwomp!", "fire", ";", ",", ":",
-                    "(", ")", "\n", "Armor Piercing", "1",
+                    "damage",
+                    "draw",
+                    "heal",
+                    "power",
+                    "resolve",
+                    "destroy",
+                    "plasma",
+                    "damage player",
+                    "apply",
+                    "shield",
+                    "atk",
+                    "def",
+                    "st",
+                    "alpha",
+                    "move",
+                    "push back",
+                    "cannot attack",
+                    "expire",
+                    "summon token",
+                    "sourcepoints",
+                    "foe",
+                    "Play:",
+                    "Ongoing:",
+                    "Score:",
+                    "Reaction (flip):",
+                    "clash:",
+                    "win",
+                    "lose",
+                    "tie",
+                    "gain",
+                    "RP",
+                    "per",
+                    "star",
+                    "+",
+                    "-",
+                    "50-99:",
+                    "100+:",
+                    "Thwomp!",
+                    "fire",
+                    ";",
+                    ",",
+                    ":",
+                    "(",
+                    ")",
+                    "\n",
+                    "Armor Piercing",
+                    "1",
                 ]
             ),
             st.integers(-1000, 10**12).map(str),
@@ -597,18 +656,29 @@ def test_any_effects_or_abilities_cell_gives_findings_not_exceptions(
     """Arbitrary text in the effects/abilities columns of real cards goes through every check of the game."""
     cardset = sample_cardset(ruleset_id)
     table = cardset.table
-    targets = [i for i, h in enumerate(table.headers) if normalize_header(h) in ("effects", "abilities", "text", "brackets", "symbols")]
+    targets = [
+        i
+        for i, h in enumerate(table.headers)
+        if normalize_header(h) in ("effects", "abilities", "text", "brackets", "symbols")
+    ]
     assume(targets)
     rows = [list(values) for _, values in table.rows]
     for text in field_texts:
         row = data.draw(st.integers(0, len(rows) - 1))
         rows[row][data.draw(st.sampled_from(targets))] = text
-    changed = SheetTable(path="fuzz.csv", sheet="fuzz.csv", headers=table.headers, rows=[(n, r) for (n, _), r in zip(table.rows, rows)])
+    changed = SheetTable(
+        path="fuzz.csv",
+        sheet="fuzz.csv",
+        headers=table.headers,
+        rows=[(n, r) for (n, _), r in zip(table.rows, rows, strict=False)],
+    )
     validate(cardset_from_table(changed, cardset.ruleset))
 
 
 @PROPERTY
-@given(amount=st.integers(1, plasma_effects.MAX_AMOUNT), verb=st.sampled_from(sorted(plasma_effects.CLAUSE_FORMS.values())))
+@given(
+    amount=st.integers(1, plasma_effects.MAX_AMOUNT), verb=st.sampled_from(sorted(plasma_effects.CLAUSE_FORMS.values()))
+)
 def test_plasma_clauses_written_in_the_vocabulary_read_back(amount: int, verb: str) -> None:
     written = verb.replace("N", str(amount))
     (clause,) = plasma_effects.parse_effects(written).clauses
@@ -661,9 +731,9 @@ def test_source_clauses_written_in_the_vocabulary_read_back(data: st.DataObject)
     }
     chosen = data.draw(st.lists(st.sampled_from(sorted(clauses)), min_size=1, max_size=5))
     foe = [data.draw(st.booleans()) and clauses[c][0] not in ("summon_token", "sourcepoints", "draw") for c in chosen]
-    text = "; ".join(("foe " if f else "") + c for c, f in zip(chosen, foe))
+    text = "; ".join(("foe " if f else "") + c for c, f in zip(chosen, foe, strict=False))
     parsed = source_effects.parse_effects(text, "monster")
-    assert [(p.verb, p.amount, p.foe) for p in parsed] == [(*clauses[c], f) for c, f in zip(chosen, foe)]  # type: ignore[union-attr]
+    assert [(p.verb, p.amount, p.foe) for p in parsed] == [(*clauses[c], f) for c, f in zip(chosen, foe, strict=False)]  # type: ignore[union-attr]
     assert [p.token for p in parsed if p.verb == "summon_token"] == [token for c in chosen if c.startswith("summon")]  # type: ignore[union-attr]
 
 
@@ -694,7 +764,11 @@ def test_circles_abilities_match_however_they_are_cased_or_punctuated(
         "".join(c.upper() if data.draw(st.booleans()) else c.lower() for c in word) for word in ability.name.split(" ")
     ]
     separators = [data.draw(st.sampled_from([" ", "_", " - ", "  ", "-", ". "])) for _ in words[1:]]
-    written = data.draw(st.sampled_from(["", " "])) + words[0] + "".join(s + w for s, w in zip(separators, words[1:]))
+    written = (
+        data.draw(st.sampled_from(["", " "]))
+        + words[0]
+        + "".join(s + w for s, w in zip(separators, words[1:], strict=False))
+    )
     assert circles_abilities.find_ability(written) == ability
 
 

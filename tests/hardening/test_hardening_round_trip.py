@@ -36,12 +36,38 @@ from workbench.spreadsheets import _UMASK, read_sheet, write_atomically, write_w
 REPO = Path(__file__).resolve().parents[2]
 SOULS = RULESETS["souls"]
 
-CARD_HEADERS = ["name", "kind", "soul_cost", "atk", "def", "abilities", "Artist", "Printed", "Ratio", "Legal", None, "Score"]
+CARD_HEADERS = [
+    "name",
+    "kind",
+    "soul_cost",
+    "atk",
+    "def",
+    "abilities",
+    "Artist",
+    "Printed",
+    "Ratio",
+    "Legal",
+    None,
+    "Score",
+]
 CARDS = [
     ["Ember Imp", "monster", 0, 2, 3, "Atk", "Ada", dt.datetime(2025, 3, 1), 0.25, True, "kept", None],
     ["Tide Golem", "monster", 1, 3, 5, "Atk; Support", "Bo", dt.datetime(2025, 3, 2), 1.5, False, None, None],
     ["Moss Sentry", "monster", 0, 1, 4, "Atk", None, None, None, None, "margin note", None],
-    ["Ash Wraith", "monster", 2, 5, 3, "Atk", "=not a formula, typed text", dt.datetime(2024, 12, 31), -0.125, True, None, None],
+    [
+        "Ash Wraith",
+        "monster",
+        2,
+        5,
+        3,
+        "Atk",
+        "=not a formula, typed text",
+        dt.datetime(2024, 12, 31),
+        -0.125,
+        True,
+        None,
+        None,
+    ],
 ]
 
 
@@ -156,7 +182,9 @@ def test_an_edit_in_an_unknown_column_and_an_added_card_keep_the_rest() -> None:
     original = designer_workbook()
     changes = {
         "edited_rows": {"3": {"Artist": "Cy"}},
-        "added_rows": [{"name": "New Imp", "kind": "monster", "soul_cost": "0", "atk": "1", "def": "1", "Artist": "Di"}],
+        "added_rows": [
+            {"name": "New Imp", "kind": "monster", "soul_cost": "0", "atk": "1", "def": "1", "Artist": "Di"}
+        ],
     }
     before, after = cells(original), cells(edit_and_save(original, changes))
     assert after["Cards"].pop((5, 7)) == "Cy"
@@ -190,7 +218,15 @@ def test_a_csv_upload_saved_as_xlsx_keeps_every_column_and_row(tmp_path: Path) -
     saved = to_xlsx_bytes(sheet_from_table(table), "souls", source=text.encode())
     after = cells(saved)
     assert list(after) == ["Cards", "Set"]
-    assert [after["Cards"][(1, c)] for c in range(1, 8)] == ["name", "kind", "soul_cost", "atk", "def", "Column F", "Artist"]
+    assert [after["Cards"][(1, c)] for c in range(1, 8)] == [
+        "name",
+        "kind",
+        "soul_cost",
+        "atk",
+        "def",
+        "Column F",
+        "Artist",
+    ]
     assert [after["Cards"].get((2, c)) for c in range(1, 8)] == ["Ember Imp", "monster", 0, 2, 3, "x", "Ada"]
     assert [after["Cards"].get((3, c)) for c in range(1, 8)] == ["Tide Golem", "monster", 1, 3, 5, "y", None]
     assert read_sheet("saved.xlsx", data=saved).set_info["ruleset"] == "souls"
@@ -199,11 +235,15 @@ def test_a_csv_upload_saved_as_xlsx_keeps_every_column_and_row(tmp_path: Path) -
 def test_the_edited_table_validates_like_the_saved_file() -> None:
     """What the app validates before saving is what the loader reads after: same cards, same findings."""
     original = designer_workbook()
-    sheet = apply_editor_changes(sheet_from_table(read_sheet("ashfall.xlsx", data=original)), {"edited_rows": {0: {"atk": "x"}}})
+    sheet = apply_editor_changes(
+        sheet_from_table(read_sheet("ashfall.xlsx", data=original)), {"edited_rows": {0: {"atk": "x"}}}
+    )
     in_app = cardset_from_table(to_table(sheet), SOULS)
     from_file = load_cardset("ashfall.xlsx", SOULS, data=to_xlsx_bytes(sheet, "souls", source=original))
     assert [e.card for e in in_app.entries] == [e.card for e in from_file.entries]
-    assert [(f.rule, f.row, f.column) for f in in_app.load_findings] == [(f.rule, f.row, f.column) for f in from_file.load_findings]
+    assert [(f.rule, f.row, f.column) for f in in_app.load_findings] == [
+        (f.rule, f.row, f.column) for f in from_file.load_findings
+    ]
     assert ("souls.cell_value", 2, "atk") in [(f.rule, f.row, f.column) for f in from_file.load_findings]
 
 
@@ -218,8 +258,9 @@ workbook = openpyxl.Workbook()
 sheet = workbook.active
 sheet.title = "Cards"
 sheet.append(["name", "kind", "soul_cost", "atk", "def", "text"])
+text = "A line of rules text, long enough to take a while. " * 3
 for index in range(int(sys.argv[2])):
-    sheet.append([f"Card {index}", "monster", index % 3, 2, 3, "A line of rules text, long enough to take a while. " * 3])
+    sheet.append([f"Card {index}", "monster", index % 3, 2, 3, text])
 print("saving", flush=True)
 write_workbook_atomically(workbook, sys.argv[1])
 print("saved", flush=True)

@@ -138,12 +138,14 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                 f"Baseline ({fillers or 'none'}): the filler each card replaces, power 0 by construction, so no "
                 "verdict, and left out of the fitted line and the tier means. Played / drawn: the share of a card's "
                 "matches in which its side played / drew a copy; under "
-                f"{threshold_text(float(curve.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} played, "
-                "a card is rarely played: not judged, as its power is mostly the filler's matches."
+                f"{threshold_text(float(curve.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} "
+                "played, a card is rarely played: not judged, as its power is mostly the filler's matches."
             )
             auto_decks = curve.meta.get("auto_decks", {})
             if auto_decks:
-                with st.expander(f"The {len(auto_decks)} auto decks of this run (built from seed {curve.meta.get('seed')})"):
+                with st.expander(
+                    f"The {len(auto_decks)} auto decks of this run (built from seed {curve.meta.get('seed')})"
+                ):
                     st.caption(
                         "Each built at random from the set and passed by its deck check; every card was measured in "
                         "each one that holds its slot. Same seed, same decks."
@@ -157,8 +159,19 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.dataframe(
                 table[
                     [
-                        "card", "cost", "power", "low", "high", "played", "drawn", "first_played_turn", "flag",
-                        "suggested_cost", "reason", "win_rate", "note",
+                        "card",
+                        "cost",
+                        "power",
+                        "low",
+                        "high",
+                        "played",
+                        "drawn",
+                        "first_played_turn",
+                        "flag",
+                        "suggested_cost",
+                        "reason",
+                        "win_rate",
+                        "note",
                     ]
                 ],
                 hide_index=True,
@@ -176,7 +189,9 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                         format="percent", help="Share of the card's matches in which its side drew a copy."
                     ),
                     "first_played_turn": st.column_config.NumberColumn(
-                        "first played (turn)", format="%.1f", help="Mean turn of its first play, over the matches it was played in."
+                        "first played (turn)",
+                        format="%.1f",
+                        help="Mean turn of its first play, over the matches it was played in.",
                     ),
                     "flag": st.column_config.TextColumn(
                         help="over / under / on curve against the card's cost tier band; baseline = the filler; "
@@ -187,7 +202,9 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                         format="%g",
                         help="Empty for the baseline and rarely played cards, and when power does not rise with cost.",
                     ),
-                    "reason": st.column_config.TextColumn("why", help="The reason for the flag, in words.", width="large"),
+                    "reason": st.column_config.TextColumn(
+                        "why", help="The reason for the flag, in words.", width="large"
+                    ),
                     "win_rate": st.column_config.NumberColumn("win rate", format="%.3f"),
                 },
             )
@@ -199,7 +216,10 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.plotly_chart(matchup_heatmap(matchups), width="stretch")
             # A seed is an identifier to copy back exactly: as text, so no digit is rounded on the way to the browser.
             st.dataframe(
-                matchups.assign(seed=matchups["seed"].astype(str)), hide_index=True, width="stretch", placeholder=EMPTY_CELL
+                matchups.assign(seed=matchups["seed"].astype(str)),
+                hide_index=True,
+                width="stretch",
+                placeholder=EMPTY_CELL,
             )
     with tabs[3]:
         st.caption(f"Match 0 of seed {results.settings.seed}: the same match the simulation's first row played.")
@@ -232,11 +252,13 @@ def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
     )
     for start in range(0, len(runs.labels), 2):
         columns = st.columns(2)
-        for column, label in zip(columns, runs.labels[start : start + 2]):
+        for column, label in zip(columns, runs.labels[start : start + 2], strict=False):
             with column:
                 st.markdown(f"**{label}**")  # a run label: policy and gauntlet names, never user text
                 st.caption(markdown_text(runs.curve(label).line_statement()))
-                st.plotly_chart(power_curve_figure(runs.curve(label), cost_axis), width="stretch", key=f"power_curve_{label}")
+                st.plotly_chart(
+                    power_curve_figure(runs.curve(label), cost_axis), width="stretch", key=f"power_curve_{label}"
+                )
     st.caption("The chart and table below are the run under deck A's policy with the gauntlet asked for.")
 
 
@@ -322,10 +344,15 @@ def _show_sweep(result: Sweep, field_label: str) -> None:
             "high": number,
             "band_low": st.column_config.NumberColumn("band low", format="%+.3f"),
             "band_high": st.column_config.NumberColumn("band high", format="%+.3f"),
-            "played": st.column_config.NumberColumn(format="percent", help="Share of the value's matches in which the card was played."),
-            "drawn": st.column_config.NumberColumn(format="percent", help="Share of the value's matches in which the card was drawn."),
+            "played": st.column_config.NumberColumn(
+                format="percent", help="Share of the value's matches in which the card was played."
+            ),
+            "drawn": st.column_config.NumberColumn(
+                format="percent", help="Share of the value's matches in which the card was drawn."
+            ),
             "changed": st.column_config.CheckboxColumn(
-                "changed a match", help="Unticked: every match (winner and length) is the same as at the card's current value."
+                "changed a match",
+                help="Unticked: every match (winner and length) is the same as at the card's current value.",
             ),
         },
     )
@@ -377,10 +404,18 @@ def _sweep_section(
     )
     settings_row = st.columns(3)
     per_value, per_value_problem = count_input(
-        settings_row[0], "Matches per value", MIN_MATCHES, MAX_SWEEP_MATCHES, POWER_CURVE_DEFAULTS.matches_per_card,
-        "balance_sweep_per_value", step=100, help_text="Also the matches per card of the set's own power curve.",
+        settings_row[0],
+        "Matches per value",
+        MIN_MATCHES,
+        MAX_SWEEP_MATCHES,
+        POWER_CURVE_DEFAULTS.matches_per_card,
+        "balance_sweep_per_value",
+        step=100,
+        help_text="Also the matches per card of the set's own power curve.",
     )
-    seed, seed_problem = count_input(settings_row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_sweep_seed")
+    seed, seed_problem = count_input(
+        settings_row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_sweep_seed"
+    )
     policies = list(engine.policies)
     policy = settings_row[2].selectbox(
         "Policy", policies, index=_default_policy_index(policies), key="balance_sweep_policy"
@@ -421,10 +456,22 @@ def _sweep_section(
         def sweep_work(show: Callable[[float, str], None]) -> Sweep:
             def report(done: int, total: int) -> None:
                 share = done / total if total else 1.0
-                show(share, f"Sweeping {card}'s {header(field)}: {share:.0%} (the set's power curve, then {len(values)} value(s))")
+                show(
+                    share,
+                    f"Sweeping {card}'s {header(field)}: {share:.0%} (the set's power curve, then {len(values)} "
+                    "value(s))",
+                )
 
             return sweep(
-                cardset, [decks[name] for name in chosen], card, field, values, int(per_value), int(seed), policy, options,
+                cardset,
+                [decks[name] for name in chosen],
+                card,
+                field,
+                values,
+                int(per_value),
+                int(seed),
+                policy,
+                options,
                 progress=report,
             )
 
@@ -456,7 +503,9 @@ def _show_health(health: GameHealth) -> None:
     numbers = st.columns(4)
     numbers[0].metric("First player wins", f"{first.value or 0:.1%}", help=first.summary)
     numbers[1].metric("Median game length", f"{summary['median']:g} turns", help=health.figure(LENGTH).summary)
-    numbers[2].metric("Turn-cap hits", f"{cap.value:.1%}" if cap.measured and cap.value is not None else "no cap", help=cap.summary)
+    numbers[2].metric(
+        "Turn-cap hits", f"{cap.value:.1%}" if cap.measured and cap.value is not None else "no cap", help=cap.summary
+    )
     numbers[3].metric("Draws", f"{draws.value or 0:.1%}", help=draws.summary)
     for figure in health.figures:
         if figure.warning:
@@ -467,7 +516,9 @@ def _show_health(health: GameHealth) -> None:
     if not health.warnings:
         st.success("Every measured figure is in its healthy range.")
     with st.expander("Health figures in detail"):
-        st.dataframe(health_frame(health), hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_figures")
+        st.dataframe(
+            health_frame(health), hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_figures"
+        )
         st.plotly_chart(health_length_figure(health), width="stretch", key="health_length_chart")
         st.dataframe(
             health.decks.assign(
@@ -478,11 +529,16 @@ def _show_health(health: GameHealth) -> None:
             width="stretch",
             placeholder=EMPTY_CELL,
             key="health_decks",
-            column_config={"never_played_share": st.column_config.NumberColumn("never played (share)", format="percent")},
+            column_config={
+                "never_played_share": st.column_config.NumberColumn("never played (share)", format="percent")
+            },
         )
         st.dataframe(
-            health.pairs.assign(seed=health.pairs["seed"].astype(str)), hide_index=True, width="stretch",
-            placeholder=EMPTY_CELL, key="health_pairs",
+            health.pairs.assign(seed=health.pairs["seed"].astype(str)),
+            hide_index=True,
+            width="stretch",
+            placeholder=EMPTY_CELL,
+            key="health_pairs",
         )
 
 
@@ -500,12 +556,20 @@ def _health_panel(
         )
         row = st.columns([2, 2, 2, 2])
         per_pair, per_pair_problem = count_input(
-            row[0], "Matches per pair of decks", MIN_MATCHES, MAX_MATCHES, POWER_CURVE_DEFAULTS.matches_per_pair,
-            "balance_health_matches", step=100, help_text="The same matches as the matchup matrix with the same seed.",
+            row[0],
+            "Matches per pair of decks",
+            MIN_MATCHES,
+            MAX_MATCHES,
+            POWER_CURVE_DEFAULTS.matches_per_pair,
+            "balance_health_matches",
+            step=100,
+            help_text="The same matches as the matchup matrix with the same seed.",
         )
         seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_health_seed")
         policies = list(engine.policies)
-        policy = row[2].selectbox("Policy", policies, index=_default_policy_index(policies), key="balance_health_policy")
+        policy = row[2].selectbox(
+            "Policy", policies, index=_default_policy_index(policies), key="balance_health_policy"
+        )
         problems = [problem for problem in (per_pair_problem, seed_problem) if problem]
         for problem in problems:
             st.error(problem)
@@ -533,7 +597,13 @@ def _health_panel(
                     show(done / total if total else 1.0, f"Game health: {done:,} of {total:,} matches")
 
                 return game_health(
-                    cardset, [decks[name] for name in chosen], int(per_pair), int(seed), policy, options, progress=report
+                    cardset,
+                    [decks[name] for name in chosen],
+                    int(per_pair),
+                    int(seed),
+                    policy,
+                    options,
+                    progress=report,
                 )
 
             health = run_with_progress(cardset, decks[chosen[0]], HEALTH_CANCEL_KEY, "health check", health_work)
@@ -567,12 +637,23 @@ def _simulation_section(
         "Deck B's policy", policies, index=policies.index(defaults.policy_b), key="balance_policy_b"
     )
     matches, matches_problem = count_input(
-        settings_row[2], "Matches (A vs B, and per matchup)", MIN_MATCHES, MAX_MATCHES, defaults.matches,
-        "balance_matches", step=100,
+        settings_row[2],
+        "Matches (A vs B, and per matchup)",
+        MIN_MATCHES,
+        MAX_MATCHES,
+        defaults.matches,
+        "balance_matches",
+        step=100,
     )
     per_card, per_card_problem = count_input(
-        settings_row[3], "Matches per card (power curve)", MIN_MATCHES, MAX_MATCHES, defaults.matches_per_card,
-        "balance_per_card", step=100, help_text="Split evenly over the chosen decks (the gauntlet).",
+        settings_row[3],
+        "Matches per card (power curve)",
+        MIN_MATCHES,
+        MAX_MATCHES,
+        defaults.matches_per_card,
+        "balance_per_card",
+        step=100,
+        help_text="Split evenly over the chosen decks (the gauntlet).",
     )
     seed, seed_problem = count_input(settings_row[4], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
     problems = [problem for problem in (matches_problem, per_card_problem, seed_problem) if problem]
@@ -591,12 +672,21 @@ def _simulation_section(
         "differs between policies.",
     )
     auto_decks, auto_problem = count_input(
-        curve_row[1], "Auto decks (power curve)", 0, AUTO_DECKS_MAX, 0, "balance_auto_decks",
+        curve_row[1],
+        "Auto decks (power curve)",
+        0,
+        AUTO_DECKS_MAX,
+        0,
+        "balance_auto_decks",
         help_text="Adds this many decks built at random from the set under its deck rules; every card is measured "
         "in each of them, and its verdict compared with the chosen decks'. 0: the chosen decks only.",
     )
     share_percent, share_problem = count_input(
-        curve_row[2], "Rarely played under (% of matches)", 0, 50, round(defaults.min_play_share * 100),
+        curve_row[2],
+        "Rarely played under (% of matches)",
+        0,
+        50,
+        round(defaults.min_play_share * 100),
         "balance_min_play_share",
         help_text="A card its side played in fewer than this share of its matches gets no verdict (rarely played). "
         "0 judges every card.",
@@ -653,7 +743,13 @@ def _simulation_section(
     if results is not None:
         _show_results(results, engine.cost_axis)
         shown = report_from_results(
-            cardset, [decks[name] for name in chosen], options, results.curve, results.matchups, results.match, health,
+            cardset,
+            [decks[name] for name in chosen],
+            options,
+            results.curve,
+            results.matchups,
+            results.match,
+            health,
             results.verdicts,
         )
         st.caption(
@@ -712,7 +808,9 @@ options = resolved_options(ruleset)
 for name in chosen:
     errors = [f for f in decks[name].load_findings if f.severity == "error"]
     if errors:
-        st.warning(f"Deck {markdown_text(name)} has {len(errors)} unreadable line(s); only the lines that read are simulated.")
+        st.warning(
+            f"Deck {markdown_text(name)} has {len(errors)} unreadable line(s); only the lines that read are simulated."
+        )
 
 checked_health = _health_panel(cardset, decks, chosen, options, engine)
 
@@ -744,4 +842,6 @@ with st.expander("What the figures mean"):
         "at the card's current value says *this field never changed a match*.\n"
         "- The same seed and settings give the same figures. See docs/simulation.md."
     )
-    st.dataframe(pd.DataFrame({"option": list(options), "value": [readable(v) for v in options.values()]}), hide_index=True)
+    st.dataframe(
+        pd.DataFrame({"option": list(options), "value": [readable(v) for v in options.values()]}), hide_index=True
+    )

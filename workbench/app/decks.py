@@ -228,8 +228,8 @@ with left:
         sheet_rows = source.sheet_deck.rows
         st.caption(
             f"From the {source.sheet_deck.layout.sheet} sheet of {source.filename}, rows {sheet_rows[0].row} to "
-            f"{sheet_rows[-1].row}. Saving changes below makes it a text decklist; Save as xlsx writes it back into the "
-            "Decks sheet."
+            f"{sheet_rows[-1].row}. Saving changes below makes it a text decklist; Save as xlsx writes it back into "
+            "the Decks sheet."
         )
     if source.text is not None or source.sheet_deck is not None:
         text_key = f"deck_text:{workspace.uid}:{shown}"

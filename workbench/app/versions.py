@@ -68,6 +68,8 @@ MAX_MATCHES = 1_000_000
 MIN_MATCHES = 10
 MAX_SEED = 2**31 - 1
 UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
+
+
 # Escaped when a card name or value is shown as Markdown (so `$` is not maths, `*` not emphasis).
 def _card_name(entry: CardEntry) -> str:
     return str(entry.card.name)  # type: ignore[attr-defined]
@@ -102,11 +104,7 @@ def _other_bundled(workspace: Workspace) -> list[str]:
         paths = bundled_sets(workspace.ruleset_id)
     except WorkbenchInputError:
         return []  # a game without bundled sets (an uploaded set of a registered-for-test ruleset) has none to offer
-    return [
-        str(path)
-        for path in paths
-        if not (workspace.origin == "bundled" and path.name == workspace.filename)
-    ]
+    return [str(path) for path in paths if not (workspace.origin == "bundled" and path.name == workspace.filename)]
 
 
 def _cards_tab(diff: SetDiff) -> None:
@@ -128,7 +126,10 @@ def _cards_tab(diff: SetDiff) -> None:
     if diff.removed:
         st.dataframe(
             pd.DataFrame(
-                [{"row in the earlier version": e.row, "card": _card_name(e), "kind": _card_kind(e)} for e in diff.removed],
+                [
+                    {"row in the earlier version": e.row, "card": _card_name(e), "kind": _card_kind(e)}
+                    for e in diff.removed
+                ],
                 columns=["row in the earlier version", "card", "kind"],
             ),
             hide_index=True,
@@ -180,7 +181,9 @@ def _cards_tab(diff: SetDiff) -> None:
             placeholder=EMPTY_CELL,
             width="stretch",
             column_config={
-                "row": st.column_config.NumberColumn("row", help="The card's row in the set as it stands now.", format="%d"),
+                "row": st.column_config.NumberColumn(
+                    "row", help="The card's row in the set as it stands now.", format="%d"
+                ),
                 "column": st.column_config.TextColumn("column", help="The column header as the sheet writes it."),
             },
         )
@@ -266,16 +269,24 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
     st.caption(
         f"Each of the {moved} added, removed or changed card(s) is measured in both versions in one run of today's "
         "game: a version's power is the change in score when it replaces its slot's filler in the reference deck, "
-        "against the same gauntlet and seeds (95% interval). Stronger/weaker only when the two intervals do not overlap."
+        "against the same gauntlet and seeds (95% interval). Stronger/weaker only when the two intervals do not "
+        "overlap."
     )
     chosen = deck_picker(
-        "Decks for the power run (the first is the reference deck; all of them make the gauntlet)", list(decks), POWER_DECKS_KEY
+        "Decks for the power run (the first is the reference deck; all of them make the gauntlet)",
+        list(decks),
+        POWER_DECKS_KEY,
     )
     row = st.columns(3)
     # The power-curve defaults of the Balance page and the command line (workbench.power_defaults).
     per_card, per_card_problem = count_input(
-        row[0], "Matches per card version", MIN_MATCHES, MAX_MATCHES, POWER_CURVE_DEFAULTS.matches_per_card,
-        "versions_per_card", step=100,
+        row[0],
+        "Matches per card version",
+        MIN_MATCHES,
+        MAX_MATCHES,
+        POWER_CURVE_DEFAULTS.matches_per_card,
+        "versions_per_card",
+        step=100,
     )
     seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "versions_seed")
     policies = list(engine.policies)
@@ -292,9 +303,10 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
     for name in chosen:
         errors = [f for f in decks[name].load_findings if f.severity == "error"]
         if errors:
-            st.warning(f"Deck {markdown_text(name)} has {len(errors)} line(s) that do not read against the set as it "
-                       "stands now; "
-                       "only the lines that read are played.")
+            st.warning(
+                f"Deck {markdown_text(name)} has {len(errors)} line(s) that do not read against the set as it "
+                "stands now; only the lines that read are played."
+            )
     settings_key = json.dumps(
         [
             "power_changes",
@@ -323,8 +335,13 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
                 show(done / total if total else 1.0, f"Power of the changed cards: {done:,} of {total:,} matches")
 
             return with_power_changes(
-                diff, [decks[name] for name in chosen], matches_per_card=int(per_card), seed=int(seed), policy=policy,
-                options=options, progress=report,
+                diff,
+                [decks[name] for name in chosen],
+                matches_per_card=int(per_card),
+                seed=int(seed),
+                policy=policy,
+                options=options,
+                progress=report,
             )
 
         kept = run_with_progress(cardset, decks[chosen[0]], POWER_CANCEL_KEY, "power run", power_work)
@@ -484,7 +501,9 @@ except WorkbenchInputError as error:
     st.stop()
 
 if old is None:
-    st.info(f"Upload an earlier version of {markdown_text(workspace.set_name)} to compare it with the set as it stands now.")
+    st.info(
+        f"Upload an earlier version of {markdown_text(workspace.set_name)} to compare it with the set as it stands now."
+    )
     st.stop()
 assert old is not None
 

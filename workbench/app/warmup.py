@@ -72,7 +72,10 @@ def warmup_rulesets(setting: str | None = None) -> list[str]:
             elif word:
                 _log.warning(
                     "%s=%s: '%s' is not a ruleset with an engine (one of: %s); left out",
-                    WARMUP_ENV, text, word, ", ".join(with_engines),
+                    WARMUP_ENV,
+                    text,
+                    word,
+                    ", ".join(with_engines),
                 )
     catalogue = bundled_catalogue()
     opened_first = catalogue[0].parent.name if catalogue else None
@@ -179,7 +182,10 @@ def _compile_in_child(ruleset_id: str) -> None:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "workbench.warm", ruleset_id],
-            stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=REPO_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=out,
+            stderr=err,
+            cwd=REPO_ROOT,
         )
         try:
             code = child.wait()
@@ -205,7 +211,8 @@ def engine_warmup() -> EngineWarmup:
 
 
 def start_engine_warmup() -> None:
-    """Called on every page run by `streamlit_app.py`: starts the warm-up once, and puts the open set's ruleset first."""
+    """Called on every page run by `streamlit_app.py`: starts the warm-up once, and puts the open set's ruleset
+    first."""
     warmup = engine_warmup()
     workspace = get_workspace()
     if workspace is not None:
@@ -245,6 +252,7 @@ def progress_line(ruleset_id: str, child_seconds: float | None, last: warm.Compi
 
     `child_seconds`: how long a child process has been compiling it (None when none is).
     """
+
     def share(seconds: float) -> float:
         # Only against this machine's own last compile: another machine's figure would make the bar a guess.
         return min(0.99, seconds / last.seconds) if last is not None and last.seconds > 0 else 0.0

@@ -42,7 +42,9 @@ def page_start(title: str, intro: str = "") -> Workspace | None:
             st.caption("No card set open.")
         else:
             ruleset = workspace.ruleset
-            st.markdown(f"**{markdown_text(workspace.set_name)}**  \n{ruleset.title} · `{ruleset.id}` v{ruleset.version}")
+            st.markdown(
+                f"**{markdown_text(workspace.set_name)}**  \n{ruleset.title} · `{ruleset.id}` v{ruleset.version}"
+            )
             st.caption(f"{len(workspace.sheet.frame)} rows · {len(workspace.decks)} decklists")
     return workspace
 
@@ -256,7 +258,6 @@ def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     else:
         st.caption(f"Rule options: the {ruleset.id} defaults.")
     st.page_link(RULES.path, label="Rule options", icon=RULES.icon)
-
 
 
 def run_with_progress(

@@ -142,8 +142,9 @@ class RuleOption:
             return int(value) if whole else float(value)
         if isinstance(self.default, bool):
             if not isinstance(value, bool):
-                raise WorkbenchInputError(f"{where} takes true or false, not {_value_text(value)} {settings}.",
-                                          expected="true or false")
+                raise WorkbenchInputError(
+                    f"{where} takes true or false, not {_value_text(value)} {settings}.", expected="true or false"
+                )
             return value
         if self.choices and value not in self.choices:
             raise WorkbenchInputError(
@@ -298,7 +299,7 @@ class Ruleset:
         """Validates one row into the right card model, by its `kind`."""
         if len(self.card_models) == 1:
             return TypeAdapter(self.card_models[0])
-        union = Union[tuple(self.card_models)]  # type: ignore[valid-type]
+        union = Union[tuple(self.card_models)]  # type: ignore[valid-type]  # noqa: UP007 (a union of a runtime tuple)
         return TypeAdapter(Annotated[union, Field(discriminator="kind")])
 
     @cached_property
@@ -336,7 +337,9 @@ class Ruleset:
                 kinds=tuple(kinds[name]),
                 required_for=tuple(required[name]),
                 type_name=(
-                    "one of: " + ", ".join(self.kinds) if name == "kind" else describe_annotation(infos[name].annotation)
+                    "one of: " + ", ".join(self.kinds)
+                    if name == "kind"
+                    else describe_annotation(infos[name].annotation)
                 ),
                 description=(infos[name].description or "").strip(),
             )

@@ -86,8 +86,18 @@ def test_bad_cells_point_at_their_column(make_cardset: MakeCardSet, values: dict
 
 
 def test_header_aliases(make_cardset: MakeCardSet) -> None:
-    rows = [{"Name": "Probe", "Kind": "single", "Set Name": "Core", "Set Type": "core", "Star Rating": 4,
-             "Element": "Fire", "Type": "Soldier", "Copies in set": 2}]
+    rows = [
+        {
+            "Name": "Probe",
+            "Kind": "single",
+            "Set Name": "Core",
+            "Set Type": "core",
+            "Star Rating": 4,
+            "Element": "Fire",
+            "Type": "Soldier",
+            "Copies in set": 2,
+        }
+    ]
     (entry,) = make_cardset(BLADES, rows).entries
     card = card_of(entry)
     assert (card.stars, card.elements, card.types, card.copies) == (4, ("Fire",), ("Soldier",), 2)

@@ -41,8 +41,9 @@ def test_the_documents_example() -> None:
         (1, 8, {1: 5, 9: 1}, Fraction(1, 6), Fraction(0), Fraction(5, 6)),
     ],
 )
-def test_small_stores_against_brute_force(top: int, other: int, store: dict[int, int], win: object, tie: object,
-                                          lose: object) -> None:
+def test_small_stores_against_brute_force(
+    top: int, other: int, store: dict[int, int], win: object, tie: object, lose: object
+) -> None:
     cards = [stars for stars, count in store.items() for _ in range(count)]
     pairs = list(permutations(range(len(cards)), 2))
     brute = {"win": 0, "tie": 0, "lose": 0}
@@ -56,8 +57,9 @@ def test_small_stores_against_brute_force(top: int, other: int, store: dict[int,
 
 def test_with_replacement_counts_every_ordered_pair() -> None:
     # {1, 2}: with replacement (1,1) (1,2) (2,1) (2,2); equal Top cards tie on (1,1) and (2,2)
-    assert clash_odds(3, 3, {1: 1, 2: 1}, with_replacement=True) == ClashOdds(Fraction(1, 4), Fraction(1, 2),
-                                                                               Fraction(1, 4))
+    assert clash_odds(3, 3, {1: 1, 2: 1}, with_replacement=True) == ClashOdds(
+        Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)
+    )
     # without replacement only (1,2) and (2,1) remain
     assert clash_odds(3, 3, {1: 1, 2: 1}) == ClashOdds(Fraction(1, 2), Fraction(0), Fraction(1, 2))
 

@@ -51,9 +51,7 @@ def rules(findings: list[Finding]) -> list[tuple[str, int | None]]:
     return [(f.rule, f.row) for f in findings]
 
 
-LEGAL_DECK = "\n".join(
-    [*(f"1 Soldier {n}" for n in range(1, 9)), "1 Box One", "1 Acc One", "1 Acc Two"]
-)
+LEGAL_DECK = "\n".join([*(f"1 Soldier {n}" for n in range(1, 9)), "1 Box One", "1 Acc One", "1 Acc Two"])
 
 
 def test_a_full_legal_deck_has_no_findings(pool: CardSet, make_deck: MakeDeck) -> None:
@@ -101,6 +99,7 @@ def test_one_copy_of_any_card(pool: CardSet, make_deck: MakeDeck, text: str, lin
 
 # --- collections: "Your Collection is made up of 2-8 cards, each having at least one matching symbol with all the
 # others, and each having a different star rating than all the others."
+
 
 # The Collection Points chart: Cards 2 3 4 5 6 7 8+ / Victory Points 2 4 7 9 12 16 21
 @pytest.mark.parametrize(("cards", "vp"), [(2, 2), (3, 4), (4, 7), (5, 9), (6, 12), (7, 16), (8, 21), (9, 21), (1, 0)])
@@ -269,8 +268,16 @@ def test_by_default_a_collection_shares_one_symbol_as_the_documents_caption_says
     # because it doesn't match the element of the collection": Fire/Soldier, Fire/Mage, Water/Soldier+Mage share
     # a symbol two by two, but no one symbol stands on all three, so by default the third card is refused.
     rows = [
-        {"name": n, "kind": "single", "set": "Core", "set_kind": "core", "stars": s, "elements": e, "types": t,
-         "copies": 3}
+        {
+            "name": n,
+            "kind": "single",
+            "set": "Core",
+            "set_kind": "core",
+            "stars": s,
+            "elements": e,
+            "types": t,
+            "copies": 3,
+        }
         for n, s, e, t in [
             ("Fire Soldier", 2, "Fire", "Soldier"),
             ("Fire Mage", 3, "Fire", "Mage"),

@@ -22,13 +22,31 @@ from workbench.simulate import batch_seeds, compile_for
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
 ruleset = get_ruleset("circles")
 cardset, decks = _bundled_cardset_and_decks(ruleset)
-variants = [None, {"resources_per_turn": 1}, {"destroy_when": "at_least"}, {"out_of_cards": "reshuffle_discard_draws_3"},
-            {"respond_in_opponent_turn": False}, {"sleeping_card_opens_lane": False}, {"serenity_protects": "own_side"},
-            {"extra_card": "each_turn"}, {"new_characters_attack": False}, {"direct_damage": "one_per_attacker"},
-            {"turn_cap": 200}]
-RED="Siege Ballista*3,Hawkeye Archer*3,Powder Keg Imp*3,Battle Herald*2,Fire Adept*2,War Drummer*2,Spark Lancer*1,Forge Breaker*1,Ruby Shard*13"
-GREEN="Herd Caller*3,Grove Keeper*2,Fate Gardener*2,Seer of Leaves*2,Vine Trickster*2,Dream Weaver*2,Mirror Moth*2,Thorn Sprinter*2,Emerald Leaf*13"
-WALL="Coral Bastion*2,Shell Knight*2,Harbor Colossus*2,Spring Oracle*2,Fog Dancer*2,Mist Weaver*2,Still Water Monk*2,Brook Healer*2,Tidal Duelist*1,Sapphire Pool*11,Ruby Shard*2"
+variants = [
+    None,
+    {"resources_per_turn": 1},
+    {"destroy_when": "at_least"},
+    {"out_of_cards": "reshuffle_discard_draws_3"},
+    {"respond_in_opponent_turn": False},
+    {"sleeping_card_opens_lane": False},
+    {"serenity_protects": "own_side"},
+    {"extra_card": "each_turn"},
+    {"new_characters_attack": False},
+    {"direct_damage": "one_per_attacker"},
+    {"turn_cap": 200},
+]
+RED = (
+    "Siege Ballista*3,Hawkeye Archer*3,Powder Keg Imp*3,Battle Herald*2,Fire "
+    "Adept*2,War Drummer*2,Spark Lancer*1,Forge Breaker*1,Ruby Shard*13"
+)
+GREEN = (
+    "Herd Caller*3,Grove Keeper*2,Fate Gardener*2,Seer of Leaves*2,Vine "
+    "Trickster*2,Dream Weaver*2,Mirror Moth*2,Thorn Sprinter*2,Emerald Leaf*13"
+)
+WALL = (
+    "Coral Bastion*2,Shell Knight*2,Harbor Colossus*2,Spring Oracle*2,Fog Dancer*2,Mist "
+    "Weaver*2,Still Water Monk*2,Brook Healer*2,Tidal Duelist*1,Sapphire Pool*11,Ruby Shard*2"
+)
 seeds = np.concatenate([s for s, _ in batch_seeds(7, n)])
 first = (np.arange(n) % 2).astype(np.int8)
 res = {}
@@ -42,7 +60,11 @@ for vi, opts in enumerate(variants):
             card, copies = part.split("*")
             ids += [compiled.card_id(card)] * int(copies)
         arrays.append((name, np.array(ids, dtype=np.int64)))
-    pairs = [(a, b) for a in arrays for b in arrays] if vi == 0 else [(arrays[i], arrays[j]) for i, j in ((0, 1), (4, 5), (6, 2), (3, 4))]
+    pairs = (
+        [(a, b) for a in arrays for b in arrays]
+        if vi == 0
+        else [(arrays[i], arrays[j]) for i, j in ((0, 1), (4, 5), (6, 2), (3, 4))]
+    )
     for (na, da), (nb, db) in pairs:
         for pa, pb in ((0, 0), (1, 1), (0, 1)):
             m = n if (pa, pb) == (0, 0) else n // 5

@@ -1,4 +1,5 @@
-"""The circle budget, from the document's own numbers: 1/2/3 base resources give 3/6/9 points, 5 circles, 24 abilities."""
+"""The circle budget, from the document's own numbers: 1/2/3 base resources give 3/6/9 points, 5 circles, 24
+abilities."""
 
 from __future__ import annotations
 
@@ -44,15 +45,43 @@ DOCUMENT_LIST: list[tuple[str, str, int]] = [
     ("Sleep", "green", 1),
 ]
 ACTIVATION_COSTS: dict[str, int] = {
-    "Self Destruct": 1, "Attack Boost 2": 1, "Target": 1, "Fireball": 1, "Long Range": 3, "Heal 1": 1, "Heal 2": 2,
-    "Disperse": 1, "Avoid Damage": 2, "Restore": 2, "Future Vision": 1, "Change the Future": 2, "Reorder": 1, "Sleep": 1,
+    "Self Destruct": 1,
+    "Attack Boost 2": 1,
+    "Target": 1,
+    "Fireball": 1,
+    "Long Range": 3,
+    "Heal 1": 1,
+    "Heal 2": 2,
+    "Disperse": 1,
+    "Avoid Damage": 2,
+    "Restore": 2,
+    "Future Vision": 1,
+    "Change the Future": 2,
+    "Reorder": 1,
+    "Sleep": 1,
 }
 
 
-def character(name: str = "Hero", red: int = 0, blue: int = 0, green: int = 0, attack: int = 1, health: int = 2,
-              abilities: str = "") -> dict[str, Any]:
-    return {"name": name, "kind": "character", "color": "", "red": red, "blue": blue, "green": green,
-            "attack": attack, "health": health, "abilities": abilities}
+def character(
+    name: str = "Hero",
+    red: int = 0,
+    blue: int = 0,
+    green: int = 0,
+    attack: int = 1,
+    health: int = 2,
+    abilities: str = "",
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "kind": "character",
+        "color": "",
+        "red": red,
+        "blue": blue,
+        "green": green,
+        "attack": attack,
+        "health": health,
+        "abilities": abilities,
+    }
 
 
 def resource(name: str, color: str, **extra: Any) -> dict[str, Any]:
@@ -74,8 +103,15 @@ def test_the_data_table_is_the_documents_list() -> None:
 def test_the_documents_worked_example_is_valid_with_one_point_unspent(make_cardset: MakeCardSet) -> None:
     # "you pick “2 Resources (Red)” and give the card 3 Attack, 2 Health. You then give it Defender.
     #  This card would cost 2 Red, 1 Blue, to bring into play."
-    (finding,) = findings_for(make_cardset, [character("Example", red=2, blue=1, attack=3, health=2, abilities="Defender")])
-    assert (finding.severity, finding.rule, finding.row, finding.column) == ("warning", "circles.unspent_points", 2, "attack")
+    (finding,) = findings_for(
+        make_cardset, [character("Example", red=2, blue=1, attack=3, health=2, abilities="Defender")]
+    )
+    assert (finding.severity, finding.rule, finding.row, finding.column) == (
+        "warning",
+        "circles.unspent_points",
+        2,
+        "attack",
+    )
     assert (finding.expected, finding.actual) == (6, 5)
     assert "1 point unspent" in finding.message
 
@@ -92,12 +128,16 @@ def test_the_documents_worked_example_is_valid_with_one_point_unspent(make_cards
         ({"red": 1, "blue": 1, "green": 1}, 1, 8),
     ],
 )
-def test_base_resources_spending_every_point_are_clean(make_cardset: MakeCardSet, circles: dict[str, int], attack: int, health: int) -> None:
+def test_base_resources_spending_every_point_are_clean(
+    make_cardset: MakeCardSet, circles: dict[str, int], attack: int, health: int
+) -> None:
     assert findings_for(make_cardset, [character(attack=attack, health=health, **circles)]) == []
 
 
 @pytest.mark.parametrize(("name", "colour", "cost"), DOCUMENT_LIST)
-def test_each_ability_fills_its_circles_in_its_colour(make_cardset: MakeCardSet, name: str, colour: str, cost: int) -> None:
+def test_each_ability_fills_its_circles_in_its_colour(
+    make_cardset: MakeCardSet, name: str, colour: str, cost: int
+) -> None:
     # One base resource of another colour (3 points) plus the ability's circles in its colour: exactly on budget.
     circles = {"red": 0, "blue": 0, "green": 0}
     circles["blue" if colour == "red" else "red"] = 1
@@ -130,23 +170,51 @@ def test_each_ability_fills_its_circles_in_its_colour(make_cardset: MakeCardSet,
     ],
 )
 def test_card_errors_point_at_their_cell(
-    make_cardset: MakeCardSet, circles: dict[str, int], abilities: str, attack: int, health: int,
-    rule: str, column: str, expected: Any, actual: Any,
+    make_cardset: MakeCardSet,
+    circles: dict[str, int],
+    abilities: str,
+    attack: int,
+    health: int,
+    rule: str,
+    column: str,
+    expected: Any,
+    actual: Any,
 ) -> None:
-    rows = [character("Fine", red=1, attack=2, health=1), character("Broken", attack=attack, health=health, abilities=abilities, **circles)]
+    rows = [
+        character("Fine", red=1, attack=2, health=1),
+        character("Broken", attack=attack, health=health, abilities=abilities, **circles),
+    ]
     (finding,) = findings_for(make_cardset, rows)
-    assert (finding.severity, finding.rule, finding.card, finding.row, finding.column) == ("error", rule, "Broken", 3, column)
+    assert (finding.severity, finding.rule, finding.card, finding.row, finding.column) == (
+        "error",
+        rule,
+        "Broken",
+        3,
+        column,
+    )
     assert (finding.expected, finding.actual) == (expected, actual)
 
 
 @pytest.mark.parametrize(
     ("written", "suggestion"),
-    [("Armor Peircing 1", "Armor Piercing 1"), ("Fire Ball", "Fireball"), ("Sleeep", "Sleep"), ("Avoid Damages", "Avoid Damage"),
-     ("Heal 3", "Heal 2")],
+    [
+        ("Armor Peircing 1", "Armor Piercing 1"),
+        ("Fire Ball", "Fireball"),
+        ("Sleeep", "Sleep"),
+        ("Avoid Damages", "Avoid Damage"),
+        ("Heal 3", "Heal 2"),
+    ],
 )
-def test_an_unknown_ability_is_an_error_that_suggests_the_closest(make_cardset: MakeCardSet, written: str, suggestion: str) -> None:
+def test_an_unknown_ability_is_an_error_that_suggests_the_closest(
+    make_cardset: MakeCardSet, written: str, suggestion: str
+) -> None:
     (finding,) = findings_for(make_cardset, [character(red=2, attack=2, health=1, abilities=written)])
-    assert (finding.severity, finding.rule, finding.row, finding.column) == ("error", "circles.unknown_ability", 2, "abilities")
+    assert (finding.severity, finding.rule, finding.row, finding.column) == (
+        "error",
+        "circles.unknown_ability",
+        2,
+        "abilities",
+    )
     assert finding.expected == suggestion and f"Did you mean '{suggestion}'?" in finding.message
 
 
@@ -179,23 +247,47 @@ def test_unspent_points_follow_the_option(make_cardset: MakeCardSet, strict: boo
 def test_a_resource_has_exactly_one_colour(make_cardset: MakeCardSet, color: str, message: str) -> None:
     rows = [resource("Ruby", "red"), resource("Odd", color)]
     (finding,) = findings_for(make_cardset, rows)
-    assert (finding.severity, finding.rule, finding.row, finding.column) == ("error", "circles.resource_colour", 3, "color")
+    assert (finding.severity, finding.rule, finding.row, finding.column) == (
+        "error",
+        "circles.resource_colour",
+        3,
+        "color",
+    )
     assert message in finding.message
 
 
 def test_resource_colours_match_ignoring_case(make_cardset: MakeCardSet) -> None:
-    assert findings_for(make_cardset, [resource("Ruby", "Red"), resource("Leaf", "GREEN"), resource("Pool", " blue ")]) == []
+    assert (
+        findings_for(make_cardset, [resource("Ruby", "Red"), resource("Leaf", "GREEN"), resource("Pool", " blue ")])
+        == []
+    )
 
 
 def test_a_resource_with_stats_gets_a_warning_on_the_first_filled_cell(make_cardset: MakeCardSet) -> None:
     (finding,) = findings_for(make_cardset, [resource("Angry Ruby", "red", attack=2, abilities="Fast")])
-    assert (finding.severity, finding.rule, finding.row, finding.column) == ("warning", "circles.resource_fields", 2, "attack")
+    assert (finding.severity, finding.rule, finding.row, finding.column) == (
+        "warning",
+        "circles.resource_fields",
+        2,
+        "attack",
+    )
     assert finding.actual == {"attack": 2, "abilities": "Fast"}
 
 
 def test_headers_as_a_designer_writes_them(make_cardset: MakeCardSet) -> None:
-    rows = [{"Name": "Hero", "Kind": "Character", "Colour": "", "Red": 2, "Blue": "", "Green": "", "ATK": 5, "HP": 1,
-             "Special Abilities": ""}]
+    rows = [
+        {
+            "Name": "Hero",
+            "Kind": "Character",
+            "Colour": "",
+            "Red": 2,
+            "Blue": "",
+            "Green": "",
+            "ATK": 5,
+            "HP": 1,
+            "Special Abilities": "",
+        }
+    ]
     cardset = make_cardset(RULESET, rows)
     assert not cardset.load_findings and validate(cardset).findings == []
     assert cardset.headers["attack"] == "ATK"

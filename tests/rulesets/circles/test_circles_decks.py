@@ -48,7 +48,12 @@ def test_deck_balance_warns_outside_the_tolerance(
     assert [f.message.split()[1] for f in findings] == warned
     for finding in findings:
         assert (finding.severity, finding.rule, finding.deck, finding.row, finding.column) == (
-            "warning", "circles.deck_balance", "test", None, None)
+            "warning",
+            "circles.deck_balance",
+            "test",
+            None,
+            None,
+        )
 
 
 @pytest.mark.parametrize(
@@ -60,12 +65,16 @@ def test_deck_balance_warns_outside_the_tolerance(
         ({"deck_resources": 11, "deck_tolerance": 3}, 1),
     ],
 )
-def test_deck_targets_are_options(cardset: CardSet, make_deck: Callable[..., Deck], options: dict[str, int], warned: int) -> None:
+def test_deck_targets_are_options(
+    cardset: CardSet, make_deck: Callable[..., Deck], options: dict[str, int], warned: int
+) -> None:
     findings = deck_findings(cardset, make_deck, "13 Pup\n2 Giant\n11 Ruby\n4 Pool\n", **options)  # 15 and 15
     assert len(findings) == warned and all(f.rule == "circles.deck_balance" for f in findings)
 
 
-def test_a_character_the_deck_cannot_pay_for_is_pointed_at_its_line(cardset: CardSet, make_deck: Callable[..., Deck]) -> None:
+def test_a_character_the_deck_cannot_pay_for_is_pointed_at_its_line(
+    cardset: CardSet, make_deck: Callable[..., Deck]
+) -> None:
     findings = deck_findings(cardset, make_deck, "# two blue are not three\n12 Pup\n2 Giant\n14 Ruby\n2 Pool\n")
     (finding,) = findings
     assert (finding.severity, finding.rule, finding.card, finding.row) == ("warning", "circles.unpayable", "Giant", 3)

@@ -30,8 +30,20 @@ MakeCardSet = Callable[..., CardSet]
 
 # (Atk + Def, soul cost): both sides of every row boundary of the table, and its open end.
 TABLE_BOUNDARIES = [
-    (0, 0), (5, 0), (6, 1), (10, 1), (11, 2), (14, 2), (15, 3), (17, 3),
-    (18, 4), (20, 4), (21, 5), (22, 5), (23, 6), (40, 6),
+    (0, 0),
+    (5, 0),
+    (6, 1),
+    (10, 1),
+    (11, 2),
+    (14, 2),
+    (15, 3),
+    (17, 3),
+    (18, 4),
+    (20, 4),
+    (21, 5),
+    (22, 5),
+    (23, 6),
+    (40, 6),
 ]
 
 
@@ -68,7 +80,13 @@ def test_a_card_on_the_table_has_no_finding_and_one_off_is_a_warning_at_its_cell
         assert (under.expected, under.actual, under.row, under.column) == (">= 6", cost - 1, 4, "soul_cost")
         return
     over = by_card["One Over"]
-    assert (over.severity, over.expected, over.actual, over.row, over.column) == ("warning", cost, cost + 1, 3, "soul_cost")
+    assert (over.severity, over.expected, over.actual, over.row, over.column) == (
+        "warning",
+        cost,
+        cost + 1,
+        3,
+        "soul_cost",
+    )
     if cost > 0:
         assert (by_card["One Under"].expected, by_card["One Under"].row) == (cost, 4)
 
@@ -98,8 +116,14 @@ def test_plus_one_and_minus_one(
     assert lowest == expected and open_ended == (total > 22)
     rows = [
         monster("Right", expected, total - total // 2, total // 2, effect_weight=weight, element=element),
-        monster("Wrong", expected + 1 if total <= 22 else expected - 1, total - total // 2, total // 2,
-                effect_weight=weight, element=element),
+        monster(
+            "Wrong",
+            expected + 1 if total <= 22 else expected - 1,
+            total - total // 2,
+            total // 2,
+            effect_weight=weight,
+            element=element,
+        ),
     ]
     findings = findings_of(make_cardset(SOULS, rows), "souls.soul_cost", element_counts_as_powerful=counts_element)
     assert [f.card for f in findings] == ["Wrong"]
@@ -130,8 +154,10 @@ def test_check_spell_costs_prices_magic_and_traps_only_when_on(
 
 
 def test_finding_names_the_header_as_the_designer_wrote_it(make_cardset: MakeCardSet) -> None:
-    rows = [{"Name": "Imp", "Kind": "Monster", "Soul Cost": 0, "Attack": 2, "DEF": 2},
-            {"Name": "Troll", "Kind": "Monster", "Soul Cost": 4, "Attack": 6, "DEF": 6}]
+    rows = [
+        {"Name": "Imp", "Kind": "Monster", "Soul Cost": 0, "Attack": 2, "DEF": 2},
+        {"Name": "Troll", "Kind": "Monster", "Soul Cost": 4, "Attack": 6, "DEF": 6},
+    ]
     (finding,) = findings_of(make_cardset(SOULS, rows), "souls.soul_cost")
     assert (finding.card, finding.sheet, finding.row, finding.column) == ("Troll", "cards.csv", 3, "Soul Cost")
     assert "Atk 6 + Def 6 = 12 gives 2" in finding.message
@@ -140,9 +166,20 @@ def test_finding_names_the_header_as_the_designer_wrote_it(make_cardset: MakeCar
 @pytest.mark.parametrize(
     ("ability", "known"),
     [
-        ("Atk", True), ("atk/", True), ("Effect", True), ("Support", True), ("Mobile", True), ("Equip", True),
-        ("Ranged 2", True), ("ranged 3/", True), ("Ranged1", True),
-        ("Ranged", False), ("Ranged 0", False), ("Ranged X", False), ("Mobil", False), ("Flying", False),
+        ("Atk", True),
+        ("atk/", True),
+        ("Effect", True),
+        ("Support", True),
+        ("Mobile", True),
+        ("Equip", True),
+        ("Ranged 2", True),
+        ("ranged 3/", True),
+        ("Ranged1", True),
+        ("Ranged", False),
+        ("Ranged 0", False),
+        ("Ranged X", False),
+        ("Mobil", False),
+        ("Flying", False),
     ],
 )
 def test_info_box_ability_names(ability: str, known: bool) -> None:
@@ -179,8 +216,10 @@ def test_ability_findings_point_at_their_cell(
 
 
 def test_equip_on_magic_and_ranged_with_atk_are_fine(make_cardset: MakeCardSet) -> None:
-    rows = [monster("Archer", 1, 4, 4, abilities="Atk; Ranged 2"),
-            {"name": "Blade", "kind": "magic", "abilities": "Equip; Effect", "effects": "atk +2"}]
+    rows = [
+        monster("Archer", 1, 4, 4, abilities="Atk; Ranged 2"),
+        {"name": "Blade", "kind": "magic", "abilities": "Equip; Effect", "effects": "atk +2"},
+    ]
     assert validate(make_cardset(SOULS, rows)).findings == []
 
 
@@ -217,8 +256,16 @@ def test_effects_the_simulator_does_not_cover_are_an_info(
     make_cardset: MakeCardSet, kind: str, abilities: str, effects: str, not_covered: str | None
 ) -> None:
     element = "fire" if "apply fire" in effects else None
-    row = {"name": "Card", "kind": kind, "soul_cost": 2 if element else 1, "atk": 4 if kind == "monster" else None,
-           "def": 4 if kind == "monster" else None, "abilities": abilities, "element": element, "effects": effects}
+    row = {
+        "name": "Card",
+        "kind": kind,
+        "soul_cost": 2 if element else 1,
+        "atk": 4 if kind == "monster" else None,
+        "def": 4 if kind == "monster" else None,
+        "abilities": abilities,
+        "element": element,
+        "effects": effects,
+    }
     findings = findings_of(make_cardset(SOULS, [row]), "souls.effect_not_simulated")
     if not_covered is None:
         assert findings == []
@@ -230,7 +277,11 @@ def test_effects_the_simulator_does_not_cover_are_an_info(
 
 @pytest.mark.parametrize(
     ("element", "effects", "expected", "actual"),
-    [("fire", "apply oil", "oil", "fire"), (None, "apply curse", "curse", None), ("miasma", "apply fire; apply miasma", "fire", "miasma")],
+    [
+        ("fire", "apply oil", "oil", "fire"),
+        (None, "apply curse", "curse", None),
+        ("miasma", "apply fire; apply miasma", "fire", "miasma"),
+    ],
 )
 def test_element_column_and_apply_effects_must_agree(
     make_cardset: MakeCardSet, element: str | None, effects: str, expected: str, actual: str | None
@@ -238,7 +289,12 @@ def test_element_column_and_apply_effects_must_agree(
     row = {"name": "Vial", "kind": "magic", "abilities": "Effect", "element": element, "effects": effects}
     (finding,) = findings_of(make_cardset(SOULS, [monster("Imp", 0, 1, 1), row]), "souls.element_effect")
     assert (finding.severity, finding.row, finding.column, finding.expected, finding.actual) == (
-        "warning", 3, "element", expected, actual)
+        "warning",
+        3,
+        "element",
+        expected,
+        actual,
+    )
 
 
 def test_element_column_without_apply_is_fine(make_cardset: MakeCardSet) -> None:
@@ -246,7 +302,10 @@ def test_element_column_without_apply_is_fine(make_cardset: MakeCardSet) -> None
     assert findings_of(make_cardset(SOULS, [row]), "souls.element_effect") == []
 
 
-@pytest.mark.parametrize(("check_spells", "cards"), [(False, ["Imp", "Wolf", "Firebug", "Giant"]), (True, ["Imp", "Wolf", "Firebug", "Giant", "Bolt"])])
+@pytest.mark.parametrize(
+    ("check_spells", "cards"),
+    [(False, ["Imp", "Wolf", "Firebug", "Giant"]), (True, ["Imp", "Wolf", "Firebug", "Giant", "Bolt"])],
+)
 def test_stat_budget_points_and_the_table_line(make_cardset: MakeCardSet, check_spells: bool, cards: list[str]) -> None:
     rows = [
         monster("Imp", 0, 3, 2),

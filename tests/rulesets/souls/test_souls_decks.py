@@ -46,7 +46,13 @@ def test_deck_size_follows_the_ledger(
     assert bool(findings) is warned
     if warned:
         (finding,) = findings
-        assert (finding.severity, finding.deck, finding.sheet, finding.row, finding.column) == ("warning", "mine", "mine.txt", None, None)
+        assert (finding.severity, finding.deck, finding.sheet, finding.row, finding.column) == (
+            "warning",
+            "mine",
+            "mine.txt",
+            None,
+            None,
+        )
         assert (finding.expected, finding.actual) == (deck_size, deck.size())
 
 
@@ -67,10 +73,15 @@ def test_a_deck_without_a_free_summon(
     findings = deck_findings(cardset, make_deck(cardset, text), "souls.no_free_summon", sacrifice_from=sacrifice_from)
     assert [f.severity for f in findings] == ([severity] if severity else [])
     if findings:
-        assert findings[0].actual == "cheapest monster costs 1" and (findings[0].row, findings[0].column) == (None, None)
+        assert findings[0].actual == "cheapest monster costs 1" and (findings[0].row, findings[0].column) == (
+            None,
+            None,
+        )
 
 
-def test_unknown_card_is_an_error_at_its_line_with_the_closest_name(cardset: CardSet, make_deck: Callable[..., Deck]) -> None:
+def test_unknown_card_is_an_error_at_its_line_with_the_closest_name(
+    cardset: CardSet, make_deck: Callable[..., Deck]
+) -> None:
     deck = make_deck(cardset, "10 Imp\n10 Wolf\n10 Golme", name="typo")
     report = validate(cardset, [deck])
     (finding,) = [f for f in report.findings if f.severity == "error"]

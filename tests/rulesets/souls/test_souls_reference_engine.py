@@ -17,11 +17,11 @@ import workbench.rulesets.souls.engine as E
 from workbench.bench import _bundled_cardset_and_decks
 from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
+from workbench.engines import COUNTERS, rng_below, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
-from workbench.rulesets.souls.reference_engine import EVENT_CODES, COUNTER_NAMES, ReferenceEngine, XorShift
-from workbench.engines import COUNTERS, rng_below, rng_seed
+from workbench.rulesets.souls.reference_engine import COUNTER_NAMES, EVENT_CODES, ReferenceEngine, XorShift
 from workbench.simulate import batch_seeds, compile_for
 
 
@@ -31,7 +31,7 @@ def bundled() -> tuple[CardSet, list[Deck]]:
 
 
 def test_event_codes_and_counters_match_the_compiled_engine() -> None:
-    assert EVENT_CODES == {name.removeprefix("EV_"): getattr(E, name) for name in dir(E) if name.startswith("EV_")}
+    assert {name.removeprefix("EV_"): getattr(E, name) for name in dir(E) if name.startswith("EV_")} == EVENT_CODES
     assert COUNTER_NAMES == COUNTERS
 
 
@@ -47,9 +47,22 @@ OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"sacrifice_from": "either", "direct_attack": "reach", "summons_per_turn": 0},
     {"sacrifice_from": "hand", "destroy_when": "exceeds", "damage_persists": False, "summoning_sickness": True},
-    {"attacker_rows_collapse": False, "row_slots": 2, "trap_slots": 1, "first_player_draws": True, "empty_deck": "lose"},
-    {"burning_turns": 2, "combo_consumes": True, "unlisted_combo": "keep", "status_ticks": "own_turn", "hand_size": 3,
-     "draw_per_turn": 2, "turn_cap": 16},
+    {
+        "attacker_rows_collapse": False,
+        "row_slots": 2,
+        "trap_slots": 1,
+        "first_player_draws": True,
+        "empty_deck": "lose",
+    },
+    {
+        "burning_turns": 2,
+        "combo_consumes": True,
+        "unlisted_combo": "keep",
+        "status_ticks": "own_turn",
+        "hand_size": 3,
+        "draw_per_turn": 2,
+        "turn_cap": 16,
+    },
 ]
 
 
@@ -64,7 +77,7 @@ def test_reference_and_compiled_engines_play_the_same_matches(
     seeds, first = batch_seeds(17, 12)[0]
     for a, b in ((0, 1), (2, 0), (1, 2)):
         deck_a, deck_b = compiled.deck_array(decks[a]), compiled.deck_array(decks[b])
-        for seed, who in zip(seeds.tolist(), first.tolist()):
+        for seed, who in zip(seeds.tolist(), first.tolist(), strict=False):
             winner, turns, events = engine.play_traced(compiled, deck_a, deck_b, seed, who, *policies)
             plain_events: list[tuple[int, ...]] = []
             match = reference.play(deck_a.tolist(), deck_b.tolist(), seed, who, *policies, events=plain_events)
@@ -74,12 +87,20 @@ def test_reference_and_compiled_engines_play_the_same_matches(
 
 ACTIVATED_EFFECTS = {
     # The bundled set with effects of every timing: once per turn (no prefix), by using the card, on a summon Trigger.
-    "Grave Caller": "draw 1", "Lantern Sprite": "damage 1",
-    "Flame Spitter": "use: damage 2", "Banner Priest": "use: shield +1", "Hollow Acolyte": "use: draw 1",
-    "Pitch Goblin": "apply oil; use: apply oil", "Cinder Whelp": "summon: apply fire",
+    "Grave Caller": "draw 1",
+    "Lantern Sprite": "damage 1",
+    "Flame Spitter": "use: damage 2",
+    "Banner Priest": "use: shield +1",
+    "Hollow Acolyte": "use: draw 1",
+    "Pitch Goblin": "apply oil; use: apply oil",
+    "Cinder Whelp": "summon: apply fire",
     # Triggers: traps and monsters reacting to an attack, a summon, an effect's activation.
-    "Moss Sentry": "foe attacks: damage 1", "Iron Warden": "foe summons: damage 2", "Reed Slinger": "foe activates: damage 1",
-    "Hexbinder": "opponent activates: shield +1", "Spike Pit": "foe summons: damage 3", "Tar Snare": "foe activates: apply oil",
+    "Moss Sentry": "foe attacks: damage 1",
+    "Iron Warden": "foe summons: damage 2",
+    "Reed Slinger": "foe activates: damage 1",
+    "Hexbinder": "opponent activates: shield +1",
+    "Spike Pit": "foe summons: damage 3",
+    "Tar Snare": "foe activates: apply oil",
     "Warning Bell": "foe attacks: draw 1",
 }
 
@@ -105,14 +126,16 @@ def test_both_engines_play_activated_effects_alike(
     activations = reactions = 0
     for a, b in ((0, 1), (2, 0), (1, 2)):
         deck_a, deck_b = compiled.deck_array(decks[a]), compiled.deck_array(decks[b])
-        for seed, who in zip(seeds.tolist(), first.tolist()):
+        for seed, who in zip(seeds.tolist(), first.tolist(), strict=False):
             winner, turns, events = engine.play_traced(compiled, deck_a, deck_b, seed, who, *policies)
             plain_events: list[tuple[int, ...]] = []
             match = reference.play(deck_a.tolist(), deck_b.tolist(), seed, who, *policies, events=plain_events)
             assert [tuple(int(v) for v in row) for row in events] == plain_events
             assert (match.winner, match.turn) == (winner, turns)
             activations += sum(1 for row in plain_events if row[2] == E.EV_ACTIVATE)
-            reactions += sum(1 for row in plain_events if row[2] == E.EV_REACT or (row[2] == E.EV_TRAP and row[5] != E.T_FOE_ATTACKS))
+            reactions += sum(
+                1 for row in plain_events if row[2] == E.EV_REACT or (row[2] == E.EV_TRAP and row[5] != E.T_FOE_ATTACKS)
+            )
     assert activations > 0 and reactions > 0  # the matches did activate effects and react to them
 
 

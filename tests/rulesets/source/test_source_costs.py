@@ -21,7 +21,9 @@ SOURCE = RULESETS["source"]
 MakeCardSet = Callable[..., CardSet]
 
 
-def monster(name: str, terrestrial: int, otherworldly: int, st: tuple[Any, Any, Any, Any], **extra: Any) -> dict[str, Any]:
+def monster(
+    name: str, terrestrial: int, otherworldly: int, st: tuple[Any, Any, Any, Any], **extra: Any
+) -> dict[str, Any]:
     return {
         "name": name,
         "kind": "monster",
@@ -37,7 +39,14 @@ def monster(name: str, terrestrial: int, otherworldly: int, st: tuple[Any, Any, 
 
 
 def channeled(name: str, symbols: str = "Alpha", brackets: str = "0-49: a; 50+: b", **extra: Any) -> dict[str, Any]:
-    return {"name": name, "kind": "channeled", "uses": extra.pop("uses", 1), "symbols": symbols, "brackets": brackets, **extra}
+    return {
+        "name": name,
+        "kind": "channeled",
+        "uses": extra.pop("uses", 1),
+        "symbols": symbols,
+        "brackets": brackets,
+        **extra,
+    }
 
 
 def findings_of(cardset: Any, rule: str, **options: Any) -> list[Finding]:
@@ -60,7 +69,9 @@ def test_monster_with_the_tables_total_passes(
     make_cardset: MakeCardSet, terrestrial: int, otherworldly: int, total: int
 ) -> None:
     quarter, rest = divmod(total, 4)
-    cardset = make_cardset(SOURCE, [monster("Fits", terrestrial, otherworldly, (quarter + rest, quarter, quarter, quarter))])
+    cardset = make_cardset(
+        SOURCE, [monster("Fits", terrestrial, otherworldly, (quarter + rest, quarter, quarter, quarter))]
+    )
     assert validate(cardset).findings == []
 
 
@@ -71,7 +82,9 @@ def test_monster_off_the_tables_total_is_an_error_at_alpha(
 ) -> None:
     quarter, rest = divmod(total, 4)
     st = (quarter + rest + off_by, quarter, quarter, quarter)
-    cardset = make_cardset(SOURCE, [monster("Ok", 0, 0, (20, 10, 10, 10)), monster("Off", terrestrial, otherworldly, st)])
+    cardset = make_cardset(
+        SOURCE, [monster("Ok", 0, 0, (20, 10, 10, 10)), monster("Off", terrestrial, otherworldly, st)]
+    )
     (finding,) = findings_of(cardset, "source.st_total")
     assert (finding.severity, finding.card, finding.row, finding.column) == ("error", "Off", 3, "alpha")
     assert (finding.expected, finding.actual) == (total, total + off_by)
@@ -87,7 +100,13 @@ def test_st_total_finding_names_the_column_as_the_user_wrote_it(make_cardset: Ma
 
 @pytest.mark.parametrize(
     ("terrestrial", "otherworldly", "column"),
-    [(5, 0, "terrestrial"), (0, 5, "otherworldly"), (3, 2, "terrestrial"), (2, 3, "otherworldly"), (4, 4, "terrestrial")],
+    [
+        (5, 0, "terrestrial"),
+        (0, 5, "otherworldly"),
+        (3, 2, "terrestrial"),
+        (2, 3, "otherworldly"),
+        (4, 4, "terrestrial"),
+    ],
 )
 def test_requirement_above_four_is_an_error_at_the_larger_cell(
     make_cardset: MakeCardSet, terrestrial: int, otherworldly: int, column: str
@@ -157,7 +176,15 @@ def test_monsters_are_held_to_the_range_even_with_the_option_off(make_cardset: M
 def test_token_total_below_fifty(
     make_cardset: MakeCardSet, st: tuple[int, int, int, int], flagged: bool, strict: bool, severity: str
 ) -> None:
-    row = {"name": "Sprout", "kind": "token", "type": "TO", "alpha": st[0], "beta": st[1], "gamma": st[2], "delta": st[3]}
+    row = {
+        "name": "Sprout",
+        "kind": "token",
+        "type": "TO",
+        "alpha": st[0],
+        "beta": st[1],
+        "gamma": st[2],
+        "delta": st[3],
+    }
     cardset = make_cardset(SOURCE, [row])
     findings = findings_of(cardset, "source.token_st_total", strict_token_totals=strict)
     if not flagged:
@@ -167,7 +194,9 @@ def test_token_total_below_fifty(
     assert (finding.severity, finding.row, finding.column, finding.actual) == (severity, 2, "alpha", sum(st))
 
 
-@pytest.mark.parametrize(("cell", "accepted"), [(1, True), (4, True), (0, False), (-1, False), ("two", False), ("", False)])
+@pytest.mark.parametrize(
+    ("cell", "accepted"), [(1, True), (4, True), (0, False), (-1, False), ("two", False), ("", False)]
+)
 def test_equipment_turns_at_least_one(make_cardset: MakeCardSet, cell: Any, accepted: bool) -> None:
     cardset = make_cardset(SOURCE, [{"name": "Wings", "kind": "equipment", "turns": cell, "active": "Y/O"}])
     found = [(f.rule, f.row, f.column) for f in validate(cardset).findings]

@@ -100,7 +100,13 @@ TEN_RULES = [
     ("1 Devourer", None, None, None, None),
     ("1 Devourer\n1 Engine", "source.four_space_monsters", "1 Engine", 1, 2),
     ("1 Titan 1\n1 Titan 2\n1 Titan 3\n1 Titan 4\n1 Titan 5", None, None, None, None),
-    ("1 Titan 1\n1 Titan 2\n1 Titan 3\n1 Titan 4\n1 Titan 5\n1 Titan 6", "source.three_space_monsters", "1 Titan 6", 5, 6),
+    (
+        "1 Titan 1\n1 Titan 2\n1 Titan 3\n1 Titan 4\n1 Titan 5\n1 Titan 6",
+        "source.three_space_monsters",
+        "1 Titan 6",
+        5,
+        6,
+    ),
     ("3 Starter Titan\n1 Titan 1\n1 Titan 2", None, None, None, None),
     ("3 Starter Titan\n1 Titan 1\n1 Titan 2\n1 Titan 3", "source.three_space_monsters", "1 Titan 3", 5, 6),
     ("1 Knight", None, None, None, None),
@@ -174,14 +180,24 @@ def test_token_in_the_main_deck_is_an_error_at_its_line(cards: CardSet, make_dec
     text = filler(40) + "\n2 Sprout"
     _, findings = deck_findings(cards, make_deck, text)
     (finding,) = findings
-    assert (finding.rule, finding.severity, finding.card, finding.row) == ("source.token_in_main", "error", "Sprout", 11)
+    assert (finding.rule, finding.severity, finding.card, finding.row) == (
+        "source.token_in_main",
+        "error",
+        "Sprout",
+        11,
+    )
 
 
 def test_a_card_in_the_token_deck_is_an_error_at_its_line(cards: CardSet, make_deck: Callable[..., Deck]) -> None:
     text = filler(40) + "\nTokens:\n1 Sprout\n1 Knight"
     _, findings = deck_findings(cards, make_deck, text)
     (finding,) = findings
-    assert (finding.rule, finding.severity, finding.card, finding.row) == ("source.card_in_tokens", "error", "Knight", 13)
+    assert (finding.rule, finding.severity, finding.card, finding.row) == (
+        "source.card_in_tokens",
+        "error",
+        "Knight",
+        13,
+    )
 
 
 def test_main_and_deck_headers_return_to_the_main_deck(cards: CardSet, make_deck: Callable[..., Deck]) -> None:
@@ -222,7 +238,12 @@ def test_a_summoned_token_missing_from_the_token_deck_is_a_warning(
     text = filler(36) + "\n4 Caller"
     _, findings = deck_findings(cards, make_deck, text)
     (finding,) = findings
-    assert (finding.rule, finding.severity, finding.card, finding.row) == ("source.token_deck_missing", "warning", "Caller", 10)
+    assert (finding.rule, finding.severity, finding.card, finding.row) == (
+        "source.token_deck_missing",
+        "warning",
+        "Caller",
+        10,
+    )
     _, findings = deck_findings(cards, make_deck, text + "\nTokens:\n2 Sprout")
     assert findings == []
 

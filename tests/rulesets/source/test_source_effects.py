@@ -149,7 +149,12 @@ def test_a_clause_under_a_bracket_the_card_lacks_is_an_info(make_cardset: MakeCa
 def test_summoning_a_token_the_set_lacks_is_a_warning(make_cardset: MakeCardSet, effects: str, message: str) -> None:
     cardset = make_cardset(SOURCE, [_token("Sprout"), _monster("Other", ""), _monster("Caller", effects)])
     (finding,) = validate(cardset).findings
-    assert (finding.rule, finding.severity, finding.row, finding.column) == ("source.effect_token", "warning", 4, "effects")
+    assert (finding.rule, finding.severity, finding.row, finding.column) == (
+        "source.effect_token",
+        "warning",
+        4,
+        "effects",
+    )
     assert message in finding.message and finding.expected == ["Sprout"]
 
 

@@ -100,27 +100,89 @@ class Board:
     def world(self) -> tuple[Any, ...]:
         """The 17 arrays most rule kernels take, in order."""
         extra = self.compiled.extra
-        return (self.compiled.table, extra["clauses"], self.compiled.options, extra["map"], extra["distance"],
-                self.mon, self.cells, self.sup, self.side, self.hand, self.library, self.tokens, self.game, self.rng,
-                self.counters, self.events, self.ec)
+        return (
+            self.compiled.table,
+            extra["clauses"],
+            self.compiled.options,
+            extra["map"],
+            extra["distance"],
+            self.mon,
+            self.cells,
+            self.sup,
+            self.side,
+            self.hand,
+            self.library,
+            self.tokens,
+            self.game,
+            self.rng,
+            self.counters,
+            self.events,
+            self.ec,
+        )
 
     def channel_world(self) -> tuple[Any, ...]:
         extra = self.compiled.extra
-        return (self.compiled.table, extra["clauses"], extra["brackets"], self.compiled.options, extra["map"],
-                extra["distance"], self.mon, self.cells, self.sup, self.side, self.hand, self.library, self.tokens,
-                self.game, self.rng, self.counters, self.events, self.ec)
+        return (
+            self.compiled.table,
+            extra["clauses"],
+            extra["brackets"],
+            self.compiled.options,
+            extra["map"],
+            extra["distance"],
+            self.mon,
+            self.cells,
+            self.sup,
+            self.side,
+            self.hand,
+            self.library,
+            self.tokens,
+            self.game,
+            self.rng,
+            self.counters,
+            self.events,
+            self.ec,
+        )
 
     # ---- rules ----
     def move(self, m: int, symbol: int) -> int:
         return int(E.move_monster(*self.world(), m, symbol))
 
     def attack(self, m: int, e: int, symbol: int) -> int:
-        return int(E.attack_monster(self.compiled.table, self.compiled.options, self.mon, self.cells, self.sup,
-                                    self.tokens, self.game, self.counters, self.events, self.ec, m, e, symbol))
+        return int(
+            E.attack_monster(
+                self.compiled.table,
+                self.compiled.options,
+                self.mon,
+                self.cells,
+                self.sup,
+                self.tokens,
+                self.game,
+                self.counters,
+                self.events,
+                self.ec,
+                m,
+                e,
+                symbol,
+            )
+        )
 
     def end_turn(self, player: int) -> None:
-        E.end_turn(self.compiled.table, self.compiled.options, self.mon, self.cells, self.sup, self.side, self.hand,
-                   self.tokens, self.game, self.rng, self.counters, self.events, self.ec, player)
+        E.end_turn(
+            self.compiled.table,
+            self.compiled.options,
+            self.mon,
+            self.cells,
+            self.sup,
+            self.side,
+            self.hand,
+            self.tokens,
+            self.game,
+            self.rng,
+            self.counters,
+            self.events,
+            self.ec,
+            player,
+        )
         self.game[E.G_TURN] += 1
         self.game[E.G_ACTIVE] = 1 - player
 
@@ -150,8 +212,9 @@ def test_movement_table(st: int, spaces: int) -> None:
     ("alpha_change", "expected_space", "moved"),
     [(-15, "A summoning", 0), (0, "A flux", 1), (11, "A left 1", 2), (36, "A left 2", 3), (61, "A left 3", 4)],
 )
-def test_a_monster_moves_the_whole_distance_its_st_gives(valley: CardSet, alpha_change: int, expected_space: str,
-                                                          moved: int) -> None:
+def test_a_monster_moves_the_whole_distance_its_st_gives(
+    valley: CardSet, alpha_change: int, expected_space: str, moved: int
+) -> None:
     board = Board(valley)
     m = board.put("Murkpuff", 0, "A summoning")  # alpha 15
     board.mon[m, E.M_PERM_ST + ALPHA] = alpha_change
@@ -240,8 +303,18 @@ def test_combat_compares_the_drawn_symbols_st_and_ties_follow_the_option(
 def test_attacking_the_generator_subtracts_the_st_and_lets_the_defender_react(valley: CardSet) -> None:
     board = Board(valley)
     m = board.put("Cinder Whelp", 0, "B summoning")
-    damage = E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
-                                board.counters, board.events, board.ec, m, ALPHA)
+    damage = E.attack_generator(
+        board.compiled.table,
+        board.compiled.options,
+        board.mon,
+        board.side,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        m,
+        ALPHA,
+    )
     assert damage == 20 and board.side[1, E.S_SP] == 80 and board.side[1, E.S_GEN_ATTACKED] == 1
     assert board.game[E.G_OVER] == 0
     assert board.counters[0, board.card("Cinder Whelp"), E.DAMAGE_DEALT] == 20
@@ -251,8 +324,18 @@ def test_a_generator_attack_to_zero_ends_the_match(valley: CardSet) -> None:
     board = Board(valley, game_length="short")
     board.side[1, E.S_SP] = 15
     m = board.put("Cinder Whelp", 0, "B summoning")
-    E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
-                       board.counters, board.events, board.ec, m, DELTA)
+    E.attack_generator(
+        board.compiled.table,
+        board.compiled.options,
+        board.mon,
+        board.side,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        m,
+        DELTA,
+    )
     assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0
 
 
@@ -307,8 +390,14 @@ def test_summoning_requirements_count_own_monsters_on_either_side(
         board.put("Murkpuff", 0, space)
     board.put("Murkpuff", 1, "B left 1")  # the opponent's monsters never count
     board.put("Murkpuff", 1, "A left 3")
-    assert bool(E.meets_requirements(board.compiled.table, board.compiled.extra["map"], board.mon, board.game, 0,
-                                     board.card(card))) == allowed
+    assert (
+        bool(
+            E.meets_requirements(
+                board.compiled.table, board.compiled.extra["map"], board.mon, board.game, 0, board.card(card)
+            )
+        )
+        == allowed
+    )
 
 
 def test_conventional_summon_pushes_an_enemy_on_the_summoning_space_back(valley: CardSet) -> None:
@@ -363,12 +452,33 @@ def test_a_monster_that_attacked_the_generator_blocks_a_conventional_summon_whil
     board = Board(valley, hit_generator_blocks=blocks)
     enemy = board.put("Cinder Whelp", 1, "A summoning")
     board.game[E.G_ACTIVE] = 1
-    E.attack_generator(board.compiled.table, board.compiled.options, board.mon, board.side, board.game,
-                       board.counters, board.events, board.ec, enemy, ALPHA)
+    E.attack_generator(
+        board.compiled.table,
+        board.compiled.options,
+        board.mon,
+        board.side,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        enemy,
+        ALPHA,
+    )
     if leaves_and_returns:
         # A `push back 1` (a summoned monster's clause, a trap) moves it one space back, towards its own side ...
-        E.push_back(board.compiled.extra["map"], board.compiled.extra["distance"], board.compiled.options, board.mon,
-                    board.cells, board.game, board.events, board.ec, enemy, 1, 0)
+        E.push_back(
+            board.compiled.extra["map"],
+            board.compiled.extra["distance"],
+            board.compiled.options,
+            board.mon,
+            board.cells,
+            board.game,
+            board.events,
+            board.ec,
+            enemy,
+            1,
+            0,
+        )
         assert board.where(enemy) == "A flux"
         # ... and on B's next turn it moves onto A's summoning space again, and does not attack.
         board.side[1, E.S_SYMBOLS] = E.ALL_UNUSED
@@ -407,8 +517,7 @@ def test_one_summon_equipment_or_trap_per_turn(valley: CardSet) -> None:
     ("blockers", "expected"),
     [([], "A left 2"), (["A left 2"], "A left 1"), (["A left 1"], "A right 2"), (["A left 1", "A right 1"], "A flux")],
 )
-def test_a_push_back_clause_stops_before_an_occupied_space(valley: CardSet, blockers: list[str],
-                                                          expected: str) -> None:
+def test_a_push_back_clause_stops_before_an_occupied_space(valley: CardSet, blockers: list[str], expected: str) -> None:
     # Tidecaller Nymph: "push an adjacent enemy monster 2 spaces back" (B's monster: back is towards B's side;
     # where two lanes merge it takes a free one)
     board = Board(valley)
@@ -457,8 +566,9 @@ def test_equipment_lasts_its_turns_counting_the_turn_it_is_played(valley: CardSe
         ("Flux Amplifier", [15, 10, 30, 25], [15, 10, 30, 25]),  # Y/O: gamma and delta +15 always
     ],
 )
-def test_equipment_applies_on_its_active_turns(valley: CardSet, equipment: str, own_turn: list[int],
-                                               opponent_turn: list[int]) -> None:
+def test_equipment_applies_on_its_active_turns(
+    valley: CardSet, equipment: str, own_turn: list[int], opponent_turn: list[int]
+) -> None:
     board = Board(valley)
     m = board.put("Murkpuff", 0, "A left 1")
     board.give(0, equipment)
@@ -486,15 +596,27 @@ def test_equipment_goes_when_its_monster_is_destroyed(valley: CardSet) -> None:
         ("Goop", lambda b, m: not E.may_attack(b.mon, m, 1)),
     ],
 )
-def test_a_trap_springs_on_an_enemy_that_ends_its_move_there(valley: CardSet, trap: str,
-                                                              check: Callable[[Board, int], bool]) -> None:
+def test_a_trap_springs_on_an_enemy_that_ends_its_move_there(
+    valley: CardSet, trap: str, check: Callable[[Board, int], bool]
+) -> None:
     board = Board(valley)
     board.put("Murkpuff", 0, "A left 1")
     board.give(0, trap)
-    assert E.trap_space_ok(board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0,
-                           board.space("A left 2"))
-    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
-               board.space("A left 2"))
+    assert E.trap_space_ok(
+        board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0, board.space("A left 2")
+    )
+    E.set_trap(
+        board.hand,
+        board.side,
+        board.cells,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        0,
+        0,
+        board.space("A left 2"),
+    )
     enemy = board.put("Cinder Whelp", 1, "A left 3")  # B moves towards A: delta 15 = 1 space
     board.game[E.G_ACTIVE] = 1
     board.move(enemy, DELTA)
@@ -507,8 +629,9 @@ def test_a_trap_does_not_spring_on_its_owners_monster_or_on_a_monster_passing_ov
     own = board.put("Murkpuff", 0, "A left 1")  # delta 10: 1 space
     board.give(0, "Collapse Sigil")
     trap_space = board.space("A left 2")
-    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
-               trap_space)
+    E.set_trap(
+        board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0, trap_space
+    )
     board.move(own, DELTA)
     assert board.where(own) == "A left 2" and board.cells[trap_space, E.C_TRAP] >= 0  # "will not activate"
     board.move(own, DELTA)
@@ -525,18 +648,36 @@ def test_a_trap_does_not_spring_on_its_owners_monster_or_on_a_monster_passing_ov
     ("space", "allowed"),
     [("A left 2", True), ("A flux", True), ("A summoning", False), ("A left 3", False), ("A left 1", False)],
 )
-def test_traps_go_on_a_free_non_summoning_space_next_to_an_own_monster(valley: CardSet, space: str,
-                                                                        allowed: bool) -> None:
+def test_traps_go_on_a_free_non_summoning_space_next_to_an_own_monster(
+    valley: CardSet, space: str, allowed: bool
+) -> None:
     board = Board(valley)
     board.put("Murkpuff", 0, "A left 1")
-    assert bool(E.trap_space_ok(board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0,
-                                board.space(space))) == allowed
+    assert (
+        bool(
+            E.trap_space_ok(
+                board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0, board.space(space)
+            )
+        )
+        == allowed
+    )
 
 
 def _placed_channeled(board: Board, name: str, turns_ago: int = 1) -> None:
     board.give(0, name)
-    E.place_channeled(board.sup, board.hand, board.side, board.compiled.options, board.game, board.counters,
-                      board.events, board.ec, board.compiled.table, 0, 0)
+    E.place_channeled(
+        board.sup,
+        board.hand,
+        board.side,
+        board.compiled.options,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        board.compiled.table,
+        0,
+        0,
+    )
     board.sup[0, 0, E.SU_PLACED] = board.game[E.G_TURN] - turns_ago
 
 
@@ -549,15 +690,25 @@ def _placed_channeled(board: Board, name: str, turns_ago: int = 1) -> None:
         (35, 2, lambda b, me, foe: b.where(foe) is None),  # 35+: destroy an adjacent enemy
     ],
 )
-def test_channeled_effect_bracket_follows_the_channeling_monsters_st(valley: CardSet, alpha: int, bracket: int,
-                                                                      effect: Callable[..., bool]) -> None:
+def test_channeled_effect_bracket_follows_the_channeling_monsters_st(
+    valley: CardSet, alpha: int, bracket: int, effect: Callable[..., bool]
+) -> None:
     board = Board(valley)
     me = board.put("Murkpuff", 0, "A flux")  # alpha 15
     board.mon[me, E.M_PERM_ST + ALPHA] = alpha - 15
     foe = board.put("Cinder Whelp", 1, "A left 1")  # alpha 20
     _placed_channeled(board, "Emberlance")
-    assert E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"], board.mon,
-                            board.sup, board.game, 0, 0, me)
+    assert E.channel_usable(
+        board.compiled.table,
+        board.compiled.options,
+        board.compiled.extra["map"],
+        board.mon,
+        board.sup,
+        board.game,
+        0,
+        0,
+        me,
+    )
     assert E.channel(*board.channel_world(), 0, 0, me, ALPHA) == bracket
     assert effect(board, me, foe)
     assert board.sup[0, 0, E.SU_LEFT] == 1  # Emberlance has 2 uses
@@ -591,26 +742,49 @@ def test_channeled_effects_are_used_up_after_their_uses(valley: CardSet) -> None
         ("blind", "A summoning", 1, False),
     ],
 )
-def test_who_may_channel_and_when(valley: CardSet, symbol_draw: str, space: str, turns_ago: int,
-                                  usable: bool) -> None:
+def test_who_may_channel_and_when(valley: CardSet, symbol_draw: str, space: str, turns_ago: int, usable: bool) -> None:
     board = Board(valley, symbol_draw=symbol_draw)
     me = board.put("Murkpuff", 0, space)
     _placed_channeled(board, "Emberlance", turns_ago)
-    assert bool(E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"],
-                                 board.mon, board.sup, board.game, 0, 0, me)) == usable
+    assert (
+        bool(
+            E.channel_usable(
+                board.compiled.table,
+                board.compiled.options,
+                board.compiled.extra["map"],
+                board.mon,
+                board.sup,
+                board.game,
+                0,
+                0,
+                me,
+            )
+        )
+        == usable
+    )
 
 
 @pytest.mark.parametrize(
     ("card", "active", "on_own_turn", "on_opponents_turn"),
     [("Emberlance", None, True, False), ("Tidal Surge", None, True, True), ("Gravity Well", None, False, True)],
 )
-def test_channeled_effects_follow_their_active_turns(valley: CardSet, card: str, active: str | None,
-                                                     on_own_turn: bool, on_opponents_turn: bool) -> None:
+def test_channeled_effects_follow_their_active_turns(
+    valley: CardSet, card: str, active: str | None, on_own_turn: bool, on_opponents_turn: bool
+) -> None:
     board = Board(valley)
     me = board.put("Murkpuff", 0, "A flux")
     _placed_channeled(board, card)
-    args = (board.compiled.table, board.compiled.options, board.compiled.extra["map"], board.mon, board.sup,
-            board.game, 0, 0, me)
+    args = (
+        board.compiled.table,
+        board.compiled.options,
+        board.compiled.extra["map"],
+        board.mon,
+        board.sup,
+        board.game,
+        0,
+        0,
+        me,
+    )
     assert bool(E.channel_usable(*args)) == on_own_turn
     board.game[E.G_ACTIVE] = 1
     assert bool(E.channel_usable(*args)) == on_opponents_turn
@@ -636,8 +810,20 @@ def test_a_token_comes_from_the_token_deck_and_returns_to_it(valley: CardSet) ->
     E.main_action(*board.world(), 0)
     assert board.at("A flux") == "Gearling" and board.tokens[0, gearling] == 0
     token = int(board.cells[board.space("A flux"), E.C_OCC])
-    E.destroy_monster(board.compiled.table, board.compiled.options, board.mon, board.cells, board.sup, board.tokens,
-                      board.game, board.counters, board.events, board.ec, token, -1)
+    E.destroy_monster(
+        board.compiled.table,
+        board.compiled.options,
+        board.mon,
+        board.cells,
+        board.sup,
+        board.tokens,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        token,
+        -1,
+    )
     assert board.tokens[0, gearling] == 1
 
 
@@ -652,10 +838,24 @@ def test_a_token_summon_with_an_empty_token_deck_does_nothing(valley: CardSet) -
 def test_an_expiring_token_is_destroyed_at_the_end_of_the_turn_after_its_summoning(valley: CardSet) -> None:
     # Vapor Mote: "may not attack; destroyed at the end of the turn after the one it was summoned on" (expire 2)
     board = Board(valley)
-    m = E.summon_token(board.compiled.table, board.compiled.extra["clauses"], board.compiled.options,
-                       board.compiled.extra["map"], board.compiled.extra["distance"], board.mon, board.cells,
-                       board.side, board.tokens, board.game, board.counters, board.events, board.ec, 0,
-                       board.card("Vapor Mote"), board.space("A flux"))
+    m = E.summon_token(
+        board.compiled.table,
+        board.compiled.extra["clauses"],
+        board.compiled.options,
+        board.compiled.extra["map"],
+        board.compiled.extra["distance"],
+        board.mon,
+        board.cells,
+        board.side,
+        board.tokens,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        0,
+        board.card("Vapor Mote"),
+        board.space("A flux"),
+    )
     assert not E.may_attack(board.mon, m, 0)
     board.end_turn(0)
     assert board.where(m) is not None
@@ -685,8 +885,17 @@ def test_sourcepoints_cap(valley: CardSet, cap: str, expected: int) -> None:
 @pytest.mark.parametrize(("deck_out_loses", "over"), [("false", 0), ("true", 1)])
 def test_drawing_from_an_empty_deck(valley: CardSet, deck_out_loses: str, over: int) -> None:
     board = Board(valley, deck_out_loses=deck_out_loses)
-    E.draw_card(board.compiled.options, board.hand, board.library, board.side, board.game, board.counters,
-                board.events, board.ec, 0)
+    E.draw_card(
+        board.compiled.options,
+        board.hand,
+        board.library,
+        board.side,
+        board.game,
+        board.counters,
+        board.events,
+        board.ec,
+        0,
+    )
     assert board.game[E.G_OVER] == over and board.side[0, E.S_HAND] == 0
     if over:
         assert board.game[E.G_WINNER] == 1
@@ -694,25 +903,58 @@ def test_drawing_from_an_empty_deck(valley: CardSet, deck_out_loses: str, over: 
 
 @pytest.mark.parametrize(("default", "on_opponents_turn"), [("Y/O", True), ("Y", False)])
 def test_channeled_active_default(make_cardset: Callable[..., CardSet], default: str, on_opponents_turn: bool) -> None:
-    cardset = make_cardset(RULESET, [
-        {"name": "Walker", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10},
-        {"name": "Hum", "kind": "channeled", "uses": 1, "symbols": "Alpha", "brackets": "0+: nothing",
-         "effects": "0+: draw 1", "active": ""},
-    ])
+    cardset = make_cardset(
+        RULESET,
+        [
+            {"name": "Walker", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10},
+            {
+                "name": "Hum",
+                "kind": "channeled",
+                "uses": 1,
+                "symbols": "Alpha",
+                "brackets": "0+: nothing",
+                "effects": "0+: draw 1",
+                "active": "",
+            },
+        ],
+    )
     board = Board(cardset, channeled_active_default=default)
     me = board.put("Walker", 0, "A flux")
     _placed_channeled(board, "Hum")
     board.game[E.G_ACTIVE] = 1
-    assert bool(E.channel_usable(board.compiled.table, board.compiled.options, board.compiled.extra["map"],
-                                 board.mon, board.sup, board.game, 0, 0, me)) == on_opponents_turn
+    assert (
+        bool(
+            E.channel_usable(
+                board.compiled.table,
+                board.compiled.options,
+                board.compiled.extra["map"],
+                board.mon,
+                board.sup,
+                board.game,
+                0,
+                0,
+                me,
+            )
+        )
+        == on_opponents_turn
+    )
 
 
 @pytest.mark.parametrize("symbol_draw", ["intentional", "blind"])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
-def test_whole_matches_end_under_either_symbol_draw(valley: CardSet, bundled_decks_: list[Deck], symbol_draw: str,
-                                                    policy: str) -> None:
-    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=300, seed=4, policies=policy,
-                      options={"symbol_draw": symbol_draw}, workers=1)
+def test_whole_matches_end_under_either_symbol_draw(
+    valley: CardSet, bundled_decks_: list[Deck], symbol_draw: str, policy: str
+) -> None:
+    result = simulate(
+        valley,
+        bundled_decks_[0],
+        bundled_decks_[1],
+        matches=300,
+        seed=4,
+        policies=policy,
+        options={"symbol_draw": symbol_draw},
+        workers=1,
+    )
     assert (result.matches["turns"] > 0).all() and (result.matches["turns"] <= 80).all()
     assert result.meta["options"]["symbol_draw"] == symbol_draw
     if policy == "greedy":
@@ -721,8 +963,10 @@ def test_whole_matches_end_under_either_symbol_draw(valley: CardSet, bundled_dec
         assert result.draw_rate < 1.0  # random play rarely finishes within the cap, but some matches are decided
 
 
-@pytest.mark.parametrize(("policy", "options"), [(E.GREEDY, {}), (E.RANDOM, {}), (E.GREEDY, {"symbol_draw": "blind"}),
-                                                  (E.GREEDY, {"combat_tie": "both"})])
+@pytest.mark.parametrize(
+    ("policy", "options"),
+    [(E.GREEDY, {}), (E.RANDOM, {}), (E.GREEDY, {"symbol_draw": "blind"}), (E.GREEDY, {"combat_tie": "both"})],
+)
 def test_each_players_monster_bits_match_the_board_after_whole_matches(
     valley: CardSet, bundled_decks_: list[Deck], policy: int, options: dict[str, str]
 ) -> None:
@@ -732,12 +976,36 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
     state = E.new_state(compiled, max(len(deck_a), len(deck_b)))
     extra = compiled.extra
     for seed in range(60):
-        E.play_matches(compiled.table, extra["clauses"], extra["brackets"], compiled.options, extra["map"],
-                       extra["distance"], state["mon"], state["cells"], state["sup"], state["side"], state["hand"],
-                       state["library"], state["tokens"], state["game"], state["rng"], state["counters"],
-                       np.zeros((0, E.EVENT_WIDTH), dtype=np.int64), state["ec"], state["choice"], state["scratch"],
-                       deck_a, deck_b, np.array([seed], dtype=np.int64), np.array([seed % 2], dtype=np.int8), policy,
-                       policy, np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32))
+        E.play_matches(
+            compiled.table,
+            extra["clauses"],
+            extra["brackets"],
+            compiled.options,
+            extra["map"],
+            extra["distance"],
+            state["mon"],
+            state["cells"],
+            state["sup"],
+            state["side"],
+            state["hand"],
+            state["library"],
+            state["tokens"],
+            state["game"],
+            state["rng"],
+            state["counters"],
+            np.zeros((0, E.EVENT_WIDTH), dtype=np.int64),
+            state["ec"],
+            state["choice"],
+            state["scratch"],
+            deck_a,
+            deck_b,
+            np.array([seed], dtype=np.int64),
+            np.array([seed % 2], dtype=np.int8),
+            policy,
+            policy,
+            np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int32),
+        )
         mon, game = state["mon"], state["game"]
         for p in range(2):
             held = {m for m in range(mon.shape[0]) if mon[m, E.M_SPACE] >= 0 and mon[m, E.M_OWNER] == p}
@@ -747,8 +1015,9 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
 
 @pytest.mark.parametrize("cap", [4, 80])
 def test_turn_cap_ends_a_match_as_a_draw(valley: CardSet, bundled_decks_: list[Deck], cap: int) -> None:
-    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2,
-                      options={"turn_cap": str(cap)}, workers=1)
+    result = simulate(
+        valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2, options={"turn_cap": str(cap)}, workers=1
+    )
     assert result.matches["turns"].max() <= cap
     if cap == 4:
         assert (result.matches["winner"] == "draw").all()
@@ -758,8 +1027,15 @@ def test_turn_cap_ends_a_match_as_a_draw(valley: CardSet, bundled_decks_: list[D
 
 @pytest.mark.parametrize("alignment", ["1", "2", "3", "4"])
 def test_every_alignment_plays_whole_matches(valley: CardSet, bundled_decks_: list[Deck], alignment: str) -> None:
-    result = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2,
-                      options={"map_alignment": alignment}, workers=1)
+    result = simulate(
+        valley,
+        bundled_decks_[0],
+        bundled_decks_[1],
+        matches=200,
+        seed=2,
+        options={"map_alignment": alignment},
+        workers=1,
+    )
     assert result.draw_rate < 0.5
 
 
@@ -785,12 +1061,31 @@ def test_a_map_file_of_the_designers_is_used_and_a_bad_one_is_named(valley: Card
 def test_an_effect_outside_the_vocabulary_is_simulated_without_it_with_an_info_finding(
     make_cardset: Callable[..., CardSet],
 ) -> None:
-    cardset = make_cardset(RULESET, [
-        {"name": "Walker", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10,
-         "effects": "draw 1"},
-        {"name": "Flyer", "kind": "monster", "type": "GA", "alpha": 15, "beta": 10, "gamma": 15, "delta": 10,
-         "effects": "fly over the valley; draw 1"},
-    ])
+    cardset = make_cardset(
+        RULESET,
+        [
+            {
+                "name": "Walker",
+                "kind": "monster",
+                "type": "GA",
+                "alpha": 15,
+                "beta": 10,
+                "gamma": 15,
+                "delta": 10,
+                "effects": "draw 1",
+            },
+            {
+                "name": "Flyer",
+                "kind": "monster",
+                "type": "GA",
+                "alpha": 15,
+                "beta": 10,
+                "gamma": 15,
+                "delta": 10,
+                "effects": "fly over the valley; draw 1",
+            },
+        ],
+    )
     compiled = E.compile_cards(cardset, RULESET.resolve_options())
     assert [(f.severity, f.rule, f.card, f.row, f.column) for f in compiled.findings] == [
         ("info", "source.effect_not_simulated", "Flyer", 3, "effects")
@@ -819,8 +1114,15 @@ def test_golden_trace(valley: CardSet, bundled_decks_: list[Deck]) -> None:
 
 
 def _monsters(st: tuple[int, int, int, int], name: str) -> dict[str, Any]:
-    return {"name": name, "kind": "monster", "type": "BE", "alpha": st[0], "beta": st[1], "gamma": st[2],
-            "delta": st[3]}
+    return {
+        "name": name,
+        "kind": "monster",
+        "type": "BE",
+        "alpha": st[0],
+        "beta": st[1],
+        "gamma": st[2],
+        "delta": st[3],
+    }
 
 
 def test_a_mirror_match_is_even(valley: CardSet, bundled_decks_: list[Deck]) -> None:
@@ -828,13 +1130,17 @@ def test_a_mirror_match_is_even(valley: CardSet, bundled_decks_: list[Deck]) -> 
     assert result.win_rate_a.low - 0.03 <= 0.5 <= result.win_rate_a.high + 0.03, str(result.win_rate_a)
 
 
-def test_a_strictly_better_card_wins_at_least_as_often(make_cardset: Callable[..., CardSet],
-                                                       make_deck: Callable[..., Deck]) -> None:
-    cardset = make_cardset(RULESET, [
-        _monsters((15, 10, 15, 10), "Plain"),
-        _monsters((20, 15, 20, 15), "Better"),  # every ST higher, same 0 requirement
-        _monsters((12, 13, 12, 13), "Filler"),
-    ])
+def test_a_strictly_better_card_wins_at_least_as_often(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(
+        RULESET,
+        [
+            _monsters((15, 10, 15, 10), "Plain"),
+            _monsters((20, 15, 20, 15), "Better"),  # every ST higher, same 0 requirement
+            _monsters((12, 13, 12, 13), "Filler"),
+        ],
+    )
     plain = make_deck(cardset, "4 Plain\n36 Filler", name="plain")
     better = make_deck(cardset, "4 Better\n36 Filler", name="better")
     gauntlet = make_deck(cardset, "40 Filler", name="gauntlet")
@@ -843,12 +1149,16 @@ def test_a_strictly_better_card_wins_at_least_as_often(make_cardset: Callable[..
     assert better_rate.high >= plain_rate.value, (str(better_rate), str(plain_rate))
 
 
-def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: Callable[..., CardSet],
-                                                     make_deck: Callable[..., Deck]) -> None:
-    cardset = make_cardset(RULESET, [
-        _monsters((15, 10, 15, 10), "On Curve"),  # 50: the 0-space total
-        _monsters((8, 5, 8, 5), "Under Budget"),  # 26
-    ])
+def test_an_on_curve_deck_beats_an_under_budget_deck(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    cardset = make_cardset(
+        RULESET,
+        [
+            _monsters((15, 10, 15, 10), "On Curve"),  # 50: the 0-space total
+            _monsters((8, 5, 8, 5), "Under Budget"),  # 26
+        ],
+    )
     on_curve = make_deck(cardset, "40 On Curve", name="on curve")
     under = make_deck(cardset, "40 Under Budget", name="under budget")
     rate = simulate(cardset, on_curve, under, matches=1000, seed=5, workers=1).win_rate_a
@@ -882,8 +1192,11 @@ def test_map_alignment_decides_which_lanes_meet(alignment: str, a_left_meets: st
     from workbench.rulesets.source.map import MP_FWD_A0, MP_KIND, board_map, read_half_map
 
     board = board_map(read_half_map(), alignment)
-    step = {board.names[s]: board.names[int(board.packed[s, MP_FWD_A0])] for s in range(len(board.names))
-            if board.packed[s, MP_FWD_A0] >= 0}
+    step = {
+        board.names[s]: board.names[int(board.packed[s, MP_FWD_A0])]
+        for s in range(len(board.names))
+        if board.packed[s, MP_FWD_A0] >= 0
+    }
     assert step["A left 3"] == a_left_meets and step["A right 3"] == a_right_meets
     kinds = {board.names[s]: int(board.packed[s, MP_KIND]) for s in range(len(board.names))}
     same_kind = kinds["A left 3"] == kinds[a_left_meets]
@@ -923,8 +1236,9 @@ def _extra_spaces(count: int) -> str:
         (lambda t: t.replace('"spaces": [', '"spaces": [' + _extra_spaces(24)), "has 32 spaces"),
     ],
 )
-def test_a_bad_map_file_is_named_with_what_was_expected(tmp_path: Path, change: Callable[[str], str],
-                                                       message: str) -> None:
+def test_a_bad_map_file_is_named_with_what_was_expected(
+    tmp_path: Path, change: Callable[[str], str], message: str
+) -> None:
     from workbench.rulesets.source.map import DEFAULT_MAP, read_half_map
 
     path = tmp_path / "broken.json"
@@ -988,9 +1302,17 @@ def test_the_kernels_play_the_same_matches_uncompiled(valley: CardSet, bundled_d
         "print(json.dumps([w.tolist(), t.tolist(), n.tolist()]))\n"
     )
     env = {**__import__("os").environ, "NUMBA_DISABLE_JIT": "1"}
-    output = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True,
-                            cwd=REPO_ROOT).stdout
+    output = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, cwd=REPO_ROOT
+    ).stdout
     compiled = E.compile_cards(valley, RULESET.resolve_options({"symbol_draw": "blind"}))
-    w, t, n = E.play_batch(compiled, compiled.deck_array(bundled_decks_[0]), compiled.deck_array(bundled_decks_[1]),
-                           np.array([3, 4, 5]), np.array([0, 1, 0], dtype=np.int8), 0, 0)
+    w, t, n = E.play_batch(
+        compiled,
+        compiled.deck_array(bundled_decks_[0]),
+        compiled.deck_array(bundled_decks_[1]),
+        np.array([3, 4, 5]),
+        np.array([0, 1, 0], dtype=np.int8),
+        0,
+        0,
+    )
     assert json.loads(output) == [w.tolist(), t.tolist(), n.tolist()]

@@ -64,7 +64,8 @@ def _checked(store: Mapping[int, int], with_replacement: bool) -> int:
     for stars, count in store.items():
         if count < 0 or stars < 0:
             raise WorkbenchInputError(
-                f"the store cannot hold {count} cards of {stars} stars.", expected="star ratings and counts of 0 or more"
+                f"the store cannot hold {count} cards of {stars} stars.",
+                expected="star ratings and counts of 0 or more",
             )
         size += count
     if size < (1 if with_replacement else 2):

@@ -157,7 +157,9 @@ def _check_set(cardset: CardSet, group: CardSetGroup, options: Options) -> list[
     elif group.kind == "promo":
         findings.extend(_check_fixed_copies(cardset, group, PROMO_COPIES, "error", "blades.set_copies", "promo"))
     elif group.kind == "starter" and options["starter_one_copy"]:
-        findings.extend(_check_fixed_copies(cardset, group, STARTER_COPIES, "warning", "blades.starter_copies", "starter"))
+        findings.extend(
+            _check_fixed_copies(cardset, group, STARTER_COPIES, "warning", "blades.starter_copies", "starter")
+        )
     findings.extend(_check_set_size(cardset, group, str(options["set_total_counts"])))
     return findings
 

@@ -108,11 +108,22 @@ TM_PLAY, TM_NEXT, TM_FLIP, TM_ONGOING, TM_TOP, TM_SCORE, TM_REACTION, TM_ACTION 
 TRIGGER_CODES = ("win clash", "lose clash", "flipped")
 TR_WIN, TR_LOSE, TR_FLIPPED = range(3)
 (V_NONE, V_GAIN, V_FLIP, V_STAR, V_PROTECT, V_CLASH, V_MIMICRY, V_BLAST_OFF, V_SCURRY, V_ANVIL, V_THWOMP) = range(11)
-KEYWORD_VERBS = {"Mimicry": V_MIMICRY, "Blast Off": V_BLAST_OFF, "Scurry": V_SCURRY, "Anvil Drop": V_ANVIL,
-                 "Thwomp!": V_THWOMP}
+KEYWORD_VERBS = {
+    "Mimicry": V_MIMICRY,
+    "Blast Off": V_BLAST_OFF,
+    "Scurry": V_SCURRY,
+    "Anvil Drop": V_ANVIL,
+    "Thwomp!": V_THWOMP,
+}
 PER_NONE, PER_CARD, PER_CARD_LEFT, PER_FACE_DOWN, PER_STARS_AT_LEAST, PER_STARS_AT_MOST, PER_SYMBOL = range(7)
-PER_CODES = {"card": PER_CARD, "card left": PER_CARD_LEFT, "face-down": PER_FACE_DOWN,
-             "stars at least": PER_STARS_AT_LEAST, "stars at most": PER_STARS_AT_MOST, "symbol": PER_SYMBOL}
+PER_CODES = {
+    "card": PER_CARD,
+    "card left": PER_CARD_LEFT,
+    "face-down": PER_FACE_DOWN,
+    "stars at least": PER_STARS_AT_LEAST,
+    "stars at most": PER_STARS_AT_MOST,
+    "symbol": PER_SYMBOL,
+}
 WHOSE_YOURS, WHOSE_OPPONENT = range(2)
 PICK_HIGHEST, PICK_LOWEST, PICK_CHOICE = range(3)
 BLAST_OFF_TOKENS = 3
@@ -121,9 +132,7 @@ BLAST_OFF_TOKENS = 3
 OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds")
 O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS = range(len(OPTION_ORDER))
 VP_ROUNDS = ("prerelease", "round1", "round2", "final")
-VP_CHART = np.array(
-    [[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64
-)
+VP_CHART = np.array([[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64)
 """The Tournament VP Chart, one row per round of VP_ROUNDS, one column per place."""
 MATCH_RESULTS = ("head_to_head", "first_place")
 MR_HEAD_TO_HEAD, MR_FIRST_PLACE = range(2)
@@ -151,8 +160,19 @@ S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAY
 SIDE_WIDTH = 10
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
-(G_TURN, G_PLAYERS, G_CURRENT, G_STORE_LEFT, G_STORE_TOTAL, G_AFTERMARKET, G_FIRST, G_SLOTS, G_QHEAD, G_QTAIL,
- G_RIVAL) = range(11)
+(
+    G_TURN,
+    G_PLAYERS,
+    G_CURRENT,
+    G_STORE_LEFT,
+    G_STORE_TOTAL,
+    G_AFTERMARKET,
+    G_FIRST,
+    G_SLOTS,
+    G_QHEAD,
+    G_QTAIL,
+    G_RIVAL,
+) = range(11)
 GAME_WIDTH = 11
 
 # ---- the effect queue -----------------------------------------------------------------------------------------------
@@ -298,8 +318,16 @@ def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray,
 
 
 @rules_kernel
-def gain_rp(side: IntArray, game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int,
-            card: int, amount: int) -> None:
+def gain_rp(
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    card: int,
+    amount: int,
+) -> None:
     """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
     before = side[p, S_RP]
     after = before + amount
@@ -312,8 +340,9 @@ def gain_rp(side: IntArray, game: IntArray, counters: IntArray, events: IntArray
 
 
 @inline_kernel
-def enqueue(queue: IntArray, game: IntArray, kind: int, p: int, where: int, card: int, clause: int, part: int,
-            arg: int) -> None:
+def enqueue(
+    queue: IntArray, game: IntArray, kind: int, p: int, where: int, card: int, clause: int, part: int, arg: int
+) -> None:
     t = game[G_QTAIL]
     if t - game[G_QHEAD] >= QUEUE_SIZE:
         # Cannot happen with at most 5 x (12 + 3) cards each firing at most MAX_CLAUSES effects once.
@@ -330,8 +359,17 @@ def enqueue(queue: IntArray, game: IntArray, kind: int, p: int, where: int, card
 
 
 @rules_kernel
-def enqueue_timing(table: IntArray, effects: IntArray, queue: IntArray, game: IntArray, p: int, where: int,
-                   card: int, timing: int, arg: int) -> None:
+def enqueue_timing(
+    table: IntArray,
+    effects: IntArray,
+    queue: IntArray,
+    game: IntArray,
+    p: int,
+    where: int,
+    card: int,
+    timing: int,
+    arg: int,
+) -> None:
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
     for c in range(table[card, T_CLAUSES]):
         if effects[card, c, E_TIMING] == timing:
@@ -339,8 +377,21 @@ def enqueue_timing(table: IntArray, effects: IntArray, queue: IntArray, game: In
 
 
 @rules_kernel
-def flip_slot(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, queue: IntArray,
-              counters: IntArray, events: IntArray, ecount: IntArray, q: int, s: int, by: int, by_card: int) -> None:
+def flip_slot(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    q: int,
+    s: int,
+    by: int,
+    by_card: int,
+) -> None:
     """Flip q's tableau card in slot s face-down (it loses its star tokens); its Flip clauses fire, and when an
     opponent's effect (player `by`) did it, q may react."""
     card = tab[q, s, TB_CARD]
@@ -355,8 +406,20 @@ def flip_slot(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray,
 
 
 @rules_kernel
-def flip_source(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-                queue: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, where: int) -> None:
+def flip_source(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    where: int,
+) -> None:
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
     if where >= 0:
         if tab[p, where, TB_UP] == 1:
@@ -377,8 +440,17 @@ def flip_source(table: IntArray, effects: IntArray, tab: IntArray, area: IntArra
 
 
 @rules_kernel
-def flip_target_in(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, q: int, pick: int,
-                   guarded: bool, policy: int, own: bool) -> int:
+def flip_target_in(
+    table: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    rng: IntArray,
+    q: int,
+    pick: int,
+    guarded: bool,
+    policy: int,
+    own: bool,
+) -> int:
     """The slot of q's card a flip takes, or -1 when there is no legal target.
 
     highest/lowest: the extreme star rating among ALL of q's face-up cards; if every card at that rating is
@@ -422,8 +494,17 @@ def flip_target_in(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray
 
 
 @rules_kernel
-def choose_opponent_flip(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, rng: IntArray, p: int,
-                         pick: int, policy: int, below: int) -> int:
+def choose_opponent_flip(
+    table: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    pick: int,
+    policy: int,
+    below: int,
+) -> int:
     """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
     cards with fewer stars (Anvil Drop). Greedy flips the leader's card (most RP); random any opponent's."""
     players = game[G_PLAYERS]
@@ -478,8 +559,9 @@ def reverse_range(store: IntArray, lo: int, hi: int) -> None:
 
 
 @rules_kernel
-def reveal_from_store(store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray,
-                      pending: int) -> int:
+def reveal_from_store(
+    store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, pending: int
+) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
     -1 if no card is left anywhere. store[:left] is undrawn; drawn cards sit after it, most recent first: the
     `pending` cards revealed in this clash, then the aftermarket, then the store discard. An empty store is
@@ -505,9 +587,25 @@ def reveal_from_store(store: IntArray, game: IntArray, rng: IntArray, events: In
 
 
 @rules_kernel
-def clash(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-          queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray,
-          p: int, where: int, card: int, clause: int, with_all: int) -> int:
+def clash(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    where: int,
+    card: int,
+    clause: int,
+    with_all: int,
+) -> int:
     """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
     clash does not occur (fewer than two participants). Queues p's outcome and the participants' reactions."""
     players = game[G_PLAYERS]
@@ -607,8 +705,18 @@ def clash(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, sid
 
 
 @rules_kernel
-def put_tokens(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, events: IntArray, ecount: IntArray,
-               p: int, s: int, amount: int, source: int) -> None:
+def put_tokens(
+    table: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    s: int,
+    amount: int,
+    source: int,
+) -> None:
     """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
     if s < 0 or tab[p, s, TB_UP] == 0:
         log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
@@ -618,9 +726,26 @@ def put_tokens(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, e
 
 
 @rules_kernel
-def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-            queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-            ecount: IntArray, p: int, where: int, card: int, clause: int, part: int, arg: int) -> None:
+def perform(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    where: int,
+    card: int,
+    clause: int,
+    part: int,
+    arg: int,
+) -> None:
     """Do one action of a clause (its main action, or a clash outcome) for player p."""
     timing = effects[card, clause, E_TIMING]
     if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(tab, area, p, where):
@@ -630,7 +755,9 @@ def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, s
     amount = effects[card, clause, base + A_AMOUNT]
     policy = side[p, S_POLICY]
     if verb == V_GAIN:
-        n = count_per(table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG])
+        n = count_per(
+            table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
+        )
         gain_rp(side, game, counters, events, ecount, p, card, amount * n)
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
@@ -645,8 +772,21 @@ def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, s
             if target < 0:
                 log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                flip_slot(table, effects, tab, side, game, queue, counters, events, ecount,
-                          target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+                flip_slot(
+                    table,
+                    effects,
+                    tab,
+                    side,
+                    game,
+                    queue,
+                    counters,
+                    events,
+                    ecount,
+                    target // MAX_SLOTS,
+                    target % MAX_SLOTS,
+                    p,
+                    card,
+                )
     elif verb == V_STAR:
         if timing == TM_PLAY and part == PART_MAIN and where >= 0:
             put_tokens(table, tab, side, game, events, ecount, p, where, amount, card)
@@ -655,8 +795,25 @@ def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, s
         else:
             put_tokens(table, tab, side, game, events, ecount, p, top_slot(tab, side, p), amount, card)
     elif verb == V_CLASH:
-        clash(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, where, card,
-              clause, effects[card, clause, E_CLASH_ALL])
+        clash(
+            table,
+            effects,
+            tab,
+            area,
+            side,
+            game,
+            queue,
+            store,
+            rng,
+            counters,
+            events,
+            ecount,
+            p,
+            where,
+            card,
+            clause,
+            effects[card, clause, E_CLASH_ALL],
+        )
     elif verb == V_BLAST_OFF:
         side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
         log_event(events, ecount, game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
@@ -666,11 +823,27 @@ def perform(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, s
         if target < 0:
             log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount,
-                      target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+            flip_slot(
+                table,
+                effects,
+                tab,
+                side,
+                game,
+                queue,
+                counters,
+                events,
+                ecount,
+                target // MAX_SLOTS,
+                target % MAX_SLOTS,
+                p,
+                card,
+            )
     elif verb == V_THWOMP:
-        if where >= 1 and tab[p, where - 1, TB_UP] == 1 and \
-                stars_of(table, tab, side, p, where - 1) < stars_of(table, tab, side, p, where):
+        if (
+            where >= 1
+            and tab[p, where - 1, TB_UP] == 1
+            and stars_of(table, tab, side, p, where - 1) < stars_of(table, tab, side, p, where)
+        ):
             flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, where - 1, p, card)
             gain_rp(side, game, counters, events, ecount, p, card, amount)
         else:
@@ -688,9 +861,21 @@ def wants_reaction(table: IntArray, rng: IntArray, policy: int, card: int) -> bo
 
 
 @rules_kernel
-def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-          queue: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, q: int,
-          trigger: int) -> None:
+def react(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    q: int,
+    trigger: int,
+) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger: each used one is
     flipped face-down and its action queued."""
     policy = side[q, S_POLICY]
@@ -712,20 +897,61 @@ def react(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, sid
 
 
 @rules_kernel
-def resolve_queue(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-                  queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                  ecount: IntArray) -> None:
+def resolve_queue(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+) -> None:
     """Resolve queued effects first in, first out, until none is left."""
     while game[G_QHEAD] < game[G_QTAIL]:
         i = game[G_QHEAD] % QUEUE_SIZE
         game[G_QHEAD] += 1
         if queue[i, Q_KIND] == QK_REACT:
-            react(table, effects, tab, area, side, game, queue, rng, counters, events, ecount, queue[i, Q_PLAYER],
-                  queue[i, Q_ARG])
+            react(
+                table,
+                effects,
+                tab,
+                area,
+                side,
+                game,
+                queue,
+                rng,
+                counters,
+                events,
+                ecount,
+                queue[i, Q_PLAYER],
+                queue[i, Q_ARG],
+            )
         else:
-            perform(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount,
-                    queue[i, Q_PLAYER], queue[i, Q_WHERE], queue[i, Q_CARD], queue[i, Q_CLAUSE], queue[i, Q_PART],
-                    queue[i, Q_ARG])
+            perform(
+                table,
+                effects,
+                tab,
+                area,
+                side,
+                game,
+                queue,
+                store,
+                rng,
+                counters,
+                events,
+                ecount,
+                queue[i, Q_PLAYER],
+                queue[i, Q_WHERE],
+                queue[i, Q_CARD],
+                queue[i, Q_CLAUSE],
+                queue[i, Q_PART],
+                queue[i, Q_ARG],
+            )
 
 
 # =====================================================================================================================
@@ -734,9 +960,23 @@ def resolve_queue(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
 
 
 @rules_kernel
-def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-                 queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                 ecount: IntArray, p: int, card: int, insert_at: int) -> int:
+def place_single(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    card: int,
+    insert_at: int,
+) -> int:
     """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right), then
     resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
     used = side[p, S_USED]
@@ -771,9 +1011,23 @@ def place_single(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
 
 
 @rules_kernel
-def use_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-               queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-               ecount: IntArray, p: int, where: int, clause: int) -> None:
+def use_action(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    where: int,
+    clause: int,
+) -> None:
     """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
     card = source_card(tab, area, p, where)
     log_event(events, ecount, game[G_TURN], p, EV_ACTION, card, where, 0)
@@ -800,16 +1054,34 @@ def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: I
 
 
 @rules_kernel
-def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-                 rng: IntArray, p: int, where: int, card: int, clause: int) -> int:
+def action_value(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    where: int,
+    card: int,
+    clause: int,
+) -> int:
     """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
     if table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
     verb = effects[card, clause, ACTION_BASE + A_VERB]
     amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
     if verb == V_GAIN:
-        n = count_per(table, tab, side, p, where, effects[card, clause, ACTION_BASE + A_PER],
-                      effects[card, clause, ACTION_BASE + A_ARG])
+        n = count_per(
+            table,
+            tab,
+            side,
+            p,
+            where,
+            effects[card, clause, ACTION_BASE + A_PER],
+            effects[card, clause, ACTION_BASE + A_ARG],
+        )
         return amount * n
     if verb == V_CLASH:
         mine = top_slot(tab, side, p)
@@ -821,8 +1093,14 @@ def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
     if verb == V_FLIP:
         if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
-        return 3 if choose_opponent_flip(table, tab, side, game, rng, p, effects[card, clause, ACTION_BASE + A_PICK],
-                                         GREEDY, -1) >= 0 else 0
+        return (
+            3
+            if choose_opponent_flip(
+                table, tab, side, game, rng, p, effects[card, clause, ACTION_BASE + A_PICK], GREEDY, -1
+            )
+            >= 0
+            else 0
+        )
     if verb == V_ANVIL:
         mine = source_stars(table, tab, area, side, p, where)
         return 3 if choose_opponent_flip(table, tab, side, game, rng, p, PICK_CHOICE, GREEDY, mine) >= 0 else 0
@@ -834,8 +1112,17 @@ def action_value(table: IntArray, effects: IntArray, tab: IntArray, area: IntArr
 
 
 @rules_kernel
-def choose_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray, game: IntArray,
-                  rng: IntArray, p: int, before_play: bool) -> int:
+def choose_action(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    before_play: bool,
+) -> int:
     """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
 
     Greedy: Blast Off before playing (it boosts the card about to be played), anything else after, the most
@@ -871,8 +1158,9 @@ def choose_action(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
 
 
 @rules_kernel
-def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int,
-               card: int) -> int:
+def play_value(
+    table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int, card: int
+) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
     used = side[p, S_USED]
@@ -886,8 +1174,12 @@ def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray
             arg = effects[card, c, ACTION_BASE + A_ARG]
             n = count_per(table, tab, side, p, used, per, arg)
             stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
-            if per == PER_CARD or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg) \
-                    or (per == PER_STARS_AT_LEAST and stars >= arg) or (per == PER_STARS_AT_MOST and stars <= arg):
+            if (
+                per == PER_CARD
+                or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+                or (per == PER_STARS_AT_LEAST and stars >= arg)
+                or (per == PER_STARS_AT_MOST and stars <= arg)
+            ):
                 n += 1
             value += amount * n
         elif verb == V_CLASH:
@@ -898,14 +1190,26 @@ def play_value(table: IntArray, effects: IntArray, tab: IntArray, side: IntArray
         elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
             value += 3
         elif verb == V_THWOMP:
-            if used >= 1 and tab[p, used - 1, TB_UP] == 1 and stars_of(table, tab, side, p, used - 1) < table[card, T_STARS]:
+            if (
+                used >= 1
+                and tab[p, used - 1, TB_UP] == 1
+                and stars_of(table, tab, side, p, used - 1) < table[card, T_STARS]
+            ):
                 value += amount
     return value
 
 
 @rules_kernel
-def choose_single(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, side: IntArray, game: IntArray,
-                  rng: IntArray, p: int) -> int:
+def choose_single(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+) -> int:
     """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
     stars (high-star cards are kept to be the Top card late, for clashes). Random: any single in hand."""
     n = side[p, S_HAND]
@@ -939,17 +1243,45 @@ def scurry_position(table: IntArray, tab: IntArray, side: IntArray, rng: IntArra
 
 
 @rules_kernel
-def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray,
-              game: IntArray, queue: IntArray, store: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-              ecount: IntArray, p: int) -> None:
+def take_turn(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+) -> None:
     """One turn of a player who can play: an optional Action before, the single, an optional Action after."""
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
     choice = choose_action(table, effects, tab, area, side, game, rng, p, True)
     if choice >= 0:
-        use_action(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p,
-                   choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
+        use_action(
+            table,
+            effects,
+            tab,
+            area,
+            side,
+            game,
+            queue,
+            store,
+            rng,
+            counters,
+            events,
+            ecount,
+            p,
+            choice // MAX_CLAUSES - 3,
+            choice % MAX_CLAUSES,
+        )
         acted = True
     h = choose_single(table, effects, tab, hand, side, game, rng, p)
     card = hand[p, h]
@@ -958,13 +1290,27 @@ def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray,
     insert_at = -1
     if table[card, T_FLAGS] & F_SCURRY:
         insert_at = scurry_position(table, tab, side, rng, p, card)
-    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card,
-                 insert_at)
+    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at)
     if not acted:
         choice = choose_action(table, effects, tab, area, side, game, rng, p, False)
         if choice >= 0:
-            use_action(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p,
-                       choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
+            use_action(
+                table,
+                effects,
+                tab,
+                area,
+                side,
+                game,
+                queue,
+                store,
+                rng,
+                counters,
+                events,
+                ecount,
+                p,
+                choice // MAX_CLAUSES - 3,
+                choice % MAX_CLAUSES,
+            )
 
 
 # =====================================================================================================================
@@ -973,9 +1319,22 @@ def take_turn(table: IntArray, effects: IntArray, tab: IntArray, hand: IntArray,
 
 
 @rules_kernel
-def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, side: IntArray, game: IntArray,
-               rng: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, p: int, deck: IntArray,
-               policy: int, deckside: int) -> None:
+def setup_seat(
+    table: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: int,
+    deck: IntArray,
+    policy: int,
+    deckside: int,
+) -> None:
     """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
     first two accessories set out face-up."""
     side[p, S_RP] = 0
@@ -1020,8 +1379,18 @@ def setup_seat(table: IntArray, tab: IntArray, hand: IntArray, area: IntArray, s
 
 
 @rules_kernel
-def final_scoring(table: IntArray, effects: IntArray, tab: IntArray, area: IntArray, side: IntArray,
-                  game: IntArray, counters: IntArray, events: IntArray, ecount: IntArray, vp_round: int) -> None:
+def final_scoring(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    vp_round: int,
+) -> None:
     """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
     by the round's chart; tied players split the VP of every place they cover, rounded down."""
     players = game[G_PLAYERS]
@@ -1034,8 +1403,15 @@ def final_scoring(table: IntArray, effects: IntArray, tab: IntArray, area: IntAr
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] != TM_SCORE:
                     continue
-                n = count_per(table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER],
-                              effects[card, c, ACTION_BASE + A_ARG])
+                n = count_per(
+                    table,
+                    tab,
+                    side,
+                    p,
+                    where,
+                    effects[card, c, ACTION_BASE + A_PER],
+                    effects[card, c, ACTION_BASE + A_ARG],
+                )
                 gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
     for p in range(players):
         above = 0
@@ -1088,10 +1464,26 @@ def opening_seat(rng: IntArray, players: int, first: int) -> int:
 
 
 @rules_kernel
-def setup_tournament(options: IntArray, table: IntArray, tab: IntArray, hand: IntArray, area: IntArray,
-                     side: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                     ecount: IntArray, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
-                     policy_b: int, store_total: int) -> None:
+def setup_tournament(
+    options: IntArray,
+    table: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seed: int,
+    first: int,
+    policy_a: int,
+    policy_b: int,
+    store_total: int,
+) -> None:
     """Seed the generator, reset the store (every card back in it) and seat the players."""
     rng_seed(rng, seed)
     players = options[O_PLAYERS]
@@ -1117,9 +1509,22 @@ def setup_tournament(options: IntArray, table: IntArray, tab: IntArray, hand: In
 
 
 @rules_kernel
-def play_tournament(table: IntArray, effects: IntArray, options: IntArray, tab: IntArray, hand: IntArray,
-                    area: IntArray, side: IntArray, game: IntArray, queue: IntArray, store: IntArray, rng: IntArray,
-                    counters: IntArray, events: IntArray, ecount: IntArray) -> None:
+def play_tournament(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+) -> None:
     """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
     players = game[G_PLAYERS]
     p = game[G_FIRST]
@@ -1142,12 +1547,34 @@ def play_tournament(table: IntArray, effects: IntArray, options: IntArray, tab: 
 
 
 @rules_kernel
-def play_matches(table: IntArray, effects: IntArray, options: IntArray, store_master: IntArray, store: IntArray,
-                 tab: IntArray,
-                 hand: IntArray, area: IntArray, side: IntArray, game: IntArray, queue: IntArray, rng: IntArray,
-                 deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int, policy_b: int,
-                 winners: Any, turns: Any, vp_a: IntArray, place_a: IntArray, rp_a: IntArray, counters: IntArray,
-                 events: IntArray, ecount: IntArray) -> None:
+def play_matches(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    store_master: IntArray,
+    store: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    rng: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    winners: Any,
+    turns: Any,
+    vp_a: IntArray,
+    place_a: IntArray,
+    rp_a: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+) -> None:
     """One tournament per seed on the given state arrays (see `new_state`), which every tournament reuses."""
     store_total = store_master.shape[0]
     for m in range(seeds.shape[0]):
@@ -1155,10 +1582,29 @@ def play_matches(table: IntArray, effects: IntArray, options: IntArray, store_ma
         for k in range(store_total):
             store[k] = store_master[k]
         begin_match_counters(counters, m)
-        setup_tournament(options, table, tab, hand, area, side, game, rng, counters, events, ecount, deck_a, deck_b,
-                         seeds[m], first[m], policy_a, policy_b, store_total)
-        play_tournament(table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events,
-                        ecount)
+        setup_tournament(
+            options,
+            table,
+            tab,
+            hand,
+            area,
+            side,
+            game,
+            rng,
+            counters,
+            events,
+            ecount,
+            deck_a,
+            deck_b,
+            seeds[m],
+            first[m],
+            policy_a,
+            policy_b,
+            store_total,
+        )
+        play_tournament(
+            table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
+        )
         winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
         turns[m] = game[G_TURN] - 1
         vp_a[m] = side[0, S_VP]
@@ -1228,27 +1674,40 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 symbol_bits[key] = 1 << len(symbol_bits)
     table = np.zeros((len(cards), TABLE_WIDTH), dtype=np.int64)
     effects = np.zeros((len(cards), MAX_CLAUSES, EFFECT_WIDTH), dtype=np.int64)
-    for index, (entry, card) in enumerate(zip(entries, cards)):
+    for index, (entry, card) in enumerate(zip(entries, cards, strict=False)):
         table[index, T_KIND] = KIND_NAMES.index(card.kind)  # type: ignore[attr-defined]
         table[index, T_STARS] = card.stars
         bits = 0
         for name in (*card.elements, *card.types):
             bits |= symbol_bits.get(name.casefold(), 0)
             if name.casefold() not in symbol_bits:
-                findings.append(cardset.finding(
-                    "info", "blades.engine_symbols",
-                    f"the simulator counts at most {MAX_SYMBOLS} different elements and types; '{name}' is past "
-                    "that, so `per` conditions do not see it on this card.",
-                    entry, "elements" if name in card.elements else "types",
-                    expected=f"at most {MAX_SYMBOLS} different symbols", actual=name))
+                findings.append(
+                    cardset.finding(
+                        "info",
+                        "blades.engine_symbols",
+                        f"the simulator counts at most {MAX_SYMBOLS} different elements and types; '{name}' is past "
+                        "that, so `per` conditions do not see it on this card.",
+                        entry,
+                        "elements" if name in card.elements else "types",
+                        expected=f"at most {MAX_SYMBOLS} different symbols",
+                        actual=name,
+                    )
+                )
         table[index, T_SYMBOLS] = bits
         clauses = parse_effects(card.effects).clauses
         if len(clauses) > MAX_CLAUSES:
-            findings.append(cardset.finding(
-                "info", "blades.engine_clauses",
-                f"the simulator plays the first {MAX_CLAUSES} effect clauses of a card; the other "
-                f"{len(clauses) - MAX_CLAUSES} are left out.",
-                entry, "effects", expected=f"at most {MAX_CLAUSES} clauses", actual=len(clauses)))
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "blades.engine_clauses",
+                    f"the simulator plays the first {MAX_CLAUSES} effect clauses of a card; the other "
+                    f"{len(clauses) - MAX_CLAUSES} are left out.",
+                    entry,
+                    "effects",
+                    expected=f"at most {MAX_CLAUSES} clauses",
+                    actual=len(clauses),
+                )
+            )
             clauses = clauses[:MAX_CLAUSES]
         table[index, T_CLAUSES] = len(clauses)
         flags = 0
@@ -1258,11 +1717,11 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             effects[index, c, E_TRIGGER] = TRIGGER_CODES.index(clause.trigger) if clause.trigger else -1
             action = clause.action
             effects[index, c, E_CLASH_ALL] = 1 if action.clash_with == "all" else 0
-            effects[index, c, ACTION_BASE:ACTION_BASE + ACTION_WIDTH] = _encode_action(action, symbol_bits)
+            effects[index, c, ACTION_BASE : ACTION_BASE + ACTION_WIDTH] = _encode_action(action, symbol_bits)
             for outcome, outcome_action in action.outcomes:
                 part = {"win": PART_WIN, "lose": PART_LOSE, "tie": PART_TIE}[outcome]
                 start = ACTION_BASE + part * ACTION_WIDTH
-                effects[index, c, start:start + ACTION_WIDTH] = _encode_action(outcome_action, symbol_bits)
+                effects[index, c, start : start + ACTION_WIDTH] = _encode_action(outcome_action, symbol_bits)
             if action.verb == "star" and timing == TM_ONGOING:
                 table[index, T_ONGOING_STARS] += action.amount
             elif action.verb == "star" and timing == TM_TOP:
@@ -1290,11 +1749,17 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         # A set without booster cards (only starters, promos, pro cards): clash against the whole set instead.
         for index, card in enumerate(cards):
             store_ids.extend([index] * card.copies)
-        findings.append(Finding(
-            severity="info", rule="blades.engine_store",
-            message="the set has no core, expansion, premium or master cards, so the simulated store holds every "
-                    "card of the set (each `copies` times).",
-            sheet=cardset.sheet, expected="booster cards for the store", actual="none"))
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.engine_store",
+                message="the set has no core, expansion, premium or master cards, so the simulated store holds every "
+                "card of the set (each `copies` times).",
+                sheet=cardset.sheet,
+                expected="booster cards for the store",
+                actual="none",
+            )
+        )
     return CompiledCards(
         names=tuple(card.name for card in cards),
         table=table,
@@ -1320,8 +1785,16 @@ def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
     }
 
 
-def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
-         policy_b: int, events: IntArray) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
+def _run(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    events: IntArray,
+) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -1331,42 +1804,88 @@ def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: Int
     state = new_state(len(compiled.names))
     ecount = np.zeros(1, dtype=np.int64)
     store = compiled.extra["store"].copy()
-    play_matches(compiled.table, compiled.extra["effects"], compiled.options, compiled.extra["store"], store,
-                 state["tab"], state["hand"],
-                 state["area"], state["side"], state["game"], state["queue"], state["rng"],
-                 np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
-                 np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
-                 policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, state["counters"], events, ecount)
+    play_matches(
+        compiled.table,
+        compiled.extra["effects"],
+        compiled.options,
+        compiled.extra["store"],
+        store,
+        state["tab"],
+        state["hand"],
+        state["area"],
+        state["side"],
+        state["game"],
+        state["queue"],
+        state["rng"],
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
+        vp_a,
+        place_a,
+        rp_a,
+        state["counters"],
+        events,
+        ecount,
+    )
     return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
 
 
-def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-               policy_a: int, policy_b: int) -> tuple[Any, Any, Any, dict[str, Any]]:
+def play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any, dict[str, Any]]:
     """(winner int8[], turns int32[], counters int64[2, cards, counters], per-match arrays) for one batch of
     tournaments. The per-match arrays are seat A's `vp`, `place` and `rp`, and `score` = A's VP as a share of the
     first-place VP of the round (what power curves compare: a card's power is its change in average VP, in units
     of a first prize)."""
-    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a,
-                                                            policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    )
     first_prize = float(VP_CHART[int(compiled.options[O_VP_ROUND]), 0])
     extras = {"vp": vp_a, "place": place_a, "rp": rp_a, "score": vp_a / first_prize}
     return winners, turns, counters, extras
 
 
-def play_batch_detailed(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-                        policy_a: int, policy_b: int) -> dict[str, Any]:
+def play_batch_detailed(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> dict[str, Any]:
     """Like `play_batch`, plus seat A's VP, placement (1 = first; tied seats share the best place) and RP."""
-    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a,
-                                                            policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    )
     return {"winner": winners, "turns": turns, "counters": counters, "vp_a": vp_a, "place_a": place_a, "rp_a": rp_a}
 
 
-def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
-                policy_b: int) -> tuple[int, int, IntArray]:
+def play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
     """One tournament with every event logged."""
     winners, turns, _, _, _, _, events = _run(
-        compiled, deck_a, deck_b, np.array([seed], dtype=np.int64), np.array([first], dtype=np.int8), policy_a,
-        policy_b, np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64))
+        compiled,
+        deck_a,
+        deck_b,
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        policy_a,
+        policy_b,
+        np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
+    )
     return int(winners[0]), int(turns[0]), events
 
 
@@ -1390,23 +1909,40 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_SEAT: lambda: f"seat {who} plays deck {'A' if amount == 0 else 'B'}",
         EV_TURN: lambda: f"{who}'s turn ({amount} singles in hand, {other} RP)",
         EV_PLAY: lambda: f"{who} plays {name(card)} ({amount} stars) into slot {other + 1}",
-        EV_PASS: lambda: (f"{who} cannot play a single ({'tableau full' if amount > 0 else 'no singles left'}) "
-                          "and passes from now on"),
-        EV_RP: lambda: (f"{name(card)}: {who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
-                        if card >= 0 else f"{who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"),
-        EV_FLIP: lambda: (f"{who}'s {name(card)} is flipped face-down" + (f" by {name(other)}" if other >= 0 else "")
-                          + (f" ({SEATS[amount]}'s effect)" if amount != player and 0 <= amount < len(SEATS) else "")),
-        EV_TOKENS: lambda: (f"{name(other)}: {who} will put {amount} +1 star tokens on the next single played"
-                            if card < 0 else f"{who}'s {name(card)} gets {amount} +1 star token(s)"
-                            + (f" from {name(other)}" if other >= 0 else " (Blast Off)")),
+        EV_PASS: lambda: (
+            f"{who} cannot play a single ({'tableau full' if amount > 0 else 'no singles left'}) and passes from now on"
+        ),
+        EV_RP: lambda: (
+            f"{name(card)}: {who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
+            if card >= 0
+            else f"{who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
+        ),
+        EV_FLIP: lambda: (
+            f"{who}'s {name(card)} is flipped face-down"
+            + (f" by {name(other)}" if other >= 0 else "")
+            + (f" ({SEATS[amount]}'s effect)" if amount != player and 0 <= amount < len(SEATS) else "")
+        ),
+        EV_TOKENS: lambda: (
+            f"{name(other)}: {who} will put {amount} +1 star tokens on the next single played"
+            if card < 0
+            else f"{who}'s {name(card)} gets {amount} +1 star token(s)"
+            + (f" from {name(other)}" if other >= 0 else " (Blast Off)")
+        ),
         EV_ACTION: lambda: f"{who} uses the Action of {name(card)} ({where})",
         EV_REACTION: lambda: f"{who} reacts ({trigger}) with {name(card)}",
-        EV_CLASH: lambda: (f"{name(card)}: {who} clashes with all players" if amount == 1
-                           else f"{name(card)}: {who} clashes with {SEATS[other] if other >= 0 else '?'}"),
-        EV_REVEAL: lambda: (f"  {who}: Top card {name(card)} + store card {name(other)} ({stars(other)}) = {amount}"
-                            if other >= 0 else f"  {who}: Top card {name(card)} + no card left in the store = {amount}"),
-        EV_CLASH_RESULT: lambda: (f"  the clash is a tie at {amount}" if player < 0
-                                  else f"  {who} wins the clash with {amount}"),
+        EV_CLASH: lambda: (
+            f"{name(card)}: {who} clashes with all players"
+            if amount == 1
+            else f"{name(card)}: {who} clashes with {SEATS[other] if other >= 0 else '?'}"
+        ),
+        EV_REVEAL: lambda: (
+            f"  {who}: Top card {name(card)} + store card {name(other)} ({stars(other)}) = {amount}"
+            if other >= 0
+            else f"  {who}: Top card {name(card)} + no card left in the store = {amount}"
+        ),
+        EV_CLASH_RESULT: lambda: (
+            f"  the clash is a tie at {amount}" if player < 0 else f"  {who} wins the clash with {amount}"
+        ),
         EV_NO_CLASH: lambda: f"{name(card)}: no clash ({who} or every opponent lacks a Top card)",
         EV_NO_TARGET: lambda: f"{name(card)}: no legal target, nothing happens",
         EV_PLACE: lambda: f"{who} places {other} with {card} RP: {amount} VP",
@@ -1414,8 +1950,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_TRIMMED: lambda: f"{who} has more than {HAND_LIMIT} singles: {name(card)} goes back to the binder",
         EV_STORE_RESHUFFLED: lambda: f"the store is empty: the store discard ({amount} cards) is shuffled into it",
         EV_AFTERMARKET_CLEARED: lambda: f"the aftermarket is full: its {amount} cards go to the store discard",
-        EV_OPENS: lambda: (f"{who} takes the first turn (A is number {amount} in turn order); "
-                           f"A's head-to-head rival is {SEATS[other]}"),
+        EV_OPENS: lambda: (
+            f"{who} takes the first turn (A is number {amount} in turn order); A's head-to-head rival is {SEATS[other]}"
+        ),
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"

@@ -54,8 +54,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         default="common",
         reading=(
             "`common` (default): one element or type is shared by all the cards of a collection, the stronger "
-            "reading of \"at least one matching symbol with all the others\", and the one the document's captions "
-            "take (a card is refused because \"it doesn't match the element of the collection\": a collection has "
+            'reading of "at least one matching symbol with all the others", and the one the document\'s captions '
+            'take (a card is refused because "it doesn\'t match the element of the collection": a collection has '
             "one element or type), as does the turn-based mode, where a collection's element or type is declared "
             "with its first card. `pairwise`: every two cards share some symbol, so a chain such as Fire/Soldier, "
             "Fire/Mage, Water/Soldier+Mage passes."

@@ -49,9 +49,24 @@ ABILITIES: tuple[Ability, ...] = (
     Ability("Self Destruct", "red", 2, 1, 0, "Spend 1 Red to destroy this card and blocking card"),
     Ability("Attack Boost 1", "red", 1, 0, 1, "Card on each side gets +1 attack"),
     Ability("Attack Boost 2", "red", 2, 1, 2, "Spend 1 Red resource. The cards on each side gets +2 attack"),
-    Ability("Target", "red", 1, 1, 0, "Spend 1 Red. Select which enemy this card attacks. It must still defend against the same location"),
+    Ability(
+        "Target",
+        "red",
+        1,
+        1,
+        0,
+        "Spend 1 Red. Select which enemy this card attacks. It must still defend against the same location",
+    ),
     Ability("Fireball", "red", 1, 1, 1, "Spend 1 Red. Deal 1 damage to an enemy of your choice, before combat begins"),
-    Ability("Long Range", "red", 3, 3, 0, "Spend 3 Red. Ignore the defending character and damage the enemy player directly (Damage equal to attack power)"),
+    Ability(
+        "Long Range",
+        "red",
+        3,
+        3,
+        0,
+        "Spend 3 Red. Ignore the defending character and damage the enemy player directly (Damage equal to attack "
+        "power)",
+    ),
     # Blue (Defense)
     Ability("Armor 1", "blue", 2, 0, 1, "Ignore 1 damage from attack"),
     Ability("Armor 2", "blue", 3, 0, 2, "Ignore 2 damage from attack"),

@@ -49,7 +49,9 @@ class CircleBudget:
     @property
     def uncovered(self) -> dict[Colour, int]:
         """Colours whose circles are fewer than their abilities need, with the shortfall."""
-        return {c: self.ability_circles[c] - self.circles[c] for c in COLOURS if self.ability_circles[c] > self.circles[c]}
+        return {
+            c: self.ability_circles[c] - self.circles[c] for c in COLOURS if self.ability_circles[c] > self.circles[c]
+        }
 
     @property
     def points(self) -> int:
@@ -65,7 +67,7 @@ def known_abilities(names: tuple[str, ...]) -> list[Ability]:
 def circle_budget(card: object) -> CircleBudget:
     """The card's circles and the share its abilities take."""
     circles: dict[Colour, int] = {colour: int(getattr(card, colour)) for colour in COLOURS}
-    return CircleBudget(circles, circles_by_colour(known_abilities(getattr(card, "abilities"))))
+    return CircleBudget(circles, circles_by_colour(known_abilities(card.abilities)))
 
 
 def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
@@ -108,7 +110,8 @@ def _check_abilities(cardset: CardSet, entry: CardEntry, options: Options) -> li
                 cardset.finding(
                     "error",
                     "circles.duplicate_ability",
-                    f"'{ability.name}' is listed twice; list each ability once (or set allow_duplicate_abilities=true).",
+                    f"'{ability.name}' is listed twice; list each ability once (or set "
+                    "allow_duplicate_abilities=true).",
                     entry,
                     "abilities",
                     expected="each ability once",
@@ -196,7 +199,9 @@ def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list
         return findings
     spent = card.attack + card.health  # type: ignore[attr-defined]
     stats = f"{card.attack} Attack + {card.health} Health = {spent}"  # type: ignore[attr-defined]
-    allowance = f"the {budget.points} points {budget.base} base " + ("resources give" if budget.base > 1 else "resource gives")
+    allowance = f"the {budget.points} points {budget.base} base " + (
+        "resources give" if budget.base > 1 else "resource gives"
+    )
     if spent > budget.points:
         findings.append(
             cardset.finding(
@@ -227,7 +232,7 @@ def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list
 
 def resource_colour(card: object) -> Colour | None:
     """The resource's colour when its `color` cell names exactly one of red, blue, green."""
-    written = getattr(card, "color")
+    written = card.color
     if len(written) != 1:
         return None
     colour = written[0].strip().casefold()

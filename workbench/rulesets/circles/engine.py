@@ -173,9 +173,15 @@ LIFE_WEIGHT = 4
 LETHAL_BONUS = 1000
 
 # Trace event codes.
-EV_DRAW, EV_OUT_OF_CARDS, EV_RESHUFFLE, EV_NO_CARD, EV_RESOURCE, EV_PLAY, EV_FREE_PLAY = (np.int64(code) for code in range(7))
-EV_TURN, EV_ABILITY, EV_SEE, EV_SWAP, EV_RESTORED, EV_LANE, EV_HIT, EV_REFLECTED = (np.int64(code) for code in range(7, 15))
-EV_IGNORED, EV_SPREAD, EV_DESTROYED, EV_DIRECT, EV_WIN, EV_TURN_CAP, EV_RESOURCES = (np.int64(code) for code in range(15, 22))
+EV_DRAW, EV_OUT_OF_CARDS, EV_RESHUFFLE, EV_NO_CARD, EV_RESOURCE, EV_PLAY, EV_FREE_PLAY = (
+    np.int64(code) for code in range(7)
+)
+EV_TURN, EV_ABILITY, EV_SEE, EV_SWAP, EV_RESTORED, EV_LANE, EV_HIT, EV_REFLECTED = (
+    np.int64(code) for code in range(7, 15)
+)
+EV_IGNORED, EV_SPREAD, EV_DESTROYED, EV_DIRECT, EV_WIN, EV_TURN_CAP, EV_RESOURCES = (
+    np.int64(code) for code in range(15, 22)
+)
 EV_ARRANGED, EV_SLEEPING, EV_JUST_ARRIVED = (np.int64(code) for code in range(22, 25))
 
 
@@ -222,8 +228,15 @@ def _compiled_view_of(typingctx: Any, buffer: Any, at: Any, shape: Any) -> Any:
         for size in reversed(sizes):
             strides.insert(0, step)
             step = builder.mul(step, size)
-        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=sizes, strides=strides,
-                       itemsize=itemsize, meminfo=source.meminfo, parent=source.parent)
+        populate_array(
+            view,
+            data=builder.gep(source.data, [args[1]]),
+            shape=sizes,
+            strides=strides,
+            itemsize=itemsize,
+            meminfo=source.meminfo,
+            parent=source.parent,
+        )
         return impl_ret_borrowed(context, builder, result, view._getvalue())
 
     return result(buffer, at, shape), codegen
@@ -241,7 +254,11 @@ view_of: Callable[[IntArray, Any, tuple[Any, ...]], IntArray] = (
 
 # Sizes as numpy scalars, so every view's shape is a tuple of int64 (one compiled copy of view_of per rank).
 _TWO, _FOUR, _EIGHT = np.int64(2), np.int64(4), np.int64(8)
-_SIDE_COLUMNS, _LANE_COLUMNS, _COUNTER_COLUMNS = np.int64(SIDE_COLUMNS), np.int64(LANE_COLUMNS), np.int64(COUNTER_COLUMNS)
+_SIDE_COLUMNS, _LANE_COLUMNS, _COUNTER_COLUMNS = (
+    np.int64(SIDE_COLUMNS),
+    np.int64(LANE_COLUMNS),
+    np.int64(COUNTER_COLUMNS),
+)
 _EVENT_WIDTH, _TABLE_COLUMNS = np.int64(EVENT_WIDTH), np.int64(TABLE_COLUMNS)
 _N_ABILITIES, _ABILITY_TABLE_COLUMNS = np.int64(N_ABILITIES), np.int64(ABILITY_TABLE_COLUMNS)
 
@@ -459,7 +476,8 @@ def room_for_damage(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 @rules_kernel
 def destroyed_by(R: IntArray, S: IntArray, s: int, i: int, extra: int) -> bool:
-    """Would the card in lane i be destroyed with `extra` more damage? (\u201cmore Damage than\u201d, or by option \u201cat least\u201d)."""
+    """Would the card in lane i be destroyed with `extra` more damage? (\u201cmore Damage than\u201d, or by option
+    \u201cat least\u201d)."""
     total = lanes_of(S)[s, i, L_DAMAGE] + extra
     health = health_of(R, S, s, i)
     if options_of(R)[O_DESTROY_AT_LEAST] == 1:
@@ -488,7 +506,8 @@ def shielded(R: IntArray, S: IntArray, s: int) -> bool:
 
 @rules_kernel
 def attacks_now(R: IntArray, S: IntArray, a: int, i: int) -> bool:
-    """The card in lane i takes part in its side's attack: awake, and not brought in this turn unless new ones attack."""
+    """The card in lane i takes part in its side's attack: awake, and not brought in this turn unless new ones
+    attack."""
     lanes, game = lanes_of(S), game_of(S)
     if lane_card(S, a, i) < 0 or lanes[a, i, L_ASLEEP] == 1:
         return False
@@ -518,7 +537,14 @@ def opposed(R: IntArray, S: IntArray, d: int, i: int) -> bool:
 @rules_kernel
 def draw_one(R: IntArray, S: IntArray, s: int) -> int:
     """Draw the top card into the hand; -1 when the deck is empty."""
-    zones, side, game, counters, events, event_count = zones_of(S), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    zones, side, game, counters, events, event_count = (
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     top = side[s, S_DECK_TOP]
     if top >= side[s, S_DECK_N]:
         log_event(events, event_count, game[G_TURN], s, EV_NO_CARD, NO_CARD, NO_CARD, NOTHING)
@@ -535,7 +561,14 @@ def draw_one(R: IntArray, S: IntArray, s: int) -> int:
 @rules_kernel
 def reshuffle_discard(R: IntArray, S: IntArray, s: int) -> None:
     """The discard pile, shuffled, becomes the draw deck (option `out_of_cards=reshuffle_discard_draws_3`)."""
-    zones, side, game, rng, events, event_count = zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
+    zones, side, game, rng, events, event_count = (
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        rng_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     count = side[s, S_DISCARD_N]
     for k in range(count):
         zones[s, DECK, k] = zones[s, DISCARD, k]
@@ -586,7 +619,8 @@ def clear_lane(S: IntArray, s: int, i: int) -> None:
 
 @rules_kernel
 def place_on_board(S: IntArray, s: int, card: int) -> int:
-    """Put a card in the next lane to the right (\u201cEach Character played after that, is one space to the right\u201d)."""
+    """Put a card in the next lane to the right (\u201cEach Character played after that, is one space to the
+    right\u201d)."""
     zones, side = zones_of(S), side_of(S)
     i = side[s, S_BOARD_N]
     zones[s, BOARD, i] = card
@@ -607,7 +641,13 @@ def to_discard(S: IntArray, s: int, card: int) -> None:
 @rules_kernel
 def destroy(R: IntArray, S: IntArray, s: int, i: int) -> None:
     """The card in lane i goes to the discard pile; its lane stays empty until the board shifts left."""
-    zones, game, counters, events, event_count = zones_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    zones, game, counters, events, event_count = (
+        zones_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     card = zones[s, BOARD, i]
     if card < 0:
         return
@@ -655,7 +695,14 @@ def shift_left(S: IntArray, s: int) -> None:
 @rules_kernel
 def play_resource(R: IntArray, S: IntArray, s: int, h: int) -> None:
     """Put the resource at hand position h on the table (it is readied in the ready step)."""
-    table, side, game, counters, events, event_count = table_of(R), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    table, side, game, counters, events, event_count = (
+        table_of(R),
+        side_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     card = take_from_hand(S, s, h)
     colour = table[card, T_COLOUR]
     side[s, S_TOTAL + colour] += 1
@@ -736,7 +783,8 @@ def random_hand_card(R: IntArray, S: IntArray, s: int, kind: int, payable_only: 
 
 @rules_kernel
 def ready_resources(S: IntArray, s: int) -> None:
-    """\u201cIf you have any Resource Cards that have been Spent (flipped over) return them to their unused state.\u201d"""
+    """\u201cIf you have any Resource Cards that have been Spent (flipped over) return them to their unused
+    state.\u201d"""
     side = side_of(S)
     for colour in range(3):
         side[s, S_READY + colour] = side[s, S_TOTAL + colour]
@@ -784,7 +832,15 @@ def bring_into_play(R: IntArray, S: IntArray, s: int, h: int, free: bool) -> int
     Returns the lane it took. Extra Card (option `extra_card=on_entry`) chains: a card brought in free by it may
     carry Extra Card too.
     """
-    table, opts, side, game, counters, events, event_count = table_of(R), options_of(R), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    table, opts, side, game, counters, events, event_count = (
+        table_of(R),
+        options_of(R),
+        side_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     card = take_from_hand(S, s, h)
     if not free:
         for colour in range(3):
@@ -809,7 +865,15 @@ def bring_into_play(R: IntArray, S: IntArray, s: int, h: int, free: bool) -> int
 @rules_kernel
 def extra_cards_each_turn(R: IntArray, S: IntArray, s: int) -> None:
     """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
-    table, zones, side, game, counters, events, event_count = table_of(R), zones_of(S), side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    table, zones, side, game, counters, events, event_count = (
+        table_of(R),
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     board = side[s, S_BOARD_N]
     for i in range(board):
         source = zones[s, BOARD, i]
@@ -845,7 +909,14 @@ def spread_damage(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
 
     Greedy moves damage only where it destroys nothing; random puts each point on a random other card.
     """
-    side, lanes, game, rng, events, event_count = side_of(S), lanes_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
+    side, lanes, game, rng, events, event_count = (
+        side_of(S),
+        lanes_of(S),
+        game_of(S),
+        rng_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     left = amount
     if side[s, S_POLICY] == RANDOM:
         others = 0
@@ -860,7 +931,9 @@ def spread_damage(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
                 if j != i and lane_card(S, s, j) >= 0:
                     if pick == 0:
                         lanes[s, j, L_DAMAGE] += 1
-                        log_event(events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), ONE)
+                        log_event(
+                            events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), ONE
+                        )
                         break
                     pick -= 1
             left -= 1
@@ -923,7 +996,14 @@ def damage_after_prevention(R: IntArray, S: IntArray, s: int, i: int, amount: in
 @rules_kernel
 def hit(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> int:
     """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
-    table, lanes, game, counters, events, event_count = table_of(R), lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    table, lanes, game, counters, events, event_count = (
+        table_of(R),
+        lanes_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     target = lane_card(S, t, ti)
     source = lane_card(S, src, si)
     if target < 0 or amount <= 0:
@@ -943,7 +1023,13 @@ def hit(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: in
 @rules_kernel
 def reflect_onto(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> None:
     """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
-    lanes, game, counters, events, event_count = lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    lanes, game, counters, events, event_count = (
+        lanes_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     target = lane_card(S, t, ti)
     if target < 0 or amount <= 0:
         return
@@ -998,7 +1084,8 @@ def resolve(R: IntArray, S: IntArray, s: int, i: int) -> bool:
 
 @rules_kernel
 def hit_player(R: IntArray, S: IntArray, d: int, amount: int, src: int, si: int) -> None:
-    """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate amount\u201d)."""
+    """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate
+    amount\u201d)."""
     side, game, counters, events, event_count = side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
     source = lane_card(S, src, si)
     if amount <= 0:
@@ -1052,7 +1139,8 @@ def fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> None:
 
 @inline_kernel
 def fix_bonuses(R: IntArray, S: IntArray) -> None:
-    """\u201cRemember to apply any Special Abilities that are appropriate, first, such as Health or Attack bonuses.\u201d"""
+    """\u201cRemember to apply any Special Abilities that are appropriate, first, such as Health or Attack
+    bonuses.\u201d"""
     side, lanes = side_of(S), lanes_of(S)
     for s in range(2):
         for i in range(side[s, S_BOARD_N]):
@@ -1063,7 +1151,14 @@ def fix_bonuses(R: IntArray, S: IntArray) -> None:
 @inline_kernel
 def combat(R: IntArray, S: IntArray, a: int) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
-    side, lanes, game, counters, events, event_count = side_of(S), lanes_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
+    side, lanes, game, counters, events, event_count = (
+        side_of(S),
+        lanes_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     d = 1 - a
     fix_bonuses(R, S)
     game[G_IN_COMBAT] = 1
@@ -1393,7 +1488,15 @@ def use_attack_boost(R: IntArray, S: IntArray, s: int, i: int) -> None:
 @rules_kernel
 def use_restore(R: IntArray, S: IntArray, s: int, i: int) -> bool:
     """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
-    table, zones, side, game, rng, events, event_count = table_of(R), zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
+    table, zones, side, game, rng, events, event_count = (
+        table_of(R),
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        rng_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     n = side[s, S_DISCARD_N]
     if n == 0:
         return False
@@ -1437,7 +1540,14 @@ def card_wanted(R: IntArray, S: IntArray, s: int, card: int) -> int:
 @rules_kernel
 def use_future_sight(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> None:
     """Future Vision (look at the top 3) and Change the Future (look and rearrange them)."""
-    zones, side, game, rng, events, event_count = zones_of(S), side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
+    zones, side, game, rng, events, event_count = (
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        rng_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     top = side[s, S_DECK_TOP]
     seen = min(ability_table_of(R)[ability, A_NUMBER], side[s, S_DECK_N] - top)
     if seen <= 0 or not wants(S, s, YES, HALF_THE_TIME):
@@ -1471,7 +1581,7 @@ def use_future_sight(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> 
 @rules_kernel
 def choose_lane_modes(R: IntArray, S: IntArray, a: int) -> None:
     """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
-    table, lanes, game, rng, events, event_count = table_of(R), lanes_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
+    table, lanes, rng = table_of(R), lanes_of(S), rng_of(S)
     d = 1 - a
     for i in range(side_of(S)[a, S_BOARD_N]):
         card = lane_card(S, a, i)
@@ -1486,7 +1596,9 @@ def choose_lane_modes(R: IntArray, S: IntArray, a: int) -> None:
             continue
         outcome = predict_fight(R, S, a, i, d, i)
         if can_activate(R, S, a, i, SELF_DESTRUCT):
-            worth = outcome == 1 or ((outcome & 2) == 0 and table[lane_card(S, d, i), T_CIRCLES] > table[card, T_CIRCLES])
+            worth = outcome == 1 or (
+                (outcome & 2) == 0 and table[lane_card(S, d, i), T_CIRCLES] > table[card, T_CIRCLES]
+            )
             if wants(S, a, worth, A_QUARTER_OF_THE_TIME):
                 activate(R, S, a, i, SELF_DESTRUCT, lane_card(S, d, i))
                 lanes[a, i, L_MODE] = MODE_SELF_DESTRUCT
@@ -1612,7 +1724,14 @@ def start_turn(R: IntArray, S: IntArray, s: int) -> None:
 @inline_kernel
 def play_turn(R: IntArray, S: IntArray, s: int) -> None:
     """One whole turn of side s, in the document's order."""
-    opts, side, lanes, game, events, event_count = options_of(R), side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
+    opts, side, lanes, game, events, event_count = (
+        options_of(R),
+        side_of(S),
+        lanes_of(S),
+        game_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
     o = 1 - s
     start_turn(R, S, s)
     play_resources(R, S, s)
@@ -1642,7 +1761,7 @@ def play_turn(R: IntArray, S: IntArray, s: int) -> None:
 @inline_kernel
 def setup_match(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
     """Fresh arrays, both decks shuffled (A then B), 2 Life Points and 5 cards each."""
-    zones, side, lanes, game, rng = zones_of(S), side_of(S), lanes_of(S), game_of(S), rng_of(S)
+    zones, side, game, rng = zones_of(S), side_of(S), game_of(S), rng_of(S)
     # Zones are read only up to their counts and a lane is cleared when a card enters it, so no full clear.
     side[:, :] = 0
     game[:] = 0
@@ -1675,8 +1794,18 @@ def play_match(R: IntArray, S: IntArray, first: int) -> None:
 
 
 @rules_kernel
-def play_matches(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-                 policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+def play_matches(
+    R: IntArray,
+    S: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    winners: Any,
+    turns: Any,
+) -> None:
     """Play one match per seed with the same decks and policies in the one state buffer, reused across the batch.
 
     Every once-a-turn phase is copied into this loop (`inline_kernel`), so a turn makes few calls, and the loop runs
@@ -1734,20 +1863,28 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             if colour is None:
                 findings.append(
                     cardset.finding(
-                        "info", "circles.not_simulated",
-                        "a resource without exactly one colour cannot be played in simulated matches.", entry, "color",
+                        "info",
+                        "circles.not_simulated",
+                        "a resource without exactly one colour cannot be played in simulated matches.",
+                        entry,
+                        "color",
                     )
                 )
-            rows.append([KIND_RESOURCE, NO_COLOUR if colour is None else COLOURS.index(colour)] + [0] * (TABLE_COLUMNS - 2))
+            rows.append(
+                [KIND_RESOURCE, NO_COLOUR if colour is None else COLOURS.index(colour)] + [0] * (TABLE_COLUMNS - 2)
+            )
             continue
         for written in card.abilities:  # type: ignore[attr-defined]
             ability = find_ability(written)
             if ability is None:
                 findings.append(
                     cardset.finding(
-                        "info", "circles.not_simulated",
+                        "info",
+                        "circles.not_simulated",
                         f"'{written}' is not one of the 24 abilities; simulated matches play the card without it.",
-                        entry, "abilities", actual=written,
+                        entry,
+                        "abilities",
+                        actual=written,
                     )
                 )
                 continue
@@ -1755,16 +1892,27 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             counts[index, index_of] = counts[index, index_of] + 1 if stack else 1
         row = counts[index]
 
-        def number(*names: str) -> int:
+        def number(*names: str, row: IntArray = row) -> int:
             return sum(int(row[ABILITY_INDEX[n]]) * ABILITIES[ABILITY_INDEX[n]].number for n in names)
 
         red, blue, green = card.red, card.blue, card.green  # type: ignore[attr-defined]
         rows.append(
             [
-                KIND_CHARACTER, NO_COLOUR, red, blue, green, red + blue + green,
-                card.attack, card.health,  # type: ignore[attr-defined]
-                number("Armor 1", "Armor 2"), number("Armor Piercing 1", "Armor Piercing 2"), number("Attack Boost 1"),
-                number("Defender"), int(row[FAST] > 0), int(row[REFLECT] > 0), number("Extra Card"),
+                KIND_CHARACTER,
+                NO_COLOUR,
+                red,
+                blue,
+                green,
+                red + blue + green,
+                card.attack,
+                card.health,  # type: ignore[attr-defined]
+                number("Armor 1", "Armor 2"),
+                number("Armor Piercing 1", "Armor Piercing 2"),
+                number("Attack Boost 1"),
+                number("Defender"),
+                int(row[FAST] > 0),
+                int(row[REFLECT] > 0),
+                number("Extra Card"),
                 sum(1 << k for k, a in enumerate(ABILITIES) if a.activated and row[k] > 0),
             ]
         )
@@ -1838,33 +1986,63 @@ def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, 
     return state, views
 
 
-def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-         policy_a: int, policy_b: int, event_rows: int) -> tuple[Any, Any, IntArray, StateViews]:
+def _run(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    event_rows: int,
+) -> tuple[Any, Any, IntArray, StateViews]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     state, views = state_buffer(max(len(deck_a), len(deck_b)) + 1, len(compiled.names), event_rows)
     play_matches(
-        rules_buffer(compiled), state,
-        np.ascontiguousarray(deck_a, dtype=np.int64), np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64), np.ascontiguousarray(first, dtype=np.int8),
-        policy_a, policy_b, winners, turns,
+        rules_buffer(compiled),
+        state,
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
     )
     return winners, turns, published_counters(views.counters), views
 
 
-def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+def play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any]:
     """Play one batch of matches; (winner per match, turns per match, counters[side, card, counter])."""
     winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, 0)
     return winners, turns, counters
 
 
-def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int,
-                policy_a: int, policy_b: int) -> tuple[int, int, IntArray]:
+def play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
     """One match with every event logged, for `workbench simulate --trace`."""
-    winners, turns, _, views = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
-                                    np.array([first], dtype=np.int8), policy_a, policy_b, MAX_TRACE_EVENTS)
+    winners, turns, _, views = _run(
+        compiled,
+        deck_a,
+        deck_b,
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        policy_a,
+        policy_b,
+        MAX_TRACE_EVENTS,
+    )
     return int(winners[0]), int(turns[0]), views.events[: int(views.event_count[0])].copy()
 
 
@@ -1905,7 +2083,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     if code == EV_RESOURCES:
         return f"{who} readies {_resources(other)}; {amount} cards in hand."
     if code == EV_PLAY:
-        cost = ", ".join(f"{compiled.table[card, T_RED + c]} {COLOURS[c]}" for c in range(3) if compiled.table[card, T_RED + c])
+        cost = ", ".join(
+            f"{compiled.table[card, T_RED + c]} {COLOURS[c]}" for c in range(3) if compiled.table[card, T_RED + c]
+        )
         return f"{who} brings {stats(card)} into play in lane {amount + 1}, paying {cost}."
     if code == EV_FREE_PLAY:
         why = f"Extra Card of {name(other)}" if other >= 0 else "Extra Card"
@@ -1943,7 +2123,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     if code == EV_DESTROYED:
         return f"{who}'s {name(card)} is destroyed."
     if code == EV_DIRECT:
-        return f"{name(card)} hits {foe} directly for {amount}: {foe} has {other} Life Point{'s' if other != 1 else ''}."
+        return (
+            f"{name(card)} hits {foe} directly for {amount}: {foe} has {other} Life Point{'s' if other != 1 else ''}."
+        )
     if code == EV_WIN:
         return f"{who} wins: {foe} has no Life Points left."
     if code == EV_TURN_CAP:
@@ -1994,12 +2176,22 @@ class MatchArrays:
     """How many events are logged."""
 
     @classmethod
-    def new(cls, compiled: CompiledCards, capacity: int = 40, seed: int = 1, policies: tuple[int, int] = (GREEDY, GREEDY)) -> MatchArrays:
+    def new(
+        cls, compiled: CompiledCards, capacity: int = 40, seed: int = 1, policies: tuple[int, int] = (GREEDY, GREEDY)
+    ) -> MatchArrays:
         """Empty zones, 2 Life Points each, side 0's turn (turn 1), nothing in play."""
         state, views = state_buffer(capacity, len(compiled.names), MAX_TRACE_EVENTS)
         arrays = cls(
-            compiled=compiled, R=rules_buffer(compiled), S=state, zones=views.zones, side=views.side,
-            lanes=views.lanes, game=views.game, rng=views.rng, counters=views.counters, events=views.events,
+            compiled=compiled,
+            R=rules_buffer(compiled),
+            S=state,
+            zones=views.zones,
+            side=views.side,
+            lanes=views.lanes,
+            game=views.game,
+            rng=views.rng,
+            counters=views.counters,
+            events=views.events,
             event_count=views.event_count,
         )
         arrays.lanes[:, :, L_TARGET] = -1
@@ -2043,7 +2235,9 @@ class MatchArrays:
 
     def board(self, side: int) -> list[str | None]:
         """Card names lane by lane."""
-        return [None if c < 0 else self.compiled.names[c] for c in self.zones[side, BOARD, : self.side[side, S_BOARD_N]]]
+        return [
+            None if c < 0 else self.compiled.names[c] for c in self.zones[side, BOARD, : self.side[side, S_BOARD_N]]
+        ]
 
     def zone(self, side: int, zone: int) -> list[str]:
         """Card names in a zone (the deck from its top)."""

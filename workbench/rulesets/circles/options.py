@@ -80,7 +80,9 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
             "A player may play up to 2 resource cards a turn (the later, explicit sentence); set 1 for the reading "
             "of the first sentence, one resource a turn."
         ),
-        quote="After you draw, you may play a Resource Card, of any type. You may play up to 2 Resource Cards per Turn.",
+        quote=(
+            "After you draw, you may play a Resource Card, of any type. You may play up to 2 Resource Cards per Turn."
+        ),
     ),
     RuleOption(
         key="destroy_when",
@@ -101,7 +103,9 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
             "1, and an empty draw deck simply gives no card. `reshuffle_discard_draws_3`: a player whose draw deck "
             "is empty shuffles their discard pile into a new deck and draws 3."
         ),
-        quote="At the start of your Turn, draw a card. If you ever run completely out of cards, you should draw 3 cards.",
+        quote=(
+            "At the start of your Turn, draw a card. If you ever run completely out of cards, you should draw 3 cards."
+        ),
         choices=("empty_hand_draws_3", "reshuffle_discard_draws_3"),
     ),
     RuleOption(

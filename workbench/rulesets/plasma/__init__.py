@@ -1,4 +1,5 @@
-"""The plasma game, whose hit points are Healthshards (columns, rule ids, readings, simulation: docs/rulesets/plasma.md).
+"""The plasma game, whose hit points are Healthshards (columns, rule ids, readings, simulation:
+docs/rulesets/plasma.md).
 
 Rules summary: two players with decks of exactly 40 cards (at most 4 copies
 of a card) start at 20 Healthshards ("Healthstards" in one place: the same

@@ -13,7 +13,9 @@ from pydantic import BeforeValidator, Field
 
 from workbench.rulesets.base import CardBase, CellList, CellText, empty_to_none, normalize_choice
 
-EffectWeight = Annotated[Literal["powerful", "detrimental"] | None, BeforeValidator(lambda v: normalize_choice(empty_to_none(v)))]
+EffectWeight = Annotated[
+    Literal["powerful", "detrimental"] | None, BeforeValidator(lambda v: normalize_choice(empty_to_none(v)))
+]
 Element = Annotated[
     Literal["fire", "oil", "miasma", "curse"] | None, BeforeValidator(lambda v: normalize_choice(empty_to_none(v)))
 ]

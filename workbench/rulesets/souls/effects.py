@@ -47,7 +47,11 @@ opponent activates an effect (`foe activates:`: a magic card cast, a monster's e
 always T_PLAIN."""
 TIMINGS = 6
 TIMING_NAMES: tuple[str, ...] = (
-    "once per turn", "use", "when summoned", "an opposing card attacks", "an opposing monster is summoned",
+    "once per turn",
+    "use",
+    "when summoned",
+    "an opposing card attacks",
+    "an opposing monster is summoned",
     "the opponent activates an effect",
 )
 REACTIONS: tuple[int, ...] = (T_FOE_ATTACKS, T_FOE_SUMMONS, T_FOE_ACTIVATES)

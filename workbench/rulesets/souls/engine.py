@@ -59,9 +59,9 @@ from workbench.engines import (
     CompiledCards,
     Engine,
     IntArray,
+    published_counters,
     rng_below,
     rng_seed,
-    published_counters,
     rules_kernel,
 )
 from workbench.rulesets.souls.cards import SoulsCard
@@ -108,8 +108,27 @@ KIND_MONSTER, KIND_MAGIC, KIND_TRAP = 0, 1, 2
 KINDS = ("monster", "magic", "trap")
 
 # Card table columns.
-(C_KIND, C_COST, C_ATK, C_DEF, C_CAN_ATTACK, C_RANGE, C_SUPPORT, C_MOBILE, C_EQUIP, C_BONUS,
- C_EQUIP_ATK, C_EQUIP_DEF, C_DAMAGE, C_DRAW, C_SHIELD, C_APPLIES, C_VALUE, C_REACTS, C_TIMED) = range(19)
+(
+    C_KIND,
+    C_COST,
+    C_ATK,
+    C_DEF,
+    C_CAN_ATTACK,
+    C_RANGE,
+    C_SUPPORT,
+    C_MOBILE,
+    C_EQUIP,
+    C_BONUS,
+    C_EQUIP_ATK,
+    C_EQUIP_DEF,
+    C_DAMAGE,
+    C_DRAW,
+    C_SHIELD,
+    C_APPLIES,
+    C_VALUE,
+    C_REACTS,
+    C_TIMED,
+) = range(19)
 """C_REACTS: one bit per timing the card has an effect for (1 << T_*), so asking "does it react?" is one read."""
 """C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
 the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
@@ -127,13 +146,45 @@ while a unit in play attacks every turn."""
 
 # Options, in the order of CompiledCards.options.
 ENGINE_OPTION_ORDER: tuple[str, ...] = (
-    "hand_size", "draw_per_turn", "first_player_draws", "empty_deck", "turn_cap", "row_slots", "summons_per_turn",
-    "sacrifice_from", "direct_attack", "attacker_rows_collapse", "destroy_when", "damage_persists",
-    "summoning_sickness", "burning_turns", "combo_consumes", "unlisted_combo", "status_ticks", "trap_slots",
+    "hand_size",
+    "draw_per_turn",
+    "first_player_draws",
+    "empty_deck",
+    "turn_cap",
+    "row_slots",
+    "summons_per_turn",
+    "sacrifice_from",
+    "direct_attack",
+    "attacker_rows_collapse",
+    "destroy_when",
+    "damage_persists",
+    "summoning_sickness",
+    "burning_turns",
+    "combo_consumes",
+    "unlisted_combo",
+    "status_ticks",
+    "trap_slots",
 )
-(O_HAND_SIZE, O_DRAW, O_FIRST_DRAWS, O_EMPTY_LOSES, O_TURN_CAP, O_ROW_SLOTS, O_SUMMONS, O_SACRIFICE, O_DIRECT,
- O_ATTACKER_COLLAPSE, O_DESTROY_EXCEEDS, O_DAMAGE_PERSISTS, O_SICKNESS, O_BURNING_TURNS, O_COMBO_CONSUMES,
- O_UNLISTED_KEEP, O_TICKS_EVERY, O_TRAP_SLOTS) = range(len(ENGINE_OPTION_ORDER))
+(
+    O_HAND_SIZE,
+    O_DRAW,
+    O_FIRST_DRAWS,
+    O_EMPTY_LOSES,
+    O_TURN_CAP,
+    O_ROW_SLOTS,
+    O_SUMMONS,
+    O_SACRIFICE,
+    O_DIRECT,
+    O_ATTACKER_COLLAPSE,
+    O_DESTROY_EXCEEDS,
+    O_DAMAGE_PERSISTS,
+    O_SICKNESS,
+    O_BURNING_TURNS,
+    O_COMBO_CONSUMES,
+    O_UNLISTED_KEEP,
+    O_TICKS_EVERY,
+    O_TRAP_SLOTS,
+) = range(len(ENGINE_OPTION_ORDER))
 SACRIFICE_EITHER, SACRIFICE_FIELD, SACRIFICE_HAND = 0, 1, 2
 DIRECT_ALWAYS, DIRECT_REACH = 0, 1
 _CHOICE_CODES: dict[str, tuple[str, ...]] = {
@@ -145,21 +196,70 @@ _CHOICE_CODES: dict[str, tuple[str, ...]] = {
     "status_ticks": ("own_turn", "every_turn"),
 }
 _RANGES: dict[str, tuple[int, int]] = {
-    "hand_size": (0, 60), "draw_per_turn": (0, 10), "turn_cap": (1, 10_000), "row_slots": (1, MAX_ROW_SLOTS),
-    "summons_per_turn": (0, 99), "burning_turns": (0, 99), "trap_slots": (1, MAX_TRAP_SLOTS),
+    "hand_size": (0, 60),
+    "draw_per_turn": (0, 10),
+    "turn_cap": (1, 10_000),
+    "row_slots": (1, MAX_ROW_SLOTS),
+    "summons_per_turn": (0, 99),
+    "burning_turns": (0, 99),
+    "trap_slots": (1, MAX_TRAP_SLOTS),
 }
 
 # `st` layout. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then the options.
-(G_TURN, G_OVER, G_WINNER, G_NEXT_ID, G_ACTIVE, G_EVENTS, G_EVENT_ROWS, G_EVENT_BASE, G_CAPACITY, G_NCARDS, G_ZONES,
- G_PLAN, G_ACTIONS, G_COUNTERS, G_CARDS, G_FX, G_SCRATCH) = range(4, 21)
+(
+    G_TURN,
+    G_OVER,
+    G_WINNER,
+    G_NEXT_ID,
+    G_ACTIVE,
+    G_EVENTS,
+    G_EVENT_ROWS,
+    G_EVENT_BASE,
+    G_CAPACITY,
+    G_NCARDS,
+    G_ZONES,
+    G_PLAN,
+    G_ACTIONS,
+    G_COUNTERS,
+    G_CARDS,
+    G_FX,
+    G_SCRATCH,
+) = range(4, 21)
 OPTS_BASE = 21
 SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
-(S_SHIELD, S_STANDARD, S_BURNING, S_EVERFLAME, S_PLAGUE, S_DECK_TOP, S_DECK_LEN, S_HAND, S_TRAPS, S_UNITS,
- S_SUMMONS, S_ROW0, S_ROW1, S_ROW2, S_POLICY) = range(15)
+(
+    S_SHIELD,
+    S_STANDARD,
+    S_BURNING,
+    S_EVERFLAME,
+    S_PLAGUE,
+    S_DECK_TOP,
+    S_DECK_LEN,
+    S_HAND,
+    S_TRAPS,
+    S_UNITS,
+    S_SUMMONS,
+    S_ROW0,
+    S_ROW1,
+    S_ROW2,
+    S_POLICY,
+) = range(15)
 SIDE_FIELDS = 15
 BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
-(U_CARD, U_ROW, U_DAMAGE, U_USED, U_ATK_BONUS, U_DEF_BONUS, U_TEMP_ATK, U_ELEMENTS, U_SUMMONED, U_ID, U_ACTED,
- U_REACTED) = range(12)
+(
+    U_CARD,
+    U_ROW,
+    U_DAMAGE,
+    U_USED,
+    U_ATK_BONUS,
+    U_DEF_BONUS,
+    U_TEMP_ATK,
+    U_ELEMENTS,
+    U_SUMMONED,
+    U_ID,
+    U_ACTED,
+    U_REACTED,
+) = range(12)
 """U_ACTED: its once-per-turn effect was activated this turn (that does not use the card); U_REACTED: one of its
 Trigger effects fired this turn (a monster reacts once a turn)."""
 UNIT_FIELDS = 12
@@ -181,9 +281,33 @@ COMBO_NAMES = ("Burning", "Explosion", "Everflame", "Poison", "Plague")
 FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
 
 # Trace events: (turn, player, code, card, other, amount).
-(EV_TURN, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_SACRIFICE, EV_DISCARD, EV_CAST, EV_EQUIP, EV_SET_TRAP, EV_TRAP,
- EV_ATTACK, EV_DIRECT, EV_EFFECT_DAMAGE, EV_DESTROYED, EV_SUPPORT, EV_MOVE, EV_ELEMENT, EV_COMBO, EV_STATUS_DAMAGE,
- EV_SHIELD, EV_FIELD_DAMAGE, EV_NO_TARGET, EV_FIZZLE, EV_ACTIVATE, EV_REACT) = range(25)
+(
+    EV_TURN,
+    EV_DRAW,
+    EV_DECK_EMPTY,
+    EV_SUMMON,
+    EV_SACRIFICE,
+    EV_DISCARD,
+    EV_CAST,
+    EV_EQUIP,
+    EV_SET_TRAP,
+    EV_TRAP,
+    EV_ATTACK,
+    EV_DIRECT,
+    EV_EFFECT_DAMAGE,
+    EV_DESTROYED,
+    EV_SUPPORT,
+    EV_MOVE,
+    EV_ELEMENT,
+    EV_COMBO,
+    EV_STATUS_DAMAGE,
+    EV_SHIELD,
+    EV_FIELD_DAMAGE,
+    EV_NO_TARGET,
+    EV_FIZZLE,
+    EV_ACTIVATE,
+    EV_REACT,
+) = range(25)
 
 # Random-policy action kinds.
 A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE = range(8)
@@ -217,7 +341,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     table = np.zeros((len(cards), CARD_COLUMNS), dtype=np.int64)
     fx = np.full((len(cards), MAX_EFFECTS, 3), -1, dtype=np.int64)
     findings: list[Finding] = []
-    for index, (entry, card) in enumerate(zip(cardset, cards)):
+    for index, (entry, card) in enumerate(zip(cardset, cards, strict=False)):
         equips = has_ability(card.abilities, "equip")
         effects, unknown = parse_effects(card.effects)
         uncovered = uncovered_for_kind(effects, card.kind, equips)
@@ -234,8 +358,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 cardset.finding(
                     "info",
                     "souls.effect_not_simulated",
-                    f"simulated without {', '.join(repr(text) for text in dropped)}: the souls engine does not cover it "
-                    f"on a {card.kind}{' with Equip' if equips else ''}.",
+                    f"simulated without {', '.join(repr(text) for text in dropped)}: the souls engine does not cover "
+                    f"it on a {card.kind}{' with Equip' if equips else ''}.",
                     entry,
                     "effects",
                     expected=(
@@ -279,12 +403,22 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 row[base + TV_SHIELD] = sum(e.argument for e in timed if e.opcode == OP_SHIELD)
                 if timing != T_PLAIN:
                     row[base + TV_APPLIES] = sum(1 << a for a in {e.argument for e in timed if e.opcode == OP_APPLY})
-                if (row[base + TV_DAMAGE] > 0 or row[base + TV_DRAW] != 0 or row[base + TV_SHIELD] != 0
-                        or row[base + TV_APPLIES] != 0):
+                if (
+                    row[base + TV_DAMAGE] > 0
+                    or row[base + TV_DRAW] != 0
+                    or row[base + TV_SHIELD] != 0
+                    or row[base + TV_APPLIES] != 0
+                ):
                     row[C_REACTS] |= 1 << timing
         row[C_BONUS] = (
-            BODY_VALUE + 2 * (max(int(row[C_RANGE]), 1) - 1) + 2 * row[C_SUPPORT] + row[C_MOBILE]
-            + 3 * int(any(e.opcode == OP_APPLY for e in kept)) + 2 * row[C_DRAW] + 2 * row[C_DAMAGE] + row[C_SHIELD]
+            BODY_VALUE
+            + 2 * (max(int(row[C_RANGE]), 1) - 1)
+            + 2 * row[C_SUPPORT]
+            + row[C_MOBILE]
+            + 3 * int(any(e.opcode == OP_APPLY for e in kept))
+            + 2 * row[C_DRAW]
+            + 2 * row[C_DAMAGE]
+            + row[C_SHIELD]
         )
         row[C_VALUE] = row[C_ATK] + row[C_DEF] + row[C_BONUS] if card.kind == "monster" else SPELL_VALUE
     is_monster = table[:, C_KIND] == KIND_MONSTER
@@ -429,9 +563,13 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     offsets = {}
     position = ZONES_BASE
     for field, size in (
-        (G_ZONES, 2 * 3 * capacity), (G_PLAN, plan_size(capacity)), (G_SCRATCH, plan_size(capacity)),
+        (G_ZONES, 2 * 3 * capacity),
+        (G_PLAN, plan_size(capacity)),
+        (G_SCRATCH, plan_size(capacity)),
         (G_ACTIONS, MAX_ACTIONS * 4),
-        (G_COUNTERS, 2 * cards * N_COUNTERS), (G_CARDS, cards * CARD_COLUMNS), (G_FX, cards * MAX_EFFECTS * 3),
+        (G_COUNTERS, 2 * cards * N_COUNTERS),
+        (G_CARDS, cards * CARD_COLUMNS),
+        (G_FX, cards * MAX_EFFECTS * 3),
         (G_EVENT_BASE, event_rows * EVENT_WIDTH),
     ):
         offsets[field] = position
@@ -524,8 +662,12 @@ def damage_to_destroy(st: IntArray, side: int, u: int) -> int:
 @rules_kernel
 def unit_value(st: IntArray, side: int, u: int) -> int:
     """The greedy policy's worth of a unit in play: Atk + remaining Def + its card's bonus."""
-    return (unit_atk(st, side, u) + unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)]
-            + cv(st, st[ux(side, u, U_CARD)], C_BONUS))
+    return (
+        unit_atk(st, side, u)
+        + unit_def(st, side, u)
+        - st[ux(side, u, U_DAMAGE)]
+        + cv(st, st[ux(side, u, U_CARD)], C_BONUS)
+    )
 
 
 @rules_kernel
@@ -576,8 +718,7 @@ def can_use(st: IntArray, side: int, u: int) -> bool:
 def in_range(st: IntArray, side: int, u: int, target: int) -> bool:
     """Whether unit `u` can attack the opposing unit `target` (range, with empty rows ignored)."""
     foe = 1 - side
-    distance = (attacker_place(st, side, st[ux(side, u, U_ROW)])
-                + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1)
+    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1
     return distance <= cv(st, st[ux(side, u, U_CARD)], C_RANGE)
 
 
@@ -801,7 +942,8 @@ def tick_statuses(st: IntArray, side: int) -> None:
 
 @rules_kernel
 def plan_sacrifices(st: IntArray, side: int, cost: int, skip_hand: int) -> int:
-    """Choose the `cost` weakest sacrifices `sacrifice_from` allows (units in play, hand cards at HAND_SACRIFICE_PERCENT).
+    """Choose the `cost` weakest sacrifices `sacrifice_from` allows (units in play, hand cards at
+    HAND_SACRIFICE_PERCENT).
 
     The plan (in `st`, read with `px`): word 0 = field sacrifices, word 1 = hand sacrifices, then their unit
     indices and their hand indices, each ascending. Weakest is the lowest greedy worth; ties go to the unit summoned
@@ -1046,8 +1188,7 @@ def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
 
 
 @rules_kernel
-def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
-          target: int) -> None:
+def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int, target: int) -> None:
     """Attach an Equip card to a unit in play (either side's): its atk/def bonus and element last while attached.
 
     `target` is the opposing unit its `damage N` hits, if it has one (-1: none).
@@ -1072,7 +1213,8 @@ def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int,
 
 @rules_kernel
 def set_trap(st: IntArray, side: int, hand_index: int) -> None:
-    """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say otherwise."""
+    """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say
+    otherwise."""
     card = take_and_pay(st, side, hand_index)
     set_count = st[sx(side, S_TRAPS)]
     st[zx(st, side, Z_TRAPS, set_count)] = card
@@ -1230,8 +1372,14 @@ def start_turn(st: IntArray, side: int) -> None:
     for s in range(2):  # a monster's Trigger effect fires once a turn, whoever's turn it is
         for u in range(st[sx(s, S_UNITS)]):
             st[ux(s, u, U_REACTED)] = 0
-    log(st, side, EV_TURN, st[sx(0, S_SHIELD)], st[sx(1, S_SHIELD)],
-        st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)])
+    log(
+        st,
+        side,
+        EV_TURN,
+        st[sx(0, S_SHIELD)],
+        st[sx(1, S_SHIELD)],
+        st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)],
+    )
     tick_statuses(st, side)
     if opt(st, O_TICKS_EVERY) == 1:
         tick_statuses(st, 1 - side)
@@ -1282,7 +1430,8 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
 
 @rules_kernel
 def preferred_row(st: IntArray, card: int) -> int:
-    """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack behind."""
+    """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack
+    behind."""
     if cv(st, card, C_CAN_ATTACK) == 0:
         return ROWS - 1
     row = cv(st, card, C_RANGE) - 1
@@ -1819,8 +1968,7 @@ def take_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def play_match(st: IntArray, deck_a: IntArray, deck_b: IntArray, first: int,
-               policy_a: int, policy_b: int) -> None:
+def play_match(st: IntArray, deck_a: IntArray, deck_b: IntArray, first: int, policy_a: int, policy_b: int) -> None:
     """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
     reset_state(st)
     st[sx(0, S_POLICY)] = policy_a
@@ -1836,8 +1984,17 @@ def play_match(st: IntArray, deck_a: IntArray, deck_b: IntArray, first: int,
 
 
 @rules_kernel
-def play_batch_kernel(st: IntArray, deck_a: IntArray, deck_b: IntArray,
-                      seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+def play_batch_kernel(
+    st: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    winners: Any,
+    turns: Any,
+) -> None:
     """Play one match per seed on one state array (its counters add up over the batch)."""
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
@@ -1874,28 +2031,52 @@ class MatchArrays:
         return self._events[: int(self.st[G_EVENTS])]
 
 
-def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+def play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any]:
     """(winner int8[], turns int32[], counters int64[2, cards, len(COUNTERS)]) for one batch."""
     arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)))
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    play_batch_kernel(arrays.st, np.ascontiguousarray(deck_a, dtype=np.int64),
-                      np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
-                      np.ascontiguousarray(first, dtype=np.int8), int(policy_a), int(policy_b), winners, turns)
+    play_batch_kernel(
+        arrays.st,
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        int(policy_a),
+        int(policy_b),
+        winners,
+        turns,
+    )
     return winners, turns, published_counters(arrays.counters)
 
 
-def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
-                policy_b: int) -> tuple[int, int, IntArray]:
+def play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
     """One match with its events: (winner, turns, events int64[n, 6])."""
     arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS)
     winners = np.zeros(1, dtype=np.int8)
     turns = np.zeros(1, dtype=np.int32)
-    play_batch_kernel(arrays.st, np.ascontiguousarray(deck_a, dtype=np.int64),
-                      np.ascontiguousarray(deck_b, dtype=np.int64), np.array([seed], dtype=np.int64),
-                      np.array([first], dtype=np.int8), int(policy_a), int(policy_b), winners, turns)
+    play_batch_kernel(
+        arrays.st,
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        int(policy_a),
+        int(policy_b),
+        winners,
+        turns,
+    )
     return int(winners[0]), int(turns[0]), arrays.events.copy()
 
 
@@ -1919,7 +2100,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         return names[card_id] if card_id >= 0 else "?"
 
     if code == EV_TURN:
-        return f"{me}'s turn. Shields A {card}, B {other}; {me} holds {amount // 1000} card(s), {amount % 1000} in deck."
+        return (
+            f"{me}'s turn. Shields A {card}, B {other}; {me} holds {amount // 1000} card(s), {amount % 1000} in deck."
+        )
     if code == EV_DRAW:
         return f"{me} draws {name(card)}."
     if code == EV_DECK_EMPTY:
@@ -1977,8 +2160,10 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         return f"{applied} is applied to {me}{source}: {old} + {applied} makes no combo; {old} stays."
     if code == EV_COMBO:
         source = f" by {name(card)}" if card >= 0 else ""
-        return (f"{ELEMENTS[amount % 4]} is applied to {me}{source}: {ELEMENTS[amount // 4]} + {ELEMENTS[amount % 4]} "
-                f"= {COMBO_NAMES[other]}.")
+        return (
+            f"{ELEMENTS[amount % 4]} is applied to {me}{source}: {ELEMENTS[amount // 4]} + {ELEMENTS[amount % 4]} "
+            f"= {COMBO_NAMES[other]}."
+        )
     if code == EV_STATUS_DAMAGE:
         left = f" ({amount} more turn(s))" if other == BURNING and amount < PERMANENT else ""
         return f"{COMBO_NAMES[other]} strikes {me}{left}."

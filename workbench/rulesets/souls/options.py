@@ -52,7 +52,9 @@ OPTIONS: tuple[RuleOption, ...] = (
         default=5,
         minimum=0,
         maximum=60,
-        reading="Each player shuffles and draws this many cards before the first turn (the document gives no hand size).",
+        reading=(
+            "Each player shuffles and draws this many cards before the first turn (the document gives no hand size)."
+        ),
         quote="(no starting hand is given anywhere in the document)",
     ),
     RuleOption(
@@ -104,7 +106,10 @@ OPTIONS: tuple[RuleOption, ...] = (
             "clearly more often and matches shorten by about three turns, measured on the bundled set in "
             "docs/rulesets/souls.md (Readings measured)."
         ),
-        quote="(no summoning limit is given anywhere in the document) Soul Cost == required number of sacrifices to summon",
+        quote=(
+            "(no summoning limit is given anywhere in the document) "
+            "Soul Cost == required number of sacrifices to summon"
+        ),
     ),
     RuleOption(
         key="sacrifice_from",

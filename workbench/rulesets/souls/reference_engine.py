@@ -54,15 +54,44 @@ EVENT_CODES: dict[str, int] = {
     name: code
     for code, name in enumerate(
         (
-            "TURN", "DRAW", "DECK_EMPTY", "SUMMON", "SACRIFICE", "DISCARD", "CAST", "EQUIP", "SET_TRAP", "TRAP",
-            "ATTACK", "DIRECT", "EFFECT_DAMAGE", "DESTROYED", "SUPPORT", "MOVE", "ELEMENT", "COMBO", "STATUS_DAMAGE",
-            "SHIELD", "FIELD_DAMAGE", "NO_TARGET", "FIZZLE", "ACTIVATE", "REACT",
+            "TURN",
+            "DRAW",
+            "DECK_EMPTY",
+            "SUMMON",
+            "SACRIFICE",
+            "DISCARD",
+            "CAST",
+            "EQUIP",
+            "SET_TRAP",
+            "TRAP",
+            "ATTACK",
+            "DIRECT",
+            "EFFECT_DAMAGE",
+            "DESTROYED",
+            "SUPPORT",
+            "MOVE",
+            "ELEMENT",
+            "COMBO",
+            "STATUS_DAMAGE",
+            "SHIELD",
+            "FIELD_DAMAGE",
+            "NO_TARGET",
+            "FIZZLE",
+            "ACTIVATE",
+            "REACT",
         )
     )
 }
 EV = EVENT_CODES
 COUNTER_NAMES = (
-    "drawn", "played", "attacked", "destroyed", "damage_dealt", "matches_drawn", "matches_played", "first_played_turn",
+    "drawn",
+    "played",
+    "attacked",
+    "destroyed",
+    "damage_dealt",
+    "matches_drawn",
+    "matches_played",
+    "first_played_turn",
 )
 
 
@@ -148,7 +177,8 @@ class Card:
         return sum(e.argument for e in self.effects if e.opcode == opcode and e.timing == timing)
 
     def timed_applies(self, timing: int) -> tuple[int, ...]:
-        """Elements an activation of `timing` applies to the opponent (none for T_PLAIN: a monster's ride on attacks)."""
+        """Elements an activation of `timing` applies to the opponent (none for T_PLAIN: a monster's ride on
+        attacks)."""
         if self.kind == "magic" or timing == T_PLAIN:
             return ()
         return tuple(sorted({e.argument for e in self.effects if e.opcode == OP_APPLY and e.timing == timing}))
@@ -159,13 +189,25 @@ class Card:
 
     def has_reaction(self, timing: int) -> bool:
         """Whether the card has an effect bound to `timing` (for a Trigger: a trap's or a monster's)."""
-        return (self.timed_total(timing, OP_DAMAGE) > 0 or self.timed_total(timing, OP_DRAW) != 0
-                or self.timed_total(timing, OP_SHIELD) != 0 or bool(self.timed_applies(timing)))
+        return (
+            self.timed_total(timing, OP_DAMAGE) > 0
+            or self.timed_total(timing, OP_DRAW) != 0
+            or self.timed_total(timing, OP_SHIELD) != 0
+            or bool(self.timed_applies(timing))
+        )
 
     @property
     def bonus(self) -> int:
-        return (BODY_VALUE + 2 * (max(self.range, 1) - 1) + 2 * self.support + self.mobile + 3 * bool(self.applies)
-                + 2 * self.total(OP_DRAW) + 2 * self.total(OP_DAMAGE) + self.total(OP_SHIELD))
+        return (
+            BODY_VALUE
+            + 2 * (max(self.range, 1) - 1)
+            + 2 * self.support
+            + self.mobile
+            + 3 * bool(self.applies)
+            + 2 * self.total(OP_DRAW)
+            + 2 * self.total(OP_DAMAGE)
+            + self.total(OP_SHIELD)
+        )
 
     @property
     def value(self) -> int:
@@ -189,11 +231,18 @@ class Card:
         kept = [as_played(e, card.kind) for e in kept]
         can_attack = card.kind == "monster" and has_ability(card.abilities, "atk")
         return cls(
-            id=index, name=card.name, kind=card.kind, cost=card.soul_cost, atk=card.atk or 0,
-            defense=card.defense or 0, can_attack=can_attack, range=attack_range(card.abilities) if can_attack else 0,
+            id=index,
+            name=card.name,
+            kind=card.kind,
+            cost=card.soul_cost,
+            atk=card.atk or 0,
+            defense=card.defense or 0,
+            can_attack=can_attack,
+            range=attack_range(card.abilities) if can_attack else 0,
             support=card.kind == "monster" and has_ability(card.abilities, "support"),
             mobile=card.kind == "monster" and has_ability(card.abilities, "mobile"),
-            equip=card.kind == "magic" and equips, effects=tuple(kept[:MAX_EFFECTS]),
+            equip=card.kind == "magic" and equips,
+            effects=tuple(kept[:MAX_EFFECTS]),
         )
 
 
@@ -402,8 +451,13 @@ class Match:
     @staticmethod
     def combo(first: int, second: int) -> int:
         pair = {min(first, second), max(first, second)}
-        table = {frozenset({FIRE, OIL}): BURNING, frozenset({FIRE, MIASMA}): EXPLOSION, frozenset({FIRE, CURSE}): EVERFLAME,
-                 frozenset({OIL, MIASMA}): POISON, frozenset({MIASMA, CURSE}): PLAGUE}
+        table = {
+            frozenset({FIRE, OIL}): BURNING,
+            frozenset({FIRE, MIASMA}): EXPLOSION,
+            frozenset({FIRE, CURSE}): EVERFLAME,
+            frozenset({OIL, MIASMA}): POISON,
+            frozenset({MIASMA, CURSE}): PLAGUE,
+        }
         return table.get(frozenset(pair), NO_COMBO)
 
     def apply_element(self, victim: int, element: int, card: int) -> None:
@@ -890,7 +944,7 @@ class Greedy:
 
     def row_with_room(self, wanted: int, plan: Sacrifice) -> int:
         for step in range(ROWS):
-            for row in ((wanted,) if step == 0 else (wanted - step, wanted + step)):
+            for row in (wanted,) if step == 0 else (wanted - step, wanted + step):
                 if 0 <= row < ROWS and self.m.room_in_row(self.side, row, plan):
                     return row
         return -1
@@ -1056,20 +1110,44 @@ class ReferenceEngine:
         self.cards = [Card.from_model(i, cast(SoulsCard, entry.card)) for i, entry in enumerate(cardset)]
         self.options = dict(options)
 
-    def play(self, deck_a: Sequence[int], deck_b: Sequence[int], seed: int, first: int, policy_a: int, policy_b: int,
-             counters: dict[tuple[int, int, str], int] | None = None, events: list[tuple[int, ...]] | None = None) -> Match:
+    def play(
+        self,
+        deck_a: Sequence[int],
+        deck_b: Sequence[int],
+        seed: int,
+        first: int,
+        policy_a: int,
+        policy_b: int,
+        counters: dict[tuple[int, int, str], int] | None = None,
+        events: list[tuple[int, ...]] | None = None,
+    ) -> Match:
         """One match; decks are card ids (positions in the card set)."""
-        match = Match(self.options, [self.cards[i] for i in deck_a], [self.cards[i] for i in deck_b], seed, first,
-                      (policy_a, policy_b), {} if counters is None else counters, events)
+        match = Match(
+            self.options,
+            [self.cards[i] for i in deck_a],
+            [self.cards[i] for i in deck_b],
+            seed,
+            first,
+            (policy_a, policy_b),
+            {} if counters is None else counters,
+            events,
+        )
         match.play()
         return match
 
-    def play_batch(self, deck_a: Sequence[int], deck_b: Sequence[int], seeds: Sequence[int], first: Sequence[int],
-                   policy_a: int, policy_b: int) -> tuple[list[int], list[int], dict[tuple[int, int, str], int]]:
+    def play_batch(
+        self,
+        deck_a: Sequence[int],
+        deck_b: Sequence[int],
+        seeds: Sequence[int],
+        first: Sequence[int],
+        policy_a: int,
+        policy_b: int,
+    ) -> tuple[list[int], list[int], dict[tuple[int, int, str], int]]:
         """(winners, turns, counters keyed (side, card id, counter name)) for one match per seed."""
         counters: dict[tuple[int, int, str], int] = {}
         winners, turns = [], []
-        for seed, who in zip(seeds, first):
+        for seed, who in zip(seeds, first, strict=False):
             match = self.play(deck_a, deck_b, int(seed), int(who), policy_a, policy_b, counters)
             winners.append(match.winner)
             turns.append(match.turn)

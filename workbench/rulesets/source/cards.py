@@ -8,11 +8,11 @@ deck rule is keyed on.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from workbench.rulesets.base import CardBase, CellList, CellText, empty_to_none, normalize_choice
+from workbench.rulesets.base import CardBase, CellList, CellText, empty_to_none
 
 MONSTER_TYPE_NAMES: dict[str, str] = {
     "AL": "Alien",
@@ -43,7 +43,10 @@ def monster_type_code(value: Any) -> Any:
         return text.upper()
     wanted = text.casefold()
     for code, name in MONSTER_TYPE_NAMES.items():
-        spellings = {name.casefold(), *(part.strip().casefold() for part in name.replace("(", "/").rstrip(")").split("/"))}
+        spellings = {
+            name.casefold(),
+            *(part.strip().casefold() for part in name.replace("(", "/").rstrip(")").split("/")),
+        }
         if wanted in spellings:
             return code
     return text
@@ -76,7 +79,8 @@ class SourceCard(CardBase):
     otherworldly: Requirement = 0
     """Otherworldly (green) spaces your monsters must occupy to summon, equip or place this card."""
     effects: CellText = ""
-    """Effects for the simulator: `;`-separated clauses such as `st +10`, `foe push back 1`, `summon token Sproutling`; channeled effects put them under bracket heads (`50-99: ...`). See docs/rulesets/source.md."""
+    """Effects for the simulator: `;`-separated clauses such as `st +10`, `foe push back 1`, `summon token Sproutling`;
+    channeled effects put them under bracket heads (`50-99: ...`). See docs/rulesets/source.md."""
 
     @property
     def requirement(self) -> int:
@@ -100,7 +104,7 @@ class Monster(SourceCard):
     delta: StValue
     """Delta [Δ] ST: whole number >= 0."""
     # Optional[...] rather than `int | None`: the template's column guide describes typing.Union, not types.UnionType.
-    starter_copies: Optional[int] = Field(default=None, ge=1)  # noqa: UP007
+    starter_copies: int | None = Field(default=None, ge=1)  # noqa: UP007
     """Copies of this monster in the starter deck; a deck may hold that many instead of 1 (empty: not in it)."""
 
     @property

@@ -81,9 +81,11 @@ def bracket_problems(brackets: list[Bracket]) -> list[str]:
             problems.append(f"bracket {bracket.label()} ends below where it starts")
         if not bracket.effect:
             problems.append(f"bracket {bracket.label()} has no effect text")
-    for before, after in zip(brackets, brackets[1:]):
+    for before, after in zip(brackets, brackets[1:], strict=False):
         if before.high is None:
-            problems.append(f"open bracket {before.label()} is followed by {after.label()}; an open bracket must be last")
+            problems.append(
+                f"open bracket {before.label()} is followed by {after.label()}; an open bracket must be last"
+            )
         elif after.low < before.low:
             problems.append(f"bracket {after.label()} comes after {before.label()}; list brackets lowest first")
         elif after.low <= before.high:

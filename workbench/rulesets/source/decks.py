@@ -51,11 +51,19 @@ def copy_limit(card: object, goop: set[str]) -> tuple[int, str, str]:
     if kind == "trap":
         return TRAP_COPIES_MAX, "source.trap_copies", f"a trap is limited to {TRAP_COPIES_MAX} copies"
     if kind == "equipment":
-        return EQUIPMENT_COPIES_MAX, "source.equipment_copies", f"an equipment is limited to {EQUIPMENT_COPIES_MAX} copies"
+        return (
+            EQUIPMENT_COPIES_MAX,
+            "source.equipment_copies",
+            f"an equipment is limited to {EQUIPMENT_COPIES_MAX} copies",
+        )
     if kind == "channeled":
         return CHANNELED_COPIES_MAX, "source.channeled_copies", "a channeled effect is limited to 1 copy"
     if card.requirement == 0:  # type: ignore[attr-defined]
-        return ZERO_SPACE_COPIES_MAX, "source.zero_space_copies", "a card requiring 0 occupied spaces is limited to 4 copies"
+        return (
+            ZERO_SPACE_COPIES_MAX,
+            "source.zero_space_copies",
+            "a card requiring 0 occupied spaces is limited to 4 copies",
+        )
     starter = card.starter_copies or MONSTER_COPIES_MAX  # type: ignore[attr-defined]
     if starter > MONSTER_COPIES_MAX:
         return starter, "source.monster_copies", f"the starter deck holds {starter}, so {starter} copies are allowed"

@@ -107,8 +107,15 @@ ALL_SYMBOLS = 4
 # ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
 OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW = range(1, 10)
 OPCODES: dict[str, int] = {
-    "st": OP_ST, "move": OP_MOVE, "destroy": OP_DESTROY, "push_back": OP_PUSH, "cannot_attack": OP_NOATTACK,
-    "expire": OP_EXPIRE, "summon_token": OP_TOKEN, "sourcepoints": OP_SP, "draw": OP_DRAW,
+    "st": OP_ST,
+    "move": OP_MOVE,
+    "destroy": OP_DESTROY,
+    "push_back": OP_PUSH,
+    "cannot_attack": OP_NOATTACK,
+    "expire": OP_EXPIRE,
+    "summon_token": OP_TOKEN,
+    "sourcepoints": OP_SP,
+    "draw": OP_DRAW,
 }
 C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
 CLAUSE_WIDTH = 5
@@ -118,7 +125,12 @@ OPEN_BRACKET = 1 << 40
 
 # ---- rule options, in the order of the options array (the last six come from the map) ------------------------------
 OPTION_ORDER: tuple[str, ...] = (
-    "turn_cap", "game_length", "symbol_draw", "combat_tie", "token_deck_copies", "sourcepoints_cap",
+    "turn_cap",
+    "game_length",
+    "symbol_draw",
+    "combat_tie",
+    "token_deck_copies",
+    "sourcepoints_cap",
     "deck_out_loses",
 )
 O_TURN_CAP, O_SOURCEPOINTS, O_BLIND, O_TIE, O_TOKEN_COPIES, O_SP_CAP, O_DECK_OUT_LOSES = range(7)
@@ -154,14 +166,31 @@ M_EQO_ST = 21
 M_EQY_MOVE, M_EQO_MOVE, M_EQY_NOATK, M_EQO_NOATK = 25, 26, 27, 28
 MON_WIDTH = 29
 
-# ---- map cells, support spaces, players, match ------------------------------------------------------------------------
+# ---- map cells, support spaces, players, match
+# ------------------------------------------------------------------------
 C_OCC, C_TRAP, C_TRAP_OWNER = 0, 1, 2
 CELL_WIDTH = 3
 SU_CARD, SU_MON, SU_LEFT, SU_PLACED = 0, 1, 2, 3
 SUPPORT_WIDTH = 4
 MAX_SUPPORT = 8
-(S_SP, S_HAND, S_DECK, S_DECK_N, S_SYMBOLS, S_ORDER0, S_ORDER1, S_ORDER2, S_ORDER3, S_NEXT, S_GEN_ATTACKED,
- S_PREF_KIND, S_POLICY, S_MAIN_DONE, S_CHANNEL_PLACED, S_REACTIONARY) = range(16)
+(
+    S_SP,
+    S_HAND,
+    S_DECK,
+    S_DECK_N,
+    S_SYMBOLS,
+    S_ORDER0,
+    S_ORDER1,
+    S_ORDER2,
+    S_ORDER3,
+    S_NEXT,
+    S_GEN_ATTACKED,
+    S_PREF_KIND,
+    S_POLICY,
+    S_MAIN_DONE,
+    S_CHANNEL_PLACED,
+    S_REACTIONARY,
+) = range(16)
 SIDE_WIDTH = 16
 G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
 G_MONSTERS = 5
@@ -174,10 +203,39 @@ PERMANENT, THIS_TURN = 0, 1
 SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
 
 # ---- trace events (row: turn, player, code, card, other, amount) ----------------------------------------------------
-(EV_TURN, EV_SP, EV_DRAW, EV_DECK_EMPTY, EV_SUMMON, EV_PUSH, EV_SYMBOL, EV_MOVE, EV_SWAP, EV_ATTACK, EV_DESTROYED,
- EV_TIE, EV_GEN_ATTACK, EV_EQUIP, EV_EQUIP_END, EV_TRAP_SET, EV_TRAP_SPRING, EV_CHANNEL_PLACE, EV_CHANNEL,
- EV_CHANNEL_MISS, EV_CHANNEL_DONE, EV_ST, EV_MOVEMOD, EV_NOATTACK, EV_SP_CHANGE, EV_DISCARD, EV_EXPIRE,
- EV_TURN_CAP, EV_NO_TOKEN, EV_EXPIRE_SET, EV_DECK_OUT) = range(31)
+(
+    EV_TURN,
+    EV_SP,
+    EV_DRAW,
+    EV_DECK_EMPTY,
+    EV_SUMMON,
+    EV_PUSH,
+    EV_SYMBOL,
+    EV_MOVE,
+    EV_SWAP,
+    EV_ATTACK,
+    EV_DESTROYED,
+    EV_TIE,
+    EV_GEN_ATTACK,
+    EV_EQUIP,
+    EV_EQUIP_END,
+    EV_TRAP_SET,
+    EV_TRAP_SPRING,
+    EV_CHANNEL_PLACE,
+    EV_CHANNEL,
+    EV_CHANNEL_MISS,
+    EV_CHANNEL_DONE,
+    EV_ST,
+    EV_MOVEMOD,
+    EV_NOATTACK,
+    EV_SP_CHANGE,
+    EV_DISCARD,
+    EV_EXPIRE,
+    EV_TURN_CAP,
+    EV_NO_TOKEN,
+    EV_EXPIRE_SET,
+    EV_DECK_OUT,
+) = range(31)
 
 
 # =====================================================================================================================
@@ -295,8 +353,9 @@ def progress(mp: IntArray, space: int, p: int) -> int:
 
 
 @inline_kernel
-def adjacent_enemy(table: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray,
-                   m: int, active: int) -> int:
+def adjacent_enemy(
+    table: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, m: int, active: int
+) -> int:
     """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
     p = mon[m, M_OWNER]
     space = mon[m, M_SPACE]
@@ -329,8 +388,10 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: in
     for s in range(cells.shape[0]):
         if cells[s, C_OCC] >= 0:
             continue
-        if best < 0 or dist[target, s] < dist[target, best] or (
-            dist[target, s] == dist[target, best] and progress(mp, s, p) < progress(mp, best, p)
+        if (
+            best < 0
+            or dist[target, s] < dist[target, best]
+            or (dist[target, s] == dist[target, best] and progress(mp, s, p) < progress(mp, best, p))
         ):
             best = s
     return best
@@ -342,8 +403,9 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: in
 
 
 @rules_kernel
-def remove_equipment(table: IntArray, mon: IntArray, sup: IntArray, events: IntArray, ec: IntArray, game: IntArray,
-                     p: int, k: int) -> None:
+def remove_equipment(
+    table: IntArray, mon: IntArray, sup: IntArray, events: IntArray, ec: IntArray, game: IntArray, p: int, k: int
+) -> None:
     """Send player p's support card k to the Done Zone, taking an equipment card's changes off its monster."""
     card = sup[p, k, SU_CARD]
     m = sup[p, k, SU_MON]
@@ -351,8 +413,16 @@ def remove_equipment(table: IntArray, mon: IntArray, sup: IntArray, events: IntA
         equipment_changes(table, mon, card, m, -1)
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
-    log_event(events, ec, game[G_TURN], p, EV_EQUIP_END if table[card, T_KIND] == K_EQUIPMENT else EV_CHANNEL_DONE,
-              card, -1, 0)
+    log_event(
+        events,
+        ec,
+        game[G_TURN],
+        p,
+        EV_EQUIP_END if table[card, T_KIND] == K_EQUIPMENT else EV_CHANNEL_DONE,
+        card,
+        -1,
+        0,
+    )
 
 
 @rules_kernel
@@ -373,8 +443,20 @@ def equipment_changes(table: IntArray, mon: IntArray, card: int, m: int, sign: i
 
 
 @rules_kernel
-def destroy_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, tokens: IntArray,
-                    game: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int, by_card: int) -> None:
+def destroy_monster(
+    table: IntArray,
+    opts: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+    by_card: int,
+) -> None:
     """Monster m is destroyed: its equipment goes to the Done Zone, a token goes back to its token deck."""
     card = mon[m, M_CARD]
     p = mon[m, M_OWNER]
@@ -417,8 +499,19 @@ def leave_space(opts: IntArray, mon: IntArray, m: int) -> None:
 
 
 @rules_kernel
-def push_back(mp: IntArray, dist: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, game: IntArray,
-              events: IntArray, ec: IntArray, m: int, steps: int, to_closest: int) -> None:
+def push_back(
+    mp: IntArray,
+    dist: IntArray,
+    opts: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+    steps: int,
+    to_closest: int,
+) -> None:
     """Move monster m up to `steps` spaces back along its road (towards its own generator, never behind its own
     summoning space). With `to_closest` (a summon's push) it goes to the space one back, or, if that is occupied,
     the closest unoccupied space; otherwise (a `push back N` effect) it stops before an occupied space."""
@@ -450,8 +543,9 @@ def push_back(mp: IntArray, dist: IntArray, opts: IntArray, mon: IntArray, cells
 
 
 @rules_kernel
-def change_sourcepoints(opts: IntArray, side: IntArray, game: IntArray, events: IntArray, ec: IntArray,
-                        p: int, amount: int, card: int) -> None:
+def change_sourcepoints(
+    opts: IntArray, side: IntArray, game: IntArray, events: IntArray, ec: IntArray, p: int, amount: int, card: int
+) -> None:
     """Player p's SourcePoints change by `amount`; at 0 or below p is defeated."""
     value = side[p, S_SP] + amount
     if amount > 0 and opts[O_SP_CAP] == 1 and value > opts[O_SOURCEPOINTS]:
@@ -464,8 +558,17 @@ def change_sourcepoints(opts: IntArray, side: IntArray, game: IntArray, events: 
 
 
 @inline_kernel
-def draw_card(opts: IntArray, hand: IntArray, library: IntArray, side: IntArray, game: IntArray, counters: IntArray,
-              events: IntArray, ec: IntArray, p: int) -> None:
+def draw_card(
+    opts: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
     if side[p, S_DECK] >= side[p, S_DECK_N]:
         if opts[O_DECK_OUT_LOSES] == 1 and game[G_OVER] == 0:
@@ -495,9 +598,24 @@ def remove_from_hand(hand: IntArray, side: IntArray, p: int, h: int) -> int:
 
 
 @rules_kernel
-def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                 cells: IntArray, side: IntArray, tokens: IntArray, game: IntArray, counters: IntArray,
-                 events: IntArray, ec: IntArray, p: int, token: int, near: int) -> int:
+def summon_token(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    token: int,
+    near: int,
+) -> int:
     """A token from p's token deck onto the free space closest to `near` (not a summoning space); its own lasting
     clauses (ST, move, cannot attack, expire) take hold. Returns the slot, or -1 when none is left or no space."""
     if tokens[p, token] <= 0:
@@ -507,8 +625,10 @@ def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
     for s in range(cells.shape[0]):
         if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
             continue
-        if best < 0 or dist[near, s] < dist[near, best] or (
-            dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p)
+        if (
+            best < 0
+            or dist[near, s] < dist[near, best]
+            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
         ):
             best = s
     if best < 0:
@@ -523,14 +643,16 @@ def summon_token(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
         if clauses[token, i, C_FOE] == 1:
             continue
         if op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE:
-            change_monster(mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG],
-                           PERMANENT)
+            change_monster(
+                mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], PERMANENT
+            )
     return m
 
 
 @rules_kernel
-def change_monster(mon: IntArray, game: IntArray, events: IntArray, ec: IntArray, m: int, op: int, amount: int,
-                   arg: int, lasting: int) -> None:
+def change_monster(
+    mon: IntArray, game: IntArray, events: IntArray, ec: IntArray, m: int, op: int, amount: int, arg: int, lasting: int
+) -> None:
     """An ST, move, cannot-attack or expire clause on monster m, lasting or for this turn only."""
     p = mon[m, M_OWNER]
     card = mon[m, M_CARD]
@@ -552,10 +674,31 @@ def change_monster(mon: IntArray, game: IntArray, events: IntArray, ec: IntArray
 
 
 @rules_kernel
-def apply_clauses(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                  cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-                  tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                  ec: IntArray, card: int, p: int, subject: int, lasting: int, bracket: int, foe_only: int) -> None:
+def apply_clauses(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    card: int,
+    p: int,
+    subject: int,
+    lasting: int,
+    bracket: int,
+    foe_only: int,
+) -> None:
     """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets).
 
     Without `foe` a clause acts on the subject; with `foe` on one enemy monster adjacent to it (chosen once per
@@ -583,8 +726,9 @@ def apply_clauses(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArr
             continue
         if op == OP_TOKEN:
             near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
-            summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p,
-                         arg, near)
+            summon_token(
+                table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near
+            )
             continue
         target = subject
         if clauses[card, i, C_FOE] == 1:
@@ -624,10 +768,28 @@ def summoning_space_open(opts: IntArray, mon: IntArray, cells: IntArray, p: int,
 
 
 @rules_kernel
-def summon_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                   cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-                   tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                   ec: IntArray, p: int, h: int, how: int) -> int:
+def summon_monster(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    h: int,
+    how: int,
+) -> int:
     """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
     standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
     space = opts[O_SUMMONING + p]
@@ -645,10 +807,32 @@ def summon_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntAr
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
-            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG],
-                           PERMANENT)
-    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
-                  events, ec, card, p, m, PERMANENT, -1, 1)
+            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+    apply_clauses(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        card,
+        p,
+        m,
+        PERMANENT,
+        -1,
+        1,
+    )
     return m
 
 
@@ -662,10 +846,28 @@ def free_support(opts: IntArray, sup: IntArray, p: int) -> int:
 
 
 @rules_kernel
-def equip(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-          cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray,
-          game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray, p: int, h: int,
-          m: int) -> None:
+def equip(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    h: int,
+    m: int,
+) -> None:
     """Play the equipment at hand position h onto a free support space, equipped to p's monster m (checks are the
     caller's): its lasting changes hold on its active turns for `turns` turns; its other clauses happen now."""
     k = free_support(opts, sup, p)
@@ -678,8 +880,31 @@ def equip(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist
     count_play(counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
     log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
-    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
-                  events, ec, card, p, m, PERMANENT, -1, 0)
+    apply_clauses(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        card,
+        p,
+        m,
+        PERMANENT,
+        -1,
+        0,
+    )
 
 
 @inline_kernel
@@ -695,8 +920,18 @@ def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, 
 
 
 @rules_kernel
-def set_trap(hand: IntArray, side: IntArray, cells: IntArray, game: IntArray, counters: IntArray, events: IntArray,
-             ec: IntArray, p: int, h: int, space: int) -> None:
+def set_trap(
+    hand: IntArray,
+    side: IntArray,
+    cells: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    h: int,
+    space: int,
+) -> None:
     """Set the trap at hand position h face down on `space` (checks are the caller's)."""
     card = remove_from_hand(hand, side, p, h)
     cells[space, C_TRAP] = card
@@ -707,9 +942,26 @@ def set_trap(hand: IntArray, side: IntArray, cells: IntArray, game: IntArray, co
 
 
 @rules_kernel
-def spring_trap(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray,
-                game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int) -> None:
+def spring_trap(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+) -> None:
     """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
     space = mon[m, M_SPACE]
     card = cells[space, C_TRAP]
@@ -719,13 +971,47 @@ def spring_trap(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
     cells[space, C_TRAP] = -1
     cells[space, C_TRAP_OWNER] = -1
     log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
-    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
-                  events, ec, card, owner, m, PERMANENT, -1, 0)
+    apply_clauses(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        card,
+        owner,
+        m,
+        PERMANENT,
+        -1,
+        0,
+    )
 
 
 @rules_kernel
-def place_channeled(sup: IntArray, hand: IntArray, side: IntArray, opts: IntArray, game: IntArray,
-                    counters: IntArray, events: IntArray, ec: IntArray, table: IntArray, p: int, h: int) -> None:
+def place_channeled(
+    sup: IntArray,
+    hand: IntArray,
+    side: IntArray,
+    opts: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    table: IntArray,
+    p: int,
+    h: int,
+) -> None:
     """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
     k = free_support(opts, sup, p)
     card = remove_from_hand(hand, side, p, h)
@@ -748,8 +1034,9 @@ def bracket_for(table: IntArray, brackets: IntArray, card: int, st: int) -> int:
 
 
 @inline_kernel
-def channel_usable(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, sup: IntArray, game: IntArray,
-                   p: int, k: int, m: int) -> bool:
+def channel_usable(
+    table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, sup: IntArray, game: IntArray, p: int, k: int, m: int
+) -> bool:
     """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
     allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
     card = sup[p, k, SU_CARD]
@@ -766,10 +1053,30 @@ def channel_usable(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray,
 
 
 @rules_kernel
-def channel(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
-            mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-            tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
-            p: int, k: int, m: int, s: int) -> int:
+def channel(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    k: int,
+    m: int,
+    s: int,
+) -> int:
     """Player p draws symbol s to channel support card k through monster m (checks are `channel_usable`'s).
 
     A symbol the card does not show is spent without activating it. Otherwise m's ST for s picks the bracket,
@@ -786,16 +1093,38 @@ def channel(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArr
         return -1
     log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
     sup[p, k, SU_LEFT] -= 1
-    apply_clauses(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
-                  events, ec, card, p, m, THIS_TURN, b, 0)
+    apply_clauses(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        card,
+        p,
+        m,
+        THIS_TURN,
+        b,
+        0,
+    )
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
         remove_equipment(table, mon, sup, events, ec, game, p, k)
     return b
 
 
 @inline_kernel
-def next_space(mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: int,
-               space: int) -> int:
+def next_space(mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: int, space: int) -> int:
     """Where p's monster on `space` steps next. At a fork greedy takes the branch with more free road ahead (an
     enemy right there counts against it), then the kind of space its deck needs more of; random picks either."""
     first = forward_step(mp, space, p, 0)
@@ -839,10 +1168,27 @@ def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: 
 
 
 @inline_kernel
-def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                 cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-                 tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                 ec: IntArray, m: int, s: int) -> int:
+def move_monster(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+    s: int,
+) -> int:
     """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
     an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
     counts as one space and puts the ally on the mover's space). An opponent's trap where it stops springs.
@@ -878,8 +1224,26 @@ def move_monster(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArra
     if moved > 0:
         leave_space(opts, mon, m)  # once per move, not per step: the loop is the hot path
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
-        spring_trap(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                    counters, events, ec, m)
+        spring_trap(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            m,
+        )
     return moved
 
 
@@ -897,8 +1261,17 @@ SCRATCH_WIDTH = FOE_ST_AT + SYMBOLS
 
 
 @inline_kernel
-def path_steps(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, m: int,
-               longest: int, scratch: IntArray) -> int:
+def path_steps(
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    rng: IntArray,
+    m: int,
+    longest: int,
+    scratch: IntArray,
+) -> int:
     """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
     after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most steps
     it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
@@ -926,9 +1299,21 @@ def path_steps(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, sid
 
 
 @rules_kernel
-def attack_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, tokens: IntArray,
-                   game: IntArray, counters: IntArray, events: IntArray, ec: IntArray, m: int, e: int,
-                   s: int) -> int:
+def attack_monster(
+    table: IntArray,
+    opts: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+    e: int,
+    s: int,
+) -> int:
     """Monster m attacks adjacent enemy e with symbol s: the lower ST is destroyed; a tie follows `combat_tie`.
     Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no winner, 2 when both fall."""
     p = mon[m, M_OWNER]
@@ -961,8 +1346,18 @@ def attack_monster(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArr
 
 
 @rules_kernel
-def attack_generator(table: IntArray, opts: IntArray, mon: IntArray, side: IntArray, game: IntArray,
-                     counters: IntArray, events: IntArray, ec: IntArray, m: int, s: int) -> int:
+def attack_generator(
+    table: IntArray,
+    opts: IntArray,
+    mon: IntArray,
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: int,
+    s: int,
+) -> int:
     """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
     their SourcePoints (the caller ends the turn). Returns the damage."""
     p = mon[m, M_OWNER]
@@ -1055,8 +1450,17 @@ def clause_value(table: IntArray, clauses: IntArray, card: int, i: int, has_foe:
 
 
 @inline_kernel
-def channel_value(table: IntArray, clauses: IntArray, brackets: IntArray, mon: IntArray, game: IntArray, card: int,
-                  m: int, s: int, has_foe: bool) -> int:
+def channel_value(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    mon: IntArray,
+    game: IntArray,
+    card: int,
+    m: int,
+    s: int,
+    has_foe: bool,
+) -> int:
     """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
     if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
         return 0
@@ -1141,9 +1545,22 @@ def weigh_monster(table: IntArray, mon: IntArray, m: int, active: int, bonus: in
 
 
 @inline_kernel
-def weigh_greedy_intentional(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                             mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
-                             rng: IntArray, p: int, usable: int, scratch: IntArray) -> tuple[int, int, int, int]:
+def weigh_greedy_intentional(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    usable: int,
+    scratch: IntArray,
+) -> tuple[int, int, int, int]:
     """Greedy play's best (action, monster, target, symbol) with an intentional draw over the symbols in `usable`
     (A_NONE when no action is worth a symbol).
 
@@ -1204,17 +1621,31 @@ def weigh_greedy_intentional(table: IntArray, clauses: IntArray, brackets: IntAr
                     has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
                 for s in range(SYMBOLS):
                     if (usable >> s) & 1:
-                        value = channel_value(table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s,
-                                              has_foe == 1)
+                        value = channel_value(
+                            table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s, has_foe == 1
+                        )
                         if value > best:
                             best, pick_action, pick_m, pick_target, pick_s = value, A_CHANNEL, m, k, s
     return pick_action, pick_m, pick_target, pick_s
 
 
 @inline_kernel
-def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                         mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
-                         rng: IntArray, p: int, choice: IntArray, scratch: IntArray) -> None:
+def choose_symbol_action(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    choice: IntArray,
+    scratch: IntArray,
+) -> None:
     """Fill `choice` with (action, monster, target, symbol) for p's next symbol on p's own turn (symbol -1: draw
     it blind after choosing).
 
@@ -1250,8 +1681,9 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
     unused = side[p, S_SYMBOLS]
     usable = unused & ~(1 << reserved) if reserved >= 0 else unused
     if greedy and not blind:
-        action, m, target, s = weigh_greedy_intentional(table, clauses, brackets, opts, mp, mon, cells, sup, side,
-                                                        game, rng, p, usable, scratch)
+        action, m, target, s = weigh_greedy_intentional(
+            table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, usable, scratch
+        )
         if action == A_NONE and gen_monster >= 0:
             action, m, target, s = A_GENERATOR, gen_monster, -1, gen_symbol
         choice[0] = action
@@ -1259,15 +1691,47 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, brackets: IntArray,
         choice[2] = target
         choice[3] = s
         return
-    choose_by_weighing(table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice, scratch,
-                       usable, gen_monster, gen_symbol)
+    choose_by_weighing(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        mon,
+        cells,
+        sup,
+        side,
+        game,
+        rng,
+        p,
+        choice,
+        scratch,
+        usable,
+        gen_monster,
+        gen_symbol,
+    )
 
 
 @rules_kernel
-def choose_by_weighing(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                       mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, game: IntArray,
-                       rng: IntArray, p: int, choice: IntArray, scratch: IntArray, usable: int, gen_monster: int,
-                       gen_symbol: int) -> None:
+def choose_by_weighing(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: int,
+    choice: IntArray,
+    scratch: IntArray,
+    usable: int,
+    gen_monster: int,
+    gen_symbol: int,
+) -> None:
     """`choose_symbol_action`'s weighing for the random policy and for blind draws.
 
     A function of its own, called rather than copied into the turn: the turn compiles as one large function, and
@@ -1397,10 +1861,26 @@ def choose_by_weighing(table: IntArray, clauses: IntArray, brackets: IntArray, o
 
 
 @inline_kernel
-def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray, dist: IntArray, mon: IntArray,
-                cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-                tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-                ec: IntArray, p: int) -> None:
+def main_action(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """p's one summon, equipment card or trap for the turn, if any is legal and wanted.
 
     Greedy: a reactionary summon of its strongest monster when allowed, else a conventional summon of its strongest
@@ -1498,19 +1978,69 @@ def main_action(table: IntArray, clauses: IntArray, opts: IntArray, mp: IntArray
                     if rng_below(rng, seen) == 0:
                         best_kind, best_h, best_target = kind, h, space
     if best_kind == K_MONSTER:
-        summon_monster(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                       counters, events, ec, p, best_h, best_target)
+        summon_monster(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            best_h,
+            best_target,
+        )
     elif best_kind == K_EQUIPMENT:
-        equip(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng, counters,
-              events, ec, p, best_h, best_target)
+        equip(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            best_h,
+            best_target,
+        )
     elif best_kind == K_TRAP:
         set_trap(hand, side, cells, game, counters, events, ec, p, best_h, best_target)
 
 
 @inline_kernel
-def maybe_place_channeled(table: IntArray, opts: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
-                          game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
-                          p: int) -> None:
+def maybe_place_channeled(
+    table: IntArray,
+    opts: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """Up to one channeled effect card per turn onto a free support space (greedy: the first in hand; random: a
     random one, or none)."""
     if side[p, S_CHANNEL_PLACED] == 1 or free_support(opts, sup, p) < 0:
@@ -1543,10 +2073,27 @@ def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: int) ->
 
 
 @rules_kernel
-def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                           dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
-                           hand: IntArray, library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray,
-                           counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
+def opponent_turn_channels(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
     allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
     if not channeled_waiting(table, opts, sup, p):
@@ -1586,13 +2133,45 @@ def opponent_turn_channels(table: IntArray, clauses: IntArray, brackets: IntArra
             s = draw_blind_symbol(side, p)
         else:
             spend_symbol(side, p, s)
-        channel(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                counters, events, ec, p, best_k, best_m, s)
+        channel(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            best_k,
+            best_m,
+            s,
+        )
 
 
 @inline_kernel
-def start_turn(opts: IntArray, side: IntArray, hand: IntArray, library: IntArray, game: IntArray, rng: IntArray,
-               counters: IntArray, events: IntArray, ec: IntArray, p: int) -> None:
+def start_turn(
+    opts: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
     game[G_ACTIVE] = p
     log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
@@ -1614,9 +2193,22 @@ def start_turn(opts: IntArray, side: IntArray, hand: IntArray, library: IntArray
 
 
 @inline_kernel
-def end_turn(table: IntArray, opts: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray,
-             hand: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray,
-             ec: IntArray, p: int) -> None:
+def end_turn(
+    table: IntArray,
+    opts: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+) -> None:
     """p's turn ends: discard down to 10 (greedy: the least valuable; random: any); every equipment card and
     expiring monster counts the turn off; this-turn changes end."""
     while side[p, S_HAND] > HAND_LIMIT:
@@ -1657,10 +2249,30 @@ SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
 
 
 @inline_kernel
-def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                 dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
-                 library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
-                 events: IntArray, ec: IntArray, p: int, choice: IntArray, scratch: IntArray, resume: bool) -> int:
+def symbol_phase(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    choice: IntArray,
+    scratch: IntArray,
+    resume: bool,
+) -> int:
     """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends).
 
     Everything else comes before the generator attack: while the main action or a channeled card may still be
@@ -1674,8 +2286,9 @@ def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
             if mon[choice[1], M_SPACE] != goal:
                 continue
         else:
-            choose_symbol_action(table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice,
-                                 scratch)
+            choose_symbol_action(
+                table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice, scratch
+            )
             if choice[0] == A_NONE:
                 return SYMBOLS_DONE
             if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
@@ -1689,13 +2302,54 @@ def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
         else:
             spend_symbol(side, p, s)
         if action == A_MOVE:
-            move_monster(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                         counters, events, ec, m, s)
+            move_monster(
+                table,
+                clauses,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                rng,
+                counters,
+                events,
+                ec,
+                m,
+                s,
+            )
         elif action == A_ATTACK:
             attack_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, target, s)
         elif action == A_CHANNEL:
-            channel(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game,
-                    rng, counters, events, ec, p, target, m, s)
+            channel(
+                table,
+                clauses,
+                brackets,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                rng,
+                counters,
+                events,
+                ec,
+                p,
+                target,
+                m,
+                s,
+            )
         else:
             attack_generator(table, opts, mon, side, game, counters, events, ec, m, s)
             return SYMBOLS_DONE
@@ -1703,16 +2357,54 @@ def symbol_phase(table: IntArray, clauses: IntArray, brackets: IntArray, opts: I
 
 
 @inline_kernel
-def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
-              mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-              tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
-              p: int, choice: IntArray, scratch: IntArray) -> None:
+def play_turn(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: int,
+    choice: IntArray,
+    scratch: IntArray,
+) -> None:
     """One whole turn of player p."""
     game[G_ACTIVE] = p
     # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
     if channeled_waiting(table, opts, sup, 1 - p):
-        opponent_turn_channels(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library,
-                               tokens, game, rng, counters, events, ec, 1 - p)
+        opponent_turn_channels(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            1 - p,
+        )
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
         start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
@@ -1721,25 +2413,84 @@ def play_turn(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntA
     stage = SYMBOLS_AHEAD
     while True:
         if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-            main_action(table, clauses, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                        counters, events, ec, p)
+            main_action(
+                table,
+                clauses,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                rng,
+                counters,
+                events,
+                ec,
+                p,
+            )
         # Before a generator attack the channeled card and the attack follow even a main action that ended the
         # match, as they always have: the figures stay the same.
         if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
             maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
         if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
             break
-        stage = symbol_phase(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens,
-                             game, rng, counters, events, ec, p, choice, scratch, stage == SYMBOLS_PAUSED)
+        stage = symbol_phase(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            choice,
+            scratch,
+            stage == SYMBOLS_PAUSED,
+        )
     if game[G_OVER] == 0:
         end_turn(table, opts, mon, cells, sup, side, hand, tokens, game, rng, counters, events, ec, p)
 
 
 @rules_kernel
-def setup_match(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, sup: IntArray,
-                side: IntArray, hand: IntArray, library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray,
-                counters: IntArray, events: IntArray, ec: IntArray, deck_a: IntArray, deck_b: IntArray, seed: int,
-                first: int, policy_a: int, policy_b: int) -> None:
+def setup_match(
+    table: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seed: int,
+    first: int,
+    policy_a: int,
+    policy_b: int,
+) -> None:
     """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each."""
     rng_seed(rng, seed)
     mon[:, M_SPACE] = -1
@@ -1772,10 +2523,28 @@ def setup_match(table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, ce
 
 
 @rules_kernel
-def play_match(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray, dist: IntArray,
-               mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray, library: IntArray,
-               tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray, events: IntArray, ec: IntArray,
-               choice: IntArray, scratch: IntArray) -> None:
+def play_match(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    choice: IntArray,
+    scratch: IntArray,
+) -> None:
     """Turns alternate from the first player until SourcePoints run out or the turn cap ends it as a draw."""
     p = game[G_FIRST]
     while game[G_OVER] == 0:
@@ -1785,8 +2554,29 @@ def play_match(table: IntArray, clauses: IntArray, brackets: IntArray, opts: Int
             game[G_OVER] = 1
             game[G_WINNER] = -1
             break
-        play_turn(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                  counters, events, ec, p, choice, scratch)
+        play_turn(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            choice,
+            scratch,
+        )
         if game[G_OVER] == 1:
             break
         game[G_TURN] += 1
@@ -1794,18 +2584,84 @@ def play_match(table: IntArray, clauses: IntArray, brackets: IntArray, opts: Int
 
 
 @rules_kernel
-def play_matches(table: IntArray, clauses: IntArray, brackets: IntArray, opts: IntArray, mp: IntArray,
-                 dist: IntArray, mon: IntArray, cells: IntArray, sup: IntArray, side: IntArray, hand: IntArray,
-                 library: IntArray, tokens: IntArray, game: IntArray, rng: IntArray, counters: IntArray,
-                 events: IntArray, ec: IntArray, choice: IntArray, scratch: IntArray, deck_a: IntArray, deck_b: IntArray,
-                 seeds: IntArray, first: Any, policy_a: int, policy_b: int, winners: Any, turns: Any) -> None:
+def play_matches(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    choice: IntArray,
+    scratch: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    winners: Any,
+    turns: Any,
+) -> None:
     """One match per seed on state arrays every match reuses."""
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
-        setup_match(table, opts, mp, mon, cells, sup, side, hand, library, tokens, game, rng, counters, events, ec,
-                    deck_a, deck_b, seeds[i], first[i], policy_a, policy_b)
-        play_match(table, clauses, brackets, opts, mp, dist, mon, cells, sup, side, hand, library, tokens, game, rng,
-                   counters, events, ec, choice, scratch)
+        setup_match(
+            table,
+            opts,
+            mp,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            deck_a,
+            deck_b,
+            seeds[i],
+            first[i],
+            policy_a,
+            policy_b,
+        )
+        play_match(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            choice,
+            scratch,
+        )
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
 
@@ -1834,17 +2690,25 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
 
 
 def _not_simulated(cardset: CardSet, entry: Any, message: str, actual: str) -> Finding:
-    return cardset.finding("info", "source.effect_not_simulated", f"{message} The simulator plays the card without it.",
-                           entry, "effects", expected="a clause of the SOURCE effects vocabulary the engine plays",
-                           actual=actual)
+    return cardset.finding(
+        "info",
+        "source.effect_not_simulated",
+        f"{message} The simulator plays the card without it.",
+        entry,
+        "effects",
+        expected="a clause of the SOURCE effects vocabulary the engine plays",
+        actual=actual,
+    )
 
 
 def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
     """The card table, the effect-clause and bracket tables, and the joined map."""
     turn_cap = int(options["turn_cap"])  # type: ignore[arg-type]
     if turn_cap < 1 or int(options["token_deck_copies"]) < 0:  # type: ignore[arg-type]
-        raise WorkbenchInputError("turn_cap must be at least 1 and token_deck_copies at least 0.",
-                                  expected="turn_cap >= 1, token_deck_copies >= 0")
+        raise WorkbenchInputError(
+            "turn_cap must be at least 1 and token_deck_copies at least 0.",
+            expected="turn_cap >= 1, token_deck_copies >= 0",
+        )
     board = load_board(str(options["map"]), str(options["map_alignment"]))
     entries = list(cardset)
     names = [entry.card.name for entry in entries]  # type: ignore[attr-defined]
@@ -1894,9 +2758,15 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             bracket = -1
             if item.bracket is not None:
                 if item.bracket not in labels:
-                    findings.append(_not_simulated(
-                        cardset, entry, f"the clause `{item.text}` sits under bracket {item.bracket}, which the "
-                        "brackets column does not have.", item.text))
+                    findings.append(
+                        _not_simulated(
+                            cardset,
+                            entry,
+                            f"the clause `{item.text}` sits under bracket {item.bracket}, which the "
+                            "brackets column does not have.",
+                            item.text,
+                        )
+                    )
                     continue
                 bracket = labels.index(item.bracket)
             arg = 0
@@ -1905,18 +2775,26 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             if item.verb == "summon_token":
                 target = cardset.find(item.token or "")
                 if target is None or target.card.kind != "token":  # type: ignore[attr-defined]
-                    findings.append(_not_simulated(cardset, entry, f"`{item.text}` names no token of this set.",
-                                                   item.text))
+                    findings.append(
+                        _not_simulated(cardset, entry, f"`{item.text}` names no token of this set.", item.text)
+                    )
                     continue
                 if kind == K_TOKEN:
-                    findings.append(_not_simulated(cardset, entry, "a token summoning a token is not simulated.",
-                                                   item.text))
+                    findings.append(
+                        _not_simulated(cardset, entry, "a token summoning a token is not simulated.", item.text)
+                    )
                     continue
                 arg = names.index(target.card.name)  # type: ignore[attr-defined]
             if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
-                findings.append(_not_simulated(
-                    cardset, entry, f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack "
-                    "and expire clauses are.", item.text))
+                findings.append(
+                    _not_simulated(
+                        cardset,
+                        entry,
+                        f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack "
+                        "and expire clauses are.",
+                        item.text,
+                    )
+                )
                 continue
             if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack"):
                 # Lasting while the equipment is active: kept in the card table, not run as a one-off clause.
@@ -1930,8 +2808,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     table[index, T_EQ_NOATTACK] = 1
                 continue
             if count == MAX_CLAUSES:
-                findings.append(_not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.",
-                                               item.text))
+                findings.append(
+                    _not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.", item.text)
+                )
                 continue
             clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket)
             count += 1
@@ -1945,8 +2824,13 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         slot=table[:, T_KIND].copy(),
         options=option_array(options, board),
         findings=tuple(findings),
-        extra={"clauses": clause_table, "brackets": bracket_table, "map": board.packed, "distance": board.distance,
-               "space_names": board.names},
+        extra={
+            "clauses": clause_table,
+            "brackets": bracket_table,
+            "map": board.packed,
+            "distance": board.distance,
+            "space_names": board.names,
+        },
     )
 
 
@@ -1971,36 +2855,84 @@ def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
     }
 
 
-def _run(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any, policy_a: int,
-         policy_b: int, events: IntArray) -> tuple[Any, Any, Any, IntArray]:
+def _run(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    events: IntArray,
+) -> tuple[Any, Any, Any, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     state = new_state(compiled, max(len(deck_a), len(deck_b)))
     extra = compiled.extra
-    play_matches(compiled.table, extra["clauses"], extra["brackets"], compiled.options, extra["map"],
-                 extra["distance"], state["mon"], state["cells"], state["sup"], state["side"], state["hand"],
-                 state["library"], state["tokens"], state["game"], state["rng"], state["counters"], events,
-                 state["ec"], state["choice"], state["scratch"], np.ascontiguousarray(deck_a, dtype=np.int64),
-                 np.ascontiguousarray(deck_b, dtype=np.int64), np.ascontiguousarray(seeds, dtype=np.int64),
-                 np.ascontiguousarray(first, dtype=np.int8), policy_a, policy_b, winners, turns)
+    play_matches(
+        compiled.table,
+        extra["clauses"],
+        extra["brackets"],
+        compiled.options,
+        extra["map"],
+        extra["distance"],
+        state["mon"],
+        state["cells"],
+        state["sup"],
+        state["side"],
+        state["hand"],
+        state["library"],
+        state["tokens"],
+        state["game"],
+        state["rng"],
+        state["counters"],
+        events,
+        state["ec"],
+        state["choice"],
+        state["scratch"],
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
+    )
     return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
 
 
-def play_batch(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seeds: IntArray, first: Any,
-               policy_a: int, policy_b: int) -> tuple[Any, Any, Any]:
+def play_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> tuple[Any, Any, Any]:
     """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b,
-                                       np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+    winners, turns, counters, _ = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    )
     return winners, turns, counters
 
 
-def play_traced(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int,
-                policy_b: int) -> tuple[int, int, IntArray]:
+def play_traced(
+    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+) -> tuple[int, int, IntArray]:
     """One match with every event logged."""
-    winners, turns, _, events = _run(compiled, deck_a, deck_b, np.array([seed], dtype=np.int64),
-                                     np.array([first], dtype=np.int8), policy_a, policy_b,
-                                     np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64))
+    winners, turns, _, events = _run(
+        compiled,
+        deck_a,
+        deck_b,
+        np.array([seed], dtype=np.int64),
+        np.array([first], dtype=np.int8),
+        policy_a,
+        policy_b,
+        np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
+    )
     return int(winners[0]), int(turns[0]), events
 
 
@@ -2019,8 +2951,11 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     def symbols(which: int) -> str:
         return "each ST" if which == ALL_SYMBOLS else f"{SYMBOL_NAMES[which]} ST"
 
-    how = {SUMMON_CONVENTIONAL: "summons", SUMMON_REACTIONARY: "makes a reactionary summon of",
-           SUMMON_TOKEN: "summons the token"}
+    how = {
+        SUMMON_CONVENTIONAL: "summons",
+        SUMMON_REACTIONARY: "makes a reactionary summon of",
+        SUMMON_TOKEN: "summons the token",
+    }
     lines = {
         EV_TURN: lambda: f"{me}'s turn (SourcePoints: {me} {amount}, {'AB'[1 - player]} {other})",
         EV_DRAW: lambda: f"{me} draws {name(card)}",
@@ -2028,32 +2963,47 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_DECK_OUT: lambda: f"{me} must draw from an empty deck and loses",
         EV_SUMMON: lambda: f"{me} {how.get(amount, 'summons')} {name(card)} onto {space(other)}",
         EV_PUSH: lambda: f"{name(card)} ({me}) is pushed back from {space(other)} to {space(amount)}",
-        EV_SYMBOL: lambda: f"{me} draws the {SYMBOL_NAMES[other]} symbol: {name(card)}'s {SYMBOL_NAMES[other]} ST is "
-        f"{amount}",
-        EV_MOVE: lambda: f"{name(card)} ({me}) moves from {space(other)} to {space(amount)}"
-        if other != amount else f"{name(card)} ({me}) cannot move from {space(other)}",
+        EV_SYMBOL: lambda: (
+            f"{me} draws the {SYMBOL_NAMES[other]} symbol: {name(card)}'s {SYMBOL_NAMES[other]} ST is {amount}"
+        ),
+        EV_MOVE: lambda: (
+            f"{name(card)} ({me}) moves from {space(other)} to {space(amount)}"
+            if other != amount
+            else f"{name(card)} ({me}) cannot move from {space(other)}"
+        ),
         EV_SWAP: lambda: f"{name(card)} ({me}) swaps back from {space(other)} to {space(amount)}",
         EV_ATTACK: lambda: f"{me} attacks {name(other)} (ST {amount}) with {name(card)}",
         EV_DESTROYED: lambda: f"{name(card)} ({me}) is destroyed" + (f" by {name(other)}" if other >= 0 else ""),
         EV_TIE: lambda: f"{name(card)} and {name(other)} tie at {amount}: neither is destroyed",
-        EV_GEN_ATTACK: lambda: f"{name(card)} ({me}) attacks {'AB'[1 - player]}'s SOURCE generator for {amount}: "
-        f"{'AB'[1 - player]} has {other} SourcePoints; {me}'s turn ends",
+        EV_GEN_ATTACK: lambda: (
+            f"{name(card)} ({me}) attacks {'AB'[1 - player]}'s SOURCE generator for {amount}: "
+            f"{'AB'[1 - player]} has {other} SourcePoints; {me}'s turn ends"
+        ),
         EV_EQUIP: lambda: f"{me} equips {name(other)} with {name(card)} ({amount} turns)",
         EV_EQUIP_END: lambda: f"{me}'s {name(card)} goes to the Done Zone",
         EV_TRAP_SET: lambda: f"{me} sets a trap face down on {space(other)} ({name(card)})",
         EV_TRAP_SPRING: lambda: f"{me}'s trap {name(card)} springs on {name(other)} at {space(amount)}",
         EV_CHANNEL_PLACE: lambda: f"{me} places the channeled effect {name(card)} ({amount} uses)",
-        EV_CHANNEL: lambda: f"{me} channels {name(card)} through {name(other)} (bracket "
-        f"{_bracket_label(compiled, card, amount)})",
-        EV_CHANNEL_MISS: lambda: f"{me}'s {name(card)} is not activated: "
-        + (f"the {SYMBOL_NAMES[other]} symbol is not one of its symbols" if amount == 0 else "no bracket holds the ST"),
+        EV_CHANNEL: lambda: (
+            f"{me} channels {name(card)} through {name(other)} (bracket {_bracket_label(compiled, card, amount)})"
+        ),
+        EV_CHANNEL_MISS: lambda: (
+            f"{me}'s {name(card)} is not activated: "
+            + (
+                f"the {SYMBOL_NAMES[other]} symbol is not one of its symbols"
+                if amount == 0
+                else "no bracket holds the ST"
+            )
+        ),
         EV_CHANNEL_DONE: lambda: f"{me}'s {name(card)} is used up and goes to the Done Zone",
-        EV_ST: lambda: f"{name(card)} ({me}): {symbols(other % 10)} {amount:+d}"
-        + (" this turn" if other >= 10 else ""),
+        EV_ST: lambda: (
+            f"{name(card)} ({me}): {symbols(other % 10)} {amount:+d}" + (" this turn" if other >= 10 else "")
+        ),
         EV_MOVEMOD: lambda: f"{name(card)} ({me}) moves {amount:+d} spaces" + (" this turn" if other == 1 else ""),
         EV_NOATTACK: lambda: f"{name(card)} ({me}) may not attack" + (" this turn" if other == 1 else ""),
-        EV_EXPIRE_SET: lambda: f"{name(card)} ({me}) will be destroyed at the end of the {_ordinal(amount)} turn, "
-        "counting this one",
+        EV_EXPIRE_SET: lambda: (
+            f"{name(card)} ({me}) will be destroyed at the end of the {_ordinal(amount)} turn, counting this one"
+        ),
         EV_SP_CHANGE: lambda: f"{name(card)}: {me}'s SourcePoints {amount:+d} (now {other})",
         EV_DISCARD: lambda: f"{me} discards {name(card)} (hand limit 10)",
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",

@@ -154,7 +154,9 @@ def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
     try:
         data = json.loads(raw_bytes.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
-        raise _problem(where, f"is not UTF-8 text (byte {error.start + 1}).", "a JSON map file saved as UTF-8") from None
+        raise _problem(
+            where, f"is not UTF-8 text (byte {error.start + 1}).", "a JSON map file saved as UTF-8"
+        ) from None
     except json.JSONDecodeError as error:
         raise _problem(where, f"is not valid JSON (line {error.lineno}, column {error.colno}).", "JSON") from None
     except RecursionError:
@@ -200,8 +202,9 @@ def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
         if len(outgoing[i]) > 2:
             raise _problem(where, f"'{space.id}' has {len(outgoing[i])} road steps out.", "at most 2 (one fork)")
         if i != summoning and len(incoming[i]) != 1:
-            raise _problem(where, f"'{space.id}' is reached by {len(incoming[i])} road steps.",
-                           "exactly 1 (a road tree)")
+            raise _problem(
+                where, f"'{space.id}' is reached by {len(incoming[i])} road steps.", "exactly 1 (a road tree)"
+            )
     if incoming[summoning]:
         raise _problem(where, "the road leads back into the summoning space.", "roads pointing away from it")
     reached = {summoning}
@@ -233,8 +236,9 @@ def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
 def board_map(half: HalfMap, alignment: str = "1") -> BoardMap:
     """Join two copies of `half` facing each other under a `map_alignment` value (1-4)."""
     if alignment not in ALIGNMENTS:
-        raise WorkbenchInputError(f"map alignment '{alignment}' is not one of the document's four options.",
-                                  expected="1, 2, 3 or 4")
+        raise WorkbenchInputError(
+            f"map alignment '{alignment}' is not one of the document's four options.", expected="1, 2, 3 or 4"
+        )
     back_a, back_b = ALIGNMENTS[alignment]
     n = len(half.spaces)
     total = 2 * n
@@ -293,8 +297,9 @@ def board_map(half: HalfMap, alignment: str = "1") -> BoardMap:
                     distance[start, nxt] = distance[start, here] + 1
                     queue.append(nxt)
     names = tuple(f"{'AB'[s // n]} {half.spaces[s % n].id}" for s in range(total))
-    return BoardMap(half, alignment, names, packed, distance, (summoning, n + summoning), (flux, n + flux),
-                    (back_a, back_b))
+    return BoardMap(
+        half, alignment, names, packed, distance, (summoning, n + summoning), (flux, n + flux), (back_a, back_b)
+    )
 
 
 def load_board(map_option: str, alignment: str) -> BoardMap:
@@ -330,25 +335,32 @@ def _panel(board: BoardMap, left: float, top: float, title: str) -> list[str]:
         y = top + 100 + (y_row - 1) * (cell + gap) + cell / 2
         return x, y
 
-    out = [f'<text x="{left + 100}" y="{top + 18}" text-anchor="middle" font-size="13" '
-           f'font-weight="bold">{title}</text>']
+    out = [
+        f'<text x="{left + 100}" y="{top + 18}" text-anchor="middle" font-size="13" font-weight="bold">{title}</text>'
+    ]
     for s in range(2 * n):
         for k in (MP_FWD_A0, MP_FWD_A1):
             nxt = int(board.packed[s, k])
             if nxt >= 0:
                 (x1, y1), (x2, y2) = centre(s), centre(nxt)
-                out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#3fb8c9" '
-                           'stroke-width="6" stroke-linecap="round" opacity="0.55"/>')
+                out.append(
+                    f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#3fb8c9" '
+                    'stroke-width="6" stroke-linecap="round" opacity="0.55"/>'
+                )
         parallel = int(board.packed[s, MP_PARALLEL])
         if parallel > s:
             (x1, y1), (x2, y2) = centre(s), centre(parallel)
-            out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#999999" '
-                       'stroke-width="1.5" stroke-dasharray="4 3"/>')
+            out.append(
+                f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#999999" '
+                'stroke-width="1.5" stroke-dasharray="4 3"/>'
+            )
     for s in range(2 * n):
         space = half.spaces[s % n]
         x, y = centre(s)
-        out.append(f'<rect x="{x - cell / 2:.0f}" y="{y - cell / 2:.0f}" width="{cell}" height="{cell}" rx="6" '
-                   f'fill="{_FILL[space.kind]}" stroke="{_STROKE[space.kind]}" stroke-width="3"/>')
+        out.append(
+            f'<rect x="{x - cell / 2:.0f}" y="{y - cell / 2:.0f}" width="{cell}" height="{cell}" rx="6" '
+            f'fill="{_FILL[space.kind]}" stroke="{_STROKE[space.kind]}" stroke-width="3"/>'
+        )
         label = {"summoning": "SUM", "flux": "FLUX", "terrestrial": "T", "otherworldly": "O"}[space.kind]
         out.append(f'<text x="{x:.0f}" y="{y - 2:.0f}" text-anchor="middle" font-size="11">{label}</text>')
         out.append(f'<text x="{x:.0f}" y="{y + 12:.0f}" text-anchor="middle" font-size="9">{"AB"[s // n]}</text>')
@@ -356,8 +368,7 @@ def _panel(board: BoardMap, left: float, top: float, title: str) -> list[str]:
         x, y = centre(s)
         y += (cell + gap) * (1 if player == "A" else -1)
         corners = f"{x:.0f},{y - 20:.0f} {x + 20:.0f},{y:.0f} {x:.0f},{y + 20:.0f} {x - 20:.0f},{y:.0f}"
-        out.append(f'<polygon points="{corners}" '
-                   'fill="#f4c542" stroke="#8a6d00" stroke-width="2"/>')
+        out.append(f'<polygon points="{corners}" fill="#f4c542" stroke="#8a6d00" stroke-width="2"/>')
         out.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle" font-size="9">GEN {player}</text>')
         for k in range(half.support_spaces):
             sx = left + 20 + 2 * (cell + gap) + cell + 10
@@ -376,21 +387,33 @@ def render_svg(half: HalfMap) -> str:
         'font-family="sans-serif">',
         f'<rect width="{width}" height="{height}" fill="#fbfbf8"/>',
     ]
-    titles = {"1": "Alignment 1 (default): T meets T", "2": "Alignment 2: O meets O", "3": "Alignment 3: T meets O",
-              "4": "Alignment 4: O meets T"}
+    titles = {
+        "1": "Alignment 1 (default): T meets T",
+        "2": "Alignment 2: O meets O",
+        "3": "Alignment 3: T meets O",
+        "4": "Alignment 4: O meets T",
+    }
     for k, alignment in enumerate(("1", "2", "3", "4")):
         parts += _panel(board_map(half, alignment), 10 + k * panel_w, 10, titles[alignment])
     legend_y = height - 40
-    legend = (("summoning", "summoning space"), ("flux", "Source Flux"), ("terrestrial", "terrestrial (purple)"),
-              ("otherworldly", "otherworldly (green)"))
+    legend = (
+        ("summoning", "summoning space"),
+        ("flux", "Source Flux"),
+        ("terrestrial", "terrestrial (purple)"),
+        ("otherworldly", "otherworldly (green)"),
+    )
     for k, (kind, text) in enumerate(legend):
         x = 20 + k * 170
-        parts.append(f'<rect x="{x}" y="{legend_y}" width="18" height="18" rx="3" fill="{_FILL[kind]}" '
-                     f'stroke="{_STROKE[kind]}" stroke-width="3"/>')
+        parts.append(
+            f'<rect x="{x}" y="{legend_y}" width="18" height="18" rx="3" fill="{_FILL[kind]}" '
+            f'stroke="{_STROKE[kind]}" stroke-width="3"/>'
+        )
         parts.append(f'<text x="{x + 26}" y="{legend_y + 14}" font-size="12">{text}</text>')
-    parts.append(f'<text x="{20}" y="{legend_y + 34}" font-size="11">Seen from player A (bottom). Blue-green road: '
-                 'monsters move forward along it only. Dashed: parallel spaces. Small boxes: support spaces. '
-                 f'Map file: {Path(half.path).name}</text>')
+    parts.append(
+        f'<text x="{20}" y="{legend_y + 34}" font-size="11">Seen from player A (bottom). Blue-green road: '
+        "monsters move forward along it only. Dashed: parallel spaces. Small boxes: support spaces. "
+        f"Map file: {Path(half.path).name}</text>"
+    )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

@@ -125,8 +125,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         key="game_length",
         default="medium",
         reading="Starting SourcePoints: short 75, medium 100, medium-long 125, long 150.",
-        quote="In a short game, each player has 75 SourcePoints ... In a long game, each player has 150 "
-        "SourcePoints.",
+        quote="In a short game, each player has 75 SourcePoints ... In a long game, each player has 150 SourcePoints.",
         choices=("short", "medium", "medium-long", "long"),
     ),
     RuleOption(
