@@ -15,10 +15,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
-
 if TYPE_CHECKING:
-    from workbench.rulesets.base import Ruleset
+    # Imported for annotations only: workbench.rulesets.base imports this module.
+    from workbench.rulesets.base import CardBase, Ruleset
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -234,7 +233,7 @@ def closest_names(name: str, candidates: Iterable[str], limit: int = 3) -> list[
 class CardEntry:
     """One card as read from one spreadsheet row."""
 
-    card: BaseModel
+    card: CardBase
     """The validated card model (one of the ruleset's kinds)."""
     row: int
     """The spreadsheet row a person sees (header = row 1)."""
@@ -276,7 +275,7 @@ class CardSet:
     def __post_init__(self) -> None:
         self._by_name: dict[str, CardEntry] = {}
         for entry in self.entries:
-            self._by_name.setdefault(normalize_name(entry.card.name), entry)  # type: ignore[attr-defined]
+            self._by_name.setdefault(normalize_name(entry.card.name), entry)
 
     @property
     def ruleset_id(self) -> str:
@@ -292,7 +291,7 @@ class CardSet:
     @property
     def names(self) -> list[str]:
         """Card names in sheet order."""
-        return [entry.card.name for entry in self.entries]  # type: ignore[attr-defined]
+        return [entry.card.name for entry in self.entries]
 
     def find(self, name: str) -> CardEntry | None:
         """The card with this name (case-insensitive), or None."""
@@ -300,7 +299,7 @@ class CardSet:
 
     def of_kind(self, *kinds: str) -> list[CardEntry]:
         """The cards whose `kind` is one of `kinds`."""
-        return [entry for entry in self.entries if entry.card.kind in kinds]  # type: ignore[attr-defined]
+        return [entry for entry in self.entries if entry.card.kind in kinds]
 
     def finding(
         self,
@@ -317,7 +316,7 @@ class CardSet:
             severity=severity,
             rule=rule,
             message=message,
-            card=entry.card.name if entry else None,  # type: ignore[attr-defined]
+            card=entry.card.name if entry else None,
             sheet=self.sheet,
             row=entry.row if entry else None,
             column=self.headers.get(field_name, field_name) if field_name else None,
@@ -376,7 +375,7 @@ class Deck:
         totals: dict[str, tuple[CardEntry, int, int]] = {}
         for line in self.section(section):
             assert line.entry is not None
-            key = line.entry.card.name  # type: ignore[attr-defined]
+            key = line.entry.card.name
             if key in totals:
                 entry, count, first = totals[key]
                 totals[key] = (entry, count + line.count, first)
@@ -403,7 +402,7 @@ class Deck:
             severity=severity,
             rule=rule,
             message=message,
-            card=line.entry.card.name if line and line.entry else (line.name if line else None),  # type: ignore[attr-defined]
+            card=line.entry.card.name if line and line.entry else (line.name if line else None),
             deck=self.name,
             sheet=self.sheet,
             row=line.line if line else None,

@@ -79,6 +79,13 @@ class CardBase(BaseModel):
     text: CellText = ""
     """Rules text as printed on the card."""
 
+    if TYPE_CHECKING:
+        # Declared for type checkers only: every concrete card model declares its own `kind: Literal[...]` field
+        # (the discriminator `Ruleset.card_adapter` validates a row by), so code holding any card can read
+        # `card.kind`. A runtime field here would change the models' field order and the template's columns.
+        kind: str
+        """The card's kind (one of its ruleset's `kinds`)."""
+
 
 @dataclass(frozen=True)
 class RuleOption:

@@ -1620,15 +1620,15 @@ def play_matches(
 def option_array(options: Mapping[str, OptionValue]) -> IntArray:
     """The engine's rule options as integers, in OPTION_ORDER (a player count or slot count out of range is a clear
     error)."""
-    players, slots = int(options["players"]), int(options["tableau_slots"])  # type: ignore[arg-type]
+    players, slots = int(options["players"]), int(options["tableau_slots"])
     if not 2 <= players <= MAX_PLAYERS:
         raise WorkbenchInputError(f"option players={players} is out of range.", expected=f"2 to {MAX_PLAYERS} players")
     if not 1 <= slots <= MAX_SLOTS:
         raise WorkbenchInputError(f"option tableau_slots={slots} is out of range.", expected=f"1 to {MAX_SLOTS} slots")
     return np.array(
         [
-            int(options["players"]),  # type: ignore[arg-type]
-            int(options["tableau_slots"]),  # type: ignore[arg-type]
+            int(options["players"]),
+            int(options["tableau_slots"]),
             VP_ROUNDS.index(str(options["vp_round"])),
             MATCH_RESULTS.index(str(options["match_result"])),
             STORE_KINDS.index(str(options["store_kinds"])),
@@ -1675,7 +1675,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     table = np.zeros((len(cards), TABLE_WIDTH), dtype=np.int64)
     effects = np.zeros((len(cards), MAX_CLAUSES, EFFECT_WIDTH), dtype=np.int64)
     for index, (entry, card) in enumerate(zip(entries, cards, strict=False)):
-        table[index, T_KIND] = KIND_NAMES.index(card.kind)  # type: ignore[attr-defined]
+        table[index, T_KIND] = KIND_NAMES.index(card.kind)
         table[index, T_STARS] = card.stars
         bits = 0
         for name in (*card.elements, *card.types):

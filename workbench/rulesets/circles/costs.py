@@ -74,7 +74,7 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
     """Every character against the circle budget, every resource against its one colour."""
     findings: list[Finding] = []
     for entry in cardset:
-        if entry.card.kind == "character":  # type: ignore[attr-defined]
+        if entry.card.kind == "character":
             findings.extend(_check_abilities(cardset, entry, options))
             findings.extend(_check_minimum_stats(cardset, entry))
             # An unknown ability has no known price, so the budget cannot be judged until it is fixed.
@@ -236,7 +236,7 @@ def resource_colour(card: object) -> Colour | None:
     if len(written) != 1:
         return None
     colour = written[0].strip().casefold()
-    return colour if colour in COLOURS else None  # type: ignore[return-value]
+    return colour if colour in COLOURS else None
 
 
 def _check_resource(cardset: CardSet, entry: CardEntry) -> list[Finding]:
@@ -291,7 +291,7 @@ def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
         budget = circle_budget(card)
         points.append(
             BudgetPoint(
-                card=card.name,  # type: ignore[attr-defined]
+                card=card.name,
                 row=entry.row,
                 kind="character",
                 cost=float(budget.total),

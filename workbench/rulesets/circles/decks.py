@@ -17,13 +17,13 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
     """Character and resource counts against the document's advice, and characters the deck cannot pay for."""
     findings: list[Finding] = []
     counts = deck.counts()
-    characters = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "character")  # type: ignore[attr-defined]
+    characters = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "character")
     resources: dict[Colour, int] = {colour: 0 for colour in COLOURS}
     for entry, copies, _ in counts.values():
-        colour = resource_colour(entry.card) if entry.card.kind == "resource" else None  # type: ignore[attr-defined]
+        colour = resource_colour(entry.card) if entry.card.kind == "resource" else None
         if colour is not None:
             resources[colour] += copies
-    resource_total = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "resource")  # type: ignore[attr-defined]
+    resource_total = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "resource")
     tolerance = int(options["deck_tolerance"])
     for label, have, target in (
         ("character", characters, int(options["deck_characters"])),
@@ -41,7 +41,7 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
             )
     for entry, _copies, line_number in counts.values():
         card = entry.card
-        if card.kind != "character":  # type: ignore[attr-defined]
+        if card.kind != "character":
             continue
         short = {c: getattr(card, c) for c in COLOURS if getattr(card, c) > resources[c]}
         if short:

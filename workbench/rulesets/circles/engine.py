@@ -1858,7 +1858,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     stack = bool(options["allow_duplicate_abilities"])
     for index, entry in enumerate(cardset):
         card = entry.card
-        if card.kind == "resource":  # type: ignore[attr-defined]
+        if card.kind == "resource":
             colour = resource_colour(card)
             if colour is None:
                 findings.append(
@@ -1919,7 +1919,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     table = np.array(rows, dtype=np.int64).reshape(len(rows), TABLE_COLUMNS)
     characters = table[:, T_KIND] == KIND_CHARACTER
     return CompiledCards(
-        names=tuple(entry.card.name for entry in cardset),  # type: ignore[attr-defined]
+        names=tuple(entry.card.name for entry in cardset),
         table=table,
         cost=np.where(characters, table[:, T_CIRCLES].astype(np.float64), math.nan),
         slot=np.where(characters, 0, 1).astype(np.int64),

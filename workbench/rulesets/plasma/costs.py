@@ -96,7 +96,7 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
     findings = _check_fit(cardset, options)
     for entry in cardset:
         card = entry.card
-        if card.kind == "creature":  # type: ignore[attr-defined]
+        if card.kind == "creature":
             findings.extend(_check_resolve(cardset, entry, options))
         else:
             findings.extend(_check_stray_stats(cardset, entry))
@@ -201,7 +201,7 @@ def _check_resolve(cardset: CardSet, entry: CardEntry, options: Options) -> list
 
 def _check_stray_stats(cardset: CardSet, entry: CardEntry) -> list[Finding]:
     card = entry.card
-    article = "an" if card.kind[0] in "aeiou" else "a"  # type: ignore[attr-defined]
+    article = "an" if card.kind[0] in "aeiou" else "a"
     findings = []
     for field_name in ("power", "resolve"):
         value = getattr(card, field_name)
@@ -211,7 +211,7 @@ def _check_stray_stats(cardset: CardSet, entry: CardEntry) -> list[Finding]:
             cardset.finding(
                 "warning",
                 "plasma.stats_on_non_creature",
-                f"{article} {card.kind} has no {field_name}, so this value is not used; write its bonus in "  # type: ignore[attr-defined]
+                f"{article} {card.kind} has no {field_name}, so this value is not used; write its bonus in "
                 f"effects as '{field_name} +{value}' if that is what it means.",
                 entry,
                 field_name,
@@ -254,9 +254,9 @@ def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
             card = entry.card
             points.append(
                 BudgetPoint(
-                    card=card.name,  # type: ignore[attr-defined]
+                    card=card.name,
                     row=entry.row,
-                    kind=card.kind,  # type: ignore[attr-defined]
+                    kind=card.kind,
                     cost=float(card.cost),  # type: ignore[attr-defined]
                     budget=fit.expected_cost(card.power, card.resolve),  # type: ignore[attr-defined]
                     expected_budget=float(card.cost),  # type: ignore[attr-defined]

@@ -1610,7 +1610,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     findings: list[Finding] = list(effect_findings(cardset))
     for index, entry in enumerate(entries):
         card = entry.card
-        table[index, T_KIND] = KINDS.index(card.kind)  # type: ignore[attr-defined]
+        table[index, T_KIND] = KINDS.index(card.kind)
         table[index, T_COST] = card.cost  # type: ignore[attr-defined]
         table[index, T_POWER] = card.power or 0  # type: ignore[attr-defined]
         table[index, T_RESOLVE] = card.resolve or 0  # type: ignore[attr-defined]
@@ -1638,7 +1638,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             int(table[index, T_KIND]), int(table[index, T_COST]), int(table[index, T_TOTAL + OP_PLASMA])
         )
     return CompiledCards(
-        names=tuple(entry.card.name for entry in entries),  # type: ignore[attr-defined]
+        names=tuple(entry.card.name for entry in entries),
         table=table,
         cost=table[:, T_COST].astype(np.float64),
         slot=(table[:, T_KIND] != K_CREATURE).astype(np.int64),

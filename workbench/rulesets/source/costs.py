@@ -109,9 +109,9 @@ def bracket_gaps(brackets: list[Bracket]) -> list[str]:
 def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
     """ST totals, requirement range, token totals, channeled symbols and brackets, and the effects vocabulary."""
     findings: list[Finding] = []
-    token_names = [entry.card.name for entry in cardset.of_kind("token")]  # type: ignore[attr-defined]
+    token_names = [entry.card.name for entry in cardset.of_kind("token")]
     for entry in cardset:
-        kind = entry.card.kind  # type: ignore[attr-defined]
+        kind = entry.card.kind
         if kind == "monster" or options["cap_requirements_of_all_kinds"]:
             findings.extend(_check_requirement_range(cardset, entry))
         bracket_labels: list[str] | None = None
@@ -284,9 +284,9 @@ def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
         expected = st_total_for(card.requirement) if card.kind == "monster" else None  # type: ignore[attr-defined]
         points.append(
             BudgetPoint(
-                card=card.name,  # type: ignore[attr-defined]
+                card=card.name,
                 row=entry.row,
-                kind=card.kind,  # type: ignore[attr-defined]
+                kind=card.kind,
                 cost=float(card.requirement),  # type: ignore[attr-defined]
                 budget=float(card.st_total),  # type: ignore[attr-defined]
                 expected_budget=None if expected is None else float(expected),

@@ -94,7 +94,7 @@ def _check_sections(deck: Deck) -> list[Finding]:
     for line in deck.lines:
         if line.entry is None:
             continue
-        kind = line.entry.card.kind  # type: ignore[attr-defined]
+        kind = line.entry.card.kind
         if line.section == "main" and kind == "token":
             findings.append(
                 deck.finding(
@@ -143,7 +143,7 @@ def _check_tier_caps(deck: Deck, counts: Iterable[tuple[CardEntry, int, int]]) -
     tiers: dict[int, list[tuple[CardEntry, int, int]]] = {3: [], 4: []}
     for entry, copies, first in counts:
         card = entry.card
-        if card.kind != "monster":  # type: ignore[attr-defined]
+        if card.kind != "monster":
             continue
         # A requirement above 4 is already a card error; in a deck it is held to the top tier's cap.
         tier = min(card.requirement, 4)  # type: ignore[attr-defined]
@@ -164,7 +164,7 @@ def _check_tier_caps(deck: Deck, counts: Iterable[tuple[CardEntry, int, int]]) -
                 "error",
                 rule,
                 f"the deck holds {total} monsters requiring {tier} occupied spaces "
-                f"({', '.join(f'{c}x {e.card.name}' for e, c, _ in members)}); at most {cap} allowed.",  # type: ignore[attr-defined]
+                f"({', '.join(f'{c}x {e.card.name}' for e, c, _ in members)}); at most {cap} allowed.",
                 _line(deck, _line_past_cap(members, cap)),
                 expected=cap,
                 actual=total,
@@ -177,7 +177,7 @@ def _check_copy_limits(deck: Deck, counts: Iterable[tuple[CardEntry, int, int]],
     goop = goop_names(options)
     findings: list[Finding] = []
     for entry, copies, first in counts:
-        if entry.card.kind == "token":  # type: ignore[attr-defined]
+        if entry.card.kind == "token":
             continue
         limit, rule, reason = copy_limit(entry.card, goop)
         if copies > limit:
@@ -205,7 +205,7 @@ def _line_past_cap(members: list[tuple[CardEntry, int, int]], cap: int) -> int:
 
 
 def _check_channeled_total(deck: Deck, counts: Iterable[tuple[CardEntry, int, int]]) -> list[Finding]:
-    channeled = [member for member in counts if member[0].card.kind == "channeled"]  # type: ignore[attr-defined]
+    channeled = [member for member in counts if member[0].card.kind == "channeled"]
     total = sum(copies for _, copies, _ in channeled)
     if total <= CHANNELED_TOTAL_MAX:
         return []
@@ -224,7 +224,7 @@ def _check_channeled_total(deck: Deck, counts: Iterable[tuple[CardEntry, int, in
 def _check_token_copies(deck: Deck, counts: Iterable[tuple[CardEntry, int, int]]) -> list[Finding]:
     findings: list[Finding] = []
     for entry, copies, first in counts:
-        if entry.card.kind == "token" and copies > TOKEN_COPIES_MAX:  # type: ignore[attr-defined]
+        if entry.card.kind == "token" and copies > TOKEN_COPIES_MAX:
             findings.append(
                 deck.finding(
                     "error",
@@ -247,16 +247,16 @@ def _check_token_deck(cardset: CardSet, deck: Deck, counts: Iterable[tuple[CardE
         card = entry.card
         for token_key in dict.fromkeys(summoned_tokens(card.effects, card.kind)):  # type: ignore[attr-defined]
             token = cardset.find(token_key)
-            if token is None or token.card.kind != "token" or token_key in listed:  # type: ignore[attr-defined]
+            if token is None or token.card.kind != "token" or token_key in listed:
                 continue  # a name that is no token is reported once, on the card (source.effect_token)
             findings.append(
                 deck.finding(
                     "warning",
                     "source.token_deck_missing",
-                    f"{card.name} summons the token {token.card.name}, but the deck's `Tokens:` section does not "  # type: ignore[attr-defined]
+                    f"{card.name} summons the token {token.card.name}, but the deck's `Tokens:` section does not "
                     "list it.",
                     _line(deck, first),
-                    expected=f"{token.card.name} under Tokens:",  # type: ignore[attr-defined]
+                    expected=f"{token.card.name} under Tokens:",
                     actual="not listed",
                 )
             )

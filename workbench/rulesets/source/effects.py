@@ -194,10 +194,10 @@ def check_effects(
 
 def _check_token_name(cardset: CardSet, entry: CardEntry, token_name: str, tokens: list[str]) -> list[Finding]:
     named = cardset.find(token_name)
-    if named is not None and named.card.kind == "token":  # type: ignore[attr-defined]
+    if named is not None and named.card.kind == "token":
         return []
     if named is not None:
-        message = f"`summon token {token_name}` names a {named.card.kind} card, not a token."  # type: ignore[attr-defined]
+        message = f"`summon token {token_name}` names a {named.card.kind} card, not a token."
     else:
         message = f"`summon token {token_name}` names no token in this set."
     return [

@@ -2674,11 +2674,11 @@ def play_matches(
 def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArray:
     """Rule options and the map's fixed spaces as the kernel's integer array (order: OPTION_ORDER, then the map)."""
     values = np.zeros(OPTIONS_WIDTH, dtype=np.int64)
-    values[O_TURN_CAP] = int(options["turn_cap"])  # type: ignore[arg-type]
+    values[O_TURN_CAP] = int(options["turn_cap"])
     values[O_SOURCEPOINTS] = SOURCEPOINTS_BY_LENGTH[str(options["game_length"])]
     values[O_BLIND] = 1 if options["symbol_draw"] == "blind" else 0
     values[O_TIE] = TIES.index(str(options["combat_tie"]))
-    values[O_TOKEN_COPIES] = int(options["token_deck_copies"])  # type: ignore[arg-type]
+    values[O_TOKEN_COPIES] = int(options["token_deck_copies"])
     values[O_SP_CAP] = int(bool(options["sourcepoints_cap"]))
     values[O_DECK_OUT_LOSES] = int(bool(options["deck_out_loses"]))
     values[O_SUMMONING], values[O_SUMMONING + 1] = board.summoning
@@ -2703,15 +2703,15 @@ def _not_simulated(cardset: CardSet, entry: Any, message: str, actual: str) -> F
 
 def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
     """The card table, the effect-clause and bracket tables, and the joined map."""
-    turn_cap = int(options["turn_cap"])  # type: ignore[arg-type]
-    if turn_cap < 1 or int(options["token_deck_copies"]) < 0:  # type: ignore[arg-type]
+    turn_cap = int(options["turn_cap"])
+    if turn_cap < 1 or int(options["token_deck_copies"]) < 0:
         raise WorkbenchInputError(
             "turn_cap must be at least 1 and token_deck_copies at least 0.",
             expected="turn_cap >= 1, token_deck_copies >= 0",
         )
     board = load_board(str(options["map"]), str(options["map_alignment"]))
     entries = list(cardset)
-    names = [entry.card.name for entry in entries]  # type: ignore[attr-defined]
+    names = [entry.card.name for entry in entries]
     table = np.zeros((len(entries), TABLE_WIDTH), dtype=np.int64)
     clause_table = np.zeros((len(entries), MAX_CLAUSES, CLAUSE_WIDTH), dtype=np.int64)
     bracket_table = np.zeros((len(entries), MAX_BRACKETS, 2), dtype=np.int64)
@@ -2719,7 +2719,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     default_active = str(options["channeled_active_default"])
     for index, entry in enumerate(entries):
         card = entry.card
-        kind = KINDS.index(card.kind)  # type: ignore[attr-defined]
+        kind = KINDS.index(card.kind)
         table[index, T_KIND] = kind
         table[index, T_TERR] = card.terrestrial  # type: ignore[attr-defined]
         table[index, T_OTHER] = card.otherworldly  # type: ignore[attr-defined]
@@ -2774,7 +2774,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 arg = ALL_SYMBOLS if item.symbol is None else ("alpha", "beta", "gamma", "delta").index(item.symbol)
             if item.verb == "summon_token":
                 target = cardset.find(item.token or "")
-                if target is None or target.card.kind != "token":  # type: ignore[attr-defined]
+                if target is None or target.card.kind != "token":
                     findings.append(
                         _not_simulated(cardset, entry, f"`{item.text}` names no token of this set.", item.text)
                     )
@@ -2784,7 +2784,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                         _not_simulated(cardset, entry, "a token summoning a token is not simulated.", item.text)
                     )
                     continue
-                arg = names.index(target.card.name)  # type: ignore[attr-defined]
+                arg = names.index(target.card.name)
             if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
                 findings.append(
                     _not_simulated(
