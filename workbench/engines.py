@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,19 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from workbench.cards import Deck, Finding, WorkbenchInputError
 
 IntArray = npt.NDArray[np.int64]
+
+EngineInt: TypeAlias = int | np.integer[Any]
+"""An integer a kernel takes: a Python int or a numpy integer, alike.
+
+Kernels are passed both. Loop counters and most constants are Python ints, but a value read from a state or table
+array (a card id, a side, a turn) is a numpy integer (`np.int64`) when the kernels run as plain Python under
+`NUMBA_DISABLE_JIT=1`, and engines pass some constants as `np.int64(...)` on purpose (see `rules_kernel`). Numba
+ignores annotations (compiled, both are machine integers), so this alias only tells type checkers what a kernel is
+really given; kernels' integer parameters use it instead of `int`."""
+
+EngineBool: TypeAlias = bool | np.bool_
+"""A yes/no a kernel takes: a Python bool or a numpy bool (engines pass `np.bool_(True)` constants, for the same
+reason as `np.int64(...)` ones: one compiled copy of a kernel, not one per literal)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,10 +86,20 @@ PLAYER_A, PLAYER_B, DRAW = 0, 1, -1
 """Winner codes in a batch result."""
 
 
+def no_nrt_options() -> Any:
+    """Numba's `_nrt=False` option (no reference counting), as keyword options for `njit` or `overload(jit_options=)`.
+
+    `_nrt` is a Numba option without documentation, so it is written here only, in one place (see `rules_kernel`).
+    Typed Any because Numba's typed options (`_JITOptions` in its stubs) do not list it; a new dict each call, so no
+    two callers share one mutable mapping.
+    """
+    return {"_nrt": False}
+
+
 def kernel(function: F) -> F:
     """Compile an engine function with Numba, caching the machine code on disk between runs (for functions that
     allocate arrays, such as a batch's entry point)."""
-    return njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+    return cast(F, njit(cache=True, nogil=True)(function))
 
 
 def rules_kernel(function: F) -> F:
@@ -84,20 +107,20 @@ def rules_kernel(function: F) -> F:
 
     With reference counting on, each call that passes arrays pays atomic increments and decrements on each of them,
     many times the cost of a small lookup (figures in docs/simulation.md, Speed). `_nrt` is a Numba option without
-    documentation, so it is set here only, in one place.
+    documentation, so it is set in one place only: `no_nrt_options`.
 
     Numba compiles a called kernel once per distinct literal argument, so engines pass constants as
     `np.int64(...)`: one machine-code copy per kernel, not one per constant (less compile time and code).
     """
-    return njit(cache=True, nogil=True, _nrt=False)(function)  # type: ignore[no-any-return]
+    return cast(F, njit(cache=True, nogil=True, **no_nrt_options())(function))
 
 
 def inline_kernel(function: F) -> F:
     """A small, hot `rules_kernel` that Numba copies into each caller."""
-    return njit(cache=True, nogil=True, _nrt=False, inline="always")(function)  # type: ignore[no-any-return]
+    return cast(F, njit(cache=True, nogil=True, inline="always", **no_nrt_options())(function))
 
 
-def lowest_set_bit(bits: int) -> int:
+def lowest_set_bit(bits: EngineInt) -> int:
     """The index of the lowest set bit of a non-zero bit set (a 63-bit one: the sign bit stays clear).
 
     Engines keep small sets (a player's occupied monster slots) as bits of one int64, and walk them lowest first
@@ -111,7 +134,8 @@ def lowest_set_bit(bits: int) -> int:
 @overload(lowest_set_bit)
 def _lowest_set_bit_compiled(bits: Any) -> Callable[[Any], Any]:
     def count_trailing_zeros(bits: Any) -> Any:
-        return trailing_zeros(bits)
+        # Numba's stubs type an intrinsic's call with its definition's (typing context, value) parameters.
+        return trailing_zeros(bits)  # type: ignore[call-arg]
 
     return count_trailing_zeros
 
@@ -120,7 +144,7 @@ _MASK32 = 0xFFFFFFFF
 
 
 @rules_kernel
-def rng_seed(state: IntArray, seed: int) -> None:
+def rng_seed(state: IntArray, seed: EngineInt) -> None:
     """Fill the four xorshift128 words from one seed (a 32-bit integer hash per word; never all zero)."""
     x = seed & 0x7FFFFFFFFFFFFFFF
     low = x & _MASK32
@@ -151,13 +175,13 @@ def rng_next(state: IntArray) -> int:
 
 
 @inline_kernel
-def rng_below(state: IntArray, n: int) -> int:
+def rng_below(state: IntArray, n: EngineInt) -> int:
     """A uniform integer in [0, n) for 0 < n < 2**31 (multiply-shift: no modulo bias worth measuring)."""
     return (rng_next(state) * n) >> 32
 
 
 @rules_kernel
-def shuffle_in_place(values: IntArray, count: int, state: IntArray) -> None:
+def shuffle_in_place(values: IntArray, count: EngineInt, state: IntArray) -> None:
     """Fisher-Yates over the first `count` values, drawing exactly what `rng_below(state, i + 1)` would draw.
 
     The generator's four words stay in registers for the whole shuffle: stepping them through `state` (as
@@ -196,7 +220,7 @@ def published_counters(counters: IntArray) -> IntArray:
 
 
 @inline_kernel
-def begin_match_counters(counters: IntArray, match: int) -> None:
+def begin_match_counters(counters: IntArray, match: EngineInt) -> None:
     """Say which match of the batch (from 0) is about to be played, before its first draw.
 
     A counters array only COUNTERS wide (as a scenario test may build) has no scratch columns: the per-match
@@ -207,7 +231,7 @@ def begin_match_counters(counters: IntArray, match: int) -> None:
 
 
 @inline_kernel
-def count_draw(counters: IntArray, side: int, card: int) -> None:
+def count_draw(counters: IntArray, side: EngineInt, card: EngineInt) -> None:
     """Count one draw of `card` by `side` (into the opening hand or later): `drawn`, and `matches_drawn` once per
     match."""
     counters[side, card, DRAWN] += 1
@@ -219,7 +243,7 @@ def count_draw(counters: IntArray, side: int, card: int) -> None:
 
 
 @inline_kernel
-def count_play(counters: IntArray, side: int, card: int, turn: int) -> None:
+def count_play(counters: IntArray, side: EngineInt, card: EngineInt, turn: EngineInt) -> None:
     """Count one play of `card` by `side` in `turn`: `played`, and once per match `matches_played` and the turn of
     the match's first play in `first_played_turn`."""
     counters[side, card, PLAYED] += 1
@@ -233,7 +257,14 @@ def count_play(counters: IntArray, side: int, card: int, turn: int) -> None:
 
 @inline_kernel
 def log_event(
-    events: IntArray, count: IntArray, turn: int, player: int, code: int, card: int, other: int, amount: int
+    events: IntArray,
+    count: IntArray,
+    turn: EngineInt,
+    player: EngineInt,
+    code: EngineInt,
+    card: EngineInt,
+    other: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """Append one trace event when tracing (an events buffer with rows); a no-op for the (0, 6) buffer."""
     n = count[0]
