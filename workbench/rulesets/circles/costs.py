@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from workbench.cards import CardEntry, CardSet, Finding, Options, closest_names
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.rulesets.circles.abilities import ABILITIES, COLOURS, Ability, Colour, circles_by_colour, find_ability
+from workbench.rulesets.circles.cards import Character, CirclesCard, Resource
 
 MAX_CIRCLES = 5
 """\u201cThere are 5 circles at the top of a Character Card.\u201d"""
@@ -64,7 +65,7 @@ def known_abilities(names: tuple[str, ...]) -> list[Ability]:
     return [ability for ability in (find_ability(name) for name in names) if ability is not None]
 
 
-def circle_budget(card: object) -> CircleBudget:
+def circle_budget(card: CirclesCard) -> CircleBudget:
     """The card's circles and the share its abilities take."""
     circles: dict[Colour, int] = {colour: int(getattr(card, colour)) for colour in COLOURS}
     return CircleBudget(circles, circles_by_colour(known_abilities(card.abilities)))
@@ -74,21 +75,22 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
     """Every character against the circle budget, every resource against its one colour."""
     findings: list[Finding] = []
     for entry in cardset:
-        if entry.card.kind == "character":
-            findings.extend(_check_abilities(cardset, entry, options))
+        card = entry.card
+        if isinstance(card, Character):
+            findings.extend(_check_abilities(cardset, entry, card, options))
             findings.extend(_check_minimum_stats(cardset, entry))
             # An unknown ability has no known price, so the budget cannot be judged until it is fixed.
-            if all(find_ability(name) is not None for name in entry.card.abilities):  # type: ignore[attr-defined]
-                findings.extend(_check_circles(cardset, entry, options))
-        else:
-            findings.extend(_check_resource(cardset, entry))
+            if all(find_ability(name) is not None for name in card.abilities):
+                findings.extend(_check_circles(cardset, entry, card, options))
+        elif isinstance(card, Resource):
+            findings.extend(_check_resource(cardset, entry, card))
     return findings
 
 
-def _check_abilities(cardset: CardSet, entry: CardEntry, options: Options) -> list[Finding]:
+def _check_abilities(cardset: CardSet, entry: CardEntry, card: Character, options: Options) -> list[Finding]:
     findings: list[Finding] = []
     seen: set[str] = set()
-    for written in entry.card.abilities:  # type: ignore[attr-defined]
+    for written in card.abilities:
         ability = find_ability(written)
         if ability is None:
             hints = closest_names(written, ABILITY_NAMES, limit=1)
@@ -146,8 +148,7 @@ def _fullest_circle_column(budget: CircleBudget) -> str:
     return max(COLOURS, key=lambda colour: (budget.circles[colour], -COLOURS.index(colour)))
 
 
-def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list[Finding]:
-    card = entry.card
+def _check_circles(cardset: CardSet, entry: CardEntry, card: Character, options: Options) -> list[Finding]:
     budget = circle_budget(card)
     findings: list[Finding] = []
     column = _fullest_circle_column(budget)
@@ -164,7 +165,7 @@ def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list
             )
         )
     for colour, short in budget.uncovered.items():
-        needs = ", ".join(a.name for a in known_abilities(card.abilities) if a.colour == colour)  # type: ignore[attr-defined]
+        needs = ", ".join(a.name for a in known_abilities(card.abilities) if a.colour == colour)
         findings.append(
             cardset.finding(
                 "error",
@@ -197,8 +198,8 @@ def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list
             )
         )
         return findings
-    spent = card.attack + card.health  # type: ignore[attr-defined]
-    stats = f"{card.attack} Attack + {card.health} Health = {spent}"  # type: ignore[attr-defined]
+    spent = card.attack + card.health
+    stats = f"{card.attack} Attack + {card.health} Health = {spent}"
     allowance = f"the {budget.points} points {budget.base} base " + (
         "resources give" if budget.base > 1 else "resource gives"
     )
@@ -230,7 +231,7 @@ def _check_circles(cardset: CardSet, entry: CardEntry, options: Options) -> list
     return findings
 
 
-def resource_colour(card: object) -> Colour | None:
+def resource_colour(card: CirclesCard) -> Colour | None:
     """The resource's colour when its `color` cell names exactly one of red, blue, green."""
     written = card.color
     if len(written) != 1:
@@ -239,10 +240,9 @@ def resource_colour(card: object) -> Colour | None:
     return colour if colour in COLOURS else None
 
 
-def _check_resource(cardset: CardSet, entry: CardEntry) -> list[Finding]:
-    card = entry.card
+def _check_resource(cardset: CardSet, entry: CardEntry, card: Resource) -> list[Finding]:
     findings: list[Finding] = []
-    written = card.color  # type: ignore[attr-defined]
+    written = card.color
     if resource_colour(card) is None:
         if not written:
             problem = "a resource card must be one colour, but its color cell is empty."
@@ -261,9 +261,9 @@ def _check_resource(cardset: CardSet, entry: CardEntry) -> list[Finding]:
                 actual="; ".join(written),
             )
         )
-    stray = [colour for colour in COLOURS if getattr(card, colour)]
+    stray: list[str] = [colour for colour in COLOURS if getattr(card, colour)]
     stray += [stat for stat in ("attack", "health") if getattr(card, stat) is not None]
-    stray += ["abilities"] if card.abilities else []  # type: ignore[attr-defined]
+    stray += ["abilities"] if card.abilities else []
     if stray:
         findings.append(
             cardset.finding(
@@ -286,8 +286,10 @@ def _shown(value: object) -> object:
 def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
     """Points spent against circles: Attack + Health + 3 per ability circle, on the line 3 x circles."""
     points = []
-    for entry in cardset.of_kind("character"):
+    for entry in cardset:
         card = entry.card
+        if not isinstance(card, Character):
+            continue
         budget = circle_budget(card)
         points.append(
             BudgetPoint(
@@ -295,7 +297,7 @@ def stat_budget(cardset: CardSet, options: Options) -> StatBudget:
                 row=entry.row,
                 kind="character",
                 cost=float(budget.total),
-                budget=float(card.attack + card.health + POINTS_PER_BASE_RESOURCE * budget.ability_total),  # type: ignore[attr-defined]
+                budget=float(card.attack + card.health + POINTS_PER_BASE_RESOURCE * budget.ability_total),
                 expected_budget=float(POINTS_PER_BASE_RESOURCE * budget.total),
             )
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from workbench.cards import CardSet, Deck, Finding, Options
 from workbench.rulesets.circles.abilities import COLOURS, Colour
+from workbench.rulesets.circles.cards import Resource
 from workbench.rulesets.circles.costs import resource_colour
 
 
@@ -20,7 +21,7 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
     characters = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "character")
     resources: dict[Colour, int] = {colour: 0 for colour in COLOURS}
     for entry, copies, _ in counts.values():
-        colour = resource_colour(entry.card) if entry.card.kind == "resource" else None
+        colour = resource_colour(entry.card) if isinstance(entry.card, Resource) else None
         if colour is not None:
             resources[colour] += copies
     resource_total = sum(copies for entry, copies, _ in counts.values() if entry.card.kind == "resource")

@@ -53,6 +53,8 @@ from workbench.engines import (
     MAX_TRACE_EVENTS,
     CompiledCards,
     Engine,
+    EngineBool,
+    EngineInt,
     IntArray,
     begin_match_counters,
     count_draw,
@@ -71,6 +73,7 @@ from workbench.rulesets.circles.abilities import (
     COLOURS,
     find_ability,
 )
+from workbench.rulesets.circles.cards import Character, Resource
 from workbench.rulesets.circles.costs import resource_colour
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -346,7 +349,7 @@ def abilities_of(R: IntArray) -> IntArray:
 
 
 @rules_kernel
-def lane_card(S: IntArray, s: int, i: int) -> int:
+def lane_card(S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """The card id in lane i of side s, or -1 (no card, or past the board's end)."""
     zones, side = zones_of(S), side_of(S)
     if i < 0 or i >= side[s, S_BOARD_N]:
@@ -355,13 +358,13 @@ def lane_card(S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def may_act(R: IntArray, S: IntArray, s: int) -> bool:
+def may_act(R: IntArray, S: IntArray, s: EngineInt) -> bool:
     """Side s may use abilities now: it is their turn, or the opponent's and `respond_in_opponent_turn` is on."""
     return game_of(S)[G_ACTIVE] == s or options_of(R)[O_RESPOND] == 1
 
 
 @rules_kernel
-def can_activate(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> bool:
+def can_activate(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt) -> bool:
     """The card in lane i has the ability, has not used it this turn, its side may act and can pay."""
     table, ability_table = table_of(R), ability_table_of(R)
     side, lanes = side_of(S), lanes_of(S)
@@ -376,7 +379,7 @@ def can_activate(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> bool
 
 
 @rules_kernel
-def activate(R: IntArray, S: IntArray, s: int, i: int, ability: int, other: int) -> None:
+def activate(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt, other: EngineInt) -> None:
     """Pay the ability's activation, mark it used this turn, and log it (other = the card it acts on, or -1)."""
     ability_table = ability_table_of(R)
     side, lanes, game, events, event_count = side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
@@ -386,7 +389,7 @@ def activate(R: IntArray, S: IntArray, s: int, i: int, ability: int, other: int)
 
 
 @rules_kernel
-def can_pay_card(R: IntArray, S: IntArray, s: int, card: int) -> bool:
+def can_pay_card(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> bool:
     """Side s has enough ready resources of each colour to bring the card into play."""
     table, side = table_of(R), side_of(S)
     for colour in range(3):
@@ -396,7 +399,7 @@ def can_pay_card(R: IntArray, S: IntArray, s: int, card: int) -> bool:
 
 
 @rules_kernel
-def side_abilities(R: IntArray, S: IntArray, s: int) -> int:
+def side_abilities(R: IntArray, S: IntArray, s: EngineInt) -> int:
     """The activated abilities side s has in play, one bit each."""
     table = table_of(R)
     mask = 0
@@ -408,7 +411,7 @@ def side_abilities(R: IntArray, S: IntArray, s: int) -> int:
 
 
 @rules_kernel
-def wants(S: IntArray, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
+def wants(S: IntArray, s: EngineInt, greedy_choice: EngineBool, chance_in_4: EngineInt) -> EngineBool:
     """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4."""
     if side_of(S)[s, S_POLICY] == GREEDY:
         return greedy_choice
@@ -420,7 +423,7 @@ def wants(S: IntArray, s: int, greedy_choice: bool, chance_in_4: int) -> bool:
 
 
 @rules_kernel
-def live_attack_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def live_attack_bonus(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Attack the neighbours in lanes i-1 and i+1 give (Attack Boost 1, and Attack Boost 2 when activated)."""
     table, ability_table, lanes = table_of(R), ability_table_of(R), lanes_of(S)
     bonus = 0
@@ -434,7 +437,7 @@ def live_attack_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def live_health_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def live_health_bonus(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Health the neighbours in lanes i-1 and i+1 give (Defender)."""
     table = table_of(R)
     bonus = 0
@@ -446,7 +449,7 @@ def live_health_bonus(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def attack_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def attack_of(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Attack of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
     table, lanes, game = table_of(R), lanes_of(S), game_of(S)
     card = lane_card(S, s, i)
@@ -456,7 +459,7 @@ def attack_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def health_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def health_of(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Health of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
     table, lanes, game = table_of(R), lanes_of(S), game_of(S)
     card = lane_card(S, s, i)
@@ -466,7 +469,7 @@ def health_of(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def room_for_damage(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def room_for_damage(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """How much more damage the card in lane i can take and survive (0 or more)."""
     room = health_of(R, S, s, i) - lanes_of(S)[s, i, L_DAMAGE]
     if options_of(R)[O_DESTROY_AT_LEAST] == 1:
@@ -475,7 +478,7 @@ def room_for_damage(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def destroyed_by(R: IntArray, S: IntArray, s: int, i: int, extra: int) -> bool:
+def destroyed_by(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, extra: EngineInt) -> bool:
     """Would the card in lane i be destroyed with `extra` more damage? (\u201cmore Damage than\u201d, or by option
     \u201cat least\u201d)."""
     total = lanes_of(S)[s, i, L_DAMAGE] + extra
@@ -486,7 +489,7 @@ def destroyed_by(R: IntArray, S: IntArray, s: int, i: int, extra: int) -> bool:
 
 
 @rules_kernel
-def combat_damage(R: IntArray, S: IntArray, src: int, si: int, dst: int, di: int) -> int:
+def combat_damage(R: IntArray, S: IntArray, src: EngineInt, si: EngineInt, dst: EngineInt, di: EngineInt) -> int:
     """Damage the card in lane si deals the card in lane di: its Attack less the target's Armor not pierced."""
     table = table_of(R)
     source = lane_card(S, src, si)
@@ -499,13 +502,13 @@ def combat_damage(R: IntArray, S: IntArray, src: int, si: int, dst: int, di: int
 
 
 @rules_kernel
-def shielded(R: IntArray, S: IntArray, s: int) -> bool:
+def shielded(R: IntArray, S: IntArray, s: EngineInt) -> bool:
     """Damage to side s is ignored for the rest of the turn (Serenity)."""
     return (game_of(S)[G_SHIELD] >> s) & 1 == 1
 
 
 @rules_kernel
-def attacks_now(R: IntArray, S: IntArray, a: int, i: int) -> bool:
+def attacks_now(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt) -> bool:
     """The card in lane i takes part in its side's attack: awake, and not brought in this turn unless new ones
     attack."""
     lanes, game = lanes_of(S), game_of(S)
@@ -515,7 +518,7 @@ def attacks_now(R: IntArray, S: IntArray, a: int, i: int) -> bool:
 
 
 @rules_kernel
-def direct_damage(R: IntArray, S: IntArray, a: int, i: int) -> int:
+def direct_damage(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt) -> int:
     """What an unopposed attacker takes from the player: its Attack, or 1 (option `direct_damage`)."""
     if options_of(R)[O_ONE_PER_ATTACKER] == 1:
         return 1
@@ -523,7 +526,7 @@ def direct_damage(R: IntArray, S: IntArray, a: int, i: int) -> int:
 
 
 @rules_kernel
-def opposed(R: IntArray, S: IntArray, d: int, i: int) -> bool:
+def opposed(R: IntArray, S: IntArray, d: EngineInt, i: EngineInt) -> bool:
     """An attacker in lane i meets a defender: a card is there, awake (a sleeping one blocks only by option)."""
     if lane_card(S, d, i) < 0:
         return False
@@ -535,7 +538,7 @@ def opposed(R: IntArray, S: IntArray, d: int, i: int) -> bool:
 
 
 @rules_kernel
-def draw_one(R: IntArray, S: IntArray, s: int) -> int:
+def draw_one(R: IntArray, S: IntArray, s: EngineInt) -> int:
     """Draw the top card into the hand; -1 when the deck is empty."""
     zones, side, game, counters, events, event_count = (
         zones_of(S),
@@ -559,7 +562,7 @@ def draw_one(R: IntArray, S: IntArray, s: int) -> int:
 
 
 @rules_kernel
-def reshuffle_discard(R: IntArray, S: IntArray, s: int) -> None:
+def reshuffle_discard(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """The discard pile, shuffled, becomes the draw deck (option `out_of_cards=reshuffle_discard_draws_3`)."""
     zones, side, game, rng, events, event_count = (
         zones_of(S),
@@ -580,7 +583,7 @@ def reshuffle_discard(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @inline_kernel
-def draw_step(R: IntArray, S: IntArray, s: int) -> None:
+def draw_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
     opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
     count = 1
@@ -597,7 +600,7 @@ def draw_step(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def take_from_hand(S: IntArray, s: int, h: int) -> int:
+def take_from_hand(S: IntArray, s: EngineInt, h: EngineInt) -> int:
     """Remove the card at hand position h (keeping the hand's order) and return it."""
     zones, side = zones_of(S), side_of(S)
     card = zones[s, HAND, h]
@@ -609,7 +612,7 @@ def take_from_hand(S: IntArray, s: int, h: int) -> int:
 
 
 @rules_kernel
-def clear_lane(S: IntArray, s: int, i: int) -> None:
+def clear_lane(S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Reset a lane's damage and flags."""
     lanes = lanes_of(S)
     for k in range(LANE_COLUMNS):
@@ -618,7 +621,7 @@ def clear_lane(S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def place_on_board(S: IntArray, s: int, card: int) -> int:
+def place_on_board(S: IntArray, s: EngineInt, card: EngineInt) -> int:
     """Put a card in the next lane to the right (\u201cEach Character played after that, is one space to the
     right\u201d)."""
     zones, side = zones_of(S), side_of(S)
@@ -631,7 +634,7 @@ def place_on_board(S: IntArray, s: int, card: int) -> int:
 
 
 @rules_kernel
-def to_discard(S: IntArray, s: int, card: int) -> None:
+def to_discard(S: IntArray, s: EngineInt, card: EngineInt) -> None:
     """Put a card on top of the discard pile."""
     zones, side = zones_of(S), side_of(S)
     zones[s, DISCARD, side[s, S_DISCARD_N]] = card
@@ -639,7 +642,7 @@ def to_discard(S: IntArray, s: int, card: int) -> None:
 
 
 @rules_kernel
-def destroy(R: IntArray, S: IntArray, s: int, i: int) -> None:
+def destroy(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """The card in lane i goes to the discard pile; its lane stays empty until the board shifts left."""
     zones, game, counters, events, event_count = (
         zones_of(S),
@@ -658,7 +661,7 @@ def destroy(R: IntArray, S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def swap_lanes(S: IntArray, s: int, i: int, j: int) -> None:
+def swap_lanes(S: IntArray, s: EngineInt, i: EngineInt, j: EngineInt) -> None:
     """Swap two lanes' cards with their damage and flags (Reorder)."""
     zones, lanes = zones_of(S), lanes_of(S)
     card = zones[s, BOARD, i]
@@ -671,7 +674,7 @@ def swap_lanes(S: IntArray, s: int, i: int, j: int) -> None:
 
 
 @inline_kernel
-def shift_left(S: IntArray, s: int) -> None:
+def shift_left(S: IntArray, s: EngineInt) -> None:
     """\u201cAfter all combat has been resolved, move Character Cards to the left, to fill in the empty spaces.\u201d"""
     zones, side, lanes = zones_of(S), side_of(S), lanes_of(S)
     kept = 0
@@ -693,7 +696,7 @@ def shift_left(S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def play_resource(R: IntArray, S: IntArray, s: int, h: int) -> None:
+def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     """Put the resource at hand position h on the table (it is readied in the ready step)."""
     table, side, game, counters, events, event_count = (
         table_of(R),
@@ -712,7 +715,7 @@ def play_resource(R: IntArray, S: IntArray, s: int, h: int) -> None:
 
 
 @rules_kernel
-def resource_choice(R: IntArray, S: IntArray, s: int) -> int:
+def resource_choice(R: IntArray, S: IntArray, s: EngineInt) -> int:
     """Greedy: the resource whose colour the hand's characters lack most; -1 when the hand has none."""
     table, zones, side = table_of(R), zones_of(S), side_of(S)
     best, best_score = -1, -(1 << 40)
@@ -737,7 +740,7 @@ def resource_choice(R: IntArray, S: IntArray, s: int) -> int:
 
 
 @inline_kernel
-def play_resources(R: IntArray, S: IntArray, s: int) -> None:
+def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Play up to `resources_per_turn` resource cards (greedy: every one it may; random: a random number)."""
     table, opts, zones, side, rng = table_of(R), options_of(R), zones_of(S), side_of(S), rng_of(S)
     limit = opts[O_RESOURCES_PER_TURN]
@@ -759,7 +762,7 @@ def play_resources(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def random_hand_card(R: IntArray, S: IntArray, s: int, kind: int, payable_only: bool) -> int:
+def random_hand_card(R: IntArray, S: IntArray, s: EngineInt, kind: EngineInt, payable_only: EngineBool) -> int:
     """A uniformly random hand position holding a card of `kind` (payable now, if asked); -1 if none."""
     table, zones, side, rng = table_of(R), zones_of(S), side_of(S), rng_of(S)
     count = 0
@@ -782,7 +785,7 @@ def random_hand_card(R: IntArray, S: IntArray, s: int, kind: int, payable_only: 
 
 
 @rules_kernel
-def ready_resources(S: IntArray, s: int) -> None:
+def ready_resources(S: IntArray, s: EngineInt) -> None:
     """\u201cIf you have any Resource Cards that have been Spent (flipped over) return them to their unused
     state.\u201d"""
     side = side_of(S)
@@ -791,7 +794,7 @@ def ready_resources(S: IntArray, s: int) -> None:
 
 
 @inline_kernel
-def character_choice(R: IntArray, S: IntArray, s: int, free: bool) -> int:
+def character_choice(R: IntArray, S: IntArray, s: EngineInt, free: EngineBool) -> int:
     """The character to bring into play next (payable unless free); -1 to stop.
 
     Greedy: the most circles it can afford (then the most Attack + Health). Random: a random payable one, or stop
@@ -826,7 +829,7 @@ def character_choice(R: IntArray, S: IntArray, s: int, free: bool) -> int:
 
 
 @rules_kernel
-def bring_into_play(R: IntArray, S: IntArray, s: int, h: int, free: bool) -> int:
+def bring_into_play(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt, free: EngineBool) -> int:
     """Bring the character at hand position h into play (paying unless free); Extra Card brings more, free.
 
     Returns the lane it took. Extra Card (option `extra_card=on_entry`) chains: a card brought in free by it may
@@ -863,7 +866,7 @@ def bring_into_play(R: IntArray, S: IntArray, s: int, h: int, free: bool) -> int
 
 
 @rules_kernel
-def extra_cards_each_turn(R: IntArray, S: IntArray, s: int) -> None:
+def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
     table, zones, side, game, counters, events, event_count = (
         table_of(R),
@@ -890,7 +893,7 @@ def extra_cards_each_turn(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @inline_kernel
-def play_characters(R: IntArray, S: IntArray, s: int) -> None:
+def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
     while True:
         h = character_choice(R, S, s, NO)
@@ -904,7 +907,7 @@ def play_characters(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def spread_damage(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
+def spread_damage(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
     """Disperse: move `amount` damage from lane i to the side's other cards; returns what could not be moved.
 
     Greedy moves damage only where it destroys nothing; random puts each point on a random other card.
@@ -952,7 +955,7 @@ def spread_damage(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
 
 
 @rules_kernel
-def absorbable(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def absorbable(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Damage the side's other cards could take without any being destroyed (what greedy Disperse can move)."""
     total = 0
     for j in range(side_of(S)[s, S_BOARD_N]):
@@ -962,7 +965,7 @@ def absorbable(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def damage_after_prevention(R: IntArray, S: IntArray, s: int, i: int, amount: int) -> int:
+def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
     """The damage the card in lane i actually takes: Serenity, Avoid Damage and Disperse come first."""
     game, events, event_count, lanes = game_of(S), events_of(S), event_count_of(S), lanes_of(S)
     card = lane_card(S, s, i)
@@ -994,7 +997,7 @@ def damage_after_prevention(R: IntArray, S: IntArray, s: int, i: int, amount: in
 
 
 @rules_kernel
-def hit(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> int:
+def hit(R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt) -> int:
     """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
     table, lanes, game, counters, events, event_count = (
         table_of(R),
@@ -1021,7 +1024,9 @@ def hit(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: in
 
 
 @rules_kernel
-def reflect_onto(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: int, si: int) -> None:
+def reflect_onto(
+    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
+) -> None:
     """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
     lanes, game, counters, events, event_count = (
         lanes_of(S),
@@ -1044,7 +1049,7 @@ def reflect_onto(R: IntArray, S: IntArray, t: int, ti: int, amount: int, src: in
 
 
 @rules_kernel
-def heal_choice(R: IntArray, S: IntArray, s: int, i: int) -> int:
+def heal_choice(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> EngineInt:
     """The cheapest Heal of side s that saves the card in lane i, as healer lane x 24 + ability id; -1 if none."""
     ability_table, lanes = ability_table_of(R), lanes_of(S)
     # The damage that must go: down to Health (\u201cmore than\u201d), or below it (\u201cat least\u201d).
@@ -1053,6 +1058,9 @@ def heal_choice(R: IntArray, S: IntArray, s: int, i: int) -> int:
         excess += 1
     if excess <= 0:
         return -1
+    # Python ints at first, then numpy integers computed from the ability ids and read from the ability table.
+    best: EngineInt
+    best_cost: EngineInt
     best, best_cost = -1, 1 << 30
     for heal in (HEAL_1, HEAL_2):
         for j in range(side_of(S)[s, S_BOARD_N]):
@@ -1063,7 +1071,7 @@ def heal_choice(R: IntArray, S: IntArray, s: int, i: int) -> int:
 
 
 @rules_kernel
-def resolve(R: IntArray, S: IntArray, s: int, i: int) -> bool:
+def resolve(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it; True if destroyed."""
     ability_table, lanes = ability_table_of(R), lanes_of(S)
     card = lane_card(S, s, i)
@@ -1083,7 +1091,7 @@ def resolve(R: IntArray, S: IntArray, s: int, i: int) -> bool:
 
 
 @rules_kernel
-def hit_player(R: IntArray, S: IntArray, d: int, amount: int, src: int, si: int) -> None:
+def hit_player(R: IntArray, S: IntArray, d: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt) -> None:
     """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate
     amount\u201d)."""
     side, game, counters, events, event_count = side_of(S), game_of(S), counters_of(S), events_of(S), event_count_of(S)
@@ -1107,7 +1115,7 @@ def hit_player(R: IntArray, S: IntArray, d: int, amount: int, src: int, si: int)
 
 
 @rules_kernel
-def fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> None:
+def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> None:
     """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast."""
     table = table_of(R)
     to_d = combat_damage(R, S, a, i, d, j)
@@ -1149,7 +1157,7 @@ def fix_bonuses(R: IntArray, S: IntArray) -> None:
 
 
 @inline_kernel
-def combat(R: IntArray, S: IntArray, a: int) -> None:
+def combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
     side, lanes, game, counters, events, event_count = (
         side_of(S),
@@ -1213,7 +1221,7 @@ def combat(R: IntArray, S: IntArray, a: int) -> None:
 
 
 @rules_kernel
-def predict_fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> int:
+def predict_fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> int:
     """What the fight would do, ignoring paid reactions: bit 0 = attacker destroyed, bit 1 = defender destroyed."""
     table = table_of(R)
     to_d = combat_damage(R, S, a, i, d, j)
@@ -1235,7 +1243,7 @@ def predict_fight(R: IntArray, S: IntArray, a: int, i: int, d: int, j: int) -> i
 
 
 @rules_kernel
-def lane_direct(R: IntArray, S: IntArray, a: int, i: int) -> int:
+def lane_direct(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt) -> int:
     """The Life Points lane i's attacker would take from the defending player, by its chosen mode, in `combat`'s
     order: Self Destruct with a card in front and Target with a card to hit deal none; Long Range deals its Attack
     over the defender; otherwise an unopposed attacker deals its direct damage."""
@@ -1256,7 +1264,7 @@ def lane_direct(R: IntArray, S: IntArray, a: int, i: int) -> int:
 
 
 @rules_kernel
-def predict_target(R: IntArray, S: IntArray, a: int, i: int) -> int:
+def predict_target(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt) -> int:
     """Target's worth, as `combat` plays it: the attacker hits the card it chose, the awake card in front still hits
     the attacker, Reflect sends half back; circles destroyed minus circles lost (paid reactions ignored)."""
     table, lanes = table_of(R), lanes_of(S)
@@ -1288,7 +1296,7 @@ def predict_target(R: IntArray, S: IntArray, a: int, i: int) -> int:
 
 
 @rules_kernel
-def lane_value(R: IntArray, S: IntArray, a: int, i: int) -> int:
+def lane_value(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt) -> int:
     """Lane i's worth to attacker a by its chosen mode: circles destroyed minus circles lost, plus Life Points taken
     times a Life Point's worth (Self Destruct: both cards; Long Range: its Attack; Target: `predict_target`)."""
     table, lanes = table_of(R), lanes_of(S)
@@ -1317,7 +1325,7 @@ def lane_value(R: IntArray, S: IntArray, a: int, i: int) -> int:
 
 
 @rules_kernel
-def lethal_attack(R: IntArray, S: IntArray, a: int) -> bool:
+def lethal_attack(R: IntArray, S: IntArray, a: EngineInt) -> bool:
     """Would attacker a's coming combat take the defending player's last Life Points? (Serenity not yet used.)"""
     side = side_of(S)
     d = 1 - a
@@ -1330,7 +1338,7 @@ def lethal_attack(R: IntArray, S: IntArray, a: int) -> bool:
 
 
 @rules_kernel
-def board_value(R: IntArray, S: IntArray, a: int) -> int:
+def board_value(R: IntArray, S: IntArray, a: EngineInt) -> int:
     """The coming combat's worth to attacker a: the lanes' worth, and a win outright above everything."""
     total = 0
     for i in range(side_of(S)[a, S_BOARD_N]):
@@ -1345,7 +1353,7 @@ def board_value(R: IntArray, S: IntArray, a: int) -> int:
 
 
 @rules_kernel
-def use_fireball(R: IntArray, S: IntArray, s: int, i: int) -> None:
+def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
     lanes, rng = lanes_of(S), rng_of(S)
     o = 1 - s
@@ -1393,7 +1401,7 @@ def use_fireball(R: IntArray, S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def use_sleep(R: IntArray, S: IntArray, s: int, i: int) -> None:
+def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
     lanes, game, rng = lanes_of(S), game_of(S), rng_of(S)
     o = 1 - s
@@ -1431,7 +1439,7 @@ def use_sleep(R: IntArray, S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def side_value(R: IntArray, S: IntArray, s: int) -> int:
+def side_value(R: IntArray, S: IntArray, s: EngineInt) -> int:
     """The coming combat's worth to side s, whether s attacks or defends."""
     if game_of(S)[G_ACTIVE] == s:
         return board_value(R, S, s)
@@ -1439,7 +1447,7 @@ def side_value(R: IntArray, S: IntArray, s: int) -> int:
 
 
 @rules_kernel
-def use_reorder(R: IntArray, S: IntArray, s: int, i: int) -> None:
+def use_reorder(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Reorder: swap two of your characters. Greedy: the swap that most improves the coming combat, if any."""
     side, game, rng, events, event_count = side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     n = side[s, S_BOARD_N]
@@ -1475,7 +1483,7 @@ def use_reorder(R: IntArray, S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def use_attack_boost(R: IntArray, S: IntArray, s: int, i: int) -> None:
+def use_attack_boost(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Attack Boost 2: +2 Attack to the cards on each side this turn (greedy: whenever it has a neighbour)."""
     lanes = lanes_of(S)
     neighbours = (1 if lane_card(S, s, i - 1) >= 0 else 0) + (1 if lane_card(S, s, i + 1) >= 0 else 0)
@@ -1486,7 +1494,7 @@ def use_attack_boost(R: IntArray, S: IntArray, s: int, i: int) -> None:
 
 
 @rules_kernel
-def use_restore(R: IntArray, S: IntArray, s: int, i: int) -> bool:
+def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
     table, zones, side, game, rng, events, event_count = (
         table_of(R),
@@ -1525,7 +1533,7 @@ def use_restore(R: IntArray, S: IntArray, s: int, i: int) -> bool:
 
 
 @rules_kernel
-def card_wanted(R: IntArray, S: IntArray, s: int, card: int) -> int:
+def card_wanted(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> int:
     """Greedy's wish for the next draw: resources while short of them, else the biggest character it could pay."""
     table, side = table_of(R), side_of(S)
     resources = side[s, S_TOTAL] + side[s, S_TOTAL + 1] + side[s, S_TOTAL + 2]
@@ -1538,7 +1546,7 @@ def card_wanted(R: IntArray, S: IntArray, s: int, card: int) -> int:
 
 
 @rules_kernel
-def use_future_sight(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> None:
+def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt) -> None:
     """Future Vision (look at the top 3) and Change the Future (look and rearrange them)."""
     zones, side, game, rng, events, event_count = (
         zones_of(S),
@@ -1579,7 +1587,7 @@ def use_future_sight(R: IntArray, S: IntArray, s: int, i: int, ability: int) -> 
 
 
 @rules_kernel
-def choose_lane_modes(R: IntArray, S: IntArray, a: int) -> None:
+def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
     table, lanes, rng = table_of(R), lanes_of(S), rng_of(S)
     d = 1 - a
@@ -1632,7 +1640,7 @@ def choose_lane_modes(R: IntArray, S: IntArray, a: int) -> None:
 
 
 @rules_kernel
-def precombat_abilities(R: IntArray, S: IntArray, s: int) -> None:
+def precombat_abilities(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Fireball, Sleep, Reorder and Attack Boost 2 of side s, lane by lane (in either side's turn)."""
     if side_abilities(R, S, s) & PRECOMBAT_ABILITIES == 0 or not may_act(R, S, s):
         return
@@ -1651,7 +1659,7 @@ def precombat_abilities(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def card_management(R: IntArray, S: IntArray, s: int) -> None:
+def card_management(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Restore (then play what it brought back), Change the Future and Future Vision, in the owner's turn."""
     if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES == 0:
         return
@@ -1670,7 +1678,7 @@ def card_management(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @rules_kernel
-def has_serenity(R: IntArray, S: IntArray, s: int) -> bool:
+def has_serenity(R: IntArray, S: IntArray, s: EngineInt) -> bool:
     """A card with Serenity is in play on side s."""
     for i in range(side_of(S)[s, S_BOARD_N]):
         card = lane_card(S, s, i)
@@ -1680,7 +1688,7 @@ def has_serenity(R: IntArray, S: IntArray, s: int) -> bool:
 
 
 @rules_kernel
-def use_serenity(R: IntArray, S: IntArray, d: int) -> None:
+def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
     """Serenity: discard the card; damage is ignored for the rest of the turn. Greedy: only to stop a lethal attack."""
     opts, zones, game, events, event_count = options_of(R), zones_of(S), game_of(S), events_of(S), event_count_of(S)
     for i in range(side_of(S)[d, S_BOARD_N]):
@@ -1703,7 +1711,7 @@ def use_serenity(R: IntArray, S: IntArray, d: int) -> None:
 
 
 @inline_kernel
-def start_turn(R: IntArray, S: IntArray, s: int) -> None:
+def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """A new turn for side s: per-turn flags clear on both sides, then the draw."""
     side, lanes, game, events, event_count = side_of(S), lanes_of(S), game_of(S), events_of(S), event_count_of(S)
     game[G_TURN] += 1
@@ -1722,7 +1730,7 @@ def start_turn(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @inline_kernel
-def play_turn(R: IntArray, S: IntArray, s: int) -> None:
+def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """One whole turn of side s, in the document's order."""
     opts, side, lanes, game, events, event_count = (
         options_of(R),
@@ -1759,7 +1767,9 @@ def play_turn(R: IntArray, S: IntArray, s: int) -> None:
 
 
 @inline_kernel
-def setup_match(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: int, policy_b: int) -> None:
+def setup_match(
+    R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: EngineInt, policy_b: EngineInt
+) -> None:
     """Fresh arrays, both decks shuffled (A then B), 2 Life Points and 5 cards each."""
     zones, side, game, rng = zones_of(S), side_of(S), game_of(S), rng_of(S)
     # Zones are read only up to their counts and a lane is cleared when a card enters it, so no full clear.
@@ -1780,7 +1790,7 @@ def setup_match(R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, po
 
 
 @inline_kernel
-def play_match(R: IntArray, S: IntArray, first: int) -> None:
+def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
     """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
     opts, game, events, event_count = options_of(R), game_of(S), events_of(S), event_count_of(S)
     s = first
@@ -1801,8 +1811,8 @@ def play_matches(
     deck_b: IntArray,
     seeds: IntArray,
     first: Any,
-    policy_a: int,
-    policy_b: int,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
     winners: Any,
     turns: Any,
 ) -> None:
@@ -1852,13 +1862,13 @@ def ability_table() -> IntArray:
 
 def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
     """Every card as a row of integers, every ability as a count per card; info findings for what is skipped."""
-    rows: list[list[int]] = []
+    rows: list[list[EngineInt]] = []
     counts = np.zeros((len(cardset), N_ABILITIES), dtype=np.int64)
     findings: list[Finding] = []
     stack = bool(options["allow_duplicate_abilities"])
     for index, entry in enumerate(cardset):
         card = entry.card
-        if card.kind == "resource":
+        if isinstance(card, Resource):
             colour = resource_colour(card)
             if colour is None:
                 findings.append(
@@ -1870,11 +1880,11 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                         "color",
                     )
                 )
-            rows.append(
-                [KIND_RESOURCE, NO_COLOUR if colour is None else COLOURS.index(colour)] + [0] * (TABLE_COLUMNS - 2)
-            )
+            resource_row: list[EngineInt] = [KIND_RESOURCE, NO_COLOUR if colour is None else COLOURS.index(colour)]
+            rows.append(resource_row + [0] * (TABLE_COLUMNS - 2))
             continue
-        for written in card.abilities:  # type: ignore[attr-defined]
+        assert isinstance(card, Character), "a circles card is a character or a resource"
+        for written in card.abilities:
             ability = find_ability(written)
             if ability is None:
                 findings.append(
@@ -1895,7 +1905,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         def number(*names: str, row: IntArray = row) -> int:
             return sum(int(row[ABILITY_INDEX[n]]) * ABILITIES[ABILITY_INDEX[n]].number for n in names)
 
-        red, blue, green = card.red, card.blue, card.green  # type: ignore[attr-defined]
+        red, blue, green = card.red, card.blue, card.green
         rows.append(
             [
                 KIND_CHARACTER,
@@ -1905,7 +1915,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 green,
                 red + blue + green,
                 card.attack,
-                card.health,  # type: ignore[attr-defined]
+                card.health,
                 number("Armor 1", "Armor 2"),
                 number("Armor Piercing 1", "Armor Piercing 2"),
                 number("Attack Boost 1"),
