@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.cards import CardSet, Deck, DeckLine, Finding, Options
+from workbench.cards import CardEntry, CardSet, Deck, DeckLine, Finding, Options
+from workbench.rulesets.plasma.cards import PlasmaCard
 
 DECK_SIZE = 40
 """Two decks of exactly 40 cards."""
@@ -48,17 +49,21 @@ def _line(deck: Deck, number: int) -> DeckLine:
     return next(line for line in deck.lines if line.line == number)
 
 
-def _check_subtypes(deck: Deck, counts: dict[str, tuple[object, int, int]]) -> list[Finding]:
+def _subtype(entry: CardEntry) -> str:
+    return entry.card.subtype.strip() if isinstance(entry.card, PlasmaCard) else ""
+
+
+def _check_subtypes(deck: Deck, counts: dict[str, tuple[CardEntry, int, int]]) -> list[Finding]:
     first_line_of: dict[str, int] = {}
     for entry, _copies, first in sorted(counts.values(), key=lambda item: item[2]):
-        subtype = entry.card.subtype.strip()  # type: ignore[attr-defined]
+        subtype = _subtype(entry)
         if subtype:
             first_line_of.setdefault(subtype.casefold(), first)
     if len(first_line_of) <= SUBTYPES_MAX:
         return []
     names = []
     for entry, _copies, first in sorted(counts.values(), key=lambda item: item[2]):
-        subtype = entry.card.subtype.strip()  # type: ignore[attr-defined]
+        subtype = _subtype(entry)
         if subtype and subtype.casefold() in first_line_of and first_line_of[subtype.casefold()] == first:
             names.append(subtype)
     # Point at the line that brings in the fourth subtype: that is the card to reconsider.

@@ -52,6 +52,8 @@ from workbench.engines import (
     MAX_TRACE_EVENTS,
     CompiledCards,
     Engine,
+    EngineBool,
+    EngineInt,
     IntArray,
     begin_match_counters,
     count_draw,
@@ -59,6 +61,7 @@ from workbench.engines import (
     inline_kernel,
     log_event,
     new_counters,
+    no_nrt_options,
     published_counters,
     rng_below,
     rng_seed,
@@ -234,7 +237,14 @@ HOLD = -2
 
 
 def trace_event(
-    events: IntArray | None, count: IntArray, turn: int, player: int, code: int, card: int, other: int, amount: int
+    events: IntArray | None,
+    count: IntArray,
+    turn: EngineInt,
+    player: EngineInt,
+    code: EngineInt,
+    card: EngineInt,
+    other: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """`log_event` when tracing; nothing in a batch, which passes None for `events`.
 
@@ -246,7 +256,7 @@ def trace_event(
         log_event(events, count, turn, player, code, card, other, amount)
 
 
-@overload(trace_event, jit_options={"_nrt": False}, strict=False)
+@overload(trace_event, jit_options=no_nrt_options(), strict=False)
 def _compiled_trace_event(
     events: Any, count: Any, turn: Any, player: Any, code: Any, card: Any, other: Any, amount: Any
 ) -> Any:
@@ -264,7 +274,7 @@ def _compiled_trace_event(
 
 
 @inline_kernel
-def refresh_stats(table: IntArray, st: Any, p: int, i: int) -> None:
+def refresh_stats(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """Recompute the effective power and resolve of p's creature in slot i: printed + equipment + this turn +
     battlefield. Called wherever one of those changes, so reading them is one load."""
     card = st.board[p, i, B_CARD]
@@ -279,26 +289,26 @@ def refresh_stats(table: IntArray, st: Any, p: int, i: int) -> None:
 
 
 @inline_kernel
-def refresh_side(table: IntArray, st: Any, p: int) -> None:
+def refresh_side(table: IntArray, st: Any, p: EngineInt) -> None:
     """Recompute every creature of p (after a battlefield change or when this turn's bonuses end)."""
     for i in range(st.side[p, S_BOARD]):
         refresh_stats(table, st, p, i)
 
 
 @inline_kernel
-def creature_power(table: IntArray, st: Any, p: int, i: int) -> int:
+def creature_power(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Power of p's creature in slot i: printed + equipment + this turn + battlefield."""
     return st.board[p, i, B_POWER]
 
 
 @inline_kernel
-def creature_resolve(table: IntArray, st: Any, p: int, i: int) -> int:
+def creature_resolve(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Resolve of p's creature in slot i: printed + equipment + this turn + battlefield."""
     return st.board[p, i, B_RESOLVE]
 
 
 @inline_kernel
-def damage_to_destroy(table: IntArray, st: Any, p: int, i: int) -> int:
+def damage_to_destroy(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """How much more damage destroys p's creature in slot i (0 or less: it is already destroyed)."""
     left = creature_resolve(table, st, p, i) - st.board[p, i, B_DAMAGE]
     if st.options[O_MORE_THAN] == 1:
@@ -307,7 +317,7 @@ def damage_to_destroy(table: IntArray, st: Any, p: int, i: int) -> int:
 
 
 @inline_kernel
-def find_uid(st: Any, p: int, uid: int) -> int:
+def find_uid(st: Any, p: EngineInt, uid: EngineInt) -> int:
     """The slot of p's creature with this uid, or -1 when it has left the field."""
     if uid < 0:
         return -1
@@ -318,7 +328,7 @@ def find_uid(st: Any, p: int, uid: int) -> int:
 
 
 @inline_kernel
-def can_attack(st: Any, p: int, i: int) -> bool:
+def can_attack(st: Any, p: EngineInt, i: EngineInt) -> bool:
     """Untapped, not held back this battle phase, and (with summoning sickness) not played this turn."""
     if st.board[p, i, B_TAPPED] == 1 or st.board[p, i, B_HELD] == 1:
         return False
@@ -326,7 +336,7 @@ def can_attack(st: Any, p: int, i: int) -> bool:
 
 
 @inline_kernel
-def can_be_attacked(st: Any, q: int, i: int) -> bool:
+def can_be_attacked(st: Any, q: EngineInt, i: EngineInt) -> bool:
     """Any enemy creature may be chosen, or only untapped ones when `attack_tapped_creatures` is off."""
     return st.options[O_ATTACK_TAPPED] == 1 or st.board[q, i, B_TAPPED] == 0
 
@@ -337,7 +347,7 @@ def can_be_attacked(st: Any, q: int, i: int) -> bool:
 
 
 @inline_kernel
-def end_match(st: Any, winner: int) -> None:
+def end_match(st: Any, winner: EngineInt) -> None:
     """The first result sticks: later damage in the same step cannot change it."""
     if st.game[G_OVER] == 0:
         st.game[G_OVER] = 1
@@ -345,7 +355,7 @@ def end_match(st: Any, winner: int) -> None:
 
 
 @inline_kernel
-def remove_creature(st: Any, p: int, i: int) -> None:
+def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
     """Take slot i off p's field, keeping the order of the others (equipment under it goes with it)."""
     n = st.side[p, S_BOARD]
     for j in range(i, n - 1):
@@ -359,9 +369,9 @@ def destroy_creature(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    i: int,
-    source: int,
+    p: EngineInt,
+    i: EngineInt,
+    source: EngineInt,
 ) -> None:
     """Destroy p's creature in slot i (`source` is the card that destroyed it outright, or -1)."""
     card = st.board[p, i, B_CARD]
@@ -394,10 +404,10 @@ def remove_if_destroyed(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    i: int,
-    q: int,
-    j: int,
+    p: EngineInt,
+    i: EngineInt,
+    q: EngineInt,
+    j: EngineInt,
 ) -> None:
     """`remove_the_dead` after damage to p's creature in slot i and q's in slot j (q != p; j = -1 when only one
     creature took damage): only those can have been destroyed, since every other creature was checked when it last
@@ -419,9 +429,9 @@ def hit_player(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    owner: int,
-    source: int,
-    amount: int,
+    owner: EngineInt,
+    source: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """`owner`'s card `source` deals `amount` to the opponent's Healthshards."""
     target = 1 - owner
@@ -437,11 +447,11 @@ def damage_creature(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    owner: int,
-    source: int,
-    q: int,
-    i: int,
-    amount: int,
+    owner: EngineInt,
+    source: EngineInt,
+    q: EngineInt,
+    i: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """`owner`'s card `source` puts `amount` damage on q's creature in slot i (destruction is checked after)."""
     st.board[q, i, B_DAMAGE] += amount
@@ -453,9 +463,9 @@ def damage_creature(
 def heal_player(
     st: Any,
     events: IntArray | None,
-    p: int,
-    source: int,
-    amount: int,
+    p: EngineInt,
+    source: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """p gains Healthshards, up to `healthshards_cap` (0: no cap)."""
     life = st.side[p, S_LIFE] + amount
@@ -472,7 +482,7 @@ def draw_card(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p draws the top card; from an empty deck p draws nothing (or loses, with `deck_out_loses`)."""
     if st.side[p, S_DRAWN] >= st.side[p, S_DECK]:
@@ -489,7 +499,7 @@ def draw_card(
 
 
 @inline_kernel
-def remove_from_hand(st: Any, p: int, h: int) -> int:
+def remove_from_hand(st: Any, p: EngineInt, h: EngineInt) -> int:
     """Take hand position h out of p's hand (order kept); returns the card."""
     card = st.hand[p, h]
     n = st.side[p, S_HAND]
@@ -500,7 +510,7 @@ def remove_from_hand(st: Any, p: int, h: int) -> int:
 
 
 @inline_kernel
-def enter_field(table: IntArray, st: Any, p: int, card: int) -> int:
+def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     """Put a creature on p's field, untapped and (for summoning sickness) just played; returns its uid."""
     i = st.side[p, S_BOARD]
     for f in range(BOARD_WIDTH):
@@ -525,10 +535,10 @@ def enter_field(table: IntArray, st: Any, p: int, card: int) -> int:
 def choose_enemy_target(
     table: IntArray,
     st: Any,
-    p: int,
-    amount: int,
-    destroys: bool,
-    policy: int,
+    p: EngineInt,
+    amount: EngineInt,
+    destroys: EngineBool,
+    policy: EngineInt,
 ) -> int:
     """The slot of the opponent's creature p's damage or destroy clause hits, or -1 when there is none.
 
@@ -557,8 +567,8 @@ def choose_enemy_target(
 def choose_own_target(
     table: IntArray,
     st: Any,
-    p: int,
-    policy: int,
+    p: EngineInt,
+    policy: EngineInt,
 ) -> int:
     """The slot of p's creature a bonus goes to, or -1. Greedy: the strongest creature that can still attack."""
     n = st.side[p, S_BOARD]
@@ -587,11 +597,11 @@ def apply_effects(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    card: int,
-    mode: int,
-    own_uid: int,
-    enemy_uid: int,
+    p: EngineInt,
+    card: EngineInt,
+    mode: EngineInt,
+    own_uid: EngineInt,
+    enemy_uid: EngineInt,
 ) -> None:
     """Run p's card's clauses in order.
 
@@ -654,7 +664,7 @@ def apply_effects(
 
 
 @inline_kernel
-def can_play(table: IntArray, st: Any, p: int, h: int) -> bool:
+def can_play(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> bool:
     """p can pay for hand card h, and it has somewhere to go (equipment needs a creature; one battlefield)."""
     card = st.hand[p, h]
     if table[card, T_COST] > st.side[p, S_PLASMA]:
@@ -673,10 +683,10 @@ def play_card(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    h: int,
-    own_uid: int,
-    enemy_uid: int,
+    p: EngineInt,
+    h: EngineInt,
+    own_uid: EngineInt,
+    enemy_uid: EngineInt,
 ) -> None:
     """p pays for and plays hand card h (legality is the caller's: see `can_play`).
 
@@ -716,7 +726,7 @@ def play_card(
 
 
 @inline_kernel
-def kills_best_enemy(table: IntArray, st: Any, p: int, card: int) -> int:
+def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     """The cost of the costliest enemy creature this card's damage or destroy clauses would destroy, or -1."""
     q = 1 - p
     best = -1
@@ -736,10 +746,10 @@ def kills_best_enemy(table: IntArray, st: Any, p: int, card: int) -> int:
 def spell_value(
     table: IntArray,
     st: Any,
-    p: int,
-    card: int,
-    with_bonuses: bool,
-    with_plasma: bool,
+    p: EngineInt,
+    card: EngineInt,
+    with_bonuses: EngineBool,
+    with_plasma: EngineBool,
 ) -> int:
     """Greedy's worth of playing a non-creature effect now (0: not worth a card).
 
@@ -786,8 +796,8 @@ def spell_value(
 def greedy_play_value(
     table: IntArray,
     st: Any,
-    p: int,
-    h: int,
+    p: EngineInt,
+    h: EngineInt,
 ) -> int:
     """Greedy's worth of playing hand card h in the play phase: curve out (the costliest creature first).
 
@@ -824,7 +834,7 @@ def play_value_of_card(kind: int, cost: int, plasma_gain: int) -> int:
 
 
 @rules_kernel
-def random_play(table: IntArray, st: Any, p: int) -> int:
+def random_play(table: IntArray, st: Any, p: EngineInt) -> int:
     """Random policy: any card p can play now, or stop, each equally likely (kept out of greedy's inlined path)."""
     n = st.side[p, S_HAND]
     legal = 0
@@ -844,7 +854,7 @@ def random_play(table: IntArray, st: Any, p: int) -> int:
 def choose_play(
     table: IntArray,
     st: Any,
-    p: int,
+    p: EngineInt,
 ) -> int:
     """The hand position p plays next in the play phase, or -1 to stop."""
     n = st.side[p, S_HAND]
@@ -881,7 +891,7 @@ def choose_play(
 def wants_coin(
     table: IntArray,
     st: Any,
-    p: int,
+    p: EngineInt,
 ) -> bool:
     """Whether p flips the coin now. Greedy: when +1 plasma pays for a card that costs exactly one more."""
     if st.side[p, S_COIN] == 0:
@@ -900,7 +910,7 @@ def wants_coin(
 
 
 @inline_kernel
-def flip_coin(st: Any, events: IntArray, p: int) -> None:
+def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
     st.side[p, S_COIN] = 0
     st.side[p, S_PLASMA] += 1
@@ -913,7 +923,7 @@ def play_phase(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p plays cards until the policy stops or nothing more can be paid for."""
     for _ in range(MAX_DECK + 1):
@@ -936,11 +946,11 @@ def play_phase(
 def combat_instant_value(
     table: IntArray,
     st: Any,
-    x: int,
-    card: int,
-    own: int,
-    enemy: int,
-    window: int,
+    x: EngineInt,
+    card: EngineInt,
+    own: EngineInt,
+    enemy: EngineInt,
+    window: EngineInt,
 ) -> int:
     """Greedy's worth of instant `card` for x around an attack: own/enemy are the fighting slots (-1: none)."""
     y = 1 - x
@@ -981,7 +991,7 @@ def combat_instant_value(
 
 
 @rules_kernel
-def random_instant(table: IntArray, st: Any, x: int) -> int:
+def random_instant(table: IntArray, st: Any, x: EngineInt) -> int:
     """Random policy: any Instant x can pay for, or none, each equally likely."""
     n = st.side[x, S_HAND]
     legal = 0
@@ -1003,10 +1013,10 @@ def random_instant(table: IntArray, st: Any, x: int) -> int:
 def choose_instant(
     table: IntArray,
     st: Any,
-    x: int,
-    window: int,
-    own: int,
-    enemy: int,
+    x: EngineInt,
+    window: EngineInt,
+    own: EngineInt,
+    enemy: EngineInt,
 ) -> int:
     """The hand position of the instant x plays in this window, or -1."""
     n = st.side[x, S_HAND]
@@ -1033,7 +1043,7 @@ def choose_instant(
 
 
 @inline_kernel
-def has_instant_to_play(table: IntArray, st: Any, x: int) -> bool:
+def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
     """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call)."""
     plasma = st.side[x, S_PLASMA]
     if plasma < st.side[x, S_CHEAPEST_INSTANT]:
@@ -1051,10 +1061,10 @@ def instant_window(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    x: int,
-    window: int,
-    own_uid: int,
-    enemy_uid: int,
+    x: EngineInt,
+    window: EngineInt,
+    own_uid: EngineInt,
+    enemy_uid: EngineInt,
 ) -> None:
     """x may play Instants: one around an attack, any number at the end of the opponent's turn."""
     plays = 1 if window != WINDOW_END else MAX_DECK
@@ -1080,10 +1090,10 @@ def fight(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    a: int,
-    q: int,
-    d: int,
+    p: EngineInt,
+    a: EngineInt,
+    q: EngineInt,
+    d: EngineInt,
 ) -> None:
     """p's creature in slot a and q's in slot d deal their power to each other at once; both end tapped."""
     power_a = creature_power(table, st, p, a)
@@ -1099,9 +1109,9 @@ def fight(
 def choose_blocker(
     table: IntArray,
     st: Any,
-    q: int,
-    p: int,
-    a: int,
+    q: EngineInt,
+    p: EngineInt,
+    a: EngineInt,
 ) -> int:
     """The untapped creature q blocks p's direct attacker (slot a) with, or -1 to take the hit.
 
@@ -1157,9 +1167,9 @@ def attack(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
-    a: int,
-    target: int,
+    p: EngineInt,
+    a: EngineInt,
+    target: EngineInt,
 ) -> None:
     """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`."""
     q = 1 - p
@@ -1213,7 +1223,7 @@ def attack(
 
 
 @inline_kernel
-def greedy_attack_choice(table: IntArray, st: Any, p: int, a: int) -> int:
+def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> int:
     """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
 
     In order: a direct attack when the ready attackers are lethal and nothing can block; an attack that destroys a
@@ -1263,7 +1273,7 @@ def greedy_attack_choice(table: IntArray, st: Any, p: int, a: int) -> int:
 
 
 @rules_kernel
-def random_attack(st: Any, p: int, ready: int) -> tuple[int, int]:
+def random_attack(st: Any, p: EngineInt, ready: EngineInt) -> tuple[int, int]:
     """Random policy: one of p's `ready` creatures, and hold, direct, or any creature it may attack, equally likely."""
     q = 1 - p
     a = -1
@@ -1296,7 +1306,7 @@ def random_attack(st: Any, p: int, ready: int) -> tuple[int, int]:
 def choose_attack(
     table: IntArray,
     st: Any,
-    p: int,
+    p: EngineInt,
 ) -> tuple[int, int]:
     """(attacker slot, target) for p's next attack, or (-1, HOLD) when the battle phase is over.
 
@@ -1337,7 +1347,7 @@ def battle_phase(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p attacks with each creature the policy sends, one attack at a time."""
     for i in range(st.side[p, S_BOARD]):
@@ -1357,7 +1367,7 @@ def battle_phase(
 
 
 @inline_kernel
-def has_trigger(table: IntArray, card: int) -> bool:
+def has_trigger(table: IntArray, card: EngineInt) -> bool:
     """Whether a battlefield has clauses that happen (anything but its lasting power and resolve bonuses)."""
     for c in range(table[card, T_CLAUSES]):
         op = table[card, T_CLAUSE0 + 2 * c]
@@ -1372,7 +1382,7 @@ def start_turn(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """Untap, summoning sickness ends, plasma = your turn number (the rest is lost), draw 1, battlefield fires."""
     st.game[G_TURN] += 1
@@ -1399,7 +1409,7 @@ def end_turn(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """The opponent's last use of their leftover plasma, then "this turn" bonuses end (and damage, by option)."""
     if has_instant_to_play(table, st, 1 - p):
@@ -1426,7 +1436,7 @@ def end_turn(
 
 
 @inline_kernel
-def greedy_mulligan_choice(table: IntArray, st: Any, p: int) -> int:
+def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
     """The hand position greedy sends back, or -1 to keep: the costliest card when it costs 5 or more, or when the
     hand has nothing to play on the first two turns."""
     n = st.side[p, S_HAND]
@@ -1451,7 +1461,7 @@ def mulligan(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """Up to 3 times: set a card aside and draw 1; the set-aside cards are then shuffled back into the deck."""
     # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
@@ -1489,12 +1499,13 @@ def setup_match(
     events: IntArray | None,
     deck_a: IntArray,
     deck_b: IntArray,
-    seed: int,
-    first: int,
-    policy_a: int,
-    policy_b: int,
+    seed: EngineInt,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
 ) -> None:
     """Shuffle both decks, 20 Healthshards each, draw 5 and mulligan (first player first); the second gets the coin."""
+    p: EngineInt  # a loop counter, then `first` or `1 - first`
     rng_seed(st.rng, seed)
     for p in range(2):
         deck = deck_a if p == 0 else deck_b
@@ -1573,8 +1584,8 @@ def play_matches(
     deck_b: IntArray,
     seeds: IntArray,
     first: Any,
-    policy_a: int,
-    policy_b: int,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
     winners: Any,
     turns: Any,
     counters: IntArray,
