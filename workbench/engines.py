@@ -27,14 +27,16 @@ from workbench.cards import Deck, Finding, WorkbenchInputError
 
 IntArray = npt.NDArray[np.int64]
 
-EngineInt: TypeAlias = int | np.integer[Any]
+EngineInt: TypeAlias = int | np.signedinteger[Any]
 """An integer a kernel takes: a Python int or a numpy integer, alike.
 
 Kernels are passed both. Loop counters and most constants are Python ints, but a value read from a state or table
 array (a card id, a side, a turn) is a numpy integer (`np.int64`) when the kernels run as plain Python under
 `NUMBA_DISABLE_JIT=1`, and engines pass some constants as `np.int64(...)` on purpose (see `rules_kernel`). Numba
 ignores annotations (compiled, both are machine integers), so this alias only tells type checkers what a kernel is
-really given; kernels' integer parameters use it instead of `int`."""
+really given; kernels' integer parameters use it instead of `int`. Signed only, as every array a kernel reads is
+(int64; seeds are made int64 before a batch): numpy's stubs type `int + np.integer` as Any, and an array indexed
+by Any as an array, where `int + np.signedinteger` stays a numpy integer and indexes to a scalar."""
 
 EngineBool: TypeAlias = bool | np.bool_
 """A yes/no a kernel takes: a Python bool or a numpy bool (engines pass `np.bool_(True)` constants, for the same
@@ -175,7 +177,7 @@ def rng_next(state: IntArray) -> int:
 
 
 @inline_kernel
-def rng_below(state: IntArray, n: EngineInt) -> int:
+def rng_below(state: IntArray, n: EngineInt) -> EngineInt:
     """A uniform integer in [0, n) for 0 < n < 2**31 (multiply-shift: no modulo bias worth measuring)."""
     return (rng_next(state) * n) >> 32
 

@@ -997,7 +997,9 @@ def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt
 
 
 @rules_kernel
-def hit(R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt) -> int:
+def hit(
+    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
+) -> EngineInt:
     """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
     table, lanes, game, counters, events, event_count = (
         table_of(R),
@@ -1159,6 +1161,8 @@ def fix_bonuses(R: IntArray, S: IntArray) -> None:
 @inline_kernel
 def combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    back_to_d: EngineInt
     side, lanes, game, counters, events, event_count = (
         side_of(S),
         lanes_of(S),
@@ -1449,6 +1453,9 @@ def side_value(R: IntArray, S: IntArray, s: EngineInt) -> int:
 @rules_kernel
 def use_reorder(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Reorder: swap two of your characters. Greedy: the swap that most improves the coming combat, if any."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best_i: EngineInt
+    best_j: EngineInt
     side, game, rng, events, event_count = side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
     n = side[s, S_BOARD_N]
     best_i, best_j = -1, -1
@@ -1496,6 +1503,8 @@ def use_attack_boost(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> No
 @rules_kernel
 def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    pick: EngineInt
     table, zones, side, game, rng, events, event_count = (
         table_of(R),
         zones_of(S),

@@ -539,7 +539,7 @@ def choose_enemy_target(
     amount: EngineInt,
     destroys: EngineBool,
     policy: EngineInt,
-) -> int:
+) -> EngineInt:
     """The slot of the opponent's creature p's damage or destroy clause hits, or -1 when there is none.
 
     Greedy: a creature the clause destroys, the costliest first (then the strongest); else the strongest.
@@ -569,7 +569,7 @@ def choose_own_target(
     st: Any,
     p: EngineInt,
     policy: EngineInt,
-) -> int:
+) -> EngineInt:
     """The slot of p's creature a bonus goes to, or -1. Greedy: the strongest creature that can still attack."""
     n = st.side[p, S_BOARD]
     if n == 0:
@@ -610,6 +610,8 @@ def apply_effects(
     MODE_TRIGGER (battlefields): bonuses are read from the battlefield itself, so only the other clauses happen.
     Damage and destroy clauses hit `enemy_uid` when it is still on the field, else a chosen enemy creature.
     """
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    slot: EngineInt
     policy = st.side[p, S_POLICY]
     q = 1 - p
     for c in range(table[card, T_CLAUSES]):
@@ -692,6 +694,8 @@ def play_card(
 
     `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target.
     """
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    slot: EngineInt
     card = remove_from_hand(st, p, h)
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
