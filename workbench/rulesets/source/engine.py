@@ -52,6 +52,8 @@ from workbench.engines import (
     MAX_TRACE_EVENTS,
     CompiledCards,
     Engine,
+    EngineBool,
+    EngineInt,
     IntArray,
     begin_match_counters,
     count_draw,
@@ -244,7 +246,7 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
 
 
 @inline_kernel
-def st_of(table: IntArray, mon: IntArray, m: int, s: int, active: int) -> int:
+def st_of(table: IntArray, mon: IntArray, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Monster m's ST for symbol s on player `active`'s turn: printed + lasting + this turn + equipment, at least 0."""
     value = table[mon[m, M_CARD], T_ST + s] + mon[m, M_PERM_ST + s] + mon[m, M_TMP_ST + s]
     if active == mon[m, M_OWNER]:
@@ -255,7 +257,7 @@ def st_of(table: IntArray, mon: IntArray, m: int, s: int, active: int) -> int:
 
 
 @inline_kernel
-def spaces_for_st(value: int) -> int:
+def spaces_for_st(value: EngineInt) -> int:
     """The document's movement table: 0 -> 0, 1-25 -> 1, 26-50 -> 2, 51-75 -> 3, 76+ -> 4 spaces."""
     if value <= 0:
         return 0
@@ -269,7 +271,7 @@ def spaces_for_st(value: int) -> int:
 
 
 @inline_kernel
-def move_bonus(mon: IntArray, m: int, active: int) -> int:
+def move_bonus(mon: IntArray, m: EngineInt, active: EngineInt) -> int:
     """Extra spaces per move from lasting, this-turn and equipment changes."""
     bonus = mon[m, M_PERM_MOVE] + mon[m, M_TMP_MOVE]
     bonus += mon[m, M_EQY_MOVE] if active == mon[m, M_OWNER] else mon[m, M_EQO_MOVE]
@@ -277,14 +279,14 @@ def move_bonus(mon: IntArray, m: int, active: int) -> int:
 
 
 @inline_kernel
-def move_distance(table: IntArray, mon: IntArray, m: int, s: int, active: int) -> int:
+def move_distance(table: IntArray, mon: IntArray, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0."""
     d = spaces_for_st(st_of(table, mon, m, s, active)) + move_bonus(mon, m, active)
     return d if d > 0 else 0
 
 
 @inline_kernel
-def may_attack(mon: IntArray, m: int, active: int) -> bool:
+def may_attack(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
     """False while a `cannot attack` clause holds (lasting, this turn, or an active equipment card)."""
     if mon[m, M_NOATTACK] > 0 or mon[m, M_TMP_NOATTACK] > 0:
         return False
@@ -293,7 +295,7 @@ def may_attack(mon: IntArray, m: int, active: int) -> bool:
 
 
 @inline_kernel
-def monster_value(table: IntArray, mon: IntArray, m: int, active: int) -> int:
+def monster_value(table: IntArray, mon: IntArray, m: EngineInt, active: EngineInt) -> int:
     """What greedy play thinks a monster on the map is worth: its ST total."""
     total = 0
     for s in range(SYMBOLS):
@@ -302,7 +304,7 @@ def monster_value(table: IntArray, mon: IntArray, m: int, active: int) -> int:
 
 
 @inline_kernel
-def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: int) -> tuple[int, int, int]:
+def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt) -> tuple[int, int, int]:
     """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over p's slots."""
     monsters = 0
     terrestrial = 0
@@ -321,40 +323,49 @@ def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: int) -> tupl
 
 
 @inline_kernel
-def occupied_spaces(mp: IntArray, mon: IntArray, game: IntArray, p: int) -> tuple[int, int]:
+def occupied_spaces(mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt) -> tuple[int, int]:
     """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
     _, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
     return terrestrial, otherworldly
 
 
 @rules_kernel
-def meets_requirements(table: IntArray, mp: IntArray, mon: IntArray, game: IntArray, p: int, card: int) -> bool:
+def meets_requirements(
+    table: IntArray, mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt, card: EngineInt
+) -> bool:
     """Whether player p's monsters occupy enough terrestrial and otherworldly spaces for `card`."""
     terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
     return requirements_met(table, card, terrestrial, otherworldly)
 
 
 @inline_kernel
-def requirements_met(table: IntArray, card: int, terrestrial: int, otherworldly: int) -> bool:
+def requirements_met(table: IntArray, card: EngineInt, terrestrial: EngineInt, otherworldly: EngineInt) -> bool:
     """Whether `terrestrial` and `otherworldly` occupied spaces meet `card`'s requirements."""
     return terrestrial >= table[card, T_TERR] and otherworldly >= table[card, T_OTHER]
 
 
 @inline_kernel
-def forward_step(mp: IntArray, space: int, p: int, k: int) -> int:
+def forward_step(mp: IntArray, space: EngineInt, p: EngineInt, k: EngineInt) -> int:
     """Player p's k-th (0 or 1) forward road step from `space`, or -1."""
     return mp[space, MP_FWD_A0 + 2 * p + k]
 
 
 @inline_kernel
-def progress(mp: IntArray, space: int, p: int) -> int:
+def progress(mp: IntArray, space: EngineInt, p: EngineInt) -> int:
     """Road steps from player p's summoning space to `space`."""
     return mp[space, MP_PROGRESS_A + p]
 
 
 @inline_kernel
 def adjacent_enemy(
-    table: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, m: int, active: int
+    table: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    rng: IntArray,
+    m: EngineInt,
+    active: EngineInt,
 ) -> int:
     """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
     p = mon[m, M_OWNER]
@@ -382,7 +393,7 @@ def adjacent_enemy(
 
 
 @rules_kernel
-def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: int, p: int) -> int:
+def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
     best = -1
     for s in range(cells.shape[0]):
@@ -404,7 +415,14 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: in
 
 @rules_kernel
 def remove_equipment(
-    table: IntArray, mon: IntArray, sup: IntArray, events: IntArray, ec: IntArray, game: IntArray, p: int, k: int
+    table: IntArray,
+    mon: IntArray,
+    sup: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    game: IntArray,
+    p: EngineInt,
+    k: EngineInt,
 ) -> None:
     """Send player p's support card k to the Done Zone, taking an equipment card's changes off its monster."""
     card = sup[p, k, SU_CARD]
@@ -426,7 +444,7 @@ def remove_equipment(
 
 
 @rules_kernel
-def equipment_changes(table: IntArray, mon: IntArray, card: int, m: int, sign: int) -> None:
+def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
     """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active."""
     active = table[card, T_ACTIVE]
     for s in range(SYMBOLS):
@@ -454,8 +472,8 @@ def destroy_monster(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
-    by_card: int,
+    m: EngineInt,
+    by_card: EngineInt,
 ) -> None:
     """Monster m is destroyed: its equipment goes to the Done Zone, a token goes back to its token deck."""
     card = mon[m, M_CARD]
@@ -473,7 +491,9 @@ def destroy_monster(
 
 
 @rules_kernel
-def place_monster(mon: IntArray, cells: IntArray, game: IntArray, card: int, p: int, space: int) -> int:
+def place_monster(
+    mon: IntArray, cells: IntArray, game: IntArray, card: EngineInt, p: EngineInt, space: EngineInt
+) -> int:
     """Put `card` for player p on a free `space` in the lowest free monster slot; returns the slot (-1: none)."""
     free = ~(game[G_MONSTERS] | game[G_MONSTERS + 1]) & ((1 << mon.shape[0]) - 1)
     if free == 0:
@@ -490,7 +510,7 @@ def place_monster(mon: IntArray, cells: IntArray, game: IntArray, card: int, p: 
 
 
 @inline_kernel
-def leave_space(opts: IntArray, mon: IntArray, m: int) -> None:
+def leave_space(opts: IntArray, mon: IntArray, m: EngineInt) -> None:
     """Monster m has left the space it stood on (moved, swapped back, pushed back). "has not attacked your SOURCE
     generator with it" is read as this stay on the summoning space: an attack made there no longer blocks a
     conventional summon once the monster has left (`hit_generator_blocks=until_moved`, the default)."""
@@ -508,9 +528,9 @@ def push_back(
     game: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
-    steps: int,
-    to_closest: int,
+    m: EngineInt,
+    steps: EngineInt,
+    to_closest: EngineInt,
 ) -> None:
     """Move monster m up to `steps` spaces back along its road (towards its own generator, never behind its own
     summoning space). With `to_closest` (a summon's push) it goes to the space one back, or, if that is occupied,
@@ -544,7 +564,14 @@ def push_back(
 
 @rules_kernel
 def change_sourcepoints(
-    opts: IntArray, side: IntArray, game: IntArray, events: IntArray, ec: IntArray, p: int, amount: int, card: int
+    opts: IntArray,
+    side: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    amount: EngineInt,
+    card: EngineInt,
 ) -> None:
     """Player p's SourcePoints change by `amount`; at 0 or below p is defeated."""
     value = side[p, S_SP] + amount
@@ -567,7 +594,7 @@ def draw_card(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
     if side[p, S_DECK] >= side[p, S_DECK_N]:
@@ -588,7 +615,7 @@ def draw_card(
 
 
 @rules_kernel
-def remove_from_hand(hand: IntArray, side: IntArray, p: int, h: int) -> int:
+def remove_from_hand(hand: IntArray, side: IntArray, p: EngineInt, h: EngineInt) -> int:
     """Take the card at hand position h out of p's hand (order kept); returns it."""
     card = hand[p, h]
     for i in range(h, side[p, S_HAND] - 1):
@@ -612,9 +639,9 @@ def summon_token(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
-    token: int,
-    near: int,
+    p: EngineInt,
+    token: EngineInt,
+    near: EngineInt,
 ) -> int:
     """A token from p's token deck onto the free space closest to `near` (not a summoning space); its own lasting
     clauses (ST, move, cannot attack, expire) take hold. Returns the slot, or -1 when none is left or no space."""
@@ -651,7 +678,15 @@ def summon_token(
 
 @rules_kernel
 def change_monster(
-    mon: IntArray, game: IntArray, events: IntArray, ec: IntArray, m: int, op: int, amount: int, arg: int, lasting: int
+    mon: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    m: EngineInt,
+    op: EngineInt,
+    amount: EngineInt,
+    arg: EngineInt,
+    lasting: EngineInt,
 ) -> None:
     """An ST, move, cannot-attack or expire clause on monster m, lasting or for this turn only."""
     p = mon[m, M_OWNER]
@@ -692,12 +727,12 @@ def apply_clauses(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    card: int,
-    p: int,
-    subject: int,
-    lasting: int,
-    bracket: int,
-    foe_only: int,
+    card: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    bracket: EngineInt,
+    foe_only: EngineInt,
 ) -> None:
     """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets).
 
@@ -755,7 +790,9 @@ def apply_clauses(
 
 
 @inline_kernel
-def summoning_space_open(opts: IntArray, mon: IntArray, cells: IntArray, p: int, reactionary: bool) -> bool:
+def summoning_space_open(
+    opts: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, reactionary: EngineBool
+) -> EngineBool:
     """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
     attacked p's generator during its stay there (with `hit_generator_blocks=for_good`: ever), unless this is a
     reactionary summon."""
@@ -786,9 +823,9 @@ def summon_monster(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
-    h: int,
-    how: int,
+    p: EngineInt,
+    h: EngineInt,
+    how: EngineInt,
 ) -> int:
     """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
     standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
@@ -837,7 +874,7 @@ def summon_monster(
 
 
 @inline_kernel
-def free_support(opts: IntArray, sup: IntArray, p: int) -> int:
+def free_support(opts: IntArray, sup: IntArray, p: EngineInt) -> int:
     """p's first free support space, or -1."""
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] < 0:
@@ -864,9 +901,9 @@ def equip(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
-    h: int,
-    m: int,
+    p: EngineInt,
+    h: EngineInt,
+    m: EngineInt,
 ) -> None:
     """Play the equipment at hand position h onto a free support space, equipped to p's monster m (checks are the
     caller's): its lasting changes hold on its active turns for `turns` turns; its other clauses happen now."""
@@ -908,7 +945,7 @@ def equip(
 
 
 @inline_kernel
-def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> bool:
+def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> bool:
     """A trap may go on an unoccupied, trap-free, non-summoning space adjacent to one of p's monsters."""
     if cells[space, C_OCC] >= 0 or cells[space, C_TRAP] >= 0 or mp[space, MP_KIND] == KIND_SUMMONING:
         return False
@@ -928,9 +965,9 @@ def set_trap(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
-    h: int,
-    space: int,
+    p: EngineInt,
+    h: EngineInt,
+    space: EngineInt,
 ) -> None:
     """Set the trap at hand position h face down on `space` (checks are the caller's)."""
     card = remove_from_hand(hand, side, p, h)
@@ -960,7 +997,7 @@ def spring_trap(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
+    m: EngineInt,
 ) -> None:
     """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
     space = mon[m, M_SPACE]
@@ -1009,8 +1046,8 @@ def place_channeled(
     events: IntArray,
     ec: IntArray,
     table: IntArray,
-    p: int,
-    h: int,
+    p: EngineInt,
+    h: EngineInt,
 ) -> None:
     """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
     k = free_support(opts, sup, p)
@@ -1025,7 +1062,7 @@ def place_channeled(
 
 
 @inline_kernel
-def bracket_for(table: IntArray, brackets: IntArray, card: int, st: int) -> int:
+def bracket_for(table: IntArray, brackets: IntArray, card: EngineInt, st: EngineInt) -> int:
     """The index of the channeled card's ST bracket holding `st`, or -1 when none does."""
     for b in range(table[card, T_NBRACKET]):
         if brackets[card, b, 0] <= st <= brackets[card, b, 1]:
@@ -1035,7 +1072,15 @@ def bracket_for(table: IntArray, brackets: IntArray, card: int, st: int) -> int:
 
 @inline_kernel
 def channel_usable(
-    table: IntArray, opts: IntArray, mp: IntArray, mon: IntArray, sup: IntArray, game: IntArray, p: int, k: int, m: int
+    table: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    sup: IntArray,
+    game: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+    m: EngineInt,
 ) -> bool:
     """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
     allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
@@ -1072,10 +1117,10 @@ def channel(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
-    k: int,
-    m: int,
-    s: int,
+    p: EngineInt,
+    k: EngineInt,
+    m: EngineInt,
+    s: EngineInt,
 ) -> int:
     """Player p draws symbol s to channel support card k through monster m (checks are `channel_usable`'s).
 
@@ -1124,7 +1169,9 @@ def channel(
 
 
 @inline_kernel
-def next_space(mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: int, space: int) -> int:
+def next_space(
+    mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: EngineInt, space: EngineInt
+) -> int:
     """Where p's monster on `space` steps next. At a fork greedy takes the branch with more free road ahead (an
     enemy right there counts against it), then the kind of space its deck needs more of; random picks either."""
     first = forward_step(mp, space, p, 0)
@@ -1143,7 +1190,7 @@ def next_space(mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng
 
 
 @inline_kernel
-def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> int:
+def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> int:
     """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
     count = 0
     here = space
@@ -1159,7 +1206,7 @@ def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) 
 
 
 @rules_kernel
-def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: int, ally: int) -> bool:
+def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: EngineInt, ally: EngineInt) -> bool:
     """Swap places with an own monster in the way? Greedy does, unless the ally holds the opponent's summoning
     space; random tosses a coin."""
     if side[p, S_POLICY] == RANDOM:
@@ -1186,8 +1233,8 @@ def move_monster(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
-    s: int,
+    m: EngineInt,
+    s: EngineInt,
 ) -> int:
     """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
     an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
@@ -1268,8 +1315,8 @@ def path_steps(
     cells: IntArray,
     side: IntArray,
     rng: IntArray,
-    m: int,
-    longest: int,
+    m: EngineInt,
+    longest: EngineInt,
     scratch: IntArray,
 ) -> int:
     """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
@@ -1310,9 +1357,9 @@ def attack_monster(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
-    e: int,
-    s: int,
+    m: EngineInt,
+    e: EngineInt,
+    s: EngineInt,
 ) -> int:
     """Monster m attacks adjacent enemy e with symbol s: the lower ST is destroyed; a tie follows `combat_tie`.
     Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no winner, 2 when both fall."""
@@ -1355,8 +1402,8 @@ def attack_generator(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    m: int,
-    s: int,
+    m: EngineInt,
+    s: EngineInt,
 ) -> int:
     """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
     their SourcePoints (the caller ends the turn). Returns the damage."""
@@ -1383,17 +1430,17 @@ def attack_generator(
 
 
 @inline_kernel
-def symbol_unused(side: IntArray, p: int, s: int) -> bool:
+def symbol_unused(side: IntArray, p: EngineInt, s: EngineInt) -> bool:
     return ((side[p, S_SYMBOLS] >> s) & 1) == 1
 
 
 @inline_kernel
-def spend_symbol(side: IntArray, p: int, s: int) -> None:
+def spend_symbol(side: IntArray, p: EngineInt, s: EngineInt) -> None:
     side[p, S_SYMBOLS] &= ~(1 << s)
 
 
 @rules_kernel
-def draw_blind_symbol(side: IntArray, p: int) -> int:
+def draw_blind_symbol(side: IntArray, p: EngineInt) -> int:
     """The next face-down symbol of p's shuffled symbol deck (blind draw), spent; -1 when none is left."""
     while side[p, S_NEXT] < SYMBOLS:
         s = side[p, S_ORDER0 + side[p, S_NEXT]]
@@ -1405,7 +1452,7 @@ def draw_blind_symbol(side: IntArray, p: int) -> int:
 
 
 @inline_kernel
-def unused_count(side: IntArray, p: int) -> int:
+def unused_count(side: IntArray, p: EngineInt) -> int:
     count = 0
     for s in range(SYMBOLS):
         if symbol_unused(side, p, s):
@@ -1419,7 +1466,7 @@ def unused_count(side: IntArray, p: int) -> int:
 
 
 @inline_kernel
-def clause_value(table: IntArray, clauses: IntArray, card: int, i: int, has_foe: bool) -> int:
+def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
     """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
@@ -1456,10 +1503,10 @@ def channel_value(
     brackets: IntArray,
     mon: IntArray,
     game: IntArray,
-    card: int,
-    m: int,
-    s: int,
-    has_foe: bool,
+    card: EngineInt,
+    m: EngineInt,
+    s: EngineInt,
+    has_foe: EngineBool,
 ) -> int:
     """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
     if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
@@ -1475,7 +1522,7 @@ def channel_value(
 
 
 @inline_kernel
-def can_step(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -> bool:
+def can_step(mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> bool:
     """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
     for k in range(2):
         nxt = forward_step(mp, space, p, k)
@@ -1485,7 +1532,7 @@ def can_step(mp: IntArray, mon: IntArray, cells: IntArray, p: int, space: int) -
 
 
 @inline_kernel
-def attack_value(opts: IntArray, mine: int, theirs: int, win: int, loss: int) -> int:
+def attack_value(opts: IntArray, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
     """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
     attacker), a tie by `combat_tie`."""
     if mine > theirs:
@@ -1502,7 +1549,9 @@ def attack_value(opts: IntArray, mine: int, theirs: int, win: int, loss: int) ->
 
 
 @inline_kernel
-def move_value(opts: IntArray, mp: IntArray, p: int, steps: int, reach: int, scratch: IntArray) -> int:
+def move_value(
+    opts: IntArray, mp: IntArray, p: EngineInt, steps: EngineInt, reach: EngineInt, scratch: IntArray
+) -> int:
     """Greedy worth of a move of `steps` spaces along the walked path (`path_steps`, which reached `reach`): ten
     per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's summoning
     space."""
@@ -1525,7 +1574,9 @@ A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
 
 
 @inline_kernel
-def weigh_monster(table: IntArray, mon: IntArray, m: int, active: int, bonus: int, scratch: IntArray) -> int:
+def weigh_monster(
+    table: IntArray, mon: IntArray, m: EngineInt, active: EngineInt, bonus: EngineInt, scratch: IntArray
+) -> int:
     """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
     choice; returns what greedy play thinks it is worth (`monster_value`)."""
     # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
@@ -1557,8 +1608,8 @@ def weigh_greedy_intentional(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
-    usable: int,
+    p: EngineInt,
+    usable: EngineInt,
     scratch: IntArray,
 ) -> tuple[int, int, int, int]:
     """Greedy play's best (action, monster, target, symbol) with an intentional draw over the symbols in `usable`
@@ -1567,6 +1618,9 @@ def weigh_greedy_intentional(
     The same candidates, in the same order (monster slots; move, attack, channel; targets; symbols), with the same
     values and the same first-best tie rule as `choose_symbol_action`'s general weighing, written out for this one
     case because it is the hottest loop of a batch: no branching on policy or draw inside it."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    value: EngineInt
     goal = opts[O_SUMMONING + 1 - p]
     flux = opts[O_FLUX + p]
     active = game[G_ACTIVE]
@@ -1642,7 +1696,7 @@ def choose_symbol_action(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
+    p: EngineInt,
     choice: IntArray,
     scratch: IntArray,
 ) -> None:
@@ -1725,17 +1779,21 @@ def choose_by_weighing(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
+    p: EngineInt,
     choice: IntArray,
     scratch: IntArray,
-    usable: int,
-    gen_monster: int,
-    gen_symbol: int,
+    usable: EngineInt,
+    gen_monster: EngineInt,
+    gen_symbol: EngineInt,
 ) -> None:
     """`choose_symbol_action`'s weighing for the random policy and for blind draws.
 
     A function of its own, called rather than copied into the turn: the turn compiles as one large function, and
     leaving this out of it takes about 40% off the engine's first compile, for about 5% on these two cases."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    total: EngineInt
+    value: EngineInt
     blind = opts[O_BLIND] == 1
     greedy = side[p, S_POLICY] == GREEDY
     goal = opts[O_SUMMONING + 1 - p]
@@ -1879,7 +1937,7 @@ def main_action(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p's one summon, equipment card or trap for the turn, if any is legal and wanted.
 
@@ -2039,7 +2097,7 @@ def maybe_place_channeled(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """Up to one channeled effect card per turn onto a free support space (greedy: the first in hand; random: a
     random one, or none)."""
@@ -2063,7 +2121,7 @@ def maybe_place_channeled(
 
 
 @inline_kernel
-def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: int) -> bool:
+def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: EngineInt) -> bool:
     """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
     for k in range(opts[O_SUPPORT]):
         card = sup[p, k, SU_CARD]
@@ -2092,7 +2150,7 @@ def opponent_turn_channels(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
     allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
@@ -2170,7 +2228,7 @@ def start_turn(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
     game[G_ACTIVE] = p
@@ -2207,10 +2265,12 @@ def end_turn(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """p's turn ends: discard down to 10 (greedy: the least valuable; random: any); every equipment card and
     expiring monster counts the turn off; this-turn changes end."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    worst: EngineInt
     while side[p, S_HAND] > HAND_LIMIT:
         worst = 0
         if side[p, S_POLICY] == RANDOM:
@@ -2268,10 +2328,10 @@ def symbol_phase(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
     choice: IntArray,
     scratch: IntArray,
-    resume: bool,
+    resume: EngineBool,
 ) -> int:
     """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends).
 
@@ -2376,7 +2436,7 @@ def play_turn(
     counters: IntArray,
     events: IntArray,
     ec: IntArray,
-    p: int,
+    p: EngineInt,
     choice: IntArray,
     scratch: IntArray,
 ) -> None:
@@ -2486,10 +2546,10 @@ def setup_match(
     ec: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
-    seed: int,
-    first: int,
-    policy_a: int,
-    policy_b: int,
+    seed: EngineInt,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
 ) -> None:
     """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each."""
     rng_seed(rng, seed)
@@ -2609,8 +2669,8 @@ def play_matches(
     deck_b: IntArray,
     seeds: IntArray,
     first: Any,
-    policy_a: int,
-    policy_b: int,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
     winners: Any,
     turns: Any,
 ) -> None:
@@ -2745,9 +2805,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 if name is not None:
                     table[index, T_SYMBOLS] |= 1 << SYMBOL_NAMES.index(name)
             parsed = parse_brackets(card.brackets) or []  # type: ignore[attr-defined]
-            for b, bracket in enumerate(parsed[:MAX_BRACKETS]):
-                bracket_table[index, b] = (bracket.low, OPEN_BRACKET if bracket.high is None else bracket.high)
-                labels.append(bracket.label())
+            for b, written in enumerate(parsed[:MAX_BRACKETS]):
+                bracket_table[index, b] = (written.low, OPEN_BRACKET if written.high is None else written.high)
+                labels.append(written.label())
             table[index, T_NBRACKET] = min(len(parsed), MAX_BRACKETS)
         count = 0
         for item in parse_effects(card.effects, card.kind):  # type: ignore[attr-defined]
