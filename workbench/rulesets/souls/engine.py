@@ -58,6 +58,8 @@ from workbench.engines import (
     THIS_MATCH,
     CompiledCards,
     Engine,
+    EngineBool,
+    EngineInt,
     IntArray,
     published_counters,
     rng_below,
@@ -440,73 +442,73 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
 
 
 @rules_kernel
-def opt(st: IntArray, key: int) -> int:
+def opt(st: IntArray, key: EngineInt) -> int:
     """An option's integer value."""
     return st[OPTS_BASE + key]
 
 
 @rules_kernel
-def cv(st: IntArray, card: int, column: int) -> int:
+def cv(st: IntArray, card: EngineInt, column: EngineInt) -> int:
     """A card-table value."""
     return st[st[G_CARDS] + card * CARD_COLUMNS + column]
 
 
 @rules_kernel
-def fx_opcode(st: IntArray, card: int, i: int) -> int:
+def fx_opcode(st: IntArray, card: EngineInt, i: EngineInt) -> int:
     """The card's i-th effect opcode (-1: none)."""
     return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3]
 
 
 @rules_kernel
-def fx_argument(st: IntArray, card: int, i: int) -> int:
+def fx_argument(st: IntArray, card: EngineInt, i: EngineInt) -> int:
     """The card's i-th effect argument."""
     return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 1]
 
 
 @rules_kernel
-def fx_timing(st: IntArray, card: int, i: int) -> int:
+def fx_timing(st: IntArray, card: EngineInt, i: EngineInt) -> int:
     """When the card's i-th effect is activated (T_PLAIN, T_USE, T_SUMMON; always T_PLAIN off a monster)."""
     return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 2]
 
 
 @rules_kernel
-def tv(st: IntArray, card: int, timing: int, field: int) -> int:
+def tv(st: IntArray, card: EngineInt, timing: EngineInt, field: EngineInt) -> int:
     """A monster's effect total for one timing (TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES)."""
     return st[st[G_CARDS] + card * CARD_COLUMNS + C_TIMED + timing * 4 + field]
 
 
 @rules_kernel
-def sx(side: int, field: int) -> int:
+def sx(side: EngineInt, field: EngineInt) -> EngineInt:
     """Index of a side field in `st`."""
     return SIDES_BASE + side * SIDE_FIELDS + field
 
 
 @rules_kernel
-def ux(side: int, u: int, field: int) -> int:
+def ux(side: EngineInt, u: EngineInt, field: EngineInt) -> EngineInt:
     """Index of a unit field in `st`."""
     return BOARD_BASE + (side * MAX_UNITS + u) * UNIT_FIELDS + field
 
 
 @rules_kernel
-def zx(st: IntArray, side: int, zone: int, i: int) -> int:
+def zx(st: IntArray, side: EngineInt, zone: EngineInt, i: EngineInt) -> int:
     """Index of the i-th card of a zone (deck, hand, traps) in `st`."""
     return st[G_ZONES] + (side * 3 + zone) * st[G_CAPACITY] + i
 
 
 @rules_kernel
-def px(st: IntArray, i: int) -> int:
+def px(st: IntArray, i: EngineInt) -> int:
     """Index of the i-th word of the sacrifice plan in `st`."""
     return st[G_PLAN] + i
 
 
 @rules_kernel
-def count(st: IntArray, side: int, card: int, counter: int) -> None:
+def count(st: IntArray, side: EngineInt, card: EngineInt, counter: EngineInt) -> None:
     """Add one to a per-card counter."""
     st[st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS + counter] += 1
 
 
 @rules_kernel
-def count_drawn(st: IntArray, side: int, card: int) -> None:
+def count_drawn(st: IntArray, side: EngineInt, card: EngineInt) -> None:
     """Count a draw: `drawn`, and `matches_drawn` at the match's first draw of the card (as `engines.count_draw`)."""
     base = st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS
     st[base + DRAWN] += 1
@@ -517,7 +519,7 @@ def count_drawn(st: IntArray, side: int, card: int) -> None:
 
 
 @rules_kernel
-def count_played(st: IntArray, side: int, card: int) -> None:
+def count_played(st: IntArray, side: EngineInt, card: EngineInt) -> None:
     """Count a play (summon, cast, equip, set trap) in this turn: `played`, and at the match's first play of the
     card `matches_played` and the turn in `first_played_turn` (as `engines.count_play`)."""
     base = st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS
@@ -530,13 +532,13 @@ def count_played(st: IntArray, side: int, card: int) -> None:
 
 
 @rules_kernel
-def count_damage(st: IntArray, side: int, card: int, amount: int) -> None:
+def count_damage(st: IntArray, side: EngineInt, card: EngineInt, amount: EngineInt) -> None:
     """Add to a card's damage-dealt counter."""
     st[st[G_COUNTERS] + (side * st[G_NCARDS] + card) * N_COUNTERS + DAMAGE_DEALT] += amount
 
 
 @rules_kernel
-def log(st: IntArray, player: int, code: int, card: int, other: int, amount: int) -> None:
+def log(st: IntArray, player: EngineInt, code: EngineInt, card: EngineInt, other: EngineInt, amount: EngineInt) -> None:
     """Append a trace event (turn, player, code, card, other, amount) when tracing; a no-op otherwise."""
     n = st[G_EVENTS]
     if n < st[G_EVENT_ROWS]:
@@ -551,7 +553,7 @@ def log(st: IntArray, player: int, code: int, card: int, other: int, amount: int
 
 
 @rules_kernel
-def plan_size(capacity: int) -> int:
+def plan_size(capacity: EngineInt) -> EngineInt:
     """Sacrifice-plan words: counts and picks, then as many taken-flags."""
     return 2 * (2 + MAX_UNITS + capacity)
 
@@ -561,7 +563,7 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     cards = len(compiled.names)
     capacity = max(capacity, MAX_TRAP_SLOTS, 1)
     offsets = {}
-    position = ZONES_BASE
+    position: EngineInt = ZONES_BASE  # plan_size, a kernel, returns an EngineInt
     for field, size in (
         (G_ZONES, 2 * 3 * capacity),
         (G_PLAN, plan_size(capacity)),
@@ -604,7 +606,7 @@ def reset_state(st: IntArray) -> None:
 
 
 @rules_kernel
-def end_match(st: IntArray, winner: int) -> None:
+def end_match(st: IntArray, winner: EngineInt) -> None:
     """Finish the match (the first result stands; -1 is a draw)."""
     if st[G_OVER] == 0:
         st[G_OVER] = 1
@@ -616,51 +618,51 @@ def end_match(st: IntArray, winner: int) -> None:
 
 
 @rules_kernel
-def units(st: IntArray, side: int) -> int:
+def units(st: IntArray, side: EngineInt) -> int:
     """How many monsters the side has in play."""
     return st[sx(side, S_UNITS)]
 
 
 @rules_kernel
-def hand_size(st: IntArray, side: int) -> int:
+def hand_size(st: IntArray, side: EngineInt) -> int:
     """How many cards the side holds."""
     return st[sx(side, S_HAND)]
 
 
 @rules_kernel
-def hand_card(st: IntArray, side: int, i: int) -> int:
+def hand_card(st: IntArray, side: EngineInt, i: EngineInt) -> int:
     """The card id at position i of the hand."""
     return st[zx(st, side, Z_HAND, i)]
 
 
 @rules_kernel
-def unit_card(st: IntArray, side: int, u: int) -> int:
+def unit_card(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """The card id of a unit in play."""
     return st[ux(side, u, U_CARD)]
 
 
 @rules_kernel
-def unit_atk(st: IntArray, side: int, u: int) -> int:
+def unit_atk(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Attack now: printed Atk + equipment + this turn's Support, never below 0."""
     value = cv(st, st[ux(side, u, U_CARD)], C_ATK) + st[ux(side, u, U_ATK_BONUS)] + st[ux(side, u, U_TEMP_ATK)]
     return value if value > 0 else 0
 
 
 @rules_kernel
-def unit_def(st: IntArray, side: int, u: int) -> int:
+def unit_def(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Def now: printed Def + equipment, never below 0."""
     value = cv(st, st[ux(side, u, U_CARD)], C_DEF) + st[ux(side, u, U_DEF_BONUS)]
     return value if value > 0 else 0
 
 
 @rules_kernel
-def damage_to_destroy(st: IntArray, side: int, u: int) -> int:
+def damage_to_destroy(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """How much more damage destroys this unit (its Def reached, or exceeded by option)."""
     return unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)] + opt(st, O_DESTROY_EXCEEDS)
 
 
 @rules_kernel
-def unit_value(st: IntArray, side: int, u: int) -> int:
+def unit_value(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """The greedy policy's worth of a unit in play: Atk + remaining Def + its card's bonus."""
     return (
         unit_atk(st, side, u)
@@ -671,19 +673,19 @@ def unit_value(st: IntArray, side: int, u: int) -> int:
 
 
 @rules_kernel
-def card_value(st: IntArray, card: int) -> int:
+def card_value(st: IntArray, card: EngineInt) -> int:
     """The greedy policy's worth of a card in hand (monsters: Atk + Def + bonus; magic and traps: SPELL_VALUE)."""
     return cv(st, card, C_VALUE)
 
 
 @rules_kernel
-def hand_sacrifice_worth(st: IntArray, card: int) -> int:
+def hand_sacrifice_worth(st: IntArray, card: EngineInt) -> int:
     """What sacrificing this hand card costs the greedy policy (HAND_SACRIFICE_PERCENT of its worth)."""
     return cv(st, card, C_VALUE) * HAND_SACRIFICE_PERCENT // 100
 
 
 @rules_kernel
-def effective_row(st: IntArray, side: int, row: int) -> int:
+def effective_row(st: IntArray, side: EngineInt, row: EngineInt) -> int:
     """The row's place counting only occupied rows in front of it (empty rows are ignored)."""
     place = 0
     for r in range(row):
@@ -693,13 +695,13 @@ def effective_row(st: IntArray, side: int, row: int) -> int:
 
 
 @rules_kernel
-def occupied_rows(st: IntArray, side: int) -> int:
+def occupied_rows(st: IntArray, side: EngineInt) -> int:
     """How many of the side's rows hold a card."""
     return int(st[sx(side, S_ROW0)] > 0) + int(st[sx(side, S_ROW1)] > 0) + int(st[sx(side, S_ROW2)] > 0)
 
 
 @rules_kernel
-def attacker_place(st: IntArray, side: int, row: int) -> int:
+def attacker_place(st: IntArray, side: EngineInt, row: EngineInt) -> EngineInt:
     """How far forward an attacker stands: its effective row, or its printed row when only the defender collapses."""
     if opt(st, O_ATTACKER_COLLAPSE) == 1:
         return effective_row(st, side, row)
@@ -707,7 +709,7 @@ def attacker_place(st: IntArray, side: int, row: int) -> int:
 
 
 @rules_kernel
-def can_use(st: IntArray, side: int, u: int) -> bool:
+def can_use(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Not used this turn (and not summoned this turn when summoning sickness is on)."""
     if st[ux(side, u, U_USED)] != 0:
         return False
@@ -715,7 +717,7 @@ def can_use(st: IntArray, side: int, u: int) -> bool:
 
 
 @rules_kernel
-def in_range(st: IntArray, side: int, u: int, target: int) -> bool:
+def in_range(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineBool:
     """Whether unit `u` can attack the opposing unit `target` (range, with empty rows ignored)."""
     foe = 1 - side
     distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1
@@ -723,7 +725,7 @@ def in_range(st: IntArray, side: int, u: int, target: int) -> bool:
 
 
 @rules_kernel
-def can_attack_player(st: IntArray, side: int, u: int) -> bool:
+def can_attack_player(st: IntArray, side: EngineInt, u: EngineInt) -> EngineBool:
     """Whether unit `u` may attack the opponent directly under the `direct_attack` reading."""
     card = st[ux(side, u, U_CARD)]
     if cv(st, card, C_CAN_ATTACK) == 0:
@@ -735,7 +737,7 @@ def can_attack_player(st: IntArray, side: int, u: int) -> bool:
 
 
 @rules_kernel
-def find_unit(st: IntArray, side: int, unit_id: int) -> int:
+def find_unit(st: IntArray, side: EngineInt, unit_id: EngineInt) -> int:
     """The index of the unit with this id, or -1 when it has left play."""
     for u in range(st[sx(side, S_UNITS)]):
         if st[ux(side, u, U_ID)] == unit_id:
@@ -748,7 +750,7 @@ def find_unit(st: IntArray, side: int, unit_id: int) -> int:
 
 
 @rules_kernel
-def change_shield(st: IntArray, side: int, delta: int, card: int) -> None:
+def change_shield(st: IntArray, side: EngineInt, delta: EngineInt, card: EngineInt) -> None:
     """Restore (never above 8) or lose shield points; a depleted shield loses the match."""
     value = st[sx(side, S_SHIELD)] + delta
     if value > SHIELD_POINTS:
@@ -760,7 +762,7 @@ def change_shield(st: IntArray, side: int, delta: int, card: int) -> None:
 
 
 @rules_kernel
-def draw_cards(st: IntArray, side: int, number: int) -> None:
+def draw_cards(st: IntArray, side: EngineInt, number: EngineInt) -> None:
     """Draw `number` cards; from an empty deck nothing is drawn (or the player loses, by option)."""
     for _ in range(number):
         top = st[sx(side, S_DECK_TOP)]
@@ -779,7 +781,7 @@ def draw_cards(st: IntArray, side: int, number: int) -> None:
 
 
 @rules_kernel
-def take_from_hand(st: IntArray, side: int, index: int) -> int:
+def take_from_hand(st: IntArray, side: EngineInt, index: EngineInt) -> int:
     """Remove the hand card at `index` (the rest keep their order) and return it."""
     card = st[zx(st, side, Z_HAND, index)]
     last = st[sx(side, S_HAND)] - 1
@@ -791,7 +793,7 @@ def take_from_hand(st: IntArray, side: int, index: int) -> int:
 
 
 @rules_kernel
-def add_unit(st: IntArray, side: int, card: int, row: int) -> int:
+def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> int:
     """Put a monster into play on `row`; returns its unit index."""
     u = st[sx(side, S_UNITS)]
     st[ux(side, u, U_CARD)] = card
@@ -813,7 +815,7 @@ def add_unit(st: IntArray, side: int, card: int, row: int) -> int:
 
 
 @rules_kernel
-def remove_unit(st: IntArray, side: int, u: int) -> None:
+def remove_unit(st: IntArray, side: EngineInt, u: EngineInt) -> None:
     """Take a unit out of play (its equipment goes with it); later units keep their order."""
     st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
     last = st[sx(side, S_UNITS)] - 1
@@ -824,7 +826,7 @@ def remove_unit(st: IntArray, side: int, u: int) -> None:
 
 
 @rules_kernel
-def destroy_if_dead(st: IntArray, side: int, u: int) -> bool:
+def destroy_if_dead(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Destroy the unit when its damage reaches (or exceeds) its Def; True if it was destroyed."""
     if damage_to_destroy(st, side, u) > 0:
         return False
@@ -836,14 +838,14 @@ def destroy_if_dead(st: IntArray, side: int, u: int) -> bool:
 
 
 @rules_kernel
-def damage_unit(st: IntArray, side: int, u: int, amount: int) -> bool:
+def damage_unit(st: IntArray, side: EngineInt, u: EngineInt, amount: EngineInt) -> bool:
     """Deal damage to a unit; True if it was destroyed."""
     st[ux(side, u, U_DAMAGE)] += amount
     return destroy_if_dead(st, side, u)
 
 
 @rules_kernel
-def damage_every_unit(st: IntArray, side: int, amount: int) -> None:
+def damage_every_unit(st: IntArray, side: EngineInt, amount: EngineInt) -> None:
     """Damage to all cards on a field (Explosion, Plague)."""
     for u in range(st[sx(side, S_UNITS)] - 1, -1, -1):
         damage_unit(st, side, u, amount)
@@ -854,7 +856,7 @@ def damage_every_unit(st: IntArray, side: int, amount: int) -> None:
 
 
 @rules_kernel
-def combo_of(first: int, second: int) -> int:
+def combo_of(first: EngineInt, second: EngineInt) -> int:
     """The combo status two different elements make (COMBO_NONE for oil + curse, which the document omits)."""
     low = min(first, second)
     high = max(first, second)
@@ -872,7 +874,7 @@ def combo_of(first: int, second: int) -> int:
 
 
 @rules_kernel
-def apply_element(st: IntArray, victim: int, element: int, card: int) -> None:
+def apply_element(st: IntArray, victim: EngineInt, element: EngineInt, card: EngineInt) -> None:
     """Apply an element to a player: a standard status, or with a different one already there, a combo."""
     standard = st[sx(victim, S_STANDARD)]
     if standard < 0:
@@ -910,7 +912,7 @@ def apply_element(st: IntArray, victim: int, element: int, card: int) -> None:
 
 
 @rules_kernel
-def apply_elements(st: IntArray, victim: int, mask: int, card: int) -> None:
+def apply_elements(st: IntArray, victim: EngineInt, mask: EngineInt, card: EngineInt) -> None:
     """Apply every element in a bit mask, in the order fire, oil, miasma, curse."""
     for element in range(4):
         if st[G_OVER] == 0 and (mask >> element) & 1 == 1:
@@ -918,7 +920,7 @@ def apply_elements(st: IntArray, victim: int, mask: int, card: int) -> None:
 
 
 @rules_kernel
-def tick_statuses(st: IntArray, side: int) -> None:
+def tick_statuses(st: IntArray, side: EngineInt) -> None:
     """Burning and Everflame: 1 damage; Plague: 1 damage and 1 to every card on the field."""
     if st[sx(side, S_BURNING)] > 0 and st[G_OVER] == 0:
         if st[sx(side, S_BURNING)] < PERMANENT:
@@ -941,7 +943,7 @@ def tick_statuses(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def plan_sacrifices(st: IntArray, side: int, cost: int, skip_hand: int) -> int:
+def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: EngineInt) -> EngineInt:
     """Choose the `cost` weakest sacrifices `sacrifice_from` allows (units in play, hand cards at
     HAND_SACRIFICE_PERCENT).
 
@@ -994,7 +996,7 @@ def plan_sacrifices(st: IntArray, side: int, cost: int, skip_hand: int) -> int:
 
 
 @rules_kernel
-def plan_value(st: IntArray, side: int) -> int:
+def plan_value(st: IntArray, side: EngineInt) -> int:
     """The greedy policy's worth of what the current plan sacrifices."""
     n_field = st[px(st, 0)]
     total = 0
@@ -1006,7 +1008,7 @@ def plan_value(st: IntArray, side: int) -> int:
 
 
 @rules_kernel
-def planned_unit(st: IntArray, u: int) -> bool:
+def planned_unit(st: IntArray, u: EngineInt) -> bool:
     """Whether the current plan sacrifices unit `u`."""
     for i in range(st[px(st, 0)]):
         if st[px(st, 2 + i)] == u:
@@ -1015,7 +1017,7 @@ def planned_unit(st: IntArray, u: int) -> bool:
 
 
 @rules_kernel
-def room_in_row(st: IntArray, side: int, row: int) -> bool:
+def room_in_row(st: IntArray, side: EngineInt, row: EngineInt) -> bool:
     """Whether `row` has a free slot once the current plan's field sacrifices have left it."""
     freed = 0
     for i in range(st[px(st, 0)]):
@@ -1025,14 +1027,14 @@ def room_in_row(st: IntArray, side: int, row: int) -> bool:
 
 
 @rules_kernel
-def can_pay(st: IntArray, side: int, hand_index: int) -> bool:
+def can_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
     """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
     cost = cv(st, st[zx(st, side, Z_HAND, hand_index)], C_COST)
     return plan_sacrifices(st, side, cost, hand_index) >= cost
 
 
 @rules_kernel
-def take_and_pay(st: IntArray, side: int, hand_index: int) -> int:
+def take_and_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
     """Take the card out of the hand and pay its sacrifices (planned again on the remaining hand)."""
     card = take_from_hand(st, side, hand_index)
     plan_sacrifices(st, side, cv(st, card, C_COST), -1)
@@ -1052,7 +1054,9 @@ def take_and_pay(st: IntArray, side: int, hand_index: int) -> int:
 
 
 @rules_kernel
-def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int, timing: int) -> None:
+def resolve_played_effects(
+    st: IntArray, side: EngineInt, card: EngineInt, target_id: EngineInt, timing: EngineInt
+) -> None:
     """Run a card's damage / draw / shield opcodes in order, and a plain magic card's `apply` on the opponent.
 
     A monster runs only its effects of `timing` (T_PLAIN: once per turn, T_USE, T_SUMMON), and applies an element
@@ -1090,7 +1094,7 @@ def resolve_played_effects(st: IntArray, side: int, card: int, target_id: int, t
 
 
 @rules_kernel
-def effect_damage_target(st: IntArray, foe: int, amount: int, policy: int) -> int:
+def effect_damage_target(st: IntArray, foe: EngineInt, amount: EngineInt, policy: EngineInt) -> EngineInt:
     """The opposing unit a monster's `damage N` hits (any card: the document names no row): greedy picks the most
     valuable card it destroys, else the most valuable card; random picks any. -1: no damage or nothing to hit."""
     if amount <= 0 or st[sx(foe, S_UNITS)] == 0:
@@ -1110,7 +1114,7 @@ def effect_damage_target(st: IntArray, foe: int, amount: int, policy: int) -> in
 
 
 @rules_kernel
-def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> int:
+def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt, policy: EngineInt) -> int:
     """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone)."""
     card = take_and_pay(st, side, hand_index)
     paid = st[px(st, 0)] + st[px(st, 1)]
@@ -1135,13 +1139,13 @@ def summon(st: IntArray, side: int, hand_index: int, row: int, policy: int) -> i
 
 
 @rules_kernel
-def has_timed_effect(st: IntArray, card: int, timing: int) -> bool:
+def has_timed_effect(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a monster has an effect of this timing to activate (damage, draw, shield, or a prefixed apply)."""
     return cv(st, card, C_KIND) == KIND_MONSTER and (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
-def can_activate(st: IntArray, side: int, u: int, timing: int) -> bool:
+def can_activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt) -> bool:
     """Whether unit `u` may activate its effect of `timing` now: once per turn (T_PLAIN), or by using it (T_USE)."""
     if not has_timed_effect(st, st[ux(side, u, U_CARD)], timing):
         return False
@@ -1151,7 +1155,7 @@ def can_activate(st: IntArray, side: int, u: int, timing: int) -> bool:
 
 
 @rules_kernel
-def activate(st: IntArray, side: int, u: int, timing: int, target: int) -> None:
+def activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, target: EngineInt) -> None:
     """Activate unit `u`'s effect of `timing` on your turn: T_USE uses the card, T_PLAIN is its once this turn.
 
     `target` is the opposing unit its `damage N` hits (-1: none).
@@ -1174,7 +1178,7 @@ def activate(st: IntArray, side: int, u: int, timing: int, target: int) -> None:
 
 
 @rules_kernel
-def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
+def cast_spell(st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt) -> None:
     """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none)."""
     foe = 1 - side
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
@@ -1188,7 +1192,9 @@ def cast_spell(st: IntArray, side: int, hand_index: int, target: int) -> None:
 
 
 @rules_kernel
-def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int, target: int) -> None:
+def equip(
+    st: IntArray, side: EngineInt, hand_index: EngineInt, host_side: EngineInt, host: EngineInt, target: EngineInt
+) -> None:
     """Attach an Equip card to a unit in play (either side's): its atk/def bonus and element last while attached.
 
     `target` is the opposing unit its `damage N` hits, if it has one (-1: none).
@@ -1212,7 +1218,7 @@ def equip(st: IntArray, side: int, hand_index: int, host_side: int, host: int, t
 
 
 @rules_kernel
-def set_trap(st: IntArray, side: int, hand_index: int) -> None:
+def set_trap(st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
     """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say
     otherwise."""
     card = take_and_pay(st, side, hand_index)
@@ -1224,13 +1230,13 @@ def set_trap(st: IntArray, side: int, hand_index: int) -> None:
 
 
 @rules_kernel
-def has_reaction(st: IntArray, card: int, timing: int) -> bool:
+def has_reaction(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a trap or monster has an effect bound to this Trigger (damage, draw, shield or apply)."""
     return (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
-def traps_for(st: IntArray, owner: int, timing: int) -> int:
+def traps_for(st: IntArray, owner: EngineInt, timing: EngineInt) -> int:
     """How many of the owner's set traps react to this Trigger."""
     found = 0
     for i in range(st[sx(owner, S_TRAPS)]):
@@ -1240,7 +1246,7 @@ def traps_for(st: IntArray, owner: int, timing: int) -> int:
 
 
 @rules_kernel
-def resolve_reaction(st: IntArray, owner: int, card: int, timing: int, trigger_id: int) -> None:
+def resolve_reaction(st: IntArray, owner: EngineInt, card: EngineInt, timing: EngineInt, trigger_id: EngineInt) -> None:
     """A Trigger's effects: `damage N` to the card that set it off (its unit id; -1: a magic card, not in play),
     `apply` on that card's player, `draw` and `shield` for the owner."""
     trigger_side = 1 - owner
@@ -1269,7 +1275,7 @@ def resolve_reaction(st: IntArray, owner: int, card: int, timing: int, trigger_i
 
 
 @rules_kernel
-def react(st: IntArray, owner: int, timing: int, trigger_id: int, trigger_card: int) -> None:
+def react(st: IntArray, owner: EngineInt, timing: EngineInt, trigger_id: EngineInt, trigger_card: EngineInt) -> None:
     """The owner reacts to the opponent's action ("At the moment the condition indicated by the trigger is
     fulfilled, the associated effect can be activated"): the oldest set trap bound to this Trigger springs (and
     leaves play), then each of the owner's monsters with an effect bound to it fires, once a turn each.
@@ -1300,7 +1306,7 @@ def react(st: IntArray, owner: int, timing: int, trigger_id: int, trigger_card: 
 
 
 @rules_kernel
-def attack(st: IntArray, side: int, u: int, target: int) -> None:
+def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> None:
     """Attack the opposing unit `target` (or the opponent directly when -1); this uses the attacker.
 
     The defender reacts first (`react`: its oldest trap bound to an attack, its monsters bound to one); if that
@@ -1338,7 +1344,7 @@ def attack(st: IntArray, side: int, u: int, target: int) -> None:
 
 
 @rules_kernel
-def support(st: IntArray, side: int, u: int, target: int) -> None:
+def support(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> None:
     """Use a Support card: +1 Atk to a monster you control for this turn."""
     st[ux(side, u, U_USED)] = 1
     st[ux(side, target, U_TEMP_ATK)] += 1
@@ -1346,7 +1352,7 @@ def support(st: IntArray, side: int, u: int, target: int) -> None:
 
 
 @rules_kernel
-def move_unit(st: IntArray, side: int, u: int, row: int) -> None:
+def move_unit(st: IntArray, side: EngineInt, u: EngineInt, row: EngineInt) -> None:
     """Use a Mobile card: move it one row forward or back on its own field."""
     st[ux(side, u, U_USED)] = 1
     st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
@@ -1360,7 +1366,7 @@ def move_unit(st: IntArray, side: int, u: int, row: int) -> None:
 
 
 @rules_kernel
-def start_turn(st: IntArray, side: int) -> None:
+def start_turn(st: IntArray, side: EngineInt) -> None:
     """Ready the side's cards, let statuses strike, then draw (the first player skips their first draw by default)."""
     first_turn = st[G_TURN] == 0
     st[G_TURN] += 1
@@ -1390,7 +1396,7 @@ def start_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def end_turn(st: IntArray, side: int) -> None:
+def end_turn(st: IntArray, side: EngineInt) -> None:
     """Support lasts one turn; without persistent damage, every card heals."""
     for u in range(st[sx(side, S_UNITS)]):
         st[ux(side, u, U_TEMP_ATK)] = 0
@@ -1401,7 +1407,7 @@ def end_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def shuffle_zone(st: IntArray, base: int, number: int) -> None:
+def shuffle_zone(st: IntArray, base: EngineInt, number: EngineInt) -> None:
     """Fisher-Yates over `number` words of `st` from `base`, drawing as `engines.shuffle_in_place` does."""
     for i in range(number - 1, 0, -1):
         j = rng_below(st, i + 1)
@@ -1429,7 +1435,7 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
 
 
 @rules_kernel
-def preferred_row(st: IntArray, card: int) -> int:
+def preferred_row(st: IntArray, card: EngineInt) -> int:
     """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack
     behind."""
     if cv(st, card, C_CAN_ATTACK) == 0:
@@ -1439,7 +1445,7 @@ def preferred_row(st: IntArray, card: int) -> int:
 
 
 @rules_kernel
-def row_with_room(st: IntArray, side: int, wanted: int) -> int:
+def row_with_room(st: IntArray, side: EngineInt, wanted: EngineInt) -> EngineInt:
     """The wanted row if it has room after the planned sacrifices, else the nearest that does (forward first)."""
     for step in range(ROWS):
         row = wanted - step
@@ -1454,7 +1460,7 @@ def row_with_room(st: IntArray, side: int, wanted: int) -> int:
 
 
 @rules_kernel
-def greedy_kill_target(st: IntArray, side: int, u: int, extra_atk: int) -> int:
+def greedy_kill_target(st: IntArray, side: EngineInt, u: EngineInt, extra_atk: EngineInt) -> int:
     """The most valuable opposing unit in range that this attack (plus `extra_atk`) destroys; -1: none."""
     foe = 1 - side
     amount = unit_atk(st, side, u) + extra_atk
@@ -1470,7 +1476,7 @@ def greedy_kill_target(st: IntArray, side: int, u: int, extra_atk: int) -> int:
 
 
 @rules_kernel
-def support_turns_into_kill(st: IntArray, side: int, u: int) -> bool:
+def support_turns_into_kill(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """True when +1 Atk lets this unit destroy a card in range that it cannot destroy now."""
     foe = 1 - side
     amount = unit_atk(st, side, u)
@@ -1485,7 +1491,7 @@ def support_turns_into_kill(st: IntArray, side: int, u: int) -> bool:
 
 
 @rules_kernel
-def greedy_spell_target(st: IntArray, foe: int, amount: int, any_target: bool) -> int:
+def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_target: EngineBool) -> int:
     """The most valuable opposing unit `amount` damage destroys; with `any_target`, else the most valuable one."""
     best = -1
     best_score = -1
@@ -1501,7 +1507,7 @@ def greedy_spell_target(st: IntArray, foe: int, amount: int, any_target: bool) -
 
 
 @rules_kernel
-def greedy_plays(st: IntArray, side: int) -> None:
+def greedy_plays(st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo."""
     foe = 1 - side
     i = 0
@@ -1531,7 +1537,7 @@ def greedy_plays(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def sorted_sacrifice_values(st: IntArray, side: int) -> int:
+def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
     """Every card `sacrifice_from` allows, by greedy worth ascending, in the scratch area; returns how many.
 
     Entry i is (worth, hand index or -1 for a unit) at scratch words 2i, 2i+1; word 2n onwards holds the running
@@ -1566,7 +1572,7 @@ def sorted_sacrifice_values(st: IntArray, side: int) -> int:
 
 
 @rules_kernel
-def greedy_summons(st: IntArray, side: int) -> None:
+def greedy_summons(st: IntArray, side: EngineInt) -> None:
     """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
 
     What a card would sacrifice is priced from one sorted list of worths (the sum of the `cost` weakest, leaving
@@ -1636,7 +1642,7 @@ def greedy_summons(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_equips(st: IntArray, side: int) -> None:
+def greedy_equips(st: IntArray, side: EngineInt) -> None:
     """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best."""
     foe = 1 - side
     i = 0
@@ -1672,7 +1678,9 @@ def greedy_equips(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_activation_worth(st: IntArray, side: int, card: int, timing: int, target: int) -> int:
+def greedy_activation_worth(
+    st: IntArray, side: EngineInt, card: EngineInt, timing: EngineInt, target: EngineInt
+) -> int:
     """What activating the effect is worth to the greedy policy: 2 per card drawn, 2 per point of damage when it has a
     target, the shield change (a gain only as far as it fits under 8), 3 for an element that starts a status or makes
     a combo."""
@@ -1693,7 +1701,7 @@ def greedy_activation_worth(st: IntArray, side: int, card: int, timing: int, tar
 
 
 @rules_kernel
-def greedy_activations(st: IntArray, side: int) -> None:
+def greedy_activations(st: IntArray, side: EngineInt) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
@@ -1719,7 +1727,7 @@ def greedy_activations(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_supports_and_moves(st: IntArray, side: int) -> None:
+def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
     """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
     nothing in reach step forward."""
     foe = 1 - side
@@ -1765,7 +1773,7 @@ def greedy_supports_and_moves(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_attacks(st: IntArray, side: int) -> None:
+def greedy_attacks(st: IntArray, side: EngineInt) -> None:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
     in reach. With enough attackers to empty the shield (and no trap set that springs on an attack), everyone goes
     for the player."""
@@ -1808,7 +1816,7 @@ def greedy_attacks(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_finishers(st: IntArray, side: int) -> None:
+def greedy_finishers(st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
     i = 0
@@ -1824,7 +1832,7 @@ def greedy_finishers(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def greedy_turn(st: IntArray, side: int) -> None:
+def greedy_turn(st: IntArray, side: EngineInt) -> None:
     """Curve out, trade well, attack when ahead: plays, summons, equipment, Support and moves, attacks, finishers."""
     greedy_plays(st, side)
     greedy_summons(st, side)
@@ -1841,7 +1849,7 @@ def greedy_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def add_action(st: IntArray, n: int, kind: int, a: int, b: int, c: int) -> int:
+def add_action(st: IntArray, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt) -> EngineInt:
     """Write one action row into the list in `st`; returns the new count."""
     base = st[G_ACTIONS] + n * 4
     st[base] = kind
@@ -1852,8 +1860,10 @@ def add_action(st: IntArray, n: int, kind: int, a: int, b: int, c: int) -> int:
 
 
 @rules_kernel
-def list_actions(st: IntArray, side: int) -> int:
+def list_actions(st: IntArray, side: EngineInt) -> EngineInt:
     """Every legal action now, as rows (kind, a, b, c) in the list in `st`; returns how many."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    n: EngineInt
     foe = 1 - side
     n = 0
     limit = opt(st, O_SUMMONS)
@@ -1914,8 +1924,10 @@ def list_actions(st: IntArray, side: int) -> int:
 
 
 @rules_kernel
-def random_turn(st: IntArray, side: int) -> None:
+def random_turn(st: IntArray, side: EngineInt) -> None:
     """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    target: EngineInt
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
@@ -1955,7 +1967,7 @@ def random_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def take_turn(st: IntArray, side: int) -> None:
+def take_turn(st: IntArray, side: EngineInt) -> None:
     """One whole turn of `side`: start, the side's policy, end."""
     start_turn(st, side)
     if st[G_OVER] == 1:
@@ -1968,7 +1980,9 @@ def take_turn(st: IntArray, side: int) -> None:
 
 
 @rules_kernel
-def play_match(st: IntArray, deck_a: IntArray, deck_b: IntArray, first: int, policy_a: int, policy_b: int) -> None:
+def play_match(
+    st: IntArray, deck_a: IntArray, deck_b: IntArray, first: EngineInt, policy_a: EngineInt, policy_b: EngineInt
+) -> None:
     """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
     reset_state(st)
     st[sx(0, S_POLICY)] = policy_a
@@ -1990,8 +2004,8 @@ def play_batch_kernel(
     deck_b: IntArray,
     seeds: IntArray,
     first: Any,
-    policy_a: int,
-    policy_b: int,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
     winners: Any,
     turns: Any,
 ) -> None:
