@@ -58,6 +58,8 @@ from workbench.engines import (
     MAX_TRACE_EVENTS,
     CompiledCards,
     Engine,
+    EngineBool,
+    EngineInt,
     IntArray,
     begin_match_counters,
     count_draw,
@@ -214,7 +216,7 @@ GREEDY, RANDOM = 0, 1
 
 
 @inline_kernel
-def top_slot(tab: IntArray, side: IntArray, p: int) -> int:
+def top_slot(tab: IntArray, side: IntArray, p: EngineInt) -> int:
     """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none)."""
     for s in range(side[p, S_USED] - 1, -1, -1):
         if tab[p, s, TB_UP] == 1:
@@ -223,7 +225,7 @@ def top_slot(tab: IntArray, side: IntArray, p: int) -> int:
 
 
 @inline_kernel
-def stars_of(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int) -> int:
+def stars_of(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s: EngineInt) -> int:
     """Star rating of p's card in slot s: printed + tokens + Ongoing bonus (+ Top bonus when it is the Top card).
     A face-down card has no star rating: -1."""
     if tab[p, s, TB_UP] == 0:
@@ -236,7 +238,7 @@ def stars_of(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int) -> 
 
 
 @inline_kernel
-def symbols_of(table: IntArray, tab: IntArray, p: int, s: int) -> int:
+def symbols_of(table: IntArray, tab: IntArray, p: EngineInt, s: EngineInt) -> int:
     """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
     (copy effects are never copied), and its own when there is none."""
     if tab[p, s, TB_UP] == 0:
@@ -248,7 +250,7 @@ def symbols_of(table: IntArray, tab: IntArray, p: int, s: int) -> int:
 
 
 @inline_kernel
-def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int) -> bool:
+def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s: EngineInt) -> bool:
     """Whether opponents' effects cannot flip p's card in slot s (protect self / adjacent, Ongoing or Top)."""
     top = top_slot(tab, side, p)
     card = tab[p, s, TB_CARD]
@@ -264,7 +266,9 @@ def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: int, s: int)
 
 
 @rules_kernel
-def count_per(table: IntArray, tab: IntArray, side: IntArray, p: int, where: int, per: int, arg: int) -> int:
+def count_per(
+    table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt
+) -> EngineInt:
     """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise)."""
     if per == PER_NONE:
         return 1
@@ -292,21 +296,21 @@ def count_per(table: IntArray, tab: IntArray, side: IntArray, p: int, where: int
 
 
 @inline_kernel
-def source_card(tab: IntArray, area: IntArray, p: int, where: int) -> int:
+def source_card(tab: IntArray, area: IntArray, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
         return tab[p, where, TB_CARD]
     return area[p, -where - 1, AR_CARD]
 
 
 @inline_kernel
-def source_up(tab: IntArray, area: IntArray, p: int, where: int) -> bool:
+def source_up(tab: IntArray, area: IntArray, p: EngineInt, where: EngineInt) -> bool:
     if where >= 0:
         return tab[p, where, TB_UP] == 1
     return area[p, -where - 1, AR_UP] == 1 and area[p, -where - 1, AR_CARD] >= 0
 
 
 @inline_kernel
-def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray, p: int, where: int) -> int:
+def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
         return stars_of(table, tab, side, p, where)
     return table[area[p, -where - 1, AR_CARD], T_STARS]
@@ -324,9 +328,9 @@ def gain_rp(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    card: int,
-    amount: int,
+    p: EngineInt,
+    card: EngineInt,
+    amount: EngineInt,
 ) -> None:
     """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
     before = side[p, S_RP]
@@ -341,7 +345,15 @@ def gain_rp(
 
 @inline_kernel
 def enqueue(
-    queue: IntArray, game: IntArray, kind: int, p: int, where: int, card: int, clause: int, part: int, arg: int
+    queue: IntArray,
+    game: IntArray,
+    kind: EngineInt,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+    part: EngineInt,
+    arg: EngineInt,
 ) -> None:
     t = game[G_QTAIL]
     if t - game[G_QHEAD] >= QUEUE_SIZE:
@@ -364,11 +376,11 @@ def enqueue_timing(
     effects: IntArray,
     queue: IntArray,
     game: IntArray,
-    p: int,
-    where: int,
-    card: int,
-    timing: int,
-    arg: int,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    timing: EngineInt,
+    arg: EngineInt,
 ) -> None:
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
     for c in range(table[card, T_CLAUSES]):
@@ -387,10 +399,10 @@ def flip_slot(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    q: int,
-    s: int,
-    by: int,
-    by_card: int,
+    q: EngineInt,
+    s: EngineInt,
+    by: EngineInt,
+    by_card: EngineInt,
 ) -> None:
     """Flip q's tableau card in slot s face-down (it loses its star tokens); its Flip clauses fire, and when an
     opponent's effect (player `by`) did it, q may react."""
@@ -417,8 +429,8 @@ def flip_source(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    where: int,
+    p: EngineInt,
+    where: EngineInt,
 ) -> None:
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
     if where >= 0:
@@ -445,11 +457,11 @@ def flip_target_in(
     tab: IntArray,
     side: IntArray,
     rng: IntArray,
-    q: int,
-    pick: int,
-    guarded: bool,
-    policy: int,
-    own: bool,
+    q: EngineInt,
+    pick: EngineInt,
+    guarded: EngineBool,
+    policy: EngineInt,
+    own: EngineBool,
 ) -> int:
     """The slot of q's card a flip takes, or -1 when there is no legal target.
 
@@ -500,10 +512,10 @@ def choose_opponent_flip(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
-    pick: int,
-    policy: int,
-    below: int,
+    p: EngineInt,
+    pick: EngineInt,
+    policy: EngineInt,
+    below: EngineInt,
 ) -> int:
     """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
     cards with fewer stars (Anvil Drop). Greedy flips the leader's card (most RP); random any opponent's."""
@@ -548,7 +560,7 @@ def choose_opponent_flip(
 
 
 @rules_kernel
-def reverse_range(store: IntArray, lo: int, hi: int) -> None:
+def reverse_range(store: IntArray, lo: EngineInt, hi: EngineInt) -> None:
     hi -= 1
     while lo < hi:
         tmp = store[lo]
@@ -560,7 +572,7 @@ def reverse_range(store: IntArray, lo: int, hi: int) -> None:
 
 @rules_kernel
 def reveal_from_store(
-    store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, pending: int
+    store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, pending: EngineInt
 ) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
     -1 if no card is left anywhere. store[:left] is undrawn; drawn cards sit after it, most recent first: the
@@ -600,11 +612,11 @@ def clash(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    where: int,
-    card: int,
-    clause: int,
-    with_all: int,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+    with_all: EngineInt,
 ) -> int:
     """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
     clash does not occur (fewer than two participants). Queues p's outcome and the participants' reactions."""
@@ -712,10 +724,10 @@ def put_tokens(
     game: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    s: int,
-    amount: int,
-    source: int,
+    p: EngineInt,
+    s: EngineInt,
+    amount: EngineInt,
+    source: EngineInt,
 ) -> None:
     """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
     if s < 0 or tab[p, s, TB_UP] == 0:
@@ -739,12 +751,12 @@ def perform(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    where: int,
-    card: int,
-    clause: int,
-    part: int,
-    arg: int,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+    part: EngineInt,
+    arg: EngineInt,
 ) -> None:
     """Do one action of a clause (its main action, or a clash outcome) for player p."""
     timing = effects[card, clause, E_TIMING]
@@ -852,7 +864,7 @@ def perform(
 
 
 @inline_kernel
-def wants_reaction(table: IntArray, rng: IntArray, policy: int, card: int) -> bool:
+def wants_reaction(table: IntArray, rng: IntArray, policy: EngineInt, card: EngineInt) -> bool:
     """Reactions are optional. Greedy uses each one unless flipping the card would lose a Score clause; random
     uses each with probability 1/2."""
     if policy == RANDOM:
@@ -873,8 +885,8 @@ def react(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    q: int,
-    trigger: int,
+    q: EngineInt,
+    trigger: EngineInt,
 ) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger: each used one is
     flipped face-down and its action queued."""
@@ -973,9 +985,9 @@ def place_single(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    card: int,
-    insert_at: int,
+    p: EngineInt,
+    card: EngineInt,
+    insert_at: EngineInt,
 ) -> int:
     """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right), then
     resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
@@ -1024,9 +1036,9 @@ def use_action(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
-    where: int,
-    clause: int,
+    p: EngineInt,
+    where: EngineInt,
+    clause: EngineInt,
 ) -> None:
     """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
     card = source_card(tab, area, p, where)
@@ -1040,7 +1052,7 @@ def use_action(
 
 
 @rules_kernel
-def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int) -> int:
+def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: EngineInt) -> int:
     """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
     best = -1
     for k in range(1, game[G_PLAYERS]):
@@ -1062,10 +1074,10 @@ def action_value(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
-    where: int,
-    card: int,
-    clause: int,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
 ) -> int:
     """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
     if table[card, T_FLAGS] & F_HAS_SCORE:
@@ -1120,8 +1132,8 @@ def choose_action(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
-    before_play: bool,
+    p: EngineInt,
+    before_play: EngineBool,
 ) -> int:
     """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
 
@@ -1159,7 +1171,7 @@ def choose_action(
 
 @rules_kernel
 def play_value(
-    table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: int, card: int
+    table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: EngineInt, card: EngineInt
 ) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
@@ -1208,8 +1220,8 @@ def choose_single(
     side: IntArray,
     game: IntArray,
     rng: IntArray,
-    p: int,
-) -> int:
+    p: EngineInt,
+) -> EngineInt:
     """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
     stars (high-star cards are kept to be the Top card late, for clashes). Random: any single in hand."""
     n = side[p, S_HAND]
@@ -1230,7 +1242,9 @@ def choose_single(
 
 
 @rules_kernel
-def scurry_position(table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, p: int, card: int) -> int:
+def scurry_position(
+    table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, p: EngineInt, card: EngineInt
+) -> EngineInt:
     """Where a Scurry card goes. Greedy: the far left when the current Top card has at least as many stars (so
     it stays Top), else the right end. Random: any position."""
     used = side[p, S_USED]
@@ -1257,9 +1271,11 @@ def take_turn(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
+    p: EngineInt,
 ) -> None:
     """One turn of a player who can play: an optional Action before, the single, an optional Action after."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    insert_at: EngineInt
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
@@ -1330,10 +1346,10 @@ def setup_seat(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    p: int,
+    p: EngineInt,
     deck: IntArray,
-    policy: int,
-    deckside: int,
+    policy: EngineInt,
+    deckside: EngineInt,
 ) -> None:
     """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
     first two accessories set out face-up."""
@@ -1389,7 +1405,7 @@ def final_scoring(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
-    vp_round: int,
+    vp_round: EngineInt,
 ) -> None:
     """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
     by the round's chart; tied players split the VP of every place they cover, rounded down."""
@@ -1431,7 +1447,7 @@ def final_scoring(
 
 
 @rules_kernel
-def match_winner(side: IntArray, game: IntArray, mode: int) -> int:
+def match_winner(side: IntArray, game: IntArray, mode: EngineInt) -> int:
     """The two-sided result (see option `match_result`): 0 = seat A, 1 = deck B's side, -1 = even.
 
     head_to_head: A against the rival seat drawn for the match (more RP wins; equal RP, a shared place, is a draw),
@@ -1454,7 +1470,7 @@ def match_winner(side: IntArray, game: IntArray, mode: int) -> int:
 
 
 @rules_kernel
-def opening_seat(rng: IntArray, players: int, first: int) -> int:
+def opening_seat(rng: IntArray, players: EngineInt, first: EngineInt) -> EngineInt:
     """The seat that takes the first turn. The runner's `first` (0 = A, 1 = B, alternating) says which half of the
     turn order seat A sits in: A's position is (first * players + a uniform draw below players) // 2, so over the
     alternation every position is equally likely (an even mirror at any player count) and with two players A
@@ -1478,11 +1494,11 @@ def setup_tournament(
     ecount: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
-    seed: int,
-    first: int,
-    policy_a: int,
-    policy_b: int,
-    store_total: int,
+    seed: EngineInt,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    store_total: EngineInt,
 ) -> None:
     """Seed the generator, reset the store (every card back in it) and seat the players."""
     rng_seed(rng, seed)
@@ -1564,8 +1580,8 @@ def play_matches(
     deck_b: IntArray,
     seeds: IntArray,
     first: Any,
-    policy_a: int,
-    policy_b: int,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
     winners: Any,
     turns: Any,
     vp_a: IntArray,
