@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
+from typed_cards import cards_as
 
 from workbench.cards import CardSet, OptionValue
 from workbench.engines import (
@@ -54,12 +55,12 @@ class ToyCard(CardBase):
 
 
 def _compile(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
-    cards = [entry.card for entry in cardset]
-    table = np.array([[card.strength, card.cost] for card in cards], dtype=np.int64)  # type: ignore[attr-defined]
+    cards = cards_as(cardset, ToyCard)
+    table = np.array([[card.strength, card.cost] for card in cards], dtype=np.int64)
     return CompiledCards(
         names=tuple(card.name for card in cards),
         table=table,
-        cost=np.array([card.cost for card in cards], dtype=np.float64),  # type: ignore[attr-defined]
+        cost=np.array([card.cost for card in cards], dtype=np.float64),
         slot=np.zeros(len(cards), dtype=np.int64),
         options=np.array([int(bool(options["first_player_bonus"]))], dtype=np.int64),
     )
