@@ -167,10 +167,9 @@ def test_a_card_that_cannot_be_afforded_is_rarely_played_and_not_judged(
         _theil_sen(list(zip(judged["cost"], judged["power"], strict=True)))
     )
     assert curve.rarely_played == ["Titan"]
-    assert curve.rarely_played_statement() is not None
-    assert curve.rarely_played_statement().startswith(
-        "1 of 6 measured cards were played in fewer than 5% of their matches (Titan)"
-    )  # type: ignore[union-attr]
+    statement = curve.rarely_played_statement()
+    assert statement is not None
+    assert statement.startswith("1 of 6 measured cards were played in fewer than 5% of their matches (Titan)")
     # With no threshold, every card is judged, the unplayable one included.
     every = power_curve(cardset, decks, matches_per_card=400, seed=5, workers=1, min_play_share=0)
     assert every.cards.set_index("card").loc["Titan", "flag"] in VERDICTS
@@ -292,7 +291,7 @@ def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() 
     of 4.6-turn matches reads on curve, dealing 2.4 times the damage for 0.1 point of win rate)."""
     from collections import namedtuple
 
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
     from workbench.analysis import _judge
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from workbench.cards import WorkbenchInputError
+from workbench.cards import CardSet, WorkbenchInputError
 from workbench.cli import main
 from workbench.decklists import parse_decklist, read_decklist
 from workbench.loading import load_cardset
@@ -21,7 +22,7 @@ HEADERS = ["name", "kind", "soul_cost", "atk", "def", "abilities"]
 GOOD_ROWS = [["Ember Imp", "monster", 0, 2, 3, "Atk"], ["Tide Golem", "monster", 1, 3, 5, "Atk"]]
 
 
-def write_xlsx(path: Path, rows: list[list[object]], sheet: str = "Cards") -> Path:
+def write_xlsx(path: Path, rows: Sequence[Sequence[object]], sheet: str = "Cards") -> Path:
     workbook = openpyxl.Workbook()
     worksheet = workbook.active
     worksheet.title = sheet
@@ -41,9 +42,9 @@ def replace_zip_entry(path: Path, entry: str, content: bytes) -> None:
     path.write_bytes(out.getvalue())
 
 
-def input_error(path: Path, **kwargs: object) -> WorkbenchInputError:
+def input_error(path: Path) -> WorkbenchInputError:
     with pytest.raises(WorkbenchInputError) as caught:
-        load_cardset(path, SOULS, **kwargs)  # type: ignore[arg-type]
+        load_cardset(path, SOULS)
     return caught.value
 
 
@@ -129,7 +130,7 @@ def test_missing_required_column(tmp_path: Path) -> None:
 
 
 def test_value_outside_any_header(tmp_path: Path) -> None:
-    rows = [HEADERS, GOOD_ROWS[0] + [None, "stray"]]
+    rows: list[Sequence[object]] = [HEADERS, GOOD_ROWS[0] + [None, "stray"]]
     error = input_error(write_xlsx(tmp_path / "stray.xlsx", rows))
     assert (error.row, error.column) == (2, "H")
 
@@ -139,7 +140,7 @@ def test_value_outside_any_header(tmp_path: Path) -> None:
     [("three", "'three' is not a whole number"), (2.5, "2.5 is not a whole number"), (-1, "below the smallest")],
 )
 def test_bad_number_cell_is_a_finding_at_its_cell(tmp_path: Path, cell: object, words: str) -> None:
-    rows = [HEADERS, GOOD_ROWS[0], ["Bog Witch", "monster", 1, cell, 5, "Atk"]]
+    rows: list[Sequence[object]] = [HEADERS, GOOD_ROWS[0], ["Bog Witch", "monster", 1, cell, 5, "Atk"]]
     cardset = load_cardset(write_xlsx(tmp_path / "cells.xlsx", rows), SOULS)
     (finding,) = cardset.load_findings
     assert (finding.rule, finding.sheet, finding.row, finding.column) == ("souls.cell_value", "Cards", 3, "atk")
@@ -150,7 +151,7 @@ def test_bad_number_cell_is_a_finding_at_its_cell(tmp_path: Path, cell: object, 
 
 
 def test_duplicate_name_points_at_the_second_row(tmp_path: Path) -> None:
-    rows = [HEADERS, GOOD_ROWS[0], GOOD_ROWS[1], ["ember  IMP", "monster", 0, 1, 1, "Atk"]]
+    rows: list[Sequence[object]] = [HEADERS, GOOD_ROWS[0], GOOD_ROWS[1], ["ember  IMP", "monster", 0, 1, 1, "Atk"]]
     cardset = load_cardset(write_xlsx(tmp_path / "dupes.xlsx", rows), SOULS)
     (finding,) = cardset.load_findings
     assert (finding.rule, finding.row, finding.column) == ("souls.duplicate_name", 4, "name")
@@ -158,7 +159,7 @@ def test_duplicate_name_points_at_the_second_row(tmp_path: Path) -> None:
 
 
 def test_formula_cell_is_reported_not_read_as_empty(tmp_path: Path) -> None:
-    rows = [HEADERS, GOOD_ROWS[0], ["Bog Witch", "monster", 1, "=2+3", 5, "Atk"]]
+    rows: list[Sequence[object]] = [HEADERS, GOOD_ROWS[0], ["Bog Witch", "monster", 1, "=2+3", 5, "Atk"]]
     cardset = load_cardset(write_xlsx(tmp_path / "formula.xlsx", rows), SOULS)
     (finding,) = cardset.load_findings
     assert (finding.rule, finding.row, finding.column) == ("souls.formula_cell", 3, "atk")
@@ -212,14 +213,14 @@ def test_csv_with_semicolons_and_utf8_bom(tmp_path: Path) -> None:
 
 
 def test_unknown_columns_are_kept(tmp_path: Path) -> None:
-    rows = [HEADERS + ["Artist"], GOOD_ROWS[0] + ["Ada"]]
+    rows: list[Sequence[object]] = [HEADERS + ["Artist"], GOOD_ROWS[0] + ["Ada"]]
     cardset = load_cardset(write_xlsx(tmp_path / "extra.xlsx", rows), SOULS)
     assert cardset.table.headers[-1] == "Artist"
     assert cardset.table.rows[0][1][-1] == "Ada"
 
 
 def test_headers_match_ignoring_case_spaces_and_punctuation(tmp_path: Path) -> None:
-    rows = [["Name", "KIND", "Soul-Cost", " ATK ", "Def."], ["Ember Imp", "Monster", 0, 2, 3]]
+    rows: list[Sequence[object]] = [["Name", "KIND", "Soul-Cost", " ATK ", "Def."], ["Ember Imp", "Monster", 0, 2, 3]]
     cardset = load_cardset(write_xlsx(tmp_path / "headers.xlsx", rows), SOULS)
     assert cardset.names == ["Ember Imp"] and cardset.load_findings == []
     assert cardset.headers["soul_cost"] == "Soul-Cost"
@@ -253,7 +254,7 @@ def test_too_many_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def souls_cards(tmp_path: Path):  # type: ignore[no-untyped-def]
+def souls_cards(tmp_path: Path) -> CardSet:
     return load_cardset(
         write_xlsx(tmp_path / "set.xlsx", [HEADERS, *GOOD_ROWS, ["3 Wishes", "monster", 0, 1, 1, ""]]), SOULS
     )
@@ -270,14 +271,14 @@ def souls_cards(tmp_path: Path):  # type: ignore[no-untyped-def]
         ("2 3 Wishes", 2, "3 Wishes"),
     ],
 )
-def test_decklist_line_forms(souls_cards, line: str, count: int, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_decklist_line_forms(souls_cards: CardSet, line: str, count: int, name: str) -> None:
     deck = parse_decklist(f"# comment\n// another\n\n{line}\n", souls_cards)
     assert deck.load_findings == []
     (parsed,) = deck.lines
     assert parsed.count == count and parsed.entry is not None and parsed.entry.card.name == name
 
 
-def test_unknown_card_suggests_the_closest_names(souls_cards) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_card_suggests_the_closest_names(souls_cards: CardSet) -> None:
     deck = parse_decklist("2 Ember Imp\n1 Tide Golm\n", souls_cards, name="aggro")
     (finding,) = deck.load_findings
     assert (finding.rule, finding.deck, finding.row) == ("souls.unknown_card", "aggro", 2)
@@ -285,18 +286,18 @@ def test_unknown_card_suggests_the_closest_names(souls_cards) -> None:  # type: 
 
 
 @pytest.mark.parametrize("line", ["0 Ember Imp", "-2 Ember Imp", "12", "1000 Ember Imp"])
-def test_unparsable_decklist_lines_name_their_line(souls_cards, line: str) -> None:  # type: ignore[no-untyped-def]
+def test_unparsable_decklist_lines_name_their_line(souls_cards: CardSet, line: str) -> None:
     deck = parse_decklist(f"2 Ember Imp\n{line}\n", souls_cards)
     (finding,) = deck.load_findings
     assert (finding.rule, finding.row, finding.actual) == ("souls.deck_line", 2, line)
 
 
-def test_unknown_section_header(souls_cards) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_section_header(souls_cards: CardSet) -> None:
     (finding,) = parse_decklist("Sideboard:\n1 Ember Imp\n", souls_cards).load_findings
     assert finding.rule == "souls.deck_line" and "Main:" in str(finding.expected)
 
 
-def test_sheet_decklist_with_bad_count(souls_cards, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_sheet_decklist_with_bad_count(souls_cards: CardSet, tmp_path: Path) -> None:
     path = write_xlsx(tmp_path / "deck.xlsx", [["Name", "Count"], ["Ember Imp", 2], ["Tide Golem", "two"]], "Deck")
     deck = read_decklist(path, souls_cards)
     (finding,) = deck.load_findings
@@ -304,7 +305,7 @@ def test_sheet_decklist_with_bad_count(souls_cards, tmp_path: Path) -> None:  # 
     assert deck.size() == 2
 
 
-def test_missing_decklist_file(souls_cards, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_missing_decklist_file(souls_cards: CardSet, tmp_path: Path) -> None:
     with pytest.raises(WorkbenchInputError, match="does not exist"):
         read_decklist(tmp_path / "nope.txt", souls_cards)
 
@@ -328,7 +329,7 @@ def test_cli_bad_cells_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_deck_naming_an_unreadable_row_says_why(tmp_path: Path) -> None:
-    rows = [HEADERS, GOOD_ROWS[0], ["Tide Golem", "monster", 1, "lots", 5, "Atk"]]
+    rows: list[Sequence[object]] = [HEADERS, GOOD_ROWS[0], ["Tide Golem", "monster", 1, "lots", 5, "Atk"]]
     cardset = load_cardset(write_xlsx(tmp_path / "set.xlsx", rows), SOULS)
     (finding,) = parse_decklist("2 tide golem\n", cardset).load_findings
     assert finding.rule == "souls.unknown_card" and "row (3) could not be read" in finding.message

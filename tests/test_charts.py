@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]
 import pytest
 from toy_engine import TOY
 
@@ -78,7 +78,7 @@ def test_selected_cards_reads_customdata_or_the_figure() -> None:
         {"curve_number": 0, "point_index": 1},
     ]
     assert selected_cards(figure, by_index) == [("Lurker", 4), ("Rain", 5)]
-    by_custom = [{"customdata": ["Imp", 2, 0.0]}, {"customdata": ["Imp", 2, 0.0]}, {"x": 1}]
+    by_custom: list[dict[str, object]] = [{"customdata": ["Imp", 2, 0.0]}, {"customdata": ["Imp", 2, 0.0]}, {"x": 1}]
     assert selected_cards(figure, by_custom) == [("Imp", 2)]
     assert selected_cards(figure, [{"curve_number": 9, "point_index": 0}]) == []
 

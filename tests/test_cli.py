@@ -181,13 +181,15 @@ def _toy_set_with_decks(tmp_path: Path) -> Path:
     return sheet
 
 
-def _strict_json(text: str) -> object:
-    """JSON as the contract has it: NaN or Infinity (which Python would write) are refused."""
+def _strict_json(text: str) -> dict[str, Any]:
+    """A JSON object as the contract has it: NaN or Infinity (which Python would write) are refused."""
 
     def refuse(constant: str) -> object:
         raise AssertionError(f"{constant} is not JSON")
 
-    return json.loads(text, parse_constant=refuse)
+    data = json.loads(text, parse_constant=refuse)
+    assert isinstance(data, dict), f"not a JSON object: {text[:200]}"
+    return data
 
 
 def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
@@ -210,10 +212,10 @@ def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
     assert "None" not in out and "nan" not in out
     main(["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "400", "--workers", "1", "--format", "json"])
     data = _strict_json(capsys.readouterr().out)
-    rows = {row["card"]: row for row in data["cards"]}  # type: ignore[index]
+    rows = {row["card"]: row for row in data["cards"]}
     assert rows["Filler"]["flag"] == "baseline" and rows["Filler"]["suggested_cost"] is None
     assert all(row["flag"] in ("over", "under", "on curve") for card, row in rows.items() if card != "Filler")
-    assert data["gauntlet"] == ["a_reference", "b_other"]  # type: ignore[index]  # every deck of the set
+    assert data["gauntlet"] == ["a_reference", "b_other"]  # every deck of the set
 
 
 def test_validate_text_says_missing_values_and_lists_in_words(
@@ -270,7 +272,7 @@ def test_power_curve_gives_play_shares_and_says_why_a_card_is_rarely_played(
     main([*argv, "--format", "json", "--min-play-share", "0%"])
     assert {row["card"]: row for row in _strict_json(capsys.readouterr().out)["cards"]}["Titan"][
         "flag"
-    ] != "rarely played"  # type: ignore[index]
+    ] != "rarely played"
     assert main([*argv, "--min-play-share", "150%"]) == EXIT_USAGE
     assert "'150%' is not a play share" in capsys.readouterr().err
 

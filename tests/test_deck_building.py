@@ -46,7 +46,9 @@ def test_cost_curve_counts_copies_per_cost_and_leaves_uncosted_cards_out(
     cards: CardSet, make_deck: Callable[..., Deck]
 ) -> None:
     deck = make_deck(cards, "3 Ember Imp\n2 Marsh Lurker\n1 Stone Warden\n4 Healing Rain")
-    budget = get_ruleset("souls").stat_budget(cards, get_ruleset("souls").resolve_options())  # type: ignore[misc]
+    souls = get_ruleset("souls")
+    assert souls.stat_budget is not None
+    budget = souls.stat_budget(cards, souls.resolve_options())
     costs = costs_by_card(budget)
     assert "Healing Rain" not in costs  # magic has no place on the souls budget chart by default
     curve = cost_curve(deck, costs)

@@ -125,7 +125,7 @@ def test_the_decks_sheet_holds_the_same_decks_as_the_decks_folder(tmp_path: Path
 def test_bad_rows_are_findings_naming_the_sheet_row_and_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decks = [
+    decks: Rows = [
         ["Deck", "Count", "Name"],
         ["aggro", 4, "Cinder Whelp"],
         ["aggro", 2, "Cindr Whelp"],
@@ -165,7 +165,7 @@ def test_a_missing_column_is_an_error_finding_and_no_row_is_read(
     missing: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     header = [h for h in ("deck", "count", "name") if h != missing]
-    rows = [header, [{"deck": "aggro", "count": 4, "name": "Cinder Whelp"}[h] for h in header]]
+    rows: Rows = [header, [{"deck": "aggro", "count": 4, "name": "Cinder Whelp"}[h] for h in header]]
     path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows)
     code, out, _ = run(["validate", str(path), "--format", "json"], capsys)
     assert code == 1
@@ -218,7 +218,7 @@ def test_a_decks_sheet_that_is_not_a_table_is_a_finding_and_the_cards_still_read
 
 
 def test_a_deck_split_by_another_decks_rows_is_read_whole_with_a_warning(tmp_path: Path) -> None:
-    rows = [
+    rows: Rows = [
         ["deck", "count", "name"],
         ["aggro", 4, "Cinder Whelp"],
         ["wall", 2, "Tower Shield"],
@@ -255,7 +255,7 @@ def test_sections_and_two_collections_read_as_the_text_decklist_does(tmp_path: P
 
 
 def test_an_unknown_section_is_a_finding_on_its_cell(tmp_path: Path) -> None:
-    rows = [["deck", "count", "name", "section"], ["rush", 4, "Cinder Whelp", "Sideboard"]]
+    rows: Rows = [["deck", "count", "name", "section"], ["rush", 4, "Cinder Whelp", "Sideboard"]]
     source_set = bundled_sets("source")[0]
     cardset = load_cardset(write_workbook(tmp_path / "source.xlsx", card_rows(source_set), rows), "source")
     (deck,) = set_decks(cardset).decks
@@ -382,7 +382,7 @@ def test_saving_writes_the_decks_sheet_in_place_and_keeps_every_other_sheet_colu
 
 
 def test_an_unreadable_decks_sheet_is_kept_renamed_when_the_session_saves(tmp_path: Path) -> None:
-    rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp", "stray value"]]
+    rows: Rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp", "stray value"]]
     path = write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows)
     workspace = open_cardset(path.read_bytes(), path.name)
     assert workspace.decks == {} and workspace.decks_sheet is not None and not workspace.decks_sheet.readable
@@ -441,7 +441,7 @@ def test_every_bundled_set_saves_and_reopens_with_its_decks(set_path: Path) -> N
 
 
 def test_a_workbook_deck_edited_as_text_is_saved_from_its_text(tmp_path: Path) -> None:
-    rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp"], ["aggro", 2, "Tower Shield"]]
+    rows: Rows = [["deck", "count", "name"], ["aggro", 4, "Cinder Whelp"], ["aggro", 2, "Tower Shield"]]
     workspace = open_cardset(write_workbook(tmp_path / "set.xlsx", card_rows(SOULS_SET), rows).read_bytes(), "set.xlsx")
     source = workspace.decks["aggro"]
     source.text, source.sheet_deck = "3 Cinder Whelp\n", None  # what the Decks page's "Save decklist changes" does
@@ -515,7 +515,7 @@ def test_a_bundled_workbook_opens_with_its_decks_sheet_first_then_its_folder(
     import workbench.app.workspace as workspace_module
 
     folder_decks = bundled_decks("souls")
-    rows = [["deck", "count", "name"], ["Ember_Rush", 3, "Cinder Whelp"]]
+    rows: Rows = [["deck", "count", "name"], ["Ember_Rush", 3, "Cinder Whelp"]]
     folder = tmp_path / "souls"
     folder.mkdir()
     path = write_workbook(folder / "ashfall.xlsx", card_rows(SOULS_SET), rows)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]
 import pytest
 
 from workbench.cards import CardEntry, CardSet, Deck, WorkbenchInputError
@@ -61,8 +61,8 @@ def versions(make_cardset: Callable[..., CardSet]) -> tuple[CardSet, CardSet]:
 def test_diff_lists_exactly_the_known_changes(versions: tuple[CardSet, CardSet]) -> None:
     old, new = versions
     result = diff_cardsets(old, new)
-    assert [e.card.name for e in result.added] == ["Ember Lance"]  # type: ignore[attr-defined]
-    assert [e.card.name for e in result.removed] == ["Old Brute"]  # type: ignore[attr-defined]
+    assert [e.card.name for e in result.added] == ["Ember Lance"]
+    assert [e.card.name for e in result.removed] == ["Old Brute"]
     changed = {c.name: c for c in result.changed}
     assert set(changed) == {"Ash Hound", "Cinder Wisps", "Grave Titan", "Bone Wall"}
     assert [(f.field, f.column, f.old, f.new) for f in changed["Ash Hound"].changes] == [("atk", "atk", 4, 6)]

@@ -9,8 +9,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 from openpyxl.styles import Font, PatternFill
+from typed_cards import card_as
 
 from workbench.editing import (
+    EditableSheet,
     add_card,
     add_columns,
     apply_editor_changes,
@@ -30,6 +32,7 @@ from workbench.editing import (
 from workbench.loading import cardset_from_table, choose_ruleset, load_cardset
 from workbench.paths import bundled_sets, mistakes_dir
 from workbench.rulesets import RULESETS, get_ruleset
+from workbench.rulesets.souls.cards import Monster
 from workbench.spreadsheets import read_sheet
 from workbench.validate import validate
 
@@ -61,11 +64,11 @@ def test_an_unedited_sheet_gives_exactly_the_command_lines_findings(path: Path) 
     assert _findings_via_editor(path) == direct
 
 
-def _souls_sheet():  # type: ignore[no-untyped-def]
+def _souls_sheet() -> EditableSheet:
     return sheet_from_table(read_sheet(SOULS_SMALL))
 
 
-def _findings(sheet) -> list[tuple[str, str, str | None, int | None, str | None]]:  # type: ignore[no-untyped-def]
+def _findings(sheet: EditableSheet) -> list[tuple[str, str, str | None, int | None, str | None]]:
     cardset = cardset_from_table(to_table(sheet), get_ruleset("souls"))
     return [(f.severity, f.rule, f.card, f.row, f.column) for f in validate(cardset).findings]
 
@@ -268,8 +271,8 @@ def test_saving_a_csv_upload_writes_cards_and_set_sheets_that_reload_the_same() 
     assert [c.value for c in saved["Cards"][1]] == sheet.headers
     reread = load_cardset("x.xlsx", data=data, filename="x.xlsx")
     assert reread.name == "Small souls" and len(reread) == 10
-    assert reread.find("Ember Imp").card.atk == 9  # type: ignore[union-attr]
-    assert reread.find("Ember Imp").card.name == "Ember Imp"  # type: ignore[union-attr]
+    assert card_as(reread.find("Ember Imp"), Monster).atk == 9
+    assert card_as(reread.find("Ember Imp"), Monster).name == "Ember Imp"
     assert [(f.rule, f.row, f.column) for f in validate(reread).findings] == [("souls.soul_cost", 2, "soul_cost")]
 
 

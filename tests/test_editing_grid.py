@@ -7,6 +7,7 @@ arrives from a grid already replaced by a newer one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.editing import EditableSheet, GridFold, GridSession, add_card, delete_card, sheet_from_table
@@ -34,7 +35,9 @@ def _session() -> GridSession:
 
 
 def _state(
-    edited: dict[int, dict[str, Any]] | None = None, added: list[dict[str, Any]] | None = None, deleted: list[int] = ()
+    edited: dict[int, dict[str, Any]] | None = None,
+    added: list[dict[str, Any]] | None = None,
+    deleted: Sequence[int] = (),
 ) -> dict[str, Any]:
     return {"edited_rows": edited or {}, "added_rows": added or [], "deleted_rows": list(deleted)}
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from workbench.engines import lowest_set_bit, rng_below, rng_next, rng_seed, shuffle_in_place
+from workbench.engines import EngineInt, lowest_set_bit, rng_below, rng_next, rng_seed, shuffle_in_place
 
 _SEQUENCE_SCRIPT = """
 import json, numpy as np
@@ -71,7 +71,7 @@ def test_shuffle_is_a_permutation_of_the_first_count_values_only() -> None:
     assert values[:20].tolist() != list(range(20))
 
 
-def _walk(bits: int) -> list[int]:
+def _walk(bits: EngineInt) -> list[int]:
     found = []
     while bits != 0:
         found.append(lowest_set_bit(bits))

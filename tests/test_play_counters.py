@@ -18,7 +18,15 @@ import pytest
 
 from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
-from workbench.engines import COUNTERS, DRAWN, FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, PLAYED
+from workbench.engines import (
+    COUNTERS,
+    DRAWN,
+    FIRST_PLAYED_TURN,
+    MATCHES_DRAWN,
+    MATCHES_PLAYED,
+    PLAYED,
+    CompiledCards,
+)
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
@@ -88,13 +96,13 @@ def test_a_card_in_neither_deck_counts_nothing(ruleset_id: str) -> None:
             assert (counters[side, card, :] == 0).all(), (side, compiled.names[card])
 
 
-def _source_tokens(compiled: object) -> set[int]:
+def _source_tokens(compiled: CompiledCards) -> set[int]:
     engine = _engine_module("source")
-    table = compiled.table  # type: ignore[attr-defined]
+    table = compiled.table
     return {int(card) for card in np.flatnonzero(table[:, engine.T_KIND] == engine.K_TOKEN)}
 
 
-def _play_events(ruleset_id: str, compiled: object) -> Callable[[list[int]], bool]:
+def _play_events(ruleset_id: str, compiled: CompiledCards) -> Callable[[list[int]], bool]:
     """Whether a trace event row is a play as the engine counts it (the events logged where `played` is counted)."""
     module = _engine_module(ruleset_id)
     names = {
@@ -108,7 +116,7 @@ def _play_events(ruleset_id: str, compiled: object) -> Callable[[list[int]], boo
     if ruleset_id != "blades":
         return lambda row: row[2] in codes
     # Blades: a single is played when placed; a deck box's or accessory's Action or Reaction is its play.
-    kinds = compiled.table[:, module.T_KIND]  # type: ignore[attr-defined]
+    kinds = compiled.table[:, module.T_KIND]
     return lambda row: row[2] == module.EV_PLAY or (row[2] in codes and kinds[row[3]] != module.K_SINGLE)
 
 

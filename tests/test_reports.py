@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 from workbench.cards import CardSet, Deck
-from workbench.reports import build_report, write_report, write_xlsx
+from workbench.reports import BalanceReport, build_report, write_report, write_xlsx
 from workbench.rulesets import RULESETS
 from workbench.spreadsheets import csv_safe, is_formula_like
 
@@ -25,13 +25,15 @@ ROWS = [
 
 
 @pytest.fixture
-def souls_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> tuple[CardSet, object]:
+def souls_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> tuple[CardSet, BalanceReport]:
     cardset = make_cardset(SOULS, ROWS)
     deck = make_deck(cardset, "2 Grave Titan\n1 Nobody Card", name="=cmd|' /C calc'!A0")
     return cardset, build_report(cardset, [deck], options={"strict_costs": "true"})
 
 
-def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(souls_report, tmp_path: Path) -> None:
+def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(
+    souls_report: tuple[CardSet, BalanceReport], tmp_path: Path
+) -> None:
     cardset, report = souls_report
     out = write_xlsx(report, tmp_path / "report.xlsx")
     book = openpyxl.load_workbook(out)
@@ -60,7 +62,9 @@ def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(souls_report,
     assert report.power is None and book["Power"]["A2"].value == report.notes[0]
 
 
-def test_formula_like_text_stays_text_in_every_sheet(souls_report, tmp_path: Path) -> None:
+def test_formula_like_text_stays_text_in_every_sheet(
+    souls_report: tuple[CardSet, BalanceReport], tmp_path: Path
+) -> None:
     _, report = souls_report
     out = write_xlsx(report, tmp_path / "report.xlsx")
     book = openpyxl.load_workbook(out)
@@ -90,7 +94,9 @@ def test_csv_values_that_would_run_as_formulas_are_quoted(value: object, expecte
     assert is_formula_like(value) == (value != expected)
 
 
-def test_report_without_an_engine_says_so_and_refuses_unknown_formats(souls_report, tmp_path: Path) -> None:
+def test_report_without_an_engine_says_so_and_refuses_unknown_formats(
+    souls_report: tuple[CardSet, BalanceReport], tmp_path: Path
+) -> None:
     _, report = souls_report
     assert report.power is None and report.matchups is None
     assert any("simulated figures" in note for note in report.notes)  # no engine yet, or errors in the set
@@ -98,7 +104,9 @@ def test_report_without_an_engine_says_so_and_refuses_unknown_formats(souls_repo
         write_report(report, tmp_path / "report.pdf")
 
 
-def test_a_report_of_figures_already_simulated_needs_no_new_run(make_cardset, make_deck) -> None:
+def test_a_report_of_figures_already_simulated_needs_no_new_run(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
     from toy_engine import TOY
 
     from workbench.analysis import power_curve
@@ -131,7 +139,7 @@ BIG_SEED = 4334430513956379144
 
 
 @pytest.fixture
-def toy_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> object:
+def toy_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> BalanceReport:
     from toy_engine import TOY
 
     cardset = make_cardset(TOY, TOY_ROWS)
@@ -142,16 +150,17 @@ def toy_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., De
     return build_report(cardset, decks, matches_per_card=300, matches=200, seed=BIG_SEED, workers=1)
 
 
-def test_every_seed_and_big_whole_number_reads_back_exactly_from_the_xlsx(toy_report) -> None:
+def test_every_seed_and_big_whole_number_reads_back_exactly_from_the_xlsx(toy_report: BalanceReport) -> None:
     from workbench.reports import xlsx_bytes
 
     book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(toy_report)))
     matchups = book["Matchups"]
     header = [cell.value for cell in matchups[1]]
     seeds = [row[header.index("seed")] for row in matchups.iter_rows(min_row=2, values_only=True)]
-    assert seeds == [str(seed) for seed in toy_report.matchups["seed"]]  # type: ignore[attr-defined]
+    assert toy_report.matchups is not None
+    assert seeds == [str(seed) for seed in toy_report.matchups["seed"]]
     assert all(int(seed) > 2**53 for seed in seeds), "the matchup seeds are 63-bit: this test needs them big"
-    assert [int(seed) for seed in seeds] == toy_report.matchups["seed"].tolist()  # type: ignore[attr-defined]
+    assert [int(seed) for seed in seeds] == toy_report.matchups["seed"].tolist()
     provenance = {row[0]: row[1] for row in book["Provenance"].iter_rows(min_row=2, values_only=True)}
     assert provenance["seed"] == str(BIG_SEED) and int(provenance["seed"]) == BIG_SEED
     for sheet in book.worksheets:  # no sheet holds a whole number rounded into a float
@@ -161,12 +170,13 @@ def test_every_seed_and_big_whole_number_reads_back_exactly_from_the_xlsx(toy_re
                     assert abs(cell.value) < 2**53, f"{sheet.title}!{cell.coordinate} = {cell.value}"
 
 
-def test_the_filler_is_the_baseline_in_the_report_not_counted_as_over_or_under(toy_report) -> None:
+def test_the_filler_is_the_baseline_in_the_report_not_counted_as_over_or_under(toy_report: BalanceReport) -> None:
     from workbench.reports import summary_rows, xlsx_bytes
 
-    cards = toy_report.power.cards  # type: ignore[attr-defined]
+    assert toy_report.power is not None
+    cards = toy_report.power.cards
     judged = cards[cards["flag"] != "baseline"]
-    summary = dict(summary_rows(toy_report))  # type: ignore[arg-type]
+    summary = dict(summary_rows(toy_report))
     assert summary["baseline (filler, not judged)"] == "Filler"
     assert summary["cards judged"] == len(judged) == len(cards) - 1
     assert summary["over-powered"] == (judged["flag"] == "over").sum()
@@ -200,10 +210,10 @@ def test_findings_show_lists_in_words_in_the_xlsx_and_html_reports(
     assert "<td>Filler</td><td>Fillr</td>" in html and "[&#x27;Filler&#x27;]" not in html
 
 
-def test_the_html_report_marks_the_baseline_and_shows_no_python(toy_report) -> None:
+def test_the_html_report_marks_the_baseline_and_shows_no_python(toy_report: BalanceReport) -> None:
     from workbench.report_html import render_html
 
-    html = render_html(toy_report)  # type: ignore[arg-type]
+    html = render_html(toy_report)
     assert '<td class="baseline">baseline</td>' in html
     assert "<i>baseline</i>, gets no verdict" in html
     import re
@@ -230,8 +240,9 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
     report = build_report(cardset, decks, matches_per_card=300, matches=200, seed=3, workers=1)
     summary = dict(summary_rows(report))
     assert summary["rarely played (under 5% of matches, not judged)"] == 1
-    assert summary["cards judged"] == len(report.power.cards) - 2  # type: ignore[union-attr]  # not the filler, not Titan
-    assert summary["power against cost"] == report.power.line_statement()  # type: ignore[union-attr]
+    assert report.power is not None
+    assert summary["cards judged"] == len(report.power.cards) - 2  # not the filler, not Titan
+    assert summary["power against cost"] == report.power.line_statement()
     book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
     power = book["Power"]
     header = [cell.value for cell in power[1]]
@@ -246,9 +257,9 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
     assert str(titan[header.index("reason")].value).startswith("played in 0% of matches (drawn in")
     html = render_html(report)
     assert '<td class="rarely-played">rarely played</td>' in html
-    measured = len(report.power.cards)  # type: ignore[union-attr]
+    measured = len(report.power.cards)
     assert f"1 of {measured} measured cards were played in fewer than 5% of their matches (Titan)" in html
     from html import escape
 
-    assert f'<p class="note">{escape(report.power.line_statement())}</p>' in html  # type: ignore[union-attr]
+    assert f'<p class="note">{escape(report.power.line_statement())}</p>' in html
     assert "<th>played</th><th>drawn</th><th>first played (turn)</th>" in html

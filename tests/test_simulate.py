@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from toy_engine import TOY, toy_ruleset
+from toy_engine import TOY, ToyCard, toy_ruleset
+from typed_cards import card_as
 
 from workbench import cli
 from workbench.analysis import choose_fillers, matchup_matrix, power_curve, variant_deck
@@ -276,8 +277,8 @@ def test_sweep_refuses_unknown_cards_fields_and_invalid_values(toy: tuple[CardSe
         with_field(cardset, "Big", "attack", 2)
     with pytest.raises(WorkbenchInputError, match="not a valid strength"):
         with_field(cardset, "Big", "strength", -1)
-    assert with_field(cardset, "Big", "Strength", 9).find("Big").card.strength == 9  # type: ignore[union-attr]
-    assert cardset.find("Big").card.strength == 3  # type: ignore[union-attr]
+    assert card_as(with_field(cardset, "Big", "Strength", 9).find("Big"), ToyCard).strength == 9
+    assert card_as(cardset.find("Big"), ToyCard).strength == 3
 
 
 def test_cli_sweep(
