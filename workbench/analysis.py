@@ -763,12 +763,8 @@ def parse_sweep_values(text: str) -> list[int | float]:
         ) from None
 
 
-def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) -> CardSet:
-    """A copy of the set in which one card's field holds `value`, validated by the card's model like a sheet cell."""
-    from pydantic import ValidationError
-
-    from workbench.rulesets.base import normalize_header
-
+def _entry_named(cardset: CardSet, card_name: str) -> CardEntry:
+    """The set's card of that name (case-insensitive), or an error suggesting the closest names."""
     entry = cardset.find(card_name)
     if entry is None:
         hints = closest_names(card_name, cardset.names)
@@ -777,6 +773,16 @@ def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) ->
             path=cardset.path,
             expected="a card name from the set",
         )
+    return entry
+
+
+def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) -> CardSet:
+    """A copy of the set in which one card's field holds `value`, validated by the card's model like a sheet cell."""
+    from pydantic import ValidationError
+
+    from workbench.rulesets.base import normalize_header
+
+    entry = _entry_named(cardset, card_name)
     ruleset = cardset.ruleset
     resolved_field = ruleset.header_lookup.get(normalize_header(field_name))
     card = entry.card
@@ -785,7 +791,7 @@ def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) ->
             c.header for c in ruleset.columns if c.field in type(card).model_fields and c.field not in ("name", "kind")
         ]
         raise WorkbenchInputError(
-            f"'{field_name}' is not a field a {card.kind} card has.",  # type: ignore[attr-defined]
+            f"'{field_name}' is not a field a {card.kind} card has.",
             path=cardset.path,
             expected="one of: " + ", ".join(usable),
         )
@@ -806,7 +812,7 @@ def _field_value(cardset: CardSet, card_name: str, field_name: str) -> Any:
     """The card's current value of a field (checked by `with_field` before this is called)."""
     from workbench.rulesets.base import normalize_header
 
-    card = cardset.find(card_name).card  # type: ignore[union-attr]
+    card = _entry_named(cardset, card_name).card
     return getattr(card, cardset.ruleset.header_lookup.get(normalize_header(field_name), field_name))
 
 
@@ -831,7 +837,7 @@ def sweep(
     `statement` says when the card was never played or the field never changed a match."""
     check_sweep(values, matches_per_card)
     variants = [with_field(cardset, card_name, field_name, value) for value in values]
-    name = cardset.find(card_name).card.name  # type: ignore[union-attr]
+    name = _entry_named(cardset, card_name).card.name
     current = _field_value(cardset, name, field_name)
     steps = len(values) + 1
     total_per_step = 1_000_000
