@@ -21,13 +21,11 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from workbench.cards import WorkbenchInputError
 
 if TYPE_CHECKING:
     from workbench.engines import CompiledCards
-    from workbench.simulate import Job
+    from workbench.simulate import BatchOutcome, Job
 
 DASK_TASK_MATCHES = 5_000
 """Matches per Dask task (whole batches are grouped until a task holds at least this many)."""
@@ -113,9 +111,7 @@ def group_jobs(jobs: Sequence[Job], task_matches: int = DASK_TASK_MATCHES) -> li
     return [group for group in groups if group]
 
 
-def play_jobs(
-    engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def play_jobs(engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]) -> list[BatchOutcome]:
     """Play several jobs in one task (runs on a Dask worker)."""
     engine = importlib.import_module(engine_module).ENGINE
     return [
@@ -130,7 +126,7 @@ def run_jobs_on_dask(
     compiled: CompiledCards,
     jobs: Sequence[Job],
     progress: Callable[[int, int], None] | None = None,
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+) -> list[BatchOutcome]:
     """Play every job on the cluster; results come back in job order whatever order tasks finish in."""
     from distributed import as_completed
 
@@ -144,7 +140,7 @@ def run_jobs_on_dask(
         client.submit(play_jobs, engine_module, shared, [jobs[i] for i in group], pure=False) for group in groups
     ]
     index_of = {future.key: position for position, future in enumerate(futures)}
-    results: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None] = [None] * len(futures)
+    results: list[list[BatchOutcome] | None] = [None] * len(futures)
     done = 0
     for future in as_completed(futures):
         position = index_of[future.key]

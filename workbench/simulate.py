@@ -39,6 +39,9 @@ MAX_MATCHES = limit("matches").value
 
 Progress = Callable[[int, int], None]
 """progress(matches_done, matches_total)."""
+BatchOutcome = tuple[Any, ...]
+"""One batch's outcome as an engine's `play_batch` returns it: (winner int8[], turns int32[], counters), or with a
+fourth element, a dict of per-match arrays (see `Engine.play_batch`)."""
 FirstPlayer = Literal["alternate", "random"]
 
 
@@ -197,7 +200,7 @@ def batch_seeds(
     return out
 
 
-def _play_job(engine_module: str, compiled: CompiledCards, job: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _play_job(engine_module: str, compiled: CompiledCards, job: Job) -> BatchOutcome:
     """Play one job; a module path (not an engine object) crosses the process boundary."""
     engine: Engine = importlib.import_module(engine_module).ENGINE
     return engine.play_batch(compiled, job.deck_a, job.deck_b, job.seeds, job.first, job.policy_a, job.policy_b)
@@ -240,7 +243,7 @@ def _piece(job: Job, start: int, stop: int) -> Job:
     return Job(job.deck_a, job.deck_b, job.seeds[start:stop], job.first[start:stop], job.policy_a, job.policy_b)
 
 
-def _joined(parts: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
+def _joined(parts: Sequence[BatchOutcome]) -> BatchOutcome:
     """One batch's outcome from its pieces' outcomes, in order: per-match arrays joined, counters added."""
     if len(parts) == 1:
         return parts[0]
@@ -255,7 +258,7 @@ def _joined(parts: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
     return winners, turns, counters
 
 
-def _timed_piece(engine_module: str, compiled: CompiledCards, job: Job, pace: _Pace) -> tuple[Any, ...]:
+def _timed_piece(engine_module: str, compiled: CompiledCards, job: Job, pace: _Pace) -> BatchOutcome:
     """Play one piece here, and size the next from the time it took."""
     started = time.perf_counter()
     outcome = _play_job(engine_module, compiled, job)
@@ -270,7 +273,7 @@ def run_jobs(
     workers: int | None = None,
     progress: Progress | None = None,
     executor: str | None = None,
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+) -> list[BatchOutcome]:
     """Play every job, in order: on `workers` local processes (default: all cores; 1 = in this process), or on the
     Dask `executor` (`dask-local`, `dask://HOST:PORT`; see workbench.distributed).
 
@@ -288,7 +291,7 @@ def run_jobs(
     if total < PARALLEL_THRESHOLD:
         workers = 1
     done = 0
-    parts: list[list[tuple[Any, ...]]] = [[] for _ in jobs]
+    parts: list[list[BatchOutcome]] = [[] for _ in jobs]
     if progress:
         progress(0, total)
     # Compile (or load) the engine here first, once per process, timed and recorded (workbench.warm): the workers
@@ -320,7 +323,7 @@ def run_jobs(
                 start = stop
                 if progress:
                     progress(done, total)
-        return [_joined(job_parts) for job_parts in parts]  # type: ignore[misc]
+        return [_joined(job_parts) for job_parts in parts]
     pool = _local_pool(workers)
     pieces = [
         (index, start, min(len(job.seeds), start + pace.size))
@@ -352,7 +355,7 @@ def run_jobs(
         if isinstance(error, BrokenProcessPool):
             _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
         raise
-    return [_joined(job_parts) for job_parts in parts]  # type: ignore[misc]
+    return [_joined(job_parts) for job_parts in parts]
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
