@@ -132,7 +132,7 @@ def _text(picks: Sequence[AutoPick]) -> str:
 def _cards_by_kind(cardset: CardSet) -> dict[str, list[str]]:
     kinds: dict[str, list[str]] = {}
     for entry in cardset.entries:
-        kinds.setdefault(_kind(entry), []).append(entry.card.name)  # type: ignore[attr-defined]
+        kinds.setdefault(_kind(entry), []).append(entry.card.name)
     return kinds
 
 
@@ -142,7 +142,7 @@ def _kind(entry: CardEntry) -> str:
 
 def _picks_of(deck: Deck) -> list[AutoPick]:
     return [
-        AutoPick(line.entry.card.name, line.count, line.section, line.group)  # type: ignore[attr-defined]
+        AutoPick(line.entry.card.name, line.count, line.section, line.group)
         for line in deck.lines
         if line.entry is not None and line.count > 0
     ]
@@ -173,7 +173,7 @@ def _walk(
             expected="a deck whose lines name cards of the set",
         )
     errors = _errors(picks, cardset, options)
-    kind_of = {entry.card.name: _kind(entry) for entry in cardset.entries}  # type: ignore[attr-defined]
+    kind_of = {entry.card.name: _kind(entry) for entry in cardset.entries}
     for _ in range(STEPS_PER_LINE * len(picks)):
         trial = _swap(picks, kinds, kind_of, held, rng) if rng.random() < 0.75 else _move_copy(picks, kind_of, rng)
         if trial is None:

@@ -201,8 +201,8 @@ class SetDiff:
                 "hash": self.new.content_hash(),
             },
             "ruleset": {"id": self.new.ruleset.id, "version": self.new.ruleset.version},
-            "added": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.added],  # type: ignore[attr-defined]
-            "removed": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.removed],  # type: ignore[attr-defined]
+            "added": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.added],
+            "removed": [{"card": _name(e), "kind": e.card.kind, "row": e.row} for e in self.removed],
             "changed": [
                 {
                     "card": c.name,
@@ -283,14 +283,16 @@ def with_power_changes(
     taken = {normalize_name(name) for name in diff.new.names}
     before_name: dict[str, str] = {}
     appended: list[CardEntry] = []
-    pairs = [(c.old_name, c.name) for c in diff.changed if c.changes] + [(_name(e), None) for e in diff.removed]
-    for old_name, _ in pairs:
-        label = f"{old_name} (before)"
+    # (old name, new name) of each measured card: None for the side a removed or added card lacks.
+    pairs: list[tuple[str | None, str | None]] = [(c.old_name, c.name) for c in diff.changed if c.changes]
+    pairs += [(_name(e), None) for e in diff.removed]
+    for measured_old in [old for old, _ in pairs if old is not None]:  # every one so far: added cards come below
+        label = f"{measured_old} (before)"
         while normalize_name(label) in taken:
             label += "'"
         taken.add(normalize_name(label))
-        before_name[old_name] = label
-        entry = old_by_key[normalize_name(old_name)]
+        before_name[measured_old] = label
+        entry = old_by_key[normalize_name(measured_old)]
         appended.append(CardEntry(entry.card.model_copy(update={"name": label}), entry.row))
     pairs += [(None, _name(e)) for e in diff.added]
     if not pairs:
@@ -384,7 +386,7 @@ def _power_line(row: Any) -> str:
 
 
 def _name(entry: CardEntry) -> str:
-    return str(entry.card.name)  # type: ignore[attr-defined]
+    return entry.card.name
 
 
 def _comparable(entry: CardEntry) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def print_pages(cardset: CardSet) -> list[list[str]]:
     values_by_row = {number: values for number, values in table.rows} if table is not None else {}
     cards: list[str] = []
     for entry in cardset:
-        name = entry.card.name  # type: ignore[attr-defined]
+        name = entry.card.name
         values = values_by_row.get(entry.row, [])
         drawn = card_html(
             cardset.ruleset,

@@ -288,7 +288,7 @@ def _listen_for_compiles() -> None:
             return
         from numba.core import event
 
-        class CompileCounter(event.Listener):  # type: ignore[misc]
+        class CompileCounter(event.Listener):
             def on_start(self, item: Any) -> None:
                 dispatcher = (item.data or {}).get("dispatcher")
                 module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""

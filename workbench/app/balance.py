@@ -375,7 +375,7 @@ def _sweep_section(
         "(the first is the reference deck, all of them the gauntlet); every value replays the seeds of the set's own "
         "power curve, so the values differ by the card alone."
     )
-    candidates = {str(entry.card.name): entry for entry in cardset if _sweepable_fields(entry)}  # type: ignore[attr-defined]
+    candidates = {entry.card.name: entry for entry in cardset if _sweepable_fields(entry)}
     if not candidates:
         st.info("No card of this set has a number field to sweep.")
         return

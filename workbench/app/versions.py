@@ -72,11 +72,11 @@ UPLOAD_LIMIT_MIB = MAX_FILE_BYTES // 2**20
 
 # Escaped when a card name or value is shown as Markdown (so `$` is not maths, `*` not emphasis).
 def _card_name(entry: CardEntry) -> str:
-    return str(entry.card.name)  # type: ignore[attr-defined]
+    return entry.card.name
 
 
 def _card_kind(entry: CardEntry) -> str:
-    return str(entry.card.kind)  # type: ignore[attr-defined]
+    return entry.card.kind
 
 
 def _earlier_version(

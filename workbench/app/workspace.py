@@ -313,7 +313,7 @@ def current_cardset(workspace: Workspace) -> CardSet:
     digest = workspace.digest
     cached = st.session_state.get("_cardset_cache")
     if cached and cached[0] == (workspace.uid, digest):
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     cardset = cardset_from_table(to_table(workspace.sheet), workspace.ruleset)
     cardset.name = workspace.set_name
     st.session_state["_cardset_cache"] = ((workspace.uid, digest), cardset)

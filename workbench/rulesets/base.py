@@ -134,8 +134,11 @@ class RuleOption:
             whole = isinstance(self.default, int)
             kind = "a whole number" if whole else "a number"
             expected = f"{kind} from {self.range_text}" if self.range_text else kind
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if not numeric or (whole and isinstance(value, float) and not float(value).is_integer()):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or (whole and isinstance(value, float) and not float(value).is_integer())
+            ):
                 raise WorkbenchInputError(
                     f"{where} takes {kind}, not {_value_text(value)} {settings}.", expected=expected
                 )
@@ -307,7 +310,9 @@ class Ruleset:
         if len(self.card_models) == 1:
             return TypeAdapter(self.card_models[0])
         union = Union[tuple(self.card_models)]  # type: ignore[valid-type]  # noqa: UP007 (a union of a runtime tuple)
-        return TypeAdapter(Annotated[union, Field(discriminator="kind")])
+        # A type built at run time, which no static type describes: typed Any for TypeAdapter.
+        discriminated: Any = Annotated[union, Field(discriminator="kind")]
+        return TypeAdapter(discriminated)
 
     @cached_property
     def kinds(self) -> tuple[str, ...]:

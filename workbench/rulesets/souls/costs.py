@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from workbench.cards import CardEntry, CardSet, Finding, Options, closest_names
+from workbench.cards import CardEntry, CardSet, Finding, Options, Severity, closest_names
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.rulesets.souls.cards import SoulsCard
 from workbench.rulesets.souls.effects import applied_elements, parse_effects, uncovered_for_kind
@@ -108,7 +108,7 @@ def _check_cost(cardset: CardSet, entry: CardEntry, options: Options) -> list[Fi
         why += ", +1 powerful effect" + ("" if card.effect_weight == "powerful" else f" (applies {card.element})")
     if card.effect_weight == "detrimental":
         why += ", -1 detrimental effect"
-    severity = "error" if options["strict_costs"] else "warning"
+    severity: Severity = "error" if options["strict_costs"] else "warning"
     return [
         cardset.finding(
             severity,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from workbench.cards import CardSet, Deck, Finding, Options
+from workbench.cards import CardSet, Deck, Finding, Options, Severity
 from workbench.rulesets.souls.cards import SoulsCard
 
 
@@ -42,6 +42,7 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
     monsters = [card for card in cards if card.kind == "monster"]
     if monsters and not any(card.soul_cost == 0 for card in monsters):
         cheapest = min(card.soul_cost for card in monsters)
+        severity: Severity
         if options["sacrifice_from"] == "field":
             severity = "warning"
             message = (

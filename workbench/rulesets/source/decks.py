@@ -121,10 +121,10 @@ def _check_sections(deck: Deck) -> list[Finding]:
 
 
 def _check_size(deck: Deck, options: Options) -> list[Finding]:
-    size = sum(line.count for line in deck.section("main") if line.entry.card.kind != "token")  # type: ignore[union-attr]
+    size = sum(line.count for line in deck.section("main") if line.entry and line.entry.card.kind != "token")
     counted = "main-deck cards"
     if options["tokens_count_toward_deck_size"]:
-        size += sum(line.count for line in deck.section("tokens") if line.entry.card.kind == "token")  # type: ignore[union-attr]
+        size += sum(line.count for line in deck.section("tokens") if line.entry and line.entry.card.kind == "token")
         counted = "cards (main deck and tokens)"
     if DECK_SIZE_MIN <= size <= DECK_SIZE_MAX:
         return []
