@@ -333,8 +333,9 @@ def power_curve(
     base_chunks = chunks[: len(references)]
     base_scores = scores[: len(references)]
     by_card: dict[int, list[int]] = {}
-    for index, (card, _, _) in enumerate(variants[len(references) :], start=len(references)):
-        by_card.setdefault(card, []).append(index)  # type: ignore[arg-type]
+    for index, (variant_card, _, _) in enumerate(variants[len(references) :], start=len(references)):
+        if variant_card is not None:  # always: the reference decks' own variants (card None) come first
+            by_card.setdefault(variant_card, []).append(index)
     base = np.concatenate(base_scores)
     base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores, strict=False)]
     rows = []

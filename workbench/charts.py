@@ -40,9 +40,10 @@ BASELINE_MARKER = {
     "line": {"width": 1, "color": "#fff"},
 }
 """A filler's point on the power curve: the baseline the other cards are measured from, not a verdict."""
-RARELY_PLAYED_MARKER = {"symbol": "circle-open", "size": 11, "color": "#b8860b", "line": {"width": 2}}
+RARELY_PLAYED_COLOUR = "#b8860b"
+RARELY_PLAYED_MARKER = {"symbol": "circle-open", "size": 11, "color": RARELY_PLAYED_COLOUR, "line": {"width": 2}}
 """A rarely played card's point: hollow, as its power is mostly the filler's matches (not judged)."""
-FLAG_COLOURS[RARELY_PLAYED] = RARELY_PLAYED_MARKER["color"]
+FLAG_COLOURS[RARELY_PLAYED] = RARELY_PLAYED_COLOUR
 FLAG_NAMES = {BASELINE: "baseline (filler, power 0 by construction)", RARELY_PLAYED: "rarely played (not judged)"}
 """Legend names of the flags that are not a verdict."""
 WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
@@ -80,12 +81,12 @@ def _wrap(text: str, width: int = 72) -> str:
     return "<br>".join(plotly_text(line) for line in textwrap.wrap(text, width)) if text else ""
 
 
-def _share_label(share: object) -> str:
-    return "—" if share is None or (isinstance(share, float) and math.isnan(share)) else share_text(float(share))  # type: ignore[arg-type]
+def _share_label(share: float | None) -> str:
+    return "—" if share is None or (isinstance(share, float) and math.isnan(share)) else share_text(float(share))
 
 
-def _turn_label(turn: object) -> str:
-    return "—" if turn is None or (isinstance(turn, float) and math.isnan(turn)) else f"{float(turn):.1f}"  # type: ignore[arg-type]
+def _turn_label(turn: float | None) -> str:
+    return "—" if turn is None or (isinstance(turn, float) and math.isnan(turn)) else f"{float(turn):.1f}"
 
 
 def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
@@ -634,7 +635,7 @@ def selected_cards(figure: go.Figure, points: Sequence[Mapping[str, object]]) ->
             custom = list(data[index])
         if len(custom) >= 2 and isinstance(custom[0], str):
             try:
-                card = (custom[0], int(custom[1]))  # type: ignore[call-overload]
+                card = (custom[0], int(custom[1]))
             except (TypeError, ValueError):
                 continue
             if card not in picked:

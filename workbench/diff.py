@@ -167,7 +167,7 @@ class SetDiff:
         """The changes as lines a player could read, most visible first."""
         lines: list[str] = []
         for entry in self.added:
-            lines.append(f"New card: {_name(entry)} ({entry.card.kind}).")  # type: ignore[attr-defined]
+            lines.append(f"New card: {_name(entry)} ({entry.card.kind}).")
         for entry in self.removed:
             lines.append(f"Removed: {_name(entry)}.")
         for change in self.changed:
@@ -411,7 +411,7 @@ def _pair_renames(removed: list[CardEntry], added: list[CardEntry]) -> list[tupl
     candidates = []
     for old in removed:
         for new in added:
-            if old.card.kind != new.card.kind:  # type: ignore[attr-defined]
+            if old.card.kind != new.card.kind:
                 continue
             ratio = difflib.SequenceMatcher(None, normalize_name(_name(old)), normalize_name(_name(new))).ratio()
             before, after = _comparable(old), _comparable(new)

@@ -182,7 +182,7 @@ def to_table(sheet: EditableSheet) -> SheetTable:
     A cell unchanged since the upload is given to the loader as the file held it (a number stays a
     number); an edited cell is text, as a csv cell would be, and the card models parse it.
     """
-    rows: list[tuple[int, list[Any]]] = []
+    rows: list[tuple[int, Sequence[Any]]] = []
     formulas: dict[tuple[int, int], str] = {}
     for position, (origin, values) in enumerate(
         zip(sheet.frame.index, sheet.frame.itertuples(index=False, name=None), strict=True)

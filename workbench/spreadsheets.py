@@ -546,10 +546,12 @@ def _table_from_rows(rows: Iterable[tuple[Sequence[Any], dict[int, str]]], displ
             )
         longest = max([len(v) for v in values if type(v) is str], default=0)
         if longest > MAX_CELL_CHARS:
-            long_cell = next(i for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS)
+            long_cell, long_text = next(
+                (i, v) for i, v in enumerate(values) if isinstance(v, str) and len(v) > MAX_CELL_CHARS
+            )
             raise over_limit(
                 "text_cell_chars",
-                f"a cell holds {len(values[long_cell]):,} characters",
+                f"a cell holds {len(long_text):,} characters",
                 path=display,
                 sheet=sheet,
                 row=number,
@@ -602,7 +604,7 @@ _UMASK = _process_umask()
 """Read once at import: a save in the multi-threaded app server never touches the process-wide mask."""
 
 
-def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], None]) -> Path:
+def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], object]) -> Path:
     """Call `write(temp_path)`, then `os.replace` it over `out_path`: an interrupted save leaves the old file whole.
 
     The temporary file is flushed to disk (fsync) before the replace, so a power cut after the replace cannot leave

@@ -691,10 +691,10 @@ def _simulation_section(
         help_text="A card its side played in fewer than this share of its matches gets no verdict (rarely played). "
         "0 judges every card.",
     )
-    for problem in (auto_problem, share_problem):
-        if problem:
-            st.error(problem)
-            problems.append(problem)
+    for curve_problem in (auto_problem, share_problem):
+        if curve_problem:
+            st.error(curve_problem)
+            problems.append(curve_problem)
 
     settings = StudySettings(
         decks=tuple(chosen),

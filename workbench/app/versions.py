@@ -198,7 +198,9 @@ def _open_in_editor(workspace: Workspace, diff: SetDiff) -> None:
     if not choices:
         return
     with st.form("versions_open_card", border=False):
-        choice = st.selectbox("Open a card of the set as it stands now in the editor", sorted(choices, key=choices.get))
+        choice = st.selectbox(
+            "Open a card of the set as it stands now in the editor", sorted(choices, key=lambda label: choices[label])
+        )
         if st.form_submit_button("Open in editor") and choice is not None:
             workspace.selected_row = choices[choice]
             st.switch_page(CARD_EDITOR.path)

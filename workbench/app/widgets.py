@@ -193,7 +193,8 @@ def _file_choices(option: RuleOption) -> dict[str, str]:
     by the option's default value), then this session's uploads."""
     choices: dict[str, str] = {}
     for path in sorted(Path(option.bundled_files).glob("*.json")):
-        choices[f"{path.stem} (bundled)"] = option.default if path.stem == option.default else str(path)  # type: ignore[assignment]
+        # The default file by its name (the option's default value), any other bundled file by its path.
+        choices[f"{path.stem} (bundled)"] = path.stem if path.stem == option.default else str(path)
     choices.update(st.session_state.get(f"option_uploads:{option.key}", {}))
     return choices
 
@@ -276,14 +277,18 @@ def run_with_progress(
     cancel_slot = st.empty()
     cancel_slot.button("Cancel", key=cancel_key, icon=":material/stop_circle:")
     bar = st.progress(0.0, text="Starting…")
+
+    def show(share: float, text: str) -> None:
+        bar.progress(min(1.0, max(0.0, share)), text=text)
+
     result: T | None = None
     try:
         if not is_warm(cardset):
-            waited = wait_for_engine(cardset, warm_deck, lambda share, text: bar.progress(share, text=text))
+            waited = wait_for_engine(cardset, warm_deck, show)
             waited += warm_up_engine(cardset, warm_deck)
             if waited >= 1.0:
                 st.caption(f"The {cardset.ruleset.id} engine was ready after {waited:.1f} s.")
-        result = work(lambda share, text: bar.progress(min(1.0, max(0.0, share)), text=text))
+        result = work(show)
     except WorkbenchInputError as error:
         st.error(f"The {what} did not run: {markdown_text(error)}")
     cancel_slot.empty()
