@@ -55,7 +55,7 @@ def test_seed_zero_still_draws() -> None:
 def test_rng_below_is_in_range_and_roughly_uniform() -> None:
     state = np.zeros(4, dtype=np.int64)
     rng_seed(state, 99)
-    counts = np.bincount([rng_below(state, 6) for _ in range(60_000)], minlength=6)
+    counts = np.bincount([int(rng_below(state, 6)) for _ in range(60_000)], minlength=6)
     assert counts.shape == (6,)
     # 10,000 expected per face; 5 standard deviations is about 456.
     assert np.all(np.abs(counts - 10_000) < 460)

@@ -6,11 +6,13 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from typed_cards import cards_as
 
 from workbench.cards import WorkbenchInputError
 from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
 from workbench.rulesets.blades import RULESET
+from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.clash import (
     ClashOdds,
     clash_odds,
@@ -87,7 +89,7 @@ def test_the_bundled_store_is_built_like_the_engines() -> None:
     stars = compiled.table[compiled.extra["store"], 1]
     assert {int(s): int((stars == s).sum()) for s in set(stars.tolist())} == store
     everything = store_star_counts(SAMPLE, "all")
-    assert sum(everything.values()) == sum(entry.card.copies for entry in SAMPLE)  # type: ignore[attr-defined]
+    assert sum(everything.values()) == sum(card.copies for card in cards_as(SAMPLE, BladesCard))
 
 
 def test_rows_for_pages() -> None:

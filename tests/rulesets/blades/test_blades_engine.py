@@ -6,14 +6,16 @@ workbench/rulesets/blades/engine.py. The golden trace test at the bottom says ho
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
+from workbench.cards import CardSet, Deck, OptionValue
 from workbench.decklists import read_decklist
-from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, rng_seed
+from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, IntArray, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
@@ -24,11 +26,32 @@ SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
 DECKS = {path.stem: read_decklist(path, SAMPLE) for path in bundled_decks("blades")}
 
 
-def compiled(**options: object) -> E.CompiledCards:
-    return E.compile_cards(SAMPLE, RULESET.resolve_options(options))  # type: ignore[arg-type]
+MakeCardSet = Callable[..., CardSet]
+MakeDeck = Callable[..., Deck]
+
+
+def compiled(**options: OptionValue) -> E.CompiledCards:
+    return E.compile_cards(SAMPLE, RULESET.resolve_options(options))
 
 
 DEFAULT = compiled()
+
+
+class Common(NamedTuple):
+    """The 12 arrays every rule kernel takes first, in their order (a named tuple, so `*common` has a known length)."""
+
+    table: IntArray
+    effects: IntArray
+    tab: IntArray
+    area: IntArray
+    side: IntArray
+    game: IntArray
+    queue: IntArray
+    store: IntArray
+    rng: IntArray
+    counters: IntArray
+    events: IntArray
+    ecount: IntArray
 
 
 class Board:
@@ -73,18 +96,18 @@ class Board:
             side[p, E.S_USED] = len(cards)
             side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
             side[p, E.S_POLICY] = policies[p] if policies else E.GREEDY
-            for a, name in enumerate(areas[p] if areas and p < len(areas) else []):
-                if name:
-                    self.st["area"][p, a, E.AR_CARD] = comp.card_id(name)
+            for a, area_card in enumerate(areas[p] if areas and p < len(areas) else []):
+                if area_card:
+                    self.st["area"][p, a, E.AR_CARD] = comp.card_id(area_card)
                     self.st["area"][p, a, E.AR_UP] = 1
             for h, name in enumerate(hands[p] if hands and p < len(hands) else []):
                 self.st["hand"][p, h] = comp.card_id(name)
             side[p, E.S_HAND] = len(hands[p]) if hands and p < len(hands) else 0
 
     # -- the kernels, on this board ------------------------------------------------------------------------------
-    def common(self) -> tuple:
+    def common(self) -> Common:
         s = self.st
-        return (
+        return Common(
             self.comp.table,
             self.comp.extra["effects"],
             s["tab"],
@@ -644,14 +667,14 @@ def test_match_result_option_changes_only_the_winner_code() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"players": 1}, {"players": 6}, {"tableau_slots": 0}, {"tableau_slots": 13}])
-def test_out_of_range_engine_options_are_clear_errors(bad: dict) -> None:
+def test_out_of_range_engine_options_are_clear_errors(bad: dict[str, int]) -> None:
     from workbench.cards import WorkbenchInputError
 
     with pytest.raises(WorkbenchInputError, match="outside its range"):
         compiled(**bad)
 
 
-def test_more_than_eight_singles_are_cut_to_eight_at_random(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+def test_more_than_eight_singles_are_cut_to_eight_at_random(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
     rows = [
         {
             "name": f"Single {i}",
@@ -685,7 +708,7 @@ def test_counters_are_kept_per_side() -> None:
     assert 0 < counters[1, archon, PLAYED] <= 300 and counters[1, archon, DESTROYED] > 0
 
 
-def test_info_finding_for_too_many_clauses_points_at_the_cell(make_cardset) -> None:  # type: ignore[no-untyped-def]
+def test_info_finding_for_too_many_clauses_points_at_the_cell(make_cardset: MakeCardSet) -> None:
     rows = [
         {
             "name": "Busy",
@@ -719,7 +742,7 @@ def test_info_finding_for_too_many_clauses_points_at_the_cell(make_cardset) -> N
 # =====================================================================================================================
 
 
-def _sanity_set(make_cardset, gain_a: int, gain_b: int, stars: int = 3):  # type: ignore[no-untyped-def]
+def _sanity_set(make_cardset: MakeCardSet, gain_a: int, gain_b: int, stars: int = 3) -> CardSet:
     rows = [
         {
             "name": f"Filler {i}",
@@ -756,7 +779,7 @@ def _sanity_set(make_cardset, gain_a: int, gain_b: int, stars: int = 3):  # type
     return make_cardset(RULESET, rows)
 
 
-def test_a_strictly_better_card_is_at_least_as_strong(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+def test_a_strictly_better_card_is_at_least_as_strong(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
     from workbench.analysis import power_curve
 
     cardset = _sanity_set(make_cardset, 1, 4)
@@ -768,7 +791,7 @@ def test_a_strictly_better_card_is_at_least_as_strong(make_cardset, make_deck) -
     assert strong["power"] > weak["power"]
 
 
-def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
     cardset = _sanity_set(make_cardset, 1, 4)
     on_curve = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="on curve")
     blanks = make_deck(cardset, "1 Blank\n1 Weak", name="under budget")
@@ -845,7 +868,7 @@ def test_simulate_keeps_vp_placement_and_rp_per_tournament() -> None:
     assert result.summary()["per_match_means"]["vp"] == pytest.approx(frame["vp"].mean())
 
 
-def test_power_is_the_change_in_average_vp(make_cardset, make_deck) -> None:  # type: ignore[no-untyped-def]
+def test_power_is_the_change_in_average_vp(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
     from workbench.analysis import power_curve
 
     cardset = _sanity_set(make_cardset, 1, 4)
@@ -857,7 +880,7 @@ def test_power_is_the_change_in_average_vp(make_cardset, make_deck) -> None:  # 
     assert curve.cards.iloc[0]["power"] == pytest.approx((21 - 14) / 21)
 
 
-def test_ongoing_stars_and_top_protect_self(make_cardset) -> None:  # type: ignore[no-untyped-def]
+def test_ongoing_stars_and_top_protect_self(make_cardset: MakeCardSet) -> None:
     rows = [
         {
             "name": "Glow",

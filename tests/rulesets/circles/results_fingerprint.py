@@ -87,7 +87,7 @@ for opts in (None, {"out_of_cards": "reshuffle_discard_draws_3"}, {"extra_card":
             for seed in range(40):
                 for pa, pb in ((0, 0), (1, 1), (0, 1)):
                     w, t, ev = engine.play_traced(compiled, arr[a], arr[b], seed * 7919 + 1, seed % 2, pa, pb)
-                    h.update(np.int64([w, t]).tobytes())
+                    h.update(np.array([w, t], dtype=np.int64).tobytes())
                     h.update(np.ascontiguousarray(ev).tobytes())
                     total += len(ev)
 print(total, "trace events; digest", h.hexdigest())

@@ -131,7 +131,7 @@ def test_the_documents_worked_example_is_valid_with_one_point_unspent(make_cards
 def test_base_resources_spending_every_point_are_clean(
     make_cardset: MakeCardSet, circles: dict[str, int], attack: int, health: int
 ) -> None:
-    assert findings_for(make_cardset, [character(attack=attack, health=health, **circles)]) == []
+    assert findings_for(make_cardset, [character("Hero", attack=attack, health=health, abilities="", **circles)]) == []
 
 
 @pytest.mark.parametrize(("name", "colour", "cost"), DOCUMENT_LIST)
@@ -142,11 +142,13 @@ def test_each_ability_fills_its_circles_in_its_colour(
     circles = {"red": 0, "blue": 0, "green": 0}
     circles["blue" if colour == "red" else "red"] = 1
     circles[colour] += cost
-    assert findings_for(make_cardset, [character(attack=2, health=1, abilities=name, **circles)]) == []
+    assert findings_for(make_cardset, [character("Hero", attack=2, health=1, abilities=name, **circles)]) == []
     # One circle short in the ability's colour: the colour does not cover it.
     short = dict(circles)
     short[colour] -= 1
-    rules = {f.rule for f in findings_for(make_cardset, [character(attack=2, health=1, abilities=name, **short)])}
+    rules = {
+        f.rule for f in findings_for(make_cardset, [character("Hero", attack=2, health=1, abilities=name, **short)])
+    }
     assert rules == {"circles.ability_colour"}
 
 

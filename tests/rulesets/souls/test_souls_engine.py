@@ -29,7 +29,7 @@ from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, compile_for, simu
 MakeCardSet = Callable[..., CardSet]
 MakeDeck = Callable[..., Deck]
 
-ROWS = [
+ROWS: list[dict[str, Any]] = [
     {"name": "Grunt", "kind": "monster", "soul_cost": 0, "atk": 3, "def": 2, "abilities": "Atk"},
     {"name": "Wall", "kind": "monster", "soul_cost": 0, "atk": 1, "def": 4, "abilities": "Atk"},
     {"name": "Pike", "kind": "monster", "soul_cost": 1, "atk": 4, "def": 4, "abilities": "Atk"},

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from typed_cards import cards_as
 
 from workbench.cards import CardSet
 from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets, mistakes_dir
 from workbench.rulesets import RULESETS
+from workbench.rulesets.source.cards import Channeled, Equipment, Monster, SourceCard
 from workbench.rulesets.source.effects import EffectClause, parse_effects
 from workbench.validate import validate
 
@@ -32,7 +34,8 @@ def test_stat_budget_points_and_the_documents_line(make_cardset: MakeCardSet) ->
          "alpha": 50, "beta": 50, "gamma": 50, "delta": 50},
         {"name": "Floralia", "kind": "token", "type": "TO", "alpha": 10, "beta": 10, "gamma": 10, "delta": 10},
     ]  # fmt: skip
-    budget = SOURCE.stat_budget(make_cardset(SOURCE, rows), SOURCE.resolve_options())  # type: ignore[misc]
+    assert SOURCE.stat_budget is not None
+    budget = SOURCE.stat_budget(make_cardset(SOURCE, rows), SOURCE.resolve_options())
     assert budget.line == ((0.0, 50.0), (1.0, 75.0), (2.0, 100.0), (3.0, 125.0), (4.0, 150.0))
     assert "occupied spaces" in budget.cost_label and "ST total" in budget.budget_label
     assert [(p.card, p.row, p.kind, p.cost, p.budget, p.expected_budget) for p in budget.points] == [
@@ -45,7 +48,8 @@ def test_stat_budget_points_and_the_documents_line(make_cardset: MakeCardSet) ->
 
 def test_stat_budget_of_the_bundled_set_lies_on_the_line() -> None:
     cardset = load_cardset(bundled_sets("source")[0])
-    budget = SOURCE.stat_budget(cardset, SOURCE.resolve_options())  # type: ignore[misc]
+    assert SOURCE.stat_budget is not None
+    budget = SOURCE.stat_budget(cardset, SOURCE.resolve_options())
     monsters = [p for p in budget.points if p.kind == "monster"]
     assert monsters and all(p.budget == p.expected_budget for p in monsters)
     assert all(p.budget < 50 and p.expected_budget is None for p in budget.points if p.kind == "token")
@@ -59,29 +63,29 @@ def bundled() -> CardSet:
 
 def test_bundled_set_covers_every_kind_and_requirement_tier(bundled: CardSet) -> None:
     assert len(bundled) >= 40
-    kinds = Counter(entry.card.kind for entry in bundled)  # type: ignore[attr-defined]
+    kinds = Counter(entry.card.kind for entry in bundled)
     assert set(kinds) == set(SOURCE.kinds)
-    monsters = bundled.of_kind("monster")
-    assert {entry.card.requirement for entry in monsters} == {0, 1, 2, 3, 4}  # type: ignore[attr-defined]
-    assert len({entry.card.type for entry in monsters}) >= 8  # type: ignore[attr-defined]
-    assert any(entry.card.starter_copies for entry in monsters)  # type: ignore[attr-defined]
-    assert bundled.find("Goop") is not None and bundled.find("Goop").card.kind == "trap"  # type: ignore[union-attr]
-    equipment = [entry.card for entry in bundled.of_kind("equipment")]
-    assert {card.active for card in equipment} == {"Y", "O", "Y/O"}  # type: ignore[attr-defined]
-    assert len({card.turns for card in equipment}) > 1  # type: ignore[attr-defined]
-    channeled = [entry.card for entry in bundled.of_kind("channeled")]
-    assert all(card.symbols and card.brackets for card in channeled)  # type: ignore[attr-defined]
-    assert {len(card.symbols) for card in channeled} >= {1, 2, 4}  # type: ignore[attr-defined]
+    monsters = cards_as(bundled.of_kind("monster"), Monster)
+    assert {card.requirement for card in monsters} == {0, 1, 2, 3, 4}
+    assert len({card.type for card in monsters}) >= 8
+    assert any(card.starter_copies for card in monsters)
+    goop = bundled.find("Goop")
+    assert goop is not None and goop.card.kind == "trap"
+    equipment = cards_as(bundled.of_kind("equipment"), Equipment)
+    assert {card.active for card in equipment} == {"Y", "O", "Y/O"}
+    assert len({card.turns for card in equipment}) > 1
+    channeled = cards_as(bundled.of_kind("channeled"), Channeled)
+    assert all(card.symbols and card.brackets for card in channeled)
+    assert {len(card.symbols) for card in channeled} >= {1, 2, 4}
 
 
 def test_bundled_set_has_no_findings_and_every_effect_is_in_the_vocabulary(bundled: CardSet) -> None:
     assert validate(bundled).findings == []
-    for entry in bundled:
-        card = entry.card
-        items = parse_effects(card.effects, card.kind)  # type: ignore[attr-defined]
-        assert all(isinstance(item, EffectClause) for item in items), card.name  # type: ignore[attr-defined]
-        if card.kind != "token":  # type: ignore[attr-defined]
-            assert items, f"{card.name} has no effects"  # type: ignore[attr-defined]
+    for card in cards_as(bundled, SourceCard):
+        items = parse_effects(card.effects, card.kind)
+        assert all(isinstance(item, EffectClause) for item in items), card.name
+        if card.kind != "token":
+            assert items, f"{card.name} has no effects"
 
 
 def test_bundled_decks_are_legal_sized_and_use_the_token_deck(bundled: CardSet) -> None:

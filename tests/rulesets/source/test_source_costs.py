@@ -11,9 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from typed_cards import card_as
 
 from workbench.cards import CardSet, Finding
 from workbench.rulesets import RULESETS
+from workbench.rulesets.source.cards import Equipment, Monster
 from workbench.rulesets.source.costs import bracket_gaps, bracket_problems, parse_brackets, st_total_for
 from workbench.validate import validate
 
@@ -209,7 +211,7 @@ def test_equipment_turns_at_least_one(make_cardset: MakeCardSet, cell: Any, acce
 def test_equipment_active_spellings(make_cardset: MakeCardSet, cell: str, read_as: str) -> None:
     cardset = make_cardset(SOURCE, [{"name": "Wings", "kind": "equipment", "turns": 2, "active": cell}])
     assert validate(cardset).findings == []
-    assert cardset.entries[0].card.active == read_as  # type: ignore[attr-defined]
+    assert card_as(cardset.entries[0], Equipment).active == read_as
 
 
 @pytest.mark.parametrize("cell", ["both", "X", "", "Y/O/Y"])
@@ -224,7 +226,7 @@ def test_equipment_active_must_be_y_o_or_both(make_cardset: MakeCardSet, cell: s
 def test_monster_type_codes_and_names(make_cardset: MakeCardSet, cell: str, code: str) -> None:
     cardset = make_cardset(SOURCE, [monster("Typed", 0, 0, (20, 10, 10, 10), type=cell)])
     assert validate(cardset).findings == []
-    assert cardset.entries[0].card.type == code  # type: ignore[attr-defined]
+    assert card_as(cardset.entries[0], Monster).type == code
 
 
 @pytest.mark.parametrize("cell", ["PL", "Plant", ""])
@@ -334,7 +336,7 @@ def test_every_kind_reads_from_one_sheet(make_cardset: MakeCardSet) -> None:
         {"name": "Floralia", "kind": "TOKEN", "type": "TO", "alpha": 10, "beta": 10, "gamma": 10, "delta": 10},
     ]
     cardset = make_cardset(SOURCE, rows)
-    assert [entry.card.kind for entry in cardset] == ["monster", "equipment", "trap", "channeled", "token"]  # type: ignore[attr-defined]
+    assert [entry.card.kind for entry in cardset] == ["monster", "equipment", "trap", "channeled", "token"]
     assert validate(cardset).findings == []
 
 

@@ -148,7 +148,8 @@ def test_the_ten_deck_rules(
         return
     (finding,) = findings
     assert (finding.rule, finding.severity) == (rule, "error")
-    assert (finding.row, finding.expected, finding.actual) == (line_of(text, points_at), expected, actual)  # type: ignore[arg-type]
+    assert points_at is not None, "a case with a finding names the line it points at"
+    assert (finding.row, finding.expected, finding.actual) == (line_of(text, points_at), expected, actual)
 
 
 def test_a_card_over_several_limits_is_reported_once_by_the_tightest(

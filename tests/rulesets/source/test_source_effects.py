@@ -78,8 +78,9 @@ def test_a_cell_is_clauses_separated_by_semicolons() -> None:
 
 def test_channeled_clauses_sit_under_bracket_heads() -> None:
     items = parse_effects("0-29: st -15; 30-39: foe destroy; 40+: foe destroy; sourcepoints -10", "channeled")
-    assert all(isinstance(item, EffectClause) for item in items)
-    assert [(c.bracket, c.verb) for c in items] == [  # type: ignore[union-attr]
+    clauses = [item for item in items if isinstance(item, EffectClause)]
+    assert clauses == items
+    assert [(c.bracket, c.verb) for c in clauses] == [
         ("0-29", "st"),
         ("30-39", "destroy"),
         ("40+", "destroy"),

@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
 
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import read_decklist
+from workbench.engines import IntArray
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.source import RULESET
@@ -39,6 +40,51 @@ def valley() -> CardSet:
 @pytest.fixture(scope="module")
 def bundled_decks_(valley: CardSet) -> list[Deck]:
     return [read_decklist(path, valley) for path in bundled_decks("source")]
+
+
+class World(NamedTuple):
+    """The 17 arrays most rule kernels take, in their order (a named tuple, so `*world` has a known length)."""
+
+    table: IntArray
+    clauses: IntArray
+    opts: IntArray
+    mp: IntArray
+    dist: IntArray
+    mon: IntArray
+    cells: IntArray
+    sup: IntArray
+    side: IntArray
+    hand: IntArray
+    library: IntArray
+    tokens: IntArray
+    game: IntArray
+    rng: IntArray
+    counters: IntArray
+    events: IntArray
+    ec: IntArray
+
+
+class ChannelWorld(NamedTuple):
+    """The 18 arrays of the kernels that resolve channeled effects: `World` with `brackets` third."""
+
+    table: IntArray
+    clauses: IntArray
+    brackets: IntArray
+    opts: IntArray
+    mp: IntArray
+    dist: IntArray
+    mon: IntArray
+    cells: IntArray
+    sup: IntArray
+    side: IntArray
+    hand: IntArray
+    library: IntArray
+    tokens: IntArray
+    game: IntArray
+    rng: IntArray
+    counters: IntArray
+    events: IntArray
+    ec: IntArray
 
 
 class Board:
@@ -97,10 +143,10 @@ class Board:
     def hand_names(self, player: int) -> list[str]:
         return [self.compiled.names[int(c)] for c in self.hand[player, : self.side[player, E.S_HAND]]]
 
-    def world(self) -> tuple[Any, ...]:
+    def world(self) -> World:
         """The 17 arrays most rule kernels take, in order."""
         extra = self.compiled.extra
-        return (
+        return World(
             self.compiled.table,
             extra["clauses"],
             self.compiled.options,
@@ -120,9 +166,9 @@ class Board:
             self.ec,
         )
 
-    def channel_world(self) -> tuple[Any, ...]:
+    def channel_world(self) -> ChannelWorld:
         extra = self.compiled.extra
-        return (
+        return ChannelWorld(
             self.compiled.table,
             extra["clauses"],
             extra["brackets"],
