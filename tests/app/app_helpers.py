@@ -56,8 +56,12 @@ def upload_cardset(
     if ruleset is not None:
         at.selectbox(key="cardset_upload_ruleset").set_value(ruleset)
         at.run()
-    content = data if data is not None else Path(path).read_bytes()  # type: ignore[arg-type]
-    filename = name or Path(path).name  # type: ignore[arg-type]
+    if path is None:
+        assert data is not None and name, "upload_cardset needs a path, or data and a name"
+        content, filename = data, name
+    else:
+        content = data if data is not None else Path(path).read_bytes()
+        filename = name or Path(path).name
     at.file_uploader(key="cardset_upload").set_value((filename, content, "application/octet-stream"))
     at.run()
     assert_clean(at)
@@ -126,6 +130,13 @@ def ruleset_with_engine_and_decks() -> str | None:
     return None
 
 
+def grid_key(at: AppTest, index: int = 0) -> str:
+    """The session-state key of the page's `index`-th data editor, under which a test sets the grid's edits."""
+    key = at.data_editor[index].key
+    assert key is not None, "a data editor without a key: its edits cannot be set through the session state"
+    return key
+
+
 def plotly_charts(at: AppTest) -> list[Any]:
     """The plotly charts on the page (AppTest has no typed accessor for them)."""
     return list(at.get("plotly_chart"))
@@ -149,7 +160,7 @@ def chart_figure(at: AppTest, index: int = 0) -> dict[str, Any]:
     """The page's `index`-th plotly figure as plain JSON data (arrays decoded)."""
     charts = plotly_charts(at)
     assert len(charts) > index, f"the page has {len(charts)} plotly chart(s)"
-    return _decoded(json.loads(charts[index].proto.spec))  # type: ignore[no-any-return]
+    return _decoded(json.loads(charts[index].proto.spec))
 
 
 TOY_REFERENCE_DECK = "6 Filler\n2 Cheap\n2 Mid\n2 Big"

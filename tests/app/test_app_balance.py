@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import ValuesView
 from dataclasses import replace
+from typing import Any
 
 import pytest
-from app_helpers import (
+from app.app_helpers import (
     DATA,
     as_read,
     chart_figure,
@@ -90,7 +92,8 @@ def test_a_ruleset_whose_engine_lands_is_simulated_without_page_changes(monkeypa
     assert workspace(at).ruleset_id == "toy"
 
 
-def results_store_values(at: AppTest):  # type: ignore[no-untyped-def]
+def results_store_values(at: AppTest) -> ValuesView[Any]:
+    """The results the page keeps (match results, power curves, sweeps, health), one per set of settings."""
     return at.session_state["simulation_results"].values()
 
 
@@ -146,7 +149,9 @@ def test_the_balance_page_draws_for_each_bundled_set(ruleset_id: str) -> None:
         assert at.number_input(key="balance_per_card").value == POWER_CURVE_DEFAULTS.matches_per_card
         assert at.number_input(key="balance_matches").value == POWER_CURVE_DEFAULTS.matches_per_pair
         assert at.number_input(key="balance_seed").value == POWER_CURVE_DEFAULTS.seed
-        assert at.selectbox(key="balance_policy_a").options[0] == RULESETS[ruleset_id].engine.policies[0]  # type: ignore[union-attr]
+        engine = RULESETS[ruleset_id].engine
+        assert engine is not None
+        assert at.selectbox(key="balance_policy_a").options[0] == engine.policies[0]
         assert at.selectbox(key="balance_policy_a").value == POWER_CURVE_DEFAULTS.policy
 
 
@@ -308,7 +313,10 @@ def test_a_real_engine_sweeps_a_card_of_its_bundled_set() -> None:
     at = _sweep_tab(go(open_bundled(new_app(timeout=REAL_ENGINE_TIMEOUT), path), BALANCE))
     card = at.selectbox(key="balance_sweep_card").value
     field = at.selectbox(key="balance_sweep_field").value
-    current = getattr(load_cardset(path, ruleset_id).find(card).card, field)  # type: ignore[union-attr]
+    assert card is not None and field is not None
+    entry = load_cardset(path, ruleset_id).find(card)
+    assert entry is not None, f"{card} is not in {path.name}"
+    current = getattr(entry.card, field)
     values = f"{current},{current + 1}"
     at = _run_sweep(at, card, field, values, per_value=20, seed=1, timeout=REAL_ENGINE_TIMEOUT)
     assert not at.error, [e.value for e in at.error]
@@ -360,7 +368,7 @@ def test_the_apps_default_run_gives_the_command_lines_default_powers(
     import json
     import shutil
 
-    from app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
+    from app.app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
 
     from workbench.app import DECKS
     from workbench.cli import main
@@ -410,7 +418,7 @@ TITAN_CARDS = (DATA / "toy_cards.csv").read_text(encoding="utf-8") + "Titan,unit
 
 
 def _toy_balance_with_titan(monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    from app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
+    from app.app_helpers import TOY_OTHER_DECK, TOY_REFERENCE_DECK
 
     from workbench.app import DECKS
 

@@ -7,13 +7,15 @@ browser would send after each edit: the earlier edits and the new one together, 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from app_helpers import (
+from app.app_helpers import (
     SOULS_SMALL,
     first_bundled,
     go,
+    grid_key,
     new_app,
     open_bundled,
     shown_text,
@@ -45,22 +47,30 @@ def _editor_on_souls_small() -> AppTest:
 
 
 def _state(
-    edited: dict[int, dict[str, Any]] | None = None, added: list[dict[str, Any]] | None = None, deleted: list[int] = ()
+    edited: dict[int, dict[str, Any]] | None = None,
+    added: list[dict[str, Any]] | None = None,
+    deleted: Sequence[int] = (),
 ) -> dict[str, Any]:
     return {"edited_rows": edited or {}, "added_rows": added or [], "deleted_rows": list(deleted)}
 
 
 def _send(at: AppTest, state: dict[str, Any]) -> AppTest:
     """The grid's whole state, as the browser sends it after an edit, then a page run."""
-    at.session_state[at.data_editor[0].key] = state
+    at.session_state[grid_key(at)] = state
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
-def _findings_table(at: AppTest):  # type: ignore[no-untyped-def]
-    tables = [frame for frame in at.dataframe if "rule" in frame.value.columns]
-    return tables[0].value if tables else None
+def _findings_tables(at: AppTest) -> list[Any]:
+    """The page's findings tables (data frames with a `rule` column): one, or none when the set has no finding."""
+    return [frame.value for frame in at.dataframe if "rule" in frame.value.columns]
+
+
+def _findings_table(at: AppTest) -> Any:
+    tables = _findings_tables(at)
+    assert tables, "the page shows no findings table"
+    return tables[0]
 
 
 def _names(at: AppTest) -> list[str]:
@@ -72,7 +82,9 @@ def _card_shown_label(at: AppTest) -> str:
 
 
 def _shown_position(at: AppTest) -> int:
-    return int(at.selectbox(key=f"card_pick:{workspace(at).uid}").value)
+    position = at.selectbox(key=f"card_pick:{workspace(at).uid}").value
+    assert position is not None, "no card is shown"
+    return int(position)
 
 
 def _patch_notes(at: AppTest) -> list[str]:
@@ -100,7 +112,7 @@ def test_an_edit_keeps_the_grid_shows_its_finding_on_the_card_edited_and_reverti
     _send(at, _state({3: {"atk": "9"}}))
     assert at.data_editor[0].key == key  # the same grid: its scroll position and focus stay
     assert workspace(at).sheet.frame.iat[3, 3] == "9"
-    row = _findings_table(at).iloc[0]  # type: ignore[union-attr]
+    row = _findings_table(at).iloc[0]
     assert (row["rule"], row["card"], int(row["row"]), row["column"]) == (
         "souls.soul_cost",
         "Stone Warden",
@@ -114,7 +126,7 @@ def test_an_edit_keeps_the_grid_shows_its_finding_on_the_card_edited_and_reverti
     assert "Stone Warden" in preview and "souls.soul_cost" in preview and "row 5" in preview
     # Back to the value the sheet had: the data editor reports that cell as edited to its old value.
     _send(at, _state({3: {"atk": "5"}}))
-    assert _findings_table(at) is None
+    assert _findings_tables(at) == []
     assert _card_shown_label(at) == "Card shown: row 5 · Stone Warden · ✓"
     assert at.data_editor[0].key == key
 
@@ -147,7 +159,7 @@ def test_each_edit_is_applied_once_however_many_times_the_page_runs() -> None:
 def test_text_in_a_number_cell_is_an_error_on_that_cell() -> None:
     at = _editor_on_souls_small()
     _send(at, _state({5: {"def": "lots"}}))
-    row = _findings_table(at).iloc[0]  # type: ignore[union-attr]
+    row = _findings_table(at).iloc[0]
     assert (row["rule"], row["card"], int(row["row"]), row["column"], row["actual"]) == (
         "souls.cell_value",
         "Bog Wraith",
@@ -176,7 +188,7 @@ def test_rows_deleted_in_the_grid_start_a_new_grid_numbered_anew() -> None:
     assert grid["name"].tolist() == [*SOULS_SMALL_NAMES[1:], "Newt"]
     assert _names(at) == [*SOULS_SMALL_NAMES[1:], "Newt"]
     assert workspace(at).sheet.frame["text"].tolist()[3] == "Kept."
-    row = _findings_table(at).iloc[0]  # type: ignore[union-attr]
+    row = _findings_table(at).iloc[0]
     assert (row["rule"], row["card"], int(row["row"])) == ("souls.soul_cost", "Newt", 11)
     at.run()
     assert _names(at) == [*SOULS_SMALL_NAMES[1:], "Newt"]  # folded once: the new grid starts with no edit
@@ -184,7 +196,7 @@ def test_rows_deleted_in_the_grid_start_a_new_grid_numbered_anew() -> None:
 
 def test_add_duplicate_and_delete_buttons_start_a_new_grid_keep_pending_edits_and_show_the_card() -> None:
     at = _editor_on_souls_small()
-    key = at.data_editor[0].key
+    key = grid_key(at)
     at.session_state[key] = _state({1: {"text": "Typed just before Add card."}})
     next(b for b in at.button if b.label == "Add card").click()
     at.run()
@@ -198,7 +210,7 @@ def test_add_duplicate_and_delete_buttons_start_a_new_grid_keep_pending_edits_an
     assert "got nothing" in at.html[0].value and "None" not in at.html[0].value + shown_text(at)
     scroll = [block.value for block in at.html if "<script>" in block.value]
     assert len(scroll) == 1 and "const top = 10 * rowHeight;" in scroll[0]  # ...and the grid scrolled to it
-    assert {int(r) for r in _findings_table(at)["row"]} == {12}  # type: ignore[index]
+    assert {int(r) for r in _findings_table(at)["row"]} == {12}
     next(b for b in at.button if b.label == "Duplicate").click()
     at.run()
     assert _names(at)[-1] == "New card (copy)"
@@ -253,7 +265,7 @@ def test_the_editor_draws_each_bundled_set_with_its_cost_columns_pinned(ruleset_
 def test_columns_the_sheet_lacks_can_be_added_and_filled() -> None:
     at = upload_cardset(new_app(), data=b"name,kind,text\nImp,monster,hot\n", name="plain.csv", ruleset="souls")
     at = go(at, CARD_EDITOR)
-    assert {row for row in _findings_table(at)["column"]} == {"soul_cost", "atk", "def"}  # type: ignore[index]
+    assert {row for row in _findings_table(at)["column"]} == {"soul_cost", "atk", "def"}
     at.multiselect(key=f"add_columns:{workspace(at).uid}").set_value(["soul_cost", "atk", "def"])
     at.run()
     key = at.data_editor[0].key
@@ -262,7 +274,7 @@ def test_columns_the_sheet_lacks_can_be_added_and_filled() -> None:
     assert at.data_editor[0].key != key  # new columns: a new grid
     assert workspace(at).sheet.headers == ["name", "kind", "text", "soul_cost", "atk", "def"]
     _send(at, _state({0: {"soul_cost": "0", "atk": "3", "def": "2"}}))
-    assert _findings_table(at) is None
+    assert _findings_tables(at) == []
 
 
 def test_a_sheet_with_its_own_row_column_keeps_it_editable() -> None:

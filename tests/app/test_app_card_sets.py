@@ -6,7 +6,7 @@ import io
 
 import openpyxl
 import pytest
-from app_helpers import SOULS_SMALL, first_bundled, go, new_app, open_bundled, shown_text, upload_cardset, workspace
+from app.app_helpers import SOULS_SMALL, first_bundled, go, new_app, open_bundled, shown_text, upload_cardset, workspace
 
 from workbench.app import CARD_SETS
 from workbench.app.workspace import bundled_catalogue

@@ -4,7 +4,7 @@ and exact draw odds; a saved workbook reopens with its decks."""
 from __future__ import annotations
 
 import pytest
-from app_helpers import (
+from app.app_helpers import (
     SOULS_DECKS,
     SOULS_SMALL,
     chart_figure,
@@ -179,7 +179,12 @@ def _aggro_rows() -> list[list[object]]:
 
 
 def test_an_uploaded_workbook_opens_with_the_decks_of_its_decks_sheet() -> None:
-    rows = [["deck", "count", "name"], *_aggro_rows(), ["wall", 4, "Stone Wardn"], [None, 2, "Ember Imp"]]
+    rows: list[list[object]] = [
+        ["deck", "count", "name"],
+        *_aggro_rows(),
+        ["wall", 4, "Stone Wardn"],
+        [None, 2, "Ember Imp"],
+    ]
     at = upload_cardset(new_app(), data=_souls_small_workbook(rows), name="small.xlsx")
     assert "Opened small.xlsx as a souls card set." in shown_text(at)
     opened = workspace(at)
@@ -208,7 +213,8 @@ def test_a_workbook_deck_edited_as_text_keeps_its_edit() -> None:
     )
     go(at, DECKS)
     key = f"deck_text:{workspace(at).uid}:aggro"
-    assert at.text_area(key=key).value.startswith("6 Ember Imp\n")
+    shown = at.text_area(key=key).value
+    assert shown is not None and shown.startswith("6 Ember Imp\n")
     at.text_area(key=key).set_value("3 Ember Imp\n2 Bog Wraith\n")
     at.run()
     next(b for b in at.button if b.label == "Save decklist changes").click()

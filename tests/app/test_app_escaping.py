@@ -8,10 +8,20 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import openpyxl
-from app_helpers import SOULS_SMALL, chart_figure, go, markdown_source, new_app, shown_text, upload_cardset, workspace
+from app.app_helpers import (
+    SOULS_SMALL,
+    chart_figure,
+    go,
+    markdown_source,
+    new_app,
+    shown_text,
+    upload_cardset,
+    workspace,
+)
 from streamlit.testing.v1 import AppTest
 
 from workbench.app import CARD_EDITOR, DECKS, RULES, STAT_BUDGET, VERSIONS
@@ -22,7 +32,7 @@ IMAGE = "![pixel](https://evil.example/pixel.png)"
 LINK = '<a href="https://evil.example/">click</a>'
 
 
-def _workbook(set_name: str, deck_lines: list[tuple[str, int, str]] = (), first_name: str | None = None) -> bytes:
+def _workbook(set_name: str, deck_lines: Sequence[tuple[str, int, str]] = (), first_name: str | None = None) -> bytes:
     """The small souls set as an xlsx with a Set sheet naming it, and a Decks sheet when deck lines are given."""
     rows = list(csv.reader(SOULS_SMALL.read_text(encoding="utf-8").splitlines()))
     if first_name is not None:

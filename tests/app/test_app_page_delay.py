@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from app_helpers import go, new_app, shown_text
+from app.app_helpers import go, new_app, shown_text
 
 from workbench.app import CARD_EDITOR
 from workbench.app.page_delay import PAGE_DELAY_VARIABLE, page_delay_seconds

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from app_helpers import SOULS_SMALL, go, new_app, shown_text, upload_cardset
+from app.app_helpers import SOULS_SMALL, go, grid_key, new_app, shown_text, upload_cardset
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Widget
 
 from workbench.app import CARD_EDITOR, RULES
+from workbench.cards import OptionValue
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption
 
@@ -26,7 +28,7 @@ def test_every_ruleset_has_a_tab_with_every_ledger_entry() -> None:
             assert f"The document: “{option.quote}”" in text
 
 
-def _other_value(option: RuleOption) -> object:
+def _other_value(option: RuleOption) -> OptionValue:
     if isinstance(option.default, bool):
         return not option.default
     if isinstance(option.default, int):
@@ -38,9 +40,10 @@ def _other_value(option: RuleOption) -> object:
     return f"{option.default} and more"
 
 
-def _set(at: AppTest, key: str, value: object) -> None:
+def _set(at: AppTest, key: str, value: OptionValue) -> None:
     for group in (at.toggle, at.number_input, at.selectbox, at.text_input):
-        matches = [widget for widget in group if widget.key == key]
+        # As the base class, whose set_value takes any value: the option's type picked the widget.
+        matches: list[Widget] = [widget for widget in group if widget.key == key]
         if matches:
             matches[0].set_value(value)
             at.run()
@@ -75,7 +78,7 @@ def test_each_option_can_be_changed_and_reset(ruleset_id: str) -> None:
 
 def test_a_reading_changed_here_changes_the_editors_findings() -> None:
     at = go(upload_cardset(new_app(), SOULS_SMALL), CARD_EDITOR)
-    at.session_state[at.data_editor[0].key] = {"edited_rows": {0: {"atk": "9"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[grid_key(at)] = {"edited_rows": {0: {"atk": "9"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert "⚠ 1 warning" in shown_text(at)
     go(at, RULES)

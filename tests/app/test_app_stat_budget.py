@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from app_helpers import (
+from app.app_helpers import (
     DATA,
     SOULS_SMALL,
     chart_figure,
     first_bundled,
     go,
+    grid_key,
     new_app,
     open_bundled,
     plotly_charts,
@@ -48,7 +49,7 @@ def test_each_bundled_set_draws_its_rulesets_points_and_line(ruleset_id: str) ->
 def test_a_card_with_a_finding_is_ringed_and_counted() -> None:
     at = upload_cardset(new_app(), SOULS_SMALL)
     at = go(at, CARD_EDITOR)
-    at.session_state[at.data_editor[0].key] = {"edited_rows": {1: {"def": "9"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[grid_key(at)] = {"edited_rows": {1: {"def": "9"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     at = go(at, STAT_BUDGET)
     figure = chart_figure(at)

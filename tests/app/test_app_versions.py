@@ -11,12 +11,13 @@ from typing import Any
 
 import openpyxl
 import pytest
-from app_helpers import (
+from app.app_helpers import (
     SOULS_SMALL,
     as_read,
     chart_figure,
     first_bundled,
     go,
+    grid_key,
     markdown_source,
     new_app,
     open_bundled,
@@ -94,8 +95,7 @@ def _findings_tables(at: AppTest) -> list[Any]:
 def _edit_in_editor(at: AppTest, changes: dict[str, object]) -> AppTest:
     """Change the grid the way the browser does: through its session-state key, then rerun."""
     go(at, CARD_EDITOR)
-    grid = at.data_editor[0]
-    at.session_state[grid.key] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []} | changes
+    at.session_state[grid_key(at)] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []} | changes
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -5,12 +5,9 @@ took the server to 7.19 GB (and it kept 5.1 GB afterwards). The upload runs thro
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardening"))
-
-import hostile_inputs as h  # noqa: E402
+from hardening import hostile_inputs as h
 
 SESSION = r"""
 import json, sys
