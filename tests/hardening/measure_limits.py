@@ -15,9 +15,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Run as a script, this folder is on sys.path; its parent (tests/) is put first, so the helper is imported by the name
+# mypy and the pytest run give it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hostile_inputs as h  # noqa: E402
+from hardening import hostile_inputs as h  # noqa: E402
 
 
 def cases(work: Path, root: Path) -> dict[str, Callable[[], h.Run]]:

@@ -15,8 +15,10 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -128,7 +130,7 @@ def hostile_table(ruleset_id: str, text: str = HOSTILE_TEXT) -> SheetTable:
     sample = load_cardset(REPO / SAMPLE_SETS[ruleset_id], ruleset_id)
     table = sample.table
     index = {normalize_header(h): i for i, h in enumerate(table.headers)}
-    rows = []
+    rows: list[tuple[int, Sequence[Any]]] = []
     for position, (number, values) in enumerate(table.rows):
         values = list(values)
         if position < len(HOSTILE_NAMES):

@@ -442,7 +442,7 @@ def test_a_cell_past_the_last_column_is_refused(tmp_path: Path, reference: str) 
 
 def test_a_sheet_of_1000_columns_is_read_and_keeps_every_column(tmp_path: Path) -> None:
     extra = [f"note {index}" for index in range(1_000 - len(HEADERS))]
-    rows = [HEADERS + extra, *([*row, *[f"v{index}" for index in range(len(extra))]] for row in ROWS)]
+    rows: list[list[Any]] = [HEADERS + extra, *([*row, *[f"v{index}" for index in range(len(extra))]] for row in ROWS)]
     path = tmp_path / "thousand_columns.xlsx"
     path.write_bytes(workbook_bytes(rows))
     outcome = read_hostile(path)
@@ -451,7 +451,7 @@ def test_a_sheet_of_1000_columns_is_read_and_keeps_every_column(tmp_path: Path) 
 
 
 def test_a_sheet_of_more_than_1024_columns_is_refused(tmp_path: Path) -> None:
-    rows = [HEADERS + [f"note {index}" for index in range(1_025 - len(HEADERS))], ROWS[0]]
+    rows: list[list[Any]] = [HEADERS + [f"note {index}" for index in range(1_025 - len(HEADERS))], ROWS[0]]
     path = tmp_path / "too_many_columns.xlsx"
     path.write_bytes(workbook_bytes(rows))
     assert_refused(read_hostile(path), path, "1,025 header columns", "limit of 1,024 columns", "row 1")

@@ -20,9 +20,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-import hostile_inputs as h
 import openpyxl
 import pytest
+from hardening import hostile_inputs as h
 
 from workbench.app.workspace import DeckSource, add_deck, open_cardset, workspace_xlsx_bytes
 from workbench.cards import WorkbenchInputError

@@ -77,7 +77,8 @@ def test_every_number_option_declares_a_range_holding_its_default(ruleset_id: st
     for option in ruleset.options:
         if option.is_number:
             assert option.minimum is not None and option.maximum is not None, f"{ruleset_id}.{option.key} has no range"
-            assert option.minimum <= option.default <= option.maximum  # type: ignore[operator]
+            assert isinstance(option.default, int | float), f"{ruleset_id}.{option.key} is a number option"
+            assert option.minimum <= option.default <= option.maximum
             if option.key == "turn_cap":
                 assert (option.minimum, option.maximum) == (1, limit("turn_cap").value)
         else:

@@ -26,11 +26,13 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
+from typed_cards import card_as
 
 from workbench.cards import WorkbenchInputError
 from workbench.editing import apply_editor_changes, sheet_from_table, to_table, to_xlsx_bytes
 from workbench.loading import cardset_from_table, load_cardset
 from workbench.rulesets import RULESETS
+from workbench.rulesets.souls.cards import Monster
 from workbench.spreadsheets import _UMASK, read_sheet, write_atomically, write_workbook_atomically
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,8 +110,8 @@ def designer_workbook() -> bytes:
     stats.add_chart(chart, "D2")
 
     set_sheet = workbook.create_sheet("Set")
-    for row in (["key", "value"], ["ruleset", "souls"], ["name", "Ashfall"], ["version", "0.3"]):
-        set_sheet.append(row)
+    for set_row in (["key", "value"], ["ruleset", "souls"], ["name", "Ashfall"], ["version", "0.3"]):
+        set_sheet.append(set_row)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
@@ -160,7 +162,7 @@ def test_one_edited_cell_is_the_only_difference_in_the_whole_workbook() -> None:
     assert len(saved_book["Stats"]._charts) == 1
     # The loader reads the saved file as the original plus the edit.
     cardset = load_cardset("saved.xlsx", data=saved)
-    assert cardset.find("Tide Golem").card.atk == 4  # type: ignore[union-attr]
+    assert card_as(cardset.find("Tide Golem"), Monster).atk == 4
     assert cardset.name == "Ashfall" and cardset.version == "0.3"
     assert cardset.table.headers == read_sheet("ashfall.xlsx", data=original).headers
 
@@ -314,7 +316,7 @@ def test_a_save_killed_half_way_leaves_the_old_file_whole(tmp_path: Path) -> Non
     replacement = openpyxl.load_workbook(io.BytesIO(original))
     replacement["Cards"]["D2"] = 9
     write_workbook_atomically(replacement, target)
-    assert load_cardset(target).find("Ember Imp").card.atk == 9  # type: ignore[union-attr]
+    assert card_as(load_cardset(target).find("Ember Imp"), Monster).atk == 9
 
 
 def test_a_save_that_fails_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
@@ -350,8 +352,17 @@ def test_a_save_never_changes_the_process_umask_and_flushes_before_the_replace(
     events: list[str] = []
     real_fsync, real_replace = os.fsync, os.replace
     monkeypatch.setattr(os, "umask", no_umask)
-    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
-    monkeypatch.setattr(os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1])
+
+    def fsync(fd: int) -> None:
+        events.append("fsync")
+        real_fsync(fd)
+
+    def replace(src: str, dst: str) -> None:
+        events.append("replace")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
     target = tmp_path / "new.xlsx"
     write_atomically(target, lambda temp: Path(temp).write_bytes(designer_workbook()))
     assert events[:2] == ["fsync", "replace"]
