@@ -15,7 +15,7 @@ from typing import Any
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-from app_server import streamlit_server
+from browser.app_server import streamlit_server
 
 CHROMIUM = Path(os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = [

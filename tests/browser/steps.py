@@ -16,6 +16,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 
+Browser = playwright_api.Browser
 Page = playwright_api.Page
 expect = playwright_api.expect
 
@@ -65,9 +66,11 @@ def choose(page: Page, label: str, option: str) -> None:
 
 
 @contextlib.contextmanager
-def new_tab(browser: object, url: str, width: int = 1440, height: int = 900, downloads: bool = False) -> Iterator[Page]:
+def new_tab(
+    browser: Browser, url: str, width: int = 1440, height: int = 900, downloads: bool = False
+) -> Iterator[Page]:
     """A new session (its own browser context) on the app at `url`, open on the Card sets page and settled."""
-    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=downloads)  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=downloads)
     tab = context.new_page()
     tab.set_default_timeout(STEP_TIMEOUT_MS)
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 import openpyxl
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-import steps
+from browser import steps
 
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
@@ -37,7 +37,7 @@ expect.set_options(timeout=steps.STEP_TIMEOUT_MS)
 
 
 @pytest.fixture
-def page(browser: object, app_url: str) -> Iterator[Page]:
+def page(browser: playwright_api.Browser, app_url: str) -> Iterator[Page]:
     with steps.new_tab(browser, app_url, 1500, 1000, downloads=True) as tab:
         yield tab
 

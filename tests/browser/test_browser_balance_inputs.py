@@ -12,7 +12,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-import steps
+from browser import steps
 
 from workbench.paths import bundled_sets
 
@@ -27,7 +27,7 @@ expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
 @pytest.fixture
-def page(browser: object, app_url: str) -> Iterator[Page]:
+def page(browser: playwright_api.Browser, app_url: str) -> Iterator[Page]:
     with steps.new_tab(browser, app_url, 1500, 1000) as tab:
         yield tab
 

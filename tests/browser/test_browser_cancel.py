@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import openpyxl
-from steps import RUN_TIMEOUT_MS, expect, go, idle, new_tab
+from browser.steps import RUN_TIMEOUT_MS, Browser, expect, go, idle, new_tab
 
 CANCEL_WITHIN_SECONDS = 3.0
 """Cancel to the page's message: the run stops within 0.25 s of the click reaching the server (one piece; measured
@@ -46,7 +46,7 @@ def _stalled_set(folder: Path) -> Path:
     return path
 
 
-def test_cancel_ends_a_run_at_turn_cap_10000_within_a_second(browser: object, app_url: str, tmp_path: Path) -> None:
+def test_cancel_ends_a_run_at_turn_cap_10000_within_a_second(browser: Browser, app_url: str, tmp_path: Path) -> None:
     with new_tab(browser, app_url) as page:
         page.get_by_test_id("stFileUploader").locator("input[type=file]").first.set_input_files(
             str(_stalled_set(tmp_path))

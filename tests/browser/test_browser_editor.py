@@ -28,7 +28,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-import steps
+from browser import steps
 
 from workbench.paths import REPO_ROOT
 
@@ -91,7 +91,7 @@ class Grid:
     def frame(self) -> Locator:
         return self.page.locator("[class*='st-key-card_grid'] [data-testid=stDataFrame]")
 
-    def canvas_box(self) -> dict[str, float]:
+    def canvas_box(self) -> playwright_api.FloatRect:
         box = self.frame.locator("canvas").first.bounding_box()
         assert box is not None, "the card grid is not drawn"
         return box
@@ -246,19 +246,19 @@ def screenshot(page: Page, folder: Path, name: str) -> None:
         shutil.copy(path, Path(target) / path.name)
 
 
-def _new_tab(browser: object, url: str) -> Iterator[Page]:
+def _new_tab(browser: playwright_api.Browser, url: str) -> Iterator[Page]:
     with steps.new_tab(browser, url, VIEWPORT["width"], VIEWPORT["height"]) as tab:
         yield tab
 
 
 @pytest.fixture
-def page(browser: object, app_url: str) -> Iterator[Page]:
+def page(browser: playwright_api.Browser, app_url: str) -> Iterator[Page]:
     """A new session (its own browser context) on the ordinary server."""
     yield from _new_tab(browser, app_url)
 
 
 @pytest.fixture
-def slow_page(browser: object, slow_app_url: str) -> Iterator[Page]:
+def slow_page(browser: playwright_api.Browser, slow_app_url: str) -> Iterator[Page]:
     """A new session on the server that waits 1.5 s in every page run."""
     yield from _new_tab(browser, slow_app_url)
 

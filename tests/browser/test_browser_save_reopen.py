@@ -18,7 +18,7 @@ from pathlib import Path
 import openpyxl
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-import steps
+from browser import steps
 
 from workbench.paths import REPO_ROOT, bundled_decks
 
@@ -39,7 +39,7 @@ expect.set_options(timeout=steps.STEP_TIMEOUT_MS)
 
 
 @pytest.fixture
-def page(browser: object, app_url: str) -> Iterator[Page]:
+def page(browser: playwright_api.Browser, app_url: str) -> Iterator[Page]:
     with steps.new_tab(browser, app_url, downloads=True) as tab:
         yield tab
 

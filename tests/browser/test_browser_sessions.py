@@ -271,6 +271,7 @@ async def run(page: Page, plan: SessionPlan) -> None:
 async def check_results(page: Page, plan: SessionPlan, when: str) -> None:
     """The results shown are this session's: its ruleset, set, decks, settings and cards, none of the other's."""
     ruleset = get_ruleset(plan.ruleset_id)
+    assert ruleset.engine is not None, f"{plan.ruleset_id} has no engine to simulate with"
     policy = next(iter(ruleset.engine.policies))  # the page's default policy for both decks
     main = page.get_by_test_id("stMain")
     deck_a, deck_b = plan.pasted_deck.stem, plan.uploaded_deck.stem

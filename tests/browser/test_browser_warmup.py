@@ -14,7 +14,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright_api  # in the test extra: a missing install fails, never skips
 import pytest
-from app_server import streamlit_server
+from browser.app_server import streamlit_server
 
 from workbench.paths import bundled_sets
 
@@ -58,10 +58,10 @@ def _compile_children(server_pid: int) -> list[str]:
 
 
 def test_run_on_a_cold_machine_shows_the_compile_then_the_results(
-    browser: object, cold_server: tuple[str, Path, int], tmp_path: Path
+    browser: playwright_api.Browser, cold_server: tuple[str, Path, int], tmp_path: Path
 ) -> None:
     url, user_cache, server_pid = cold_server
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     try:
