@@ -291,7 +291,7 @@ def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() 
     of 4.6-turn matches reads on curve, dealing 2.4 times the damage for 0.1 point of win rate)."""
     from collections import namedtuple
 
-    import pandas as pd  # type: ignore[import-untyped]
+    import pandas as pd
 
     from workbench.analysis import _judge
 
@@ -304,3 +304,14 @@ def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() 
     assert "first on turn 5.2 on average while the matches last 4.6 turns on average" in late[2]
     assert "its stats seldom change one" in late[2]
     assert "first on turn" not in timely[2] and "first on turn" not in unplayed_counters[2]
+
+
+def test_a_sweep_of_a_card_the_set_lacks_says_so_even_with_no_values(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    """An unknown card is an input error naming the closest cards, not an AttributeError on None, even when no
+    value is swept (with_field, which names it otherwise, is then never called)."""
+    cardset = make_cardset(TOY, POWER_ROWS)
+    decks = [make_deck(cardset, POWER_REFERENCE, name="reference"), make_deck(cardset, POWER_OTHER, name="other")]
+    with pytest.raises(WorkbenchInputError, match="the set has no card 'Nope'"):
+        sweep(cardset, decks, "Nope", "strength", [], matches_per_card=100, seed=1, workers=1)

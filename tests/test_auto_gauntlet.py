@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import pytest
 from toy_engine import POWER_OTHER, POWER_REFERENCE, POWER_ROWS, POWER_TITAN, TOY, toy_ruleset
 

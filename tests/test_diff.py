@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import pytest
 
 from workbench.cards import CardEntry, CardSet, Deck, WorkbenchInputError

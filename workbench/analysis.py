@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.auto_decks import HAND_MADE, GauntletChoice, build_auto_decks, decklist_of
 from workbench.cards import CardEntry, CardSet, Deck, Options, OptionValue, WorkbenchInputError, closest_names

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.analysis import PowerCurve, matchup_matrix
 from workbench.auto_decks import GauntletChoice

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 import numpy as np
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import plotly.graph_objects as go
 
 from workbench.analysis import BASELINE, NEVER_CHANGED, RARELY_PLAYED, VERDICTS, PowerCurve, Sweep, share_text

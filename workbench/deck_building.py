@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.cards import Deck
 from workbench.rulesets.base import StatBudget

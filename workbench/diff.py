@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.cards import CardEntry, CardSet, Deck, Finding, OptionValue, WorkbenchInputError, normalize_name
 from workbench.simulate import Progress

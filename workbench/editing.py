@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 import openpyxl
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 from openpyxl.formula.translate import Translator
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.analysis import play_every_pair
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import openpyxl
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 from openpyxl.styles import PatternFill
 
 from workbench import __version__

@@ -23,7 +23,7 @@ from multiprocessing import get_context
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError

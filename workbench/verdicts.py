@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power_curve
 from workbench.auto_decks import HAND_MADE, GauntletChoice

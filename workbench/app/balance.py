@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import streamlit as st
 
 from workbench.app.widgets import option_inputs, page_start

@@ -6,7 +6,7 @@ The points and the line come from the ruleset's `stat_budget`; click a point
 
 from __future__ import annotations
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import streamlit as st
 
 from workbench.app import CARD_EDITOR

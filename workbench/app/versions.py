@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 import streamlit as st
 
 from workbench.app import CARD_EDITOR

@@ -42,9 +42,8 @@ def of_rule(found: list[Any], rule: str) -> list[Any]:
 )
 def test_least_squares_recovers_an_exact_formula(a: float, b: float, c: float) -> None:
     stats = [(p, r, a * p + b * r + c) for p, r in [(1, 1), (2, 1), (1, 3), (4, 2), (3, 5), (6, 6)]]
-    # Costs with fractions, so that the exact weights come back; fit_cost is annotated for whole-number costs only
-    # (`Sequence[tuple[int, int, int]]`) though it reads them as floats.
-    fit = fit_cost(stats)  # type: ignore[arg-type]
+    # Costs with fractions, so that the exact weights come back.
+    fit = fit_cost(stats)
     assert (fit.power_weight, fit.resolve_weight, fit.intercept) == pytest.approx((a, b, c), abs=1e-9)
     assert fit.r_squared == pytest.approx(1.0)
     assert fit.independent and fit.creatures == 6

@@ -53,7 +53,7 @@ class CostFit:
         )
 
 
-def fit_cost(stats: Sequence[tuple[int, int, int]]) -> CostFit:
+def fit_cost(stats: Sequence[tuple[float, float, float]]) -> CostFit:
     """Least squares of cost on (power, resolve, 1) over (power, resolve, cost) triples; needs 1 or more."""
     data = np.asarray(stats, dtype=np.float64).reshape(-1, 3)
     design = np.column_stack([data[:, 0], data[:, 1], np.ones(len(data))])
