@@ -33,6 +33,7 @@ from workbench.analysis import (
 from workbench.balance_study import StudySettings
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.reports import build_report
+from workbench.run_settings import RunSettings
 
 ROWS, REFERENCE, OTHER, TITAN = POWER_ROWS, POWER_REFERENCE, POWER_OTHER, POWER_TITAN
 DECK_SIZE, REVEALED = 12, 5
@@ -58,7 +59,7 @@ def _theil_sen(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 def test_the_filler_is_the_baseline_with_no_verdict_and_no_suggested_cost(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, seed=5, workers=1)
+    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, run=RunSettings(seed=5, workers=1))
     rows = curve.cards.set_index("card")
     assert rows.loc["Filler", "flag"] == BASELINE
     assert rows.loc["Filler", "suggested_cost"] is None
@@ -77,7 +78,7 @@ def test_the_filler_is_the_baseline_with_no_verdict_and_no_suggested_cost(toy: t
 
 def test_the_fitted_line_and_tier_means_leave_the_filler_out(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, seed=5, workers=1)
+    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, run=RunSettings(seed=5, workers=1))
     judged = curve.cards[curve.cards["flag"] != BASELINE]
     intercept, slope = _theil_sen(list(zip(judged["cost"], judged["power"], strict=True)))
     assert (curve.intercept, curve.slope) == pytest.approx((intercept, slope))
@@ -94,7 +95,7 @@ def test_a_card_that_is_its_own_baseline_cannot_be_swept(
     cardset = make_cardset(TOY, ROWS)
     alone = make_deck(cardset, "12 Big", name="only big")
     with pytest.raises(WorkbenchInputError, match="'Big' cannot be swept: it is the only card of its kind"):
-        sweep(cardset, [alone], "Big", "strength", [3, 4], matches_per_card=100, seed=1, workers=1)
+        sweep(cardset, [alone], "Big", "strength", [3, 4], matches_per_card=100, run=RunSettings(seed=1, workers=1))
 
 
 def _default(function: Callable[..., object], name: str) -> object:
@@ -106,7 +107,8 @@ def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -
     assert (defaults.matches_per_card, defaults.seed, defaults.policy) == (2_000, 0, "greedy")
     for function in (power_curve, sweep, build_report):
         assert _default(function, "matches_per_card") == defaults.matches_per_card
-        assert _default(function, "seed") == defaults.seed and _default(function, "policy") == defaults.policy
+        run = _default(function, "run")
+        assert isinstance(run, RunSettings) and (run.seed, run.policy) == (defaults.seed, defaults.policy)
     assert _default(matchup_matrix, "matches") == _default(build_report, "matches") == defaults.matches_per_pair
     parser = cli._parser()
     for command in ("power-curve", "sweep", "report"):
@@ -138,7 +140,7 @@ def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -
 
 def test_every_measured_card_has_its_play_shares(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, seed=5, workers=1)
+    curve = power_curve(cardset, [reference, other], matches_per_card=2_000, run=RunSettings(seed=5, workers=1))
     for row in curve.cards.itertuples():
         # Deck A's own copies of the card: 3 in place of the filler, plus the reference deck's (Filler: all 6).
         assert row.drawn == pytest.approx(_drawn_share(row.copies), abs=0.03), row.card
@@ -152,7 +154,7 @@ def test_a_card_that_cannot_be_afforded_is_rarely_played_and_not_judged(
 ) -> None:
     cardset = make_cardset(TOY, [*ROWS, TITAN])
     decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
-    curve = power_curve(cardset, decks, matches_per_card=2_000, seed=5, workers=1)
+    curve = power_curve(cardset, decks, matches_per_card=2_000, run=RunSettings(seed=5, workers=1))
     titan = curve.cards.set_index("card").loc["Titan"]
     assert titan["flag"] == RARELY_PLAYED and titan["suggested_cost"] is None
     assert titan["played"] == 0 and titan["first_played_turn"] is None
@@ -171,7 +173,7 @@ def test_a_card_that_cannot_be_afforded_is_rarely_played_and_not_judged(
     assert statement is not None
     assert statement.startswith("1 of 6 measured cards were played in fewer than 5% of their matches (Titan)")
     # With no threshold, every card is judged, the unplayable one included.
-    every = power_curve(cardset, decks, matches_per_card=400, seed=5, workers=1, min_play_share=0)
+    every = power_curve(cardset, decks, matches_per_card=400, min_play_share=0, run=RunSettings(seed=5, workers=1))
     assert every.cards.set_index("card").loc["Titan", "flag"] in VERDICTS
 
 
@@ -179,7 +181,9 @@ def test_a_play_share_threshold_outside_0_to_1_is_refused(toy: tuple[CardSet, De
     cardset, reference, other = toy
     for share in (-0.1, 1.0, 5):
         with pytest.raises(WorkbenchInputError, match="is not a play share threshold"):
-            power_curve(cardset, [reference], matches_per_card=100, seed=1, workers=1, min_play_share=share)
+            power_curve(
+                cardset, [reference], matches_per_card=100, min_play_share=share, run=RunSettings(seed=1, workers=1)
+            )
 
 
 RISING = [
@@ -199,7 +203,7 @@ def test_a_line_that_rises_with_cost_suggests_costs_and_says_so(
         make_deck(cardset, "6 Filler\n2 One\n2 Two\n2 Four", name="reference"),
         make_deck(cardset, "6 Filler\n6 Five", name="other"),
     ]
-    curve = power_curve(cardset, decks, matches_per_card=2_000, seed=2, workers=1)
+    curve = power_curve(cardset, decks, matches_per_card=2_000, run=RunSettings(seed=2, workers=1))
     # Strength rises with cost, so every pair of judged cards gives a rising slope: Sen's interval lies above 0.
     assert curve.rises_with_cost and curve.slope_low is not None and curve.slope_high is not None
     assert 0 < curve.slope_low <= curve.slope <= curve.slope_high
@@ -214,7 +218,9 @@ def test_a_sweep_of_an_unplayed_cards_field_says_it_never_changed_a_match(
 ) -> None:
     cardset = make_cardset(TOY, [*ROWS, TITAN])
     decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
-    result = sweep(cardset, decks, "Titan", "strength", [1, 5, 20], matches_per_card=400, seed=1, workers=1)
+    result = sweep(
+        cardset, decks, "Titan", "strength", [1, 5, 20], matches_per_card=400, run=RunSettings(seed=1, workers=1)
+    )
     points = result.points
     assert list(points["flag"]) == [RARELY_PLAYED] * 3 and list(points["played"]) == [0.0] * 3
     assert not points["changed"].any()
@@ -230,7 +236,13 @@ def test_a_sweep_of_an_unplayed_cards_field_says_it_never_changed_a_match(
 def test_a_sweep_of_a_played_cards_field_changes_matches(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
     result = sweep(
-        cardset, [reference, other], "Mid", "strength", [1, 4, 10], matches_per_card=1_000, seed=1, workers=1
+        cardset,
+        [reference, other],
+        "Mid",
+        "strength",
+        [1, 4, 10],
+        matches_per_card=1_000,
+        run=RunSettings(seed=1, workers=1),
     )
     points = result.points.set_index("value")
     assert list(points["changed"]) == [True, False, True]  # 4 is Mid's strength now: the very matches of the curve
@@ -246,7 +258,9 @@ def test_a_card_that_plays_exactly_as_its_filler_never_changed_a_match(
     # Twin is the filler under another name: every one of its matches ends as the reference deck's.
     cardset = make_cardset(TOY, [*ROWS, {"name": "Twin", "kind": "unit", "cost": 2, "strength": 2}])
     decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
-    rows = power_curve(cardset, decks, matches_per_card=1_000, seed=5, workers=1).cards.set_index("card")
+    rows = power_curve(cardset, decks, matches_per_card=1_000, run=RunSettings(seed=5, workers=1)).cards.set_index(
+        "card"
+    )
     twin = rows.loc["Twin"]
     assert (twin["power"], twin["low"], twin["high"], twin["changed"]) == (0.0, 0.0, 0.0, False)
     assert twin["played"] > 0.7  # played, yet it never made a difference
@@ -276,7 +290,7 @@ def test_an_over_budget_clone_in_the_bundled_souls_set_is_flagged_over(tmp_path:
         writer.writerows([*rows, clone])
     cardset = load_cardset(planted, "souls")
     decks = [read_decklist(path, cardset) for path in bundled_decks("souls")]
-    curve = power_curve(cardset, decks, matches_per_card=1_000, seed=0, workers=1)
+    curve = power_curve(cardset, decks, matches_per_card=1_000, run=RunSettings(seed=0, workers=1))
     row = curve.cards.set_index("card").loc["Planted Warden"]
     assert row["flag"] == "over" and row["played"] >= curve.meta["min_play_share"]
     assert row["reason"].startswith(f"its interval [{row['low']:+.3f}, {row['high']:+.3f}] lies wholly above")
@@ -314,4 +328,4 @@ def test_a_sweep_of_a_card_the_set_lacks_says_so_even_with_no_values(
     cardset = make_cardset(TOY, POWER_ROWS)
     decks = [make_deck(cardset, POWER_REFERENCE, name="reference"), make_deck(cardset, POWER_OTHER, name="other")]
     with pytest.raises(WorkbenchInputError, match="the set has no card 'Nope'"):
-        sweep(cardset, decks, "Nope", "strength", [], matches_per_card=100, seed=1, workers=1)
+        sweep(cardset, decks, "Nope", "strength", [], matches_per_card=100, run=RunSettings(seed=1, workers=1))

@@ -18,6 +18,7 @@ from workbench.auto_decks import AUTO_DECKS_MAX, GauntletChoice, build_auto_deck
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError
 from workbench.decklists import parse_decklist, set_decks
 from workbench.loading import load_cardset
+from workbench.run_settings import RunSettings
 from workbench.simulate import Rate
 from workbench.verdicts import RunKey, VerdictRuns, parse_policies, power_curve_runs
 
@@ -104,7 +105,9 @@ def test_an_auto_gauntlet_measures_every_card_in_each_auto_deck_and_says_which(
 ) -> None:
     cardset = make_cardset(TOY, ROWS)
     decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
-    curve = power_curve(cardset, decks, matches_per_card=1_200, seed=2, workers=1, gauntlet=GauntletChoice(4))
+    curve = power_curve(
+        cardset, decks, matches_per_card=1_200, gauntlet=GauntletChoice(4), run=RunSettings(seed=2, workers=1)
+    )
     autos = [f"auto {i}" for i in range(1, 5)]
     assert curve.meta["reference_decks"] == autos
     assert curve.meta["gauntlet"] == ["reference", "other", *autos]
@@ -120,7 +123,9 @@ def test_an_auto_gauntlet_measures_every_card_in_each_auto_deck_and_says_which(
     # The truth of the toy: Titan cannot be afforded (cost 11 > treasury 10), Bargain is strength 6 at cost 1.
     assert rows.loc["Titan", "flag"] == "rarely played" and rows.loc["Titan", "played"] == 0
     assert rows.loc["Bargain", "flag"] == "over"
-    again = power_curve(cardset, decks, matches_per_card=1_200, seed=2, workers=1, gauntlet=GauntletChoice(4))
+    again = power_curve(
+        cardset, decks, matches_per_card=1_200, gauntlet=GauntletChoice(4), run=RunSettings(seed=2, workers=1)
+    )
     pd.testing.assert_frame_equal(curve.cards, again.cards)
 
 
@@ -130,7 +135,9 @@ def test_a_policy_that_changes_nothing_changes_no_verdict(
     """The toy engine plays the same whatever the policy: on the same seed every verdict must agree."""
     cardset = make_cardset(TOY, ROWS)
     decks = [make_deck(cardset, REFERENCE, name="reference"), make_deck(cardset, OTHER, name="other")]
-    runs = power_curve_runs(cardset, decks, ["greedy", "random"], matches_per_card=600, seed=4, workers=1)
+    runs = power_curve_runs(
+        cardset, decks, ["greedy", "random"], matches_per_card=600, run=RunSettings(seed=4, workers=1)
+    )
     assert runs.labels == ["greedy", "random"]
     assert runs.sensitive_cards() == []
     assert runs.statement().startswith("Every card's verdict is the same under each policy")
@@ -244,10 +251,9 @@ def test_a_report_compares_the_verdicts_and_lists_the_auto_decks(
         decks,
         matches_per_card=240,
         matches=100,
-        seed=6,
-        workers=1,
         also_policies=["random"],
         gauntlet=GauntletChoice(2),
+        run=RunSettings(seed=6, workers=1),
     )
     assert report.verdicts is not None
     assert report.verdicts.labels == ["greedy, hand", "greedy, auto:2", "random, hand", "random, auto:2"]

@@ -19,6 +19,7 @@ from workbench.balance_study import (
     warm_up_engine,
 )
 from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
 
 TOY_ROWS = [
@@ -53,18 +54,29 @@ def test_a_study_is_the_runners_own_results_on_the_same_seed(toy: tuple[CardSet,
         cardset, decks, SETTINGS, {"first_player_bonus": "false"}, progress=lambda *a: seen.append(a), workers=1
     )
     alone = simulate(
-        cardset, decks["ref"], decks["other"], 300, 5, ("greedy", "random"), {"first_player_bonus": False}, workers=1
+        cardset,
+        decks["ref"],
+        decks["other"],
+        300,
+        RunSettings(seed=5, policy="greedy", options={"first_player_bonus": False}, workers=1),
+        policy_b="random",
     )
     assert results.match.matches.equals(alone.matches)
     assert results.options == {"first_player_bonus": False}
     assert results.cardset_hash == cardset.content_hash()
     assert results.trace[0].startswith("# toy") and results.trace[-1].startswith("Result:")
     curve = power_curve(
-        cardset, [decks["ref"], decks["other"]], 100, 5, "greedy", {"first_player_bonus": False}, workers=1
+        cardset,
+        [decks["ref"], decks["other"]],
+        100,
+        RunSettings(seed=5, policy="greedy", options={"first_player_bonus": False}, workers=1),
     )
     assert results.curve is not None and results.curve.cards.equals(curve.cards)
     matchups = matchup_matrix(
-        cardset, [decks["ref"], decks["other"]], 300, 5, "greedy", {"first_player_bonus": False}, workers=1
+        cardset,
+        [decks["ref"], decks["other"]],
+        300,
+        RunSettings(seed=5, policy="greedy", options={"first_player_bonus": False}, workers=1),
     )
     assert results.matchups is not None and results.matchups.equals(matchups)
     phases = [phase for phase, _, _ in seen]

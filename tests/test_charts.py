@@ -31,6 +31,7 @@ from workbench.charts import (
 from workbench.diff import POWER_COLUMNS, PowerComparison
 from workbench.draw_odds import odds_by_turn
 from workbench.rulesets.base import BudgetPoint, StatBudget
+from workbench.run_settings import RunSettings
 from workbench.simulate import Rate, simulate
 
 BUDGET = StatBudget(
@@ -95,7 +96,7 @@ def toy(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) ->
 
 def test_power_curve_figure_shows_each_card_with_its_interval(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, ref, other = toy
-    curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
+    curve = power_curve(cardset, [ref, other], matches_per_card=200, run=RunSettings(seed=1, workers=1))
     figure = power_curve_figure(curve, "cost")
     names = {
         "over": "over",
@@ -118,7 +119,7 @@ def test_power_curve_figure_shows_each_card_with_its_interval(toy: tuple[CardSet
 
 def test_the_filler_is_drawn_as_the_baseline_with_its_own_marker(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, ref, other = toy
-    curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
+    curve = power_curve(cardset, [ref, other], matches_per_card=200, run=RunSettings(seed=1, workers=1))
     figure = power_curve_figure(curve, "cost")
     (baseline,) = [t for t in figure.data if str(t.name).startswith("baseline")]
     assert [row[0] for row in baseline.customdata] == ["Filler"] and list(baseline.y) == [0.0]
@@ -132,7 +133,7 @@ def test_the_filler_is_drawn_as_the_baseline_with_its_own_marker(toy: tuple[Card
 
 def test_report_charts_draw_no_plotly_zero_line(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, ref, other = toy
-    curve = power_curve(cardset, [ref, other], matches_per_card=200, seed=1, workers=1)
+    curve = power_curve(cardset, [ref, other], matches_per_card=200, run=RunSettings(seed=1, workers=1))
     # Costs from 0: plotly would draw its zero line down the cost-0 column, where it reads as an error bar.
     figures = [stat_budget_figure(BUDGET), power_curve_figure(curve, "cost")]
     for figure in figures:
@@ -144,12 +145,12 @@ def test_report_charts_draw_no_plotly_zero_line(toy: tuple[CardSet, Deck, Deck])
 
 def test_match_figures_count_every_match(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, ref, other = toy
-    results = simulate(cardset, ref, other, matches=300, seed=2, workers=1)
+    results = simulate(cardset, ref, other, matches=300, run=RunSettings(seed=2, workers=1))
     histogram = game_length_histogram(results)
     assert sum(len(trace.x) for trace in histogram.data) == 300
     bars = first_player_figure(results).data[0]
     assert list(bars.y) == pytest.approx([results.first_player_win_rate.value, results.win_rate_a.value])
-    matchups = matchup_matrix(cardset, [ref, other], matches=100, seed=3, workers=1)
+    matchups = matchup_matrix(cardset, [ref, other], matches=100, run=RunSettings(seed=3, workers=1))
     heat = matchup_heatmap(matchups).data[0]
     assert list(heat.y) == ["ref", "other"] and list(heat.x) == ["ref", "other"]
     expected = matchups.pivot(index="deck", columns="opponent", values="win_rate").loc[
@@ -169,7 +170,9 @@ def test_deck_curve_and_draw_odds_figures() -> None:
 
 def test_sweep_figure_draws_each_value_with_its_interval_over_the_band(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, ref, other = toy
-    result = sweep(cardset, [ref, other], "Big", "strength", [1, 3, 5], matches_per_card=100, seed=1, workers=1)
+    result = sweep(
+        cardset, [ref, other], "Big", "strength", [1, 3, 5], matches_per_card=100, run=RunSettings(seed=1, workers=1)
+    )
     figure = sweep_figure(result, "Strength")
     points = result.points
     flagged = [t for t in figure.data if t.name in ("over", "on curve", "under")]

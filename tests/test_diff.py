@@ -23,6 +23,7 @@ from workbench.paths import bundled_decks, bundled_sets
 from workbench.report_html import render_html
 from workbench.reports import build_report, xlsx_bytes
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 
 SOULS = RULESETS["souls"]
 OLD_ROWS = [
@@ -164,7 +165,7 @@ def bundled_versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[CardSet,
 @pytest.fixture(scope="module")
 def power_diff(bundled_versions: tuple[CardSet, CardSet, list[Deck]]) -> SetDiff:
     old, new, decks = bundled_versions
-    return with_power_changes(diff_cardsets(old, new), decks, POWER_MATCHES, seed=1)
+    return with_power_changes(diff_cardsets(old, new), decks, POWER_MATCHES, run=RunSettings(seed=1))
 
 
 def test_power_changes_measure_changed_added_and_removed_cards(power_diff: SetDiff) -> None:
@@ -203,14 +204,14 @@ def test_power_changes_are_patch_notes_and_json_and_repeat_with_the_seed(
     rows = {row["card"]: row for row in data["power_changes"]["cards"]}
     assert rows["Ancient Wyrm"]["old_power"] is None and rows["Ancient Wyrm"]["verdict"] == "added"
     old, new, decks = bundled_versions
-    again = with_power_changes(diff_cardsets(old, new), decks, POWER_MATCHES, seed=1)
+    again = with_power_changes(diff_cardsets(old, new), decks, POWER_MATCHES, run=RunSettings(seed=1))
     assert again.power is not None and power_diff.power is not None
     pd.testing.assert_frame_equal(again.power.frame, power_diff.power.frame)
 
 
 def test_a_diff_without_field_changes_measures_nothing(bundled_versions: tuple[CardSet, CardSet, list[Deck]]) -> None:
     _, new, decks = bundled_versions
-    result = with_power_changes(diff_cardsets(new, new), decks, 100, seed=1)
+    result = with_power_changes(diff_cardsets(new, new), decks, 100, run=RunSettings(seed=1))
     assert result.power is not None and result.power.frame.empty
     assert result.power.notes == ["No card changed a field, so no power moved."]
 
@@ -229,7 +230,7 @@ def test_cards_the_power_curve_cannot_measure_are_a_note_not_a_failure(
             for e in new.entries
         ],
     )
-    result = with_power_changes(diff_cardsets(old, new), decks, 100, seed=1)
+    result = with_power_changes(diff_cardsets(old, new), decks, 100, run=RunSettings(seed=1))
     assert result.power is not None and result.power.frame.empty
     assert len(result.power.notes) == 1 and "cannot measure the cards asked for" in result.power.notes[0]
 
@@ -244,7 +245,7 @@ def test_diff_command_and_report_show_power_changes(
     assert "- Power: Hollow Acolyte" in out
     assert "power: 300 matches per card and version, seed 2, policy greedy, ruleset souls" in out
 
-    report = build_report(new, decks, matches_per_card=300, matches=200, seed=2, baseline=old)
+    report = build_report(new, decks, matches_per_card=300, matches=200, baseline=old, run=RunSettings(seed=2))
     workbook = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
     sheet = workbook["Power changes"]
     assert [cell.value for cell in sheet[1]] == list(POWER_COLUMNS)

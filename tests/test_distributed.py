@@ -17,6 +17,7 @@ from workbench.distributed import DASK_TASK_MATCHES, check_executor, group_jobs
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.simulate import Job, batch_seeds, simulate
 
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
@@ -92,8 +93,8 @@ def test_toy_matches_are_identical_on_local_processes_and_on_dask(
         ],
     )
     deck_a, deck_b = make_deck(cardset, "6 A\n6 B", name="a"), make_deck(cardset, "10 A\n2 B", name="b")
-    local = simulate(cardset, deck_a, deck_b, matches=12_345, seed=8, workers=1)
-    on_dask = simulate(cardset, deck_a, deck_b, matches=12_345, seed=8, executor=dask_local)
+    local = simulate(cardset, deck_a, deck_b, matches=12_345, run=RunSettings(seed=8, workers=1))
+    on_dask = simulate(cardset, deck_a, deck_b, matches=12_345, run=RunSettings(seed=8, executor=dask_local))
     assert local.matches.equals(on_dask.matches) and local.counters.equals(on_dask.counters)
 
 
@@ -101,8 +102,8 @@ def test_toy_matches_are_identical_on_local_processes_and_on_dask(
 def test_engine_matches_are_identical_on_local_processes_and_on_dask(dask_local: str, ruleset_id: str) -> None:
     cardset = load_cardset(bundled_sets(ruleset_id)[0], ruleset_id)
     decks = [read_decklist(path, cardset) for path in bundled_decks(ruleset_id)]
-    local = simulate(cardset, decks[0], decks[-1], matches=11_000, seed=17, workers=2)
-    on_dask = simulate(cardset, decks[0], decks[-1], matches=11_000, seed=17, executor=dask_local)
+    local = simulate(cardset, decks[0], decks[-1], matches=11_000, run=RunSettings(seed=17, workers=2))
+    on_dask = simulate(cardset, decks[0], decks[-1], matches=11_000, run=RunSettings(seed=17, executor=dask_local))
     assert local.matches.equals(on_dask.matches)
     assert local.counters.equals(on_dask.counters)
     assert local.summary()["win_rate_a"] == on_dask.summary()["win_rate_a"]

@@ -21,6 +21,7 @@ from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, compile_for, simulate
 
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
@@ -64,8 +65,8 @@ def test_engine_module_imports_no_page_chart_or_table_library(ruleset_id: str) -
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_same_seed_same_matches_and_every_match_ends(ruleset_id: str, policy: str) -> None:
     cardset, decks = _bundled(ruleset_id)
-    first = simulate(cardset, decks[0], decks[-1], matches=400, seed=21, policies=policy, workers=1)
-    again = simulate(cardset, decks[0], decks[-1], matches=400, seed=21, policies=policy, workers=1)
+    first = simulate(cardset, decks[0], decks[-1], matches=400, run=RunSettings(seed=21, policy=policy, workers=1))
+    again = simulate(cardset, decks[0], decks[-1], matches=400, run=RunSettings(seed=21, policy=policy, workers=1))
     assert first.matches.equals(again.matches)
     assert first.counters.equals(again.counters)
     assert (first.matches["turns"] > 0).all()
@@ -77,8 +78,8 @@ def test_same_seed_same_matches_and_every_match_ends(ruleset_id: str, policy: st
 def test_one_and_two_worker_processes_give_identical_matches(ruleset_id: str) -> None:
     cardset, decks = _bundled(ruleset_id)
     matches = PARALLEL_THRESHOLD + 500
-    alone = simulate(cardset, decks[0], decks[-1], matches=matches, seed=5, workers=1)
-    pair = simulate(cardset, decks[0], decks[-1], matches=matches, seed=5, workers=2)
+    alone = simulate(cardset, decks[0], decks[-1], matches=matches, run=RunSettings(seed=5, workers=1))
+    pair = simulate(cardset, decks[0], decks[-1], matches=matches, run=RunSettings(seed=5, workers=2))
     assert alone.matches.equals(pair.matches)
     assert alone.counters.equals(pair.counters)
 
@@ -86,7 +87,7 @@ def test_one_and_two_worker_processes_give_identical_matches(ruleset_id: str) ->
 @pytest.mark.parametrize("ruleset_id", ENGINE_IDS)
 def test_a_mirror_match_is_even(ruleset_id: str) -> None:
     cardset, decks = _bundled(ruleset_id)
-    result = simulate(cardset, decks[0], matches=4_000, seed=3, workers=1)
+    result = simulate(cardset, decks[0], matches=4_000, run=RunSettings(seed=3, workers=1))
     rate = result.win_rate_a
     # Both sides play the same list with the same policy; first player alternates, so any edge cancels out.
     assert rate.low - 0.03 <= 0.5 <= rate.high + 0.03, str(rate)
@@ -95,7 +96,7 @@ def test_a_mirror_match_is_even(ruleset_id: str) -> None:
 @pytest.mark.parametrize("ruleset_id", ENGINE_IDS)
 def test_power_curve_runs_on_the_bundled_set_with_intervals(ruleset_id: str) -> None:
     cardset, decks = _bundled(ruleset_id)
-    curve = power_curve(cardset, decks, matches_per_card=200, seed=1, workers=1)
+    curve = power_curve(cardset, decks, matches_per_card=200, run=RunSettings(seed=1, workers=1))
     assert not curve.cards.empty
     assert (curve.cards["low"] <= curve.cards["power"]).all() and (curve.cards["power"] <= curve.cards["high"]).all()
     # A verdict, or no verdict: the filler (baseline) and any card played too seldom to judge (rarely played).

@@ -31,6 +31,7 @@ from workbench.health import (
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
 
 MakeCardSet = Callable[..., CardSet]
@@ -62,7 +63,7 @@ def _bundled(ruleset_id: str) -> tuple[CardSet, list[Deck]]:
 
 def test_a_first_player_who_always_wins_and_a_card_never_played(rush: tuple[CardSet, Deck]) -> None:
     cardset, deck = rush
-    health = game_health(cardset, [deck], matches_per_pair=300, seed=3)
+    health = game_health(cardset, [deck], matches_per_pair=300, run=RunSettings(seed=3))
 
     first = health.figure(FIRST_PLAYER)
     assert first.value == 1.0 and first.low is not None and first.low > 0.98
@@ -100,7 +101,7 @@ def test_a_stalled_game_hits_the_turn_cap_and_those_are_not_counted_as_drawish(
 ) -> None:
     cardset, _ = rush
     stall = make_deck(cardset, STALL_DECK, name="stall")
-    health = game_health(cardset, [stall], matches_per_pair=50, seed=0, options={"turn_cap": 12})
+    health = game_health(cardset, [stall], matches_per_pair=50, run=RunSettings(seed=0, options={"turn_cap": 12}))
     cap = health.figure(TURN_CAP)
     assert cap.value == 1.0 and cap.warning is not None
     assert "reach the turn cap of 12 turns" in cap.warning
@@ -114,7 +115,7 @@ def test_a_figure_inside_its_range_carries_no_warning(rush: tuple[CardSet, Deck]
     lenient = replace(
         HEALTH_THRESHOLDS, first_player_low=0.0, first_player_high=1.0, min_median_turns=1.0, rarely_played=0.0
     )
-    health = game_health(cardset, [deck], matches_per_pair=100, seed=0, thresholds=lenient)
+    health = game_health(cardset, [deck], matches_per_pair=100, thresholds=lenient, run=RunSettings(seed=0))
     assert health.figure(FIRST_PLAYER).warning is None and health.figure(FIRST_PLAYER).levers == ()
     assert health.figure(LENGTH).warning is None
     # A card never played is never in range: its power cannot be measured whatever the thresholds.
@@ -124,8 +125,8 @@ def test_a_figure_inside_its_range_carries_no_warning(rush: tuple[CardSet, Deck]
 def test_the_pairs_are_the_matchup_matrix_matches(make_deck: MakeDeck) -> None:
     cardset, decks = _bundled("circles")
     chosen = decks[:2]
-    health = game_health(cardset, chosen, matches_per_pair=400, seed=11)
-    matrix = matchup_matrix(cardset, chosen, 400, 11)
+    health = game_health(cardset, chosen, matches_per_pair=400, run=RunSettings(seed=11))
+    matrix = matchup_matrix(cardset, chosen, 400, RunSettings(seed=11))
     assert (
         health.pairs[["deck", "opponent", "seed"]].values.tolist()
         == matrix[["deck", "opponent", "seed"]].values.tolist()
@@ -136,7 +137,7 @@ def test_the_pairs_are_the_matchup_matrix_matches(make_deck: MakeDeck) -> None:
 
 def test_an_engine_without_per_match_counters_falls_back_to_plays(rush: tuple[CardSet, Deck]) -> None:
     cardset, deck = rush
-    result = simulate(cardset, deck, deck, matches=60, seed=1, workers=1)
+    result = simulate(cardset, deck, deck, matches=60, run=RunSettings(seed=1, workers=1))
     older = replace(
         result, counters=result.counters.drop(columns=["matches_drawn", "matches_played", "first_played_turn"])
     )
@@ -268,7 +269,7 @@ def test_the_balance_report_opens_with_the_games_health(tmp_path: Path) -> None:
     from workbench.reports import build_report, write_report
 
     cardset, decks = _bundled("circles")
-    report = build_report(cardset, decks, matches_per_card=200, matches=200, seed=2)
+    report = build_report(cardset, decks, matches_per_card=200, matches=200, run=RunSettings(seed=2))
     assert (
         report.health is not None and report.health.meta["seed"] == 2 and report.health.meta["matches_per_pair"] == 200
     )

@@ -19,6 +19,7 @@ from workbench.analysis import POWER_CURVE_DEFAULTS, RARELY_PLAYED, power_curve
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.decklists import set_decks
 from workbench.loading import load_cardset
+from workbench.run_settings import RunSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,7 +83,7 @@ def _judge_clones(
     cardset = load_cardset(sheet, planting.ruleset)
     decks = set_decks(cardset, (ROOT / planting.sheet).parent / "decks").decks
     # Every other default, as `workbench power-curve SET [--option ...]` runs.
-    curve = power_curve(cardset, decks, options=options, gauntlet=gauntlet)
+    curve = power_curve(cardset, decks, gauntlet=gauntlet, run=RunSettings(options=options))
     assert curve.meta["matches_per_card"] >= POWER_CURVE_DEFAULTS.matches_per_card
     rows = curve.cards.set_index("card")
     return {"over": rows.loc[over].to_dict(), "floor": rows.loc[floor].to_dict()}

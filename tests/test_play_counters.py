@@ -30,6 +30,7 @@ from workbench.engines import (
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.simulate import batch_seeds, compile_for, simulate
 
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
@@ -57,7 +58,7 @@ def test_the_new_counters_follow_the_old_ones_in_order() -> None:
 def test_per_match_counters_stay_within_their_bounds(ruleset_id: str, policy: str) -> None:
     cardset, decks = _bundled(ruleset_id)
     matches = 1_500  # two batches of the runner, so the counters are also summed across batches
-    result = simulate(cardset, decks[0], decks[-1], matches=matches, seed=17, policies=policy, workers=1)
+    result = simulate(cardset, decks[0], decks[-1], matches=matches, run=RunSettings(seed=17, policy=policy, workers=1))
     counters = result.counters
     assert list(counters.columns) == ["deck", "card", *COUNTERS]
     assert (counters["matches_drawn"] <= np.minimum(matches, counters["drawn"])).all()
@@ -173,7 +174,7 @@ def test_a_card_played_on_each_players_first_turn(ruleset_id: str, make_deck: Ca
     deck = make_deck(cardset, text, "one kind")
     card = text.split(" ", 1)[1]
     matches = 200
-    result = simulate(cardset, deck, deck, matches=matches, seed=2, options=options, workers=1)
+    result = simulate(cardset, deck, deck, matches=matches, run=RunSettings(seed=2, options=options, workers=1))
     for side in ("A", "B"):
         (row,) = result.counters[result.counters["deck"] == side].to_dict(orient="records")
         assert row["card"] == card

@@ -17,6 +17,7 @@ from workbench.print_sheet import CARDS_PER_PAGE, render_print_sheet
 from workbench.report_html import render_html
 from workbench.reports import build_report
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # CI sets WORKBENCH_REQUIRE_BROWSER after installing chromium: there a missing browser fails instead of skipping.
@@ -171,7 +172,9 @@ def test_every_section_in_reading_order_with_plotly_embedded_before_the_first_ch
     cardset = make_cardset(TOY, rows)
     baseline = make_cardset(TOY, [{**row, "cost": 4} if row["name"] == "Big" else row for row in rows], "old.csv")
     decks = [make_deck(cardset, "6 Filler\n3 Cheap\n3 Big", name="reference"), make_deck(cardset, "8 Filler\n4 Big")]
-    report = build_report(cardset, decks, matches_per_card=100, matches=100, seed=1, workers=1, baseline=baseline)
+    report = build_report(
+        cardset, decks, matches_per_card=100, matches=100, baseline=baseline, run=RunSettings(seed=1, workers=1)
+    )
     html = render_html(report)
     sections = re.findall(r"<h2>([^<]+)</h2>", html)
     assert sections == [

@@ -12,6 +12,7 @@ import pytest
 from workbench.cards import CardSet, Deck
 from workbench.reports import BalanceReport, build_report, write_report, write_xlsx
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.spreadsheets import csv_safe, is_formula_like
 
 SOULS = RULESETS["souls"]
@@ -28,7 +29,7 @@ ROWS = [
 def souls_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> tuple[CardSet, BalanceReport]:
     cardset = make_cardset(SOULS, ROWS)
     deck = make_deck(cardset, "2 Grave Titan\n1 Nobody Card", name="=cmd|' /C calc'!A0")
-    return cardset, build_report(cardset, [deck], options={"strict_costs": "true"})
+    return cardset, build_report(cardset, [deck], run=RunSettings(options={"strict_costs": "true"}))
 
 
 def test_xlsx_report_has_every_sheet_and_the_findings_cell_by_cell(
@@ -117,8 +118,8 @@ def test_a_report_of_figures_already_simulated_needs_no_new_run(
     rows = [{"name": n, "kind": "unit", "cost": c, "strength": c} for n, c in (("Filler", 2), ("Cheap", 1), ("Big", 3))]
     cardset = make_cardset(TOY, rows)
     deck = make_deck(cardset, "6 Filler\n3 Cheap\n3 Big", name="ref")
-    match = simulate(cardset, deck, matches=300, seed=6, workers=1)
-    curve = power_curve(cardset, [deck], matches_per_card=300, seed=6, workers=1)
+    match = simulate(cardset, deck, matches=300, run=RunSettings(seed=6, workers=1))
+    curve = power_curve(cardset, [deck], matches_per_card=300, run=RunSettings(seed=6, workers=1))
     report = report_from_results(cardset, [deck], None, curve, None, match)
     assert report.provenance["seed"] == 6 and report.provenance["matches_per_card"] == 300
     assert report.provenance["policy"] == "greedy/greedy" and report.power is curve
@@ -147,7 +148,7 @@ def toy_report(make_cardset: Callable[..., CardSet], make_deck: Callable[..., De
         make_deck(cardset, "6 Filler\n2 Cheap\n2 Mid\n2 Big", name="reference"),
         make_deck(cardset, "4 Filler\n4 Cheap\n4 Big", name="other"),
     ]
-    return build_report(cardset, decks, matches_per_card=300, matches=200, seed=BIG_SEED, workers=1)
+    return build_report(cardset, decks, matches_per_card=300, matches=200, run=RunSettings(seed=BIG_SEED, workers=1))
 
 
 def test_every_seed_and_big_whole_number_reads_back_exactly_from_the_xlsx(toy_report: BalanceReport) -> None:
@@ -237,7 +238,7 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
         make_deck(cardset, "6 Filler\n2 Cheap\n2 Mid\n2 Big", name="reference"),
         make_deck(cardset, "4 Filler\n4 Cheap\n4 Big", name="other"),
     ]
-    report = build_report(cardset, decks, matches_per_card=300, matches=200, seed=3, workers=1)
+    report = build_report(cardset, decks, matches_per_card=300, matches=200, run=RunSettings(seed=3, workers=1))
     summary = dict(summary_rows(report))
     assert summary["rarely played (under 5% of matches, not judged)"] == 1
     assert report.power is not None

@@ -17,6 +17,7 @@ from workbench import cli
 from workbench.analysis import choose_fillers, matchup_matrix, power_curve, variant_deck
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.rulesets import RULESETS
+from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate, trace, wilson_interval
 
 TOY_ROWS = [
@@ -62,9 +63,9 @@ def test_batch_seeds_depend_on_seed_only_and_alternate_first_player() -> None:
 
 def test_same_seed_same_figures_and_every_result_carries_its_provenance(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    first = simulate(cardset, reference, other, matches=3_000, seed=11)
-    second = simulate(cardset, reference, other, matches=3_000, seed=11)
-    third = simulate(cardset, reference, other, matches=3_000, seed=12)
+    first = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=11))
+    second = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=11))
+    third = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=12))
     assert first.matches.equals(second.matches)
     assert not first.matches["winner"].equals(third.matches["winner"])
     meta = first.summary()
@@ -86,18 +87,20 @@ def test_same_seed_same_figures_and_every_result_carries_its_provenance(toy: tup
 def test_one_and_two_worker_processes_give_identical_matches(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
     matches = PARALLEL_THRESHOLD + 1_500
-    alone = simulate(cardset, reference, other, matches=matches, seed=5, workers=1)
-    pair = simulate(cardset, reference, other, matches=matches, seed=5, workers=2)
+    alone = simulate(cardset, reference, other, matches=matches, run=RunSettings(seed=5, workers=1))
+    pair = simulate(cardset, reference, other, matches=matches, run=RunSettings(seed=5, workers=2))
     assert alone.matches.equals(pair.matches)
     assert alone.counters.equals(pair.counters)
 
 
 def test_mirror_match_is_even_and_first_player_edge_is_reported_separately(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, _ = toy
-    with_bonus = simulate(cardset, reference, matches=6_000, seed=1)
+    with_bonus = simulate(cardset, reference, matches=6_000, run=RunSettings(seed=1))
     assert with_bonus.win_rate_a.low <= 0.5 <= with_bonus.win_rate_a.high
     assert with_bonus.first_player_win_rate.low > 0.5
-    without = simulate(cardset, reference, matches=6_000, seed=1, options={"first_player_bonus": "false"})
+    without = simulate(
+        cardset, reference, matches=6_000, run=RunSettings(seed=1, options={"first_player_bonus": "false"})
+    )
     assert without.first_player_win_rate.low <= 0.5 <= without.first_player_win_rate.high
     assert without.meta["options"] == {"first_player_bonus": False}
 
@@ -105,7 +108,13 @@ def test_mirror_match_is_even_and_first_player_edge_is_reported_separately(toy: 
 def test_progress_is_reported_up_to_the_total(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
     seen: list[tuple[int, int]] = []
-    simulate(cardset, reference, other, matches=2_500, progress=lambda done, total: seen.append((done, total)))
+    simulate(
+        cardset,
+        reference,
+        other,
+        matches=2_500,
+        run=RunSettings(progress=lambda done, total: seen.append((done, total))),
+    )
     assert seen[0] == (0, 2_500) and seen[-1] == (2_500, 2_500)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
@@ -125,7 +134,7 @@ def test_unknown_policy_and_gameless_ruleset_are_clear_errors(
 ) -> None:
     cardset, reference, _ = toy
     with pytest.raises(WorkbenchInputError, match="one of: greedy, random"):
-        simulate(cardset, reference, matches=10, policies="clever")
+        simulate(cardset, reference, matches=10, run=RunSettings(policy="clever"))
     with pytest.raises(WorkbenchInputError, match="the number of matches is 0; it must be at least 1"):
         simulate(cardset, reference, matches=0)
     gameless = make_cardset(toy_ruleset(engine_module=None), TOY_ROWS, filename="plain.csv")
@@ -147,7 +156,7 @@ def test_filler_is_the_most_numerous_card_and_variants_keep_size_and_order(toy: 
 
 def test_power_curve_ranks_cards_and_flags_the_mispriced(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    curve = power_curve(cardset, [reference, other], matches_per_card=4_000, seed=2)
+    curve = power_curve(cardset, [reference, other], matches_per_card=4_000, run=RunSettings(seed=2))
     rows = curve.cards.set_index("card")
     assert rows.loc["Filler", "power"] == 0.0 and "filler" in rows.loc["Filler", "note"]
     assert (
@@ -162,13 +171,13 @@ def test_power_curve_ranks_cards_and_flags_the_mispriced(toy: tuple[CardSet, Dec
     assert curve.line_statement().startswith("Power does not rise with cost here: the fitted line rises by")
     assert set(curve.tiers["cost"]) == {1.0, 2.0, 3.0}
     assert curve.meta["matches_per_card"] == 4_000 and curve.meta["fillers"] == {"0": "Filler"}
-    again = power_curve(cardset, [reference, other], matches_per_card=4_000, seed=2)
+    again = power_curve(cardset, [reference, other], matches_per_card=4_000, run=RunSettings(seed=2))
     assert again.cards.equals(curve.cards)
 
 
 def test_matchup_matrix_covers_every_pair_with_intervals(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, other = toy
-    matrix = matchup_matrix(cardset, [reference, other], matches=2_000, seed=3)
+    matrix = matchup_matrix(cardset, [reference, other], matches=2_000, run=RunSettings(seed=3))
     assert len(matrix) == 4
     pair = matrix.set_index(["deck", "opponent"])
     assert (
@@ -237,7 +246,13 @@ def test_sweep_measures_one_card_at_each_value_against_the_set_line(toy: tuple[C
 
     cardset, reference, other = toy
     result = sweep(
-        cardset, [reference, other], "Big", "strength", parse_sweep_values("0..6"), matches_per_card=3_000, seed=4
+        cardset,
+        [reference, other],
+        "Big",
+        "strength",
+        parse_sweep_values("0..6"),
+        matches_per_card=3_000,
+        run=RunSettings(seed=4),
     )
     points = result.points.set_index("value")
     assert list(points.index) == [0, 1, 2, 3, 4, 5, 6]
@@ -246,7 +261,7 @@ def test_sweep_measures_one_card_at_each_value_against_the_set_line(toy: tuple[C
     assert points.loc[0, "flag"] == "under" and points.loc[6, "flag"] == "over"
     assert (points["low"] <= points["power"]).all() and (points["power"] <= points["high"]).all()
     assert result.meta["card"] == "Big" and result.meta["values"] == [0, 1, 2, 3, 4, 5, 6] and result.meta["seed"] == 4
-    again = sweep(cardset, [reference, other], "Big", "strength", [3], matches_per_card=3_000, seed=4)
+    again = sweep(cardset, [reference, other], "Big", "strength", [3], matches_per_card=3_000, run=RunSettings(seed=4))
     assert again.points.iloc[0]["power"] == points.loc[3, "power"]  # same seed, same figure
 
 
@@ -314,7 +329,9 @@ def test_sweeping_the_reference_decks_filler_measures_it_against_another_filler(
     from workbench.analysis import sweep
 
     cardset, reference, other = toy  # "Filler" is the reference deck's filler (6 copies)
-    result = sweep(cardset, [reference, other], "Filler", "strength", [0, 5], matches_per_card=3_000, seed=4)
+    result = sweep(
+        cardset, [reference, other], "Filler", "strength", [0, 5], matches_per_card=3_000, run=RunSettings(seed=4)
+    )
     weak, strong = result.points["power"].tolist()
     assert strong > weak, "a swept filler must not be compared with itself (power 0 at every value)"
 
@@ -333,7 +350,7 @@ def test_engine_findings_travel_with_the_figures(
     assert real is not None
     noted = replace(real, compile_cards=lambda cs, opts: replace(real.compile_cards(cs, opts), findings=(note,)))
     monkeypatch.setattr(simulate_module, "engine_for", lambda _cardset: noted)
-    result = simulate(cardset, reference, matches=200, seed=1)
+    result = simulate(cardset, reference, matches=200, run=RunSettings(seed=1))
     assert result.meta["engine_findings"] == [note.to_json()]
     monkeypatch.setitem(RULESETS, "toy", TOY)
     (tmp_path / "ref.txt").write_text(REFERENCE, encoding="utf-8")

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,9 +45,10 @@ import numpy as np
 import pandas as pd
 
 from workbench.auto_decks import HAND_MADE, GauntletChoice, build_auto_decks, decklist_of
-from workbench.cards import CardEntry, CardSet, Deck, Options, OptionValue, WorkbenchInputError, closest_names
+from workbench.cards import CardEntry, CardSet, Deck, Options, WorkbenchInputError, closest_names
 from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, CompiledCards, IntArray
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
+from workbench.run_settings import RunSettings
 from workbench.simulate import (
     FirstPlayer,
     Job,
@@ -250,13 +251,9 @@ def power_curve(
     cardset: CardSet,
     decks: Sequence[Deck],
     matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    policy: str = POWER_CURVE_DEFAULTS.policy,
-    options: Mapping[str, OptionValue | str] | None = None,
+    run: RunSettings = RunSettings(),
+    *,
     first_player: FirstPlayer = "alternate",
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
     only: Sequence[str] | None = None,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
     gauntlet: GauntletChoice = HAND_MADE,
@@ -270,13 +267,14 @@ def power_curve(
     its slot, against all the decks.
     """
     min_play_share = check_min_play_share(min_play_share)
-    check_run_parameters(seed=seed, matches_per_card=matches_per_card, workers=workers, executor=executor)
+    seed, policy = run.seed, run.policy
+    check_run_parameters(seed=seed, matches_per_card=matches_per_card, workers=run.workers, executor=run.executor)
     if not decks:
         raise WorkbenchInputError(
             "a power curve needs at least one deck: the first is the reference deck, all of them the gauntlet.",
             expected="one or more --deck files",
         )
-    engine, compiled, resolved = compile_for(cardset, options)
+    engine, compiled, resolved = compile_for(cardset, run.options)
     policy_id = engine.policy_index(policy)
     auto_decks = build_auto_decks(cardset, _legal_first(cardset, decks, resolved), gauntlet.auto, seed, resolved)
     played_decks = [*decks, *auto_decks]
@@ -326,7 +324,7 @@ def power_curve(
         for opponent, batches in zip(opponents, seed_plans[r], strict=False)
         for seeds, first in batches
     ]
-    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
+    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, run.workers, run.progress, run.executor)
     jobs_per_variant = len(jobs) // len(variants)
     chunks = [outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant] for i in range(len(variants))]
     scores = [_outcome_scores(chunk) for chunk in chunks]
@@ -650,20 +648,16 @@ def play_every_pair(
     cardset: CardSet,
     decks: Sequence[Deck],
     matches: int,
-    seed: int,
-    policy: str,
-    options: Mapping[str, OptionValue | str] | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
+    run: RunSettings,
 ) -> list[PairResult]:
-    """Every ordered pair of `decks` (mirrors included), each on a seed spawned from `seed` in pair order.
+    """Every ordered pair of `decks` (mirrors included), each on a seed spawned from `run.seed` in pair order.
 
     The matchup matrix and game health both play through here, so with one seed they rest on the same matches.
     """
-    check_pair_run(len(decks), matches, seed, workers, executor)
+    check_pair_run(len(decks), matches, run.seed, run.workers, run.executor)
+    progress = run.progress
     pairs = [(a, b) for a in decks for b in decks]
-    children = np.random.SeedSequence(seed).spawn(len(pairs))
+    children = np.random.SeedSequence(run.seed).spawn(len(pairs))
     played: list[PairResult] = []
     for index, ((deck_a, deck_b), child) in enumerate(zip(pairs, children, strict=False)):
         pair_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
@@ -672,18 +666,7 @@ def play_every_pair(
             if progress:
                 progress(index * matches + done, len(pairs) * matches)
 
-        result = simulate(
-            cardset,
-            deck_a,
-            deck_b,
-            matches,
-            pair_seed,
-            policy,
-            options,
-            workers=workers,
-            progress=pair_progress,
-            executor=executor,
-        )
+        result = simulate(cardset, deck_a, deck_b, matches, replace(run, seed=pair_seed, progress=pair_progress))
         played.append(PairResult(deck_a, deck_b, pair_seed, result))
     return played
 
@@ -692,16 +675,11 @@ def matchup_matrix(
     cardset: CardSet,
     decks: Sequence[Deck],
     matches: int = POWER_CURVE_DEFAULTS.matches_per_pair,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    policy: str = POWER_CURVE_DEFAULTS.policy,
-    options: Mapping[str, OptionValue | str] | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
+    run: RunSettings = RunSettings(),
 ) -> pd.DataFrame:
     """Every ordered pair of decks (mirrors included): row deck's win rate against column deck, with intervals."""
     rows = []
-    for pair in play_every_pair(cardset, decks, matches, seed, policy, options, workers, progress, executor):
+    for pair in play_every_pair(cardset, decks, matches, run):
         rate = pair.results.win_rate_a
         rows.append(
             {
@@ -824,12 +802,8 @@ def sweep(
     field_name: str,
     values: Sequence[Any],
     matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    policy: str = POWER_CURVE_DEFAULTS.policy,
-    options: Mapping[str, OptionValue | str] | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
+    run: RunSettings = RunSettings(),
+    *,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
 ) -> Sweep:
     """Measure the card at each value with the same seed (common random numbers), against the set's power line.
@@ -842,6 +816,7 @@ def sweep(
     current = _field_value(cardset, name, field_name)
     steps = len(values) + 1
     total_per_step = 1_000_000
+    progress = run.progress
 
     def step_progress(step: int) -> Progress:
         def report(done: int, total: int) -> None:
@@ -850,33 +825,13 @@ def sweep(
 
         return report
 
-    base = power_curve(
-        cardset,
-        decks,
-        matches_per_card,
-        seed,
-        policy,
-        options,
-        workers=workers,
-        progress=step_progress(0),
-        executor=executor,
-        min_play_share=min_play_share,
-    )
+    base = power_curve(cardset, decks, matches_per_card, run.reporting(step_progress(0)), min_play_share=min_play_share)
     # The matches each point is compared with: the card at its current value, measured as the points are. When the
     # set's own curve used it as its slot's filler, the points replace another filler: measure it that way too.
     current_curve = base
     if base.cards.set_index("card").loc[name, "flag"] == BASELINE:
         current_curve = power_curve(
-            cardset,
-            decks,
-            matches_per_card,
-            seed,
-            policy,
-            options,
-            workers=workers,
-            executor=executor,
-            only=[name],
-            min_play_share=min_play_share,
+            cardset, decks, matches_per_card, run.reporting(None), only=[name], min_play_share=min_play_share
         )
     base_row = current_curve.cards.set_index("card").loc[name]
     rows = []
@@ -885,12 +840,7 @@ def sweep(
             variant,
             decks,
             matches_per_card,
-            seed,
-            policy,
-            options,
-            workers=workers,
-            progress=step_progress(step),
-            executor=executor,
+            run.reporting(step_progress(step)),
             only=[name],
             min_play_share=min_play_share,
         )

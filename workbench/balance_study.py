@@ -21,6 +21,7 @@ from workbench.auto_decks import GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets.base import Ruleset
+from workbench.run_settings import RunSettings
 from workbench.simulate import MatchResults, engine_for, simulate, trace
 from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
 
@@ -114,7 +115,7 @@ def warm_up_engine(cardset: CardSet, deck: Deck) -> float:
     if module in _WARMED:
         return 0.0
     started = time.perf_counter()
-    simulate(cardset, deck, matches=1, seed=0, workers=1)
+    simulate(cardset, deck, matches=1, run=RunSettings(seed=0, workers=1))
     _WARMED.add(module)
     return time.perf_counter() - started
 
@@ -143,6 +144,7 @@ def run_study(
     deck_a = chosen[0]
     deck_b = chosen[1] if len(chosen) > 1 else chosen[0]
     resolved = cardset.ruleset.resolve_options(options)
+    run = RunSettings(seed=settings.seed, policy=settings.policy_a, options=resolved, workers=workers)
     seconds: dict[str, float] = {}
 
     def phase_progress(phase: str) -> Callable[[int, int], None]:
@@ -154,11 +156,8 @@ def run_study(
         deck_a,
         deck_b,
         settings.matches,
-        settings.seed,
-        (settings.policy_a, settings.policy_b),
-        resolved,
-        workers=workers,
-        progress=phase_progress(MATCH_PHASE),
+        run.reporting(phase_progress(MATCH_PHASE)),
+        policy_b=settings.policy_b,
     )
     lines = list(trace(cardset, deck_a, deck_b, settings.seed, (settings.policy_a, settings.policy_b), resolved))
     seconds[MATCH_PHASE] = time.perf_counter() - started
@@ -172,10 +171,7 @@ def run_study(
             settings.curve_policies,
             gauntlet,
             settings.matches_per_card,
-            settings.seed,
-            resolved,
-            workers=workers,
-            progress=phase_progress(CURVE_PHASE),
+            run.reporting(phase_progress(CURVE_PHASE)),
             min_play_share=settings.min_play_share,
         )
         results.curve = runs.curve(runs.label_of(RunKey(settings.policy_a, gauntlet)))
@@ -187,11 +183,7 @@ def run_study(
             cardset,
             chosen,
             settings.matches,
-            settings.seed,
-            settings.policy_a,
-            resolved,
-            workers=workers,
-            progress=phase_progress(MATCHUP_PHASE),
+            run.reporting(phase_progress(MATCHUP_PHASE)),
         )
         seconds[MATCHUP_PHASE] = time.perf_counter() - started
     return results

@@ -174,12 +174,11 @@ def bench_power_curve(
 ) -> dict[str, Any]:
     """Seconds for a power curve over the whole bundled set and its bundled decks, on every core."""
     from workbench.analysis import power_curve
+    from workbench.run_settings import RunSettings
 
     cardset, decks = _bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
-    curve = power_curve(
-        cardset, decks, matches_per_card=matches_per_card, workers=workers, policy=policy, options=options
-    )
+    curve = power_curve(cardset, decks, matches_per_card, RunSettings(policy=policy, options=options, workers=workers))
     seconds = time.perf_counter() - start
     return {
         "ruleset": ruleset.id,

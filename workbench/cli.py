@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 from workbench import __version__
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, sort_findings
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.run_settings import RunSettings
 
 if TYPE_CHECKING:
     from workbench.decklists import SetDecks
@@ -723,6 +724,22 @@ def _policies(args: argparse.Namespace) -> tuple[str, str]:
     return (args.policy, getattr(args, "policy_b", None) or args.policy)
 
 
+def _run_settings(
+    args: argparse.Namespace, overrides: dict[str, str], what: str, policy: str | None = None
+) -> RunSettings:
+    """The shared simulation options of a command (--seed, --policy, --option, --workers, --executor) as one
+    RunSettings, reporting to a progress bar labelled `what`; `policy` stands for --policy where the command reads
+    a list of policies from it."""
+    return RunSettings(
+        seed=args.seed,
+        policy=args.policy if policy is None else policy,
+        options=overrides,
+        workers=args.workers,
+        executor=args.executor,
+        progress=ProgressBar(what),
+    )
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from workbench.simulate import simulate, trace
 
@@ -748,13 +765,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         decks[0],
         deck_b,
         args.matches,
-        args.seed,
-        _policies(args),
-        overrides,
+        _run_settings(args, overrides, "simulate"),
+        policy_b=_policies(args)[1],
         first_player=args.first,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("simulate"),
     )
     summary = results.summary()
     if args.format == "json":
@@ -778,17 +791,7 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
     from workbench.analysis import matchup_matrix
     from workbench.simulate import provenance
 
-    frame = matchup_matrix(
-        cardset,
-        decks,
-        args.matches,
-        args.seed,
-        args.policy,
-        overrides,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("matchups"),
-    )
+    frame = matchup_matrix(cardset, decks, args.matches, _run_settings(args, overrides, "matchups"))
     engine, resolved = cardset.ruleset.engine, cardset.ruleset.resolve_options(overrides)
     assert engine is not None
     meta = provenance(cardset, engine, resolved, args.seed, args.matches, (args.policy, args.policy))
@@ -853,11 +856,7 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         policies,
         gauntlet,
         args.matches_per_card,
-        args.seed,
-        overrides,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("power curve"),
+        _run_settings(args, overrides, "power curve", policy=policies[0]),
         min_play_share=args.min_play_share,
     )
     if len(runs.runs) == 1:
@@ -995,12 +994,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         args.field,
         values,
         args.matches_per_card,
-        args.seed,
-        args.policy,
-        overrides,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("sweep"),
+        _run_settings(args, overrides, "sweep"),
         min_play_share=args.min_play_share,
     )
     if args.format == "json":
@@ -1046,15 +1040,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     report = build_report(
         cardset,
         decks,
-        overrides,
-        args.matches_per_card,
-        args.matches,
-        args.seed,
-        policies[0],
-        baseline,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("report"),
+        _run_settings(args, overrides, "report", policy=policies[0]),
+        matches_per_card=args.matches_per_card,
+        matches=args.matches,
+        baseline=baseline,
         min_play_share=args.min_play_share,
         also_policies=policies[1:],
         gauntlet=parse_gauntlet(args.gauntlet),
@@ -1094,17 +1083,7 @@ def _cmd_health(args: argparse.Namespace) -> int:
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
         raise _no_set_decks(cardset)
-    health = game_health(
-        cardset,
-        decks,
-        args.matches,
-        args.seed,
-        args.policy,
-        overrides,
-        executor=args.executor,
-        workers=args.workers,
-        progress=ProgressBar("health"),
-    )
+    health = game_health(cardset, decks, args.matches, _run_settings(args, overrides, "health"))
     if args.format == "json":
         _emit_json(health.to_json())
         return EXIT_OK
@@ -1154,17 +1133,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     result = diff_cardsets(old, new, overrides)
     if args.deck:
         decks, _found = _resolve_decks(args.deck, new, _decks_folder(new))
-        result = with_power_changes(
-            result,
-            decks,
-            args.matches_per_card,
-            args.seed,
-            args.policy,
-            overrides,
-            workers=args.workers,
-            progress=ProgressBar("power"),
-            executor=args.executor,
-        )
+        result = with_power_changes(result, decks, args.matches_per_card, _run_settings(args, overrides, "power"))
     if args.format == "json":
         _emit_json(result.to_json())
         return EXIT_OK

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.cards import CardEntry, CardSet, Deck, Finding, OptionValue, WorkbenchInputError, normalize_name
-from workbench.simulate import Progress
+from workbench.run_settings import RunSettings
 from workbench.validate import validate
 
 RENAME_RATIO = 0.75
@@ -261,12 +261,7 @@ def with_power_changes(
     diff: SetDiff,
     decks: Sequence[Deck],
     matches_per_card: int = 1_000,
-    seed: int = 0,
-    policy: str = "greedy",
-    options: Mapping[str, OptionValue | str] | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
+    run: RunSettings = RunSettings(),
 ) -> SetDiff:
     """The diff with `power` filled: every changed, added and removed card's power before and after.
 
@@ -305,18 +300,7 @@ def with_power_changes(
     both = replace(diff.new, entries=[*diff.new.entries, *appended])
     measured = [name for old_name, new_name in pairs for name in (before_name.get(old_name or ""), new_name) if name]
     try:
-        curve = power_curve(
-            both,
-            decks,
-            matches_per_card,
-            seed,
-            policy,
-            options,
-            workers=workers,
-            progress=progress,
-            executor=executor,
-            only=measured,
-        )
+        curve = power_curve(both, decks, matches_per_card, run, only=measured)
     except WorkbenchInputError as error:
         return replace(
             diff,

@@ -20,17 +20,18 @@ the engines give none (see `MID_GAME_MISSING`), so the leader at mid-game is lef
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from workbench.analysis import play_every_pair
-from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
-from workbench.simulate import MatchResults, Progress, Rate, engine_for, provenance
+from workbench.run_settings import RunSettings
+from workbench.simulate import MatchResults, Rate, engine_for, provenance
 
 Z95 = 1.959964
 
@@ -261,13 +262,9 @@ def game_health(
     cardset: CardSet,
     decks: Sequence[Deck],
     matches_per_pair: int = POWER_CURVE_DEFAULTS.matches_per_pair,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    policy: str = POWER_CURVE_DEFAULTS.policy,
-    options: Mapping[str, OptionValue | str] | None = None,
+    run: RunSettings = RunSettings(),
+    *,
     thresholds: HealthThresholds = HEALTH_THRESHOLDS,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
 ) -> GameHealth:
     """Play every ordered pair of `decks` (mirrors included) and measure the game's health (module docstring)."""
     if not decks:
@@ -276,14 +273,13 @@ def game_health(
             expected="one or more --deck files or names, or a set with decks of its own",
         )
     engine = engine_for(cardset)
+    seed, policy = run.seed, run.policy
     engine.policy_index(policy)  # an unknown policy fails before any match
-    resolved = cardset.ruleset.resolve_options(options)
+    resolved = cardset.ruleset.resolve_options(run.options)
     # The same pairs and seeds as the matchup matrix, so the two rest on the same matches.
     results = [
         (pair.deck_a, pair.deck_b, pair.seed, pair.results)
-        for pair in play_every_pair(
-            cardset, decks, matches_per_pair, seed, policy, resolved, workers, progress, executor
-        )
+        for pair in play_every_pair(cardset, decks, matches_per_pair, replace(run, options=resolved))
     ]
 
     cap_value = resolved.get("turn_cap")

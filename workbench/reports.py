@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,8 @@ from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, rea
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
 from workbench.health import GameHealth, game_health
 from workbench.rulesets.base import StatBudget
-from workbench.simulate import MatchResults, Progress, simulate
+from workbench.run_settings import Progress, RunSettings
+from workbench.simulate import MatchResults, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
 from workbench.validate import Report, validate
 from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
@@ -90,15 +91,11 @@ class BalanceReport:
 def build_report(
     cardset: CardSet,
     decks: Sequence[Deck] = (),
-    options: Mapping[str, OptionValue | str] | None = None,
+    run: RunSettings = RunSettings(),
+    *,
     matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
     matches: int = POWER_CURVE_DEFAULTS.matches_per_pair,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    policy: str = POWER_CURVE_DEFAULTS.policy,
     baseline: CardSet | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
     also_policies: Sequence[str] = (),
     gauntlet: GauntletChoice = HAND_MADE,
@@ -107,9 +104,12 @@ def build_report(
 
     A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged. With
     `also_policies` or an auto `gauntlet`, the power curve also runs those ways and the report compares the verdicts
-    (`workbench.verdicts`); every other figure is played under `policy`."""
+    (`workbench.verdicts`); every other figure is played under `run.policy`. `matches_per_card` sets the power
+    curves, `matches` the game's health, the matchup matrix (per ordered pair) and the match of the first two decks."""
     ruleset = cardset.ruleset
-    resolved = ruleset.resolve_options(options)
+    seed, policy = run.seed, run.policy
+    resolved = ruleset.resolve_options(run.options)
+    played = replace(run, options=resolved)
     deck_list = list(decks)
     report = BalanceReport(
         cardset=cardset,
@@ -134,7 +134,7 @@ def build_report(
         0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
     )
     stages = _Stages(
-        progress,
+        run.progress,
         [
             matches_per_card * (len(cardset) + 1),
             matches * len(deck_list) ** 2,
@@ -145,67 +145,30 @@ def build_report(
     )
     if simulated:
         # The game's health first: a degenerate game makes every card's figure below meaningless.
-        report.health = game_health(
-            cardset,
-            deck_list,
-            matches,
-            seed,
-            policy,
-            resolved,
-            workers=workers,
-            progress=stages.stage(4),
-            executor=executor,
-        )
+        report.health = game_health(cardset, deck_list, matches, played.reporting(stages.stage(4)))
         runs = power_curve_runs(
             cardset,
             deck_list,
             list(dict.fromkeys([policy, *also_policies])),
             gauntlet,
             matches_per_card,
-            seed,
-            resolved,
-            workers=workers,
-            progress=stages.stage(0),
-            executor=executor,
+            played.reporting(stages.stage(0)),
             min_play_share=min_play_share,
         )
         report.power = runs.curve(runs.label_of(RunKey(policy, gauntlet)))
         report.verdicts = runs if len(runs.runs) > 1 else None
         if len(deck_list) >= 2:
-            report.matchups = matchup_matrix(
-                cardset,
-                deck_list,
-                matches,
-                seed,
-                policy,
-                resolved,
-                workers=workers,
-                progress=stages.stage(1),
-                executor=executor,
-            )
+            report.matchups = matchup_matrix(cardset, deck_list, matches, played.reporting(stages.stage(1)))
         report.match = simulate(
             cardset,
             deck_list[0],
             deck_list[1] if len(deck_list) > 1 else None,
             matches,
-            seed,
-            policy,
-            resolved,
-            workers=workers,
-            progress=stages.stage(2),
-            executor=executor,
+            played.reporting(stages.stage(2)),
         )
         if report.diff is not None:
             report.diff = with_power_changes(
-                report.diff,
-                deck_list,
-                matches_per_card,
-                seed,
-                policy,
-                resolved,
-                workers=workers,
-                progress=stages.stage(3),
-                executor=executor,
+                report.diff, deck_list, matches_per_card, played.reporting(stages.stage(3))
             )
     report.provenance = {
         "ruleset": ruleset.id,

@@ -14,7 +14,7 @@ import importlib
 import math
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -29,6 +29,7 @@ from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
 from workbench.limits import limit
+from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine
 
 BATCH_SIZE = 1_000
@@ -37,8 +38,6 @@ PARALLEL_THRESHOLD = 20_000
 """Below this many matches, starting worker processes costs more than it saves."""
 MAX_MATCHES = limit("matches").value
 
-Progress = Callable[[int, int], None]
-"""progress(matches_done, matches_total)."""
 BatchOutcome = tuple[Any, ...]
 """One batch's outcome as an engine's `play_batch` returns it: (winner int8[], turns int32[], counters), or with a
 fourth element, a dict of per-match arrays (see `Engine.play_batch`)."""
@@ -505,24 +504,23 @@ def simulate(
     deck_a: Deck,
     deck_b: Deck | None = None,
     matches: int = 10_000,
-    seed: int = 0,
-    policies: tuple[str, str] | str = "greedy",
-    options: Mapping[str, OptionValue | str] | None = None,
+    run: RunSettings = RunSettings(),
+    *,
+    policy_b: str | None = None,
     first_player: FirstPlayer = "alternate",
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
 ) -> MatchResults:
-    """Play `matches` matches of deck A against deck B (a mirror match when B is omitted)."""
-    check_run_parameters(seed=seed, matches=matches, workers=workers, executor=executor)
+    """Play `matches` matches of deck A against deck B (a mirror match when B is omitted), under `run`'s seed, rule
+    options and workers; deck A plays `run.policy`, deck B `policy_b` (None: the same policy)."""
+    seed = run.seed
+    check_run_parameters(seed=seed, matches=matches, workers=run.workers, executor=run.executor)
     deck_b = deck_b or deck_a
-    engine, compiled, resolved = compile_for(cardset, options)
-    policy_names = (policies, policies) if isinstance(policies, str) else tuple(policies)
+    engine, compiled, resolved = compile_for(cardset, run.options)
+    policy_names = (run.policy, run.policy if policy_b is None else policy_b)
     policy_ids = [engine.policy_index(name) for name in policy_names]
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
     batches = batch_seeds(seed, matches, first_player)
     jobs = [Job(array_a, array_b, seeds, first, policy_ids[0], policy_ids[1]) for seeds, first in batches]
-    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, workers, progress, executor)
+    outcomes = run_jobs(engine_module_of(cardset), compiled, jobs, run.workers, run.progress, run.executor)
     winners = np.concatenate([o[0] for o in outcomes])
     turns = np.concatenate([o[1] for o in outcomes])
     counters = np.sum([o[2] for o in outcomes], axis=0)

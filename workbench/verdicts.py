@@ -11,15 +11,16 @@ random".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
 from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power_curve
 from workbench.auto_decks import HAND_MADE, GauntletChoice
-from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
-from workbench.simulate import Progress, engine_for
+from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.run_settings import RunSettings
+from workbench.simulate import engine_for
 
 POLICIES_MAX = 4
 """The most policies one run may compare (each one is a whole power curve)."""
@@ -157,15 +158,14 @@ def power_curve_runs(
     policies: Sequence[str],
     gauntlet: GauntletChoice = HAND_MADE,
     matches_per_card: int = POWER_CURVE_DEFAULTS.matches_per_card,
-    seed: int = POWER_CURVE_DEFAULTS.seed,
-    options: Mapping[str, OptionValue | str] | None = None,
-    workers: int | None = None,
-    progress: Progress | None = None,
-    executor: str | None = None,
+    run: RunSettings = RunSettings(),
+    *,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
 ) -> VerdictRuns:
     """One power curve per policy, on the same decks and seed; with an auto gauntlet, each policy also with the
-    hand-made decks alone, so the verdicts of the two gauntlets can be compared."""
+    hand-made decks alone, so the verdicts of the two gauntlets can be compared. `run.policy` is not read: each run
+    plays its own policy of `policies`."""
+    progress = run.progress
     gauntlets = [HAND_MADE, gauntlet] if gauntlet.auto else [HAND_MADE]
     keys = [RunKey(policy, choice) for policy in policies for choice in gauntlets]
     runs: dict[str, tuple[RunKey, PowerCurve]] = {}
@@ -179,12 +179,7 @@ def power_curve_runs(
             cardset,
             decks,
             matches_per_card,
-            seed,
-            key.policy,
-            options,
-            workers=workers,
-            progress=run_progress,
-            executor=executor,
+            replace(run, policy=key.policy, progress=run_progress),
             min_play_share=min_play_share,
             gauntlet=key.gauntlet,
         )

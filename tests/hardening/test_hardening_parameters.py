@@ -233,6 +233,7 @@ _CANCEL_SCRIPT = textwrap.dedent(
     from pathlib import Path
     from workbench.decklists import read_decklist
     from workbench.loading import load_cardset
+    from workbench.run_settings import RunSettings
     from workbench.simulate import simulate
 
     folder, workers, after = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
@@ -243,7 +244,8 @@ _CANCEL_SCRIPT = textwrap.dedent(
     (folder / "stall.txt").write_text("20 Colossus\\n10 Ruby\\n")
     cardset = load_cardset(folder / "stall.csv", "circles")
     deck = read_decklist(folder / "stall.txt", cardset)
-    simulate(cardset, deck, matches=1, workers=1)  # the engine loaded (or compiled) before the clock starts
+    # the engine loaded (or compiled) before the clock starts
+    simulate(cardset, deck, matches=1, run=RunSettings(workers=1))
     pressed = threading.Event()
     class Cancelled(Exception):
         pass
@@ -255,7 +257,8 @@ _CANCEL_SCRIPT = textwrap.dedent(
     started = time.monotonic()
     timer.start()
     try:
-        simulate(cardset, deck, matches=40_000, workers=workers, options={"turn_cap": 10_000}, progress=progress)
+        run = RunSettings(workers=workers, options={"turn_cap": 10_000}, progress=progress)
+        simulate(cardset, deck, matches=40_000, run=run)
         print(json.dumps({"cancelled": False}))
     except Cancelled:
         stopped = time.monotonic()

@@ -74,6 +74,7 @@ from workbench.markup import markdown_text
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
+from workbench.run_settings import RunSettings
 from workbench.verdicts import VerdictRuns
 
 CANCEL_KEY = "balance_cancel"
@@ -469,10 +470,7 @@ def _sweep_section(
                 field,
                 values,
                 int(per_value),
-                int(seed),
-                policy,
-                options,
-                progress=report,
+                RunSettings(seed=int(seed), policy=policy, options=options, progress=report),
             )
 
         result = run_with_progress(cardset, decks[chosen[0]], SWEEP_CANCEL_KEY, "sweep", sweep_work)
@@ -600,10 +598,7 @@ def _health_panel(
                     cardset,
                     [decks[name] for name in chosen],
                     int(per_pair),
-                    int(seed),
-                    policy,
-                    options,
-                    progress=report,
+                    RunSettings(seed=int(seed), policy=policy, options=options, progress=report),
                 )
 
             health = run_with_progress(cardset, decks[chosen[0]], HEALTH_CANCEL_KEY, "health check", health_work)

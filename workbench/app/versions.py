@@ -48,6 +48,7 @@ from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_change
 from workbench.markup import markdown_text
 from workbench.paths import bundled_sets
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.run_settings import RunSettings
 from workbench.spreadsheets import MAX_FILE_BYTES
 
 AS_OPENED = "opened"
@@ -340,10 +341,7 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
                 diff,
                 [decks[name] for name in chosen],
                 matches_per_card=int(per_card),
-                seed=int(seed),
-                policy=policy,
-                options=options,
-                progress=report,
+                run=RunSettings(seed=int(seed), policy=policy, options=options, progress=report),
             )
 
         kept = run_with_progress(cardset, decks[chosen[0]], POWER_CANCEL_KEY, "power run", power_work)

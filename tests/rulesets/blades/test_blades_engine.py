@@ -20,6 +20,7 @@ from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
+from workbench.run_settings import RunSettings
 from workbench.simulate import simulate, trace
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
@@ -784,7 +785,9 @@ def test_a_strictly_better_card_is_at_least_as_strong(make_cardset: MakeCardSet,
 
     cardset = _sanity_set(make_cardset, 1, 4)
     reference = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="reference")
-    curve = power_curve(cardset, [reference], matches_per_card=600, seed=4, workers=1, only=["Weak", "Strong"])
+    curve = power_curve(
+        cardset, [reference], matches_per_card=600, only=["Weak", "Strong"], run=RunSettings(seed=4, workers=1)
+    )
     weak = curve.cards.set_index("card").loc["Weak"]
     strong = curve.cards.set_index("card").loc["Strong"]
     assert strong["power"] >= weak["low"]
@@ -795,17 +798,25 @@ def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: MakeCardSet, 
     cardset = _sanity_set(make_cardset, 1, 4)
     on_curve = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="on curve")
     blanks = make_deck(cardset, "1 Blank\n1 Weak", name="under budget")
-    result = simulate(cardset, on_curve, blanks, matches=400, seed=2, workers=1)
+    result = simulate(cardset, on_curve, blanks, matches=400, run=RunSettings(seed=2, workers=1))
     assert result.win_rate_a.low > 0.9
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_same_seed_same_tournaments(policy: str) -> None:
     one = simulate(
-        SAMPLE, DECKS["tide_clash"], DECKS["umbral_control"], matches=300, seed=9, policies=policy, workers=1
+        SAMPLE,
+        DECKS["tide_clash"],
+        DECKS["umbral_control"],
+        matches=300,
+        run=RunSettings(seed=9, policy=policy, workers=1),
     )
     two = simulate(
-        SAMPLE, DECKS["tide_clash"], DECKS["umbral_control"], matches=300, seed=9, policies=policy, workers=1
+        SAMPLE,
+        DECKS["tide_clash"],
+        DECKS["umbral_control"],
+        matches=300,
+        run=RunSettings(seed=9, policy=policy, workers=1),
     )
     assert one.matches.equals(two.matches) and one.counters.equals(two.counters)
 
@@ -830,7 +841,7 @@ def test_the_random_policy_plays_whole_legal_tournaments() -> None:
 
 
 def test_a_mirror_is_even_at_four_players() -> None:
-    result = simulate(SAMPLE, DECKS["tide_clash"], matches=3_000, seed=6, workers=1)
+    result = simulate(SAMPLE, DECKS["tide_clash"], matches=3_000, run=RunSettings(seed=6, workers=1))
     rate = result.win_rate_a
     assert rate.low - 0.02 <= 0.5 <= rate.high + 0.02, str(rate)
 
@@ -860,7 +871,9 @@ def test_golden_trace() -> None:
 
 
 def test_simulate_keeps_vp_placement_and_rp_per_tournament() -> None:
-    result = simulate(SAMPLE, DECKS["tide_clash"], DECKS["lantern_score"], matches=200, seed=1, workers=1)
+    result = simulate(
+        SAMPLE, DECKS["tide_clash"], DECKS["lantern_score"], matches=200, run=RunSettings(seed=1, workers=1)
+    )
     frame = result.matches
     assert {"vp", "place", "rp", "score"} <= set(frame.columns)
     assert frame["vp"].isin([21, 15, 12, 9, 13, 10, 11, 14, 18, 16, 17]).all()
@@ -873,7 +886,7 @@ def test_power_is_the_change_in_average_vp(make_cardset: MakeCardSet, make_deck:
 
     cardset = _sanity_set(make_cardset, 1, 4)
     reference = make_deck(cardset, "\n".join(f"1 Filler {i}" for i in range(8)), name="reference")
-    curve = power_curve(cardset, [reference], matches_per_card=300, seed=4, workers=1, only=["Strong"])
+    curve = power_curve(cardset, [reference], matches_per_card=300, only=["Strong"], run=RunSettings(seed=4, workers=1))
     assert "VP" in curve.meta["score"]
     # Everyone else plays the reference deck; Strong replaces a 2-RP filler by a 4-RP card, so A finishes first
     # alone (21 VP) where it used to share first place four ways ((21+15+12+9)/4 = 14 VP).

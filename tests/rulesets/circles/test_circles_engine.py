@@ -32,6 +32,7 @@ from workbench.paths import REPO_ROOT
 from workbench.rulesets.circles import RULESET
 from workbench.rulesets.circles import engine as E
 from workbench.rulesets.circles.abilities import ABILITIES
+from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 MakeCardSet = Callable[..., CardSet]
@@ -775,13 +776,13 @@ def bundled() -> tuple[CardSet, dict[str, Deck]]:
 def test_a_mirror_match_is_about_even(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     for name in ("blue_wall", "red_green_rush"):
-        rate = simulate(cardset, decks[name], matches=3_000, seed=4, workers=1).win_rate_a
+        rate = simulate(cardset, decks[name], matches=3_000, run=RunSettings(seed=4, workers=1)).win_rate_a
         assert rate.low - 0.02 <= 0.5 <= rate.high + 0.02, (name, str(rate))
 
 
 def test_the_first_player_advantage_is_reported(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks["red_green_rush"], matches=2_000, seed=2, workers=1)
+    result = simulate(cardset, decks["red_green_rush"], matches=2_000, run=RunSettings(seed=2, workers=1))
     # Attacking first with 2 Life Points a side is a large edge; the report shows it separately.
     assert result.first_player_win_rate.low > 0.6
 
@@ -789,7 +790,9 @@ def test_the_first_player_advantage_is_reported(bundled: tuple[CardSet, dict[str
 def test_greedy_beats_random_with_the_same_deck(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     deck = decks["balanced_tricolour"]
-    result = simulate(cardset, deck, deck, matches=2_000, seed=9, policies=("greedy", "random"), workers=1)
+    result = simulate(
+        cardset, deck, deck, matches=2_000, run=RunSettings(seed=9, policy="greedy", workers=1), policy_b="random"
+    )
     assert result.win_rate_a.low > 0.55, str(result.win_rate_a)
 
 
@@ -812,7 +815,10 @@ def test_a_strictly_better_card_has_at_least_the_power_of_the_weaker(
     cardset = _strength_set(make_cardset)
     reference = make_deck(cardset, "8 Filler\n4 Pup\n2 Scout\n16 Ruby", name="reference")
     curve = power_curve(
-        cardset, [reference], matches_per_card=3_000, seed=5, workers=1, options={"new_characters_attack": "false"}
+        cardset,
+        [reference],
+        matches_per_card=3_000,
+        run=RunSettings(seed=5, options={"new_characters_attack": "false"}, workers=1),
     )
     rows = curve.cards.set_index("card")
     better, plain = rows.loc["Better Scout"], rows.loc["Scout"]
@@ -824,16 +830,16 @@ def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: MakeCardSet, 
     cardset = _strength_set(make_cardset)
     on_curve = make_deck(cardset, "10 Scout\n4 Pup\n16 Ruby", name="on_curve")
     under = make_deck(cardset, "10 Weak Scout\n4 Weak Pup\n16 Ruby", name="under_budget")
-    result = simulate(cardset, on_curve, under, matches=2_000, seed=6, workers=1)
+    result = simulate(cardset, on_curve, under, matches=2_000, run=RunSettings(seed=6, workers=1))
     assert result.win_rate_a.low > 0.6, str(result.win_rate_a)
 
 
 def test_same_seed_same_matches_and_different_seed_different(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     args = (cardset, decks["blue_wall"], decks["tricks_control"])
-    one = simulate(*args, matches=1_500, seed=3, workers=1, policies="random")
-    two = simulate(*args, matches=1_500, seed=3, workers=1, policies="random")
-    other = simulate(*args, matches=1_500, seed=4, workers=1, policies="random")
+    one = simulate(*args, matches=1_500, run=RunSettings(seed=3, workers=1, policy="random"))
+    two = simulate(*args, matches=1_500, run=RunSettings(seed=3, workers=1, policy="random"))
+    other = simulate(*args, matches=1_500, run=RunSettings(seed=4, workers=1, policy="random"))
     assert one.matches.equals(two.matches) and one.counters.equals(two.counters)
     assert not one.matches["winner"].equals(other.matches["winner"])
 
@@ -841,15 +847,21 @@ def test_same_seed_same_matches_and_different_seed_different(bundled: tuple[Card
 def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     matches = PARALLEL_THRESHOLD + 1_000
-    alone = simulate(cardset, decks["tricks_control"], decks["blue_wall"], matches=matches, seed=8, workers=1)
-    pair = simulate(cardset, decks["tricks_control"], decks["blue_wall"], matches=matches, seed=8, workers=2)
+    alone = simulate(
+        cardset, decks["tricks_control"], decks["blue_wall"], matches=matches, run=RunSettings(seed=8, workers=1)
+    )
+    pair = simulate(
+        cardset, decks["tricks_control"], decks["blue_wall"], matches=matches, run=RunSettings(seed=8, workers=2)
+    )
     assert alone.matches.equals(pair.matches) and alone.counters.equals(pair.counters)
 
 
 def test_counters_add_up(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     # Neither deck has Restore, so no card comes back to the hand: a card is drawn before it is played.
-    counters = simulate(cardset, decks["red_green_rush"], decks["blue_wall"], matches=1_000, seed=1, workers=1).counters
+    counters = simulate(
+        cardset, decks["red_green_rush"], decks["blue_wall"], matches=1_000, run=RunSettings(seed=1, workers=1)
+    ).counters
     assert (counters["played"] <= counters["drawn"]).all()
     assert (counters["destroyed"] <= counters["played"]).all() and (counters["attacked"] > 0).any()
     assert counters["damage_dealt"].sum() > 0 and counters["attacked"].sum() > 0
@@ -859,10 +871,11 @@ _PARITY_SCRIPT = """
 import json, sys
 from workbench.loading import load_cardset
 from workbench.decklists import read_decklist
+from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
 cardset = load_cardset(sys.argv[1])
 a, b = (read_decklist(p, cardset) for p in sys.argv[2:4])
-result = simulate(cardset, a, b, matches=60, seed=11, workers=1, policies=("greedy", "random"))
+result = simulate(cardset, a, b, matches=60, run=RunSettings(seed=11, workers=1), policy_b="random")
 print(json.dumps([result.matches["winner"].tolist(), result.matches["turns"].tolist(),
                   result.counters.drop(columns=["deck", "card"]).values.tolist()]))
 """

@@ -22,6 +22,7 @@ from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.plasma import RULESET
+from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, compile_for, simulate, trace
 
 GOLDEN = REPO_ROOT / "tests" / "golden" / "plasma_trace.txt"
@@ -57,7 +58,7 @@ def deck_text(prefix: str) -> str:
 @pytest.mark.parametrize("deck", ["bulwark", "swarm"])
 def test_a_mirror_match_is_about_even(bundled: tuple[CardSet, dict[str, Deck]], deck: str) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks[deck], decks[deck], matches=3_000, seed=11)
+    result = simulate(cardset, decks[deck], decks[deck], matches=3_000, run=RunSettings(seed=11))
     rate = result.win_rate_a
     assert rate.low <= 0.5 <= rate.high, str(rate)
 
@@ -67,7 +68,7 @@ def test_an_on_curve_deck_beats_an_under_budget_deck(
 ) -> None:
     cardset = make_cardset(RULESET, on_curve_and_cheap_rows())
     fair, weak = make_deck(cardset, deck_text("Fair"), name="fair"), make_deck(cardset, deck_text("Weak"), name="weak")
-    rate = simulate(cardset, fair, weak, matches=2_000, seed=3).win_rate_a
+    rate = simulate(cardset, fair, weak, matches=2_000, run=RunSettings(seed=3)).win_rate_a
     assert rate.low > 0.5, str(rate)
 
 
@@ -78,7 +79,7 @@ def test_a_strictly_better_card_shows_at_least_the_weaker_cards_power(
     rows = on_curve_and_cheap_rows()[::2] + [creature("Plain", 3, 3, 3), creature("Better", 3, 4, 3)]
     cardset = make_cardset(RULESET, rows)
     reference = make_deck(cardset, deck_text("Fair"), name="reference")
-    curve = power_curve(cardset, [reference], matches_per_card=3_000, seed=5)
+    curve = power_curve(cardset, [reference], matches_per_card=3_000, run=RunSettings(seed=5))
     cards = curve.cards.set_index("card")
     better, plain = cards.loc["Better"], cards.loc["Plain"]
     assert better["high"] >= plain["power"], (better.to_dict(), plain.to_dict())
@@ -88,14 +89,19 @@ def test_a_strictly_better_card_shows_at_least_the_weaker_cards_power(
 def test_greedy_beats_random(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     result = simulate(
-        cardset, decks["nightfall"], decks["nightfall"], matches=1_000, seed=2, policies=("greedy", "random")
+        cardset,
+        decks["nightfall"],
+        decks["nightfall"],
+        matches=1_000,
+        run=RunSettings(seed=2, policy="greedy"),
+        policy_b="random",
     )
     assert result.win_rate_a.low > 0.6, str(result.win_rate_a)
 
 
 def test_random_policy_plays_whole_legal_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=500, seed=4, policies="random")
+    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=500, run=RunSettings(seed=4, policy="random"))
     assert len(result.matches) == 500
     assert result.matches["turns"].between(1, 60).all()
     counters = result.counters.set_index(["deck", "card"])
@@ -104,7 +110,7 @@ def test_random_policy_plays_whole_legal_matches(bundled: tuple[CardSet, dict[st
 
 def test_counters_add_up(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=400, seed=8)
+    result = simulate(cardset, decks["swarm"], decks["bulwark"], matches=400, run=RunSettings(seed=8))
     counters = result.counters
     for side in ("A", "B"):
         rows = counters[counters["deck"] == side]
@@ -118,7 +124,7 @@ def test_counters_add_up(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
 
 def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
-    summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, seed=9).summary()
+    summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, run=RunSettings(seed=9)).summary()
     assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
     assert summary["ruleset"] == "plasma" and summary["engine_version"] == "1"
 
@@ -128,9 +134,9 @@ def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict
 
 def test_same_seed_same_matches_other_seed_other_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
-    first = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=21)
-    again = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=21)
-    other = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, seed=22)
+    first = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, run=RunSettings(seed=21))
+    again = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, run=RunSettings(seed=21))
+    other = simulate(cardset, decks["swarm"], decks["bulwark"], matches=1_500, run=RunSettings(seed=22))
     assert first.matches.equals(again.matches) and first.counters.equals(again.counters)
     assert not first.matches["turns"].equals(other.matches["turns"])
 
@@ -138,8 +144,8 @@ def test_same_seed_same_matches_other_seed_other_matches(bundled: tuple[CardSet,
 def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
     cardset, decks = bundled
     matches = PARALLEL_THRESHOLD + 1_500
-    alone = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, seed=5, workers=1)
-    pair = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, seed=5, workers=2)
+    alone = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, run=RunSettings(seed=5, workers=1))
+    pair = simulate(cardset, decks["bulwark"], decks["nightfall"], matches=matches, run=RunSettings(seed=5, workers=2))
     assert alone.matches.equals(pair.matches)
     assert alone.counters.equals(pair.counters)
 

@@ -24,6 +24,7 @@ from workbench.analysis import power_curve
 from workbench.cards import CardSet, Deck
 from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED
 from workbench.rulesets.souls import RULESET as SOULS
+from workbench.run_settings import RunSettings
 from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]
@@ -1128,7 +1129,7 @@ def bundled() -> tuple[CardSet, list[Deck]]:
 
 def test_a_match_ends_with_a_winner_and_counts_every_card(bundled: tuple[CardSet, list[Deck]]) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks[0], decks[1], matches=400, seed=3)
+    result = simulate(cardset, decks[0], decks[1], matches=400, run=RunSettings(seed=3))
     assert set(result.matches["winner"]) <= {"A", "B", "draw"}
     counters = result.counters.set_index(["deck", "card"])
     assert counters["drawn"].sum() >= 400 * 10  # both opening hands, every match
@@ -1141,7 +1142,9 @@ def test_the_random_policy_plays_legal_complete_matches(
     bundled: tuple[CardSet, list[Deck]], policies: tuple[str, str]
 ) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks[0], decks[1], matches=300, seed=4, policies=policies)
+    result = simulate(
+        cardset, decks[0], decks[1], matches=300, run=RunSettings(seed=4, policy=policies[0]), policy_b=policies[1]
+    )
     assert result.matches["turns"].min() >= 1
     if policies[1] == "random" and policies[0] == "greedy":
         assert result.win_rate_a.low > 0.5  # playing sensibly beats playing at random
@@ -1149,9 +1152,9 @@ def test_the_random_policy_plays_legal_complete_matches(
 
 def test_same_seed_same_matches(bundled: tuple[CardSet, list[Deck]]) -> None:
     cardset, decks = bundled
-    one = simulate(cardset, decks[0], decks[1], matches=500, seed=11)
-    two = simulate(cardset, decks[0], decks[1], matches=500, seed=11)
-    three = simulate(cardset, decks[0], decks[1], matches=500, seed=12)
+    one = simulate(cardset, decks[0], decks[1], matches=500, run=RunSettings(seed=11))
+    two = simulate(cardset, decks[0], decks[1], matches=500, run=RunSettings(seed=11))
+    three = simulate(cardset, decks[0], decks[1], matches=500, run=RunSettings(seed=12))
     assert one.matches.equals(two.matches) and one.counters.equals(two.counters)
     assert not one.matches["winner"].equals(three.matches["winner"])
 
@@ -1159,14 +1162,14 @@ def test_same_seed_same_matches(bundled: tuple[CardSet, list[Deck]]) -> None:
 def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[CardSet, list[Deck]]) -> None:
     cardset, decks = bundled
     matches = PARALLEL_THRESHOLD + BATCH_SIZE
-    alone = simulate(cardset, decks[0], decks[2], matches=matches, seed=5, workers=1)
-    pair = simulate(cardset, decks[0], decks[2], matches=matches, seed=5, workers=2)
+    alone = simulate(cardset, decks[0], decks[2], matches=matches, run=RunSettings(seed=5, workers=1))
+    pair = simulate(cardset, decks[0], decks[2], matches=matches, run=RunSettings(seed=5, workers=2))
     assert alone.matches.equals(pair.matches) and alone.counters.equals(pair.counters)
 
 
 def test_a_mirror_match_is_even(bundled: tuple[CardSet, list[Deck]]) -> None:
     cardset, decks = bundled
-    result = simulate(cardset, decks[0], decks[0], matches=4_000, seed=21)
+    result = simulate(cardset, decks[0], decks[0], matches=4_000, run=RunSettings(seed=21))
     rate = result.win_rate_a
     assert rate.low <= 0.5 <= rate.high
 
@@ -1195,7 +1198,7 @@ def test_an_on_curve_deck_beats_an_under_budget_deck(make_cardset: MakeCardSet, 
     cardset = make_cardset(SOULS, CURVE_ROWS)
     on_curve = _plain_deck(make_deck, cardset, {"Edge Zero": 12, "Edge One": 10, "Edge Two": 8}, "on_curve")
     under = _plain_deck(make_deck, cardset, {"Thin Zero": 12, "Thin One": 10, "Thin Two": 8}, "under")
-    result = simulate(cardset, on_curve, under, matches=2_000, seed=8)
+    result = simulate(cardset, on_curve, under, matches=2_000, run=RunSettings(seed=8))
     assert result.win_rate_a.low > 0.5
 
 
@@ -1207,7 +1210,7 @@ def test_a_strictly_better_card_has_at_least_the_power_of_the_weaker(
     # change from three Plain becoming three Sharper, against a gauntlet whose Guards one more Atk destroys.
     reference = _plain_deck(make_deck, cardset, {"Plain": 12, "Edge Zero": 10, "Edge Two": 8}, "reference")
     guards = _plain_deck(make_deck, cardset, {"Guard": 15, "Edge One": 15}, "guards")
-    curve = power_curve(cardset, [reference, guards], matches_per_card=3_000, seed=2, workers=1)
+    curve = power_curve(cardset, [reference, guards], matches_per_card=3_000, run=RunSettings(seed=2, workers=1))
     rows = curve.cards.set_index("card")
     weaker, stronger = rows.loc["Plain"], rows.loc["Sharper"]
     assert weaker["power"] == 0

@@ -27,6 +27,7 @@ from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.source import RULESET
 from workbench.rulesets.source import engine as E
+from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 ALPHA, BETA, GAMMA, DELTA = range(4)
@@ -996,10 +997,7 @@ def test_whole_matches_end_under_either_symbol_draw(
         bundled_decks_[0],
         bundled_decks_[1],
         matches=300,
-        seed=4,
-        policies=policy,
-        options={"symbol_draw": symbol_draw},
-        workers=1,
+        run=RunSettings(seed=4, policy=policy, options={"symbol_draw": symbol_draw}, workers=1),
     )
     assert (result.matches["turns"] > 0).all() and (result.matches["turns"] <= 80).all()
     assert result.meta["options"]["symbol_draw"] == symbol_draw
@@ -1062,7 +1060,11 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
 @pytest.mark.parametrize("cap", [4, 80])
 def test_turn_cap_ends_a_match_as_a_draw(valley: CardSet, bundled_decks_: list[Deck], cap: int) -> None:
     result = simulate(
-        valley, bundled_decks_[0], bundled_decks_[1], matches=200, seed=2, options={"turn_cap": str(cap)}, workers=1
+        valley,
+        bundled_decks_[0],
+        bundled_decks_[1],
+        matches=200,
+        run=RunSettings(seed=2, options={"turn_cap": str(cap)}, workers=1),
     )
     assert result.matches["turns"].max() <= cap
     if cap == 4:
@@ -1078,9 +1080,7 @@ def test_every_alignment_plays_whole_matches(valley: CardSet, bundled_decks_: li
         bundled_decks_[0],
         bundled_decks_[1],
         matches=200,
-        seed=2,
-        options={"map_alignment": alignment},
-        workers=1,
+        run=RunSettings(seed=2, options={"map_alignment": alignment}, workers=1),
     )
     assert result.draw_rate < 0.5
 
@@ -1172,7 +1172,7 @@ def _monsters(st: tuple[int, int, int, int], name: str) -> dict[str, Any]:
 
 
 def test_a_mirror_match_is_even(valley: CardSet, bundled_decks_: list[Deck]) -> None:
-    result = simulate(valley, bundled_decks_[1], matches=3000, seed=9, workers=1)
+    result = simulate(valley, bundled_decks_[1], matches=3000, run=RunSettings(seed=9, workers=1))
     assert result.win_rate_a.low - 0.03 <= 0.5 <= result.win_rate_a.high + 0.03, str(result.win_rate_a)
 
 
@@ -1190,8 +1190,8 @@ def test_a_strictly_better_card_wins_at_least_as_often(
     plain = make_deck(cardset, "4 Plain\n36 Filler", name="plain")
     better = make_deck(cardset, "4 Better\n36 Filler", name="better")
     gauntlet = make_deck(cardset, "40 Filler", name="gauntlet")
-    plain_rate = simulate(cardset, plain, gauntlet, matches=2000, seed=5, workers=1).win_rate_a
-    better_rate = simulate(cardset, better, gauntlet, matches=2000, seed=5, workers=1).win_rate_a
+    plain_rate = simulate(cardset, plain, gauntlet, matches=2000, run=RunSettings(seed=5, workers=1)).win_rate_a
+    better_rate = simulate(cardset, better, gauntlet, matches=2000, run=RunSettings(seed=5, workers=1)).win_rate_a
     assert better_rate.high >= plain_rate.value, (str(better_rate), str(plain_rate))
 
 
@@ -1207,15 +1207,15 @@ def test_an_on_curve_deck_beats_an_under_budget_deck(
     )
     on_curve = make_deck(cardset, "40 On Curve", name="on curve")
     under = make_deck(cardset, "40 Under Budget", name="under budget")
-    rate = simulate(cardset, on_curve, under, matches=1000, seed=5, workers=1).win_rate_a
+    rate = simulate(cardset, on_curve, under, matches=1000, run=RunSettings(seed=5, workers=1)).win_rate_a
     assert rate.low > 0.5, str(rate)
 
 
 def test_same_seed_same_matches_and_one_worker_equals_two(valley: CardSet, bundled_decks_: list[Deck]) -> None:
     matches = PARALLEL_THRESHOLD + 500
-    alone = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=1)
-    again = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=1)
-    pair = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, seed=13, workers=2)
+    alone = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, run=RunSettings(seed=13, workers=1))
+    again = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, run=RunSettings(seed=13, workers=1))
+    pair = simulate(valley, bundled_decks_[0], bundled_decks_[1], matches=matches, run=RunSettings(seed=13, workers=2))
     assert alone.matches.equals(again.matches) and alone.counters.equals(again.counters)
     assert alone.matches.equals(pair.matches) and alone.counters.equals(pair.counters)
 
