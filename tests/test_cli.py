@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import fcntl
 import io
 import json
 import re
@@ -105,7 +106,9 @@ def test_output_cut_off_by_the_reader_is_not_an_error(size: str) -> None:
     """`workbench ... | head -c 1`: the reader closing the pipe early ends the command quietly, with 141 (as SIGPIPE).
 
     Small output (7 KB) meets the closed pipe when stdout is flushed at the end; large output (a power curve as
-    JSON, over the 8 KB buffer) mid-command.
+    JSON, 28 KB) mid-command. The pipe is cut to one page (4 KB, as Linux allows) before the command writes, so the
+    write after the one byte read always finds the reader gone: with the default 64 KB pipe, all of the output could
+    be written before the reader closed it, and the command then ended with its own code (a race CI once lost).
     """
     souls = REPO_ROOT / "cardsets" / "souls"
     command = [sys.executable, "-m", "workbench"] + (
@@ -115,6 +118,8 @@ def test_output_cut_off_by_the_reader_is_not_an_error(size: str) -> None:
     )
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT) as process:
         assert process.stdout is not None and process.stderr is not None
+        # Set while the command still imports (it writes nothing for the first few hundred milliseconds).
+        fcntl.fcntl(process.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
         assert process.stdout.read(1)
         process.stdout.close()  # the reader goes away with most of the JSON unread
         errors = process.stderr.read().decode()
