@@ -1,5 +1,7 @@
-"""The per-match counters every engine keeps: in how many matches a card was drawn and played, and the turn of its
-first play (`matches_drawn`, `matches_played`, `first_played_turn`; see `workbench.engines.COUNTERS`).
+"""The per-match counters every engine keeps: in how many matches a card was drawn and played, the turn of its
+first play, the match's last turn and whether a round was left after the first play (`matches_drawn`,
+`matches_played`, `first_played_turn`, `played_match_turns`, `matches_played_with_a_round_left`; see
+`workbench.engines.COUNTERS`).
 
 Three kinds of check, over every engine: bounds that must hold in any batch of the bundled decks; the same batch
 played one match at a time, where each count is read straight off that match (and the first play's turn off its
@@ -24,7 +26,9 @@ from workbench.engines import (
     FIRST_PLAYED_TURN,
     MATCHES_DRAWN,
     MATCHES_PLAYED,
+    MATCHES_PLAYED_WITH_A_ROUND_LEFT,
     PLAYED,
+    PLAYED_MATCH_TURNS,
     CompiledCards,
 )
 from workbench.loading import load_cardset
@@ -34,7 +38,13 @@ from workbench.run_settings import RunSettings
 from workbench.simulate import batch_seeds, compile_for, simulate
 
 ENGINE_IDS = [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
-NEW_COLUMNS = ["matches_drawn", "matches_played", "first_played_turn"]
+NEW_COLUMNS = [
+    "matches_drawn",
+    "matches_played",
+    "first_played_turn",
+    "played_match_turns",
+    "matches_played_with_a_round_left",
+]
 
 
 def _bundled(ruleset_id: str) -> tuple[CardSet, list[Deck]]:
@@ -71,6 +81,11 @@ def test_per_match_counters_stay_within_their_bounds(ruleset_id: str, policy: st
     mean_first = played["first_played_turn"] / played["matches_played"]
     assert (mean_first >= 1).all() and (mean_first <= result.matches["turns"].max()).all()
     assert (counters.loc[counters["matches_played"] == 0, "first_played_turn"] == 0).all()
+    # A match's last turn comes no sooner than any first play in it; a round left is had in some played matches.
+    assert (counters["played_match_turns"] >= counters["first_played_turn"]).all()
+    assert (counters["played_match_turns"] <= counters["matches_played"] * result.matches["turns"].max()).all()
+    assert (counters["matches_played_with_a_round_left"] <= counters["matches_played"]).all()
+    assert counters["matches_played_with_a_round_left"].sum() > 0
     # Every match deals each side an opening hand: some card of each deck is drawn in every match at least once.
     for side in ("A", "B"):
         rows = counters[counters["deck"] == side]
@@ -133,6 +148,9 @@ def test_each_match_counts_once_and_its_first_play_turn_is_the_traces(ruleset_id
     deck_a, deck_b = compiled.deck_array(decks[0]), compiled.deck_array(decks[-1])
     seeds, first = batch_seeds(9, 40)[0]
     is_play = _play_events(ruleset_id, compiled)
+    # A side's next turn: two turns later with two players, one turn per seat later at Millennium Blades' table.
+    module = _engine_module(ruleset_id)
+    round_turns = int(compiled.options[module.O_PLAYERS]) if ruleset_id == "blades" else 2
     whole = engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 1)[2]
     added = np.zeros_like(whole)
     for seed, who in zip(seeds, first, strict=False):
@@ -150,6 +168,10 @@ def test_each_match_counts_once_and_its_first_play_turn_is_the_traces(ruleset_id
             expected[side, card] = turn
         assert (one[:, :, FIRST_PLAYED_TURN] == expected).all()
         assert (expected[one[:, :, PLAYED] > 0] >= 1).all() and (expected <= turns).all()
+        played = one[:, :, PLAYED] > 0
+        assert (one[:, :, PLAYED_MATCH_TURNS] == np.where(played, turns, 0)).all()
+        round_left = played & (turns - expected >= round_turns)
+        assert (one[:, :, MATCHES_PLAYED_WITH_A_ROUND_LEFT] == round_left).all()
         added += one
     # A batch keeps each match apart: its figures are the sum of the same matches played one at a time.
     assert (added == whole).all()

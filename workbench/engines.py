@@ -53,6 +53,8 @@ COUNTERS: tuple[str, ...] = (
     "matches_drawn",
     "matches_played",
     "first_played_turn",
+    "played_match_turns",
+    "matches_played_with_a_round_left",
 )
 """Per-card counters every engine keeps, per side, summed over a batch (index order of the last axis).
 
@@ -66,17 +68,48 @@ counts it: in SOURCE, circles, plasma and souls every player's turn counts (the 
 2); in Millennium Blades every seat's turn of the tournament counts (with four seats, a seat's third turn is about
 turn 9-12). They are kept by `count_draw` and `count_play`, which every engine calls where it counts a draw or a
 play, so they never change a decision: results stay the same bit for bit.
-"""
-DRAWN, PLAYED, ATTACKED, DESTROYED, DAMAGE_DEALT, MATCHES_DRAWN, MATCHES_PLAYED, FIRST_PLAYED_TURN = range(
-    len(COUNTERS)
-)
 
-COUNTER_SCRATCH: tuple[str, ...] = ("last_match_drawn", "last_match_played", "this_match")
+The last two say whether a play came in time to matter, counted by `end_match_counters` when a match ends:
+`played_match_turns` is the sum, over the matches in which the card was played, of the match's last turn (so the
+mean number of turns left after its first play is `(played_match_turns - first_played_turn) / matches_played`), and
+`matches_played_with_a_round_left` the number of those matches that went on for at least one whole round after the
+turn of its first play (its side had another turn: two turns later with two players, one turn per seat later in
+Millennium Blades). A card first played on the turn a match is decided took part in that match, but could hardly
+change it.
+"""
+(
+    DRAWN,
+    PLAYED,
+    ATTACKED,
+    DESTROYED,
+    DAMAGE_DEALT,
+    MATCHES_DRAWN,
+    MATCHES_PLAYED,
+    FIRST_PLAYED_TURN,
+    PLAYED_MATCH_TURNS,
+    MATCHES_PLAYED_WITH_A_ROUND_LEFT,
+) = range(len(COUNTERS))
+
+COUNTER_SCRATCH: tuple[str, ...] = (
+    "last_match_drawn",
+    "last_match_played",
+    "this_match",
+    "first_turn_this_match",
+    "next_played",
+    "first_played",
+)
 """Columns a kernel's counters array has after COUNTERS, never returned: for each side and card, 1 + the number (in
 the batch) of the last match in which it was drawn and in which it was played, and in `counters[0, 0, THIS_MATCH]`
 the number of the match being played. Comparing the two tells `count_draw` and `count_play` whether this is the
-match's first draw or play of the card with one compare: no per-match reset, no pass over the cards."""
-LAST_MATCH_DRAWN, LAST_MATCH_PLAYED, THIS_MATCH = range(len(COUNTERS), len(COUNTERS) + len(COUNTER_SCRATCH))
+match's first draw or play of the card with one compare: no per-match reset, no pass over the cards.
+
+The cards a side played in the match being played form a list threaded through the scratch columns, so that
+`end_match_counters` visits only them (not every card of the table): `counters[side, 0, FIRST_PLAYED]` is 1 + the
+card played first (0: none yet), each card's `NEXT_PLAYED` 1 + the card played before it (0 ends the list), and
+`FIRST_TURN_THIS_MATCH` the turn of the card's first play in this match."""
+LAST_MATCH_DRAWN, LAST_MATCH_PLAYED, THIS_MATCH, FIRST_TURN_THIS_MATCH, NEXT_PLAYED, FIRST_PLAYED = range(
+    len(COUNTERS), len(COUNTERS) + len(COUNTER_SCRATCH)
+)
 COUNTER_COLUMNS = len(COUNTERS) + len(COUNTER_SCRATCH)
 """Width of the last axis of the counters array a kernel fills (see `new_counters`)."""
 
@@ -226,10 +259,13 @@ def begin_match_counters(counters: IntArray, match: EngineInt) -> None:
     """Say which match of the batch (from 0) is about to be played, before its first draw.
 
     A counters array only COUNTERS wide (as a scenario test may build) has no scratch columns: the per-match
-    counters are then left alone, here and in `count_draw` and `count_play`.
+    counters are then left alone, here and in `count_draw` and `count_play`. The lists of cards played start empty
+    (`end_match_counters` empties them too; a match that ends without it, as a scenario may, leaves none behind).
     """
-    if counters.shape[2] > THIS_MATCH and counters.shape[1] > 0:
+    if counters.shape[2] > FIRST_PLAYED and counters.shape[1] > 0:
         counters[0, 0, THIS_MATCH] = match
+        counters[0, 0, FIRST_PLAYED] = 0
+        counters[1, 0, FIRST_PLAYED] = 0
 
 
 @inline_kernel
@@ -255,6 +291,30 @@ def count_play(counters: IntArray, side: EngineInt, card: EngineInt, turn: Engin
             counters[side, card, LAST_MATCH_PLAYED] = stamp
             counters[side, card, MATCHES_PLAYED] += 1
             counters[side, card, FIRST_PLAYED_TURN] += turn
+            counters[side, card, FIRST_TURN_THIS_MATCH] = turn
+            counters[side, card, NEXT_PLAYED] = counters[side, 0, FIRST_PLAYED]
+            counters[side, 0, FIRST_PLAYED] = card + 1
+
+
+@inline_kernel
+def end_match_counters(counters: IntArray, last_turn: EngineInt, round_turns: EngineInt) -> None:
+    """Count, for every card each side played in the match just ended, the match's last turn in
+    `played_match_turns`, and in `matches_played_with_a_round_left` whether the match went on for `round_turns`
+    turns or more after the card's first play (2 with two players; one per seat in Millennium Blades).
+
+    Visits only the cards played (the list `count_play` threads through the scratch columns), then empties the
+    lists for the next match. A counters array without scratch columns is left alone, as in `count_play`.
+    """
+    if counters.shape[2] > FIRST_PLAYED and counters.shape[1] > 0:
+        for side in range(2):
+            link = counters[side, 0, FIRST_PLAYED]
+            while link > 0:
+                card = link - 1
+                counters[side, card, PLAYED_MATCH_TURNS] += last_turn
+                if last_turn - counters[side, card, FIRST_TURN_THIS_MATCH] >= round_turns:
+                    counters[side, card, MATCHES_PLAYED_WITH_A_ROUND_LEFT] += 1
+                link = counters[side, card, NEXT_PLAYED]
+            counters[side, 0, FIRST_PLAYED] = 0
 
 
 @inline_kernel

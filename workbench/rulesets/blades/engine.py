@@ -64,6 +64,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    end_match_counters,
     inline_kernel,
     log_event,
     new_counters,
@@ -1621,6 +1622,8 @@ def play_matches(
         play_tournament(
             table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
         )
+        # the last turn played is game[G_TURN] - 1 (as `turns` counts it); a seat's next turn is one per seat later
+        end_match_counters(counters, game[G_TURN] - 1, game[G_PLAYERS])
         winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
         turns[m] = game[G_TURN] - 1
         vp_a[m] = side[0, S_VP]

@@ -59,6 +59,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    end_match_counters,
     inline_kernel,
     log_event,
     published_counters,
@@ -1838,6 +1839,7 @@ def play_matches(
         begin_match_counters(counters, m)
         setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
         play_match(R, S, np.int64(first[m]))
+        end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[m] = game[G_WINNER]
         turns[m] = game[G_TURN]
 

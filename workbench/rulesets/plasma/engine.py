@@ -58,6 +58,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    end_match_counters,
     inline_kernel,
     log_event,
     new_counters,
@@ -1600,6 +1601,7 @@ def play_matches(
         begin_match_counters(counters, m)
         setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
         play_turns(table, st, counters, events)
+        end_match_counters(counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]
 

@@ -48,13 +48,18 @@ from workbench.engines import (
     DESTROYED,
     DRAWN,
     EVENT_WIDTH,
+    FIRST_PLAYED,
     FIRST_PLAYED_TURN,
+    FIRST_TURN_THIS_MATCH,
     LAST_MATCH_DRAWN,
     LAST_MATCH_PLAYED,
     MATCHES_DRAWN,
     MATCHES_PLAYED,
+    MATCHES_PLAYED_WITH_A_ROUND_LEFT,
     MAX_TRACE_EVENTS,
+    NEXT_PLAYED,
     PLAYED,
+    PLAYED_MATCH_TURNS,
     THIS_MATCH,
     CompiledCards,
     Engine,
@@ -529,6 +534,29 @@ def count_played(st: IntArray, side: EngineInt, card: EngineInt) -> None:
         st[base + LAST_MATCH_PLAYED] = stamp
         st[base + MATCHES_PLAYED] += 1
         st[base + FIRST_PLAYED_TURN] += st[G_TURN]
+        st[base + FIRST_TURN_THIS_MATCH] = st[G_TURN]
+        head = st[G_COUNTERS] + side * st[G_NCARDS] * N_COUNTERS + FIRST_PLAYED
+        st[base + NEXT_PLAYED] = st[head]
+        st[head] = card + 1
+
+
+@rules_kernel
+def end_match_counted(st: IntArray) -> None:
+    """At a match's end, count its last turn for every card each side played (as `engines.end_match_counters`,
+    two turns to a round) and empty the lists of cards played."""
+    if st[G_NCARDS] == 0:
+        return
+    last_turn = st[G_TURN]
+    for side in range(2):
+        head = st[G_COUNTERS] + side * st[G_NCARDS] * N_COUNTERS + FIRST_PLAYED
+        link = st[head]
+        while link > 0:
+            base = st[G_COUNTERS] + (side * st[G_NCARDS] + link - 1) * N_COUNTERS
+            st[base + PLAYED_MATCH_TURNS] += last_turn
+            if last_turn - st[base + FIRST_TURN_THIS_MATCH] >= 2:
+                st[base + MATCHES_PLAYED_WITH_A_ROUND_LEFT] += 1
+            link = st[base + NEXT_PLAYED]
+        st[head] = 0
 
 
 @rules_kernel
@@ -2014,6 +2042,7 @@ def play_batch_kernel(
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
         play_match(st, deck_a, deck_b, int(first[m]), policy_a, policy_b)
+        end_match_counted(st)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]
 

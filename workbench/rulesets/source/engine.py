@@ -58,6 +58,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    end_match_counters,
     inline_kernel,
     log_event,
     lowest_set_bit,
@@ -2722,6 +2723,7 @@ def play_matches(
             choice,
             scratch,
         )
+        end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
 
