@@ -309,11 +309,11 @@ def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() 
 
     from workbench.analysis import _judge
 
-    Row = namedtuple("Row", "cost power low high played first_played_turn mean_turns")
-    tier = pd.DataFrame({"cost": [3.0, 3.0], "power": [0.0, 0.01]})
-    late = _judge(Row(3.0, 0.007, -0.002, 0.016, 0.11, 5.2, 4.6), 0.0, -0.01, False, tier)
-    timely = _judge(Row(3.0, 0.007, -0.002, 0.016, 0.40, 3.0, 4.6), 0.0, -0.01, False, tier)
-    unplayed_counters = _judge(Row(3.0, 0.007, -0.002, 0.016, None, None, 4.6), 0.0, -0.01, False, tier)
+    Row = namedtuple("Row", "card cost power low high played first_played_turn mean_turns")
+    tier = pd.DataFrame({"card": ["One", "Two"], "cost": [3.0, 3.0], "power": [0.0, 0.01]})
+    late = _judge(Row("Late", 3.0, 0.007, -0.002, 0.016, 0.11, 5.2, 4.6), 0.0, -0.01, False, tier)
+    timely = _judge(Row("Timely", 3.0, 0.007, -0.002, 0.016, 0.40, 3.0, 4.6), 0.0, -0.01, False, tier)
+    unplayed_counters = _judge(Row("Unknown", 3.0, 0.007, -0.002, 0.016, None, None, 4.6), 0.0, -0.01, False, tier)
     assert late[0] == timely[0] == "on curve"
     assert "first on turn 5.2 on average while the matches last 4.6 turns on average" in late[2]
     assert "its stats seldom change one" in late[2]
@@ -329,3 +329,46 @@ def test_a_sweep_of_a_card_the_set_lacks_says_so_even_with_no_values(
     decks = [make_deck(cardset, POWER_REFERENCE, name="reference"), make_deck(cardset, POWER_OTHER, name="other")]
     with pytest.raises(WorkbenchInputError, match="the set has no card 'Nope'"):
         sweep(cardset, decks, "Nope", "strength", [], matches_per_card=100, run=RunSettings(seed=1, workers=1))
+
+
+def test_a_card_is_judged_against_the_other_cards_of_its_cost_not_itself() -> None:
+    """When the line does not rise, the band is the mean power of the other judged cards of the card's cost, or of
+    every other judged card when none shares its cost: a tier of one read on curve against its own mean before
+    (circles' 0/1 floor clone of Storm Rider, alone judged at cost 3 under the literal rules)."""
+    from collections import namedtuple
+
+    import pandas as pd
+
+    from workbench.analysis import _judge
+
+    Row = namedtuple("Row", "card cost power low high played first_played_turn mean_turns")
+    floor = Row("Floor", 3.0, -0.025, -0.033, -0.017, 0.08, 3.0, 4.9)
+    alone = pd.DataFrame({"card": ["Floor", "Cheap", "Dear"], "cost": [3.0, 1.0, 5.0], "power": [-0.025, 0.05, 0.06]})
+    flag, suggested, reason = _judge(floor, 0.0, -0.01, False, alone)
+    assert (flag, suggested) == ("under", None)
+    assert "the mean power of the judged cards, +0.055 (no other card of its cost is judged" in reason
+    peers = pd.DataFrame({"card": ["Floor", "Peer"], "cost": [3.0, 3.0], "power": [-0.025, -0.02]})
+    flag, _, reason = _judge(floor, 0.0, -0.01, False, peers)
+    assert flag == "on curve"
+    assert "the mean power of the other judged cards of its cost, -0.020" in reason
+    flag, _, reason = _judge(floor, 0.0, -0.01, False, alone[alone["card"] == "Floor"])
+    assert flag == "on curve" and "no other card is judged" in reason
+
+
+def test_a_card_played_almost_only_on_the_last_turns_is_not_measured() -> None:
+    """Played in 11% of matches but with a turn of its side left in 1.2%: the reason says it came when the matches
+    were decided (circles' 9/8 clone of Storm Rider under the literal rules)."""
+    from collections import namedtuple
+
+    import pandas as pd
+
+    from workbench.analysis import _rarely_played_reason
+
+    Row = namedtuple("Row", "cost played drawn played_in_time first_played_turn turns_left mean_turns")
+    late = Row(3.0, 0.11, 0.55, 0.012, 5.2, 0.2, 4.6)
+    played_well = pd.DataFrame({"cost": [1.0, 2.0], "first_played_turn": [1.5, 2.5]})
+    reason = _rarely_played_reason(late, played_well, 0.05)
+    assert reason.startswith("played in 11% of matches (drawn in 55%), but in only 1.2% with a turn of its side left")
+    assert "first on turn 5.2 on average, 0.2 turns before the match's end" in reason
+    seldom = Row(3.0, 0.01, 0.55, 0.0, 5.2, 0.0, 4.6)
+    assert "with a turn of its side left" not in _rarely_played_reason(seldom, played_well, 0.05)

@@ -19,10 +19,12 @@ How a card's power is measured (documented in docs/simulation.md):
   stays out of the fitted line, the tier means and the over/under counts.
 - Play shares: from the engine's per-match counters (`matches_drawn`, `matches_played`, `first_played_turn`), the
   share of its variant's matches in which the measured card's side drew and played at least one copy, and the mean
-  turn of its first play. A card played in fewer than `min_play_share` of its matches (default 5%,
-  `POWER_CURVE_DEFAULTS.min_play_share`) is `rarely played`: its power is mostly the filler's matches, so it gets
-  no verdict and no suggested cost, stays out of the line and the tier means, and its `reason` says why (never
-  drawn; drawn but not affordable before the matches end; or passed over by the policy).
+  turn of its first play, and the share in which it was played with a turn of its side left after that play
+  (`played_match_turns`, `matches_played_with_a_round_left`). A card played in fewer than `min_play_share` of its
+  matches (default 5%, `POWER_CURVE_DEFAULTS.min_play_share`), or played in time in fewer, is `rarely played`: its
+  power is mostly the filler's matches, or matches decided before it could act, so it gets no verdict and no
+  suggested cost, stays out of the line and the tier means, and its `reason` says why (never drawn; drawn but not
+  affordable before the matches end; passed over by the policy; or played almost only on the last turns).
 - The cost curve is the Theil-Sen line of power on cost (median pairwise slope, robust to mispriced cards) over the
   judged cards (not the fillers, not the rarely played), with Sen's 95% interval of the slope. A card's tier band
   is the line between cost - 1/2 and cost + 1/2: a card whose interval lies wholly above it is over-powered,
@@ -46,7 +48,15 @@ import pandas as pd
 
 from workbench.auto_decks import HAND_MADE, GauntletChoice, build_auto_decks, decklist_of
 from workbench.cards import CardEntry, CardSet, Deck, Options, WorkbenchInputError, closest_names
-from workbench.engines import FIRST_PLAYED_TURN, MATCHES_DRAWN, MATCHES_PLAYED, CompiledCards, IntArray
+from workbench.engines import (
+    FIRST_PLAYED_TURN,
+    MATCHES_DRAWN,
+    MATCHES_PLAYED,
+    MATCHES_PLAYED_WITH_A_ROUND_LEFT,
+    PLAYED_MATCH_TURNS,
+    CompiledCards,
+    IntArray,
+)
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.run_settings import RunSettings
 from workbench.simulate import (
@@ -157,13 +167,15 @@ class PowerCurve:
 
     cards: pd.DataFrame
     """One row per measured card: card, cost, slot, copies, decks, matches, win_rate, power, low, high, played,
-    drawn, first_played_turn, mean_turns, changed, note, flag, suggested_cost, reason.
+    drawn, first_played_turn, played_in_time, turns_left, mean_turns, changed, note, flag, suggested_cost, reason.
 
     `decks` is the number of reference decks the card was measured in (1 with the hand-made gauntlet), `matches`
     the matches its power rests on; `copies` its copies in the (first) variant deck.
 
     `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
     copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
+    `played_in_time` the share in which it was played with a turn of its side left after its first play, and
+    `turns_left` the mean number of turns the matches went on after that play (None when not known);
     `mean_turns` the variant's mean match length; `changed` False when every one of its matches ended exactly as
     the reference deck's (the card never changed a match: its power is the filler's 0). `flag` is over, under or on
     curve; a filler's is `baseline`
@@ -379,11 +391,16 @@ def power_curve(
             }
         )
     frame = pd.DataFrame(rows)
-    for column in ("played", "drawn", "first_played_turn"):
+    for column in ("played", "drawn", "first_played_turn", "played_in_time", "turns_left"):
         # Object dtype keeps "not known" / "never played" as None (JSON null), not NaN beside the numbers.
         frame[column] = pd.Series([_known(v) for v in frame[column]], index=frame.index, dtype=object)
     # A card whose engine keeps no per-match counters has no played share (None): it is judged as before.
-    rarely = frame["played"].map(lambda share: share is not None and share < min_play_share) & ~frame["baseline"]
+    # A card played, but almost only when its side had no turn left to act with it, is not measured either: its
+    # matches were decided before it could change them (circles' literal rules, issue 13).
+    rarely = (
+        frame["played"].map(lambda share: share is not None and share < min_play_share)
+        | frame["played_in_time"].map(lambda share: share is not None and share < min_play_share)
+    ) & ~frame["baseline"]
     judged = frame[~frame["baseline"] & ~rarely]
     intercept, slope, slope_low, slope_high = _fit_line(judged)
     rises = slope > 0 and slope_low is not None and slope_low > 0
@@ -395,7 +412,7 @@ def power_curve(
         *(
             (BASELINE, None, "the filler the other cards of its slot replace: power 0 by construction, so no verdict")
             if row.baseline
-            else (RARELY_PLAYED, None, _rarely_played_reason(row, played_well))
+            else (RARELY_PLAYED, None, _rarely_played_reason(row, played_well, min_play_share))
             if is_rare
             else _judge(row, intercept, slope, rises, judged)
             for row, is_rare in zip(frame.itertuples(), rarely, strict=False)
@@ -467,17 +484,31 @@ def _fingerprint(chunk: Sequence[tuple[Any, ...]], scores: np.ndarray) -> str:
 
 def _play_shares(chunk: Sequence[tuple[Any, ...]], card: int, matches: int) -> dict[str, float | None]:
     """played / drawn (shares of the variant's matches in which the card's side, deck A, played / drew a copy), the
-    mean turn of its first play, and the variant's mean match length."""
+    mean turn of its first play, the variant's mean match length, `played_in_time` (the share of the variant's
+    matches in which the card was played with at least one round of turns left after its first play) and
+    `turns_left` (the mean number of turns the matches went on after its first play, where it was played)."""
     counters = np.sum([np.asarray(outcome[2]) for outcome in chunk], axis=0)
     mean_turns = float(np.concatenate([np.asarray(outcome[1]) for outcome in chunk]).mean())
     if counters.ndim != 3 or counters.shape[2] <= FIRST_PLAYED_TURN:
-        return {"played": None, "drawn": None, "first_played_turn": None, "mean_turns": mean_turns}
+        return {
+            "played": None,
+            "drawn": None,
+            "first_played_turn": None,
+            "mean_turns": mean_turns,
+            "played_in_time": None,
+            "turns_left": None,
+        }
     played = int(counters[0, card, MATCHES_PLAYED])
+    with_time = counters.shape[2] > MATCHES_PLAYED_WITH_A_ROUND_LEFT
     return {
         "played": played / matches,
         "drawn": int(counters[0, card, MATCHES_DRAWN]) / matches,
         "first_played_turn": float(counters[0, card, FIRST_PLAYED_TURN]) / played if played else None,
         "mean_turns": mean_turns,
+        "played_in_time": int(counters[0, card, MATCHES_PLAYED_WITH_A_ROUND_LEFT]) / matches if with_time else None,
+        "turns_left": float(counters[0, card, PLAYED_MATCH_TURNS] - counters[0, card, FIRST_PLAYED_TURN]) / played
+        if with_time and played
+        else None,
     }
 
 
@@ -500,11 +531,19 @@ def _reference_play(
     return pd.DataFrame(rows, columns=["cost", "first_played_turn"])
 
 
-def _rarely_played_reason(row: Any, played_well: pd.DataFrame) -> str:
+def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: float) -> str:
     """Why a card was too seldom played to be measured, as far as the engine's counters can tell, against the
-    reference deck's cards that are played (`_reference_play`)."""
+    reference deck's cards that are played (`_reference_play`): never drawn, drawn but not played, or played but
+    almost only on the turns that end the matches."""
     opening = f"played in {share_text(row.played)} of matches (drawn in {share_text(row.drawn)})"
     length = f"the matches last {row.mean_turns:.1f} turns on average"
+    if row.played_in_time is not None and row.played is not None and row.played >= min_play_share:
+        return (
+            f"{opening}, but in only {share_text(row.played_in_time)} with a turn of its side left after its first "
+            f"play (first on turn {row.first_played_turn:.1f} on average, {row.turns_left:.1f} turns before the "
+            f"match's end): it comes when most matches are decided, so its stats seldom change one, and its power "
+            f"says more about the game's length than about its price ({length})"
+        )
     if not row.drawn:
         return f"{opening}: never drawn, so the deck's draws never reach its copies before the matches end ({length})"
     if row.played / row.drawn >= 0.5:
@@ -590,10 +629,25 @@ def _judge(row: Any, intercept: float, slope: float, rises: bool, frame: pd.Data
         band_high = intercept + slope * (row.cost + 0.5)
         band = f"its cost tier's band on the fitted line [{band_low:+.3f}, {band_high:+.3f}]"
     else:
-        # The simulation does not reward cost here, so judge a card against its own tier only.
-        tier = frame[frame["cost"] == row.cost]["power"]
-        band_low = band_high = float(tier.mean())
-        band = f"its cost tier's mean power {band_low:+.3f} (the line does not rise with cost)"
+        # The simulation does not reward cost here, so judge a card against the other judged cards of its cost: a
+        # tier mean that held the card itself would pull towards it (a tier of one would always read on curve).
+        others = frame[frame["card"] != row.card]
+        tier = others[others["cost"] == row.cost]["power"]
+        if len(tier):
+            band_low = band_high = float(tier.mean())
+            band = (
+                f"the mean power of the other judged cards of its cost, {band_low:+.3f} (the line does not rise with "
+                "cost)"
+            )
+        elif len(others):
+            band_low = band_high = float(others["power"].mean())
+            band = (
+                f"the mean power of the judged cards, {band_low:+.3f} (no other card of its cost is judged, and the "
+                "line does not rise with cost)"
+            )
+        else:
+            band_low, band_high = row.low, row.high
+            band = "nothing: no other card is judged"
     interval = f"its interval [{row.low:+.3f}, {row.high:+.3f}]"
     played = f"; played in {share_text(row.played)} of matches" if row.played is not None else ""
     if row.first_played_turn is not None and row.first_played_turn > row.mean_turns:

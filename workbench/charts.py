@@ -212,6 +212,11 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
             plays = [
                 f"played in {_share_label(row.played)} of matches, drawn in {_share_label(row.drawn)}; "
                 f"first played on turn {_turn_label(row.first_played_turn)} on average"
+                + (
+                    f"; with a turn left after it in {_share_label(row.played_in_time)}"
+                    if "played_in_time" in group.columns
+                    else ""
+                )
                 if "played" in group.columns
                 else ""
                 for row in group.itertuples()

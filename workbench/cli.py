@@ -961,7 +961,7 @@ def _power_table(cards: Any) -> str:
     width = max([len(name) for name in cards["card"]] + [4])
     lines = [
         f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  "
-        f"{'first':>5}  {'flag':<13}  {'suggested':>9}  why"
+        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'suggested':>9}  why"
     ]
     for row in cards.sort_values(["cost", "power"]).itertuples():
         suggested = (
@@ -974,7 +974,8 @@ def _power_table(cards: Any) -> str:
         )
         lines.append(
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  {row.flag:<13}  {suggested:>9}  "
+            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
+            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {suggested:>9}  "
             f"{row.reason}"
         )
     return "\n".join(lines)

@@ -393,6 +393,8 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
             "played",
             "drawn",
             "first_played_turn",
+            "played_in_time",
+            "turns_left",
             "flag",
             "suggested_cost",
             "reason",

@@ -154,7 +154,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     for name, text in auto_decks.items():
                         st.code(f"# {name}\n{text.rstrip()}", language=None)
             table = curve.cards.copy()
-            for column in ("played", "drawn", "first_played_turn"):
+            for column in ("played", "drawn", "first_played_turn", "played_in_time"):
                 table[column] = pd.to_numeric(table[column])  # numbers for the grid; a missing one is an empty cell
             table = table.sort_values(by=["flag", "power"], key=lambda s: s.map(FLAG_ORDER) if s.name == "flag" else -s)
             st.dataframe(
@@ -168,6 +168,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                         "played",
                         "drawn",
                         "first_played_turn",
+                        "played_in_time",
                         "flag",
                         "suggested_cost",
                         "reason",
@@ -193,6 +194,12 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                         "first played (turn)",
                         format="%.1f",
                         help="Mean turn of its first play, over the matches it was played in.",
+                    ),
+                    "played_in_time": st.column_config.NumberColumn(
+                        "played in time",
+                        format="percent",
+                        help="Share of the card's matches in which its side played a copy and had another turn "
+                        "after that first play: the matches the card could change.",
                     ),
                     "flag": st.column_config.TextColumn(
                         help="over / under / on curve against the card's cost tier band; baseline = the filler; "
