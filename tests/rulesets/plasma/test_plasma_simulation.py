@@ -126,7 +126,7 @@ def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict
     cardset, decks = bundled
     summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, run=RunSettings(seed=9)).summary()
     assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
-    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "1"
+    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "2"
 
 
 # ---- determinism ---------------------------------------------------------------------------------------------------
