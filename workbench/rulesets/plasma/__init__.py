@@ -50,7 +50,8 @@ Version history:
   and random choose activations beside card plays. The bundled set gains two
   creatures with abilities (Gloom Seer, Storm Caller) in the nightfall deck.
   Matches of cards without an `activate` clause are unchanged (the golden
-  trace, swarm against bulwark, is identical).
+  trace, swarm against bulwark, is identical); a second golden trace,
+  nightfall against swarm, plays abilities.
 """
 
 from workbench.rulesets.base import Ruleset
