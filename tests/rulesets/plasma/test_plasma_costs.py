@@ -202,6 +202,19 @@ def test_an_effect_outside_the_vocabulary_is_an_info_finding_on_its_cell(make_ca
     )
 
 
+def test_an_activated_ability_is_a_creatures_own(make_cardset: MakeCardSet) -> None:
+    """ "During the Play Phase you may play cards, activate effects and etc. ... activate monster effects": a creature's
+    `activate` clause is in the vocabulary; on another kind it is reported in cell order with what is wrong."""
+    rows = [
+        *on_curve(8),
+        creature("Pinger", 2, 2, 3, effects="activate 1: damage player 1"),
+        {"name": "Relic", "kind": "equipment", "cost": 1, "effects": "freeze 1; power +1; activate 1: draw 1"},
+    ]
+    [info] = of_rule(findings(make_cardset(RULESET, rows)), "plasma.effect_not_simulated")
+    assert (info.card, info.actual) == ("Relic", "freeze 1; activate 1: draw 1")
+    assert "only a creature has an activated ability (this card is an equipment)" in info.message
+
+
 def test_headers_are_matched_loosely_and_plasma_means_cost(make_cardset: MakeCardSet) -> None:
     rows = [
         {"Name": f"C{i}", "Card Type": "Creature", "Plasma": c, "Power": p, "Resolve": r}

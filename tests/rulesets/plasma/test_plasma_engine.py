@@ -54,6 +54,19 @@ ROWS: list[dict[str, Any]] = [
     {"name": "Shrine", "kind": "battlefield", "cost": 3, "effects": "resolve +1; heal 1"},
     {"name": "Frost", "kind": "event", "cost": 3, "effects": "freeze 2; draw 1"},
     {"name": "Wisp", "kind": "creature", "cost": 1, "power": 2, "resolve": 0},
+    # Activated abilities (`activate N: ...`), after every other row so the rows above keep their numbers.
+    {
+        "name": "Pinger",
+        "kind": "creature",
+        "cost": 2,
+        "power": 1,
+        "resolve": 2,
+        "effects": "activate 1: damage player 1",
+    },
+    {"name": "Smith", "kind": "creature", "cost": 2, "power": 2, "resolve": 2, "effects": "activate 0: power +1"},
+    {"name": "Sage", "kind": "creature", "cost": 2, "power": 1, "resolve": 3, "effects": "draw 1; activate 2: draw 1"},
+    {"name": "Torch", "kind": "creature", "cost": 3, "power": 2, "resolve": 2, "effects": "activate 1: damage 2"},
+    {"name": "Relic", "kind": "equipment", "cost": 1, "effects": "power +1; activate 1: draw 1"},
 ]
 A, B = 0, 1
 
@@ -90,6 +103,8 @@ class Scenario:
         side = self.st.side
         for p in (A, B):
             side[p, E.S_LIFE] = 20
+            # As `setup_match` sets it for a deck holding a creature with an ability: the play phase reads the field.
+            side[p, E.S_ABILITIES] = 1
             side[p, E.S_BATTLEFIELD] = -1
             side[p, E.S_POLICY] = policies[p]
             side[p, E.S_COIN] = 0 if p == first else 1
@@ -698,3 +713,184 @@ def test_a_deck_larger_than_the_engine_holds_is_refused(compiled: CompiledCards)
     deck = np.zeros(E.MAX_DECK + 1, dtype=np.int64)
     with pytest.raises(WorkbenchInputError, match="larger than the simulator plays"):
         E.play_batch(compiled, deck, deck, np.array([1], dtype=np.int64), np.array([0], dtype=np.int8), 0, 0)
+
+
+# ---- activated creature abilities ---------------------------------------------------------------------------------
+
+
+def activations(scenario: Scenario) -> int:
+    return sum(" activates " in line for line in scenario.log())
+
+
+def test_an_activated_ability_costs_its_plasma_and_does_not_happen_when_the_creature_is_played(
+    compiled: CompiledCards,
+) -> None:
+    """ "During the Play Phase you may play cards, activate effects and etc."
+
+    Pinger (`activate 1: damage player 1`) deals nothing when played; activating it pays 1 plasma
+    and deals 1 to the opponent."""
+    scenario = Scenario(compiled)
+    scenario.give(A, "Pinger")
+    scenario.plasma(A, 3)
+    scenario.run(E.play_card, A, 0, -1, -1)
+    assert scenario.life(B) == 20 and int(scenario.st.side[A, E.S_PLASMA]) == 1
+    assert E.can_activate(scenario.table, scenario.st, A, 0)
+    scenario.run(E.activate, A, 0)
+    assert scenario.life(B) == 19 and int(scenario.st.side[A, E.S_PLASMA]) == 0
+    assert "A activates Pinger's ability (1 plasma; 0 left)" in scenario.log()
+    assert not E.can_activate(scenario.table, scenario.st, A, 0)  # no plasma left, and once this turn
+
+
+@pytest.mark.parametrize(("per_turn", "plasma", "expected"), [(1, 5, 1), (3, 5, 3), (99, 5, 5), (99, 2, 2)])
+def test_activations_per_turn_option(compiled: CompiledCards, per_turn: int, plasma: int, expected: int) -> None:
+    """ "During the Play Phase you may play cards, activate effects and etc."
+
+    The document gives no number: by default a creature's ability may be activated once per turn
+    (`activations_per_turn`); with a larger limit only plasma stops it."""
+    scenario = Scenario(compiled, activations_per_turn=per_turn)
+    scenario.creature(A, "Pinger")
+    scenario.plasma(A, plasma)
+    scenario.run(E.play_phase, A)
+    assert activations(scenario) == expected
+    assert scenario.life(B) == 20 - expected and int(scenario.st.side[A, E.S_PLASMA]) == plasma - expected
+
+
+def test_an_ability_is_repeatable_turn_after_turn(compiled: CompiledCards) -> None:
+    """ "During the Play Phase you may play cards, activate effects and etc."
+
+    And "At the start of every turn": the once-per-turn count starts again each of your turns."""
+    scenario = Scenario(compiled)
+    scenario.creature(A, "Pinger")
+    scenario.stack(A, "Pup", "Pup", "Pup")
+    for turn in range(3):
+        scenario.st.side[A, E.S_TURNS] = turn
+        scenario.run(E.start_turn, A)
+        scenario.st.side[A, E.S_HAND] = 0  # nothing to play but the ability
+        scenario.run(E.play_phase, A)
+        scenario.run(E.end_turn, A)
+    assert activations(scenario) == 3 and scenario.life(B) == 17
+
+
+def test_no_ability_is_activated_once_the_battle_phase_starts(compiled: CompiledCards) -> None:
+    """ "once you start the Battle Phase you can no longer play new cards or activate monster effects until the rest
+    of the turn, with the exception of Instant cards": the battle phase and the end of turn never activate one."""
+    scenario = Scenario(compiled)
+    scenario.creature(A, "Pinger")
+    scenario.creature(B, "Torch")
+    scenario.plasma(A, 5)
+    scenario.plasma(B, 5)
+    scenario.run(E.battle_phase, A)
+    scenario.run(E.end_turn, A)
+    assert activations(scenario) == 0
+    assert int(scenario.st.side[A, E.S_PLASMA]) == 5 and int(scenario.st.side[B, E.S_PLASMA]) == 5
+
+
+@pytest.mark.parametrize(("sickness", "allowed"), [(0, True), (1, False)])
+def test_activation_sickness_option(compiled: CompiledCards, sickness: int, allowed: bool) -> None:
+    """ "During the Play Phase you may play cards, activate effects and etc."
+
+    Nothing ties activating to a creature's first turn (`activation_sickness` off); on, a creature
+    played this turn cannot activate yet. Either way it could not attack this turn (`summoning_sickness`)."""
+    scenario = Scenario(compiled, activation_sickness=sickness)
+    scenario.give(A, "Pinger")
+    scenario.plasma(A, 3)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(A) == ["Pinger"]
+    assert activations(scenario) == int(allowed) and scenario.life(B) == 20 - int(allowed)
+    assert not E.can_attack(scenario.st, A, 0)
+
+
+def test_an_abilitys_power_bonus_goes_to_the_creature_itself_this_turn(compiled: CompiledCards) -> None:
+    """Smith (`activate 0: power +1`) pumps itself, not the stronger Giant beside it, and the bonus ends with the
+    turn, as an event's "this turn" bonus does."""
+    scenario = Scenario(compiled, activations_per_turn=3)
+    giant = scenario.creature(A, "Giant")
+    smith = scenario.creature(A, "Smith")
+    scenario.run(E.play_phase, A)
+    assert activations(scenario) == 3
+    assert scenario.power(A, smith) == 5 and scenario.power(A, giant) == 6
+    scenario.run(E.end_turn, A)
+    assert scenario.power(A, smith) == 2
+
+
+def test_damage_from_an_ability_picks_a_target_and_counts_for_the_creature(compiled: CompiledCards) -> None:
+    """Torch (`activate 1: damage 2`): greedy spends the plasma when the damage destroys a creature; the damage is
+    counted for Torch."""
+    scenario = Scenario(compiled)
+    scenario.creature(A, "Torch")
+    scenario.creature(B, "Raider")  # resolve 2: survives 2 damage under `lethal_damage=more_than`
+    scenario.creature(B, "Scout")  # resolve 1: 2 damage destroys it
+    scenario.plasma(A, 1)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(B) == ["Raider"]
+    assert scenario.counters[A, scenario.id("Torch"), DAMAGE_DEALT] == 2
+    assert scenario.counters[A, scenario.id("Torch"), PLAYED] == 0  # activating is not playing a card
+
+
+def test_a_creatures_on_play_effect_and_its_ability_are_apart(compiled: CompiledCards) -> None:
+    """Sage (`draw 1; activate 2: draw 1`) draws once when played, and once more each time it is activated."""
+    scenario = Scenario(compiled)
+    scenario.stack(A, "Pup", "Scout", "Guard")
+    scenario.give(A, "Sage")
+    scenario.plasma(A, 4)
+    scenario.run(E.play_phase, A)
+    # Played for 2 plasma, Sage draws Pup, which greedy plays for 1; the 1 left is short of the ability's 2.
+    assert scenario.names_on_field(A) == ["Sage", "Pup"] and scenario.hand(A) == []
+    assert activations(scenario) == 0
+    scenario.plasma(A, 2)
+    scenario.run(E.activate, A, 0)
+    assert activations(scenario) == 1 and scenario.hand(A) == ["Scout"]
+
+
+def test_greedy_curves_out_before_it_spends_plasma_on_an_ability(compiled: CompiledCards) -> None:
+    """Greedy plays the creature it can pay for first, and activates with what is left."""
+    for plasma, expected in ((2, 0), (3, 1)):
+        scenario = Scenario(compiled)
+        scenario.creature(A, "Pinger")
+        scenario.give(A, "Raider")
+        scenario.plasma(A, plasma)
+        scenario.run(E.play_phase, A)
+        assert scenario.names_on_field(A) == ["Pinger", "Raider"]
+        assert activations(scenario) == expected
+
+
+def test_the_random_policy_chooses_among_plays_activations_and_stopping(compiled: CompiledCards) -> None:
+    """Random: a playable card, an ability it can pay for, or stop, each equally likely."""
+    seen = set()
+    for seed in range(60):
+        scenario = Scenario(compiled, policies=(E.RANDOM, E.RANDOM))
+        E.rng_seed(scenario.st.rng, seed)
+        scenario.creature(A, "Pinger")
+        scenario.give(A, "Pup")
+        scenario.plasma(A, 1)
+        seen.add(int(E.random_play(scenario.table, scenario.st, A)))
+    assert seen == {-1, 0, E.ACTIVATE + 0}
+
+
+def test_a_deck_without_abilities_never_reads_the_field_for_one(compiled: CompiledCards) -> None:
+    """`setup_match` marks whether a deck holds a creature with an ability (S_ABILITIES), and lowers the cheapest
+    play to the cheapest ability."""
+    scenario = Scenario(compiled)
+    plain = np.array([scenario.id("Raider")] * 40, dtype=np.int64)
+    able = np.array([scenario.id("Raider")] * 39 + [scenario.id("Smith")], dtype=np.int64)
+    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, plain, able, 3, A, 0, 0)
+    assert scenario.st.side[:, E.S_ABILITIES].tolist() == [0, 1]
+    assert scenario.st.side[:, E.S_CHEAPEST].tolist() == [2, 0]
+
+
+def test_abilities_are_compiled_beside_the_cards_own_clauses(compiled: CompiledCards) -> None:
+    sage = compiled.table[compiled.card_id("Sage")]
+    assert sage[E.T_CLAUSES] == 1 and sage[E.T_CLAUSE0 : E.T_CLAUSE0 + 2].tolist() == [E.OP_DRAW, 1]
+    assert sage[E.T_HAS_ABILITY] == 1 and sage[E.ABILITY + E.T_COST] == 2
+    assert sage[E.ABILITY + E.T_CLAUSES] == 1
+    assert sage[E.ABILITY + E.T_CLAUSE0 : E.ABILITY + E.T_CLAUSE0 + 2].tolist() == [E.OP_DRAW, 1]
+    assert compiled.table[compiled.card_id("Raider"), E.T_HAS_ABILITY] == 0
+
+
+def test_an_ability_on_a_card_that_is_not_a_creature_is_reported_and_left_out(compiled: CompiledCards) -> None:
+    relic = compiled.table[compiled.card_id("Relic")]
+    assert relic[E.T_HAS_ABILITY] == 0 and relic[E.T_CLAUSES] == 1  # `power +1` only
+    [finding] = [f for f in compiled.findings if f.card == "Relic"]
+    assert finding.rule == "plasma.effect_not_simulated" and "only a creature has an activated ability" in (
+        finding.message
+    )

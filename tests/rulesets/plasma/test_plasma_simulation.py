@@ -26,6 +26,12 @@ from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, compile_for, simulate, trace
 
 GOLDEN = REPO_ROOT / "tests" / "golden" / "plasma_trace.txt"
+GOLDEN_ABILITIES = REPO_ROOT / "tests" / "golden" / "plasma_abilities_trace.txt"
+GOLDENS = [
+    pytest.param(GOLDEN, "swarm", "bulwark", 7, id="swarm-bulwark"),
+    pytest.param(GOLDEN_ABILITIES, "nightfall", "swarm", 2, id="nightfall-swarm-abilities"),
+]
+"""Each golden trace: its file, deck A (first), deck B, seed."""
 SET = "cardsets/plasma/plasma_core.csv"
 
 
@@ -126,7 +132,7 @@ def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict
     cardset, decks = bundled
     summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, run=RunSettings(seed=9)).summary()
     assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
-    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "1"
+    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "2"
 
 
 # ---- determinism ---------------------------------------------------------------------------------------------------
@@ -200,22 +206,26 @@ def test_compiled_cards_carry_an_info_finding_for_an_uncovered_effect(make_cards
 # ---- the golden trace ----------------------------------------------------------------------------------------------
 
 
-def test_golden_trace() -> None:
-    """Seed 7, swarm (A, first) against bulwark (B), both greedy.
+@pytest.mark.parametrize(("golden", "deck_a", "deck_b", "seed"), GOLDENS)
+def test_golden_trace(golden: Path, deck_a: str, deck_b: str, seed: int) -> None:
+    """Swarm (A, first) against bulwark (B) at seed 7, and nightfall, whose Gloom Seers and Storm Callers activate
+    their abilities, against swarm at seed 2; both greedy.
 
     A change in play shows up here line by line. When a change is meant, bump the engine version in
-    workbench/rulesets/plasma/engine.py and regenerate the file with
+    workbench/rulesets/plasma/engine.py and regenerate the files with
 
         workbench simulate cardsets/plasma/plasma_core.csv --deck cardsets/plasma/decks/swarm.txt \\
             --deck cardsets/plasma/decks/bulwark.txt --seed 7 --trace > tests/golden/plasma_trace.txt
+        workbench simulate cardsets/plasma/plasma_core.csv --deck cardsets/plasma/decks/nightfall.txt \\
+            --deck cardsets/plasma/decks/swarm.txt --seed 2 --trace > tests/golden/plasma_abilities_trace.txt
     """
     cardset = load_cardset(REPO_ROOT / SET, RULESET)
-    swarm = read_decklist(REPO_ROOT / "cardsets/plasma/decks/swarm.txt", cardset)
-    bulwark = read_decklist(REPO_ROOT / "cardsets/plasma/decks/bulwark.txt", cardset)
-    got = list(trace(cardset, swarm, bulwark, seed=7))
-    expected = GOLDEN.read_text(encoding="utf-8").splitlines()
+    first = read_decklist(REPO_ROOT / f"cardsets/plasma/decks/{deck_a}.txt", cardset)
+    second = read_decklist(REPO_ROOT / f"cardsets/plasma/decks/{deck_b}.txt", cardset)
+    got = list(trace(cardset, first, second, seed=seed))
+    expected = golden.read_text(encoding="utf-8").splitlines()
     for number, (want, have) in enumerate(zip(expected, got, strict=False), start=1):
-        assert have == want, f"{GOLDEN.name} line {number} differs"
+        assert have == want, f"{golden.name} line {number} differs"
     assert len(got) == len(expected)
 
 
@@ -223,11 +233,16 @@ def test_golden_trace_reads_like_a_match(bundled: tuple[CardSet, dict[str, Deck]
     text = Path(GOLDEN).read_text(encoding="utf-8")
     for phrase in ("starts turn", "Healthshards: A 20, B 20", "plays", "attacks", "blocks", "is destroyed", "Result:"):
         assert phrase in text
+    abilities = GOLDEN_ABILITIES.read_text(encoding="utf-8")
+    for phrase in ("A activates Gloom Seer's ability", "A activates Storm Caller's ability", "Storm Caller (A) hits B"):
+        assert phrase in abilities
 
 
-def test_play_phase_comes_before_battle_phase_in_every_turn() -> None:
-    """ "once you start the Battle Phase you can no longer play new cards ... with the exception of Instant cards.\""""
-    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+@pytest.mark.parametrize("golden", [GOLDEN, GOLDEN_ABILITIES], ids=["swarm-bulwark", "nightfall-swarm-abilities"])
+def test_play_phase_comes_before_battle_phase_in_every_turn(golden: Path) -> None:
+    """ "once you start the Battle Phase you can no longer play new cards or activate monster effects until the rest
+    of the turn, with the exception of Instant cards.\""""
+    lines = golden.read_text(encoding="utf-8").splitlines()
     cardset = load_cardset(REPO_ROOT / SET, RULESET)
     kinds = {entry.card.name: entry.card.kind for entry in cardset}
     turn: list[str] = []
@@ -240,6 +255,7 @@ def test_play_phase_comes_before_battle_phase_in_every_turn() -> None:
                 if row.startswith(f"{active} plays ") and attacked:
                     card = row.split(" plays ", 1)[1].split(" (")[0]
                     assert kinds[card] == "instant", f"{card} played in the battle phase: {row}"
+                assert not (attacked and " activates " in row), f"an ability activated in the battle phase: {row}"
                 if " attacks " in row and f"({active}" in row.split(" attacks ")[0]:
                     attacked = True
                     checked += 1
@@ -260,6 +276,10 @@ def test_play_phase_comes_before_battle_phase_in_every_turn() -> None:
         ({}, "summoning_sickness", 1),
         ({"summoning_sickness": "false"}, "summoning_sickness", 0),
         ({"healthshards_cap": "0"}, "healthshards_cap", 0),
+        ({}, "activations_per_turn", 1),
+        ({"activations_per_turn": "3"}, "activations_per_turn", 3),
+        ({}, "activation_sickness", 0),
+        ({"activation_sickness": "true"}, "activation_sickness", 1),
     ],
 )
 def test_rule_options_reach_the_kernels_as_integers(overrides: dict[str, str], index: str, value: int) -> None:

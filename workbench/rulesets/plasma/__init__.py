@@ -22,7 +22,7 @@ Options: see `options.py`. Validation: subtype_rule, cost_tolerance,
 min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
 untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
-instants_before_damage.
+instants_before_damage, activations_per_turn, activation_sickness.
 
 Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy and
 random policies over the document's turn structure, the effect vocabulary of
@@ -42,6 +42,16 @@ Version history:
   and quote in the ledger (without sickness no block ever happens in greedy
   play). Matches under default options differ from 1.0's, so the golden
   trace was re-recorded.
+- 1.2 (engine 2): activated creature abilities ("During the Play Phase you
+  may play cards, activate effects"): `activate N: CLAUSE` in a creature's
+  effects is part of its one ability, activated in the play phase for N
+  plasma, once per creature per turn (`activations_per_turn`, a reading),
+  also on the turn the creature enters (`activation_sickness` off); greedy
+  and random choose activations beside card plays. The bundled set gains two
+  creatures with abilities (Gloom Seer, Storm Caller) in the nightfall deck.
+  Matches of cards without an `activate` clause are unchanged (the golden
+  trace, swarm against bulwark, is identical); a second golden trace,
+  nightfall against swarm, plays abilities.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -53,7 +63,7 @@ from workbench.rulesets.plasma.options import OPTIONS
 RULESET = Ruleset(
     id="plasma",
     title="Plasma (Healthshards) card game",
-    version="1.1",
+    version="1.2",
     document="001_3ac5e1f04a35bfd0.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -23,7 +23,8 @@ class PlasmaCard(CardBase):
     """The card's subtype (e.g. Drone, Beast); the optional 3-subtype deck rule counts these."""
     effects: CellText = ""
     """Effect vocabulary for the simulator, clauses separated by `;`: damage N, damage player N, heal N, draw N,
-    power +N, resolve +N, destroy, plasma +N (see docs/rulesets/plasma.md for what each does on each kind)."""
+    power +N, resolve +N, destroy, plasma +N (see docs/rulesets/plasma.md for what each does on each kind). On a
+    creature, `activate N: CLAUSE` is part of its activated ability, paid N plasma in your play phase."""
 
 
 class Creature(PlasmaCard):

@@ -11,6 +11,7 @@ minimum resolve, so resolve 0 is never an error: a warning when
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from workbench.cards import CardEntry, CardSet, Finding, Options
 from workbench.rulesets.base import BudgetPoint, StatBudget
-from workbench.rulesets.plasma.effects import CLAUSE_FORMS, parse_effects
+from workbench.rulesets.plasma.effects import ACTIVATE_FORM, CLAUSE_FORMS, EffectClause, UnknownClause, parse_effects
 
 FIT_UNKNOWNS = 3
 """a, b and c: a fit needs more creatures than this to leave any residual."""
@@ -222,12 +223,39 @@ def _check_stray_stats(cardset: CardSet, entry: CardEntry) -> list[Finding]:
     return findings
 
 
+def clause_positions(text: str | None, clauses: Sequence[EffectClause]) -> list[tuple[int, EffectClause]]:
+    """Each understood clause with its position in the cell (1 for the first non-empty clause), as `UnknownClause`
+    numbers them."""
+    written = [" ".join(part.split()) for part in re.split(r"[;\n]", str(text or "")) if part.strip()]
+    positions = []
+    start = 0
+    for clause in clauses:
+        index = written.index(clause.text, start)
+        positions.append((index + 1, clause))
+        start = index + 1
+    return positions
+
+
 def effect_findings(cardset: CardSet) -> list[Finding]:
-    """An info finding for each card whose `effects` cell holds clauses the vocabulary does not cover."""
+    """An info finding for each card whose `effects` cell holds clauses the simulator does not play: clauses outside
+    the vocabulary, and `activate` clauses on a card that is not a creature (only creatures have abilities)."""
     findings = []
-    vocabulary = ", ".join(CLAUSE_FORMS.values())
+    vocabulary = ", ".join((*CLAUSE_FORMS.values(), ACTIVATE_FORM))
     for entry in cardset:
-        unknown = parse_effects(entry.card.effects).unknown  # type: ignore[attr-defined]
+        parsed = parse_effects(entry.card.effects)  # type: ignore[attr-defined]
+        unknown = list(parsed.unknown)
+        if entry.card.kind != "creature":
+            unknown.extend(
+                UnknownClause(
+                    clause.text,
+                    position,
+                    f"'{clause.text}': only a creature has an activated ability (this card is "
+                    f"{'an' if entry.card.kind[0] in 'aeiou' else 'a'} {entry.card.kind}).",
+                )
+                for position, clause in clause_positions(entry.card.effects, parsed.clauses)  # type: ignore[attr-defined]
+                if clause.activation is not None
+            )
+            unknown.sort(key=lambda clause: clause.position)
         if not unknown:
             continue
         reasons = " ".join(clause.reason for clause in unknown)

@@ -14,6 +14,15 @@ The cell holds clauses separated by `;`. Each clause becomes one
 | `destroy`         | destroy a target enemy creature         | once, when equipped    | each turn (option)   |
 | `plasma +N`       | you gain N plasma this turn             | once, when equipped    | each turn (option)   |
 
+A creature may also have one **activated ability**: clauses written
+`activate N: CLAUSE` (N plasma, 0 to 99; `activate: CLAUSE` costs 0). They do
+not happen when the creature is played: together they form the creature's
+ability, which its owner may activate in the play phase for N plasma (the
+clauses happen in order, as when an event is played; a `power +N` or
+`resolve +N` goes to the creature itself, this turn). Every `activate` clause
+of a card is part of the same ability, so each must name the same cost. How
+often a creature may activate is the `activations_per_turn` reading.
+
 A clause the vocabulary does not cover is reported (with the reason), never
 dropped silently: validation gives it an `info` finding, and the engine
 simulates the card without it. This module is pure Python, shared by the
@@ -91,6 +100,9 @@ class EffectClause:
     """How much (1 for `destroy`)."""
     text: str
     """The clause as written in the cell."""
+    activation: int | None = None
+    """None for a clause that happens when the card is played (or equipped, or each turn for a battlefield); the
+    plasma cost N of `activate N: ...` for a clause of the creature's activated ability."""
 
 
 @dataclass(frozen=True)
@@ -116,12 +128,22 @@ class ParsedEffects:
 
     @property
     def pairs(self) -> tuple[tuple[int, int], ...]:
-        """The covered clauses as (opcode, amount) integer pairs, for the engine."""
-        return tuple((int(clause.opcode), clause.amount) for clause in self.clauses)
+        """The covered clauses that happen on play, as (opcode, amount) integer pairs, for the engine."""
+        return tuple((int(clause.opcode), clause.amount) for clause in self.clauses if clause.activation is None)
+
+    @property
+    def ability_pairs(self) -> tuple[tuple[int, int], ...]:
+        """The clauses of the activated ability (`activate N: ...`), as (opcode, amount) pairs, in cell order."""
+        return tuple((int(clause.opcode), clause.amount) for clause in self.clauses if clause.activation is not None)
+
+    @property
+    def ability_cost(self) -> int | None:
+        """The plasma the activated ability costs, or None when the cell has no `activate` clause."""
+        return next((clause.activation for clause in self.clauses if clause.activation is not None), None)
 
     def total(self, opcode: Opcode) -> int:
-        """The summed amount of every clause with this opcode."""
-        return sum(clause.amount for clause in self.clauses if clause.opcode == opcode)
+        """The summed amount of every on-play clause with this opcode (the activated ability's are not counted)."""
+        return sum(clause.amount for clause in self.clauses if clause.opcode == opcode and clause.activation is None)
 
 
 def parse_effects(text: str | None) -> ParsedEffects:
@@ -131,8 +153,19 @@ def parse_effects(text: str | None) -> ParsedEffects:
     if not text:
         return ParsedEffects((), ())
     parts = [part.strip() for part in re.split(r"[;\n]", str(text))]
+    ability_cost: int | None = None
     for position, part in enumerate((p for p in parts if p), start=1):
         result = parse_clause(part)
+        if isinstance(result, EffectClause) and result.activation is not None:
+            if ability_cost is None:
+                ability_cost = result.activation
+            elif result.activation != ability_cost:
+                # One ability per card: a second cost would be a second ability, which the vocabulary has no way
+                # to tell apart from the first.
+                result = (
+                    f"'{result.text}': a card has one activated ability, and its first 'activate' clause costs "
+                    f"{ability_cost}; write every 'activate' clause with the same cost."
+                )
         if isinstance(result, EffectClause):
             clauses.append(result)
         else:
@@ -140,9 +173,46 @@ def parse_effects(text: str | None) -> ParsedEffects:
     return ParsedEffects(tuple(clauses), tuple(unknown))
 
 
+ACTIVATE_FORM = "activate N: CLAUSE"
+"""How a clause of a creature's activated ability is written (N plasma, 0 to MAX_AMOUNT)."""
+_ACTIVATE = re.compile(r"^activate\s*(?P<cost>[^:]*):\s*(?P<clause>.*)$", re.IGNORECASE | re.DOTALL)
+
+
 def parse_clause(clause: str) -> EffectClause | str:
-    """One clause -> an EffectClause, or the reason (a sentence) it is not in the vocabulary."""
+    """One clause -> an EffectClause, or the reason (a sentence) it is not in the vocabulary.
+
+    `activate N: CLAUSE` is CLAUSE as part of the card's activated ability, costing N plasma.
+    """
     written = " ".join(clause.split())
+    if not written.casefold().startswith("activate"):
+        return _parse_plain_clause(written)
+    match = _ACTIVATE.match(written)
+    if match is None:
+        return f"'{written}': an activated ability is written '{ACTIVATE_FORM}', as in 'activate 1: damage 1'."
+    cost_text = match.group("cost").strip()
+    if cost_text.startswith("+"):
+        cost_text = cost_text[1:].strip()
+    if not cost_text:
+        cost = 0
+    elif not (cost_text.isascii() and cost_text.isdigit() and len(cost_text) <= 6):
+        return f"'{written}': the activation cost must be a whole number of plasma, as in 'activate 1: damage 1'."
+    else:
+        cost = int(cost_text)
+    if cost > MAX_AMOUNT:
+        return f"'{written}': the activation cost must be from 0 to {MAX_AMOUNT}."
+    inner = match.group("clause").strip()
+    if not inner:
+        return f"'{written}': say what the ability does after the ':', as in 'activate 1: damage 1'."
+    if inner.casefold().startswith("activate"):
+        return f"'{written}': an ability cannot activate another; write '{ACTIVATE_FORM}' once."
+    result = _parse_plain_clause(inner)
+    if isinstance(result, str):
+        return f"in the activated ability '{written}': {result}"
+    return EffectClause(result.opcode, result.amount, written, cost)
+
+
+def _parse_plain_clause(written: str) -> EffectClause | str:
+    """One clause without `activate` (spaces already collapsed) -> an EffectClause, or the reason it is not one."""
     if "," in written:
         return f"'{written}': clauses are separated by ';', not ','."
     # `plasma+1` and `draw1` are read as `plasma +1` and `draw 1`.
@@ -156,7 +226,8 @@ def parse_clause(clause: str) -> EffectClause | str:
     if opcode is None:
         hint = closest_names(verb, list(_VERB_OPCODE))
         did_you_mean = f" Did you mean '{CLAUSE_FORMS[_VERB_OPCODE[hint[0]]]}'?" if hint else ""
-        return f"'{written}' is not in the effect vocabulary ({', '.join(CLAUSE_FORMS.values())}).{did_you_mean}"
+        forms = ", ".join((*CLAUSE_FORMS.values(), ACTIVATE_FORM))
+        return f"'{written}' is not in the effect vocabulary ({forms}).{did_you_mean}"
     form = CLAUSE_FORMS[opcode]
     if opcode is Opcode.DESTROY:
         if rest:

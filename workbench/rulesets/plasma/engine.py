@@ -18,9 +18,10 @@ How a match runs (readings of silent rules are options, see options.py):
    summoning sickness ends, unspent plasma is lost and you gain plasma equal to
    your turn number, draw 1, then your battlefield's non-stat clauses fire
    (`battlefield_effects=each_turn`).
-3. Play phase: the policy plays cards while it can pay (the coin gives +1 once
-   per game). Creatures enter untapped but cannot attack this turn
-   (`summoning_sickness`).
+3. Play phase: the policy plays cards and activates its creatures' abilities
+   (`activate N: ...`, up to `activations_per_turn` times a creature) while it
+   can pay (the coin gives +1 once per game). Creatures enter untapped but
+   cannot attack this turn (`summoning_sickness`).
 4. Battle phase: each untapped creature may attack directly (the defender may
    block with an untapped creature) or attack a creature of its choice. Once
    the attack and its blocker are known, the attacker then the defender may
@@ -88,7 +89,14 @@ MAX_CLAUSES = 6
 T_PLAY_VALUE = T_CLAUSE0 + 2 * MAX_CLAUSES
 """Greedy's worth of playing the card in the play phase when it depends on the card alone (see
 `greedy_play_value`), or PLAY_VALUE_OF_BOARD when it depends on the board."""
-TABLE_WIDTH = T_PLAY_VALUE + 1
+ABILITY = T_PLAY_VALUE + 1
+"""A creature's activated ability (`activate N: ...`) is a second block of columns laid out as the card's own, from
+column ABILITY on: ABILITY + T_COST is its plasma cost, ABILITY + T_CLAUSES its clause count, ABILITY + T_TOTAL + op
+its per-opcode totals, ABILITY + T_CLAUSE0 + 2c its clauses; so the kernels that read a card's clauses read an
+ability's by adding ABILITY (`blk`)."""
+T_HAS_ABILITY = ABILITY + T_KIND
+"""1 when the card is a creature with an activated ability."""
+TABLE_WIDTH = ABILITY + T_CLAUSE0 + 2 * MAX_CLAUSES
 PLAY_VALUE_OF_BOARD = -1
 MAX_DECK = 80
 """The largest deck the engine plays (a legal deck holds 40); the state's arrays have this fixed size."""
@@ -117,6 +125,8 @@ OPTION_ORDER: tuple[str, ...] = (
     "replace_battlefield",
     "deck_out_loses",
     "instants_before_damage",
+    "activations_per_turn",
+    "activation_sickness",
 )
 (
     O_TURN_CAP,
@@ -130,6 +140,8 @@ OPTION_ORDER: tuple[str, ...] = (
     O_REPLACE_BATTLEFIELD,
     O_DECK_OUT_LOSES,
     O_INSTANTS_BEFORE_DAMAGE,
+    O_ACTIVATIONS,
+    O_ACTIVATION_SICKNESS,
 ) = range(len(OPTION_ORDER))
 
 STARTING_HEALTHSHARDS = 20
@@ -150,9 +162,11 @@ MULLIGANS_MAX = 3
     B_HELD,
     B_POWER,
     B_RESOLVE,
-) = range(12)
-"""B_POWER and B_RESOLVE cache the effective stats; `refresh_stats` recomputes them wherever a bonus changes."""
-BOARD_WIDTH = 12
+    B_ACTIVATED,
+) = range(13)
+"""B_POWER and B_RESOLVE cache the effective stats; `refresh_stats` recomputes them wherever a bonus changes.
+B_ACTIVATED counts the creature's activations this turn (reset at the start of its owner's turn)."""
+BOARD_WIDTH = 13
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
 (
@@ -168,10 +182,13 @@ BOARD_WIDTH = 12
     S_POLICY,
     S_CHEAPEST,
     S_CHEAPEST_INSTANT,
-) = range(12)
-"""S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card and of an Instant in p's deck (0 when unknown,
-NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand need not be read."""
-SIDE_WIDTH = 12
+    S_ABILITIES,
+) = range(13)
+"""S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card or activated ability and of an Instant in p's deck
+(0 when unknown, NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand
+need not be read. S_ABILITIES is 1 when p's deck holds a creature with an activated ability (else the play phase never
+reads p's field for one)."""
+SIDE_WIDTH = 13
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
@@ -199,7 +216,13 @@ card ids (the library from `side[p, S_DRAWN]` on is still to be drawn), `side[p]
 G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length."""
 
 GREEDY, RANDOM = 0, 1
-MODE_PLAY, MODE_EQUIP, MODE_TRIGGER = 0, 1, 2
+MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
+ACTIVATE = MAX_DECK
+"""A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
+MAX_ACTIVATIONS = 99
+"""The largest `activations_per_turn` (options.py)."""
+PLAY_STEPS = MAX_DECK * (1 + MAX_ACTIVATIONS) + 1
+"""More play-phase choices than a turn can hold: every card of a deck, and every creature's activations."""
 WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END = 0, 1, 2
 DIRECT = -1
 HOLD = -2
@@ -229,7 +252,8 @@ HOLD = -2
     EV_TRIGGER,
     EV_TURN_CAP,
     EV_ATTACK_ENDS,
-) = range(23)
+    EV_ACTIVATE,
+) = range(24)
 
 
 # =====================================================================================================================
@@ -609,17 +633,20 @@ def apply_effects(
     MODE_PLAY (events, instants, creatures): bonuses go to `own_uid` (or a chosen creature) for this turn.
     MODE_EQUIP: bonuses go to the equipped creature `own_uid` for as long as it lives; other clauses happen once.
     MODE_TRIGGER (battlefields): bonuses are read from the battlefield itself, so only the other clauses happen.
+    MODE_ACTIVATE (a creature's activated ability): the ability's clauses; bonuses go to the creature `own_uid`
+    itself, this turn.
     Damage and destroy clauses hit `enemy_uid` when it is still on the field, else a chosen enemy creature.
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
     policy = st.side[p, S_POLICY]
     q = 1 - p
-    for c in range(table[card, T_CLAUSES]):
+    blk = ABILITY if mode == MODE_ACTIVATE else 0
+    for c in range(table[card, blk + T_CLAUSES]):
         if st.game[G_OVER] == 1:
             return
-        op = table[card, T_CLAUSE0 + 2 * c]
-        amount = table[card, T_CLAUSE0 + 2 * c + 1]
+        op = table[card, blk + T_CLAUSE0 + 2 * c]
+        amount = table[card, blk + T_CLAUSE0 + 2 * c + 1]
         if op == OP_DAMAGE or op == OP_DESTROY:
             slot = find_uid(st, q, enemy_uid)
             if slot < 0:
@@ -646,7 +673,7 @@ def apply_effects(
                 slot = choose_own_target(table, st, p, policy)
             if slot < 0:
                 continue
-            if mode == MODE_PLAY:
+            if mode != MODE_EQUIP:
                 st.game[G_BONUS] = 1
             if op == OP_POWER:
                 st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
@@ -731,12 +758,13 @@ def play_card(
 
 
 @inline_kernel
-def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
-    """The cost of the costliest enemy creature this card's damage or destroy clauses would destroy, or -1."""
+def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt, blk: EngineInt) -> int:
+    """The cost of the costliest enemy creature this card's damage or destroy clauses (its ability's, with
+    blk = ABILITY) would destroy, or -1."""
     q = 1 - p
     best = -1
-    damage = table[card, T_TOTAL + OP_DAMAGE]
-    destroys = table[card, T_TOTAL + OP_DESTROY] > 0
+    damage = table[card, blk + T_TOTAL + OP_DAMAGE]
+    destroys = table[card, blk + T_TOTAL + OP_DESTROY] > 0
     if damage == 0 and not destroys:
         return -1
     for i in range(st.side[q, S_BOARD]):
@@ -755,43 +783,46 @@ def spell_value(
     card: EngineInt,
     with_bonuses: EngineBool,
     with_plasma: EngineBool,
+    blk: EngineInt,
 ) -> int:
-    """Greedy's worth of playing a non-creature effect now (0: not worth a card).
+    """Greedy's worth of playing a non-creature effect now, or (blk = ABILITY) of activating a creature's ability
+    (0: not worth a card or the plasma).
 
     `with_bonuses`: count power/resolve bonuses (worth something only before attacking); `with_plasma`: count
     extra plasma (worth something only when it pays for another card now).
     """
     value = 0
-    victim = kills_best_enemy(table, st, p, card)
+    victim = kills_best_enemy(table, st, p, card, blk)
     if victim >= 0:
         value += 30 + 10 * victim
-    hits = table[card, T_TOTAL + OP_DAMAGE_PLAYER]
+    hits = table[card, blk + T_TOTAL + OP_DAMAGE_PLAYER]
     if hits > 0:
         value += 10 + 5 * hits
-    draws = table[card, T_TOTAL + OP_DRAW]
+    draws = table[card, blk + T_TOTAL + OP_DRAW]
     if draws > 0 and st.side[p, S_DRAWN] < st.side[p, S_DECK]:
         value += 15 * draws
-    heals = table[card, T_TOTAL + OP_HEAL]
+    heals = table[card, blk + T_TOTAL + OP_HEAL]
     if heals > 0:
         cap = st.options[O_HEAL_CAP]
         room = heals if cap == 0 else min(heals, cap - st.side[p, S_LIFE])
         if room > 0:
             value += 5 * room
     if with_bonuses:
-        bonus = table[card, T_TOTAL + OP_POWER] + table[card, T_TOTAL + OP_RESOLVE]
+        bonus = table[card, blk + T_TOTAL + OP_POWER] + table[card, blk + T_TOTAL + OP_RESOLVE]
         if bonus > 0:
             for i in range(st.side[p, S_BOARD]):
                 if can_attack(st, p, i):
                     value += 5 * bonus
                     break
-    gain = table[card, T_TOTAL + OP_PLASMA]
-    cost = table[card, T_COST]
+    gain = table[card, blk + T_TOTAL + OP_PLASMA]
+    cost = table[card, blk + T_COST]
     if with_plasma and gain > cost:
         # Extra plasma is worth a card only when it pays for something that could not be paid for otherwise.
         budget = st.side[p, S_PLASMA] - cost + gain
         for h in range(st.side[p, S_HAND]):
             other = st.hand[p, h]
-            if other != card and st.side[p, S_PLASMA] < table[other, T_COST] <= budget:
+            # An ability's creature is on the field, so a copy of it in hand is another card.
+            if (blk != 0 or other != card) and st.side[p, S_PLASMA] < table[other, T_COST] <= budget:
                 value += 1000
                 break
     return value
@@ -814,7 +845,7 @@ def greedy_play_value(
     value = table[card, T_PLAY_VALUE]
     if value != PLAY_VALUE_OF_BOARD:
         return 0 if kind == K_BATTLEFIELD and st.side[p, S_BATTLEFIELD] >= 0 else value
-    value = spell_value(table, st, p, card, kind == K_EVENT, True)
+    value = spell_value(table, st, p, card, kind == K_EVENT, True, np.int64(0))
     if kind == K_INSTANT:
         return 1000 if value >= 1000 else 0
     return value
@@ -838,20 +869,76 @@ def play_value_of_card(kind: int, cost: int, plasma_gain: int) -> int:
     return PLAY_VALUE_OF_BOARD
 
 
+@inline_kernel
+def can_activate(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> bool:
+    """p's creature in slot i has an activated ability p can pay for, used fewer than `activations_per_turn` times
+    this turn (and, with `activation_sickness`, was not played this turn)."""
+    card = st.board[p, i, B_CARD]
+    if table[card, T_HAS_ABILITY] == 0 or table[card, ABILITY + T_COST] > st.side[p, S_PLASMA]:
+        return False
+    if st.board[p, i, B_ACTIVATED] >= st.options[O_ACTIVATIONS]:
+        return False
+    return not (st.options[O_ACTIVATION_SICKNESS] == 1 and st.board[p, i, B_SICK] == 1)
+
+
+@rules_kernel
+def activate(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    i: EngineInt,
+) -> None:
+    """p pays for and activates the ability of its creature in slot i (legality is the caller's: `can_activate`)."""
+    card = st.board[p, i, B_CARD]
+    cost = table[card, ABILITY + T_COST]
+    st.side[p, S_PLASMA] -= cost
+    st.board[p, i, B_ACTIVATED] += 1
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
+    apply_effects(
+        table, st, counters, events, p, card, np.int64(MODE_ACTIVATE), np.int64(st.board[p, i, B_UID]), np.int64(-1)
+    )
+
+
+@inline_kernel
+def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
+    """Greedy's worth of activating p's creature in slot i now: as an event's effects would be worth
+    (`spell_value`), its power and resolve bonuses counting only when the creature itself can still attack."""
+    card = st.board[p, i, B_CARD]
+    value = spell_value(table, st, p, card, False, True, np.int64(ABILITY))
+    bonus = table[card, ABILITY + T_TOTAL + OP_POWER] + table[card, ABILITY + T_TOTAL + OP_RESOLVE]
+    if bonus > 0 and can_attack(st, p, i):
+        value += 5 * bonus
+    return value
+
+
 @rules_kernel
 def random_play(table: IntArray, st: Any, p: EngineInt) -> int:
-    """Random policy: any card p can play now, or stop, each equally likely (kept out of greedy's inlined path)."""
+    """Random policy: any card p can play now, any ability it can activate, or stop, each equally likely (kept out
+    of greedy's inlined path). Returns a hand position, ACTIVATE + a field slot, or -1."""
     n = st.side[p, S_HAND]
+    abilities = st.side[p, S_ABILITIES] == 1
     legal = 0
     for h in range(n):
         if can_play(table, st, p, h):
             legal += 1
+    if abilities:
+        for i in range(st.side[p, S_BOARD]):
+            if can_activate(table, st, p, i):
+                legal += 1
     pick = rng_below(st.rng, legal + 1)  # the extra choice is "stop"
     for h in range(n):
         if can_play(table, st, p, h):
             if pick == 0:
                 return h
             pick -= 1
+    if abilities:
+        for i in range(st.side[p, S_BOARD]):
+            if can_activate(table, st, p, i):
+                if pick == 0:
+                    return ACTIVATE + i
+                pick -= 1
     return -1
 
 
@@ -861,7 +948,8 @@ def choose_play(
     st: Any,
     p: EngineInt,
 ) -> int:
-    """The hand position p plays next in the play phase, or -1 to stop."""
+    """The hand position p plays next in the play phase, ACTIVATE + the field slot of the creature whose ability p
+    activates, or -1 to stop."""
     n = st.side[p, S_HAND]
     if st.side[p, S_POLICY] == RANDOM:
         return random_play(table, st, p)
@@ -889,6 +977,13 @@ def choose_play(
         if value > best_value:
             best_value = value
             best = h
+    if st.side[p, S_ABILITIES] == 1:
+        for i in range(st.side[p, S_BOARD]):
+            if can_activate(table, st, p, i):
+                value = ability_value(table, st, p, i)
+                if value > best_value:
+                    best_value = value
+                    best = ACTIVATE + i
     return best
 
 
@@ -930,8 +1025,8 @@ def play_phase(
     events: IntArray | None,
     p: EngineInt,
 ) -> None:
-    """p plays cards until the policy stops or nothing more can be paid for."""
-    for _ in range(MAX_DECK + 1):
+    """p plays cards and activates its creatures' abilities until the policy stops or nothing more can be paid for."""
+    for _ in range(PLAY_STEPS):
         if st.game[G_OVER] == 1:
             return
         if wants_coin(table, st, p):
@@ -939,7 +1034,10 @@ def play_phase(
         h = choose_play(table, st, p)
         if h < 0:
             return
-        play_card(table, st, counters, events, p, h, -1, -1)
+        if h >= ACTIVATE:
+            activate(table, st, counters, events, p, h - ACTIVATE)
+        else:
+            play_card(table, st, counters, events, p, h, -1, -1)
 
 
 # =====================================================================================================================
@@ -1036,7 +1134,7 @@ def choose_instant(
             continue
         if window == WINDOW_END:
             # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
-            value = spell_value(table, st, x, card, False, False)
+            value = spell_value(table, st, x, card, False, False, np.int64(0))
         else:
             value = combat_instant_value(table, st, x, card, own, enemy, window)
         cost = table[card, T_COST]
@@ -1395,6 +1493,7 @@ def start_turn(
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_TAPPED] = 0
         st.board[p, i, B_SICK] = 0
+        st.board[p, i, B_ACTIVATED] = 0
     if st.options[O_UNTAP_EVERY_TURN] == 1:
         for i in range(st.side[1 - p, S_BOARD]):
             st.board[1 - p, i, B_TAPPED] = 0
@@ -1529,13 +1628,18 @@ def setup_match(
         st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
         cheapest = table[deck[0], T_COST] if deck.shape[0] > 0 else 0
         cheapest_instant = NO_INSTANT
+        abilities = 0
         for k in range(deck.shape[0]):
             cost = table[deck[k], T_COST]
             cheapest = min(cheapest, cost)
             if table[deck[k], T_KIND] == K_INSTANT:
                 cheapest_instant = min(cheapest_instant, cost)
+            if table[deck[k], T_HAS_ABILITY] == 1:
+                abilities = 1
+                cheapest = min(cheapest, table[deck[k], ABILITY + T_COST])
         st.side[p, S_CHEAPEST] = cheapest
         st.side[p, S_CHEAPEST_INSTANT] = cheapest_instant
+        st.side[p, S_ABILITIES] = abilities
     st.game[G_TURN] = 0
     st.game[G_OVER] = 0
     st.game[G_WINNER] = -1
@@ -1631,7 +1735,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         table[index, T_COST] = card.cost  # type: ignore[attr-defined]
         table[index, T_POWER] = card.power or 0  # type: ignore[attr-defined]
         table[index, T_RESOLVE] = card.resolve or 0  # type: ignore[attr-defined]
-        pairs = parse_effects(card.effects).pairs  # type: ignore[attr-defined]
+        parsed = parse_effects(card.effects)  # type: ignore[attr-defined]
+        pairs = parsed.pairs
         if len(pairs) > MAX_CLAUSES:
             findings.append(
                 cardset.finding(
@@ -1654,6 +1759,31 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         table[index, T_PLAY_VALUE] = play_value_of_card(
             int(table[index, T_KIND]), int(table[index, T_COST]), int(table[index, T_TOTAL + OP_PLASMA])
         )
+        ability = parsed.ability_pairs
+        # Only creatures have abilities; `effect_findings` reports an `activate` clause on another kind.
+        if card.kind != "creature" or not ability:
+            continue
+        if len(ability) > MAX_CLAUSES:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "plasma.effect_not_simulated",
+                    f"the simulator plays the first {MAX_CLAUSES} clauses of an activated ability; the other "
+                    f"{len(ability) - MAX_CLAUSES} are left out.",
+                    entry,
+                    "effects",
+                    expected=f"at most {MAX_CLAUSES} activate clauses",
+                    actual=len(ability),
+                )
+            )
+            ability = ability[:MAX_CLAUSES]
+        table[index, T_HAS_ABILITY] = 1
+        table[index, ABILITY + T_COST] = parsed.ability_cost or 0
+        table[index, ABILITY + T_CLAUSES] = len(ability)
+        for clause, (opcode, amount) in enumerate(ability):
+            table[index, ABILITY + T_CLAUSE0 + 2 * clause] = opcode
+            table[index, ABILITY + T_CLAUSE0 + 2 * clause + 1] = amount
+            table[index, ABILITY + T_TOTAL + opcode] += amount
     return CompiledCards(
         names=tuple(entry.card.name for entry in entries),
         table=table,
@@ -1775,13 +1905,14 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_TRIGGER: lambda: f"{me}'s battlefield {name(card)} takes effect",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
         EV_ATTACK_ENDS: lambda: f"{name(card)}'s ({me}) attack ends: its opponent left the field",
+        EV_ACTIVATE: lambda: f"{me} activates {name(card)}'s ability ({amount} plasma; {other} left)",
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
 
 
 ENGINE = Engine(
-    version="1",
+    version="2",
     policies=("greedy", "random"),
     cost_axis="plasma cost",
     compile_cards=compile_cards,

@@ -180,4 +180,32 @@ OPTIONS: tuple[RuleOption, ...] = (
             "goes in effect"
         ),
     ),
+    RuleOption(
+        key="activations_per_turn",
+        default=1,
+        minimum=1,
+        maximum=99,
+        reading=(
+            "A creature's activated ability (`activate N: ...` in its effects) may be activated during its owner's "
+            "play phase, paying N plasma each time, at most this many times per turn for each creature. The document "
+            "lets you 'activate effects' in the play phase and gives no number; once per creature per turn is the "
+            "smallest reading under which an ability is repeatable (every turn), and any larger number lets a cheap "
+            "ability (or one that costs 0) be spent over and over in a single turn. Activating neither needs nor taps "
+            "an untapped creature: only attacking taps. Set a larger number for abilities limited by plasma alone."
+        ),
+        quote=(
+            "During the Play Phase you may play cards, activate effects and etc. ... once you start the Battle Phase "
+            "you can no longer play new cards or activate monster effects until the rest of the turn"
+        ),
+    ),
+    RuleOption(
+        key="activation_sickness",
+        default=False,
+        reading=(
+            "A creature may activate its ability in the play phase of the turn it was played: `summoning_sickness` "
+            "is a reading about attacking (it keeps blocking in the game), and the document ties nothing else to a "
+            "creature's first turn. On: a creature cannot activate its ability on the turn it was played."
+        ),
+        quote="During the Play Phase you may play cards, activate effects and etc.",
+    ),
 )
