@@ -148,9 +148,9 @@ def test_each_match_counts_once_and_its_first_play_turn_is_the_traces(ruleset_id
     deck_a, deck_b = compiled.deck_array(decks[0]), compiled.deck_array(decks[-1])
     seeds, first = batch_seeds(9, 40)[0]
     is_play = _play_events(ruleset_id, compiled)
-    # A side's next turn: two turns later with two players, one turn per seat later at Millennium Blades' table.
-    module = _engine_module(ruleset_id)
-    round_turns = int(compiled.options[module.O_PLAYERS]) if ruleset_id == "blades" else 2
+    # A side's next turn comes two turns later with two players; in Millennium Blades every play counts (the clash
+    # adds up every card played), so every match a card was played in counts.
+    round_turns = 0 if ruleset_id == "blades" else 2
     whole = engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 1)[2]
     added = np.zeros_like(whole)
     for seed, who in zip(seeds, first, strict=False):

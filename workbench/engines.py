@@ -73,9 +73,9 @@ The last two say whether a play came in time to matter, counted by `end_match_co
 `played_match_turns` is the sum, over the matches in which the card was played, of the match's last turn (so the
 mean number of turns left after its first play is `(played_match_turns - first_played_turn) / matches_played`), and
 `matches_played_with_a_round_left` the number of those matches that went on for at least one whole round after the
-turn of its first play (its side had another turn: two turns later with two players, one turn per seat later in
-Millennium Blades). A card first played on the turn a match is decided took part in that match, but could hardly
-change it.
+turn of its first play (its side had another turn: two turns later with two players). A card first played on the
+turn a match is decided took part in that match, but could hardly change it. In Millennium Blades every play counts
+as in time: the clash that scores a tournament adds up every card played, however late.
 """
 (
     DRAWN,
@@ -300,7 +300,7 @@ def count_play(counters: IntArray, side: EngineInt, card: EngineInt, turn: Engin
 def end_match_counters(counters: IntArray, last_turn: EngineInt, round_turns: EngineInt) -> None:
     """Count, for every card each side played in the match just ended, the match's last turn in
     `played_match_turns`, and in `matches_played_with_a_round_left` whether the match went on for `round_turns`
-    turns or more after the card's first play (2 with two players; one per seat in Millennium Blades).
+    turns or more after the card's first play (2 with two players; 0 counts every play, as Millennium Blades does).
 
     Visits only the cards played (the list `count_play` threads through the scratch columns), then empties the
     lists for the next match. A counters array without scratch columns is left alone, as in `count_play`.

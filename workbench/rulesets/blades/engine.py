@@ -1622,8 +1622,9 @@ def play_matches(
         play_tournament(
             table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
         )
-        # the last turn played is game[G_TURN] - 1 (as `turns` counts it); a seat's next turn is one per seat later
-        end_match_counters(counters, game[G_TURN] - 1, game[G_PLAYERS])
+        # Every card played takes part in the clash that scores the tournament, however late it came: a round of
+        # 0 turns counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
+        end_match_counters(counters, game[G_TURN] - 1, np.int64(0))
         winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
         turns[m] = game[G_TURN] - 1
         vp_a[m] = side[0, S_VP]
