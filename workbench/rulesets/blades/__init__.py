@@ -3,7 +3,8 @@
 Rules summary: cards are singles, deck boxes and accessories, each from a set
 (starter, core, expansion, premium, master, promo or pro) with a star rating
 (1-10, usually 1-8), elements and types (six of each), and a rarity. A card's
-price is its star rating; there is no stat budget. A set holds one copy of its
+aftermarket price is its star rating and its store price its set's buy cost
+(`prices.py`); there is no stat budget. A set holds one copy of its
 highest-star card, three of its lowest and two of every other (promo sets one
 of each, the core set exempt); expansion, premium and master sets have 12
 cards, promo sets 6, starter decks 9, pro player sets 5. A tournament deck
@@ -44,7 +45,7 @@ RULESET = Ruleset(
     card_models=CARD_MODELS,
     check_cards=check_cards,
     check_deck=check_deck,
-    # Millennium Blades prices a card by its star rating alone: there is no stat budget to chart.
+    # Cards are priced by star rating (aftermarket) and set buy cost (store): there is no stat budget to chart.
     stat_budget=None,
     options=OPTIONS,
     header_aliases={
