@@ -35,6 +35,7 @@ from workbench.rulesets.base import Ruleset
 from workbench.rulesets.blades.cards import CARD_MODELS
 from workbench.rulesets.blades.costs import check_cards
 from workbench.rulesets.blades.decks import check_deck
+from workbench.rulesets.blades.market_options import MARKET_OPTIONS
 from workbench.rulesets.blades.options import OPTIONS
 
 RULESET = Ruleset(
@@ -47,7 +48,7 @@ RULESET = Ruleset(
     check_deck=check_deck,
     # Cards are priced by star rating (aftermarket) and set buy cost (store): there is no stat budget to chart.
     stat_budget=None,
-    options=OPTIONS,
+    options=OPTIONS + MARKET_OPTIONS,
     header_aliases={
         "star rating": "stars",
         "star": "stars",
