@@ -238,7 +238,11 @@ def _parser() -> argparse.ArgumentParser:
         "more decks give the matchup matrix of every pair",
     )
     simulate.add_argument(
-        "--matches", type=int, default=10_000, metavar="N", help="matches to play, per pair of decks (default 10000)"
+        "--matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="matches to play, per pair of decks (default 10000); whole games with --option game=full (default 100)",
     )
     simulate.add_argument("--policy-b", metavar="P", help="deck B's policy (default: --policy)")
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
@@ -741,8 +745,13 @@ def _run_settings(
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from workbench.rulesets.base import parse_option_pairs
     from workbench.simulate import simulate, trace
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _print_full_game(args)
+    if args.matches is None:
+        args.matches = 10_000
     if not args.deck:
         raise WorkbenchInputError(
             "simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)"
@@ -783,6 +792,41 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     for column, mean in summary.get("per_match_means", {}).items():
         print(f"mean {column}: {mean:.3f}")
+    return EXIT_OK
+
+
+def _print_full_game(args: argparse.Namespace) -> int:
+    """`--option game=full` (Millennium Blades): whole games from the card sheet alone, final VP with its parts per
+    seat and per round (or game 0's trace)."""
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import play_full_games, summary_lines, trace_full_game
+    from workbench.simulate import provenance
+
+    cardset, _decks, overrides = _load(args, args.deck or [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    if engine is None or "game" not in resolved:
+        raise WorkbenchInputError(
+            f"--option game=full is a Millennium Blades option; this set is {cardset.ruleset.id}.",
+            expected="a blades card set",
+        )
+    policy_b = getattr(args, "policy_b", None)
+    if args.trace:
+        for line in trace_full_game(cardset, resolved, args.seed, args.policy, policy_b):
+            print(line)
+        return EXIT_OK
+    games = 100 if args.matches is None else args.matches
+    runs = play_full_games(cardset, resolved, games, args.seed, args.policy, policy_b)
+    summary = runs.summary()
+    meta = provenance(cardset, engine, resolved, args.seed, games, runs.policies)
+    meta["market_version"] = MARKET_VERSION
+    meta["engine_findings"] = [f.to_json() for f in runs.cards.findings]
+    if args.format == "json":
+        _emit_json({**meta, **summary})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
+    for line in summary_lines(summary):
+        print(line)
     return EXIT_OK
 
 

@@ -44,6 +44,8 @@ from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
 
+MARKET_VERSION = "1"
+"""Bumped whenever the whole game's play changes; stamped into every full-game result beside the engine's."""
 INCOME = 30
 """Millennium Dollars each seat receives at the start of every deckbuilding phase ("Give each player 30")."""
 STARTING_STORE_CARDS = 3
@@ -167,6 +169,21 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
                 actual=name,
             )
         )
+    players = int(options["players"])
+    first_round = players * (STARTING_STORE_CARDS + 2 * DEAL) + STORE_AREA
+    if len(store_cards) < first_round:
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.market_store_size",
+                message=f"the store holds {len(store_cards)} cards, but the first round of a {players}-player game "
+                f"deals {first_round} (3 + 6 + 6 a player and 10 in the store area): later deals come up short once "
+                "the store and its discard are empty.",
+                sheet=cardset.sheet,
+                expected=f"at least {first_round} store cards",
+                actual=len(store_cards),
+            )
+        )
     return MarketCards(
         compiled=compiled,
         cards=cards,
@@ -261,6 +278,8 @@ class MarketState:
     """Copies bought from the store, by card id (game-health: share of cards never bought)."""
     log: list[str] | None = None
     """Trace lines, when tracing."""
+    short: int = 0
+    """Cards a deal could not give because the store and its discard were empty (game health)."""
     version: int = 0
     """Bumped whenever a binder changes, so a policy may cache what it derives from the binders."""
 
@@ -302,12 +321,23 @@ def draw_store(state: MarketState) -> int:
 
 
 def deal(state: MarketState, count: int) -> None:
-    """Each seat, in seat order, takes `count` cards from the top of the store without paying."""
+    """Deal `count` cards to each seat from the top of the store without payment, one card at a time round the
+    table from the seat that opened the last tournament (so when the store and its discard run dry, the shortfall
+    falls on no seat in particular)."""
     state.version += 1
-    for p, seat in enumerate(state.seats):
-        got = [c for c in (draw_store(state) for _ in range(count)) if c >= 0]
-        seat.binder.extend(got)
-        state.say(f"  {SEATS[p]} is dealt {', '.join(state.name(c) for c in got) or 'nothing (the store is empty)'}")
+    n = state.players
+    got: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(count):
+        for k in range(n):
+            p = (state.first + k) % n
+            card = draw_store(state)
+            if card < 0:
+                state.short += 1
+            else:
+                got[p].append(card)
+                state.seats[p].binder.append(card)
+    for p in range(n):
+        state.say(f"  {SEATS[p]} is dealt {', '.join(state.name(c) for c in got[p]) or 'nothing (the store is empty)'}")
 
 
 def fill_store_area(state: MarketState) -> None:
@@ -756,6 +786,8 @@ class GameResult:
     """Copies bought from the store, by card id."""
     first_seat: int
     """The seat that opened the first tournament."""
+    short: int
+    """Cards the deals could not give (the store and its discard were empty)."""
 
 
 def friendship_vp(state: MarketState, p: int) -> int:
@@ -856,5 +888,6 @@ def play_game(
         rank=rank,
         bought=state.bought,
         first_seat=first_seat,
+        short=state.short,
     )
     return result, state.log or []

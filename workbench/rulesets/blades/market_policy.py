@@ -258,9 +258,10 @@ class GreedyMarket:
             if listing.owner != p:
                 offer(appraisal.use_worth(listing.card), int(cards.stars[listing.card]), Action(BUY_AFTERMARKET, index))
         if bool(cards.options["trades"]):
-            for q, other in enumerate(state.seats):
-                if q == p:
-                    continue
+            # Clockwise from the next seat, so no seat is everyone's first trading partner.
+            for k in range(1, state.players):
+                q = (p + k) % state.players
+                other = state.seats[q]
                 # Only cards the other seat would part with, as greedy sees it (its deck and collection stay).
                 theirs = self.appraise(state, q)
                 for card in set(other.binder) - appraisal.owned - theirs.kept:

@@ -115,6 +115,7 @@ class FullGameRuns:
             "health": {
                 "first_seat_win_share": float(first_wins),
                 "fair_win_share": 1.0 / n,
+                "cards_short_in_deals_mean": float(np.mean([r.short for r in self.results])),
                 "dollars_left_mean": float(np.mean([np.mean(r.money) for r in self.results])),
                 "store_cards_never_bought": never,
                 "store_cards_never_bought_share": len(never) / len(store_ids) if store_ids else 0.0,
@@ -182,6 +183,7 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
         f"dollars left {health['dollars_left_mean']:.1f} per seat; store cards never bought "
         f"{health['store_cards_never_bought_share']:.0%}"
         + (f" ({', '.join(health['store_cards_never_bought'])})" if health["store_cards_never_bought"] else "")
+        + f"; cards short in deals (store and discard empty) {health['cards_short_in_deals_mean']:.1f} per game"
     )
     if summary.get("games_per_second"):
         lines.append(f"speed: {summary['games_per_second']:.1f} whole games per second")
