@@ -21,7 +21,11 @@ RP and VP by the round's chart; `clash.py` gives exact clash odds.
 Options: see `options.py` (set_total_counts, warn_tied_extremes,
 starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
 collection_counts_toward_deck, collection_scoring, one_collection_per_decklist;
-simulation: players, tableau_slots, vp_round, match_result, store_kinds).
+simulation: players, tableau_slots, vp_round, match_result, store_kinds) and
+`market_options.py` (the whole game: game, market_order, market_actions,
+prerelease, friendship_card_vp, trades). The whole game (`market.py`, option
+`game=full`) plays three deckbuilding rounds of store, aftermarket, fusion,
+trades and collections, each ended by a tournament of the engine.
 
 Version history:
 - 1.0: star range, set composition and size, symbol count, effects vocabulary, deck limits, collections and their VP.
