@@ -3,6 +3,7 @@ friendship, three rounds and final scoring, each case built from the document's 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -420,3 +421,32 @@ def test_golden_full_game_trace() -> None:
 
 def write_golden() -> None:
     GOLDEN.write_text("\n".join(golden_lines()) + "\n", encoding="utf-8")
+
+
+# ---- the command line -------------------------------------------------------------------------------------------
+
+
+def test_simulate_full_game_prints_vp_parts_per_seat_and_round(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    args = ["simulate", "blades/blades_sample", "--option", "game=full", "--matches", "2", "--seed", "3"]
+    assert main([*args, "--option", "players=3"]) == 0
+    out = capsys.readouterr().out
+    assert "2 whole games" in out
+    assert "total  tourn.   coll.   money friend." in out
+    for seat in "ABC":
+        assert f"\n{seat}    greedy" in out and f"  {seat}: R1 " in out and "; R3 " in out
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["options"]["game"] == "full" and data["market_version"] == M.MARKET_VERSION
+    for seat in data["seats"]:
+        parts = seat["tournament"] + seat["collections"] + seat["money"] + seat["friendship"]
+        assert seat["total"] == pytest.approx(parts)
+        assert len(seat["tournament_by_round"]) == 3 and len(seat["collections_by_round"]) == 3
+
+
+def test_simulate_full_game_trace_is_the_golden_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["simulate", "blades/blades_sample", "--option", "game=full", "--seed", "7", "--trace"]) == 0
+    assert capsys.readouterr().out.splitlines() == golden_lines()[1:]
