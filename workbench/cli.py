@@ -799,7 +799,13 @@ def _print_full_game(args: argparse.Namespace) -> int:
     """`--option game=full` (Millennium Blades): whole games from the card sheet alone, final VP with its parts per
     seat and per round (or game 0's trace)."""
     from workbench.rulesets.blades.market import MARKET_VERSION
-    from workbench.rulesets.blades.market_runs import play_full_games, summary_lines, trace_full_game
+    from workbench.rulesets.blades.market_runs import (
+        play_full_games,
+        store_figures,
+        store_lines,
+        summary_lines,
+        trace_full_game,
+    )
     from workbench.simulate import provenance
 
     cardset, _decks, overrides = _load(args, args.deck or [])
@@ -821,11 +827,42 @@ def _print_full_game(args: argparse.Namespace) -> int:
     meta = provenance(cardset, engine, resolved, args.seed, games, runs.policies)
     meta["market_version"] = MARKET_VERSION
     meta["engine_findings"] = [f.to_json() for f in runs.cards.findings]
+    stores = store_figures(runs)
     if args.format == "json":
-        _emit_json({**meta, **summary})
+        _emit_json({**meta, **summary, "store_cards": stores})
         return EXIT_OK
     print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
-    for line in summary_lines(summary):
+    for line in [*summary_lines(summary), *store_lines(stores)]:
+        print(line)
+    return EXIT_OK
+
+
+def _sweep_full_game(args: argparse.Namespace) -> int:
+    """`sweep --option game=full --field buy_cost`: the card's set at each buy cost, whole games at each."""
+    from workbench.analysis import parse_sweep_values
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import buy_cost_sweep, sweep_lines
+    from workbench.simulate import provenance
+
+    if args.field.replace(" ", "_").casefold() != "buy_cost":
+        raise WorkbenchInputError(
+            f"with --option game=full, sweep varies a set's buy cost, not '{args.field}'.", expected="--field buy_cost"
+        )
+    cardset, _decks, overrides = _load(args, [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    assert engine is not None
+    # --matches-per-card counts whole games per value here; its tournament default would take hours.
+    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
+    values = parse_sweep_values(args.values)
+    rows = buy_cost_sweep(cardset, resolved, args.card, values, games, args.seed, args.policy)
+    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy])
+    meta["market_version"] = MARKET_VERSION
+    if args.format == "json":
+        _emit_json({**meta, "card": args.card, "field": "buy_cost", "points": rows})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games per value,", 1))
+    for line in sweep_lines(args.card, rows):
         print(line)
     return EXIT_OK
 
@@ -1026,7 +1063,10 @@ def _power_table(cards: Any) -> str:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.analysis import parse_sweep_values, sweep
+    from workbench.rulesets.base import parse_option_pairs
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _sweep_full_game(args)
     values = parse_sweep_values(args.values)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:

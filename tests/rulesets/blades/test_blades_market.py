@@ -15,7 +15,14 @@ from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
-from workbench.rulesets.blades.market_runs import play_full_games, trace_full_game
+from workbench.rulesets.blades.market_runs import (
+    buy_cost_sweep,
+    play_full_games,
+    store_figures,
+    sweep_lines,
+    trace_full_game,
+    with_set_buy_cost,
+)
 from workbench.validate import validate
 
 MakeCardSet = Callable[..., CardSet]
@@ -450,3 +457,45 @@ def test_simulate_full_game_trace_is_the_golden_game(capsys: pytest.CaptureFixtu
 
     assert main(["simulate", "blades/blades_sample", "--option", "game=full", "--seed", "7", "--trace"]) == 0
     assert capsys.readouterr().out.splitlines() == golden_lines()[1:]
+
+
+# ---- buy cost as a balance figure -------------------------------------------------------------------------------
+
+
+def test_sweeping_a_buy_cost_finds_where_the_card_stops_being_bought() -> None:
+    rows = buy_cost_sweep(SAMPLE, options(), "Cathedral Engine", [0, 100], 3, 2)
+    free, dear = rows
+    assert free["buy_cost"] == 0 and free["set_bought_per_game"] > 0
+    assert dear["bought_per_game"] == 0 and dear["set_bought_per_game"] == 0
+    assert free["value_per_dollar"] > dear["value_per_dollar"]
+    assert sweep_lines("Cathedral Engine", rows)[-1] == (
+        "Cathedral Engine was not bought from the store at a buy cost of 100 or at any later value swept."
+    )
+
+
+def test_a_swept_buy_cost_applies_to_the_whole_set() -> None:
+    # A face-down card shows only its set, so its set has one buy cost.
+    changed = with_set_buy_cost(SAMPLE, "Cathedral Engine", 9)
+    costs = {e.card.name: e.card.buy_cost for e in changed.entries if e.card.set == "Clockwork Cathedral"}
+    assert set(costs.values()) == {9} and len(costs) == 6
+    assert {e.card.buy_cost for e in changed.entries if e.card.set == "Core Set"} == {3}
+
+
+def test_store_figures_cover_every_store_card() -> None:
+    runs = play_full_games(SAMPLE, options(), 3, 5, "greedy")
+    rows = store_figures(runs)
+    assert {row["card"] for row in rows} == {CARDS.cards[c].name for c in set(CARDS.store_cards)}
+    total = sum(int(r.bought.sum()) for r in runs.results)
+    assert sum(row["bought_per_game"] for row in rows) * 3 == pytest.approx(total)
+    assert [row["buy_cost"] for row in rows] == sorted(row["buy_cost"] for row in rows)
+
+
+def test_sweep_command_full_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    args = ["sweep", "blades/blades_sample", "--option", "game=full", "--card", "Cathedral Engine"]
+    assert main([*args, "--field", "buy_cost", "--values", "4,60", "--matches-per-card", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 whole games per value" in out and "its set's buy cost swept" in out
+    assert main([*args, "--field", "stars", "--values", "4,6", "--matches-per-card", "2"]) == 2
+    assert "--field buy_cost" in capsys.readouterr().err

@@ -130,7 +130,8 @@ def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str
     """For each symbol, one card per star rating among `pool` (the first seen)."""
     groups: dict[tuple[str, str], dict[int, int]] = {}
     for c in pool:
-        for symbol in cards.symbols[c]:
+        # Sorted: a frozenset of strings iterates in an order that changes with PYTHONHASHSEED.
+        for symbol in sorted(cards.symbols[c]):
             groups.setdefault(symbol, {}).setdefault(int(cards.stars[c]), c)
     return groups
 
@@ -264,7 +265,7 @@ class GreedyMarket:
                 other = state.seats[q]
                 # Only cards the other seat would part with, as greedy sees it (its deck and collection stay).
                 theirs = self.appraise(state, q)
-                for card in set(other.binder) - appraisal.owned - theirs.kept:
+                for card in sorted(set(other.binder) - appraisal.owned - theirs.kept):
                     key = (state.round, state.segment, p, q, card)
                     if key in self.refused:
                         continue

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cards import CardSet, OptionValue, WorkbenchInputError
-from workbench.rulesets.blades.market import SEATS, GameResult, MarketCards, compile_market, play_game
+from workbench.rulesets.blades.market import SEATS, GameResult, MarketCards, compile_market, new_game, play_game
 from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
 
 MAX_GAMES = 100_000
@@ -187,4 +187,142 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
     )
     if summary.get("games_per_second"):
         lines.append(f"speed: {summary['games_per_second']:.1f} whole games per second")
+    return lines
+
+
+def opening_value_per_dollar(cards: MarketCards) -> dict[int, float]:
+    """Per store card: what it is worth to a seat holding only its opening cards (greedy's appraisal: deck value,
+    collection value or resale, in dollars) per dollar of its store price. Averaged over the starter sets."""
+    from workbench.rulesets.blades.market_policy import Appraisal
+
+    players = int(cards.options["players"])
+    ratios: dict[int, list[float]] = {c: [] for c in set(cards.store_cards)}
+    for starter in range(len(cards.starters)):
+        state = new_game(cards, np.random.default_rng(starter), [0] * players)
+        seat = state.seats[0]
+        seat.binder = list(cards.starters[starter])
+        appraisal = Appraisal(state, 0)
+        for c in ratios:
+            ratios[c].append(appraisal.worth(c) / max(int(cards.price[c]), 1))
+    return {c: float(np.mean(v)) for c, v in ratios.items()}
+
+
+def store_figures(runs: FullGameRuns) -> list[dict[str, Any]]:
+    """Per store card, on the buy-cost axis: buy cost, stars, copies in the store, copies bought from the store per
+    game, and the opening value per dollar (`opening_value_per_dollar`)."""
+    cards = runs.cards
+    games = max(len(runs.results), 1)
+    bought = np.sum([r.bought for r in runs.results], axis=0)
+    per_dollar = opening_value_per_dollar(cards)
+    rows = []
+    for c in sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name)):
+        card = cards.cards[c]
+        rows.append(
+            {
+                "card": card.name,
+                "set": card.set,
+                "buy_cost": int(cards.price[c]),
+                "stars": card.stars,
+                "copies": card.copies,
+                "bought_per_game": float(bought[c]) / games,
+                "value_per_dollar": per_dollar[c],
+            }
+        )
+    return rows
+
+
+def with_set_buy_cost(cardset: CardSet, card_name: str, value: int) -> CardSet:
+    """A copy of the set in which every card of `card_name`'s set costs `value` (a set has one buy cost)."""
+    from dataclasses import replace
+
+    from workbench.cards import CardEntry
+
+    target = next((e for e in cardset.entries if e.card.name.casefold() == card_name.casefold()), None)
+    if target is None:
+        raise WorkbenchInputError(f"the set has no card '{card_name}'.", expected="a card name from the set")
+    set_key = " ".join(target.card.set.casefold().split())  # type: ignore[attr-defined]
+    entries = []
+    for entry in cardset.entries:
+        card = entry.card
+        if " ".join(card.set.casefold().split()) == set_key:  # type: ignore[attr-defined]
+            card = cardset.ruleset.card_adapter.validate_python({**card.model_dump(), "buy_cost": value})
+            entry = CardEntry(card, entry.row)
+        entries.append(entry)
+    return replace(cardset, entries=entries)
+
+
+def buy_cost_sweep(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue],
+    card_name: str,
+    values: Sequence[int],
+    games: int,
+    seed: int,
+    policy: str = "greedy",
+    policy_b: str | None = None,
+) -> list[dict[str, Any]]:
+    """The card's set at each buy cost, the same seeds each time: how often the card and its set are bought, the
+    opening value per dollar, and the seats' mean final VP and dollars left. Where `bought_per_game` reaches 0 the
+    card has stopped being bought."""
+    rows = []
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise WorkbenchInputError(f"buy cost {value!r} is not a whole number >= 0.", expected="0, 1, 2, ...")
+        changed = with_set_buy_cost(cardset, card_name, value)
+        runs = play_full_games(changed, options, games, seed, policy, policy_b)
+        cards = runs.cards
+        card = next(i for i, c in enumerate(cards.cards) if c.name.casefold() == card_name.casefold())
+        members = [i for i in set(cards.store_cards) if cards.set_of[i] == cards.set_of[card]]
+        bought = np.sum([r.bought for r in runs.results], axis=0)
+        per_dollar = opening_value_per_dollar(cards)
+        rows.append(
+            {
+                "buy_cost": value,
+                "bought_per_game": float(bought[card]) / games,
+                "set_bought_per_game": float(sum(bought[i] for i in members)) / games,
+                "games_with_a_copy_bought": float(np.mean([r.bought[card] > 0 for r in runs.results])),
+                "value_per_dollar": per_dollar.get(card, 0.0),
+                "mean_total_vp": float(np.mean([np.mean(r.total) for r in runs.results])),
+                "dollars_left": float(np.mean([np.mean(r.money) for r in runs.results])),
+            }
+        )
+    return rows
+
+
+def store_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`store_figures` as text, one line per set (copies-weighted), on the buy-cost axis."""
+    sets: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        sets.setdefault(str(row["set"]), []).append(row)
+    lines = [f"{'store set':<24}{'buy cost':>9}{'avg stars':>10}{'bought/game':>12}{'value/$':>9}"]
+    for name, members in sorted(sets.items(), key=lambda item: (item[1][0]["buy_cost"], item[0])):
+        copies = sum(int(m["copies"]) for m in members)
+        stars = sum(int(m["stars"]) * int(m["copies"]) for m in members) / copies
+        per_dollar = sum(float(m["value_per_dollar"]) * int(m["copies"]) for m in members) / copies
+        bought = sum(float(m["bought_per_game"]) for m in members)
+        lines.append(f"{name[:23]:<24}{members[0]['buy_cost']:>9}{stars:>10.2f}{bought:>12.2f}{per_dollar:>9.2f}")
+    return lines
+
+
+def sweep_lines(card: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`buy_cost_sweep` as text."""
+    lines = [
+        f"{card}: its set's buy cost swept (the same seeds at every value)",
+        f"{'buy_cost':>8}{'card bought/game':>18}{'set bought/game':>17}{'games bought':>14}{'value/$':>9}"
+        f"{'mean VP':>9}{'$ left':>8}",
+    ]
+    for row in rows:
+        lines.append(
+            f"{row['buy_cost']:>8}{row['bought_per_game']:>18.2f}{row['set_bought_per_game']:>17.2f}"
+            f"{row['games_with_a_copy_bought']:>14.0%}{row['value_per_dollar']:>9.2f}{row['mean_total_vp']:>9.1f}"
+            f"{row['dollars_left']:>8.1f}"
+        )
+    # The lowest swept cost from which on (in the order swept) the card was never bought.
+    stop = None
+    for row in reversed(rows):
+        if row["bought_per_game"] != 0:
+            break
+        stop = row["buy_cost"]
+    if stop is not None:
+        lines.append(f"{card} was not bought from the store at a buy cost of {stop} or at any later value swept.")
     return lines
