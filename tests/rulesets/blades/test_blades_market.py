@@ -15,6 +15,7 @@ from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
+from workbench.rulesets.blades.cards import card_of
 from workbench.rulesets.blades.market_runs import (
     buy_cost_sweep,
     play_full_games,
@@ -476,9 +477,10 @@ def test_sweeping_a_buy_cost_finds_where_the_card_stops_being_bought() -> None:
 def test_a_swept_buy_cost_applies_to_the_whole_set() -> None:
     # A face-down card shows only its set, so its set has one buy cost.
     changed = with_set_buy_cost(SAMPLE, "Cathedral Engine", 9)
-    costs = {e.card.name: e.card.buy_cost for e in changed.entries if e.card.set == "Clockwork Cathedral"}
+    cards = [card_of(e) for e in changed.entries]
+    costs = {c.name: c.buy_cost for c in cards if c.set == "Clockwork Cathedral"}
     assert set(costs.values()) == {9} and len(costs) == 6
-    assert {e.card.buy_cost for e in changed.entries if e.card.set == "Core Set"} == {3}
+    assert {c.buy_cost for c in cards if c.set == "Core Set"} == {3}
 
 
 def test_store_figures_cover_every_store_card() -> None:

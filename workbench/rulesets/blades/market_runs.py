@@ -255,7 +255,7 @@ def buy_cost_sweep(
     cardset: CardSet,
     options: Mapping[str, OptionValue],
     card_name: str,
-    values: Sequence[int],
+    values: Sequence[int | float],
     games: int,
     seed: int,
     policy: str = "greedy",
@@ -268,7 +268,7 @@ def buy_cost_sweep(
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise WorkbenchInputError(f"buy cost {value!r} is not a whole number >= 0.", expected="0, 1, 2, ...")
-        changed = with_set_buy_cost(cardset, card_name, value)
+        changed = with_set_buy_cost(cardset, card_name, int(value))
         runs = play_full_games(changed, options, games, seed, policy, policy_b)
         cards = runs.cards
         card = next(i for i, c in enumerate(cards.cards) if c.name.casefold() == card_name.casefold())
