@@ -837,6 +837,35 @@ def _print_full_game(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _power_full_game(args: argparse.Namespace) -> int:
+    """`power-curve --option game=full`: each store card's change in seat A's final VP, on the buy-cost axis."""
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import power_lines, store_power
+    from workbench.simulate import provenance
+
+    cardset, _decks, overrides = _load(args, [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    assert engine is not None
+    # --matches-per-card counts whole games per card here; its tournament default would take hours.
+    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
+    policy_b = "random" if args.policy == "greedy" else args.policy
+    rows = store_power(cardset, resolved, games, args.seed, args.policy, policy_b)
+    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy, policy_b])
+    meta["market_version"] = MARKET_VERSION
+    if args.format == "json":
+        _emit_json({**meta, "cost_axis": "buy cost", "cards": rows})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games per card,", 1))
+    print(
+        f"power = seat A's ({args.policy}) mean final VP with the card's copies in the store minus with them replaced "
+        f"by its set's other cards, against {policy_b} seats, the same seeds both ways; cost axis: buy cost"
+    )
+    for line in power_lines(rows):
+        print(line)
+    return EXIT_OK
+
+
 def _sweep_full_game(args: argparse.Namespace) -> int:
     """`sweep --option game=full --field buy_cost`: the card's set at each buy cost, whole games at each."""
     from workbench.analysis import parse_sweep_values
@@ -924,8 +953,11 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
     from workbench.auto_decks import parse_gauntlet
+    from workbench.rulesets.base import parse_option_pairs
     from workbench.verdicts import parse_policies, power_curve_runs
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _power_full_game(args)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
         raise _no_set_decks(cardset)

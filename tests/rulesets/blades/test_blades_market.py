@@ -4,6 +4,7 @@ friendship, three rounds and final scoring, each case built from the document's 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +20,9 @@ from workbench.rulesets.blades.cards import card_of
 from workbench.rulesets.blades.market_runs import (
     buy_cost_sweep,
     play_full_games,
+    replaced_by_set_mates,
     store_figures,
+    store_power,
     sweep_lines,
     trace_full_game,
     with_set_buy_cost,
@@ -501,3 +504,24 @@ def test_sweep_command_full_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2 whole games per value" in out and "its set's buy cost swept" in out
     assert main([*args, "--field", "stars", "--values", "4,6", "--matches-per-card", "2"]) == 2
     assert "--field buy_cost" in capsys.readouterr().err
+
+
+def test_a_cards_copies_are_replaced_by_its_set_mates() -> None:
+    # Umbral Conclave: Umbral Archon 1 copy, Conclave Deck Box 2, ... ; the store keeps its size.
+    archon = card_id("Umbral Archon")
+    replaced = replaced_by_set_mates(CARDS, archon)
+    assert len(replaced) == len(CARDS.store_cards) and archon not in replaced
+    added = Counter(replaced) - Counter(CARDS.store_cards)
+    assert sum(added.values()) == 1
+    assert all(CARDS.set_of[c] == CARDS.set_of[archon] for c in added)
+    paladin = card_id("Pocket Paladin")  # 4 copies in the core set, shared out over its 12 other cards
+    added = Counter(replaced_by_set_mates(CARDS, paladin)) - Counter(CARDS.store_cards)
+    assert sum(added.values()) == 4 and all(CARDS.set_of[c] == CARDS.set_of[paladin] for c in added)
+
+
+def test_store_power_rows_on_the_buy_cost_axis() -> None:
+    rows = store_power(SAMPLE, options(), 2, 3)
+    assert {row["card"] for row in rows} == {CARDS.cards[c].name for c in set(CARDS.store_cards)}
+    assert [row["buy_cost"] for row in rows] == sorted(row["buy_cost"] for row in rows)
+    assert all(row["low"] <= row["power"] <= row["high"] for row in rows)
+    assert len({row["power"] for row in rows}) > 1
