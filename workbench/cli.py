@@ -238,7 +238,11 @@ def _parser() -> argparse.ArgumentParser:
         "more decks give the matchup matrix of every pair",
     )
     simulate.add_argument(
-        "--matches", type=int, default=10_000, metavar="N", help="matches to play, per pair of decks (default 10000)"
+        "--matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="matches to play, per pair of decks (default 10000); whole games with --option game=full (default 100)",
     )
     simulate.add_argument("--policy-b", metavar="P", help="deck B's policy (default: --policy)")
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
@@ -741,8 +745,13 @@ def _run_settings(
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from workbench.rulesets.base import parse_option_pairs
     from workbench.simulate import simulate, trace
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _print_full_game(args)
+    if args.matches is None:
+        args.matches = 10_000
     if not args.deck:
         raise WorkbenchInputError(
             "simulate needs a deck.", expected="--deck A [--deck B] (B defaults to A: a mirror match)"
@@ -783,6 +792,107 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     for column, mean in summary.get("per_match_means", {}).items():
         print(f"mean {column}: {mean:.3f}")
+    return EXIT_OK
+
+
+def _print_full_game(args: argparse.Namespace) -> int:
+    """`--option game=full` (Millennium Blades): whole games from the card sheet alone, final VP with its parts per
+    seat and per round (or game 0's trace)."""
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import (
+        play_full_games,
+        store_figures,
+        store_lines,
+        summary_lines,
+        trace_full_game,
+    )
+    from workbench.simulate import provenance
+
+    cardset, _decks, overrides = _load(args, args.deck or [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    if engine is None or "game" not in resolved:
+        raise WorkbenchInputError(
+            f"--option game=full is a Millennium Blades option; this set is {cardset.ruleset.id}.",
+            expected="a blades card set",
+        )
+    policy_b = getattr(args, "policy_b", None)
+    if args.trace:
+        for line in trace_full_game(cardset, resolved, args.seed, args.policy, policy_b):
+            print(line)
+        return EXIT_OK
+    games = 100 if args.matches is None else args.matches
+    runs = play_full_games(cardset, resolved, games, args.seed, args.policy, policy_b)
+    summary = runs.summary()
+    meta = provenance(cardset, engine, resolved, args.seed, games, runs.policies)
+    meta["market_version"] = MARKET_VERSION
+    meta["engine_findings"] = [f.to_json() for f in runs.cards.findings]
+    stores = store_figures(runs)
+    if args.format == "json":
+        _emit_json({**meta, **summary, "store_cards": stores})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
+    for line in [*summary_lines(summary), *store_lines(stores)]:
+        print(line)
+    return EXIT_OK
+
+
+def _power_full_game(args: argparse.Namespace) -> int:
+    """`power-curve --option game=full`: each store card's change in seat A's final VP, on the buy-cost axis."""
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import power_lines, store_power
+    from workbench.simulate import provenance
+
+    cardset, _decks, overrides = _load(args, [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    assert engine is not None
+    # --matches-per-card counts whole games per card here; its tournament default would take hours.
+    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
+    policy_b = "random" if args.policy == "greedy" else args.policy
+    rows = store_power(cardset, resolved, games, args.seed, args.policy, policy_b)
+    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy, policy_b])
+    meta["market_version"] = MARKET_VERSION
+    if args.format == "json":
+        _emit_json({**meta, "cost_axis": "buy cost", "cards": rows})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games per card,", 1))
+    print(
+        f"power = seat A's ({args.policy}) mean final VP with the card's copies in the store minus with them replaced "
+        f"by its set's other cards, against {policy_b} seats, the same seeds both ways; cost axis: buy cost"
+    )
+    for line in power_lines(rows):
+        print(line)
+    return EXIT_OK
+
+
+def _sweep_full_game(args: argparse.Namespace) -> int:
+    """`sweep --option game=full --field buy_cost`: the card's set at each buy cost, whole games at each."""
+    from workbench.analysis import parse_sweep_values
+    from workbench.rulesets.blades.market import MARKET_VERSION
+    from workbench.rulesets.blades.market_runs import buy_cost_sweep, sweep_lines
+    from workbench.simulate import provenance
+
+    if args.field.replace(" ", "_").casefold() != "buy_cost":
+        raise WorkbenchInputError(
+            f"with --option game=full, sweep varies a set's buy cost, not '{args.field}'.", expected="--field buy_cost"
+        )
+    cardset, _decks, overrides = _load(args, [])
+    resolved = cardset.ruleset.resolve_options(overrides)
+    engine = cardset.ruleset.engine
+    assert engine is not None
+    # --matches-per-card counts whole games per value here; its tournament default would take hours.
+    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
+    values = parse_sweep_values(args.values)
+    rows = buy_cost_sweep(cardset, resolved, args.card, values, games, args.seed, args.policy)
+    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy])
+    meta["market_version"] = MARKET_VERSION
+    if args.format == "json":
+        _emit_json({**meta, "card": args.card, "field": "buy_cost", "points": rows})
+        return EXIT_OK
+    print(_provenance_line(meta).replace(" matches,", " whole games per value,", 1))
+    for line in sweep_lines(args.card, rows):
+        print(line)
     return EXIT_OK
 
 
@@ -843,8 +953,11 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
     from workbench.auto_decks import parse_gauntlet
+    from workbench.rulesets.base import parse_option_pairs
     from workbench.verdicts import parse_policies, power_curve_runs
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _power_full_game(args)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
         raise _no_set_decks(cardset)
@@ -983,7 +1096,10 @@ def _power_table(cards: Any) -> str:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.analysis import parse_sweep_values, sweep
+    from workbench.rulesets.base import parse_option_pairs
 
+    if parse_option_pairs(args.option).get("game") == "full":
+        return _sweep_full_game(args)
     values = parse_sweep_values(args.values)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:

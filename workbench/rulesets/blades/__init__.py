@@ -3,7 +3,8 @@
 Rules summary: cards are singles, deck boxes and accessories, each from a set
 (starter, core, expansion, premium, master, promo or pro) with a star rating
 (1-10, usually 1-8), elements and types (six of each), and a rarity. A card's
-price is its star rating; there is no stat budget. A set holds one copy of its
+aftermarket price is its star rating and its store price its set's buy cost
+(`prices.py`); there is no stat budget. A set holds one copy of its
 highest-star card, three of its lowest and two of every other (promo sets one
 of each, the core set exempt); expansion, premium and master sets have 12
 cards, promo sets 6, starter decks 9, pro player sets 5. A tournament deck
@@ -20,7 +21,11 @@ RP and VP by the round's chart; `clash.py` gives exact clash odds.
 Options: see `options.py` (set_total_counts, warn_tied_extremes,
 starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
 collection_counts_toward_deck, collection_scoring, one_collection_per_decklist;
-simulation: players, tableau_slots, vp_round, match_result, store_kinds).
+simulation: players, tableau_slots, vp_round, match_result, store_kinds) and
+`market_options.py` (the whole game: game, market_order, market_actions,
+prerelease, friendship_card_vp, trades). The whole game (`market.py`, option
+`game=full`) plays three deckbuilding rounds of store, aftermarket, fusion,
+trades and collections, each ended by a tournament of the engine.
 
 Version history:
 - 1.0: star range, set composition and size, symbol count, effects vocabulary, deck limits, collections and their VP.
@@ -34,6 +39,7 @@ from workbench.rulesets.base import Ruleset
 from workbench.rulesets.blades.cards import CARD_MODELS
 from workbench.rulesets.blades.costs import check_cards
 from workbench.rulesets.blades.decks import check_deck
+from workbench.rulesets.blades.market_options import MARKET_OPTIONS
 from workbench.rulesets.blades.options import OPTIONS
 
 RULESET = Ruleset(
@@ -44,9 +50,9 @@ RULESET = Ruleset(
     card_models=CARD_MODELS,
     check_cards=check_cards,
     check_deck=check_deck,
-    # Millennium Blades prices a card by its star rating alone: there is no stat budget to chart.
+    # Cards are priced by star rating (aftermarket) and set buy cost (store): there is no stat budget to chart.
     stat_budget=None,
-    options=OPTIONS,
+    options=OPTIONS + MARKET_OPTIONS,
     header_aliases={
         "star rating": "stars",
         "star": "stars",

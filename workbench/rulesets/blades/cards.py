@@ -69,6 +69,10 @@ class BladesCard(CardBase):
     """The card's rarity as printed (free text; no rule reads it)."""
     copies: int = Field(ge=1)
     """How many copies of this card its set holds (highest star 1, lowest 3, others 2; promo 1 each)."""
+    buy_cost: int | None = Field(default=None, ge=0)
+    """Millennium Dollars to buy this card face-down from the store ("the buy cost (the number in its top right)");
+    one figure per set. Empty for cards that never sit in the store (starters, promos, pro cards): bought there
+    after all, they cost their star rating (see option `game`)."""
     effects: CellText = ""
     """Effects for the simulator, one `Timing: effect` clause per `;` (see docs/rulesets/blades.md)."""
 

@@ -1,9 +1,10 @@
 """Star ratings and set composition: the checks Millennium Blades has in place of a cost formula.
 
-The game prices a card by its star rating alone (buying from the aftermarket
-and selling to it both cost the star rating in Millennium Dollars), so there is
-no stat budget to check; what the document does fix is the star range and how
-many copies of each card a set holds:
+The aftermarket prices a card by its star rating (buying from it and selling
+to it both cost the star rating in Millennium Dollars) and the store by its
+set's buy cost (`prices.py`), so there is no stat budget to check; what the
+document does fix is the star range and how many copies of each card a set
+holds:
 
 - Star Ratings range from 1-10, but usually just 1-8.
 - The highest star card in a set has one copy, the lowest three, every other
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from workbench.cards import CardEntry, CardSet, Finding, Options, Severity, closest_names, normalize_name
 from workbench.rulesets.blades.cards import card_of
 from workbench.rulesets.blades.effects import parse_effects
+from workbench.rulesets.blades.prices import check_buy_costs
 
 LOWEST_STARS = 1
 """The lowest star rating a card can have."""
@@ -102,6 +104,7 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
         findings.extend(_check_stars(cardset, entry))
     for group in sets_of(cardset):
         findings.extend(_check_set(cardset, group, options))
+        findings.extend(check_buy_costs(cardset, group))
     findings.extend(_check_symbol_count(cardset, int(options["max_symbols"])))
     findings.extend(_check_effects(cardset))
     return findings

@@ -1,0 +1,527 @@
+"""The whole game of Millennium Blades (`market.py`): buy costs, the store, selling and the aftermarket, fusion,
+friendship, three rounds and final scoring, each case built from the document's words (quoted)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from workbench.cards import CardSet, Finding, OptionValue
+from workbench.loading import load_cardset
+from workbench.paths import REPO_ROOT, bundled_sets
+from workbench.rulesets.blades import RULESET as BLADES
+from workbench.rulesets.blades import market as M
+from workbench.rulesets.blades.cards import card_of
+from workbench.rulesets.blades.market_runs import (
+    buy_cost_sweep,
+    play_full_games,
+    replaced_by_set_mates,
+    store_figures,
+    store_power,
+    sweep_lines,
+    trace_full_game,
+    with_set_buy_cost,
+)
+from workbench.validate import validate
+
+MakeCardSet = Callable[..., CardSet]
+
+
+def card(name: str, stars: int, copies: int, set_name: str, set_kind: str, **extra: Any) -> dict[str, Any]:
+    """One sheet row; every card shares Fire/Soldier so no symbol check fires."""
+    row: dict[str, Any] = {
+        "name": name,
+        "kind": "single",
+        "set": set_name,
+        "set_kind": set_kind,
+        "stars": stars,
+        "elements": "Fire",
+        "types": "Soldier",
+        "rarity": "Rare",
+        "copies": copies,
+        "effects": "",
+    }
+    row.update(extra)
+    return row
+
+
+def findings_of(cardset: CardSet, rule: str) -> list[Finding]:
+    return [f for f in validate(cardset).findings if f.rule == rule]
+
+
+# --- buy cost: "Pay Millennium Dollars equal to the buy cost (the number in its top right) of any face-down card"
+
+
+def test_a_set_has_one_buy_cost(make_cardset: MakeCardSet) -> None:
+    # A face-down card shows only its set: "Fulton decides to buy a 5-cost Clockwork Empire card."
+    rows = [
+        card("High", 6, 1, "Clockwork", "premium", buy_cost=5),
+        card("Mid", 4, 2, "Clockwork", "premium", buy_cost=5),
+        card("Low", 2, 3, "Clockwork", "premium", buy_cost=4),
+    ]
+    found = findings_of(make_cardset(BLADES, rows), "blades.buy_cost_set")
+    assert [(f.card, f.expected, f.actual, f.column) for f in found] == [("Low", 5, 4, "buy_cost")]
+
+
+def test_a_set_priced_in_part_is_flagged_but_an_unpriced_sheet_is_not(make_cardset: MakeCardSet) -> None:
+    rows = [
+        card("High", 6, 1, "Alley", "expansion"),
+        card("Low", 2, 3, "Alley", "expansion", buy_cost=3),
+        card("Relic", 6, 1, "Relics", "promo"),
+        card("Other", 6, 1, "Tide", "expansion"),
+    ]
+    found = findings_of(make_cardset(BLADES, rows), "blades.buy_cost_set")
+    assert [(f.card, f.expected, f.actual) for f in found] == [("High", 3, None)]
+
+
+@pytest.mark.parametrize(("buy_cost", "warned"), [(2, True), (3, False), (4, False)])
+def test_buy_cost_below_aftermarket_resale(make_cardset: MakeCardSet, buy_cost: int, warned: bool) -> None:
+    # Selling pays the star rating: "take Millennium Dollars equal to that card's Star Rating from the bank."
+    # Copies 1 x 5 stars + 2 x 3 + 3 x 1 = 14 stars over 6 cards: 2.33 dollars on average.
+    rows = [
+        card("High", 5, 1, "Alley", "expansion", buy_cost=buy_cost),
+        card("Mid", 3, 2, "Alley", "expansion", buy_cost=buy_cost),
+        card("Low", 1, 3, "Alley", "expansion", buy_cost=buy_cost),
+    ]
+    found = findings_of(make_cardset(BLADES, rows), "blades.buy_cost_below_resale")
+    assert bool(found) is warned
+    if warned:
+        assert found[0].expected == "at least 2.33" and found[0].actual == buy_cost
+
+
+# ---- the whole game: state built by hand, one rule at a time ------------------------------------------------------
+
+SAMPLE = load_cardset(bundled_sets("blades")[0], BLADES)
+
+
+def options(**overrides: OptionValue) -> dict[str, OptionValue]:
+    return BLADES.resolve_options({"game": "full", **{k: str(v) for k, v in overrides.items()}})
+
+
+CARDS = M.compile_market(SAMPLE, options())
+
+
+def card_id(name: str) -> int:
+    return CARDS.compiled.names.index(name)
+
+
+class PassPolicy:
+    """Never acts: plays its first legal deck and turns in no collection."""
+
+    def act(self, state: M.MarketState, p: int) -> M.Action:
+        return M.Action(M.PASS)
+
+    def accepts_trade(self, state: M.MarketState, p: int, card: int) -> bool:
+        return False
+
+    def deck(self, state: M.MarketState, p: int) -> list[int]:
+        return M.legal_part(state.cards, state.seats[p].binder)
+
+    def collection(self, state: M.MarketState, p: int, deck: Sequence[int]) -> list[int]:
+        return []
+
+
+def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.MarketState:
+    return M.new_game(cards, np.random.default_rng(seed), [0] * players)
+
+
+def test_setup_gives_starter_three_store_cards_markers_and_friendship() -> None:
+    # "Give each player a starter deck ..., 3 cards from the top of the store deck, ... 3 Sell Markers of a color
+    # (4 if there are only three players), and 6 Friendship cards of their character."
+    for players, markers in [(2, 3), (3, 4), (4, 3), (5, 3)]:
+        state = fresh(players)
+        starter = CARDS.starters[0]
+        for seat in state.seats:
+            assert seat.binder[: len(starter)] == list(starter)
+            assert len(seat.binder) == len(starter) + 3
+            assert seat.markers == markers
+            assert seat.friendship_left == 6
+        assert len(state.store_deck) == len(CARDS.store_cards) - 3 * players
+
+
+def test_store_buy_pays_the_buy_cost_and_refills_ten() -> None:
+    # "Pay Millennium Dollars equal to the buy cost ... then take that card from the store area and place it in the
+    # binder area ... Replenish the store area by dealing a card from the top of the Store"
+    state = fresh()
+    M.fill_store_area(state)
+    assert len(state.store_area) == 10
+    seat = state.seats[0]
+    seat.money = 30
+    card = state.store_area[4]
+    M.apply(state, 0, M.Action(M.BUY_STORE, index=4))
+    assert seat.money == 30 - int(CARDS.price[card]) == 30 - (CARDS.cards[card].buy_cost or -1)
+    assert seat.binder[-1] == card
+    assert len(state.store_area) == 10
+    assert state.bought[card] == 1
+
+
+def test_store_buy_needs_the_money() -> None:
+    state = fresh()
+    M.fill_store_area(state)
+    card = state.store_area[0]
+    state.seats[0].money = int(CARDS.price[card]) - 1
+    assert not M.legal(state, 0, M.Action(M.BUY_STORE, index=0))
+    state.seats[0].money += 1
+    assert M.legal(state, 0, M.Action(M.BUY_STORE, index=0))
+
+
+def test_empty_store_reshuffles_the_discard() -> None:
+    # "If the Store runs out of cards, shuffle the store discard together to form a new deck."
+    state = fresh()
+    state.store_discard = state.store_deck
+    state.store_deck = []
+    before = len(state.store_discard)
+    card = M.draw_store(state)
+    assert card >= 0 and len(state.store_deck) == before - 1 and state.store_discard == []
+    state.store_deck = []
+    assert M.draw_store(state) == -1
+
+
+def test_selling_pays_the_star_rating_and_takes_a_marker() -> None:
+    # "Place any card from your binder and one of your Sell Markers into a slot in the Aftermarket. Then take
+    # Millennium Dollars equal to that card's Star Rating from the bank."
+    state = fresh()
+    seat = state.seats[1]
+    card = seat.binder[0]
+    M.apply(state, 1, M.Action(M.SELL, cards=(card,)))
+    assert seat.money == CARDS.cards[card].stars
+    assert seat.markers == 2
+    assert state.aftermarket[-1].card == card and state.aftermarket[-1].owner == 1
+
+
+def test_no_selling_without_markers_or_in_the_last_six_minutes() -> None:
+    # "If you have no Sell Markers ... you cannot sell more cards." / "The Aftermarket stops accepting cards for
+    # sale in the final 6-minutes before the tournament."
+    state = fresh()
+    sell = M.Action(M.SELL, cards=(state.seats[0].binder[0],))
+    assert M.legal(state, 0, sell)
+    state.segment = M.LAST_CALL
+    assert not M.legal(state, 0, sell)
+    state.segment = 0
+    state.seats[0].markers = 0
+    assert not M.legal(state, 0, sell)
+
+
+def test_aftermarket_buy_pays_stars_and_returns_the_marker() -> None:
+    # "Choose a card from the Aftermarket with another player's Sell Marker on it and pay Millennium Dollars equal
+    # to that card's Star Rating into the bank. Return the Sell Marker on the card to its owner."
+    state = fresh()
+    card = state.seats[0].binder[0]
+    M.apply(state, 0, M.Action(M.SELL, cards=(card,)))
+    own = M.Action(M.BUY_AFTERMARKET, index=0)
+    state.seats[0].money = 50
+    assert not M.legal(state, 0, own), "you cannot buy it back"
+    buyer = state.seats[2]
+    buyer.money = 10
+    M.apply(state, 2, own)
+    assert buyer.money == 10 - CARDS.cards[card].stars
+    assert buyer.binder[-1] == card
+    assert state.seats[0].markers == 3
+    assert state.aftermarket == []
+
+
+def test_clash_cards_in_the_aftermarket_can_be_bought() -> None:
+    # "They put both of the cards revealed in the clash into the Aftermarket Area, to be available for sale during
+    # the next round."
+    state = fresh()
+    card = card_id("Umbral Archon")
+    state.aftermarket = [M.Listing(card, -1)]
+    state.seats[0].money = 8
+    M.apply(state, 0, M.Action(M.BUY_AFTERMARKET, index=0))
+    assert state.seats[0].money == 0 and state.seats[0].binder[-1] == card
+
+
+@pytest.mark.parametrize(("tier", "count"), [(0, 5), (1, 7), (2, 9)])
+def test_fusion_spends_5_7_9_cards_once_per_tier_a_round(tier: int, count: int) -> None:
+    # "Select the appropriate number of cards from your binder (5-Bronze, 7-Silver, or 9-Gold) and place them in
+    # the box. Then take a card from the appropriate pile ... Place one of your Sell Markers on the pile. You cannot
+    # perform more than one Card Fusion of each type per round"
+    state = fresh()
+    seat = state.seats[0]
+    seat.binder += [card_id("Market Busker")] * 4
+    spent = tuple(seat.binder[:count])
+    assert not M.legal(state, 0, M.Action(M.FUSE, index=tier, cards=spent[:-1]))
+    size = len(seat.binder)
+    pile = list(state.fusion_piles[tier])
+    M.apply(state, 0, M.Action(M.FUSE, index=tier, cards=spent))
+    assert len(seat.binder) == size - count + 1
+    assert seat.binder[-1] in pile and len(state.fusion_piles[tier]) == len(pile) - 1
+    assert seat.markers == 2
+    again = tuple(seat.binder[:count])
+    assert not M.legal(state, 0, M.Action(M.FUSE, index=tier, cards=again))
+
+
+def test_no_fusion_without_a_marker() -> None:
+    # "you cannot perform Card Fusions if you have no Sell Markers left."
+    state = fresh()
+    state.seats[0].markers = 0
+    assert not M.legal(state, 0, M.Action(M.FUSE, index=0, cards=tuple(state.seats[0].binder[:5])))
+
+
+def test_promo_piles_split_by_stars_when_the_rarity_names_no_tier() -> None:
+    names = [[CARDS.compiled.names[c] for c in pile] for pile in CARDS.promo_piles]
+    assert names == [
+        ["Tidal Oracle", "Relic of the First Flame"],
+        ["Prism Warden", "Obsidian Vault"],
+        ["Gale Sovereign", "Crown of Ash"],
+    ]
+
+
+def test_trade_is_equal_value_and_may_carry_friendship() -> None:
+    # "the total of all Star Ratings and Millennium Dollars must be equal on both sides of the trade ... ask the
+    # other side for Friendship"
+    state = fresh()
+    card = state.seats[1].binder[0]
+    stars = CARDS.cards[card].stars
+    state.seats[0].money = stars
+    M.apply(state, 0, M.Action(M.TRADE, cards=(card,), other=1, friendship=True))
+    assert state.seats[0].money == 0 and state.seats[1].money == stars
+    assert state.seats[0].binder[-1] == card
+    assert state.seats[1].friendship_from[0] == 1 and state.seats[0].friendship_left == 5
+    poor = state.seats[1].binder[0]
+    assert not M.legal(state, 0, M.Action(M.TRADE, cards=(poor,), other=1))
+
+
+def test_trades_off() -> None:
+    state = fresh(cards=M.compile_market(SAMPLE, options(trades=False)))
+    state.seats[0].money = 50
+    assert not M.legal(state, 0, M.Action(M.TRADE, cards=(state.seats[1].binder[0],), other=1))
+
+
+@pytest.mark.parametrize(
+    ("per_card", "received", "vp"), [(1, [0, 6, 0, 2], 8), (2, [0, 4, 3, 0], 12), (3, [0, 1, 2, 6], 15)]
+)
+def test_friendship_scores_at_most_6_from_one_player(per_card: int, received: list[int], vp: int) -> None:
+    # "You may not score more than 6 VP from a single player's Friendship Cards."
+    state = fresh(cards=M.compile_market(SAMPLE, options(friendship_card_vp=per_card)))
+    state.seats[0].friendship_from = received
+    assert M.friendship_vp(state, 0) == vp
+
+
+@pytest.mark.parametrize(
+    ("keys", "ranks"),
+    [
+        # "In case of a tie, the winner is whoever had the most VP from tournaments."
+        ([(100, 60, 20, 15, 5), (100, 70, 10, 15, 5)], [2, 1]),
+        # "... then whoever had the most VP from Collections, followed by Money and then Friendship"
+        ([(100, 60, 20, 15, 5), (100, 60, 21, 14, 5)], [2, 1]),
+        ([(100, 60, 20, 15, 5), (100, 60, 20, 16, 4)], [2, 1]),
+        ([(100, 60, 20, 15, 5), (100, 60, 20, 15, 6), (99, 90, 0, 9, 0)], [2, 1, 3]),
+        # Still tied: both share the place.
+        ([(100, 60, 20, 15, 5), (100, 60, 20, 15, 5), (90, 60, 20, 5, 5)], [1, 1, 3]),
+    ],
+)
+def test_final_ranking_tie_break(keys: list[tuple[int, ...]], ranks: list[int]) -> None:
+    assert M.final_ranks(keys) == ranks
+
+
+@pytest.mark.parametrize(
+    ("names", "problem"),
+    [
+        (["Market Busker", "Pocket Paladin"], "no symbol is shared by every card"),
+        (["Pocket Paladin", "Harbor Warden", "Stone Sentinel"], ""),
+        (["Pocket Paladin", "Pocket Paladin"], "two cards share a star rating"),
+        (["Pocket Paladin"], "a collection is 2-8 cards"),
+    ],
+)
+def test_collection_rule(names: list[str], problem: str) -> None:
+    # "2-8 cards, each having at least one matching symbol with all the others, and each having a different star
+    # rating than all the others."
+    assert M.collection_problem(CARDS, [card_id(n) for n in names]) == problem
+
+
+def test_collection_chart() -> None:
+    # "Cards 2 3 4 5 6 7 8+ / Victory Points 2 4 7 9 12 16 21"
+    assert [M.collection_vp(n) for n in range(2, 10)] == [2, 4, 7, 9, 12, 16, 21, 21]
+
+
+def test_deck_limits() -> None:
+    # "up to eight singles, up to one Deck Box, and up to two Accessories ... only have one copy of any card"
+    boxes = [card_id("Sturdy Deck Box"), card_id("Lightbound Deck Box")]
+    assert M.deck_problem(CARDS, boxes) == "more than 1 deck_box(s)"
+    assert M.deck_problem(CARDS, [boxes[0], boxes[0]]).startswith("a card appears twice")
+    assert M.legal_part(CARDS, boxes + [boxes[0]]) == boxes[:1]
+
+
+def test_three_rounds_income_and_charts_with_players_who_only_pass() -> None:
+    # "Give each player 30 Millennium Dollars of income." per round; three tournaments paid by the Round 1, Round 2
+    # and Final Round rows; money "at a rate of 4 Millennium Dollars to 1 VP, rounding down".
+    rng = np.random.default_rng(5)
+    result, _ = M.play_game(CARDS, rng, [PassPolicy() for _ in range(4)], [0] * 4)
+    assert result.money == [90] * 4 and result.money_vp == [22] * 4
+    assert all(len(vp) == 3 for vp in result.tournament_vp)
+    assert result.collection_vp == [[0, 0, 0]] * 4
+    for k, chart in enumerate(([21, 15, 12, 9], [28, 20, 16, 12], [42, 30, 24, 18])):
+        paid = sum(vp[k] for vp in result.tournament_vp)
+        # Tied players split the VP of their places, rounded down: at most a VP lost per seat.
+        assert sum(chart) - 4 <= paid <= sum(chart)
+    for p in range(4):
+        assert result.total[p] == sum(result.tournament_vp[p]) + 22 + result.friendship_vp[p]
+
+
+def test_prerelease_replaces_the_third_round() -> None:
+    # "skip the third round of deckbuilding and the third tournament later on in the game, so that there are still
+    # only three tournaments in the game." Pre-release chart 7 5 4 3 2.
+    cards = M.compile_market(SAMPLE, options(prerelease=True))
+    result, _ = M.play_game(cards, np.random.default_rng(5), [PassPolicy() for _ in range(4)], [0] * 4)
+    assert all(len(vp) == 3 for vp in result.tournament_vp)
+    assert all(len(vp) == 2 for vp in result.collection_vp)
+    assert result.money == [60] * 4
+    assert 19 - 4 <= sum(vp[0] for vp in result.tournament_vp) <= 19
+
+
+def test_prize_support_after_rounds_one_and_two() -> None:
+    # "Reveal a complete set of Promo Cards, based on the Prize Support column ... Players get one of these
+    # randomly." Round 1 Bronze, Round 2 Silver, Final Round none.
+    rng = np.random.default_rng(9)
+    _, lines = M.play_game(CARDS, rng, [PassPolicy() for _ in range(3)], [0] * 3, trace=True)
+    prizes = [line for line in lines if "prize support" in line]
+    assert len(prizes) == 6
+    assert all("bronze" in line for line in prizes[:3]) and all("silver" in line for line in prizes[3:])
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_whole_games_at_every_player_count(players: int, policy: str) -> None:
+    runs = play_full_games(SAMPLE, options(players=players), 2, 11, policy)
+    for result in runs.results:
+        for p in range(players):
+            parts = sum(result.tournament_vp[p]) + sum(result.collection_vp[p])
+            assert result.total[p] == parts + result.money[p] // 4 + result.friendship_vp[p]
+            assert result.money[p] >= 0
+        assert min(result.rank) == 1
+
+
+def test_same_seed_same_games() -> None:
+    a = play_full_games(SAMPLE, options(), 2, 4, "greedy").summary()
+    b = play_full_games(SAMPLE, options(), 2, 4, "greedy").summary()
+    a.pop("games_per_second")
+    b.pop("games_per_second")
+    assert a == b
+
+
+def test_greedy_beats_random_seats() -> None:
+    # The policies differ measurably: a greedy seat A against three random seats.
+    runs = play_full_games(SAMPLE, options(), 20, 2, "greedy", "random")
+    seats = runs.summary()["seats"]
+    assert seats[0]["total"] > max(seat["total"] for seat in seats[1:])
+
+
+GOLDEN = REPO_ROOT / "tests" / "golden" / "blades_full_game_trace.txt"
+GOLDEN_SEED = 7
+
+
+def golden_lines() -> list[str]:
+    assert BLADES.engine is not None
+    head = (
+        f"# blades full game (market {M.MARKET_VERSION}, engine {BLADES.engine.version}), seed {GOLDEN_SEED}, 4 greedy"
+    )
+    return [head, *trace_full_game(SAMPLE, options(), GOLDEN_SEED)]
+
+
+def test_golden_full_game_trace() -> None:
+    # Re-record after an intended change (and bump MARKET_VERSION):
+    # python -c "from tests.rulesets.blades.test_blades_market import write_golden; write_golden()"
+    assert GOLDEN.read_text(encoding="utf-8").splitlines() == golden_lines()
+
+
+def write_golden() -> None:
+    GOLDEN.write_text("\n".join(golden_lines()) + "\n", encoding="utf-8")
+
+
+# ---- the command line -------------------------------------------------------------------------------------------
+
+
+def test_simulate_full_game_prints_vp_parts_per_seat_and_round(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    args = ["simulate", "blades/blades_sample", "--option", "game=full", "--matches", "2", "--seed", "3"]
+    assert main([*args, "--option", "players=3"]) == 0
+    out = capsys.readouterr().out
+    assert "2 whole games" in out
+    assert "total  tourn.   coll.   money friend." in out
+    for seat in "ABC":
+        assert f"\n{seat}    greedy" in out and f"  {seat}: R1 " in out and "; R3 " in out
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["options"]["game"] == "full" and data["market_version"] == M.MARKET_VERSION
+    for seat in data["seats"]:
+        parts = seat["tournament"] + seat["collections"] + seat["money"] + seat["friendship"]
+        assert seat["total"] == pytest.approx(parts)
+        assert len(seat["tournament_by_round"]) == 3 and len(seat["collections_by_round"]) == 3
+
+
+def test_simulate_full_game_trace_is_the_golden_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["simulate", "blades/blades_sample", "--option", "game=full", "--seed", "7", "--trace"]) == 0
+    assert capsys.readouterr().out.splitlines() == golden_lines()[1:]
+
+
+# ---- buy cost as a balance figure -------------------------------------------------------------------------------
+
+
+def test_sweeping_a_buy_cost_finds_where_the_card_stops_being_bought() -> None:
+    rows = buy_cost_sweep(SAMPLE, options(), "Cathedral Engine", [0, 100], 3, 2)
+    free, dear = rows
+    assert free["buy_cost"] == 0 and free["set_bought_per_game"] > 0
+    assert dear["bought_per_game"] == 0 and dear["set_bought_per_game"] == 0
+    assert free["value_per_dollar"] > dear["value_per_dollar"]
+    assert sweep_lines("Cathedral Engine", rows)[-1] == (
+        "Cathedral Engine was not bought from the store at a buy cost of 100 or at any later value swept."
+    )
+
+
+def test_a_swept_buy_cost_applies_to_the_whole_set() -> None:
+    # A face-down card shows only its set, so its set has one buy cost.
+    changed = with_set_buy_cost(SAMPLE, "Cathedral Engine", 9)
+    cards = [card_of(e) for e in changed.entries]
+    costs = {c.name: c.buy_cost for c in cards if c.set == "Clockwork Cathedral"}
+    assert set(costs.values()) == {9} and len(costs) == 6
+    assert {c.buy_cost for c in cards if c.set == "Core Set"} == {3}
+
+
+def test_store_figures_cover_every_store_card() -> None:
+    runs = play_full_games(SAMPLE, options(), 3, 5, "greedy")
+    rows = store_figures(runs)
+    assert {row["card"] for row in rows} == {CARDS.cards[c].name for c in set(CARDS.store_cards)}
+    total = sum(int(r.bought.sum()) for r in runs.results)
+    assert sum(row["bought_per_game"] for row in rows) * 3 == pytest.approx(total)
+    assert [row["buy_cost"] for row in rows] == sorted(row["buy_cost"] for row in rows)
+
+
+def test_sweep_command_full_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    args = ["sweep", "blades/blades_sample", "--option", "game=full", "--card", "Cathedral Engine"]
+    assert main([*args, "--field", "buy_cost", "--values", "4,60", "--matches-per-card", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 whole games per value" in out and "its set's buy cost swept" in out
+    assert main([*args, "--field", "stars", "--values", "4,6", "--matches-per-card", "2"]) == 2
+    assert "--field buy_cost" in capsys.readouterr().err
+
+
+def test_a_cards_copies_are_replaced_by_its_set_mates() -> None:
+    # Umbral Conclave: Umbral Archon 1 copy, Conclave Deck Box 2, ... ; the store keeps its size.
+    archon = card_id("Umbral Archon")
+    replaced = replaced_by_set_mates(CARDS, archon)
+    assert len(replaced) == len(CARDS.store_cards) and archon not in replaced
+    added = Counter(replaced) - Counter(CARDS.store_cards)
+    assert sum(added.values()) == 1
+    assert all(CARDS.set_of[c] == CARDS.set_of[archon] for c in added)
+    paladin = card_id("Pocket Paladin")  # 4 copies in the core set, shared out over its 12 other cards
+    added = Counter(replaced_by_set_mates(CARDS, paladin)) - Counter(CARDS.store_cards)
+    assert sum(added.values()) == 4 and all(CARDS.set_of[c] == CARDS.set_of[paladin] for c in added)
+
+
+def test_store_power_rows_on_the_buy_cost_axis() -> None:
+    rows = store_power(SAMPLE, options(), 2, 3)
+    assert {row["card"] for row in rows} == {CARDS.cards[c].name for c in set(CARDS.store_cards)}
+    assert [row["buy_cost"] for row in rows] == sorted(row["buy_cost"] for row in rows)
+    assert all(row["low"] <= row["power"] <= row["high"] for row in rows)
+    assert len({row["power"] for row in rows}) > 1

@@ -1,0 +1,893 @@
+"""The whole game of Millennium Blades: three deckbuilding rounds, each ended by a tournament, then final scoring.
+
+Pure: numpy and the tournament engine's kernels only. A plain-Python state machine (rule option `game=full`):
+the market phase moves a few hundred cards and dollars a game, so it is not where the time goes; each round's
+tournament is played by the compiled tournament engine (`engine.py`) on the seats' own decks.
+
+Document: Game Setup, Deckbuilding Phase, The Store, The Aftermarket, Your Friends, End of Deckbuilding, Scoring
+Collections, Ending the Tournament, Game End. The steps:
+
+1. Setup: each seat gets a starter deck (a random one of the sheet's starter sets), 3 cards from the top of the
+   store, sell markers (3, or 4 with three players) and six Friendship cards. The store deck holds `copies` of
+   every core, expansion, premium and master card; promo cards form the fusion piles (bronze, silver, gold) and
+   the prize support.
+2. Each round's deckbuilding phase: $30 income, six cards dealt to each seat, the store area filled to 10 cards;
+   three timer segments (the second after six more cards each; no selling in the third). In a segment the seats
+   take turns of one action (`market_order`, `market_actions`): buy a store card at its buy cost (replenished from
+   the store, the store discard reshuffled when it runs out), sell a binder card to the aftermarket with a sell
+   marker for its star rating, buy an aftermarket card with another seat's marker (or none: cards revealed in a
+   tournament's clashes) at its star rating (the marker goes back to its owner), fuse 5/7/9 cards into a
+   bronze/silver/gold promo (once per tier a round, a marker placed on the pile), trade, or pass.
+3. End of deckbuilding: each seat picks its deck (up to 8 singles, 1 deck box, 2 accessories, one copy each) and
+   turns in at most one collection (scored by the chart, its cards to the box); the store area and the
+   aftermarket go to the store discard.
+4. The tournament: the engine plays it with every seat's deck; VP by the round's chart. Clash reveals come from
+   the store deck and stay in the aftermarket for the next round. Prize support (round 1 bronze, round 2 silver):
+   each seat gets one random promo. Sell markers go back to their owners.
+5. Game end: tournament VP + collection VP + money // 4 + friendship VP (at most 6 from one giver); ties broken by
+   tournament VP, then collections, money and friendship.
+
+Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, rng_seed
+from workbench.rulesets.blades import engine as tournament
+from workbench.rulesets.blades.cards import BladesCard
+from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
+
+MARKET_VERSION = "1"
+"""Bumped whenever the whole game's play changes; stamped into every full-game result beside the engine's."""
+INCOME = 30
+"""Millennium Dollars each seat receives at the start of every deckbuilding phase ("Give each player 30")."""
+STARTING_STORE_CARDS = 3
+"""Cards from the top of the store each seat gets at setup."""
+DEAL = 6
+"""Cards dealt to each seat at the start of a deckbuilding phase, and again after the first timer."""
+STORE_AREA = 10
+"""Face-down cards showing in the store ("so there are 10 cards showing (including the one on top of the Store)")."""
+SEGMENTS = 3
+"""Timer segments of a deckbuilding phase: 7 minutes, 7 minutes, then the last 6 minutes without selling."""
+LAST_CALL = 2
+"""The segment from which the aftermarket stops accepting cards for sale ("the final 6-minutes")."""
+FUSION_TIERS = ("bronze", "silver", "gold")
+FUSION_CARDS = (5, 7, 9)
+"""Cards spent on a bronze, silver and gold fusion ("5-Bronze, 7-Silver, or 9-Gold")."""
+PRIZE_SUPPORT = {1: 0, 2: 1}
+"""Round -> promo tier given as prize support ("Round 1 ... Bronze; Round 2 ... Silver; Final Round None")."""
+FRIENDSHIP_CARDS = 6
+"""Friendship cards each seat starts with ("6 Friendship cards of their character")."""
+FRIENDSHIP_CAP = 6
+"""The most VP a seat scores from one other seat's Friendship cards."""
+MONEY_PER_VP = 4
+"""Remaining money scores 1 VP per 4 dollars, rounding down."""
+COLLECTION_VP = (0, 0, 2, 4, 7, 9, 12, 16, 21)
+"""Collection Points chart by number of cards (2..8+); 0 and 1 card are not collections."""
+DECK_LIMITS = {tournament.K_SINGLE: 8, tournament.K_DECK_BOX: 1, tournament.K_ACCESSORY: 2}
+"""A tournament deck: up to eight singles, one deck box, two accessories."""
+SEATS = tournament.SEATS
+
+
+@dataclass
+class MarketCards:
+    """A card set compiled for the whole game: the tournament engine's tables plus what the market reads."""
+
+    compiled: CompiledCards
+    """The tournament engine's card table, effect table and options."""
+    cards: tuple[BladesCard, ...]
+    """The validated cards, by card id."""
+    stars: IntArray
+    """Star rating by card id: the aftermarket price."""
+    price: IntArray
+    """Store price by card id: the buy cost, else the star rating."""
+    kind: IntArray
+    """Card kind by card id (engine codes: single, deck box, accessory)."""
+    symbols: tuple[frozenset[tuple[str, str]], ...]
+    """Each card's (element|type, name) symbols: what collections match on."""
+    set_of: IntArray
+    """Set index by card id (index into `set_names`)."""
+    set_names: tuple[str, ...]
+    """Set names by set index."""
+    store_cards: tuple[int, ...]
+    """The store deck at setup: one card id per physical copy of every core, expansion, premium and master card."""
+    starters: tuple[tuple[int, ...], ...]
+    """The card ids of each starter set."""
+    promo_piles: tuple[tuple[int, ...], ...]
+    """Promo card ids of the bronze, silver and gold piles."""
+    collection_symbol: str
+    """The ruleset's `collection_symbol` reading: `common` or `pairwise`."""
+    collection_max: int
+    """The most cards a collection holds (option `collection_max_cards`)."""
+    options: dict[str, OptionValue]
+    """Every resolved rule option."""
+    findings: tuple[Finding, ...] = ()
+    """What the compilation says about the set (effects left out, store cards without a buy cost)."""
+
+
+def _promo_tier(card: BladesCard, rank: int, count: int) -> int:
+    """A rarity naming a tier wins; otherwise the card's place in the promo cards sorted by stars (thirds)."""
+    rarity = card.rarity.casefold()
+    for tier, name in enumerate(FUSION_TIERS):
+        if name in rarity:
+            return tier
+    return min(2, rank * 3 // max(count, 1))
+
+
+def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> MarketCards:
+    """The card set as the whole game reads it (raises when the set cannot make a game: no store, no starter)."""
+    compiled = tournament.compile_cards(cardset, options)
+    cards: tuple[BladesCard, ...] = tuple(entry.card for entry in cardset)  # type: ignore[misc]
+    set_names: list[str] = []
+    set_index: dict[str, int] = {}
+    set_of = np.zeros(len(cards), dtype=np.int64)
+    for i, card in enumerate(cards):
+        key = " ".join(card.set.casefold().split())
+        if key not in set_index:
+            set_index[key] = len(set_names)
+            set_names.append(card.set)
+        set_of[i] = set_index[key]
+    store_cards = tuple(
+        i for i, card in enumerate(cards) if card.set_kind in STORE_SET_KINDS for _ in range(card.copies)
+    )
+    starter_sets: dict[int, list[int]] = {}
+    for i, card in enumerate(cards):
+        if card.set_kind == "starter":
+            starter_sets.setdefault(int(set_of[i]), []).append(i)
+    if not store_cards:
+        raise WorkbenchInputError(
+            "the whole game needs a store: the set has no core, expansion, premium or master cards.",
+            expected="booster cards (set_kind core, expansion, premium or master)",
+        )
+    if not starter_sets:
+        raise WorkbenchInputError(
+            "the whole game gives each player a starter deck, but the set has no starter cards.",
+            expected="a set of set_kind starter",
+        )
+    promos = sorted((i for i, card in enumerate(cards) if card.set_kind == "promo"), key=lambda i: (cards[i].stars, i))
+    piles: list[list[int]] = [[], [], []]
+    for rank, i in enumerate(promos):
+        piles[_promo_tier(cards[i], rank, len(promos))].append(i)
+    findings = list(compiled.findings)
+    unpriced = sorted({card.set for card in cards if card.set_kind in STORE_SET_KINDS and card.buy_cost is None})
+    for name in unpriced:
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.market_prices",
+                message=f"set '{name}' has no buy cost, so the whole game sells its cards in the store at their star "
+                "rating.",
+                sheet=cardset.sheet,
+                expected="a buy_cost for every store card",
+                actual=name,
+            )
+        )
+    players = int(options["players"])
+    first_round = players * (STARTING_STORE_CARDS + 2 * DEAL) + STORE_AREA
+    if len(store_cards) < first_round:
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.market_store_size",
+                message=f"the store holds {len(store_cards)} cards, but the first round of a {players}-player game "
+                f"deals {first_round} (3 + 6 + 6 a player and 10 in the store area): later deals come up short once "
+                "the store and its discard are empty.",
+                sheet=cardset.sheet,
+                expected=f"at least {first_round} store cards",
+                actual=len(store_cards),
+            )
+        )
+    return MarketCards(
+        compiled=compiled,
+        cards=cards,
+        stars=np.array([card.stars for card in cards], dtype=np.int64),
+        price=np.array([store_price(card) for card in cards], dtype=np.int64),
+        kind=compiled.table[:, tournament.T_KIND].copy(),
+        symbols=tuple(card.symbols for card in cards),
+        set_of=set_of,
+        set_names=tuple(set_names),
+        store_cards=store_cards,
+        starters=tuple(tuple(ids) for ids in starter_sets.values()),
+        promo_piles=tuple(tuple(pile) for pile in piles),
+        collection_symbol=str(options["collection_symbol"]),
+        collection_max=int(options["collection_max_cards"]),
+        options=dict(options),
+        findings=tuple(findings),
+    )
+
+
+# ---- state ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """One player's possessions and score sheet."""
+
+    money: int = 0
+    """Millennium Dollars in hand."""
+    binder: list[int] = field(default_factory=list)
+    """Every card the seat owns (the deck is picked from these at the end of deckbuilding)."""
+    markers: int = 0
+    """Sell markers in hand (the others sit on aftermarket cards or fusion piles)."""
+    friendship_left: int = FRIENDSHIP_CARDS
+    """Friendship cards the seat can still give away."""
+    friendship_from: list[int] = field(default_factory=list)
+    """Friendship cards received, per giving seat."""
+    fused: set[int] = field(default_factory=set)
+    """Fusion tiers used this round ("not more than one Card Fusion of each type per round")."""
+    deck: list[int] = field(default_factory=list)
+    """The deck played in the last tournament."""
+    tournament_vp: list[int] = field(default_factory=list)
+    """Tournament VP per tournament played."""
+    collection_vp: list[int] = field(default_factory=list)
+    """Collection VP per deckbuilding round."""
+    collections: list[list[int]] = field(default_factory=list)
+    """The collection turned in each round (card ids; empty for none)."""
+    places: list[int] = field(default_factory=list)
+    """Tournament place per tournament (1 = first; tied seats share the best place)."""
+    policy: int = 0
+    """The seat's policy index (0 greedy, 1 random): market and tournament alike."""
+    starter: list[int] = field(default_factory=list)
+    """The seat's starter deck (the pre-release tournament's deck)."""
+
+
+@dataclass
+class Listing:
+    """One card on sale in the aftermarket."""
+
+    card: int
+    """The card id."""
+    owner: int
+    """The seat whose sell marker is on it; -1 for a card revealed by a tournament clash (no marker)."""
+
+
+@dataclass
+class MarketState:
+    """The whole game's state between actions."""
+
+    cards: MarketCards
+    """The compiled card set."""
+    seats: list[Seat]
+    """The players, in clockwise order (seat A first)."""
+    rng: np.random.Generator
+    """The game's only source of randomness (market draws, tournament seeds, policy choices)."""
+    store_deck: list[int] = field(default_factory=list)
+    """Undrawn store cards (drawn uniformly at random: a shuffled deck)."""
+    store_area: list[int] = field(default_factory=list)
+    """The face-down store cards on offer (at most 10)."""
+    store_discard: list[int] = field(default_factory=list)
+    """The store discard, reshuffled into the store when it runs out."""
+    aftermarket: list[Listing] = field(default_factory=list)
+    """Cards on sale in the aftermarket."""
+    fusion_piles: list[list[int]] = field(default_factory=list)
+    """Promo cards left in the bronze, silver and gold fusion piles."""
+    round: int = 0
+    """Deckbuilding round, 1-based (0 before the first)."""
+    segment: int = 0
+    """Timer segment of the deckbuilding phase, 0-2; selling stops at LAST_CALL."""
+    first: int = 0
+    """The seat that opened the last tournament (or seat A before any)."""
+    bought: Any = None
+    """Copies bought from the store, by card id (game-health: share of cards never bought)."""
+    log: list[str] | None = None
+    """Trace lines, when tracing."""
+    short: int = 0
+    """Cards a deal could not give because the store and its discard were empty (game health)."""
+    version: int = 0
+    """Bumped whenever a binder changes, so a policy may cache what it derives from the binders."""
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.seats)
+
+    def say(self, line: str) -> None:
+        """Append a trace line (a no-op unless tracing)."""
+        if self.log is not None:
+            self.log.append(line)
+
+    def name(self, card: int) -> str:
+        """A card's name and stars, for the trace."""
+        return f"{self.cards.cards[card].name} ({int(self.cards.stars[card])}*)"
+
+    def vp_so_far(self, p: int) -> int:
+        """A seat's tournament and collection VP so far (the priority order reads it)."""
+        return sum(self.seats[p].tournament_vp) + sum(self.seats[p].collection_vp)
+
+
+# ---- the store ------------------------------------------------------------------------------------------------------
+
+
+def draw_store(state: MarketState) -> int:
+    """The top card of the store, or -1 when the store and its discard are both empty ("If the Store runs out of
+    cards, shuffle the store discard together to form a new deck")."""
+    if not state.store_deck:
+        if not state.store_discard:
+            return -1
+        state.say(f"  the store is empty: the store discard ({len(state.store_discard)} cards) is shuffled into it")
+        state.store_deck, state.store_discard = state.store_discard, []
+    j = int(state.rng.integers(len(state.store_deck)))
+    card = state.store_deck[j]
+    state.store_deck[j] = state.store_deck[-1]
+    state.store_deck.pop()
+    return card
+
+
+def deal(state: MarketState, count: int) -> None:
+    """Deal `count` cards to each seat from the top of the store without payment, one card at a time round the
+    table from the seat that opened the last tournament (so when the store and its discard run dry, the shortfall
+    falls on no seat in particular)."""
+    state.version += 1
+    n = state.players
+    got: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(count):
+        for k in range(n):
+            p = (state.first + k) % n
+            card = draw_store(state)
+            if card < 0:
+                state.short += 1
+            else:
+                got[p].append(card)
+                state.seats[p].binder.append(card)
+    for p in range(n):
+        state.say(f"  {SEATS[p]} is dealt {', '.join(state.name(c) for c in got[p]) or 'nothing (the store is empty)'}")
+
+
+def fill_store_area(state: MarketState) -> None:
+    """Deal store cards face-down until 10 are showing (or the store and its discard are empty)."""
+    while len(state.store_area) < STORE_AREA:
+        card = draw_store(state)
+        if card < 0:
+            return
+        state.store_area.append(card)
+
+
+# ---- actions --------------------------------------------------------------------------------------------------------
+
+BUY_STORE, BUY_AFTERMARKET, SELL, FUSE, TRADE, PASS = range(6)
+ACTION_NAMES = ("buy_store", "buy_aftermarket", "sell", "fuse", "trade", "pass")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One deckbuilding action. `index` is the store or aftermarket position; `cards` the sold, fused or traded
+    card ids; `other` the trading partner; `friendship` whether a Friendship card goes with a trade."""
+
+    kind: int
+    """BUY_STORE, BUY_AFTERMARKET, SELL, FUSE, TRADE or PASS."""
+    index: int = -1
+    """Store-area or aftermarket position (buys), fusion tier (fuse)."""
+    cards: tuple[int, ...] = ()
+    """Card ids: the card sold or traded for, or the cards fused."""
+    other: int = -1
+    """The other seat of a trade."""
+    friendship: bool = False
+    """A Friendship card is given with the trade."""
+
+
+def can_sell(state: MarketState, p: int) -> bool:
+    """A sell marker in hand and the aftermarket still accepting cards ("stops accepting cards for sale in the
+    final 6-minutes")."""
+    return state.segment < LAST_CALL and state.seats[p].markers > 0
+
+
+def can_fuse(state: MarketState, p: int, tier: int) -> bool:
+    """Enough binder cards, a card in the pile, a sell marker, and no fusion of this tier yet this round."""
+    seat = state.seats[p]
+    return (
+        tier not in seat.fused
+        and seat.markers > 0
+        and bool(state.fusion_piles[tier])
+        and len(seat.binder) >= FUSION_CARDS[tier]
+    )
+
+
+def legal(state: MarketState, p: int, action: Action) -> bool:
+    """Whether seat p may take `action` now (the document's conditions, nothing more)."""
+    seat = state.seats[p]
+    if action.kind == PASS:
+        return True
+    if action.kind == BUY_STORE:
+        return (
+            0 <= action.index < len(state.store_area)
+            and seat.money >= state.cards.price[state.store_area[action.index]]
+        )
+    if action.kind == BUY_AFTERMARKET:
+        if not 0 <= action.index < len(state.aftermarket):
+            return False
+        listing = state.aftermarket[action.index]
+        # "Choose a card from the Aftermarket with another player's Sell Marker on it"; a clash card has none.
+        return listing.owner != p and seat.money >= state.cards.stars[listing.card]
+    if action.kind == SELL:
+        return can_sell(state, p) and len(action.cards) == 1 and action.cards[0] in seat.binder
+    if action.kind == FUSE:
+        if not 0 <= action.index < len(FUSION_TIERS) or not can_fuse(state, p, action.index):
+            return False
+        if len(action.cards) != FUSION_CARDS[action.index]:
+            return False
+        pool = list(seat.binder)
+        for card in action.cards:
+            if card not in pool:
+                return False
+            pool.remove(card)
+        return True
+    if action.kind == TRADE:
+        if not bool(state.cards.options["trades"]) or not 0 <= action.other < state.players or action.other == p:
+            return False
+        if len(action.cards) != 1 or action.cards[0] not in state.seats[action.other].binder:
+            return False
+        if action.friendship and seat.friendship_left <= 0:
+            return False
+        # An equal-value trade: the card's star rating against as many dollars.
+        return seat.money >= state.cards.stars[action.cards[0]]
+    return False
+
+
+def apply(state: MarketState, p: int, action: Action) -> None:
+    """Carry out a legal action (an illegal one is a bug in the policy: it raises)."""
+    if not legal(state, p, action):
+        raise ValueError(f"illegal action for seat {SEATS[p]}: {action}")
+    seat = state.seats[p]
+    cards = state.cards
+    who = SEATS[p]
+    state.version += 1
+    if action.kind == BUY_STORE:
+        card = state.store_area.pop(action.index)
+        price = int(cards.price[card])
+        seat.money -= price
+        seat.binder.append(card)
+        state.bought[card] += 1
+        state.say(f"  {who} buys a {price}-cost {cards.set_names[cards.set_of[card]]} card: {state.name(card)}")
+        fill_store_area(state)
+    elif action.kind == BUY_AFTERMARKET:
+        listing = state.aftermarket.pop(action.index)
+        price = int(cards.stars[listing.card])
+        seat.money -= price
+        seat.binder.append(listing.card)
+        if listing.owner >= 0:
+            state.seats[listing.owner].markers += 1
+        state.say(f"  {who} buys {state.name(listing.card)} from the aftermarket for ${price}")
+    elif action.kind == SELL:
+        card = action.cards[0]
+        seat.binder.remove(card)
+        seat.markers -= 1
+        seat.money += int(cards.stars[card])
+        state.aftermarket.append(Listing(card, p))
+        state.say(f"  {who} sells {state.name(card)} to the aftermarket for ${int(cards.stars[card])}")
+    elif action.kind == FUSE:
+        for card in action.cards:
+            seat.binder.remove(card)
+        seat.markers -= 1
+        seat.fused.add(action.index)
+        pile = state.fusion_piles[action.index]
+        promo = pile.pop(int(state.rng.integers(len(pile))))
+        seat.binder.append(promo)
+        state.say(
+            f"  {who} fuses {len(action.cards)} cards ({', '.join(state.name(c) for c in action.cards)}) into the "
+            f"{FUSION_TIERS[action.index]} promo {state.name(promo)}"
+        )
+    elif action.kind == TRADE:
+        card = action.cards[0]
+        other = state.seats[action.other]
+        price = int(cards.stars[card])
+        other.binder.remove(card)
+        seat.binder.append(card)
+        seat.money -= price
+        other.money += price
+        if action.friendship:
+            seat.friendship_left -= 1
+            other.friendship_from[p] += 1
+        state.say(
+            f"  {who} trades ${price} for {SEATS[action.other]}'s {state.name(card)}"
+            + (" and gives a Friendship card" if action.friendship else "")
+        )
+
+
+class MarketPolicy(Protocol):
+    """What a market policy decides; the rules stay in this module."""
+
+    def act(self, state: MarketState, p: int) -> Action:
+        """The seat's next deckbuilding action (PASS to stop for this segment)."""
+        ...
+
+    def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
+        """Whether seat p gives up `card` from its binder for its star rating in dollars."""
+        ...
+
+    def deck(self, state: MarketState, p: int) -> list[int]:
+        """The tournament deck, from the seat's binder."""
+        ...
+
+    def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
+        """The collection turned in this round, from binder cards outside `deck` (empty for none)."""
+        ...
+
+
+# ---- decks and collections ------------------------------------------------------------------------------------------
+
+
+def deck_problem(cards: MarketCards, deck: Sequence[int]) -> str:
+    """Why `deck` is not a legal tournament deck, or '' when it is (one copy of a card; 8 / 1 / 2)."""
+    if len(set(deck)) != len(deck):
+        return "a card appears twice ('You may only have one copy of any card in your deck!')"
+    for kind, limit in DECK_LIMITS.items():
+        if sum(1 for c in deck if cards.kind[c] == kind) > limit:
+            return f"more than {limit} {tournament.KIND_NAMES[kind]}(s)"
+    return ""
+
+
+def legal_part(cards: MarketCards, deck: Sequence[int]) -> list[int]:
+    """The cards of `deck` in order, leaving out repeats and any card past its kind's limit."""
+    kept: list[int] = []
+    for c in deck:
+        kind = int(cards.kind[c])
+        if c not in kept and sum(1 for k in kept if cards.kind[k] == kind) < DECK_LIMITS[kind]:
+            kept.append(c)
+    return kept
+
+
+def collection_problem(cards: MarketCards, collection: Sequence[int]) -> str:
+    """Why `collection` is not a legal collection, or '' when it is: 2-8 cards, each with a different star rating,
+    sharing a symbol (one common symbol, or every pair one, per option `collection_symbol`)."""
+    if not collection:
+        return ""
+    if not 2 <= len(collection) <= cards.collection_max:
+        return f"a collection is 2-{cards.collection_max} cards"
+    if len({int(cards.stars[c]) for c in collection}) != len(collection):
+        return "two cards share a star rating"
+    symbols = [cards.symbols[c] for c in collection]
+    if cards.collection_symbol == "common":
+        if not frozenset.intersection(*symbols):
+            return "no symbol is shared by every card"
+    elif any(not (a & b) for i, a in enumerate(symbols) for b in symbols[i + 1 :]):
+        return "two cards share no symbol"
+    return ""
+
+
+def collection_vp(size: int) -> int:
+    """Collection Points: 2 4 7 9 12 16 21 for 2..8+ cards."""
+    return COLLECTION_VP[min(size, len(COLLECTION_VP) - 1)]
+
+
+# ---- the phases -----------------------------------------------------------------------------------------------------
+
+
+def segment_order(state: MarketState) -> list[int]:
+    """The turn order of a timer segment (option `market_order`)."""
+    n = state.players
+    clockwise = [(state.first + k) % n for k in range(n)]
+    if state.cards.options["market_order"] == "clockwise":
+        return clockwise
+    return sorted(clockwise, key=lambda p: (state.vp_so_far(p), clockwise.index(p)))
+
+
+def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
+    """Turns of one action, round the order, until every seat has passed in a row or used its actions."""
+    order = segment_order(state)
+    limit = int(state.cards.options["market_actions"])
+    used = [0] * state.players
+    passes = 0
+    k = 0
+    while passes < state.players:
+        p = order[k % state.players]
+        k += 1
+        if used[p] >= limit:
+            passes += 1
+            continue
+        action = policies[p].act(state, p)
+        if action.kind == TRADE and not policies[action.other].accepts_trade(state, action.other, action.cards[0]):
+            # A refused trade moves nothing but takes the asker's time.
+            state.say(f"  {SEATS[action.other]} refuses to trade {state.name(action.cards[0])} to {SEATS[p]}")
+            used[p] += 1
+            continue
+        if action.kind == PASS:
+            passes += 1
+            used[p] = limit
+            continue
+        apply(state, p, action)
+        used[p] += 1
+        passes = 0
+
+
+def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
+    """One deckbuilding phase: setup, three timer segments, the end of deckbuilding (decks and collections)."""
+    state.say(f"Round {state.round}: deckbuilding")
+    for seat in state.seats:
+        seat.money += INCOME
+        seat.fused = set()
+    deal(state, DEAL)
+    fill_store_area(state)
+    for segment in range(SEGMENTS):
+        state.segment = segment
+        if segment == 1:
+            state.say("  the first timer ends: six more cards each")
+            deal(state, DEAL)
+        elif segment == LAST_CALL:
+            state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
+        run_segment(state, policies)
+    state.say(f"Round {state.round}: end of deckbuilding")
+    state.version += 1
+    for p, seat in enumerate(state.seats):
+        deck = policies[p].deck(state, p)
+        problem = deck_problem(state.cards, deck)
+        if problem or any(deck.count(c) > seat.binder.count(c) for c in deck):
+            raise ValueError(f"seat {SEATS[p]}'s policy built an illegal deck: {problem or 'cards it does not own'}")
+        seat.deck = list(deck)
+        chosen = policies[p].collection(state, p, deck)
+        problem = collection_problem(state.cards, chosen)
+        rest = list(seat.binder)
+        for c in deck:
+            rest.remove(c)
+        for c in chosen:
+            if c not in rest:
+                problem = problem or "a card of the deck or one it does not own"
+            else:
+                rest.remove(c)
+        if problem:
+            raise ValueError(f"seat {SEATS[p]}'s policy built an illegal collection: {problem}")
+        for c in chosen:
+            seat.binder.remove(c)
+        vp = collection_vp(len(chosen)) if chosen else 0
+        seat.collections.append(list(chosen))
+        seat.collection_vp.append(vp)
+        if chosen:
+            state.say(
+                f"  {SEATS[p]} turns in a collection of {len(chosen)} ({', '.join(state.name(c) for c in chosen)}): "
+                f"{vp} VP"
+            )
+        state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
+    # "Put all cards from the store and the Aftermarket into the Store Discard Pile."
+    state.store_discard.extend(state.store_area)
+    state.store_discard.extend(listing.card for listing in state.aftermarket)
+    state.store_area = []
+    state.aftermarket = []
+
+
+def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
+    """The tournament phase, played by the engine with every seat's deck; VP by the chart row `vp_round`."""
+    cards = state.cards
+    n = state.players
+    options = cards.compiled.options.copy()
+    options[tournament.O_VP_ROUND] = vp_round
+    options[tournament.O_PLAYERS] = n
+    table = cards.compiled.table
+    effects = cards.compiled.extra["effects"]
+    s = tournament.new_state(len(cards.cards))
+    traced = state.log is not None
+    events = np.zeros((tournament.MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
+    ecount = np.zeros(1, dtype=np.int64)
+    # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
+    # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
+    # Discard Pile").
+    store = np.array(state.store_deck + state.store_discard, dtype=np.int64)
+    game = s["game"]
+    game[tournament.G_PLAYERS] = n
+    game[tournament.G_CURRENT] = state.first
+    game[tournament.G_FIRST] = state.first
+    game[tournament.G_STORE_LEFT] = len(state.store_deck)
+    game[tournament.G_STORE_TOTAL] = store.shape[0]
+    game[tournament.G_SLOTS] = options[tournament.O_SLOTS]
+    game[tournament.G_RIVAL] = 1
+    rng_seed(s["rng"], np.int64(state.rng.integers(0, 2**62)))
+    state.say(f"{label}: {SEATS[state.first]} takes the first turn")
+    for p, seat in enumerate(state.seats):
+        policy = tournament.GREEDY if seat.policy == 0 else tournament.RANDOM
+        tournament.setup_seat(
+            table,
+            s["tab"],
+            s["hand"],
+            s["area"],
+            s["side"],
+            game,
+            s["rng"],
+            s["counters"],
+            events,
+            ecount,
+            np.int64(p),
+            np.array(seat.deck, dtype=np.int64),
+            np.int64(policy),
+            np.int64(0),
+        )
+    tournament.play_tournament(
+        table,
+        effects,
+        options,
+        s["tab"],
+        s["hand"],
+        s["area"],
+        s["side"],
+        game,
+        s["queue"],
+        store,
+        s["rng"],
+        s["counters"],
+        events,
+        ecount,
+    )
+    if traced:
+        for row in events[: int(ecount[0])]:
+            if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
+                continue
+            state.say("    " + tournament.describe_event(cards.compiled, row).strip())
+    side = s["side"]
+    for p, seat in enumerate(state.seats):
+        seat.tournament_vp.append(int(side[p, tournament.S_VP]))
+        seat.places.append(int(side[p, tournament.S_PLACE]))
+        state.say(
+            f"  {SEATS[p]} places {int(side[p, tournament.S_PLACE])} with {int(side[p, tournament.S_RP])} RP: "
+            f"{int(side[p, tournament.S_VP])} VP"
+        )
+    left = int(game[tournament.G_STORE_LEFT])
+    shown = int(game[tournament.G_AFTERMARKET])
+    state.store_deck = [int(c) for c in store[:left]]
+    # Clash reveals stay in the aftermarket, "available for sale during the next round".
+    state.aftermarket = [Listing(int(c), -1) for c in store[left : left + shown]]
+    state.store_discard = [int(c) for c in store[left + shown :]]
+    if shown:
+        state.say(f"  the aftermarket keeps {shown} card(s) revealed in clashes for the next round")
+    # "Turns begin with whichever player placed highest in the previous tournament (... in case of a tie ...)".
+    best = [p for p in range(n) if side[p, tournament.S_PLACE] == 1]
+    state.first = best[0] if len(best) == 1 else int(best[int(state.rng.integers(len(best)))])
+
+
+def prize_support(state: MarketState, tier: int) -> None:
+    """ "Reveal a complete set of Promo Cards ... Players get one of these randomly": one random card of the tier's
+    pile each, a fresh copy of the pile for every `len(pile)` players (the sheet may hold fewer promos than seats)."""
+    pile = list(state.cards.promo_piles[tier])
+    if not pile:
+        return
+    pool: list[int] = []
+    state.version += 1
+    for p, seat in enumerate(state.seats):
+        if not pool:
+            pool = list(pile)
+        card = pool.pop(int(state.rng.integers(len(pool))))
+        seat.binder.append(card)
+        state.say(f"  prize support: {SEATS[p]} gets the {FUSION_TIERS[tier]} promo {state.name(card)}")
+
+
+def return_markers(state: MarketState, markers: int) -> None:
+    """ "Return all players' Sell Markers to them" (from the aftermarket and the fusion piles)."""
+    for seat in state.seats:
+        seat.markers = markers
+
+
+# ---- the game -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GameResult:
+    """One whole game: every seat's VP by source and by round, and the figures game health reads."""
+
+    tournament_vp: list[list[int]]
+    """Per seat, VP of each tournament in order."""
+    collection_vp: list[list[int]]
+    """Per seat, collection VP of each deckbuilding round."""
+    places: list[list[int]]
+    """Per seat, place in each tournament."""
+    money: list[int]
+    """Per seat, dollars left at the end."""
+    money_vp: list[int]
+    """Per seat, money // 4."""
+    friendship_vp: list[int]
+    """Per seat, VP from Friendship cards received (at most 6 from one giver)."""
+    total: list[int]
+    """Per seat, final VP."""
+    rank: list[int]
+    """Per seat, final place after the tie-break (1 = winner; seats still tied share the place)."""
+    bought: IntArray
+    """Copies bought from the store, by card id."""
+    first_seat: int
+    """The seat that opened the first tournament."""
+    short: int
+    """Cards the deals could not give (the store and its discard were empty)."""
+
+
+def friendship_vp(state: MarketState, p: int) -> int:
+    """VP from the Friendship cards seat p received, at most 6 from one giver."""
+    per_card = int(state.cards.options["friendship_card_vp"])
+    return sum(min(FRIENDSHIP_CAP, count * per_card) for count in state.seats[p].friendship_from)
+
+
+def final_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Place of each seat by its key (total VP, then the tie-breaks); equal keys share the best place."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[int], trace: bool = False) -> MarketState:
+    """Setup (document: Game Setup, steps 2-5)."""
+    n = len(policies)
+    state = MarketState(cards=cards, seats=[], rng=rng, log=[] if trace else None)
+    state.store_deck = list(cards.store_cards)
+    state.fusion_piles = [list(pile) for pile in cards.promo_piles]
+    state.bought = np.zeros(len(cards.cards), dtype=np.int64)
+    markers = 4 if n == 3 else 3
+    for p in range(n):
+        starter = cards.starters[int(rng.integers(len(cards.starters)))]
+        state.seats.append(
+            Seat(
+                binder=list(starter),
+                markers=markers,
+                friendship_from=[0] * n,
+                policy=int(policies[p]),
+                starter=list(starter),
+            )
+        )
+    state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
+    deal(state, STARTING_STORE_CARDS)
+    # "or whoever most recently opened a booster pack in real life, in case of a tie or the first game round"
+    state.first = int(rng.integers(n))
+    return state
+
+
+def play_game(
+    cards: MarketCards,
+    rng: np.random.Generator,
+    policies: Sequence[MarketPolicy],
+    policy_codes: Sequence[int],
+    trace: bool = False,
+) -> tuple[GameResult, list[str]]:
+    """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring."""
+    n = len(policies)
+    if not 2 <= n <= tournament.MAX_PLAYERS:
+        raise WorkbenchInputError(f"the whole game seats 2-5 players, not {n}.", expected="players 2 to 5")
+    state = new_game(cards, rng, policy_codes, trace)
+    markers = state.seats[0].markers
+    first_seat = state.first
+    rounds = [1, 2, 3]
+    charts = [tournament.VP_ROUNDS.index("round1"), tournament.VP_ROUNDS.index("round2"), 3]
+    if bool(cards.options["prerelease"]):
+        # "skip the third round of deckbuilding and the third tournament": the second deckbuilding round's
+        # tournament is the final one.
+        for seat in state.seats:
+            seat.deck = legal_part(cards, seat.starter)
+        play_tournament(state, tournament.VP_ROUNDS.index("prerelease"), "Pre-release tournament")
+        rounds = [1, 2]
+        charts = [tournament.VP_ROUNDS.index("round1"), tournament.VP_ROUNDS.index("final")]
+    for r, chart in zip(rounds, charts, strict=True):
+        state.round = r
+        deckbuilding(state, policies)
+        play_tournament(state, chart, f"Round {r}: tournament")
+        if r in PRIZE_SUPPORT and r != rounds[-1]:
+            prize_support(state, PRIZE_SUPPORT[r])
+        return_markers(state, markers)
+    money_vp = [seat.money // MONEY_PER_VP for seat in state.seats]
+    friendship = [friendship_vp(state, p) for p in range(n)]
+    total = [
+        sum(seat.tournament_vp) + sum(seat.collection_vp) + money_vp[p] + friendship[p]
+        for p, seat in enumerate(state.seats)
+    ]
+    # "In case of a tie, the winner is whoever had the most VP from tournaments. ... Collections, followed by Money
+    # and then Friendship".
+    keys = [
+        (total[p], sum(seat.tournament_vp), sum(seat.collection_vp), money_vp[p], friendship[p])
+        for p, seat in enumerate(state.seats)
+    ]
+    rank = final_ranks(keys)
+    state.say("Game end")
+    for p, seat in enumerate(state.seats):
+        state.say(
+            f"  {SEATS[p]}: tournaments {sum(seat.tournament_vp)} + collections {sum(seat.collection_vp)} + money "
+            f"{money_vp[p]} (${seat.money}) + friendship {friendship[p]} = {total[p]} VP, place {rank[p]}"
+        )
+    result = GameResult(
+        tournament_vp=[list(seat.tournament_vp) for seat in state.seats],
+        collection_vp=[list(seat.collection_vp) for seat in state.seats],
+        places=[list(seat.places) for seat in state.seats],
+        money=[seat.money for seat in state.seats],
+        money_vp=money_vp,
+        friendship_vp=friendship,
+        total=total,
+        rank=rank,
+        bought=state.bought,
+        first_seat=first_seat,
+        short=state.short,
+    )
+    return result, state.log or []

@@ -1,0 +1,99 @@
+"""The rule-options ledger of the whole game (`market.py`): deckbuilding rounds, the store and the aftermarket.
+
+Kept apart from `options.py` (the card checks and the tournament engine) and joined to it in the ruleset's
+`__init__.py`.
+"""
+
+from workbench.rulesets.base import RuleOption
+
+MARKET_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        key="game",
+        default="tournament",
+        reading=(
+            "`tournament` (default): one tournament phase from fixed decks (A against B). `full`: the whole game "
+            "from the card sheet alone, for `players` seats: starter decks, $30 income and six cards a round, the "
+            "store (10 cards, bought at the buy cost), the aftermarket (sold and bought at the star rating, three "
+            "sell markers or four with three players, no selling in the last of the three timer segments), fusion, "
+            "equal-value trades with friendship, one collection a round, three rounds each ended by a tournament of "
+            "the engine, prize support, and the final score (tournament + collections + money at 4:1 + "
+            "friendship, ties broken by tournament, collections, money and friendship VP in that order). Without "
+            "tiers in the sheet, promo cards are split into bronze, silver and gold piles by star rating (lowest "
+            "third bronze); a rarity naming a tier wins. Metagame and pro player cards are not simulated "
+            "(characters are left out, as the document's first game advises)."
+        ),
+        quote=(
+            "Millennium Blades is played over a series of rounds. Each round has two parts, a Deckbuilding Phase and "
+            "a Tournament Phase. ... Total up these points: Tournament VPs ... Collection VPs ... Remaining Money "
+            "VPs, at a rate of 4 Millennium Dollars to 1 VP, rounding down ... Friendship Card VPs"
+        ),
+        choices=("tournament", "full"),
+    ),
+    RuleOption(
+        key="market_order",
+        default="fewest_vp",
+        reading=(
+            "The deckbuilding phase is real time; the simulation takes it in turns of one action each (buy, sell, "
+            "fuse, trade or pass), a timer segment ending when every seat has passed in a row. `fewest_vp`: each "
+            "segment's turns start with the seat with the fewest VP so far and go round clockwise (ties: the seat "
+            "that opens the round's tournament order first), since that seat has priority for a wanted card. "
+            "`clockwise`: from the seat that opened the previous tournament (seat A in round 1)."
+        ),
+        quote=(
+            "The Deckbuilding Phase is a real-time phase. ... If two players both want to buy the same card from the "
+            "Store or Aftermarket, give priority to the player with fewer Victory Points."
+        ),
+        choices=("fewest_vp", "clockwise"),
+    ),
+    RuleOption(
+        key="market_actions",
+        default=12,
+        minimum=1,
+        maximum=200,
+        reading=(
+            "A seat takes at most this many actions in one timer segment (7, 7 and 6 minutes in the document); it "
+            "stands for the time limit, so a policy that never passes still ends the phase."
+        ),
+        quote="Set a Timer for 7 minutes, and begin! ... Set another 7-minute timer. ... set another 6-minute timer.",
+    ),
+    RuleOption(
+        key="prerelease",
+        default=False,
+        reading=(
+            "Off: three deckbuilding rounds, each ended by a tournament. On: a pre-release tournament of the starter "
+            "decks first (pre-release VP chart), then only two deckbuilding rounds (round-1 and final charts)."
+        ),
+        quote=(
+            "If you choose to do a pre-release tournament, skip the third round of deckbuilding and the third "
+            "tournament later on in the game, so that there are still only three tournaments in the game."
+        ),
+    ),
+    RuleOption(
+        key="friendship_card_vp",
+        default=1,
+        minimum=0,
+        maximum=6,
+        reading=(
+            "A Friendship card scores this many VP for the player it was given to (the document does not print the "
+            "figure; each player has six and may score at most 6 VP from one player's cards, so one each)."
+        ),
+        quote=(
+            "6 Friendship cards of their character ... You may not score more than 6 VP from a single player's "
+            "Friendship Cards."
+        ),
+    ),
+    RuleOption(
+        key="trades",
+        default=True,
+        reading=(
+            "On: a seat may buy a card from another seat's binder (not its deck or collection) in an equal-value "
+            "trade, its star rating in dollars, adding a Friendship card when the card is worth more to it than "
+            "that. Off: no trades between players (the market is the store and the aftermarket only)."
+        ),
+        quote=(
+            "any trades made between players must be equal value trades. That is, the total of all Star Ratings and "
+            "Millennium Dollars must be equal on both sides of the trade. If you are making a trade that clearly "
+            "benefits one side more than the other, you may wish to ask the other side for Friendship"
+        ),
+    ),
+)

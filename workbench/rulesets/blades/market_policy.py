@@ -1,0 +1,370 @@
+"""Policies for the whole game's deckbuilding phase: a greedy one and a random-legal one.
+
+Greedy prices everything in dollars, the currency of the final score (4 dollars = 1 VP):
+
+- a card's deck value is an estimate of the RP it brings in a tournament, read from the engine's effect table
+  (a `gain` clause's amount times how many cards its `per` condition is likely to count, in the seat's current
+  deck; flips, clashes, star tokens and protection at fixed rates; a single's stars for its clashes), and one
+  point of deck value is worth DECK_DOLLARS;
+- a card's collection value is the VP it adds to the seat's best collection (one shared symbol, different star
+  ratings), at MONEY_PER_VP dollars a VP;
+- a card is worth the most of its deck value gain, its collection gain and, while it can still be sold, its
+  star rating (what the aftermarket pays).
+
+A face-down store card is worth the average over its set's cards (weighted by copies: the set's distribution).
+Greedy buys the purchase with the best value per dollar that is worth more than its price (store, aftermarket or
+an equal-value trade, with a Friendship card when the card is worth clearly more than its price), then fuses when
+the promo pile is worth more than half the star ratings it spends, then sells its most expensive card that is in
+neither its deck nor its collection, and otherwise passes. Its deck is the best by deck value; its collection the
+largest from the cards outside the deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from workbench.rulesets.blades import engine as tournament
+from workbench.rulesets.blades.market import (
+    BUY_AFTERMARKET,
+    BUY_STORE,
+    DECK_LIMITS,
+    FUSE,
+    FUSION_CARDS,
+    FUSION_TIERS,
+    LAST_CALL,
+    MONEY_PER_VP,
+    PASS,
+    SELL,
+    TRADE,
+    Action,
+    MarketCards,
+    MarketState,
+    can_fuse,
+    can_sell,
+    collection_vp,
+    legal,
+    legal_part,
+)
+
+DECK_DOLLARS = 2.0
+"""Dollars greedy pays for one point of deck value (about one RP a tournament)."""
+FRIENDSHIP_MARGIN = float(MONEY_PER_VP)
+"""Greedy adds a Friendship card to a trade when the card is worth this much more to it than its price."""
+FUSION_SHARE = 0.5
+"""Greedy fuses when the promo is worth more than this share of the star ratings of the cards it spends."""
+PER_EXPECTED = {
+    tournament.PER_NONE: 1.0,
+    tournament.PER_CARD: 3.5,
+    tournament.PER_CARD_LEFT: 2.5,
+    tournament.PER_FACE_DOWN: 1.0,
+}
+"""How many cards a `per` condition counts on average, for the conditions that do not depend on the deck."""
+PLAYED_SHARE = 0.75
+"""Share of a deck's singles that reach the tableau (6 slots of 8 singles)."""
+STARS_WEIGHT = 0.3
+"""Deck value of one star of a single (its weight as a Top card in clashes)."""
+
+
+def _deck_context(cards: MarketCards, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Symbol bits and star ratings of the deck's singles: what `per symbol` and `per stars` conditions count."""
+    table = cards.compiled.table
+    singles = [c for c in deck if cards.kind[c] == tournament.K_SINGLE]
+    return [int(table[c, tournament.T_SYMBOLS]) for c in singles], [int(cards.stars[c]) for c in singles]
+
+
+def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequence[int]) -> float:
+    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings."""
+    table = cards.compiled.table
+    effects = cards.compiled.extra["effects"]
+    value = STARS_WEIGHT * float(cards.stars[card]) if cards.kind[card] == tournament.K_SINGLE else 0.0
+    base = tournament.ACTION_BASE
+    for c in range(int(table[card, tournament.T_CLAUSES])):
+        timing = int(effects[card, c, tournament.E_TIMING])
+        verb = int(effects[card, c, base + tournament.A_VERB])
+        amount = float(effects[card, c, base + tournament.A_AMOUNT])
+        weight = 0.5 if timing in (tournament.TM_FLIP, tournament.TM_REACTION) else 1.0
+        if verb == tournament.V_GAIN:
+            per = int(effects[card, c, base + tournament.A_PER])
+            arg = int(effects[card, c, base + tournament.A_ARG])
+            if per == tournament.PER_SYMBOL:
+                n = PLAYED_SHARE * sum(1 for b in bits if b & arg)
+            elif per == tournament.PER_STARS_AT_LEAST:
+                n = PLAYED_SHARE * sum(1 for s in stars if s >= arg)
+            elif per == tournament.PER_STARS_AT_MOST:
+                n = PLAYED_SHARE * sum(1 for s in stars if s <= arg)
+            elif per == tournament.PER_CARD and timing == tournament.TM_SCORE:
+                n = 6.0
+            else:
+                n = PER_EXPECTED.get(per, 1.0)
+            value += weight * amount * n
+        elif verb == tournament.V_CLASH:
+            value += weight * 0.5 * float(effects[card, c, base + tournament.ACTION_WIDTH + tournament.A_AMOUNT])
+        elif verb == tournament.V_FLIP:
+            whose = int(effects[card, c, base + tournament.A_WHOSE])
+            value += weight * (3.0 if whose == tournament.WHOSE_OPPONENT else -1.0)
+        elif verb == tournament.V_STAR:
+            value += weight * 0.5 * amount
+        elif verb != tournament.V_NONE:
+            value += weight * 1.5
+    return value
+
+
+def best_deck(cards: MarketCards, owned: Sequence[int]) -> list[int]:
+    """The highest-value legal deck from `owned`: values first against every owned card, then against the deck."""
+    distinct = list(dict.fromkeys(owned))
+    context = distinct
+    deck: list[int] = []
+    for _ in range(2):
+        bits, stars = _deck_context(cards, context)
+        ranked = sorted(distinct, key=lambda c: (-card_value(cards, c, bits, stars), c))
+        deck = []
+        for kind, limit in DECK_LIMITS.items():
+            deck.extend([c for c in ranked if cards.kind[c] == kind][:limit])
+        context = deck
+    return deck
+
+
+def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str, str], dict[int, int]]:
+    """For each symbol, one card per star rating among `pool` (the first seen)."""
+    groups: dict[tuple[str, str], dict[int, int]] = {}
+    for c in pool:
+        # Sorted: a frozenset of strings iterates in an order that changes with PYTHONHASHSEED.
+        for symbol in sorted(cards.symbols[c]):
+            groups.setdefault(symbol, {}).setdefault(int(cards.stars[c]), c)
+    return groups
+
+
+def best_collection(cards: MarketCards, pool: Sequence[int]) -> list[int]:
+    """The largest collection sharing one symbol, one card per star rating (a common symbol satisfies both
+    readings of `collection_symbol`); ties: the symbol seen first."""
+    best: list[int] = []
+    for group in collection_groups(cards, pool).values():
+        chosen = [group[s] for s in sorted(group, reverse=True)][: cards.collection_max]
+        if len(chosen) > len(best):
+            best = chosen
+    return best if len(best) >= 2 else []
+
+
+class Appraisal:
+    """What greedy knows about one seat at one moment: its deck, collection and the worth of any card to it."""
+
+    def __init__(self, state: MarketState, p: int) -> None:
+        cards = state.cards
+        self.cards = cards
+        seat = state.seats[p]
+        self.deck = best_deck(cards, seat.binder)
+        bits, stars = _deck_context(cards, self.deck)
+        self.bits, self.stars = bits, stars
+        self.value = {c: card_value(cards, c, bits, stars) for c in set(seat.binder)}
+        self.weakest: dict[int, float] = {}
+        for kind, limit in DECK_LIMITS.items():
+            values = [self.value[c] for c in self.deck if cards.kind[c] == kind]
+            self.weakest[kind] = min(values) if len(values) >= limit else 0.0
+        rest = list(seat.binder)
+        for c in self.deck:
+            rest.remove(c)
+        self.collection = best_collection(cards, rest)
+        self.groups = collection_groups(cards, rest)
+        self.collection_size = len(self.collection)
+        self.owned = set(seat.binder)
+        self.can_resell = state.segment < LAST_CALL
+        kept = set(self.deck) | set(self.collection)
+        spare = list(rest)
+        for c in self.collection:
+            spare.remove(c)
+        self.spare = spare
+        self.kept = kept
+
+    def deck_gain(self, card: int) -> float:
+        """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck)."""
+        if card in self.owned:
+            return 0.0
+        value = card_value(self.cards, card, self.bits, self.stars)
+        return max(0.0, value - self.weakest[int(self.cards.kind[card])])
+
+    def collection_gain(self, card: int) -> int:
+        """Collection VP gained by adding `card` to the cards outside the deck."""
+        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
+        stars = int(self.cards.stars[card])
+        gain = 0
+        for symbol in self.cards.symbols[card]:
+            group = self.groups.get(symbol, {})
+            size = min(len(group) + (0 if stars in group else 1), self.cards.collection_max)
+            if size >= 2:
+                gain = max(gain, collection_vp(size) - best)
+        return max(0, gain)
+
+    def use_worth(self, card: int) -> float:
+        """Dollars the card is worth to the seat kept: in its deck or its collection."""
+        return max(DECK_DOLLARS * self.deck_gain(card), float(MONEY_PER_VP * self.collection_gain(card)))
+
+    def worth(self, card: int) -> float:
+        """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
+        resale = float(self.cards.stars[card]) if self.can_resell else 0.0
+        return max(self.use_worth(card), resale)
+
+
+def set_distribution(cards: MarketCards, set_index: int) -> list[tuple[int, float]]:
+    """(card id, probability) of a face-down card of a set, by copies."""
+    members = [i for i in range(len(cards.cards)) if cards.set_of[i] == set_index]
+    total = sum(cards.cards[i].copies for i in members)
+    return [(i, cards.cards[i].copies / total) for i in members]
+
+
+class GreedyMarket:
+    """Value per dollar against the current deck, collections pursued (module docstring)."""
+
+    def __init__(self) -> None:
+        self.refused: set[tuple[int, int, int, int, int]] = set()
+        self._distributions: dict[int, list[tuple[int, float]]] = {}
+        self._appraisals: dict[tuple[int, int, int], Appraisal] = {}
+
+    def appraise(self, state: MarketState, p: int) -> Appraisal:
+        """Seat p's appraisal, recomputed only when a binder or the segment changed."""
+        key = (state.version, state.segment, p)
+        if key not in self._appraisals:
+            if len(self._appraisals) > 64:
+                self._appraisals.clear()
+            self._appraisals[key] = Appraisal(state, p)
+        return self._appraisals[key]
+
+    def _set_worth(self, appraisal: Appraisal, cards: MarketCards, set_index: int) -> float:
+        if set_index not in self._distributions:
+            self._distributions[set_index] = set_distribution(cards, set_index)
+        return sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+
+    def act(self, state: MarketState, p: int) -> Action:
+        """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
+        cards = state.cards
+        seat = state.seats[p]
+        appraisal = self.appraise(state, p)
+        best: tuple[float, Action] | None = None
+
+        def offer(worth: float, price: int, action: Action) -> None:
+            nonlocal best
+            if worth > price and legal(state, p, action):
+                ratio = worth / max(price, 1)
+                if best is None or ratio > best[0]:
+                    best = (ratio, action)
+
+        seen_sets: dict[int, float] = {}
+        for index, card in enumerate(state.store_area):
+            set_index = int(cards.set_of[card])
+            if set_index not in seen_sets:
+                seen_sets[set_index] = self._set_worth(appraisal, cards, set_index)
+            offer(seen_sets[set_index], int(cards.price[card]), Action(BUY_STORE, index=index))
+        for index, listing in enumerate(state.aftermarket):
+            if listing.owner != p:
+                offer(appraisal.use_worth(listing.card), int(cards.stars[listing.card]), Action(BUY_AFTERMARKET, index))
+        if bool(cards.options["trades"]):
+            # Clockwise from the next seat, so no seat is everyone's first trading partner.
+            for k in range(1, state.players):
+                q = (p + k) % state.players
+                other = state.seats[q]
+                # Only cards the other seat would part with, as greedy sees it (its deck and collection stay).
+                theirs = self.appraise(state, q)
+                for card in sorted(set(other.binder) - appraisal.owned - theirs.kept):
+                    key = (state.round, state.segment, p, q, card)
+                    if key in self.refused:
+                        continue
+                    price = int(cards.stars[card])
+                    worth = appraisal.use_worth(card)
+                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0
+                    offer(worth, price, Action(TRADE, cards=(card,), other=q, friendship=friendship))
+        if best is not None:
+            action = best[1]
+            if action.kind == TRADE:
+                # Asked once a segment: a refusal is not asked again.
+                self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
+            return action
+        spare = sorted(appraisal.spare, key=lambda c: (int(cards.stars[c]), c))
+        for tier in range(len(FUSION_TIERS) - 1, -1, -1):
+            need = FUSION_CARDS[tier]
+            if len(spare) < need or not can_fuse(state, p, tier):
+                continue
+            pile = state.fusion_piles[tier]
+            promo_worth = sum(appraisal.use_worth(c) for c in pile) / len(pile)
+            spent = spare[:need]
+            if promo_worth > FUSION_SHARE * sum(int(cards.stars[c]) for c in spent):
+                return Action(FUSE, index=tier, cards=tuple(spent))
+        if can_sell(state, p) and spare:
+            return Action(SELL, cards=(spare[-1],))
+        return Action(PASS)
+
+    def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
+        """Gives up a card that is in neither its deck nor its collection."""
+        return card not in self.appraise(state, p).kept
+
+    def deck(self, state: MarketState, p: int) -> list[int]:
+        """The best deck by deck value."""
+        return best_deck(state.cards, state.seats[p].binder)
+
+    def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
+        """The largest collection from the cards outside the deck."""
+        rest = list(state.seats[p].binder)
+        for c in deck:
+            rest.remove(c)
+        return best_collection(state.cards, rest)
+
+
+class RandomMarket:
+    """A uniformly random legal action each turn (pass included); random deck and collection."""
+
+    def act(self, state: MarketState, p: int) -> Action:
+        """One of the legal actions, uniformly (fusion spends random cards)."""
+        rng: np.random.Generator = state.rng
+        seat = state.seats[p]
+        candidates: list[Action] = [Action(PASS)]
+        candidates += [Action(BUY_STORE, index=i) for i in range(len(state.store_area))]
+        candidates += [Action(BUY_AFTERMARKET, index=i) for i in range(len(state.aftermarket))]
+        if can_sell(state, p):
+            candidates += [Action(SELL, cards=(c,)) for c in sorted(set(seat.binder))]
+        for tier in range(len(FUSION_TIERS)):
+            if can_fuse(state, p, tier):
+                picked = rng.choice(len(seat.binder), size=FUSION_CARDS[tier], replace=False)
+                candidates.append(Action(FUSE, index=tier, cards=tuple(seat.binder[int(i)] for i in sorted(picked))))
+        if bool(state.cards.options["trades"]):
+            for q, other in enumerate(state.seats):
+                if q != p:
+                    candidates += [Action(TRADE, cards=(c,), other=q) for c in sorted(set(other.binder))]
+        allowed = [a for a in candidates if legal(state, p, a)]
+        return allowed[int(rng.integers(len(allowed)))]
+
+    def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
+        """Half the time."""
+        return bool(state.rng.integers(2) == 0)
+
+    def deck(self, state: MarketState, p: int) -> list[int]:
+        """A random legal deck: the binder's distinct cards in random order, each kind filled to its limit."""
+        distinct = sorted(set(state.seats[p].binder))
+        order = state.rng.permutation(len(distinct))
+        return legal_part(state.cards, [distinct[int(i)] for i in order])
+
+    def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
+        """A random symbol's cards outside the deck, one per star rating, a random size from 2 up (none if none)."""
+        rest = list(state.seats[p].binder)
+        for c in deck:
+            rest.remove(c)
+        groups = [g for g in collection_groups(state.cards, rest).values() if len(g) >= 2]
+        if not groups:
+            return []
+        group = groups[int(state.rng.integers(len(groups)))]
+        chosen = list(group.values())
+        size = int(state.rng.integers(2, min(len(chosen), state.cards.collection_max) + 1))
+        order = state.rng.permutation(len(chosen))
+        return [chosen[int(i)] for i in order[:size]]
+
+
+MARKET_POLICIES = ("greedy", "random")
+"""Policy names, index = the code the tournament engine is given (0 greedy, 1 random)."""
+
+
+def make_policy(name: str) -> GreedyMarket | RandomMarket:
+    """A fresh policy object by name (greedy remembers refused trades for one game)."""
+    if name == "greedy":
+        return GreedyMarket()
+    if name == "random":
+        return RandomMarket()
+    raise ValueError(f"unknown market policy '{name}': expected one of {', '.join(MARKET_POLICIES)}")

@@ -1,0 +1,400 @@
+"""Many whole games (`market.py`) from one seed: per-seat and per-round VP with their parts, and game health.
+
+Pure: numpy only. Game k draws from `np.random.default_rng(SeedSequence(seed).spawn(games)[k])`, so a game depends
+on the seed and its index alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from workbench.cards import CardSet, OptionValue, WorkbenchInputError
+from workbench.rulesets.blades.market import SEATS, GameResult, MarketCards, compile_market, new_game, play_game
+from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
+
+MAX_GAMES = 100_000
+"""The most whole games one run plays."""
+
+
+def seat_policies(policy: str, players: int, policy_b: str | None = None) -> list[str]:
+    """Seat A plays `policy`, every other seat `policy_b` (default: the same)."""
+    for name in (policy, policy_b or policy):
+        if name not in MARKET_POLICIES:
+            raise WorkbenchInputError(
+                f"unknown policy '{name}' for the whole game.", expected=" or ".join(MARKET_POLICIES)
+            )
+    return [policy] + [policy_b or policy] * (players - 1)
+
+
+def game_rngs(seed: int, games: int) -> list[np.random.Generator]:
+    """One independent generator per game (NumPy's SeedSequence.spawn)."""
+    return [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(games)]
+
+
+def play_one(
+    cards: MarketCards, rng: np.random.Generator, policies: Sequence[str], trace: bool = False
+) -> tuple[GameResult, list[str]]:
+    """One whole game with fresh policy objects."""
+    return play_game(
+        cards, rng, [make_policy(name) for name in policies], [MARKET_POLICIES.index(n) for n in policies], trace
+    )
+
+
+@dataclass
+class FullGameRuns:
+    """The results of many whole games of one card set."""
+
+    cards: MarketCards
+    """The compiled card set."""
+    policies: list[str]
+    """Policy by seat."""
+    seed: int
+    """The run's seed."""
+    results: list[GameResult]
+    """One result per game, in order."""
+    seconds: float
+    """Wall time of the games (for games per second)."""
+
+    @property
+    def players(self) -> int:
+        """Seats per game."""
+        return len(self.policies)
+
+    def summary(self) -> dict[str, Any]:
+        """Per seat: mean final VP and its parts, mean VP by round, win share; game health; speed."""
+        n = self.players
+        games = len(self.results)
+        rounds = len(self.results[0].tournament_vp[0]) if games else 0
+        collection_rounds = len(self.results[0].collection_vp[0]) if games else 0
+        seats = []
+        for p in range(n):
+            tournament = np.array([sum(r.tournament_vp[p]) for r in self.results], dtype=float)
+            collections = np.array([sum(r.collection_vp[p]) for r in self.results], dtype=float)
+            money = np.array([r.money_vp[p] for r in self.results], dtype=float)
+            friendship = np.array([r.friendship_vp[p] for r in self.results], dtype=float)
+            total = np.array([r.total[p] for r in self.results], dtype=float)
+            wins = np.array([1.0 / sum(1 for x in r.rank if x == 1) if r.rank[p] == 1 else 0.0 for r in self.results])
+            seats.append(
+                {
+                    "seat": SEATS[p],
+                    "policy": self.policies[p],
+                    "total": float(total.mean()),
+                    "total_sd": float(total.std()),
+                    "tournament": float(tournament.mean()),
+                    "collections": float(collections.mean()),
+                    "money": float(money.mean()),
+                    "dollars_left": float(np.mean([r.money[p] for r in self.results])),
+                    "friendship": float(friendship.mean()),
+                    "win_share": float(wins.mean()),
+                    "tournament_by_round": [
+                        float(np.mean([r.tournament_vp[p][k] for r in self.results])) for k in range(rounds)
+                    ],
+                    "collections_by_round": [
+                        float(np.mean([r.collection_vp[p][k] for r in self.results])) for k in range(collection_rounds)
+                    ],
+                }
+            )
+        bought = np.sum([r.bought for r in self.results], axis=0) if games else np.zeros(0)
+        store_ids = sorted(set(self.cards.store_cards))
+        never = [self.cards.cards[i].name for i in store_ids if bought[i] == 0]
+        first_wins = np.mean(
+            [1.0 / sum(1 for x in r.rank if x == 1) if r.rank[r.first_seat] == 1 else 0.0 for r in self.results]
+        )
+        return {
+            "games": games,
+            "players": n,
+            "seed": self.seed,
+            "policies": self.policies,
+            "rounds": rounds,
+            "games_per_second": games / self.seconds if self.seconds > 0 else None,
+            "seats": seats,
+            "health": {
+                "first_seat_win_share": float(first_wins),
+                "fair_win_share": 1.0 / n,
+                "cards_short_in_deals_mean": float(np.mean([r.short for r in self.results])),
+                "dollars_left_mean": float(np.mean([np.mean(r.money) for r in self.results])),
+                "store_cards_never_bought": never,
+                "store_cards_never_bought_share": len(never) / len(store_ids) if store_ids else 0.0,
+                "copies_bought": {self.cards.cards[i].name: int(bought[i]) for i in store_ids},
+            },
+        }
+
+
+def play_full_games(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue],
+    games: int,
+    seed: int,
+    policy: str = "greedy",
+    policy_b: str | None = None,
+) -> FullGameRuns:
+    """`games` whole games of `options["players"]` seats, seat A playing `policy`, the others `policy_b`."""
+    import time
+
+    if not 1 <= games <= MAX_GAMES:
+        raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
+    cards = compile_market(cardset, options)
+    policies = seat_policies(policy, int(options["players"]), policy_b)
+    started = time.perf_counter()
+    results = [play_one(cards, rng, policies)[0] for rng in game_rngs(seed, games)]
+    return FullGameRuns(cards, policies, seed, results, time.perf_counter() - started)
+
+
+def trace_full_game(
+    cardset: CardSet, options: Mapping[str, OptionValue], seed: int, policy: str = "greedy", policy_b: str | None = None
+) -> list[str]:
+    """Game 0 of the seed, every market action and tournament event as a line."""
+    cards = compile_market(cardset, options)
+    policies = seat_policies(policy, int(options["players"]), policy_b)
+    _, lines = play_one(cards, game_rngs(seed, 1)[0], policies, trace=True)
+    return lines
+
+
+def summary_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The summary as text: per seat final VP with its parts, then per round, then game health."""
+    lines = [
+        f"{summary['games']} whole game(s), {summary['players']} players, seed {summary['seed']}, policies "
+        f"{', '.join(summary['policies'])}; mean VP per seat:",
+        f"{'seat':<5}{'policy':<8}{'total':>8}{'tourn.':>8}{'coll.':>8}{'money':>8}{'friend.':>8}{'$ left':>8}"
+        f"{'wins':>8}",
+    ]
+    for seat in summary["seats"]:
+        lines.append(
+            f"{seat['seat']:<5}{seat['policy']:<8}{seat['total']:>8.1f}{seat['tournament']:>8.1f}"
+            f"{seat['collections']:>8.1f}{seat['money']:>8.1f}{seat['friendship']:>8.1f}{seat['dollars_left']:>8.1f}"
+            f"{seat['win_share']:>8.1%}"
+        )
+    lines.append("per round (tournament VP / collection VP):")
+    for seat in summary["seats"]:
+        tournaments, collections = seat["tournament_by_round"], seat["collections_by_round"]
+        # With a pre-release tournament there is one tournament more than deckbuilding rounds, and it comes first.
+        offset = len(tournaments) - len(collections)
+        parts = [f"pre-release {t:.1f}" for t in tournaments[:offset]]
+        pairs = zip(tournaments[offset:], collections, strict=True)
+        parts += [f"R{k + 1} {t:.1f} / {c:.1f}" for k, (t, c) in enumerate(pairs)]
+        lines.append(f"  {seat['seat']}: " + "; ".join(parts))
+    health = summary["health"]
+    lines.append(
+        f"health: first seat wins {health['first_seat_win_share']:.1%} (fair {health['fair_win_share']:.1%}); "
+        f"dollars left {health['dollars_left_mean']:.1f} per seat; store cards never bought "
+        f"{health['store_cards_never_bought_share']:.0%}"
+        + (f" ({', '.join(health['store_cards_never_bought'])})" if health["store_cards_never_bought"] else "")
+        + f"; cards short in deals (store and discard empty) {health['cards_short_in_deals_mean']:.1f} per game"
+    )
+    if summary.get("games_per_second"):
+        lines.append(f"speed: {summary['games_per_second']:.1f} whole games per second")
+    return lines
+
+
+def opening_value_per_dollar(cards: MarketCards) -> dict[int, float]:
+    """Per store card: what it is worth to a seat holding only its opening cards (greedy's appraisal: deck value,
+    collection value or resale, in dollars) per dollar of its store price. Averaged over the starter sets."""
+    from workbench.rulesets.blades.market_policy import Appraisal
+
+    players = int(cards.options["players"])
+    ratios: dict[int, list[float]] = {c: [] for c in set(cards.store_cards)}
+    for starter in range(len(cards.starters)):
+        state = new_game(cards, np.random.default_rng(starter), [0] * players)
+        seat = state.seats[0]
+        seat.binder = list(cards.starters[starter])
+        appraisal = Appraisal(state, 0)
+        for c in ratios:
+            ratios[c].append(appraisal.worth(c) / max(int(cards.price[c]), 1))
+    return {c: float(np.mean(v)) for c, v in ratios.items()}
+
+
+def store_figures(runs: FullGameRuns) -> list[dict[str, Any]]:
+    """Per store card, on the buy-cost axis: buy cost, stars, copies in the store, copies bought from the store per
+    game, and the opening value per dollar (`opening_value_per_dollar`)."""
+    cards = runs.cards
+    games = max(len(runs.results), 1)
+    bought = np.sum([r.bought for r in runs.results], axis=0)
+    per_dollar = opening_value_per_dollar(cards)
+    rows = []
+    for c in sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name)):
+        card = cards.cards[c]
+        rows.append(
+            {
+                "card": card.name,
+                "set": card.set,
+                "buy_cost": int(cards.price[c]),
+                "stars": card.stars,
+                "copies": card.copies,
+                "bought_per_game": float(bought[c]) / games,
+                "value_per_dollar": per_dollar[c],
+            }
+        )
+    return rows
+
+
+def with_set_buy_cost(cardset: CardSet, card_name: str, value: int) -> CardSet:
+    """A copy of the set in which every card of `card_name`'s set costs `value` (a set has one buy cost)."""
+    from dataclasses import replace
+
+    from workbench.cards import CardEntry
+
+    target = next((e for e in cardset.entries if e.card.name.casefold() == card_name.casefold()), None)
+    if target is None:
+        raise WorkbenchInputError(f"the set has no card '{card_name}'.", expected="a card name from the set")
+    set_key = " ".join(target.card.set.casefold().split())  # type: ignore[attr-defined]
+    entries = []
+    for entry in cardset.entries:
+        card = entry.card
+        if " ".join(card.set.casefold().split()) == set_key:  # type: ignore[attr-defined]
+            card = cardset.ruleset.card_adapter.validate_python({**card.model_dump(), "buy_cost": value})
+            entry = CardEntry(card, entry.row)
+        entries.append(entry)
+    return replace(cardset, entries=entries)
+
+
+def buy_cost_sweep(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue],
+    card_name: str,
+    values: Sequence[int | float],
+    games: int,
+    seed: int,
+    policy: str = "greedy",
+    policy_b: str | None = None,
+) -> list[dict[str, Any]]:
+    """The card's set at each buy cost, the same seeds each time: how often the card and its set are bought, the
+    opening value per dollar, and the seats' mean final VP and dollars left. Where `bought_per_game` reaches 0 the
+    card has stopped being bought."""
+    rows = []
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise WorkbenchInputError(f"buy cost {value!r} is not a whole number >= 0.", expected="0, 1, 2, ...")
+        changed = with_set_buy_cost(cardset, card_name, int(value))
+        runs = play_full_games(changed, options, games, seed, policy, policy_b)
+        cards = runs.cards
+        card = next(i for i, c in enumerate(cards.cards) if c.name.casefold() == card_name.casefold())
+        members = [i for i in set(cards.store_cards) if cards.set_of[i] == cards.set_of[card]]
+        bought = np.sum([r.bought for r in runs.results], axis=0)
+        per_dollar = opening_value_per_dollar(cards)
+        rows.append(
+            {
+                "buy_cost": value,
+                "bought_per_game": float(bought[card]) / games,
+                "set_bought_per_game": float(sum(bought[i] for i in members)) / games,
+                "games_with_a_copy_bought": float(np.mean([r.bought[card] > 0 for r in runs.results])),
+                "value_per_dollar": per_dollar.get(card, 0.0),
+                "mean_total_vp": float(np.mean([np.mean(r.total) for r in runs.results])),
+                "dollars_left": float(np.mean([np.mean(r.money) for r in runs.results])),
+            }
+        )
+    return rows
+
+
+def store_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`store_figures` as text, one line per set (copies-weighted), on the buy-cost axis."""
+    sets: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        sets.setdefault(str(row["set"]), []).append(row)
+    lines = [f"{'store set':<24}{'buy cost':>9}{'avg stars':>10}{'bought/game':>12}{'value/$':>9}"]
+    for name, members in sorted(sets.items(), key=lambda item: (item[1][0]["buy_cost"], item[0])):
+        copies = sum(int(m["copies"]) for m in members)
+        stars = sum(int(m["stars"]) * int(m["copies"]) for m in members) / copies
+        per_dollar = sum(float(m["value_per_dollar"]) * int(m["copies"]) for m in members) / copies
+        bought = sum(float(m["bought_per_game"]) for m in members)
+        lines.append(f"{name[:23]:<24}{members[0]['buy_cost']:>9}{stars:>10.2f}{bought:>12.2f}{per_dollar:>9.2f}")
+    return lines
+
+
+def sweep_lines(card: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`buy_cost_sweep` as text."""
+    lines = [
+        f"{card}: its set's buy cost swept (the same seeds at every value)",
+        f"{'buy_cost':>8}{'card bought/game':>18}{'set bought/game':>17}{'games bought':>14}{'value/$':>9}"
+        f"{'mean VP':>9}{'$ left':>8}",
+    ]
+    for row in rows:
+        lines.append(
+            f"{row['buy_cost']:>8}{row['bought_per_game']:>18.2f}{row['set_bought_per_game']:>17.2f}"
+            f"{row['games_with_a_copy_bought']:>14.0%}{row['value_per_dollar']:>9.2f}{row['mean_total_vp']:>9.1f}"
+            f"{row['dollars_left']:>8.1f}"
+        )
+    # The lowest swept cost from which on (in the order swept) the card was never bought.
+    stop = None
+    for row in reversed(rows):
+        if row["bought_per_game"] != 0:
+            break
+        stop = row["buy_cost"]
+    if stop is not None:
+        lines.append(f"{card} was not bought from the store at a buy cost of {stop} or at any later value swept.")
+    return lines
+
+
+def replaced_by_set_mates(cards: MarketCards, card: int) -> tuple[int, ...]:
+    """The store with every copy of `card` replaced by the other cards of its set, shared out by their copies
+    (largest remainders, ties to the lower card id), so the store keeps its size and the set its make-up without the
+    card. A set of one card loses its copies instead."""
+    copies = sum(1 for i in cards.store_cards if i == card)
+    mates = sorted({i for i in cards.store_cards if cards.set_of[i] == cards.set_of[card] and i != card})
+    if not mates:
+        return tuple(i for i in cards.store_cards if i != card)
+    weights = {m: sum(1 for i in cards.store_cards if i == m) for m in mates}
+    total = sum(weights.values())
+    shares = {m: copies * w / total for m, w in weights.items()}
+    given = {m: int(shares[m]) for m in mates}
+    for m in sorted(mates, key=lambda m: (-(shares[m] - given[m]), m))[: copies - sum(given.values())]:
+        given[m] += 1
+    extra = [m for m in mates for _ in range(given[m])]
+    return tuple(i for i in cards.store_cards if i != card) + tuple(extra)
+
+
+def store_power(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue],
+    games: int,
+    seed: int,
+    policy: str = "greedy",
+    policy_b: str | None = "random",
+) -> list[dict[str, Any]]:
+    """Each store card's power in the whole game: the change in seat A's mean final VP when the card's copies are in
+    the store against when they are replaced by the other cards of its set (`replaced_by_set_mates`: the same store
+    size, the set's distribution without the card), the same seeds both ways, with a 95% interval from the per-game
+    differences. Seat A plays `policy`, the others `policy_b`: against seats of its own policy, seat A's VP moves
+    only by chance (the tournament chart hands out the same VP whatever the cards), so the default measures what a
+    greedy player gains from the card against random ones. Measured: leaving the copies out instead shrinks the
+    store, and that alone cost greedy about 1 VP whichever card it was."""
+    import dataclasses
+
+    if not 1 <= games <= MAX_GAMES:
+        raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
+    cards = compile_market(cardset, options)
+    policies = seat_policies(policy, int(options["players"]), policy_b)
+    with_all = np.array([play_one(cards, rng, policies)[0].total[0] for rng in game_rngs(seed, games)], dtype=float)
+    rows = []
+    for c in sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name)):
+        without = dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c))
+        totals = np.array([play_one(without, rng, policies)[0].total[0] for rng in game_rngs(seed, games)], dtype=float)
+        differences = with_all - totals
+        half = 1.959964 * float(differences.std(ddof=1)) / np.sqrt(games) if games > 1 else float("nan")
+        power = float(differences.mean())
+        rows.append(
+            {
+                "card": cards.cards[c].name,
+                "set": cards.cards[c].set,
+                "buy_cost": int(cards.price[c]),
+                "stars": cards.cards[c].stars,
+                "power": power,
+                "low": power - half,
+                "high": power + half,
+            }
+        )
+    return rows
+
+
+def power_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`store_power` as text, by buy cost."""
+    lines = [f"{'card':<26}{'set':<22}{'buy cost':>9}{'stars':>6}{'power (VP)':>11}  95% interval"]
+    for row in rows:
+        lines.append(
+            f"{row['card'][:25]:<26}{row['set'][:21]:<22}{row['buy_cost']:>9}{row['stars']:>6}{row['power']:>+11.2f}"
+            f"  [{row['low']:+.2f}, {row['high']:+.2f}]"
+        )
+    return lines
