@@ -166,3 +166,24 @@ def test_effects_findings_point_at_the_effects_cell(make_cardset: MakeCardSet) -
 def test_per_symbol_may_name_an_element_or_a_type(make_cardset: MakeCardSet) -> None:
     cardset = make_cardset(BLADES, [_row("A", "Score: gain 1 RP per fire; Score: gain 1 RP per soldier")])
     assert validate(cardset).findings == []
+
+
+def test_a_metagame_card_only_scores(make_cardset: MakeCardSet) -> None:
+    # "Every Player activates the Metagame Score effects for themselves": a metagame card is in no tableau, so a
+    # clause of another timing is reported and left out.
+    cardset = make_cardset(
+        BLADES,
+        [
+            _row(
+                "Fire Ascendant",
+                "Score: gain 3 RP per fire; Play: gain 2 RP",
+                kind="metagame",
+                set="Meta",
+                set_kind="meta",
+                copies=1,
+                stars="",
+            ),
+        ],
+    )
+    found = [(f.rule, f.actual) for f in validate(cardset).findings if f.rule == "blades.effects"]
+    assert found == [("blades.effects", "Play: gain 2 RP")]

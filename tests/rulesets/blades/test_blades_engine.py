@@ -651,8 +651,20 @@ def test_players_and_tableau_slots_set_the_number_of_turns(players: int, slots: 
 
 @pytest.mark.parametrize(("vp_round", "chart"), [("round1", [21, 15, 12, 9]), ("final", [42, 30, 24, 18])])
 def test_vp_round_option_pays_by_its_chart_row(vp_round: str, chart: list[int]) -> None:
-    result = play(compiled(vp_round=vp_round), "lantern_score", "ashfall_starter", n=20)
+    # Without a metagame lantern_score always places first against the starter decks (the metagame can lift a
+    # starter past it: test_the_metagame_moves_placements), so its VP is the chart row's first prize.
+    result = play(compiled(vp_round=vp_round, metagame="none"), "lantern_score", "ashfall_starter", n=20)
     assert (result["place_a"] == 1).all() and (result["vp_a"] == chart[0]).all()
+
+
+def test_the_metagame_moves_placements() -> None:
+    # "The Metagame gives significant bonuses if you can incorporate it into your deck. Don't ignore it!" The same
+    # seeded tournaments with and without the revealed metagame: every player scores it, so RP rise, and a deck
+    # that matches the revealed element or type better can overtake one that does not.
+    with_meta = play(compiled(), "lantern_score", "ashfall_starter", n=40)
+    without = play(compiled(metagame="none"), "lantern_score", "ashfall_starter", n=40)
+    assert with_meta["rp_a"].mean() > without["rp_a"].mean()
+    assert (without["place_a"] == 1).all() and (with_meta["place_a"] > 1).any()
 
 
 @pytest.mark.parametrize(("store_kinds", "size"), [("boosters", 86), ("all", 86 + 9 + 6 + 5)])
@@ -933,3 +945,130 @@ def test_ongoing_stars_and_top_protect_self(make_cardset: MakeCardSet) -> None:
     board2.perform(1, 0, "Hound")  # Shy is not the Top card now, and Glow (5) is the higher: Glow goes first
     board2.perform(1, 0, "Hound")  # then Shy is Top again and safe: no legal target
     assert board2.up(0) == [1, 0]
+
+
+# =====================================================================================================================
+# Metagame cards (a small set of their own)
+# =====================================================================================================================
+
+RULES_ROWS: list[tuple[str, str, str, int, str, str, str]] = [
+    # name, kind, set kind, stars, elements, types, effects
+    ("Starter", "single", "core", 4, "Fire", "Soldier", "Play: gain 3 RP; Play: star +2"),
+    ("Scorer", "single", "core", 2, "Fire", "Soldier", "Score: gain 2 RP per fire"),
+    ("Cog", "single", "core", 1, "Fire", "Machine", ""),
+    ("Brick", "single", "core", 2, "Earth", "Soldier", ""),
+    ("Fire Ascendant", "metagame", "meta", 0, "Fire", "", "Score: gain 3 RP per fire"),
+    ("Water Ascendant", "metagame", "meta", 0, "Water", "", "Score: gain 3 RP per water"),
+    ("Soldier Season", "metagame", "meta", 0, "", "Soldier", "Score: gain 2 RP per soldier"),
+]
+"""Cards for the rules the bundled set does not show alone; the two meta sets are the document's two stacks."""
+
+
+@pytest.fixture(scope="module")
+def rules_set(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    path = tmp_path_factory.mktemp("blades_rules") / "rules.csv"
+    lines = ["name,kind,set,set_kind,stars,elements,types,copies,effects"]
+    for name, kind, set_kind, stars, elements, types, effects in RULES_ROWS:
+        set_name = {"Soldier Season": "Type Meta"}.get(name, "Elemental Meta") if kind == "metagame" else "Test Core"
+        lines.append(
+            f"{name},{kind},{set_name},{set_kind},{stars},{elements},{types},{1 if kind == 'metagame' else 2},{effects}"
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_cardset(path, RULESET)
+
+
+@pytest.fixture(scope="module")
+def rules_comp(rules_set: CardSet) -> E.CompiledCards:
+    return E.compile_cards(rules_set, RULESET.resolve_options({}))
+
+
+def _reveal_meta(board: Board, *names: str) -> None:
+    for m, name in enumerate(names):
+        board.st["game"][E.G_META + m] = board.comp.card_id(name)
+
+
+# ---- metagame -----------------------------------------------------------------------------------------------------
+
+
+def test_every_player_scores_the_metagame_for_themselves_after_their_own_cards(rules_comp: E.CompiledCards) -> None:
+    # "Activate all of the Score effects ... then your Deck Boxes, then Accessories, then the Metagames." /
+    # "Every Player activates the Metagame Score effects for themselves."
+    board = Board([["Scorer", "Brick"], ["Cog", "~Starter"]], comp=rules_comp)
+    _reveal_meta(board, "Fire Ascendant", "Soldier Season")
+    board.score()
+    # A: Scorer 2 (one fire) + Fire Ascendant 3 (one fire) + Soldier Season 2 x 2 soldiers = 9.
+    # B: no Score card of its own; Fire Ascendant 3 (Cog; the face-down Starter has no element) + no soldier = 3.
+    assert (board.rp(0), board.rp(1)) == (9, 3)
+    gains = [(row[1], board.comp.names[row[3]], row[5]) for row in board.rows(E.EV_RP)]
+    assert gains == [
+        (0, "Scorer", 2),
+        (0, "Fire Ascendant", 3),
+        (0, "Soldier Season", 4),
+        (1, "Fire Ascendant", 3),
+        (1, "Soldier Season", 0),
+    ]
+
+
+def test_no_metagame_revealed_scores_nothing_extra(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Scorer", "Brick"], ["Cog"]], comp=rules_comp)
+    board.score()
+    assert (board.rp(0), board.rp(1)) == (2, 0)
+
+
+def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray:
+    opts = E.option_array(RULESET.resolve_options(options))
+    st = E.new_state(len(comp.names))
+    deck = np.array([comp.card_id("Brick")], dtype=np.int64)
+    events = np.zeros((100, 6), dtype=np.int64)
+    E.setup_tournament(
+        opts,
+        comp.table,
+        st["tab"],
+        st["hand"],
+        st["area"],
+        st["side"],
+        st["game"],
+        st["rng"],
+        st["counters"],
+        events,
+        np.zeros(1, dtype=np.int64),
+        deck,
+        deck,
+        seed,
+        0,
+        E.GREEDY,
+        E.GREEDY,
+        len(comp.extra["store"]),
+        comp.extra["meta"],
+    )
+    return st["game"][E.G_META : E.G_META + E.MAX_META_STACKS]
+
+
+@pytest.mark.parametrize(
+    ("options", "revealed"),
+    [
+        ({}, 2),  # round 1: "Reveal a new Elemental Metagame Card" ... "reveal the top card of the Type Meta stack"
+        ({"vp_round": "prerelease"}, 0),  # "No Metagame is revealed during this tournament."
+        ({"metagame": "none"}, 0),
+    ],
+)
+def test_a_tournament_reveals_one_card_of_each_meta_stack(
+    rules_comp: E.CompiledCards, options: dict[str, OptionValue], revealed: int
+) -> None:
+    seen: set[str] = set()
+    for seed in range(40):
+        cards = [int(c) for c in _setup(rules_comp, seed, **options) if c >= 0]
+        assert len(cards) == revealed
+        names = [rules_comp.names[c] for c in cards]
+        if revealed:
+            assert names[0] in ("Fire Ascendant", "Water Ascendant") and names[1] == "Soldier Season"
+        seen.update(names)
+    # Both elemental cards come up over the seeds: the stack is shuffled.
+    assert seen == ({"Fire Ascendant", "Water Ascendant", "Soldier Season"} if revealed else set())
+
+
+def test_metagame_cards_are_never_in_the_store(rules_set: CardSet) -> None:
+    for kinds in ("boosters", "all"):
+        comp = E.compile_cards(rules_set, RULESET.resolve_options({"store_kinds": kinds}))
+        assert not any(comp.names[c].endswith(("Ascendant", "Season")) for c in comp.extra["store"])
+        assert comp.extra["meta"][:, 0].tolist() == [2, 1]

@@ -18,7 +18,9 @@ opens; with more, every position of A is equally likely over the alternation.
 1. Setup: RP 0; each seat takes its deck's singles into hand (more than 8:
    random ones go back to the binder, as the Illegal Decks box says), and sets
    out its first deck box and first two accessories face-up. The store deck
-   holds `copies` of every card of the set kinds in `store_kinds`.
+   holds `copies` of every card of the set kinds in `store_kinds`. One metagame
+   card of each meta set (stack) is revealed (option `metagame`; none in the
+   pre-release).
 2. Turns go round from the first player. A player who can play a single (one
    in hand and an open tableau slot) plays it into the left-most open slot
    (Scurry: anywhere) and may take one Action, before or after; a player who
@@ -33,7 +35,8 @@ opens; with more, every position of A is equally likely over the alternation.
    participants' `win clash` / `lose clash` reactions, the player whose turn it
    is first, then clockwise. A Reaction or Action flips its own card.
 5. End: Score clauses of face-up cards (tableau left to right, deck box,
-   accessories), placement by RP, VP by the chart of `vp_round`; tied players
+   accessories), then every player scores the revealed metagame cards for
+   themselves; placement by RP, VP by the chart of `vp_round`; tied players
    share the VP of the places they cover, rounded down.
 
 The per-match result for the two-sided runner is option `match_result`
@@ -82,8 +85,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 # ---- card table columns -------------------------------------------------------------------------------------------
 T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS = range(7)
 TABLE_WIDTH = 7
-K_SINGLE, K_DECK_BOX, K_ACCESSORY = range(3)
-KIND_NAMES = ("single", "deck_box", "accessory")
+K_SINGLE, K_DECK_BOX, K_ACCESSORY, K_METAGAME = range(4)
+KIND_NAMES = ("single", "deck_box", "accessory", "metagame")
 F_ONGOING_PROTECT_SELF = 1
 F_ONGOING_PROTECT_ADJACENT = 2
 F_TOP_PROTECT_SELF = 4
@@ -131,14 +134,18 @@ PICK_HIGHEST, PICK_LOWEST, PICK_CHOICE = range(3)
 BLAST_OFF_TOKENS = 3
 
 # ---- rule options, in the order of the options array ---------------------------------------------------------------
-OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds")
-O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS = range(len(OPTION_ORDER))
+OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds", "metagame")
+O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS, O_METAGAME = range(len(OPTION_ORDER))
 VP_ROUNDS = ("prerelease", "round1", "round2", "final")
 VP_CHART = np.array([[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64)
 """The Tournament VP Chart, one row per round of VP_ROUNDS, one column per place."""
 MATCH_RESULTS = ("head_to_head", "first_place")
 MR_HEAD_TO_HEAD, MR_FIRST_PLACE = range(2)
 STORE_KINDS = ("boosters", "all")
+METAGAME_MODES = ("revealed", "none")
+MG_REVEALED, MG_NONE = range(2)
+MAX_META_STACKS = 4
+"""Meta sets (stacks) the engine reveals a card of; the document has two, Elemental and Type."""
 BOOSTER_SET_KINDS = ("core", "expansion", "premium", "master")
 """The set kinds shuffled into the store (document: Set Selection); starters, promos and pro cards are dealt or won."""
 
@@ -154,8 +161,9 @@ TB_CARD, TB_UP, TB_TOKENS, TB_NEXT = range(4)
 TAB_WIDTH = 4
 AREA_BOX, AREA_ACCESSORY_1, AREA_ACCESSORY_2 = range(3)
 AR_CARD, AR_UP = range(2)
-W_BOX, W_ACCESSORY_1, W_ACCESSORY_2 = -1, -2, -3
-"""`where` codes of effect sources off the tableau (a tableau source is its slot, 0 or more)."""
+W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
+"""`where` codes of effect sources off the tableau (a tableau source is its slot, 0 or more); W_META is a revealed
+metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
 S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED = range(10)
@@ -174,8 +182,10 @@ SIDE_WIDTH = 10
     G_QHEAD,
     G_QTAIL,
     G_RIVAL,
-) = range(11)
-GAME_WIDTH = 11
+    G_META,
+) = range(12)
+GAME_WIDTH = G_META + MAX_META_STACKS
+"""G_META .. G_META + MAX_META_STACKS - 1: the metagame card revealed from each stack (-1: none)."""
 
 # ---- the effect queue -----------------------------------------------------------------------------------------------
 Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
@@ -207,7 +217,8 @@ GREEDY, RANDOM = 0, 1
     EV_STORE_RESHUFFLED,
     EV_AFTERMARKET_CLEARED,
     EV_OPENS,
-) = range(20)
+    EV_META,
+) = range(21)
 
 
 # =====================================================================================================================
@@ -1378,7 +1389,7 @@ def setup_seat(
             if area[p, AREA_BOX, AR_CARD] < 0:
                 area[p, AREA_BOX, AR_CARD] = card
                 area[p, AREA_BOX, AR_UP] = 1
-        elif accessories < 2:
+        elif kind == K_ACCESSORY and accessories < 2:
             area[p, AREA_ACCESSORY_1 + accessories, AR_CARD] = card
             area[p, AREA_ACCESSORY_1 + accessories, AR_UP] = 1
             accessories += 1
@@ -1395,6 +1406,28 @@ def setup_seat(
 
 
 @rules_kernel
+def score_clause(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    c: EngineInt,
+) -> None:
+    """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
+    n = count_per(
+        table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
+    )
+    gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+
+
+@rules_kernel
 def final_scoring(
     table: IntArray,
     effects: IntArray,
@@ -1407,8 +1440,9 @@ def final_scoring(
     ecount: IntArray,
     vp_round: EngineInt,
 ) -> None:
-    """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
-    by the round's chart; tied players split the VP of every place they cover, rounded down."""
+    """Score clauses of face-up cards (tableau left to right, deck box, accessories), then of the revealed
+    metagame cards, which every player activates for themselves; then placement by RP and VP by the round's chart;
+    tied players split the VP of every place they cover, rounded down."""
     players = game[G_PLAYERS]
     for p in range(players):
         for k in range(side[p, S_USED] + 3):
@@ -1417,18 +1451,17 @@ def final_scoring(
                 continue
             card = source_card(tab, area, p, where)
             for c in range(table[card, T_CLAUSES]):
-                if effects[card, c, E_TIMING] != TM_SCORE:
-                    continue
-                n = count_per(
-                    table,
-                    tab,
-                    side,
-                    p,
-                    where,
-                    effects[card, c, ACTION_BASE + A_PER],
-                    effects[card, c, ACTION_BASE + A_ARG],
-                )
-                gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+                if effects[card, c, E_TIMING] == TM_SCORE:
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, card, c)
+        # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
+        # for themselves."
+        for m in range(MAX_META_STACKS):
+            card = game[G_META + m]
+            if card < 0:
+                continue
+            for c in range(table[card, T_CLAUSES]):
+                if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, W_META, card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1499,8 +1532,10 @@ def setup_tournament(
     policy_a: EngineInt,
     policy_b: EngineInt,
     store_total: EngineInt,
+    meta: IntArray,
 ) -> None:
-    """Seed the generator, reset the store (every card back in it) and seat the players."""
+    """Seed the generator, reset the store (every card back in it), seat the players and reveal the metagame: one
+    card drawn from each meta stack (`meta[m, 0]` cards in `meta[m, 1:]`), none in the pre-release round."""
     rng_seed(rng, seed)
     players = options[O_PLAYERS]
     opening = opening_seat(rng, players, first)
@@ -1521,6 +1556,13 @@ def setup_tournament(
             setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
         else:
             setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+    reveal = options[O_METAGAME] == MG_REVEALED and options[O_VP_ROUND] != 0
+    for m in range(MAX_META_STACKS):
+        game[G_META + m] = -1
+        # "No Metagame is revealed during this tournament" (the pre-release, vp_round 0).
+        if reveal and m < meta.shape[0] and meta[m, 0] > 0:
+            game[G_META + m] = meta[m, 1 + rng_below(rng, meta[m, 0])]
+            log_event(events, ecount, 0, -1, EV_META, game[G_META + m], m, 0)
     log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
 
 
@@ -1590,6 +1632,7 @@ def play_matches(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
+    meta: IntArray,
 ) -> None:
     """One tournament per seed on the given state arrays (see `new_state`), which every tournament reuses."""
     store_total = store_master.shape[0]
@@ -1617,6 +1660,7 @@ def play_matches(
             policy_a,
             policy_b,
             store_total,
+            meta,
         )
         play_tournament(
             table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
@@ -1648,6 +1692,7 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
             VP_ROUNDS.index(str(options["vp_round"])),
             MATCH_RESULTS.index(str(options["match_result"])),
             STORE_KINDS.index(str(options["store_kinds"])),
+            METAGAME_MODES.index(str(options["metagame"])),
         ],
         dtype=np.int64,
     )
@@ -1758,13 +1803,17 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         table[index, T_FLAGS] = flags
     resolved = option_array(options)
     store_ids: list[int] = []
+    # Metagame cards sit on the Aftermarket Board, never in the store, whatever `store_kinds` says.
     for index, card in enumerate(cards):
+        if card.kind == "metagame":
+            continue
         if resolved[O_STORE_KINDS] == STORE_KINDS.index("all") or card.set_kind in BOOSTER_SET_KINDS:
             store_ids.extend([index] * card.copies)
     if not store_ids:
         # A set without booster cards (only starters, promos, pro cards): clash against the whole set instead.
         for index, card in enumerate(cards):
-            store_ids.extend([index] * card.copies)
+            if card.kind != "metagame":
+                store_ids.extend([index] * card.copies)
         findings.append(
             Finding(
                 severity="info",
@@ -1776,25 +1825,65 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 actual="none",
             )
         )
+    meta, meta_findings = _meta_stacks(cardset, entries, cards)
+    findings.extend(meta_findings)
     return CompiledCards(
         names=tuple(card.name for card in cards),
         table=table,
-        cost=table[:, T_STARS].astype(np.float64),
+        # Metagame cards are nobody's to play and have no star rating: no cost axis, so no power is measured.
+        cost=np.where(table[:, T_KIND] == K_METAGAME, np.nan, table[:, T_STARS].astype(np.float64)),
         slot=table[:, T_KIND].copy(),
         options=resolved,
         findings=tuple(findings),
-        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64)},
+        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64), "meta": meta},
     )
 
 
+def _meta_stacks(
+    cardset: CardSet, entries: Sequence[Any], cards: Sequence[BladesCard]
+) -> tuple[IntArray, list[Finding]]:
+    """The metagame stacks: one per meta set, in order of first appearance, as rows (count, card ids ...); a set
+    with more than MAX_META_STACKS meta sets has the later ones left out (info finding)."""
+    stacks: dict[str, list[int]] = {}
+    findings: list[Finding] = []
+    for index, (entry, card) in enumerate(zip(entries, cards, strict=True)):
+        if card.kind != "metagame":
+            continue
+        key = " ".join(card.set.casefold().split())
+        if key not in stacks and len(stacks) == MAX_META_STACKS:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "blades.engine_metagame",
+                    f"the simulator reveals a card from at most {MAX_META_STACKS} meta sets (the document has two "
+                    f"stacks); meta set '{card.set}' is left out.",
+                    entry,
+                    "set",
+                    expected=f"at most {MAX_META_STACKS} meta sets",
+                    actual=card.set,
+                )
+            )
+            continue
+        stacks.setdefault(key, []).append(index)
+    width = 1 + max((len(ids) for ids in stacks.values()), default=0)
+    meta = np.zeros((len(stacks), width), dtype=np.int64)
+    for m, ids in enumerate(stacks.values()):
+        meta[m, 0] = len(ids)
+        meta[m, 1 : 1 + len(ids)] = ids
+    return meta, findings
+
+
 def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
-    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel)."""
+    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel); no metagame
+    card is revealed until `setup_tournament` draws them."""
+    game = np.zeros(GAME_WIDTH, dtype=np.int64)
+    game[G_META:] = -1
     return {
         "tab": np.zeros((MAX_PLAYERS, max(slots, MAX_SLOTS) + 1, TAB_WIDTH), dtype=np.int64),
         "hand": np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64),
         "area": np.stack([np.full((MAX_PLAYERS, 3), -1), np.zeros((MAX_PLAYERS, 3), dtype=np.int64)], axis=-1),
         "side": np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64),
-        "game": np.zeros(GAME_WIDTH, dtype=np.int64),
+        "game": game,
         "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
         "counters": new_counters(cards),
@@ -1847,6 +1936,7 @@ def _run(
         state["counters"],
         events,
         ecount,
+        compiled.extra["meta"],
     )
     return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
 
@@ -1969,13 +2059,14 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_OPENS: lambda: (
             f"{who} takes the first turn (A is number {amount} in turn order); A's head-to-head rival is {SEATS[other]}"
         ),
+        EV_META: lambda: f"metagame: {name(card)} is revealed from meta stack {other + 1}",
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
 
 
 ENGINE = Engine(
-    version="1",
+    version="2",
     policies=("greedy", "random"),
     cost_axis="star rating",
     compile_cards=compile_cards,
