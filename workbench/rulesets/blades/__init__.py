@@ -15,7 +15,8 @@ for 2/3/4/5/6/7/8+ cards. The `effects` column holds the simulator's
 vocabulary (`effects.py`). The tournament engine (`engine.py`) plays the
 tournament phase for 2-5 players: singles into the left-most open slot, one
 optional Action a turn, Top cards and clashes against the store, flips, the
-effect timings in the document's priority order, Score effects (then the
+effect timings in the document's priority order, discards, reveals from hand,
+extra tableau slots, attached cards, copy effects, Score effects (then the
 revealed metagame cards', for every player), placement by RP and VP by the
 round's chart; `clash.py` gives exact clash odds.
 
@@ -31,7 +32,9 @@ Version history:
 - 1.2: `collection_symbol` defaults to `common` (one element or type shared by the whole collection), the reading the
   document's captions take; `pairwise` stays as an option.
 - 1.3: metagame cards (kind `metagame`, set kind `meta`, rules `blades.meta_set` and `blades.deck_metagame`), scored
-  by every player after the accessories (option `metagame`; engine version 2).
+  by every player after the accessories (option `metagame`); the vocabulary gains `discard yours|opponent [N]`,
+  `per revealed ...`, `slot +N`, `attach` with `per attached`, `copy left|right` and `Reaction (discarded)` (engine
+  version 2).
 """
 
 from workbench.rulesets.base import Ruleset

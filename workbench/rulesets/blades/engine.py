@@ -33,7 +33,10 @@ opens; with more, every position of A is equally likely over the alternation.
    card's Flip clauses and, when an opponent's effect did it, its owner's
    `Reaction (flipped)`; a clash fires the initiator's outcome and the
    participants' `win clash` / `lose clash` reactions, the player whose turn it
-   is first, then clockwise. A Reaction or Action flips its own card.
+   is first, then clockwise. A Reaction or Action flips its own card. Discards
+   leave the hand for the binder, reveals count the hand, `slot +N` widens the
+   player's tableau at the right, attached singles sit under their host until
+   it flips, and a copy performs its neighbour's clauses of its own timing.
 5. End: Score clauses of face-up cards (tableau left to right, deck box,
    accessories), then every player scores the revealed metagame cards for
    themselves; placement by RP, VP by the chart of `vp_round`; tied players
@@ -110,9 +113,36 @@ EFFECT_WIDTH = ACTION_BASE + 4 * ACTION_WIDTH
 
 TIMING_CODES = ("Play", "Next", "Flip", "Ongoing", "Top", "Score", "Reaction", "Action")
 TM_PLAY, TM_NEXT, TM_FLIP, TM_ONGOING, TM_TOP, TM_SCORE, TM_REACTION, TM_ACTION = range(8)
-TRIGGER_CODES = ("win clash", "lose clash", "flipped")
-TR_WIN, TR_LOSE, TR_FLIPPED = range(3)
-(V_NONE, V_GAIN, V_FLIP, V_STAR, V_PROTECT, V_CLASH, V_MIMICRY, V_BLAST_OFF, V_SCURRY, V_ANVIL, V_THWOMP) = range(11)
+TRIGGER_CODES = ("win clash", "lose clash", "flipped", "discarded")
+TR_WIN, TR_LOSE, TR_FLIPPED, TR_DISCARDED = range(4)
+(
+    V_NONE,
+    V_GAIN,
+    V_FLIP,
+    V_STAR,
+    V_PROTECT,
+    V_CLASH,
+    V_MIMICRY,
+    V_BLAST_OFF,
+    V_SCURRY,
+    V_ANVIL,
+    V_THWOMP,
+    V_DISCARD,
+    V_SLOT,
+    V_ATTACH,
+    V_COPY,
+) = range(15)
+VERB_CODES = {
+    "gain": V_GAIN,
+    "flip": V_FLIP,
+    "star": V_STAR,
+    "protect": V_PROTECT,
+    "clash": V_CLASH,
+    "discard": V_DISCARD,
+    "slot": V_SLOT,
+    "attach": V_ATTACH,
+    "copy": V_COPY,
+}
 KEYWORD_VERBS = {
     "Mimicry": V_MIMICRY,
     "Blast Off": V_BLAST_OFF,
@@ -120,7 +150,16 @@ KEYWORD_VERBS = {
     "Anvil Drop": V_ANVIL,
     "Thwomp!": V_THWOMP,
 }
-PER_NONE, PER_CARD, PER_CARD_LEFT, PER_FACE_DOWN, PER_STARS_AT_LEAST, PER_STARS_AT_MOST, PER_SYMBOL = range(7)
+(
+    PER_NONE,
+    PER_CARD,
+    PER_CARD_LEFT,
+    PER_FACE_DOWN,
+    PER_STARS_AT_LEAST,
+    PER_STARS_AT_MOST,
+    PER_SYMBOL,
+    PER_ATTACHED,
+) = range(8)
 PER_CODES = {
     "card": PER_CARD,
     "card left": PER_CARD_LEFT,
@@ -128,9 +167,14 @@ PER_CODES = {
     "stars at least": PER_STARS_AT_LEAST,
     "stars at most": PER_STARS_AT_MOST,
     "symbol": PER_SYMBOL,
+    "attached": PER_ATTACHED,
 }
+PER_REVEALED = 16
+"""Added to a `per` code for `per revealed ...`: the condition counts the singles of the hand, not the tableau."""
 WHOSE_YOURS, WHOSE_OPPONENT = range(2)
 PICK_HIGHEST, PICK_LOWEST, PICK_CHOICE = range(3)
+COPY_LEFT, COPY_RIGHT = range(2)
+"""`copy left|right`, kept in the action's pick field."""
 BLAST_OFF_TOKENS = 3
 
 # ---- rule options, in the order of the options array ---------------------------------------------------------------
@@ -157,8 +201,8 @@ MAX_HAND = 64
 AFTERMARKET_LIMIT = 12
 
 # ---- per-slot tableau fields, per-area fields -----------------------------------------------------------------------
-TB_CARD, TB_UP, TB_TOKENS, TB_NEXT = range(4)
-TAB_WIDTH = 4
+TB_CARD, TB_UP, TB_TOKENS, TB_NEXT, TB_ATTACHED = range(5)
+TAB_WIDTH = 5
 AREA_BOX, AREA_ACCESSORY_1, AREA_ACCESSORY_2 = range(3)
 AR_CARD, AR_UP = range(2)
 W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
@@ -166,8 +210,8 @@ W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
 metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
-S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED = range(10)
-SIDE_WIDTH = 10
+S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS = range(11)
+SIDE_WIDTH = 11
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
 (
@@ -218,7 +262,12 @@ GREEDY, RANDOM = 0, 1
     EV_AFTERMARKET_CLEARED,
     EV_OPENS,
     EV_META,
-) = range(21)
+    EV_DISCARD,
+    EV_ATTACH,
+    EV_DETACH,
+    EV_SLOT,
+    EV_COPY,
+) = range(26)
 
 
 # =====================================================================================================================
@@ -278,14 +327,39 @@ def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s
 
 @rules_kernel
 def count_per(
-    table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt
+    table: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    side: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    per: EngineInt,
+    arg: EngineInt,
 ) -> EngineInt:
-    """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise)."""
+    """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise);
+    `per revealed ...` counts the singles of p's hand by their printed stars and symbols instead (revealing them
+    returns them to the hand, so every matching one is revealed), and `attached` the singles under this card."""
     if per == PER_NONE:
         return 1
     if per == PER_CARD_LEFT:
         return where if where > 0 else 0
+    if per == PER_ATTACHED:
+        if where >= 0 and tab[p, where, TB_UP] == 1:
+            return tab[p, where, TB_ATTACHED]
+        return 0
     n = 0
+    if per >= PER_REVEALED:
+        base = per - PER_REVEALED
+        for h in range(side[p, S_HAND]):
+            card = hand[p, h]
+            if (
+                base == PER_CARD
+                or (base == PER_STARS_AT_LEAST and table[card, T_STARS] >= arg)
+                or (base == PER_STARS_AT_MOST and table[card, T_STARS] <= arg)
+                or (base == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+            ):
+                n += 1
+        return n
     for s in range(side[p, S_USED]):
         up = tab[p, s, TB_UP] == 1
         if per == PER_CARD:
@@ -423,6 +497,10 @@ def flip_slot(
     tab[q, s, TB_NEXT] = 0
     counters[side[q, S_DECKSIDE], card, DESTROYED] += 1
     log_event(events, ecount, game[G_TURN], q, EV_FLIP, card, by_card, by)
+    if tab[q, s, TB_ATTACHED] > 0:
+        # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
+        log_event(events, ecount, game[G_TURN], q, EV_DETACH, card, -1, tab[q, s, TB_ATTACHED])
+        tab[q, s, TB_ATTACHED] = 0
     enqueue_timing(table, effects, queue, game, q, s, card, TM_FLIP, -1)
     if by != q:
         enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
@@ -614,6 +692,7 @@ def clash(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -749,10 +828,88 @@ def put_tokens(
 
 
 @rules_kernel
+def hand_pick(table: IntArray, hand: IntArray, side: IntArray, rng: IntArray, p: EngineInt) -> EngineInt:
+    """The hand position of the single p gives up (to a discard or an attachment): greedy the fewest stars (the
+    high-star cards are its future Top cards), random any. p's hand is not empty."""
+    n = side[p, S_HAND]
+    if side[p, S_POLICY] == RANDOM:
+        return rng_below(rng, n)
+    best = 0
+    for h in range(1, n):
+        if table[hand[p, h], T_STARS] < table[hand[p, best], T_STARS]:
+            best = h
+    return best
+
+
+@rules_kernel
+def discard_from(
+    table: IntArray,
+    hand: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    q: EngineInt,
+    amount: EngineInt,
+    by: EngineInt,
+    by_card: EngineInt,
+) -> None:
+    """q discards `amount` singles of their choice from hand to the binder, unavailable for the rest of the
+    tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
+    done = 0
+    while done < amount and side[q, S_HAND] > 0:
+        h = hand_pick(table, hand, side, rng, q)
+        card = hand[q, h]
+        side[q, S_HAND] -= 1
+        hand[q, h] = hand[q, side[q, S_HAND]]
+        log_event(events, ecount, game[G_TURN], q, EV_DISCARD, card, by_card, by)
+        done += 1
+    if done == 0:
+        log_event(events, ecount, game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
+    elif by != q:
+        enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
+
+
+@rules_kernel
+def choose_discarder(side: IntArray, game: IntArray, rng: IntArray, p: EngineInt, policy: EngineInt) -> EngineInt:
+    """The opponent a `discard opponent` hits, or -1 when no opponent holds a single: greedy the RP leader (the
+    first in turn order among equals), random any opponent with a single in hand."""
+    players = game[G_PLAYERS]
+    best = -1
+    seen = 0
+    for k in range(1, players):
+        q = (p + k) % players
+        if side[q, S_HAND] == 0:
+            continue
+        if policy == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = q
+        elif best < 0 or side[q, S_RP] > side[best, S_RP]:
+            best = q
+    return best
+
+
+@inline_kernel
+def copy_target(tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, direction: EngineInt) -> EngineInt:
+    """The slot a `copy left|right` on p's slot `where` copies, or -1 (off the tableau, no card there, or the card
+    is face-down)."""
+    if where < 0:
+        return -1
+    t = where - 1 if direction == COPY_LEFT else where + 1
+    if t < 0 or t >= side[p, S_USED] or tab[p, t, TB_UP] == 0:
+        return -1
+    return t
+
+
+@rules_kernel
 def perform(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -769,7 +926,8 @@ def perform(
     part: EngineInt,
     arg: EngineInt,
 ) -> None:
-    """Do one action of a clause (its main action, or a clash outcome) for player p."""
+    """Do one action of a clause (its main action, or a clash outcome) for player p. A copied clause is performed
+    with `card` the copied card and `where` the copying card's slot."""
     timing = effects[card, clause, E_TIMING]
     if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(tab, area, p, where):
         return  # flipped before its turn came: a face-down card has no text
@@ -779,9 +937,48 @@ def perform(
     policy = side[p, S_POLICY]
     if verb == V_GAIN:
         n = count_per(
-            table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
+            table, tab, hand, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
         )
         gain_rp(side, game, counters, events, ecount, p, card, amount * n)
+    elif verb == V_DISCARD:
+        if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
+            discard_from(table, hand, side, game, queue, rng, events, ecount, p, amount, p, card)
+        else:
+            q = choose_discarder(side, game, rng, p, policy)
+            if q < 0:
+                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            else:
+                discard_from(table, hand, side, game, queue, rng, events, ecount, q, amount, p, card)
+    elif verb == V_SLOT:
+        slots = side[p, S_SLOTS] + amount
+        side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
+        log_event(events, ecount, game[G_TURN], p, EV_SLOT, card, side[p, S_SLOTS], amount)
+    elif verb == V_ATTACH:
+        if where < 0 or tab[p, where, TB_UP] == 0 or side[p, S_HAND] == 0:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            h = hand_pick(table, hand, side, rng, p)
+            attached = hand[p, h]
+            side[p, S_HAND] -= 1
+            hand[p, h] = hand[p, side[p, S_HAND]]
+            tab[p, where, TB_ATTACHED] += 1
+            log_event(events, ecount, game[G_TURN], p, EV_ATTACH, attached, card, tab[p, where, TB_ATTACHED])
+    elif verb == V_COPY:
+        target = copy_target(tab, side, p, where, effects[card, clause, base + A_PICK])
+        if target < 0:
+            # FAQ: "A copy effect that would target a face-down card does nothing".
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            copied = tab[p, target, TB_CARD]
+            log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+            trigger = effects[card, clause, E_TRIGGER]
+            for c in range(table[copied, T_CLAUSES]):
+                if effects[copied, c, E_TIMING] != timing or effects[copied, c, ACTION_BASE + A_VERB] == V_COPY:
+                    continue  # FAQ: "Copy effects can never be copied."
+                if timing == TM_REACTION and effects[copied, c, E_TRIGGER] != trigger:
+                    continue
+                # Performed as this card's own effect: from this card's slot, with its tokens and neighbours.
+                enqueue(queue, game, QK_EFFECT, p, where, copied, c, PART_MAIN, arg)
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
@@ -822,6 +1019,7 @@ def perform(
             table,
             effects,
             tab,
+            hand,
             area,
             side,
             game,
@@ -924,6 +1122,7 @@ def resolve_queue(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -959,6 +1158,7 @@ def resolve_queue(
                 table,
                 effects,
                 tab,
+                hand,
                 area,
                 side,
                 game,
@@ -987,6 +1187,7 @@ def place_single(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1013,6 +1214,7 @@ def place_single(
     tab[p, s, TB_UP] = 1
     tab[p, s, TB_TOKENS] = 0
     tab[p, s, TB_NEXT] = 0
+    tab[p, s, TB_ATTACHED] = 0
     side[p, S_USED] = used + 1
     side[p, S_PLAYED] += 1
     count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
@@ -1024,7 +1226,7 @@ def place_single(
             tab[p, t, TB_NEXT] = 0
             if tab[p, t, TB_UP] == 1:
                 enqueue_timing(table, effects, queue, game, p, t, tab[p, t, TB_CARD], TM_NEXT, s)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
     if side[p, S_NEXT_TOKENS] > 0:
         put_tokens(table, tab, side, game, events, ecount, p, s, side[p, S_NEXT_TOKENS], -1)
         side[p, S_NEXT_TOKENS] = 0
@@ -1038,6 +1240,7 @@ def use_action(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1057,9 +1260,9 @@ def use_action(
     if where < 0:
         count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
     enqueue(queue, game, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
     flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, p, where)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
 
 
 @rules_kernel
@@ -1081,6 +1284,7 @@ def action_value(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1090,15 +1294,48 @@ def action_value(
     card: EngineInt,
     clause: EngineInt,
 ) -> int:
-    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
+    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
+    best Action of the card it copies."""
     if table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
+    if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
+        return plain_action_value(table, effects, tab, hand, area, side, game, rng, p, where, card, clause)
+    target = copy_target(tab, side, p, where, effects[card, clause, ACTION_BASE + A_PICK])
+    if target < 0:
+        return 0
+    copied = tab[p, target, TB_CARD]
+    best = 0
+    for c in range(table[copied, T_CLAUSES]):
+        if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
+            v = plain_action_value(table, effects, tab, hand, area, side, game, rng, p, where, copied, c)
+            if v > best:
+                best = v
+    return best
+
+
+@rules_kernel
+def plain_action_value(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+) -> int:
+    """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
     verb = effects[card, clause, ACTION_BASE + A_VERB]
     amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
     if verb == V_GAIN:
         n = count_per(
             table,
             tab,
+            hand,
             side,
             p,
             where,
@@ -1131,6 +1368,14 @@ def action_value(
         return amount if top_slot(tab, side, p) >= 0 else 0
     if verb == V_BLAST_OFF:
         return BLAST_OFF_TOKENS
+    if verb == V_DISCARD:
+        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+            return 0
+        return 2 if choose_discarder(side, game, rng, p, GREEDY) >= 0 else 0
+    if verb == V_SLOT:
+        # Worth it while the hand holds more singles than the open slots can take.
+        room = side[p, S_SLOTS] - side[p, S_USED]
+        return 3 if side[p, S_HAND] > room and side[p, S_SLOTS] < MAX_SLOTS else 0
     return 0
 
 
@@ -1139,6 +1384,7 @@ def choose_action(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1171,7 +1417,7 @@ def choose_action(
             is_blast = effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF
             if is_blast != before_play:
                 continue
-            v = action_value(table, effects, tab, area, side, game, rng, p, where, card, c)
+            v = action_value(table, effects, tab, hand, area, side, game, rng, p, where, card, c)
             if v > best_value:
                 best_value = v
                 best = (where + 3) * MAX_CLAUSES + c
@@ -1182,7 +1428,14 @@ def choose_action(
 
 @rules_kernel
 def play_value(
-    table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: EngineInt, card: EngineInt
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    hand: IntArray,
+    side: IntArray,
+    game: IntArray,
+    p: EngineInt,
+    card: EngineInt,
 ) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
@@ -1195,7 +1448,7 @@ def play_value(
         if verb == V_GAIN:
             per = effects[card, c, ACTION_BASE + A_PER]
             arg = effects[card, c, ACTION_BASE + A_ARG]
-            n = count_per(table, tab, side, p, used, per, arg)
+            n = count_per(table, tab, hand, side, p, used, per, arg)
             stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
             if (
                 per == PER_CARD
@@ -1212,6 +1465,24 @@ def play_value(
                 value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
         elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
             value += 3
+        elif verb == V_DISCARD and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+            value += 2
+        elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
+            # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
+            if used >= 1 and tab[p, used - 1, TB_UP] == 1:
+                left = tab[p, used - 1, TB_CARD]
+                for c2 in range(table[left, T_CLAUSES]):
+                    if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
+                        value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
+                            table,
+                            tab,
+                            hand,
+                            side,
+                            p,
+                            used,
+                            effects[left, c2, ACTION_BASE + A_PER],
+                            effects[left, c2, ACTION_BASE + A_ARG],
+                        )
         elif verb == V_THWOMP:
             if (
                 used >= 1
@@ -1243,7 +1514,7 @@ def choose_single(
     best_stars = 1 << 40
     for h in range(n):
         card = hand[p, h]
-        v = play_value(table, effects, tab, side, game, p, card)
+        v = play_value(table, effects, tab, hand, side, game, p, card)
         stars = table[card, T_STARS]
         if v > best_value or (v == best_value and stars < best_stars):
             best = h
@@ -1290,12 +1561,13 @@ def take_turn(
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
-    choice = choose_action(table, effects, tab, area, side, game, rng, p, True)
+    choice = choose_action(table, effects, tab, hand, area, side, game, rng, p, True)
     if choice >= 0:
         use_action(
             table,
             effects,
             tab,
+            hand,
             area,
             side,
             game,
@@ -1317,14 +1589,17 @@ def take_turn(
     insert_at = -1
     if table[card, T_FLAGS] & F_SCURRY:
         insert_at = scurry_position(table, tab, side, rng, p, card)
-    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at)
+    place_single(
+        table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at
+    )
     if not acted:
-        choice = choose_action(table, effects, tab, area, side, game, rng, p, False)
+        choice = choose_action(table, effects, tab, hand, area, side, game, rng, p, False)
         if choice >= 0:
             use_action(
                 table,
                 effects,
                 tab,
+                hand,
                 area,
                 side,
                 game,
@@ -1374,6 +1649,7 @@ def setup_seat(
     side[p, S_PLACE] = 0
     side[p, S_PLAYED] = 0
     side[p, S_PASSED] = 0
+    side[p, S_SLOTS] = game[G_SLOTS]
     for a in range(3):
         area[p, a, AR_CARD] = -1
         area[p, a, AR_UP] = 0
@@ -1410,6 +1686,7 @@ def score_clause(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     side: IntArray,
     game: IntArray,
     counters: IntArray,
@@ -1422,7 +1699,7 @@ def score_clause(
 ) -> None:
     """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
     n = count_per(
-        table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
+        table, tab, hand, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
     )
     gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
 
@@ -1432,6 +1709,7 @@ def final_scoring(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
+    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1451,8 +1729,26 @@ def final_scoring(
                 continue
             card = source_card(tab, area, p, where)
             for c in range(table[card, T_CLAUSES]):
-                if effects[card, c, E_TIMING] == TM_SCORE:
-                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, card, c)
+                if effects[card, c, E_TIMING] != TM_SCORE:
+                    continue
+                if effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
+                    score_clause(table, effects, tab, hand, side, game, counters, events, ecount, p, where, card, c)
+                    continue
+                target = copy_target(tab, side, p, where, effects[card, c, ACTION_BASE + A_PICK])
+                if target < 0:
+                    log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                    continue
+                copied = tab[p, target, TB_CARD]
+                log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+                for c2 in range(table[copied, T_CLAUSES]):
+                    # Copy effects can never be copied; the copied Score clauses count from this card's slot.
+                    if (
+                        effects[copied, c2, E_TIMING] == TM_SCORE
+                        and effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
+                    ):
+                        score_clause(
+                            table, effects, tab, hand, side, game, counters, events, ecount, p, where, copied, c2
+                        )
         # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
         # for themselves."
         for m in range(MAX_META_STACKS):
@@ -1461,7 +1757,7 @@ def final_scoring(
                 continue
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
-                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, W_META, card, c)
+                    score_clause(table, effects, tab, hand, side, game, counters, events, ecount, p, W_META, card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1588,20 +1884,20 @@ def play_tournament(
     p = game[G_FIRST]
     passes = 0
     while passes < players:
-        if side[p, S_HAND] > 0 and side[p, S_USED] < game[G_SLOTS]:
+        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
             game[G_TURN] += 1
             take_turn(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p)
             passes = 0
         else:
             passes += 1
             if side[p, S_PASSED] == 0:
-                # Unable once, unable for good (the hand only shrinks, the tableau only fills): say so once.
+                # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
                 side[p, S_PASSED] = 1
                 log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
         p = (p + 1) % players
     game[G_TURN] += 1
     log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+    final_scoring(table, effects, tab, hand, area, side, game, counters, events, ecount, options[O_VP_ROUND])
 
 
 @rules_kernel
@@ -1699,17 +1995,17 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
 
 
 def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list[int]:
-    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick)."""
+    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick or copy direction)."""
     row = [V_NONE, 0, PER_NONE, 0, 0, 0]
     if action.verb == "keyword":
         assert action.keyword is not None
         row[A_VERB] = KEYWORD_VERBS[action.keyword]
         row[A_AMOUNT] = action.amount
         return row
-    row[A_VERB] = {"gain": V_GAIN, "flip": V_FLIP, "star": V_STAR, "protect": V_PROTECT, "clash": V_CLASH}[action.verb]
+    row[A_VERB] = VERB_CODES[action.verb]
     row[A_AMOUNT] = action.amount
     if action.per is not None:
-        row[A_PER] = PER_CODES[action.per.kind]
+        row[A_PER] = PER_CODES[action.per.kind] + (PER_REVEALED if action.per.revealed else 0)
         if action.per.kind == "symbol":
             row[A_ARG] = symbol_bits.get((action.per.symbol or "").casefold(), 0)
         elif action.per.stars is not None:
@@ -1718,6 +2014,8 @@ def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list
         row[A_WHOSE] = WHOSE_YOURS if action.whose == "yours" else WHOSE_OPPONENT
     if action.pick is not None:
         row[A_PICK] = ("highest", "lowest", "choice").index(action.pick)
+    if action.direction is not None:
+        row[A_PICK] = COPY_LEFT if action.direction == "left" else COPY_RIGHT
     return row
 
 
@@ -2060,6 +2358,14 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
             f"{who} takes the first turn (A is number {amount} in turn order); A's head-to-head rival is {SEATS[other]}"
         ),
         EV_META: lambda: f"metagame: {name(card)} is revealed from meta stack {other + 1}",
+        EV_DISCARD: lambda: (
+            f"{who} discards {name(card)} from hand to the binder"
+            + (f" ({name(other)}, {SEATS[amount]}'s effect)" if 0 <= amount < len(SEATS) and other >= 0 else "")
+        ),
+        EV_ATTACH: lambda: f"{who} attaches {name(card)} from hand to {name(other)} ({amount} attached)",
+        EV_DETACH: lambda: f"{who}'s {name(card)} was flipped: its {amount} attached card(s) go back to the binder",
+        EV_SLOT: lambda: f"{name(card)}: {who} gains {amount} tableau slot(s) ({other} in all)",
+        EV_COPY: lambda: f"{who}'s {name(card)} copies the effects of {name(other)} (slot {amount + 1})",
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
