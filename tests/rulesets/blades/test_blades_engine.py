@@ -39,12 +39,11 @@ DEFAULT = compiled()
 
 
 class Common(NamedTuple):
-    """The 13 arrays every rule kernel takes first, in their order (a named tuple, so `*common` has a known length)."""
+    """The 12 arrays every rule kernel takes first, in their order (a named tuple, so `*common` has a known length)."""
 
     table: IntArray
     effects: IntArray
     tab: IntArray
-    hand: IntArray
     area: IntArray
     side: IntArray
     game: IntArray
@@ -114,7 +113,6 @@ class Board:
             self.comp.table,
             self.comp.extra["effects"],
             s["tab"],
-            s["hand"],
             s["area"],
             s["side"],
             s["game"],
@@ -169,7 +167,6 @@ class Board:
             self.comp.table,
             self.comp.extra["effects"],
             s["tab"],
-            s["hand"],
             s["area"],
             s["side"],
             s["game"],
@@ -1043,7 +1040,6 @@ def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray
         opts,
         comp.table,
         st["tab"],
-        st["hand"],
         st["area"],
         st["side"],
         st["game"],
@@ -1154,7 +1150,6 @@ def test_an_extra_slot_takes_one_more_single_at_the_right_end(rules_comp: E.Comp
         c.effects,
         rules_comp.options,
         c.tab,
-        c.hand,
         c.area,
         c.side,
         c.game,
@@ -1182,7 +1177,6 @@ def test_without_the_extra_slot_the_tableau_is_full_at_six(rules_comp: E.Compile
         c.effects,
         rules_comp.options,
         c.tab,
-        c.hand,
         c.area,
         c.side,
         c.game,

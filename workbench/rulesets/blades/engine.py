@@ -210,8 +210,14 @@ W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
 metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
-S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS = range(11)
-SIDE_WIDTH = 11
+S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_CARDS = range(
+    12
+)
+SIDE_WIDTH = S_CARDS + MAX_HAND
+"""side[p, S_CARDS:S_CARDS + side[p, S_HAND]] holds p's hand (up to MAX_HAND singles). The hand lives in the
+player's record rather than in an array of its own because every kernel that resolves an effect can need it
+(discards, reveals, attachments), and one array fewer on each of those calls is what kept the engine's speed
+(measured in the commit that made it so)."""
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
 (
@@ -329,7 +335,6 @@ def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s
 def count_per(
     table: IntArray,
     tab: IntArray,
-    hand: IntArray,
     side: IntArray,
     p: EngineInt,
     where: EngineInt,
@@ -351,7 +356,7 @@ def count_per(
     if per >= PER_REVEALED:
         base = per - PER_REVEALED
         for h in range(side[p, S_HAND]):
-            card = hand[p, h]
+            card = side[p, S_CARDS + h]
             if (
                 base == PER_CARD
                 or (base == PER_STARS_AT_LEAST and table[card, T_STARS] >= arg)
@@ -692,7 +697,6 @@ def clash(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -828,7 +832,7 @@ def put_tokens(
 
 
 @rules_kernel
-def hand_pick(table: IntArray, hand: IntArray, side: IntArray, rng: IntArray, p: EngineInt) -> EngineInt:
+def hand_pick(table: IntArray, side: IntArray, rng: IntArray, p: EngineInt) -> EngineInt:
     """The hand position of the single p gives up (to a discard or an attachment): greedy the fewest stars (the
     high-star cards are its future Top cards), random any. p's hand is not empty."""
     n = side[p, S_HAND]
@@ -836,7 +840,7 @@ def hand_pick(table: IntArray, hand: IntArray, side: IntArray, rng: IntArray, p:
         return rng_below(rng, n)
     best = 0
     for h in range(1, n):
-        if table[hand[p, h], T_STARS] < table[hand[p, best], T_STARS]:
+        if table[side[p, S_CARDS + h], T_STARS] < table[side[p, S_CARDS + best], T_STARS]:
             best = h
     return best
 
@@ -844,7 +848,6 @@ def hand_pick(table: IntArray, hand: IntArray, side: IntArray, rng: IntArray, p:
 @rules_kernel
 def discard_from(
     table: IntArray,
-    hand: IntArray,
     side: IntArray,
     game: IntArray,
     queue: IntArray,
@@ -860,10 +863,10 @@ def discard_from(
     tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
     done = 0
     while done < amount and side[q, S_HAND] > 0:
-        h = hand_pick(table, hand, side, rng, q)
-        card = hand[q, h]
+        h = hand_pick(table, side, rng, q)
+        card = side[q, S_CARDS + h]
         side[q, S_HAND] -= 1
-        hand[q, h] = hand[q, side[q, S_HAND]]
+        side[q, S_CARDS + h] = side[q, S_CARDS + side[q, S_HAND]]
         log_event(events, ecount, game[G_TURN], q, EV_DISCARD, card, by_card, by)
         done += 1
     if done == 0:
@@ -909,7 +912,6 @@ def perform(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -937,18 +939,18 @@ def perform(
     policy = side[p, S_POLICY]
     if verb == V_GAIN:
         n = count_per(
-            table, tab, hand, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
+            table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
         )
         gain_rp(side, game, counters, events, ecount, p, card, amount * n)
     elif verb == V_DISCARD:
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            discard_from(table, hand, side, game, queue, rng, events, ecount, p, amount, p, card)
+            discard_from(table, side, game, queue, rng, events, ecount, p, amount, p, card)
         else:
             q = choose_discarder(side, game, rng, p, policy)
             if q < 0:
                 log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                discard_from(table, hand, side, game, queue, rng, events, ecount, q, amount, p, card)
+                discard_from(table, side, game, queue, rng, events, ecount, q, amount, p, card)
     elif verb == V_SLOT:
         slots = side[p, S_SLOTS] + amount
         side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
@@ -957,10 +959,10 @@ def perform(
         if where < 0 or tab[p, where, TB_UP] == 0 or side[p, S_HAND] == 0:
             log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            h = hand_pick(table, hand, side, rng, p)
-            attached = hand[p, h]
+            h = hand_pick(table, side, rng, p)
+            attached = side[p, S_CARDS + h]
             side[p, S_HAND] -= 1
-            hand[p, h] = hand[p, side[p, S_HAND]]
+            side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
             tab[p, where, TB_ATTACHED] += 1
             log_event(events, ecount, game[G_TURN], p, EV_ATTACH, attached, card, tab[p, where, TB_ATTACHED])
     elif verb == V_COPY:
@@ -1019,7 +1021,6 @@ def perform(
             table,
             effects,
             tab,
-            hand,
             area,
             side,
             game,
@@ -1122,7 +1123,6 @@ def resolve_queue(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1158,7 +1158,6 @@ def resolve_queue(
                 table,
                 effects,
                 tab,
-                hand,
                 area,
                 side,
                 game,
@@ -1187,7 +1186,6 @@ def place_single(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1226,7 +1224,7 @@ def place_single(
             tab[p, t, TB_NEXT] = 0
             if tab[p, t, TB_UP] == 1:
                 enqueue_timing(table, effects, queue, game, p, t, tab[p, t, TB_CARD], TM_NEXT, s)
-    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
     if side[p, S_NEXT_TOKENS] > 0:
         put_tokens(table, tab, side, game, events, ecount, p, s, side[p, S_NEXT_TOKENS], -1)
         side[p, S_NEXT_TOKENS] = 0
@@ -1240,7 +1238,6 @@ def use_action(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1260,9 +1257,9 @@ def use_action(
     if where < 0:
         count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
     enqueue(queue, game, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
-    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
     flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, p, where)
-    resolve_queue(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount)
+    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
 
 
 @rules_kernel
@@ -1284,7 +1281,6 @@ def action_value(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1299,7 +1295,7 @@ def action_value(
     if table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
     if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
-        return plain_action_value(table, effects, tab, hand, area, side, game, rng, p, where, card, clause)
+        return plain_action_value(table, effects, tab, area, side, game, rng, p, where, card, clause)
     target = copy_target(tab, side, p, where, effects[card, clause, ACTION_BASE + A_PICK])
     if target < 0:
         return 0
@@ -1307,7 +1303,7 @@ def action_value(
     best = 0
     for c in range(table[copied, T_CLAUSES]):
         if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
-            v = plain_action_value(table, effects, tab, hand, area, side, game, rng, p, where, copied, c)
+            v = plain_action_value(table, effects, tab, area, side, game, rng, p, where, copied, c)
             if v > best:
                 best = v
     return best
@@ -1318,7 +1314,6 @@ def plain_action_value(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1335,7 +1330,6 @@ def plain_action_value(
         n = count_per(
             table,
             tab,
-            hand,
             side,
             p,
             where,
@@ -1384,7 +1378,6 @@ def choose_action(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1417,7 +1410,7 @@ def choose_action(
             is_blast = effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF
             if is_blast != before_play:
                 continue
-            v = action_value(table, effects, tab, hand, area, side, game, rng, p, where, card, c)
+            v = action_value(table, effects, tab, area, side, game, rng, p, where, card, c)
             if v > best_value:
                 best_value = v
                 best = (where + 3) * MAX_CLAUSES + c
@@ -1431,7 +1424,6 @@ def play_value(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     side: IntArray,
     game: IntArray,
     p: EngineInt,
@@ -1448,7 +1440,7 @@ def play_value(
         if verb == V_GAIN:
             per = effects[card, c, ACTION_BASE + A_PER]
             arg = effects[card, c, ACTION_BASE + A_ARG]
-            n = count_per(table, tab, hand, side, p, used, per, arg)
+            n = count_per(table, tab, side, p, used, per, arg)
             stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
             if (
                 per == PER_CARD
@@ -1476,7 +1468,6 @@ def play_value(
                         value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
                             table,
                             tab,
-                            hand,
                             side,
                             p,
                             used,
@@ -1498,7 +1489,6 @@ def choose_single(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     side: IntArray,
     game: IntArray,
     rng: IntArray,
@@ -1513,8 +1503,8 @@ def choose_single(
     best_value = -(1 << 40)
     best_stars = 1 << 40
     for h in range(n):
-        card = hand[p, h]
-        v = play_value(table, effects, tab, hand, side, game, p, card)
+        card = side[p, S_CARDS + h]
+        v = play_value(table, effects, tab, side, game, p, card)
         stars = table[card, T_STARS]
         if v > best_value or (v == best_value and stars < best_stars):
             best = h
@@ -1543,7 +1533,6 @@ def take_turn(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1561,13 +1550,12 @@ def take_turn(
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
-    choice = choose_action(table, effects, tab, hand, area, side, game, rng, p, True)
+    choice = choose_action(table, effects, tab, area, side, game, rng, p, True)
     if choice >= 0:
         use_action(
             table,
             effects,
             tab,
-            hand,
             area,
             side,
             game,
@@ -1582,24 +1570,21 @@ def take_turn(
             choice % MAX_CLAUSES,
         )
         acted = True
-    h = choose_single(table, effects, tab, hand, side, game, rng, p)
-    card = hand[p, h]
+    h = choose_single(table, effects, tab, side, game, rng, p)
+    card = side[p, S_CARDS + h]
     side[p, S_HAND] -= 1
-    hand[p, h] = hand[p, side[p, S_HAND]]
+    side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
     insert_at = -1
     if table[card, T_FLAGS] & F_SCURRY:
         insert_at = scurry_position(table, tab, side, rng, p, card)
-    place_single(
-        table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at
-    )
+    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at)
     if not acted:
-        choice = choose_action(table, effects, tab, hand, area, side, game, rng, p, False)
+        choice = choose_action(table, effects, tab, area, side, game, rng, p, False)
         if choice >= 0:
             use_action(
                 table,
                 effects,
                 tab,
-                hand,
                 area,
                 side,
                 game,
@@ -1624,7 +1609,6 @@ def take_turn(
 def setup_seat(
     table: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1659,7 +1643,7 @@ def setup_seat(
         kind = table[card, T_KIND]
         if kind == K_SINGLE:
             if side[p, S_HAND] < MAX_HAND:
-                hand[p, side[p, S_HAND]] = card
+                side[p, S_CARDS + side[p, S_HAND]] = card
                 side[p, S_HAND] += 1
         elif kind == K_DECK_BOX:
             if area[p, AREA_BOX, AR_CARD] < 0:
@@ -1671,11 +1655,11 @@ def setup_seat(
             accessories += 1
     while side[p, S_HAND] > HAND_LIMIT:
         h = rng_below(rng, side[p, S_HAND])
-        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, hand[p, h], -1, 0)
+        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, side[p, S_CARDS + h], -1, 0)
         side[p, S_HAND] -= 1
-        hand[p, h] = hand[p, side[p, S_HAND]]
+        side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
     for h in range(side[p, S_HAND]):
-        count_draw(counters, deckside, hand[p, h])
+        count_draw(counters, deckside, side[p, S_CARDS + h])
     for a in range(3):
         if area[p, a, AR_CARD] >= 0:
             count_draw(counters, deckside, area[p, a, AR_CARD])
@@ -1686,7 +1670,6 @@ def score_clause(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     side: IntArray,
     game: IntArray,
     counters: IntArray,
@@ -1699,7 +1682,7 @@ def score_clause(
 ) -> None:
     """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
     n = count_per(
-        table, tab, hand, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
+        table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
     )
     gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
 
@@ -1709,7 +1692,6 @@ def final_scoring(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1732,7 +1714,7 @@ def final_scoring(
                 if effects[card, c, E_TIMING] != TM_SCORE:
                     continue
                 if effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
-                    score_clause(table, effects, tab, hand, side, game, counters, events, ecount, p, where, card, c)
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, card, c)
                     continue
                 target = copy_target(tab, side, p, where, effects[card, c, ACTION_BASE + A_PICK])
                 if target < 0:
@@ -1746,9 +1728,7 @@ def final_scoring(
                         effects[copied, c2, E_TIMING] == TM_SCORE
                         and effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
                     ):
-                        score_clause(
-                            table, effects, tab, hand, side, game, counters, events, ecount, p, where, copied, c2
-                        )
+                        score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, copied, c2)
         # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
         # for themselves."
         for m in range(MAX_META_STACKS):
@@ -1757,7 +1737,7 @@ def final_scoring(
                 continue
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
-                    score_clause(table, effects, tab, hand, side, game, counters, events, ecount, p, W_META, card, c)
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, W_META, card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1813,7 +1793,6 @@ def setup_tournament(
     options: IntArray,
     table: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1849,9 +1828,9 @@ def setup_tournament(
     for p in range(players):
         log_event(events, ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
+            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
         else:
-            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
     reveal = options[O_METAGAME] == MG_REVEALED and options[O_VP_ROUND] != 0
     for m in range(MAX_META_STACKS):
         game[G_META + m] = -1
@@ -1868,7 +1847,6 @@ def play_tournament(
     effects: IntArray,
     options: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1886,7 +1864,7 @@ def play_tournament(
     while passes < players:
         if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
             game[G_TURN] += 1
-            take_turn(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p)
+            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p)
             passes = 0
         else:
             passes += 1
@@ -1897,7 +1875,7 @@ def play_tournament(
         p = (p + 1) % players
     game[G_TURN] += 1
     log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, tab, hand, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
 
 
 @rules_kernel
@@ -1908,7 +1886,6 @@ def play_matches(
     store_master: IntArray,
     store: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1941,7 +1918,6 @@ def play_matches(
             options,
             table,
             tab,
-            hand,
             area,
             side,
             game,
@@ -1958,9 +1934,7 @@ def play_matches(
             store_total,
             meta,
         )
-        play_tournament(
-            table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
-        )
+        play_tournament(table, effects, options, tab, area, side, game, queue, store, rng, counters, events, ecount)
         winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
         turns[m] = game[G_TURN] - 1
         vp_a[m] = side[0, S_VP]
@@ -2176,11 +2150,13 @@ def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
     card is revealed until `setup_tournament` draws them."""
     game = np.zeros(GAME_WIDTH, dtype=np.int64)
     game[G_META:] = -1
+    side = np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64)
     return {
         "tab": np.zeros((MAX_PLAYERS, max(slots, MAX_SLOTS) + 1, TAB_WIDTH), dtype=np.int64),
-        "hand": np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64),
+        # A view of the hands inside `side` (S_CARDS on), for scenario tests to fill and read; kernels take `side`.
+        "hand": side[:, S_CARDS:],
         "area": np.stack([np.full((MAX_PLAYERS, 3), -1), np.zeros((MAX_PLAYERS, 3), dtype=np.int64)], axis=-1),
-        "side": np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64),
+        "side": side,
         "game": game,
         "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
@@ -2214,7 +2190,6 @@ def _run(
         compiled.extra["store"],
         store,
         state["tab"],
-        state["hand"],
         state["area"],
         state["side"],
         state["game"],
