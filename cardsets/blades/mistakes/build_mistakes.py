@@ -66,6 +66,8 @@ CARDS: list[list[Any]] = [
     ["Ash Cadet", "single", CORE, "core", 1, "Fire", "Soldier", "Rare", 3, "", ""],
     ["Formula Fiend", "single", CORE, "core", 3, "Dark", "Fiend", "Rare", "=1+1", "", ""],
     ["Setless Card", "single", "", "core", 3, "Dark", "Fiend", "Rare", 2, "", ""],
+    # A metagame card outside a meta set (error): the meta sets are the metagame stacks.
+    ["Stray Meta", "metagame", CORE, "core", "", "Fire", "", "Meta", 1, "", "Score: gain 3 RP per fire"],
 ]
 
 

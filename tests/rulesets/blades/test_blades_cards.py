@@ -120,9 +120,9 @@ def test_bundled_set_is_detected_as_blades_and_is_clean(bundled: CardSet) -> Non
 
 def test_bundled_set_covers_the_set_kinds_and_card_kinds(bundled: CardSet) -> None:
     kinds = {group.kind for group in sets_of(bundled)}
-    assert {"starter", "core", "expansion", "premium", "promo"} <= kinds
+    assert {"starter", "core", "expansion", "premium", "promo", "meta"} <= kinds
     assert len(sets_of(bundled)) >= 5
-    assert {entry.card.kind for entry in bundled} == {"single", "deck_box", "accessory"}
+    assert {entry.card.kind for entry in bundled} == {"single", "deck_box", "accessory", "metagame"}
 
 
 def test_every_bundled_card_has_effects_in_the_vocabulary(bundled: CardSet) -> None:

@@ -137,12 +137,15 @@ def test_a_card_with_an_impossible_rating_does_not_move_the_extremes(make_cardse
 
 
 # --- set size: "11 Expansion Sets (12 cards each) ... 9 Premium ... 8 Master ... (12 cards each) ... Promo Sets
-# (6 cards each) ... 6 Starter Decks (9 cards each) ... 6 Pro Player Card Sets (5 cards each)"
+# (6 cards each) ... 6 Starter Decks (9 cards each) ... 6 Pro Player Card Sets (5 cards each) ... 2 Meta Card Sets
+# (6 cards each)"
 
 
 @pytest.mark.parametrize(("set_kind", "size"), sorted(DOCUMENT_SET_SIZES.items()))
 def test_document_set_sizes(set_kind: str, size: int) -> None:
-    assert size == {"expansion": 12, "premium": 12, "master": 12, "promo": 6, "starter": 9, "pro": 5}[set_kind]
+    assert (
+        size == {"expansion": 12, "premium": 12, "master": 12, "promo": 6, "starter": 9, "pro": 5, "meta": 6}[set_kind]
+    )
 
 
 def test_set_size_warning_points_at_the_sets_first_row(make_cardset: MakeCardSet) -> None:
@@ -249,3 +252,31 @@ def test_symbols_compare_ignoring_case(make_cardset: MakeCardSet) -> None:
 
 def test_there_is_no_stat_budget() -> None:
     assert BLADES.stat_budget is None
+
+
+# --- metagame cards: "2 Meta Card Sets (6 cards each)" ... "Shuffle the 2 stacks of Metagame Cards separately"
+
+
+def meta_set(name: str = "Elemental Meta", size: int = 6) -> list[dict[str, Any]]:
+    return [
+        card(f"{name} {i}", "", 1, name, "meta", kind="metagame", effects=f"Score: gain {i} RP per fire")
+        for i in range(1, size + 1)
+    ]
+
+
+def test_a_meta_set_of_six_metagame_cards_without_star_ratings_is_clean(make_cardset: MakeCardSet) -> None:
+    assert validate(make_cardset(BLADES, meta_set())).findings == []
+
+
+def test_meta_sets_hold_metagame_cards_and_nothing_else(make_cardset: MakeCardSet) -> None:
+    rows = [*meta_set(size=5), card("Stray Single", 3, 1, "Elemental Meta", "meta")]
+    rows.append(card("Lost Meta", "", 1, "Core", "core", kind="metagame", effects="Score: gain 1 RP"))
+    found = [(f.row, f.column, f.expected) for f in findings_of(make_cardset(BLADES, rows), "blades.meta_set")]
+    assert found == [(7, "kind", "metagame"), (8, "set_kind", "meta")]
+
+
+def test_a_meta_set_holds_one_copy_of_each_card(make_cardset: MakeCardSet) -> None:
+    rows = meta_set()
+    rows[2]["copies"] = 2
+    (finding,) = findings_of(make_cardset(BLADES, rows), "blades.set_copies")
+    assert (finding.row, finding.expected, finding.actual) == (4, 1, 2)

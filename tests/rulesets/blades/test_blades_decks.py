@@ -289,3 +289,32 @@ def test_by_default_a_collection_shares_one_symbol_as_the_documents_caption_says
     assert BLADES.resolve_options({})["collection_symbol"] == "common"
     assert rules(deck_findings(cardset, deck)) == [("blades.collection_symbol", 4)]
     assert rules(deck_findings(cardset, deck, collection_symbol="pairwise")) == [("blades.collection_vp", 2)]
+
+
+def test_a_metagame_card_goes_in_no_deck_and_no_collection(make_cardset: MakeCardSet, make_deck: MakeDeck) -> None:
+    # The metagame stacks sit "into their slots on the Aftermarket Board" and "Every Player activates the Metagame
+    # Score effects for themselves": nobody owns a metagame card.
+    rows = [
+        {
+            "name": n,
+            "kind": k,
+            "set": s,
+            "set_kind": sk,
+            "stars": st,
+            "elements": "Fire",
+            "types": "Soldier",
+            "copies": c,
+        }
+        for n, k, s, sk, st, c in [
+            ("Soldier 1", "single", "Core", "core", 1, 3),
+            ("Soldier 2", "single", "Core", "core", 2, 3),
+            ("Fire Ascendant", "metagame", "Elemental Meta", "meta", "", 1),
+        ]
+    ]
+    cardset = make_cardset(BLADES, rows)
+    deck = make_deck(cardset, "1 Soldier 1\n1 Fire Ascendant\nCollection:\n1 Soldier 2\n1 Fire Ascendant\n1 Soldier 1")
+    assert rules(deck_findings(cardset, deck)) == [
+        ("blades.deck_metagame", 2),
+        ("blades.collection_vp", 4),  # Soldier 2 and Soldier 1: a 2-card collection without the metagame card
+        ("blades.deck_metagame", 5),
+    ]

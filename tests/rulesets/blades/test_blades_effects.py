@@ -74,6 +74,34 @@ def test_timings_and_priority_are_the_documents() -> None:
             "Play",
             EffectAction(verb="clash", clash_with="all", outcomes=(("tie", EffectAction(verb="gain", amount=1)),)),
         ),
+        # "Discard a Card", "Reveal a Card from your hand", extra tableau slots, attached cards, copy effects.
+        ("Play: discard opponent", "Play", EffectAction(verb="discard", whose="opponent", amount=1)),
+        ("Action: discard yours 2", "Action", EffectAction(verb="discard", whose="yours", amount=2)),
+        ("Reaction (discarded): gain 4 RP", "Reaction", EffectAction(verb="gain", amount=4)),
+        (
+            "Play: gain 2 RP per revealed machine",
+            "Play",
+            EffectAction("gain", 2, per=PerCondition("symbol", symbol="machine", revealed=True)),
+        ),
+        (
+            "Score: gain 1 RP per revealed 5+ star",
+            "Score",
+            EffectAction("gain", 1, per=PerCondition("stars at least", 5, revealed=True)),
+        ),
+        ("Play: slot +1", "Play", EffectAction(verb="slot", amount=1)),
+        ("Play: attach", "Play", EffectAction(verb="attach")),
+        ("Score: gain 5 RP per attached", "Score", EffectAction("gain", 5, per=PerCondition("attached"))),
+        ("Play: copy left", "Play", EffectAction(verb="copy", direction="left")),
+        ("Score: copy right", "Score", EffectAction(verb="copy", direction="right")),
+        (
+            "Play: clash: lose discard opponent",
+            "Play",
+            EffectAction(
+                verb="clash",
+                clash_with="opponent",
+                outcomes=(("lose", EffectAction(verb="discard", whose="opponent", amount=1)),),
+            ),
+        ),
     ],
 )
 def test_vocabulary_parses(text: str, timing: str, action: EffectAction) -> None:
@@ -122,6 +150,12 @@ def test_reaction_trigger() -> None:
         ("Play: clash: draw 2", "starts with win, lose or tie"),
         ("Play: clash: win protect self", "does something once"),
         ("Play: gain 2 RP; lose 1 RP", "does not start with a timing"),
+        ("Ongoing: copy left", "copy performs the adjacent card's effects of its own timing once"),
+        ("Play: clash: win copy left", "cannot copy another card's effects"),
+        ("Play: gain 1 RP per revealed card left", "a revealed card from your hand is counted by"),
+        ("Play: discard yours 0", "discard at least 1 card"),
+        ("Score: slot +1", "Score holds ranking points"),
+        ("Play: slot +0", "slot +N gains at least 1 tableau slot"),
     ],
 )
 def test_outside_the_vocabulary(text: str, words: str) -> None:
@@ -166,3 +200,24 @@ def test_effects_findings_point_at_the_effects_cell(make_cardset: MakeCardSet) -
 def test_per_symbol_may_name_an_element_or_a_type(make_cardset: MakeCardSet) -> None:
     cardset = make_cardset(BLADES, [_row("A", "Score: gain 1 RP per fire; Score: gain 1 RP per soldier")])
     assert validate(cardset).findings == []
+
+
+def test_a_metagame_card_only_scores(make_cardset: MakeCardSet) -> None:
+    # "Every Player activates the Metagame Score effects for themselves": a metagame card is in no tableau, so a
+    # clause of another timing is reported and left out.
+    cardset = make_cardset(
+        BLADES,
+        [
+            _row(
+                "Fire Ascendant",
+                "Score: gain 3 RP per fire; Play: gain 2 RP",
+                kind="metagame",
+                set="Meta",
+                set_kind="meta",
+                copies=1,
+                stars="",
+            ),
+        ],
+    )
+    found = [(f.rule, f.actual) for f in validate(cardset).findings if f.rule == "blades.effects"]
+    assert found == [("blades.effects", "Play: gain 2 RP")]

@@ -95,6 +95,7 @@ class Board:
                 self.st["tab"][p, s, E.TB_TOKENS] = tokens
             side = self.st["side"]
             side[p, E.S_USED] = len(cards)
+            side[p, E.S_SLOTS] = 6
             side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
             side[p, E.S_POLICY] = policies[p] if policies else E.GREEDY
             for a, area_card in enumerate(areas[p] if areas and p < len(areas) else []):
@@ -651,8 +652,20 @@ def test_players_and_tableau_slots_set_the_number_of_turns(players: int, slots: 
 
 @pytest.mark.parametrize(("vp_round", "chart"), [("round1", [21, 15, 12, 9]), ("final", [42, 30, 24, 18])])
 def test_vp_round_option_pays_by_its_chart_row(vp_round: str, chart: list[int]) -> None:
-    result = play(compiled(vp_round=vp_round), "lantern_score", "ashfall_starter", n=20)
+    # Without a metagame lantern_score always places first against the starter decks (the metagame can lift a
+    # starter past it: test_the_metagame_moves_placements), so its VP is the chart row's first prize.
+    result = play(compiled(vp_round=vp_round, metagame="none"), "lantern_score", "ashfall_starter", n=20)
     assert (result["place_a"] == 1).all() and (result["vp_a"] == chart[0]).all()
+
+
+def test_the_metagame_moves_placements() -> None:
+    # "The Metagame gives significant bonuses if you can incorporate it into your deck. Don't ignore it!" The same
+    # seeded tournaments with and without the revealed metagame: every player scores it, so RP rise, and a deck
+    # that matches the revealed element or type better can overtake one that does not.
+    with_meta = play(compiled(), "lantern_score", "ashfall_starter", n=40)
+    without = play(compiled(metagame="none"), "lantern_score", "ashfall_starter", n=40)
+    assert with_meta["rp_a"].mean() > without["rp_a"].mean()
+    assert (without["place_a"] == 1).all() and (with_meta["place_a"] > 1).any()
 
 
 @pytest.mark.parametrize(("store_kinds", "size"), [("boosters", 86), ("all", 86 + 9 + 6 + 5)])
@@ -933,3 +946,299 @@ def test_ongoing_stars_and_top_protect_self(make_cardset: MakeCardSet) -> None:
     board2.perform(1, 0, "Hound")  # Shy is not the Top card now, and Glow (5) is the higher: Glow goes first
     board2.perform(1, 0, "Hound")  # then Shy is Top again and safe: no legal target
     assert board2.up(0) == [1, 0]
+
+
+# =====================================================================================================================
+# Metagame cards, discards, reveals, extra slots, attached cards and copy effects (a small set of their own)
+# =====================================================================================================================
+
+RULES_ROWS: list[tuple[str, str, str, int, str, str, str]] = [
+    # name, kind, set kind, stars, elements, types, effects
+    ("Starter", "single", "core", 4, "Fire", "Soldier", "Play: gain 3 RP; Play: star +2"),
+    ("Scorer", "single", "core", 2, "Fire", "Soldier", "Score: gain 2 RP per fire"),
+    ("Plank Pirate", "single", "core", 3, "Water", "Fiend", "Play: discard opponent"),
+    ("Bilge Rat", "single", "core", 2, "Water", "Beast", "Play: discard yours"),
+    ("Sore Loser", "single", "core", 4, "Dark", "Fiend", "Reaction (discarded): gain 4 RP"),
+    ("Steam Tinker", "single", "core", 3, "Fire", "Machine", "Play: gain 2 RP per revealed machine"),
+    ("Cog", "single", "core", 1, "Fire", "Machine", ""),
+    ("Gear", "single", "core", 5, "Earth", "Machine", ""),
+    ("Brick", "single", "core", 2, "Earth", "Soldier", ""),
+    ("Wide Stance", "single", "core", 3, "Light", "Soldier", "Play: slot +1"),
+    ("Squire Host", "single", "core", 4, "Light", "Soldier", "Play: attach; Score: gain 5 RP per attached"),
+    ("Counter", "single", "core", 2, "Air", "Citizen", "Score: gain 1 RP per card"),
+    ("Yellow Egg", "single", "core", 2, "Light", "Beast", "Play: copy left"),
+    ("Copycat", "single", "core", 3, "Dark", "Beast", "Play: copy left"),
+    ("Echo Bard", "single", "core", 3, "Air", "Citizen", "Score: copy left"),
+    ("Fire Ascendant", "metagame", "meta", 0, "Fire", "", "Score: gain 3 RP per fire"),
+    ("Water Ascendant", "metagame", "meta", 0, "Water", "", "Score: gain 3 RP per water"),
+    ("Soldier Season", "metagame", "meta", 0, "", "Soldier", "Score: gain 2 RP per soldier"),
+]
+"""Cards for the rules the bundled set does not use; the two meta sets are the document's two stacks."""
+
+
+@pytest.fixture(scope="module")
+def rules_set(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    path = tmp_path_factory.mktemp("blades_rules") / "rules.csv"
+    lines = ["name,kind,set,set_kind,stars,elements,types,copies,effects"]
+    for name, kind, set_kind, stars, elements, types, effects in RULES_ROWS:
+        set_name = {"Soldier Season": "Type Meta"}.get(name, "Elemental Meta") if kind == "metagame" else "Test Core"
+        lines.append(
+            f"{name},{kind},{set_name},{set_kind},{stars},{elements},{types},{1 if kind == 'metagame' else 2},{effects}"
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_cardset(path, RULESET)
+
+
+@pytest.fixture(scope="module")
+def rules_comp(rules_set: CardSet) -> E.CompiledCards:
+    return E.compile_cards(rules_set, RULESET.resolve_options({}))
+
+
+def _reveal_meta(board: Board, *names: str) -> None:
+    for m, name in enumerate(names):
+        board.st["game"][E.G_META + m] = board.comp.card_id(name)
+
+
+def _hand(board: Board, p: int) -> list[str]:
+    return sorted(board.comp.names[c] for c in board.st["hand"][p, : board.st["side"][p, E.S_HAND]])
+
+
+# ---- metagame -----------------------------------------------------------------------------------------------------
+
+
+def test_every_player_scores_the_metagame_for_themselves_after_their_own_cards(rules_comp: E.CompiledCards) -> None:
+    # "Activate all of the Score effects ... then your Deck Boxes, then Accessories, then the Metagames." /
+    # "Every Player activates the Metagame Score effects for themselves."
+    board = Board([["Scorer", "Brick"], ["Cog", "~Starter"]], comp=rules_comp)
+    _reveal_meta(board, "Fire Ascendant", "Soldier Season")
+    board.score()
+    # A: Scorer 2 (one fire) + Fire Ascendant 3 (one fire) + Soldier Season 2 x 2 soldiers = 9.
+    # B: no Score card of its own; Fire Ascendant 3 (Cog; the face-down Starter has no element) + no soldier = 3.
+    assert (board.rp(0), board.rp(1)) == (9, 3)
+    gains = [(row[1], board.comp.names[row[3]], row[5]) for row in board.rows(E.EV_RP)]
+    assert gains == [
+        (0, "Scorer", 2),
+        (0, "Fire Ascendant", 3),
+        (0, "Soldier Season", 4),
+        (1, "Fire Ascendant", 3),
+        (1, "Soldier Season", 0),
+    ]
+
+
+def test_no_metagame_revealed_scores_nothing_extra(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Scorer", "Brick"], ["Cog"]], comp=rules_comp)
+    board.score()
+    assert (board.rp(0), board.rp(1)) == (2, 0)
+
+
+def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray:
+    opts = E.option_array(RULESET.resolve_options(options))
+    st = E.new_state(len(comp.names))
+    deck = np.array([comp.card_id("Brick")], dtype=np.int64)
+    events = np.zeros((100, 6), dtype=np.int64)
+    E.setup_tournament(
+        opts,
+        comp.table,
+        st["tab"],
+        st["area"],
+        st["side"],
+        st["game"],
+        st["rng"],
+        st["counters"],
+        events,
+        np.zeros(1, dtype=np.int64),
+        deck,
+        deck,
+        seed,
+        0,
+        E.GREEDY,
+        E.GREEDY,
+        len(comp.extra["store"]),
+        comp.extra["meta"],
+    )
+    return st["game"][E.G_META : E.G_META + E.MAX_META_STACKS]
+
+
+@pytest.mark.parametrize(
+    ("options", "revealed"),
+    [
+        ({}, 2),  # round 1: "Reveal a new Elemental Metagame Card" ... "reveal the top card of the Type Meta stack"
+        ({"vp_round": "prerelease"}, 0),  # "No Metagame is revealed during this tournament."
+        ({"metagame": "none"}, 0),
+    ],
+)
+def test_a_tournament_reveals_one_card_of_each_meta_stack(
+    rules_comp: E.CompiledCards, options: dict[str, OptionValue], revealed: int
+) -> None:
+    seen: set[str] = set()
+    for seed in range(40):
+        cards = [int(c) for c in _setup(rules_comp, seed, **options) if c >= 0]
+        assert len(cards) == revealed
+        names = [rules_comp.names[c] for c in cards]
+        if revealed:
+            assert names[0] in ("Fire Ascendant", "Water Ascendant") and names[1] == "Soldier Season"
+        seen.update(names)
+    # Both elemental cards come up over the seeds: the stack is shuffled.
+    assert seen == ({"Fire Ascendant", "Water Ascendant", "Soldier Season"} if revealed else set())
+
+
+def test_metagame_cards_are_never_in_the_store(rules_set: CardSet) -> None:
+    for kinds in ("boosters", "all"):
+        comp = E.compile_cards(rules_set, RULESET.resolve_options({"store_kinds": kinds}))
+        assert not any(comp.names[c].endswith(("Ascendant", "Season")) for c in comp.extra["store"])
+        assert comp.extra["meta"][:, 0].tolist() == [2, 1]
+
+
+# ---- discard --------------------------------------------------------------------------------------------------------
+
+
+def test_discard_opponent_sends_a_single_from_their_hand_to_the_binder_and_they_may_react(
+    rules_comp: E.CompiledCards,
+) -> None:
+    # "Discard a Card - The card is discarded to the owner's Binder ... Cards discarded to the binder are unavailable
+    # for the rest of the tournament." B leads on RP, so greedy makes B discard; B picks its fewest-star single.
+    board = Board(
+        [["Plank Pirate"], ["Sore Loser"], []],
+        comp=rules_comp,
+        hands=[[], ["Gear", "Cog"], ["Brick"]],
+    )
+    board.st["side"][1, E.S_RP] = 5
+    board.perform(0, 0, "Plank Pirate")
+    assert _hand(board, 1) == ["Gear"] and _hand(board, 2) == ["Brick"]
+    # "Reaction (discarded)": Sore Loser reacts to an opponent's effect, and is flipped face-down to do it.
+    assert board.rp(1) == 5 + 4 and board.up(1) == [0]
+
+
+def test_discard_yours_is_no_opponents_effect(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Sore Loser", "Bilge Rat"]], comp=rules_comp, hands=[["Gear", "Cog"]])
+    board.perform(0, 1, "Bilge Rat")
+    assert _hand(board, 0) == ["Gear"] and board.rp(0) == 0 and board.up(0) == [1, 1]
+
+
+def test_a_discard_with_no_single_in_hand_does_nothing(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Plank Pirate"], ["Sore Loser"]], comp=rules_comp)
+    board.perform(0, 0, "Plank Pirate")
+    assert board.rows(E.EV_DISCARD) == [] and len(board.rows(E.EV_NO_TARGET)) == 1
+
+
+# ---- reveal ---------------------------------------------------------------------------------------------------------
+
+
+def test_reveal_counts_hand_cards_and_returns_them(rules_comp: E.CompiledCards) -> None:
+    # "Reveal a Card from your hand - The card is shown from your hand to all players, then returned to your hand."
+    board = Board([["Steam Tinker"]], comp=rules_comp, hands=[["Cog", "Gear", "Brick"]])
+    board.perform(0, 0, "Steam Tinker")
+    assert board.rp(0) == 2 * 2  # Cog and Gear are machines; Brick is not
+    assert _hand(board, 0) == ["Brick", "Cog", "Gear"]
+
+
+# ---- extra tableau slots ------------------------------------------------------------------------------------------
+
+
+def test_an_extra_slot_takes_one_more_single_at_the_right_end(rules_comp: E.CompiledCards) -> None:
+    # FAQ: "Any extra tableau slots are always at the rightmost side of your tableau". A has 5 of its 6 slots
+    # filled; Wide Stance (fewest stars, played first) fills the sixth and gains a seventh, where Gear goes.
+    board = Board(
+        [["Cog", "Brick", "Counter", "Yellow Egg", "Copycat"], []],
+        comp=rules_comp,
+        hands=[["Gear", "Wide Stance"], []],
+    )
+    board.st["game"][E.G_FIRST] = 0
+    c = board.common()
+    E.play_tournament(
+        c.table,
+        c.effects,
+        rules_comp.options,
+        c.tab,
+        c.area,
+        c.side,
+        c.game,
+        c.queue,
+        c.store,
+        c.rng,
+        c.counters,
+        c.events,
+        c.ecount,
+    )
+    assert board.names(0)[5:] == ["Wide Stance", "Gear"]
+    assert board.top(0) == 6 and int(board.st["side"][0, E.S_SLOTS]) == 7
+
+
+def test_without_the_extra_slot_the_tableau_is_full_at_six(rules_comp: E.CompiledCards) -> None:
+    board = Board(
+        [["Cog", "Brick", "Counter", "Yellow Egg", "Copycat"], []],
+        comp=rules_comp,
+        hands=[["Gear", "Starter"], []],
+    )
+    board.st["game"][E.G_FIRST] = 0
+    c = board.common()
+    E.play_tournament(
+        c.table,
+        c.effects,
+        rules_comp.options,
+        c.tab,
+        c.area,
+        c.side,
+        c.game,
+        c.queue,
+        c.store,
+        c.rng,
+        c.counters,
+        c.events,
+        c.ecount,
+    )
+    assert len(board.names(0)) == 6 and _hand(board, 0) == ["Gear"]
+
+
+# ---- attached cards -------------------------------------------------------------------------------------------------
+
+
+def test_attached_cards_are_not_in_the_tableau_for_effects(rules_comp: E.CompiledCards) -> None:
+    # FAQ: "Attached cards are not considered in the tableau for effects."
+    board = Board([["Counter"]], comp=rules_comp, hands=[["Gear", "Cog"]])
+    slot = board.place(0, "Squire Host")
+    assert slot == 1 and int(board.st["tab"][0, 1, E.TB_ATTACHED]) == 1
+    assert _hand(board, 0) == ["Gear"]  # greedy attaches its fewest-star single
+    board.score()
+    # Counter: 1 RP per card = 2 (Counter, Squire Host; the attached Cog is not a tableau card); Squire Host: 5.
+    assert board.rp(0) == 2 + 5
+
+
+def test_a_flipped_host_puts_its_attached_card_back_in_the_binder(rules_comp: E.CompiledCards) -> None:
+    # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
+    board = Board([[], ["Counter"]], comp=rules_comp, hands=[["Cog"]])
+    board.place(0, "Squire Host")
+    board.flip(0, 0, by=1)
+    assert int(board.st["tab"][0, 0, E.TB_ATTACHED]) == 0 and _hand(board, 0) == []
+    assert [row[5] for row in board.rows(E.EV_DETACH)] == [1]
+
+
+# ---- copy effects -------------------------------------------------------------------------------------------------
+
+
+def test_a_copy_performs_the_left_cards_play_effects_as_its_own(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Starter"]], comp=rules_comp)
+    board.place(0, "Yellow Egg")
+    # Starter's "Play: gain 3 RP; Play: star +2", performed by Yellow Egg: the tokens land on Yellow Egg.
+    assert board.rp(0) == 3 and board.stars(0, 1) == 2 + 2 and board.stars(0, 0) == 4
+
+
+def test_a_copy_of_a_face_down_card_does_nothing(rules_comp: E.CompiledCards) -> None:
+    # FAQ: "A copy effect that would target a face-down card does nothing, and the card remains in its original state."
+    board = Board([["~Starter"]], comp=rules_comp)
+    board.place(0, "Yellow Egg")
+    assert board.rp(0) == 0 and board.stars(0, 1) == 2 and len(board.rows(E.EV_NO_TARGET)) == 1
+
+
+def test_copy_effects_can_never_be_copied(rules_comp: E.CompiledCards) -> None:
+    # FAQ: "Copy effects can never be copied." Copycat copies Yellow Egg, whose only Play effect is a copy.
+    board = Board([["Starter", "Yellow Egg"]], comp=rules_comp)
+    board.place(0, "Copycat")
+    assert board.rp(0) == 0 and [row[4] for row in board.rows(E.EV_COPY)] == [rules_comp.card_id("Yellow Egg")]
+
+
+def test_a_score_copy_scores_the_left_cards_score_effects(rules_comp: E.CompiledCards) -> None:
+    board = Board([["Scorer", "Echo Bard"]], comp=rules_comp)
+    board.score()
+    # Scorer: 2 RP per fire (one: Scorer) = 2; Echo Bard copies it: 2 more.
+    assert board.rp(0) == 4

@@ -1,7 +1,8 @@
 """Millennium Blades, the CCG simulator card game (columns, rule ids, readings, simulation: docs/rulesets/blades.md).
 
-Rules summary: cards are singles, deck boxes and accessories, each from a set
-(starter, core, expansion, premium, master, promo or pro) with a star rating
+Rules summary: cards are singles, deck boxes and accessories, and metagame
+cards (the meta sets are the metagame stacks, owned by nobody), each from a set
+(starter, core, expansion, premium, master, promo, pro or meta) with a star rating
 (1-10, usually 1-8), elements and types (six of each), and a rarity. A card's
 aftermarket price is its star rating and its store price its set's buy cost
 (`prices.py`); there is no stat budget. A set holds one copy of its
@@ -15,13 +16,15 @@ for 2/3/4/5/6/7/8+ cards. The `effects` column holds the simulator's
 vocabulary (`effects.py`). The tournament engine (`engine.py`) plays the
 tournament phase for 2-5 players: singles into the left-most open slot, one
 optional Action a turn, Top cards and clashes against the store, flips, the
-effect timings in the document's priority order, Score effects, placement by
-RP and VP by the round's chart; `clash.py` gives exact clash odds.
+effect timings in the document's priority order, discards, reveals from hand,
+extra tableau slots, attached cards, copy effects, Score effects (then the
+revealed metagame cards', for every player), placement by RP and VP by the
+round's chart; `clash.py` gives exact clash odds.
 
 Options: see `options.py` (set_total_counts, warn_tied_extremes,
 starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
 collection_counts_toward_deck, collection_scoring, one_collection_per_decklist;
-simulation: players, tableau_slots, vp_round, match_result, store_kinds) and
+simulation: players, tableau_slots, vp_round, match_result, store_kinds, metagame) and
 `market_options.py` (the whole game: game, market_order, market_actions,
 prerelease, friendship_card_vp, trades). The whole game (`market.py`, option
 `game=full`) plays three deckbuilding rounds of store, aftermarket, fusion,
@@ -33,6 +36,12 @@ Version history:
   clash odds.
 - 1.2: `collection_symbol` defaults to `common` (one element or type shared by the whole collection), the reading the
   document's captions take; `pairwise` stays as an option.
+- 1.3: metagame cards (kind `metagame`, set kind `meta`, rules `blades.meta_set` and `blades.deck_metagame`), scored
+  by every player after the accessories (option `metagame`); the vocabulary gains `discard yours|opponent [N]`,
+  `per revealed ...`, `slot +N`, `attach` with `per attached`, `copy left|right` and `Reaction (discarded)` (engine
+  version 2).
+- 1.4: the `buy_cost` column (one per set, rules `blades.buy_cost_set` and `blades.buy_cost_below_resale`) and the
+  whole game (`market_options.py`, option `game=full`, market version 1); the tournament is unchanged.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -45,7 +54,7 @@ from workbench.rulesets.blades.options import OPTIONS
 RULESET = Ruleset(
     id="blades",
     title="Millennium Blades",
-    version="1.2",
+    version="1.4",
     document="002_ebec614016c83621.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

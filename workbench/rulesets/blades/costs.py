@@ -10,7 +10,9 @@ holds:
 - The highest star card in a set has one copy, the lowest three, every other
   two; in promo sets one copy of every card; the core set is an exception.
 - Components: expansion, premium and master sets of 12 cards, promo sets of 6,
-  starter decks of 9, pro player card sets of 5.
+  starter decks of 9, pro player card sets of 5, meta card sets of 6.
+- Metagame cards sit in meta sets (the two stacks on the Aftermarket Board),
+  have no star rating to check, and only score.
 
 It also names six elements and six types (without saying what they are), and
 the `effects` column is checked against the simulator's vocabulary.
@@ -33,7 +35,15 @@ HIGHEST_STARS = 10
 USUAL_HIGHEST_STARS = 8
 """Above this the rating is legal but unusual ("usually just 1-8")."""
 
-DOCUMENT_SET_SIZES: dict[str, int] = {"expansion": 12, "premium": 12, "master": 12, "promo": 6, "starter": 9, "pro": 5}
+DOCUMENT_SET_SIZES: dict[str, int] = {
+    "expansion": 12,
+    "premium": 12,
+    "master": 12,
+    "promo": 6,
+    "starter": 9,
+    "pro": 5,
+    "meta": 6,
+}
 """Cards per set by kind, from the document's Components list; the core set (118 cards) is exempt."""
 STAR_RULE_SET_KINDS = frozenset({"expansion", "premium", "master"})
 """Set kinds whose copies follow the star rule (highest 1, lowest 3, others 2)."""
@@ -41,6 +51,8 @@ HIGHEST_COPIES, MIDDLE_COPIES, LOWEST_COPIES = 1, 2, 3
 """Copies of a set's highest-star card, of any other card, and of its lowest-star card."""
 PROMO_COPIES = 1
 """Copies of every card in a promo set."""
+META_COPIES = 1
+"""Copies of every card in a meta set: a stack of different metagame cards, one revealed per round."""
 STARTER_COPIES = 1
 """Copies of every card in a starter deck (a tournament deck as it comes; option `starter_one_copy`)."""
 
@@ -111,6 +123,8 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
 
 
 def _check_stars(cardset: CardSet, entry: CardEntry) -> list[Finding]:
+    if card_of(entry).kind == "metagame":
+        return []  # never dueled, sold or collected: a metagame card needs no star rating
     stars = card_of(entry).stars
     if not star_rating_in_range(stars):
         return [
@@ -163,7 +177,33 @@ def _check_set(cardset: CardSet, group: CardSetGroup, options: Options) -> list[
         findings.extend(
             _check_fixed_copies(cardset, group, STARTER_COPIES, "warning", "blades.starter_copies", "starter")
         )
+    elif group.kind == "meta":
+        findings.extend(_check_fixed_copies(cardset, group, META_COPIES, "error", "blades.set_copies", "meta"))
+    findings.extend(_check_meta_kinds(cardset, group))
     findings.extend(_check_set_size(cardset, group, str(options["set_total_counts"])))
+    return findings
+
+
+def _check_meta_kinds(cardset: CardSet, group: CardSetGroup) -> list[Finding]:
+    """A meta set holds metagame cards only, and a metagame card sits in a meta set (its stack)."""
+    findings: list[Finding] = []
+    for entry in group.entries:
+        card = card_of(entry)
+        in_meta_set = card.set_kind == "meta"
+        if (card.kind == "metagame") == in_meta_set:
+            continue
+        findings.append(
+            cardset.finding(
+                "error",
+                "blades.meta_set",
+                f"a {card.kind} card in {card.set_kind} set '{group.name}': metagame cards, and only they, make up the "
+                "meta sets (the two Metagame stacks of the Aftermarket Board).",
+                entry,
+                "kind" if in_meta_set else "set_kind",
+                expected="metagame" if in_meta_set else "meta",
+                actual=card.kind if in_meta_set else card.set_kind,
+            )
+        )
     return findings
 
 
@@ -322,6 +362,22 @@ def _check_effects(cardset: CardSet) -> list[Finding]:
         if not text:
             continue
         parsed = parse_effects(text)
+        if card_of(entry).kind == "metagame":
+            for clause in parsed.clauses:
+                if clause.timing == "Score":
+                    continue
+                findings.append(
+                    cardset.finding(
+                        "info",
+                        "blades.effects",
+                        f"'{clause.text}': a metagame card is not in anyone's tableau, so only its Score effects "
+                        "act (every player activates them for themselves); the simulator leaves this clause out.",
+                        entry,
+                        "effects",
+                        expected="Score clauses",
+                        actual=clause.text,
+                    )
+                )
         for problem in parsed.problems:
             findings.append(
                 cardset.finding(

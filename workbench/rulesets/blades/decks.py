@@ -65,7 +65,7 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
     deck_lines = [line for line in deck.lines if line.entry is not None and line.section == "main"]
     if options["collection_counts_toward_deck"]:
         deck_lines = [line for line in deck.lines if line.entry is not None]
-    findings = _check_limits(deck, deck_lines) + _check_copies(deck, deck_lines)
+    findings = _check_metagame(deck) + _check_limits(deck, deck_lines) + _check_copies(deck, deck_lines)
     for number, collection in enumerate(collections):
         findings.extend(_check_collection(deck, collection, options))
         if number == 1 and options["one_collection_per_decklist"]:
@@ -80,6 +80,23 @@ def check_deck(cardset: CardSet, deck: Deck, options: Options) -> list[Finding]:
                 )
             )
     return findings
+
+
+def _check_metagame(deck: Deck) -> list[Finding]:
+    """Metagame cards sit on the Aftermarket Board and belong to no player: they go in no deck and no collection."""
+    return [
+        deck.finding(
+            "error",
+            "blades.deck_metagame",
+            "is a metagame card: the metagame stacks sit on the Aftermarket Board and every player scores the "
+            "revealed card, so it is in no deck or collection.",
+            line,
+            expected="a single, deck box or accessory",
+            actual="metagame",
+        )
+        for line in deck.lines
+        if line.entry is not None and card_of(line.entry).kind == "metagame"
+    ]
 
 
 def collections_of(deck: Deck) -> list[list[DeckLine]]:
@@ -140,6 +157,10 @@ def _check_copies(deck: Deck, lines: list[DeckLine]) -> list[Finding]:
 
 
 def _check_collection(deck: Deck, lines: list[DeckLine], options: Options) -> list[Finding]:
+    # A metagame line has its own error (blades.deck_metagame); the collection is judged without it.
+    lines = [line for line in lines if line.entry is None or card_of(line.entry).kind != "metagame"]
+    if not lines:
+        return []
     cards = [CollectionCard(card, line) for line, card in _copies(lines)]
     findings: list[Finding] = []
     for item in cards:

@@ -9,12 +9,14 @@ it is reported (as an `info` finding) and will be simulated without it.
 
     clause    := timing ":" action
     timing    := Play | Next | Flip | Ongoing | Top | Score | Action | Reaction "(" trigger ")"
-    trigger   := win clash | lose clash | flipped
+    trigger   := win clash | lose clash | flipped | discarded
     action    := gain N RP [per condition] | lose N RP | flip (yours|opponent) (highest|lowest|choice)
                | star +N | protect (self|adjacent) | clash [all]: outcome (";" outcome)*
+               | discard (yours|opponent) [N] | slot +N | attach | copy (left|right)
                | Mimicry | Blast Off | Scurry | Anvil Drop | Thwomp! N
-    outcome   := (win|lose|tie) action          (no clash inside a clash)
-    condition := card | card left | face-down | N+ star | N- star | <element or type name>
+    outcome   := (win|lose|tie) action          (no clash and no copy inside a clash)
+    condition := card | card left | face-down | attached | N+ star | N- star | <element or type name>
+               | revealed (card | N+ star | N- star | <element or type name>)
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ TIMINGS: tuple[str, ...] = ("Play", "Next", "Flip", "Ongoing", "Top", "Score", "
 PRIORITY: tuple[str, ...] = ("Top", "Ongoing", "Play", "Next", "Score")
 """The document's priority order: `Top>Ongoing>Play>Next>Score`."""
 
-REACTION_TRIGGERS: tuple[str, ...] = ("win clash", "lose clash", "flipped")
-"""What a Reaction waits for: you win a clash, you lose a clash, an opponent's effect flips one of your cards."""
+REACTION_TRIGGERS: tuple[str, ...] = ("win clash", "lose clash", "flipped", "discarded")
+"""What a Reaction waits for: you win a clash, you lose a clash, an opponent's effect flips one of your cards, an
+opponent's effect makes you discard a card from your hand."""
 
 KEYWORD_TIMINGS: dict[str, str] = {
     "Mimicry": "Ongoing",
@@ -45,11 +48,15 @@ ONE_SHOT_TIMINGS = frozenset({"Play", "Next", "Flip", "Action", "Reaction"})
 """Timings that do something once: every action but `protect` may follow them."""
 CONTINUOUS_VERBS = frozenset({"star", "protect"})
 """What Ongoing and Top may hold: a star bonus while the card is face-up (or Top), or protection from flips."""
-SCORE_VERBS = frozenset({"gain"})
-"""What Score may hold: ranking points (gained or lost) at the end of the tournament."""
+SCORE_VERBS = frozenset({"gain", "copy"})
+"""What Score may hold: ranking points (gained or lost) at the end of the tournament, or a copy of the Score
+effects of the card next to it."""
 
-Verb = Literal["gain", "flip", "star", "protect", "clash", "keyword"]
-PerKind = Literal["card", "card left", "face-down", "stars at least", "stars at most", "symbol"]
+Verb = Literal["gain", "flip", "star", "protect", "clash", "discard", "slot", "attach", "copy", "keyword"]
+PerKind = Literal["card", "card left", "face-down", "attached", "stars at least", "stars at most", "symbol"]
+REVEALABLE: frozenset[str] = frozenset({"card", "stars at least", "stars at most", "symbol"})
+"""What `per revealed ...` may count among the singles of your hand (a card in hand is neither left of anything,
+face-down nor a host of attachments)."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +64,15 @@ class PerCondition:
     """What `gain N RP per ...` counts, among the face-up cards of your tableau unless said otherwise."""
 
     kind: PerKind
-    """`card` (every card, face-down too), `card left` (cards left of this one), `face-down`, a star bound, a symbol."""
+    """`card` (every card, face-down too), `card left` (cards left of this one), `face-down`, `attached` (singles
+    attached to this card, which are not in the tableau), a star bound, a symbol."""
     stars: int | None = None
     """The bound for `N+ star` (at least N) and `N- star` (at most N)."""
     symbol: str | None = None
     """The element or type name for a symbol condition, as written."""
+    revealed: bool = False
+    """`per revealed ...`: count the singles of your hand that meet the condition, revealed and returned to it
+    ("Reveal a Card from your hand"), instead of tableau cards."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +80,15 @@ class EffectAction:
     """One thing an effect does."""
 
     verb: Verb
-    """`gain` (RP, negative for lose), `flip`, `star` (+1 star tokens), `protect`, `clash`, `keyword`."""
+    """`gain` (RP, negative for lose), `flip`, `star` (+1 star tokens), `protect`, `clash`, `discard` (singles from
+    a hand to the binder), `slot` (extra tableau slots), `attach` (a single from hand under this card), `copy` (the
+    adjacent card's effects of the same timing), `keyword`."""
     amount: int = 0
-    """RP gained (negative: lost), star tokens added, or Thwomp!'s RP."""
+    """RP gained (negative: lost), star tokens added, Thwomp!'s RP, singles discarded or tableau slots gained."""
     per: PerCondition | None = None
     """For `gain N RP per ...`: what is counted."""
     whose: Literal["yours", "opponent"] | None = None
-    """For `flip`: a card of your tableau or of an opponent's."""
+    """For `flip`: a card of your tableau or of an opponent's; for `discard`: from your hand or an opponent's."""
     pick: Literal["highest", "lowest", "choice"] | None = None
     """For `flip`: the highest- or lowest-star face-up card, or one of the chooser's choice."""
     guards: Literal["self", "adjacent"] | None = None
@@ -86,6 +99,8 @@ class EffectAction:
     """For `clash`: what happens to you on a win, a loss or a tie."""
     keyword: str | None = None
     """For `keyword`: Mimicry, Blast Off, Scurry, Anvil Drop or Thwomp!."""
+    direction: Literal["left", "right"] | None = None
+    """For `copy`: the card to this card's immediate left or right."""
 
 
 @dataclass(frozen=True)
@@ -132,8 +147,13 @@ _PROTECT = re.compile(r"^protect\s+(?P<guards>self|adjacent)$", re.IGNORECASE)
 _CLASH = re.compile(r"^clash(?:\s+(?P<with>all))?\s*:\s*(?P<first>.+)$", re.IGNORECASE | re.DOTALL)
 _OUTCOME = re.compile(r"^(?P<outcome>win|lose|tie)\s+(?P<action>.+)$", re.IGNORECASE | re.DOTALL)
 _OPENS_CLASH = re.compile(r":\s*clash\b", re.IGNORECASE)
+_DISCARD = re.compile(r"^discard\s+(?P<whose>yours|opponent)(?:\s+(?P<amount>[0-9]{1,2}))?$", re.IGNORECASE)
+_SLOT = re.compile(r"^slots?\s*\+\s*(?P<amount>[0-9]{1,2})$", re.IGNORECASE)
+_ATTACH = re.compile(r"^attach$", re.IGNORECASE)
+_COPY = re.compile(r"^copy\s+(?P<direction>left|right)$", re.IGNORECASE)
 _THWOMP = re.compile(r"^thwomp!\s*(?P<amount>[0-9]{1,6})?$", re.IGNORECASE)
 _STAR_BOUND = re.compile(r"^(?P<stars>[0-9]{1,6})\s*(?P<sign>[+-])\s*stars?(?:\s+cards?)?$", re.IGNORECASE)
+_REVEALED = re.compile(r"^revealed\s+(?P<rest>.+)$", re.IGNORECASE)
 _SYMBOL_NAME = re.compile(r"^[^\d;:,]+$")
 
 
@@ -207,6 +227,8 @@ def timing_problem(timing: str, action: EffectAction) -> str | None:
         assert action.keyword is not None
         wanted = KEYWORD_TIMINGS[action.keyword]
         return None if timing == wanted else f"{action.keyword} is written after '{wanted}:', not '{timing}:'."
+    if action.verb == "copy" and timing not in COPY_TIMINGS:
+        return f"copy performs the adjacent card's effects of its own timing once; it cannot follow '{timing}:'."
     if timing in ("Ongoing", "Top"):
         if action.verb in CONTINUOUS_VERBS:
             return None
@@ -214,10 +236,17 @@ def timing_problem(timing: str, action: EffectAction) -> str | None:
     if timing == "Score":
         if action.verb in SCORE_VERBS:
             return None
-        return f"Score holds ranking points (gain N RP, lose N RP, gain N RP per ...), not '{action.verb}'."
+        return (
+            f"Score holds ranking points (gain N RP, lose N RP, gain N RP per ..., copy left|right), not "
+            f"'{action.verb}'."
+        )
     if action.verb == "protect":
         return "protect is a lasting effect: write it after Ongoing or Top."
     return None
+
+
+COPY_TIMINGS = frozenset({"Play", "Next", "Flip", "Action", "Reaction", "Score"})
+"""Timings a `copy` may follow: it performs the adjacent card's clauses of the same timing, once."""
 
 
 def parse_action(body: str, inside_clash: bool = False) -> EffectAction | str:
@@ -250,6 +279,25 @@ def parse_action(body: str, inside_clash: bool = False) -> EffectAction | str:
             whose=flip.group("whose").casefold(),  # type: ignore[arg-type]
             pick=flip.group("pick").casefold(),  # type: ignore[arg-type]
         )
+    discard = _DISCARD.match(text)
+    if discard:
+        count = int(discard.group("amount") or 1)
+        if count < 1:
+            return "discard at least 1 card."
+        whose = discard.group("whose").casefold()
+        return EffectAction(verb="discard", whose=whose, amount=count)  # type: ignore[arg-type]
+    slot = _SLOT.match(text)
+    if slot:
+        if int(slot.group("amount")) < 1:
+            return "slot +N gains at least 1 tableau slot."
+        return EffectAction(verb="slot", amount=int(slot.group("amount")))
+    if _ATTACH.match(text):
+        return EffectAction(verb="attach")
+    copy = _COPY.match(text)
+    if copy:
+        if inside_clash:
+            return "a clash's outcome cannot copy another card's effects."
+        return EffectAction(verb="copy", direction=copy.group("direction").casefold())  # type: ignore[arg-type]
     star = _STAR.match(text)
     if star:
         return EffectAction(verb="star", amount=int(star.group("amount")))
@@ -263,7 +311,8 @@ def parse_action(body: str, inside_clash: bool = False) -> EffectAction | str:
         return _parse_clash(clash.group("with"), clash.group("first"))
     return (
         f"'{text}' is not in the vocabulary (gain N RP [per ...], lose N RP, flip yours|opponent "
-        "highest|lowest|choice, star +N, protect self|adjacent, clash, or a keyword)."
+        "highest|lowest|choice, star +N, protect self|adjacent, clash, discard yours|opponent [N], slot +N, attach, "
+        "copy left|right, or a keyword)."
     )
 
 
@@ -286,8 +335,20 @@ def _parse_clash(with_all: str | None, outcomes_text: str) -> EffectAction | str
 
 
 def parse_per(text: str) -> PerCondition | str:
-    """What `per` counts: card, card left, face-down, N+ star, N- star, or an element or type name."""
+    """What `per` counts: card, card left, face-down, attached, N+ star, N- star, an element or type name, or
+    `revealed` and one of card, N+ star, N- star or a name (singles of your hand)."""
     condition = _squash(text)
+    revealed = _REVEALED.match(condition)
+    if revealed:
+        inner = parse_per(revealed.group("rest"))
+        if isinstance(inner, str):
+            return inner
+        if inner.revealed or inner.kind not in REVEALABLE:
+            return (
+                f"'per revealed {revealed.group('rest')}': a revealed card from your hand is counted by card, N+ star, "
+                "N- star or an element or type."
+            )
+        return PerCondition(kind=inner.kind, stars=inner.stars, symbol=inner.symbol, revealed=True)
     lowered = condition.casefold()
     if lowered in ("card", "cards"):
         return PerCondition(kind="card")
@@ -295,6 +356,8 @@ def parse_per(text: str) -> PerCondition | str:
         return PerCondition(kind="card left")
     if lowered in ("face-down", "face-down card", "facedown"):
         return PerCondition(kind="face-down")
+    if lowered in ("attached", "attached card", "attached cards"):
+        return PerCondition(kind="attached")
     bound = _STAR_BOUND.match(condition)
     if bound:
         kind: PerKind = "stars at least" if bound.group("sign") == "+" else "stars at most"
@@ -303,5 +366,5 @@ def parse_per(text: str) -> PerCondition | str:
         return PerCondition(kind="symbol", symbol=condition)
     return (
         f"'per {condition}' counts nothing the vocabulary knows "
-        "(card, card left, face-down, N+ star, N- star, or an element or type)."
+        "(card, card left, face-down, attached, N+ star, N- star, an element or type, or revealed ...)."
     )

@@ -18,7 +18,9 @@ opens; with more, every position of A is equally likely over the alternation.
 1. Setup: RP 0; each seat takes its deck's singles into hand (more than 8:
    random ones go back to the binder, as the Illegal Decks box says), and sets
    out its first deck box and first two accessories face-up. The store deck
-   holds `copies` of every card of the set kinds in `store_kinds`.
+   holds `copies` of every card of the set kinds in `store_kinds`. One metagame
+   card of each meta set (stack) is revealed (option `metagame`; none in the
+   pre-release).
 2. Turns go round from the first player. A player who can play a single (one
    in hand and an open tableau slot) plays it into the left-most open slot
    (Scurry: anywhere) and may take one Action, before or after; a player who
@@ -31,9 +33,13 @@ opens; with more, every position of A is equally likely over the alternation.
    card's Flip clauses and, when an opponent's effect did it, its owner's
    `Reaction (flipped)`; a clash fires the initiator's outcome and the
    participants' `win clash` / `lose clash` reactions, the player whose turn it
-   is first, then clockwise. A Reaction or Action flips its own card.
+   is first, then clockwise. A Reaction or Action flips its own card. Discards
+   leave the hand for the binder, reveals count the hand, `slot +N` widens the
+   player's tableau at the right, attached singles sit under their host until
+   it flips, and a copy performs its neighbour's clauses of its own timing.
 5. End: Score clauses of face-up cards (tableau left to right, deck box,
-   accessories), placement by RP, VP by the chart of `vp_round`; tied players
+   accessories), then every player scores the revealed metagame cards for
+   themselves; placement by RP, VP by the chart of `vp_round`; tied players
    share the VP of the places they cover, rounded down.
 
 The per-match result for the two-sided runner is option `match_result`
@@ -83,8 +89,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 # ---- card table columns -------------------------------------------------------------------------------------------
 T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS = range(7)
 TABLE_WIDTH = 7
-K_SINGLE, K_DECK_BOX, K_ACCESSORY = range(3)
-KIND_NAMES = ("single", "deck_box", "accessory")
+K_SINGLE, K_DECK_BOX, K_ACCESSORY, K_METAGAME = range(4)
+KIND_NAMES = ("single", "deck_box", "accessory", "metagame")
 F_ONGOING_PROTECT_SELF = 1
 F_ONGOING_PROTECT_ADJACENT = 2
 F_TOP_PROTECT_SELF = 4
@@ -108,9 +114,36 @@ EFFECT_WIDTH = ACTION_BASE + 4 * ACTION_WIDTH
 
 TIMING_CODES = ("Play", "Next", "Flip", "Ongoing", "Top", "Score", "Reaction", "Action")
 TM_PLAY, TM_NEXT, TM_FLIP, TM_ONGOING, TM_TOP, TM_SCORE, TM_REACTION, TM_ACTION = range(8)
-TRIGGER_CODES = ("win clash", "lose clash", "flipped")
-TR_WIN, TR_LOSE, TR_FLIPPED = range(3)
-(V_NONE, V_GAIN, V_FLIP, V_STAR, V_PROTECT, V_CLASH, V_MIMICRY, V_BLAST_OFF, V_SCURRY, V_ANVIL, V_THWOMP) = range(11)
+TRIGGER_CODES = ("win clash", "lose clash", "flipped", "discarded")
+TR_WIN, TR_LOSE, TR_FLIPPED, TR_DISCARDED = range(4)
+(
+    V_NONE,
+    V_GAIN,
+    V_FLIP,
+    V_STAR,
+    V_PROTECT,
+    V_CLASH,
+    V_MIMICRY,
+    V_BLAST_OFF,
+    V_SCURRY,
+    V_ANVIL,
+    V_THWOMP,
+    V_DISCARD,
+    V_SLOT,
+    V_ATTACH,
+    V_COPY,
+) = range(15)
+VERB_CODES = {
+    "gain": V_GAIN,
+    "flip": V_FLIP,
+    "star": V_STAR,
+    "protect": V_PROTECT,
+    "clash": V_CLASH,
+    "discard": V_DISCARD,
+    "slot": V_SLOT,
+    "attach": V_ATTACH,
+    "copy": V_COPY,
+}
 KEYWORD_VERBS = {
     "Mimicry": V_MIMICRY,
     "Blast Off": V_BLAST_OFF,
@@ -118,7 +151,16 @@ KEYWORD_VERBS = {
     "Anvil Drop": V_ANVIL,
     "Thwomp!": V_THWOMP,
 }
-PER_NONE, PER_CARD, PER_CARD_LEFT, PER_FACE_DOWN, PER_STARS_AT_LEAST, PER_STARS_AT_MOST, PER_SYMBOL = range(7)
+(
+    PER_NONE,
+    PER_CARD,
+    PER_CARD_LEFT,
+    PER_FACE_DOWN,
+    PER_STARS_AT_LEAST,
+    PER_STARS_AT_MOST,
+    PER_SYMBOL,
+    PER_ATTACHED,
+) = range(8)
 PER_CODES = {
     "card": PER_CARD,
     "card left": PER_CARD_LEFT,
@@ -126,20 +168,29 @@ PER_CODES = {
     "stars at least": PER_STARS_AT_LEAST,
     "stars at most": PER_STARS_AT_MOST,
     "symbol": PER_SYMBOL,
+    "attached": PER_ATTACHED,
 }
+PER_REVEALED = 16
+"""Added to a `per` code for `per revealed ...`: the condition counts the singles of the hand, not the tableau."""
 WHOSE_YOURS, WHOSE_OPPONENT = range(2)
 PICK_HIGHEST, PICK_LOWEST, PICK_CHOICE = range(3)
+COPY_LEFT, COPY_RIGHT = range(2)
+"""`copy left|right`, kept in the action's pick field."""
 BLAST_OFF_TOKENS = 3
 
 # ---- rule options, in the order of the options array ---------------------------------------------------------------
-OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds")
-O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS = range(len(OPTION_ORDER))
+OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds", "metagame")
+O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS, O_METAGAME = range(len(OPTION_ORDER))
 VP_ROUNDS = ("prerelease", "round1", "round2", "final")
 VP_CHART = np.array([[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64)
 """The Tournament VP Chart, one row per round of VP_ROUNDS, one column per place."""
 MATCH_RESULTS = ("head_to_head", "first_place")
 MR_HEAD_TO_HEAD, MR_FIRST_PLACE = range(2)
 STORE_KINDS = ("boosters", "all")
+METAGAME_MODES = ("revealed", "none")
+MG_REVEALED, MG_NONE = range(2)
+MAX_META_STACKS = 4
+"""Meta sets (stacks) the engine reveals a card of; the document has two, Elemental and Type."""
 BOOSTER_SET_KINDS = ("core", "expansion", "premium", "master")
 """The set kinds shuffled into the store (document: Set Selection); starters, promos and pro cards are dealt or won."""
 
@@ -151,16 +202,23 @@ MAX_HAND = 64
 AFTERMARKET_LIMIT = 12
 
 # ---- per-slot tableau fields, per-area fields -----------------------------------------------------------------------
-TB_CARD, TB_UP, TB_TOKENS, TB_NEXT = range(4)
-TAB_WIDTH = 4
+TB_CARD, TB_UP, TB_TOKENS, TB_NEXT, TB_ATTACHED = range(5)
+TAB_WIDTH = 5
 AREA_BOX, AREA_ACCESSORY_1, AREA_ACCESSORY_2 = range(3)
 AR_CARD, AR_UP = range(2)
-W_BOX, W_ACCESSORY_1, W_ACCESSORY_2 = -1, -2, -3
-"""`where` codes of effect sources off the tableau (a tableau source is its slot, 0 or more)."""
+W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
+"""`where` codes of effect sources off the tableau (a tableau source is its slot, 0 or more); W_META is a revealed
+metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
-S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED = range(10)
-SIDE_WIDTH = 10
+S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_CARDS = range(
+    12
+)
+SIDE_WIDTH = S_CARDS + MAX_HAND
+"""side[p, S_CARDS:S_CARDS + side[p, S_HAND]] holds p's hand (up to MAX_HAND singles). The hand lives in the
+player's record rather than in an array of its own because every kernel that resolves an effect can need it
+(discards, reveals, attachments), and one array fewer on each of those calls is what kept the engine's speed
+(measured in the commit that made it so)."""
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
 (
@@ -175,8 +233,10 @@ SIDE_WIDTH = 10
     G_QHEAD,
     G_QTAIL,
     G_RIVAL,
-) = range(11)
-GAME_WIDTH = 11
+    G_META,
+) = range(12)
+GAME_WIDTH = G_META + MAX_META_STACKS
+"""G_META .. G_META + MAX_META_STACKS - 1: the metagame card revealed from each stack (-1: none)."""
 
 # ---- the effect queue -----------------------------------------------------------------------------------------------
 Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
@@ -208,7 +268,13 @@ GREEDY, RANDOM = 0, 1
     EV_STORE_RESHUFFLED,
     EV_AFTERMARKET_CLEARED,
     EV_OPENS,
-) = range(20)
+    EV_META,
+    EV_DISCARD,
+    EV_ATTACH,
+    EV_DETACH,
+    EV_SLOT,
+    EV_COPY,
+) = range(26)
 
 
 # =====================================================================================================================
@@ -268,14 +334,38 @@ def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s
 
 @rules_kernel
 def count_per(
-    table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt
+    table: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    per: EngineInt,
+    arg: EngineInt,
 ) -> EngineInt:
-    """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise)."""
+    """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise);
+    `per revealed ...` counts the singles of p's hand by their printed stars and symbols instead (revealing them
+    returns them to the hand, so every matching one is revealed), and `attached` the singles under this card."""
     if per == PER_NONE:
         return 1
     if per == PER_CARD_LEFT:
         return where if where > 0 else 0
+    if per == PER_ATTACHED:
+        if where >= 0 and tab[p, where, TB_UP] == 1:
+            return tab[p, where, TB_ATTACHED]
+        return 0
     n = 0
+    if per >= PER_REVEALED:
+        base = per - PER_REVEALED
+        for h in range(side[p, S_HAND]):
+            card = side[p, S_CARDS + h]
+            if (
+                base == PER_CARD
+                or (base == PER_STARS_AT_LEAST and table[card, T_STARS] >= arg)
+                or (base == PER_STARS_AT_MOST and table[card, T_STARS] <= arg)
+                or (base == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+            ):
+                n += 1
+        return n
     for s in range(side[p, S_USED]):
         up = tab[p, s, TB_UP] == 1
         if per == PER_CARD:
@@ -413,6 +503,10 @@ def flip_slot(
     tab[q, s, TB_NEXT] = 0
     counters[side[q, S_DECKSIDE], card, DESTROYED] += 1
     log_event(events, ecount, game[G_TURN], q, EV_FLIP, card, by_card, by)
+    if tab[q, s, TB_ATTACHED] > 0:
+        # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
+        log_event(events, ecount, game[G_TURN], q, EV_DETACH, card, -1, tab[q, s, TB_ATTACHED])
+        tab[q, s, TB_ATTACHED] = 0
     enqueue_timing(table, effects, queue, game, q, s, card, TM_FLIP, -1)
     if by != q:
         enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
@@ -739,6 +833,82 @@ def put_tokens(
 
 
 @rules_kernel
+def hand_pick(table: IntArray, side: IntArray, rng: IntArray, p: EngineInt) -> EngineInt:
+    """The hand position of the single p gives up (to a discard or an attachment): greedy the fewest stars (the
+    high-star cards are its future Top cards), random any. p's hand is not empty."""
+    n = side[p, S_HAND]
+    if side[p, S_POLICY] == RANDOM:
+        return rng_below(rng, n)
+    best = 0
+    for h in range(1, n):
+        if table[side[p, S_CARDS + h], T_STARS] < table[side[p, S_CARDS + best], T_STARS]:
+            best = h
+    return best
+
+
+@rules_kernel
+def discard_from(
+    table: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    q: EngineInt,
+    amount: EngineInt,
+    by: EngineInt,
+    by_card: EngineInt,
+) -> None:
+    """q discards `amount` singles of their choice from hand to the binder, unavailable for the rest of the
+    tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
+    done = 0
+    while done < amount and side[q, S_HAND] > 0:
+        h = hand_pick(table, side, rng, q)
+        card = side[q, S_CARDS + h]
+        side[q, S_HAND] -= 1
+        side[q, S_CARDS + h] = side[q, S_CARDS + side[q, S_HAND]]
+        log_event(events, ecount, game[G_TURN], q, EV_DISCARD, card, by_card, by)
+        done += 1
+    if done == 0:
+        log_event(events, ecount, game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
+    elif by != q:
+        enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
+
+
+@rules_kernel
+def choose_discarder(side: IntArray, game: IntArray, rng: IntArray, p: EngineInt, policy: EngineInt) -> EngineInt:
+    """The opponent a `discard opponent` hits, or -1 when no opponent holds a single: greedy the RP leader (the
+    first in turn order among equals), random any opponent with a single in hand."""
+    players = game[G_PLAYERS]
+    best = -1
+    seen = 0
+    for k in range(1, players):
+        q = (p + k) % players
+        if side[q, S_HAND] == 0:
+            continue
+        if policy == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = q
+        elif best < 0 or side[q, S_RP] > side[best, S_RP]:
+            best = q
+    return best
+
+
+@inline_kernel
+def copy_target(tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, direction: EngineInt) -> EngineInt:
+    """The slot a `copy left|right` on p's slot `where` copies, or -1 (off the tableau, no card there, or the card
+    is face-down)."""
+    if where < 0:
+        return -1
+    t = where - 1 if direction == COPY_LEFT else where + 1
+    if t < 0 or t >= side[p, S_USED] or tab[p, t, TB_UP] == 0:
+        return -1
+    return t
+
+
+@rules_kernel
 def perform(
     table: IntArray,
     effects: IntArray,
@@ -759,7 +929,8 @@ def perform(
     part: EngineInt,
     arg: EngineInt,
 ) -> None:
-    """Do one action of a clause (its main action, or a clash outcome) for player p."""
+    """Do one action of a clause (its main action, or a clash outcome) for player p. A copied clause is performed
+    with `card` the copied card and `where` the copying card's slot."""
     timing = effects[card, clause, E_TIMING]
     if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(tab, area, p, where):
         return  # flipped before its turn came: a face-down card has no text
@@ -772,6 +943,45 @@ def perform(
             table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
         )
         gain_rp(side, game, counters, events, ecount, p, card, amount * n)
+    elif verb == V_DISCARD:
+        if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
+            discard_from(table, side, game, queue, rng, events, ecount, p, amount, p, card)
+        else:
+            q = choose_discarder(side, game, rng, p, policy)
+            if q < 0:
+                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            else:
+                discard_from(table, side, game, queue, rng, events, ecount, q, amount, p, card)
+    elif verb == V_SLOT:
+        slots = side[p, S_SLOTS] + amount
+        side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
+        log_event(events, ecount, game[G_TURN], p, EV_SLOT, card, side[p, S_SLOTS], amount)
+    elif verb == V_ATTACH:
+        if where < 0 or tab[p, where, TB_UP] == 0 or side[p, S_HAND] == 0:
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            h = hand_pick(table, side, rng, p)
+            attached = side[p, S_CARDS + h]
+            side[p, S_HAND] -= 1
+            side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
+            tab[p, where, TB_ATTACHED] += 1
+            log_event(events, ecount, game[G_TURN], p, EV_ATTACH, attached, card, tab[p, where, TB_ATTACHED])
+    elif verb == V_COPY:
+        target = copy_target(tab, side, p, where, effects[card, clause, base + A_PICK])
+        if target < 0:
+            # FAQ: "A copy effect that would target a face-down card does nothing".
+            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            copied = tab[p, target, TB_CARD]
+            log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+            trigger = effects[card, clause, E_TRIGGER]
+            for c in range(table[copied, T_CLAUSES]):
+                if effects[copied, c, E_TIMING] != timing or effects[copied, c, ACTION_BASE + A_VERB] == V_COPY:
+                    continue  # FAQ: "Copy effects can never be copied."
+                if timing == TM_REACTION and effects[copied, c, E_TRIGGER] != trigger:
+                    continue
+                # Performed as this card's own effect: from this card's slot, with its tokens and neighbours.
+                enqueue(queue, game, QK_EFFECT, p, where, copied, c, PART_MAIN, arg)
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
@@ -1003,6 +1213,7 @@ def place_single(
     tab[p, s, TB_UP] = 1
     tab[p, s, TB_TOKENS] = 0
     tab[p, s, TB_NEXT] = 0
+    tab[p, s, TB_ATTACHED] = 0
     side[p, S_USED] = used + 1
     side[p, S_PLAYED] += 1
     count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
@@ -1080,9 +1291,40 @@ def action_value(
     card: EngineInt,
     clause: EngineInt,
 ) -> int:
-    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for)."""
+    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
+    best Action of the card it copies."""
     if table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
+    if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
+        return plain_action_value(table, effects, tab, area, side, game, rng, p, where, card, clause)
+    target = copy_target(tab, side, p, where, effects[card, clause, ACTION_BASE + A_PICK])
+    if target < 0:
+        return 0
+    copied = tab[p, target, TB_CARD]
+    best = 0
+    for c in range(table[copied, T_CLAUSES]):
+        if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
+            v = plain_action_value(table, effects, tab, area, side, game, rng, p, where, copied, c)
+            if v > best:
+                best = v
+    return best
+
+
+@rules_kernel
+def plain_action_value(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+) -> int:
+    """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
     verb = effects[card, clause, ACTION_BASE + A_VERB]
     amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
     if verb == V_GAIN:
@@ -1121,6 +1363,14 @@ def action_value(
         return amount if top_slot(tab, side, p) >= 0 else 0
     if verb == V_BLAST_OFF:
         return BLAST_OFF_TOKENS
+    if verb == V_DISCARD:
+        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+            return 0
+        return 2 if choose_discarder(side, game, rng, p, GREEDY) >= 0 else 0
+    if verb == V_SLOT:
+        # Worth it while the hand holds more singles than the open slots can take.
+        room = side[p, S_SLOTS] - side[p, S_USED]
+        return 3 if side[p, S_HAND] > room and side[p, S_SLOTS] < MAX_SLOTS else 0
     return 0
 
 
@@ -1172,7 +1422,13 @@ def choose_action(
 
 @rules_kernel
 def play_value(
-    table: IntArray, effects: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: EngineInt, card: EngineInt
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    p: EngineInt,
+    card: EngineInt,
 ) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
@@ -1202,6 +1458,23 @@ def play_value(
                 value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
         elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
             value += 3
+        elif verb == V_DISCARD and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+            value += 2
+        elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
+            # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
+            if used >= 1 and tab[p, used - 1, TB_UP] == 1:
+                left = tab[p, used - 1, TB_CARD]
+                for c2 in range(table[left, T_CLAUSES]):
+                    if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
+                        value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
+                            table,
+                            tab,
+                            side,
+                            p,
+                            used,
+                            effects[left, c2, ACTION_BASE + A_PER],
+                            effects[left, c2, ACTION_BASE + A_ARG],
+                        )
         elif verb == V_THWOMP:
             if (
                 used >= 1
@@ -1217,7 +1490,6 @@ def choose_single(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     side: IntArray,
     game: IntArray,
     rng: IntArray,
@@ -1232,7 +1504,7 @@ def choose_single(
     best_value = -(1 << 40)
     best_stars = 1 << 40
     for h in range(n):
-        card = hand[p, h]
+        card = side[p, S_CARDS + h]
         v = play_value(table, effects, tab, side, game, p, card)
         stars = table[card, T_STARS]
         if v > best_value or (v == best_value and stars < best_stars):
@@ -1262,7 +1534,6 @@ def take_turn(
     table: IntArray,
     effects: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1300,10 +1571,10 @@ def take_turn(
             choice % MAX_CLAUSES,
         )
         acted = True
-    h = choose_single(table, effects, tab, hand, side, game, rng, p)
-    card = hand[p, h]
+    h = choose_single(table, effects, tab, side, game, rng, p)
+    card = side[p, S_CARDS + h]
     side[p, S_HAND] -= 1
-    hand[p, h] = hand[p, side[p, S_HAND]]
+    side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
     insert_at = -1
     if table[card, T_FLAGS] & F_SCURRY:
         insert_at = scurry_position(table, tab, side, rng, p, card)
@@ -1339,7 +1610,6 @@ def take_turn(
 def setup_seat(
     table: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1364,6 +1634,7 @@ def setup_seat(
     side[p, S_PLACE] = 0
     side[p, S_PLAYED] = 0
     side[p, S_PASSED] = 0
+    side[p, S_SLOTS] = game[G_SLOTS]
     for a in range(3):
         area[p, a, AR_CARD] = -1
         area[p, a, AR_UP] = 0
@@ -1373,26 +1644,48 @@ def setup_seat(
         kind = table[card, T_KIND]
         if kind == K_SINGLE:
             if side[p, S_HAND] < MAX_HAND:
-                hand[p, side[p, S_HAND]] = card
+                side[p, S_CARDS + side[p, S_HAND]] = card
                 side[p, S_HAND] += 1
         elif kind == K_DECK_BOX:
             if area[p, AREA_BOX, AR_CARD] < 0:
                 area[p, AREA_BOX, AR_CARD] = card
                 area[p, AREA_BOX, AR_UP] = 1
-        elif accessories < 2:
+        elif kind == K_ACCESSORY and accessories < 2:
             area[p, AREA_ACCESSORY_1 + accessories, AR_CARD] = card
             area[p, AREA_ACCESSORY_1 + accessories, AR_UP] = 1
             accessories += 1
     while side[p, S_HAND] > HAND_LIMIT:
         h = rng_below(rng, side[p, S_HAND])
-        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, hand[p, h], -1, 0)
+        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, side[p, S_CARDS + h], -1, 0)
         side[p, S_HAND] -= 1
-        hand[p, h] = hand[p, side[p, S_HAND]]
+        side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
     for h in range(side[p, S_HAND]):
-        count_draw(counters, deckside, hand[p, h])
+        count_draw(counters, deckside, side[p, S_CARDS + h])
     for a in range(3):
         if area[p, a, AR_CARD] >= 0:
             count_draw(counters, deckside, area[p, a, AR_CARD])
+
+
+@rules_kernel
+def score_clause(
+    table: IntArray,
+    effects: IntArray,
+    tab: IntArray,
+    side: IntArray,
+    game: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    c: EngineInt,
+) -> None:
+    """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
+    n = count_per(
+        table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
+    )
+    gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
 
 
 @rules_kernel
@@ -1408,8 +1701,9 @@ def final_scoring(
     ecount: IntArray,
     vp_round: EngineInt,
 ) -> None:
-    """Score clauses of face-up cards (tableau left to right, deck box, accessories), then placement by RP and VP
-    by the round's chart; tied players split the VP of every place they cover, rounded down."""
+    """Score clauses of face-up cards (tableau left to right, deck box, accessories), then of the revealed
+    metagame cards, which every player activates for themselves; then placement by RP and VP by the round's chart;
+    tied players split the VP of every place they cover, rounded down."""
     players = game[G_PLAYERS]
     for p in range(players):
         for k in range(side[p, S_USED] + 3):
@@ -1420,16 +1714,31 @@ def final_scoring(
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] != TM_SCORE:
                     continue
-                n = count_per(
-                    table,
-                    tab,
-                    side,
-                    p,
-                    where,
-                    effects[card, c, ACTION_BASE + A_PER],
-                    effects[card, c, ACTION_BASE + A_ARG],
-                )
-                gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+                if effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, card, c)
+                    continue
+                target = copy_target(tab, side, p, where, effects[card, c, ACTION_BASE + A_PICK])
+                if target < 0:
+                    log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                    continue
+                copied = tab[p, target, TB_CARD]
+                log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+                for c2 in range(table[copied, T_CLAUSES]):
+                    # Copy effects can never be copied; the copied Score clauses count from this card's slot.
+                    if (
+                        effects[copied, c2, E_TIMING] == TM_SCORE
+                        and effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
+                    ):
+                        score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, copied, c2)
+        # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
+        # for themselves."
+        for m in range(MAX_META_STACKS):
+            card = game[G_META + m]
+            if card < 0:
+                continue
+            for c in range(table[card, T_CLAUSES]):
+                if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
+                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, W_META, card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1485,7 +1794,6 @@ def setup_tournament(
     options: IntArray,
     table: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1500,8 +1808,10 @@ def setup_tournament(
     policy_a: EngineInt,
     policy_b: EngineInt,
     store_total: EngineInt,
+    meta: IntArray,
 ) -> None:
-    """Seed the generator, reset the store (every card back in it) and seat the players."""
+    """Seed the generator, reset the store (every card back in it), seat the players and reveal the metagame: one
+    card drawn from each meta stack (`meta[m, 0]` cards in `meta[m, 1:]`), none in the pre-release round."""
     rng_seed(rng, seed)
     players = options[O_PLAYERS]
     opening = opening_seat(rng, players, first)
@@ -1519,9 +1829,16 @@ def setup_tournament(
     for p in range(players):
         log_event(events, ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
+            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
         else:
-            setup_seat(table, tab, hand, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+    reveal = options[O_METAGAME] == MG_REVEALED and options[O_VP_ROUND] != 0
+    for m in range(MAX_META_STACKS):
+        game[G_META + m] = -1
+        # "No Metagame is revealed during this tournament" (the pre-release, vp_round 0).
+        if reveal and m < meta.shape[0] and meta[m, 0] > 0:
+            game[G_META + m] = meta[m, 1 + rng_below(rng, meta[m, 0])]
+            log_event(events, ecount, 0, -1, EV_META, game[G_META + m], m, 0)
     log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
 
 
@@ -1531,7 +1848,6 @@ def play_tournament(
     effects: IntArray,
     options: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1547,14 +1863,14 @@ def play_tournament(
     p = game[G_FIRST]
     passes = 0
     while passes < players:
-        if side[p, S_HAND] > 0 and side[p, S_USED] < game[G_SLOTS]:
+        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
             game[G_TURN] += 1
-            take_turn(table, effects, tab, hand, area, side, game, queue, store, rng, counters, events, ecount, p)
+            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p)
             passes = 0
         else:
             passes += 1
             if side[p, S_PASSED] == 0:
-                # Unable once, unable for good (the hand only shrinks, the tableau only fills): say so once.
+                # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
                 side[p, S_PASSED] = 1
                 log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
         p = (p + 1) % players
@@ -1571,7 +1887,6 @@ def play_matches(
     store_master: IntArray,
     store: IntArray,
     tab: IntArray,
-    hand: IntArray,
     area: IntArray,
     side: IntArray,
     game: IntArray,
@@ -1591,6 +1906,7 @@ def play_matches(
     counters: IntArray,
     events: IntArray,
     ecount: IntArray,
+    meta: IntArray,
 ) -> None:
     """One tournament per seed on the given state arrays (see `new_state`), which every tournament reuses."""
     store_total = store_master.shape[0]
@@ -1603,7 +1919,6 @@ def play_matches(
             options,
             table,
             tab,
-            hand,
             area,
             side,
             game,
@@ -1618,10 +1933,9 @@ def play_matches(
             policy_a,
             policy_b,
             store_total,
+            meta,
         )
-        play_tournament(
-            table, effects, options, tab, hand, area, side, game, queue, store, rng, counters, events, ecount
-        )
+        play_tournament(table, effects, options, tab, area, side, game, queue, store, rng, counters, events, ecount)
         # Every card played takes part in the clash that scores the tournament, however late it came: a round of
         # 0 turns counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
         end_match_counters(counters, game[G_TURN] - 1, np.int64(0))
@@ -1652,23 +1966,24 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
             VP_ROUNDS.index(str(options["vp_round"])),
             MATCH_RESULTS.index(str(options["match_result"])),
             STORE_KINDS.index(str(options["store_kinds"])),
+            METAGAME_MODES.index(str(options["metagame"])),
         ],
         dtype=np.int64,
     )
 
 
 def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list[int]:
-    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick)."""
+    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick or copy direction)."""
     row = [V_NONE, 0, PER_NONE, 0, 0, 0]
     if action.verb == "keyword":
         assert action.keyword is not None
         row[A_VERB] = KEYWORD_VERBS[action.keyword]
         row[A_AMOUNT] = action.amount
         return row
-    row[A_VERB] = {"gain": V_GAIN, "flip": V_FLIP, "star": V_STAR, "protect": V_PROTECT, "clash": V_CLASH}[action.verb]
+    row[A_VERB] = VERB_CODES[action.verb]
     row[A_AMOUNT] = action.amount
     if action.per is not None:
-        row[A_PER] = PER_CODES[action.per.kind]
+        row[A_PER] = PER_CODES[action.per.kind] + (PER_REVEALED if action.per.revealed else 0)
         if action.per.kind == "symbol":
             row[A_ARG] = symbol_bits.get((action.per.symbol or "").casefold(), 0)
         elif action.per.stars is not None:
@@ -1677,6 +1992,8 @@ def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list
         row[A_WHOSE] = WHOSE_YOURS if action.whose == "yours" else WHOSE_OPPONENT
     if action.pick is not None:
         row[A_PICK] = ("highest", "lowest", "choice").index(action.pick)
+    if action.direction is not None:
+        row[A_PICK] = COPY_LEFT if action.direction == "left" else COPY_RIGHT
     return row
 
 
@@ -1762,13 +2079,17 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         table[index, T_FLAGS] = flags
     resolved = option_array(options)
     store_ids: list[int] = []
+    # Metagame cards sit on the Aftermarket Board, never in the store, whatever `store_kinds` says.
     for index, card in enumerate(cards):
+        if card.kind == "metagame":
+            continue
         if resolved[O_STORE_KINDS] == STORE_KINDS.index("all") or card.set_kind in BOOSTER_SET_KINDS:
             store_ids.extend([index] * card.copies)
     if not store_ids:
         # A set without booster cards (only starters, promos, pro cards): clash against the whole set instead.
         for index, card in enumerate(cards):
-            store_ids.extend([index] * card.copies)
+            if card.kind != "metagame":
+                store_ids.extend([index] * card.copies)
         findings.append(
             Finding(
                 severity="info",
@@ -1780,25 +2101,67 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 actual="none",
             )
         )
+    meta, meta_findings = _meta_stacks(cardset, entries, cards)
+    findings.extend(meta_findings)
     return CompiledCards(
         names=tuple(card.name for card in cards),
         table=table,
-        cost=table[:, T_STARS].astype(np.float64),
+        # Metagame cards are nobody's to play and have no star rating: no cost axis, so no power is measured.
+        cost=np.where(table[:, T_KIND] == K_METAGAME, np.nan, table[:, T_STARS].astype(np.float64)),
         slot=table[:, T_KIND].copy(),
         options=resolved,
         findings=tuple(findings),
-        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64)},
+        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64), "meta": meta},
     )
 
 
+def _meta_stacks(
+    cardset: CardSet, entries: Sequence[Any], cards: Sequence[BladesCard]
+) -> tuple[IntArray, list[Finding]]:
+    """The metagame stacks: one per meta set, in order of first appearance, as rows (count, card ids ...); a set
+    with more than MAX_META_STACKS meta sets has the later ones left out (info finding)."""
+    stacks: dict[str, list[int]] = {}
+    findings: list[Finding] = []
+    for index, (entry, card) in enumerate(zip(entries, cards, strict=True)):
+        if card.kind != "metagame":
+            continue
+        key = " ".join(card.set.casefold().split())
+        if key not in stacks and len(stacks) == MAX_META_STACKS:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "blades.engine_metagame",
+                    f"the simulator reveals a card from at most {MAX_META_STACKS} meta sets (the document has two "
+                    f"stacks); meta set '{card.set}' is left out.",
+                    entry,
+                    "set",
+                    expected=f"at most {MAX_META_STACKS} meta sets",
+                    actual=card.set,
+                )
+            )
+            continue
+        stacks.setdefault(key, []).append(index)
+    width = 1 + max((len(ids) for ids in stacks.values()), default=0)
+    meta = np.zeros((len(stacks), width), dtype=np.int64)
+    for m, ids in enumerate(stacks.values()):
+        meta[m, 0] = len(ids)
+        meta[m, 1 : 1 + len(ids)] = ids
+    return meta, findings
+
+
 def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
-    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel)."""
+    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel); no metagame
+    card is revealed until `setup_tournament` draws them."""
+    game = np.zeros(GAME_WIDTH, dtype=np.int64)
+    game[G_META:] = -1
+    side = np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64)
     return {
         "tab": np.zeros((MAX_PLAYERS, max(slots, MAX_SLOTS) + 1, TAB_WIDTH), dtype=np.int64),
-        "hand": np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64),
+        # A view of the hands inside `side` (S_CARDS on), for scenario tests to fill and read; kernels take `side`.
+        "hand": side[:, S_CARDS:],
         "area": np.stack([np.full((MAX_PLAYERS, 3), -1), np.zeros((MAX_PLAYERS, 3), dtype=np.int64)], axis=-1),
-        "side": np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64),
-        "game": np.zeros(GAME_WIDTH, dtype=np.int64),
+        "side": side,
+        "game": game,
         "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
         "counters": new_counters(cards),
@@ -1831,7 +2194,6 @@ def _run(
         compiled.extra["store"],
         store,
         state["tab"],
-        state["hand"],
         state["area"],
         state["side"],
         state["game"],
@@ -1851,6 +2213,7 @@ def _run(
         state["counters"],
         events,
         ecount,
+        compiled.extra["meta"],
     )
     return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
 
@@ -1973,13 +2336,22 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_OPENS: lambda: (
             f"{who} takes the first turn (A is number {amount} in turn order); A's head-to-head rival is {SEATS[other]}"
         ),
+        EV_META: lambda: f"metagame: {name(card)} is revealed from meta stack {other + 1}",
+        EV_DISCARD: lambda: (
+            f"{who} discards {name(card)} from hand to the binder"
+            + (f" ({name(other)}, {SEATS[amount]}'s effect)" if 0 <= amount < len(SEATS) and other >= 0 else "")
+        ),
+        EV_ATTACH: lambda: f"{who} attaches {name(card)} from hand to {name(other)} ({amount} attached)",
+        EV_DETACH: lambda: f"{who}'s {name(card)} was flipped: its {amount} attached card(s) go back to the binder",
+        EV_SLOT: lambda: f"{name(card)}: {who} gains {amount} tableau slot(s) ({other} in all)",
+        EV_COPY: lambda: f"{who}'s {name(card)} copies the effects of {name(other)} (slot {amount + 1})",
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
 
 
 ENGINE = Engine(
-    version="1",
+    version="2",
     policies=("greedy", "random"),
     cost_axis="star rating",
     compile_cards=compile_cards,

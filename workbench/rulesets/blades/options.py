@@ -179,4 +179,21 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         choices=("boosters", "all"),
     ),
+    RuleOption(
+        key="metagame",
+        default="revealed",
+        reading=(
+            "`revealed` (default): every tournament reveals one metagame card of each meta set of the card set (each "
+            "meta set is one of the document's two stacks, the Elemental and the Type Meta), drawn at random, and "
+            "after the accessories every player activates its Score effects for themselves; the pre-release round "
+            "(`vp_round=prerelease`) reveals none, as the document says. `none`: no metagame card is revealed."
+        ),
+        quote=(
+            "Shuffle the 2 stacks of Metagame Cards separately ... Reveal a new Elemental Metagame Card. ... reveal "
+            "the top card of the Type Meta stack. ... Activate all of the Score effects ... then your Deck Boxes, then "
+            "Accessories, then the Metagames. ... Every Player activates the Metagame Score effects for themselves. "
+            "... No Metagame is revealed during this tournament [pre-release]."
+        ),
+        choices=("revealed", "none"),
+    ),
 )
