@@ -102,7 +102,14 @@ def test_a_card_in_neither_deck_counts_nothing(ruleset_id: str) -> None:
     assert counters.shape == (2, len(compiled.names), len(COUNTERS))
     in_a, in_b = set(deck_a.tolist()), set(deck_b.tolist())
     # SOURCE's tokens come from each player's token deck, not from the decklist: they can be played undrawn.
-    tokens = _source_tokens(compiled) if ruleset_id == "source" else set()
+    # Millennium Blades' metagame cards are in no deck: every player scores the revealed ones for themselves.
+    tokens = (
+        _source_tokens(compiled)
+        if ruleset_id == "source"
+        else _blades_metagame(compiled)
+        if ruleset_id == "blades"
+        else set()
+    )
     absent = [card for card in range(len(compiled.names)) if card not in in_a | in_b | tokens]
     assert absent, "the bundled set should hold a card that neither bundled deck plays"
     for card in absent:
@@ -116,6 +123,12 @@ def _source_tokens(compiled: CompiledCards) -> set[int]:
     engine = _engine_module("source")
     table = compiled.table
     return {int(card) for card in np.flatnonzero(table[:, engine.T_KIND] == engine.K_TOKEN)}
+
+
+def _blades_metagame(compiled: CompiledCards) -> set[int]:
+    engine = _engine_module("blades")
+    table = compiled.table
+    return {int(card) for card in np.flatnonzero(table[:, engine.T_KIND] == engine.KIND_NAMES.index("metagame"))}
 
 
 def _play_events(ruleset_id: str, compiled: CompiledCards) -> Callable[[list[int]], bool]:

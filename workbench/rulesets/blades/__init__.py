@@ -41,7 +41,8 @@ Version history:
   `per revealed ...`, `slot +N`, `attach` with `per attached`, `copy left|right` and `Reaction (discarded)` (engine
   version 2).
 - 1.4: the `buy_cost` column (one per set, rules `blades.buy_cost_set` and `blades.buy_cost_below_resale`) and the
-  whole game (`market_options.py`, option `game=full`, market version 1); the tournament is unchanged.
+  whole game (`market_options.py`, option `game=full`, market version 1, whose tournaments reveal the metagame as
+  the tournament does); the tournament is unchanged.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -1832,6 +1832,17 @@ def setup_tournament(
             setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
         else:
             setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
+    reveal_metagame(options, game, rng, events, ecount, meta)
+    log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
+
+
+@rules_kernel
+def reveal_metagame(
+    options: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, meta: IntArray
+) -> None:
+    """Reveal one card of each metagame stack for the tournament ("Every Player activates the Metagame Score effects
+    for themselves"), or none (-1) in the pre-release or with `metagame=none`. The whole game (`market.py`) calls it
+    for each of its tournaments too."""
     reveal = options[O_METAGAME] == MG_REVEALED and options[O_VP_ROUND] != 0
     for m in range(MAX_META_STACKS):
         game[G_META + m] = -1
@@ -1839,7 +1850,6 @@ def setup_tournament(
         if reveal and m < meta.shape[0] and meta[m, 0] > 0:
             game[G_META + m] = meta[m, 1 + rng_below(rng, meta[m, 0])]
             log_event(events, ecount, 0, -1, EV_META, game[G_META + m], m, 0)
-    log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
 
 
 @rules_kernel

@@ -682,7 +682,6 @@ def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
         tournament.setup_seat(
             table,
             s["tab"],
-            s["hand"],
             s["area"],
             s["side"],
             game,
@@ -695,12 +694,13 @@ def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
             np.int64(policy),
             np.int64(0),
         )
+    # The metagame: one card of each stack, drawn by the tournament engine's own kernel.
+    tournament.reveal_metagame(options, game, s["rng"], events, ecount, cards.compiled.extra["meta"])
     tournament.play_tournament(
         table,
         effects,
         options,
         s["tab"],
-        s["hand"],
         s["area"],
         s["side"],
         game,
