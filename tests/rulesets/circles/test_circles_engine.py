@@ -1007,3 +1007,20 @@ def test_search_plays_whole_matches_the_same_way_twice(bundled: tuple[CardSet, d
     again = simulate(cardset, deck, deck, matches=40, run=run, policy_b="greedy")
     assert searched.matches.equals(again.matches) and (searched.matches["turns"] > 0).all()
     assert searched.meta["policies"] == ["search", "greedy"]
+
+
+def test_search_answers_in_the_opponents_turn_as_greedy_does(scenario_set: CardSet) -> None:
+    # In A's turn B's own cards there came from a hand B cannot see, so B (search) does not search there: its
+    # "Spend 2 Blue. Damage dealt is ignored" is greedy's answer to the Brute's lethal hit, and the turn plays alike.
+    traces = []
+    for policy in (E.GREEDY, E.SEARCH):
+        m = match(scenario_set, policies=(E.GREEDY, policy))
+        m.S[E.SEARCH_AT + E.C_MODE] = E.SEARCH_LIVE  # as play_searched_match sets it for the opponent's turn
+        m.S[E.SEARCH_AT + E.C_SEARCHER] = -1
+        m.set_board(A, ["Brute"])
+        m.set_board(B, ["Dancer"])
+        m.set_resources(B, blue=2)
+        fight_out(m)
+        assert m.board(B) == ["Dancer"] and m.S[E.SEARCH_AT + E.C_ABORTED] == 0
+        traces.append(m.trace())
+    assert traces[0] == traces[1] and any("uses Avoid Damage" in line for line in traces[1])
