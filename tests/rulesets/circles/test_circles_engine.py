@@ -1024,3 +1024,21 @@ def test_search_answers_in_the_opponents_turn_as_greedy_does(scenario_set: CardS
         assert m.board(B) == ["Dancer"] and m.S[E.SEARCH_AT + E.C_ABORTED] == 0
         traces.append(m.trace())
     assert traces[0] == traces[1] and any("uses Avoid Damage" in line for line in traces[1])
+
+
+def test_search_weighs_every_fireball_target_and_not_firing(scenario_set: CardSet) -> None:
+    # "Fireball: Spend 1 Red. Deal 1 damage to an enemy card before combat": with nothing in hand, A's only decision
+    # this turn is the Fireball: hold it, the Pup or the Sprout; each choice gets its own rollouts.
+    m = match(scenario_set, policies=(E.SEARCH, E.GREEDY))
+    m.set_board(A, ["Mage", "Brute"])
+    m.set_resources(A, red=1)
+    m.set_zone(A, E.DECK, ["Grunt", "Ruby", "Pup"])
+    m.set_board(B, ["Pup", "Sprout"])
+    m.set_zone(B, E.HAND, ["Soldier", "Leaf"])
+    m.set_zone(B, E.DECK, ["Leaf", "Grunt", "Ruby"])
+    m.set_resources(B, green=2)
+    tape, stats = searched_turn(m)
+    rollouts = int(m.compiled.options[E.O_SEARCH_ROLLOUTS])
+    assert len(tape) == 1 and stats[:4] == [rollouts, rollouts, rollouts, 0]
+    fired = [line for line in m.trace() if "uses Fireball" in line]
+    assert fired == ([] if tape[0] == 0 else [f"A's Mage uses Fireball on {['Pup', 'Sprout'][tape[0] - 1]} (1 red)."])

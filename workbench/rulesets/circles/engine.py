@@ -1498,6 +1498,8 @@ def board_value(R: IntArray, S: IntArray, a: EngineInt) -> int:
 @rules_kernel
 def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     lanes, rng = lanes_of(S), rng_of(S)
     o = 1 - s
     my_turn = game_of(S)[G_ACTIVE] == s
@@ -1536,6 +1538,8 @@ def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
                     best = j
                     break
                 pick -= 1
+    if side_of(S)[s, S_POLICY] == SEARCH:
+        best = search_lane_choice(R, S, s, o, best, NO)
     if best < 0:
         return
     activate(R, S, s, i, FIREBALL, lane_card(S, o, best))
@@ -1546,6 +1550,8 @@ def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
 @rules_kernel
 def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     lanes, game, rng = lanes_of(S), game_of(S), rng_of(S)
     o = 1 - s
     my_turn = game[G_ACTIVE] == s
@@ -1575,10 +1581,57 @@ def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
                     best = j
                     break
                 pick -= 1
+    if side_of(S)[s, S_POLICY] == SEARCH:
+        best = search_lane_choice(R, S, s, o, best, YES)
     if best < 0:
         return
     activate(R, S, s, i, SLEEP, lane_card(S, o, best))
     lanes[o, best, L_ASLEEP] = 1
+
+
+@rules_kernel
+def search_lane_choice(
+    R: IntArray, S: IntArray, s: EngineInt, o: EngineInt, greedy_lane: EngineInt, awake_only: EngineBool
+) -> EngineInt:
+    """The search policy's target for Fireball or Sleep: not using it (choice 0), or one of side o's cards (awake
+    ones for Sleep), left to right; returns the lane, or -1. Greedy's pick (`greedy_lane`, -1 for none) is the
+    default."""
+    lanes = lanes_of(S)
+    count = 0
+    default = 0
+    for j in range(side_of(S)[o, S_BOARD_N]):
+        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
+            count += 1
+            if j == greedy_lane:
+                default = count
+    choice = decide(S, s, np.int64(count + 1), np.int64(default))
+    for j in range(side_of(S)[o, S_BOARD_N]):
+        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
+            choice -= 1
+            if choice == 0:
+                return j
+    return -1
+
+
+@rules_kernel
+def search_target_choice(S: IntArray, a: EngineInt, i: EngineInt, greedy_lane: EngineInt) -> EngineInt:
+    """The search policy's Target for lane i's attacker: none (a plain fight, choice 0) or an enemy card in another
+    lane, left to right; returns the lane, or -1. Greedy's pick is the default."""
+    d = 1 - a
+    count = 0
+    default = 0
+    for j in range(side_of(S)[d, S_BOARD_N]):
+        if lane_card(S, d, j) >= 0 and j != i:
+            count += 1
+            if j == greedy_lane:
+                default = count
+    choice = decide(S, a, np.int64(count + 1), np.int64(default))
+    for j in range(side_of(S)[d, S_BOARD_N]):
+        if lane_card(S, d, j) >= 0 and j != i:
+            choice -= 1
+            if choice == 0:
+                return j
+    return -1
 
 
 @rules_kernel
@@ -1737,6 +1790,8 @@ def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, abili
 @rules_kernel
 def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     table, lanes, rng = table_of(R), lanes_of(S), rng_of(S)
     d = 1 - a
     for i in range(side_of(S)[a, S_BOARD_N]):
@@ -1781,6 +1836,8 @@ def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
                             pick -= 1
             elif outcome & 2:
                 best = -1  # the card in front falls anyway
+            if side_of(S)[a, S_POLICY] == SEARCH:
+                best = search_target_choice(S, a, i, best)
             if best >= 0:
                 activate(R, S, a, i, TARGET, lane_card(S, d, best))
                 lanes[a, i, L_MODE] = MODE_TARGET
