@@ -1938,7 +1938,7 @@ def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
 def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """One whole turn of side s, in the document's order."""
     start_turn(R, S, s)
-    turn_body(R, S, s)
+    turn_body_call(R, S, s)
 
 
 @inline_kernel
@@ -2031,10 +2031,12 @@ def play_matches(
 ) -> None:
     """Play one match per seed with the same decks and policies in the one state buffer, reused across the batch.
 
-    Every once-a-turn phase is copied into this loop (`inline_kernel`), so a turn makes few calls, and the loop runs
-    without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are
-    called only when a card in play has them (`play_turn`): copying them in as well doubled the compile time and was
-    no faster.
+    Every once-a-turn phase is copied (`inline_kernel`) into this loop (setup, start of turn and draw) or into
+    `turn_body_call` (the rest of a turn, one call a turn, shared with the search policy's replays and rollouts: a
+    second copy of the turn here cost 12 s more compile CPU for about 6% of greedy's speed), so a turn makes few calls,
+    and the loop runs without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay
+    out of line and are called only when a card in play has them (`turn_body`): copying them in as well doubled the
+    compile time and was no faster.
     """
     game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
