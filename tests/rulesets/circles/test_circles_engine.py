@@ -928,3 +928,117 @@ def test_trace_lines_read_as_a_designer_would_say_them(scenario_set: CardSet) ->
         "Brute hits B directly for 4: B has -3 Life Points.",
         "A wins: B has no Life Points left.",
     ]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The search policy
+
+
+def searched_turn(m: E.MatchArrays, side: int = A, seed: int = 5) -> tuple[list[int], list[int]]:
+    """Play the rest of `side`'s turn with the search policy; (its tape of choices, the last decision's rollouts
+    and half points per choice)."""
+    search = m.S[E.SEARCH_AT : E.SEARCH_AT + E.SEARCH_SIZE]
+    E.rng_seed(search[E.C_RNG : E.C_RNG + 4], seed)
+    snapshot = np.zeros_like(m.S)
+    scratch = E.state_buffer(m.zones.shape[2], len(m.compiled.names), 0)[0]
+    E.play_searched_turn(m.R, m.S, snapshot, scratch, side)
+    tape = [int(v) for v in search[E.C_TAPE : E.C_TAPE + search[E.C_TAPE_LEN]]]
+    stats = [int(v) for v in search[E.C_STATS : E.C_STATS + 2 * E.MAX_CHOICES]]
+    return tape, stats
+
+
+def lethal_if_spread(scenario_set: CardSet, policy: int) -> E.MatchArrays:
+    # B is down to 1 Life Point behind its Wall (1/5); A has 3 green and no board. Greedy brings in "the most
+    # circles it can afford": the Giant (4/5), which the Wall survives. The Soldier and the Sprout together fill
+    # two lanes, and "if an Attacking Player has more cards than the Defender, those attack points directly affect
+    # the Defending Player": lethal. B, also at 1 Life Point, answers with whatever it can pay for.
+    m = match(scenario_set, policies=(policy, E.GREEDY))
+    m.set_zone(A, E.HAND, ["Giant", "Soldier", "Sprout"])
+    m.set_resources(A, green=3)
+    m.set_board(B, ["Wall"])
+    m.set_zone(B, E.HAND, ["Sprinter", "Leaf"])
+    m.set_zone(B, E.DECK, ["Pup", "Leaf", "Sprinter", "Pool", "Soldier"])
+    m.set_resources(B, green=2, red=1)
+    m.side[:, E.S_LIFE] = 1
+    return m
+
+
+def test_search_finds_the_lethal_attack_greedy_misses(scenario_set: CardSet) -> None:
+    greedy = lethal_if_spread(scenario_set, E.GREEDY)
+    E.turn_body_call(greedy.R, greedy.S, A)
+    assert greedy.board(A) == ["Giant"] and greedy.game[E.G_WINNER] == E.UNDECIDED
+    m = lethal_if_spread(scenario_set, E.SEARCH)
+    tape, stats = searched_turn(m)
+    assert m.board(A)[:2] == ["Soldier", "Sprout"] and m.game[E.G_WINNER] == A and life(m, B) <= 0
+    # First decision: Giant, Soldier, Sprout or stop; its choice is the Soldier (a win in every rollout).
+    assert tape[0] == 1 and len(tape) >= 1
+
+
+def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_permuted(scenario_set: CardSet) -> None:
+    # "never peeks": what A cannot see (B's hand and the order of both draw decks) is drawn again before each
+    # rollout from what A can know, so moving B's hidden cards between its hand and deck changes nothing A decides.
+    results = []
+    for hand, deck in (
+        (["Sprinter", "Leaf"], ["Pup", "Leaf", "Sprinter", "Pool", "Soldier"]),
+        (["Soldier", "Pup"], ["Leaf", "Sprinter", "Pool", "Sprinter", "Leaf"]),
+        (["Leaf", "Pool"], ["Sprinter", "Soldier", "Leaf", "Pup", "Sprinter"]),
+    ):
+        m = lethal_if_spread(scenario_set, E.SEARCH)
+        m.side[:, E.S_LIFE] = 2  # no lethal line, so the choices are close and the rollouts' figures show
+        m.set_zone(B, E.HAND, hand)
+        m.set_zone(B, E.DECK, deck)
+        m.set_zone(A, E.DECK, ["Grunt", "Leaf", "Giant", "Leaf"])
+        results.append((searched_turn(m), m.board(A)))
+    assert results[0] == results[1] == results[2]
+    # The figures do read B's unseen cards: other cards (not the same ones moved) give other figures.
+    m = lethal_if_spread(scenario_set, E.SEARCH)
+    m.side[:, E.S_LIFE] = 2
+    m.set_zone(B, E.HAND, ["Leaf", "Leaf"])
+    m.set_zone(B, E.DECK, ["Leaf", "Leaf", "Leaf", "Leaf", "Leaf"])
+    m.set_zone(A, E.DECK, ["Grunt", "Leaf", "Giant", "Leaf"])
+    assert searched_turn(m)[1] != results[0][0][1]
+
+
+def test_search_plays_whole_matches_the_same_way_twice(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    deck = decks["balanced_tricolour"]
+    run = RunSettings(seed=3, policy="search", workers=1)
+    searched = simulate(cardset, deck, deck, matches=40, run=run, policy_b="greedy")
+    again = simulate(cardset, deck, deck, matches=40, run=run, policy_b="greedy")
+    assert searched.matches.equals(again.matches) and (searched.matches["turns"] > 0).all()
+    assert searched.meta["policies"] == ["search", "greedy"]
+
+
+def test_search_answers_in_the_opponents_turn_as_greedy_does(scenario_set: CardSet) -> None:
+    # In A's turn B's own cards there came from a hand B cannot see, so B (search) does not search there: its
+    # "Spend 2 Blue. Damage dealt is ignored" is greedy's answer to the Brute's lethal hit, and the turn plays alike.
+    traces = []
+    for policy in (E.GREEDY, E.SEARCH):
+        m = match(scenario_set, policies=(E.GREEDY, policy))
+        m.S[E.SEARCH_AT + E.C_MODE] = E.SEARCH_LIVE  # as play_searched_match sets it for the opponent's turn
+        m.S[E.SEARCH_AT + E.C_SEARCHER] = -1
+        m.set_board(A, ["Brute"])
+        m.set_board(B, ["Dancer"])
+        m.set_resources(B, blue=2)
+        fight_out(m)
+        assert m.board(B) == ["Dancer"] and m.S[E.SEARCH_AT + E.C_ABORTED] == 0
+        traces.append(m.trace())
+    assert traces[0] == traces[1] and any("uses Avoid Damage" in line for line in traces[1])
+
+
+def test_search_weighs_every_fireball_target_and_not_firing(scenario_set: CardSet) -> None:
+    # "Fireball: Spend 1 Red. Deal 1 damage to an enemy card before combat": with nothing in hand, A's only decision
+    # this turn is the Fireball: hold it, the Pup or the Sprout; each choice gets its own rollouts.
+    m = match(scenario_set, policies=(E.SEARCH, E.GREEDY))
+    m.set_board(A, ["Mage", "Brute"])
+    m.set_resources(A, red=1)
+    m.set_zone(A, E.DECK, ["Grunt", "Ruby", "Pup"])
+    m.set_board(B, ["Pup", "Sprout"])
+    m.set_zone(B, E.HAND, ["Soldier", "Leaf"])
+    m.set_zone(B, E.DECK, ["Leaf", "Grunt", "Ruby"])
+    m.set_resources(B, green=2)
+    tape, stats = searched_turn(m)
+    rollouts = int(m.compiled.options[E.O_SEARCH_ROLLOUTS])
+    assert len(tape) == 1 and stats[:4] == [rollouts, rollouts, rollouts, 0]
+    fired = [line for line in m.trace() if "uses Fireball" in line]
+    assert fired == ([] if tape[0] == 0 else [f"A's Mage uses Fireball on {['Pup', 'Sprout'][tape[0] - 1]} (1 red)."])

@@ -22,7 +22,8 @@ Options: see `options.py`. Card checks: points_must_be_spent,
 allow_duplicate_abilities. Deck checks: deck_characters, deck_resources,
 deck_tolerance. Match engine (`engine.py`): resources_per_turn, destroy_when,
 out_of_cards, respond_in_opponent_turn, sleeping_card_opens_lane,
-serenity_protects, extra_card, turn_cap.
+serenity_protects, extra_card, new_characters_attack, direct_damage, turn_cap;
+the search policy's search_rollouts and search_rollout_policy.
 
 Version history:
 - 1.0: circle budget, ability list, resource colour, deck balance; the match
@@ -35,6 +36,10 @@ Version history:
   total worth (negative when the attacker loses cards elsewhere) with the
   lethal bonus. Both found while porting the engine to C. The docs now say
   what the engine always did: damage lasts until its owner's next turn.
+- 1.0, engine 2, with a third policy: `search` (determinized Monte Carlo over the decisions of its own turn) and its
+  two settings `search_rollouts` and `search_rollout_policy`. Greedy and random play exactly as before (the golden
+  trace and both digests of tests/rulesets/circles/results_fingerprint.py unchanged), so no result of engine 2
+  changes and the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

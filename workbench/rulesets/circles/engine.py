@@ -1,4 +1,4 @@
-"""The resource-circle game's match engine: array state, Numba kernels, greedy and random policies.
+"""The resource-circle game's match engine: array state, Numba kernels, greedy, random and search policies.
 
 Rules played (the rule document as docs/rulesets/circles.md quotes it; readings in options.py and there):
 
@@ -26,6 +26,9 @@ name (`zones_of(S)`, `side_of(S)`, ...; offsets under "The state and the rules")
 The rules are a second buffer `R` (`options_of`, `ability_table_of`, `table_of`, `abilities_of`). Kernels take
 `(R, S, ...)`: two arrays, 14 machine words a call. `MatchArrays` builds both from Python so scenario tests can set
 a board and call one step.
+
+Policies answer the rules' decisions: greedy and random inline, `search` through `decide` (determinized Monte Carlo
+over its own turn's decisions: section "The search policy", and docs/rulesets/circles.md).
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ from workbench.engines import (
     log_event,
     published_counters,
     rng_below,
+    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -83,8 +87,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 ENGINE_VERSION = "2"
 """1: the first engine. 2: greedy judges each lane by its chosen mode (Long Range, Self Destruct, Target) and keeps
 Serenity for an attack that is lethal whatever the lanes' other worth (engine 1 could miss one)."""
-POLICIES = ("greedy", "random")
-GREEDY, RANDOM = 0, 1
+POLICIES = ("greedy", "random", "search")
+GREEDY, RANDOM, SEARCH = 0, 1, 2
 
 STARTING_LIFE = 2
 """\u201cEach Player has 2 Life Points.\u201d"""
@@ -149,7 +153,8 @@ A_COLOUR, A_CIRCLES, A_ACTIVATION, A_NUMBER, A_DISCARDS = range(5)
 # Option array positions (the order `compile_cards` writes them in).
 O_RESOURCES_PER_TURN, O_DESTROY_AT_LEAST, O_RESHUFFLE, O_RESPOND, O_SLEEP_OPENS_LANE = range(5)
 O_SERENITY_EVERYONE, O_EXTRA_EACH_TURN, O_TURN_CAP, O_NEW_CHARACTERS_ATTACK, O_ONE_PER_ATTACKER = range(5, 10)
-OPTION_COUNT = 10
+O_SEARCH_ROLLOUTS, O_SEARCH_ROLLOUT_POLICY = range(10, 12)
+OPTION_COUNT = 12
 
 # Zones.
 DECK, HAND, DISCARD, BOARD = range(4)
@@ -189,6 +194,24 @@ EV_IGNORED, EV_SPREAD, EV_DESTROYED, EV_DIRECT, EV_WIN, EV_TURN_CAP, EV_RESOURCE
 EV_ARRANGED, EV_SLEEPING, EV_JUST_ARRIVED = (np.int64(code) for code in range(22, 25))
 
 
+# The search policy's part of the state (`search_of`): what a turn of a `search` side has decided so far, so the turn
+# can be played again from its start up to the next decision (the engine's control flow cannot stop and resume in
+# the middle of a turn, so a decision is searched by replaying the turn: see "The search policy" below).
+C_MODE, C_SEARCHER, C_TAPE_LEN, C_TAPE_POS, C_ABORTED, C_NEED_N, C_NEED_DEFAULT, C_RESEED = range(8)
+C_RNG = 8  # 4 words: the search's own generator (determinizations, rollouts' dice), never the match's
+C_ROLLOUT_POLICY = 12  # the policy both sides play in a rollout once the tape is replayed
+C_SEARCHED = 13  # decisions searched in the whole batch (for the figures of docs/rulesets/circles.md)
+C_TAPE = 14  # the decisions of the turn so far, in the order they were asked
+TAPE_MAX = 256
+C_STATS = C_TAPE + TAPE_MAX  # per choice of the decision being searched: rollouts, then reward in half points
+MAX_CHOICES = 64
+"""A decision with more legal choices than this is left to greedy (a hand of 63 distinct payable characters)."""
+SEARCH_SIZE = C_STATS + 2 * MAX_CHOICES
+SEARCH_SEED = 0x5EA2C4
+"""Mixed into a match's seed for the search's own generator, so the search never draws the match's dice."""
+SEARCH_OFF, SEARCH_LIVE, SEARCH_REPLAY = 0, 1, 2
+"""C_MODE: no search side in the match; the real match of a search side; a rollout replaying the turn's tape."""
+
 # ---------------------------------------------------------------------------------------------------------------
 # The state and the rules, each one flat int64 buffer with named offsets
 #
@@ -203,7 +226,8 @@ SIDE_AT = 4
 GAME_AT = SIDE_AT + 2 * SIDE_COLUMNS
 RNG_AT = GAME_AT + GAME_COLUMNS
 EVENT_COUNT_AT = RNG_AT + 4
-ZONES_AT = EVENT_COUNT_AT + 1
+SEARCH_AT = EVENT_COUNT_AT + 1
+ZONES_AT = SEARCH_AT + SEARCH_SIZE
 # Rules buffer: the option array and the ability table at fixed offsets, then the card table and ability counts.
 H_RULE_CARDS = 0
 OPTIONS_AT = 1
@@ -289,6 +313,12 @@ def rng_of(S: IntArray) -> IntArray:
 def event_count_of(S: IntArray) -> IntArray:
     """How many events are logged (one value)."""
     return view_of(S, np.int64(EVENT_COUNT_AT), (np.int64(1),))
+
+
+@inline_kernel
+def search_of(S: IntArray) -> IntArray:
+    """The search policy's control words and tape (C_* positions)."""
+    return view_of(S, np.int64(SEARCH_AT), (np.int64(SEARCH_SIZE),))
 
 
 @inline_kernel
@@ -413,10 +443,53 @@ def side_abilities(R: IntArray, S: IntArray, s: EngineInt) -> int:
 
 @rules_kernel
 def wants(S: IntArray, s: EngineInt, greedy_choice: EngineBool, chance_in_4: EngineInt) -> EngineBool:
-    """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4."""
-    if side_of(S)[s, S_POLICY] == GREEDY:
+    """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4, search
+    weighs both answers by rollouts (`decide`; greedy's answer where it does not search)."""
+    policy = side_of(S)[s, S_POLICY]
+    if policy == GREEDY:
         return greedy_choice
-    return rng_below(rng_of(S), FOUR) < chance_in_4
+    if policy == RANDOM:
+        return rng_below(rng_of(S), FOUR) < chance_in_4
+    return decide(S, s, np.int64(2), np.int64(1) if greedy_choice else np.int64(0)) == 1
+
+
+@rules_kernel
+def decide(S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
+    """A `search` side's choice among n legal choices (0 to n-1; `default` is greedy's).
+
+    In the searching side's own turn of the real match: the choice already taken at this point of the turn (the
+    tape), or, at a decision not yet taken, greedy's choice and a note that the turn must stop here (C_ABORTED): the
+    match loop searches this decision and plays the turn again from its start (`play_searched_match`). In a rollout:
+    the tape's choices, the last being the one under test; then the rollout policy takes over (`end_replay`).
+    Anywhere else (the opponent's turn, a single choice): greedy's choice.
+    """
+    control = search_of(S)
+    mode = control[C_MODE]
+    if n <= 1 or mode == SEARCH_OFF or control[C_SEARCHER] != s:
+        return default
+    position = control[C_TAPE_POS]
+    if position < control[C_TAPE_LEN]:
+        choice = control[C_TAPE + position]
+        control[C_TAPE_POS] = position + 1
+        if mode == SEARCH_REPLAY and position + 1 == control[C_TAPE_LEN]:
+            end_replay(S)
+        return choice if choice < n else default
+    if mode == SEARCH_LIVE and control[C_ABORTED] == 0 and control[C_TAPE_LEN] < TAPE_MAX:
+        control[C_ABORTED] = 1
+        control[C_NEED_N] = n
+        control[C_NEED_DEFAULT] = default
+    return default
+
+
+@rules_kernel
+def end_replay(S: IntArray) -> None:
+    """A rollout has replayed its tape: both sides now play the rollout policy, with fresh dice from the search's
+    generator (the match's own generator would foretell the real match's later random choices)."""
+    control, side = search_of(S), side_of(S)
+    side[0, S_POLICY] = control[C_ROLLOUT_POLICY]
+    side[1, S_POLICY] = control[C_ROLLOUT_POLICY]
+    rng_seed(rng_of(S), control[C_RESEED])
+    control[C_MODE] = SEARCH_OFF
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -757,6 +830,8 @@ def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
             h = random_hand_card(R, S, s, KIND_RESOURCE, NO)
         else:
             h = resource_choice(R, S, s)
+            if side[s, S_POLICY] == SEARCH:
+                h = search_hand_choice(R, S, s, KIND_RESOURCE, NO, h)
         if h < 0:
             return
         play_resource(R, S, s, h)
@@ -782,6 +857,68 @@ def random_hand_card(R: IntArray, S: IntArray, s: EngineInt, kind: EngineInt, pa
                 if pick == 0:
                     return h
                 pick -= 1
+    return -1
+
+
+@rules_kernel
+def hand_choice_key(R: IntArray, card: EngineInt) -> EngineInt:
+    """What tells two hand cards apart as choices: a resource's colour (two red resources play alike), else the
+    card."""
+    table = table_of(R)
+    if table[card, T_KIND] == KIND_RESOURCE:
+        return -2 - table[card, T_COLOUR]
+    return card
+
+
+@rules_kernel
+def hand_choice_legal(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt, kind: EngineInt, free: EngineBool) -> bool:
+    """The card at hand position h may be played now as a `kind` card (a resource with a colour; a character
+    that is free or payable) and no earlier hand card is the same choice."""
+    table, zones = table_of(R), zones_of(S)
+    card = zones[s, HAND, h]
+    if table[card, T_KIND] != kind:
+        return False
+    if kind == KIND_RESOURCE and table[card, T_COLOUR] == NO_COLOUR:
+        return False
+    if kind == KIND_CHARACTER and not (free or can_pay_card(R, S, s, card)):
+        return False
+    key = hand_choice_key(R, card)
+    for k in range(h):
+        other = zones[s, HAND, k]
+        if hand_choice_key(R, other) == key and table[other, T_KIND] == kind:
+            if kind == KIND_RESOURCE or free or can_pay_card(R, S, s, other):
+                return False
+    return True
+
+
+@rules_kernel
+def search_hand_choice(
+    R: IntArray, S: IntArray, s: EngineInt, kind: EngineInt, free: EngineBool, greedy_pick: EngineInt
+) -> int:
+    """The search policy's next resource or character: each distinct legal card, or stopping (not for a free card,
+    which the random policy never declines either); returns a hand position, or -1 to stop."""
+    zones, side = zones_of(S), side_of(S)
+    count = 0
+    default = -1
+    greedy_key = hand_choice_key(R, zones[s, HAND, greedy_pick]) if greedy_pick >= 0 else -(1 << 40)
+    for h in range(side[s, S_HAND_N]):
+        if hand_choice_legal(R, S, s, h, kind, free):
+            if hand_choice_key(R, zones[s, HAND, h]) == greedy_key:
+                default = count
+            count += 1
+    if count == 0:
+        return -1
+    n = count if free else count + 1
+    if default < 0:
+        default = count  # greedy stops
+    choice = decide(S, s, np.int64(n), np.int64(default))
+    if choice >= count:
+        return -1
+    for h in range(side[s, S_HAND_N]):
+        if hand_choice_legal(R, S, s, h, kind, free):
+            if choice == 0:
+                return h
+            choice -= 1
     return -1
 
 
@@ -826,6 +963,8 @@ def character_choice(R: IntArray, S: IntArray, s: EngineInt, free: EngineBool) -
         score = table[card, T_CIRCLES] * 1000 + table[card, T_ATTACK] + table[card, T_HEALTH]
         if score > best_score:
             best, best_score = h, score
+    if side[s, S_POLICY] == SEARCH:
+        return search_hand_choice(R, S, s, KIND_CHARACTER, free, best)
     return best
 
 
@@ -1360,6 +1499,8 @@ def board_value(R: IntArray, S: IntArray, a: EngineInt) -> int:
 @rules_kernel
 def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     lanes, rng = lanes_of(S), rng_of(S)
     o = 1 - s
     my_turn = game_of(S)[G_ACTIVE] == s
@@ -1398,6 +1539,8 @@ def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
                     best = j
                     break
                 pick -= 1
+    if side_of(S)[s, S_POLICY] == SEARCH:
+        best = search_lane_choice(R, S, s, o, best, NO)
     if best < 0:
         return
     activate(R, S, s, i, FIREBALL, lane_card(S, o, best))
@@ -1408,6 +1551,8 @@ def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
 @rules_kernel
 def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     lanes, game, rng = lanes_of(S), game_of(S), rng_of(S)
     o = 1 - s
     my_turn = game[G_ACTIVE] == s
@@ -1437,10 +1582,57 @@ def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
                     best = j
                     break
                 pick -= 1
+    if side_of(S)[s, S_POLICY] == SEARCH:
+        best = search_lane_choice(R, S, s, o, best, YES)
     if best < 0:
         return
     activate(R, S, s, i, SLEEP, lane_card(S, o, best))
     lanes[o, best, L_ASLEEP] = 1
+
+
+@rules_kernel
+def search_lane_choice(
+    R: IntArray, S: IntArray, s: EngineInt, o: EngineInt, greedy_lane: EngineInt, awake_only: EngineBool
+) -> EngineInt:
+    """The search policy's target for Fireball or Sleep: not using it (choice 0), or one of side o's cards (awake
+    ones for Sleep), left to right; returns the lane, or -1. Greedy's pick (`greedy_lane`, -1 for none) is the
+    default."""
+    lanes = lanes_of(S)
+    count = 0
+    default = 0
+    for j in range(side_of(S)[o, S_BOARD_N]):
+        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
+            count += 1
+            if j == greedy_lane:
+                default = count
+    choice = decide(S, s, np.int64(count + 1), np.int64(default))
+    for j in range(side_of(S)[o, S_BOARD_N]):
+        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
+            choice -= 1
+            if choice == 0:
+                return j
+    return -1
+
+
+@rules_kernel
+def search_target_choice(S: IntArray, a: EngineInt, i: EngineInt, greedy_lane: EngineInt) -> EngineInt:
+    """The search policy's Target for lane i's attacker: none (a plain fight, choice 0) or an enemy card in another
+    lane, left to right; returns the lane, or -1. Greedy's pick is the default."""
+    d = 1 - a
+    count = 0
+    default = 0
+    for j in range(side_of(S)[d, S_BOARD_N]):
+        if lane_card(S, d, j) >= 0 and j != i:
+            count += 1
+            if j == greedy_lane:
+                default = count
+    choice = decide(S, a, np.int64(count + 1), np.int64(default))
+    for j in range(side_of(S)[d, S_BOARD_N]):
+        if lane_card(S, d, j) >= 0 and j != i:
+            choice -= 1
+            if choice == 0:
+                return j
+    return -1
 
 
 @rules_kernel
@@ -1599,6 +1791,8 @@ def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, abili
 @rules_kernel
 def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     table, lanes, rng = table_of(R), lanes_of(S), rng_of(S)
     d = 1 - a
     for i in range(side_of(S)[a, S_BOARD_N]):
@@ -1643,6 +1837,8 @@ def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
                             pick -= 1
             elif outcome & 2:
                 best = -1  # the card in front falls anyway
+            if side_of(S)[a, S_POLICY] == SEARCH:
+                best = search_target_choice(S, a, i, best)
             if best >= 0:
                 activate(R, S, a, i, TARGET, lane_card(S, d, best))
                 lanes[a, i, L_MODE] = MODE_TARGET
@@ -1742,6 +1938,13 @@ def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
 @inline_kernel
 def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """One whole turn of side s, in the document's order."""
+    start_turn(R, S, s)
+    turn_body_call(R, S, s)
+
+
+@inline_kernel
+def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """Side s's turn after the draw: resources, characters, healing, abilities, combat."""
     opts, side, lanes, game, events, event_count = (
         options_of(R),
         side_of(S),
@@ -1751,7 +1954,6 @@ def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
         event_count_of(S),
     )
     o = 1 - s
-    start_turn(R, S, s)
     play_resources(R, S, s)
     ready_resources(S, s)
     totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
@@ -1825,23 +2027,255 @@ def play_matches(
     policy_b: EngineInt,
     winners: Any,
     turns: Any,
+    snapshot: IntArray,
+    scratch: IntArray,
 ) -> None:
     """Play one match per seed with the same decks and policies in the one state buffer, reused across the batch.
 
-    Every once-a-turn phase is copied into this loop (`inline_kernel`), so a turn makes few calls, and the loop runs
-    without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are
-    called only when a card in play has them (`play_turn`): copying them in as well doubled the compile time and was
-    no faster.
+    Every once-a-turn phase is copied (`inline_kernel`) into this loop (setup, start of turn and draw) or into
+    `turn_body_call` (the rest of a turn, one call a turn, shared with the search policy's replays and rollouts: a
+    second copy of the turn here cost 12 s more compile CPU for about 6% of greedy's speed), so a turn makes few calls,
+    and the loop runs without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay
+    out of line and are called only when a card in play has them (`turn_body`): copying them in as well doubled the
+    compile time and was no faster.
     """
     game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
         rng_seed(rng, seeds[m])
         begin_match_counters(counters, m)
         setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
-        play_match(R, S, np.int64(first[m]))
+        if policy_a == SEARCH or policy_b == SEARCH:
+            play_searched_match(R, S, snapshot, scratch, np.int64(first[m]), seeds[m])
+        else:
+            play_match(R, S, np.int64(first[m]))
         end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[m] = game[G_WINNER]
         turns[m] = game[G_TURN]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The search policy: determinized Monte Carlo over each decision of its own turn
+#
+# The rules call the policy at each decision (`decide`); they cannot stop in the middle of a turn and resume later.
+# So a `search` side's turn is played from a snapshot taken after its draw, with the decisions taken so far on a
+# tape; at the first decision not on the tape the turn stops (its effects are thrown away by going back to the
+# snapshot), the decision is searched, its choice goes on the tape, and the turn is played again. A rollout is a clone
+# of the snapshot with the hidden cards resampled (`determinize`), the tape plus the choice under test replayed, and
+# the rest of the match played by the rollout policy. In the opponent's turn the search side answers as greedy does:
+# a rollout from that turn's start would replay the opponent's plays from a hand it cannot see.
+
+
+@rules_kernel
+def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """`turn_body` as one call of its own (the search's turns and rollouts; the batch loop keeps its inline copy)."""
+    turn_body(R, S, s)
+
+
+@inline_kernel
+def state_words(S: IntArray) -> int:
+    """Where a state buffer's match state ends: the counters and the trace follow it."""
+    return ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * S[H_CAPACITY]
+
+
+@rules_kernel
+def clone(S: IntArray, into: IntArray) -> None:
+    """The match state of S copied into `into` (a state buffer of the same deck capacity): zones, lanes, Life
+    Points, turn, dice and the search's tape; not the batch's counters nor the trace, which stay `into`'s own."""
+    rows = into[H_EVENT_ROWS]
+    for k in range(state_words(S)):
+        into[k] = S[k]
+    into[H_EVENT_ROWS] = rows
+    into[EVENT_COUNT_AT] = 0
+
+
+@rules_kernel
+def restore(snapshot: IntArray, S: IntArray) -> None:
+    """Everything of `snapshot` back into S, counters and logged events included (a buffer of the same size)."""
+    logged = snapshot[EVENT_COUNT_AT]
+    end = state_words(snapshot) + 2 * snapshot[H_CARDS] * _COUNTER_COLUMNS + logged * _EVENT_WIDTH
+    for k in range(end):
+        S[k] = snapshot[k]
+
+
+@inline_kernel
+def search_rng_of(S: IntArray) -> IntArray:
+    """The search's own generator (4 words in the search part of S)."""
+    return view_of(S, np.int64(SEARCH_AT + C_RNG), (_FOUR,))
+
+
+@inline_kernel
+def pooled(zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, k: EngineInt) -> int:
+    """Card k of side o's unseen cards taken as one row: the hand's `in_hand` cards, then the deck from `top`."""
+    if k < in_hand:
+        return zones[o, HAND, k]
+    return zones[o, DECK, top + k - in_hand]
+
+
+@inline_kernel
+def put_pooled(
+    zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, k: EngineInt, card: EngineInt
+) -> None:
+    """Write card k of the row `pooled` reads."""
+    if k < in_hand:
+        zones[o, HAND, k] = card
+    else:
+        zones[o, DECK, top + k - in_hand] = card
+
+
+@rules_kernel
+def resample(
+    zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, count: EngineInt, rng: IntArray
+) -> None:
+    """Sort the row of `count` unseen cards (so their order before cannot matter), then shuffle it with `rng`."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    j: EngineInt
+    for k in range(1, count):
+        card = pooled(zones, o, in_hand, top, k)
+        j = k
+        while j > 0 and pooled(zones, o, in_hand, top, j - 1) > card:
+            put_pooled(zones, o, in_hand, top, j, pooled(zones, o, in_hand, top, j - 1))
+            j -= 1
+        put_pooled(zones, o, in_hand, top, j, card)
+    for k in range(count - 1, 0, -1):
+        j = rng_below(rng, k + 1)
+        card = pooled(zones, o, in_hand, top, k)
+        put_pooled(zones, o, in_hand, top, k, pooled(zones, o, in_hand, top, j))
+        put_pooled(zones, o, in_hand, top, j, card)
+
+
+@rules_kernel
+def determinize(S: IntArray, s: EngineInt, rng: IntArray) -> None:
+    """What side s cannot see, drawn again from what it can know: the opponent's hand and draw deck are one pool
+    of unseen cards (their sizes are seen) dealt anew, and s's own draw deck is shuffled anew. Both pools are sorted
+    first, so the draw depends on which cards they hold and on `rng`, never on where the cards really are. (Cards s
+    saw on top of its deck with Future Vision are shuffled back in too: forgetting is never peeking.)"""
+    zones, side = zones_of(S), side_of(S)
+    o = 1 - s
+    top = side[o, S_DECK_TOP]
+    in_hand = side[o, S_HAND_N]
+    resample(zones, o, in_hand, top, in_hand + side[o, S_DECK_N] - top, rng)
+    top = side[s, S_DECK_TOP]
+    resample(zones, s, np.int64(0), top, side[s, S_DECK_N] - top, rng)
+
+
+@rules_kernel
+def rollout(
+    R: IntArray,
+    snapshot: IntArray,
+    scratch: IntArray,
+    s: EngineInt,
+    choice: EngineInt,
+    world: EngineInt,
+    dice: EngineInt,
+) -> int:
+    """One rollout of `choice` for side s from the turn's snapshot, in the hidden world drawn from seed `world` and
+    with the dice of seed `dice` after the choice: 2 if s wins, 1 for a draw, 0 if it loses."""
+    opts = options_of(R)
+    clone(snapshot, scratch)
+    rng = search_rng_of(scratch)
+    rng_seed(rng, world)
+    determinize(scratch, s, rng)
+    control, game = search_of(scratch), game_of(scratch)
+    control[C_MODE] = SEARCH_REPLAY
+    control[C_TAPE + control[C_TAPE_LEN]] = choice
+    control[C_TAPE_LEN] += 1
+    control[C_TAPE_POS] = 0
+    control[C_ABORTED] = 0
+    control[C_RESEED] = dice
+    control[C_ROLLOUT_POLICY] = opts[O_SEARCH_ROLLOUT_POLICY]
+    turn_body_call(R, scratch, s)
+    if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
+        end_replay(scratch)
+    t = 1 - s
+    while game[G_WINNER] == UNDECIDED:
+        if game[G_TURN] >= opts[O_TURN_CAP]:
+            game[G_WINNER] = -1
+            break
+        start_turn(R, scratch, t)
+        turn_body_call(R, scratch, t)
+        t = 1 - t
+    if game[G_WINNER] == s:
+        return 2
+    return 1 if game[G_WINNER] == -1 else 0
+
+
+@rules_kernel
+def search_decision(
+    R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
+) -> EngineInt:
+    """The choice among n with the best mean result over `search_rollouts` rollouts each (flat Monte Carlo).
+
+    Every choice is played in the same sampled worlds with the same later dice (common random numbers): the
+    comparison between choices then carries only the noise of what the choices change, not of which hidden cards
+    each happened to meet, which with independent samples drowned most differences at this budget. A tie keeps
+    greedy's choice. The rollouts and half points per choice are left in the snapshot's C_STATS.
+    """
+    control = search_of(snapshot)
+    if n > MAX_CHOICES:
+        return default
+    rng = search_rng_of(snapshot)
+    for k in range(n):
+        control[C_STATS + k] = 0
+        control[C_STATS + MAX_CHOICES + k] = 0
+    for _ in range(options_of(R)[O_SEARCH_ROLLOUTS]):
+        world = (rng_next(rng) << 31) ^ rng_next(rng)
+        dice = (rng_next(rng) << 31) ^ rng_next(rng)
+        for k in range(n):
+            control[C_STATS + k] += 1
+            control[C_STATS + MAX_CHOICES + k] += rollout(R, snapshot, scratch, s, np.int64(k), world, dice)
+    best = default
+    for k in range(n):
+        if control[C_STATS + MAX_CHOICES + k] > control[C_STATS + MAX_CHOICES + best]:
+            best = k
+    return best
+
+
+@rules_kernel
+def play_searched_match(
+    R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, first: EngineInt, seed: EngineInt
+) -> None:
+    """`play_match` when a side plays `search`: each of its turns is played from a snapshot after its draw, and
+    again after each decision searched (see the section's comment)."""
+    opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
+    control = search_of(S)
+    rng_seed(search_rng_of(S), seed ^ SEARCH_SEED)
+    control[C_MODE] = SEARCH_LIVE
+    s = first
+    while game[G_WINNER] == UNDECIDED:
+        if game[G_TURN] >= opts[O_TURN_CAP]:
+            game[G_WINNER] = -1
+            log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
+            break
+        start_turn(R, S, s)
+        if side[s, S_POLICY] == SEARCH:
+            play_searched_turn(R, S, snapshot, scratch, s)
+        else:
+            control[C_SEARCHER] = -1
+            turn_body_call(R, S, s)
+        s = 1 - s
+
+
+@rules_kernel
+def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt) -> None:
+    """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
+    S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
+    control, taped = search_of(S), search_of(snapshot)
+    control[C_MODE] = SEARCH_LIVE
+    control[C_SEARCHER] = s
+    control[C_TAPE_LEN] = 0
+    control[C_TAPE_POS] = 0
+    control[C_ABORTED] = 0
+    restore(S, snapshot)
+    while True:
+        turn_body_call(R, S, s)
+        if control[C_ABORTED] == 0:
+            return
+        n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
+        choice = search_decision(R, snapshot, scratch, s, n, default)
+        taped[C_SEARCHED] += 1
+        taped[C_TAPE + taped[C_TAPE_LEN]] = choice
+        taped[C_TAPE_LEN] += 1
+        restore(snapshot, S)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1860,6 +2294,8 @@ def _option_array(options: Mapping[str, OptionValue]) -> IntArray:
     values[O_TURN_CAP] = int(options["turn_cap"])
     values[O_NEW_CHARACTERS_ATTACK] = int(bool(options["new_characters_attack"]))
     values[O_ONE_PER_ATTACKER] = int(options["direct_damage"] == "one_per_attacker")
+    values[O_SEARCH_ROLLOUTS] = int(options["search_rollouts"])
+    values[O_SEARCH_ROLLOUT_POLICY] = POLICIES.index(str(options["search_rollout_policy"]))
     return values
 
 
@@ -1983,6 +2419,8 @@ class StateViews:
     """Logged events (no rows when nothing is traced)."""
     event_count: IntArray
     """How many events are logged (one value)."""
+    search: IntArray
+    """The search policy's control words and tape (C_* positions)."""
 
 
 def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, StateViews]:
@@ -2001,7 +2439,8 @@ def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, 
         rng=state[RNG_AT:EVENT_COUNT_AT],
         counters=state[counters_at:events_at].reshape(2, cards, COUNTER_COLUMNS),
         events=state[events_at:].reshape(event_rows, EVENT_WIDTH),
-        event_count=state[EVENT_COUNT_AT:ZONES_AT],
+        event_count=state[EVENT_COUNT_AT:SEARCH_AT],
+        search=state[SEARCH_AT:ZONES_AT],
     )
     views.zones[:] = -1
     return state, views
@@ -2020,7 +2459,12 @@ def _run(
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    state, views = state_buffer(max(len(deck_a), len(deck_b)) + 1, len(compiled.names), event_rows)
+    capacity = max(len(deck_a), len(deck_b)) + 1
+    state, views = state_buffer(capacity, len(compiled.names), event_rows)
+    searching = SEARCH in (policy_a, policy_b)
+    # The search policy's turn snapshot (the whole buffer: counters and trace go back with it) and rollout buffer.
+    snapshot = np.zeros_like(state) if searching else np.zeros(1, dtype=np.int64)
+    scratch = state_buffer(capacity, len(compiled.names), 0)[0] if searching else np.zeros(1, dtype=np.int64)
     play_matches(
         rules_buffer(compiled),
         state,
@@ -2032,6 +2476,8 @@ def _run(
         policy_b,
         winners,
         turns,
+        snapshot,
+        scratch,
     )
     return winners, turns, published_counters(views.counters), views
 

@@ -194,5 +194,30 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 
-OPTIONS: tuple[RuleOption, ...] = CARD_OPTIONS + DECK_OPTIONS + ENGINE_OPTIONS
+SEARCH_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        key="search_rollouts",
+        default=16,
+        minimum=1,
+        maximum=1_000,
+        reading=(
+            "Not a rule: the `search` policy's budget, rollouts per legal choice at each decision it searches "
+            "(spread over the choices by UCB1). More rollouts play stronger and slower; other policies ignore it."
+        ),
+        quote="Repeat this Process for each Player, until one Player has lost all Life Points.",
+    ),
+    RuleOption(
+        key="search_rollout_policy",
+        default="greedy",
+        reading=(
+            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the choice under test "
+            "(`greedy` or `random`)."
+        ),
+        quote="Repeat this Process for each Player, until one Player has lost all Life Points.",
+        choices=("greedy", "random"),
+    ),
+)
+"""The search policy's settings: not readings of the document, but set like them (`--option key=value`)."""
+
+OPTIONS: tuple[RuleOption, ...] = CARD_OPTIONS + DECK_OPTIONS + ENGINE_OPTIONS + SEARCH_OPTIONS
 """Every ledger entry: card checks, deck checks, then the match engine's readings."""
