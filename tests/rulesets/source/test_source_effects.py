@@ -47,6 +47,21 @@ def test_every_clause_form(
 
 
 @pytest.mark.parametrize(
+    ("text", "kind", "source"),
+    [
+        ("summon from hand", "monster", "hand"),
+        ("Summon  From Deck", "channeled", "deck"),
+        ("summon from deck", "trap", "deck"),
+    ],
+)
+def test_effect_summon_clauses(text: str, kind: str, source: str) -> None:
+    # "The player may summon a monster from the player's hand or deck based on the effect of another card"
+    clause = parse_clause(text, kind)
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.foe, clause.source) == ("summon_from", False, source)
+
+
+@pytest.mark.parametrize(
     ("text", "kind", "reason"),
     [
         ("sparkle wildly", "monster", "not in the SOURCE effects vocabulary"),
@@ -57,6 +72,8 @@ def test_every_clause_form(
         ("draw", "monster", "not in the SOURCE effects vocabulary"),
         ("summon token", "monster", "not in the SOURCE effects vocabulary"),
         ("foe draw 1", "monster", "`foe` has no meaning before `draw`"),
+        ("foe summon from hand", "monster", "`foe` has no meaning before `summon`"),
+        ("summon from graveyard", "monster", "not in the SOURCE effects vocabulary"),
         ("foe sourcepoints -5", "monster", "`foe` has no meaning before `sourcepoints`"),
         ("foe summon token Sprout", "monster", "`foe` has no meaning before `summon`"),
         ("foe push back 1", "trap", "`foe` has no meaning on a trap"),

@@ -12,6 +12,7 @@ Regenerate the golden trace on purpose with:
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -1362,3 +1363,144 @@ def test_the_kernels_play_the_same_matches_uncompiled(valley: CardSet, bundled_d
         0,
     )
     assert json.loads(output) == [w.tolist(), t.tolist(), n.tolist()]
+
+
+# =====================================================================================================================
+# The rules issue 17 adds: effect summons, the Done Zone, monster types, parallel movement, web tiles. A set of its
+# own: the bundled one plus `EXTRA_CARDS`, which speak the new clauses.
+# =====================================================================================================================
+
+
+EXTRA_CARDS: list[dict[str, str]] = [
+    # A 0-space monster (ST total 50) whose summon calls another monster out of the hand.
+    {"name": "Reef Herald", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "10", "gamma": "15", "delta": "10", "effects": "summon from hand"},
+    {"name": "Deep Caller", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "15", "gamma": "10", "delta": "15", "effects": "summon from deck"},
+    {"name": "Rally Banner", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y/O", "effects": "summon from deck"},
+    {"name": "Ambush Horn", "kind": "trap", "terrestrial": "0", "otherworldly": "0", "effects": "summon from hand"},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    """The bundled set with `EXTRA_CARDS` added (same columns; the new cells of old rows stay empty)."""
+    source = bundled_sets("source")[0]
+    with source.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    headers = list(rows[0])
+    path: Path = tmp_path_factory.mktemp("source_extended") / "valley_extended.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=headers)
+        writer.writeheader()
+        writer.writerows(rows)
+        writer.writerows({h: row.get(h, "") for h in headers} for row in EXTRA_CARDS)
+    return load_cardset(path, "source")
+
+
+def stock_deck(board: Board, player: int, *names: str) -> None:
+    """Player's remaining deck is exactly `names`, top first."""
+    for i, name in enumerate(names):
+        board.library[player, i] = board.card(name)
+    board.side[player, E.S_DECK] = 0
+    board.side[player, E.S_DECK_N] = len(names)
+
+
+def deck_names(board: Board, player: int) -> list[str]:
+    first, last = int(board.side[player, E.S_DECK]), int(board.side[player, E.S_DECK_N])
+    return [board.compiled.names[int(c)] for c in board.library[player, first:last]]
+
+
+def monsters_of(board: Board, player: int) -> dict[str, str | None]:
+    """Card name -> space name of each of the player's monsters on the map."""
+    out: dict[str, str | None] = {}
+    for m in range(board.mon.shape[0]):
+        if board.mon[m, E.M_SPACE] >= 0 and board.mon[m, E.M_OWNER] == player:
+            out[board.compiled.names[int(board.mon[m, E.M_CARD])]] = board.where(m)
+    return out
+
+
+# =====================================================================================================================
+# Effect summons
+# =====================================================================================================================
+# "3. Effect Summon: The player may summon a monster from the player's hand or deck based on the effect of another
+# card (monster, equipment, trap, channeled effect). These monsters do not necessarily have to be placed on the
+# summoning space."
+
+
+def test_a_monster_summoned_from_hand_by_another_monsters_effect_lands_next_to_it(extended: CardSet) -> None:
+    board = Board(extended)
+    board.give(0, "Reef Herald", "Wisp of Ash")
+    E.main_action(*board.world(), 0)  # greedy summons its strongest: both total 50, the first found
+    on_map = monsters_of(board, 0)
+    assert on_map["Reef Herald"] == "A summoning"
+    # "not necessarily ... on the summoning space": the closest free space to the herald that is no summoning space.
+    assert on_map["Wisp of Ash"] == "A flux"
+    assert board.hand_names(0) == []
+    assert "A summons by an effect, from hand, Wisp of Ash onto A flux" in board.lines()
+
+
+@pytest.mark.parametrize(
+    ("requirements", "summoned"),
+    [
+        # Default: "summoning requirements that normal monsters must obey" hold for an effect summon too.
+        ("met", None),
+        # The other reading: as a reactionary summon, "ignoring summoning requirements".
+        ("ignored", "Paradox Engine"),
+    ],
+)
+def test_an_effect_summon_and_the_summoning_requirements(
+    extended: CardSet, requirements: str, summoned: str | None
+) -> None:
+    board = Board(extended, effect_summon_requirements=requirements)
+    board.give(0, "Reef Herald", "Paradox Engine")  # Paradox Engine needs 1 terrestrial and 3 otherworldly spaces
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map.get("Paradox Engine") == ("A flux" if summoned else None)
+    if summoned is None:
+        assert board.hand_names(0) == ["Paradox Engine"]
+        assert "Reef Herald: A summons nothing from hand (no monster it may summon there, or no free space)" in (
+            board.lines()
+        )
+
+
+def test_an_effect_summon_from_the_deck_takes_the_strongest_monster_out_of_it(extended: CardSet) -> None:
+    board = Board(extended)
+    stock_deck(board, 0, "Goop", "Murkpuff", "Cogwalker", "Emberhorn Ram", "Drift Fins")
+    board.put("Wisp of Ash", 0, "A left 1")  # one terrestrial space: Cogwalker and Emberhorn Ram (75 each) qualify
+    board.give(0, "Deep Caller")
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map["Deep Caller"] == "A summoning"
+    assert on_map["Cogwalker"] == "A flux"  # the first of the two strongest in deck order
+    assert deck_names(board, 0) == ["Goop", "Murkpuff", "Emberhorn Ram", "Drift Fins"]
+    assert board.side[0, E.S_MAIN_DONE] == 1  # Deep Caller's conventional summon was the turn's one
+
+
+def test_an_effect_summon_is_not_the_turns_conventional_summon(extended: CardSet) -> None:
+    # Equipment's effect summon: the equipment card was the turn's one play ("You cannot summon a monster if you
+    # have played an equipment card"), yet the effect still summons.
+    board = Board(extended)
+    stock_deck(board, 0, "Murkpuff")
+    board.put("Wisp of Ash", 0, "A left 2")
+    board.give(0, "Rally Banner")
+    E.main_action(*board.world(), 0)
+    assert monsters_of(board, 0) == {"Wisp of Ash": "A left 2", "Murkpuff": "A left 1"}
+    assert deck_names(board, 0) == []
+
+
+def test_a_traps_effect_summon_lands_next_to_the_monster_that_sprang_it(extended: CardSet) -> None:
+    board = Board(extended)
+    board.put("Cogwalker", 0, "A flux")
+    enemy = board.put("Cinder Whelp", 1, "A right 3")
+    board.give(0, "Ambush Horn", "Wisp of Ash")
+    trap_space = board.space("A right 2")
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               trap_space)  # fmt: skip
+    board.game[E.G_ACTIVE] = 1
+    board.move(enemy, ALPHA)  # Cinder Whelp's alpha 20: one space, onto the trap
+    assert board.where(enemy) == "A right 2"
+    # Next to it: A right 1 and A right 3 are both one step away; the tie goes to the space nearer A's own side.
+    assert monsters_of(board, 0)["Wisp of Ash"] == "A right 1"
+    assert board.hand_names(0) == []

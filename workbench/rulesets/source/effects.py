@@ -1,7 +1,7 @@
 """The SOURCE effects vocabulary: what the `effects` column may say, parsed into clauses.
 
-The future SOURCE engine compiles these clauses to opcodes; nothing here plays
-a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
+The SOURCE engine (engine.py) compiles these clauses to opcodes; nothing here
+plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
 
     st +N | st -N                     all four ST of the target change by N
     st alpha|beta|gamma|delta +N|-N   one ST of the target changes by N
@@ -13,6 +13,9 @@ a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     summon token <Token Name>         that token comes from your token deck onto a space next to the target
     sourcepoints -N | sourcepoints +N the opponent loses N SourcePoints | you regain N
     draw N                            you draw N cards
+    summon from hand | summon from deck
+                                      you summon one of your monsters from your hand (or deck) onto a space
+                                      next to the target (an effect summon)
 
 The target is the card's subject unless the clause starts with `foe`, which
 means one enemy monster adjacent to the subject. The subject is fixed by the
@@ -28,7 +31,18 @@ from typing import Literal
 
 from workbench.cards import CardEntry, CardSet, Finding, normalize_name
 
-Verb = Literal["st", "move", "destroy", "push_back", "cannot_attack", "expire", "summon_token", "sourcepoints", "draw"]
+Verb = Literal[
+    "st",
+    "move",
+    "destroy",
+    "push_back",
+    "cannot_attack",
+    "expire",
+    "summon_token",
+    "sourcepoints",
+    "draw",
+    "summon_from",
+]
 
 SUBJECT_BY_KIND: dict[str, str] = {
     "monster": "the monster itself (one-off clauses happen when it is summoned)",
@@ -54,15 +68,16 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("summon_token", re.compile(r"^summon\s+token\s+(?P<token>\S.*)$")),
     ("sourcepoints", re.compile(rf"^sourcepoints\s+{_SIGNED}$")),
     ("draw", re.compile(rf"^draw\s+{_COUNT}$")),
+    ("summon_from", re.compile(r"^summon\s+from\s+(?P<source>hand|deck)$")),
 )
-_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw"})
+_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw", "summon_from"})
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
     "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
-    "summon token <Token Name>; sourcepoints ±N; draw N (each may start with `foe`)"
+    "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck (each may start with `foe`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""
 
@@ -81,6 +96,8 @@ class EffectClause:
     """For `st <symbol> ±N`: which ST (alpha, beta, gamma, delta); None means all four."""
     token: str | None
     """For `summon token <Name>`: the token's name as written."""
+    source: str | None
+    """For `summon from hand|deck`: where the summoned monster comes from (`hand` or `deck`); None otherwise."""
     bracket: str | None
     """For channeled effects: the bracket label the clause belongs to (`50-99`, `100+`); None otherwise."""
     text: str
@@ -119,7 +136,7 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
             # The token's name keeps the designer's spelling, so the finding can quote it.
             token = re.match(r"^summon\s+token\s+(?P<token>.+)$", body, re.IGNORECASE).group("token").strip()  # type: ignore[union-attr]
         amount = int(groups["amount"]) if groups.get("amount") else None
-        return EffectClause(verb, foe, amount, groups.get("symbol"), token, bracket, text.strip())
+        return EffectClause(verb, foe, amount, groups.get("symbol"), token, groups.get("source"), bracket, text.strip())
     return EffectProblem(text, f"`{text.strip()}` is not in the SOURCE effects vocabulary.")
 
 

@@ -84,9 +84,10 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
-stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`."""
+stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
+3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ ALL_SYMBOLS = 4
 """`arg` of an ST clause that changes all four ST."""
 
 # ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
-OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW = range(1, 10)
+OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW, OP_SUMMON = range(1, 11)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -118,7 +119,10 @@ OPCODES: dict[str, int] = {
     "summon_token": OP_TOKEN,
     "sourcepoints": OP_SP,
     "draw": OP_DRAW,
+    "summon_from": OP_SUMMON,
 }
+FROM_HAND, FROM_DECK = 0, 1
+"""`arg` of a `summon from hand|deck` clause."""
 C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
 CLAUSE_WIDTH = 5
 MAX_CLAUSES = 8
@@ -141,7 +145,10 @@ O_SUMMONING, O_FLUX, O_SUPPORT, O_SPACES = 7, 9, 11, 12
 O_HIT_GEN_FOR_GOOD = 13
 """1 with `hit_generator_blocks=for_good`: a monster that has attacked a generator keeps blocking that player's
 conventional summons whenever it stands on their summoning space (0: only until it leaves the space)."""
-OPTIONS_WIDTH = 14
+O_EFFECT_SUMMON_IGNORES = 14
+"""1 with `effect_summon_requirements=ignored`: an effect summon may bring any monster; 0: only one whose
+summoning requirements the player's monsters meet."""
+OPTIONS_WIDTH = 15
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -202,7 +209,7 @@ GAME_WIDTH = 7
 
 GREEDY, RANDOM = 0, 1
 PERMANENT, THIS_TURN = 0, 1
-SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
+SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMON_EFFECT_DECK = 0, 1, 2, 3, 4
 
 # ---- trace events (row: turn, player, code, card, other, amount) ----------------------------------------------------
 (
@@ -237,7 +244,8 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
     EV_NO_TOKEN,
     EV_EXPIRE_SET,
     EV_DECK_OUT,
-) = range(31)
+    EV_NO_SUMMON,
+) = range(32)
 
 
 # =====================================================================================================================
@@ -625,6 +633,23 @@ def remove_from_hand(hand: IntArray, side: IntArray, p: EngineInt, h: EngineInt)
 
 
 @rules_kernel
+def free_space_near(mp: IntArray, dist: IntArray, cells: IntArray, near: EngineInt, p: EngineInt) -> int:
+    """The unoccupied space nearest `near` that is not a summoning space (ties: nearer player p's own side, then
+    file order), or -1: where a token or an effect-summoned monster is placed."""
+    best = -1
+    for s in range(cells.shape[0]):
+        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        if (
+            best < 0
+            or dist[near, s] < dist[near, best]
+            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
+        ):
+            best = s
+    return best
+
+
+@rules_kernel
 def summon_token(
     table: IntArray,
     clauses: IntArray,
@@ -648,16 +673,7 @@ def summon_token(
     if tokens[p, token] <= 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
-    best = -1
-    for s in range(cells.shape[0]):
-        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
-            continue
-        if (
-            best < 0
-            or dist[near, s] < dist[near, best]
-            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
-        ):
-            best = s
+    best = free_space_near(mp, dist, cells, near, p)
     if best < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
@@ -709,6 +725,190 @@ def change_monster(
 
 
 @rules_kernel
+def apply_one_clause(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    card: EngineInt,
+    i: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    foe: EngineInt,
+) -> EngineInt:
+    """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
+    that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
+    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it."""
+    op = clauses[card, i, C_OP]
+    amount = clauses[card, i, C_AMOUNT]
+    arg = clauses[card, i, C_ARG]
+    if op == OP_SP:
+        if amount < 0:
+            change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
+        else:
+            change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+        return foe
+    if op == OP_DRAW:
+        for _ in range(amount):
+            draw_card(opts, hand, library, side, game, counters, events, ec, p)
+        return foe
+    if op == OP_TOKEN:
+        near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
+        summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near)
+        return foe
+    if op == OP_SUMMON:
+        return foe
+    target = subject
+    if clauses[card, i, C_FOE] == 1:
+        if foe == -2:
+            foe = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
+        target = foe
+    if target < 0 or mon[target, M_SPACE] < 0:
+        return foe
+    if op == OP_DESTROY:
+        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
+    elif op == OP_PUSH:
+        push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
+    else:
+        change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+    return foe
+
+
+@rules_kernel
+def effect_summon(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    source: EngineInt,
+    near: EngineInt,
+    by_card: EngineInt,
+) -> int:
+    """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
+    the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
+    `effect_summon_requirements=ignored`; greedy takes the strongest such monster, random any. It is not the
+    turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
+    summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
+    terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
+    ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
+    first = 0
+    last = side[p, S_HAND]
+    if source == FROM_DECK:
+        first = side[p, S_DECK]
+        last = side[p, S_DECK_N]
+    pick = -1
+    pick_value = -1
+    seen = 0
+    for j in range(first, last):
+        card = hand[p, j] if source == FROM_HAND else library[p, j]
+        if table[card, T_KIND] != K_MONSTER:
+            continue
+        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                pick = j
+        elif table[card, T_VALUE] > pick_value:
+            pick_value = table[card, T_VALUE]
+            pick = j
+    space = free_space_near(mp, dist, cells, near, p) if pick >= 0 else -1
+    if space < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
+        return -1
+    if source == FROM_HAND:
+        card = remove_from_hand(hand, side, p, pick)
+    else:
+        card = library[p, pick]
+        for j in range(pick, side[p, S_DECK_N] - 1):
+            library[p, j] = library[p, j + 1]
+        side[p, S_DECK_N] -= 1
+    m = place_monster(mon, cells, game, card, p, space)
+    if m < 0:
+        return -1
+    count_play(counters, p, card, game[G_TURN])
+    log_event(
+        events,
+        ec,
+        game[G_TURN],
+        p,
+        EV_SUMMON,
+        card,
+        space,
+        SUMMON_EFFECT_HAND if source == FROM_HAND else SUMMON_EFFECT_DECK,
+    )
+    for i in range(table[card, T_NCLAUSE]):
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    foe: EngineInt
+    foe = -2
+    for i in range(table[card, T_NCLAUSE]):
+        if game[G_OVER] == 1:
+            break
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+            continue
+        foe = apply_one_clause(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            card,
+            i,
+            p,
+            m,
+            PERMANENT,
+            foe,
+        )
+    return m
+
+
+@rules_kernel
 def apply_clauses(
     table: IntArray,
     clauses: IntArray,
@@ -740,6 +940,7 @@ def apply_clauses(
     activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
     `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
     """
+    foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
     foe = -2  # chosen once, at the first `foe` clause
     for i in range(table[card, T_NCLAUSE]):
         if clauses[card, i, C_BRACKET] != bracket:
@@ -747,41 +948,63 @@ def apply_clauses(
         if game[G_OVER] == 1:
             return
         op = clauses[card, i, C_OP]
-        amount = clauses[card, i, C_AMOUNT]
-        arg = clauses[card, i, C_ARG]
-        if op == OP_SP:
-            if amount < 0:
-                change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
-            else:
-                change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+        if (
+            foe_only == 1
+            and clauses[card, i, C_FOE] == 0
+            and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE)
+        ):
             continue
-        if op == OP_DRAW:
-            for _ in range(amount):
-                draw_card(opts, hand, library, side, game, counters, events, ec, p)
-            continue
-        if op == OP_TOKEN:
+        if op == OP_SUMMON:
             near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
-            summon_token(
-                table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near
+            effect_summon(
+                table,
+                clauses,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                rng,
+                counters,
+                events,
+                ec,
+                p,
+                clauses[card, i, C_ARG],
+                near,
+                card,
             )
             continue
-        target = subject
-        if clauses[card, i, C_FOE] == 1:
-            if foe == -2:
-                foe = -1
-                if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                    foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
-            target = foe
-        elif foe_only == 1 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
-            continue
-        if target < 0 or mon[target, M_SPACE] < 0:
-            continue
-        if op == OP_DESTROY:
-            destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
-        elif op == OP_PUSH:
-            push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
-        else:
-            change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+        foe = apply_one_clause(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            card,
+            i,
+            p,
+            subject,
+            lasting,
+            foe,
+        )
 
 
 # =====================================================================================================================
@@ -1493,6 +1716,8 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
         return -15 * amount if amount < 0 else 5 * amount
     if op == OP_DRAW:
         return 40 * amount
+    if op == OP_SUMMON:
+        return 80
     return 0
 
 
@@ -2746,6 +2971,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_SUPPORT] = board.half.support_spaces
     values[O_SPACES] = board.packed.shape[0]
     values[O_HIT_GEN_FOR_GOOD] = 1 if options["hit_generator_blocks"] == "for_good" else 0
+    values[O_EFFECT_SUMMON_IGNORES] = 1 if options["effect_summon_requirements"] == "ignored" else 0
     return values
 
 
@@ -2845,6 +3071,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     )
                     continue
                 arg = names.index(target.card.name)
+            if item.verb == "summon_from":
+                arg = FROM_DECK if item.source == "deck" else FROM_HAND
             if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
                 findings.append(
                     _not_simulated(
@@ -3015,6 +3243,8 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         SUMMON_CONVENTIONAL: "summons",
         SUMMON_REACTIONARY: "makes a reactionary summon of",
         SUMMON_TOKEN: "summons the token",
+        SUMMON_EFFECT_HAND: "summons by an effect, from hand,",
+        SUMMON_EFFECT_DECK: "summons by an effect, from the deck,",
     }
     lines = {
         EV_TURN: lambda: f"{me}'s turn (SourcePoints: {me} {amount}, {'AB'[1 - player]} {other})",
@@ -3069,6 +3299,10 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
         EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+        EV_NO_SUMMON: lambda: (
+            f"{name(card)}: {me} summons nothing from {'the deck' if other == FROM_DECK else 'hand'} "
+            "(no monster it may summon there, or no free space)"
+        ),
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"

@@ -156,6 +156,21 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("until_moved", "for_good"),
     ),
     RuleOption(
+        key="effect_summon_requirements",
+        default="met",
+        reading=(
+            "An effect summon (`summon from hand|deck`) brings only a monster whose terrestrial and otherworldly "
+            "requirements your monsters meet: the document waives requirements for reactionary summons by name, and "
+            "calls them what 'normal monsters must obey'. `ignored`: any monster, as a reactionary summon."
+        ),
+        quote=(
+            "Effect Summon: The player may summon a monster from the player's hand or deck based on the effect of "
+            "another card ... / Reactionary Summon: ... ignoring summoning requirements / they will likely not have "
+            "to rely on conventional summoning requirements that normal monsters must obey"
+        ),
+        choices=("met", "ignored"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         minimum=1,
