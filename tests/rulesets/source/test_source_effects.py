@@ -62,6 +62,22 @@ def test_effect_summon_clauses(text: str, kind: str, source: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "amount", "card_kind", "source"),
+    [
+        ("recall 1", 1, None, None),
+        ("recall 2 monsters", 2, "monster", None),
+        ("Recall 1 trap from opponent", 1, "trap", "opponent"),
+        ("recall 3 from opponent", 3, None, "opponent"),
+    ],
+)
+def test_done_zone_clauses(text: str, amount: int, card_kind: str | None, source: str | None) -> None:
+    # "Some effects will allow the player to bring cards back from their Done Zone and even their opponent's"
+    clause = parse_clause(text, "monster")
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.amount, clause.card_kind, clause.source) == ("recall", amount, card_kind, source)
+
+
+@pytest.mark.parametrize(
     ("text", "kind", "reason"),
     [
         ("sparkle wildly", "monster", "not in the SOURCE effects vocabulary"),
@@ -74,6 +90,9 @@ def test_effect_summon_clauses(text: str, kind: str, source: str) -> None:
         ("foe draw 1", "monster", "`foe` has no meaning before `draw`"),
         ("foe summon from hand", "monster", "`foe` has no meaning before `summon`"),
         ("summon from graveyard", "monster", "not in the SOURCE effects vocabulary"),
+        ("recall 0", "monster", "not in the SOURCE effects vocabulary"),
+        ("recall 1 token", "monster", "not in the SOURCE effects vocabulary"),
+        ("foe recall 1", "monster", "`foe` has no meaning before `recall`"),
         ("foe sourcepoints -5", "monster", "`foe` has no meaning before `sourcepoints`"),
         ("foe summon token Sprout", "monster", "`foe` has no meaning before `summon`"),
         ("foe push back 1", "trap", "`foe` has no meaning on a trap"),

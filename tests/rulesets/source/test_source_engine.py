@@ -1380,6 +1380,10 @@ EXTRA_CARDS: list[dict[str, str]] = [
     {"name": "Rally Banner", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
      "active": "Y/O", "effects": "summon from deck"},
     {"name": "Ambush Horn", "kind": "trap", "terrestrial": "0", "otherworldly": "0", "effects": "summon from hand"},
+    {"name": "Grave Tender", "kind": "monster", "type": "SP", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "15", "gamma": "15", "delta": "10", "effects": "recall 1 monster"},
+    {"name": "Scavenger Hook", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y", "effects": "recall 1 from opponent"},
 ]  # fmt: skip
 
 
@@ -1504,3 +1508,85 @@ def test_a_traps_effect_summon_lands_next_to_the_monster_that_sprang_it(extended
     # Next to it: A right 1 and A right 3 are both one step away; the tie goes to the space nearer A's own side.
     assert monsters_of(board, 0)["Wisp of Ash"] == "A right 1"
     assert board.hand_names(0) == []
+
+
+# =====================================================================================================================
+# The Done Zone
+# =====================================================================================================================
+# "The Done Zone is the discard pile where the player will place any cards that have been defeated, used, or have had
+# their effects fulfilled. Note: Some effects will allow the player to bring cards back from their Done Zone and even
+# their opponent's Done Zone." / "Destroyed Monster Tokens go back to the token deck. Any other used or destroyed
+# cards go to the Done Zone."
+
+
+def done_zone(board: Board, player: int) -> dict[str, int]:
+    cards = len(board.compiled.names)
+    return {
+        board.compiled.names[c]: int(board.tokens[player, cards + c])
+        for c in range(cards)
+        if board.tokens[player, cards + c] > 0
+    }
+
+
+def test_defeated_used_and_discarded_cards_go_to_their_players_done_zone_and_tokens_to_the_token_deck(
+    extended: CardSet,
+) -> None:
+    board = Board(extended)
+    winner = board.put("Emberhorn Ram", 0, "A left 1")  # alpha 30
+    loser = board.put("Murkpuff", 1, "A left 2")  # alpha 15
+    board.attack(winner, loser, ALPHA)  # "defeated"
+    token = board.put("Broodling", 1, "A left 2")  # alpha 10
+    copies = int(board.tokens[1, board.card("Broodling")])
+    board.attack(winner, token, ALPHA)
+    # A trap that springs has been "used": it goes to its owner's Done Zone.
+    board.give(0, "Snapjaw Pit")
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               board.space("A right 2"))  # fmt: skip
+    walker = board.put("Static Mite", 1, "A right 3")  # alpha 15: one space, onto the trap
+    board.game[E.G_ACTIVE] = 1
+    board.move(walker, ALPHA)
+    # Over the hand limit at the end of the turn: "discard until the player has 10 cards".
+    board.game[E.G_ACTIVE] = 0
+    board.give(0, *(["Murkpuff"] * 10), "Goop")
+    board.end_turn(0)
+    assert done_zone(board, 1) == {"Murkpuff": 1}
+    assert board.tokens[1, board.card("Broodling")] == copies + 1  # back to the token deck, not the Done Zone
+    assert done_zone(board, 0) == {"Snapjaw Pit": 1, "Murkpuff": 1}  # greedy discards its least valuable card
+
+
+@pytest.mark.parametrize(
+    ("recall_to", "hand", "deck_top"),
+    [("hand", ["Cogwalker"], "Drift Fins"), ("deck", [], "Cogwalker")],
+)
+def test_a_card_brings_a_monster_back_from_its_players_own_done_zone(
+    extended: CardSet, recall_to: str, hand: list[str], deck_top: str
+) -> None:
+    board = Board(extended, recall_to=recall_to)
+    cards = len(board.compiled.names)
+    for name in ("Murkpuff", "Cogwalker", "Goop", "Collapse Sigil"):
+        board.tokens[0, cards + board.card(name)] += 1
+    stock_deck(board, 0, "Murkpuff", "Drift Fins")
+    board.side[0, E.S_DECK] = 1  # Murkpuff already drawn: Drift Fins is on top
+    board.give(0, "Grave Tender")
+    E.main_action(*board.world(), 0)
+    # `recall 1 monster`: greedy takes the strongest monster there; the traps stay.
+    assert board.hand_names(0) == hand
+    assert deck_names(board, 0)[0] == deck_top
+    assert done_zone(board, 0) == {"Murkpuff": 1, "Goop": 1, "Collapse Sigil": 1}
+
+
+def test_a_card_brings_a_card_back_from_the_opponents_done_zone(extended: CardSet) -> None:
+    board = Board(extended)
+    cards = len(board.compiled.names)
+    board.tokens[1, cards + board.card("Chrono Harness")] = 1
+    board.put("Wisp of Ash", 0, "A flux")
+    board.give(0, "Scavenger Hook")
+    E.main_action(*board.world(), 0)
+    assert board.hand_names(0) == ["Chrono Harness"]  # "even their opponent's Done Zone": now A's to play
+    assert done_zone(board, 1) == {}
+    assert "A brings Chrono Harness back from B's Done Zone into their hand" in board.lines()
+    # Nothing left to take: the clause does nothing, and the trace says so.
+    board.side[0, E.S_MAIN_DONE] = 0  # a later turn; Chrono Harness's requirements (2 terrestrial) are not met
+    board.give(0, "Scavenger Hook")
+    E.main_action(*board.world(), 0)
+    assert "A brings nothing back: no card in the opponent's Done Zone" in board.lines()

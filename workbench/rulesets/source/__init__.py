@@ -26,7 +26,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
   game_length = medium (100 SourcePoints), combat_tie = neither,
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
-  hit_generator_blocks = until_moved, effect_summon_requirements = met.
+  hit_generator_blocks = until_moved, effect_summon_requirements = met,
+  recall_to = hand.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -50,8 +51,10 @@ Version history:
   put one of your monsters onto the free space nearest the card's subject
   ("These monsters do not necessarily have to be placed on the summoning
   space"), besides the turn's conventional summon; option
-  effect_summon_requirements (met, or ignored). Matches of the bundled set
-  are unchanged (none of its cards says it).
+  effect_summon_requirements (met, or ignored). The Done Zone: defeated,
+  used and discarded cards go there; `recall N [kind] [from opponent]`
+  brings them back (option recall_to: hand, or deck). Matches of the
+  bundled set are unchanged (none of its cards says these).
 """
 
 from workbench.rulesets.base import Ruleset

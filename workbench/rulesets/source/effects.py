@@ -13,6 +13,9 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     summon token <Token Name>         that token comes from your token deck onto a space next to the target
     sourcepoints -N | sourcepoints +N the opponent loses N SourcePoints | you regain N
     draw N                            you draw N cards
+    recall N [monster|equipment|trap|channeled] [from opponent]
+                                      you take N cards (of that kind) from your (the opponent's) Done Zone
+                                      into your hand
     summon from hand | summon from deck
                                       you summon one of your monsters from your hand (or deck) onto a space
                                       next to the target (an effect summon)
@@ -42,6 +45,7 @@ Verb = Literal[
     "sourcepoints",
     "draw",
     "summon_from",
+    "recall",
 ]
 
 SUBJECT_BY_KIND: dict[str, str] = {
@@ -69,15 +73,23 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("sourcepoints", re.compile(rf"^sourcepoints\s+{_SIGNED}$")),
     ("draw", re.compile(rf"^draw\s+{_COUNT}$")),
     ("summon_from", re.compile(r"^summon\s+from\s+(?P<source>hand|deck)$")),
+    (
+        "recall",
+        re.compile(
+            rf"^recall\s+{_COUNT}(?:\s+(?P<card_kind>monster|equipment|trap|channeled)s?)?"
+            r"(?:\s+from\s+(?P<source>opponent))?$"
+        ),
+    ),
 )
-_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw", "summon_from"})
+_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw", "summon_from", "recall"})
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
     "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
-    "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck (each may start with `foe`)"
+    "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
+    "recall N [kind] [from opponent] (each may start with `foe`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""
 
@@ -97,7 +109,10 @@ class EffectClause:
     token: str | None
     """For `summon token <Name>`: the token's name as written."""
     source: str | None
-    """For `summon from hand|deck`: where the summoned monster comes from (`hand` or `deck`); None otherwise."""
+    """Where the card comes from: `hand` or `deck` for `summon from`; `opponent` for `recall ... from opponent`
+    (None: your own Done Zone); None otherwise."""
+    card_kind: str | None
+    """For `recall N <kind>`: the card kind it brings back (monster, equipment, trap, channeled); None: any."""
     bracket: str | None
     """For channeled effects: the bracket label the clause belongs to (`50-99`, `100+`); None otherwise."""
     text: str
@@ -136,7 +151,17 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
             # The token's name keeps the designer's spelling, so the finding can quote it.
             token = re.match(r"^summon\s+token\s+(?P<token>.+)$", body, re.IGNORECASE).group("token").strip()  # type: ignore[union-attr]
         amount = int(groups["amount"]) if groups.get("amount") else None
-        return EffectClause(verb, foe, amount, groups.get("symbol"), token, groups.get("source"), bracket, text.strip())
+        return EffectClause(
+            verb,
+            foe,
+            amount,
+            groups.get("symbol"),
+            token,
+            groups.get("source"),
+            groups.get("card_kind"),
+            bracket,
+            text.strip(),
+        )
     return EffectProblem(text, f"`{text.strip()}` is not in the SOURCE effects vocabulary.")
 
 

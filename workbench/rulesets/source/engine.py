@@ -87,7 +87,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
-3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`)."""
+3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`.
+"""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -108,7 +109,9 @@ ALL_SYMBOLS = 4
 """`arg` of an ST clause that changes all four ST."""
 
 # ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
-OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW, OP_SUMMON = range(1, 11)
+OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW, OP_SUMMON, OP_RECALL = range(
+    1, 12
+)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -120,7 +123,11 @@ OPCODES: dict[str, int] = {
     "sourcepoints": OP_SP,
     "draw": OP_DRAW,
     "summon_from": OP_SUMMON,
+    "recall": OP_RECALL,
 }
+RECALL_OPPONENT = 16
+"""`arg` of a `recall` clause: the card kind it takes (KINDS index + 1; 0 any) plus RECALL_OPPONENT when it takes
+from the opponent's Done Zone."""
 FROM_HAND, FROM_DECK = 0, 1
 """`arg` of a `summon from hand|deck` clause."""
 C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
@@ -148,7 +155,9 @@ conventional summons whenever it stands on their summoning space (0: only until 
 O_EFFECT_SUMMON_IGNORES = 14
 """1 with `effect_summon_requirements=ignored`: an effect summon may bring any monster; 0: only one whose
 summoning requirements the player's monsters meet."""
-OPTIONS_WIDTH = 15
+O_RECALL_TO_DECK = 15
+"""1 with `recall_to=deck`: a card brought back from a Done Zone goes on top of the deck; 0: into the hand."""
+OPTIONS_WIDTH = 16
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -245,7 +254,9 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
     EV_EXPIRE_SET,
     EV_DECK_OUT,
     EV_NO_SUMMON,
-) = range(32)
+    EV_RECALL,
+    EV_NO_RECALL,
+) = range(34)
 
 
 # =====================================================================================================================
@@ -421,11 +432,21 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: En
 # =====================================================================================================================
 
 
+@inline_kernel
+def to_done_zone(table: IntArray, tokens: IntArray, p: EngineInt, card: EngineInt) -> None:
+    """`card` goes to player p's Done Zone: "the discard pile where the player will place any cards that have been
+    defeated, used, or have had their effects fulfilled". The Done Zone is kept as copies per card, in the columns
+    of `tokens` after the token deck's (tokens[p, cards + card]), so every kernel that sends a card there already
+    has it."""
+    tokens[p, table.shape[0] + card] += 1
+
+
 @rules_kernel
 def remove_equipment(
     table: IntArray,
     mon: IntArray,
     sup: IntArray,
+    tokens: IntArray,
     events: IntArray,
     ec: IntArray,
     game: IntArray,
@@ -439,6 +460,7 @@ def remove_equipment(
         equipment_changes(table, mon, card, m, -1)
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
+    to_done_zone(table, tokens, p, card)
     log_event(
         events,
         ec,
@@ -493,9 +515,11 @@ def destroy_monster(
     log_event(events, ec, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
     if table[card, T_KIND] == K_TOKEN:
         tokens[p, card] += 1
+    else:
+        to_done_zone(table, tokens, p, card)
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] >= 0 and sup[p, k, SU_MON] == m:
-            remove_equipment(table, mon, sup, events, ec, game, p, k)
+            remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
 
 
 @rules_kernel
@@ -725,6 +749,64 @@ def change_monster(
 
 
 @rules_kernel
+def recall_card(
+    table: IntArray,
+    opts: IntArray,
+    tokens: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    whose: EngineInt,
+    kind: EngineInt,
+) -> int:
+    """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
+    the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
+    opponent's Done Zone"): of kind `kind` - 1 (0: any); greedy the most valuable, random any copy. Returns the
+    card, or -1 when none is there."""
+    cards = table.shape[0]
+    pick = -1
+    pick_value = -1
+    seen = 0
+    for c in range(cards):
+        copies = tokens[whose, cards + c]
+        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += copies
+            if rng_below(rng, seen) < copies:
+                pick = c
+        elif table[c, T_VALUE] > pick_value:
+            pick_value = table[c, T_VALUE]
+            pick = c
+    if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1
+    to_deck = opts[O_RECALL_TO_DECK] == 1
+    if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= library.shape[1]:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1  # no room above the deck (only before the opening hand is drawn)
+    tokens[whose, cards + pick] -= 1
+    if not to_deck:
+        hand[p, side[p, S_HAND]] = pick
+        side[p, S_HAND] += 1
+    elif side[p, S_DECK] > 0:
+        side[p, S_DECK] -= 1
+        library[p, side[p, S_DECK]] = pick
+    else:
+        for j in range(side[p, S_DECK_N], 0, -1):
+            library[p, j] = library[p, j - 1]
+        library[p, 0] = pick
+        side[p, S_DECK_N] += 1
+    log_event(events, ec, game[G_TURN], p, EV_RECALL, pick, whose, 1 if to_deck else 0)
+    return pick
+
+
+@rules_kernel
 def apply_one_clause(
     table: IntArray,
     clauses: IntArray,
@@ -771,6 +853,13 @@ def apply_one_clause(
         summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near)
         return foe
     if op == OP_SUMMON:
+        return foe
+    if op == OP_RECALL:
+        whose = 1 - p if arg >= RECALL_OPPONENT else p
+        for _ in range(amount):
+            recall_card(
+                table, opts, tokens, hand, library, side, game, rng, events, ec, p, whose, arg % RECALL_OPPONENT
+            )
         return foe
     target = subject
     if clauses[card, i, C_FOE] == 1:
@@ -1230,6 +1319,7 @@ def spring_trap(
     owner = cells[space, C_TRAP_OWNER]
     cells[space, C_TRAP] = -1
     cells[space, C_TRAP_OWNER] = -1
+    to_done_zone(table, tokens, owner, card)
     log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
     apply_clauses(
         table,
@@ -1387,7 +1477,7 @@ def channel(
         0,
     )
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
-        remove_equipment(table, mon, sup, events, ec, game, p, k)
+        remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
     return b
 
 
@@ -1718,6 +1808,8 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
         return 40 * amount
     if op == OP_SUMMON:
         return 80
+    if op == OP_RECALL:
+        return 30 * amount
     return 0
 
 
@@ -2505,6 +2597,7 @@ def end_turn(
                 if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
                     worst = h
         card = remove_from_hand(hand, side, p, worst)
+        to_done_zone(table, tokens, p, card)
         log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
@@ -2512,7 +2605,7 @@ def end_turn(
             if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
                 sup[q, k, SU_LEFT] -= 1
                 if sup[q, k, SU_LEFT] <= 0:
-                    remove_equipment(table, mon, sup, events, ec, game, q, k)
+                    remove_equipment(table, mon, sup, tokens, events, ec, game, q, k)
     slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
     while slots != 0:
         m = lowest_set_bit(slots)
@@ -2802,6 +2895,7 @@ def setup_match(
         side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
         for c in range(table.shape[0]):
             tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
+            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
     for p in range(2):
         for _ in range(OPENING_HAND):
             draw_card(opts, hand, library, side, game, counters, events, ec, p)
@@ -2972,6 +3066,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_SPACES] = board.packed.shape[0]
     values[O_HIT_GEN_FOR_GOOD] = 1 if options["hit_generator_blocks"] == "for_good" else 0
     values[O_EFFECT_SUMMON_IGNORES] = 1 if options["effect_summon_requirements"] == "ignored" else 0
+    values[O_RECALL_TO_DECK] = 1 if options["recall_to"] == "deck" else 0
     return values
 
 
@@ -3073,6 +3168,10 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 arg = names.index(target.card.name)
             if item.verb == "summon_from":
                 arg = FROM_DECK if item.source == "deck" else FROM_HAND
+            if item.verb == "recall":
+                arg = (0 if item.card_kind is None else KINDS.index(item.card_kind) + 1) + (
+                    RECALL_OPPONENT if item.source == "opponent" else 0
+                )
             if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
                 findings.append(
                     _not_simulated(
@@ -3133,7 +3232,8 @@ def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
         "side": np.zeros((2, SIDE_WIDTH), dtype=np.int64),
         "hand": np.zeros((2, HAND_WIDTH), dtype=np.int64),
         "library": np.zeros((2, width), dtype=np.int64),
-        "tokens": np.zeros((2, len(compiled.names)), dtype=np.int64),
+        # Per player and card: copies in the token deck, then (columns cards + card) copies in the Done Zone.
+        "tokens": np.zeros((2, 2 * len(compiled.names)), dtype=np.int64),
         "game": np.zeros(GAME_WIDTH, dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
         "counters": new_counters(len(compiled.names)),
@@ -3299,6 +3399,16 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
         EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+        EV_RECALL: lambda: (
+            f"{me} brings {name(card)} back from "
+            + ("their own" if other == player else f"{'AB'[other] if other in (0, 1) else '?'}'s")
+            + (" Done Zone onto the top of their deck" if amount == 1 else " Done Zone into their hand")
+        ),
+        EV_NO_RECALL: lambda: (
+            f"{me} brings nothing back: no "
+            + (KINDS[amount - 1] + " " if 0 < amount <= len(KINDS) else "")
+            + f"card in {'their own' if other == player else 'the opponent' + chr(39) + 's'} Done Zone"
+        ),
         EV_NO_SUMMON: lambda: (
             f"{name(card)}: {me} summons nothing from {'the deck' if other == FROM_DECK else 'hand'} "
             "(no monster it may summon there, or no free space)"

@@ -171,6 +171,20 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("met", "ignored"),
     ),
     RuleOption(
+        key="recall_to",
+        default="hand",
+        reading=(
+            "A card a `recall` clause brings back from a Done Zone (yours or the opponent's) goes into your hand, "
+            "to be played as your own; `deck`: onto the top of your deck, drawn next. Either way, when it is "
+            "defeated or used again it goes to your Done Zone (the one of the player who played it)."
+        ),
+        quote=(
+            "Note: Some effects will allow the player to bring cards back from their Done Zone and even their "
+            "opponent's Done Zone."
+        ),
+        choices=("hand", "deck"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         minimum=1,
