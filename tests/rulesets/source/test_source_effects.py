@@ -78,6 +78,23 @@ def test_done_zone_clauses(text: str, amount: int, card_kind: str | None, source
 
 
 @pytest.mark.parametrize(
+    ("text", "verb", "foe", "types"),
+    [
+        ("foe destroy if FL", "destroy", True, ("FL",)),
+        ("st +10 if Flame/aq", "st", False, ("FL", "AQ")),
+        ("summon from deck if Insect", "summon_from", False, ("IN",)),
+        ("recall 1 monster if gas", "recall", False, ("GA",)),
+        ("draw 1", "draw", False, ()),
+    ],
+)
+def test_a_clause_may_read_a_monsters_type(text: str, verb: str, foe: bool, types: tuple[str, ...]) -> None:
+    # "The Type of monster. This may be referenced in some effects."
+    clause = parse_clause(text, "monster")
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.foe, clause.types) == (verb, foe, types)
+
+
+@pytest.mark.parametrize(
     ("text", "kind", "reason"),
     [
         ("sparkle wildly", "monster", "not in the SOURCE effects vocabulary"),
@@ -93,6 +110,7 @@ def test_done_zone_clauses(text: str, amount: int, card_kind: str | None, source
         ("recall 0", "monster", "not in the SOURCE effects vocabulary"),
         ("recall 1 token", "monster", "not in the SOURCE effects vocabulary"),
         ("foe recall 1", "monster", "`foe` has no meaning before `recall`"),
+        ("foe destroy if Dragon", "monster", "`Dragon` is no monster type of the Type Index"),
         ("foe sourcepoints -5", "monster", "`foe` has no meaning before `sourcepoints`"),
         ("foe summon token Sprout", "monster", "`foe` has no meaning before `summon`"),
         ("foe push back 1", "trap", "`foe` has no meaning on a trap"),

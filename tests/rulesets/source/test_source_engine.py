@@ -1384,6 +1384,16 @@ EXTRA_CARDS: list[dict[str, str]] = [
      "alpha": "10", "beta": "15", "gamma": "15", "delta": "10", "effects": "recall 1 monster"},
     {"name": "Scavenger Hook", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
      "active": "Y", "effects": "recall 1 from opponent"},
+    {"name": "Flamebane Sprite", "kind": "monster", "type": "FR", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "15", "gamma": "10", "delta": "10", "effects": "foe destroy if FL"},
+    {"name": "Swarm Caller", "kind": "monster", "type": "IN", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "10", "gamma": "20", "delta": "10", "effects": "summon from deck if Insect"},
+    {"name": "Tide Charm", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "3",
+     "active": "Y/O", "effects": "st +10 if AQ; draw 1 if AQ"},
+    {"name": "Gas Lantern", "kind": "channeled", "active": "Y", "uses": "1", "symbols": "Alpha",
+     "brackets": "0+: bring back a Gas monster", "effects": "0+: recall 1 if GA"},
+    {"name": "Ember Idol", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "10", "gamma": "15", "delta": "15", "effects": "st +5 if FL; move +1 if AQ"},
 ]  # fmt: skip
 
 
@@ -1590,3 +1600,80 @@ def test_a_card_brings_a_card_back_from_the_opponents_done_zone(extended: CardSe
     board.give(0, "Scavenger Hook")
     E.main_action(*board.world(), 0)
     assert "A brings nothing back: no card in the opponent's Done Zone" in board.lines()
+
+
+# =====================================================================================================================
+# Monster types
+# =====================================================================================================================
+# "The Type of monster. This may be referenced in some effects. In this case, the monster is a Gas type monster. A
+# reference for all monster type abbreviations will be included near the end of the instructions." (Type Index: AL
+# Alien ... TO Token). `if TYPE` at the end of any clause reads it.
+
+
+def test_a_foe_clause_with_a_type_picks_an_adjacent_enemy_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    ram = board.put("Emberhorn Ram", 1, "A left 1")  # BE, total 75: greedy's usual pick
+    whelp = board.put("Cinder Whelp", 1, "A right 1")  # FL, total 50
+    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    assert board.where(whelp) is None  # `foe destroy if FL`: the Flame monster
+    assert board.where(ram) == "A left 1"
+
+
+def test_a_foe_clause_with_a_type_does_nothing_without_such_an_enemy(extended: CardSet) -> None:
+    board = Board(extended)
+    ram = board.put("Emberhorn Ram", 1, "A left 1")
+    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    assert board.where(ram) == "A left 1"
+
+
+def test_an_effect_summon_with_a_type_brings_a_monster_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    stock_deck(board, 0, "Cogwalker", "Murkpuff", "Skitterling", "Static Mite")
+    board.give(0, "Swarm Caller")
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map["Skitterling"] == "A flux"  # the only Insect/Arachnid (IN) in the deck
+    assert "Broodling" in on_map  # and its own one-off clause, `summon token Broodling`, happens
+    assert deck_names(board, 0) == ["Cogwalker", "Murkpuff", "Static Mite"]
+
+
+@pytest.mark.parametrize(
+    ("wearer", "gamma", "hand"),
+    [("Bogmaw Lurker", 15 + 10, ["Murkpuff"]), ("Cogwalker", 15, [])],  # AQ gets both; RO neither
+)
+def test_equipment_that_reads_the_type_of_its_monster(
+    extended: CardSet, wearer: str, gamma: int, hand: list[str]
+) -> None:
+    board = Board(extended)
+    m = board.put(wearer, 0, "A left 1")
+    stock_deck(board, 0, "Murkpuff")
+    board.give(0, "Tide Charm")
+    E.equip(*board.world(), 0, 0, m)
+    assert board.st(m, 2) == gamma  # `st +10 if AQ`
+    assert board.hand_names(0) == hand  # `draw 1 if AQ`
+
+
+def test_a_recall_with_a_type_brings_back_a_monster_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    cards = len(board.compiled.names)
+    for name in ("Paradox Engine", "Murkpuff", "Mistral Shade", "Goop"):
+        board.tokens[0, cards + board.card(name)] += 1
+    m = board.put("Wisp of Ash", 0, "A flux")
+    board.sup[0, 0] = (board.card("Gas Lantern"), -1, 1, 1)  # placed on turn 1, used on turn 5
+    E.channel(*board.channel_world(), 0, 0, m, ALPHA)
+    # Gas (GA): Murkpuff and Mistral Shade; greedy takes the stronger, Mistral Shade (75 against 50).
+    assert board.hand_names(0) == ["Mistral Shade"]
+
+
+def test_a_monsters_own_lasting_clause_reads_its_own_type_once(extended: CardSet) -> None:
+    compiled = E.compile_cards(extended, RULESET.resolve_options())
+    idol = compiled.card_id("Ember Idol")  # AQ: `st +5 if FL` never applies, `move +1 if AQ` always does
+    ops = [int(compiled.extra["clauses"][idol, i, E.C_OP]) for i in range(int(compiled.table[idol, E.T_NCLAUSE]))]
+    assert ops == [E.OP_MOVE]
+    assert int(compiled.extra["clauses"][idol, 0, E.C_TYPES]) == 0
+    assert any(
+        f.card == "Ember Idol" and "never applies" in f.message and f.rule == "source.effect_not_simulated"
+        for f in compiled.findings
+    )

@@ -53,7 +53,8 @@ Version history:
   space"), besides the turn's conventional summon; option
   effect_summon_requirements (met, or ignored). The Done Zone: defeated,
   used and discarded cards go there; `recall N [kind] [from opponent]`
-  brings them back (option recall_to: hand, or deck). Matches of the
+  brings them back (option recall_to: hand, or deck). `if TYPE` on any
+  clause reads a monster's type (Type Index codes). Matches of the
   bundled set are unchanged (none of its cards says these).
 """
 

@@ -21,7 +21,11 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
                                       next to the target (an effect summon)
 
 The target is the card's subject unless the clause starts with `foe`, which
-means one enemy monster adjacent to the subject. The subject is fixed by the
+means one enemy monster adjacent to the subject. Any clause may end with
+`if TYPE[/TYPE...]` (codes or names of the Type Index: `if FL`, `if Flame/AQ`):
+the target must be of one of those types (a `foe` clause picks among adjacent
+enemies of them); for `summon from` and `recall` the monster brought must be;
+for `summon token`, `sourcepoints` and `draw` the subject must be. The subject is fixed by the
 card's kind (`SUBJECT_BY_KIND`). A channeled effect groups its clauses under
 the bracket heads of its `brackets` column (`0-49: st -10; 50+: foe destroy`).
 """
@@ -33,6 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workbench.cards import CardEntry, CardSet, Finding, normalize_name
+from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES, monster_type_code
 
 Verb = Literal[
     "st",
@@ -84,12 +89,13 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
 _TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw", "summon_from", "recall"})
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
+_IF_TYPE = re.compile(r"^(?P<rest>.+?)\s+if\s+(?P<types>\S.*)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
     "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
     "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
-    "recall N [kind] [from opponent] (each may start with `foe`)"
+    "recall N [kind] [from opponent] (each may start with `foe` and end with `if TYPE`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""
 
@@ -117,6 +123,8 @@ class EffectClause:
     """For channeled effects: the bracket label the clause belongs to (`50-99`, `100+`); None otherwise."""
     text: str
     """The clause as written."""
+    types: tuple[str, ...] = ()
+    """`if TYPE[/TYPE...]`: the monster type codes (Type Index) the clause asks for; empty: any monster."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,17 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
     foe_match = _FOE.match(body)
     if foe_match:
         foe, body = True, foe_match.group("rest")
+    types: tuple[str, ...] = ()
+    condition = _IF_TYPE.match(body)
+    if condition:
+        codes = [monster_type_code(part.strip()) for part in condition.group("types").split("/")]
+        unknown = [str(code) for code in codes if code not in MONSTER_TYPE_NAMES]
+        if unknown:
+            return EffectProblem(
+                text, f"`{unknown[0]}` is no monster type of the Type Index ({', '.join(MONSTER_TYPE_NAMES)})."
+            )
+        types = tuple(dict.fromkeys(codes))
+        body = condition.group("rest")
     lowered = body.casefold()
     for verb, pattern in _CLAUSES:
         match = pattern.match(lowered)
@@ -161,6 +180,7 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
             groups.get("card_kind"),
             bracket,
             text.strip(),
+            types,
         )
     return EffectProblem(text, f"`{text.strip()}` is not in the SOURCE effects vocabulary.")
 

@@ -68,6 +68,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES
 from workbench.rulesets.source.costs import canonical_symbol, parse_brackets
 from workbench.rulesets.source.effects import EffectClause, EffectProblem, parse_effects
 from workbench.rulesets.source.map import (
@@ -87,8 +88,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
-3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`.
-"""
+3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
+`if TYPE` on any clause (effects that read a monster's type)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -99,7 +100,13 @@ T_TURNS, T_ACTIVE, T_USES, T_SYMBOLS, T_NCLAUSE, T_NBRACKET, T_VALUE = 7, 8, 9, 
 T_EQ_ST = 14
 """Columns 14-17: an equipment card's lasting ST change per symbol."""
 T_EQ_MOVE, T_EQ_NOATTACK = 18, 19
-TABLE_WIDTH = 20
+T_TYPE = 20
+"""A monster's or token's type as one bit of the Type Index (`TYPE_CODES`); 0 when it has none."""
+T_EQ_TYPES = 21
+"""An equipment card's `if TYPE` on its lasting clauses: the types (bits) a monster must have for them; 0: any."""
+T_EQ_NCOND = 22
+"""1 once an equipment card's first lasting clause has set T_EQ_TYPES (compile time only)."""
+TABLE_WIDTH = 23
 
 KINDS: tuple[str, ...] = ("monster", "equipment", "trap", "channeled", "token")
 K_MONSTER, K_EQUIPMENT, K_TRAP, K_CHANNELED, K_TOKEN = range(5)
@@ -130,8 +137,11 @@ RECALL_OPPONENT = 16
 from the opponent's Done Zone."""
 FROM_HAND, FROM_DECK = 0, 1
 """`arg` of a `summon from hand|deck` clause."""
-C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
-CLAUSE_WIDTH = 5
+C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET, C_TYPES = range(6)
+"""C_TYPES: the clause's `if TYPE` as bits of the Type Index (0: any monster)."""
+CLAUSE_WIDTH = 6
+TYPE_CODES: tuple[str, ...] = tuple(MONSTER_TYPE_NAMES)
+"""The Type Index's monster types; a type's bit is 1 << its index here."""
 MAX_CLAUSES = 8
 MAX_BRACKETS = 8
 OPEN_BRACKET = 1 << 40
@@ -411,6 +421,49 @@ def adjacent_enemy(
     return best
 
 
+@inline_kernel
+def of_type(table: IntArray, mon: IntArray, m: EngineInt, types: EngineInt) -> bool:
+    """Whether monster m is of one of the types in the bit set `types` (0: any monster)."""
+    return types == 0 or (table[mon[m, M_CARD], T_TYPE] & types) != 0
+
+
+@rules_kernel
+def adjacent_enemy_of_type(
+    table: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    rng: IntArray,
+    m: EngineInt,
+    active: EngineInt,
+    types: EngineInt,
+) -> int:
+    """`adjacent_enemy` among the enemies of the types in `types` only (an `if TYPE` foe clause), or -1."""
+    p = mon[m, M_OWNER]
+    space = mon[m, M_SPACE]
+    best = -1
+    best_value = -1
+    seen = 0
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt < 0:
+            continue
+        e = cells[nxt, C_OCC]
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, mon, e, types):
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = e
+        else:
+            value = monster_value(table, mon, e, active)
+            if value > best_value:
+                best_value = value
+                best = e
+    return best
+
+
 @rules_kernel
 def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
@@ -475,7 +528,10 @@ def remove_equipment(
 
 @rules_kernel
 def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
-    """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active."""
+    """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active (none
+    when its `if TYPE` asks for a type monster m does not have)."""
+    if not of_type(table, mon, m, table[card, T_EQ_TYPES]):
+        return
     active = table[card, T_ACTIVE]
     for s in range(SYMBOLS):
         if active & ACTIVE_Y:
@@ -763,6 +819,7 @@ def recall_card(
     p: EngineInt,
     whose: EngineInt,
     kind: EngineInt,
+    types: EngineInt,
 ) -> int:
     """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
     the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
@@ -776,6 +833,8 @@ def recall_card(
         copies = tokens[whose, cards + c]
         if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
             continue
+        if types != 0 and (table[c, T_TYPE] & types) == 0:
+            continue  # `if TYPE`: a monster of one of those types
         if side[p, S_POLICY] == RANDOM:
             seen += copies
             if rng_below(rng, seen) < copies:
@@ -838,6 +897,11 @@ def apply_one_clause(
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
     arg = clauses[card, i, C_ARG]
+    types = clauses[card, i, C_TYPES]
+    if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
+        # `if TYPE` on a clause that acts on no monster asks it of the subject.
+        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types):
+            return foe
     if op == OP_SP:
         if amount < 0:
             change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
@@ -858,7 +922,7 @@ def apply_one_clause(
         whose = 1 - p if arg >= RECALL_OPPONENT else p
         for _ in range(amount):
             recall_card(
-                table, opts, tokens, hand, library, side, game, rng, events, ec, p, whose, arg % RECALL_OPPONENT
+                table, opts, tokens, hand, library, side, game, rng, events, ec, p, whose, arg % RECALL_OPPONENT, types
             )
         return foe
     target = subject
@@ -868,7 +932,12 @@ def apply_one_clause(
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
                 foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
         target = foe
-    if target < 0 or mon[target, M_SPACE] < 0:
+        if types != 0 and (foe < 0 or not of_type(table, mon, foe, types)):
+            # The activation's enemy is not of the type asked: this clause picks its own among those that are.
+            target = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                target = adjacent_enemy_of_type(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE], types)
+    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, mon, target, types):
         return foe
     if op == OP_DESTROY:
         destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
@@ -902,6 +971,7 @@ def effect_summon(
     source: EngineInt,
     near: EngineInt,
     by_card: EngineInt,
+    types: EngineInt,
 ) -> int:
     """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
     the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
@@ -923,6 +993,8 @@ def effect_summon(
         if table[card, T_KIND] != K_MONSTER:
             continue
         if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+            continue
+        if types != 0 and (table[card, T_TYPE] & types) == 0:
             continue
         if side[p, S_POLICY] == RANDOM:
             seen += 1
@@ -1067,6 +1139,7 @@ def apply_clauses(
                 clauses[card, i, C_ARG],
                 near,
                 card,
+                clauses[card, i, C_TYPES],
             )
             continue
         foe = apply_one_clause(
@@ -3109,6 +3182,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             for s, field_name in enumerate(("alpha", "beta", "gamma", "delta")):
                 table[index, T_ST + s] = getattr(card, field_name)
             table[index, T_VALUE] = sum(getattr(card, f) for f in ("alpha", "beta", "gamma", "delta"))
+            monster_type = getattr(card, "type", None)
+            if monster_type in TYPE_CODES:
+                table[index, T_TYPE] = 1 << TYPE_CODES.index(monster_type)
         elif kind == K_EQUIPMENT:
             table[index, T_TURNS] = card.turns  # type: ignore[attr-defined]
             table[index, T_VALUE] = 40 + 25 * requirement
@@ -3183,8 +3259,37 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     )
                 )
                 continue
+            types = sum(1 << TYPE_CODES.index(code) for code in item.types)
+            lasting_own = not item.foe and item.verb in ("st", "move", "cannot_attack", "expire")
+            if types and kind in (K_MONSTER, K_TOKEN) and lasting_own:
+                # A monster's own lasting clause: its type is known now, so the condition holds always or never.
+                if not table[index, T_TYPE] & types:
+                    findings.append(
+                        _not_simulated(
+                            cardset,
+                            entry,
+                            f"`{item.text}` asks its own monster for a type it does not have, so it never applies.",
+                            item.text,
+                        )
+                    )
+                    continue
+                types = 0
             if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack"):
-                # Lasting while the equipment is active: kept in the card table, not run as a one-off clause.
+                # Lasting while the equipment is active: kept in the card table, not run as a one-off clause. One
+                # `if TYPE` holds for all of a card's lasting clauses, so they apply to one monster all or none.
+                if table[index, T_EQ_NCOND] and table[index, T_EQ_TYPES] != types:
+                    findings.append(
+                        _not_simulated(
+                            cardset,
+                            entry,
+                            f"`{item.text}` asks for other types than the card's other lasting clauses; an "
+                            "equipment card's lasting clauses share one `if TYPE`.",
+                            item.text,
+                        )
+                    )
+                    continue
+                table[index, T_EQ_NCOND] = 1
+                table[index, T_EQ_TYPES] = types
                 if item.verb == "st":
                     for s in range(SYMBOLS):
                         if arg in (ALL_SYMBOLS, s):
@@ -3199,7 +3304,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     _not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.", item.text)
                 )
                 continue
-            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket)
+            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket, types)
             count += 1
         table[index, T_NCLAUSE] = count
     cost = np.array([float(table[i, T_TERR] + table[i, T_OTHER]) for i in range(len(entries))], dtype=np.float64)
