@@ -25,6 +25,8 @@ MakeCardSet = Callable[..., CardSet]
         ("ST Delta -10", "monster", "st", False, -10, "delta", None),
         ("foe st alpha -15", "monster", "st", True, -15, "alpha", None),
         ("move +1", "monster", "move", False, 1, None, None),
+        ("move parallel", "equipment", "move_parallel", False, None, None, None),
+        ("foe Move  Parallel", "monster", "move_parallel", True, None, None, None),
         ("foe move -1", "monster", "move", True, -1, None, None),
         ("destroy", "trap", "destroy", False, None, None, None),
         ("foe destroy", "monster", "destroy", True, None, None, None),

@@ -1392,6 +1392,10 @@ EXTRA_CARDS: list[dict[str, str]] = [
      "active": "Y/O", "effects": "st +10 if AQ; draw 1 if AQ"},
     {"name": "Gas Lantern", "kind": "channeled", "active": "Y", "uses": "1", "symbols": "Alpha",
      "brackets": "0+: bring back a Gas monster", "effects": "0+: recall 1 if GA"},
+    {"name": "Vinestrider", "kind": "monster", "type": "GR", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "30", "beta": "5", "gamma": "5", "delta": "10", "effects": "move parallel"},
+    {"name": "Phase Boots", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y", "effects": "move parallel"},
     {"name": "Ember Idol", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
      "alpha": "10", "beta": "10", "gamma": "15", "delta": "15", "effects": "st +5 if FL; move +1 if AQ"},
 ]  # fmt: skip
@@ -1677,3 +1681,86 @@ def test_a_monsters_own_lasting_clause_reads_its_own_type_once(extended: CardSet
         f.card == "Ember Idol" and "never applies" in f.message and f.rule == "source.effect_not_simulated"
         for f in compiled.findings
     )
+
+
+# =====================================================================================================================
+# Parallel spaces
+# =====================================================================================================================
+# "Helpful Reference for Attacking/Movement 2 (Parallel Spaces): Some effects may reference parallel spaces." /
+# "Movement for a monster can only occur from one adjacent space to another." / "Note: Due to some card effects,
+# movement may become possible across parallel spaces as well." On the default map `A left k` and `A right k` are
+# parallel (same row, the two lanes of one half).
+
+
+def summoned(board: Board, name: str, player: int, space: str) -> int:
+    """A monster put on `space` with its own lasting clauses, as a summon gives them."""
+    m = board.put(name, player, space)
+    E.apply_clauses(*board.world(), board.card(name), player, m, E.PERMANENT, -1, 0)
+    return m
+
+
+@pytest.mark.parametrize(
+    ("parallel_steps", "blocker_across", "end", "moved"),
+    [
+        (1, False, "A right 2", 2),  # across to A right 1 (one space), then on to A right 2
+        (0, False, "A left 1", 0),  # the reading turned off: it stops before the enemy, as any monster
+        (1, True, "A left 1", 0),  # the parallel space is taken too: nowhere to go
+    ],
+)
+def test_a_monster_with_move_parallel_steps_across_an_enemy_in_its_way(
+    extended: CardSet, parallel_steps: int, blocker_across: bool, end: str, moved: int
+) -> None:
+    board = Board(extended, parallel_steps=str(parallel_steps))
+    m = summoned(board, "Vinestrider", 0, "A left 1")  # alpha 30: 2 spaces
+    board.put("Murkpuff", 1, "A left 2")
+    if blocker_across:
+        board.put("Cinder Whelp", 1, "A right 1")
+    assert board.move(m, ALPHA) == moved
+    assert board.where(m) == end
+    if moved:
+        assert "Vinestrider (A) steps across from A left 1 to the parallel A right 1" in board.lines()
+
+
+def test_a_monster_without_move_parallel_stops_before_the_enemy(extended: CardSet) -> None:
+    # "The opponent has a monster in the way. In this case, you stop at the closest space."
+    board = Board(extended)
+    m = board.put("Emberhorn Ram", 0, "A left 1")  # alpha 30: 2 spaces, no `move parallel`
+    board.put("Murkpuff", 1, "A left 2")
+    assert board.move(m, ALPHA) == 0 and board.where(m) == "A left 1"
+
+
+def test_equipment_with_move_parallel_lends_it_on_its_active_turns(extended: CardSet) -> None:
+    board = Board(extended)
+    m = board.put("Emberhorn Ram", 0, "A left 1")
+    board.put("Murkpuff", 1, "A left 2")
+    board.give(0, "Phase Boots")  # active Y: only on A's turns
+    E.equip(*board.world(), 0, 0, m)
+    assert E.may_move_parallel(board.mon, m, 0) and not E.may_move_parallel(board.mon, m, 1)
+    assert board.move(m, ALPHA) == 2 and board.where(m) == "A right 2"
+
+
+def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
+    # Greedy weighs a move by walking the road as the move will: blocked, it would not move; across, it does.
+    board = Board(extended)
+    m = summoned(board, "Vinestrider", 0, "A left 1")
+    board.put("Stormforge Colossus", 1, "A left 2")  # alpha 40: an attack with alpha 30 would lose
+    board.side[0, E.S_SYMBOLS] = 1 << ALPHA
+    choice = np.zeros(4, dtype=np.int64)
+    scratch = np.zeros(E.SCRATCH_WIDTH, dtype=np.int64)
+    E.choose_symbol_action(
+        board.compiled.table,
+        board.compiled.extra["clauses"],
+        board.compiled.extra["brackets"],
+        board.compiled.options,
+        board.compiled.extra["map"],
+        board.mon,
+        board.cells,
+        board.sup,
+        board.side,
+        board.game,
+        board.rng,
+        0,
+        choice,
+        scratch,
+    )
+    assert list(choice) == [E.A_MOVE, m, -1, ALPHA]

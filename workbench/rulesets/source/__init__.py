@@ -27,7 +27,7 @@ Options (the ledger, with readings and quotes, is `options.py`):
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
   hit_generator_blocks = until_moved, effect_summon_requirements = met,
-  recall_to = hand.
+  recall_to = hand, parallel_steps = 1.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -54,7 +54,9 @@ Version history:
   effect_summon_requirements (met, or ignored). The Done Zone: defeated,
   used and discarded cards go there; `recall N [kind] [from opponent]`
   brings them back (option recall_to: hand, or deck). `if TYPE` on any
-  clause reads a monster's type (Type Index codes). Matches of the
+  clause reads a monster's type (Type Index codes). `move parallel` lets
+  a monster step across to a parallel space around an enemy (option
+  parallel_steps). Matches of the
   bundled set are unchanged (none of its cards says these).
 """
 

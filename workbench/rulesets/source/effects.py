@@ -6,6 +6,7 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     st +N | st -N                     all four ST of the target change by N
     st alpha|beta|gamma|delta +N|-N   one ST of the target changes by N
     move +N | move -N                 spaces the target moves per move action change by N
+    move parallel                     the target may move across parallel spaces (stepping around an enemy)
     destroy                           the target is destroyed
     push back N                       the target is moved N spaces backwards
     cannot attack                     the target may not attack
@@ -51,6 +52,7 @@ Verb = Literal[
     "draw",
     "summon_from",
     "recall",
+    "move_parallel",
 ]
 
 SUBJECT_BY_KIND: dict[str, str] = {
@@ -70,6 +72,7 @@ _COUNT = r"(?P<amount>[1-9][0-9]{0,5})"
 _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("st", re.compile(rf"^st\s+(?:(?P<symbol>alpha|beta|gamma|delta)\s+)?{_SIGNED}$")),
     ("move", re.compile(rf"^move\s+{_SIGNED}$")),
+    ("move_parallel", re.compile(r"^move\s+parallel$")),
     ("destroy", re.compile(r"^destroy$")),
     ("push_back", re.compile(rf"^push\s+back\s+{_COUNT}$")),
     ("cannot_attack", re.compile(r"^cannot\s+attack$")),
@@ -93,7 +96,7 @@ _IF_TYPE = re.compile(r"^(?P<rest>.+?)\s+if\s+(?P<types>\S.*)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
-    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
+    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; move parallel; destroy; push back N; cannot attack; expire N; "
     "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
     "recall N [kind] [from opponent] (each may start with `foe` and end with `if TYPE`)"
 )

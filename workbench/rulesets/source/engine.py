@@ -78,6 +78,7 @@ from workbench.rulesets.source.map import (
     MP_ADJ0,
     MP_FWD_A0,
     MP_KIND,
+    MP_PARALLEL,
     MP_PROGRESS_A,
     BoardMap,
     load_board,
@@ -89,7 +90,7 @@ ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
-`if TYPE` on any clause (effects that read a monster's type)."""
+`if TYPE` on any clause (effects that read a monster's type); `move parallel` (option `parallel_steps`)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -106,7 +107,9 @@ T_EQ_TYPES = 21
 """An equipment card's `if TYPE` on its lasting clauses: the types (bits) a monster must have for them; 0: any."""
 T_EQ_NCOND = 22
 """1 once an equipment card's first lasting clause has set T_EQ_TYPES (compile time only)."""
-TABLE_WIDTH = 23
+T_EQ_PARALLEL = 23
+"""1 when an equipment card's `move parallel` lets its monster move across parallel spaces."""
+TABLE_WIDTH = 24
 
 KINDS: tuple[str, ...] = ("monster", "equipment", "trap", "channeled", "token")
 K_MONSTER, K_EQUIPMENT, K_TRAP, K_CHANNELED, K_TOKEN = range(5)
@@ -116,9 +119,20 @@ ALL_SYMBOLS = 4
 """`arg` of an ST clause that changes all four ST."""
 
 # ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
-OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW, OP_SUMMON, OP_RECALL = range(
-    1, 12
-)
+(
+    OP_ST,
+    OP_MOVE,
+    OP_DESTROY,
+    OP_PUSH,
+    OP_NOATTACK,
+    OP_EXPIRE,
+    OP_TOKEN,
+    OP_SP,
+    OP_DRAW,
+    OP_SUMMON,
+    OP_RECALL,
+    OP_PARALLEL,
+) = range(1, 13)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -131,6 +145,7 @@ OPCODES: dict[str, int] = {
     "draw": OP_DRAW,
     "summon_from": OP_SUMMON,
     "recall": OP_RECALL,
+    "move_parallel": OP_PARALLEL,
 }
 RECALL_OPPONENT = 16
 """`arg` of a `recall` clause: the card kind it takes (KINDS index + 1; 0 any) plus RECALL_OPPONENT when it takes
@@ -167,7 +182,9 @@ O_EFFECT_SUMMON_IGNORES = 14
 summoning requirements the player's monsters meet."""
 O_RECALL_TO_DECK = 15
 """1 with `recall_to=deck`: a card brought back from a Done Zone goes on top of the deck; 0: into the hand."""
-OPTIONS_WIDTH = 16
+O_PARALLEL_STEPS = 16
+"""`parallel_steps`: how many steps across to a parallel space one move may take (for a monster allowed them)."""
+OPTIONS_WIDTH = 17
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -192,7 +209,10 @@ M_EQY_ST = 17
 M_EQO_ST = 21
 """21-24: equipment ST changes on the opponent's turns."""
 M_EQY_MOVE, M_EQO_MOVE, M_EQY_NOATK, M_EQO_NOATK = 25, 26, 27, 28
-MON_WIDTH = 29
+M_PARALLEL, M_TMP_PARALLEL, M_EQY_PARALLEL, M_EQO_PARALLEL = 29, 30, 31, 32
+"""Above 0 while a `move parallel` clause lets the monster move across parallel spaces: lasting, this turn, and from
+equipment on its owner's and on the opponent's turns."""
+MON_WIDTH = 33
 
 # ---- map cells, support spaces, players, match
 # ------------------------------------------------------------------------
@@ -266,7 +286,9 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
     EV_NO_SUMMON,
     EV_RECALL,
     EV_NO_RECALL,
-) = range(34)
+    EV_PARALLEL_SET,
+    EV_SIDESTEP,
+) = range(36)
 
 
 # =====================================================================================================================
@@ -297,6 +319,35 @@ def spaces_for_st(value: EngineInt) -> int:
     if value <= 75:
         return 3
     return 4
+
+
+@inline_kernel
+def lasting_op(op: EngineInt) -> bool:
+    """Whether a clause's opcode is one that lasts on its monster (ST, move, cannot attack, expire, move parallel)."""
+    return op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE or op == OP_PARALLEL
+
+
+@inline_kernel
+def may_move_parallel(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
+    """Whether a `move parallel` clause lets monster m move across parallel spaces now."""
+    held = mon[m, M_PARALLEL] + mon[m, M_TMP_PARALLEL]
+    held += mon[m, M_EQY_PARALLEL] if active == mon[m, M_OWNER] else mon[m, M_EQO_PARALLEL]
+    return held > 0
+
+
+@inline_kernel
+def sidestep(
+    opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, m: EngineInt, here: EngineInt, taken: EngineInt
+) -> int:
+    """Where monster m, its road ahead blocked on `here`, may step across instead: the parallel space, when a
+    `move parallel` clause allows it, the space is free and this move has taken fewer than `parallel_steps` such
+    steps; else -1."""
+    if taken >= opts[O_PARALLEL_STEPS] or not may_move_parallel(mon, m, mon[m, M_OWNER]):
+        return -1
+    across = mp[here, MP_PARALLEL]
+    if across < 0 or cells[across, C_OCC] >= 0:
+        return -1
+    return across
 
 
 @inline_kernel
@@ -541,9 +592,11 @@ def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: Engine
     if active & ACTIVE_Y:
         mon[m, M_EQY_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQY_NOATK] += sign * table[card, T_EQ_NOATTACK]
+        mon[m, M_EQY_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
     if active & ACTIVE_O:
         mon[m, M_EQO_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQO_NOATK] += sign * table[card, T_EQ_NOATTACK]
+        mon[m, M_EQO_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
 
 
 @rules_kernel
@@ -765,7 +818,7 @@ def summon_token(
         op = clauses[token, i, C_OP]
         if clauses[token, i, C_FOE] == 1:
             continue
-        if op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE:
+        if lasting_op(op):
             change_monster(
                 mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], PERMANENT
             )
@@ -802,6 +855,9 @@ def change_monster(
     elif op == OP_EXPIRE:
         mon[m, M_EXPIRE] = amount
         log_event(events, ec, game[G_TURN], p, EV_EXPIRE_SET, card, -1, amount)
+    elif op == OP_PARALLEL:
+        mon[m, M_PARALLEL if lasting == PERMANENT else M_TMP_PARALLEL] = 1
+        log_event(events, ec, game[G_TURN], p, EV_PARALLEL_SET, card, lasting, 0)
 
 
 @rules_kernel
@@ -1030,7 +1086,7 @@ def effect_summon(
     )
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     foe: EngineInt
@@ -1039,7 +1095,7 @@ def effect_summon(
         if game[G_OVER] == 1:
             break
         op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
         foe = apply_one_clause(
             table,
@@ -1109,11 +1165,7 @@ def apply_clauses(
         if game[G_OVER] == 1:
             return
         op = clauses[card, i, C_OP]
-        if (
-            foe_only == 1
-            and clauses[card, i, C_FOE] == 0
-            and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE)
-        ):
+        if foe_only == 1 and clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
         if op == OP_SUMMON:
             near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
@@ -1228,7 +1280,7 @@ def summon_monster(
     # Lasting clauses on the monster itself, then foe, one-off and player clauses.
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
     apply_clauses(
         table,
@@ -1634,13 +1686,22 @@ def move_monster(
     here = start
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
+    across = 0
     while left > 0 and here != goal:
         nxt = next_space(mp, mon, cells, side, rng, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
+        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+            # An enemy in the way: with `move parallel`, step across to the parallel space instead (one space).
+            nxt = sidestep(opts, mp, mon, cells, m, here, across)
+            if nxt < 0:
+                break
+            across += 1
+            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            occupant = -1
         if occupant >= 0:
-            if mon[occupant, M_OWNER] != p or not wants_swap(opts, mon, side, rng, p, occupant):
+            if not wants_swap(opts, mon, side, rng, p, occupant):
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -1715,13 +1776,20 @@ def path_steps(
     scratch[PATH_AT] = here
     scratch[SWAPS_AT] = 0
     steps = 0
+    across = 0
     while steps < longest and here != goal:
         nxt = next_space(mp, mon, cells, side, rng, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
+        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+            nxt = sidestep(opts, mp, mon, cells, m, here, across)  # as `move_monster` does
+            if nxt < 0:
+                break
+            across += 1
+            occupant = -1
         if occupant >= 0:
-            if mon[occupant, M_OWNER] != p or mon[occupant, M_SPACE] == goal:
+            if mon[occupant, M_SPACE] == goal:
                 break
             swaps += 1
         here = nxt
@@ -1883,6 +1951,8 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
         return 80
     if op == OP_RECALL:
         return 30 * amount
+    if op == OP_PARALLEL:
+        return -20 if foe else 20
     return 0
 
 
@@ -2687,6 +2757,7 @@ def end_turn(
             mon[m, M_TMP_ST + s] = 0
         mon[m, M_TMP_MOVE] = 0
         mon[m, M_TMP_NOATTACK] = 0
+        mon[m, M_TMP_PARALLEL] = 0
         if mon[m, M_EXPIRE] > 0:
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
@@ -3140,6 +3211,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_HIT_GEN_FOR_GOOD] = 1 if options["hit_generator_blocks"] == "for_good" else 0
     values[O_EFFECT_SUMMON_IGNORES] = 1 if options["effect_summon_requirements"] == "ignored" else 0
     values[O_RECALL_TO_DECK] = 1 if options["recall_to"] == "deck" else 0
+    values[O_PARALLEL_STEPS] = int(options["parallel_steps"])
     return values
 
 
@@ -3248,19 +3320,21 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 arg = (0 if item.card_kind is None else KINDS.index(item.card_kind) + 1) + (
                     RECALL_OPPONENT if item.source == "opponent" else 0
                 )
-            if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
+            if kind == K_TOKEN and (
+                item.foe or item.verb not in ("st", "move", "cannot_attack", "expire", "move_parallel")
+            ):
                 findings.append(
                     _not_simulated(
                         cardset,
                         entry,
-                        f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack "
-                        "and expire clauses are.",
+                        f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack, "
+                        "expire and move parallel clauses are.",
                         item.text,
                     )
                 )
                 continue
             types = sum(1 << TYPE_CODES.index(code) for code in item.types)
-            lasting_own = not item.foe and item.verb in ("st", "move", "cannot_attack", "expire")
+            lasting_own = not item.foe and item.verb in ("st", "move", "cannot_attack", "expire", "move_parallel")
             if types and kind in (K_MONSTER, K_TOKEN) and lasting_own:
                 # A monster's own lasting clause: its type is known now, so the condition holds always or never.
                 if not table[index, T_TYPE] & types:
@@ -3274,7 +3348,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     )
                     continue
                 types = 0
-            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack"):
+            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack", "move_parallel"):
                 # Lasting while the equipment is active: kept in the card table, not run as a one-off clause. One
                 # `if TYPE` holds for all of a card's lasting clauses, so they apply to one monster all or none.
                 if table[index, T_EQ_NCOND] and table[index, T_EQ_TYPES] != types:
@@ -3296,6 +3370,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                             table[index, T_EQ_ST + s] += item.amount or 0
                 elif item.verb == "move":
                     table[index, T_EQ_MOVE] += item.amount or 0
+                elif item.verb == "move_parallel":
+                    table[index, T_EQ_PARALLEL] = 1
                 else:
                     table[index, T_EQ_NOATTACK] = 1
                 continue
@@ -3504,6 +3580,10 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
         EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+        EV_PARALLEL_SET: lambda: (
+            f"{name(card)} ({me}) may move across parallel spaces" + (" this turn" if other == 1 else "")
+        ),
+        EV_SIDESTEP: lambda: f"{name(card)} ({me}) steps across from {space(other)} to the parallel {space(amount)}",
         EV_RECALL: lambda: (
             f"{me} brings {name(card)} back from "
             + ("their own" if other == player else f"{'AB'[other] if other in (0, 1) else '?'}'s")

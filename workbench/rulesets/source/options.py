@@ -185,6 +185,23 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("hand", "deck"),
     ),
     RuleOption(
+        key="parallel_steps",
+        default=1,
+        minimum=0,
+        maximum=4,
+        reading=(
+            "A monster a `move parallel` clause lets move across parallel spaces does so when an enemy stands in "
+            "its way: instead of stopping, it steps across to the parallel space (if unoccupied), which counts as "
+            "one space of movement, and goes on along that lane. At most this many such steps per move (0: none). "
+            "Attacks across parallel spaces are not in the vocabulary."
+        ),
+        quote=(
+            "Note: Due to some card effects, movement may become possible across parallel spaces as well. / The "
+            "monster must move the entire distance provided in the reference unless: ... The opponent has a monster "
+            "in the way."
+        ),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         minimum=1,
