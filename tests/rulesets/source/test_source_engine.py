@@ -1396,6 +1396,10 @@ EXTRA_CARDS: list[dict[str, str]] = [
      "alpha": "30", "beta": "5", "gamma": "5", "delta": "10", "effects": "move parallel"},
     {"name": "Phase Boots", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
      "active": "Y", "effects": "move parallel"},
+    {"name": "Webweaver", "kind": "monster", "type": "IN", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "15", "gamma": "10", "delta": "10", "effects": "web"},
+    {"name": "Web Cutter", "kind": "monster", "type": "BE", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "20", "beta": "10", "gamma": "10", "delta": "10", "effects": "clear web"},
     {"name": "Ember Idol", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
      "alpha": "10", "beta": "10", "gamma": "15", "delta": "15", "effects": "st +5 if FL; move +1 if AQ"},
 ]  # fmt: skip
@@ -1764,3 +1768,58 @@ def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
         scratch,
     )
     assert list(choice) == [E.A_MOVE, m, -1, ALPHA]
+
+
+# =====================================================================================================================
+# Web tiles
+# =====================================================================================================================
+# "the WEBWEAVER monster has the ability to place a token on the map in order to hinder enemies with its effects.
+# Unlike a monster token, the web token comes in the form of a tile that can easily be placed and removed from
+# relevant map spaces."
+
+
+def web_on(board: Board, space: str) -> int:
+    return int(board.cells[board.space(space), E.C_WEB])
+
+
+def test_a_monster_lays_a_web_tile_next_to_itself_when_summoned(extended: CardSet) -> None:
+    board = Board(extended)
+    board.give(0, "Webweaver")
+    E.main_action(*board.world(), 0)
+    # The summoning space's only neighbour on the map is the Source Flux (summoning spaces take no tiles).
+    assert web_on(board, "A flux") == 0
+    assert "Webweaver: A lays a web tile on A flux" in board.lines()
+
+
+@pytest.mark.parametrize(
+    ("hinders", "end", "moved"),
+    [
+        ("stop", "A flux", 1),  # onto the web, and its move ends there
+        ("block", "A left 1", 0),  # the web bars the space
+    ],
+)
+def test_a_web_tile_hinders_an_opposing_monster(extended: CardSet, hinders: str, end: str, moved: int) -> None:
+    board = Board(extended, web_hinders=hinders)
+    board.cells[board.space("A flux"), E.C_WEB] = 0  # A's web
+    enemy = board.put("Emberhorn Ram", 1, "A left 1")  # alpha 30: 2 spaces, to A summoning without the web
+    board.game[E.G_ACTIVE] = 1
+    assert board.move(enemy, ALPHA) == moved
+    assert board.where(enemy) == end
+
+
+def test_a_web_tile_does_not_hinder_its_own_players_monsters(extended: CardSet) -> None:
+    board = Board(extended, web_hinders="block")
+    board.cells[board.space("A flux"), E.C_WEB] = 0
+    m = board.put("Emberhorn Ram", 0, "A summoning")
+    assert board.move(m, ALPHA) == 2 and board.where(m) in ("A left 1", "A right 1")
+
+
+def test_a_web_tile_is_removed_by_a_clear_web_clause(extended: CardSet) -> None:
+    board = Board(extended)
+    board.cells[board.space("A flux"), E.C_WEB] = 0
+    board.cells[board.space("A left 3"), E.C_WEB] = 0  # not next to the cutter: it stays
+    board.cells[board.space("A left 2"), E.C_WEB] = 1  # B's own web: B does not remove it
+    cutter = board.put("Web Cutter", 1, "A left 1")  # next to A flux and A left 2
+    E.apply_clauses(*board.world(), board.card("Web Cutter"), 1, cutter, E.PERMANENT, -1, 1)
+    assert (web_on(board, "A flux"), web_on(board, "A left 3"), web_on(board, "A left 2")) == (-1, 0, 1)
+    assert "Web Cutter: B removes the opponent's web tile from A flux" in board.lines()

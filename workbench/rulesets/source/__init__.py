@@ -27,7 +27,7 @@ Options (the ledger, with readings and quotes, is `options.py`):
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
   hit_generator_blocks = until_moved, effect_summon_requirements = met,
-  recall_to = hand, parallel_steps = 1.
+  recall_to = hand, parallel_steps = 1, web_hinders = stop.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -56,8 +56,10 @@ Version history:
   brings them back (option recall_to: hand, or deck). `if TYPE` on any
   clause reads a monster's type (Type Index codes). `move parallel` lets
   a monster step across to a parallel space around an enemy (option
-  parallel_steps). Matches of the
-  bundled set are unchanged (none of its cards says these).
+  parallel_steps). Web tiles: `web` lays one next to the subject, `clear
+  web` removes the opponent's (option web_hinders: stop, or block).
+  Matches of the bundled set are unchanged (none of its cards says
+  these).
 """
 
 from workbench.rulesets.base import Ruleset

@@ -17,6 +17,9 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     recall N [monster|equipment|trap|channeled] [from opponent]
                                       you take N cards (of that kind) from your (the opponent's) Done Zone
                                       into your hand
+    web                               you lay a web tile on a free space next to the target; an opponent's
+                                      monster moving onto it is hindered (option web_hinders)
+    clear web                         you remove the opponent's web tiles on and next to the target
     summon from hand | summon from deck
                                       you summon one of your monsters from your hand (or deck) onto a space
                                       next to the target (an effect summon)
@@ -53,6 +56,8 @@ Verb = Literal[
     "summon_from",
     "recall",
     "move_parallel",
+    "web",
+    "clear_web",
 ]
 
 SUBJECT_BY_KIND: dict[str, str] = {
@@ -73,6 +78,8 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("st", re.compile(rf"^st\s+(?:(?P<symbol>alpha|beta|gamma|delta)\s+)?{_SIGNED}$")),
     ("move", re.compile(rf"^move\s+{_SIGNED}$")),
     ("move_parallel", re.compile(r"^move\s+parallel$")),
+    ("web", re.compile(r"^web$")),
+    ("clear_web", re.compile(r"^clear\s+webs?$")),
     ("destroy", re.compile(r"^destroy$")),
     ("push_back", re.compile(rf"^push\s+back\s+{_COUNT}$")),
     ("cannot_attack", re.compile(r"^cannot\s+attack$")),
@@ -89,7 +96,9 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw", "summon_from", "recall"})
+_TARGETLESS: frozenset[Verb] = frozenset(
+    {"summon_token", "sourcepoints", "draw", "summon_from", "recall", "web", "clear_web"}
+)
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
 _IF_TYPE = re.compile(r"^(?P<rest>.+?)\s+if\s+(?P<types>\S.*)$", re.IGNORECASE)
@@ -98,7 +107,7 @@ _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9
 VOCABULARY_HINT = (
     "st ±N; st alpha|beta|gamma|delta ±N; move ±N; move parallel; destroy; push back N; cannot attack; expire N; "
     "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
-    "recall N [kind] [from opponent] (each may start with `foe` and end with `if TYPE`)"
+    "recall N [kind] [from opponent]; web; clear web (each may start with `foe` and end with `if TYPE`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""
 

@@ -90,7 +90,8 @@ ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
-`if TYPE` on any clause (effects that read a monster's type); `move parallel` (option `parallel_steps`)."""
+`if TYPE` on any clause (effects that read a monster's type); `move parallel` (option `parallel_steps`);
+web tiles (`web`, `clear web`, option `web_hinders`)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -132,7 +133,9 @@ ALL_SYMBOLS = 4
     OP_SUMMON,
     OP_RECALL,
     OP_PARALLEL,
-) = range(1, 13)
+    OP_WEB,
+    OP_CLEAR_WEB,
+) = range(1, 15)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -146,6 +149,8 @@ OPCODES: dict[str, int] = {
     "summon_from": OP_SUMMON,
     "recall": OP_RECALL,
     "move_parallel": OP_PARALLEL,
+    "web": OP_WEB,
+    "clear_web": OP_CLEAR_WEB,
 }
 RECALL_OPPONENT = 16
 """`arg` of a `recall` clause: the card kind it takes (KINDS index + 1; 0 any) plus RECALL_OPPONENT when it takes
@@ -184,7 +189,10 @@ O_RECALL_TO_DECK = 15
 """1 with `recall_to=deck`: a card brought back from a Done Zone goes on top of the deck; 0: into the hand."""
 O_PARALLEL_STEPS = 16
 """`parallel_steps`: how many steps across to a parallel space one move may take (for a monster allowed them)."""
-OPTIONS_WIDTH = 17
+O_WEB_BLOCKS = 17
+"""1 with `web_hinders=block`: an opponent's web tile bars the space to a moving monster; 0 (`stop`): a monster
+that enters it ends its move there."""
+OPTIONS_WIDTH = 18
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -216,8 +224,9 @@ MON_WIDTH = 33
 
 # ---- map cells, support spaces, players, match
 # ------------------------------------------------------------------------
-C_OCC, C_TRAP, C_TRAP_OWNER = 0, 1, 2
-CELL_WIDTH = 3
+C_OCC, C_TRAP, C_TRAP_OWNER, C_WEB = 0, 1, 2, 3
+"""C_WEB: the player whose web tile lies on the space, or -1."""
+CELL_WIDTH = 4
 SU_CARD, SU_MON, SU_LEFT, SU_PLACED = 0, 1, 2, 3
 SUPPORT_WIDTH = 4
 MAX_SUPPORT = 8
@@ -288,7 +297,11 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
     EV_NO_RECALL,
     EV_PARALLEL_SET,
     EV_SIDESTEP,
-) = range(36)
+    EV_WEB_SET,
+    EV_WEB_CLEARED,
+    EV_WEBBED,
+    EV_NO_WEB,
+) = range(40)
 
 
 # =====================================================================================================================
@@ -861,6 +874,85 @@ def change_monster(
 
 
 @rules_kernel
+def place_web(
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> int:
+    """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
+    ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
+    greedy the one nearest an opposing monster, random any. Returns the space, or -1."""
+    best = -1
+    best_dist = 1 << 30
+    seen = 0
+    if subject < 0 or mon[subject, M_SPACE] < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        return -1
+    here = mon[subject, M_SPACE]
+    for k in range(4):
+        s = mp[here, MP_ADJ0 + k]
+        if s < 0 or cells[s, C_OCC] >= 0 or cells[s, C_WEB] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = s
+            continue
+        nearest = 1 << 30
+        slots = game[G_MONSTERS + 1 - p]
+        while slots != 0:
+            e = lowest_set_bit(slots)
+            slots &= slots - 1
+            if dist[mon[e, M_SPACE], s] < nearest:
+                nearest = dist[mon[e, M_SPACE], s]
+        if best < 0 or nearest < best_dist:
+            best_dist = nearest
+            best = s
+    if best < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        return -1
+    cells[best, C_WEB] = p
+    log_event(events, ec, game[G_TURN], p, EV_WEB_SET, card, best, 0)
+    return best
+
+
+@rules_kernel
+def clear_webs(
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> int:
+    """Player p removes the opponent's web tiles from `subject`'s space and the spaces adjacent to it. Returns how
+    many."""
+    if subject < 0 or mon[subject, M_SPACE] < 0:
+        return 0
+    here = mon[subject, M_SPACE]
+    cleared = 0
+    for k in range(5):
+        s = here if k == 4 else mp[here, MP_ADJ0 + k]
+        if s >= 0 and cells[s, C_WEB] >= 0 and cells[s, C_WEB] != p:
+            cells[s, C_WEB] = -1
+            cleared += 1
+            log_event(events, ec, game[G_TURN], p, EV_WEB_CLEARED, card, s, 0)
+    return cleared
+
+
+@rules_kernel
 def recall_card(
     table: IntArray,
     opts: IntArray,
@@ -973,6 +1065,14 @@ def apply_one_clause(
         summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near)
         return foe
     if op == OP_SUMMON:
+        return foe
+    if op == OP_WEB or op == OP_CLEAR_WEB:
+        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types)):
+            return foe
+        if op == OP_WEB:
+            place_web(mp, dist, mon, cells, side, game, rng, events, ec, p, subject, card)
+        else:
+            clear_webs(mp, mon, cells, game, events, ec, p, subject, card)
         return foe
     if op == OP_RECALL:
         whose = 1 - p if arg >= RECALL_OPPONENT else p
@@ -1700,6 +1800,9 @@ def move_monster(
             across += 1
             log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
             occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
             if not wants_swap(opts, mon, side, rng, p, occupant):
                 break
@@ -1714,6 +1817,9 @@ def move_monster(
         here = nxt
         left -= 1
         moved += 1
+        if web >= 0 and web != p:
+            log_event(events, ec, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
+            break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
     log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
     if moved > 0:
         leave_space(opts, mon, m)  # once per move, not per step: the loop is the hot path
@@ -1788,6 +1894,9 @@ def path_steps(
                 break
             across += 1
             occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break
         if occupant >= 0:
             if mon[occupant, M_SPACE] == goal:
                 break
@@ -1796,6 +1905,8 @@ def path_steps(
         steps += 1
         scratch[PATH_AT + steps] = here
         scratch[SWAPS_AT + steps] = swaps
+        if web >= 0 and web != p:
+            break
     return steps
 
 
@@ -1953,6 +2064,10 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
         return 30 * amount
     if op == OP_PARALLEL:
         return -20 if foe else 20
+    if op == OP_WEB:
+        return 40
+    if op == OP_CLEAR_WEB:
+        return 20
     return 0
 
 
@@ -3212,6 +3327,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_EFFECT_SUMMON_IGNORES] = 1 if options["effect_summon_requirements"] == "ignored" else 0
     values[O_RECALL_TO_DECK] = 1 if options["recall_to"] == "deck" else 0
     values[O_PARALLEL_STEPS] = int(options["parallel_steps"])
+    values[O_WEB_BLOCKS] = 1 if options["web_hinders"] == "block" else 0
     return values
 
 
@@ -3584,6 +3700,13 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
             f"{name(card)} ({me}) may move across parallel spaces" + (" this turn" if other == 1 else "")
         ),
         EV_SIDESTEP: lambda: f"{name(card)} ({me}) steps across from {space(other)} to the parallel {space(amount)}",
+        EV_WEB_SET: lambda: f"{name(card)}: {me} lays a web tile on {space(other)}",
+        EV_WEB_CLEARED: lambda: f"{name(card)}: {me} removes the opponent's web tile from {space(other)}",
+        EV_WEBBED: lambda: (
+            f"{name(card)} ({me}) is caught in {'AB'[other] if other in (0, 1) else '?'}'s web on {space(amount)}: "
+            "its move ends"
+        ),
+        EV_NO_WEB: lambda: f"{name(card)}: {me} finds no space to lay a web tile on",
         EV_RECALL: lambda: (
             f"{me} brings {name(card)} back from "
             + ("their own" if other == player else f"{'AB'[other] if other in (0, 1) else '?'}'s")

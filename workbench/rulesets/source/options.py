@@ -202,6 +202,22 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
     ),
     RuleOption(
+        key="web_hinders",
+        default="stop",
+        reading=(
+            "How a web tile hinders the web-layer's enemies: `stop`, an opposing monster moving onto a webbed space "
+            "ends its move there (the rest of its movement is lost; the web stays until a `clear web` removes it); "
+            "`block`, it may not enter the space at all, as if a monster stood there. The web-layer's own monsters "
+            "pass freely; a push back is not movement and ignores webs."
+        ),
+        quote=(
+            "the WEBWEAVER monster has the ability to place a token on the map in order to hinder enemies with its "
+            "effects. Unlike a monster token, the web token comes in the form of a tile that can easily be placed "
+            "and removed from relevant map spaces."
+        ),
+        choices=("stop", "block"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         minimum=1,
