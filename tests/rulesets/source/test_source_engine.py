@@ -1823,3 +1823,46 @@ def test_a_web_tile_is_removed_by_a_clear_web_clause(extended: CardSet) -> None:
     E.apply_clauses(*board.world(), board.card("Web Cutter"), 1, cutter, E.PERMANENT, -1, 1)
     assert (web_on(board, "A flux"), web_on(board, "A left 3"), web_on(board, "A left 2")) == (-1, 0, 1)
     assert "Web Cutter: B removes the opponent's web tile from A flux" in board.lines()
+
+
+# =====================================================================================================================
+# Whole matches with the new clauses
+# =====================================================================================================================
+
+NEW_CLAUSE_DECK = [
+    "Reef Herald", "Deep Caller", "Rally Banner", "Ambush Horn", "Grave Tender", "Scavenger Hook", "Flamebane Sprite",
+    "Swarm Caller", "Tide Charm", "Gas Lantern", "Vinestrider", "Phase Boots", "Webweaver", "Web Cutter",
+    "Murkpuff", "Cinder Whelp", "Skitterling", "Wisp of Ash", "Cogwalker", "Emberhorn Ram",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {
+            "effect_summon_requirements": "ignored",
+            "recall_to": "deck",
+            "parallel_steps": "2",
+            "web_hinders": "block",
+            "symbol_draw": "blind",
+        },
+    ],
+)
+def test_matches_with_every_new_clause_end_and_keep_the_board_consistent(
+    extended: CardSet, options: dict[str, str]
+) -> None:
+    compiled = E.compile_cards(extended, RULESET.resolve_options(options))
+    ids = [compiled.card_id(name) for name in NEW_CLAUSE_DECK]
+    deck = np.array(ids * 2, dtype=np.int64)  # 40 cards: two of each
+    seeds = np.arange(40, dtype=np.int64)
+    first = (np.arange(40) % 2).astype(np.int8)
+    for policies in ((E.GREEDY, E.GREEDY), (E.RANDOM, E.GREEDY), (E.RANDOM, E.RANDOM)):
+        winners, turns, counters = E.play_batch(compiled, deck, deck, seeds, first, *policies)
+        assert set(winners.tolist()) <= {-1, 0, 1}
+        assert (turns >= 1).all() and (turns <= int(options.get("turn_cap", 80))).all()
+        assert counters.min() >= 0
+    winner, turns_played, events = E.play_traced(compiled, deck, deck, 3, 0, E.GREEDY, E.RANDOM)
+    lines = [E.describe_event(compiled, [int(v) for v in row]) for row in events]
+    assert winner in (-1, 0, 1) and turns_played >= 1
+    assert not any(line.startswith("event ") for line in lines)  # every event has words
