@@ -25,6 +25,10 @@ MakeCardSet = Callable[..., CardSet]
         ("ST Delta -10", "monster", "st", False, -10, "delta", None),
         ("foe st alpha -15", "monster", "st", True, -15, "alpha", None),
         ("move +1", "monster", "move", False, 1, None, None),
+        ("move parallel", "equipment", "move_parallel", False, None, None, None),
+        ("web", "monster", "web", False, None, None, None),
+        ("Clear Webs", "trap", "clear_web", False, None, None, None),
+        ("foe Move  Parallel", "monster", "move_parallel", True, None, None, None),
         ("foe move -1", "monster", "move", True, -1, None, None),
         ("destroy", "trap", "destroy", False, None, None, None),
         ("foe destroy", "monster", "destroy", True, None, None, None),
@@ -47,6 +51,54 @@ def test_every_clause_form(
 
 
 @pytest.mark.parametrize(
+    ("text", "kind", "source"),
+    [
+        ("summon from hand", "monster", "hand"),
+        ("Summon  From Deck", "channeled", "deck"),
+        ("summon from deck", "trap", "deck"),
+    ],
+)
+def test_effect_summon_clauses(text: str, kind: str, source: str) -> None:
+    # "The player may summon a monster from the player's hand or deck based on the effect of another card"
+    clause = parse_clause(text, kind)
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.foe, clause.source) == ("summon_from", False, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "card_kind", "source"),
+    [
+        ("recall 1", 1, None, None),
+        ("recall 2 monsters", 2, "monster", None),
+        ("Recall 1 trap from opponent", 1, "trap", "opponent"),
+        ("recall 3 from opponent", 3, None, "opponent"),
+    ],
+)
+def test_done_zone_clauses(text: str, amount: int, card_kind: str | None, source: str | None) -> None:
+    # "Some effects will allow the player to bring cards back from their Done Zone and even their opponent's"
+    clause = parse_clause(text, "monster")
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.amount, clause.card_kind, clause.source) == ("recall", amount, card_kind, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "foe", "types"),
+    [
+        ("foe destroy if FL", "destroy", True, ("FL",)),
+        ("st +10 if Flame/aq", "st", False, ("FL", "AQ")),
+        ("summon from deck if Insect", "summon_from", False, ("IN",)),
+        ("recall 1 monster if gas", "recall", False, ("GA",)),
+        ("draw 1", "draw", False, ()),
+    ],
+)
+def test_a_clause_may_read_a_monsters_type(text: str, verb: str, foe: bool, types: tuple[str, ...]) -> None:
+    # "The Type of monster. This may be referenced in some effects."
+    clause = parse_clause(text, "monster")
+    assert isinstance(clause, EffectClause)
+    assert (clause.verb, clause.foe, clause.types) == (verb, foe, types)
+
+
+@pytest.mark.parametrize(
     ("text", "kind", "reason"),
     [
         ("sparkle wildly", "monster", "not in the SOURCE effects vocabulary"),
@@ -57,6 +109,13 @@ def test_every_clause_form(
         ("draw", "monster", "not in the SOURCE effects vocabulary"),
         ("summon token", "monster", "not in the SOURCE effects vocabulary"),
         ("foe draw 1", "monster", "`foe` has no meaning before `draw`"),
+        ("foe summon from hand", "monster", "`foe` has no meaning before `summon`"),
+        ("summon from graveyard", "monster", "not in the SOURCE effects vocabulary"),
+        ("recall 0", "monster", "not in the SOURCE effects vocabulary"),
+        ("recall 1 token", "monster", "not in the SOURCE effects vocabulary"),
+        ("foe recall 1", "monster", "`foe` has no meaning before `recall`"),
+        ("foe web", "monster", "`foe` has no meaning before `web`"),
+        ("foe destroy if Dragon", "monster", "`Dragon` is no monster type of the Type Index"),
         ("foe sourcepoints -5", "monster", "`foe` has no meaning before `sourcepoints`"),
         ("foe summon token Sprout", "monster", "`foe` has no meaning before `summon`"),
         ("foe push back 1", "trap", "`foe` has no meaning on a trap"),

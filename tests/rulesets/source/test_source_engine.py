@@ -12,6 +12,7 @@ Regenerate the golden trace on purpose with:
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -1362,3 +1363,506 @@ def test_the_kernels_play_the_same_matches_uncompiled(valley: CardSet, bundled_d
         0,
     )
     assert json.loads(output) == [w.tolist(), t.tolist(), n.tolist()]
+
+
+# =====================================================================================================================
+# The rules issue 17 adds: effect summons, the Done Zone, monster types, parallel movement, web tiles. A set of its
+# own: the bundled one plus `EXTRA_CARDS`, which speak the new clauses.
+# =====================================================================================================================
+
+
+EXTRA_CARDS: list[dict[str, str]] = [
+    # A 0-space monster (ST total 50) whose summon calls another monster out of the hand.
+    {"name": "Reef Herald", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "10", "gamma": "15", "delta": "10", "effects": "summon from hand"},
+    {"name": "Deep Caller", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "15", "gamma": "10", "delta": "15", "effects": "summon from deck"},
+    {"name": "Rally Banner", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y/O", "effects": "summon from deck"},
+    {"name": "Ambush Horn", "kind": "trap", "terrestrial": "0", "otherworldly": "0", "effects": "summon from hand"},
+    {"name": "Grave Tender", "kind": "monster", "type": "SP", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "15", "gamma": "15", "delta": "10", "effects": "recall 1 monster"},
+    {"name": "Scavenger Hook", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y", "effects": "recall 1 from opponent"},
+    {"name": "Flamebane Sprite", "kind": "monster", "type": "FR", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "15", "gamma": "10", "delta": "10", "effects": "foe destroy if FL"},
+    {"name": "Swarm Caller", "kind": "monster", "type": "IN", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "10", "gamma": "20", "delta": "10", "effects": "summon from deck if Insect"},
+    {"name": "Tide Charm", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "3",
+     "active": "Y/O", "effects": "st +10 if AQ; draw 1 if AQ"},
+    {"name": "Gas Lantern", "kind": "channeled", "active": "Y", "uses": "1", "symbols": "Alpha",
+     "brackets": "0+: bring back a Gas monster", "effects": "0+: recall 1 if GA"},
+    {"name": "Vinestrider", "kind": "monster", "type": "GR", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "30", "beta": "5", "gamma": "5", "delta": "10", "effects": "move parallel"},
+    {"name": "Phase Boots", "kind": "equipment", "terrestrial": "0", "otherworldly": "0", "turns": "2",
+     "active": "Y", "effects": "move parallel"},
+    {"name": "Webweaver", "kind": "monster", "type": "IN", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "15", "beta": "15", "gamma": "10", "delta": "10", "effects": "web"},
+    {"name": "Web Cutter", "kind": "monster", "type": "BE", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "20", "beta": "10", "gamma": "10", "delta": "10", "effects": "clear web"},
+    {"name": "Ember Idol", "kind": "monster", "type": "AQ", "terrestrial": "0", "otherworldly": "0",
+     "alpha": "10", "beta": "10", "gamma": "15", "delta": "15", "effects": "st +5 if FL; move +1 if AQ"},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    """The bundled set with `EXTRA_CARDS` added (same columns; the new cells of old rows stay empty)."""
+    source = bundled_sets("source")[0]
+    with source.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    headers = list(rows[0])
+    path: Path = tmp_path_factory.mktemp("source_extended") / "valley_extended.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=headers)
+        writer.writeheader()
+        writer.writerows(rows)
+        writer.writerows({h: row.get(h, "") for h in headers} for row in EXTRA_CARDS)
+    return load_cardset(path, "source")
+
+
+def stock_deck(board: Board, player: int, *names: str) -> None:
+    """Player's remaining deck is exactly `names`, top first."""
+    for i, name in enumerate(names):
+        board.library[player, i] = board.card(name)
+    board.side[player, E.S_DECK] = 0
+    board.side[player, E.S_DECK_N] = len(names)
+
+
+def deck_names(board: Board, player: int) -> list[str]:
+    first, last = int(board.side[player, E.S_DECK]), int(board.side[player, E.S_DECK_N])
+    return [board.compiled.names[int(c)] for c in board.library[player, first:last]]
+
+
+def monsters_of(board: Board, player: int) -> dict[str, str | None]:
+    """Card name -> space name of each of the player's monsters on the map."""
+    out: dict[str, str | None] = {}
+    for m in range(board.mon.shape[0]):
+        if board.mon[m, E.M_SPACE] >= 0 and board.mon[m, E.M_OWNER] == player:
+            out[board.compiled.names[int(board.mon[m, E.M_CARD])]] = board.where(m)
+    return out
+
+
+# =====================================================================================================================
+# Effect summons
+# =====================================================================================================================
+# "3. Effect Summon: The player may summon a monster from the player's hand or deck based on the effect of another
+# card (monster, equipment, trap, channeled effect). These monsters do not necessarily have to be placed on the
+# summoning space."
+
+
+def test_a_monster_summoned_from_hand_by_another_monsters_effect_lands_next_to_it(extended: CardSet) -> None:
+    board = Board(extended)
+    board.give(0, "Reef Herald", "Wisp of Ash")
+    E.main_action(*board.world(), 0)  # greedy summons its strongest: both total 50, the first found
+    on_map = monsters_of(board, 0)
+    assert on_map["Reef Herald"] == "A summoning"
+    # "not necessarily ... on the summoning space": the closest free space to the herald that is no summoning space.
+    assert on_map["Wisp of Ash"] == "A flux"
+    assert board.hand_names(0) == []
+    assert "A summons by an effect, from hand, Wisp of Ash onto A flux" in board.lines()
+
+
+@pytest.mark.parametrize(
+    ("requirements", "summoned"),
+    [
+        # Default: "summoning requirements that normal monsters must obey" hold for an effect summon too.
+        ("met", None),
+        # The other reading: as a reactionary summon, "ignoring summoning requirements".
+        ("ignored", "Paradox Engine"),
+    ],
+)
+def test_an_effect_summon_and_the_summoning_requirements(
+    extended: CardSet, requirements: str, summoned: str | None
+) -> None:
+    board = Board(extended, effect_summon_requirements=requirements)
+    board.give(0, "Reef Herald", "Paradox Engine")  # Paradox Engine needs 1 terrestrial and 3 otherworldly spaces
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map.get("Paradox Engine") == ("A flux" if summoned else None)
+    if summoned is None:
+        assert board.hand_names(0) == ["Paradox Engine"]
+        assert "Reef Herald: A summons nothing from hand (no monster it may summon there, or no free space)" in (
+            board.lines()
+        )
+
+
+def test_an_effect_summon_from_the_deck_takes_the_strongest_monster_out_of_it(extended: CardSet) -> None:
+    board = Board(extended)
+    stock_deck(board, 0, "Goop", "Murkpuff", "Cogwalker", "Emberhorn Ram", "Drift Fins")
+    board.put("Wisp of Ash", 0, "A left 1")  # one terrestrial space: Cogwalker and Emberhorn Ram (75 each) qualify
+    board.give(0, "Deep Caller")
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map["Deep Caller"] == "A summoning"
+    assert on_map["Cogwalker"] == "A flux"  # the first of the two strongest in deck order
+    assert deck_names(board, 0) == ["Goop", "Murkpuff", "Emberhorn Ram", "Drift Fins"]
+    assert board.side[0, E.S_MAIN_DONE] == 1  # Deep Caller's conventional summon was the turn's one
+
+
+def test_an_effect_summon_is_not_the_turns_conventional_summon(extended: CardSet) -> None:
+    # Equipment's effect summon: the equipment card was the turn's one play ("You cannot summon a monster if you
+    # have played an equipment card"), yet the effect still summons.
+    board = Board(extended)
+    stock_deck(board, 0, "Murkpuff")
+    board.put("Wisp of Ash", 0, "A left 2")
+    board.give(0, "Rally Banner")
+    E.main_action(*board.world(), 0)
+    assert monsters_of(board, 0) == {"Wisp of Ash": "A left 2", "Murkpuff": "A left 1"}
+    assert deck_names(board, 0) == []
+
+
+def test_a_traps_effect_summon_lands_next_to_the_monster_that_sprang_it(extended: CardSet) -> None:
+    board = Board(extended)
+    board.put("Cogwalker", 0, "A flux")
+    enemy = board.put("Cinder Whelp", 1, "A right 3")
+    board.give(0, "Ambush Horn", "Wisp of Ash")
+    trap_space = board.space("A right 2")
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               trap_space)  # fmt: skip
+    board.game[E.G_ACTIVE] = 1
+    board.move(enemy, ALPHA)  # Cinder Whelp's alpha 20: one space, onto the trap
+    assert board.where(enemy) == "A right 2"
+    # Next to it: A right 1 and A right 3 are both one step away; the tie goes to the space nearer A's own side.
+    assert monsters_of(board, 0)["Wisp of Ash"] == "A right 1"
+    assert board.hand_names(0) == []
+
+
+# =====================================================================================================================
+# The Done Zone
+# =====================================================================================================================
+# "The Done Zone is the discard pile where the player will place any cards that have been defeated, used, or have had
+# their effects fulfilled. Note: Some effects will allow the player to bring cards back from their Done Zone and even
+# their opponent's Done Zone." / "Destroyed Monster Tokens go back to the token deck. Any other used or destroyed
+# cards go to the Done Zone."
+
+
+def done_zone(board: Board, player: int) -> dict[str, int]:
+    cards = len(board.compiled.names)
+    return {
+        board.compiled.names[c]: int(board.tokens[player, cards + c])
+        for c in range(cards)
+        if board.tokens[player, cards + c] > 0
+    }
+
+
+def test_defeated_used_and_discarded_cards_go_to_their_players_done_zone_and_tokens_to_the_token_deck(
+    extended: CardSet,
+) -> None:
+    board = Board(extended)
+    winner = board.put("Emberhorn Ram", 0, "A left 1")  # alpha 30
+    loser = board.put("Murkpuff", 1, "A left 2")  # alpha 15
+    board.attack(winner, loser, ALPHA)  # "defeated"
+    token = board.put("Broodling", 1, "A left 2")  # alpha 10
+    copies = int(board.tokens[1, board.card("Broodling")])
+    board.attack(winner, token, ALPHA)
+    # A trap that springs has been "used": it goes to its owner's Done Zone.
+    board.give(0, "Snapjaw Pit")
+    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
+               board.space("A right 2"))  # fmt: skip
+    walker = board.put("Static Mite", 1, "A right 3")  # alpha 15: one space, onto the trap
+    board.game[E.G_ACTIVE] = 1
+    board.move(walker, ALPHA)
+    # Over the hand limit at the end of the turn: "discard until the player has 10 cards".
+    board.game[E.G_ACTIVE] = 0
+    board.give(0, *(["Murkpuff"] * 10), "Goop")
+    board.end_turn(0)
+    assert done_zone(board, 1) == {"Murkpuff": 1}
+    assert board.tokens[1, board.card("Broodling")] == copies + 1  # back to the token deck, not the Done Zone
+    assert done_zone(board, 0) == {"Snapjaw Pit": 1, "Murkpuff": 1}  # greedy discards its least valuable card
+
+
+@pytest.mark.parametrize(
+    ("recall_to", "hand", "deck_top"),
+    [("hand", ["Cogwalker"], "Drift Fins"), ("deck", [], "Cogwalker")],
+)
+def test_a_card_brings_a_monster_back_from_its_players_own_done_zone(
+    extended: CardSet, recall_to: str, hand: list[str], deck_top: str
+) -> None:
+    board = Board(extended, recall_to=recall_to)
+    cards = len(board.compiled.names)
+    for name in ("Murkpuff", "Cogwalker", "Goop", "Collapse Sigil"):
+        board.tokens[0, cards + board.card(name)] += 1
+    stock_deck(board, 0, "Murkpuff", "Drift Fins")
+    board.side[0, E.S_DECK] = 1  # Murkpuff already drawn: Drift Fins is on top
+    board.give(0, "Grave Tender")
+    E.main_action(*board.world(), 0)
+    # `recall 1 monster`: greedy takes the strongest monster there; the traps stay.
+    assert board.hand_names(0) == hand
+    assert deck_names(board, 0)[0] == deck_top
+    assert done_zone(board, 0) == {"Murkpuff": 1, "Goop": 1, "Collapse Sigil": 1}
+
+
+def test_a_card_brings_a_card_back_from_the_opponents_done_zone(extended: CardSet) -> None:
+    board = Board(extended)
+    cards = len(board.compiled.names)
+    board.tokens[1, cards + board.card("Chrono Harness")] = 1
+    board.put("Wisp of Ash", 0, "A flux")
+    board.give(0, "Scavenger Hook")
+    E.main_action(*board.world(), 0)
+    assert board.hand_names(0) == ["Chrono Harness"]  # "even their opponent's Done Zone": now A's to play
+    assert done_zone(board, 1) == {}
+    assert "A brings Chrono Harness back from B's Done Zone into their hand" in board.lines()
+    # Nothing left to take: the clause does nothing, and the trace says so.
+    board.side[0, E.S_MAIN_DONE] = 0  # a later turn; Chrono Harness's requirements (2 terrestrial) are not met
+    board.give(0, "Scavenger Hook")
+    E.main_action(*board.world(), 0)
+    assert "A brings nothing back: no card in the opponent's Done Zone" in board.lines()
+
+
+# =====================================================================================================================
+# Monster types
+# =====================================================================================================================
+# "The Type of monster. This may be referenced in some effects. In this case, the monster is a Gas type monster. A
+# reference for all monster type abbreviations will be included near the end of the instructions." (Type Index: AL
+# Alien ... TO Token). `if TYPE` at the end of any clause reads it.
+
+
+def test_a_foe_clause_with_a_type_picks_an_adjacent_enemy_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    ram = board.put("Emberhorn Ram", 1, "A left 1")  # BE, total 75: greedy's usual pick
+    whelp = board.put("Cinder Whelp", 1, "A right 1")  # FL, total 50
+    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    assert board.where(whelp) is None  # `foe destroy if FL`: the Flame monster
+    assert board.where(ram) == "A left 1"
+
+
+def test_a_foe_clause_with_a_type_does_nothing_without_such_an_enemy(extended: CardSet) -> None:
+    board = Board(extended)
+    ram = board.put("Emberhorn Ram", 1, "A left 1")
+    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    assert board.where(ram) == "A left 1"
+
+
+def test_an_effect_summon_with_a_type_brings_a_monster_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    stock_deck(board, 0, "Cogwalker", "Murkpuff", "Skitterling", "Static Mite")
+    board.give(0, "Swarm Caller")
+    E.main_action(*board.world(), 0)
+    on_map = monsters_of(board, 0)
+    assert on_map["Skitterling"] == "A flux"  # the only Insect/Arachnid (IN) in the deck
+    assert "Broodling" in on_map  # and its own one-off clause, `summon token Broodling`, happens
+    assert deck_names(board, 0) == ["Cogwalker", "Murkpuff", "Static Mite"]
+
+
+@pytest.mark.parametrize(
+    ("wearer", "gamma", "hand"),
+    [("Bogmaw Lurker", 15 + 10, ["Murkpuff"]), ("Cogwalker", 15, [])],  # AQ gets both; RO neither
+)
+def test_equipment_that_reads_the_type_of_its_monster(
+    extended: CardSet, wearer: str, gamma: int, hand: list[str]
+) -> None:
+    board = Board(extended)
+    m = board.put(wearer, 0, "A left 1")
+    stock_deck(board, 0, "Murkpuff")
+    board.give(0, "Tide Charm")
+    E.equip(*board.world(), 0, 0, m)
+    assert board.st(m, 2) == gamma  # `st +10 if AQ`
+    assert board.hand_names(0) == hand  # `draw 1 if AQ`
+
+
+def test_a_recall_with_a_type_brings_back_a_monster_of_that_type(extended: CardSet) -> None:
+    board = Board(extended)
+    cards = len(board.compiled.names)
+    for name in ("Paradox Engine", "Murkpuff", "Mistral Shade", "Goop"):
+        board.tokens[0, cards + board.card(name)] += 1
+    m = board.put("Wisp of Ash", 0, "A flux")
+    board.sup[0, 0] = (board.card("Gas Lantern"), -1, 1, 1)  # placed on turn 1, used on turn 5
+    E.channel(*board.channel_world(), 0, 0, m, ALPHA)
+    # Gas (GA): Murkpuff and Mistral Shade; greedy takes the stronger, Mistral Shade (75 against 50).
+    assert board.hand_names(0) == ["Mistral Shade"]
+
+
+def test_a_monsters_own_lasting_clause_reads_its_own_type_once(extended: CardSet) -> None:
+    compiled = E.compile_cards(extended, RULESET.resolve_options())
+    idol = compiled.card_id("Ember Idol")  # AQ: `st +5 if FL` never applies, `move +1 if AQ` always does
+    ops = [int(compiled.extra["clauses"][idol, i, E.C_OP]) for i in range(int(compiled.table[idol, E.T_NCLAUSE]))]
+    assert ops == [E.OP_MOVE]
+    assert int(compiled.extra["clauses"][idol, 0, E.C_TYPES]) == 0
+    assert any(
+        f.card == "Ember Idol" and "never applies" in f.message and f.rule == "source.effect_not_simulated"
+        for f in compiled.findings
+    )
+
+
+# =====================================================================================================================
+# Parallel spaces
+# =====================================================================================================================
+# "Helpful Reference for Attacking/Movement 2 (Parallel Spaces): Some effects may reference parallel spaces." /
+# "Movement for a monster can only occur from one adjacent space to another." / "Note: Due to some card effects,
+# movement may become possible across parallel spaces as well." On the default map `A left k` and `A right k` are
+# parallel (same row, the two lanes of one half).
+
+
+def summoned(board: Board, name: str, player: int, space: str) -> int:
+    """A monster put on `space` with its own lasting clauses, as a summon gives them."""
+    m = board.put(name, player, space)
+    E.apply_clauses(*board.world(), board.card(name), player, m, E.PERMANENT, -1, 0)
+    return m
+
+
+@pytest.mark.parametrize(
+    ("parallel_steps", "blocker_across", "end", "moved"),
+    [
+        (1, False, "A right 2", 2),  # across to A right 1 (one space), then on to A right 2
+        (0, False, "A left 1", 0),  # the reading turned off: it stops before the enemy, as any monster
+        (1, True, "A left 1", 0),  # the parallel space is taken too: nowhere to go
+    ],
+)
+def test_a_monster_with_move_parallel_steps_across_an_enemy_in_its_way(
+    extended: CardSet, parallel_steps: int, blocker_across: bool, end: str, moved: int
+) -> None:
+    board = Board(extended, parallel_steps=str(parallel_steps))
+    m = summoned(board, "Vinestrider", 0, "A left 1")  # alpha 30: 2 spaces
+    board.put("Murkpuff", 1, "A left 2")
+    if blocker_across:
+        board.put("Cinder Whelp", 1, "A right 1")
+    assert board.move(m, ALPHA) == moved
+    assert board.where(m) == end
+    if moved:
+        assert "Vinestrider (A) steps across from A left 1 to the parallel A right 1" in board.lines()
+
+
+def test_a_monster_without_move_parallel_stops_before_the_enemy(extended: CardSet) -> None:
+    # "The opponent has a monster in the way. In this case, you stop at the closest space."
+    board = Board(extended)
+    m = board.put("Emberhorn Ram", 0, "A left 1")  # alpha 30: 2 spaces, no `move parallel`
+    board.put("Murkpuff", 1, "A left 2")
+    assert board.move(m, ALPHA) == 0 and board.where(m) == "A left 1"
+
+
+def test_equipment_with_move_parallel_lends_it_on_its_active_turns(extended: CardSet) -> None:
+    board = Board(extended)
+    m = board.put("Emberhorn Ram", 0, "A left 1")
+    board.put("Murkpuff", 1, "A left 2")
+    board.give(0, "Phase Boots")  # active Y: only on A's turns
+    E.equip(*board.world(), 0, 0, m)
+    assert E.may_move_parallel(board.mon, m, 0) and not E.may_move_parallel(board.mon, m, 1)
+    assert board.move(m, ALPHA) == 2 and board.where(m) == "A right 2"
+
+
+def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
+    # Greedy weighs a move by walking the road as the move will: blocked, it would not move; across, it does.
+    board = Board(extended)
+    m = summoned(board, "Vinestrider", 0, "A left 1")
+    board.put("Stormforge Colossus", 1, "A left 2")  # alpha 40: an attack with alpha 30 would lose
+    board.side[0, E.S_SYMBOLS] = 1 << ALPHA
+    choice = np.zeros(4, dtype=np.int64)
+    scratch = np.zeros(E.SCRATCH_WIDTH, dtype=np.int64)
+    E.choose_symbol_action(
+        board.compiled.table,
+        board.compiled.extra["clauses"],
+        board.compiled.extra["brackets"],
+        board.compiled.options,
+        board.compiled.extra["map"],
+        board.mon,
+        board.cells,
+        board.sup,
+        board.side,
+        board.game,
+        board.rng,
+        0,
+        choice,
+        scratch,
+    )
+    assert list(choice) == [E.A_MOVE, m, -1, ALPHA]
+
+
+# =====================================================================================================================
+# Web tiles
+# =====================================================================================================================
+# "the WEBWEAVER monster has the ability to place a token on the map in order to hinder enemies with its effects.
+# Unlike a monster token, the web token comes in the form of a tile that can easily be placed and removed from
+# relevant map spaces."
+
+
+def web_on(board: Board, space: str) -> int:
+    return int(board.cells[board.space(space), E.C_WEB])
+
+
+def test_a_monster_lays_a_web_tile_next_to_itself_when_summoned(extended: CardSet) -> None:
+    board = Board(extended)
+    board.give(0, "Webweaver")
+    E.main_action(*board.world(), 0)
+    # The summoning space's only neighbour on the map is the Source Flux (summoning spaces take no tiles).
+    assert web_on(board, "A flux") == 0
+    assert "Webweaver: A lays a web tile on A flux" in board.lines()
+
+
+@pytest.mark.parametrize(
+    ("hinders", "end", "moved"),
+    [
+        ("stop", "A flux", 1),  # onto the web, and its move ends there
+        ("block", "A left 1", 0),  # the web bars the space
+    ],
+)
+def test_a_web_tile_hinders_an_opposing_monster(extended: CardSet, hinders: str, end: str, moved: int) -> None:
+    board = Board(extended, web_hinders=hinders)
+    board.cells[board.space("A flux"), E.C_WEB] = 0  # A's web
+    enemy = board.put("Emberhorn Ram", 1, "A left 1")  # alpha 30: 2 spaces, to A summoning without the web
+    board.game[E.G_ACTIVE] = 1
+    assert board.move(enemy, ALPHA) == moved
+    assert board.where(enemy) == end
+
+
+def test_a_web_tile_does_not_hinder_its_own_players_monsters(extended: CardSet) -> None:
+    board = Board(extended, web_hinders="block")
+    board.cells[board.space("A flux"), E.C_WEB] = 0
+    m = board.put("Emberhorn Ram", 0, "A summoning")
+    assert board.move(m, ALPHA) == 2 and board.where(m) in ("A left 1", "A right 1")
+
+
+def test_a_web_tile_is_removed_by_a_clear_web_clause(extended: CardSet) -> None:
+    board = Board(extended)
+    board.cells[board.space("A flux"), E.C_WEB] = 0
+    board.cells[board.space("A left 3"), E.C_WEB] = 0  # not next to the cutter: it stays
+    board.cells[board.space("A left 2"), E.C_WEB] = 1  # B's own web: B does not remove it
+    cutter = board.put("Web Cutter", 1, "A left 1")  # next to A flux and A left 2
+    E.apply_clauses(*board.world(), board.card("Web Cutter"), 1, cutter, E.PERMANENT, -1, 1)
+    assert (web_on(board, "A flux"), web_on(board, "A left 3"), web_on(board, "A left 2")) == (-1, 0, 1)
+    assert "Web Cutter: B removes the opponent's web tile from A flux" in board.lines()
+
+
+# =====================================================================================================================
+# Whole matches with the new clauses
+# =====================================================================================================================
+
+NEW_CLAUSE_DECK = [
+    "Reef Herald", "Deep Caller", "Rally Banner", "Ambush Horn", "Grave Tender", "Scavenger Hook", "Flamebane Sprite",
+    "Swarm Caller", "Tide Charm", "Gas Lantern", "Vinestrider", "Phase Boots", "Webweaver", "Web Cutter",
+    "Murkpuff", "Cinder Whelp", "Skitterling", "Wisp of Ash", "Cogwalker", "Emberhorn Ram",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {
+            "effect_summon_requirements": "ignored",
+            "recall_to": "deck",
+            "parallel_steps": "2",
+            "web_hinders": "block",
+            "symbol_draw": "blind",
+        },
+    ],
+)
+def test_matches_with_every_new_clause_end_and_keep_the_board_consistent(
+    extended: CardSet, options: dict[str, str]
+) -> None:
+    compiled = E.compile_cards(extended, RULESET.resolve_options(options))
+    ids = [compiled.card_id(name) for name in NEW_CLAUSE_DECK]
+    deck = np.array(ids * 2, dtype=np.int64)  # 40 cards: two of each
+    seeds = np.arange(40, dtype=np.int64)
+    first = (np.arange(40) % 2).astype(np.int8)
+    for policies in ((E.GREEDY, E.GREEDY), (E.RANDOM, E.GREEDY), (E.RANDOM, E.RANDOM)):
+        winners, turns, counters = E.play_batch(compiled, deck, deck, seeds, first, *policies)
+        assert set(winners.tolist()) <= {-1, 0, 1}
+        assert (turns >= 1).all() and (turns <= int(options.get("turn_cap", 80))).all()
+        assert counters.min() >= 0
+    winner, turns_played, events = E.play_traced(compiled, deck, deck, 3, 0, E.GREEDY, E.RANDOM)
+    lines = [E.describe_event(compiled, [int(v) for v in row]) for row in events]
+    assert winner in (-1, 0, 1) and turns_played >= 1
+    assert not any(line.startswith("event ") for line in lines)  # every event has words

@@ -26,7 +26,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
   game_length = medium (100 SourcePoints), combat_tie = neither,
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
-  hit_generator_blocks = until_moved.
+  hit_generator_blocks = until_moved, effect_summon_requirements = met,
+  recall_to = hand, parallel_steps = 1, web_hinders = stop.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -46,6 +47,19 @@ Version history:
   that stay); the new option hit_generator_blocks (until_moved, or
   for_good: engine 1's behaviour) records the reading. Validation is
   unchanged.
+- 1.3: engine 3. Effect summons: `summon from hand` and `summon from deck`
+  put one of your monsters onto the free space nearest the card's subject
+  ("These monsters do not necessarily have to be placed on the summoning
+  space"), besides the turn's conventional summon; option
+  effect_summon_requirements (met, or ignored). The Done Zone: defeated,
+  used and discarded cards go there; `recall N [kind] [from opponent]`
+  brings them back (option recall_to: hand, or deck). `if TYPE` on any
+  clause reads a monster's type (Type Index codes). `move parallel` lets
+  a monster step across to a parallel space around an enemy (option
+  parallel_steps). Web tiles: `web` lays one next to the subject, `clear
+  web` removes the opponent's (option web_hinders: stop, or block).
+  Matches of the bundled set are unchanged (none of its cards says
+  these).
 """
 
 from workbench.rulesets.base import Ruleset
@@ -57,7 +71,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.2",
+    version="1.3",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

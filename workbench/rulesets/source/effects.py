@@ -1,11 +1,12 @@
 """The SOURCE effects vocabulary: what the `effects` column may say, parsed into clauses.
 
-The future SOURCE engine compiles these clauses to opcodes; nothing here plays
-a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
+The SOURCE engine (engine.py) compiles these clauses to opcodes; nothing here
+plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
 
     st +N | st -N                     all four ST of the target change by N
     st alpha|beta|gamma|delta +N|-N   one ST of the target changes by N
     move +N | move -N                 spaces the target moves per move action change by N
+    move parallel                     the target may move across parallel spaces (stepping around an enemy)
     destroy                           the target is destroyed
     push back N                       the target is moved N spaces backwards
     cannot attack                     the target may not attack
@@ -13,9 +14,22 @@ a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     summon token <Token Name>         that token comes from your token deck onto a space next to the target
     sourcepoints -N | sourcepoints +N the opponent loses N SourcePoints | you regain N
     draw N                            you draw N cards
+    recall N [monster|equipment|trap|channeled] [from opponent]
+                                      you take N cards (of that kind) from your (the opponent's) Done Zone
+                                      into your hand
+    web                               you lay a web tile on a free space next to the target; an opponent's
+                                      monster moving onto it is hindered (option web_hinders)
+    clear web                         you remove the opponent's web tiles on and next to the target
+    summon from hand | summon from deck
+                                      you summon one of your monsters from your hand (or deck) onto a space
+                                      next to the target (an effect summon)
 
 The target is the card's subject unless the clause starts with `foe`, which
-means one enemy monster adjacent to the subject. The subject is fixed by the
+means one enemy monster adjacent to the subject. Any clause may end with
+`if TYPE[/TYPE...]` (codes or names of the Type Index: `if FL`, `if Flame/AQ`):
+the target must be of one of those types (a `foe` clause picks among adjacent
+enemies of them); for `summon from` and `recall` the monster brought must be;
+for `summon token`, `sourcepoints` and `draw` the subject must be. The subject is fixed by the
 card's kind (`SUBJECT_BY_KIND`). A channeled effect groups its clauses under
 the bracket heads of its `brackets` column (`0-49: st -10; 50+: foe destroy`).
 """
@@ -27,8 +41,24 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workbench.cards import CardEntry, CardSet, Finding, normalize_name
+from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES, monster_type_code
 
-Verb = Literal["st", "move", "destroy", "push_back", "cannot_attack", "expire", "summon_token", "sourcepoints", "draw"]
+Verb = Literal[
+    "st",
+    "move",
+    "destroy",
+    "push_back",
+    "cannot_attack",
+    "expire",
+    "summon_token",
+    "sourcepoints",
+    "draw",
+    "summon_from",
+    "recall",
+    "move_parallel",
+    "web",
+    "clear_web",
+]
 
 SUBJECT_BY_KIND: dict[str, str] = {
     "monster": "the monster itself (one-off clauses happen when it is summoned)",
@@ -47,6 +77,9 @@ _COUNT = r"(?P<amount>[1-9][0-9]{0,5})"
 _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("st", re.compile(rf"^st\s+(?:(?P<symbol>alpha|beta|gamma|delta)\s+)?{_SIGNED}$")),
     ("move", re.compile(rf"^move\s+{_SIGNED}$")),
+    ("move_parallel", re.compile(r"^move\s+parallel$")),
+    ("web", re.compile(r"^web$")),
+    ("clear_web", re.compile(r"^clear\s+webs?$")),
     ("destroy", re.compile(r"^destroy$")),
     ("push_back", re.compile(rf"^push\s+back\s+{_COUNT}$")),
     ("cannot_attack", re.compile(r"^cannot\s+attack$")),
@@ -54,15 +87,27 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("summon_token", re.compile(r"^summon\s+token\s+(?P<token>\S.*)$")),
     ("sourcepoints", re.compile(rf"^sourcepoints\s+{_SIGNED}$")),
     ("draw", re.compile(rf"^draw\s+{_COUNT}$")),
+    ("summon_from", re.compile(r"^summon\s+from\s+(?P<source>hand|deck)$")),
+    (
+        "recall",
+        re.compile(
+            rf"^recall\s+{_COUNT}(?:\s+(?P<card_kind>monster|equipment|trap|channeled)s?)?"
+            r"(?:\s+from\s+(?P<source>opponent))?$"
+        ),
+    ),
 )
-_TARGETLESS: frozenset[Verb] = frozenset({"summon_token", "sourcepoints", "draw"})
+_TARGETLESS: frozenset[Verb] = frozenset(
+    {"summon_token", "sourcepoints", "draw", "summon_from", "recall", "web", "clear_web"}
+)
 """Verbs that act on a player or a space, not on a monster, so `foe` means nothing before them."""
 _FOE = re.compile(r"^foe\s+(?P<rest>.+)$", re.IGNORECASE)
+_IF_TYPE = re.compile(r"^(?P<rest>.+?)\s+if\s+(?P<types>\S.*)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
-    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; destroy; push back N; cannot attack; expire N; "
-    "summon token <Token Name>; sourcepoints ±N; draw N (each may start with `foe`)"
+    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; move parallel; destroy; push back N; cannot attack; expire N; "
+    "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
+    "recall N [kind] [from opponent]; web; clear web (each may start with `foe` and end with `if TYPE`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""
 
@@ -81,10 +126,17 @@ class EffectClause:
     """For `st <symbol> ±N`: which ST (alpha, beta, gamma, delta); None means all four."""
     token: str | None
     """For `summon token <Name>`: the token's name as written."""
+    source: str | None
+    """Where the card comes from: `hand` or `deck` for `summon from`; `opponent` for `recall ... from opponent`
+    (None: your own Done Zone); None otherwise."""
+    card_kind: str | None
+    """For `recall N <kind>`: the card kind it brings back (monster, equipment, trap, channeled); None: any."""
     bracket: str | None
     """For channeled effects: the bracket label the clause belongs to (`50-99`, `100+`); None otherwise."""
     text: str
     """The clause as written."""
+    types: tuple[str, ...] = ()
+    """`if TYPE[/TYPE...]`: the monster type codes (Type Index) the clause asks for; empty: any monster."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +156,17 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
     foe_match = _FOE.match(body)
     if foe_match:
         foe, body = True, foe_match.group("rest")
+    types: tuple[str, ...] = ()
+    condition = _IF_TYPE.match(body)
+    if condition:
+        codes = [monster_type_code(part.strip()) for part in condition.group("types").split("/")]
+        unknown = [str(code) for code in codes if code not in MONSTER_TYPE_NAMES]
+        if unknown:
+            return EffectProblem(
+                text, f"`{unknown[0]}` is no monster type of the Type Index ({', '.join(MONSTER_TYPE_NAMES)})."
+            )
+        types = tuple(dict.fromkeys(codes))
+        body = condition.group("rest")
     lowered = body.casefold()
     for verb, pattern in _CLAUSES:
         match = pattern.match(lowered)
@@ -119,7 +182,18 @@ def parse_clause(text: str, kind: str, bracket: str | None = None) -> EffectClau
             # The token's name keeps the designer's spelling, so the finding can quote it.
             token = re.match(r"^summon\s+token\s+(?P<token>.+)$", body, re.IGNORECASE).group("token").strip()  # type: ignore[union-attr]
         amount = int(groups["amount"]) if groups.get("amount") else None
-        return EffectClause(verb, foe, amount, groups.get("symbol"), token, bracket, text.strip())
+        return EffectClause(
+            verb,
+            foe,
+            amount,
+            groups.get("symbol"),
+            token,
+            groups.get("source"),
+            groups.get("card_kind"),
+            bracket,
+            text.strip(),
+            types,
+        )
     return EffectProblem(text, f"`{text.strip()}` is not in the SOURCE effects vocabulary.")
 
 

@@ -69,6 +69,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES
 from workbench.rulesets.source.costs import canonical_symbol, parse_brackets
 from workbench.rulesets.source.effects import EffectClause, EffectProblem, parse_effects
 from workbench.rulesets.source.map import (
@@ -78,6 +79,7 @@ from workbench.rulesets.source.map import (
     MP_ADJ0,
     MP_FWD_A0,
     MP_KIND,
+    MP_PARALLEL,
     MP_PROGRESS_A,
     BoardMap,
     load_board,
@@ -85,9 +87,12 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
-stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`."""
+stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
+3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
+`if TYPE` on any clause (effects that read a monster's type); `move parallel` (option `parallel_steps`);
+web tiles (`web`, `clear web`, option `web_hinders`)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -98,7 +103,15 @@ T_TURNS, T_ACTIVE, T_USES, T_SYMBOLS, T_NCLAUSE, T_NBRACKET, T_VALUE = 7, 8, 9, 
 T_EQ_ST = 14
 """Columns 14-17: an equipment card's lasting ST change per symbol."""
 T_EQ_MOVE, T_EQ_NOATTACK = 18, 19
-TABLE_WIDTH = 20
+T_TYPE = 20
+"""A monster's or token's type as one bit of the Type Index (`TYPE_CODES`); 0 when it has none."""
+T_EQ_TYPES = 21
+"""An equipment card's `if TYPE` on its lasting clauses: the types (bits) a monster must have for them; 0: any."""
+T_EQ_NCOND = 22
+"""1 once an equipment card's first lasting clause has set T_EQ_TYPES (compile time only)."""
+T_EQ_PARALLEL = 23
+"""1 when an equipment card's `move parallel` lets its monster move across parallel spaces."""
+TABLE_WIDTH = 24
 
 KINDS: tuple[str, ...] = ("monster", "equipment", "trap", "channeled", "token")
 K_MONSTER, K_EQUIPMENT, K_TRAP, K_CHANNELED, K_TOKEN = range(5)
@@ -108,7 +121,22 @@ ALL_SYMBOLS = 4
 """`arg` of an ST clause that changes all four ST."""
 
 # ---- effect clauses (opcode, foe, amount, arg, bracket) -----------------------------------------------------------
-OP_ST, OP_MOVE, OP_DESTROY, OP_PUSH, OP_NOATTACK, OP_EXPIRE, OP_TOKEN, OP_SP, OP_DRAW = range(1, 10)
+(
+    OP_ST,
+    OP_MOVE,
+    OP_DESTROY,
+    OP_PUSH,
+    OP_NOATTACK,
+    OP_EXPIRE,
+    OP_TOKEN,
+    OP_SP,
+    OP_DRAW,
+    OP_SUMMON,
+    OP_RECALL,
+    OP_PARALLEL,
+    OP_WEB,
+    OP_CLEAR_WEB,
+) = range(1, 15)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -119,9 +147,22 @@ OPCODES: dict[str, int] = {
     "summon_token": OP_TOKEN,
     "sourcepoints": OP_SP,
     "draw": OP_DRAW,
+    "summon_from": OP_SUMMON,
+    "recall": OP_RECALL,
+    "move_parallel": OP_PARALLEL,
+    "web": OP_WEB,
+    "clear_web": OP_CLEAR_WEB,
 }
-C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET = range(5)
-CLAUSE_WIDTH = 5
+RECALL_OPPONENT = 16
+"""`arg` of a `recall` clause: the card kind it takes (KINDS index + 1; 0 any) plus RECALL_OPPONENT when it takes
+from the opponent's Done Zone."""
+FROM_HAND, FROM_DECK = 0, 1
+"""`arg` of a `summon from hand|deck` clause."""
+C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET, C_TYPES = range(6)
+"""C_TYPES: the clause's `if TYPE` as bits of the Type Index (0: any monster)."""
+CLAUSE_WIDTH = 6
+TYPE_CODES: tuple[str, ...] = tuple(MONSTER_TYPE_NAMES)
+"""The Type Index's monster types; a type's bit is 1 << its index here."""
 MAX_CLAUSES = 8
 MAX_BRACKETS = 8
 OPEN_BRACKET = 1 << 40
@@ -142,7 +183,17 @@ O_SUMMONING, O_FLUX, O_SUPPORT, O_SPACES = 7, 9, 11, 12
 O_HIT_GEN_FOR_GOOD = 13
 """1 with `hit_generator_blocks=for_good`: a monster that has attacked a generator keeps blocking that player's
 conventional summons whenever it stands on their summoning space (0: only until it leaves the space)."""
-OPTIONS_WIDTH = 14
+O_EFFECT_SUMMON_IGNORES = 14
+"""1 with `effect_summon_requirements=ignored`: an effect summon may bring any monster; 0: only one whose
+summoning requirements the player's monsters meet."""
+O_RECALL_TO_DECK = 15
+"""1 with `recall_to=deck`: a card brought back from a Done Zone goes on top of the deck; 0: into the hand."""
+O_PARALLEL_STEPS = 16
+"""`parallel_steps`: how many steps across to a parallel space one move may take (for a monster allowed them)."""
+O_WEB_BLOCKS = 17
+"""1 with `web_hinders=block`: an opponent's web tile bars the space to a moving monster; 0 (`stop`): a monster
+that enters it ends its move there."""
+OPTIONS_WIDTH = 18
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -167,12 +218,16 @@ M_EQY_ST = 17
 M_EQO_ST = 21
 """21-24: equipment ST changes on the opponent's turns."""
 M_EQY_MOVE, M_EQO_MOVE, M_EQY_NOATK, M_EQO_NOATK = 25, 26, 27, 28
-MON_WIDTH = 29
+M_PARALLEL, M_TMP_PARALLEL, M_EQY_PARALLEL, M_EQO_PARALLEL = 29, 30, 31, 32
+"""Above 0 while a `move parallel` clause lets the monster move across parallel spaces: lasting, this turn, and from
+equipment on its owner's and on the opponent's turns."""
+MON_WIDTH = 33
 
 # ---- map cells, support spaces, players, match
 # ------------------------------------------------------------------------
-C_OCC, C_TRAP, C_TRAP_OWNER = 0, 1, 2
-CELL_WIDTH = 3
+C_OCC, C_TRAP, C_TRAP_OWNER, C_WEB = 0, 1, 2, 3
+"""C_WEB: the player whose web tile lies on the space, or -1."""
+CELL_WIDTH = 4
 SU_CARD, SU_MON, SU_LEFT, SU_PLACED = 0, 1, 2, 3
 SUPPORT_WIDTH = 4
 MAX_SUPPORT = 8
@@ -203,7 +258,7 @@ GAME_WIDTH = 7
 
 GREEDY, RANDOM = 0, 1
 PERMANENT, THIS_TURN = 0, 1
-SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
+SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMON_EFFECT_DECK = 0, 1, 2, 3, 4
 
 # ---- trace events (row: turn, player, code, card, other, amount) ----------------------------------------------------
 (
@@ -238,7 +293,16 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN = 0, 1, 2
     EV_NO_TOKEN,
     EV_EXPIRE_SET,
     EV_DECK_OUT,
-) = range(31)
+    EV_NO_SUMMON,
+    EV_RECALL,
+    EV_NO_RECALL,
+    EV_PARALLEL_SET,
+    EV_SIDESTEP,
+    EV_WEB_SET,
+    EV_WEB_CLEARED,
+    EV_WEBBED,
+    EV_NO_WEB,
+) = range(40)
 
 
 # =====================================================================================================================
@@ -269,6 +333,35 @@ def spaces_for_st(value: EngineInt) -> int:
     if value <= 75:
         return 3
     return 4
+
+
+@inline_kernel
+def lasting_op(op: EngineInt) -> bool:
+    """Whether a clause's opcode is one that lasts on its monster (ST, move, cannot attack, expire, move parallel)."""
+    return op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE or op == OP_PARALLEL
+
+
+@inline_kernel
+def may_move_parallel(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
+    """Whether a `move parallel` clause lets monster m move across parallel spaces now."""
+    held = mon[m, M_PARALLEL] + mon[m, M_TMP_PARALLEL]
+    held += mon[m, M_EQY_PARALLEL] if active == mon[m, M_OWNER] else mon[m, M_EQO_PARALLEL]
+    return held > 0
+
+
+@inline_kernel
+def sidestep(
+    opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, m: EngineInt, here: EngineInt, taken: EngineInt
+) -> int:
+    """Where monster m, its road ahead blocked on `here`, may step across instead: the parallel space, when a
+    `move parallel` clause allows it, the space is free and this move has taken fewer than `parallel_steps` such
+    steps; else -1."""
+    if taken >= opts[O_PARALLEL_STEPS] or not may_move_parallel(mon, m, mon[m, M_OWNER]):
+        return -1
+    across = mp[here, MP_PARALLEL]
+    if across < 0 or cells[across, C_OCC] >= 0:
+        return -1
+    return across
 
 
 @inline_kernel
@@ -393,6 +486,49 @@ def adjacent_enemy(
     return best
 
 
+@inline_kernel
+def of_type(table: IntArray, mon: IntArray, m: EngineInt, types: EngineInt) -> bool:
+    """Whether monster m is of one of the types in the bit set `types` (0: any monster)."""
+    return types == 0 or (table[mon[m, M_CARD], T_TYPE] & types) != 0
+
+
+@rules_kernel
+def adjacent_enemy_of_type(
+    table: IntArray,
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    rng: IntArray,
+    m: EngineInt,
+    active: EngineInt,
+    types: EngineInt,
+) -> int:
+    """`adjacent_enemy` among the enemies of the types in `types` only (an `if TYPE` foe clause), or -1."""
+    p = mon[m, M_OWNER]
+    space = mon[m, M_SPACE]
+    best = -1
+    best_value = -1
+    seen = 0
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt < 0:
+            continue
+        e = cells[nxt, C_OCC]
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, mon, e, types):
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = e
+        else:
+            value = monster_value(table, mon, e, active)
+            if value > best_value:
+                best_value = value
+                best = e
+    return best
+
+
 @rules_kernel
 def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
@@ -414,11 +550,21 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: En
 # =====================================================================================================================
 
 
+@inline_kernel
+def to_done_zone(table: IntArray, tokens: IntArray, p: EngineInt, card: EngineInt) -> None:
+    """`card` goes to player p's Done Zone: "the discard pile where the player will place any cards that have been
+    defeated, used, or have had their effects fulfilled". The Done Zone is kept as copies per card, in the columns
+    of `tokens` after the token deck's (tokens[p, cards + card]), so every kernel that sends a card there already
+    has it."""
+    tokens[p, table.shape[0] + card] += 1
+
+
 @rules_kernel
 def remove_equipment(
     table: IntArray,
     mon: IntArray,
     sup: IntArray,
+    tokens: IntArray,
     events: IntArray,
     ec: IntArray,
     game: IntArray,
@@ -432,6 +578,7 @@ def remove_equipment(
         equipment_changes(table, mon, card, m, -1)
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
+    to_done_zone(table, tokens, p, card)
     log_event(
         events,
         ec,
@@ -446,7 +593,10 @@ def remove_equipment(
 
 @rules_kernel
 def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
-    """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active."""
+    """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active (none
+    when its `if TYPE` asks for a type monster m does not have)."""
+    if not of_type(table, mon, m, table[card, T_EQ_TYPES]):
+        return
     active = table[card, T_ACTIVE]
     for s in range(SYMBOLS):
         if active & ACTIVE_Y:
@@ -456,9 +606,11 @@ def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: Engine
     if active & ACTIVE_Y:
         mon[m, M_EQY_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQY_NOATK] += sign * table[card, T_EQ_NOATTACK]
+        mon[m, M_EQY_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
     if active & ACTIVE_O:
         mon[m, M_EQO_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQO_NOATK] += sign * table[card, T_EQ_NOATTACK]
+        mon[m, M_EQO_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
 
 
 @rules_kernel
@@ -486,9 +638,11 @@ def destroy_monster(
     log_event(events, ec, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
     if table[card, T_KIND] == K_TOKEN:
         tokens[p, card] += 1
+    else:
+        to_done_zone(table, tokens, p, card)
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] >= 0 and sup[p, k, SU_MON] == m:
-            remove_equipment(table, mon, sup, events, ec, game, p, k)
+            remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
 
 
 @rules_kernel
@@ -626,6 +780,23 @@ def remove_from_hand(hand: IntArray, side: IntArray, p: EngineInt, h: EngineInt)
 
 
 @rules_kernel
+def free_space_near(mp: IntArray, dist: IntArray, cells: IntArray, near: EngineInt, p: EngineInt) -> int:
+    """The unoccupied space nearest `near` that is not a summoning space (ties: nearer player p's own side, then
+    file order), or -1: where a token or an effect-summoned monster is placed."""
+    best = -1
+    for s in range(cells.shape[0]):
+        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        if (
+            best < 0
+            or dist[near, s] < dist[near, best]
+            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
+        ):
+            best = s
+    return best
+
+
+@rules_kernel
 def summon_token(
     table: IntArray,
     clauses: IntArray,
@@ -649,16 +820,7 @@ def summon_token(
     if tokens[p, token] <= 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
-    best = -1
-    for s in range(cells.shape[0]):
-        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
-            continue
-        if (
-            best < 0
-            or dist[near, s] < dist[near, best]
-            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
-        ):
-            best = s
+    best = free_space_near(mp, dist, cells, near, p)
     if best < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
@@ -670,7 +832,7 @@ def summon_token(
         op = clauses[token, i, C_OP]
         if clauses[token, i, C_FOE] == 1:
             continue
-        if op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE:
+        if lasting_op(op):
             change_monster(
                 mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], PERMANENT
             )
@@ -707,6 +869,361 @@ def change_monster(
     elif op == OP_EXPIRE:
         mon[m, M_EXPIRE] = amount
         log_event(events, ec, game[G_TURN], p, EV_EXPIRE_SET, card, -1, amount)
+    elif op == OP_PARALLEL:
+        mon[m, M_PARALLEL if lasting == PERMANENT else M_TMP_PARALLEL] = 1
+        log_event(events, ec, game[G_TURN], p, EV_PARALLEL_SET, card, lasting, 0)
+
+
+@rules_kernel
+def place_web(
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> int:
+    """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
+    ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
+    greedy the one nearest an opposing monster, random any. Returns the space, or -1."""
+    best = -1
+    best_dist = 1 << 30
+    seen = 0
+    if subject < 0 or mon[subject, M_SPACE] < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        return -1
+    here = mon[subject, M_SPACE]
+    for k in range(4):
+        s = mp[here, MP_ADJ0 + k]
+        if s < 0 or cells[s, C_OCC] >= 0 or cells[s, C_WEB] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                best = s
+            continue
+        nearest = 1 << 30
+        slots = game[G_MONSTERS + 1 - p]
+        while slots != 0:
+            e = lowest_set_bit(slots)
+            slots &= slots - 1
+            if dist[mon[e, M_SPACE], s] < nearest:
+                nearest = dist[mon[e, M_SPACE], s]
+        if best < 0 or nearest < best_dist:
+            best_dist = nearest
+            best = s
+    if best < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        return -1
+    cells[best, C_WEB] = p
+    log_event(events, ec, game[G_TURN], p, EV_WEB_SET, card, best, 0)
+    return best
+
+
+@rules_kernel
+def clear_webs(
+    mp: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    game: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> int:
+    """Player p removes the opponent's web tiles from `subject`'s space and the spaces adjacent to it. Returns how
+    many."""
+    if subject < 0 or mon[subject, M_SPACE] < 0:
+        return 0
+    here = mon[subject, M_SPACE]
+    cleared = 0
+    for k in range(5):
+        s = here if k == 4 else mp[here, MP_ADJ0 + k]
+        if s >= 0 and cells[s, C_WEB] >= 0 and cells[s, C_WEB] != p:
+            cells[s, C_WEB] = -1
+            cleared += 1
+            log_event(events, ec, game[G_TURN], p, EV_WEB_CLEARED, card, s, 0)
+    return cleared
+
+
+@rules_kernel
+def recall_card(
+    table: IntArray,
+    opts: IntArray,
+    tokens: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    side: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    whose: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> int:
+    """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
+    the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
+    opponent's Done Zone"): of kind `kind` - 1 (0: any); greedy the most valuable, random any copy. Returns the
+    card, or -1 when none is there."""
+    cards = table.shape[0]
+    pick = -1
+    pick_value = -1
+    seen = 0
+    for c in range(cards):
+        copies = tokens[whose, cards + c]
+        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
+            continue
+        if types != 0 and (table[c, T_TYPE] & types) == 0:
+            continue  # `if TYPE`: a monster of one of those types
+        if side[p, S_POLICY] == RANDOM:
+            seen += copies
+            if rng_below(rng, seen) < copies:
+                pick = c
+        elif table[c, T_VALUE] > pick_value:
+            pick_value = table[c, T_VALUE]
+            pick = c
+    if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1
+    to_deck = opts[O_RECALL_TO_DECK] == 1
+    if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= library.shape[1]:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1  # no room above the deck (only before the opening hand is drawn)
+    tokens[whose, cards + pick] -= 1
+    if not to_deck:
+        hand[p, side[p, S_HAND]] = pick
+        side[p, S_HAND] += 1
+    elif side[p, S_DECK] > 0:
+        side[p, S_DECK] -= 1
+        library[p, side[p, S_DECK]] = pick
+    else:
+        for j in range(side[p, S_DECK_N], 0, -1):
+            library[p, j] = library[p, j - 1]
+        library[p, 0] = pick
+        side[p, S_DECK_N] += 1
+    log_event(events, ec, game[G_TURN], p, EV_RECALL, pick, whose, 1 if to_deck else 0)
+    return pick
+
+
+@rules_kernel
+def apply_one_clause(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    card: EngineInt,
+    i: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    foe: EngineInt,
+) -> EngineInt:
+    """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
+    that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
+    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it."""
+    op = clauses[card, i, C_OP]
+    amount = clauses[card, i, C_AMOUNT]
+    arg = clauses[card, i, C_ARG]
+    types = clauses[card, i, C_TYPES]
+    if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
+        # `if TYPE` on a clause that acts on no monster asks it of the subject.
+        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types):
+            return foe
+    if op == OP_SP:
+        if amount < 0:
+            change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
+        else:
+            change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+        return foe
+    if op == OP_DRAW:
+        for _ in range(amount):
+            draw_card(opts, hand, library, side, game, counters, events, ec, p)
+        return foe
+    if op == OP_TOKEN:
+        near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
+        summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near)
+        return foe
+    if op == OP_SUMMON:
+        return foe
+    if op == OP_WEB or op == OP_CLEAR_WEB:
+        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types)):
+            return foe
+        if op == OP_WEB:
+            place_web(mp, dist, mon, cells, side, game, rng, events, ec, p, subject, card)
+        else:
+            clear_webs(mp, mon, cells, game, events, ec, p, subject, card)
+        return foe
+    if op == OP_RECALL:
+        whose = 1 - p if arg >= RECALL_OPPONENT else p
+        for _ in range(amount):
+            recall_card(
+                table, opts, tokens, hand, library, side, game, rng, events, ec, p, whose, arg % RECALL_OPPONENT, types
+            )
+        return foe
+    target = subject
+    if clauses[card, i, C_FOE] == 1:
+        if foe == -2:
+            foe = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
+        target = foe
+        if types != 0 and (foe < 0 or not of_type(table, mon, foe, types)):
+            # The activation's enemy is not of the type asked: this clause picks its own among those that are.
+            target = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                target = adjacent_enemy_of_type(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE], types)
+    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, mon, target, types):
+        return foe
+    if op == OP_DESTROY:
+        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
+    elif op == OP_PUSH:
+        push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
+    else:
+        change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+    return foe
+
+
+@rules_kernel
+def effect_summon(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    source: EngineInt,
+    near: EngineInt,
+    by_card: EngineInt,
+    types: EngineInt,
+) -> int:
+    """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
+    the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
+    `effect_summon_requirements=ignored`; greedy takes the strongest such monster, random any. It is not the
+    turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
+    summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
+    terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
+    ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
+    first = 0
+    last = side[p, S_HAND]
+    if source == FROM_DECK:
+        first = side[p, S_DECK]
+        last = side[p, S_DECK_N]
+    pick = -1
+    pick_value = -1
+    seen = 0
+    for j in range(first, last):
+        card = hand[p, j] if source == FROM_HAND else library[p, j]
+        if table[card, T_KIND] != K_MONSTER:
+            continue
+        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+            continue
+        if types != 0 and (table[card, T_TYPE] & types) == 0:
+            continue
+        if side[p, S_POLICY] == RANDOM:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                pick = j
+        elif table[card, T_VALUE] > pick_value:
+            pick_value = table[card, T_VALUE]
+            pick = j
+    space = free_space_near(mp, dist, cells, near, p) if pick >= 0 else -1
+    if space < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
+        return -1
+    if source == FROM_HAND:
+        card = remove_from_hand(hand, side, p, pick)
+    else:
+        card = library[p, pick]
+        for j in range(pick, side[p, S_DECK_N] - 1):
+            library[p, j] = library[p, j + 1]
+        side[p, S_DECK_N] -= 1
+    m = place_monster(mon, cells, game, card, p, space)
+    if m < 0:
+        return -1
+    count_play(counters, p, card, game[G_TURN])
+    log_event(
+        events,
+        ec,
+        game[G_TURN],
+        p,
+        EV_SUMMON,
+        card,
+        space,
+        SUMMON_EFFECT_HAND if source == FROM_HAND else SUMMON_EFFECT_DECK,
+    )
+    for i in range(table[card, T_NCLAUSE]):
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    foe: EngineInt
+    foe = -2
+    for i in range(table[card, T_NCLAUSE]):
+        if game[G_OVER] == 1:
+            break
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            continue
+        foe = apply_one_clause(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            card,
+            i,
+            p,
+            m,
+            PERMANENT,
+            foe,
+        )
+    return m
 
 
 @rules_kernel
@@ -741,6 +1258,7 @@ def apply_clauses(
     activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
     `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
     """
+    foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
     foe = -2  # chosen once, at the first `foe` clause
     for i in range(table[card, T_NCLAUSE]):
         if clauses[card, i, C_BRACKET] != bracket:
@@ -748,41 +1266,60 @@ def apply_clauses(
         if game[G_OVER] == 1:
             return
         op = clauses[card, i, C_OP]
-        amount = clauses[card, i, C_AMOUNT]
-        arg = clauses[card, i, C_ARG]
-        if op == OP_SP:
-            if amount < 0:
-                change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
-            else:
-                change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+        if foe_only == 1 and clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
-        if op == OP_DRAW:
-            for _ in range(amount):
-                draw_card(opts, hand, library, side, game, counters, events, ec, p)
-            continue
-        if op == OP_TOKEN:
+        if op == OP_SUMMON:
             near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
-            summon_token(
-                table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near
+            effect_summon(
+                table,
+                clauses,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                rng,
+                counters,
+                events,
+                ec,
+                p,
+                clauses[card, i, C_ARG],
+                near,
+                card,
+                clauses[card, i, C_TYPES],
             )
             continue
-        target = subject
-        if clauses[card, i, C_FOE] == 1:
-            if foe == -2:
-                foe = -1
-                if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                    foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
-            target = foe
-        elif foe_only == 1 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
-            continue
-        if target < 0 or mon[target, M_SPACE] < 0:
-            continue
-        if op == OP_DESTROY:
-            destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
-        elif op == OP_PUSH:
-            push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
-        else:
-            change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+        foe = apply_one_clause(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            card,
+            i,
+            p,
+            subject,
+            lasting,
+            foe,
+        )
 
 
 # =====================================================================================================================
@@ -844,7 +1381,7 @@ def summon_monster(
     # Lasting clauses on the monster itself, then foe, one-off and player clauses.
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and (op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE):
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
     apply_clauses(
         table,
@@ -1008,6 +1545,7 @@ def spring_trap(
     owner = cells[space, C_TRAP_OWNER]
     cells[space, C_TRAP] = -1
     cells[space, C_TRAP_OWNER] = -1
+    to_done_zone(table, tokens, owner, card)
     log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
     apply_clauses(
         table,
@@ -1165,7 +1703,7 @@ def channel(
         0,
     )
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
-        remove_equipment(table, mon, sup, events, ec, game, p, k)
+        remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
     return b
 
 
@@ -1249,13 +1787,25 @@ def move_monster(
     here = start
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
+    across = 0
     while left > 0 and here != goal:
         nxt = next_space(mp, mon, cells, side, rng, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
+        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+            # An enemy in the way: with `move parallel`, step across to the parallel space instead (one space).
+            nxt = sidestep(opts, mp, mon, cells, m, here, across)
+            if nxt < 0:
+                break
+            across += 1
+            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if mon[occupant, M_OWNER] != p or not wants_swap(opts, mon, side, rng, p, occupant):
+            if not wants_swap(opts, mon, side, rng, p, occupant):
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -1268,6 +1818,9 @@ def move_monster(
         here = nxt
         left -= 1
         moved += 1
+        if web >= 0 and web != p:
+            log_event(events, ec, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
+            break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
     log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
     if moved > 0:
         leave_space(opts, mon, m)  # once per move, not per step: the loop is the hot path
@@ -1330,19 +1883,31 @@ def path_steps(
     scratch[PATH_AT] = here
     scratch[SWAPS_AT] = 0
     steps = 0
+    across = 0
     while steps < longest and here != goal:
         nxt = next_space(mp, mon, cells, side, rng, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
+        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+            nxt = sidestep(opts, mp, mon, cells, m, here, across)  # as `move_monster` does
+            if nxt < 0:
+                break
+            across += 1
+            occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break
         if occupant >= 0:
-            if mon[occupant, M_OWNER] != p or mon[occupant, M_SPACE] == goal:
+            if mon[occupant, M_SPACE] == goal:
                 break
             swaps += 1
         here = nxt
         steps += 1
         scratch[PATH_AT + steps] = here
         scratch[SWAPS_AT + steps] = swaps
+        if web >= 0 and web != p:
+            break
     return steps
 
 
@@ -1494,6 +2059,16 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
         return -15 * amount if amount < 0 else 5 * amount
     if op == OP_DRAW:
         return 40 * amount
+    if op == OP_SUMMON:
+        return 80
+    if op == OP_RECALL:
+        return 30 * amount
+    if op == OP_PARALLEL:
+        return -20 if foe else 20
+    if op == OP_WEB:
+        return 40
+    if op == OP_CLEAR_WEB:
+        return 20
     return 0
 
 
@@ -2281,6 +2856,7 @@ def end_turn(
                 if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
                     worst = h
         card = remove_from_hand(hand, side, p, worst)
+        to_done_zone(table, tokens, p, card)
         log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
@@ -2288,7 +2864,7 @@ def end_turn(
             if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
                 sup[q, k, SU_LEFT] -= 1
                 if sup[q, k, SU_LEFT] <= 0:
-                    remove_equipment(table, mon, sup, events, ec, game, q, k)
+                    remove_equipment(table, mon, sup, tokens, events, ec, game, q, k)
     slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
     while slots != 0:
         m = lowest_set_bit(slots)
@@ -2297,6 +2873,7 @@ def end_turn(
             mon[m, M_TMP_ST + s] = 0
         mon[m, M_TMP_MOVE] = 0
         mon[m, M_TMP_NOATTACK] = 0
+        mon[m, M_TMP_PARALLEL] = 0
         if mon[m, M_EXPIRE] > 0:
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
@@ -2578,6 +3155,7 @@ def setup_match(
         side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
         for c in range(table.shape[0]):
             tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
+            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
     for p in range(2):
         for _ in range(OPENING_HAND):
             draw_card(opts, hand, library, side, game, counters, events, ec, p)
@@ -2748,6 +3326,10 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_SUPPORT] = board.half.support_spaces
     values[O_SPACES] = board.packed.shape[0]
     values[O_HIT_GEN_FOR_GOOD] = 1 if options["hit_generator_blocks"] == "for_good" else 0
+    values[O_EFFECT_SUMMON_IGNORES] = 1 if options["effect_summon_requirements"] == "ignored" else 0
+    values[O_RECALL_TO_DECK] = 1 if options["recall_to"] == "deck" else 0
+    values[O_PARALLEL_STEPS] = int(options["parallel_steps"])
+    values[O_WEB_BLOCKS] = 1 if options["web_hinders"] == "block" else 0
     return values
 
 
@@ -2790,6 +3372,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             for s, field_name in enumerate(("alpha", "beta", "gamma", "delta")):
                 table[index, T_ST + s] = getattr(card, field_name)
             table[index, T_VALUE] = sum(getattr(card, f) for f in ("alpha", "beta", "gamma", "delta"))
+            monster_type = getattr(card, "type", None)
+            if monster_type in TYPE_CODES:
+                table[index, T_TYPE] = 1 << TYPE_CODES.index(monster_type)
         elif kind == K_EQUIPMENT:
             table[index, T_TURNS] = card.turns  # type: ignore[attr-defined]
             table[index, T_VALUE] = 40 + 25 * requirement
@@ -2847,25 +3432,64 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     )
                     continue
                 arg = names.index(target.card.name)
-            if kind == K_TOKEN and (item.foe or item.verb not in ("st", "move", "cannot_attack", "expire")):
+            if item.verb == "summon_from":
+                arg = FROM_DECK if item.source == "deck" else FROM_HAND
+            if item.verb == "recall":
+                arg = (0 if item.card_kind is None else KINDS.index(item.card_kind) + 1) + (
+                    RECALL_OPPONENT if item.source == "opponent" else 0
+                )
+            if kind == K_TOKEN and (
+                item.foe or item.verb not in ("st", "move", "cannot_attack", "expire", "move_parallel")
+            ):
                 findings.append(
                     _not_simulated(
                         cardset,
                         entry,
-                        f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack "
-                        "and expire clauses are.",
+                        f"a token's `{item.text}` is not simulated: only its own ST, move, cannot attack, "
+                        "expire and move parallel clauses are.",
                         item.text,
                     )
                 )
                 continue
-            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack"):
-                # Lasting while the equipment is active: kept in the card table, not run as a one-off clause.
+            types = sum(1 << TYPE_CODES.index(code) for code in item.types)
+            lasting_own = not item.foe and item.verb in ("st", "move", "cannot_attack", "expire", "move_parallel")
+            if types and kind in (K_MONSTER, K_TOKEN) and lasting_own:
+                # A monster's own lasting clause: its type is known now, so the condition holds always or never.
+                if not table[index, T_TYPE] & types:
+                    findings.append(
+                        _not_simulated(
+                            cardset,
+                            entry,
+                            f"`{item.text}` asks its own monster for a type it does not have, so it never applies.",
+                            item.text,
+                        )
+                    )
+                    continue
+                types = 0
+            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack", "move_parallel"):
+                # Lasting while the equipment is active: kept in the card table, not run as a one-off clause. One
+                # `if TYPE` holds for all of a card's lasting clauses, so they apply to one monster all or none.
+                if table[index, T_EQ_NCOND] and table[index, T_EQ_TYPES] != types:
+                    findings.append(
+                        _not_simulated(
+                            cardset,
+                            entry,
+                            f"`{item.text}` asks for other types than the card's other lasting clauses; an "
+                            "equipment card's lasting clauses share one `if TYPE`.",
+                            item.text,
+                        )
+                    )
+                    continue
+                table[index, T_EQ_NCOND] = 1
+                table[index, T_EQ_TYPES] = types
                 if item.verb == "st":
                     for s in range(SYMBOLS):
                         if arg in (ALL_SYMBOLS, s):
                             table[index, T_EQ_ST + s] += item.amount or 0
                 elif item.verb == "move":
                     table[index, T_EQ_MOVE] += item.amount or 0
+                elif item.verb == "move_parallel":
+                    table[index, T_EQ_PARALLEL] = 1
                 else:
                     table[index, T_EQ_NOATTACK] = 1
                 continue
@@ -2874,7 +3498,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     _not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.", item.text)
                 )
                 continue
-            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket)
+            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket, types)
             count += 1
         table[index, T_NCLAUSE] = count
     cost = np.array([float(table[i, T_TERR] + table[i, T_OTHER]) for i in range(len(entries))], dtype=np.float64)
@@ -2907,7 +3531,8 @@ def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
         "side": np.zeros((2, SIDE_WIDTH), dtype=np.int64),
         "hand": np.zeros((2, HAND_WIDTH), dtype=np.int64),
         "library": np.zeros((2, width), dtype=np.int64),
-        "tokens": np.zeros((2, len(compiled.names)), dtype=np.int64),
+        # Per player and card: copies in the token deck, then (columns cards + card) copies in the Done Zone.
+        "tokens": np.zeros((2, 2 * len(compiled.names)), dtype=np.int64),
         "game": np.zeros(GAME_WIDTH, dtype=np.int64),
         "rng": np.zeros(4, dtype=np.int64),
         "counters": new_counters(len(compiled.names)),
@@ -3017,6 +3642,8 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         SUMMON_CONVENTIONAL: "summons",
         SUMMON_REACTIONARY: "makes a reactionary summon of",
         SUMMON_TOKEN: "summons the token",
+        SUMMON_EFFECT_HAND: "summons by an effect, from hand,",
+        SUMMON_EFFECT_DECK: "summons by an effect, from the deck,",
     }
     lines = {
         EV_TURN: lambda: f"{me}'s turn (SourcePoints: {me} {amount}, {'AB'[1 - player]} {other})",
@@ -3071,6 +3698,31 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
         EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+        EV_PARALLEL_SET: lambda: (
+            f"{name(card)} ({me}) may move across parallel spaces" + (" this turn" if other == 1 else "")
+        ),
+        EV_SIDESTEP: lambda: f"{name(card)} ({me}) steps across from {space(other)} to the parallel {space(amount)}",
+        EV_WEB_SET: lambda: f"{name(card)}: {me} lays a web tile on {space(other)}",
+        EV_WEB_CLEARED: lambda: f"{name(card)}: {me} removes the opponent's web tile from {space(other)}",
+        EV_WEBBED: lambda: (
+            f"{name(card)} ({me}) is caught in {'AB'[other] if other in (0, 1) else '?'}'s web on {space(amount)}: "
+            "its move ends"
+        ),
+        EV_NO_WEB: lambda: f"{name(card)}: {me} finds no space to lay a web tile on",
+        EV_RECALL: lambda: (
+            f"{me} brings {name(card)} back from "
+            + ("their own" if other == player else f"{'AB'[other] if other in (0, 1) else '?'}'s")
+            + (" Done Zone onto the top of their deck" if amount == 1 else " Done Zone into their hand")
+        ),
+        EV_NO_RECALL: lambda: (
+            f"{me} brings nothing back: no "
+            + (KINDS[amount - 1] + " " if 0 < amount <= len(KINDS) else "")
+            + f"card in {'their own' if other == player else 'the opponent' + chr(39) + 's'} Done Zone"
+        ),
+        EV_NO_SUMMON: lambda: (
+            f"{name(card)}: {me} summons nothing from {'the deck' if other == FROM_DECK else 'hand'} "
+            "(no monster it may summon there, or no free space)"
+        ),
     }
     describe = lines.get(code)
     return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"

@@ -156,6 +156,68 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("until_moved", "for_good"),
     ),
     RuleOption(
+        key="effect_summon_requirements",
+        default="met",
+        reading=(
+            "An effect summon (`summon from hand|deck`) brings only a monster whose terrestrial and otherworldly "
+            "requirements your monsters meet: the document waives requirements for reactionary summons by name, and "
+            "calls them what 'normal monsters must obey'. `ignored`: any monster, as a reactionary summon."
+        ),
+        quote=(
+            "Effect Summon: The player may summon a monster from the player's hand or deck based on the effect of "
+            "another card ... / Reactionary Summon: ... ignoring summoning requirements / they will likely not have "
+            "to rely on conventional summoning requirements that normal monsters must obey"
+        ),
+        choices=("met", "ignored"),
+    ),
+    RuleOption(
+        key="recall_to",
+        default="hand",
+        reading=(
+            "A card a `recall` clause brings back from a Done Zone (yours or the opponent's) goes into your hand, "
+            "to be played as your own; `deck`: onto the top of your deck, drawn next. Either way, when it is "
+            "defeated or used again it goes to your Done Zone (the one of the player who played it)."
+        ),
+        quote=(
+            "Note: Some effects will allow the player to bring cards back from their Done Zone and even their "
+            "opponent's Done Zone."
+        ),
+        choices=("hand", "deck"),
+    ),
+    RuleOption(
+        key="parallel_steps",
+        default=1,
+        minimum=0,
+        maximum=4,
+        reading=(
+            "A monster a `move parallel` clause lets move across parallel spaces does so when an enemy stands in "
+            "its way: instead of stopping, it steps across to the parallel space (if unoccupied), which counts as "
+            "one space of movement, and goes on along that lane. At most this many such steps per move (0: none). "
+            "Attacks across parallel spaces are not in the vocabulary."
+        ),
+        quote=(
+            "Note: Due to some card effects, movement may become possible across parallel spaces as well. / The "
+            "monster must move the entire distance provided in the reference unless: ... The opponent has a monster "
+            "in the way."
+        ),
+    ),
+    RuleOption(
+        key="web_hinders",
+        default="stop",
+        reading=(
+            "How a web tile hinders the web-layer's enemies: `stop`, an opposing monster moving onto a webbed space "
+            "ends its move there (the rest of its movement is lost; the web stays until a `clear web` removes it); "
+            "`block`, it may not enter the space at all, as if a monster stood there. The web-layer's own monsters "
+            "pass freely; a push back is not movement and ignores webs."
+        ),
+        quote=(
+            "the WEBWEAVER monster has the ability to place a token on the map in order to hinder enemies with its "
+            "effects. Unlike a monster token, the web token comes in the form of a tile that can easily be placed "
+            "and removed from relevant map spaces."
+        ),
+        choices=("stop", "block"),
+    ),
+    RuleOption(
         key="turn_cap",
         default=80,
         minimum=1,
