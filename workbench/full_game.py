@@ -441,3 +441,8 @@ def buy_cost_of(cardset: CardSet, card: str, options: Mapping[str, OptionValue |
     if index is None:
         raise WorkbenchInputError(f"the set has no card '{card}'.", expected="a card name from the set")
     return int(cards.price[index])
+
+
+def full_game_policies(ruleset: Ruleset) -> list[str]:
+    """The market policies a seat can play in the ruleset's whole game."""
+    return list(_runner(ruleset).MARKET_POLICIES)
