@@ -103,7 +103,7 @@ def test_blades_whole_games_show_vp_parts_per_seat_and_round_with_seeds_and_prov
     assert len(plotly_charts(at)) == 2
     store = next(frame.value for frame in at.dataframe if "value_per_dollar" in frame.value.columns)
     assert store["buy_cost"].tolist() == sorted(store["buy_cost"].tolist())
-    assert [b.label for b in at.get("download_button")][:2] == [
+    assert [getattr(b, "label", None) for b in at.get("download_button")][:2] == [
         "Download balance report (HTML)",
         "Download balance report (XLSX)",
     ]
@@ -159,3 +159,18 @@ def test_blades_sweep_tab_refuses_a_negative_buy_cost() -> None:
     at.run()
     assert "The values cannot be swept" in shown_text(at)
     assert at.button(key="balance_full_sweep_run").disabled
+
+
+def test_a_blades_set_without_decklists_is_pointed_to_whole_games() -> None:
+    from app.app_helpers import upload_cardset
+
+    path = first_bundled("blades")
+    assert path is not None
+    at = go(upload_cardset(new_app(timeout=TIMEOUT), path), BALANCE)  # an upload has no decks/ folder beside it
+    text = shown_text(at)
+    assert "Add decklists with cards on the Decks page first." in text
+    assert "also plays whole games from the card sheet alone, without decklists" in text
+    at.selectbox(key="option:balance:blades:game").set_value("full")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [b for b in at.button if b.key == "balance_full_run"]
