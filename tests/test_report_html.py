@@ -195,3 +195,28 @@ def test_every_section_in_reading_order_with_plotly_embedded_before_the_first_ch
     assert "<li>Big: cost 4 -&gt; 3.</li>" in html
     outside_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
     assert outside_scripts.count("<table>") == outside_scripts.count("</table>") and "None" not in outside_scripts
+
+
+def test_the_whole_game_section_escapes_names_and_states_its_provenance(tmp_path: Path) -> None:
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_sets
+
+    sample = bundled_sets("blades")[0]
+    text = sample.read_text(encoding="utf-8").replace("Night Market Chef", "Night <script>x</script> Chef")
+    path = tmp_path / "blades_hostile.csv"
+    path.write_text(text, encoding="utf-8")
+    options = {"game": "full", "players": "2", "market_actions": "2"}
+    report = build_report(
+        load_cardset(path), run=RunSettings(seed=2, options=options), full_games=2, full_games_per_card=1
+    )
+    page = render_html(report)
+    assert "<script>x</script>" not in page and "Night &lt;script&gt;x&lt;/script&gt; Chef" in page
+    section = page[page.index("<h2>Whole games</h2>") : page.index("<h2>Stat budget</h2>")]
+    assert "2 whole games of 2 players, seed 2" in section and "SeedSequence(2).spawn(2)[k]" in section
+    assert "market version" in section and "95% normal intervals" in section
+    for heading in ("Per round", "Game health", "The store on the buy-cost axis", "Power on the buy-cost axis"):
+        assert f"<h3>{heading}</h3>" in section
+    # Whole games come after the findings and before the stat budget, in reading order.
+    assert page.index("<h2>Findings</h2>") < page.index("<h2>Whole games</h2>") < page.index("<h2>Stat budget</h2>")
+    stamp = page[page.index('<p class="stamp">') : page.index("</p>", page.index('<p class="stamp">'))]
+    assert "market version" in stamp and "games 2" in stamp and "games per card 1" in stamp

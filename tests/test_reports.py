@@ -264,3 +264,77 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
 
     assert f'<p class="note">{escape(report.power.line_statement())}</p>' in html
     assert "<th>played</th><th>drawn</th><th>first played (turn)</th>" in html
+
+
+# ---- whole games (Millennium Blades, --option game=full) ----------------------------------------------------------
+
+WHOLE_GAME_OPTIONS = {"game": "full", "players": "2", "market_actions": "2"}
+"""Two seats and two actions a timer segment: a report of whole games in seconds."""
+
+
+@pytest.fixture(scope="module")
+def whole_game_report(tmp_path_factory: pytest.TempPathFactory) -> BalanceReport:
+    from workbench.paths import bundled_sets
+
+    # A store card named like markup and like a formula: the whole-game tables must escape it and keep it text.
+    sample = bundled_sets("blades")[0]
+    folder = tmp_path_factory.mktemp("blades")
+    text = sample.read_text(encoding="utf-8").replace("Night Market Chef", "=Night <b>Market</b> Chef")
+    path = folder / "blades_hostile.csv"
+    path.write_text(text, encoding="utf-8")
+    from workbench.loading import load_cardset
+
+    return build_report(
+        load_cardset(path),
+        run=RunSettings(seed=4, options=WHOLE_GAME_OPTIONS),
+        full_games=3,
+        full_games_per_card=2,
+    )
+
+
+def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_cost(
+    whole_game_report: BalanceReport, tmp_path: Path
+) -> None:
+    report = whole_game_report
+    assert report.full_game is not None and report.full_game_power is not None
+    assert report.power is None and report.match is None  # the decks' tournament figures are not this report's
+    book = openpyxl.load_workbook(write_xlsx(report, tmp_path / "whole.xlsx"))
+    for sheet in ("Whole game", "Rounds", "Store", "Whole-game health", "Power (buy cost)"):
+        assert sheet in book.sheetnames
+    seats = [[cell.value for cell in row] for row in book["Whole game"].iter_rows()]
+    header = seats[0]
+    assert header[:4] == ["seat", "policy", "total", "total 95%"]
+    for row in seats[1:]:
+        data = dict(zip(header, row, strict=True))
+        parts = data["tournament"] + data["collections"] + data["money"] + data["friendship"]
+        assert data["total"] == pytest.approx(parts)
+        assert str(data["total 95%"]).startswith(f"{data['total']:.1f} [")
+    rounds = [[cell.value for cell in row] for row in book["Rounds"].iter_rows(min_row=2)]
+    assert [row[1] for row in rounds] == ["R1", "R2", "R3"] * 2
+    power = [[cell.value for cell in row] for row in book["Power (buy cost)"].iter_rows()]
+    assert power[0] == ["card", "set", "buy_cost", "stars", "power", "low", "high", "sign"]
+    assert [row[2] for row in power[1:]] == sorted(row[2] for row in power[1:])
+    assert "=Night <b>Market</b> Chef" in [row[0] for row in power[1:]]  # text, not a formula
+    store_names = [cell.value for cell in book["Store"]["A"]]
+    assert "=Night <b>Market</b> Chef" in store_names
+    provenance = {row[0].value: row[1].value for row in book["Provenance"].iter_rows(min_row=2)}
+    assert provenance["seed"] == "4" and provenance["games"] == 3 and provenance["games_per_card"] == 2
+    assert provenance["market_version"] and provenance["ruleset_version"] and provenance["policy"] == "greedy/greedy"
+    assert provenance["power_policies"] == "greedy/random"
+    assert provenance["intervals"] == "95% normal intervals from the per-game values"
+    summary = {row[0].value: row[1].value for row in book["Summary"].iter_rows(min_row=2)}
+    assert summary["whole games"].startswith("3 games of 2 players, seed 4")
+    assert "seat A (greedy): final VP" in summary
+
+
+def test_a_report_of_whole_games_already_played_is_the_app_s_download(whole_game_report: BalanceReport) -> None:
+    from workbench.reports import report_from_full_game
+
+    games, power = whole_game_report.full_game, whole_game_report.full_game_power
+    assert games is not None and power is not None
+    report = report_from_full_game(whole_game_report.cardset, WHOLE_GAME_OPTIONS, games, None)
+    assert report.full_game is games and report.full_game_power is None
+    assert report.provenance["games"] == 3 and report.provenance["games_per_card"] is None
+    only_power = report_from_full_game(whole_game_report.cardset, WHOLE_GAME_OPTIONS, None, power)
+    assert only_power.provenance["games"] is None and only_power.provenance["games_per_card"] == 2
+    assert only_power.provenance["seed"] == 4

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from workbench import __version__
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, sort_findings
+from workbench.full_game import FULL_GAME_DEFAULTS
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
 
@@ -215,12 +216,14 @@ def _parser() -> argparse.ArgumentParser:
 
     def add_power_curve_arguments(sub: argparse.ArgumentParser, per: str) -> None:
         """The power curve's own settings, the same for power-curve, sweep and report (and as in the app)."""
+        games = FULL_GAME_DEFAULTS.games_per_value if per == "value" else FULL_GAME_DEFAULTS.games_per_card
         sub.add_argument(
             "--matches-per-card",
             type=int,
-            default=POWER_CURVE_DEFAULTS.matches_per_card,
+            default=None,
             metavar="N",
-            help=f"matches per {per} (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as in the app)",
+            help=f"matches per {per} (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as in the app); whole games "
+            f"per {per} with --option game=full (default {games})",
         )
         add_min_play_share(sub)
 
@@ -242,7 +245,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="matches to play, per pair of decks (default 10000); whole games with --option game=full (default 100)",
+        help="matches to play, per pair of decks (default 10000); whole games with --option game=full (default "
+        f"{FULL_GAME_DEFAULTS.games})",
     )
     simulate.add_argument("--policy-b", metavar="P", help="deck B's policy (default: --policy)")
     simulate.add_argument("--first", choices=("alternate", "random"), default="alternate", help="who goes first")
@@ -296,9 +300,10 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--matches",
         type=int,
-        default=POWER_CURVE_DEFAULTS.matches_per_pair,
+        default=None,
         metavar="N",
-        help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app)",
+        help=f"matches per deck pair (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as in the app); whole games "
+        f"with --option game=full (default {FULL_GAME_DEFAULTS.games})",
     )
 
     health = add(
@@ -795,73 +800,48 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _tournament_counts(args: argparse.Namespace) -> None:
+    """Fill the match counts not given with the power curve's defaults (None is left for whole games to fill with
+    `FULL_GAME_DEFAULTS`)."""
+    if getattr(args, "matches_per_card", 0) is None:
+        args.matches_per_card = POWER_CURVE_DEFAULTS.matches_per_card
+    if getattr(args, "matches", 0) is None:
+        args.matches = POWER_CURVE_DEFAULTS.matches_per_pair
+
+
 def _print_full_game(args: argparse.Namespace) -> int:
     """`--option game=full` (Millennium Blades): whole games from the card sheet alone, final VP with its parts per
-    seat and per round (or game 0's trace)."""
-    from workbench.rulesets.blades.market import MARKET_VERSION
-    from workbench.rulesets.blades.market_runs import (
-        play_full_games,
-        store_figures,
-        store_lines,
-        summary_lines,
-        trace_full_game,
-    )
-    from workbench.simulate import provenance
+    seat and per round (or game 0's trace), from `workbench.full_game`."""
+    from workbench.full_game import full_game_trace, run_full_games
 
     cardset, _decks, overrides = _load(args, args.deck or [])
-    resolved = cardset.ruleset.resolve_options(overrides)
-    engine = cardset.ruleset.engine
-    if engine is None or "game" not in resolved:
-        raise WorkbenchInputError(
-            f"--option game=full is a Millennium Blades option; this set is {cardset.ruleset.id}.",
-            expected="a blades card set",
-        )
     policy_b = getattr(args, "policy_b", None)
     if args.trace:
-        for line in trace_full_game(cardset, resolved, args.seed, args.policy, policy_b):
+        for line in full_game_trace(cardset, overrides, args.seed, args.policy, policy_b):
             print(line)
         return EXIT_OK
-    games = 100 if args.matches is None else args.matches
-    runs = play_full_games(cardset, resolved, games, args.seed, args.policy, policy_b)
-    summary = runs.summary()
-    meta = provenance(cardset, engine, resolved, args.seed, games, runs.policies)
-    meta["market_version"] = MARKET_VERSION
-    meta["engine_findings"] = [f.to_json() for f in runs.cards.findings]
-    stores = store_figures(runs)
+    result = run_full_games(cardset, overrides, args.matches, args.seed, args.policy, policy_b)
     if args.format == "json":
-        _emit_json({**meta, **summary, "store_cards": stores})
+        _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
-    for line in [*summary_lines(summary), *store_lines(stores)]:
+    print(_provenance_line(result.meta).replace(" matches,", " whole games,", 1))
+    for line in result.lines():
         print(line)
     return EXIT_OK
 
 
 def _power_full_game(args: argparse.Namespace) -> int:
     """`power-curve --option game=full`: each store card's change in seat A's final VP, on the buy-cost axis."""
-    from workbench.rulesets.blades.market import MARKET_VERSION
-    from workbench.rulesets.blades.market_runs import power_lines, store_power
-    from workbench.simulate import provenance
+    from workbench.full_game import full_game_power
 
     cardset, _decks, overrides = _load(args, [])
-    resolved = cardset.ruleset.resolve_options(overrides)
-    engine = cardset.ruleset.engine
-    assert engine is not None
-    # --matches-per-card counts whole games per card here; its tournament default would take hours.
-    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
-    policy_b = "random" if args.policy == "greedy" else args.policy
-    rows = store_power(cardset, resolved, games, args.seed, args.policy, policy_b)
-    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy, policy_b])
-    meta["market_version"] = MARKET_VERSION
+    result = full_game_power(cardset, overrides, args.matches_per_card, args.seed, args.policy)
     if args.format == "json":
-        _emit_json({**meta, "cost_axis": "buy cost", "cards": rows})
+        _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(meta).replace(" matches,", " whole games per card,", 1))
-    print(
-        f"power = seat A's ({args.policy}) mean final VP with the card's copies in the store minus with them replaced "
-        f"by its set's other cards, against {policy_b} seats, the same seeds both ways; cost axis: buy cost"
-    )
-    for line in power_lines(rows):
+    print(_provenance_line(result.meta).replace(" matches,", " whole games per card,", 1))
+    print(result.statement())
+    for line in result.lines():
         print(line)
     return EXIT_OK
 
@@ -869,29 +849,20 @@ def _power_full_game(args: argparse.Namespace) -> int:
 def _sweep_full_game(args: argparse.Namespace) -> int:
     """`sweep --option game=full --field buy_cost`: the card's set at each buy cost, whole games at each."""
     from workbench.analysis import parse_sweep_values
-    from workbench.rulesets.blades.market import MARKET_VERSION
-    from workbench.rulesets.blades.market_runs import buy_cost_sweep, sweep_lines
-    from workbench.simulate import provenance
+    from workbench.full_game import full_game_sweep
 
     if args.field.replace(" ", "_").casefold() != "buy_cost":
         raise WorkbenchInputError(
             f"with --option game=full, sweep varies a set's buy cost, not '{args.field}'.", expected="--field buy_cost"
         )
     cardset, _decks, overrides = _load(args, [])
-    resolved = cardset.ruleset.resolve_options(overrides)
-    engine = cardset.ruleset.engine
-    assert engine is not None
-    # --matches-per-card counts whole games per value here; its tournament default would take hours.
-    games = 50 if args.matches_per_card == POWER_CURVE_DEFAULTS.matches_per_card else args.matches_per_card
     values = parse_sweep_values(args.values)
-    rows = buy_cost_sweep(cardset, resolved, args.card, values, games, args.seed, args.policy)
-    meta = provenance(cardset, engine, resolved, args.seed, games, [args.policy])
-    meta["market_version"] = MARKET_VERSION
+    result = full_game_sweep(cardset, overrides, args.card, values, args.matches_per_card, args.seed, args.policy)
     if args.format == "json":
-        _emit_json({**meta, "card": args.card, "field": "buy_cost", "points": rows})
+        _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(meta).replace(" matches,", " whole games per value,", 1))
-    for line in sweep_lines(args.card, rows):
+    print(_provenance_line(result.meta).replace(" matches,", " whole games per value,", 1))
+    for line in result.lines():
         print(line)
     return EXIT_OK
 
@@ -958,6 +929,7 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
 
     if parse_option_pairs(args.option).get("game") == "full":
         return _power_full_game(args)
+    _tournament_counts(args)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
         raise _no_set_decks(cardset)
@@ -1100,6 +1072,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     if parse_option_pairs(args.option).get("game") == "full":
         return _sweep_full_game(args)
+    _tournament_counts(args)
     values = parse_sweep_values(args.values)
     cardset, decks, overrides = _load(args, args.deck, "set")
     if not decks:
@@ -1154,12 +1127,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from workbench.verdicts import parse_policies
 
     policies = parse_policies(args.policy, cardset)
+    # With --option game=full the counts are whole games (workbench.full_game.FULL_GAME_DEFAULTS when not given).
+    full_games, full_games_per_card = args.matches, args.matches_per_card
+    _tournament_counts(args)
     report = build_report(
         cardset,
         decks,
         _run_settings(args, overrides, "report", policy=policies[0]),
         matches_per_card=args.matches_per_card,
         matches=args.matches,
+        full_games=full_games,
+        full_games_per_card=full_games_per_card,
         baseline=baseline,
         min_play_share=args.min_play_share,
         also_policies=policies[1:],

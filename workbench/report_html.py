@@ -30,6 +30,8 @@ from workbench.charts import (
     power_curve_figure,
     stat_budget_figure,
 )
+from workbench.full_game import interval_text
+from workbench.full_game_charts import buy_cost_power_figure, rounds_figure, seat_parts_figure
 from workbench.html_render import render
 from workbench.reports import BalanceReport, summary_rows
 from workbench.spreadsheets import write_text_atomically
@@ -39,6 +41,11 @@ def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
     """Every chart the report shows, by file-friendly name, in the page's reading order (shared by HTML and PNG
     export; the HTML embeds plotly's JavaScript in the first)."""
     figures: dict[str, go.Figure] = {}
+    if report.full_game is not None:
+        figures["full_game_parts"] = seat_parts_figure(report.full_game)
+        figures["full_game_rounds"] = rounds_figure(report.full_game)
+    if report.full_game_power is not None:
+        figures["full_game_power"] = buy_cost_power_figure(report.full_game_power)
     if report.health is not None:
         figures["health_game_length"] = health_length_figure(report.health)
     if report.stat_budget is not None and report.stat_budget.points:
@@ -96,6 +103,7 @@ def render_html(report: BalanceReport) -> str:
         summary=_table(["figure", "value"], [row for row in summary_rows(report) if row[0] != "note"]),
         notes=report.notes,
         findings=_finding_groups(report),
+        full_game=_full_game_section(report, charts),
         health=_health_section(report, charts),
         stat_budget_chart=charts.get("stat_budget"),
         power=_power_section(report, charts),
@@ -195,6 +203,34 @@ class HealthSection:
     """Longest game."""
     chart: Markup
     """plotly's HTML of the game-length chart."""
+
+
+@dataclass(frozen=True)
+class FullGameSection:
+    """Whole games (`game=full`): final VP per seat with its parts and per round, the store, power on buy cost."""
+
+    games: str
+    """How the games were played, in words (count, players, seed, policies); empty without games."""
+    seeds: str
+    """How each game's seed follows from the run's seed."""
+    seats: Table | None
+    """Per seat: final VP and each part with its 95% interval, dollars left, share of wins."""
+    parts_chart: Markup | None
+    """plotly's HTML of the parts per seat."""
+    rounds: Table | None
+    """Per seat and tournament: tournament VP and the round's collection VP, with intervals."""
+    rounds_chart: Markup | None
+    """plotly's HTML of VP per round."""
+    health: Table | None
+    """The whole game's health figures."""
+    store: Table | None
+    """Per store card on the buy-cost axis: buy cost, stars, copies, bought per game, opening value per dollar."""
+    power: str
+    """How power on the buy-cost axis was measured, in words; empty without it."""
+    power_chart: Markup | None
+    """plotly's HTML of power against buy cost."""
+    power_table: Table | None
+    """Per store card: buy cost, stars, power and its 95% interval, and whether the interval lies off zero."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +408,111 @@ def _health_section(report: BalanceReport, charts: dict[str, Markup]) -> HealthS
         shortest=f"{summary['min']:g}",
         longest=f"{summary['max']:g}",
         chart=charts["health_game_length"],
+    )
+
+
+def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> FullGameSection | None:
+    """The whole game's figures, or None for a tournament report."""
+    games, power = report.full_game, report.full_game_power
+    if games is None and power is None:
+        return None
+    seats = rounds = health = store = power_table = None
+    text = seeds = power_text = ""
+    if games is not None:
+        summary = games.summary
+        text = (
+            f"{summary['games']:,} whole games of {summary['players']} players, seed {summary['seed']}, seat A "
+            f"playing {summary['policies'][0]} and the others {summary['policies'][-1]}; market version "
+            f"{games.meta['market_version']}. Means over the games with 95% normal intervals."
+        )
+        seeds = (
+            f"Game k plays from SeedSequence({summary['seed']}).spawn({summary['games']})[k]: the same seed gives the "
+            "same games."
+        )
+        table = games.seat_table()
+        seats = _table(
+            ["seat", "policy", "final VP", "tournament", "collections", "money", "friendship", "$ left", "wins"],
+            [
+                (
+                    row["seat"],
+                    row["policy"],
+                    row["total 95%"],
+                    row["tournament 95%"],
+                    row["collections 95%"],
+                    row["money 95%"],
+                    row["friendship 95%"],
+                    f"{row['dollars_left']:.1f}",
+                    f"{row['win_share']:.1%}",
+                )
+                for _, row in table.iterrows()
+            ],
+        )
+        round_rows = games.round_frame()
+        rounds = _table(
+            ["seat", "round", "tournament VP", "collection VP"],
+            [
+                (
+                    row["seat"],
+                    row["round"],
+                    interval_text(row["tournament"], row["tournament_low"], row["tournament_high"]),
+                    interval_text(row["collections"], row["collections_low"], row["collections_high"]),
+                )
+                for _, row in round_rows.iterrows()
+            ],
+        )
+        health = _table(
+            ["figure", "value"],
+            [(label, f"{value:.3g}" if isinstance(value, float) else value) for label, value in games.health_rows()],
+        )
+        store = _table(
+            ["card", "set", "buy cost", "stars", "copies", "bought per game", "opening value per $"],
+            [
+                (
+                    row["card"],
+                    row["set"],
+                    row["buy_cost"],
+                    row["stars"],
+                    row["copies"],
+                    f"{row['bought_per_game']:.2f}",
+                    f"{row['value_per_dollar']:.2f}",
+                )
+                for row in games.stores
+            ],
+        )
+    if power is not None:
+        power_text = (
+            power.statement()[0].upper()
+            + power.statement()[1:]
+            + f". {power.meta['matches']:,} games per card each way, seed {power.meta['seed']}; 95% intervals from "
+            "the per-game differences."
+        )
+        power_table = _table(
+            ["card", "set", "buy cost", "stars", "power (VP)", "95% interval", "against zero"],
+            [
+                (
+                    row.card,
+                    row.set,
+                    row.buy_cost,
+                    row.stars,
+                    f"{row.power:+.2f}",
+                    "" if math.isnan(row.low) else f"[{row.low:+.2f}, {row.high:+.2f}]",
+                    row.sign,
+                )
+                for row in power.frame().itertuples()
+            ],
+        )
+    return FullGameSection(
+        games=text,
+        seeds=seeds,
+        seats=seats,
+        parts_chart=charts.get("full_game_parts"),
+        rounds=rounds,
+        rounds_chart=charts.get("full_game_rounds"),
+        health=health,
+        store=store,
+        power=power_text,
+        power_chart=charts.get("full_game_power"),
+        power_table=power_table,
     )
 
 
@@ -557,7 +698,10 @@ def _stamp(provenance: dict[str, Any]) -> str:
         "ruleset",
         "ruleset_version",
         "engine_version",
+        "market_version",
         "seed",
+        "games",
+        "games_per_card",
         "matches_per_card",
         "policy",
         "cardset_hash",

@@ -33,6 +33,7 @@ from workbench.analysis import (
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
+from workbench.full_game import FullGamePower, FullGames, full_game_power, is_full_game, run_full_games
 from workbench.health import GameHealth, game_health
 from workbench.rulesets.base import StatBudget
 from workbench.run_settings import Progress, RunSettings
@@ -82,6 +83,11 @@ class BalanceReport:
     it ran once. `power` is then the run under the report's policy with the gauntlet asked for."""
     diff: SetDiff | None = None
     """Changes since the baseline version, when one was given."""
+    full_game: FullGames | None = None
+    """Whole games (`--option game=full`): final VP per seat with its parts and per round, the store on the buy-cost
+    axis, game health; None for a tournament report."""
+    full_game_power: FullGamePower | None = None
+    """Each store card's power in the whole game on the buy-cost axis; None for a tournament report."""
     provenance: dict[str, Any] = field(default_factory=dict)
     """Ruleset and engine versions, options, seed, match counts, policy, card-set hash, workbench version, date."""
     notes: list[str] = field(default_factory=list)
@@ -99,8 +105,14 @@ def build_report(
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
     also_policies: Sequence[str] = (),
     gauntlet: GauntletChoice = HAND_MADE,
+    full_games: int | None = None,
+    full_games_per_card: int | None = None,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
+
+    With rule options that ask for whole games (`game=full`, `workbench.full_game`), the simulated figures are whole
+    games instead of matches between decks: `full_games` games (default `FULL_GAME_DEFAULTS.games`) and the power on
+    the buy-cost axis at `full_games_per_card` games per card (default `FULL_GAME_DEFAULTS.games_per_card`).
 
     A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged. With
     `also_policies` or an auto `gauntlet`, the power curve also runs those ways and the report compares the verdicts
@@ -123,6 +135,8 @@ def build_report(
             f"{ruleset.title} prices cards by other means than a stat budget, so there is no stat budget chart."
         )
     engine = ruleset.engine
+    if is_full_game(ruleset, resolved):
+        return _with_full_game(report, run, full_games, full_games_per_card, baseline)
     simulated = engine is not None and bool(deck_list) and not report.validation.has_errors
     if engine is None:
         report.notes.append(f"{ruleset.title} has no match engine yet, so this report has no simulated figures.")
@@ -187,6 +201,87 @@ def build_report(
         "workbench_version": __version__,
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+    return report
+
+
+def _with_full_game(
+    report: BalanceReport,
+    run: RunSettings,
+    games: int | None,
+    games_per_card: int | None,
+    baseline: CardSet | None,
+) -> BalanceReport:
+    """`build_report` for whole games: the games, then the power on the buy-cost axis, one progress bar over both."""
+    from workbench.full_game import FULL_GAME_DEFAULTS
+
+    cardset = report.cardset
+    options = report.validation.options
+    count = FULL_GAME_DEFAULTS.games if games is None else games
+    per_card = FULL_GAME_DEFAULTS.games_per_card if games_per_card is None else games_per_card
+    if report.validation.has_errors:
+        report.notes.append("The set has errors; whole games are left out until they are fixed.")
+    else:
+        store = sum(1 for _ in cardset)  # an upper bound on the store cards, for the progress bar's weights
+        stages = _Stages(run.progress, [count, per_card * (store + 1)])
+        report.full_game = run_full_games(cardset, options, count, run.seed, run.policy, None, stages.stage(0))
+        report.full_game_power = full_game_power(
+            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1)
+        )
+        report.notes.append(
+            "Whole games (game=full): every seat starts from a starter deck and builds its deck in the market, so "
+            "the decks' matches, matchups and tournament power curve are not part of this report."
+        )
+    report.provenance = _full_game_provenance(report)
+    report.provenance["baseline"] = baseline.path if baseline is not None else None
+    return report
+
+
+def _full_game_provenance(report: BalanceReport) -> dict[str, Any]:
+    """The report's provenance for whole games: seed, games, policies, the market's version, the intervals' kind."""
+    ruleset = report.cardset.ruleset
+    engine = ruleset.engine
+    games, power = report.full_game, report.full_game_power
+    meta = games.meta if games is not None else (power.meta if power is not None else {})
+    return {
+        "ruleset": ruleset.id,
+        "ruleset_version": ruleset.version,
+        "engine_version": engine.version if engine is not None else None,
+        "market_version": meta.get("market_version"),
+        "options": dict(report.validation.options),
+        "seed": meta.get("seed"),
+        "games": games.meta["matches"] if games is not None else None,
+        "games_per_card": power.meta["matches"] if power is not None else None,
+        "policy": "/".join(games.meta["policies"]) if games is not None else None,
+        "power_policies": "/".join(power.meta["policies"]) if power is not None else None,
+        "intervals": "95% normal intervals from the per-game values" if meta else None,
+        "cardset": report.cardset.name,
+        "cardset_path": report.cardset.path,
+        "cardset_hash": report.cardset.content_hash(),
+        "decks": [deck.name for deck in report.decks],
+        "baseline": None,
+        "workbench_version": __version__,
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def report_from_full_game(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue | str] | None,
+    games: FullGames | None,
+    power: FullGamePower | None = None,
+) -> BalanceReport:
+    """A report of whole games already played (the app's Balance page), with the provenance `build_report` gives."""
+    ruleset = cardset.ruleset
+    resolved = ruleset.resolve_options(options)
+    report = BalanceReport(
+        cardset=cardset,
+        decks=[],
+        validation=validate(cardset, [], resolved),
+        stat_budget=ruleset.stat_budget(cardset, resolved) if ruleset.stat_budget else None,
+        full_game=games,
+        full_game_power=power,
+    )
+    report.provenance = _full_game_provenance(report)
     return report
 
 
@@ -306,12 +401,62 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("first-player win rate", str(report.match.first_player_win_rate)),
             ("mean game length (turns)", round(report.match.mean_turns, 2)),
         ]
+    rows += full_game_summary_rows(report)
     if report.health is not None:
         warnings = report.health.warnings
         rows.append(("game health", f"{len(warnings)} warning(s)" if warnings else "no warnings"))
         rows += [("game health warning", warning) for warning in warnings]
     rows += [("note", note) for note in report.notes]
     return rows
+
+
+def full_game_summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
+    """The whole game's headline figures (none for a tournament report)."""
+    rows: list[tuple[str, Any]] = []
+    games = report.full_game
+    if games is not None:
+        summary = games.summary
+        rows.append(
+            (
+                "whole games",
+                f"{summary['games']:,} games of {summary['players']} players, seed {summary['seed']}, policies "
+                f"{', '.join(summary['policies'])}",
+            )
+        )
+        table = games.seat_table()
+        for _, seat in table.iterrows():
+            rows.append((f"seat {seat['seat']} ({seat['policy']}): final VP", seat["total 95%"]))
+        health = summary["health"]
+        rows += [
+            ("first seat's win share", f"{health['first_seat_win_share']:.1%} (fair {health['fair_win_share']:.1%})"),
+            ("store cards never bought", f"{health['store_cards_never_bought_share']:.0%}"),
+        ]
+    power = report.full_game_power
+    if power is not None:
+        frame = power.frame()
+        above = frame.loc[frame["sign"] == "above 0", "card"].tolist()
+        below = frame.loc[frame["sign"] == "below 0", "card"].tolist()
+        rows += [
+            ("power on buy cost: cards measured", len(frame)),
+            ("power wholly above 0", ", ".join(above) or "none"),
+            ("power wholly below 0", ", ".join(below) or "none"),
+        ]
+    return rows
+
+
+def full_game_frames(report: BalanceReport) -> dict[str, pd.DataFrame]:
+    """The whole game's tables by sheet name, in reading order (the XLSX sheets and the HTML section's tables)."""
+    frames: dict[str, pd.DataFrame] = {}
+    games = report.full_game
+    if games is not None:
+        frames["Whole game"] = games.seat_table()
+        rounds = games.round_frame()
+        frames["Rounds"] = rounds
+        frames["Store"] = games.stores_frame()
+        frames["Whole-game health"] = pd.DataFrame(games.health_rows(), columns=["figure", "value"])
+    if report.full_game_power is not None:
+        frames["Power (buy cost)"] = report.full_game_power.frame()
+    return frames
 
 
 def findings_frame(report: BalanceReport) -> pd.DataFrame:
@@ -368,6 +513,14 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
 
     if report.health is not None:
         _health_sheets(workbook, report.health)
+    for name, frame in full_game_frames(report).items():
+        sheet = workbook.create_sheet(name)
+        _table(
+            sheet,
+            [str(c) for c in frame.columns],
+            (tuple(_plain(v) for v in row) for row in frame.itertuples(index=False, name=None)),
+            [max(10, min(40, len(str(c)) + 4)) for c in frame.columns],
+        )
 
     findings = workbook.create_sheet("Findings")
     frame = findings_frame(report)

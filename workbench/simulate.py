@@ -510,7 +510,17 @@ def simulate(
     first_player: FirstPlayer = "alternate",
 ) -> MatchResults:
     """Play `matches` matches of deck A against deck B (a mirror match when B is omitted), under `run`'s seed, rule
-    options and workers; deck A plays `run.policy`, deck B `policy_b` (None: the same policy)."""
+    options and workers; deck A plays `run.policy`, deck B `policy_b` (None: the same policy).
+
+    Rule options that ask for whole games (`game=full`) are refused with a pointer to `workbench.full_game`, whose
+    results (final VP per seat and its parts) are not matches between two decks."""
+    from workbench.full_game import is_full_game
+
+    if is_full_game(cardset.ruleset, run.options):
+        raise WorkbenchInputError(
+            "simulate() plays matches between two decks; the rule option game=full plays whole games.",
+            expected="workbench.full_game.run_full_games(cardset, options, games, seed) (or game=tournament)",
+        )
     seed = run.seed
     check_run_parameters(seed=seed, matches=matches, workers=run.workers, executor=run.executor)
     deck_b = deck_b or deck_a

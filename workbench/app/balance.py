@@ -35,6 +35,7 @@ from workbench.analysis import (
     with_field,
 )
 from workbench.app import RULES
+from workbench.app.full_game_view import full_game_sections
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
@@ -69,6 +70,7 @@ from workbench.charts import (
     sweep_figure,
 )
 from workbench.engines import Engine
+from workbench.full_game import is_full_game, supports_full_game
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
 from workbench.markup import markdown_text
 from workbench.report_html import render_html
@@ -92,9 +94,9 @@ SWEEP_CHECKED_KEY = "balance_sweep_checked"
 MAX_SWEEP_MATCHES = 200_000
 MIN_MATCHES = 10
 MAX_SEED = 2**31 - 1
+# The power table lists verdicts first, then the rarely played cards (not judged); the baseline (the filler, no
+# verdict) comes last. (A comment, not a docstring: Streamlit's magic would write a bare string on the page.)
 FLAG_ORDER = {"over": 0, "under": 1, "on curve": 2, RARELY_PLAYED: 3, BASELINE: 4}
-"""The power table lists verdicts first, then the rarely played cards (not judged); the baseline (the filler, no
-verdict) comes last."""
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -791,8 +793,28 @@ workspace = require_workspace(
 )
 ruleset = workspace.ruleset
 cardset = current_cardset(workspace)
+
+
+def _rule_options_expander() -> None:
+    with st.expander("Rule options for the simulation (shared with the Rules page)"):
+        option_inputs(ruleset, "balance", columns=3)
+        st.page_link(RULES.path, label="Every ruleset's ledger", icon=RULES.icon)
+
+
+# A ruleset that plays whole games switches this page to them when its rule options say game=full: no decklist is
+# needed (workbench.app.full_game_view), and the figures are whole games' instead of matches between decks.
+if is_full_game(ruleset, resolved_options(ruleset)):
+    _rule_options_expander()
+    full_game_sections(cardset, resolved_options(ruleset))
+    st.stop()
 inputs = engine_and_decks(workspace, cardset)
 if inputs is None:
+    if supports_full_game(ruleset):
+        st.info(
+            f"{ruleset.title} also plays whole games from the card sheet alone, without decklists: set the rule "
+            "option game to full below."
+        )
+        _rule_options_expander()
     st.stop()
 assert inputs is not None
 engine, decks = inputs
@@ -802,9 +824,7 @@ chosen = deck_picker(
     list(decks),
     "balance_decks",
 )
-with st.expander("Rule options for the simulation (shared with the Rules page)"):
-    option_inputs(ruleset, "balance", columns=3)
-    st.page_link(RULES.path, label="Every ruleset's ledger", icon=RULES.icon)
+_rule_options_expander()
 options = resolved_options(ruleset)
 
 for name in chosen:

@@ -46,7 +46,8 @@ ORIGIN_LABELS = {
     "built": "built",
     "workbook": "from the workbook's Decks sheet",
 }
-"""How the deck picker says where each decklist came from."""
+# ORIGIN_LABELS: how the deck picker says where each decklist came from (a comment: Streamlit's magic would write a
+# bare string on the page).
 
 
 def _workspace_and_cards() -> tuple[Workspace, CardSet] | None:

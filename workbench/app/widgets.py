@@ -262,7 +262,11 @@ def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
 
 
 def run_with_progress(
-    cardset: CardSet, warm_deck: Deck, cancel_key: str, what: str, work: Callable[[Callable[[float, str], None]], T]
+    cardset: CardSet,
+    warm_deck: Deck | None,
+    cancel_key: str,
+    what: str,
+    work: Callable[[Callable[[float, str], None]], T],
 ) -> T | None:
     """Run `work` under a progress bar and a Cancel button, loading (or compiling) the engine first when it is cold.
 
@@ -270,7 +274,8 @@ def run_with_progress(
     the time it took last time on this machine, about once a second (workbench.app.warmup). `work` is handed
     `show(share, text)` for its progress. Pressing Cancel reruns the page, which ends the run at its next progress
     report (a compile goes on in the background for the next Run). Input the run cannot use ends in an error naming
-    `what` did not run, and None.
+    `what` did not run, and None. Without a `warm_deck` (whole games, which need no decklist) the engine loads in the
+    run itself.
     """
     from workbench.app.warmup import wait_for_engine
 
@@ -283,7 +288,7 @@ def run_with_progress(
 
     result: T | None = None
     try:
-        if not is_warm(cardset):
+        if warm_deck is not None and not is_warm(cardset):
             waited = wait_for_engine(cardset, warm_deck, show)
             waited += warm_up_engine(cardset, warm_deck)
             if waited >= 1.0:

@@ -6,7 +6,7 @@ on the seed and its index alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,8 @@ from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
 
 MAX_GAMES = 100_000
 """The most whole games one run plays."""
+GameProgress = Callable[[int, int], None]
+"""Called as `progress(done, total)` after every whole game (the app's progress bar and Cancel)."""
 
 
 def seat_policies(policy: str, players: int, policy_b: str | None = None) -> list[str]:
@@ -131,8 +133,10 @@ def play_full_games(
     seed: int,
     policy: str = "greedy",
     policy_b: str | None = None,
+    progress: GameProgress | None = None,
 ) -> FullGameRuns:
-    """`games` whole games of `options["players"]` seats, seat A playing `policy`, the others `policy_b`."""
+    """`games` whole games of `options["players"]` seats, seat A playing `policy`, the others `policy_b`;
+    `progress(done, games)` after each game."""
     import time
 
     if not 1 <= games <= MAX_GAMES:
@@ -140,7 +144,11 @@ def play_full_games(
     cards = compile_market(cardset, options)
     policies = seat_policies(policy, int(options["players"]), policy_b)
     started = time.perf_counter()
-    results = [play_one(cards, rng, policies)[0] for rng in game_rngs(seed, games)]
+    results = []
+    for rng in game_rngs(seed, games):
+        results.append(play_one(cards, rng, policies)[0])
+        if progress is not None:
+            progress(len(results), games)
     return FullGameRuns(cards, policies, seed, results, time.perf_counter() - started)
 
 
@@ -260,16 +268,20 @@ def buy_cost_sweep(
     seed: int,
     policy: str = "greedy",
     policy_b: str | None = None,
+    progress: GameProgress | None = None,
 ) -> list[dict[str, Any]]:
     """The card's set at each buy cost, the same seeds each time: how often the card and its set are bought, the
     opening value per dollar, and the seats' mean final VP and dollars left. Where `bought_per_game` reaches 0 the
-    card has stopped being bought."""
+    card has stopped being bought. `progress(done, total)` counts the games of every value."""
     rows = []
-    for value in values:
+    total = games * len(values)
+    for index, value in enumerate(values):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise WorkbenchInputError(f"buy cost {value!r} is not a whole number >= 0.", expected="0, 1, 2, ...")
         changed = with_set_buy_cost(cardset, card_name, int(value))
-        runs = play_full_games(changed, options, games, seed, policy, policy_b)
+        before = index * games
+        step = None if progress is None else (lambda done, _n, before=before: progress(before + done, total))
+        runs = play_full_games(changed, options, games, seed, policy, policy_b, step)
         cards = runs.cards
         card = next(i for i, c in enumerate(cards.cards) if c.name.casefold() == card_name.casefold())
         members = [i for i in set(cards.store_cards) if cards.set_of[i] == cards.set_of[card]]
@@ -353,6 +365,7 @@ def store_power(
     seed: int,
     policy: str = "greedy",
     policy_b: str | None = "random",
+    progress: GameProgress | None = None,
 ) -> list[dict[str, Any]]:
     """Each store card's power in the whole game: the change in seat A's mean final VP when the card's copies are in
     the store against when they are replaced by the other cards of its set (`replaced_by_set_mates`: the same store
@@ -367,11 +380,23 @@ def store_power(
         raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
     cards = compile_market(cardset, options)
     policies = seat_policies(policy, int(options["players"]), policy_b)
-    with_all = np.array([play_one(cards, rng, policies)[0].total[0] for rng in game_rngs(seed, games)], dtype=float)
+    store = sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name))
+    total, done = games * (len(store) + 1), 0
+
+    def seat_a_vp(played: MarketCards) -> np.ndarray:
+        nonlocal done
+        vp = []
+        for rng in game_rngs(seed, games):
+            vp.append(play_one(played, rng, policies)[0].total[0])
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        return np.array(vp, dtype=float)
+
+    with_all = seat_a_vp(cards)
     rows = []
-    for c in sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name)):
-        without = dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c))
-        totals = np.array([play_one(without, rng, policies)[0].total[0] for rng in game_rngs(seed, games)], dtype=float)
+    for c in store:
+        totals = seat_a_vp(dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c)))
         differences = with_all - totals
         half = 1.959964 * float(differences.std(ddof=1)) / np.sqrt(games) if games > 1 else float("nan")
         power = float(differences.mean())
