@@ -1406,6 +1406,10 @@ def test_search_plays_whole_matches_the_same_way_twice_and_reads_its_budget(
     one = RunSettings(seed=3, policy="search", workers=1, options={"search_rollouts": 1})
     cheap = simulate(cardset, decks[0], decks[0], matches=30, run=one, policy_b="greedy")
     assert not cheap.matches.equals(searched.matches)
+    # "the policy both sides play in the rollouts": random rollouts play other matches, and every one ends
+    wild = RunSettings(seed=3, policy="search", workers=1, options={"search_rollout_policy": "random"})
+    randomly = simulate(cardset, decks[0], decks[0], matches=30, run=wild, policy_b="greedy")
+    assert not randomly.matches.equals(searched.matches) and (randomly.matches["turns"] > 0).all()
 
 
 @pytest.mark.parametrize(("key", "value"), [("search_rollouts", 0), ("search_rollouts", 1001)])

@@ -23,11 +23,14 @@ zones[side, Z_*, i], counters[side, card, counter], events) for tests and
 traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
 `support`, `move_unit`, `cast_spell`, `equip`, `activate`, `set_trap`, `react`,
 `apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
-sets up a board and calls one rule. Two policies drive them: `greedy` (curve
-out, trade well, go face when lethal) and `random` (a uniformly random legal
-action until it picks "end turn"). Randomness comes only from the xorshift
-words seeded per match, and all arithmetic stays in small int64 ranges, so the
-same code runs under `NUMBA_DISABLE_JIT=1`.
+sets up a board and calls one rule. Three policies drive them: `greedy` (curve
+out, trade well, go face when lethal), `random` (a uniformly random legal
+action of `list_actions`, taken by `apply_action`, until it picks "end turn")
+and `search` (determinized flat Monte Carlo over the same legal actions, its
+rollouts played in a clone of `st`: the section "The search policy").
+Randomness comes only from the xorshift words seeded per match (the search's
+own generator is seeded from the match's seed), and all arithmetic stays in
+small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
 (`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
