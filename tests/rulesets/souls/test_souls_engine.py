@@ -1285,3 +1285,136 @@ def test_engine_options_outside_what_it_plays_are_refused_with_the_range(
     with pytest.raises(WorkbenchInputError, match=key) as error:
         compile_for(cardset, {key: value})
     assert error.value.expected == allowed
+
+
+# The search policy --------------------------------------------------------------------------------------------------
+
+
+def search_buffers(game: Scenario, seed: int = 5) -> tuple[Any, Any]:
+    """The search's rollout buffer (same cards and capacity as the scenario) and its words, its generator seeded."""
+    work = E.new_state(game.compiled, int(game.st[E.G_CAPACITY]))
+    search = np.zeros(E.SEARCH_WORDS, dtype=np.int64)
+    E.rng_seed(search, seed)
+    return work, search
+
+
+def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], list[int]]]:
+    """Play the rest of `side`'s turn as `search_turn` does, step by step: for each step (its choice, the action row
+    or -1 greedy's rest / -2 end, every candidate's points)."""
+    work, search = search_buffers(game)
+    steps = []
+    for _ in range(E.MAX_RANDOM_STEPS):
+        if game.over:
+            break
+        k = E.search_decision(game.st, work, search, side)
+        m = int(search[E.SR_N])
+        candidate = int(search[E.SR_CAND + k])
+        points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
+        row = [candidate]
+        if candidate >= 0:
+            base = int(game.st[E.G_ACTIONS]) + candidate * 4
+            row = [int(v) for v in game.st[base : base + 4]]
+        steps.append((k, row, points))
+        if candidate == E.CAND_GREEDY:
+            E.greedy_turn(game.st, side)
+            break
+        if candidate == E.CAND_END:
+            break
+        E.apply_action(game.st, side, row[0], row[1], row[2], row[3], E.POLICY_SEARCH)
+    return steps
+
+
+def face_or_trade(cardset: CardSet, trap: str = "Bell") -> Scenario:
+    # A's two Grunts (3/2) can each destroy one of B's Firebugs (3/2), or hit B directly: "Attacking the opponent
+    # directly ... reduces their shield by 1", and B has 2 shield points left. Greedy "goes face when lethal" only
+    # with no trap set that springs on an attack; B has one set, so greedy trades. B's trap is face down; every trap
+    # B might hold is a Bell ("draw 1"), which stops nothing. A has 1 shield point and B's hand is Grunts, so the
+    # trades lose: B summons a Grunt and hits A directly.
+    game = Scenario(cardset)
+    game.place(A, "Grunt", 0)
+    game.place(A, "Grunt", 0)
+    game.place(B, "Firebug", 0)
+    game.place(B, "Firebug", 0)
+    game.traps(B, trap)
+    game.hand(B, "Grunt", "Grunt", "Bell")
+    game.deck(B, "Grunt", "Bell", "Grunt", "Wall", "Grunt")
+    game.deck(A, "Wall", "Wall", "Wall", "Wall")
+    game.arrays.sides[A, E.S_SHIELD] = 1
+    game.arrays.sides[B, E.S_SHIELD] = 2
+    return game
+
+
+def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> None:
+    greedy = face_or_trade(cardset)
+    E.greedy_turn(greedy.st, A)
+    assert greedy.units(B) == [] and greedy.side(B, E.S_SHIELD) == 2 and not greedy.over
+    game = face_or_trade(cardset)
+    work, search = search_buffers(game)
+    E.search_turn(game.st, work, search, A)
+    assert game.over and game.winner == A and game.side(B, E.S_SHIELD) == 0
+    assert game.units(B) == ["Firebug", "Firebug"]  # both Grunts went for B
+    # The first step's points: greedy's rest of the turn (candidate 0) loses every rollout, a direct attack wins
+    # every one (2 points a win, 16 rollouts).
+    again = face_or_trade(cardset)
+    steps = searched_steps(again)
+    k, row, points = steps[0]
+    assert row == [E.A_ATTACK, 0, -1, 0] and points[0] == 0 and points[k] == 2 * 16
+
+
+def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_permuted(cardset: CardSet) -> None:
+    # "never peeks": what A cannot see (B's hand, B's face-down trap and the order of both decks) is dealt anew
+    # before each rollout from what A can know, so moving B's unseen cards between hand, trap slot and deck (the
+    # same cards, as many in each place) and reordering A's deck changes neither A's choices nor any rollout figure.
+    worlds = (
+        (["Grunt", "Pit", "Bell"], "Bell", ["Grunt", "Pit", "Wall", "Grunt", "Bell"], ["Wall", "Pike", "Grunt"]),
+        (["Pit", "Grunt", "Grunt"], "Bell", ["Bell", "Wall", "Bell", "Grunt", "Pit"], ["Grunt", "Wall", "Pike"]),
+        (["Bell", "Wall", "Bell"], "Pit", ["Grunt", "Grunt", "Pit", "Bell", "Grunt"], ["Pike", "Grunt", "Wall"]),
+    )
+    results = []
+    for hand, trap, deck, own_deck in worlds:
+        game = face_or_trade(cardset)
+        game.arrays.sides[A, E.S_SHIELD] = 4  # no sure line either way: the choices are close and the figures show
+        game.arrays.sides[B, E.S_SHIELD] = 3
+        game.hand(B, *hand)
+        game.traps(B, trap)
+        game.deck(B, *deck)
+        game.deck(A, *own_deck)
+        # (What the turn then does on the board may differ: a real Pit springs where a real Bell would not.)
+        results.append(searched_steps(game))
+    assert results[0] == results[1] == results[2]
+    assert any(len(set(points)) > 1 for _, _, points in results[0])  # the candidates were told apart
+    # The figures do read which cards are unseen: other cards (not the same ones moved) give other figures.
+    game = face_or_trade(cardset)
+    game.arrays.sides[A, E.S_SHIELD] = 4
+    game.arrays.sides[B, E.S_SHIELD] = 3
+    game.hand(B, "Wall", "Wall", "Wall")
+    game.traps(B, "Bell")
+    game.deck(B, "Wall", "Wall", "Wall", "Wall", "Wall")
+    game.deck(A, "Wall", "Pike", "Grunt")
+    assert searched_steps(game)[0][2] != results[0][0][2]
+
+
+def test_search_plays_whole_matches_the_same_way_twice_and_reads_its_budget(
+    bundled: tuple[CardSet, list[Deck]],
+) -> None:
+    cardset, decks = bundled
+    run = RunSettings(seed=3, policy="search", workers=1)
+    searched = simulate(cardset, decks[0], decks[0], matches=30, run=run, policy_b="greedy")
+    again = simulate(cardset, decks[0], decks[0], matches=30, run=run, policy_b="greedy")
+    assert searched.matches.equals(again.matches) and (searched.matches["turns"] > 0).all()
+    assert searched.meta["policies"] == ["search", "greedy"]
+    one = RunSettings(seed=3, policy="search", workers=1, options={"search_rollouts": 1})
+    cheap = simulate(cardset, decks[0], decks[0], matches=30, run=one, policy_b="greedy")
+    assert not cheap.matches.equals(searched.matches)
+    # "the policy both sides play in the rollouts": random rollouts play other matches, and every one ends
+    wild = RunSettings(seed=3, policy="search", workers=1, options={"search_rollout_policy": "random"})
+    randomly = simulate(cardset, decks[0], decks[0], matches=30, run=wild, policy_b="greedy")
+    assert not randomly.matches.equals(searched.matches) and (randomly.matches["turns"] > 0).all()
+
+
+@pytest.mark.parametrize(("key", "value"), [("search_rollouts", 0), ("search_rollouts", 1001)])
+def test_search_budget_outside_its_range_is_refused(cardset: CardSet, key: str, value: int) -> None:
+    from workbench.cards import WorkbenchInputError
+
+    with pytest.raises(WorkbenchInputError, match=key):
+        compile_for(cardset, {key: value})

@@ -17,7 +17,8 @@ check_spell_costs. Decks: deck_size, sacrifice_from. Engine (`engine.py`): hand_
 draw_per_turn, first_player_draws, empty_deck, turn_cap, row_slots,
 summons_per_turn, sacrifice_from, direct_attack, attacker_rows_collapse,
 destroy_when, damage_persists, summoning_sickness, burning_turns,
-combo_consumes, unlisted_combo, status_ticks, trap_slots.
+combo_consumes, unlisted_combo, status_ticks, trap_slots; the search policy's
+search_rollouts and search_rollout_policy.
 
 Version history:
 - 1.0: cost table, ability names.
@@ -48,6 +49,11 @@ Version history:
   card cast or a monster's effect activated), not on the next attack whatever
   it says; monsters may carry Trigger effects too (they react once a turn), and
   the opponent reacts to an effect's activation before it resolves.
+- 1.5, engine 3, with a third policy: `search` (determinized flat Monte Carlo
+  over the legal actions of each step of its own turn) and its two settings
+  `search_rollouts` and `search_rollout_policy`. Greedy and random play exactly
+  as before (golden trace and the results digests unchanged), so the engine
+  version stays.
 """
 
 from workbench.rulesets.base import Ruleset

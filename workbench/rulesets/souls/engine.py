@@ -23,11 +23,14 @@ zones[side, Z_*, i], counters[side, card, counter], events) for tests and
 traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
 `support`, `move_unit`, `cast_spell`, `equip`, `activate`, `set_trap`, `react`,
 `apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
-sets up a board and calls one rule. Two policies drive them: `greedy` (curve
-out, trade well, go face when lethal) and `random` (a uniformly random legal
-action until it picks "end turn"). Randomness comes only from the xorshift
-words seeded per match, and all arithmetic stays in small int64 ranges, so the
-same code runs under `NUMBA_DISABLE_JIT=1`.
+sets up a board and calls one rule. Three policies drive them: `greedy` (curve
+out, trade well, go face when lethal), `random` (a uniformly random legal
+action of `list_actions`, taken by `apply_action`, until it picks "end turn")
+and `search` (determinized flat Monte Carlo over the same legal actions, its
+rollouts played in a clone of `st`: the section "The search policy").
+Randomness comes only from the xorshift words seeded per match (the search's
+own generator is seeded from the match's seed), and all arithmetic stays in
+small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
 (`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
@@ -68,6 +71,7 @@ from workbench.engines import (
     IntArray,
     published_counters,
     rng_below,
+    rng_next,
     rng_seed,
     rules_kernel,
 )
@@ -171,6 +175,8 @@ ENGINE_OPTION_ORDER: tuple[str, ...] = (
     "unlisted_combo",
     "status_ticks",
     "trap_slots",
+    "search_rollouts",
+    "search_rollout_policy",
 )
 (
     O_HAND_SIZE,
@@ -191,6 +197,8 @@ ENGINE_OPTION_ORDER: tuple[str, ...] = (
     O_UNLISTED_KEEP,
     O_TICKS_EVERY,
     O_TRAP_SLOTS,
+    O_SEARCH_ROLLOUTS,
+    O_SEARCH_POLICY,
 ) = range(len(ENGINE_OPTION_ORDER))
 SACRIFICE_EITHER, SACRIFICE_FIELD, SACRIFICE_HAND = 0, 1, 2
 DIRECT_ALWAYS, DIRECT_REACH = 0, 1
@@ -201,6 +209,7 @@ _CHOICE_CODES: dict[str, tuple[str, ...]] = {
     "destroy_when": ("reaches", "exceeds"),
     "unlisted_combo": ("replace", "keep"),
     "status_ticks": ("own_turn", "every_turn"),
+    "search_rollout_policy": ("greedy", "random"),  # by index: POLICY_GREEDY, POLICY_RANDOM
 }
 _RANGES: dict[str, tuple[int, int]] = {
     "hand_size": (0, 60),
@@ -210,6 +219,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "summons_per_turn": (0, 99),
     "burning_turns": (0, 99),
     "trap_slots": (1, MAX_TRAP_SLOTS),
+    "search_rollouts": (1, 1_000),
 }
 
 # `st` layout. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then the options.
@@ -275,7 +285,7 @@ Z_DECK, Z_HAND, Z_TRAPS = 0, 1, 2
 PERMANENT = 1 << 30
 """Turns left on a status that never ends."""
 
-POLICY_GREEDY, POLICY_RANDOM = 0, 1
+POLICY_GREEDY, POLICY_RANDOM, POLICY_SEARCH = 0, 1, 2
 NO_TARGET = -2
 """A policy's "nothing to attack" (-1 means the opposing player)."""
 TAKEN = 1 << 50
@@ -1952,10 +1962,42 @@ def list_actions(st: IntArray, side: EngineInt) -> EngineInt:
 
 
 @rules_kernel
-def random_turn(st: IntArray, side: EngineInt) -> None:
-    """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
+def apply_action(
+    st: IntArray, side: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt, policy: EngineInt
+) -> None:
+    """Take one action row of `list_actions` (kind, a, b, c). What the row leaves open (a summoned monster's
+    `damage N`, an Equip card's) is the policy's: random draws it, greedy and search take greedy's target."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     target: EngineInt
+    if kind == A_SUMMON:
+        summon(st, side, a, b, POLICY_RANDOM if policy == POLICY_RANDOM else POLICY_GREEDY)
+    elif kind == A_TRAP:
+        set_trap(st, side, a)
+    elif kind == A_CAST:
+        cast_spell(st, side, a, b)
+    elif kind == A_EQUIP:
+        target = -1
+        foe = 1 - side
+        amount = cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE)
+        if amount > 0 and st[sx(foe, S_UNITS)] > 0:
+            if policy == POLICY_RANDOM:
+                target = rng_below(st, st[sx(foe, S_UNITS)])
+            else:
+                target = greedy_spell_target(st, foe, amount, True)
+        equip(st, side, a, b, c, target)
+    elif kind == A_ATTACK:
+        attack(st, side, a, b)
+    elif kind == A_SUPPORT:
+        support(st, side, a, b)
+    elif kind == A_ACTIVATE:
+        activate(st, side, a, c, b)
+    else:
+        move_unit(st, side, a, b)
+
+
+@rules_kernel
+def random_turn(st: IntArray, side: EngineInt) -> None:
+    """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
@@ -1964,30 +2006,7 @@ def random_turn(st: IntArray, side: EngineInt) -> None:
         if pick == n:
             return
         base = st[G_ACTIONS] + pick * 4
-        kind = st[base]
-        a = st[base + 1]
-        b = st[base + 2]
-        c = st[base + 3]
-        if kind == A_SUMMON:
-            summon(st, side, a, b, POLICY_RANDOM)
-        elif kind == A_TRAP:
-            set_trap(st, side, a)
-        elif kind == A_CAST:
-            cast_spell(st, side, a, b)
-        elif kind == A_EQUIP:
-            target = -1
-            foe = 1 - side
-            if cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
-                target = rng_below(st, st[sx(foe, S_UNITS)])
-            equip(st, side, a, b, c, target)
-        elif kind == A_ATTACK:
-            attack(st, side, a, b)
-        elif kind == A_SUPPORT:
-            support(st, side, a, b)
-        elif kind == A_ACTIVATE:
-            activate(st, side, a, c, b)
-        else:
-            move_unit(st, side, a, b)
+        apply_action(st, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_RANDOM)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -2025,6 +2044,243 @@ def play_match(
         side = 1 - side
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# The search policy: determinized flat Monte Carlo over the legal actions of each step of its own turn
+#
+# A `search` side's turn is a run of steps. At each step its candidates are "let greedy play the rest of the turn"
+# (greedy's choice, kept on a tie), "end the turn now" and every distinct legal action of `list_actions`. Each
+# candidate gets `search_rollouts` rollouts: the state cloned into a work buffer, what the side cannot see dealt anew
+# (`determinize`), the candidate taken, the rest of the turn and of the match played by `search_rollout_policy` for
+# both sides. All candidates meet the same sampled worlds with the same later dice (common random numbers). The best
+# mean is taken: greedy's rest of the turn ends the step loop, an action is played and the next step searched.
+
+SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
+"""The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
+the batch), the last decision's candidate count and choice, then its candidates and their points."""
+MAX_CANDIDATES = MAX_ACTIONS + 2
+SR_POINTS = SR_CAND + MAX_CANDIDATES
+"""Points per candidate of the last decision: 2 per rollout won, 1 per draw."""
+SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+CAND_GREEDY, CAND_END = -1, -2
+"""Candidates that are not an action row: greedy plays the rest of the turn; the turn ends now."""
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
+match's later draws)."""
+
+
+@rules_kernel
+def clone(st: IntArray, into: IntArray) -> None:
+    """The match state of `st` (header, options, sides, board, zones, sacrifice plans) copied into `into`, a state
+    of the same cards and capacity; not the action list, counters, card tables or trace, which stay `into`'s own.
+    `into` logs nothing."""
+    for k in range(st[G_ACTIONS]):
+        into[k] = st[k]
+    into[G_EVENT_ROWS] = 0
+    into[G_EVENTS] = 0
+
+
+@rules_kernel
+def sort_words(st: IntArray, base: EngineInt, number: EngineInt) -> None:
+    """Sort `number` words of `st` from `base` ascending (insertion sort: a deck is short)."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    j: EngineInt
+    for i in range(1, number):
+        value = st[base + i]
+        j = i
+        while j > 0 and st[base + j - 1] > value:
+            st[base + j] = st[base + j - 1]
+            j -= 1
+        st[base + j] = value
+
+
+@rules_kernel
+def determinize(st: IntArray, side: EngineInt) -> None:
+    """What `side` cannot see, dealt anew with st's own generator from what it can know.
+
+    The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
+    the pool is sorted, then shuffled; its first trap cards in that order fill the set trap slots (only a trap is
+    set), the rest fill the hand, then the deck. The side's own draw deck is sorted and shuffled too. Sorting first
+    means the deal depends on which cards are unseen and on the generator, never on where they really lie.
+    """
+    foe = 1 - side
+    pool = st[G_ACTIONS]  # the action list is free scratch in a rollout's buffer
+    held = st[sx(foe, S_HAND)]
+    traps = st[sx(foe, S_TRAPS)]
+    top = st[sx(foe, S_DECK_TOP)]
+    length = st[sx(foe, S_DECK_LEN)]
+    n = 0
+    for i in range(held):
+        st[pool + n] = st[zx(st, foe, Z_HAND, i)]
+        n += 1
+    for i in range(traps):
+        st[pool + n] = st[zx(st, foe, Z_TRAPS, i)]
+        n += 1
+    for i in range(top, length):
+        st[pool + n] = st[zx(st, foe, Z_DECK, i)]
+        n += 1
+    sort_words(st, pool, n)
+    shuffle_zone(st, pool, n)
+    placed = 0
+    rest = 0
+    for i in range(n):
+        card = st[pool + i]
+        if placed < traps and cv(st, card, C_KIND) == KIND_TRAP:
+            st[zx(st, foe, Z_TRAPS, placed)] = card
+            placed += 1
+        else:
+            st[pool + rest] = card
+            rest += 1
+    for i in range(rest):
+        if i < held:
+            st[zx(st, foe, Z_HAND, i)] = st[pool + i]
+        else:
+            st[zx(st, foe, Z_DECK, top + i - held)] = st[pool + i]
+    own_top = st[sx(side, S_DECK_TOP)]
+    base = zx(st, side, Z_DECK, own_top)
+    sort_words(st, base, st[sx(side, S_DECK_LEN)] - own_top)
+    shuffle_zone(st, base, st[sx(side, S_DECK_LEN)] - own_top)
+
+
+@rules_kernel
+def rollout(
+    st: IntArray, work: IntArray, search: IntArray, side: EngineInt, k: EngineInt, world: EngineInt, dice: EngineInt
+) -> int:
+    """One rollout of candidate k for `side` from `st`, played in `work`: the hidden world drawn from seed `world`,
+    the later dice from seed `dice`. 2 if `side` wins, 1 for a draw, 0 if it loses."""
+    clone(st, work)
+    rng_seed(work, world)
+    determinize(work, side)
+    rng_seed(work, dice)
+    policy = opt(work, O_SEARCH_POLICY)
+    work[sx(0, S_POLICY)] = policy
+    work[sx(1, S_POLICY)] = policy
+    candidate = search[SR_CAND + k]
+    if candidate == CAND_GREEDY:
+        greedy_turn(work, side)
+    elif candidate >= 0:
+        base = st[G_ACTIONS] + candidate * 4
+        apply_action(work, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_SEARCH)
+        if work[G_OVER] == 0:
+            if policy == POLICY_GREEDY:
+                greedy_turn(work, side)
+            else:
+                random_turn(work, side)
+    end_turn(work, side)
+    turn_of = 1 - side
+    while work[G_OVER] == 0:
+        if work[G_TURN] >= opt(work, O_TURN_CAP):
+            end_match(work, -1)
+            break
+        take_turn(work, turn_of)
+        turn_of = 1 - turn_of
+    if work[G_WINNER] == side:
+        return 2
+    return 1 if work[G_WINNER] == -1 else 0
+
+
+@rules_kernel
+def same_action(st: IntArray, side: EngineInt, i: EngineInt, j: EngineInt) -> bool:
+    """Whether action rows i and j do the same thing: equal rows, or the same card from two places in the hand."""
+    first = st[G_ACTIONS] + i * 4
+    second = st[G_ACTIONS] + j * 4
+    kind = st[first]
+    if kind != st[second] or st[first + 2] != st[second + 2] or st[first + 3] != st[second + 3]:
+        return False
+    if kind == A_SUMMON or kind == A_CAST or kind == A_EQUIP or kind == A_TRAP:
+        return st[zx(st, side, Z_HAND, st[first + 1])] == st[zx(st, side, Z_HAND, st[second + 1])]
+    return st[first + 1] == st[second + 1]
+
+
+@rules_kernel
+def search_decision(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
+    """One step of a search side's turn: the candidates (greedy's rest of the turn, ending the turn, each distinct
+    legal action, listed in st's action list) and the one with the most points over `search_rollouts` rollouts
+    each; returns its candidate index (0, greedy's, on a tie). With no legal action, greedy's without a rollout."""
+    n = list_actions(st, side)
+    search[SR_CAND] = CAND_GREEDY
+    search[SR_CAND + 1] = CAND_END
+    m = 2
+    for i in range(n):
+        repeated = False
+        for j in range(2, m):
+            if same_action(st, side, i, search[SR_CAND + j]):
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = i
+            m += 1
+    search[SR_N] = m
+    search[SR_CHOICE] = 0
+    if n == 0:
+        return 0
+    for k in range(m):
+        search[SR_POINTS + k] = 0
+    for _ in range(opt(st, O_SEARCH_ROLLOUTS)):
+        world = (rng_next(search) << 31) ^ rng_next(search)
+        dice = (rng_next(search) << 31) ^ rng_next(search)
+        for k in range(m):
+            search[SR_POINTS + k] += rollout(st, work, search, side, k, world, dice)
+    search[SR_DECISIONS] += 1
+    search[SR_ROLLOUTS] += opt(st, O_SEARCH_ROLLOUTS) * m
+    best = 0
+    for k in range(1, m):
+        if search[SR_POINTS + k] > search[SR_POINTS + best]:
+            best = k
+    search[SR_CHOICE] = best
+    return best
+
+
+@rules_kernel
+def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
+    """A search side's turn after its draw: search a step, take its choice, until greedy's rest of the turn or
+    ending the turn is chosen (or the match ends)."""
+    for _ in range(MAX_RANDOM_STEPS):
+        if st[G_OVER] == 1:
+            return
+        candidate = search[SR_CAND + search_decision(st, work, search, side)]
+        if candidate == CAND_GREEDY:
+            greedy_turn(st, side)
+            return
+        if candidate == CAND_END:
+            return
+        base = st[G_ACTIONS] + candidate * 4
+        apply_action(st, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_SEARCH)
+
+
+@rules_kernel
+def play_searched_match(
+    st: IntArray,
+    work: IntArray,
+    search: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
+) -> None:
+    """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
+    buffer), the search's generator seeded from the match's seed."""
+    reset_state(st)
+    st[sx(0, S_POLICY)] = policy_a
+    st[sx(1, S_POLICY)] = policy_b
+    setup_match(st, deck_a, deck_b)
+    rng_seed(search, seed ^ SEARCH_SEED)
+    side = first
+    while st[G_OVER] == 0:
+        if st[G_TURN] >= opt(st, O_TURN_CAP):
+            end_match(st, -1)
+            return
+        if st[sx(side, S_POLICY)] == POLICY_SEARCH:
+            start_turn(st, side)
+            if st[G_OVER] == 0:
+                search_turn(st, work, search, side)
+                end_turn(st, side)
+        else:
+            take_turn(st, side)
+        side = 1 - side
+
+
 @rules_kernel
 def play_batch_kernel(
     st: IntArray,
@@ -2036,12 +2292,19 @@ def play_batch_kernel(
     policy_b: EngineInt,
     winners: Any,
     turns: Any,
+    work: IntArray,
+    search: IntArray,
 ) -> None:
-    """Play one match per seed on one state array (its counters add up over the batch)."""
+    """Play one match per seed on one state array (its counters add up over the batch). `work` and `search` are
+    the search policy's rollout buffer and words (unused unless a side plays `search`)."""
+    searched = policy_a == POLICY_SEARCH or policy_b == POLICY_SEARCH
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
-        play_match(st, deck_a, deck_b, int(first[m]), policy_a, policy_b)
+        if searched:
+            play_searched_match(st, work, search, deck_a, deck_b, int(first[m]), policy_a, policy_b, seeds[m])
+        else:
+            play_match(st, deck_a, deck_b, int(first[m]), policy_a, policy_b)
         end_match_counted(st)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]
@@ -2074,6 +2337,15 @@ class MatchArrays:
         return self._events[: int(self.st[G_EVENTS])]
 
 
+def search_buffers(arrays: MatchArrays, policy_a: int, policy_b: int) -> tuple[IntArray, IntArray]:
+    """The search policy's rollout buffer (a state of the same cards and capacity, logging nothing) and its words;
+    one word each when neither side searches."""
+    if POLICY_SEARCH not in (policy_a, policy_b):
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    capacity = int(arrays.st[G_CAPACITY])
+    return new_state(arrays.compiled, capacity), np.zeros(SEARCH_WORDS, dtype=np.int64)
+
+
 def play_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
@@ -2088,6 +2360,7 @@ def play_batch(
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
+    work, search = search_buffers(arrays, policy_a, policy_b)
     play_batch_kernel(
         arrays.st,
         np.ascontiguousarray(deck_a, dtype=np.int64),
@@ -2098,6 +2371,8 @@ def play_batch(
         int(policy_b),
         winners,
         turns,
+        work,
+        search,
     )
     return winners, turns, published_counters(arrays.counters)
 
@@ -2109,6 +2384,7 @@ def play_traced(
     arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS)
     winners = np.zeros(1, dtype=np.int8)
     turns = np.zeros(1, dtype=np.int32)
+    work, search = search_buffers(arrays, policy_a, policy_b)
     play_batch_kernel(
         arrays.st,
         np.ascontiguousarray(deck_a, dtype=np.int64),
@@ -2119,6 +2395,8 @@ def play_traced(
         int(policy_b),
         winners,
         turns,
+        work,
+        search,
     )
     return int(winners[0]), int(turns[0]), arrays.events.copy()
 
@@ -2220,7 +2498,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     version=ENGINE_VERSION,
-    policies=("greedy", "random"),
+    policies=("greedy", "random", "search"),
     cost_axis="soul cost",
     compile_cards=compile_cards,
     play_batch=play_batch,

@@ -236,4 +236,25 @@ OPTIONS: tuple[RuleOption, ...] = (
         reading="A player may have up to this many traps set face down at once (1-5); the document gives no limit.",
         quote="Most Trap cards' effects are activated by Trigger conditions",
     ),
+    RuleOption(
+        key="search_rollouts",
+        default=16,
+        minimum=1,
+        maximum=1_000,
+        reading=(
+            "Not a rule: the `search` policy's budget, rollouts per candidate at each step of its turn it searches. "
+            "More rollouts play stronger and slower; other policies ignore it."
+        ),
+        quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
+    ),
+    RuleOption(
+        key="search_rollout_policy",
+        default="greedy",
+        reading=(
+            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the candidate under "
+            "test (`greedy` or `random`)."
+        ),
+        quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
+        choices=("greedy", "random"),
+    ),
 )

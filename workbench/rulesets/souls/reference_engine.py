@@ -92,6 +92,8 @@ COUNTER_NAMES = (
     "matches_drawn",
     "matches_played",
     "first_played_turn",
+    "played_match_turns",
+    "matches_played_with_a_round_left",
 )
 
 
@@ -361,6 +363,8 @@ class Match:
         self.counters = counters
         self.seen: set[tuple[int, int, str]] = set()
         """(side, card id, "drawn" or "played") already counted once in this match, for the per-match counters."""
+        self.first_plays: dict[tuple[int, int], int] = {}
+        """(side, card id): the turn of the card's first play in this match, for the counters at the match's end."""
         self.events = events
         self.first = first
 
@@ -380,6 +384,7 @@ class Match:
             if counter == "played":
                 first = (side, card.id, "first_played_turn")
                 self.counters[first] = self.counters.get(first, 0) + self.turn
+                self.first_plays[(side, card.id)] = self.turn
 
     def end(self, winner: int) -> None:
         if not self.over:
@@ -755,6 +760,16 @@ class Match:
                     unit.damage = 0
 
     def play(self) -> None:
+        self.play_turns()
+        # Every card played: the match's last turn, and whether a round (two turns) followed its first play.
+        for (side, card), first_turn in self.first_plays.items():
+            turns = (side, card, "played_match_turns")
+            self.counters[turns] = self.counters.get(turns, 0) + self.turn
+            if self.turn - first_turn >= 2:
+                left = (side, card, "matches_played_with_a_round_left")
+                self.counters[left] = self.counters.get(left, 0) + 1
+
+    def play_turns(self) -> None:
         for player in self.players:
             deck = player.deck
             for i in range(len(deck) - 1, 0, -1):

@@ -1,0 +1,58 @@
+"""The search policy's speed on one core at the options' defaults: matches/s and searched decisions/s.
+
+    PYTHONPATH=<tree> python tests/rulesets/souls/search_speed.py 300
+
+plays each bundled deck against itself, search (A) against greedy (B), first player alternating, after a warm-up
+batch of 5, and prints matches/s, decisions/s (steps searched with rollouts), rollouts/s and search's win share.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+import workbench.rulesets.souls.engine as E
+from workbench.bench import _bundled_cardset_and_decks
+from workbench.rulesets.souls import RULESET as SOULS
+from workbench.simulate import compile_for
+
+
+def run(
+    arrays: E.MatchArrays, ids: np.ndarray, work: np.ndarray, search: np.ndarray, seeds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(winners, turns) of one batch, search (A) against greedy (B), first player alternating."""
+    first = (np.arange(len(seeds)) % 2).astype(np.int8)
+    winners = np.zeros(len(seeds), dtype=np.int8)
+    turns = np.zeros(len(seeds), dtype=np.int32)
+    E.play_batch_kernel(
+        arrays.st, ids, ids, seeds, first, E.POLICY_SEARCH, E.POLICY_GREEDY, winners, turns, work, search
+    )
+    return winners, turns
+
+
+def main(matches: int) -> None:
+    cardset, decks = _bundled_cardset_and_decks(SOULS)
+    _, compiled, _ = compile_for(cardset, {})
+    for deck in decks:
+        ids = np.ascontiguousarray(compiled.deck_array(deck), dtype=np.int64)
+        arrays = E.MatchArrays(compiled, len(ids))
+        work, search = E.search_buffers(arrays, E.POLICY_SEARCH, E.POLICY_GREEDY)
+
+        run(arrays, ids, work, search, np.arange(5, dtype=np.int64))
+        search[E.SR_DECISIONS] = 0
+        search[E.SR_ROLLOUTS] = 0
+        start = time.perf_counter()
+        winners, turns = run(arrays, ids, work, search, np.arange(1000, 1000 + matches, dtype=np.int64))
+        took = time.perf_counter() - start
+        decisions, rollouts = int(search[E.SR_DECISIONS]), int(search[E.SR_ROLLOUTS])
+        print(
+            f"{deck.name}: {matches} matches in {took:.2f} s: {matches / took:.1f} matches/s, {decisions} decisions "
+            f"({decisions / took:.0f}/s), {rollouts} rollouts ({rollouts / took:.0f}/s), search won "
+            f"{(winners == 0).mean():.3f}, mean turns {turns.mean():.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
