@@ -125,6 +125,9 @@ class PassPolicy:
     def collection(self, state: M.MarketState, p: int, deck: Sequence[int]) -> list[int]:
         return []
 
+    def duel_collections(self, state: M.MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        return [], []
+
 
 def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.MarketState:
     return M.new_game(cards, np.random.default_rng(seed), [0] * players)
@@ -133,8 +136,11 @@ def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.Ma
 def test_setup_gives_starter_three_store_cards_markers_and_friendship() -> None:
     # "Give each player a starter deck ..., 3 cards from the top of the store deck, ... 3 Sell Markers of a color
     # (4 if there are only three players), and 6 Friendship cards of their character."
+    # Two players under the normal rules (Duel Mode, the default for two, gives six: tested below).
+    normal_two = M.compile_market(SAMPLE, options(players=2, two_player_rules="normal"))
     for players, markers in [(2, 3), (3, 4), (4, 3), (5, 3)]:
-        state = fresh(players)
+        state = fresh(players, cards=normal_two if players == 2 else CARDS)
+        assert not state.duel
         starter = CARDS.starters[0]
         for seat in state.seats:
             assert seat.binder[: len(starter)] == list(starter)
@@ -388,7 +394,8 @@ def test_prize_support_after_rounds_one_and_two() -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_whole_games_at_every_player_count(players: int, policy: str) -> None:
-    runs = play_full_games(SAMPLE, options(players=players), 2, 11, policy)
+    # Two players under the normal rules here; Duel Mode (their default) is tested below.
+    runs = play_full_games(SAMPLE, options(players=players, two_player_rules="normal"), 2, 11, policy)
     for result in runs.results:
         for p in range(players):
             parts = sum(result.tournament_vp[p]) + sum(result.collection_vp[p])
