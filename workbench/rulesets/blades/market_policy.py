@@ -142,11 +142,17 @@ def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str
     return groups
 
 
-def best_collection(cards: MarketCards, pool: Sequence[int], category: str = "") -> list[int]:
+def best_collection(
+    cards: MarketCards,
+    pool: Sequence[int],
+    category: str = "",
+    groups: dict[tuple[str, str], dict[int, int]] | None = None,
+) -> list[int]:
     """The largest collection sharing one symbol (of `category` when given), one card per star rating (a common
-    symbol satisfies both readings of `collection_symbol`); ties: the symbol seen first."""
+    symbol satisfies both readings of `collection_symbol`); ties: the symbol seen first. `groups`: the pool's
+    `collection_groups`, when the caller has them."""
     best: list[int] = []
-    for symbol, group in collection_groups(cards, pool).items():
+    for symbol, group in (collection_groups(cards, pool) if groups is None else groups).items():
         if category and symbol[0] != category:
             continue
         chosen = [group[s] for s in sorted(group, reverse=True)][: cards.collection_max]
@@ -155,13 +161,18 @@ def best_collection(cards: MarketCards, pool: Sequence[int], category: str = "")
     return best if len(best) >= 2 else []
 
 
-def best_duel_collections(cards: MarketCards, pool: Sequence[int]) -> tuple[list[int], list[int]]:
+def best_duel_collections(
+    cards: MarketCards, pool: Sequence[int], groups: dict[tuple[str, str], dict[int, int]] | None = None
+) -> tuple[list[int], list[int]]:
     """Duel Mode: the Elemental and the Type collection with the most cards between them, disjoint (the largest of
-    one category, then the largest of the other from the cards left, whichever category first gives more)."""
+    one category, then the largest of the other from the cards left, whichever category first gives more).
+    `groups`: the pool's `collection_groups`, when the caller has them."""
+    if groups is None:
+        groups = collection_groups(cards, pool)
     best: tuple[list[int], list[int]] = ([], [])
     for first in DUEL_KINDS:
         second = DUEL_KINDS[1 - DUEL_KINDS.index(first)]
-        one = best_collection(cards, pool, first)
+        one = best_collection(cards, pool, first, groups)
         rest = list(pool)
         for c in one:
             rest.remove(c)
@@ -191,13 +202,13 @@ class Appraisal:
         for c in self.deck:
             rest.remove(c)
         self.duel = state.duel
+        self.groups = collection_groups(cards, rest)
         if state.duel:
-            elemental, typed = best_duel_collections(cards, rest)
+            elemental, typed = best_duel_collections(cards, rest, self.groups)
             self.collection = elemental + typed
             self.duel_sizes = {DUEL_KINDS[0]: len(elemental), DUEL_KINDS[1]: len(typed)}
         else:
-            self.collection = best_collection(cards, rest)
-        self.groups = collection_groups(cards, rest)
+            self.collection = best_collection(cards, rest, groups=self.groups)
         self.collection_size = len(self.collection)
         self.owned = set(seat.binder)
         self.can_resell = state.segment < LAST_CALL
