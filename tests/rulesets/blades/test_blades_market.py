@@ -626,6 +626,23 @@ def test_golden_full_game_trace() -> None:
 
 def write_golden() -> None:
     GOLDEN.write_text("\n".join(golden_lines()) + "\n", encoding="utf-8")
+    DUEL_GOLDEN.write_text("\n".join(duel_golden_lines()) + "\n", encoding="utf-8")
+
+
+DUEL_GOLDEN = REPO_ROOT / "tests" / "golden" / "blades_full_game_duel_trace.txt"
+
+
+def duel_golden_lines() -> list[str]:
+    assert BLADES.engine is not None
+    head = f"# blades duel (market {M.MARKET_VERSION}, engine {BLADES.engine.version}), seed {GOLDEN_SEED}, 2 greedy"
+    return [head, *trace_full_game(SAMPLE, options(players=2), GOLDEN_SEED)]
+
+
+def test_golden_duel_trace() -> None:
+    # Two players by Duel Mode (seed 7: 1-1 after two rounds, A wins the third); re-recorded with write_golden().
+    lines = duel_golden_lines()
+    assert DUEL_GOLDEN.read_text(encoding="utf-8").splitlines() == lines
+    assert lines[-3:-2] == ["Game end (Duel Mode)"]
 
 
 # ---- the command line -------------------------------------------------------------------------------------------

@@ -86,6 +86,8 @@ DUEL_WINS = 2
 """Tournaments a seat must win to end a Duel Mode game ("The first player to win two tournaments")."""
 DUEL_KINDS = ("element", "type")
 """The two collections of a Duel Mode round: "one Elemental collection and one Type collection"."""
+DUEL_KIND_NAMES = ("an Elemental", "a Type")
+"""The two collections as the trace names them."""
 
 
 @dataclass
@@ -707,10 +709,10 @@ def turn_in_duel_collections(state: MarketState, p: int, chosen: tuple[list[int]
     seat.collections.append(cards)
     seat.collection_vp.append(0)
     seat.collection_rp.append(DUEL_RP_PER_CARD * len(cards))
-    for category, collection in zip(DUEL_KINDS, chosen, strict=True):
+    for name, collection in zip(DUEL_KIND_NAMES, chosen, strict=True):
         if collection:
             state.say(
-                f"  {SEATS[p]} forms a {category} collection of {len(collection)} "
+                f"  {SEATS[p]} turns in {name} collection of {len(collection)} "
                 f"({', '.join(state.name(c) for c in collection)}): {DUEL_RP_PER_CARD * len(collection)} RP"
             )
 
@@ -922,7 +924,10 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
                 starter=list(starter),
             )
         )
-    state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
+    if state.duel:
+        state.say("Setup (Duel Mode): starter decks, 3 store cards and 6 sell markers each; no Friendship cards")
+    else:
+        state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
     deal(state, STARTING_STORE_CARDS)
     # "or whoever most recently opened a booster pack in real life, in case of a tie or the first game round"
     state.first = int(rng.integers(n))
