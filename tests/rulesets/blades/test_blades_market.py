@@ -596,6 +596,25 @@ def test_a_duel_ends_when_a_seat_has_won_two_tournaments() -> None:
     assert set(lengths) == {2, 3}
 
 
+def test_a_duel_with_a_prerelease_counts_it_as_the_first_of_three_tournaments() -> None:
+    # "skip the third round of deckbuilding and the third tournament ... so that there are still only three
+    # tournaments in the game": the pre-release is the duel's first tournament, and no collection precedes it.
+    cards = M.compile_market(SAMPLE, options(players=2, prerelease=True))
+    lengths: set[int] = set()
+    for seed in range(4):
+        policies = [make_policy("greedy"), make_policy("greedy")]
+        result, lines = M.play_game(cards, np.random.default_rng(seed), policies, [0, 0], True)
+        played = len(result.tournament_vp[0])
+        lengths.add(played)
+        assert all(len(rp) == played - 1 for rp in result.collection_rp)
+        assert not any(line.startswith("Round 3") for line in lines)
+        start = next(k for k, line in enumerate(lines) if line.startswith("Pre-release tournament:"))
+        end = lines.index("Round 1: deckbuilding")
+        scores = [line for line in lines[start:end] if " scores " in line]
+        assert len(scores) == 2 and all(" RP + 0 RP of collections = " in line for line in scores)
+    assert lengths <= {2, 3}
+
+
 def test_a_two_nil_duel_skips_the_third_round() -> None:
     # A collecting seat against one that only passes wins the first two tournaments; there is no third round.
     collector = make_policy("greedy")
