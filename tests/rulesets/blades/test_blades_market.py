@@ -17,6 +17,7 @@ from workbench.paths import REPO_ROOT, bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades.cards import card_of
+from workbench.rulesets.blades.market_policy import make_policy
 from workbench.rulesets.blades.market_runs import (
     buy_cost_sweep,
     play_full_games,
@@ -125,6 +126,9 @@ class PassPolicy:
     def collection(self, state: M.MarketState, p: int, deck: Sequence[int]) -> list[int]:
         return []
 
+    def duel_collections(self, state: M.MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        return [], []
+
 
 def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.MarketState:
     return M.new_game(cards, np.random.default_rng(seed), [0] * players)
@@ -133,8 +137,11 @@ def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.Ma
 def test_setup_gives_starter_three_store_cards_markers_and_friendship() -> None:
     # "Give each player a starter deck ..., 3 cards from the top of the store deck, ... 3 Sell Markers of a color
     # (4 if there are only three players), and 6 Friendship cards of their character."
+    # Two players under the normal rules (Duel Mode, the default for two, gives six: tested below).
+    normal_two = M.compile_market(SAMPLE, options(players=2, two_player_rules="normal"))
     for players, markers in [(2, 3), (3, 4), (4, 3), (5, 3)]:
-        state = fresh(players)
+        state = fresh(players, cards=normal_two if players == 2 else CARDS)
+        assert not state.duel
         starter = CARDS.starters[0]
         for seat in state.seats:
             assert seat.binder[: len(starter)] == list(starter)
@@ -388,7 +395,8 @@ def test_prize_support_after_rounds_one_and_two() -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_whole_games_at_every_player_count(players: int, policy: str) -> None:
-    runs = play_full_games(SAMPLE, options(players=players), 2, 11, policy)
+    # Two players under the normal rules here; Duel Mode (their default) is tested below.
+    runs = play_full_games(SAMPLE, options(players=players, two_player_rules="normal"), 2, 11, policy)
     for result in runs.results:
         for p in range(players):
             parts = sum(result.tournament_vp[p]) + sum(result.collection_vp[p])
@@ -412,6 +420,211 @@ def test_greedy_beats_random_seats() -> None:
     assert seats[0]["total"] > max(seat["total"] for seat in seats[1:])
 
 
+# ---- Duel Mode: the two-player game --------------------------------------------------------------------------------
+
+DUEL = M.compile_market(SAMPLE, options(players=2))
+
+
+def duel_state(seed: int = 0) -> M.MarketState:
+    return M.new_game(DUEL, np.random.default_rng(seed), [0, 0])
+
+
+@pytest.mark.parametrize(
+    ("players", "rules", "duel"),
+    [(2, None, True), (2, "duel", True), (2, "normal", False), (3, None, False), (4, "duel", False), (5, None, False)],
+)
+def test_duel_mode_is_the_default_two_player_game(players: int, rules: str | None, duel: bool) -> None:
+    # "These rules assume a 3-5 player group. For the 2 player rules, check the Variants section" / "Duel mode is a
+    # 2 player variant for Millennium Blades."
+    chosen = options(players=players) if rules is None else options(players=players, two_player_rules=rules)
+    assert chosen["two_player_rules"] == (rules or "duel")
+    state = fresh(players, cards=M.compile_market(SAMPLE, chosen))
+    assert state.duel is duel
+
+
+def test_duel_six_sell_markers_each() -> None:
+    # "Additionally, each player has 6 Sell Markers to use in this mode"
+    state = duel_state()
+    assert [seat.markers for seat in state.seats] == [6, 6]
+    seat = state.seats[0]
+    seat.binder = seat.binder * 2
+    for _ in range(6):
+        M.apply(state, 0, M.Action(M.SELL, cards=(seat.binder[0],)))
+    assert seat.markers == 0 and not M.can_sell(state, 0)
+    # "Return all players' Sell Markers to them": six sales again in every round.
+    _, lines = M.play_game(DUEL, np.random.default_rng(1), [Seller(), Seller()], [0, 0], trace=True)
+    rounds = [k for k, line in enumerate(lines) if line.endswith(": deckbuilding")] + [len(lines)]
+    for start, end in zip(rounds, rounds[1:], strict=False):
+        for who in "AB":
+            assert sum(1 for line in lines[start:end] if line.startswith(f"  {who} sells ")) == 6
+
+
+class Seller(PassPolicy):
+    """Sells a binder card whenever it can."""
+
+    def act(self, state: M.MarketState, p: int) -> M.Action:
+        if M.can_sell(state, p) and state.seats[p].binder:
+            return M.Action(M.SELL, cards=(state.seats[p].binder[-1],))
+        return M.Action(M.PASS)
+
+
+def test_duel_friendship_is_not_used_and_trades_stay_even() -> None:
+    # "Friendship is not used in this mode." / "Trading is available to players, but trades must still be even."
+    state = duel_state()
+    card = state.seats[1].binder[0]
+    stars = CARDS.cards[card].stars
+    state.seats[0].money = stars - 1
+    assert not M.legal(state, 0, M.Action(M.TRADE, cards=(card,), other=1))
+    state.seats[0].money = stars
+    assert not M.legal(state, 0, M.Action(M.TRADE, cards=(card,), other=1, friendship=True))
+    M.apply(state, 0, M.Action(M.TRADE, cards=(card,), other=1))
+    assert state.seats[0].money == 0 and state.seats[1].money == stars and state.seats[0].binder[-1] == card
+    runs = play_full_games(SAMPLE, options(players=2), 3, 5, "greedy")
+    assert all(result.friendship_vp == [0, 0] for result in runs.results)
+
+
+@pytest.mark.parametrize(
+    ("names", "category", "problem"),
+    [
+        # Water Soldiers: an Elemental collection (Water) and a Type collection (Soldier) alike.
+        (["Surf Cadet", "Harbor Warden", "Breakwater Captain"], "element", ""),
+        (["Surf Cadet", "Harbor Warden", "Breakwater Captain"], "type", ""),
+        # Light and Water Soldiers share a type but no element.
+        (["Pocket Paladin", "Harbor Warden"], "element", "no element is shared by every card"),
+        (["Pocket Paladin", "Harbor Warden"], "type", ""),
+        # Dark Fiend and Light Citizen share neither.
+        (["Gloom Imp", "Pocket Paladin"], "type", "no type is shared by every card"),
+        # The normal collection rules still hold ("All rules ... are the same as in normal rules").
+        (["Surf Cadet", "Pocket Paladin"], "type", "two cards share a star rating"),
+    ],
+)
+def test_duel_collections_are_one_elemental_and_one_type(names: list[str], category: str, problem: str) -> None:
+    # "Each player may form two collections during the Deckbuilding Phase: one Elemental collection and one Type
+    # collection."
+    assert M.collection_problem(DUEL, [card_id(n) for n in names], category) == problem
+
+
+class DuelCollector(PassPolicy):
+    """Turns in the given Elemental and Type collections."""
+
+    def __init__(self, elemental: list[int], typed: list[int]) -> None:
+        self.chosen = (elemental, typed)
+
+    def duel_collections(self, state: M.MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        return self.chosen
+
+
+def test_duel_collections_score_10_rp_a_card_not_vp() -> None:
+    # "Instead of gaining VP from them, these are converted to RP ... at a rate of 10 RP per card."
+    state = duel_state()
+    water = [card_id(n) for n in ("Surf Cadet", "Harbor Warden", "Breakwater Captain")]
+    machines = [card_id(n) for n in ("Cog Acolyte", "Bellows Golem", "Gear Choir", "Brass Organist")]
+    seat = state.seats[0]
+    seat.binder = water + machines + [card_id("Cinder Recruit")]
+    seat.deck = [card_id("Cinder Recruit")]
+    M.turn_in_duel_collections(state, 0, (water, machines))
+    assert seat.collection_rp == [70] and seat.collection_vp == [0]
+    assert seat.binder == [card_id("Cinder Recruit")] and seat.collections == [water + machines]
+
+
+@pytest.mark.parametrize(
+    ("elemental", "typed", "problem"),
+    [
+        (["Surf Cadet", "Harbor Warden"], ["Harbor Warden", "Stone Sentinel"], "of the other collection"),
+        (["Pocket Paladin", "Harbor Warden"], [], "illegal element collection: no element is shared"),
+        (["Cinder Recruit", "Ember Lancer"], [], "a card of the deck"),
+    ],
+)
+def test_duel_collections_are_checked(elemental: list[str], typed: list[str], problem: str) -> None:
+    state = duel_state()
+    seat = state.seats[0]
+    seat.binder = [card_id(n) for n in ("Surf Cadet", "Harbor Warden", "Stone Sentinel", "Pocket Paladin")]
+    seat.binder += [card_id("Cinder Recruit"), card_id("Ember Lancer")]
+    seat.deck = [card_id("Cinder Recruit")]
+    with pytest.raises(ValueError, match=problem):
+        M.turn_in_duel_collections(state, 0, ([card_id(n) for n in elemental], [card_id(n) for n in typed]))
+
+
+@pytest.mark.parametrize(
+    ("rp", "collection_rp", "after_deckbuilding", "won", "places"),
+    [
+        # "added to your total RP at the end of the Tournament Phase": B's collections overturn A's lead.
+        ([50, 40], [0, 20], True, [0, 1], [2, 1]),
+        ([50, 40], [0, 0], True, [1, 0], [1, 2]),
+        # Equal RP after the collections: neither wins (reading, as a tied clash: "neither player wins nor loses").
+        ([50, 40], [0, 10], True, [0, 0], [1, 1]),
+        # A pre-release tournament follows no deckbuilding: no collection RP.
+        ([50, 40], [0, 20], False, [1, 0], [1, 2]),
+    ],
+)
+def test_duel_tournament_winner_counts_the_collections(
+    rp: list[int], collection_rp: list[int], after_deckbuilding: bool, won: list[int], places: list[int]
+) -> None:
+    state = duel_state()
+    for seat, extra in zip(state.seats, collection_rp, strict=True):
+        seat.collection_rp = [extra]
+    assert M.duel_result(state, rp, after_deckbuilding) == places
+    assert [seat.tournament_vp for seat in state.seats] == [[w] for w in won]
+    bonus = collection_rp if after_deckbuilding else [0, 0]
+    assert [seat.tournament_rp for seat in state.seats] == [[r + b] for r, b in zip(rp, bonus, strict=True)]
+
+
+def test_a_duel_ends_when_a_seat_has_won_two_tournaments() -> None:
+    # "The winner is determined by who wins best 2 out of 3 tournaments." / "The first player to win two
+    # tournaments is declared the winner of the game!"
+    runs = play_full_games(SAMPLE, options(players=2), 24, 3, "greedy")
+    lengths: Counter[int] = Counter()
+    for result in runs.results:
+        assert result.duel
+        length = len(result.tournament_vp[0])
+        lengths[length] += 1
+        wins = [0, 0]
+        for k in range(length):
+            for p in range(2):
+                wins[p] += result.tournament_vp[p][k]
+            assert sum(result.tournament_vp[p][k] for p in range(2)) <= 1
+            if k < length - 1:
+                assert max(wins) < 2, "the game went on after a seat had won two tournaments"
+        assert length == 3 or max(wins) == 2
+        assert result.total == wins and result.money_vp == [0, 0]
+        # The seat with two wins (or more wins, or more RP) is the winner.
+        best = max(range(2), key=lambda p: (wins[p], sum(result.tournament_rp[p])))
+        assert result.rank[best] == 1
+        assert all(len(rp) == length for rp in result.tournament_rp)
+        assert all(len(rp) == length for rp in result.collection_rp)
+    # Both ways a duel ends occur: 2-0 after two rounds, and a third, deciding round.
+    assert set(lengths) == {2, 3}
+
+
+def test_a_duel_with_a_prerelease_counts_it_as_the_first_of_three_tournaments() -> None:
+    # "skip the third round of deckbuilding and the third tournament ... so that there are still only three
+    # tournaments in the game": the pre-release is the duel's first tournament, and no collection precedes it.
+    cards = M.compile_market(SAMPLE, options(players=2, prerelease=True))
+    lengths: set[int] = set()
+    for seed in range(4):
+        policies = [make_policy("greedy"), make_policy("greedy")]
+        result, lines = M.play_game(cards, np.random.default_rng(seed), policies, [0, 0], True)
+        played = len(result.tournament_vp[0])
+        lengths.add(played)
+        assert all(len(rp) == played - 1 for rp in result.collection_rp)
+        assert not any(line.startswith("Round 3") for line in lines)
+        start = next(k for k, line in enumerate(lines) if line.startswith("Pre-release tournament:"))
+        end = lines.index("Round 1: deckbuilding")
+        scores = [line for line in lines[start:end] if " scores " in line]
+        assert len(scores) == 2 and all(" RP + 0 RP of collections = " in line for line in scores)
+    assert lengths <= {2, 3}
+
+
+def test_a_two_nil_duel_skips_the_third_round() -> None:
+    # A collecting seat against one that only passes wins the first two tournaments; there is no third round.
+    collector = make_policy("greedy")
+    result, lines = M.play_game(DUEL, np.random.default_rng(4), [collector, PassPolicy()], [0, 0], trace=True)
+    assert result.tournament_vp == [[1, 1], [0, 0]] and result.rank == [1, 2] and result.total == [2, 0]
+    assert not any(line.startswith("Round 3") for line in lines)
+    assert result.money[1] == 60
+    assert lines[-3] == "Game end (Duel Mode)"
+
+
 GOLDEN = REPO_ROOT / "tests" / "golden" / "blades_full_game_trace.txt"
 GOLDEN_SEED = 7
 
@@ -432,6 +645,23 @@ def test_golden_full_game_trace() -> None:
 
 def write_golden() -> None:
     GOLDEN.write_text("\n".join(golden_lines()) + "\n", encoding="utf-8")
+    DUEL_GOLDEN.write_text("\n".join(duel_golden_lines()) + "\n", encoding="utf-8")
+
+
+DUEL_GOLDEN = REPO_ROOT / "tests" / "golden" / "blades_full_game_duel_trace.txt"
+
+
+def duel_golden_lines() -> list[str]:
+    assert BLADES.engine is not None
+    head = f"# blades duel (market {M.MARKET_VERSION}, engine {BLADES.engine.version}), seed {GOLDEN_SEED}, 2 greedy"
+    return [head, *trace_full_game(SAMPLE, options(players=2), GOLDEN_SEED)]
+
+
+def test_golden_duel_trace() -> None:
+    # Two players by Duel Mode (seed 7: 1-1 after two rounds, A wins the third); re-recorded with write_golden().
+    lines = duel_golden_lines()
+    assert DUEL_GOLDEN.read_text(encoding="utf-8").splitlines() == lines
+    assert lines[-3:-2] == ["Game end (Duel Mode)"]
 
 
 # ---- the command line -------------------------------------------------------------------------------------------
@@ -454,6 +684,27 @@ def test_simulate_full_game_prints_vp_parts_per_seat_and_round(capsys: pytest.Ca
         parts = seat["tournament"] + seat["collections"] + seat["money"] + seat["friendship"]
         assert seat["total"] == pytest.approx(parts)
         assert len(seat["tournament_by_round"]) == 3 and len(seat["collections_by_round"]) == 3
+
+
+def test_simulate_two_players_reports_duel_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    args = ["simulate", "blades/blades_sample", "--option", "game=full", "--option", "players=2", "--matches", "4"]
+    assert main([*args, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players by Duel Mode (the first to win two tournaments)" in out
+    assert "t. won      RP coll.RP  $ left    wins" in out
+    assert "  A: R1 " in out and "game length: " in out
+    assert main([*args, "--seed", "3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["two_player_rules"] == "duel" and data["options"]["two_player_rules"] == "duel"
+    assert sum(data["tournaments_played"].values()) == pytest.approx(1.0)
+    assert sum(seat["win_share"] for seat in data["seats"]) == pytest.approx(1.0)
+    for seat in data["seats"]:
+        assert seat["total"] == pytest.approx(seat["tournaments_won"])
+        assert seat["friendship"] == 0 and seat["money"] == 0 and seat["collections"] == 0
+        assert len(seat["won_by_round"]) == len(seat["rp_by_round"]) == data["rounds"]
+        assert seat["collection_rp"] <= seat["rp"]
 
 
 def test_simulate_full_game_trace_is_the_golden_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,6 +27,10 @@ Collections, Ending the Tournament, Game End. The steps:
 5. Game end: tournament VP + collection VP + money // 4 + friendship VP (at most 6 from one giver); ties broken by
    tournament VP, then collections, money and friendship.
 
+Two players play Duel Mode by default (option `two_player_rules`): no Friendship, six sell markers each, up to two
+collections a round (one sharing an element, one a type) scored as 10 RP a card on top of the round's tournament
+RP, and the game ends when a seat has won two tournaments; a seat's result is its tournaments won.
+
 Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions.
 """
 
@@ -74,6 +78,16 @@ COLLECTION_VP = (0, 0, 2, 4, 7, 9, 12, 16, 21)
 DECK_LIMITS = {tournament.K_SINGLE: 8, tournament.K_DECK_BOX: 1, tournament.K_ACCESSORY: 2}
 """A tournament deck: up to eight singles, one deck box, two accessories."""
 SEATS = tournament.SEATS
+DUEL_MARKERS = 6
+"""Sell markers each seat has in Duel Mode ("each player has 6 Sell Markers to use in this mode")."""
+DUEL_RP_PER_CARD = 10
+"""Duel Mode collections: RP per card ("converted to RP ... at a rate of 10 RP per card")."""
+DUEL_WINS = 2
+"""Tournaments a seat must win to end a Duel Mode game ("The first player to win two tournaments")."""
+DUEL_KINDS = ("element", "type")
+"""The two collections of a Duel Mode round: "one Elemental collection and one Type collection"."""
+DUEL_KIND_NAMES = ("an Elemental", "a Type")
+"""The two collections as the trace names them."""
 
 
 @dataclass
@@ -229,7 +243,11 @@ class Seat:
     collection_vp: list[int] = field(default_factory=list)
     """Collection VP per deckbuilding round."""
     collections: list[list[int]] = field(default_factory=list)
-    """The collection turned in each round (card ids; empty for none)."""
+    """The collection turned in each round (card ids; empty for none; in Duel Mode both collections' cards)."""
+    collection_rp: list[int] = field(default_factory=list)
+    """Duel Mode: RP from the collections of each deckbuilding round (10 a card); 0 under the normal rules."""
+    tournament_rp: list[int] = field(default_factory=list)
+    """RP per tournament played: the engine's, plus the round's collection RP in Duel Mode."""
     places: list[int] = field(default_factory=list)
     """Tournament place per tournament (1 = first; tied seats share the best place)."""
     policy: int = 0
@@ -282,6 +300,8 @@ class MarketState:
     """Cards a deal could not give because the store and its discard were empty (game health)."""
     version: int = 0
     """Bumped whenever a binder changes, so a policy may cache what it derives from the binders."""
+    duel: bool = False
+    """Duel Mode (two players, option `two_player_rules=duel`): set at setup."""
 
     @property
     def players(self) -> int:
@@ -423,7 +443,8 @@ def legal(state: MarketState, p: int, action: Action) -> bool:
             return False
         if len(action.cards) != 1 or action.cards[0] not in state.seats[action.other].binder:
             return False
-        if action.friendship and seat.friendship_left <= 0:
+        # Duel Mode: "Friendship is not used in this mode."
+        if action.friendship and (state.duel or seat.friendship_left <= 0):
             return False
         # An equal-value trade: the card's star rating against as many dollars.
         return seat.money >= state.cards.stars[action.cards[0]]
@@ -509,6 +530,11 @@ class MarketPolicy(Protocol):
         """The collection turned in this round, from binder cards outside `deck` (empty for none)."""
         ...
 
+    def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Duel Mode: the Elemental and the Type collection turned in this round (disjoint, outside `deck`; either
+        may be empty)."""
+        ...
+
 
 # ---- decks and collections ------------------------------------------------------------------------------------------
 
@@ -533,9 +559,10 @@ def legal_part(cards: MarketCards, deck: Sequence[int]) -> list[int]:
     return kept
 
 
-def collection_problem(cards: MarketCards, collection: Sequence[int]) -> str:
+def collection_problem(cards: MarketCards, collection: Sequence[int], category: str = "") -> str:
     """Why `collection` is not a legal collection, or '' when it is: 2-8 cards, each with a different star rating,
-    sharing a symbol (one common symbol, or every pair one, per option `collection_symbol`)."""
+    sharing a symbol (one common symbol, or every pair one, per option `collection_symbol`). With `category`
+    (`element` or `type`, Duel Mode) only symbols of that category count."""
     if not collection:
         return ""
     if not 2 <= len(collection) <= cards.collection_max:
@@ -543,11 +570,15 @@ def collection_problem(cards: MarketCards, collection: Sequence[int]) -> str:
     if len({int(cards.stars[c]) for c in collection}) != len(collection):
         return "two cards share a star rating"
     symbols = [cards.symbols[c] for c in collection]
+    what = "symbol"
+    if category:
+        symbols = [frozenset(s for s in found if s[0] == category) for found in symbols]
+        what = category
     if cards.collection_symbol == "common":
         if not frozenset.intersection(*symbols):
-            return "no symbol is shared by every card"
+            return f"no {what} is shared by every card"
     elif any(not (a & b) for i, a in enumerate(symbols) for b in symbols[i + 1 :]):
-        return "two cards share no symbol"
+        return f"two cards share no {what}"
     return ""
 
 
@@ -620,6 +651,10 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
         if problem or any(deck.count(c) > seat.binder.count(c) for c in deck):
             raise ValueError(f"seat {SEATS[p]}'s policy built an illegal deck: {problem or 'cards it does not own'}")
         seat.deck = list(deck)
+        if state.duel:
+            turn_in_duel_collections(state, p, policies[p].duel_collections(state, p, deck))
+            state.say(f"  {SEATS[p]}'s deck: {', '.join(state.name(c) for c in deck)}; ${seat.money}")
+            continue
         chosen = policies[p].collection(state, p, deck)
         problem = collection_problem(state.cards, chosen)
         rest = list(seat.binder)
@@ -637,6 +672,7 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
         vp = collection_vp(len(chosen)) if chosen else 0
         seat.collections.append(list(chosen))
         seat.collection_vp.append(vp)
+        seat.collection_rp.append(0)
         if chosen:
             state.say(
                 f"  {SEATS[p]} turns in a collection of {len(chosen)} ({', '.join(state.name(c) for c in chosen)}): "
@@ -650,8 +686,41 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
     state.aftermarket = []
 
 
-def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
-    """The tournament phase, played by the engine with every seat's deck; VP by the chart row `vp_round`."""
+def turn_in_duel_collections(state: MarketState, p: int, chosen: tuple[list[int], list[int]]) -> None:
+    """Duel Mode's end of deckbuilding for seat p: up to one Elemental and one Type collection, each by the normal
+    collection rules, from binder cards outside the deck, "converted to RP ... at a rate of 10 RP per card"; the
+    cards go to the box as in the normal game."""
+    seat = state.seats[p]
+    rest = list(seat.binder)
+    for c in seat.deck:
+        rest.remove(c)
+    for category, collection in zip(DUEL_KINDS, chosen, strict=True):
+        problem = collection_problem(state.cards, collection, category)
+        for c in collection:
+            if c not in rest:
+                problem = problem or "a card of the deck, of the other collection or one it does not own"
+            else:
+                rest.remove(c)
+        if problem:
+            raise ValueError(f"seat {SEATS[p]}'s policy built an illegal {category} collection: {problem}")
+    cards = [c for collection in chosen for c in collection]
+    for c in cards:
+        seat.binder.remove(c)
+    seat.collections.append(cards)
+    seat.collection_vp.append(0)
+    seat.collection_rp.append(DUEL_RP_PER_CARD * len(cards))
+    for name, collection in zip(DUEL_KIND_NAMES, chosen, strict=True):
+        if collection:
+            state.say(
+                f"  {SEATS[p]} turns in {name} collection of {len(collection)} "
+                f"({', '.join(state.name(c) for c in collection)}): {DUEL_RP_PER_CARD * len(collection)} RP"
+            )
+
+
+def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbuilding: bool = True) -> None:
+    """The tournament phase, played by the engine with every seat's deck; VP by the chart row `vp_round`. In Duel
+    Mode the round's collection RP (none after a pre-release, `after_deckbuilding` False) is added to each seat's
+    RP and the seat with more RP wins the tournament (1 in `tournament_vp`; equal RP: neither)."""
     cards = state.cards
     n = state.players
     options = cards.compiled.options.copy()
@@ -717,13 +786,18 @@ def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
                 continue
             state.say("    " + tournament.describe_event(cards.compiled, row).strip())
     side = s["side"]
-    for p, seat in enumerate(state.seats):
-        seat.tournament_vp.append(int(side[p, tournament.S_VP]))
-        seat.places.append(int(side[p, tournament.S_PLACE]))
-        state.say(
-            f"  {SEATS[p]} places {int(side[p, tournament.S_PLACE])} with {int(side[p, tournament.S_RP])} RP: "
-            f"{int(side[p, tournament.S_VP])} VP"
-        )
+    if state.duel:
+        places = duel_result(state, [int(side[p, tournament.S_RP]) for p in range(n)], after_deckbuilding)
+    else:
+        for p, seat in enumerate(state.seats):
+            seat.tournament_vp.append(int(side[p, tournament.S_VP]))
+            seat.places.append(int(side[p, tournament.S_PLACE]))
+            seat.tournament_rp.append(int(side[p, tournament.S_RP]))
+            state.say(
+                f"  {SEATS[p]} places {int(side[p, tournament.S_PLACE])} with {int(side[p, tournament.S_RP])} RP: "
+                f"{int(side[p, tournament.S_VP])} VP"
+            )
+        places = [int(side[p, tournament.S_PLACE]) for p in range(n)]
     left = int(game[tournament.G_STORE_LEFT])
     shown = int(game[tournament.G_AFTERMARKET])
     state.store_deck = [int(c) for c in store[:left]]
@@ -733,8 +807,30 @@ def play_tournament(state: MarketState, vp_round: int, label: str) -> None:
     if shown:
         state.say(f"  the aftermarket keeps {shown} card(s) revealed in clashes for the next round")
     # "Turns begin with whichever player placed highest in the previous tournament (... in case of a tie ...)".
-    best = [p for p in range(n) if side[p, tournament.S_PLACE] == 1]
+    best = [p for p in range(n) if places[p] == 1]
     state.first = best[0] if len(best) == 1 else int(best[int(state.rng.integers(len(best)))])
+
+
+def duel_result(state: MarketState, rp: Sequence[int], after_deckbuilding: bool) -> list[int]:
+    """Duel Mode's tournament result from the engine's RP: the round's collection RP "added to your total RP at the
+    end of the Tournament Phase", then the seat with more RP wins (equal RP: neither). Returns the places."""
+    totals = []
+    for p, seat in enumerate(state.seats):
+        bonus = seat.collection_rp[-1] if after_deckbuilding and seat.collection_rp else 0
+        totals.append(rp[p] + bonus)
+        seat.tournament_rp.append(totals[-1])
+        state.say(f"  {SEATS[p]} scores {rp[p]} RP + {bonus} RP of collections = {totals[-1]} RP")
+    places = final_ranks([(t,) for t in totals])
+    winners = [p for p in range(len(totals)) if places[p] == 1]
+    for p, seat in enumerate(state.seats):
+        seat.places.append(places[p])
+        seat.tournament_vp.append(1 if winners == [p] else 0)
+    won = " - ".join(str(sum(seat.tournament_vp)) for seat in state.seats)
+    if len(winners) == 1:
+        state.say(f"  {SEATS[winners[0]]} wins the tournament (tournaments won {won})")
+    else:
+        state.say(f"  the tournament is tied: neither seat wins it (tournaments won {won})")
+    return places
 
 
 def prize_support(state: MarketState, tier: int) -> None:
@@ -788,6 +884,13 @@ class GameResult:
     """The seat that opened the first tournament."""
     short: int
     """Cards the deals could not give (the store and its discard were empty)."""
+    tournament_rp: list[list[int]] = field(default_factory=list)
+    """Per seat, RP of each tournament in order (in Duel Mode with the round's collection RP)."""
+    collection_rp: list[list[int]] = field(default_factory=list)
+    """Per seat, Duel Mode collection RP of each deckbuilding round (0 under the normal rules)."""
+    duel: bool = False
+    """Played by Duel Mode: `tournament_vp` holds 1 for a tournament won, 0 otherwise, and `total` is tournaments
+    won (collection, money and friendship VP are 0)."""
 
 
 def friendship_vp(state: MarketState, p: int) -> int:
@@ -808,7 +911,8 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
     state.store_deck = list(cards.store_cards)
     state.fusion_piles = [list(pile) for pile in cards.promo_piles]
     state.bought = np.zeros(len(cards.cards), dtype=np.int64)
-    markers = 4 if n == 3 else 3
+    state.duel = n == 2 and cards.options.get("two_player_rules", "duel") == "duel"
+    markers = DUEL_MARKERS if state.duel else 4 if n == 3 else 3
     for p in range(n):
         starter = cards.starters[int(rng.integers(len(cards.starters)))]
         state.seats.append(
@@ -820,7 +924,10 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
                 starter=list(starter),
             )
         )
-    state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
+    if state.duel:
+        state.say("Setup (Duel Mode): starter decks, 3 store cards and 6 sell markers each; no Friendship cards")
+    else:
+        state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
     deal(state, STARTING_STORE_CARDS)
     # "or whoever most recently opened a booster pack in real life, in case of a tie or the first game round"
     state.first = int(rng.integers(n))
@@ -848,16 +955,20 @@ def play_game(
         # tournament is the final one.
         for seat in state.seats:
             seat.deck = legal_part(cards, seat.starter)
-        play_tournament(state, tournament.VP_ROUNDS.index("prerelease"), "Pre-release tournament")
+        play_tournament(state, tournament.VP_ROUNDS.index("prerelease"), "Pre-release tournament", False)
         rounds = [1, 2]
         charts = [tournament.VP_ROUNDS.index("round1"), tournament.VP_ROUNDS.index("final")]
     for r, chart in zip(rounds, charts, strict=True):
         state.round = r
         deckbuilding(state, policies)
         play_tournament(state, chart, f"Round {r}: tournament")
+        if state.duel and max(sum(seat.tournament_vp) for seat in state.seats) >= DUEL_WINS:
+            break
         if r in PRIZE_SUPPORT and r != rounds[-1]:
             prize_support(state, PRIZE_SUPPORT[r])
         return_markers(state, markers)
+    if state.duel:
+        return duel_end(state, first_seat)
     money_vp = [seat.money // MONEY_PER_VP for seat in state.seats]
     friendship = [friendship_vp(state, p) for p in range(n)]
     total = [
@@ -889,5 +1000,39 @@ def play_game(
         bought=state.bought,
         first_seat=first_seat,
         short=state.short,
+        tournament_rp=[list(seat.tournament_rp) for seat in state.seats],
+        collection_rp=[list(seat.collection_rp) for seat in state.seats],
+    )
+    return result, state.log or []
+
+
+def duel_end(state: MarketState, first_seat: int) -> tuple[GameResult, list[str]]:
+    """Duel Mode's game end: "The first player to win two tournaments is declared the winner of the game!" (after
+    three rounds without one: more tournaments won, then more RP over the tournaments, else a shared place)."""
+    n = state.players
+    won = [sum(seat.tournament_vp) for seat in state.seats]
+    rp = [sum(seat.tournament_rp) for seat in state.seats]
+    rank = final_ranks([(won[p], rp[p]) for p in range(n)])
+    state.say("Game end (Duel Mode)")
+    for p, seat in enumerate(state.seats):
+        state.say(
+            f"  {SEATS[p]}: {won[p]} tournament(s) won of {len(seat.tournament_vp)}, {rp[p]} RP (collections "
+            f"{sum(seat.collection_rp)} RP), ${seat.money} left, place {rank[p]}"
+        )
+    result = GameResult(
+        tournament_vp=[list(seat.tournament_vp) for seat in state.seats],
+        collection_vp=[list(seat.collection_vp) for seat in state.seats],
+        places=[list(seat.places) for seat in state.seats],
+        money=[seat.money for seat in state.seats],
+        money_vp=[0] * n,
+        friendship_vp=[0] * n,
+        total=won,
+        rank=rank,
+        bought=state.bought,
+        first_seat=first_seat,
+        short=state.short,
+        tournament_rp=[list(seat.tournament_rp) for seat in state.seats],
+        collection_rp=[list(seat.collection_rp) for seat in state.seats],
+        duel=True,
     )
     return result, state.log or []

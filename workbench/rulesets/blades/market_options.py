@@ -96,4 +96,33 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
             "benefits one side more than the other, you may wish to ask the other side for Friendship"
         ),
     ),
+    RuleOption(
+        key="two_player_rules",
+        default="duel",
+        reading=(
+            "How a whole game of two players (`players=2`) is played. `duel` (default): Duel Mode, since the main "
+            "rules assume 3-5 players. Friendship is not used (no Friendship card goes with a trade, none scores); "
+            "each seat turns in up to two collections a round at the end of deckbuilding, one sharing an element "
+            "and one sharing a type (each by the normal collection rules, the cards to the box), worth 10 RP per "
+            "card added to the RP the seat scored in that round's tournament; six sell markers each; trades stay "
+            "equal-value. A tournament is won by the seat with more RP after the collections; equal RP wins it for "
+            "neither (as a tied clash: 'neither player wins nor loses'). The game ends as soon as a seat has won two "
+            "tournaments; if no seat has after the three rounds, the one with more tournaments won wins, and equal "
+            "wins go to the seat with more RP over the tournaments (still equal: the place is shared). The "
+            "tournament VP chart, collection VP and money VP are not scored: a seat's result is its tournaments "
+            "won. With the pre-release option its tournament is the first of the three. `normal`: the 3-5 player "
+            "rules at two seats."
+        ),
+        quote=(
+            "These rules assume a 3-5 player group. For the 2 player rules, check the Variants section ... Duel mode "
+            "is a 2 player variant ... The winner is determined by who wins best 2 out of 3 tournaments. ... "
+            "Friendship is not used in this mode. Each player may form two collections during the Deckbuilding "
+            "Phase: one Elemental collection and one Type collection. Instead of gaining VP from them, these are "
+            "converted to RP and are added to your total RP at the end of the Tournament Phase at a rate of 10 RP "
+            "per card. Additionally, each player has 6 Sell Markers to use in this mode ... Trading is available to "
+            "players, but trades must still be even. The first player to win two tournaments is declared the "
+            "winner of the game!"
+        ),
+        choices=("duel", "normal"),
+    ),
 )

@@ -17,6 +17,10 @@ an equal-value trade, with a Friendship card when the card is worth clearly more
 the promo pile is worth more than half the star ratings it spends, then sells its most expensive card that is in
 neither its deck nor its collection, and otherwise passes. Its deck is the best by deck value; its collection the
 largest from the cards outside the deck.
+
+In Duel Mode (two players, `two_player_rules=duel`) greedy keeps an Elemental and a Type collection, a card's
+collection value is the RP it adds to them (10 a card) at DECK_DOLLARS a point, like deck value, and it offers no
+Friendship cards.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
     BUY_STORE,
     DECK_LIMITS,
+    DUEL_KINDS,
+    DUEL_RP_PER_CARD,
     FUSE,
     FUSION_CARDS,
     FUSION_TIERS,
@@ -136,15 +142,45 @@ def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str
     return groups
 
 
-def best_collection(cards: MarketCards, pool: Sequence[int]) -> list[int]:
-    """The largest collection sharing one symbol, one card per star rating (a common symbol satisfies both
-    readings of `collection_symbol`); ties: the symbol seen first."""
+def best_collection(
+    cards: MarketCards,
+    pool: Sequence[int],
+    category: str = "",
+    groups: dict[tuple[str, str], dict[int, int]] | None = None,
+) -> list[int]:
+    """The largest collection sharing one symbol (of `category` when given), one card per star rating (a common
+    symbol satisfies both readings of `collection_symbol`); ties: the symbol seen first. `groups`: the pool's
+    `collection_groups`, when the caller has them."""
     best: list[int] = []
-    for group in collection_groups(cards, pool).values():
+    for symbol, group in (collection_groups(cards, pool) if groups is None else groups).items():
+        if category and symbol[0] != category:
+            continue
         chosen = [group[s] for s in sorted(group, reverse=True)][: cards.collection_max]
         if len(chosen) > len(best):
             best = chosen
     return best if len(best) >= 2 else []
+
+
+def best_duel_collections(
+    cards: MarketCards, pool: Sequence[int], groups: dict[tuple[str, str], dict[int, int]] | None = None
+) -> tuple[list[int], list[int]]:
+    """Duel Mode: the Elemental and the Type collection with the most cards between them, disjoint (the largest of
+    one category, then the largest of the other from the cards left, whichever category first gives more).
+    `groups`: the pool's `collection_groups`, when the caller has them."""
+    if groups is None:
+        groups = collection_groups(cards, pool)
+    best: tuple[list[int], list[int]] = ([], [])
+    for first in DUEL_KINDS:
+        second = DUEL_KINDS[1 - DUEL_KINDS.index(first)]
+        one = best_collection(cards, pool, first, groups)
+        rest = list(pool)
+        for c in one:
+            rest.remove(c)
+        other = best_collection(cards, rest, second)
+        picked = (one, other) if first == DUEL_KINDS[0] else (other, one)
+        if len(picked[0]) + len(picked[1]) > len(best[0]) + len(best[1]):
+            best = picked
+    return best
 
 
 class Appraisal:
@@ -165,8 +201,14 @@ class Appraisal:
         rest = list(seat.binder)
         for c in self.deck:
             rest.remove(c)
-        self.collection = best_collection(cards, rest)
+        self.duel = state.duel
         self.groups = collection_groups(cards, rest)
+        if state.duel:
+            elemental, typed = best_duel_collections(cards, rest, self.groups)
+            self.collection = elemental + typed
+            self.duel_sizes = {DUEL_KINDS[0]: len(elemental), DUEL_KINDS[1]: len(typed)}
+        else:
+            self.collection = best_collection(cards, rest, groups=self.groups)
         self.collection_size = len(self.collection)
         self.owned = set(seat.binder)
         self.can_resell = state.segment < LAST_CALL
@@ -185,9 +227,11 @@ class Appraisal:
         return max(0.0, value - self.weakest[int(self.cards.kind[card])])
 
     def collection_gain(self, card: int) -> int:
-        """Collection VP gained by adding `card` to the cards outside the deck."""
-        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
+        """Collection VP gained by adding `card` to the cards outside the deck (Duel Mode: collection RP)."""
         stars = int(self.cards.stars[card])
+        if self.duel:
+            return self.duel_gain(card, stars)
+        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
         gain = 0
         for symbol in self.cards.symbols[card]:
             group = self.groups.get(symbol, {})
@@ -196,9 +240,22 @@ class Appraisal:
                 gain = max(gain, collection_vp(size) - best)
         return max(0, gain)
 
+    def duel_gain(self, card: int, stars: int) -> int:
+        """Duel Mode: RP the card adds to the Elemental or the Type collection (10 a card, from two cards up)."""
+        gain = 0
+        for symbol in self.cards.symbols[card]:
+            group = self.groups.get(symbol, {})
+            size = min(len(group) + (0 if stars in group else 1), self.cards.collection_max)
+            now = self.duel_sizes[symbol[0]]
+            if size >= 2 and size > now:
+                gain = max(gain, DUEL_RP_PER_CARD * (size - now))
+        return gain
+
     def use_worth(self, card: int) -> float:
-        """Dollars the card is worth to the seat kept: in its deck or its collection."""
-        return max(DECK_DOLLARS * self.deck_gain(card), float(MONEY_PER_VP * self.collection_gain(card)))
+        """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
+        tournament RP, priced like deck value)."""
+        rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
+        return max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
@@ -271,7 +328,7 @@ class GreedyMarket:
                         continue
                     price = int(cards.stars[card])
                     worth = appraisal.use_worth(card)
-                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0
+                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
                     offer(worth, price, Action(TRADE, cards=(card,), other=q, friendship=friendship))
         if best is not None:
             action = best[1]
@@ -307,6 +364,13 @@ class GreedyMarket:
         for c in deck:
             rest.remove(c)
         return best_collection(state.cards, rest)
+
+    def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Duel Mode: the Elemental and Type collections with the most cards from the cards outside the deck."""
+        rest = list(state.seats[p].binder)
+        for c in deck:
+            rest.remove(c)
+        return best_duel_collections(state.cards, rest)
 
 
 class RandomMarket:
@@ -355,6 +419,26 @@ class RandomMarket:
         size = int(state.rng.integers(2, min(len(chosen), state.cards.collection_max) + 1))
         order = state.rng.permutation(len(chosen))
         return [chosen[int(i)] for i in order[:size]]
+
+    def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Duel Mode: for each of the two categories in turn, a random symbol's cards of those left, one per star
+        rating, a random size from 2 up (none if none)."""
+        rest = list(state.seats[p].binder)
+        for c in deck:
+            rest.remove(c)
+        picked: list[list[int]] = []
+        for category in DUEL_KINDS:
+            groups = [g for s, g in collection_groups(state.cards, rest).items() if s[0] == category and len(g) >= 2]
+            if not groups:
+                picked.append([])
+                continue
+            chosen = list(groups[int(state.rng.integers(len(groups)))].values())
+            size = int(state.rng.integers(2, min(len(chosen), state.cards.collection_max) + 1))
+            order = state.rng.permutation(len(chosen))
+            picked.append([chosen[int(i)] for i in order[:size]])
+            for c in picked[-1]:
+                rest.remove(c)
+        return picked[0], picked[1]
 
 
 MARKET_POLICIES = ("greedy", "random")

@@ -70,8 +70,11 @@ class FullGameRuns:
         """Per seat: mean final VP and its parts, mean VP by round, win share; game health; speed."""
         n = self.players
         games = len(self.results)
-        rounds = len(self.results[0].tournament_vp[0]) if games else 0
-        collection_rounds = len(self.results[0].collection_vp[0]) if games else 0
+        # A Duel Mode game ends early when a seat wins two tournaments: per-round means are over the games that
+        # played the round.
+        rounds = max((len(r.tournament_vp[0]) for r in self.results), default=0)
+        collection_rounds = max((len(r.collection_vp[0]) for r in self.results), default=0)
+        duel = games > 0 and self.results[0].duel
         seats = []
         for p in range(n):
             tournament = np.array([sum(r.tournament_vp[p]) for r in self.results], dtype=float)
@@ -93,25 +96,32 @@ class FullGameRuns:
                     "friendship": float(friendship.mean()),
                     "win_share": float(wins.mean()),
                     "tournament_by_round": [
-                        float(np.mean([r.tournament_vp[p][k] for r in self.results])) for k in range(rounds)
+                        float(np.mean([r.tournament_vp[p][k] for r in self.results if len(r.tournament_vp[p]) > k]))
+                        for k in range(rounds)
                     ],
                     "collections_by_round": [
-                        float(np.mean([r.collection_vp[p][k] for r in self.results])) for k in range(collection_rounds)
+                        float(np.mean([r.collection_vp[p][k] for r in self.results if len(r.collection_vp[p]) > k]))
+                        for k in range(collection_rounds)
                     ],
                 }
             )
+            if duel:
+                seats[-1].update(duel_seat(self.results, p, rounds))
         bought = np.sum([r.bought for r in self.results], axis=0) if games else np.zeros(0)
         store_ids = sorted(set(self.cards.store_cards))
         never = [self.cards.cards[i].name for i in store_ids if bought[i] == 0]
         first_wins = np.mean(
             [1.0 / sum(1 for x in r.rank if x == 1) if r.rank[r.first_seat] == 1 else 0.0 for r in self.results]
         )
+        lengths = [len(r.tournament_vp[0]) for r in self.results]
         return {
             "games": games,
             "players": n,
             "seed": self.seed,
             "policies": self.policies,
             "rounds": rounds,
+            "two_player_rules": "duel" if duel else ("normal" if n == 2 else None),
+            "tournaments_played": {str(k): lengths.count(k) / games for k in sorted(set(lengths))},
             "games_per_second": games / self.seconds if self.seconds > 0 else None,
             "seats": seats,
             "health": {
@@ -162,8 +172,50 @@ def trace_full_game(
     return lines
 
 
+def duel_seat(results: Sequence[GameResult], p: int, rounds: int) -> dict[str, Any]:
+    """Duel Mode figures of seat p: mean tournaments won, RP (with collections) and collection RP per game, and per
+    round the share of games whose tournament the seat won and its mean RP in the games that played the round."""
+    return {
+        "tournaments_won": float(np.mean([sum(r.tournament_vp[p]) for r in results])),
+        "rp": float(np.mean([sum(r.tournament_rp[p]) for r in results])),
+        "collection_rp": float(np.mean([sum(r.collection_rp[p]) for r in results])),
+        "won_by_round": [
+            float(np.mean([r.tournament_vp[p][k : k + 1] == [1] for r in results])) for k in range(rounds)
+        ],
+        "rp_by_round": [
+            float(np.mean([r.tournament_rp[p][k] for r in results if len(r.tournament_rp[p]) > k]))
+            for k in range(rounds)
+        ],
+    }
+
+
+def duel_lines(summary: Mapping[str, Any]) -> list[str]:
+    """A Duel Mode summary as text: per seat tournaments won, RP and win share, then per round, then game length."""
+    lines = [
+        f"{summary['games']} whole game(s), 2 players by Duel Mode (the first to win two tournaments), seed "
+        f"{summary['seed']}, policies {', '.join(summary['policies'])}; mean per seat:",
+        f"{'seat':<5}{'policy':<8}{'t. won':>8}{'RP':>8}{'coll.RP':>8}{'$ left':>8}{'wins':>8}",
+    ]
+    for seat in summary["seats"]:
+        lines.append(
+            f"{seat['seat']:<5}{seat['policy']:<8}{seat['tournaments_won']:>8.2f}{seat['rp']:>8.1f}"
+            f"{seat['collection_rp']:>8.1f}{seat['dollars_left']:>8.1f}{seat['win_share']:>8.1%}"
+        )
+    lines.append("per round (tournament won, share of games / mean RP with collections, games that played it):")
+    for seat in summary["seats"]:
+        pairs = zip(seat["won_by_round"], seat["rp_by_round"], strict=True)
+        lines.append(
+            f"  {seat['seat']}: " + "; ".join(f"R{k + 1} {w:.0%} / {rp:.1f}" for k, (w, rp) in enumerate(pairs))
+        )
+    played = summary["tournaments_played"]
+    lines.append("game length: " + ", ".join(f"{k} tournaments in {v:.0%}" for k, v in played.items()))
+    return lines
+
+
 def summary_lines(summary: Mapping[str, Any]) -> list[str]:
     """The summary as text: per seat final VP with its parts, then per round, then game health."""
+    if summary.get("two_player_rules") == "duel":
+        return [*duel_lines(summary), *health_lines(summary)]
     lines = [
         f"{summary['games']} whole game(s), {summary['players']} players, seed {summary['seed']}, policies "
         f"{', '.join(summary['policies'])}; mean VP per seat:",
@@ -185,6 +237,12 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
         pairs = zip(tournaments[offset:], collections, strict=True)
         parts += [f"R{k + 1} {t:.1f} / {c:.1f}" for k, (t, c) in enumerate(pairs)]
         lines.append(f"  {seat['seat']}: " + "; ".join(parts))
+    return lines + health_lines(summary)
+
+
+def health_lines(summary: Mapping[str, Any]) -> list[str]:
+    """Game health and speed as text."""
+    lines = []
     health = summary["health"]
     lines.append(
         f"health: first seat wins {health['first_seat_win_share']:.1%} (fair {health['fair_win_share']:.1%}); "
