@@ -31,7 +31,8 @@ from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
 
 SAMPLE = load_cardset(bundled_sets("blades")[0])
-SMALL = {"players": 2, "market_actions": 2}
+# Two seats under the 3-5 player rules (two_player_rules=normal): every game plays all three rounds, with every part.
+SMALL = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
 """Two seats and two actions a timer segment: a whole game in a fraction of a second."""
 
 
@@ -91,7 +92,8 @@ def test_a_pre_release_tournament_is_a_round_without_a_collection() -> None:
 
 def test_the_command_line_prints_what_the_python_api_returns(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["simulate", "blades/blades_sample", "--option", "game=full", "--option", "players=2"]
-    assert main([*args, "--option", "market_actions=2", "--matches", "3", "--seed", "6", "--format", "json"]) == 0
+    small = ["--option", "market_actions=2", "--option", "two_player_rules=normal"]
+    assert main([*args, *small, "--matches", "3", "--seed", "6", "--format", "json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     expected = run_full_games(SAMPLE, SMALL, 3, 6).json()
     for data in (printed, expected):

@@ -205,7 +205,7 @@ def test_the_whole_game_section_escapes_names_and_states_its_provenance(tmp_path
     text = sample.read_text(encoding="utf-8").replace("Night Market Chef", "Night <script>x</script> Chef")
     path = tmp_path / "blades_hostile.csv"
     path.write_text(text, encoding="utf-8")
-    options = {"game": "full", "players": "2", "market_actions": "2"}
+    options = {"game": "full", "players": "2", "market_actions": "2", "two_player_rules": "normal"}
     report = build_report(
         load_cardset(path), run=RunSettings(seed=2, options=options), full_games=2, full_games_per_card=1
     )

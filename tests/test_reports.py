@@ -268,7 +268,8 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
 
 # ---- whole games (Millennium Blades, --option game=full) ----------------------------------------------------------
 
-WHOLE_GAME_OPTIONS = {"game": "full", "players": "2", "market_actions": "2"}
+# Two seats under the 3-5 player rules (two_player_rules=normal): every game plays all three rounds, with every part.
+WHOLE_GAME_OPTIONS = {"game": "full", "players": "2", "market_actions": "2", "two_player_rules": "normal"}
 """Two seats and two actions a timer segment: a report of whole games in seconds."""
 
 

@@ -274,11 +274,15 @@ def run_full_games(
     offset = tournaments - collection_rounds
     labels = ["pre-release"] * offset + [f"R{k + 1}" for k in range(collection_rounds)]
     result.round_labels = labels
+    # A Duel Mode game ends when a seat has won two tournaments: a round's figures are over the games that played it.
     for k, label in enumerate(labels):
-        result.per_game[f"tournament {label}"] = [[float(r.tournament_vp[p][k]) for r in results] for p in range(n)]
+        result.per_game[f"tournament {label}"] = [
+            [float(r.tournament_vp[p][k]) for r in results if len(r.tournament_vp[p]) > k] for p in range(n)
+        ]
         if k >= offset:
             result.per_game[f"collections {label}"] = [
-                [float(r.collection_vp[p][k - offset]) for r in results] for p in range(n)
+                [float(r.collection_vp[p][k - offset]) for r in results if len(r.collection_vp[p]) > k - offset]
+                for p in range(n)
             ]
     return result
 

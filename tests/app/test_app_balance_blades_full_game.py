@@ -27,7 +27,8 @@ from workbench.loading import load_cardset
 
 TIMEOUT = 900
 """A first run may compile the tournament engine's kernels (cached on disk afterwards)."""
-SMALL = {"players": 2, "market_actions": 2}
+# Two seats under the 3-5 player rules (two_player_rules=normal): every game plays all three rounds, with every part.
+SMALL = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
 """Two seats and two actions a timer segment: a whole game in a fraction of a second."""
 
 
@@ -43,7 +44,11 @@ def _blades_balance(full: bool = True) -> AppTest:
         at.selectbox(key="option:balance:blades:game").set_value("full")
         at.run()
         for key, value in SMALL.items():
-            at.number_input(key=f"option:balance:blades:{key}").set_value(value)
+            widget = f"option:balance:blades:{key}"
+            if isinstance(value, str):
+                at.selectbox(key=widget).set_value(value)
+            else:
+                at.number_input(key=widget).set_value(value)
             at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
