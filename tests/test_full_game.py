@@ -32,7 +32,7 @@ from workbench.simulate import simulate
 
 SAMPLE = load_cardset(bundled_sets("blades")[0])
 # Two seats under the 3-5 player rules (two_player_rules=normal): every game plays all three rounds, with every part.
-SMALL = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
+SMALL: dict[str, int | str] = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
 """Two seats and two actions a timer segment: a whole game in a fraction of a second."""
 
 

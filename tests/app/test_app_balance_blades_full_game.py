@@ -28,7 +28,7 @@ from workbench.loading import load_cardset
 TIMEOUT = 900
 """A first run may compile the tournament engine's kernels (cached on disk afterwards)."""
 # Two seats under the 3-5 player rules (two_player_rules=normal): every game plays all three rounds, with every part.
-SMALL = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
+SMALL: dict[str, int | str] = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
 """Two seats and two actions a timer segment: a whole game in a fraction of a second."""
 
 
