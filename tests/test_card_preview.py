@@ -97,3 +97,21 @@ def test_a_finding_on_an_empty_cell_and_a_list_read_as_words_under_the_card() ->
     assert "(expected whole number, got nothing)" in html
     assert "(expected Bloated Spawn, Wisp Token, got Phantom Pup)" in html
     assert "None" not in html and "[&#x27;" not in html and "[&quot;" not in html
+
+
+def test_a_blades_card_shows_its_buy_cost_on_the_preview_and_the_print_sheet() -> None:
+    """Issue 18: the buy cost is a column of the Blades sheet, so the card preview and the print sheet show it ("Pay
+    ... the buy cost (the number in its top right)")."""
+    from workbench.loading import load_cardset
+    from workbench.print_sheet import print_pages
+
+    path = bundled_sets("blades")[0]
+    table = read_sheet(path)
+    headers = [h.casefold() for h in table.headers]
+    values = next(values for _row, values in table.rows if values[headers.index("name")] == "Night Market Chef")
+    assert str(values[headers.index("buy_cost")]) == "3"
+    html = card_html(get_ruleset("blades"), table.headers, [None if v is None else str(v) for v in values])
+    assert re.search(r"buy_cost.{0,200}>3<", html, re.S), html
+    pages = [card for page in print_pages(load_cardset(path)) for card in page]
+    chef = next(card for card in pages if "Night Market Chef" in card)
+    assert re.search(r"buy_cost.{0,200}>3<", chef, re.S)
