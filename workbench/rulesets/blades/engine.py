@@ -1576,6 +1576,7 @@ def take_turn(
     play took it out of the hand, the policy chooses after all."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     insert_at: EngineInt
+    h: EngineInt
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
