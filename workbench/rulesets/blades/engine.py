@@ -2001,7 +2001,9 @@ def play_matches(
 # (`determinize`: the other seats' hands and the store order), the candidate's turn played, then the rest of the
 # tournament by `search_rollout_policy` for every seat, and the seat's VP by the round's chart counted. All
 # candidates meet the same sampled worlds with the same later dice (common random numbers); the most VP is played.
-# Turns are sequential in the document ("Turns go round"), so each decision is one seat's, on its turn alone.
+# Turns are sequential ("The Tournament Phase is a turn-based phase. Players will take turns in clockwise order around
+# the table, each making a single turn."), so each decision is one seat's, on its own turn alone; its Reactions in
+# another seat's turn are greedy's.
 # =====================================================================================================================
 
 SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
