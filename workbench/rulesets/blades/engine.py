@@ -76,8 +76,10 @@ from workbench.engines import (
     new_counters,
     published_counters,
     rng_below,
+    rng_next,
     rng_seed,
     rules_kernel,
+    shuffle_in_place,
 )
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import _check_effects as effect_findings
@@ -179,8 +181,26 @@ COPY_LEFT, COPY_RIGHT = range(2)
 BLAST_OFF_TOKENS = 3
 
 # ---- rule options, in the order of the options array ---------------------------------------------------------------
-OPTION_ORDER: tuple[str, ...] = ("players", "tableau_slots", "vp_round", "match_result", "store_kinds", "metagame")
-O_PLAYERS, O_SLOTS, O_VP_ROUND, O_MATCH_RESULT, O_STORE_KINDS, O_METAGAME = range(len(OPTION_ORDER))
+OPTION_ORDER: tuple[str, ...] = (
+    "players",
+    "tableau_slots",
+    "vp_round",
+    "match_result",
+    "store_kinds",
+    "metagame",
+    "search_rollouts",
+    "search_rollout_policy",
+)
+(
+    O_PLAYERS,
+    O_SLOTS,
+    O_VP_ROUND,
+    O_MATCH_RESULT,
+    O_STORE_KINDS,
+    O_METAGAME,
+    O_SEARCH_ROLLOUTS,
+    O_SEARCH_POLICY,
+) = range(len(OPTION_ORDER))
 VP_ROUNDS = ("prerelease", "round1", "round2", "final")
 VP_CHART = np.array([[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64)
 """The Tournament VP Chart, one row per round of VP_ROUNDS, one column per place."""
@@ -244,7 +264,11 @@ QUEUE_WIDTH = 7
 QUEUE_SIZE = 4096
 QK_EFFECT, QK_REACT = range(2)
 
-GREEDY, RANDOM = 0, 1
+GREEDY, RANDOM, SEARCH = 0, 1, 2
+"""Policy codes, by index in `ENGINE.policies`. Every rule kernel asks only `== RANDOM`, so a `search` seat's
+choices inside a turn (clash targets, reactions, Scurry, Actions) are greedy's; the search picks the single."""
+SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
+"""Option `search_rollout_policy`, by index: the policy code every seat plays in a rollout."""
 
 # ---- trace event codes (row: turn, player, code, card, other, amount) -----------------------------------------------
 (
@@ -1544,10 +1568,15 @@ def take_turn(
     events: IntArray,
     ecount: IntArray,
     p: EngineInt,
+    wanted: EngineInt,
 ) -> None:
-    """One turn of a player who can play: an optional Action before, the single, an optional Action after."""
+    """One turn of a player who can play: an optional Action before, the single, an optional Action after.
+
+    `wanted` is a card the search policy chose to play (-1: the policy's own choice); if the Action before the
+    play took it out of the hand, the policy chooses after all."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     insert_at: EngineInt
+    h: EngineInt
     game[G_CURRENT] = p
     log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
     acted = False
@@ -1571,7 +1600,14 @@ def take_turn(
             choice % MAX_CLAUSES,
         )
         acted = True
-    h = choose_single(table, effects, tab, side, game, rng, p)
+    h = -1
+    if wanted >= 0:
+        for k in range(side[p, S_HAND]):
+            if side[p, S_CARDS + k] == wanted:
+                h = k
+                break
+    if h < 0:
+        h = choose_single(table, effects, tab, side, game, rng, p)
     card = side[p, S_CARDS + h]
     side[p, S_HAND] -= 1
     side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
@@ -1875,7 +1911,7 @@ def play_tournament(
     while passes < players:
         if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
             game[G_TURN] += 1
-            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p)
+            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, -1)
             passes = 0
         else:
             passes += 1
@@ -1957,6 +1993,477 @@ def play_matches(
 
 
 # =====================================================================================================================
+# The search policy: determinized flat Monte Carlo over the single a `search` seat plays on its turn
+#
+# On its own turn a `search` seat's candidates are greedy's whole turn (kept on a tie) and each distinct single in
+# its hand, played with greedy's Actions, Scurry position, targets and reactions. Each candidate gets
+# `search_rollouts` rollouts: the state copied into the work arrays, what the seat cannot see dealt anew
+# (`determinize`: the other seats' hands and the store order), the candidate's turn played, then the rest of the
+# tournament by `search_rollout_policy` for every seat, and the seat's VP by the round's chart counted. All
+# candidates meet the same sampled worlds with the same later dice (common random numbers); the most VP is played.
+# Turns are sequential ("The Tournament Phase is a turn-based phase. Players will take turns in clockwise order around
+# the table, each making a single turn."), so each decision is one seat's, on its own turn alone; its Reactions in
+# another seat's turn are greedy's.
+# =====================================================================================================================
+
+SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
+"""The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
+the batch), the last decision's candidate count and chosen index, then its candidates (a card, or -1 for greedy's
+turn) and their points."""
+MAX_CANDIDATES = MAX_HAND + 1
+SR_POINTS = SR_CAND + MAX_CANDIDATES
+"""Points per candidate of the last decision: the seat's VP summed over the rollouts."""
+SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
+foretell its later store draws)."""
+
+
+@rules_kernel
+def finish_tournament(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    p: EngineInt,
+) -> None:
+    """`play_tournament`'s loop from seat p's turn on (no seat has passed since the last turn), every seat by its
+    own policy (`search` plays as greedy), then final scoring: a rollout's rest of the tournament."""
+    players = game[G_PLAYERS]
+    passes = 0
+    while passes < players:
+        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
+            game[G_TURN] += 1
+            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, -1)
+            passes = 0
+        else:
+            passes += 1
+            side[p, S_PASSED] = 1
+        p = (p + 1) % players
+    game[G_TURN] += 1
+    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+
+
+@rules_kernel
+def sort_words(values: IntArray, base: EngineInt, number: EngineInt) -> None:
+    """Sort `number` words of `values` from `base` ascending (insertion sort: hands are short, and the store is
+    mostly in order already after the first rollout's sort)."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    j: EngineInt
+    for i in range(1, number):
+        value = values[base + i]
+        j = i
+        while j > 0 and values[base + j - 1] > value:
+            values[base + j] = values[base + j - 1]
+            j -= 1
+        values[base + j] = value
+
+
+@rules_kernel
+def determinize(side: IntArray, game: IntArray, store: IntArray, rng: IntArray, pool: IntArray, p: EngineInt) -> None:
+    """What seat p cannot see, dealt anew with `rng` from what it can know.
+
+    The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool is sorted, then
+    shuffled and dealt back, each seat its count. The undrawn store (`store[:left]`) is sorted and shuffled too.
+    Sorting first means the deal depends on which cards are unseen and on the generator, never on where they lie.
+    Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay."""
+    players = game[G_PLAYERS]
+    n = 0
+    for q in range(players):
+        if q != p:
+            for h in range(side[q, S_HAND]):
+                pool[n] = side[q, S_CARDS + h]
+                n += 1
+    sort_words(pool, 0, n)
+    shuffle_in_place(pool, n, rng)
+    n = 0
+    for q in range(players):
+        if q != p:
+            for h in range(side[q, S_HAND]):
+                side[q, S_CARDS + h] = pool[n]
+                n += 1
+    left = game[G_STORE_LEFT]
+    sort_words(store, 0, left)
+    shuffle_in_place(store, left, rng)
+
+
+@rules_kernel
+def clone_state(
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    store: IntArray,
+    w_tab: IntArray,
+    w_area: IntArray,
+    w_side: IntArray,
+    w_game: IntArray,
+    w_store: IntArray,
+) -> None:
+    """The tournament's state between turns copied into the work arrays (the effect queue is empty between turns,
+    the generator is seeded by the rollout, counters and events stay the work's own)."""
+    # Element loops: the kernels run without Numba's reference-counted runtime, which slice assignment needs.
+    for p in range(tab.shape[0]):
+        for s in range(tab.shape[1]):
+            for f in range(tab.shape[2]):
+                w_tab[p, s, f] = tab[p, s, f]
+        for a in range(area.shape[1]):
+            for f in range(area.shape[2]):
+                w_area[p, a, f] = area[p, a, f]
+        for f in range(side.shape[1]):
+            w_side[p, f] = side[p, f]
+    for k in range(game.shape[0]):
+        w_game[k] = game[k]
+    for k in range(store.shape[0]):
+        w_store[k] = store[k]
+
+
+@rules_kernel
+def rollout(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    store: IntArray,
+    w_tab: IntArray,
+    w_area: IntArray,
+    w_side: IntArray,
+    w_game: IntArray,
+    w_queue: IntArray,
+    w_store: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ecount: IntArray,
+    pool: IntArray,
+    p: EngineInt,
+    wanted: EngineInt,
+    world: EngineInt,
+    dice: EngineInt,
+) -> int:
+    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn, in the work arrays:
+    the hidden world drawn from seed `world`, the later dice from seed `dice`. Seat p's VP at the end."""
+    clone_state(tab, area, side, game, store, w_tab, w_area, w_side, w_game, w_store)
+    rng_seed(w_rng, world)
+    determinize(w_side, w_game, w_store, w_rng, pool, p)
+    rng_seed(w_rng, dice)
+    w_ecount[0] = 0
+    players = w_game[G_PLAYERS]
+    policy = options[O_SEARCH_POLICY]
+    for q in range(players):
+        w_side[q, S_POLICY] = policy
+    # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1).
+    w_side[p, S_POLICY] = GREEDY
+    w_game[G_TURN] += 1
+    take_turn(
+        table,
+        effects,
+        w_tab,
+        w_area,
+        w_side,
+        w_game,
+        w_queue,
+        w_store,
+        w_rng,
+        w_counters,
+        w_events,
+        w_ecount,
+        p,
+        wanted,
+    )
+    w_side[p, S_POLICY] = policy
+    finish_tournament(
+        table,
+        effects,
+        options,
+        w_tab,
+        w_area,
+        w_side,
+        w_game,
+        w_queue,
+        w_store,
+        w_rng,
+        w_counters,
+        w_events,
+        w_ecount,
+        (p + 1) % players,
+    )
+    return w_side[p, S_VP]
+
+
+@rules_kernel
+def search_decision(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    store: IntArray,
+    w_tab: IntArray,
+    w_area: IntArray,
+    w_side: IntArray,
+    w_game: IntArray,
+    w_queue: IntArray,
+    w_store: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ecount: IntArray,
+    pool: IntArray,
+    search: IntArray,
+    p: EngineInt,
+) -> int:
+    """Seat p's single for this turn (-1: greedy's turn): the candidate with the most VP over `search_rollouts`
+    rollouts each, greedy's on a tie. With a single distinct card in hand there is nothing to choose: no rollout."""
+    search[SR_CAND] = -1
+    m = 1
+    for h in range(side[p, S_HAND]):
+        card = side[p, S_CARDS + h]
+        repeated = False
+        for j in range(1, m):
+            if search[SR_CAND + j] == card:
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = card
+            m += 1
+    search[SR_N] = m
+    search[SR_CHOICE] = 0
+    if m <= 2:
+        return -1
+    for k in range(m):
+        search[SR_POINTS + k] = 0
+    budget = options[O_SEARCH_ROLLOUTS]
+    for _ in range(budget):
+        world = (rng_next(search) << 31) ^ rng_next(search)
+        dice = (rng_next(search) << 31) ^ rng_next(search)
+        for k in range(m):
+            search[SR_POINTS + k] += rollout(
+                table,
+                effects,
+                options,
+                tab,
+                area,
+                side,
+                game,
+                store,
+                w_tab,
+                w_area,
+                w_side,
+                w_game,
+                w_queue,
+                w_store,
+                w_rng,
+                w_counters,
+                w_events,
+                w_ecount,
+                pool,
+                p,
+                search[SR_CAND + k],
+                world,
+                dice,
+            )
+    search[SR_DECISIONS] += 1
+    search[SR_ROLLOUTS] += budget * m
+    best = 0
+    for k in range(1, m):
+        if search[SR_POINTS + k] > search[SR_POINTS + best]:
+            best = k
+    search[SR_CHOICE] = best
+    return search[SR_CAND + best]
+
+
+@rules_kernel
+def play_searched_tournament(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    store: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    w_tab: IntArray,
+    w_area: IntArray,
+    w_side: IntArray,
+    w_game: IntArray,
+    w_queue: IntArray,
+    w_store: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ecount: IntArray,
+    pool: IntArray,
+    search: IntArray,
+) -> None:
+    """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
+    players = game[G_PLAYERS]
+    p = game[G_FIRST]
+    passes = 0
+    while passes < players:
+        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
+            wanted = -1
+            if side[p, S_POLICY] == SEARCH:
+                wanted = search_decision(
+                    table,
+                    effects,
+                    options,
+                    tab,
+                    area,
+                    side,
+                    game,
+                    store,
+                    w_tab,
+                    w_area,
+                    w_side,
+                    w_game,
+                    w_queue,
+                    w_store,
+                    w_rng,
+                    w_counters,
+                    w_events,
+                    w_ecount,
+                    pool,
+                    search,
+                    p,
+                )
+            game[G_TURN] += 1
+            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, wanted)
+            passes = 0
+        else:
+            passes += 1
+            if side[p, S_PASSED] == 0:
+                side[p, S_PASSED] = 1
+                log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
+        p = (p + 1) % players
+    game[G_TURN] += 1
+    log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+
+
+@rules_kernel
+def play_searched_matches(
+    table: IntArray,
+    effects: IntArray,
+    options: IntArray,
+    store_master: IntArray,
+    store: IntArray,
+    tab: IntArray,
+    area: IntArray,
+    side: IntArray,
+    game: IntArray,
+    queue: IntArray,
+    rng: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    vp_a: IntArray,
+    place_a: IntArray,
+    rp_a: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ecount: IntArray,
+    meta: IntArray,
+    w_tab: IntArray,
+    w_area: IntArray,
+    w_side: IntArray,
+    w_game: IntArray,
+    w_queue: IntArray,
+    w_store: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ecount: IntArray,
+    pool: IntArray,
+    search: IntArray,
+) -> None:
+    """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
+    store_total = store_master.shape[0]
+    for m in range(seeds.shape[0]):
+        for k in range(store_total):
+            store[k] = store_master[k]
+        begin_match_counters(counters, m)
+        setup_tournament(
+            options,
+            table,
+            tab,
+            area,
+            side,
+            game,
+            rng,
+            counters,
+            events,
+            ecount,
+            deck_a,
+            deck_b,
+            seeds[m],
+            first[m],
+            policy_a,
+            policy_b,
+            store_total,
+            meta,
+        )
+        rng_seed(search, seeds[m] ^ SEARCH_SEED)
+        play_searched_tournament(
+            table,
+            effects,
+            options,
+            tab,
+            area,
+            side,
+            game,
+            queue,
+            store,
+            rng,
+            counters,
+            events,
+            ecount,
+            w_tab,
+            w_area,
+            w_side,
+            w_game,
+            w_queue,
+            w_store,
+            w_rng,
+            w_counters,
+            w_events,
+            w_ecount,
+            pool,
+            search,
+        )
+        end_match_counters(counters, game[G_TURN] - 1, np.int64(0))
+        winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
+        turns[m] = game[G_TURN] - 1
+        vp_a[m] = side[0, S_VP]
+        place_a[m] = side[0, S_PLACE]
+        rp_a[m] = side[0, S_RP]
+
+
+# =====================================================================================================================
 # The Python edge: compiling cards, batches, traces
 # =====================================================================================================================
 
@@ -1977,6 +2484,9 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
             MATCH_RESULTS.index(str(options["match_result"])),
             STORE_KINDS.index(str(options["store_kinds"])),
             METAGAME_MODES.index(str(options["metagame"])),
+            # The search policy's budget; .get because the whole game's option set compiles this table too.
+            int(options.get("search_rollouts", 16)),
+            SEARCH_ROLLOUT_POLICIES.index(str(options.get("search_rollout_policy", "greedy"))),
         ],
         dtype=np.int64,
     )
@@ -2178,6 +2688,43 @@ def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
     }
 
 
+def search_state(compiled: CompiledCards) -> dict[str, IntArray]:
+    """The search policy's work arrays (a state of `new_state`'s shapes with its own store, counters and an empty
+    trace: rollouts log nothing), the pool of unseen singles, and the search's words."""
+    work = new_state(len(compiled.names))
+    return {
+        "tab": work["tab"],
+        "area": work["area"],
+        "side": work["side"],
+        "game": work["game"],
+        "queue": work["queue"],
+        "store": compiled.extra["store"].copy(),
+        "rng": work["rng"],
+        "counters": work["counters"],
+        "events": np.zeros((0, EVENT_WIDTH), dtype=np.int64),
+        "ecount": np.zeros(1, dtype=np.int64),
+        "pool": np.zeros(MAX_PLAYERS * MAX_HAND, dtype=np.int64),
+        "search": np.zeros(SEARCH_WORDS, dtype=np.int64),
+    }
+
+
+SEARCH_ARRAYS = (
+    "tab",
+    "area",
+    "side",
+    "game",
+    "queue",
+    "store",
+    "rng",
+    "counters",
+    "events",
+    "ecount",
+    "pool",
+    "search",
+)
+"""The order `search_decision` and the searched kernels take the search state's arrays in (after the state)."""
+
+
 def _run(
     compiled: CompiledCards,
     deck_a: IntArray,
@@ -2187,7 +2734,10 @@ def _run(
     policy_a: int,
     policy_b: int,
     events: IntArray,
+    search_words: IntArray | None = None,
 ) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
+    """Play the batch; with a `search` seat through `play_searched_matches`, adding its decision and rollout counts
+    into `search_words` (SR_DECISIONS, SR_ROLLOUTS) when given."""
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -2197,7 +2747,7 @@ def _run(
     state = new_state(len(compiled.names))
     ecount = np.zeros(1, dtype=np.int64)
     store = compiled.extra["store"].copy()
-    play_matches(
+    args = (
         compiled.table,
         compiled.extra["effects"],
         compiled.options,
@@ -2225,6 +2775,14 @@ def _run(
         ecount,
         compiled.extra["meta"],
     )
+    if SEARCH in (policy_a, policy_b):
+        work = search_state(compiled)
+        play_searched_matches(*args, *(work[key] for key in SEARCH_ARRAYS))
+        if search_words is not None:
+            search_words[SR_DECISIONS] += work["search"][SR_DECISIONS]
+            search_words[SR_ROLLOUTS] += work["search"][SR_ROLLOUTS]
+    else:
+        play_matches(*args)
     return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
 
 
@@ -2258,11 +2816,22 @@ def play_batch_detailed(
     policy_a: int,
     policy_b: int,
 ) -> dict[str, Any]:
-    """Like `play_batch`, plus seat A's VP, placement (1 = first; tied seats share the best place) and RP."""
+    """Like `play_batch`, plus seat A's VP, placement (1 = first; tied seats share the best place) and RP, and the
+    search policy's decisions searched and rollouts played over the batch (0 without a `search` seat)."""
+    words = np.zeros(SEARCH_WORDS, dtype=np.int64)
     winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
-        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64), words
     )
-    return {"winner": winners, "turns": turns, "counters": counters, "vp_a": vp_a, "place_a": place_a, "rp_a": rp_a}
+    return {
+        "winner": winners,
+        "turns": turns,
+        "counters": counters,
+        "vp_a": vp_a,
+        "place_a": place_a,
+        "rp_a": rp_a,
+        "search_decisions": int(words[SR_DECISIONS]),
+        "search_rollouts": int(words[SR_ROLLOUTS]),
+    }
 
 
 def play_traced(
@@ -2362,7 +2931,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     version="2",
-    policies=("greedy", "random"),
+    policies=("greedy", "random", "search"),
     cost_axis="star rating",
     compile_cards=compile_cards,
     play_batch=play_batch,
