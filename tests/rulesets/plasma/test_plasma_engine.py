@@ -894,3 +894,114 @@ def test_an_ability_on_a_card_that_is_not_a_creature_is_reported_and_left_out(co
     assert finding.rule == "plasma.effect_not_simulated" and "only a creature has an activated ability" in (
         finding.message
     )
+
+
+# ---- the search policy ---------------------------------------------------------------------------------------------
+
+
+def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, np.ndarray]:
+    """Seed the search's own generator; (the state a rollout plays on, the rollouts' counters)."""
+    E.rng_seed(scenario.st.srng, seed)
+    sim = E.new_state(scenario.st.options.copy())
+    scratch = np.zeros_like(scenario.counters)
+    return sim, scratch
+
+
+def searched_turn(scenario: Scenario, seed: int = 5) -> None:
+    """A's play and battle phases, searched."""
+    sim, scratch = search_tools(scenario, seed)
+    E.searched_play_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, sim, scratch)
+    if not scenario.over:
+        E.searched_battle_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, sim, scratch)
+
+
+def shot_wins_now(compiled: CompiledCards, policy: int) -> Scenario:
+    # B is at 2 Healthshards; A, at 1, faces a Giant and a Brute ready to attack next turn. A has 3 plasma, a Knight
+    # and a Shot (damage player 2). Greedy curves out, "the costliest creature first": the Knight, which blocks one
+    # attacker of the two, and A loses. The Shot reduces "the opponent's Healthshards to 0" at once.
+    scenario = Scenario(compiled, policies=(policy, E.GREEDY))
+    scenario.st.side[A, E.S_LIFE] = 1
+    scenario.st.side[B, E.S_LIFE] = 2
+    scenario.creature(B, "Giant")
+    scenario.creature(B, "Brute")
+    scenario.give(A, "Knight", "Shot")
+    scenario.plasma(A, 3)
+    scenario.give(B, "Pup", "Scout")
+    scenario.stack(A, "Pup", "Guard", "Raider")
+    scenario.stack(B, "Knight", "Pup", "Guard")
+    return scenario
+
+
+def test_search_finds_the_winning_shot_greedy_misses(compiled: CompiledCards) -> None:
+    greedy = shot_wins_now(compiled, E.GREEDY)
+    greedy.run(E.play_phase, A)
+    assert greedy.names_on_field(A) == ["Knight"] and not greedy.over
+    greedy.run(E.battle_phase, A)
+    greedy.run(E.end_turn, A)
+    greedy.st.game[E.G_FIRST] = B  # `play_turns` goes on from B's turn
+    greedy.run(E.play_turns)
+    assert greedy.winner == B
+    searched = shot_wins_now(compiled, E.SEARCH)
+    searched_turn(searched)
+    assert searched.winner == A and searched.life(B) == 0
+    assert "A plays Shot (event, 1 plasma; 2 left)" in searched.log()
+    # The decision that won: Shot in every rollout (16 rollouts, 2 half points each), the Knight and stopping in none.
+    scores = {
+        "stop" if c < 0 else compiled.names[int(searched.st.hand[A, c])]: int(s)
+        for c, s in zip(searched.st.choice[:3], searched.st.score[:3], strict=True)
+    }
+    assert scores == {"stop": 0, "Knight": 0, "Shot": 32}
+
+
+def close_choices(compiled: CompiledCards, hidden_hand: Sequence[str], hidden_deck: Sequence[str]) -> Scenario:
+    # No line wins at once, so every choice's figure is a share of wins that B's unseen cards move.
+    scenario = Scenario(compiled, policies=(E.SEARCH, E.GREEDY))
+    for p in (A, B):
+        scenario.st.side[p, E.S_LIFE] = 9
+    scenario.creature(A, "Scout")
+    scenario.creature(B, "Guard")
+    scenario.creature(B, "Pup", tapped=True)
+    scenario.give(A, "Raider", "Knight", "Bolt", "Shot", "Herald")
+    scenario.plasma(A, 4)
+    scenario.give(B, *hidden_hand)
+    scenario.stack(A, "Pup", "Brute", "Guard", "Raider", "Giant", "Scout")
+    scenario.stack(B, *hidden_deck)
+    return scenario
+
+
+HIDDEN = ["Giant", "Brute", "Knight", "Raider", "Pup", "Scout", "Bolt", "Mend", "Guard"]
+
+
+def first_decision(scenario: Scenario) -> list[int]:
+    """The half points of each choice of A's first play-phase decision."""
+    sim, scratch = search_tools(scenario)
+    greedy = E.choose_play(scenario.table, scenario.st, A)
+    n, at = E.play_choices(scenario.table, scenario.st, A, greedy)
+    E.search_decision(scenario.table, scenario.st, sim, scratch, A, n, at, E.STAGE_PLAY, -1)
+    return [int(v) for v in scenario.st.score[:n]]
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_permuted(
+    compiled: CompiledCards, order: int
+) -> None:
+    # "never peeks": what A cannot see (B's hand and the order of both draw decks) is dealt again before each rollout
+    # from what A can know, so moving B's unseen cards between its hand and its deck changes nothing A decides.
+    permuted = [str(name) for name in np.random.default_rng(order).permutation(HIDDEN)]
+    assert permuted[:3] != HIDDEN[:3]
+    reference = close_choices(compiled, HIDDEN[:3], HIDDEN[3:])
+    moved = close_choices(compiled, permuted[:3], permuted[3:])
+    assert sorted(reference.hand(B) + reference.undrawn(B)) == sorted(moved.hand(B) + moved.undrawn(B))
+    figures = first_decision(reference)
+    assert figures == first_decision(close_choices(compiled, permuted[:3], permuted[3:]))
+    assert len(set(figures)) > 1  # the choices differ: the figures say something
+    searched_turn(reference)
+    searched_turn(moved)
+    assert reference.log() == moved.log() and reference.field(A) == moved.field(A)
+
+
+def test_search_figures_read_which_cards_are_unseen(compiled: CompiledCards) -> None:
+    # The figures do depend on B's unseen cards (other cards, not the same ones moved, give other figures), so the
+    # test above would see a peek.
+    reference = first_decision(close_choices(compiled, HIDDEN[:3], HIDDEN[3:]))
+    assert reference != first_decision(close_choices(compiled, ["Pup"] * 3, ["Pup"] * 6))

@@ -289,3 +289,16 @@ def test_rule_options_reach_the_kernels_as_integers(overrides: dict[str, str], i
     assert values[E.OPTION_ORDER.index(index)] == value
     assert len(values) == len(E.OPTION_ORDER)
     assert set(E.OPTION_ORDER) <= {option.key for option in RULESET.options}
+
+
+# ---- the search policy ---------------------------------------------------------------------------------------------
+
+
+def test_search_plays_whole_matches_the_same_way_twice(bundled: tuple[CardSet, dict[str, Deck]]) -> None:
+    cardset, decks = bundled
+    run = RunSettings(seed=3, policy="search", workers=1, options={"search_rollouts": 4})
+    searched = simulate(cardset, decks["nightfall"], decks["nightfall"], matches=12, run=run, policy_b="greedy")
+    again = simulate(cardset, decks["nightfall"], decks["nightfall"], matches=12, run=run, policy_b="greedy")
+    assert searched.matches.equals(again.matches) and searched.counters.equals(again.counters)
+    assert searched.matches["turns"].between(1, 60).all()
+    assert searched.meta["policies"] == ["search", "greedy"]

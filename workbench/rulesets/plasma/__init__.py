@@ -22,10 +22,11 @@ Options: see `options.py`. Validation: subtype_rule, cost_tolerance,
 min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
 untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
-instants_before_damage, activations_per_turn, activation_sickness.
+instants_before_damage, activations_per_turn, activation_sickness; the search
+policy's search_rollouts and search_rollout_policy.
 
-Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy and
-random policies over the document's turn structure, the effect vocabulary of
+Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy,
+random and search policies over the document's turn structure, the effect vocabulary of
 `effects.py`, and the rule options above.
 
 Version history:
@@ -52,6 +53,12 @@ Version history:
   Matches of cards without an `activate` clause are unchanged (the golden
   trace, swarm against bulwark, is identical); a second golden trace,
   nightfall against swarm, plays abilities.
+- 1.2, engine 2, with a third policy: `search` (determinized flat Monte
+  Carlo over the plays and attacks of its own turn) and its two settings
+  `search_rollouts` and `search_rollout_policy`. Greedy and random play
+  exactly as before (both golden traces unchanged, the same winners, turns
+  and counters for the bundled decks), so no result of engine 2 changes and
+  the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -37,8 +37,8 @@ turns (both players' turns counted).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import types
@@ -47,6 +47,7 @@ from numba.extending import overload
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
     ATTACKED,
+    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
     EVENT_WIDTH,
@@ -66,6 +67,7 @@ from workbench.engines import (
     no_nrt_options,
     published_counters,
     rng_below,
+    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -127,6 +129,8 @@ OPTION_ORDER: tuple[str, ...] = (
     "instants_before_damage",
     "activations_per_turn",
     "activation_sickness",
+    "search_rollouts",
+    "search_rollout_policy",
 )
 (
     O_TURN_CAP,
@@ -142,6 +146,8 @@ OPTION_ORDER: tuple[str, ...] = (
     O_INSTANTS_BEFORE_DAMAGE,
     O_ACTIVATIONS,
     O_ACTIVATION_SICKNESS,
+    O_SEARCH_ROLLOUTS,
+    O_SEARCH_ROLLOUT_POLICY,
 ) = range(len(OPTION_ORDER))
 
 STARTING_HEALTHSHARDS = 20
@@ -198,6 +204,10 @@ no check has run since; the end of turn checks only then or when a bonus ends. G
 bonus was given since the last end of turn, which reads the field for bonuses to end only then."""
 GAME_WIDTH = 7
 
+MAX_CHOICES = 2 * MAX_DECK + 2
+"""More choices than one decision can have: every hand card and every creature's ability, and stop (or, attacking:
+every enemy creature, hold and direct)."""
+
 STATE_DTYPE = np.dtype(
     [
         ("board", np.int64, (2, MAX_DECK, BOARD_WIDTH)),
@@ -208,14 +218,24 @@ STATE_DTYPE = np.dtype(
         ("rng", np.int64, (4,)),
         ("options", np.int64, (len(OPTION_ORDER),)),
         ("ecount", np.int64, (1,)),
+        ("srng", np.int64, (4,)),
+        ("pool", np.int64, (MAX_DECK,)),
+        ("choice", np.int64, (MAX_CHOICES,)),
+        ("score", np.int64, (MAX_CHOICES,)),
+        ("searched", np.int64, (2,)),
     ]
 )
 """One match's whole state as a single record: a kernel call passes one pointer, and every array has a shape
 known when compiling. `board[p, i]` is p's creature in field slot i (B_* fields), `hand[p]` and `library[p]` hold
 card ids (the library from `side[p, S_DRAWN]` on is still to be drawn), `side[p]` holds S_* fields, `game` the
-G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length."""
+G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length.
+The last five belong to the search policy alone (no other policy reads or writes them): `srng` its own xorshift
+state (seeded from the match's seed, never drawn by the rules), `pool` the cards it deals anew before a rollout,
+`choice` the legal choices of the decision it searches, `score` their half points (a win 2, a draw 1) summed over
+the rollouts, and `searched` the decisions searched and rollouts played since the state was made (for speed
+figures)."""
 
-GREEDY, RANDOM = 0, 1
+GREEDY, RANDOM, SEARCH = 0, 1, 2
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
@@ -1455,6 +1475,26 @@ def battle_phase(
     """p attacks with each creature the policy sends, one attack at a time."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
+    # `battle_on`'s loop, written out: an inline kernel inlined into another is typed twice, which cost the greedy
+    # batch's cold compile about 20 s of CPU time.
+    for _ in range(MAX_DECK + 1):
+        if st.game[G_OVER] == 1:
+            return
+        a, target = choose_attack(table, st, p)
+        if a < 0:
+            return
+        attack(table, st, counters, events, p, a, target)
+
+
+@inline_kernel
+def battle_on(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """The rest of p's battle phase (creatures held back so far stay held): where a search's rollout takes it up."""
     for _ in range(MAX_DECK + 1):
         if st.game[G_OVER] == 1:
             return
@@ -1678,6 +1718,361 @@ def play_turns(
         p = 1 - p
 
 
+# =====================================================================================================================
+# The search policy
+# =====================================================================================================================
+
+N_OPTIONS = len(OPTION_ORDER)
+KernelT = TypeVar("KernelT", bound=Callable[..., Any])
+
+
+def called(function: KernelT) -> KernelT:
+    """A copy of an inline kernel that its callers call instead of copying it in: the search's code runs whole
+    phases and attacks in several places, and one compiled copy of each keeps its compile time near the greedy
+    batch's (plain Python under NUMBA_DISABLE_JIT, where there is nothing to inline)."""
+    return rules_kernel(getattr(function, "py_func", function))
+
+
+start_turn_called = called(start_turn)
+play_phase_called = called(play_phase)
+battle_phase_called = called(battle_phase)
+battle_on_called = called(battle_on)
+end_turn_called = called(end_turn)
+attack_called = called(attack)
+play_card_called = called(play_card)
+STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2
+"""Where a rollout takes p's turn up after the choice under test: in the play phase (a card played or an ability
+activated), at the battle phase (the play phase stopped), or within the battle phase (an attack chosen)."""
+SEARCH_SEED = 0x5EA4C4
+"""Mixed into a match's seed for the search's own generator, so it never repeats the match's."""
+
+
+@inline_kernel
+def copy_state(dst: Any, src: Any) -> None:
+    """`clone`: src's match into dst (the field slots in use, hands, libraries, sides, game, dice and options; not
+    the trace, nor the search's own fields)."""
+    for p in range(2):
+        for i in range(src.side[p, S_BOARD]):
+            for f in range(BOARD_WIDTH):
+                dst.board[p, i, f] = src.board[p, i, f]
+        for k in range(MAX_DECK):
+            dst.hand[p, k] = src.hand[p, k]
+            dst.library[p, k] = src.library[p, k]
+        for f in range(SIDE_WIDTH):
+            dst.side[p, f] = src.side[p, f]
+    for f in range(GAME_WIDTH):
+        dst.game[f] = src.game[f]
+    for f in range(4):
+        dst.rng[f] = src.rng[f]
+    for f in range(N_OPTIONS):
+        dst.options[f] = src.options[f]
+    dst.ecount[0] = 0
+
+
+@inline_kernel
+def sort_pool(st: Any, n: EngineInt) -> None:
+    """Sort the first n cards of st.pool by id (insertion sort: a deck is at most MAX_DECK cards)."""
+    for i in range(1, n):
+        card = st.pool[i]
+        j = i - 1
+        while j >= 0 and st.pool[j] > card:
+            st.pool[j + 1] = st.pool[j]
+            j -= 1
+        st.pool[j + 1] = card
+
+
+@rules_kernel
+def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
+    """Deal anew, from a generator seeded with `seed`, everything p cannot see: the opponent's hand and draw deck
+    together (their sizes are public), and the order of p's own draw deck. Each pool is sorted first, so the deal
+    depends on which cards are unseen, never on where they lay. The rules never read a library slot below
+    S_DRAWN (cards already drawn), so those are left as they are. The generator then rolls the rollout's dice."""
+    rng_seed(st.rng, seed)
+    q = 1 - p
+    hand = st.side[q, S_HAND]
+    drawn = st.side[q, S_DRAWN]
+    n = 0
+    for h in range(hand):
+        st.pool[n] = st.hand[q, h]
+        n += 1
+    for k in range(drawn, st.side[q, S_DECK]):
+        st.pool[n] = st.library[q, k]
+        n += 1
+    sort_pool(st, n)
+    shuffle_in_place(st.pool, n, st.rng)
+    for h in range(hand):
+        st.hand[q, h] = st.pool[h]
+    for k in range(hand, n):
+        st.library[q, drawn + k - hand] = st.pool[k]
+    drawn = st.side[p, S_DRAWN]
+    n = st.side[p, S_DECK] - drawn
+    for k in range(n):
+        st.pool[k] = st.library[p, drawn + k]
+    sort_pool(st, n)
+    shuffle_in_place(st.pool, n, st.rng)
+    for k in range(n):
+        st.library[p, drawn + k] = st.pool[k]
+
+
+@rules_kernel
+def rollout(table: IntArray, sim: Any, counters: IntArray, p: EngineInt, stage: EngineInt) -> int:
+    """Play the match on `sim` out from p's turn at `stage`, with the policies its sides hold; p's half points (a
+    win 2, a draw 1). Nothing is traced, and `counters` is the search's own scratch."""
+    if sim.game[G_OVER] == 0 and stage == STAGE_PLAY:
+        play_phase_called(table, sim, counters, None, p)
+    if sim.game[G_OVER] == 0:
+        if stage == STAGE_BATTLE_ON:
+            battle_on_called(table, sim, counters, None, p)
+        else:
+            battle_phase_called(table, sim, counters, None, p)
+    if sim.game[G_OVER] == 0:
+        end_turn_called(table, sim, counters, None, p)
+    if sim.game[G_OVER] == 0:
+        # `play_turns` goes on from G_FIRST; on the clone that may be the next player. Its machine code is the
+        # greedy batch's own (same types), so a rollout compiles no second copy of a whole match.
+        sim.game[G_FIRST] = 1 - p
+        play_turns(table, sim, counters, None)
+    winner = sim.game[G_WINNER]
+    if winner == p:
+        return 2
+    return 1 if winner < 0 else 0
+
+
+@rules_kernel
+def search_decision(
+    table: IntArray,
+    st: Any,
+    sim: Any,
+    counters: IntArray,
+    p: EngineInt,
+    n: EngineInt,
+    incumbent: EngineInt,
+    stage: EngineInt,
+    attacker: EngineInt,
+) -> EngineInt:
+    """The index, among st.choice[:n], of p's choice with the most half points over `search_rollouts` rollouts each;
+    a tie keeps `incumbent` (greedy's choice).
+
+    Every choice is tried in the same sampled worlds with the same later dice (common random numbers): world w's
+    seed is drawn once from the search's generator and deals, then rolls, identically for each choice. A rollout
+    clones the state, deals what p cannot see anew (`determinize`), makes the choice (targets are greedy's), and
+    plays the match out with `search_rollout_policy` for both sides.
+    """
+    rollouts = st.options[O_SEARCH_ROLLOUTS]
+    policy = st.options[O_SEARCH_ROLLOUT_POLICY]
+    st.searched[0] += 1
+    st.searched[1] += rollouts * n
+    for k in range(n):
+        st.score[k] = 0
+    for _ in range(rollouts):
+        seed = rng_next(st.srng) | (rng_next(st.srng) << 31)
+        for k in range(n):
+            copy_state(sim, st)
+            determinize(sim, p, seed)
+            choice = st.choice[k]
+            after = stage
+            if stage == STAGE_BATTLE_ON:
+                if choice == HOLD:
+                    sim.board[p, attacker, B_HELD] = 1
+                else:
+                    attack_called(table, sim, counters, None, p, attacker, choice)
+            elif choice < 0:
+                after = STAGE_BATTLE
+            elif choice >= ACTIVATE:
+                activate(table, sim, counters, None, p, choice - ACTIVATE)
+            else:
+                play_card_called(table, sim, counters, None, p, choice, np.int64(-1), np.int64(-1))
+            sim.side[0, S_POLICY] = policy
+            sim.side[1, S_POLICY] = policy
+            st.score[k] += rollout(table, sim, counters, p, after)
+    best = incumbent
+    for k in range(n):
+        if st.score[k] > st.score[best]:
+            best = k
+    return best
+
+
+@inline_kernel
+def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt) -> tuple[int, int]:
+    """Fill st.choice with p's legal play-phase choices: stop (-1), the first hand position of each different card
+    p can play, and ACTIVATE + the slot of each creature whose ability p can activate. Returns (how many, the index
+    of `greedy`'s choice among them: the same card, for a hand position)."""
+    st.choice[0] = -1
+    n = 1
+    at = 0
+    for h in range(st.side[p, S_HAND]):
+        if not can_play(table, st, p, h):
+            continue
+        card = st.hand[p, h]
+        seen = False
+        for k in range(1, n):
+            if st.hand[p, st.choice[k]] == card:
+                seen = True
+        if seen:
+            continue
+        if greedy >= 0 and greedy < ACTIVATE and st.hand[p, greedy] == card:
+            at = n
+        st.choice[n] = h
+        n += 1
+    if st.side[p, S_ABILITIES] == 1:
+        for i in range(st.side[p, S_BOARD]):
+            if can_activate(table, st, p, i):
+                if greedy == ACTIVATE + i:
+                    at = n
+                st.choice[n] = ACTIVATE + i
+                n += 1
+    return n, at
+
+
+@rules_kernel
+def searched_play_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`play_phase` for a search side: each play (or stop) is the searched best of its legal choices; the coin as
+    greedy flips it."""
+    for _ in range(PLAY_STEPS):
+        if st.game[G_OVER] == 1:
+            return
+        if wants_coin(table, st, p):
+            flip_coin(st, events, p)
+        greedy = choose_play(table, st, p)
+        h = greedy
+        n, at = play_choices(table, st, p, greedy)
+        if n > 1:
+            h = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_PLAY), np.int64(-1))]
+            # The same card as greedy's from another hand position: greedy's position, so the hand keeps its order.
+            if 0 <= h < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, h] == st.hand[p, greedy]:
+                h = greedy
+        if h < 0:
+            return
+        if h >= ACTIVATE:
+            activate(table, st, counters, events, p, h - ACTIVATE)
+        else:
+            play_card_called(table, st, counters, events, p, h, np.int64(-1), np.int64(-1))
+
+
+@inline_kernel
+def ready_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
+    """p's strongest creature that can attack now (the first of equals), or -1: the one `choose_attack` sends next."""
+    a = -1
+    best_power = -1
+    for i in range(st.side[p, S_BOARD]):
+        if can_attack(st, p, i):
+            power = creature_power(table, st, p, i)
+            if power > best_power:
+                best_power = power
+                a = i
+    return a
+
+
+@rules_kernel
+def searched_battle_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
+    among hold, direct, and each enemy creature it may attack."""
+    q = 1 - p
+    for i in range(st.side[p, S_BOARD]):
+        st.board[p, i, B_HELD] = 0
+    for _ in range(MAX_DECK + 1):
+        if st.game[G_OVER] == 1:
+            return
+        a = ready_attacker(table, st, p)
+        if a < 0:
+            return
+        greedy = greedy_attack_choice(table, st, p, a)
+        st.choice[0] = HOLD
+        st.choice[1] = DIRECT
+        n = 2
+        at = 0 if greedy == HOLD else 1
+        for i in range(st.side[q, S_BOARD]):
+            if can_be_attacked(st, q, i):
+                if greedy == i:
+                    at = n
+                st.choice[n] = i
+                n += 1
+        target = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_BATTLE_ON), a)]
+        if target == HOLD:
+            st.board[p, a, B_HELD] = 1
+            continue
+        attack_called(table, st, counters, events, p, a, target)
+
+
+@rules_kernel
+def play_turns_searched(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
+    rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
+    p = st.game[G_FIRST]
+    while st.game[G_OVER] == 0:
+        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
+            trace_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+            end_match(st, -1)
+            break
+        start_turn_called(table, st, counters, events, p)
+        searched = st.side[p, S_POLICY] == SEARCH
+        if st.game[G_OVER] == 0:
+            if searched:
+                searched_play_phase(table, st, counters, events, p, sim, scratch)
+            else:
+                play_phase_called(table, st, counters, events, p)
+        if st.game[G_OVER] == 0:
+            if searched:
+                searched_battle_phase(table, st, counters, events, p, sim, scratch)
+            else:
+                battle_phase_called(table, st, counters, events, p)
+        if st.game[G_OVER] == 0:
+            end_turn_called(table, st, counters, events, p)
+        p = 1 - p
+
+
+@rules_kernel
+def play_matches_searched(
+    table: IntArray,
+    st: Any,
+    sim: Any,
+    scratch: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
+    exactly as before). The search's generator is seeded from each match's seed."""
+    for m in range(seeds.shape[0]):
+        begin_match_counters(counters, m)
+        setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        rng_seed(st.srng, seeds[m] ^ SEARCH_SEED)
+        play_turns_searched(table, st, counters, events, sim, scratch)
+        end_match_counters(counters, st.game[G_TURN], np.int64(2))
+        winners[m] = st.game[G_WINNER]
+        turns[m] = st.game[G_TURN]
+
+
 def new_state(options: IntArray) -> Any:
     """A fresh match state record (see STATE_DTYPE) holding these rule options."""
     state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)
@@ -1720,6 +2115,7 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
     values = {
         "lethal_damage": 1 if options["lethal_damage"] == "more_than" else 0,
         "battlefield_effects": 1 if options["battlefield_effects"] == "each_turn" else 0,
+        "search_rollout_policy": RANDOM if options["search_rollout_policy"] == "random" else GREEDY,
     }
     return np.array([int(values.get(key, options[key])) for key in OPTION_ORDER], dtype=np.int64)
 
@@ -1819,20 +2215,30 @@ def _run(
     turns = np.zeros(n, dtype=np.int32)
     counters = new_counters(len(compiled.names))
     state = new_state(compiled.options)
-    play_matches(
-        compiled.table,
-        state,
-        check_deck_size(deck_a),
-        check_deck_size(deck_b),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        policy_a,
-        policy_b,
-        winners,
-        turns,
-        counters,
-        events,
-    )
+    decks = (check_deck_size(deck_a), check_deck_size(deck_b))
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    first = np.ascontiguousarray(first, dtype=np.int8)
+    if SEARCH in (policy_a, policy_b):
+        # The rollouts' own state and counters (no scratch columns: nothing of a rollout is counted per match).
+        sim = new_state(compiled.options)
+        scratch = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+        play_matches_searched(
+            compiled.table,
+            state,
+            sim,
+            scratch,
+            *decks,
+            seeds,
+            first,
+            policy_a,
+            policy_b,
+            winners,
+            turns,
+            counters,
+            events,
+        )
+    else:
+        play_matches(compiled.table, state, *decks, seeds, first, policy_a, policy_b, winners, turns, counters, events)
     return winners, turns, published_counters(counters), None if events is None else events[: int(state.ecount[0])]
 
 
@@ -1913,7 +2319,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     version="2",
-    policies=("greedy", "random"),
+    policies=("greedy", "random", "search"),
     cost_axis="plasma cost",
     compile_cards=compile_cards,
     play_batch=play_batch,

@@ -208,4 +208,26 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         quote="During the Play Phase you may play cards, activate effects and etc.",
     ),
+    RuleOption(
+        key="search_rollouts",
+        default=16,
+        minimum=1,
+        maximum=1_000,
+        reading=(
+            "Not a rule: the `search` policy's budget, rollouts per legal choice at each decision it searches (every "
+            "play or stop of its play phase, every attacker's hold, direct attack or creature to attack). More "
+            "rollouts play stronger and slower; other policies ignore it."
+        ),
+        quote="with the goal of reducing the opponent's Healthshards to 0",
+    ),
+    RuleOption(
+        key="search_rollout_policy",
+        default="greedy",
+        reading=(
+            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the choice under test "
+            "(`greedy` or `random`)."
+        ),
+        quote="with the goal of reducing the opponent's Healthshards to 0",
+        choices=("greedy", "random"),
+    ),
 )
