@@ -390,7 +390,9 @@ def test_a_generator_attack_to_zero_ends_the_match(valley: CardSet) -> None:
 def test_greedy_keeps_its_best_symbol_for_the_generator_attack_and_the_turn_ends(valley: CardSet) -> None:
     board = Board(valley)
     board.put("Cinder Whelp", 0, "B summoning")  # 20/10/5/15
-    E.play_turn(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
+    E.play_turn(
+        *board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
+    )
     assert board.side[1, E.S_SP] == 80  # hit with alpha (20), the best of the four
     assert bin(int(board.side[0, E.S_SYMBOLS])).count("1") == 3  # the turn ended at once: three symbols unused
 
@@ -404,7 +406,9 @@ def test_a_main_action_that_becomes_legal_during_the_symbols_comes_before_the_ge
     board.put("Murkpuff", 0, "A summoning")
     board.put("Cinder Whelp", 0, "B summoning")
     board.give(0, "Wisp of Ash")
-    E.play_turn(*board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64))
+    E.play_turn(
+        *board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
+    )
     lines = board.lines()
     moved = next(i for i, line in enumerate(lines) if line.startswith("Murkpuff") and "moves" in line)
     summoned = next(i for i, line in enumerate(lines) if "Wisp of Ash onto A summoning" in line)
@@ -1866,3 +1870,167 @@ def test_matches_with_every_new_clause_end_and_keep_the_board_consistent(
     lines = [E.describe_event(compiled, [int(v) for v in row]) for row in events]
     assert winner in (-1, 0, 1) and turns_played >= 1
     assert not any(line.startswith("event ") for line in lines)  # every event has words
+
+
+# =====================================================================================================================
+# The search policy
+# =====================================================================================================================
+
+
+class WorkArrays(NamedTuple):
+    """The search's work arrays: a second state of the same shapes, in `search_decision`'s order."""
+
+    mon: IntArray
+    cells: IntArray
+    sup: IntArray
+    side: IntArray
+    hand: IntArray
+    library: IntArray
+    tokens: IntArray
+    game: IntArray
+    rng: IntArray
+    counters: IntArray
+    events: IntArray
+    ec: IntArray
+    choice: IntArray
+    scratch: IntArray
+
+
+class Search(NamedTuple):
+    """The search's work arrays, its unseen-card pool and its words."""
+
+    work: WorkArrays
+    pool: IntArray
+    words: IntArray
+
+
+def search_for(board: Board, seed: int = 5) -> Search:
+    state = E.new_state(board.compiled, board.library.shape[1])
+    work = WorkArrays(
+        **{name: state[name] for name in WorkArrays._fields if name != "events"},
+        events=np.zeros((0, 6), dtype=np.int64),
+    )
+    words = np.zeros(E.SEARCH_WORDS, dtype=np.int64)
+    E.rng_seed(words, seed)
+    return Search(work, np.zeros(400, dtype=np.int64), words)
+
+
+def decide(board: Board, search: Search, player: int = 0) -> tuple[int, list[str], list[int]]:
+    """One search decision for `player` on the board: its choice, the candidates by name, every candidate's points."""
+    k = int(E.search_decision(*board.channel_world(), *search.work, search.pool, search.words, player))
+    m = int(search.words[E.SR_N])
+    labels = []
+    for i in range(m):
+        h = int(search.words[E.SR_CAND + i])
+        labels.append("greedy" if h == E.CAND_GREEDY else "pass" if h == E.CAND_PASS else board.hand_names(player)[h])
+    return k, labels, [int(v) for v in search.words[E.SR_POINTS : E.SR_POINTS + m]]
+
+
+def library_of(board: Board, player: int, *names: str) -> None:
+    for i, name in enumerate(names):
+        board.library[player, i] = board.card(name)
+    board.side[player, E.S_DECK] = 0
+    board.side[player, E.S_DECK_N] = len(names)
+
+
+def king_or_devourer(valley: CardSet) -> Board:
+    # B attacked A's generator last turn, so A may make a "Reactionary Summon: ... you may summon any card from
+    # your hand to your summoning space, ignoring summoning requirements". B has 10 SourcePoints left; Hollow King
+    # reads "When summoned, your opponent loses 10 SourcePoints" and "a player is defeated if the player's
+    # SourcePoints reaches 0". Greedy summons its strongest monster, Exzavier Devourer, and the match goes on: A,
+    # on 5 SourcePoints, loses it in every rollout.
+    board = Board(valley)
+    board.side[0, E.S_GEN_ATTACKED] = 1
+    board.side[0, E.S_REACTIONARY] = 1  # as the turn's start makes it (for a decision taken without one)
+    board.side[0, E.S_SP] = 5
+    board.side[1, E.S_SP] = 10
+    board.put("Cinder Whelp", 1, "A left 1")
+    board.give(0, "Exzavier Devourer", "Hollow King", "Murkpuff")
+    board.give(1, "Wisp of Ash", "Goop", "Cogwalker")
+    library_of(board, 0, "Murkpuff", "Cogwalker", "Wisp of Ash", "Frostmote", "Cinder Whelp")
+    library_of(board, 1, "Murkpuff", "Wisp of Ash", "Emberhorn Ram", "Frostmote", "Static Mite")
+    return board
+
+
+def test_search_summons_the_monster_that_wins_where_greedy_summons_its_strongest(valley: CardSet) -> None:
+    greedy = king_or_devourer(valley)
+    E.play_turn(
+        *greedy.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
+    )
+    assert "Exzavier Devourer" not in greedy.hand_names(0) and "Hollow King" in greedy.hand_names(0)
+    assert greedy.game[E.G_OVER] == 0 and greedy.side[1, E.S_SP] == 10
+    board = king_or_devourer(valley)
+    search = search_for(board)
+    choice, scratch = np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64)
+    E.search_turn(*board.channel_world(), *search.work, search.pool, search.words, 0, choice, scratch)
+    assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0 and board.side[1, E.S_SP] == 0
+    assert "Hollow King" not in board.hand_names(0)
+    # Hollow King wins every one of the 16 rollouts (2 points each); greedy's turn (candidate 0) loses every one.
+    k, labels, points = decide(king_or_devourer(valley), search_for(king_or_devourer(valley)))
+    assert labels[k] == "Hollow King" and points[k] == 2 * 16 and points[0] == 0
+    assert labels[:2] == ["greedy", "pass"] and sorted(labels[2:]) == ["Exzavier Devourer", "Hollow King", "Murkpuff"]
+
+
+def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_permuted(valley: CardSet) -> None:
+    # "never peeks": what A cannot see (B's hand, B's face-down trap, the order of both decks) is dealt anew before
+    # each rollout from what A can know, so moving B's unseen cards between hand, trap space and deck (the same
+    # cards, as many in each place) and reordering A's deck changes neither A's choice nor any rollout figure.
+    unseen = ["Wisp of Ash", "Goop", "Cogwalker", "Snapjaw Pit"] + [
+        "Murkpuff",
+        "Snapjaw Pit",
+        "Emberhorn Ram",
+        "Cinder Whelp",
+        "Frostmote",
+        "Static Mite",
+    ] * 2
+    own_deck = ["Murkpuff", "Cogwalker", "Wisp of Ash", "Frostmote", "Static Mite", "Cinder Whelp"] * 2
+
+    def board_with(hidden: list[str], own: list[str]) -> Board:
+        board = Board(valley)
+        board.side[0, E.S_SP] = 20  # a close match: the candidates' figures differ from rollout to rollout
+        board.side[1, E.S_SP] = 50
+        board.put("Cinder Whelp", 1, "A left 1")
+        board.put("Emberhorn Ram", 1, "B left 1")
+        trap = next(name for name in hidden if name in ("Goop", "Snapjaw Pit"))
+        rest = list(hidden)
+        rest.remove(trap)
+        board.cells[board.space("B right 1"), E.C_TRAP] = board.card(trap)
+        board.cells[board.space("B right 1"), E.C_TRAP_OWNER] = 1
+        board.give(0, "Exzavier Devourer", "Hollow King", "Murkpuff")
+        board.give(1, *rest[:3])
+        library_of(board, 0, *own)
+        library_of(board, 1, *rest[3:])
+        board.side[0, E.S_GEN_ATTACKED] = 1
+        board.side[0, E.S_REACTIONARY] = 1
+        return board
+
+    results = []
+    for k in range(3):
+        order = np.random.default_rng(k).permutation(len(unseen))
+        hidden = [unseen[i] for i in order] if k else unseen
+        own = [own_deck[i] for i in np.random.default_rng(10 + k).permutation(len(own_deck))] if k else own_deck
+        results.append(decide(board_with(hidden, own), search_for(board_with(hidden, own))))
+    assert results[0] == results[1] == results[2]
+    assert len(set(results[0][2])) > 1  # the candidates were told apart
+    # The figures do read which cards are unseen: other cards (not the same ones moved) give other figures.
+    goop = ["Goop"] * len(unseen)
+    assert decide(board_with(goop, own_deck), search_for(board_with(goop, own_deck)))[2] != results[0][2]
+
+
+def test_search_plays_whole_matches_the_same_way_twice_and_reads_its_budget(
+    valley: CardSet, bundled_decks_: list[Deck]
+) -> None:
+    run = RunSettings(seed=3, policy="search", workers=1)
+    deck = bundled_decks_[0]
+    searched = simulate(valley, deck, deck, matches=20, run=run, policy_b="greedy")
+    again = simulate(valley, deck, deck, matches=20, run=run, policy_b="greedy")
+    assert searched.matches.equals(again.matches) and (searched.matches["turns"] > 0).all()
+    one = RunSettings(seed=3, policy="search", workers=1, options={"search_rollouts": 1})
+    cheap = simulate(valley, deck, deck, matches=20, run=one, policy_b="greedy")
+    assert not cheap.matches.equals(searched.matches)
+
+
+@pytest.mark.parametrize("value", [0, 1001])
+def test_search_budget_outside_its_range_is_refused(valley: CardSet, value: int) -> None:
+    with pytest.raises(WorkbenchInputError, match="search_rollouts"):
+        E.compile_cards(valley, RULESET.resolve_options({"search_rollouts": value}))

@@ -65,6 +65,7 @@ from workbench.engines import (
     new_counters,
     published_counters,
     rng_below,
+    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -193,7 +194,11 @@ O_PARALLEL_STEPS = 16
 O_WEB_BLOCKS = 17
 """1 with `web_hinders=block`: an opponent's web tile bars the space to a moving monster; 0 (`stop`): a monster
 that enters it ends its move there."""
-OPTIONS_WIDTH = 18
+O_SEARCH_ROLLOUTS = 18
+"""`search_rollouts` (not a rule): the search policy's rollouts per candidate and decision."""
+O_SEARCH_POLICY = 19
+"""`search_rollout_policy` (not a rule): GREEDY or RANDOM, the policy both sides play in the search's rollouts."""
+OPTIONS_WIDTH = 20
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -256,7 +261,8 @@ G_MONSTERS = 5
 visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
 GAME_WIDTH = 7
 
-GREEDY, RANDOM = 0, 1
+GREEDY, RANDOM, SEARCH = 0, 1, 2
+"""Policies by index (ENGINE.policies). A `search` side plays GREEDY in the state: the search drives it from outside."""
 PERMANENT, THIS_TURN = 0, 1
 SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMON_EFFECT_DECK = 0, 1, 2, 3, 4
 
@@ -2995,7 +3001,7 @@ def symbol_phase(
 
 
 @inline_kernel
-def play_turn(
+def begin_turn(
     table: IntArray,
     clauses: IntArray,
     brackets: IntArray,
@@ -3015,10 +3021,8 @@ def play_turn(
     events: IntArray,
     ec: IntArray,
     p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
 ) -> None:
-    """One whole turn of player p."""
+    """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
     game[G_ACTIVE] = p
     # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
     if channeled_waiting(table, opts, sup, 1 - p):
@@ -3046,6 +3050,58 @@ def play_turn(
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
         start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
+
+
+@inline_kernel
+def play_turn(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    choice: IntArray,
+    scratch: IntArray,
+    begun: EngineBool,
+) -> None:
+    """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
+    it decides after the draw)."""
+    if not begun:
+        begin_turn(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+        )
+    game[G_ACTIVE] = p
     # The main action and a channeled card come before the symbols, before a generator attack and after the
     # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
     stage = SYMBOLS_AHEAD
@@ -3183,9 +3239,10 @@ def play_match(
     ec: IntArray,
     choice: IntArray,
     scratch: IntArray,
+    p: EngineInt,
 ) -> None:
-    """Turns alternate from the first player until SourcePoints run out or the turn cap ends it as a draw."""
-    p = game[G_FIRST]
+    """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
+    SourcePoints run out or the turn cap ends it as a draw."""
     while game[G_OVER] == 0:
         if game[G_TURN] > opts[O_TURN_CAP]:
             game[G_TURN] = opts[O_TURN_CAP]
@@ -3215,6 +3272,7 @@ def play_match(
             p,
             choice,
             scratch,
+            False,
         )
         if game[G_OVER] == 1:
             break
@@ -3300,7 +3358,833 @@ def play_matches(
             ec,
             choice,
             scratch,
+            game[G_FIRST],
         )
+        end_match_counters(counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
+
+
+# =====================================================================================================================
+# The search policy: determinized flat Monte Carlo over the turn's main action
+#
+# A `search` side plays GREEDY in the state; its turn is driven from here. After the turn begins (the opponent's
+# channels, the draw) its candidates are "greedy plays the turn" (kept on a tie), "no main action this turn" and a
+# summon of each distinct monster it may summon now, each followed by greedy's rest of the turn. Each candidate gets
+# `search_rollouts` rollouts: the state cloned into work arrays, what the side cannot see dealt anew (`determinize`),
+# the candidate taken, the rest of the turn by greedy and the rest of the match by `search_rollout_policy` for both
+# sides. All candidates meet the same sampled worlds with the same later dice (common random numbers); the most
+# points win (2 a rollout won, 1 a draw).
+# =====================================================================================================================
+
+SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE = 4, 5, 6, 7
+"""The search's words: its own xorshift generator (0-3), decisions searched and rollouts played (summed over the
+batch), the last decision's candidate count and choice; then per candidate its hand position, summon kind and
+points."""
+MAX_CANDIDATES = HAND_WIDTH + 2
+SR_CAND = 8
+SR_HOW = SR_CAND + MAX_CANDIDATES
+SR_POINTS = SR_HOW + MAX_CANDIDATES
+SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+CAND_GREEDY, CAND_PASS = -1, -2
+"""Candidates that are not a summon: greedy plays the turn; no main action this turn."""
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
+match's later draws)."""
+
+
+@rules_kernel
+def clone_state(
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    w_mon: IntArray,
+    w_cells: IntArray,
+    w_sup: IntArray,
+    w_side: IntArray,
+    w_hand: IntArray,
+    w_library: IntArray,
+    w_tokens: IntArray,
+    w_game: IntArray,
+) -> None:
+    """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words)
+    copied into the work arrays of the same shapes; counters, trace and generator stay the work's own."""
+    # Loops, not slice assignments: the kernels run without Numba's reference counting.
+    for i in range(mon.shape[0]):
+        for j in range(mon.shape[1]):
+            w_mon[i, j] = mon[i, j]
+        for j in range(cells.shape[1]):
+            w_cells[i, j] = cells[i, j]
+    for q in range(2):
+        for k in range(sup.shape[1]):
+            for j in range(sup.shape[2]):
+                w_sup[q, k, j] = sup[q, k, j]
+        for j in range(side.shape[1]):
+            w_side[q, j] = side[q, j]
+        for j in range(side[q, S_HAND]):
+            w_hand[q, j] = hand[q, j]
+        for j in range(library.shape[1]):
+            w_library[q, j] = library[q, j]
+        for j in range(tokens.shape[1]):
+            w_tokens[q, j] = tokens[q, j]
+    for j in range(game.shape[0]):
+        w_game[j] = game[j]
+
+
+@rules_kernel
+def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray) -> None:
+    """Sort the first `count` values, then shuffle them: the order depends on which values they are and on the
+    generator, never on where they lay."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    j: EngineInt
+    for i in range(1, count):
+        value = values[i]
+        j = i
+        while j > 0 and values[j - 1] > value:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = value
+    shuffle_in_place(values, count, rng)
+
+
+@rules_kernel
+def determinize(
+    table: IntArray,
+    opts: IntArray,
+    cells: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    rng: IntArray,
+    pool: IntArray,
+    p: EngineInt,
+) -> None:
+    """What p cannot see, dealt anew from what it can know with `rng`.
+
+    The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
+    the pool is sorted, then shuffled; its first trap cards in that order go face down on the opponent's trap
+    spaces (only a trap is set), the rest fill the hand, then the deck. p's own draw deck is sorted and shuffled,
+    and with `symbol_draw=blind` so are both players' face-down symbols not yet drawn."""
+    foe = 1 - p
+    held = side[foe, S_HAND]
+    top = side[foe, S_DECK]
+    n = 0
+    for i in range(held):
+        pool[n] = hand[foe, i]
+        n += 1
+    traps = 0
+    for space in range(cells.shape[0]):
+        if cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe:
+            pool[n] = cells[space, C_TRAP]
+            n += 1
+            traps += 1
+    for i in range(top, side[foe, S_DECK_N]):
+        pool[n] = library[foe, i]
+        n += 1
+    sort_shuffle(pool, n, rng)
+    placed = 0
+    rest = 0
+    space = 0
+    for i in range(n):
+        card = pool[i]
+        if placed < traps and table[card, T_KIND] == K_TRAP:
+            while not (cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe):
+                space += 1
+            cells[space, C_TRAP] = card
+            space += 1
+            placed += 1
+        else:
+            pool[rest] = card
+            rest += 1
+    for i in range(rest):
+        if i < held:
+            hand[foe, i] = pool[i]
+        else:
+            library[foe, top + i - held] = pool[i]
+    own_top = side[p, S_DECK]
+    left = side[p, S_DECK_N] - own_top
+    for i in range(left):
+        pool[i] = library[p, own_top + i]
+    sort_shuffle(pool, left, rng)
+    for i in range(left):
+        library[p, own_top + i] = pool[i]
+    if opts[O_BLIND] == 1:
+        for q in range(2):
+            nxt = side[q, S_NEXT]
+            for i in range(SYMBOLS - nxt):
+                pool[i] = side[q, S_ORDER0 + nxt + i]
+            sort_shuffle(pool, SYMBOLS - nxt, rng)
+            for i in range(SYMBOLS - nxt):
+                side[q, S_ORDER0 + nxt + i] = pool[i]
+
+
+@rules_kernel
+def turn_kernel(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    p: EngineInt,
+    choice: IntArray,
+    scratch: IntArray,
+    begun: EngineBool,
+) -> None:
+    """`play_turn` as one compiled call: the search's turns and rollouts share this one copy of the turn."""
+    play_turn(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        p,
+        choice,
+        scratch,
+        begun,
+    )
+
+
+@rules_kernel
+def take_candidate(
+    table: IntArray,
+    clauses: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    search: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+) -> None:
+    """Take candidate k's main action (none for greedy's: its turn takes it)."""
+    candidate = search[SR_CAND + k]
+    if candidate == CAND_PASS:
+        side[p, S_MAIN_DONE] = 1
+    elif candidate >= 0:
+        summon_monster(
+            table,
+            clauses,
+            opts,
+            mp,
+            dist,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            p,
+            candidate,
+            search[SR_HOW + k],
+        )
+
+
+@rules_kernel
+def search_rollout(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    w_mon: IntArray,
+    w_cells: IntArray,
+    w_sup: IntArray,
+    w_side: IntArray,
+    w_hand: IntArray,
+    w_library: IntArray,
+    w_tokens: IntArray,
+    w_game: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ec: IntArray,
+    w_choice: IntArray,
+    w_scratch: IntArray,
+    pool: IntArray,
+    search: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+    world: EngineInt,
+    dice: EngineInt,
+) -> int:
+    """One rollout of candidate k for p, played in the work arrays: the hidden world drawn from seed `world`, the
+    later dice from seed `dice`. 2 if p wins, 1 for a draw, 0 if it loses."""
+    clone_state(
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        w_mon,
+        w_cells,
+        w_sup,
+        w_side,
+        w_hand,
+        w_library,
+        w_tokens,
+        w_game,
+    )
+    rng_seed(w_rng, world)
+    determinize(table, opts, w_cells, w_side, w_hand, w_library, w_rng, pool, p)
+    rng_seed(w_rng, dice)
+    w_side[p, S_POLICY] = GREEDY
+    w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
+    take_candidate(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        w_mon,
+        w_cells,
+        w_sup,
+        w_side,
+        w_hand,
+        w_library,
+        w_tokens,
+        w_game,
+        w_rng,
+        w_counters,
+        w_events,
+        w_ec,
+        search,
+        p,
+        k,
+    )
+    turn_kernel(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        dist,
+        w_mon,
+        w_cells,
+        w_sup,
+        w_side,
+        w_hand,
+        w_library,
+        w_tokens,
+        w_game,
+        w_rng,
+        w_counters,
+        w_events,
+        w_ec,
+        p,
+        w_choice,
+        w_scratch,
+        True,
+    )
+    w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
+    if w_game[G_OVER] == 0:
+        w_game[G_TURN] += 1
+        play_match(
+            table,
+            clauses,
+            brackets,
+            opts,
+            mp,
+            dist,
+            w_mon,
+            w_cells,
+            w_sup,
+            w_side,
+            w_hand,
+            w_library,
+            w_tokens,
+            w_game,
+            w_rng,
+            w_counters,
+            w_events,
+            w_ec,
+            w_choice,
+            w_scratch,
+            1 - p,
+        )
+    if w_game[G_WINNER] == p:
+        return 2
+    return 1 if w_game[G_WINNER] == -1 else 0
+
+
+@rules_kernel
+def search_decision(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    w_mon: IntArray,
+    w_cells: IntArray,
+    w_sup: IntArray,
+    w_side: IntArray,
+    w_hand: IntArray,
+    w_library: IntArray,
+    w_tokens: IntArray,
+    w_game: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ec: IntArray,
+    w_choice: IntArray,
+    w_scratch: IntArray,
+    pool: IntArray,
+    search: IntArray,
+    p: EngineInt,
+) -> int:
+    """The search side p's candidates for its turn (listed in `search`) and the one with the most points over
+    `search_rollouts` rollouts each; returns its index (0, greedy's turn, on a tie)."""
+    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
+    conventional_open = summoning_space_open(opts, mon, cells, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(opts, mon, cells, p, True)
+    search[SR_CAND] = CAND_GREEDY
+    search[SR_CAND + 1] = CAND_PASS
+    m = 2
+    for h in range(side[p, S_HAND]):
+        card = hand[p, h]
+        if table[card, T_KIND] != K_MONSTER:
+            continue
+        how = -1
+        if reactionary_open:
+            how = SUMMON_REACTIONARY
+        elif conventional_open and requirements_met(table, card, terrestrial, otherworldly):
+            how = SUMMON_CONVENTIONAL
+        repeated = False
+        for j in range(2, m):
+            if hand[p, search[SR_CAND + j]] == card:
+                repeated = True
+                break
+        if how >= 0 and not repeated:
+            search[SR_CAND + m] = h
+            search[SR_HOW + m] = how
+            m += 1
+    search[SR_N] = m
+    for k in range(m):
+        search[SR_POINTS + k] = 0
+    rollouts = opts[O_SEARCH_ROLLOUTS]
+    for _ in range(rollouts):
+        world = (rng_next(search) << 31) ^ rng_next(search)
+        dice = (rng_next(search) << 31) ^ rng_next(search)
+        for k in range(m):
+            search[SR_POINTS + k] += search_rollout(
+                table,
+                clauses,
+                brackets,
+                opts,
+                mp,
+                dist,
+                mon,
+                cells,
+                sup,
+                side,
+                hand,
+                library,
+                tokens,
+                game,
+                w_mon,
+                w_cells,
+                w_sup,
+                w_side,
+                w_hand,
+                w_library,
+                w_tokens,
+                w_game,
+                w_rng,
+                w_counters,
+                w_events,
+                w_ec,
+                w_choice,
+                w_scratch,
+                pool,
+                search,
+                p,
+                k,
+                world,
+                dice,
+            )
+    search[SR_DECISIONS] += 1
+    search[SR_ROLLOUTS] += rollouts * m
+    best = 0
+    for k in range(1, m):
+        if search[SR_POINTS + k] > search[SR_POINTS + best]:
+            best = k
+    search[SR_CHOICE] = best
+    return best
+
+
+@rules_kernel
+def search_turn(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    w_mon: IntArray,
+    w_cells: IntArray,
+    w_sup: IntArray,
+    w_side: IntArray,
+    w_hand: IntArray,
+    w_library: IntArray,
+    w_tokens: IntArray,
+    w_game: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ec: IntArray,
+    w_choice: IntArray,
+    w_scratch: IntArray,
+    pool: IntArray,
+    search: IntArray,
+    p: EngineInt,
+    choice: IntArray,
+    scratch: IntArray,
+) -> None:
+    """The search side p's whole turn: it begins, the search picks the main action, greedy plays the rest."""
+    begin_turn(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        p,
+    )
+    if game[G_OVER] == 1:
+        return
+    best = search_decision(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        w_mon,
+        w_cells,
+        w_sup,
+        w_side,
+        w_hand,
+        w_library,
+        w_tokens,
+        w_game,
+        w_rng,
+        w_counters,
+        w_events,
+        w_ec,
+        w_choice,
+        w_scratch,
+        pool,
+        search,
+        p,
+    )
+    take_candidate(
+        table,
+        clauses,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        search,
+        p,
+        best,
+    )
+    turn_kernel(
+        table,
+        clauses,
+        brackets,
+        opts,
+        mp,
+        dist,
+        mon,
+        cells,
+        sup,
+        side,
+        hand,
+        library,
+        tokens,
+        game,
+        rng,
+        counters,
+        events,
+        ec,
+        p,
+        choice,
+        scratch,
+        True,
+    )
+
+
+@rules_kernel
+def play_searched_matches(
+    table: IntArray,
+    clauses: IntArray,
+    brackets: IntArray,
+    opts: IntArray,
+    mp: IntArray,
+    dist: IntArray,
+    mon: IntArray,
+    cells: IntArray,
+    sup: IntArray,
+    side: IntArray,
+    hand: IntArray,
+    library: IntArray,
+    tokens: IntArray,
+    game: IntArray,
+    rng: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    ec: IntArray,
+    choice: IntArray,
+    scratch: IntArray,
+    w_mon: IntArray,
+    w_cells: IntArray,
+    w_sup: IntArray,
+    w_side: IntArray,
+    w_hand: IntArray,
+    w_library: IntArray,
+    w_tokens: IntArray,
+    w_game: IntArray,
+    w_rng: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    w_ec: IntArray,
+    w_choice: IntArray,
+    w_scratch: IntArray,
+    pool: IntArray,
+    search: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the work arrays are the
+    rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    for i in range(seeds.shape[0]):
+        begin_match_counters(counters, i)
+        setup_match(
+            table,
+            opts,
+            mp,
+            mon,
+            cells,
+            sup,
+            side,
+            hand,
+            library,
+            tokens,
+            game,
+            rng,
+            counters,
+            events,
+            ec,
+            deck_a,
+            deck_b,
+            seeds[i],
+            first[i],
+            GREEDY if policy_a == SEARCH else policy_a,
+            GREEDY if policy_b == SEARCH else policy_b,
+        )
+        rng_seed(search, seeds[i] ^ SEARCH_SEED)
+        p = game[G_FIRST]
+        while game[G_OVER] == 0:
+            if game[G_TURN] > opts[O_TURN_CAP]:
+                game[G_TURN] = opts[O_TURN_CAP]
+                log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+                game[G_OVER] = 1
+                game[G_WINNER] = -1
+                break
+            if (policy_a if p == 0 else policy_b) == SEARCH:
+                search_turn(
+                    table,
+                    clauses,
+                    brackets,
+                    opts,
+                    mp,
+                    dist,
+                    mon,
+                    cells,
+                    sup,
+                    side,
+                    hand,
+                    library,
+                    tokens,
+                    game,
+                    rng,
+                    counters,
+                    events,
+                    ec,
+                    w_mon,
+                    w_cells,
+                    w_sup,
+                    w_side,
+                    w_hand,
+                    w_library,
+                    w_tokens,
+                    w_game,
+                    w_rng,
+                    w_counters,
+                    w_events,
+                    w_ec,
+                    w_choice,
+                    w_scratch,
+                    pool,
+                    search,
+                    p,
+                    choice,
+                    scratch,
+                )
+            else:
+                turn_kernel(
+                    table,
+                    clauses,
+                    brackets,
+                    opts,
+                    mp,
+                    dist,
+                    mon,
+                    cells,
+                    sup,
+                    side,
+                    hand,
+                    library,
+                    tokens,
+                    game,
+                    rng,
+                    counters,
+                    events,
+                    ec,
+                    p,
+                    choice,
+                    scratch,
+                    False,
+                )
+            if game[G_OVER] == 1:
+                break
+            game[G_TURN] += 1
+            p = 1 - p
         end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
@@ -3330,6 +4214,8 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_RECALL_TO_DECK] = 1 if options["recall_to"] == "deck" else 0
     values[O_PARALLEL_STEPS] = int(options["parallel_steps"])
     values[O_WEB_BLOCKS] = 1 if options["web_hinders"] == "block" else 0
+    values[O_SEARCH_ROLLOUTS] = int(options["search_rollouts"])
+    values[O_SEARCH_POLICY] = RANDOM if options["search_rollout_policy"] == "random" else GREEDY
     return values
 
 
@@ -3557,6 +4443,10 @@ def _run(
     turns = np.zeros(n, dtype=np.int32)
     state = new_state(compiled, max(len(deck_a), len(deck_b)))
     extra = compiled.extra
+    if SEARCH in (policy_a, policy_b):
+        search = np.zeros(SEARCH_WORDS, dtype=np.int64)
+        _run_searched(compiled, state, search, deck_a, deck_b, seeds, first, policy_a, policy_b, events, winners, turns)
+        return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
     play_matches(
         compiled.table,
         extra["clauses"],
@@ -3588,6 +4478,73 @@ def _run(
         turns,
     )
     return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
+
+
+def _run_searched(
+    compiled: CompiledCards,
+    state: dict[str, IntArray],
+    search: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    events: IntArray,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """A batch in which a side plays `search`; `search` gets the search's words (decisions and rollouts summed)."""
+    work = new_state(compiled, state["library"].shape[1])
+    extra = compiled.extra
+    # The unseen pool: the opponent's hand, trap spaces and deck at most.
+    pool = np.zeros(HAND_WIDTH + state["cells"].shape[0] + state["library"].shape[1] + SYMBOLS, dtype=np.int64)
+    play_searched_matches(
+        compiled.table,
+        extra["clauses"],
+        extra["brackets"],
+        compiled.options,
+        extra["map"],
+        extra["distance"],
+        state["mon"],
+        state["cells"],
+        state["sup"],
+        state["side"],
+        state["hand"],
+        state["library"],
+        state["tokens"],
+        state["game"],
+        state["rng"],
+        state["counters"],
+        events,
+        state["ec"],
+        state["choice"],
+        state["scratch"],
+        work["mon"],
+        work["cells"],
+        work["sup"],
+        work["side"],
+        work["hand"],
+        work["library"],
+        work["tokens"],
+        work["game"],
+        work["rng"],
+        work["counters"],
+        np.zeros((0, EVENT_WIDTH), dtype=np.int64),
+        work["ec"],
+        work["choice"],
+        work["scratch"],
+        pool,
+        search,
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
+    )
 
 
 def play_batch(
@@ -3739,7 +4696,7 @@ def _bracket_label(compiled: CompiledCards, card: int, bracket: int) -> str:
 
 ENGINE = Engine(
     version=ENGINE_VERSION,
-    policies=("greedy", "random"),
+    policies=("greedy", "random", "search"),
     cost_axis="occupied spaces required",
     compile_cards=compile_cards,
     play_batch=play_batch,

@@ -256,4 +256,25 @@ OPTIONS: tuple[RuleOption, ...] = (
         quote="This refers to which player's turn that this card may be activated.",
         choices=("Y", "O", "Y/O"),
     ),
+    RuleOption(
+        key="search_rollouts",
+        default=16,
+        reading=(
+            "Not a rule: the `search` policy's budget, rollouts per candidate main action at each of its turns. "
+            "More rollouts play stronger and slower; other policies ignore it."
+        ),
+        quote="The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
+        minimum=1,
+        maximum=1000,
+    ),
+    RuleOption(
+        key="search_rollout_policy",
+        default="greedy",
+        reading=(
+            "Not a rule: the policy both sides play in the `search` policy's rollouts after the candidate's turn "
+            "(`greedy` or `random`)."
+        ),
+        quote="The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
+        choices=("greedy", "random"),
+    ),
 )
