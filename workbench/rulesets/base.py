@@ -203,6 +203,36 @@ class RuleOption:
         return raw
 
 
+def search_options(searched: str, quote: str) -> tuple[RuleOption, RuleOption]:
+    """The search policy's two settings, the same in every ruleset: `search_rollouts` (its budget, rollouts per
+    choice at each decision it searches; `searched` says which decisions those are) and `search_rollout_policy` (the
+    policy the rollouts play). They are not readings of the document but are set like them (`--option key=value`);
+    `quote` is the document's words on how a match is won, which the rollouts play towards."""
+    return (
+        RuleOption(
+            key="search_rollouts",
+            default=16,
+            minimum=1,
+            maximum=1_000,
+            reading=(
+                f"Not a rule: the `search` policy's budget, rollouts per {searched}. More rollouts play stronger and "
+                "slower; other policies ignore it."
+            ),
+            quote=quote,
+        ),
+        RuleOption(
+            key="search_rollout_policy",
+            default="greedy",
+            reading=(
+                "Not a rule: the policy every side plays in the `search` policy's rollouts, after the choice under "
+                "test (`greedy` or `random`)."
+            ),
+            quote=quote,
+            choices=("greedy", "random"),
+        ),
+    )
+
+
 @dataclass(frozen=True)
 class ColumnSpec:
     """One card-sheet column, derived from the card models."""

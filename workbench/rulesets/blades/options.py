@@ -1,6 +1,6 @@
 """The Millennium Blades rule-options ledger: every reading of an unclear rule, its default and its quote."""
 
-from workbench.rulesets.base import RuleOption
+from workbench.rulesets.base import RuleOption, search_options
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -196,25 +196,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         choices=("revealed", "none"),
     ),
-    RuleOption(
-        key="search_rollouts",
-        default=16,
-        minimum=1,
-        maximum=1_000,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per candidate single at each turn it searches. More "
-            "rollouts play stronger and slower; other policies ignore it."
-        ),
-        quote="Players place in the tournament according to the number of Ranking Points (RP) they've accumulated.",
-    ),
-    RuleOption(
-        key="search_rollout_policy",
-        default="greedy",
-        reading=(
-            "Not a rule: the policy every seat plays in the `search` policy's rollouts, after the candidate's turn "
-            "(`greedy` or `random`)."
-        ),
-        quote="Players place in the tournament according to the number of Ranking Points (RP) they've accumulated.",
-        choices=("greedy", "random"),
+    *search_options(
+        "candidate single at each turn it searches",
+        "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated.",
     ),
 )

@@ -5,7 +5,7 @@ next turn, are listed with their quotes in docs/rulesets/circles.md (Simulation,
 """
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption
+from workbench.rulesets.base import RuleOption, search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -195,26 +195,9 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
 )
 
 SEARCH_OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption(
-        key="search_rollouts",
-        default=16,
-        minimum=1,
-        maximum=1_000,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per legal choice at each decision it searches "
-            "(spread over the choices by UCB1). More rollouts play stronger and slower; other policies ignore it."
-        ),
-        quote="Repeat this Process for each Player, until one Player has lost all Life Points.",
-    ),
-    RuleOption(
-        key="search_rollout_policy",
-        default="greedy",
-        reading=(
-            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the choice under test "
-            "(`greedy` or `random`)."
-        ),
-        quote="Repeat this Process for each Player, until one Player has lost all Life Points.",
-        choices=("greedy", "random"),
+    *search_options(
+        "legal choice at each decision it searches (spread over the choices by UCB1)",
+        "Repeat this Process for each Player, until one Player has lost all Life Points.",
     ),
 )
 """The search policy's settings: not readings of the document, but set like them (`--option key=value`)."""

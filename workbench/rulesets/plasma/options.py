@@ -6,7 +6,7 @@ how damage and healing last, what a battlefield's effect does, ...).
 """
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption
+from workbench.rulesets.base import RuleOption, search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -208,26 +208,9 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         quote="During the Play Phase you may play cards, activate effects and etc.",
     ),
-    RuleOption(
-        key="search_rollouts",
-        default=16,
-        minimum=1,
-        maximum=1_000,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per legal choice at each decision it searches (every "
-            "play or stop of its play phase, every attacker's hold, direct attack or creature to attack). More "
-            "rollouts play stronger and slower; other policies ignore it."
-        ),
-        quote="with the goal of reducing the opponent's Healthshards to 0",
-    ),
-    RuleOption(
-        key="search_rollout_policy",
-        default="greedy",
-        reading=(
-            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the choice under test "
-            "(`greedy` or `random`)."
-        ),
-        quote="with the goal of reducing the opponent's Healthshards to 0",
-        choices=("greedy", "random"),
+    *search_options(
+        "legal choice at each decision it searches (every play or stop of its play phase, every attacker's hold, "
+        "direct attack or creature to attack)",
+        "with the goal of reducing the opponent's Healthshards to 0",
     ),
 )

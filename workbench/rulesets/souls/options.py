@@ -6,7 +6,7 @@ engine reads them through `ENGINE_OPTION_ORDER`.
 """
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption
+from workbench.rulesets.base import RuleOption, search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -236,25 +236,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         reading="A player may have up to this many traps set face down at once (1-5); the document gives no limit.",
         quote="Most Trap cards' effects are activated by Trigger conditions",
     ),
-    RuleOption(
-        key="search_rollouts",
-        default=16,
-        minimum=1,
-        maximum=1_000,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per candidate at each step of its turn it searches. "
-            "More rollouts play stronger and slower; other policies ignore it."
-        ),
-        quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
-    ),
-    RuleOption(
-        key="search_rollout_policy",
-        default="greedy",
-        reading=(
-            "Not a rule: the policy both sides play in the `search` policy's rollouts, after the candidate under "
-            "test (`greedy` or `random`)."
-        ),
-        quote="Winning the Game / How to Win: See Attacking Opponent - 2.",
-        choices=("greedy", "random"),
+    *search_options(
+        "candidate at each step of its turn it searches",
+        "Winning the Game / How to Win: See Attacking Opponent - 2.",
     ),
 )

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption
+from workbench.rulesets.base import RuleOption, search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -256,25 +256,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         quote="This refers to which player's turn that this card may be activated.",
         choices=("Y", "O", "Y/O"),
     ),
-    RuleOption(
-        key="search_rollouts",
-        default=16,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per candidate main action at each of its turns. "
-            "More rollouts play stronger and slower; other policies ignore it."
-        ),
-        quote="The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
-        minimum=1,
-        maximum=1000,
-    ),
-    RuleOption(
-        key="search_rollout_policy",
-        default="greedy",
-        reading=(
-            "Not a rule: the policy both sides play in the `search` policy's rollouts after the candidate's turn "
-            "(`greedy` or `random`)."
-        ),
-        quote="The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
-        choices=("greedy", "random"),
+    *search_options(
+        "candidate main action at each of its turns",
+        "The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
     ),
 )
