@@ -214,6 +214,39 @@ def _show_games(games: FullGames, cardset: CardSet, options: dict[str, OptionVal
             st.code("\n".join(lines), language=None, height=420)
 
 
+def _run_and_keep(
+    cardset: CardSet,
+    key: str,
+    button: tuple[str, str],
+    disabled: bool,
+    cancel: tuple[str, str],
+    what: str,
+    run: Callable[[Callable[[int, int], None]], Any],
+    progress_text: Callable[[int, int], str],
+) -> tuple[bool, Any]:
+    """The button that starts one kind of whole-game run (`button`: its label and key), the run under a progress bar
+    with Cancel (`cancel`: its session key and what the page says once a run was cancelled), and the result kept under
+    `key`. Returns (pressed, the kept result or None); `run` is given a `report(done, total)` callback."""
+    result = results_store().get(key)
+    pressed = st.button(button[0], type="primary", disabled=disabled, key=button[1])
+    if pressed:
+        started = time.perf_counter()
+
+        def work(show: Callable[[float, str], None]) -> Any:
+            def report(done: int, total: int) -> None:
+                show(done / total if total else 1.0, progress_text(done, total))
+
+            return run(report)
+
+        result = run_with_progress(cardset, None, cancel[0], what, work)
+        if result is not None:
+            keep_result(key, result)
+            st.success(f"Done in {time.perf_counter() - started:.1f} s.")
+    elif st.session_state.get(cancel[0]):
+        st.warning(cancel[1])
+    return pressed, result
+
+
 def _games_section(cardset: CardSet, options: dict[str, OptionValue], policies: list[str]) -> None:
     row = st.columns(4)
     policy_a = _policy_pick(row[0], "Seat A's policy", policies, FULL_GAME_DEFAULTS.policy, "balance_full_policy_a")
@@ -226,23 +259,16 @@ def _games_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
     for problem in problems:
         st.error(problem)
     key = _settings_key(FullGames, cardset, options, policy_a, policy_b, int(games), int(seed))
-    result = results_store().get(key)
-    run = st.button("Play whole games", type="primary", disabled=bool(problems), key="balance_full_run")
-    if run:
-        started = time.perf_counter()
-
-        def work(show: Callable[[float, str], None]) -> FullGames:
-            def report(done: int, total: int) -> None:
-                show(done / total if total else 1.0, f"Whole games: {done:,} of {total:,}")
-
-            return run_full_games(cardset, options, int(games), int(seed), policy_a, policy_b, report)
-
-        result = run_with_progress(cardset, None, GAMES_CANCEL_KEY, "whole games", work)
-        if result is not None:
-            keep_result(key, result)
-            st.success(f"Done in {time.perf_counter() - started:.1f} s.")
-    elif st.session_state.get(GAMES_CANCEL_KEY):
-        st.warning("The run was cancelled; nothing from it was kept.")
+    run, result = _run_and_keep(
+        cardset,
+        key,
+        ("Play whole games", "balance_full_run"),
+        bool(problems),
+        (GAMES_CANCEL_KEY, "The run was cancelled; nothing from it was kept."),
+        "whole games",
+        lambda report: run_full_games(cardset, options, int(games), int(seed), policy_a, policy_b, report),
+        lambda done, total: f"Whole games: {done:,} of {total:,}",
+    )
     if isinstance(result, FullGames):
         _show_games(result, cardset, options)
         _downloads(cardset, options, "games")
@@ -277,23 +303,16 @@ def _power_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
     for problem in problems:
         st.error(problem)
     key = _settings_key(FullGamePower, cardset, options, policy, rivals, int(games), int(seed))
-    result = results_store().get(key)
-    run = st.button("Run the power curve", type="primary", disabled=bool(problems), key="balance_full_power_run")
-    if run:
-        started = time.perf_counter()
-
-        def work(show: Callable[[float, str], None]) -> FullGamePower:
-            def report(done: int, total: int) -> None:
-                show(done / total if total else 1.0, f"Power on buy cost: {done:,} of {total:,} whole games")
-
-            return full_game_power(cardset, options, int(games), int(seed), policy, rivals, report)
-
-        result = run_with_progress(cardset, None, POWER_CANCEL_KEY, "power curve", work)
-        if result is not None:
-            keep_result(key, result)
-            st.success(f"Done in {time.perf_counter() - started:.1f} s.")
-    elif st.session_state.get(POWER_CANCEL_KEY):
-        st.warning("The power curve was cancelled; nothing from it was kept.")
+    run, result = _run_and_keep(
+        cardset,
+        key,
+        ("Run the power curve", "balance_full_power_run"),
+        bool(problems),
+        (POWER_CANCEL_KEY, "The power curve was cancelled; nothing from it was kept."),
+        "power curve",
+        lambda report: full_game_power(cardset, options, int(games), int(seed), policy, rivals, report),
+        lambda done, total: f"Power on buy cost: {done:,} of {total:,} whole games",
+    )
     if isinstance(result, FullGamePower):
         st.caption(
             markdown_text(provenance_text(result.meta, "whole games per card", cardset.ruleset))
@@ -374,23 +393,16 @@ def _sweep_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
     for problem in problems:
         st.error(problem)
     key = _settings_key(FullGameSweep, cardset, options, card, values, int(games), int(seed), policy)
-    result = results_store().get(key)
-    run = st.button("Run sweep", type="primary", disabled=bool(problems) or not values, key="balance_full_sweep_run")
-    if run:
-        started = time.perf_counter()
-
-        def work(show: Callable[[float, str], None]) -> FullGameSweep:
-            def report(done: int, total: int) -> None:
-                show(done / total if total else 1.0, f"Sweeping {card}'s buy cost: {done:,} of {total:,} whole games")
-
-            return full_game_sweep(cardset, options, card, values, int(games), int(seed), policy, None, report)
-
-        result = run_with_progress(cardset, None, SWEEP_CANCEL_KEY, "sweep", work)
-        if result is not None:
-            keep_result(key, result)
-            st.success(f"Done in {time.perf_counter() - started:.1f} s.")
-    elif st.session_state.get(SWEEP_CANCEL_KEY):
-        st.warning("The sweep was cancelled; nothing from it was kept.")
+    run, result = _run_and_keep(
+        cardset,
+        key,
+        ("Run sweep", "balance_full_sweep_run"),
+        bool(problems) or not values,
+        (SWEEP_CANCEL_KEY, "The sweep was cancelled; nothing from it was kept."),
+        "sweep",
+        lambda report: full_game_sweep(cardset, options, card, values, int(games), int(seed), policy, None, report),
+        lambda done, total: f"Sweeping {card}'s buy cost: {done:,} of {total:,} whole games",
+    )
     if isinstance(result, FullGameSweep):
         st.caption(
             markdown_text(provenance_text(result.meta, "whole games per value", cardset.ruleset))
