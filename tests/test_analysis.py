@@ -120,12 +120,17 @@ def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -
                 *(["--out", "r.html"] if command == "report" else []),
             ]
         )
+        # Counts not given stay None until the command knows whether it plays tournaments (these defaults) or
+        # whole games (workbench.full_game.FULL_GAME_DEFAULTS).
+        cli._tournament_counts(args)
         assert (args.matches_per_card, args.seed, args.policy) == (
             defaults.matches_per_card,
             defaults.seed,
             defaults.policy,
         )
-    assert parser.parse_args(["report", "set.csv", "--out", "r.html"]).matches == defaults.matches_per_pair
+    report_args = parser.parse_args(["report", "set.csv", "--out", "r.html"])
+    cli._tournament_counts(report_args)
+    assert report_args.matches == defaults.matches_per_pair
     app = StudySettings.defaults(["b", "a", "c"], ["random", "greedy"])
     assert app.decks == ("b", "a", "c")  # every deck of the set, in the set's order
     assert (app.matches_per_card, app.matches, app.seed, app.policy_a, app.policy_b) == (

@@ -28,6 +28,7 @@ from workbench.engines import (
     begin_match_counters,
     count_draw,
     count_play,
+    end_match_counters,
     kernel,
     log_event,
     new_counters,
@@ -111,6 +112,9 @@ def _play(
                 total_a += 1
             else:
                 total_b += 1
+        # A match of one turn is scored on every card played in it, however late: a round of 0 turns counts every
+        # play as in time (as Millennium Blades' clash does).
+        end_match_counters(counters, 1, 0)
         turns[m] = 1
         winners[m] = 0 if total_a > total_b else (1 if total_b > total_a else -1)
 
