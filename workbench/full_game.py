@@ -51,10 +51,10 @@ class FullGameDefaults:
     min_buy_share: float = 0.10
     """A store card seat A bought in fewer than this share of the power curve's games with its copies in the store
     is `rarely bought`: no verdict (the whole game's `min_play_share`). Why 10%: with 50 games per card that is 5
-    games, and the games in which seat A did not buy the card still differ (the store draws other cards), so a
-    card bought in fewer is measured by the store's other draws and the rivals' use of it, not by what it does for
-    the seat that pays for it. Measured on the bundled set (`power-curve blades/blades_sample --option game=full`,
-    seed 0): Cathedral Engine, bought by seat A in 1 of 50 games, read -2.4 VP with an interval wholly below 0."""
+    games; in the others the card's power comes from the deals that hand it out free, the store's other draws and
+    the rivals' use of it, none of which depends on its buy cost. Measured on the bundled set (`power-curve
+    blades/blades_sample --option game=full`, seed 0): Cathedral Engine, bought by seat A in 1 of 50 games, read
+    -2.4 VP with an interval wholly below 0."""
     policy: str = "greedy"
     """Seat A's market policy."""
     power_rivals: str = "random"
@@ -561,17 +561,20 @@ def _rarely_bought_reason(
         if dearest_judged is not None and float(row["buy_cost"]) > dearest_judged
         else ""
     )
+    # A store card also reaches the seats free, in the deals (six cards a seat a round from the store), so a card
+    # nobody buys can still move seat A's VP: that power is real but says nothing about its buy cost.
     if not math.isnan(bought_any) and bought_any == 0:
         return (
-            f"bought by no seat in {in_store}, at its buy cost of {row['buy_cost']}{dearer}: the games with it differ "
-            "from those without it only in which other cards the store drew, so its power is that noise"
+            f"bought by no seat in {in_store}, at its buy cost of {row['buy_cost']}{dearer}: it reached the seats "
+            "only free, in the deals, so its power (those deals and the store's other draws) does not depend on its "
+            "buy cost and is no verdict on it"
         )
     count = round(bought * games)
     others = "" if math.isnan(bought_any) else f", by any seat in {share_text(bought_any)}"
     return (
         f"bought by seat A ({policy}) in {share_text(bought)} of {in_store} ({count:,} game{'' if count == 1 else 's'})"
-        f"{others}{dearer}: its power is mostly the store's other draws and the {rivals} seats' use of it, not what "
-        "it does for the seat that pays for it"
+        f"{others}{dearer}: its power comes mostly from the deals that hand it out free, the store's other draws and "
+        f"the {rivals} seats' use of it, not from a seat paying its buy cost, so it is no verdict on that cost"
     )
 
 
