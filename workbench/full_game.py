@@ -313,6 +313,80 @@ def full_game_trace(
     return list(runner.trace_full_game(cardset, _resolved(cardset, options), seed, policy, policy_b))
 
 
+TRACE_MAX_LINES = 3_000
+"""The most lines of game 0's trace a report holds. Measured on the bundled set (`full_game_trace`, seeds 0-4):
+259 to 721 lines for two to five greedy seats (16 to 41 KB), and 1,811 lines (90 KB) for five random seats at 200
+actions a timer segment, the most the ledger allows. So 3,000 keeps every trace of the bundled set whole, while a set
+whose games run far longer still cannot make a report of more than 3,000 rows of text (about 150 KB at the traces'
+50 characters a line) beside its charts."""
+TRACE_LINE_CHARS = 1_000
+"""The most characters of one trace line a report keeps. The longest measured is 278 (a fusion names up to nine
+cards); card names are bounded only by a cell (32,767 characters), so nine long names could pass a spreadsheet cell's
+own limit without this."""
+
+
+@dataclass
+class GameTrace:
+    """Game 0 of a run of whole games, action by action, bounded for a report."""
+
+    lines: list[str]
+    """At most `TRACE_MAX_LINES` lines, each at most `TRACE_LINE_CHARS` characters (a cut line ends in "…")."""
+    total_lines: int
+    """The lines the game's trace had."""
+    seed: int
+    """The run's seed: game 0 plays from `SeedSequence(seed).spawn(games)[0]`."""
+    policies: list[str]
+    """Policy by seat."""
+
+    @property
+    def cut(self) -> bool:
+        """True when lines were left out or cut short."""
+        return self.total_lines > len(self.lines) or any(line.endswith("…") for line in self.lines)
+
+    def note(self) -> str:
+        """What the trace is, and what was left out, in words."""
+        said = (
+            f"Game 0 of seed {self.seed} (policies {', '.join(self.policies)}), every market action and tournament "
+            f"event: {self.total_lines:,} lines"
+        )
+        if self.total_lines > len(self.lines):
+            said += (
+                f"; a report holds at most {TRACE_MAX_LINES:,}, so the middle is left out and the last "
+                f"{TRACE_TAIL_LINES} (the final score) are kept"
+            )
+        if any(line.endswith("…") for line in self.lines):
+            said += f"; a line longer than {TRACE_LINE_CHARS:,} characters is cut short (…)"
+        return f"{said}. `workbench simulate --option game=full --trace` with the same seed prints it whole."
+
+
+TRACE_TAIL_LINES = 40
+"""Lines kept from the end of a trace too long for a report: the last tournament and the final score (a 5-seat game
+ends in about 25)."""
+
+
+def bounded_trace(lines: Sequence[str], seed: int, policies: Sequence[str]) -> GameTrace:
+    """A trace cut to `TRACE_MAX_LINES` lines of at most `TRACE_LINE_CHARS` characters each: a longer one keeps its
+    beginning and its last `TRACE_TAIL_LINES` (the final score), with one line saying how many were left out."""
+    chosen = list(lines)
+    if len(chosen) > TRACE_MAX_LINES:
+        head = TRACE_MAX_LINES - TRACE_TAIL_LINES - 1
+        left_out = len(chosen) - head - TRACE_TAIL_LINES
+        chosen = [*chosen[:head], f"… {left_out:,} lines left out …", *chosen[-TRACE_TAIL_LINES:]]
+    kept = [line if len(line) <= TRACE_LINE_CHARS else line[: TRACE_LINE_CHARS - 1] + "…" for line in chosen]
+    return GameTrace(kept, len(lines), seed, list(policies))
+
+
+def report_trace(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue | str] | None,
+    seed: int,
+    policies: Sequence[str],
+) -> GameTrace:
+    """Game 0's trace of a run whose seats played `policies` (seat A the first, the others the last), bounded."""
+    lines = full_game_trace(cardset, options, seed, policies[0], policies[-1])
+    return bounded_trace(lines, seed, policies)
+
+
 @dataclass
 class FullGamePower:
     """Each store card's power in the whole game, on the buy-cost axis, with its verdict."""
@@ -435,16 +509,21 @@ class FullGamePower:
         return lines
 
     def frame(self) -> pd.DataFrame:
-        """The rows as a table, with a verdict against zero: above / below when the interval lies wholly there."""
+        """The rows as a table, with `sign` after the interval: above / below 0 when the interval lies wholly there
+        (whether the card helps seat A at all, beside its verdict on its buy cost)."""
         import pandas as pd
 
         columns = ["card", "set", "buy_cost", "stars", "power", "low", "high", "bought", "bought_any", "flag"]
         columns += ["suggested_buy_cost", "reason"]
         frame = pd.DataFrame(self.rows, columns=columns)
-        frame["sign"] = [
-            "above 0" if low > 0 else "below 0" if high < 0 else "within noise"
-            for low, high in zip(frame["low"], frame["high"], strict=True)
-        ]
+        frame.insert(
+            columns.index("high") + 1,
+            "sign",
+            [
+                "above 0" if low > 0 else "below 0" if high < 0 else "within noise"
+                for low, high in zip(frame["low"], frame["high"], strict=True)
+            ],
+        )
         return frame
 
 
