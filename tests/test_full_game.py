@@ -306,3 +306,22 @@ def test_a_planted_over_cheap_card_is_flagged_over_and_a_card_nobody_buys_reads_
         assert dear[name]["suggested_buy_cost"] is None
         assert dear[name]["reason"].startswith("bought by no seat in the 12 games with its copies in the store")
     assert golden["power"] > dear["Golden Ticket"]["power"]
+
+
+def test_min_buy_share_0_judges_every_card_and_a_share_out_of_range_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import workbench.rulesets.blades.market_runs as runner
+    from workbench.cli import EXIT_USAGE
+
+    rows = [_row(f"c{cost}", cost, float(cost), 0.3, 0.0, 0.0) for cost in (3, 4, 5)]
+    monkeypatch.setattr(runner, "store_power", lambda *args: [dict(row) for row in rows])
+    argv = ["power-curve", "blades/blades_sample", "--option", "game=full", "--format", "json"]
+    assert main([*argv, "--min-buy-share", "0"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["min_buy_share"] == 0 and RARELY_BOUGHT not in {card["flag"] for card in printed["cards"]}
+    assert main([*argv, "--min-buy-share", "5%"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["min_buy_share"] == 0.05 and {card["flag"] for card in printed["cards"]} == {RARELY_BOUGHT}
+    assert main([*argv, "--min-buy-share", "150%"]) == EXIT_USAGE
+    assert "is not a bought share" in capsys.readouterr().err
