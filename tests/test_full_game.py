@@ -240,6 +240,8 @@ def test_one_game_per_card_gives_no_interval_and_no_verdict() -> None:
     assert [row["flag"] for row in judged] == [NO_INTERVAL, NO_INTERVAL]
     power = FullGamePower({"policies": ["greedy", "random"], "min_buy_share": 0.1}, judged)
     assert "One game per card gives no 95% interval" in " ".join(power.statements())
+    printed = json.loads(json.dumps(power.json(), allow_nan=False))
+    assert [(card["low"], card["high"]) for card in printed["cards"]] == [(None, None), (None, None)]
 
 
 def test_the_threshold_is_a_share_below_one() -> None:

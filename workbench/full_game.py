@@ -493,7 +493,10 @@ class FullGamePower:
             "line": self.line,
             "tiers": self.tiers,
             "statements": self.statements(),
-            "cards": self.rows,
+            # One game per card has no interval: null, not NaN (which is not JSON).
+            "cards": [
+                {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in self.rows
+            ],
         }
 
     def lines(self) -> list[str]:
