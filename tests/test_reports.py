@@ -330,11 +330,11 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
     ]
     flags = {row[0]: dict(zip(power[0], row, strict=True)) for row in power[1:]}
     assert {row["flag"] for row in flags.values()} <= {"over", "under", "on curve", "rarely bought"}
-    for row in flags.values():
-        assert row["reason"] and 0 <= row["bought"] <= row["bought_any"] <= 1
-        if row["flag"] == "rarely bought":
-            assert row["bought"] < 0.1 and row["suggested_buy_cost"] is None
-            assert row["reason"].startswith(("bought by no seat", "bought by seat A (greedy) in "))
+    for card in flags.values():
+        assert card["reason"] and 0 <= card["bought"] <= card["bought_any"] <= 1
+        if card["flag"] == "rarely bought":
+            assert card["bought"] < 0.1 and card["suggested_buy_cost"] is None
+            assert card["reason"].startswith(("bought by no seat", "bought by seat A (greedy) in "))
     assert [row[2] for row in power[1:]] == sorted(row[2] for row in power[1:])
     assert "=Night <b>Market</b> Chef" in [row[0] for row in power[1:]]  # text, not a formula
     store_names = [cell.value for cell in book["Store"]["A"]]
