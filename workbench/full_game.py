@@ -620,6 +620,7 @@ def _on_buy_cost(words: str) -> str:
         ("no other card of its cost", "no other card of its buy cost"),
         ("rise with cost", "rise with buy cost"),
         (" at cost ", " at buy cost "),
+        ("no suggested cost", "no suggested buy cost"),
     ):
         words = words.replace(said, meant)
     return words
