@@ -232,6 +232,23 @@ def test_verdicts_use_the_tournament_curve_s_line_and_bands_and_leave_rarely_bou
     assert by_card["cheap star"]["suggested_buy_cost"] == 6 and "at buy cost 6" in by_card["cheap star"]["reason"]
     assert "bought by seat A in 90% of the 50 games" in by_card["cheap star"]["reason"]
     assert sum(tier["cards"] for tier in tiers) == 14
+    power = FullGamePower({"policies": ["greedy", "random"], "min_buy_share": 0.1}, judged, line, tiers)
+    assert power.line_statement().startswith("Power rises with buy cost: +1.000 VP per dollar")
+
+
+def test_the_line_statement_names_the_band_the_cards_were_judged_against() -> None:
+    # A slope above 0 whose interval includes 0: no suggested buy cost, but analysis._judge still bands on the line.
+    rows = [_row("a", 3, 0.0, 2.0, 0.5, 0.5), _row("b", 4, 3.0, 2.0, 0.5, 0.5), _row("c", 5, 1.0, 2.0, 0.5, 0.5)]
+    judged, line, tiers = judge_power(rows, 50, 0.10, "greedy", "random")
+    assert line["slope"] > 0 and not line["rises"]
+    meta = {"policies": ["greedy", "random"], "min_buy_share": 0.1}
+    statement = FullGamePower(meta, judged, line, tiers).line_statement()
+    assert "judged against its buy cost's band on the fitted line" in statement
+    assert all("band on the fitted line" in row["reason"] for row in judged)
+    falling = [_row("a", 3, 3.0, 2.0, 0.5, 0.5), _row("b", 4, 0.0, 2.0, 0.5, 0.5), _row("c", 5, -1.0, 2.0, 0.5, 0.5)]
+    judged, line, tiers = judge_power(falling, 50, 0.10, "greedy", "random")
+    statement = FullGamePower(meta, judged, line, tiers).line_statement()
+    assert "judged against the mean power of the other judged cards of the same buy cost" in statement
 
 
 def test_one_game_per_card_gives_no_interval_and_no_verdict() -> None:

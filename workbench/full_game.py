@@ -454,10 +454,16 @@ class FullGamePower:
             if slope == 0
             else f"rises by {slope:.3f} VP per dollar, but the interval includes 0"
         )
+        # analysis._judge bands a card on the line whenever its slope is above 0, else on its buy cost's tier mean.
+        against = (
+            "its buy cost's band on the fitted line"
+            if slope > 0
+            else "the mean power of the other judged cards of the same buy cost"
+        )
         return (
             f"Power does not rise with buy cost here: the fitted line {trend} ({interval}). Paying more in the store "
             f"does not buy seat A ({self.policy}) more final VP against {self.rivals} seats, so no buy cost is "
-            "suggested; over and under are judged against the other judged cards of the same buy cost."
+            f"suggested; over and under are judged against {against}."
         )
 
     def rarely_bought_statement(self) -> str | None:
