@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from workbench.cards import WorkbenchInputError
+from workbench.cards import CardSet, WorkbenchInputError
 from workbench.cli import main
 from workbench.full_game import (
     FULL_GAME_DEFAULTS,
+    NO_INTERVAL,
+    RARELY_BOUGHT,
+    FullGamePower,
     full_game_power,
     full_game_sweep,
     interval,
     is_full_game,
+    judge_power,
     run_full_games,
     store_cards_of,
     supports_full_game,
@@ -177,3 +182,165 @@ def test_simulate_refuses_whole_games_instead_of_playing_a_tournament() -> None:
     with pytest.raises(WorkbenchInputError, match="game=full plays whole games") as caught:
         simulate(SAMPLE, deck, matches=1, run=RunSettings(options={"game": "full"}))
     assert "workbench.full_game.run_full_games" in str(caught.value.expected)
+
+
+# ---- verdicts on the buy-cost axis (DESIGN section 5: a verdict needs a measurement) ----------------------------
+
+
+def _row(card: str, buy_cost: int, power: float, half: float, bought: float, bought_any: float) -> dict[str, Any]:
+    return {
+        "card": card,
+        "set": f"set {buy_cost}",
+        "buy_cost": buy_cost,
+        "stars": 3,
+        "power": power,
+        "low": power - half,
+        "high": power + half,
+        "bought": bought,
+        "bought_any": bought_any,
+    }
+
+
+def test_verdicts_use_the_tournament_curve_s_line_and_bands_and_leave_rarely_bought_cards_out() -> None:
+    from workbench.analysis import _fit_line
+
+    # Power rising 1 VP a dollar, one card far above its band, one far below, one bought by nobody: its power
+    # (planted huge) must neither be judged nor tilt the line.
+    rows = [_row(f"c{cost}{d:+}", cost, cost + d, 0.3, 0.5, 0.6) for cost in (1, 2, 3, 4, 5, 6) for d in (-0.1, 0.1)]
+    rows += [_row("cheap star", 2, 6.0, 0.3, 0.9, 0.9), _row("dud", 5, 1.0, 0.3, 0.4, 0.5)]
+    rows += [_row("nobody's", 6, 40.0, 0.3, 0.0, 0.0), _row("rivals'", 4, -30.0, 0.3, 0.05, 0.7)]
+    judged, line, tiers = judge_power(rows, 50, 0.10, "greedy", "random")
+    by_card = {row["card"]: row for row in judged}
+    assert by_card["cheap star"]["flag"] == "over" and by_card["dud"]["flag"] == "under"
+    assert {row["flag"] for row in judged if row["card"][1:2].isdigit()} == {"on curve"}
+    for name in ("nobody's", "rivals'"):
+        assert by_card[name]["flag"] == RARELY_BOUGHT and by_card[name]["suggested_buy_cost"] is None
+    assert by_card["nobody's"]["reason"].startswith("bought by no seat in the 50 games with its copies in the store")
+    assert "no verdict" in by_card["nobody's"]["reason"]
+    assert by_card["rivals'"]["reason"].startswith(
+        "bought by seat A (greedy) in 5.0% of the 50 games with its copies in the store (2 games), by any seat in 70%"
+    )
+    # The line is analysis.py's Theil-Sen fit over the judged cards alone.
+    import pandas as pd
+
+    kept = pd.DataFrame([r for r in rows if r["card"] not in ("nobody's", "rivals'")]).rename(
+        columns={"buy_cost": "cost"}
+    )
+    assert (line["intercept"], line["slope"], line["slope_low"], line["slope_high"]) == pytest.approx(_fit_line(kept))
+    assert line["rises"] and line["slope"] == pytest.approx(1.0)
+    # Where the line rises, a judged card gets a suggested buy cost where the line meets its power.
+    assert by_card["cheap star"]["suggested_buy_cost"] == 6 and "at buy cost 6" in by_card["cheap star"]["reason"]
+    assert "bought by seat A in 90% of the 50 games" in by_card["cheap star"]["reason"]
+    assert sum(tier["cards"] for tier in tiers) == 14
+    power = FullGamePower({"policies": ["greedy", "random"], "min_buy_share": 0.1}, judged, line, tiers)
+    assert power.line_statement().startswith("Power rises with buy cost: +1.000 VP per dollar")
+
+
+def test_the_line_statement_names_the_band_the_cards_were_judged_against() -> None:
+    # A slope above 0 whose interval includes 0: no suggested buy cost, but analysis._judge still bands on the line.
+    rows = [_row("a", 3, 0.0, 2.0, 0.5, 0.5), _row("b", 4, 3.0, 2.0, 0.5, 0.5), _row("c", 5, 1.0, 2.0, 0.5, 0.5)]
+    judged, line, tiers = judge_power(rows, 50, 0.10, "greedy", "random")
+    assert line["slope"] > 0 and not line["rises"]
+    meta = {"policies": ["greedy", "random"], "min_buy_share": 0.1}
+    statement = FullGamePower(meta, judged, line, tiers).line_statement()
+    assert "judged against its buy cost's band on the fitted line" in statement
+    assert all("band on the fitted line" in row["reason"] for row in judged)
+    falling = [_row("a", 3, 3.0, 2.0, 0.5, 0.5), _row("b", 4, 0.0, 2.0, 0.5, 0.5), _row("c", 5, -1.0, 2.0, 0.5, 0.5)]
+    judged, line, tiers = judge_power(falling, 50, 0.10, "greedy", "random")
+    statement = FullGamePower(meta, judged, line, tiers).line_statement()
+    assert "judged against the mean power of the other judged cards of the same buy cost" in statement
+
+
+def test_one_game_per_card_gives_no_interval_and_no_verdict() -> None:
+    rows = [_row("a", 3, 1.0, math.nan, 0.5, 0.5), _row("b", 4, 2.0, math.nan, 0.5, 0.5)]
+    judged, _, _ = judge_power(rows, 1, 0.10, "greedy", "random")
+    assert [row["flag"] for row in judged] == [NO_INTERVAL, NO_INTERVAL]
+    power = FullGamePower({"policies": ["greedy", "random"], "min_buy_share": 0.1}, judged)
+    assert "One game per card gives no 95% interval" in " ".join(power.statements())
+    printed = json.loads(json.dumps(power.json(), allow_nan=False))
+    assert [(card["low"], card["high"]) for card in printed["cards"]] == [(None, None), (None, None)]
+
+
+def test_the_threshold_is_a_share_below_one() -> None:
+    for bad in (-0.1, 1, 1.5, True):
+        with pytest.raises(WorkbenchInputError, match="bought-share threshold"):
+            full_game_power(SAMPLE, SMALL, 2, 0, min_buy_share=bad)
+
+
+def test_power_curve_json_carries_each_card_s_flag_and_reason_the_line_and_the_tiers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import workbench.rulesets.blades.market_runs as runner
+
+    rows = [_row(f"c{cost}", cost, float(cost), 0.3, 0.5, 0.6) for cost in (3, 4, 5, 6)]
+    rows.append(_row("nobody's", 6, 9.0, 0.3, 0.0, 0.0))
+    monkeypatch.setattr(runner, "store_power", lambda *args: [dict(row) for row in rows])
+    assert main(["power-curve", "blades/blades_sample", "--option", "game=full", "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["cost_axis"] == "buy cost" and printed["min_buy_share"] == FULL_GAME_DEFAULTS.min_buy_share
+    assert set(printed["line"]) == {"intercept", "slope", "slope_low", "slope_high", "rises"}
+    assert set(printed["tiers"][0]) == {"buy_cost", "cards", "mean_power", "low", "high"}
+    assert printed["statements"][1].startswith("1 of 5 store cards were bought by seat A (greedy) in fewer than 10%")
+    keys = {"card", "set", "buy_cost", "stars", "power", "low", "high", "bought", "bought_any", "flag"}
+    for card in printed["cards"]:
+        assert set(card) == keys | {"suggested_buy_cost", "reason"}
+    assert [card["flag"] for card in printed["cards"]] == ["on curve"] * 4 + [RARELY_BOUGHT]
+    assert main(["power-curve", "blades/blades_sample", "--option", "game=full"]) == 0
+    text = capsys.readouterr().out
+    assert "rarely bought" in text and "  nobody's: rarely bought: bought by no seat in the 50 games" in text
+
+
+def _planted(tmp_path: Path, buy_cost: int) -> CardSet:
+    """The bundled set's Lantern Alley and Tidebreaker Tactics stores (a short store keeps the test quick) and a
+    planted set: Golden Ticket (10 stars) and Tin Ticket (1 star), four copies each, at `buy_cost`."""
+    from workbench.paths import bundled_sets
+
+    dropped = (",Core Set,", ",Clockwork Cathedral,", ",Umbral Conclave,")
+    lines = [line for line in bundled_sets("blades")[0].read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if not any(name in line for name in dropped)]
+    lines += [
+        f"Golden Ticket,single,Prize Vault,expansion,10,Dark,Fiend,Ultra Rare,4,{buy_cost},Play: Gain 2 RP.,"
+        "Play: gain 2 RP",
+        f"Tin Ticket,single,Prize Vault,expansion,1,Light,Citizen,Common,4,{buy_cost},Play: Gain 2 RP.,Play: gain 2 RP",
+    ]
+    path = tmp_path / f"planted_{buy_cost}.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_cardset(path)
+
+
+def test_a_planted_over_cheap_card_is_flagged_over_and_a_card_nobody_buys_reads_rarely_bought(
+    tmp_path: Path,
+) -> None:
+    # Two seats under the 3-5 player rules with the full 12 actions a segment: room for the market to matter.
+    options: dict[str, int | str] = {"players": 2, "two_player_rules": "normal"}
+    free = {row["card"]: row for row in full_game_power(_planted(tmp_path, 0), options, 12, 0).rows}
+    golden = free["Golden Ticket"]
+    # A 10-star card for nothing: bought in most games, and its interval lies wholly above its buy cost's band.
+    assert golden["bought"] > 0.5 and golden["flag"] == "over", golden
+    assert "lies wholly above" in golden["reason"]
+    # At a buy cost no seat can pay ($30 income a round), nobody buys it: rarely bought, whatever its power reads.
+    dear = {row["card"]: row for row in full_game_power(_planted(tmp_path, 100), options, 12, 0).rows}
+    for name in ("Golden Ticket", "Tin Ticket"):
+        assert dear[name]["bought_any"] == 0 and dear[name]["flag"] == RARELY_BOUGHT
+        assert dear[name]["suggested_buy_cost"] is None
+        assert dear[name]["reason"].startswith("bought by no seat in the 12 games with its copies in the store")
+    assert golden["power"] > dear["Golden Ticket"]["power"]
+
+
+def test_min_buy_share_0_judges_every_card_and_a_share_out_of_range_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import workbench.rulesets.blades.market_runs as runner
+    from workbench.cli import EXIT_USAGE
+
+    rows = [_row(f"c{cost}", cost, float(cost), 0.3, 0.0, 0.0) for cost in (3, 4, 5)]
+    monkeypatch.setattr(runner, "store_power", lambda *args: [dict(row) for row in rows])
+    argv = ["power-curve", "blades/blades_sample", "--option", "game=full", "--format", "json"]
+    assert main([*argv, "--min-buy-share", "0"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["min_buy_share"] == 0 and RARELY_BOUGHT not in {card["flag"] for card in printed["cards"]}
+    assert main([*argv, "--min-buy-share", "5%"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["min_buy_share"] == 0.05 and {card["flag"] for card in printed["cards"]} == {RARELY_BOUGHT}
+    assert main([*argv, "--min-buy-share", "150%"]) == EXIT_USAGE
+    assert "is not a bought share" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -214,8 +215,28 @@ def test_the_whole_game_section_escapes_names_and_states_its_provenance(tmp_path
     section = page[page.index("<h2>Whole games</h2>") : page.index("<h2>Stat budget</h2>")]
     assert "2 whole games of 2 players, seed 2" in section and "SeedSequence(2).spawn(2)[k]" in section
     assert "market version" in section and "95% normal intervals" in section
-    for heading in ("Per round", "Game health", "The store on the buy-cost axis", "Power on the buy-cost axis"):
+    for heading in (
+        "Per round",
+        "Game health",
+        "The store on the buy-cost axis",
+        "Power on the buy-cost axis",
+        "Game 0, action by action",
+    ):
         assert f"<h3>{heading}</h3>" in section
+    # Each store card's verdict on its buy cost, coloured by its flag, with the reason in words.
+    power = report.full_game_power
+    assert power is not None
+    assert "<th>bought by seat A</th><th>flag</th><th>suggested buy cost</th><th>why</th>" in section
+    for row in power.rows:
+        assert f'<td class="{row["flag"].replace(" ", "-")}">{row["flag"]}</td>' in section
+        assert escape(row["reason"]) in section
+    for statement in power.statements():
+        assert f'<p class="note">{escape(statement)}</p>' in section
+    # Game 0's trace, escaped, in a <pre> under its note.
+    trace = report.full_game_trace
+    assert trace is not None and escape(trace.note()) in section
+    shown = section[section.index('<pre class="trace">') + len('<pre class="trace">') : section.index("</pre>")]
+    assert shown == escape("\n".join(trace.lines))
     # Whole games come after the findings and before the stat budget, in reading order.
     assert page.index("<h2>Findings</h2>") < page.index("<h2>Whole games</h2>") < page.index("<h2>Stat budget</h2>")
     stamp = page[page.index('<p class="stamp">') : page.index("</p>", page.index('<p class="stamp">'))]

@@ -313,7 +313,28 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
     rounds = [[cell.value for cell in row] for row in book["Rounds"].iter_rows(min_row=2)]
     assert [row[1] for row in rounds] == ["R1", "R2", "R3"] * 2
     power = [[cell.value for cell in row] for row in book["Power (buy cost)"].iter_rows()]
-    assert power[0] == ["card", "set", "buy_cost", "stars", "power", "low", "high", "sign"]
+    assert power[0] == [
+        "card",
+        "set",
+        "buy_cost",
+        "stars",
+        "power",
+        "low",
+        "high",
+        "sign",
+        "bought",
+        "bought_any",
+        "flag",
+        "suggested_buy_cost",
+        "reason",
+    ]
+    flags = {row[0]: dict(zip(power[0], row, strict=True)) for row in power[1:]}
+    assert {row["flag"] for row in flags.values()} <= {"over", "under", "on curve", "rarely bought"}
+    for card in flags.values():
+        assert card["reason"] and 0 <= card["bought"] <= card["bought_any"] <= 1
+        if card["flag"] == "rarely bought":
+            assert card["bought"] < 0.1 and card["suggested_buy_cost"] is None
+            assert card["reason"].startswith(("bought by no seat", "bought by seat A (greedy) in "))
     assert [row[2] for row in power[1:]] == sorted(row[2] for row in power[1:])
     assert "=Night <b>Market</b> Chef" in [row[0] for row in power[1:]]  # text, not a formula
     store_names = [cell.value for cell in book["Store"]["A"]]
@@ -326,6 +347,63 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
     summary = {row[0].value: row[1].value for row in book["Summary"].iter_rows(min_row=2)}
     assert summary["whole games"].startswith("3 games of 2 players, seed 4")
     assert "seat A (greedy): final VP" in summary
+    rare = [name for name, row in flags.items() if row["flag"] == "rarely bought"]
+    assert summary["rarely bought by seat A (under 10% of games; not judged)"] == (", ".join(rare) or "none")
+    assert summary["power against buy cost"] == report.full_game_power.line_statement()
+    assert summary["game 0's trace"].startswith("Game 0 of seed 4 (policies greedy, greedy)")
+
+
+def test_a_whole_game_report_holds_game_0_s_trace_as_text(whole_game_report: BalanceReport, tmp_path: Path) -> None:
+    from workbench.full_game import full_game_trace
+
+    trace = whole_game_report.full_game_trace
+    assert trace is not None
+    # Game 0 of the run: the trace the command line prints for the same seed and options.
+    whole = full_game_trace(whole_game_report.cardset, WHOLE_GAME_OPTIONS, 4)
+    assert trace.lines == whole and trace.total_lines == len(whole) and not trace.cut
+    book = openpyxl.load_workbook(write_xlsx(whole_game_report, tmp_path / "trace.xlsx"))
+    rows = [[cell.value for cell in row] for row in book["Game 0 trace"].iter_rows()]
+    assert rows[0] == ["line", "event"] and [row[1] for row in rows[1:]] == whole
+    assert [row[0] for row in rows[1:]] == list(range(1, len(whole) + 1))
+    cells = [row[1] for row in book["Game 0 trace"].iter_rows(min_row=2)]
+    assert all(cell.data_type == "s" for cell in cells)
+
+
+def test_a_trace_line_that_looks_like_a_formula_or_markup_stays_text(
+    whole_game_report: BalanceReport, tmp_path: Path
+) -> None:
+    from workbench.full_game import bounded_trace
+    from workbench.report_html import render_html
+    from workbench.reports import report_from_full_game
+
+    hostile = ['=HYPERLINK("http://x","y")', "<script>alert(1)</script>", "  A buys =Night <b>Market</b> Chef"]
+    trace = bounded_trace(hostile, 4, ["greedy", "greedy"])
+    report = report_from_full_game(
+        whole_game_report.cardset, WHOLE_GAME_OPTIONS, whole_game_report.full_game, None, trace
+    )
+    book = openpyxl.load_workbook(write_xlsx(report, tmp_path / "hostile.xlsx"))
+    cells = [row[1] for row in book["Game 0 trace"].iter_rows(min_row=2)]
+    assert [cell.value for cell in cells] == hostile and all(cell.data_type == "s" for cell in cells)
+    assert cells[0].quotePrefix  # a spreadsheet program keeps it text when the cell is edited again
+    page = render_html(report)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "A buys =Night &lt;b&gt;Market&lt;/b&gt; Chef" in page
+
+
+def test_a_trace_too_long_for_a_report_keeps_its_start_and_its_final_score() -> None:
+    from workbench.full_game import TRACE_LINE_CHARS, TRACE_MAX_LINES, TRACE_TAIL_LINES, bounded_trace
+
+    lines = [f"line {k}" for k in range(TRACE_MAX_LINES + 500)]
+    lines[3] = "=HYPERLINK(" + "x" * (TRACE_LINE_CHARS * 2)
+    trace = bounded_trace(lines, 7, ["greedy", "random"])
+    assert len(trace.lines) == TRACE_MAX_LINES and trace.total_lines == TRACE_MAX_LINES + 500 and trace.cut
+    head = TRACE_MAX_LINES - TRACE_TAIL_LINES - 1
+    assert trace.lines[:3] == lines[:3] and trace.lines[-TRACE_TAIL_LINES:] == lines[-TRACE_TAIL_LINES:]
+    assert trace.lines[head] == f"… {500 + 1:,} lines left out …"
+    assert len(trace.lines[3]) == TRACE_LINE_CHARS and trace.lines[3].endswith("…")
+    note = trace.note()
+    assert f"{TRACE_MAX_LINES + 500:,} lines" in note and f"at most {TRACE_MAX_LINES:,}" in note
+    assert "cut short" in note and "--trace" in note
 
 
 def test_a_report_of_whole_games_already_played_is_the_app_s_download(whole_game_report: BalanceReport) -> None:

@@ -226,6 +226,18 @@ def _parser() -> argparse.ArgumentParser:
             f"per {per} with --option game=full (default {games})",
         )
         add_min_play_share(sub)
+        if per == "card":
+            sub.add_argument(
+                "--min-buy-share",
+                type=_buy_share,
+                default=None,
+                metavar="SHARE",
+                help=_help(
+                    "with --option game=full: a store card seat A bought in fewer than this share of its games is "
+                    f"'rarely bought', not judged (default {FULL_GAME_DEFAULTS.min_buy_share:.0%}; 0.1 or 10%; 0 "
+                    "judges every card)"
+                ),
+            )
 
     set_decks_default = "(default: the set's decks: its Decks sheet, then the decks/ folder beside CARDSET)"
 
@@ -835,13 +847,14 @@ def _power_full_game(args: argparse.Namespace) -> int:
     from workbench.full_game import full_game_power
 
     cardset, _decks, overrides = _load(args, [])
-    result = full_game_power(cardset, overrides, args.matches_per_card, args.seed, args.policy)
+    share = FULL_GAME_DEFAULTS.min_buy_share if args.min_buy_share is None else args.min_buy_share
+    result = full_game_power(cardset, overrides, args.matches_per_card, args.seed, args.policy, min_buy_share=share)
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
     print(_provenance_line(result.meta).replace(" matches,", " whole games per card,", 1))
     print(result.statement())
-    for line in result.lines():
+    for line in [*result.statements(), *result.lines()]:
         print(line)
     return EXIT_OK
 
@@ -905,6 +918,16 @@ def _play_share(text: str) -> float:
             f"'{text}' is not a play share: expected a share from 0 up to 1 (0.05) or a percentage below 100 (5%)"
         )
     return share
+
+
+def _buy_share(text: str) -> float:
+    """`--min-buy-share`: a share (0.1) or a percentage (10%), from 0 up to (not including) 1."""
+    try:
+        return _play_share(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a bought share: expected a share from 0 up to 1 (0.1) or a percentage below 100 (10%)"
+        ) from None
 
 
 def _provenance_line(meta: dict[str, Any]) -> str:
@@ -1138,6 +1161,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         matches=args.matches,
         full_games=full_games,
         full_games_per_card=full_games_per_card,
+        full_min_buy_share=args.min_buy_share,
         baseline=baseline,
         min_play_share=args.min_play_share,
         also_policies=policies[1:],

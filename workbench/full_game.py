@@ -48,6 +48,13 @@ class FullGameDefaults:
     ±2.4."""
     games_per_value: int = 50
     """Whole games per buy cost of `sweep --option game=full --field buy_cost`."""
+    min_buy_share: float = 0.10
+    """A store card seat A bought in fewer than this share of the power curve's games with its copies in the store
+    is `rarely bought`: no verdict (the whole game's `min_play_share`). Why 10%: with 50 games per card that is 5
+    games; in the others the card's power comes from the deals that hand it out free, the store's other draws and
+    the rivals' use of it, none of which depends on its buy cost. Measured on the bundled set (`power-curve
+    blades/blades_sample --option game=full`, seed 0): Cathedral Engine, bought by seat A in 1 of 50 games, read
+    -2.4 VP with an interval wholly below 0."""
     policy: str = "greedy"
     """Seat A's market policy."""
     power_rivals: str = "random"
@@ -70,6 +77,13 @@ FULL_GAME_MODULES: dict[str, str] = {"blades": "workbench.rulesets.blades.market
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)` after every whole game."""
+
+RARELY_BOUGHT = "rarely bought"
+"""The flag of a store card seat A bought in fewer than `min_buy_share` of its games: not measured, no verdict."""
+NO_INTERVAL = "no interval"
+"""The flag of every card when one game per card was played: a single difference has no 95% interval to judge."""
+NOT_JUDGED = (RARELY_BOUGHT, NO_INTERVAL)
+"""The flags of cards kept out of the fitted line and the tier means (the verdicts are over, under, on curve)."""
 
 
 def supports_full_game(ruleset: Ruleset) -> bool:
@@ -299,14 +313,96 @@ def full_game_trace(
     return list(runner.trace_full_game(cardset, _resolved(cardset, options), seed, policy, policy_b))
 
 
+TRACE_MAX_LINES = 3_000
+"""The most lines of game 0's trace a report holds. Measured on the bundled set (`full_game_trace`, seeds 0-4):
+259 to 721 lines for two to five greedy seats (16 to 41 KB), and 1,811 lines (90 KB) for five random seats at 200
+actions a timer segment, the most the ledger allows. So 3,000 keeps every trace of the bundled set whole, while a set
+whose games run far longer still cannot make a report of more than 3,000 rows of text (about 150 KB at the traces'
+50 characters a line) beside its charts."""
+TRACE_LINE_CHARS = 1_000
+"""The most characters of one trace line a report keeps. The longest measured is 278 (a fusion names up to nine
+cards); card names are bounded only by a cell (32,767 characters), so nine long names could pass a spreadsheet cell's
+own limit without this."""
+
+
+@dataclass
+class GameTrace:
+    """Game 0 of a run of whole games, action by action, bounded for a report."""
+
+    lines: list[str]
+    """At most `TRACE_MAX_LINES` lines, each at most `TRACE_LINE_CHARS` characters (a cut line ends in "…")."""
+    total_lines: int
+    """The lines the game's trace had."""
+    seed: int
+    """The run's seed: game 0 plays from `SeedSequence(seed).spawn(games)[0]`."""
+    policies: list[str]
+    """Policy by seat."""
+
+    @property
+    def cut(self) -> bool:
+        """True when lines were left out or cut short."""
+        return self.total_lines > len(self.lines) or any(line.endswith("…") for line in self.lines)
+
+    def note(self) -> str:
+        """What the trace is, and what was left out, in words."""
+        said = (
+            f"Game 0 of seed {self.seed} (policies {', '.join(self.policies)}), every market action and tournament "
+            f"event: {self.total_lines:,} lines"
+        )
+        if self.total_lines > len(self.lines):
+            said += (
+                f"; a report holds at most {TRACE_MAX_LINES:,}, so the middle is left out and the last "
+                f"{TRACE_TAIL_LINES} (the final score) are kept"
+            )
+        if any(line.endswith("…") for line in self.lines):
+            said += f"; a line longer than {TRACE_LINE_CHARS:,} characters is cut short (…)"
+        return f"{said}. `workbench simulate --option game=full --trace` with the same seed prints it whole."
+
+
+TRACE_TAIL_LINES = 40
+"""Lines kept from the end of a trace too long for a report: the last tournament and the final score (a 5-seat game
+ends in about 25)."""
+
+
+def bounded_trace(lines: Sequence[str], seed: int, policies: Sequence[str]) -> GameTrace:
+    """A trace cut to `TRACE_MAX_LINES` lines of at most `TRACE_LINE_CHARS` characters each: a longer one keeps its
+    beginning and its last `TRACE_TAIL_LINES` (the final score), with one line saying how many were left out."""
+    chosen = list(lines)
+    if len(chosen) > TRACE_MAX_LINES:
+        head = TRACE_MAX_LINES - TRACE_TAIL_LINES - 1
+        left_out = len(chosen) - head - TRACE_TAIL_LINES
+        chosen = [*chosen[:head], f"… {left_out:,} lines left out …", *chosen[-TRACE_TAIL_LINES:]]
+    kept = [line if len(line) <= TRACE_LINE_CHARS else line[: TRACE_LINE_CHARS - 1] + "…" for line in chosen]
+    return GameTrace(kept, len(lines), seed, list(policies))
+
+
+def report_trace(
+    cardset: CardSet,
+    options: Mapping[str, OptionValue | str] | None,
+    seed: int,
+    policies: Sequence[str],
+) -> GameTrace:
+    """Game 0's trace of a run whose seats played `policies` (seat A the first, the others the last), bounded."""
+    lines = full_game_trace(cardset, options, seed, policies[0], policies[-1])
+    return bounded_trace(lines, seed, policies)
+
+
 @dataclass
 class FullGamePower:
-    """Each store card's power in the whole game, on the buy-cost axis."""
+    """Each store card's power in the whole game, on the buy-cost axis, with its verdict."""
 
     meta: dict[str, Any]
-    """Provenance, with `games` per card and `cost_axis` = buy cost."""
+    """Provenance, with `games` per card, `cost_axis` = buy cost and `min_buy_share`."""
     rows: list[dict[str, Any]]
-    """Per store card: card, set, buy_cost, stars, power, low, high (95%)."""
+    """Per store card, by buy cost: card, set, buy_cost, stars, power, low, high (95%), bought (the share of the
+    games with its copies in the store in which seat A bought one), bought_any (any seat), flag (over, under, on
+    curve, or `rarely bought` / `no interval`: not judged), suggested_buy_cost (None unless the line rises with buy
+    cost) and reason (the flag in words)."""
+    line: dict[str, Any] = field(default_factory=dict)
+    """The Theil-Sen line of power on buy cost over the judged cards: intercept, slope, slope_low, slope_high (Sen's
+    95% interval; None with fewer than two judged buy costs) and rises (the whole interval above 0)."""
+    tiers: list[dict[str, Any]] = field(default_factory=list)
+    """Per buy cost: cards judged, their mean power and its interval (`workbench.analysis` tiers)."""
 
     @property
     def policy(self) -> str:
@@ -318,6 +414,11 @@ class FullGamePower:
         """The other seats' policy."""
         return str(self.meta["policies"][1])
 
+    @property
+    def min_buy_share(self) -> float:
+        """The bought share under which a card is `rarely bought`."""
+        return float(self.meta.get("min_buy_share", FULL_GAME_DEFAULTS.min_buy_share))
+
     def statement(self) -> str:
         """How power was measured, in words (the CLI's second line)."""
         return (
@@ -326,24 +427,244 @@ class FullGamePower:
             "buy cost"
         )
 
+    def flagged(self, flag: str) -> list[str]:
+        """The cards with this flag, by buy cost."""
+        return [str(row["card"]) for row in self.rows if row.get("flag") == flag]
+
+    def line_statement(self) -> str:
+        """What the fitted line says, in words: whether a dearer buy cost buys more VP, and so whether buy costs are
+        suggested."""
+        low, high, slope = self.line.get("slope_low"), self.line.get("slope_high"), float(self.line.get("slope", 0.0))
+        if low is None or high is None:
+            return (
+                "The judged cards have fewer than two different buy costs, so no line of power on buy cost can be "
+                "fitted: each card is judged against the other judged cards of its buy cost, and no buy cost is "
+                "suggested."
+            )
+        interval = f"95% interval {low:+.3f} to {high:+.3f}"
+        if self.line.get("rises"):
+            return (
+                f"Power rises with buy cost: {slope:+.3f} VP per dollar ({interval}). A card above or below its buy "
+                "cost's band is over or under; its suggested buy cost is where the line meets its power."
+            )
+        trend = (
+            f"falls by {abs(slope):.3f} VP per dollar"
+            if slope < 0
+            else "is flat"
+            if slope == 0
+            else f"rises by {slope:.3f} VP per dollar, but the interval includes 0"
+        )
+        # analysis._judge bands a card on the line whenever its slope is above 0, else on its buy cost's tier mean.
+        against = (
+            "its buy cost's band on the fitted line"
+            if slope > 0
+            else "the mean power of the other judged cards of the same buy cost"
+        )
+        return (
+            f"Power does not rise with buy cost here: the fitted line {trend} ({interval}). Paying more in the store "
+            f"does not buy seat A ({self.policy}) more final VP against {self.rivals} seats, so no buy cost is "
+            f"suggested; over and under are judged against {against}."
+        )
+
+    def rarely_bought_statement(self) -> str | None:
+        """How many cards seat A bought too seldom to be judged, and the threshold; None when none."""
+        names = self.flagged(RARELY_BOUGHT)
+        if not names:
+            return None
+        from workbench.analysis import threshold_text
+
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        return (
+            f"{len(names)} of {len(self.rows)} store cards were bought by seat A ({self.policy}) in fewer than "
+            f"{threshold_text(self.min_buy_share)} of the games with their copies in the store ({shown}): rarely "
+            "bought, so not judged (no verdict, no suggested buy cost, left out of the line and the tier means); "
+            "each one's reason says why."
+        )
+
+    def statements(self) -> list[str]:
+        """The sentences shown above the curve: the line's, then the rarely bought cards' (if any), then a run of one
+        game per card's."""
+        single = (
+            "One game per card gives no 95% interval, so no card is judged: play two or more games per card."
+            if self.rows and all(row.get("flag") == NO_INTERVAL for row in self.rows)
+            else None
+        )
+        return [self.line_statement(), *filter(None, [self.rarely_bought_statement(), single])]
+
     def json(self) -> dict[str, Any]:
         """What `power-curve --option game=full --format json` prints."""
-        return {**self.meta, "cost_axis": "buy cost", "cards": self.rows}
+        return {
+            **self.meta,
+            "cost_axis": "buy cost",
+            "line": self.line,
+            "tiers": self.tiers,
+            "statements": self.statements(),
+            # One game per card has no interval: null, not NaN (which is not JSON).
+            "cards": [
+                {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in self.rows
+            ],
+        }
 
     def lines(self) -> list[str]:
-        """The table the command line prints."""
-        return list(importlib.import_module(FULL_GAME_RUNNERS[self.meta["ruleset"]]).power_lines(self.rows))
+        """The table the command line prints, then each card's reason for its flag."""
+        runner = importlib.import_module(FULL_GAME_RUNNERS[self.meta["ruleset"]])
+        lines = list(runner.power_lines(self.rows))
+        if self.rows and "flag" in self.rows[0]:
+            lines = [
+                f"{line}  {row['flag']}" if index else f"{line}  flag"
+                for index, (line, row) in enumerate(zip(lines, [{}, *self.rows], strict=True))
+            ]
+            lines += ["", "why:"] + [f"  {row['card']}: {row['flag']}: {row['reason']}" for row in self.rows]
+        return lines
 
     def frame(self) -> pd.DataFrame:
-        """The rows as a table, with a verdict against zero: above / below when the interval lies wholly there."""
+        """The rows as a table, with `sign` after the interval: above / below 0 when the interval lies wholly there
+        (whether the card helps seat A at all, beside its verdict on its buy cost)."""
         import pandas as pd
 
-        frame = pd.DataFrame(self.rows, columns=["card", "set", "buy_cost", "stars", "power", "low", "high"])
-        frame["sign"] = [
-            "above 0" if low > 0 else "below 0" if high < 0 else "within noise"
-            for low, high in zip(frame["low"], frame["high"], strict=True)
-        ]
+        columns = ["card", "set", "buy_cost", "stars", "power", "low", "high", "bought", "bought_any", "flag"]
+        columns += ["suggested_buy_cost", "reason"]
+        frame = pd.DataFrame(self.rows, columns=columns)
+        frame.insert(
+            columns.index("high") + 1,
+            "sign",
+            [
+                "above 0" if low > 0 else "below 0" if high < 0 else "within noise"
+                for low, high in zip(frame["low"], frame["high"], strict=True)
+            ],
+        )
         return frame
+
+
+def check_min_buy_share(share: float) -> float:
+    """The bought share under which a card is `rarely bought`, checked: from 0 (judge every card) below 1."""
+    if not (isinstance(share, (int, float)) and not isinstance(share, bool) and 0 <= share < 1):
+        raise WorkbenchInputError(
+            f"{share!r} is not a bought-share threshold.",
+            expected="a share of games from 0 up to (not including) 1, e.g. 0.1 for 10%",
+        )
+    return float(share)
+
+
+def judge_power(
+    rows: Sequence[Mapping[str, Any]], games: int, min_buy_share: float, policy: str, rivals: str
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """Each store card's verdict on the buy-cost axis, judged as `workbench.analysis` judges the tournament's power
+    curve (its Theil-Sen line, tier bands and `_judge`): over / under when the 95% interval lies wholly above / below
+    the buy cost's band, else on curve. A card seat A bought in fewer than `min_buy_share` of the games is `rarely
+    bought` and one game per card gives `no interval`: neither is judged nor in the line. Returns (rows with flag,
+    suggested_buy_cost and reason; the line; the tiers)."""
+    import pandas as pd
+
+    from workbench.analysis import _fit_line, _judge, _tiers, share_text
+
+    frame = pd.DataFrame(
+        {
+            "card": [str(r["card"]) for r in rows],
+            "cost": [float(r["buy_cost"]) for r in rows],
+            "power": [float(r["power"]) for r in rows],
+            "low": [float(r["low"]) for r in rows],
+            "high": [float(r["high"]) for r in rows],
+            # The tournament's play-share wording is not the whole game's: the bought share is said below.
+            "played": [None] * len(rows),
+            "first_played_turn": [None] * len(rows),
+            "mean_turns": [math.nan] * len(rows),
+        }
+    )
+    bought = [float(r.get("bought", math.nan)) for r in rows]
+    rare = [not math.isnan(b) and b < min_buy_share for b in bought]
+    no_interval = [math.isnan(r["low"]) or math.isnan(r["high"]) for r in rows]
+    judged = frame.loc[pd.Series([not (a or b) for a, b in zip(rare, no_interval, strict=True)], dtype=bool)]
+    intercept, slope, slope_low, slope_high = _fit_line(judged)
+    rises = slope > 0 and slope_low is not None and slope_low > 0
+    judged_costs = judged["cost"].tolist()
+    dearest_bought = max(judged_costs) if judged_costs else None
+    out = []
+    for row, record, b, is_rare, single in zip(rows, frame.itertuples(), bought, rare, no_interval, strict=True):
+        any_share = float(row.get("bought_any", math.nan))
+        of_games = f"of the {games:,} games with its copies in the store"
+        by_any = "" if math.isnan(any_share) else f", by any seat in {share_text(any_share)}"
+        bought_text = "" if math.isnan(b) else f"bought by seat A in {share_text(b)} {of_games}{by_any}"
+        if single:
+            flag, suggested = NO_INTERVAL, None
+            reason = "one game per card gives no 95% interval, so no verdict" + (
+                f"; {bought_text}" if bought_text else ""
+            )
+        elif is_rare:
+            flag, suggested = RARELY_BOUGHT, None
+            reason = _rarely_bought_reason(row, b, any_share, games, policy, rivals, dearest_bought)
+        else:
+            flag, suggested, words = _judge(record, intercept, slope, rises, judged)
+            reason = _on_buy_cost(words) + (f"; {bought_text}" if bought_text else "")
+        out.append({**row, "flag": flag, "suggested_buy_cost": suggested, "reason": reason})
+    line = {
+        "intercept": intercept,
+        "slope": slope,
+        "slope_low": slope_low,
+        "slope_high": slope_high,
+        "rises": rises,
+    }
+    tiers = [
+        {
+            "buy_cost": float(t["cost"]),
+            "cards": int(t["cards"]),
+            "mean_power": t["mean_power"],
+            "low": t["low"],
+            "high": t["high"],
+        }
+        for t in _tiers(judged).to_dict("records")
+    ]
+    return out, line, tiers
+
+
+def _on_buy_cost(words: str) -> str:
+    """`workbench.analysis._judge`'s sentence with its cost axis named: the whole game's cost is the buy cost."""
+    for said, meant in (
+        ("its cost tier's band", "its buy cost's band"),
+        ("than its cost buys", "than its buy cost buys"),
+        ("judged cards of its cost", "judged cards of its buy cost"),
+        ("no other card of its cost", "no other card of its buy cost"),
+        ("rise with cost", "rise with buy cost"),
+        (" at cost ", " at buy cost "),
+        ("no suggested cost", "no suggested buy cost"),
+    ):
+        words = words.replace(said, meant)
+    return words
+
+
+def _rarely_bought_reason(
+    row: Mapping[str, Any],
+    bought: float,
+    bought_any: float,
+    games: int,
+    policy: str,
+    rivals: str,
+    dearest_judged: float | None,
+) -> str:
+    """Why a store card is not measured, in words: who bought it, how often, and what seat A does buy."""
+    from workbench.analysis import share_text
+
+    in_store = f"the {games:,} games with its copies in the store"
+    dearer = (
+        f"; it costs more than any judged card (the dearest costs {dearest_judged:g})"
+        if dearest_judged is not None and float(row["buy_cost"]) > dearest_judged
+        else ""
+    )
+    # A store card also reaches the seats free, in the deals (six cards a seat a round from the store), so a card
+    # nobody buys can still move seat A's VP: that power is real but says nothing about its buy cost.
+    if not math.isnan(bought_any) and bought_any == 0:
+        return (
+            f"bought by no seat in {in_store}, at its buy cost of {row['buy_cost']}{dearer}: it reached the seats "
+            "only free, in the deals, so its power (those deals and the store's other draws) does not depend on its "
+            "buy cost and is no verdict on it"
+        )
+    count = round(bought * games)
+    others = "" if math.isnan(bought_any) else f", by any seat in {share_text(bought_any)}"
+    return (
+        f"bought by seat A ({policy}) in {share_text(bought)} of {in_store} ({count:,} game{'' if count == 1 else 's'})"
+        f"{others}{dearer}: its power comes mostly from the deals that hand it out free, the store's other draws and "
+        f"the {rivals} seats' use of it, not from a seat paying its buy cost, so it is no verdict on that cost"
+    )
 
 
 def full_game_power(
@@ -354,16 +675,22 @@ def full_game_power(
     policy: str = FULL_GAME_DEFAULTS.policy,
     policy_b: str | None = None,
     progress: Progress | None = None,
+    min_buy_share: float = FULL_GAME_DEFAULTS.min_buy_share,
 ) -> FullGamePower:
     """Each store card's change in seat A's mean final VP with its copies in the store against replaced by its
     set-mates, `games` games each way (default `FULL_GAME_DEFAULTS.games_per_card`); the other seats play `policy_b`
-    (default `FULL_GAME_DEFAULTS.rivals_for_power(policy)`)."""
+    (default `FULL_GAME_DEFAULTS.rivals_for_power(policy)`). Each card is judged on the buy-cost axis (`judge_power`):
+    over / under / on curve, or `rarely bought` when seat A bought it in fewer than `min_buy_share` of the games."""
+    min_buy_share = check_min_buy_share(min_buy_share)
     runner = _runner(cardset.ruleset)
     resolved = _resolved(cardset, options)
     count = FULL_GAME_DEFAULTS.games_per_card if games is None else games
     rivals = FULL_GAME_DEFAULTS.rivals_for_power(policy) if policy_b is None else policy_b
     rows = runner.store_power(cardset, resolved, count, seed, policy, rivals, progress)
-    return FullGamePower(_meta(cardset, resolved, seed, count, [policy, rivals]), rows)
+    judged, line, tiers = judge_power(rows, count, min_buy_share, policy, rivals)
+    meta = _meta(cardset, resolved, seed, count, [policy, rivals])
+    meta["min_buy_share"] = min_buy_share
+    return FullGamePower(meta, judged, line, tiers)
 
 
 @dataclass

@@ -10,7 +10,7 @@ import math
 
 import plotly.graph_objects as go
 
-from workbench.full_game import PARTS, FullGamePower, FullGames, FullGameSweep
+from workbench.full_game import NO_INTERVAL, PARTS, RARELY_BOUGHT, FullGamePower, FullGames, FullGameSweep
 
 PART_COLOURS = {
     "total": "#305496",
@@ -95,24 +95,95 @@ def rounds_figure(games: FullGames) -> go.Figure:
 
 
 def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
-    """Each store card's power in the whole game against its buy cost, with 95% intervals; zero drawn as a line."""
+    """Each store card's power in the whole game against its buy cost, with 95% intervals, coloured by its verdict
+    (as the tournament's power curve: over red, under blue, on curve grey, rarely bought hollow); the band it was
+    judged against (the fitted line ± half a dollar where power rises with buy cost, else each buy cost's tier mean);
+    zero drawn as a line. Cards of one buy cost are spread sideways so each can be hovered."""
+    from workbench.charts import FLAG_COLOURS, JITTER_STEP, RARELY_PLAYED_MARKER, _wrap
+    from workbench.markup import plotly_text
+
     frame = power.frame()
     figure = go.Figure()
-    for sign, colour in (("above 0", "#C00000"), ("within noise", "#305496"), ("below 0", "#2E75B6")):
-        rows = frame[frame["sign"] == sign]
-        if rows.empty:
-            continue
+    if not frame.empty and power.line.get("rises"):
+        first, last = float(frame["buy_cost"].min()) - 0.5, float(frame["buy_cost"].max()) + 0.5
+        costs = [first + k * (last - first) / 49 for k in range(50)]
+        intercept, slope = float(power.line["intercept"]), float(power.line["slope"])
+        upper = [intercept + slope * (c + 0.5) for c in costs]
+        lower = [intercept + slope * (c - 0.5) for c in costs]
         figure.add_trace(
             go.Scatter(
-                name=sign,
-                x=list(rows["buy_cost"]),
+                x=costs + costs[::-1],
+                y=upper + lower[::-1],
+                fill="toself",
+                fillcolor="rgba(127,127,127,0.15)",
+                line={"width": 0},
+                name="buy cost's band (± $0.5 on the line)",
+                hoverinfo="skip",
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=costs,
+                y=[intercept + slope * c for c in costs],
+                mode="lines",
+                name="fitted line (Theil-Sen, judged cards)",
+                line={"color": "#444"},
+                hoverinfo="skip",
+            )
+        )
+    seen: dict[float, int] = {}
+    offsets = []
+    for cost in frame["buy_cost"]:
+        n = seen.get(float(cost), 0)
+        seen[float(cost)] = n + 1
+        offsets.append(float(cost) + (1 if n % 2 else -1) * JITTER_STEP * ((n + 1) // 2))
+    frame = frame.assign(x=offsets)
+    markers = {RARELY_BOUGHT: RARELY_PLAYED_MARKER, NO_INTERVAL: {**RARELY_PLAYED_MARKER, "color": "#7f7f7f"}}
+    names = {RARELY_BOUGHT: f"{RARELY_BOUGHT} (not judged)", NO_INTERVAL: f"{NO_INTERVAL} (not judged)"}
+    present = list(dict.fromkeys(str(flag) for flag in frame["flag"]))
+    order = ("over", "under", "on curve", RARELY_BOUGHT, NO_INTERVAL)
+    for flag in [f for f in order if f in present] + [f for f in present if f not in order]:
+        rows = frame[frame["flag"].astype(str) == flag]
+        suggested = ["—" if v is None or v != v else f"{v:g}" for v in rows["suggested_buy_cost"]]
+        figure.add_trace(
+            go.Scatter(
+                name=names.get(flag, flag),
+                x=list(rows["x"]),
                 y=list(rows["power"]),
                 mode="markers",
-                marker={"color": colour, "size": 9},
+                marker=markers.get(flag, {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")}),
                 error_y=_error(list(rows["power"]), list(rows["low"]), list(rows["high"])),
-                customdata=list(zip(rows["card"], rows["set"], rows["stars"], strict=True)),
-                hovertemplate="%{customdata[0]} (%{customdata[1]}, %{customdata[2]} stars)<br>buy cost %{x}"
-                "<br>power %{y:+.2f} VP<extra></extra>",
+                customdata=list(
+                    zip(
+                        [plotly_text(str(card)) for card in rows["card"]],
+                        [plotly_text(str(name)) for name in rows["set"]],
+                        rows["stars"],
+                        rows["buy_cost"],
+                        ["—" if b is None or b != b else f"{b:.0%}" for b in rows["bought"]],
+                        suggested,
+                        [_wrap(str(reason)) for reason in rows["reason"]],
+                        strict=True,
+                    )
+                ),
+                hovertemplate="<b>%{customdata[0]}</b> (%{customdata[1]}, %{customdata[2]} stars)<br>buy cost "
+                "%{customdata[3]}<br>power %{y:+.2f} VP<br>bought by seat A in %{customdata[4]} of games<br>"
+                "suggested buy cost: %{customdata[5]}<br>why: %{customdata[6]}<extra>%{fullData.name}</extra>",
+            )
+        )
+    if power.tiers and not power.line.get("rises"):
+        figure.add_trace(
+            go.Scatter(
+                name="tier mean (judged cards of that buy cost)",
+                x=[tier["buy_cost"] for tier in power.tiers],
+                y=[tier["mean_power"] for tier in power.tiers],
+                mode="markers",
+                marker={"symbol": "diamond-open", "size": 14, "color": "#000"},
+                error_y=_error(
+                    [tier["mean_power"] for tier in power.tiers],
+                    [tier["low"] for tier in power.tiers],
+                    [tier["high"] for tier in power.tiers],
+                ),
+                hovertemplate="buy cost %{x}: mean power %{y:+.2f} VP<extra>tier mean</extra>",
             )
         )
     figure.add_hline(y=0, line_dash="dot", line_color="#888")

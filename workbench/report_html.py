@@ -30,7 +30,7 @@ from workbench.charts import (
     power_curve_figure,
     stat_budget_figure,
 )
-from workbench.full_game import interval_text
+from workbench.full_game import RARELY_BOUGHT, interval_text
 from workbench.full_game_charts import buy_cost_power_figure, rounds_figure, seat_parts_figure
 from workbench.html_render import render
 from workbench.reports import BalanceReport, summary_rows
@@ -230,7 +230,14 @@ class FullGameSection:
     power_chart: Markup | None
     """plotly's HTML of power against buy cost."""
     power_table: Table | None
-    """Per store card: buy cost, stars, power and its 95% interval, and whether the interval lies off zero."""
+    """Per store card: buy cost, stars, power and its 95% interval, whether the interval lies off zero, seat A's
+    bought share, the flag (over, under, on curve, rarely bought), the suggested buy cost and the reason."""
+    power_statements: list[str]
+    """What the fitted line says and which cards were too rarely bought to judge, in words."""
+    trace: str
+    """Game 0's trace, one event a line (bounded, `workbench.full_game.TRACE_MAX_LINES`); empty without it."""
+    trace_note: str
+    """What the trace is and what was left out of it, in words."""
 
 
 @dataclass(frozen=True)
@@ -418,6 +425,7 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
         return None
     seats = rounds = health = store = power_table = None
     text = seeds = power_text = ""
+    statements: list[str] = []
     if games is not None:
         summary = games.summary
         text = (
@@ -486,8 +494,27 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
             + f". {power.meta['matches']:,} games per card each way, seed {power.meta['seed']}; 95% intervals from "
             "the per-game differences."
         )
+        power_text += (
+            " A card whose interval lies wholly above or below its buy cost's band (the fitted line of power on buy "
+            "cost, or the other judged cards of its buy cost when the line does not rise) is over or under. A card "
+            f"seat A bought in fewer than {threshold_text(power.min_buy_share)} of the games with its copies in the "
+            f"store is {RARELY_BOUGHT}: not judged (no verdict, no suggested buy cost, left out of the line)."
+        )
+        statements = power.statements()
         power_table = _table(
-            ["card", "set", "buy cost", "stars", "power (VP)", "95% interval", "against zero"],
+            [
+                "card",
+                "set",
+                "buy cost",
+                "stars",
+                "power (VP)",
+                "95% interval",
+                "against zero",
+                "bought by seat A",
+                "flag",
+                "suggested buy cost",
+                "why",
+            ],
             [
                 (
                     row.card,
@@ -497,10 +524,17 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
                     f"{row.power:+.2f}",
                     "" if math.isnan(row.low) else f"[{row.low:+.2f}, {row.high:+.2f}]",
                     row.sign,
+                    "" if row.bought is None or math.isnan(row.bought) else share_text(row.bought),
+                    Flag(row.flag) if isinstance(row.flag, str) else "",
+                    ""
+                    if row.suggested_buy_cost is None or row.suggested_buy_cost != row.suggested_buy_cost
+                    else f"{row.suggested_buy_cost:g}",
+                    row.reason if isinstance(row.reason, str) else "",
                 )
                 for row in power.frame().itertuples()
             ],
         )
+    trace = report.full_game_trace
     return FullGameSection(
         games=text,
         seeds=seeds,
@@ -513,6 +547,9 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
         power=power_text,
         power_chart=charts.get("full_game_power"),
         power_table=power_table,
+        power_statements=statements,
+        trace="\n".join(trace.lines) if trace is not None else "",
+        trace_note=trace.note() if trace is not None else "",
     )
 
 

@@ -33,7 +33,17 @@ from workbench.analysis import (
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
 from workbench.diff import SetDiff, diff_cardsets, with_power_changes
-from workbench.full_game import FullGamePower, FullGames, full_game_power, is_full_game, run_full_games
+from workbench.full_game import (
+    NO_INTERVAL,
+    RARELY_BOUGHT,
+    FullGamePower,
+    FullGames,
+    GameTrace,
+    full_game_power,
+    is_full_game,
+    report_trace,
+    run_full_games,
+)
 from workbench.health import GameHealth, game_health
 from workbench.rulesets.base import StatBudget
 from workbench.run_settings import Progress, RunSettings
@@ -51,7 +61,11 @@ FLAG_FILLS = {
     "under": PatternFill("solid", fgColor="BDD7EE"),
     BASELINE: PatternFill("solid", fgColor="D9D9D9"),
     RARELY_PLAYED: PatternFill("solid", fgColor="FFF2CC"),
+    RARELY_BOUGHT: PatternFill("solid", fgColor="FFF2CC"),
+    NO_INTERVAL: PatternFill("solid", fgColor="D9D9D9"),
 }
+WHOLE_GAME_WIDTHS = {"reason": 90, "card": 26, "set": 22}
+"""Column widths of the whole game's sheets where the header's length would make them too narrow."""
 EXACT_INTEGER_LIMIT = 2**53
 """Whole numbers beyond this lose digits in a spreadsheet (a cell holds a double), so they are written as text."""
 TEXT_COLUMNS = frozenset({"seed"})
@@ -87,7 +101,11 @@ class BalanceReport:
     """Whole games (`--option game=full`): final VP per seat with its parts and per round, the store on the buy-cost
     axis, game health; None for a tournament report."""
     full_game_power: FullGamePower | None = None
-    """Each store card's power in the whole game on the buy-cost axis; None for a tournament report."""
+    """Each store card's power in the whole game on the buy-cost axis, with its verdict; None for a tournament
+    report."""
+    full_game_trace: GameTrace | None = None
+    """Game 0 of the whole games, action by action (bounded: `workbench.full_game.TRACE_MAX_LINES`); None for a
+    tournament report."""
     provenance: dict[str, Any] = field(default_factory=dict)
     """Ruleset and engine versions, options, seed, match counts, policy, card-set hash, workbench version, date."""
     notes: list[str] = field(default_factory=list)
@@ -107,12 +125,15 @@ def build_report(
     gauntlet: GauntletChoice = HAND_MADE,
     full_games: int | None = None,
     full_games_per_card: int | None = None,
+    full_min_buy_share: float | None = None,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
 
     With rule options that ask for whole games (`game=full`, `workbench.full_game`), the simulated figures are whole
     games instead of matches between decks: `full_games` games (default `FULL_GAME_DEFAULTS.games`) and the power on
-    the buy-cost axis at `full_games_per_card` games per card (default `FULL_GAME_DEFAULTS.games_per_card`).
+    the buy-cost axis at `full_games_per_card` games per card (default `FULL_GAME_DEFAULTS.games_per_card`), a card
+    seat A bought in fewer than `full_min_buy_share` of them (default `FULL_GAME_DEFAULTS.min_buy_share`) being
+    `rarely bought`; the report also holds game 0's trace (`full_game_trace`, at most `TRACE_MAX_LINES` lines).
 
     A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged. With
     `also_policies` or an auto `gauntlet`, the power curve also runs those ways and the report compares the verdicts
@@ -136,7 +157,7 @@ def build_report(
         )
     engine = ruleset.engine
     if is_full_game(ruleset, resolved):
-        return _with_full_game(report, run, full_games, full_games_per_card, baseline)
+        return _with_full_game(report, run, full_games, full_games_per_card, baseline, full_min_buy_share)
     simulated = engine is not None and bool(deck_list) and not report.validation.has_errors
     if engine is None:
         report.notes.append(f"{ruleset.title} has no match engine yet, so this report has no simulated figures.")
@@ -210,8 +231,10 @@ def _with_full_game(
     games: int | None,
     games_per_card: int | None,
     baseline: CardSet | None,
+    min_buy_share: float | None = None,
 ) -> BalanceReport:
-    """`build_report` for whole games: the games, then the power on the buy-cost axis, one progress bar over both."""
+    """`build_report` for whole games: the games and game 0's trace, then the power on the buy-cost axis, one
+    progress bar over both."""
     from workbench.full_game import FULL_GAME_DEFAULTS
 
     cardset = report.cardset
@@ -224,8 +247,10 @@ def _with_full_game(
         store = sum(1 for _ in cardset)  # an upper bound on the store cards, for the progress bar's weights
         stages = _Stages(run.progress, [count, per_card * (store + 1)])
         report.full_game = run_full_games(cardset, options, count, run.seed, run.policy, None, stages.stage(0))
+        report.full_game_trace = report_trace(cardset, options, run.seed, report.full_game.meta["policies"])
+        share = FULL_GAME_DEFAULTS.min_buy_share if min_buy_share is None else min_buy_share
         report.full_game_power = full_game_power(
-            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1)
+            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1), min_buy_share=share
         )
         report.notes.append(
             "Whole games (game=full): every seat starts from a starter deck and builds its deck in the market, so "
@@ -269,10 +294,14 @@ def report_from_full_game(
     options: Mapping[str, OptionValue | str] | None,
     games: FullGames | None,
     power: FullGamePower | None = None,
+    trace: GameTrace | None = None,
 ) -> BalanceReport:
-    """A report of whole games already played (the app's Balance page), with the provenance `build_report` gives."""
+    """A report of whole games already played (the app's Balance page), with the provenance `build_report` gives.
+    Game 0's trace is `trace`, or replayed from the games' seed and policies (a fraction of a second)."""
     ruleset = cardset.ruleset
     resolved = ruleset.resolve_options(options)
+    if trace is None and games is not None:
+        trace = report_trace(cardset, resolved, int(games.meta["seed"]), games.meta["policies"])
     report = BalanceReport(
         cardset=cardset,
         decks=[],
@@ -280,6 +309,7 @@ def report_from_full_game(
         stat_budget=ruleset.stat_budget(cardset, resolved) if ruleset.stat_budget else None,
         full_game=games,
         full_game_power=power,
+        full_game_trace=trace,
     )
     report.provenance = _full_game_provenance(report)
     return report
@@ -436,11 +466,21 @@ def full_game_summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         frame = power.frame()
         above = frame.loc[frame["sign"] == "above 0", "card"].tolist()
         below = frame.loc[frame["sign"] == "below 0", "card"].tolist()
+        rare = power.flagged(RARELY_BOUGHT)
         rows += [
             ("power on buy cost: cards measured", len(frame)),
             ("power wholly above 0", ", ".join(above) or "none"),
             ("power wholly below 0", ", ".join(below) or "none"),
+            ("over (above its buy cost's band)", ", ".join(power.flagged("over")) or "none"),
+            ("under (below its buy cost's band)", ", ".join(power.flagged("under")) or "none"),
+            (
+                f"rarely bought by seat A (under {threshold_text(power.min_buy_share)} of games; not judged)",
+                ", ".join(rare) or "none",
+            ),
+            ("power against buy cost", power.line_statement()),
         ]
+    if report.full_game_trace is not None:
+        rows.append(("game 0's trace", report.full_game_trace.note()))
     return rows
 
 
@@ -519,8 +559,23 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
             sheet,
             [str(c) for c in frame.columns],
             (tuple(_plain(v) for v in row) for row in frame.itertuples(index=False, name=None)),
-            [max(10, min(40, len(str(c)) + 4)) for c in frame.columns],
+            [WHOLE_GAME_WIDTHS.get(str(c), max(10, min(40, len(str(c)) + 4))) for c in frame.columns],
         )
+        if "flag" in frame.columns:
+            flag_column = list(frame.columns).index("flag") + 1
+            for row in range(2, sheet.max_row + 1):
+                fill = FLAG_FILLS.get(sheet.cell(row=row, column=flag_column).value)
+                if fill is not None:
+                    sheet.cell(row=row, column=flag_column).fill = fill
+        for column in ("bought", "bought_any"):
+            if column in frame.columns:
+                index = list(frame.columns).index(column) + 1
+                for row in range(2, sheet.max_row + 1):
+                    sheet.cell(row=row, column=index).number_format = "0%"
+    if report.full_game_trace is not None:
+        # One line of the game a row, written as text (set_cell_value: a line never runs as a formula).
+        sheet = workbook.create_sheet("Game 0 trace")
+        _table(sheet, ["line", "event"], enumerate(report.full_game_trace.lines, start=1), [8, 140])
 
     findings = workbook.create_sheet("Findings")
     frame = findings_frame(report)

@@ -130,10 +130,20 @@ def test_blades_power_tab_draws_power_on_buy_cost_with_intervals() -> None:
     table = next(frame.value for frame in at.dataframe if "sign" in frame.value.columns)
     assert table["buy_cost"].tolist() == sorted(table["buy_cost"].tolist())
     assert (table["low"] <= table["power"]).all() and (table["power"] <= table["high"]).all()
+    # Each card's verdict and its reason: the Python API's, for the same set, options and seed.
+    power = kept[0]
+    assert table["flag"].tolist() == [row["flag"] for row in power.rows]
+    assert table["reason"].tolist() == [row["reason"] for row in power.rows]
+    assert set(table["flag"]) <= {"over", "under", "on curve", "rarely bought"}
     figure = chart_figure(at, 0)
-    drawn = sorted(y for trace in figure["data"] for y in trace["y"])
+    cards = [trace for trace in figure["data"] if trace.get("customdata")]
+    drawn = sorted(y for trace in cards for y in trace["y"])
     assert drawn == pytest.approx(sorted(table["power"].tolist()))
-    assert "2 whole games per card" in shown_text(at)
+    assert {trace["name"].removesuffix(" (not judged)") for trace in cards} == set(table["flag"])
+    text = shown_text(at)
+    assert "2 whole games per card" in text
+    for statement in power.statements():
+        assert statement[:60] in text
 
 
 def test_blades_sweep_tab_sweeps_a_sets_buy_cost() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from workbench.analysis import parse_sweep_values
+from workbench.analysis import parse_sweep_values, threshold_text
 from workbench.app.widgets import EMPTY_CELL, count_input, run_with_progress
 from workbench.app.workspace import keep_result, results_store
 from workbench.balance_study import provenance_text
@@ -27,6 +27,7 @@ from workbench.full_game import (
     FullGamePower,
     FullGames,
     FullGameSweep,
+    bounded_trace,
     buy_cost_of,
     full_game_policies,
     full_game_power,
@@ -38,7 +39,7 @@ from workbench.full_game import (
 from workbench.full_game_charts import buy_cost_power_figure, buy_cost_sweep_figure, rounds_figure, seat_parts_figure
 from workbench.markup import markdown_text
 from workbench.report_html import render_html
-from workbench.reports import report_from_full_game, xlsx_bytes
+from workbench.reports import BalanceReport, report_from_full_game, xlsx_bytes
 
 SECTION_KEY = "balance_full_section"
 SIMULATION_TAB = "Simulation"
@@ -72,6 +73,11 @@ def _settings_key(kind: type, cardset: CardSet, options: dict[str, OptionValue],
     return json.dumps([kind.__name__, *_base_key(cardset, options), *settings], default=str)
 
 
+def _trace_key(meta: dict[str, Any], options: dict[str, OptionValue]) -> str:
+    """Where game 0's trace of a run of whole games is kept (shown on the page, then written into the reports)."""
+    return json.dumps(["trace", meta["cardset_hash"], sorted(options.items()), meta["seed"], meta["policies"]])
+
+
 def _policy_pick(column: Any, label: str, policies: list[str], default: str, key: str) -> str:
     return str(column.selectbox(label, policies, index=policies.index(default) if default in policies else 0, key=key))
 
@@ -82,7 +88,20 @@ def _downloads(cardset: CardSet, options: dict[str, OptionValue], where: str) ->
     power = _latest(FullGamePower, cardset, options)
     if games is None and power is None:
         return
-    report = report_from_full_game(cardset, options, games, power)
+    built: list[BalanceReport] = []
+
+    def report() -> BalanceReport:
+        """The report, built once and only when a download asks for it: game 0's trace is the page's kept one, or
+        replayed then (a fraction of a second, not on every rerun of the page)."""
+        if not built:
+            trace = None
+            if games is not None:
+                lines = results_store().get(_trace_key(games.meta, options))
+                if lines is not None:
+                    trace = bounded_trace(lines, int(games.meta["seed"]), games.meta["policies"])
+            built.append(report_from_full_game(cardset, options, games, power, trace))
+        return built[0]
+
     st.caption(
         "The reports hold "
         + " and ".join(
@@ -90,19 +109,19 @@ def _downloads(cardset: CardSet, options: dict[str, OptionValue], where: str) ->
             for part, kept in (("the whole games", games), ("the power curve on buy cost", power))
             if kept is not None
         )
-        + " run with these rule options (the latest of each)."
+        + " run with these rule options (the latest of each); game 0's trace goes with the whole games."
     )
     left, right = st.columns(2)
     left.download_button(
         "Download balance report (HTML)",
-        data=lambda: render_html(report),
+        data=lambda: render_html(report()),
         file_name=f"{cardset.name}_whole_game_report.html",
         mime="text/html",
         key=f"balance_full_report_html_{where}",
     )
     right.download_button(
         "Download balance report (XLSX)",
-        data=lambda: xlsx_bytes(report),
+        data=lambda: xlsx_bytes(report()),
         file_name=f"{cardset.name}_whole_game_report.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         key=f"balance_full_report_xlsx_{where}",
@@ -205,7 +224,7 @@ def _show_games(games: FullGames, cardset: CardSet, options: dict[str, OptionVal
         },
     )
     with st.expander("Game 0, action by action"):
-        key = json.dumps(["trace", meta["cardset_hash"], sorted(options.items()), meta["seed"], meta["policies"]])
+        key = _trace_key(meta, options)
         lines = results_store().get(key)
         if lines is None and st.button("Show game 0's trace", key="full_trace_run"):
             lines = full_game_trace(cardset, options, int(meta["seed"]), meta["policies"][0], meta["policies"][-1])
@@ -319,8 +338,11 @@ def _power_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
             + f"; market v{result.meta['market_version']}"
         )
         st.info(markdown_text(result.statement()))
+        for statement in result.statements():
+            st.caption(markdown_text(statement))
         st.plotly_chart(buy_cost_power_figure(result), width="stretch", key="full_power_chart")
         signed = st.column_config.NumberColumn(format="%+.2f")
+        threshold = threshold_text(result.min_buy_share)
         st.dataframe(
             result.frame(),
             hide_index=True,
@@ -335,6 +357,24 @@ def _power_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
                 "sign": st.column_config.TextColumn(
                     "against zero", help="above / below 0: the 95% interval lies wholly there."
                 ),
+                "bought": st.column_config.NumberColumn(
+                    "bought by seat A",
+                    format="percent",
+                    help="The share of the games with the card's copies in the store in which seat A bought one. "
+                    f"Under {threshold} the card is rarely bought: not judged.",
+                ),
+                "bought_any": st.column_config.NumberColumn("bought by any seat", format="percent"),
+                "flag": st.column_config.TextColumn(
+                    "flag",
+                    help="over / under: the 95% interval lies wholly above / below its buy cost's band; rarely "
+                    f"bought: seat A bought it in fewer than {threshold} of the games, so no verdict.",
+                ),
+                "suggested_buy_cost": st.column_config.NumberColumn(
+                    "suggested buy cost",
+                    format="%d",
+                    help="Where the fitted line meets its power (only when the line rises with buy cost).",
+                ),
+                "reason": st.column_config.TextColumn("why", width="large"),
             },
         )
         _downloads(cardset, options, "power")

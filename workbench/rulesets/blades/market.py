@@ -294,6 +294,8 @@ class MarketState:
     """The seat that opened the last tournament (or seat A before any)."""
     bought: Any = None
     """Copies bought from the store, by card id (game-health: share of cards never bought)."""
+    bought_by_seat: Any = None
+    """Copies bought from the store, seat by card id (the whole-game power curve's bought share)."""
     log: list[str] | None = None
     """Trace lines, when tracing."""
     short: int = 0
@@ -465,6 +467,7 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         seat.money -= price
         seat.binder.append(card)
         state.bought[card] += 1
+        state.bought_by_seat[p, card] += 1
         state.say(f"  {who} buys a {price}-cost {cards.set_names[cards.set_of[card]]} card: {state.name(card)}")
         fill_store_area(state)
     elif action.kind == BUY_AFTERMARKET:
@@ -891,6 +894,8 @@ class GameResult:
     duel: bool = False
     """Played by Duel Mode: `tournament_vp` holds 1 for a tournament won, 0 otherwise, and `total` is tournaments
     won (collection, money and friendship VP are 0)."""
+    bought_by_seat: IntArray | None = None
+    """Copies bought from the store, seat by card id."""
 
 
 def friendship_vp(state: MarketState, p: int) -> int:
@@ -911,6 +916,7 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
     state.store_deck = list(cards.store_cards)
     state.fusion_piles = [list(pile) for pile in cards.promo_piles]
     state.bought = np.zeros(len(cards.cards), dtype=np.int64)
+    state.bought_by_seat = np.zeros((n, len(cards.cards)), dtype=np.int64)
     state.duel = n == 2 and cards.options.get("two_player_rules", "duel") == "duel"
     markers = DUEL_MARKERS if state.duel else 4 if n == 3 else 3
     for p in range(n):
@@ -998,6 +1004,7 @@ def play_game(
         total=total,
         rank=rank,
         bought=state.bought,
+        bought_by_seat=state.bought_by_seat,
         first_seat=first_seat,
         short=state.short,
         tournament_rp=[list(seat.tournament_rp) for seat in state.seats],
@@ -1029,6 +1036,7 @@ def duel_end(state: MarketState, first_seat: int) -> tuple[GameResult, list[str]
         total=won,
         rank=rank,
         bought=state.bought,
+        bought_by_seat=state.bought_by_seat,
         first_seat=first_seat,
         short=state.short,
         tournament_rp=[list(seat.tournament_rp) for seat in state.seats],

@@ -431,7 +431,9 @@ def store_power(
     differences. Seat A plays `policy`, the others `policy_b`: against seats of its own policy, seat A's VP moves
     only by chance (the tournament chart hands out the same VP whatever the cards), so the default measures what a
     greedy player gains from the card against random ones. Measured: leaving the copies out instead shrinks the
-    store, and that alone cost greedy about 1 VP whichever card it was."""
+    store, and that alone cost greedy about 1 VP whichever card it was. Each row also carries `bought` and
+    `bought_any`: the share of the games with every card in the store in which seat A, and any seat, bought a copy
+    of it (`workbench.full_game` judges no card seat A rarely bought)."""
     import dataclasses
 
     if not 1 <= games <= MAX_GAMES:
@@ -441,20 +443,27 @@ def store_power(
     store = sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name))
     total, done = games * (len(store) + 1), 0
 
-    def seat_a_vp(played: MarketCards) -> np.ndarray:
+    def play_all(played: MarketCards) -> list[GameResult]:
         nonlocal done
-        vp = []
+        results = []
         for rng in game_rngs(seed, games):
-            vp.append(play_one(played, rng, policies)[0].total[0])
+            results.append(play_one(played, rng, policies)[0])
             done += 1
             if progress is not None:
                 progress(done, total)
-        return np.array(vp, dtype=float)
+        return results
 
-    with_all = seat_a_vp(cards)
+    def seat_a_vp(results: list[GameResult]) -> np.ndarray:
+        return np.array([r.total[0] for r in results], dtype=float)
+
+    first = play_all(cards)
+    with_all = seat_a_vp(first)
+    # The games with every card's copies in the store: the share in which seat A, and any seat, bought a copy.
+    bought_by_a = np.mean([np.asarray(r.bought_by_seat)[0] > 0 for r in first], axis=0)
+    bought_by_any = np.mean([r.bought > 0 for r in first], axis=0)
     rows = []
     for c in store:
-        totals = seat_a_vp(dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c)))
+        totals = seat_a_vp(play_all(dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c))))
         differences = with_all - totals
         half = 1.959964 * float(differences.std(ddof=1)) / np.sqrt(games) if games > 1 else float("nan")
         power = float(differences.mean())
@@ -467,6 +476,8 @@ def store_power(
                 "power": power,
                 "low": power - half,
                 "high": power + half,
+                "bought": float(bought_by_a[c]),
+                "bought_any": float(bought_by_any[c]),
             }
         )
     return rows
