@@ -124,6 +124,9 @@ class MarketCards:
     """Every resolved rule option."""
     findings: tuple[Finding, ...] = ()
     """What the compilation says about the set (effects left out, store cards without a buy cost)."""
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What policies derive from the cards alone and keep (greedy's `Valuation`); a copy made with another store
+    (`dataclasses.replace`) shares it, since nothing in it reads the store."""
 
 
 def _promo_tier(card: BladesCard, rank: int, count: int) -> int:

@@ -119,17 +119,142 @@ def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequen
 
 def best_deck(cards: MarketCards, owned: Sequence[int]) -> list[int]:
     """The highest-value legal deck from `owned`: values first against every owned card, then against the deck."""
-    distinct = list(dict.fromkeys(owned))
-    context = distinct
-    deck: list[int] = []
-    for _ in range(2):
-        bits, stars = _deck_context(cards, context)
-        ranked = sorted(distinct, key=lambda c: (-card_value(cards, c, bits, stars), c))
-        deck = []
-        for kind, limit in DECK_LIMITS.items():
-            deck.extend([c for c in ranked if cards.kind[c] == kind][:limit])
-        context = deck
-    return deck
+    return list(valuation(cards).best_deck(owned))
+
+
+CONSTANT, PER_SYMBOL_COUNT, PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = range(4)
+"""Kinds of a term of `Valuation`: a fixed amount, or a coefficient times PLAYED_SHARE times a count of the deck's
+singles (sharing a symbol bit, of at least / at most a star rating)."""
+MEMO_LIMIT = 4096
+"""Entries a `Valuation` memo holds before it starts afresh (a bound on memory over many games)."""
+
+
+class Valuation:
+    """`card_value` and `best_deck` for one card set, with the arithmetic that does not depend on the deck done once
+    and the results remembered. Greedy's time went there (measured: 95% of a whole game in `card_value` and the
+    appraisals around it); the values are the same floats, added in the same order, so every decision is the same.
+
+    A card's value against a deck is a fixed part plus, per `gain ... per` clause that counts the deck, a coefficient
+    times PLAYED_SHARE times the count; the counts depend only on the deck's singles as a multiset, so the values
+    of one deck are kept by its sorted singles, and a best deck by the set of distinct cards owned (the ranking's
+    ties go to the lower card id, so the binder's order does not matter)."""
+
+    def __init__(self, cards: MarketCards) -> None:
+        table = cards.compiled.table
+        self.cards = cards
+        self.single = [int(k) == tournament.K_SINGLE for k in cards.kind]
+        self.bits = [int(b) for b in table[:, tournament.T_SYMBOLS]]
+        self.stars = [int(s) for s in cards.stars]
+        self.kind = [int(k) for k in cards.kind]
+        self.terms = [self._terms(card) for card in range(len(cards.cards))]
+        self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
+        self._decks: dict[frozenset[int], tuple[int, ...]] = {}
+
+    def _terms(self, card: int) -> tuple[float, list[tuple[int, int, float]]]:
+        """`card_value`'s clauses as (kind, argument, amount): the products it forms before counting, formed the
+        same way ((weight * amount) * n), so the sums come out bit for bit."""
+        cards = self.cards
+        table = cards.compiled.table
+        effects = cards.compiled.extra["effects"]
+        start = STARS_WEIGHT * float(cards.stars[card]) if cards.kind[card] == tournament.K_SINGLE else 0.0
+        base = tournament.ACTION_BASE
+        terms: list[tuple[int, int, float]] = []
+        for c in range(int(table[card, tournament.T_CLAUSES])):
+            timing = int(effects[card, c, tournament.E_TIMING])
+            verb = int(effects[card, c, base + tournament.A_VERB])
+            amount = float(effects[card, c, base + tournament.A_AMOUNT])
+            weight = 0.5 if timing in (tournament.TM_FLIP, tournament.TM_REACTION) else 1.0
+            if verb == tournament.V_GAIN:
+                per = int(effects[card, c, base + tournament.A_PER])
+                arg = int(effects[card, c, base + tournament.A_ARG])
+                if per == tournament.PER_SYMBOL:
+                    terms.append((PER_SYMBOL_COUNT, arg, weight * amount))
+                elif per == tournament.PER_STARS_AT_LEAST:
+                    terms.append((PER_STARS_AT_LEAST_COUNT, arg, weight * amount))
+                elif per == tournament.PER_STARS_AT_MOST:
+                    terms.append((PER_STARS_AT_MOST_COUNT, arg, weight * amount))
+                elif per == tournament.PER_CARD and timing == tournament.TM_SCORE:
+                    terms.append((CONSTANT, 0, weight * amount * 6.0))
+                else:
+                    terms.append((CONSTANT, 0, weight * amount * PER_EXPECTED.get(per, 1.0)))
+            elif verb == tournament.V_CLASH:
+                clash = float(effects[card, c, base + tournament.ACTION_WIDTH + tournament.A_AMOUNT])
+                terms.append((CONSTANT, 0, weight * 0.5 * clash))
+            elif verb == tournament.V_FLIP:
+                whose = int(effects[card, c, base + tournament.A_WHOSE])
+                terms.append((CONSTANT, 0, weight * (3.0 if whose == tournament.WHOSE_OPPONENT else -1.0)))
+            elif verb == tournament.V_STAR:
+                terms.append((CONSTANT, 0, weight * 0.5 * amount))
+            elif verb != tournament.V_NONE:
+                terms.append((CONSTANT, 0, weight * 1.5))
+        return start, terms
+
+    def context(self, deck: Sequence[int]) -> tuple[dict[int, float], dict[tuple[int, int], int], list[int]]:
+        """The remembered values, counts and sorted singles of a deck context (`deck`'s singles)."""
+        singles = sorted(c for c in deck if self.single[c])
+        key = tuple(singles)
+        found = self._contexts.get(key)
+        if found is None:
+            if len(self._contexts) > MEMO_LIMIT:
+                self._contexts.clear()
+            found = ({}, {}, singles)
+            self._contexts[key] = found
+        return found
+
+    def _count(self, kind: int, arg: int, singles: list[int]) -> int:
+        if kind == PER_SYMBOL_COUNT:
+            return sum(1 for c in singles if self.bits[c] & arg)
+        if kind == PER_STARS_AT_LEAST_COUNT:
+            return sum(1 for c in singles if self.stars[c] >= arg)
+        return sum(1 for c in singles if self.stars[c] <= arg)
+
+    def value(self, card: int, context: tuple[dict[int, float], dict[tuple[int, int], int], list[int]]) -> float:
+        """`card_value` of the card against the context's deck."""
+        values, counts, singles = context
+        found = values.get(card)
+        if found is not None:
+            return found
+        value, terms = self.terms[card]
+        for kind, arg, amount in terms:
+            if kind == CONSTANT:
+                value += amount
+            else:
+                count = counts.get((kind, arg))
+                if count is None:
+                    count = counts[(kind, arg)] = self._count(kind, arg, singles)
+                value += amount * (PLAYED_SHARE * count)
+        values[card] = value
+        return value
+
+    def best_deck(self, owned: Sequence[int]) -> tuple[int, ...]:
+        """`best_deck`, remembered by the distinct cards owned."""
+        key = frozenset(owned)
+        found = self._decks.get(key)
+        if found is not None:
+            return found
+        distinct = sorted(key)
+        context: Sequence[int] = distinct
+        deck: list[int] = []
+        for _ in range(2):
+            scope = self.context(context)
+            ranked = sorted(distinct, key=lambda c: (-self.value(c, scope), c))
+            deck = []
+            for kind, limit in DECK_LIMITS.items():
+                deck.extend([c for c in ranked if self.kind[c] == kind][:limit])
+            context = deck
+        if len(self._decks) > MEMO_LIMIT:
+            self._decks.clear()
+        self._decks[key] = found = tuple(deck)
+        return found
+
+
+def valuation(cards: MarketCards) -> Valuation:
+    """The card set's `Valuation`, made once and kept with the compiled cards."""
+    found = cards.memo.get("valuation")
+    if found is None:
+        found = cards.memo["valuation"] = Valuation(cards)
+    assert isinstance(found, Valuation)
+    return found
 
 
 def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str, str], dict[int, int]]:
@@ -190,10 +315,12 @@ class Appraisal:
         cards = state.cards
         self.cards = cards
         seat = state.seats[p]
-        self.deck = best_deck(cards, seat.binder)
+        self.valuation = valuation(cards)
+        self.deck = list(self.valuation.best_deck(seat.binder))
         bits, stars = _deck_context(cards, self.deck)
         self.bits, self.stars = bits, stars
-        self.value = {c: card_value(cards, c, bits, stars) for c in set(seat.binder)}
+        self.scope = self.valuation.context(self.deck)
+        self.value = {c: self.valuation.value(c, self.scope) for c in set(seat.binder)}
         self.weakest: dict[int, float] = {}
         for kind, limit in DECK_LIMITS.items():
             values = [self.value[c] for c in self.deck if cards.kind[c] == kind]
@@ -218,12 +345,16 @@ class Appraisal:
             spare.remove(c)
         self.spare = spare
         self.kept = kept
+        # An appraisal is asked about the same cards turn after turn (the store's sets, the other binders).
+        self._use_worth: dict[int, float] = {}
+        self.set_worth: dict[int, float] = {}
+        """A face-down card's worth by its set (greedy's `_set_worth`), kept for the turns this appraisal serves."""
 
     def deck_gain(self, card: int) -> float:
         """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck)."""
         if card in self.owned:
             return 0.0
-        value = card_value(self.cards, card, self.bits, self.stars)
+        value = self.valuation.value(card, self.scope)
         return max(0.0, value - self.weakest[int(self.cards.kind[card])])
 
     def collection_gain(self, card: int) -> int:
@@ -254,13 +385,31 @@ class Appraisal:
     def use_worth(self, card: int) -> float:
         """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
         tournament RP, priced like deck value)."""
-        rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
-        return max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
+        found = self._use_worth.get(card)
+        if found is None:
+            rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
+            found = self._use_worth[card] = max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
+        return found
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
         resale = float(self.cards.stars[card]) if self.can_resell else 0.0
         return max(self.use_worth(card), resale)
+
+
+def appraise(state: MarketState, p: int) -> Appraisal:
+    """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen) or the
+    segment changed, since an appraisal reads nothing else of the state. Kept with the cards, so every greedy seat
+    shares it: each seat's binder changes between two turns of another, and four seats appraising each other made
+    four of every appraisal (measured: most of a whole game's time)."""
+    key = (state.duel, state.segment, tuple(state.seats[p].binder))
+    memo: dict[tuple[bool, int, tuple[int, ...]], Appraisal] = state.cards.memo.setdefault("appraisals", {})
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > MEMO_LIMIT // 16:
+            memo.clear()
+        found = memo[key] = Appraisal(state, p)
+    return found
 
 
 def set_distribution(cards: MarketCards, set_index: int) -> list[tuple[int, float]]:
@@ -276,21 +425,19 @@ class GreedyMarket:
     def __init__(self) -> None:
         self.refused: set[tuple[int, int, int, int, int]] = set()
         self._distributions: dict[int, list[tuple[int, float]]] = {}
-        self._appraisals: dict[tuple[int, int, int], Appraisal] = {}
 
     def appraise(self, state: MarketState, p: int) -> Appraisal:
-        """Seat p's appraisal, recomputed only when a binder or the segment changed."""
-        key = (state.version, state.segment, p)
-        if key not in self._appraisals:
-            if len(self._appraisals) > 64:
-                self._appraisals.clear()
-            self._appraisals[key] = Appraisal(state, p)
-        return self._appraisals[key]
+        """Seat p's appraisal (`appraise`)."""
+        return appraise(state, p)
 
     def _set_worth(self, appraisal: Appraisal, cards: MarketCards, set_index: int) -> float:
-        if set_index not in self._distributions:
-            self._distributions[set_index] = set_distribution(cards, set_index)
-        return sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+        found = appraisal.set_worth.get(set_index)
+        if found is None:
+            if set_index not in self._distributions:
+                self._distributions[set_index] = set_distribution(cards, set_index)
+            found = sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+            appraisal.set_worth[set_index] = found
+        return found
 
     def act(self, state: MarketState, p: int) -> Action:
         """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
