@@ -25,6 +25,8 @@ Friendship cards.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -483,12 +485,18 @@ class GreedyMarket:
                 # Asked once a segment: a refusal is not asked again.
                 self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
             return action
+        return self.no_purchase(state, p, appraisal, state.fusion_piles)
+
+    def no_purchase(self, state: MarketState, p: int, appraisal: Appraisal, piles: Sequence[Sequence[int]]) -> Action:
+        """Without a purchase: fuse when the promo pile (`piles`: what the seat takes the piles to hold) is worth
+        more than half the stars spent, else sell the most expensive spare card, else pass."""
+        cards = state.cards
         spare = sorted(appraisal.spare, key=lambda c: (int(cards.stars[c]), c))
         for tier in range(len(FUSION_TIERS) - 1, -1, -1):
             need = FUSION_CARDS[tier]
-            if len(spare) < need or not can_fuse(state, p, tier):
+            if len(spare) < need or not can_fuse(state, p, tier) or not piles[tier]:
                 continue
-            pile = state.fusion_piles[tier]
+            pile = piles[tier]
             promo_worth = sum(appraisal.use_worth(c) for c in pile) / len(pile)
             spent = spare[:need]
             if promo_worth > FUSION_SHARE * sum(int(cards.stars[c]) for c in spent):
@@ -588,14 +596,216 @@ class RandomMarket:
         return picked[0], picked[1]
 
 
-MARKET_POLICIES = ("greedy", "random")
-"""Policy names, index = the code the tournament engine is given (0 greedy, 1 random)."""
+# ---- search: greedy's purchases played out in compiled tournaments -------------------------------------------------
+
+SEARCH_CANDIDATES = 4
+"""Purchases the search plays out at one decision: the best by greedy's value per dollar (so a purchase greedy
+prices below its cost can still be found worth it)."""
+SEARCH_SAMPLES = 4
+"""Sampled worlds per decision, each an opponent deck and a card for every face-down store candidate; the
+`market_search_clashes` budget is shared out among them."""
+DEFAULT_CLASHES = 8
+"""`market_search_clashes` when the options do not say (tests that build options by hand)."""
+
+
+def unseen_pool(state: MarketState, p: int) -> list[int]:
+    """The store's cards seat p has not seen anywhere: every store copy less its own binder, the aftermarket and
+    the cards the table saw other seats take (`MarketState.shown`); sorted, so a draw from it depends on which cards
+    are unseen, never on where they lie. The store's order, the store area's faces and the other binders' hidden
+    cards are all in here, as one pool."""
+    counts = Counter(state.cards.store_cards)
+    for c in state.seats[p].binder:
+        counts[c] -= 1
+    for listing in state.aftermarket:
+        counts[listing.card] -= 1
+    for q, shown in enumerate(state.shown):
+        if q != p:
+            for c in shown:
+                counts[c] -= 1
+    return [c for c in sorted(counts) for _ in range(max(counts[c], 0))]
+
+
+def sample_binder(state: MarketState, q: int, pool: Sequence[int], rng: np.random.Generator) -> list[int]:
+    """Seat q's binder as another seat can imagine it: the cards the table saw it take, and as many cards drawn
+    from the unseen pool as it holds beyond those (how many cards a seat holds is seen)."""
+    known = list(state.shown[q])
+    hidden = min(max(0, len(state.seats[q].binder) - len(known)), len(pool))
+    if not hidden:
+        return known
+    return known + [pool[int(i)] for i in rng.choice(len(pool), size=hidden, replace=False)]
+
+
+class Outlook:
+    """The sampled tournaments one search decision scores decks in, built from what seat p can know.
+
+    Each of the SEARCH_SAMPLES worlds has an opponent deck (greedy's best deck from `sample_binder` of the other
+    seats in turn), a share of the clash budget as tournament seeds, and one uniform draw that picks the card of a
+    face-down store candidate from its set. Every deck meets the same worlds (common random numbers), so the
+    difference between two decks is the cards', not the dice's. A deck's score in a world is its mean RP over that
+    world's tournaments, played by the engine's batch entry point with every seat's table at the game's player
+    count: the deck as seat A, the world's opponent deck at every other seat, greedy play throughout."""
+
+    def __init__(self, state: MarketState, p: int, clashes: int, rng: np.random.Generator) -> None:
+        cards = state.cards
+        self.valuation = valuation(cards)
+        options = cards.compiled.options.copy()
+        options[tournament.O_PLAYERS] = state.players
+        self.compiled = dataclasses.replace(cards.compiled, options=options)
+        self.samples = max(1, min(SEARCH_SAMPLES, clashes))
+        per = -(-clashes // self.samples)
+        pool = unseen_pool(state, p)
+        others = [q for q in range(state.players) if q != p]
+        self.opponents = [
+            np.array(self.valuation.best_deck(sample_binder(state, others[s % len(others)], pool, rng)), dtype=np.int64)
+            for s in range(self.samples)
+        ]
+        self.seeds = rng.integers(0, 2**62, size=(self.samples, per), dtype=np.int64)
+        # Seat A opens in the first half of the turn order in every other tournament (the engine's `first`).
+        self.first = [((np.arange(per) + s) % 2).astype(np.int8) for s in range(self.samples)]
+        self.draws = rng.random(self.samples)
+        self.tournaments = 0
+        """Tournaments played so far at this decision."""
+        self._rp: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def rp(self, deck: tuple[int, ...], s: int) -> float:
+        """The deck's mean RP in world s (remembered: candidates often build the same deck)."""
+        key = (deck, s)
+        found = self._rp.get(key)
+        if found is None:
+            result = tournament.play_batch_detailed(
+                self.compiled,
+                np.array(deck, dtype=np.int64),
+                self.opponents[s],
+                self.seeds[s],
+                self.first[s],
+                tournament.GREEDY,
+                tournament.GREEDY,
+            )
+            self.tournaments += len(self.seeds[s])
+            found = self._rp[key] = float(np.mean(result["rp_a"]))
+        return found
+
+    def draw(self, outcomes: Sequence[tuple[int, float]], s: int) -> int:
+        """World s's card of a candidate: the one card of a face-up purchase, or a face-down card of its set by
+        the world's draw (the set's cards by copies, `set_distribution`)."""
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        total = 0.0
+        for card, probability in outcomes:
+            total += probability
+            if self.draws[s] < total:
+                return card
+        return outcomes[-1][0]
+
+    def worth(
+        self, appraisal: Appraisal, binder: Sequence[int], outcomes: Sequence[tuple[int, float]], resale: bool
+    ) -> float:
+        """Dollars a purchase is worth, greedy's `worth` (or `use_worth` without `resale`) with the deck value
+        played out: per world, DECK_DOLLARS per RP the deck built with the card gains over the seat's deck now (0
+        when the card leaves the deck as it is), against the collection value and the resale; averaged over the
+        worlds."""
+        cards = appraisal.cards
+        base = tuple(appraisal.deck)
+        rate = DECK_DOLLARS if appraisal.duel else float(MONEY_PER_VP)
+        total = 0.0
+        for s in range(self.samples):
+            card = self.draw(outcomes, s)
+            gain = 0.0
+            if card not in appraisal.owned:
+                deck = self.valuation.best_deck([*binder, card])
+                if deck != base:
+                    gain = max(0.0, self.rp(deck, s) - self.rp(base, s))
+            value = max(DECK_DOLLARS * gain, rate * appraisal.collection_gain(card))
+            if resale and appraisal.can_resell:
+                value = max(value, float(cards.stars[card]))
+            total += value
+        return total / self.samples
+
+
+class SearchMarket(GreedyMarket):
+    """Greedy's purchases, compared by playing them out (module docstring, "search").
+
+    At each turn greedy's candidate purchases that the seat can see (a face-down card of each set in the store
+    area, the aftermarket, trades for cards the table saw another seat take) are ranked by greedy's value per
+    dollar; the best SEARCH_CANDIDATES are priced again with the deck value measured in compiled tournaments
+    (`Outlook`), and the best value per dollar that is worth more than its price is bought, as greedy would. Without
+    one, greedy's fusion, sale or pass, with the promo piles taken to hold the tier's promos the seat does not own.
+    It never peeks: the other seats' hidden cards, the store's order and its face-down cards are sampled from the
+    unseen pool; decks, collections and trade answers are greedy's. Its tournaments are played by the engine's
+    `search` policy."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = 0
+        """Decisions played out in this game."""
+        self.tournaments = 0
+        """Tournaments played for them."""
+
+    def act(self, state: MarketState, p: int) -> Action:
+        """The best purchase by played-out value per dollar, else greedy's fusion, sale or pass."""
+        cards = state.cards
+        seat = state.seats[p]
+        appraisal = self.appraise(state, p)
+        offers: list[tuple[float, int, Action, list[tuple[int, float]], bool]] = []
+        sets: set[tuple[int, int]] = set()
+        for index, card in enumerate(state.store_area):
+            # A face-down card shows its set and buy cost only: one offer per (set, cost), its first card.
+            key = (int(cards.set_of[card]), int(cards.price[card]))
+            if key in sets:
+                continue
+            sets.add(key)
+            distribution = self._distributions.setdefault(key[0], set_distribution(cards, key[0]))
+            worth = self._set_worth(appraisal, cards, key[0])
+            offers.append((worth, key[1], Action(BUY_STORE, index=index), distribution, True))
+        for index, listing in enumerate(state.aftermarket):
+            if listing.owner != p:
+                price = int(cards.stars[listing.card])
+                action = Action(BUY_AFTERMARKET, index)
+                offers.append((appraisal.use_worth(listing.card), price, action, [(listing.card, 1.0)], False))
+        if bool(cards.options["trades"]):
+            for k in range(1, state.players):
+                q = (p + k) % state.players
+                for card in sorted(set(state.shown[q]) - appraisal.owned):
+                    if (state.round, state.segment, p, q, card) in self.refused:
+                        continue
+                    action = Action(TRADE, cards=(card,), other=q)
+                    offers.append((appraisal.use_worth(card), int(cards.stars[card]), action, [(card, 1.0)], False))
+        offers = [offer for offer in offers if legal(state, p, offer[2])]
+        if offers:
+            ranked = sorted(range(len(offers)), key=lambda i: (-offers[i][0] / max(offers[i][1], 1), i))
+            clashes = int(cards.options.get("market_search_clashes", DEFAULT_CLASHES))
+            outlook = Outlook(state, p, clashes, np.random.default_rng(int(state.rng.integers(0, 2**62))))
+            best: tuple[float, float, int, Action] | None = None
+            for i in sorted(ranked[:SEARCH_CANDIDATES]):
+                _, price, action, outcomes, resale = offers[i]
+                worth = outlook.worth(appraisal, seat.binder, outcomes, resale)
+                if worth > price and (best is None or worth / max(price, 1) > best[0]):
+                    best = (worth / max(price, 1), worth, price, action)
+            self.decisions += 1
+            self.tournaments += outlook.tournaments
+            if best is not None:
+                _, worth, price, action = best
+                if action.kind == TRADE:
+                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
+                    action = dataclasses.replace(action, friendship=friendship)
+                    self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
+                return action
+        # The piles' order and which promos others took are hidden: a pile holds its tier's promos not in the binder.
+        owned = set(seat.binder)
+        piles = [[c for c in pile if c not in owned] for pile in cards.promo_piles]
+        return self.no_purchase(state, p, appraisal, piles)
+
+
+MARKET_POLICIES = ("greedy", "random", "search")
+"""Policy names, index = the code the tournament engine is given (0 greedy, 1 random, 2 search)."""
 
 
 def make_policy(name: str) -> GreedyMarket | RandomMarket:
-    """A fresh policy object by name (greedy remembers refused trades for one game)."""
+    """A fresh policy object by name (greedy and search remember refused trades for one game)."""
     if name == "greedy":
         return GreedyMarket()
     if name == "random":
         return RandomMarket()
+    if name == "search":
+        return SearchMarket()
     raise ValueError(f"unknown market policy '{name}': expected one of {', '.join(MARKET_POLICIES)}")
