@@ -31,7 +31,9 @@ Two players play Duel Mode by default (option `two_player_rules`): no Friendship
 collections a round (one sharing an element, one a type) scored as 10 RP a card on top of the round's tournament
 RP, and the game ends when a seat has won two tournaments; a seat's result is its tournaments won.
 
-Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions.
+Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions, and keeps
+what the table has seen of each seat (`MarketState.shown`) for a policy that never peeks. A seat plays its
+tournaments by the engine's policy of its own name (a `search` seat by the engine's search).
 """
 
 from __future__ import annotations

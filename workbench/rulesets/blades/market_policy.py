@@ -1,4 +1,5 @@
-"""Policies for the whole game's deckbuilding phase: a greedy one and a random-legal one.
+"""Policies for the whole game's deckbuilding phase: a greedy one, a random-legal one, and a search that plays
+greedy's purchases out in compiled tournaments (`SearchMarket`, at the end of this module).
 
 Greedy prices everything in dollars, the currency of the final score (4 dollars = 1 VP):
 
@@ -17,6 +18,10 @@ an equal-value trade, with a Friendship card when the card is worth clearly more
 the promo pile is worth more than half the star ratings it spends, then sells its most expensive card that is in
 neither its deck nor its collection, and otherwise passes. Its deck is the best by deck value; its collection the
 largest from the cards outside the deck.
+
+Search is greedy with the deck value measured instead of estimated: the purchases greedy ranks best are each
+priced by the RP the deck they build gains in a few compiled tournaments against opponent decks sampled from what
+the seat can know (`Outlook`), never from the other seats' hidden cards or the store's order.
 
 In Duel Mode (two players, `two_player_rules=duel`) greedy keeps an Elemental and a Type collection, a card's
 collection value is the RP it adds to them (10 a card) at DECK_DOLLARS a point, like deck value, and it offers no
