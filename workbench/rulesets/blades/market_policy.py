@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from workbench.engines import CompiledCards
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
@@ -644,8 +645,10 @@ class Outlook:
     """The sampled tournaments one search decision scores decks in, built from what seat p can know.
 
     Each of the SEARCH_SAMPLES worlds has an opponent deck (greedy's best deck from `sample_binder` of the other
-    seats in turn), a share of the clash budget as tournament seeds, and one uniform draw that picks the card of a
-    face-down store candidate from its set. Every deck meets the same worlds (common random numbers), so the
+    seats in turn), a share of the clash budget as tournament seeds, a store for the clashes to reveal from (the
+    aftermarket's cards and the rest of the store's size drawn from the unseen pool: a real game's store runs low as
+    the binders fill, which the full store of the card sheet would not show), and one uniform draw that picks the
+    card of a face-down store candidate from its set. Every deck meets the same worlds (common random numbers), so the
     difference between two decks is the cards', not the dice's. A deck's score in a world is its mean RP over that
     world's tournaments, played by the engine's batch entry point with every seat's table at the game's player
     count: the deck as seat A, the world's opponent deck at every other seat, greedy play throughout."""
@@ -655,7 +658,6 @@ class Outlook:
         self.valuation = valuation(cards)
         options = cards.compiled.options.copy()
         options[tournament.O_PLAYERS] = state.players
-        self.compiled = dataclasses.replace(cards.compiled, options=options)
         self.samples = max(1, min(SEARCH_SAMPLES, clashes))
         per = -(-clashes // self.samples)
         pool = unseen_pool(state, p)
@@ -664,6 +666,16 @@ class Outlook:
             np.array(self.valuation.best_deck(sample_binder(state, others[s % len(others)], pool, rng)), dtype=np.int64)
             for s in range(self.samples)
         ]
+        # The store the tournament's clashes reveal from: as many cards as lie in the store, its discard, the store
+        # area and the aftermarket (counts anyone sees), the aftermarket's own, the rest drawn from the unseen pool.
+        shown = [listing.card for listing in state.aftermarket]
+        size = len(state.store_deck) + len(state.store_discard) + len(state.store_area)
+        self.compiled: list[CompiledCards] = []
+        for _ in range(self.samples):
+            drawn = [pool[int(i)] for i in rng.choice(len(pool), size=min(size, len(pool)), replace=False)]
+            store = np.array(sorted(shown + drawn), dtype=np.int64)
+            extra = {**cards.compiled.extra, "store": store}
+            self.compiled.append(dataclasses.replace(cards.compiled, options=options, extra=extra))
         self.seeds = rng.integers(0, 2**62, size=(self.samples, per), dtype=np.int64)
         # Seat A opens in the first half of the turn order in every other tournament (the engine's `first`).
         self.first = [((np.arange(per) + s) % 2).astype(np.int8) for s in range(self.samples)]
@@ -678,7 +690,7 @@ class Outlook:
         found = self._rp.get(key)
         if found is None:
             result = tournament.play_batch_detailed(
-                self.compiled,
+                self.compiled[s],
                 np.array(deck, dtype=np.int64),
                 self.opponents[s],
                 self.seeds[s],
