@@ -31,7 +31,9 @@ Two players play Duel Mode by default (option `two_player_rules`): no Friendship
 collections a round (one sharing an element, one a type) scored as 10 RP a card on top of the round's tournament
 RP, and the game ends when a seat has won two tournaments; a seat's result is its tournaments won.
 
-Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions.
+Decisions come from a policy (`market_policy.py`); this module only offers and applies legal actions, and keeps
+what the table has seen of each seat (`MarketState.shown`) for a policy that never peeks. A seat plays its
+tournaments by the engine's policy of its own name (a `search` seat by the engine's search).
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ COLLECTION_VP = (0, 0, 2, 4, 7, 9, 12, 16, 21)
 DECK_LIMITS = {tournament.K_SINGLE: 8, tournament.K_DECK_BOX: 1, tournament.K_ACCESSORY: 2}
 """A tournament deck: up to eight singles, one deck box, two accessories."""
 SEATS = tournament.SEATS
+ENGINE_POLICIES = (tournament.GREEDY, tournament.RANDOM, tournament.SEARCH)
+"""The tournament engine's policy for a seat's policy index (`market_policy.MARKET_POLICIES`: greedy, random,
+search): a seat plays its tournaments by the engine's policy of the same name."""
 DUEL_MARKERS = 6
 """Sell markers each seat has in Duel Mode ("each player has 6 Sell Markers to use in this mode")."""
 DUEL_RP_PER_CARD = 10
@@ -124,6 +129,9 @@ class MarketCards:
     """Every resolved rule option."""
     findings: tuple[Finding, ...] = ()
     """What the compilation says about the set (effects left out, store cards without a buy cost)."""
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What policies derive from the cards alone and keep (greedy's `Valuation`); a copy made with another store
+    (`dataclasses.replace`) shares it, since nothing in it reads the store."""
 
 
 def _promo_tier(card: BladesCard, rank: int, count: int) -> int:
@@ -251,7 +259,7 @@ class Seat:
     places: list[int] = field(default_factory=list)
     """Tournament place per tournament (1 = first; tied seats share the best place)."""
     policy: int = 0
-    """The seat's policy index (0 greedy, 1 random): market and tournament alike."""
+    """The seat's policy index (0 greedy, 1 random, 2 search): market and tournament alike."""
     starter: list[int] = field(default_factory=list)
     """The seat's starter deck (the pre-release tournament's deck)."""
 
@@ -304,6 +312,10 @@ class MarketState:
     """Bumped whenever a binder changes, so a policy may cache what it derives from the binders."""
     duel: bool = False
     """Duel Mode (two players, option `two_player_rules=duel`): set at setup."""
+    shown: list[list[int]] = field(default_factory=list)
+    """Per seat, the cards the whole table has seen it take face-up and not seen leave (its starter deck, aftermarket
+    buys, trades); what a policy that never peeks may know of another seat's binder, besides how many cards it
+    holds. Store buys, deals, promos and prize support are seen only by their owner."""
 
     @property
     def players(self) -> int:
@@ -322,6 +334,12 @@ class MarketState:
     def vp_so_far(self, p: int) -> int:
         """A seat's tournament and collection VP so far (the priority order reads it)."""
         return sum(self.seats[p].tournament_vp) + sum(self.seats[p].collection_vp)
+
+
+def unshow(state: MarketState, p: int, card: int) -> None:
+    """The table sees `card` leave seat p (sold, fused, traded away, turned in): one shown copy is forgotten."""
+    if card in state.shown[p]:
+        state.shown[p].remove(card)
 
 
 # ---- the store ------------------------------------------------------------------------------------------------------
@@ -475,12 +493,14 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         price = int(cards.stars[listing.card])
         seat.money -= price
         seat.binder.append(listing.card)
+        state.shown[p].append(listing.card)
         if listing.owner >= 0:
             state.seats[listing.owner].markers += 1
         state.say(f"  {who} buys {state.name(listing.card)} from the aftermarket for ${price}")
     elif action.kind == SELL:
         card = action.cards[0]
         seat.binder.remove(card)
+        unshow(state, p, card)
         seat.markers -= 1
         seat.money += int(cards.stars[card])
         state.aftermarket.append(Listing(card, p))
@@ -488,6 +508,7 @@ def apply(state: MarketState, p: int, action: Action) -> None:
     elif action.kind == FUSE:
         for card in action.cards:
             seat.binder.remove(card)
+            unshow(state, p, card)
         seat.markers -= 1
         seat.fused.add(action.index)
         pile = state.fusion_piles[action.index]
@@ -502,7 +523,9 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         other = state.seats[action.other]
         price = int(cards.stars[card])
         other.binder.remove(card)
+        unshow(state, action.other, card)
         seat.binder.append(card)
+        state.shown[p].append(card)
         seat.money -= price
         other.money += price
         if action.friendship:
@@ -672,6 +695,7 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
             raise ValueError(f"seat {SEATS[p]}'s policy built an illegal collection: {problem}")
         for c in chosen:
             seat.binder.remove(c)
+            unshow(state, p, c)
         vp = collection_vp(len(chosen)) if chosen else 0
         seat.collections.append(list(chosen))
         seat.collection_vp.append(vp)
@@ -709,6 +733,7 @@ def turn_in_duel_collections(state: MarketState, p: int, chosen: tuple[list[int]
     cards = [c for collection in chosen for c in collection]
     for c in cards:
         seat.binder.remove(c)
+        unshow(state, p, c)
     seat.collections.append(cards)
     seat.collection_vp.append(0)
     seat.collection_rp.append(DUEL_RP_PER_CARD * len(cards))
@@ -750,7 +775,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     rng_seed(s["rng"], np.int64(state.rng.integers(0, 2**62)))
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
     for p, seat in enumerate(state.seats):
-        policy = tournament.GREEDY if seat.policy == 0 else tournament.RANDOM
+        policy = ENGINE_POLICIES[seat.policy]
         tournament.setup_seat(
             table,
             s["tab"],
@@ -768,21 +793,20 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         )
     # The metagame: one card of each stack, drawn by the tournament engine's own kernel.
     tournament.reveal_metagame(options, game, s["rng"], events, ecount, cards.compiled.extra["meta"])
-    tournament.play_tournament(
-        table,
-        effects,
-        options,
-        s["tab"],
-        s["area"],
-        s["side"],
-        game,
-        s["queue"],
-        store,
-        s["rng"],
-        s["counters"],
-        events,
-        ecount,
-    )
+    arrays = (table, effects, options, s["tab"], s["area"], s["side"], game, s["queue"], store, s["rng"])
+    if any(ENGINE_POLICIES[seat.policy] == tournament.SEARCH for seat in state.seats):
+        # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
+        work = tournament.search_state(cards.compiled)
+        if work["store"].shape[0] < store.shape[0]:
+            # Sold starter and promo cards reach the store through its discard: the work store holds them too.
+            work["store"] = np.zeros(store.shape[0], dtype=np.int64)
+        # The search's own generator, never the tournament's (that would foretell its later store draws).
+        rng_seed(work["search"], np.int64(state.rng.integers(0, 2**62)))
+        tournament.play_searched_tournament(
+            *arrays, s["counters"], events, ecount, *(work[key] for key in tournament.SEARCH_ARRAYS)
+        )
+    else:
+        tournament.play_tournament(*arrays, s["counters"], events, ecount)
     if traced:
         for row in events[: int(ecount[0])]:
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
@@ -930,6 +954,8 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
                 starter=list(starter),
             )
         )
+        # A starter deck is opened at the table (each player's own), so every seat knows it.
+        state.shown.append(list(starter))
     if state.duel:
         state.say("Setup (Duel Mode): starter decks, 3 store cards and 6 sell markers each; no Friendship cards")
     else:

@@ -125,4 +125,20 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
         ),
         choices=("duel", "normal"),
     ),
+    RuleOption(
+        key="market_search_clashes",
+        default=8,
+        minimum=1,
+        maximum=256,
+        reading=(
+            "Not a rule: the whole game's `search` policy's budget, tournaments played for each deck it weighs at a "
+            "purchase (shared out among up to four sampled worlds: an opponent deck each, drawn from what the seat "
+            "can know). More play stronger and slower; other policies ignore it."
+        ),
+        quote=(
+            "Build Your Deck - Winning Tournaments provides more Victory Points than any other source. ... "
+            "Unlike the Store, cards in the Aftermarket are bought and sold face-up, so you know exactly what you're "
+            "going to get."
+        ),
+    ),
 )

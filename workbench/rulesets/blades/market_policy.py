@@ -1,4 +1,5 @@
-"""Policies for the whole game's deckbuilding phase: a greedy one and a random-legal one.
+"""Policies for the whole game's deckbuilding phase: a greedy one, a random-legal one, and a search that plays
+greedy's purchases out in compiled tournaments (`SearchMarket`, at the end of this module).
 
 Greedy prices everything in dollars, the currency of the final score (4 dollars = 1 VP):
 
@@ -18,6 +19,10 @@ the promo pile is worth more than half the star ratings it spends, then sells it
 neither its deck nor its collection, and otherwise passes. Its deck is the best by deck value; its collection the
 largest from the cards outside the deck.
 
+Search is greedy with the deck value measured instead of estimated: the purchases greedy ranks best are each
+priced by the RP the deck they build gains in a few compiled tournaments against opponent decks sampled from what
+the seat can know (`Outlook`), never from the other seats' hidden cards or the store's order.
+
 In Duel Mode (two players, `two_player_rules=duel`) greedy keeps an Elemental and a Type collection, a card's
 collection value is the RP it adds to them (10 a card) at DECK_DOLLARS a point, like deck value, and it offers no
 Friendship cards.
@@ -25,10 +30,13 @@ Friendship cards.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from workbench.engines import CompiledCards
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
@@ -119,17 +127,143 @@ def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequen
 
 def best_deck(cards: MarketCards, owned: Sequence[int]) -> list[int]:
     """The highest-value legal deck from `owned`: values first against every owned card, then against the deck."""
-    distinct = list(dict.fromkeys(owned))
-    context = distinct
-    deck: list[int] = []
-    for _ in range(2):
-        bits, stars = _deck_context(cards, context)
-        ranked = sorted(distinct, key=lambda c: (-card_value(cards, c, bits, stars), c))
-        deck = []
-        for kind, limit in DECK_LIMITS.items():
-            deck.extend([c for c in ranked if cards.kind[c] == kind][:limit])
-        context = deck
-    return deck
+    return list(valuation(cards).best_deck(owned))
+
+
+CONSTANT, PER_SYMBOL_COUNT, PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = range(4)
+"""Kinds of a term of `Valuation`: a fixed amount, or a coefficient times PLAYED_SHARE times a count of the deck's
+singles (sharing a symbol bit, of at least / at most a star rating)."""
+MEMO_LIMIT = 4096
+"""Entries a `Valuation` memo holds before it starts afresh (a bound on memory over many games)."""
+
+
+class Valuation:
+    """`card_value` and `best_deck` for one card set, with the arithmetic that does not depend on the deck done once
+    and the results remembered. Greedy's time went there (measured: 95% of a whole game in `card_value` and the
+    appraisals around it); the values are the same floats, added in the same order, so every decision is the same.
+
+    A card's value against a deck is a fixed part plus, per `gain ... per` clause that counts the deck, a coefficient
+    times PLAYED_SHARE times the count; the counts depend only on the deck's singles as a multiset, so the values
+    of one deck are kept by its sorted singles, and a best deck by the set of distinct cards owned (the ranking's
+    ties go to the lower card id, so the binder's order does not matter)."""
+
+    def __init__(self, cards: MarketCards) -> None:
+        table = cards.compiled.table
+        self.cards = cards
+        self.single = [int(k) == tournament.K_SINGLE for k in cards.kind]
+        self.bits = [int(b) for b in table[:, tournament.T_SYMBOLS]]
+        self.stars = [int(s) for s in cards.stars]
+        self.price = [int(s) for s in cards.price]
+        self.kind = [int(k) for k in cards.kind]
+        self.terms = [self._terms(card) for card in range(len(cards.cards))]
+        self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
+        self._decks: dict[frozenset[int], tuple[int, ...]] = {}
+
+    def _terms(self, card: int) -> tuple[float, list[tuple[int, int, float]]]:
+        """`card_value`'s clauses as (kind, argument, amount): the products it forms before counting, formed the
+        same way ((weight * amount) * n), so the sums come out bit for bit."""
+        cards = self.cards
+        table = cards.compiled.table
+        effects = cards.compiled.extra["effects"]
+        start = STARS_WEIGHT * float(cards.stars[card]) if cards.kind[card] == tournament.K_SINGLE else 0.0
+        base = tournament.ACTION_BASE
+        terms: list[tuple[int, int, float]] = []
+        for c in range(int(table[card, tournament.T_CLAUSES])):
+            timing = int(effects[card, c, tournament.E_TIMING])
+            verb = int(effects[card, c, base + tournament.A_VERB])
+            amount = float(effects[card, c, base + tournament.A_AMOUNT])
+            weight = 0.5 if timing in (tournament.TM_FLIP, tournament.TM_REACTION) else 1.0
+            if verb == tournament.V_GAIN:
+                per = int(effects[card, c, base + tournament.A_PER])
+                arg = int(effects[card, c, base + tournament.A_ARG])
+                if per == tournament.PER_SYMBOL:
+                    terms.append((PER_SYMBOL_COUNT, arg, weight * amount))
+                elif per == tournament.PER_STARS_AT_LEAST:
+                    terms.append((PER_STARS_AT_LEAST_COUNT, arg, weight * amount))
+                elif per == tournament.PER_STARS_AT_MOST:
+                    terms.append((PER_STARS_AT_MOST_COUNT, arg, weight * amount))
+                elif per == tournament.PER_CARD and timing == tournament.TM_SCORE:
+                    terms.append((CONSTANT, 0, weight * amount * 6.0))
+                else:
+                    terms.append((CONSTANT, 0, weight * amount * PER_EXPECTED.get(per, 1.0)))
+            elif verb == tournament.V_CLASH:
+                clash = float(effects[card, c, base + tournament.ACTION_WIDTH + tournament.A_AMOUNT])
+                terms.append((CONSTANT, 0, weight * 0.5 * clash))
+            elif verb == tournament.V_FLIP:
+                whose = int(effects[card, c, base + tournament.A_WHOSE])
+                terms.append((CONSTANT, 0, weight * (3.0 if whose == tournament.WHOSE_OPPONENT else -1.0)))
+            elif verb == tournament.V_STAR:
+                terms.append((CONSTANT, 0, weight * 0.5 * amount))
+            elif verb != tournament.V_NONE:
+                terms.append((CONSTANT, 0, weight * 1.5))
+        return start, terms
+
+    def context(self, deck: Sequence[int]) -> tuple[dict[int, float], dict[tuple[int, int], int], list[int]]:
+        """The remembered values, counts and sorted singles of a deck context (`deck`'s singles)."""
+        singles = sorted(c for c in deck if self.single[c])
+        key = tuple(singles)
+        found = self._contexts.get(key)
+        if found is None:
+            if len(self._contexts) > MEMO_LIMIT:
+                self._contexts.clear()
+            found = ({}, {}, singles)
+            self._contexts[key] = found
+        return found
+
+    def _count(self, kind: int, arg: int, singles: list[int]) -> int:
+        if kind == PER_SYMBOL_COUNT:
+            return sum(1 for c in singles if self.bits[c] & arg)
+        if kind == PER_STARS_AT_LEAST_COUNT:
+            return sum(1 for c in singles if self.stars[c] >= arg)
+        return sum(1 for c in singles if self.stars[c] <= arg)
+
+    def value(self, card: int, context: tuple[dict[int, float], dict[tuple[int, int], int], list[int]]) -> float:
+        """`card_value` of the card against the context's deck."""
+        values, counts, singles = context
+        found = values.get(card)
+        if found is not None:
+            return found
+        value, terms = self.terms[card]
+        for kind, arg, amount in terms:
+            if kind == CONSTANT:
+                value += amount
+            else:
+                count = counts.get((kind, arg))
+                if count is None:
+                    count = counts[(kind, arg)] = self._count(kind, arg, singles)
+                value += amount * (PLAYED_SHARE * count)
+        values[card] = value
+        return value
+
+    def best_deck(self, owned: Sequence[int]) -> tuple[int, ...]:
+        """`best_deck`, remembered by the distinct cards owned."""
+        key = frozenset(owned)
+        found = self._decks.get(key)
+        if found is not None:
+            return found
+        distinct = sorted(key)
+        context: Sequence[int] = distinct
+        deck: list[int] = []
+        for _ in range(2):
+            scope = self.context(context)
+            ranked = sorted(distinct, key=lambda c: (-self.value(c, scope), c))
+            deck = []
+            for kind, limit in DECK_LIMITS.items():
+                deck.extend([c for c in ranked if self.kind[c] == kind][:limit])
+            context = deck
+        if len(self._decks) > MEMO_LIMIT:
+            self._decks.clear()
+        self._decks[key] = found = tuple(deck)
+        return found
+
+
+def valuation(cards: MarketCards) -> Valuation:
+    """The card set's `Valuation`, made once and kept with the compiled cards."""
+    found = cards.memo.get("valuation")
+    if found is None:
+        found = cards.memo["valuation"] = Valuation(cards)
+    assert isinstance(found, Valuation)
+    return found
 
 
 def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str, str], dict[int, int]]:
@@ -190,10 +324,12 @@ class Appraisal:
         cards = state.cards
         self.cards = cards
         seat = state.seats[p]
-        self.deck = best_deck(cards, seat.binder)
+        self.valuation = valuation(cards)
+        self.deck = list(self.valuation.best_deck(seat.binder))
         bits, stars = _deck_context(cards, self.deck)
         self.bits, self.stars = bits, stars
-        self.value = {c: card_value(cards, c, bits, stars) for c in set(seat.binder)}
+        self.scope = self.valuation.context(self.deck)
+        self.value = {c: self.valuation.value(c, self.scope) for c in set(seat.binder)}
         self.weakest: dict[int, float] = {}
         for kind, limit in DECK_LIMITS.items():
             values = [self.value[c] for c in self.deck if cards.kind[c] == kind]
@@ -218,12 +354,16 @@ class Appraisal:
             spare.remove(c)
         self.spare = spare
         self.kept = kept
+        # An appraisal is asked about the same cards turn after turn (the store's sets, the other binders).
+        self._use_worth: dict[int, float] = {}
+        self.set_worth: dict[int, float] = {}
+        """A face-down card's worth by its set (greedy's `_set_worth`), kept for the turns this appraisal serves."""
 
     def deck_gain(self, card: int) -> float:
         """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck)."""
         if card in self.owned:
             return 0.0
-        value = card_value(self.cards, card, self.bits, self.stars)
+        value = self.valuation.value(card, self.scope)
         return max(0.0, value - self.weakest[int(self.cards.kind[card])])
 
     def collection_gain(self, card: int) -> int:
@@ -254,13 +394,31 @@ class Appraisal:
     def use_worth(self, card: int) -> float:
         """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
         tournament RP, priced like deck value)."""
-        rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
-        return max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
+        found = self._use_worth.get(card)
+        if found is None:
+            rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
+            found = self._use_worth[card] = max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
+        return found
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
         resale = float(self.cards.stars[card]) if self.can_resell else 0.0
         return max(self.use_worth(card), resale)
+
+
+def appraise(state: MarketState, p: int) -> Appraisal:
+    """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen) or the
+    segment changed, since an appraisal reads nothing else of the state. Kept with the cards, so every greedy seat
+    shares it: each seat's binder changes between two turns of another, and four seats appraising each other made
+    four of every appraisal (measured: most of a whole game's time)."""
+    key = (state.duel, state.segment, tuple(state.seats[p].binder))
+    memo: dict[tuple[bool, int, tuple[int, ...]], Appraisal] = state.cards.memo.setdefault("appraisals", {})
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > MEMO_LIMIT // 16:
+            memo.clear()
+        found = memo[key] = Appraisal(state, p)
+    return found
 
 
 def set_distribution(cards: MarketCards, set_index: int) -> list[tuple[int, float]]:
@@ -276,21 +434,19 @@ class GreedyMarket:
     def __init__(self) -> None:
         self.refused: set[tuple[int, int, int, int, int]] = set()
         self._distributions: dict[int, list[tuple[int, float]]] = {}
-        self._appraisals: dict[tuple[int, int, int], Appraisal] = {}
 
     def appraise(self, state: MarketState, p: int) -> Appraisal:
-        """Seat p's appraisal, recomputed only when a binder or the segment changed."""
-        key = (state.version, state.segment, p)
-        if key not in self._appraisals:
-            if len(self._appraisals) > 64:
-                self._appraisals.clear()
-            self._appraisals[key] = Appraisal(state, p)
-        return self._appraisals[key]
+        """Seat p's appraisal (`appraise`)."""
+        return appraise(state, p)
 
     def _set_worth(self, appraisal: Appraisal, cards: MarketCards, set_index: int) -> float:
-        if set_index not in self._distributions:
-            self._distributions[set_index] = set_distribution(cards, set_index)
-        return sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+        found = appraisal.set_worth.get(set_index)
+        if found is None:
+            if set_index not in self._distributions:
+                self._distributions[set_index] = set_distribution(cards, set_index)
+            found = sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+            appraisal.set_worth[set_index] = found
+        return found
 
     def act(self, state: MarketState, p: int) -> Action:
         """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
@@ -336,12 +492,18 @@ class GreedyMarket:
                 # Asked once a segment: a refusal is not asked again.
                 self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
             return action
+        return self.no_purchase(state, p, appraisal, state.fusion_piles)
+
+    def no_purchase(self, state: MarketState, p: int, appraisal: Appraisal, piles: Sequence[Sequence[int]]) -> Action:
+        """Without a purchase: fuse when the promo pile (`piles`: what the seat takes the piles to hold) is worth
+        more than half the stars spent, else sell the most expensive spare card, else pass."""
+        cards = state.cards
         spare = sorted(appraisal.spare, key=lambda c: (int(cards.stars[c]), c))
         for tier in range(len(FUSION_TIERS) - 1, -1, -1):
             need = FUSION_CARDS[tier]
-            if len(spare) < need or not can_fuse(state, p, tier):
+            if len(spare) < need or not can_fuse(state, p, tier) or not piles[tier]:
                 continue
-            pile = state.fusion_piles[tier]
+            pile = piles[tier]
             promo_worth = sum(appraisal.use_worth(c) for c in pile) / len(pile)
             spent = spare[:need]
             if promo_worth > FUSION_SHARE * sum(int(cards.stars[c]) for c in spent):
@@ -380,21 +542,31 @@ class RandomMarket:
         """One of the legal actions, uniformly (fusion spends random cards)."""
         rng: np.random.Generator = state.rng
         seat = state.seats[p]
-        candidates: list[Action] = [Action(PASS)]
-        candidates += [Action(BUY_STORE, index=i) for i in range(len(state.store_area))]
-        candidates += [Action(BUY_AFTERMARKET, index=i) for i in range(len(state.aftermarket))]
+        cards = state.cards
+        memo = valuation(cards)
+        money = seat.money
+        # The legal actions in the order they were always listed (pass, store, aftermarket, sales, fusions, trades),
+        # each as (kind, index, cards, other) with `legal`'s conditions checked here: making and checking an Action
+        # for every card of every other binder was most of a random game's time (cProfile, 100 games).
+        allowed: list[tuple[int, int, tuple[int, ...], int]] = [(PASS, -1, (), -1)]
+        allowed += [(BUY_STORE, i, (), -1) for i, c in enumerate(state.store_area) if money >= memo.price[c]]
+        allowed += [
+            (BUY_AFTERMARKET, i, (), -1)
+            for i, listing in enumerate(state.aftermarket)
+            if listing.owner != p and money >= memo.stars[listing.card]
+        ]
         if can_sell(state, p):
-            candidates += [Action(SELL, cards=(c,)) for c in sorted(set(seat.binder))]
+            allowed += [(SELL, -1, (c,), -1) for c in sorted(set(seat.binder))]
         for tier in range(len(FUSION_TIERS)):
             if can_fuse(state, p, tier):
                 picked = rng.choice(len(seat.binder), size=FUSION_CARDS[tier], replace=False)
-                candidates.append(Action(FUSE, index=tier, cards=tuple(seat.binder[int(i)] for i in sorted(picked))))
-        if bool(state.cards.options["trades"]):
+                allowed.append((FUSE, tier, tuple(seat.binder[int(i)] for i in sorted(picked)), -1))
+        if bool(cards.options["trades"]):
             for q, other in enumerate(state.seats):
                 if q != p:
-                    candidates += [Action(TRADE, cards=(c,), other=q) for c in sorted(set(other.binder))]
-        allowed = [a for a in candidates if legal(state, p, a)]
-        return allowed[int(rng.integers(len(allowed)))]
+                    allowed += [(TRADE, -1, (c,), q) for c in sorted(set(other.binder)) if money >= memo.stars[c]]
+        kind, index, chosen, other_seat = allowed[int(rng.integers(len(allowed)))]
+        return Action(kind, index=index, cards=chosen, other=other_seat)
 
     def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
         """Half the time."""
@@ -441,14 +613,227 @@ class RandomMarket:
         return picked[0], picked[1]
 
 
-MARKET_POLICIES = ("greedy", "random")
-"""Policy names, index = the code the tournament engine is given (0 greedy, 1 random)."""
+# ---- search: greedy's purchases played out in compiled tournaments -------------------------------------------------
+
+SEARCH_CANDIDATES = 4
+"""Purchases the search plays out at one decision: the best by greedy's value per dollar (so a purchase greedy
+prices below its cost can still be found worth it)."""
+SEARCH_SAMPLES = 4
+"""Sampled worlds per decision, each an opponent deck and a card for every face-down store candidate; the
+`market_search_clashes` budget is shared out among them."""
+DEFAULT_CLASHES = 8
+"""`market_search_clashes` when the options do not say (tests that build options by hand)."""
+
+
+def unseen_pool(state: MarketState, p: int) -> list[int]:
+    """The store's cards seat p has not seen anywhere: every store copy less its own binder, the aftermarket and
+    the cards the table saw other seats take (`MarketState.shown`); sorted, so a draw from it depends on which cards
+    are unseen, never on where they lie. The store's order, the store area's faces and the other binders' hidden
+    cards are all in here, as one pool."""
+    counts = Counter(state.cards.store_cards)
+    for c in state.seats[p].binder:
+        counts[c] -= 1
+    for listing in state.aftermarket:
+        counts[listing.card] -= 1
+    for q, shown in enumerate(state.shown):
+        if q != p:
+            for c in shown:
+                counts[c] -= 1
+    return [c for c in sorted(counts) for _ in range(max(counts[c], 0))]
+
+
+def sample_binder(state: MarketState, q: int, pool: Sequence[int], rng: np.random.Generator) -> list[int]:
+    """Seat q's binder as another seat can imagine it: the cards the table saw it take, and as many cards drawn
+    from the unseen pool as it holds beyond those (how many cards a seat holds is seen)."""
+    known = list(state.shown[q])
+    hidden = min(max(0, len(state.seats[q].binder) - len(known)), len(pool))
+    if not hidden:
+        return known
+    return known + [pool[int(i)] for i in rng.choice(len(pool), size=hidden, replace=False)]
+
+
+class Outlook:
+    """The sampled tournaments one search decision scores decks in, built from what seat p can know.
+
+    Each of the SEARCH_SAMPLES worlds has an opponent deck (greedy's best deck from `sample_binder` of the other
+    seats in turn), a share of the clash budget as tournament seeds, a store for the clashes to reveal from (the
+    aftermarket's cards and the rest of the store's size drawn from the unseen pool: a real game's store runs low as
+    the binders fill, which the full store of the card sheet would not show), and one uniform draw that picks the
+    card of a face-down store candidate from its set. Every deck meets the same worlds (common random numbers), so the
+    difference between two decks is the cards', not the dice's. A deck's score in a world is its mean RP over that
+    world's tournaments, played by the engine's batch entry point with every seat's table at the game's player
+    count: the deck as seat A, the world's opponent deck at every other seat, greedy play throughout."""
+
+    def __init__(self, state: MarketState, p: int, clashes: int, rng: np.random.Generator) -> None:
+        cards = state.cards
+        self.valuation = valuation(cards)
+        options = cards.compiled.options.copy()
+        options[tournament.O_PLAYERS] = state.players
+        self.samples = max(1, min(SEARCH_SAMPLES, clashes))
+        per = -(-clashes // self.samples)
+        pool = unseen_pool(state, p)
+        others = [q for q in range(state.players) if q != p]
+        self.opponents = [
+            np.array(self.valuation.best_deck(sample_binder(state, others[s % len(others)], pool, rng)), dtype=np.int64)
+            for s in range(self.samples)
+        ]
+        # The store the tournament's clashes reveal from: as many cards as lie in the store, its discard, the store
+        # area and the aftermarket (counts anyone sees), the aftermarket's own, the rest drawn from the unseen pool.
+        shown = [listing.card for listing in state.aftermarket]
+        size = len(state.store_deck) + len(state.store_discard) + len(state.store_area)
+        self.compiled: list[CompiledCards] = []
+        for _ in range(self.samples):
+            drawn = [pool[int(i)] for i in rng.choice(len(pool), size=min(size, len(pool)), replace=False)]
+            store = np.array(sorted(shown + drawn), dtype=np.int64)
+            extra = {**cards.compiled.extra, "store": store}
+            self.compiled.append(dataclasses.replace(cards.compiled, options=options, extra=extra))
+        self.seeds = rng.integers(0, 2**62, size=(self.samples, per), dtype=np.int64)
+        # Seat A opens in the first half of the turn order in every other tournament (the engine's `first`).
+        self.first = [((np.arange(per) + s) % 2).astype(np.int8) for s in range(self.samples)]
+        self.draws = rng.random(self.samples)
+        self.tournaments = 0
+        """Tournaments played so far at this decision."""
+        self._rp: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def rp(self, deck: tuple[int, ...], s: int) -> float:
+        """The deck's mean RP in world s (remembered: candidates often build the same deck)."""
+        key = (deck, s)
+        found = self._rp.get(key)
+        if found is None:
+            result = tournament.play_batch_detailed(
+                self.compiled[s],
+                np.array(deck, dtype=np.int64),
+                self.opponents[s],
+                self.seeds[s],
+                self.first[s],
+                tournament.GREEDY,
+                tournament.GREEDY,
+            )
+            self.tournaments += len(self.seeds[s])
+            found = self._rp[key] = float(np.mean(result["rp_a"]))
+        return found
+
+    def draw(self, outcomes: Sequence[tuple[int, float]], s: int) -> int:
+        """World s's card of a candidate: the one card of a face-up purchase, or a face-down card of its set by
+        the world's draw (the set's cards by copies, `set_distribution`)."""
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        total = 0.0
+        for card, probability in outcomes:
+            total += probability
+            if self.draws[s] < total:
+                return card
+        return outcomes[-1][0]
+
+    def worth(
+        self, appraisal: Appraisal, binder: Sequence[int], outcomes: Sequence[tuple[int, float]], resale: bool
+    ) -> float:
+        """Dollars a purchase is worth, greedy's `worth` (or `use_worth` without `resale`) with the deck value
+        played out: per world, DECK_DOLLARS per RP the deck built with the card gains over the seat's deck now (0
+        when the card leaves the deck as it is), against the collection value and the resale; averaged over the
+        worlds."""
+        cards = appraisal.cards
+        base = tuple(appraisal.deck)
+        rate = DECK_DOLLARS if appraisal.duel else float(MONEY_PER_VP)
+        total = 0.0
+        for s in range(self.samples):
+            card = self.draw(outcomes, s)
+            gain = 0.0
+            if card not in appraisal.owned:
+                deck = self.valuation.best_deck([*binder, card])
+                if deck != base:
+                    gain = max(0.0, self.rp(deck, s) - self.rp(base, s))
+            value = max(DECK_DOLLARS * gain, rate * appraisal.collection_gain(card))
+            if resale and appraisal.can_resell:
+                value = max(value, float(cards.stars[card]))
+            total += value
+        return total / self.samples
+
+
+class SearchMarket(GreedyMarket):
+    """Greedy's purchases, compared by playing them out (module docstring, "search").
+
+    At each turn greedy's candidate purchases that the seat can see (a face-down card of each set in the store
+    area, the aftermarket, trades for cards the table saw another seat take) are ranked by greedy's value per
+    dollar; the best SEARCH_CANDIDATES are priced again with the deck value measured in compiled tournaments
+    (`Outlook`), and the best value per dollar that is worth more than its price is bought, as greedy would. Without
+    one, greedy's fusion, sale or pass, with the promo piles taken to hold the tier's promos the seat does not own.
+    It never peeks: the other seats' hidden cards, the store's order and its face-down cards are sampled from the
+    unseen pool; decks, collections and trade answers are greedy's. Its tournaments are played by the engine's
+    `search` policy."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = 0
+        """Decisions played out in this game."""
+        self.tournaments = 0
+        """Tournaments played for them."""
+
+    def act(self, state: MarketState, p: int) -> Action:
+        """The best purchase by played-out value per dollar, else greedy's fusion, sale or pass."""
+        cards = state.cards
+        seat = state.seats[p]
+        appraisal = self.appraise(state, p)
+        offers: list[tuple[float, int, Action, list[tuple[int, float]], bool]] = []
+        sets: set[tuple[int, int]] = set()
+        for index, card in enumerate(state.store_area):
+            # A face-down card shows its set and buy cost only: one offer per (set, cost), its first card.
+            key = (int(cards.set_of[card]), int(cards.price[card]))
+            if key in sets:
+                continue
+            sets.add(key)
+            distribution = self._distributions.setdefault(key[0], set_distribution(cards, key[0]))
+            worth = self._set_worth(appraisal, cards, key[0])
+            offers.append((worth, key[1], Action(BUY_STORE, index=index), distribution, True))
+        for index, listing in enumerate(state.aftermarket):
+            if listing.owner != p:
+                price = int(cards.stars[listing.card])
+                action = Action(BUY_AFTERMARKET, index)
+                offers.append((appraisal.use_worth(listing.card), price, action, [(listing.card, 1.0)], False))
+        if bool(cards.options["trades"]):
+            for k in range(1, state.players):
+                q = (p + k) % state.players
+                for card in sorted(set(state.shown[q]) - appraisal.owned):
+                    if (state.round, state.segment, p, q, card) in self.refused:
+                        continue
+                    action = Action(TRADE, cards=(card,), other=q)
+                    offers.append((appraisal.use_worth(card), int(cards.stars[card]), action, [(card, 1.0)], False))
+        offers = [offer for offer in offers if legal(state, p, offer[2])]
+        if offers:
+            ranked = sorted(range(len(offers)), key=lambda i: (-offers[i][0] / max(offers[i][1], 1), i))
+            clashes = int(cards.options.get("market_search_clashes", DEFAULT_CLASHES))
+            outlook = Outlook(state, p, clashes, np.random.default_rng(int(state.rng.integers(0, 2**62))))
+            best: tuple[float, float, int, Action] | None = None
+            for i in sorted(ranked[:SEARCH_CANDIDATES]):
+                _, price, action, outcomes, resale = offers[i]
+                worth = outlook.worth(appraisal, seat.binder, outcomes, resale)
+                if worth > price and (best is None or worth / max(price, 1) > best[0]):
+                    best = (worth / max(price, 1), worth, price, action)
+            self.decisions += 1
+            self.tournaments += outlook.tournaments
+            if best is not None:
+                _, worth, price, action = best
+                if action.kind == TRADE:
+                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
+                    action = dataclasses.replace(action, friendship=friendship)
+                    self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
+                return action
+        # The piles' order and which promos others took are hidden: a pile holds its tier's promos not in the binder.
+        owned = set(seat.binder)
+        piles = [[c for c in pile if c not in owned] for pile in cards.promo_piles]
+        return self.no_purchase(state, p, appraisal, piles)
+
+
+MARKET_POLICIES = ("greedy", "random", "search")
+"""Policy names, index = the code the tournament engine is given (0 greedy, 1 random, 2 search)."""
 
 
 def make_policy(name: str) -> GreedyMarket | RandomMarket:
-    """A fresh policy object by name (greedy remembers refused trades for one game)."""
+    """A fresh policy object by name (greedy and search remember refused trades for one game)."""
     if name == "greedy":
         return GreedyMarket()
     if name == "random":
         return RandomMarket()
+    if name == "search":
+        return SearchMarket()
     raise ValueError(f"unknown market policy '{name}': expected one of {', '.join(MARKET_POLICIES)}")
