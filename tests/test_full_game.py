@@ -153,6 +153,13 @@ def test_the_tournament_counts_keep_their_own_defaults() -> None:
         assert getattr(args, "matches", POWER_CURVE_DEFAULTS.matches_per_pair) == POWER_CURVE_DEFAULTS.matches_per_pair
 
 
+def test_the_power_curve_s_rivals_are_random_for_greedy_greedy_for_search_else_the_same_policy() -> None:
+    # Search rivals would each play their own clashes, for a difference that moves only by chance.
+    assert FULL_GAME_DEFAULTS.rivals_for_power("greedy") == FULL_GAME_DEFAULTS.power_rivals == "random"
+    assert FULL_GAME_DEFAULTS.rivals_for_power("search") == "greedy"
+    assert FULL_GAME_DEFAULTS.rivals_for_power("random") == "random"
+
+
 def test_power_reports_every_game_it_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[int, int]] = []
     power = full_game_power(SAMPLE, SMALL, 1, 3, progress=lambda done, total: calls.append((done, total)))

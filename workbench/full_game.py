@@ -40,8 +40,9 @@ class FullGameDefaults:
 
     games: int = 100
     """Whole games of `simulate --option game=full` and of the app's whole-game run. Measured on the bundled set with
-    four seats (`run_full_games(sample, {}, 100, 0)`, warm): 16.2 s, 6.2 games a second, final VP intervals about
-    ±3 VP per seat; the tournament's 10,000 matches as whole games would take about half an hour."""
+    four greedy seats (`simulate blades/blades_sample --option game=full --matches 100 --seed 1`, load 6-8): 14-18
+    games a second, final VP intervals about ±3 VP per seat; the tournament's 10,000 matches as whole games would
+    take about ten minutes."""
     games_per_card: int = 50
     """Whole games per store card of `power-curve --option game=full` (played twice: with the card and without).
     On the bundled set 60 games a card gave intervals of about ±2.2 VP (docs/rulesets/blades.md), so 50 gives about
@@ -62,8 +63,12 @@ class FullGameDefaults:
     moves only by chance (the tournament chart pays out the same VP whatever the cards)."""
 
     def rivals_for_power(self, policy: str) -> str:
-        """The other seats' policy in the power curve: `power_rivals` against greedy, else the same policy."""
-        return self.power_rivals if policy == "greedy" else policy
+        """The other seats' policy in the power curve: `power_rivals` against greedy, greedy against search (search
+        seats among search seats would cost every rival's clashes too, for a figure that moves only by chance), else
+        the same policy."""
+        if policy == "greedy":
+            return self.power_rivals
+        return "greedy" if policy == "search" else policy
 
 
 FULL_GAME_DEFAULTS = FullGameDefaults()
