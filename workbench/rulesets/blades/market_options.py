@@ -19,8 +19,9 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
             "the engine, prize support, and the final score (tournament + collections + money at 4:1 + "
             "friendship, ties broken by tournament, collections, money and friendship VP in that order). Without "
             "tiers in the sheet, promo cards are split into bronze, silver and gold piles by star rating (lowest "
-            "third bronze); a rarity naming a tier wins. Metagame and pro player cards are not simulated "
-            "(characters are left out, as the document's first game advises)."
+            "third bronze); a rarity naming a tier wins. Each tournament reveals metagame cards as the `metagame` "
+            "option says. Characters are left out, as the document's first game advises, and with them pro player "
+            "cards, which come into play only with characters."
         ),
         quote=(
             "Millennium Blades is played over a series of rounds. Each round has two parts, a Deckbuilding Phase and "
