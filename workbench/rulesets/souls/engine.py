@@ -1513,11 +1513,13 @@ def add_action(
 
 
 @rules_kernel
-def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: EngineInt) -> EngineInt:
-    """The legal actions of the kinds in the bit mask `kinds` (bit 1 << A_*): exactly `legal_actions`' rows of those
-    kinds, in its order, so a policy that only weighs some kinds need not list the rest. Written as rows (kind, a,
-    b, c) at word `out` of `st`; returns how many. While a decision is open (G_PENDING), the only legal actions are
-    its answers, whatever `kinds` asks: one (A_TARGET, v, 0, 0) per opposing unit v."""
+def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: EngineInt, only: EngineInt) -> EngineInt:
+    """The legal actions of the kinds in the bit mask `kinds` (bit 1 << A_*) and, unless `only` is -1, of one card
+    only (the hand card at index `only` for kinds played from the hand, the unit `only` for the others): exactly
+    `legal_actions`' rows that match, in its order, so a policy weighing one card or one kind need not list the
+    rest. Written as rows (kind, a, b, c) at word `out` of `st`; returns how many. While a decision is open
+    (G_PENDING), the only legal actions are its answers, whatever is asked: one (A_TARGET, v, 0, 0) per opposing
+    unit v."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     n: EngineInt
     foe = 1 - side
@@ -1530,6 +1532,8 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
     limit = opt(st, O_SUMMONS)
     summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
     for h in range(st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0):
+        if only >= 0 and h != only:
+            continue
         card = st[zx(st, side, Z_HAND, h)]
         kind = cv(st, card, C_KIND)
         if kind == KIND_MONSTER and (not summons_left or kinds & (1 << A_SUMMON) == 0):
@@ -1558,7 +1562,13 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
         else:
             n = add_action(st, out, n, A_CAST, h, -1, 0)
     unit_kinds = (1 << A_ACTIVATE) | (1 << A_ATTACK) | (1 << A_SUPPORT) | (1 << A_MOVE)
+    # in_range's opposing side of the distance, worked out once: each opposing row's place, counting only the
+    # occupied rows in front of it (effective_row).
+    foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
+    foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
     for u in range(st[sx(side, S_UNITS)] if kinds & unit_kinds != 0 else 0):
+        if only >= 0 and u != only:
+            continue
         card = st[ux(side, u, U_CARD)]
         for timing in (T_PLAIN, T_USE):
             if kinds & (1 << A_ACTIVATE) != 0 and can_activate(st, side, u, timing):
@@ -1572,8 +1582,11 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
         if kinds & (1 << A_ATTACK) != 0 and cv(st, card, C_CAN_ATTACK) == 1:
             if can_attack_player(st, side, u):
                 n = add_action(st, out, n, A_ATTACK, u, -1, 0)
+            # in_range(st, side, u, v): attacker's place + the target's place + 1 <= range.
+            reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
             for v in range(st[sx(foe, S_UNITS)]):
-                if in_range(st, side, u, v):
+                row = st[ux(foe, v, U_ROW)]
+                if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
                     n = add_action(st, out, n, A_ATTACK, u, v, 0)
         if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, C_SUPPORT) == 1:
             for a in range(st[sx(side, S_UNITS)]):
@@ -1593,7 +1606,7 @@ def legal_actions(st: IntArray, side: EngineInt, out: EngineInt) -> EngineInt:
     """Every legal action of `side` now, as rows (kind, a, b, c) written at word `out` of `st` (the action list,
     st[G_ACTIONS], unless the caller keeps its own); returns how many. "End the turn" is always legal and is not a
     row: a policy ends its turn by returning."""
-    return legal_actions_of(st, side, out, ALL_ACTIONS)
+    return legal_actions_of(st, side, out, ALL_ACTIONS, -1)
 
 
 @rules_kernel
@@ -1763,37 +1776,41 @@ def greedy_answer(st: IntArray, side: EngineInt) -> None:
 
 
 @rules_kernel
+def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
+    """Greedy's rule of thumb for a card it plays at once: every trap; a magic card without Equip or damage that
+    draws, restores shield that fits under 8, or applies an element that starts a status or makes a combo."""
+    kind = cv(st, card, C_KIND)
+    if kind == KIND_TRAP:
+        return True
+    if kind != KIND_MAGIC or cv(st, card, C_EQUIP) != 0 or cv(st, card, C_DAMAGE) != 0:
+        return False
+    shield = cv(st, card, C_SHIELD)
+    play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
+    applies = cv(st, card, C_APPLIES)
+    standard = st[sx(1 - side, S_STANDARD)]
+    for element in range(4):
+        if (applies >> element) & 1 == 1:
+            if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
+                play = True
+    return play
+
+
+@rules_kernel
 def greedy_plays(st: IntArray, side: EngineInt) -> None:
-    """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first
-    such row, in hand order, each time."""
-    foe = 1 - side
+    """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
+    card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
     out = st[G_ACTIONS]
-    while st[G_OVER] == 0:
-        n = legal_actions_of(st, side, out, (1 << A_TRAP) | (1 << A_CAST))
-        chosen = -1
-        for i in range(n):
-            base = out + 4 * i
-            if st[base] == A_TRAP:
-                chosen = i
-                break
-            card = st[zx(st, side, Z_HAND, st[base + 1])]
-            if cv(st, card, C_DAMAGE) != 0:
+    plays = (1 << A_TRAP) | (1 << A_CAST)
+    i = 0
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        if greedy_wants_played(st, side, st[zx(st, side, Z_HAND, i)]):
+            # Its one row if it has one: a trap (i, 0, 0), a magic card with no target (i, -1, 0).
+            if legal_actions_of(st, side, out, plays, i) > 0:
+                apply(st, side, out)
+                greedy_answer(st, side)
+                i = 0  # the hand changed (draws, sacrifices): look again from the start
                 continue
-            shield = cv(st, card, C_SHIELD)
-            play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
-            applies = cv(st, card, C_APPLIES)
-            standard = st[sx(foe, S_STANDARD)]
-            for element in range(4):
-                if (applies >> element) & 1 == 1:
-                    if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
-                        play = True
-            if play:
-                chosen = i
-                break
-        if chosen < 0:
-            return
-        apply(st, side, out + 4 * chosen)
-        greedy_answer(st, side)
+        i += 1
 
 
 @rules_kernel
@@ -1866,7 +1883,6 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 break
         if not any_monster:
             return
-        n_rows = legal_actions_of(st, side, out, 1 << A_SUMMON)
         n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
         prefix = base
         excluded = policy_flags(st)  # one flag per hand card: passed over, it has no summon row
@@ -1907,6 +1923,7 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
+            n_rows = legal_actions_of(st, side, out, 1 << A_SUMMON, best)
             chosen = greedy_summon_row(st, out, n_rows, best, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
             if chosen >= 0:
                 break
@@ -1923,9 +1940,6 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
     each Equip card in hand order, the host it wants, taken when that row is listed."""
     foe = 1 - side
     out = st[G_ACTIONS]
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    n: EngineInt
-    n = -1  # listed on first need, again after each equip
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
@@ -1949,14 +1963,12 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
                 best_score = score
                 host = u
         if host >= 0:
-            if n < 0:
-                n = legal_actions_of(st, side, out, 1 << A_EQUIP)
+            n = legal_actions_of(st, side, out, 1 << A_EQUIP, i)
             # Not listed: it cannot be paid, or its own sacrifice would take the host.
             k = find_row(st, out, n, A_EQUIP, i, host_side, host)
             if k >= 0:
                 apply(st, side, out + 4 * k)
                 greedy_answer(st, side)
-                n = -1
                 i = 0
                 continue
         i += 1
@@ -2009,7 +2021,7 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
                 if target < 0 or damage_to_destroy(st, foe, target) > amount:
                     continue
             if greedy_activation_worth(st, side, card, timing, target) > 0:
-                rows = legal_actions_of(st, side, out, 1 << A_ACTIVATE)
+                rows = legal_actions_of(st, side, out, 1 << A_ACTIVATE, u)
                 k = find_row(st, out, rows, A_ACTIVATE, u, target, timing)
                 if k >= 0:
                     apply(st, side, out + 4 * k)
@@ -2043,7 +2055,7 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
         if chosen < 0 and not attacks_itself:
             chosen = fallback
         if chosen >= 0:
-            n = legal_actions_of(st, side, out, 1 << A_SUPPORT)
+            n = legal_actions_of(st, side, out, 1 << A_SUPPORT, s)
             k = find_row(st, out, n, A_SUPPORT, s, chosen, 0)
             if k >= 0:
                 apply(st, side, out + 4 * k)
@@ -2060,7 +2072,7 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
                 reach = True
                 break
         if not reach:
-            n = legal_actions_of(st, side, out, 1 << A_MOVE)
+            n = legal_actions_of(st, side, out, 1 << A_MOVE, u)
             k = find_row(st, out, n, A_MOVE, u, row - 1, 0)
             if k >= 0:
                 apply(st, side, out + 4 * k)
@@ -2096,36 +2108,31 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
                     u = w
         if u < 0:
             return
-        n = legal_actions_of(st, side, out, 1 << A_ATTACK)
-        direct = False
-        kill = -1
-        kill_value = -1
-        reach = -1
-        reach_value = -1
-        amount = unit_atk(st, side, u)
-        for i in range(n):
-            base = out + 4 * i
-            if st[base + 1] != u:
-                continue
-            v = st[base + 2]
-            if v < 0:
-                direct = True
-                continue
-            value = unit_value(st, foe, v)
-            if damage_to_destroy(st, foe, v) <= amount and value > kill_value:
-                kill_value = value
-                kill = i
-            if value > reach_value:
-                reach_value = value
-                reach = i
-        if lethal and direct:
-            kill = -1
-        if kill >= 0:
-            chosen = kill
-        elif direct:
-            chosen = find_row(st, out, n, A_ATTACK, u, -1, 0)
-        else:
-            chosen = reach
+        n = legal_actions_of(st, side, out, 1 << A_ATTACK, u)
+        # Its rows: the player first (u, -1) when it may attack them, then each opposing card in reach, in order.
+        direct = n > 0 and st[out + 2] == -1
+        chosen = -1
+        if not (lethal and direct):
+            # The most valuable card it destroys (worth looked up only for those).
+            amount = unit_atk(st, side, u)
+            best_value = -1
+            for i in range(1 if direct else 0, n):
+                v = st[out + 4 * i + 2]
+                if damage_to_destroy(st, foe, v) <= amount:
+                    value = unit_value(st, foe, v)
+                    if value > best_value:
+                        best_value = value
+                        chosen = i
+        if chosen < 0 and direct:
+            chosen = 0
+        if chosen < 0:
+            # The most valuable card in reach.
+            best_value = -1
+            for i in range(n):
+                value = unit_value(st, foe, st[out + 4 * i + 2])
+                if value > best_value:
+                    best_value = value
+                    chosen = i
         if chosen < 0:
             st[sitting + n_sitting] = st[ux(side, u, U_ID)]
             n_sitting += 1
@@ -2138,21 +2145,16 @@ def greedy_finishers(st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
     out = st[G_ACTIONS]
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    n: EngineInt
-    n = -1  # listed on first need, again after each cast
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
             target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             if target >= 0:
-                if n < 0:
-                    n = legal_actions_of(st, side, out, 1 << A_CAST)
+                n = legal_actions_of(st, side, out, 1 << A_CAST, i)
                 k = find_row(st, out, n, A_CAST, i, target, 0)  # not listed: it cannot be paid
                 if k >= 0:
                     apply(st, side, out + 4 * k)
-                    n = -1
                     i = 0
                     continue
         i += 1
