@@ -25,7 +25,7 @@ traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
 `apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
 sets up a board and calls one rule.
 
-The engine has the one shape of docs/simulation.md (as pgx and OpenSpiel): the
+The engine has the one shape every engine is to have (as pgx and OpenSpiel): the
 rules meet the policies at three kernels, `legal_actions(st, side, out) -> n`
 (every legal action as a row (kind, a, b, c) written at word `out` of `st`),
 `apply(st, side, row)` (one row) and `clone(st, into)`; chance comes only from
@@ -33,7 +33,7 @@ st's own generator. An action whose damage target is still open (a summon
 Trigger's, an Equip card's) leaves a decision in `st` that the next
 `legal_actions` lists. The policies, in one section apart from the rules,
 choose among the listed rows: `greedy` (curve out, trade well, go face when
-lethal: each of its phases lists the rows of its kinds and picks one),
+lethal: each of its phases lists the rows of the card it weighs and picks one),
 `random` (a uniformly random row, or "end turn") and `search` (determinized
 flat Monte Carlo over the rows, its rollouts played in a clone of `st`: the
 section "The search policy"). Randomness comes only from the xorshift words
@@ -302,8 +302,6 @@ PERMANENT = 1 << 30
 """Turns left on a status that never ends."""
 
 POLICY_GREEDY, POLICY_RANDOM, POLICY_SEARCH = 0, 1, 2
-NO_TARGET = -2
-"""A policy's "nothing to attack" (-1 means the opposing player)."""
 TAKEN = 1 << 50
 UNAVAILABLE = 1 << 51
 """Sacrifice-plan marks: chosen, and not a candidate (the card being played); both above any worth."""
@@ -1696,8 +1694,9 @@ def policy_flags(st: IntArray) -> int:
 
 
 # The greedy policy: curve out, trade well, go face when lethal. Its turn is a run of phases (plays, summons,
-# equipment, activations, Support and moves, attacks, finishers); each phase lists the legal actions of its kinds,
-# picks one row with the phase's rule of thumb, and applies it, until the phase has nothing more it wants.
+# equipment, activations, Support and moves, attacks, finishers); each phase weighs a card by the phase's rule of
+# thumb, lists that card's legal rows (`legal_actions_of`), picks one of them and applies it, until the phase has
+# nothing more it wants.
 
 
 @rules_kernel
