@@ -9,11 +9,13 @@ NUMBA_DISABLE_JIT=1 too.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,10 +24,13 @@ import pytest
 import workbench.rulesets.souls.engine as E
 from workbench.analysis import power_curve
 from workbench.cards import CardSet, Deck
+from workbench.decklists import read_decklist
 from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED
+from workbench.loading import load_cardset
+from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
-from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, compile_for, simulate
+from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]
 MakeDeck = Callable[..., Deck]
@@ -163,6 +168,17 @@ ROWS: list[dict[str, Any]] = [
         "effects": "When an opposing card attacks: damage 1",
     },
     {"name": "Rune", "kind": "magic", "abilities": "Effect", "effects": "summon a wolf"},
+    {
+        # Worth less than nothing to greedy: 0 Atk + 6 Def + 4 for a body - 12 for losing 12 shield points = -2.
+        "name": "Husk",
+        "kind": "monster",
+        "soul_cost": 0,
+        "atk": 0,
+        "def": 6,
+        "abilities": "Effect",
+        "effect_weight": "detrimental",
+        "effects": "shield -12",
+    },
 ]
 A, B = 0, 1
 FIRE, OIL, MIASMA, CURSE = range(4)
@@ -170,10 +186,6 @@ FIRE, OIL, MIASMA, CURSE = range(4)
 
 @pytest.fixture(scope="module")
 def cardset(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
-    import csv
-
-    from workbench.loading import load_cardset
-
     path = tmp_path_factory.mktemp("souls") / "scenario.csv"
     headers = list(dict.fromkeys(key for row in ROWS for key in row))
     with path.open("w", newline="", encoding="utf-8") as handle:
@@ -239,6 +251,22 @@ class Scenario:
 
     def lines(self) -> list[str]:
         return [E.describe_event(self.compiled, row) for row in self.arrays.events]
+
+    def legal(self, side: int) -> list[tuple[int, ...]]:
+        """`legal_actions` of `side` now, as rows (kind, a, b, c)."""
+        out = int(self.st[E.G_ACTIONS])
+        n = E.legal_actions(self.st, side, out)
+        return [tuple(int(v) for v in row) for row in self.st[out : out + 4 * n].reshape(n, 4)]
+
+    def summon(self, side: int, hand_index: int, row: int) -> int:
+        """Summon through the rule (`summon`), its summon Trigger's open target answered as greedy answers it; the
+        unit's index after (-1: it left play)."""
+        u = E.summon(self.st, side, hand_index, row)
+        if u < 0:
+            return -1
+        unit_id = self.unit(side, u, E.U_ID)
+        E.greedy_answer(self.st, side)
+        return int(E.find_unit(self.st, side, unit_id))
 
     @property
     def over(self) -> bool:
@@ -336,9 +364,7 @@ def test_three_rows_and_the_row_size_option(cardset: CardSet, row_slots: int, ro
     game = Scenario(cardset, row_slots=row_slots)
     game.place(A, "Wall", 0)
     game.hand(A, "Grunt")
-    n = E.list_actions(game.st, A)
-    actions = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
-    assert sorted(int(row[2]) for row in actions if row[0] == E.A_SUMMON) == rows_offered
+    assert sorted(row[2] for row in game.legal(A) if row[0] == E.A_SUMMON) == rows_offered
 
 
 # Summoning and sacrifices ----------------------------------------------------------------------------------------
@@ -378,7 +404,7 @@ def test_summoning_sacrifices_the_soul_cost(
     index = hand.index(summon)
     assert bool(E.can_pay(game.st, A, index)) is payable
     if payable:
-        E.summon(game.st, A, index, 1, E.POLICY_GREEDY)
+        game.summon(A, index, 1)
         assert game.counter(A, summon, PLAYED) == 1
         assert game.side(A, E.S_SUMMONS) == 1
     assert sorted(game.units(A)) == sorted(field_after)
@@ -391,7 +417,7 @@ def test_a_summoned_monster_goes_to_its_row_and_sacrifices_free_their_rows(cards
     game.place(A, "Wall", 1)
     game.hand(A, "Ogre")
     assert E.can_pay(game.st, A, 0) and E.room_in_row(game.st, A, 0)  # the front row frees up
-    E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    game.summon(A, 0, 0)
     assert game.units(A) == ["Ogre"] and game.side(A, E.S_ROW0) == 1 and game.side(A, E.S_ROW1) == 0
     assert game.lines()[-3:] == [
         "A sacrifices Wall from row 2.",
@@ -423,7 +449,7 @@ def test_effects_when_summoned(cardset: CardSet, name: str, foe_row: int, foe_da
     game.place(B, "Grunt", foe_row, foe_damage)
     game.deck(A, "Pike", "Ogre")
     game.hand(A, name, "Bolt", "Bolt", "Bolt")
-    E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    game.summon(A, 0, 0)
     lines = game.lines()
     assert lines[-len(events) :] == events
 
@@ -487,7 +513,7 @@ def test_a_summon_trigger_fires_once_and_is_not_activated_again(cardset: CardSet
     game = Scenario(cardset, sacrifice_from="hand")
     game.place(B, "Wall", 1)
     game.hand(A, "Spitter", "Bolt", "Bolt")
-    u = E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    u = game.summon(A, 0, 0)
     assert game.unit(B, 0, E.U_DAMAGE) == 2
     assert not E.can_activate(game.st, A, u, E.T_PLAIN) and not E.can_activate(game.st, A, u, E.T_USE)
 
@@ -499,9 +525,7 @@ def test_the_policies_choose_activated_effects(cardset: CardSet) -> None:
     game.place(B, "Pike", 0, damage=1)
     game.deck(A, "Ogre")
     # Random: every activation is a legal action (Seer's once-per-turn draw; Zapper's use, at each opposing card).
-    n = E.list_actions(game.st, A)
-    rows = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
-    assert sorted(tuple(int(v) for v in row) for row in rows if row[0] == E.A_ACTIVATE) == [
+    assert sorted(row for row in game.legal(A) if row[0] == E.A_ACTIVATE) == [
         (E.A_ACTIVATE, 0, -1, E.T_PLAIN),
         (E.A_ACTIVATE, zapper, 0, E.T_USE),
     ]
@@ -560,7 +584,7 @@ def test_a_trap_springs_on_its_own_trigger_not_on_the_next_attack(cardset: CardS
     ]
     assert game.side(B, E.S_TRAPS) == 1 and game.compiled.names[game.arrays.zones[B, E.Z_TRAPS, 0]] == "Ambush"
     game.hand(A, "Ogre", "Bolt", "Bolt")
-    E.summon(game.st, A, 0, 1, E.POLICY_GREEDY)
+    game.summon(A, 0, 1)
     assert "B's trap Ambush springs on A's Ogre (summoned)." in game.lines()
     assert game.unit(A, 0, E.U_DAMAGE) == 3 and game.side(B, E.S_TRAPS) == 0
 
@@ -700,7 +724,7 @@ def test_each_card_is_used_once_per_turn(cardset: CardSet) -> None:
     assert E.can_use(game.st, A, u)
     E.attack(game.st, A, u, -1)
     assert not E.can_use(game.st, A, u)
-    assert E.list_actions(game.st, A) == 0  # nothing left to do with it this turn
+    assert game.legal(A) == []  # nothing left to do with it this turn
     E.end_turn(game.st, A)
     E.start_turn(game.st, A)
     assert E.can_use(game.st, A, u)
@@ -710,7 +734,7 @@ def test_each_card_is_used_once_per_turn(cardset: CardSet) -> None:
 def test_summoning_sickness(cardset: CardSet, sickness: bool, usable: bool) -> None:
     game = Scenario(cardset, summoning_sickness=sickness)
     game.hand(A, "Grunt")
-    u = E.summon(game.st, A, 0, 0, E.POLICY_GREEDY)
+    u = game.summon(A, 0, 0)
     assert bool(E.can_use(game.st, A, u)) is usable
     game.st[E.G_TURN] += 2
     assert E.can_use(game.st, A, u)
@@ -792,9 +816,7 @@ def test_a_card_that_can_destroy_something_itself_attacks_instead_of_supporting(
 def test_mobile_moves_one_row_forward_or_back(cardset: CardSet, row: int, moves: list[int]) -> None:
     game = Scenario(cardset)
     u = game.place(A, "Scout", row)
-    n = E.list_actions(game.st, A)
-    actions = game.st[game.st[E.G_ACTIONS] : game.st[E.G_ACTIONS] + 4 * n].reshape(n, 4)
-    assert sorted(int(r[2]) for r in actions if r[0] == E.A_MOVE) == moves
+    assert sorted(r[2] for r in game.legal(A) if r[0] == E.A_MOVE) == moves
     E.move_unit(game.st, A, u, moves[0])
     assert game.unit(A, u, E.U_ROW) == moves[0] and not E.can_use(game.st, A, u)
 
@@ -869,6 +891,22 @@ def test_greedy_goes_for_the_player_when_its_attackers_can_empty_the_shield(card
     game.arrays.sides[B, E.S_SHIELD] = 2
     E.greedy_attacks(game.st, A)
     assert game.over and game.winner == A and game.units(B) == ["Wall"]
+
+
+@pytest.mark.parametrize(("held", "cast"), [(7, True), (6, False)])
+def test_greedy_hits_the_best_card_with_a_full_hand_even_one_worth_less_than_nothing(
+    cardset: CardSet, held: int, cast: bool
+) -> None:
+    # "finally play damage charms that destroy a card (or hit the best card when holding 7 or more)" (the Policies
+    # section): with 7 cards Bolt (4) hits B's only card, a Husk it cannot destroy, although greedy counts it worth
+    # -2; engine 3 started its search for the best card at worth -1 and kept Bolt, a choice `legal_actions` does
+    # not list (damage aimed at no card while one is there). With 6 cards Bolt waits for a kill.
+    game = Scenario(cardset)
+    game.place(B, "Husk", 0)
+    assert E.unit_value(game.st, B, 0) == -2
+    game.hand(A, "Bolt", *["Grunt"] * (held - 1))
+    E.greedy_finishers(game.st, A)
+    assert (game.unit(B, 0, E.U_DAMAGE) == 4) is cast and ("Bolt" not in game.held(A)) is cast
 
 
 def test_greedy_trades_when_it_cannot_win_this_turn(cardset: CardSet) -> None:
@@ -1247,6 +1285,93 @@ def test_plain_python_and_compiled_kernels_play_the_same_matches() -> None:
     assert outputs[0] == outputs[1]
 
 
+_LISTED_ROWS_SCRIPT = """
+import json, sys
+import numpy as np
+import workbench.rulesets.souls.engine as E
+from workbench.loading import load_cardset
+from workbench.decklists import read_decklist
+from workbench.rulesets import RULESETS
+from workbench.simulate import compile_for, batch_seeds
+cardset = load_cardset(sys.argv[1], RULESETS["souls"])
+decks = [read_decklist(path, cardset) for path in sys.argv[2:]]
+engine, compiled, _ = compile_for(cardset)
+applied = {}
+answered = {}
+real_apply = E.apply
+
+def listed_apply(st, side, row):
+    taken = tuple(int(v) for v in st[row : row + 4])
+    probe = st.copy()  # listed on a copy: listing writes the sacrifice plan and the action list
+    out = int(probe[E.G_ACTIONS])
+    n = E.legal_actions(probe, side, out)
+    rows = {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
+    if taken not in rows:
+        raise AssertionError(f"greedy applied {taken}, not among the {n} legal actions")
+    applied[taken[0]] = applied.get(taken[0], 0) + 1
+    if taken[0] == E.A_TARGET:
+        answered[int(st[E.G_PENDING])] = answered.get(int(st[E.G_PENDING]), 0) + 1
+    real_apply(st, side, row)
+
+E.apply = listed_apply  # the policies look `apply` up when they call it: plain Python under NUMBA_DISABLE_JIT
+seeds, first = batch_seeds(5, 3)[0]
+results = []
+for deck_a in decks:
+    for deck_b in decks:
+        winners, turns, counters = engine.play_batch(
+            compiled, compiled.deck_array(deck_a), compiled.deck_array(deck_b), seeds, first, 0, 0
+        )
+        results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
+print(json.dumps({"applied": applied, "answered": answered, "results": results}))
+"""
+
+
+def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
+    # Greedy is a policy over the rules: every row it applies is one `legal_actions` listed at that moment. Replayed
+    # as plain Python (NUMBA_DISABLE_JIT=1) with `apply` wrapped to list the legal actions first, over every bundled
+    # deck pair, with an Equip card and a summon Trigger given `damage 1` (so that both open decisions come up) and
+    # two monsters given effects to activate (once per turn, by using the card); the wrapped run plays the compiled
+    # engine's matches.
+    rows = list(csv.DictReader(bundled_sets("souls")[0].open(encoding="utf-8", newline="")))
+    changed = {
+        "Tower Shield": "def +4; damage 1",
+        "Cinder Whelp": "summon: damage 1",
+        "Lantern Sprite": "damage 1",
+        "Hollow Acolyte": "use: draw 1",
+    }
+    for row in rows:
+        row["effects"] = changed.get(row["name"], row["effects"])
+    path = tmp_path / "equip_damage.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    decks = [str(deck) for deck in bundled_decks("souls")]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run(
+        [sys.executable, "-c", _LISTED_ROWS_SCRIPT, str(path), *decks], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    output = json.loads(done.stdout)
+    applied = {int(kind): count for kind, count in output["applied"].items()}
+    # Summons, traps, casts, equipment, attacks, activations and both kinds of open target were all checked.
+    for kind in (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET):
+        assert applied.get(kind, 0) > 0, kind
+    assert {int(kind) for kind in output["answered"]} == {E.A_SUMMON, E.A_EQUIP}
+    cardset = load_cardset(path, SOULS)
+    engine, compiled, _ = compile_for(cardset)
+    seeds, first = batch_seeds(5, 3)[0]
+    compiled_results = []
+    for deck_a_path in decks:
+        for deck_b_path in decks:
+            deck_a, deck_b = read_decklist(deck_a_path, cardset), read_decklist(deck_b_path, cardset)
+            winners, turns, counters = engine.play_batch(
+                compiled, compiled.deck_array(deck_a), compiled.deck_array(deck_b), seeds, first, 0, 0
+            )
+            compiled_results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
+    assert output["results"] == compiled_results
+
+
 # Golden trace -------------------------------------------------------------------------------------------------------
 
 GOLDEN = "tests/golden/souls_trace.txt"
@@ -1320,7 +1445,8 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
             break
         if candidate == E.CAND_END:
             break
-        E.apply_action(game.st, side, row[0], row[1], row[2], row[3], E.POLICY_SEARCH)
+        E.apply(game.st, side, int(game.st[E.G_ACTIONS]) + candidate * 4)
+        E.greedy_answer(game.st, side)
     return steps
 
 

@@ -54,6 +54,15 @@ Version history:
   `search_rollouts` and `search_rollout_policy`. Greedy and random play exactly
   as before (golden trace and the results digests unchanged), so the engine
   version stays.
+- 1.5, engine 4: the engine in one shape, rules and policies apart. The rules
+  are `legal_actions` / `apply` / `clone` over the one state buffer, a damage
+  target an action leaves open (a summon Trigger's, an Equip card's) is a
+  decision of its own, and greedy, random and search are policies choosing
+  among the listed actions. Greedy's damage target "with a full hand, the best
+  card" now always picks a card when there is one: engine 3 passed over a card
+  worth less than 0 to greedy and aimed the damage at no card, which the rules
+  do not list. The golden trace (but its header) and the bundled decks'
+  results digests are unchanged.
 """
 
 from workbench.rulesets.base import Ruleset

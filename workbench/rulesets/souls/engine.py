@@ -12,10 +12,10 @@ game itself (the figures of each step: docs/rulesets/souls.md, Speed). `st`
 packs, at offsets kept in its own header:
 
 - the xorshift words (st[0:4], so the shared generator draws from it directly)
-  and the game fields (turn, result, offsets);
+  and the game fields (turn, result, offsets, the decision an action left open);
 - the rule options, the card table and the opcode table (copied in once per batch);
-- both sides, the board, the zones (deck, hand, set traps), a scratch plan for
-  sacrifices and the random policy's action list;
+- both sides, the board, the zones (deck, hand, set traps), the rules' scratch
+  plan for sacrifices, the policies' scratch words and the action list;
 - the batch's per-card counters and, when tracing, the event rows.
 
 `MatchArrays` gives numpy views of it (board[side, unit, U_*], sides[side, S_*],
@@ -23,14 +23,23 @@ zones[side, Z_*, i], counters[side, card, counter], events) for tests and
 traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
 `support`, `move_unit`, `cast_spell`, `equip`, `activate`, `set_trap`, `react`,
 `apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
-sets up a board and calls one rule. Three policies drive them: `greedy` (curve
-out, trade well, go face when lethal), `random` (a uniformly random legal
-action of `list_actions`, taken by `apply_action`, until it picks "end turn")
-and `search` (determinized flat Monte Carlo over the same legal actions, its
-rollouts played in a clone of `st`: the section "The search policy").
-Randomness comes only from the xorshift words seeded per match (the search's
-own generator is seeded from the match's seed), and all arithmetic stays in
-small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
+sets up a board and calls one rule.
+
+The engine has the one shape every engine is to have (as pgx and OpenSpiel): the
+rules meet the policies at three kernels, `legal_actions(st, side, out) -> n`
+(every legal action as a row (kind, a, b, c) written at word `out` of `st`),
+`apply(st, side, row)` (one row) and `clone(st, into)`; chance comes only from
+st's own generator. An action whose damage target is still open (a summon
+Trigger's, an Equip card's) leaves a decision in `st` that the next
+`legal_actions` lists. The policies, in one section apart from the rules,
+choose among the listed rows: `greedy` (curve out, trade well, go face when
+lethal: each of its phases lists the rows of the card it weighs and picks one),
+`random` (a uniformly random row, or "end turn") and `search` (determinized
+flat Monte Carlo over the rows, its rollouts played in a clone of `st`: the
+section "The search policy"). Randomness comes only from the xorshift words
+seeded per match (the search's own generator is seeded from the match's seed),
+and all arithmetic stays in small int64 ranges, so the same code runs under
+`NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
 (`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
@@ -98,7 +107,7 @@ from workbench.rulesets.souls.effects import (
     uncovered_for_kind,
 )
 
-ENGINE_VERSION = "3"
+ENGINE_VERSION = "4"
 SHIELD_POINTS = 8
 """Each player begins the game with 8 shield points (the document)."""
 ROWS = 3
@@ -241,8 +250,15 @@ _RANGES: dict[str, tuple[int, int]] = {
     G_CARDS,
     G_FX,
     G_SCRATCH,
-) = range(4, 21)
-OPTS_BASE = 21
+    G_PENDING,
+    G_PENDING_A,
+    G_PENDING_B,
+    G_PENDING_C,
+) = range(4, 25)
+"""G_PENDING: the decision an action left open (PENDING_NONE, or the kind of the action waiting for its target:
+A_SUMMON, A_EQUIP); G_PENDING_A..C: what that action needs to finish (the summoned unit's id; the Equip card's hand
+index, host side and host)."""
+OPTS_BASE = 25
 SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
 (
     S_SHIELD,
@@ -286,8 +302,6 @@ PERMANENT = 1 << 30
 """Turns left on a status that never ends."""
 
 POLICY_GREEDY, POLICY_RANDOM, POLICY_SEARCH = 0, 1, 2
-NO_TARGET = -2
-"""A policy's "nothing to attack" (-1 means the opposing player)."""
 TAKEN = 1 << 50
 UNAVAILABLE = 1 << 51
 """Sacrifice-plan marks: chosen, and not a candidate (the card being played); both above any worth."""
@@ -326,8 +340,15 @@ FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
     EV_REACT,
 ) = range(25)
 
-# Random-policy action kinds.
-A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE = range(8)
+# Action kinds: column 0 of an action row (kind, a, b, c).
+A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE, A_TARGET = range(9)
+"""Rows: summon (hand index, row, 0), cast (hand index, target or -1, 0), equip (hand index, host side, host), set a
+trap (hand index, 0, 0), attack (unit, target or -1 for the player, 0), Support (unit, supported unit, 0), move (unit,
+row, 0), activate (unit, target or -1, timing), and the answer to an open target (target, 0, 0)."""
+ALL_ACTIONS = (1 << 9) - 1
+"""Every kind, as the bit mask `legal_actions_of` takes (bit 1 << A_*)."""
+PENDING_NONE = -1
+"""No decision is open (G_PENDING)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -596,6 +617,13 @@ def plan_size(capacity: EngineInt) -> EngineInt:
     return 2 * (2 + MAX_UNITS + capacity)
 
 
+@rules_kernel
+def scratch_size(capacity: EngineInt) -> EngineInt:
+    """The policies' scratch words (the rules never touch them): room for greedy's sorted worths (3 words per unit
+    and hand card, and one), then one flag per hand card or unit."""
+    return 4 * (MAX_UNITS + capacity) + 2
+
+
 def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> IntArray:
     """A fresh `st` holding the compiled cards and options, for decks of up to `capacity` cards."""
     cards = len(compiled.names)
@@ -605,7 +633,7 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     for field, size in (
         (G_ZONES, 2 * 3 * capacity),
         (G_PLAN, plan_size(capacity)),
-        (G_SCRATCH, plan_size(capacity)),
+        (G_SCRATCH, scratch_size(capacity)),
         (G_ACTIONS, MAX_ACTIONS * 4),
         (G_COUNTERS, 2 * cards * N_COUNTERS),
         (G_CARDS, cards * CARD_COLUMNS),
@@ -620,6 +648,7 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     st[G_CAPACITY] = capacity
     st[G_NCARDS] = cards
     st[G_EVENT_ROWS] = event_rows
+    st[G_PENDING] = PENDING_NONE
     st[OPTS_BASE:SIDES_BASE] = compiled.options
     st[offsets[G_CARDS] : offsets[G_FX]] = compiled.table.ravel()
     st[offsets[G_FX] : offsets[G_EVENT_BASE]] = compiled.extra["fx"].ravel()
@@ -641,6 +670,7 @@ def reset_state(st: IntArray) -> None:
     st[G_WINNER] = -1
     st[G_NEXT_ID] = 0
     st[G_ACTIVE] = 0
+    st[G_PENDING] = PENDING_NONE
 
 
 @rules_kernel
@@ -1128,52 +1158,47 @@ def resolve_played_effects(
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Actions (policies check legality first with can_pay / room_in_row / can_use / in_range)
+# Actions (`apply` takes them once `legal_actions` has listed them: can_pay, room_in_row, can_use, in_range)
 
 
 @rules_kernel
-def effect_damage_target(st: IntArray, foe: EngineInt, amount: EngineInt, policy: EngineInt) -> EngineInt:
-    """The opposing unit a monster's `damage N` hits (any card: the document names no row): greedy picks the most
-    valuable card it destroys, else the most valuable card; random picks any. -1: no damage or nothing to hit."""
-    if amount <= 0 or st[sx(foe, S_UNITS)] == 0:
-        return -1
-    if policy == POLICY_RANDOM:
-        return rng_below(st, st[sx(foe, S_UNITS)])
-    best = -1
-    best_score = -(1 << 40)
-    for v in range(st[sx(foe, S_UNITS)]):
-        score = unit_value(st, foe, v)
-        if damage_to_destroy(st, foe, v) <= amount:
-            score += 1000
-        if score > best_score:
-            best_score = score
-            best = v
-    return best
+def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> int:
+    """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone).
 
-
-@rules_kernel
-def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt, policy: EngineInt) -> int:
-    """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone)."""
+    When its summon Trigger deals damage and an opposing card is there to take it, the target is the player's
+    decision: the summon stops there with that decision open (G_PENDING = A_SUMMON), and `legal_actions` lists the
+    targets; `summon_resolves` finishes it. Otherwise it finishes now.
+    """
     card = take_and_pay(st, side, hand_index)
     paid = st[px(st, 0)] + st[px(st, 1)]
     u = add_unit(st, side, card, row)
     st[sx(side, S_SUMMONS)] += 1
     count_played(st, side, card)
     log(st, side, EV_SUMMON, card, paid, row)
+    my_id = st[ux(side, u, U_ID)]
+    if tv(st, card, T_SUMMON, TV_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
+        st[G_PENDING] = A_SUMMON
+        st[G_PENDING_A] = my_id
+        return u
+    summon_resolves(st, side, my_id, -1)
+    return find_unit(st, side, my_id)
+
+
+@rules_kernel
+def summon_resolves(st: IntArray, side: EngineInt, unit_id: EngineInt, target: EngineInt) -> None:
+    """The rest of a summon: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1: none), then
+    the opponent's reaction to the summon."""
+    foe = 1 - side
+    u = find_unit(st, side, unit_id)
+    card = st[ux(side, u, U_CARD)]
     if has_timed_effect(st, card, T_SUMMON):
         # The summon Trigger: its effects resolve once, now.
-        foe = 1 - side
-        target = effect_damage_target(st, foe, tv(st, card, T_SUMMON, TV_DAMAGE), policy)
         target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-        my_id = st[ux(side, u, U_ID)]
         resolve_played_effects(st, side, card, target_id, T_SUMMON)
-        u = find_unit(st, side, my_id)
+        u = find_unit(st, side, unit_id)
     if st[G_OVER] == 0 and u >= 0:
         # The opponent may react to the summon (once the summon and its own Trigger have resolved).
-        my_id = st[ux(side, u, U_ID)]
-        react(st, 1 - side, T_FOE_SUMMONS, my_id, card)
-        u = find_unit(st, side, my_id)
-    return u
+        react(st, foe, T_FOE_SUMMONS, unit_id, card)
 
 
 @rules_kernel
@@ -1469,7 +1494,209 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The greedy policy
+# The rules' interface: legal_actions, apply, clone (every policy plays through these three)
+
+
+@rules_kernel
+def add_action(
+    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
+) -> EngineInt:
+    """Write one action row (kind, a, b, c) as row `n` of the list at word `out` of `st`; returns the new count."""
+    base = out + n * 4
+    st[base] = kind
+    st[base + 1] = a
+    st[base + 2] = b
+    st[base + 3] = c
+    return n + 1
+
+
+@rules_kernel
+def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: EngineInt, only: EngineInt) -> EngineInt:
+    """The legal actions of the kinds in the bit mask `kinds` (bit 1 << A_*) and, unless `only` is -1, of one card
+    only (the hand card at index `only` for kinds played from the hand, the unit `only` for the others): exactly
+    `legal_actions`' rows that match, in its order, so a policy weighing one card or one kind need not list the
+    rest. Written as rows (kind, a, b, c) at word `out` of `st`; returns how many. While a decision is open
+    (G_PENDING), the only legal actions are its answers, whatever is asked: one (A_TARGET, v, 0, 0) per opposing
+    unit v."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    n: EngineInt
+    foe = 1 - side
+    n = 0
+    if st[G_PENDING] != PENDING_NONE:
+        for v in range(st[sx(foe, S_UNITS)]):
+            n = add_action(st, out, n, A_TARGET, v, 0, 0)
+        return n
+    hand_kinds = (1 << A_SUMMON) | (1 << A_TRAP) | (1 << A_EQUIP) | (1 << A_CAST)
+    limit = opt(st, O_SUMMONS)
+    summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
+    for h in range(st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0):
+        if only >= 0 and h != only:
+            continue
+        card = st[zx(st, side, Z_HAND, h)]
+        kind = cv(st, card, C_KIND)
+        if kind == KIND_MONSTER and (not summons_left or kinds & (1 << A_SUMMON) == 0):
+            continue
+        if kind == KIND_TRAP and (st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS) or kinds & (1 << A_TRAP) == 0):
+            continue
+        if kind == KIND_MAGIC:
+            if kinds & (1 << (A_EQUIP if cv(st, card, C_EQUIP) == 1 else A_CAST)) == 0:
+                continue
+        if not can_pay(st, side, h):
+            continue
+        if kind == KIND_MONSTER:
+            for row in range(ROWS):
+                if room_in_row(st, side, row):
+                    n = add_action(st, out, n, A_SUMMON, h, row, 0)
+        elif kind == KIND_TRAP:
+            n = add_action(st, out, n, A_TRAP, h, 0, 0)
+        elif cv(st, card, C_EQUIP) == 1:
+            for host_side in range(2):
+                for u in range(st[sx(host_side, S_UNITS)]):
+                    if not (host_side == side and planned_unit(st, u)):
+                        n = add_action(st, out, n, A_EQUIP, h, host_side, u)
+        elif cv(st, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+            for v in range(st[sx(foe, S_UNITS)]):
+                n = add_action(st, out, n, A_CAST, h, v, 0)
+        else:
+            n = add_action(st, out, n, A_CAST, h, -1, 0)
+    unit_kinds = (1 << A_ACTIVATE) | (1 << A_ATTACK) | (1 << A_SUPPORT) | (1 << A_MOVE)
+    # in_range's opposing side of the distance, worked out once: each opposing row's place, counting only the
+    # occupied rows in front of it (effective_row).
+    foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
+    foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
+    for u in range(st[sx(side, S_UNITS)] if kinds & unit_kinds != 0 else 0):
+        if only >= 0 and u != only:
+            continue
+        card = st[ux(side, u, U_CARD)]
+        for timing in (T_PLAIN, T_USE):
+            if kinds & (1 << A_ACTIVATE) != 0 and can_activate(st, side, u, timing):
+                if tv(st, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+                    for v in range(st[sx(foe, S_UNITS)]):
+                        n = add_action(st, out, n, A_ACTIVATE, u, v, timing)
+                else:
+                    n = add_action(st, out, n, A_ACTIVATE, u, -1, timing)
+        if not can_use(st, side, u):
+            continue
+        if kinds & (1 << A_ATTACK) != 0 and cv(st, card, C_CAN_ATTACK) == 1:
+            if can_attack_player(st, side, u):
+                n = add_action(st, out, n, A_ATTACK, u, -1, 0)
+            # in_range(st, side, u, v): attacker's place + the target's place + 1 <= range.
+            reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
+            for v in range(st[sx(foe, S_UNITS)]):
+                row = st[ux(foe, v, U_ROW)]
+                if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
+                    n = add_action(st, out, n, A_ATTACK, u, v, 0)
+        if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, C_SUPPORT) == 1:
+            for a in range(st[sx(side, S_UNITS)]):
+                if a != u:
+                    n = add_action(st, out, n, A_SUPPORT, u, a, 0)
+        if kinds & (1 << A_MOVE) != 0 and cv(st, card, C_MOBILE) == 1:
+            row = st[ux(side, u, U_ROW)]
+            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, out, n, A_MOVE, u, row - 1, 0)
+            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, out, n, A_MOVE, u, row + 1, 0)
+    return n
+
+
+@rules_kernel
+def legal_actions(st: IntArray, side: EngineInt, out: EngineInt) -> EngineInt:
+    """Every legal action of `side` now, as rows (kind, a, b, c) written at word `out` of `st` (the action list,
+    st[G_ACTIONS], unless the caller keeps its own); returns how many. "End the turn" is always legal and is not a
+    row: a policy ends its turn by returning."""
+    return legal_actions_of(st, side, out, ALL_ACTIONS, -1)
+
+
+@rules_kernel
+def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
+    """Take the action row at word `row` of `st` (one that `legal_actions` listed): summon, cast, equip, set a trap,
+    attack, Support, move, activate, or answer the open decision.
+
+    An action whose damage target is still to choose opens a decision instead of finishing (G_PENDING): a summon
+    whose summon Trigger deals damage (the monster is in play, the Trigger waits), an Equip card with `damage N`
+    (nothing happens until the target is chosen). The next `legal_actions` lists the targets, and the A_TARGET row
+    chosen finishes the action. Chance (shuffles, draws) only ever comes from st's own generator, st[0:4].
+    """
+    kind = st[row]
+    a = st[row + 1]
+    b = st[row + 2]
+    c = st[row + 3]
+    if kind == A_TARGET:
+        pending = st[G_PENDING]
+        st[G_PENDING] = PENDING_NONE
+        if pending == A_SUMMON:
+            summon_resolves(st, side, st[G_PENDING_A], a)
+        else:
+            equip(st, side, st[G_PENDING_A], st[G_PENDING_B], st[G_PENDING_C], a)
+    elif kind == A_SUMMON:
+        summon(st, side, a, b)
+    elif kind == A_TRAP:
+        set_trap(st, side, a)
+    elif kind == A_CAST:
+        cast_spell(st, side, a, b)
+    elif kind == A_EQUIP:
+        if cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
+            st[G_PENDING] = A_EQUIP
+            st[G_PENDING_A] = a
+            st[G_PENDING_B] = b
+            st[G_PENDING_C] = c
+        else:
+            equip(st, side, a, b, c, -1)
+    elif kind == A_ATTACK:
+        attack(st, side, a, b)
+    elif kind == A_SUPPORT:
+        support(st, side, a, b)
+    elif kind == A_ACTIVATE:
+        activate(st, side, a, c, b)
+    else:
+        move_unit(st, side, a, b)
+
+
+@rules_kernel
+def clone(st: IntArray, into: IntArray) -> None:
+    """The match state of `st` (header, open decision, options, sides, board, zones, sacrifice plan, the policies'
+    scratch) copied into `into`, a state of the same cards and capacity; not the action list, counters, card tables
+    or trace, which stay `into`'s own. `into` logs nothing."""
+    for k in range(st[G_ACTIONS]):
+        into[k] = st[k]
+    into[G_EVENT_ROWS] = 0
+    into[G_EVENTS] = 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Policies: each chooses among `legal_actions` and takes its choice with `apply`; none changes a rule
+#
+# A policy plays a side's turn after its draw (`take_turn` calls it between `start_turn` and `end_turn`): it lists
+# the legal actions into the action list (st[G_ACTIONS]), picks a row, `apply`s it, and answers any decision the row
+# left open (G_PENDING) the same way, until it chooses to end the turn by returning. It may read the state (what
+# the side could see: the search's rollouts deal the unseen cards anew) and keep its own words in the scratch area
+# st[G_SCRATCH], which no rule touches. A new policy is a new turn function here and one branch in `take_turn`
+# (and in `play_searched_match`): no rule changes.
+
+
+@rules_kernel
+def find_row(
+    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
+) -> int:
+    """The index of the row (kind, a, b, c) among the n rows listed at word `out` (-1: not listed)."""
+    for i in range(n):
+        base = out + 4 * i
+        if st[base] == kind and st[base + 1] == a and st[base + 2] == b and st[base + 3] == c:
+            return i
+    return -1
+
+
+@rules_kernel
+def policy_flags(st: IntArray) -> int:
+    """Where the policies' per-card words start in the scratch area (after greedy's sorted worths): one per hand
+    card or unit."""
+    return st[G_SCRATCH] + 3 * (MAX_UNITS + st[G_CAPACITY]) + 1
+
+
+# The greedy policy: curve out, trade well, go face when lethal. Its turn is a run of phases (plays, summons,
+# equipment, activations, Support and moves, attacks, finishers); each phase weighs a card by the phase's rule of
+# thumb, lists that card's legal rows (`legal_actions_of`), picks one of them and applies it, until the phase has
+# nothing more it wants.
 
 
 @rules_kernel
@@ -1480,21 +1707,6 @@ def preferred_row(st: IntArray, card: EngineInt) -> int:
         return ROWS - 1
     row = cv(st, card, C_RANGE) - 1
     return row if row < ROWS - 1 else ROWS - 1
-
-
-@rules_kernel
-def row_with_room(st: IntArray, side: EngineInt, wanted: EngineInt) -> EngineInt:
-    """The wanted row if it has room after the planned sacrifices, else the nearest that does (forward first)."""
-    for step in range(ROWS):
-        row = wanted - step
-        if step > 0 and 0 <= row < ROWS and room_in_row(st, side, row):
-            return row
-        if step == 0 and room_in_row(st, side, wanted):
-            return wanted
-        row = wanted + step
-        if step > 0 and row < ROWS and room_in_row(st, side, row):
-            return row
-    return -1
 
 
 @rules_kernel
@@ -1530,9 +1742,11 @@ def support_turns_into_kill(st: IntArray, side: EngineInt, u: EngineInt) -> bool
 
 @rules_kernel
 def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_target: EngineBool) -> int:
-    """The most valuable opposing unit `amount` damage destroys; with `any_target`, else the most valuable one."""
+    """The most valuable opposing unit `amount` damage destroys; with `any_target`, else the most valuable one
+    (-1: none, or none it destroys)."""
     best = -1
-    best_score = -1
+    # With any_target some card is always chosen (engine 4): a start at -1 passed over every card worth less than 0.
+    best_score = -(1 << 40) if any_target else -1
     for v in range(st[sx(foe, S_UNITS)]):
         kills = damage_to_destroy(st, foe, v) <= amount
         if not kills and not any_target:
@@ -1545,32 +1759,56 @@ def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_tar
 
 
 @rules_kernel
+def greedy_answer(st: IntArray, side: EngineInt) -> None:
+    """Answer the decision the last row left open: the damage target of a summon Trigger or an Equip card, the most
+    valuable opposing card it destroys, else the most valuable one."""
+    while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
+        out = st[G_ACTIONS]
+        n = legal_actions(st, side, out)
+        foe = 1 - side
+        if st[G_PENDING] == A_SUMMON:
+            amount = tv(st, st[ux(side, find_unit(st, side, st[G_PENDING_A]), U_CARD)], T_SUMMON, TV_DAMAGE)
+        else:
+            amount = cv(st, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
+        k = find_row(st, out, n, A_TARGET, greedy_spell_target(st, foe, amount, True), 0, 0)
+        apply(st, side, out + 4 * k)
+
+
+@rules_kernel
+def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
+    """Greedy's rule of thumb for a card it plays at once: every trap; a magic card without Equip or damage that
+    draws, restores shield that fits under 8, or applies an element that starts a status or makes a combo."""
+    kind = cv(st, card, C_KIND)
+    if kind == KIND_TRAP:
+        return True
+    if kind != KIND_MAGIC or cv(st, card, C_EQUIP) != 0 or cv(st, card, C_DAMAGE) != 0:
+        return False
+    shield = cv(st, card, C_SHIELD)
+    play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
+    applies = cv(st, card, C_APPLIES)
+    standard = st[sx(1 - side, S_STANDARD)]
+    for element in range(4):
+        if (applies >> element) & 1 == 1:
+            if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
+                play = True
+    return play
+
+
+@rules_kernel
 def greedy_plays(st: IntArray, side: EngineInt) -> None:
-    """Set traps; play card draw, shields that fit, and elements that start a status or make a combo."""
-    foe = 1 - side
+    """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
+    card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
+    out = st[G_ACTIONS]
+    plays = (1 << A_TRAP) | (1 << A_CAST)
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
-        card = st[zx(st, side, Z_HAND, i)]
-        kind = cv(st, card, C_KIND)
-        play = False
-        if kind == KIND_TRAP:
-            play = st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)
-        elif kind == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) == 0:
-            shield = cv(st, card, C_SHIELD)
-            play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
-            applies = cv(st, card, C_APPLIES)
-            standard = st[sx(foe, S_STANDARD)]
-            for element in range(4):
-                if (applies >> element) & 1 == 1:
-                    if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
-                        play = True
-        if play and can_pay(st, side, i):
-            if kind == KIND_TRAP:
-                set_trap(st, side, i)
-            else:
-                cast_spell(st, side, i, -1)
-            i = 0  # the hand changed (draws, sacrifices): look again from the start
-            continue
+        if greedy_wants_played(st, side, st[zx(st, side, Z_HAND, i)]):
+            # Its one row if it has one: a trap (i, 0, 0), a magic card with no target (i, -1, 0).
+            if legal_actions_of(st, side, out, plays, i) > 0:
+                apply(st, side, out)
+                greedy_answer(st, side)
+                i = 0  # the hand changed (draws, sacrifices): look again from the start
+                continue
         i += 1
 
 
@@ -1610,15 +1848,31 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
+def greedy_summon_row(st: IntArray, out: EngineInt, n: EngineInt, h: EngineInt, wanted: EngineInt) -> int:
+    """The listed summon row of hand card h into the wanted row, else into the nearest listed row (forward
+    first); -1: h has no summon row."""
+    for step in range(ROWS):
+        for row in (wanted - step, wanted + step):
+            if (step == 0 and row != wanted) or row < 0 or row >= ROWS:
+                continue
+            k = find_row(st, out, n, A_SUMMON, h, row, 0)
+            if k >= 0:
+                return k
+    return -1
+
+
+@rules_kernel
 def greedy_summons(st: IntArray, side: EngineInt) -> None:
     """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
 
     What a card would sacrifice is priced from one sorted list of worths (the sum of the `cost` weakest, leaving
-    out the card itself); equal gains go to the lower soul cost. Only the winner gets a real plan and a row, and if
-    no row has room, the next best is tried.
+    out the card itself); equal gains go to the lower soul cost. The winner is summoned by its listed row into its
+    preferred row or the nearest with room; a winner without a summon row (no row has room) is passed over and the
+    next best tried.
     """
     limit = opt(st, O_SUMMONS)
     base = st[G_SCRATCH]
+    out = st[G_ACTIONS]
     while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
         held = st[sx(side, S_HAND)]
         any_monster = False
@@ -1630,10 +1884,10 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
             return
         n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
         prefix = base
-        excluded = st[G_ACTIONS]  # one flag per hand card: tried, and no row had room (the action list is free here)
+        excluded = policy_flags(st)  # one flag per hand card: passed over, it has no summon row
         for h in range(held):
             st[excluded + h] = 0
-        summoned = False
+        chosen = -1
         for _ in range(held):
             best = -1
             best_gain = -(1 << 40)
@@ -1668,21 +1922,23 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
-            can_pay(st, side, best)
-            row = row_with_room(st, side, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
-            if row >= 0:
-                summon(st, side, best, row, POLICY_GREEDY)
-                summoned = True
+            n_rows = legal_actions_of(st, side, out, 1 << A_SUMMON, best)
+            chosen = greedy_summon_row(st, out, n_rows, best, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
+            if chosen >= 0:
                 break
             st[excluded + best] = 1
-        if not summoned:
+        if chosen < 0:
             return
+        apply(st, side, out + 4 * chosen)
+        greedy_answer(st, side)
 
 
 @rules_kernel
 def greedy_equips(st: IntArray, side: EngineInt) -> None:
-    """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best."""
+    """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best: for
+    each Equip card in hand order, the host it wants, taken when that row is listed."""
     foe = 1 - side
+    out = st[G_ACTIONS]
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
@@ -1705,13 +1961,15 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
             if score > best_score:
                 best_score = score
                 host = u
-        if host >= 0 and can_pay(st, side, i) and not (host_side == side and planned_unit(st, host)):
-            target = -1
-            if cv(st, card, C_DAMAGE) > 0:
-                target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), True)
-            equip(st, side, i, host_side, host, target)
-            i = 0
-            continue
+        if host >= 0:
+            n = legal_actions_of(st, side, out, 1 << A_EQUIP, i)
+            # Not listed: it cannot be paid, or its own sacrifice would take the host.
+            k = find_row(st, out, n, A_EQUIP, i, host_side, host)
+            if k >= 0:
+                apply(st, side, out + 4 * k)
+                greedy_answer(st, side)
+                i = 0
+                continue
         i += 1
 
 
@@ -1743,9 +2001,10 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
+    out = st[G_ACTIONS]
     # The units in play now, by id: a reaction to an activation can destroy the activating unit (or, by Explosion,
-    # others of the side), so each is found again before it acts. The scratch area is free once summons are done.
-    ids = st[G_SCRATCH]
+    # others of the side), so each is found again before it acts.
+    ids = policy_flags(st)
     n = st[sx(side, S_UNITS)]
     for i in range(n):
         st[ids + i] = st[ux(side, i, U_ID)]
@@ -1761,7 +2020,10 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
                 if target < 0 or damage_to_destroy(st, foe, target) > amount:
                     continue
             if greedy_activation_worth(st, side, card, timing, target) > 0:
-                activate(st, side, u, timing, target)
+                rows = legal_actions_of(st, side, out, 1 << A_ACTIVATE, u)
+                k = find_row(st, out, rows, A_ACTIVATE, u, target, timing)
+                if k >= 0:
+                    apply(st, side, out + 4 * k)
 
 
 @rules_kernel
@@ -1769,6 +2031,7 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
     """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
     nothing in reach step forward."""
     foe = 1 - side
+    out = st[G_ACTIONS]
     for s in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, s, U_CARD)]
         if cv(st, card, C_SUPPORT) == 0 or not can_use(st, side, s):
@@ -1791,15 +2054,16 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
         if chosen < 0 and not attacks_itself:
             chosen = fallback
         if chosen >= 0:
-            support(st, side, s, chosen)
+            n = legal_actions_of(st, side, out, 1 << A_SUPPORT, s)
+            k = find_row(st, out, n, A_SUPPORT, s, chosen, 0)
+            if k >= 0:
+                apply(st, side, out + 4 * k)
     for u in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, u, U_CARD)]
         if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
             continue
         row = st[ux(side, u, U_ROW)]
-        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(st, O_ROW_SLOTS):
-            continue
-        if can_attack_player(st, side, u):
+        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(st, O_ROW_SLOTS) or can_attack_player(st, side, u):
             continue
         reach = False
         for v in range(st[sx(foe, S_UNITS)]):
@@ -1807,65 +2071,91 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
                 reach = True
                 break
         if not reach:
-            move_unit(st, side, u, row - 1)
+            n = legal_actions_of(st, side, out, 1 << A_MOVE, u)
+            k = find_row(st, out, n, A_MOVE, u, row - 1, 0)
+            if k >= 0:
+                apply(st, side, out + 4 * k)
 
 
 @rules_kernel
 def greedy_attacks(st: IntArray, side: EngineInt) -> None:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
-    in reach. With enough attackers to empty the shield (and no trap set that springs on an attack), everyone goes
-    for the player."""
+    in reach, each among the attacker's listed rows; an attacker with no row sits the turn out. With enough attackers
+    to empty the shield (and no trap set that springs on an attack), everyone goes for the player."""
     foe = 1 - side
+    out = st[G_ACTIONS]
     direct_ready = 0
     for u in range(st[sx(side, S_UNITS)]):
         if can_use(st, side, u) and can_attack_player(st, side, u):
             direct_ready += 1
     lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(st, foe, T_FOE_ATTACKS) == 0
+    sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
+    n_sitting = 0
     while st[G_OVER] == 0:
         u = -1
         best_atk = -1
         for w in range(st[sx(side, S_UNITS)]):
             if cv(st, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(st, side, w):
+                sits = False
+                for j in range(n_sitting):
+                    if st[sitting + j] == st[ux(side, w, U_ID)]:
+                        sits = True
+                        break
                 atk = unit_atk(st, side, w)
-                if atk > best_atk:
+                if not sits and atk > best_atk:
                     best_atk = atk
                     u = w
         if u < 0:
             return
-        direct = can_attack_player(st, side, u)
-        kill = -1 if lethal and direct else greedy_kill_target(st, side, u, 0)
-        target = NO_TARGET
-        if kill >= 0:
-            target = kill
-        elif direct:
-            target = -1
-        else:
+        n = legal_actions_of(st, side, out, 1 << A_ATTACK, u)
+        # Its rows: the player first (u, -1) when it may attack them, then each opposing card in reach, in order.
+        direct = n > 0 and st[out + 2] == -1
+        chosen = -1
+        if not (lethal and direct):
+            # The most valuable card it destroys (worth looked up only for those).
+            amount = unit_atk(st, side, u)
             best_value = -1
-            for v in range(st[sx(foe, S_UNITS)]):
-                if in_range(st, side, u, v):
+            for i in range(1 if direct else 0, n):
+                v = st[out + 4 * i + 2]
+                if damage_to_destroy(st, foe, v) <= amount:
                     value = unit_value(st, foe, v)
                     if value > best_value:
                         best_value = value
-                        target = v
-        if target == NO_TARGET:
-            st[ux(side, u, U_USED)] = 1  # nothing in reach: it sits this turn out
+                        chosen = i
+        if chosen < 0 and direct:
+            chosen = 0
+        if chosen < 0:
+            # The most valuable card in reach.
+            best_value = -1
+            for i in range(n):
+                value = unit_value(st, foe, st[out + 4 * i + 2])
+                if value > best_value:
+                    best_value = value
+                    chosen = i
+        if chosen < 0:
+            st[sitting + n_sitting] = st[ux(side, u, U_ID)]
+            n_sitting += 1
             continue
-        attack(st, side, u, target)
+        apply(st, side, out + 4 * chosen)
 
 
 @rules_kernel
 def greedy_finishers(st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
+    out = st[G_ACTIONS]
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
             target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
-            if target >= 0 and can_pay(st, side, i):
-                cast_spell(st, side, i, target)
-                i = 0
-                continue
+            if target >= 0:
+                n = legal_actions_of(st, side, out, 1 << A_CAST, i)
+                k = find_row(st, out, n, A_CAST, i, target, 0)  # not listed: it cannot be paid
+                if k >= 0:
+                    apply(st, side, out + 4 * k)
+                    i = 0
+                    continue
         i += 1
 
 
@@ -1882,173 +2172,37 @@ def greedy_turn(st: IntArray, side: EngineInt) -> None:
     greedy_finishers(st, side)
 
 
-# ---------------------------------------------------------------------------------------------------------------
 # The random-legal policy
 
 
 @rules_kernel
-def add_action(st: IntArray, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt) -> EngineInt:
-    """Write one action row into the list in `st`; returns the new count."""
-    base = st[G_ACTIONS] + n * 4
-    st[base] = kind
-    st[base + 1] = a
-    st[base + 2] = b
-    st[base + 3] = c
-    return n + 1
-
-
-@rules_kernel
-def list_actions(st: IntArray, side: EngineInt) -> EngineInt:
-    """Every legal action now, as rows (kind, a, b, c) in the list in `st`; returns how many."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    n: EngineInt
-    foe = 1 - side
-    n = 0
-    limit = opt(st, O_SUMMONS)
-    summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
-    for h in range(st[sx(side, S_HAND)]):
-        card = st[zx(st, side, Z_HAND, h)]
-        kind = cv(st, card, C_KIND)
-        if kind == KIND_MONSTER and not summons_left:
-            continue
-        if kind == KIND_TRAP and st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS):
-            continue
-        if not can_pay(st, side, h):
-            continue
-        if kind == KIND_MONSTER:
-            for row in range(ROWS):
-                if room_in_row(st, side, row):
-                    n = add_action(st, n, A_SUMMON, h, row, 0)
-        elif kind == KIND_TRAP:
-            n = add_action(st, n, A_TRAP, h, 0, 0)
-        elif cv(st, card, C_EQUIP) == 1:
-            for host_side in range(2):
-                for u in range(st[sx(host_side, S_UNITS)]):
-                    if not (host_side == side and planned_unit(st, u)):
-                        n = add_action(st, n, A_EQUIP, h, host_side, u)
-        elif cv(st, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
-            for v in range(st[sx(foe, S_UNITS)]):
-                n = add_action(st, n, A_CAST, h, v, 0)
-        else:
-            n = add_action(st, n, A_CAST, h, -1, 0)
-    for u in range(st[sx(side, S_UNITS)]):
-        card = st[ux(side, u, U_CARD)]
-        for timing in (T_PLAIN, T_USE):
-            if can_activate(st, side, u, timing):
-                if tv(st, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
-                    for v in range(st[sx(foe, S_UNITS)]):
-                        n = add_action(st, n, A_ACTIVATE, u, v, timing)
-                else:
-                    n = add_action(st, n, A_ACTIVATE, u, -1, timing)
-        if not can_use(st, side, u):
-            continue
-        if cv(st, card, C_CAN_ATTACK) == 1:
-            if can_attack_player(st, side, u):
-                n = add_action(st, n, A_ATTACK, u, -1, 0)
-            for v in range(st[sx(foe, S_UNITS)]):
-                if in_range(st, side, u, v):
-                    n = add_action(st, n, A_ATTACK, u, v, 0)
-        if cv(st, card, C_SUPPORT) == 1:
-            for a in range(st[sx(side, S_UNITS)]):
-                if a != u:
-                    n = add_action(st, n, A_SUPPORT, u, a, 0)
-        if cv(st, card, C_MOBILE) == 1:
-            row = st[ux(side, u, U_ROW)]
-            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, O_ROW_SLOTS):
-                n = add_action(st, n, A_MOVE, u, row - 1, 0)
-            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, O_ROW_SLOTS):
-                n = add_action(st, n, A_MOVE, u, row + 1, 0)
-    return n
-
-
-@rules_kernel
-def apply_action(
-    st: IntArray, side: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt, policy: EngineInt
-) -> None:
-    """Take one action row of `list_actions` (kind, a, b, c). What the row leaves open (a summoned monster's
-    `damage N`, an Equip card's) is the policy's: random draws it, greedy and search take greedy's target."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    target: EngineInt
-    if kind == A_SUMMON:
-        summon(st, side, a, b, POLICY_RANDOM if policy == POLICY_RANDOM else POLICY_GREEDY)
-    elif kind == A_TRAP:
-        set_trap(st, side, a)
-    elif kind == A_CAST:
-        cast_spell(st, side, a, b)
-    elif kind == A_EQUIP:
-        target = -1
-        foe = 1 - side
-        amount = cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE)
-        if amount > 0 and st[sx(foe, S_UNITS)] > 0:
-            if policy == POLICY_RANDOM:
-                target = rng_below(st, st[sx(foe, S_UNITS)])
-            else:
-                target = greedy_spell_target(st, foe, amount, True)
-        equip(st, side, a, b, c, target)
-    elif kind == A_ATTACK:
-        attack(st, side, a, b)
-    elif kind == A_SUPPORT:
-        support(st, side, a, b)
-    elif kind == A_ACTIVATE:
-        activate(st, side, a, c, b)
-    else:
-        move_unit(st, side, a, b)
+def random_answer(st: IntArray, side: EngineInt) -> None:
+    """Answer the decision the last row left open with a uniformly random listed answer."""
+    while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
+        out = st[G_ACTIONS]
+        n = legal_actions(st, side, out)
+        apply(st, side, out + 4 * rng_below(st, n))
 
 
 @rules_kernel
 def random_turn(st: IntArray, side: EngineInt) -> None:
     """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
+    out = st[G_ACTIONS]
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
-        n = list_actions(st, side)
+        n = legal_actions(st, side, out)
         pick = rng_below(st, n + 1)
         if pick == n:
             return
-        base = st[G_ACTIONS] + pick * 4
-        apply_action(st, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_RANDOM)
+        apply(st, side, out + 4 * pick)
+        random_answer(st, side)
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Matches and batches
-
-
-@rules_kernel
-def take_turn(st: IntArray, side: EngineInt) -> None:
-    """One whole turn of `side`: start, the side's policy, end."""
-    start_turn(st, side)
-    if st[G_OVER] == 1:
-        return
-    if st[sx(side, S_POLICY)] == POLICY_GREEDY:
-        greedy_turn(st, side)
-    else:
-        random_turn(st, side)
-    end_turn(st, side)
-
-
-@rules_kernel
-def play_match(
-    st: IntArray, deck_a: IntArray, deck_b: IntArray, first: EngineInt, policy_a: EngineInt, policy_b: EngineInt
-) -> None:
-    """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
-    reset_state(st)
-    st[sx(0, S_POLICY)] = policy_a
-    st[sx(1, S_POLICY)] = policy_b
-    setup_match(st, deck_a, deck_b)
-    side = first
-    while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(st, O_TURN_CAP):
-            end_match(st, -1)
-            return
-        take_turn(st, side)
-        side = 1 - side
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # The search policy: determinized flat Monte Carlo over the legal actions of each step of its own turn
 #
 # A `search` side's turn is a run of steps. At each step its candidates are "let greedy play the rest of the turn"
-# (greedy's choice, kept on a tie), "end the turn now" and every distinct legal action of `list_actions`. Each
+# (greedy's choice, kept on a tie), "end the turn now" and every distinct row of `legal_actions`. Each
 # candidate gets `search_rollouts` rollouts: the state cloned into a work buffer, what the side cannot see dealt anew
 # (`determinize`), the candidate taken, the rest of the turn and of the match played by `search_rollout_policy` for
 # both sides. All candidates meet the same sampled worlds with the same later dice (common random numbers). The best
@@ -2066,17 +2220,6 @@ CAND_GREEDY, CAND_END = -1, -2
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
 match's later draws)."""
-
-
-@rules_kernel
-def clone(st: IntArray, into: IntArray) -> None:
-    """The match state of `st` (header, options, sides, board, zones, sacrifice plans) copied into `into`, a state
-    of the same cards and capacity; not the action list, counters, card tables or trace, which stay `into`'s own.
-    `into` logs nothing."""
-    for k in range(st[G_ACTIONS]):
-        into[k] = st[k]
-    into[G_EVENT_ROWS] = 0
-    into[G_EVENTS] = 0
 
 
 @rules_kernel
@@ -2158,8 +2301,14 @@ def rollout(
     if candidate == CAND_GREEDY:
         greedy_turn(work, side)
     elif candidate >= 0:
+        # The candidate's row, copied into the rollout's own action list, taken there; a target it leaves open is
+        # greedy's.
         base = st[G_ACTIONS] + candidate * 4
-        apply_action(work, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_SEARCH)
+        row = work[G_ACTIONS]
+        for j in range(4):
+            work[row + j] = st[base + j]
+        apply(work, side, row)
+        greedy_answer(work, side)
         if work[G_OVER] == 0:
             if policy == POLICY_GREEDY:
                 greedy_turn(work, side)
@@ -2196,7 +2345,7 @@ def search_decision(st: IntArray, work: IntArray, search: IntArray, side: Engine
     """One step of a search side's turn: the candidates (greedy's rest of the turn, ending the turn, each distinct
     legal action, listed in st's action list) and the one with the most points over `search_rollouts` rollouts
     each; returns its candidate index (0, greedy's, on a tie). With no legal action, greedy's without a rollout."""
-    n = list_actions(st, side)
+    n = legal_actions(st, side, st[G_ACTIONS])
     search[SR_CAND] = CAND_GREEDY
     search[SR_CAND + 1] = CAND_END
     m = 2
@@ -2243,8 +2392,43 @@ def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt)
             return
         if candidate == CAND_END:
             return
-        base = st[G_ACTIONS] + candidate * 4
-        apply_action(st, side, st[base], st[base + 1], st[base + 2], st[base + 3], POLICY_SEARCH)
+        apply(st, side, st[G_ACTIONS] + candidate * 4)
+        greedy_answer(st, side)  # targets a row leaves open are greedy's
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Matches and batches
+
+
+@rules_kernel
+def take_turn(st: IntArray, side: EngineInt) -> None:
+    """One whole turn of `side`: start, the side's policy, end."""
+    start_turn(st, side)
+    if st[G_OVER] == 1:
+        return
+    if st[sx(side, S_POLICY)] == POLICY_GREEDY:
+        greedy_turn(st, side)
+    else:
+        random_turn(st, side)
+    end_turn(st, side)
+
+
+@rules_kernel
+def play_match(
+    st: IntArray, deck_a: IntArray, deck_b: IntArray, first: EngineInt, policy_a: EngineInt, policy_b: EngineInt
+) -> None:
+    """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
+    reset_state(st)
+    st[sx(0, S_POLICY)] = policy_a
+    st[sx(1, S_POLICY)] = policy_b
+    setup_match(st, deck_a, deck_b)
+    side = first
+    while st[G_OVER] == 0:
+        if st[G_TURN] >= opt(st, O_TURN_CAP):
+            end_match(st, -1)
+            return
+        take_turn(st, side)
+        side = 1 - side
 
 
 @rules_kernel
