@@ -1,11 +1,12 @@
-"""Plays circles matches in plain Python with `apply` wrapped, to show every action taken was one `legal_actions`
-listed. Run by test_circles_engine.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrapper replaces the module's
-`apply`, which only the uncompiled engine looks up at each call); not collected by pytest.
+"""Plays circles matches in plain Python with `choose` and `apply` wrapped, to show every row a policy chose and every
+row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a subprocess under
+NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose` and `apply`, which only the uncompiled engine looks up
+at each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/circles/legal_replay.py POLICY MATCHES
 
-Prints JSON: per ordered deck pair, each match's winner and turns and the counters' sum, and how many actions of each
-decision kind were applied.
+Prints JSON: per ordered deck pair, each match's winner and turns and the counters' sum, and how many decisions of each
+kind the policy answered.
 """
 
 import json
@@ -55,25 +56,36 @@ def play(policy: int, matches: int) -> dict[str, list[Any]]:
 
 
 def main() -> None:
-    assert numba.config.DISABLE_JIT, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `apply` up"  # type: ignore[attr-defined]
+    jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `apply` up"
     policy, matches = int(sys.argv[1]), int(sys.argv[2])
-    applied = [0] * 18
-    taken = E.apply
+    chosen = [0] * 18
+    policy_choice, rule_apply = E.choose, E.apply
 
-    def checked_apply(R: np.ndarray, S: np.ndarray, k: int) -> Any:
+    def listed_now(R: np.ndarray, S: np.ndarray) -> int:
+        """The pending decision's rows are exactly what `legal_actions` lists now (into a buffer of its own)."""
         decision = E.decision_of(S)
         n = int(decision[E.D_N])
-        listed = E.actions_of(S)[:n].copy()
         fresh = np.zeros_like(E.actions_of(S))
         again = E.legal_actions(R, S, fresh)
-        assert again == n and (fresh[:n] == listed).all(), "the list changed between listing and applying"
-        assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} listed (kind {decision[E.D_KIND]})"
-        if n > 0:
-            applied[int(decision[E.D_KIND])] += 1
-        return taken(R, S, k)
+        assert again == n and (fresh[:n] == E.actions_of(S)[:n]).all(), "the rows are not legal_actions' rows"
+        return n
 
+    def checked_choose(R: np.ndarray, S: np.ndarray) -> Any:
+        n = listed_now(R, S)
+        k = policy_choice(R, S)
+        assert 0 <= k < n, f"the policy chose row {k} of {n} (kind {E.decision_of(S)[E.D_KIND]})"
+        chosen[int(E.decision_of(S)[E.D_KIND])] += 1
+        return k
+
+    def checked_apply(R: np.ndarray, S: np.ndarray, k: int) -> Any:
+        n = listed_now(R, S)
+        assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} applied (kind {E.decision_of(S)[E.D_KIND]})"
+        return rule_apply(R, S, k)
+
+    E.choose = checked_choose
     E.apply = checked_apply  # type: ignore[assignment]
-    print(json.dumps({"results": play(policy, matches), "applied": applied}))
+    print(json.dumps({"results": play(policy, matches), "chosen": chosen}))
 
 
 if __name__ == "__main__":
