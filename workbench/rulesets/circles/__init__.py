@@ -40,6 +40,11 @@ Version history:
   two settings `search_rollouts` and `search_rollout_policy`. Greedy and random play exactly as before (the golden
   trace and both digests of tests/rulesets/circles/results_fingerprint.py unchanged), so no result of engine 2
   changes and the version stays.
+- 1.0, engine 2, rules and policies apart: the rules open a decision where they leave something to the player,
+  `legal_actions` lists its answers and `apply` takes the one a policy chose; greedy, random and search choose among
+  the listed rows and no rule reads a side's policy. The search now weighs every decision of its turn (Reorder's
+  pair, Restore's card, Disperse's spread and Change the Future's order too). Greedy and random play exactly as
+  before (golden trace and both digests of results_fingerprint.py unchanged), so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -27,8 +27,12 @@ The rules are a second buffer `R` (`options_of`, `ability_table_of`, `table_of`,
 `(R, S, ...)`: two arrays, 14 machine words a call. `MatchArrays` builds both from Python so scenario tests can set
 a board and call one step.
 
-Policies answer the rules' decisions: greedy and random inline, `search` through `decide` (determinized Monte Carlo
-over its own turn's decisions: section "The search policy", and docs/rulesets/circles.md).
+Rules and policies meet at a decision (section "The rules' interface"): where a rule leaves something to the player
+it opens one (`ask`: kind, side, lane, in `decision_of(S)`), `legal_actions(R, S, out) -> n` lists its answers as
+rows in the action list (`actions_of(S)`), the side's policy picks a row (`choose`), and `apply(R, S, k)` takes it.
+The policies (section "The policies") only choose among the listed rows: greedy by a rule of thumb per decision kind,
+random by the draws the engine always made, and `search` by determinized Monte Carlo over its own turn's decisions
+(section "The search policy", and docs/rulesets/circles.md). The rules never read which policy a side plays.
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ NOTHING = np.int64(0)
 YES = np.bool_(True)
 NO = np.bool_(False)
 HALF_THE_TIME = np.int64(2)
-"""`wants(..., HALF_THE_TIME)`: the random policy says yes 2 times in 4."""
+"""The random policy says yes to most yes/no decisions 2 times in 4 (`rng_below(rng, FOUR) < HALF_THE_TIME`)."""
 A_QUARTER_OF_THE_TIME = np.int64(1)
 ONE = np.int64(1)
 COIN = np.int64(2)
@@ -176,6 +180,7 @@ GAME_COLUMNS = 5
 LANE_MODE_ABILITIES = (1 << LONG_RANGE) | (1 << SELF_DESTRUCT) | (1 << TARGET)
 PRECOMBAT_ABILITIES = (1 << FIREBALL) | (1 << SLEEP) | (1 << REORDER) | (1 << ATTACK_BOOST_2)
 CARD_MANAGEMENT_ABILITIES = (1 << RESTORE) | (1 << CHANGE_THE_FUTURE) | (1 << FUTURE_VISION)
+HEAL_ABILITIES = (1 << HEAL_1) | (1 << HEAL_2)
 
 # Greedy weights: a Life Point is worth about 4 circles of cards (a player has only 2).
 LIFE_WEIGHT = 4
@@ -205,12 +210,46 @@ C_TAPE = 14  # the decisions of the turn so far, in the order they were asked
 TAPE_MAX = 256
 C_STATS = C_TAPE + TAPE_MAX  # per choice of the decision being searched: rollouts, then reward in half points
 MAX_CHOICES = 64
-"""A decision with more legal choices than this is left to greedy (a hand of 63 distinct payable characters)."""
-SEARCH_SIZE = C_STATS + 2 * MAX_CHOICES
+"""A decision with more listed actions than this is left to greedy (a hand of 63 payable characters)."""
+C_DISTINCT = C_STATS + 2 * MAX_CHOICES  # per listed action of the decision being searched: 1 if no earlier one is alike
+SEARCH_SIZE = C_DISTINCT + MAX_CHOICES
 SEARCH_SEED = 0x5EA2C4
 """Mixed into a match's seed for the search's own generator, so the search never draws the match's dice."""
 SEARCH_OFF, SEARCH_LIVE, SEARCH_REPLAY = 0, 1, 2
 """C_MODE: no search side in the match; the real match of a search side; a rollout replaying the turn's tape."""
+
+# The pending decision (`decision_of`): what the rules ask now, of which side, about which lane; `legal_actions` lists
+# its answers as rows (a, b) in the action list (`actions_of`, after the lanes) and `apply` takes one.
+D_KIND, D_SIDE, D_LANE, D_ARG, D_OTHER, D_N = range(6)
+P_RESOURCES = 6  # the random policy's own word: how many resources it plays this turn (the rules never read it)
+DECISION_SIZE = 7
+ACTION_WIDTH = 2
+STOP = np.int64(-1)
+"""Column 0 of the row that declines: stop playing cards, do not use the ability, keep the damage."""
+# Decision kinds (D_KIND) and their rows (a, b):
+(
+    K_RESOURCE,  # (hand position, 0) per resource with a colour, then (STOP, 0)
+    K_CHARACTER,  # D_ARG 1 if free (D_OTHER: the card whose Extra Card brings it): (hand position, 0) per character
+    # it can pay (any, if free), then (STOP, 0) unless free
+    K_AVOID,  # yes/no, rows (STOP, 0) and (1, 0): Avoid Damage on lane D_LANE's card, about to take D_ARG damage
+    K_DISPERSE,  # yes/no: Disperse on lane D_LANE's card, about to take D_ARG damage
+    K_SPREAD_CARD,  # Disperse's damage left (D_ARG) from lane D_LANE: (STOP, 0) keeps it, (lane, 0) per other card
+    K_SPREAD_AMOUNT,  # how much of it (D_ARG) goes onto lane D_OTHER: (m, 0) for m = 1..D_ARG
+    K_HEAL,  # lane D_LANE's card is destroyed unless healed: (STOP, 0), then (healer lane, Heal id) per usable Heal
+    K_LONG_RANGE,  # yes/no for lane D_LANE's attacker
+    K_SELF_DESTRUCT,  # yes/no for lane D_LANE's attacker
+    K_TARGET,  # (STOP, 0), then (lane, 0) per enemy card outside lane D_LANE
+    K_FIREBALL,  # (STOP, 0), then (lane, 0) per enemy card
+    K_SLEEP,  # (STOP, 0), then (lane, 0) per awake enemy card
+    K_REORDER,  # (STOP, STOP), then (lane, other lane) per ordered pair of the side's cards
+    K_ATTACK_BOOST,  # yes/no for lane D_LANE's Attack Boost 2
+    K_RESTORE,  # (STOP, 0), then (discard position, 0) per card in the discard pile
+    K_FUTURE_SIGHT,  # yes/no for lane D_LANE's Future Vision or Change the Future (D_ARG: which)
+    K_ARRANGE,  # Change the Future: (order, 0) per order of the top D_ARG cards (`arranged_card`)
+    K_SERENITY,  # yes/no for the Serenity card in lane D_LANE
+) = (np.int64(kind) for kind in range(18))
+ORDER_BITS = 3
+"""K_ARRANGE's order: position p of the top gets the card now at offset (order >> ORDER_BITS * p) & 7."""
 
 # ---------------------------------------------------------------------------------------------------------------
 # The state and the rules, each one flat int64 buffer with named offsets
@@ -221,13 +260,14 @@ SEARCH_OFF, SEARCH_LIVE, SEARCH_REPLAY = 0, 1, 2
 # the header for the parts sized by the deck, the card set and the trace.
 
 # State buffer header: sizes the variable parts are built from.
-H_CAPACITY, H_CARDS, H_EVENT_ROWS = 0, 1, 2
+H_CAPACITY, H_CARDS, H_EVENT_ROWS, H_ACTION_ROWS = 0, 1, 2, 3
 SIDE_AT = 4
 GAME_AT = SIDE_AT + 2 * SIDE_COLUMNS
 RNG_AT = GAME_AT + GAME_COLUMNS
 EVENT_COUNT_AT = RNG_AT + 4
 SEARCH_AT = EVENT_COUNT_AT + 1
-ZONES_AT = SEARCH_AT + SEARCH_SIZE
+DECISION_AT = SEARCH_AT + SEARCH_SIZE
+ZONES_AT = DECISION_AT + DECISION_SIZE
 # Rules buffer: the option array and the ability table at fixed offsets, then the card table and ability counts.
 H_RULE_CARDS = 0
 OPTIONS_AT = 1
@@ -335,10 +375,22 @@ def lanes_of(S: IntArray) -> IntArray:
 
 
 @inline_kernel
+def decision_of(S: IntArray) -> IntArray:
+    """The pending decision (D_* positions) and the policies' own words (P_*)."""
+    return view_of(S, np.int64(DECISION_AT), (np.int64(DECISION_SIZE),))
+
+
+@inline_kernel
+def actions_of(S: IntArray) -> IntArray:
+    """actions[row, column]: the pending decision's legal actions as `legal_actions` lists them (D_N rows)."""
+    return view_of(S, ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * S[H_CAPACITY], (S[H_ACTION_ROWS], _TWO))
+
+
+@inline_kernel
 def counters_of(S: IntArray) -> IntArray:
     """counters[side, card, counter] of the whole batch."""
     capacity = S[H_CAPACITY]
-    at = ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity
+    at = ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity + _TWO * S[H_ACTION_ROWS]
     return view_of(S, at, (_TWO, S[H_CARDS], _COUNTER_COLUMNS))
 
 
@@ -346,7 +398,12 @@ def counters_of(S: IntArray) -> IntArray:
 def events_of(S: IntArray) -> IntArray:
     """The trace's events (no rows in a batch: nothing is logged)."""
     capacity, cards = S[H_CAPACITY], S[H_CARDS]
-    at = ZONES_AT + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity + _TWO * cards * _COUNTER_COLUMNS
+    at = (
+        ZONES_AT
+        + (_EIGHT + _TWO * _LANE_COLUMNS) * capacity
+        + _TWO * S[H_ACTION_ROWS]
+        + _TWO * cards * _COUNTER_COLUMNS
+    )
     return view_of(S, at, (S[H_EVENT_ROWS], _EVENT_WIDTH))
 
 
@@ -419,7 +476,7 @@ def activate(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: Engi
     log_event(events, event_count, game[G_TURN], s, EV_ABILITY, lane_card(S, s, i), other, ability)
 
 
-@rules_kernel
+@inline_kernel
 def can_pay_card(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> bool:
     """Side s has enough ready resources of each colour to bring the card into play."""
     table, side = table_of(R), side_of(S)
@@ -441,55 +498,394 @@ def side_abilities(R: IntArray, S: IntArray, s: EngineInt) -> int:
     return mask
 
 
-@rules_kernel
-def wants(S: IntArray, s: EngineInt, greedy_choice: EngineBool, chance_in_4: EngineInt) -> EngineBool:
-    """The policy's yes/no: greedy follows its own judgement, random says yes `chance_in_4` times in 4, search
-    weighs both answers by rollouts (`decide`; greedy's answer where it does not search)."""
-    policy = side_of(S)[s, S_POLICY]
-    if policy == GREEDY:
-        return greedy_choice
-    if policy == RANDOM:
-        return rng_below(rng_of(S), FOUR) < chance_in_4
-    return decide(S, s, np.int64(2), np.int64(1) if greedy_choice else np.int64(0)) == 1
+# ---------------------------------------------------------------------------------------------------------------
+# The rules' interface: a decision, its legal actions, and applying one
+#
+# Where a rule leaves something to the player, it opens a decision (`ask`: the kind, the side, the lane and amount
+# it is about, in `decision_of(S)`), `legal_actions` lists its answers as rows (a, b) in the action list, a policy
+# chooses one row (`choose`, in "The policies" below: the rules never read which policy a side plays), and `apply`
+# takes it. `apply` only takes the action itself (pays, marks, moves cards, logs); what follows from it (Fireball's
+# damage and the reactions to it, the characters an Extra Card brings) is the rules' code after it, which asks its
+# own decisions. A decision is asked even with one legal action: the random policy draws its dice there as it
+# always did.
+
+
+@inline_kernel
+def add_row(out: IntArray, n: EngineInt, a: EngineInt, b: EngineInt) -> EngineInt:
+    """Write row n of an action list; returns the new count."""
+    out[n, 0] = a
+    out[n, 1] = b
+    return n + 1
+
+
+@inline_kernel
+def list_resources(R: IntArray, S: IntArray, s: EngineInt, out: IntArray) -> EngineInt:
+    """K_RESOURCE: each resource in hand that has a colour, in hand order, then stopping."""
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
+    n = 0
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] == KIND_RESOURCE and table[card, T_COLOUR] != NO_COLOUR:
+            out[n, 0] = h
+            out[n, 1] = 0
+            n += 1
+    return add_row(out, np.int64(n), STOP, NOTHING)
+
+
+@inline_kernel
+def list_characters(R: IntArray, S: IntArray, s: EngineInt, free: EngineInt, out: IntArray) -> EngineInt:
+    """K_CHARACTER: each character in hand it can pay for (any, when free), in hand order, then stopping (a card an
+    Extra Card brings in free is not declined: the rule says it comes in)."""
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
+    n = 0
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] == KIND_CHARACTER and (free == 1 or can_pay_card(R, S, s, card)):
+            out[n, 0] = h
+            out[n, 1] = 0
+            n += 1
+    if free == 1:
+        return n
+    return add_row(out, np.int64(n), STOP, NOTHING)
 
 
 @rules_kernel
-def decide(S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
-    """A `search` side's choice among n legal choices (0 to n-1; `default` is greedy's).
+def list_lanes(S: IntArray, o: EngineInt, skip: EngineInt, awake_only: EngineBool, out: IntArray) -> EngineInt:
+    """Not acting, then each card of side o left to right (but lane `skip`; awake ones only, if asked)."""
+    lanes = lanes_of(S)
+    n = add_row(out, NOTHING, STOP, NOTHING)
+    for j in range(side_of(S)[o, S_BOARD_N]):
+        if lane_card(S, o, j) >= 0 and j != skip and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
+            n = add_row(out, n, np.int64(j), NOTHING)
+    return n
 
-    In the searching side's own turn of the real match: the choice already taken at this point of the turn (the
-    tape), or, at a decision not yet taken, greedy's choice and a note that the turn must stop here (C_ABORTED): the
-    match loop searches this decision and plays the turn again from its start (`play_searched_match`). In a rollout:
-    the tape's choices, the last being the one under test; then the rollout policy takes over (`end_replay`).
-    Anywhere else (the opponent's turn, a single choice): greedy's choice.
+
+@rules_kernel
+def list_heals(R: IntArray, S: IntArray, s: EngineInt, out: IntArray) -> EngineInt:
+    """K_HEAL: not healing, then each usable Heal 1, then each usable Heal 2, left to right."""
+    n = add_row(out, NOTHING, STOP, NOTHING)
+    for heal in (HEAL_1, HEAL_2):
+        for j in range(side_of(S)[s, S_BOARD_N]):
+            if can_activate(R, S, s, j, heal):
+                n = add_row(out, n, np.int64(j), heal)
+    return n
+
+
+@rules_kernel
+def list_pairs(S: IntArray, s: EngineInt, out: IntArray) -> EngineInt:
+    """K_REORDER: not swapping, then each ordered pair of lanes holding cards (x, y), x first."""
+    n = add_row(out, NOTHING, STOP, STOP)
+    board = side_of(S)[s, S_BOARD_N]
+    for x in range(board):
+        if lane_card(S, s, x) < 0:
+            continue
+        for y in range(board):
+            if y != x and lane_card(S, s, y) >= 0:
+                n = add_row(out, n, np.int64(x), np.int64(y))
+    return n
+
+
+@rules_kernel
+def list_orders(seen: EngineInt, out: IntArray) -> EngineInt:
+    """K_ARRANGE: every order of the top `seen` cards (the order they are in first), as ORDER_BITS digits."""
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then EngineInts.
+    n: EngineInt
+    total: EngineInt
+    rest: EngineInt
+    order: EngineInt
+    used: EngineInt
+    n = 0
+    total = 1
+    for _ in range(seen):
+        total *= seen
+    for code in range(total):
+        order = 0
+        used = 0
+        rest = code
+        valid = True
+        for p in range(seen):
+            digit = rest % seen
+            rest //= seen
+            if (used >> digit) & 1:
+                valid = False
+                break
+            used |= 1 << digit
+            order |= digit << (ORDER_BITS * p)
+        if valid:
+            n = add_row(out, np.int64(n), np.int64(order), NOTHING)
+    return n
+
+
+@inline_kernel
+def identity_order(seen: EngineInt) -> EngineInt:
+    """The order that leaves the top `seen` cards as they are."""
+    order = 0
+    for p in range(seen):
+        order |= p << (ORDER_BITS * p)
+    return order
+
+
+@inline_kernel
+def order_digit(order: EngineInt, p: EngineInt) -> EngineInt:
+    """Which of the top cards (offset from the top, as they were) goes to position p."""
+    return (order >> (ORDER_BITS * p)) & 7
+
+
+@inline_kernel
+def legal_actions(R: IntArray, S: IntArray, out: IntArray) -> EngineInt:
+    """The pending decision's legal actions (`decision_of(S)`), as rows (a, b) written into `out` (the action list,
+    `actions_of(S)`, unless the caller keeps its own); returns how many. The rows of each kind: the K_* list."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    n: EngineInt
+    decision = decision_of(S)
+    kind, s, i = decision[D_KIND], decision[D_SIDE], decision[D_LANE]
+    if kind == K_RESOURCE:
+        return list_resources(R, S, s, out)
+    if kind == K_CHARACTER:
+        return list_characters(R, S, s, decision[D_ARG], out)
+    if kind == K_SPREAD_CARD:
+        return list_lanes(S, s, i, NO, out)
+    if kind == K_SPREAD_AMOUNT:
+        n = 0
+        for m in range(1, min(decision[D_ARG], out.shape[0]) + 1):
+            n = add_row(out, np.int64(n), np.int64(m), NOTHING)
+        return n
+    if kind == K_HEAL:
+        return list_heals(R, S, s, out)
+    if kind == K_TARGET:
+        return list_lanes(S, 1 - s, i, NO, out)
+    if kind == K_FIREBALL:
+        return list_lanes(S, 1 - s, NO_CARD, NO, out)
+    if kind == K_SLEEP:
+        return list_lanes(S, 1 - s, NO_CARD, YES, out)
+    if kind == K_REORDER:
+        return list_pairs(S, s, out)
+    if kind == K_RESTORE:
+        n = add_row(out, NOTHING, STOP, NOTHING)
+        for k in range(side_of(S)[s, S_DISCARD_N]):
+            n = add_row(out, n, np.int64(k), NOTHING)
+        return n
+    if kind == K_ARRANGE:
+        return list_orders(decision[D_ARG], out)
+    # The yes/no decisions: Avoid Damage, Disperse, Long Range, Self Destruct, Attack Boost 2, Future Vision and
+    # Change the Future, Serenity.
+    n = add_row(out, NOTHING, STOP, NOTHING)
+    return add_row(out, n, ONE, NOTHING)
+
+
+@rules_kernel
+def ask(
+    R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, i: EngineInt, arg: EngineInt, other: EngineInt
+) -> EngineInt:
+    """Open a decision of `kind` for side s (about lane i, with `arg` and `other` as the kind says), list its legal
+    actions and let the side's policy choose; returns the chosen row for `apply` (-1: no legal action)."""
+    decision = decision_of(S)
+    decision[D_KIND] = kind
+    decision[D_SIDE] = s
+    decision[D_LANE] = i
+    decision[D_ARG] = arg
+    decision[D_OTHER] = other
+    n = legal_actions(R, S, actions_of(S))
+    decision[D_N] = n
+    if n == 0:
+        return -1
+    return choose(R, S)
+
+
+@inline_kernel
+def declined(S: IntArray, k: EngineInt) -> EngineBool:
+    """Row k is the declining row (stop, none, keep), or there was no legal action (k = -1)."""
+    return k < 0 or actions_of(S)[k, 0] < 0
+
+
+@inline_kernel
+def take(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
+    """`apply(R, S, k)`, without the call when row k declines (stop, none, no, keep) or k = -1: most answers of the
+    ability decisions are no, and the call was a tenth of greedy's time."""
+    if declined(S, k):
+        return STOP
+    return apply(R, S, k)
+
+
+@rules_kernel
+def ask_hand(R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, arg: EngineInt, other: EngineInt) -> EngineInt:
+    """`ask` for the decisions of every turn, K_RESOURCE and K_CHARACTER, with only their own listing copied in (the
+    same rows `legal_actions` lists), so the hot path does not carry the general one."""
+    # Typed for mypy only (a bare annotation runs no code).
+    n: EngineInt
+    decision, out = decision_of(S), actions_of(S)
+    decision[D_KIND] = kind
+    decision[D_SIDE] = s
+    decision[D_LANE] = NO_CARD
+    decision[D_ARG] = arg
+    decision[D_OTHER] = other
+    if kind == K_RESOURCE:
+        n = list_resources(R, S, s, out)
+    else:
+        n = list_characters(R, S, s, arg, out)
+    decision[D_N] = n
+    if n == 0:
+        return -1
+    return choose(R, S)
+
+
+@inline_kernel
+def enter_play(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt, free: EngineInt, source: EngineInt) -> int:
+    """The character at hand position h comes into play in the next lane (paid for unless free; `source` is the
+    card whose Extra Card brings it, for the log); returns the card."""
+    table, side, game, counters, events, event_count = (
+        table_of(R),
+        side_of(S),
+        game_of(S),
+        counters_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
+    card = take_from_hand(S, s, h)
+    if free == 0:
+        for colour in range(3):
+            side[s, S_READY + colour] -= table[card, T_RED + colour]
+    lane = place_on_board(S, s, card)
+    count_play(counters, s, card, game[G_TURN])
+    if free == 0:
+        log_event(events, event_count, game[G_TURN], s, EV_PLAY, card, NO_CARD, lane)
+    else:
+        log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, card, source, lane)
+    return card
+
+
+@rules_kernel
+def arrange(R: IntArray, S: IntArray, s: EngineInt, seen: EngineInt, order: EngineInt) -> None:
+    """Change the Future: put the top `seen` cards of the draw deck in `order` (K_ARRANGE's rows)."""
+    zones, side, game, events, event_count = zones_of(S), side_of(S), game_of(S), events_of(S), event_count_of(S)
+    top = side[s, S_DECK_TOP]
+    deck = zones[s, DECK]
+    at = identity_order(seen)  # which card (offset as it was) is at each position now
+    for p in range(seen):
+        wanted = order_digit(order, p)
+        q = p
+        while order_digit(at, q) != wanted:
+            q += 1
+        if q != p:
+            value = deck[top + p]
+            deck[top + p] = deck[top + q]
+            deck[top + q] = value
+            moved = order_digit(at, p)
+            at = (at & ~(7 << (ORDER_BITS * q))) | (moved << (ORDER_BITS * q))
+            at = (at & ~(7 << (ORDER_BITS * p))) | (wanted << (ORDER_BITS * p))
+    for k in range(seen):
+        log_event(events, event_count, game[G_TURN], s, EV_ARRANGED, deck[top + k], NO_CARD, k + 1)
+
+
+@rules_kernel
+def apply(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
+    """Take row k of the pending decision's listed actions; returns its first column (the hand position, lane,
+    card brought in, 1 for yes; -1 for declining or for k = -1, no legal action).
+
+    Resources and characters are played (paid, counted, logged), an ability is paid and its mark or choice set
+    (Long Range, Self Destruct and Target as the lane's mode; Sleep; Attack Boost 2; Avoid Damage; a Heal's
+    damage taken off; Reorder's swap; Restore's card to the hand; what Future Vision sees; Change the Future's
+    order; Serenity's discard and shield), Disperse's damage moved onto a card.
     """
-    control = search_of(S)
-    mode = control[C_MODE]
-    if n <= 1 or mode == SEARCH_OFF or control[C_SEARCHER] != s:
-        return default
-    position = control[C_TAPE_POS]
-    if position < control[C_TAPE_LEN]:
-        choice = control[C_TAPE + position]
-        control[C_TAPE_POS] = position + 1
-        if mode == SEARCH_REPLAY and position + 1 == control[C_TAPE_LEN]:
-            end_replay(S)
-        return choice if choice < n else default
-    if mode == SEARCH_LIVE and control[C_ABORTED] == 0 and control[C_TAPE_LEN] < TAPE_MAX:
-        control[C_ABORTED] = 1
-        control[C_NEED_N] = n
-        control[C_NEED_DEFAULT] = default
-    return default
+    if k < 0:
+        return STOP
+    decision, out = decision_of(S), actions_of(S)
+    kind, s, i = decision[D_KIND], decision[D_SIDE], decision[D_LANE]
+    a, b = out[k, 0], out[k, 1]
+    if a < 0:
+        return STOP
+    lanes, zones, side, game, events, event_count = (
+        lanes_of(S),
+        zones_of(S),
+        side_of(S),
+        game_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
+    o = 1 - s
+    if kind == K_RESOURCE:
+        play_resource(R, S, s, a)
+        return a
+    if kind == K_CHARACTER:
+        return enter_play(R, S, s, a, decision[D_ARG], decision[D_OTHER])
+    if kind == K_SPREAD_CARD:
+        return a
+    if kind == K_SPREAD_AMOUNT:
+        j = decision[D_OTHER]
+        lanes[s, j, L_DAMAGE] += a
+        log_event(events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), a)
+        return a
+    if kind == K_HEAL:
+        activate(R, S, s, a, b, lane_card(S, s, i))
+        lanes[s, i, L_DAMAGE] = max(0, lanes[s, i, L_DAMAGE] - ability_table_of(R)[b, A_NUMBER])
+        return a
+    if kind == K_TARGET:
+        activate(R, S, s, i, TARGET, lane_card(S, o, a))
+        lanes[s, i, L_MODE] = MODE_TARGET
+        lanes[s, i, L_TARGET] = a
+        return a
+    if kind == K_FIREBALL:
+        activate(R, S, s, i, FIREBALL, lane_card(S, o, a))
+        return a
+    if kind == K_SLEEP:
+        activate(R, S, s, i, SLEEP, lane_card(S, o, a))
+        lanes[o, a, L_ASLEEP] = 1
+        return a
+    if kind == K_REORDER:
+        activate(R, S, s, i, REORDER, NO_CARD)
+        log_event(events, event_count, game[G_TURN], s, EV_SWAP, lane_card(S, s, a), lane_card(S, s, b), NOTHING)
+        swap_lanes(S, s, a, b)
+        return a
+    if kind == K_RESTORE:
+        n = side[s, S_DISCARD_N]
+        card = zones[s, DISCARD, a]
+        for j in range(a, n - 1):
+            zones[s, DISCARD, j] = zones[s, DISCARD, j + 1]
+        side[s, S_DISCARD_N] = n - 1
+        zones[s, HAND, side[s, S_HAND_N]] = card
+        side[s, S_HAND_N] += 1
+        activate(R, S, s, i, RESTORE, card)
+        log_event(events, event_count, game[G_TURN], s, EV_RESTORED, card, NO_CARD, NOTHING)
+        return a
+    if kind == K_ARRANGE:
+        arrange(R, S, s, decision[D_ARG], a)
+        return a
+    # The yes/no decisions: row 0 is no (declining, above), row 1 yes.
+    card = lane_card(S, s, i)
+    if kind == K_AVOID:
+        activate(R, S, s, i, AVOID_DAMAGE, card)
+        lanes[s, i, L_AVOIDING] = 1
+        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, decision[D_ARG])
+    elif kind == K_DISPERSE:
+        activate(R, S, s, i, DISPERSE, card)
+    elif kind == K_LONG_RANGE:
+        activate(R, S, s, i, LONG_RANGE, NO_CARD)
+        lanes[s, i, L_MODE] = MODE_LONG_RANGE
+    elif kind == K_SELF_DESTRUCT:
+        activate(R, S, s, i, SELF_DESTRUCT, lane_card(S, o, i))
+        lanes[s, i, L_MODE] = MODE_SELF_DESTRUCT
+    elif kind == K_ATTACK_BOOST:
+        activate(R, S, s, i, ATTACK_BOOST_2, NO_CARD)
+        lanes[s, i, L_BOOSTED] += 1
+    elif kind == K_FUTURE_SIGHT:
+        ability = decision[D_ARG]
+        top = side[s, S_DECK_TOP]
+        activate(R, S, s, i, ability, NO_CARD)
+        for j in range(cards_to_see(R, S, s, ability)):
+            log_event(events, event_count, game[G_TURN], s, EV_SEE, zones[s, DECK, top + j], NO_CARD, j + 1)
+    elif kind == K_SERENITY:
+        log_event(events, event_count, game[G_TURN], s, EV_ABILITY, card, NO_CARD, SERENITY)
+        zones[s, BOARD, i] = -1
+        to_discard(S, s, card)
+        game[G_SHIELD] |= 3 if options_of(R)[O_SERENITY_EVERYONE] == 1 else 1 << s
+    return a
 
 
 @rules_kernel
-def end_replay(S: IntArray) -> None:
-    """A rollout has replayed its tape: both sides now play the rollout policy, with fresh dice from the search's
-    generator (the match's own generator would foretell the real match's later random choices)."""
-    control, side = search_of(S), side_of(S)
-    side[0, S_POLICY] = control[C_ROLLOUT_POLICY]
-    side[1, S_POLICY] = control[C_ROLLOUT_POLICY]
-    rng_seed(rng_of(S), control[C_RESEED])
-    control[C_MODE] = SEARCH_OFF
+def cards_to_see(R: IntArray, S: IntArray, s: EngineInt, ability: EngineInt) -> EngineInt:
+    """How many cards Future Vision or Change the Future shows: its number, or what is left of the draw deck."""
+    side = side_of(S)
+    return min(ability_table_of(R)[ability, A_NUMBER], side[s, S_DECK_N] - side[s, S_DECK_TOP])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -769,7 +1165,7 @@ def shift_left(S: IntArray, s: EngineInt) -> None:
 # Playing cards: resources and characters
 
 
-@rules_kernel
+@inline_kernel
 def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     """Put the resource at hand position h on the table (it is readied in the ready step)."""
     table, side, game, counters, events, event_count = (
@@ -788,138 +1184,14 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
 
 
-@rules_kernel
-def resource_choice(R: IntArray, S: IntArray, s: EngineInt) -> int:
-    """Greedy: the resource whose colour the hand's characters lack most; -1 when the hand has none."""
-    table, zones, side = table_of(R), zones_of(S), side_of(S)
-    best, best_score = -1, -(1 << 40)
-    for h in range(side[s, S_HAND_N]):
-        card = zones[s, HAND, h]
-        colour = table[card, T_COLOUR]
-        if table[card, T_KIND] != KIND_RESOURCE or colour == NO_COLOUR:
-            continue
-        lacking = 0
-        demand = 0
-        for k in range(side[s, S_HAND_N]):
-            other = zones[s, HAND, k]
-            if table[other, T_KIND] == KIND_CHARACTER:
-                need = table[other, T_RED + colour] - side[s, S_TOTAL + colour]
-                if need > lacking:
-                    lacking = need
-                demand += table[other, T_RED + colour]
-        score = lacking * 1000 + demand * 10 - side[s, S_TOTAL + colour]
-        if score > best_score:
-            best, best_score = h, score
-    return best
-
-
 @inline_kernel
 def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Play up to `resources_per_turn` resource cards (greedy: every one it may; random: a random number)."""
-    table, opts, zones, side, rng = table_of(R), options_of(R), zones_of(S), side_of(S), rng_of(S)
-    limit = opts[O_RESOURCES_PER_TURN]
-    if side[s, S_POLICY] == RANDOM:
-        playable = 0
-        for h in range(side[s, S_HAND_N]):
-            card = zones[s, HAND, h]
-            if table[card, T_KIND] == KIND_RESOURCE and table[card, T_COLOUR] != NO_COLOUR:
-                playable += 1
-        limit = rng_below(rng, min(limit, playable) + 1)
-    for _ in range(limit):
-        if side[s, S_POLICY] == RANDOM:
-            h = random_hand_card(R, S, s, KIND_RESOURCE, NO)
-        else:
-            h = resource_choice(R, S, s)
-            if side[s, S_POLICY] == SEARCH:
-                h = search_hand_choice(R, S, s, KIND_RESOURCE, NO, h)
-        if h < 0:
+    """Play up to `resources_per_turn` resource cards, one decision each (the policy may stop early)."""
+    for played in range(options_of(R)[O_RESOURCES_PER_TURN]):
+        k = ask_hand(R, S, K_RESOURCE, s, np.int64(played), NO_CARD)
+        if declined(S, k):  # (`apply` would do nothing: one call less on the hot path)
             return
-        play_resource(R, S, s, h)
-
-
-@rules_kernel
-def random_hand_card(R: IntArray, S: IntArray, s: EngineInt, kind: EngineInt, payable_only: EngineBool) -> int:
-    """A uniformly random hand position holding a card of `kind` (payable now, if asked); -1 if none."""
-    table, zones, side, rng = table_of(R), zones_of(S), side_of(S), rng_of(S)
-    count = 0
-    for h in range(side[s, S_HAND_N]):
-        card = zones[s, HAND, h]
-        if table[card, T_KIND] == kind and (kind != KIND_RESOURCE or table[card, T_COLOUR] != NO_COLOUR):
-            if not payable_only or can_pay_card(R, S, s, card):
-                count += 1
-    if count == 0:
-        return -1
-    pick = rng_below(rng, count)
-    for h in range(side[s, S_HAND_N]):
-        card = zones[s, HAND, h]
-        if table[card, T_KIND] == kind and (kind != KIND_RESOURCE or table[card, T_COLOUR] != NO_COLOUR):
-            if not payable_only or can_pay_card(R, S, s, card):
-                if pick == 0:
-                    return h
-                pick -= 1
-    return -1
-
-
-@rules_kernel
-def hand_choice_key(R: IntArray, card: EngineInt) -> EngineInt:
-    """What tells two hand cards apart as choices: a resource's colour (two red resources play alike), else the
-    card."""
-    table = table_of(R)
-    if table[card, T_KIND] == KIND_RESOURCE:
-        return -2 - table[card, T_COLOUR]
-    return card
-
-
-@rules_kernel
-def hand_choice_legal(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt, kind: EngineInt, free: EngineBool) -> bool:
-    """The card at hand position h may be played now as a `kind` card (a resource with a colour; a character
-    that is free or payable) and no earlier hand card is the same choice."""
-    table, zones = table_of(R), zones_of(S)
-    card = zones[s, HAND, h]
-    if table[card, T_KIND] != kind:
-        return False
-    if kind == KIND_RESOURCE and table[card, T_COLOUR] == NO_COLOUR:
-        return False
-    if kind == KIND_CHARACTER and not (free or can_pay_card(R, S, s, card)):
-        return False
-    key = hand_choice_key(R, card)
-    for k in range(h):
-        other = zones[s, HAND, k]
-        if hand_choice_key(R, other) == key and table[other, T_KIND] == kind:
-            if kind == KIND_RESOURCE or free or can_pay_card(R, S, s, other):
-                return False
-    return True
-
-
-@rules_kernel
-def search_hand_choice(
-    R: IntArray, S: IntArray, s: EngineInt, kind: EngineInt, free: EngineBool, greedy_pick: EngineInt
-) -> int:
-    """The search policy's next resource or character: each distinct legal card, or stopping (not for a free card,
-    which the random policy never declines either); returns a hand position, or -1 to stop."""
-    zones, side = zones_of(S), side_of(S)
-    count = 0
-    default = -1
-    greedy_key = hand_choice_key(R, zones[s, HAND, greedy_pick]) if greedy_pick >= 0 else -(1 << 40)
-    for h in range(side[s, S_HAND_N]):
-        if hand_choice_legal(R, S, s, h, kind, free):
-            if hand_choice_key(R, zones[s, HAND, h]) == greedy_key:
-                default = count
-            count += 1
-    if count == 0:
-        return -1
-    n = count if free else count + 1
-    if default < 0:
-        default = count  # greedy stops
-    choice = decide(S, s, np.int64(n), np.int64(default))
-    if choice >= count:
-        return -1
-    for h in range(side[s, S_HAND_N]):
-        if hand_choice_legal(R, S, s, h, kind, free):
-            if choice == 0:
-                return h
-            choice -= 1
-    return -1
+        apply(R, S, k)
 
 
 @rules_kernel
@@ -931,115 +1203,44 @@ def ready_resources(S: IntArray, s: EngineInt) -> None:
         side[s, S_READY + colour] = side[s, S_TOTAL + colour]
 
 
-@inline_kernel
-def character_choice(R: IntArray, S: IntArray, s: EngineInt, free: EngineBool) -> int:
-    """The character to bring into play next (payable unless free); -1 to stop.
-
-    Greedy: the most circles it can afford (then the most Attack + Health). Random: a random payable one, or stop
-    with the same chance as each card (never stops when the card is free).
-    """
-    table, zones, side, rng = table_of(R), zones_of(S), side_of(S), rng_of(S)
-    if side[s, S_POLICY] == RANDOM:
-        count = 0
-        for h in range(side[s, S_HAND_N]):
-            card = zones[s, HAND, h]
-            if table[card, T_KIND] == KIND_CHARACTER and (free or can_pay_card(R, S, s, card)):
-                count += 1
-        if count == 0:
-            return -1
-        pick = rng_below(rng, count) if free else rng_below(rng, count + 1)
-        for h in range(side[s, S_HAND_N]):
-            card = zones[s, HAND, h]
-            if table[card, T_KIND] == KIND_CHARACTER and (free or can_pay_card(R, S, s, card)):
-                if pick == 0:
-                    return h
-                pick -= 1
-        return -1
-    best, best_score = -1, -1
-    for h in range(side[s, S_HAND_N]):
-        card = zones[s, HAND, h]
-        if table[card, T_KIND] != KIND_CHARACTER or not (free or can_pay_card(R, S, s, card)):
-            continue
-        score = table[card, T_CIRCLES] * 1000 + table[card, T_ATTACK] + table[card, T_HEALTH]
-        if score > best_score:
-            best, best_score = h, score
-    if side[s, S_POLICY] == SEARCH:
-        return search_hand_choice(R, S, s, KIND_CHARACTER, free, best)
-    return best
-
-
 @rules_kernel
-def bring_into_play(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt, free: EngineBool) -> int:
-    """Bring the character at hand position h into play (paying unless free); Extra Card brings more, free.
-
-    Returns the lane it took. Extra Card (option `extra_card=on_entry`) chains: a card brought in free by it may
-    carry Extra Card too.
-    """
-    table, opts, side, game, counters, events, event_count = (
-        table_of(R),
-        options_of(R),
-        side_of(S),
-        game_of(S),
-        counters_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    card = take_from_hand(S, s, h)
-    if not free:
-        for colour in range(3):
-            side[s, S_READY + colour] -= table[card, T_RED + colour]
-    lane = place_on_board(S, s, card)
-    count_play(counters, s, card, game[G_TURN])
-    log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY if free else EV_PLAY, card, NO_CARD, lane)
-    pending = table[card, T_EXTRA] if opts[O_EXTRA_EACH_TURN] == 0 else 0
+def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> None:
+    """Extra Card (option `extra_card=on_entry`): the card just brought in brings more characters in, free; a card
+    brought in by it may carry Extra Card too."""
+    table = table_of(R)
+    pending = table[card, T_EXTRA]
     while pending > 0:
         pending -= 1
-        pick = character_choice(R, S, s, YES)
-        if pick < 0:
+        extra = take(R, S, ask_hand(R, S, K_CHARACTER, s, ONE, card))
+        if extra < 0:
             break
-        extra = take_from_hand(S, s, pick)
-        extra_lane = place_on_board(S, s, extra)
-        count_play(counters, s, extra, game[G_TURN])
-        log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, card, extra_lane)
         pending += table[extra, T_EXTRA]
-    return lane
 
 
 @rules_kernel
 def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
-    table, zones, side, game, counters, events, event_count = (
-        table_of(R),
-        zones_of(S),
-        side_of(S),
-        game_of(S),
-        counters_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
     board = side[s, S_BOARD_N]
     for i in range(board):
         source = zones[s, BOARD, i]
         if source < 0:
             continue
         for _ in range(table[source, T_EXTRA]):
-            pick = character_choice(R, S, s, YES)
-            if pick < 0:
+            if take(R, S, ask_hand(R, S, K_CHARACTER, s, ONE, source)) < 0:
                 return
-            extra = take_from_hand(S, s, pick)
-            lane = place_on_board(S, s, extra)
-            count_play(counters, s, extra, game[G_TURN])
-            log_event(events, event_count, game[G_TURN], s, EV_FREE_PLAY, extra, source, lane)
 
 
 @inline_kernel
 def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
     while True:
-        h = character_choice(R, S, s, NO)
-        if h < 0:
+        k = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
+        if declined(S, k):  # (`apply` would do nothing: one call less on the hot path)
             return
-        bring_into_play(R, S, s, h, NO)
+        card = apply(R, S, k)
+        if table_of(R)[card, T_EXTRA] > 0 and options_of(R)[O_EXTRA_EACH_TURN] == 0:
+            extra_card_chain(R, S, s, card)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1048,49 +1249,14 @@ def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
 
 @rules_kernel
 def spread_damage(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
-    """Disperse: move `amount` damage from lane i to the side's other cards; returns what could not be moved.
-
-    Greedy moves damage only where it destroys nothing; random puts each point on a random other card.
-    """
-    side, lanes, game, rng, events, event_count = (
-        side_of(S),
-        lanes_of(S),
-        game_of(S),
-        rng_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
+    """Disperse: move `amount` damage from lane i onto the side's other cards, a card and an amount at a time, as
+    the side decides; returns what it keeps on the card in lane i."""
     left = amount
-    if side[s, S_POLICY] == RANDOM:
-        others = 0
-        for j in range(side[s, S_BOARD_N]):
-            if j != i and lane_card(S, s, j) >= 0:
-                others += 1
-        if others == 0:
-            return left
-        while left > 0:
-            pick = rng_below(rng, others)
-            for j in range(side[s, S_BOARD_N]):
-                if j != i and lane_card(S, s, j) >= 0:
-                    if pick == 0:
-                        lanes[s, j, L_DAMAGE] += 1
-                        log_event(
-                            events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), ONE
-                        )
-                        break
-                    pick -= 1
-            left -= 1
-        return 0
-    for j in range(side[s, S_BOARD_N]):
-        if left == 0:
+    while left > 0:
+        j = take(R, S, ask(R, S, K_SPREAD_CARD, s, i, left, NO_CARD))
+        if j < 0:
             break
-        if j == i or lane_card(S, s, j) < 0:
-            continue
-        moved = min(left, room_for_damage(R, S, s, j))
-        if moved > 0:
-            lanes[s, j, L_DAMAGE] += moved
-            left -= moved
-            log_event(events, event_count, game[G_TURN], s, EV_SPREAD, lane_card(S, s, i), lane_card(S, s, j), moved)
+        left -= take(R, S, ask(R, S, K_SPREAD_AMOUNT, s, i, left, j))
     return left
 
 
@@ -1117,17 +1283,13 @@ def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt
     if lanes[s, i, L_AVOIDING] == 1:
         log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, amount)
         return 0
-    lethal = destroyed_by(R, S, s, i, amount)
-    if can_activate(R, S, s, i, AVOID_DAMAGE) and wants(S, s, lethal, HALF_THE_TIME):
-        activate(R, S, s, i, AVOID_DAMAGE, card)
-        lanes[s, i, L_AVOIDING] = 1
-        log_event(events, event_count, game[G_TURN], s, EV_IGNORED, card, AVOID_DAMAGE, amount)
-        return 0
+    if can_activate(R, S, s, i, AVOID_DAMAGE):
+        if take(R, S, ask(R, S, K_AVOID, s, i, amount, NO_CARD)) == 1:
+            return 0
     if can_activate(R, S, s, i, DISPERSE):
         keep = room_for_damage(R, S, s, i)
         excess = amount - keep
-        if excess > 0 and wants(S, s, lethal and absorbable(R, S, s, i) >= excess, HALF_THE_TIME):
-            activate(R, S, s, i, DISPERSE, card)
+        if excess > 0 and take(R, S, ask(R, S, K_DISPERSE, s, i, amount, NO_CARD)) == 1:
             left = spread_damage(R, S, s, i, excess)
             for j in range(side_of(S)[s, S_BOARD_N]):
                 if j != i and lane_card(S, s, j) >= 0:
@@ -1191,42 +1353,15 @@ def reflect_onto(
 
 
 @rules_kernel
-def heal_choice(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> EngineInt:
-    """The cheapest Heal of side s that saves the card in lane i, as healer lane x 24 + ability id; -1 if none."""
-    ability_table, lanes = ability_table_of(R), lanes_of(S)
-    # The damage that must go: down to Health (\u201cmore than\u201d), or below it (\u201cat least\u201d).
-    excess = lanes[s, i, L_DAMAGE] - health_of(R, S, s, i)
-    if options_of(R)[O_DESTROY_AT_LEAST] == 1:
-        excess += 1
-    if excess <= 0:
-        return -1
-    # Python ints at first, then numpy integers computed from the ability ids and read from the ability table.
-    best: EngineInt
-    best_cost: EngineInt
-    best, best_cost = -1, 1 << 30
-    for heal in (HEAL_1, HEAL_2):
-        for j in range(side_of(S)[s, S_BOARD_N]):
-            if ability_table[heal, A_NUMBER] >= excess and can_activate(R, S, s, j, heal):
-                if ability_table[heal, A_ACTIVATION] < best_cost:
-                    best, best_cost = j * N_ABILITIES + heal, ability_table[heal, A_ACTIVATION]
-    return best
-
-
-@rules_kernel
 def resolve(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     """Destroy the card in lane i if its damage is past its Health, unless a Heal saves it; True if destroyed."""
-    ability_table, lanes = ability_table_of(R), lanes_of(S)
     card = lane_card(S, s, i)
     if card < 0:
         return False
     if not destroyed_by(R, S, s, i, NOTHING):
         return False
-    choice = heal_choice(R, S, s, i)
-    if choice >= 0 and wants(S, s, YES, HALF_THE_TIME):
-        healer, heal = choice // N_ABILITIES, choice % N_ABILITIES
-        activate(R, S, s, healer, heal, card)
-        lanes[s, i, L_DAMAGE] = max(0, lanes[s, i, L_DAMAGE] - ability_table[heal, A_NUMBER])
-        if not destroyed_by(R, S, s, i, NOTHING):
+    if side_abilities(R, S, s) & HEAL_ABILITIES != 0:
+        if take(R, S, ask(R, S, K_HEAL, s, i, NOTHING, card)) >= 0 and not destroyed_by(R, S, s, i, NOTHING):
             return False
     destroy(R, S, s, i)
     return True
@@ -1498,141 +1633,19 @@ def board_value(R: IntArray, S: IntArray, a: EngineInt) -> int:
 
 @rules_kernel
 def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Fireball: 1 damage to an enemy card before combat. Greedy: one it destroys, else one whose fight it turns."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    best: EngineInt
-    lanes, rng = lanes_of(S), rng_of(S)
+    """Fireball: 1 damage to an enemy card before combat (or not used)."""
     o = 1 - s
-    my_turn = game_of(S)[G_ACTIVE] == s
-    best, best_score = -1, 0
-    count = 0
-    for j in range(side_of(S)[o, S_BOARD_N]):
-        target = lane_card(S, o, j)
-        if target < 0:
-            continue
-        count += 1
-        score = 1
-        if destroyed_by(R, S, o, j, ONE):
-            score += 1000 + table_of(R)[target, T_CIRCLES]
-        else:
-            attacker = s if my_turn else o
-            mine = j if lane_card(S, s, j) >= 0 and lanes[s, j, L_ASLEEP] == 0 else -1
-            if mine >= 0:
-                before = predict_fight(R, S, attacker, j, 1 - attacker, j)
-                lanes[o, j, L_DAMAGE] += 1
-                after = predict_fight(R, S, attacker, j, 1 - attacker, j)
-                lanes[o, j, L_DAMAGE] -= 1
-                turned = ((after >> (1 if attacker == s else 0)) & 1) > ((before >> (1 if attacker == s else 0)) & 1)
-                if turned:
-                    score += 500
-        if not my_turn and score < 500:
-            continue  # in the opponent's turn greedy keeps red for a destroying or fight-turning shot only
-        if score > best_score:
-            best, best_score = j, score
-    if side_of(S)[s, S_POLICY] == RANDOM:
-        if count == 0 or rng_below(rng, COIN) == 0:
-            return
-        pick = rng_below(rng, count)
-        for j in range(side_of(S)[o, S_BOARD_N]):
-            if lane_card(S, o, j) >= 0:
-                if pick == 0:
-                    best = j
-                    break
-                pick -= 1
-    if side_of(S)[s, S_POLICY] == SEARCH:
-        best = search_lane_choice(R, S, s, o, best, NO)
-    if best < 0:
+    j = take(R, S, ask(R, S, K_FIREBALL, s, i, NOTHING, NO_CARD))
+    if j < 0:
         return
-    activate(R, S, s, i, FIREBALL, lane_card(S, o, best))
-    hit(R, S, o, best, ability_table_of(R)[FIREBALL, A_NUMBER], s, i)
-    resolve(R, S, o, best)
+    hit(R, S, o, j, ability_table_of(R)[FIREBALL, A_NUMBER], s, i)
+    resolve(R, S, o, j)
 
 
 @rules_kernel
 def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Sleep: an enemy card neither attacks nor defends this turn. Greedy: the lane that gains most from it."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    best: EngineInt
-    lanes, game, rng = lanes_of(S), game_of(S), rng_of(S)
-    o = 1 - s
-    my_turn = game[G_ACTIVE] == s
-    best, best_gain = -1, 0
-    count = 0
-    for j in range(side_of(S)[o, S_BOARD_N]):
-        if lane_card(S, o, j) < 0 or lanes[o, j, L_ASLEEP] == 1:
-            continue
-        count += 1
-        if my_turn:
-            before = lane_value(R, S, s, j)
-            lanes[o, j, L_ASLEEP] = 1
-            after = lane_value(R, S, s, j)
-            lanes[o, j, L_ASLEEP] = 0
-            gain = after - before
-        else:
-            gain = lane_value(R, S, o, j)  # what their attacker in lane j would win
-        if gain > best_gain:
-            best, best_gain = j, gain
-    if side_of(S)[s, S_POLICY] == RANDOM:
-        if count == 0 or rng_below(rng, COIN) == 0:
-            return
-        pick = rng_below(rng, count)
-        for j in range(side_of(S)[o, S_BOARD_N]):
-            if lane_card(S, o, j) >= 0 and lanes[o, j, L_ASLEEP] == 0:
-                if pick == 0:
-                    best = j
-                    break
-                pick -= 1
-    if side_of(S)[s, S_POLICY] == SEARCH:
-        best = search_lane_choice(R, S, s, o, best, YES)
-    if best < 0:
-        return
-    activate(R, S, s, i, SLEEP, lane_card(S, o, best))
-    lanes[o, best, L_ASLEEP] = 1
-
-
-@rules_kernel
-def search_lane_choice(
-    R: IntArray, S: IntArray, s: EngineInt, o: EngineInt, greedy_lane: EngineInt, awake_only: EngineBool
-) -> EngineInt:
-    """The search policy's target for Fireball or Sleep: not using it (choice 0), or one of side o's cards (awake
-    ones for Sleep), left to right; returns the lane, or -1. Greedy's pick (`greedy_lane`, -1 for none) is the
-    default."""
-    lanes = lanes_of(S)
-    count = 0
-    default = 0
-    for j in range(side_of(S)[o, S_BOARD_N]):
-        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
-            count += 1
-            if j == greedy_lane:
-                default = count
-    choice = decide(S, s, np.int64(count + 1), np.int64(default))
-    for j in range(side_of(S)[o, S_BOARD_N]):
-        if lane_card(S, o, j) >= 0 and not (awake_only and lanes[o, j, L_ASLEEP] == 1):
-            choice -= 1
-            if choice == 0:
-                return j
-    return -1
-
-
-@rules_kernel
-def search_target_choice(S: IntArray, a: EngineInt, i: EngineInt, greedy_lane: EngineInt) -> EngineInt:
-    """The search policy's Target for lane i's attacker: none (a plain fight, choice 0) or an enemy card in another
-    lane, left to right; returns the lane, or -1. Greedy's pick is the default."""
-    d = 1 - a
-    count = 0
-    default = 0
-    for j in range(side_of(S)[d, S_BOARD_N]):
-        if lane_card(S, d, j) >= 0 and j != i:
-            count += 1
-            if j == greedy_lane:
-                default = count
-    choice = decide(S, a, np.int64(count + 1), np.int64(default))
-    for j in range(side_of(S)[d, S_BOARD_N]):
-        if lane_card(S, d, j) >= 0 and j != i:
-            choice -= 1
-            if choice == 0:
-                return j
-    return -1
+    """Sleep: an enemy card neither attacks nor defends this turn (or not used)."""
+    take(R, S, ask(R, S, K_SLEEP, s, i, NOTHING, NO_CARD))
 
 
 @rules_kernel
@@ -1645,155 +1658,39 @@ def side_value(R: IntArray, S: IntArray, s: EngineInt) -> int:
 
 @rules_kernel
 def use_reorder(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Reorder: swap two of your characters. Greedy: the swap that most improves the coming combat, if any."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    best_i: EngineInt
-    best_j: EngineInt
-    side, game, rng, events, event_count = side_of(S), game_of(S), rng_of(S), events_of(S), event_count_of(S)
-    n = side[s, S_BOARD_N]
-    best_i, best_j = -1, -1
-    if side[s, S_POLICY] == RANDOM:
-        if n < 2 or rng_below(rng, COIN) == 0:
-            return
-        best_i = rng_below(rng, n)
-        best_j = rng_below(rng, n - 1)
-        if best_j >= best_i:
-            best_j += 1
-        if lane_card(S, s, best_i) < 0 or lane_card(S, s, best_j) < 0:
-            return
-    else:
-        base = side_value(R, S, s)
-        best_gain = 0
-        for x in range(n):
-            if lane_card(S, s, x) < 0:
-                continue
-            for y in range(x + 1, n):
-                if lane_card(S, s, y) < 0:
-                    continue
-                swap_lanes(S, s, x, y)
-                gain = side_value(R, S, s) - base
-                swap_lanes(S, s, x, y)
-                if gain > best_gain:
-                    best_i, best_j, best_gain = x, y, gain
-        if best_i < 0:
-            return
-    activate(R, S, s, i, REORDER, NO_CARD)
-    log_event(events, event_count, game[G_TURN], s, EV_SWAP, lane_card(S, s, best_i), lane_card(S, s, best_j), NOTHING)
-    swap_lanes(S, s, best_i, best_j)
+    """Reorder: swap two of your characters (or not used)."""
+    take(R, S, ask(R, S, K_REORDER, s, i, NOTHING, NO_CARD))
 
 
 @rules_kernel
 def use_attack_boost(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
-    """Attack Boost 2: +2 Attack to the cards on each side this turn (greedy: whenever it has a neighbour)."""
-    lanes = lanes_of(S)
-    neighbours = (1 if lane_card(S, s, i - 1) >= 0 else 0) + (1 if lane_card(S, s, i + 1) >= 0 else 0)
-    if neighbours == 0 or not wants(S, s, YES, HALF_THE_TIME):
-        return
-    activate(R, S, s, i, ATTACK_BOOST_2, NO_CARD)
-    lanes[s, i, L_BOOSTED] += 1
+    """Attack Boost 2: +2 Attack to the cards on each side this turn (or not used)."""
+    take(R, S, ask(R, S, K_ATTACK_BOOST, s, i, NOTHING, NO_CARD))
 
 
 @rules_kernel
 def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
-    """Restore: a card from the discard pile to the hand. Greedy: the character with most circles."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    pick: EngineInt
-    table, zones, side, game, rng, events, event_count = (
-        table_of(R),
-        zones_of(S),
-        side_of(S),
-        game_of(S),
-        rng_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    n = side[s, S_DISCARD_N]
-    if n == 0:
+    """Restore: a card from the discard pile to the hand (or not used); True if a card came back."""
+    if side_of(S)[s, S_DISCARD_N] == 0:
         return False
-    pick = -1
-    if side[s, S_POLICY] == RANDOM:
-        if rng_below(rng, COIN) == 0:
-            return False
-        pick = rng_below(rng, n)
-    else:
-        best_score = 0
-        for k in range(n):
-            card = zones[s, DISCARD, k]
-            if table[card, T_KIND] == KIND_CHARACTER and table[card, T_CIRCLES] > best_score:
-                pick, best_score = k, table[card, T_CIRCLES]
-        if pick < 0:
-            return False
-    card = zones[s, DISCARD, pick]
-    for k in range(pick, n - 1):
-        zones[s, DISCARD, k] = zones[s, DISCARD, k + 1]
-    side[s, S_DISCARD_N] = n - 1
-    zones[s, HAND, side[s, S_HAND_N]] = card
-    side[s, S_HAND_N] += 1
-    activate(R, S, s, i, RESTORE, card)
-    log_event(events, event_count, game[G_TURN], s, EV_RESTORED, card, NO_CARD, NOTHING)
-    return True
-
-
-@rules_kernel
-def card_wanted(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> int:
-    """Greedy's wish for the next draw: resources while short of them, else the biggest character it could pay."""
-    table, side = table_of(R), side_of(S)
-    resources = side[s, S_TOTAL] + side[s, S_TOTAL + 1] + side[s, S_TOTAL + 2]
-    if table[card, T_KIND] == KIND_RESOURCE:
-        return 100 if resources < 5 else 1
-    for colour in range(3):
-        if table[card, T_RED + colour] > side[s, S_TOTAL + colour] + 1:
-            return 0
-    return 10 + table[card, T_CIRCLES]
+    return bool(take(R, S, ask(R, S, K_RESTORE, s, i, NOTHING, NO_CARD)) >= 0)
 
 
 @rules_kernel
 def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt) -> None:
-    """Future Vision (look at the top 3) and Change the Future (look and rearrange them)."""
-    zones, side, game, rng, events, event_count = (
-        zones_of(S),
-        side_of(S),
-        game_of(S),
-        rng_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    top = side[s, S_DECK_TOP]
-    seen = min(ability_table_of(R)[ability, A_NUMBER], side[s, S_DECK_N] - top)
-    if seen <= 0 or not wants(S, s, YES, HALF_THE_TIME):
+    """Future Vision (look at the top 3) and Change the Future (look and rearrange them), when there is a card to
+    see."""
+    seen = cards_to_see(R, S, s, ability)
+    if seen <= 0 or take(R, S, ask(R, S, K_FUTURE_SIGHT, s, i, ability, NO_CARD)) != 1:
         return
-    activate(R, S, s, i, ability, NO_CARD)
-    for k in range(seen):
-        log_event(events, event_count, game[G_TURN], s, EV_SEE, zones[s, DECK, top + k], NO_CARD, k + 1)
-    if ability != CHANGE_THE_FUTURE:
-        return
-    deck = zones[s, DECK]
-    if side[s, S_POLICY] == RANDOM:
-        for k in range(seen - 1, 0, -1):
-            j = rng_below(rng, k + 1)
-            value = deck[top + k]
-            deck[top + k] = deck[top + j]
-            deck[top + j] = value
-    else:
-        for k in range(seen):  # most wanted first; equally wanted cards keep their order
-            best = k
-            for j in range(k + 1, seen):
-                if card_wanted(R, S, s, deck[top + j]) > card_wanted(R, S, s, deck[top + best]):
-                    best = j
-            value = deck[top + best]
-            for j in range(best, k, -1):
-                deck[top + j] = deck[top + j - 1]
-            deck[top + k] = value
-    for k in range(seen):
-        log_event(events, event_count, game[G_TURN], s, EV_ARRANGED, deck[top + k], NO_CARD, k + 1)
+    if ability == CHANGE_THE_FUTURE:
+        take(R, S, ask(R, S, K_ARRANGE, s, i, seen, NO_CARD))
 
 
 @rules_kernel
 def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
-    """Long Range, Self Destruct and Target are chosen (and paid) for each attacker before combat."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    best: EngineInt
-    table, lanes, rng = table_of(R), lanes_of(S), rng_of(S)
+    """Long Range, Self Destruct and Target are chosen (and paid) for each blocked attacker before combat."""
+    table, lanes = table_of(R), lanes_of(S)
     d = 1 - a
     for i in range(side_of(S)[a, S_BOARD_N]):
         card = lane_card(S, a, i)
@@ -1802,47 +1699,14 @@ def choose_lane_modes(R: IntArray, S: IntArray, a: EngineInt) -> None:
         blocked = opposed(R, S, d, i) and lanes[d, i, L_ASLEEP] == 0
         if not blocked:
             continue
-        if can_activate(R, S, a, i, LONG_RANGE) and wants(S, a, YES, HALF_THE_TIME):
-            activate(R, S, a, i, LONG_RANGE, NO_CARD)
-            lanes[a, i, L_MODE] = MODE_LONG_RANGE
-            continue
-        outcome = predict_fight(R, S, a, i, d, i)
+        if can_activate(R, S, a, i, LONG_RANGE):
+            if take(R, S, ask(R, S, K_LONG_RANGE, a, i, NOTHING, NO_CARD)) == 1:
+                continue
         if can_activate(R, S, a, i, SELF_DESTRUCT):
-            worth = outcome == 1 or (
-                (outcome & 2) == 0 and table[lane_card(S, d, i), T_CIRCLES] > table[card, T_CIRCLES]
-            )
-            if wants(S, a, worth, A_QUARTER_OF_THE_TIME):
-                activate(R, S, a, i, SELF_DESTRUCT, lane_card(S, d, i))
-                lanes[a, i, L_MODE] = MODE_SELF_DESTRUCT
+            if take(R, S, ask(R, S, K_SELF_DESTRUCT, a, i, NOTHING, NO_CARD)) == 1:
                 continue
         if can_activate(R, S, a, i, TARGET):
-            best, best_score = -1, 0
-            count = 0
-            for j in range(side_of(S)[d, S_BOARD_N]):
-                target = lane_card(S, d, j)
-                if target < 0 or j == i:
-                    continue
-                count += 1
-                if destroyed_by(R, S, d, j, combat_damage(R, S, a, i, d, j)) and table[target, T_CIRCLES] > best_score:
-                    best, best_score = j, table[target, T_CIRCLES]
-            if side_of(S)[a, S_POLICY] == RANDOM:
-                best = -1
-                if count > 0 and rng_below(rng, COIN) == 1:
-                    pick = rng_below(rng, count)
-                    for j in range(side_of(S)[d, S_BOARD_N]):
-                        if lane_card(S, d, j) >= 0 and j != i:
-                            if pick == 0:
-                                best = j
-                                break
-                            pick -= 1
-            elif outcome & 2:
-                best = -1  # the card in front falls anyway
-            if side_of(S)[a, S_POLICY] == SEARCH:
-                best = search_target_choice(S, a, i, best)
-            if best >= 0:
-                activate(R, S, a, i, TARGET, lane_card(S, d, best))
-                lanes[a, i, L_MODE] = MODE_TARGET
-                lanes[a, i, L_TARGET] = best
+            take(R, S, ask(R, S, K_TARGET, a, i, NOTHING, NO_CARD))
 
 
 @rules_kernel
@@ -1895,21 +1759,403 @@ def has_serenity(R: IntArray, S: IntArray, s: EngineInt) -> bool:
 
 @rules_kernel
 def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
-    """Serenity: discard the card; damage is ignored for the rest of the turn. Greedy: only to stop a lethal attack."""
-    opts, zones, game, events, event_count = options_of(R), zones_of(S), game_of(S), events_of(S), event_count_of(S)
+    """Serenity: discard the card; damage is ignored for the rest of the turn (asked of each Serenity card until
+    one is used)."""
     for i in range(side_of(S)[d, S_BOARD_N]):
         card = lane_card(S, d, i)
         if card < 0 or abilities_of(R)[card, SERENITY] == 0 or not may_act(R, S, d):
             continue
-        # Asked of the attack itself: the lanes' worth may be negative, so board_value could fall short of the bonus.
-        lethal = game[G_ACTIVE] != d and lethal_attack(R, S, 1 - d)
-        if not wants(S, d, lethal, A_QUARTER_OF_THE_TIME):
+        if take(R, S, ask(R, S, K_SERENITY, d, i, NOTHING, NO_CARD)) == 1:
+            return
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The policies: each chooses one of the pending decision's listed actions; none changes a rule
+#
+# `choose` is the one place a side's policy is read. A policy reads the decision (`decision_of(S)`: kind, side,
+# lane, amount), its D_N listed rows (`actions_of(S)`) and what the side can see of the state; it may ask the rules'
+# predictions (`predict_fight`, `lane_value`, `side_value`: they change nothing, or put back what they try), keep
+# its own words (P_*), and returns the index of a listed row. A new policy is a function here and one branch in
+# `choose`: no rule changes.
+
+
+@inline_kernel
+def choose(R: IntArray, S: IntArray) -> EngineInt:
+    """The deciding side's policy's choice among the listed actions (a row index). Copied into `ask`, with greedy's
+    choice of resources and characters (a few a turn, every turn) in line: the calls cost greedy a tenth of its
+    speed."""
+    decision = decision_of(S)
+    policy = side_of(S)[decision[D_SIDE], S_POLICY]
+    if policy == GREEDY:
+        if decision[D_KIND] == K_RESOURCE:
+            return greedy_resource(R, S)
+        if decision[D_KIND] == K_CHARACTER:
+            return greedy_character(R, S)
+        return greedy_choice(R, S)
+    if policy == RANDOM:
+        return random_choice(R, S)
+    return search_choice(R, S)
+
+
+@inline_kernel
+def yes_no(answer: EngineBool) -> EngineInt:
+    """The row of a yes/no decision: 1 is yes, 0 no."""
+    return ONE if answer else NOTHING
+
+
+@rules_kernel
+def find_row(S: IntArray, a: EngineInt, b: EngineInt) -> EngineInt:
+    """The index of the listed row (a, b), or 0 (the declining row) when it is not listed."""
+    out = actions_of(S)
+    for k in range(decision_of(S)[D_N]):
+        if out[k, 0] == a and out[k, 1] == b:
+            return k
+    return 0
+
+
+# The greedy policy: a rule of thumb per decision kind, judged on the coming combat (`lane_value`, `board_value`).
+
+
+@inline_kernel
+def greedy_resource(R: IntArray, S: IntArray) -> EngineInt:
+    """The resource whose colour the hand's characters lack most (the first such); stopping only without one."""
+    table, zones, side, decision, out = table_of(R), zones_of(S), side_of(S), decision_of(S), actions_of(S)
+    s, n = decision[D_SIDE], decision[D_N]
+    best, best_score = n - 1, -(1 << 40)
+    for k in range(n - 1):
+        colour = table[zones[s, HAND, out[k, 0]], T_COLOUR]
+        lacking = 0
+        demand = 0
+        for h in range(side[s, S_HAND_N]):
+            other = zones[s, HAND, h]
+            if table[other, T_KIND] == KIND_CHARACTER:
+                need = table[other, T_RED + colour] - side[s, S_TOTAL + colour]
+                if need > lacking:
+                    lacking = need
+                demand += table[other, T_RED + colour]
+        score = lacking * 1000 + demand * 10 - side[s, S_TOTAL + colour]
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+@inline_kernel
+def greedy_character(R: IntArray, S: IntArray) -> EngineInt:
+    """The character with the most circles (then the most Attack + Health), the first such; stopping only without
+    one."""
+    table, zones, decision, out = table_of(R), zones_of(S), decision_of(S), actions_of(S)
+    s, n = decision[D_SIDE], decision[D_N]
+    best, best_score = n - 1, -1
+    for k in range(n):
+        if out[k, 0] < 0:
             continue
-        log_event(events, event_count, game[G_TURN], d, EV_ABILITY, card, NO_CARD, SERENITY)
-        zones[d, BOARD, i] = -1
-        to_discard(S, d, card)
-        game[G_SHIELD] |= 3 if opts[O_SERENITY_EVERYONE] == 1 else 1 << d
-        return
+        card = zones[s, HAND, out[k, 0]]
+        score = table[card, T_CIRCLES] * 1000 + table[card, T_ATTACK] + table[card, T_HEALTH]
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+@rules_kernel
+def greedy_heal(R: IntArray, S: IntArray) -> EngineInt:
+    """The cheapest listed Heal that saves the card (the first such), or none."""
+    ability_table, lanes, decision, out = ability_table_of(R), lanes_of(S), decision_of(S), actions_of(S)
+    s, i = decision[D_SIDE], decision[D_LANE]
+    # The damage that must go: down to Health (\u201cmore than\u201d), or below it (\u201cat least\u201d).
+    excess = lanes[s, i, L_DAMAGE] - health_of(R, S, s, i)
+    if options_of(R)[O_DESTROY_AT_LEAST] == 1:
+        excess += 1
+    best, best_cost = 0, 1 << 30
+    for k in range(1, decision[D_N]):
+        heal = out[k, 1]
+        if ability_table[heal, A_NUMBER] >= excess and ability_table[heal, A_ACTIVATION] < best_cost:
+            best, best_cost = k, ability_table[heal, A_ACTIVATION]
+    return best
+
+
+@rules_kernel
+def greedy_fireball(R: IntArray, S: IntArray) -> EngineInt:
+    """An enemy card Fireball destroys (the most circles), else one whose fight it turns; in the opponent's turn,
+    red is kept for such a shot only."""
+    lanes, decision, out = lanes_of(S), decision_of(S), actions_of(S)
+    s = decision[D_SIDE]
+    o = 1 - s
+    my_turn = game_of(S)[G_ACTIVE] == s
+    attacker = s if my_turn else o
+    best, best_score = 0, 0
+    for k in range(1, decision[D_N]):
+        j = out[k, 0]
+        score = 1
+        if destroyed_by(R, S, o, j, ONE):
+            score += 1000 + table_of(R)[lane_card(S, o, j), T_CIRCLES]
+        elif lane_card(S, s, j) >= 0 and lanes[s, j, L_ASLEEP] == 0:
+            before = predict_fight(R, S, attacker, j, 1 - attacker, j)
+            lanes[o, j, L_DAMAGE] += 1
+            after = predict_fight(R, S, attacker, j, 1 - attacker, j)
+            lanes[o, j, L_DAMAGE] -= 1
+            if ((after >> (1 if attacker == s else 0)) & 1) > ((before >> (1 if attacker == s else 0)) & 1):
+                score += 500
+        if not my_turn and score < 500:
+            continue
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+@rules_kernel
+def greedy_sleep(R: IntArray, S: IntArray) -> EngineInt:
+    """The enemy card whose sleep gains most in the coming combat (in the opponent's turn: the attacker that would
+    win most), if any gains."""
+    lanes, decision, out = lanes_of(S), decision_of(S), actions_of(S)
+    s = decision[D_SIDE]
+    o = 1 - s
+    my_turn = game_of(S)[G_ACTIVE] == s
+    best, best_gain = 0, 0
+    for k in range(1, decision[D_N]):
+        j = out[k, 0]
+        if my_turn:
+            before = lane_value(R, S, s, j)
+            lanes[o, j, L_ASLEEP] = 1
+            after = lane_value(R, S, s, j)
+            lanes[o, j, L_ASLEEP] = 0
+            gain = after - before
+        else:
+            gain = lane_value(R, S, o, j)
+        if gain > best_gain:
+            best, best_gain = k, gain
+    return best
+
+
+@rules_kernel
+def greedy_reorder(R: IntArray, S: IntArray) -> EngineInt:
+    """The swap that most improves the coming combat (each pair weighed once, left lane first), if any does."""
+    decision, out = decision_of(S), actions_of(S)
+    s = decision[D_SIDE]
+    base = side_value(R, S, s)
+    best, best_gain = 0, 0
+    for k in range(1, decision[D_N]):
+        x, y = out[k, 0], out[k, 1]
+        if x > y:
+            continue
+        swap_lanes(S, s, x, y)
+        gain = side_value(R, S, s) - base
+        swap_lanes(S, s, x, y)
+        if gain > best_gain:
+            best, best_gain = k, gain
+    return best
+
+
+@rules_kernel
+def greedy_target(R: IntArray, S: IntArray) -> EngineInt:
+    """The enemy card (most circles) the attacker's hit destroys, unless the card in front falls anyway."""
+    table, decision, out = table_of(R), decision_of(S), actions_of(S)
+    a, i = decision[D_SIDE], decision[D_LANE]
+    d = 1 - a
+    if predict_fight(R, S, a, i, d, i) & 2:
+        return 0
+    best, best_score = 0, 0
+    for k in range(1, decision[D_N]):
+        j = out[k, 0]
+        circles = table[lane_card(S, d, j), T_CIRCLES]
+        if destroyed_by(R, S, d, j, combat_damage(R, S, a, i, d, j)) and circles > best_score:
+            best, best_score = k, circles
+    return best
+
+
+@rules_kernel
+def greedy_restore(R: IntArray, S: IntArray) -> EngineInt:
+    """The character in the discard pile with the most circles (the first such), if any."""
+    table, zones, decision, out = table_of(R), zones_of(S), decision_of(S), actions_of(S)
+    s = decision[D_SIDE]
+    best, best_score = 0, 0
+    for k in range(1, decision[D_N]):
+        card = zones[s, DISCARD, out[k, 0]]
+        if table[card, T_KIND] == KIND_CHARACTER and table[card, T_CIRCLES] > best_score:
+            best, best_score = k, table[card, T_CIRCLES]
+    return best
+
+
+@rules_kernel
+def card_wanted(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> int:
+    """Greedy's wish for the next draw: resources while short of them, else the biggest character it could pay."""
+    table, side = table_of(R), side_of(S)
+    resources = side[s, S_TOTAL] + side[s, S_TOTAL + 1] + side[s, S_TOTAL + 2]
+    if table[card, T_KIND] == KIND_RESOURCE:
+        return 100 if resources < 5 else 1
+    for colour in range(3):
+        if table[card, T_RED + colour] > side[s, S_TOTAL + colour] + 1:
+            return 0
+    return 10 + table[card, T_CIRCLES]
+
+
+@rules_kernel
+def greedy_arrange(R: IntArray, S: IntArray) -> EngineInt:
+    """The top cards most wanted first (`card_wanted`); equally wanted cards keep their order."""
+    zones, side, decision = zones_of(S), side_of(S), decision_of(S)
+    s, seen = decision[D_SIDE], decision[D_ARG]
+    top = side[s, S_DECK_TOP]
+    order = identity_order(seen)
+    for k in range(seen):
+        best = k
+        for j in range(k + 1, seen):
+            wanted_j = card_wanted(R, S, s, zones[s, DECK, top + order_digit(order, j)])
+            if wanted_j > card_wanted(R, S, s, zones[s, DECK, top + order_digit(order, best)]):
+                best = j
+        value = order_digit(order, best)
+        for j in range(best, k, -1):
+            order = (order & ~(7 << (ORDER_BITS * j))) | (order_digit(order, j - 1) << (ORDER_BITS * j))
+        order = (order & ~(7 << (ORDER_BITS * k))) | (value << (ORDER_BITS * k))
+    return find_row(S, order, NOTHING)
+
+
+@rules_kernel
+def greedy_choice(R: IntArray, S: IntArray) -> EngineInt:
+    """Greedy's row for the pending decision."""
+    table, decision, out = table_of(R), decision_of(S), actions_of(S)
+    kind, s, i = decision[D_KIND], decision[D_SIDE], decision[D_LANE]
+    if kind == K_RESOURCE:
+        return greedy_resource(R, S)
+    if kind == K_CHARACTER:
+        return greedy_character(R, S)
+    if kind == K_AVOID:  # when the damage would destroy the card
+        return yes_no(destroyed_by(R, S, s, i, decision[D_ARG]))
+    if kind == K_DISPERSE:  # when the damage would destroy it and the others can take the excess and live
+        amount = decision[D_ARG]
+        excess = amount - room_for_damage(R, S, s, i)
+        return yes_no(destroyed_by(R, S, s, i, amount) and absorbable(R, S, s, i) >= excess)
+    if kind == K_SPREAD_CARD:  # the first other card that can take more and live
+        for k in range(1, decision[D_N]):
+            if room_for_damage(R, S, s, out[k, 0]) > 0:
+                return k
+        return 0
+    if kind == K_SPREAD_AMOUNT:  # as much as it can take and live
+        return max(min(decision[D_ARG], room_for_damage(R, S, s, decision[D_OTHER])), 1) - 1
+    if kind == K_HEAL:
+        return greedy_heal(R, S)
+    if kind == K_LONG_RANGE or kind == K_FUTURE_SIGHT:
+        return ONE
+    if kind == K_SELF_DESTRUCT:  # when the fight would lose the attacker alone, or trade it for a bigger card
+        d = 1 - s
+        outcome = predict_fight(R, S, s, i, d, i)
+        card = lane_card(S, s, i)
+        worth = outcome == 1 or ((outcome & 2) == 0 and table[lane_card(S, d, i), T_CIRCLES] > table[card, T_CIRCLES])
+        return yes_no(worth)
+    if kind == K_TARGET:
+        return greedy_target(R, S)
+    if kind == K_FIREBALL:
+        return greedy_fireball(R, S)
+    if kind == K_SLEEP:
+        return greedy_sleep(R, S)
+    if kind == K_REORDER:
+        return greedy_reorder(R, S)
+    if kind == K_ATTACK_BOOST:  # whenever it has a neighbour to boost
+        return yes_no(lane_card(S, s, i - 1) >= 0 or lane_card(S, s, i + 1) >= 0)
+    if kind == K_RESTORE:
+        return greedy_restore(R, S)
+    if kind == K_ARRANGE:
+        return greedy_arrange(R, S)
+    # K_SERENITY: only to stop an attack that would take the last Life Points. Asked of the attack itself: the lanes'
+    # worth may be negative, so board_value could fall short of the bonus.
+    return yes_no(game_of(S)[G_ACTIVE] != s and lethal_attack(R, S, 1 - s))
+
+
+# The random policy: a random listed row, drawn as the engine always drew it (yes 2 times in 4, or 1 in 4 for Self
+# Destruct and Serenity; a random number of resources, then random ones; a target, or none on a coin toss).
+
+
+@rules_kernel
+def random_choice(R: IntArray, S: IntArray) -> EngineInt:
+    """Random's row for the pending decision."""
+    rng, decision, out = rng_of(S), decision_of(S), actions_of(S)
+    kind, s, i, n = decision[D_KIND], decision[D_SIDE], decision[D_LANE], decision[D_N]
+    if kind == K_RESOURCE:
+        if decision[D_ARG] == 0:  # the turn's first: how many to play
+            decision[P_RESOURCES] = rng_below(rng, min(options_of(R)[O_RESOURCES_PER_TURN], n - 1) + 1)
+        if decision[D_ARG] >= decision[P_RESOURCES]:
+            return n - 1
+        return rng_below(rng, n - 1)
+    if kind == K_CHARACTER:  # a card, or stopping with the same chance as each card (never for a free one)
+        if out[0, 0] < 0:
+            return 0
+        return rng_below(rng, n)
+    if kind == K_SPREAD_CARD:  # every point onto a random other card
+        if n == 1:
+            return 0
+        return 1 + rng_below(rng, n - 1)
+    if kind == K_SPREAD_AMOUNT:
+        return 0
+    if kind == K_HEAL:  # greedy's Heal, half the time
+        best = greedy_heal(R, S)
+        if best == 0 or rng_below(rng, FOUR) >= HALF_THE_TIME:
+            return 0
+        return best
+    if kind == K_TARGET:
+        if n > 1 and rng_below(rng, COIN) == 1:
+            return 1 + rng_below(rng, n - 1)
+        return 0
+    if kind == K_FIREBALL or kind == K_SLEEP or kind == K_RESTORE:
+        if n == 1 or rng_below(rng, COIN) == 0:
+            return 0
+        return 1 + rng_below(rng, n - 1)
+    if kind == K_REORDER:  # two random lanes (a swap only if both hold a card)
+        board = side_of(S)[s, S_BOARD_N]
+        if board < 2 or rng_below(rng, COIN) == 0:
+            return 0
+        x = rng_below(rng, board)
+        y = rng_below(rng, board - 1)
+        if y >= x:
+            y += 1
+        if lane_card(S, s, x) < 0 or lane_card(S, s, y) < 0:
+            return 0
+        return find_row(S, x, y)
+    if kind == K_ARRANGE:  # a shuffle of the top cards
+        seen = decision[D_ARG]
+        order = identity_order(seen)
+        for k in range(seen - 1, 0, -1):
+            j = rng_below(rng, k + 1)
+            at_k, at_j = order_digit(order, k), order_digit(order, j)
+            order = (order & ~(7 << (ORDER_BITS * k))) | (at_j << (ORDER_BITS * k))
+            order = (order & ~(7 << (ORDER_BITS * j))) | (at_k << (ORDER_BITS * j))
+        return find_row(S, order, NOTHING)
+    if kind == K_ATTACK_BOOST and lane_card(S, s, i - 1) < 0 and lane_card(S, s, i + 1) < 0:
+        return 0
+    chance = A_QUARTER_OF_THE_TIME if kind == K_SELF_DESTRUCT or kind == K_SERENITY else HALF_THE_TIME
+    return yes_no(rng_below(rng, FOUR) < chance)
+
+
+# The search policy's entry (the search itself: "The search policy" below).
+
+
+@rules_kernel
+def search_choice(R: IntArray, S: IntArray) -> EngineInt:
+    """Search's row: the one taken at this point of the turn, or greedy's while the turn is being searched."""
+    decision = decision_of(S)
+    return decide(R, S, decision[D_SIDE], decision[D_N], greedy_choice(R, S))
+
+
+@rules_kernel
+def hand_choice_key(R: IntArray, card: EngineInt) -> EngineInt:
+    """What tells two hand cards apart as choices: a resource's colour (two red resources play alike), else the
+    card."""
+    table = table_of(R)
+    if table[card, T_KIND] == KIND_RESOURCE:
+        return -2 - table[card, T_COLOUR]
+    return card
+
+
+@rules_kernel
+def same_choice(R: IntArray, S: IntArray, k: EngineInt, j: EngineInt) -> bool:
+    """Listed rows k and j play alike, so the search weighs only the first: two resources of one colour, two
+    copies of a character, a swap and its mirror."""
+    zones, decision, out = zones_of(S), decision_of(S), actions_of(S)
+    kind, s = decision[D_KIND], decision[D_SIDE]
+    if kind == K_RESOURCE or kind == K_CHARACTER:
+        if out[k, 0] < 0 or out[j, 0] < 0:
+            return False
+        return hand_choice_key(R, zones[s, HAND, out[k, 0]]) == hand_choice_key(R, zones[s, HAND, out[j, 0]])
+    if kind == K_REORDER:
+        return out[k, 0] == out[j, 1] and out[k, 1] == out[j, 0]
+    return False
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -2066,6 +2312,52 @@ def play_matches(
 
 
 @rules_kernel
+def decide(R: IntArray, S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
+    """A `search` side's row among the n listed actions of the pending decision (`default` is greedy's).
+
+    In the searching side's own turn of the real match: the row already taken at this point of the turn (the
+    tape), or, at a decision not yet taken, greedy's row and a note that the turn must stop here (C_ABORTED, with
+    which listed rows are alike in C_DISTINCT): the match loop searches this decision and plays the turn again from
+    its start (`play_searched_match`). In a rollout: the tape's rows, the last being the one under test; then the
+    rollout policy takes over (`end_replay`). Anywhere else (the opponent's turn, a single row): greedy's row.
+    """
+    control = search_of(S)
+    mode = control[C_MODE]
+    if n <= 1 or mode == SEARCH_OFF or control[C_SEARCHER] != s:
+        return default
+    position = control[C_TAPE_POS]
+    if position < control[C_TAPE_LEN]:
+        choice = control[C_TAPE + position]
+        control[C_TAPE_POS] = position + 1
+        if mode == SEARCH_REPLAY and position + 1 == control[C_TAPE_LEN]:
+            end_replay(S)
+        return choice if choice < n else default
+    if mode == SEARCH_LIVE and control[C_ABORTED] == 0 and control[C_TAPE_LEN] < TAPE_MAX:
+        control[C_ABORTED] = 1
+        control[C_NEED_N] = n
+        control[C_NEED_DEFAULT] = default
+        for k in range(min(n, MAX_CHOICES)):
+            distinct = 1
+            for j in range(k):
+                if same_choice(R, S, k, j):
+                    distinct = 0
+                    break
+            control[C_DISTINCT + k] = distinct
+    return default
+
+
+@rules_kernel
+def end_replay(S: IntArray) -> None:
+    """A rollout has replayed its tape: both sides now play the rollout policy, with fresh dice from the search's
+    generator (the match's own generator would foretell the real match's later random choices)."""
+    control, side = search_of(S), side_of(S)
+    side[0, S_POLICY] = control[C_ROLLOUT_POLICY]
+    side[1, S_POLICY] = control[C_ROLLOUT_POLICY]
+    rng_seed(rng_of(S), control[C_RESEED])
+    control[C_MODE] = SEARCH_OFF
+
+
+@rules_kernel
 def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """`turn_body` as one call of its own (the search's turns and rollouts; the batch loop keeps its inline copy)."""
     turn_body(R, S, s)
@@ -2092,7 +2384,12 @@ def clone(S: IntArray, into: IntArray) -> None:
 def restore(snapshot: IntArray, S: IntArray) -> None:
     """Everything of `snapshot` back into S, counters and logged events included (a buffer of the same size)."""
     logged = snapshot[EVENT_COUNT_AT]
-    end = state_words(snapshot) + 2 * snapshot[H_CARDS] * _COUNTER_COLUMNS + logged * _EVENT_WIDTH
+    end = (
+        state_words(snapshot)
+        + _TWO * snapshot[H_ACTION_ROWS]
+        + 2 * snapshot[H_CARDS] * _COUNTER_COLUMNS
+        + logged * _EVENT_WIDTH
+    )
     for k in range(end):
         S[k] = snapshot[k]
 
@@ -2203,7 +2500,8 @@ def rollout(
 def search_decision(
     R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
 ) -> EngineInt:
-    """The choice among n with the best mean result over `search_rollouts` rollouts each (flat Monte Carlo).
+    """The listed row among n with the best mean result over `search_rollouts` rollouts each (flat Monte Carlo; a
+    row alike an earlier one, C_DISTINCT 0, is not weighed again).
 
     Every choice is played in the same sampled worlds with the same later dice (common random numbers): the
     comparison between choices then carries only the noise of what the choices change, not of which hidden cards
@@ -2221,11 +2519,12 @@ def search_decision(
         world = (rng_next(rng) << 31) ^ rng_next(rng)
         dice = (rng_next(rng) << 31) ^ rng_next(rng)
         for k in range(n):
-            control[C_STATS + k] += 1
-            control[C_STATS + MAX_CHOICES + k] += rollout(R, snapshot, scratch, s, np.int64(k), world, dice)
+            if control[C_DISTINCT + k] == 1:
+                control[C_STATS + k] += 1
+                control[C_STATS + MAX_CHOICES + k] += rollout(R, snapshot, scratch, s, np.int64(k), world, dice)
     best = default
     for k in range(n):
-        if control[C_STATS + MAX_CHOICES + k] > control[C_STATS + MAX_CHOICES + best]:
+        if control[C_DISTINCT + k] == 1 and control[C_STATS + MAX_CHOICES + k] > control[C_STATS + MAX_CHOICES + best]:
             best = k
     return best
 
@@ -2271,6 +2570,8 @@ def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: In
         if control[C_ABORTED] == 0:
             return
         n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
+        for k in range(min(n, MAX_CHOICES)):
+            taped[C_DISTINCT + k] = control[C_DISTINCT + k]
         choice = search_decision(R, snapshot, scratch, s, n, default)
         taped[C_SEARCHED] += 1
         taped[C_TAPE + taped[C_TAPE_LEN]] = choice
@@ -2421,26 +2722,40 @@ class StateViews:
     """How many events are logged (one value)."""
     search: IntArray
     """The search policy's control words and tape (C_* positions)."""
+    decision: IntArray
+    """The pending decision (D_* positions) and the policies' own words (P_*)."""
+    actions: IntArray
+    """actions[row, column]: the pending decision's legal actions (decision[D_N] rows)."""
+
+
+def action_rows(capacity: int) -> int:
+    """Room in the action list for the longest one: Reorder's ordered pairs of lanes (or a hand, a discard pile,
+    Disperse's amounts), and one declining row."""
+    return capacity * capacity + 2 * capacity + 8
 
 
 def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, StateViews]:
     """A zeroed state buffer (S) for decks of up to `capacity` - 1 cards, `cards` cards in the set and room for
     `event_rows` trace events, with its views (the same offsets as `zones_of`, `lanes_of` and the rest)."""
     lanes_at = ZONES_AT + 8 * capacity
-    counters_at = lanes_at + 2 * capacity * LANE_COLUMNS
+    actions_at = lanes_at + 2 * capacity * LANE_COLUMNS
+    counters_at = actions_at + ACTION_WIDTH * action_rows(capacity)
     events_at = counters_at + 2 * cards * COUNTER_COLUMNS
     state = np.zeros(events_at + event_rows * EVENT_WIDTH, dtype=np.int64)
     state[H_CAPACITY], state[H_CARDS], state[H_EVENT_ROWS] = capacity, cards, event_rows
+    state[H_ACTION_ROWS] = action_rows(capacity)
     views = StateViews(
         zones=state[ZONES_AT:lanes_at].reshape(2, 4, capacity),
         side=state[SIDE_AT:GAME_AT].reshape(2, SIDE_COLUMNS),
-        lanes=state[lanes_at:counters_at].reshape(2, capacity, LANE_COLUMNS),
+        lanes=state[lanes_at:actions_at].reshape(2, capacity, LANE_COLUMNS),
         game=state[GAME_AT:RNG_AT],
         rng=state[RNG_AT:EVENT_COUNT_AT],
         counters=state[counters_at:events_at].reshape(2, cards, COUNTER_COLUMNS),
         events=state[events_at:].reshape(event_rows, EVENT_WIDTH),
         event_count=state[EVENT_COUNT_AT:SEARCH_AT],
-        search=state[SEARCH_AT:ZONES_AT],
+        search=state[SEARCH_AT:DECISION_AT],
+        decision=state[DECISION_AT:ZONES_AT],
+        actions=state[actions_at:counters_at].reshape(-1, ACTION_WIDTH),
     )
     views.zones[:] = -1
     return state, views
