@@ -43,7 +43,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, rng_seed
+from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, new_counters, rng_seed
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
@@ -728,10 +728,10 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     options[tournament.O_PLAYERS] = n
     table = cards.compiled.table
     effects = cards.compiled.extra["effects"]
-    s = tournament.new_state(len(cards.cards))
+    s = tournament.new_state(options)
+    counters = new_counters(len(cards.cards))
     traced = state.log is not None
     events = np.zeros((tournament.MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
-    ecount = np.zeros(1, dtype=np.int64)
     # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
     # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
     # Discard Pile").
@@ -750,38 +750,19 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         policy = tournament.GREEDY if seat.policy == 0 else tournament.RANDOM
         tournament.setup_seat(
             table,
-            s["tab"],
-            s["area"],
-            s["side"],
-            game,
-            s["rng"],
-            s["counters"],
+            s,
+            counters,
             events,
-            ecount,
             np.int64(p),
             np.array(seat.deck, dtype=np.int64),
             np.int64(policy),
             np.int64(0),
         )
     # The metagame: one card of each stack, drawn by the tournament engine's own kernel.
-    tournament.reveal_metagame(options, game, s["rng"], events, ecount, cards.compiled.extra["meta"])
-    tournament.play_tournament(
-        table,
-        effects,
-        options,
-        s["tab"],
-        s["area"],
-        s["side"],
-        game,
-        s["queue"],
-        store,
-        s["rng"],
-        s["counters"],
-        events,
-        ecount,
-    )
+    tournament.reveal_metagame(s, events, cards.compiled.extra["meta"])
+    tournament.play_tournament(table, effects, s, store, counters, events)
     if traced:
-        for row in events[: int(ecount[0])]:
+        for row in events[: int(s.ecount[0])]:
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
                 continue
             state.say("    " + tournament.describe_event(cards.compiled, row).strip())
