@@ -564,7 +564,7 @@ def flip_slot(
         # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
         log_event(events, st.ecount, st.game[G_TURN], q, EV_DETACH, card, -1, st.tab[q, s, TB_ATTACHED])
         st.tab[q, s, TB_ATTACHED] = 0
-    enqueue_timing(table, effects, st, q, s, card, TM_FLIP, -1)
+    enqueue_timing(table, effects, st, q, s, card, np.int64(TM_FLIP), np.int64(-1))
     if by != q:
         enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
 
@@ -576,7 +576,7 @@ def flip_source(
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
     if where >= 0:
         if st.tab[p, where, TB_UP] == 1:
-            flip_slot(table, effects, st, counters, events, p, where, p, -1)
+            flip_slot(table, effects, st, counters, events, p, where, p, np.int64(-1))
         return
     a = -where - 1
     if st.area[p, a, AR_UP] == 1:
@@ -584,7 +584,7 @@ def flip_source(
         card = st.area[p, a, AR_CARD]
         counters[st.side[p, S_DECKSIDE], card, DESTROYED] += 1
         log_event(events, st.ecount, st.game[G_TURN], p, EV_FLIP, card, -1, p)
-        enqueue_timing(table, effects, st, p, where, card, TM_FLIP, -1)
+        enqueue_timing(table, effects, st, p, where, card, np.int64(TM_FLIP), np.int64(-1))
 
 
 # =====================================================================================================================
@@ -666,7 +666,7 @@ def choose_opponent_flip(
                             s = t
                             best_v = v
         else:
-            s = flip_target_in(table, st, q, pick, True, policy, False)
+            s = flip_target_in(table, st, q, pick, np.bool_(True), policy, np.bool_(False))
         if s < 0:
             continue
         if policy == RANDOM:
@@ -707,9 +707,9 @@ def reveal_from_store(st: Any, store: IntArray, events: IntArray, pending: Engin
         if keep >= total:
             return -1
         # Rotate left by `keep`: the kept cards move to the end, the discard becomes the undrawn store.
-        reverse_range(store, 0, keep)
+        reverse_range(store, np.int64(0), keep)
         reverse_range(store, keep, total)
-        reverse_range(store, 0, total)
+        reverse_range(store, np.int64(0), total)
         st.game[G_STORE_LEFT] = total - keep
         log_event(events, st.ecount, st.game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
     left = st.game[G_STORE_LEFT]
@@ -775,7 +775,8 @@ def clash(
     best = -1
     best_total = -1
     tied = False
-    revealed = 0
+    # An int64 from the start: typed first as the constant 0, the call below would compile a second copy.
+    revealed = np.int64(0)
     # Reveal in turn order from the initiator ("starting with whoever initiated the clash and moving clockwise").
     for k in range(players):
         q = (p + k) % players
@@ -980,13 +981,13 @@ def perform(
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            s = flip_target_in(table, st, p, pick, False, policy, True)
+            s = flip_target_in(table, st, p, pick, np.bool_(False), policy, np.bool_(True))
             if s < 0:
                 log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
                 flip_slot(table, effects, st, counters, events, p, s, p, card)
         else:
-            target = choose_opponent_flip(table, st, p, pick, policy, -1)
+            target = choose_opponent_flip(table, st, p, pick, policy, np.int64(-1))
             if target < 0:
                 log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
@@ -1005,7 +1006,7 @@ def perform(
         log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
     elif verb == V_ANVIL:
         mine = source_stars(table, st, p, where)
-        target = choose_opponent_flip(table, st, p, PICK_CHOICE, policy, mine)
+        target = choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), policy, mine)
         if target < 0:
             log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
@@ -1119,15 +1120,15 @@ def place_single(
     count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
     # Priority Top > Ongoing > Play > Next: Top and Ongoing are lasting, so Play resolves before Next.
-    enqueue_timing(table, effects, st, p, s, card, TM_PLAY, -1)
+    enqueue_timing(table, effects, st, p, s, card, np.int64(TM_PLAY), np.int64(-1))
     for t in range(used + 1):
         if t != s and st.tab[p, t, TB_NEXT] == 1:
             st.tab[p, t, TB_NEXT] = 0
             if st.tab[p, t, TB_UP] == 1:
-                enqueue_timing(table, effects, st, p, t, st.tab[p, t, TB_CARD], TM_NEXT, s)
+                enqueue_timing(table, effects, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
     resolve_queue(table, effects, st, store, counters, events)
     if st.side[p, S_NEXT_TOKENS] > 0:
-        put_tokens(table, st, events, p, s, st.side[p, S_NEXT_TOKENS], -1)
+        put_tokens(table, st, events, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
         st.side[p, S_NEXT_TOKENS] = 0
     if table[card, T_FLAGS] & F_HAS_NEXT and st.tab[p, s, TB_UP] == 1:
         st.tab[p, s, TB_NEXT] = 1
@@ -1217,11 +1218,16 @@ def plain_action_value(
         if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
         return (
-            3 if choose_opponent_flip(table, st, p, effects[card, clause, ACTION_BASE + A_PICK], GREEDY, -1) >= 0 else 0
+            3
+            if choose_opponent_flip(
+                table, st, p, effects[card, clause, ACTION_BASE + A_PICK], np.int64(GREEDY), np.int64(-1)
+            )
+            >= 0
+            else 0
         )
     if verb == V_ANVIL:
         mine = source_stars(table, st, p, where)
-        return 3 if choose_opponent_flip(table, st, p, PICK_CHOICE, GREEDY, mine) >= 0 else 0
+        return 3 if choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), np.int64(GREEDY), mine) >= 0 else 0
     if verb == V_STAR:
         return amount if top_slot(st, p) >= 0 else 0
     if verb == V_BLAST_OFF:
@@ -1229,7 +1235,7 @@ def plain_action_value(
     if verb == V_DISCARD:
         if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
-        return 2 if choose_discarder(st, p, GREEDY) >= 0 else 0
+        return 2 if choose_discarder(st, p, np.int64(GREEDY)) >= 0 else 0
     if verb == V_SLOT:
         # Worth it while the hand holds more singles than the open slots can take.
         room = st.side[p, S_SLOTS] - st.side[p, S_USED]
@@ -1384,7 +1390,7 @@ def take_turn(
     st.game[G_CURRENT] = p
     log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
     acted = False
-    choice = choose_action(table, effects, st, p, True)
+    choice = choose_action(table, effects, st, p, np.bool_(True))
     if choice >= 0:
         use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
         acted = True
@@ -1404,7 +1410,7 @@ def take_turn(
         insert_at = scurry_position(table, st, p, card)
     place_single(table, effects, st, store, counters, events, p, card, insert_at)
     if not acted:
-        choice = choose_action(table, effects, st, p, False)
+        choice = choose_action(table, effects, st, p, np.bool_(False))
         if choice >= 0:
             use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
 
@@ -1527,7 +1533,7 @@ def final_scoring(
                 continue
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
-                    score_clause(table, effects, st, counters, events, p, W_META, card, c)
+                    score_clause(table, effects, st, counters, events, p, np.int64(W_META), card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1614,9 +1620,9 @@ def setup_tournament(
     for p in range(players):
         log_event(events, st.ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, st, counters, events, p, deck_a, policy_a, 0)
+            setup_seat(table, st, counters, events, p, deck_a, policy_a, np.int64(0))
         else:
-            setup_seat(table, st, counters, events, p, deck_b, policy_b, 1)
+            setup_seat(table, st, counters, events, p, deck_b, policy_b, np.int64(1))
     reveal_metagame(st, events, meta)
     log_event(events, st.ecount, 0, opening, EV_OPENS, -1, st.game[G_RIVAL], (players - opening) % players + 1)
 
@@ -1646,7 +1652,7 @@ def play_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p, -1)
+            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
             passes = 0
         else:
             passes += 1
@@ -1730,7 +1736,7 @@ def finish_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p, -1)
+            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
             passes = 0
         else:
             passes += 1
@@ -1764,13 +1770,13 @@ def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
     shuffled too. Sorting first means the deal depends on which cards are unseen and on the generator, never on where
     they lie. Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay."""
     players = st.game[G_PLAYERS]
-    n = 0
+    n = np.int64(0)  # not the constant 0, which would compile the calls below twice
     for q in range(players):
         if q != p:
             for h in range(st.side[q, S_HAND]):
                 st.pool[n] = st.side[q, S_CARDS + h]
                 n += 1
-    sort_words(st.pool, 0, n)
+    sort_words(st.pool, np.int64(0), n)
     shuffle_in_place(st.pool, n, st.rng)
     n = 0
     for q in range(players):
@@ -1779,7 +1785,7 @@ def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
                 st.side[q, S_CARDS + h] = st.pool[n]
                 n += 1
     left = st.game[G_STORE_LEFT]
-    sort_words(store, 0, left)
+    sort_words(store, np.int64(0), left)
     shuffle_in_place(store, left, st.rng)
 
 
