@@ -74,7 +74,6 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
-    inline_kernel,
     log_event,
     new_counters,
     published_counters,
@@ -359,10 +358,13 @@ SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
 
 # =====================================================================================================================
 # Reading the tableau
+#
+# The small helpers here and below are ordinary kernels, not inline ones: Numba types an inline kernel's body anew at
+# every call site (the cold compile's largest cost), while LLVM still inlines small callees into their callers.
 # =====================================================================================================================
 
 
-@inline_kernel
+@rules_kernel
 def top_slot(st: Any, p: EngineInt) -> int:
     """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none)."""
     for s in range(st.side[p, S_USED] - 1, -1, -1):
@@ -371,7 +373,7 @@ def top_slot(st: Any, p: EngineInt) -> int:
     return -1
 
 
-@inline_kernel
+@rules_kernel
 def stars_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Star rating of p's card in slot s: printed + tokens + Ongoing bonus (+ Top bonus when it is the Top card).
     A face-down card has no star rating: -1."""
@@ -384,7 +386,7 @@ def stars_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     return value
 
 
-@inline_kernel
+@rules_kernel
 def symbols_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
     (copy effects are never copied), and its own when there is none."""
@@ -396,7 +398,7 @@ def symbols_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     return table[card, T_SYMBOLS]
 
 
-@inline_kernel
+@rules_kernel
 def is_protected(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> bool:
     """Whether opponents' effects cannot flip p's card in slot s (protect self / adjacent, Ongoing or Top)."""
     top = top_slot(st, p)
@@ -458,21 +460,21 @@ def count_per(table: IntArray, st: Any, p: EngineInt, where: EngineInt, per: Eng
     return n
 
 
-@inline_kernel
+@rules_kernel
 def source_card(st: Any, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
         return st.tab[p, where, TB_CARD]
     return st.area[p, -where - 1, AR_CARD]
 
 
-@inline_kernel
+@rules_kernel
 def source_up(st: Any, p: EngineInt, where: EngineInt) -> bool:
     if where >= 0:
         return st.tab[p, where, TB_UP] == 1
     return st.area[p, -where - 1, AR_UP] == 1 and st.area[p, -where - 1, AR_CARD] >= 0
 
 
-@inline_kernel
+@rules_kernel
 def source_stars(table: IntArray, st: Any, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
         return stars_of(table, st, p, where)
@@ -497,7 +499,7 @@ def gain_rp(st: Any, counters: IntArray, events: IntArray, p: EngineInt, card: E
     log_event(events, st.ecount, st.game[G_TURN], p, EV_RP, card, after, after - before)
 
 
-@inline_kernel
+@rules_kernel
 def enqueue(
     st: Any,
     kind: EngineInt,
@@ -900,7 +902,7 @@ def choose_discarder(st: Any, p: EngineInt, policy: EngineInt) -> EngineInt:
     return best
 
 
-@inline_kernel
+@rules_kernel
 def copy_target(st: Any, p: EngineInt, where: EngineInt, direction: EngineInt) -> EngineInt:
     """The slot a `copy left|right` on p's slot `where` copies, or -1 (off the tableau, no card there, or the card
     is face-down)."""
@@ -1024,7 +1026,7 @@ def perform(
     # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
 
 
-@inline_kernel
+@rules_kernel
 def wants_reaction(table: IntArray, st: Any, policy: EngineInt, card: EngineInt) -> bool:
     """Reactions are optional. Greedy uses each one unless flipping the card would lose a Score clause; random
     uses each with probability 1/2."""
