@@ -1780,7 +1780,7 @@ def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
                 n += 1
     sort_words(st.pool, np.int64(0), n)
     shuffle_in_place(st.pool, n, st.rng)
-    n = 0
+    n = np.int64(0)
     for q in range(players):
         if q != p:
             for h in range(st.side[q, S_HAND]):
