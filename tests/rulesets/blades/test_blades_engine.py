@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
 
 from workbench.cards import CardSet, Deck, OptionValue
 from workbench.decklists import read_decklist
-from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, IntArray, rng_seed
+from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, IntArray, new_counters, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
@@ -39,20 +39,15 @@ DEFAULT = compiled()
 
 
 class Common(NamedTuple):
-    """The 12 arrays every rule kernel takes first, in their order (a named tuple, so `*common` has a known length)."""
+    """What every rule kernel takes first, in its order (a named tuple, so `*common` has a known length): the rules,
+    the state record, then the arrays whose shape is the card set's or the trace's."""
 
     table: IntArray
     effects: IntArray
-    tab: IntArray
-    area: IntArray
-    side: IntArray
-    game: IntArray
-    queue: IntArray
+    st: Any
     store: IntArray
-    rng: IntArray
     counters: IntArray
     events: IntArray
-    ecount: IntArray
 
 
 class Board:
@@ -72,9 +67,9 @@ class Board:
         hands: Sequence[Sequence[str]] | None = None,
     ) -> None:
         self.comp = comp
-        self.st = E.new_state(len(comp.names))
+        self.st = E.new_state(comp.options)
+        self.counters = new_counters(len(comp.names))
         self.events = np.zeros((4000, 6), dtype=np.int64)
-        self.ecount = np.zeros(1, dtype=np.int64)
         self.store = (
             np.array([comp.card_id(n) for n in store], dtype=np.int64)
             if store is not None
@@ -103,26 +98,12 @@ class Board:
                     self.st["area"][p, a, E.AR_CARD] = comp.card_id(area_card)
                     self.st["area"][p, a, E.AR_UP] = 1
             for h, name in enumerate(hands[p] if hands and p < len(hands) else []):
-                self.st["hand"][p, h] = comp.card_id(name)
+                self.st["side"][p, E.S_CARDS + h] = comp.card_id(name)
             side[p, E.S_HAND] = len(hands[p]) if hands and p < len(hands) else 0
 
     # -- the kernels, on this board ------------------------------------------------------------------------------
     def common(self) -> Common:
-        s = self.st
-        return Common(
-            self.comp.table,
-            self.comp.extra["effects"],
-            s["tab"],
-            s["area"],
-            s["side"],
-            s["game"],
-            s["queue"],
-            self.store,
-            s["rng"],
-            s["counters"],
-            self.events,
-            self.ecount,
-        )
+        return Common(self.comp.table, self.comp.extra["effects"], self.st, self.store, self.counters, self.events)
 
     def drain(self) -> None:
         E.resolve_queue(*self.common())
@@ -139,22 +120,7 @@ class Board:
         E.use_action(*self.common(), p, where, clause)
 
     def flip(self, q: int, s: int, by: int) -> None:
-        s_ = self.st
-        E.flip_slot(
-            self.comp.table,
-            self.comp.extra["effects"],
-            s_["tab"],
-            s_["side"],
-            s_["game"],
-            s_["queue"],
-            s_["counters"],
-            self.events,
-            self.ecount,
-            q,
-            s,
-            by,
-            -1,
-        )
+        E.flip_slot(self.comp.table, self.comp.extra["effects"], self.st, self.counters, self.events, q, s, by, -1)
         self.drain()
 
     def perform(self, p: int, where: int, name: str, clause: int = 0) -> None:
@@ -162,26 +128,21 @@ class Board:
         self.drain()
 
     def score(self, vp_round: str = "round1") -> None:
-        s = self.st
         E.final_scoring(
             self.comp.table,
             self.comp.extra["effects"],
-            s["tab"],
-            s["area"],
-            s["side"],
-            s["game"],
-            s["counters"],
+            self.st,
+            self.counters,
             self.events,
-            self.ecount,
             E.VP_ROUNDS.index(vp_round),
         )
 
     # -- reading it back -------------------------------------------------------------------------------------------
     def top(self, p: int) -> int:
-        return E.top_slot(self.st["tab"], self.st["side"], p)
+        return E.top_slot(self.st, p)
 
     def stars(self, p: int, s: int) -> int:
-        return E.stars_of(self.comp.table, self.st["tab"], self.st["side"], p, s)
+        return E.stars_of(self.comp.table, self.st, p, s)
 
     def rp(self, p: int) -> int:
         return int(self.st["side"][p, E.S_RP])
@@ -193,10 +154,10 @@ class Board:
         return [self.comp.names[c] for c in self.st["tab"][p, : self.st["side"][p, E.S_USED], E.TB_CARD]]
 
     def lines(self) -> list[str]:
-        return [E.describe_event(self.comp, row) for row in self.events[: int(self.ecount[0])]]
+        return [E.describe_event(self.comp, row) for row in self.events[: int(self.st.ecount[0])]]
 
     def rows(self, code: int) -> list[list[int]]:
-        return [list(map(int, r)) for r in self.events[: int(self.ecount[0])] if r[2] == code]
+        return [list(map(int, r)) for r in self.events[: int(self.st.ecount[0])] if r[2] == code]
 
 
 # =====================================================================================================================
@@ -345,7 +306,7 @@ def test_clash_reactions_win_and_lose() -> None:
     assert board.rp(0) == 5 + 3 and board.rp(1) == 3
     assert board.up(0) == [0, 1]
     assert board.st["area"][1, E.AREA_ACCESSORY_1, E.AR_UP] == 0
-    assert board.st["counters"][0, DEFAULT.card_id("Umbral Archon"), ATTACKED] == 1
+    assert board.counters[0, DEFAULT.card_id("Umbral Archon"), ATTACKED] == 1
 
 
 def test_revealed_cards_go_to_the_aftermarket_which_is_cleared_past_twelve() -> None:
@@ -447,7 +408,7 @@ def test_flip_effect_fires_and_flipped_reaction_answers_an_opponent() -> None:
     assert board.up(1) == [0]
     assert board.rp(1) == 4 + 2
     assert board.st["area"][1, E.AREA_ACCESSORY_1, E.AR_UP] == 0
-    assert board.st["counters"][1, DEFAULT.card_id("Grave Lantern"), DESTROYED] == 1
+    assert board.counters[1, DEFAULT.card_id("Grave Lantern"), DESTROYED] == 1
 
 
 def test_flipping_your_own_card_is_no_flipped_reaction() -> None:
@@ -566,7 +527,7 @@ def test_anvil_drop_flips_only_a_card_with_fewer_stars(theirs: list[str], up: li
 
 def test_rp_never_goes_below_zero() -> None:
     board = Board([["Cinder Recruit"]])
-    E.gain_rp(board.st["side"], board.st["game"], board.st["counters"], board.events, board.ecount, 0, -1, -5)
+    E.gain_rp(board.st, board.counters, board.events, 0, -1, -5)
     assert board.rp(0) == 0
 
 
@@ -624,8 +585,8 @@ def test_match_result_options(rps: list[int], rival: int, head_to_head: int, fir
         board.st["side"][p, E.S_RP] = rp
     board.score()
     board.st["game"][E.G_RIVAL] = rival
-    assert E.match_winner(board.st["side"], board.st["game"], E.MR_HEAD_TO_HEAD) == head_to_head
-    assert E.match_winner(board.st["side"], board.st["game"], E.MR_FIRST_PLACE) == first_place
+    assert E.match_winner(board.st, E.MR_HEAD_TO_HEAD) == head_to_head
+    assert E.match_winner(board.st, E.MR_FIRST_PLACE) == first_place
 
 
 # =====================================================================================================================
@@ -1000,7 +961,9 @@ def _reveal_meta(board: Board, *names: str) -> None:
 
 
 def _hand(board: Board, p: int) -> list[str]:
-    return sorted(board.comp.names[c] for c in board.st["hand"][p, : board.st["side"][p, E.S_HAND]])
+    return sorted(
+        board.comp.names[c] for c in board.st["side"][p, E.S_CARDS : E.S_CARDS + board.st["side"][p, E.S_HAND]]
+    )
 
 
 # ---- metagame -----------------------------------------------------------------------------------------------------
@@ -1033,20 +996,14 @@ def test_no_metagame_revealed_scores_nothing_extra(rules_comp: E.CompiledCards) 
 
 def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray:
     opts = E.option_array(RULESET.resolve_options(options))
-    st = E.new_state(len(comp.names))
+    st = E.new_state(opts)
     deck = np.array([comp.card_id("Brick")], dtype=np.int64)
     events = np.zeros((100, 6), dtype=np.int64)
     E.setup_tournament(
-        opts,
         comp.table,
-        st["tab"],
-        st["area"],
-        st["side"],
-        st["game"],
-        st["rng"],
-        st["counters"],
+        st,
+        new_counters(len(comp.names)),
         events,
-        np.zeros(1, dtype=np.int64),
         deck,
         deck,
         seed,
@@ -1144,22 +1101,7 @@ def test_an_extra_slot_takes_one_more_single_at_the_right_end(rules_comp: E.Comp
         hands=[["Gear", "Wide Stance"], []],
     )
     board.st["game"][E.G_FIRST] = 0
-    c = board.common()
-    E.play_tournament(
-        c.table,
-        c.effects,
-        rules_comp.options,
-        c.tab,
-        c.area,
-        c.side,
-        c.game,
-        c.queue,
-        c.store,
-        c.rng,
-        c.counters,
-        c.events,
-        c.ecount,
-    )
+    E.play_tournament(*board.common())
     assert board.names(0)[5:] == ["Wide Stance", "Gear"]
     assert board.top(0) == 6 and int(board.st["side"][0, E.S_SLOTS]) == 7
 
@@ -1171,22 +1113,7 @@ def test_without_the_extra_slot_the_tableau_is_full_at_six(rules_comp: E.Compile
         hands=[["Gear", "Starter"], []],
     )
     board.st["game"][E.G_FIRST] = 0
-    c = board.common()
-    E.play_tournament(
-        c.table,
-        c.effects,
-        rules_comp.options,
-        c.tab,
-        c.area,
-        c.side,
-        c.game,
-        c.queue,
-        c.store,
-        c.rng,
-        c.counters,
-        c.events,
-        c.ecount,
-    )
+    E.play_tournament(*board.common())
     assert len(board.names(0)) == 6 and _hand(board, 0) == ["Gear"]
 
 

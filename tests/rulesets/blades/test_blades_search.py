@@ -10,7 +10,7 @@ import numpy as np
 
 from workbench.cards import OptionValue
 from workbench.decklists import read_decklist
-from workbench.engines import rng_seed
+from workbench.engines import new_counters, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
@@ -25,14 +25,14 @@ def compiled(**options: OptionValue) -> E.CompiledCards:
 
 
 class Table:
-    """A tournament's state arrays and the search's, with helpers to call the kernels on them."""
+    """A tournament's state record and the search's work, with helpers to call the kernels on them."""
 
     def __init__(self, comp: E.CompiledCards) -> None:
         self.comp = comp
-        self.st = E.new_state(len(comp.names))
+        self.st = E.new_state(comp.options)
         self.store = comp.extra["store"].copy()
+        self.counters = new_counters(len(comp.names))
         self.events = np.zeros((0, 6), dtype=np.int64)
-        self.ecount = np.zeros(1, dtype=np.int64)
         self.work = E.search_state(comp)
 
     def ids(self, names: Sequence[str]) -> list[int]:
@@ -40,37 +40,24 @@ class Table:
 
     def decide(self, p: int, seed: int) -> int:
         """The search's single for seat p now (-1: greedy's turn), its generator seeded with `seed`."""
-        rng_seed(self.work["search"], seed)
-        s = self.st
+        rng_seed(self.st["search"], seed)
         return int(
             E.search_decision(
                 self.comp.table,
                 self.comp.extra["effects"],
-                self.comp.options,
-                s["tab"],
-                s["area"],
-                s["side"],
-                s["game"],
+                self.st,
                 self.store,
-                self.work["tab"],
-                self.work["area"],
-                self.work["side"],
-                self.work["game"],
-                self.work["queue"],
+                self.work["sim"],
                 self.work["store"],
-                self.work["rng"],
                 self.work["counters"],
-                self.work["events"],
-                self.work["ecount"],
-                self.work["pool"],
-                self.work["search"],
+                self.events,
                 p,
             )
         )
 
     def figures(self) -> list[int]:
         """The last decision's candidates and their points, and the rollouts played so far."""
-        w = self.work["search"]
+        w = self.st["search"]
         m = int(w[E.SR_N])
         return [
             *map(int, w[E.SR_CAND : E.SR_CAND + m]),
@@ -81,16 +68,10 @@ class Table:
     def play_out(self, p: int, wanted: int) -> int:
         """Seat p plays its turn (`wanted`, -1: greedy's single), the rest of the tournament greedy; p's VP."""
         s = self.st
-        common = (
-            self.comp.table,
-            self.comp.extra["effects"],
-        )
-        rest = (s["tab"], s["area"], s["side"], s["game"], s["queue"], self.store, s["rng"], s["counters"])
+        state = (self.comp.table, self.comp.extra["effects"], s, self.store, self.counters, self.events)
         s["game"][E.G_TURN] += 1
-        E.take_turn(*common, *rest, self.events, self.ecount, p, wanted)
-        E.finish_tournament(
-            *common, self.comp.options, *rest, self.events, self.ecount, (p + 1) % int(s["game"][E.G_PLAYERS])
-        )
+        E.take_turn(*state, p, wanted)
+        E.finish_tournament(*state, (p + 1) % int(s["game"][E.G_PLAYERS]))
         return int(s["side"][p, E.S_VP])
 
 
@@ -161,16 +142,10 @@ def _midgame(comp: E.CompiledCards) -> Table:
     table = Table(comp)
     s = table.st
     E.setup_tournament(
-        comp.options,
         comp.table,
-        s["tab"],
-        s["area"],
-        s["side"],
-        s["game"],
-        s["rng"],
-        s["counters"],
+        s,
+        table.counters,
         np.zeros((0, 6), dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
         comp.deck_array(DECKS["lantern_score"]),
         comp.deck_array(DECKS["tide_clash"]),
         11,

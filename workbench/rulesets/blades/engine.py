@@ -2,11 +2,14 @@
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into a
 card table, an effect-opcode table (from the `effects` vocabulary in
-`effects.py`) and the store deck once; the kernels below only ever see integer
-arrays, and all randomness comes from the xorshift state seeded per match.
-Every step is a small kernel (setup, play a single, use an action, flip, clash,
-resolve the effect queue, final scoring) so scenario tests can build a tableau
-and call exactly the rule they test.
+`effects.py`) and the store deck once; the kernels below only ever see those
+integer arrays and one state record per tournament (STATE_DTYPE: tableaus,
+seats, the queue, the generator ... as named fields), taking
+`(table, effects, st, store, counters, events, ...)`, and all randomness comes
+from the xorshift state seeded per match. Every step is a small kernel (setup,
+play a single, use an action, flip, clash, resolve the effect queue, final
+scoring) so scenario tests can build a tableau and call exactly the rule they
+test.
 
 A "match" of the shared runner is one tournament phase (document: Tournament
 Phase) of `players` players (2-5, option): seat A plays deck A, seats B, C, ...
@@ -71,7 +74,6 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
-    inline_kernel,
     log_event,
     new_counters,
     published_counters,
@@ -264,6 +266,59 @@ QUEUE_WIDTH = 7
 QUEUE_SIZE = 4096
 QK_EFFECT, QK_REACT = range(2)
 
+# ---- the search policy's words (the state's `search` field) ---------------------------------------------------------
+SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
+"""The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
+the batch), the last decision's candidate count and chosen index, then its candidates (a card, or -1 for greedy's
+turn) and their points."""
+MAX_CANDIDATES = MAX_HAND + 1
+SR_POINTS = SR_CAND + MAX_CANDIDATES
+"""Points per candidate of the last decision: the seat's VP summed over the rollouts."""
+SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
+foretell its later store draws)."""
+
+# ---- the match state: one record ------------------------------------------------------------------------------------
+TAB_SLOTS = MAX_SLOTS + 1
+"""Tableau rows per seat: MAX_SLOTS and one spare."""
+POOL_SIZE = MAX_PLAYERS * MAX_HAND
+STATE_DTYPE = np.dtype(
+    [
+        ("tab", np.int64, (MAX_PLAYERS, TAB_SLOTS, TAB_WIDTH)),
+        ("area", np.int64, (MAX_PLAYERS, 3, 2)),
+        ("side", np.int64, (MAX_PLAYERS, SIDE_WIDTH)),
+        ("game", np.int64, (GAME_WIDTH,)),
+        ("queue", np.int64, (QUEUE_SIZE, QUEUE_WIDTH)),
+        ("rng", np.int64, (4,)),
+        ("options", np.int64, (len(OPTION_ORDER),)),
+        ("ecount", np.int64, (1,)),
+        ("search", np.int64, (SEARCH_WORDS,)),
+        ("pool", np.int64, (POOL_SIZE,)),
+    ]
+)
+"""One tournament's whole state as a single record (a numpy structured scalar, a Numba Record): a kernel call passes
+one pointer for it, and every field has a shape known when compiling. The fields:
+
+- `tab[p, s]`: seat p's tableau slot s (TB_* fields: card, face-up, star tokens, waiting for the next card, singles
+  attached); slots 0 .. side[p, S_USED] - 1 hold cards, left to right.
+- `area[p, a]`: p's deck box (a = AREA_BOX) and two accessories (AR_CARD, -1 for none, and AR_UP).
+- `side[p]`: p's S_* fields, then p's hand from S_CARDS on (side[p, S_HAND] singles).
+- `game`: the G_* fields of the tournament (turn, players, the store's counts, the queue's head and tail, the
+  revealed metagame cards ...).
+- `queue`: the effect queue, a ring of QUEUE_SIZE Q_* rows from game[G_QHEAD] to game[G_QTAIL].
+- `rng`: the tournament's xorshift generator (4 words); every chance of the rules draws from it.
+- `options`: the rule options in OPTION_ORDER (`option_array`).
+- `ecount`: how many trace events `events` holds.
+- `search`: the search policy's words (SR_*: its own generator, its counts, the last decision's candidates and
+  points); no other policy reads or writes them.
+- `pool`: the search's scratch for the unseen singles it deals anew (`determinize`).
+
+What is not in the record has a shape that depends on the card set or on tracing, so it stays an argument of its
+own: the card table and effect table (read-only rules), the store (one card id per store copy: its length is the
+set's), the counters (one row per card) and the trace buffer (0 rows in a batch, MAX_TRACE_EVENTS in a trace).
+A record type with those inside would be a new Numba type, so a new compilation, for every card set."""
+
 GREEDY, RANDOM, SEARCH = 0, 1, 2
 """Policy codes, by index in `ENGINE.policies`. Every rule kernel asks only `== RANDOM`, so a `search` seat's
 choices inside a turn (clash targets, reactions, Scurry, Actions) are greedy's; the search picks the single."""
@@ -303,69 +358,64 @@ SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
 
 # =====================================================================================================================
 # Reading the tableau
+#
+# The small helpers here and below are ordinary kernels, not inline ones: Numba types an inline kernel's body anew at
+# every call site, which cost cold compile time (figures in docs/rulesets/blades.md, Simulation) and bought no speed.
 # =====================================================================================================================
 
 
-@inline_kernel
-def top_slot(tab: IntArray, side: IntArray, p: EngineInt) -> int:
+@rules_kernel
+def top_slot(st: Any, p: EngineInt) -> int:
     """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none)."""
-    for s in range(side[p, S_USED] - 1, -1, -1):
-        if tab[p, s, TB_UP] == 1:
+    for s in range(st.side[p, S_USED] - 1, -1, -1):
+        if st.tab[p, s, TB_UP] == 1:
             return s
     return -1
 
 
-@inline_kernel
-def stars_of(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s: EngineInt) -> int:
+@rules_kernel
+def stars_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Star rating of p's card in slot s: printed + tokens + Ongoing bonus (+ Top bonus when it is the Top card).
     A face-down card has no star rating: -1."""
-    if tab[p, s, TB_UP] == 0:
+    if st.tab[p, s, TB_UP] == 0:
         return -1
-    card = tab[p, s, TB_CARD]
-    value = table[card, T_STARS] + tab[p, s, TB_TOKENS] + table[card, T_ONGOING_STARS]
-    if table[card, T_TOP_STARS] != 0 and top_slot(tab, side, p) == s:
+    card = st.tab[p, s, TB_CARD]
+    value = table[card, T_STARS] + st.tab[p, s, TB_TOKENS] + table[card, T_ONGOING_STARS]
+    if table[card, T_TOP_STARS] != 0 and top_slot(st, p) == s:
         value += table[card, T_TOP_STARS]
     return value
 
 
-@inline_kernel
-def symbols_of(table: IntArray, tab: IntArray, p: EngineInt, s: EngineInt) -> int:
+@rules_kernel
+def symbols_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
     (copy effects are never copied), and its own when there is none."""
-    if tab[p, s, TB_UP] == 0:
+    if st.tab[p, s, TB_UP] == 0:
         return 0
-    card = tab[p, s, TB_CARD]
-    if table[card, T_FLAGS] & F_MIMICRY and s > 0 and tab[p, s - 1, TB_UP] == 1:
-        return table[tab[p, s - 1, TB_CARD], T_SYMBOLS]
+    card = st.tab[p, s, TB_CARD]
+    if table[card, T_FLAGS] & F_MIMICRY and s > 0 and st.tab[p, s - 1, TB_UP] == 1:
+        return table[st.tab[p, s - 1, TB_CARD], T_SYMBOLS]
     return table[card, T_SYMBOLS]
 
 
-@inline_kernel
-def is_protected(table: IntArray, tab: IntArray, side: IntArray, p: EngineInt, s: EngineInt) -> bool:
+@rules_kernel
+def is_protected(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> bool:
     """Whether opponents' effects cannot flip p's card in slot s (protect self / adjacent, Ongoing or Top)."""
-    top = top_slot(tab, side, p)
-    card = tab[p, s, TB_CARD]
+    top = top_slot(st, p)
+    card = st.tab[p, s, TB_CARD]
     flags = table[card, T_FLAGS]
     if flags & F_ONGOING_PROTECT_SELF or (flags & F_TOP_PROTECT_SELF and top == s):
         return True
     for n in (s - 1, s + 1):
-        if 0 <= n < side[p, S_USED] and tab[p, n, TB_UP] == 1:
-            nflags = table[tab[p, n, TB_CARD], T_FLAGS]
+        if 0 <= n < st.side[p, S_USED] and st.tab[p, n, TB_UP] == 1:
+            nflags = table[st.tab[p, n, TB_CARD], T_FLAGS]
             if nflags & F_ONGOING_PROTECT_ADJACENT or (nflags & F_TOP_PROTECT_ADJACENT and top == n):
                 return True
     return False
 
 
 @rules_kernel
-def count_per(
-    table: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    p: EngineInt,
-    where: EngineInt,
-    per: EngineInt,
-    arg: EngineInt,
-) -> EngineInt:
+def count_per(table: IntArray, st: Any, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt) -> EngineInt:
     """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise);
     `per revealed ...` counts the singles of p's hand by their printed stars and symbols instead (revealing them
     returns them to the hand, so every matching one is revealed), and `attached` the singles under this card."""
@@ -374,14 +424,14 @@ def count_per(
     if per == PER_CARD_LEFT:
         return where if where > 0 else 0
     if per == PER_ATTACHED:
-        if where >= 0 and tab[p, where, TB_UP] == 1:
-            return tab[p, where, TB_ATTACHED]
+        if where >= 0 and st.tab[p, where, TB_UP] == 1:
+            return st.tab[p, where, TB_ATTACHED]
         return 0
     n = 0
     if per >= PER_REVEALED:
         base = per - PER_REVEALED
-        for h in range(side[p, S_HAND]):
-            card = side[p, S_CARDS + h]
+        for h in range(st.side[p, S_HAND]):
+            card = st.side[p, S_CARDS + h]
             if (
                 base == PER_CARD
                 or (base == PER_STARS_AT_LEAST and table[card, T_STARS] >= arg)
@@ -390,8 +440,8 @@ def count_per(
             ):
                 n += 1
         return n
-    for s in range(side[p, S_USED]):
-        up = tab[p, s, TB_UP] == 1
+    for s in range(st.side[p, S_USED]):
+        up = st.tab[p, s, TB_UP] == 1
         if per == PER_CARD:
             n += 1
         elif per == PER_FACE_DOWN:
@@ -399,36 +449,36 @@ def count_per(
                 n += 1
         elif up:
             if per == PER_STARS_AT_LEAST:
-                if stars_of(table, tab, side, p, s) >= arg:
+                if stars_of(table, st, p, s) >= arg:
                     n += 1
             elif per == PER_STARS_AT_MOST:
-                if stars_of(table, tab, side, p, s) <= arg:
+                if stars_of(table, st, p, s) <= arg:
                     n += 1
             elif per == PER_SYMBOL:
-                if symbols_of(table, tab, p, s) & arg:
+                if symbols_of(table, st, p, s) & arg:
                     n += 1
     return n
 
 
-@inline_kernel
-def source_card(tab: IntArray, area: IntArray, p: EngineInt, where: EngineInt) -> int:
+@rules_kernel
+def source_card(st: Any, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
-        return tab[p, where, TB_CARD]
-    return area[p, -where - 1, AR_CARD]
+        return st.tab[p, where, TB_CARD]
+    return st.area[p, -where - 1, AR_CARD]
 
 
-@inline_kernel
-def source_up(tab: IntArray, area: IntArray, p: EngineInt, where: EngineInt) -> bool:
+@rules_kernel
+def source_up(st: Any, p: EngineInt, where: EngineInt) -> bool:
     if where >= 0:
-        return tab[p, where, TB_UP] == 1
-    return area[p, -where - 1, AR_UP] == 1 and area[p, -where - 1, AR_CARD] >= 0
+        return st.tab[p, where, TB_UP] == 1
+    return st.area[p, -where - 1, AR_UP] == 1 and st.area[p, -where - 1, AR_CARD] >= 0
 
 
-@inline_kernel
-def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray, p: EngineInt, where: EngineInt) -> int:
+@rules_kernel
+def source_stars(table: IntArray, st: Any, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
-        return stars_of(table, tab, side, p, where)
-    return table[area[p, -where - 1, AR_CARD], T_STARS]
+        return stars_of(table, st, p, where)
+    return table[st.area[p, -where - 1, AR_CARD], T_STARS]
 
 
 # =====================================================================================================================
@@ -437,31 +487,21 @@ def source_stars(table: IntArray, tab: IntArray, area: IntArray, side: IntArray,
 
 
 @rules_kernel
-def gain_rp(
-    side: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    p: EngineInt,
-    card: EngineInt,
-    amount: EngineInt,
-) -> None:
+def gain_rp(st: Any, counters: IntArray, events: IntArray, p: EngineInt, card: EngineInt, amount: EngineInt) -> None:
     """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
-    before = side[p, S_RP]
+    before = st.side[p, S_RP]
     after = before + amount
     if after < 0:
         after = 0
-    side[p, S_RP] = after
+    st.side[p, S_RP] = after
     if amount > 0 and card >= 0:
-        counters[side[p, S_DECKSIDE], card, DAMAGE_DEALT] += amount
-    log_event(events, ecount, game[G_TURN], p, EV_RP, card, after, after - before)
+        counters[st.side[p, S_DECKSIDE], card, DAMAGE_DEALT] += amount
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_RP, card, after, after - before)
 
 
-@inline_kernel
+@rules_kernel
 def enqueue(
-    queue: IntArray,
-    game: IntArray,
+    st: Any,
     kind: EngineInt,
     p: EngineInt,
     where: EngineInt,
@@ -470,27 +510,26 @@ def enqueue(
     part: EngineInt,
     arg: EngineInt,
 ) -> None:
-    t = game[G_QTAIL]
-    if t - game[G_QHEAD] >= QUEUE_SIZE:
+    t = st.game[G_QTAIL]
+    if t - st.game[G_QHEAD] >= QUEUE_SIZE:
         # Cannot happen with at most 5 x (12 + 3) cards each firing at most MAX_CLAUSES effects once.
         raise RuntimeError("blades engine: effect queue overflow")
     i = t % QUEUE_SIZE
-    queue[i, Q_KIND] = kind
-    queue[i, Q_PLAYER] = p
-    queue[i, Q_WHERE] = where
-    queue[i, Q_CARD] = card
-    queue[i, Q_CLAUSE] = clause
-    queue[i, Q_PART] = part
-    queue[i, Q_ARG] = arg
-    game[G_QTAIL] = t + 1
+    st.queue[i, Q_KIND] = kind
+    st.queue[i, Q_PLAYER] = p
+    st.queue[i, Q_WHERE] = where
+    st.queue[i, Q_CARD] = card
+    st.queue[i, Q_CLAUSE] = clause
+    st.queue[i, Q_PART] = part
+    st.queue[i, Q_ARG] = arg
+    st.game[G_QTAIL] = t + 1
 
 
 @rules_kernel
 def enqueue_timing(
     table: IntArray,
     effects: IntArray,
-    queue: IntArray,
-    game: IntArray,
+    st: Any,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -500,20 +539,16 @@ def enqueue_timing(
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
     for c in range(table[card, T_CLAUSES]):
         if effects[card, c, E_TIMING] == timing:
-            enqueue(queue, game, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
+            enqueue(st, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
 
 
 @rules_kernel
 def flip_slot(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     q: EngineInt,
     s: EngineInt,
     by: EngineInt,
@@ -521,48 +556,37 @@ def flip_slot(
 ) -> None:
     """Flip q's tableau card in slot s face-down (it loses its star tokens); its Flip clauses fire, and when an
     opponent's effect (player `by`) did it, q may react."""
-    card = tab[q, s, TB_CARD]
-    tab[q, s, TB_UP] = 0
-    tab[q, s, TB_TOKENS] = 0
-    tab[q, s, TB_NEXT] = 0
-    counters[side[q, S_DECKSIDE], card, DESTROYED] += 1
-    log_event(events, ecount, game[G_TURN], q, EV_FLIP, card, by_card, by)
-    if tab[q, s, TB_ATTACHED] > 0:
+    card = st.tab[q, s, TB_CARD]
+    st.tab[q, s, TB_UP] = 0
+    st.tab[q, s, TB_TOKENS] = 0
+    st.tab[q, s, TB_NEXT] = 0
+    counters[st.side[q, S_DECKSIDE], card, DESTROYED] += 1
+    log_event(events, st.ecount, st.game[G_TURN], q, EV_FLIP, card, by_card, by)
+    if st.tab[q, s, TB_ATTACHED] > 0:
         # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
-        log_event(events, ecount, game[G_TURN], q, EV_DETACH, card, -1, tab[q, s, TB_ATTACHED])
-        tab[q, s, TB_ATTACHED] = 0
-    enqueue_timing(table, effects, queue, game, q, s, card, TM_FLIP, -1)
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_DETACH, card, -1, st.tab[q, s, TB_ATTACHED])
+        st.tab[q, s, TB_ATTACHED] = 0
+    enqueue_timing(table, effects, st, q, s, card, np.int64(TM_FLIP), np.int64(-1))
     if by != q:
-        enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
+        enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
 
 
 @rules_kernel
 def flip_source(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    p: EngineInt,
-    where: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, p: EngineInt, where: EngineInt
 ) -> None:
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
     if where >= 0:
-        if tab[p, where, TB_UP] == 1:
-            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, where, p, -1)
+        if st.tab[p, where, TB_UP] == 1:
+            flip_slot(table, effects, st, counters, events, p, where, p, np.int64(-1))
         return
     a = -where - 1
-    if area[p, a, AR_UP] == 1:
-        area[p, a, AR_UP] = 0
-        card = area[p, a, AR_CARD]
-        counters[side[p, S_DECKSIDE], card, DESTROYED] += 1
-        log_event(events, ecount, game[G_TURN], p, EV_FLIP, card, -1, p)
-        enqueue_timing(table, effects, queue, game, p, where, card, TM_FLIP, -1)
+    if st.area[p, a, AR_UP] == 1:
+        st.area[p, a, AR_UP] = 0
+        card = st.area[p, a, AR_CARD]
+        counters[st.side[p, S_DECKSIDE], card, DESTROYED] += 1
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_FLIP, card, -1, p)
+        enqueue_timing(table, effects, st, p, where, card, np.int64(TM_FLIP), np.int64(-1))
 
 
 # =====================================================================================================================
@@ -572,15 +596,7 @@ def flip_source(
 
 @rules_kernel
 def flip_target_in(
-    table: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    rng: IntArray,
-    q: EngineInt,
-    pick: EngineInt,
-    guarded: EngineBool,
-    policy: EngineInt,
-    own: EngineBool,
+    table: IntArray, st: Any, q: EngineInt, pick: EngineInt, guarded: EngineBool, policy: EngineInt, own: EngineBool
 ) -> int:
     """The slot of q's card a flip takes, or -1 when there is no legal target.
 
@@ -589,12 +605,12 @@ def flip_target_in(
     protected. `guarded`: the flip is an opponent's effect, so protection counts. Among equal candidates the
     greedy chooser takes the right-most (an opponent's Top card) or, for its own card, the left-most; random
     picks one at random."""
-    used = side[q, S_USED]
+    used = st.side[q, S_USED]
     extreme = -1
     if pick != PICK_CHOICE:
         for s in range(used):
-            if tab[q, s, TB_UP] == 1:
-                v = stars_of(table, tab, side, q, s)
+            if st.tab[q, s, TB_UP] == 1:
+                v = stars_of(table, st, q, s)
                 if extreme < 0 or (pick == PICK_HIGHEST and v > extreme) or (pick == PICK_LOWEST and v < extreme):
                     extreme = v
         if extreme < 0:
@@ -603,16 +619,16 @@ def flip_target_in(
     best_value = 0
     seen = 0
     for s in range(used):
-        if tab[q, s, TB_UP] == 0:
+        if st.tab[q, s, TB_UP] == 0:
             continue
-        v = stars_of(table, tab, side, q, s)
+        v = stars_of(table, st, q, s)
         if pick != PICK_CHOICE and v != extreme:
             continue
-        if guarded and is_protected(table, tab, side, q, s):
+        if guarded and is_protected(table, st, q, s):
             continue
         if policy == RANDOM:
             seen += 1
-            if rng_below(rng, seen) == 0:
+            if rng_below(st.rng, seen) == 0:
                 best = s
         elif pick == PICK_CHOICE:
             # greedy choice: an opponent's highest card (right-most of equals), its own lowest (left-most)
@@ -626,19 +642,11 @@ def flip_target_in(
 
 @rules_kernel
 def choose_opponent_flip(
-    table: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    pick: EngineInt,
-    policy: EngineInt,
-    below: EngineInt,
+    table: IntArray, st: Any, p: EngineInt, pick: EngineInt, policy: EngineInt, below: EngineInt
 ) -> int:
     """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
     cards with fewer stars (Anvil Drop). Greedy flips the leader's card (most RP); random any opponent's."""
-    players = game[G_PLAYERS]
+    players = st.game[G_PLAYERS]
     best = -1
     best_rp = -1
     seen = 0
@@ -648,27 +656,27 @@ def choose_opponent_flip(
             s = -1
             best_v = -1
             count = 0
-            for t in range(side[q, S_USED]):
-                if tab[q, t, TB_UP] == 1 and not is_protected(table, tab, side, q, t):
-                    v = stars_of(table, tab, side, q, t)
+            for t in range(st.side[q, S_USED]):
+                if st.tab[q, t, TB_UP] == 1 and not is_protected(table, st, q, t):
+                    v = stars_of(table, st, q, t)
                     if v < below:
                         if policy == RANDOM:
                             count += 1
-                            if rng_below(rng, count) == 0:
+                            if rng_below(st.rng, count) == 0:
                                 s = t
                         elif v >= best_v:
                             s = t
                             best_v = v
         else:
-            s = flip_target_in(table, tab, side, rng, q, pick, True, policy, False)
+            s = flip_target_in(table, st, q, pick, np.bool_(True), policy, np.bool_(False))
         if s < 0:
             continue
         if policy == RANDOM:
             seen += 1
-            if rng_below(rng, seen) == 0:
+            if rng_below(st.rng, seen) == 0:
                 best = q * MAX_SLOTS + s
-        elif side[q, S_RP] > best_rp:
-            best_rp = side[q, S_RP]
+        elif st.side[q, S_RP] > best_rp:
+            best_rp = st.side[q, S_RP]
             best = q * MAX_SLOTS + s
     return best
 
@@ -690,30 +698,28 @@ def reverse_range(store: IntArray, lo: EngineInt, hi: EngineInt) -> None:
 
 
 @rules_kernel
-def reveal_from_store(
-    store: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, pending: EngineInt
-) -> int:
+def reveal_from_store(st: Any, store: IntArray, events: IntArray, pending: EngineInt) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
     -1 if no card is left anywhere. store[:left] is undrawn; drawn cards sit after it, most recent first: the
     `pending` cards revealed in this clash, then the aftermarket, then the store discard. An empty store is
     refilled by shuffling the store discard (FAQ)."""
-    if game[G_STORE_LEFT] == 0:
-        total = game[G_STORE_TOTAL]
-        keep = game[G_AFTERMARKET] + pending
+    if st.game[G_STORE_LEFT] == 0:
+        total = st.game[G_STORE_TOTAL]
+        keep = st.game[G_AFTERMARKET] + pending
         if keep >= total:
             return -1
         # Rotate left by `keep`: the kept cards move to the end, the discard becomes the undrawn store.
-        reverse_range(store, 0, keep)
+        reverse_range(store, np.int64(0), keep)
         reverse_range(store, keep, total)
-        reverse_range(store, 0, total)
-        game[G_STORE_LEFT] = total - keep
-        log_event(events, ecount, game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
-    left = game[G_STORE_LEFT]
-    j = rng_below(rng, left)
+        reverse_range(store, np.int64(0), total)
+        st.game[G_STORE_LEFT] = total - keep
+        log_event(events, st.ecount, st.game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
+    left = st.game[G_STORE_LEFT]
+    j = rng_below(st.rng, left)
     card = store[j]
     store[j] = store[left - 1]
     store[left - 1] = card
-    game[G_STORE_LEFT] = left - 1
+    st.game[G_STORE_LEFT] = left - 1
     return card
 
 
@@ -721,16 +727,10 @@ def reveal_from_store(
 def clash(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -739,11 +739,11 @@ def clash(
 ) -> int:
     """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
     clash does not occur (fewer than two participants). Queues p's outcome and the participants' reactions."""
-    players = game[G_PLAYERS]
-    policy = side[p, S_POLICY]
-    my_top = top_slot(tab, side, p)
+    players = st.game[G_PLAYERS]
+    policy = st.side[p, S_POLICY]
+    my_top = top_slot(st, p)
     if my_top < 0:
-        log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
         return -2
     opponent = -1
     if with_all == 0:
@@ -751,50 +751,51 @@ def clash(
         seen = 0
         for k in range(1, players):
             q = (p + k) % players
-            t = top_slot(tab, side, q)
+            t = top_slot(st, q)
             if t < 0:
                 continue
-            v = stars_of(table, tab, side, q, t)
+            v = stars_of(table, st, q, t)
             if policy == RANDOM:
                 seen += 1
-                if rng_below(rng, seen) == 0:
+                if rng_below(st.rng, seen) == 0:
                     opponent = q
-            elif opponent < 0 or v < best_stars or (v == best_stars and side[q, S_RP] > side[opponent, S_RP]):
+            elif opponent < 0 or v < best_stars or (v == best_stars and st.side[q, S_RP] > st.side[opponent, S_RP]):
                 opponent = q
                 best_stars = v
         if opponent < 0:
-            log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
             return -2
     else:
         n = 0
         for q in range(players):
-            if top_slot(tab, side, q) >= 0:
+            if top_slot(st, q) >= 0:
                 n += 1
         if n < 2:
-            log_event(events, ecount, game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
             return -2
-    log_event(events, ecount, game[G_TURN], p, EV_CLASH, card, opponent, with_all)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_CLASH, card, opponent, with_all)
     best = -1
     best_total = -1
     tied = False
-    revealed = 0
+    # An int64 from the start: typed first as the constant 0, the call below would compile a second copy.
+    revealed = np.int64(0)
     # Reveal in turn order from the initiator ("starting with whoever initiated the clash and moving clockwise").
     for k in range(players):
         q = (p + k) % players
         if with_all == 0 and q != p and q != opponent:
             continue
-        t = top_slot(tab, side, q)
+        t = top_slot(st, q)
         if t < 0:
             continue
-        revealed_card = reveal_from_store(store, game, rng, events, ecount, revealed)
+        revealed_card = reveal_from_store(st, store, events, revealed)
         if revealed_card >= 0:
             revealed += 1
             extra = table[revealed_card, T_STARS]
         else:
             extra = 0
-        total = stars_of(table, tab, side, q, t) + extra
-        counters[side[q, S_DECKSIDE], tab[q, t, TB_CARD], ATTACKED] += 1
-        log_event(events, ecount, game[G_TURN], q, EV_REVEAL, tab[q, t, TB_CARD], revealed_card, total)
+        total = stars_of(table, st, q, t) + extra
+        counters[st.side[q, S_DECKSIDE], st.tab[q, t, TB_CARD], ATTACKED] += 1
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_REVEAL, st.tab[q, t, TB_CARD], revealed_card, total)
         if total > best_total:
             best_total = total
             best = q
@@ -803,13 +804,13 @@ def clash(
             tied = True
     # The revealed cards go to the aftermarket; over 12, the aftermarket is first discarded to the store discard.
     if revealed > 0:
-        if game[G_AFTERMARKET] + revealed > AFTERMARKET_LIMIT:
-            log_event(events, ecount, game[G_TURN], -1, EV_AFTERMARKET_CLEARED, -1, -1, game[G_AFTERMARKET])
-            game[G_AFTERMARKET] = revealed
+        if st.game[G_AFTERMARKET] + revealed > AFTERMARKET_LIMIT:
+            log_event(events, st.ecount, st.game[G_TURN], -1, EV_AFTERMARKET_CLEARED, -1, -1, st.game[G_AFTERMARKET])
+            st.game[G_AFTERMARKET] = revealed
         else:
-            game[G_AFTERMARKET] += revealed
+            st.game[G_AFTERMARKET] += revealed
     winner = -1 if tied else best
-    log_event(events, ecount, game[G_TURN], winner, EV_CLASH_RESULT, card, p, best_total)
+    log_event(events, st.ecount, st.game[G_TURN], winner, EV_CLASH_RESULT, card, p, best_total)
     if winner == p:
         part = PART_WIN
     elif winner < 0:
@@ -817,16 +818,16 @@ def clash(
     else:
         part = PART_LOSE
     if effects[card, clause, ACTION_BASE + part * ACTION_WIDTH + A_VERB] != V_NONE:
-        enqueue(queue, game, QK_EFFECT, p, where, card, clause, part, -1)
+        enqueue(st, QK_EFFECT, p, where, card, clause, part, -1)
     if winner >= 0:
-        current = game[G_CURRENT]
+        current = st.game[G_CURRENT]
         for k in range(players):
             q = (current + k) % players
             if with_all == 0 and q != p and q != opponent:
                 continue
-            if top_slot(tab, side, q) < 0:
+            if top_slot(st, q) < 0:
                 continue
-            enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_WIN if q == winner else TR_LOSE)
+            enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_WIN if q == winner else TR_LOSE)
     return winner
 
 
@@ -837,97 +838,78 @@ def clash(
 
 @rules_kernel
 def put_tokens(
-    table: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    p: EngineInt,
-    s: EngineInt,
-    amount: EngineInt,
-    source: EngineInt,
+    table: IntArray, st: Any, events: IntArray, p: EngineInt, s: EngineInt, amount: EngineInt, source: EngineInt
 ) -> None:
     """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
-    if s < 0 or tab[p, s, TB_UP] == 0:
-        log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
+    if s < 0 or st.tab[p, s, TB_UP] == 0:
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
         return
-    tab[p, s, TB_TOKENS] += amount
-    log_event(events, ecount, game[G_TURN], p, EV_TOKENS, tab[p, s, TB_CARD], source, amount)
+    st.tab[p, s, TB_TOKENS] += amount
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, st.tab[p, s, TB_CARD], source, amount)
 
 
 @rules_kernel
-def hand_pick(table: IntArray, side: IntArray, rng: IntArray, p: EngineInt) -> EngineInt:
+def hand_pick(table: IntArray, st: Any, p: EngineInt) -> EngineInt:
     """The hand position of the single p gives up (to a discard or an attachment): greedy the fewest stars (the
     high-star cards are its future Top cards), random any. p's hand is not empty."""
-    n = side[p, S_HAND]
-    if side[p, S_POLICY] == RANDOM:
-        return rng_below(rng, n)
+    n = st.side[p, S_HAND]
+    if st.side[p, S_POLICY] == RANDOM:
+        return rng_below(st.rng, n)
     best = 0
     for h in range(1, n):
-        if table[side[p, S_CARDS + h], T_STARS] < table[side[p, S_CARDS + best], T_STARS]:
+        if table[st.side[p, S_CARDS + h], T_STARS] < table[st.side[p, S_CARDS + best], T_STARS]:
             best = h
     return best
 
 
 @rules_kernel
 def discard_from(
-    table: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    rng: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    q: EngineInt,
-    amount: EngineInt,
-    by: EngineInt,
-    by_card: EngineInt,
+    table: IntArray, st: Any, events: IntArray, q: EngineInt, amount: EngineInt, by: EngineInt, by_card: EngineInt
 ) -> None:
     """q discards `amount` singles of their choice from hand to the binder, unavailable for the rest of the
     tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
     done = 0
-    while done < amount and side[q, S_HAND] > 0:
-        h = hand_pick(table, side, rng, q)
-        card = side[q, S_CARDS + h]
-        side[q, S_HAND] -= 1
-        side[q, S_CARDS + h] = side[q, S_CARDS + side[q, S_HAND]]
-        log_event(events, ecount, game[G_TURN], q, EV_DISCARD, card, by_card, by)
+    while done < amount and st.side[q, S_HAND] > 0:
+        h = hand_pick(table, st, q)
+        card = st.side[q, S_CARDS + h]
+        st.side[q, S_HAND] -= 1
+        st.side[q, S_CARDS + h] = st.side[q, S_CARDS + st.side[q, S_HAND]]
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_DISCARD, card, by_card, by)
         done += 1
     if done == 0:
-        log_event(events, ecount, game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
     elif by != q:
-        enqueue(queue, game, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
+        enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
 
 
 @rules_kernel
-def choose_discarder(side: IntArray, game: IntArray, rng: IntArray, p: EngineInt, policy: EngineInt) -> EngineInt:
+def choose_discarder(st: Any, p: EngineInt, policy: EngineInt) -> EngineInt:
     """The opponent a `discard opponent` hits, or -1 when no opponent holds a single: greedy the RP leader (the
     first in turn order among equals), random any opponent with a single in hand."""
-    players = game[G_PLAYERS]
+    players = st.game[G_PLAYERS]
     best = -1
     seen = 0
     for k in range(1, players):
         q = (p + k) % players
-        if side[q, S_HAND] == 0:
+        if st.side[q, S_HAND] == 0:
             continue
         if policy == RANDOM:
             seen += 1
-            if rng_below(rng, seen) == 0:
+            if rng_below(st.rng, seen) == 0:
                 best = q
-        elif best < 0 or side[q, S_RP] > side[best, S_RP]:
+        elif best < 0 or st.side[q, S_RP] > st.side[best, S_RP]:
             best = q
     return best
 
 
-@inline_kernel
-def copy_target(tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, direction: EngineInt) -> EngineInt:
+@rules_kernel
+def copy_target(st: Any, p: EngineInt, where: EngineInt, direction: EngineInt) -> EngineInt:
     """The slot a `copy left|right` on p's slot `where` copies, or -1 (off the tableau, no card there, or the card
     is face-down)."""
     if where < 0:
         return -1
     t = where - 1 if direction == COPY_LEFT else where + 1
-    if t < 0 or t >= side[p, S_USED] or tab[p, t, TB_UP] == 0:
+    if t < 0 or t >= st.side[p, S_USED] or st.tab[p, t, TB_UP] == 0:
         return -1
     return t
 
@@ -936,16 +918,10 @@ def copy_target(tab: IntArray, side: IntArray, p: EngineInt, where: EngineInt, d
 def perform(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -956,48 +932,46 @@ def perform(
     """Do one action of a clause (its main action, or a clash outcome) for player p. A copied clause is performed
     with `card` the copied card and `where` the copying card's slot."""
     timing = effects[card, clause, E_TIMING]
-    if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(tab, area, p, where):
+    if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(st, p, where):
         return  # flipped before its turn came: a face-down card has no text
     base = ACTION_BASE + part * ACTION_WIDTH
     verb = effects[card, clause, base + A_VERB]
     amount = effects[card, clause, base + A_AMOUNT]
-    policy = side[p, S_POLICY]
+    policy = st.side[p, S_POLICY]
     if verb == V_GAIN:
-        n = count_per(
-            table, tab, side, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG]
-        )
-        gain_rp(side, game, counters, events, ecount, p, card, amount * n)
+        n = count_per(table, st, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG])
+        gain_rp(st, counters, events, p, card, amount * n)
     elif verb == V_DISCARD:
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            discard_from(table, side, game, queue, rng, events, ecount, p, amount, p, card)
+            discard_from(table, st, events, p, amount, p, card)
         else:
-            q = choose_discarder(side, game, rng, p, policy)
+            q = choose_discarder(st, p, policy)
             if q < 0:
-                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                discard_from(table, side, game, queue, rng, events, ecount, q, amount, p, card)
+                discard_from(table, st, events, q, amount, p, card)
     elif verb == V_SLOT:
-        slots = side[p, S_SLOTS] + amount
-        side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
-        log_event(events, ecount, game[G_TURN], p, EV_SLOT, card, side[p, S_SLOTS], amount)
+        slots = st.side[p, S_SLOTS] + amount
+        st.side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_SLOT, card, st.side[p, S_SLOTS], amount)
     elif verb == V_ATTACH:
-        if where < 0 or tab[p, where, TB_UP] == 0 or side[p, S_HAND] == 0:
-            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        if where < 0 or st.tab[p, where, TB_UP] == 0 or st.side[p, S_HAND] == 0:
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            h = hand_pick(table, side, rng, p)
-            attached = side[p, S_CARDS + h]
-            side[p, S_HAND] -= 1
-            side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
-            tab[p, where, TB_ATTACHED] += 1
-            log_event(events, ecount, game[G_TURN], p, EV_ATTACH, attached, card, tab[p, where, TB_ATTACHED])
+            h = hand_pick(table, st, p)
+            attached = st.side[p, S_CARDS + h]
+            st.side[p, S_HAND] -= 1
+            st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
+            st.tab[p, where, TB_ATTACHED] += 1
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACH, attached, card, st.tab[p, where, TB_ATTACHED])
     elif verb == V_COPY:
-        target = copy_target(tab, side, p, where, effects[card, clause, base + A_PICK])
+        target = copy_target(st, p, where, effects[card, clause, base + A_PICK])
         if target < 0:
             # FAQ: "A copy effect that would target a face-down card does nothing".
-            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            copied = tab[p, target, TB_CARD]
-            log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+            copied = st.tab[p, target, TB_CARD]
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
             trigger = effects[card, clause, E_TRIGGER]
             for c in range(table[copied, T_CLAUSES]):
                 if effects[copied, c, E_TIMING] != timing or effects[copied, c, ACTION_BASE + A_VERB] == V_COPY:
@@ -1005,199 +979,110 @@ def perform(
                 if timing == TM_REACTION and effects[copied, c, E_TRIGGER] != trigger:
                     continue
                 # Performed as this card's own effect: from this card's slot, with its tokens and neighbours.
-                enqueue(queue, game, QK_EFFECT, p, where, copied, c, PART_MAIN, arg)
+                enqueue(st, QK_EFFECT, p, where, copied, c, PART_MAIN, arg)
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            s = flip_target_in(table, tab, side, rng, p, pick, False, policy, True)
+            s = flip_target_in(table, st, p, pick, np.bool_(False), policy, np.bool_(True))
             if s < 0:
-                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, s, p, card)
+                flip_slot(table, effects, st, counters, events, p, s, p, card)
         else:
-            target = choose_opponent_flip(table, tab, side, game, rng, p, pick, policy, -1)
+            target = choose_opponent_flip(table, st, p, pick, policy, np.int64(-1))
             if target < 0:
-                log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                flip_slot(
-                    table,
-                    effects,
-                    tab,
-                    side,
-                    game,
-                    queue,
-                    counters,
-                    events,
-                    ecount,
-                    target // MAX_SLOTS,
-                    target % MAX_SLOTS,
-                    p,
-                    card,
-                )
+                flip_slot(table, effects, st, counters, events, target // MAX_SLOTS, target % MAX_SLOTS, p, card)
     elif verb == V_STAR:
         if timing == TM_PLAY and part == PART_MAIN and where >= 0:
-            put_tokens(table, tab, side, game, events, ecount, p, where, amount, card)
+            put_tokens(table, st, events, p, where, amount, card)
         elif timing == TM_NEXT and part == PART_MAIN:
-            put_tokens(table, tab, side, game, events, ecount, p, arg, amount, card)
+            put_tokens(table, st, events, p, arg, amount, card)
         else:
-            put_tokens(table, tab, side, game, events, ecount, p, top_slot(tab, side, p), amount, card)
+            put_tokens(table, st, events, p, top_slot(st, p), amount, card)
     elif verb == V_CLASH:
-        clash(
-            table,
-            effects,
-            tab,
-            area,
-            side,
-            game,
-            queue,
-            store,
-            rng,
-            counters,
-            events,
-            ecount,
-            p,
-            where,
-            card,
-            clause,
-            effects[card, clause, E_CLASH_ALL],
-        )
+        clash(table, effects, st, store, counters, events, p, where, card, clause, effects[card, clause, E_CLASH_ALL])
     elif verb == V_BLAST_OFF:
-        side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
-        log_event(events, ecount, game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
+        st.side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
     elif verb == V_ANVIL:
-        mine = source_stars(table, tab, area, side, p, where)
-        target = choose_opponent_flip(table, tab, side, game, rng, p, PICK_CHOICE, policy, mine)
+        mine = source_stars(table, st, p, where)
+        target = choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), policy, mine)
         if target < 0:
-            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            flip_slot(
-                table,
-                effects,
-                tab,
-                side,
-                game,
-                queue,
-                counters,
-                events,
-                ecount,
-                target // MAX_SLOTS,
-                target % MAX_SLOTS,
-                p,
-                card,
-            )
+            flip_slot(table, effects, st, counters, events, target // MAX_SLOTS, target % MAX_SLOTS, p, card)
     elif verb == V_THWOMP:
         if (
             where >= 1
-            and tab[p, where - 1, TB_UP] == 1
-            and stars_of(table, tab, side, p, where - 1) < stars_of(table, tab, side, p, where)
+            and st.tab[p, where - 1, TB_UP] == 1
+            and stars_of(table, st, p, where - 1) < stars_of(table, st, p, where)
         ):
-            flip_slot(table, effects, tab, side, game, queue, counters, events, ecount, p, where - 1, p, card)
-            gain_rp(side, game, counters, events, ecount, p, card, amount)
+            flip_slot(table, effects, st, counters, events, p, where - 1, p, card)
+            gain_rp(st, counters, events, p, card, amount)
         else:
-            log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
     # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
 
 
-@inline_kernel
-def wants_reaction(table: IntArray, rng: IntArray, policy: EngineInt, card: EngineInt) -> bool:
+@rules_kernel
+def wants_reaction(table: IntArray, st: Any, policy: EngineInt, card: EngineInt) -> bool:
     """Reactions are optional. Greedy uses each one unless flipping the card would lose a Score clause; random
     uses each with probability 1/2."""
     if policy == RANDOM:
-        return rng_below(rng, 2) == 0
+        return rng_below(st.rng, 2) == 0
     return (table[card, T_FLAGS] & F_HAS_SCORE) == 0
 
 
 @rules_kernel
 def react(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    q: EngineInt,
-    trigger: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, q: EngineInt, trigger: EngineInt
 ) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger: each used one is
     flipped face-down and its action queued."""
-    policy = side[q, S_POLICY]
-    for where in range(side[q, S_USED] + 3):
-        w = where if where < side[q, S_USED] else W_BOX - (where - side[q, S_USED])
-        if not source_up(tab, area, q, w):
+    policy = st.side[q, S_POLICY]
+    for where in range(st.side[q, S_USED] + 3):
+        w = where if where < st.side[q, S_USED] else W_BOX - (where - st.side[q, S_USED])
+        if not source_up(st, q, w):
             continue
-        card = source_card(tab, area, q, w)
+        card = source_card(st, q, w)
         for c in range(table[card, T_CLAUSES]):
             if effects[card, c, E_TIMING] != TM_REACTION or effects[card, c, E_TRIGGER] != trigger:
                 continue
-            if not source_up(tab, area, q, w) or not wants_reaction(table, rng, policy, card):
+            if not source_up(st, q, w) or not wants_reaction(table, st, policy, card):
                 continue
-            log_event(events, ecount, game[G_TURN], q, EV_REACTION, card, trigger, 0)
+            log_event(events, st.ecount, st.game[G_TURN], q, EV_REACTION, card, trigger, 0)
             if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
-                count_play(counters, side[q, S_DECKSIDE], card, game[G_TURN])
-            flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, q, w)
-            enqueue(queue, game, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
+                count_play(counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
+            flip_source(table, effects, st, counters, events, q, w)
+            enqueue(st, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
 
 
 @rules_kernel
 def resolve_queue(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    store: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
+    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray
 ) -> None:
     """Resolve queued effects first in, first out, until none is left."""
-    while game[G_QHEAD] < game[G_QTAIL]:
-        i = game[G_QHEAD] % QUEUE_SIZE
-        game[G_QHEAD] += 1
-        if queue[i, Q_KIND] == QK_REACT:
-            react(
-                table,
-                effects,
-                tab,
-                area,
-                side,
-                game,
-                queue,
-                rng,
-                counters,
-                events,
-                ecount,
-                queue[i, Q_PLAYER],
-                queue[i, Q_ARG],
-            )
+    while st.game[G_QHEAD] < st.game[G_QTAIL]:
+        i = st.game[G_QHEAD] % QUEUE_SIZE
+        st.game[G_QHEAD] += 1
+        if st.queue[i, Q_KIND] == QK_REACT:
+            react(table, effects, st, counters, events, st.queue[i, Q_PLAYER], st.queue[i, Q_ARG])
         else:
             perform(
                 table,
                 effects,
-                tab,
-                area,
-                side,
-                game,
-                queue,
+                st,
                 store,
-                rng,
                 counters,
                 events,
-                ecount,
-                queue[i, Q_PLAYER],
-                queue[i, Q_WHERE],
-                queue[i, Q_CARD],
-                queue[i, Q_CLAUSE],
-                queue[i, Q_PART],
-                queue[i, Q_ARG],
+                st.queue[i, Q_PLAYER],
+                st.queue[i, Q_WHERE],
+                st.queue[i, Q_CARD],
+                st.queue[i, Q_CLAUSE],
+                st.queue[i, Q_PART],
+                st.queue[i, Q_ARG],
             )
 
 
@@ -1210,51 +1095,45 @@ def resolve_queue(
 def place_single(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     card: EngineInt,
     insert_at: EngineInt,
 ) -> int:
     """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right), then
     resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
-    used = side[p, S_USED]
+    used = st.side[p, S_USED]
     s = used
     if table[card, T_FLAGS] & F_SCURRY and 0 <= insert_at < used:
         s = insert_at
         for t in range(used, s, -1):
             for f in range(TAB_WIDTH):
-                tab[p, t, f] = tab[p, t - 1, f]
-    tab[p, s, TB_CARD] = card
-    tab[p, s, TB_UP] = 1
-    tab[p, s, TB_TOKENS] = 0
-    tab[p, s, TB_NEXT] = 0
-    tab[p, s, TB_ATTACHED] = 0
-    side[p, S_USED] = used + 1
-    side[p, S_PLAYED] += 1
-    count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
-    log_event(events, ecount, game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
+                st.tab[p, t, f] = st.tab[p, t - 1, f]
+    st.tab[p, s, TB_CARD] = card
+    st.tab[p, s, TB_UP] = 1
+    st.tab[p, s, TB_TOKENS] = 0
+    st.tab[p, s, TB_NEXT] = 0
+    st.tab[p, s, TB_ATTACHED] = 0
+    st.side[p, S_USED] = used + 1
+    st.side[p, S_PLAYED] += 1
+    count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
     # Priority Top > Ongoing > Play > Next: Top and Ongoing are lasting, so Play resolves before Next.
-    enqueue_timing(table, effects, queue, game, p, s, card, TM_PLAY, -1)
+    enqueue_timing(table, effects, st, p, s, card, np.int64(TM_PLAY), np.int64(-1))
     for t in range(used + 1):
-        if t != s and tab[p, t, TB_NEXT] == 1:
-            tab[p, t, TB_NEXT] = 0
-            if tab[p, t, TB_UP] == 1:
-                enqueue_timing(table, effects, queue, game, p, t, tab[p, t, TB_CARD], TM_NEXT, s)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
-    if side[p, S_NEXT_TOKENS] > 0:
-        put_tokens(table, tab, side, game, events, ecount, p, s, side[p, S_NEXT_TOKENS], -1)
-        side[p, S_NEXT_TOKENS] = 0
-    if table[card, T_FLAGS] & F_HAS_NEXT and tab[p, s, TB_UP] == 1:
-        tab[p, s, TB_NEXT] = 1
+        if t != s and st.tab[p, t, TB_NEXT] == 1:
+            st.tab[p, t, TB_NEXT] = 0
+            if st.tab[p, t, TB_UP] == 1:
+                enqueue_timing(table, effects, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
+    resolve_queue(table, effects, st, store, counters, events)
+    if st.side[p, S_NEXT_TOKENS] > 0:
+        put_tokens(table, st, events, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
+        st.side[p, S_NEXT_TOKENS] = 0
+    if table[card, T_FLAGS] & F_HAS_NEXT and st.tab[p, s, TB_UP] == 1:
+        st.tab[p, s, TB_NEXT] = 1
     return s
 
 
@@ -1262,40 +1141,34 @@ def place_single(
 def use_action(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     where: EngineInt,
     clause: EngineInt,
 ) -> None:
     """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
-    card = source_card(tab, area, p, where)
-    log_event(events, ecount, game[G_TURN], p, EV_ACTION, card, where, 0)
+    card = source_card(st, p, where)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_ACTION, card, where, 0)
     if where < 0:
-        count_play(counters, side[p, S_DECKSIDE], card, game[G_TURN])
-    enqueue(queue, game, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
-    flip_source(table, effects, tab, area, side, game, queue, counters, events, ecount, p, where)
-    resolve_queue(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount)
+        count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
+    enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
+    resolve_queue(table, effects, st, store, counters, events)
+    flip_source(table, effects, st, counters, events, p, where)
+    resolve_queue(table, effects, st, store, counters, events)
 
 
 @rules_kernel
-def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: IntArray, p: EngineInt) -> int:
+def opponents_lowest_top(table: IntArray, st: Any, p: EngineInt) -> int:
     """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
     best = -1
-    for k in range(1, game[G_PLAYERS]):
-        q = (p + k) % game[G_PLAYERS]
-        t = top_slot(tab, side, q)
+    for k in range(1, st.game[G_PLAYERS]):
+        q = (p + k) % st.game[G_PLAYERS]
+        t = top_slot(st, q)
         if t >= 0:
-            v = stars_of(table, tab, side, q, t)
+            v = stars_of(table, st, q, t)
             if best < 0 or v < best:
                 best = v
     return best
@@ -1303,32 +1176,22 @@ def opponents_lowest_top(table: IntArray, tab: IntArray, side: IntArray, game: I
 
 @rules_kernel
 def action_value(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    where: EngineInt,
-    card: EngineInt,
-    clause: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
 ) -> int:
     """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
     best Action of the card it copies."""
     if table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
     if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
-        return plain_action_value(table, effects, tab, area, side, game, rng, p, where, card, clause)
-    target = copy_target(tab, side, p, where, effects[card, clause, ACTION_BASE + A_PICK])
+        return plain_action_value(table, effects, st, p, where, card, clause)
+    target = copy_target(st, p, where, effects[card, clause, ACTION_BASE + A_PICK])
     if target < 0:
         return 0
-    copied = tab[p, target, TB_CARD]
+    copied = st.tab[p, target, TB_CARD]
     best = 0
     for c in range(table[copied, T_CLAUSES]):
         if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
-            v = plain_action_value(table, effects, tab, area, side, game, rng, p, where, copied, c)
+            v = plain_action_value(table, effects, st, p, where, copied, c)
             if v > best:
                 best = v
     return best
@@ -1336,127 +1199,93 @@ def action_value(
 
 @rules_kernel
 def plain_action_value(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    where: EngineInt,
-    card: EngineInt,
-    clause: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
 ) -> int:
     """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
     verb = effects[card, clause, ACTION_BASE + A_VERB]
     amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
     if verb == V_GAIN:
         n = count_per(
-            table,
-            tab,
-            side,
-            p,
-            where,
-            effects[card, clause, ACTION_BASE + A_PER],
-            effects[card, clause, ACTION_BASE + A_ARG],
+            table, st, p, where, effects[card, clause, ACTION_BASE + A_PER], effects[card, clause, ACTION_BASE + A_ARG]
         )
         return amount * n
     if verb == V_CLASH:
-        mine = top_slot(tab, side, p)
-        theirs = opponents_lowest_top(table, tab, side, game, p)
+        mine = top_slot(st, p)
+        theirs = opponents_lowest_top(table, st, p)
         if mine < 0 or theirs < 0:
             return 0
         # With my Top card at least the opponent's, the clash is at least even.
-        return 2 if stars_of(table, tab, side, p, mine) >= theirs else 0
+        return 2 if stars_of(table, st, p, mine) >= theirs else 0
     if verb == V_FLIP:
         if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
         return (
             3
             if choose_opponent_flip(
-                table, tab, side, game, rng, p, effects[card, clause, ACTION_BASE + A_PICK], GREEDY, -1
+                table, st, p, effects[card, clause, ACTION_BASE + A_PICK], np.int64(GREEDY), np.int64(-1)
             )
             >= 0
             else 0
         )
     if verb == V_ANVIL:
-        mine = source_stars(table, tab, area, side, p, where)
-        return 3 if choose_opponent_flip(table, tab, side, game, rng, p, PICK_CHOICE, GREEDY, mine) >= 0 else 0
+        mine = source_stars(table, st, p, where)
+        return 3 if choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), np.int64(GREEDY), mine) >= 0 else 0
     if verb == V_STAR:
-        return amount if top_slot(tab, side, p) >= 0 else 0
+        return amount if top_slot(st, p) >= 0 else 0
     if verb == V_BLAST_OFF:
         return BLAST_OFF_TOKENS
     if verb == V_DISCARD:
         if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
-        return 2 if choose_discarder(side, game, rng, p, GREEDY) >= 0 else 0
+        return 2 if choose_discarder(st, p, np.int64(GREEDY)) >= 0 else 0
     if verb == V_SLOT:
         # Worth it while the hand holds more singles than the open slots can take.
-        room = side[p, S_SLOTS] - side[p, S_USED]
-        return 3 if side[p, S_HAND] > room and side[p, S_SLOTS] < MAX_SLOTS else 0
+        room = st.side[p, S_SLOTS] - st.side[p, S_USED]
+        return 3 if st.side[p, S_HAND] > room and st.side[p, S_SLOTS] < MAX_SLOTS else 0
     return 0
 
 
 @rules_kernel
-def choose_action(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    before_play: EngineBool,
-) -> int:
+def choose_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt, before_play: EngineBool) -> int:
     """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
 
     Greedy: Blast Off before playing (it boosts the card about to be played), anything else after, the most
     valuable one with a positive estimate (accessories, then deck box, then tableau left to right on ties).
     Random: before or after at random, then a random available Action or none, each equally likely."""
-    policy = side[p, S_POLICY]
+    policy = st.side[p, S_POLICY]
     best = -1
     best_value = 0
     seen = 0
-    for k in range(side[p, S_USED] + 3):
+    for k in range(st.side[p, S_USED] + 3):
         where = k - 3  # -3 (accessory 2), -2 (accessory 1), -1 (deck box), then tableau slots 0, 1, ...
-        if not source_up(tab, area, p, where):
+        if not source_up(st, p, where):
             continue
-        card = source_card(tab, area, p, where)
+        card = source_card(st, p, where)
         for c in range(table[card, T_CLAUSES]):
             if effects[card, c, E_TIMING] != TM_ACTION:
                 continue
             if policy == RANDOM:
                 seen += 1
-                if rng_below(rng, seen) == 0:
+                if rng_below(st.rng, seen) == 0:
                     best = (where + 3) * MAX_CLAUSES + c
                 continue
             is_blast = effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF
             if is_blast != before_play:
                 continue
-            v = action_value(table, effects, tab, area, side, game, rng, p, where, card, c)
+            v = action_value(table, effects, st, p, where, card, c)
             if v > best_value:
                 best_value = v
                 best = (where + 3) * MAX_CLAUSES + c
-    if policy == RANDOM and best >= 0 and rng_below(rng, 2) == 0:
+    if policy == RANDOM and best >= 0 and rng_below(st.rng, 2) == 0:
         return -1  # random takes an available Action half the time, before playing and again after
     return best
 
 
 @rules_kernel
-def play_value(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
-    p: EngineInt,
-    card: EngineInt,
-) -> int:
+def play_value(table: IntArray, effects: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
-    used = side[p, S_USED]
+    used = st.side[p, S_USED]
     for c in range(table[card, T_CLAUSES]):
         if effects[card, c, E_TIMING] != TM_PLAY:
             continue
@@ -1465,7 +1294,7 @@ def play_value(
         if verb == V_GAIN:
             per = effects[card, c, ACTION_BASE + A_PER]
             arg = effects[card, c, ACTION_BASE + A_ARG]
-            n = count_per(table, tab, side, p, used, per, arg)
+            n = count_per(table, st, p, used, per, arg)
             stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
             if (
                 per == PER_CARD
@@ -1476,7 +1305,7 @@ def play_value(
                 n += 1
             value += amount * n
         elif verb == V_CLASH:
-            theirs = opponents_lowest_top(table, tab, side, game, p)
+            theirs = opponents_lowest_top(table, st, p)
             mine = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
             if theirs >= 0 and mine >= theirs:
                 value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
@@ -1486,14 +1315,13 @@ def play_value(
             value += 2
         elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
             # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
-            if used >= 1 and tab[p, used - 1, TB_UP] == 1:
-                left = tab[p, used - 1, TB_CARD]
+            if used >= 1 and st.tab[p, used - 1, TB_UP] == 1:
+                left = st.tab[p, used - 1, TB_CARD]
                 for c2 in range(table[left, T_CLAUSES]):
                     if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
                         value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
                             table,
-                            tab,
-                            side,
+                            st,
                             p,
                             used,
                             effects[left, c2, ACTION_BASE + A_PER],
@@ -1502,34 +1330,26 @@ def play_value(
         elif verb == V_THWOMP:
             if (
                 used >= 1
-                and tab[p, used - 1, TB_UP] == 1
-                and stars_of(table, tab, side, p, used - 1) < table[card, T_STARS]
+                and st.tab[p, used - 1, TB_UP] == 1
+                and stars_of(table, st, p, used - 1) < table[card, T_STARS]
             ):
                 value += amount
     return value
 
 
 @rules_kernel
-def choose_single(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-) -> EngineInt:
+def choose_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt) -> EngineInt:
     """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
     stars (high-star cards are kept to be the Top card late, for clashes). Random: any single in hand."""
-    n = side[p, S_HAND]
-    if side[p, S_POLICY] == RANDOM:
-        return rng_below(rng, n)
+    n = st.side[p, S_HAND]
+    if st.side[p, S_POLICY] == RANDOM:
+        return rng_below(st.rng, n)
     best = 0
     best_value = -(1 << 40)
     best_stars = 1 << 40
     for h in range(n):
-        card = side[p, S_CARDS + h]
-        v = play_value(table, effects, tab, side, game, p, card)
+        card = st.side[p, S_CARDS + h]
+        v = play_value(table, effects, st, p, card)
         stars = table[card, T_STARS]
         if v > best_value or (v == best_value and stars < best_stars):
             best = h
@@ -1539,16 +1359,14 @@ def choose_single(
 
 
 @rules_kernel
-def scurry_position(
-    table: IntArray, tab: IntArray, side: IntArray, rng: IntArray, p: EngineInt, card: EngineInt
-) -> EngineInt:
+def scurry_position(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> EngineInt:
     """Where a Scurry card goes. Greedy: the far left when the current Top card has at least as many stars (so
     it stays Top), else the right end. Random: any position."""
-    used = side[p, S_USED]
-    if side[p, S_POLICY] == RANDOM:
-        return rng_below(rng, used + 1)
-    t = top_slot(tab, side, p)
-    if t >= 0 and stars_of(table, tab, side, p, t) >= table[card, T_STARS]:
+    used = st.side[p, S_USED]
+    if st.side[p, S_POLICY] == RANDOM:
+        return rng_below(st.rng, used + 1)
+    t = top_slot(st, p)
+    if t >= 0 and stars_of(table, st, p, t) >= table[card, T_STARS]:
         return 0
     return used
 
@@ -1557,16 +1375,10 @@ def scurry_position(
 def take_turn(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     wanted: EngineInt,
 ) -> None:
@@ -1577,64 +1389,32 @@ def take_turn(
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     insert_at: EngineInt
     h: EngineInt
-    game[G_CURRENT] = p
-    log_event(events, ecount, game[G_TURN], p, EV_TURN, -1, side[p, S_RP], side[p, S_HAND])
+    st.game[G_CURRENT] = p
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
     acted = False
-    choice = choose_action(table, effects, tab, area, side, game, rng, p, True)
+    choice = choose_action(table, effects, st, p, np.bool_(True))
     if choice >= 0:
-        use_action(
-            table,
-            effects,
-            tab,
-            area,
-            side,
-            game,
-            queue,
-            store,
-            rng,
-            counters,
-            events,
-            ecount,
-            p,
-            choice // MAX_CLAUSES - 3,
-            choice % MAX_CLAUSES,
-        )
+        use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
         acted = True
     h = -1
     if wanted >= 0:
-        for k in range(side[p, S_HAND]):
-            if side[p, S_CARDS + k] == wanted:
+        for k in range(st.side[p, S_HAND]):
+            if st.side[p, S_CARDS + k] == wanted:
                 h = k
                 break
     if h < 0:
-        h = choose_single(table, effects, tab, side, game, rng, p)
-    card = side[p, S_CARDS + h]
-    side[p, S_HAND] -= 1
-    side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
+        h = choose_single(table, effects, st, p)
+    card = st.side[p, S_CARDS + h]
+    st.side[p, S_HAND] -= 1
+    st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
     insert_at = -1
     if table[card, T_FLAGS] & F_SCURRY:
-        insert_at = scurry_position(table, tab, side, rng, p, card)
-    place_single(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, card, insert_at)
+        insert_at = scurry_position(table, st, p, card)
+    place_single(table, effects, st, store, counters, events, p, card, insert_at)
     if not acted:
-        choice = choose_action(table, effects, tab, area, side, game, rng, p, False)
+        choice = choose_action(table, effects, st, p, np.bool_(False))
         if choice >= 0:
-            use_action(
-                table,
-                effects,
-                tab,
-                area,
-                side,
-                game,
-                queue,
-                store,
-                rng,
-                counters,
-                events,
-                ecount,
-                p,
-                choice // MAX_CLAUSES - 3,
-                choice % MAX_CLAUSES,
-            )
+            use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
 
 
 # =====================================================================================================================
@@ -1645,14 +1425,9 @@ def take_turn(
 @rules_kernel
 def setup_seat(
     table: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    st: Any,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     deck: IntArray,
     policy: EngineInt,
@@ -1660,183 +1435,165 @@ def setup_seat(
 ) -> None:
     """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
     first two accessories set out face-up."""
-    side[p, S_RP] = 0
-    side[p, S_HAND] = 0
-    side[p, S_USED] = 0
-    side[p, S_NEXT_TOKENS] = 0
-    side[p, S_POLICY] = policy
-    side[p, S_DECKSIDE] = deckside
-    side[p, S_VP] = 0
-    side[p, S_PLACE] = 0
-    side[p, S_PLAYED] = 0
-    side[p, S_PASSED] = 0
-    side[p, S_SLOTS] = game[G_SLOTS]
+    st.side[p, S_RP] = 0
+    st.side[p, S_HAND] = 0
+    st.side[p, S_USED] = 0
+    st.side[p, S_NEXT_TOKENS] = 0
+    st.side[p, S_POLICY] = policy
+    st.side[p, S_DECKSIDE] = deckside
+    st.side[p, S_VP] = 0
+    st.side[p, S_PLACE] = 0
+    st.side[p, S_PLAYED] = 0
+    st.side[p, S_PASSED] = 0
+    st.side[p, S_SLOTS] = st.game[G_SLOTS]
     for a in range(3):
-        area[p, a, AR_CARD] = -1
-        area[p, a, AR_UP] = 0
+        st.area[p, a, AR_CARD] = -1
+        st.area[p, a, AR_UP] = 0
     accessories = 0
     for k in range(deck.shape[0]):
         card = deck[k]
         kind = table[card, T_KIND]
         if kind == K_SINGLE:
-            if side[p, S_HAND] < MAX_HAND:
-                side[p, S_CARDS + side[p, S_HAND]] = card
-                side[p, S_HAND] += 1
+            if st.side[p, S_HAND] < MAX_HAND:
+                st.side[p, S_CARDS + st.side[p, S_HAND]] = card
+                st.side[p, S_HAND] += 1
         elif kind == K_DECK_BOX:
-            if area[p, AREA_BOX, AR_CARD] < 0:
-                area[p, AREA_BOX, AR_CARD] = card
-                area[p, AREA_BOX, AR_UP] = 1
+            if st.area[p, AREA_BOX, AR_CARD] < 0:
+                st.area[p, AREA_BOX, AR_CARD] = card
+                st.area[p, AREA_BOX, AR_UP] = 1
         elif kind == K_ACCESSORY and accessories < 2:
-            area[p, AREA_ACCESSORY_1 + accessories, AR_CARD] = card
-            area[p, AREA_ACCESSORY_1 + accessories, AR_UP] = 1
+            st.area[p, AREA_ACCESSORY_1 + accessories, AR_CARD] = card
+            st.area[p, AREA_ACCESSORY_1 + accessories, AR_UP] = 1
             accessories += 1
-    while side[p, S_HAND] > HAND_LIMIT:
-        h = rng_below(rng, side[p, S_HAND])
-        log_event(events, ecount, game[G_TURN], p, EV_TRIMMED, side[p, S_CARDS + h], -1, 0)
-        side[p, S_HAND] -= 1
-        side[p, S_CARDS + h] = side[p, S_CARDS + side[p, S_HAND]]
-    for h in range(side[p, S_HAND]):
-        count_draw(counters, deckside, side[p, S_CARDS + h])
+    while st.side[p, S_HAND] > HAND_LIMIT:
+        h = rng_below(st.rng, st.side[p, S_HAND])
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIMMED, st.side[p, S_CARDS + h], -1, 0)
+        st.side[p, S_HAND] -= 1
+        st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
+    for h in range(st.side[p, S_HAND]):
+        count_draw(counters, deckside, st.side[p, S_CARDS + h])
     for a in range(3):
-        if area[p, a, AR_CARD] >= 0:
-            count_draw(counters, deckside, area[p, a, AR_CARD])
+        if st.area[p, a, AR_CARD] >= 0:
+            count_draw(counters, deckside, st.area[p, a, AR_CARD])
 
 
 @rules_kernel
 def score_clause(
     table: IntArray,
     effects: IntArray,
-    tab: IntArray,
-    side: IntArray,
-    game: IntArray,
+    st: Any,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
     c: EngineInt,
 ) -> None:
     """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
-    n = count_per(
-        table, tab, side, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG]
-    )
-    gain_rp(side, game, counters, events, ecount, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+    n = count_per(table, st, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG])
+    gain_rp(st, counters, events, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
 
 
 @rules_kernel
 def final_scoring(
-    table: IntArray,
-    effects: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    vp_round: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, vp_round: EngineInt
 ) -> None:
     """Score clauses of face-up cards (tableau left to right, deck box, accessories), then of the revealed
     metagame cards, which every player activates for themselves; then placement by RP and VP by the round's chart;
     tied players split the VP of every place they cover, rounded down."""
-    players = game[G_PLAYERS]
+    players = st.game[G_PLAYERS]
     for p in range(players):
-        for k in range(side[p, S_USED] + 3):
-            where = k if k < side[p, S_USED] else W_BOX - (k - side[p, S_USED])
-            if not source_up(tab, area, p, where):
+        for k in range(st.side[p, S_USED] + 3):
+            where = k if k < st.side[p, S_USED] else W_BOX - (k - st.side[p, S_USED])
+            if not source_up(st, p, where):
                 continue
-            card = source_card(tab, area, p, where)
+            card = source_card(st, p, where)
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] != TM_SCORE:
                     continue
                 if effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
-                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, card, c)
+                    score_clause(table, effects, st, counters, events, p, where, card, c)
                     continue
-                target = copy_target(tab, side, p, where, effects[card, c, ACTION_BASE + A_PICK])
+                target = copy_target(st, p, where, effects[card, c, ACTION_BASE + A_PICK])
                 if target < 0:
-                    log_event(events, ecount, game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                    log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
                     continue
-                copied = tab[p, target, TB_CARD]
-                log_event(events, ecount, game[G_TURN], p, EV_COPY, card, copied, target)
+                copied = st.tab[p, target, TB_CARD]
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
                 for c2 in range(table[copied, T_CLAUSES]):
                     # Copy effects can never be copied; the copied Score clauses count from this card's slot.
                     if (
                         effects[copied, c2, E_TIMING] == TM_SCORE
                         and effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
                     ):
-                        score_clause(table, effects, tab, side, game, counters, events, ecount, p, where, copied, c2)
+                        score_clause(table, effects, st, counters, events, p, where, copied, c2)
         # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
         # for themselves."
         for m in range(MAX_META_STACKS):
-            card = game[G_META + m]
+            card = st.game[G_META + m]
             if card < 0:
                 continue
             for c in range(table[card, T_CLAUSES]):
                 if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
-                    score_clause(table, effects, tab, side, game, counters, events, ecount, p, W_META, card, c)
+                    score_clause(table, effects, st, counters, events, p, np.int64(W_META), card, c)
     for p in range(players):
         above = 0
         same = 0
         for q in range(players):
-            if side[q, S_RP] > side[p, S_RP]:
+            if st.side[q, S_RP] > st.side[p, S_RP]:
                 above += 1
-            elif side[q, S_RP] == side[p, S_RP]:
+            elif st.side[q, S_RP] == st.side[p, S_RP]:
                 same += 1
         total = 0
         for place in range(above, above + same):
             total += VP_CHART[vp_round, place]
-        side[p, S_PLACE] = above + 1
-        side[p, S_VP] = total // same
+        st.side[p, S_PLACE] = above + 1
+        st.side[p, S_VP] = total // same
     for p in range(players):
-        log_event(events, ecount, game[G_TURN], p, EV_PLACE, side[p, S_RP], side[p, S_PLACE], side[p, S_VP])
+        log_event(
+            events, st.ecount, st.game[G_TURN], p, EV_PLACE, st.side[p, S_RP], st.side[p, S_PLACE], st.side[p, S_VP]
+        )
 
 
 @rules_kernel
-def match_winner(side: IntArray, game: IntArray, mode: EngineInt) -> int:
+def match_winner(st: Any, mode: EngineInt) -> int:
     """The two-sided result (see option `match_result`): 0 = seat A, 1 = deck B's side, -1 = even.
 
     head_to_head: A against the rival seat drawn for the match (more RP wins; equal RP, a shared place, is a draw),
     so a mirror is exactly even at any player count. first_place: A alone in first place wins, A sharing first
     place draws, anything else loses."""
-    players = game[G_PLAYERS]
+    players = st.game[G_PLAYERS]
     if mode == MR_FIRST_PLACE:
-        if side[0, S_PLACE] != 1:
+        if st.side[0, S_PLACE] != 1:
             return 1
         for q in range(1, players):
-            if side[q, S_PLACE] == 1:
+            if st.side[q, S_PLACE] == 1:
                 return -1
         return 0
-    rival = game[G_RIVAL]
-    if side[0, S_RP] > side[rival, S_RP]:
+    rival = st.game[G_RIVAL]
+    if st.side[0, S_RP] > st.side[rival, S_RP]:
         return 0
-    if side[0, S_RP] < side[rival, S_RP]:
+    if st.side[0, S_RP] < st.side[rival, S_RP]:
         return 1
     return -1
 
 
 @rules_kernel
-def opening_seat(rng: IntArray, players: EngineInt, first: EngineInt) -> EngineInt:
+def opening_seat(st: Any, players: EngineInt, first: EngineInt) -> EngineInt:
     """The seat that takes the first turn. The runner's `first` (0 = A, 1 = B, alternating) says which half of the
     turn order seat A sits in: A's position is (first * players + a uniform draw below players) // 2, so over the
     alternation every position is equally likely (an even mirror at any player count) and with two players A
     simply goes first when `first` is 0."""
-    position = (first * players + rng_below(rng, players)) // 2
+    position = (first * players + rng_below(st.rng, players)) // 2
     return (players - position) % players
 
 
 @rules_kernel
 def setup_tournament(
-    options: IntArray,
     table: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    st: Any,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -1848,96 +1605,76 @@ def setup_tournament(
 ) -> None:
     """Seed the generator, reset the store (every card back in it), seat the players and reveal the metagame: one
     card drawn from each meta stack (`meta[m, 0]` cards in `meta[m, 1:]`), none in the pre-release round."""
-    rng_seed(rng, seed)
-    players = options[O_PLAYERS]
-    opening = opening_seat(rng, players, first)
-    game[G_RIVAL] = 1 + rng_below(rng, players - 1)
-    game[G_TURN] = 0
-    game[G_PLAYERS] = players
-    game[G_CURRENT] = opening
-    game[G_STORE_LEFT] = store_total
-    game[G_STORE_TOTAL] = store_total
-    game[G_AFTERMARKET] = 0
-    game[G_FIRST] = opening
-    game[G_SLOTS] = options[O_SLOTS]
-    game[G_QHEAD] = 0
-    game[G_QTAIL] = 0
+    rng_seed(st.rng, seed)
+    players = st.options[O_PLAYERS]
+    opening = opening_seat(st, players, first)
+    st.game[G_RIVAL] = 1 + rng_below(st.rng, players - 1)
+    st.game[G_TURN] = 0
+    st.game[G_PLAYERS] = players
+    st.game[G_CURRENT] = opening
+    st.game[G_STORE_LEFT] = store_total
+    st.game[G_STORE_TOTAL] = store_total
+    st.game[G_AFTERMARKET] = 0
+    st.game[G_FIRST] = opening
+    st.game[G_SLOTS] = st.options[O_SLOTS]
+    st.game[G_QHEAD] = 0
+    st.game[G_QTAIL] = 0
     for p in range(players):
-        log_event(events, ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
+        log_event(events, st.ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_a, policy_a, 0)
+            setup_seat(table, st, counters, events, p, deck_a, policy_a, np.int64(0))
         else:
-            setup_seat(table, tab, area, side, game, rng, counters, events, ecount, p, deck_b, policy_b, 1)
-    reveal_metagame(options, game, rng, events, ecount, meta)
-    log_event(events, ecount, 0, opening, EV_OPENS, -1, game[G_RIVAL], (players - opening) % players + 1)
+            setup_seat(table, st, counters, events, p, deck_b, policy_b, np.int64(1))
+    reveal_metagame(st, events, meta)
+    log_event(events, st.ecount, 0, opening, EV_OPENS, -1, st.game[G_RIVAL], (players - opening) % players + 1)
 
 
 @rules_kernel
-def reveal_metagame(
-    options: IntArray, game: IntArray, rng: IntArray, events: IntArray, ecount: IntArray, meta: IntArray
-) -> None:
+def reveal_metagame(st: Any, events: IntArray, meta: IntArray) -> None:
     """Reveal one card of each metagame stack for the tournament ("Every Player activates the Metagame Score effects
     for themselves"), or none (-1) in the pre-release or with `metagame=none`. The whole game (`market.py`) calls it
     for each of its tournaments too."""
-    reveal = options[O_METAGAME] == MG_REVEALED and options[O_VP_ROUND] != 0
+    reveal = st.options[O_METAGAME] == MG_REVEALED and st.options[O_VP_ROUND] != 0
     for m in range(MAX_META_STACKS):
-        game[G_META + m] = -1
+        st.game[G_META + m] = -1
         # "No Metagame is revealed during this tournament" (the pre-release, vp_round 0).
         if reveal and m < meta.shape[0] and meta[m, 0] > 0:
-            game[G_META + m] = meta[m, 1 + rng_below(rng, meta[m, 0])]
-            log_event(events, ecount, 0, -1, EV_META, game[G_META + m], m, 0)
+            st.game[G_META + m] = meta[m, 1 + rng_below(st.rng, meta[m, 0])]
+            log_event(events, st.ecount, 0, -1, EV_META, st.game[G_META + m], m, 0)
 
 
 @rules_kernel
 def play_tournament(
-    table: IntArray,
-    effects: IntArray,
-    options: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    store: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
+    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray
 ) -> None:
     """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
-    players = game[G_PLAYERS]
-    p = game[G_FIRST]
+    players = st.game[G_PLAYERS]
+    p = st.game[G_FIRST]
     passes = 0
     while passes < players:
-        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
-            game[G_TURN] += 1
-            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, -1)
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
             passes = 0
         else:
             passes += 1
-            if side[p, S_PASSED] == 0:
+            if st.side[p, S_PASSED] == 0:
                 # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
-                side[p, S_PASSED] = 1
-                log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
+                st.side[p, S_PASSED] = 1
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
         p = (p + 1) % players
-    game[G_TURN] += 1
-    log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+    st.game[G_TURN] += 1
+    log_event(events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
 
 
 @rules_kernel
 def play_matches(
     table: IntArray,
     effects: IntArray,
-    options: IntArray,
+    st: Any,
     store_master: IntArray,
     store: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    rng: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -1951,10 +1688,10 @@ def play_matches(
     rp_a: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     meta: IntArray,
 ) -> None:
-    """One tournament per seed on the given state arrays (see `new_state`), which every tournament reuses."""
+    """One tournament per seed on the given state record (see `new_state`) and store, which every tournament
+    reuses."""
     store_total = store_master.shape[0]
     for m in range(seeds.shape[0]):
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
@@ -1962,34 +1699,17 @@ def play_matches(
             store[k] = store_master[k]
         begin_match_counters(counters, m)
         setup_tournament(
-            options,
-            table,
-            tab,
-            area,
-            side,
-            game,
-            rng,
-            counters,
-            events,
-            ecount,
-            deck_a,
-            deck_b,
-            seeds[m],
-            first[m],
-            policy_a,
-            policy_b,
-            store_total,
-            meta,
+            table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
         )
-        play_tournament(table, effects, options, tab, area, side, game, queue, store, rng, counters, events, ecount)
+        play_tournament(table, effects, st, store, counters, events)
         # Every card played takes part in the clash that scores the tournament, however late it came: a round of
         # 0 turns counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
-        end_match_counters(counters, game[G_TURN] - 1, np.int64(0))
-        winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
-        turns[m] = game[G_TURN] - 1
-        vp_a[m] = side[0, S_VP]
-        place_a[m] = side[0, S_PLACE]
-        rp_a[m] = side[0, S_RP]
+        end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
+        winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
+        turns[m] = st.game[G_TURN] - 1
+        vp_a[m] = st.side[0, S_VP]
+        place_a[m] = st.side[0, S_PLACE]
+        rp_a[m] = st.side[0, S_RP]
 
 
 # =====================================================================================================================
@@ -1997,7 +1717,7 @@ def play_matches(
 #
 # On its own turn a `search` seat's candidates are greedy's whole turn (kept on a tie) and each distinct single in
 # its hand, played with greedy's Actions, Scurry position, targets and reactions. Each candidate gets
-# `search_rollouts` rollouts: the state copied into the work arrays, what the seat cannot see dealt anew
+# `search_rollouts` rollouts: the state record cloned into the work record, what the seat cannot see dealt anew
 # (`determinize`: the other seats' hands and the store order), the candidate's turn played, then the rest of the
 # tournament by `search_rollout_policy` for every seat, and the seat's VP by the round's chart counted. All
 # candidates meet the same sampled worlds with the same later dice (common random numbers); the most VP is played.
@@ -2006,51 +1726,26 @@ def play_matches(
 # another seat's turn are greedy's.
 # =====================================================================================================================
 
-SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
-"""The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
-the batch), the last decision's candidate count and chosen index, then its candidates (a card, or -1 for greedy's
-turn) and their points."""
-MAX_CANDIDATES = MAX_HAND + 1
-SR_POINTS = SR_CAND + MAX_CANDIDATES
-"""Points per candidate of the last decision: the seat's VP summed over the rollouts."""
-SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
-SEARCH_SEED = 0x5EA7C4
-"""Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
-foretell its later store draws)."""
-
 
 @rules_kernel
 def finish_tournament(
-    table: IntArray,
-    effects: IntArray,
-    options: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    store: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ecount: IntArray,
-    p: EngineInt,
+    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray, p: EngineInt
 ) -> None:
     """`play_tournament`'s loop from seat p's turn on (no seat has passed since the last turn), every seat by its
     own policy (`search` plays as greedy), then final scoring: a rollout's rest of the tournament."""
-    players = game[G_PLAYERS]
+    players = st.game[G_PLAYERS]
     passes = 0
     while passes < players:
-        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
-            game[G_TURN] += 1
-            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, -1)
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
             passes = 0
         else:
             passes += 1
-            side[p, S_PASSED] = 1
+            st.side[p, S_PASSED] = 1
         p = (p + 1) % players
-    game[G_TURN] += 1
-    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+    st.game[G_TURN] += 1
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
 
 
 @rules_kernel
@@ -2069,170 +1764,114 @@ def sort_words(values: IntArray, base: EngineInt, number: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(side: IntArray, game: IntArray, store: IntArray, rng: IntArray, pool: IntArray, p: EngineInt) -> None:
-    """What seat p cannot see, dealt anew with `rng` from what it can know.
+def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
+    """What seat p cannot see, dealt anew with the state's generator from what it can know.
 
-    The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool is sorted, then
-    shuffled and dealt back, each seat its count. The undrawn store (`store[:left]`) is sorted and shuffled too.
-    Sorting first means the deal depends on which cards are unseen and on the generator, never on where they lie.
-    Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay."""
-    players = game[G_PLAYERS]
-    n = 0
+    The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool (`st.pool`) is
+    sorted, then shuffled and dealt back, each seat its count. The undrawn store (`store[:left]`) is sorted and
+    shuffled too. Sorting first means the deal depends on which cards are unseen and on the generator, never on where
+    they lie. Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay."""
+    players = st.game[G_PLAYERS]
+    n = np.int64(0)  # not the constant 0, which would compile the calls below twice
     for q in range(players):
         if q != p:
-            for h in range(side[q, S_HAND]):
-                pool[n] = side[q, S_CARDS + h]
+            for h in range(st.side[q, S_HAND]):
+                st.pool[n] = st.side[q, S_CARDS + h]
                 n += 1
-    sort_words(pool, 0, n)
-    shuffle_in_place(pool, n, rng)
-    n = 0
+    sort_words(st.pool, np.int64(0), n)
+    shuffle_in_place(st.pool, n, st.rng)
+    n = np.int64(0)
     for q in range(players):
         if q != p:
-            for h in range(side[q, S_HAND]):
-                side[q, S_CARDS + h] = pool[n]
+            for h in range(st.side[q, S_HAND]):
+                st.side[q, S_CARDS + h] = st.pool[n]
                 n += 1
-    left = game[G_STORE_LEFT]
-    sort_words(store, 0, left)
-    shuffle_in_place(store, left, rng)
+    left = st.game[G_STORE_LEFT]
+    sort_words(store, np.int64(0), left)
+    shuffle_in_place(store, left, st.rng)
 
 
 @rules_kernel
-def clone_state(
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    store: IntArray,
-    w_tab: IntArray,
-    w_area: IntArray,
-    w_side: IntArray,
-    w_game: IntArray,
-    w_store: IntArray,
-) -> None:
-    """The tournament's state between turns copied into the work arrays (the effect queue is empty between turns,
-    the generator is seeded by the rollout, counters and events stay the work's own)."""
+def clone_state(dst: Any, src: Any) -> None:
+    """`clone`: the match of record `src` between turns into record `dst`: tableaus, areas, seats, match fields and
+    rule options. Not the effect queue (empty between turns: its head and tail are match fields), nor the generator
+    (a rollout seeds its own), the trace length or the search's fields. The store is an array of its own (its length
+    is the card set's), copied by the caller."""
     # Element loops: the kernels run without Numba's reference-counted runtime, which slice assignment needs.
-    for p in range(tab.shape[0]):
-        for s in range(tab.shape[1]):
-            for f in range(tab.shape[2]):
-                w_tab[p, s, f] = tab[p, s, f]
-        for a in range(area.shape[1]):
-            for f in range(area.shape[2]):
-                w_area[p, a, f] = area[p, a, f]
-        for f in range(side.shape[1]):
-            w_side[p, f] = side[p, f]
-    for k in range(game.shape[0]):
-        w_game[k] = game[k]
-    for k in range(store.shape[0]):
-        w_store[k] = store[k]
+    for p in range(MAX_PLAYERS):
+        for s in range(TAB_SLOTS):
+            for f in range(TAB_WIDTH):
+                dst.tab[p, s, f] = src.tab[p, s, f]
+        for a in range(3):
+            for f in range(2):
+                dst.area[p, a, f] = src.area[p, a, f]
+        for f in range(SIDE_WIDTH):
+            dst.side[p, f] = src.side[p, f]
+    for k in range(GAME_WIDTH):
+        dst.game[k] = src.game[k]
+    for k in range(len(OPTION_ORDER)):
+        dst.options[k] = src.options[k]
 
 
 @rules_kernel
 def rollout(
     table: IntArray,
     effects: IntArray,
-    options: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
+    st: Any,
     store: IntArray,
-    w_tab: IntArray,
-    w_area: IntArray,
-    w_side: IntArray,
-    w_game: IntArray,
-    w_queue: IntArray,
-    w_store: IntArray,
-    w_rng: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
-    w_ecount: IntArray,
-    pool: IntArray,
+    sim: Any,
+    sim_store: IntArray,
+    sim_counters: IntArray,
+    events: IntArray,
     p: EngineInt,
     wanted: EngineInt,
     world: EngineInt,
     dice: EngineInt,
 ) -> int:
-    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn, in the work arrays:
-    the hidden world drawn from seed `world`, the later dice from seed `dice`. Seat p's VP at the end."""
-    clone_state(tab, area, side, game, store, w_tab, w_area, w_side, w_game, w_store)
-    rng_seed(w_rng, world)
-    determinize(w_side, w_game, w_store, w_rng, pool, p)
-    rng_seed(w_rng, dice)
-    w_ecount[0] = 0
-    players = w_game[G_PLAYERS]
-    policy = options[O_SEARCH_POLICY]
+    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn, on the work record
+    `sim` with its own store and counters: the hidden world drawn from seed `world`, the later dice from seed `dice`.
+    Seat p's VP at the end."""
+    clone_state(sim, st)
+    for k in range(store.shape[0]):
+        sim_store[k] = store[k]
+    rng_seed(sim.rng, world)
+    determinize(sim, sim_store, p)
+    rng_seed(sim.rng, dice)
+    # The trace counted as full: a rollout logs nothing (log_event writes only below the buffer's length).
+    sim.ecount[0] = events.shape[0]
+    players = sim.game[G_PLAYERS]
+    policy = sim.options[O_SEARCH_POLICY]
     for q in range(players):
-        w_side[q, S_POLICY] = policy
+        sim.side[q, S_POLICY] = policy
     # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1).
-    w_side[p, S_POLICY] = GREEDY
-    w_game[G_TURN] += 1
-    take_turn(
-        table,
-        effects,
-        w_tab,
-        w_area,
-        w_side,
-        w_game,
-        w_queue,
-        w_store,
-        w_rng,
-        w_counters,
-        w_events,
-        w_ecount,
-        p,
-        wanted,
-    )
-    w_side[p, S_POLICY] = policy
-    finish_tournament(
-        table,
-        effects,
-        options,
-        w_tab,
-        w_area,
-        w_side,
-        w_game,
-        w_queue,
-        w_store,
-        w_rng,
-        w_counters,
-        w_events,
-        w_ecount,
-        (p + 1) % players,
-    )
-    return w_side[p, S_VP]
+    sim.side[p, S_POLICY] = GREEDY
+    sim.game[G_TURN] += 1
+    take_turn(table, effects, sim, sim_store, sim_counters, events, p, wanted)
+    sim.side[p, S_POLICY] = policy
+    finish_tournament(table, effects, sim, sim_store, sim_counters, events, (p + 1) % players)
+    return sim.side[p, S_VP]
 
 
 @rules_kernel
 def search_decision(
     table: IntArray,
     effects: IntArray,
-    options: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
+    st: Any,
     store: IntArray,
-    w_tab: IntArray,
-    w_area: IntArray,
-    w_side: IntArray,
-    w_game: IntArray,
-    w_queue: IntArray,
-    w_store: IntArray,
-    w_rng: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
-    w_ecount: IntArray,
-    pool: IntArray,
-    search: IntArray,
+    sim: Any,
+    sim_store: IntArray,
+    sim_counters: IntArray,
+    events: IntArray,
     p: EngineInt,
 ) -> int:
     """Seat p's single for this turn (-1: greedy's turn): the candidate with the most VP over `search_rollouts`
-    rollouts each, greedy's on a tie. With a single distinct card in hand there is nothing to choose: no rollout."""
+    rollouts each, greedy's on a tie. With a single distinct card in hand there is nothing to choose: no rollout.
+    The search's words are `st.search` (SR_*)."""
+    search = st.search
     search[SR_CAND] = -1
     m = 1
-    for h in range(side[p, S_HAND]):
-        card = side[p, S_CARDS + h]
+    for h in range(st.side[p, S_HAND]):
+        card = st.side[p, S_CARDS + h]
         repeated = False
         for j in range(1, m):
             if search[SR_CAND + j] == card:
@@ -2247,35 +1886,13 @@ def search_decision(
         return -1
     for k in range(m):
         search[SR_POINTS + k] = 0
-    budget = options[O_SEARCH_ROLLOUTS]
+    budget = st.options[O_SEARCH_ROLLOUTS]
     for _ in range(budget):
         world = (rng_next(search) << 31) ^ rng_next(search)
         dice = (rng_next(search) << 31) ^ rng_next(search)
         for k in range(m):
             search[SR_POINTS + k] += rollout(
-                table,
-                effects,
-                options,
-                tab,
-                area,
-                side,
-                game,
-                store,
-                w_tab,
-                w_area,
-                w_side,
-                w_game,
-                w_queue,
-                w_store,
-                w_rng,
-                w_counters,
-                w_events,
-                w_ecount,
-                pool,
-                p,
-                search[SR_CAND + k],
-                world,
-                dice,
+                table, effects, st, store, sim, sim_store, sim_counters, events, p, search[SR_CAND + k], world, dice
             )
     search[SR_DECISIONS] += 1
     search[SR_ROLLOUTS] += budget * m
@@ -2291,88 +1908,44 @@ def search_decision(
 def play_searched_tournament(
     table: IntArray,
     effects: IntArray,
-    options: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
+    st: Any,
     store: IntArray,
-    rng: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
-    w_tab: IntArray,
-    w_area: IntArray,
-    w_side: IntArray,
-    w_game: IntArray,
-    w_queue: IntArray,
-    w_store: IntArray,
-    w_rng: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
-    w_ecount: IntArray,
-    pool: IntArray,
-    search: IntArray,
+    sim: Any,
+    sim_store: IntArray,
+    sim_counters: IntArray,
 ) -> None:
     """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
-    players = game[G_PLAYERS]
-    p = game[G_FIRST]
+    players = st.game[G_PLAYERS]
+    p = st.game[G_FIRST]
     passes = 0
     while passes < players:
-        if side[p, S_HAND] > 0 and side[p, S_USED] < side[p, S_SLOTS]:
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             wanted = -1
-            if side[p, S_POLICY] == SEARCH:
-                wanted = search_decision(
-                    table,
-                    effects,
-                    options,
-                    tab,
-                    area,
-                    side,
-                    game,
-                    store,
-                    w_tab,
-                    w_area,
-                    w_side,
-                    w_game,
-                    w_queue,
-                    w_store,
-                    w_rng,
-                    w_counters,
-                    w_events,
-                    w_ecount,
-                    pool,
-                    search,
-                    p,
-                )
-            game[G_TURN] += 1
-            take_turn(table, effects, tab, area, side, game, queue, store, rng, counters, events, ecount, p, wanted)
+            if st.side[p, S_POLICY] == SEARCH:
+                wanted = search_decision(table, effects, st, store, sim, sim_store, sim_counters, events, p)
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, store, counters, events, p, wanted)
             passes = 0
         else:
             passes += 1
-            if side[p, S_PASSED] == 0:
-                side[p, S_PASSED] = 1
-                log_event(events, ecount, game[G_TURN], p, EV_PASS, -1, -1, side[p, S_HAND])
+            if st.side[p, S_PASSED] == 0:
+                st.side[p, S_PASSED] = 1
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
         p = (p + 1) % players
-    game[G_TURN] += 1
-    log_event(events, ecount, game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, tab, area, side, game, counters, events, ecount, options[O_VP_ROUND])
+    st.game[G_TURN] += 1
+    log_event(events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
 
 
 @rules_kernel
 def play_searched_matches(
     table: IntArray,
     effects: IntArray,
-    options: IntArray,
+    st: Any,
     store_master: IntArray,
     store: IntArray,
-    tab: IntArray,
-    area: IntArray,
-    side: IntArray,
-    game: IntArray,
-    queue: IntArray,
-    rng: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -2386,20 +1959,10 @@ def play_searched_matches(
     rp_a: IntArray,
     counters: IntArray,
     events: IntArray,
-    ecount: IntArray,
     meta: IntArray,
-    w_tab: IntArray,
-    w_area: IntArray,
-    w_side: IntArray,
-    w_game: IntArray,
-    w_queue: IntArray,
-    w_store: IntArray,
-    w_rng: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
-    w_ecount: IntArray,
-    pool: IntArray,
-    search: IntArray,
+    sim: Any,
+    sim_store: IntArray,
+    sim_counters: IntArray,
 ) -> None:
     """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
     store_total = store_master.shape[0]
@@ -2408,59 +1971,16 @@ def play_searched_matches(
             store[k] = store_master[k]
         begin_match_counters(counters, m)
         setup_tournament(
-            options,
-            table,
-            tab,
-            area,
-            side,
-            game,
-            rng,
-            counters,
-            events,
-            ecount,
-            deck_a,
-            deck_b,
-            seeds[m],
-            first[m],
-            policy_a,
-            policy_b,
-            store_total,
-            meta,
+            table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
         )
-        rng_seed(search, seeds[m] ^ SEARCH_SEED)
-        play_searched_tournament(
-            table,
-            effects,
-            options,
-            tab,
-            area,
-            side,
-            game,
-            queue,
-            store,
-            rng,
-            counters,
-            events,
-            ecount,
-            w_tab,
-            w_area,
-            w_side,
-            w_game,
-            w_queue,
-            w_store,
-            w_rng,
-            w_counters,
-            w_events,
-            w_ecount,
-            pool,
-            search,
-        )
-        end_match_counters(counters, game[G_TURN] - 1, np.int64(0))
-        winners[m] = match_winner(side, game, options[O_MATCH_RESULT])
-        turns[m] = game[G_TURN] - 1
-        vp_a[m] = side[0, S_VP]
-        place_a[m] = side[0, S_PLACE]
-        rp_a[m] = side[0, S_RP]
+        rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
+        play_searched_tournament(table, effects, st, store, counters, events, sim, sim_store, sim_counters)
+        end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
+        winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
+        turns[m] = st.game[G_TURN] - 1
+        vp_a[m] = st.side[0, S_VP]
+        place_a[m] = st.side[0, S_PLACE]
+        rp_a[m] = st.side[0, S_RP]
 
 
 # =====================================================================================================================
@@ -2669,60 +2189,26 @@ def _meta_stacks(
     return meta, findings
 
 
-def new_state(cards: int, slots: int = MAX_SLOTS) -> dict[str, IntArray]:
-    """Fresh state arrays for up to MAX_PLAYERS seats (scenario tests fill them, then call one kernel); no metagame
-    card is revealed until `setup_tournament` draws them."""
-    game = np.zeros(GAME_WIDTH, dtype=np.int64)
-    game[G_META:] = -1
-    side = np.zeros((MAX_PLAYERS, SIDE_WIDTH), dtype=np.int64)
-    return {
-        "tab": np.zeros((MAX_PLAYERS, max(slots, MAX_SLOTS) + 1, TAB_WIDTH), dtype=np.int64),
-        # A view of the hands inside `side` (S_CARDS on), for scenario tests to fill and read; kernels take `side`.
-        "hand": side[:, S_CARDS:],
-        "area": np.stack([np.full((MAX_PLAYERS, 3), -1), np.zeros((MAX_PLAYERS, 3), dtype=np.int64)], axis=-1),
-        "side": side,
-        "game": game,
-        "queue": np.zeros((QUEUE_SIZE, QUEUE_WIDTH), dtype=np.int64),
-        "rng": np.zeros(4, dtype=np.int64),
-        "counters": new_counters(cards),
-    }
+def new_state(options: IntArray | None = None) -> Any:
+    """A fresh tournament state record (see STATE_DTYPE) for up to MAX_PLAYERS seats, holding these rule options
+    (`option_array`; none given: zeros, for scenario tests that fill the fields a kernel reads). No deck box,
+    accessory or metagame card (-1) until setup deals them."""
+    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
+    state.area[:, :, AR_CARD] = -1
+    state.game[G_META:] = -1
+    if options is not None:
+        state.options[:] = options
+    return state
 
 
-def search_state(compiled: CompiledCards) -> dict[str, IntArray]:
-    """The search policy's work arrays (a state of `new_state`'s shapes with its own store, counters and an empty
-    trace: rollouts log nothing), the pool of unseen singles, and the search's words."""
-    work = new_state(len(compiled.names))
+def search_state(compiled: CompiledCards) -> dict[str, Any]:
+    """The search policy's work: a state record of its own (`sim`: rollouts play on it), its store and counters
+    (nothing of a rollout is counted in the batch's)."""
     return {
-        "tab": work["tab"],
-        "area": work["area"],
-        "side": work["side"],
-        "game": work["game"],
-        "queue": work["queue"],
+        "sim": new_state(compiled.options),
         "store": compiled.extra["store"].copy(),
-        "rng": work["rng"],
-        "counters": work["counters"],
-        "events": np.zeros((0, EVENT_WIDTH), dtype=np.int64),
-        "ecount": np.zeros(1, dtype=np.int64),
-        "pool": np.zeros(MAX_PLAYERS * MAX_HAND, dtype=np.int64),
-        "search": np.zeros(SEARCH_WORDS, dtype=np.int64),
+        "counters": new_counters(len(compiled.names)),
     }
-
-
-SEARCH_ARRAYS = (
-    "tab",
-    "area",
-    "side",
-    "game",
-    "queue",
-    "store",
-    "rng",
-    "counters",
-    "events",
-    "ecount",
-    "pool",
-    "search",
-)
-"""The order `search_decision` and the searched kernels take the search state's arrays in (after the state)."""
 
 
 def _run(
@@ -2744,21 +2230,15 @@ def _run(
     vp_a = np.zeros(n, dtype=np.int64)
     place_a = np.zeros(n, dtype=np.int64)
     rp_a = np.zeros(n, dtype=np.int64)
-    state = new_state(len(compiled.names))
-    ecount = np.zeros(1, dtype=np.int64)
+    state = new_state(compiled.options)
+    counters = new_counters(len(compiled.names))
     store = compiled.extra["store"].copy()
     args = (
         compiled.table,
         compiled.extra["effects"],
-        compiled.options,
+        state,
         compiled.extra["store"],
         store,
-        state["tab"],
-        state["area"],
-        state["side"],
-        state["game"],
-        state["queue"],
-        state["rng"],
         np.ascontiguousarray(deck_a, dtype=np.int64),
         np.ascontiguousarray(deck_b, dtype=np.int64),
         np.ascontiguousarray(seeds, dtype=np.int64),
@@ -2770,20 +2250,19 @@ def _run(
         vp_a,
         place_a,
         rp_a,
-        state["counters"],
+        counters,
         events,
-        ecount,
         compiled.extra["meta"],
     )
     if SEARCH in (policy_a, policy_b):
         work = search_state(compiled)
-        play_searched_matches(*args, *(work[key] for key in SEARCH_ARRAYS))
+        play_searched_matches(*args, work["sim"], work["store"], work["counters"])
         if search_words is not None:
-            search_words[SR_DECISIONS] += work["search"][SR_DECISIONS]
-            search_words[SR_ROLLOUTS] += work["search"][SR_ROLLOUTS]
+            search_words[SR_DECISIONS] += state.search[SR_DECISIONS]
+            search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
     else:
         play_matches(*args)
-    return winners, turns, published_counters(state["counters"]), vp_a, place_a, rp_a, events[: int(ecount[0])]
+    return winners, turns, published_counters(counters), vp_a, place_a, rp_a, events[: int(state.ecount[0])]
 
 
 def play_batch(

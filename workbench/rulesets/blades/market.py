@@ -45,7 +45,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, rng_seed
+from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, new_counters, rng_seed
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
@@ -756,10 +756,10 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     options[tournament.O_PLAYERS] = n
     table = cards.compiled.table
     effects = cards.compiled.extra["effects"]
-    s = tournament.new_state(len(cards.cards))
+    s = tournament.new_state(options)
+    counters = new_counters(len(cards.cards))
     traced = state.log is not None
     events = np.zeros((tournament.MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
-    ecount = np.zeros(1, dtype=np.int64)
     # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
     # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
     # Discard Pile").
@@ -778,22 +778,16 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         policy = ENGINE_POLICIES[seat.policy]
         tournament.setup_seat(
             table,
-            s["tab"],
-            s["area"],
-            s["side"],
-            game,
-            s["rng"],
-            s["counters"],
+            s,
+            counters,
             events,
-            ecount,
             np.int64(p),
             np.array(seat.deck, dtype=np.int64),
             np.int64(policy),
             np.int64(0),
         )
     # The metagame: one card of each stack, drawn by the tournament engine's own kernel.
-    tournament.reveal_metagame(options, game, s["rng"], events, ecount, cards.compiled.extra["meta"])
-    arrays = (table, effects, options, s["tab"], s["area"], s["side"], game, s["queue"], store, s["rng"])
+    tournament.reveal_metagame(s, events, cards.compiled.extra["meta"])
     if any(ENGINE_POLICIES[seat.policy] == tournament.SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
         work = tournament.search_state(cards.compiled)
@@ -801,14 +795,14 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             # Sold starter and promo cards reach the store through its discard: the work store holds them too.
             work["store"] = np.zeros(store.shape[0], dtype=np.int64)
         # The search's own generator, never the tournament's (that would foretell its later store draws).
-        rng_seed(work["search"], np.int64(state.rng.integers(0, 2**62)))
+        rng_seed(s.search, np.int64(state.rng.integers(0, 2**62)))
         tournament.play_searched_tournament(
-            *arrays, s["counters"], events, ecount, *(work[key] for key in tournament.SEARCH_ARRAYS)
+            table, effects, s, store, counters, events, work["sim"], work["store"], work["counters"]
         )
     else:
-        tournament.play_tournament(*arrays, s["counters"], events, ecount)
+        tournament.play_tournament(table, effects, s, store, counters, events)
     if traced:
-        for row in events[: int(ecount[0])]:
+        for row in events[: int(s.ecount[0])]:
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
                 continue
             state.say("    " + tournament.describe_event(cards.compiled, row).strip())
