@@ -1313,7 +1313,25 @@ def listed_apply(st, side, row):
         answered[int(st[E.G_PENDING])] = answered.get(int(st[E.G_PENDING]), 0) + 1
     real_apply(st, side, row)
 
+real_attacks = E.legal_attacks_of
+attack_lists = [0]
+
+def checked_attacks(st, side, out, u):
+    probe = st.copy()
+    o = int(probe[E.G_ACTIONS])
+    n = E.legal_actions(probe, side, o)
+    rows = [tuple(int(v) for v in probe[o + 4 * i : o + 4 * i + 4]) for i in range(n)]
+    if int(st[E.G_PENDING]) == E.PENDING_NONE:
+        rows = [r for r in rows if r[0] == E.A_ATTACK and r[1] == u]
+    k = real_attacks(st, side, out, u)
+    got = [tuple(int(v) for v in st[out + 4 * i : out + 4 * i + 4]) for i in range(k)]
+    if got != rows:
+        raise AssertionError(f"legal_attacks_of listed {got}, legal_actions {rows}")
+    attack_lists[0] += 1
+    return k
+
 E.apply = listed_apply  # the policies look `apply` up when they call it: plain Python under NUMBA_DISABLE_JIT
+E.legal_attacks_of = checked_attacks
 seeds, first = batch_seeds(5, 3)[0]
 results = []
 for deck_a in decks:
@@ -1322,7 +1340,7 @@ for deck_a in decks:
             compiled, compiled.deck_array(deck_a), compiled.deck_array(deck_b), seeds, first, 0, 0
         )
         results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
-print(json.dumps({"applied": applied, "answered": answered, "results": results}))
+print(json.dumps({"applied": applied, "answered": answered, "results": results, "attack_lists": attack_lists[0]}))
 """
 
 
@@ -1358,6 +1376,9 @@ def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
     for kind in (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET):
         assert applied.get(kind, 0) > 0, kind
     assert {int(kind) for kind in output["answered"]} == {E.A_SUMMON, E.A_EQUIP}
+    # Greedy's one-attacker listing (legal_attacks_of) gave exactly legal_actions' attack rows of that attacker, in
+    # order, every time it was asked.
+    assert output["attack_lists"] > 0
     cardset = load_cardset(path, SOULS)
     engine, compiled, _ = compile_for(cardset)
     seeds, first = batch_seeds(5, 3)[0]

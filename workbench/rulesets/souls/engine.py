@@ -78,6 +78,7 @@ from workbench.engines import (
     EngineBool,
     EngineInt,
     IntArray,
+    inline_kernel,
     published_counters,
     rng_below,
     rng_next,
@@ -1497,7 +1498,7 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
 # The rules' interface: legal_actions, apply, clone (every policy plays through these three)
 
 
-@rules_kernel
+@inline_kernel
 def add_action(
     st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
 ) -> EngineInt:
@@ -1508,6 +1509,45 @@ def add_action(
     st[base + 2] = b
     st[base + 3] = c
     return n + 1
+
+
+@inline_kernel
+def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: EngineInt) -> EngineInt:
+    """Append the attack rows of unit `u` (one that can be used) after the n rows at word `out`: the player first
+    (u, -1) when it may attack them, then each opposing card in reach, in order; returns the new count. Copied into
+    its callers (`legal_actions_of`, `legal_attacks_of`), so both list the same rows at no call's cost."""
+    card = st[ux(side, u, U_CARD)]
+    if cv(st, card, C_CAN_ATTACK) == 0:
+        return n
+    foe = 1 - side
+    if can_attack_player(st, side, u):
+        n = add_action(st, out, n, A_ATTACK, u, -1, 0)
+    # in_range(st, side, u, v), with the opposing side of the distance worked out once: attacker's place + the
+    # target's place (counting only the occupied rows in front of it, effective_row) + 1 <= range.
+    reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
+    foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
+    foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
+    for v in range(st[sx(foe, S_UNITS)]):
+        row = st[ux(foe, v, U_ROW)]
+        if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
+            n = add_action(st, out, n, A_ATTACK, u, v, 0)
+    return n
+
+
+@inline_kernel
+def legal_attacks_of(st: IntArray, side: EngineInt, out: EngineInt, u: EngineInt) -> EngineInt:
+    """`legal_actions_of(st, side, out, 1 << A_ATTACK, u)`: the attack rows of unit `u`, exactly those rows, in
+    that order, for a policy weighing one attacker (greedy, every attack of every turn). Copied into its caller:
+    no call, and none of the other kinds' tests."""
+    n: EngineInt
+    n = 0
+    if st[G_PENDING] != PENDING_NONE:
+        for v in range(st[sx(1 - side, S_UNITS)]):
+            n = add_action(st, out, n, A_TARGET, v, 0, 0)
+        return n
+    if u >= st[sx(side, S_UNITS)] or not can_use(st, side, u):
+        return n
+    return attack_rows(st, side, out, n, u)
 
 
 @rules_kernel
@@ -1529,9 +1569,11 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
     hand_kinds = (1 << A_SUMMON) | (1 << A_TRAP) | (1 << A_EQUIP) | (1 << A_CAST)
     limit = opt(st, O_SUMMONS)
     summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
-    for h in range(st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0):
-        if only >= 0 and h != only:
-            continue
+    # A policy weighing one card asks for its rows only: the loops then visit that card alone.
+    hand_end = st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0
+    if only >= 0:
+        hand_end = min(hand_end, only + 1)
+    for h in range(only if only >= 0 else 0, hand_end):
         card = st[zx(st, side, Z_HAND, h)]
         kind = cv(st, card, C_KIND)
         if kind == KIND_MONSTER and (not summons_left or kinds & (1 << A_SUMMON) == 0):
@@ -1560,13 +1602,10 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
         else:
             n = add_action(st, out, n, A_CAST, h, -1, 0)
     unit_kinds = (1 << A_ACTIVATE) | (1 << A_ATTACK) | (1 << A_SUPPORT) | (1 << A_MOVE)
-    # in_range's opposing side of the distance, worked out once: each opposing row's place, counting only the
-    # occupied rows in front of it (effective_row).
-    foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
-    foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
-    for u in range(st[sx(side, S_UNITS)] if kinds & unit_kinds != 0 else 0):
-        if only >= 0 and u != only:
-            continue
+    unit_end = st[sx(side, S_UNITS)] if kinds & unit_kinds != 0 else 0
+    if only >= 0:
+        unit_end = min(unit_end, only + 1)
+    for u in range(only if only >= 0 else 0, unit_end):
         card = st[ux(side, u, U_CARD)]
         for timing in (T_PLAIN, T_USE):
             if kinds & (1 << A_ACTIVATE) != 0 and can_activate(st, side, u, timing):
@@ -1577,15 +1616,8 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
                     n = add_action(st, out, n, A_ACTIVATE, u, -1, timing)
         if not can_use(st, side, u):
             continue
-        if kinds & (1 << A_ATTACK) != 0 and cv(st, card, C_CAN_ATTACK) == 1:
-            if can_attack_player(st, side, u):
-                n = add_action(st, out, n, A_ATTACK, u, -1, 0)
-            # in_range(st, side, u, v): attacker's place + the target's place + 1 <= range.
-            reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
-            for v in range(st[sx(foe, S_UNITS)]):
-                row = st[ux(foe, v, U_ROW)]
-                if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
-                    n = add_action(st, out, n, A_ATTACK, u, v, 0)
+        if kinds & (1 << A_ATTACK) != 0:
+            n = attack_rows(st, side, out, n, u)
         if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, C_SUPPORT) == 1:
             for a in range(st[sx(side, S_UNITS)]):
                 if a != u:
@@ -2107,7 +2139,7 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
                     u = w
         if u < 0:
             return
-        n = legal_actions_of(st, side, out, 1 << A_ATTACK, u)
+        n = legal_attacks_of(st, side, out, u)
         # Its rows: the player first (u, -1) when it may attack them, then each opposing card in reach, in order.
         direct = n > 0 and st[out + 2] == -1
         chosen = -1
