@@ -148,8 +148,12 @@ class Scenario:
         E.refresh_side(self.table, self.st, p)
 
     def run(self, kernel: Callable[..., Any], *args: int) -> Any:
-        """Call a kernel that takes (table, state, counters, events, ...)."""
-        return kernel(self.table, self.st, self.counters, self.events, *args)
+        """Call a kernel that takes (table, state, counters, events, ...); then, as the match loop does, a target its
+        card left open is chosen by the player's policy."""
+        result = kernel(self.table, self.st, self.counters, self.events, *args)
+        if self.st.game[E.G_PENDING] != E.D_NONE:
+            E.answer_targets(self.table, self.st, self.counters, self.events)
+        return result
 
     def field(self, p: int) -> list[tuple[str, int, bool]]:
         """(name, damage, tapped) of p's creatures, in field order."""

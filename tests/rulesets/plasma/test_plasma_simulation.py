@@ -346,9 +346,11 @@ def applying(name, kind, action_at):
 
 
 LISTERS = [("legal_plays", "play", 3), ("legal_attackers", "attacker", 2), ("legal_targets", "target", 2),
-           ("legal_mulligan", "mulligan", 2), ("legal_blocks", "block", 2), ("legal_instants", "instant", 3)]
+           ("legal_mulligan", "mulligan", 2), ("legal_blocks", "block", 2), ("legal_instants", "instant", 3),
+           ("legal_effect_targets", "effect target", 1)]
 APPLIERS = [("apply_play", "play", 5), ("apply_attacker", "attacker", 1), ("apply_target", "target", 5),
-            ("apply_mulligan", "mulligan", 5), ("apply_block", "block", 4), ("apply_instant", "instant", 4)]
+            ("apply_mulligan", "mulligan", 5), ("apply_block", "block", 4), ("apply_instant", "instant", 4),
+            ("apply_effect_target", "effect target", 4)]
 for name, kind, at in LISTERS:
     listing(name, kind, at)
 for name, kind, at in APPLIERS:
@@ -383,7 +385,7 @@ def test_the_policies_apply_only_actions_the_rules_listed(policy: int) -> None:
     )
     wrapped = json.loads(done.stdout)
     assert wrapped["refused"] == []
-    assert set(wrapped["applied"]) == {"play", "attacker", "target", "mulligan", "block", "instant"}
+    assert set(wrapped["applied"]) == {"play", "attacker", "target", "mulligan", "block", "instant", "effect target"}
     cardset = load_cardset(REPO_ROOT / SET, RULESET)
     engine, compiled, _ = compile_for(cardset)
     decks = [compiled.deck_array(read_decklist(path, cardset)) for path in bundled_decks("plasma")]

@@ -215,15 +215,24 @@ NO_INSTANT = 1 << 40
     G_ATTACKER_CARD,
     G_DEFENDER_UID,
     G_WINDOW,
-) = range(16)
+    G_PENDING,
+    G_FX_PLAYER,
+    G_FX_CARD,
+    G_FX_MODE,
+    G_FX_OWN,
+    G_FX_ENEMY,
+    G_FX_CLAUSE,
+) = range(23)
 """G_UNCHECKED is 1 when a creature may be on the field already destroyed (it entered with resolve 0 or less) and
 no check has run since; the end of turn checks only then or when a bonus ends. G_BONUS is 1 when a "this turn"
 bonus was given since the last end of turn, which reads the field for bonuses to end only then. G_DECISION is the
 kind of decision open (D_*), G_ACTOR the player who takes it; G_ATTACKER the field slot of the attacker whose target
 is open (D_TARGET), G_ASIDE the cards set aside so far in an open mulligan (D_MULLIGAN). An attack under way
 (between its target and its damage) keeps its side G_ATTACKING, its attacker's uid and card, its defender's uid (-1:
-none, a direct hit) and G_WINDOW, the instant window open or next (WINDOW_*)."""
-GAME_WIDTH = 16
+none, a direct hit) and G_WINDOW, the instant window open or next (WINDOW_*). G_PENDING is a target a card's
+effects left open (D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET; D_NONE: none), decided before anything else;
+G_FX_* keep what its effects need to go on (player, card, mode, own and enemy uid, the clause waiting)."""
+GAME_WIDTH = 23
 
 MAX_CHOICES = 2 * MAX_DECK + 2
 """As many actions as one decision can have: every hand card, every creature's ability, the coin and stop (or,
@@ -286,13 +295,17 @@ PASS = -1
 """The instant decision's action that plays none (the others: the Instant's hand position)."""
 
 # ---- decisions: what `legal_actions` lists and `apply` takes (G_DECISION) ----------------------------------------
-D_NONE, D_MULLIGAN, D_PLAY, D_ATTACKER, D_TARGET, D_BLOCK, D_INSTANT = range(7)
+D_NONE, D_MULLIGAN, D_PLAY, D_ATTACKER, D_TARGET, D_BLOCK, D_INSTANT, D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET = (
+    range(10)
+)
 """D_MULLIGAN: set a hand card aside (its hand position) or KEEP. D_PLAY: play a hand card (its hand position),
 activate a creature's ability (ACTIVATE + its field slot), flip the COIN, or STOP. D_ATTACKER: the field slot of the
 creature that attacks next (none listed: the battle phase is over). D_TARGET: where that attacker goes: HOLD (it sits
 this battle phase out), DIRECT, or an enemy creature's field slot. D_BLOCK: the defender's untapped creature that
 blocks a direct attack (its field slot) or NO_BLOCK. D_INSTANT: an Instant to play in window G_WINDOW (its hand
-position) or PASS."""
+position) or PASS. Targets a card's effects leave open (G_PENDING, before the decision under way): D_ENEMY_TARGET
+the enemy creature a damage or destroy clause hits, D_OWN_TARGET the own creature a bonus goes to, D_EQUIP_TARGET
+the creature an equipment goes under (each a field slot)."""
 
 # ---- trace event codes (row: turn, player, code, card, other, amount) -----------------------------------------------
 (
@@ -619,68 +632,63 @@ def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
 
 
 # =====================================================================================================================
-# Targets
-# =====================================================================================================================
-
-
-@inline_kernel
-def choose_enemy_target(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-    amount: EngineInt,
-    destroys: EngineBool,
-    policy: EngineInt,
-) -> EngineInt:
-    """The slot of the opponent's creature p's damage or destroy clause hits, or -1 when there is none.
-
-    Greedy: a creature the clause destroys, the costliest first (then the strongest); else the strongest.
-    """
-    q = 1 - p
-    n = st.side[q, S_BOARD]
-    if n == 0:
-        return -1
-    if policy == RANDOM:
-        return rng_below(st.rng, n)
-    best = -1
-    best_score = -1
-    for i in range(n):
-        kills = destroys or amount >= damage_to_destroy(table, st, q, i)
-        score = (
-            (100_000 if kills else 0) + table[st.board[q, i, B_CARD], T_COST] * 100 + creature_power(table, st, q, i)
-        )
-        if score > best_score:
-            best_score = score
-            best = i
-    return best
-
-
-@inline_kernel
-def choose_own_target(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-    policy: EngineInt,
-) -> EngineInt:
-    """The slot of p's creature a bonus goes to, or -1. Greedy: the strongest creature that can still attack."""
-    n = st.side[p, S_BOARD]
-    if n == 0:
-        return -1
-    if policy == RANDOM:
-        return rng_below(st.rng, n)
-    best = -1
-    best_score = -1
-    for i in range(n):
-        score = creature_power(table, st, p, i) + (1000 if can_attack(st, p, i) else 0)
-        if score > best_score:
-            best_score = score
-            best = i
-    return best
-
-
-# =====================================================================================================================
 # Effects
 # =====================================================================================================================
+
+
+@inline_kernel
+def leave_target_open(
+    st: Any,
+    pending: EngineInt,
+    p: EngineInt,
+    card: EngineInt,
+    mode: EngineInt,
+    own_uid: EngineInt,
+    enemy_uid: EngineInt,
+    clause: EngineInt,
+) -> None:
+    """p's card waits for a target (G_PENDING = `pending`): what its effects need to go on is kept in G_FX_*."""
+    st.game[G_PENDING] = pending
+    st.game[G_FX_PLAYER] = p
+    st.game[G_FX_CARD] = card
+    st.game[G_FX_MODE] = mode
+    st.game[G_FX_OWN] = own_uid
+    st.game[G_FX_ENEMY] = enemy_uid
+    st.game[G_FX_CLAUSE] = clause
+
+
+@inline_kernel
+def clause_on(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    card: EngineInt,
+    mode: EngineInt,
+    op: EngineInt,
+    amount: EngineInt,
+    slot: EngineInt,
+) -> None:
+    """p's card's clause `op amount` on its target: the enemy creature in `slot` (damage, destroy) or p's own
+    (power, resolve: this turn, or for as long as it lives with MODE_EQUIP)."""
+    q = 1 - p
+    if op == OP_DAMAGE:
+        damage_creature(st, counters, events, p, card, q, slot, amount)
+        remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
+    elif op == OP_DESTROY:
+        destroy_creature(st, counters, events, q, slot, card)
+    else:
+        if mode != MODE_EQUIP:
+            st.game[G_BONUS] = 1
+        if op == OP_POWER:
+            st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
+            refresh_stats(table, st, p, slot)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+        else:
+            st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
+            refresh_stats(table, st, p, slot)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
 
 
 @rules_kernel
@@ -694,22 +702,25 @@ def apply_effects(
     mode: EngineInt,
     own_uid: EngineInt,
     enemy_uid: EngineInt,
+    first: EngineInt,
 ) -> None:
-    """Run p's card's clauses in order.
+    """Run p's card's clauses in order, from clause `first`.
 
     MODE_PLAY (events, instants, creatures): bonuses go to `own_uid` (or a chosen creature) for this turn.
     MODE_EQUIP: bonuses go to the equipped creature `own_uid` for as long as it lives; other clauses happen once.
     MODE_TRIGGER (battlefields): bonuses are read from the battlefield itself, so only the other clauses happen.
     MODE_ACTIVATE (a creature's activated ability): the ability's clauses; bonuses go to the creature `own_uid`
     itself, this turn.
-    Damage and destroy clauses hit `enemy_uid` when it is still on the field, else a chosen enemy creature.
+    Damage and destroy clauses hit `enemy_uid` when it is still on the field. Otherwise the target is p's choice:
+    the clauses stop there with the target left open (G_PENDING: D_ENEMY_TARGET, or D_OWN_TARGET for a MODE_PLAY
+    bonus), and `apply_effect_target` goes on from that clause once it is chosen. A clause with no creature to
+    target is left out.
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
-    policy = st.side[p, S_POLICY]
     q = 1 - p
     blk = ABILITY if mode == MODE_ACTIVATE else 0
-    for c in range(table[card, blk + T_CLAUSES]):
+    for c in range(first, table[card, blk + T_CLAUSES]):
         if st.game[G_OVER] == 1:
             return
         op = table[card, blk + T_CLAUSE0 + 2 * c]
@@ -717,14 +728,11 @@ def apply_effects(
         if op == OP_DAMAGE or op == OP_DESTROY:
             slot = find_uid(st, q, enemy_uid)
             if slot < 0:
-                slot = choose_enemy_target(table, st, p, amount, op == OP_DESTROY, policy)
-            if slot < 0:
+                if st.side[q, S_BOARD] > 0:
+                    leave_target_open(st, np.int64(D_ENEMY_TARGET), p, card, mode, own_uid, enemy_uid, c)
+                    return
                 continue
-            if op == OP_DAMAGE:
-                damage_creature(st, counters, events, p, card, q, slot, amount)
-                remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
-            else:
-                destroy_creature(st, counters, events, q, slot, card)
+            clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
         elif op == OP_DAMAGE_PLAYER:
             hit_player(st, counters, events, p, card, amount)
         elif op == OP_HEAL:
@@ -736,23 +744,80 @@ def apply_effects(
             if mode == MODE_TRIGGER:
                 continue
             slot = find_uid(st, p, own_uid)
-            if slot < 0 and mode == MODE_PLAY:
-                slot = choose_own_target(table, st, p, policy)
             if slot < 0:
+                if mode == MODE_PLAY and st.side[p, S_BOARD] > 0:
+                    leave_target_open(st, np.int64(D_OWN_TARGET), p, card, mode, own_uid, enemy_uid, c)
+                    return
                 continue
-            if mode != MODE_EQUIP:
-                st.game[G_BONUS] = 1
-            if op == OP_POWER:
-                st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
-                refresh_stats(table, st, p, slot)
-                trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
-            else:
-                st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
-                refresh_stats(table, st, p, slot)
-                trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
+            clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
             trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+
+
+@inline_kernel
+def legal_effect_targets(st: Any, out: IntArray) -> int:
+    """The open target's legal actions into `out` (how many): the field slot of each enemy creature
+    (D_ENEMY_TARGET) or of each of the player's own (D_OWN_TARGET, D_EQUIP_TARGET), in field order."""
+    p = st.game[G_FX_PLAYER]
+    side = 1 - p if st.game[G_PENDING] == D_ENEMY_TARGET else p
+    n = st.side[side, S_BOARD]
+    for i in range(n):
+        out[i] = i
+    return n
+
+
+@rules_kernel
+def apply_effect_target(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    slot: EngineInt,
+) -> None:
+    """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
+    (an equipment goes under it, then its effects run); once they are done, an attack's instant window goes on."""
+    pending = st.game[G_PENDING]
+    p = st.game[G_FX_PLAYER]
+    card = st.game[G_FX_CARD]
+    mode = st.game[G_FX_MODE]
+    enemy_uid = st.game[G_FX_ENEMY]
+    st.game[G_PENDING] = D_NONE
+    if pending == D_EQUIP_TARGET:
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        if table[card, T_CLAUSES] > 0:
+            apply_effects(
+                table,
+                st,
+                counters,
+                events,
+                p,
+                card,
+                np.int64(MODE_EQUIP),
+                np.int64(st.board[p, slot, B_UID]),
+                np.int64(enemy_uid),
+                np.int64(0),
+            )
+    else:
+        clause = st.game[G_FX_CLAUSE]
+        blk = ABILITY if mode == MODE_ACTIVATE else 0
+        op = table[card, blk + T_CLAUSE0 + 2 * clause]
+        amount = table[card, blk + T_CLAUSE0 + 2 * clause + 1]
+        clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
+        apply_effects(
+            table,
+            st,
+            counters,
+            events,
+            p,
+            card,
+            np.int64(mode),
+            np.int64(st.game[G_FX_OWN]),
+            np.int64(enemy_uid),
+            np.int64(clause + 1),
+        )
+    if st.game[G_PENDING] == D_NONE and st.game[G_DECISION] == D_INSTANT:
+        instant_done(table, st, counters, events)
 
 
 # =====================================================================================================================
@@ -787,7 +852,8 @@ def play_card(
 ) -> None:
     """p pays for and plays hand card h (legality is the caller's: see `can_play`).
 
-    `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target.
+    `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target; when
+    either is not on the field, the choice is p's (a target left open: G_PENDING, see `apply_effects`).
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
@@ -803,8 +869,9 @@ def play_card(
     elif kind == K_EQUIPMENT:
         slot = find_uid(st, p, own_uid)
         if slot < 0:
-            slot = choose_own_target(table, st, p, st.side[p, S_POLICY])
-        if slot < 0:
+            if st.side[p, S_BOARD] > 0:
+                # Which creature it goes under is p's decision.
+                leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
             return
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
@@ -821,7 +888,9 @@ def play_card(
             return
         mode = MODE_TRIGGER
     if table[card, T_CLAUSES] > 0:
-        apply_effects(table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid))
+        apply_effects(
+            table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid), np.int64(0)
+        )
 
 
 @inline_kernel
@@ -964,7 +1033,16 @@ def activate(
     st.board[p, i, B_ACTIVATED] += 1
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
     apply_effects(
-        table, st, counters, events, p, card, np.int64(MODE_ACTIVATE), np.int64(st.board[p, i, B_UID]), np.int64(-1)
+        table,
+        st,
+        counters,
+        events,
+        p,
+        card,
+        np.int64(MODE_ACTIVATE),
+        np.int64(st.board[p, i, B_UID]),
+        np.int64(-1),
+        np.int64(0),
     )
 
 
@@ -1300,13 +1378,29 @@ def apply_instant(
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
     Instant: the attack goes on. At the end of a turn the window stays open until PASS."""
     x = st.game[G_ACTOR]
-    window = st.game[G_WINDOW]
+    if h == PASS and st.game[G_WINDOW] == WINDOW_END:
+        st.game[G_DECISION] = D_NONE
+        return
     if h != PASS:
         own_uid, enemy_uid = window_uids(st)
         play_card(table, st, counters, events, x, h, np.int64(own_uid), np.int64(enemy_uid))
+        if st.game[G_PENDING] != D_NONE:
+            # The window goes on once the Instant's target is chosen (`apply_effect_target`).
+            return
+    instant_done(table, st, counters, events)
+
+
+@inline_kernel
+def instant_done(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """An attack's window has had its one Instant (or none): the attack goes on. The end of turn's window stays
+    open."""
+    window = st.game[G_WINDOW]
     if window == WINDOW_END:
-        if h == PASS:
-            st.game[G_DECISION] = D_NONE
         return
     st.game[G_WINDOW] = WINDOW_DEFEND if window == WINDOW_ATTACK else WINDOW_DONE
     attack_goes_on(table, st, counters, events)
@@ -1400,7 +1494,9 @@ def start_turn(
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
-        apply_effects(table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1))
+        apply_effects(
+            table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0)
+        )
 
 
 @inline_kernel
@@ -1551,6 +1647,8 @@ def play_turns(
             end_match(st, -1)
             break
         start_turn(table, st, counters, events, p)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
         if st.game[G_OVER] == 0:
             play_phase(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
@@ -1587,7 +1685,10 @@ def apply_attacker(st: Any, a: EngineInt) -> None:
 
 @rules_kernel
 def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
-    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: no decision is open)."""
+    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: no decision is open).
+    A target left open (G_PENDING) comes before the decision under way."""
+    if st.game[G_PENDING] != D_NONE:
+        return legal_effect_targets(st, out)
     p = st.game[G_ACTOR]
     decision = st.game[G_DECISION]
     if decision == D_PLAY:
@@ -1610,7 +1711,11 @@ def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None,
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
     attack done, or a hold) the next attacker; after an end-of-turn Instant the same window. STOP, KEEP and an
-    end-of-turn PASS close the decision (the match loop goes on to the next phase)."""
+    end-of-turn PASS close the decision (the match loop goes on to the next phase). A target left open (G_PENDING)
+    is answered first: the action is its field slot."""
+    if st.game[G_PENDING] != D_NONE:
+        apply_effect_target(table, st, counters, events, action)
+        return
     p = st.game[G_ACTOR]
     decision = st.game[G_DECISION]
     if decision == D_PLAY:
@@ -1906,9 +2011,83 @@ def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
     return greedy_instant(table, st, x, out, n)
 
 
+@inline_kernel
+def greedy_enemy_target(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+    amount: EngineInt,
+    destroys: EngineBool,
+) -> EngineInt:
+    """Greedy's enemy creature for p's damage or destroy clause: one the clause destroys, the costliest first (then
+    the strongest); else the strongest."""
+    q = 1 - p
+    n = st.side[q, S_BOARD]
+    best = -1
+    best_score = -1
+    for i in range(n):
+        kills = destroys or amount >= damage_to_destroy(table, st, q, i)
+        score = (
+            (100_000 if kills else 0) + table[st.board[q, i, B_CARD], T_COST] * 100 + creature_power(table, st, q, i)
+        )
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@inline_kernel
+def greedy_own_target(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+) -> EngineInt:
+    """Greedy's own creature for p's bonus or equipment: the strongest creature that can still attack."""
+    n = st.side[p, S_BOARD]
+    best = -1
+    best_score = -1
+    for i in range(n):
+        score = creature_power(table, st, p, i) + (1000 if can_attack(st, p, i) else 0)
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@inline_kernel
+def choose_effect_target(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """The choice of the player whose card waits for a target, among the n listed field slots (random: any,
+    equally likely; greedy: `greedy_enemy_target` for the waiting damage or destroy clause, `greedy_own_target` for
+    a bonus or an equipment)."""
+    p = st.game[G_FX_PLAYER]
+    if st.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(st.rng, n)]
+    if st.game[G_PENDING] != D_ENEMY_TARGET:
+        return greedy_own_target(table, st, p)
+    card = st.game[G_FX_CARD]
+    at = (ABILITY if st.game[G_FX_MODE] == MODE_ACTIVATE else 0) + T_CLAUSE0 + 2 * st.game[G_FX_CLAUSE]
+    return greedy_enemy_target(table, st, p, table[card, at + 1], table[card, at] == OP_DESTROY)
+
+
 # =====================================================================================================================
 # The match loop: opens each decision, lists its actions, asks the deciding side's policy, applies its choice
 # =====================================================================================================================
+
+
+@rules_kernel
+def answer_targets(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
+    equipment's creature; rare, so one compiled copy, called)."""
+    for _ in range(MAX_CLAUSES + 2):
+        if st.game[G_PENDING] == D_NONE or st.game[G_OVER] == 1:
+            return
+        n = legal_effect_targets(st, st.actions)
+        apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions, n))
 
 
 @rules_kernel
@@ -1935,12 +2114,15 @@ def answer_attack(
     events: IntArray | None,
 ) -> None:
     """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
-    attacker's and the defender's instant windows, until the attack is done (at most three)."""
-    for _ in range(3):
+    attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
+    done. Also answers a target any other action left open."""
+    for _ in range(3 * (MAX_CLAUSES + 2)):
         if st.game[G_OVER] == 1:
             return
         decision = st.game[G_DECISION]
-        if decision == D_BLOCK:
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
+        elif decision == D_BLOCK:
             q = st.game[G_ACTOR]
             n = legal_blocks(st, q, st.actions)
             apply_block(table, st, counters, events, choose_block(table, st, q, st.actions, n))
@@ -1985,6 +2167,8 @@ def end_turn(
                 break
             if ask_instant(table, st, counters, events) == PASS:
                 break
+            if st.game[G_PENDING] != D_NONE:
+                answer_targets(table, st, counters, events)
         st.game[G_DECISION] = D_NONE
     close_turn(table, st, counters, events, p)
 
@@ -2027,6 +2211,8 @@ def play_phase(
         if action == STOP:
             break
         apply_play(table, st, counters, events, p, action)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
 
 
@@ -2237,7 +2423,8 @@ def search_decision(
                 after = STAGE_BATTLE
             else:
                 apply(table, sim, counters, None, choice)
-                # The attack's block and instants, by the policies the sides hold at the decision (p's: greedy's).
+                # The targets, block and instants it leaves open, by the policies the sides hold at the decision
+                # (p's: greedy's).
                 answer_attack_called(table, sim, counters, None)
             sim.side[0, S_POLICY] = policy
             sim.side[1, S_POLICY] = policy
@@ -2308,6 +2495,7 @@ def searched_play_phase(
         if action == STOP:
             break
         apply(table, st, counters, events, action)
+        answer_attack_called(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
 
 
@@ -2370,6 +2558,8 @@ def play_turns_searched(
             end_match(st, -1)
             break
         start_turn_called(table, st, counters, events, p)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
         searched = st.side[p, S_POLICY] == SEARCH
         if st.game[G_OVER] == 0:
             if searched:
