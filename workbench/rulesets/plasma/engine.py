@@ -725,13 +725,19 @@ def apply_effects(
             return
         op = table[card, blk + T_CLAUSE0 + 2 * c]
         amount = table[card, blk + T_CLAUSE0 + 2 * c + 1]
-        if op == OP_DAMAGE or op == OP_DESTROY:
-            slot = find_uid(st, q, enemy_uid)
+        if op == OP_DAMAGE or op == OP_DESTROY or op == OP_POWER or op == OP_RESOLVE:
+            enemy = op == OP_DAMAGE or op == OP_DESTROY
+            if not enemy and mode == MODE_TRIGGER:
+                continue
+            side = q if enemy else p
+            slot = find_uid(st, side, enemy_uid if enemy else own_uid)
             if slot < 0:
-                if st.side[q, S_BOARD] > 0:
-                    leave_target_open(st, np.int64(D_ENEMY_TARGET), p, card, mode, own_uid, enemy_uid, c)
+                if (enemy or mode == MODE_PLAY) and st.side[side, S_BOARD] > 0:
+                    pending = D_ENEMY_TARGET if enemy else D_OWN_TARGET
+                    leave_target_open(st, np.int64(pending), p, card, mode, own_uid, enemy_uid, c)
                     return
                 continue
+            # One call site: each inlined copy of a clause's work adds to the cold compile.
             clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
         elif op == OP_DAMAGE_PLAYER:
             hit_player(st, counters, events, p, card, amount)
@@ -740,16 +746,6 @@ def apply_effects(
         elif op == OP_DRAW:
             for _ in range(amount):
                 draw_card(st, counters, events, p)
-        elif op == OP_POWER or op == OP_RESOLVE:
-            if mode == MODE_TRIGGER:
-                continue
-            slot = find_uid(st, p, own_uid)
-            if slot < 0:
-                if mode == MODE_PLAY and st.side[p, S_BOARD] > 0:
-                    leave_target_open(st, np.int64(D_OWN_TARGET), p, card, mode, own_uid, enemy_uid, c)
-                    return
-                continue
-            clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
             trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
@@ -1284,7 +1280,7 @@ def apply_block(
     attack_goes_on(table, st, counters, events)
 
 
-@inline_kernel
+@rules_kernel
 def attack_goes_on(
     table: IntArray,
     st: Any,
@@ -1293,7 +1289,8 @@ def attack_goes_on(
 ) -> None:
     """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
-    (`resolve_attack`)."""
+    (`resolve_attack`). Called, not inlined: several decisions lead here, and one compiled copy keeps the cold compile
+    near the engine's before decisions were split (one call per attack)."""
     p = st.game[G_ATTACKING]
     if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1 and st.game[G_OVER] == 0:
         if st.game[G_WINDOW] == WINDOW_ATTACK:
