@@ -148,8 +148,12 @@ class Scenario:
         E.refresh_side(self.table, self.st, p)
 
     def run(self, kernel: Callable[..., Any], *args: int) -> Any:
-        """Call a kernel that takes (table, state, counters, events, ...)."""
-        return kernel(self.table, self.st, self.counters, self.events, *args)
+        """Call a kernel that takes (table, state, counters, events, ...); then, as the match loop does, a target its
+        card left open is chosen by the player's policy."""
+        result = kernel(self.table, self.st, self.counters, self.events, *args)
+        if self.st.game[E.G_PENDING] != E.D_NONE:
+            E.answer_targets(self.table, self.st, self.counters, self.events)
+        return result
 
     def field(self, p: int) -> list[tuple[str, int, bool]]:
         """(name, damage, tapped) of p's creatures, in field order."""
@@ -368,7 +372,10 @@ def test_greedy_blocks_well(
     for name in blockers:
         scenario.creature(B, name)
     scenario.st.side[B, E.S_LIFE] = life
-    slot = E.choose_blocker(scenario.table, scenario.st, B, A, a)
+    E.open_decision(scenario.st, E.D_BLOCK, B)
+    scenario.st.game[E.G_ATTACKER] = a
+    n = E.legal_blocks(scenario.st, B, scenario.st.actions)
+    slot = E.choose_block(scenario.table, scenario.st, B, scenario.st.actions, n)
     assert (None if slot < 0 else scenario.names_on_field(B)[slot]) == blocked_by
 
 
@@ -863,8 +870,9 @@ def test_the_random_policy_chooses_among_plays_activations_and_stopping(compiled
         scenario.creature(A, "Pinger")
         scenario.give(A, "Pup")
         scenario.plasma(A, 1)
-        seen.add(int(E.random_play(scenario.table, scenario.st, A)))
-    assert seen == {-1, 0, E.ACTIVATE + 0}
+        n = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
+        seen.add(int(E.random_play(scenario.st, scenario.st.actions, n)))
+    assert seen == {E.STOP, 0, E.ACTIVATE + 0}
 
 
 def test_a_deck_without_abilities_never_reads_the_field_for_one(compiled: CompiledCards) -> None:
@@ -975,9 +983,11 @@ HIDDEN = ["Giant", "Brute", "Knight", "Raider", "Pup", "Scout", "Bolt", "Mend", 
 def first_decision(scenario: Scenario) -> list[int]:
     """The half points of each choice of A's first play-phase decision."""
     sim, scratch = search_tools(scenario)
-    greedy = E.choose_play(scenario.table, scenario.st, A)
-    n, at = E.play_choices(scenario.table, scenario.st, A, greedy)
-    E.search_decision(scenario.table, scenario.st, sim, scratch, A, n, at, E.STAGE_PLAY, -1)
+    E.open_decision(scenario.st, E.D_PLAY, A)
+    listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
+    greedy = E.greedy_play(scenario.table, scenario.st, A, scenario.st.actions, listed)
+    n, at = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
+    E.search_decision(scenario.table, scenario.st, sim, scratch, A, n, at, E.STAGE_PLAY)
     return [int(v) for v in scenario.st.score[:n]]
 
 

@@ -23,7 +23,7 @@ from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.plasma import RULESET
 from workbench.run_settings import RunSettings
-from workbench.simulate import PARALLEL_THRESHOLD, compile_for, simulate, trace
+from workbench.simulate import PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate, trace
 
 GOLDEN = REPO_ROOT / "tests" / "golden" / "plasma_trace.txt"
 GOLDEN_ABILITIES = REPO_ROOT / "tests" / "golden" / "plasma_abilities_trace.txt"
@@ -302,3 +302,97 @@ def test_search_plays_whole_matches_the_same_way_twice(bundled: tuple[CardSet, d
     assert searched.matches.equals(again.matches) and searched.counters.equals(again.counters)
     assert searched.matches["turns"].between(1, 60).all()
     assert searched.meta["policies"] == ["search", "greedy"]
+
+
+# ---- the rules' interface: policies apply only what the rules list --------------------------------------------------
+
+_LEGAL_ONLY_SCRIPT = """
+import json, sys
+import numpy as np
+import workbench.rulesets.plasma.engine as E
+from workbench.decklists import read_decklist
+from workbench.loading import load_cardset
+from workbench.paths import bundled_decks
+from workbench.simulate import batch_seeds, compile_for
+
+last = {}
+applied = {}
+refused = []
+
+
+def listing(name, kind, out_at):
+    inner = getattr(E, name)
+
+    def wrapped(*args):
+        n = inner(*args)
+        last["list"] = (kind, [int(v) for v in args[out_at][:n]])
+        return n
+
+    setattr(E, name, wrapped)
+
+
+def applying(name, kind, action_at):
+    inner = getattr(E, name)
+
+    def wrapped(*args):
+        action = int(args[action_at])
+        listed_kind, actions = last.pop("list", (None, []))
+        if listed_kind != kind or action not in actions:
+            refused.append([kind, action, listed_kind, actions])
+        applied[kind] = applied.get(kind, 0) + 1
+        return inner(*args)
+
+    setattr(E, name, wrapped)
+
+
+LISTERS = [("legal_plays", "play", 3), ("legal_attackers", "attacker", 2), ("legal_targets", "target", 2),
+           ("legal_mulligan", "mulligan", 2), ("legal_blocks", "block", 2), ("legal_instants", "instant", 3),
+           ("legal_effect_targets", "effect target", 1)]
+APPLIERS = [("apply_play", "play", 5), ("apply_attacker", "attacker", 1), ("apply_target", "target", 5),
+            ("apply_mulligan", "mulligan", 5), ("apply_block", "block", 4), ("apply_instant", "instant", 4),
+            ("apply_effect_target", "effect target", 4)]
+for name, kind, at in LISTERS:
+    listing(name, kind, at)
+for name, kind, at in APPLIERS:
+    applying(name, kind, at)
+policy = int(sys.argv[1])
+cardset = load_cardset("cardsets/plasma/plasma_core.csv")
+engine, compiled, _ = compile_for(cardset)
+decks = [compiled.deck_array(read_decklist(path, cardset)) for path in bundled_decks("plasma")]
+results = []
+for a in decks:
+    for b in decks:
+        seeds, first = batch_seeds(17, 4)[0]
+        winners, turns, counters = engine.play_batch(compiled, a, b, seeds, first, policy, policy)
+        results.append([winners.tolist(), turns.tolist(), counters.tolist()])
+print(json.dumps({"refused": refused, "applied": applied, "results": results}))
+"""
+
+
+@pytest.mark.parametrize("policy", [0, 1], ids=["greedy", "random"])
+def test_the_policies_apply_only_actions_the_rules_listed(policy: int) -> None:
+    """Plain Python (NUMBA_DISABLE_JIT=1) with every applier wrapped: each action a policy takes was in the list
+    `legal_actions` (its decision's lister) had just made, for every decision kind, over every bundled deck pair;
+    and the wrapped run plays the compiled engine's matches."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run(
+        [sys.executable, "-c", _LEGAL_ONLY_SCRIPT, str(policy)],
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wrapped = json.loads(done.stdout)
+    assert wrapped["refused"] == []
+    assert set(wrapped["applied"]) == {"play", "attacker", "target", "mulligan", "block", "instant", "effect target"}
+    cardset = load_cardset(REPO_ROOT / SET, RULESET)
+    engine, compiled, _ = compile_for(cardset)
+    decks = [compiled.deck_array(read_decklist(path, cardset)) for path in bundled_decks("plasma")]
+    compiled_results = []
+    for a in decks:
+        for b in decks:
+            seeds, first = batch_seeds(17, 4)[0]
+            winners, turns, counters = engine.play_batch(compiled, a, b, seeds, first, policy, policy)
+            compiled_results.append([winners.tolist(), turns.tolist(), counters.tolist()])
+    assert wrapped["results"] == compiled_results

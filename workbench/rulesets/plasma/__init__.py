@@ -59,6 +59,14 @@ Version history:
   exactly as before (both golden traces unchanged, the same winners, turns
   and counters for the bundled decks), so no result of engine 2 changes and
   the version stays.
+- 1.2, engine 2, rules apart from policies: the rules list the legal
+  actions of the open decision (`legal_actions(table, st, out) -> n`:
+  mulligan, play, attacker, target, block, instant, and the targets a
+  card's effects leave open) and take one (`apply`); `clone` copies a
+  match; greedy, random and search are policies that choose among the
+  listed actions, and no rule reads a side's policy. Greedy and random play
+  exactly as before (both golden traces and the bundled decks' winners,
+  turns and counters unchanged), so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

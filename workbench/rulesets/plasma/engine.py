@@ -198,15 +198,47 @@ SIDE_WIDTH = 13
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
-G_TURN, G_OVER, G_WINNER, G_NEXT_UID, G_FIRST, G_UNCHECKED, G_BONUS = range(7)
+(
+    G_TURN,
+    G_OVER,
+    G_WINNER,
+    G_NEXT_UID,
+    G_FIRST,
+    G_UNCHECKED,
+    G_BONUS,
+    G_DECISION,
+    G_ACTOR,
+    G_ATTACKER,
+    G_ASIDE,
+    G_ATTACKING,
+    G_ATTACKER_UID,
+    G_ATTACKER_CARD,
+    G_DEFENDER_UID,
+    G_WINDOW,
+    G_PENDING,
+    G_FX_PLAYER,
+    G_FX_CARD,
+    G_FX_MODE,
+    G_FX_OWN,
+    G_FX_ENEMY,
+    G_FX_CLAUSE,
+) = range(23)
 """G_UNCHECKED is 1 when a creature may be on the field already destroyed (it entered with resolve 0 or less) and
 no check has run since; the end of turn checks only then or when a bonus ends. G_BONUS is 1 when a "this turn"
-bonus was given since the last end of turn, which reads the field for bonuses to end only then."""
-GAME_WIDTH = 7
+bonus was given since the last end of turn, which reads the field for bonuses to end only then. G_DECISION is the
+kind of decision open (D_*), G_ACTOR the player who takes it; G_ATTACKER the field slot of the attacker whose target
+is open (D_TARGET), G_ASIDE the cards set aside so far in an open mulligan (D_MULLIGAN). An attack under way
+(between its target and its damage) keeps its side G_ATTACKING, its attacker's uid and card, its defender's uid (-1:
+none, a direct hit) and G_WINDOW, the instant window open or next (WINDOW_*). G_PENDING is a target a card's
+effects left open (D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET; D_NONE: none), decided before anything else;
+G_FX_* keep what its effects need to go on (player, card, mode, own and enemy uid, the clause waiting)."""
+GAME_WIDTH = 23
 
 MAX_CHOICES = 2 * MAX_DECK + 2
-"""More choices than one decision can have: every hand card and every creature's ability, and stop (or, attacking:
-every enemy creature, hold and direct)."""
+"""As many actions as one decision can have: every hand card, every creature's ability, the coin and stop (or,
+attacking: every enemy creature, hold and direct)."""
+POLICY_WORDS = 2
+"""The policies' own words per side in the state (`words`)."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -223,6 +255,8 @@ STATE_DTYPE = np.dtype(
         ("choice", np.int64, (MAX_CHOICES,)),
         ("score", np.int64, (MAX_CHOICES,)),
         ("searched", np.int64, (2,)),
+        ("actions", np.int64, (MAX_CHOICES,)),
+        ("words", np.int64, (2, POLICY_WORDS)),
     ]
 )
 """One match's whole state as a single record: a kernel call passes one pointer, and every array has a shape
@@ -233,7 +267,9 @@ The last five belong to the search policy alone (no other policy reads or writes
 state (seeded from the match's seed, never drawn by the rules), `pool` the cards it deals anew before a rollout,
 `choice` the legal choices of the decision it searches, `score` their half points (a win 2, a draw 1) summed over
 the rollouts, and `searched` the decisions searched and rollouts played since the state was made (for speed
-figures)."""
+figures). `actions` is the out buffer `legal_actions` lists the open decision's legal actions into, and `words`
+the policies' own words per side (the rules never read them: the random policy keeps there how many cards it
+mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
@@ -243,9 +279,33 @@ MAX_ACTIVATIONS = 99
 """The largest `activations_per_turn` (options.py)."""
 PLAY_STEPS = MAX_DECK * (1 + MAX_ACTIVATIONS) + 1
 """More play-phase choices than a turn can hold: every card of a deck, and every creature's activations."""
-WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END = 0, 1, 2
+WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END, WINDOW_DONE = 0, 1, 2, 3
+"""An attack's windows (the attacker's, then the defender's), the end of turn's, and none left before damage."""
 DIRECT = -1
 HOLD = -2
+STOP = -1
+"""The play decision's action that ends the play phase (the others: a hand position, ACTIVATE + a field slot, COIN)."""
+COIN = -3
+"""The play decision's action that flips the coin (listed while p holds it)."""
+KEEP = -1
+"""The mulligan decision's action that keeps the hand (the others: the hand position of the card set aside)."""
+NO_BLOCK = -1
+"""The block decision's action that takes the hit (the others: the blocker's field slot)."""
+PASS = -1
+"""The instant decision's action that plays none (the others: the Instant's hand position)."""
+
+# ---- decisions: what `legal_actions` lists and `apply` takes (G_DECISION) ----------------------------------------
+D_NONE, D_MULLIGAN, D_PLAY, D_ATTACKER, D_TARGET, D_BLOCK, D_INSTANT, D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET = (
+    range(10)
+)
+"""D_MULLIGAN: set a hand card aside (its hand position) or KEEP. D_PLAY: play a hand card (its hand position),
+activate a creature's ability (ACTIVATE + its field slot), flip the COIN, or STOP. D_ATTACKER: the field slot of the
+creature that attacks next (none listed: the battle phase is over). D_TARGET: where that attacker goes: HOLD (it sits
+this battle phase out), DIRECT, or an enemy creature's field slot. D_BLOCK: the defender's untapped creature that
+blocks a direct attack (its field slot) or NO_BLOCK. D_INSTANT: an Instant to play in window G_WINDOW (its hand
+position) or PASS. Targets a card's effects leave open (G_PENDING, before the decision under way): D_ENEMY_TARGET
+the enemy creature a damage or destroy clause hits, D_OWN_TARGET the own creature a bonus goes to, D_EQUIP_TARGET
+the creature an equipment goes under (each a field slot)."""
 
 # ---- trace event codes (row: turn, player, code, card, other, amount) -----------------------------------------------
 (
@@ -572,68 +632,63 @@ def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
 
 
 # =====================================================================================================================
-# Targets
-# =====================================================================================================================
-
-
-@inline_kernel
-def choose_enemy_target(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-    amount: EngineInt,
-    destroys: EngineBool,
-    policy: EngineInt,
-) -> EngineInt:
-    """The slot of the opponent's creature p's damage or destroy clause hits, or -1 when there is none.
-
-    Greedy: a creature the clause destroys, the costliest first (then the strongest); else the strongest.
-    """
-    q = 1 - p
-    n = st.side[q, S_BOARD]
-    if n == 0:
-        return -1
-    if policy == RANDOM:
-        return rng_below(st.rng, n)
-    best = -1
-    best_score = -1
-    for i in range(n):
-        kills = destroys or amount >= damage_to_destroy(table, st, q, i)
-        score = (
-            (100_000 if kills else 0) + table[st.board[q, i, B_CARD], T_COST] * 100 + creature_power(table, st, q, i)
-        )
-        if score > best_score:
-            best_score = score
-            best = i
-    return best
-
-
-@inline_kernel
-def choose_own_target(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-    policy: EngineInt,
-) -> EngineInt:
-    """The slot of p's creature a bonus goes to, or -1. Greedy: the strongest creature that can still attack."""
-    n = st.side[p, S_BOARD]
-    if n == 0:
-        return -1
-    if policy == RANDOM:
-        return rng_below(st.rng, n)
-    best = -1
-    best_score = -1
-    for i in range(n):
-        score = creature_power(table, st, p, i) + (1000 if can_attack(st, p, i) else 0)
-        if score > best_score:
-            best_score = score
-            best = i
-    return best
-
-
-# =====================================================================================================================
 # Effects
 # =====================================================================================================================
+
+
+@inline_kernel
+def leave_target_open(
+    st: Any,
+    pending: EngineInt,
+    p: EngineInt,
+    card: EngineInt,
+    mode: EngineInt,
+    own_uid: EngineInt,
+    enemy_uid: EngineInt,
+    clause: EngineInt,
+) -> None:
+    """p's card waits for a target (G_PENDING = `pending`): what its effects need to go on is kept in G_FX_*."""
+    st.game[G_PENDING] = pending
+    st.game[G_FX_PLAYER] = p
+    st.game[G_FX_CARD] = card
+    st.game[G_FX_MODE] = mode
+    st.game[G_FX_OWN] = own_uid
+    st.game[G_FX_ENEMY] = enemy_uid
+    st.game[G_FX_CLAUSE] = clause
+
+
+@inline_kernel
+def clause_on(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    card: EngineInt,
+    mode: EngineInt,
+    op: EngineInt,
+    amount: EngineInt,
+    slot: EngineInt,
+) -> None:
+    """p's card's clause `op amount` on its target: the enemy creature in `slot` (damage, destroy) or p's own
+    (power, resolve: this turn, or for as long as it lives with MODE_EQUIP)."""
+    q = 1 - p
+    if op == OP_DAMAGE:
+        damage_creature(st, counters, events, p, card, q, slot, amount)
+        remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
+    elif op == OP_DESTROY:
+        destroy_creature(st, counters, events, q, slot, card)
+    else:
+        if mode != MODE_EQUIP:
+            st.game[G_BONUS] = 1
+        if op == OP_POWER:
+            st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
+            refresh_stats(table, st, p, slot)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+        else:
+            st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
+            refresh_stats(table, st, p, slot)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
 
 
 @rules_kernel
@@ -647,37 +702,43 @@ def apply_effects(
     mode: EngineInt,
     own_uid: EngineInt,
     enemy_uid: EngineInt,
+    first: EngineInt,
 ) -> None:
-    """Run p's card's clauses in order.
+    """Run p's card's clauses in order, from clause `first`.
 
     MODE_PLAY (events, instants, creatures): bonuses go to `own_uid` (or a chosen creature) for this turn.
     MODE_EQUIP: bonuses go to the equipped creature `own_uid` for as long as it lives; other clauses happen once.
     MODE_TRIGGER (battlefields): bonuses are read from the battlefield itself, so only the other clauses happen.
     MODE_ACTIVATE (a creature's activated ability): the ability's clauses; bonuses go to the creature `own_uid`
     itself, this turn.
-    Damage and destroy clauses hit `enemy_uid` when it is still on the field, else a chosen enemy creature.
+    Damage and destroy clauses hit `enemy_uid` when it is still on the field. Otherwise the target is p's choice:
+    the clauses stop there with the target left open (G_PENDING: D_ENEMY_TARGET, or D_OWN_TARGET for a MODE_PLAY
+    bonus), and `apply_effect_target` goes on from that clause once it is chosen. A clause with no creature to
+    target is left out.
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
-    policy = st.side[p, S_POLICY]
     q = 1 - p
     blk = ABILITY if mode == MODE_ACTIVATE else 0
-    for c in range(table[card, blk + T_CLAUSES]):
+    for c in range(first, table[card, blk + T_CLAUSES]):
         if st.game[G_OVER] == 1:
             return
         op = table[card, blk + T_CLAUSE0 + 2 * c]
         amount = table[card, blk + T_CLAUSE0 + 2 * c + 1]
-        if op == OP_DAMAGE or op == OP_DESTROY:
-            slot = find_uid(st, q, enemy_uid)
-            if slot < 0:
-                slot = choose_enemy_target(table, st, p, amount, op == OP_DESTROY, policy)
-            if slot < 0:
+        if op == OP_DAMAGE or op == OP_DESTROY or op == OP_POWER or op == OP_RESOLVE:
+            enemy = op == OP_DAMAGE or op == OP_DESTROY
+            if not enemy and mode == MODE_TRIGGER:
                 continue
-            if op == OP_DAMAGE:
-                damage_creature(st, counters, events, p, card, q, slot, amount)
-                remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
-            else:
-                destroy_creature(st, counters, events, q, slot, card)
+            side = q if enemy else p
+            slot = find_uid(st, side, enemy_uid if enemy else own_uid)
+            if slot < 0:
+                if (enemy or mode == MODE_PLAY) and st.side[side, S_BOARD] > 0:
+                    pending = D_ENEMY_TARGET if enemy else D_OWN_TARGET
+                    leave_target_open(st, np.int64(pending), p, card, mode, own_uid, enemy_uid, c)
+                    return
+                continue
+            # One call site: each inlined copy of a clause's work adds to the cold compile.
+            clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
         elif op == OP_DAMAGE_PLAYER:
             hit_player(st, counters, events, p, card, amount)
         elif op == OP_HEAL:
@@ -685,27 +746,74 @@ def apply_effects(
         elif op == OP_DRAW:
             for _ in range(amount):
                 draw_card(st, counters, events, p)
-        elif op == OP_POWER or op == OP_RESOLVE:
-            if mode == MODE_TRIGGER:
-                continue
-            slot = find_uid(st, p, own_uid)
-            if slot < 0 and mode == MODE_PLAY:
-                slot = choose_own_target(table, st, p, policy)
-            if slot < 0:
-                continue
-            if mode != MODE_EQUIP:
-                st.game[G_BONUS] = 1
-            if op == OP_POWER:
-                st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
-                refresh_stats(table, st, p, slot)
-                trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
-            else:
-                st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
-                refresh_stats(table, st, p, slot)
-                trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
             trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+
+
+@inline_kernel
+def legal_effect_targets(st: Any, out: IntArray) -> int:
+    """The open target's legal actions into `out` (how many): the field slot of each enemy creature
+    (D_ENEMY_TARGET) or of each of the player's own (D_OWN_TARGET, D_EQUIP_TARGET), in field order."""
+    p = st.game[G_FX_PLAYER]
+    side = 1 - p if st.game[G_PENDING] == D_ENEMY_TARGET else p
+    n = st.side[side, S_BOARD]
+    for i in range(n):
+        out[i] = i
+    return n
+
+
+@rules_kernel
+def apply_effect_target(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    slot: EngineInt,
+) -> None:
+    """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
+    (an equipment goes under it, then its effects run); once they are done, an attack's instant window goes on."""
+    pending = st.game[G_PENDING]
+    p = st.game[G_FX_PLAYER]
+    card = st.game[G_FX_CARD]
+    mode = st.game[G_FX_MODE]
+    enemy_uid = st.game[G_FX_ENEMY]
+    st.game[G_PENDING] = D_NONE
+    if pending == D_EQUIP_TARGET:
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        if table[card, T_CLAUSES] > 0:
+            apply_effects(
+                table,
+                st,
+                counters,
+                events,
+                p,
+                card,
+                np.int64(MODE_EQUIP),
+                np.int64(st.board[p, slot, B_UID]),
+                np.int64(enemy_uid),
+                np.int64(0),
+            )
+    else:
+        clause = st.game[G_FX_CLAUSE]
+        blk = ABILITY if mode == MODE_ACTIVATE else 0
+        op = table[card, blk + T_CLAUSE0 + 2 * clause]
+        amount = table[card, blk + T_CLAUSE0 + 2 * clause + 1]
+        clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
+        apply_effects(
+            table,
+            st,
+            counters,
+            events,
+            p,
+            card,
+            np.int64(mode),
+            np.int64(st.game[G_FX_OWN]),
+            np.int64(enemy_uid),
+            np.int64(clause + 1),
+        )
+    if st.game[G_PENDING] == D_NONE and st.game[G_DECISION] == D_INSTANT:
+        instant_done(table, st, counters, events)
 
 
 # =====================================================================================================================
@@ -740,7 +848,8 @@ def play_card(
 ) -> None:
     """p pays for and plays hand card h (legality is the caller's: see `can_play`).
 
-    `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target.
+    `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target; when
+    either is not on the field, the choice is p's (a target left open: G_PENDING, see `apply_effects`).
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
@@ -756,8 +865,9 @@ def play_card(
     elif kind == K_EQUIPMENT:
         slot = find_uid(st, p, own_uid)
         if slot < 0:
-            slot = choose_own_target(table, st, p, st.side[p, S_POLICY])
-        if slot < 0:
+            if st.side[p, S_BOARD] > 0:
+                # Which creature it goes under is p's decision.
+                leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
             return
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
@@ -774,7 +884,9 @@ def play_card(
             return
         mode = MODE_TRIGGER
     if table[card, T_CLAUSES] > 0:
-        apply_effects(table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid))
+        apply_effects(
+            table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid), np.int64(0)
+        )
 
 
 @inline_kernel
@@ -917,7 +1029,16 @@ def activate(
     st.board[p, i, B_ACTIVATED] += 1
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
     apply_effects(
-        table, st, counters, events, p, card, np.int64(MODE_ACTIVATE), np.int64(st.board[p, i, B_UID]), np.int64(-1)
+        table,
+        st,
+        counters,
+        events,
+        p,
+        card,
+        np.int64(MODE_ACTIVATE),
+        np.int64(st.board[p, i, B_UID]),
+        np.int64(-1),
+        np.int64(0),
     )
 
 
@@ -933,102 +1054,6 @@ def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     return value
 
 
-@rules_kernel
-def random_play(table: IntArray, st: Any, p: EngineInt) -> int:
-    """Random policy: any card p can play now, any ability it can activate, or stop, each equally likely (kept out
-    of greedy's inlined path). Returns a hand position, ACTIVATE + a field slot, or -1."""
-    n = st.side[p, S_HAND]
-    abilities = st.side[p, S_ABILITIES] == 1
-    legal = 0
-    for h in range(n):
-        if can_play(table, st, p, h):
-            legal += 1
-    if abilities:
-        for i in range(st.side[p, S_BOARD]):
-            if can_activate(table, st, p, i):
-                legal += 1
-    pick = rng_below(st.rng, legal + 1)  # the extra choice is "stop"
-    for h in range(n):
-        if can_play(table, st, p, h):
-            if pick == 0:
-                return h
-            pick -= 1
-    if abilities:
-        for i in range(st.side[p, S_BOARD]):
-            if can_activate(table, st, p, i):
-                if pick == 0:
-                    return ACTIVATE + i
-                pick -= 1
-    return -1
-
-
-@inline_kernel
-def choose_play(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-) -> int:
-    """The hand position p plays next in the play phase, ACTIVATE + the field slot of the creature whose ability p
-    activates, or -1 to stop."""
-    n = st.side[p, S_HAND]
-    if st.side[p, S_POLICY] == RANDOM:
-        return random_play(table, st, p)
-    best = -1
-    best_value = 0
-    plasma = st.side[p, S_PLASMA]
-    if plasma < st.side[p, S_CHEAPEST]:
-        return best
-    has_creature = st.side[p, S_BOARD] > 0
-    no_battlefield = st.side[p, S_BATTLEFIELD] < 0
-    for h in range(n):
-        card = st.hand[p, h]
-        kind = table[card, T_KIND]
-        # `can_play` (and a battlefield being worth nothing while one is in play) as arithmetic, so the loop compiles
-        # to selects: which cards are affordable is hard for the processor to predict, and a wrong guess costs more
-        # than the rest of the loop.
-        playable = (
-            (table[card, T_COST] <= plasma)
-            & ((kind != K_EQUIPMENT) | has_creature)
-            & ((kind != K_BATTLEFIELD) | no_battlefield)
-        )
-        value = table[card, T_PLAY_VALUE] * playable
-        if value == PLAY_VALUE_OF_BOARD:
-            value = greedy_play_value(table, st, p, h)
-        if value > best_value:
-            best_value = value
-            best = h
-    if st.side[p, S_ABILITIES] == 1:
-        for i in range(st.side[p, S_BOARD]):
-            if can_activate(table, st, p, i):
-                value = ability_value(table, st, p, i)
-                if value > best_value:
-                    best_value = value
-                    best = ACTIVATE + i
-    return best
-
-
-@inline_kernel
-def wants_coin(
-    table: IntArray,
-    st: Any,
-    p: EngineInt,
-) -> bool:
-    """Whether p flips the coin now. Greedy: when +1 plasma pays for a card that costs exactly one more."""
-    if st.side[p, S_COIN] == 0:
-        return False
-    if st.side[p, S_POLICY] == RANDOM:
-        return rng_below(st.rng, 4) == 0
-    for h in range(st.side[p, S_HAND]):
-        card = st.hand[p, h]
-        if table[card, T_COST] == st.side[p, S_PLASMA] + 1 and table[card, T_KIND] != K_INSTANT:
-            st.side[p, S_PLASMA] += 1
-            value = greedy_play_value(table, st, p, h)
-            st.side[p, S_PLASMA] -= 1
-            if value > 0:
-                return True
-    return False
-
-
 @inline_kernel
 def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
@@ -1038,26 +1063,56 @@ def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
 
 
 @inline_kernel
-def play_phase(
+def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+    """The play decision's legal actions into `out` (how many): COIN first while p holds it, then each hand card p
+    can play (`can_play`) in hand order, each creature whose ability p can activate (`can_activate`) in field order,
+    and STOP last."""
+    n = 0
+    if st.side[p, S_COIN] == 1:
+        out[0] = COIN
+        n = 1
+    plasma = st.side[p, S_PLASMA]
+    # Below the deck's cheapest cost or ability nothing can be paid for: the hand need not be read.
+    if plasma >= st.side[p, S_CHEAPEST]:
+        has_creature = st.side[p, S_BOARD] > 0
+        room_for_field = (st.side[p, S_BATTLEFIELD] < 0) | (st.options[O_REPLACE_BATTLEFIELD] == 1)
+        for h in range(st.side[p, S_HAND]):
+            card = st.hand[p, h]
+            kind = table[card, T_KIND]
+            # `can_play` as arithmetic, the slot written always and kept when playable: which cards are affordable is
+            # hard for the processor to predict, and a wrong guess costs more than the rest of the loop.
+            playable = (
+                (table[card, T_COST] <= plasma)
+                & ((kind != K_EQUIPMENT) | has_creature)
+                & ((kind != K_BATTLEFIELD) | room_for_field)
+            )
+            out[n] = h
+            n += int(playable)
+        if st.side[p, S_ABILITIES] == 1:
+            for i in range(st.side[p, S_BOARD]):
+                if can_activate(table, st, p, i):
+                    out[n] = ACTIVATE + i
+                    n += 1
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def apply_play(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
+    action: EngineInt,
 ) -> None:
-    """p plays cards and activates its creatures' abilities until the policy stops or nothing more can be paid for."""
-    for _ in range(PLAY_STEPS):
-        if st.game[G_OVER] == 1:
-            return
-        if wants_coin(table, st, p):
-            flip_coin(st, events, p)
-        h = choose_play(table, st, p)
-        if h < 0:
-            return
-        if h >= ACTIVATE:
-            activate(table, st, counters, events, p, h - ACTIVATE)
-        else:
-            play_card(table, st, counters, events, p, h, -1, -1)
+    """p takes a listed action of the play decision (STOP takes nothing: the match loop ends the play phase)."""
+    if action == COIN:
+        flip_coin(st, events, p)
+    elif action >= ACTIVATE:
+        activate(table, st, counters, events, p, action - ACTIVATE)
+    elif action >= 0:
+        play_card(table, st, counters, events, p, action, np.int64(-1), np.int64(-1))
 
 
 # =====================================================================================================================
@@ -1113,58 +1168,6 @@ def combat_instant_value(
     return 0
 
 
-@rules_kernel
-def random_instant(table: IntArray, st: Any, x: EngineInt) -> int:
-    """Random policy: any Instant x can pay for, or none, each equally likely."""
-    n = st.side[x, S_HAND]
-    legal = 0
-    for h in range(n):
-        if table[st.hand[x, h], T_KIND] == K_INSTANT and can_play(table, st, x, h):
-            legal += 1
-    if legal == 0:
-        return -1
-    pick = rng_below(st.rng, legal + 1)
-    for h in range(n):
-        if table[st.hand[x, h], T_KIND] == K_INSTANT and can_play(table, st, x, h):
-            if pick == 0:
-                return h
-            pick -= 1
-    return -1
-
-
-@inline_kernel
-def choose_instant(
-    table: IntArray,
-    st: Any,
-    x: EngineInt,
-    window: EngineInt,
-    own: EngineInt,
-    enemy: EngineInt,
-) -> int:
-    """The hand position of the instant x plays in this window, or -1."""
-    n = st.side[x, S_HAND]
-    if st.side[x, S_POLICY] == RANDOM:
-        return random_instant(table, st, x)
-    best = -1
-    best_value = 0
-    best_cost = 0
-    for h in range(n):
-        card = st.hand[x, h]
-        if table[card, T_KIND] != K_INSTANT or not can_play(table, st, x, h):
-            continue
-        if window == WINDOW_END:
-            # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
-            value = spell_value(table, st, x, card, False, False, np.int64(0))
-        else:
-            value = combat_instant_value(table, st, x, card, own, enemy, window)
-        cost = table[card, T_COST]
-        if value > best_value or (value == best_value and value > 0 and cost < best_cost):
-            best_value = value
-            best = h
-            best_cost = cost
-    return best
-
-
 @inline_kernel
 def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
     """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call)."""
@@ -1176,30 +1179,6 @@ def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
         card = st.hand[x, h]
         found |= (table[card, T_KIND] == K_INSTANT) & (table[card, T_COST] <= plasma)
     return found
-
-
-@rules_kernel
-def instant_window(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    x: EngineInt,
-    window: EngineInt,
-    own_uid: EngineInt,
-    enemy_uid: EngineInt,
-) -> None:
-    """x may play Instants: one around an attack, any number at the end of the opponent's turn."""
-    plays = 1 if window != WINDOW_END else MAX_DECK
-    for _ in range(plays):
-        if st.game[G_OVER] == 1:
-            return
-        own = find_uid(st, x, own_uid)
-        enemy = find_uid(st, 1 - x, enemy_uid)
-        h = choose_instant(table, st, x, window, own, enemy)
-        if h < 0:
-            return
-        play_card(table, st, counters, events, x, h, own_uid, enemy_uid)
 
 
 # =====================================================================================================================
@@ -1229,63 +1208,7 @@ def fight(
 
 
 @inline_kernel
-def choose_blocker(
-    table: IntArray,
-    st: Any,
-    q: EngineInt,
-    p: EngineInt,
-    a: EngineInt,
-) -> int:
-    """The untapped creature q blocks p's direct attacker (slot a) with, or -1 to take the hit.
-
-    Greedy: a blocker that destroys the attacker and survives; else one that survives; else an even-or-better
-    trade; else, when the hit would be lethal, the cheapest creature.
-    """
-    n = st.side[q, S_BOARD]
-    untapped = 0
-    for i in range(n):
-        if st.board[q, i, B_TAPPED] == 0:
-            untapped += 1
-    if untapped == 0:
-        return -1
-    if st.side[q, S_POLICY] == RANDOM:
-        pick = rng_below(st.rng, untapped + 1)
-        for i in range(n):
-            if st.board[q, i, B_TAPPED] == 0:
-                if pick == 0:
-                    return i
-                pick -= 1
-        return -1
-    power_a = creature_power(table, st, p, a)
-    left_a = damage_to_destroy(table, st, p, a)
-    cost_a = table[st.board[p, a, B_CARD], T_COST]
-    best = -1
-    best_rank = 0
-    best_cost = 0
-    for i in range(n):
-        if st.board[q, i, B_TAPPED] == 1:
-            continue
-        kills = creature_power(table, st, q, i) >= left_a
-        survives = power_a < damage_to_destroy(table, st, q, i)
-        cost = table[st.board[q, i, B_CARD], T_COST]
-        rank = 0
-        if kills and survives:
-            rank = 4
-        elif survives:
-            rank = 3
-        elif kills and cost <= cost_a:
-            rank = 2
-        elif power_a >= st.side[q, S_LIFE]:
-            rank = 1
-        if rank > best_rank or (rank == best_rank and rank > 0 and cost < best_cost):
-            best = i
-            best_rank = rank
-            best_cost = cost
-    return best
-
-
-@inline_kernel
-def attack(
+def declare_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
@@ -1294,42 +1217,113 @@ def attack(
     a: EngineInt,
     target: EngineInt,
 ) -> None:
-    """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`."""
+    """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`.
+
+    A direct attack opens the defender's block decision when they have an untapped creature; otherwise the attack
+    goes on (`attack_goes_on`) to its instant windows and damage.
+    """
     q = 1 - p
     attacker_card = st.board[p, a, B_CARD]
-    attacker_uid = st.board[p, a, B_UID]
     counters[p, attacker_card, ATTACKED] += 1
-    defender_uid = -1
-    d = target
+    st.game[G_ATTACKING] = p
+    st.game[G_ATTACKER] = a
+    st.game[G_ATTACKER_UID] = st.board[p, a, B_UID]
+    st.game[G_ATTACKER_CARD] = attacker_card
+    st.game[G_DEFENDER_UID] = -1
+    st.game[G_WINDOW] = WINDOW_ATTACK
     if target == DIRECT:
         trace_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a)
         )
-        d = choose_blocker(table, st, q, p, a)
-        if d >= 0:
-            defender_uid = st.board[q, d, B_UID]
-            trace_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
-        else:
-            trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        for i in range(st.side[q, S_BOARD]):
+            if st.board[q, i, B_TAPPED] == 0:
+                open_decision(st, np.int64(D_BLOCK), q)
+                return
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     else:
-        defender_uid = st.board[q, target, B_UID]
+        st.game[G_DEFENDER_UID] = st.board[q, target, B_UID]
         trace_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
-    window = False
-    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1:
-        if has_instant_to_play(table, st, p):
-            instant_window(table, st, counters, events, p, np.int64(WINDOW_ATTACK), attacker_uid, defender_uid)
-            window = True
-        if has_instant_to_play(table, st, q):
-            instant_window(table, st, counters, events, q, np.int64(WINDOW_DEFEND), defender_uid, attacker_uid)
-            window = True
+    attack_goes_on(table, st, counters, events)
+
+
+@inline_kernel
+def legal_blocks(st: Any, q: EngineInt, out: IntArray) -> int:
+    """The block decision's legal actions into `out` (how many): each untapped creature of q in field order, then
+    NO_BLOCK."""
+    n = 0
+    for i in range(st.side[q, S_BOARD]):
+        out[n] = i
+        n += int(st.board[q, i, B_TAPPED] == 0)
+    out[n] = NO_BLOCK
+    return n + 1
+
+
+@inline_kernel
+def apply_block(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    d: EngineInt,
+) -> None:
+    """The defender blocks the direct attack with its creature in slot d (or takes the hit: NO_BLOCK); the attack
+    goes on."""
+    q = st.game[G_ACTOR]
+    attacker_card = st.game[G_ATTACKER_CARD]
+    if d >= 0:
+        st.game[G_DEFENDER_UID] = st.board[q, d, B_UID]
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
+    else:
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+    attack_goes_on(table, st, counters, events)
+
+
+@rules_kernel
+def attack_goes_on(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
+    instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
+    (`resolve_attack`). Called, not inlined: several decisions lead here, and one compiled copy keeps the cold compile
+    near the engine's before decisions were split (one call per attack)."""
+    p = st.game[G_ATTACKING]
+    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1 and st.game[G_OVER] == 0:
+        if st.game[G_WINDOW] == WINDOW_ATTACK:
+            if has_instant_to_play(table, st, p):
+                open_decision(st, np.int64(D_INSTANT), p)
+                return
+            st.game[G_WINDOW] = WINDOW_DEFEND
+        if st.game[G_WINDOW] == WINDOW_DEFEND:
+            if has_instant_to_play(table, st, 1 - p):
+                open_decision(st, np.int64(D_INSTANT), 1 - p)
+                return
+    st.game[G_WINDOW] = WINDOW_DONE
+    resolve_attack(table, st, counters, events)
+
+
+@inline_kernel
+def resolve_attack(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """The attack's damage: a direct hit, or the fighters' fight; an Instant may have moved or removed either
+    fighter, so both are found again by uid. The attacker decision opens again."""
+    p = st.game[G_ATTACKING]
+    q = 1 - p
+    open_decision(st, np.int64(D_ATTACKER), p)
     if st.game[G_OVER] == 1:
         return
-    if window:
-        # An Instant may have moved or removed either fighter.
-        a = find_uid(st, p, attacker_uid)
-        d = find_uid(st, q, defender_uid)
+    attacker_card = st.game[G_ATTACKER_CARD]
+    defender_uid = st.game[G_DEFENDER_UID]
+    a = find_uid(st, p, st.game[G_ATTACKER_UID])
+    d = find_uid(st, q, defender_uid)
     if a < 0:
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
@@ -1346,162 +1340,115 @@ def attack(
 
 
 @inline_kernel
-def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> int:
-    """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
+def window_uids(st: Any) -> tuple[int, int]:
+    """(own, enemy): the uids of the fighters of the player whose instant window is open (-1, -1 at the end of a
+    turn)."""
+    window = st.game[G_WINDOW]
+    if window == WINDOW_ATTACK:
+        return st.game[G_ATTACKER_UID], st.game[G_DEFENDER_UID]
+    if window == WINDOW_DEFEND:
+        return st.game[G_DEFENDER_UID], st.game[G_ATTACKER_UID]
+    return -1, -1
 
-    In order: a direct attack when the ready attackers are lethal and nothing can block; an attack that destroys a
-    creature and survives (the costliest); a direct attack when no untapped enemy would destroy the attacker and
-    survive; an even-or-better trade; else hold back.
-    """
-    q = 1 - p
-    power_a = creature_power(table, st, p, a)
-    left_a = damage_to_destroy(table, st, p, a)
-    cost_a = table[st.board[p, a, B_CARD], T_COST]
-    blockers = 0
-    safe = True
-    best = -1
-    best_cost = -1
-    trade = -1
-    trade_cost = -1
-    for i in range(st.side[q, S_BOARD]):
-        kills = power_a >= damage_to_destroy(table, st, q, i)
-        survives = creature_power(table, st, q, i) < left_a
-        if st.board[q, i, B_TAPPED] == 0:
-            blockers += 1
-            if not survives and not kills:
-                safe = False
-        if not can_be_attacked(st, q, i):
-            continue
-        cost = table[st.board[q, i, B_CARD], T_COST]
-        if kills and survives and cost > best_cost:
-            best = i
-            best_cost = cost
-        elif kills and cost >= cost_a and cost > trade_cost:
-            trade = i
-            trade_cost = cost
-    if blockers == 0:
-        ready = 0
-        for i in range(st.side[p, S_BOARD]):
-            if can_attack(st, p, i):
-                ready += creature_power(table, st, p, i)
-        if ready >= st.side[q, S_LIFE]:
-            return DIRECT
-    if best >= 0:
-        return best
-    if safe and power_a > 0:
-        return DIRECT
-    if trade >= 0:
-        return trade
-    return HOLD
+
+@inline_kernel
+def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
+    """The instant decision's legal actions into `out` (how many): each Instant of x's hand x can pay for, in hand
+    order, then PASS."""
+    n = 0
+    for h in range(st.side[x, S_HAND]):
+        if table[st.hand[x, h], T_KIND] == K_INSTANT and can_play(table, st, x, h):
+            out[n] = h
+            n += 1
+    out[n] = PASS
+    return n + 1
 
 
 @rules_kernel
-def random_attack(st: Any, p: EngineInt, ready: EngineInt) -> tuple[int, int]:
-    """Random policy: one of p's `ready` creatures, and hold, direct, or any creature it may attack, equally likely."""
-    q = 1 - p
-    a = -1
-    pick = rng_below(st.rng, ready)
-    for i in range(st.side[p, S_BOARD]):
-        if can_attack(st, p, i):
-            if pick == 0:
-                a = i
-                break
-            pick -= 1
-    targets = 0
-    for i in range(st.side[q, S_BOARD]):
-        if can_be_attacked(st, q, i):
-            targets += 1
-    pick = rng_below(st.rng, targets + 2)
-    if pick == 0:
-        return a, HOLD
-    if pick == 1:
-        return a, DIRECT
-    pick -= 2
-    for i in range(st.side[q, S_BOARD]):
-        if can_be_attacked(st, q, i):
-            if pick == 0:
-                return a, i
-            pick -= 1
-    return a, HOLD
+def apply_instant(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    h: EngineInt,
+) -> None:
+    """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
+    Instant: the attack goes on. At the end of a turn the window stays open until PASS."""
+    x = st.game[G_ACTOR]
+    if h == PASS and st.game[G_WINDOW] == WINDOW_END:
+        st.game[G_DECISION] = D_NONE
+        return
+    if h != PASS:
+        own_uid, enemy_uid = window_uids(st)
+        play_card(table, st, counters, events, x, h, np.int64(own_uid), np.int64(enemy_uid))
+        if st.game[G_PENDING] != D_NONE:
+            # The window goes on once the Instant's target is chosen (`apply_effect_target`).
+            return
+    instant_done(table, st, counters, events)
 
 
 @inline_kernel
-def choose_attack(
+def instant_done(
     table: IntArray,
     st: Any,
-    p: EngineInt,
-) -> tuple[int, int]:
-    """(attacker slot, target) for p's next attack, or (-1, HOLD) when the battle phase is over.
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """An attack's window has had its one Instant (or none): the attack goes on. The end of turn's window stays
+    open."""
+    window = st.game[G_WINDOW]
+    if window == WINDOW_END:
+        return
+    st.game[G_WINDOW] = WINDOW_DEFEND if window == WINDOW_ATTACK else WINDOW_DONE
+    attack_goes_on(table, st, counters, events)
 
-    Greedy takes the strongest ready creature first; a creature it holds back is marked and not asked again.
-    Random picks a ready creature and one of: hold, direct, or any creature it may attack.
-    """
+
+@inline_kernel
+def legal_attackers(st: Any, p: EngineInt, out: IntArray) -> int:
+    """The attacker decision's legal actions into `out` (how many): the field slot of each creature of p that can
+    attack now (`can_attack`), in field order. None: p's battle phase is over."""
     sickness = st.options[O_SICKNESS]
-    while True:
-        a = -1
-        best_power = -1
-        ready = 0
-        for i in range(st.side[p, S_BOARD]):
-            # `can_attack` as arithmetic: tapped, held and sick creatures mix unpredictably, so fewer branches pay.
-            blocked = st.board[p, i, B_TAPPED] | st.board[p, i, B_HELD] | (sickness & st.board[p, i, B_SICK])
-            ready += blocked == 0
-            power = creature_power(table, st, p, i) if blocked == 0 else -1
-            if power > best_power:
-                best_power = power
-                a = i
-        if a < 0:
-            return -1, HOLD
-        if st.side[p, S_POLICY] == RANDOM:
-            a, target = random_attack(st, p, ready)
-            if target == HOLD:
-                st.board[p, a, B_HELD] = 1
-                continue
-            return a, target
-        target = greedy_attack_choice(table, st, p, a)
-        if target == HOLD:
-            st.board[p, a, B_HELD] = 1
-            continue
-        return a, target
-
-
-@inline_kernel
-def battle_phase(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
-    """p attacks with each creature the policy sends, one attack at a time."""
+    n = 0
     for i in range(st.side[p, S_BOARD]):
-        st.board[p, i, B_HELD] = 0
-    # `battle_on`'s loop, written out: an inline kernel inlined into another is typed twice, which cost the greedy
-    # batch's cold compile about 20 s of CPU time.
-    for _ in range(MAX_DECK + 1):
-        if st.game[G_OVER] == 1:
-            return
-        a, target = choose_attack(table, st, p)
-        if a < 0:
-            return
-        attack(table, st, counters, events, p, a, target)
+        # `can_attack` as arithmetic: tapped, held and sick creatures mix unpredictably, so fewer branches pay.
+        blocked = st.board[p, i, B_TAPPED] | st.board[p, i, B_HELD] | (sickness & st.board[p, i, B_SICK])
+        out[n] = i
+        n += int(blocked == 0)
+    return n
 
 
 @inline_kernel
-def battle_on(
+def legal_targets(st: Any, p: EngineInt, out: IntArray) -> int:
+    """The target decision's legal actions into `out` (how many) for p's attacker in slot G_ATTACKER: HOLD, DIRECT,
+    then each enemy creature it may attack (`can_be_attacked`), in field order."""
+    q = 1 - p
+    out[0] = HOLD
+    out[1] = DIRECT
+    n = 2
+    for i in range(st.side[q, S_BOARD]):
+        if can_be_attacked(st, q, i):
+            out[n] = i
+            n += 1
+    return n
+
+
+@inline_kernel
+def apply_target(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
+    target: EngineInt,
 ) -> None:
-    """The rest of p's battle phase (creatures held back so far stay held): where a search's rollout takes it up."""
-    for _ in range(MAX_DECK + 1):
-        if st.game[G_OVER] == 1:
-            return
-        a, target = choose_attack(table, st, p)
-        if a < 0:
-            return
-        attack(table, st, counters, events, p, a, target)
+    """p sends its attacker in slot G_ATTACKER to a listed target: HOLD marks it held back for the rest of this
+    battle phase, anything else declares the attack (which may open the defender's block or an instant window)."""
+    a = st.game[G_ATTACKER]
+    if target == HOLD:
+        st.board[p, a, B_HELD] = 1
+        open_decision(st, np.int64(D_ATTACKER), p)
+    else:
+        declare_attack(table, st, counters, events, p, a, target)
 
 
 # =====================================================================================================================
@@ -1544,20 +1491,20 @@ def start_turn(
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
-        apply_effects(table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1))
+        apply_effects(
+            table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0)
+        )
 
 
 @inline_kernel
-def end_turn(
+def close_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
 ) -> None:
-    """The opponent's last use of their leftover plasma, then "this turn" bonuses end (and damage, by option)."""
-    if has_instant_to_play(table, st, 1 - p):
-        instant_window(table, st, counters, events, 1 - p, np.int64(WINDOW_END), np.int64(-1), np.int64(-1))
+    """After the opponent's end-of-turn window (`end_turn`): "this turn" bonuses end (and damage, by option)."""
     # Damage only ever destroys at once (every damage is followed by a check), so at the end of turn a creature can
     # only be destroyed by losing a resolve bonus, or when it entered the field already destroyed.
     bonus_ended = False
@@ -1580,51 +1527,39 @@ def end_turn(
 
 
 @inline_kernel
-def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
-    """The hand position greedy sends back, or -1 to keep: the costliest card when it costs 5 or more, or when the
-    hand has nothing to play on the first two turns."""
-    n = st.side[p, S_HAND]
-    costliest = -1
-    cheap = 0
-    for h in range(n):
-        cost = table[st.hand[p, h], T_COST]
-        if cost <= 2:
-            cheap += 1
-        if costliest < 0 or cost > table[st.hand[p, costliest], T_COST]:
-            costliest = h
-    if costliest < 0:
-        return -1
-    if table[st.hand[p, costliest], T_COST] >= 5 or cheap == 0:
-        return costliest
-    return -1
+def legal_mulligan(st: Any, p: EngineInt, out: IntArray) -> int:
+    """The mulligan decision's legal actions into `out` (how many): while fewer than 3 cards are set aside, each hand
+    position (that card set aside); then KEEP."""
+    n = 0
+    if st.game[G_ASIDE] < MULLIGANS_MAX:
+        for h in range(st.side[p, S_HAND]):
+            out[n] = h
+            n += 1
+    out[n] = KEEP
+    return n + 1
 
 
 @rules_kernel
-def mulligan(
+def apply_mulligan(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
+    action: EngineInt,
 ) -> None:
-    """Up to 3 times: set a card aside and draw 1; the set-aside cards are then shuffled back into the deck."""
+    """p takes a listed mulligan action: set hand card `action` aside and draw 1; or KEEP, which ends the mulligan:
+    the set-aside cards are shuffled back into the deck."""
     # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
-    aside = 0
-    wanted = rng_below(st.rng, MULLIGANS_MAX + 1) if st.side[p, S_POLICY] == RANDOM else MULLIGANS_MAX
-    for _ in range(wanted):
-        if st.side[p, S_HAND] == 0:
-            break
-        if st.side[p, S_POLICY] == RANDOM:
-            h = rng_below(st.rng, st.side[p, S_HAND])
-        else:
-            h = greedy_mulligan_choice(table, st, p)
-            if h < 0:
-                break
-        card = remove_from_hand(st, p, h)
+    aside = st.game[G_ASIDE]
+    if action != KEEP:
+        card = remove_from_hand(st, p, action)
         st.library[p, aside] = card
-        aside += 1
+        st.game[G_ASIDE] = aside + 1
         trace_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
         draw_card(st, counters, events, p)
+        return
+    st.game[G_DECISION] = D_NONE
     if aside == 0:
         return
     # Move them just before the undrawn cards; from the last one down, since the two ranges may overlap.
@@ -1709,6 +1644,8 @@ def play_turns(
             end_match(st, -1)
             break
         start_turn(table, st, counters, events, p)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
         if st.game[G_OVER] == 0:
             play_phase(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
@@ -1716,6 +1653,615 @@ def play_turns(
         if st.game[G_OVER] == 0:
             end_turn(table, st, counters, events, p)
         p = 1 - p
+
+
+# =====================================================================================================================
+# The rules' interface: legal_actions, apply, clone (every policy plays through these)
+#
+# A decision is open in the state (G_DECISION, taken by player G_ACTOR): `legal_actions` lists its legal actions
+# into an out buffer (st.actions, unless the caller keeps its own), and `apply` takes one of them. Each kind has its
+# own lister and applier above (`legal_plays` / `apply_play`, `legal_attackers` / `apply_attacker`,
+# `legal_targets` / `apply_target`, `legal_mulligan` / `apply_mulligan`), which the match loop calls directly on its
+# hot path; the two kernels here dispatch on G_DECISION for a caller that does not know the kind (the search, tests).
+# =====================================================================================================================
+
+
+@inline_kernel
+def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
+    """Open a decision of kind `decision` for player p."""
+    st.game[G_DECISION] = decision
+    st.game[G_ACTOR] = p
+
+
+@inline_kernel
+def apply_attacker(st: Any, a: EngineInt) -> None:
+    """The attacker decision's action: p's creature in field slot `a` attacks next; its target is the next decision."""
+    st.game[G_ATTACKER] = a
+    st.game[G_DECISION] = D_TARGET
+
+
+@rules_kernel
+def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
+    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: no decision is open).
+    A target left open (G_PENDING) comes before the decision under way."""
+    if st.game[G_PENDING] != D_NONE:
+        return legal_effect_targets(st, out)
+    p = st.game[G_ACTOR]
+    decision = st.game[G_DECISION]
+    if decision == D_PLAY:
+        return legal_plays(table, st, p, out)
+    if decision == D_ATTACKER:
+        return legal_attackers(st, p, out)
+    if decision == D_TARGET:
+        return legal_targets(st, p, out)
+    if decision == D_MULLIGAN:
+        return legal_mulligan(st, p, out)
+    if decision == D_BLOCK:
+        return legal_blocks(st, p, out)
+    if decision == D_INSTANT:
+        return legal_instants(table, st, p, out)
+    return 0
+
+
+@rules_kernel
+def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
+    """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
+    the same step: after an attacker its target; after a target the defender's block, an instant window or (the
+    attack done, or a hold) the next attacker; after an end-of-turn Instant the same window. STOP, KEEP and an
+    end-of-turn PASS close the decision (the match loop goes on to the next phase). A target left open (G_PENDING)
+    is answered first: the action is its field slot."""
+    if st.game[G_PENDING] != D_NONE:
+        apply_effect_target(table, st, counters, events, action)
+        return
+    p = st.game[G_ACTOR]
+    decision = st.game[G_DECISION]
+    if decision == D_PLAY:
+        if action == STOP:
+            st.game[G_DECISION] = D_NONE
+        else:
+            apply_play(table, st, counters, events, p, action)
+    elif decision == D_ATTACKER:
+        apply_attacker(st, action)
+    elif decision == D_TARGET:
+        apply_target(table, st, counters, events, p, action)
+    elif decision == D_BLOCK:
+        apply_block(table, st, counters, events, action)
+    elif decision == D_INSTANT:
+        apply_instant(table, st, counters, events, action)
+    elif decision == D_MULLIGAN:
+        apply_mulligan(table, st, counters, events, p, action)
+
+
+# =====================================================================================================================
+# Policies: each chooses one of the actions `legal_actions` listed (out[0:n]); none changes a rule
+#
+# A policy may read the whole state (the search deals what its player cannot see anew before reading) and keep its
+# own words in st.words; it returns an action of the list. `choose_*` picks the side's policy (S_POLICY: only the
+# policies and the match loop read it). A new policy is a new function per decision kind and a branch in each
+# `choose_*`: no rule changes.
+# =====================================================================================================================
+
+
+@inline_kernel
+def greedy_wants_coin(table: IntArray, st: Any, p: EngineInt) -> bool:
+    """Greedy flips the coin when +1 plasma pays for a card that costs exactly one more."""
+    for h in range(st.side[p, S_HAND]):
+        card = st.hand[p, h]
+        if table[card, T_COST] == st.side[p, S_PLASMA] + 1 and table[card, T_KIND] != K_INSTANT:
+            # Weighed as if the coin were flipped (the plasma is given back at once).
+            st.side[p, S_PLASMA] += 1
+            value = greedy_play_value(table, st, p, h)
+            st.side[p, S_PLASMA] -= 1
+            if value > 0:
+                return True
+    return False
+
+
+@inline_kernel
+def greedy_play(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's play action: the coin when it pays for a card now (`greedy_wants_coin`); else the listed card or
+    ability worth most (`greedy_play_value`, `ability_value`; the first of equals), or STOP when none is worth
+    anything."""
+    start = 0
+    if out[0] == COIN:
+        if greedy_wants_coin(table, st, p):
+            return COIN
+        start = 1
+    best = STOP
+    best_value = 0
+    no_battlefield = st.side[p, S_BATTLEFIELD] < 0
+    for k in range(start, n - 1):
+        action = out[k]
+        if action >= ACTIVATE:
+            value = ability_value(table, st, p, action - ACTIVATE)
+        else:
+            card = st.hand[p, action]
+            # A battlefield is worth nothing while one is in play (listed only when it may replace it), as
+            # arithmetic: card kinds mix unpredictably.
+            value = table[card, T_PLAY_VALUE] * ((table[card, T_KIND] != K_BATTLEFIELD) | no_battlefield)
+            if value == PLAY_VALUE_OF_BOARD:
+                value = greedy_play_value(table, st, p, action)
+        if value > best_value:
+            best_value = value
+            best = action
+    return best
+
+
+@rules_kernel
+def random_play(st: Any, out: IntArray, n: EngineInt) -> int:
+    """Random's play action: the coin one time in four while listed; else any other listed action (each card,
+    ability and stop) equally likely. Kept out of greedy's inlined path."""
+    start = 0
+    if out[0] == COIN:
+        if rng_below(st.rng, 4) == 0:
+            return COIN
+        start = 1
+    return out[start + rng_below(st.rng, n - start)]
+
+
+@inline_kernel
+def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """p's policy's choice among the play decision's n listed actions."""
+    if st.side[p, S_POLICY] == RANDOM:
+        return random_play(st, out, n)
+    return greedy_play(table, st, p, out, n)
+
+
+@inline_kernel
+def greedy_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy sends its strongest listed creature first (the first of equals)."""
+    a = -1
+    best_power = -1
+    for k in range(n):
+        power = creature_power(table, st, p, out[k])
+        if power > best_power:
+            best_power = power
+            a = out[k]
+    return a
+
+
+@inline_kernel
+def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """p's policy's choice among the n listed attackers (random: any, equally likely)."""
+    if st.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(st.rng, n)]
+    return greedy_attacker(table, st, p, out, n)
+
+
+@inline_kernel
+def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> int:
+    """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
+
+    In order: a direct attack when the ready attackers are lethal and nothing can block; an attack that destroys a
+    creature and survives (the costliest); a direct attack when no untapped enemy would destroy the attacker and
+    survive; an even-or-better trade; else hold back.
+    """
+    q = 1 - p
+    power_a = creature_power(table, st, p, a)
+    left_a = damage_to_destroy(table, st, p, a)
+    cost_a = table[st.board[p, a, B_CARD], T_COST]
+    blockers = 0
+    safe = True
+    best = -1
+    best_cost = -1
+    trade = -1
+    trade_cost = -1
+    for i in range(st.side[q, S_BOARD]):
+        kills = power_a >= damage_to_destroy(table, st, q, i)
+        survives = creature_power(table, st, q, i) < left_a
+        if st.board[q, i, B_TAPPED] == 0:
+            blockers += 1
+            if not survives and not kills:
+                safe = False
+        if not can_be_attacked(st, q, i):
+            continue
+        cost = table[st.board[q, i, B_CARD], T_COST]
+        if kills and survives and cost > best_cost:
+            best = i
+            best_cost = cost
+        elif kills and cost >= cost_a and cost > trade_cost:
+            trade = i
+            trade_cost = cost
+    if blockers == 0:
+        ready = 0
+        for i in range(st.side[p, S_BOARD]):
+            if can_attack(st, p, i):
+                ready += creature_power(table, st, p, i)
+        if ready >= st.side[q, S_LIFE]:
+            return DIRECT
+    if best >= 0:
+        return best
+    if safe and power_a > 0:
+        return DIRECT
+    if trade >= 0:
+        return trade
+    return HOLD
+
+
+@inline_kernel
+def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """p's policy's choice among the n listed targets of its attacker in slot G_ATTACKER (random: hold, direct or
+    any creature it may attack, equally likely)."""
+    if st.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(st.rng, n)]
+    return greedy_attack_choice(table, st, p, st.game[G_ATTACKER])
+
+
+@inline_kernel
+def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
+    """The hand position greedy sends back, or -1 to keep: the costliest card when it costs 5 or more, or when the
+    hand has nothing to play on the first two turns."""
+    n = st.side[p, S_HAND]
+    costliest = -1
+    cheap = 0
+    for h in range(n):
+        cost = table[st.hand[p, h], T_COST]
+        if cost <= 2:
+            cheap += 1
+        if costliest < 0 or cost > table[st.hand[p, costliest], T_COST]:
+            costliest = h
+    if costliest < 0:
+        return -1
+    if table[st.hand[p, costliest], T_COST] >= 5 or cheap == 0:
+        return costliest
+    return -1
+
+
+@rules_kernel
+def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """p's policy's choice among the n listed mulligan actions.
+
+    Greedy: `greedy_mulligan_choice` while cards may still be set aside. Random: at the first ask, how many cards
+    to set aside (0 to 3, equally likely, kept in st.words), then each time any hand card while that many are not
+    yet set aside.
+    """
+    if st.side[p, S_POLICY] == RANDOM:
+        if st.game[G_ASIDE] == 0:
+            st.words[p, 0] = rng_below(st.rng, MULLIGANS_MAX + 1)
+        if st.game[G_ASIDE] < st.words[p, 0] and n > 1:
+            return out[rng_below(st.rng, n - 1)]
+        return KEEP
+    if n > 1:
+        h = greedy_mulligan_choice(table, st, p)
+        if h >= 0:
+            return h
+    return KEEP
+
+
+@inline_kernel
+def greedy_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's block of the attacker in slot G_ATTACKER: a listed blocker that destroys the attacker and survives;
+    else one that survives; else an even-or-better trade; else, when the hit would be lethal, the cheapest creature;
+    else NO_BLOCK."""
+    p = 1 - q
+    a = st.game[G_ATTACKER]
+    power_a = creature_power(table, st, p, a)
+    left_a = damage_to_destroy(table, st, p, a)
+    cost_a = table[st.board[p, a, B_CARD], T_COST]
+    best = NO_BLOCK
+    best_rank = 0
+    best_cost = 0
+    for k in range(n - 1):
+        i = out[k]
+        kills = creature_power(table, st, q, i) >= left_a
+        survives = power_a < damage_to_destroy(table, st, q, i)
+        cost = table[st.board[q, i, B_CARD], T_COST]
+        rank = 0
+        if kills and survives:
+            rank = 4
+        elif survives:
+            rank = 3
+        elif kills and cost <= cost_a:
+            rank = 2
+        elif power_a >= st.side[q, S_LIFE]:
+            rank = 1
+        if rank > best_rank or (rank == best_rank and rank > 0 and cost < best_cost):
+            best = i
+            best_rank = rank
+            best_cost = cost
+    return best
+
+
+@inline_kernel
+def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """q's policy's choice among the n listed blocks (random: each blocker and the hit, equally likely)."""
+    if st.side[q, S_POLICY] == RANDOM:
+        return out[rng_below(st.rng, n)]
+    return greedy_block(table, st, q, out, n)
+
+
+@inline_kernel
+def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's Instant in the open window: the listed one worth most (around an attack `combat_instant_value`, at
+    the end of a turn its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
+    window = st.game[G_WINDOW]
+    own_uid, enemy_uid = window_uids(st)
+    own = find_uid(st, x, own_uid)
+    enemy = find_uid(st, 1 - x, enemy_uid)
+    best = PASS
+    best_value = 0
+    best_cost = 0
+    for k in range(n - 1):
+        h = out[k]
+        card = st.hand[x, h]
+        if window == WINDOW_END:
+            # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
+            value = spell_value(table, st, x, card, False, False, np.int64(0))
+        else:
+            value = combat_instant_value(table, st, x, card, own, enemy, window)
+        cost = table[card, T_COST]
+        if value > best_value or (value == best_value and value > 0 and cost < best_cost):
+            best_value = value
+            best = h
+            best_cost = cost
+    return best
+
+
+@inline_kernel
+def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """x's policy's choice among the n listed instant actions (random: PASS when it is the only one, else each
+    Instant and PASS equally likely)."""
+    if st.side[x, S_POLICY] == RANDOM:
+        if n == 1:
+            return PASS
+        return out[rng_below(st.rng, n)]
+    return greedy_instant(table, st, x, out, n)
+
+
+@inline_kernel
+def greedy_enemy_target(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+    amount: EngineInt,
+    destroys: EngineBool,
+) -> EngineInt:
+    """Greedy's enemy creature for p's damage or destroy clause: one the clause destroys, the costliest first (then
+    the strongest); else the strongest."""
+    q = 1 - p
+    n = st.side[q, S_BOARD]
+    best = -1
+    best_score = -1
+    for i in range(n):
+        kills = destroys or amount >= damage_to_destroy(table, st, q, i)
+        score = (
+            (100_000 if kills else 0) + table[st.board[q, i, B_CARD], T_COST] * 100 + creature_power(table, st, q, i)
+        )
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@inline_kernel
+def greedy_own_target(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+) -> EngineInt:
+    """Greedy's own creature for p's bonus or equipment: the strongest creature that can still attack."""
+    n = st.side[p, S_BOARD]
+    best = -1
+    best_score = -1
+    for i in range(n):
+        score = creature_power(table, st, p, i) + (1000 if can_attack(st, p, i) else 0)
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@inline_kernel
+def choose_effect_target(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """The choice of the player whose card waits for a target, among the n listed field slots (random: any,
+    equally likely; greedy: `greedy_enemy_target` for the waiting damage or destroy clause, `greedy_own_target` for
+    a bonus or an equipment)."""
+    p = st.game[G_FX_PLAYER]
+    if st.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(st.rng, n)]
+    if st.game[G_PENDING] != D_ENEMY_TARGET:
+        return greedy_own_target(table, st, p)
+    card = st.game[G_FX_CARD]
+    at = (ABILITY if st.game[G_FX_MODE] == MODE_ACTIVATE else 0) + T_CLAUSE0 + 2 * st.game[G_FX_CLAUSE]
+    return greedy_enemy_target(table, st, p, table[card, at + 1], table[card, at] == OP_DESTROY)
+
+
+# =====================================================================================================================
+# The match loop: opens each decision, lists its actions, asks the deciding side's policy, applies its choice
+# =====================================================================================================================
+
+
+@rules_kernel
+def answer_targets(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
+    equipment's creature; rare, so one compiled copy, called)."""
+    for _ in range(MAX_CLAUSES + 2):
+        if st.game[G_PENDING] == D_NONE or st.game[G_OVER] == 1:
+            return
+        n = legal_effect_targets(st, st.actions)
+        apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions, n))
+
+
+@rules_kernel
+def ask_instant(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> EngineInt:
+    """The open instant decision asked of its player's policy and applied; returns the action (a window is rare:
+    one compiled copy, called)."""
+    x = st.game[G_ACTOR]
+    n = legal_instants(table, st, x, st.actions)
+    h = choose_instant(table, st, x, st.actions, n)
+    apply_instant(table, st, counters, events, h)
+    return h
+
+
+@inline_kernel
+def answer_attack(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
+    attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
+    done. Also answers a target any other action left open."""
+    for _ in range(3 * (MAX_CLAUSES + 2)):
+        if st.game[G_OVER] == 1:
+            return
+        decision = st.game[G_DECISION]
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
+        elif decision == D_BLOCK:
+            q = st.game[G_ACTOR]
+            n = legal_blocks(st, q, st.actions)
+            apply_block(table, st, counters, events, choose_block(table, st, q, st.actions, n))
+        elif decision == D_INSTANT:
+            ask_instant(table, st, counters, events)
+        else:
+            return
+
+
+@inline_kernel
+def attack(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    a: EngineInt,
+    target: EngineInt,
+) -> None:
+    """p's creature in slot a attacks `target` (DIRECT or an enemy slot), the decisions it opens answered by the
+    players' policies: the whole attack."""
+    declare_attack(table, st, counters, events, p, a, target)
+    answer_attack(table, st, counters, events)
+
+
+@inline_kernel
+def end_turn(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
+    Instant they can pay for), then "this turn" bonuses end (`close_turn`)."""
+    x = 1 - p
+    if has_instant_to_play(table, st, x):
+        open_decision(st, np.int64(D_INSTANT), x)
+        st.game[G_WINDOW] = WINDOW_END
+        for _ in range(MAX_DECK):
+            if st.game[G_OVER] == 1:
+                break
+            if ask_instant(table, st, counters, events) == PASS:
+                break
+            if st.game[G_PENDING] != D_NONE:
+                answer_targets(table, st, counters, events)
+        st.game[G_DECISION] = D_NONE
+    close_turn(table, st, counters, events, p)
+
+
+@rules_kernel
+def mulligan(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """p's mulligan: up to 3 times set a card aside and draw 1, until p keeps; the set-aside cards are then shuffled
+    back into the deck."""
+    open_decision(st, np.int64(D_MULLIGAN), p)
+    st.game[G_ASIDE] = 0
+    for _ in range(MULLIGANS_MAX + 1):
+        n = legal_mulligan(st, p, st.actions)
+        action = choose_mulligan(table, st, p, st.actions, n)
+        apply_mulligan(table, st, counters, events, p, action)
+        if action == KEEP:
+            return
+
+
+@inline_kernel
+def play_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """p's play phase: the play decision, asked again after each action until p's policy stops."""
+    open_decision(st, np.int64(D_PLAY), p)
+    for _ in range(PLAY_STEPS + 1):
+        if st.game[G_OVER] == 1:
+            break
+        n = legal_plays(table, st, p, st.actions)
+        action = choose_play(table, st, p, st.actions, n)
+        if action == STOP:
+            break
+        apply_play(table, st, counters, events, p, action)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
+
+
+@inline_kernel
+def battle_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
+    time, while a creature can attack."""
+    for i in range(st.side[p, S_BOARD]):
+        st.board[p, i, B_HELD] = 0
+    # `battle_on`'s loop, written out: an inline kernel inlined into another is typed twice, which cost the greedy
+    # batch's cold compile about 20 s of CPU time.
+    for _ in range(2 * MAX_DECK + 2):
+        if st.game[G_OVER] == 1:
+            break
+        open_decision(st, np.int64(D_ATTACKER), p)
+        n = legal_attackers(st, p, st.actions)
+        if n == 0:
+            break
+        apply_attacker(st, choose_attacker(table, st, p, st.actions, n))
+        n = legal_targets(st, p, st.actions)
+        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions, n))
+        answer_attack(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
+
+
+@inline_kernel
+def battle_on(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+) -> None:
+    """The rest of p's battle phase (creatures held back so far stay held): where a search's rollout takes it up."""
+    for _ in range(2 * MAX_DECK + 2):
+        if st.game[G_OVER] == 1:
+            break
+        open_decision(st, np.int64(D_ATTACKER), p)
+        n = legal_attackers(st, p, st.actions)
+        if n == 0:
+            break
+        apply_attacker(st, choose_attacker(table, st, p, st.actions, n))
+        n = legal_targets(st, p, st.actions)
+        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions, n))
+        answer_attack(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
 
 
 # =====================================================================================================================
@@ -1738,8 +2284,7 @@ play_phase_called = called(play_phase)
 battle_phase_called = called(battle_phase)
 battle_on_called = called(battle_on)
 end_turn_called = called(end_turn)
-attack_called = called(attack)
-play_card_called = called(play_card)
+answer_attack_called = called(answer_attack)
 STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2
 """Where a rollout takes p's turn up after the choice under test: in the play phase (a card played or an ability
 activated), at the battle phase (the play phase stopped), or within the battle phase (an attack chosen)."""
@@ -1748,25 +2293,25 @@ SEARCH_SEED = 0x5EA4C4
 
 
 @inline_kernel
-def copy_state(dst: Any, src: Any) -> None:
-    """`clone`: src's match into dst (the field slots in use, hands, libraries, sides, game, dice and options; not
-    the trace, nor the search's own fields)."""
+def clone(st: Any, into: Any) -> None:
+    """st's match into `into` (the field slots in use, hands, libraries, sides, game with its open decision, dice and
+    options; not the trace, the action list, the policies' words nor the search's own fields)."""
     for p in range(2):
-        for i in range(src.side[p, S_BOARD]):
+        for i in range(st.side[p, S_BOARD]):
             for f in range(BOARD_WIDTH):
-                dst.board[p, i, f] = src.board[p, i, f]
+                into.board[p, i, f] = st.board[p, i, f]
         for k in range(MAX_DECK):
-            dst.hand[p, k] = src.hand[p, k]
-            dst.library[p, k] = src.library[p, k]
+            into.hand[p, k] = st.hand[p, k]
+            into.library[p, k] = st.library[p, k]
         for f in range(SIDE_WIDTH):
-            dst.side[p, f] = src.side[p, f]
+            into.side[p, f] = st.side[p, f]
     for f in range(GAME_WIDTH):
-        dst.game[f] = src.game[f]
+        into.game[f] = st.game[f]
     for f in range(4):
-        dst.rng[f] = src.rng[f]
+        into.rng[f] = st.rng[f]
     for f in range(N_OPTIONS):
-        dst.options[f] = src.options[f]
-    dst.ecount[0] = 0
+        into.options[f] = st.options[f]
+    into.ecount[0] = 0
 
 
 @inline_kernel
@@ -1848,15 +2393,15 @@ def search_decision(
     n: EngineInt,
     incumbent: EngineInt,
     stage: EngineInt,
-    attacker: EngineInt,
 ) -> EngineInt:
     """The index, among st.choice[:n], of p's choice with the most half points over `search_rollouts` rollouts each;
     a tie keeps `incumbent` (greedy's choice).
 
     Every choice is tried in the same sampled worlds with the same later dice (common random numbers): world w's
     seed is drawn once from the search's generator and deals, then rolls, identically for each choice. A rollout
-    clones the state, deals what p cannot see anew (`determinize`), makes the choice (targets are greedy's), and
-    plays the match out with `search_rollout_policy` for both sides.
+    clones the state, deals what p cannot see anew (`determinize`), takes the choice with `apply` (the open decision
+    is st's: a play or an attacker's target; a card's own targets are greedy's), and plays the match out with
+    `search_rollout_policy` for both sides.
     """
     rollouts = st.options[O_SEARCH_ROLLOUTS]
     policy = st.options[O_SEARCH_ROLLOUT_POLICY]
@@ -1867,21 +2412,17 @@ def search_decision(
     for _ in range(rollouts):
         seed = rng_next(st.srng) | (rng_next(st.srng) << 31)
         for k in range(n):
-            copy_state(sim, st)
+            clone(st, sim)
             determinize(sim, p, seed)
             choice = st.choice[k]
             after = stage
-            if stage == STAGE_BATTLE_ON:
-                if choice == HOLD:
-                    sim.board[p, attacker, B_HELD] = 1
-                else:
-                    attack_called(table, sim, counters, None, p, attacker, choice)
-            elif choice < 0:
+            if stage == STAGE_PLAY and choice == STOP:
                 after = STAGE_BATTLE
-            elif choice >= ACTIVATE:
-                activate(table, sim, counters, None, p, choice - ACTIVATE)
             else:
-                play_card_called(table, sim, counters, None, p, choice, np.int64(-1), np.int64(-1))
+                apply(table, sim, counters, None, choice)
+                # The targets, block and instants it leaves open, by the policies the sides hold at the decision
+                # (p's: greedy's).
+                answer_attack_called(table, sim, counters, None)
             sim.side[0, S_POLICY] = policy
             sim.side[1, S_POLICY] = policy
             st.score[k] += rollout(table, sim, counters, p, after)
@@ -1893,34 +2434,31 @@ def search_decision(
 
 
 @inline_kernel
-def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt) -> tuple[int, int]:
-    """Fill st.choice with p's legal play-phase choices: stop (-1), the first hand position of each different card
-    p can play, and ACTIVATE + the slot of each creature whose ability p can activate. Returns (how many, the index
-    of `greedy`'s choice among them: the same card, for a hand position)."""
-    st.choice[0] = -1
+def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, listed: EngineInt) -> tuple[int, int]:
+    """Fill st.choice with the play decision's actions the search weighs, from the `listed` ones in st.actions:
+    STOP, the first hand position of each different card, and each ability (not the coin, which it flips as greedy
+    does). Returns (how many, the index of `greedy`'s choice among them: the same card, for a hand position)."""
+    st.choice[0] = STOP
     n = 1
     at = 0
-    for h in range(st.side[p, S_HAND]):
-        if not can_play(table, st, p, h):
+    for k in range(listed):
+        action = st.actions[k]
+        if action == COIN or action == STOP:
             continue
-        card = st.hand[p, h]
-        seen = False
-        for k in range(1, n):
-            if st.hand[p, st.choice[k]] == card:
-                seen = True
-        if seen:
-            continue
-        if greedy >= 0 and greedy < ACTIVATE and st.hand[p, greedy] == card:
+        if action < ACTIVATE:
+            card = st.hand[p, action]
+            seen = False
+            for c in range(1, n):
+                if st.choice[c] < ACTIVATE and st.hand[p, st.choice[c]] == card:
+                    seen = True
+            if seen:
+                continue
+            if 0 <= greedy < ACTIVATE and st.hand[p, greedy] == card:
+                at = n
+        elif greedy == action:
             at = n
-        st.choice[n] = h
+        st.choice[n] = action
         n += 1
-    if st.side[p, S_ABILITIES] == 1:
-        for i in range(st.side[p, S_BOARD]):
-            if can_activate(table, st, p, i):
-                if greedy == ACTIVATE + i:
-                    at = n
-                st.choice[n] = ACTIVATE + i
-                n += 1
     return n, at
 
 
@@ -1936,39 +2474,26 @@ def searched_play_phase(
 ) -> None:
     """`play_phase` for a search side: each play (or stop) is the searched best of its legal choices; the coin as
     greedy flips it."""
-    for _ in range(PLAY_STEPS):
+    for _ in range(PLAY_STEPS + 1):
         if st.game[G_OVER] == 1:
-            return
-        if wants_coin(table, st, p):
-            flip_coin(st, events, p)
-        greedy = choose_play(table, st, p)
-        h = greedy
-        n, at = play_choices(table, st, p, greedy)
-        if n > 1:
-            h = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_PLAY), np.int64(-1))]
-            # The same card as greedy's from another hand position: greedy's position, so the hand keeps its order.
-            if 0 <= h < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, h] == st.hand[p, greedy]:
-                h = greedy
-        if h < 0:
-            return
-        if h >= ACTIVATE:
-            activate(table, st, counters, events, p, h - ACTIVATE)
-        else:
-            play_card_called(table, st, counters, events, p, h, np.int64(-1), np.int64(-1))
-
-
-@inline_kernel
-def ready_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
-    """p's strongest creature that can attack now (the first of equals), or -1: the one `choose_attack` sends next."""
-    a = -1
-    best_power = -1
-    for i in range(st.side[p, S_BOARD]):
-        if can_attack(st, p, i):
-            power = creature_power(table, st, p, i)
-            if power > best_power:
-                best_power = power
-                a = i
-    return a
+            break
+        open_decision(st, np.int64(D_PLAY), p)
+        listed = legal_plays(table, st, p, st.actions)
+        greedy = greedy_play(table, st, p, st.actions, listed)
+        action = greedy
+        if greedy != COIN:
+            n, at = play_choices(table, st, p, greedy, listed)
+            if n > 1:
+                action = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_PLAY))]
+                # The same card as greedy's from another hand position: greedy's position, so the hand keeps its
+                # order.
+                if 0 <= action < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, action] == st.hand[p, greedy]:
+                    action = greedy
+        if action == STOP:
+            break
+        apply(table, st, counters, events, action)
+        answer_attack_called(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
@@ -1982,32 +2507,34 @@ def searched_battle_phase(
     scratch: IntArray,
 ) -> None:
     """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
-    among hold, direct, and each enemy creature it may attack."""
-    q = 1 - p
+    among its listed targets (hold, direct, and each enemy creature it may attack)."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
     for _ in range(MAX_DECK + 1):
         if st.game[G_OVER] == 1:
-            return
-        a = ready_attacker(table, st, p)
-        if a < 0:
-            return
+            break
+        open_decision(st, np.int64(D_ATTACKER), p)
+        listed = legal_attackers(st, p, st.actions)
+        if listed == 0:
+            break
+        a = greedy_attacker(table, st, p, st.actions, listed)
+        apply_attacker(st, a)
+        n = legal_targets(st, p, st.actions)
         greedy = greedy_attack_choice(table, st, p, a)
-        st.choice[0] = HOLD
-        st.choice[1] = DIRECT
-        n = 2
-        at = 0 if greedy == HOLD else 1
-        for i in range(st.side[q, S_BOARD]):
-            if can_be_attacked(st, q, i):
-                if greedy == i:
-                    at = n
-                st.choice[n] = i
-                n += 1
-        target = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_BATTLE_ON), a)]
-        if target == HOLD:
-            st.board[p, a, B_HELD] = 1
-            continue
-        attack_called(table, st, counters, events, p, a, target)
+        at = 0
+        for k in range(n):
+            st.choice[k] = st.actions[k]
+            if st.actions[k] == greedy:
+                at = k
+        apply(
+            table,
+            st,
+            counters,
+            events,
+            st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_BATTLE_ON))],
+        )
+        answer_attack_called(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
@@ -2028,6 +2555,8 @@ def play_turns_searched(
             end_match(st, -1)
             break
         start_turn_called(table, st, counters, events, p)
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
         searched = st.side[p, S_POLICY] == SEARCH
         if st.game[G_OVER] == 0:
             if searched:
