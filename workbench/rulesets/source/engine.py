@@ -667,7 +667,7 @@ def remove_equipment(
     card = sup[p, k, SU_CARD]
     m = sup[p, k, SU_MON]
     if table[card, T_KIND] == K_EQUIPMENT and m >= 0 and mon[m, M_SPACE] >= 0:
-        equipment_changes(table, state, card, m, -1)
+        equipment_changes(table, state, card, m, np.int64(-1))
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
     to_done_zone(table, piles, p, card)
@@ -919,7 +919,9 @@ def summon_token(
         if clauses[token, i, C_FOE] == 1:
             continue
         if lasting_op(op):
-            change_monster(state, events, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], PERMANENT)
+            change_monster(
+                state, events, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], np.int64(PERMANENT)
+            )
     return m
 
 
@@ -1160,11 +1162,11 @@ def apply_one_clause(
     if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
         return foe
     if op == OP_DESTROY:
-        destroy_monster(table, rules, state, piles, counters, events, target, card)
+        destroy_monster(table, rules, state, piles, counters, events, np.int64(target), card)
     elif op == OP_PUSH:
-        push_back(rules, state, events, target, amount, 0)
+        push_back(rules, state, events, np.int64(target), amount, np.int64(0))
     else:
-        change_monster(state, events, target, op, amount, arg, lasting)
+        change_monster(state, events, np.int64(target), op, amount, arg, lasting)
     return foe
 
 
@@ -1225,7 +1227,7 @@ def effect_summon(
         log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
         return -1
     if source == FROM_HAND:
-        card = remove_from_hand(state, p, pick)
+        card = remove_from_hand(state, p, np.int64(pick))
     else:
         card = library[p, pick]
         for j in range(pick, side[p, S_DECK_N] - 1):
@@ -1248,7 +1250,9 @@ def effect_summon(
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     foe: EngineInt
     foe = -2
@@ -1258,7 +1262,9 @@ def effect_summon(
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
-        foe = apply_one_clause(table, clauses, rules, state, piles, counters, events, card, i, p, m, PERMANENT, foe)
+        foe = apply_one_clause(
+            table, clauses, rules, state, piles, counters, events, card, i, p, m, np.int64(PERMANENT), np.int64(foe)
+        )
     return m
 
 
@@ -1314,7 +1320,9 @@ def apply_clauses(
                 clauses[card, i, C_TYPES],
             )
             continue
-        foe = apply_one_clause(table, clauses, rules, state, piles, counters, events, card, i, p, subject, lasting, foe)
+        foe = apply_one_clause(
+            table, clauses, rules, state, piles, counters, events, card, i, p, subject, lasting, np.int64(foe)
+        )
 
 
 # =====================================================================================================================
@@ -1361,7 +1369,7 @@ def summon_monster(
     space = opts[O_SUMMONING + p]
     occupant = cells[space, C_OCC]
     if occupant >= 0:
-        push_back(rules, state, events, occupant, 1, 1)
+        push_back(rules, state, events, occupant, np.int64(1), np.int64(1))
         if cells[space, C_OCC] >= 0:
             return -1  # nowhere to push it: the summon cannot happen
     card = remove_from_hand(state, p, h)
@@ -1373,8 +1381,24 @@ def summon_monster(
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
-    apply_clauses(table, clauses, rules, state, piles, counters, events, card, p, m, PERMANENT, -1, 1)
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        p,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(1),
+    )
     return m
 
 
@@ -1415,11 +1439,25 @@ def equip(
     sup[p, k, SU_MON] = m
     sup[p, k, SU_LEFT] = table[card, T_TURNS]
     sup[p, k, SU_PLACED] = game[G_TURN]
-    equipment_changes(table, state, card, m, 1)
+    equipment_changes(table, state, card, m, np.int64(1))
     count_play(counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
     log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
-    apply_clauses(table, clauses, rules, state, piles, counters, events, card, p, m, PERMANENT, -1, 0)
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        p,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
+    )
 
 
 @inline_kernel
@@ -1477,7 +1515,21 @@ def spring_trap(
     cells[space, C_TRAP_OWNER] = -1
     to_done_zone(table, piles, owner, card)
     log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
-    apply_clauses(table, clauses, rules, state, piles, counters, events, card, owner, m, PERMANENT, -1, 0)
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        owner,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
+    )
 
 
 @rules_kernel
@@ -1565,7 +1617,9 @@ def channel(
         return -1
     log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
     sup[p, k, SU_LEFT] -= 1
-    apply_clauses(table, clauses, rules, state, piles, counters, events, card, p, m, THIS_TURN, b, 0)
+    apply_clauses(
+        table, clauses, rules, state, piles, counters, events, card, p, m, np.int64(THIS_TURN), b, np.int64(0)
+    )
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
         remove_equipment(table, state, piles, events, p, k)
     return b
@@ -1671,7 +1725,7 @@ def move_monster(
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if not wants_swap(rules, state, p, occupant):
+            if not wants_swap(rules, state, p, np.int64(occupant)):
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -2124,7 +2178,7 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: 
         choice[2] = target
         choice[3] = s
         return
-    choose_by_weighing(table, clauses, rules, state, p, usable, gen_monster, gen_symbol)
+    choose_by_weighing(table, clauses, rules, state, p, usable, np.int64(gen_monster), np.int64(gen_symbol))
 
 
 @rules_kernel
@@ -2393,11 +2447,13 @@ def main_action(
                     if rng_below(rng, seen) == 0:
                         best_kind, best_h, best_target = kind, h, space
     if best_kind == K_MONSTER:
-        summon_monster(table, clauses, rules, state, piles, counters, events, p, best_h, best_target)
+        summon_monster(
+            table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target)
+        )
     elif best_kind == K_EQUIPMENT:
-        equip(table, clauses, rules, state, piles, counters, events, p, best_h, best_target)
+        equip(table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target))
     elif best_kind == K_TRAP:
-        set_trap(state, counters, events, p, best_h, best_target)
+        set_trap(state, counters, events, p, np.int64(best_h), np.int64(best_target))
 
 
 @inline_kernel
@@ -2425,7 +2481,7 @@ def maybe_place_channeled(
         if rng_below(rng, seen) == 0:
             chosen = h
     if chosen >= 0:
-        place_channeled(table, rules, state, counters, events, p, chosen)
+        place_channeled(table, rules, state, counters, events, p, np.int64(chosen))
 
 
 @inline_kernel
@@ -2495,7 +2551,7 @@ def opponent_turn_channels(
             s = draw_blind_symbol(state, p)
         else:
             spend_symbol(state, p, s)
-        channel(table, clauses, rules, state, piles, counters, events, p, best_k, best_m, s)
+        channel(table, clauses, rules, state, piles, counters, events, p, np.int64(best_k), np.int64(best_m), s)
 
 
 @inline_kernel
@@ -2549,7 +2605,7 @@ def end_turn(
             for h in range(1, side[p, S_HAND]):
                 if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
                     worst = h
-        card = remove_from_hand(state, p, worst)
+        card = remove_from_hand(state, p, np.int64(worst))
         to_done_zone(table, piles, p, card)
         log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
     for q in range(2):
@@ -2572,7 +2628,7 @@ def end_turn(
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
                 log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
-                destroy_monster(table, rules, state, piles, counters, events, m, -1)
+                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
 
 
 SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
@@ -2694,6 +2750,23 @@ def play_turn(
 
 
 @rules_kernel
+def turn_kernel(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    begun: EngineBool,
+) -> None:
+    """`play_turn` as one compiled call: whole matches, the search's turns and its rollouts share this one copy of
+    the turn (inlined into each, it was compiled once per caller)."""
+    play_turn(table, clauses, rules, state, piles, counters, events, p, begun)
+
+
+@rules_kernel
 def setup_match(
     table: IntArray,
     rules: Any,
@@ -2772,7 +2845,7 @@ def play_match(
             game[G_OVER] = 1
             game[G_WINNER] = -1
             break
-        play_turn(table, clauses, rules, state, piles, counters, events, p, False)
+        turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
         if game[G_OVER] == 1:
             break
         game[G_TURN] += 1
@@ -2911,7 +2984,7 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
     for i in range(top, side[foe, S_DECK_N]):
         pool[n] = library[foe, i]
         n += 1
-    sort_shuffle(pool, n, rng)
+    sort_shuffle(pool, np.int64(n), rng)
     placed = 0
     rest = 0
     space = 0
@@ -2946,22 +3019,6 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
             sort_shuffle(pool, SYMBOLS - nxt, rng)
             for i in range(SYMBOLS - nxt):
                 side[q, S_ORDER0 + nxt + i] = pool[i]
-
-
-@rules_kernel
-def turn_kernel(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-    begun: EngineBool,
-) -> None:
-    """`play_turn` as one compiled call: the search's turns and rollouts share this one copy of the turn."""
-    play_turn(table, clauses, rules, state, piles, counters, events, p, begun)
 
 
 @rules_kernel
@@ -3014,7 +3071,7 @@ def search_rollout(
     w_side[p, S_POLICY] = GREEDY
     w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
     take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, state.search, p, k)
-    turn_kernel(table, clauses, rules, work, wpiles, w_counters, w_events, p, True)
+    turn_kernel(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
     w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
     if w_game[G_OVER] == 0:
         w_game[G_TURN] += 1
@@ -3109,7 +3166,7 @@ def search_turn(
         return
     best = search_decision(table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p)
     take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, best)
-    turn_kernel(table, clauses, rules, state, piles, counters, events, p, True)
+    turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
 
 
 @rules_kernel
@@ -3168,7 +3225,7 @@ def play_searched_matches(
                     table, clauses, rules, state, piles, counters, events, work, wpiles, w_counters, w_events, p
                 )
             else:
-                turn_kernel(table, clauses, rules, state, piles, counters, events, p, False)
+                turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
             if game[G_OVER] == 1:
                 break
             game[G_TURN] += 1
