@@ -1678,7 +1678,7 @@ def wants_swap(rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> bool:
     return mon[ally, M_SPACE] != opts[O_SUMMONING + 1 - p]
 
 
-@inline_kernel
+@rules_kernel
 def move_monster(
     table: IntArray,
     clauses: IntArray,
@@ -2046,7 +2046,7 @@ def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, 
     return 10 + st_alpha + st_beta + st_gamma + st_delta
 
 
-@inline_kernel
+@rules_kernel
 def weigh_greedy_intentional(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, usable: EngineInt
 ) -> tuple[int, int, int, int]:
@@ -2334,7 +2334,7 @@ def choose_by_weighing(
 # =====================================================================================================================
 
 
-@inline_kernel
+@rules_kernel
 def main_action(
     table: IntArray,
     clauses: IntArray,
