@@ -2,7 +2,10 @@
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into a
 card table, an effect-clause table and the joined map (map.py) once; the
-kernels below only ever see integer arrays, and all randomness comes from
+kernels below only ever see integer arrays and two records: the batch's rules
+(RULES_DTYPE) and the match's state (STATE_DTYPE), each passed as one pointer.
+A kernel takes, in this order, those of `table, clauses, rules, state, piles,
+counters, events` it reads, then its own arguments. All randomness comes from
 the xorshift state seeded per match. Every rule is a small kernel (summon,
 move, attack, attack the generator, equip, set a trap, spring it, channel,
 push back, end of turn) so scenario tests can set up a board and call exactly
