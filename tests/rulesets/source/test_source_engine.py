@@ -13,6 +13,7 @@ Regenerate the golden trace on purpose with:
 from __future__ import annotations
 
 import csv
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ import pytest
 
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import read_decklist
-from workbench.engines import IntArray
+from workbench.engines import IntArray, new_counters
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.source import RULESET
@@ -44,49 +45,16 @@ def bundled_decks_(valley: CardSet) -> list[Deck]:
     return [read_decklist(path, valley) for path in bundled_decks("source")]
 
 
-class World(NamedTuple):
-    """The 17 arrays most rule kernels take, in their order (a named tuple, so `*world` has a known length)."""
-
-    table: IntArray
-    clauses: IntArray
-    opts: IntArray
-    mp: IntArray
-    dist: IntArray
-    mon: IntArray
-    cells: IntArray
-    sup: IntArray
-    side: IntArray
-    hand: IntArray
-    library: IntArray
-    tokens: IntArray
-    game: IntArray
-    rng: IntArray
-    counters: IntArray
-    events: IntArray
-    ec: IntArray
+RECORD_PARAMETERS = ("table", "clauses", "rules", "state", "piles", "counters", "events")
+"""What a rule kernel may take before its own arguments, in this order: each kernel takes the ones it reads."""
 
 
-class ChannelWorld(NamedTuple):
-    """The 18 arrays of the kernels that resolve channeled effects: `World` with `brackets` third."""
-
-    table: IntArray
-    clauses: IntArray
-    brackets: IntArray
-    opts: IntArray
-    mp: IntArray
-    dist: IntArray
-    mon: IntArray
-    cells: IntArray
-    sup: IntArray
-    side: IntArray
-    hand: IntArray
-    library: IntArray
-    tokens: IntArray
-    game: IntArray
-    rng: IntArray
-    counters: IntArray
-    events: IntArray
-    ec: IntArray
+def kernel_parameters(kernel: Callable[..., Any]) -> list[str]:
+    """The leading parameters of a kernel (compiled or, with NUMBA_DISABLE_JIT=1, a plain function) that
+    `RECORD_PARAMETERS` names."""
+    function = getattr(kernel, "py_func", kernel)
+    names = list(inspect.signature(function).parameters)
+    return [name for name in names if name in RECORD_PARAMETERS]
 
 
 class Board:
@@ -94,11 +62,12 @@ class Board:
 
     def __init__(self, cardset: CardSet, policies: tuple[int, int] = (E.GREEDY, E.GREEDY), **options: str) -> None:
         self.compiled = E.compile_cards(cardset, RULESET.resolve_options(options))
-        state = E.new_state(self.compiled, 60)
-        self.mon, self.cells, self.sup, self.side = state["mon"], state["cells"], state["sup"], state["side"]
-        self.hand, self.library = state["hand"], state["library"]
-        self.tokens, self.game = state["tokens"], state["game"]
-        self.rng, self.counters, self.ec = state["rng"], state["counters"], state["ec"]
+        self.rules = E.new_rules(self.compiled, 60)
+        self.state, self.piles = E.new_state(self.compiled, 60)
+        self.mon, self.cells, self.sup, self.side = self.state.mon, self.state.cells, self.state.sup, self.state.side
+        self.hand, self.game, self.rng, self.ec = self.state.hand, self.state.game, self.state.rng, self.state.ec
+        self.library, self.tokens = self.piles[E.PILE_LIBRARY], self.piles[E.PILE_TOKENS]
+        self.counters = new_counters(len(self.compiled.names))
         self.events = np.zeros((2000, 6), dtype=np.int64)
         self.mon[:, E.M_SPACE] = -1
         self.side[:, E.S_SP] = self.compiled.options[E.O_SOURCEPOINTS]
@@ -129,7 +98,7 @@ class Board:
 
     # ---- setting up ----
     def put(self, name: str, player: int, space: str) -> int:
-        return int(E.place_monster(self.mon, self.cells, self.game, self.card(name), player, self.space(space)))
+        return int(self.call(E.place_monster, self.card(name), player, self.space(space)))
 
     def lift(self, m: int) -> None:
         """Take monster m off the map without a rule (no event, no Done Zone): a scenario's own set-up."""
@@ -145,98 +114,38 @@ class Board:
     def hand_names(self, player: int) -> list[str]:
         return [self.compiled.names[int(c)] for c in self.hand[player, : self.side[player, E.S_HAND]]]
 
-    def world(self) -> World:
-        """The 17 arrays most rule kernels take, in order."""
-        extra = self.compiled.extra
-        return World(
-            self.compiled.table,
-            extra["clauses"],
-            self.compiled.options,
-            extra["map"],
-            extra["distance"],
-            self.mon,
-            self.cells,
-            self.sup,
-            self.side,
-            self.hand,
-            self.library,
-            self.tokens,
-            self.game,
-            self.rng,
-            self.counters,
-            self.events,
-            self.ec,
-        )
+    def records(self) -> dict[str, Any]:
+        """What a rule kernel may take before its own arguments (`RECORD_PARAMETERS`), by name."""
+        return {
+            "table": self.compiled.table,
+            "clauses": self.compiled.extra["clauses"],
+            "rules": self.rules,
+            "state": self.state,
+            "piles": self.piles,
+            "counters": self.counters,
+            "events": self.events,
+        }
 
-    def channel_world(self) -> ChannelWorld:
-        extra = self.compiled.extra
-        return ChannelWorld(
-            self.compiled.table,
-            extra["clauses"],
-            extra["brackets"],
-            self.compiled.options,
-            extra["map"],
-            extra["distance"],
-            self.mon,
-            self.cells,
-            self.sup,
-            self.side,
-            self.hand,
-            self.library,
-            self.tokens,
-            self.game,
-            self.rng,
-            self.counters,
-            self.events,
-            self.ec,
-        )
+    def call(self, kernel: Callable[..., Any], *arguments: Any) -> Any:
+        """`kernel` on this board: the records it takes (by its parameters' names), then `arguments`."""
+        records = self.records()
+        return kernel(*(records[name] for name in kernel_parameters(kernel)), *arguments)
 
     # ---- rules ----
     def move(self, m: int, symbol: int) -> int:
-        return int(E.move_monster(*self.world(), m, symbol))
+        return int(self.call(E.move_monster, m, symbol))
 
     def attack(self, m: int, e: int, symbol: int) -> int:
-        return int(
-            E.attack_monster(
-                self.compiled.table,
-                self.compiled.options,
-                self.mon,
-                self.cells,
-                self.sup,
-                self.tokens,
-                self.game,
-                self.counters,
-                self.events,
-                self.ec,
-                m,
-                e,
-                symbol,
-            )
-        )
+        return int(self.call(E.attack_monster, m, e, symbol))
 
     def end_turn(self, player: int) -> None:
-        E.end_turn(
-            self.compiled.table,
-            self.compiled.options,
-            self.mon,
-            self.cells,
-            self.sup,
-            self.side,
-            self.hand,
-            self.tokens,
-            self.game,
-            self.rng,
-            self.counters,
-            self.events,
-            self.ec,
-            player,
-        )
+        self.call(E.end_turn, player)
         self.game[E.G_TURN] += 1
         self.game[E.G_ACTIVE] = 1 - player
 
     def st(self, m: int, symbol: int, active: int | None = None) -> int:
         whose_turn = self.game[E.G_ACTIVE] if active is None else active
-        return int(E.st_of(self.compiled.table, self.mon, m, symbol, whose_turn))
+        return int(self.call(E.st_of, m, symbol, whose_turn))
 
     def lines(self) -> list[str]:
         return [E.describe_event(self.compiled, [int(v) for v in row]) for row in self.events[: int(self.ec[0])]]
@@ -351,18 +260,7 @@ def test_combat_compares_the_drawn_symbols_st_and_ties_follow_the_option(
 def test_attacking_the_generator_subtracts_the_st_and_lets_the_defender_react(valley: CardSet) -> None:
     board = Board(valley)
     m = board.put("Cinder Whelp", 0, "B summoning")
-    damage = E.attack_generator(
-        board.compiled.table,
-        board.compiled.options,
-        board.mon,
-        board.side,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        m,
-        ALPHA,
-    )
+    damage = board.call(E.attack_generator, m, ALPHA)
     assert damage == 20 and board.side[1, E.S_SP] == 80 and board.side[1, E.S_GEN_ATTACKED] == 1
     assert board.game[E.G_OVER] == 0
     assert board.counters[0, board.card("Cinder Whelp"), E.DAMAGE_DEALT] == 20
@@ -372,27 +270,14 @@ def test_a_generator_attack_to_zero_ends_the_match(valley: CardSet) -> None:
     board = Board(valley, game_length="short")
     board.side[1, E.S_SP] = 15
     m = board.put("Cinder Whelp", 0, "B summoning")
-    E.attack_generator(
-        board.compiled.table,
-        board.compiled.options,
-        board.mon,
-        board.side,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        m,
-        DELTA,
-    )
+    board.call(E.attack_generator, m, DELTA)
     assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0
 
 
 def test_greedy_keeps_its_best_symbol_for_the_generator_attack_and_the_turn_ends(valley: CardSet) -> None:
     board = Board(valley)
     board.put("Cinder Whelp", 0, "B summoning")  # 20/10/5/15
-    E.play_turn(
-        *board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
-    )
+    board.call(E.play_turn, 0, False)
     assert board.side[1, E.S_SP] == 80  # hit with alpha (20), the best of the four
     assert bin(int(board.side[0, E.S_SYMBOLS])).count("1") == 3  # the turn ended at once: three symbols unused
 
@@ -406,9 +291,7 @@ def test_a_main_action_that_becomes_legal_during_the_symbols_comes_before_the_ge
     board.put("Murkpuff", 0, "A summoning")
     board.put("Cinder Whelp", 0, "B summoning")
     board.give(0, "Wisp of Ash")
-    E.play_turn(
-        *board.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
-    )
+    board.call(E.play_turn, 0, False)
     lines = board.lines()
     moved = next(i for i, line in enumerate(lines) if line.startswith("Murkpuff") and "moves" in line)
     summoned = next(i for i, line in enumerate(lines) if "Wisp of Ash onto A summoning" in line)
@@ -442,21 +325,14 @@ def test_summoning_requirements_count_own_monsters_on_either_side(
         board.put("Murkpuff", 0, space)
     board.put("Murkpuff", 1, "B left 1")  # the opponent's monsters never count
     board.put("Murkpuff", 1, "A left 3")
-    assert (
-        bool(
-            E.meets_requirements(
-                board.compiled.table, board.compiled.extra["map"], board.mon, board.game, 0, board.card(card)
-            )
-        )
-        == allowed
-    )
+    assert bool(board.call(E.meets_requirements, 0, board.card(card))) == allowed
 
 
 def test_conventional_summon_pushes_an_enemy_on_the_summoning_space_back(valley: CardSet) -> None:
     board = Board(valley)
     enemy = board.put("Cinder Whelp", 1, "A summoning")
     board.give(0, "Wisp of Ash")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A summoning") == "Wisp of Ash"
     assert board.where(enemy) == "A flux"  # one space back, towards its own side
 
@@ -466,7 +342,7 @@ def test_a_pushed_monster_goes_to_the_closest_free_space_when_the_space_behind_i
     enemy = board.put("Cinder Whelp", 1, "A summoning")
     board.put("Static Mite", 1, "A flux")
     board.give(0, "Wisp of Ash")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.where(enemy) in ("A left 1", "A right 1")
 
 
@@ -477,10 +353,10 @@ def test_no_conventional_summon_over_an_enemy_that_attacked_the_generator_but_a_
     enemy = board.put("Cinder Whelp", 1, "A summoning")
     board.mon[enemy, E.M_HIT_GEN] = 1
     board.give(0, "Murkpuff", "Paradox Engine")  # Paradox Engine needs 4 occupied spaces
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A summoning") == "Cinder Whelp" and board.side[0, E.S_MAIN_DONE] == 0
     board.side[0, E.S_REACTIONARY] = 1  # the generator was attacked on the opponent's last turn
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A summoning") == "Paradox Engine"  # any monster, requirements ignored
     assert board.where(enemy) == "A flux"
     assert "A makes a reactionary summon of Paradox Engine onto A summoning" in board.lines()
@@ -504,33 +380,10 @@ def test_a_monster_that_attacked_the_generator_blocks_a_conventional_summon_whil
     board = Board(valley, hit_generator_blocks=blocks)
     enemy = board.put("Cinder Whelp", 1, "A summoning")
     board.game[E.G_ACTIVE] = 1
-    E.attack_generator(
-        board.compiled.table,
-        board.compiled.options,
-        board.mon,
-        board.side,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        enemy,
-        ALPHA,
-    )
+    board.call(E.attack_generator, enemy, ALPHA)
     if leaves_and_returns:
         # A `push back 1` (a summoned monster's clause, a trap) moves it one space back, towards its own side ...
-        E.push_back(
-            board.compiled.extra["map"],
-            board.compiled.extra["distance"],
-            board.compiled.options,
-            board.mon,
-            board.cells,
-            board.game,
-            board.events,
-            board.ec,
-            enemy,
-            1,
-            0,
-        )
+        board.call(E.push_back, enemy, 1, 0)
         assert board.where(enemy) == "A flux"
         # ... and on B's next turn it moves onto A's summoning space again, and does not attack.
         board.side[1, E.S_SYMBOLS] = E.ALL_UNUSED
@@ -538,7 +391,7 @@ def test_a_monster_that_attacked_the_generator_blocks_a_conventional_summon_whil
         assert board.where(enemy) == "A summoning"
     board.game[E.G_ACTIVE] = 0
     board.give(0, "Murkpuff")  # no requirements, so only the occupant can stop the summon
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     if summoned:
         assert board.at("A summoning") == "Murkpuff" and board.hand_names(0) == []
         assert board.where(enemy) != "A summoning"  # "you move your opponent's monster one space back"
@@ -551,8 +404,8 @@ def test_no_summon_while_an_own_monster_holds_the_summoning_space(valley: CardSe
     board = Board(valley)
     board.put("Wisp of Ash", 0, "A summoning")
     board.give(0, "Murkpuff")
-    assert not E.summoning_space_open(board.compiled.options, board.mon, board.cells, 0, False)
-    E.main_action(*board.world(), 0)
+    assert not board.call(E.summoning_space_open, 0, False)
+    board.call(E.main_action, 0)
     assert board.hand_names(0) == ["Murkpuff"]
 
 
@@ -560,8 +413,8 @@ def test_one_summon_equipment_or_trap_per_turn(valley: CardSet) -> None:
     board = Board(valley)
     board.put("Wisp of Ash", 0, "A left 1")
     board.give(0, "Murkpuff", "Drift Fins", "Snapjaw Pit")
-    E.main_action(*board.world(), 0)
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
+    board.call(E.main_action, 0)
     assert board.hand_names(0) == ["Drift Fins", "Snapjaw Pit"]
 
 
@@ -578,7 +431,7 @@ def test_a_push_back_clause_stops_before_an_occupied_space(valley: CardSet, bloc
         board.put("Murkpuff", 1, blocker)
     board.give(0, "Tidecaller Nymph")
     board.side[0, E.S_REACTIONARY] = 1
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A summoning") == "Tidecaller Nymph"
     assert board.where(enemy) == expected
 
@@ -587,7 +440,7 @@ def test_a_summoned_monsters_foe_clause_hits_an_adjacent_enemy(valley: CardSet) 
     board = Board(valley)
     enemy = board.put("Cinder Whelp", 1, "A flux")
     board.give(0, "Frostmote")  # foe st -5
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert [board.st(enemy, s) for s in range(4)] == [15, 5, 0, 10]
 
 
@@ -603,7 +456,7 @@ def test_equipment_lasts_its_turns_counting_the_turn_it_is_played(valley: CardSe
     board = Board(valley)
     m = board.put("Murkpuff", 0, "A left 1")
     board.give(0, equipment)
-    E.equip(*board.world(), 0, 0, m)
+    board.call(E.equip, 0, 0, m)
     for turn in range(turns):
         assert board.sup[0, 0, E.SU_CARD] == board.card(equipment), f"gone too early, after {turn} turns"
         board.end_turn(turn % 2)
@@ -624,7 +477,7 @@ def test_equipment_applies_on_its_active_turns(
     board = Board(valley)
     m = board.put("Murkpuff", 0, "A left 1")
     board.give(0, equipment)
-    E.equip(*board.world(), 0, 0, m)
+    board.call(E.equip, 0, 0, m)
     assert [board.st(m, s, active=0) for s in range(4)] == own_turn
     assert [board.st(m, s, active=1) for s in range(4)] == opponent_turn
 
@@ -634,7 +487,7 @@ def test_equipment_goes_when_its_monster_is_destroyed(valley: CardSet) -> None:
     m = board.put("Murkpuff", 0, "A left 3")
     e = board.put("Cinder Whelp", 1, "B left 3")
     board.give(0, "Drift Fins")
-    E.equip(*board.world(), 0, 0, m)
+    board.call(E.equip, 0, 0, m)
     board.attack(m, e, ALPHA)  # 15 vs 20: Murkpuff falls
     assert board.sup[0, 0, E.SU_CARD] == -1
 
@@ -645,7 +498,7 @@ def test_equipment_goes_when_its_monster_is_destroyed(valley: CardSet) -> None:
         ("Snapjaw Pit", lambda b, m: b.where(m) == "A left 3"),  # pushed 1 back, towards B's side
         ("Frostbite Rune", lambda b, m: [b.st(m, s) for s in range(4)] == [10, 0, 0, 5]),  # -10 each ST
         ("Collapse Sigil", lambda b, m: b.where(m) is None),  # destroyed
-        ("Goop", lambda b, m: not E.may_attack(b.mon, m, 1)),
+        ("Goop", lambda b, m: not b.call(E.may_attack, m, 1)),
     ],
 )
 def test_a_trap_springs_on_an_enemy_that_ends_its_move_there(
@@ -654,21 +507,8 @@ def test_a_trap_springs_on_an_enemy_that_ends_its_move_there(
     board = Board(valley)
     board.put("Murkpuff", 0, "A left 1")
     board.give(0, trap)
-    assert E.trap_space_ok(
-        board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0, board.space("A left 2")
-    )
-    E.set_trap(
-        board.hand,
-        board.side,
-        board.cells,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        0,
-        0,
-        board.space("A left 2"),
-    )
+    assert board.call(E.trap_space_ok, 0, board.space("A left 2"))
+    board.call(E.set_trap, 0, 0, board.space("A left 2"))
     enemy = board.put("Cinder Whelp", 1, "A left 3")  # B moves towards A: delta 15 = 1 space
     board.game[E.G_ACTIVE] = 1
     board.move(enemy, DELTA)
@@ -681,9 +521,7 @@ def test_a_trap_does_not_spring_on_its_owners_monster_or_on_a_monster_passing_ov
     own = board.put("Murkpuff", 0, "A left 1")  # delta 10: 1 space
     board.give(0, "Collapse Sigil")
     trap_space = board.space("A left 2")
-    E.set_trap(
-        board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0, trap_space
-    )
+    board.call(E.set_trap, 0, 0, trap_space)
     board.move(own, DELTA)
     assert board.where(own) == "A left 2" and board.cells[trap_space, E.C_TRAP] >= 0  # "will not activate"
     board.move(own, DELTA)
@@ -705,31 +543,12 @@ def test_traps_go_on_a_free_non_summoning_space_next_to_an_own_monster(
 ) -> None:
     board = Board(valley)
     board.put("Murkpuff", 0, "A left 1")
-    assert (
-        bool(
-            E.trap_space_ok(
-                board.compiled.options, board.compiled.extra["map"], board.mon, board.cells, 0, board.space(space)
-            )
-        )
-        == allowed
-    )
+    assert bool(board.call(E.trap_space_ok, 0, board.space(space))) == allowed
 
 
 def _placed_channeled(board: Board, name: str, turns_ago: int = 1) -> None:
     board.give(0, name)
-    E.place_channeled(
-        board.sup,
-        board.hand,
-        board.side,
-        board.compiled.options,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        board.compiled.table,
-        0,
-        0,
-    )
+    board.call(E.place_channeled, 0, 0)
     board.sup[0, 0, E.SU_PLACED] = board.game[E.G_TURN] - turns_ago
 
 
@@ -750,18 +569,8 @@ def test_channeled_effect_bracket_follows_the_channeling_monsters_st(
     board.mon[me, E.M_PERM_ST + ALPHA] = alpha - 15
     foe = board.put("Cinder Whelp", 1, "A left 1")  # alpha 20
     _placed_channeled(board, "Emberlance")
-    assert E.channel_usable(
-        board.compiled.table,
-        board.compiled.options,
-        board.compiled.extra["map"],
-        board.mon,
-        board.sup,
-        board.game,
-        0,
-        0,
-        me,
-    )
-    assert E.channel(*board.channel_world(), 0, 0, me, ALPHA) == bracket
+    assert board.call(E.channel_usable, 0, 0, me)
+    assert board.call(E.channel, 0, 0, me, ALPHA) == bracket
     assert effect(board, me, foe)
     assert board.sup[0, 0, E.SU_LEFT] == 1  # Emberlance has 2 uses
 
@@ -770,7 +579,7 @@ def test_a_symbol_the_channeled_card_lacks_is_spent_without_using_it(valley: Car
     board = Board(valley)
     me = board.put("Murkpuff", 0, "A flux")
     _placed_channeled(board, "Emberlance")  # Alpha; Delta
-    assert E.channel(*board.channel_world(), 0, 0, me, BETA) == -1
+    assert board.call(E.channel, 0, 0, me, BETA) == -1
     assert board.sup[0, 0, E.SU_LEFT] == 2
 
 
@@ -778,8 +587,8 @@ def test_channeled_effects_are_used_up_after_their_uses(valley: CardSet) -> None
     board = Board(valley)
     me = board.put("Murkpuff", 0, "A flux")
     _placed_channeled(board, "Emberlance")
-    E.channel(*board.channel_world(), 0, 0, me, ALPHA)
-    E.channel(*board.channel_world(), 0, 0, me, DELTA)
+    board.call(E.channel, 0, 0, me, ALPHA)
+    board.call(E.channel, 0, 0, me, DELTA)
     assert board.sup[0, 0, E.SU_CARD] == -1
     assert "A's Emberlance is used up and goes to the Done Zone" in board.lines()
 
@@ -798,22 +607,7 @@ def test_who_may_channel_and_when(valley: CardSet, symbol_draw: str, space: str,
     board = Board(valley, symbol_draw=symbol_draw)
     me = board.put("Murkpuff", 0, space)
     _placed_channeled(board, "Emberlance", turns_ago)
-    assert (
-        bool(
-            E.channel_usable(
-                board.compiled.table,
-                board.compiled.options,
-                board.compiled.extra["map"],
-                board.mon,
-                board.sup,
-                board.game,
-                0,
-                0,
-                me,
-            )
-        )
-        == usable
-    )
+    assert bool(board.call(E.channel_usable, 0, 0, me)) == usable
 
 
 @pytest.mark.parametrize(
@@ -826,20 +620,9 @@ def test_channeled_effects_follow_their_active_turns(
     board = Board(valley)
     me = board.put("Murkpuff", 0, "A flux")
     _placed_channeled(board, card)
-    args = (
-        board.compiled.table,
-        board.compiled.options,
-        board.compiled.extra["map"],
-        board.mon,
-        board.sup,
-        board.game,
-        0,
-        0,
-        me,
-    )
-    assert bool(E.channel_usable(*args)) == on_own_turn
+    assert bool(board.call(E.channel_usable, 0, 0, me)) == on_own_turn
     board.game[E.G_ACTIVE] = 1
-    assert bool(E.channel_usable(*args)) == on_opponents_turn
+    assert bool(board.call(E.channel_usable, 0, 0, me)) == on_opponents_turn
 
 
 def test_unused_symbols_activate_a_channeled_effect_on_the_opponents_turn(valley: CardSet) -> None:
@@ -849,7 +632,7 @@ def test_unused_symbols_activate_a_channeled_effect_on_the_opponents_turn(valley
     _placed_channeled(board, "Gravity Well")  # O; Beta; Gamma; 0-24: foe move -1; 25+: foe cannot attack
     board.side[0, E.S_SYMBOLS] = 1 << BETA  # one symbol left over from A's turn
     board.game[E.G_ACTIVE] = 1
-    E.opponent_turn_channels(*board.channel_world(), 0)
+    board.call(E.opponent_turn_channels, 0)
     assert board.side[0, E.S_SYMBOLS] == 0
     assert board.mon[foe, E.M_TMP_MOVE] == -1
     assert board.where(me) == "A flux"
@@ -859,30 +642,17 @@ def test_a_token_comes_from_the_token_deck_and_returns_to_it(valley: CardSet) ->
     board = Board(valley, token_deck_copies="1")
     gearling = board.card("Gearling")
     board.give(0, "Rustbolt Drone", "Rustbolt Drone")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A flux") == "Gearling" and board.tokens[0, gearling] == 0
     token = int(board.cells[board.space("A flux"), E.C_OCC])
-    E.destroy_monster(
-        board.compiled.table,
-        board.compiled.options,
-        board.mon,
-        board.cells,
-        board.sup,
-        board.tokens,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        token,
-        -1,
-    )
+    board.call(E.destroy_monster, token, -1)
     assert board.tokens[0, gearling] == 1
 
 
 def test_a_token_summon_with_an_empty_token_deck_does_nothing(valley: CardSet) -> None:
     board = Board(valley, token_deck_copies="0")
     board.give(0, "Rustbolt Drone")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.at("A flux") is None
     assert "A cannot summon Gearling: no copy left in the token deck or no free space" in board.lines()
 
@@ -890,25 +660,8 @@ def test_a_token_summon_with_an_empty_token_deck_does_nothing(valley: CardSet) -
 def test_an_expiring_token_is_destroyed_at_the_end_of_the_turn_after_its_summoning(valley: CardSet) -> None:
     # Vapor Mote: "may not attack; destroyed at the end of the turn after the one it was summoned on" (expire 2)
     board = Board(valley)
-    m = E.summon_token(
-        board.compiled.table,
-        board.compiled.extra["clauses"],
-        board.compiled.options,
-        board.compiled.extra["map"],
-        board.compiled.extra["distance"],
-        board.mon,
-        board.cells,
-        board.side,
-        board.tokens,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        0,
-        board.card("Vapor Mote"),
-        board.space("A flux"),
-    )
-    assert not E.may_attack(board.mon, m, 0)
+    m = board.call(E.summon_token, 0, board.card("Vapor Mote"), board.space("A flux"))
+    assert not board.call(E.may_attack, m, 0)
     board.end_turn(0)
     assert board.where(m) is not None
     board.end_turn(1)
@@ -930,24 +683,14 @@ def test_sourcepoints_cap(valley: CardSet, cap: str, expected: int) -> None:
     board = Board(valley, sourcepoints_cap=cap)
     m = board.put("Murkpuff", 0, "A left 1")
     board.give(0, "Leech Collar")  # "your generator regains 5 SourcePoints"
-    E.equip(*board.world(), 0, 0, m)
+    board.call(E.equip, 0, 0, m)
     assert board.side[0, E.S_SP] == expected
 
 
 @pytest.mark.parametrize(("deck_out_loses", "over"), [("false", 0), ("true", 1)])
 def test_drawing_from_an_empty_deck(valley: CardSet, deck_out_loses: str, over: int) -> None:
     board = Board(valley, deck_out_loses=deck_out_loses)
-    E.draw_card(
-        board.compiled.options,
-        board.hand,
-        board.library,
-        board.side,
-        board.game,
-        board.counters,
-        board.events,
-        board.ec,
-        0,
-    )
+    board.call(E.draw_card, 0)
     assert board.game[E.G_OVER] == over and board.side[0, E.S_HAND] == 0
     if over:
         assert board.game[E.G_WINNER] == 1
@@ -974,22 +717,7 @@ def test_channeled_active_default(make_cardset: Callable[..., CardSet], default:
     me = board.put("Walker", 0, "A flux")
     _placed_channeled(board, "Hum")
     board.game[E.G_ACTIVE] = 1
-    assert (
-        bool(
-            E.channel_usable(
-                board.compiled.table,
-                board.compiled.options,
-                board.compiled.extra["map"],
-                board.mon,
-                board.sup,
-                board.game,
-                0,
-                0,
-                me,
-            )
-        )
-        == on_opponents_turn
-    )
+    assert bool(board.call(E.channel_usable, 0, 0, me)) == on_opponents_turn
 
 
 @pytest.mark.parametrize("symbol_draw", ["intentional", "blind"])
@@ -1022,30 +750,19 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
     # The bit sets stand in for a pass over every slot, so they must say exactly which slots hold whose monster.
     compiled = E.compile_cards(valley, RULESET.resolve_options(options))
     deck_a, deck_b = (compiled.deck_array(deck) for deck in bundled_decks_[:2])
-    state = E.new_state(compiled, max(len(deck_a), len(deck_b)))
-    extra = compiled.extra
+    deck_size = max(len(deck_a), len(deck_b))
+    rules = E.new_rules(compiled, deck_size)
+    state, piles = E.new_state(compiled, deck_size)
+    counters = new_counters(len(compiled.names))
     for seed in range(60):
         E.play_matches(
             compiled.table,
-            extra["clauses"],
-            extra["brackets"],
-            compiled.options,
-            extra["map"],
-            extra["distance"],
-            state["mon"],
-            state["cells"],
-            state["sup"],
-            state["side"],
-            state["hand"],
-            state["library"],
-            state["tokens"],
-            state["game"],
-            state["rng"],
-            state["counters"],
+            compiled.extra["clauses"],
+            rules,
+            state,
+            piles,
+            counters,
             np.zeros((0, E.EVENT_WIDTH), dtype=np.int64),
-            state["ec"],
-            state["choice"],
-            state["scratch"],
             deck_a,
             deck_b,
             np.array([seed], dtype=np.int64),
@@ -1055,11 +772,11 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
             np.zeros(1, dtype=np.int8),
             np.zeros(1, dtype=np.int32),
         )
-        mon, game = state["mon"], state["game"]
+        mon, game = state.mon, state.game
         for p in range(2):
             held = {m for m in range(mon.shape[0]) if mon[m, E.M_SPACE] >= 0 and mon[m, E.M_OWNER] == p}
             assert {m for m in range(mon.shape[0]) if (int(game[E.G_MONSTERS + p]) >> m) & 1} == held
-            assert all(state["cells"][mon[m, E.M_SPACE], E.C_OCC] == m for m in held)
+            assert all(state.cells[mon[m, E.M_SPACE], E.C_OCC] == m for m in held)
 
 
 @pytest.mark.parametrize("cap", [4, 80])
@@ -1458,7 +1175,7 @@ def monsters_of(board: Board, player: int) -> dict[str, str | None]:
 def test_a_monster_summoned_from_hand_by_another_monsters_effect_lands_next_to_it(extended: CardSet) -> None:
     board = Board(extended)
     board.give(0, "Reef Herald", "Wisp of Ash")
-    E.main_action(*board.world(), 0)  # greedy summons its strongest: both total 50, the first found
+    board.call(E.main_action, 0)  # greedy summons its strongest: both total 50, the first found
     on_map = monsters_of(board, 0)
     assert on_map["Reef Herald"] == "A summoning"
     # "not necessarily ... on the summoning space": the closest free space to the herald that is no summoning space.
@@ -1481,7 +1198,7 @@ def test_an_effect_summon_and_the_summoning_requirements(
 ) -> None:
     board = Board(extended, effect_summon_requirements=requirements)
     board.give(0, "Reef Herald", "Paradox Engine")  # Paradox Engine needs 1 terrestrial and 3 otherworldly spaces
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     on_map = monsters_of(board, 0)
     assert on_map.get("Paradox Engine") == ("A flux" if summoned else None)
     if summoned is None:
@@ -1496,7 +1213,7 @@ def test_an_effect_summon_from_the_deck_takes_the_strongest_monster_out_of_it(ex
     stock_deck(board, 0, "Goop", "Murkpuff", "Cogwalker", "Emberhorn Ram", "Drift Fins")
     board.put("Wisp of Ash", 0, "A left 1")  # one terrestrial space: Cogwalker and Emberhorn Ram (75 each) qualify
     board.give(0, "Deep Caller")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     on_map = monsters_of(board, 0)
     assert on_map["Deep Caller"] == "A summoning"
     assert on_map["Cogwalker"] == "A flux"  # the first of the two strongest in deck order
@@ -1511,7 +1228,7 @@ def test_an_effect_summon_is_not_the_turns_conventional_summon(extended: CardSet
     stock_deck(board, 0, "Murkpuff")
     board.put("Wisp of Ash", 0, "A left 2")
     board.give(0, "Rally Banner")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert monsters_of(board, 0) == {"Wisp of Ash": "A left 2", "Murkpuff": "A left 1"}
     assert deck_names(board, 0) == []
 
@@ -1522,8 +1239,7 @@ def test_a_traps_effect_summon_lands_next_to_the_monster_that_sprang_it(extended
     enemy = board.put("Cinder Whelp", 1, "A right 3")
     board.give(0, "Ambush Horn", "Wisp of Ash")
     trap_space = board.space("A right 2")
-    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
-               trap_space)  # fmt: skip
+    board.call(E.set_trap, 0, 0, trap_space)  # fmt: skip
     board.game[E.G_ACTIVE] = 1
     board.move(enemy, ALPHA)  # Cinder Whelp's alpha 20: one space, onto the trap
     assert board.where(enemy) == "A right 2"
@@ -1562,8 +1278,7 @@ def test_defeated_used_and_discarded_cards_go_to_their_players_done_zone_and_tok
     board.attack(winner, token, ALPHA)
     # A trap that springs has been "used": it goes to its owner's Done Zone.
     board.give(0, "Snapjaw Pit")
-    E.set_trap(board.hand, board.side, board.cells, board.game, board.counters, board.events, board.ec, 0, 0,
-               board.space("A right 2"))  # fmt: skip
+    board.call(E.set_trap, 0, 0, board.space("A right 2"))  # fmt: skip
     walker = board.put("Static Mite", 1, "A right 3")  # alpha 15: one space, onto the trap
     board.game[E.G_ACTIVE] = 1
     board.move(walker, ALPHA)
@@ -1590,7 +1305,7 @@ def test_a_card_brings_a_monster_back_from_its_players_own_done_zone(
     stock_deck(board, 0, "Murkpuff", "Drift Fins")
     board.side[0, E.S_DECK] = 1  # Murkpuff already drawn: Drift Fins is on top
     board.give(0, "Grave Tender")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     # `recall 1 monster`: greedy takes the strongest monster there; the traps stay.
     assert board.hand_names(0) == hand
     assert deck_names(board, 0)[0] == deck_top
@@ -1603,14 +1318,14 @@ def test_a_card_brings_a_card_back_from_the_opponents_done_zone(extended: CardSe
     board.tokens[1, cards + board.card("Chrono Harness")] = 1
     board.put("Wisp of Ash", 0, "A flux")
     board.give(0, "Scavenger Hook")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert board.hand_names(0) == ["Chrono Harness"]  # "even their opponent's Done Zone": now A's to play
     assert done_zone(board, 1) == {}
     assert "A brings Chrono Harness back from B's Done Zone into their hand" in board.lines()
     # Nothing left to take: the clause does nothing, and the trace says so.
     board.side[0, E.S_MAIN_DONE] = 0  # a later turn; Chrono Harness's requirements (2 terrestrial) are not met
     board.give(0, "Scavenger Hook")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     assert "A brings nothing back: no card in the opponent's Done Zone" in board.lines()
 
 
@@ -1626,8 +1341,8 @@ def test_a_foe_clause_with_a_type_picks_an_adjacent_enemy_of_that_type(extended:
     board = Board(extended)
     ram = board.put("Emberhorn Ram", 1, "A left 1")  # BE, total 75: greedy's usual pick
     whelp = board.put("Cinder Whelp", 1, "A right 1")  # FL, total 50
-    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
-    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    m = board.call(E.place_monster, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    board.call(E.apply_clauses, board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
     assert board.where(whelp) is None  # `foe destroy if FL`: the Flame monster
     assert board.where(ram) == "A left 1"
 
@@ -1635,8 +1350,8 @@ def test_a_foe_clause_with_a_type_picks_an_adjacent_enemy_of_that_type(extended:
 def test_a_foe_clause_with_a_type_does_nothing_without_such_an_enemy(extended: CardSet) -> None:
     board = Board(extended)
     ram = board.put("Emberhorn Ram", 1, "A left 1")
-    m = E.place_monster(board.mon, board.cells, board.game, board.card("Flamebane Sprite"), 0, board.space("A flux"))
-    E.apply_clauses(*board.world(), board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
+    m = board.call(E.place_monster, board.card("Flamebane Sprite"), 0, board.space("A flux"))
+    board.call(E.apply_clauses, board.card("Flamebane Sprite"), 0, m, E.PERMANENT, -1, 1)
     assert board.where(ram) == "A left 1"
 
 
@@ -1644,7 +1359,7 @@ def test_an_effect_summon_with_a_type_brings_a_monster_of_that_type(extended: Ca
     board = Board(extended)
     stock_deck(board, 0, "Cogwalker", "Murkpuff", "Skitterling", "Static Mite")
     board.give(0, "Swarm Caller")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     on_map = monsters_of(board, 0)
     assert on_map["Skitterling"] == "A flux"  # the only Insect/Arachnid (IN) in the deck
     assert "Broodling" in on_map  # and its own one-off clause, `summon token Broodling`, happens
@@ -1662,7 +1377,7 @@ def test_equipment_that_reads_the_type_of_its_monster(
     m = board.put(wearer, 0, "A left 1")
     stock_deck(board, 0, "Murkpuff")
     board.give(0, "Tide Charm")
-    E.equip(*board.world(), 0, 0, m)
+    board.call(E.equip, 0, 0, m)
     assert board.st(m, 2) == gamma  # `st +10 if AQ`
     assert board.hand_names(0) == hand  # `draw 1 if AQ`
 
@@ -1674,7 +1389,7 @@ def test_a_recall_with_a_type_brings_back_a_monster_of_that_type(extended: CardS
         board.tokens[0, cards + board.card(name)] += 1
     m = board.put("Wisp of Ash", 0, "A flux")
     board.sup[0, 0] = (board.card("Gas Lantern"), -1, 1, 1)  # placed on turn 1, used on turn 5
-    E.channel(*board.channel_world(), 0, 0, m, ALPHA)
+    board.call(E.channel, 0, 0, m, ALPHA)
     # Gas (GA): Murkpuff and Mistral Shade; greedy takes the stronger, Mistral Shade (75 against 50).
     assert board.hand_names(0) == ["Mistral Shade"]
 
@@ -1703,7 +1418,7 @@ def test_a_monsters_own_lasting_clause_reads_its_own_type_once(extended: CardSet
 def summoned(board: Board, name: str, player: int, space: str) -> int:
     """A monster put on `space` with its own lasting clauses, as a summon gives them."""
     m = board.put(name, player, space)
-    E.apply_clauses(*board.world(), board.card(name), player, m, E.PERMANENT, -1, 0)
+    board.call(E.apply_clauses, board.card(name), player, m, E.PERMANENT, -1, 0)
     return m
 
 
@@ -1742,8 +1457,8 @@ def test_equipment_with_move_parallel_lends_it_on_its_active_turns(extended: Car
     m = board.put("Emberhorn Ram", 0, "A left 1")
     board.put("Murkpuff", 1, "A left 2")
     board.give(0, "Phase Boots")  # active Y: only on A's turns
-    E.equip(*board.world(), 0, 0, m)
-    assert E.may_move_parallel(board.mon, m, 0) and not E.may_move_parallel(board.mon, m, 1)
+    board.call(E.equip, 0, 0, m)
+    assert board.call(E.may_move_parallel, m, 0) and not board.call(E.may_move_parallel, m, 1)
     assert board.move(m, ALPHA) == 2 and board.where(m) == "A right 2"
 
 
@@ -1753,25 +1468,8 @@ def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
     m = summoned(board, "Vinestrider", 0, "A left 1")
     board.put("Stormforge Colossus", 1, "A left 2")  # alpha 40: an attack with alpha 30 would lose
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
-    choice = np.zeros(4, dtype=np.int64)
-    scratch = np.zeros(E.SCRATCH_WIDTH, dtype=np.int64)
-    E.choose_symbol_action(
-        board.compiled.table,
-        board.compiled.extra["clauses"],
-        board.compiled.extra["brackets"],
-        board.compiled.options,
-        board.compiled.extra["map"],
-        board.mon,
-        board.cells,
-        board.sup,
-        board.side,
-        board.game,
-        board.rng,
-        0,
-        choice,
-        scratch,
-    )
-    assert list(choice) == [E.A_MOVE, m, -1, ALPHA]
+    board.call(E.choose_symbol_action, 0)
+    assert list(board.state.choice) == [E.A_MOVE, m, -1, ALPHA]
 
 
 # =====================================================================================================================
@@ -1789,7 +1487,7 @@ def web_on(board: Board, space: str) -> int:
 def test_a_monster_lays_a_web_tile_next_to_itself_when_summoned(extended: CardSet) -> None:
     board = Board(extended)
     board.give(0, "Webweaver")
-    E.main_action(*board.world(), 0)
+    board.call(E.main_action, 0)
     # The summoning space's only neighbour on the map is the Source Flux (summoning spaces take no tiles).
     assert web_on(board, "A flux") == 0
     assert "Webweaver: A lays a web tile on A flux" in board.lines()
@@ -1824,7 +1522,7 @@ def test_a_web_tile_is_removed_by_a_clear_web_clause(extended: CardSet) -> None:
     board.cells[board.space("A left 3"), E.C_WEB] = 0  # not next to the cutter: it stays
     board.cells[board.space("A left 2"), E.C_WEB] = 1  # B's own web: B does not remove it
     cutter = board.put("Web Cutter", 1, "A left 1")  # next to A flux and A left 2
-    E.apply_clauses(*board.world(), board.card("Web Cutter"), 1, cutter, E.PERMANENT, -1, 1)
+    board.call(E.apply_clauses, board.card("Web Cutter"), 1, cutter, E.PERMANENT, -1, 1)
     assert (web_on(board, "A flux"), web_on(board, "A left 3"), web_on(board, "A left 2")) == (-1, 0, 1)
     assert "Web Cutter: B removes the opponent's web tile from A flux" in board.lines()
 
@@ -1877,53 +1575,35 @@ def test_matches_with_every_new_clause_end_and_keep_the_board_consistent(
 # =====================================================================================================================
 
 
-class WorkArrays(NamedTuple):
-    """The search's work arrays: a second state of the same shapes, in `search_decision`'s order."""
+class Search(NamedTuple):
+    """The search's work record and piles (a second state of the same shapes), and its own counters and trace."""
 
-    mon: IntArray
-    cells: IntArray
-    sup: IntArray
-    side: IntArray
-    hand: IntArray
-    library: IntArray
-    tokens: IntArray
-    game: IntArray
-    rng: IntArray
+    work: Any
+    wpiles: IntArray
     counters: IntArray
     events: IntArray
-    ec: IntArray
-    choice: IntArray
-    scratch: IntArray
-
-
-class Search(NamedTuple):
-    """The search's work arrays, its unseen-card pool and its words."""
-
-    work: WorkArrays
-    pool: IntArray
-    words: IntArray
 
 
 def search_for(board: Board, seed: int = 5) -> Search:
-    state = E.new_state(board.compiled, board.library.shape[1])
-    work = WorkArrays(
-        **{name: state[name] for name in WorkArrays._fields if name != "events"},
-        events=np.zeros((0, 6), dtype=np.int64),
-    )
-    words = np.zeros(E.SEARCH_WORDS, dtype=np.int64)
-    E.rng_seed(words, seed)
-    return Search(work, np.zeros(400, dtype=np.int64), words)
+    """Work space for searches from the board, the search's generator (in the board's state) seeded with `seed`."""
+    work, wpiles = E.new_state(board.compiled, 60)
+    E.rng_seed(board.state.search, seed)
+    return Search(work, wpiles, new_counters(len(board.compiled.names)), np.zeros((0, 6), dtype=np.int64))
 
 
 def decide(board: Board, search: Search, player: int = 0) -> tuple[int, list[str], list[int]]:
     """One search decision for `player` on the board: its choice, the candidates by name, every candidate's points."""
-    k = int(E.search_decision(*board.channel_world(), *search.work, search.pool, search.words, player))
-    m = int(search.words[E.SR_N])
+    records = board.records()
+    k = int(
+        E.search_decision(records["table"], records["clauses"], board.rules, board.state, board.piles, *search, player)
+    )
+    words = board.state.search
+    m = int(words[E.SR_N])
     labels = []
     for i in range(m):
-        h = int(search.words[E.SR_CAND + i])
+        h = int(words[E.SR_CAND + i])
         labels.append("greedy" if h == E.CAND_GREEDY else "pass" if h == E.CAND_PASS else board.hand_names(player)[h])
-    return k, labels, [int(v) for v in search.words[E.SR_POINTS : E.SR_POINTS + m]]
+    return k, labels, [int(v) for v in words[E.SR_POINTS : E.SR_POINTS + m]]
 
 
 def library_of(board: Board, player: int, *names: str) -> None:
@@ -1954,15 +1634,11 @@ def king_or_devourer(valley: CardSet) -> Board:
 
 def test_search_summons_the_monster_that_wins_where_greedy_summons_its_strongest(valley: CardSet) -> None:
     greedy = king_or_devourer(valley)
-    E.play_turn(
-        *greedy.channel_world(), 0, np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64), False
-    )
+    greedy.call(E.play_turn, 0, False)
     assert "Exzavier Devourer" not in greedy.hand_names(0) and "Hollow King" in greedy.hand_names(0)
     assert greedy.game[E.G_OVER] == 0 and greedy.side[1, E.S_SP] == 10
     board = king_or_devourer(valley)
-    search = search_for(board)
-    choice, scratch = np.zeros(4, dtype=np.int64), np.zeros(E.SCRATCH_WIDTH, dtype=np.int64)
-    E.search_turn(*board.channel_world(), *search.work, search.pool, search.words, 0, choice, scratch)
+    board.call(E.search_turn, *search_for(board), 0)
     assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0 and board.side[1, E.S_SP] == 0
     assert "Hollow King" not in board.hand_names(0)
     # Hollow King wins every one of the 16 rollouts (2 points each); greedy's turn (candidate 0) loses every one.

@@ -2,7 +2,10 @@
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into a
 card table, an effect-clause table and the joined map (map.py) once; the
-kernels below only ever see integer arrays, and all randomness comes from
+kernels below only ever see integer arrays and two records: the batch's rules
+(RULES_DTYPE) and the match's state (STATE_DTYPE), each passed as one pointer.
+A kernel takes, in this order, those of `table, clauses, rules, state, piles,
+counters, events` it reads, then its own arguments. All randomness comes from
 the xorshift state seeded per match. Every rule is a small kernel (summon,
 move, attack, attack the generator, equip, set a trap, spring it, channel,
 push back, end of turn) so scenario tests can set up a board and call exactly
@@ -77,11 +80,14 @@ from workbench.rulesets.source.map import (
     KIND_OTHERWORLDLY,
     KIND_SUMMONING,
     KIND_TERRESTRIAL,
+    MAP_WIDTH,
+    MAX_HALF_SPACES,
     MP_ADJ0,
     MP_FWD_A0,
     MP_KIND,
     MP_PARALLEL,
     MP_PROGRESS_A,
+    NO_SPACE,
     BoardMap,
     load_board,
 )
@@ -161,7 +167,10 @@ FROM_HAND, FROM_DECK = 0, 1
 """`arg` of a `summon from hand|deck` clause."""
 C_OP, C_FOE, C_AMOUNT, C_ARG, C_BRACKET, C_TYPES = range(6)
 """C_TYPES: the clause's `if TYPE` as bits of the Type Index (0: any monster)."""
-CLAUSE_WIDTH = 6
+C_LOW, C_HIGH = 6, 7
+"""Row b of a card's clause table also holds its ST bracket b (lowest and highest ST; OPEN_BRACKET: no top), so the
+kernels read a card's clauses and brackets from one array (rows of brackets and of clauses are unrelated)."""
+CLAUSE_WIDTH = 8
 TYPE_CODES: tuple[str, ...] = tuple(MONSTER_TYPE_NAMES)
 """The Type Index's monster types; a type's bit is 1 << its index here."""
 MAX_CLAUSES = 8
@@ -199,6 +208,10 @@ O_SEARCH_ROLLOUTS = 18
 O_SEARCH_POLICY = 19
 """`search_rollout_policy` (not a rule): GREEDY or RANDOM, the policy both sides play in the search's rollouts."""
 OPTIONS_WIDTH = 20
+O_DECK_WIDTH = OPTIONS_WIDTH
+"""In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
+that hold cards (a `recall` to the deck finds it full there)."""
+RULE_OPTIONS_WIDTH = OPTIONS_WIDTH + 1
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -261,6 +274,80 @@ G_MONSTERS = 5
 visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
 GAME_WIDTH = 7
 
+# ---- the records a kernel takes ------------------------------------------------------------------------------------
+MAX_SPACES = 2 * MAX_HALF_SPACES
+"""Rows of the map-sized fields: every map fits (map.py holds a half to MAX_HALF_SPACES spaces), so the records have
+one shape for every map and a kernel is compiled once. Kernels loop over the map's own spaces (`O_SPACES`); the rows
+past them stay empty."""
+ALL_SLOTS = (1 << MAX_SPACES) - 1
+"""Every monster slot's bit: a map's monsters never fill its slots (one monster a space), so the lowest free slot
+is the same as with the map's own slots only."""
+PILE_LIBRARY, PILE_TOKENS, PILE_POOL = 0, 1, 2
+"""The planes of the piles array (3, 2, width): the draw decks, the token decks and Done Zones (per card: copies in
+the token deck, then at column cards + card copies in the Done Zone), and (row 0 only) the search's pool of unseen
+cards."""
+
+MAX_PATH = 12
+"""Longest move greedy play looks ahead (4 spaces from ST plus any bonuses)."""
+PATH_AT, SWAPS_AT = 4, 4 + MAX_PATH + 1
+"""Where `path_steps` writes into the scratch array: positions after k steps, allies swapped back by then."""
+ST_AT = 4 + 2 * (MAX_PATH + 1)
+"""scratch[ST_AT + s]: the monster being weighed's ST for symbol s, worked out once per choice."""
+MOVE_AT = ST_AT + SYMBOLS
+"""scratch[MOVE_AT + s]: the spaces a move with symbol s would take it (ST bracket plus bonuses)."""
+FOE_ST_AT = MOVE_AT + SYMBOLS
+"""scratch[FOE_ST_AT + s]: the ST for symbol s of the enemy it might attack."""
+SCRATCH_WIDTH = FOE_ST_AT + SYMBOLS
+
+SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE = 4, 5, 6, 7
+"""The search's words: its own xorshift generator (0-3), decisions searched and rollouts played (summed over the
+batch), the last decision's candidate count and choice; then per candidate its hand position, summon kind and
+points."""
+MAX_CANDIDATES = HAND_WIDTH + 2
+SR_CAND = 8
+SR_HOW = SR_CAND + MAX_CANDIDATES
+SR_POINTS = SR_HOW + MAX_CANDIDATES
+SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+
+RULES_DTYPE = np.dtype(
+    [
+        ("opts", np.int64, (RULE_OPTIONS_WIDTH,)),
+        ("mp", np.int64, (MAX_SPACES, MAP_WIDTH)),
+        ("dist", np.int64, (MAX_SPACES, MAX_SPACES)),
+    ]
+)
+"""What a batch's rules are, read only, as one record: `opts` the rule options and the map's fixed spaces (O_*, in
+OPTION_ORDER then the map's; then O_DECK_WIDTH), `mp` the joined map (map.MP_* columns, one row per space), `dist`
+the steps between any two spaces. Rows past the map's `O_SPACES` are unused (map.NO_SPACE and 0)."""
+
+STATE_DTYPE = np.dtype(
+    [
+        ("mon", np.int64, (MAX_SPACES, MON_WIDTH)),
+        ("cells", np.int64, (MAX_SPACES, CELL_WIDTH)),
+        ("sup", np.int64, (2, MAX_SUPPORT, SUPPORT_WIDTH)),
+        ("side", np.int64, (2, SIDE_WIDTH)),
+        ("hand", np.int64, (2, HAND_WIDTH)),
+        ("game", np.int64, (GAME_WIDTH,)),
+        ("rng", np.int64, (4,)),
+        ("ec", np.int64, (1,)),
+        ("choice", np.int64, (4,)),
+        ("scratch", np.int64, (SCRATCH_WIDTH,)),
+        ("search", np.int64, (SEARCH_WORDS,)),
+    ]
+)
+"""One match's state whose shape no card set or map changes, as one record: a kernel call passes one pointer for
+it, and every field has a shape known when compiling. `mon[m]` is monster slot m (M_* fields), `cells[space]` a map
+space (C_*: occupant slot, face-down trap and its owner, web tile), `sup[p, k]` p's support space k (SU_*), `side[p]`
+player p's words (S_*: SourcePoints, hand and deck counts, symbols, policy...), `hand[p]` the card ids in p's hand
+(the first side[p, S_HAND]), `game` the match's words (G_*), `rng` the match's xorshift generator, `ec` the trace's
+length, `choice` the symbol phase's chosen action (monster, symbol, kind, target), `scratch` greedy's look-ahead
+(PATH_AT, SWAPS_AT, ST_AT, MOVE_AT, FOE_ST_AT). `search` belongs to the search policy alone (SR_*: its own
+generator, its figures and the last decision's candidates); no rule reads it.
+
+What a card set's or deck's size shapes stays outside: the piles array (PILE_*: draw decks, token decks and Done
+Zones, the search's pool; a batch sizes it for its decks and cards), the card table, the clause table and the
+counters. Cloning a state (`clone_state`) copies a record and the piles' deck and token planes."""
+
 GREEDY, RANDOM, SEARCH = 0, 1, 2
 """Policies by index (ENGINE.policies). A `search` side plays GREEDY in the state: the search drives it from outside."""
 PERMANENT, THIS_TURN = 0, 1
@@ -317,8 +404,9 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
 
 
 @inline_kernel
-def st_of(table: IntArray, mon: IntArray, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
+def st_of(table: IntArray, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Monster m's ST for symbol s on player `active`'s turn: printed + lasting + this turn + equipment, at least 0."""
+    mon = state.mon
     value = table[mon[m, M_CARD], T_ST + s] + mon[m, M_PERM_ST + s] + mon[m, M_TMP_ST + s]
     if active == mon[m, M_OWNER]:
         value += mon[m, M_EQY_ST + s]
@@ -348,21 +436,24 @@ def lasting_op(op: EngineInt) -> bool:
 
 
 @inline_kernel
-def may_move_parallel(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
+def may_move_parallel(state: Any, m: EngineInt, active: EngineInt) -> bool:
     """Whether a `move parallel` clause lets monster m move across parallel spaces now."""
+    mon = state.mon
     held = mon[m, M_PARALLEL] + mon[m, M_TMP_PARALLEL]
     held += mon[m, M_EQY_PARALLEL] if active == mon[m, M_OWNER] else mon[m, M_EQO_PARALLEL]
     return held > 0
 
 
 @inline_kernel
-def sidestep(
-    opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, m: EngineInt, here: EngineInt, taken: EngineInt
-) -> int:
+def sidestep(rules: Any, state: Any, m: EngineInt, here: EngineInt, taken: EngineInt) -> int:
     """Where monster m, its road ahead blocked on `here`, may step across instead: the parallel space, when a
     `move parallel` clause allows it, the space is free and this move has taken fewer than `parallel_steps` such
     steps; else -1."""
-    if taken >= opts[O_PARALLEL_STEPS] or not may_move_parallel(mon, m, mon[m, M_OWNER]):
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    if taken >= opts[O_PARALLEL_STEPS] or not may_move_parallel(state, m, mon[m, M_OWNER]):
         return -1
     across = mp[here, MP_PARALLEL]
     if across < 0 or cells[across, C_OCC] >= 0:
@@ -371,23 +462,25 @@ def sidestep(
 
 
 @inline_kernel
-def move_bonus(mon: IntArray, m: EngineInt, active: EngineInt) -> int:
+def move_bonus(state: Any, m: EngineInt, active: EngineInt) -> int:
     """Extra spaces per move from lasting, this-turn and equipment changes."""
+    mon = state.mon
     bonus = mon[m, M_PERM_MOVE] + mon[m, M_TMP_MOVE]
     bonus += mon[m, M_EQY_MOVE] if active == mon[m, M_OWNER] else mon[m, M_EQO_MOVE]
     return bonus
 
 
 @inline_kernel
-def move_distance(table: IntArray, mon: IntArray, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
+def move_distance(table: IntArray, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0."""
-    d = spaces_for_st(st_of(table, mon, m, s, active)) + move_bonus(mon, m, active)
+    d = spaces_for_st(st_of(table, state, m, s, active)) + move_bonus(state, m, active)
     return d if d > 0 else 0
 
 
 @inline_kernel
-def may_attack(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
+def may_attack(state: Any, m: EngineInt, active: EngineInt) -> bool:
     """False while a `cannot attack` clause holds (lasting, this turn, or an active equipment card)."""
+    mon = state.mon
     if mon[m, M_NOATTACK] > 0 or mon[m, M_TMP_NOATTACK] > 0:
         return False
     held = mon[m, M_EQY_NOATK] if active == mon[m, M_OWNER] else mon[m, M_EQO_NOATK]
@@ -395,17 +488,20 @@ def may_attack(mon: IntArray, m: EngineInt, active: EngineInt) -> bool:
 
 
 @inline_kernel
-def monster_value(table: IntArray, mon: IntArray, m: EngineInt, active: EngineInt) -> int:
+def monster_value(table: IntArray, state: Any, m: EngineInt, active: EngineInt) -> int:
     """What greedy play thinks a monster on the map is worth: its ST total."""
     total = 0
     for s in range(SYMBOLS):
-        total += st_of(table, mon, m, s, active)
+        total += st_of(table, state, m, s, active)
     return total + 10
 
 
 @inline_kernel
-def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt) -> tuple[int, int, int]:
+def monsters_on_map(rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
     """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over p's slots."""
+    mp = rules.mp
+    mon = state.mon
+    game = state.game
     monsters = 0
     terrestrial = 0
     otherworldly = 0
@@ -423,18 +519,16 @@ def monsters_on_map(mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt) -
 
 
 @inline_kernel
-def occupied_spaces(mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt) -> tuple[int, int]:
+def occupied_spaces(rules: Any, state: Any, p: EngineInt) -> tuple[int, int]:
     """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
-    _, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
+    _, terrestrial, otherworldly = monsters_on_map(rules, state, p)
     return terrestrial, otherworldly
 
 
 @rules_kernel
-def meets_requirements(
-    table: IntArray, mp: IntArray, mon: IntArray, game: IntArray, p: EngineInt, card: EngineInt
-) -> bool:
+def meets_requirements(table: IntArray, rules: Any, state: Any, p: EngineInt, card: EngineInt) -> bool:
     """Whether player p's monsters occupy enough terrestrial and otherworldly spaces for `card`."""
-    terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
+    terrestrial, otherworldly = occupied_spaces(rules, state, p)
     return requirements_met(table, card, terrestrial, otherworldly)
 
 
@@ -445,29 +539,27 @@ def requirements_met(table: IntArray, card: EngineInt, terrestrial: EngineInt, o
 
 
 @inline_kernel
-def forward_step(mp: IntArray, space: EngineInt, p: EngineInt, k: EngineInt) -> int:
+def forward_step(rules: Any, space: EngineInt, p: EngineInt, k: EngineInt) -> int:
     """Player p's k-th (0 or 1) forward road step from `space`, or -1."""
+    mp = rules.mp
     return mp[space, MP_FWD_A0 + 2 * p + k]
 
 
 @inline_kernel
-def progress(mp: IntArray, space: EngineInt, p: EngineInt) -> int:
+def progress(rules: Any, space: EngineInt, p: EngineInt) -> int:
     """Road steps from player p's summoning space to `space`."""
+    mp = rules.mp
     return mp[space, MP_PROGRESS_A + p]
 
 
 @inline_kernel
-def adjacent_enemy(
-    table: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    rng: IntArray,
-    m: EngineInt,
-    active: EngineInt,
-) -> int:
+def adjacent_enemy(table: IntArray, rules: Any, state: Any, m: EngineInt, active: EngineInt) -> int:
     """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    side = state.side
+    rng = state.rng
     p = mon[m, M_OWNER]
     space = mon[m, M_SPACE]
     best = -1
@@ -485,7 +577,7 @@ def adjacent_enemy(
             if rng_below(rng, seen) == 0:
                 best = e
         else:
-            value = monster_value(table, mon, e, active)
+            value = monster_value(table, state, e, active)
             if value > best_value:
                 best_value = value
                 best = e
@@ -493,24 +585,22 @@ def adjacent_enemy(
 
 
 @inline_kernel
-def of_type(table: IntArray, mon: IntArray, m: EngineInt, types: EngineInt) -> bool:
+def of_type(table: IntArray, state: Any, m: EngineInt, types: EngineInt) -> bool:
     """Whether monster m is of one of the types in the bit set `types` (0: any monster)."""
+    mon = state.mon
     return types == 0 or (table[mon[m, M_CARD], T_TYPE] & types) != 0
 
 
 @rules_kernel
 def adjacent_enemy_of_type(
-    table: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    rng: IntArray,
-    m: EngineInt,
-    active: EngineInt,
-    types: EngineInt,
+    table: IntArray, rules: Any, state: Any, m: EngineInt, active: EngineInt, types: EngineInt
 ) -> int:
     """`adjacent_enemy` among the enemies of the types in `types` only (an `if TYPE` foe clause), or -1."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    side = state.side
+    rng = state.rng
     p = mon[m, M_OWNER]
     space = mon[m, M_SPACE]
     best = -1
@@ -521,14 +611,14 @@ def adjacent_enemy_of_type(
         if nxt < 0:
             continue
         e = cells[nxt, C_OCC]
-        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, mon, e, types):
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, state, e, types):
             continue
         if side[p, S_POLICY] == RANDOM:
             seen += 1
             if rng_below(rng, seen) == 0:
                 best = e
         else:
-            value = monster_value(table, mon, e, active)
+            value = monster_value(table, state, e, active)
             if value > best_value:
                 best_value = value
                 best = e
@@ -536,16 +626,18 @@ def adjacent_enemy_of_type(
 
 
 @rules_kernel
-def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: EngineInt, p: EngineInt) -> int:
+def closest_free_space(rules: Any, state: Any, target: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
+    dist = rules.dist
+    cells = state.cells
     best = -1
-    for s in range(cells.shape[0]):
+    for s in range(rules.opts[O_SPACES]):
         if cells[s, C_OCC] >= 0:
             continue
         if (
             best < 0
             or dist[target, s] < dist[target, best]
-            or (dist[target, s] == dist[target, best] and progress(mp, s, p) < progress(mp, best, p))
+            or (dist[target, s] == dist[target, best] and progress(rules, s, p) < progress(rules, best, p))
         ):
             best = s
     return best
@@ -557,34 +649,31 @@ def closest_free_space(mp: IntArray, dist: IntArray, cells: IntArray, target: En
 
 
 @inline_kernel
-def to_done_zone(table: IntArray, tokens: IntArray, p: EngineInt, card: EngineInt) -> None:
+def to_done_zone(table: IntArray, piles: IntArray, p: EngineInt, card: EngineInt) -> None:
     """`card` goes to player p's Done Zone: "the discard pile where the player will place any cards that have been
     defeated, used, or have had their effects fulfilled". The Done Zone is kept as copies per card, in the columns
     of `tokens` after the token deck's (tokens[p, cards + card]), so every kernel that sends a card there already
     has it."""
+    tokens = piles[PILE_TOKENS]
     tokens[p, table.shape[0] + card] += 1
 
 
 @rules_kernel
 def remove_equipment(
-    table: IntArray,
-    mon: IntArray,
-    sup: IntArray,
-    tokens: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    game: IntArray,
-    p: EngineInt,
-    k: EngineInt,
+    table: IntArray, state: Any, piles: IntArray, events: IntArray, p: EngineInt, k: EngineInt
 ) -> None:
     """Send player p's support card k to the Done Zone, taking an equipment card's changes off its monster."""
+    mon = state.mon
+    sup = state.sup
+    game = state.game
+    ec = state.ec
     card = sup[p, k, SU_CARD]
     m = sup[p, k, SU_MON]
     if table[card, T_KIND] == K_EQUIPMENT and m >= 0 and mon[m, M_SPACE] >= 0:
-        equipment_changes(table, mon, card, m, -1)
+        equipment_changes(table, state, card, m, np.int64(-1))
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
-    to_done_zone(table, tokens, p, card)
+    to_done_zone(table, piles, p, card)
     log_event(
         events,
         ec,
@@ -598,10 +687,11 @@ def remove_equipment(
 
 
 @rules_kernel
-def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
+def equipment_changes(table: IntArray, state: Any, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
     """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active (none
     when its `if TYPE` asks for a type monster m does not have)."""
-    if not of_type(table, mon, m, table[card, T_EQ_TYPES]):
+    mon = state.mon
+    if not of_type(table, state, m, table[card, T_EQ_TYPES]):
         return
     active = table[card, T_ACTIVE]
     for s in range(SYMBOLS):
@@ -622,19 +712,22 @@ def equipment_changes(table: IntArray, mon: IntArray, card: EngineInt, m: Engine
 @rules_kernel
 def destroy_monster(
     table: IntArray,
-    opts: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    tokens: IntArray,
-    game: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     m: EngineInt,
     by_card: EngineInt,
 ) -> None:
     """Monster m is destroyed: its equipment goes to the Done Zone, a token goes back to its token deck."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    game = state.game
+    ec = state.ec
+    tokens = piles[PILE_TOKENS]
     card = mon[m, M_CARD]
     p = mon[m, M_OWNER]
     cells[mon[m, M_SPACE], C_OCC] = -1
@@ -645,18 +738,19 @@ def destroy_monster(
     if table[card, T_KIND] == K_TOKEN:
         tokens[p, card] += 1
     else:
-        to_done_zone(table, tokens, p, card)
+        to_done_zone(table, piles, p, card)
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] >= 0 and sup[p, k, SU_MON] == m:
-            remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
+            remove_equipment(table, state, piles, events, p, k)
 
 
 @rules_kernel
-def place_monster(
-    mon: IntArray, cells: IntArray, game: IntArray, card: EngineInt, p: EngineInt, space: EngineInt
-) -> int:
+def place_monster(state: Any, card: EngineInt, p: EngineInt, space: EngineInt) -> int:
     """Put `card` for player p on a free `space` in the lowest free monster slot; returns the slot (-1: none)."""
-    free = ~(game[G_MONSTERS] | game[G_MONSTERS + 1]) & ((1 << mon.shape[0]) - 1)
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    free = ~(game[G_MONSTERS] | game[G_MONSTERS + 1]) & ALL_SLOTS
     if free == 0:
         return -1
     m = lowest_set_bit(free)
@@ -671,38 +765,32 @@ def place_monster(
 
 
 @inline_kernel
-def leave_space(opts: IntArray, mon: IntArray, m: EngineInt) -> None:
+def leave_space(rules: Any, state: Any, m: EngineInt) -> None:
     """Monster m has left the space it stood on (moved, swapped back, pushed back). "has not attacked your SOURCE
     generator with it" is read as this stay on the summoning space: an attack made there no longer blocks a
     conventional summon once the monster has left (`hit_generator_blocks=until_moved`, the default)."""
+    opts = rules.opts
+    mon = state.mon
     if opts[O_HIT_GEN_FOR_GOOD] == 0:
         mon[m, M_HIT_GEN] = 0
 
 
 @rules_kernel
-def push_back(
-    mp: IntArray,
-    dist: IntArray,
-    opts: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    game: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    m: EngineInt,
-    steps: EngineInt,
-    to_closest: EngineInt,
-) -> None:
+def push_back(rules: Any, state: Any, events: IntArray, m: EngineInt, steps: EngineInt, to_closest: EngineInt) -> None:
     """Move monster m up to `steps` spaces back along its road (towards its own generator, never behind its own
     summoning space). With `to_closest` (a summon's push) it goes to the space one back, or, if that is occupied,
     the closest unoccupied space; otherwise (a `push back N` effect) it stops before an occupied space."""
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
     p = mon[m, M_OWNER]
     start = mon[m, M_SPACE]
     target = start
     for _ in range(steps):
         # Backwards for p is the opponent's forward direction; at a merge prefer a free space.
-        first = forward_step(mp, target, 1 - p, 0)
-        second = forward_step(mp, target, 1 - p, 1)
+        first = forward_step(rules, target, 1 - p, 0)
+        second = forward_step(rules, target, 1 - p, 1)
         if first < 0:
             break
         if second >= 0 and cells[first, C_OCC] >= 0 and cells[second, C_OCC] < 0:
@@ -713,28 +801,25 @@ def push_back(
     if target == start:
         return
     if cells[target, C_OCC] >= 0:
-        target = closest_free_space(mp, dist, cells, target, p)
+        target = closest_free_space(rules, state, target, p)
         if target < 0:
             return
     cells[start, C_OCC] = -1
     cells[target, C_OCC] = m
     mon[m, M_SPACE] = target
-    leave_space(opts, mon, m)
+    leave_space(rules, state, m)
     log_event(events, ec, game[G_TURN], p, EV_PUSH, mon[m, M_CARD], start, target)
 
 
 @rules_kernel
 def change_sourcepoints(
-    opts: IntArray,
-    side: IntArray,
-    game: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-    amount: EngineInt,
-    card: EngineInt,
+    rules: Any, state: Any, events: IntArray, p: EngineInt, amount: EngineInt, card: EngineInt
 ) -> None:
     """Player p's SourcePoints change by `amount`; at 0 or below p is defeated."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    ec = state.ec
     value = side[p, S_SP] + amount
     if amount > 0 and opts[O_SP_CAP] == 1 and value > opts[O_SOURCEPOINTS]:
         value = opts[O_SOURCEPOINTS]
@@ -746,18 +831,14 @@ def change_sourcepoints(
 
 
 @inline_kernel
-def draw_card(
-    opts: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    side: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-) -> None:
+def draw_card(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
     """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    ec = state.ec
+    library = piles[PILE_LIBRARY]
     if side[p, S_DECK] >= side[p, S_DECK_N]:
         if opts[O_DECK_OUT_LOSES] == 1 and game[G_OVER] == 0:
             log_event(events, ec, game[G_TURN], p, EV_DECK_OUT, -1, -1, 0)
@@ -776,8 +857,10 @@ def draw_card(
 
 
 @rules_kernel
-def remove_from_hand(hand: IntArray, side: IntArray, p: EngineInt, h: EngineInt) -> int:
+def remove_from_hand(state: Any, p: EngineInt, h: EngineInt) -> int:
     """Take the card at hand position h out of p's hand (order kept); returns it."""
+    side = state.side
+    hand = state.hand
     card = hand[p, h]
     for i in range(h, side[p, S_HAND] - 1):
         hand[p, i] = hand[p, i + 1]
@@ -786,17 +869,20 @@ def remove_from_hand(hand: IntArray, side: IntArray, p: EngineInt, h: EngineInt)
 
 
 @rules_kernel
-def free_space_near(mp: IntArray, dist: IntArray, cells: IntArray, near: EngineInt, p: EngineInt) -> int:
+def free_space_near(rules: Any, state: Any, near: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `near` that is not a summoning space (ties: nearer player p's own side, then
     file order), or -1: where a token or an effect-summoned monster is placed."""
+    mp = rules.mp
+    dist = rules.dist
+    cells = state.cells
     best = -1
-    for s in range(cells.shape[0]):
+    for s in range(rules.opts[O_SPACES]):
         if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
             continue
         if (
             best < 0
             or dist[near, s] < dist[near, best]
-            or (dist[near, s] == dist[near, best] and progress(mp, s, p) < progress(mp, best, p))
+            or (dist[near, s] == dist[near, best] and progress(rules, s, p) < progress(rules, best, p))
         ):
             best = s
     return best
@@ -806,32 +892,29 @@ def free_space_near(mp: IntArray, dist: IntArray, cells: IntArray, near: EngineI
 def summon_token(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    tokens: IntArray,
-    game: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     token: EngineInt,
     near: EngineInt,
 ) -> int:
     """A token from p's token deck onto the free space closest to `near` (not a summoning space); its own lasting
     clauses (ST, move, cannot attack, expire) take hold. Returns the slot, or -1 when none is left or no space."""
+    game = state.game
+    ec = state.ec
+    tokens = piles[PILE_TOKENS]
     if tokens[p, token] <= 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
-    best = free_space_near(mp, dist, cells, near, p)
+    best = free_space_near(rules, state, near, p)
     if best < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
     tokens[p, token] -= 1
-    m = place_monster(mon, cells, game, token, p, best)
+    m = place_monster(state, token, p, best)
     count_play(counters, p, token, game[G_TURN])
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
     for i in range(table[token, T_NCLAUSE]):
@@ -840,24 +923,19 @@ def summon_token(
             continue
         if lasting_op(op):
             change_monster(
-                mon, game, events, ec, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], PERMANENT
+                state, events, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], np.int64(PERMANENT)
             )
     return m
 
 
 @rules_kernel
 def change_monster(
-    mon: IntArray,
-    game: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    m: EngineInt,
-    op: EngineInt,
-    amount: EngineInt,
-    arg: EngineInt,
-    lasting: EngineInt,
+    state: Any, events: IntArray, m: EngineInt, op: EngineInt, amount: EngineInt, arg: EngineInt, lasting: EngineInt
 ) -> None:
     """An ST, move, cannot-attack or expire clause on monster m, lasting or for this turn only."""
+    mon = state.mon
+    game = state.game
+    ec = state.ec
     p = mon[m, M_OWNER]
     card = mon[m, M_CARD]
     if op == OP_ST:
@@ -881,23 +959,18 @@ def change_monster(
 
 
 @rules_kernel
-def place_web(
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-    subject: EngineInt,
-    card: EngineInt,
-) -> int:
+def place_web(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
     """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
     ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
     greedy the one nearest an opposing monster, random any. Returns the space, or -1."""
+    mp = rules.mp
+    dist = rules.dist
+    mon = state.mon
+    cells = state.cells
+    side = state.side
+    game = state.game
+    rng = state.rng
+    ec = state.ec
     best = -1
     best_dist = 1 << 30
     seen = 0
@@ -933,19 +1006,14 @@ def place_web(
 
 
 @rules_kernel
-def clear_webs(
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    game: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-    subject: EngineInt,
-    card: EngineInt,
-) -> int:
+def clear_webs(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
     """Player p removes the opponent's web tiles from `subject`'s space and the spaces adjacent to it. Returns how
     many."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
     if subject < 0 or mon[subject, M_SPACE] < 0:
         return 0
     here = mon[subject, M_SPACE]
@@ -962,15 +1030,10 @@ def clear_webs(
 @rules_kernel
 def recall_card(
     table: IntArray,
-    opts: IntArray,
-    tokens: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     whose: EngineInt,
     kind: EngineInt,
@@ -980,6 +1043,14 @@ def recall_card(
     the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
     opponent's Done Zone"): of kind `kind` - 1 (0: any); greedy the most valuable, random any copy. Returns the
     card, or -1 when none is there."""
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    rng = state.rng
+    ec = state.ec
+    library = piles[PILE_LIBRARY]
+    tokens = piles[PILE_TOKENS]
     cards = table.shape[0]
     pick = -1
     pick_value = -1
@@ -1001,7 +1072,7 @@ def recall_card(
         log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1
     to_deck = opts[O_RECALL_TO_DECK] == 1
-    if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= library.shape[1]:
+    if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= opts[O_DECK_WIDTH]:
         log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1  # no room above the deck (only before the opening hand is drawn)
     tokens[whose, cards + pick] -= 1
@@ -1024,21 +1095,11 @@ def recall_card(
 def apply_one_clause(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     card: EngineInt,
     i: EngineInt,
     p: EngineInt,
@@ -1049,65 +1110,66 @@ def apply_one_clause(
     """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
     that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
     activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it."""
+    opts = rules.opts
+    mon = state.mon
+    game = state.game
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
     arg = clauses[card, i, C_ARG]
     types = clauses[card, i, C_TYPES]
     if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
         # `if TYPE` on a clause that acts on no monster asks it of the subject.
-        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types):
+        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types):
             return foe
     if op == OP_SP:
         if amount < 0:
-            change_sourcepoints(opts, side, game, events, ec, 1 - p, amount, card)
+            change_sourcepoints(rules, state, events, 1 - p, amount, card)
         else:
-            change_sourcepoints(opts, side, game, events, ec, p, amount, card)
+            change_sourcepoints(rules, state, events, p, amount, card)
         return foe
     if op == OP_DRAW:
         for _ in range(amount):
-            draw_card(opts, hand, library, side, game, counters, events, ec, p)
+            draw_card(rules, state, piles, counters, events, p)
         return foe
     if op == OP_TOKEN:
         near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
-        summon_token(table, clauses, opts, mp, dist, mon, cells, side, tokens, game, counters, events, ec, p, arg, near)
+        summon_token(table, clauses, rules, state, piles, counters, events, p, arg, near)
         return foe
     if op == OP_SUMMON:
         return foe
     if op == OP_WEB or op == OP_CLEAR_WEB:
-        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, mon, subject, types)):
+        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types)):
             return foe
         if op == OP_WEB:
-            place_web(mp, dist, mon, cells, side, game, rng, events, ec, p, subject, card)
+            place_web(rules, state, events, p, subject, card)
         else:
-            clear_webs(mp, mon, cells, game, events, ec, p, subject, card)
+            clear_webs(rules, state, events, p, subject, card)
         return foe
     if op == OP_RECALL:
         whose = 1 - p if arg >= RECALL_OPPONENT else p
         for _ in range(amount):
-            recall_card(
-                table, opts, tokens, hand, library, side, game, rng, events, ec, p, whose, arg % RECALL_OPPONENT, types
-            )
+            recall_card(table, rules, state, piles, events, p, whose, arg % RECALL_OPPONENT, types)
         return foe
     target = subject
     if clauses[card, i, C_FOE] == 1:
         if foe == -2:
             foe = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                foe = adjacent_enemy(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE])
+                foe = adjacent_enemy(table, rules, state, subject, game[G_ACTIVE])
         target = foe
-        if types != 0 and (foe < 0 or not of_type(table, mon, foe, types)):
+        if types != 0 and (foe < 0 or not of_type(table, state, foe, types)):
             # The activation's enemy is not of the type asked: this clause picks its own among those that are.
             target = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                target = adjacent_enemy_of_type(table, mp, mon, cells, side, rng, subject, game[G_ACTIVE], types)
-    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, mon, target, types):
+                target = adjacent_enemy_of_type(table, rules, state, subject, game[G_ACTIVE], types)
+    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
         return foe
     if op == OP_DESTROY:
-        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, target, card)
+        destroy_monster(table, rules, state, piles, counters, events, np.int64(target), card)
     elif op == OP_PUSH:
-        push_back(mp, dist, opts, mon, cells, game, events, ec, target, amount, 0)
+        push_back(rules, state, events, np.int64(target), amount, np.int64(0))
     else:
-        change_monster(mon, game, events, ec, target, op, amount, arg, lasting)
+        change_monster(state, events, np.int64(target), op, amount, arg, lasting)
     return foe
 
 
@@ -1115,21 +1177,11 @@ def apply_one_clause(
 def effect_summon(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     source: EngineInt,
     near: EngineInt,
@@ -1141,7 +1193,14 @@ def effect_summon(
     `effect_summon_requirements=ignored`; greedy takes the strongest such monster, random any. It is not the
     turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
     summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
-    terrestrial, otherworldly = occupied_spaces(mp, mon, game, p)
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    rng = state.rng
+    ec = state.ec
+    library = piles[PILE_LIBRARY]
+    terrestrial, otherworldly = occupied_spaces(rules, state, p)
     ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
     first = 0
     last = side[p, S_HAND]
@@ -1166,18 +1225,18 @@ def effect_summon(
         elif table[card, T_VALUE] > pick_value:
             pick_value = table[card, T_VALUE]
             pick = j
-    space = free_space_near(mp, dist, cells, near, p) if pick >= 0 else -1
+    space = free_space_near(rules, state, near, p) if pick >= 0 else -1
     if space < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
         return -1
     if source == FROM_HAND:
-        card = remove_from_hand(hand, side, p, pick)
+        card = remove_from_hand(state, p, np.int64(pick))
     else:
         card = library[p, pick]
         for j in range(pick, side[p, S_DECK_N] - 1):
             library[p, j] = library[p, j + 1]
         side[p, S_DECK_N] -= 1
-    m = place_monster(mon, cells, game, card, p, space)
+    m = place_monster(state, card, p, space)
     if m < 0:
         return -1
     count_play(counters, p, card, game[G_TURN])
@@ -1194,7 +1253,9 @@ def effect_summon(
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     foe: EngineInt
     foe = -2
@@ -1205,29 +1266,7 @@ def effect_summon(
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
         foe = apply_one_clause(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            card,
-            i,
-            p,
-            m,
-            PERMANENT,
-            foe,
+            table, clauses, rules, state, piles, counters, events, card, i, p, m, np.int64(PERMANENT), np.int64(foe)
         )
     return m
 
@@ -1236,21 +1275,11 @@ def effect_summon(
 def apply_clauses(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     card: EngineInt,
     p: EngineInt,
     subject: EngineInt,
@@ -1264,6 +1293,9 @@ def apply_clauses(
     activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
     `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
     """
+    opts = rules.opts
+    mon = state.mon
+    game = state.game
     foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
     foe = -2  # chosen once, at the first `foe` clause
     for i in range(table[card, T_NCLAUSE]):
@@ -1279,21 +1311,11 @@ def apply_clauses(
             effect_summon(
                 table,
                 clauses,
-                opts,
-                mp,
-                dist,
-                mon,
-                cells,
-                sup,
-                side,
-                hand,
-                library,
-                tokens,
-                game,
-                rng,
+                rules,
+                state,
+                piles,
                 counters,
                 events,
-                ec,
                 p,
                 clauses[card, i, C_ARG],
                 near,
@@ -1302,29 +1324,7 @@ def apply_clauses(
             )
             continue
         foe = apply_one_clause(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            card,
-            i,
-            p,
-            subject,
-            lasting,
-            foe,
+            table, clauses, rules, state, piles, counters, events, card, i, p, subject, lasting, np.int64(foe)
         )
 
 
@@ -1334,12 +1334,13 @@ def apply_clauses(
 
 
 @inline_kernel
-def summoning_space_open(
-    opts: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, reactionary: EngineBool
-) -> EngineBool:
+def summoning_space_open(rules: Any, state: Any, p: EngineInt, reactionary: EngineBool) -> EngineBool:
     """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
     attacked p's generator during its stay there (with `hit_generator_blocks=for_good`: ever), unless this is a
     reactionary summon."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
     occupant = cells[opts[O_SUMMONING + p], C_OCC]
     if occupant < 0:
         return True
@@ -1352,35 +1353,30 @@ def summoning_space_open(
 def summon_monster(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     h: EngineInt,
     how: EngineInt,
 ) -> int:
     """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
     standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
+    opts = rules.opts
+    cells = state.cells
+    side = state.side
+    game = state.game
+    ec = state.ec
     space = opts[O_SUMMONING + p]
     occupant = cells[space, C_OCC]
     if occupant >= 0:
-        push_back(mp, dist, opts, mon, cells, game, events, ec, occupant, 1, 1)
+        push_back(rules, state, events, occupant, np.int64(1), np.int64(1))
         if cells[space, C_OCC] >= 0:
             return -1  # nowhere to push it: the summon cannot happen
-    card = remove_from_hand(hand, side, p, h)
-    m = place_monster(mon, cells, game, card, p, space)
+    card = remove_from_hand(state, p, h)
+    m = place_monster(state, card, p, space)
     count_play(counters, p, card, game[G_TURN])
     log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
     side[p, S_MAIN_DONE] = 1
@@ -1388,38 +1384,32 @@ def summon_monster(
     for i in range(table[card, T_NCLAUSE]):
         op = clauses[card, i, C_OP]
         if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(mon, game, events, ec, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], PERMANENT)
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
     apply_clauses(
         table,
         clauses,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
+        rules,
+        state,
+        piles,
         counters,
         events,
-        ec,
         card,
         p,
         m,
-        PERMANENT,
-        -1,
-        1,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(1),
     )
     return m
 
 
 @inline_kernel
-def free_support(opts: IntArray, sup: IntArray, p: EngineInt) -> int:
+def free_support(rules: Any, state: Any, p: EngineInt) -> int:
     """p's first free support space, or -1."""
+    opts = rules.opts
+    sup = state.sup
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] < 0:
             return k
@@ -1430,67 +1420,55 @@ def free_support(opts: IntArray, sup: IntArray, p: EngineInt) -> int:
 def equip(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     h: EngineInt,
     m: EngineInt,
 ) -> None:
     """Play the equipment at hand position h onto a free support space, equipped to p's monster m (checks are the
     caller's): its lasting changes hold on its active turns for `turns` turns; its other clauses happen now."""
-    k = free_support(opts, sup, p)
-    card = remove_from_hand(hand, side, p, h)
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    k = free_support(rules, state, p)
+    card = remove_from_hand(state, p, h)
     sup[p, k, SU_CARD] = card
     sup[p, k, SU_MON] = m
     sup[p, k, SU_LEFT] = table[card, T_TURNS]
     sup[p, k, SU_PLACED] = game[G_TURN]
-    equipment_changes(table, mon, card, m, 1)
+    equipment_changes(table, state, card, m, np.int64(1))
     count_play(counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
     log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
     apply_clauses(
         table,
         clauses,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
+        rules,
+        state,
+        piles,
         counters,
         events,
-        ec,
         card,
         p,
         m,
-        PERMANENT,
-        -1,
-        0,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
     )
 
 
 @inline_kernel
-def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> bool:
+def trap_space_ok(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
     """A trap may go on an unoccupied, trap-free, non-summoning space adjacent to one of p's monsters."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
     if cells[space, C_OCC] >= 0 or cells[space, C_TRAP] >= 0 or mp[space, MP_KIND] == KIND_SUMMONING:
         return False
     for k in range(4):
@@ -1501,20 +1479,13 @@ def trap_space_ok(opts: IntArray, mp: IntArray, mon: IntArray, cells: IntArray, 
 
 
 @rules_kernel
-def set_trap(
-    hand: IntArray,
-    side: IntArray,
-    cells: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-    h: EngineInt,
-    space: EngineInt,
-) -> None:
+def set_trap(state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt, space: EngineInt) -> None:
     """Set the trap at hand position h face down on `space` (checks are the caller's)."""
-    card = remove_from_hand(hand, side, p, h)
+    cells = state.cells
+    side = state.side
+    game = state.game
+    ec = state.ec
+    card = remove_from_hand(state, p, h)
     cells[space, C_TRAP] = card
     cells[space, C_TRAP_OWNER] = p
     count_play(counters, p, card, game[G_TURN])
@@ -1526,24 +1497,18 @@ def set_trap(
 def spring_trap(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     m: EngineInt,
 ) -> None:
     """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
     space = mon[m, M_SPACE]
     card = cells[space, C_TRAP]
     if card < 0 or cells[space, C_TRAP_OWNER] == mon[m, M_OWNER]:
@@ -1551,52 +1516,36 @@ def spring_trap(
     owner = cells[space, C_TRAP_OWNER]
     cells[space, C_TRAP] = -1
     cells[space, C_TRAP_OWNER] = -1
-    to_done_zone(table, tokens, owner, card)
+    to_done_zone(table, piles, owner, card)
     log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
     apply_clauses(
         table,
         clauses,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
+        rules,
+        state,
+        piles,
         counters,
         events,
-        ec,
         card,
         owner,
         m,
-        PERMANENT,
-        -1,
-        0,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
     )
 
 
 @rules_kernel
 def place_channeled(
-    sup: IntArray,
-    hand: IntArray,
-    side: IntArray,
-    opts: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    table: IntArray,
-    p: EngineInt,
-    h: EngineInt,
+    table: IntArray, rules: Any, state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt
 ) -> None:
     """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
-    k = free_support(opts, sup, p)
-    card = remove_from_hand(hand, side, p, h)
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    k = free_support(rules, state, p)
+    card = remove_from_hand(state, p, h)
     sup[p, k, SU_CARD] = card
     sup[p, k, SU_MON] = -1
     sup[p, k, SU_LEFT] = table[card, T_USES]
@@ -1607,28 +1556,23 @@ def place_channeled(
 
 
 @inline_kernel
-def bracket_for(table: IntArray, brackets: IntArray, card: EngineInt, st: EngineInt) -> int:
+def bracket_for(table: IntArray, clauses: IntArray, card: EngineInt, st: EngineInt) -> int:
     """The index of the channeled card's ST bracket holding `st`, or -1 when none does."""
     for b in range(table[card, T_NBRACKET]):
-        if brackets[card, b, 0] <= st <= brackets[card, b, 1]:
+        if clauses[card, b, C_LOW] <= st <= clauses[card, b, C_HIGH]:
             return b
     return -1
 
 
 @inline_kernel
-def channel_usable(
-    table: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    sup: IntArray,
-    game: IntArray,
-    p: EngineInt,
-    k: EngineInt,
-    m: EngineInt,
-) -> bool:
+def channel_usable(table: IntArray, rules: Any, state: Any, p: EngineInt, k: EngineInt, m: EngineInt) -> bool:
     """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
     allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    sup = state.sup
+    game = state.game
     card = sup[p, k, SU_CARD]
     if card < 0 or table[card, T_KIND] != K_CHANNELED or sup[p, k, SU_PLACED] >= game[G_TURN]:
         return False
@@ -1646,22 +1590,11 @@ def channel_usable(
 def channel(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
     k: EngineInt,
     m: EngineInt,
@@ -1671,62 +1604,45 @@ def channel(
 
     A symbol the card does not show is spent without activating it. Otherwise m's ST for s picks the bracket,
     whose clauses take effect for this turn, and one use is spent. Returns the bracket, or -1."""
+    mon = state.mon
+    sup = state.sup
+    game = state.game
+    ec = state.ec
     card = sup[p, k, SU_CARD]
-    st = st_of(table, mon, m, s, game[G_ACTIVE])
+    st = st_of(table, state, m, s, game[G_ACTIVE])
     log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st)
     if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
         log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 0)
         return -1
-    b = bracket_for(table, brackets, card, st)
+    b = bracket_for(table, clauses, card, st)
     if b < 0:
         log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 1)
         return -1
     log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
     sup[p, k, SU_LEFT] -= 1
     apply_clauses(
-        table,
-        clauses,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        card,
-        p,
-        m,
-        THIS_TURN,
-        b,
-        0,
+        table, clauses, rules, state, piles, counters, events, card, p, m, np.int64(THIS_TURN), b, np.int64(0)
     )
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
-        remove_equipment(table, mon, sup, tokens, events, ec, game, p, k)
+        remove_equipment(table, state, piles, events, p, k)
     return b
 
 
 @inline_kernel
-def next_space(
-    mp: IntArray, mon: IntArray, cells: IntArray, side: IntArray, rng: IntArray, p: EngineInt, space: EngineInt
-) -> int:
+def next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
     """Where p's monster on `space` steps next. At a fork greedy takes the branch with more free road ahead (an
     enemy right there counts against it), then the kind of space its deck needs more of; random picks either."""
-    first = forward_step(mp, space, p, 0)
-    second = forward_step(mp, space, p, 1)
+    mp = rules.mp
+    side = state.side
+    rng = state.rng
+    first = forward_step(rules, space, p, 0)
+    second = forward_step(rules, space, p, 1)
     if second < 0:
         return first
     if side[p, S_POLICY] == RANDOM:
         return first if rng_below(rng, 2) == 0 else second
-    score_first = 2 * free_road(mp, mon, cells, p, first)
-    score_second = 2 * free_road(mp, mon, cells, p, second)
+    score_first = 2 * free_road(rules, state, p, first)
+    score_second = 2 * free_road(rules, state, p, second)
     if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
         score_first += 1
     if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
@@ -1735,8 +1651,10 @@ def next_space(
 
 
 @inline_kernel
-def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> int:
+def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
     """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
+    mon = state.mon
+    cells = state.cells
     count = 0
     here = space
     while here >= 0 and count < 4:
@@ -1746,38 +1664,32 @@ def free_road(mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space:
                 return -1
             break
         count += 1
-        here = forward_step(mp, here, p, 0)
+        here = forward_step(rules, here, p, 0)
     return count
 
 
 @rules_kernel
-def wants_swap(opts: IntArray, mon: IntArray, side: IntArray, rng: IntArray, p: EngineInt, ally: EngineInt) -> bool:
+def wants_swap(rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> bool:
     """Swap places with an own monster in the way? Greedy does, unless the ally holds the opponent's summoning
     space; random tosses a coin."""
+    opts = rules.opts
+    mon = state.mon
+    side = state.side
+    rng = state.rng
     if side[p, S_POLICY] == RANDOM:
         return rng_below(rng, 2) == 0
     return mon[ally, M_SPACE] != opts[O_SUMMONING + 1 - p]
 
 
-@inline_kernel
+@rules_kernel
 def move_monster(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     m: EngineInt,
     s: EngineInt,
 ) -> int:
@@ -1785,23 +1697,28 @@ def move_monster(
     an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
     counts as one space and puts the ally on the mover's space). An opponent's trap where it stops springs.
     Returns the spaces moved."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
     p = mon[m, M_OWNER]
     active = game[G_ACTIVE]
-    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(table, mon, m, s, active))
-    left = move_distance(table, mon, m, s, active)
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(table, state, m, s, active))
+    left = move_distance(table, state, m, s, active)
     start = mon[m, M_SPACE]
     here = start
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
     across = 0
     while left > 0 and here != goal:
-        nxt = next_space(mp, mon, cells, side, rng, p, here)
+        nxt = next_space(rules, state, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
         if occupant >= 0 and mon[occupant, M_OWNER] != p:
             # An enemy in the way: with `move parallel`, step across to the parallel space instead (one space).
-            nxt = sidestep(opts, mp, mon, cells, m, here, across)
+            nxt = sidestep(rules, state, m, here, across)
             if nxt < 0:
                 break
             across += 1
@@ -1811,11 +1728,11 @@ def move_monster(
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if not wants_swap(opts, mon, side, rng, p, occupant):
+            if not wants_swap(rules, state, p, np.int64(occupant)):
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
-            leave_space(opts, mon, occupant)
+            leave_space(rules, state, occupant)
             log_event(events, ec, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
         else:
             cells[here, C_OCC] = -1
@@ -1829,59 +1746,21 @@ def move_monster(
             break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
     log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
     if moved > 0:
-        leave_space(opts, mon, m)  # once per move, not per step: the loop is the hot path
+        leave_space(rules, state, m)  # once per move, not per step: the loop is the hot path
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
-        spring_trap(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            m,
-        )
+        spring_trap(table, clauses, rules, state, piles, counters, events, m)
     return moved
 
 
-MAX_PATH = 12
-"""Longest move greedy play looks ahead (4 spaces from ST plus any bonuses)."""
-PATH_AT, SWAPS_AT = 4, 4 + MAX_PATH + 1
-"""Where `path_steps` writes into the scratch array: positions after k steps, allies swapped back by then."""
-ST_AT = 4 + 2 * (MAX_PATH + 1)
-"""scratch[ST_AT + s]: the monster being weighed's ST for symbol s, worked out once per choice."""
-MOVE_AT = ST_AT + SYMBOLS
-"""scratch[MOVE_AT + s]: the spaces a move with symbol s would take it (ST bracket plus bonuses)."""
-FOE_ST_AT = MOVE_AT + SYMBOLS
-"""scratch[FOE_ST_AT + s]: the ST for symbol s of the enemy it might attack."""
-SCRATCH_WIDTH = FOE_ST_AT + SYMBOLS
-
-
 @inline_kernel
-def path_steps(
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    rng: IntArray,
-    m: EngineInt,
-    longest: EngineInt,
-    scratch: IntArray,
-) -> int:
+def path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
     """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
     after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most steps
     it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    scratch = state.scratch
     p = mon[m, M_OWNER]
     here = mon[m, M_SPACE]
     goal = opts[O_SUMMONING + 1 - p]
@@ -1891,12 +1770,12 @@ def path_steps(
     steps = 0
     across = 0
     while steps < longest and here != goal:
-        nxt = next_space(mp, mon, cells, side, rng, p, here)
+        nxt = next_space(rules, state, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
         if occupant >= 0 and mon[occupant, M_OWNER] != p:
-            nxt = sidestep(opts, mp, mon, cells, m, here, across)  # as `move_monster` does
+            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
             if nxt < 0:
                 break
             across += 1
@@ -1920,25 +1799,25 @@ def path_steps(
 @rules_kernel
 def attack_monster(
     table: IntArray,
-    opts: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    tokens: IntArray,
-    game: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     m: EngineInt,
     e: EngineInt,
     s: EngineInt,
 ) -> int:
     """Monster m attacks adjacent enemy e with symbol s: the lower ST is destroyed; a tie follows `combat_tie`.
     Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no winner, 2 when both fall."""
+    opts = rules.opts
+    mon = state.mon
+    game = state.game
+    ec = state.ec
     p = mon[m, M_OWNER]
     active = game[G_ACTIVE]
-    mine = st_of(table, mon, m, s, active)
-    theirs = st_of(table, mon, e, s, active)
+    mine = st_of(table, state, m, s, active)
+    theirs = st_of(table, state, e, s, active)
     attacker = mon[m, M_CARD]
     defender = mon[e, M_CARD]
     log_event(events, ec, game[G_TURN], p, EV_SYMBOL, attacker, s, mine)
@@ -1958,31 +1837,26 @@ def attack_monster(
     else:
         log_event(events, ec, game[G_TURN], p, EV_TIE, attacker, defender, mine)
     if outcome == 1 or outcome == 2:
-        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, e, attacker)
+        destroy_monster(table, rules, state, piles, counters, events, e, attacker)
     if outcome == -1 or outcome == 2:
-        destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, defender)
+        destroy_monster(table, rules, state, piles, counters, events, m, defender)
     return outcome
 
 
 @rules_kernel
 def attack_generator(
-    table: IntArray,
-    opts: IntArray,
-    mon: IntArray,
-    side: IntArray,
-    game: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    m: EngineInt,
-    s: EngineInt,
+    table: IntArray, state: Any, counters: IntArray, events: IntArray, m: EngineInt, s: EngineInt
 ) -> int:
     """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
     their SourcePoints (the caller ends the turn). Returns the damage."""
+    mon = state.mon
+    side = state.side
+    game = state.game
+    ec = state.ec
     p = mon[m, M_OWNER]
     q = 1 - p
     card = mon[m, M_CARD]
-    damage = st_of(table, mon, m, s, game[G_ACTIVE])
+    damage = st_of(table, state, m, s, game[G_ACTIVE])
     log_event(events, ec, game[G_TURN], p, EV_SYMBOL, card, s, damage)
     side[q, S_SP] -= damage
     counters[p, card, ATTACKED] += 1
@@ -2002,32 +1876,35 @@ def attack_generator(
 
 
 @inline_kernel
-def symbol_unused(side: IntArray, p: EngineInt, s: EngineInt) -> bool:
+def symbol_unused(state: Any, p: EngineInt, s: EngineInt) -> bool:
+    side = state.side
     return ((side[p, S_SYMBOLS] >> s) & 1) == 1
 
 
 @inline_kernel
-def spend_symbol(side: IntArray, p: EngineInt, s: EngineInt) -> None:
+def spend_symbol(state: Any, p: EngineInt, s: EngineInt) -> None:
+    side = state.side
     side[p, S_SYMBOLS] &= ~(1 << s)
 
 
 @rules_kernel
-def draw_blind_symbol(side: IntArray, p: EngineInt) -> int:
+def draw_blind_symbol(state: Any, p: EngineInt) -> int:
     """The next face-down symbol of p's shuffled symbol deck (blind draw), spent; -1 when none is left."""
+    side = state.side
     while side[p, S_NEXT] < SYMBOLS:
         s = side[p, S_ORDER0 + side[p, S_NEXT]]
         side[p, S_NEXT] += 1
-        if symbol_unused(side, p, s):
-            spend_symbol(side, p, s)
+        if symbol_unused(state, p, s):
+            spend_symbol(state, p, s)
             return s
     return -1
 
 
 @inline_kernel
-def unused_count(side: IntArray, p: EngineInt) -> int:
+def unused_count(state: Any, p: EngineInt) -> int:
     count = 0
     for s in range(SYMBOLS):
-        if symbol_unused(side, p, s):
+        if symbol_unused(state, p, s):
             count += 1
     return count
 
@@ -2038,7 +1915,7 @@ def unused_count(side: IntArray, p: EngineInt) -> int:
 
 
 @inline_kernel
-def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
+def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
     """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
@@ -2080,43 +1957,39 @@ def clause_value(table: IntArray, clauses: IntArray, card: EngineInt, i: EngineI
 
 @inline_kernel
 def channel_value(
-    table: IntArray,
-    clauses: IntArray,
-    brackets: IntArray,
-    mon: IntArray,
-    game: IntArray,
-    card: EngineInt,
-    m: EngineInt,
-    s: EngineInt,
-    has_foe: EngineBool,
+    table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
 ) -> int:
     """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
+    game = state.game
     if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
         return 0
-    b = bracket_for(table, brackets, card, st_of(table, mon, m, s, game[G_ACTIVE]))
+    b = bracket_for(table, clauses, card, st_of(table, state, m, s, game[G_ACTIVE]))
     if b < 0:
         return 0
     total = 0
     for i in range(table[card, T_NCLAUSE]):
         if clauses[card, i, C_BRACKET] == b:
-            total += clause_value(table, clauses, card, i, has_foe)
+            total += clause_value(clauses, card, i, has_foe)
     return total
 
 
 @inline_kernel
-def can_step(mp: IntArray, mon: IntArray, cells: IntArray, p: EngineInt, space: EngineInt) -> bool:
+def can_step(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
     """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
+    mon = state.mon
+    cells = state.cells
     for k in range(2):
-        nxt = forward_step(mp, space, p, k)
+        nxt = forward_step(rules, space, p, k)
         if nxt >= 0 and (cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p):
             return True
     return False
 
 
 @inline_kernel
-def attack_value(opts: IntArray, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
+def attack_value(rules: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
     """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
     attacker), a tie by `combat_tie`."""
+    opts = rules.opts
     if mine > theirs:
         return win
     if mine < theirs:
@@ -2131,18 +2004,18 @@ def attack_value(opts: IntArray, mine: EngineInt, theirs: EngineInt, win: Engine
 
 
 @inline_kernel
-def move_value(
-    opts: IntArray, mp: IntArray, p: EngineInt, steps: EngineInt, reach: EngineInt, scratch: IntArray
-) -> int:
+def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: EngineInt) -> int:
     """Greedy worth of a move of `steps` spaces along the walked path (`path_steps`, which reached `reach`): ten
     per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's summoning
     space."""
+    opts = rules.opts
+    scratch = state.scratch
     if steps <= 0:
         return 0
     if steps > reach:
         steps = reach
     end = scratch[PATH_AT + steps]
-    gain = progress(mp, end, p) - progress(mp, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
+    gain = progress(rules, end, p) - progress(rules, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
     if gain <= 0:
         return 0
     value = 10 * gain
@@ -2156,16 +2029,15 @@ A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
 
 
 @inline_kernel
-def weigh_monster(
-    table: IntArray, mon: IntArray, m: EngineInt, active: EngineInt, bonus: EngineInt, scratch: IntArray
-) -> int:
+def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
     """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
     choice; returns what greedy play thinks it is worth (`monster_value`)."""
     # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
-    st_alpha = st_of(table, mon, m, 0, active)
-    st_beta = st_of(table, mon, m, 1, active)
-    st_gamma = st_of(table, mon, m, 2, active)
-    st_delta = st_of(table, mon, m, 3, active)
+    scratch = state.scratch
+    st_alpha = st_of(table, state, m, 0, active)
+    st_beta = st_of(table, state, m, 1, active)
+    st_gamma = st_of(table, state, m, 2, active)
+    st_delta = st_of(table, state, m, 3, active)
     scratch[ST_AT] = st_alpha
     scratch[ST_AT + 1] = st_beta
     scratch[ST_AT + 2] = st_gamma
@@ -2177,22 +2049,9 @@ def weigh_monster(
     return 10 + st_alpha + st_beta + st_gamma + st_delta
 
 
-@inline_kernel
+@rules_kernel
 def weigh_greedy_intentional(
-    table: IntArray,
-    clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    usable: EngineInt,
-    scratch: IntArray,
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, usable: EngineInt
 ) -> tuple[int, int, int, int]:
     """Greedy play's best (action, monster, target, symbol) with an intentional draw over the symbols in `usable`
     (A_NONE when no action is worth a symbol).
@@ -2201,6 +2060,14 @@ def weigh_greedy_intentional(
     values and the same first-best tie rule as `choose_symbol_action`'s general weighing, written out for this one
     case because it is the hottest loop of a batch: no branching on policy or draw inside it."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    scratch = state.scratch
     best: EngineInt
     value: EngineInt
     goal = opts[O_SUMMONING + 1 - p]
@@ -2217,21 +2084,21 @@ def weigh_greedy_intentional(
         m = lowest_set_bit(slots)
         slots &= slots - 1
         space = mon[m, M_SPACE]
-        bonus = move_bonus(mon, m, active)
-        my_value = weigh_monster(table, mon, m, active, bonus, scratch)
+        bonus = move_bonus(state, m, active)
+        my_value = weigh_monster(table, state, m, active, bonus)
         if space != goal:
             longest = 0
             for s in range(SYMBOLS):
                 if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
                     longest = scratch[MOVE_AT + s]
-            reach = path_steps(opts, mp, mon, cells, side, rng, m, min(longest, MAX_PATH), scratch)
+            reach = path_steps(rules, state, m, min(longest, MAX_PATH))
             if reach > 0:
                 for s in range(SYMBOLS):
                     if (usable >> s) & 1:
-                        value = move_value(opts, mp, p, scratch[MOVE_AT + s], reach, scratch)
+                        value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
                         if value > best:
                             best, pick_action, pick_m, pick_target, pick_s = value, A_MOVE, m, -1, s
-        if may_attack(mon, m, active):
+        if may_attack(state, m, active):
             for t in range(4):
                 nxt = mp[space, MP_ADJ0 + t]
                 if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
@@ -2239,49 +2106,32 @@ def weigh_greedy_intentional(
                 target = cells[nxt, C_OCC]
                 foe_value = 10  # monster_value, with the ST kept for the symbols below
                 for s in range(SYMBOLS):
-                    scratch[FOE_ST_AT + s] = st_of(table, mon, target, s, active)
+                    scratch[FOE_ST_AT + s] = st_of(table, state, target, s, active)
                     foe_value += scratch[FOE_ST_AT + s]
                 win = 1000 + foe_value
                 loss = -500 - my_value
                 for s in range(SYMBOLS):
                     if (usable >> s) & 1:
-                        value = attack_value(opts, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                        value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
                         if value > best:
                             best, pick_action, pick_m, pick_target, pick_s = value, A_ATTACK, m, target, s
         if space == flux:
             has_foe = -1
             for k in range(opts[O_SUPPORT]):
-                if not channel_usable(table, opts, mp, mon, sup, game, p, k, m):
+                if not channel_usable(table, rules, state, p, k, m):
                     continue
                 if has_foe < 0:
-                    has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
+                    has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
                 for s in range(SYMBOLS):
                     if (usable >> s) & 1:
-                        value = channel_value(
-                            table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s, has_foe == 1
-                        )
+                        value = channel_value(table, clauses, state, sup[p, k, SU_CARD], m, s, has_foe == 1)
                         if value > best:
                             best, pick_action, pick_m, pick_target, pick_s = value, A_CHANNEL, m, k, s
     return pick_action, pick_m, pick_target, pick_s
 
 
 @inline_kernel
-def choose_symbol_action(
-    table: IntArray,
-    clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
-) -> None:
+def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> None:
     """Fill `choice` with (action, monster, target, symbol) for p's next symbol on p's own turn (symbol -1: draw
     it blind after choosing).
 
@@ -2289,11 +2139,17 @@ def choose_symbol_action(
     over the symbols still face down. A generator attack ends the turn, so greedy keeps the symbol that hits
     hardest for it and attacks with the last symbol (at once when it wins the match). Random: uniformly among the
     legal choices and stopping."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    side = state.side
+    game = state.game
+    choice = state.choice
     blind = opts[O_BLIND] == 1
     greedy = side[p, S_POLICY] == GREEDY
     goal = opts[O_SUMMONING + 1 - p]
     active = game[G_ACTIVE]
-    left = unused_count(side, p)
+    left = unused_count(state, p)
     choice[0] = A_NONE
     choice[1] = -1
     choice[2] = -1
@@ -2302,10 +2158,10 @@ def choose_symbol_action(
     gen_symbol = -1
     gen_damage = -1
     cell = cells[goal, C_OCC]
-    if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(mon, cell, active):
+    if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(state, cell, active):
         for s in range(SYMBOLS):
-            if symbol_unused(side, p, s) and st_of(table, mon, cell, s, active) > gen_damage:
-                gen_damage = st_of(table, mon, cell, s, active)
+            if symbol_unused(state, p, s) and st_of(table, state, cell, s, active) > gen_damage:
+                gen_damage = st_of(table, state, cell, s, active)
                 gen_monster = cell
                 gen_symbol = s
     if greedy and gen_monster >= 0 and ((not blind and gen_damage >= side[1 - p, S_SP]) or left == 1):
@@ -2317,9 +2173,7 @@ def choose_symbol_action(
     unused = side[p, S_SYMBOLS]
     usable = unused & ~(1 << reserved) if reserved >= 0 else unused
     if greedy and not blind:
-        action, m, target, s = weigh_greedy_intentional(
-            table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, usable, scratch
-        )
+        action, m, target, s = weigh_greedy_intentional(table, clauses, rules, state, p, usable)
         if action == A_NONE and gen_monster >= 0:
             action, m, target, s = A_GENERATOR, gen_monster, -1, gen_symbol
         choice[0] = action
@@ -2327,43 +2181,16 @@ def choose_symbol_action(
         choice[2] = target
         choice[3] = s
         return
-    choose_by_weighing(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        mon,
-        cells,
-        sup,
-        side,
-        game,
-        rng,
-        p,
-        choice,
-        scratch,
-        usable,
-        gen_monster,
-        gen_symbol,
-    )
+    choose_by_weighing(table, clauses, rules, state, p, usable, np.int64(gen_monster), np.int64(gen_symbol))
 
 
 @rules_kernel
 def choose_by_weighing(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
     p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
     usable: EngineInt,
     gen_monster: EngineInt,
     gen_symbol: EngineInt,
@@ -2373,6 +2200,16 @@ def choose_by_weighing(
     A function of its own, called rather than copied into the turn: the turn compiles as one large function, and
     leaving this out of it takes about 40% off the engine's first compile, for about 5% on these two cases."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    choice = state.choice
+    scratch = state.scratch
     best: EngineInt
     total: EngineInt
     value: EngineInt
@@ -2387,10 +2224,10 @@ def choose_by_weighing(
     while slots != 0:
         m = lowest_set_bit(slots)
         slots &= slots - 1
-        attacker = may_attack(mon, m, active)
+        attacker = may_attack(state, m, active)
         space = mon[m, M_SPACE]
-        bonus = move_bonus(mon, m, active)
-        my_value = weigh_monster(table, mon, m, active, bonus, scratch)
+        bonus = move_bonus(state, m, active)
+        my_value = weigh_monster(table, state, m, active, bonus)
         for action in range(A_MOVE, A_GENERATOR + 1):
             if action == A_MOVE and space == goal:
                 continue
@@ -2404,14 +2241,14 @@ def choose_by_weighing(
             win = 0
             loss = 0
             has_foe = -1
-            if action == A_MOVE and not greedy and not can_step(mp, mon, cells, p, space):
+            if action == A_MOVE and not greedy and not can_step(rules, state, p, space):
                 continue
             if action == A_MOVE and greedy:
                 longest = 0
                 for s in range(SYMBOLS):
                     if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
                         longest = scratch[MOVE_AT + s]
-                reach = path_steps(opts, mp, mon, cells, side, rng, m, min(longest, MAX_PATH), scratch)
+                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
                 if reach == 0:
                     continue
             targets = 1
@@ -2429,16 +2266,16 @@ def choose_by_weighing(
                     if greedy:
                         foe_value = 10  # monster_value, with the ST kept for the symbols below
                         for s in range(SYMBOLS):
-                            scratch[FOE_ST_AT + s] = st_of(table, mon, target, s, active)
+                            scratch[FOE_ST_AT + s] = st_of(table, state, target, s, active)
                             foe_value += scratch[FOE_ST_AT + s]
                         win = 1000 + foe_value
                         loss = -500 - my_value
                 elif action == A_CHANNEL:
-                    if not channel_usable(table, opts, mp, mon, sup, game, p, t, m):
+                    if not channel_usable(table, rules, state, p, t, m):
                         continue
                     target = t
                     if greedy and has_foe < 0:
-                        has_foe = 1 if adjacent_enemy(table, mp, mon, cells, side, rng, m, active) >= 0 else 0
+                        has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
                 total = 0
                 for s in range(SYMBOLS):
                     if ((usable >> s) & 1) == 0:
@@ -2446,16 +2283,16 @@ def choose_by_weighing(
                     value = 1
                     if action == A_MOVE:
                         if greedy:
-                            value = move_value(opts, mp, p, scratch[MOVE_AT + s], reach, scratch)
-                        elif move_distance(table, mon, m, s, active) == 0:
+                            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+                        elif move_distance(table, state, m, s, active) == 0:
                             value = 0
                     elif action == A_ATTACK:
                         if greedy:
-                            value = attack_value(opts, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
                     elif action == A_CHANNEL:
                         card = sup[p, t, SU_CARD]
                         if greedy:
-                            value = channel_value(table, clauses, brackets, mon, game, card, m, s, has_foe == 1)
+                            value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
                         elif not blind and ((table[card, T_SYMBOLS] >> s) & 1) == 0:
                             value = 0
                     if blind:
@@ -2500,25 +2337,15 @@ def choose_by_weighing(
 # =====================================================================================================================
 
 
-@inline_kernel
+@rules_kernel
 def main_action(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
 ) -> None:
     """p's one summon, equipment card or trap for the turn, if any is legal and wanted.
@@ -2526,15 +2353,20 @@ def main_action(
     Greedy: a reactionary summon of its strongest monster when allowed, else a conventional summon of its strongest
     summonable monster, else its best equipment onto its most advanced monster, else its best trap on the free
     space next to its monsters furthest up the road. Random: uniformly among every legal play and passing."""
+    mon = state.mon
+    side = state.side
+    hand = state.hand
+    game = state.game
+    rng = state.rng
     if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
         return
     greedy = side[p, S_POLICY] == GREEDY
     reactionary = side[p, S_REACTIONARY] == 1
-    conventional_open = summoning_space_open(opts, mon, cells, p, False)
-    reactionary_open = reactionary and summoning_space_open(opts, mon, cells, p, True)
-    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = reactionary and summoning_space_open(rules, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
     has_monster = monsters > 0
-    support = free_support(opts, sup, p)
+    support = free_support(rules, state, p)
     best_kind = -1
     best_h = -1
     best_target = -1
@@ -2582,7 +2414,7 @@ def main_action(
                     while slots != 0:
                         m = lowest_set_bit(slots)
                         slots &= slots - 1
-                        here = progress(mp, mon[m, M_SPACE], p)
+                        here = progress(rules, mon[m, M_SPACE], p)
                         if here > target_progress:
                             target_progress = here
                             equip_target = m
@@ -2603,87 +2435,40 @@ def main_action(
             if greedy:
                 if trap_space == -2:
                     trap_space = -1
-                    for space in range(cells.shape[0]):
-                        if trap_space_ok(opts, mp, mon, cells, p, space) and (
-                            trap_space < 0 or progress(mp, space, p) > progress(mp, trap_space, p)
+                    for space in range(rules.opts[O_SPACES]):
+                        if trap_space_ok(rules, state, p, space) and (
+                            trap_space < 0 or progress(rules, space, p) > progress(rules, trap_space, p)
                         ):
                             trap_space = space
-                value = table[card, T_VALUE] * 10 + (progress(mp, trap_space, p) if trap_space >= 0 else 0)
+                value = table[card, T_VALUE] * 10 + (progress(rules, trap_space, p) if trap_space >= 0 else 0)
                 if trap_space >= 0 and value > best_value:
                     best_value, best_kind, best_h, best_target = value, kind, h, trap_space
                 continue
-            for space in range(cells.shape[0]):
-                if trap_space_ok(opts, mp, mon, cells, p, space):
+            for space in range(rules.opts[O_SPACES]):
+                if trap_space_ok(rules, state, p, space):
                     seen += 1
                     if rng_below(rng, seen) == 0:
                         best_kind, best_h, best_target = kind, h, space
     if best_kind == K_MONSTER:
         summon_monster(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            best_h,
-            best_target,
+            table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target)
         )
     elif best_kind == K_EQUIPMENT:
-        equip(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            best_h,
-            best_target,
-        )
+        equip(table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target))
     elif best_kind == K_TRAP:
-        set_trap(hand, side, cells, game, counters, events, ec, p, best_h, best_target)
+        set_trap(state, counters, events, p, np.int64(best_h), np.int64(best_target))
 
 
 @inline_kernel
 def maybe_place_channeled(
-    table: IntArray,
-    opts: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
+    table: IntArray, rules: Any, state: Any, counters: IntArray, events: IntArray, p: EngineInt
 ) -> None:
     """Up to one channeled effect card per turn onto a free support space (greedy: the first in hand; random: a
     random one, or none)."""
-    if side[p, S_CHANNEL_PLACED] == 1 or free_support(opts, sup, p) < 0:
+    side = state.side
+    hand = state.hand
+    rng = state.rng
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
         return
     chosen = -1
     seen = 0
@@ -2699,12 +2484,14 @@ def maybe_place_channeled(
         if rng_below(rng, seen) == 0:
             chosen = h
     if chosen >= 0:
-        place_channeled(sup, hand, side, opts, game, counters, events, ec, table, p, chosen)
+        place_channeled(table, rules, state, counters, events, p, np.int64(chosen))
 
 
 @inline_kernel
-def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: EngineInt) -> bool:
+def channeled_waiting(table: IntArray, rules: Any, state: Any, p: EngineInt) -> bool:
     """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
+    opts = rules.opts
+    sup = state.sup
     for k in range(opts[O_SUPPORT]):
         card = sup[p, k, SU_CARD]
         if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
@@ -2716,29 +2503,23 @@ def channeled_waiting(table: IntArray, opts: IntArray, sup: IntArray, p: EngineI
 def opponent_turn_channels(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
 ) -> None:
     """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
     allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
-    if not channeled_waiting(table, opts, sup, p):
+    opts = rules.opts
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    if not channeled_waiting(table, rules, state, p):
         return
-    while unused_count(side, p) > 0 and game[G_OVER] == 0:
+    while unused_count(state, p) > 0 and game[G_OVER] == 0:
         best_value = 0
         best_k = -1
         best_m = -1
@@ -2747,15 +2528,15 @@ def opponent_turn_channels(
         while slots != 0:
             m = lowest_set_bit(slots)
             slots &= slots - 1
-            has_foe = adjacent_enemy(table, mp, mon, cells, side, rng, m, game[G_ACTIVE]) >= 0
+            has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
             for k in range(opts[O_SUPPORT]):
-                if not channel_usable(table, opts, mp, mon, sup, game, p, k, m):
+                if not channel_usable(table, rules, state, p, k, m):
                     continue
                 total = 0
                 for s in range(SYMBOLS):
-                    if not symbol_unused(side, p, s):
+                    if not symbol_unused(state, p, s):
                         continue
-                    value = channel_value(table, clauses, brackets, mon, game, sup[p, k, SU_CARD], m, s, has_foe)
+                    value = channel_value(table, clauses, state, sup[p, k, SU_CARD], m, s, has_foe)
                     if side[p, S_POLICY] == RANDOM:
                         value = 1 if value != 0 or opts[O_BLIND] == 1 else 0
                     if opts[O_BLIND] == 1:
@@ -2770,56 +2551,27 @@ def opponent_turn_channels(
             return
         s = best_s
         if opts[O_BLIND] == 1:
-            s = draw_blind_symbol(side, p)
+            s = draw_blind_symbol(state, p)
         else:
-            spend_symbol(side, p, s)
-        channel(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            best_k,
-            best_m,
-            s,
-        )
+            spend_symbol(state, p, s)
+        channel(table, clauses, rules, state, piles, counters, events, p, np.int64(best_k), np.int64(best_m), s)
 
 
 @inline_kernel
-def start_turn(
-    opts: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-) -> None:
+def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
     """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    rng = state.rng
+    ec = state.ec
     game[G_ACTIVE] = p
     log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
     side[p, S_MAIN_DONE] = 0
     side[p, S_CHANNEL_PLACED] = 0
     side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
     side[p, S_GEN_ATTACKED] = 0
-    draw_card(opts, hand, library, side, game, counters, events, ec, p)
+    draw_card(rules, state, piles, counters, events, p)
     side[p, S_SYMBOLS] = ALL_UNUSED
     for s in range(SYMBOLS):
         side[p, S_ORDER0 + s] = s
@@ -2834,24 +2586,19 @@ def start_turn(
 
 @inline_kernel
 def end_turn(
-    table: IntArray,
-    opts: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
+    table: IntArray, rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt
 ) -> None:
     """p's turn ends: discard down to 10 (greedy: the least valuable; random: any); every equipment card and
     expiring monster counts the turn off; this-turn changes end."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    opts = rules.opts
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    hand = state.hand
+    game = state.game
+    rng = state.rng
+    ec = state.ec
     worst: EngineInt
     while side[p, S_HAND] > HAND_LIMIT:
         worst = 0
@@ -2861,8 +2608,8 @@ def end_turn(
             for h in range(1, side[p, S_HAND]):
                 if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
                     worst = h
-        card = remove_from_hand(hand, side, p, worst)
-        to_done_zone(table, tokens, p, card)
+        card = remove_from_hand(state, p, np.int64(worst))
+        to_done_zone(table, piles, p, card)
         log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
@@ -2870,7 +2617,7 @@ def end_turn(
             if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
                 sup[q, k, SU_LEFT] -= 1
                 if sup[q, k, SU_LEFT] <= 0:
-                    remove_equipment(table, mon, sup, tokens, events, ec, game, q, k)
+                    remove_equipment(table, state, piles, events, q, k)
     slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
     while slots != 0:
         m = lowest_set_bit(slots)
@@ -2884,7 +2631,7 @@ def end_turn(
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
                 log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
-                destroy_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, -1)
+                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
 
 
 SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
@@ -2896,25 +2643,12 @@ SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
 def symbol_phase(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
     resume: EngineBool,
 ) -> int:
     """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends).
@@ -2923,16 +2657,19 @@ def symbol_phase(
     taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
     is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
     space. Returns SYMBOLS_DONE when the phase is over."""
+    opts = rules.opts
+    mon = state.mon
+    side = state.side
+    game = state.game
+    choice = state.choice
     goal = opts[O_SUMMONING + 1 - p]
-    while resume or (unused_count(side, p) > 0 and game[G_OVER] == 0):
+    while resume or (unused_count(state, p) > 0 and game[G_OVER] == 0):
         if resume:
             resume = False
             if mon[choice[1], M_SPACE] != goal:
                 continue
         else:
-            choose_symbol_action(
-                table, clauses, brackets, opts, mp, mon, cells, sup, side, game, rng, p, choice, scratch
-            )
+            choose_symbol_action(table, clauses, rules, state, p)
             if choice[0] == A_NONE:
                 return SYMBOLS_DONE
             if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
@@ -2942,60 +2679,17 @@ def symbol_phase(
         target = choice[2]
         s = choice[3]
         if s < 0:
-            s = draw_blind_symbol(side, p)
+            s = draw_blind_symbol(state, p)
         else:
-            spend_symbol(side, p, s)
+            spend_symbol(state, p, s)
         if action == A_MOVE:
-            move_monster(
-                table,
-                clauses,
-                opts,
-                mp,
-                dist,
-                mon,
-                cells,
-                sup,
-                side,
-                hand,
-                library,
-                tokens,
-                game,
-                rng,
-                counters,
-                events,
-                ec,
-                m,
-                s,
-            )
+            move_monster(table, clauses, rules, state, piles, counters, events, m, s)
         elif action == A_ATTACK:
-            attack_monster(table, opts, mon, cells, sup, tokens, game, counters, events, ec, m, target, s)
+            attack_monster(table, rules, state, piles, counters, events, m, target, s)
         elif action == A_CHANNEL:
-            channel(
-                table,
-                clauses,
-                brackets,
-                opts,
-                mp,
-                dist,
-                mon,
-                cells,
-                sup,
-                side,
-                hand,
-                library,
-                tokens,
-                game,
-                rng,
-                counters,
-                events,
-                ec,
-                p,
-                target,
-                m,
-                s,
-            )
+            channel(table, clauses, rules, state, piles, counters, events, p, target, m, s)
         else:
-            attack_generator(table, opts, mon, side, game, counters, events, ec, m, s)
+            attack_generator(table, state, counters, events, m, s)
             return SYMBOLS_DONE
     return SYMBOLS_DONE
 
@@ -3004,180 +2698,85 @@ def symbol_phase(
 def begin_turn(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
 ) -> None:
     """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
+    game = state.game
     game[G_ACTIVE] = p
     # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
-    if channeled_waiting(table, opts, sup, 1 - p):
-        opponent_turn_channels(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            1 - p,
-        )
+    if channeled_waiting(table, rules, state, 1 - p):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p)
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
-        start_turn(opts, side, hand, library, game, rng, counters, events, ec, p)
+        start_turn(rules, state, piles, counters, events, p)
 
 
 @inline_kernel
 def play_turn(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
     begun: EngineBool,
 ) -> None:
     """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
     it decides after the draw)."""
+    side = state.side
+    game = state.game
     if not begun:
-        begin_turn(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-        )
+        begin_turn(table, clauses, rules, state, piles, counters, events, p)
     game[G_ACTIVE] = p
     # The main action and a channeled card come before the symbols, before a generator attack and after the
     # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
     stage = SYMBOLS_AHEAD
     while True:
         if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-            main_action(
-                table,
-                clauses,
-                opts,
-                mp,
-                dist,
-                mon,
-                cells,
-                sup,
-                side,
-                hand,
-                library,
-                tokens,
-                game,
-                rng,
-                counters,
-                events,
-                ec,
-                p,
-            )
+            main_action(table, clauses, rules, state, piles, counters, events, p)
         # Before a generator attack the channeled card and the attack follow even a main action that ended the
         # match, as they always have: the figures stay the same.
         if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
-            maybe_place_channeled(table, opts, sup, side, hand, game, rng, counters, events, ec, p)
+            maybe_place_channeled(table, rules, state, counters, events, p)
         if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
             break
-        stage = symbol_phase(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            choice,
-            scratch,
-            stage == SYMBOLS_PAUSED,
-        )
+        stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
     if game[G_OVER] == 0:
-        end_turn(table, opts, mon, cells, sup, side, hand, tokens, game, rng, counters, events, ec, p)
+        end_turn(table, rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def turn_kernel(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    begun: EngineBool,
+) -> None:
+    """`play_turn` as one compiled call: whole matches, the search's turns and its rollouts share this one copy of
+    the turn (inlined into each, it was compiled once per caller)."""
+    play_turn(table, clauses, rules, state, piles, counters, events, p, begun)
 
 
 @rules_kernel
 def setup_match(
     table: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -3186,6 +2785,15 @@ def setup_match(
     policy_b: EngineInt,
 ) -> None:
     """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    library = piles[PILE_LIBRARY]
+    tokens = piles[PILE_TOKENS]
     rng_seed(rng, seed)
     mon[:, M_SPACE] = -1
     cells[:, :] = -1
@@ -3214,35 +2822,25 @@ def setup_match(
             tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
     for p in range(2):
         for _ in range(OPENING_HAND):
-            draw_card(opts, hand, library, side, game, counters, events, ec, p)
+            draw_card(rules, state, piles, counters, events, p)
 
 
 @rules_kernel
 def play_match(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
-    choice: IntArray,
-    scratch: IntArray,
     p: EngineInt,
 ) -> None:
     """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
     SourcePoints run out or the turn cap ends it as a draw."""
+    opts = rules.opts
+    game = state.game
+    ec = state.ec
     while game[G_OVER] == 0:
         if game[G_TURN] > opts[O_TURN_CAP]:
             game[G_TURN] = opts[O_TURN_CAP]
@@ -3250,30 +2848,7 @@ def play_match(
             game[G_OVER] = 1
             game[G_WINNER] = -1
             break
-        play_turn(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            choice,
-            scratch,
-            False,
-        )
+        turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
         if game[G_OVER] == 1:
             break
         game[G_TURN] += 1
@@ -3284,24 +2859,11 @@ def play_match(
 def play_matches(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
-    choice: IntArray,
-    scratch: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -3312,54 +2874,13 @@ def play_matches(
     turns: Any,
 ) -> None:
     """One match per seed on state arrays every match reuses."""
+    game = state.game
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
         setup_match(
-            table,
-            opts,
-            mp,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            deck_a,
-            deck_b,
-            seeds[i],
-            first[i],
-            policy_a,
-            policy_b,
+            table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i], policy_a, policy_b
         )
-        play_match(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            choice,
-            scratch,
-            game[G_FIRST],
-        )
+        play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
         end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
@@ -3377,15 +2898,6 @@ def play_matches(
 # points win (2 a rollout won, 1 a draw).
 # =====================================================================================================================
 
-SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE = 4, 5, 6, 7
-"""The search's words: its own xorshift generator (0-3), decisions searched and rollouts played (summed over the
-batch), the last decision's candidate count and choice; then per candidate its hand position, summon kind and
-points."""
-MAX_CANDIDATES = HAND_WIDTH + 2
-SR_CAND = 8
-SR_HOW = SR_CAND + MAX_CANDIDATES
-SR_POINTS = SR_HOW + MAX_CANDIDATES
-SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
 CAND_GREEDY, CAND_PASS = -1, -2
 """Candidates that are not a summon: greedy plays the turn; no main action this turn."""
 SEARCH_SEED = 0x5EA7C4
@@ -3394,45 +2906,37 @@ match's later draws)."""
 
 
 @rules_kernel
-def clone_state(
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    w_mon: IntArray,
-    w_cells: IntArray,
-    w_sup: IntArray,
-    w_side: IntArray,
-    w_hand: IntArray,
-    w_library: IntArray,
-    w_tokens: IntArray,
-    w_game: IntArray,
-) -> None:
+def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: Any, wpiles: IntArray) -> None:
     """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words)
-    copied into the work arrays of the same shapes; counters, trace and generator stay the work's own."""
-    # Loops, not slice assignments: the kernels run without Numba's reference counting.
-    for i in range(mon.shape[0]):
-        for j in range(mon.shape[1]):
+    copied into the work record and piles; counters, trace, generator and the search's words stay the work's own."""
+    # Loops, not slice assignments: the kernels run without Numba's reference counting. Only the map's own rows and
+    # the batch's deck and card columns: the rest never changes.
+    mon, w_mon = state.mon, work.mon
+    cells, w_cells = state.cells, work.cells
+    for i in range(rules.opts[O_SPACES]):
+        for j in range(MON_WIDTH):
             w_mon[i, j] = mon[i, j]
-        for j in range(cells.shape[1]):
+        for j in range(CELL_WIDTH):
             w_cells[i, j] = cells[i, j]
+    sup, w_sup = state.sup, work.sup
+    side, w_side = state.side, work.side
+    hand, w_hand = state.hand, work.hand
+    library, w_library = piles[PILE_LIBRARY], wpiles[PILE_LIBRARY]
+    tokens, w_tokens = piles[PILE_TOKENS], wpiles[PILE_TOKENS]
     for q in range(2):
-        for k in range(sup.shape[1]):
-            for j in range(sup.shape[2]):
+        for k in range(MAX_SUPPORT):
+            for j in range(SUPPORT_WIDTH):
                 w_sup[q, k, j] = sup[q, k, j]
-        for j in range(side.shape[1]):
+        for j in range(SIDE_WIDTH):
             w_side[q, j] = side[q, j]
         for j in range(side[q, S_HAND]):
             w_hand[q, j] = hand[q, j]
-        for j in range(library.shape[1]):
+        for j in range(rules.opts[O_DECK_WIDTH]):
             w_library[q, j] = library[q, j]
-        for j in range(tokens.shape[1]):
+        for j in range(2 * table.shape[0]):
             w_tokens[q, j] = tokens[q, j]
-    for j in range(game.shape[0]):
+    game, w_game = state.game, work.game
+    for j in range(GAME_WIDTH):
         w_game[j] = game[j]
 
 
@@ -3453,23 +2957,20 @@ def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray) -> None:
 
 
 @rules_kernel
-def determinize(
-    table: IntArray,
-    opts: IntArray,
-    cells: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    rng: IntArray,
-    pool: IntArray,
-    p: EngineInt,
-) -> None:
-    """What p cannot see, dealt anew from what it can know with `rng`.
+def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt) -> None:
+    """What p cannot see, dealt anew from what it can know with the state's generator (in a work state).
 
     The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
     the pool is sorted, then shuffled; its first trap cards in that order go face down on the opponent's trap
     spaces (only a trap is set), the rest fill the hand, then the deck. p's own draw deck is sorted and shuffled,
     and with `symbol_draw=blind` so are both players' face-down symbols not yet drawn."""
+    opts = rules.opts
+    cells = state.cells
+    side = state.side
+    hand = state.hand
+    rng = state.rng
+    library = piles[PILE_LIBRARY]
+    pool = piles[PILE_POOL, 0]
     foe = 1 - p
     held = side[foe, S_HAND]
     top = side[foe, S_DECK]
@@ -3478,7 +2979,7 @@ def determinize(
         pool[n] = hand[foe, i]
         n += 1
     traps = 0
-    for space in range(cells.shape[0]):
+    for space in range(opts[O_SPACES]):
         if cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe:
             pool[n] = cells[space, C_TRAP]
             n += 1
@@ -3486,7 +2987,7 @@ def determinize(
     for i in range(top, side[foe, S_DECK_N]):
         pool[n] = library[foe, i]
         n += 1
-    sort_shuffle(pool, n, rng)
+    sort_shuffle(pool, np.int64(n), rng)
     placed = 0
     rest = 0
     space = 0
@@ -3524,243 +3025,60 @@ def determinize(
 
 
 @rules_kernel
-def turn_kernel(
-    table: IntArray,
-    clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
-    begun: EngineBool,
-) -> None:
-    """`play_turn` as one compiled call: the search's turns and rollouts share this one copy of the turn."""
-    play_turn(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        p,
-        choice,
-        scratch,
-        begun,
-    )
-
-
-@rules_kernel
 def take_candidate(
     table: IntArray,
     clauses: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
     search: IntArray,
     p: EngineInt,
     k: EngineInt,
 ) -> None:
-    """Take candidate k's main action (none for greedy's: its turn takes it)."""
+    """Take candidate k of the decision in `search` (the searching state's words) in `state` (none for greedy's:
+    its turn takes it)."""
     candidate = search[SR_CAND + k]
     if candidate == CAND_PASS:
-        side[p, S_MAIN_DONE] = 1
+        state.side[p, S_MAIN_DONE] = 1
     elif candidate >= 0:
-        summon_monster(
-            table,
-            clauses,
-            opts,
-            mp,
-            dist,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
-            counters,
-            events,
-            ec,
-            p,
-            candidate,
-            search[SR_HOW + k],
-        )
+        summon_monster(table, clauses, rules, state, piles, counters, events, p, candidate, search[SR_HOW + k])
 
 
 @rules_kernel
 def search_rollout(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    w_mon: IntArray,
-    w_cells: IntArray,
-    w_sup: IntArray,
-    w_side: IntArray,
-    w_hand: IntArray,
-    w_library: IntArray,
-    w_tokens: IntArray,
-    w_game: IntArray,
-    w_rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
-    w_ec: IntArray,
-    w_choice: IntArray,
-    w_scratch: IntArray,
-    pool: IntArray,
-    search: IntArray,
     p: EngineInt,
     k: EngineInt,
     world: EngineInt,
     dice: EngineInt,
 ) -> int:
-    """One rollout of candidate k for p, played in the work arrays: the hidden world drawn from seed `world`, the
-    later dice from seed `dice`. 2 if p wins, 1 for a draw, 0 if it loses."""
-    clone_state(
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        w_mon,
-        w_cells,
-        w_sup,
-        w_side,
-        w_hand,
-        w_library,
-        w_tokens,
-        w_game,
-    )
-    rng_seed(w_rng, world)
-    determinize(table, opts, w_cells, w_side, w_hand, w_library, w_rng, pool, p)
-    rng_seed(w_rng, dice)
+    """One rollout of candidate k for p, played in the work record and piles: the hidden world drawn from seed
+    `world`, the later dice from seed `dice`. 2 if p wins, 1 for a draw, 0 if it loses."""
+    opts = rules.opts
+    clone_state(table, rules, state, piles, work, wpiles)
+    rng_seed(work.rng, world)
+    determinize(table, rules, work, wpiles, p)
+    rng_seed(work.rng, dice)
+    w_side = work.side
+    w_game = work.game
     w_side[p, S_POLICY] = GREEDY
     w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
-    take_candidate(
-        table,
-        clauses,
-        opts,
-        mp,
-        dist,
-        w_mon,
-        w_cells,
-        w_sup,
-        w_side,
-        w_hand,
-        w_library,
-        w_tokens,
-        w_game,
-        w_rng,
-        w_counters,
-        w_events,
-        w_ec,
-        search,
-        p,
-        k,
-    )
-    turn_kernel(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        dist,
-        w_mon,
-        w_cells,
-        w_sup,
-        w_side,
-        w_hand,
-        w_library,
-        w_tokens,
-        w_game,
-        w_rng,
-        w_counters,
-        w_events,
-        w_ec,
-        p,
-        w_choice,
-        w_scratch,
-        True,
-    )
+    take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, state.search, p, k)
+    turn_kernel(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
     w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
     if w_game[G_OVER] == 0:
         w_game[G_TURN] += 1
-        play_match(
-            table,
-            clauses,
-            brackets,
-            opts,
-            mp,
-            dist,
-            w_mon,
-            w_cells,
-            w_sup,
-            w_side,
-            w_hand,
-            w_library,
-            w_tokens,
-            w_game,
-            w_rng,
-            w_counters,
-            w_events,
-            w_ec,
-            w_choice,
-            w_scratch,
-            1 - p,
-        )
+        play_match(table, clauses, rules, work, wpiles, w_counters, w_events, 1 - p)
     if w_game[G_WINNER] == p:
         return 2
     return 1 if w_game[G_WINNER] == -1 else 0
@@ -3770,45 +3088,24 @@ def search_rollout(
 def search_decision(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    ec: IntArray,
-    w_mon: IntArray,
-    w_cells: IntArray,
-    w_sup: IntArray,
-    w_side: IntArray,
-    w_hand: IntArray,
-    w_library: IntArray,
-    w_tokens: IntArray,
-    w_game: IntArray,
-    w_rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
-    w_ec: IntArray,
-    w_choice: IntArray,
-    w_scratch: IntArray,
-    pool: IntArray,
-    search: IntArray,
     p: EngineInt,
 ) -> int:
-    """The search side p's candidates for its turn (listed in `search`) and the one with the most points over
+    """The search side p's candidates for its turn (listed in `state.search`) and the one with the most points over
     `search_rollouts` rollouts each; returns its index (0, greedy's turn, on a tie)."""
-    monsters, terrestrial, otherworldly = monsters_on_map(mp, mon, game, p)
-    conventional_open = summoning_space_open(opts, mon, cells, p, False)
-    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(opts, mon, cells, p, True)
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    search = state.search
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
     search[SR_CAND] = CAND_GREEDY
     search[SR_CAND + 1] = CAND_PASS
     m = 2
@@ -3839,40 +3136,7 @@ def search_decision(
         dice = (rng_next(search) << 31) ^ rng_next(search)
         for k in range(m):
             search[SR_POINTS + k] += search_rollout(
-                table,
-                clauses,
-                brackets,
-                opts,
-                mp,
-                dist,
-                mon,
-                cells,
-                sup,
-                side,
-                hand,
-                library,
-                tokens,
-                game,
-                w_mon,
-                w_cells,
-                w_sup,
-                w_side,
-                w_hand,
-                w_library,
-                w_tokens,
-                w_game,
-                w_rng,
-                w_counters,
-                w_events,
-                w_ec,
-                w_choice,
-                w_scratch,
-                pool,
-                search,
-                p,
-                k,
-                world,
-                dice,
+                table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p, k, world, dice
             )
     search[SR_DECISIONS] += 1
     search[SR_ROLLOUTS] += rollouts * m
@@ -3888,189 +3152,39 @@ def search_decision(
 def search_turn(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
-    w_mon: IntArray,
-    w_cells: IntArray,
-    w_sup: IntArray,
-    w_side: IntArray,
-    w_hand: IntArray,
-    w_library: IntArray,
-    w_tokens: IntArray,
-    w_game: IntArray,
-    w_rng: IntArray,
+    work: Any,
+    wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
-    w_ec: IntArray,
-    w_choice: IntArray,
-    w_scratch: IntArray,
-    pool: IntArray,
-    search: IntArray,
     p: EngineInt,
-    choice: IntArray,
-    scratch: IntArray,
 ) -> None:
     """The search side p's whole turn: it begins, the search picks the main action, greedy plays the rest."""
-    begin_turn(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        p,
-    )
-    if game[G_OVER] == 1:
+    begin_turn(table, clauses, rules, state, piles, counters, events, p)
+    if state.game[G_OVER] == 1:
         return
-    best = search_decision(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        w_mon,
-        w_cells,
-        w_sup,
-        w_side,
-        w_hand,
-        w_library,
-        w_tokens,
-        w_game,
-        w_rng,
-        w_counters,
-        w_events,
-        w_ec,
-        w_choice,
-        w_scratch,
-        pool,
-        search,
-        p,
-    )
-    take_candidate(
-        table,
-        clauses,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        search,
-        p,
-        best,
-    )
-    turn_kernel(
-        table,
-        clauses,
-        brackets,
-        opts,
-        mp,
-        dist,
-        mon,
-        cells,
-        sup,
-        side,
-        hand,
-        library,
-        tokens,
-        game,
-        rng,
-        counters,
-        events,
-        ec,
-        p,
-        choice,
-        scratch,
-        True,
-    )
+    best = search_decision(table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p)
+    take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, best)
+    turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
 
 
 @rules_kernel
 def play_searched_matches(
     table: IntArray,
     clauses: IntArray,
-    brackets: IntArray,
-    opts: IntArray,
-    mp: IntArray,
-    dist: IntArray,
-    mon: IntArray,
-    cells: IntArray,
-    sup: IntArray,
-    side: IntArray,
-    hand: IntArray,
-    library: IntArray,
-    tokens: IntArray,
-    game: IntArray,
-    rng: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
     counters: IntArray,
     events: IntArray,
-    ec: IntArray,
-    choice: IntArray,
-    scratch: IntArray,
-    w_mon: IntArray,
-    w_cells: IntArray,
-    w_sup: IntArray,
-    w_side: IntArray,
-    w_hand: IntArray,
-    w_library: IntArray,
-    w_tokens: IntArray,
-    w_game: IntArray,
-    w_rng: IntArray,
+    work: Any,
+    wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
-    w_ec: IntArray,
-    w_choice: IntArray,
-    w_scratch: IntArray,
-    pool: IntArray,
-    search: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -4080,26 +3194,19 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the work arrays are the
-    rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the work record and piles are
+    the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    opts = rules.opts
+    game = state.game
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
         setup_match(
             table,
-            opts,
-            mp,
-            mon,
-            cells,
-            sup,
-            side,
-            hand,
-            library,
-            tokens,
-            game,
-            rng,
+            rules,
+            state,
+            piles,
             counters,
             events,
-            ec,
             deck_a,
             deck_b,
             seeds[i],
@@ -4107,80 +3214,21 @@ def play_searched_matches(
             GREEDY if policy_a == SEARCH else policy_a,
             GREEDY if policy_b == SEARCH else policy_b,
         )
-        rng_seed(search, seeds[i] ^ SEARCH_SEED)
+        rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
         p = game[G_FIRST]
         while game[G_OVER] == 0:
             if game[G_TURN] > opts[O_TURN_CAP]:
                 game[G_TURN] = opts[O_TURN_CAP]
-                log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+                log_event(events, state.ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
                 game[G_OVER] = 1
                 game[G_WINNER] = -1
                 break
             if (policy_a if p == 0 else policy_b) == SEARCH:
                 search_turn(
-                    table,
-                    clauses,
-                    brackets,
-                    opts,
-                    mp,
-                    dist,
-                    mon,
-                    cells,
-                    sup,
-                    side,
-                    hand,
-                    library,
-                    tokens,
-                    game,
-                    rng,
-                    counters,
-                    events,
-                    ec,
-                    w_mon,
-                    w_cells,
-                    w_sup,
-                    w_side,
-                    w_hand,
-                    w_library,
-                    w_tokens,
-                    w_game,
-                    w_rng,
-                    w_counters,
-                    w_events,
-                    w_ec,
-                    w_choice,
-                    w_scratch,
-                    pool,
-                    search,
-                    p,
-                    choice,
-                    scratch,
+                    table, clauses, rules, state, piles, counters, events, work, wpiles, w_counters, w_events, p
                 )
             else:
-                turn_kernel(
-                    table,
-                    clauses,
-                    brackets,
-                    opts,
-                    mp,
-                    dist,
-                    mon,
-                    cells,
-                    sup,
-                    side,
-                    hand,
-                    library,
-                    tokens,
-                    game,
-                    rng,
-                    counters,
-                    events,
-                    ec,
-                    p,
-                    choice,
-                    scratch,
-                    False,
-                )
+                turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
             if game[G_OVER] == 1:
                 break
             game[G_TURN] += 1
@@ -4384,9 +3432,17 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     _not_simulated(cardset, entry, f"only the first {MAX_CLAUSES} clauses are simulated.", item.text)
                 )
                 continue
-            clause_table[index, count] = (OPCODES[item.verb], int(item.foe), item.amount or 0, arg, bracket, types)
+            clause_table[index, count, :C_LOW] = (
+                OPCODES[item.verb],
+                int(item.foe),
+                item.amount or 0,
+                arg,
+                bracket,
+                types,
+            )
             count += 1
         table[index, T_NCLAUSE] = count
+        clause_table[index, :, C_LOW:] = bracket_table[index]
     cost = np.array([float(table[i, T_TERR] + table[i, T_OTHER]) for i in range(len(entries))], dtype=np.float64)
     cost[table[:, T_KIND] == K_TOKEN] = np.nan  # tokens live in the token deck, never in a measured main deck
     return CompiledCards(
@@ -4397,7 +3453,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         options=option_array(options, board),
         findings=tuple(findings),
         extra={
+            # A card's clauses with its brackets in columns C_LOW and C_HIGH: what the kernels read.
             "clauses": clause_table,
+            # The brackets alone (the trace's labels read them).
             "brackets": bracket_table,
             "map": board.packed,
             "distance": board.distance,
@@ -4406,26 +3464,29 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     )
 
 
-def new_state(compiled: CompiledCards, deck_size: int) -> dict[str, IntArray]:
-    """Every mutable array a match needs, sized for the map and for decks of up to `deck_size` cards."""
+def new_rules(compiled: CompiledCards, deck_size: int) -> Any:
+    """The rules record (RULES_DTYPE) of a batch with decks of up to `deck_size` cards."""
     spaces = int(compiled.options[O_SPACES])
+    rules = np.zeros(1, dtype=RULES_DTYPE).view(np.recarray)[0]
+    rules.opts[:OPTIONS_WIDTH] = compiled.options
+    rules.opts[O_DECK_WIDTH] = max(deck_size, 1)
+    rules.mp[:, :] = NO_SPACE
+    rules.mp[:spaces] = compiled.extra["map"]
+    rules.dist[:spaces, :spaces] = compiled.extra["distance"]
+    return rules
+
+
+def new_state(compiled: CompiledCards, deck_size: int) -> tuple[Any, IntArray]:
+    """An empty match state (STATE_DTYPE record) and its piles, sized for decks of up to `deck_size` cards."""
+    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
+    state.mon[:, :] = -1
+    state.cells[:, :] = -1
+    state.sup[:, :, :] = -1
     width = max(deck_size, 1)
-    return {
-        "mon": np.full((spaces, MON_WIDTH), -1, dtype=np.int64),
-        "cells": np.full((spaces, CELL_WIDTH), -1, dtype=np.int64),
-        "sup": np.full((2, MAX_SUPPORT, SUPPORT_WIDTH), -1, dtype=np.int64),
-        "side": np.zeros((2, SIDE_WIDTH), dtype=np.int64),
-        "hand": np.zeros((2, HAND_WIDTH), dtype=np.int64),
-        "library": np.zeros((2, width), dtype=np.int64),
-        # Per player and card: copies in the token deck, then (columns cards + card) copies in the Done Zone.
-        "tokens": np.zeros((2, 2 * len(compiled.names)), dtype=np.int64),
-        "game": np.zeros(GAME_WIDTH, dtype=np.int64),
-        "rng": np.zeros(4, dtype=np.int64),
-        "counters": new_counters(len(compiled.names)),
-        "ec": np.zeros(1, dtype=np.int64),
-        "choice": np.zeros(4, dtype=np.int64),
-        "scratch": np.zeros(SCRATCH_WIDTH, dtype=np.int64),
-    }
+    # The pool of unseen cards: the opponent's hand, trap spaces and deck at most (and four symbols).
+    pool = HAND_WIDTH + MAX_SPACES + width + SYMBOLS
+    piles = np.zeros((3, 2, max(width, 2 * len(compiled.names), pool)), dtype=np.int64)
+    return state, piles
 
 
 def _run(
@@ -4441,110 +3502,52 @@ def _run(
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    state = new_state(compiled, max(len(deck_a), len(deck_b)))
-    extra = compiled.extra
+    deck_size = max(len(deck_a), len(deck_b))
+    rules = new_rules(compiled, deck_size)
+    state, piles = new_state(compiled, deck_size)
+    counters = new_counters(len(compiled.names))
+    decks_and_seeds = (
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+    )
     if SEARCH in (policy_a, policy_b):
-        search = np.zeros(SEARCH_WORDS, dtype=np.int64)
-        _run_searched(compiled, state, search, deck_a, deck_b, seeds, first, policy_a, policy_b, events, winners, turns)
-        return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
-    play_matches(
-        compiled.table,
-        extra["clauses"],
-        extra["brackets"],
-        compiled.options,
-        extra["map"],
-        extra["distance"],
-        state["mon"],
-        state["cells"],
-        state["sup"],
-        state["side"],
-        state["hand"],
-        state["library"],
-        state["tokens"],
-        state["game"],
-        state["rng"],
-        state["counters"],
-        events,
-        state["ec"],
-        state["choice"],
-        state["scratch"],
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        policy_a,
-        policy_b,
-        winners,
-        turns,
-    )
-    return winners, turns, published_counters(state["counters"]), events[: int(state["ec"][0])]
-
-
-def _run_searched(
-    compiled: CompiledCards,
-    state: dict[str, IntArray],
-    search: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: int,
-    policy_b: int,
-    events: IntArray,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """A batch in which a side plays `search`; `search` gets the search's words (decisions and rollouts summed)."""
-    work = new_state(compiled, state["library"].shape[1])
-    extra = compiled.extra
-    # The unseen pool: the opponent's hand, trap spaces and deck at most.
-    pool = np.zeros(HAND_WIDTH + state["cells"].shape[0] + state["library"].shape[1] + SYMBOLS, dtype=np.int64)
-    play_searched_matches(
-        compiled.table,
-        extra["clauses"],
-        extra["brackets"],
-        compiled.options,
-        extra["map"],
-        extra["distance"],
-        state["mon"],
-        state["cells"],
-        state["sup"],
-        state["side"],
-        state["hand"],
-        state["library"],
-        state["tokens"],
-        state["game"],
-        state["rng"],
-        state["counters"],
-        events,
-        state["ec"],
-        state["choice"],
-        state["scratch"],
-        work["mon"],
-        work["cells"],
-        work["sup"],
-        work["side"],
-        work["hand"],
-        work["library"],
-        work["tokens"],
-        work["game"],
-        work["rng"],
-        work["counters"],
-        np.zeros((0, EVENT_WIDTH), dtype=np.int64),
-        work["ec"],
-        work["choice"],
-        work["scratch"],
-        pool,
-        search,
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-        policy_a,
-        policy_b,
-        winners,
-        turns,
-    )
+        work, wpiles = new_state(compiled, deck_size)
+        play_searched_matches(
+            compiled.table,
+            compiled.extra["clauses"],
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            work,
+            wpiles,
+            new_counters(len(compiled.names)),
+            np.zeros((0, EVENT_WIDTH), dtype=np.int64),
+            *decks_and_seeds,
+            policy_a,
+            policy_b,
+            winners,
+            turns,
+        )
+    else:
+        play_matches(
+            compiled.table,
+            compiled.extra["clauses"],
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            *decks_and_seeds,
+            policy_a,
+            policy_b,
+            winners,
+            turns,
+        )
+    return winners, turns, published_counters(counters), events[: int(state.ec[0])]
 
 
 def play_batch(
