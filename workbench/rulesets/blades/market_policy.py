@@ -89,39 +89,20 @@ def _deck_context(cards: MarketCards, deck: Sequence[int]) -> tuple[list[int], l
 
 
 def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequence[int]) -> float:
-    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings."""
-    table = cards.compiled.table
-    effects = cards.compiled.extra["effects"]
-    value = STARS_WEIGHT * float(cards.stars[card]) if cards.kind[card] == tournament.K_SINGLE else 0.0
-    base = tournament.ACTION_BASE
-    for c in range(int(table[card, tournament.T_CLAUSES])):
-        timing = int(effects[card, c, tournament.E_TIMING])
-        verb = int(effects[card, c, base + tournament.A_VERB])
-        amount = float(effects[card, c, base + tournament.A_AMOUNT])
-        weight = 0.5 if timing in (tournament.TM_FLIP, tournament.TM_REACTION) else 1.0
-        if verb == tournament.V_GAIN:
-            per = int(effects[card, c, base + tournament.A_PER])
-            arg = int(effects[card, c, base + tournament.A_ARG])
-            if per == tournament.PER_SYMBOL:
-                n = PLAYED_SHARE * sum(1 for b in bits if b & arg)
-            elif per == tournament.PER_STARS_AT_LEAST:
-                n = PLAYED_SHARE * sum(1 for s in stars if s >= arg)
-            elif per == tournament.PER_STARS_AT_MOST:
-                n = PLAYED_SHARE * sum(1 for s in stars if s <= arg)
-            elif per == tournament.PER_CARD and timing == tournament.TM_SCORE:
-                n = 6.0
-            else:
-                n = PER_EXPECTED.get(per, 1.0)
-            value += weight * amount * n
-        elif verb == tournament.V_CLASH:
-            value += weight * 0.5 * float(effects[card, c, base + tournament.ACTION_WIDTH + tournament.A_AMOUNT])
-        elif verb == tournament.V_FLIP:
-            whose = int(effects[card, c, base + tournament.A_WHOSE])
-            value += weight * (3.0 if whose == tournament.WHOSE_OPPONENT else -1.0)
-        elif verb == tournament.V_STAR:
-            value += weight * 0.5 * amount
-        elif verb != tournament.V_NONE:
-            value += weight * 1.5
+    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings: the card's
+    `Valuation` terms, counted afresh against this deck (what `Valuation.value` remembers)."""
+    value, terms = valuation(cards).terms[card]
+    for kind, arg, amount in terms:
+        if kind == CONSTANT:
+            value += amount
+            continue
+        if kind == PER_SYMBOL_COUNT:
+            count = sum(1 for b in bits if b & arg)
+        elif kind == PER_STARS_AT_LEAST_COUNT:
+            count = sum(1 for s in stars if s >= arg)
+        else:
+            count = sum(1 for s in stars if s <= arg)
+        value += amount * (PLAYED_SHARE * count)
     return value
 
 
@@ -160,8 +141,9 @@ class Valuation:
         self._decks: dict[frozenset[int], tuple[int, ...]] = {}
 
     def _terms(self, card: int) -> tuple[float, list[tuple[int, int, float]]]:
-        """`card_value`'s clauses as (kind, argument, amount): the products it forms before counting, formed the
-        same way ((weight * amount) * n), so the sums come out bit for bit."""
+        """A card's value before counting the deck (its stars) and its clauses as (kind, argument, amount): a fixed
+        amount, or a coefficient that multiplies PLAYED_SHARE times a count of the deck's singles. Formed as greedy's
+        value always was ((weight * amount) * n), so the golden traces are unchanged."""
         cards = self.cards
         table = cards.compiled.table
         effects = cards.compiled.extra["effects"]
