@@ -101,6 +101,28 @@ def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
     return out
 
 
+def add_cost_line(
+    figure: go.Figure, costs: Sequence[float], intercept: float, slope: float, band_name: str, line_name: str
+) -> None:
+    """The fitted line of power on cost across the cards' costs (half a cost step past each end), under it the band a
+    card is judged on curve within: the line's value half a cost step either side."""
+    xs = np.linspace(float(min(costs)) - 0.5, float(max(costs)) + 0.5, 50)
+    line = intercept + slope * xs
+    half_band = abs(slope) / 2
+    figure.add_trace(
+        go.Scatter(
+            x=np.concatenate([xs, xs[::-1]]),
+            y=np.concatenate([line + half_band, (line - half_band)[::-1]]),
+            fill="toself",
+            fillcolor="rgba(127,127,127,0.15)",
+            line={"width": 0},
+            name=band_name,
+            hoverinfo="skip",
+        )
+    )
+    figure.add_trace(go.Scatter(x=xs, y=line, mode="lines", name=line_name, line={"color": "#444"}, hoverinfo="skip"))
+
+
 def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None = None) -> go.Figure:
     """Each card's budget against its cost, coloured by kind, with the document's formula as the line.
 
@@ -177,29 +199,13 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
     cards = curve.cards
     figure = go.Figure()
     if not cards.empty:
-        costs = np.linspace(float(cards["cost"].min()) - 0.5, float(cards["cost"].max()) + 0.5, 50)
-        line = curve.intercept + curve.slope * costs
-        half_band = abs(curve.slope) / 2
-        figure.add_trace(
-            go.Scatter(
-                x=np.concatenate([costs, costs[::-1]]),
-                y=np.concatenate([line + half_band, (line - half_band)[::-1]]),
-                fill="toself",
-                fillcolor="rgba(127,127,127,0.15)",
-                line={"width": 0},
-                name="tier band (cost ± 1/2)",
-                hoverinfo="skip",
-            )
-        )
-        figure.add_trace(
-            go.Scatter(
-                x=costs,
-                y=line,
-                mode="lines",
-                name="fitted cost line (Theil-Sen)",
-                line={"color": "#444"},
-                hoverinfo="skip",
-            )
+        add_cost_line(
+            figure,
+            cards["cost"].tolist(),
+            curve.intercept,
+            curve.slope,
+            "tier band (cost ± 1/2)",
+            "fitted cost line (Theil-Sen)",
         )
         offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
         cards = cards.assign(x=offsets)

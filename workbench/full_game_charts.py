@@ -99,44 +99,21 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
     (as the tournament's power curve: over red, under blue, on curve grey, rarely bought hollow); the band it was
     judged against (the fitted line ± half a dollar where power rises with buy cost, else each buy cost's tier mean);
     zero drawn as a line. Cards of one buy cost are spread sideways so each can be hovered."""
-    from workbench.charts import FLAG_COLOURS, JITTER_STEP, RARELY_PLAYED_MARKER, _wrap
+    from workbench.charts import FLAG_COLOURS, RARELY_PLAYED_MARKER, _spread, _wrap, add_cost_line
     from workbench.markup import plotly_text
 
     frame = power.frame()
     figure = go.Figure()
     if not frame.empty and power.line.get("rises"):
-        first, last = float(frame["buy_cost"].min()) - 0.5, float(frame["buy_cost"].max()) + 0.5
-        costs = [first + k * (last - first) / 49 for k in range(50)]
-        intercept, slope = float(power.line["intercept"]), float(power.line["slope"])
-        upper = [intercept + slope * (c + 0.5) for c in costs]
-        lower = [intercept + slope * (c - 0.5) for c in costs]
-        figure.add_trace(
-            go.Scatter(
-                x=costs + costs[::-1],
-                y=upper + lower[::-1],
-                fill="toself",
-                fillcolor="rgba(127,127,127,0.15)",
-                line={"width": 0},
-                name="buy cost's band (± $0.5 on the line)",
-                hoverinfo="skip",
-            )
+        add_cost_line(
+            figure,
+            frame["buy_cost"].astype(float).tolist(),
+            float(power.line["intercept"]),
+            float(power.line["slope"]),
+            "buy cost's band (± $0.5 on the line)",
+            "fitted line (Theil-Sen, judged cards)",
         )
-        figure.add_trace(
-            go.Scatter(
-                x=costs,
-                y=[intercept + slope * c for c in costs],
-                mode="lines",
-                name="fitted line (Theil-Sen, judged cards)",
-                line={"color": "#444"},
-                hoverinfo="skip",
-            )
-        )
-    seen: dict[float, int] = {}
-    offsets = []
-    for cost in frame["buy_cost"]:
-        n = seen.get(float(cost), 0)
-        seen[float(cost)] = n + 1
-        offsets.append(float(cost) + (1 if n % 2 else -1) * JITTER_STEP * ((n + 1) // 2))
+    offsets = _spread(frame["buy_cost"].astype(float).tolist(), [0.0] * len(frame))
     frame = frame.assign(x=offsets)
     markers = {RARELY_BOUGHT: RARELY_PLAYED_MARKER, NO_INTERVAL: {**RARELY_PLAYED_MARKER, "color": "#7f7f7f"}}
     names = {RARELY_BOUGHT: f"{RARELY_BOUGHT} (not judged)", NO_INTERVAL: f"{NO_INTERVAL} (not judged)"}
