@@ -1669,6 +1669,28 @@ def play_tournament(
 
 
 @rules_kernel
+def record_tournament(
+    st: Any,
+    counters: IntArray,
+    m: EngineInt,
+    winners: Any,
+    turns: Any,
+    vp_a: IntArray,
+    place_a: IntArray,
+    rp_a: IntArray,
+) -> None:
+    """Tournament m of a batch is over: its counters closed and seat A's result written into the batch's columns."""
+    # Every card played takes part in the clash that scores the tournament, however late it came: a round of 0 turns
+    # counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
+    end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
+    winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
+    turns[m] = st.game[G_TURN] - 1
+    vp_a[m] = st.side[0, S_VP]
+    place_a[m] = st.side[0, S_PLACE]
+    rp_a[m] = st.side[0, S_RP]
+
+
+@rules_kernel
 def play_matches(
     table: IntArray,
     effects: IntArray,
@@ -1702,14 +1724,7 @@ def play_matches(
             table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
         )
         play_tournament(table, effects, st, store, counters, events)
-        # Every card played takes part in the clash that scores the tournament, however late it came: a round of
-        # 0 turns counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
-        end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
-        winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
-        turns[m] = st.game[G_TURN] - 1
-        vp_a[m] = st.side[0, S_VP]
-        place_a[m] = st.side[0, S_PLACE]
-        rp_a[m] = st.side[0, S_RP]
+        record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
 
 
 # =====================================================================================================================
@@ -1975,12 +1990,7 @@ def play_searched_matches(
         )
         rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
         play_searched_tournament(table, effects, st, store, counters, events, sim, sim_store, sim_counters)
-        end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
-        winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
-        turns[m] = st.game[G_TURN] - 1
-        vp_a[m] = st.side[0, S_VP]
-        place_a[m] = st.side[0, S_PLACE]
-        rp_a[m] = st.side[0, S_RP]
+        record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
 
 
 # =====================================================================================================================
