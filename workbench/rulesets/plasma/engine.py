@@ -485,7 +485,7 @@ def destroy_creature(
     remove_creature(st, p, i)
 
 
-@inline_kernel
+@rules_kernel
 def remove_the_dead(
     table: IntArray,
     st: Any,
@@ -907,7 +907,7 @@ def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt, bl
     return best
 
 
-@inline_kernel
+@rules_kernel
 def spell_value(
     table: IntArray,
     st: Any,
@@ -960,7 +960,7 @@ def spell_value(
     return value
 
 
-@inline_kernel
+@rules_kernel
 def greedy_play_value(
     table: IntArray,
     st: Any,
@@ -977,7 +977,7 @@ def greedy_play_value(
     value = table[card, T_PLAY_VALUE]
     if value != PLAY_VALUE_OF_BOARD:
         return 0 if kind == K_BATTLEFIELD and st.side[p, S_BATTLEFIELD] >= 0 else value
-    value = spell_value(table, st, p, card, kind == K_EVENT, True, np.int64(0))
+    value = spell_value(table, st, p, card, np.bool_(kind == K_EVENT), np.bool_(True), np.int64(0))
     if kind == K_INSTANT:
         return 1000 if value >= 1000 else 0
     return value
@@ -1047,7 +1047,7 @@ def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Greedy's worth of activating p's creature in slot i now: as an event's effects would be worth
     (`spell_value`), its power and resolve bonuses counting only when the creature itself can still attack."""
     card = st.board[p, i, B_CARD]
-    value = spell_value(table, st, p, card, False, True, np.int64(ABILITY))
+    value = spell_value(table, st, p, card, np.bool_(False), np.bool_(True), np.int64(ABILITY))
     bonus = table[card, ABILITY + T_TOTAL + OP_POWER] + table[card, ABILITY + T_TOTAL + OP_RESOLVE]
     if bonus > 0 and can_attack(st, p, i):
         value += 5 * bonus
@@ -1986,7 +1986,7 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
         card = st.hand[x, h]
         if window == WINDOW_END:
             # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
-            value = spell_value(table, st, x, card, False, False, np.int64(0))
+            value = spell_value(table, st, x, card, np.bool_(False), np.bool_(False), np.int64(0))
         else:
             value = combat_instant_value(table, st, x, card, own, enemy, window)
         cost = table[card, T_COST]
