@@ -795,8 +795,15 @@ ruleset = workspace.ruleset
 cardset = current_cardset(workspace)
 
 
+RULE_OPTIONS_OPEN_KEY = "balance_rule_options_open"
+"""Whether the rule options box is open: kept by key, since game=full draws the box at another place on the page and
+an unkeyed box there would start closed again under the option just changed."""
+
+
 def _rule_options_expander() -> None:
-    with st.expander("Rule options for the simulation (shared with the Rules page)"):
+    with st.expander(
+        "Rule options for the simulation (shared with the Rules page)", key=RULE_OPTIONS_OPEN_KEY, on_change="rerun"
+    ):
         option_inputs(ruleset, "balance", columns=3)
         st.page_link(RULES.path, label="Every ruleset's ledger", icon=RULES.icon)
 
