@@ -1371,13 +1371,14 @@ def apply_turn_action(
     action: EngineInt,
 ) -> None:
     """D_ACTION_BEFORE / D_ACTION_AFTER's action: the Action used (or none), then the turn's next decision: the
-    single after D_ACTION_BEFORE, none after D_ACTION_AFTER."""
+    single after D_ACTION_BEFORE (none when the Action emptied p's own hand: no single to play), none after
+    D_ACTION_AFTER."""
     p = st.game[G_ACTOR]
     before = st.game[G_DECISION] == D_ACTION_BEFORE
     if action != NO_ACTION:
         st.game[G_ACTED] = 1
         use_action(table, effects, st, store, counters, events, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
-    open_decision(st, np.int64(D_SINGLE if before else D_NONE), p)
+    open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
 
 
 @rules_kernel
@@ -1463,12 +1464,9 @@ def take_turn(
     open_decision(st, np.int64(D_ACTION_BEFORE), p)
     n = legal_turn_actions(table, effects, st, p, st.actions)
     apply_turn_action(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
-    n = legal_singles(st, p, st.actions)
-    if n == 0:
-        # The Action before emptied the hand (a discard or an attachment of its own): no single to play.
-        st.game[G_DECISION] = D_NONE
-        return
-    apply_single(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+    if st.game[G_DECISION] == D_SINGLE:
+        n = legal_singles(st, p, st.actions)
+        apply_single(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
     if st.game[G_DECISION] == D_SCURRY:
         n = legal_scurry(st, p, st.actions)
         apply_scurry(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
@@ -2916,7 +2914,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="2",
+    version="3",
     policies=("greedy", "random", "search"),
     cost_axis="star rating",
     compile_cards=compile_cards,
