@@ -40,24 +40,28 @@ from workbench.simulate import batch_seeds, compile_for
 asked = {}
 refused = []
 pending = []
-inner_choose = E.choose
+def asking(name):
+    inner = getattr(E, name)
+
+    def wrapped(table, effects, st, out, n):
+        kind = int(st.game[E.G_DECISION])
+        listed = [int(v) for v in out[:n]]
+        again = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+        relisted = [int(v) for v in again[: E.legal_actions(table, effects, st, again)]]
+        action = int(inner(table, effects, st, out, n))
+        label = E.DECISION_NAMES[kind]
+        asked[label] = asked.get(label, 0) + 1
+        if kind == E.D_NONE or n < 1 or relisted != listed or action not in listed:
+            refused.append([label, action, listed, relisted])
+        pending.append((kind, action))
+        return action
+
+    setattr(E, name, wrapped)
 
 
-def choose(table, effects, st, out, n):
-    kind = int(st.game[E.G_DECISION])
-    listed = [int(v) for v in out[:n]]
-    again = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-    relisted = [int(v) for v in again[: E.legal_actions(table, effects, st, again)]]
-    action = int(inner_choose(table, effects, st, out, n))
-    name = E.DECISION_NAMES[kind]
-    asked[name] = asked.get(name, 0) + 1
-    if kind == E.D_NONE or n < 1 or relisted != listed or action not in listed:
-        refused.append([name, action, listed, relisted])
-    pending.append((kind, action))
-    return action
-
-
-E.choose = choose
+# `choose` asks any decision's policy; the turn loop asks its Action and single decisions' policies directly.
+for name in ("choose", "choose_turn_action", "choose_single"):
+    asking(name)
 
 APPLIERS = {
     "apply_turn_action": (6, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
@@ -75,7 +79,10 @@ def applying(name, at, kinds):
     inner = getattr(E, name)
 
     def wrapped(*args):
-        # The action a policy chose last must be what its decision's applier takes, for that decision's kind.
+        # The action a policy chose last must be what its decision's applier takes, for that decision's kind (the
+        # turn loop does a NO_ACTION's little work in place, without the applier).
+        while pending and pending[-1][0] in (E.D_ACTION_BEFORE, E.D_ACTION_AFTER) and pending[-1][1] == E.NO_ACTION:
+            pending.pop()
         kind, action = pending.pop() if pending else (E.D_NONE, None)
         st_kind = int(args[2 if name != "apply_give_up" else 0].game[E.G_DECISION])
         if kind not in kinds or st_kind != kind or int(args[at]) != action:
@@ -102,7 +109,8 @@ for path, deck_names in ((bundled_sets("blades")[0], None), (sys.argv[5], json.l
             seeds, first = batch_seeds(17, count)[0]
             winners, turns, counters, extras = engine.play_batch(compiled, a, b, seeds, first, policy_a, policy_b)
             results.append([winners.tolist(), turns.tolist(), counters.tolist(), extras["vp"].tolist()])
-print(json.dumps({"refused": refused, "asked": asked, "left": len(pending), "results": results}))
+left = [entry for entry in pending if entry[1] != E.NO_ACTION or entry[0] not in (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)]
+print(json.dumps({"refused": refused, "asked": asked, "left": len(left), "results": results}))
 """
 
 DISCARD_ROWS = [

@@ -74,6 +74,7 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
+    inline_kernel,
     log_event,
     new_counters,
     published_counters,
@@ -662,7 +663,7 @@ def flip_source(
 # =====================================================================================================================
 
 
-@rules_kernel
+@inline_kernel
 def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
     """Open a decision of kind `decision` (D_*) for seat p."""
     st.game[G_DECISION] = decision
@@ -738,7 +739,7 @@ def legal_opponent_flips(
     return n
 
 
-@rules_kernel
+@inline_kernel
 def apply_flip(
     table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
 ) -> None:
@@ -849,7 +850,7 @@ def clash(
     return clash_between(table, effects, st, store, counters, events, p, where, card, clause, with_all, np.int64(-1))
 
 
-@rules_kernel
+@inline_kernel
 def apply_clash_opponent(
     table: IntArray,
     effects: IntArray,
@@ -1190,7 +1191,7 @@ def perform(
     # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
 
 
-@rules_kernel
+@inline_kernel
 def legal_reaction(out: IntArray) -> EngineInt:
     """D_REACTION's legal actions: Reactions are optional, so USE and DECLINE."""
     out[0] = USE
@@ -1342,7 +1343,7 @@ def use_action(
     resolve_queue(table, effects, st, store, counters, events)
 
 
-@rules_kernel
+@inline_kernel
 def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """D_ACTION_BEFORE / D_ACTION_AFTER's legal actions: `(where + 3) * MAX_CLAUSES + clause` of each Action clause
     of p's face-up cards (the accessories, then the deck box, then the tableau left to right), then NO_ACTION."""
@@ -1381,7 +1382,7 @@ def apply_turn_action(
     open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
 
 
-@rules_kernel
+@inline_kernel
 def legal_singles(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """D_SINGLE's legal actions: the hand positions of p's singles (the turn's caller saw an open tableau slot)."""
     n = st.side[p, S_HAND]
@@ -1390,7 +1391,7 @@ def legal_singles(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     return n
 
 
-@rules_kernel
+@inline_kernel
 def after_placing(st: Any, p: EngineInt) -> None:
     """The turn's decision after its single is placed: the Action after, unless one was taken before."""
     open_decision(st, np.int64(D_NONE if st.game[G_ACTED] == 1 else D_ACTION_AFTER), p)
@@ -1461,18 +1462,29 @@ def take_turn(
     st.game[G_CURRENT] = p
     log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
     st.game[G_ACTED] = 0
-    open_decision(st, np.int64(D_ACTION_BEFORE), p)
+    # The decision opened in place (as `open_decision` does), and no applier called for NO_ACTION but its work done
+    # in place: these run every turn, and a call passes every array anew.
+    st.game[G_DECISION] = D_ACTION_BEFORE
+    st.game[G_ACTOR] = p
     n = legal_turn_actions(table, effects, st, p, st.actions)
-    apply_turn_action(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+    action = choose_turn_action(table, effects, st, st.actions, n)
+    if action != NO_ACTION:
+        apply_turn_action(table, effects, st, store, counters, events, action)
+    else:
+        st.game[G_DECISION] = D_SINGLE
     if st.game[G_DECISION] == D_SINGLE:
         n = legal_singles(st, p, st.actions)
-        apply_single(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+        apply_single(table, effects, st, store, counters, events, choose_single(table, effects, st, st.actions, n))
     if st.game[G_DECISION] == D_SCURRY:
         n = legal_scurry(st, p, st.actions)
         apply_scurry(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
     if st.game[G_DECISION] == D_ACTION_AFTER:
         n = legal_turn_actions(table, effects, st, p, st.actions)
-        apply_turn_action(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+        action = choose_turn_action(table, effects, st, st.actions, n)
+        if action != NO_ACTION:
+            apply_turn_action(table, effects, st, store, counters, events, action)
+        else:
+            st.game[G_DECISION] = D_NONE
 
 
 # =====================================================================================================================
@@ -2122,7 +2134,7 @@ def greedy_clash_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt)
     return opponent
 
 
-@rules_kernel
+@inline_kernel
 def greedy_choice(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
     """Greedy's action for the open decision (see each kind's greedy_*)."""
     decision = st.game[G_DECISION]
@@ -2202,6 +2214,30 @@ def search_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out
         for k in range(n):
             if st.side[p, S_CARDS + out[k]] == wanted:
                 return out[k]
+    return greedy_single(table, effects, st, p, out, n)
+
+
+@inline_kernel
+def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER): the turn loop asks it directly, twice a
+    turn, without `choose`'s dispatch on the kind."""
+    if n == 1:
+        return NO_ACTION  # nothing listed but NO_ACTION: what greedy and random answer, without a call
+    p = st.game[G_ACTOR]
+    if st.side[p, S_POLICY] == RANDOM:
+        return random_choice(st, out, n)
+    return greedy_turn_action(table, effects, st, p, out, n)
+
+
+@inline_kernel
+def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """`choose` for the single decision (D_SINGLE), asked directly by the turn loop."""
+    p = st.game[G_ACTOR]
+    policy = st.side[p, S_POLICY]
+    if policy == RANDOM:
+        return out[rng_below(st.rng, n)]
+    if policy == SEARCH:
+        return search_single(table, effects, st, p, out, n)
     return greedy_single(table, effects, st, p, out, n)
 
 
