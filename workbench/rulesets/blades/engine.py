@@ -26,7 +26,8 @@ opens; with more, every position of A is equally likely over the alternation.
    pre-release).
 2. Turns go round from the first player. A player who can play a single (one
    in hand and an open tableau slot) plays it into the left-most open slot
-   (Scurry: anywhere) and may take one Action, before or after; a player who
+   (Scurry: anywhere) and may take one Action, before or after (an Action
+   before that empties the player's own hand ends the turn); a player who
    cannot passes. The tournament ends when every player is unable to play.
 3. Playing a single: its Play clauses, then the Next clauses of your earlier
    face-up cards waiting for "the next card you play" (and Blast Off tokens),
@@ -44,6 +45,12 @@ opens; with more, every position of A is equally likely over the alternation.
    accessories), then every player scores the revealed metagame cards for
    themselves; placement by RP, VP by the chart of `vp_round`; tied players
    share the VP of the places they cover, rounded down.
+
+Rules and policies are apart: wherever the rules leave something to a player (the turn's Action before, single,
+Scurry slot and Action after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given
+up), they open a decision in the state (G_DECISION, G_ACTOR, D_*), list its legal actions (`legal_actions`, or the
+kind's own lister), ask the deciding seat's policy (`choose`: greedy, random or search, section Policies) and apply
+the answer (`apply`, or the kind's own applier). No rule reads a seat's policy.
 
 The per-match result for the two-sided runner is option `match_result`
 (winner code 0 = A, 1 = deck B's side, -1 = even): by default A against one
