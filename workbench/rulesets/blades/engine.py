@@ -1006,7 +1006,7 @@ def apply_give_up(st: Any, events: IntArray, h: EngineInt) -> None:
         )
 
 
-@rules_kernel
+@inline_kernel
 def give_up(
     table: IntArray,
     effects: IntArray,
@@ -1064,7 +1064,7 @@ def legal_discarders(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     return n
 
 
-@rules_kernel
+@inline_kernel
 def apply_discarder(table: IntArray, effects: IntArray, st: Any, events: IntArray, q: EngineInt) -> None:
     """D_DISCARDER's action: opponent q discards G_DX_ARG singles by the deciding seat's effect (card G_DX_CARD)."""
     st.game[G_DECISION] = D_NONE
@@ -1206,7 +1206,7 @@ def legal_reaction(out: IntArray) -> EngineInt:
     return 2
 
 
-@rules_kernel
+@inline_kernel
 def apply_reaction(
     table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
 ) -> None:
@@ -1368,7 +1368,7 @@ def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt
     return n + 1
 
 
-@rules_kernel
+@inline_kernel
 def apply_turn_action(
     table: IntArray,
     effects: IntArray,
@@ -1404,7 +1404,7 @@ def after_placing(st: Any, p: EngineInt) -> None:
     open_decision(st, np.int64(D_NONE if st.game[G_ACTED] == 1 else D_ACTION_AFTER), p)
 
 
-@rules_kernel
+@inline_kernel
 def apply_single(
     table: IntArray,
     effects: IntArray,
@@ -1438,7 +1438,7 @@ def legal_scurry(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     return n
 
 
-@rules_kernel
+@inline_kernel
 def apply_scurry(
     table: IntArray,
     effects: IntArray,
