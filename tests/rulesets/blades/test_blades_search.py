@@ -70,7 +70,12 @@ class Table:
         s = self.st
         state = (self.comp.table, self.comp.extra["effects"], s, self.store, self.counters, self.events)
         s["game"][E.G_TURN] += 1
-        E.take_turn(*state, p, wanted)
+        # The search policy plays `wanted` at the seat's single decision (-1: greedy's single), as a rollout does.
+        policy = int(s["side"][p, E.S_POLICY])
+        s["side"][p, E.S_POLICY] = E.SEARCH
+        s["search"][E.SR_WANTED] = wanted
+        E.take_turn(*state, p)
+        s["side"][p, E.S_POLICY] = policy
         E.finish_tournament(*state, (p + 1) % int(s["game"][E.G_PLAYERS]))
         return int(s["side"][p, E.S_VP])
 

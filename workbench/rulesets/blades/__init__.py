@@ -43,6 +43,14 @@ Version history:
 - 1.4: the `buy_cost` column (one per set, rules `blades.buy_cost_set` and `blades.buy_cost_below_resale`) and the
   whole game (`market_options.py`, option `game=full`, market version 1, whose tournaments reveal the metagame as
   the tournament does); the tournament is unchanged.
+- 1.4, engine 3 (checks and options unchanged, so the ruleset version stays): rules apart from policies. The rules
+  open a decision where they leave something to a player (the turn's Action before, single, Scurry slot and Action
+  after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given up), `legal_actions`
+  lists its answers and `apply` takes the one a policy chose; greedy, random and search choose among the listed
+  actions and no rule reads a seat's policy. Greedy, random and search play exactly as before on the bundled set
+  (golden traces and the ten digests of tests/rulesets/blades/results_fingerprint.py unchanged). The version moves
+  for one fix no bundled card reaches: a player whose Action before the play empties their own hand (a `discard
+  yours` or `attach` Action) now ends the turn without a single, where engine 2 played a card that had left the hand.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -26,7 +26,8 @@ opens; with more, every position of A is equally likely over the alternation.
    pre-release).
 2. Turns go round from the first player. A player who can play a single (one
    in hand and an open tableau slot) plays it into the left-most open slot
-   (Scurry: anywhere) and may take one Action, before or after; a player who
+   (Scurry: anywhere) and may take one Action, before or after (an Action
+   before that empties the player's own hand ends the turn); a player who
    cannot passes. The tournament ends when every player is unable to play.
 3. Playing a single: its Play clauses, then the Next clauses of your earlier
    face-up cards waiting for "the next card you play" (and Blast Off tokens),
@@ -44,6 +45,12 @@ opens; with more, every position of A is equally likely over the alternation.
    accessories), then every player scores the revealed metagame cards for
    themselves; placement by RP, VP by the chart of `vp_round`; tied players
    share the VP of the places they cover, rounded down.
+
+Rules and policies are apart: wherever the rules leave something to a player (the turn's Action before, single,
+Scurry slot and Action after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given
+up), they open a decision in the state (G_DECISION, G_ACTOR, D_*), list its legal actions (`legal_actions`, or the
+kind's own lister), ask the deciding seat's policy (`choose`: greedy, random or search, section Policies) and apply
+the answer (`apply`, or the kind's own applier). No rule reads a seat's policy.
 
 The per-match result for the two-sided runner is option `match_result`
 (winner code 0 = A, 1 = deck B's side, -1 = even): by default A against one
@@ -74,6 +81,7 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
+    inline_kernel,
     log_event,
     new_counters,
     published_counters,
@@ -257,8 +265,25 @@ player's record rather than in an array of its own because every kernel that res
     G_RIVAL,
     G_META,
 ) = range(12)
-GAME_WIDTH = G_META + MAX_META_STACKS
 """G_META .. G_META + MAX_META_STACKS - 1: the metagame card revealed from each stack (-1: none)."""
+(
+    G_DECISION,
+    G_ACTOR,
+    G_ACTED,
+    G_PLACING,
+    G_DX_WHERE,
+    G_DX_CARD,
+    G_DX_CLAUSE,
+    G_DX_ARG,
+    G_DX_LIMIT,
+    G_DX_BY,
+) = range(G_META + MAX_META_STACKS, G_META + MAX_META_STACKS + 10)
+"""The open decision (see D_*): its kind G_DECISION and the seat G_ACTOR that takes it. G_ACTED is 1 once the
+turn's Action is used, G_PLACING the single being placed (the Scurry decision's card). G_DX_* say what an effect's
+decision is about: the effect's source slot (`where`), card and clause, an argument (the flip's pick, the reaction's
+trigger, the discard's amount, the given-up single's use), the Anvil Drop limit (-1: none) and the seat whose effect
+it is."""
+GAME_WIDTH = G_DX_BY + 1
 
 # ---- the effect queue -----------------------------------------------------------------------------------------------
 Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
@@ -274,10 +299,55 @@ turn) and their points."""
 MAX_CANDIDATES = MAX_HAND + 1
 SR_POINTS = SR_CAND + MAX_CANDIDATES
 """Points per candidate of the last decision: the seat's VP summed over the rollouts."""
-SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+SR_WANTED = SR_POINTS + MAX_CANDIDATES
+"""The single the search chose for its seat's turn (-1: greedy's), played at the seat's single decision."""
+SEARCH_WORDS = SR_WANTED + 1
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
 foretell its later store draws)."""
+
+# ---- decisions: what `legal_actions` lists and `apply` takes (G_DECISION) -------------------------------------------
+(
+    D_NONE,
+    D_ACTION_BEFORE,
+    D_SINGLE,
+    D_SCURRY,
+    D_ACTION_AFTER,
+    D_REACTION,
+    D_FLIP_OWN,
+    D_FLIP_OPPONENT,
+    D_DISCARDER,
+    D_GIVE_UP,
+    D_CLASH_OPPONENT,
+) = range(11)
+DECISION_NAMES = (
+    "none",
+    "action before",
+    "single",
+    "scurry",
+    "action after",
+    "reaction",
+    "flip own",
+    "flip opponent",
+    "discarder",
+    "give up",
+    "clash opponent",
+)
+"""A turn: D_ACTION_BEFORE (an Action, `(where + 3) * MAX_CLAUSES + clause`, or NO_ACTION), D_SINGLE (the hand
+position of the single to play), D_SCURRY (a Scurry single's slot, 0 .. cards on the tableau; the last is the right
+end), D_ACTION_AFTER (as before; only when no Action was taken before). Inside an effect: D_REACTION (USE or DECLINE
+one Reaction clause), D_FLIP_OWN (the slot of one's own card a `flip yours` takes), D_FLIP_OPPONENT (`opponent *
+MAX_SLOTS + slot` of the card a `flip opponent` or Anvil Drop takes), D_DISCARDER (the opponent a `discard opponent`
+makes discard), D_GIVE_UP (the hand position of the single a seat discards or attaches: the seat's own choice, "of
+their choice"), D_CLASH_OPPONENT (the opponent a one-on-one clash is with)."""
+NO_ACTION = -1
+"""The Action decisions' action that takes none."""
+DECLINE, USE = 0, 1
+"""The reaction decision's actions."""
+GIVE_DISCARD, GIVE_ATTACH = range(2)
+"""What the given-up single is for (G_DX_ARG of D_GIVE_UP)."""
+MAX_ACTIONS = max(MAX_HAND, (MAX_SLOTS + 3) * MAX_CLAUSES + 1, (MAX_PLAYERS - 1) * MAX_SLOTS, MAX_SLOTS + 1)
+"""As many actions as one decision can list: a whole hand, every Action clause and NO_ACTION, every opponent's card."""
 
 # ---- the match state: one record ------------------------------------------------------------------------------------
 TAB_SLOTS = MAX_SLOTS + 1
@@ -295,6 +365,8 @@ STATE_DTYPE = np.dtype(
         ("ecount", np.int64, (1,)),
         ("search", np.int64, (SEARCH_WORDS,)),
         ("pool", np.int64, (POOL_SIZE,)),
+        ("actions", np.int64, (MAX_ACTIONS,)),
+        ("probe", np.int64, (MAX_ACTIONS,)),
     ]
 )
 """One tournament's whole state as a single record (a numpy structured scalar, a Numba Record): a kernel call passes
@@ -313,6 +385,10 @@ one pointer for it, and every field has a shape known when compiling. The fields
 - `search`: the search policy's words (SR_*: its own generator, its counts, the last decision's candidates and
   points); no other policy reads or writes them.
 - `pool`: the search's scratch for the unseen singles it deals anew (`determinize`).
+- `actions`: the out buffer the rule code lists the open decision's legal actions into (`legal_actions`) before
+  asking the deciding seat's policy (`choose`).
+- `probe`: a second out buffer, for a policy that lists another decision's actions to weigh one (greedy asks whether
+  a flip or discard would find a target while it weighs an Action).
 
 What is not in the record has a shape that depends on the card set or on tracing, so it stays an argument of its
 own: the card table and effect table (read-only rules), the store (one card id per store copy: its length is the
@@ -320,8 +396,8 @@ set's), the counters (one row per card) and the trace buffer (0 rows in a batch,
 A record type with those inside would be a new Numba type, so a new compilation, for every card set."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
-"""Policy codes, by index in `ENGINE.policies`. Every rule kernel asks only `== RANDOM`, so a `search` seat's
-choices inside a turn (clash targets, reactions, Scurry, Actions) are greedy's; the search picks the single."""
+"""Policy codes, by index in `ENGINE.policies` (a seat's S_POLICY, read by `choose` alone, never by a rule). A
+`search` seat's choices are greedy's (clash targets, reactions, Scurry, Actions) but for the single of its turn."""
 SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
 """Option `search_rollout_policy`, by index: the policy code every seat plays in a rollout."""
 
@@ -594,18 +670,38 @@ def flip_source(
 # =====================================================================================================================
 
 
-@rules_kernel
-def flip_target_in(
-    table: IntArray, st: Any, q: EngineInt, pick: EngineInt, guarded: EngineBool, policy: EngineInt, own: EngineBool
-) -> int:
-    """The slot of q's card a flip takes, or -1 when there is no legal target.
+@inline_kernel
+def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
+    """Open a decision of kind `decision` (D_*) for seat p."""
+    st.game[G_DECISION] = decision
+    st.game[G_ACTOR] = p
 
-    highest/lowest: the extreme star rating among ALL of q's face-up cards; if every card at that rating is
-    protected there is no legal target (the document's Orella example). choice: any face-up card that is not
-    protected. `guarded`: the flip is an opponent's effect, so protection counts. Among equal candidates the
-    greedy chooser takes the right-most (an opponent's Top card) or, for its own card, the left-most; random
-    picks one at random."""
+
+@rules_kernel
+def list_flip_targets(
+    table: IntArray,
+    st: Any,
+    q: EngineInt,
+    pick: EngineInt,
+    guarded: EngineBool,
+    below: EngineInt,
+    base: EngineInt,
+    out: IntArray,
+    n: EngineInt,
+) -> EngineInt:
+    """Append to out[n:] (as base + slot) the cards of q a flip may take, left to right; the new count.
+
+    highest/lowest: the cards at the extreme star rating among ALL of q's face-up cards; if every card at that
+    rating is protected there is no legal target (the document's Orella example). choice: any face-up card that is
+    not protected. `guarded`: the flip is an opponent's effect, so protection counts. `below` >= 0 (Anvil Drop):
+    any unprotected face-up card with fewer stars."""
     used = st.side[q, S_USED]
+    if below >= 0:
+        for t in range(used):
+            if st.tab[q, t, TB_UP] == 1 and not is_protected(table, st, q, t) and stars_of(table, st, q, t) < below:
+                out[n] = base + t
+                n += 1
+        return n
     extreme = -1
     if pick != PICK_CHOICE:
         for s in range(used):
@@ -614,71 +710,54 @@ def flip_target_in(
                 if extreme < 0 or (pick == PICK_HIGHEST and v > extreme) or (pick == PICK_LOWEST and v < extreme):
                     extreme = v
         if extreme < 0:
-            return -1
-    best = -1
-    best_value = 0
-    seen = 0
+            return n
     for s in range(used):
         if st.tab[q, s, TB_UP] == 0:
             continue
-        v = stars_of(table, st, q, s)
-        if pick != PICK_CHOICE and v != extreme:
+        if pick != PICK_CHOICE and stars_of(table, st, q, s) != extreme:
             continue
         if guarded and is_protected(table, st, q, s):
             continue
-        if policy == RANDOM:
-            seen += 1
-            if rng_below(st.rng, seen) == 0:
-                best = s
-        elif pick == PICK_CHOICE:
-            # greedy choice: an opponent's highest card (right-most of equals), its own lowest (left-most)
-            if best < 0 or (own and v < best_value) or (not own and v >= best_value):
-                best = s
-                best_value = v
-        elif best < 0 or not own:
-            best = s
-    return best
+        out[n] = base + s
+        n += 1
+    return n
 
 
 @rules_kernel
-def choose_opponent_flip(
-    table: IntArray, st: Any, p: EngineInt, pick: EngineInt, policy: EngineInt, below: EngineInt
-) -> int:
-    """(opponent * MAX_SLOTS + slot) of the card an opponent-flip takes, or -1. `below` >= 0 limits targets to
-    cards with fewer stars (Anvil Drop). Greedy flips the leader's card (most RP); random any opponent's."""
+def legal_own_flips(table: IntArray, st: Any, p: EngineInt, pick: EngineInt, out: IntArray) -> EngineInt:
+    """D_FLIP_OWN's legal actions: the slots of p's cards a `flip yours` may take (protection does not count)."""
+    return list_flip_targets(table, st, p, pick, np.bool_(False), np.int64(-1), np.int64(0), out, np.int64(0))
+
+
+@rules_kernel
+def legal_opponent_flips(
+    table: IntArray, st: Any, p: EngineInt, pick: EngineInt, below: EngineInt, out: IntArray
+) -> EngineInt:
+    """D_FLIP_OPPONENT's legal actions: `q * MAX_SLOTS + slot` of every opponent's card an opponent-flip may take,
+    opponents in turn order from p's left, each's cards left to right. `below` >= 0 limits them to cards with fewer
+    stars (Anvil Drop)."""
     players = st.game[G_PLAYERS]
-    best = -1
-    best_rp = -1
-    seen = 0
+    # Typed for mypy only (a bare annotation runs no code); an int64 from the start, so one compiled copy.
+    n: EngineInt
+    n = np.int64(0)
     for k in range(1, players):
         q = (p + k) % players
-        if below >= 0:
-            s = -1
-            best_v = -1
-            count = 0
-            for t in range(st.side[q, S_USED]):
-                if st.tab[q, t, TB_UP] == 1 and not is_protected(table, st, q, t):
-                    v = stars_of(table, st, q, t)
-                    if v < below:
-                        if policy == RANDOM:
-                            count += 1
-                            if rng_below(st.rng, count) == 0:
-                                s = t
-                        elif v >= best_v:
-                            s = t
-                            best_v = v
-        else:
-            s = flip_target_in(table, st, q, pick, np.bool_(True), policy, np.bool_(False))
-        if s < 0:
-            continue
-        if policy == RANDOM:
-            seen += 1
-            if rng_below(st.rng, seen) == 0:
-                best = q * MAX_SLOTS + s
-        elif st.side[q, S_RP] > best_rp:
-            best_rp = st.side[q, S_RP]
-            best = q * MAX_SLOTS + s
-    return best
+        n = list_flip_targets(table, st, q, pick, np.bool_(True), below, q * MAX_SLOTS, out, n)
+    return n
+
+
+@inline_kernel
+def apply_flip(
+    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
+) -> None:
+    """D_FLIP_OWN / D_FLIP_OPPONENT's action: the card it names is flipped by the deciding seat's effect."""
+    p = st.game[G_ACTOR]
+    if st.game[G_DECISION] == D_FLIP_OWN:
+        st.game[G_DECISION] = D_NONE
+        flip_slot(table, effects, st, counters, events, p, action, p, st.game[G_DX_CARD])
+    else:
+        st.game[G_DECISION] = D_NONE
+        flip_slot(table, effects, st, counters, events, action // MAX_SLOTS, action % MAX_SLOTS, p, st.game[G_DX_CARD])
 
 
 # =====================================================================================================================
@@ -724,6 +803,19 @@ def reveal_from_store(st: Any, store: IntArray, events: IntArray, pending: Engin
 
 
 @rules_kernel
+def legal_clash_opponents(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+    """D_CLASH_OPPONENT's legal actions: the opponents with a Top card, in turn order from p's left."""
+    players = st.game[G_PLAYERS]
+    n = 0
+    for k in range(1, players):
+        q = (p + k) % players
+        if top_slot(st, q) >= 0:
+            out[n] = q
+            n += 1
+    return n
+
+
+@rules_kernel
 def clash(
     table: IntArray,
     effects: IntArray,
@@ -738,41 +830,79 @@ def clash(
     with_all: EngineInt,
 ) -> int:
     """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
-    clash does not occur (fewer than two participants). Queues p's outcome and the participants' reactions."""
+    clash does not occur (fewer than two participants). The one opponent is p's choice (D_CLASH_OPPONENT)."""
     players = st.game[G_PLAYERS]
-    policy = st.side[p, S_POLICY]
-    my_top = top_slot(st, p)
-    if my_top < 0:
+    if top_slot(st, p) < 0:
         log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
         return -2
-    opponent = -1
     if with_all == 0:
-        best_stars = 0
-        seen = 0
-        for k in range(1, players):
-            q = (p + k) % players
-            t = top_slot(st, q)
-            if t < 0:
-                continue
-            v = stars_of(table, st, q, t)
-            if policy == RANDOM:
-                seen += 1
-                if rng_below(st.rng, seen) == 0:
-                    opponent = q
-            elif opponent < 0 or v < best_stars or (v == best_stars and st.side[q, S_RP] > st.side[opponent, S_RP]):
-                opponent = q
-                best_stars = v
-        if opponent < 0:
+        n = legal_clash_opponents(st, p, st.actions)
+        if n == 0:
             log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
             return -2
-    else:
-        n = 0
-        for q in range(players):
-            if top_slot(st, q) >= 0:
-                n += 1
-        if n < 2:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
-            return -2
+        open_decision(st, np.int64(D_CLASH_OPPONENT), p)
+        st.game[G_DX_WHERE] = where
+        st.game[G_DX_CARD] = card
+        st.game[G_DX_CLAUSE] = clause
+        return apply_clash_opponent(
+            table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n)
+        )
+    n = 0
+    for q in range(players):
+        if top_slot(st, q) >= 0:
+            n += 1
+    if n < 2:
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
+        return -2
+    return clash_between(table, effects, st, store, counters, events, p, where, card, clause, with_all, np.int64(-1))
+
+
+@inline_kernel
+def apply_clash_opponent(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    action: EngineInt,
+) -> int:
+    """D_CLASH_OPPONENT's action: the deciding seat's clash with opponent `action`; the winner (-1: a tie)."""
+    st.game[G_DECISION] = D_NONE
+    return clash_between(
+        table,
+        effects,
+        st,
+        store,
+        counters,
+        events,
+        st.game[G_ACTOR],
+        st.game[G_DX_WHERE],
+        st.game[G_DX_CARD],
+        st.game[G_DX_CLAUSE],
+        np.int64(0),
+        action,
+    )
+
+
+@rules_kernel
+def clash_between(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    where: EngineInt,
+    card: EngineInt,
+    clause: EngineInt,
+    with_all: EngineInt,
+    opponent: EngineInt,
+) -> int:
+    """The clash itself, p against `opponent` (or all players with a Top card): each reveals a store card, the
+    highest total wins. Returns the winner, -1 for a tie. Queues p's outcome and the participants' reactions."""
+    players = st.game[G_PLAYERS]
     log_event(events, st.ecount, st.game[G_TURN], p, EV_CLASH, card, opponent, with_all)
     best = -1
     best_total = -1
@@ -849,32 +979,71 @@ def put_tokens(
 
 
 @rules_kernel
-def hand_pick(table: IntArray, st: Any, p: EngineInt) -> EngineInt:
-    """The hand position of the single p gives up (to a discard or an attachment): greedy the fewest stars (the
-    high-star cards are its future Top cards), random any. p's hand is not empty."""
-    n = st.side[p, S_HAND]
-    if st.side[p, S_POLICY] == RANDOM:
-        return rng_below(st.rng, n)
-    best = 0
-    for h in range(1, n):
-        if table[st.side[p, S_CARDS + h], T_STARS] < table[st.side[p, S_CARDS + best], T_STARS]:
-            best = h
-    return best
+def legal_give_up(st: Any, q: EngineInt, out: IntArray) -> EngineInt:
+    """D_GIVE_UP's legal actions: the hand positions of q's singles (q gives up one "of their choice")."""
+    n = st.side[q, S_HAND]
+    for h in range(n):
+        out[h] = h
+    return n
+
+
+@rules_kernel
+def apply_give_up(st: Any, events: IntArray, h: EngineInt) -> None:
+    """D_GIVE_UP's action: the deciding seat's single at hand position h leaves the hand, to the binder (a discard
+    by seat G_DX_BY's effect, card G_DX_CARD) or under the card in slot G_DX_WHERE (an attachment)."""
+    st.game[G_DECISION] = D_NONE
+    q = st.game[G_ACTOR]
+    card = st.side[q, S_CARDS + h]
+    st.side[q, S_HAND] -= 1
+    st.side[q, S_CARDS + h] = st.side[q, S_CARDS + st.side[q, S_HAND]]
+    if st.game[G_DX_ARG] == GIVE_DISCARD:
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_DISCARD, card, st.game[G_DX_CARD], st.game[G_DX_BY])
+    else:
+        where = st.game[G_DX_WHERE]
+        st.tab[q, where, TB_ATTACHED] += 1
+        log_event(
+            events, st.ecount, st.game[G_TURN], q, EV_ATTACH, card, st.game[G_DX_CARD], st.tab[q, where, TB_ATTACHED]
+        )
+
+
+@inline_kernel
+def give_up(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    events: IntArray,
+    q: EngineInt,
+    use: EngineInt,
+    where: EngineInt,
+    by: EngineInt,
+    by_card: EngineInt,
+) -> None:
+    """q gives up a single of their choice (D_GIVE_UP; q's hand is not empty): to the binder or attached."""
+    n = legal_give_up(st, q, st.actions)
+    open_decision(st, np.int64(D_GIVE_UP), q)
+    st.game[G_DX_ARG] = use
+    st.game[G_DX_WHERE] = where
+    st.game[G_DX_BY] = by
+    st.game[G_DX_CARD] = by_card
+    apply_give_up(st, events, choose(table, effects, st, st.actions, n))
 
 
 @rules_kernel
 def discard_from(
-    table: IntArray, st: Any, events: IntArray, q: EngineInt, amount: EngineInt, by: EngineInt, by_card: EngineInt
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    events: IntArray,
+    q: EngineInt,
+    amount: EngineInt,
+    by: EngineInt,
+    by_card: EngineInt,
 ) -> None:
     """q discards `amount` singles of their choice from hand to the binder, unavailable for the rest of the
     tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
     done = 0
     while done < amount and st.side[q, S_HAND] > 0:
-        h = hand_pick(table, st, q)
-        card = st.side[q, S_CARDS + h]
-        st.side[q, S_HAND] -= 1
-        st.side[q, S_CARDS + h] = st.side[q, S_CARDS + st.side[q, S_HAND]]
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_DISCARD, card, by_card, by)
+        give_up(table, effects, st, events, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
         done += 1
     if done == 0:
         log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
@@ -883,23 +1052,23 @@ def discard_from(
 
 
 @rules_kernel
-def choose_discarder(st: Any, p: EngineInt, policy: EngineInt) -> EngineInt:
-    """The opponent a `discard opponent` hits, or -1 when no opponent holds a single: greedy the RP leader (the
-    first in turn order among equals), random any opponent with a single in hand."""
+def legal_discarders(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+    """D_DISCARDER's legal actions: the opponents holding a single, in turn order from p's left."""
     players = st.game[G_PLAYERS]
-    best = -1
-    seen = 0
+    n = 0
     for k in range(1, players):
         q = (p + k) % players
-        if st.side[q, S_HAND] == 0:
-            continue
-        if policy == RANDOM:
-            seen += 1
-            if rng_below(st.rng, seen) == 0:
-                best = q
-        elif best < 0 or st.side[q, S_RP] > st.side[best, S_RP]:
-            best = q
-    return best
+        if st.side[q, S_HAND] > 0:
+            out[n] = q
+            n += 1
+    return n
+
+
+@inline_kernel
+def apply_discarder(table: IntArray, effects: IntArray, st: Any, events: IntArray, q: EngineInt) -> None:
+    """D_DISCARDER's action: opponent q discards G_DX_ARG singles by the deciding seat's effect (card G_DX_CARD)."""
+    st.game[G_DECISION] = D_NONE
+    discard_from(table, effects, st, events, q, st.game[G_DX_ARG], st.game[G_ACTOR], st.game[G_DX_CARD])
 
 
 @rules_kernel
@@ -937,19 +1106,21 @@ def perform(
     base = ACTION_BASE + part * ACTION_WIDTH
     verb = effects[card, clause, base + A_VERB]
     amount = effects[card, clause, base + A_AMOUNT]
-    policy = st.side[p, S_POLICY]
     if verb == V_GAIN:
         n = count_per(table, st, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG])
         gain_rp(st, counters, events, p, card, amount * n)
     elif verb == V_DISCARD:
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            discard_from(table, st, events, p, amount, p, card)
+            discard_from(table, effects, st, events, p, amount, p, card)
         else:
-            q = choose_discarder(st, p, policy)
-            if q < 0:
+            n = legal_discarders(st, p, st.actions)
+            if n == 0:
                 log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                discard_from(table, st, events, q, amount, p, card)
+                open_decision(st, np.int64(D_DISCARDER), p)
+                st.game[G_DX_ARG] = amount
+                st.game[G_DX_CARD] = card
+                apply_discarder(table, effects, st, events, choose(table, effects, st, st.actions, n))
     elif verb == V_SLOT:
         slots = st.side[p, S_SLOTS] + amount
         st.side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
@@ -958,12 +1129,7 @@ def perform(
         if where < 0 or st.tab[p, where, TB_UP] == 0 or st.side[p, S_HAND] == 0:
             log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            h = hand_pick(table, st, p)
-            attached = st.side[p, S_CARDS + h]
-            st.side[p, S_HAND] -= 1
-            st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
-            st.tab[p, where, TB_ATTACHED] += 1
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACH, attached, card, st.tab[p, where, TB_ATTACHED])
+            give_up(table, effects, st, events, p, np.int64(GIVE_ATTACH), where, p, card)
     elif verb == V_COPY:
         target = copy_target(st, p, where, effects[card, clause, base + A_PICK])
         if target < 0:
@@ -983,17 +1149,19 @@ def perform(
     elif verb == V_FLIP:
         pick = effects[card, clause, base + A_PICK]
         if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            s = flip_target_in(table, st, p, pick, np.bool_(False), policy, np.bool_(True))
-            if s < 0:
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
-            else:
-                flip_slot(table, effects, st, counters, events, p, s, p, card)
+            n = legal_own_flips(table, st, p, pick, st.actions)
+            decision = D_FLIP_OWN
         else:
-            target = choose_opponent_flip(table, st, p, pick, policy, np.int64(-1))
-            if target < 0:
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
-            else:
-                flip_slot(table, effects, st, counters, events, target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+            n = legal_opponent_flips(table, st, p, pick, np.int64(-1), st.actions)
+            decision = D_FLIP_OPPONENT
+        if n == 0:
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+        else:
+            open_decision(st, np.int64(decision), p)
+            st.game[G_DX_CARD] = card
+            st.game[G_DX_ARG] = pick
+            st.game[G_DX_LIMIT] = -1
+            apply_flip(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
     elif verb == V_STAR:
         if timing == TM_PLAY and part == PART_MAIN and where >= 0:
             put_tokens(table, st, events, p, where, amount, card)
@@ -1008,11 +1176,15 @@ def perform(
         log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
     elif verb == V_ANVIL:
         mine = source_stars(table, st, p, where)
-        target = choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), policy, mine)
-        if target < 0:
+        n = legal_opponent_flips(table, st, p, np.int64(PICK_CHOICE), mine, st.actions)
+        if n == 0:
             log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            flip_slot(table, effects, st, counters, events, target // MAX_SLOTS, target % MAX_SLOTS, p, card)
+            open_decision(st, np.int64(D_FLIP_OPPONENT), p)
+            st.game[G_DX_CARD] = card
+            st.game[G_DX_ARG] = PICK_CHOICE
+            st.game[G_DX_LIMIT] = mine
+            apply_flip(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
     elif verb == V_THWOMP:
         if (
             where >= 1
@@ -1026,22 +1198,38 @@ def perform(
     # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
 
 
-@rules_kernel
-def wants_reaction(table: IntArray, st: Any, policy: EngineInt, card: EngineInt) -> bool:
-    """Reactions are optional. Greedy uses each one unless flipping the card would lose a Score clause; random
-    uses each with probability 1/2."""
-    if policy == RANDOM:
-        return rng_below(st.rng, 2) == 0
-    return (table[card, T_FLAGS] & F_HAS_SCORE) == 0
+@inline_kernel
+def legal_reaction(out: IntArray) -> EngineInt:
+    """D_REACTION's legal actions: Reactions are optional, so USE and DECLINE."""
+    out[0] = USE
+    out[1] = DECLINE
+    return 2
+
+
+@inline_kernel
+def apply_reaction(
+    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
+) -> None:
+    """D_REACTION's action: USE flips the reacting card face-down and queues its clause (G_DX_* name them)."""
+    st.game[G_DECISION] = D_NONE
+    if action != USE:
+        return
+    q = st.game[G_ACTOR]
+    w = st.game[G_DX_WHERE]
+    card = st.game[G_DX_CARD]
+    log_event(events, st.ecount, st.game[G_TURN], q, EV_REACTION, card, st.game[G_DX_ARG], 0)
+    if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
+        count_play(counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
+    flip_source(table, effects, st, counters, events, q, w)
+    enqueue(st, QK_EFFECT, q, w, card, st.game[G_DX_CLAUSE], PART_MAIN, -1)
 
 
 @rules_kernel
 def react(
     table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, q: EngineInt, trigger: EngineInt
 ) -> None:
-    """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger: each used one is
-    flipped face-down and its action queued."""
-    policy = st.side[q, S_POLICY]
+    """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger, each offered to q
+    (D_REACTION): each used one is flipped face-down and its action queued."""
     for where in range(st.side[q, S_USED] + 3):
         w = where if where < st.side[q, S_USED] else W_BOX - (where - st.side[q, S_USED])
         if not source_up(st, q, w):
@@ -1050,13 +1238,15 @@ def react(
         for c in range(table[card, T_CLAUSES]):
             if effects[card, c, E_TIMING] != TM_REACTION or effects[card, c, E_TRIGGER] != trigger:
                 continue
-            if not source_up(st, q, w) or not wants_reaction(table, st, policy, card):
+            if not source_up(st, q, w):
                 continue
-            log_event(events, st.ecount, st.game[G_TURN], q, EV_REACTION, card, trigger, 0)
-            if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
-                count_play(counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
-            flip_source(table, effects, st, counters, events, q, w)
-            enqueue(st, QK_EFFECT, q, w, card, c, PART_MAIN, -1)
+            n = legal_reaction(st.actions)
+            open_decision(st, np.int64(D_REACTION), q)
+            st.game[G_DX_WHERE] = w
+            st.game[G_DX_CARD] = card
+            st.game[G_DX_CLAUSE] = c
+            st.game[G_DX_ARG] = trigger
+            apply_reaction(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
 
 
 @rules_kernel
@@ -1160,215 +1350,108 @@ def use_action(
     resolve_queue(table, effects, st, store, counters, events)
 
 
-@rules_kernel
-def opponents_lowest_top(table: IntArray, st: Any, p: EngineInt) -> int:
-    """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
-    best = -1
-    for k in range(1, st.game[G_PLAYERS]):
-        q = (p + k) % st.game[G_PLAYERS]
-        t = top_slot(st, q)
-        if t >= 0:
-            v = stars_of(table, st, q, t)
-            if best < 0 or v < best:
-                best = v
-    return best
-
-
-@rules_kernel
-def action_value(
-    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
-) -> int:
-    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
-    best Action of the card it copies."""
-    if table[card, T_FLAGS] & F_HAS_SCORE:
-        return 0  # flipping it would lose its Score clause
-    if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
-        return plain_action_value(table, effects, st, p, where, card, clause)
-    target = copy_target(st, p, where, effects[card, clause, ACTION_BASE + A_PICK])
-    if target < 0:
-        return 0
-    copied = st.tab[p, target, TB_CARD]
-    best = 0
-    for c in range(table[copied, T_CLAUSES]):
-        if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
-            v = plain_action_value(table, effects, st, p, where, copied, c)
-            if v > best:
-                best = v
-    return best
-
-
-@rules_kernel
-def plain_action_value(
-    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
-) -> int:
-    """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
-    verb = effects[card, clause, ACTION_BASE + A_VERB]
-    amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
-    if verb == V_GAIN:
-        n = count_per(
-            table, st, p, where, effects[card, clause, ACTION_BASE + A_PER], effects[card, clause, ACTION_BASE + A_ARG]
-        )
-        return amount * n
-    if verb == V_CLASH:
-        mine = top_slot(st, p)
-        theirs = opponents_lowest_top(table, st, p)
-        if mine < 0 or theirs < 0:
-            return 0
-        # With my Top card at least the opponent's, the clash is at least even.
-        return 2 if stars_of(table, st, p, mine) >= theirs else 0
-    if verb == V_FLIP:
-        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
-            return 0
-        return (
-            3
-            if choose_opponent_flip(
-                table, st, p, effects[card, clause, ACTION_BASE + A_PICK], np.int64(GREEDY), np.int64(-1)
-            )
-            >= 0
-            else 0
-        )
-    if verb == V_ANVIL:
-        mine = source_stars(table, st, p, where)
-        return 3 if choose_opponent_flip(table, st, p, np.int64(PICK_CHOICE), np.int64(GREEDY), mine) >= 0 else 0
-    if verb == V_STAR:
-        return amount if top_slot(st, p) >= 0 else 0
-    if verb == V_BLAST_OFF:
-        return BLAST_OFF_TOKENS
-    if verb == V_DISCARD:
-        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
-            return 0
-        return 2 if choose_discarder(st, p, np.int64(GREEDY)) >= 0 else 0
-    if verb == V_SLOT:
-        # Worth it while the hand holds more singles than the open slots can take.
-        room = st.side[p, S_SLOTS] - st.side[p, S_USED]
-        return 3 if st.side[p, S_HAND] > room and st.side[p, S_SLOTS] < MAX_SLOTS else 0
-    return 0
-
-
-@rules_kernel
-def choose_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt, before_play: EngineBool) -> int:
-    """(where + 3) * MAX_CLAUSES + clause of the Action p takes now, or -1 for none.
-
-    Greedy: Blast Off before playing (it boosts the card about to be played), anything else after, the most
-    valuable one with a positive estimate (accessories, then deck box, then tableau left to right on ties).
-    Random: before or after at random, then a random available Action or none, each equally likely."""
-    policy = st.side[p, S_POLICY]
-    best = -1
-    best_value = 0
-    seen = 0
+@inline_kernel
+def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+    """D_ACTION_BEFORE / D_ACTION_AFTER's legal actions: `(where + 3) * MAX_CLAUSES + clause` of each Action clause
+    of p's face-up cards (the accessories, then the deck box, then the tableau left to right), then NO_ACTION."""
+    n = 0
     for k in range(st.side[p, S_USED] + 3):
         where = k - 3  # -3 (accessory 2), -2 (accessory 1), -1 (deck box), then tableau slots 0, 1, ...
         if not source_up(st, p, where):
             continue
         card = source_card(st, p, where)
         for c in range(table[card, T_CLAUSES]):
-            if effects[card, c, E_TIMING] != TM_ACTION:
-                continue
-            if policy == RANDOM:
-                seen += 1
-                if rng_below(st.rng, seen) == 0:
-                    best = (where + 3) * MAX_CLAUSES + c
-                continue
-            is_blast = effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF
-            if is_blast != before_play:
-                continue
-            v = action_value(table, effects, st, p, where, card, c)
-            if v > best_value:
-                best_value = v
-                best = (where + 3) * MAX_CLAUSES + c
-    if policy == RANDOM and best >= 0 and rng_below(st.rng, 2) == 0:
-        return -1  # random takes an available Action half the time, before playing and again after
-    return best
-
-
-@rules_kernel
-def play_value(table: IntArray, effects: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
-    """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
-    value = 0
-    used = st.side[p, S_USED]
-    for c in range(table[card, T_CLAUSES]):
-        if effects[card, c, E_TIMING] != TM_PLAY:
-            continue
-        verb = effects[card, c, ACTION_BASE + A_VERB]
-        amount = effects[card, c, ACTION_BASE + A_AMOUNT]
-        if verb == V_GAIN:
-            per = effects[card, c, ACTION_BASE + A_PER]
-            arg = effects[card, c, ACTION_BASE + A_ARG]
-            n = count_per(table, st, p, used, per, arg)
-            stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
-            if (
-                per == PER_CARD
-                or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
-                or (per == PER_STARS_AT_LEAST and stars >= arg)
-                or (per == PER_STARS_AT_MOST and stars <= arg)
-            ):
+            if effects[card, c, E_TIMING] == TM_ACTION:
+                out[n] = k * MAX_CLAUSES + c
                 n += 1
-            value += amount * n
-        elif verb == V_CLASH:
-            theirs = opponents_lowest_top(table, st, p)
-            mine = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
-            if theirs >= 0 and mine >= theirs:
-                value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
-        elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
-            value += 3
-        elif verb == V_DISCARD and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
-            value += 2
-        elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
-            # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
-            if used >= 1 and st.tab[p, used - 1, TB_UP] == 1:
-                left = st.tab[p, used - 1, TB_CARD]
-                for c2 in range(table[left, T_CLAUSES]):
-                    if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
-                        value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
-                            table,
-                            st,
-                            p,
-                            used,
-                            effects[left, c2, ACTION_BASE + A_PER],
-                            effects[left, c2, ACTION_BASE + A_ARG],
-                        )
-        elif verb == V_THWOMP:
-            if (
-                used >= 1
-                and st.tab[p, used - 1, TB_UP] == 1
-                and stars_of(table, st, p, used - 1) < table[card, T_STARS]
-            ):
-                value += amount
-    return value
+    out[n] = NO_ACTION
+    return n + 1
 
 
-@rules_kernel
-def choose_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt) -> EngineInt:
-    """The hand position of the single p plays. Greedy: the most immediate RP from Play clauses, then the fewest
-    stars (high-star cards are kept to be the Top card late, for clashes). Random: any single in hand."""
+@inline_kernel
+def apply_turn_action(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    action: EngineInt,
+) -> None:
+    """D_ACTION_BEFORE / D_ACTION_AFTER's action: the Action used (or none), then the turn's next decision: the
+    single after D_ACTION_BEFORE (none when the Action emptied p's own hand: no single to play), none after
+    D_ACTION_AFTER."""
+    p = st.game[G_ACTOR]
+    before = st.game[G_DECISION] == D_ACTION_BEFORE
+    if action != NO_ACTION:
+        st.game[G_ACTED] = 1
+        use_action(table, effects, st, store, counters, events, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
+    open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
+
+
+@inline_kernel
+def legal_singles(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+    """D_SINGLE's legal actions: the hand positions of p's singles (the turn's caller saw an open tableau slot)."""
     n = st.side[p, S_HAND]
-    if st.side[p, S_POLICY] == RANDOM:
-        return rng_below(st.rng, n)
-    best = 0
-    best_value = -(1 << 40)
-    best_stars = 1 << 40
     for h in range(n):
-        card = st.side[p, S_CARDS + h]
-        v = play_value(table, effects, st, p, card)
-        stars = table[card, T_STARS]
-        if v > best_value or (v == best_value and stars < best_stars):
-            best = h
-            best_value = v
-            best_stars = stars
-    return best
+        out[h] = h
+    return n
+
+
+@inline_kernel
+def after_placing(st: Any, p: EngineInt) -> None:
+    """The turn's decision after its single is placed: the Action after, unless one was taken before."""
+    open_decision(st, np.int64(D_NONE if st.game[G_ACTED] == 1 else D_ACTION_AFTER), p)
+
+
+@inline_kernel
+def apply_single(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    h: EngineInt,
+) -> None:
+    """D_SINGLE's action: the single at hand position h leaves the hand and is placed (a Scurry single's slot is
+    the next decision, D_SCURRY), then the Action after is the next decision unless one was taken before."""
+    p = st.game[G_ACTOR]
+    card = st.side[p, S_CARDS + h]
+    st.side[p, S_HAND] -= 1
+    st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
+    if table[card, T_FLAGS] & F_SCURRY:
+        st.game[G_PLACING] = card
+        open_decision(st, np.int64(D_SCURRY), p)
+        return
+    place_single(table, effects, st, store, counters, events, p, card, np.int64(-1))
+    after_placing(st, p)
 
 
 @rules_kernel
-def scurry_position(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> EngineInt:
-    """Where a Scurry card goes. Greedy: the far left when the current Top card has at least as many stars (so
-    it stays Top), else the right end. Random: any position."""
-    used = st.side[p, S_USED]
-    if st.side[p, S_POLICY] == RANDOM:
-        return rng_below(st.rng, used + 1)
-    t = top_slot(st, p)
-    if t >= 0 and stars_of(table, st, p, t) >= table[card, T_STARS]:
-        return 0
-    return used
+def legal_scurry(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+    """D_SCURRY's legal actions: the slots a Scurry single may go to ("anywhere"): before any card of p's tableau,
+    or the right end (the last)."""
+    n = st.side[p, S_USED] + 1
+    for s in range(n):
+        out[s] = s
+    return n
+
+
+@inline_kernel
+def apply_scurry(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    s: EngineInt,
+) -> None:
+    """D_SCURRY's action: the single G_PLACING goes to slot s (cards from s on move right), then the Action after."""
+    p = st.game[G_ACTOR]
+    place_single(table, effects, st, store, counters, events, p, st.game[G_PLACING], s)
+    after_placing(st, p)
 
 
 @rules_kernel
@@ -1380,41 +1463,35 @@ def take_turn(
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
-    wanted: EngineInt,
 ) -> None:
-    """One turn of a player who can play: an optional Action before, the single, an optional Action after.
-
-    `wanted` is a card the search policy chose to play (-1: the policy's own choice); if the Action before the
-    play took it out of the hand, the policy chooses after all."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    insert_at: EngineInt
-    h: EngineInt
+    """One turn of a player who can play: an optional Action before, the single, an optional Action after; each
+    decision listed (`legal_*`), asked of p's policy (`choose`) and applied (`apply_*`, which opens the next)."""
     st.game[G_CURRENT] = p
     log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
-    acted = False
-    choice = choose_action(table, effects, st, p, np.bool_(True))
-    if choice >= 0:
-        use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
-        acted = True
-    h = -1
-    if wanted >= 0:
-        for k in range(st.side[p, S_HAND]):
-            if st.side[p, S_CARDS + k] == wanted:
-                h = k
-                break
-    if h < 0:
-        h = choose_single(table, effects, st, p)
-    card = st.side[p, S_CARDS + h]
-    st.side[p, S_HAND] -= 1
-    st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
-    insert_at = -1
-    if table[card, T_FLAGS] & F_SCURRY:
-        insert_at = scurry_position(table, st, p, card)
-    place_single(table, effects, st, store, counters, events, p, card, insert_at)
-    if not acted:
-        choice = choose_action(table, effects, st, p, np.bool_(False))
-        if choice >= 0:
-            use_action(table, effects, st, store, counters, events, p, choice // MAX_CLAUSES - 3, choice % MAX_CLAUSES)
+    st.game[G_ACTED] = 0
+    # The decision opened in place (as `open_decision` does), and no applier called for NO_ACTION but its work done
+    # in place: these run every turn, and a call passes every array anew.
+    st.game[G_DECISION] = D_ACTION_BEFORE
+    st.game[G_ACTOR] = p
+    n = legal_turn_actions(table, effects, st, p, st.actions)
+    action = choose_turn_action(table, effects, st, st.actions, n)
+    if action != NO_ACTION:
+        apply_turn_action(table, effects, st, store, counters, events, action)
+    else:
+        st.game[G_DECISION] = D_SINGLE
+    if st.game[G_DECISION] == D_SINGLE:
+        n = legal_singles(st, p, st.actions)
+        apply_single(table, effects, st, store, counters, events, choose_single(table, effects, st, st.actions, n))
+    if st.game[G_DECISION] == D_SCURRY:
+        n = legal_scurry(st, p, st.actions)
+        apply_scurry(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+    if st.game[G_DECISION] == D_ACTION_AFTER:
+        n = legal_turn_actions(table, effects, st, p, st.actions)
+        action = choose_turn_action(table, effects, st, st.actions, n)
+        if action != NO_ACTION:
+            apply_turn_action(table, effects, st, store, counters, events, action)
+        else:
+            st.game[G_DECISION] = D_NONE
 
 
 # =====================================================================================================================
@@ -1654,7 +1731,7 @@ def play_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
+            take_turn(table, effects, st, store, counters, events, p)
             passes = 0
         else:
             passes += 1
@@ -1728,6 +1805,462 @@ def play_matches(
 
 
 # =====================================================================================================================
+# Decisions: any open decision listed and applied
+#
+# A decision is open in the state (G_DECISION, taken by seat G_ACTOR, about what G_PLACING and G_DX_* say): the rule
+# code lists its legal actions into st.actions with the kind's own lister (`legal_turn_actions`, `legal_singles`,
+# ...), asks the deciding seat's policy (`choose`) and applies the answer with the kind's own applier (`apply_*`).
+# The two kernels here dispatch on G_DECISION for a caller that does not know the kind (tests, a new policy that
+# looks ahead). The turn's decisions are applied in turn order and each applier opens the next; an effect's
+# decision (a reaction, a target, a discard) is asked and applied where the effect resolves, the rest of the
+# effect queue resolving after it.
+#
+# Simultaneous choices: the document has none inside a tournament turn. Turns are sequential ("Players will take
+# turns in clockwise order around the table, each making a single turn"), a clash's participants react in queue
+# order ("the player whose turn it is first, then clockwise"), and a discard's victim chooses its singles when the
+# effect resolves; each is one seat's decision in that order.
+# =====================================================================================================================
+
+
+@rules_kernel
+def legal_actions(table: IntArray, effects: IntArray, st: Any, out: IntArray) -> EngineInt:
+    """The open decision's legal actions into `out` (see D_*), in a fixed order: how many (0: none is open)."""
+    decision = st.game[G_DECISION]
+    p = st.game[G_ACTOR]
+    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        return legal_turn_actions(table, effects, st, p, out)
+    if decision == D_SINGLE:
+        return legal_singles(st, p, out)
+    if decision == D_SCURRY:
+        return legal_scurry(st, p, out)
+    if decision == D_REACTION:
+        return legal_reaction(out)
+    if decision == D_FLIP_OWN:
+        return legal_own_flips(table, st, p, st.game[G_DX_ARG], out)
+    if decision == D_FLIP_OPPONENT:
+        return legal_opponent_flips(table, st, p, st.game[G_DX_ARG], st.game[G_DX_LIMIT], out)
+    if decision == D_DISCARDER:
+        return legal_discarders(st, p, out)
+    if decision == D_GIVE_UP:
+        return legal_give_up(st, p, out)
+    if decision == D_CLASH_OPPONENT:
+        return legal_clash_opponents(st, p, out)
+    return 0
+
+
+@rules_kernel
+def apply(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    action: EngineInt,
+) -> None:
+    """Take one action `legal_actions` listed for the open decision. A turn's decision opens the turn's next one (none
+    after the last); an effect's decision does what the effect does with it and closes (its effect queue, if any,
+    resolves in the caller)."""
+    decision = st.game[G_DECISION]
+    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        apply_turn_action(table, effects, st, store, counters, events, action)
+    elif decision == D_SINGLE:
+        apply_single(table, effects, st, store, counters, events, action)
+    elif decision == D_SCURRY:
+        apply_scurry(table, effects, st, store, counters, events, action)
+    elif decision == D_REACTION:
+        apply_reaction(table, effects, st, counters, events, action)
+    elif decision == D_FLIP_OWN or decision == D_FLIP_OPPONENT:
+        apply_flip(table, effects, st, counters, events, action)
+    elif decision == D_DISCARDER:
+        apply_discarder(table, effects, st, events, action)
+    elif decision == D_GIVE_UP:
+        apply_give_up(st, events, action)
+    elif decision == D_CLASH_OPPONENT:
+        apply_clash_opponent(table, effects, st, store, counters, events, action)
+
+
+# =====================================================================================================================
+# Policies: each chooses one of the actions the rules listed (out[0:n]); none changes a rule
+#
+# `choose` hands the open decision to the deciding seat's policy (S_POLICY: read here alone). A policy may read the
+# whole state and keep its own words (the search: st.search); it returns one of the listed actions. A new policy is
+# a policy code (GREEDY, RANDOM, SEARCH, ...; its name in `ENGINE.policies`), a function per decision kind it plays
+# differently, and a branch in `choose`: no rule changes.
+# =====================================================================================================================
+
+
+@rules_kernel
+def opponents_lowest_top(table: IntArray, st: Any, p: EngineInt) -> int:
+    """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
+    best = -1
+    for k in range(1, st.game[G_PLAYERS]):
+        q = (p + k) % st.game[G_PLAYERS]
+        t = top_slot(st, q)
+        if t >= 0:
+            v = stars_of(table, st, q, t)
+            if best < 0 or v < best:
+                best = v
+    return best
+
+
+@rules_kernel
+def action_value(
+    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
+) -> int:
+    """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
+    best Action of the card it copies."""
+    if table[card, T_FLAGS] & F_HAS_SCORE:
+        return 0  # flipping it would lose its Score clause
+    if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
+        return plain_action_value(table, effects, st, p, where, card, clause)
+    target = copy_target(st, p, where, effects[card, clause, ACTION_BASE + A_PICK])
+    if target < 0:
+        return 0
+    copied = st.tab[p, target, TB_CARD]
+    best = 0
+    for c in range(table[copied, T_CLAUSES]):
+        if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
+            v = plain_action_value(table, effects, st, p, where, copied, c)
+            if v > best:
+                best = v
+    return best
+
+
+@rules_kernel
+def plain_action_value(
+    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
+) -> int:
+    """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
+    verb = effects[card, clause, ACTION_BASE + A_VERB]
+    amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
+    if verb == V_GAIN:
+        n = count_per(
+            table, st, p, where, effects[card, clause, ACTION_BASE + A_PER], effects[card, clause, ACTION_BASE + A_ARG]
+        )
+        return amount * n
+    if verb == V_CLASH:
+        mine = top_slot(st, p)
+        theirs = opponents_lowest_top(table, st, p)
+        if mine < 0 or theirs < 0:
+            return 0
+        # With my Top card at least the opponent's, the clash is at least even.
+        return 2 if stars_of(table, st, p, mine) >= theirs else 0
+    if verb == V_FLIP:
+        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+            return 0
+        pick = effects[card, clause, ACTION_BASE + A_PICK]
+        return 3 if legal_opponent_flips(table, st, p, pick, np.int64(-1), st.probe) > 0 else 0
+    if verb == V_ANVIL:
+        mine = source_stars(table, st, p, where)
+        return 3 if legal_opponent_flips(table, st, p, np.int64(PICK_CHOICE), mine, st.probe) > 0 else 0
+    if verb == V_STAR:
+        return amount if top_slot(st, p) >= 0 else 0
+    if verb == V_BLAST_OFF:
+        return BLAST_OFF_TOKENS
+    if verb == V_DISCARD:
+        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+            return 0
+        return 2 if legal_discarders(st, p, st.probe) > 0 else 0
+    if verb == V_SLOT:
+        # Worth it while the hand holds more singles than the open slots can take.
+        room = st.side[p, S_SLOTS] - st.side[p, S_USED]
+        return 3 if st.side[p, S_HAND] > room and st.side[p, S_SLOTS] < MAX_SLOTS else 0
+    return 0
+
+
+@rules_kernel
+def play_value(table: IntArray, effects: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
+    """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
+    value = 0
+    used = st.side[p, S_USED]
+    for c in range(table[card, T_CLAUSES]):
+        if effects[card, c, E_TIMING] != TM_PLAY:
+            continue
+        verb = effects[card, c, ACTION_BASE + A_VERB]
+        amount = effects[card, c, ACTION_BASE + A_AMOUNT]
+        if verb == V_GAIN:
+            per = effects[card, c, ACTION_BASE + A_PER]
+            arg = effects[card, c, ACTION_BASE + A_ARG]
+            n = count_per(table, st, p, used, per, arg)
+            stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            if (
+                per == PER_CARD
+                or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+                or (per == PER_STARS_AT_LEAST and stars >= arg)
+                or (per == PER_STARS_AT_MOST and stars <= arg)
+            ):
+                n += 1
+            value += amount * n
+        elif verb == V_CLASH:
+            theirs = opponents_lowest_top(table, st, p)
+            mine = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            if theirs >= 0 and mine >= theirs:
+                value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
+        elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+            value += 3
+        elif verb == V_DISCARD and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+            value += 2
+        elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
+            # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
+            if used >= 1 and st.tab[p, used - 1, TB_UP] == 1:
+                left = st.tab[p, used - 1, TB_CARD]
+                for c2 in range(table[left, T_CLAUSES]):
+                    if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
+                        value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
+                            table,
+                            st,
+                            p,
+                            used,
+                            effects[left, c2, ACTION_BASE + A_PER],
+                            effects[left, c2, ACTION_BASE + A_ARG],
+                        )
+        elif verb == V_THWOMP:
+            if (
+                used >= 1
+                and st.tab[p, used - 1, TB_UP] == 1
+                and stars_of(table, st, p, used - 1) < table[card, T_STARS]
+            ):
+                value += amount
+    return value
+
+
+@rules_kernel
+def greedy_turn_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's Action: Blast Off before playing (it boosts the card about to be played), anything else after, the
+    most valuable listed one with a positive estimate (`action_value`; the first of equals), else NO_ACTION."""
+    before = st.game[G_DECISION] == D_ACTION_BEFORE
+    best = NO_ACTION
+    best_value = 0
+    for k in range(n - 1):
+        where = out[k] // MAX_CLAUSES - 3
+        c = out[k] % MAX_CLAUSES
+        card = source_card(st, p, where)
+        if (effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF) != before:
+            continue
+        v = action_value(table, effects, st, p, where, card, c)
+        if v > best_value:
+            best_value = v
+            best = out[k]
+    return best
+
+
+@rules_kernel
+def greedy_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's single: the most immediate RP from Play clauses (`play_value`), then the fewest stars (high-star
+    cards are kept to be the Top card late, for clashes); the first of equals."""
+    best = out[0]
+    best_value = -(1 << 40)
+    best_stars = 1 << 40
+    for k in range(n):
+        card = st.side[p, S_CARDS + out[k]]
+        v = play_value(table, effects, st, p, card)
+        stars = table[card, T_STARS]
+        if v > best_value or (v == best_value and stars < best_stars):
+            best = out[k]
+            best_value = v
+            best_stars = stars
+    return best
+
+
+@rules_kernel
+def greedy_flip_own(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's own card to flip: the left-most listed, or with a free choice the left-most of the fewest stars."""
+    best = out[0]
+    if st.game[G_DX_ARG] != PICK_CHOICE:
+        return best
+    best_value = stars_of(table, st, p, best)
+    for k in range(1, n):
+        v = stars_of(table, st, p, out[k])
+        if v < best_value:
+            best = out[k]
+            best_value = v
+    return best
+
+
+@rules_kernel
+def greedy_flip_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """Greedy's opponent card to flip: the RP leader's (the first in turn order among equals), and of its listed
+    cards the right-most, or with a free choice (or Anvil Drop) the right-most of the most stars."""
+    by_stars = st.game[G_DX_ARG] == PICK_CHOICE or st.game[G_DX_LIMIT] >= 0
+    best = -1
+    best_rp = -1
+    k = 0
+    while k < n:
+        q = out[k] // MAX_SLOTS
+        s = -1
+        best_v = -1
+        while k < n and out[k] // MAX_SLOTS == q:
+            t = out[k] % MAX_SLOTS
+            if not by_stars:
+                s = t
+            else:
+                v = stars_of(table, st, q, t)
+                if s < 0 or v >= best_v:
+                    s = t
+                    best_v = v
+            k += 1
+        if st.side[q, S_RP] > best_rp:
+            best_rp = st.side[q, S_RP]
+            best = q * MAX_SLOTS + s
+    return best
+
+
+@rules_kernel
+def greedy_rp_leader(st: Any, out: IntArray, n: EngineInt) -> int:
+    """Greedy's opponent to make discard: the RP leader (the first in turn order among equals)."""
+    best = out[0]
+    for k in range(1, n):
+        if st.side[out[k], S_RP] > st.side[best, S_RP]:
+            best = out[k]
+    return best
+
+
+@rules_kernel
+def greedy_give_up(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Greedy's single to give up: the fewest stars (the high-star cards are its future Top cards), the first of
+    equals."""
+    best = out[0]
+    for k in range(1, n):
+        if table[st.side[q, S_CARDS + out[k]], T_STARS] < table[st.side[q, S_CARDS + best], T_STARS]:
+            best = out[k]
+    return best
+
+
+@rules_kernel
+def greedy_clash_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """Greedy's clash opponent: the lowest Top card, the most RP among equals (the first in turn order)."""
+    opponent = -1
+    best_stars = 0
+    for k in range(n):
+        q = out[k]
+        v = stars_of(table, st, q, top_slot(st, q))
+        if opponent < 0 or v < best_stars or (v == best_stars and st.side[q, S_RP] > st.side[opponent, S_RP]):
+            opponent = q
+            best_stars = v
+    return opponent
+
+
+@inline_kernel
+def greedy_choice(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """Greedy's action for the open decision (see each kind's greedy_*)."""
+    decision = st.game[G_DECISION]
+    p = st.game[G_ACTOR]
+    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        return greedy_turn_action(table, effects, st, p, out, n)
+    if decision == D_SINGLE:
+        return greedy_single(table, effects, st, p, out, n)
+    if decision == D_SCURRY:
+        # The far left when the current Top card has at least as many stars (so it stays Top), else the right end.
+        t = top_slot(st, p)
+        if t >= 0 and stars_of(table, st, p, t) >= table[st.game[G_PLACING], T_STARS]:
+            return out[0]
+        return out[n - 1]
+    if decision == D_REACTION:
+        # Each Reaction is used unless flipping the card would lose a Score clause.
+        return DECLINE if table[st.game[G_DX_CARD], T_FLAGS] & F_HAS_SCORE else USE
+    if decision == D_FLIP_OWN:
+        return greedy_flip_own(table, st, p, out, n)
+    if decision == D_FLIP_OPPONENT:
+        return greedy_flip_opponent(table, st, out, n)
+    if decision == D_DISCARDER:
+        return greedy_rp_leader(st, out, n)
+    if decision == D_GIVE_UP:
+        return greedy_give_up(table, st, p, out, n)
+    return greedy_clash_opponent(table, st, out, n)
+
+
+@rules_kernel
+def random_choice(st: Any, out: IntArray, n: EngineInt) -> int:
+    """Random's action for the open decision, drawn from the state's generator: any listed action equally likely,
+    but for an Action decision (a random listed Action, then none half the time) and an opponent's card to flip
+    (each opponent with a target equally likely, then each of its cards). One pass over the list, each candidate
+    kept with chance 1 / (candidates so far)."""
+    decision = st.game[G_DECISION]
+    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        best = NO_ACTION
+        for k in range(n - 1):
+            if rng_below(st.rng, k + 1) == 0:
+                best = out[k]
+        if best != NO_ACTION and rng_below(st.rng, 2) == 0:
+            return NO_ACTION
+        return best
+    if decision == D_FLIP_OPPONENT:
+        best = -1
+        seen = 0
+        k = 0
+        while k < n:
+            q = out[k] // MAX_SLOTS
+            pick = -1
+            count = 0
+            while k < n and out[k] // MAX_SLOTS == q:
+                count += 1
+                if rng_below(st.rng, count) == 0:
+                    pick = out[k]
+                k += 1
+            seen += 1
+            if rng_below(st.rng, seen) == 0:
+                best = pick
+        return best
+    if decision == D_FLIP_OWN or decision == D_DISCARDER or decision == D_CLASH_OPPONENT:
+        best = -1
+        for k in range(n):
+            if rng_below(st.rng, k + 1) == 0:
+                best = out[k]
+        return best
+    return out[rng_below(st.rng, n)]
+
+
+@rules_kernel
+def search_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """The search's single: the card `search_decision` chose for this turn (st.search[SR_WANTED], used once) if it is
+    still in hand, else greedy's."""
+    wanted = st.search[SR_WANTED]
+    st.search[SR_WANTED] = -1
+    if wanted >= 0:
+        for k in range(n):
+            if st.side[p, S_CARDS + out[k]] == wanted:
+                return out[k]
+    return greedy_single(table, effects, st, p, out, n)
+
+
+@inline_kernel
+def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER): the turn loop asks it directly, twice a
+    turn, without `choose`'s dispatch on the kind."""
+    if n == 1:
+        return NO_ACTION  # nothing listed but NO_ACTION: what greedy and random answer, without a call
+    p = st.game[G_ACTOR]
+    if st.side[p, S_POLICY] == RANDOM:
+        return random_choice(st, out, n)
+    return greedy_turn_action(table, effects, st, p, out, n)
+
+
+@inline_kernel
+def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """`choose` for the single decision (D_SINGLE), asked directly by the turn loop."""
+    p = st.game[G_ACTOR]
+    policy = st.side[p, S_POLICY]
+    if policy == RANDOM:
+        return out[rng_below(st.rng, n)]
+    if policy == SEARCH:
+        return search_single(table, effects, st, p, out, n)
+    return greedy_single(table, effects, st, p, out, n)
+
+
+@rules_kernel
+def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+    """The deciding seat's policy's choice among the open decision's n listed actions (n >= 1)."""
+    p = st.game[G_ACTOR]
+    policy = st.side[p, S_POLICY]
+    if policy == RANDOM:
+        return random_choice(st, out, n)
+    if policy == SEARCH and st.game[G_DECISION] == D_SINGLE:
+        return search_single(table, effects, st, p, out, n)
+    return greedy_choice(table, effects, st, out, n)
+
+
+# =====================================================================================================================
 # The search policy: determinized flat Monte Carlo over the single a `search` seat plays on its turn
 #
 # On its own turn a `search` seat's candidates are greedy's whole turn (kept on a tie) and each distinct single in
@@ -1753,7 +2286,7 @@ def finish_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p, np.int64(-1))
+            take_turn(table, effects, st, store, counters, events, p)
             passes = 0
         else:
             passes += 1
@@ -1858,10 +2391,12 @@ def rollout(
     policy = sim.options[O_SEARCH_POLICY]
     for q in range(players):
         sim.side[q, S_POLICY] = policy
-    # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1).
-    sim.side[p, S_POLICY] = GREEDY
+    # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1): the search
+    # policy's, told the single.
+    sim.side[p, S_POLICY] = SEARCH
+    sim.search[SR_WANTED] = wanted
     sim.game[G_TURN] += 1
-    take_turn(table, effects, sim, sim_store, sim_counters, events, p, wanted)
+    take_turn(table, effects, sim, sim_store, sim_counters, events, p)
     sim.side[p, S_POLICY] = policy
     finish_tournament(table, effects, sim, sim_store, sim_counters, events, (p + 1) % players)
     return sim.side[p, S_VP]
@@ -1885,8 +2420,9 @@ def search_decision(
     search = st.search
     search[SR_CAND] = -1
     m = 1
-    for h in range(st.side[p, S_HAND]):
-        card = st.side[p, S_CARDS + h]
+    # The candidates are the single decision's legal actions (hand positions), each distinct card once.
+    for k in range(legal_singles(st, p, st.actions)):
+        card = st.side[p, S_CARDS + st.actions[k]]
         repeated = False
         for j in range(1, m):
             if search[SR_CAND + j] == card:
@@ -1937,11 +2473,12 @@ def play_searched_tournament(
     passes = 0
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
-            wanted = -1
             if st.side[p, S_POLICY] == SEARCH:
-                wanted = search_decision(table, effects, st, store, sim, sim_store, sim_counters, events, p)
+                st.search[SR_WANTED] = search_decision(
+                    table, effects, st, store, sim, sim_store, sim_counters, events, p
+                )
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p, wanted)
+            take_turn(table, effects, st, store, counters, events, p)
             passes = 0
         else:
             passes += 1
@@ -2205,7 +2742,8 @@ def new_state(options: IntArray | None = None) -> Any:
     accessory or metagame card (-1) until setup deals them."""
     state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
     state.area[:, :, AR_CARD] = -1
-    state.game[G_META:] = -1
+    state.game[G_META : G_META + MAX_META_STACKS] = -1
+    state.search[SR_WANTED] = -1
     if options is not None:
         state.options[:] = options
     return state
@@ -2419,7 +2957,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="2",
+    version="3",
     policies=("greedy", "random", "search"),
     cost_axis="star rating",
     compile_cards=compile_cards,
