@@ -374,8 +374,7 @@ def test_greedy_blocks_well(
     scenario.st.side[B, E.S_LIFE] = life
     E.open_decision(scenario.st, E.D_BLOCK, B)
     scenario.st.game[E.G_ATTACKER] = a
-    n = E.legal_blocks(scenario.st, B, scenario.st.actions)
-    slot = E.choose_block(scenario.table, scenario.st, B, scenario.st.actions, n)
+    slot = E.choose_block(scenario.table, scenario.st, B, scenario.st.actions)
     assert (None if slot < 0 else scenario.names_on_field(B)[slot]) == blocked_by
 
 
@@ -985,9 +984,9 @@ def first_decision(scenario: Scenario) -> list[int]:
     sim, scratch = search_tools(scenario)
     E.open_decision(scenario.st, E.D_PLAY, A)
     listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
-    greedy = E.greedy_play(scenario.table, scenario.st, A, scenario.st.actions, listed)
+    greedy = E.greedy_play(scenario.table, scenario.st, A)
     n, at = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
-    E.search_decision(scenario.table, scenario.st, sim, scratch, A, n, at, E.STAGE_PLAY)
+    E.search_decision(scenario.table, scenario.st, sim, scratch, scenario.events, A, n, at, E.STAGE_PLAY)
     return [int(v) for v in scenario.st.score[:n]]
 
 
