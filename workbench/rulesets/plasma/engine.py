@@ -1961,9 +1961,10 @@ def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
 
 
 @inline_kernel
-def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """Greedy's Instant in the open window: the listed one worth most (around an attack `combat_instant_value`, at
-    the end of a turn its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
+def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
+    """Greedy's Instant in the open window among those `legal_instants` lists (read on the state with its test, in
+    hand order, as `greedy_play`): the one worth most (around an attack `combat_instant_value`, at the end of a turn
+    its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
     window = st.game[G_WINDOW]
     own_uid, enemy_uid = window_uids(st)
     own = find_uid(st, x, own_uid)
@@ -1971,9 +1972,10 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
     best = PASS
     best_value = 0
     best_cost = 0
-    for k in range(n - 1):
-        h = out[k]
+    for h in range(st.side[x, S_HAND]):
         card = st.hand[x, h]
+        if table[card, T_KIND] != K_INSTANT or not can_play(table, st, x, h):
+            continue
         if window == WINDOW_END:
             # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
             value = spell_value(table, st, x, card, np.bool_(False), np.bool_(False), np.int64(0))
@@ -1988,14 +1990,15 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
 
 
 @inline_kernel
-def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """x's policy's choice among the n listed instant actions (random: PASS when it is the only one, else each
-    Instant and PASS equally likely)."""
+def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
+    """x's policy's choice among the legal instant actions (random: PASS when it is the only one of `legal_instants`'
+    list in `out`, else each Instant and PASS equally likely; greedy: `greedy_instant`)."""
     if st.side[x, S_POLICY] == RANDOM:
+        n = legal_instants(table, st, x, out)
         if n == 1:
             return PASS
         return out[rng_below(st.rng, n)]
-    return greedy_instant(table, st, x, out, n)
+    return greedy_instant(table, st, x)
 
 
 @inline_kernel
@@ -2085,9 +2088,7 @@ def ask_instant(
 ) -> EngineInt:
     """The open instant decision asked of its player's policy and applied; returns the action (a window is rare:
     one compiled copy, called)."""
-    x = st.game[G_ACTOR]
-    n = legal_instants(table, st, x, st.actions)
-    h = choose_instant(table, st, x, st.actions, n)
+    h = choose_instant(table, st, st.game[G_ACTOR], st.actions)
     apply_instant(table, st, counters, events, h)
     return h
 
