@@ -681,7 +681,7 @@ def test_turn_cap_ends_a_match_as_a_draw(compiled: CompiledCards, cap: int) -> N
     scenario = Scenario(compiled, turn_cap=cap)
     deck = np.array([scenario.id("Guard")] * 40, dtype=np.int64)
     E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 3, A, 0, 0)
-    scenario.run(E.play_turns)
+    scenario.run(E.play_turns, E.STAGE_TURN)
     assert scenario.winner == -1 and int(scenario.st.game[E.G_TURN]) == cap
     assert scenario.log()[-1] == f"turn cap of {cap} turns reached: the match is a draw"
 
@@ -946,7 +946,7 @@ def test_search_finds_the_winning_shot_greedy_misses(compiled: CompiledCards) ->
     greedy.run(E.battle_phase, A)
     greedy.run(E.end_turn, A)
     greedy.st.game[E.G_FIRST] = B  # `play_turns` goes on from B's turn
-    greedy.run(E.play_turns)
+    greedy.run(E.play_turns, E.STAGE_TURN)
     assert greedy.winner == B
     searched = shot_wins_now(compiled, E.SEARCH)
     searched_turn(searched)

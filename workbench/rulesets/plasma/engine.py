@@ -269,6 +269,10 @@ the policies' own words per side (the rules never read them: the random policy k
 mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
+STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2, 3
+"""Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
+play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
+battle phase (an attack chosen)."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
@@ -1595,24 +1599,40 @@ def play_turns(
     st: Any,
     counters: IntArray,
     events: IntArray,
+    stage: EngineInt,
 ) -> None:
-    """Alternate turns from the first player until someone reaches 0 Healthshards or the turn cap."""
+    """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
+
+    `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
+    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it. Returns at the
+    start of a turn of a side that plays `search`, G_FIRST then that side (`play_turns_searched` plays that turn), so
+    one compiled copy of the whole turn serves batches, traces, rollouts and a search's opponent.
+    """
     p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
-        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-            log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-            end_match(st, -1)
-            break
-        start_turn(table, st, counters, events, p)
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
-        if st.game[G_OVER] == 0:
+        if stage == STAGE_TURN:
+            if st.game[G_TURN] >= st.options[O_TURN_CAP]:
+                log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+                end_match(st, -1)
+                break
+            if st.side[p, S_POLICY] == SEARCH:
+                st.game[G_FIRST] = p
+                return
+            start_turn(table, st, counters, events, p)
+            if st.game[G_PENDING] != D_NONE:
+                answer_targets(table, st, counters, events)
+        if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
             play_phase(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
-            battle_phase(table, st, counters, events, p)
+            if stage != STAGE_BATTLE_ON:
+                # A battle phase starts with no creature held back (`battle_phase`).
+                for i in range(st.side[p, S_BOARD]):
+                    st.board[p, i, B_HELD] = 0
+            battle_on(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
             end_turn(table, st, counters, events, p)
         p = 1 - p
+        stage = STAGE_TURN
 
 
 # =====================================================================================================================
@@ -2209,22 +2229,11 @@ def battle_phase(
     p: EngineInt,
 ) -> None:
     """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
-    time, while a creature can attack."""
+    time, while a creature can attack (`battle_on`; `play_turns` writes the two steps out itself, so its compile types
+    `battle_on` once)."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
-    # `battle_on`'s loop, written out: an inline kernel inlined into another is typed twice, which cost the greedy
-    # batch's cold compile about 20 s of CPU time.
-    for _ in range(2 * MAX_DECK + 2):
-        if st.game[G_OVER] == 1:
-            break
-        open_decision(st, np.int64(D_ATTACKER), p)
-        a = choose_attacker(table, st, p, st.actions)
-        if a < 0:
-            break
-        apply_attacker(st, a)
-        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions))
-        answer_attack(table, st, counters, events)
-    st.game[G_DECISION] = D_NONE
+    battle_on(table, st, counters, events, p)
 
 
 @inline_kernel
@@ -2235,7 +2244,8 @@ def battle_on(
     events: IntArray,
     p: EngineInt,
 ) -> None:
-    """The rest of p's battle phase (creatures held back so far stay held): where a search's rollout takes it up."""
+    """The rest of p's battle phase (creatures held back so far stay held): the attacker and target decisions, one
+    attack (or hold) at a time, while a creature can attack. A search's rollout takes it up here."""
     for _ in range(2 * MAX_DECK + 2):
         if st.game[G_OVER] == 1:
             break
@@ -2265,14 +2275,8 @@ def called(function: KernelT) -> KernelT:
 
 
 start_turn_called = called(start_turn)
-play_phase_called = called(play_phase)
-battle_phase_called = called(battle_phase)
-battle_on_called = called(battle_on)
 end_turn_called = called(end_turn)
 answer_attack_called = called(answer_attack)
-STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2
-"""Where a rollout takes p's turn up after the choice under test: in the play phase (a card played or an ability
-activated), at the battle phase (the play phase stopped), or within the battle phase (an attack chosen)."""
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
 SEARCH_SEED = 0x5EA4C4
@@ -2352,20 +2356,10 @@ def rollout(table: IntArray, sim: Any, counters: IntArray, events: IntArray, p: 
     """Play the match on `sim` out from p's turn at `stage`, with the policies its sides hold; p's half points (a
     win 2, a draw 1). Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and
     `counters` is the search's own scratch."""
-    if sim.game[G_OVER] == 0 and stage == STAGE_PLAY:
-        play_phase_called(table, sim, counters, events, p)
-    if sim.game[G_OVER] == 0:
-        if stage == STAGE_BATTLE_ON:
-            battle_on_called(table, sim, counters, events, p)
-        else:
-            battle_phase_called(table, sim, counters, events, p)
-    if sim.game[G_OVER] == 0:
-        end_turn_called(table, sim, counters, events, p)
-    if sim.game[G_OVER] == 0:
-        # `play_turns` goes on from G_FIRST; on the clone that may be the next player. Its machine code is the
-        # greedy batch's own (same types), so a rollout compiles no second copy of a whole match.
-        sim.game[G_FIRST] = 1 - p
-        play_turns(table, sim, counters, events)
+    # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
+    # compiles no second copy of a turn or a match.
+    sim.game[G_FIRST] = p
+    play_turns(table, sim, counters, events, stage)
     winner = sim.game[G_WINNER]
     if winner == p:
         return 2
@@ -2537,29 +2531,23 @@ def play_turns_searched(
 ) -> None:
     """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
     rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
-    p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
-        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-            log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-            end_match(st, -1)
+        # The turns of a side that does not search, and the turn cap, as `play_turns` plays them; it returns at the
+        # start of a searching side's turn (G_FIRST).
+        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
+        if st.game[G_OVER] == 1:
             break
+        p = st.game[G_FIRST]
         start_turn_called(table, st, counters, events, p)
         if st.game[G_PENDING] != D_NONE:
             answer_targets(table, st, counters, events)
-        searched = st.side[p, S_POLICY] == SEARCH
         if st.game[G_OVER] == 0:
-            if searched:
-                searched_play_phase(table, st, counters, events, p, sim, scratch)
-            else:
-                play_phase_called(table, st, counters, events, p)
+            searched_play_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
-            if searched:
-                searched_battle_phase(table, st, counters, events, p, sim, scratch)
-            else:
-                battle_phase_called(table, st, counters, events, p)
+            searched_battle_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
             end_turn_called(table, st, counters, events, p)
-        p = 1 - p
+        st.game[G_FIRST] = 1 - p
 
 
 @rules_kernel
@@ -2617,7 +2605,7 @@ def play_matches(
     for m in range(seeds.shape[0]):
         begin_match_counters(counters, m)
         setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        play_turns(table, st, counters, events)
+        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
         end_match_counters(counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]
