@@ -2468,7 +2468,12 @@ def searched_play_phase(
         if greedy != COIN:
             n, at = play_choices(table, st, p, greedy, listed)
             if n > 1:
-                action = st.choice[search_decision(table, st, sim, scratch, events, p, n, at, np.int64(STAGE_PLAY))]
+                # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
+                # search_decision once per value.
+                index = search_decision(
+                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_PLAY)
+                )
+                action = st.choice[index]
                 # The same card as greedy's from another hand position: greedy's position, so the hand keeps its
                 # order.
                 if 0 <= action < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, action] == st.hand[p, greedy]:
@@ -2514,7 +2519,11 @@ def searched_battle_phase(
             st,
             counters,
             events,
-            st.choice[search_decision(table, st, sim, scratch, events, p, n, at, np.int64(STAGE_BATTLE_ON))],
+            st.choice[
+                search_decision(
+                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_BATTLE_ON)
+                )
+            ],
         )
         answer_attack_called(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
