@@ -374,8 +374,7 @@ def test_greedy_blocks_well(
     scenario.st.side[B, E.S_LIFE] = life
     E.open_decision(scenario.st, E.D_BLOCK, B)
     scenario.st.game[E.G_ATTACKER] = a
-    n = E.legal_blocks(scenario.st, B, scenario.st.actions)
-    slot = E.choose_block(scenario.table, scenario.st, B, scenario.st.actions, n)
+    slot = E.choose_block(scenario.table, scenario.st, B, scenario.st.actions)
     assert (None if slot < 0 else scenario.names_on_field(B)[slot]) == blocked_by
 
 
@@ -682,7 +681,7 @@ def test_turn_cap_ends_a_match_as_a_draw(compiled: CompiledCards, cap: int) -> N
     scenario = Scenario(compiled, turn_cap=cap)
     deck = np.array([scenario.id("Guard")] * 40, dtype=np.int64)
     E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 3, A, 0, 0)
-    scenario.run(E.play_turns)
+    scenario.run(E.play_turns, E.STAGE_TURN)
     assert scenario.winner == -1 and int(scenario.st.game[E.G_TURN]) == cap
     assert scenario.log()[-1] == f"turn cap of {cap} turns reached: the match is a draw"
 
@@ -947,7 +946,7 @@ def test_search_finds_the_winning_shot_greedy_misses(compiled: CompiledCards) ->
     greedy.run(E.battle_phase, A)
     greedy.run(E.end_turn, A)
     greedy.st.game[E.G_FIRST] = B  # `play_turns` goes on from B's turn
-    greedy.run(E.play_turns)
+    greedy.run(E.play_turns, E.STAGE_TURN)
     assert greedy.winner == B
     searched = shot_wins_now(compiled, E.SEARCH)
     searched_turn(searched)
@@ -985,9 +984,9 @@ def first_decision(scenario: Scenario) -> list[int]:
     sim, scratch = search_tools(scenario)
     E.open_decision(scenario.st, E.D_PLAY, A)
     listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
-    greedy = E.greedy_play(scenario.table, scenario.st, A, scenario.st.actions, listed)
+    greedy = E.greedy_play(scenario.table, scenario.st, A)
     n, at = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
-    E.search_decision(scenario.table, scenario.st, sim, scratch, A, n, at, E.STAGE_PLAY)
+    E.search_decision(scenario.table, scenario.st, sim, scratch, scenario.events, A, n, at, E.STAGE_PLAY)
     return [int(v) for v in scenario.st.score[:n]]
 
 

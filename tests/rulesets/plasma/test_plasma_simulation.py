@@ -315,44 +315,38 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks
 from workbench.simulate import batch_seeds, compile_for
 
-last = {}
 applied = {}
 refused = []
-
-
-def listing(name, kind, out_at):
-    inner = getattr(E, name)
-
-    def wrapped(*args):
-        n = inner(*args)
-        last["list"] = (kind, [int(v) for v in args[out_at][:n]])
-        return n
-
-    setattr(E, name, wrapped)
+tables = []
+KINDS = {E.D_PLAY: "play", E.D_ATTACKER: "attacker", E.D_TARGET: "target", E.D_MULLIGAN: "mulligan",
+         E.D_BLOCK: "block", E.D_INSTANT: "instant"}
 
 
 def applying(name, kind, action_at):
     inner = getattr(E, name)
 
     def wrapped(*args):
+        # The decision open now, and what `legal_actions` lists for it now, into a buffer of its own (greedy weighs
+        # the actions on the state without writing a list, so the list is made here, at the moment of applying).
+        st = args[0] if name == "apply_attacker" else args[1]
+        if name != "apply_attacker":
+            tables[:] = [args[0]]
+        fresh = np.zeros(E.MAX_CHOICES, dtype=np.int64)
+        n = E.legal_actions(tables[0], st, fresh)
+        open_kind = "effect target" if st.game[E.G_PENDING] != E.D_NONE else KINDS.get(int(st.game[E.G_DECISION]))
         action = int(args[action_at])
-        listed_kind, actions = last.pop("list", (None, []))
-        if listed_kind != kind or action not in actions:
-            refused.append([kind, action, listed_kind, actions])
+        actions = [int(v) for v in fresh[:n]]
+        if open_kind != kind or action not in actions:
+            refused.append([kind, action, open_kind, actions])
         applied[kind] = applied.get(kind, 0) + 1
         return inner(*args)
 
     setattr(E, name, wrapped)
 
 
-LISTERS = [("legal_plays", "play", 3), ("legal_attackers", "attacker", 2), ("legal_targets", "target", 2),
-           ("legal_mulligan", "mulligan", 2), ("legal_blocks", "block", 2), ("legal_instants", "instant", 3),
-           ("legal_effect_targets", "effect target", 1)]
 APPLIERS = [("apply_play", "play", 5), ("apply_attacker", "attacker", 1), ("apply_target", "target", 5),
             ("apply_mulligan", "mulligan", 5), ("apply_block", "block", 4), ("apply_instant", "instant", 4),
             ("apply_effect_target", "effect target", 4)]
-for name, kind, at in LISTERS:
-    listing(name, kind, at)
 for name, kind, at in APPLIERS:
     applying(name, kind, at)
 policy = int(sys.argv[1])
@@ -371,9 +365,9 @@ print(json.dumps({"refused": refused, "applied": applied, "results": results}))
 
 @pytest.mark.parametrize("policy", [0, 1], ids=["greedy", "random"])
 def test_the_policies_apply_only_actions_the_rules_listed(policy: int) -> None:
-    """Plain Python (NUMBA_DISABLE_JIT=1) with every applier wrapped: each action a policy takes was in the list
-    `legal_actions` (its decision's lister) had just made, for every decision kind, over every bundled deck pair;
-    and the wrapped run plays the compiled engine's matches."""
+    """Plain Python (NUMBA_DISABLE_JIT=1) with every applier wrapped: each action a policy takes is in the list
+    `legal_actions` makes for the decision open at that moment (listed again there, into a buffer of its own), for
+    every decision kind, over every bundled deck pair; and the wrapped run plays the compiled engine's matches."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run(
         [sys.executable, "-c", _LEGAL_ONLY_SCRIPT, str(policy)],

@@ -67,6 +67,11 @@ Version history:
   listed actions, and no rule reads a side's policy. Greedy and random play
   exactly as before (both golden traces and the bundled decks' winners,
   turns and counters unchanged), so the version stays.
+- 1.2, engine 2, one compiled copy: a batch passes an events buffer of no rows
+  (a trace's type), rollouts run `play_turns` taken up at a stage, and greedy
+  weighs the legal actions on the state without writing the list. Every
+  result is unchanged (`tests/rulesets/plasma/results_fingerprint.py`), so
+  the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

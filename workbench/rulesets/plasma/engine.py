@@ -41,8 +41,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
@@ -64,7 +62,6 @@ from workbench.engines import (
     inline_kernel,
     log_event,
     new_counters,
-    no_nrt_options,
     published_counters,
     rng_below,
     rng_next,
@@ -272,6 +269,10 @@ the policies' own words per side (the rules never read them: the random policy k
 mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
+STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2, 3
+"""Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
+play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
+battle phase (an attack chosen)."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
@@ -334,43 +335,6 @@ the creature an equipment goes under (each a field slot)."""
     EV_ATTACK_ENDS,
     EV_ACTIVATE,
 ) = range(24)
-
-
-# =====================================================================================================================
-# Tracing
-# =====================================================================================================================
-
-
-def trace_event(
-    events: IntArray | None,
-    count: IntArray,
-    turn: EngineInt,
-    player: EngineInt,
-    code: EngineInt,
-    card: EngineInt,
-    other: EngineInt,
-    amount: EngineInt,
-) -> None:
-    """`log_event` when tracing; nothing in a batch, which passes None for `events`.
-
-    Compiled, a batch's kernels are then a specialisation of their own with every trace call gone, not merely
-    skipped, which plays more matches per second than testing the events buffer at each call (docs/rulesets/plasma.md,
-    Speed).
-    """
-    if events is not None:
-        log_event(events, count, turn, player, code, card, other, amount)
-
-
-@overload(trace_event, jit_options=no_nrt_options(), strict=False)
-def _compiled_trace_event(
-    events: Any, count: Any, turn: Any, player: Any, code: Any, card: Any, other: Any, amount: Any
-) -> Any:
-    """`trace_event` for Numba: chosen by the type of `events` when compiling, not tested per call."""
-    if isinstance(events, types.NoneType):
-        return lambda events, count, turn, player, code, card, other, amount: None
-    return lambda events, count, turn, player, code, card, other, amount: log_event(
-        events, count, turn, player, code, card, other, amount
-    )
 
 
 # =====================================================================================================================
@@ -473,7 +437,7 @@ def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
 def destroy_creature(
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     i: EngineInt,
     source: EngineInt,
@@ -481,7 +445,7 @@ def destroy_creature(
     """Destroy p's creature in slot i (`source` is the card that destroyed it outright, or -1)."""
     card = st.board[p, i, B_CARD]
     counters[p, card, DESTROYED] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
     remove_creature(st, p, i)
 
 
@@ -490,7 +454,7 @@ def remove_the_dead(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """Destroy every creature whose damage has reached its resolve (checked after damage and when bonuses end)."""
     for p in range(2):
@@ -508,7 +472,7 @@ def remove_if_destroyed(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     i: EngineInt,
     q: EngineInt,
@@ -533,7 +497,7 @@ def remove_if_destroyed(
 def hit_player(
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     owner: EngineInt,
     source: EngineInt,
     amount: EngineInt,
@@ -542,7 +506,7 @@ def hit_player(
     target = 1 - owner
     st.side[target, S_LIFE] -= amount
     counters[owner, source, DAMAGE_DEALT] += amount
-    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
+    log_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
     if st.side[target, S_LIFE] <= 0:
         end_match(st, owner)
 
@@ -551,7 +515,7 @@ def hit_player(
 def damage_creature(
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     owner: EngineInt,
     source: EngineInt,
     q: EngineInt,
@@ -561,13 +525,13 @@ def damage_creature(
     """`owner`'s card `source` puts `amount` damage on q's creature in slot i (destruction is checked after)."""
     st.board[q, i, B_DAMAGE] += amount
     counters[owner, source, DAMAGE_DEALT] += amount
-    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
+    log_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
 
 
 @inline_kernel
 def heal_player(
     st: Any,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     source: EngineInt,
     amount: EngineInt,
@@ -579,19 +543,19 @@ def heal_player(
         life = max(cap, st.side[p, S_LIFE])
     gained = life - st.side[p, S_LIFE]
     st.side[p, S_LIFE] = life
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
 
 
 @inline_kernel
 def draw_card(
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p draws the top card; from an empty deck p draws nothing (or loses, with `deck_out_loses`)."""
     if st.side[p, S_DRAWN] >= st.side[p, S_DECK]:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
         if st.options[O_DECK_OUT_LOSES] == 1:
             end_match(st, 1 - p)
         return
@@ -600,7 +564,7 @@ def draw_card(
     st.hand[p, st.side[p, S_HAND]] = card
     st.side[p, S_HAND] += 1
     count_draw(counters, p, card)
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @inline_kernel
@@ -662,7 +626,7 @@ def clause_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -684,11 +648,11 @@ def clause_on(
         if op == OP_POWER:
             st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
             refresh_stats(table, st, p, slot)
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
         else:
             st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
             refresh_stats(table, st, p, slot)
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
 
 
 @rules_kernel
@@ -696,7 +660,7 @@ def apply_effects(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -748,7 +712,7 @@ def apply_effects(
                 draw_card(st, counters, events, p)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
 
 
 @inline_kernel
@@ -768,7 +732,7 @@ def apply_effect_target(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     slot: EngineInt,
 ) -> None:
     """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
@@ -780,7 +744,7 @@ def apply_effect_target(
     enemy_uid = st.game[G_FX_ENEMY]
     st.game[G_PENDING] = D_NONE
     if pending == D_EQUIP_TARGET:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         if table[card, T_CLAUSES] > 0:
             apply_effects(
                 table,
@@ -840,7 +804,7 @@ def play_card(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     h: EngineInt,
     own_uid: EngineInt,
@@ -857,7 +821,7 @@ def play_card(
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
     count_play(counters, p, card, st.game[G_TURN])
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
     kind = table[card, T_KIND]
     mode = MODE_PLAY
     if kind == K_CREATURE:
@@ -869,13 +833,13 @@ def play_card(
                 # Which creature it goes under is p's decision.
                 leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
             return
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
         own_uid = st.board[p, slot, B_UID]
     elif kind == K_BATTLEFIELD:
         old = st.side[p, S_BATTLEFIELD]
         if old >= 0:
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
+            log_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
         st.side[p, S_BATTLEFIELD] = card
         refresh_side(table, st, p)
         # Replacing a battlefield can take away resolve, and with it creatures.
@@ -1018,7 +982,7 @@ def activate(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     i: EngineInt,
 ) -> None:
@@ -1027,7 +991,7 @@ def activate(
     cost = table[card, ABILITY + T_COST]
     st.side[p, S_PLASMA] -= cost
     st.board[p, i, B_ACTIVATED] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
     apply_effects(
         table,
         st,
@@ -1055,11 +1019,11 @@ def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
 
 
 @inline_kernel
-def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
+def flip_coin(st: Any, events: IntArray, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
     st.side[p, S_COIN] = 0
     st.side[p, S_PLASMA] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
 
 
 @inline_kernel
@@ -1102,7 +1066,7 @@ def apply_play(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1191,7 +1155,7 @@ def fight(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     a: EngineInt,
     q: EngineInt,
@@ -1212,7 +1176,7 @@ def declare_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     a: EngineInt,
     target: EngineInt,
@@ -1232,17 +1196,17 @@ def declare_attack(
     st.game[G_DEFENDER_UID] = -1
     st.game[G_WINDOW] = WINDOW_ATTACK
     if target == DIRECT:
-        trace_event(
+        log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a)
         )
         for i in range(st.side[q, S_BOARD]):
             if st.board[q, i, B_TAPPED] == 0:
                 open_decision(st, np.int64(D_BLOCK), q)
                 return
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     else:
         st.game[G_DEFENDER_UID] = st.board[q, target, B_UID]
-        trace_event(
+        log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
     attack_goes_on(table, st, counters, events)
@@ -1265,7 +1229,7 @@ def apply_block(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     d: EngineInt,
 ) -> None:
     """The defender blocks the direct attack with its creature in slot d (or takes the hit: NO_BLOCK); the attack
@@ -1274,9 +1238,9 @@ def apply_block(
     attacker_card = st.game[G_ATTACKER_CARD]
     if d >= 0:
         st.game[G_DEFENDER_UID] = st.board[q, d, B_UID]
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
     else:
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     attack_goes_on(table, st, counters, events)
 
 
@@ -1285,7 +1249,7 @@ def attack_goes_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
@@ -1311,7 +1275,7 @@ def resolve_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """The attack's damage: a direct hit, or the fighters' fight; an Instant may have moved or removed either
     fighter, so both are found again by uid. The attacker decision opens again."""
@@ -1325,7 +1289,7 @@ def resolve_attack(
     a = find_uid(st, p, st.game[G_ATTACKER_UID])
     d = find_uid(st, q, defender_uid)
     if a < 0:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
     if defender_uid < 0:
         st.board[p, a, B_TAPPED] = 1
@@ -1334,7 +1298,7 @@ def resolve_attack(
     if d < 0:
         # The blocker or the attacked creature left the field before damage: the attack ends, the attacker tapped.
         st.board[p, a, B_TAPPED] = 1
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
     fight(table, st, counters, events, p, a, q, d)
 
@@ -1369,7 +1333,7 @@ def apply_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     h: EngineInt,
 ) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
@@ -1392,7 +1356,7 @@ def instant_done(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """An attack's window has had its one Instant (or none): the attack goes on. The end of turn's window stays
     open."""
@@ -1437,7 +1401,7 @@ def apply_target(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     target: EngineInt,
 ) -> None:
@@ -1471,7 +1435,7 @@ def start_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """Untap, summoning sickness ends, plasma = your turn number (the rest is lost), draw 1, battlefield fires."""
@@ -1485,12 +1449,12 @@ def start_turn(
         for i in range(st.side[1 - p, S_BOARD]):
             st.board[1 - p, i, B_TAPPED] = 0
     st.side[p, S_PLASMA] = st.side[p, S_TURNS]
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
+    log_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
     draw_card(st, counters, events, p)
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
         apply_effects(
             table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0)
         )
@@ -1501,7 +1465,7 @@ def close_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """After the opponent's end-of-turn window (`end_turn`): "this turn" bonuses end (and damage, by option)."""
@@ -1544,7 +1508,7 @@ def apply_mulligan(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1556,7 +1520,7 @@ def apply_mulligan(
         card = remove_from_hand(st, p, action)
         st.library[p, aside] = card
         st.game[G_ASIDE] = aside + 1
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
+        log_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
         draw_card(st, counters, events, p)
         return
     st.game[G_DECISION] = D_NONE
@@ -1575,7 +1539,7 @@ def setup_match(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -1634,25 +1598,41 @@ def play_turns(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
+    stage: EngineInt,
 ) -> None:
-    """Alternate turns from the first player until someone reaches 0 Healthshards or the turn cap."""
+    """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
+
+    `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
+    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it. Returns at the
+    start of a turn of a side that plays `search`, G_FIRST then that side (`play_turns_searched` plays that turn), so
+    one compiled copy of the whole turn serves batches, traces, rollouts and a search's opponent.
+    """
     p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
-        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-            trace_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-            end_match(st, -1)
-            break
-        start_turn(table, st, counters, events, p)
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
-        if st.game[G_OVER] == 0:
+        if stage == STAGE_TURN:
+            if st.game[G_TURN] >= st.options[O_TURN_CAP]:
+                log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+                end_match(st, -1)
+                break
+            if st.side[p, S_POLICY] == SEARCH:
+                st.game[G_FIRST] = p
+                return
+            start_turn(table, st, counters, events, p)
+            if st.game[G_PENDING] != D_NONE:
+                answer_targets(table, st, counters, events)
+        if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
             play_phase(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
-            battle_phase(table, st, counters, events, p)
+            if stage != STAGE_BATTLE_ON:
+                # A battle phase starts with no creature held back (`battle_phase`).
+                for i in range(st.side[p, S_BOARD]):
+                    st.board[p, i, B_HELD] = 0
+            battle_on(table, st, counters, events, p)
         if st.game[G_OVER] == 0:
             end_turn(table, st, counters, events, p)
         p = 1 - p
+        stage = STAGE_TURN
 
 
 # =====================================================================================================================
@@ -1704,7 +1684,7 @@ def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
 
 
 @rules_kernel
-def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
+def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt) -> None:
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
     attack done, or a hold) the next attacker; after an end-of-turn Instant the same window. STOP, KEEP and an
@@ -1758,32 +1738,48 @@ def greedy_wants_coin(table: IntArray, st: Any, p: EngineInt) -> bool:
 
 
 @inline_kernel
-def greedy_play(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """Greedy's play action: the coin when it pays for a card now (`greedy_wants_coin`); else the listed card or
-    ability worth most (`greedy_play_value`, `ability_value`; the first of equals), or STOP when none is worth
-    anything."""
-    start = 0
-    if out[0] == COIN:
-        if greedy_wants_coin(table, st, p):
-            return COIN
-        start = 1
+def greedy_play(table: IntArray, st: Any, p: EngineInt) -> int:
+    """Greedy's play action among those `legal_plays` lists: the coin when it pays for a card now
+    (`greedy_wants_coin`); else the card or ability worth most (`greedy_play_value`, `ability_value`; the first of
+    equals in the list's order), or STOP when none is worth anything.
+
+    Weighed on the state in one pass, without writing the list: the actions weighed are the listed ones (the same
+    tests as `legal_plays`, in its order), so the choice is the list's; `test_the_policies_apply_only_actions_the_
+    rules_listed` lists the decision again at each action greedy takes and finds it there."""
+    if st.side[p, S_COIN] == 1 and greedy_wants_coin(table, st, p):
+        return COIN
     best = STOP
     best_value = 0
+    plasma = st.side[p, S_PLASMA]
+    # Below the deck's cheapest cost or ability nothing is listed: the hand need not be read.
+    if plasma < st.side[p, S_CHEAPEST]:
+        return best
+    has_creature = st.side[p, S_BOARD] > 0
     no_battlefield = st.side[p, S_BATTLEFIELD] < 0
-    for k in range(start, n - 1):
-        action = out[k]
-        if action >= ACTIVATE:
-            value = ability_value(table, st, p, action - ACTIVATE)
-        else:
-            card = st.hand[p, action]
-            # A battlefield is worth nothing while one is in play (listed only when it may replace it), as
-            # arithmetic: card kinds mix unpredictably.
-            value = table[card, T_PLAY_VALUE] * ((table[card, T_KIND] != K_BATTLEFIELD) | no_battlefield)
-            if value == PLAY_VALUE_OF_BOARD:
-                value = greedy_play_value(table, st, p, action)
+    room_for_field = no_battlefield | (st.options[O_REPLACE_BATTLEFIELD] == 1)
+    for h in range(st.side[p, S_HAND]):
+        card = st.hand[p, h]
+        kind = table[card, T_KIND]
+        # `legal_plays`' test, and a battlefield being worth nothing while one is in play, as arithmetic: which
+        # cards are affordable is hard for the processor to predict, and a wrong guess costs more than the loop.
+        playable = (
+            (table[card, T_COST] <= plasma)
+            & ((kind != K_EQUIPMENT) | has_creature)
+            & ((kind != K_BATTLEFIELD) | room_for_field)
+        )
+        value = table[card, T_PLAY_VALUE] * (playable & ((kind != K_BATTLEFIELD) | no_battlefield))
+        if value == PLAY_VALUE_OF_BOARD:
+            value = greedy_play_value(table, st, p, h)
         if value > best_value:
             best_value = value
-            best = action
+            best = h
+    if st.side[p, S_ABILITIES] == 1:
+        for i in range(st.side[p, S_BOARD]):
+            if can_activate(table, st, p, i):
+                value = ability_value(table, st, p, i)
+                if value > best_value:
+                    best_value = value
+                    best = ACTIVATE + i
     return best
 
 
@@ -1800,32 +1796,42 @@ def random_play(st: Any, out: IntArray, n: EngineInt) -> int:
 
 
 @inline_kernel
-def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """p's policy's choice among the play decision's n listed actions."""
+def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+    """p's policy's choice among the play decision's legal actions (random: listed into `out` by `legal_plays`;
+    greedy weighs the same actions without the list, `greedy_play`)."""
     if st.side[p, S_POLICY] == RANDOM:
-        return random_play(st, out, n)
-    return greedy_play(table, st, p, out, n)
+        return random_play(st, out, legal_plays(table, st, p, out))
+    return greedy_play(table, st, p)
 
 
 @inline_kernel
-def greedy_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """Greedy sends its strongest listed creature first (the first of equals)."""
+def greedy_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
+    """Greedy sends its strongest creature among those `legal_attackers` lists first (the first of equals in field
+    order), or -1 when none is listed. Read on the state in one pass with `legal_attackers`' test, not from the list
+    (as `greedy_play`)."""
+    sickness = st.options[O_SICKNESS]
     a = -1
     best_power = -1
-    for k in range(n):
-        power = creature_power(table, st, p, out[k])
+    for i in range(st.side[p, S_BOARD]):
+        blocked = st.board[p, i, B_TAPPED] | st.board[p, i, B_HELD] | (sickness & st.board[p, i, B_SICK])
+        # An unlisted creature weighs -1, which never beats the start.
+        power = creature_power(table, st, p, i) if blocked == 0 else -1
         if power > best_power:
             best_power = power
-            a = out[k]
+            a = i
     return a
 
 
 @inline_kernel
-def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """p's policy's choice among the n listed attackers (random: any, equally likely)."""
+def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+    """p's policy's choice among the listed attackers, or -1 when none is listed (p's battle phase is over). Random:
+    any of `legal_attackers`' list in `out`, equally likely; greedy: `greedy_attacker`."""
     if st.side[p, S_POLICY] == RANDOM:
+        n = legal_attackers(st, p, out)
+        if n == 0:
+            return -1
         return out[rng_below(st.rng, n)]
-    return greedy_attacker(table, st, p, out, n)
+    return greedy_attacker(table, st, p)
 
 
 @inline_kernel
@@ -1879,11 +1885,12 @@ def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -
 
 
 @inline_kernel
-def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """p's policy's choice among the n listed targets of its attacker in slot G_ATTACKER (random: hold, direct or
-    any creature it may attack, equally likely)."""
+def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+    """p's policy's choice among the legal targets of its attacker in slot G_ATTACKER (random: hold, direct or any
+    creature it may attack, listed into `out` by `legal_targets`, equally likely; greedy: `greedy_attack_choice`,
+    which reads the state, not the list)."""
     if st.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, n)]
+        return out[rng_below(st.rng, legal_targets(st, p, out))]
     return greedy_attack_choice(table, st, p, st.game[G_ATTACKER])
 
 
@@ -1929,10 +1936,11 @@ def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: En
 
 
 @inline_kernel
-def greedy_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """Greedy's block of the attacker in slot G_ATTACKER: a listed blocker that destroys the attacker and survives;
-    else one that survives; else an even-or-better trade; else, when the hit would be lethal, the cheapest creature;
-    else NO_BLOCK."""
+def greedy_block(table: IntArray, st: Any, q: EngineInt) -> int:
+    """Greedy's block of the attacker in slot G_ATTACKER among those `legal_blocks` lists (q's untapped creatures,
+    read on the state in field order, not from the list, as `greedy_play`): a blocker that destroys the attacker and
+    survives; else one that survives; else an even-or-better trade; else, when the hit would be lethal, the cheapest
+    creature; else NO_BLOCK."""
     p = 1 - q
     a = st.game[G_ATTACKER]
     power_a = creature_power(table, st, p, a)
@@ -1941,8 +1949,9 @@ def greedy_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: Engin
     best = NO_BLOCK
     best_rank = 0
     best_cost = 0
-    for k in range(n - 1):
-        i = out[k]
+    for i in range(st.side[q, S_BOARD]):
+        if st.board[q, i, B_TAPPED] == 1:
+            continue
         kills = creature_power(table, st, q, i) >= left_a
         survives = power_a < damage_to_destroy(table, st, q, i)
         cost = table[st.board[q, i, B_CARD], T_COST]
@@ -1963,17 +1972,19 @@ def greedy_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: Engin
 
 
 @inline_kernel
-def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """q's policy's choice among the n listed blocks (random: each blocker and the hit, equally likely)."""
+def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
+    """q's policy's choice among the legal blocks (random: each blocker and the hit of `legal_blocks`' list in `out`,
+    equally likely; greedy: `greedy_block`)."""
     if st.side[q, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, n)]
-    return greedy_block(table, st, q, out, n)
+        return out[rng_below(st.rng, legal_blocks(st, q, out))]
+    return greedy_block(table, st, q)
 
 
 @inline_kernel
-def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """Greedy's Instant in the open window: the listed one worth most (around an attack `combat_instant_value`, at
-    the end of a turn its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
+def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
+    """Greedy's Instant in the open window among those `legal_instants` lists (read on the state with its test, in
+    hand order, as `greedy_play`): the one worth most (around an attack `combat_instant_value`, at the end of a turn
+    its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
     window = st.game[G_WINDOW]
     own_uid, enemy_uid = window_uids(st)
     own = find_uid(st, x, own_uid)
@@ -1981,9 +1992,10 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
     best = PASS
     best_value = 0
     best_cost = 0
-    for k in range(n - 1):
-        h = out[k]
+    for h in range(st.side[x, S_HAND]):
         card = st.hand[x, h]
+        if table[card, T_KIND] != K_INSTANT or not can_play(table, st, x, h):
+            continue
         if window == WINDOW_END:
             # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
             value = spell_value(table, st, x, card, np.bool_(False), np.bool_(False), np.int64(0))
@@ -1998,14 +2010,15 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: Eng
 
 
 @inline_kernel
-def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray, n: EngineInt) -> int:
-    """x's policy's choice among the n listed instant actions (random: PASS when it is the only one, else each
-    Instant and PASS equally likely)."""
+def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
+    """x's policy's choice among the legal instant actions (random: PASS when it is the only one of `legal_instants`'
+    list in `out`, else each Instant and PASS equally likely; greedy: `greedy_instant`)."""
     if st.side[x, S_POLICY] == RANDOM:
+        n = legal_instants(table, st, x, out)
         if n == 1:
             return PASS
         return out[rng_below(st.rng, n)]
-    return greedy_instant(table, st, x, out, n)
+    return greedy_instant(table, st, x)
 
 
 @inline_kernel
@@ -2052,13 +2065,13 @@ def greedy_own_target(
 
 
 @inline_kernel
-def choose_effect_target(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The choice of the player whose card waits for a target, among the n listed field slots (random: any,
-    equally likely; greedy: `greedy_enemy_target` for the waiting damage or destroy clause, `greedy_own_target` for
-    a bonus or an equipment)."""
+def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
+    """The choice of the player whose card waits for a target, among the legal field slots (random: any of
+    `legal_effect_targets`' list in `out`, equally likely; greedy, on the state: `greedy_enemy_target` for the
+    waiting damage or destroy clause, `greedy_own_target` for a bonus or an equipment)."""
     p = st.game[G_FX_PLAYER]
     if st.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, n)]
+        return out[rng_below(st.rng, legal_effect_targets(st, out))]
     if st.game[G_PENDING] != D_ENEMY_TARGET:
         return greedy_own_target(table, st, p)
     card = st.game[G_FX_CARD]
@@ -2076,15 +2089,14 @@ def answer_targets(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
     equipment's creature; rare, so one compiled copy, called)."""
     for _ in range(MAX_CLAUSES + 2):
         if st.game[G_PENDING] == D_NONE or st.game[G_OVER] == 1:
             return
-        n = legal_effect_targets(st, st.actions)
-        apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions, n))
+        apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions))
 
 
 @rules_kernel
@@ -2092,13 +2104,11 @@ def ask_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> EngineInt:
     """The open instant decision asked of its player's policy and applied; returns the action (a window is rare:
     one compiled copy, called)."""
-    x = st.game[G_ACTOR]
-    n = legal_instants(table, st, x, st.actions)
-    h = choose_instant(table, st, x, st.actions, n)
+    h = choose_instant(table, st, st.game[G_ACTOR], st.actions)
     apply_instant(table, st, counters, events, h)
     return h
 
@@ -2108,7 +2118,7 @@ def answer_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
     attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
@@ -2120,9 +2130,7 @@ def answer_attack(
         if st.game[G_PENDING] != D_NONE:
             answer_targets(table, st, counters, events)
         elif decision == D_BLOCK:
-            q = st.game[G_ACTOR]
-            n = legal_blocks(st, q, st.actions)
-            apply_block(table, st, counters, events, choose_block(table, st, q, st.actions, n))
+            apply_block(table, st, counters, events, choose_block(table, st, st.game[G_ACTOR], st.actions))
         elif decision == D_INSTANT:
             ask_instant(table, st, counters, events)
         else:
@@ -2134,7 +2142,7 @@ def attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     a: EngineInt,
     target: EngineInt,
@@ -2150,7 +2158,7 @@ def end_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
@@ -2175,7 +2183,7 @@ def mulligan(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's mulligan: up to 3 times set a card aside and draw 1, until p keeps; the set-aside cards are then shuffled
@@ -2195,7 +2203,7 @@ def play_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's play phase: the play decision, asked again after each action until p's policy stops."""
@@ -2203,8 +2211,7 @@ def play_phase(
     for _ in range(PLAY_STEPS + 1):
         if st.game[G_OVER] == 1:
             break
-        n = legal_plays(table, st, p, st.actions)
-        action = choose_play(table, st, p, st.actions, n)
+        action = choose_play(table, st, p, st.actions)
         if action == STOP:
             break
         apply_play(table, st, counters, events, p, action)
@@ -2218,27 +2225,15 @@ def battle_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
-    time, while a creature can attack."""
+    time, while a creature can attack (`battle_on`; `play_turns` writes the two steps out itself, so its compile types
+    `battle_on` once)."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
-    # `battle_on`'s loop, written out: an inline kernel inlined into another is typed twice, which cost the greedy
-    # batch's cold compile about 20 s of CPU time.
-    for _ in range(2 * MAX_DECK + 2):
-        if st.game[G_OVER] == 1:
-            break
-        open_decision(st, np.int64(D_ATTACKER), p)
-        n = legal_attackers(st, p, st.actions)
-        if n == 0:
-            break
-        apply_attacker(st, choose_attacker(table, st, p, st.actions, n))
-        n = legal_targets(st, p, st.actions)
-        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions, n))
-        answer_attack(table, st, counters, events)
-    st.game[G_DECISION] = D_NONE
+    battle_on(table, st, counters, events, p)
 
 
 @inline_kernel
@@ -2246,20 +2241,20 @@ def battle_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
 ) -> None:
-    """The rest of p's battle phase (creatures held back so far stay held): where a search's rollout takes it up."""
+    """The rest of p's battle phase (creatures held back so far stay held): the attacker and target decisions, one
+    attack (or hold) at a time, while a creature can attack. A search's rollout takes it up here."""
     for _ in range(2 * MAX_DECK + 2):
         if st.game[G_OVER] == 1:
             break
         open_decision(st, np.int64(D_ATTACKER), p)
-        n = legal_attackers(st, p, st.actions)
-        if n == 0:
+        a = choose_attacker(table, st, p, st.actions)
+        if a < 0:
             break
-        apply_attacker(st, choose_attacker(table, st, p, st.actions, n))
-        n = legal_targets(st, p, st.actions)
-        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions, n))
+        apply_attacker(st, a)
+        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions))
         answer_attack(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
 
@@ -2280,14 +2275,10 @@ def called(function: KernelT) -> KernelT:
 
 
 start_turn_called = called(start_turn)
-play_phase_called = called(play_phase)
-battle_phase_called = called(battle_phase)
-battle_on_called = called(battle_on)
 end_turn_called = called(end_turn)
 answer_attack_called = called(answer_attack)
-STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2
-"""Where a rollout takes p's turn up after the choice under test: in the play phase (a card played or an ability
-activated), at the battle phase (the play phase stopped), or within the battle phase (an attack chosen)."""
+NO_TRACE = 1 << 62
+"""A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
 SEARCH_SEED = 0x5EA4C4
 """Mixed into a match's seed for the search's own generator, so it never repeats the match's."""
 
@@ -2295,7 +2286,7 @@ SEARCH_SEED = 0x5EA4C4
 @inline_kernel
 def clone(st: Any, into: Any) -> None:
     """st's match into `into` (the field slots in use, hands, libraries, sides, game with its open decision, dice and
-    options; not the trace, the action list, the policies' words nor the search's own fields)."""
+    options; not the trace, the action list, the policies' words nor the search's own fields), to be played untraced."""
     for p in range(2):
         for i in range(st.side[p, S_BOARD]):
             for f in range(BOARD_WIDTH):
@@ -2311,7 +2302,8 @@ def clone(st: Any, into: Any) -> None:
         into.rng[f] = st.rng[f]
     for f in range(N_OPTIONS):
         into.options[f] = st.options[f]
-    into.ecount[0] = 0
+    # Past the end of any events buffer: `log_event` writes nothing for the clone, though it is passed the match's.
+    into.ecount[0] = NO_TRACE
 
 
 @inline_kernel
@@ -2360,23 +2352,14 @@ def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
 
 
 @rules_kernel
-def rollout(table: IntArray, sim: Any, counters: IntArray, p: EngineInt, stage: EngineInt) -> int:
+def rollout(table: IntArray, sim: Any, counters: IntArray, events: IntArray, p: EngineInt, stage: EngineInt) -> int:
     """Play the match on `sim` out from p's turn at `stage`, with the policies its sides hold; p's half points (a
-    win 2, a draw 1). Nothing is traced, and `counters` is the search's own scratch."""
-    if sim.game[G_OVER] == 0 and stage == STAGE_PLAY:
-        play_phase_called(table, sim, counters, None, p)
-    if sim.game[G_OVER] == 0:
-        if stage == STAGE_BATTLE_ON:
-            battle_on_called(table, sim, counters, None, p)
-        else:
-            battle_phase_called(table, sim, counters, None, p)
-    if sim.game[G_OVER] == 0:
-        end_turn_called(table, sim, counters, None, p)
-    if sim.game[G_OVER] == 0:
-        # `play_turns` goes on from G_FIRST; on the clone that may be the next player. Its machine code is the
-        # greedy batch's own (same types), so a rollout compiles no second copy of a whole match.
-        sim.game[G_FIRST] = 1 - p
-        play_turns(table, sim, counters, None)
+    win 2, a draw 1). Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and
+    `counters` is the search's own scratch."""
+    # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
+    # compiles no second copy of a turn or a match.
+    sim.game[G_FIRST] = p
+    play_turns(table, sim, counters, events, stage)
     winner = sim.game[G_WINNER]
     if winner == p:
         return 2
@@ -2389,6 +2372,7 @@ def search_decision(
     st: Any,
     sim: Any,
     counters: IntArray,
+    events: IntArray,
     p: EngineInt,
     n: EngineInt,
     incumbent: EngineInt,
@@ -2419,13 +2403,13 @@ def search_decision(
             if stage == STAGE_PLAY and choice == STOP:
                 after = STAGE_BATTLE
             else:
-                apply(table, sim, counters, None, choice)
+                apply(table, sim, counters, events, choice)
                 # The targets, block and instants it leaves open, by the policies the sides hold at the decision
                 # (p's: greedy's).
-                answer_attack_called(table, sim, counters, None)
+                answer_attack_called(table, sim, counters, events)
             sim.side[0, S_POLICY] = policy
             sim.side[1, S_POLICY] = policy
-            st.score[k] += rollout(table, sim, counters, p, after)
+            st.score[k] += rollout(table, sim, counters, events, p, after)
     best = incumbent
     for k in range(n):
         if st.score[k] > st.score[best]:
@@ -2467,7 +2451,7 @@ def searched_play_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     sim: Any,
     scratch: IntArray,
@@ -2479,12 +2463,17 @@ def searched_play_phase(
             break
         open_decision(st, np.int64(D_PLAY), p)
         listed = legal_plays(table, st, p, st.actions)
-        greedy = greedy_play(table, st, p, st.actions, listed)
+        greedy = greedy_play(table, st, p)
         action = greedy
         if greedy != COIN:
             n, at = play_choices(table, st, p, greedy, listed)
             if n > 1:
-                action = st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_PLAY))]
+                # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
+                # search_decision once per value.
+                index = search_decision(
+                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_PLAY)
+                )
+                action = st.choice[index]
                 # The same card as greedy's from another hand position: greedy's position, so the hand keeps its
                 # order.
                 if 0 <= action < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, action] == st.hand[p, greedy]:
@@ -2501,7 +2490,7 @@ def searched_battle_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     p: EngineInt,
     sim: Any,
     scratch: IntArray,
@@ -2514,10 +2503,9 @@ def searched_battle_phase(
         if st.game[G_OVER] == 1:
             break
         open_decision(st, np.int64(D_ATTACKER), p)
-        listed = legal_attackers(st, p, st.actions)
-        if listed == 0:
+        a = greedy_attacker(table, st, p)
+        if a < 0:
             break
-        a = greedy_attacker(table, st, p, st.actions, listed)
         apply_attacker(st, a)
         n = legal_targets(st, p, st.actions)
         greedy = greedy_attack_choice(table, st, p, a)
@@ -2531,7 +2519,11 @@ def searched_battle_phase(
             st,
             counters,
             events,
-            st.choice[search_decision(table, st, sim, scratch, p, n, at, np.int64(STAGE_BATTLE_ON))],
+            st.choice[
+                search_decision(
+                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_BATTLE_ON)
+                )
+            ],
         )
         answer_attack_called(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
@@ -2542,35 +2534,29 @@ def play_turns_searched(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
     sim: Any,
     scratch: IntArray,
 ) -> None:
     """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
     rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
-    p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
-        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-            trace_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-            end_match(st, -1)
+        # The turns of a side that does not search, and the turn cap, as `play_turns` plays them; it returns at the
+        # start of a searching side's turn (G_FIRST).
+        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
+        if st.game[G_OVER] == 1:
             break
+        p = st.game[G_FIRST]
         start_turn_called(table, st, counters, events, p)
         if st.game[G_PENDING] != D_NONE:
             answer_targets(table, st, counters, events)
-        searched = st.side[p, S_POLICY] == SEARCH
         if st.game[G_OVER] == 0:
-            if searched:
-                searched_play_phase(table, st, counters, events, p, sim, scratch)
-            else:
-                play_phase_called(table, st, counters, events, p)
+            searched_play_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
-            if searched:
-                searched_battle_phase(table, st, counters, events, p, sim, scratch)
-            else:
-                battle_phase_called(table, st, counters, events, p)
+            searched_battle_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
             end_turn_called(table, st, counters, events, p)
-        p = 1 - p
+        st.game[G_FIRST] = 1 - p
 
 
 @rules_kernel
@@ -2588,7 +2574,7 @@ def play_matches_searched(
     winners: Any,
     turns: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
     exactly as before). The search's generator is seeded from each match's seed."""
@@ -2622,13 +2608,13 @@ def play_matches(
     winners: Any,
     turns: Any,
     counters: IntArray,
-    events: IntArray | None,
+    events: IntArray,
 ) -> None:
     """Play one match per seed on the given state arrays (see `new_state`), which every match reuses."""
     for m in range(seeds.shape[0]):
         begin_match_counters(counters, m)
         setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        play_turns(table, st, counters, events)
+        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
         end_match_counters(counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]
@@ -2737,8 +2723,8 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    events: IntArray | None,
-) -> tuple[Any, Any, Any, IntArray | None]:
+    events: IntArray,
+) -> tuple[Any, Any, Any, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -2768,7 +2754,7 @@ def _run(
         )
     else:
         play_matches(compiled.table, state, *decks, seeds, first, policy_a, policy_b, winners, turns, counters, events)
-    return winners, turns, published_counters(counters), None if events is None else events[: int(state.ecount[0])]
+    return winners, turns, published_counters(counters), events[: int(state.ecount[0])]
 
 
 def play_batch(
@@ -2781,7 +2767,10 @@ def play_batch(
     policy_b: int,
 ) -> tuple[Any, Any, Any]:
     """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, None)
+    # An events buffer of no rows: `log_event` writes nothing, and the kernels are the trace's own machine code (one
+    # compile for both, not one each).
+    no_events = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, no_events)
     return winners, turns, counters
 
 
@@ -2799,7 +2788,6 @@ def play_traced(
         policy_b,
         np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
     )
-    assert events is not None  # a trace passes an events buffer, so `_run` returns its rows
     return int(winners[0]), int(turns[0]), events
 
 
