@@ -1203,7 +1203,7 @@ def resolve_played_effects(
 
 
 @rules_kernel
-def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> int:
+def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> EngineInt:
     """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone).
 
     When its summon Trigger deals damage and an opposing card is there to take it, the target is the player's
@@ -1221,16 +1221,23 @@ def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt)
         st[G_PENDING] = A_SUMMON
         st[G_PENDING_A] = my_id
         return u
-    summon_resolves(st, side, my_id, NONE)
-    return find_unit(st, side, my_id)
+    return summon_finishes(st, side, u, NONE)
 
 
 @rules_kernel
 def summon_resolves(st: IntArray, side: EngineInt, unit_id: EngineInt, target: EngineInt) -> None:
-    """The rest of a summon: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1: none), then
-    the opponent's reaction to the summon."""
+    """The rest of a summon whose target was left open (the unit with id `unit_id`, target the opposing unit
+    `target`): `summon_finishes`."""
+    summon_finishes(st, side, find_unit(st, side, unit_id), target)
+
+
+@inline_kernel
+def summon_finishes(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineInt:
+    """The rest of a summon of unit `u`: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1:
+    none), then the opponent's reaction to the summon; returns the unit's index (-1: gone). Copied into `summon`
+    and `summon_resolves`: no call on the way of every summon."""
     foe = 1 - side
-    u = find_unit(st, side, unit_id)
+    unit_id = st[ux(side, u, U_ID)]
     card = st[ux(side, u, U_CARD)]
     if has_timed_effect(st, card, T_SUMMON):
         # The summon Trigger: its effects resolve once, now.
@@ -1240,6 +1247,8 @@ def summon_resolves(st: IntArray, side: EngineInt, unit_id: EngineInt, target: E
     if st[G_OVER] == 0 and u >= 0:
         # The opponent may react to the summon (once the summon and its own Trigger have resolved).
         react(st, foe, T_FOE_SUMMONS, unit_id, card)
+        u = find_unit(st, side, unit_id)
+    return u
 
 
 @rules_kernel
@@ -1562,7 +1571,7 @@ def add_action(
 def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: EngineInt) -> EngineInt:
     """Append the attack rows of unit `u` (one that can be used) after the n rows at word `out`: the player first
     (u, -1) when it may attack them, then each opposing card in reach, in order; returns the new count. Copied into
-    its callers (`legal_actions_of`, `legal_attacks_of`), so both list the same rows at no call's cost."""
+    `legal_actions_of`: no call per unit."""
     card = st[ux(side, u, U_CARD)]
     if cv(st, card, C_CAN_ATTACK) == 0:
         return n
@@ -1579,22 +1588,6 @@ def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: 
         if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
             n = add_action(st, out, n, A_ATTACK, u, v, ZERO)
     return n
-
-
-@inline_kernel
-def legal_attacks_of(st: IntArray, side: EngineInt, out: EngineInt, u: EngineInt) -> EngineInt:
-    """`legal_actions_of(st, side, out, 1 << A_ATTACK, u)`: the attack rows of unit `u`, exactly those rows, in
-    that order, for a policy weighing one attacker (greedy, every attack of every turn). Copied into its caller:
-    no call, and none of the other kinds' tests."""
-    n: EngineInt
-    n = 0
-    if st[G_PENDING] != PENDING_NONE:
-        for v in range(st[sx(1 - side, S_UNITS)]):
-            n = add_action(st, out, n, A_TARGET, v, ZERO, ZERO)
-        return n
-    if u >= st[sx(side, S_UNITS)] or not can_use(st, side, u):
-        return n
-    return attack_rows(st, side, out, n, u)
 
 
 @rules_kernel
@@ -1687,6 +1680,67 @@ def legal_actions(st: IntArray, side: EngineInt, out: EngineInt) -> EngineInt:
 
 
 @rules_kernel
+def find_row(
+    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
+) -> int:
+    """The index of the row (kind, a, b, c) among the n rows listed at word `out` (-1: not listed)."""
+    for i in range(n):
+        base = out + 4 * i
+        if st[base] == kind and st[base + 1] == a and st[base + 2] == b and st[base + 3] == c:
+            return i
+    return -1
+
+
+@rules_kernel
+def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
+    """Whether the action row at word `row` of `st` is one that `legal_actions(st, side, ...)` lists now, asked of
+    that one row: a policy that has worked out its action without the list (greedy) asks this instead of listing.
+
+    Summons, traps, casts and attacks are tested directly, with the tests `legal_actions_of` makes for them; any
+    other row is looked up among its card's listed rows, written in the four words after `row` onwards (room the
+    action list has: a policy asking writes its row at the list's start). While a decision is open only its answers
+    are legal. Leaves the sacrifice plan of the card in `st`, as listing does.
+    """
+    kind = st[row]
+    a = st[row + 1]
+    b = st[row + 2]
+    c = st[row + 3]
+    pending = st[G_PENDING] != PENDING_NONE
+    if kind == A_ATTACK:
+        if pending or c != 0 or a < 0 or a >= st[sx(side, S_UNITS)] or not can_use(st, side, a):
+            return False
+        if cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0:
+            return False
+        if b == -1:
+            return can_attack_player(st, side, a)
+        return 0 <= b < st[sx(1 - side, S_UNITS)] and in_range(st, side, a, b)
+    if kind == A_SUMMON or kind == A_TRAP or kind == A_CAST:
+        if pending or c != 0 or a < 0 or a >= st[sx(side, S_HAND)]:
+            return False
+        card = st[zx(st, side, Z_HAND, a)]
+        if kind == A_SUMMON:
+            limit = opt(st, O_SUMMONS)
+            if cv(st, card, C_KIND) != KIND_MONSTER or not (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
+                return False
+            if b < 0 or b >= ROWS or not can_pay(st, side, a):
+                return False
+            return room_in_row(st, side, b)
+        if kind == A_TRAP:
+            if cv(st, card, C_KIND) != KIND_TRAP or b != 0 or st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS):
+                return False
+            return can_pay(st, side, a)
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 1:
+            return False
+        foe_units = st[sx(1 - side, S_UNITS)]
+        targeted = cv(st, card, C_DAMAGE) > 0 and foe_units > 0
+        if (targeted and not 0 <= b < foe_units) or (not targeted and b != -1):
+            return False
+        return can_pay(st, side, a)
+    n = legal_actions_of(st, side, row + 4, 1 << kind, a)
+    return find_row(st, row + 4, n, kind, a, b, c) >= 0
+
+
+@rules_kernel
 def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
     """Take the action row at word `row` of `st` (one that `legal_actions` listed): summon, cast, equip, set a trap,
     attack, Support, move, activate, or answer the open decision.
@@ -1700,7 +1754,9 @@ def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
     a = st[row + 1]
     b = st[row + 2]
     c = st[row + 3]
-    if kind == A_TARGET:
+    if kind == A_ATTACK:  # the commonest row first
+        attack(st, side, a, b)
+    elif kind == A_TARGET:
         pending = st[G_PENDING]
         st[G_PENDING] = PENDING_NONE
         if pending == A_SUMMON:
@@ -1721,8 +1777,6 @@ def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
             st[G_PENDING_C] = c
         else:
             equip(st, side, a, b, c, NONE)
-    elif kind == A_ATTACK:
-        attack(st, side, a, b)
     elif kind == A_SUPPORT:
         support(st, side, a, b)
     elif kind == A_ACTIVATE:
@@ -1751,18 +1805,6 @@ def clone(st: IntArray, into: IntArray) -> None:
 # the side could see: the search's rollouts deal the unseen cards anew) and keep its own words in the scratch area
 # st[G_SCRATCH], which no rule touches. A new policy is a new turn function here and one branch in `take_turn`
 # (and in `play_searched_match`): no rule changes.
-
-
-@rules_kernel
-def find_row(
-    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
-) -> int:
-    """The index of the row (kind, a, b, c) among the n rows listed at word `out` (-1: not listed)."""
-    for i in range(n):
-        base = out + 4 * i
-        if st[base] == kind and st[base + 1] == a and st[base + 2] == b and st[base + 3] == c:
-            return i
-    return -1
 
 
 @rules_kernel
@@ -1837,7 +1879,7 @@ def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_tar
     return best
 
 
-@rules_kernel
+@inline_kernel
 def greedy_answer(st: IntArray, side: EngineInt) -> None:
     """Answer the decision the last row left open: the damage target of a summon Trigger or an Equip card, the most
     valuable opposing card it destroys, else the most valuable one."""
@@ -1866,7 +1908,7 @@ def greedy_answer(st: IntArray, side: EngineInt) -> None:
         apply(st, side, out + 4 * k)
 
 
-@rules_kernel
+@inline_kernel
 def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
     """Greedy's rule of thumb for a card it plays at once: every trap; a magic card without Equip or damage that
     draws, restores shield that fits under 8, or applies an element that starts a status or makes a combo."""
@@ -1891,12 +1933,18 @@ def greedy_plays(st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
     card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
     out = st[G_ACTIONS]
-    plays = (1 << A_TRAP) | (1 << A_CAST)
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
-        if greedy_wants_played(st, side, st[zx(st, side, Z_HAND, i)]):
-            # Its one row if it has one: a trap (i, 0, 0), a magic card with no target (i, -1, 0).
-            if legal_actions_of(st, side, out, plays, i) > 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if greedy_wants_played(st, side, card):
+            # Its one row, when `legal_actions` would list it (a trap slot free, its cost paid: the tests it lists
+            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0).
+            trap = cv(st, card, C_KIND) == KIND_TRAP
+            if (not trap or st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)) and can_pay(st, side, i):
+                if trap:
+                    add_action(st, out, ZERO, A_TRAP, i, ZERO, ZERO)
+                else:
+                    add_action(st, out, ZERO, A_CAST, i, NONE, ZERO)
                 apply(st, side, out)
                 greedy_answer(st, side)
                 i = 0  # the hand changed (draws, sacrifices): look again from the start
@@ -1940,17 +1988,34 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
-def greedy_summon_row(st: IntArray, out: EngineInt, n: EngineInt, h: EngineInt, wanted: EngineInt) -> int:
-    """The listed summon row of hand card h into the wanted row, else into the nearest listed row (forward
-    first); -1: h has no summon row."""
+def greedy_summon_row(st: IntArray, side: EngineInt, out: EngineInt, h: EngineInt, wanted: EngineInt) -> bool:
+    """Write at word `out` the summon row of hand card h into the wanted row, else into the nearest row with room
+    (forward first); False: h has no summon row (it cannot be paid, or no row has room).
+
+    The row is one `legal_actions` lists, worked out without the list: a summon is left (the caller's loop), the
+    card is a monster whose cost `can_pay` finds, and `room_in_row` (after the sacrifices `can_pay` planned) is the
+    test the rows are listed by; the legality replay test checks every row greedy applies."""
+    if not can_pay(st, side, h):
+        return False
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    row: EngineInt
+    row = -1
     for step in range(ROWS):
-        for row in (wanted - step, wanted + step):
-            if (step == 0 and row != wanted) or row < 0 or row >= ROWS:
-                continue
-            k = find_row(st, out, n, A_SUMMON, h, row, ZERO)
-            if k >= 0:
-                return k
-    return -1
+        if step == 0:
+            if room_in_row(st, side, wanted):
+                row = wanted
+                break
+            continue
+        if wanted - step >= 0 and room_in_row(st, side, wanted - step):
+            row = wanted - step
+            break
+        if wanted + step < ROWS and room_in_row(st, side, wanted + step):
+            row = wanted + step
+            break
+    if row < 0:
+        return False
+    add_action(st, out, ZERO, A_SUMMON, h, row, ZERO)
+    return True
 
 
 @rules_kernel
@@ -2014,14 +2079,13 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
-            n_rows = legal_actions_of(st, side, out, 1 << A_SUMMON, best)
-            chosen = greedy_summon_row(st, out, n_rows, best, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
-            if chosen >= 0:
+            if greedy_summon_row(st, side, out, best, preferred_row(st, st[zx(st, side, Z_HAND, best)])):
+                chosen = best
                 break
             st[excluded + best] = 1
         if chosen < 0:
             return
-        apply(st, side, out + 4 * chosen)
+        apply(st, side, out)
         greedy_answer(st, side)
 
 
@@ -2054,11 +2118,10 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
                 best_score = score
                 host = u
         if host >= 0:
-            n = legal_actions_of(st, side, out, 1 << A_EQUIP, i)
-            # Not listed: it cannot be paid, or its own sacrifice would take the host.
-            k = find_row(st, out, n, A_EQUIP, i, host_side, host)
-            if k >= 0:
-                apply(st, side, out + 4 * k)
+            add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
+            # Not legal: it cannot be paid, or its own sacrifice would take the host.
+            if is_legal(st, side, out):
+                apply(st, side, out)
                 greedy_answer(st, side)
                 i = 0
                 continue
@@ -2112,10 +2175,9 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
                 if target < 0 or damage_to_destroy(st, foe, target) > amount:
                     continue
             if greedy_activation_worth(st, side, card, timing, target) > 0:
-                rows = legal_actions_of(st, side, out, 1 << A_ACTIVATE, u)
-                k = find_row(st, out, rows, A_ACTIVATE, u, target, timing)
-                if k >= 0:
-                    apply(st, side, out + 4 * k)
+                add_action(st, out, ZERO, A_ACTIVATE, u, target, timing)
+                if is_legal(st, side, out):
+                    apply(st, side, out)
 
 
 @rules_kernel
@@ -2146,10 +2208,9 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
         if chosen < 0 and not attacks_itself:
             chosen = fallback
         if chosen >= 0:
-            n = legal_actions_of(st, side, out, 1 << A_SUPPORT, s)
-            k = find_row(st, out, n, A_SUPPORT, s, chosen, ZERO)
-            if k >= 0:
-                apply(st, side, out + 4 * k)
+            add_action(st, out, ZERO, A_SUPPORT, s, chosen, ZERO)
+            if is_legal(st, side, out):
+                apply(st, side, out)
     for u in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, u, U_CARD)]
         if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
@@ -2163,10 +2224,9 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
                 reach = True
                 break
         if not reach:
-            n = legal_actions_of(st, side, out, 1 << A_MOVE, u)
-            k = find_row(st, out, n, A_MOVE, u, row - 1, ZERO)
-            if k >= 0:
-                apply(st, side, out + 4 * k)
+            add_action(st, out, ZERO, A_MOVE, u, row - 1, ZERO)
+            if is_legal(st, side, out):
+                apply(st, side, out)
 
 
 @rules_kernel
@@ -2199,36 +2259,26 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
                     u = w
         if u < 0:
             return
-        n = legal_attacks_of(st, side, out, u)
-        # Its rows: the player first (u, -1) when it may attack them, then each opposing card in reach, in order.
-        direct = n > 0 and st[out + 2] == -1
-        chosen = -1
-        if not (lethal and direct):
-            # The most valuable card it destroys (worth looked up only for those).
-            amount = unit_atk(st, side, u)
+        # Its target, worked out without listing its rows (the player when it may attack them, the opposing cards
+        # in reach): the most valuable card it destroys, else the player, else the most valuable card in reach.
+        direct = can_attack_player(st, side, u)
+        target = -1 if lethal and direct else greedy_kill_target(st, side, u, ZERO)
+        if target < 0 and not direct:
             best_value = -1
-            for i in range(1 if direct else 0, n):
-                v = st[out + 4 * i + 2]
-                if damage_to_destroy(st, foe, v) <= amount:
+            for v in range(st[sx(foe, S_UNITS)]):
+                if in_range(st, side, u, v):
                     value = unit_value(st, foe, v)
                     if value > best_value:
                         best_value = value
-                        chosen = i
-        if chosen < 0 and direct:
-            chosen = 0
-        if chosen < 0:
-            # The most valuable card in reach.
-            best_value = -1
-            for i in range(n):
-                value = unit_value(st, foe, st[out + 4 * i + 2])
-                if value > best_value:
-                    best_value = value
-                    chosen = i
-        if chosen < 0:
+                        target = v
+        if target < 0 and not direct:
             st[sitting + n_sitting] = st[ux(side, u, U_ID)]
             n_sitting += 1
             continue
-        apply(st, side, out + 4 * chosen)
+        # A listed row without asking `is_legal`: the player when `can_attack_player`, a card that `in_range` says
+        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one).
+        add_action(st, out, ZERO, A_ATTACK, u, target, ZERO)
+        apply(st, side, out)
 
 
 @rules_kernel
@@ -2242,10 +2292,9 @@ def greedy_finishers(st: IntArray, side: EngineInt) -> None:
         if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
             target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             if target >= 0:
-                n = legal_actions_of(st, side, out, 1 << A_CAST, i)
-                k = find_row(st, out, n, A_CAST, i, target, ZERO)  # not listed: it cannot be paid
-                if k >= 0:
-                    apply(st, side, out + 4 * k)
+                add_action(st, out, ZERO, A_CAST, i, target, ZERO)
+                if is_legal(st, side, out):  # not legal: it cannot be paid
+                    apply(st, side, out)
                     i = 0
                     continue
         i += 1
