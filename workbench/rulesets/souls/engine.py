@@ -1696,10 +1696,11 @@ def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
     """Whether the action row at word `row` of `st` is one that `legal_actions(st, side, ...)` lists now, asked of
     that one row: a policy that has worked out its action without the list (greedy) asks this instead of listing.
 
-    Summons, traps, casts and attacks are tested directly, with the tests `legal_actions_of` makes for them; any
-    other row is looked up among its card's listed rows, written in the four words after `row` onwards (room the
-    action list has: a policy asking writes its row at the list's start). While a decision is open only its answers
-    are legal. Leaves the sacrifice plan of the card in `st`, as listing does.
+    Summons, traps, casts, equipment, activations and attacks are tested directly, with the tests `legal_actions_of`
+    makes for them; any other row (Support, a move, an answer) is looked up among its card's listed rows, written in
+    the words after `row` onwards (room the action list has: a policy asking writes its row at the list's start).
+    While a decision is open only its answers are legal. Leaves the sacrifice plan of the card in `st`, as listing
+    does.
     """
     kind = st[row]
     a = st[row + 1]
@@ -1714,6 +1715,22 @@ def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
         if b == -1:
             return can_attack_player(st, side, a)
         return 0 <= b < st[sx(1 - side, S_UNITS)] and in_range(st, side, a, b)
+    if kind == A_ACTIVATE:
+        if pending or a < 0 or a >= st[sx(side, S_UNITS)] or (c != T_PLAIN and c != T_USE):
+            return False
+        if not can_activate(st, side, a, c):
+            return False
+        foe_units = st[sx(1 - side, S_UNITS)]
+        if tv(st, st[ux(side, a, U_CARD)], c, TV_DAMAGE) > 0 and foe_units > 0:
+            return 0 <= b < foe_units
+        return b == -1
+    if kind == A_EQUIP:
+        if pending or a < 0 or a >= st[sx(side, S_HAND)] or b < 0 or b > 1 or c < 0 or c >= st[sx(b, S_UNITS)]:
+            return False
+        card = st[zx(st, side, Z_HAND, a)]
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) != 1 or not can_pay(st, side, a):
+            return False
+        return not (b == side and planned_unit(st, c))
     if kind == A_SUMMON or kind == A_TRAP or kind == A_CAST:
         if pending or c != 0 or a < 0 or a >= st[sx(side, S_HAND)]:
             return False
