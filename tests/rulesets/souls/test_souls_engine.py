@@ -16,7 +16,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -25,7 +25,7 @@ import workbench.rulesets.souls.engine as E
 from workbench.analysis import power_curve
 from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
-from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED
+from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, EngineInt
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
@@ -240,10 +240,10 @@ class Scenario:
             self.compiled.names[self.arrays.zones[side, E.Z_HAND, i]] for i in range(self.arrays.sides[side, E.S_HAND])
         ]
 
-    def side(self, side: int, field: int) -> int:
+    def side(self, side: int, field: EngineInt) -> int:
         return int(self.arrays.sides[side, field])
 
-    def unit(self, side: int, u: int, field: int) -> int:
+    def unit(self, side: int, u: EngineInt, field: EngineInt) -> int:
         return int(self.arrays.board[side, u, field])
 
     def counter(self, side: int, name: str, counter: int) -> int:
@@ -997,11 +997,16 @@ def test_combo_consumes_the_standard_status(cardset: CardSet, consumes: bool, sh
     ],
 )
 def test_lasting_statuses_strike_at_the_start_of_each_turn(
-    cardset: CardSet, status: int, burning_turns: int, ticks: int, shields: list[int], wall_damage: int
+    cardset: CardSet, status: EngineInt, burning_turns: int, ticks: int, shields: list[int], wall_damage: int
 ) -> None:
     game = Scenario(cardset, burning_turns=burning_turns, status_ticks="own_turn")
     wall = game.place(B, "Wall", 0)
-    combo = {E.S_BURNING: (FIRE, OIL), E.S_EVERFLAME: (FIRE, CURSE), E.S_PLAGUE: (MIASMA, CURSE)}[status]
+    combos: dict[EngineInt, tuple[int, int]] = {
+        E.S_BURNING: (FIRE, OIL),
+        E.S_EVERFLAME: (FIRE, CURSE),
+        E.S_PLAGUE: (MIASMA, CURSE),
+    }
+    combo = combos[status]
     for element in combo:
         E.apply_element(game.st, B, element, -1)
     seen = []
@@ -1299,6 +1304,21 @@ engine, compiled, _ = compile_for(cardset)
 applied = {}
 answered = {}
 real_apply = E.apply
+real_is_legal = E.is_legal
+legal_answers = {"yes": 0, "no": 0}
+
+def checked_is_legal(st, side, row):
+    asked = tuple(int(v) for v in st[row : row + 4])
+    probe = st.copy()
+    o = int(probe[E.G_ACTIONS]) + 4  # past the asked row, which a policy writes at the list's start
+    n = E.legal_actions(probe, side, o)
+    rows = {tuple(int(v) for v in probe[o + 4 * i : o + 4 * i + 4]) for i in range(n)}
+    answer = bool(real_is_legal(st, side, row))
+    if answer != (asked in rows):
+        raise AssertionError(f"is_legal said {answer} of {asked}; legal_actions listed {sorted(rows)}")
+    legal_answers["yes" if answer else "no"] += 1
+    return answer
+
 
 def listed_apply(st, side, row):
     taken = tuple(int(v) for v in st[row : row + 4])
@@ -1309,29 +1329,21 @@ def listed_apply(st, side, row):
     if taken not in rows:
         raise AssertionError(f"greedy applied {taken}, not among the {n} legal actions")
     applied[taken[0]] = applied.get(taken[0], 0) + 1
+    # is_legal asked of the applied row and of rows next to it (another target, card or row) answers as the list.
+    kind, a, b, c = taken
+    for asked in (taken, (kind, a, b + 1, c), (kind, a + 1, b, c), (kind, a, -1, c), (kind, a, b, c + 1)):
+        again = st.copy()
+        again[out : out + 4] = asked
+        answer = bool(real_is_legal(again, side, out))
+        if answer != (asked in rows):
+            raise AssertionError(f"is_legal said {answer} of {asked}; legal_actions listed {sorted(rows)}")
+        legal_answers["yes" if answer else "no"] += 1
     if taken[0] == E.A_TARGET:
         answered[int(st[E.G_PENDING])] = answered.get(int(st[E.G_PENDING]), 0) + 1
     real_apply(st, side, row)
 
-real_attacks = E.legal_attacks_of
-attack_lists = [0]
-
-def checked_attacks(st, side, out, u):
-    probe = st.copy()
-    o = int(probe[E.G_ACTIONS])
-    n = E.legal_actions(probe, side, o)
-    rows = [tuple(int(v) for v in probe[o + 4 * i : o + 4 * i + 4]) for i in range(n)]
-    if int(st[E.G_PENDING]) == E.PENDING_NONE:
-        rows = [r for r in rows if r[0] == E.A_ATTACK and r[1] == u]
-    k = real_attacks(st, side, out, u)
-    got = [tuple(int(v) for v in st[out + 4 * i : out + 4 * i + 4]) for i in range(k)]
-    if got != rows:
-        raise AssertionError(f"legal_attacks_of listed {got}, legal_actions {rows}")
-    attack_lists[0] += 1
-    return k
-
 E.apply = listed_apply  # the policies look `apply` up when they call it: plain Python under NUMBA_DISABLE_JIT
-E.legal_attacks_of = checked_attacks
+E.is_legal = checked_is_legal
 seeds, first = batch_seeds(5, 3)[0]
 results = []
 for deck_a in decks:
@@ -1340,7 +1352,7 @@ for deck_a in decks:
             compiled, compiled.deck_array(deck_a), compiled.deck_array(deck_b), seeds, first, 0, 0
         )
         results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
-print(json.dumps({"applied": applied, "answered": answered, "results": results, "attack_lists": attack_lists[0]}))
+print(json.dumps({"applied": applied, "answered": answered, "results": results, "is_legal": legal_answers}))
 """
 
 
@@ -1374,11 +1386,13 @@ def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
     applied = {int(kind): count for kind, count in output["applied"].items()}
     # Summons, traps, casts, equipment, attacks, activations and both kinds of open target were all checked.
     for kind in (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET):
-        assert applied.get(kind, 0) > 0, kind
+        assert applied.get(int(kind), 0) > 0, kind
     assert {int(kind) for kind in output["answered"]} == {E.A_SUMMON, E.A_EQUIP}
-    # Greedy's one-attacker listing (legal_attacks_of) gave exactly legal_actions' attack rows of that attacker, in
-    # order, every time it was asked.
-    assert output["attack_lists"] > 0
+    # Greedy works its rows out without listing (asking `is_legal` where legality is part of its choice); every
+    # answer `is_legal` gave, to greedy and of each applied row and rows next to it, yes and no, agreed with
+    # whether `legal_actions` listed the row.
+    assert output["is_legal"]["yes"] > 0
+    assert output["is_legal"]["no"] > 0
     cardset = load_cardset(path, SOULS)
     engine, compiled, _ = compile_for(cardset)
     seeds, first = batch_seeds(5, 3)[0]
@@ -1413,6 +1427,59 @@ def test_golden_trace(bundled: tuple[CardSet, list[Deck]]) -> None:
     for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
         assert got == want, f"{GOLDEN} line {number} differs (see the docstring of GOLDEN to regenerate on purpose)"
     assert len(actual) == len(expected)
+
+
+KERNEL_CONSTANT_GROUPS: tuple[tuple[str, int], ...] = (
+    ("C_", int(E.C_TIMED) + 1),
+    ("TV_", 4),
+    ("O_", len(E.ENGINE_OPTION_ORDER)),
+    ("S_", E.SIDE_FIELDS),
+    ("U_", E.UNIT_FIELDS),
+    ("Z_", 3),
+    ("EV_", 25),
+    ("A_", 9),
+    ("T_", E.TIMINGS),
+)
+"""Name prefixes of the field, option, event, action and timing constants the kernels are passed, and how many."""
+
+
+def test_constants_the_kernels_are_passed_are_int64_and_python_reads_them_as_ints(
+    bundled: tuple[CardSet, list[Deck]],
+) -> None:
+    """One compiled copy of each kernel rests on these being np.int64: Numba types a Python int passed to a kernel as
+    a literal of its own value and compiles the kernel once per value. The Python code around the kernels (the card
+    table, the options ledger, the state views, the trace lines) reads the same names as indices and codes."""
+    from workbench.rulesets.souls.cards import SoulsCard
+    from workbench.simulate import trace
+
+    cardset, decks = bundled
+    for prefix, count in KERNEL_CONSTANT_GROUPS:
+        group = {name: getattr(E, name) for name in dir(E) if name.startswith(prefix) and name.isupper()}
+        assert all(type(value) is np.int64 for value in group.values()), prefix
+        assert sorted(int(value) for value in group.values()) == list(range(count)), prefix
+    for name in ("NONE", "ZERO", "ONE", "POISON_DAMAGE", "PERMANENT", "ALL_ACTIONS", "ATTACKED_COUNTER"):
+        assert type(getattr(E, name)) is np.int64, name
+    # The options ledger: each O_* is its key's place, and the state holds each key's code there.
+    game = Scenario(cardset, turn_cap=7, sacrifice_from="hand")
+    assert E.ENGINE_OPTION_ORDER[E.O_TURN_CAP] == "turn_cap"
+    assert E.ENGINE_OPTION_ORDER[E.O_SACRIFICE] == "sacrifice_from"
+    assert E.opt(game.st, E.O_TURN_CAP) == 7 == game.compiled.options[E.O_TURN_CAP]
+    assert E.opt(game.st, E.O_SACRIFICE) == E.SACRIFICE_HAND
+    assert E.opt(game.st, E.O_ROW_SLOTS) == 3
+    # The card table and the state views, indexed by the same names.
+    squire = game.id("Ashen Squire")
+    card = next(cast(SoulsCard, entry.card) for entry in cardset if entry.card.name == "Ashen Squire")
+    assert game.compiled.table[squire, E.C_ATK] == card.atk
+    assert E.cv(game.st, squire, E.C_DEF) == card.defense
+    u = game.place(B, "Ashen Squire", 2)
+    assert game.unit(B, u, E.U_ROW) == 2 == game.arrays.board[B, u, E.U_ROW]
+    assert game.side(B, E.S_ROW0 + 2) == 1
+    # Trace lines name what happened in words and numbers, never a numpy repr.
+    for policy in ("greedy", "random"):
+        for seed in range(3):
+            lines = list(trace(cardset, decks[0], decks[1], seed=seed, policies=policy))
+            assert any("summons" in line for line in lines)
+            assert not any("np." in line or "int64" in line for line in lines)
 
 
 @pytest.mark.parametrize(

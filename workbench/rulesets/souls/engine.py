@@ -85,6 +85,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
+from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
 from workbench.rulesets.souls.costs import attack_range, has_ability
 from workbench.rulesets.souls.effects import (
@@ -95,12 +96,6 @@ from workbench.rulesets.souls.effects import (
     OP_DEF,
     OP_DRAW,
     OP_SHIELD,
-    T_FOE_ACTIVATES,
-    T_FOE_ATTACKS,
-    T_FOE_SUMMONS,
-    T_PLAIN,
-    T_SUMMON,
-    T_USE,
     TIMINGS,
     Effect,
     as_played,
@@ -109,6 +104,31 @@ from workbench.rulesets.souls.effects import (
 )
 
 ENGINE_VERSION = "4"
+
+
+def int64_constants(start: int, stop: int) -> tuple[np.int64, ...]:
+    """The integers start ... stop - 1 as np.int64, for constants the kernels are passed.
+
+    Numba types a Python int written in a call as a `Literal[int]` of its own value and compiles the kernel called
+    once per distinct value (`ux` was compiled 38 times, `log` 60), while a global np.int64 is a plain int64: one
+    compiled copy, whichever constant is passed. Python code reads them as ever (an np.int64 indexes, compares and
+    hashes like the int).
+    """
+    return tuple(np.int64(value) for value in range(start, stop))
+
+
+# The effect timings (effects.py keeps them Python ints for validation and the reference engine).
+T_PLAIN, T_USE, T_SUMMON, T_FOE_ATTACKS, T_FOE_SUMMONS, T_FOE_ACTIVATES = (
+    np.int64(effect_vocabulary.T_PLAIN),
+    np.int64(effect_vocabulary.T_USE),
+    np.int64(effect_vocabulary.T_SUMMON),
+    np.int64(effect_vocabulary.T_FOE_ATTACKS),
+    np.int64(effect_vocabulary.T_FOE_SUMMONS),
+    np.int64(effect_vocabulary.T_FOE_ACTIVATES),
+)
+ATTACKED_COUNTER = np.int64(ATTACKED)
+DESTROYED_COUNTER = np.int64(DESTROYED)
+"""workbench.engines' counter columns the kernels pass to `count`, as np.int64 for the same reason."""
 SHIELD_POINTS = 8
 """Each player begins the game with 8 shield points (the document)."""
 ROWS = 3
@@ -149,12 +169,12 @@ KINDS = ("monster", "magic", "trap")
     C_VALUE,
     C_REACTS,
     C_TIMED,
-) = range(19)
+) = int64_constants(0, 19)
 """C_REACTS: one bit per timing the card has an effect for (1 << T_*), so asking "does it react?" is one read."""
 """C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
 the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
 `apply` rides on its attacks). Use `tv(st, card, timing, TV_*)`."""
-TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES = range(4)
+TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES = int64_constants(0, 4)
 CARD_COLUMNS = C_TIMED + TIMINGS * 4
 
 BODY_VALUE = 4
@@ -209,7 +229,7 @@ ENGINE_OPTION_ORDER: tuple[str, ...] = (
     O_TRAP_SLOTS,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_POLICY,
-) = range(len(ENGINE_OPTION_ORDER))
+) = int64_constants(0, len(ENGINE_OPTION_ORDER))
 SACRIFICE_EITHER, SACRIFICE_FIELD, SACRIFICE_HAND = 0, 1, 2
 DIRECT_ALWAYS, DIRECT_REACH = 0, 1
 _CHOICE_CODES: dict[str, tuple[str, ...]] = {
@@ -277,7 +297,7 @@ SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
     S_ROW1,
     S_ROW2,
     S_POLICY,
-) = range(15)
+) = int64_constants(0, 15)
 SIDE_FIELDS = 15
 BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
 (
@@ -293,13 +313,13 @@ BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
     U_ID,
     U_ACTED,
     U_REACTED,
-) = range(12)
+) = int64_constants(0, 12)
 """U_ACTED: its once-per-turn effect was activated this turn (that does not use the card); U_REACTED: one of its
 Trigger effects fired this turn (a monster reacts once a turn)."""
 UNIT_FIELDS = 12
 ZONES_BASE = BOARD_BASE + 2 * MAX_UNITS * UNIT_FIELDS
-Z_DECK, Z_HAND, Z_TRAPS = 0, 1, 2
-PERMANENT = 1 << 30
+Z_DECK, Z_HAND, Z_TRAPS = int64_constants(0, 3)
+PERMANENT = np.int64(1 << 30)
 """Turns left on a status that never ends."""
 
 POLICY_GREEDY, POLICY_RANDOM, POLICY_SEARCH = 0, 1, 2
@@ -308,7 +328,7 @@ UNAVAILABLE = 1 << 51
 """Sacrifice-plan marks: chosen, and not a candidate (the card being played); both above any worth."""
 
 # Combo statuses.
-COMBO_NONE, BURNING, EXPLOSION, EVERFLAME, POISON, PLAGUE = -1, 0, 1, 2, 3, 4
+COMBO_NONE, BURNING, EXPLOSION, EVERFLAME, POISON, PLAGUE = int64_constants(-1, 5)
 COMBO_NAMES = ("Burning", "Explosion", "Everflame", "Poison", "Plague")
 FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
 
@@ -339,17 +359,30 @@ FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
     EV_FIZZLE,
     EV_ACTIVATE,
     EV_REACT,
-) = range(25)
+) = int64_constants(0, 25)
 
 # Action kinds: column 0 of an action row (kind, a, b, c).
-A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE, A_TARGET = range(9)
+A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE, A_TARGET = int64_constants(0, 9)
 """Rows: summon (hand index, row, 0), cast (hand index, target or -1, 0), equip (hand index, host side, host), set a
 trap (hand index, 0, 0), attack (unit, target or -1 for the player, 0), Support (unit, supported unit, 0), move (unit,
 row, 0), activate (unit, target or -1, timing), and the answer to an open target (target, 0, 0)."""
-ALL_ACTIONS = (1 << 9) - 1
+ALL_ACTIONS = np.int64((1 << 9) - 1)
 """Every kind, as the bit mask `legal_actions_of` takes (bit 1 << A_*)."""
 PENDING_NONE = -1
 """No decision is open (G_PENDING)."""
+NONE = np.int64(-1)
+"""-1 passed to a kernel: no card, unit, target or winner (a trace row's empty word)."""
+ZERO = np.int64(0)
+"""0 passed to a kernel: an action row's or a trace row's unused word, the first index."""
+ONE = np.int64(1)
+"""1 passed to a kernel: one point of damage or shield."""
+POISON_DAMAGE = np.int64(2)
+"""Poison (oil + miasma): 2 damage to the player's shield."""
+SIDE_A, SIDE_B = int64_constants(0, 2)
+PLAN_FIELD, PLAN_HAND = int64_constants(0, 2)
+"""The sacrifice plan's first two words: how many field and how many hand sacrifices (`px`)."""
+ANY_TARGET = np.bool_(True)
+"""`greedy_spell_target`'s any_target: pick the best card even when it does not destroy one."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -388,7 +421,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         if card.element is not None and not any(effect.opcode == OP_APPLY for effect in kept):
             # The element column says what the card applies; without an `apply` effect it is the card's element (on
             # a trap, with its first effect's Trigger).
-            timing = kept[0].timing if card.kind == "trap" and kept else T_PLAIN
+            timing = kept[0].timing if card.kind == "trap" and kept else effect_vocabulary.T_PLAIN
             kept.insert(0, Effect(OP_APPLY, ELEMENTS.index(card.element), f"apply {card.element}", timing))
         kept = [as_played(effect, card.kind) for effect in kept]
         dropped = unknown + [effect.text for effect in uncovered] + [effect.text for effect in kept[MAX_EFFECTS:]]
@@ -661,11 +694,11 @@ def reset_state(st: IntArray) -> None:
     """Clear the match (not the counters) for a new one: empty board, full shields, no statuses."""
     for side in range(2):
         for u in range(MAX_UNITS):
-            st[ux(side, u, np.int64(U_CARD))] = -1
+            st[ux(side, u, U_CARD)] = -1
         for f in range(SIDE_FIELDS):
             st[sx(side, f)] = 0
-        st[sx(side, np.int64(S_SHIELD))] = SHIELD_POINTS
-        st[sx(side, np.int64(S_STANDARD))] = -1
+        st[sx(side, S_SHIELD)] = SHIELD_POINTS
+        st[sx(side, S_STANDARD)] = -1
     st[G_TURN] = 0
     st[G_OVER] = 0
     st[G_WINNER] = -1
@@ -689,49 +722,45 @@ def end_match(st: IntArray, winner: EngineInt) -> None:
 @rules_kernel
 def units(st: IntArray, side: EngineInt) -> int:
     """How many monsters the side has in play."""
-    return st[sx(side, np.int64(S_UNITS))]
+    return st[sx(side, S_UNITS)]
 
 
 @rules_kernel
 def hand_size(st: IntArray, side: EngineInt) -> int:
     """How many cards the side holds."""
-    return st[sx(side, np.int64(S_HAND))]
+    return st[sx(side, S_HAND)]
 
 
 @rules_kernel
 def hand_card(st: IntArray, side: EngineInt, i: EngineInt) -> int:
     """The card id at position i of the hand."""
-    return st[zx(st, side, np.int64(Z_HAND), i)]
+    return st[zx(st, side, Z_HAND, i)]
 
 
 @rules_kernel
 def unit_card(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """The card id of a unit in play."""
-    return st[ux(side, u, np.int64(U_CARD))]
+    return st[ux(side, u, U_CARD)]
 
 
 @rules_kernel
 def unit_atk(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Attack now: printed Atk + equipment + this turn's Support, never below 0."""
-    value = (
-        cv(st, st[ux(side, u, np.int64(U_CARD))], np.int64(C_ATK))
-        + st[ux(side, u, np.int64(U_ATK_BONUS))]
-        + st[ux(side, u, np.int64(U_TEMP_ATK))]
-    )
+    value = cv(st, st[ux(side, u, U_CARD)], C_ATK) + st[ux(side, u, U_ATK_BONUS)] + st[ux(side, u, U_TEMP_ATK)]
     return value if value > 0 else 0
 
 
 @rules_kernel
 def unit_def(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Def now: printed Def + equipment, never below 0."""
-    value = cv(st, st[ux(side, u, np.int64(U_CARD))], np.int64(C_DEF)) + st[ux(side, u, np.int64(U_DEF_BONUS))]
+    value = cv(st, st[ux(side, u, U_CARD)], C_DEF) + st[ux(side, u, U_DEF_BONUS)]
     return value if value > 0 else 0
 
 
 @rules_kernel
 def damage_to_destroy(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """How much more damage destroys this unit (its Def reached, or exceeded by option)."""
-    return unit_def(st, side, u) - st[ux(side, u, np.int64(U_DAMAGE))] + opt(st, np.int64(O_DESTROY_EXCEEDS))
+    return unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)] + opt(st, O_DESTROY_EXCEEDS)
 
 
 @rules_kernel
@@ -740,21 +769,21 @@ def unit_value(st: IntArray, side: EngineInt, u: EngineInt) -> int:
     return (
         unit_atk(st, side, u)
         + unit_def(st, side, u)
-        - st[ux(side, u, np.int64(U_DAMAGE))]
-        + cv(st, st[ux(side, u, np.int64(U_CARD))], np.int64(C_BONUS))
+        - st[ux(side, u, U_DAMAGE)]
+        + cv(st, st[ux(side, u, U_CARD)], C_BONUS)
     )
 
 
 @rules_kernel
 def card_value(st: IntArray, card: EngineInt) -> int:
     """The greedy policy's worth of a card in hand (monsters: Atk + Def + bonus; magic and traps: SPELL_VALUE)."""
-    return cv(st, card, np.int64(C_VALUE))
+    return cv(st, card, C_VALUE)
 
 
 @rules_kernel
 def hand_sacrifice_worth(st: IntArray, card: EngineInt) -> int:
     """What sacrificing this hand card costs the greedy policy (HAND_SACRIFICE_PERCENT of its worth)."""
-    return cv(st, card, np.int64(C_VALUE)) * HAND_SACRIFICE_PERCENT // 100
+    return cv(st, card, C_VALUE) * HAND_SACRIFICE_PERCENT // 100
 
 
 @rules_kernel
@@ -770,17 +799,13 @@ def effective_row(st: IntArray, side: EngineInt, row: EngineInt) -> int:
 @rules_kernel
 def occupied_rows(st: IntArray, side: EngineInt) -> int:
     """How many of the side's rows hold a card."""
-    return (
-        int(st[sx(side, np.int64(S_ROW0))] > 0)
-        + int(st[sx(side, np.int64(S_ROW1))] > 0)
-        + int(st[sx(side, np.int64(S_ROW2))] > 0)
-    )
+    return int(st[sx(side, S_ROW0)] > 0) + int(st[sx(side, S_ROW1)] > 0) + int(st[sx(side, S_ROW2)] > 0)
 
 
 @rules_kernel
 def attacker_place(st: IntArray, side: EngineInt, row: EngineInt) -> EngineInt:
     """How far forward an attacker stands: its effective row, or its printed row when only the defender collapses."""
-    if opt(st, np.int64(O_ATTACKER_COLLAPSE)) == 1:
+    if opt(st, O_ATTACKER_COLLAPSE) == 1:
         return effective_row(st, side, row)
     return row
 
@@ -788,40 +813,36 @@ def attacker_place(st: IntArray, side: EngineInt, row: EngineInt) -> EngineInt:
 @rules_kernel
 def can_use(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Not used this turn (and not summoned this turn when summoning sickness is on)."""
-    if st[ux(side, u, np.int64(U_USED))] != 0:
+    if st[ux(side, u, U_USED)] != 0:
         return False
-    return not (opt(st, np.int64(O_SICKNESS)) == 1 and st[ux(side, u, np.int64(U_SUMMONED))] == st[G_TURN])
+    return not (opt(st, O_SICKNESS) == 1 and st[ux(side, u, U_SUMMONED)] == st[G_TURN])
 
 
 @rules_kernel
 def in_range(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineBool:
     """Whether unit `u` can attack the opposing unit `target` (range, with empty rows ignored)."""
     foe = 1 - side
-    distance = (
-        attacker_place(st, side, st[ux(side, u, np.int64(U_ROW))])
-        + effective_row(st, foe, st[ux(foe, target, np.int64(U_ROW))])
-        + 1
-    )
-    return distance <= cv(st, st[ux(side, u, np.int64(U_CARD))], np.int64(C_RANGE))
+    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1
+    return distance <= cv(st, st[ux(side, u, U_CARD)], C_RANGE)
 
 
 @rules_kernel
 def can_attack_player(st: IntArray, side: EngineInt, u: EngineInt) -> EngineBool:
     """Whether unit `u` may attack the opponent directly under the `direct_attack` reading."""
-    card = st[ux(side, u, np.int64(U_CARD))]
-    if cv(st, card, np.int64(C_CAN_ATTACK)) == 0:
+    card = st[ux(side, u, U_CARD)]
+    if cv(st, card, C_CAN_ATTACK) == 0:
         return False
-    if opt(st, np.int64(O_DIRECT)) == DIRECT_ALWAYS:
+    if opt(st, O_DIRECT) == DIRECT_ALWAYS:
         return True
-    distance = attacker_place(st, side, st[ux(side, u, np.int64(U_ROW))]) + occupied_rows(st, 1 - side) + 1
-    return distance <= cv(st, card, np.int64(C_RANGE))
+    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + occupied_rows(st, 1 - side) + 1
+    return distance <= cv(st, card, C_RANGE)
 
 
 @rules_kernel
 def find_unit(st: IntArray, side: EngineInt, unit_id: EngineInt) -> int:
     """The index of the unit with this id, or -1 when it has left play."""
-    for u in range(st[sx(side, np.int64(S_UNITS))]):
-        if st[ux(side, u, np.int64(U_ID))] == unit_id:
+    for u in range(st[sx(side, S_UNITS)]):
+        if st[ux(side, u, U_ID)] == unit_id:
             return u
     return -1
 
@@ -833,11 +854,11 @@ def find_unit(st: IntArray, side: EngineInt, unit_id: EngineInt) -> int:
 @rules_kernel
 def change_shield(st: IntArray, side: EngineInt, delta: EngineInt, card: EngineInt) -> None:
     """Restore (never above 8) or lose shield points; a depleted shield loses the match."""
-    value = st[sx(side, np.int64(S_SHIELD))] + delta
+    value = st[sx(side, S_SHIELD)] + delta
     if value > SHIELD_POINTS:
         value = SHIELD_POINTS
-    st[sx(side, np.int64(S_SHIELD))] = value
-    log(st, side, np.int64(EV_SHIELD), card, delta, value)
+    st[sx(side, S_SHIELD)] = value
+    log(st, side, EV_SHIELD, card, delta, value)
     if value <= 0:
         end_match(st, 1 - side)
 
@@ -846,51 +867,51 @@ def change_shield(st: IntArray, side: EngineInt, delta: EngineInt, card: EngineI
 def draw_cards(st: IntArray, side: EngineInt, number: EngineInt) -> None:
     """Draw `number` cards; from an empty deck nothing is drawn (or the player loses, by option)."""
     for _ in range(number):
-        top = st[sx(side, np.int64(S_DECK_TOP))]
-        if top >= st[sx(side, np.int64(S_DECK_LEN))]:
-            log(st, side, np.int64(EV_DECK_EMPTY), np.int64(-1), np.int64(-1), np.int64(0))
-            if opt(st, np.int64(O_EMPTY_LOSES)) == 1:
+        top = st[sx(side, S_DECK_TOP)]
+        if top >= st[sx(side, S_DECK_LEN)]:
+            log(st, side, EV_DECK_EMPTY, NONE, NONE, ZERO)
+            if opt(st, O_EMPTY_LOSES) == 1:
                 end_match(st, 1 - side)
             return
-        card = st[zx(st, side, np.int64(Z_DECK), top)]
-        st[sx(side, np.int64(S_DECK_TOP))] = top + 1
-        held = st[sx(side, np.int64(S_HAND))]
-        st[zx(st, side, np.int64(Z_HAND), held)] = card
-        st[sx(side, np.int64(S_HAND))] = held + 1
+        card = st[zx(st, side, Z_DECK, top)]
+        st[sx(side, S_DECK_TOP)] = top + 1
+        held = st[sx(side, S_HAND)]
+        st[zx(st, side, Z_HAND, held)] = card
+        st[sx(side, S_HAND)] = held + 1
         count_drawn(st, side, card)
-        log(st, side, np.int64(EV_DRAW), card, np.int64(-1), held + 1)
+        log(st, side, EV_DRAW, card, NONE, held + 1)
 
 
 @rules_kernel
 def take_from_hand(st: IntArray, side: EngineInt, index: EngineInt) -> int:
     """Remove the hand card at `index` (the rest keep their order) and return it."""
-    card = st[zx(st, side, np.int64(Z_HAND), index)]
-    last = st[sx(side, np.int64(S_HAND))] - 1
+    card = st[zx(st, side, Z_HAND, index)]
+    last = st[sx(side, S_HAND)] - 1
     for i in range(index, last):
-        st[zx(st, side, np.int64(Z_HAND), i)] = st[zx(st, side, np.int64(Z_HAND), i + 1)]
-    st[zx(st, side, np.int64(Z_HAND), last)] = -1
-    st[sx(side, np.int64(S_HAND))] = last
+        st[zx(st, side, Z_HAND, i)] = st[zx(st, side, Z_HAND, i + 1)]
+    st[zx(st, side, Z_HAND, last)] = -1
+    st[sx(side, S_HAND)] = last
     return card
 
 
 @rules_kernel
 def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> int:
     """Put a monster into play on `row`; returns its unit index."""
-    u = st[sx(side, np.int64(S_UNITS))]
-    st[ux(side, u, np.int64(U_CARD))] = card
-    st[ux(side, u, np.int64(U_ROW))] = row
-    st[ux(side, u, np.int64(U_DAMAGE))] = 0
-    st[ux(side, u, np.int64(U_USED))] = 0
-    st[ux(side, u, np.int64(U_ATK_BONUS))] = 0
-    st[ux(side, u, np.int64(U_DEF_BONUS))] = 0
-    st[ux(side, u, np.int64(U_TEMP_ATK))] = 0
-    st[ux(side, u, np.int64(U_ELEMENTS))] = 0
-    st[ux(side, u, np.int64(U_SUMMONED))] = st[G_TURN]
-    st[ux(side, u, np.int64(U_ID))] = st[G_NEXT_ID]
-    st[ux(side, u, np.int64(U_ACTED))] = 0
-    st[ux(side, u, np.int64(U_REACTED))] = 0
+    u = st[sx(side, S_UNITS)]
+    st[ux(side, u, U_CARD)] = card
+    st[ux(side, u, U_ROW)] = row
+    st[ux(side, u, U_DAMAGE)] = 0
+    st[ux(side, u, U_USED)] = 0
+    st[ux(side, u, U_ATK_BONUS)] = 0
+    st[ux(side, u, U_DEF_BONUS)] = 0
+    st[ux(side, u, U_TEMP_ATK)] = 0
+    st[ux(side, u, U_ELEMENTS)] = 0
+    st[ux(side, u, U_SUMMONED)] = st[G_TURN]
+    st[ux(side, u, U_ID)] = st[G_NEXT_ID]
+    st[ux(side, u, U_ACTED)] = 0
+    st[ux(side, u, U_REACTED)] = 0
     st[G_NEXT_ID] += 1
-    st[sx(side, np.int64(S_UNITS))] = u + 1
+    st[sx(side, S_UNITS)] = u + 1
     st[sx(side, S_ROW0 + row)] += 1
     return u
 
@@ -898,12 +919,12 @@ def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> 
 @rules_kernel
 def remove_unit(st: IntArray, side: EngineInt, u: EngineInt) -> None:
     """Take a unit out of play (its equipment goes with it); later units keep their order."""
-    st[sx(side, S_ROW0 + st[ux(side, u, np.int64(U_ROW))])] -= 1
-    last = st[sx(side, np.int64(S_UNITS))] - 1
-    for i in range(ux(side, u, np.int64(0)), ux(side, last, np.int64(0))):
+    st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
+    last = st[sx(side, S_UNITS)] - 1
+    for i in range(ux(side, u, U_CARD), ux(side, last, U_CARD)):
         st[i] = st[i + UNIT_FIELDS]
-    st[ux(side, last, np.int64(U_CARD))] = -1
-    st[sx(side, np.int64(S_UNITS))] = last
+    st[ux(side, last, U_CARD)] = -1
+    st[sx(side, S_UNITS)] = last
 
 
 @rules_kernel
@@ -911,9 +932,9 @@ def destroy_if_dead(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Destroy the unit when its damage reaches (or exceeds) its Def; True if it was destroyed."""
     if damage_to_destroy(st, side, u) > 0:
         return False
-    card = st[ux(side, u, np.int64(U_CARD))]
-    count(st, side, card, np.int64(DESTROYED))
-    log(st, side, np.int64(EV_DESTROYED), card, np.int64(-1), st[ux(side, u, np.int64(U_DAMAGE))])
+    card = st[ux(side, u, U_CARD)]
+    count(st, side, card, DESTROYED_COUNTER)
+    log(st, side, EV_DESTROYED, card, NONE, st[ux(side, u, U_DAMAGE)])
     remove_unit(st, side, u)
     return True
 
@@ -921,14 +942,14 @@ def destroy_if_dead(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
 @rules_kernel
 def damage_unit(st: IntArray, side: EngineInt, u: EngineInt, amount: EngineInt) -> bool:
     """Deal damage to a unit; True if it was destroyed."""
-    st[ux(side, u, np.int64(U_DAMAGE))] += amount
+    st[ux(side, u, U_DAMAGE)] += amount
     return destroy_if_dead(st, side, u)
 
 
 @rules_kernel
 def damage_every_unit(st: IntArray, side: EngineInt, amount: EngineInt) -> None:
     """Damage to all cards on a field (Explosion, Plague)."""
-    for u in range(st[sx(side, np.int64(S_UNITS))] - 1, -1, -1):
+    for u in range(st[sx(side, S_UNITS)] - 1, -1, -1):
         damage_unit(st, side, u, amount)
 
 
@@ -937,7 +958,7 @@ def damage_every_unit(st: IntArray, side: EngineInt, amount: EngineInt) -> None:
 
 
 @rules_kernel
-def combo_of(first: EngineInt, second: EngineInt) -> int:
+def combo_of(first: EngineInt, second: EngineInt) -> EngineInt:
     """The combo status two different elements make (COMBO_NONE for oil + curse, which the document omits)."""
     low = min(first, second)
     high = max(first, second)
@@ -957,39 +978,39 @@ def combo_of(first: EngineInt, second: EngineInt) -> int:
 @rules_kernel
 def apply_element(st: IntArray, victim: EngineInt, element: EngineInt, card: EngineInt) -> None:
     """Apply an element to a player: a standard status, or with a different one already there, a combo."""
-    standard = st[sx(victim, np.int64(S_STANDARD))]
+    standard = st[sx(victim, S_STANDARD)]
     if standard < 0:
-        st[sx(victim, np.int64(S_STANDARD))] = element
-        log(st, victim, np.int64(EV_ELEMENT), card, element, np.int64(-1))
+        st[sx(victim, S_STANDARD)] = element
+        log(st, victim, EV_ELEMENT, card, element, NONE)
         return
     if standard == element:
-        log(st, victim, np.int64(EV_ELEMENT), card, element, standard)
+        log(st, victim, EV_ELEMENT, card, element, standard)
         return
     combo = combo_of(standard, element)
     if combo == COMBO_NONE:
-        if opt(st, np.int64(O_UNLISTED_KEEP)) == 0:
-            st[sx(victim, np.int64(S_STANDARD))] = element
-            log(st, victim, np.int64(EV_ELEMENT), card, element, standard + 4)
+        if opt(st, O_UNLISTED_KEEP) == 0:
+            st[sx(victim, S_STANDARD)] = element
+            log(st, victim, EV_ELEMENT, card, element, standard + 4)
         else:
-            log(st, victim, np.int64(EV_ELEMENT), card, element, standard)
+            log(st, victim, EV_ELEMENT, card, element, standard)
         return
-    if opt(st, np.int64(O_COMBO_CONSUMES)) == 1:
-        st[sx(victim, np.int64(S_STANDARD))] = -1
-    log(st, victim, np.int64(EV_COMBO), card, combo, standard * 4 + element)
+    if opt(st, O_COMBO_CONSUMES) == 1:
+        st[sx(victim, S_STANDARD)] = -1
+    log(st, victim, EV_COMBO, card, combo, standard * 4 + element)
     if combo == BURNING:
-        turns = opt(st, np.int64(O_BURNING_TURNS))
-        st[sx(victim, np.int64(S_BURNING))] = turns if turns > 0 else PERMANENT
+        turns = opt(st, O_BURNING_TURNS)
+        st[sx(victim, S_BURNING)] = turns if turns > 0 else PERMANENT
     elif combo == EVERFLAME:
-        st[sx(victim, np.int64(S_EVERFLAME))] = 1
+        st[sx(victim, S_EVERFLAME)] = 1
     elif combo == PLAGUE:
-        st[sx(victim, np.int64(S_PLAGUE))] = 1
+        st[sx(victim, S_PLAGUE)] = 1
     elif combo == POISON:
-        change_shield(st, victim, np.int64(-2), card)
+        change_shield(st, victim, -POISON_DAMAGE, card)
     else:  # EXPLOSION
-        change_shield(st, victim, np.int64(-1), card)
+        change_shield(st, victim, -ONE, card)
         if st[G_OVER] == 0:
-            log(st, victim, np.int64(EV_FIELD_DAMAGE), card, np.int64(EXPLOSION), np.int64(1))
-            damage_every_unit(st, victim, np.int64(1))
+            log(st, victim, EV_FIELD_DAMAGE, card, EXPLOSION, ONE)
+            damage_every_unit(st, victim, ONE)
 
 
 @rules_kernel
@@ -1003,20 +1024,20 @@ def apply_elements(st: IntArray, victim: EngineInt, mask: EngineInt, card: Engin
 @rules_kernel
 def tick_statuses(st: IntArray, side: EngineInt) -> None:
     """Burning and Everflame: 1 damage; Plague: 1 damage and 1 to every card on the field."""
-    if st[sx(side, np.int64(S_BURNING))] > 0 and st[G_OVER] == 0:
-        if st[sx(side, np.int64(S_BURNING))] < PERMANENT:
-            st[sx(side, np.int64(S_BURNING))] -= 1
-        log(st, side, np.int64(EV_STATUS_DAMAGE), np.int64(-1), np.int64(BURNING), st[sx(side, np.int64(S_BURNING))])
-        change_shield(st, side, np.int64(-1), np.int64(-1))
-    if st[sx(side, np.int64(S_EVERFLAME))] > 0 and st[G_OVER] == 0:
-        log(st, side, np.int64(EV_STATUS_DAMAGE), np.int64(-1), np.int64(EVERFLAME), np.int64(PERMANENT))
-        change_shield(st, side, np.int64(-1), np.int64(-1))
-    if st[sx(side, np.int64(S_PLAGUE))] > 0 and st[G_OVER] == 0:
-        log(st, side, np.int64(EV_STATUS_DAMAGE), np.int64(-1), np.int64(PLAGUE), np.int64(PERMANENT))
-        change_shield(st, side, np.int64(-1), np.int64(-1))
+    if st[sx(side, S_BURNING)] > 0 and st[G_OVER] == 0:
+        if st[sx(side, S_BURNING)] < PERMANENT:
+            st[sx(side, S_BURNING)] -= 1
+        log(st, side, EV_STATUS_DAMAGE, NONE, BURNING, st[sx(side, S_BURNING)])
+        change_shield(st, side, -ONE, NONE)
+    if st[sx(side, S_EVERFLAME)] > 0 and st[G_OVER] == 0:
+        log(st, side, EV_STATUS_DAMAGE, NONE, EVERFLAME, PERMANENT)
+        change_shield(st, side, -ONE, NONE)
+    if st[sx(side, S_PLAGUE)] > 0 and st[G_OVER] == 0:
+        log(st, side, EV_STATUS_DAMAGE, NONE, PLAGUE, PERMANENT)
+        change_shield(st, side, -ONE, NONE)
         if st[G_OVER] == 0:
-            log(st, side, np.int64(EV_FIELD_DAMAGE), np.int64(-1), np.int64(PLAGUE), np.int64(1))
-            damage_every_unit(st, side, np.int64(1))
+            log(st, side, EV_FIELD_DAMAGE, NONE, PLAGUE, ONE)
+            damage_every_unit(st, side, ONE)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1032,13 +1053,13 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
     indices and their hand indices, each ascending. Weakest is the lowest greedy worth; ties go to the unit summoned
     earliest, then the leftmost hand card. Returns how many were found (fewer than `cost`: it cannot be paid).
     """
-    st[px(st, np.int64(0))] = 0
-    st[px(st, np.int64(1))] = 0
+    st[px(st, PLAN_FIELD)] = 0
+    st[px(st, PLAN_HAND)] = 0
     if cost <= 0:
         return 0
-    mode = opt(st, np.int64(O_SACRIFICE))
-    n_units = st[sx(side, np.int64(S_UNITS))] if mode != SACRIFICE_HAND else 0
-    n_hand = st[sx(side, np.int64(S_HAND))] if mode != SACRIFICE_FIELD else 0
+    mode = opt(st, O_SACRIFICE)
+    n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+    n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
     available = n_units + n_hand - (1 if 0 <= skip_hand < n_hand else 0)
     if available < cost:
         return available
@@ -1048,9 +1069,7 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
     for u in range(n_units):
         st[unit_values + u] = unit_value(st, side, u)
     for h in range(n_hand):
-        st[hand_values + h] = (
-            UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(st, st[zx(st, side, np.int64(Z_HAND), h)])
-        )
+        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, h)])
     for _ in range(cost):
         best_value = UNAVAILABLE
         best_where = 0
@@ -1073,27 +1092,27 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
         if st[hand_values + h] == TAKEN:
             st[px(st, 2 + n_field + n_from_hand)] = h
             n_from_hand += 1
-    st[px(st, np.int64(0))] = n_field
-    st[px(st, np.int64(1))] = n_from_hand
+    st[px(st, PLAN_FIELD)] = n_field
+    st[px(st, PLAN_HAND)] = n_from_hand
     return cost
 
 
 @rules_kernel
 def plan_value(st: IntArray, side: EngineInt) -> int:
     """The greedy policy's worth of what the current plan sacrifices."""
-    n_field = st[px(st, np.int64(0))]
+    n_field = st[px(st, PLAN_FIELD)]
     total = 0
     for i in range(n_field):
         total += unit_value(st, side, st[px(st, 2 + i)])
-    for i in range(st[px(st, np.int64(1))]):
-        total += hand_sacrifice_worth(st, st[zx(st, side, np.int64(Z_HAND), st[px(st, 2 + n_field + i)])])
+    for i in range(st[px(st, PLAN_HAND)]):
+        total += hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, st[px(st, 2 + n_field + i)])])
     return total
 
 
 @rules_kernel
 def planned_unit(st: IntArray, u: EngineInt) -> bool:
     """Whether the current plan sacrifices unit `u`."""
-    for i in range(st[px(st, np.int64(0))]):
+    for i in range(st[px(st, PLAN_FIELD)]):
         if st[px(st, 2 + i)] == u:
             return True
     return False
@@ -1103,16 +1122,16 @@ def planned_unit(st: IntArray, u: EngineInt) -> bool:
 def room_in_row(st: IntArray, side: EngineInt, row: EngineInt) -> bool:
     """Whether `row` has a free slot once the current plan's field sacrifices have left it."""
     freed = 0
-    for i in range(st[px(st, np.int64(0))]):
-        if st[ux(side, st[px(st, 2 + i)], np.int64(U_ROW))] == row:
+    for i in range(st[px(st, PLAN_FIELD)]):
+        if st[ux(side, st[px(st, 2 + i)], U_ROW)] == row:
             freed += 1
-    return st[sx(side, S_ROW0 + row)] - freed < opt(st, np.int64(O_ROW_SLOTS))
+    return st[sx(side, S_ROW0 + row)] - freed < opt(st, O_ROW_SLOTS)
 
 
 @rules_kernel
 def can_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
     """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
-    cost = cv(st, st[zx(st, side, np.int64(Z_HAND), hand_index)], np.int64(C_COST))
+    cost = cv(st, st[zx(st, side, Z_HAND, hand_index)], C_COST)
     return plan_sacrifices(st, side, cost, hand_index) >= cost
 
 
@@ -1120,22 +1139,22 @@ def can_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
 def take_and_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
     """Take the card out of the hand and pay its sacrifices (planned again on the remaining hand)."""
     card = take_from_hand(st, side, hand_index)
-    plan_sacrifices(st, side, cv(st, card, np.int64(C_COST)), np.int64(-1))
-    n_field = st[px(st, np.int64(0))]
+    plan_sacrifices(st, side, cv(st, card, C_COST), NONE)
+    n_field = st[px(st, PLAN_FIELD)]
     for i in range(n_field - 1, -1, -1):
         u = st[px(st, 2 + i)]
         log(
             st,
             side,
-            np.int64(EV_SACRIFICE),
-            st[ux(side, u, np.int64(U_CARD))],
-            np.int64(-1),
-            st[ux(side, u, np.int64(U_ROW))],
+            EV_SACRIFICE,
+            st[ux(side, u, U_CARD)],
+            NONE,
+            st[ux(side, u, U_ROW)],
         )
         remove_unit(st, side, u)
-    for i in range(st[px(st, np.int64(1))] - 1, -1, -1):
+    for i in range(st[px(st, PLAN_HAND)] - 1, -1, -1):
         discarded = take_from_hand(st, side, st[px(st, 2 + n_field + i)])
-        log(st, side, np.int64(EV_DISCARD), discarded, np.int64(-1), np.int64(0))
+        log(st, side, EV_DISCARD, discarded, NONE, ZERO)
     return card
 
 
@@ -1154,8 +1173,8 @@ def resolve_played_effects(
     that `damage N` hits (-1: no target, the damage is lost).
     """
     foe = 1 - side
-    plain_magic = cv(st, card, np.int64(C_KIND)) == KIND_MAGIC and cv(st, card, np.int64(C_EQUIP)) == 0
-    monster = cv(st, card, np.int64(C_KIND)) == KIND_MONSTER
+    plain_magic = cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0
+    monster = cv(st, card, C_KIND) == KIND_MONSTER
     for i in range(MAX_EFFECTS):
         if st[G_OVER] == 1:
             return
@@ -1166,9 +1185,9 @@ def resolve_played_effects(
         if opcode == OP_DAMAGE:
             u = find_unit(st, foe, target_id) if target_id >= 0 else -1
             if u < 0:
-                log(st, side, np.int64(EV_NO_TARGET), card, np.int64(-1), argument)
+                log(st, side, EV_NO_TARGET, card, NONE, argument)
                 continue
-            log(st, side, np.int64(EV_EFFECT_DAMAGE), card, st[ux(foe, u, np.int64(U_CARD))], argument)
+            log(st, side, EV_EFFECT_DAMAGE, card, st[ux(foe, u, U_CARD)], argument)
             count_damage(st, side, card, argument)
             damage_unit(st, foe, u, argument)
         elif opcode == OP_DRAW:
@@ -1184,7 +1203,7 @@ def resolve_played_effects(
 
 
 @rules_kernel
-def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> int:
+def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> EngineInt:
     """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone).
 
     When its summon Trigger deals damage and an opposing card is there to take it, the target is the player's
@@ -1192,50 +1211,59 @@ def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt)
     targets; `summon_resolves` finishes it. Otherwise it finishes now.
     """
     card = take_and_pay(st, side, hand_index)
-    paid = st[px(st, np.int64(0))] + st[px(st, np.int64(1))]
+    paid = st[px(st, PLAN_FIELD)] + st[px(st, PLAN_HAND)]
     u = add_unit(st, side, card, row)
-    st[sx(side, np.int64(S_SUMMONS))] += 1
+    st[sx(side, S_SUMMONS)] += 1
     count_played(st, side, card)
-    log(st, side, np.int64(EV_SUMMON), card, paid, row)
-    my_id = st[ux(side, u, np.int64(U_ID))]
-    if tv(st, card, np.int64(T_SUMMON), np.int64(TV_DAMAGE)) > 0 and st[sx(1 - side, np.int64(S_UNITS))] > 0:
+    log(st, side, EV_SUMMON, card, paid, row)
+    my_id = st[ux(side, u, U_ID)]
+    if tv(st, card, T_SUMMON, TV_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
         st[G_PENDING] = A_SUMMON
         st[G_PENDING_A] = my_id
         return u
-    summon_resolves(st, side, my_id, np.int64(-1))
-    return find_unit(st, side, my_id)
+    return summon_finishes(st, side, u, NONE)
 
 
 @rules_kernel
 def summon_resolves(st: IntArray, side: EngineInt, unit_id: EngineInt, target: EngineInt) -> None:
-    """The rest of a summon: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1: none), then
-    the opponent's reaction to the summon."""
+    """The rest of a summon whose target was left open (the unit with id `unit_id`, target the opposing unit
+    `target`): `summon_finishes`."""
+    summon_finishes(st, side, find_unit(st, side, unit_id), target)
+
+
+@inline_kernel
+def summon_finishes(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineInt:
+    """The rest of a summon of unit `u`: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1:
+    none), then the opponent's reaction to the summon; returns the unit's index (-1: gone). Copied into `summon`
+    and `summon_resolves`: no call on the way of every summon."""
     foe = 1 - side
-    u = find_unit(st, side, unit_id)
-    card = st[ux(side, u, np.int64(U_CARD))]
-    if has_timed_effect(st, card, np.int64(T_SUMMON)):
+    unit_id = st[ux(side, u, U_ID)]
+    card = st[ux(side, u, U_CARD)]
+    if has_timed_effect(st, card, T_SUMMON):
         # The summon Trigger: its effects resolve once, now.
-        target_id = st[ux(foe, target, np.int64(U_ID))] if target >= 0 else -1
-        resolve_played_effects(st, side, card, target_id, np.int64(T_SUMMON))
+        target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+        resolve_played_effects(st, side, card, target_id, T_SUMMON)
         u = find_unit(st, side, unit_id)
     if st[G_OVER] == 0 and u >= 0:
         # The opponent may react to the summon (once the summon and its own Trigger have resolved).
-        react(st, foe, np.int64(T_FOE_SUMMONS), unit_id, card)
+        react(st, foe, T_FOE_SUMMONS, unit_id, card)
+        u = find_unit(st, side, unit_id)
+    return u
 
 
 @rules_kernel
 def has_timed_effect(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a monster has an effect of this timing to activate (damage, draw, shield, or a prefixed apply)."""
-    return cv(st, card, np.int64(C_KIND)) == KIND_MONSTER and (cv(st, card, np.int64(C_REACTS)) >> timing) & 1 == 1
+    return cv(st, card, C_KIND) == KIND_MONSTER and (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
 def can_activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt) -> bool:
     """Whether unit `u` may activate its effect of `timing` now: once per turn (T_PLAIN), or by using it (T_USE)."""
-    if not has_timed_effect(st, st[ux(side, u, np.int64(U_CARD))], timing):
+    if not has_timed_effect(st, st[ux(side, u, U_CARD)], timing):
         return False
     if timing == T_PLAIN:
-        return st[ux(side, u, np.int64(U_ACTED))] == 0
+        return st[ux(side, u, U_ACTED)] == 0
     return can_use(st, side, u)
 
 
@@ -1246,17 +1274,17 @@ def activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, tar
     `target` is the opposing unit its `damage N` hits (-1: none).
     """
     foe = 1 - side
-    card = st[ux(side, u, np.int64(U_CARD))]
-    target_id = st[ux(foe, target, np.int64(U_ID))] if target >= 0 else -1
+    card = st[ux(side, u, U_CARD)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     if timing == T_USE:
-        st[ux(side, u, np.int64(U_USED))] = 1
+        st[ux(side, u, U_USED)] = 1
     else:
-        st[ux(side, u, np.int64(U_ACTED))] = 1
-    log(st, side, np.int64(EV_ACTIVATE), card, timing, np.int64(0))
+        st[ux(side, u, U_ACTED)] = 1
+    log(st, side, EV_ACTIVATE, card, timing, ZERO)
     # "When a card is used to ... activate an effect, the opponent can react": before it resolves; if the reaction
     # destroys the card, its effect does not resolve.
-    my_id = st[ux(side, u, np.int64(U_ID))]
-    react(st, foe, np.int64(T_FOE_ACTIVATES), my_id, card)
+    my_id = st[ux(side, u, U_ID)]
+    react(st, foe, T_FOE_ACTIVATES, my_id, card)
     if st[G_OVER] == 1 or find_unit(st, side, my_id) < 0:
         return
     resolve_played_effects(st, side, card, target_id, timing)
@@ -1266,16 +1294,14 @@ def activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, tar
 def cast_spell(st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt) -> None:
     """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none)."""
     foe = 1 - side
-    target_id = st[ux(foe, target, np.int64(U_ID))] if target >= 0 else -1
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     card = take_and_pay(st, side, hand_index)
     count_played(st, side, card)
-    log(st, side, np.int64(EV_CAST), card, np.int64(-1), np.int64(0))
-    react(
-        st, foe, np.int64(T_FOE_ACTIVATES), np.int64(-1), card
-    )  # the opponent may react to the magic card's effect first
+    log(st, side, EV_CAST, card, NONE, ZERO)
+    react(st, foe, T_FOE_ACTIVATES, NONE, card)  # the opponent may react to the magic card's effect first
     if st[G_OVER] == 1:
         return
-    resolve_played_effects(st, side, card, target_id, np.int64(T_PLAIN))
+    resolve_played_effects(st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
@@ -1287,21 +1313,21 @@ def equip(
     `target` is the opposing unit its `damage N` hits, if it has one (-1: none).
     """
     foe = 1 - side
-    host_id = st[ux(host_side, host, np.int64(U_ID))]
-    target_id = st[ux(foe, target, np.int64(U_ID))] if target >= 0 else -1
+    host_id = st[ux(host_side, host, U_ID)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     card = take_and_pay(st, side, hand_index)
     count_played(st, side, card)
     host = find_unit(st, host_side, host_id)
     if host < 0:  # its own sacrifice took the host: the card is spent for nothing
-        log(st, side, np.int64(EV_FIZZLE), card, np.int64(-1), np.int64(0))
+        log(st, side, EV_FIZZLE, card, NONE, ZERO)
         return
-    log(st, side, np.int64(EV_EQUIP), card, st[ux(host_side, host, np.int64(U_CARD))], host_side)
-    st[ux(host_side, host, np.int64(U_ATK_BONUS))] += cv(st, card, np.int64(C_EQUIP_ATK))
-    st[ux(host_side, host, np.int64(U_DEF_BONUS))] += cv(st, card, np.int64(C_EQUIP_DEF))
-    st[ux(host_side, host, np.int64(U_ELEMENTS))] |= cv(st, card, np.int64(C_APPLIES))
-    if cv(st, card, np.int64(C_EQUIP_DEF)) < 0:
+    log(st, side, EV_EQUIP, card, st[ux(host_side, host, U_CARD)], host_side)
+    st[ux(host_side, host, U_ATK_BONUS)] += cv(st, card, C_EQUIP_ATK)
+    st[ux(host_side, host, U_DEF_BONUS)] += cv(st, card, C_EQUIP_DEF)
+    st[ux(host_side, host, U_ELEMENTS)] |= cv(st, card, C_APPLIES)
+    if cv(st, card, C_EQUIP_DEF) < 0:
         destroy_if_dead(st, host_side, host)
-    resolve_played_effects(st, side, card, target_id, np.int64(T_PLAIN))
+    resolve_played_effects(st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
@@ -1309,25 +1335,25 @@ def set_trap(st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
     """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say
     otherwise."""
     card = take_and_pay(st, side, hand_index)
-    set_count = st[sx(side, np.int64(S_TRAPS))]
-    st[zx(st, side, np.int64(Z_TRAPS), set_count)] = card
-    st[sx(side, np.int64(S_TRAPS))] = set_count + 1
+    set_count = st[sx(side, S_TRAPS)]
+    st[zx(st, side, Z_TRAPS, set_count)] = card
+    st[sx(side, S_TRAPS)] = set_count + 1
     count_played(st, side, card)
-    log(st, side, np.int64(EV_SET_TRAP), card, np.int64(-1), set_count + 1)
+    log(st, side, EV_SET_TRAP, card, NONE, set_count + 1)
 
 
 @rules_kernel
 def has_reaction(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a trap or monster has an effect bound to this Trigger (damage, draw, shield or apply)."""
-    return (cv(st, card, np.int64(C_REACTS)) >> timing) & 1 == 1
+    return (cv(st, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
 def traps_for(st: IntArray, owner: EngineInt, timing: EngineInt) -> int:
     """How many of the owner's set traps react to this Trigger."""
     found = 0
-    for i in range(st[sx(owner, np.int64(S_TRAPS))]):
-        if has_reaction(st, st[zx(st, owner, np.int64(Z_TRAPS), i)], timing):
+    for i in range(st[sx(owner, S_TRAPS)]):
+        if has_reaction(st, st[zx(st, owner, Z_TRAPS, i)], timing):
             found += 1
     return found
 
@@ -1346,11 +1372,11 @@ def resolve_reaction(st: IntArray, owner: EngineInt, card: EngineInt, timing: En
         argument = fx_argument(st, card, i)
         if opcode == OP_DAMAGE:
             if trigger_id < 0:
-                log(st, owner, np.int64(EV_NO_TARGET), card, np.int64(-1), argument)
+                log(st, owner, EV_NO_TARGET, card, NONE, argument)
                 continue
             u = find_unit(st, trigger_side, trigger_id)
             if u >= 0:
-                log(st, owner, np.int64(EV_EFFECT_DAMAGE), card, st[ux(trigger_side, u, np.int64(U_CARD))], argument)
+                log(st, owner, EV_EFFECT_DAMAGE, card, st[ux(trigger_side, u, U_CARD)], argument)
                 count_damage(st, owner, card, argument)
                 damage_unit(st, trigger_side, u, argument)
         elif opcode == OP_APPLY:
@@ -1369,26 +1395,26 @@ def react(st: IntArray, owner: EngineInt, timing: EngineInt, trigger_id: EngineI
 
     `trigger_id` is the unit that set it off (-1: a magic card), `trigger_card` its card.
     """
-    n_traps = st[sx(owner, np.int64(S_TRAPS))]
+    n_traps = st[sx(owner, S_TRAPS)]
     for t in range(n_traps):
-        trap = st[zx(st, owner, np.int64(Z_TRAPS), t)]
+        trap = st[zx(st, owner, Z_TRAPS, t)]
         if not has_reaction(st, trap, timing):
             continue
         for i in range(t, n_traps - 1):
-            st[zx(st, owner, np.int64(Z_TRAPS), i)] = st[zx(st, owner, np.int64(Z_TRAPS), i + 1)]
-        st[zx(st, owner, np.int64(Z_TRAPS), n_traps - 1)] = -1
-        st[sx(owner, np.int64(S_TRAPS))] = n_traps - 1
-        log(st, owner, np.int64(EV_TRAP), trap, trigger_card, timing)
+            st[zx(st, owner, Z_TRAPS, i)] = st[zx(st, owner, Z_TRAPS, i + 1)]
+        st[zx(st, owner, Z_TRAPS, n_traps - 1)] = -1
+        st[sx(owner, S_TRAPS)] = n_traps - 1
+        log(st, owner, EV_TRAP, trap, trigger_card, timing)
         resolve_reaction(st, owner, trap, timing, trigger_id)
         break
-    for u in range(st[sx(owner, np.int64(S_UNITS))]):
+    for u in range(st[sx(owner, S_UNITS)]):
         if st[G_OVER] == 1:
             return
-        card = st[ux(owner, u, np.int64(U_CARD))]
-        if st[ux(owner, u, np.int64(U_REACTED))] == 1 or not has_reaction(st, card, timing):
+        card = st[ux(owner, u, U_CARD)]
+        if st[ux(owner, u, U_REACTED)] == 1 or not has_reaction(st, card, timing):
             continue
-        st[ux(owner, u, np.int64(U_REACTED))] = 1
-        log(st, owner, np.int64(EV_REACT), card, trigger_card, timing)
+        st[ux(owner, u, U_REACTED)] = 1
+        log(st, owner, EV_REACT, card, trigger_card, timing)
         resolve_reaction(st, owner, card, timing, trigger_id)
 
 
@@ -1402,28 +1428,28 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
     (its own `apply` and its equipment's) are then applied to the opponent.
     """
     foe = 1 - side
-    card = st[ux(side, u, np.int64(U_CARD))]
-    attacker_id = st[ux(side, u, np.int64(U_ID))]
-    target_id = st[ux(foe, target, np.int64(U_ID))] if target >= 0 else -1
-    st[ux(side, u, np.int64(U_USED))] = 1
-    count(st, side, card, np.int64(ATTACKED))
-    react(st, foe, np.int64(T_FOE_ATTACKS), attacker_id, card)
+    card = st[ux(side, u, U_CARD)]
+    attacker_id = st[ux(side, u, U_ID)]
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    st[ux(side, u, U_USED)] = 1
+    count(st, side, card, ATTACKED_COUNTER)
+    react(st, foe, T_FOE_ATTACKS, attacker_id, card)
     if st[G_OVER] == 1:
         return
     u = find_unit(st, side, attacker_id)
     if u < 0:
         return
-    mask = cv(st, card, np.int64(C_APPLIES)) | st[ux(side, u, np.int64(U_ELEMENTS))]
+    mask = cv(st, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
     if target_id < 0:
-        log(st, side, np.int64(EV_DIRECT), card, np.int64(-1), np.int64(1))
-        count_damage(st, side, card, np.int64(1))
-        change_shield(st, foe, np.int64(-1), card)
+        log(st, side, EV_DIRECT, card, NONE, ONE)
+        count_damage(st, side, card, ONE)
+        change_shield(st, foe, -ONE, card)
     else:
         t = find_unit(st, foe, target_id)
         if t < 0:
             return
         amount = unit_atk(st, side, u)
-        log(st, side, np.int64(EV_ATTACK), card, st[ux(foe, t, np.int64(U_CARD))], amount)
+        log(st, side, EV_ATTACK, card, st[ux(foe, t, U_CARD)], amount)
         count_damage(st, side, card, amount)
         damage_unit(st, foe, t, amount)
     if mask != 0 and st[G_OVER] == 0:
@@ -1433,26 +1459,26 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
 @rules_kernel
 def support(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> None:
     """Use a Support card: +1 Atk to a monster you control for this turn."""
-    st[ux(side, u, np.int64(U_USED))] = 1
-    st[ux(side, target, np.int64(U_TEMP_ATK))] += 1
+    st[ux(side, u, U_USED)] = 1
+    st[ux(side, target, U_TEMP_ATK)] += 1
     log(
         st,
         side,
-        np.int64(EV_SUPPORT),
-        st[ux(side, u, np.int64(U_CARD))],
-        st[ux(side, target, np.int64(U_CARD))],
-        np.int64(1),
+        EV_SUPPORT,
+        st[ux(side, u, U_CARD)],
+        st[ux(side, target, U_CARD)],
+        ONE,
     )
 
 
 @rules_kernel
 def move_unit(st: IntArray, side: EngineInt, u: EngineInt, row: EngineInt) -> None:
     """Use a Mobile card: move it one row forward or back on its own field."""
-    st[ux(side, u, np.int64(U_USED))] = 1
-    st[sx(side, S_ROW0 + st[ux(side, u, np.int64(U_ROW))])] -= 1
-    st[ux(side, u, np.int64(U_ROW))] = row
+    st[ux(side, u, U_USED)] = 1
+    st[sx(side, S_ROW0 + st[ux(side, u, U_ROW)])] -= 1
+    st[ux(side, u, U_ROW)] = row
     st[sx(side, S_ROW0 + row)] += 1
-    log(st, side, np.int64(EV_MOVE), st[ux(side, u, np.int64(U_CARD))], np.int64(-1), row)
+    log(st, side, EV_MOVE, st[ux(side, u, U_CARD)], NONE, row)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1465,39 +1491,39 @@ def start_turn(st: IntArray, side: EngineInt) -> None:
     first_turn = st[G_TURN] == 0
     st[G_TURN] += 1
     st[G_ACTIVE] = side
-    st[sx(side, np.int64(S_SUMMONS))] = 0
-    for u in range(st[sx(side, np.int64(S_UNITS))]):
-        st[ux(side, u, np.int64(U_USED))] = 0
-        st[ux(side, u, np.int64(U_ACTED))] = 0
+    st[sx(side, S_SUMMONS)] = 0
+    for u in range(st[sx(side, S_UNITS)]):
+        st[ux(side, u, U_USED)] = 0
+        st[ux(side, u, U_ACTED)] = 0
     for s in range(2):  # a monster's Trigger effect fires once a turn, whoever's turn it is
-        for u in range(st[sx(s, np.int64(S_UNITS))]):
-            st[ux(s, u, np.int64(U_REACTED))] = 0
+        for u in range(st[sx(s, S_UNITS)]):
+            st[ux(s, u, U_REACTED)] = 0
     log(
         st,
         side,
-        np.int64(EV_TURN),
-        st[sx(np.int64(0), np.int64(S_SHIELD))],
-        st[sx(np.int64(1), np.int64(S_SHIELD))],
-        st[sx(side, np.int64(S_HAND))] * 1000 + st[sx(side, np.int64(S_DECK_LEN))] - st[sx(side, np.int64(S_DECK_TOP))],
+        EV_TURN,
+        st[sx(SIDE_A, S_SHIELD)],
+        st[sx(SIDE_B, S_SHIELD)],
+        st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)],
     )
     tick_statuses(st, side)
-    if opt(st, np.int64(O_TICKS_EVERY)) == 1:
+    if opt(st, O_TICKS_EVERY) == 1:
         tick_statuses(st, 1 - side)
     if st[G_OVER] == 1:
         return
-    if not first_turn or opt(st, np.int64(O_FIRST_DRAWS)) == 1:
-        draw_cards(st, side, opt(st, np.int64(O_DRAW)))
+    if not first_turn or opt(st, O_FIRST_DRAWS) == 1:
+        draw_cards(st, side, opt(st, O_DRAW))
 
 
 @rules_kernel
 def end_turn(st: IntArray, side: EngineInt) -> None:
     """Support lasts one turn; without persistent damage, every card heals."""
-    for u in range(st[sx(side, np.int64(S_UNITS))]):
-        st[ux(side, u, np.int64(U_TEMP_ATK))] = 0
-    if opt(st, np.int64(O_DAMAGE_PERSISTS)) == 0:
+    for u in range(st[sx(side, S_UNITS)]):
+        st[ux(side, u, U_TEMP_ATK)] = 0
+    if opt(st, O_DAMAGE_PERSISTS) == 0:
         for s in range(2):
-            for u in range(st[sx(s, np.int64(S_UNITS))]):
-                st[ux(s, u, np.int64(U_DAMAGE))] = 0
+            for u in range(st[sx(s, S_UNITS)]):
+                st[ux(s, u, U_DAMAGE)] = 0
 
 
 @rules_kernel
@@ -1515,13 +1541,13 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
     """Shuffle both decks (A then B) and draw the starting hands."""
     for side in range(2):
         deck = deck_a if side == 0 else deck_b
-        base = zx(st, side, np.int64(Z_DECK), np.int64(0))
+        base = zx(st, side, Z_DECK, ZERO)
         for i in range(deck.shape[0]):
             st[base + i] = deck[i]
-        st[sx(side, np.int64(S_DECK_LEN))] = deck.shape[0]
+        st[sx(side, S_DECK_LEN)] = deck.shape[0]
         shuffle_zone(st, base, deck.shape[0])
     for side in range(2):
-        draw_cards(st, side, opt(st, np.int64(O_HAND_SIZE)))
+        draw_cards(st, side, opt(st, O_HAND_SIZE))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1545,39 +1571,23 @@ def add_action(
 def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: EngineInt) -> EngineInt:
     """Append the attack rows of unit `u` (one that can be used) after the n rows at word `out`: the player first
     (u, -1) when it may attack them, then each opposing card in reach, in order; returns the new count. Copied into
-    its callers (`legal_actions_of`, `legal_attacks_of`), so both list the same rows at no call's cost."""
-    card = st[ux(side, u, np.int64(U_CARD))]
-    if cv(st, card, np.int64(C_CAN_ATTACK)) == 0:
+    `legal_actions_of`: no call per unit."""
+    card = st[ux(side, u, U_CARD)]
+    if cv(st, card, C_CAN_ATTACK) == 0:
         return n
     foe = 1 - side
     if can_attack_player(st, side, u):
-        n = add_action(st, out, n, np.int64(A_ATTACK), u, np.int64(-1), np.int64(0))
+        n = add_action(st, out, n, A_ATTACK, u, NONE, ZERO)
     # in_range(st, side, u, v), with the opposing side of the distance worked out once: attacker's place + the
     # target's place (counting only the occupied rows in front of it, effective_row) + 1 <= range.
-    reach = cv(st, card, np.int64(C_RANGE)) - attacker_place(st, side, st[ux(side, u, np.int64(U_ROW))]) - 1
-    foe_place_1 = 1 if st[sx(foe, np.int64(S_ROW0))] > 0 else 0
-    foe_place_2 = foe_place_1 + (1 if st[sx(foe, np.int64(S_ROW1))] > 0 else 0)
-    for v in range(st[sx(foe, np.int64(S_UNITS))]):
-        row = st[ux(foe, v, np.int64(U_ROW))]
+    reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
+    foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
+    foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
+    for v in range(st[sx(foe, S_UNITS)]):
+        row = st[ux(foe, v, U_ROW)]
         if (0 if row == 0 else (foe_place_1 if row == 1 else foe_place_2)) <= reach:
-            n = add_action(st, out, n, np.int64(A_ATTACK), u, v, np.int64(0))
+            n = add_action(st, out, n, A_ATTACK, u, v, ZERO)
     return n
-
-
-@inline_kernel
-def legal_attacks_of(st: IntArray, side: EngineInt, out: EngineInt, u: EngineInt) -> EngineInt:
-    """`legal_actions_of(st, side, out, 1 << A_ATTACK, u)`: the attack rows of unit `u`, exactly those rows, in
-    that order, for a policy weighing one attacker (greedy, every attack of every turn). Copied into its caller:
-    no call, and none of the other kinds' tests."""
-    n: EngineInt
-    n = 0
-    if st[G_PENDING] != PENDING_NONE:
-        for v in range(st[sx(1 - side, np.int64(S_UNITS))]):
-            n = add_action(st, out, n, np.int64(A_TARGET), v, np.int64(0), np.int64(0))
-        return n
-    if u >= st[sx(side, np.int64(S_UNITS))] or not can_use(st, side, u):
-        return n
-    return attack_rows(st, side, out, n, u)
 
 
 @rules_kernel
@@ -1593,73 +1603,71 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
     foe = 1 - side
     n = 0
     if st[G_PENDING] != PENDING_NONE:
-        for v in range(st[sx(foe, np.int64(S_UNITS))]):
-            n = add_action(st, out, n, np.int64(A_TARGET), v, np.int64(0), np.int64(0))
+        for v in range(st[sx(foe, S_UNITS)]):
+            n = add_action(st, out, n, A_TARGET, v, ZERO, ZERO)
         return n
     hand_kinds = (1 << A_SUMMON) | (1 << A_TRAP) | (1 << A_EQUIP) | (1 << A_CAST)
-    limit = opt(st, np.int64(O_SUMMONS))
-    summons_left = limit == 0 or st[sx(side, np.int64(S_SUMMONS))] < limit
+    limit = opt(st, O_SUMMONS)
+    summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
     # A policy weighing one card asks for its rows only: the loops then visit that card alone.
-    hand_end = st[sx(side, np.int64(S_HAND))] if kinds & hand_kinds != 0 else 0
+    hand_end = st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0
     if only >= 0:
         hand_end = min(hand_end, only + 1)
     for h in range(only if only >= 0 else 0, hand_end):
-        card = st[zx(st, side, np.int64(Z_HAND), h)]
-        kind = cv(st, card, np.int64(C_KIND))
+        card = st[zx(st, side, Z_HAND, h)]
+        kind = cv(st, card, C_KIND)
         if kind == KIND_MONSTER and (not summons_left or kinds & (1 << A_SUMMON) == 0):
             continue
-        if kind == KIND_TRAP and (
-            st[sx(side, np.int64(S_TRAPS))] >= opt(st, np.int64(O_TRAP_SLOTS)) or kinds & (1 << A_TRAP) == 0
-        ):
+        if kind == KIND_TRAP and (st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS) or kinds & (1 << A_TRAP) == 0):
             continue
         if kind == KIND_MAGIC:
-            if kinds & (1 << (A_EQUIP if cv(st, card, np.int64(C_EQUIP)) == 1 else A_CAST)) == 0:
+            if kinds & (1 << (A_EQUIP if cv(st, card, C_EQUIP) == 1 else A_CAST)) == 0:
                 continue
         if not can_pay(st, side, h):
             continue
         if kind == KIND_MONSTER:
             for row in range(ROWS):
                 if room_in_row(st, side, row):
-                    n = add_action(st, out, n, np.int64(A_SUMMON), h, row, np.int64(0))
+                    n = add_action(st, out, n, A_SUMMON, h, row, ZERO)
         elif kind == KIND_TRAP:
-            n = add_action(st, out, n, np.int64(A_TRAP), h, np.int64(0), np.int64(0))
-        elif cv(st, card, np.int64(C_EQUIP)) == 1:
+            n = add_action(st, out, n, A_TRAP, h, ZERO, ZERO)
+        elif cv(st, card, C_EQUIP) == 1:
             for host_side in range(2):
-                for u in range(st[sx(host_side, np.int64(S_UNITS))]):
+                for u in range(st[sx(host_side, S_UNITS)]):
                     if not (host_side == side and planned_unit(st, u)):
-                        n = add_action(st, out, n, np.int64(A_EQUIP), h, host_side, u)
-        elif cv(st, card, np.int64(C_DAMAGE)) > 0 and st[sx(foe, np.int64(S_UNITS))] > 0:
-            for v in range(st[sx(foe, np.int64(S_UNITS))]):
-                n = add_action(st, out, n, np.int64(A_CAST), h, v, np.int64(0))
+                        n = add_action(st, out, n, A_EQUIP, h, host_side, u)
+        elif cv(st, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+            for v in range(st[sx(foe, S_UNITS)]):
+                n = add_action(st, out, n, A_CAST, h, v, ZERO)
         else:
-            n = add_action(st, out, n, np.int64(A_CAST), h, np.int64(-1), np.int64(0))
+            n = add_action(st, out, n, A_CAST, h, NONE, ZERO)
     unit_kinds = (1 << A_ACTIVATE) | (1 << A_ATTACK) | (1 << A_SUPPORT) | (1 << A_MOVE)
-    unit_end = st[sx(side, np.int64(S_UNITS))] if kinds & unit_kinds != 0 else 0
+    unit_end = st[sx(side, S_UNITS)] if kinds & unit_kinds != 0 else 0
     if only >= 0:
         unit_end = min(unit_end, only + 1)
     for u in range(only if only >= 0 else 0, unit_end):
-        card = st[ux(side, u, np.int64(U_CARD))]
+        card = st[ux(side, u, U_CARD)]
         for timing in (T_PLAIN, T_USE):
             if kinds & (1 << A_ACTIVATE) != 0 and can_activate(st, side, u, timing):
-                if tv(st, card, timing, np.int64(TV_DAMAGE)) > 0 and st[sx(foe, np.int64(S_UNITS))] > 0:
-                    for v in range(st[sx(foe, np.int64(S_UNITS))]):
-                        n = add_action(st, out, n, np.int64(A_ACTIVATE), u, v, timing)
+                if tv(st, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+                    for v in range(st[sx(foe, S_UNITS)]):
+                        n = add_action(st, out, n, A_ACTIVATE, u, v, timing)
                 else:
-                    n = add_action(st, out, n, np.int64(A_ACTIVATE), u, np.int64(-1), timing)
+                    n = add_action(st, out, n, A_ACTIVATE, u, NONE, timing)
         if not can_use(st, side, u):
             continue
         if kinds & (1 << A_ATTACK) != 0:
             n = attack_rows(st, side, out, n, u)
-        if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, np.int64(C_SUPPORT)) == 1:
-            for a in range(st[sx(side, np.int64(S_UNITS))]):
+        if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, C_SUPPORT) == 1:
+            for a in range(st[sx(side, S_UNITS)]):
                 if a != u:
-                    n = add_action(st, out, n, np.int64(A_SUPPORT), u, a, np.int64(0))
-        if kinds & (1 << A_MOVE) != 0 and cv(st, card, np.int64(C_MOBILE)) == 1:
-            row = st[ux(side, u, np.int64(U_ROW))]
-            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, np.int64(O_ROW_SLOTS)):
-                n = add_action(st, out, n, np.int64(A_MOVE), u, row - 1, np.int64(0))
-            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, np.int64(O_ROW_SLOTS)):
-                n = add_action(st, out, n, np.int64(A_MOVE), u, row + 1, np.int64(0))
+                    n = add_action(st, out, n, A_SUPPORT, u, a, ZERO)
+        if kinds & (1 << A_MOVE) != 0 and cv(st, card, C_MOBILE) == 1:
+            row = st[ux(side, u, U_ROW)]
+            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, out, n, A_MOVE, u, row - 1, ZERO)
+            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, O_ROW_SLOTS):
+                n = add_action(st, out, n, A_MOVE, u, row + 1, ZERO)
     return n
 
 
@@ -1668,7 +1676,85 @@ def legal_actions(st: IntArray, side: EngineInt, out: EngineInt) -> EngineInt:
     """Every legal action of `side` now, as rows (kind, a, b, c) written at word `out` of `st` (the action list,
     st[G_ACTIONS], unless the caller keeps its own); returns how many. "End the turn" is always legal and is not a
     row: a policy ends its turn by returning."""
-    return legal_actions_of(st, side, out, np.int64(ALL_ACTIONS), np.int64(-1))
+    return legal_actions_of(st, side, out, ALL_ACTIONS, NONE)
+
+
+@rules_kernel
+def find_row(
+    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
+) -> int:
+    """The index of the row (kind, a, b, c) among the n rows listed at word `out` (-1: not listed)."""
+    for i in range(n):
+        base = out + 4 * i
+        if st[base] == kind and st[base + 1] == a and st[base + 2] == b and st[base + 3] == c:
+            return i
+    return -1
+
+
+@rules_kernel
+def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
+    """Whether the action row at word `row` of `st` is one that `legal_actions(st, side, ...)` lists now, asked of
+    that one row: a policy that has worked out its action without the list (greedy) asks this instead of listing.
+
+    Summons, traps, casts, equipment, activations and attacks are tested directly, with the tests `legal_actions_of`
+    makes for them; any other row (Support, a move, an answer) is looked up among its card's listed rows, written in
+    the words after `row` onwards (room the action list has: a policy asking writes its row at the list's start).
+    While a decision is open only its answers are legal. Leaves the sacrifice plan of the card in `st`, as listing
+    does.
+    """
+    kind = st[row]
+    a = st[row + 1]
+    b = st[row + 2]
+    c = st[row + 3]
+    pending = st[G_PENDING] != PENDING_NONE
+    if kind == A_ATTACK:
+        if pending or c != 0 or a < 0 or a >= st[sx(side, S_UNITS)] or not can_use(st, side, a):
+            return False
+        if cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0:
+            return False
+        if b == -1:
+            return can_attack_player(st, side, a)
+        return 0 <= b < st[sx(1 - side, S_UNITS)] and in_range(st, side, a, b)
+    if kind == A_ACTIVATE:
+        if pending or a < 0 or a >= st[sx(side, S_UNITS)] or (c != T_PLAIN and c != T_USE):
+            return False
+        if not can_activate(st, side, a, c):
+            return False
+        foe_units = st[sx(1 - side, S_UNITS)]
+        if tv(st, st[ux(side, a, U_CARD)], c, TV_DAMAGE) > 0 and foe_units > 0:
+            return 0 <= b < foe_units
+        return b == -1
+    if kind == A_EQUIP:
+        if pending or a < 0 or a >= st[sx(side, S_HAND)] or b < 0 or b > 1 or c < 0 or c >= st[sx(b, S_UNITS)]:
+            return False
+        card = st[zx(st, side, Z_HAND, a)]
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) != 1 or not can_pay(st, side, a):
+            return False
+        return not (b == side and planned_unit(st, c))
+    if kind == A_SUMMON or kind == A_TRAP or kind == A_CAST:
+        if pending or c != 0 or a < 0 or a >= st[sx(side, S_HAND)]:
+            return False
+        card = st[zx(st, side, Z_HAND, a)]
+        if kind == A_SUMMON:
+            limit = opt(st, O_SUMMONS)
+            if cv(st, card, C_KIND) != KIND_MONSTER or not (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
+                return False
+            if b < 0 or b >= ROWS or not can_pay(st, side, a):
+                return False
+            return room_in_row(st, side, b)
+        if kind == A_TRAP:
+            if cv(st, card, C_KIND) != KIND_TRAP or b != 0 or st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS):
+                return False
+            return can_pay(st, side, a)
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 1:
+            return False
+        foe_units = st[sx(1 - side, S_UNITS)]
+        targeted = cv(st, card, C_DAMAGE) > 0 and foe_units > 0
+        if (targeted and not 0 <= b < foe_units) or (not targeted and b != -1):
+            return False
+        return can_pay(st, side, a)
+    n = legal_actions_of(st, side, row + 4, 1 << kind, a)
+    return find_row(st, row + 4, n, kind, a, b, c) >= 0
 
 
 @rules_kernel
@@ -1685,7 +1771,9 @@ def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
     a = st[row + 1]
     b = st[row + 2]
     c = st[row + 3]
-    if kind == A_TARGET:
+    if kind == A_ATTACK:  # the commonest row first
+        attack(st, side, a, b)
+    elif kind == A_TARGET:
         pending = st[G_PENDING]
         st[G_PENDING] = PENDING_NONE
         if pending == A_SUMMON:
@@ -1699,18 +1787,13 @@ def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
     elif kind == A_CAST:
         cast_spell(st, side, a, b)
     elif kind == A_EQUIP:
-        if (
-            cv(st, st[zx(st, side, np.int64(Z_HAND), a)], np.int64(C_DAMAGE)) > 0
-            and st[sx(1 - side, np.int64(S_UNITS))] > 0
-        ):
+        if cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
             st[G_PENDING] = A_EQUIP
             st[G_PENDING_A] = a
             st[G_PENDING_B] = b
             st[G_PENDING_C] = c
         else:
-            equip(st, side, a, b, c, np.int64(-1))
-    elif kind == A_ATTACK:
-        attack(st, side, a, b)
+            equip(st, side, a, b, c, NONE)
     elif kind == A_SUPPORT:
         support(st, side, a, b)
     elif kind == A_ACTIVATE:
@@ -1742,18 +1825,6 @@ def clone(st: IntArray, into: IntArray) -> None:
 
 
 @rules_kernel
-def find_row(
-    st: IntArray, out: EngineInt, n: EngineInt, kind: EngineInt, a: EngineInt, b: EngineInt, c: EngineInt
-) -> int:
-    """The index of the row (kind, a, b, c) among the n rows listed at word `out` (-1: not listed)."""
-    for i in range(n):
-        base = out + 4 * i
-        if st[base] == kind and st[base + 1] == a and st[base + 2] == b and st[base + 3] == c:
-            return i
-    return -1
-
-
-@rules_kernel
 def policy_flags(st: IntArray) -> int:
     """Where the policies' per-card words start in the scratch area (after greedy's sorted worths): one per hand
     card or unit."""
@@ -1770,9 +1841,9 @@ def policy_flags(st: IntArray) -> int:
 def preferred_row(st: IntArray, card: EngineInt) -> int:
     """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack
     behind."""
-    if cv(st, card, np.int64(C_CAN_ATTACK)) == 0:
+    if cv(st, card, C_CAN_ATTACK) == 0:
         return ROWS - 1
-    row = cv(st, card, np.int64(C_RANGE)) - 1
+    row = cv(st, card, C_RANGE) - 1
     return row if row < ROWS - 1 else ROWS - 1
 
 
@@ -1783,7 +1854,7 @@ def greedy_kill_target(st: IntArray, side: EngineInt, u: EngineInt, extra_atk: E
     amount = unit_atk(st, side, u) + extra_atk
     best = -1
     best_value = -1
-    for v in range(st[sx(foe, np.int64(S_UNITS))]):
+    for v in range(st[sx(foe, S_UNITS)]):
         if damage_to_destroy(st, foe, v) <= amount and in_range(st, side, u, v):
             value = unit_value(st, foe, v)
             if value > best_value:
@@ -1798,7 +1869,7 @@ def support_turns_into_kill(st: IntArray, side: EngineInt, u: EngineInt) -> bool
     foe = 1 - side
     amount = unit_atk(st, side, u)
     found = False
-    for v in range(st[sx(foe, np.int64(S_UNITS))]):
+    for v in range(st[sx(foe, S_UNITS)]):
         need = damage_to_destroy(st, foe, v)
         if need <= amount + 1 and in_range(st, side, u, v):
             if need <= amount:
@@ -1814,7 +1885,7 @@ def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_tar
     best = -1
     # With any_target some card is always chosen (engine 4): a start at -1 passed over every card worth less than 0.
     best_score = -(1 << 40) if any_target else -1
-    for v in range(st[sx(foe, np.int64(S_UNITS))]):
+    for v in range(st[sx(foe, S_UNITS)]):
         kills = damage_to_destroy(st, foe, v) <= amount
         if not kills and not any_target:
             continue
@@ -1825,7 +1896,7 @@ def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_tar
     return best
 
 
-@rules_kernel
+@inline_kernel
 def greedy_answer(st: IntArray, side: EngineInt) -> None:
     """Answer the decision the last row left open: the damage target of a summon Trigger or an Equip card, the most
     valuable opposing card it destroys, else the most valuable one."""
@@ -1836,39 +1907,37 @@ def greedy_answer(st: IntArray, side: EngineInt) -> None:
         if st[G_PENDING] == A_SUMMON:
             amount = tv(
                 st,
-                st[ux(side, find_unit(st, side, st[G_PENDING_A]), np.int64(U_CARD))],
-                np.int64(T_SUMMON),
-                np.int64(TV_DAMAGE),
+                st[ux(side, find_unit(st, side, st[G_PENDING_A]), U_CARD)],
+                T_SUMMON,
+                TV_DAMAGE,
             )
         else:
-            amount = cv(st, st[zx(st, side, np.int64(Z_HAND), st[G_PENDING_A])], np.int64(C_DAMAGE))
+            amount = cv(st, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
         k = find_row(
             st,
             out,
             n,
-            np.int64(A_TARGET),
-            greedy_spell_target(st, foe, amount, np.bool_(True)),
-            np.int64(0),
-            np.int64(0),
+            A_TARGET,
+            greedy_spell_target(st, foe, amount, ANY_TARGET),
+            ZERO,
+            ZERO,
         )
         apply(st, side, out + 4 * k)
 
 
-@rules_kernel
+@inline_kernel
 def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
     """Greedy's rule of thumb for a card it plays at once: every trap; a magic card without Equip or damage that
     draws, restores shield that fits under 8, or applies an element that starts a status or makes a combo."""
-    kind = cv(st, card, np.int64(C_KIND))
+    kind = cv(st, card, C_KIND)
     if kind == KIND_TRAP:
         return True
-    if kind != KIND_MAGIC or cv(st, card, np.int64(C_EQUIP)) != 0 or cv(st, card, np.int64(C_DAMAGE)) != 0:
+    if kind != KIND_MAGIC or cv(st, card, C_EQUIP) != 0 or cv(st, card, C_DAMAGE) != 0:
         return False
-    shield = cv(st, card, np.int64(C_SHIELD))
-    play = cv(st, card, np.int64(C_DRAW)) > 0 or (
-        shield > 0 and st[sx(side, np.int64(S_SHIELD))] + shield <= SHIELD_POINTS
-    )
-    applies = cv(st, card, np.int64(C_APPLIES))
-    standard = st[sx(1 - side, np.int64(S_STANDARD))]
+    shield = cv(st, card, C_SHIELD)
+    play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
+    applies = cv(st, card, C_APPLIES)
+    standard = st[sx(1 - side, S_STANDARD)]
     for element in range(4):
         if (applies >> element) & 1 == 1:
             if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
@@ -1881,12 +1950,18 @@ def greedy_plays(st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
     card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
     out = st[G_ACTIONS]
-    plays = (1 << A_TRAP) | (1 << A_CAST)
     i = 0
-    while i < st[sx(side, np.int64(S_HAND))] and st[G_OVER] == 0:
-        if greedy_wants_played(st, side, st[zx(st, side, np.int64(Z_HAND), i)]):
-            # Its one row if it has one: a trap (i, 0, 0), a magic card with no target (i, -1, 0).
-            if legal_actions_of(st, side, out, plays, i) > 0:
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if greedy_wants_played(st, side, card):
+            # Its one row, when `legal_actions` would list it (a trap slot free, its cost paid: the tests it lists
+            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0).
+            trap = cv(st, card, C_KIND) == KIND_TRAP
+            if (not trap or st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)) and can_pay(st, side, i):
+                if trap:
+                    add_action(st, out, ZERO, A_TRAP, i, ZERO, ZERO)
+                else:
+                    add_action(st, out, ZERO, A_CAST, i, NONE, ZERO)
                 apply(st, side, out)
                 greedy_answer(st, side)
                 i = 0  # the hand changed (draws, sacrifices): look again from the start
@@ -1901,18 +1976,18 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
     Entry i is (worth, hand index or -1 for a unit) at scratch words 2i, 2i+1; word 2n onwards holds the running
     sums, prefix[k] = the worth of the k weakest.
     """
-    mode = opt(st, np.int64(O_SACRIFICE))
+    mode = opt(st, O_SACRIFICE)
     base = st[G_SCRATCH]
     n = 0
-    n_units = st[sx(side, np.int64(S_UNITS))] if mode != SACRIFICE_HAND else 0
-    n_hand = st[sx(side, np.int64(S_HAND))] if mode != SACRIFICE_FIELD else 0
+    n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+    n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
     for i in range(n_units + n_hand):
         if i < n_units:
             value = unit_value(st, side, i)
             where = -1
         else:
             where = i - n_units
-            value = hand_sacrifice_worth(st, st[zx(st, side, np.int64(Z_HAND), where)])
+            value = hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, where)])
         j = n
         while j > 0 and st[base + 2 * (j - 1)] > value:  # insertion sort: the list is short
             st[base + 2 * j] = st[base + 2 * (j - 1)]
@@ -1930,17 +2005,34 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
-def greedy_summon_row(st: IntArray, out: EngineInt, n: EngineInt, h: EngineInt, wanted: EngineInt) -> int:
-    """The listed summon row of hand card h into the wanted row, else into the nearest listed row (forward
-    first); -1: h has no summon row."""
+def greedy_summon_row(st: IntArray, side: EngineInt, out: EngineInt, h: EngineInt, wanted: EngineInt) -> bool:
+    """Write at word `out` the summon row of hand card h into the wanted row, else into the nearest row with room
+    (forward first); False: h has no summon row (it cannot be paid, or no row has room).
+
+    The row is one `legal_actions` lists, worked out without the list: a summon is left (the caller's loop), the
+    card is a monster whose cost `can_pay` finds, and `room_in_row` (after the sacrifices `can_pay` planned) is the
+    test the rows are listed by; the legality replay test checks every row greedy applies."""
+    if not can_pay(st, side, h):
+        return False
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    row: EngineInt
+    row = -1
     for step in range(ROWS):
-        for row in (wanted - step, wanted + step):
-            if (step == 0 and row != wanted) or row < 0 or row >= ROWS:
-                continue
-            k = find_row(st, out, n, np.int64(A_SUMMON), h, row, np.int64(0))
-            if k >= 0:
-                return k
-    return -1
+        if step == 0:
+            if room_in_row(st, side, wanted):
+                row = wanted
+                break
+            continue
+        if wanted - step >= 0 and room_in_row(st, side, wanted - step):
+            row = wanted - step
+            break
+        if wanted + step < ROWS and room_in_row(st, side, wanted + step):
+            row = wanted + step
+            break
+    if row < 0:
+        return False
+    add_action(st, out, ZERO, A_SUMMON, h, row, ZERO)
+    return True
 
 
 @rules_kernel
@@ -1952,14 +2044,14 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
     preferred row or the nearest with room; a winner without a summon row (no row has room) is passed over and the
     next best tried.
     """
-    limit = opt(st, np.int64(O_SUMMONS))
+    limit = opt(st, O_SUMMONS)
     base = st[G_SCRATCH]
     out = st[G_ACTIONS]
-    while st[G_OVER] == 0 and (limit == 0 or st[sx(side, np.int64(S_SUMMONS))] < limit):
-        held = st[sx(side, np.int64(S_HAND))]
+    while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
+        held = st[sx(side, S_HAND)]
         any_monster = False
         for h in range(held):
-            if cv(st, st[zx(st, side, np.int64(Z_HAND), h)], np.int64(C_KIND)) == KIND_MONSTER:
+            if cv(st, st[zx(st, side, Z_HAND, h)], C_KIND) == KIND_MONSTER:
                 any_monster = True
                 break
         if not any_monster:
@@ -1975,14 +2067,10 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
             best_gain = -(1 << 40)
             best_cost = 1 << 40
             for h in range(held):
-                card = st[zx(st, side, np.int64(Z_HAND), h)]
-                if (
-                    st[excluded + h] == 1
-                    or cv(st, card, np.int64(C_KIND)) != KIND_MONSTER
-                    or card_value(st, card) < best_gain
-                ):
+                card = st[zx(st, side, Z_HAND, h)]
+                if st[excluded + h] == 1 or cv(st, card, C_KIND) != KIND_MONSTER or card_value(st, card) < best_gain:
                     continue
-                cost = cv(st, card, np.int64(C_COST))
+                cost = cv(st, card, C_COST)
                 sacrificed = 0
                 if cost > 0:
                     if n < 0:
@@ -2008,16 +2096,13 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
-            n_rows = legal_actions_of(st, side, out, np.int64(1 << A_SUMMON), best)
-            chosen = greedy_summon_row(
-                st, out, n_rows, best, preferred_row(st, st[zx(st, side, np.int64(Z_HAND), best)])
-            )
-            if chosen >= 0:
+            if greedy_summon_row(st, side, out, best, preferred_row(st, st[zx(st, side, Z_HAND, best)])):
+                chosen = best
                 break
             st[excluded + best] = 1
         if chosen < 0:
             return
-        apply(st, side, out + 4 * chosen)
+        apply(st, side, out)
         greedy_answer(st, side)
 
 
@@ -2028,19 +2113,19 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
     foe = 1 - side
     out = st[G_ACTIONS]
     i = 0
-    while i < st[sx(side, np.int64(S_HAND))] and st[G_OVER] == 0:
-        card = st[zx(st, side, np.int64(Z_HAND), i)]
-        if cv(st, card, np.int64(C_KIND)) != KIND_MAGIC or cv(st, card, np.int64(C_EQUIP)) == 0:
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 0:
             i += 1
             continue
-        bonus_atk = cv(st, card, np.int64(C_EQUIP_ATK))
-        helpful = bonus_atk + cv(st, card, np.int64(C_EQUIP_DEF)) >= 0
+        bonus_atk = cv(st, card, C_EQUIP_ATK)
+        helpful = bonus_atk + cv(st, card, C_EQUIP_DEF) >= 0
         host_side = side if helpful else foe
-        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, np.int64(C_APPLIES)) != 0)
+        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, C_APPLIES) != 0)
         host = -1
         best_score = -1
-        for u in range(st[sx(host_side, np.int64(S_UNITS))]):
-            if for_attackers and cv(st, st[ux(host_side, u, np.int64(U_CARD))], np.int64(C_CAN_ATTACK)) == 0:
+        for u in range(st[sx(host_side, S_UNITS)]):
+            if for_attackers and cv(st, st[ux(host_side, u, U_CARD)], C_CAN_ATTACK) == 0:
                 continue
             if helpful and not for_attackers:
                 score = unit_value(st, host_side, u)
@@ -2050,11 +2135,10 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
                 best_score = score
                 host = u
         if host >= 0:
-            n = legal_actions_of(st, side, out, np.int64(1 << A_EQUIP), i)
-            # Not listed: it cannot be paid, or its own sacrifice would take the host.
-            k = find_row(st, out, n, np.int64(A_EQUIP), i, host_side, host)
-            if k >= 0:
-                apply(st, side, out + 4 * k)
+            add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
+            # Not legal: it cannot be paid, or its own sacrifice would take the host.
+            if is_legal(st, side, out):
+                apply(st, side, out)
                 greedy_answer(st, side)
                 i = 0
                 continue
@@ -2069,14 +2153,14 @@ def greedy_activation_worth(
     target, the shield change (a gain only as far as it fits under 8), 3 for an element that starts a status or makes
     a combo."""
     foe = 1 - side
-    worth = 2 * tv(st, card, timing, np.int64(TV_DRAW))
+    worth = 2 * tv(st, card, timing, TV_DRAW)
     if target >= 0:
-        worth += 2 * tv(st, card, timing, np.int64(TV_DAMAGE))
-    shield = tv(st, card, timing, np.int64(TV_SHIELD))
-    if shield < 0 or st[sx(side, np.int64(S_SHIELD))] + shield <= SHIELD_POINTS:
+        worth += 2 * tv(st, card, timing, TV_DAMAGE)
+    shield = tv(st, card, timing, TV_SHIELD)
+    if shield < 0 or st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS:
         worth += shield
-    applies = tv(st, card, timing, np.int64(TV_APPLIES))
-    standard = st[sx(foe, np.int64(S_STANDARD))]
+    applies = tv(st, card, timing, TV_APPLIES)
+    standard = st[sx(foe, S_STANDARD)]
     for element in range(4):
         if (applies >> element) & 1 == 1:
             if standard < 0 or (standard != element and combo_of(standard, element) != COMBO_NONE):
@@ -2093,25 +2177,24 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
     # The units in play now, by id: a reaction to an activation can destroy the activating unit (or, by Explosion,
     # others of the side), so each is found again before it acts.
     ids = policy_flags(st)
-    n = st[sx(side, np.int64(S_UNITS))]
+    n = st[sx(side, S_UNITS)]
     for i in range(n):
-        st[ids + i] = st[ux(side, i, np.int64(U_ID))]
+        st[ids + i] = st[ux(side, i, U_ID)]
     for i in range(n):
         for timing in (T_PLAIN, T_USE):
             u = find_unit(st, side, st[ids + i])
             if st[G_OVER] == 1 or u < 0 or not can_activate(st, side, u, timing):
                 continue
-            card = st[ux(side, u, np.int64(U_CARD))]
-            amount = tv(st, card, timing, np.int64(TV_DAMAGE))
-            target = greedy_spell_target(st, foe, amount, np.bool_(True)) if amount > 0 else -1
-            if timing == T_USE and cv(st, card, np.int64(C_CAN_ATTACK)) == 1:
+            card = st[ux(side, u, U_CARD)]
+            amount = tv(st, card, timing, TV_DAMAGE)
+            target = greedy_spell_target(st, foe, amount, ANY_TARGET) if amount > 0 else -1
+            if timing == T_USE and cv(st, card, C_CAN_ATTACK) == 1:
                 if target < 0 or damage_to_destroy(st, foe, target) > amount:
                     continue
             if greedy_activation_worth(st, side, card, timing, target) > 0:
-                rows = legal_actions_of(st, side, out, np.int64(1 << A_ACTIVATE), u)
-                k = find_row(st, out, rows, np.int64(A_ACTIVATE), u, target, timing)
-                if k >= 0:
-                    apply(st, side, out + 4 * k)
+                add_action(st, out, ZERO, A_ACTIVATE, u, target, timing)
+                if is_legal(st, side, out):
+                    apply(st, side, out)
 
 
 @rules_kernel
@@ -2120,22 +2203,18 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
     nothing in reach step forward."""
     foe = 1 - side
     out = st[G_ACTIONS]
-    for s in range(st[sx(side, np.int64(S_UNITS))]):
-        card = st[ux(side, s, np.int64(U_CARD))]
-        if cv(st, card, np.int64(C_SUPPORT)) == 0 or not can_use(st, side, s):
+    for s in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, s, U_CARD)]
+        if cv(st, card, C_SUPPORT) == 0 or not can_use(st, side, s):
             continue
-        attacks_itself = cv(st, card, np.int64(C_CAN_ATTACK)) == 1
-        if attacks_itself and greedy_kill_target(st, side, s, np.int64(0)) >= 0:
+        attacks_itself = cv(st, card, C_CAN_ATTACK) == 1
+        if attacks_itself and greedy_kill_target(st, side, s, ZERO) >= 0:
             continue
         chosen = -1
         fallback = -1
         fallback_atk = -1
-        for a in range(st[sx(side, np.int64(S_UNITS))]):
-            if (
-                a == s
-                or cv(st, st[ux(side, a, np.int64(U_CARD))], np.int64(C_CAN_ATTACK)) == 0
-                or not can_use(st, side, a)
-            ):
+        for a in range(st[sx(side, S_UNITS)]):
+            if a == s or cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0 or not can_use(st, side, a):
                 continue
             if support_turns_into_kill(st, side, a):
                 chosen = a
@@ -2146,35 +2225,25 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
         if chosen < 0 and not attacks_itself:
             chosen = fallback
         if chosen >= 0:
-            n = legal_actions_of(st, side, out, np.int64(1 << A_SUPPORT), s)
-            k = find_row(st, out, n, np.int64(A_SUPPORT), s, chosen, np.int64(0))
-            if k >= 0:
-                apply(st, side, out + 4 * k)
-    for u in range(st[sx(side, np.int64(S_UNITS))]):
-        card = st[ux(side, u, np.int64(U_CARD))]
-        if (
-            cv(st, card, np.int64(C_MOBILE)) == 0
-            or cv(st, card, np.int64(C_CAN_ATTACK)) == 0
-            or not can_use(st, side, u)
-        ):
+            add_action(st, out, ZERO, A_SUPPORT, s, chosen, ZERO)
+            if is_legal(st, side, out):
+                apply(st, side, out)
+    for u in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, u, U_CARD)]
+        if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
             continue
-        row = st[ux(side, u, np.int64(U_ROW))]
-        if (
-            row == 0
-            or st[sx(side, S_ROW0 + row - 1)] >= opt(st, np.int64(O_ROW_SLOTS))
-            or can_attack_player(st, side, u)
-        ):
+        row = st[ux(side, u, U_ROW)]
+        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(st, O_ROW_SLOTS) or can_attack_player(st, side, u):
             continue
         reach = False
-        for v in range(st[sx(foe, np.int64(S_UNITS))]):
+        for v in range(st[sx(foe, S_UNITS)]):
             if in_range(st, side, u, v):
                 reach = True
                 break
         if not reach:
-            n = legal_actions_of(st, side, out, np.int64(1 << A_MOVE), u)
-            k = find_row(st, out, n, np.int64(A_MOVE), u, row - 1, np.int64(0))
-            if k >= 0:
-                apply(st, side, out + 4 * k)
+            add_action(st, out, ZERO, A_MOVE, u, row - 1, ZERO)
+            if is_legal(st, side, out):
+                apply(st, side, out)
 
 
 @rules_kernel
@@ -2185,20 +2254,20 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
     foe = 1 - side
     out = st[G_ACTIONS]
     direct_ready = 0
-    for u in range(st[sx(side, np.int64(S_UNITS))]):
+    for u in range(st[sx(side, S_UNITS)]):
         if can_use(st, side, u) and can_attack_player(st, side, u):
             direct_ready += 1
-    lethal = direct_ready >= st[sx(foe, np.int64(S_SHIELD))] and traps_for(st, foe, np.int64(T_FOE_ATTACKS)) == 0
+    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(st, foe, T_FOE_ATTACKS) == 0
     sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
     n_sitting = 0
     while st[G_OVER] == 0:
         u = -1
         best_atk = -1
-        for w in range(st[sx(side, np.int64(S_UNITS))]):
-            if cv(st, st[ux(side, w, np.int64(U_CARD))], np.int64(C_CAN_ATTACK)) == 1 and can_use(st, side, w):
+        for w in range(st[sx(side, S_UNITS)]):
+            if cv(st, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(st, side, w):
                 sits = False
                 for j in range(n_sitting):
-                    if st[sitting + j] == st[ux(side, w, np.int64(U_ID))]:
+                    if st[sitting + j] == st[ux(side, w, U_ID)]:
                         sits = True
                         break
                 atk = unit_atk(st, side, w)
@@ -2207,36 +2276,26 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
                     u = w
         if u < 0:
             return
-        n = legal_attacks_of(st, side, out, u)
-        # Its rows: the player first (u, -1) when it may attack them, then each opposing card in reach, in order.
-        direct = n > 0 and st[out + 2] == -1
-        chosen = -1
-        if not (lethal and direct):
-            # The most valuable card it destroys (worth looked up only for those).
-            amount = unit_atk(st, side, u)
+        # Its target, worked out without listing its rows (the player when it may attack them, the opposing cards
+        # in reach): the most valuable card it destroys, else the player, else the most valuable card in reach.
+        direct = can_attack_player(st, side, u)
+        target = -1 if lethal and direct else greedy_kill_target(st, side, u, ZERO)
+        if target < 0 and not direct:
             best_value = -1
-            for i in range(1 if direct else 0, n):
-                v = st[out + 4 * i + 2]
-                if damage_to_destroy(st, foe, v) <= amount:
+            for v in range(st[sx(foe, S_UNITS)]):
+                if in_range(st, side, u, v):
                     value = unit_value(st, foe, v)
                     if value > best_value:
                         best_value = value
-                        chosen = i
-        if chosen < 0 and direct:
-            chosen = 0
-        if chosen < 0:
-            # The most valuable card in reach.
-            best_value = -1
-            for i in range(n):
-                value = unit_value(st, foe, st[out + 4 * i + 2])
-                if value > best_value:
-                    best_value = value
-                    chosen = i
-        if chosen < 0:
-            st[sitting + n_sitting] = st[ux(side, u, np.int64(U_ID))]
+                        target = v
+        if target < 0 and not direct:
+            st[sitting + n_sitting] = st[ux(side, u, U_ID)]
             n_sitting += 1
             continue
-        apply(st, side, out + 4 * chosen)
+        # A listed row without asking `is_legal`: the player when `can_attack_player`, a card that `in_range` says
+        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one).
+        add_action(st, out, ZERO, A_ATTACK, u, target, ZERO)
+        apply(st, side, out)
 
 
 @rules_kernel
@@ -2245,19 +2304,14 @@ def greedy_finishers(st: IntArray, side: EngineInt) -> None:
     foe = 1 - side
     out = st[G_ACTIONS]
     i = 0
-    while i < st[sx(side, np.int64(S_HAND))] and st[G_OVER] == 0:
-        card = st[zx(st, side, np.int64(Z_HAND), i)]
-        if (
-            cv(st, card, np.int64(C_KIND)) == KIND_MAGIC
-            and cv(st, card, np.int64(C_EQUIP)) == 0
-            and cv(st, card, np.int64(C_DAMAGE)) > 0
-        ):
-            target = greedy_spell_target(st, foe, cv(st, card, np.int64(C_DAMAGE)), st[sx(side, np.int64(S_HAND))] >= 7)
+    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
+            target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             if target >= 0:
-                n = legal_actions_of(st, side, out, np.int64(1 << A_CAST), i)
-                k = find_row(st, out, n, np.int64(A_CAST), i, target, np.int64(0))  # not listed: it cannot be paid
-                if k >= 0:
-                    apply(st, side, out + 4 * k)
+                add_action(st, out, ZERO, A_CAST, i, target, ZERO)
+                if is_legal(st, side, out):  # not legal: it cannot be paid
+                    apply(st, side, out)
                     i = 0
                     continue
         i += 1
@@ -2351,19 +2405,19 @@ def determinize(st: IntArray, side: EngineInt) -> None:
     """
     foe = 1 - side
     pool = st[G_ACTIONS]  # the action list is free scratch in a rollout's buffer
-    held = st[sx(foe, np.int64(S_HAND))]
-    traps = st[sx(foe, np.int64(S_TRAPS))]
-    top = st[sx(foe, np.int64(S_DECK_TOP))]
-    length = st[sx(foe, np.int64(S_DECK_LEN))]
+    held = st[sx(foe, S_HAND)]
+    traps = st[sx(foe, S_TRAPS)]
+    top = st[sx(foe, S_DECK_TOP)]
+    length = st[sx(foe, S_DECK_LEN)]
     n = 0
     for i in range(held):
-        st[pool + n] = st[zx(st, foe, np.int64(Z_HAND), i)]
+        st[pool + n] = st[zx(st, foe, Z_HAND, i)]
         n += 1
     for i in range(traps):
-        st[pool + n] = st[zx(st, foe, np.int64(Z_TRAPS), i)]
+        st[pool + n] = st[zx(st, foe, Z_TRAPS, i)]
         n += 1
     for i in range(top, length):
-        st[pool + n] = st[zx(st, foe, np.int64(Z_DECK), i)]
+        st[pool + n] = st[zx(st, foe, Z_DECK, i)]
         n += 1
     sort_words(st, pool, n)
     shuffle_zone(st, pool, n)
@@ -2371,21 +2425,21 @@ def determinize(st: IntArray, side: EngineInt) -> None:
     rest = 0
     for i in range(n):
         card = st[pool + i]
-        if placed < traps and cv(st, card, np.int64(C_KIND)) == KIND_TRAP:
-            st[zx(st, foe, np.int64(Z_TRAPS), placed)] = card
+        if placed < traps and cv(st, card, C_KIND) == KIND_TRAP:
+            st[zx(st, foe, Z_TRAPS, placed)] = card
             placed += 1
         else:
             st[pool + rest] = card
             rest += 1
     for i in range(rest):
         if i < held:
-            st[zx(st, foe, np.int64(Z_HAND), i)] = st[pool + i]
+            st[zx(st, foe, Z_HAND, i)] = st[pool + i]
         else:
-            st[zx(st, foe, np.int64(Z_DECK), top + i - held)] = st[pool + i]
-    own_top = st[sx(side, np.int64(S_DECK_TOP))]
-    base = zx(st, side, np.int64(Z_DECK), own_top)
-    sort_words(st, base, st[sx(side, np.int64(S_DECK_LEN))] - own_top)
-    shuffle_zone(st, base, st[sx(side, np.int64(S_DECK_LEN))] - own_top)
+            st[zx(st, foe, Z_DECK, top + i - held)] = st[pool + i]
+    own_top = st[sx(side, S_DECK_TOP)]
+    base = zx(st, side, Z_DECK, own_top)
+    sort_words(st, base, st[sx(side, S_DECK_LEN)] - own_top)
+    shuffle_zone(st, base, st[sx(side, S_DECK_LEN)] - own_top)
 
 
 @rules_kernel
@@ -2398,9 +2452,9 @@ def rollout(
     rng_seed(work, world)
     determinize(work, side)
     rng_seed(work, dice)
-    policy = opt(work, np.int64(O_SEARCH_POLICY))
-    work[sx(np.int64(0), np.int64(S_POLICY))] = policy
-    work[sx(np.int64(1), np.int64(S_POLICY))] = policy
+    policy = opt(work, O_SEARCH_POLICY)
+    work[sx(SIDE_A, S_POLICY)] = policy
+    work[sx(SIDE_B, S_POLICY)] = policy
     candidate = search[SR_CAND + k]
     if candidate == CAND_GREEDY:
         greedy_turn(work, side)
@@ -2421,8 +2475,8 @@ def rollout(
     end_turn(work, side)
     turn_of = 1 - side
     while work[G_OVER] == 0:
-        if work[G_TURN] >= opt(work, np.int64(O_TURN_CAP)):
-            end_match(work, np.int64(-1))
+        if work[G_TURN] >= opt(work, O_TURN_CAP):
+            end_match(work, NONE)
             break
         take_turn(work, turn_of)
         turn_of = 1 - turn_of
@@ -2440,7 +2494,7 @@ def same_action(st: IntArray, side: EngineInt, i: EngineInt, j: EngineInt) -> bo
     if kind != st[second] or st[first + 2] != st[second + 2] or st[first + 3] != st[second + 3]:
         return False
     if kind == A_SUMMON or kind == A_CAST or kind == A_EQUIP or kind == A_TRAP:
-        return st[zx(st, side, np.int64(Z_HAND), st[first + 1])] == st[zx(st, side, np.int64(Z_HAND), st[second + 1])]
+        return st[zx(st, side, Z_HAND, st[first + 1])] == st[zx(st, side, Z_HAND, st[second + 1])]
     return st[first + 1] == st[second + 1]
 
 
@@ -2468,13 +2522,13 @@ def search_decision(st: IntArray, work: IntArray, search: IntArray, side: Engine
         return 0
     for k in range(m):
         search[SR_POINTS + k] = 0
-    for _ in range(opt(st, np.int64(O_SEARCH_ROLLOUTS))):
+    for _ in range(opt(st, O_SEARCH_ROLLOUTS)):
         world = (rng_next(search) << 31) ^ rng_next(search)
         dice = (rng_next(search) << 31) ^ rng_next(search)
         for k in range(m):
             search[SR_POINTS + k] += rollout(st, work, search, side, k, world, dice)
     search[SR_DECISIONS] += 1
-    search[SR_ROLLOUTS] += opt(st, np.int64(O_SEARCH_ROLLOUTS)) * m
+    search[SR_ROLLOUTS] += opt(st, O_SEARCH_ROLLOUTS) * m
     best = 0
     for k in range(1, m):
         if search[SR_POINTS + k] > search[SR_POINTS + best]:
@@ -2510,7 +2564,7 @@ def take_turn(st: IntArray, side: EngineInt) -> None:
     start_turn(st, side)
     if st[G_OVER] == 1:
         return
-    if st[sx(side, np.int64(S_POLICY))] == POLICY_GREEDY:
+    if st[sx(side, S_POLICY)] == POLICY_GREEDY:
         greedy_turn(st, side)
     else:
         random_turn(st, side)
@@ -2523,13 +2577,13 @@ def play_match(
 ) -> None:
     """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
     reset_state(st)
-    st[sx(np.int64(0), np.int64(S_POLICY))] = policy_a
-    st[sx(np.int64(1), np.int64(S_POLICY))] = policy_b
+    st[sx(SIDE_A, S_POLICY)] = policy_a
+    st[sx(SIDE_B, S_POLICY)] = policy_b
     setup_match(st, deck_a, deck_b)
     side = first
     while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(st, np.int64(O_TURN_CAP)):
-            end_match(st, np.int64(-1))
+        if st[G_TURN] >= opt(st, O_TURN_CAP):
+            end_match(st, NONE)
             return
         take_turn(st, side)
         side = 1 - side
@@ -2550,16 +2604,16 @@ def play_searched_match(
     """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
     buffer), the search's generator seeded from the match's seed."""
     reset_state(st)
-    st[sx(np.int64(0), np.int64(S_POLICY))] = policy_a
-    st[sx(np.int64(1), np.int64(S_POLICY))] = policy_b
+    st[sx(SIDE_A, S_POLICY)] = policy_a
+    st[sx(SIDE_B, S_POLICY)] = policy_b
     setup_match(st, deck_a, deck_b)
     rng_seed(search, seed ^ SEARCH_SEED)
     side = first
     while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(st, np.int64(O_TURN_CAP)):
-            end_match(st, np.int64(-1))
+        if st[G_TURN] >= opt(st, O_TURN_CAP):
+            end_match(st, NONE)
             return
-        if st[sx(side, np.int64(S_POLICY))] == POLICY_SEARCH:
+        if st[sx(side, S_POLICY)] == POLICY_SEARCH:
             start_turn(st, side)
             if st[G_OVER] == 0:
                 search_turn(st, work, search, side)
@@ -2693,7 +2747,11 @@ def play_traced(
 # Trace lines
 
 
-_TRIGGER_WORDS: dict[int, str] = {T_FOE_ATTACKS: "", T_FOE_SUMMONS: " (summoned)", T_FOE_ACTIVATES: " (its effect)"}
+_TRIGGER_WORDS: dict[int, str] = {
+    effect_vocabulary.T_FOE_ATTACKS: "",
+    effect_vocabulary.T_FOE_SUMMONS: " (summoned)",
+    effect_vocabulary.T_FOE_ACTIVATES: " (its effect)",
+}
 """How a trace line names the Trigger (an attack, the bundled traps' one, says nothing more, as engine 1 did)."""
 
 
