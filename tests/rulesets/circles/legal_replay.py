@@ -1,7 +1,7 @@
-"""Plays circles matches in plain Python with `choose` and `apply` wrapped, to show every row a policy chose and every
-row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a subprocess under
-NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose` and `apply`, which only the uncompiled engine looks up
-at each call); not collected by pytest.
+"""Plays circles matches in plain Python with the policies' entry points and `apply` wrapped, to show every action a
+policy chose and every row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a
+subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose`, `greedy_hand` and `apply`, which
+only the uncompiled engine looks up at each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/circles/legal_replay.py POLICY MATCHES
 
@@ -60,7 +60,7 @@ def main() -> None:
     assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `apply` up"
     policy, matches = int(sys.argv[1]), int(sys.argv[2])
     chosen = [0] * 18
-    policy_choice, rule_apply = E.choose, E.apply
+    policy_choice, greedy_pick, rule_apply = E.choose, E.greedy_hand, E.apply
 
     def listed_now(R: np.ndarray, S: np.ndarray) -> int:
         """The pending decision's rows are exactly what `legal_actions` lists now (into a buffer of its own)."""
@@ -78,12 +78,32 @@ def main() -> None:
         chosen[int(E.decision_of(S)[E.D_KIND])] += 1
         return k
 
+    def checked_greedy_hand(R: np.ndarray, S: np.ndarray) -> Any:
+        # Greedy answers a hand decision without a list: its card must be one `legal_actions` lists (or, with nothing
+        # listed, none), and the row greedy's rule of thumb takes among the listed rows.
+        decision = E.decision_of(S)
+        kind = int(decision[E.D_KIND])
+        assert decision[E.D_N] == E.UNLISTED, "greedy answers a hand decision before any listing"
+        h = greedy_pick(R, S)
+        fresh = E.actions_of(S)
+        n = E.legal_actions(R, S, fresh)
+        decision[E.D_N] = n
+        rows = [int(a) for a in fresh[:n, 0]]
+        assert (n == 0 and h == E.STOP) or h in rows, f"greedy played hand position {h}, listed {rows} (kind {kind})"
+        if n > 0:
+            by_rows = E.greedy_resource(R, S) if kind == E.K_RESOURCE else E.greedy_character(R, S)
+            assert rows[by_rows] == h, f"greedy's row {by_rows} among {rows} is not its hand position {h}"
+        decision[E.D_N] = E.UNLISTED
+        chosen[kind] += 1
+        return h
+
     def checked_apply(R: np.ndarray, S: np.ndarray, k: int) -> Any:
         n = listed_now(R, S)
         assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} applied (kind {E.decision_of(S)[E.D_KIND]})"
         return rule_apply(R, S, k)
 
     E.choose = checked_choose
+    E.greedy_hand = checked_greedy_hand
     E.apply = checked_apply  # type: ignore[assignment]
     print(json.dumps({"results": play(policy, matches), "chosen": chosen}))
 
