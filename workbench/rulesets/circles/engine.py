@@ -1048,9 +1048,11 @@ def reshuffle_discard(R: IntArray, S: IntArray, s: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESHUFFLE, NO_CARD, NO_CARD, count)
 
 
-@inline_kernel
+@rules_kernel
 def draw_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
+    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`). One call a
+    turn, with `draw_one` copied in once (the start of a turn is copied into the batch loop, the search's match loop
+    and its rollouts)."""
     opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
     count = 1
     if opts[O_RESHUFFLE] == 1:
@@ -1207,10 +1209,10 @@ def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) ->
     pending = table[card, T_EXTRA]
     while pending > 0:
         pending -= 1
-        h = ask_hand(R, S, K_CHARACTER, s, ONE, card)
-        if h < 0:
+        extra = bring_free_character(R, S, s, card)
+        if extra < 0:
             break
-        pending += table[enter_play(R, S, s, h, ONE, card), T_EXTRA]
+        pending += table[extra, T_EXTRA]
 
 
 @rules_kernel
@@ -1223,15 +1225,24 @@ def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
         if source < 0:
             continue
         for _ in range(table[source, T_EXTRA]):
-            h = ask_hand(R, S, K_CHARACTER, s, ONE, source)
-            if h < 0:
+            if bring_free_character(R, S, s, source) < 0:
                 return
-            enter_play(R, S, s, h, ONE, source)
 
 
-@inline_kernel
+@rules_kernel
+def bring_free_character(R: IntArray, S: IntArray, s: EngineInt, source: EngineInt) -> EngineInt:
+    """Extra Card: a character from hand, chosen by the side's policy, comes into play free (`source` is the card
+    whose Extra Card brings it); returns the card, or -1 when the hand holds no character."""
+    h = ask_hand(R, S, K_CHARACTER, s, ONE, source)
+    if h < 0:
+        return NO_CARD
+    return enter_play(R, S, s, h, ONE, source)
+
+
+@rules_kernel
 def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
+    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d (One call a turn, so its decisions
+    are compiled once for the turn and for Restore's phase.)"""
     while True:
         h = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
         if h < 0:
