@@ -1,12 +1,16 @@
-"""Plays circles matches in plain Python with `choose` and `apply` wrapped, to show every row a policy chose and every
-row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a subprocess under
-NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose` and `apply`, which only the uncompiled engine looks up
-at each call); not collected by pytest.
+"""Plays circles matches in plain Python with the policies' entry points and `apply` wrapped, to show every action a
+policy chose and every row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a
+subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose`, `greedy_hand` and `apply`, which
+only the uncompiled engine looks up at each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/circles/legal_replay.py POLICY MATCHES
 
-Prints JSON: per ordered deck pair, each match's winner and turns and the counters' sum, and how many decisions of each
-kind the policy answered.
+Whole matches: every ordered pair of the bundled decks and ABILITY_DECKS. Midgames: matches played on from a board
+set up so that the decisions whole matches rarely or never reach are asked (they are short, about 3 turns, so the
+dearest abilities seldom come into play): MIDGAMES, each from MATCHES seeds.
+
+Prints JSON: per ordered deck pair, each match's winner and turns and the counters' sum; per midgame, each match's
+winner and turns; and how many decisions of each kind the policy answered.
 """
 
 import json
@@ -29,6 +33,51 @@ ABILITY_DECKS = (
     "Thorn Sprinter*2,Emerald Leaf*13",
     "Coral Bastion*2,Shell Knight*2,Harbor Colossus*2,Spring Oracle*2,Fog Dancer*2,Mist Weaver*2,Still Water Monk*2,"
     "Brook Healer*2,Tidal Duelist*1,Sapphire Pool*11,Ruby Shard*2",
+)
+
+# Midgames: side A (0) is about to take its turn; each side's board (lanes left to right, cards in play since an
+# earlier turn, so they attack), resources in play (red, blue, green; all ready), Life Points, hand, and draw deck
+# (top first). The comment says which decisions the set-up asks on A's first turn; the match then plays on.
+MIDGAMES: tuple[dict[str, Any], ...] = (
+    {  # A's Magma Brute meets Fog Dancer (K_AVOID) and Mist Weaver with Harbor Colossus beside it (K_DISPERSE,
+        # K_SPREAD_CARD, K_SPREAD_AMOUNT), in A's turn (B answers: `respond_in_opponent_turn` is on by default)
+        "board": (["Magma Brute", "Magma Brute"], ["Fog Dancer", "Mist Weaver", "Harbor Colossus"]),
+        "resources": ((3, 0, 0), (0, 4, 0)),
+        "life": (2, 2),
+        "hand": ([], ["Sapphire Pool"]),
+        "deck": (["Ruby Shard"] * 8, ["Sapphire Pool"] * 8),
+    },
+    {  # A's blocked Siege Ballista with 3 red (K_LONG_RANGE), blocked Powder Keg Imp (K_SELF_DESTRUCT), blocked
+        # Hawkeye Archer (K_TARGET), Battle Herald between two cards (K_ATTACK_BOOST), Fire Adept (K_FIREBALL),
+        # Vine Trickster (K_REORDER)
+        "board": (
+            ["Siege Ballista", "Powder Keg Imp", "Hawkeye Archer", "Battle Herald", "Fire Adept", "Vine Trickster"],
+            ["Reef Guardian", "Moss Elk", "Reef Guardian", "Sapling", "Tide Sprite", "Ember Pup"],
+        ),
+        "resources": ((9, 0, 2), (2, 2, 2)),
+        "life": (2, 2),
+        "hand": ([], []),
+        "deck": (["Sapphire Pool"] * 8, ["Emerald Leaf"] * 8),
+    },
+    {  # A's Grove Keeper with a character in the discard pile (K_RESTORE), Fate Gardener (K_FUTURE_SIGHT,
+        # K_ARRANGE), Seer of Leaves, Dream Weaver (K_SLEEP); B's Brook Healer (K_HEAL)
+        "board": (
+            ["Grove Keeper", "Fate Gardener", "Seer of Leaves", "Dream Weaver"],
+            ["Magma Brute", "Brook Healer", "Moss Elk"],
+        ),
+        "resources": ((0, 0, 12), (0, 3, 0)),
+        "life": (2, 2),
+        "hand": ([], ["Sapphire Pool"]),
+        "deck": (["Moss Elk", "Emerald Leaf", "Sapling", "Mossy Field", "Emerald Leaf"] * 2, ["Sapphire Pool"] * 8),
+        "discard": (["Herd Caller", "Emerald Leaf"], []),
+    },
+    {  # A's attack would take B's last Life Point through the open lane 2: B's Still Water Monk (K_SERENITY)
+        "board": (["Cinder Scout", "Cinder Scout"], ["Still Water Monk"]),
+        "resources": ((2, 0, 0), (0, 5, 0)),
+        "life": (2, 1),
+        "hand": ([], []),
+        "deck": (["Ruby Shard"] * 8, ["Sapphire Pool"] * 8),
+    },
 )
 
 
@@ -55,12 +104,37 @@ def play(policy: int, matches: int) -> dict[str, list[Any]]:
     return results
 
 
+def play_midgames(policy: int, matches: int) -> dict[str, list[Any]]:
+    """Each of MIDGAMES played on to the end of the match from `matches` seeds, both sides `policy` (uncompiled:
+    `play_match` is a kernel copied into the batch loop): per midgame, [winners, turns]."""
+    cardset, _ = _bundled_cardset_and_decks(get_ruleset("circles"))
+    _, compiled, _ = compile_for(cardset, None)
+    results = {}
+    for number, midgame in enumerate(MIDGAMES):
+        winners, turns = [], []
+        for seed in range(1, matches + 1):
+            m = E.MatchArrays.new(compiled, seed=seed * 7919, policies=(policy, policy))
+            for s in (0, 1):
+                m.set_board(s, midgame["board"][s])
+                m.lanes[s, : len(midgame["board"][s]), E.L_ENTERED] = 0
+                m.set_resources(s, *midgame["resources"][s])
+                m.side[s, E.S_LIFE] = midgame["life"][s]
+                m.set_zone(s, E.HAND, midgame["hand"][s])
+                m.set_zone(s, E.DECK, midgame["deck"][s])
+                m.set_zone(s, E.DISCARD, midgame.get("discard", ([], []))[s])
+            E.play_match(m.R, m.S, np.int64(0))
+            winners.append(int(m.game[E.G_WINNER]))
+            turns.append(int(m.game[E.G_TURN]))
+        results[str(number)] = [winners, turns]
+    return results
+
+
 def main() -> None:
     jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
     assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `apply` up"
     policy, matches = int(sys.argv[1]), int(sys.argv[2])
     chosen = [0] * 18
-    policy_choice, rule_apply = E.choose, E.apply
+    policy_choice, greedy_pick, rule_apply = E.choose, E.greedy_hand, E.apply
 
     def listed_now(R: np.ndarray, S: np.ndarray) -> int:
         """The pending decision's rows are exactly what `legal_actions` lists now (into a buffer of its own)."""
@@ -78,14 +152,36 @@ def main() -> None:
         chosen[int(E.decision_of(S)[E.D_KIND])] += 1
         return k
 
+    def checked_greedy_hand(R: np.ndarray, S: np.ndarray) -> Any:
+        # Greedy answers a hand decision without a list: its card must be one `legal_actions` lists (or, with nothing
+        # listed, none), and the row greedy's rule of thumb takes among the listed rows.
+        decision = E.decision_of(S)
+        kind = int(decision[E.D_KIND])
+        assert decision[E.D_N] == E.UNLISTED, "greedy answers a hand decision before any listing"
+        h = greedy_pick(R, S)
+        fresh = E.actions_of(S)
+        n = E.legal_actions(R, S, fresh)
+        decision[E.D_N] = n
+        rows = [int(a) for a in fresh[:n, 0]]
+        assert (n == 0 and h == E.STOP) or h in rows, f"greedy played hand position {h}, listed {rows} (kind {kind})"
+        if n > 0:
+            by_rows = E.greedy_resource(R, S) if kind == E.K_RESOURCE else E.greedy_character(R, S)
+            assert rows[by_rows] == h, f"greedy's row {by_rows} among {rows} is not its hand position {h}"
+        decision[E.D_N] = E.UNLISTED
+        chosen[kind] += 1
+        return h
+
     def checked_apply(R: np.ndarray, S: np.ndarray, k: int) -> Any:
         n = listed_now(R, S)
         assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} applied (kind {E.decision_of(S)[E.D_KIND]})"
         return rule_apply(R, S, k)
 
     E.choose = checked_choose
+    E.greedy_hand = checked_greedy_hand
     E.apply = checked_apply  # type: ignore[assignment]
-    print(json.dumps({"results": play(policy, matches), "chosen": chosen}))
+    results = play(policy, matches)
+    midgames = play_midgames(policy, matches)
+    print(json.dumps({"results": results, "midgames": midgames, "chosen": chosen}))
 
 
 if __name__ == "__main__":

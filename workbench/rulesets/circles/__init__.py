@@ -45,6 +45,9 @@ Version history:
   the listed rows and no rule reads a side's policy. The search now weighs every decision of its turn (Reorder's
   pair, Restore's card, Disperse's spread and Change the Future's order too). Greedy and random play exactly as
   before (golden trace and both digests of results_fingerprint.py unchanged), so the version stays.
+- 1.0, engine 2: greedy answers the hand decisions (resources, characters) without listing their rows, with the
+  card its rule of thumb takes from the listed rows (`greedy_hand`; legal_replay.py checks each against a fresh list).
+  Same results (golden trace, both digests), so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -181,6 +181,7 @@ LANE_MODE_ABILITIES = (1 << LONG_RANGE) | (1 << SELF_DESTRUCT) | (1 << TARGET)
 PRECOMBAT_ABILITIES = (1 << FIREBALL) | (1 << SLEEP) | (1 << REORDER) | (1 << ATTACK_BOOST_2)
 CARD_MANAGEMENT_ABILITIES = (1 << RESTORE) | (1 << CHANGE_THE_FUTURE) | (1 << FUTURE_VISION)
 HEAL_ABILITIES = (1 << HEAL_1) | (1 << HEAL_2)
+SERENITY_ABILITY = 1 << SERENITY  # (activated: its price is discarding the card, so it has its T_ACTIVATED bit)
 
 # Greedy weights: a Life Point is worth about 4 circles of cards (a player has only 2).
 LIFE_WEIGHT = 4
@@ -226,6 +227,8 @@ DECISION_SIZE = 7
 ACTION_WIDTH = 2
 STOP = np.int64(-1)
 """Column 0 of the row that declines: stop playing cards, do not use the ability, keep the damage."""
+UNLISTED = np.int64(-1)
+"""D_N of a hand decision greedy answered without listing its rows (`choose_hand`)."""
 # Decision kinds (D_KIND) and their rows (a, b):
 (
     K_RESOURCE,  # (hand position, 0) per resource with a colour, then (STOP, 0)
@@ -707,26 +710,19 @@ def take(R: IntArray, S: IntArray, k: EngineInt) -> EngineInt:
     return apply(R, S, k)
 
 
-@rules_kernel
+@inline_kernel
 def ask_hand(R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, arg: EngineInt, other: EngineInt) -> EngineInt:
-    """`ask` for the decisions of every turn, K_RESOURCE and K_CHARACTER, with only their own listing copied in (the
-    same rows `legal_actions` lists), so the hot path does not carry the general one."""
-    # Typed for mypy only (a bare annotation runs no code).
-    n: EngineInt
-    decision, out = decision_of(S), actions_of(S)
+    """`ask` for the decisions of every turn, K_RESOURCE and K_CHARACTER (`arg` 1: the character comes in free, by
+    `other`'s Extra Card): opens the decision and returns the policy's answer as the action's first column, the hand
+    position of the card to play (STOP: none), which the caller plays as `apply` would (`play_resource`,
+    `enter_play`). The answer comes from `choose_hand`, which lists the rows only for a policy that needs them."""
+    decision = decision_of(S)
     decision[D_KIND] = kind
     decision[D_SIDE] = s
     decision[D_LANE] = NO_CARD
     decision[D_ARG] = arg
     decision[D_OTHER] = other
-    if kind == K_RESOURCE:
-        n = list_resources(R, S, s, out)
-    else:
-        n = list_characters(R, S, s, arg, out)
-    decision[D_N] = n
-    if n == 0:
-        return -1
-    return choose(R, S)
+    return choose_hand(R, S)
 
 
 @inline_kernel
@@ -1007,7 +1003,7 @@ def opposed(R: IntArray, S: IntArray, d: EngineInt, i: EngineInt) -> bool:
 # Zones: drawing, playing, discarding, moving cards between lanes
 
 
-@rules_kernel
+@inline_kernel
 def draw_one(R: IntArray, S: IntArray, s: EngineInt) -> int:
     """Draw the top card into the hand; -1 when the deck is empty."""
     zones, side, game, counters, events, event_count = (
@@ -1052,9 +1048,11 @@ def reshuffle_discard(R: IntArray, S: IntArray, s: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESHUFFLE, NO_CARD, NO_CARD, count)
 
 
-@inline_kernel
+@rules_kernel
 def draw_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`)."""
+    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`). One call a
+    turn, with `draw_one` copied in once (the start of a turn is copied into the batch loop, the search's match loop
+    and its rollouts)."""
     opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
     count = 1
     if opts[O_RESHUFFLE] == 1:
@@ -1069,7 +1067,7 @@ def draw_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
         draw_one(R, S, s)
 
 
-@rules_kernel
+@inline_kernel
 def take_from_hand(S: IntArray, s: EngineInt, h: EngineInt) -> int:
     """Remove the card at hand position h (keeping the hand's order) and return it."""
     zones, side = zones_of(S), side_of(S)
@@ -1188,10 +1186,10 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
 def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Play up to `resources_per_turn` resource cards, one decision each (the policy may stop early)."""
     for played in range(options_of(R)[O_RESOURCES_PER_TURN]):
-        k = ask_hand(R, S, K_RESOURCE, s, np.int64(played), NO_CARD)
-        if declined(S, k):  # (`apply` would do nothing: one call less on the hot path)
+        h = ask_hand(R, S, K_RESOURCE, s, np.int64(played), NO_CARD)
+        if h < 0:
             return
-        apply(R, S, k)
+        play_resource(R, S, s, h)
 
 
 @rules_kernel
@@ -1211,7 +1209,7 @@ def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) ->
     pending = table[card, T_EXTRA]
     while pending > 0:
         pending -= 1
-        extra = take(R, S, ask_hand(R, S, K_CHARACTER, s, ONE, card))
+        extra = bring_free_character(R, S, s, card)
         if extra < 0:
             break
         pending += table[extra, T_EXTRA]
@@ -1227,18 +1225,29 @@ def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
         if source < 0:
             continue
         for _ in range(table[source, T_EXTRA]):
-            if take(R, S, ask_hand(R, S, K_CHARACTER, s, ONE, source)) < 0:
+            if bring_free_character(R, S, s, source) < 0:
                 return
 
 
-@inline_kernel
+@rules_kernel
+def bring_free_character(R: IntArray, S: IntArray, s: EngineInt, source: EngineInt) -> EngineInt:
+    """Extra Card: a character from hand, chosen by the side's policy, comes into play free (`source` is the card
+    whose Extra Card brings it); returns the card, or -1 when the hand holds no character."""
+    h = ask_hand(R, S, K_CHARACTER, s, ONE, source)
+    if h < 0:
+        return NO_CARD
+    return enter_play(R, S, s, h, ONE, source)
+
+
+@rules_kernel
 def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d"""
+    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d (One call a turn, so its decisions
+    are compiled once for the turn and for Restore's phase.)"""
     while True:
-        k = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
-        if declined(S, k):  # (`apply` would do nothing: one call less on the hot path)
+        h = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
+        if h < 0:
             return
-        card = apply(R, S, k)
+        card = enter_play(R, S, s, h, NOTHING, NO_CARD)
         if table_of(R)[card, T_EXTRA] > 0 and options_of(R)[O_EXTRA_EACH_TURN] == 0:
             extra_card_chain(R, S, s, card)
 
@@ -1748,16 +1757,6 @@ def card_management(R: IntArray, S: IntArray, s: EngineInt) -> None:
 
 
 @rules_kernel
-def has_serenity(R: IntArray, S: IntArray, s: EngineInt) -> bool:
-    """A card with Serenity is in play on side s."""
-    for i in range(side_of(S)[s, S_BOARD_N]):
-        card = lane_card(S, s, i)
-        if card >= 0 and abilities_of(R)[card, SERENITY] != 0:
-            return True
-    return False
-
-
-@rules_kernel
 def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
     """Serenity: discard the card; damage is ignored for the rest of the turn (asked of each Serenity card until
     one is used)."""
@@ -1781,20 +1780,46 @@ def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
 
 @inline_kernel
 def choose(R: IntArray, S: IntArray) -> EngineInt:
-    """The deciding side's policy's choice among the listed actions (a row index). Copied into `ask`, with greedy's
-    choice of resources and characters (a few a turn, every turn) in line: the calls cost greedy a tenth of its
-    speed."""
-    decision = decision_of(S)
-    policy = side_of(S)[decision[D_SIDE], S_POLICY]
+    """The deciding side's policy's choice among the listed actions (a row index). Copied into `ask`."""
+    policy = side_of(S)[decision_of(S)[D_SIDE], S_POLICY]
     if policy == GREEDY:
-        if decision[D_KIND] == K_RESOURCE:
-            return greedy_resource(R, S)
-        if decision[D_KIND] == K_CHARACTER:
-            return greedy_character(R, S)
         return greedy_choice(R, S)
     if policy == RANDOM:
         return random_choice(R, S)
     return search_choice(R, S)
+
+
+@inline_kernel
+def choose_hand(R: IntArray, S: IntArray) -> EngineInt:
+    """The deciding side's policy's answer to a hand decision (K_RESOURCE, K_CHARACTER), as the chosen row's first
+    column: a hand position, or STOP. Copied into `ask_hand`.
+
+    Greedy picks without the list: `greedy_hand` scans the hand for the card its rule of thumb takes from the listed
+    rows (`greedy_resource` and `greedy_character` are that pick's row), so greedy's two decisions of every turn cost
+    no listing and no call (they were 0.15 of greedy's time). tests/rulesets/circles/legal_replay.py checks each of
+    its answers against a fresh `legal_actions` list. The other policies choose a listed row (`choose_listed`)."""
+    if side_of(S)[decision_of(S)[D_SIDE], S_POLICY] == GREEDY:
+        decision_of(S)[D_N] = UNLISTED
+        return greedy_hand(R, S)
+    return choose_listed(R, S)
+
+
+@rules_kernel
+def choose_listed(R: IntArray, S: IntArray) -> EngineInt:
+    """`choose_hand` for the policies that choose among listed rows: the rows `legal_actions` lists for the hand
+    decision (its own listing copied in), the policy's row, and that row's first column (STOP: none listed)."""
+    # Typed for mypy only (a bare annotation runs no code).
+    n: EngineInt
+    decision, out = decision_of(S), actions_of(S)
+    s = decision[D_SIDE]
+    if decision[D_KIND] == K_RESOURCE:
+        n = list_resources(R, S, s, out)
+    else:
+        n = list_characters(R, S, s, decision[D_ARG], out)
+    decision[D_N] = n
+    if n == 0:
+        return STOP
+    return out[choose(R, S), 0]
 
 
 @inline_kernel
@@ -1817,43 +1842,84 @@ def find_row(S: IntArray, a: EngineInt, b: EngineInt) -> EngineInt:
 
 
 @inline_kernel
-def greedy_resource(R: IntArray, S: IntArray) -> EngineInt:
-    """The resource whose colour the hand's characters lack most (the first such); stopping only without one."""
-    table, zones, side, decision, out = table_of(R), zones_of(S), side_of(S), decision_of(S), actions_of(S)
-    s, n = decision[D_SIDE], decision[D_N]
-    best, best_score = n - 1, -(1 << 40)
-    for k in range(n - 1):
-        colour = table[zones[s, HAND, out[k, 0]], T_COLOUR]
+def greedy_hand(R: IntArray, S: IntArray) -> EngineInt:
+    """Greedy's answer to the pending hand decision, read off the hand: the hand position of the card it plays, or
+    STOP. Its rows among the listed ones: `greedy_resource`, `greedy_character`."""
+    decision = decision_of(S)
+    if decision[D_KIND] == K_RESOURCE:
+        return greedy_resource_card(R, S, decision[D_SIDE])
+    return greedy_character_card(R, S, decision[D_SIDE], decision[D_ARG])
+
+
+@inline_kernel
+def greedy_resource_card(R: IntArray, S: IntArray, s: EngineInt) -> EngineInt:
+    """The resource whose colour the hand's characters lack most (the first such in hand order, among the resources
+    `list_resources` lists: those with a colour), as a hand position; STOP only without one."""
+    # Typed for mypy only (a bare annotation runs no code): STOP at first, then a hand position.
+    best: EngineInt
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
+    best, best_score = STOP, -(1 << 40)
+    hand = side[s, S_HAND_N]
+    for k in range(hand):
+        card = zones[s, HAND, k]
+        colour = table[card, T_COLOUR]
+        if table[card, T_KIND] != KIND_RESOURCE or colour == NO_COLOUR:
+            continue
         lacking = 0
         demand = 0
-        for h in range(side[s, S_HAND_N]):
+        owned = side[s, S_TOTAL + colour]
+        for h in range(hand):
             other = zones[s, HAND, h]
             if table[other, T_KIND] == KIND_CHARACTER:
-                need = table[other, T_RED + colour] - side[s, S_TOTAL + colour]
-                if need > lacking:
-                    lacking = need
-                demand += table[other, T_RED + colour]
-        score = lacking * 1000 + demand * 10 - side[s, S_TOTAL + colour]
+                cost = table[other, T_RED + colour]
+                if cost - owned > lacking:
+                    lacking = cost - owned
+                demand += cost
+        score = lacking * 1000 + demand * 10 - owned
         if score > best_score:
             best, best_score = k, score
     return best
 
 
 @inline_kernel
-def greedy_character(R: IntArray, S: IntArray) -> EngineInt:
-    """The character with the most circles (then the most Attack + Health), the first such; stopping only without
-    one."""
-    table, zones, decision, out = table_of(R), zones_of(S), decision_of(S), actions_of(S)
-    s, n = decision[D_SIDE], decision[D_N]
-    best, best_score = n - 1, -1
-    for k in range(n):
-        if out[k, 0] < 0:
+def greedy_character_card(R: IntArray, S: IntArray, s: EngineInt, free: EngineInt) -> EngineInt:
+    """The character with the most circles (then the most Attack + Health), the first such in hand order among
+    those `list_characters` lists (payable, or any when free), as a hand position; STOP only without one."""
+    # Typed for mypy only (a bare annotation runs no code): STOP at first, then a hand position.
+    best: EngineInt
+    table, zones, side = table_of(R), zones_of(S), side_of(S)
+    best, best_score = STOP, -1
+    for h in range(side[s, S_HAND_N]):
+        card = zones[s, HAND, h]
+        if table[card, T_KIND] != KIND_CHARACTER:
             continue
-        card = zones[s, HAND, out[k, 0]]
         score = table[card, T_CIRCLES] * 1000 + table[card, T_ATTACK] + table[card, T_HEALTH]
-        if score > best_score:
-            best, best_score = k, score
+        if score > best_score and (free == 1 or can_pay_card(R, S, s, card)):
+            best, best_score = h, score
     return best
+
+
+@rules_kernel
+def row_of(S: IntArray, a: EngineInt) -> EngineInt:
+    """The first listed row whose first column is `a` (a hand position, or STOP for the stopping row), or -1."""
+    out = actions_of(S)
+    for k in range(decision_of(S)[D_N]):
+        if out[k, 0] == a:
+            return k
+    return -1
+
+
+@rules_kernel
+def greedy_resource(R: IntArray, S: IntArray) -> EngineInt:
+    """Greedy's row for K_RESOURCE among the listed rows: `greedy_resource_card`'s."""
+    return row_of(S, greedy_resource_card(R, S, decision_of(S)[D_SIDE]))
+
+
+@rules_kernel
+def greedy_character(R: IntArray, S: IntArray) -> EngineInt:
+    """Greedy's row for K_CHARACTER among the listed rows: `greedy_character_card`'s."""
+    decision = decision_of(S)
+    return row_of(S, greedy_character_card(R, S, decision[D_SIDE], decision[D_ARG]))
 
 
 @rules_kernel
@@ -2211,15 +2277,21 @@ def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
         lanes[s, i, L_DAMAGE] = 0
     # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
     # without such a card a phase does nothing and draws no random number, so skipping the call changes nothing.
-    if side_abilities(R, S, s) & CARD_MANAGEMENT_ABILITIES != 0:
+    # Which abilities each side has in play is read once: only Restore's phase brings cards in (so the side's set is
+    # read again after it), and a side's Fireball, Sleep, Reorder, Attack Boost 2 and lane modes destroy none of its
+    # own cards, so the opponent's set, read after them, holds through its own responses up to Serenity.
+    mine = side_abilities(R, S, s)
+    if mine & CARD_MANAGEMENT_ABILITIES != 0:
         card_management(R, S, s)
-    if side_abilities(R, S, s) & PRECOMBAT_ABILITIES != 0:
+        mine = side_abilities(R, S, s)
+    if mine & PRECOMBAT_ABILITIES != 0:
         precombat_abilities(R, S, s)
-    if side_abilities(R, S, s) & LANE_MODE_ABILITIES != 0:
+    if mine & LANE_MODE_ABILITIES != 0:
         choose_lane_modes(R, S, s)
-    if opts[O_RESPOND] == 1 and side_abilities(R, S, o) & PRECOMBAT_ABILITIES != 0:
+    theirs = side_abilities(R, S, o)
+    if opts[O_RESPOND] == 1 and theirs & PRECOMBAT_ABILITIES != 0:
         precombat_abilities(R, S, o)
-    if has_serenity(R, S, o):
+    if theirs & SERENITY_ABILITY != 0:
         use_serenity(R, S, o)
     combat(R, S, s)
 
