@@ -30,9 +30,9 @@ IntArray = npt.NDArray[np.int64]
 EngineInt: TypeAlias = int | np.signedinteger[Any]
 """An integer a kernel takes: a Python int or a numpy integer, alike.
 
-Kernels are passed both. Loop counters and most constants are Python ints, but a value read from a state or table
+Kernels are passed both. Loop counters are Python ints, but a value read from a state or table
 array (a card id, a side, a turn) is a numpy integer (`np.int64`) when the kernels run as plain Python under
-`NUMBA_DISABLE_JIT=1`, and engines pass some constants as `np.int64(...)` on purpose (see `rules_kernel`). Numba
+`NUMBA_DISABLE_JIT=1`, and the constants engines pass to kernels are `np.int64` values on purpose (see `rules_kernel`). Numba
 ignores annotations (compiled, both are machine integers), so this alias only tells type checkers what a kernel is
 really given; kernels' integer parameters use it instead of `int`. Signed only, as every array a kernel reads is
 (int64; seeds are made int64 before a batch): numpy's stubs type `int + np.integer` as Any, and an array indexed
@@ -144,8 +144,10 @@ def rules_kernel(function: F) -> F:
     many times the cost of a small lookup (figures in docs/simulation.md, Speed). `_nrt` is a Numba option without
     documentation, so it is set in one place only: `no_nrt_options`.
 
-    Numba compiles a called kernel once per distinct literal argument, so engines pass constants as
-    `np.int64(...)`: one machine-code copy per kernel, not one per constant (less compile time and code).
+    Numba compiles a called kernel once per distinct literal argument, so the constants engines pass are `np.int64`
+    values, not literals: defined so at module level (circles' `NO_CARD`, souls' field and option constants) or
+    wrapped as `np.int64(...)` at the call. One machine-code copy per kernel, not one per constant (less compile time
+    and code).
     """
     return cast(F, njit(cache=True, nogil=True, **no_nrt_options())(function))
 
