@@ -68,7 +68,7 @@ def main() -> None:
         assert int(action) in listed, f"{action} applied, not listed for decision {kind}"
         return rule_apply(table, clauses, rules, state, piles, counters, events, action)
 
-    E.choose = checked_choose
+    E.choose = checked_choose  # type: ignore[assignment]
     E.apply = checked_apply  # type: ignore[assignment]
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
 

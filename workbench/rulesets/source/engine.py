@@ -1660,7 +1660,7 @@ def channel(
 
 
 @inline_kernel
-def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> int:
+def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
     """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
     the kind of space its deck needs more of (the first of equals)."""
     mp = rules.mp
@@ -1675,7 +1675,7 @@ def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: 
 
 
 @inline_kernel
-def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
+def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
     first = forward_step(rules, space, p, 0)
     second = forward_step(rules, space, p, 1)
@@ -1685,7 +1685,7 @@ def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) ->
 
 
 @inline_kernel
-def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
+def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where p's monster on `space` steps next: the road's next space, or at a fork the branch p chooses (D_FORK)."""
     second = forward_step(rules, space, p, 1)
     if second < 0:
@@ -2080,7 +2080,7 @@ def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, 
 
 
 @inline_kernel
-def pack_action(code: EngineInt, x: EngineInt, y: EngineInt, s: EngineInt) -> int:
+def pack_action(code: EngineInt, x: EngineInt, y: EngineInt, s: EngineInt) -> EngineInt:
     """One action as one word: a code (a card kind or A_*), two places (hand position, monster slot, space or
     support space; -1 for none) and a symbol (-1 for none or a blind draw). Packed so that the listed order is the
     order the rules list them in, and STOP (-1) stays apart."""
@@ -2088,22 +2088,22 @@ def pack_action(code: EngineInt, x: EngineInt, y: EngineInt, s: EngineInt) -> in
 
 
 @inline_kernel
-def action_code(action: EngineInt) -> int:
+def action_code(action: EngineInt) -> EngineInt:
     return action >> 17
 
 
 @inline_kernel
-def action_x(action: EngineInt) -> int:
+def action_x(action: EngineInt) -> EngineInt:
     return ((action >> 10) & 127) - 1
 
 
 @inline_kernel
-def action_y(action: EngineInt) -> int:
+def action_y(action: EngineInt) -> EngineInt:
     return ((action >> 3) & 127) - 1
 
 
 @inline_kernel
-def action_s(action: EngineInt) -> int:
+def action_s(action: EngineInt) -> EngineInt:
     return (action & 7) - 1
 
 
@@ -2381,7 +2381,7 @@ def discard(table: IntArray, state: Any, piles: IntArray, events: IntArray, p: E
 
 
 @rules_kernel
-def legal_actions(table: IntArray, rules: Any, state: Any, out: IntArray) -> int:
+def legal_actions(table: IntArray, rules: Any, state: Any, out: IntArray) -> EngineInt:
     """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open)."""
     p = state.game[G_ACTOR]
     decision = state.game[G_DECISION]
@@ -2440,7 +2440,7 @@ def apply(
 
 
 @inline_kernel
-def random_among(state: Any, out: IntArray, n: EngineInt) -> int:
+def random_among(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The random policy's pick: STOP (listed last) or any other listed action, each as likely (drawn as a
     reservoir, one draw per action, as the engine always drew)."""
     rng = state.rng
@@ -2481,12 +2481,15 @@ def trap_target(rules: Any, state: Any, p: EngineInt) -> int:
 
 
 @rules_kernel
-def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's main action: a reactionary summon of its strongest monster when listed, else a conventional summon of
     its strongest (any summon beats any other play), else its best equipment onto its most advanced monster, else
     its best trap on the free space furthest up its road (the first of equals each time); STOP when none is
     listed."""
     hand = state.hand
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best_kind: EngineInt
+    best: EngineInt
     best = STOP
     best_value = -1
     best_kind = -1
@@ -2551,7 +2554,7 @@ def greedy_symbol_intentional(
     usable: EngineInt,
     out: IntArray,
     n: EngineInt,
-) -> int:
+) -> EngineInt:
     """Greedy's best-valued listed symbol action with an intentional draw among the symbols in `usable` (the
     first of equals; STOP when none is worth anything): moves by `move_value` along the walked road, attacks by
     `attack_value`, channels by `channel_value`; it never weighs a generator attack here (`greedy_symbol` does).
@@ -2562,6 +2565,8 @@ def greedy_symbol_intentional(
     side = state.side
     game = state.game
     scratch = state.scratch
+    current: EngineInt
+    current_target: EngineInt
     best: EngineInt
     value: EngineInt
     active = game[G_ACTIVE]
@@ -2631,7 +2636,7 @@ def symbol_by_weighing(
     greedy: EngineBool,
     out: IntArray,
     n: EngineInt,
-) -> int:
+) -> EngineInt:
     """The symbol action of greedy under a blind draw and of random under either draw.
 
     Blind: each listed action (its symbol still face down) is worth the total over the unused symbols; greedy
@@ -2647,6 +2652,8 @@ def symbol_by_weighing(
     game = state.game
     rng = state.rng
     scratch = state.scratch
+    current: EngineInt
+    current_target: EngineInt
     best: EngineInt
     total: EngineInt
     value: EngineInt
@@ -2733,7 +2740,7 @@ def symbol_by_weighing(
 @inline_kernel
 def greedy_symbol(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> int:
+) -> EngineInt:
     """Greedy's symbol action. A generator attack ends the turn, so greedy keeps the symbol that hits hardest for it
     and attacks with the last symbol (at once when the hit wins the match, with an intentional draw); otherwise the
     best-valued other action (`greedy_symbol_intentional`, or `symbol_by_weighing` under a blind draw), and the
@@ -2757,7 +2764,7 @@ def greedy_symbol(
 @rules_kernel
 def random_foe_channel(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> int:
+) -> EngineInt:
     """Random's channel on the opponent's turn: the first listed channel worth anything to greedy, positive or
     negative (with a blind draw, the first listed), then a coin toss between it and STOP.
 
@@ -2788,11 +2795,13 @@ def random_foe_channel(
 @rules_kernel
 def greedy_foe_channel(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> int:
+) -> EngineInt:
     """Greedy's channel on the opponent's turn: the listed channel worth most by `channel_value` (under a blind
     draw its total over the unused symbols), the first of equals; STOP when none is worth anything."""
     sup = state.sup
     game = state.game
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    current: EngineInt
     best = 0
     pick = STOP
     current = -1
@@ -2819,7 +2828,7 @@ def greedy_foe_channel(
 
 
 @inline_kernel
-def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy discards its least valuable card (the first of equals)."""
     hand = state.hand
     worst = out[0]
@@ -2830,7 +2839,7 @@ def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: 
 
 
 @rules_kernel
-def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> int:
+def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The deciding player's policy's choice among the open decision's n listed actions (out[0:n])."""
     game = state.game
     p = game[G_ACTOR]
@@ -2897,7 +2906,7 @@ def ask(
     decision: EngineInt,
     p: EngineInt,
     asked: EngineInt,
-) -> int:
+) -> EngineInt:
     """A question a rule asks p while it resolves (D_FORK, D_SWAP, about `asked`): listed, p's policy chooses, and
     the answer goes back to the rule; the decision under way (if any) is open again afterwards."""
     game = state.game
@@ -2923,7 +2932,7 @@ def decide(
     events: IntArray,
     decision: EngineInt,
     p: EngineInt,
-) -> int:
+) -> EngineInt:
     """Open a decision of kind `decision` for p, list it, let p's policy choose and take the choice; returns the
     action taken (NO_DECISION when nothing was listed)."""
     open_decision(state, decision, p)
