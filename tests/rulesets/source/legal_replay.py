@@ -1,7 +1,7 @@
-"""Plays SOURCE matches in plain Python with `choose` and `apply` wrapped, to show every action a policy chose and
-every action the rules applied was one `legal_actions` listed. Run by test_source_policies.py in a subprocess under
-NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose` and `apply`, which only the uncompiled engine looks
-up at each call); not collected by pytest.
+"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...)
+wrapped, to show every action a policy chose was one `legal_actions` listed for the decision open at that moment.
+Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
+functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/source/legal_replay.py POLICY_A POLICY_B MATCHES DRAW
 
@@ -40,36 +40,28 @@ def play(policy_a: int, policy_b: int, matches: int, draw: str) -> dict[str, lis
 
 def main() -> None:
     jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
-    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` and `apply` up"
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look the `choose_*` up"
     policy_a, policy_b, matches, draw = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     chosen = [0] * len(E.D_KINDS)
-    policy_choice, rule_apply = E.choose, E.apply
 
-    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
-        """What `legal_actions` lists for the open decision now, into a buffer of its own."""
-        fresh = np.zeros_like(state.actions)
-        n = E.legal_actions(table, rules, state, fresh)
-        return [int(a) for a in fresh[:n]]
+    def checked(kind: int, policy_choice: Any) -> Any:
+        """`policy_choice` (the `choose_*` of decision kind `kind`) checking what it is offered and what it picks."""
 
-    def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, out: Any, n: int) -> Any:
-        listed = listed_now(table, rules, state)
-        assert listed == [int(a) for a in out[:n]], "the actions offered are not legal_actions' list"
-        action = policy_choice(table, clauses, rules, state, out, n)
-        kind = int(state.game[E.G_DECISION])
-        assert int(action) in listed, f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
-        chosen[kind] += 1
-        return action
+        def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
+            assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
+            fresh = np.zeros_like(state.actions)
+            listed = [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
+            assert listed == [int(a) for a in out[:n]], f"{E.D_KINDS[kind]}: the actions offered are not legal_actions'"
+            action = policy_choice(table, clauses, rules, state, p, out, n)
+            assert int(action) in listed, f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
+            chosen[kind] += 1
+            return action
 
-    def checked_apply(
-        table: Any, clauses: Any, rules: Any, state: Any, piles: Any, counters: Any, events: Any, action: int
-    ) -> Any:
-        listed = listed_now(table, rules, state)
-        kind = E.D_KINDS[int(state.game[E.G_DECISION])]
-        assert int(action) in listed, f"{action} applied, not listed for decision {kind}"
-        return rule_apply(table, clauses, rules, state, piles, counters, events, action)
+        return checked_choose
 
-    E.choose = checked_choose  # type: ignore[assignment]
-    E.apply = checked_apply  # type: ignore[assignment]
+    for kind in range(E.D_MAIN, len(E.D_KINDS)):
+        name = f"choose_{E.D_KINDS[kind]}"
+        setattr(E, name, checked(kind, getattr(E, name)))
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
 
 

@@ -27,7 +27,7 @@ RUNS = (
 
 @pytest.fixture(scope="module")
 def replayed() -> dict[tuple[int, int, str], dict[str, Any]]:
-    """legal_replay.py's output per run, played in plain Python (NUMBA_DISABLE_JIT=1) with `choose` and `apply`
+    """legal_replay.py's output per run, played in plain Python (NUMBA_DISABLE_JIT=1) with each kind's `choose_*`
     wrapped to check each action against `legal_actions` listed again at that moment."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = {}
@@ -47,7 +47,7 @@ def replayed() -> dict[tuple[int, int, str], dict[str, Any]]:
 def test_every_action_taken_was_listed_and_every_decision_kind_is_reached(
     replayed: dict[tuple[int, int, str], dict[str, Any]],
 ) -> None:
-    # The subprocess asserts each choice and each applied action was listed; here: every run answered the turn's
+    # The subprocess asserts each choice was listed for the decision open then; here: every run answered the turn's
     # decisions, and over the runs every decision kind was answered (D_FOE_CHANNEL needs a channeled effect usable
     # on the opponent's turn and symbols left over; D_DISCARD a hand above 10; D_FORK a move through a fork of the
     # road; D_SWAP an own monster in a mover's way).

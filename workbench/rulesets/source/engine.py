@@ -296,8 +296,6 @@ monster's slot (swap places with it) or STOP (the move ends)."""
 D_KINDS: tuple[str, ...] = ("none", "main", "channel_card", "symbol", "foe_channel", "discard", "fork", "swap")
 STOP = -1
 """The action that takes nothing (passes the main action, places no channeled card, ends the symbol phase)."""
-NO_DECISION = -2
-"""What `decide` returns when no decision was open (nothing listed)."""
 
 # ---- the records a kernel takes ------------------------------------------------------------------------------------
 MAX_SPACES = 2 * MAX_HALF_SPACES
@@ -1690,7 +1688,7 @@ def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: En
     second = forward_step(rules, space, p, 1)
     if second < 0:
         return forward_step(rules, space, p, 0)
-    return ask(table, clauses, rules, state, np.int64(D_FORK), p, space)
+    return ask_fork(table, clauses, rules, state, p, space)
 
 
 @inline_kernel
@@ -1758,7 +1756,7 @@ def move_monster(
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if ask(table, clauses, rules, state, np.int64(D_SWAP), p, occupant) == STOP:
+            if ask_swap(table, clauses, rules, state, p, occupant) == STOP:
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -2124,7 +2122,7 @@ def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
     state.game[G_ACTOR] = p
 
 
-@rules_kernel
+@inline_kernel
 def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
     conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
@@ -2153,6 +2151,7 @@ def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
                 out[n] = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
                 n += 1
     if monsters > 0:
+        trap_spaces = -1  # the spaces a trap may go on, as bits: worked out at the first trap card
         for h in range(held):
             card = hand[p, h]
             kind = table[card, T_KIND]
@@ -2168,15 +2167,21 @@ def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
             elif kind == K_TRAP:
                 if not requirements_met(table, card, terrestrial, otherworldly):
                     continue
-                for space in range(rules.opts[O_SPACES]):
-                    if trap_space_ok(rules, state, p, space):
-                        out[n] = pack_action(K_TRAP, h, space, -1)
-                        n += 1
+                if trap_spaces < 0:
+                    trap_spaces = 0
+                    for space in range(rules.opts[O_SPACES]):
+                        if trap_space_ok(rules, state, p, space):
+                            trap_spaces |= 1 << space
+                spaces = trap_spaces
+                while spaces != 0:
+                    out[n] = pack_action(K_TRAP, h, lowest_set_bit(spaces), -1)
+                    n += 1
+                    spaces &= spaces - 1
     out[n] = STOP
     return n + 1
 
 
-@rules_kernel
+@inline_kernel
 def apply_main(
     table: IntArray,
     clauses: IntArray,
@@ -2237,6 +2242,7 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
         return 0
     blind = opts[O_BLIND] == 1
     goal = opts[O_SUMMONING + 1 - p]
+    flux = opts[O_FLUX + p]
     active = game[G_ACTIVE]
     n = 0
     slots = game[G_MONSTERS + p]
@@ -2248,6 +2254,8 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
         for action in range(A_MOVE, A_GENERATOR + 1):
             if action == A_MOVE and space == goal:
                 continue
+            if action == A_CHANNEL and not blind and space != flux:
+                continue  # `channel_usable` asks for the flux: no need to ask it for each support space
             if (action == A_ATTACK or action == A_GENERATOR) and not attacker:
                 continue
             if action == A_GENERATOR and space != goal:
@@ -2338,7 +2346,7 @@ def legal_discards(state: Any, p: EngineInt, out: IntArray) -> int:
     return n
 
 
-@rules_kernel
+@inline_kernel
 def apply_symbol(
     table: IntArray,
     clauses: IntArray,
@@ -2480,7 +2488,7 @@ def trap_target(rules: Any, state: Any, p: EngineInt) -> int:
     return space
 
 
-@rules_kernel
+@inline_kernel
 def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's main action: a reactionary summon of its strongest monster when listed, else a conventional summon of
     its strongest (any summon beats any other play), else its best equipment onto its most advanced monster, else
@@ -2838,42 +2846,97 @@ def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: 
     return worst
 
 
+@inline_kernel
+def choose_main(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's main action among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_among(state, out, n)
+    return greedy_main(table, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_channel_card(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's channeled card among the n listed (greedy: the first in hand)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_among(state, out, n)
+    return out[0]
+
+
+@inline_kernel
+def choose_symbol(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's symbol action among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
+    return greedy_symbol(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_foe_channel(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's channel on the opponent's turn among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_foe_channel(table, clauses, rules, state, p, out, n)
+    return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_discard(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's discard among the n listed (random: any, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(state.rng, n)]
+    return greedy_discard(table, state, p, out, n)
+
+
+@inline_kernel
+def choose_fork(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's branch at a fork (random: either, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(state.rng, 2)]
+    return greedy_fork(rules, state, p, out[0], out[1])
+
+
+@inline_kernel
+def choose_swap(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's answer to an own monster in the way (random: a coin toss; greedy swaps unless the ally holds the
+    opponent's summoning space)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[0] if rng_below(state.rng, 2) == 0 else STOP
+    return out[0] if state.mon[out[0], M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
+
+
 @rules_kernel
 def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The deciding player's policy's choice among the open decision's n listed actions (out[0:n])."""
-    game = state.game
-    p = game[G_ACTOR]
-    decision = game[G_DECISION]
-    random = state.side[p, S_POLICY] == RANDOM
+    """The deciding player's policy's choice among the open decision's n listed actions (out[0:n]), for a caller that
+    does not know the kind (the match loop calls each kind's `choose_*` itself)."""
+    p = state.game[G_ACTOR]
+    decision = state.game[G_DECISION]
     if decision == D_SYMBOL:
-        if random:
-            return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
-        return greedy_symbol(table, clauses, rules, state, p, out, n)
+        return choose_symbol(table, clauses, rules, state, p, out, n)
     if decision == D_MAIN:
-        if random:
-            return random_among(state, out, n)
-        return greedy_main(table, rules, state, p, out, n)
+        return choose_main(table, clauses, rules, state, p, out, n)
     if decision == D_CHANNEL_CARD:
-        if random:
-            return random_among(state, out, n)
-        return out[0]  # greedy places the first channeled card in hand
+        return choose_channel_card(table, clauses, rules, state, p, out, n)
     if decision == D_FOE_CHANNEL:
-        if random:
-            return random_foe_channel(table, clauses, rules, state, p, out, n)
-        return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+        return choose_foe_channel(table, clauses, rules, state, p, out, n)
     if decision == D_DISCARD:
-        if random:
-            return out[rng_below(state.rng, n)]
-        return greedy_discard(table, state, p, out, n)
+        return choose_discard(table, clauses, rules, state, p, out, n)
     if decision == D_FORK:
-        if random:
-            return out[rng_below(state.rng, 2)]
-        return greedy_fork(rules, state, p, out[0], out[1])
+        return choose_fork(table, clauses, rules, state, p, out, n)
     if decision == D_SWAP:
-        if random:
-            return out[0] if rng_below(state.rng, 2) == 0 else STOP
-        # Greedy swaps unless the ally holds the opponent's summoning space.
-        return out[0] if state.mon[out[0], M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
+        return choose_swap(table, clauses, rules, state, p, out, n)
     return STOP
 
 
@@ -2883,8 +2946,10 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: 
     symbol; A_NONE for STOP; symbol -1: drawn blind when taken)."""
     choice = state.choice
     open_decision(state, D_SYMBOL, p)
-    n = legal_actions(table, rules, state, state.actions)
-    action = choose(table, clauses, rules, state, state.actions, n) if n > 0 else STOP
+    out = state.actions
+    n = legal_symbols(table, rules, state, p, out)
+    action = choose_symbol(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+    state.game[G_DECISION] = D_NONE
     if action == STOP:
         choice[0] = A_NONE
         choice[1] = -1
@@ -2897,52 +2962,36 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: 
         choice[3] = action_s(action)
 
 
-@rules_kernel
-def ask(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    decision: EngineInt,
-    p: EngineInt,
-    asked: EngineInt,
-) -> EngineInt:
-    """A question a rule asks p while it resolves (D_FORK, D_SWAP, about `asked`): listed, p's policy chooses, and
-    the answer goes back to the rule; the decision under way (if any) is open again afterwards."""
+@inline_kernel
+def ask_fork(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """D_FORK, asked by a move at a fork ahead of p's monster on `space`: p's policy picks a branch, the move goes
+    on there; the decision under way (if any) is open again afterwards."""
     game = state.game
     outer = game[G_DECISION]
     outer_actor = game[G_ACTOR]
-    open_decision(state, decision, p)
-    game[G_ASKED] = asked
-    n = legal_actions(table, rules, state, state.actions)
-    action = choose(table, clauses, rules, state, state.actions, n)
+    open_decision(state, np.int64(D_FORK), p)
+    game[G_ASKED] = space
+    out = state.actions
+    n = legal_forks(rules, state, p, out)
+    action = choose_fork(table, clauses, rules, state, p, out, n)
     game[G_DECISION] = outer
     game[G_ACTOR] = outer_actor
     return action
 
 
 @inline_kernel
-def decide(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    decision: EngineInt,
-    p: EngineInt,
-) -> EngineInt:
-    """Open a decision of kind `decision` for p, list it, let p's policy choose and take the choice; returns the
-    action taken (NO_DECISION when nothing was listed)."""
-    open_decision(state, decision, p)
+def ask_swap(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> EngineInt:
+    """D_SWAP, asked by a move with p's own monster `ally` in the way: its slot (swap) or STOP (the move ends)."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_SWAP), p)
+    game[G_ASKED] = ally
     out = state.actions
-    n = legal_actions(table, rules, state, out)
-    if n == 0:
-        state.game[G_DECISION] = D_NONE
-        return NO_DECISION
-    action = choose(table, clauses, rules, state, out, n)
-    apply(table, clauses, rules, state, piles, counters, events, action)
+    n = legal_swaps(state, out)
+    action = choose_swap(table, clauses, rules, state, p, out, n)
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
     return action
 
 
@@ -2962,8 +3011,15 @@ def main_action(
     events: IntArray,
     p: EngineInt,
 ) -> None:
-    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one."""
-    decide(table, clauses, rules, state, piles, counters, events, np.int64(D_MAIN), p)
+    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
+    alone listed: nothing to choose)."""
+    open_decision(state, np.int64(D_MAIN), p)
+    out = state.actions
+    n = legal_main(table, rules, state, p, out)
+    if n > 1:
+        action = choose_main(table, clauses, rules, state, p, out, n)
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    state.game[G_DECISION] = D_NONE
 
 
 @inline_kernel
@@ -2978,8 +3034,15 @@ def maybe_place_channeled(
     p: EngineInt,
 ) -> None:
     """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
-    chooses."""
-    decide(table, clauses, rules, state, piles, counters, events, np.int64(D_CHANNEL_CARD), p)
+    chooses (STOP alone listed: nothing to choose)."""
+    open_decision(state, np.int64(D_CHANNEL_CARD), p)
+    out = state.actions
+    n = legal_channel_cards(table, rules, state, p, out)
+    if n > 1:
+        h = choose_channel_card(table, clauses, rules, state, p, out, n)
+        if h != STOP:
+            place_channeled(table, rules, state, counters, events, p, h)
+    state.game[G_DECISION] = D_NONE
 
 
 @inline_kernel
@@ -3009,10 +3072,16 @@ def opponent_turn_channels(
     allowed on the opponent's turn (D_FOE_CHANNEL, one at a time until p stops or has no symbol left)."""
     if not channeled_waiting(table, rules, state, p):
         return
+    out = state.actions
     while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        action = decide(table, clauses, rules, state, piles, counters, events, np.int64(D_FOE_CHANNEL), p)
-        if action == STOP or action == NO_DECISION:
+        open_decision(state, np.int64(D_FOE_CHANNEL), p)
+        n = legal_foe_channels(table, rules, state, p, out)
+        # Asked even when STOP alone is listed: random draws for each of its monsters even then.
+        action = choose_foe_channel(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+        state.game[G_DECISION] = D_NONE
+        if action == STOP:
             return
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
 
 
 @inline_kernel
@@ -3061,8 +3130,13 @@ def end_turn(
     side = state.side
     game = state.game
     ec = state.ec
+    out = state.actions
     while side[p, S_HAND] > HAND_LIMIT:
-        decide(table, clauses, rules, state, piles, counters, events, np.int64(D_DISCARD), p)
+        open_decision(state, np.int64(D_DISCARD), p)
+        n = legal_discards(state, p, out)
+        h = choose_discard(table, clauses, rules, state, p, out, n)
+        state.game[G_DECISION] = D_NONE
+        discard(table, state, piles, events, p, h)
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
             card = sup[q, k, SU_CARD]
@@ -3127,8 +3201,7 @@ def symbol_phase(
             if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
                 return SYMBOLS_PAUSED
         # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
-        open_decision(state, np.int64(D_SYMBOL), p)
-        apply(
+        apply_symbol(
             table,
             clauses,
             rules,
@@ -3136,6 +3209,7 @@ def symbol_phase(
             piles,
             counters,
             events,
+            p,
             pack_action(choice[0], choice[1], choice[2], choice[3]),
         )
         if choice[0] == A_GENERATOR:
