@@ -2224,7 +2224,7 @@ def legal_channel_cards(table: IntArray, rules: Any, state: Any, p: EngineInt, o
     return n + 1
 
 
-@inline_kernel
+@rules_kernel
 def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning
     space, where its road ends), an attack on each adjacent enemy (if it may attack), a channel through each
