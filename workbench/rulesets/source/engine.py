@@ -2441,9 +2441,9 @@ def apply(
 # Policies: each chooses one of the actions `legal_actions` listed (out[0:n]); none changes a rule
 #
 # A policy may read the whole state (the search deals what its player cannot see anew before it reads) and returns
-# an action of the list. `choose` picks the deciding side's policy (S_POLICY: only the policies, the match loop and
-# the effect targets still listed in docs/rulesets/source.md read it). A new policy is a function per decision kind
-# and a branch in `choose`: no rule changes.
+# an action of the list. Each kind's `choose_<kind>` picks the deciding side's policy (S_POLICY: only the policies,
+# the match loop and the effect targets still listed in docs/rulesets/source.md read it). A new policy is a function
+# per decision kind and a branch in each `choose_<kind>`: no rule changes.
 # =====================================================================================================================
 
 
