@@ -272,7 +272,30 @@ G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
 G_MONSTERS = 5
 """game[G_MONSTERS + p]: player p's occupied monster slots as bits (slot m is bit m), so a pass over p's monsters
 visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
-GAME_WIDTH = 7
+G_DECISION, G_ACTOR = 7, 8
+"""The open decision's kind (D_*) and the player who takes it (not always the active player: D_FOE_CHANNEL is taken
+on the opponent's turn)."""
+G_ASKED = 9
+"""What a question asked within a rule is about: D_FORK the space the moving monster stands on, D_SWAP the slot of
+the own monster in its way."""
+GAME_WIDTH = 10
+
+# ---- decisions: what `legal_actions` lists and `apply` takes (game[G_DECISION], taken by game[G_ACTOR]) ------------
+D_NONE, D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_DISCARD, D_FORK, D_SWAP = range(8)
+"""D_MAIN: the turn's one summon, equipment card or trap: `pack_action(kind, hand position, target, -1)` with
+kind K_MONSTER (target: SUMMON_CONVENTIONAL or SUMMON_REACTIONARY), K_EQUIPMENT (target: the own monster's slot) or
+K_TRAP (target: the map space), or STOP. D_CHANNEL_CARD: a channeled effect card's hand position (placed onto a free
+support space), or STOP. D_SYMBOL: the next symbol action of the active player, `pack_action(A_*, monster slot,
+target, symbol)` (target: the enemy's slot for A_ATTACK, the support space for A_CHANNEL, else -1; symbol -1 with a
+blind draw: it is drawn when the action is taken), or STOP. D_FOE_CHANNEL: at the start of the opponent's turn, a
+channeled effect the non-active player uses with a symbol left over, `pack_action(A_CHANNEL, monster, support space,
+symbol)`, or STOP. D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
+Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them): D_FORK, at a
+fork of the road, the space a moving monster steps onto (the two branches); D_SWAP, an own monster in its way: that
+monster's slot (swap places with it) or STOP (the move ends)."""
+D_KINDS: tuple[str, ...] = ("none", "main", "channel_card", "symbol", "foe_channel", "discard", "fork", "swap")
+STOP = -1
+"""The action that takes nothing (passes the main action, places no channeled card, ends the symbol phase)."""
 
 # ---- the records a kernel takes ------------------------------------------------------------------------------------
 MAX_SPACES = 2 * MAX_HALF_SPACES
@@ -308,6 +331,9 @@ SR_CAND = 8
 SR_HOW = SR_CAND + MAX_CANDIDATES
 SR_POINTS = SR_HOW + MAX_CANDIDATES
 SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+MAX_ACTIONS = HAND_WIDTH * MAX_SPACES + 1
+"""The longest list of legal actions: every hand card an equipment card or trap with a target each on every space,
+plus STOP (a symbol decision lists at most 62 monsters x 56)."""
 
 RULES_DTYPE = np.dtype(
     [
@@ -333,6 +359,7 @@ STATE_DTYPE = np.dtype(
         ("choice", np.int64, (4,)),
         ("scratch", np.int64, (SCRATCH_WIDTH,)),
         ("search", np.int64, (SEARCH_WORDS,)),
+        ("actions", np.int64, (MAX_ACTIONS,)),
     ]
 )
 """One match's state whose shape no card set or map changes, as one record: a kernel call passes one pointer for
@@ -340,9 +367,11 @@ it, and every field has a shape known when compiling. `mon[m]` is monster slot m
 space (C_*: occupant slot, face-down trap and its owner, web tile), `sup[p, k]` p's support space k (SU_*), `side[p]`
 player p's words (S_*: SourcePoints, hand and deck counts, symbols, policy...), `hand[p]` the card ids in p's hand
 (the first side[p, S_HAND]), `game` the match's words (G_*), `rng` the match's xorshift generator, `ec` the trace's
-length, `choice` the symbol phase's chosen action (monster, symbol, kind, target), `scratch` greedy's look-ahead
-(PATH_AT, SWAPS_AT, ST_AT, MOVE_AT, FOE_ST_AT). `search` belongs to the search policy alone (SR_*: its own
-generator, its figures and the last decision's candidates); no rule reads it.
+length, `choice` the symbol phase's chosen action unpacked (action, monster, target, symbol; a generator attack
+waits there while the rest of the turn goes first), `scratch` greedy's look-ahead (PATH_AT, SWAPS_AT, ST_AT,
+MOVE_AT, FOE_ST_AT). `search` belongs to the search policy alone (SR_*: its own generator, its figures and the last
+decision's candidates); no rule reads it. `actions` is where the match loop has `legal_actions` list the open
+decision's actions (game[G_DECISION], for player game[G_ACTOR]).
 
 What a card set's or deck's size shapes stays outside: the piles array (PILE_*: draw decks, token decks and Done
 Zones, the search's pool; a batch sizes it for its decks and cards), the card table, the clause table and the
@@ -1629,18 +1658,11 @@ def channel(
 
 
 @inline_kernel
-def next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
-    """Where p's monster on `space` steps next. At a fork greedy takes the branch with more free road ahead (an
-    enemy right there counts against it), then the kind of space its deck needs more of; random picks either."""
+def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
+    """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
+    the kind of space its deck needs more of (the first of equals)."""
     mp = rules.mp
     side = state.side
-    rng = state.rng
-    first = forward_step(rules, space, p, 0)
-    second = forward_step(rules, space, p, 1)
-    if second < 0:
-        return first
-    if side[p, S_POLICY] == RANDOM:
-        return first if rng_below(rng, 2) == 0 else second
     score_first = 2 * free_road(rules, state, p, first)
     score_second = 2 * free_road(rules, state, p, second)
     if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
@@ -1648,6 +1670,25 @@ def next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
     if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
         score_second += 1
     return second if score_second > score_first else first
+
+
+@inline_kernel
+def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
+    first = forward_step(rules, space, p, 0)
+    second = forward_step(rules, space, p, 1)
+    if second < 0:
+        return first
+    return greedy_fork(rules, state, p, first, second)
+
+
+@inline_kernel
+def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """Where p's monster on `space` steps next: the road's next space, or at a fork the branch p chooses (D_FORK)."""
+    second = forward_step(rules, space, p, 1)
+    if second < 0:
+        return forward_step(rules, space, p, 0)
+    return ask_fork(table, clauses, rules, state, p, space)
 
 
 @inline_kernel
@@ -1666,19 +1707,6 @@ def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
         count += 1
         here = forward_step(rules, here, p, 0)
     return count
-
-
-@rules_kernel
-def wants_swap(rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> bool:
-    """Swap places with an own monster in the way? Greedy does, unless the ally holds the opponent's summoning
-    space; random tosses a coin."""
-    opts = rules.opts
-    mon = state.mon
-    side = state.side
-    rng = state.rng
-    if side[p, S_POLICY] == RANDOM:
-        return rng_below(rng, 2) == 0
-    return mon[ally, M_SPACE] != opts[O_SUMMONING + 1 - p]
 
 
 @rules_kernel
@@ -1712,7 +1740,7 @@ def move_monster(
     goal = opts[O_SUMMONING + 1 - p]
     across = 0
     while left > 0 and here != goal:
-        nxt = next_space(rules, state, p, here)
+        nxt = step_ahead(table, clauses, rules, state, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
@@ -1728,7 +1756,7 @@ def move_monster(
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if not wants_swap(rules, state, p, np.int64(occupant)):
+            if ask_swap(table, clauses, rules, state, p, occupant) == STOP:
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -1770,7 +1798,7 @@ def path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
     steps = 0
     across = 0
     while steps < longest and here != goal:
-        nxt = next_space(rules, state, p, here)
+        nxt = greedy_next_space(rules, state, p, here)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
@@ -2049,208 +2077,189 @@ def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, 
     return 10 + st_alpha + st_beta + st_gamma + st_delta
 
 
-@rules_kernel
-def weigh_greedy_intentional(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, usable: EngineInt
-) -> tuple[int, int, int, int]:
-    """Greedy play's best (action, monster, target, symbol) with an intentional draw over the symbols in `usable`
-    (A_NONE when no action is worth a symbol).
-
-    The same candidates, in the same order (monster slots; move, attack, channel; targets; symbols), with the same
-    values and the same first-best tie rule as `choose_symbol_action`'s general weighing, written out for this one
-    case because it is the hottest loop of a batch: no branching on policy or draw inside it."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    opts = rules.opts
-    mp = rules.mp
-    mon = state.mon
-    cells = state.cells
-    sup = state.sup
-    side = state.side
-    game = state.game
-    scratch = state.scratch
-    best: EngineInt
-    value: EngineInt
-    goal = opts[O_SUMMONING + 1 - p]
-    flux = opts[O_FLUX + p]
-    active = game[G_ACTIVE]
-    unused = side[p, S_SYMBOLS]
-    best = 0
-    pick_action = A_NONE
-    pick_m = -1
-    pick_target = -1
-    pick_s = -1
-    slots = game[G_MONSTERS + p]
-    while slots != 0:
-        m = lowest_set_bit(slots)
-        slots &= slots - 1
-        space = mon[m, M_SPACE]
-        bonus = move_bonus(state, m, active)
-        my_value = weigh_monster(table, state, m, active, bonus)
-        if space != goal:
-            longest = 0
-            for s in range(SYMBOLS):
-                if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
-                    longest = scratch[MOVE_AT + s]
-            reach = path_steps(rules, state, m, min(longest, MAX_PATH))
-            if reach > 0:
-                for s in range(SYMBOLS):
-                    if (usable >> s) & 1:
-                        value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
-                        if value > best:
-                            best, pick_action, pick_m, pick_target, pick_s = value, A_MOVE, m, -1, s
-        if may_attack(state, m, active):
-            for t in range(4):
-                nxt = mp[space, MP_ADJ0 + t]
-                if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
-                    continue
-                target = cells[nxt, C_OCC]
-                foe_value = 10  # monster_value, with the ST kept for the symbols below
-                for s in range(SYMBOLS):
-                    scratch[FOE_ST_AT + s] = st_of(table, state, target, s, active)
-                    foe_value += scratch[FOE_ST_AT + s]
-                win = 1000 + foe_value
-                loss = -500 - my_value
-                for s in range(SYMBOLS):
-                    if (usable >> s) & 1:
-                        value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
-                        if value > best:
-                            best, pick_action, pick_m, pick_target, pick_s = value, A_ATTACK, m, target, s
-        if space == flux:
-            has_foe = -1
-            for k in range(opts[O_SUPPORT]):
-                if not channel_usable(table, rules, state, p, k, m):
-                    continue
-                if has_foe < 0:
-                    has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
-                for s in range(SYMBOLS):
-                    if (usable >> s) & 1:
-                        value = channel_value(table, clauses, state, sup[p, k, SU_CARD], m, s, has_foe == 1)
-                        if value > best:
-                            best, pick_action, pick_m, pick_target, pick_s = value, A_CHANNEL, m, k, s
-    return pick_action, pick_m, pick_target, pick_s
+@inline_kernel
+def pack_action(code: EngineInt, x: EngineInt, y: EngineInt, s: EngineInt) -> EngineInt:
+    """One action as one word: a code (a card kind or A_*), two places (hand position, monster slot, space or
+    support space; -1 for none) and a symbol (-1 for none or a blind draw). Packed so that the listed order is the
+    order the rules list them in, and STOP (-1) stays apart."""
+    return (code << 17) | ((x + 1) << 10) | ((y + 1) << 3) | (s + 1)
 
 
 @inline_kernel
-def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> None:
-    """Fill `choice` with (action, monster, target, symbol) for p's next symbol on p's own turn (symbol -1: draw
-    it blind after choosing).
+def action_code(action: EngineInt) -> EngineInt:
+    return action >> 17
 
-    Greedy, intentional draw: the best-valued (action, symbol) pair; blind draw: the action with the best total
-    over the symbols still face down. A generator attack ends the turn, so greedy keeps the symbol that hits
-    hardest for it and attacks with the last symbol (at once when it wins the match). Random: uniformly among the
-    legal choices and stopping."""
-    opts = rules.opts
-    mon = state.mon
-    cells = state.cells
+
+@inline_kernel
+def action_x(action: EngineInt) -> EngineInt:
+    return ((action >> 10) & 127) - 1
+
+
+@inline_kernel
+def action_y(action: EngineInt) -> EngineInt:
+    return ((action >> 3) & 127) - 1
+
+
+@inline_kernel
+def action_s(action: EngineInt) -> EngineInt:
+    return (action & 7) - 1
+
+
+# =====================================================================================================================
+# Decisions: the legal actions of each kind, and taking one
+#
+# A decision is open in the state (game[G_DECISION], taken by player game[G_ACTOR]): `legal_actions` lists its legal
+# actions into an out buffer (state.actions in the match loop) in a fixed order, STOP last where stopping is legal,
+# and `apply` takes one of them. The lists hold what the rules allow; which of them a policy would ever take is the
+# policy's business (below): no rule code reads S_POLICY for these decisions.
+# =====================================================================================================================
+
+
+@inline_kernel
+def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
+    """Open a decision of kind `decision` for player p."""
+    state.game[G_DECISION] = decision
+    state.game[G_ACTOR] = p
+
+
+@inline_kernel
+def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
+    conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
+    each own monster (slot order) and each trap onto each space it may go on; STOP last. 0 when the main action was
+    taken or the match is over."""
     side = state.side
+    hand = state.hand
     game = state.game
-    choice = state.choice
-    blind = opts[O_BLIND] == 1
-    greedy = side[p, S_POLICY] == GREEDY
-    goal = opts[O_SUMMONING + 1 - p]
-    active = game[G_ACTIVE]
-    left = unused_count(state, p)
-    choice[0] = A_NONE
-    choice[1] = -1
-    choice[2] = -1
-    choice[3] = -1
-    gen_monster = -1
-    gen_symbol = -1
-    gen_damage = -1
-    cell = cells[goal, C_OCC]
-    if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(state, cell, active):
-        for s in range(SYMBOLS):
-            if symbol_unused(state, p, s) and st_of(table, state, cell, s, active) > gen_damage:
-                gen_damage = st_of(table, state, cell, s, active)
-                gen_monster = cell
-                gen_symbol = s
-    if greedy and gen_monster >= 0 and ((not blind and gen_damage >= side[1 - p, S_SP]) or left == 1):
-        choice[0] = A_GENERATOR
-        choice[1] = gen_monster
-        choice[3] = -1 if blind else gen_symbol
-        return
-    reserved = gen_symbol if greedy and not blind else -1
-    unused = side[p, S_SYMBOLS]
-    usable = unused & ~(1 << reserved) if reserved >= 0 else unused
-    if greedy and not blind:
-        action, m, target, s = weigh_greedy_intentional(table, clauses, rules, state, p, usable)
-        if action == A_NONE and gen_monster >= 0:
-            action, m, target, s = A_GENERATOR, gen_monster, -1, gen_symbol
-        choice[0] = action
-        choice[1] = m
-        choice[2] = target
-        choice[3] = s
-        return
-    choose_by_weighing(table, clauses, rules, state, p, usable, np.int64(gen_monster), np.int64(gen_symbol))
+    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
+        return 0
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    support = free_support(rules, state, p)
+    held = side[p, S_HAND]
+    n = 0
+    if conventional_open or reactionary_open:
+        for h in range(held):
+            card = hand[p, h]
+            if table[card, T_KIND] != K_MONSTER:
+                continue
+            if reactionary_open:
+                out[n] = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
+                n += 1
+            elif requirements_met(table, card, terrestrial, otherworldly):
+                out[n] = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
+                n += 1
+    if monsters > 0:
+        trap_spaces = -1  # the spaces a trap may go on, as bits: worked out at the first trap card
+        for h in range(held):
+            card = hand[p, h]
+            kind = table[card, T_KIND]
+            if kind == K_EQUIPMENT:
+                if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+                    continue
+                slots = game[G_MONSTERS + p]
+                while slots != 0:
+                    m = lowest_set_bit(slots)
+                    slots &= slots - 1
+                    out[n] = pack_action(K_EQUIPMENT, h, m, -1)
+                    n += 1
+            elif kind == K_TRAP:
+                if not requirements_met(table, card, terrestrial, otherworldly):
+                    continue
+                if trap_spaces < 0:
+                    trap_spaces = 0
+                    for space in range(rules.opts[O_SPACES]):
+                        if trap_space_ok(rules, state, p, space):
+                            trap_spaces |= 1 << space
+                spaces = trap_spaces
+                while spaces != 0:
+                    out[n] = pack_action(K_TRAP, h, lowest_set_bit(spaces), -1)
+                    n += 1
+                    spaces &= spaces - 1
+    out[n] = STOP
+    return n + 1
 
 
-@rules_kernel
-def choose_by_weighing(
+@inline_kernel
+def apply_main(
     table: IntArray,
     clauses: IntArray,
     rules: Any,
     state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
     p: EngineInt,
-    usable: EngineInt,
-    gen_monster: EngineInt,
-    gen_symbol: EngineInt,
+    action: EngineInt,
 ) -> None:
-    """`choose_symbol_action`'s weighing for the random policy and for blind draws.
+    """Take a main action `legal_main` listed (STOP: none, and the main action stays open for later in the turn)."""
+    if action == STOP:
+        return
+    kind = action_code(action)
+    h = action_x(action)
+    target = action_y(action)
+    if kind == K_MONSTER:
+        summon_monster(table, clauses, rules, state, piles, counters, events, p, h, target)
+    elif kind == K_EQUIPMENT:
+        equip(table, clauses, rules, state, piles, counters, events, p, h, target)
+    else:
+        set_trap(state, counters, events, p, h, target)
 
-    A function of its own, called rather than copied into the turn: the turn compiles as one large function, and
-    leaving this out of it takes about 40% off the engine's first compile, for about 5% on these two cases."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+
+@inline_kernel
+def legal_channel_cards(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's channeled effect cards in hand (hand positions, D_CHANNEL_CARD), then STOP; 0 when p placed one this
+    turn or has no free support space."""
+    side = state.side
+    hand = state.hand
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+        return 0
+    n = 0
+    for h in range(side[p, S_HAND]):
+        if table[hand[p, h], T_KIND] == K_CHANNELED:
+            out[n] = h
+            n += 1
+    out[n] = STOP
+    return n + 1
+
+
+@rules_kernel
+def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning
+    space, where its road ends), an attack on each adjacent enemy (if it may attack), a channel through each
+    usable channeled effect, a generator attack (from the opponent's summoning space, if it may attack); each with
+    every unused symbol (one action with symbol -1 under a blind draw: the symbol is drawn when it is taken). STOP
+    last. 0 when p has no unused symbol or the match is over."""
     opts = rules.opts
     mp = rules.mp
     mon = state.mon
     cells = state.cells
-    sup = state.sup
     side = state.side
     game = state.game
-    rng = state.rng
-    choice = state.choice
-    scratch = state.scratch
-    best: EngineInt
-    total: EngineInt
-    value: EngineInt
-    blind = opts[O_BLIND] == 1
-    greedy = side[p, S_POLICY] == GREEDY
-    goal = opts[O_SUMMONING + 1 - p]
-    active = game[G_ACTIVE]
     unused = side[p, S_SYMBOLS]
-    best = 0
-    seen = 1  # stopping is always a legal choice for the random policy
+    if unused == 0 or game[G_OVER] == 1:
+        return 0
+    blind = opts[O_BLIND] == 1
+    goal = opts[O_SUMMONING + 1 - p]
+    flux = opts[O_FLUX + p]
+    active = game[G_ACTIVE]
+    n = 0
     slots = game[G_MONSTERS + p]
     while slots != 0:
         m = lowest_set_bit(slots)
         slots &= slots - 1
-        attacker = may_attack(state, m, active)
         space = mon[m, M_SPACE]
-        bonus = move_bonus(state, m, active)
-        my_value = weigh_monster(table, state, m, active, bonus)
+        attacker = may_attack(state, m, active)
         for action in range(A_MOVE, A_GENERATOR + 1):
             if action == A_MOVE and space == goal:
                 continue
-            if action == A_ATTACK and not attacker:
+            if action == A_CHANNEL and not blind and space != flux:
+                continue  # `channel_usable` asks for the flux: no need to ask it for each support space
+            if (action == A_ATTACK or action == A_GENERATOR) and not attacker:
                 continue
-            if action == A_GENERATOR and (greedy or m != gen_monster):
+            if action == A_GENERATOR and space != goal:
                 continue
-            if action == A_CHANNEL and opts[O_BLIND] == 0 and space != opts[O_FLUX + p]:
-                continue
-            reach = 0
-            win = 0
-            loss = 0
-            has_foe = -1
-            if action == A_MOVE and not greedy and not can_step(rules, state, p, space):
-                continue
-            if action == A_MOVE and greedy:
-                longest = 0
-                for s in range(SYMBOLS):
-                    if (unused >> s) & 1 and scratch[MOVE_AT + s] > longest:
-                        longest = scratch[MOVE_AT + s]
-                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
-                if reach == 0:
-                    continue
             targets = 1
             if action == A_ATTACK:
                 targets = 4
@@ -2263,73 +2272,727 @@ def choose_by_weighing(
                     if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
                         continue
                     target = cells[nxt, C_OCC]
-                    if greedy:
-                        foe_value = 10  # monster_value, with the ST kept for the symbols below
-                        for s in range(SYMBOLS):
-                            scratch[FOE_ST_AT + s] = st_of(table, state, target, s, active)
-                            foe_value += scratch[FOE_ST_AT + s]
-                        win = 1000 + foe_value
-                        loss = -500 - my_value
                 elif action == A_CHANNEL:
                     if not channel_usable(table, rules, state, p, t, m):
                         continue
                     target = t
-                    if greedy and has_foe < 0:
-                        has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
-                total = 0
-                for s in range(SYMBOLS):
-                    if ((usable >> s) & 1) == 0:
-                        continue
-                    value = 1
-                    if action == A_MOVE:
-                        if greedy:
-                            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
-                        elif move_distance(table, state, m, s, active) == 0:
-                            value = 0
-                    elif action == A_ATTACK:
-                        if greedy:
-                            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
-                    elif action == A_CHANNEL:
-                        card = sup[p, t, SU_CARD]
-                        if greedy:
-                            value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
-                        elif not blind and ((table[card, T_SYMBOLS] >> s) & 1) == 0:
-                            value = 0
-                    if blind:
-                        total += value
-                    elif greedy:
-                        if value > best:
-                            best = value
-                            choice[0] = action
-                            choice[1] = m
-                            choice[2] = target
-                            choice[3] = s
-                    elif value > 0:
-                        seen += 1
-                        if rng_below(rng, seen) == 0:
-                            choice[0] = action
-                            choice[1] = m
-                            choice[2] = target
-                            choice[3] = s
                 if blind:
-                    if greedy:
-                        if total > best:
-                            best = total
-                            choice[0] = action
-                            choice[1] = m
-                            choice[2] = target
-                            choice[3] = -1
-                    elif total > 0:
-                        seen += 1
-                        if rng_below(rng, seen) == 0:
-                            choice[0] = action
-                            choice[1] = m
-                            choice[2] = target
-                            choice[3] = -1
-    if greedy and choice[0] == A_NONE and gen_monster >= 0:
-        choice[0] = A_GENERATOR
-        choice[1] = gen_monster
-        choice[3] = -1 if blind else gen_symbol
+                    out[n] = pack_action(action, m, target, -1)
+                    n += 1
+                    continue
+                for s in range(SYMBOLS):
+                    if (unused >> s) & 1:
+                        out[n] = pack_action(action, m, target, s)
+                        n += 1
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """At the start of the opponent's turn, p's channels with symbols left unused (D_FOE_CHANNEL): per own monster
+    (slot order), each support space whose channeled effect it may use now, with each unused symbol (one action
+    with symbol -1 under a blind draw); STOP last. 0 when p has no unused symbol or the match is over."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    unused = side[p, S_SYMBOLS]
+    if unused == 0 or game[G_OVER] == 1:
+        return 0
+    blind = opts[O_BLIND] == 1
+    n = 0
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        for k in range(opts[O_SUPPORT]):
+            if not channel_usable(table, rules, state, p, k, m):
+                continue
+            if blind:
+                out[n] = pack_action(A_CHANNEL, m, k, -1)
+                n += 1
+                continue
+            for s in range(SYMBOLS):
+                if (unused >> s) & 1:
+                    out[n] = pack_action(A_CHANNEL, m, k, s)
+                    n += 1
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def legal_forks(rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """The two branches of the fork ahead of p's monster on space game[G_ASKED] (D_FORK)."""
+    space = state.game[G_ASKED]
+    out[0] = forward_step(rules, space, p, 0)
+    out[1] = forward_step(rules, space, p, 1)
+    return 2
+
+
+@inline_kernel
+def legal_swaps(state: Any, out: IntArray) -> int:
+    """Swap places with the own monster in the way, slot game[G_ASKED], or STOP: the move ends before it (D_SWAP)."""
+    out[0] = state.game[G_ASKED]
+    out[1] = STOP
+    return 2
+
+
+@inline_kernel
+def legal_discards(state: Any, p: EngineInt, out: IntArray) -> int:
+    """Every hand position (D_DISCARD: over the hand limit at the end of the turn, one card must go)."""
+    n = state.side[p, S_HAND]
+    for h in range(n):
+        out[h] = h
+    return n
+
+
+@inline_kernel
+def apply_symbol(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    action: EngineInt,
+) -> None:
+    """Take a symbol action (D_SYMBOL or D_FOE_CHANNEL): spend its symbol (a blind draw draws the next face-down
+    one), then move, attack, channel or attack the generator. STOP takes nothing."""
+    if action == STOP:
+        return
+    code = action_code(action)
+    m = action_x(action)
+    target = action_y(action)
+    s = action_s(action)
+    if s < 0:
+        s = draw_blind_symbol(state, p)
+    else:
+        spend_symbol(state, p, s)
+    if code == A_MOVE:
+        move_monster(table, clauses, rules, state, piles, counters, events, m, s)
+    elif code == A_ATTACK:
+        attack_monster(table, rules, state, piles, counters, events, m, target, s)
+    elif code == A_CHANNEL:
+        channel(table, clauses, rules, state, piles, counters, events, p, target, m, s)
+    else:
+        attack_generator(table, state, counters, events, m, s)
+
+
+@rules_kernel
+def discard(table: IntArray, state: Any, piles: IntArray, events: IntArray, p: EngineInt, h: EngineInt) -> None:
+    """Discard the card at hand position h to the Done Zone."""
+    card = remove_from_hand(state, p, h)
+    to_done_zone(table, piles, p, card)
+    log_event(events, state.ec, state.game[G_TURN], p, EV_DISCARD, card, -1, 0)
+
+
+@rules_kernel
+def legal_actions(table: IntArray, rules: Any, state: Any, out: IntArray) -> EngineInt:
+    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open)."""
+    p = state.game[G_ACTOR]
+    decision = state.game[G_DECISION]
+    if decision == D_SYMBOL:
+        return legal_symbols(table, rules, state, p, out)
+    if decision == D_MAIN:
+        return legal_main(table, rules, state, p, out)
+    if decision == D_CHANNEL_CARD:
+        return legal_channel_cards(table, rules, state, p, out)
+    if decision == D_FOE_CHANNEL:
+        return legal_foe_channels(table, rules, state, p, out)
+    if decision == D_DISCARD:
+        return legal_discards(state, p, out)
+    if decision == D_FORK:
+        return legal_forks(rules, state, p, out)
+    if decision == D_SWAP:
+        return legal_swaps(state, out)
+    return 0
+
+
+@rules_kernel
+def apply(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    action: EngineInt,
+) -> None:
+    """Take one action `legal_actions` listed for the open decision, and close it."""
+    game = state.game
+    p = game[G_ACTOR]
+    decision = game[G_DECISION]
+    game[G_DECISION] = D_NONE
+    if decision == D_SYMBOL or decision == D_FOE_CHANNEL:
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+    elif decision == D_MAIN:
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    elif decision == D_CHANNEL_CARD:
+        if action != STOP:
+            place_channeled(table, rules, state, counters, events, p, action)
+    elif decision == D_DISCARD:
+        discard(table, state, piles, events, p, action)
+
+
+# =====================================================================================================================
+# Policies: each chooses one of the actions `legal_actions` listed (out[0:n]); none changes a rule
+#
+# A policy may read the whole state (the search deals what its player cannot see anew before it reads) and returns
+# an action of the list. Each kind's `choose_<kind>` picks the deciding side's policy (S_POLICY: only the policies,
+# the match loop and the effect targets still listed in docs/rulesets/source.md read it). A new policy is a function
+# per decision kind and a branch in each `choose_<kind>`: no rule changes.
+# =====================================================================================================================
+
+
+@inline_kernel
+def random_among(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """The random policy's pick: STOP (listed last) or any other listed action, each as likely (drawn as a
+    reservoir, one draw per action, as the engine always drew)."""
+    rng = state.rng
+    chosen = STOP
+    seen = 1
+    for i in range(n - 1):
+        seen += 1
+        if rng_below(rng, seen) == 0:
+            chosen = out[i]
+    return chosen
+
+
+@inline_kernel
+def equipment_target(rules: Any, state: Any, p: EngineInt) -> int:
+    """Greedy's monster for equipment: p's furthest up the road (the first of equals in slot order)."""
+    mon = state.mon
+    target = -1
+    target_progress = -1
+    slots = state.game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        here = progress(rules, mon[m, M_SPACE], p)
+        if here > target_progress:
+            target_progress = here
+            target = m
+    return target
+
+
+@inline_kernel
+def trap_target(rules: Any, state: Any, p: EngineInt) -> int:
+    """Greedy's space for a trap: the free trap space furthest up p's road (the first of equals), or -1."""
+    space = -1
+    for here in range(rules.opts[O_SPACES]):
+        if trap_space_ok(rules, state, p, here) and (space < 0 or progress(rules, here, p) > progress(rules, space, p)):
+            space = here
+    return space
+
+
+@inline_kernel
+def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's main action: a reactionary summon of its strongest monster when listed, else a conventional summon of
+    its strongest (any summon beats any other play), else its best equipment onto its most advanced monster, else
+    its best trap on the free space furthest up its road (the first of equals each time); STOP when none is
+    listed."""
+    hand = state.hand
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best_kind: EngineInt
+    best: EngineInt
+    best = STOP
+    best_value = -1
+    best_kind = -1
+    equip_onto = -2  # worked out at the first equipment card, and the trap space at the first trap
+    trap_space = -2
+    for i in range(n - 1):
+        action = out[i]
+        kind = action_code(action)
+        if best_kind == K_MONSTER and kind != K_MONSTER:
+            break  # summons are listed first and always preferred
+        card = hand[p, action_x(action)]
+        target = action_y(action)
+        value = -1
+        if kind == K_MONSTER:
+            value = 100000 + table[card, T_VALUE] + (1000 if target == SUMMON_REACTIONARY else 0)
+        elif kind == K_EQUIPMENT:
+            if equip_onto == -2:
+                equip_onto = equipment_target(rules, state, p)
+            if target != equip_onto:
+                continue
+            value = 10000 + table[card, T_VALUE]
+        else:
+            if trap_space == -2:
+                trap_space = trap_target(rules, state, p)
+            if target != trap_space:
+                continue
+            value = table[card, T_VALUE] * 10 + progress(rules, trap_space, p)
+        if value > best_value:
+            best_value = value
+            best_kind = kind
+            best = action
+    return best
+
+
+@inline_kernel
+def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
+    """p's monster that may attack the generator (on the opponent's summoning space), the unused symbol that hits
+    hardest (the first of equals) and its ST; (-1, -1, -1) when there is none."""
+    mon = state.mon
+    cells = state.cells
+    active = state.game[G_ACTIVE]
+    gen_monster = -1
+    gen_symbol = -1
+    gen_damage = -1
+    cell = cells[rules.opts[O_SUMMONING + 1 - p], C_OCC]
+    if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(state, cell, active):
+        for s in range(SYMBOLS):
+            if symbol_unused(state, p, s) and st_of(table, state, cell, s, active) > gen_damage:
+                gen_damage = st_of(table, state, cell, s, active)
+                gen_monster = cell
+                gen_symbol = s
+    return gen_monster, gen_symbol, gen_damage
+
+
+@rules_kernel
+def greedy_symbol_intentional(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    p: EngineInt,
+    usable: EngineInt,
+    out: IntArray,
+    n: EngineInt,
+) -> EngineInt:
+    """Greedy's best-valued listed symbol action with an intentional draw among the symbols in `usable` (the
+    first of equals; STOP when none is worth anything): moves by `move_value` along the walked road, attacks by
+    `attack_value`, channels by `channel_value`; it never weighs a generator attack here (`greedy_symbol` does).
+    The hottest loop of a batch: what a monster's actions share (its ST, its road, the enemy's ST) is worked out at
+    its first listed action."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    sup = state.sup
+    side = state.side
+    game = state.game
+    scratch = state.scratch
+    current: EngineInt
+    current_target: EngineInt
+    best: EngineInt
+    value: EngineInt
+    active = game[G_ACTIVE]
+    unused = side[p, S_SYMBOLS]
+    best = 0
+    pick = STOP
+    current = -1
+    current_target = -2
+    reach = -1
+    has_foe = -1
+    my_value = 0
+    win = 0
+    loss = 0
+    for i in range(n - 1):
+        action = out[i]
+        m = action_x(action)
+        if m != current:
+            current = m
+            my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+            reach = -1
+            has_foe = -1
+            current_target = -2
+        s = action_s(action)
+        if ((usable >> s) & 1) == 0:
+            continue
+        code = action_code(action)
+        if code == A_MOVE:
+            if reach < 0:
+                longest = 0
+                for u in range(SYMBOLS):
+                    if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
+                        longest = scratch[MOVE_AT + u]
+                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+            if reach == 0:
+                continue
+            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+        elif code == A_ATTACK:
+            target = action_y(action)
+            if target != current_target:
+                current_target = target
+                foe_value = 10  # monster_value, with the ST kept for the symbols
+                for u in range(SYMBOLS):
+                    scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                    foe_value += scratch[FOE_ST_AT + u]
+                win = 1000 + foe_value
+                loss = -500 - my_value
+            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+        elif code == A_CHANNEL:
+            if has_foe < 0:
+                has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+            value = channel_value(table, clauses, state, sup[p, action_y(action), SU_CARD], m, s, has_foe == 1)
+        else:
+            continue
+        if value > best:
+            best = value
+            pick = action
+    return pick
+
+
+@rules_kernel
+def symbol_by_weighing(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    p: EngineInt,
+    greedy: EngineBool,
+    out: IntArray,
+    n: EngineInt,
+) -> EngineInt:
+    """The symbol action of greedy under a blind draw and of random under either draw.
+
+    Blind: each listed action (its symbol still face down) is worth the total over the unused symbols; greedy
+    takes the best total (never a generator attack: `greedy_symbol` falls back to it), random any with a total
+    above 0. Random, intentional: any listed action worth something. Random's worth is 1, but 0 for a move that
+    cannot step forward or goes no distance with the symbol, and for a channel with a symbol its card lacks
+    (intentional draw). Random takes STOP or one of the worthwhile actions, each as likely."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    opts = rules.opts
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    scratch = state.scratch
+    current: EngineInt
+    current_target: EngineInt
+    best: EngineInt
+    total: EngineInt
+    value: EngineInt
+    blind = opts[O_BLIND] == 1
+    active = game[G_ACTIVE]
+    unused = side[p, S_SYMBOLS]
+    best = 0
+    pick = STOP
+    seen = 1  # stopping is always a choice for the random policy
+    current = -1
+    current_target = -2
+    reach = -1
+    has_foe = -1
+    my_value = 0
+    win = 0
+    loss = 0
+    for i in range(n - 1):
+        action = out[i]
+        code = action_code(action)
+        m = action_x(action)
+        target = action_y(action)
+        if m != current:
+            current = m
+            if greedy:
+                my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+            reach = -1
+            has_foe = -1
+            current_target = -2
+        if code == A_GENERATOR and greedy:
+            continue
+        if code == A_MOVE:
+            if greedy:
+                if reach < 0:
+                    longest = 0
+                    for u in range(SYMBOLS):
+                        if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
+                            longest = scratch[MOVE_AT + u]
+                    reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+                if reach == 0:
+                    continue
+            elif not can_step(rules, state, p, mon[m, M_SPACE]):
+                continue
+        elif code == A_ATTACK and greedy and target != current_target:
+            current_target = target
+            foe_value = 10  # monster_value, with the ST kept for the symbols
+            for u in range(SYMBOLS):
+                scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                foe_value += scratch[FOE_ST_AT + u]
+            win = 1000 + foe_value
+            loss = -500 - my_value
+        elif code == A_CHANNEL and greedy and has_foe < 0:
+            has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+        total = 0
+        for s in range(SYMBOLS):
+            if ((unused >> s) & 1) == 0 or (not blind and s != action_s(action)):
+                continue
+            value = 1
+            if code == A_MOVE:
+                if greedy:
+                    value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+                elif move_distance(table, state, m, s, active) == 0:
+                    value = 0
+            elif code == A_ATTACK:
+                if greedy:
+                    value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+            elif code == A_CHANNEL:
+                card = sup[p, target, SU_CARD]
+                if greedy:
+                    value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
+                elif not blind and ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+                    value = 0
+            total += value
+        if greedy:
+            if total > best:
+                best = total
+                pick = action
+        elif total > 0:
+            seen += 1
+            if rng_below(rng, seen) == 0:
+                pick = action
+    return pick
+
+
+@inline_kernel
+def greedy_symbol(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Greedy's symbol action. A generator attack ends the turn, so greedy keeps the symbol that hits hardest for it
+    and attacks with the last symbol (at once when the hit wins the match, with an intentional draw); otherwise the
+    best-valued other action (`greedy_symbol_intentional`, or `symbol_by_weighing` under a blind draw), and the
+    generator attack when none is worth a symbol."""
+    blind = rules.opts[O_BLIND] == 1
+    gen_monster, gen_symbol, gen_damage = generator_attacker(table, rules, state, p)
+    gen_s = -1 if blind else gen_symbol
+    if gen_monster >= 0 and ((not blind and gen_damage >= state.side[1 - p, S_SP]) or unused_count(state, p) == 1):
+        return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
+    if blind:
+        pick = symbol_by_weighing(table, clauses, rules, state, p, np.bool_(True), out, n)
+    else:
+        unused = state.side[p, S_SYMBOLS]
+        usable = unused & ~(1 << gen_symbol) if gen_symbol >= 0 else unused
+        pick = greedy_symbol_intentional(table, clauses, rules, state, p, usable, out, n)
+    if pick == STOP and gen_monster >= 0:
+        return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
+    return pick
+
+
+@rules_kernel
+def random_foe_channel(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's channel on the opponent's turn: the first listed channel worth anything to greedy, positive or
+    negative (with a blind draw, the first listed), then a coin toss between it and STOP.
+
+    It looks for an adjacent enemy of each of its monsters in turn (`adjacent_enemy`: random's pick among them, a
+    draw each), whether or not that monster may channel: the engine has always drawn so, and the results stay."""
+    sup = state.sup
+    game = state.game
+    pick = STOP
+    i = 0
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
+        while i < n - 1 and action_x(out[i]) == m:
+            action = out[i]
+            i += 1
+            if pick != STOP:
+                continue
+            s = action_s(action)
+            if s < 0 or channel_value(table, clauses, state, sup[p, action_y(action), SU_CARD], m, s, has_foe) != 0:
+                pick = action
+    if pick == STOP or rng_below(state.rng, 2) == 0:
+        return STOP
+    return pick
+
+
+@rules_kernel
+def greedy_foe_channel(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Greedy's channel on the opponent's turn: the listed channel worth most by `channel_value` (under a blind
+    draw its total over the unused symbols), the first of equals; STOP when none is worth anything."""
+    sup = state.sup
+    game = state.game
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    current: EngineInt
+    best = 0
+    pick = STOP
+    current = -1
+    has_foe = False
+    for i in range(n - 1):
+        action = out[i]
+        m = action_x(action)
+        if m != current:
+            current = m
+            has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
+        card = sup[p, action_y(action), SU_CARD]
+        s = action_s(action)
+        if s >= 0:
+            value = channel_value(table, clauses, state, card, m, s, has_foe)
+        else:
+            value = 0
+            for u in range(SYMBOLS):
+                if symbol_unused(state, p, u):
+                    value += channel_value(table, clauses, state, card, m, u, has_foe)
+        if value > best:
+            best = value
+            pick = action
+    return pick
+
+
+@inline_kernel
+def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy discards its least valuable card (the first of equals)."""
+    hand = state.hand
+    worst = out[0]
+    for i in range(1, n):
+        if table[hand[p, out[i]], T_VALUE] < table[hand[p, worst], T_VALUE]:
+            worst = out[i]
+    return worst
+
+
+@inline_kernel
+def choose_main(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's main action among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_among(state, out, n)
+    return greedy_main(table, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_channel_card(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's channeled card among the n listed (greedy: the first in hand)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_among(state, out, n)
+    return out[0]
+
+
+@inline_kernel
+def choose_symbol(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's symbol action among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
+    return greedy_symbol(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_foe_channel(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's channel on the opponent's turn among the n listed."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_foe_channel(table, clauses, rules, state, p, out, n)
+    return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def choose_discard(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's discard among the n listed (random: any, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(state.rng, n)]
+    return greedy_discard(table, state, p, out, n)
+
+
+@inline_kernel
+def choose_fork(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's branch at a fork (random: either, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[rng_below(state.rng, 2)]
+    return greedy_fork(rules, state, p, out[0], out[1])
+
+
+@inline_kernel
+def choose_swap(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's answer to an own monster in the way (random: a coin toss; greedy swaps unless the ally holds the
+    opponent's summoning space)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return out[0] if rng_below(state.rng, 2) == 0 else STOP
+    return out[0] if state.mon[out[0], M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
+
+
+@rules_kernel
+def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """The deciding player's policy's choice among the open decision's n listed actions (out[0:n]), for a caller that
+    does not know the kind (the match loop calls each kind's `choose_*` itself)."""
+    p = state.game[G_ACTOR]
+    decision = state.game[G_DECISION]
+    if decision == D_SYMBOL:
+        return choose_symbol(table, clauses, rules, state, p, out, n)
+    if decision == D_MAIN:
+        return choose_main(table, clauses, rules, state, p, out, n)
+    if decision == D_CHANNEL_CARD:
+        return choose_channel_card(table, clauses, rules, state, p, out, n)
+    if decision == D_FOE_CHANNEL:
+        return choose_foe_channel(table, clauses, rules, state, p, out, n)
+    if decision == D_DISCARD:
+        return choose_discard(table, clauses, rules, state, p, out, n)
+    if decision == D_FORK:
+        return choose_fork(table, clauses, rules, state, p, out, n)
+    if decision == D_SWAP:
+        return choose_swap(table, clauses, rules, state, p, out, n)
+    return STOP
+
+
+@inline_kernel
+def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> None:
+    """Open p's symbol decision, list it and fill `choice` with the policy's pick unpacked (action, monster, target,
+    symbol; A_NONE for STOP; symbol -1: drawn blind when taken)."""
+    choice = state.choice
+    open_decision(state, D_SYMBOL, p)
+    out = state.actions
+    n = legal_symbols(table, rules, state, p, out)
+    action = choose_symbol(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+    state.game[G_DECISION] = D_NONE
+    if action == STOP:
+        choice[0] = A_NONE
+        choice[1] = -1
+        choice[2] = -1
+        choice[3] = -1
+    else:
+        choice[0] = action_code(action)
+        choice[1] = action_x(action)
+        choice[2] = action_y(action)
+        choice[3] = action_s(action)
+
+
+@inline_kernel
+def ask_fork(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """D_FORK, asked by a move at a fork ahead of p's monster on `space`: p's policy picks a branch, the move goes
+    on there; the decision under way (if any) is open again afterwards."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_FORK), p)
+    game[G_ASKED] = space
+    out = state.actions
+    n = legal_forks(rules, state, p, out)
+    action = choose_fork(table, clauses, rules, state, p, out, n)
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
+
+
+@inline_kernel
+def ask_swap(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> EngineInt:
+    """D_SWAP, asked by a move with p's own monster `ally` in the way: its slot (swap) or STOP (the move ends)."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_SWAP), p)
+    game[G_ASKED] = ally
+    out = state.actions
+    n = legal_swaps(state, out)
+    action = choose_swap(table, clauses, rules, state, p, out, n)
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
 
 
 # =====================================================================================================================
@@ -2348,143 +3011,38 @@ def main_action(
     events: IntArray,
     p: EngineInt,
 ) -> None:
-    """p's one summon, equipment card or trap for the turn, if any is legal and wanted.
-
-    Greedy: a reactionary summon of its strongest monster when allowed, else a conventional summon of its strongest
-    summonable monster, else its best equipment onto its most advanced monster, else its best trap on the free
-    space next to its monsters furthest up the road. Random: uniformly among every legal play and passing."""
-    mon = state.mon
-    side = state.side
-    hand = state.hand
-    game = state.game
-    rng = state.rng
-    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
-        return
-    greedy = side[p, S_POLICY] == GREEDY
-    reactionary = side[p, S_REACTIONARY] == 1
-    conventional_open = summoning_space_open(rules, state, p, False)
-    reactionary_open = reactionary and summoning_space_open(rules, state, p, True)
-    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
-    has_monster = monsters > 0
-    support = free_support(rules, state, p)
-    best_kind = -1
-    best_h = -1
-    best_target = -1
-    best_value = -1
-    seen = 1
-    trap_space = -2  # worked out at the first trap card (greedy: the same best space serves every trap)
-    equip_target = -2  # likewise greedy's monster for equipment: the most advanced, whichever the card
-    held = side[p, S_HAND]
-    # Passes that cannot find a legal play are skipped: no summon is open, or no own monster takes equipment or
-    # has a trap space next to it.
-    first_look = 0 if conventional_open or reactionary_open else held
-    last_look = 2 * held if has_monster else held
-    for look in range(first_look, last_look):
-        if look == held and greedy and best_kind == K_MONSTER:
-            break  # greedy always prefers a summon: no need to weigh equipment and traps
-        h = look - held if look >= held else look
-        card = hand[p, h]
-        kind = table[card, T_KIND]
-        if (look < held) != (kind == K_MONSTER):
-            continue  # monsters on the first pass over the hand, the other kinds on the second
-        if kind == K_MONSTER:
-            how = -1
-            if reactionary_open:
-                how = SUMMON_REACTIONARY
-            elif conventional_open and requirements_met(table, card, terrestrial, otherworldly):
-                how = SUMMON_CONVENTIONAL
-            if how < 0:
-                continue
-            value = 100000 + table[card, T_VALUE] + (1000 if how == SUMMON_REACTIONARY else 0)
-            if greedy:
-                if value > best_value:
-                    best_value, best_kind, best_h, best_target = value, kind, h, how
-            else:
-                seen += 1
-                if rng_below(rng, seen) == 0:
-                    best_kind, best_h, best_target = kind, h, how
-        elif kind == K_EQUIPMENT:
-            if support < 0 or not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
-                continue
-            if greedy:
-                if equip_target == -2:
-                    equip_target = -1
-                    target_progress = -1
-                    slots = game[G_MONSTERS + p]
-                    while slots != 0:
-                        m = lowest_set_bit(slots)
-                        slots &= slots - 1
-                        here = progress(rules, mon[m, M_SPACE], p)
-                        if here > target_progress:
-                            target_progress = here
-                            equip_target = m
-                value = 10000 + table[card, T_VALUE]
-                if value > best_value:
-                    best_value, best_kind, best_h, best_target = value, kind, h, equip_target
-                continue
-            slots = game[G_MONSTERS + p]
-            while slots != 0:
-                m = lowest_set_bit(slots)
-                slots &= slots - 1
-                seen += 1
-                if rng_below(rng, seen) == 0:
-                    best_kind, best_h, best_target = kind, h, m
-        elif kind == K_TRAP:
-            if not has_monster or not requirements_met(table, card, terrestrial, otherworldly):
-                continue
-            if greedy:
-                if trap_space == -2:
-                    trap_space = -1
-                    for space in range(rules.opts[O_SPACES]):
-                        if trap_space_ok(rules, state, p, space) and (
-                            trap_space < 0 or progress(rules, space, p) > progress(rules, trap_space, p)
-                        ):
-                            trap_space = space
-                value = table[card, T_VALUE] * 10 + (progress(rules, trap_space, p) if trap_space >= 0 else 0)
-                if trap_space >= 0 and value > best_value:
-                    best_value, best_kind, best_h, best_target = value, kind, h, trap_space
-                continue
-            for space in range(rules.opts[O_SPACES]):
-                if trap_space_ok(rules, state, p, space):
-                    seen += 1
-                    if rng_below(rng, seen) == 0:
-                        best_kind, best_h, best_target = kind, h, space
-    if best_kind == K_MONSTER:
-        summon_monster(
-            table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target)
-        )
-    elif best_kind == K_EQUIPMENT:
-        equip(table, clauses, rules, state, piles, counters, events, p, np.int64(best_h), np.int64(best_target))
-    elif best_kind == K_TRAP:
-        set_trap(state, counters, events, p, np.int64(best_h), np.int64(best_target))
+    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
+    alone listed: nothing to choose)."""
+    open_decision(state, np.int64(D_MAIN), p)
+    out = state.actions
+    n = legal_main(table, rules, state, p, out)
+    if n > 1:
+        action = choose_main(table, clauses, rules, state, p, out, n)
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    state.game[G_DECISION] = D_NONE
 
 
 @inline_kernel
 def maybe_place_channeled(
-    table: IntArray, rules: Any, state: Any, counters: IntArray, events: IntArray, p: EngineInt
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
 ) -> None:
-    """Up to one channeled effect card per turn onto a free support space (greedy: the first in hand; random: a
-    random one, or none)."""
-    side = state.side
-    hand = state.hand
-    rng = state.rng
-    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
-        return
-    chosen = -1
-    seen = 0
-    if side[p, S_POLICY] == RANDOM:
-        seen = 1
-    for h in range(side[p, S_HAND]):
-        if table[hand[p, h], T_KIND] != K_CHANNELED:
-            continue
-        if side[p, S_POLICY] == GREEDY:
-            chosen = h
-            break
-        seen += 1
-        if rng_below(rng, seen) == 0:
-            chosen = h
-    if chosen >= 0:
-        place_channeled(table, rules, state, counters, events, p, np.int64(chosen))
+    """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
+    chooses (STOP alone listed: nothing to choose)."""
+    open_decision(state, np.int64(D_CHANNEL_CARD), p)
+    out = state.actions
+    n = legal_channel_cards(table, rules, state, p, out)
+    if n > 1:
+        h = choose_channel_card(table, clauses, rules, state, p, out, n)
+        if h != STOP:
+            place_channeled(table, rules, state, counters, events, p, h)
+    state.game[G_DECISION] = D_NONE
 
 
 @inline_kernel
@@ -2511,50 +3069,19 @@ def opponent_turn_channels(
     p: EngineInt,
 ) -> None:
     """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
-    allowed on the opponent's turn (greedy: while one is worth it; random: each with a coin toss)."""
-    opts = rules.opts
-    sup = state.sup
-    side = state.side
-    game = state.game
-    rng = state.rng
+    allowed on the opponent's turn (D_FOE_CHANNEL, one at a time until p stops or has no symbol left)."""
     if not channeled_waiting(table, rules, state, p):
         return
-    while unused_count(state, p) > 0 and game[G_OVER] == 0:
-        best_value = 0
-        best_k = -1
-        best_m = -1
-        best_s = -1
-        slots = game[G_MONSTERS + p]
-        while slots != 0:
-            m = lowest_set_bit(slots)
-            slots &= slots - 1
-            has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
-            for k in range(opts[O_SUPPORT]):
-                if not channel_usable(table, rules, state, p, k, m):
-                    continue
-                total = 0
-                for s in range(SYMBOLS):
-                    if not symbol_unused(state, p, s):
-                        continue
-                    value = channel_value(table, clauses, state, sup[p, k, SU_CARD], m, s, has_foe)
-                    if side[p, S_POLICY] == RANDOM:
-                        value = 1 if value != 0 or opts[O_BLIND] == 1 else 0
-                    if opts[O_BLIND] == 1:
-                        total += value
-                    elif value > best_value:
-                        best_value, best_k, best_m, best_s = value, k, m, s
-                if opts[O_BLIND] == 1 and total > best_value:
-                    best_value, best_k, best_m, best_s = total, k, m, -1
-        if best_k < 0:
+    out = state.actions
+    while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
+        open_decision(state, np.int64(D_FOE_CHANNEL), p)
+        n = legal_foe_channels(table, rules, state, p, out)
+        # Asked even when STOP alone is listed: random draws for each of its monsters even then.
+        action = choose_foe_channel(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+        state.game[G_DECISION] = D_NONE
+        if action == STOP:
             return
-        if side[p, S_POLICY] == RANDOM and rng_below(rng, 2) == 0:
-            return
-        s = best_s
-        if opts[O_BLIND] == 1:
-            s = draw_blind_symbol(state, p)
-        else:
-            spend_symbol(state, p, s)
-        channel(table, clauses, rules, state, piles, counters, events, p, np.int64(best_k), np.int64(best_m), s)
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
 
 
 @inline_kernel
@@ -2586,31 +3113,30 @@ def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, even
 
 @inline_kernel
 def end_turn(
-    table: IntArray, rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
 ) -> None:
-    """p's turn ends: discard down to 10 (greedy: the least valuable; random: any); every equipment card and
-    expiring monster counts the turn off; this-turn changes end."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
+    counts the turn off; this-turn changes end."""
     opts = rules.opts
     mon = state.mon
     sup = state.sup
     side = state.side
-    hand = state.hand
     game = state.game
-    rng = state.rng
     ec = state.ec
-    worst: EngineInt
+    out = state.actions
     while side[p, S_HAND] > HAND_LIMIT:
-        worst = 0
-        if side[p, S_POLICY] == RANDOM:
-            worst = rng_below(rng, side[p, S_HAND])
-        else:
-            for h in range(1, side[p, S_HAND]):
-                if table[hand[p, h], T_VALUE] < table[hand[p, worst], T_VALUE]:
-                    worst = h
-        card = remove_from_hand(state, p, np.int64(worst))
-        to_done_zone(table, piles, p, card)
-        log_event(events, ec, game[G_TURN], p, EV_DISCARD, card, -1, 0)
+        open_decision(state, np.int64(D_DISCARD), p)
+        n = legal_discards(state, p, out)
+        h = choose_discard(table, clauses, rules, state, p, out, n)
+        state.game[G_DECISION] = D_NONE
+        discard(table, state, piles, events, p, h)
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
             card = sup[q, k, SU_CARD]
@@ -2674,22 +3200,19 @@ def symbol_phase(
                 return SYMBOLS_DONE
             if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
                 return SYMBOLS_PAUSED
-        action = choice[0]
-        m = choice[1]
-        target = choice[2]
-        s = choice[3]
-        if s < 0:
-            s = draw_blind_symbol(state, p)
-        else:
-            spend_symbol(state, p, s)
-        if action == A_MOVE:
-            move_monster(table, clauses, rules, state, piles, counters, events, m, s)
-        elif action == A_ATTACK:
-            attack_monster(table, rules, state, piles, counters, events, m, target, s)
-        elif action == A_CHANNEL:
-            channel(table, clauses, rules, state, piles, counters, events, p, target, m, s)
-        else:
-            attack_generator(table, state, counters, events, m, s)
+        # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
+        apply_symbol(
+            table,
+            clauses,
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            p,
+            pack_action(choice[0], choice[1], choice[2], choice[3]),
+        )
+        if choice[0] == A_GENERATOR:
             return SYMBOLS_DONE
     return SYMBOLS_DONE
 
@@ -2744,12 +3267,12 @@ def play_turn(
         # Before a generator attack the channeled card and the attack follow even a main action that ended the
         # match, as they always have: the figures stay the same.
         if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
-            maybe_place_channeled(table, rules, state, counters, events, p)
+            maybe_place_channeled(table, clauses, rules, state, piles, counters, events, p)
         if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
             break
         stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
     if game[G_OVER] == 0:
-        end_turn(table, rules, state, piles, counters, events, p)
+        end_turn(table, clauses, rules, state, piles, counters, events, p)
 
 
 @rules_kernel
@@ -3041,9 +3564,19 @@ def take_candidate(
     its turn takes it)."""
     candidate = search[SR_CAND + k]
     if candidate == CAND_PASS:
-        state.side[p, S_MAIN_DONE] = 1
+        state.side[p, S_MAIN_DONE] = 1  # no main action at all this turn: the decision is not opened again
     elif candidate >= 0:
-        summon_monster(table, clauses, rules, state, piles, counters, events, p, candidate, search[SR_HOW + k])
+        open_decision(state, np.int64(D_MAIN), p)
+        apply(
+            table,
+            clauses,
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
+        )
 
 
 @rules_kernel
@@ -3100,32 +3633,29 @@ def search_decision(
     """The search side p's candidates for its turn (listed in `state.search`) and the one with the most points over
     `search_rollouts` rollouts each; returns its index (0, greedy's turn, on a tie)."""
     opts = rules.opts
-    side = state.side
     hand = state.hand
     search = state.search
-    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
-    conventional_open = summoning_space_open(rules, state, p, False)
-    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
+    out = state.actions
     search[SR_CAND] = CAND_GREEDY
     search[SR_CAND + 1] = CAND_PASS
     m = 2
-    for h in range(side[p, S_HAND]):
-        card = hand[p, h]
-        if table[card, T_KIND] != K_MONSTER:
+    # The summons are the main decision's listed summons, one per distinct monster.
+    open_decision(state, np.int64(D_MAIN), p)
+    n = legal_actions(table, rules, state, out)
+    state.game[G_DECISION] = D_NONE
+    for i in range(n):
+        if out[i] == STOP or action_code(out[i]) != K_MONSTER:
             continue
-        how = -1
-        if reactionary_open:
-            how = SUMMON_REACTIONARY
-        elif conventional_open and requirements_met(table, card, terrestrial, otherworldly):
-            how = SUMMON_CONVENTIONAL
+        h = action_x(out[i])
+        card = hand[p, h]
         repeated = False
         for j in range(2, m):
             if hand[p, search[SR_CAND + j]] == card:
                 repeated = True
                 break
-        if how >= 0 and not repeated:
+        if not repeated:
             search[SR_CAND + m] = h
-            search[SR_HOW + m] = how
+            search[SR_HOW + m] = action_y(out[i])
             m += 1
     search[SR_N] = m
     for k in range(m):

@@ -1,0 +1,69 @@
+"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...)
+wrapped, to show every action a policy chose was one `legal_actions` listed for the decision open at that moment.
+Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
+functions, which only the uncompiled engine looks up at each call); not collected by pytest.
+
+    NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/source/legal_replay.py POLICY_A POLICY_B MATCHES DRAW
+
+Prints JSON: per ordered pair of the bundled decks, each match's winner and turns and the counters' sum, and how
+many decisions of each kind (D_*) the policies answered.
+"""
+
+import json
+import sys
+from typing import Any
+
+import numba
+import numpy as np
+
+from workbench.bench import _bundled_cardset_and_decks
+from workbench.rulesets import get_ruleset
+from workbench.rulesets.source import engine as E
+from workbench.simulate import compile_for
+
+
+def play(policy_a: int, policy_b: int, matches: int, draw: str) -> dict[str, list[Any]]:
+    """Every ordered pair of the bundled decks, `matches` matches each, under `symbol_draw=draw`: per pair, [winners,
+    turns, the counters' sum]."""
+    cardset, decks = _bundled_cardset_and_decks(get_ruleset("source"))
+    engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
+    arrays = [compiled.deck_array(d) for d in decks]
+    results = {}
+    seeds = np.arange(1, matches + 1, dtype=np.int64) * 7919
+    first = (np.arange(matches) % 2).astype(np.int8)
+    for a, deck_a in enumerate(arrays):
+        for b, deck_b in enumerate(arrays):
+            winners, turns, counters = engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b)
+            results[f"{a},{b}"] = [[int(v) for v in winners], [int(v) for v in turns], int(np.asarray(counters).sum())]
+    return results
+
+
+def main() -> None:
+    jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look the `choose_*` up"
+    policy_a, policy_b, matches, draw = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    chosen = [0] * len(E.D_KINDS)
+
+    def checked(kind: int, policy_choice: Any) -> Any:
+        """`policy_choice` (the `choose_*` of decision kind `kind`) checking what it is offered and what it picks."""
+
+        def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
+            assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
+            fresh = np.zeros_like(state.actions)
+            listed = [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
+            assert listed == [int(a) for a in out[:n]], f"{E.D_KINDS[kind]}: the actions offered are not legal_actions'"
+            action = policy_choice(table, clauses, rules, state, p, out, n)
+            assert int(action) in listed, f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
+            chosen[kind] += 1
+            return action
+
+        return checked_choose
+
+    for kind in range(E.D_MAIN, len(E.D_KINDS)):
+        name = f"choose_{E.D_KINDS[kind]}"
+        setattr(E, name, checked(kind, getattr(E, name)))
+    print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
+
+
+if __name__ == "__main__":
+    main()
