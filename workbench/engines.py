@@ -30,10 +30,10 @@ IntArray = npt.NDArray[np.int64]
 EngineInt: TypeAlias = int | np.signedinteger[Any]
 """An integer a kernel takes: a Python int or a numpy integer, alike.
 
-Kernels are passed both. Loop counters are Python ints, but a value read from a state or table
-array (a card id, a side, a turn) is a numpy integer (`np.int64`) when the kernels run as plain Python under
-`NUMBA_DISABLE_JIT=1`, and the constants engines pass to kernels are `np.int64` values on purpose (see `rules_kernel`). Numba
-ignores annotations (compiled, both are machine integers), so this alias only tells type checkers what a kernel is
+Kernels are passed both. Loop counters are Python ints, but a value read from a state or table array (a card id, a
+side, a turn) is a numpy integer (`np.int64`) when the kernels run as plain Python under `NUMBA_DISABLE_JIT=1`, and
+the constants engines pass to kernels are `np.int64` values on purpose (see `rules_kernel`). Numba ignores
+annotations (compiled, both are machine integers), so this alias only tells type checkers what a kernel is
 really given; kernels' integer parameters use it instead of `int`. Signed only, as every array a kernel reads is
 (int64; seeds are made int64 before a batch): numpy's stubs type `int + np.integer` as Any, and an array indexed
 by Any as an array, where `int + np.signedinteger` stays a numpy integer and indexes to a scalar."""
