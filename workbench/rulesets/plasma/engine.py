@@ -400,7 +400,7 @@ def find_uid(st: Any, p: EngineInt, uid: EngineInt) -> int:
 
 
 @inline_kernel
-def find_uid_from(st: Any, p: EngineInt, uid: EngineInt, slot: EngineInt) -> int:
+def find_uid_from(st: Any, p: EngineInt, uid: EngineInt, slot: EngineInt) -> EngineInt:
     """`find_uid`, looking first in the slot the creature was in: uids are unique, so a match there is the answer
     (the usual case: no Instant moved anything since), and the field is read only when it is not."""
     if uid >= 0 and slot >= 0 and slot < st.side[p, S_BOARD] and st.board[p, slot, B_UID] == uid:
