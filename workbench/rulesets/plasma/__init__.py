@@ -72,6 +72,10 @@ Version history:
   weighs the legal actions on the state without writing the list. Every
   result is unchanged (`tests/rulesets/plasma/results_fingerprint.py`), so
   the version stays.
+- 1.2, engine 2: an attack's damage finds its fighters in the slots they
+  were declared in (a new game field, G_DEFENDER, keeps the defender's),
+  reading the field by uid only when an Instant moved one. The same
+  fighters, so every result is unchanged and the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -219,7 +219,8 @@ NO_INSTANT = 1 << 40
     G_FX_OWN,
     G_FX_ENEMY,
     G_FX_CLAUSE,
-) = range(23)
+    G_DEFENDER,
+) = range(24)
 """G_UNCHECKED is 1 when a creature may be on the field already destroyed (it entered with resolve 0 or less) and
 no check has run since; the end of turn checks only then or when a bonus ends. G_BONUS is 1 when a "this turn"
 bonus was given since the last end of turn, which reads the field for bonuses to end only then. G_DECISION is the
@@ -228,8 +229,10 @@ is open (D_TARGET), G_ASIDE the cards set aside so far in an open mulligan (D_MU
 (between its target and its damage) keeps its side G_ATTACKING, its attacker's uid and card, its defender's uid (-1:
 none, a direct hit) and G_WINDOW, the instant window open or next (WINDOW_*). G_PENDING is a target a card's
 effects left open (D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET; D_NONE: none), decided before anything else;
-G_FX_* keep what its effects need to go on (player, card, mode, own and enemy uid, the clause waiting)."""
-GAME_WIDTH = 23
+G_FX_* keep what its effects need to go on (player, card, mode, own and enemy uid, the clause waiting). G_DEFENDER is
+the defender's field slot when it was declared (a hint: `resolve_attack` trusts it only while that slot still holds
+G_DEFENDER_UID)."""
+GAME_WIDTH = 24
 
 MAX_CHOICES = 2 * MAX_DECK + 2
 """As many actions as one decision can have: every hand card, every creature's ability, the coin and stop (or,
@@ -394,6 +397,15 @@ def find_uid(st: Any, p: EngineInt, uid: EngineInt) -> int:
         if st.board[p, i, B_UID] == uid:
             return i
     return -1
+
+
+@inline_kernel
+def find_uid_from(st: Any, p: EngineInt, uid: EngineInt, slot: EngineInt) -> EngineInt:
+    """`find_uid`, looking first in the slot the creature was in: uids are unique, so a match there is the answer
+    (the usual case: no Instant moved anything since), and the field is read only when it is not."""
+    if uid >= 0 and slot >= 0 and slot < st.side[p, S_BOARD] and st.board[p, slot, B_UID] == uid:
+        return slot
+    return find_uid(st, p, uid)
 
 
 @inline_kernel
@@ -1206,6 +1218,7 @@ def declare_attack(
         log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     else:
         st.game[G_DEFENDER_UID] = st.board[q, target, B_UID]
+        st.game[G_DEFENDER] = target
         log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
@@ -1238,6 +1251,7 @@ def apply_block(
     attacker_card = st.game[G_ATTACKER_CARD]
     if d >= 0:
         st.game[G_DEFENDER_UID] = st.board[q, d, B_UID]
+        st.game[G_DEFENDER] = d
         log_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
     else:
         log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
@@ -1286,8 +1300,8 @@ def resolve_attack(
         return
     attacker_card = st.game[G_ATTACKER_CARD]
     defender_uid = st.game[G_DEFENDER_UID]
-    a = find_uid(st, p, st.game[G_ATTACKER_UID])
-    d = find_uid(st, q, defender_uid)
+    a = find_uid_from(st, p, st.game[G_ATTACKER_UID], st.game[G_ATTACKER])
+    d = find_uid_from(st, q, defender_uid, st.game[G_DEFENDER])
     if a < 0:
         log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
