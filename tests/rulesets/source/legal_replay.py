@@ -1,5 +1,7 @@
-"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...)
-wrapped, to show every action a policy chose was one `legal_actions` listed for the decision open at that moment.
+"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...,
+and the match loop's `random_symbol` and `greedy_symbol_unlisted`) wrapped, to show every action a policy chose was one
+`legal_actions` listed for the decision open at that moment, and that greedy's symbol action found without the list is
+the one it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
 functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
@@ -59,9 +61,32 @@ def main() -> None:
 
         return checked_choose
 
+    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
+        """`legal_actions` listed afresh for the decision open now."""
+        fresh = np.zeros_like(state.actions)
+        return [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
+
+    greedy_unlisted, greedy_over_list = E.greedy_symbol_unlisted, E.greedy_symbol
+
+    def checked_greedy_symbol(table: Any, clauses: Any, rules: Any, state: Any, p: int) -> Any:
+        """Greedy's symbol action found without a list: one `legal_actions` lists, and the one greedy takes among
+        them (`greedy_symbol` over the list)."""
+        assert int(state.game[E.G_DECISION]) == E.D_SYMBOL and int(state.game[E.G_ACTOR]) == p, "no symbol decision"
+        listed = listed_now(table, rules, state)
+        action = int(greedy_unlisted(table, clauses, rules, state, p))
+        assert action in listed, f"greedy chose symbol action {action}, not listed"
+        fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
+        by_list = int(greedy_over_list(table, clauses, rules, state, p, fresh, len(listed)))
+        assert action == by_list, f"greedy chose {action} without the list, {by_list} over it"
+        chosen[E.D_SYMBOL] += 1
+        return action
+
     for kind in range(E.D_MAIN, len(E.D_KINDS)):
         name = f"choose_{E.D_KINDS[kind]}"
         setattr(E, name, checked(kind, getattr(E, name)))
+    # The match loop's symbol decisions: random chooses among the list, greedy without one.
+    E.random_symbol = checked(E.D_SYMBOL, E.random_symbol)
+    E.greedy_symbol_unlisted = checked_greedy_symbol
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
 
 
