@@ -1,7 +1,7 @@
 """Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...,
-and the match loop's `random_symbol` and `greedy_symbol_unlisted`) wrapped, to show every action a policy chose was one
-`legal_actions` listed for the decision open at that moment, and that greedy's symbol action found without the list is
-the one it takes over the list.
+and the match loop's `random_*` and `greedy_*_unlisted`) wrapped, to show every action a policy chose was one
+`legal_actions` listed for the decision open at that moment, and that greedy's answer found without the list is the one
+it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
 functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
@@ -84,9 +84,42 @@ def main() -> None:
     for kind in range(E.D_MAIN, len(E.D_KINDS)):
         name = f"choose_{E.D_KINDS[kind]}"
         setattr(E, name, checked(kind, getattr(E, name)))
-    # The match loop's symbol decisions: random chooses among the list, greedy without one.
+
+    def checked_unlisted(kind: int, unlisted: Any, over_list: Any) -> Any:
+        """Greedy's `unlisted` answer to decision `kind` (main action or channeled card): one `legal_actions` lists
+        (STOP is listed last; STOP too when nothing is listed), and the one `over_list` takes among them when more
+        than STOP is listed."""
+
+        def checked_choose(table: Any, rules: Any, state: Any, p: int) -> Any:
+            assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
+            listed = listed_now(table, rules, state)
+            action = int(unlisted(table, rules, state, p))
+            # Nothing listed (the main action taken, a channeled card placed or no support space free): STOP.
+            assert action in listed or (not listed and action == E.STOP), f"greedy chose {action}, not listed"
+            if len(listed) > 1:
+                fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
+                by_list = int(over_list(table, rules, state, p, fresh, len(listed)))
+                assert action == by_list, (
+                    f"{E.D_KINDS[kind]}: greedy chose {action} without the list, {by_list} over it"
+                )
+            else:
+                assert action == E.STOP, f"{E.D_KINDS[kind]}: greedy chose {action} with only STOP listed"
+            chosen[kind] += 1
+            return action
+
+        return checked_choose
+
+    def first_listed(table: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
+        """Greedy's channeled card over the list (`choose_channel_card`): the first listed."""
+        return out[0]
+
+    # The match loop's own decisions: random chooses among the list, greedy without one.
     E.random_symbol = checked(E.D_SYMBOL, E.random_symbol)
+    E.random_main = checked(E.D_MAIN, E.random_main)
+    E.random_channel_card = checked(E.D_CHANNEL_CARD, E.random_channel_card)
     E.greedy_symbol_unlisted = checked_greedy_symbol
+    E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
+    E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
 
 

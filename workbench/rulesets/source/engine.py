@@ -2533,6 +2533,87 @@ def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntA
 
 
 @inline_kernel
+def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """Greedy's main action, the one `greedy_main` takes among `legal_main`'s list (STOP when it lists only STOP),
+    found without the list: the summons `legal_main` would list, weighed in hand order; if none, each equipment card
+    onto `equipment_target` and each trap onto `trap_target` (the only listed targets greedy weighs), in hand order,
+    the first of equals kept."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    side = state.side
+    hand = state.hand
+    game = state.game
+    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
+        return STOP
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    held = side[p, S_HAND]
+    best = STOP
+    best_value = -1
+    if conventional_open or reactionary_open:
+        for h in range(held):
+            card = hand[p, h]
+            if table[card, T_KIND] != K_MONSTER:
+                continue
+            if reactionary_open:
+                value = 101000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value = value
+                    best = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
+            elif requirements_met(table, card, terrestrial, otherworldly):
+                value = 100000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value = value
+                    best = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
+        if best != STOP:
+            return best  # any summon beats any other play
+    if monsters == 0:
+        return STOP
+    support = free_support(rules, state, p)
+    equip_onto = -2  # worked out at the first equipment card, and the trap space at the first trap
+    trap_space = -2
+    for h in range(held):
+        card = hand[p, h]
+        kind = table[card, T_KIND]
+        if kind == K_EQUIPMENT:
+            if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            if equip_onto == -2:
+                equip_onto = equipment_target(rules, state, p)
+            value = 10000 + table[card, T_VALUE]
+            if value > best_value:
+                best_value = value
+                best = pack_action(K_EQUIPMENT, h, equip_onto, -1)
+        elif kind == K_TRAP:
+            if not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            if trap_space == -2:
+                trap_space = trap_target(rules, state, p)
+            if trap_space < 0:
+                continue
+            value = table[card, T_VALUE] * 10 + progress(rules, trap_space, p)
+            if value > best_value:
+                best_value = value
+                best = pack_action(K_TRAP, h, trap_space, -1)
+    return best
+
+
+@inline_kernel
+def greedy_channel_card_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """Greedy's channeled card, the first `legal_channel_cards` would list (STOP when it lists only STOP), found
+    without the list."""
+    side = state.side
+    hand = state.hand
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+        return STOP
+    for h in range(side[p, S_HAND]):
+        if table[hand[p, h], T_KIND] == K_CHANNELED:
+            return h
+    return STOP
+
+
+@inline_kernel
 def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
     """p's monster that may attack the generator (on the opponent's summoning space), the unused symbol that hits
     hardest (the first of equals) and its ST; (-1, -1, -1) when there is none."""
@@ -2947,20 +3028,38 @@ def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: 
 def choose_main(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's main action among the n listed."""
+    """p's policy's main action among the n listed (the match loop asks `random_main` or, without a list,
+    `greedy_main_unlisted`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return random_among(state, out, n)
+        return random_main(table, clauses, rules, state, p, out, n)
     return greedy_main(table, rules, state, p, out, n)
+
+
+@inline_kernel
+def random_main(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's main action among the n listed: any, STOP included, each as likely."""
+    return random_among(state, out, n)
 
 
 @inline_kernel
 def choose_channel_card(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's channeled card among the n listed (greedy: the first in hand)."""
+    """p's policy's channeled card among the n listed (greedy: the first in hand; the match loop asks
+    `random_channel_card` or, without a list, `greedy_channel_card_unlisted`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return random_among(state, out, n)
+        return random_channel_card(table, clauses, rules, state, p, out, n)
     return out[0]
+
+
+@inline_kernel
+def random_channel_card(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's channeled card among the n listed: any, STOP included, each as likely."""
+    return random_among(state, out, n)
 
 
 @inline_kernel
@@ -3125,11 +3224,17 @@ def main_action(
     """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
     alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_MAIN), p)
-    out = state.actions
-    n = legal_main(table, rules, state, p, out)
-    if n > 1:
-        action = choose_main(table, clauses, rules, state, p, out, n)
-        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    # Greedy reads the state for its pick (the same action as `greedy_main` over the list); random lists.
+    if state.side[p, S_POLICY] != RANDOM:
+        action = greedy_main_unlisted(table, rules, state, p)
+        if action != STOP:
+            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    else:
+        out = state.actions
+        n = legal_main(table, rules, state, p, out)
+        if n > 1:
+            action = random_main(table, clauses, rules, state, p, out, n)
+            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
     state.game[G_DECISION] = D_NONE
 
 
@@ -3147,12 +3252,17 @@ def maybe_place_channeled(
     """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
     chooses (STOP alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_CHANNEL_CARD), p)
-    out = state.actions
-    n = legal_channel_cards(table, rules, state, p, out)
-    if n > 1:
-        h = choose_channel_card(table, clauses, rules, state, p, out, n)
+    if state.side[p, S_POLICY] != RANDOM:
+        h = greedy_channel_card_unlisted(table, rules, state, p)
         if h != STOP:
             place_channeled(table, rules, state, counters, events, p, h)
+    else:
+        out = state.actions
+        n = legal_channel_cards(table, rules, state, p, out)
+        if n > 1:
+            h = random_channel_card(table, clauses, rules, state, p, out, n)
+            if h != STOP:
+                place_channeled(table, rules, state, counters, events, p, h)
     state.game[G_DECISION] = D_NONE
 
 
