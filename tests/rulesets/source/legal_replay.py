@@ -117,7 +117,7 @@ def main() -> None:
     E.random_symbol = checked(E.D_SYMBOL, E.random_symbol)
     E.random_main = checked(E.D_MAIN, E.random_main)
     E.random_channel_card = checked(E.D_CHANNEL_CARD, E.random_channel_card)
-    E.greedy_symbol_unlisted = checked_greedy_symbol
+    setattr(E, "greedy_symbol_unlisted", checked_greedy_symbol)  # noqa: B010 (a signature mypy would not match)
     E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
     E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))

@@ -1983,7 +1983,9 @@ def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: Engi
     return 0
 
 
-@inline_kernel
+# Called, not inlined: greedy's and random's symbol and foe-channel choices weigh channels in six places, and a copy
+# of the clause weighing in each cost compile time for a call taken only for a monster on the Source Flux.
+@rules_kernel
 def channel_value(
     table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
 ) -> int:
@@ -2861,6 +2863,7 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     best: EngineInt
     value: EngineInt
+    pick: EngineInt
     opts = rules.opts
     mp = rules.mp
     mon = state.mon
