@@ -1,5 +1,7 @@
-"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...)
-wrapped, to show every action a policy chose was one `legal_actions` listed for the decision open at that moment.
+"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...,
+and the match loop's `random_*` and `greedy_*_unlisted`) wrapped, to show every action a policy chose was one
+`legal_actions` listed for the decision open at that moment, and that greedy's answer found without the list is the one
+it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
 functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
@@ -59,9 +61,65 @@ def main() -> None:
 
         return checked_choose
 
+    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
+        """`legal_actions` listed afresh for the decision open now."""
+        fresh = np.zeros_like(state.actions)
+        return [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
+
+    greedy_unlisted, greedy_over_list = E.greedy_symbol_unlisted, E.greedy_symbol
+
+    def checked_greedy_symbol(table: Any, clauses: Any, rules: Any, state: Any, p: int) -> Any:
+        """Greedy's symbol action found without a list: one `legal_actions` lists, and the one greedy takes among
+        them (`greedy_symbol` over the list)."""
+        assert int(state.game[E.G_DECISION]) == E.D_SYMBOL and int(state.game[E.G_ACTOR]) == p, "no symbol decision"
+        listed = listed_now(table, rules, state)
+        action = int(greedy_unlisted(table, clauses, rules, state, p))
+        assert action in listed, f"greedy chose symbol action {action}, not listed"
+        fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
+        by_list = int(greedy_over_list(table, clauses, rules, state, p, fresh, len(listed)))
+        assert action == by_list, f"greedy chose {action} without the list, {by_list} over it"
+        chosen[E.D_SYMBOL] += 1
+        return action
+
     for kind in range(E.D_MAIN, len(E.D_KINDS)):
         name = f"choose_{E.D_KINDS[kind]}"
         setattr(E, name, checked(kind, getattr(E, name)))
+
+    def checked_unlisted(kind: int, unlisted: Any, over_list: Any) -> Any:
+        """Greedy's `unlisted` answer to decision `kind` (main action or channeled card): one `legal_actions` lists
+        (STOP is listed last; STOP too when nothing is listed), and the one `over_list` takes among them when more
+        than STOP is listed."""
+
+        def checked_choose(table: Any, rules: Any, state: Any, p: int) -> Any:
+            assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
+            listed = listed_now(table, rules, state)
+            action = int(unlisted(table, rules, state, p))
+            # Nothing listed (the main action taken, a channeled card placed or no support space free): STOP.
+            assert action in listed or (not listed and action == E.STOP), f"greedy chose {action}, not listed"
+            if len(listed) > 1:
+                fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
+                by_list = int(over_list(table, rules, state, p, fresh, len(listed)))
+                assert action == by_list, (
+                    f"{E.D_KINDS[kind]}: greedy chose {action} without the list, {by_list} over it"
+                )
+            else:
+                assert action == E.STOP, f"{E.D_KINDS[kind]}: greedy chose {action} with only STOP listed"
+            chosen[kind] += 1
+            return action
+
+        return checked_choose
+
+    def first_listed(table: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
+        """Greedy's channeled card over the list (`choose_channel_card`): the first listed."""
+        return out[0]
+
+    # The match loop's own decisions: random chooses among the list, greedy without one.
+    E.random_symbol = checked(E.D_SYMBOL, E.random_symbol)
+    E.random_main = checked(E.D_MAIN, E.random_main)
+    E.random_channel_card = checked(E.D_CHANNEL_CARD, E.random_channel_card)
+    setattr(E, "greedy_symbol_unlisted", checked_greedy_symbol)  # noqa: B010 (a signature mypy would not match)
+    E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
+    E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
     print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
 
 

@@ -1983,7 +1983,9 @@ def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: Engi
     return 0
 
 
-@inline_kernel
+# Called, not inlined: greedy's and random's symbol and foe-channel choices weigh channels in six places, and a copy
+# of the clause weighing in each cost compile time for a call taken only for a monster on the Source Flux.
+@rules_kernel
 def channel_value(
     table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
 ) -> int:
@@ -2533,6 +2535,87 @@ def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntA
 
 
 @inline_kernel
+def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """Greedy's main action, the one `greedy_main` takes among `legal_main`'s list (STOP when it lists only STOP),
+    found without the list: the summons `legal_main` would list, weighed in hand order; if none, each equipment card
+    onto `equipment_target` and each trap onto `trap_target` (the only listed targets greedy weighs), in hand order,
+    the first of equals kept."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    side = state.side
+    hand = state.hand
+    game = state.game
+    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
+        return STOP
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    held = side[p, S_HAND]
+    best = STOP
+    best_value = -1
+    if conventional_open or reactionary_open:
+        for h in range(held):
+            card = hand[p, h]
+            if table[card, T_KIND] != K_MONSTER:
+                continue
+            if reactionary_open:
+                value = 101000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value = value
+                    best = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
+            elif requirements_met(table, card, terrestrial, otherworldly):
+                value = 100000 + table[card, T_VALUE]
+                if value > best_value:
+                    best_value = value
+                    best = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
+        if best != STOP:
+            return best  # any summon beats any other play
+    if monsters == 0:
+        return STOP
+    support = free_support(rules, state, p)
+    equip_onto = -2  # worked out at the first equipment card, and the trap space at the first trap
+    trap_space = -2
+    for h in range(held):
+        card = hand[p, h]
+        kind = table[card, T_KIND]
+        if kind == K_EQUIPMENT:
+            if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            if equip_onto == -2:
+                equip_onto = equipment_target(rules, state, p)
+            value = 10000 + table[card, T_VALUE]
+            if value > best_value:
+                best_value = value
+                best = pack_action(K_EQUIPMENT, h, equip_onto, -1)
+        elif kind == K_TRAP:
+            if not requirements_met(table, card, terrestrial, otherworldly):
+                continue
+            if trap_space == -2:
+                trap_space = trap_target(rules, state, p)
+            if trap_space < 0:
+                continue
+            value = table[card, T_VALUE] * 10 + progress(rules, trap_space, p)
+            if value > best_value:
+                best_value = value
+                best = pack_action(K_TRAP, h, trap_space, -1)
+    return best
+
+
+@inline_kernel
+def greedy_channel_card_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """Greedy's channeled card, the first `legal_channel_cards` would list (STOP when it lists only STOP), found
+    without the list."""
+    side = state.side
+    hand = state.hand
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+        return STOP
+    for h in range(side[p, S_HAND]):
+        if table[hand[p, h], T_KIND] == K_CHANNELED:
+            return h
+    return STOP
+
+
+@inline_kernel
 def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
     """p's monster that may attack the generator (on the opponent's summoning space), the unused symbol that hits
     hardest (the first of equals) and its ST; (-1, -1, -1) when there is none."""
@@ -2770,6 +2853,104 @@ def greedy_symbol(
 
 
 @rules_kernel
+def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """Greedy's symbol action, the one `greedy_symbol` takes among `legal_symbols`' list, found without the list.
+
+    Intentional draw: it walks p's monsters and their candidates in the list's order (slot order; move, attacks,
+    channels; symbols in order), testing each candidate as `legal_symbols` would and weighing it as
+    `greedy_symbol_intentional` does, the first of equals kept. Blind draw: the list is written and weighed
+    (`symbol_by_weighing`); the blind draw is rare enough not to pay for a second walk."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    value: EngineInt
+    pick: EngineInt
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    scratch = state.scratch
+    unused = side[p, S_SYMBOLS]
+    if unused == 0 or game[G_OVER] == 1:
+        return STOP
+    blind = opts[O_BLIND] == 1
+    gen_monster, gen_symbol, gen_damage = generator_attacker(table, rules, state, p)
+    gen_s = -1 if blind else gen_symbol
+    if gen_monster >= 0 and ((not blind and gen_damage >= side[1 - p, S_SP]) or unused_count(state, p) == 1):
+        return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
+    pick = STOP
+    if blind:
+        out = state.actions
+        n = legal_symbols(table, rules, state, p, out)
+        pick = symbol_by_weighing(table, clauses, rules, state, p, np.bool_(True), out, n)
+    else:
+        usable = unused & ~(1 << gen_symbol) if gen_symbol >= 0 else unused
+        goal = opts[O_SUMMONING + 1 - p]
+        flux = opts[O_FLUX + p]
+        active = game[G_ACTIVE]
+        best = 0
+        slots = game[G_MONSTERS + p]
+        while slots != 0:
+            m = lowest_set_bit(slots)
+            slots &= slots - 1
+            space = mon[m, M_SPACE]
+            # What the monster's candidates share, as `greedy_symbol_intentional` works it out at its first one.
+            my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+            if space != goal:
+                longest = 0
+                for u in range(SYMBOLS):
+                    if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
+                        longest = scratch[MOVE_AT + u]
+                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+                if reach > 0:
+                    for s in range(SYMBOLS):
+                        if (usable >> s) & 1:
+                            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+                            if value > best:
+                                best = value
+                                pick = pack_action(A_MOVE, m, -1, s)
+            if may_attack(state, m, active):
+                for t in range(4):
+                    nxt = mp[space, MP_ADJ0 + t]
+                    if nxt < 0:
+                        continue
+                    target = cells[nxt, C_OCC]
+                    if target < 0 or mon[target, M_OWNER] == p:
+                        continue
+                    foe_value = 10  # monster_value, with the ST kept for the symbols
+                    for u in range(SYMBOLS):
+                        scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                        foe_value += scratch[FOE_ST_AT + u]
+                    win = 1000 + foe_value
+                    loss = -500 - my_value
+                    for s in range(SYMBOLS):
+                        if (usable >> s) & 1:
+                            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                            if value > best:
+                                best = value
+                                pick = pack_action(A_ATTACK, m, target, s)
+            if space == flux:
+                has_foe = -1
+                for k in range(opts[O_SUPPORT]):
+                    if not channel_usable(table, rules, state, p, k, m):
+                        continue
+                    if has_foe < 0:
+                        has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+                    card = sup[p, k, SU_CARD]
+                    for s in range(SYMBOLS):
+                        if (usable >> s) & 1:
+                            value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
+                            if value > best:
+                                best = value
+                                pick = pack_action(A_CHANNEL, m, k, s)
+    if pick == STOP and gen_monster >= 0:
+        return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
+    return pick
+
+
+@rules_kernel
 def random_foe_channel(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
@@ -2850,30 +3031,57 @@ def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: 
 def choose_main(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's main action among the n listed."""
+    """p's policy's main action among the n listed (the match loop asks `random_main` or, without a list,
+    `greedy_main_unlisted`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return random_among(state, out, n)
+        return random_main(table, clauses, rules, state, p, out, n)
     return greedy_main(table, rules, state, p, out, n)
+
+
+@inline_kernel
+def random_main(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's main action among the n listed: any, STOP included, each as likely."""
+    return random_among(state, out, n)
 
 
 @inline_kernel
 def choose_channel_card(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's channeled card among the n listed (greedy: the first in hand)."""
+    """p's policy's channeled card among the n listed (greedy: the first in hand; the match loop asks
+    `random_channel_card` or, without a list, `greedy_channel_card_unlisted`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return random_among(state, out, n)
+        return random_channel_card(table, clauses, rules, state, p, out, n)
     return out[0]
+
+
+@inline_kernel
+def random_channel_card(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's channeled card among the n listed: any, STOP included, each as likely."""
+    return random_among(state, out, n)
 
 
 @inline_kernel
 def choose_symbol(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's symbol action among the n listed."""
+    """p's policy's symbol action among the n listed (the match loop asks `random_symbol` or, without a list,
+    `greedy_symbol_unlisted`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
+        return random_symbol(table, clauses, rules, state, p, out, n)
     return greedy_symbol(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def random_symbol(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's symbol action among the n listed: STOP or any worthwhile one (`symbol_by_weighing`)."""
+    return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
 
 
 @inline_kernel
@@ -2946,9 +3154,14 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: 
     symbol; A_NONE for STOP; symbol -1: drawn blind when taken)."""
     choice = state.choice
     open_decision(state, D_SYMBOL, p)
-    out = state.actions
-    n = legal_symbols(table, rules, state, p, out)
-    action = choose_symbol(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+    # Greedy reads the state for its pick (`greedy_symbol_unlisted`: the same action as `greedy_symbol` over the
+    # list); listing some 20-40 actions at each of about 80 symbol decisions a match cost it a fifth of its speed.
+    if state.side[p, S_POLICY] != RANDOM:
+        action = greedy_symbol_unlisted(table, clauses, rules, state, p)
+    else:
+        out = state.actions
+        n = legal_symbols(table, rules, state, p, out)
+        action = random_symbol(table, clauses, rules, state, p, out, n) if n > 0 else STOP
     state.game[G_DECISION] = D_NONE
     if action == STOP:
         choice[0] = A_NONE
@@ -3014,11 +3227,17 @@ def main_action(
     """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
     alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_MAIN), p)
-    out = state.actions
-    n = legal_main(table, rules, state, p, out)
-    if n > 1:
-        action = choose_main(table, clauses, rules, state, p, out, n)
-        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    # Greedy reads the state for its pick (the same action as `greedy_main` over the list); random lists.
+    if state.side[p, S_POLICY] != RANDOM:
+        action = greedy_main_unlisted(table, rules, state, p)
+        if action != STOP:
+            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    else:
+        out = state.actions
+        n = legal_main(table, rules, state, p, out)
+        if n > 1:
+            action = random_main(table, clauses, rules, state, p, out, n)
+            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
     state.game[G_DECISION] = D_NONE
 
 
@@ -3036,12 +3255,17 @@ def maybe_place_channeled(
     """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
     chooses (STOP alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_CHANNEL_CARD), p)
-    out = state.actions
-    n = legal_channel_cards(table, rules, state, p, out)
-    if n > 1:
-        h = choose_channel_card(table, clauses, rules, state, p, out, n)
+    if state.side[p, S_POLICY] != RANDOM:
+        h = greedy_channel_card_unlisted(table, rules, state, p)
         if h != STOP:
             place_channeled(table, rules, state, counters, events, p, h)
+    else:
+        out = state.actions
+        n = legal_channel_cards(table, rules, state, p, out)
+        if n > 1:
+            h = random_channel_card(table, clauses, rules, state, p, out, n)
+            if h != STOP:
+                place_channeled(table, rules, state, counters, events, p, h)
     state.game[G_DECISION] = D_NONE
 
 
