@@ -1039,6 +1039,21 @@ def flip_coin(st: Any, events: IntArray, p: EngineInt) -> None:
 
 
 @inline_kernel
+def playable_card(
+    table: IntArray, card: EngineInt, plasma: EngineInt, has_creature: EngineBool, room_for_field: EngineBool
+) -> bool:
+    """`can_play`'s test for a hand card, with p's plasma and board read once by the caller: `legal_plays` lists by
+    it and greedy weighs by it, so the two cannot disagree. Arithmetic, not branches: which cards are affordable is
+    hard for the processor to predict, and a wrong guess costs more than the rest of the loop."""
+    kind = table[card, T_KIND]
+    return (
+        (table[card, T_COST] <= plasma)
+        & ((kind != K_EQUIPMENT) | has_creature)
+        & ((kind != K_BATTLEFIELD) | room_for_field)
+    )
+
+
+@inline_kernel
 def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     """The play decision's legal actions into `out` (how many): COIN first while p holds it, then each hand card p
     can play (`can_play`) in hand order, each creature whose ability p can activate (`can_activate`) in field order,
@@ -1053,17 +1068,9 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
         has_creature = st.side[p, S_BOARD] > 0
         room_for_field = (st.side[p, S_BATTLEFIELD] < 0) | (st.options[O_REPLACE_BATTLEFIELD] == 1)
         for h in range(st.side[p, S_HAND]):
-            card = st.hand[p, h]
-            kind = table[card, T_KIND]
-            # `can_play` as arithmetic, the slot written always and kept when playable: which cards are affordable is
-            # hard for the processor to predict, and a wrong guess costs more than the rest of the loop.
-            playable = (
-                (table[card, T_COST] <= plasma)
-                & ((kind != K_EQUIPMENT) | has_creature)
-                & ((kind != K_BATTLEFIELD) | room_for_field)
-            )
+            # The slot written always and kept when playable, for the same reason as `playable_card`'s arithmetic.
             out[n] = h
-            n += int(playable)
+            n += int(playable_card(table, st.hand[p, h], plasma, has_creature, room_for_field))
         if st.side[p, S_ABILITIES] == 1:
             for i in range(st.side[p, S_BOARD]):
                 if can_activate(table, st, p, i):
@@ -1774,13 +1781,8 @@ def greedy_play(table: IntArray, st: Any, p: EngineInt) -> int:
     for h in range(st.side[p, S_HAND]):
         card = st.hand[p, h]
         kind = table[card, T_KIND]
-        # `legal_plays`' test, and a battlefield being worth nothing while one is in play, as arithmetic: which
-        # cards are affordable is hard for the processor to predict, and a wrong guess costs more than the loop.
-        playable = (
-            (table[card, T_COST] <= plasma)
-            & ((kind != K_EQUIPMENT) | has_creature)
-            & ((kind != K_BATTLEFIELD) | room_for_field)
-        )
+        # `legal_plays`' test, and a battlefield being worth nothing while one is in play, as arithmetic.
+        playable = playable_card(table, card, plasma, has_creature, room_for_field)
         value = table[card, T_PLAY_VALUE] * (playable & ((kind != K_BATTLEFIELD) | no_battlefield))
         if value == PLAY_VALUE_OF_BOARD:
             value = greedy_play_value(table, st, p, h)

@@ -2226,6 +2226,29 @@ def legal_channel_cards(table: IntArray, rules: Any, state: Any, p: EngineInt, o
     return n + 1
 
 
+@inline_kernel
+def list_with_symbols(
+    out: IntArray,
+    n: int,
+    action: EngineInt,
+    m: EngineInt,
+    target: EngineInt,
+    unused: EngineInt,
+    blind: EngineBool,
+) -> int:
+    """Write one symbol action into `out` from row n, once per unused symbol (once with symbol -1 under a blind draw:
+    the symbol is drawn when it is taken); returns the next free row. `legal_symbols` and `legal_foe_channels` list
+    through it."""
+    if blind:
+        out[n] = pack_action(action, m, target, -1)
+        return n + 1
+    for s in range(SYMBOLS):
+        if (unused >> s) & 1:
+            out[n] = pack_action(action, m, target, s)
+            n += 1
+    return n
+
+
 @rules_kernel
 def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning
@@ -2278,14 +2301,7 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
                     if not channel_usable(table, rules, state, p, t, m):
                         continue
                     target = t
-                if blind:
-                    out[n] = pack_action(action, m, target, -1)
-                    n += 1
-                    continue
-                for s in range(SYMBOLS):
-                    if (unused >> s) & 1:
-                        out[n] = pack_action(action, m, target, s)
-                        n += 1
+                n = list_with_symbols(out, n, action, m, target, unused, blind)
     out[n] = STOP
     return n + 1
 
@@ -2308,16 +2324,8 @@ def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, ou
         m = lowest_set_bit(slots)
         slots &= slots - 1
         for k in range(opts[O_SUPPORT]):
-            if not channel_usable(table, rules, state, p, k, m):
-                continue
-            if blind:
-                out[n] = pack_action(A_CHANNEL, m, k, -1)
-                n += 1
-                continue
-            for s in range(SYMBOLS):
-                if (unused >> s) & 1:
-                    out[n] = pack_action(A_CHANNEL, m, k, s)
-                    n += 1
+            if channel_usable(table, rules, state, p, k, m):
+                n = list_with_symbols(out, n, A_CHANNEL, m, k, unused, blind)
     out[n] = STOP
     return n + 1
 
