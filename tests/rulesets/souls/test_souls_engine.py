@@ -1302,10 +1302,12 @@ cardset = load_cardset(sys.argv[1], RULESETS["souls"])
 decks = [read_decklist(path, cardset) for path in sys.argv[2:]]
 engine, compiled, _ = compile_for(cardset)
 applied = {}
+direct = {}
 answered = {}
 real_apply = E.apply
 real_is_legal = E.is_legal
 legal_answers = {"yes": 0, "no": 0}
+inside = [0]  # > 0 while a checked action runs: the rules it calls in turn are not the policy's choices
 
 def checked_is_legal(st, side, row):
     asked = tuple(int(v) for v in st[row : row + 4])
@@ -1320,16 +1322,15 @@ def checked_is_legal(st, side, row):
     return answer
 
 
-def listed_apply(st, side, row):
-    taken = tuple(int(v) for v in st[row : row + 4])
+def check_listed(st, side, taken):
     probe = st.copy()  # listed on a copy: listing writes the sacrifice plan and the action list
     out = int(probe[E.G_ACTIONS])
     n = E.legal_actions(probe, side, out)
     rows = {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
     if taken not in rows:
-        raise AssertionError(f"greedy applied {taken}, not among the {n} legal actions")
+        raise AssertionError(f"greedy took {taken}, not among the {n} legal actions")
     applied[taken[0]] = applied.get(taken[0], 0) + 1
-    # is_legal asked of the applied row and of rows next to it (another target, card or row) answers as the list.
+    # is_legal asked of the row taken and of rows next to it (another target, card or row) answers as the list.
     kind, a, b, c = taken
     for asked in (taken, (kind, a, b + 1, c), (kind, a + 1, b, c), (kind, a, -1, c), (kind, a, b, c + 1)):
         again = st.copy()
@@ -1340,10 +1341,45 @@ def listed_apply(st, side, row):
         legal_answers["yes" if answer else "no"] += 1
     if taken[0] == E.A_TARGET:
         answered[int(st[E.G_PENDING])] = answered.get(int(st[E.G_PENDING]), 0) + 1
-    real_apply(st, side, row)
+
+
+def listed_apply(st, side, row):
+    check_listed(st, side, tuple(int(v) for v in st[row : row + 4]))
+    inside[0] += 1
+    try:
+        real_apply(st, side, row)
+    finally:
+        inside[0] -= 1
+
+
+def listed_rule(name, row_of):
+    # Greedy takes most rows by calling the rule `apply` calls for them (`attack` for an attack row, ...): such a
+    # call is checked as the row `apply` would have been given.
+    real = getattr(E, name)
+
+    def taken_directly(st, side, *args):
+        if inside[0] == 0:
+            row = tuple(int(v) for v in row_of(*args))
+            check_listed(st, side, row)
+            direct[row[0]] = direct.get(row[0], 0) + 1
+        inside[0] += 1
+        try:
+            return real(st, side, *args)
+        finally:
+            inside[0] -= 1
+
+    setattr(E, name, taken_directly)
+
 
 E.apply = listed_apply  # the policies look `apply` up when they call it: plain Python under NUMBA_DISABLE_JIT
 E.is_legal = checked_is_legal
+listed_rule("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
+listed_rule("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
+listed_rule("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
+listed_rule("cast_spell", lambda h, target: (E.A_CAST, h, target, 0))
+listed_rule("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
+listed_rule("support", lambda u, target: (E.A_SUPPORT, u, target, 0))
+listed_rule("move_unit", lambda u, row: (E.A_MOVE, u, row, 0))
 seeds, first = batch_seeds(5, 3)[0]
 results = []
 for deck_a in decks:
@@ -1352,16 +1388,21 @@ for deck_a in decks:
             compiled, compiled.deck_array(deck_a), compiled.deck_array(deck_b), seeds, first, 0, 0
         )
         results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
-print(json.dumps({"applied": applied, "answered": answered, "results": results, "is_legal": legal_answers}))
+print(
+    json.dumps(
+        {"applied": applied, "direct": direct, "answered": answered, "results": results, "is_legal": legal_answers}
+    )
+)
 """
 
 
 def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
-    # Greedy is a policy over the rules: every row it applies is one `legal_actions` listed at that moment. Replayed
-    # as plain Python (NUMBA_DISABLE_JIT=1) with `apply` wrapped to list the legal actions first, over every bundled
-    # deck pair, with an Equip card and a summon Trigger given `damage 1` (so that both open decisions come up) and
-    # two monsters given effects to activate (once per turn, by using the card); the wrapped run plays the compiled
-    # engine's matches.
+    # Greedy is a policy over the rules: every row it takes is one `legal_actions` listed at that moment. Replayed
+    # as plain Python (NUMBA_DISABLE_JIT=1) with `apply` wrapped to list the legal actions first, and so the rules
+    # greedy calls for a row without `apply` (`attack`, `summon`, `set_trap`, `cast_spell`, `activate`, `support`,
+    # `move_unit`: each the rule `apply` calls for that row), over every bundled deck pair, with an Equip card and
+    # a summon Trigger given `damage 1` (so that both open decisions come up) and two monsters given effects to
+    # activate (once per turn, by using the card); the wrapped run plays the compiled engine's matches.
     rows = list(csv.DictReader(bundled_sets("souls")[0].open(encoding="utf-8", newline="")))
     changed = {
         "Tower Shield": "def +4; damage 1",
@@ -1384,12 +1425,15 @@ def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     output = json.loads(done.stdout)
     applied = {int(kind): count for kind, count in output["applied"].items()}
-    # Summons, traps, casts, equipment, attacks, activations and both kinds of open target were all checked.
+    # Summons, traps, casts, equipment, attacks, activations and both kinds of open target were all checked; all
+    # but equipment and targets taken by calling their rule directly.
     for kind in (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET):
         assert applied.get(int(kind), 0) > 0, kind
+    direct = {int(kind): count for kind, count in output["direct"].items()}
+    assert set(direct) >= {E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE}
     assert {int(kind) for kind in output["answered"]} == {E.A_SUMMON, E.A_EQUIP}
-    # Greedy works its rows out without listing (asking `is_legal` where legality is part of its choice); every
-    # answer `is_legal` gave, to greedy and of each applied row and rows next to it, yes and no, agreed with
+    # Greedy works its rows out without listing, from the tests `legal_actions` lists rows by; every answer
+    # `is_legal` gave, of each row taken and rows next to it (and to any policy asking), yes and no, agreed with
     # whether `legal_actions` listed the row.
     assert output["is_legal"]["yes"] > 0
     assert output["is_legal"]["no"] > 0

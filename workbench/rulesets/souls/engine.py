@@ -33,7 +33,8 @@ st's own generator. An action whose damage target is still open (a summon
 Trigger's, an Equip card's) leaves a decision in `st` that the next
 `legal_actions` lists. The policies, in one section apart from the rules,
 choose among the listed rows: `greedy` (curve out, trade well, go face when
-lethal: each of its phases lists the rows of the card it weighs and picks one),
+lethal: each of its phases works out the one row it wants with the tests the
+listing makes, and takes it by the rule `apply` calls for that row),
 `random` (a uniformly random row, or "end turn") and `search` (determinized
 flat Monte Carlo over the rows, its rollouts played in a clone of `st`: the
 section "The search policy"). Randomness comes only from the xorshift words
@@ -381,6 +382,8 @@ POISON_DAMAGE = np.int64(2)
 SIDE_A, SIDE_B = int64_constants(0, 2)
 PLAN_FIELD, PLAN_HAND = int64_constants(0, 2)
 """The sacrifice plan's first two words: how many field and how many hand sacrifices (`px`)."""
+MASK32 = 0xFFFFFFFF
+"""The xorshift generator's words are 32-bit (workbench.engines)."""
 ANY_TARGET = np.bool_(True)
 """`greedy_spell_target`'s any_target: pick the best card even when it does not destroy one."""
 
@@ -1528,12 +1531,34 @@ def end_turn(st: IntArray, side: EngineInt) -> None:
 
 @rules_kernel
 def shuffle_zone(st: IntArray, base: EngineInt, number: EngineInt) -> None:
-    """Fisher-Yates over `number` words of `st` from `base`, drawing as `engines.shuffle_in_place` does."""
+    """Fisher-Yates over `number` words of `st` from `base`, drawing exactly what `rng_below(st, i + 1)` would draw
+    (as `engines.shuffle_in_place` does).
+
+    The generator's four words (st[0:4]) are held in locals for the whole shuffle and written back at its end: the
+    cards swapped are words of the same array, so stepping the generator through `st` made each draw wait on the
+    previous swap's stores (the compiler cannot tell the words apart).
+    """
+    s0 = st[0]
+    s1 = st[1]
+    s2 = st[2]
+    s3 = st[3]
     for i in range(number - 1, 0, -1):
-        j = rng_below(st, i + 1)
+        # rng_next: xorshift128 (workbench.engines), one step.
+        t = s3
+        s3 = s2
+        s2 = s1
+        s1 = s0
+        t ^= (t << 11) & MASK32
+        t ^= t >> 8
+        s0 = (t ^ s1 ^ (s1 >> 19)) & MASK32
+        j = (s0 * (i + 1)) >> 32
         tmp = st[base + i]
         st[base + i] = st[base + j]
         st[base + j] = tmp
+    st[0] = s0
+    st[1] = s1
+    st[2] = s2
+    st[3] = s3
 
 
 @rules_kernel
@@ -1694,7 +1719,8 @@ def find_row(
 @rules_kernel
 def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
     """Whether the action row at word `row` of `st` is one that `legal_actions(st, side, ...)` lists now, asked of
-    that one row: a policy that has worked out its action without the list (greedy) asks this instead of listing.
+    that one row: a policy that has worked out its action without the list may ask this instead of listing (greedy
+    tests its rows with the listing's own tests, `can_pay`, `room_in_row`, `can_use`, ...: no call per row).
 
     Summons, traps, casts, equipment, activations and attacks are tested directly, with the tests `legal_actions_of`
     makes for them; any other row (Support, a move, an answer) is looked up among its card's listed rows, written in
@@ -1833,8 +1859,12 @@ def policy_flags(st: IntArray) -> int:
 
 # The greedy policy: curve out, trade well, go face when lethal. Its turn is a run of phases (plays, summons,
 # equipment, activations, Support and moves, attacks, finishers); each phase weighs a card by the phase's rule of
-# thumb, lists that card's legal rows (`legal_actions_of`), picks one of them and applies it, until the phase has
-# nothing more it wants.
+# thumb and works out the one row it wants, legal by the tests `legal_actions` lists that kind of row by, without
+# listing. It takes the row by calling the rule `apply` calls for it (`attack`, `summon`, `set_trap`, `cast_spell`,
+# `activate`, `support`, `move_unit`: the same kernel with the same arguments, without `apply`'s call and dispatch),
+# equipment through `apply` itself (its target is an open decision), and answers any decision left open through
+# `legal_actions` and `apply`. The legality replay test checks every row taken either way against the list. The
+# phases are inline kernels, copied into `greedy_turn`: one call per turn, not seven.
 
 
 @rules_kernel
@@ -1945,25 +1975,23 @@ def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
     return play
 
 
-@rules_kernel
+@inline_kernel
 def greedy_plays(st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
     card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
-    out = st[G_ACTIONS]
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if greedy_wants_played(st, side, card):
             # Its one row, when `legal_actions` would list it (a trap slot free, its cost paid: the tests it lists
-            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0).
+            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0), taken by the rule `apply`
+            # calls for it (`set_trap`, `cast_spell`; neither leaves a decision open).
             trap = cv(st, card, C_KIND) == KIND_TRAP
             if (not trap or st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)) and can_pay(st, side, i):
                 if trap:
-                    add_action(st, out, ZERO, A_TRAP, i, ZERO, ZERO)
+                    set_trap(st, side, i)
                 else:
-                    add_action(st, out, ZERO, A_CAST, i, NONE, ZERO)
-                apply(st, side, out)
-                greedy_answer(st, side)
+                    cast_spell(st, side, i, NONE)
                 i = 0  # the hand changed (draws, sacrifices): look again from the start
                 continue
         i += 1
@@ -2004,38 +2032,30 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
     return n
 
 
-@rules_kernel
-def greedy_summon_row(st: IntArray, side: EngineInt, out: EngineInt, h: EngineInt, wanted: EngineInt) -> bool:
-    """Write at word `out` the summon row of hand card h into the wanted row, else into the nearest row with room
-    (forward first); False: h has no summon row (it cannot be paid, or no row has room).
+@inline_kernel
+def greedy_summon_row(st: IntArray, side: EngineInt, h: EngineInt, wanted: EngineInt) -> EngineInt:
+    """The row of hand card h's summon row (A_SUMMON, h, row): the wanted row, else the nearest with room (forward
+    first); -1: h has no summon row (it cannot be paid, or no row has room).
 
     The row is one `legal_actions` lists, worked out without the list: a summon is left (the caller's loop), the
     card is a monster whose cost `can_pay` finds, and `room_in_row` (after the sacrifices `can_pay` planned) is the
-    test the rows are listed by; the legality replay test checks every row greedy applies."""
+    test the rows are listed by; the legality replay test checks every summon greedy takes. Copied into
+    `greedy_summons`: no call per summon."""
     if not can_pay(st, side, h):
-        return False
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    row: EngineInt
-    row = -1
+        return NONE
     for step in range(ROWS):
         if step == 0:
             if room_in_row(st, side, wanted):
-                row = wanted
-                break
+                return wanted
             continue
         if wanted - step >= 0 and room_in_row(st, side, wanted - step):
-            row = wanted - step
-            break
+            return wanted - step
         if wanted + step < ROWS and room_in_row(st, side, wanted + step):
-            row = wanted + step
-            break
-    if row < 0:
-        return False
-    add_action(st, out, ZERO, A_SUMMON, h, row, ZERO)
-    return True
+            return wanted + step
+    return NONE
 
 
-@rules_kernel
+@inline_kernel
 def greedy_summons(st: IntArray, side: EngineInt) -> None:
     """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
 
@@ -2046,7 +2066,6 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
     """
     limit = opt(st, O_SUMMONS)
     base = st[G_SCRATCH]
-    out = st[G_ACTIONS]
     while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
         held = st[sx(side, S_HAND)]
         any_monster = False
@@ -2062,6 +2081,9 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
         for h in range(held):
             st[excluded + h] = 0
         chosen = -1
+        # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+        row: EngineInt
+        row = -1
         for _ in range(held):
             best = -1
             best_gain = -(1 << 40)
@@ -2096,17 +2118,20 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
-            if greedy_summon_row(st, side, out, best, preferred_row(st, st[zx(st, side, Z_HAND, best)])):
+            row = greedy_summon_row(st, side, best, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
+            if row >= 0:
                 chosen = best
                 break
             st[excluded + best] = 1
         if chosen < 0:
             return
-        apply(st, side, out)
+        # The row (A_SUMMON, chosen, row), taken by the rule `apply` calls for it; a target its summon Trigger leaves
+        # open is answered as any other.
+        summon(st, side, chosen, row)
         greedy_answer(st, side)
 
 
-@rules_kernel
+@inline_kernel
 def greedy_equips(st: IntArray, side: EngineInt) -> None:
     """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best: for
     each Equip card in hand order, the host it wants, taken when that row is listed."""
@@ -2134,14 +2159,15 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
             if score > best_score:
                 best_score = score
                 host = u
-        if host >= 0:
+        # Its row (A_EQUIP, i, host_side, host) is listed when the card can be paid and its own sacrifice does not
+        # take the host (the tests `legal_actions` lists equipment by); taken through `apply`, whose open target
+        # `greedy_answer` answers.
+        if host >= 0 and can_pay(st, side, i) and not (host_side == side and planned_unit(st, host)):
             add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
-            # Not legal: it cannot be paid, or its own sacrifice would take the host.
-            if is_legal(st, side, out):
-                apply(st, side, out)
-                greedy_answer(st, side)
-                i = 0
-                continue
+            apply(st, side, out)
+            greedy_answer(st, side)
+            i = 0
+            continue
         i += 1
 
 
@@ -2168,12 +2194,11 @@ def greedy_activation_worth(
     return worth
 
 
-@rules_kernel
+@inline_kernel
 def greedy_activations(st: IntArray, side: EngineInt) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
-    out = st[G_ACTIONS]
     # The units in play now, by id: a reaction to an activation can destroy the activating unit (or, by Explosion,
     # others of the side), so each is found again before it acts.
     ids = policy_flags(st)
@@ -2191,18 +2216,17 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
             if timing == T_USE and cv(st, card, C_CAN_ATTACK) == 1:
                 if target < 0 or damage_to_destroy(st, foe, target) > amount:
                     continue
+            # The row (A_ACTIVATE, u, target, timing) is listed: `can_activate` held, and the target is an opposing
+            # card exactly when the effect deals damage and one is there (greedy_spell_target with any_target).
             if greedy_activation_worth(st, side, card, timing, target) > 0:
-                add_action(st, out, ZERO, A_ACTIVATE, u, target, timing)
-                if is_legal(st, side, out):
-                    apply(st, side, out)
+                activate(st, side, u, timing, target)  # the rule `apply` calls for the row
 
 
-@rules_kernel
+@inline_kernel
 def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
     """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
     nothing in reach step forward."""
     foe = 1 - side
-    out = st[G_ACTIONS]
     for s in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, s, U_CARD)]
         if cv(st, card, C_SUPPORT) == 0 or not can_use(st, side, s):
@@ -2225,9 +2249,8 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
         if chosen < 0 and not attacks_itself:
             chosen = fallback
         if chosen >= 0:
-            add_action(st, out, ZERO, A_SUPPORT, s, chosen, ZERO)
-            if is_legal(st, side, out):
-                apply(st, side, out)
+            # The row (A_SUPPORT, s, chosen) is listed: s is a Support card `can_use` allows, chosen another unit.
+            support(st, side, s, chosen)  # the rule `apply` calls for the row
     for u in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, u, U_CARD)]
         if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
@@ -2241,18 +2264,16 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
                 reach = True
                 break
         if not reach:
-            add_action(st, out, ZERO, A_MOVE, u, row - 1, ZERO)
-            if is_legal(st, side, out):
-                apply(st, side, out)
+            # The row (A_MOVE, u, row - 1) is listed: a Mobile card `can_use` allows, a row in front with room.
+            move_unit(st, side, u, row - 1)  # the rule `apply` calls for the row
 
 
-@rules_kernel
+@inline_kernel
 def greedy_attacks(st: IntArray, side: EngineInt) -> None:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
     in reach, each among the attacker's listed rows; an attacker with no row sits the turn out. With enough attackers
     to empty the shield (and no trap set that springs on an attack), everyone goes for the player."""
     foe = 1 - side
-    out = st[G_ACTIONS]
     direct_ready = 0
     for u in range(st[sx(side, S_UNITS)]):
         if can_use(st, side, u) and can_attack_player(st, side, u):
@@ -2293,27 +2314,25 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
             n_sitting += 1
             continue
         # A listed row without asking `is_legal`: the player when `can_attack_player`, a card that `in_range` says
-        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one).
-        add_action(st, out, ZERO, A_ATTACK, u, target, ZERO)
-        apply(st, side, out)
+        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one); taken
+        # by the rule `apply` calls for it.
+        attack(st, side, u, target)
 
 
-@rules_kernel
+@inline_kernel
 def greedy_finishers(st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
-    out = st[G_ACTIONS]
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
             target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
-            if target >= 0:
-                add_action(st, out, ZERO, A_CAST, i, target, ZERO)
-                if is_legal(st, side, out):  # not legal: it cannot be paid
-                    apply(st, side, out)
-                    i = 0
-                    continue
+            # The row (A_CAST, i, target) is listed when the card can be paid: the target is an opposing card.
+            if target >= 0 and can_pay(st, side, i):
+                cast_spell(st, side, i, target)  # the rule `apply` calls for the row
+                i = 0
+                continue
         i += 1
 
 
