@@ -85,6 +85,7 @@ from workbench.engines import (
     rng_next,
     rng_seed,
     rules_kernel,
+    shuffle_in_place,
 )
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
@@ -382,8 +383,6 @@ POISON_DAMAGE = np.int64(2)
 SIDE_A, SIDE_B = int64_constants(0, 2)
 PLAN_FIELD, PLAN_HAND = int64_constants(0, 2)
 """The sacrifice plan's first two words: how many field and how many hand sacrifices (`px`)."""
-MASK32 = 0xFFFFFFFF
-"""The xorshift generator's words are 32-bit (workbench.engines)."""
 ANY_TARGET = np.bool_(True)
 """`greedy_spell_target`'s any_target: pick the best card even when it does not destroy one."""
 
@@ -1531,34 +1530,10 @@ def end_turn(st: IntArray, side: EngineInt) -> None:
 
 @rules_kernel
 def shuffle_zone(st: IntArray, base: EngineInt, number: EngineInt) -> None:
-    """Fisher-Yates over `number` words of `st` from `base`, drawing exactly what `rng_below(st, i + 1)` would draw
-    (as `engines.shuffle_in_place` does).
-
-    The generator's four words (st[0:4]) are held in locals for the whole shuffle and written back at its end: the
-    cards swapped are words of the same array, so stepping the generator through `st` made each draw wait on the
-    previous swap's stores (the compiler cannot tell the words apart).
-    """
-    s0 = st[0]
-    s1 = st[1]
-    s2 = st[2]
-    s3 = st[3]
-    for i in range(number - 1, 0, -1):
-        # rng_next: xorshift128 (workbench.engines), one step.
-        t = s3
-        s3 = s2
-        s2 = s1
-        s1 = s0
-        t ^= (t << 11) & MASK32
-        t ^= t >> 8
-        s0 = (t ^ s1 ^ (s1 >> 19)) & MASK32
-        j = (s0 * (i + 1)) >> 32
-        tmp = st[base + i]
-        st[base + i] = st[base + j]
-        st[base + j] = tmp
-    st[0] = s0
-    st[1] = s1
-    st[2] = s2
-    st[3] = s3
+    """Fisher-Yates over `number` words of `st` from `base`, drawing exactly what `rng_below(st, i + 1)` would draw:
+    `engines.shuffle_in_place` on that zone with the generator's words st[0:4], which it holds in registers for the
+    whole shuffle (stepping them through `st` made each draw wait on the previous swap's stores)."""
+    shuffle_in_place(st[base : base + number], number, st[0:4])
 
 
 @rules_kernel
