@@ -1,13 +1,15 @@
 """A fingerprint of everything the circles engine decides, to show a speed change changed no result.
 
-Not a test (pytest does not collect it): run it before and after an engine change and compare the two digests.
+Not a test (pytest does not collect it): run it before and after an engine change and compare the digests.
 
-    .venv/bin/python tests/rulesets/circles/results_fingerprint.py [MATCHES]
+    .venv/bin/python tests/rulesets/circles/results_fingerprint.py [MATCHES] [SEARCH_MATCHES]
 
 Batches: every ordered pair of seven decks (the four bundled ones and three decks built here so that every ability
 fires), greedy/greedy, random/random and greedy/random, under the default options; four pairs under each other
 option value. Each batch's winners, turns and counters go into one SHA-256 digest. Traces: all 16 ordered pairs of
 bundled decks, 40 seeds, the three policy pairs, under three option sets; every event goes into a second digest.
+Search: all 16 ordered pairs of bundled decks, search/greedy, greedy/search and search/random, SEARCH_MATCHES
+matches each (default 40: the search plays about 3,000 matches a second) under the default options, into a third.
 """
 
 import hashlib
@@ -20,6 +22,7 @@ from workbench.rulesets import get_ruleset
 from workbench.simulate import batch_seeds, compile_for
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+search_matches = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 ruleset = get_ruleset("circles")
 cardset, decks = _bundled_cardset_and_decks(ruleset)
 variants = [
@@ -91,3 +94,17 @@ for opts in (None, {"out_of_cards": "reshuffle_discard_draws_3"}, {"extra_card":
                     h.update(np.ascontiguousarray(ev).tobytes())
                     total += len(ev)
 print(total, "trace events; digest", h.hexdigest())
+
+h = hashlib.sha256()
+engine, compiled, _ = compile_for(cardset, None)
+arr = [compiled.deck_array(d) for d in decks]
+search_p, greedy_p, random_p = (engine.policy_index(name) for name in ("search", "greedy", "random"))
+search_seeds = np.arange(1, search_matches + 1, dtype=np.int64) * 7919
+search_first = (np.arange(search_matches) % 2).astype(np.int8)
+for a in range(4):
+    for b in range(4):
+        for pa, pb in ((search_p, greedy_p), (greedy_p, search_p), (search_p, random_p)):
+            w, t, c = engine.play_batch(compiled, arr[a], arr[b], search_seeds, search_first, pa, pb)[:3]
+            for part in (w, t, c):
+                h.update(np.ascontiguousarray(part).tobytes())
+print(f"48 search batches of {search_matches}; digest", h.hexdigest())

@@ -1201,7 +1201,7 @@ def ready_resources(S: IntArray, s: EngineInt) -> None:
         side[s, S_READY + colour] = side[s, S_TOTAL + colour]
 
 
-@rules_kernel
+@inline_kernel
 def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) -> None:
     """Extra Card (option `extra_card=on_entry`): the card just brought in brings more characters in, free; a card
     brought in by it may carry Extra Card too."""
@@ -1215,7 +1215,7 @@ def extra_card_chain(R: IntArray, S: IntArray, s: EngineInt, card: EngineInt) ->
         pending += table[extra, T_EXTRA]
 
 
-@rules_kernel
+@inline_kernel
 def extra_cards_each_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Option `extra_card=each_turn`: each Extra Card in play brings one character from hand in, free."""
     table, zones, side = table_of(R), zones_of(S), side_of(S)
@@ -1256,7 +1256,7 @@ def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
 # Damage: prevention, Disperse, Reflect, Heal, destruction, Life Points
 
 
-@rules_kernel
+@inline_kernel
 def spread_damage(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
     """Disperse: move `amount` damage from lane i onto the side's other cards, a card and an amount at a time, as
     the side decides; returns what it keeps on the card in lane i."""
@@ -1279,7 +1279,7 @@ def absorbable(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     return total
 
 
-@rules_kernel
+@inline_kernel
 def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, amount: EngineInt) -> EngineInt:
     """The damage the card in lane i actually takes: Serenity, Avoid Damage and Disperse come first."""
     game, events, event_count, lanes = game_of(S), events_of(S), event_count_of(S), lanes_of(S)
@@ -1308,10 +1308,21 @@ def damage_after_prevention(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt
 
 
 @rules_kernel
-def hit(
-    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
+def deal_damage(
+    R: IntArray,
+    S: IntArray,
+    t: EngineInt,
+    ti: EngineInt,
+    amount: EngineInt,
+    src: EngineInt,
+    si: EngineInt,
+    event: EngineInt,
 ) -> EngineInt:
-    """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
+    """The card in lane si deals `amount` to the card in lane ti, logged as `event` (EV_HIT, or EV_REFLECTED for
+    Reflect's damage sent back); returns the damage a hit card's Reflect owes back (not yet dealt; 0 for reflected
+    damage, which is not reflected again). `hit` and `reflect_onto` in one kernel, with `damage_after_prevention`
+    copied in: each kernel links, optimizes and code-generates again all it calls, and these three each held the whole
+    of the decisions' code (about 1.2 s of compile CPU each)."""
     table, lanes, game, counters, events, event_count = (
         table_of(R),
         lanes_of(S),
@@ -1321,44 +1332,36 @@ def hit(
         event_count_of(S),
     )
     target = lane_card(S, t, ti)
-    source = lane_card(S, src, si)
     if target < 0 or amount <= 0:
         return 0
     taken = damage_after_prevention(R, S, t, ti, amount)
     if taken <= 0:
         return 0
     lanes[t, ti, L_DAMAGE] += taken
+    # The source is on the other side: preventing damage (Disperse's resolving, Heal) touches only side t's cards.
+    source = lane_card(S, src, si)
     if source >= 0:
         counters[src, source, DAMAGE_DEALT] += taken
-    log_event(events, event_count, game[G_TURN], src, EV_HIT, source, target, taken)
-    if table[target, T_REFLECT] > 0:
+    log_event(events, event_count, game[G_TURN], src, event, source, target, taken)
+    if event == EV_HIT and table[target, T_REFLECT] > 0:
         return (taken + 1) // 2
     return 0
 
 
-@rules_kernel
+@inline_kernel
+def hit(
+    R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
+) -> EngineInt:
+    """The card in lane si deals `amount` to the card in lane ti; returns Reflect's damage owed back (not yet dealt)."""
+    return deal_damage(R, S, t, ti, amount, src, si, EV_HIT)
+
+
+@inline_kernel
 def reflect_onto(
     R: IntArray, S: IntArray, t: EngineInt, ti: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt
 ) -> None:
     """Reflect: the card in lane si (the one hit) sends `amount` back to the card in lane ti that hit it."""
-    lanes, game, counters, events, event_count = (
-        lanes_of(S),
-        game_of(S),
-        counters_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    target = lane_card(S, t, ti)
-    if target < 0 or amount <= 0:
-        return
-    taken = damage_after_prevention(R, S, t, ti, amount)
-    if taken <= 0:
-        return
-    lanes[t, ti, L_DAMAGE] += taken
-    source = lane_card(S, src, si)
-    if source >= 0:
-        counters[src, source, DAMAGE_DEALT] += taken
-    log_event(events, event_count, game[G_TURN], src, EV_REFLECTED, source, target, taken)
+    deal_damage(R, S, t, ti, amount, src, si, EV_REFLECTED)
 
 
 @rules_kernel
@@ -1400,7 +1403,7 @@ def hit_player(R: IntArray, S: IntArray, d: EngineInt, amount: EngineInt, src: E
 # Combat
 
 
-@rules_kernel
+@inline_kernel
 def fight(R: IntArray, S: IntArray, a: EngineInt, i: EngineInt, d: EngineInt, j: EngineInt) -> None:
     """Lane i's attacker against the card in lane j: damage at once, unless exactly one of them is Fast."""
     table = table_of(R)
@@ -1640,7 +1643,7 @@ def board_value(R: IntArray, S: IntArray, a: EngineInt) -> int:
 # Activated abilities before combat
 
 
-@rules_kernel
+@inline_kernel
 def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Fireball: 1 damage to an enemy card before combat (or not used)."""
     o = 1 - s
@@ -1651,7 +1654,7 @@ def use_fireball(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     resolve(R, S, o, j)
 
 
-@rules_kernel
+@inline_kernel
 def use_sleep(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Sleep: an enemy card neither attacks nor defends this turn (or not used)."""
     take(R, S, ask(R, S, K_SLEEP, s, i, NOTHING, NO_CARD))
@@ -1665,19 +1668,19 @@ def side_value(R: IntArray, S: IntArray, s: EngineInt) -> int:
     return -board_value(R, S, 1 - s)
 
 
-@rules_kernel
+@inline_kernel
 def use_reorder(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Reorder: swap two of your characters (or not used)."""
     take(R, S, ask(R, S, K_REORDER, s, i, NOTHING, NO_CARD))
 
 
-@rules_kernel
+@inline_kernel
 def use_attack_boost(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> None:
     """Attack Boost 2: +2 Attack to the cards on each side this turn (or not used)."""
     take(R, S, ask(R, S, K_ATTACK_BOOST, s, i, NOTHING, NO_CARD))
 
 
-@rules_kernel
+@inline_kernel
 def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     """Restore: a card from the discard pile to the hand (or not used); True if a card came back."""
     if side_of(S)[s, S_DISCARD_N] == 0:
@@ -1685,7 +1688,7 @@ def use_restore(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     return bool(take(R, S, ask(R, S, K_RESTORE, s, i, NOTHING, NO_CARD)) >= 0)
 
 
-@rules_kernel
+@inline_kernel
 def use_future_sight(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, ability: EngineInt) -> None:
     """Future Vision (look at the top 3) and Change the Future (look and rearrange them), when there is a card to
     see."""
@@ -2345,27 +2348,24 @@ def play_matches(
     policy_b: EngineInt,
     winners: Any,
     turns: Any,
-    snapshot: IntArray,
-    scratch: IntArray,
 ) -> None:
-    """Play one match per seed with the same decks and policies in the one state buffer, reused across the batch.
+    """Play one match per seed with the same decks and policies (greedy or random) in the one state buffer, reused
+    across the batch; a batch where a side plays `search` goes to `play_searched_matches`.
 
     Every once-a-turn phase is copied (`inline_kernel`) into this loop (setup, start of turn and draw) or into
-    `turn_body_call` (the rest of a turn, one call a turn, shared with the search policy's replays and rollouts: a
-    second copy of the turn here cost 12 s more compile CPU for about 6% of greedy's speed), so a turn makes few calls,
-    and the loop runs without reference counting. The ability phases (Restore, Fireball, lane modes, Serenity) stay
-    out of line and are called only when a card in play has them (`turn_body`): copying them in as well doubled the
-    compile time and was no faster.
+    `turn_body_call` (the rest of a turn after the draw as one call, shared with the search's batch: every first
+    simulate compiles a greedy batch to warm the engine, so a second copy of the turn here would compile in the search
+    line too, for about 6% of greedy's speed), so a turn makes few calls, and the loop runs without reference
+    counting. The search's kernels are not reached from here, so a greedy or random batch does not compile them. The
+    ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play
+    has them (`turn_body`): copying them in as well doubled the compile time and was no faster.
     """
     game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
         rng_seed(rng, seeds[m])
         begin_match_counters(counters, m)
         setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
-        if policy_a == SEARCH or policy_b == SEARCH:
-            play_searched_match(R, S, snapshot, scratch, np.int64(first[m]), seeds[m])
-        else:
-            play_match(R, S, np.int64(first[m]))
+        play_match(R, S, np.int64(first[m]))
         end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[m] = game[G_WINNER]
         turns[m] = game[G_TURN]
@@ -2431,7 +2431,10 @@ def end_replay(S: IntArray) -> None:
 
 @rules_kernel
 def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """`turn_body` as one call of its own (the search's turns and rollouts; the batch loop keeps its inline copy)."""
+    """`turn_body` as one call of its own, the one compiled copy of the turn after the draw: the greedy and random
+    batch loop, the search's batch loop, its turns and its rollouts all call it. A second copy inside `play_matches`
+    made greedy about 6% faster but compiled in the search line as well (every first simulate warms the engine with
+    a greedy batch), about 12 s more CPU."""
     turn_body(R, S, s)
 
 
@@ -2527,7 +2530,7 @@ def determinize(S: IntArray, s: EngineInt, rng: IntArray) -> None:
     resample(zones, s, np.int64(0), top, side[s, S_DECK_N] - top, rng)
 
 
-@rules_kernel
+@inline_kernel
 def rollout(
     R: IntArray,
     snapshot: IntArray,
@@ -2568,7 +2571,7 @@ def rollout(
     return 1 if game[G_WINNER] == -1 else 0
 
 
-@rules_kernel
+@inline_kernel
 def search_decision(
     R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
 ) -> EngineInt:
@@ -2601,7 +2604,7 @@ def search_decision(
     return best
 
 
-@rules_kernel
+@inline_kernel
 def play_searched_match(
     R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, first: EngineInt, seed: EngineInt
 ) -> None:
@@ -2626,7 +2629,7 @@ def play_searched_match(
         s = 1 - s
 
 
-@rules_kernel
+@inline_kernel
 def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt) -> None:
     """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
     S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
@@ -2649,6 +2652,37 @@ def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: In
         taped[C_TAPE + taped[C_TAPE_LEN]] = choice
         taped[C_TAPE_LEN] += 1
         restore(snapshot, S)
+
+
+@rules_kernel
+def play_searched_matches(
+    R: IntArray,
+    S: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    snapshot: IntArray,
+    scratch: IntArray,
+) -> None:
+    """`play_matches` when a side plays `search`, with the turn's snapshot and the rollouts' buffer.
+
+    The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
+    site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
+    so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU."""
+    game, rng, counters = game_of(S), rng_of(S), counters_of(S)
+    for m in range(seeds.shape[0]):
+        rng_seed(rng, seeds[m])
+        begin_match_counters(counters, m)
+        setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+        play_searched_match(R, S, snapshot, scratch, np.int64(first[m]), seeds[m])
+        end_match_counters(counters, game[G_TURN], np.int64(2))
+        winners[m] = game[G_WINNER]
+        turns[m] = game[G_TURN]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -2849,10 +2883,7 @@ def _run(
     capacity = max(len(deck_a), len(deck_b)) + 1
     state, views = state_buffer(capacity, len(compiled.names), event_rows)
     searching = SEARCH in (policy_a, policy_b)
-    # The search policy's turn snapshot (the whole buffer: counters and trace go back with it) and rollout buffer.
-    snapshot = np.zeros_like(state) if searching else np.zeros(1, dtype=np.int64)
-    scratch = state_buffer(capacity, len(compiled.names), 0)[0] if searching else np.zeros(1, dtype=np.int64)
-    play_matches(
+    arguments = (
         rules_buffer(compiled),
         state,
         np.ascontiguousarray(deck_a, dtype=np.int64),
@@ -2863,9 +2894,14 @@ def _run(
         policy_b,
         winners,
         turns,
-        snapshot,
-        scratch,
     )
+    if searching:
+        # The search policy's turn snapshot (the whole buffer: counters and trace go back with it) and rollout buffer.
+        snapshot = np.zeros_like(state)
+        scratch = state_buffer(capacity, len(compiled.names), 0)[0]
+        play_searched_matches(*arguments, snapshot, scratch)
+    else:
+        play_matches(*arguments)
     return winners, turns, published_counters(views.counters), views
 
 
