@@ -106,6 +106,7 @@ class Scenario:
             # As `setup_match` sets it for a deck holding a creature with an ability: the play phase reads the field.
             side[p, E.S_ABILITIES] = 1
             side[p, E.S_BATTLEFIELD] = -1
+            side[p, E.S_HAND_INSTANT] = E.NO_INSTANT
             side[p, E.S_POLICY] = policies[p]
             side[p, E.S_COIN] = 0 if p == first else 1
         self.st.game[E.G_FIRST] = first
@@ -132,6 +133,8 @@ class Scenario:
         for name in names:
             self.st.hand[p, self.st.side[p, E.S_HAND]] = self.id(name)
             self.st.side[p, E.S_HAND] += 1
+        # The hand's cheapest Instant, as the rules keep it whenever a hand changes.
+        E.count_hand_instants(self.table, self.st, p)
 
     def stack(self, p: int, *names: str) -> None:
         """p's library, top card first."""
@@ -233,7 +236,7 @@ def test_mulligan_up_to_three_cards_set_aside_then_shuffled_back(
     scenario = Scenario(compiled)
     scenario.stack(A, *opening, *rest)
     for _ in range(5):
-        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
     scenario.run(E.mulligan, A)
     log = scenario.log()
     assert sum("mulligans" in line for line in log) == mulligans
@@ -250,7 +253,7 @@ def test_mulligan_keeps_a_tiny_deck_whole(compiled: CompiledCards) -> None:
     scenario = Scenario(compiled)
     scenario.stack(A, "Giant", "Giant", "Giant")
     for _ in range(3):
-        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
     scenario.run(E.mulligan, A)
     assert sorted(scenario.hand(A) + scenario.undrawn(A)) == ["Giant"] * 3
 

@@ -95,7 +95,10 @@ its per-opcode totals, ABILITY + T_CLAUSE0 + 2c its clauses; so the kernels that
 ability's by adding ABILITY (`blk`)."""
 T_HAS_ABILITY = ABILITY + T_KIND
 """1 when the card is a creature with an activated ability."""
-TABLE_WIDTH = ABILITY + T_CLAUSE0 + 2 * MAX_CLAUSES
+T_INSTANT_COST = ABILITY + T_CLAUSE0 + 2 * MAX_CLAUSES
+"""An Instant's cost, NO_INSTANT for any other card: whether a hand holds an Instant p can pay for is one load and one
+comparison per card (`has_instant_to_play`, asked before every attack's damage and at every end of turn)."""
+TABLE_WIDTH = T_INSTANT_COST + 1
 PLAY_VALUE_OF_BOARD = -1
 MAX_DECK = 80
 """The largest deck the engine plays (a legal deck holds 40); the state's arrays have this fixed size."""
@@ -186,12 +189,15 @@ BOARD_WIDTH = 13
     S_CHEAPEST,
     S_CHEAPEST_INSTANT,
     S_ABILITIES,
-) = range(13)
+    S_HAND_INSTANT,
+) = range(14)
 """S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card or activated ability and of an Instant in p's deck
 (0 when unknown, NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand
 need not be read. S_ABILITIES is 1 when p's deck holds a creature with an activated ability (else the play phase never
-reads p's field for one)."""
-SIDE_WIDTH = 13
+reads p's field for one). S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT: none), kept by
+every change of a hand (`draw_card`, `remove_from_hand`, `count_hand_instants`), so whether p can pay for an Instant
+is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn)."""
+SIDE_WIDTH = 14
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
@@ -560,6 +566,7 @@ def heal_player(
 
 @inline_kernel
 def draw_card(
+    table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray,
@@ -575,18 +582,31 @@ def draw_card(
     st.side[p, S_DRAWN] += 1
     st.hand[p, st.side[p, S_HAND]] = card
     st.side[p, S_HAND] += 1
+    st.side[p, S_HAND_INSTANT] = min(st.side[p, S_HAND_INSTANT], table[card, T_INSTANT_COST])
     count_draw(counters, p, card)
     log_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @inline_kernel
-def remove_from_hand(st: Any, p: EngineInt, h: EngineInt) -> int:
+def count_hand_instants(table: IntArray, st: Any, p: EngineInt) -> None:
+    """S_HAND_INSTANT read afresh from p's hand (after a hand is dealt or an Instant leaves it)."""
+    cheapest = NO_INSTANT
+    for h in range(st.side[p, S_HAND]):
+        cheapest = min(cheapest, table[st.hand[p, h], T_INSTANT_COST])
+    st.side[p, S_HAND_INSTANT] = cheapest
+
+
+@inline_kernel
+def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> int:
     """Take hand position h out of p's hand (order kept); returns the card."""
     card = st.hand[p, h]
     n = st.side[p, S_HAND]
     for j in range(h, n - 1):
         st.hand[p, j] = st.hand[p, j + 1]
     st.side[p, S_HAND] = n - 1
+    if table[card, T_INSTANT_COST] == st.side[p, S_HAND_INSTANT]:
+        # The cheapest Instant may have left (rare: an Instant played or set aside).
+        count_hand_instants(table, st, p)
     return card
 
 
@@ -721,7 +741,7 @@ def apply_effects(
             heal_player(st, events, p, card, amount)
         elif op == OP_DRAW:
             for _ in range(amount):
-                draw_card(st, counters, events, p)
+                draw_card(table, st, counters, events, p)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
             log_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
@@ -829,7 +849,7 @@ def play_card(
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
-    card = remove_from_hand(st, p, h)
+    card = remove_from_hand(table, st, p, h)
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
     count_play(counters, p, card, st.game[G_TURN])
@@ -894,11 +914,23 @@ def spell_value(
     blk: EngineInt,
 ) -> int:
     """Greedy's worth of playing a non-creature effect now, or (blk = ABILITY) of activating a creature's ability
-    (0: not worth a card or the plasma).
+    (0: not worth a card or the plasma): `weigh_spell`, one compiled copy for the ability and end-of-turn weighing."""
+    return weigh_spell(table, st, p, card, with_bonuses, with_plasma, blk)
 
-    `with_bonuses`: count power/resolve bonuses (worth something only before attacking); `with_plasma`: count
-    extra plasma (worth something only when it pays for another card now).
-    """
+
+@inline_kernel
+def weigh_spell(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+    card: EngineInt,
+    with_bonuses: EngineBool,
+    with_plasma: EngineBool,
+    blk: EngineInt,
+) -> int:
+    """`spell_value`'s body. `with_bonuses`: count power/resolve bonuses (worth something only before attacking);
+    `with_plasma`: count extra plasma (worth something only when it pays for another card now). Inlined into
+    `greedy_play_value` (a play decision's events, the most frequent weighing), where its flags are constants."""
     value = 0
     victim = kills_best_enemy(table, st, p, card, blk)
     if victim >= 0:
@@ -953,7 +985,7 @@ def greedy_play_value(
     value = table[card, T_PLAY_VALUE]
     if value != PLAY_VALUE_OF_BOARD:
         return 0 if kind == K_BATTLEFIELD and st.side[p, S_BATTLEFIELD] >= 0 else value
-    value = spell_value(table, st, p, card, np.bool_(kind == K_EVENT), np.bool_(True), np.int64(0))
+    value = weigh_spell(table, st, p, card, kind == K_EVENT, True, 0)
     if kind == K_INSTANT:
         return 1000 if value >= 1000 else 0
     return value
@@ -1153,15 +1185,9 @@ def combat_instant_value(
 
 @inline_kernel
 def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
-    """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call)."""
-    plasma = st.side[x, S_PLASMA]
-    if plasma < st.side[x, S_CHEAPEST_INSTANT]:
-        return False
-    found = False
-    for h in range(st.side[x, S_HAND]):
-        card = st.hand[x, h]
-        found |= (table[card, T_KIND] == K_INSTANT) & (table[card, T_COST] <= plasma)
-    return found
+    """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call): its
+    hand's cheapest Instant (S_HAND_INSTANT), not the hand read card by card."""
+    return st.side[x, S_PLASMA] >= st.side[x, S_HAND_INSTANT]
 
 
 # =====================================================================================================================
@@ -1203,7 +1229,8 @@ def declare_attack(
     """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`.
 
     A direct attack opens the defender's block decision when they have an untapped creature; otherwise the attack
-    goes on (`attack_goes_on`) to its instant windows and damage.
+    goes on (`attack_goes_on`) to its instant windows and damage. When neither player can pay for an Instant no
+    window opens, so the damage is dealt here (`resolve_attack`), as `attack_goes_on` would deal it.
     """
     q = 1 - p
     attacker_card = st.board[p, a, B_CARD]
@@ -1229,6 +1256,14 @@ def declare_attack(
         log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
+    # The usual case on the match loop's hot path: without the call of `attack_goes_on` (one per attack, about a sixth
+    # of the greedy batch's time went to it).
+    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 0 or not (
+        has_instant_to_play(table, st, p) or has_instant_to_play(table, st, q)
+    ):
+        st.game[G_WINDOW] = WINDOW_DONE
+        resolve_attack(table, st, counters, events)
+        return
     attack_goes_on(table, st, counters, events)
 
 
@@ -1472,7 +1507,7 @@ def start_turn(
     st.side[p, S_PLASMA] = st.side[p, S_TURNS]
     log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
     log_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
-    draw_card(st, counters, events, p)
+    draw_card(table, st, counters, events, p)
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
         log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
@@ -1538,11 +1573,11 @@ def apply_mulligan(
     # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
     aside = st.game[G_ASIDE]
     if action != KEEP:
-        card = remove_from_hand(st, p, action)
+        card = remove_from_hand(table, st, p, action)
         st.library[p, aside] = card
         st.game[G_ASIDE] = aside + 1
         log_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
-        draw_card(st, counters, events, p)
+        draw_card(table, st, counters, events, p)
         return
     st.game[G_DECISION] = D_NONE
     if aside == 0:
@@ -1582,6 +1617,7 @@ def setup_match(
         st.side[p, S_COIN] = 0 if p == first else 1
         st.side[p, S_BATTLEFIELD] = -1
         st.side[p, S_HAND] = 0
+        st.side[p, S_HAND_INSTANT] = NO_INSTANT
         st.side[p, S_DECK] = deck.shape[0]
         st.side[p, S_DRAWN] = 0
         st.side[p, S_BOARD] = 0
@@ -1610,7 +1646,7 @@ def setup_match(
     for k in range(2):
         p = first if k == 0 else 1 - first
         for _ in range(OPENING_HAND):
-            draw_card(st, counters, events, p)
+            draw_card(table, st, counters, events, p)
         mulligan(table, st, counters, events, p)
 
 
@@ -1930,7 +1966,7 @@ def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
     return -1
 
 
-@rules_kernel
+@inline_kernel
 def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """p's policy's choice among the n listed mulligan actions.
 
@@ -2335,7 +2371,7 @@ def sort_pool(st: Any, n: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
+def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None:
     """Deal anew, from a generator seeded with `seed`, everything p cannot see: the opponent's hand and draw deck
     together (their sizes are public), and the order of p's own draw deck. Each pool is sorted first, so the deal
     depends on which cards are unseen, never on where they lay. The rules never read a library slot below
@@ -2355,6 +2391,7 @@ def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
     shuffle_in_place(st.pool, n, st.rng)
     for h in range(hand):
         st.hand[q, h] = st.pool[h]
+    count_hand_instants(table, st, q)
     for k in range(hand, n):
         st.library[q, drawn + k - hand] = st.pool[k]
     drawn = st.side[p, S_DRAWN]
@@ -2413,7 +2450,7 @@ def search_decision(
         seed = rng_next(st.srng) | (rng_next(st.srng) << 31)
         for k in range(n):
             clone(st, sim)
-            determinize(sim, p, seed)
+            determinize(table, sim, p, seed)
             choice = st.choice[k]
             after = stage
             if stage == STAGE_PLAY and choice == STOP:
@@ -2683,6 +2720,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             table[index, T_CLAUSE0 + 2 * clause] = opcode
             table[index, T_CLAUSE0 + 2 * clause + 1] = amount
             table[index, T_TOTAL + opcode] += amount
+        table[index, T_INSTANT_COST] = card.cost if card.kind == "instant" else NO_INSTANT  # type: ignore[attr-defined]
         table[index, T_PLAY_VALUE] = play_value_of_card(
             int(table[index, T_KIND]), int(table[index, T_COST]), int(table[index, T_TOTAL + OP_PLASMA])
         )
