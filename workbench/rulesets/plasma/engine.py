@@ -190,14 +190,17 @@ BOARD_WIDTH = 13
     S_CHEAPEST_INSTANT,
     S_ABILITIES,
     S_HAND_INSTANT,
-) = range(14)
+    S_FIELD_ABILITIES,
+) = range(15)
 """S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card or activated ability and of an Instant in p's deck
 (0 when unknown, NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand
 need not be read. S_ABILITIES is 1 when p's deck holds a creature with an activated ability (else the play phase never
 reads p's field for one). S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT: none), kept by
 every change of a hand (`draw_card`, `remove_from_hand`, `count_hand_instants`), so whether p can pay for an Instant
-is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn)."""
-SIDE_WIDTH = 14
+is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn).
+S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
+a play decision reads p's field for abilities only when there is one."""
+SIDE_WIDTH = 15
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
@@ -278,10 +281,10 @@ the policies' own words per side (the rules never read them: the random policy k
 mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
-STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2, 3
+STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON, STAGE_END = 0, 1, 2, 3, 4
 """Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
 play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
-battle phase (an attack chosen)."""
+battle phase (an attack chosen); or at its end (a searching side's turn, its phases searched)."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
@@ -442,8 +445,9 @@ def end_match(st: Any, winner: EngineInt) -> None:
 
 
 @inline_kernel
-def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
+def remove_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """Take slot i off p's field, keeping the order of the others (equipment under it goes with it)."""
+    st.side[p, S_FIELD_ABILITIES] -= table[st.board[p, i, B_CARD], T_HAS_ABILITY]
     n = st.side[p, S_BOARD]
     for j in range(i, n - 1):
         for f in range(BOARD_WIDTH):
@@ -453,6 +457,7 @@ def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
 
 @inline_kernel
 def destroy_creature(
+    table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray,
@@ -464,7 +469,7 @@ def destroy_creature(
     card = st.board[p, i, B_CARD]
     counters[p, card, DESTROYED] += 1
     log_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
-    remove_creature(st, p, i)
+    remove_creature(table, st, p, i)
 
 
 @rules_kernel
@@ -479,7 +484,7 @@ def remove_the_dead(
         i = 0
         while i < st.side[p, S_BOARD]:
             if damage_to_destroy(table, st, p, i) <= 0:
-                destroy_creature(st, counters, events, p, i, -1)
+                destroy_creature(table, st, counters, events, p, i, -1)
             else:
                 i += 1
     st.game[G_UNCHECKED] = 0
@@ -506,9 +511,9 @@ def remove_if_destroyed(
         # `remove_the_dead` destroys player 0's creatures first; the trace keeps that order.
         p, i, q, j = q, j, p, i
     if damage_to_destroy(table, st, p, i) <= 0:
-        destroy_creature(st, counters, events, p, i, -1)
+        destroy_creature(table, st, counters, events, p, i, -1)
     if j >= 0 and damage_to_destroy(table, st, q, j) <= 0:
-        destroy_creature(st, counters, events, q, j, -1)
+        destroy_creature(table, st, counters, events, q, j, -1)
 
 
 @inline_kernel
@@ -621,6 +626,7 @@ def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     st.board[p, i, B_SICK] = 1
     st.game[G_NEXT_UID] += 1
     st.side[p, S_BOARD] = i + 1
+    st.side[p, S_FIELD_ABILITIES] += table[card, T_HAS_ABILITY]
     refresh_stats(table, st, p, i)
     if damage_to_destroy(table, st, p, i) <= 0:
         st.game[G_UNCHECKED] = 1
@@ -673,7 +679,7 @@ def clause_on(
         damage_creature(st, counters, events, p, card, q, slot, amount)
         remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
     elif op == OP_DESTROY:
-        destroy_creature(st, counters, events, q, slot, card)
+        destroy_creature(table, st, counters, events, q, slot, card)
     else:
         if mode != MODE_EQUIP:
             st.game[G_BONUS] = 1
@@ -978,8 +984,21 @@ def greedy_play_value(
     """Greedy's worth of playing hand card h in the play phase: curve out (the costliest creature first).
 
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
-    instants that gain more plasma than they cost are weighed on the board (`spell_value`).
+    instants that gain more plasma than they cost are weighed on the board (`spell_value`). One compiled copy of
+    `weigh_play`, for the coin's weighing.
     """
+    return weigh_play(table, st, p, h)
+
+
+@inline_kernel
+def weigh_play(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+    h: EngineInt,
+) -> int:
+    """`greedy_play_value`'s body, inlined into `greedy_play` (each playable event of a play decision, about 30 a
+    greedy match)."""
     card = st.hand[p, h]
     kind = table[card, T_KIND]
     value = table[card, T_PLAY_VALUE]
@@ -1103,7 +1122,7 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
             # The slot written always and kept when playable, for the same reason as `playable_card`'s arithmetic.
             out[n] = h
             n += int(playable_card(table, st.hand[p, h], plasma, has_creature, room_for_field))
-        if st.side[p, S_ABILITIES] == 1:
+        if st.side[p, S_FIELD_ABILITIES] > 0:
             for i in range(st.side[p, S_BOARD]):
                 if can_activate(table, st, p, i):
                     out[n] = ACTIVATE + i
@@ -1384,7 +1403,7 @@ def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
     return n + 1
 
 
-@rules_kernel
+@inline_kernel
 def apply_instant(
     table: IntArray,
     st: Any,
@@ -1393,17 +1412,31 @@ def apply_instant(
     h: EngineInt,
 ) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
-    Instant: the attack goes on. At the end of a turn the window stays open until PASS."""
-    x = st.game[G_ACTOR]
-    if h == PASS and st.game[G_WINDOW] == WINDOW_END:
-        st.game[G_DECISION] = D_NONE
-        return
+    Instant: the attack goes on. At the end of a turn the window stays open until PASS. A PASS, the usual answer, is
+    taken here; an Instant is played by `play_instant` (called)."""
     if h != PASS:
-        own_uid, enemy_uid = window_uids(st)
-        play_card(table, st, counters, events, x, h, np.int64(own_uid), np.int64(enemy_uid))
-        if st.game[G_PENDING] != D_NONE:
-            # The window goes on once the Instant's target is chosen (`apply_effect_target`).
-            return
+        play_instant(table, st, counters, events, h)
+    elif st.game[G_WINDOW] == WINDOW_END:
+        st.game[G_DECISION] = D_NONE
+    else:
+        instant_done(table, st, counters, events)
+
+
+@rules_kernel
+def play_instant(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    h: EngineInt,
+) -> None:
+    """`apply_instant` of an Instant (hand position h): it is played on the window's fighters; then, unless its
+    target is left open, the attack goes on."""
+    own_uid, enemy_uid = window_uids(st)
+    play_card(table, st, counters, events, st.game[G_ACTOR], h, np.int64(own_uid), np.int64(enemy_uid))
+    if st.game[G_PENDING] != D_NONE:
+        # The window goes on once the Instant's target is chosen (`apply_effect_target`).
+        return
     instant_done(table, st, counters, events)
 
 
@@ -1621,6 +1654,7 @@ def setup_match(
         st.side[p, S_DECK] = deck.shape[0]
         st.side[p, S_DRAWN] = 0
         st.side[p, S_BOARD] = 0
+        st.side[p, S_FIELD_ABILITIES] = 0
         st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
         cheapest = table[deck[0], T_COST] if deck.shape[0] > 0 else 0
         cheapest_instant = NO_INSTANT
@@ -1661,9 +1695,10 @@ def play_turns(
     """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
 
     `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
-    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it. Returns at the
-    start of a turn of a side that plays `search`, G_FIRST then that side (`play_turns_searched` plays that turn), so
-    one compiled copy of the whole turn serves batches, traces, rollouts and a search's opponent.
+    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it, or STAGE_END at
+    its end. Returns once a turn of a side that plays `search` has started, G_FIRST then that side
+    (`play_turns_searched` plays its phases, then takes it up at STAGE_END), so one compiled copy of the whole turn
+    serves batches, traces, rollouts and a search's opponent, and the start and end of a search's own turns.
     """
     p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
@@ -1672,15 +1707,15 @@ def play_turns(
                 log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
                 end_match(st, -1)
                 break
-            if st.side[p, S_POLICY] == SEARCH:
-                st.game[G_FIRST] = p
-                return
             start_turn(table, st, counters, events, p)
             if st.game[G_PENDING] != D_NONE:
                 answer_targets(table, st, counters, events)
+            if st.side[p, S_POLICY] == SEARCH:
+                st.game[G_FIRST] = p
+                return
         if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
             play_phase(table, st, counters, events, p)
-        if st.game[G_OVER] == 0:
+        if st.game[G_OVER] == 0 and stage <= STAGE_BATTLE_ON:
             if stage != STAGE_BATTLE_ON:
                 # A battle phase starts with no creature held back (`battle_phase`).
                 for i in range(st.side[p, S_BOARD]):
@@ -1821,11 +1856,11 @@ def greedy_play(table: IntArray, st: Any, p: EngineInt) -> int:
         playable = playable_card(table, card, plasma, has_creature, room_for_field)
         value = table[card, T_PLAY_VALUE] * (playable & ((kind != K_BATTLEFIELD) | no_battlefield))
         if value == PLAY_VALUE_OF_BOARD:
-            value = greedy_play_value(table, st, p, h)
+            value = weigh_play(table, st, p, h)
         if value > best_value:
             best_value = value
             best = h
-    if st.side[p, S_ABILITIES] == 1:
+    if st.side[p, S_FIELD_ABILITIES] > 0:
         for i in range(st.side[p, S_BOARD]):
             if can_activate(table, st, p, i):
                 value = ability_value(table, st, p, i)
@@ -2326,8 +2361,6 @@ def called(function: KernelT) -> KernelT:
     return rules_kernel(getattr(function, "py_func", function))
 
 
-start_turn_called = called(start_turn)
-end_turn_called = called(end_turn)
 answer_attack_called = called(answer_attack)
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
@@ -2593,23 +2626,16 @@ def play_turns_searched(
 ) -> None:
     """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
     rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
+    # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
+    # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
+    play_turns(table, st, counters, events, np.int64(STAGE_TURN))
     while st.game[G_OVER] == 0:
-        # The turns of a side that does not search, and the turn cap, as `play_turns` plays them; it returns at the
-        # start of a searching side's turn (G_FIRST).
-        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
-        if st.game[G_OVER] == 1:
-            break
         p = st.game[G_FIRST]
-        start_turn_called(table, st, counters, events, p)
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
-        if st.game[G_OVER] == 0:
-            searched_play_phase(table, st, counters, events, p, sim, scratch)
+        searched_play_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
             searched_battle_phase(table, st, counters, events, p, sim, scratch)
-        if st.game[G_OVER] == 0:
-            end_turn_called(table, st, counters, events, p)
-        st.game[G_FIRST] = 1 - p
+        st.game[G_FIRST] = p
+        play_turns(table, st, counters, events, np.int64(STAGE_END))
 
 
 @rules_kernel
