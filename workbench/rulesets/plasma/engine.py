@@ -187,20 +187,18 @@ BOARD_WIDTH = 13
     S_BOARD,
     S_POLICY,
     S_CHEAPEST,
-    S_CHEAPEST_INSTANT,
-    S_ABILITIES,
     S_HAND_INSTANT,
     S_FIELD_ABILITIES,
-) = range(15)
-"""S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card or activated ability and of an Instant in p's deck
-(0 when unknown, NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand
-need not be read. S_ABILITIES is 1 when p's deck holds a creature with an activated ability (else the play phase never
-reads p's field for one). S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT: none), kept by
+) = range(13)
+"""S_CHEAPEST is the lowest cost of a card or activated ability in p's deck (0 when unknown): with less plasma, p can
+play nothing, so the hand need not be read. S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT:
+none), kept by
 every change of a hand (`draw_card`, `remove_from_hand`, `count_hand_instants`), so whether p can pay for an Instant
 is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn).
 S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
-a play decision reads p's field for abilities only when there is one."""
-SIDE_WIDTH = 15
+a play decision reads p's field for abilities only when there is one (the deck's flag that did this read the field
+whenever the deck held one)."""
+SIDE_WIDTH = 13
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
@@ -1648,19 +1646,11 @@ def setup_match(
         st.side[p, S_FIELD_ABILITIES] = 0
         st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
         cheapest = table[deck[0], T_COST] if deck.shape[0] > 0 else 0
-        cheapest_instant = NO_INSTANT
-        abilities = 0
         for k in range(deck.shape[0]):
-            cost = table[deck[k], T_COST]
-            cheapest = min(cheapest, cost)
-            if table[deck[k], T_KIND] == K_INSTANT:
-                cheapest_instant = min(cheapest_instant, cost)
+            cheapest = min(cheapest, table[deck[k], T_COST])
             if table[deck[k], T_HAS_ABILITY] == 1:
-                abilities = 1
                 cheapest = min(cheapest, table[deck[k], ABILITY + T_COST])
         st.side[p, S_CHEAPEST] = cheapest
-        st.side[p, S_CHEAPEST_INSTANT] = cheapest_instant
-        st.side[p, S_ABILITIES] = abilities
     st.game[G_TURN] = 0
     st.game[G_OVER] = 0
     st.game[G_WINNER] = -1
