@@ -103,9 +103,8 @@ class Scenario:
         side = self.st.side
         for p in (A, B):
             side[p, E.S_LIFE] = 20
-            # As `setup_match` sets it for a deck holding a creature with an ability: the play phase reads the field.
-            side[p, E.S_ABILITIES] = 1
             side[p, E.S_BATTLEFIELD] = -1
+            side[p, E.S_HAND_INSTANT] = E.NO_INSTANT
             side[p, E.S_POLICY] = policies[p]
             side[p, E.S_COIN] = 0 if p == first else 1
         self.st.game[E.G_FIRST] = first
@@ -132,6 +131,8 @@ class Scenario:
         for name in names:
             self.st.hand[p, self.st.side[p, E.S_HAND]] = self.id(name)
             self.st.side[p, E.S_HAND] += 1
+        # The hand's cheapest Instant, as the rules keep it whenever a hand changes.
+        E.count_hand_instants(self.table, self.st, p)
 
     def stack(self, p: int, *names: str) -> None:
         """p's library, top card first."""
@@ -233,7 +234,7 @@ def test_mulligan_up_to_three_cards_set_aside_then_shuffled_back(
     scenario = Scenario(compiled)
     scenario.stack(A, *opening, *rest)
     for _ in range(5):
-        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
     scenario.run(E.mulligan, A)
     log = scenario.log()
     assert sum("mulligans" in line for line in log) == mulligans
@@ -250,7 +251,7 @@ def test_mulligan_keeps_a_tiny_deck_whole(compiled: CompiledCards) -> None:
     scenario = Scenario(compiled)
     scenario.stack(A, "Giant", "Giant", "Giant")
     for _ in range(3):
-        E.draw_card(scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
     scenario.run(E.mulligan, A)
     assert sorted(scenario.hand(A) + scenario.undrawn(A)) == ["Giant"] * 3
 
@@ -874,15 +875,28 @@ def test_the_random_policy_chooses_among_plays_activations_and_stopping(compiled
     assert seen == {E.STOP, 0, E.ACTIVATE + 0}
 
 
-def test_a_deck_without_abilities_never_reads_the_field_for_one(compiled: CompiledCards) -> None:
-    """`setup_match` marks whether a deck holds a creature with an ability (S_ABILITIES), and lowers the cheapest
-    play to the cheapest ability."""
+def test_the_field_is_read_for_abilities_only_while_a_creature_with_one_is_there(compiled: CompiledCards) -> None:
+    """`setup_match` lowers the cheapest play to the cheapest ability; the creatures with an ability on the field are
+    counted as they enter and leave it (S_FIELD_ABILITIES), and the hand's cheapest Instant as cards come and go
+    (S_HAND_INSTANT)."""
     scenario = Scenario(compiled)
     plain = np.array([scenario.id("Raider")] * 40, dtype=np.int64)
     able = np.array([scenario.id("Raider")] * 39 + [scenario.id("Smith")], dtype=np.int64)
     E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, plain, able, 3, A, 0, 0)
-    assert scenario.st.side[:, E.S_ABILITIES].tolist() == [0, 1]
     assert scenario.st.side[:, E.S_CHEAPEST].tolist() == [2, 0]
+    assert scenario.st.side[:, E.S_FIELD_ABILITIES].tolist() == [0, 0]
+    assert scenario.st.side[:, E.S_HAND_INSTANT].tolist() == [E.NO_INSTANT, E.NO_INSTANT]
+    scenario.creature(B, "Raider")
+    smith = scenario.creature(B, "Smith")
+    assert scenario.st.side[B, E.S_FIELD_ABILITIES] == 1
+    E.destroy_creature(scenario.table, scenario.st, scenario.counters, scenario.events, B, smith, -1)
+    assert scenario.st.side[B, E.S_FIELD_ABILITIES] == 0
+    scenario.stack(A, "Zap", "Raider")
+    for _ in range(2):
+        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
+    assert scenario.st.side[A, E.S_HAND_INSTANT] == 1  # Zap's cost
+    E.remove_from_hand(scenario.table, scenario.st, A, scenario.hand(A).index("Zap"))
+    assert scenario.st.side[A, E.S_HAND_INSTANT] == E.NO_INSTANT
 
 
 def test_abilities_are_compiled_beside_the_cards_own_clauses(compiled: CompiledCards) -> None:

@@ -317,6 +317,7 @@ from workbench.simulate import batch_seeds, compile_for
 
 applied = {}
 refused = []
+stale = []
 tables = []
 KINDS = {E.D_PLAY: "play", E.D_ATTACKER: "attacker", E.D_TARGET: "target", E.D_MULLIGAN: "mulligan",
          E.D_BLOCK: "block", E.D_INSTANT: "instant"}
@@ -338,6 +339,15 @@ def applying(name, kind, action_at):
         actions = [int(v) for v in fresh[:n]]
         if open_kind != kind or action not in actions:
             refused.append([kind, action, open_kind, actions])
+        # What the rules keep of each side instead of reading it afresh: the hand's cheapest Instant and the creatures
+        # with an ability on the field, each against the hand and field as they are now.
+        table = tables[0]
+        for p in (0, 1):
+            hand = [int(table[st.hand[p, h], E.T_INSTANT_COST]) for h in range(st.side[p, E.S_HAND])]
+            field = [int(table[st.board[p, i, E.B_CARD], E.T_HAS_ABILITY]) for i in range(st.side[p, E.S_BOARD])]
+            kept = [int(st.side[p, E.S_HAND_INSTANT]), int(st.side[p, E.S_FIELD_ABILITIES])]
+            if kept != [min(hand, default=E.NO_INSTANT), sum(field)]:
+                stale.append([kind, p, kept, hand, field])
         applied[kind] = applied.get(kind, 0) + 1
         return inner(*args)
 
@@ -359,7 +369,7 @@ for a in decks:
         seeds, first = batch_seeds(17, 4)[0]
         winners, turns, counters = engine.play_batch(compiled, a, b, seeds, first, policy, policy)
         results.append([winners.tolist(), turns.tolist(), counters.tolist()])
-print(json.dumps({"refused": refused, "applied": applied, "results": results}))
+print(json.dumps({"refused": refused, "stale": stale, "applied": applied, "results": results}))
 """
 
 
@@ -367,7 +377,8 @@ print(json.dumps({"refused": refused, "applied": applied, "results": results}))
 def test_the_policies_apply_only_actions_the_rules_listed(policy: int) -> None:
     """Plain Python (NUMBA_DISABLE_JIT=1) with every applier wrapped: each action a policy takes is in the list
     `legal_actions` makes for the decision open at that moment (listed again there, into a buffer of its own), for
-    every decision kind, over every bundled deck pair; and the wrapped run plays the compiled engine's matches."""
+    every decision kind, over every bundled deck pair; the sides' kept fields (S_HAND_INSTANT, S_FIELD_ABILITIES)
+    match the hand and field at every action; and the wrapped run plays the compiled engine's matches."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run(
         [sys.executable, "-c", _LEGAL_ONLY_SCRIPT, str(policy)],
@@ -379,6 +390,7 @@ def test_the_policies_apply_only_actions_the_rules_listed(policy: int) -> None:
     )
     wrapped = json.loads(done.stdout)
     assert wrapped["refused"] == []
+    assert wrapped["stale"] == []
     assert set(wrapped["applied"]) == {"play", "attacker", "target", "mulligan", "block", "instant", "effect target"}
     cardset = load_cardset(REPO_ROOT / SET, RULESET)
     engine, compiled, _ = compile_for(cardset)

@@ -95,7 +95,10 @@ its per-opcode totals, ABILITY + T_CLAUSE0 + 2c its clauses; so the kernels that
 ability's by adding ABILITY (`blk`)."""
 T_HAS_ABILITY = ABILITY + T_KIND
 """1 when the card is a creature with an activated ability."""
-TABLE_WIDTH = ABILITY + T_CLAUSE0 + 2 * MAX_CLAUSES
+T_INSTANT_COST = ABILITY + T_CLAUSE0 + 2 * MAX_CLAUSES
+"""An Instant's cost, NO_INSTANT for any other card: whether a hand holds an Instant p can pay for is one load and one
+comparison per card (`has_instant_to_play`, asked before every attack's damage and at every end of turn)."""
+TABLE_WIDTH = T_INSTANT_COST + 1
 PLAY_VALUE_OF_BOARD = -1
 MAX_DECK = 80
 """The largest deck the engine plays (a legal deck holds 40); the state's arrays have this fixed size."""
@@ -184,13 +187,17 @@ BOARD_WIDTH = 13
     S_BOARD,
     S_POLICY,
     S_CHEAPEST,
-    S_CHEAPEST_INSTANT,
-    S_ABILITIES,
+    S_HAND_INSTANT,
+    S_FIELD_ABILITIES,
 ) = range(13)
-"""S_CHEAPEST and S_CHEAPEST_INSTANT are the lowest cost of a card or activated ability and of an Instant in p's deck
-(0 when unknown, NO_INSTANT when the deck has none): with less plasma, p can play nothing (no Instant), so the hand
-need not be read. S_ABILITIES is 1 when p's deck holds a creature with an activated ability (else the play phase never
-reads p's field for one)."""
+"""S_CHEAPEST is the lowest cost of a card or activated ability in p's deck (0 when unknown): with less plasma, p can
+play nothing, so the hand need not be read. S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT:
+none), kept by
+every change of a hand (`draw_card`, `remove_from_hand`, `count_hand_instants`), so whether p can pay for an Instant
+is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn).
+S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
+a play decision reads p's field for abilities only when there is one (the deck's flag that did this read the field
+whenever the deck held one)."""
 SIDE_WIDTH = 13
 NO_INSTANT = 1 << 40
 
@@ -272,10 +279,10 @@ the policies' own words per side (the rules never read them: the random policy k
 mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
-STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON = 0, 1, 2, 3
+STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON, STAGE_END = 0, 1, 2, 3, 4
 """Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
 play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
-battle phase (an attack chosen)."""
+battle phase (an attack chosen); or at its end (a searching side's turn, its phases searched)."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
@@ -436,8 +443,9 @@ def end_match(st: Any, winner: EngineInt) -> None:
 
 
 @inline_kernel
-def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
+def remove_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """Take slot i off p's field, keeping the order of the others (equipment under it goes with it)."""
+    st.side[p, S_FIELD_ABILITIES] -= table[st.board[p, i, B_CARD], T_HAS_ABILITY]
     n = st.side[p, S_BOARD]
     for j in range(i, n - 1):
         for f in range(BOARD_WIDTH):
@@ -447,6 +455,7 @@ def remove_creature(st: Any, p: EngineInt, i: EngineInt) -> None:
 
 @inline_kernel
 def destroy_creature(
+    table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray,
@@ -458,7 +467,7 @@ def destroy_creature(
     card = st.board[p, i, B_CARD]
     counters[p, card, DESTROYED] += 1
     log_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
-    remove_creature(st, p, i)
+    remove_creature(table, st, p, i)
 
 
 @rules_kernel
@@ -473,7 +482,7 @@ def remove_the_dead(
         i = 0
         while i < st.side[p, S_BOARD]:
             if damage_to_destroy(table, st, p, i) <= 0:
-                destroy_creature(st, counters, events, p, i, -1)
+                destroy_creature(table, st, counters, events, p, i, -1)
             else:
                 i += 1
     st.game[G_UNCHECKED] = 0
@@ -500,9 +509,9 @@ def remove_if_destroyed(
         # `remove_the_dead` destroys player 0's creatures first; the trace keeps that order.
         p, i, q, j = q, j, p, i
     if damage_to_destroy(table, st, p, i) <= 0:
-        destroy_creature(st, counters, events, p, i, -1)
+        destroy_creature(table, st, counters, events, p, i, -1)
     if j >= 0 and damage_to_destroy(table, st, q, j) <= 0:
-        destroy_creature(st, counters, events, q, j, -1)
+        destroy_creature(table, st, counters, events, q, j, -1)
 
 
 @inline_kernel
@@ -560,6 +569,7 @@ def heal_player(
 
 @inline_kernel
 def draw_card(
+    table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray,
@@ -575,18 +585,31 @@ def draw_card(
     st.side[p, S_DRAWN] += 1
     st.hand[p, st.side[p, S_HAND]] = card
     st.side[p, S_HAND] += 1
+    st.side[p, S_HAND_INSTANT] = min(st.side[p, S_HAND_INSTANT], table[card, T_INSTANT_COST])
     count_draw(counters, p, card)
     log_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @inline_kernel
-def remove_from_hand(st: Any, p: EngineInt, h: EngineInt) -> int:
+def count_hand_instants(table: IntArray, st: Any, p: EngineInt) -> None:
+    """S_HAND_INSTANT read afresh from p's hand (after a hand is dealt or an Instant leaves it)."""
+    cheapest = NO_INSTANT
+    for h in range(st.side[p, S_HAND]):
+        cheapest = min(cheapest, table[st.hand[p, h], T_INSTANT_COST])
+    st.side[p, S_HAND_INSTANT] = cheapest
+
+
+@inline_kernel
+def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> int:
     """Take hand position h out of p's hand (order kept); returns the card."""
     card = st.hand[p, h]
     n = st.side[p, S_HAND]
     for j in range(h, n - 1):
         st.hand[p, j] = st.hand[p, j + 1]
     st.side[p, S_HAND] = n - 1
+    if table[card, T_INSTANT_COST] == st.side[p, S_HAND_INSTANT]:
+        # The cheapest Instant may have left (rare: an Instant played or set aside).
+        count_hand_instants(table, st, p)
     return card
 
 
@@ -601,6 +624,7 @@ def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     st.board[p, i, B_SICK] = 1
     st.game[G_NEXT_UID] += 1
     st.side[p, S_BOARD] = i + 1
+    st.side[p, S_FIELD_ABILITIES] += table[card, T_HAS_ABILITY]
     refresh_stats(table, st, p, i)
     if damage_to_destroy(table, st, p, i) <= 0:
         st.game[G_UNCHECKED] = 1
@@ -653,7 +677,7 @@ def clause_on(
         damage_creature(st, counters, events, p, card, q, slot, amount)
         remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
     elif op == OP_DESTROY:
-        destroy_creature(st, counters, events, q, slot, card)
+        destroy_creature(table, st, counters, events, q, slot, card)
     else:
         if mode != MODE_EQUIP:
             st.game[G_BONUS] = 1
@@ -721,7 +745,7 @@ def apply_effects(
             heal_player(st, events, p, card, amount)
         elif op == OP_DRAW:
             for _ in range(amount):
-                draw_card(st, counters, events, p)
+                draw_card(table, st, counters, events, p)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
             log_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
@@ -829,7 +853,7 @@ def play_card(
     """
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     slot: EngineInt
-    card = remove_from_hand(st, p, h)
+    card = remove_from_hand(table, st, p, h)
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
     count_play(counters, p, card, st.game[G_TURN])
@@ -894,11 +918,23 @@ def spell_value(
     blk: EngineInt,
 ) -> int:
     """Greedy's worth of playing a non-creature effect now, or (blk = ABILITY) of activating a creature's ability
-    (0: not worth a card or the plasma).
+    (0: not worth a card or the plasma): `weigh_spell`, one compiled copy for the ability and end-of-turn weighing."""
+    return weigh_spell(table, st, p, card, with_bonuses, with_plasma, blk)
 
-    `with_bonuses`: count power/resolve bonuses (worth something only before attacking); `with_plasma`: count
-    extra plasma (worth something only when it pays for another card now).
-    """
+
+@inline_kernel
+def weigh_spell(
+    table: IntArray,
+    st: Any,
+    p: EngineInt,
+    card: EngineInt,
+    with_bonuses: EngineBool,
+    with_plasma: EngineBool,
+    blk: EngineInt,
+) -> int:
+    """`spell_value`'s body. `with_bonuses`: count power/resolve bonuses (worth something only before attacking);
+    `with_plasma`: count extra plasma (worth something only when it pays for another card now). Inlined into
+    `greedy_play_value` (a play decision's events, the most frequent weighing), where its flags are constants."""
     value = 0
     victim = kills_best_enemy(table, st, p, card, blk)
     if victim >= 0:
@@ -946,14 +982,15 @@ def greedy_play_value(
     """Greedy's worth of playing hand card h in the play phase: curve out (the costliest creature first).
 
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
-    instants that gain more plasma than they cost are weighed on the board (`spell_value`).
+    instants that gain more plasma than they cost are weighed on the board (`weigh_spell`, inlined here: about 30
+    weighings a greedy match).
     """
     card = st.hand[p, h]
     kind = table[card, T_KIND]
     value = table[card, T_PLAY_VALUE]
     if value != PLAY_VALUE_OF_BOARD:
         return 0 if kind == K_BATTLEFIELD and st.side[p, S_BATTLEFIELD] >= 0 else value
-    value = spell_value(table, st, p, card, np.bool_(kind == K_EVENT), np.bool_(True), np.int64(0))
+    value = weigh_spell(table, st, p, card, kind == K_EVENT, True, 0)
     if kind == K_INSTANT:
         return 1000 if value >= 1000 else 0
     return value
@@ -1071,7 +1108,7 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
             # The slot written always and kept when playable, for the same reason as `playable_card`'s arithmetic.
             out[n] = h
             n += int(playable_card(table, st.hand[p, h], plasma, has_creature, room_for_field))
-        if st.side[p, S_ABILITIES] == 1:
+        if st.side[p, S_FIELD_ABILITIES] > 0:
             for i in range(st.side[p, S_BOARD]):
                 if can_activate(table, st, p, i):
                     out[n] = ACTIVATE + i
@@ -1153,15 +1190,9 @@ def combat_instant_value(
 
 @inline_kernel
 def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
-    """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call)."""
-    plasma = st.side[x, S_PLASMA]
-    if plasma < st.side[x, S_CHEAPEST_INSTANT]:
-        return False
-    found = False
-    for h in range(st.side[x, S_HAND]):
-        card = st.hand[x, h]
-        found |= (table[card, T_KIND] == K_INSTANT) & (table[card, T_COST] <= plasma)
-    return found
+    """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call): its
+    hand's cheapest Instant (S_HAND_INSTANT), not the hand read card by card."""
+    return st.side[x, S_PLASMA] >= st.side[x, S_HAND_INSTANT]
 
 
 # =====================================================================================================================
@@ -1203,7 +1234,7 @@ def declare_attack(
     """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`.
 
     A direct attack opens the defender's block decision when they have an untapped creature; otherwise the attack
-    goes on (`attack_goes_on`) to its instant windows and damage.
+    goes on to its instant windows and damage (`attack_goes_on`; a window is opened here, without its call).
     """
     q = 1 - p
     attacker_card = st.board[p, a, B_CARD]
@@ -1229,6 +1260,18 @@ def declare_attack(
         log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
+    # `attack_goes_on`'s opening of a window, written out: no call to open one. The damage stays in `attack_goes_on`
+    # (called): inlined here it is typed again at every level declare_attack is inlined through, which doubled the
+    # cold compile.
+    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1 and st.game[G_OVER] == 0:
+        if has_instant_to_play(table, st, p):
+            open_decision(st, np.int64(D_INSTANT), p)
+            return
+        if has_instant_to_play(table, st, q):
+            st.game[G_WINDOW] = WINDOW_DEFEND
+            open_decision(st, np.int64(D_INSTANT), q)
+            return
+        st.game[G_WINDOW] = WINDOW_DEFEND
     attack_goes_on(table, st, counters, events)
 
 
@@ -1349,7 +1392,7 @@ def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
     return n + 1
 
 
-@rules_kernel
+@inline_kernel
 def apply_instant(
     table: IntArray,
     st: Any,
@@ -1358,17 +1401,31 @@ def apply_instant(
     h: EngineInt,
 ) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
-    Instant: the attack goes on. At the end of a turn the window stays open until PASS."""
-    x = st.game[G_ACTOR]
-    if h == PASS and st.game[G_WINDOW] == WINDOW_END:
-        st.game[G_DECISION] = D_NONE
-        return
+    Instant: the attack goes on. At the end of a turn the window stays open until PASS. A PASS, the usual answer, is
+    taken here; an Instant is played by `play_instant` (called)."""
     if h != PASS:
-        own_uid, enemy_uid = window_uids(st)
-        play_card(table, st, counters, events, x, h, np.int64(own_uid), np.int64(enemy_uid))
-        if st.game[G_PENDING] != D_NONE:
-            # The window goes on once the Instant's target is chosen (`apply_effect_target`).
-            return
+        play_instant(table, st, counters, events, h)
+    elif st.game[G_WINDOW] == WINDOW_END:
+        st.game[G_DECISION] = D_NONE
+    else:
+        instant_done(table, st, counters, events)
+
+
+@rules_kernel
+def play_instant(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    h: EngineInt,
+) -> None:
+    """`apply_instant` of an Instant (hand position h): it is played on the window's fighters; then, unless its
+    target is left open, the attack goes on."""
+    own_uid, enemy_uid = window_uids(st)
+    play_card(table, st, counters, events, st.game[G_ACTOR], h, np.int64(own_uid), np.int64(enemy_uid))
+    if st.game[G_PENDING] != D_NONE:
+        # The window goes on once the Instant's target is chosen (`apply_effect_target`).
+        return
     instant_done(table, st, counters, events)
 
 
@@ -1472,7 +1529,7 @@ def start_turn(
     st.side[p, S_PLASMA] = st.side[p, S_TURNS]
     log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
     log_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
-    draw_card(st, counters, events, p)
+    draw_card(table, st, counters, events, p)
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
         log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
@@ -1538,11 +1595,11 @@ def apply_mulligan(
     # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
     aside = st.game[G_ASIDE]
     if action != KEEP:
-        card = remove_from_hand(st, p, action)
+        card = remove_from_hand(table, st, p, action)
         st.library[p, aside] = card
         st.game[G_ASIDE] = aside + 1
         log_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
-        draw_card(st, counters, events, p)
+        draw_card(table, st, counters, events, p)
         return
     st.game[G_DECISION] = D_NONE
     if aside == 0:
@@ -1582,24 +1639,18 @@ def setup_match(
         st.side[p, S_COIN] = 0 if p == first else 1
         st.side[p, S_BATTLEFIELD] = -1
         st.side[p, S_HAND] = 0
+        st.side[p, S_HAND_INSTANT] = NO_INSTANT
         st.side[p, S_DECK] = deck.shape[0]
         st.side[p, S_DRAWN] = 0
         st.side[p, S_BOARD] = 0
+        st.side[p, S_FIELD_ABILITIES] = 0
         st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
         cheapest = table[deck[0], T_COST] if deck.shape[0] > 0 else 0
-        cheapest_instant = NO_INSTANT
-        abilities = 0
         for k in range(deck.shape[0]):
-            cost = table[deck[k], T_COST]
-            cheapest = min(cheapest, cost)
-            if table[deck[k], T_KIND] == K_INSTANT:
-                cheapest_instant = min(cheapest_instant, cost)
+            cheapest = min(cheapest, table[deck[k], T_COST])
             if table[deck[k], T_HAS_ABILITY] == 1:
-                abilities = 1
                 cheapest = min(cheapest, table[deck[k], ABILITY + T_COST])
         st.side[p, S_CHEAPEST] = cheapest
-        st.side[p, S_CHEAPEST_INSTANT] = cheapest_instant
-        st.side[p, S_ABILITIES] = abilities
     st.game[G_TURN] = 0
     st.game[G_OVER] = 0
     st.game[G_WINNER] = -1
@@ -1610,7 +1661,7 @@ def setup_match(
     for k in range(2):
         p = first if k == 0 else 1 - first
         for _ in range(OPENING_HAND):
-            draw_card(st, counters, events, p)
+            draw_card(table, st, counters, events, p)
         mulligan(table, st, counters, events, p)
 
 
@@ -1625,9 +1676,10 @@ def play_turns(
     """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
 
     `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
-    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it. Returns at the
-    start of a turn of a side that plays `search`, G_FIRST then that side (`play_turns_searched` plays that turn), so
-    one compiled copy of the whole turn serves batches, traces, rollouts and a search's opponent.
+    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it, or STAGE_END at
+    its end. Returns once a turn of a side that plays `search` has started, G_FIRST then that side
+    (`play_turns_searched` plays its phases, then takes it up at STAGE_END), so one compiled copy of the whole turn
+    serves batches, traces, rollouts and a search's opponent, and the start and end of a search's own turns.
     """
     p = st.game[G_FIRST]
     while st.game[G_OVER] == 0:
@@ -1636,15 +1688,15 @@ def play_turns(
                 log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
                 end_match(st, -1)
                 break
-            if st.side[p, S_POLICY] == SEARCH:
-                st.game[G_FIRST] = p
-                return
             start_turn(table, st, counters, events, p)
             if st.game[G_PENDING] != D_NONE:
                 answer_targets(table, st, counters, events)
+            if st.side[p, S_POLICY] == SEARCH:
+                st.game[G_FIRST] = p
+                return
         if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
             play_phase(table, st, counters, events, p)
-        if st.game[G_OVER] == 0:
+        if st.game[G_OVER] == 0 and stage <= STAGE_BATTLE_ON:
             if stage != STAGE_BATTLE_ON:
                 # A battle phase starts with no creature held back (`battle_phase`).
                 for i in range(st.side[p, S_BOARD]):
@@ -1789,7 +1841,7 @@ def greedy_play(table: IntArray, st: Any, p: EngineInt) -> int:
         if value > best_value:
             best_value = value
             best = h
-    if st.side[p, S_ABILITIES] == 1:
+    if st.side[p, S_FIELD_ABILITIES] > 0:
         for i in range(st.side[p, S_BOARD]):
             if can_activate(table, st, p, i):
                 value = ability_value(table, st, p, i)
@@ -1930,7 +1982,7 @@ def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
     return -1
 
 
-@rules_kernel
+@inline_kernel
 def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """p's policy's choice among the n listed mulligan actions.
 
@@ -2290,8 +2342,6 @@ def called(function: KernelT) -> KernelT:
     return rules_kernel(getattr(function, "py_func", function))
 
 
-start_turn_called = called(start_turn)
-end_turn_called = called(end_turn)
 answer_attack_called = called(answer_attack)
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
@@ -2335,7 +2385,7 @@ def sort_pool(st: Any, n: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
+def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None:
     """Deal anew, from a generator seeded with `seed`, everything p cannot see: the opponent's hand and draw deck
     together (their sizes are public), and the order of p's own draw deck. Each pool is sorted first, so the deal
     depends on which cards are unseen, never on where they lay. The rules never read a library slot below
@@ -2355,6 +2405,7 @@ def determinize(st: Any, p: EngineInt, seed: EngineInt) -> None:
     shuffle_in_place(st.pool, n, st.rng)
     for h in range(hand):
         st.hand[q, h] = st.pool[h]
+    count_hand_instants(table, st, q)
     for k in range(hand, n):
         st.library[q, drawn + k - hand] = st.pool[k]
     drawn = st.side[p, S_DRAWN]
@@ -2413,7 +2464,7 @@ def search_decision(
         seed = rng_next(st.srng) | (rng_next(st.srng) << 31)
         for k in range(n):
             clone(st, sim)
-            determinize(sim, p, seed)
+            determinize(table, sim, p, seed)
             choice = st.choice[k]
             after = stage
             if stage == STAGE_PLAY and choice == STOP:
@@ -2556,23 +2607,16 @@ def play_turns_searched(
 ) -> None:
     """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
     rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
+    # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
+    # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
+    play_turns(table, st, counters, events, np.int64(STAGE_TURN))
     while st.game[G_OVER] == 0:
-        # The turns of a side that does not search, and the turn cap, as `play_turns` plays them; it returns at the
-        # start of a searching side's turn (G_FIRST).
-        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
-        if st.game[G_OVER] == 1:
-            break
         p = st.game[G_FIRST]
-        start_turn_called(table, st, counters, events, p)
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
-        if st.game[G_OVER] == 0:
-            searched_play_phase(table, st, counters, events, p, sim, scratch)
+        searched_play_phase(table, st, counters, events, p, sim, scratch)
         if st.game[G_OVER] == 0:
             searched_battle_phase(table, st, counters, events, p, sim, scratch)
-        if st.game[G_OVER] == 0:
-            end_turn_called(table, st, counters, events, p)
-        st.game[G_FIRST] = 1 - p
+        st.game[G_FIRST] = p
+        play_turns(table, st, counters, events, np.int64(STAGE_END))
 
 
 @rules_kernel
@@ -2683,6 +2727,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             table[index, T_CLAUSE0 + 2 * clause] = opcode
             table[index, T_CLAUSE0 + 2 * clause + 1] = amount
             table[index, T_TOTAL + opcode] += amount
+        table[index, T_INSTANT_COST] = card.cost if card.kind == "instant" else NO_INSTANT  # type: ignore[attr-defined]
         table[index, T_PLAY_VALUE] = play_value_of_card(
             int(table[index, T_KIND]), int(table[index, T_COST]), int(table[index, T_TOTAL + OP_PLASMA])
         )
