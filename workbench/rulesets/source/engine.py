@@ -2073,7 +2073,7 @@ def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
     state.game[G_ACTOR] = p
 
 
-@inline_kernel
+@rules_kernel
 def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
     conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
@@ -4091,8 +4091,9 @@ def take_candidate(
     if candidate == CAND_PASS:
         state.side[p, S_MAIN_DONE] = 1  # no main action at all this turn: the decision is not opened again
     elif candidate >= 0:
+        # The main decision's applier, as the match loop takes it (`apply` would compile every kind's applier in).
         open_decision(state, np.int64(D_MAIN), p)
-        apply(
+        apply_main(
             table,
             clauses,
             rules,
@@ -4100,8 +4101,10 @@ def take_candidate(
             piles,
             counters,
             events,
+            p,
             pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
         )
+        state.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
@@ -4164,9 +4167,10 @@ def search_decision(
     search[SR_CAND] = CAND_GREEDY
     search[SR_CAND + 1] = CAND_PASS
     m = 2
-    # The summons are the main decision's listed summons, one per distinct monster.
+    # The summons are the main decision's listed summons, one per distinct monster. Its own lister, as the match loop
+    # calls it (`legal_actions` would compile every kind's lister into the search).
     open_decision(state, np.int64(D_MAIN), p)
-    n = legal_actions(table, rules, state, piles, out)
+    n = legal_main(table, rules, state, p, out)
     state.game[G_DECISION] = D_NONE
     for i in range(n):
         if out[i] == STOP or action_code(out[i]) != K_MONSTER:
