@@ -1,35 +1,61 @@
 """Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...,
-and the match loop's `random_*` and `greedy_*_unlisted`) wrapped, to show every action a policy chose was one
-`legal_actions` listed for the decision open at that moment, and that greedy's answer found without the list is the one
-it takes over the list.
+`choose_foe`, `choose_recall`..., and the match loop's `random_*` and `greedy_*_unlisted`) wrapped, to show every
+action a policy chose was one `legal_actions` listed for the decision open at that moment, and that greedy's answer
+found without the list is the one it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
 functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
-    NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/source/legal_replay.py POLICY_A POLICY_B MATCHES DRAW
+    NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/source/legal_replay.py POLICY_A POLICY_B MATCHES DRAW [CARDS]
 
-Prints JSON: per ordered pair of the bundled decks, each match's winner and turns and the counters' sum, and how
-many decisions of each kind (D_*) the policies answered.
+CARDS is `bundled` (the default: every ordered pair of the bundled decks) or `extended`: the bundled set with
+test_source_engine.py's `EXTRA_CARDS`, both players on its `NEW_CLAUSE_DECK` twice over (the `web`, `recall` and
+`summon from` clauses no bundled card has, so the D_WEB, D_RECALL and D_EFFECT_SUMMON questions are asked).
+Prints JSON: per ordered pair of decks, each match's winner and turns and the counters' sum, how many decisions of
+each kind (D_*) the policies answered, and (`by_policy`, greedy then random) how many of each kind each policy
+answered through a `choose_*`.
 """
 
+import importlib.util
 import json
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
 
 from workbench.bench import _bundled_cardset_and_decks
+from workbench.loading import load_cardset
 from workbench.rulesets import get_ruleset
 from workbench.rulesets.source import engine as E
 from workbench.simulate import compile_for
 
+ENGINE_TESTS = Path(__file__).with_name("test_source_engine.py")
 
-def play(policy_a: int, policy_b: int, matches: int, draw: str) -> dict[str, list[Any]]:
-    """Every ordered pair of the bundled decks, `matches` matches each, under `symbol_draw=draw`: per pair, [winners,
-    turns, the counters' sum]."""
-    cardset, decks = _bundled_cardset_and_decks(get_ruleset("source"))
-    engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
-    arrays = [compiled.deck_array(d) for d in decks]
+
+def extended_cards() -> Any:
+    """test_source_engine.py as a module, for its `EXTRA_CARDS`, `NEW_CLAUSE_DECK` and `write_extended_set`."""
+    spec = importlib.util.spec_from_file_location("source_engine_tests", ENGINE_TESTS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def play(policy_a: int, policy_b: int, matches: int, draw: str, cards: str = "bundled") -> dict[str, list[Any]]:
+    """Every ordered pair of the decks (`cards`: the bundled ones, or `extended`: the one deck of the new clauses),
+    `matches` matches each, under `symbol_draw=draw`: per pair, [winners, turns, the counters' sum]."""
+    if cards == "extended":
+        tests = extended_cards()
+        with tempfile.TemporaryDirectory() as directory:
+            cardset = load_cardset(tests.write_extended_set(Path(directory)), "source")
+        engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
+        arrays = [np.array([compiled.card_id(name) for name in tests.NEW_CLAUSE_DECK] * 2, dtype=np.int64)]
+    else:
+        cardset, decks = _bundled_cardset_and_decks(get_ruleset("source"))
+        engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
+        arrays = [compiled.deck_array(d) for d in decks]
     results = {}
     seeds = np.arange(1, matches + 1, dtype=np.int64) * 7919
     first = (np.arange(matches) % 2).astype(np.int8)
@@ -44,27 +70,41 @@ def main() -> None:
     jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
     assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look the `choose_*` up"
     policy_a, policy_b, matches, draw = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    cards = sys.argv[5] if len(sys.argv) > 5 else "bundled"
     chosen = [0] * len(E.D_KINDS)
+    # The same per policy (S_POLICY: GREEDY, RANDOM), for the choices made through a `choose_*`.
+    by_policy = [[0] * len(E.D_KINDS) for _ in range(2)]
+    # `legal_actions` reads the piles (the Done Zones for D_RECALL, the deck for D_EFFECT_SUMMON), which no
+    # `choose_*` takes: the batch's piles, kept when `new_state` makes them (a batch without search makes one).
+    batch_piles: list[Any] = []
+    new_state = E.new_state
+
+    def kept_new_state(compiled: Any, deck_size: int) -> Any:
+        state, piles = new_state(compiled, deck_size)
+        batch_piles[:] = [piles]
+        return state, piles
+
+    E.new_state = kept_new_state
+
+    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
+        """`legal_actions` listed afresh for the decision open now."""
+        fresh = np.zeros_like(state.actions)
+        return [int(a) for a in fresh[: E.legal_actions(table, rules, state, batch_piles[0], fresh)]]
 
     def checked(kind: int, policy_choice: Any) -> Any:
         """`policy_choice` (the `choose_*` of decision kind `kind`) checking what it is offered and what it picks."""
 
         def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
             assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
-            fresh = np.zeros_like(state.actions)
-            listed = [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
+            listed = listed_now(table, rules, state)
             assert listed == [int(a) for a in out[:n]], f"{E.D_KINDS[kind]}: the actions offered are not legal_actions'"
             action = policy_choice(table, clauses, rules, state, p, out, n)
             assert int(action) in listed, f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
             chosen[kind] += 1
+            by_policy[int(state.side[p, E.S_POLICY])][kind] += 1
             return action
 
         return checked_choose
-
-    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
-        """`legal_actions` listed afresh for the decision open now."""
-        fresh = np.zeros_like(state.actions)
-        return [int(a) for a in fresh[: E.legal_actions(table, rules, state, fresh)]]
 
     greedy_unlisted, greedy_over_list = E.greedy_symbol_unlisted, E.greedy_symbol
 
@@ -120,7 +160,8 @@ def main() -> None:
     setattr(E, "greedy_symbol_unlisted", checked_greedy_symbol)  # noqa: B010 (a signature mypy would not match)
     E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
     E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
-    print(json.dumps({"results": play(policy_a, policy_b, matches, draw), "chosen": chosen}))
+    results = play(policy_a, policy_b, matches, draw, cards)
+    print(json.dumps({"results": results, "chosen": chosen, "by_policy": by_policy}))
 
 
 if __name__ == "__main__":

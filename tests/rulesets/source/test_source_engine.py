@@ -1126,20 +1126,26 @@ EXTRA_CARDS: list[dict[str, str]] = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def extended(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
-    """The bundled set with `EXTRA_CARDS` added (same columns; the new cells of old rows stay empty)."""
+def write_extended_set(directory: Path) -> Path:
+    """The bundled set with `EXTRA_CARDS` added (same columns; the new cells of old rows stay empty), written to a
+    CSV file in `directory` (legal_replay.py plays it too, for the decision kinds only these cards reach)."""
     source = bundled_sets("source")[0]
     with source.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     headers = list(rows[0])
-    path: Path = tmp_path_factory.mktemp("source_extended") / "valley_extended.csv"
+    path = directory / "valley_extended.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=headers)
         writer.writeheader()
         writer.writerows(rows)
         writer.writerows({h: row.get(h, "") for h in headers} for row in EXTRA_CARDS)
-    return load_cardset(path, "source")
+    return path
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
+    """The bundled set with `EXTRA_CARDS` added (`write_extended_set`)."""
+    return load_cardset(write_extended_set(tmp_path_factory.mktemp("source_extended")), "source")
 
 
 def stock_deck(board: Board, player: int, *names: str) -> None:

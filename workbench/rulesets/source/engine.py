@@ -275,13 +275,29 @@ visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
 G_DECISION, G_ACTOR = 7, 8
 """The open decision's kind (D_*) and the player who takes it (not always the active player: D_FOE_CHANNEL is taken
 on the opponent's turn)."""
-G_ASKED = 9
-"""What a question asked within a rule is about: D_FORK the space the moving monster stands on, D_SWAP the slot of
-the own monster in its way."""
-GAME_WIDTH = 10
+G_ASKED, G_ASKED_TYPES, G_ASKED_KIND = 9, 10, 11
+"""What a question asked within a rule is about. G_ASKED: D_FORK the space the moving monster stands on, D_SWAP the
+slot of the own monster in its way, D_FOE and D_WEB the effect's subject (a monster slot), D_RECALL whose Done Zone
+(a player), D_EFFECT_SUMMON where from (FROM_HAND or FROM_DECK). G_ASKED_TYPES: the clause's `if TYPE` (bits of the
+Type Index, 0: any) for D_FOE, D_RECALL and D_EFFECT_SUMMON. G_ASKED_KIND: D_RECALL's card kind (KINDS index + 1,
+0: any)."""
+GAME_WIDTH = 12
 
 # ---- decisions: what `legal_actions` lists and `apply` takes (game[G_DECISION], taken by game[G_ACTOR]) ------------
-D_NONE, D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_DISCARD, D_FORK, D_SWAP = range(8)
+(
+    D_NONE,
+    D_MAIN,
+    D_CHANNEL_CARD,
+    D_SYMBOL,
+    D_FOE_CHANNEL,
+    D_DISCARD,
+    D_FORK,
+    D_SWAP,
+    D_FOE,
+    D_WEB,
+    D_RECALL,
+    D_EFFECT_SUMMON,
+) = range(12)
 """D_MAIN: the turn's one summon, equipment card or trap: `pack_action(kind, hand position, target, -1)` with
 kind K_MONSTER (target: SUMMON_CONVENTIONAL or SUMMON_REACTIONARY), K_EQUIPMENT (target: the own monster's slot) or
 K_TRAP (target: the map space), or STOP. D_CHANNEL_CARD: a channeled effect card's hand position (placed onto a free
@@ -290,10 +306,27 @@ target, symbol)` (target: the enemy's slot for A_ATTACK, the support space for A
 blind draw: it is drawn when the action is taken), or STOP. D_FOE_CHANNEL: at the start of the opponent's turn, a
 channeled effect the non-active player uses with a symbol left over, `pack_action(A_CHANNEL, monster, support space,
 symbol)`, or STOP. D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
-Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them): D_FORK, at a
-fork of the road, the space a moving monster steps onto (the two branches); D_SWAP, an own monster in its way: that
-monster's slot (swap places with it) or STOP (the move ends)."""
-D_KINDS: tuple[str, ...] = ("none", "main", "channel_card", "symbol", "foe_channel", "discard", "fork", "swap")
+Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has
+STOP but D_SWAP, and a question with nothing to list is not asked): D_FORK, at a fork of the road, the space a moving
+monster steps onto (the two branches); D_SWAP, an own monster in its way: that monster's slot (swap places with it)
+or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot of an enemy monster adjacent to the subject (of the
+clause's types); D_WEB, where a `web` clause lays its tile: a space adjacent to the subject; D_RECALL, the card a
+`recall` clause brings back: a card id, listed once per copy in that Done Zone; D_EFFECT_SUMMON, the monster a
+`summon from hand|deck` clause summons: `pack_at(position in the hand or deck, card)`."""
+D_KINDS: tuple[str, ...] = (
+    "none",
+    "main",
+    "channel_card",
+    "symbol",
+    "foe_channel",
+    "discard",
+    "fork",
+    "swap",
+    "foe",
+    "web",
+    "recall",
+    "effect_summon",
+)
 STOP = -1
 """The action that takes nothing (passes the main action, places no channeled card, ends the symbol phase)."""
 
@@ -333,7 +366,7 @@ SR_POINTS = SR_HOW + MAX_CANDIDATES
 SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
 MAX_ACTIONS = HAND_WIDTH * MAX_SPACES + 1
 """The longest list of legal actions: every hand card an equipment card or trap with a target each on every space,
-plus STOP (a symbol decision lists at most 62 monsters x 56)."""
+plus STOP (a symbol decision lists at most 62 monsters x 56; D_RECALL a Done Zone's copies, at most both decks)."""
 
 RULES_DTYPE = np.dtype(
     [
@@ -582,35 +615,23 @@ def progress(rules: Any, space: EngineInt, p: EngineInt) -> int:
 
 
 @inline_kernel
-def adjacent_enemy(table: IntArray, rules: Any, state: Any, m: EngineInt, active: EngineInt) -> int:
-    """An enemy monster adjacent to monster m (greedy: the strongest; random: any), or -1."""
+def adjacent_enemies(rules: Any, state: Any, m: EngineInt) -> int:
+    """How many enemy monsters stand adjacent to monster m: whether a `foe` clause would find one (greedy's weighing
+    of a channel asks it; which one is the D_FOE question, `ask_foe`)."""
     mp = rules.mp
     mon = state.mon
     cells = state.cells
-    side = state.side
-    rng = state.rng
     p = mon[m, M_OWNER]
     space = mon[m, M_SPACE]
-    best = -1
-    best_value = -1
-    seen = 0
+    count = 0
     for k in range(4):
         nxt = mp[space, MP_ADJ0 + k]
         if nxt < 0:
             continue
         e = cells[nxt, C_OCC]
-        if e < 0 or mon[e, M_OWNER] == p:
-            continue
-        if side[p, S_POLICY] == RANDOM:
-            seen += 1
-            if rng_below(rng, seen) == 0:
-                best = e
-        else:
-            value = monster_value(table, state, e, active)
-            if value > best_value:
-                best_value = value
-                best = e
-    return best
+        if e >= 0 and mon[e, M_OWNER] != p:
+            count += 1
+    return count
 
 
 @inline_kernel
@@ -618,40 +639,6 @@ def of_type(table: IntArray, state: Any, m: EngineInt, types: EngineInt) -> bool
     """Whether monster m is of one of the types in the bit set `types` (0: any monster)."""
     mon = state.mon
     return types == 0 or (table[mon[m, M_CARD], T_TYPE] & types) != 0
-
-
-@rules_kernel
-def adjacent_enemy_of_type(
-    table: IntArray, rules: Any, state: Any, m: EngineInt, active: EngineInt, types: EngineInt
-) -> int:
-    """`adjacent_enemy` among the enemies of the types in `types` only (an `if TYPE` foe clause), or -1."""
-    mp = rules.mp
-    mon = state.mon
-    cells = state.cells
-    side = state.side
-    rng = state.rng
-    p = mon[m, M_OWNER]
-    space = mon[m, M_SPACE]
-    best = -1
-    best_value = -1
-    seen = 0
-    for k in range(4):
-        nxt = mp[space, MP_ADJ0 + k]
-        if nxt < 0:
-            continue
-        e = cells[nxt, C_OCC]
-        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, state, e, types):
-            continue
-        if side[p, S_POLICY] == RANDOM:
-            seen += 1
-            if rng_below(rng, seen) == 0:
-                best = e
-        else:
-            value = monster_value(table, state, e, active)
-            if value > best_value:
-                best_value = value
-                best = e
-    return best
 
 
 @rules_kernel
@@ -988,44 +975,28 @@ def change_monster(
 
 
 @rules_kernel
-def place_web(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
+def place_web(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    events: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> EngineInt:
     """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
     ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
-    greedy the one nearest an opposing monster, random any. Returns the space, or -1."""
-    mp = rules.mp
-    dist = rules.dist
+    which one is p's answer to D_WEB (`legal_webs` lists them). Returns the space, or -1."""
     mon = state.mon
     cells = state.cells
-    side = state.side
     game = state.game
-    rng = state.rng
     ec = state.ec
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
     best = -1
-    best_dist = 1 << 30
-    seen = 0
-    if subject < 0 or mon[subject, M_SPACE] < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
-        return -1
-    here = mon[subject, M_SPACE]
-    for k in range(4):
-        s = mp[here, MP_ADJ0 + k]
-        if s < 0 or cells[s, C_OCC] >= 0 or cells[s, C_WEB] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
-            continue
-        if side[p, S_POLICY] == RANDOM:
-            seen += 1
-            if rng_below(rng, seen) == 0:
-                best = s
-            continue
-        nearest = 1 << 30
-        slots = game[G_MONSTERS + 1 - p]
-        while slots != 0:
-            e = lowest_set_bit(slots)
-            slots &= slots - 1
-            if dist[mon[e, M_SPACE], s] < nearest:
-                nearest = dist[mon[e, M_SPACE], s]
-        if best < 0 or nearest < best_dist:
-            best_dist = nearest
-            best = s
+    if subject >= 0 and mon[subject, M_SPACE] >= 0:
+        best = ask_web(table, clauses, rules, state, p, subject)
     if best < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
         return -1
@@ -1059,6 +1030,7 @@ def clear_webs(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: 
 @rules_kernel
 def recall_card(
     table: IntArray,
+    clauses: IntArray,
     rules: Any,
     state: Any,
     piles: IntArray,
@@ -1067,36 +1039,21 @@ def recall_card(
     whose: EngineInt,
     kind: EngineInt,
     types: EngineInt,
-) -> int:
+) -> EngineInt:
     """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
     the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
-    opponent's Done Zone"): of kind `kind` - 1 (0: any); greedy the most valuable, random any copy. Returns the
-    card, or -1 when none is there."""
+    opponent's Done Zone"): of kind `kind` - 1 (0: any) and of the types in `types` (0: any); which copy is p's
+    answer to D_RECALL (`legal_recalls` lists them). Returns the card, or -1 when none is there (or, after the
+    answer, no room: a hand of HAND_WIDTH cards, a deck with no column above it)."""
     opts = rules.opts
     side = state.side
     hand = state.hand
     game = state.game
-    rng = state.rng
     ec = state.ec
     library = piles[PILE_LIBRARY]
     tokens = piles[PILE_TOKENS]
     cards = table.shape[0]
-    pick = -1
-    pick_value = -1
-    seen = 0
-    for c in range(cards):
-        copies = tokens[whose, cards + c]
-        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
-            continue
-        if types != 0 and (table[c, T_TYPE] & types) == 0:
-            continue  # `if TYPE`: a monster of one of those types
-        if side[p, S_POLICY] == RANDOM:
-            seen += copies
-            if rng_below(rng, seen) < copies:
-                pick = c
-        elif table[c, T_VALUE] > pick_value:
-            pick_value = table[c, T_VALUE]
-            pick = c
+    pick = ask_recall(table, clauses, rules, state, piles, p, whose, kind, types)
     if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
         log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1
@@ -1138,10 +1095,10 @@ def apply_one_clause(
 ) -> EngineInt:
     """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
     that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
-    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it."""
+    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it. Which enemy
+    (D_FOE), where a web goes (D_WEB) and which card comes back (D_RECALL) are questions p's policy answers."""
     opts = rules.opts
     mon = state.mon
-    game = state.game
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
     arg = clauses[card, i, C_ARG]
@@ -1170,27 +1127,27 @@ def apply_one_clause(
         if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types)):
             return foe
         if op == OP_WEB:
-            place_web(rules, state, events, p, subject, card)
+            place_web(table, clauses, rules, state, events, p, subject, card)
         else:
             clear_webs(rules, state, events, p, subject, card)
         return foe
     if op == OP_RECALL:
         whose = 1 - p if arg >= RECALL_OPPONENT else p
         for _ in range(amount):
-            recall_card(table, rules, state, piles, events, p, whose, arg % RECALL_OPPONENT, types)
+            recall_card(table, clauses, rules, state, piles, events, p, whose, arg % RECALL_OPPONENT, types)
         return foe
     target = subject
     if clauses[card, i, C_FOE] == 1:
         if foe == -2:
             foe = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                foe = adjacent_enemy(table, rules, state, subject, game[G_ACTIVE])
+                foe = ask_foe(table, clauses, rules, state, p, subject, np.int64(0))
         target = foe
         if types != 0 and (foe < 0 or not of_type(table, state, foe, types)):
-            # The activation's enemy is not of the type asked: this clause picks its own among those that are.
+            # The activation's enemy is not of the type asked: this clause asks for its own among those that are.
             target = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                target = adjacent_enemy_of_type(table, rules, state, subject, game[G_ACTIVE], types)
+                target = ask_foe(table, clauses, rules, state, p, subject, types)
     if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
         return foe
     if op == OP_DESTROY:
@@ -1219,41 +1176,16 @@ def effect_summon(
 ) -> int:
     """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
     the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
-    `effect_summon_requirements=ignored`; greedy takes the strongest such monster, random any. It is not the
+    `effect_summon_requirements=ignored`; which monster is p's answer to D_EFFECT_SUMMON (`legal_effect_summons`
+    lists them; the space is the rule's, and with none free the summon fails after the answer). It is not the
     turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
     summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
-    opts = rules.opts
     side = state.side
-    hand = state.hand
     game = state.game
-    rng = state.rng
     ec = state.ec
     library = piles[PILE_LIBRARY]
-    terrestrial, otherworldly = occupied_spaces(rules, state, p)
-    ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
-    first = 0
-    last = side[p, S_HAND]
-    if source == FROM_DECK:
-        first = side[p, S_DECK]
-        last = side[p, S_DECK_N]
-    pick = -1
-    pick_value = -1
-    seen = 0
-    for j in range(first, last):
-        card = hand[p, j] if source == FROM_HAND else library[p, j]
-        if table[card, T_KIND] != K_MONSTER:
-            continue
-        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
-            continue
-        if types != 0 and (table[card, T_TYPE] & types) == 0:
-            continue
-        if side[p, S_POLICY] == RANDOM:
-            seen += 1
-            if rng_below(rng, seen) == 0:
-                pick = j
-        elif table[card, T_VALUE] > pick_value:
-            pick_value = table[card, T_VALUE]
-            pick = j
+    chosen = ask_effect_summon(table, clauses, rules, state, piles, p, source, types)
+    pick = at_position(chosen) if chosen >= 0 else -1
     space = free_space_near(rules, state, near, p) if pick >= 0 else -1
     if space < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
@@ -2107,6 +2039,23 @@ def action_s(action: EngineInt) -> EngineInt:
     return (action & 7) - 1
 
 
+@inline_kernel
+def pack_at(position: EngineInt, card: EngineInt) -> EngineInt:
+    """A D_EFFECT_SUMMON answer as one word: the monster at `position` of the hand or deck, and its card id (so a
+    policy weighs the card without reading the deck; a hand or deck may hold more than `pack_action`'s 126 places)."""
+    return (position << 32) | card
+
+
+@inline_kernel
+def at_position(action: EngineInt) -> EngineInt:
+    return action >> 32
+
+
+@inline_kernel
+def at_card(action: EngineInt) -> EngineInt:
+    return action & 0xFFFFFFFF
+
+
 # =====================================================================================================================
 # Decisions: the legal actions of each kind, and taking one
 #
@@ -2124,7 +2073,7 @@ def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
     state.game[G_ACTOR] = p
 
 
-@inline_kernel
+@rules_kernel
 def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
     conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
@@ -2356,6 +2305,104 @@ def legal_discards(state: Any, p: EngineInt, out: IntArray) -> int:
     return n
 
 
+@rules_kernel
+def legal_foes(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """The enemy monsters (not p's) adjacent to the subject, monster game[G_ASKED], of the types in
+    game[G_ASKED_TYPES] (0: any), in the map's adjacency order: their slots (D_FOE)."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    space = mon[game[G_ASKED], M_SPACE]
+    types = game[G_ASKED_TYPES]
+    n = 0
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt < 0:
+            continue
+        e = cells[nxt, C_OCC]
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, state, e, types):
+            continue
+        out[n] = e
+        n += 1
+    return n
+
+
+@rules_kernel
+def legal_webs(rules: Any, state: Any, out: IntArray) -> int:
+    """The spaces adjacent to the subject, monster game[G_ASKED], with no monster, no web tile and no summoning
+    space, in the map's adjacency order (D_WEB)."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    here = mon[state.game[G_ASKED], M_SPACE]
+    n = 0
+    for k in range(4):
+        s = mp[here, MP_ADJ0 + k]
+        if s < 0 or cells[s, C_OCC] >= 0 or cells[s, C_WEB] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        out[n] = s
+        n += 1
+    return n
+
+
+@rules_kernel
+def legal_recalls(table: IntArray, state: Any, piles: IntArray, out: IntArray) -> int:
+    """The cards in player game[G_ASKED]'s Done Zone of the kind game[G_ASKED_KIND] - 1 (0: any) and of the types in
+    game[G_ASKED_TYPES] (0: any): each card id once per copy there, in card order, so a card's copies stand together
+    (D_RECALL). A Done Zone of more copies than `out` holds (decks of thousands of cards) lists the first."""
+    game = state.game
+    tokens = piles[PILE_TOKENS]
+    cards = table.shape[0]
+    whose = game[G_ASKED]
+    kind = game[G_ASKED_KIND]
+    types = game[G_ASKED_TYPES]
+    n = 0
+    for c in range(cards):
+        copies = tokens[whose, cards + c]
+        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
+            continue
+        if types != 0 and (table[c, T_TYPE] & types) == 0:
+            continue
+        for _ in range(min(copies, out.shape[0] - n)):
+            out[n] = c
+            n += 1
+    return n
+
+
+@rules_kernel
+def legal_effect_summons(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, out: IntArray) -> int:
+    """p's monsters in the hand (game[G_ASKED] FROM_HAND) or deck (FROM_DECK), in their order there, of the types in
+    game[G_ASKED_TYPES] (0: any) and, unless `effect_summon_requirements=ignored`, whose requirements p's monsters
+    meet: `pack_at(position, card)` each (D_EFFECT_SUMMON)."""
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    library = piles[PILE_LIBRARY]
+    source = game[G_ASKED]
+    types = game[G_ASKED_TYPES]
+    terrestrial, otherworldly = occupied_spaces(rules, state, p)
+    ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
+    first = 0
+    last = side[p, S_HAND]
+    if source == FROM_DECK:
+        first = side[p, S_DECK]
+        last = side[p, S_DECK_N]
+    n = 0
+    for j in range(first, last):
+        card = hand[p, j] if source == FROM_HAND else library[p, j]
+        if table[card, T_KIND] != K_MONSTER:
+            continue
+        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+            continue
+        if types != 0 and (table[card, T_TYPE] & types) == 0:
+            continue
+        out[n] = pack_at(j, card)
+        n += 1
+    return n
+
+
 @inline_kernel
 def apply_symbol(
     table: IntArray,
@@ -2399,8 +2446,9 @@ def discard(table: IntArray, state: Any, piles: IntArray, events: IntArray, p: E
 
 
 @rules_kernel
-def legal_actions(table: IntArray, rules: Any, state: Any, out: IntArray) -> EngineInt:
-    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open)."""
+def legal_actions(table: IntArray, rules: Any, state: Any, piles: IntArray, out: IntArray) -> EngineInt:
+    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open). The
+    piles are read for D_RECALL (the Done Zones) and D_EFFECT_SUMMON (the deck)."""
     p = state.game[G_ACTOR]
     decision = state.game[G_DECISION]
     if decision == D_SYMBOL:
@@ -2417,6 +2465,14 @@ def legal_actions(table: IntArray, rules: Any, state: Any, out: IntArray) -> Eng
         return legal_forks(rules, state, p, out)
     if decision == D_SWAP:
         return legal_swaps(state, out)
+    if decision == D_FOE:
+        return legal_foes(table, rules, state, p, out)
+    if decision == D_WEB:
+        return legal_webs(rules, state, out)
+    if decision == D_RECALL:
+        return legal_recalls(table, state, piles, out)
+    if decision == D_EFFECT_SUMMON:
+        return legal_effect_summons(table, rules, state, piles, p, out)
     return 0
 
 
@@ -2451,9 +2507,9 @@ def apply(
 # Policies: each chooses one of the actions `legal_actions` listed (out[0:n]); none changes a rule
 #
 # A policy may read the whole state (the search deals what its player cannot see anew before it reads) and returns
-# an action of the list. Each kind's `choose_<kind>` picks the deciding side's policy (S_POLICY: only the policies,
-# the match loop and the effect targets still listed in docs/rulesets/source.md read it). A new policy is a function
-# per decision kind and a branch in each `choose_<kind>`: no rule changes.
+# an action of the list. Each kind's `choose_<kind>` picks the deciding side's policy (S_POLICY: only the policies
+# and the match loop read it, no rule). A new policy is a function per decision kind and a branch in each
+# `choose_<kind>`: no rule changes.
 # =====================================================================================================================
 
 
@@ -2715,7 +2771,7 @@ def greedy_symbol_intentional(
             value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
         elif code == A_CHANNEL:
             if has_foe < 0:
-                has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+                has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
             value = channel_value(table, clauses, state, sup[p, action_y(action), SU_CARD], m, s, has_foe == 1)
         else:
             continue
@@ -2804,7 +2860,7 @@ def symbol_by_weighing(
             win = 1000 + foe_value
             loss = -500 - my_value
         elif code == A_CHANNEL and greedy and has_foe < 0:
-            has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+            has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
         total = 0
         for s in range(SYMBOLS):
             if ((unused >> s) & 1) == 0 or (not blind and s != action_s(action)):
@@ -2945,7 +3001,7 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
                     if not channel_usable(table, rules, state, p, k, m):
                         continue
                     if has_foe < 0:
-                        has_foe = 1 if adjacent_enemy(table, rules, state, m, active) >= 0 else 0
+                        has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
                     card = sup[p, k, SU_CARD]
                     for s in range(SYMBOLS):
                         if (usable >> s) & 1:
@@ -2965,8 +3021,9 @@ def random_foe_channel(
     """Random's channel on the opponent's turn: the first listed channel worth anything to greedy, positive or
     negative (with a blind draw, the first listed), then a coin toss between it and STOP.
 
-    It looks for an adjacent enemy of each of its monsters in turn (`adjacent_enemy`: random's pick among them, a
-    draw each), whether or not that monster may channel: the engine has always drawn so, and the results stay."""
+    For each of its monsters in turn, whether or not it may channel, it draws once per adjacent enemy, as random's
+    pick of a `foe` clause's enemy among them (`random_pick`) would: the engine has always drawn so (it once asked
+    that pick for "has a foe"), and the results stay."""
     sup = state.sup
     game = state.game
     pick = STOP
@@ -2975,7 +3032,10 @@ def random_foe_channel(
     while slots != 0:
         m = lowest_set_bit(slots)
         slots &= slots - 1
-        has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
+        enemies = adjacent_enemies(rules, state, m)
+        for seen in range(1, enemies + 1):
+            rng_below(state.rng, seen)
+        has_foe = enemies > 0
         while i < n - 1 and action_x(out[i]) == m:
             action = out[i]
             i += 1
@@ -2996,7 +3056,6 @@ def greedy_foe_channel(
     """Greedy's channel on the opponent's turn: the listed channel worth most by `channel_value` (under a blind
     draw its total over the unused symbols), the first of equals; STOP when none is worth anything."""
     sup = state.sup
-    game = state.game
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     current: EngineInt
     best = 0
@@ -3008,7 +3067,7 @@ def greedy_foe_channel(
         m = action_x(action)
         if m != current:
             current = m
-            has_foe = adjacent_enemy(table, rules, state, m, game[G_ACTIVE]) >= 0
+            has_foe = adjacent_enemies(rules, state, m) > 0
         card = sup[p, action_y(action), SU_CARD]
         s = action_s(action)
         if s >= 0:
@@ -3133,6 +3192,137 @@ def choose_swap(
     return out[0] if state.mon[out[0], M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
 
 
+@inline_kernel
+def random_pick(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """Random's answer to a question without STOP (D_FOE, D_WEB, D_EFFECT_SUMMON): any listed action, each as
+    likely, drawn as a reservoir with one draw per action (as the rules drew when they chose the target)."""
+    rng = state.rng
+    chosen = out[0]
+    for i in range(n):
+        if rng_below(rng, i + 1) == 0:
+            chosen = out[i]
+    return chosen
+
+
+@inline_kernel
+def greedy_foe(table: IntArray, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's enemy for a `foe` clause: the strongest (`monster_value` on this turn), the first of equals."""
+    active = state.game[G_ACTIVE]
+    pick = out[0]
+    best = monster_value(table, state, pick, active)
+    for i in range(1, n):
+        value = monster_value(table, state, out[i], active)
+        if value > best:
+            best = value
+            pick = out[i]
+    return pick
+
+
+@inline_kernel
+def greedy_web(rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's space for its web tile: the one nearest an opposing monster (the first of equals, so the first
+    listed when the opponent has no monster on the map)."""
+    dist = rules.dist
+    mon = state.mon
+    game = state.game
+    pick = out[0]
+    best = 1 << 30
+    for i in range(n):
+        s = out[i]
+        nearest = 1 << 30
+        slots = game[G_MONSTERS + 1 - p]
+        while slots != 0:
+            e = lowest_set_bit(slots)
+            slots &= slots - 1
+            if dist[mon[e, M_SPACE], s] < nearest:
+                nearest = dist[mon[e, M_SPACE], s]
+        if i == 0 or nearest < best:
+            best = nearest
+            pick = s
+    return pick
+
+
+@inline_kernel
+def greedy_recall(table: IntArray, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's card back from a Done Zone: the most valuable (T_VALUE), the first of equals."""
+    pick = out[0]
+    for i in range(1, n):
+        if table[out[i], T_VALUE] > table[pick, T_VALUE]:
+            pick = out[i]
+    return pick
+
+
+@inline_kernel
+def random_recall(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+    """Random's card back from a Done Zone: any listed copy, each as likely. Drawn as a reservoir with one draw per
+    card, not per copy (its copies stand together in the list, and a card with c copies wins a draw with weight c),
+    as the rule drew when it chose."""
+    rng = state.rng
+    chosen = out[0]
+    seen = 0
+    i = 0
+    while i < n:
+        card = out[i]
+        copies = 1
+        while i + copies < n and out[i + copies] == card:
+            copies += 1
+        seen += copies
+        if rng_below(rng, seen) < copies:
+            chosen = card
+        i += copies
+    return chosen
+
+
+@inline_kernel
+def greedy_effect_summon(table: IntArray, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's effect-summoned monster: the strongest (T_VALUE, its ST total), the first of equals."""
+    pick = out[0]
+    for i in range(1, n):
+        if table[at_card(out[i]), T_VALUE] > table[at_card(pick), T_VALUE]:
+            pick = out[i]
+    return pick
+
+
+@rules_kernel
+def choose_foe(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's enemy for a `foe` clause among the n listed (random: any, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_pick(state, out, n)
+    return greedy_foe(table, state, out, n)
+
+
+@rules_kernel
+def choose_web(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's space for a web tile among the n listed (random: any, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_pick(state, out, n)
+    return greedy_web(rules, state, p, out, n)
+
+
+@rules_kernel
+def choose_recall(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's card back from a Done Zone among the n listed (random: any copy, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_recall(state, out, n)
+    return greedy_recall(table, out, n)
+
+
+@rules_kernel
+def choose_effect_summon(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's effect-summoned monster among the n listed (random: any, equally likely)."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_pick(state, out, n)
+    return greedy_effect_summon(table, out, n)
+
+
 @rules_kernel
 def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The deciding player's policy's choice among the open decision's n listed actions (out[0:n]), for a caller that
@@ -3153,6 +3343,14 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntA
         return choose_fork(table, clauses, rules, state, p, out, n)
     if decision == D_SWAP:
         return choose_swap(table, clauses, rules, state, p, out, n)
+    if decision == D_FOE:
+        return choose_foe(table, clauses, rules, state, p, out, n)
+    if decision == D_WEB:
+        return choose_web(table, clauses, rules, state, p, out, n)
+    if decision == D_RECALL:
+        return choose_recall(table, clauses, rules, state, p, out, n)
+    if decision == D_EFFECT_SUMMON:
+        return choose_effect_summon(table, clauses, rules, state, p, out, n)
     return STOP
 
 
@@ -3211,6 +3409,101 @@ def ask_swap(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: Engi
     out = state.actions
     n = legal_swaps(state, out)
     action = choose_swap(table, clauses, rules, state, p, out, n)
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
+
+
+@inline_kernel
+def ask_foe(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, subject: EngineInt, types: EngineInt
+) -> EngineInt:
+    """D_FOE, asked by a `foe` clause of p's card: the enemy adjacent to p's monster `subject` (of the types in
+    `types`; 0: any) it acts on, or -1 when there is none (nothing is asked); the decision under way (if any) is open
+    again afterwards."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_FOE), p)
+    game[G_ASKED] = subject
+    game[G_ASKED_TYPES] = types
+    out = state.actions
+    n = legal_foes(table, rules, state, p, out)
+    action = choose_foe(table, clauses, rules, state, p, out, n) if n > 0 else -1
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
+
+
+@inline_kernel
+def ask_web(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, subject: EngineInt) -> EngineInt:
+    """D_WEB, asked by a `web` clause of p's card: the space next to monster `subject` for p's web tile, or -1 when
+    none is free (nothing is asked)."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_WEB), p)
+    game[G_ASKED] = subject
+    out = state.actions
+    n = legal_webs(rules, state, out)
+    action = choose_web(table, clauses, rules, state, p, out, n) if n > 0 else -1
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
+
+
+@inline_kernel
+def ask_recall(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    p: EngineInt,
+    whose: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> EngineInt:
+    """D_RECALL, asked by a `recall` clause of p's card: the card p brings back from player `whose`'s Done Zone (of
+    kind `kind` - 1, 0: any; of the types in `types`, 0: any), or -1 when there is none (nothing is asked)."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_RECALL), p)
+    game[G_ASKED] = whose
+    game[G_ASKED_KIND] = kind
+    game[G_ASKED_TYPES] = types
+    out = state.actions
+    n = legal_recalls(table, state, piles, out)
+    action = choose_recall(table, clauses, rules, state, p, out, n) if n > 0 else -1
+    game[G_DECISION] = outer
+    game[G_ACTOR] = outer_actor
+    return action
+
+
+@inline_kernel
+def ask_effect_summon(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    p: EngineInt,
+    source: EngineInt,
+    types: EngineInt,
+) -> EngineInt:
+    """D_EFFECT_SUMMON, asked by a `summon from hand|deck` clause of p's card: `pack_at(position, card)` of the
+    monster p summons from `source` (FROM_HAND or FROM_DECK; of the types in `types`, 0: any), or -1 when p has
+    none it may summon (nothing is asked)."""
+    game = state.game
+    outer = game[G_DECISION]
+    outer_actor = game[G_ACTOR]
+    open_decision(state, np.int64(D_EFFECT_SUMMON), p)
+    game[G_ASKED] = source
+    game[G_ASKED_TYPES] = types
+    out = state.actions
+    n = legal_effect_summons(table, rules, state, piles, p, out)
+    action = choose_effect_summon(table, clauses, rules, state, p, out, n) if n > 0 else -1
     game[G_DECISION] = outer
     game[G_ACTOR] = outer_actor
     return action
@@ -3798,8 +4091,9 @@ def take_candidate(
     if candidate == CAND_PASS:
         state.side[p, S_MAIN_DONE] = 1  # no main action at all this turn: the decision is not opened again
     elif candidate >= 0:
+        # The main decision's applier, as the match loop takes it (`apply` would compile every kind's applier in).
         open_decision(state, np.int64(D_MAIN), p)
-        apply(
+        apply_main(
             table,
             clauses,
             rules,
@@ -3807,8 +4101,10 @@ def take_candidate(
             piles,
             counters,
             events,
+            p,
             pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
         )
+        state.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
@@ -3871,9 +4167,10 @@ def search_decision(
     search[SR_CAND] = CAND_GREEDY
     search[SR_CAND + 1] = CAND_PASS
     m = 2
-    # The summons are the main decision's listed summons, one per distinct monster.
+    # The summons are the main decision's listed summons, one per distinct monster. Its own lister, as the match loop
+    # calls it (`legal_actions` would compile every kind's lister into the search).
     open_decision(state, np.int64(D_MAIN), p)
-    n = legal_actions(table, rules, state, out)
+    n = legal_main(table, rules, state, p, out)
     state.game[G_DECISION] = D_NONE
     for i in range(n):
         if out[i] == STOP or action_code(out[i]) != K_MONSTER:
