@@ -2073,6 +2073,24 @@ def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
     state.game[G_ACTOR] = p
 
 
+@inline_kernel
+def open_question(state: Any, decision: EngineInt, p: EngineInt, asked: EngineInt) -> tuple[EngineInt, EngineInt]:
+    """Open a question a rule asks while it resolves (D_FORK, D_SWAP and the effect questions) for player p, about
+    `asked` (game[G_ASKED]); returns the decision under way (kind, actor), which `close_question` opens again."""
+    game = state.game
+    outer = (game[G_DECISION], game[G_ACTOR])
+    open_decision(state, decision, p)
+    game[G_ASKED] = asked
+    return outer
+
+
+@inline_kernel
+def close_question(state: Any, outer: tuple[EngineInt, EngineInt]) -> None:
+    """Open again the decision under way that `open_question` returned."""
+    state.game[G_DECISION] = outer[0]
+    state.game[G_ACTOR] = outer[1]
+
+
 @rules_kernel
 def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
@@ -3385,32 +3403,22 @@ def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: 
 def ask_fork(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """D_FORK, asked by a move at a fork ahead of p's monster on `space`: p's policy picks a branch, the move goes
     on there; the decision under way (if any) is open again afterwards."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_FORK), p)
-    game[G_ASKED] = space
+    outer = open_question(state, np.int64(D_FORK), p, space)
     out = state.actions
     n = legal_forks(rules, state, p, out)
     action = choose_fork(table, clauses, rules, state, p, out, n)
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
 @inline_kernel
 def ask_swap(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> EngineInt:
     """D_SWAP, asked by a move with p's own monster `ally` in the way: its slot (swap) or STOP (the move ends)."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_SWAP), p)
-    game[G_ASKED] = ally
+    outer = open_question(state, np.int64(D_SWAP), p, ally)
     out = state.actions
     n = legal_swaps(state, out)
     action = choose_swap(table, clauses, rules, state, p, out, n)
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
@@ -3421,17 +3429,12 @@ def ask_foe(
     """D_FOE, asked by a `foe` clause of p's card: the enemy adjacent to p's monster `subject` (of the types in
     `types`; 0: any) it acts on, or -1 when there is none (nothing is asked); the decision under way (if any) is open
     again afterwards."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_FOE), p)
-    game[G_ASKED] = subject
-    game[G_ASKED_TYPES] = types
+    outer = open_question(state, np.int64(D_FOE), p, subject)
+    state.game[G_ASKED_TYPES] = types
     out = state.actions
     n = legal_foes(table, rules, state, p, out)
     action = choose_foe(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
@@ -3439,16 +3442,11 @@ def ask_foe(
 def ask_web(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, subject: EngineInt) -> EngineInt:
     """D_WEB, asked by a `web` clause of p's card: the space next to monster `subject` for p's web tile, or -1 when
     none is free (nothing is asked)."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_WEB), p)
-    game[G_ASKED] = subject
+    outer = open_question(state, np.int64(D_WEB), p, subject)
     out = state.actions
     n = legal_webs(rules, state, out)
     action = choose_web(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
@@ -3466,18 +3464,13 @@ def ask_recall(
 ) -> EngineInt:
     """D_RECALL, asked by a `recall` clause of p's card: the card p brings back from player `whose`'s Done Zone (of
     kind `kind` - 1, 0: any; of the types in `types`, 0: any), or -1 when there is none (nothing is asked)."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_RECALL), p)
-    game[G_ASKED] = whose
-    game[G_ASKED_KIND] = kind
-    game[G_ASKED_TYPES] = types
+    outer = open_question(state, np.int64(D_RECALL), p, whose)
+    state.game[G_ASKED_KIND] = kind
+    state.game[G_ASKED_TYPES] = types
     out = state.actions
     n = legal_recalls(table, state, piles, out)
     action = choose_recall(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
@@ -3495,17 +3488,12 @@ def ask_effect_summon(
     """D_EFFECT_SUMMON, asked by a `summon from hand|deck` clause of p's card: `pack_at(position, card)` of the
     monster p summons from `source` (FROM_HAND or FROM_DECK; of the types in `types`, 0: any), or -1 when p has
     none it may summon (nothing is asked)."""
-    game = state.game
-    outer = game[G_DECISION]
-    outer_actor = game[G_ACTOR]
-    open_decision(state, np.int64(D_EFFECT_SUMMON), p)
-    game[G_ASKED] = source
-    game[G_ASKED_TYPES] = types
+    outer = open_question(state, np.int64(D_EFFECT_SUMMON), p, source)
+    state.game[G_ASKED_TYPES] = types
     out = state.actions
     n = legal_effect_summons(table, rules, state, piles, p, out)
     action = choose_effect_summon(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    game[G_DECISION] = outer
-    game[G_ACTOR] = outer_actor
+    close_question(state, outer)
     return action
 
 
