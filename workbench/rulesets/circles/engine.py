@@ -2336,6 +2336,32 @@ def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
         s = 1 - s
 
 
+@inline_kernel
+def start_match(
+    R: IntArray,
+    S: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
+    m: EngineInt,
+) -> None:
+    """Match m of a batch: seed the state's generator, open the match's counters, shuffle and deal."""
+    rng_seed(rng_of(S), seed)
+    begin_match_counters(counters_of(S), m)
+    setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+
+
+@inline_kernel
+def finish_match(S: IntArray, m: EngineInt, winners: Any, turns: Any) -> None:
+    """Match m of a batch is over: close its counters, note its winner and turn count."""
+    game = game_of(S)
+    end_match_counters(counters_of(S), game[G_TURN], np.int64(2))
+    winners[m] = game[G_WINNER]
+    turns[m] = game[G_TURN]
+
+
 @rules_kernel
 def play_matches(
     R: IntArray,
@@ -2360,15 +2386,10 @@ def play_matches(
     ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play
     has them (`turn_body`): copying them in as well doubled the compile time and was no faster.
     """
-    game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
-        rng_seed(rng, seeds[m])
-        begin_match_counters(counters, m)
-        setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
         play_match(R, S, np.int64(first[m]))
-        end_match_counters(counters, game[G_TURN], np.int64(2))
-        winners[m] = game[G_WINNER]
-        turns[m] = game[G_TURN]
+        finish_match(S, m, winners, turns)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -2674,15 +2695,10 @@ def play_searched_matches(
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
     site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
     so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU."""
-    game, rng, counters = game_of(S), rng_of(S), counters_of(S)
     for m in range(seeds.shape[0]):
-        rng_seed(rng, seeds[m])
-        begin_match_counters(counters, m)
-        setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
         play_searched_match(R, S, snapshot, scratch, np.int64(first[m]), seeds[m])
-        end_match_counters(counters, game[G_TURN], np.int64(2))
-        winners[m] = game[G_WINNER]
-        turns[m] = game[G_TURN]
+        finish_match(S, m, winners, turns)
 
 
 # ---------------------------------------------------------------------------------------------------------------
