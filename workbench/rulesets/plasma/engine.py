@@ -1260,18 +1260,10 @@ def declare_attack(
         log_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
-    # `attack_goes_on`'s opening of a window, written out: no call to open one. The damage stays in `attack_goes_on`
-    # (called): inlined here it is typed again at every level declare_attack is inlined through, which doubled the
-    # cold compile.
-    if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1 and st.game[G_OVER] == 0:
-        if has_instant_to_play(table, st, p):
-            open_decision(st, np.int64(D_INSTANT), p)
-            return
-        if has_instant_to_play(table, st, q):
-            st.game[G_WINDOW] = WINDOW_DEFEND
-            open_decision(st, np.int64(D_INSTANT), q)
-            return
-        st.game[G_WINDOW] = WINDOW_DEFEND
+    # The first window opened here (inline), without a call; the damage stays in `attack_goes_on` (called): inlined
+    # here it is typed again at every level declare_attack is inlined through, which doubled the cold compile.
+    if open_instant_window(table, st, p):
+        return
     attack_goes_on(table, st, counters, events)
 
 
@@ -1319,19 +1311,28 @@ def attack_goes_on(
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
     (`resolve_attack`). Called, not inlined: several decisions lead here, and one compiled copy keeps the cold compile
     near the engine's before decisions were split (one call per attack)."""
-    p = st.game[G_ATTACKING]
+    if open_instant_window(table, st, st.game[G_ATTACKING]):
+        return
+    st.game[G_WINDOW] = WINDOW_DONE
+    resolve_attack(table, st, counters, events)
+
+
+@inline_kernel
+def open_instant_window(table: IntArray, st: Any, p: EngineInt) -> bool:
+    """With `instants_before_damage`, the next instant window of p's attack: the attacker's (G_WINDOW =
+    WINDOW_ATTACK), then the defender's (WINDOW_DEFEND), each opened (D_INSTANT) only when that player holds an
+    Instant they can pay for. False when no window opens: the damage comes next."""
     if st.options[O_INSTANTS_BEFORE_DAMAGE] == 1 and st.game[G_OVER] == 0:
         if st.game[G_WINDOW] == WINDOW_ATTACK:
             if has_instant_to_play(table, st, p):
                 open_decision(st, np.int64(D_INSTANT), p)
-                return
+                return True
             st.game[G_WINDOW] = WINDOW_DEFEND
         if st.game[G_WINDOW] == WINDOW_DEFEND:
             if has_instant_to_play(table, st, 1 - p):
                 open_decision(st, np.int64(D_INSTANT), 1 - p)
-                return
-    st.game[G_WINDOW] = WINDOW_DONE
-    resolve_attack(table, st, counters, events)
+                return True
+    return False
 
 
 @inline_kernel
