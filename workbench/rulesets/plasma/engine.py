@@ -607,7 +607,9 @@ def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> in
     for j in range(h, n - 1):
         st.hand[p, j] = st.hand[p, j + 1]
     st.side[p, S_HAND] = n - 1
-    if table[card, T_INSTANT_COST] == st.side[p, S_HAND_INSTANT]:
+    cost = table[card, T_INSTANT_COST]
+    # Not an Instant: NO_INSTANT, which S_HAND_INSTANT also holds while the hand has no Instant (nothing to read).
+    if cost == st.side[p, S_HAND_INSTANT] and cost != NO_INSTANT:
         # The cheapest Instant may have left (rare: an Instant played or set aside).
         count_hand_instants(table, st, p)
     return card
