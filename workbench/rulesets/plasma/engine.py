@@ -974,7 +974,7 @@ def weigh_spell(
     return value
 
 
-@rules_kernel
+@inline_kernel
 def greedy_play_value(
     table: IntArray,
     st: Any,
@@ -985,7 +985,10 @@ def greedy_play_value(
 
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
     instants that gain more plasma than they cost are weighed on the board (`weigh_spell`, inlined here: about 30
-    weighings a greedy match).
+    weighings a greedy match). Inline itself, in `greedy_play` and `greedy_wants_coin`: the match loop's play
+    decision then weighs without a call (greedy about 6% faster, for several seconds more compile of `play_turns`); the
+    search's play phase calls one compiled copy of `greedy_play` (`greedy_play_called`), so its own compile does not
+    grow too.
     """
     card = st.hand[p, h]
     kind = table[card, T_KIND]
@@ -2357,6 +2360,9 @@ def called(function: KernelT) -> KernelT:
 
 
 answer_attack_called = called(answer_attack)
+greedy_play_called = called(greedy_play)
+"""Greedy's play decision for the search's play phase: one compiled copy, called (greedy's board weighing is inline
+in it)."""
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
 SEARCH_SEED = 0x5EA4C4
@@ -2547,7 +2553,7 @@ def searched_play_phase(
             break
         open_decision(st, np.int64(D_PLAY), p)
         listed = legal_plays(table, st, p, st.actions)
-        greedy = greedy_play(table, st, p)
+        greedy = greedy_play_called(table, st, p)
         action = greedy
         if greedy != COIN:
             n, at = play_choices(table, st, p, greedy, listed)
