@@ -11,14 +11,18 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
+import numpy as np
 import pytest
 
 from workbench.app.warmup import progress_line, warmup_rulesets
 from workbench.app.workspace import bundled_catalogue
 from workbench.cli import main
+from workbench.engines import CompiledCards
 from workbench.paths import REPO_ROOT
 from workbench.rulesets import RULESETS
 from workbench.warm import (
@@ -26,6 +30,8 @@ from workbench.warm import (
     compile_times_path,
     duration_text,
     expected_text,
+    is_loaded,
+    load_engine,
     read_compile_times,
     record_compile_time,
 )
@@ -233,3 +239,29 @@ def test_warm_on_a_real_engine_says_what_it_did(tmp_path: Path) -> None:
     assert engine["ruleset"] == "circles" and engine["engine_version"] == circles.version
     assert engine["how"] in ("compiled", "loaded") and engine["seconds"] > 0
     assert (tmp_path / "card-workbench" / "compile_times.json").exists() == (engine["how"] == "compiled")
+
+
+def test_a_run_loads_only_the_batch_and_a_trace_then_loads_its_own_kernels(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Plasma's batch kernels are compiled apart from its trace's (a batch passes no events buffer), so a run must not
+    # wait for the trace's compile: it asks for the batch only, and the first trace loads the rest, once.
+    played: list[str] = []
+    module = types.ModuleType("engine_loaded_in_two_steps")
+    module.ENGINE = SimpleNamespace(  # type: ignore[attr-defined]
+        version="1",
+        play_batch=lambda *args: played.append("batch"),
+        play_traced=lambda *args: played.append("trace"),
+    )
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    deck = np.zeros(1, dtype=np.int64)
+    compiled = cast(CompiledCards, None)
+
+    run = load_engine(module.__name__, compiled, deck, deck, traced=False)
+    assert played == ["batch"] and is_loaded(module.__name__)
+    assert load_engine(module.__name__, compiled, deck, deck, traced=False) is run and played == ["batch"]
+    trace = load_engine(module.__name__, compiled, deck, deck)
+    assert played == ["batch", "trace"] and trace.how == "loaded"
+    assert load_engine(module.__name__, compiled, deck, deck) is run and played == ["batch", "trace"]
+    assert not compile_times_path().exists()  # nothing was compiled, so nothing recorded

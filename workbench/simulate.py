@@ -297,7 +297,7 @@ def run_jobs(
     # then load Numba's on-disk cache instead of each compiling the same kernels at once (souls: about 75 s of CPU
     # per worker on a cold cache).
     if jobs:
-        load_engine(engine_module, compiled, jobs[0].deck_a, jobs[0].deck_b)
+        load_engine(engine_module, compiled, jobs[0].deck_a, jobs[0].deck_b, traced=False)
     pace = _Pace()
     # On processes, only the first job's opening pieces play here: until one has run a quarter of PIECE_SECONDS,
     # the speed is not known well enough to size the pieces sent to the workers.

@@ -2,7 +2,8 @@
 
 An engine's kernels are compiled by Numba on their first call in a process, or loaded from Numba's on-disk cache
 when an earlier process compiled the same source (seconds instead of minutes). `load_engine` makes that first call
-on purpose (one match played in batch and one traced, so every kernel a run or a trace needs is ready), times it,
+on purpose (one match played in batch and, except for a run, one traced, so every kernel a run or a trace needs is
+ready), times it,
 tells a compile from a load, and writes each compile's time to a small record (`compile_times_path()`), so the app
 and `workbench warm` can say how long the next compile is likely to take on this machine.
 
@@ -69,7 +70,8 @@ class CompileTime:
     ruleset: str
     """The ruleset id whose engine was compiled."""
     seconds: float
-    """Wall-clock seconds of the compile (one batch match and one traced match, from a cold cache)."""
+    """Wall-clock seconds of the compile (one batch match, and one traced match unless a run compiled it, from a cold
+    cache)."""
     engine_version: str
     """The engine's version at the time."""
     recorded_at: str
@@ -243,7 +245,9 @@ class _Slot:
     compiles: int = 0
     """Numba compile events seen for the package during the load."""
     load: EngineLoad | None = None
-    """Set once the engine is ready in this process."""
+    """Set once the engine is ready in this process (its batch kernels)."""
+    traced: bool = False
+    """True once a traced match has been played too (its kernels ready)."""
 
 
 @dataclass(frozen=True)
@@ -327,18 +331,23 @@ def activity() -> list[Activity]:
     return found
 
 
-def load_engine(engine_module: str, compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> EngineLoad:
-    """Make the engine ready in this process: one match in batch and one traced, timed; a compile is recorded.
+def load_engine(
+    engine_module: str, compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, traced: bool = True
+) -> EngineLoad:
+    """Make the engine ready in this process: one match in batch and (with `traced`) one traced, timed; a compile
+    is recorded.
 
-    Once per engine per process: later calls return the first call's `EngineLoad` at once. A caller arriving while
-    another thread loads the same engine waits for it (one compile, never two at once). The decks are card-id
-    arrays of `compiled`; any legal pair compiles the same kernels.
+    Once per engine per process: later calls return the first call's `EngineLoad` at once, unless they ask for the
+    trace the first call left out (a run needs only the batch: plasma's batch kernels are compiled apart from its
+    trace's, `workbench.engines.trace_event`, so a run does not wait for the trace's compile). A caller arriving
+    while another thread loads the same engine waits for it (one compile, never two at once). The decks are
+    card-id arrays of `compiled`; any legal pair compiles the same kernels.
     """
     slot = _slot(engine_module)
-    if slot.load is not None:
+    if slot.load is not None and (slot.traced or not traced):
         return slot.load
     with slot.lock:
-        if slot.load is not None:
+        if slot.load is not None and (slot.traced or not traced):
             return slot.load
         engine: Engine = importlib.import_module(engine_module).ENGINE
         disabled = _jit_disabled()
@@ -351,14 +360,17 @@ def load_engine(engine_module: str, compiled: CompiledCards, deck_a: IntArray, d
         try:
             seeds = np.zeros(1, dtype=np.int64)
             first = np.zeros(1, dtype=np.int8)
-            engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 0)
-            engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
+            if slot.load is None:
+                engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 0)
+            if traced:
+                engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
         finally:
             seconds = time.monotonic() - slot.started
             compiles, slot.state = slot.compiles, None
         how: How = "not compiled" if disabled else ("compiled" if compiles else "loaded")
         load = EngineLoad(slot.ruleset, engine.version, how, seconds, last)
-        if how == "compiled":
+        # The trace's own compile, after the batch's, is not the engine's compile: the record keeps the batch's.
+        if how == "compiled" and slot.load is None:
             _record_quietly(
                 CompileTime(
                     ruleset=slot.ruleset,
@@ -369,7 +381,8 @@ def load_engine(engine_module: str, compiled: CompiledCards, deck_a: IntArray, d
                     cpus=_cpus(),
                 )
             )
-        slot.load = load
+        slot.load = slot.load or load
+        slot.traced = slot.traced or traced
         return load
 
 

@@ -156,6 +156,33 @@ def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[Card
     assert alone.counters.equals(pair.counters)
 
 
+@pytest.mark.parametrize(("policy_a", "policy_b"), [("greedy", "greedy"), ("random", "greedy"), ("search", "greedy")])
+def test_a_batch_and_a_trace_are_compiled_apart_and_play_the_same_matches(
+    bundled: tuple[CardSet, dict[str, Deck]], policy_a: str, policy_b: str
+) -> None:
+    """A batch passes no events buffer, so its kernels are a compiled copy of their own with every trace call gone
+    (`workbench.engines.trace_event`); the trace's copy must play the very same matches, every deck pair."""
+    from workbench.rulesets.plasma import engine as E
+
+    cardset, decks = bundled
+    engine, compiled, _ = compile_for(cardset)
+    a_policy, b_policy = engine.policy_index(policy_a), engine.policy_index(policy_b)
+    seeds, first = batch_seeds(17, 4 if policy_a == "search" else 12)[0]
+    for name_a in decks:
+        for name_b in decks:
+            a, b = compiled.deck_array(decks[name_a]), compiled.deck_array(decks[name_b])
+            winners, turns, _ = engine.play_batch(compiled, a, b, seeds, first, a_policy, b_policy)
+            for m, seed in enumerate(seeds.tolist()):
+                winner, traced_turns, events = engine.play_traced(
+                    compiled, a, b, seed, int(first[m]), a_policy, b_policy
+                )
+                assert (winner, traced_turns) == (int(winners[m]), int(turns[m])), (name_a, name_b, m)
+                assert int(events[-1][0]) <= traced_turns and len(events) > 20
+    kernel: Any = E.play_matches_searched if "search" in (policy_a, policy_b) else E.play_matches  # a dispatcher
+    # Two machine-code copies of the match loop: one for the batch's None, one for the trace's buffer.
+    assert len({str(signature[-1]) for signature in kernel.signatures}) == 2
+
+
 _PLAY_SCRIPT = """
 import json, numpy as np
 from workbench.decklists import read_decklist

@@ -60,7 +60,6 @@ from workbench.engines import (
     count_play,
     end_match_counters,
     inline_kernel,
-    log_event,
     new_counters,
     published_counters,
     rng_below,
@@ -68,6 +67,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
     shuffle_in_place,
+    trace_event,
 )
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
@@ -458,7 +458,7 @@ def destroy_creature(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     i: EngineInt,
     source: EngineInt,
@@ -466,7 +466,7 @@ def destroy_creature(
     """Destroy p's creature in slot i (`source` is the card that destroyed it outright, or -1)."""
     card = st.board[p, i, B_CARD]
     counters[p, card, DESTROYED] += 1
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
     remove_creature(table, st, p, i)
 
 
@@ -475,7 +475,7 @@ def remove_the_dead(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """Destroy every creature whose damage has reached its resolve (checked after damage and when bonuses end)."""
     for p in range(2):
@@ -493,7 +493,7 @@ def remove_if_destroyed(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     i: EngineInt,
     q: EngineInt,
@@ -518,7 +518,7 @@ def remove_if_destroyed(
 def hit_player(
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     owner: EngineInt,
     source: EngineInt,
     amount: EngineInt,
@@ -527,7 +527,7 @@ def hit_player(
     target = 1 - owner
     st.side[target, S_LIFE] -= amount
     counters[owner, source, DAMAGE_DEALT] += amount
-    log_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
+    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
     if st.side[target, S_LIFE] <= 0:
         end_match(st, owner)
 
@@ -536,7 +536,7 @@ def hit_player(
 def damage_creature(
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     owner: EngineInt,
     source: EngineInt,
     q: EngineInt,
@@ -546,13 +546,13 @@ def damage_creature(
     """`owner`'s card `source` puts `amount` damage on q's creature in slot i (destruction is checked after)."""
     st.board[q, i, B_DAMAGE] += amount
     counters[owner, source, DAMAGE_DEALT] += amount
-    log_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
+    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
 
 
 @inline_kernel
 def heal_player(
     st: Any,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     source: EngineInt,
     amount: EngineInt,
@@ -564,7 +564,7 @@ def heal_player(
         life = max(cap, st.side[p, S_LIFE])
     gained = life - st.side[p, S_LIFE]
     st.side[p, S_LIFE] = life
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
 
 
 @inline_kernel
@@ -572,12 +572,12 @@ def draw_card(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """p draws the top card; from an empty deck p draws nothing (or loses, with `deck_out_loses`)."""
     if st.side[p, S_DRAWN] >= st.side[p, S_DECK]:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
         if st.options[O_DECK_OUT_LOSES] == 1:
             end_match(st, 1 - p)
         return
@@ -587,7 +587,7 @@ def draw_card(
     st.side[p, S_HAND] += 1
     st.side[p, S_HAND_INSTANT] = min(st.side[p, S_HAND_INSTANT], table[card, T_INSTANT_COST])
     count_draw(counters, p, card)
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @inline_kernel
@@ -607,7 +607,9 @@ def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> in
     for j in range(h, n - 1):
         st.hand[p, j] = st.hand[p, j + 1]
     st.side[p, S_HAND] = n - 1
-    if table[card, T_INSTANT_COST] == st.side[p, S_HAND_INSTANT]:
+    cost = table[card, T_INSTANT_COST]
+    # Not an Instant: NO_INSTANT, which S_HAND_INSTANT also holds while the hand has no Instant (nothing to read).
+    if cost == st.side[p, S_HAND_INSTANT] and cost != NO_INSTANT:
         # The cheapest Instant may have left (rare: an Instant played or set aside).
         count_hand_instants(table, st, p)
     return card
@@ -662,7 +664,7 @@ def clause_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -684,11 +686,11 @@ def clause_on(
         if op == OP_POWER:
             st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
             refresh_stats(table, st, p, slot)
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
         else:
             st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
             refresh_stats(table, st, p, slot)
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
 
 
 @rules_kernel
@@ -696,7 +698,7 @@ def apply_effects(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -748,7 +750,7 @@ def apply_effects(
                 draw_card(table, st, counters, events, p)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
 
 
 @inline_kernel
@@ -768,7 +770,7 @@ def apply_effect_target(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     slot: EngineInt,
 ) -> None:
     """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
@@ -780,7 +782,7 @@ def apply_effect_target(
     enemy_uid = st.game[G_FX_ENEMY]
     st.game[G_PENDING] = D_NONE
     if pending == D_EQUIP_TARGET:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         if table[card, T_CLAUSES] > 0:
             apply_effects(
                 table,
@@ -840,7 +842,7 @@ def play_card(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     h: EngineInt,
     own_uid: EngineInt,
@@ -857,7 +859,7 @@ def play_card(
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
     count_play(counters, p, card, st.game[G_TURN])
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
     kind = table[card, T_KIND]
     mode = MODE_PLAY
     if kind == K_CREATURE:
@@ -869,13 +871,13 @@ def play_card(
                 # Which creature it goes under is p's decision.
                 leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
             return
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
         own_uid = st.board[p, slot, B_UID]
     elif kind == K_BATTLEFIELD:
         old = st.side[p, S_BATTLEFIELD]
         if old >= 0:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
+            trace_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
         st.side[p, S_BATTLEFIELD] = card
         refresh_side(table, st, p)
         # Replacing a battlefield can take away resolve, and with it creatures.
@@ -972,7 +974,7 @@ def weigh_spell(
     return value
 
 
-@rules_kernel
+@inline_kernel
 def greedy_play_value(
     table: IntArray,
     st: Any,
@@ -983,7 +985,10 @@ def greedy_play_value(
 
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
     instants that gain more plasma than they cost are weighed on the board (`weigh_spell`, inlined here: about 30
-    weighings a greedy match).
+    weighings a greedy match). Inline itself, in `greedy_play` and `greedy_wants_coin`: the match loop's play
+    decision then weighs without a call (greedy about 6% faster, for several seconds more compile of `play_turns`); the
+    search's play phase calls one compiled copy of `greedy_play` (`greedy_play_called`), so its own compile does not
+    grow too.
     """
     card = st.hand[p, h]
     kind = table[card, T_KIND]
@@ -1031,7 +1036,7 @@ def activate(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     i: EngineInt,
 ) -> None:
@@ -1040,7 +1045,7 @@ def activate(
     cost = table[card, ABILITY + T_COST]
     st.side[p, S_PLASMA] -= cost
     st.board[p, i, B_ACTIVATED] += 1
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
     apply_effects(
         table,
         st,
@@ -1068,11 +1073,11 @@ def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
 
 
 @inline_kernel
-def flip_coin(st: Any, events: IntArray, p: EngineInt) -> None:
+def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
     st.side[p, S_COIN] = 0
     st.side[p, S_PLASMA] += 1
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
 
 
 @inline_kernel
@@ -1122,7 +1127,7 @@ def apply_play(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1205,7 +1210,7 @@ def fight(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     a: EngineInt,
     q: EngineInt,
@@ -1226,7 +1231,7 @@ def declare_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     a: EngineInt,
     target: EngineInt,
@@ -1246,18 +1251,18 @@ def declare_attack(
     st.game[G_DEFENDER_UID] = -1
     st.game[G_WINDOW] = WINDOW_ATTACK
     if target == DIRECT:
-        log_event(
+        trace_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a)
         )
         for i in range(st.side[q, S_BOARD]):
             if st.board[q, i, B_TAPPED] == 0:
                 open_decision(st, np.int64(D_BLOCK), q)
                 return
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     else:
         st.game[G_DEFENDER_UID] = st.board[q, target, B_UID]
         st.game[G_DEFENDER] = target
-        log_event(
+        trace_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
     # The first window opened here (inline), without a call; the damage stays in `attack_goes_on` (called): inlined
@@ -1284,7 +1289,7 @@ def apply_block(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     d: EngineInt,
 ) -> None:
     """The defender blocks the direct attack with its creature in slot d (or takes the hit: NO_BLOCK); the attack
@@ -1294,9 +1299,9 @@ def apply_block(
     if d >= 0:
         st.game[G_DEFENDER_UID] = st.board[q, d, B_UID]
         st.game[G_DEFENDER] = d
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
     else:
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     attack_goes_on(table, st, counters, events)
 
 
@@ -1305,7 +1310,7 @@ def attack_goes_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
@@ -1340,7 +1345,7 @@ def resolve_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """The attack's damage: a direct hit, or the fighters' fight; an Instant may have moved or removed either
     fighter, so both are found again by uid. The attacker decision opens again."""
@@ -1354,7 +1359,7 @@ def resolve_attack(
     a = find_uid_from(st, p, st.game[G_ATTACKER_UID], st.game[G_ATTACKER])
     d = find_uid_from(st, q, defender_uid, st.game[G_DEFENDER])
     if a < 0:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
     if defender_uid < 0:
         st.board[p, a, B_TAPPED] = 1
@@ -1363,7 +1368,7 @@ def resolve_attack(
     if d < 0:
         # The blocker or the attacked creature left the field before damage: the attack ends, the attacker tapped.
         st.board[p, a, B_TAPPED] = 1
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
     fight(table, st, counters, events, p, a, q, d)
 
@@ -1398,7 +1403,7 @@ def apply_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     h: EngineInt,
 ) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
@@ -1417,7 +1422,7 @@ def play_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     h: EngineInt,
 ) -> None:
     """`apply_instant` of an Instant (hand position h): it is played on the window's fighters; then, unless its
@@ -1435,7 +1440,7 @@ def instant_done(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """An attack's window has had its one Instant (or none): the attack goes on. The end of turn's window stays
     open."""
@@ -1480,7 +1485,7 @@ def apply_target(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     target: EngineInt,
 ) -> None:
@@ -1514,7 +1519,7 @@ def start_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """Untap, summoning sickness ends, plasma = your turn number (the rest is lost), draw 1, battlefield fires."""
@@ -1528,12 +1533,12 @@ def start_turn(
         for i in range(st.side[1 - p, S_BOARD]):
             st.board[1 - p, i, B_TAPPED] = 0
     st.side[p, S_PLASMA] = st.side[p, S_TURNS]
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
+    trace_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
     draw_card(table, st, counters, events, p)
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
         apply_effects(
             table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0)
         )
@@ -1544,7 +1549,7 @@ def close_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """After the opponent's end-of-turn window (`end_turn`): "this turn" bonuses end (and damage, by option)."""
@@ -1587,7 +1592,7 @@ def apply_mulligan(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1599,7 +1604,7 @@ def apply_mulligan(
         card = remove_from_hand(table, st, p, action)
         st.library[p, aside] = card
         st.game[G_ASIDE] = aside + 1
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
+        trace_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
         draw_card(table, st, counters, events, p)
         return
     st.game[G_DECISION] = D_NONE
@@ -1618,7 +1623,7 @@ def setup_match(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -1671,7 +1676,7 @@ def play_turns(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     stage: EngineInt,
 ) -> None:
     """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
@@ -1686,7 +1691,7 @@ def play_turns(
     while st.game[G_OVER] == 0:
         if stage == STAGE_TURN:
             if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-                log_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+                trace_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
                 end_match(st, -1)
                 break
             start_turn(table, st, counters, events, p)
@@ -1758,7 +1763,7 @@ def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
 
 
 @rules_kernel
-def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt) -> None:
+def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
     attack done, or a hold) the next attacker; after an end-of-turn Instant the same window. STOP, KEEP and an
@@ -1787,7 +1792,7 @@ def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray, action
 
 
 @rules_kernel
-def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt) -> None:
+def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
     """`apply` for the two decisions the search chooses in, with no target left open: a play (not STOP, which the
     search takes itself) or an attacker's target. One kernel of two appliers, not `apply`'s six: less for the search
     line to compile."""
@@ -2169,7 +2174,7 @@ def answer_targets(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
     equipment's creature; rare, so one compiled copy, called)."""
@@ -2184,7 +2189,7 @@ def ask_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> EngineInt:
     """The open instant decision asked of its player's policy and applied; returns the action (a window is rare:
     one compiled copy, called)."""
@@ -2198,7 +2203,7 @@ def answer_attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
     attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
@@ -2222,7 +2227,7 @@ def attack(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     a: EngineInt,
     target: EngineInt,
@@ -2238,7 +2243,7 @@ def end_turn(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
@@ -2263,7 +2268,7 @@ def mulligan(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """p's mulligan: up to 3 times set a card aside and draw 1, until p keeps; the set-aside cards are then shuffled
@@ -2283,7 +2288,7 @@ def play_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """p's play phase: the play decision, asked again after each action until p's policy stops."""
@@ -2305,7 +2310,7 @@ def battle_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
@@ -2321,7 +2326,7 @@ def battle_on(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
 ) -> None:
     """The rest of p's battle phase (creatures held back so far stay held): the attacker and target decisions, one
@@ -2355,6 +2360,9 @@ def called(function: KernelT) -> KernelT:
 
 
 answer_attack_called = called(answer_attack)
+greedy_play_called = called(greedy_play)
+"""Greedy's play decision for the search's play phase: one compiled copy, called (greedy's board weighing is inline
+in it)."""
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
 SEARCH_SEED = 0x5EA4C4
@@ -2380,7 +2388,7 @@ def clone(st: Any, into: Any) -> None:
         into.rng[f] = st.rng[f]
     for f in range(N_OPTIONS):
         into.options[f] = st.options[f]
-    # Past the end of any events buffer: `log_event` writes nothing for the clone, though it is passed the match's.
+    # Past the end of any events buffer: a traced match's rollouts write nothing, though they are passed its buffer.
     into.ecount[0] = NO_TRACE
 
 
@@ -2431,7 +2439,9 @@ def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None
 
 
 @inline_kernel
-def rollout(table: IntArray, sim: Any, counters: IntArray, events: IntArray, p: EngineInt, stage: EngineInt) -> int:
+def rollout(
+    table: IntArray, sim: Any, counters: IntArray, events: IntArray | None, p: EngineInt, stage: EngineInt
+) -> int:
     """Play the match on `sim` out from p's turn at `stage`, with the policies its sides hold; p's half points (a
     win 2, a draw 1). Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and
     `counters` is the search's own scratch. Copied into its one caller, `search_decision`: one compiled module fewer
@@ -2452,7 +2462,7 @@ def search_decision(
     st: Any,
     sim: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     n: EngineInt,
     incumbent: EngineInt,
@@ -2531,7 +2541,7 @@ def searched_play_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     sim: Any,
     scratch: IntArray,
@@ -2543,7 +2553,7 @@ def searched_play_phase(
             break
         open_decision(st, np.int64(D_PLAY), p)
         listed = legal_plays(table, st, p, st.actions)
-        greedy = greedy_play(table, st, p)
+        greedy = greedy_play_called(table, st, p)
         action = greedy
         if greedy != COIN:
             n, at = play_choices(table, st, p, greedy, listed)
@@ -2570,7 +2580,7 @@ def searched_battle_phase(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     p: EngineInt,
     sim: Any,
     scratch: IntArray,
@@ -2614,7 +2624,7 @@ def play_turns_searched(
     table: IntArray,
     st: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
     sim: Any,
     scratch: IntArray,
 ) -> None:
@@ -2647,7 +2657,7 @@ def play_matches_searched(
     winners: Any,
     turns: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
     exactly as before). The search's generator is seeded from each match's seed."""
@@ -2681,7 +2691,7 @@ def play_matches(
     winners: Any,
     turns: Any,
     counters: IntArray,
-    events: IntArray,
+    events: IntArray | None,
 ) -> None:
     """Play one match per seed on the given state arrays (see `new_state`), which every match reuses."""
     for m in range(seeds.shape[0]):
@@ -2797,7 +2807,7 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    events: IntArray,
+    events: IntArray | None,
 ) -> tuple[Any, Any, Any, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
@@ -2828,7 +2838,8 @@ def _run(
         )
     else:
         play_matches(compiled.table, state, *decks, seeds, first, policy_a, policy_b, winners, turns, counters, events)
-    return winners, turns, published_counters(counters), events[: int(state.ecount[0])]
+    trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64) if events is None else events[: int(state.ecount[0])]
+    return winners, turns, published_counters(counters), trace
 
 
 def play_batch(
@@ -2841,10 +2852,8 @@ def play_batch(
     policy_b: int,
 ) -> tuple[Any, Any, Any]:
     """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
-    # An events buffer of no rows: `log_event` writes nothing, and the kernels are the trace's own machine code (one
-    # compile for both, not one each).
-    no_events = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, no_events)
+    # No events buffer: compiled apart from the trace's kernels, with every trace call gone (`trace_event`).
+    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, None)
     return winners, turns, counters
 
 
