@@ -3,9 +3,9 @@
 An engine's kernels are compiled by Numba on their first call in a process, or loaded from Numba's on-disk cache
 when an earlier process compiled the same source (seconds instead of minutes). `load_engine` makes that first call
 on purpose (one match played in batch and, except for a run, one traced, so every kernel a run or a trace needs is
-ready), times it,
-tells a compile from a load, and writes each compile's time to a small record (`compile_times_path()`), so the app
-and `workbench warm` can say how long the next compile is likely to take on this machine.
+ready), times it, tells a compile from a load, and writes each compile's time to a small record
+(`compile_times_path()`), so the app and `workbench warm` can say how long the next compile is likely to take on
+this machine.
 
 Every first use goes through here: `workbench.simulate.run_jobs` and `trace` (the command line and the app),
 `workbench warm` (`warm_ruleset`), and the app's background warm-up, which runs `python -m workbench.warm RULESET`

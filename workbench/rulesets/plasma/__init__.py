@@ -72,6 +72,12 @@ Version history:
   weighs the legal actions on the state without writing the list. Every
   result is unchanged (`tests/rulesets/plasma/results_fingerprint.py`), so
   the version stays.
+- 1.2, engine 2, batches apart from traces again: a batch passes no events
+  buffer (its kernels a compiled copy of their own, every trace call gone),
+  and a run no longer compiles the trace's copy (the first trace does); a
+  card leaving the hand reads the hand for its cheapest Instant only when it
+  is one; greedy's board weighing is inline in the match loop. Every result
+  is unchanged, so the version stays.
 - 1.2, engine 2: an attack's damage finds its fighters in the slots they
   were declared in (a new game field, G_DEFENDER, keeps the defender's),
   reading the field by uid only when an Instant moved one. The same
