@@ -985,10 +985,10 @@ def greedy_play_value(
 
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
     instants that gain more plasma than they cost are weighed on the board (`weigh_spell`, inlined here: about 30
-    weighings a greedy match). Inline itself, in `greedy_play`: the match loop's play decision then weighs without a
-    call (greedy about 6% faster, for several seconds more compile of `play_turns`). The coin's weighing calls one
-    compiled copy (`greedy_play_value_called`), and the search's play phase one of `greedy_play`
-    (`greedy_play_called`), so the weighing is not copied in again there.
+    weighings a greedy match). Inline itself, in `greedy_play` and `greedy_wants_coin`: the match loop's play
+    decision then weighs without a call (greedy about 6% faster, for several seconds more compile of `play_turns`); the
+    search's play phase calls one compiled copy of `greedy_play` (`greedy_play_called`), so its own compile does not
+    grow too.
     """
     card = st.hand[p, h]
     kind = table[card, T_KIND]
@@ -1820,7 +1820,7 @@ def greedy_wants_coin(table: IntArray, st: Any, p: EngineInt) -> bool:
         if table[card, T_COST] == st.side[p, S_PLASMA] + 1 and table[card, T_KIND] != K_INSTANT:
             # Weighed as if the coin were flipped (the plasma is given back at once).
             st.side[p, S_PLASMA] += 1
-            value = greedy_play_value_called(table, st, p, h)
+            value = greedy_play_value(table, st, p, h)
             st.side[p, S_PLASMA] -= 1
             if value > 0:
                 return True
@@ -2363,9 +2363,6 @@ answer_attack_called = called(answer_attack)
 greedy_play_called = called(greedy_play)
 """Greedy's play decision for the search's play phase: one compiled copy, called (greedy's board weighing is inline
 in it)."""
-greedy_play_value_called = called(greedy_play_value)
-"""Greedy's worth of a hand card for the coin's weighing (`greedy_wants_coin`, rare): one compiled copy, called, so
-the match loop copies the weighing in once (in `greedy_play`), not twice."""
 NO_TRACE = 1 << 62
 """A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
 SEARCH_SEED = 0x5EA4C4
