@@ -114,12 +114,12 @@ def test_what_a_person_is_told_to_expect_of_a_compile() -> None:
     assert expected_text("souls", _entry("souls", 246)) == "Last time on this machine it took 4 min 6 s."
     assert expected_text("toy", None) == "First compile on this machine."
     assert expected_text("source", None) == (
-        "First compile on this machine: usually about 4 minutes on an idle core, longer on a busy machine."
+        "First compile on this machine: usually about 1 minute on an idle core, longer on a busy machine."
     )
     assert progress_line("source", 12.0, None) == (
         0.0,  # no figure of this machine to measure the bar against
         "Compiling the source engine: 12 s so far. "
-        "First compile on this machine: usually about 4 minutes on an idle core, longer on a busy machine.",
+        "First compile on this machine: usually about 1 minute on an idle core, longer on a busy machine.",
     )
     share, text = progress_line("circles", 30.0, _entry("circles", 120))
     assert text == "Compiling the circles engine: 30 s so far. Last time on this machine it took 2 min 0 s."

@@ -43,15 +43,16 @@ RECORD_FORMAT = 1
 """Bumped if the record's shape changes; a record of another format is read as empty."""
 
 TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
-    "circles": 66.6,
-    "blades": 66.4,
-    "plasma": 183.1,
-    "souls": 150.0,
-    "source": 252.7,
+    "circles": 52.4,
+    "blades": 30.1,
+    "plasma": 92.2,
+    "souls": 43.4,
+    "source": 47.7,
 }
-"""CPU seconds of a cold `workbench warm RULESET` (empty Numba cache) on the project's machine, about the wall time
-on an idle core (README, Measured, with the command): what a person whose machine has no compile on record yet is
-told to expect. A busy machine takes longer (2 to 4 times that wall time at a load average of 5 to 10 on 2 cores)."""
+"""Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine
+(README, Measured, with the command; plasma's batch and trace are two compiled copies, so its figure holds both): what
+a person whose machine has no compile on record yet is told to expect. A busy machine takes longer (2 to 4 times
+that at a load average of 5 to 10 on 2 cores)."""
 
 How = Literal["compiled", "loaded", "not compiled"]
 """What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in
