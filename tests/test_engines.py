@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -88,3 +89,33 @@ def test_a_bit_set_is_walked_lowest_first_compiled_and_plain(members: list[int])
     assert _walk(bits) == members
     assert _walk(np.int64(bits)) == members  # as engines hold it: an element of an int64 array
     assert list(_walk_compiled(bits)) == members
+
+
+def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called() -> None:
+    """`llvm_inline_kernel` marks its machine code `alwaysinline`; a `rules_kernel` first compiled while one is being
+    typed stays a called function (Numba would otherwise pass `forceinline` on to it)."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("nothing is compiled under NUMBA_DISABLE_JIT")
+    from workbench.engines import llvm_inline_kernel, rules_kernel
+
+    # Fresh dispatchers (not cached): defined here, compiled here.
+    def twice(x: int) -> int:
+        return 2 * x
+
+    def twice_plus_one(x: int) -> int:
+        return twice_called(x) + 1
+
+    twice_called: Any = rules_kernel(twice)
+    copied_in: Any = llvm_inline_kernel(twice_plus_one)
+
+    @njit
+    def caller(x: int) -> int:
+        return copied_in(x) * 3
+
+    assert caller(4) == 27
+    inlined = next(iter(copied_in.overloads.values()))
+    called = next(iter(twice_called.overloads.values()))
+    assert inlined.fndesc.inline
+    assert not called.fndesc.inline
+    assert any("alwaysinline" in ir for ir in copied_in.inspect_llvm().values())
+    assert not any("alwaysinline" in ir for ir in twice_called.inspect_llvm().values())

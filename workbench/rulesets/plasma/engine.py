@@ -59,7 +59,7 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
-    inline_kernel,
+    llvm_inline_kernel,
     new_counters,
     published_counters,
     rng_below,
@@ -352,7 +352,7 @@ the creature an equipment goes under (each a field slot)."""
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def refresh_stats(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """Recompute the effective power and resolve of p's creature in slot i: printed + equipment + this turn +
     battlefield. Called wherever one of those changes, so reading them is one load."""
@@ -367,26 +367,26 @@ def refresh_stats(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     st.board[p, i, B_RESOLVE] = resolve
 
 
-@inline_kernel
+@llvm_inline_kernel
 def refresh_side(table: IntArray, st: Any, p: EngineInt) -> None:
     """Recompute every creature of p (after a battlefield change or when this turn's bonuses end)."""
     for i in range(st.side[p, S_BOARD]):
         refresh_stats(table, st, p, i)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def creature_power(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Power of p's creature in slot i: printed + equipment + this turn + battlefield."""
     return st.board[p, i, B_POWER]
 
 
-@inline_kernel
+@llvm_inline_kernel
 def creature_resolve(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Resolve of p's creature in slot i: printed + equipment + this turn + battlefield."""
     return st.board[p, i, B_RESOLVE]
 
 
-@inline_kernel
+@llvm_inline_kernel
 def damage_to_destroy(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """How much more damage destroys p's creature in slot i (0 or less: it is already destroyed)."""
     left = creature_resolve(table, st, p, i) - st.board[p, i, B_DAMAGE]
@@ -395,7 +395,7 @@ def damage_to_destroy(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> i
     return left
 
 
-@inline_kernel
+@llvm_inline_kernel
 def find_uid(st: Any, p: EngineInt, uid: EngineInt) -> int:
     """The slot of p's creature with this uid, or -1 when it has left the field."""
     if uid < 0:
@@ -406,7 +406,7 @@ def find_uid(st: Any, p: EngineInt, uid: EngineInt) -> int:
     return -1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def find_uid_from(st: Any, p: EngineInt, uid: EngineInt, slot: EngineInt) -> EngineInt:
     """`find_uid`, looking first in the slot the creature was in: uids are unique, so a match there is the answer
     (the usual case: no Instant moved anything since), and the field is read only when it is not."""
@@ -415,7 +415,7 @@ def find_uid_from(st: Any, p: EngineInt, uid: EngineInt, slot: EngineInt) -> Eng
     return find_uid(st, p, uid)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def can_attack(st: Any, p: EngineInt, i: EngineInt) -> bool:
     """Untapped, not held back this battle phase, and (with summoning sickness) not played this turn."""
     if st.board[p, i, B_TAPPED] == 1 or st.board[p, i, B_HELD] == 1:
@@ -423,7 +423,7 @@ def can_attack(st: Any, p: EngineInt, i: EngineInt) -> bool:
     return not (st.options[O_SICKNESS] == 1 and st.board[p, i, B_SICK] == 1)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def can_be_attacked(st: Any, q: EngineInt, i: EngineInt) -> bool:
     """Any enemy creature may be chosen, or only untapped ones when `attack_tapped_creatures` is off."""
     return st.options[O_ATTACK_TAPPED] == 1 or st.board[q, i, B_TAPPED] == 0
@@ -434,7 +434,7 @@ def can_be_attacked(st: Any, q: EngineInt, i: EngineInt) -> bool:
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def end_match(st: Any, winner: EngineInt) -> None:
     """The first result sticks: later damage in the same step cannot change it."""
     if st.game[G_OVER] == 0:
@@ -442,7 +442,7 @@ def end_match(st: Any, winner: EngineInt) -> None:
         st.game[G_WINNER] = winner
 
 
-@inline_kernel
+@llvm_inline_kernel
 def remove_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """Take slot i off p's field, keeping the order of the others (equipment under it goes with it)."""
     st.side[p, S_FIELD_ABILITIES] -= table[st.board[p, i, B_CARD], T_HAS_ABILITY]
@@ -453,7 +453,7 @@ def remove_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> Non
     st.side[p, S_BOARD] = n - 1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def destroy_creature(
     table: IntArray,
     st: Any,
@@ -488,7 +488,7 @@ def remove_the_dead(
     st.game[G_UNCHECKED] = 0
 
 
-@inline_kernel
+@llvm_inline_kernel
 def remove_if_destroyed(
     table: IntArray,
     st: Any,
@@ -514,7 +514,7 @@ def remove_if_destroyed(
         destroy_creature(table, st, counters, events, q, j, -1)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def hit_player(
     st: Any,
     counters: IntArray,
@@ -532,7 +532,7 @@ def hit_player(
         end_match(st, owner)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def damage_creature(
     st: Any,
     counters: IntArray,
@@ -549,7 +549,7 @@ def damage_creature(
     trace_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def heal_player(
     st: Any,
     events: IntArray | None,
@@ -567,7 +567,7 @@ def heal_player(
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def draw_card(
     table: IntArray,
     st: Any,
@@ -590,7 +590,7 @@ def draw_card(
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def count_hand_instants(table: IntArray, st: Any, p: EngineInt) -> None:
     """S_HAND_INSTANT read afresh from p's hand (after a hand is dealt or an Instant leaves it)."""
     cheapest = NO_INSTANT
@@ -599,7 +599,7 @@ def count_hand_instants(table: IntArray, st: Any, p: EngineInt) -> None:
     st.side[p, S_HAND_INSTANT] = cheapest
 
 
-@inline_kernel
+@llvm_inline_kernel
 def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> int:
     """Take hand position h out of p's hand (order kept); returns the card."""
     card = st.hand[p, h]
@@ -615,7 +615,7 @@ def remove_from_hand(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> in
     return card
 
 
-@inline_kernel
+@llvm_inline_kernel
 def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
     """Put a creature on p's field, untapped and (for summoning sickness) just played; returns its uid."""
     i = st.side[p, S_BOARD]
@@ -638,7 +638,7 @@ def enter_field(table: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def leave_target_open(
     st: Any,
     pending: EngineInt,
@@ -659,7 +659,7 @@ def leave_target_open(
     st.game[G_FX_CLAUSE] = clause
 
 
-@inline_kernel
+@llvm_inline_kernel
 def clause_on(
     table: IntArray,
     st: Any,
@@ -753,7 +753,7 @@ def apply_effects(
             trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_effect_targets(st: Any, out: IntArray) -> int:
     """The open target's legal actions into `out` (how many): the field slot of each enemy creature
     (D_ENEMY_TARGET) or of each of the player's own (D_OWN_TARGET, D_EQUIP_TARGET), in field order."""
@@ -823,7 +823,7 @@ def apply_effect_target(
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def can_play(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> bool:
     """p can pay for hand card h, and it has somewhere to go (equipment needs a creature; one battlefield)."""
     card = st.hand[p, h]
@@ -837,7 +837,7 @@ def can_play(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> bool:
     return True
 
 
-@inline_kernel
+@llvm_inline_kernel
 def play_card(
     table: IntArray,
     st: Any,
@@ -891,7 +891,7 @@ def play_card(
         )
 
 
-@inline_kernel
+@llvm_inline_kernel
 def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt, blk: EngineInt) -> int:
     """The cost of the costliest enemy creature this card's damage or destroy clauses (its ability's, with
     blk = ABILITY) would destroy, or -1."""
@@ -924,7 +924,7 @@ def spell_value(
     return weigh_spell(table, st, p, card, with_bonuses, with_plasma, blk)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def weigh_spell(
     table: IntArray,
     st: Any,
@@ -974,7 +974,7 @@ def weigh_spell(
     return value
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_play_value(
     table: IntArray,
     st: Any,
@@ -1019,7 +1019,7 @@ def play_value_of_card(kind: int, cost: int, plasma_gain: int) -> int:
     return PLAY_VALUE_OF_BOARD
 
 
-@inline_kernel
+@llvm_inline_kernel
 def can_activate(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> bool:
     """p's creature in slot i has an activated ability p can pay for, used fewer than `activations_per_turn` times
     this turn (and, with `activation_sickness`, was not played this turn)."""
@@ -1060,7 +1060,7 @@ def activate(
     )
 
 
-@inline_kernel
+@llvm_inline_kernel
 def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     """Greedy's worth of activating p's creature in slot i now: as an event's effects would be worth
     (`spell_value`), its power and resolve bonuses counting only when the creature itself can still attack."""
@@ -1072,7 +1072,7 @@ def ability_value(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> int:
     return value
 
 
-@inline_kernel
+@llvm_inline_kernel
 def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
     st.side[p, S_COIN] = 0
@@ -1080,7 +1080,7 @@ def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
     trace_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
 
 
-@inline_kernel
+@llvm_inline_kernel
 def playable_card(
     table: IntArray, card: EngineInt, plasma: EngineInt, has_creature: EngineBool, room_for_field: EngineBool
 ) -> bool:
@@ -1095,7 +1095,7 @@ def playable_card(
     )
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     """The play decision's legal actions into `out` (how many): COIN first while p holds it, then each hand card p
     can play (`can_play`) in hand order, each creature whose ability p can activate (`can_activate`) in field order,
@@ -1122,7 +1122,7 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     return n + 1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def apply_play(
     table: IntArray,
     st: Any,
@@ -1145,7 +1145,7 @@ def apply_play(
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def combat_instant_value(
     table: IntArray,
     st: Any,
@@ -1193,7 +1193,7 @@ def combat_instant_value(
     return 0
 
 
-@inline_kernel
+@llvm_inline_kernel
 def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
     """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call): its
     hand's cheapest Instant (S_HAND_INSTANT), not the hand read card by card."""
@@ -1205,7 +1205,7 @@ def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def fight(
     table: IntArray,
     st: Any,
@@ -1226,7 +1226,7 @@ def fight(
     remove_if_destroyed(table, st, counters, events, p, a, q, d)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def declare_attack(
     table: IntArray,
     st: Any,
@@ -1266,13 +1266,13 @@ def declare_attack(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
     # The first window opened here (inline), without a call; the damage stays in `attack_goes_on` (called): inlined
-    # here it is typed again at every level declare_attack is inlined through, which doubled the cold compile.
+    # here as well it cost compile and gained nothing (plasma.md, Speed, rounds 4 and 6).
     if open_instant_window(table, st, p):
         return
     attack_goes_on(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_blocks(st: Any, q: EngineInt, out: IntArray) -> int:
     """The block decision's legal actions into `out` (how many): each untapped creature of q in field order, then
     NO_BLOCK."""
@@ -1284,7 +1284,7 @@ def legal_blocks(st: Any, q: EngineInt, out: IntArray) -> int:
     return n + 1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def apply_block(
     table: IntArray,
     st: Any,
@@ -1322,7 +1322,7 @@ def attack_goes_on(
     resolve_attack(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def open_instant_window(table: IntArray, st: Any, p: EngineInt) -> bool:
     """With `instants_before_damage`, the next instant window of p's attack: the attacker's (G_WINDOW =
     WINDOW_ATTACK), then the defender's (WINDOW_DEFEND), each opened (D_INSTANT) only when that player holds an
@@ -1340,7 +1340,7 @@ def open_instant_window(table: IntArray, st: Any, p: EngineInt) -> bool:
     return False
 
 
-@inline_kernel
+@llvm_inline_kernel
 def resolve_attack(
     table: IntArray,
     st: Any,
@@ -1373,7 +1373,7 @@ def resolve_attack(
     fight(table, st, counters, events, p, a, q, d)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def window_uids(st: Any) -> tuple[int, int]:
     """(own, enemy): the uids of the fighters of the player whose instant window is open (-1, -1 at the end of a
     turn)."""
@@ -1385,7 +1385,7 @@ def window_uids(st: Any) -> tuple[int, int]:
     return -1, -1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
     """The instant decision's legal actions into `out` (how many): each Instant of x's hand x can pay for, in hand
     order, then PASS."""
@@ -1398,7 +1398,7 @@ def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
     return n + 1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def apply_instant(
     table: IntArray,
     st: Any,
@@ -1435,7 +1435,7 @@ def play_instant(
     instant_done(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def instant_done(
     table: IntArray,
     st: Any,
@@ -1451,7 +1451,7 @@ def instant_done(
     attack_goes_on(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_attackers(st: Any, p: EngineInt, out: IntArray) -> int:
     """The attacker decision's legal actions into `out` (how many): the field slot of each creature of p that can
     attack now (`can_attack`), in field order. None: p's battle phase is over."""
@@ -1465,7 +1465,7 @@ def legal_attackers(st: Any, p: EngineInt, out: IntArray) -> int:
     return n
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_targets(st: Any, p: EngineInt, out: IntArray) -> int:
     """The target decision's legal actions into `out` (how many) for p's attacker in slot G_ATTACKER: HOLD, DIRECT,
     then each enemy creature it may attack (`can_be_attacked`), in field order."""
@@ -1480,7 +1480,7 @@ def legal_targets(st: Any, p: EngineInt, out: IntArray) -> int:
     return n
 
 
-@inline_kernel
+@llvm_inline_kernel
 def apply_target(
     table: IntArray,
     st: Any,
@@ -1504,7 +1504,7 @@ def apply_target(
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def has_trigger(table: IntArray, card: EngineInt) -> bool:
     """Whether a battlefield has clauses that happen (anything but its lasting power and resolve bonuses)."""
     for c in range(table[card, T_CLAUSES]):
@@ -1514,7 +1514,7 @@ def has_trigger(table: IntArray, card: EngineInt) -> bool:
     return False
 
 
-@inline_kernel
+@llvm_inline_kernel
 def start_turn(
     table: IntArray,
     st: Any,
@@ -1544,7 +1544,7 @@ def start_turn(
         )
 
 
-@inline_kernel
+@llvm_inline_kernel
 def close_turn(
     table: IntArray,
     st: Any,
@@ -1574,7 +1574,7 @@ def close_turn(
         remove_the_dead(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def legal_mulligan(st: Any, p: EngineInt, out: IntArray) -> int:
     """The mulligan decision's legal actions into `out` (how many): while fewer than 3 cards are set aside, each hand
     position (that card set aside); then KEEP."""
@@ -1725,14 +1725,14 @@ def play_turns(
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
     """Open a decision of kind `decision` for player p."""
     st.game[G_DECISION] = decision
     st.game[G_ACTOR] = p
 
 
-@inline_kernel
+@llvm_inline_kernel
 def apply_attacker(st: Any, a: EngineInt) -> None:
     """The attacker decision's action: p's creature in field slot `a` attacks next; its target is the next decision."""
     st.game[G_ATTACKER] = a
@@ -1812,7 +1812,7 @@ def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray 
 # =====================================================================================================================
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_wants_coin(table: IntArray, st: Any, p: EngineInt) -> bool:
     """Greedy flips the coin when +1 plasma pays for a card that costs exactly one more."""
     for h in range(st.side[p, S_HAND]):
@@ -1827,7 +1827,7 @@ def greedy_wants_coin(table: IntArray, st: Any, p: EngineInt) -> bool:
     return False
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_play(table: IntArray, st: Any, p: EngineInt) -> int:
     """Greedy's play action among those `legal_plays` lists: the coin when it pays for a card now
     (`greedy_wants_coin`); else the card or ability worth most (`greedy_play_value`, `ability_value`; the first of
@@ -1880,7 +1880,7 @@ def random_play(st: Any, out: IntArray, n: EngineInt) -> int:
     return out[start + rng_below(st.rng, n - start)]
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     """p's policy's choice among the play decision's legal actions (random: listed into `out` by `legal_plays`;
     greedy weighs the same actions without the list, `greedy_play`)."""
@@ -1889,7 +1889,7 @@ def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     return greedy_play(table, st, p)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
     """Greedy sends its strongest creature among those `legal_attackers` lists first (the first of equals in field
     order), or -1 when none is listed. Read on the state in one pass with `legal_attackers`' test, not from the list
@@ -1907,7 +1907,7 @@ def greedy_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
     return a
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     """p's policy's choice among the listed attackers, or -1 when none is listed (p's battle phase is over). Random:
     any of `legal_attackers`' list in `out`, equally likely; greedy: `greedy_attacker`."""
@@ -1919,7 +1919,7 @@ def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> in
     return greedy_attacker(table, st, p)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> int:
     """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
 
@@ -1969,7 +1969,7 @@ def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -
     return HOLD
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     """p's policy's choice among the legal targets of its attacker in slot G_ATTACKER (random: hold, direct or any
     creature it may attack, listed into `out` by `legal_targets`, equally likely; greedy: `greedy_attack_choice`,
@@ -1979,7 +1979,7 @@ def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
     return greedy_attack_choice(table, st, p, st.game[G_ATTACKER])
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
     """The hand position greedy sends back, or -1 to keep: the costliest card when it costs 5 or more, or when the
     hand has nothing to play on the first two turns."""
@@ -1999,7 +1999,7 @@ def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
     return -1
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """p's policy's choice among the n listed mulligan actions.
 
@@ -2020,7 +2020,7 @@ def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: En
     return KEEP
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_block(table: IntArray, st: Any, q: EngineInt) -> int:
     """Greedy's block of the attacker in slot G_ATTACKER among those `legal_blocks` lists (q's untapped creatures,
     read on the state in field order, not from the list, as `greedy_play`): a blocker that destroys the attacker and
@@ -2056,7 +2056,7 @@ def greedy_block(table: IntArray, st: Any, q: EngineInt) -> int:
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
     """q's policy's choice among the legal blocks (random: each blocker and the hit of `legal_blocks`' list in `out`,
     equally likely; greedy: `greedy_block`)."""
@@ -2065,7 +2065,7 @@ def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
     return greedy_block(table, st, q)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
     """Greedy's Instant in the open window among those `legal_instants` lists (read on the state with its test, in
     hand order, as `greedy_play`): the one worth most (around an attack `combat_instant_value`, at the end of a turn
@@ -2094,7 +2094,7 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
     """x's policy's choice among the legal instant actions (random: PASS when it is the only one of `legal_instants`'
     list in `out`, else each Instant and PASS equally likely; greedy: `greedy_instant`)."""
@@ -2106,7 +2106,7 @@ def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
     return greedy_instant(table, st, x)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_enemy_target(
     table: IntArray,
     st: Any,
@@ -2131,7 +2131,7 @@ def greedy_enemy_target(
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_own_target(
     table: IntArray,
     st: Any,
@@ -2149,7 +2149,7 @@ def greedy_own_target(
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
     """The choice of the player whose card waits for a target, among the legal field slots (random: any of
     `legal_effect_targets`' list in `out`, equally likely; greedy, on the state: `greedy_enemy_target` for the
@@ -2198,7 +2198,7 @@ def ask_instant(
     return h
 
 
-@inline_kernel
+@llvm_inline_kernel
 def answer_attack(
     table: IntArray,
     st: Any,
@@ -2222,7 +2222,7 @@ def answer_attack(
             return
 
 
-@inline_kernel
+@llvm_inline_kernel
 def attack(
     table: IntArray,
     st: Any,
@@ -2238,7 +2238,7 @@ def attack(
     answer_attack(table, st, counters, events)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def end_turn(
     table: IntArray,
     st: Any,
@@ -2283,7 +2283,7 @@ def mulligan(
             return
 
 
-@inline_kernel
+@llvm_inline_kernel
 def play_phase(
     table: IntArray,
     st: Any,
@@ -2305,7 +2305,7 @@ def play_phase(
     st.game[G_DECISION] = D_NONE
 
 
-@inline_kernel
+@llvm_inline_kernel
 def battle_phase(
     table: IntArray,
     st: Any,
@@ -2321,7 +2321,7 @@ def battle_phase(
     battle_on(table, st, counters, events, p)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def battle_on(
     table: IntArray,
     st: Any,
@@ -2369,7 +2369,7 @@ SEARCH_SEED = 0x5EA4C4
 """Mixed into a match's seed for the search's own generator, so it never repeats the match's."""
 
 
-@inline_kernel
+@llvm_inline_kernel
 def clone(st: Any, into: Any) -> None:
     """st's match into `into` (the field slots in use, hands, libraries, sides, game with its open decision, dice and
     options; not the trace, the action list, the policies' words nor the search's own fields), to be played untraced."""
@@ -2392,7 +2392,7 @@ def clone(st: Any, into: Any) -> None:
     into.ecount[0] = NO_TRACE
 
 
-@inline_kernel
+@llvm_inline_kernel
 def sort_pool(st: Any, n: EngineInt) -> None:
     """Sort the first n cards of st.pool by id (insertion sort: a deck is at most MAX_DECK cards)."""
     for i in range(1, n):
@@ -2438,7 +2438,7 @@ def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None
         st.library[p, drawn + k] = st.pool[k]
 
 
-@inline_kernel
+@llvm_inline_kernel
 def rollout(
     table: IntArray, sim: Any, counters: IntArray, events: IntArray | None, p: EngineInt, stage: EngineInt
 ) -> int:
@@ -2507,7 +2507,7 @@ def search_decision(
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, listed: EngineInt) -> tuple[int, int]:
     """Fill st.choice with the play decision's actions the search weighs, from the `listed` ones in st.actions:
     STOP, the first hand position of each different card, and each ability (not the coin, which it flips as greedy
