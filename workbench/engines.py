@@ -171,10 +171,11 @@ def llvm_inline_kernel(function: F) -> F:
     LLVM's `alwaysinline`).
 
     Numba's own documentation says inlining at its IR level is for typing across a call, and LLVM's for speed
-    (developer guide, "Notes on Inlining"). Typed and optimised once, copied as machine-level IR: plasma's engine,
-    whose every inline kernel is one, plays the same matches about 6% faster than with `inline_kernel` and compiles
-    in half the time (docs/rulesets/plasma.md, Speed, Round 7). `forceinline` is a Numba compiler flag without a page
-    in its user guide (its docstring: "Force inlining of the function"), so it is written in these decorators only.
+    (developer guide, "Notes on Inlining"). Typed and optimised once, copied as LLVM IR: plasma's engine, whose every
+    inline kernel is one, plays the same matches as fast as with `inline_kernel` and compiles in half the time, which
+    paid for copying four more of its kernels in (docs/rulesets/plasma.md, Speed, Round 7). `forceinline` is a Numba
+    compiler flag without a page in its user guide (its docstring: "Force inlining of the function"), so it is
+    written in these decorators only.
     """
     return cast(F, njit(cache=True, nogil=True, forceinline=True, **no_nrt_options())(function))
 

@@ -470,7 +470,7 @@ def destroy_creature(
     remove_creature(table, st, p, i)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def remove_the_dead(
     table: IntArray,
     st: Any,
@@ -909,7 +909,7 @@ def kills_best_enemy(table: IntArray, st: Any, p: EngineInt, card: EngineInt, bl
     return best
 
 
-@rules_kernel
+@llvm_inline_kernel
 def spell_value(
     table: IntArray,
     st: Any,
@@ -920,7 +920,8 @@ def spell_value(
     blk: EngineInt,
 ) -> int:
     """Greedy's worth of playing a non-creature effect now, or (blk = ABILITY) of activating a creature's ability
-    (0: not worth a card or the plasma): `weigh_spell`, one compiled copy for the ability and end-of-turn weighing."""
+    (0: not worth a card or the plasma): `weigh_spell`, typed once for the ability and end-of-turn weighing and
+    copied in by LLVM."""
     return weigh_spell(table, st, p, card, with_bonuses, with_plasma, blk)
 
 
@@ -1265,8 +1266,8 @@ def declare_attack(
         trace_event(
             events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
         )
-    # The first window opened here (inline), without a call; the damage stays in `attack_goes_on` (called): inlined
-    # here as well it cost compile and gained nothing (plasma.md, Speed, rounds 4 and 6).
+    # The first window opened here, without a call; the damage stays in `attack_goes_on`, a kernel of its own that
+    # LLVM copies in: written out here it was typed again at every level and cost compile (plasma.md, Speed, round 4).
     if open_instant_window(table, st, p):
         return
     attack_goes_on(table, st, counters, events)
@@ -1305,7 +1306,7 @@ def apply_block(
     attack_goes_on(table, st, counters, events)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def attack_goes_on(
     table: IntArray,
     st: Any,
@@ -1314,8 +1315,8 @@ def attack_goes_on(
 ) -> None:
     """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
-    (`resolve_attack`). Called, not inlined: several decisions lead here, and one compiled copy keeps the cold compile
-    near the engine's before decisions were split (one call per attack)."""
+    (`resolve_attack`). Copied in by LLVM (`llvm_inline_kernel`): typed once, so the several decisions that lead here
+    cost little compile, and greedy saves a call per attack (plasma.md, Speed, Round 7)."""
     if open_instant_window(table, st, st.game[G_ATTACKING]):
         return
     st.game[G_WINDOW] = WINDOW_DONE
@@ -2184,15 +2185,15 @@ def answer_targets(
         apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions))
 
 
-@rules_kernel
+@llvm_inline_kernel
 def ask_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
 ) -> EngineInt:
-    """The open instant decision asked of its player's policy and applied; returns the action (a window is rare:
-    one compiled copy, called)."""
+    """The open instant decision asked of its player's policy and applied; returns the action (copied in by LLVM,
+    with `attack_goes_on`: plasma.md, Speed, Round 7)."""
     h = choose_instant(table, st, st.game[G_ACTOR], st.actions)
     apply_instant(table, st, counters, events, h)
     return h
