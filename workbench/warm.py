@@ -45,12 +45,13 @@ RECORD_FORMAT = 1
 TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
     "circles": 52.4,
     "blades": 30.1,
-    "plasma": 92.2,
+    "plasma": 40.0,
     "souls": 43.4,
     "source": 47.7,
 }
 """Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine
-(README, Measured, with the command; plasma's batch and trace are two compiled copies, so its figure holds both): what
+(README, Measured, with the command; plasma's batch and trace are two compiled copies, so its figure holds both, and
+it is from `workbench warm plasma` after Round 7 of its Speed notes, which halved its compile): what
 a person whose machine has no compile on record yet is told to expect. A busy machine takes longer (2 to 4 times
 that at a load average of 5 to 10 on 2 cores)."""
 

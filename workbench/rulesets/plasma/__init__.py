@@ -82,6 +82,11 @@ Version history:
   were declared in (a new game field, G_DEFENDER, keeps the defender's),
   reading the field by uid only when an Instant moved one. The same
   fighters, so every result is unchanged and the version stays.
+- 1.2, engine 2: the inline kernels are copied into their callers by LLVM
+  (`workbench.engines.llvm_inline_kernel`), not as Numba IR typed again at
+  each call, and so are an attack's windows and damage, `spell_value` and
+  `remove_the_dead`: half the cold compile, greedy about 4% faster. Every
+  result is unchanged, so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset
