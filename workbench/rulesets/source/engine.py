@@ -63,6 +63,7 @@ from workbench.engines import (
     count_play,
     end_match_counters,
     inline_kernel,
+    llvm_inline_kernel,
     log_event,
     lowest_set_bit,
     new_counters,
@@ -1614,7 +1615,7 @@ def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) ->
     return greedy_fork(rules, state, p, first, second)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where p's monster on `space` steps next: the road's next space, or at a fork the branch p chooses (D_FORK)."""
     second = forward_step(rules, space, p, 1)
@@ -1712,7 +1713,7 @@ def move_monster(
     return moved
 
 
-@inline_kernel
+@llvm_inline_kernel
 def path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
     """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
     after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most steps
@@ -1990,7 +1991,7 @@ def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: En
 A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
 
 
-@inline_kernel
+@llvm_inline_kernel
 def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
     """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
     choice; returns what greedy play thinks it is worth (`monster_value`)."""
@@ -2616,7 +2617,7 @@ def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntA
     return best
 
 
-@inline_kernel
+@llvm_inline_kernel
 def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
     """Greedy's main action, the one `greedy_main` takes among `legal_main`'s list (STOP when it lists only STOP),
     found without the list: the summons `legal_main` would list, weighed in hand order; if none, each equipment card
@@ -3730,7 +3731,7 @@ def symbol_phase(
     return SYMBOLS_DONE
 
 
-@inline_kernel
+@llvm_inline_kernel
 def begin_turn(
     table: IntArray,
     clauses: IntArray,
@@ -3752,7 +3753,7 @@ def begin_turn(
         start_turn(rules, state, piles, counters, events, p)
 
 
-@inline_kernel
+@rules_kernel
 def play_turn(
     table: IntArray,
     clauses: IntArray,
@@ -3765,7 +3766,9 @@ def play_turn(
     begun: EngineBool,
 ) -> None:
     """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
-    it decides after the draw)."""
+    it decides after the draw). One compiled call that whole matches, the search's turns and its rollouts share
+    (inlined into each, the turn was compiled once per caller); its body is here, not copied in from an inline
+    kernel, since Numba's IR inliner costs with the square of the body's size (about 2 s of this one's compile)."""
     side = state.side
     game = state.game
     if not begun:
@@ -3786,23 +3789,6 @@ def play_turn(
         stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
     if game[G_OVER] == 0:
         end_turn(table, clauses, rules, state, piles, counters, events, p)
-
-
-@rules_kernel
-def turn_kernel(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-    begun: EngineBool,
-) -> None:
-    """`play_turn` as one compiled call: whole matches, the search's turns and its rollouts share this one copy of
-    the turn (inlined into each, it was compiled once per caller)."""
-    play_turn(table, clauses, rules, state, piles, counters, events, p, begun)
 
 
 @rules_kernel
@@ -3861,7 +3847,7 @@ def setup_match(
             draw_card(rules, state, piles, counters, events, p)
 
 
-@rules_kernel
+@inline_kernel
 def play_match(
     table: IntArray,
     clauses: IntArray,
@@ -3884,7 +3870,7 @@ def play_match(
             game[G_OVER] = 1
             game[G_WINNER] = -1
             break
-        turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+        play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
         if game[G_OVER] == 1:
             break
         game[G_TURN] += 1
@@ -4095,7 +4081,7 @@ def take_candidate(
         state.game[G_DECISION] = D_NONE
 
 
-@rules_kernel
+@inline_kernel
 def search_rollout(
     table: IntArray,
     clauses: IntArray,
@@ -4123,7 +4109,7 @@ def search_rollout(
     w_side[p, S_POLICY] = GREEDY
     w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
     take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, state.search, p, k)
-    turn_kernel(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
+    play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
     w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
     if w_game[G_OVER] == 0:
         w_game[G_TURN] += 1
@@ -4133,7 +4119,7 @@ def search_rollout(
     return 1 if w_game[G_WINNER] == -1 else 0
 
 
-@rules_kernel
+@inline_kernel
 def search_decision(
     table: IntArray,
     clauses: IntArray,
@@ -4195,7 +4181,7 @@ def search_decision(
     return best
 
 
-@rules_kernel
+@inline_kernel
 def search_turn(
     table: IntArray,
     clauses: IntArray,
@@ -4215,8 +4201,8 @@ def search_turn(
     if state.game[G_OVER] == 1:
         return
     best = search_decision(table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p)
-    take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, best)
-    turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
+    take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, np.int64(best))
+    play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
 
 
 @rules_kernel
@@ -4275,7 +4261,7 @@ def play_searched_matches(
                     table, clauses, rules, state, piles, counters, events, work, wpiles, w_counters, w_events, p
                 )
             else:
-                turn_kernel(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+                play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
             if game[G_OVER] == 1:
                 break
             game[G_TURN] += 1
