@@ -1016,7 +1016,7 @@ def test_search_answers_in_the_opponents_turn_as_greedy_does(scenario_set: CardS
     traces = []
     for policy in (E.GREEDY, E.SEARCH):
         m = match(scenario_set, policies=(E.GREEDY, policy))
-        m.S[E.SEARCH_AT + E.C_MODE] = E.SEARCH_LIVE  # as play_searched_match sets it for the opponent's turn
+        m.S[E.SEARCH_AT + E.C_MODE] = E.SEARCH_LIVE  # as play_searched_matches sets it for the opponent's turn
         m.S[E.SEARCH_AT + E.C_SEARCHER] = -1
         m.set_board(A, ["Brute"])
         m.set_board(B, ["Dancer"])

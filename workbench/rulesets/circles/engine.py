@@ -68,6 +68,7 @@ from workbench.engines import (
     count_play,
     end_match_counters,
     inline_kernel,
+    llvm_inline_kernel,
     log_event,
     published_counters,
     rng_below,
@@ -1182,7 +1183,7 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Play up to `resources_per_turn` resource cards, one decision each (the policy may stop early)."""
     for played in range(options_of(R)[O_RESOURCES_PER_TURN]):
@@ -1445,7 +1446,7 @@ def fix_bonuses(R: IntArray, S: IntArray) -> None:
             lanes[s, i, L_HEALTH_BONUS] = live_health_bonus(R, S, s, i)
 
 
-@inline_kernel
+@llvm_inline_kernel
 def combat(R: IntArray, S: IntArray, a: EngineInt) -> None:
     """Side a's characters attack, lane by lane from the left; then both boards shift left."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
@@ -2258,48 +2259,6 @@ def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
 
 
 @inline_kernel
-def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Side s's turn after the draw: resources, characters, healing, abilities, combat."""
-    opts, side, lanes, game, events, event_count = (
-        options_of(R),
-        side_of(S),
-        lanes_of(S),
-        game_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    o = 1 - s
-    play_resources(R, S, s)
-    ready_resources(S, s)
-    totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
-    log_event(events, event_count, game[G_TURN], s, EV_RESOURCES, NO_CARD, totals, side[s, S_HAND_N])
-    if opts[O_EXTRA_EACH_TURN] == 1:
-        extra_cards_each_turn(R, S, s)
-    play_characters(R, S, s)
-    for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
-        lanes[s, i, L_DAMAGE] = 0
-    # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
-    # without such a card a phase does nothing and draws no random number, so skipping the call changes nothing.
-    # Which abilities each side has in play is read once: only Restore's phase brings cards in (so the side's set is
-    # read again after it), and a side's Fireball, Sleep, Reorder, Attack Boost 2 and lane modes destroy none of its
-    # own cards, so the opponent's set, read after them, holds through its own responses up to Serenity.
-    mine = side_abilities(R, S, s)
-    if mine & CARD_MANAGEMENT_ABILITIES != 0:
-        card_management(R, S, s)
-        mine = side_abilities(R, S, s)
-    if mine & PRECOMBAT_ABILITIES != 0:
-        precombat_abilities(R, S, s)
-    if mine & LANE_MODE_ABILITIES != 0:
-        choose_lane_modes(R, S, s)
-    theirs = side_abilities(R, S, o)
-    if opts[O_RESPOND] == 1 and theirs & PRECOMBAT_ABILITIES != 0:
-        precombat_abilities(R, S, o)
-    if theirs & SERENITY_ABILITY != 0:
-        use_serenity(R, S, o)
-    combat(R, S, s)
-
-
-@inline_kernel
 def setup_match(
     R: IntArray, S: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: EngineInt, policy_b: EngineInt
 ) -> None:
@@ -2384,7 +2343,7 @@ def play_matches(
     line too, for about 6% of greedy's speed), so a turn makes few calls, and the loop runs without reference
     counting. The search's kernels are not reached from here, so a greedy or random batch does not compile them. The
     ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play
-    has them (`turn_body`): copying them in as well doubled the compile time and was no faster.
+    has them (`turn_body_call`): copying them in as well doubled the compile time and was no faster.
     """
     for m in range(seeds.shape[0]):
         start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
@@ -2411,7 +2370,7 @@ def decide(R: IntArray, S: IntArray, s: EngineInt, n: EngineInt, default: Engine
     In the searching side's own turn of the real match: the row already taken at this point of the turn (the
     tape), or, at a decision not yet taken, greedy's row and a note that the turn must stop here (C_ABORTED, with
     which listed rows are alike in C_DISTINCT): the match loop searches this decision and plays the turn again from
-    its start (`play_searched_match`). In a rollout: the tape's rows, the last being the one under test; then the
+    its start (`play_searched_matches`). In a rollout: the tape's rows, the last being the one under test; then the
     rollout policy takes over (`end_replay`). Anywhere else (the opponent's turn, a single row): greedy's row.
     """
     control = search_of(S)
@@ -2452,11 +2411,49 @@ def end_replay(S: IntArray) -> None:
 
 @rules_kernel
 def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """`turn_body` as one call of its own, the one compiled copy of the turn after the draw: the greedy and random
-    batch loop, the search's batch loop, its turns and its rollouts all call it. A second copy inside `play_matches`
-    made greedy about 6% faster but compiled in the search line as well (every first simulate warms the engine with
-    a greedy batch), about 12 s more CPU."""
-    turn_body(R, S, s)
+    """Side s's turn after the draw: resources, characters, healing, abilities, combat. One call of its own, the one
+    compiled copy of the turn after the draw: the greedy and random batch loop, the search's batch loop, its turns
+    and its rollouts all call it. A second copy inside `play_matches` made greedy about 6% faster but compiled in the
+    search line as well (every first simulate warms the engine with a greedy batch), about 12 s more CPU. The body
+    is written here rather than copied in from an inline kernel: Numba's IR inliner costs with the square of the
+    body's size (about 2.4 s of this kernel's compile)."""
+    opts, side, lanes, game, events, event_count = (
+        options_of(R),
+        side_of(S),
+        lanes_of(S),
+        game_of(S),
+        events_of(S),
+        event_count_of(S),
+    )
+    o = 1 - s
+    play_resources(R, S, s)
+    ready_resources(S, s)
+    totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
+    log_event(events, event_count, game[G_TURN], s, EV_RESOURCES, NO_CARD, totals, side[s, S_HAND_N])
+    if opts[O_EXTRA_EACH_TURN] == 1:
+        extra_cards_each_turn(R, S, s)
+    play_characters(R, S, s)
+    for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
+        lanes[s, i, L_DAMAGE] = 0
+    # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
+    # without such a card a phase does nothing and draws no random number, so skipping the call changes nothing.
+    # Which abilities each side has in play is read once: only Restore's phase brings cards in (so the side's set is
+    # read again after it), and a side's Fireball, Sleep, Reorder, Attack Boost 2 and lane modes destroy none of its
+    # own cards, so the opponent's set, read after them, holds through its own responses up to Serenity.
+    mine = side_abilities(R, S, s)
+    if mine & CARD_MANAGEMENT_ABILITIES != 0:
+        card_management(R, S, s)
+        mine = side_abilities(R, S, s)
+    if mine & PRECOMBAT_ABILITIES != 0:
+        precombat_abilities(R, S, s)
+    if mine & LANE_MODE_ABILITIES != 0:
+        choose_lane_modes(R, S, s)
+    theirs = side_abilities(R, S, o)
+    if opts[O_RESPOND] == 1 and theirs & PRECOMBAT_ABILITIES != 0:
+        precombat_abilities(R, S, o)
+    if theirs & SERENITY_ABILITY != 0:
+        use_serenity(R, S, o)
+    combat(R, S, s)
 
 
 @inline_kernel
@@ -2626,31 +2623,6 @@ def search_decision(
 
 
 @inline_kernel
-def play_searched_match(
-    R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, first: EngineInt, seed: EngineInt
-) -> None:
-    """`play_match` when a side plays `search`: each of its turns is played from a snapshot after its draw, and
-    again after each decision searched (see the section's comment)."""
-    opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
-    control = search_of(S)
-    rng_seed(search_rng_of(S), seed ^ SEARCH_SEED)
-    control[C_MODE] = SEARCH_LIVE
-    s = first
-    while game[G_WINNER] == UNDECIDED:
-        if game[G_TURN] >= opts[O_TURN_CAP]:
-            game[G_WINNER] = -1
-            log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
-            break
-        start_turn(R, S, s)
-        if side[s, S_POLICY] == SEARCH:
-            play_searched_turn(R, S, snapshot, scratch, s)
-        else:
-            control[C_SEARCHER] = -1
-            turn_body_call(R, S, s)
-        s = 1 - s
-
-
-@inline_kernel
 def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt) -> None:
     """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
     S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
@@ -2692,12 +2664,33 @@ def play_searched_matches(
 ) -> None:
     """`play_matches` when a side plays `search`, with the turn's snapshot and the rollouts' buffer.
 
+    Each match is `play_match` but for a `search` side, each of whose turns is played from a snapshot after its
+    draw, and again after each decision searched (see the section's comment).
+
     The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
     site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
-    so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU."""
+    so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU. The match loop is
+    written here rather than copied in from an inline kernel (Numba's IR inliner costs with the square of what it
+    copies: about 0.8 s)."""
+    opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
+    control = search_of(S)
     for m in range(seeds.shape[0]):
         start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
-        play_searched_match(R, S, snapshot, scratch, np.int64(first[m]), seeds[m])
+        rng_seed(search_rng_of(S), seeds[m] ^ SEARCH_SEED)
+        control[C_MODE] = SEARCH_LIVE
+        s = np.int64(first[m])
+        while game[G_WINNER] == UNDECIDED:
+            if game[G_TURN] >= opts[O_TURN_CAP]:
+                game[G_WINNER] = -1
+                log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
+                break
+            start_turn(R, S, s)
+            if side[s, S_POLICY] == SEARCH:
+                play_searched_turn(R, S, snapshot, scratch, s)
+            else:
+                control[C_SEARCHER] = -1
+                turn_body_call(R, S, s)
+            s = 1 - s
         finish_match(S, m, winners, turns)
 
 
