@@ -265,3 +265,51 @@ def test_a_run_loads_only_the_batch_and_a_trace_then_loads_its_own_kernels(
     assert played == ["batch", "trace"] and trace.how == "loaded"
     assert load_engine(module.__name__, compiled, deck, deck) is run and played == ["batch", "trace"]
     assert not compile_times_path().exists()  # nothing was compiled, so nothing recorded
+
+
+def test_a_search_run_loads_its_own_batch_and_not_greedys(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A batch in which a side searches runs kernels of its own: its first run plays one match with its own policies
+    # (not greedy's, which would compile greedy's batch as well), and a later greedy run loads greedy's batch once.
+    played: list[tuple[int, int]] = []
+    module = types.ModuleType("engine_with_a_search_batch")
+    module.ENGINE = SimpleNamespace(  # type: ignore[attr-defined]
+        version="1",
+        play_batch=lambda compiled, a, b, seeds, first, policy_a, policy_b: played.append((policy_a, policy_b)),
+        play_traced=lambda *args: None,
+    )
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    deck = np.zeros(1, dtype=np.int64)
+    compiled = cast(CompiledCards, None)
+
+    search = load_engine(module.__name__, compiled, deck, deck, traced=False, policies=(2, 0))
+    assert played == [(2, 0)]
+    assert load_engine(module.__name__, compiled, deck, deck, traced=False, policies=(2, 0)) is search
+    greedy = load_engine(module.__name__, compiled, deck, deck, traced=False)
+    assert played == [(2, 0), (0, 0)] and greedy.how == "loaded"
+    assert load_engine(module.__name__, compiled, deck, deck, traced=False, policies=(0, 0)) is search
+    assert played == [(2, 0), (0, 0)]
+
+
+def test_a_run_warms_each_policy_pair_its_jobs_play_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # run_jobs makes the engine ready for every policy pair among its jobs before the first piece, so worker
+    # processes load the search's kernels from Numba's cache instead of each compiling them.
+    import workbench.simulate as simulate_module
+
+    warmed: list[tuple[int, int]] = []
+    played: list[tuple[int, int]] = []
+
+    def warm(module: str, compiled: Any, a: Any, b: Any, traced: bool = True, policies: Any = (0, 0)) -> None:
+        warmed.append(policies)
+
+    def piece(module: str, compiled: Any, job: Any, pace: Any) -> Any:
+        played.append((job.policy_a, job.policy_b))
+        return np.zeros(1, np.int8), np.zeros(1, np.int32), np.zeros((2, 1, 1), np.int64)
+
+    monkeypatch.setattr(simulate_module, "load_engine", warm)
+    monkeypatch.setattr(simulate_module, "_timed_piece", piece)
+    deck, seeds, first = np.zeros(1, np.int64), np.ones(1, np.int64), np.zeros(1, np.int8)
+    jobs = [simulate_module.Job(deck, deck, seeds, first, a, b) for a, b in ((2, 0), (0, 0), (2, 0), (0, 2))]
+    simulate_module.run_jobs("no.engine", cast(CompiledCards, None), jobs, workers=1)
+    assert warmed == [(2, 0), (0, 0), (0, 2)]
+    assert played == [(2, 0), (0, 0), (2, 0), (0, 2)]

@@ -293,11 +293,14 @@ def run_jobs(
     parts: list[list[BatchOutcome]] = [[] for _ in jobs]
     if progress:
         progress(0, total)
-    # Compile (or load) the engine here first, once per process, timed and recorded (workbench.warm): the workers
-    # then load Numba's on-disk cache instead of each compiling the same kernels at once (souls: about 75 s of CPU
-    # per worker on a cold cache).
-    if jobs:
-        load_engine(engine_module, compiled, jobs[0].deck_a, jobs[0].deck_b, traced=False)
+    # Compile (or load) the engine here first, once per process and policy pair, timed and recorded (workbench.warm):
+    # the workers then load Numba's on-disk cache instead of each compiling the same kernels at once (souls: about 75 s
+    # of CPU per worker on a cold cache). Only the pairs the jobs play: a search run does not compile greedy's batch.
+    first_job_of_pair: dict[tuple[int, int], Job] = {}
+    for job in jobs:
+        first_job_of_pair.setdefault((job.policy_a, job.policy_b), job)
+    for policies, job in first_job_of_pair.items():
+        load_engine(engine_module, compiled, job.deck_a, job.deck_b, traced=False, policies=policies)
     pace = _Pace()
     # On processes, only the first job's opening pieces play here: until one has run a quarter of PIECE_SECONDS,
     # the speed is not known well enough to size the pieces sent to the workers.

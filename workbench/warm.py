@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -247,7 +247,9 @@ class _Slot:
     compiles: int = 0
     """Numba compile events seen for the package during the load."""
     load: EngineLoad | None = None
-    """Set once the engine is ready in this process (its batch kernels)."""
+    """Set once the engine is ready in this process (the batch kernels of its first load's policies)."""
+    batches: set[tuple[int, int]] = field(default_factory=set)
+    """The policy pairs (A, B) whose batch has been played: a batch in which a side searches runs kernels of its own."""
     traced: bool = False
     """True once a traced match has been played too (its kernels ready)."""
 
@@ -333,24 +335,40 @@ def activity() -> list[Activity]:
     return found
 
 
-def load_engine(
-    engine_module: str, compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, traced: bool = True
-) -> EngineLoad:
-    """Make the engine ready in this process: one match in batch and (with `traced`) one traced, timed; a compile
-    is recorded.
+def _ready_load(slot: _Slot, policies: tuple[int, int], traced: bool) -> EngineLoad | None:
+    """The slot's first load if everything asked for is ready (the policy pair's batch, the trace if asked)."""
+    if policies in slot.batches and (slot.traced or not traced):
+        return slot.load
+    return None
 
-    Once per engine per process: later calls return the first call's `EngineLoad` at once, unless they ask for the
-    trace the first call left out (a run needs only the batch: plasma's batch kernels are compiled apart from its
-    trace's, `workbench.engines.trace_event`, so a run does not wait for the trace's compile). A caller arriving
-    while another thread loads the same engine waits for it (one compile, never two at once). The decks are
-    card-id arrays of `compiled`; any legal pair compiles the same kernels.
+
+def load_engine(
+    engine_module: str,
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    traced: bool = True,
+    policies: tuple[int, int] = (0, 0),
+) -> EngineLoad:
+    """Make the engine ready in this process: one match in batch with `policies` (the engine's policy indices for A
+    and B) and (with `traced`) one traced, timed; the first compile is recorded.
+
+    Once per engine, policy pair and process: later calls return the first call's `EngineLoad` at once, unless they
+    ask for the trace the first call left out (a run needs only the batch: plasma's batch kernels are compiled apart
+    from its trace's, `workbench.engines.trace_event`, so a run does not wait for the trace's compile) or a policy
+    pair not played yet (a batch in which a side searches has kernels of its own, so a first search run compiles
+    those, not greedy's batch as well; the pair's first match is then timed on its own). A caller arriving while
+    another thread loads the same engine waits for it (one compile, never two at once). The decks are card-id arrays
+    of `compiled`; any legal pair compiles the same kernels.
     """
     slot = _slot(engine_module)
-    if slot.load is not None and (slot.traced or not traced):
-        return slot.load
+    ready = _ready_load(slot, policies, traced)
+    if ready is not None:
+        return ready
     with slot.lock:
-        if slot.load is not None and (slot.traced or not traced):
-            return slot.load
+        ready = _ready_load(slot, policies, traced)
+        if ready is not None:
+            return ready
         engine: Engine = importlib.import_module(engine_module).ENGINE
         disabled = _jit_disabled()
         if not disabled:
@@ -362,8 +380,9 @@ def load_engine(
         try:
             seeds = np.zeros(1, dtype=np.int64)
             first = np.zeros(1, dtype=np.int8)
-            if slot.load is None:
-                engine.play_batch(compiled, deck_a, deck_b, seeds, first, 0, 0)
+            if policies not in slot.batches:
+                engine.play_batch(compiled, deck_a, deck_b, seeds, first, *policies)
+                slot.batches.add(policies)
             if traced:
                 engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
         finally:
