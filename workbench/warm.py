@@ -43,17 +43,16 @@ RECORD_FORMAT = 1
 """Bumped if the record's shape changes; a record of another format is read as empty."""
 
 TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
-    "circles": 52.4,
-    "blades": 30.1,
-    "plasma": 40.0,
-    "souls": 43.4,
-    "source": 47.7,
+    "circles": 37.7,
+    "blades": 23.0,
+    "plasma": 31.7,
+    "souls": 31.9,
+    "source": 31.6,
 }
-"""Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine
-(README, Measured, with the command; plasma's batch and trace are two compiled copies, so its figure holds both, and
-it is from `workbench warm plasma` after Round 7 of its Speed notes, which halved its compile): what
-a person whose machine has no compile on record yet is told to expect. A busy machine takes longer (2 to 4 times
-that at a load average of 5 to 10 on 2 cores)."""
+"""Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine,
+one run on a quiet evening (README, Measured, with the command; plasma's batch and trace are two compiled copies, so
+its figure holds both): what a person whose machine has no compile on record yet is told to expect. A busy machine
+takes longer (a third more at a load average of 1 on 2 cores; 2 to 4 times at 5 to 10)."""
 
 How = Literal["compiled", "loaded", "not compiled"]
 """What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in

@@ -48,6 +48,9 @@ Version history:
 - 1.0, engine 2: greedy answers the hand decisions (resources, characters) without listing their rows, with the
   card its rule of thumb takes from the listed rows (`greedy_hand`; legal_replay.py checks each against a fresh list).
   Same results (golden trace, both digests), so the version stays.
+- 1.0, engine 2: the turn after the draw and the search's match loop are written in their kernels, combat and the
+  resource plays copied in by LLVM (`llvm_inline_kernel`): the search line's cold compile an eighth shorter (with
+  the run's own warm-up), greedy's 4%; the same results and speed, so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset

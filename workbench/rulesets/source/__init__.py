@@ -60,6 +60,11 @@ Version history:
   web` removes the opponent's (option web_hinders: stop, or block).
   Matches of the bundled set are unchanged (none of its cards says
   these).
+- 1.3, engine 3: the turn's body is written in its one kernel
+  (`play_turn`), big inline kernels are copied in by LLVM
+  (`llvm_inline_kernel`) and the search's rollout, decision and turn into
+  its batch loop: a sixth less cold compile for greedy, a quarter for the
+  search. Every result and greedy's speed unchanged, so the version stays.
 """
 
 from workbench.rulesets.base import Ruleset
