@@ -2282,15 +2282,22 @@ def setup_match(
 
 
 @inline_kernel
+def turn_cap_reached(R: IntArray, S: IntArray, s: EngineInt) -> bool:
+    """Before side s's turn: True, the match a draw and logged so, if the turn cap is reached."""
+    opts, game, events, event_count = options_of(R), game_of(S), events_of(S), event_count_of(S)
+    if game[G_TURN] < opts[O_TURN_CAP]:
+        return False
+    game[G_WINNER] = -1
+    log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
+    return True
+
+
+@inline_kernel
 def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
     """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
-    opts, game, events, event_count = options_of(R), game_of(S), events_of(S), event_count_of(S)
+    game = game_of(S)
     s = first
-    while game[G_WINNER] == UNDECIDED:
-        if game[G_TURN] >= opts[O_TURN_CAP]:
-            game[G_WINNER] = -1
-            log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
-            break
+    while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
         play_turn(R, S, s)
         s = 1 - s
 
@@ -2576,14 +2583,7 @@ def rollout(
     turn_body_call(R, scratch, s)
     if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
         end_replay(scratch)
-    t = 1 - s
-    while game[G_WINNER] == UNDECIDED:
-        if game[G_TURN] >= opts[O_TURN_CAP]:
-            game[G_WINNER] = -1
-            break
-        start_turn(R, scratch, t)
-        turn_body_call(R, scratch, t)
-        t = 1 - t
+    play_match(R, scratch, 1 - s)
     if game[G_WINNER] == s:
         return 2
     return 1 if game[G_WINNER] == -1 else 0
@@ -2672,18 +2672,13 @@ def play_searched_matches(
     so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU. The match loop is
     written here rather than copied in from an inline kernel (Numba's IR inliner costs with the square of what it
     copies: about 0.8 s)."""
-    opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
-    control = search_of(S)
+    side, game, control = side_of(S), game_of(S), search_of(S)
     for m in range(seeds.shape[0]):
         start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
         rng_seed(search_rng_of(S), seeds[m] ^ SEARCH_SEED)
         control[C_MODE] = SEARCH_LIVE
         s = np.int64(first[m])
-        while game[G_WINNER] == UNDECIDED:
-            if game[G_TURN] >= opts[O_TURN_CAP]:
-                game[G_WINNER] = -1
-                log_event(events, event_count, game[G_TURN], s, EV_TURN_CAP, NO_CARD, NO_CARD, opts[O_TURN_CAP])
-                break
+        while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
             start_turn(R, S, s)
             if side[s, S_POLICY] == SEARCH:
                 play_searched_turn(R, S, snapshot, scratch, s)
