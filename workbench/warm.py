@@ -52,7 +52,8 @@ TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
 """Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine,
 one run on a quiet evening (README, Measured, with the command; plasma's batch and trace are two compiled copies, so
 its figure holds both): what a person whose machine has no compile on record yet is told to expect. A busy machine
-takes longer (a third more at a load average of 1 on 2 cores; 2 to 4 times at 5 to 10)."""
+takes longer (up to a third longer on another evening at the same load average, 2 to 4 times at a load average of 5
+to 10 on 2 cores)."""
 
 How = Literal["compiled", "loaded", "not compiled"]
 """What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in
