@@ -94,7 +94,10 @@ def test_a_bit_set_is_walked_lowest_first_compiled_and_plain(members: list[int])
 def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called() -> None:
     """`llvm_inline_kernel` marks its machine code `alwaysinline`; a `rules_kernel` first compiled while one is being
     typed stays a called function (Numba would otherwise pass `forceinline` on to it)."""
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    from numba.core import config
+
+    # Numba's own reading of NUMBA_DISABLE_JIT (any value it takes as on): then nothing is compiled to inspect.
+    if getattr(config, "DISABLE_JIT", False):
         pytest.skip("nothing is compiled under NUMBA_DISABLE_JIT")
     from workbench.engines import llvm_inline_kernel, rules_kernel
 
