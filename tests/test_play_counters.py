@@ -149,6 +149,18 @@ def _play_events(ruleset_id: str, compiled: CompiledCards) -> Callable[[list[int
     return lambda row: row[2] == module.EV_PLAY or (row[2] in codes and kinds[row[3]] != module.K_SINGLE)
 
 
+def _starts_in_play(ruleset_id: str, compiled: CompiledCards, deck: np.ndarray) -> set[int]:
+    """The cards of a deck that start in play, so count as played on turn 1 with no event in the trace: in Millennium
+    Blades the deck's first deck box and first two accessories, which the engine sets out face-up; none elsewhere."""
+    if ruleset_id != "blades":
+        return set()
+    module = _engine_module("blades")
+    kinds = compiled.table[:, module.T_KIND]
+    boxes = [int(card) for card in deck if kinds[card] == module.K_DECK_BOX]
+    accessories = [int(card) for card in deck if kinds[card] == module.K_ACCESSORY]
+    return set(boxes[:1] + accessories[:2])
+
+
 def _deck_side(ruleset_id: str, player: int) -> int:
     """The counters' side of a trace row's player (Blades' seats B, C, ... all play deck B)."""
     return 0 if player == 0 else 1 if ruleset_id == "blades" else player
@@ -171,7 +183,12 @@ def test_each_match_counts_once_and_its_first_play_turn_is_the_traces(ruleset_id
         assert (one[:, :, MATCHES_DRAWN] == (one[:, :, DRAWN] > 0)).all()
         assert (one[:, :, MATCHES_PLAYED] == (one[:, :, PLAYED] > 0)).all()
         _, turns, events = engine.play_traced(compiled, deck_a, deck_b, int(seed), int(who), 0, 1)
-        first_turn: dict[tuple[int, int], int] = {}
+        # A card that starts in play was played on turn 1, before any event.
+        first_turn: dict[tuple[int, int], int] = {
+            (side, card): 1
+            for side, deck in ((0, deck_a), (1, deck_b))
+            for card in _starts_in_play(ruleset_id, compiled, deck)
+        }
         for row in events.tolist():
             if is_play(row):
                 key = (_deck_side(ruleset_id, row[1]), row[3])

@@ -15,7 +15,21 @@ import pytest
 
 from workbench.cards import CardSet, Deck, OptionValue
 from workbench.decklists import read_decklist
-from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, IntArray, new_counters, rng_seed
+from workbench.engines import (
+    ATTACKED,
+    DAMAGE_DEALT,
+    DESTROYED,
+    DRAWN,
+    FIRST_PLAYED_TURN,
+    MATCHES_DRAWN,
+    MATCHES_PLAYED,
+    MATCHES_PLAYED_WITH_A_ROUND_LEFT,
+    PLAYED,
+    PLAYED_MATCH_TURNS,
+    IntArray,
+    new_counters,
+    rng_seed,
+)
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
@@ -681,6 +695,32 @@ def test_counters_are_kept_per_side() -> None:
     assert counters[0, admiral, DRAWN] == 100 and counters[1, archon, DRAWN] == 300  # three deck-B seats
     assert 0 < counters[0, admiral, PLAYED] <= 100 and counters[0, admiral, DAMAGE_DEALT] > 0
     assert 0 < counters[1, archon, PLAYED] <= 300 and counters[1, archon, DESTROYED] > 0
+
+
+@pytest.mark.parametrize(("policy", "n"), [(E.GREEDY, 200), (E.RANDOM, 200), (E.SEARCH, 4)])
+def test_cards_that_start_in_play_count_as_played_on_turn_1(policy: int, n: int, make_deck: MakeDeck) -> None:
+    # The deck box and the accessories are set out face-up before the first turn: in play from the start, so drawn
+    # and played in every tournament, first on turn 1, even when no Action or Reaction of theirs is ever used
+    # (Obsidian Vault has only a Score clause; the sleeves only Reactions). Before this, a deck box with only a
+    # Score clause counted as played in no tournament, and the power curve called Obsidian Vault "rarely played".
+    singles = ("Cinder Recruit", "Kindling Sprite", "Ember Lancer", "Spark Courier", "Smoke Screen Scout")
+    in_play = ("Obsidian Vault", "Heatproof Sleeves", "Card Sleeves")  # a deck box and two accessories
+    deck = make_deck(SAMPLE, "\n".join(f"1 {name}" for name in singles + in_play), "vault")
+    seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
+    first = (np.arange(n) % 2).astype(np.int8)
+    result = E.play_batch_detailed(
+        DEFAULT, DEFAULT.deck_array(deck), DEFAULT.deck_array(DECKS["umbral_control"]), seeds, first, policy, policy
+    )
+    counters, turns = result["counters"], result["turns"]
+    for side, names in ((0, in_play), (1, ("Conclave Deck Box", "Crown of Ash", "Dice Tower"))):
+        for name in names:
+            card = DEFAULT.card_id(name)
+            assert counters[side, card, MATCHES_DRAWN] == counters[side, card, MATCHES_PLAYED] == n, name
+            assert counters[side, card, PLAYED] >= n and counters[side, card, FIRST_PLAYED_TURN] == n, name
+            assert counters[side, card, PLAYED_MATCH_TURNS] == turns.sum(), name
+            assert counters[side, card, MATCHES_PLAYED_WITH_A_ROUND_LEFT] == n, name
+    # Deck B (three seats) sets out its own deck box: Obsidian Vault, which it does not hold, counts nothing there.
+    assert (counters[1, DEFAULT.card_id("Obsidian Vault"), :] == 0).all()
 
 
 def test_info_finding_for_too_many_clauses_points_at_the_cell(make_cardset: MakeCardSet) -> None:

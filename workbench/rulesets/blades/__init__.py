@@ -51,6 +51,12 @@ Version history:
   (golden traces and the ten digests of tests/rulesets/blades/results_fingerprint.py unchanged). The version moves
   for one fix no bundled card reaches: a player whose Action before the play empties their own hand (a `discard
   yours` or `attach` Action) now ends the turn without a single, where engine 2 played a card that had left the hand.
+- 1.4, engine 3, counters only (results unchanged, so neither version moves): the deck box and the accessories set
+  out at the start are in play from the start, so they count as played on turn 1 (`played`, `matches_played`,
+  `first_played_turn` and the rest) in every tournament, not only when an Action or Reaction of theirs is used. A
+  deck box with only a Score clause (Obsidian Vault) read as played in no tournament, so "rarely played" (issue 29).
+  Winners, turns, VP, places and RP are bit-identical (results_fingerprint.py's matches unchanged; its digests move
+  only through the counters).
 """
 
 from workbench.rulesets.base import Ruleset

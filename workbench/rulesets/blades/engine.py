@@ -1511,7 +1511,7 @@ def setup_seat(
     deckside: EngineInt,
 ) -> None:
     """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
-    first two accessories set out face-up."""
+    first two accessories set out face-up (counted as drawn, and as played on turn 1: they start in play)."""
     st.side[p, S_RP] = 0
     st.side[p, S_HAND] = 0
     st.side[p, S_USED] = 0
@@ -1551,7 +1551,11 @@ def setup_seat(
         count_draw(counters, deckside, st.side[p, S_CARDS + h])
     for a in range(3):
         if st.area[p, a, AR_CARD] >= 0:
+            # The deck box and the accessories set out start in play: drawn, and played on the tournament's first
+            # turn (turn 1, as the turns are numbered), as a single is played when placed. Counters only: no
+            # decision, no draw from the generator and no event follows from it.
             count_draw(counters, deckside, st.area[p, a, AR_CARD])
+            count_play(counters, deckside, st.area[p, a, AR_CARD], np.int64(1))
 
 
 @rules_kernel
