@@ -145,9 +145,24 @@ def test_a_policy_that_changes_nothing_changes_no_verdict(
     assert (table["flag · greedy"] == table["flag · random"]).all()
 
 
-def _curve(flags: dict[str, str]) -> PowerCurve:
+# Where each flag places a card against its band (power minus band), measured to ±0.01: far enough apart that two
+# different flags differ beyond the matches' noise.
+PLACES = {"over": 0.2, "under": -0.2, "on curve": 0.0, "rarely played": 0.1, "baseline": 0.0, "undecided": 0.03}
+
+
+def _curve(flags: dict[str, str], places: dict[str, float] | None = None) -> PowerCurve:
     cards = pd.DataFrame(
-        [{"card": name, "cost": float(i), "power": 0.0, "flag": flag} for i, (name, flag) in enumerate(flags.items())]
+        [
+            {
+                "card": name,
+                "cost": float(i),
+                "power": (places or {}).get(name, PLACES[flag]),
+                "low": (places or {}).get(name, PLACES[flag]) - 0.0196,
+                "high": (places or {}).get(name, PLACES[flag]) + 0.0196,
+                "flag": flag,
+            }
+            for i, (name, flag) in enumerate(flags.items())
+        ]
     )
     return PowerCurve(cards, pd.DataFrame(), 0.0, 0.0, Rate.of(0.0, 1))
 
@@ -173,6 +188,20 @@ def test_the_comparison_lists_cards_whose_verdict_differs_first_and_says_which_w
     assert why["Late"] == "policy-sensitive: rarely played under greedy, under under random"
     assert why["Filler"] == ""  # baseline is no verdict: it differs from nothing
     assert runs.sensitive_cards() == ["Swingy", "Late"]
+
+
+def test_labels_that_differ_within_the_matches_noise_are_not_sensitive() -> None:
+    """Issue 29: a card called over in one run and undecided in another while its place against its band moved by
+    less than the joint interval is seed noise, not a property of the policy."""
+    greedy, random = RunKey("greedy", GauntletChoice()), RunKey("random", GauntletChoice())
+    runs = VerdictRuns(
+        {
+            "greedy": (greedy, _curve({"Edge": "over"}, {"Edge": 0.035})),
+            "random": (random, _curve({"Edge": "undecided"}, {"Edge": 0.030})),
+        }
+    )
+    assert runs.sensitive_cards() == []
+    assert runs.comparison().loc[0, "why"] == ""
 
 
 def test_the_same_difference_under_every_policy_is_said_once() -> None:

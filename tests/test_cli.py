@@ -219,7 +219,12 @@ def test_power_curve_marks_the_filler_as_the_baseline_not_a_verdict(
     data = _strict_json(capsys.readouterr().out)
     rows = {row["card"]: row for row in data["cards"]}
     assert rows["Filler"]["flag"] == "baseline" and rows["Filler"]["suggested_cost"] is None
-    assert all(row["flag"] in ("over", "under", "on curve") for card, row in rows.items() if card != "Filler")
+    verdicts = ("over", "under", "on curve", "undecided", "no comparator")
+    assert all(row["flag"] in verdicts for card, row in rows.items() if card != "Filler")
+    # Every judged card says how stable its verdict is, and the run says how it decided.
+    assert all(0 <= row["stability"] <= 1 for card, row in rows.items() if card != "Filler")
+    assert data["verdict_rule"]["tolerance"] == 0.02 and data["verdict_rule"]["resamples"] == 200
+    assert "Benjamini-Hochberg" in data["chance"]
     assert data["gauntlet"] == ["a_reference", "b_other"]  # every deck of the set
 
 
@@ -451,3 +456,42 @@ def test_a_bundled_set_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "souls/ashfal"]) == 2
     err = capsys.readouterr().err
     assert "souls/ashfal: the file does not exist, and no bundled set has that name" in err and "souls/ashfall" in err
+
+
+def test_power_curve_takes_a_tolerance_and_refuses_one_that_is_not_a_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = str(_toy_set_with_decks(tmp_path))
+    base = ["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "200", "--workers", "1"]
+    assert main([*base, "--tolerance", "0.5", "--format", "json"]) == 0
+    data = _strict_json(capsys.readouterr().out)
+    assert data["verdict_rule"]["tolerance"] == 0.5
+    # Half a point of score is more than any toy card's mispricing: nothing is flagged.
+    assert not {"over", "under"} & {row["flag"] for row in data["cards"]}
+    assert main([*base, "--tolerance", "lots"]) == EXIT_USAGE
+    assert "'lots' is not a tolerance: expected a number from 0 up to 100" in capsys.readouterr().err
+
+
+def test_power_curve_decide_runs_again_at_the_planned_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = str(_toy_set_with_decks(tmp_path))
+    base = ["power-curve", sheet, "--ruleset", "toy", "--matches-per-card", "60", "--workers", "1", "--format", "json"]
+    assert main(base) == 0
+    first = _strict_json(capsys.readouterr().out)
+    planned = first["matches_to_decide_all"]
+    assert main([*base, "--decide"]) == 0
+    captured = capsys.readouterr()
+    again = _strict_json(captured.out)
+    if planned is None:
+        assert "--decide: no undecided card can be decided by more matches" in captured.err
+        assert again["matches_per_card"] == first["matches_per_card"]
+    else:
+        assert f"--decide: running again at {planned:,} matches per card" in captured.err
+        assert again["matches_per_card"] >= planned

@@ -193,6 +193,7 @@ TOY = Ruleset(
     check_cards=lambda cardset, options: [],
     check_deck=lambda cardset, deck, options: [],
     options=(RuleOption(key="first_player_bonus", default=True, reading="The first player adds 1.", quote="(toy)"),),
+    cost_fields=("cost",),
     engine_module="toy_engine",
 )
 

@@ -57,6 +57,23 @@ from workbench.engines import (
     CompiledCards,
     IntArray,
 )
+from workbench.judging import (
+    NO_COMPARATOR,
+    ON_CURVE,
+    OVER,
+    UNDECIDED,
+    UNDER,
+    Decision,
+    Measured,
+    Resampler,
+    VerdictRule,
+    chance_statement,
+    decide_with_stability,
+    planning_statement,
+    round_up,
+    theil_sen,
+)
+from workbench.limits import limit
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.run_settings import RunSettings
 from workbench.simulate import (
@@ -84,10 +101,13 @@ BASELINE = "baseline"
 """The flag of a filler: the card every other card of its slot is measured against (power 0 by construction)."""
 RARELY_PLAYED = "rarely played"
 """The flag of a card its side played in fewer than `min_play_share` of its variant's matches: not measured."""
-VERDICTS = ("over", "under", "on curve")
-"""The flags that are a verdict on a card's cost; `BASELINE` and `RARELY_PLAYED` are not."""
+VERDICTS = (OVER, UNDER, ON_CURVE)
+"""The flags that are a verdict on a card's cost; `UNDECIDED`, `NO_COMPARATOR`, `BASELINE` and `RARELY_PLAYED` are
+not (see `workbench.judging`)."""
 NOT_JUDGED = (BASELINE, RARELY_PLAYED)
 """The flags of cards kept out of the fitted line, the tier means and the over/under counts."""
+FLAGS = (OVER, UNDER, ON_CURVE, UNDECIDED, NO_COMPARATOR, RARELY_PLAYED, BASELINE)
+"""Every flag a card of a power curve can carry, in the order a table sorts them."""
 
 
 def share_text(share: float) -> str:
@@ -166,21 +186,31 @@ class PowerCurve:
     """Per-card simulated power against cost, per-cost tiers, the fitted line and provenance."""
 
     cards: pd.DataFrame
-    """One row per measured card: card, cost, slot, copies, decks, matches, win_rate, power, low, high, played,
-    drawn, first_played_turn, played_in_time, turns_left, mean_turns, changed, note, flag, suggested_cost, reason.
+    """One row per measured card: card, cost, slot, copies, decks, matches, win_rate, power, low, high, se, played,
+    drawn, first_played_turn, played_in_time, turns_left, mean_turns, changed, note, flag, comparator,
+    comparator_cards, band_low, band_high, excess, excess_low, excess_high, excess_sd, q_value, detectable,
+    matches_to_decide, stability, suggested_cost, suggested_check, reason.
 
     `decks` is the number of reference decks the card was measured in (1 with the hand-made gauntlet), `matches`
-    the matches its power rests on; `copies` its copies in the (first) variant deck.
+    the matches its power rests on, `se` its power's standard error; `copies` its copies in the (first) variant deck.
 
     `played` and `drawn` are shares of the variant's matches in which the card's side played / drew at least one
     copy; `first_played_turn` the mean turn of its first play in those matches (None when never played);
     `played_in_time` the share in which it was played with a turn of its side left after its first play, and
     `turns_left` the mean number of turns the matches went on after that play (None when not known);
     `mean_turns` the variant's mean match length; `changed` False when every one of its matches ended exactly as
-    the reference deck's (the card never changed a match: its power is the filler's 0). `flag` is over, under or on
-    curve; a filler's is `baseline`
-    (see `BASELINE`), a card played too seldom to be measured `rarely played` (see `RARELY_PLAYED`), neither with
-    a suggested cost. `reason` is the sentence that explains the flag."""
+    the reference deck's (the card never changed a match: its power is the filler's 0).
+
+    `flag` is over, under, on curve, undecided or no comparator (`workbench.judging`), `baseline` for a filler and
+    `rarely played` for a card played too seldom to be measured with no clear verdict. `comparator` says what the
+    card was judged against (`line`, `tier` or `no comparator`) and `comparator_cards` which cards that rests on;
+    `band_low` / `band_high` the band, `excess` power minus the band's centre with its 95% interval and standard
+    error (card and band together), `q_value` the Benjamini-Hochberg adjusted p-value of "beyond band +
+    tolerance", `detectable` the smallest distance beyond the band this run flags four times in five,
+    `matches_to_decide` (undecided cards) the matches per card that would decide it, `stability` the share of
+    bootstrap resamples giving its flag again. `suggested_cost` is given only to an over / under card whose cost
+    was measured again and landed within tolerance (`suggested_check` holds that measurement). `reason` is the
+    sentence that explains the flag."""
     tiers: pd.DataFrame
     """One row per cost: cost, cards, mean_power, low, high (fillers and rarely played cards left out)."""
     intercept: float
@@ -225,8 +255,9 @@ class PowerCurve:
         interval = f"95% interval {self.slope_low:+.3f} to {self.slope_high:+.3f}"
         if self.rises_with_cost:
             return (
-                f"Power rises with {axis}: {self.slope:+.3f} per step ({interval}). A card above or below its tier's "
-                f"band is over or under; its suggested {axis} is where the line meets its power."
+                f"Power rises with {axis}: {self.slope:+.3f} per step ({interval}). Each card is judged against its "
+                f"band on the line through the other judged cards (its {axis} ± 1/2); a suggested {axis} is where the "
+                "line meets its power, measured again at that cost."
             )
         if self.slope <= 0:
             trend = f"falls by {abs(self.slope):.3f} per step" if self.slope < 0 else "is flat"
@@ -238,7 +269,8 @@ class PowerCurve:
             f"Power does not rise with {axis} here: the fitted line {trend} ({interval}). It means {meaning}: paying "
             f"more {axis} does not buy power in this game under these decks and this policy (often because matches "
             f"end before dear cards come down; see each card's played share). Suggested costs are withheld, "
-            "since no line maps power back to a cost; over and under are judged against each cost tier's own band."
+            "since no line maps power back to a cost; each card is judged against the other judged cards of its own "
+            "cost, and a card alone at its cost has no comparator."
         )
 
     def rarely_played_statement(self) -> str | None:
@@ -250,13 +282,34 @@ class PowerCurve:
         shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         return (
             f"{len(names)} of {len(self.cards)} measured cards were played in fewer than {threshold} of their matches "
-            f"({shown}): rarely played, so not judged (no verdict, no suggested cost, left out of the line and the "
-            "tier means); each one's reason says why."
+            f"({shown}): rarely played, so left out of the line and the tier means, and given a verdict only where "
+            "their interval lies clearly beyond their band; each one's reason says why."
+        )
+
+    def rule_statement(self) -> str:
+        """The decision rule in words: tolerance, false-discovery control, equivalence and stability."""
+        rule = self.meta.get("verdict_rule", {})
+        resamples = int(rule.get("resamples", 0))
+        stability = (
+            f"; stability: the share of {resamples} bootstrap resamples of the matches that give the same verdict"
+            if resamples
+            else ""
+        )
+        return (
+            f"Verdicts: over / under beyond band ± {rule.get('tolerance', 0):g} of score (the tolerance), with the "
+            f"false-discovery rate held at {float(rule.get('false_discovery_rate', 0)):.0%} across the cards "
+            "(Benjamini-Hochberg); on curve only when an equivalence test puts the card within it; otherwise "
+            f"undecided{stability}."
         )
 
     def statements(self) -> list[str]:
-        """The sentences shown at the top of the curve: the line's, then the rarely played cards' (if any)."""
-        return [self.line_statement(), *filter(None, [self.rarely_played_statement()])]
+        """The sentences shown at the top of the curve: the line's, the rule's, the chance of a wrong flag, the
+        matches that would decide the undecided cards, then the rarely played cards' (if any)."""
+        return [
+            self.line_statement(),
+            self.rule_statement(),
+            *filter(None, [self.meta.get("chance"), self.meta.get("planning"), self.rarely_played_statement()]),
+        ]
 
 
 def power_curve(
@@ -269,6 +322,8 @@ def power_curve(
     only: Sequence[str] | None = None,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
     gauntlet: GauntletChoice = HAND_MADE,
+    rule: VerdictRule = VerdictRule(),
+    check_suggestions: bool = True,
 ) -> PowerCurve:
     """Every card's simulated power against its cost (see the module docstring for the method).
 
@@ -349,6 +404,8 @@ def power_curve(
     base = np.concatenate(base_scores)
     base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores, strict=False)]
     rows = []
+    # Each card's paired differences per reference deck it was measured in: what the stability resamples draw from.
+    home_diffs: dict[str, list[tuple[int, np.ndarray]]] = {}
     fingerprints: dict[str, str] = {
         "": _fingerprint([o for c in base_chunks for o in c], base)
     }  # "": the reference decks' own matches
@@ -358,8 +415,12 @@ def power_curve(
         paired_base = np.concatenate([base_scores[r] for r in homes_of])
         chunk = [outcome for i in indices for outcome in chunks[i]]
         diff = score - paired_base
+        home_diffs[compiled.names[card]] = [
+            (r, scores[i] - base_scores[r]) for i, r in zip(indices, homes_of, strict=True)
+        ]
         mean = float(diff.mean())
-        half = Z95 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0
+        standard_error = float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0 / Z95
+        half = Z95 * standard_error
         slot = int(compiled.slot[card])
         card_fillers = sorted({compiled.names[fillers[r][slot]] for r in homes_of})
         is_baseline = all(fillers[r][slot] == card for r in homes_of)
@@ -381,6 +442,7 @@ def power_curve(
                 "power": mean,
                 "low": mean - half,
                 "high": mean + half,
+                "se": standard_error,
                 **_play_shares(chunk, card, len(score)),
                 "changed": changed,
                 "note": "filler: the baseline itself, power 0 by construction"
@@ -401,35 +463,32 @@ def power_curve(
         frame["played"].map(lambda share: share is not None and share < min_play_share)
         | frame["played_in_time"].map(lambda share: share is not None and share < min_play_share)
     ) & ~frame["baseline"]
-    judged = frame[~frame["baseline"] & ~rarely]
-    intercept, slope, slope_low, slope_high = _fit_line(judged)
-    rises = slope > 0 and slope_low is not None and slope_low > 0
+    frame["rarely_played"] = rarely
+    measured_cards = Measured(
+        names=frame["card"].tolist(),
+        cost=frame["cost"].to_numpy(dtype=float),
+        power=frame["power"].to_numpy(dtype=float),
+        se=frame["se"].to_numpy(dtype=float),
+        judged=~frame["baseline"].to_numpy(dtype=bool),
+        in_line=~(frame["baseline"] | rarely).to_numpy(dtype=bool),
+        rare=rarely.to_numpy(dtype=bool),
+        rare_label=RARELY_PLAYED,
+    )
+    resampler = _match_resampler(frame["card"].tolist(), home_diffs, [len(s) for s in base_scores])
+    decision = decide_with_stability(measured_cards, rule, resampler, seed)
     played_well = pd.concat(
         [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays, strict=False)],
         ignore_index=True,
     )
-    flags, suggested, reasons = zip(
-        *(
-            (BASELINE, None, "the filler the other cards of its slot replace: power 0 by construction, so no verdict")
-            if row.baseline
-            else (RARELY_PLAYED, None, _rarely_played_reason(row, played_well, min_play_share))
-            if is_rare
-            else _judge(row, intercept, slope, rises, judged)
-            for row, is_rare in zip(frame.itertuples(), rarely, strict=False)
-        ),
-        strict=False,
-    )
-    frame["flag"] = list(flags)
-    # Object dtype keeps "no suggested cost" as None (JSON null), not NaN beside the numbers.
-    frame["suggested_cost"] = pd.Series(suggested, index=frame.index, dtype=object)
-    frame["reason"] = [
-        reason
-        if changed or flag == BASELINE
-        else f"{reason}; it never changed a match: every one ended as with the filler it replaces"
-        for reason, changed, flag in zip(reasons, frame["changed"], flags, strict=False)
-    ]
-    frame = frame.drop(columns="baseline")
-    tiers = _tiers(judged)
+    frame = _with_verdicts(frame, decision, rule, played_well, min_play_share, engine.cost_axis)
+    judged = frame[~frame["baseline"] & ~frame["rarely_played"]]
+    if check_suggestions:
+        frame = _check_suggestions(
+            cardset, decks, frame, decision, rule, matches_per_card, run, gauntlet, min_play_share
+        )
+    frame = frame.drop(columns=["baseline", "rarely_played"])
+    tiers = tier_means(judged)
+    line = decision.line
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
     meta["engine_findings"] = [finding.to_json() for finding in compiled.findings]
     meta |= {
@@ -448,9 +507,32 @@ def power_curve(
         "cost_axis": engine.cost_axis,
         "score": engine.score_meaning,
         "min_play_share": min_play_share,
+        "verdict_rule": {
+            "tolerance": rule.tolerance,
+            "false_discovery_rate": rule.false_discovery_rate,
+            "equivalence_alpha": rule.equivalence_alpha,
+            "resamples": decision.resamples,
+        },
+        "tested": decision.tested,
+        "chance": chance_statement(decision, rule),
+        "planning": planning_statement(
+            frame["card"].tolist(),
+            decision.matches_factor,
+            frame["matches"].to_numpy(dtype=float),
+            limit("matches").value,
+        ),
+        "matches_to_decide_all": _matches_to_decide_all(frame),
     }
     return PowerCurve(
-        frame, tiers, intercept, slope, Rate.of(float(base.sum()), len(base)), meta, slope_low, slope_high, fingerprints
+        frame,
+        tiers,
+        line.intercept,
+        line.slope,
+        Rate.of(float(base.sum()), len(base)),
+        meta,
+        line.slope_low,
+        line.slope_high,
+        fingerprints,
     )
 
 
@@ -538,6 +620,14 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: f
     opening = f"played in {share_text(row.played)} of matches (drawn in {share_text(row.drawn)})"
     length = f"the matches last {row.mean_turns:.1f} turns on average"
     if row.played_in_time is not None and row.played is not None and row.played >= min_play_share:
+        if row.low > 0 and row.turns_left is not None and row.turns_left < 1.5:
+            # Ember Pup (issue 29): the set's strongest card ends its matches within a turn of landing, so it is
+            # seldom played "in time"; its stats do change the match: they end it.
+            return (
+                f"{opening}, and it ends the match when played: first played {row.turns_left:.1f} turns before the "
+                f"end on average (turn {row.first_played_turn:.1f}), with power {row.power:+.3f} above 0; too few "
+                f"of its matches go on after it lands to set it against its band without a clear margin ({length})"
+            )
         return (
             f"{opening}, but in only {share_text(row.played_in_time)} with a turn of its side left after its first "
             f"play (first on turn {row.first_played_turn:.1f} on average, {row.turns_left:.1f} turns before the "
@@ -560,7 +650,7 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: f
     if row.cost > with_turns["cost"].max():
         needed = ""
         if with_turns["cost"].nunique() >= 2:
-            turn_intercept, turn_slope = _theil_sen(
+            turn_intercept, turn_slope = theil_sen(
                 with_turns["cost"].to_numpy(dtype=float), with_turns["first_played_turn"].to_numpy(dtype=float)
             )
             if turn_slope > 0:
@@ -586,91 +676,315 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: f
     )
 
 
-def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(intercept, slope): the median slope over pairs of distinct x, and the median of y - slope * x."""
-    i, j = np.triu_indices(len(x), k=1)
-    distinct = x[i] != x[j]
-    slope = float(np.median((y[j] - y[i])[distinct] / (x[j] - x[i])[distinct]))
-    return float(np.median(y - slope * x)), slope
+def _match_resampler(
+    names: Sequence[str], home_diffs: dict[str, list[tuple[int, np.ndarray]]], base_lengths: Sequence[int]
+) -> Resampler:
+    """Bootstrap resamples of every card's power, drawn jointly: each resample reweights the matches of each
+    reference deck once, and every card measured in that deck is reweighted alike, so the common random numbers
+    that pair a card's matches with the reference deck's stay paired across cards (identical cards get identical
+    resamples)."""
+    columns: dict[int, list[tuple[int, np.ndarray]]] = {}
+    for position, name in enumerate(names):
+        for reference, diff in home_diffs.get(name, []):
+            columns.setdefault(reference, []).append((position, diff))
+    totals = np.array([sum(len(d) for _, d in home_diffs.get(name, [])) for name in names], dtype=float)
+
+    def draw(generator: np.random.Generator, count: int) -> np.ndarray:
+        sums = np.zeros((count, len(names)))
+        for reference, held in sorted(columns.items()):
+            length = base_lengths[reference]
+            matrix = np.column_stack([diff for _, diff in held])
+            positions = [position for position, _ in held]
+            for start in range(0, count, 25):
+                # Reweighting by how often each match is drawn is resampling the matches, without the copy.
+                block = min(25, count - start)
+                weights = np.stack(
+                    [np.bincount(generator.integers(0, length, length), minlength=length) for _ in range(block)]
+                )
+                sums[start : start + block, positions] += weights @ matrix
+        return sums / np.where(totals > 0, totals, 1.0)
+
+    return draw
 
 
-def _fit_line(frame: pd.DataFrame) -> tuple[float, float, float | None, float | None]:
-    """Theil-Sen line of power on cost: the median pairwise slope, so a few mispriced cards cannot tilt it, with
-    Sen's (1968) 95% interval of the slope (equation 2.6, ties in cost and in power corrected, as
-    scipy.stats.theilslopes computes it): (intercept, slope, slope low, slope high).
-
-    `frame` holds the judged cards only: a filler's power is 0 by construction, not a measurement of its cost, and
-    a rarely played card's power is mostly the filler's matches."""
-    if frame.empty or frame["cost"].nunique() < 2:
-        return (float(frame["power"].median()) if not frame.empty else 0.0, 0.0, None, None)
-    cost = frame["cost"].to_numpy(dtype=float)
-    power = frame["power"].to_numpy(dtype=float)
-    intercept, slope = _theil_sen(cost, power)
-    i, j = np.triu_indices(len(cost), k=1)
-    distinct = cost[i] != cost[j]
-    slopes = np.sort((power[j] - power[i])[distinct] / (cost[j] - cost[i])[distinct])
-    n, pairs = len(cost), len(slopes)
-
-    def ties(values: np.ndarray) -> float:
-        counts = np.unique(values, return_counts=True)[1]
-        return float(np.sum(counts * (counts - 1) * (2 * counts + 5)))
-
-    sigma = math.sqrt(max(0.0, (n * (n - 1) * (2 * n + 5) - ties(cost) - ties(power)) / 18.0))
-    upper = min(int(np.round((pairs + Z95 * sigma) / 2.0)), pairs - 1)
-    lower = max(int(np.round((pairs - Z95 * sigma) / 2.0)) - 1, 0)
-    return intercept, slope, float(slopes[lower]), float(slopes[upper])
+def _band_text(decision: Decision, i: int) -> str:
+    """The comparator a card was judged against, in words, with its own standard error."""
+    count = int(decision.comparator_count[i])
+    if decision.basis[i] == "line":
+        others = count
+        return (
+            f"its band on the line through the other {others} judged cards, "
+            f"[{decision.band_low[i]:+.3f}, {decision.band_high[i]:+.3f}] (±{decision.comparator_se[i]:.3f})"
+        )
+    names = decision.comparator_cards[i]
+    shown = ", ".join(names[:4]) + (f" and {count - 4} more" if count > 4 else "")
+    return (
+        f"the mean of the other judged cards of its cost ({shown}), {decision.centre[i]:+.3f} "
+        f"(±{decision.comparator_se[i]:.3f})"
+    )
 
 
-def _judge(row: Any, intercept: float, slope: float, rises: bool, frame: pd.DataFrame) -> tuple[str, float | None, str]:
-    """(over / under / on curve, suggested cost, the sentence that explains them) for one card, against the judged
-    cards (fillers and rarely played cards left out). A cost is suggested only when the line rises with cost."""
-    if slope > 0:
-        band_low = intercept + slope * (row.cost - 0.5)
-        band_high = intercept + slope * (row.cost + 0.5)
-        band = f"its cost tier's band on the fitted line [{band_low:+.3f}, {band_high:+.3f}]"
+def verdict_words(row: Any, decision: Decision, i: int, rule: VerdictRule, axis: str, unit: str = "matches") -> str:
+    """Why a judged card got its verdict: its power against its band, the tolerance and the test behind it
+    (`unit`: what a card's measurement is counted in, matches or whole games)."""
+    flag = decision.flag[i]
+    power = f"its power {row.power:+.3f} [{row.low:+.3f}, {row.high:+.3f}]"
+    if flag == NO_COMPARATOR:
+        return (
+            f"{power}, but no other judged card costs {row.cost:g} and power does not rise with {axis}, so nothing "
+            "is comparable: no verdict against other costs"
+        )
+    band = _band_text(decision, i)
+    half = (decision.band_high[i] - decision.band_low[i]) / 2
+    excess, sd = decision.excess[i], decision.sd[i]
+    interval = f"power minus band {excess:+.3f} [{excess - Z95 * sd:+.3f}, {excess + Z95 * sd:+.3f}]"
+    if flag in (OVER, UNDER):
+        beyond = abs(excess) - half
+        side, words = ("above", "stronger") if flag == OVER else ("below", "weaker")
+        return (
+            f"{power} lies {side} {band} by {beyond:.3f}, more than the tolerance {rule.tolerance:g} ({interval}; "
+            f"q = {decision.q_value[i]:.2g} against a false-discovery rate of {rule.false_discovery_rate:.0%}): "
+            f"{words} than its cost buys"
+        )
+    if flag == ON_CURVE:
+        return (
+            f"{power} lies within {band} ± the tolerance {rule.tolerance:g} ({interval}; equivalence test: "
+            f"{abs(excess):.3f} + 1.645 × {sd:.3f} ≤ {half + rule.tolerance:.3f})"
+        )
+    needed = decision.matches_factor[i]
+    if math.isfinite(needed):
+        more = f"about {round_up(int(math.ceil(needed * row.matches))):,} {unit} per card would decide it"
     else:
-        # The simulation does not reward cost here, so judge a card against the other judged cards of its cost: a
-        # tier mean that held the card itself would pull towards it (a tier of one would always read on curve).
-        others = frame[frame["card"] != row.card]
-        tier = others[others["cost"] == row.cost]["power"]
-        if len(tier):
-            band_low = band_high = float(tier.mean())
-            band = (
-                f"the mean power of the other judged cards of its cost, {band_low:+.3f} (the line does not rise with "
-                "cost)"
-            )
-        elif len(others):
-            band_low = band_high = float(others["power"].mean())
-            band = (
-                f"the mean power of the judged cards, {band_low:+.3f} (no other card of its cost is judged, and the "
-                "line does not rise with cost)"
-            )
-        else:
-            band_low, band_high = row.low, row.high
-            band = "nothing: no other card is judged"
-    interval = f"its interval [{row.low:+.3f}, {row.high:+.3f}]"
-    played = f"; played in {share_text(row.played)} of matches" if row.played is not None else ""
-    if row.first_played_turn is not None and row.first_played_turn > row.mean_turns:
+        more = (
+            f"more {unit} alone would not decide it: it sits on the tolerance's edge, or the band's spread between "
+            f"cards (±{decision.comparator_fixed_se[i]:.3f}) is as wide as its margin"
+        )
+    return (
+        f"{power} against {band}: the run cannot tell whether it lies within or beyond the tolerance "
+        f"{rule.tolerance:g} ({interval}); {more}"
+    )
+
+
+def played_words(row: Any) -> str:
+    """The card's play share and, where it comes late or ends the match, what that means for its figure."""
+    if row.played is None:
+        return ""
+    words = f"; played in {share_text(row.played)} of matches"
+    if row.first_played_turn is None:
+        return words
+    if (
+        row.played_in_time is not None
+        and row.turns_left is not None
+        and row.low > 0
+        and row.turns_left < 1.5
+        and row.mean_turns > 1.5
+        and row.played_in_time < row.played / 2
+    ):
+        # Measured on circles (issue 29): Ember Pup, +0.136 [+0.120, +0.151], ends its matches within a turn of
+        # landing, so it is seldom played "in time" although it is the set's strongest card.
+        return (
+            f"{words}; it ends the match when played: first played {row.turns_left:.1f} turns before the end on "
+            "average, and its side wins more of those matches"
+        )
+    if row.first_played_turn > row.mean_turns:
         # Measured on circles (issue 13): a 9/8 clone of a 3/3 dealt 2.4 times its damage in as many matches and won
         # 0.1 point more, as its first play came on turn 5.2 of matches lasting 4.6 on average.
-        played += (
+        words += (
             f", first on turn {row.first_played_turn:.1f} on average while the matches last {row.mean_turns:.1f} "
-            "turns on average: it comes when most matches are decided, so its stats seldom change one, and its power "
-            "says as much about the game's length as about its price"
+            "turns on average: it comes when most matches are decided, so its power says as much about the game's "
+            "length as about its price"
         )
-    if row.low > band_high:
-        flag, words = "over", f"{interval} lies wholly above {band}: stronger than its cost buys"
-    elif row.high < band_low:
-        flag, words = "under", f"{interval} lies wholly below {band}: weaker than its cost buys"
-    else:
-        flag, words = "on curve", f"{interval} overlaps {band}"
-    if not rises:
-        return flag, None, f"{words}{played}; no suggested cost, as power does not rise with cost"
-    suggested = float(min(max(round((row.power - intercept) / slope), frame["cost"].min()), frame["cost"].max()))
-    return flag, suggested, f"{words}{played}; the line meets its power at cost {suggested:g}"
+    return words
 
 
-def _tiers(frame: pd.DataFrame) -> pd.DataFrame:
+def _with_verdicts(
+    frame: pd.DataFrame,
+    decision: Decision,
+    rule: VerdictRule,
+    played_well: pd.DataFrame,
+    min_play_share: float,
+    axis: str,
+) -> pd.DataFrame:
+    """The frame with each card's flag, its comparator, the test's figures, stability and the reason in words."""
+    frame = frame.copy()
+    flags: list[str] = []
+    reasons: list[str] = []
+    for i, row in enumerate(frame.itertuples()):
+        flag = decision.flag[i]
+        if row.baseline:
+            flags.append(BASELINE)
+            reasons.append("the filler the other cards of its slot replace: power 0 by construction, so no verdict")
+            continue
+        assert flag is not None  # every card but a baseline is judged
+        flags.append(flag)
+        if flag == RARELY_PLAYED:
+            reason = _rarely_played_reason(row, played_well, min_play_share)
+        else:
+            reason = verdict_words(row, decision, i, rule, axis)
+            if row.rarely_played:
+                reason += f"; {_rarely_played_reason(row, played_well, min_play_share)} (a clear verdict all the same)"
+            else:
+                reason += played_words(row)
+        if flag != RARELY_PLAYED and len(decision.stability) and not math.isnan(decision.stability[i]):
+            kept = round(decision.stability[i] * decision.resamples)
+            reason += f"; {flag} in {kept} of {decision.resamples} resamples of the matches"
+        if not row.changed:
+            reason += "; it never changed a match: every one ended as with the filler it replaces"
+        reasons.append(reason)
+    frame["flag"] = flags
+    known = [b is not None for b in decision.basis]
+
+    def column(values: Any, keep: Sequence[bool] = known) -> pd.Series:
+        # Object dtype keeps "not known" as None (JSON null), not NaN beside the numbers.
+        return pd.Series(
+            [float(v) if k and not math.isnan(v) else None for v, k in zip(values, keep, strict=True)],
+            index=frame.index,
+            dtype=object,
+        )
+
+    frame["comparator"] = pd.Series(
+        [b or NO_COMPARATOR if j else None for b, j in zip(decision.basis, ~frame["baseline"], strict=True)],
+        index=frame.index,
+        dtype=object,
+    )
+    frame["comparator_cards"] = [
+        ", ".join(cards) + (f" and {count - len(cards)} more" if count > len(cards) else "")
+        for cards, count in zip(decision.comparator_cards, decision.comparator_count, strict=True)
+    ]
+    frame["band_low"] = column(decision.band_low)
+    frame["band_high"] = column(decision.band_high)
+    frame["excess"] = column(decision.excess)
+    frame["excess_low"] = column(decision.excess - Z95 * decision.sd)
+    frame["excess_high"] = column(decision.excess + Z95 * decision.sd)
+    frame["excess_sd"] = column(decision.sd)
+    frame["q_value"] = column(decision.q_value)
+    frame["detectable"] = column(decision.detectable)
+    frame["matches_to_decide"] = pd.Series(
+        [
+            round_up(int(math.ceil(f * m))) if not math.isnan(f) and math.isfinite(f) else None
+            for f, m in zip(decision.matches_factor, frame["matches"], strict=True)
+        ],
+        index=frame.index,
+        dtype=object,
+    )
+    stability = decision.stability if len(decision.stability) else np.full(len(frame), math.nan)
+    frame["stability"] = column(stability, [True] * len(frame))
+    frame["suggested_cost"] = pd.Series([None] * len(frame), index=frame.index, dtype=object)
+    frame["suggested_check"] = pd.Series([None] * len(frame), index=frame.index, dtype=object)
+    frame["reason"] = reasons
+    return frame
+
+
+def _matches_to_decide_all(frame: pd.DataFrame) -> int | None:
+    """The matches per card that would decide every undecided card more matches can decide, within the run
+    limit; None when none can."""
+    needed = [int(n) for n in frame["matches_to_decide"] if n is not None and n <= limit("matches").value]
+    return max(needed) if needed else None
+
+
+def repriced(cardset: CardSet, card_name: str, cost: float) -> CardSet:
+    """A copy of the set in which one card costs `cost`: its cost fields (the ruleset's `cost_fields`, summed into
+    the cost axis) change by the difference, the largest field first, none below 0."""
+    card = _entry_named(cardset, card_name).card
+    fields = list(cardset.ruleset.cost_fields)
+    values = {name: int(getattr(card, name) or 0) for name in fields}
+    change = int(round(cost)) - sum(values.values())
+    for name in sorted(fields, key=lambda f: -values[f]):
+        if change == 0:
+            break
+        step = change if change > 0 else max(change, -values[name])
+        values[name] += step
+        change -= step
+    for name, value in values.items():
+        if value != int(getattr(card, name) or 0):
+            cardset = with_field(cardset, card.name, name, value)
+    return cardset
+
+
+def _check_suggestions(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    frame: pd.DataFrame,
+    decision: Decision,
+    rule: VerdictRule,
+    matches_per_card: int,
+    run: RunSettings,
+    gauntlet: GauntletChoice,
+    min_play_share: float,
+) -> pd.DataFrame:
+    """For each card flagged over or under on a rising line, the cost where its own line meets its power (kept within
+    the set's costs, and said when capped), measured again at that cost on the same seed: kept only when the new
+    power lands within its new band plus the tolerance."""
+    frame = frame.copy()
+    if not decision.line.rises:
+        return frame
+    low_cost, high_cost = float(frame["cost"].min()), float(frame["cost"].max())
+    quiet = replace(run, progress=None)
+    no_resamples = replace(rule, resamples=0)
+    for i, row in enumerate(frame.itertuples()):
+        if row.flag not in (OVER, UNDER) or decision.basis[i] != "line":
+            continue
+        intercept, slope = decision.line_intercept[i], decision.line_slope[i]
+        wanted = round((row.power - intercept) / slope)
+        cost = float(min(max(wanted, low_cost), high_cost))
+        capped = cost != wanted
+        if not cardset.ruleset.cost_fields:
+            frame.at[row.Index, "reason"] = (
+                f"{row.reason}; the line meets its power at cost {wanted:g}, but the ruleset names no cost field to "
+                "measure it again at that cost, so none is suggested"
+            )
+            continue
+        if cost == row.cost:
+            frame.at[row.Index, "reason"] = (
+                f"{row.reason}; no cost within the set's range ({low_cost:g}-{high_cost:g}) meets its power "
+                f"(the line meets it at {wanted:g}), so no cost is suggested"
+            )
+            continue
+        try:
+            changed = repriced(cardset, row.card, cost)
+            check = power_curve(
+                changed,
+                decks,
+                matches_per_card,
+                quiet,
+                only=[row.card],
+                min_play_share=min_play_share,
+                gauntlet=gauntlet,
+                rule=no_resamples,
+                check_suggestions=False,
+            ).cards.iloc[0]
+        except WorkbenchInputError as error:
+            frame.at[row.Index, "reason"] = (
+                f"{row.reason}; cost {cost:g} could not be checked ({error}): none suggested"
+            )
+            continue
+        centre = intercept + slope * cost
+        excess = float(check["power"]) - centre
+        landed = abs(excess) <= slope / 2 + rule.tolerance
+        measured = (
+            f"measured again at cost {cost:g}{' (capped at the set’s range)' if capped else ''}: power "
+            f"{check['power']:+.3f} [{check['low']:+.3f}, {check['high']:+.3f}] against its band "
+            f"[{intercept + slope * (cost - 0.5):+.3f}, {intercept + slope * (cost + 0.5):+.3f}]"
+        )
+        frame.at[row.Index, "suggested_check"] = {
+            "cost": cost,
+            "power": float(check["power"]),
+            "low": float(check["low"]),
+            "high": float(check["high"]),
+            "capped": capped,
+            "landed": landed,
+        }
+        if landed:
+            frame.at[row.Index, "suggested_cost"] = cost
+            frame.at[row.Index, "reason"] = f"{row.reason}; suggested cost {cost:g}, {measured}: within the tolerance"
+        else:
+            frame.at[row.Index, "reason"] = (
+                f"{row.reason}; {measured}: still beyond the tolerance, so no cost is suggested"
+            )
+    return frame
+
+
+def tier_means(frame: pd.DataFrame) -> pd.DataFrame:
     """Mean power per cost over the judged cards (fillers and rarely played cards left out), with the interval of
     that mean."""
     rows = []
@@ -879,13 +1193,30 @@ def sweep(
 
         return report
 
-    base = power_curve(cardset, decks, matches_per_card, run.reporting(step_progress(0)), min_play_share=min_play_share)
+    # The sweep reads the set's line and each point's interval, not the set's verdicts: no resamples, no checks.
+    quick = VerdictRule(resamples=0)
+    base = power_curve(
+        cardset,
+        decks,
+        matches_per_card,
+        run.reporting(step_progress(0)),
+        min_play_share=min_play_share,
+        rule=quick,
+        check_suggestions=False,
+    )
     # The matches each point is compared with: the card at its current value, measured as the points are. When the
     # set's own curve used it as its slot's filler, the points replace another filler: measure it that way too.
     current_curve = base
     if base.cards.set_index("card").loc[name, "flag"] == BASELINE:
         current_curve = power_curve(
-            cardset, decks, matches_per_card, run.reporting(None), only=[name], min_play_share=min_play_share
+            cardset,
+            decks,
+            matches_per_card,
+            run.reporting(None),
+            only=[name],
+            min_play_share=min_play_share,
+            rule=quick,
+            check_suggestions=False,
         )
     base_row = current_curve.cards.set_index("card").loc[name]
     rows = []
@@ -897,6 +1228,8 @@ def sweep(
             run.reporting(step_progress(step)),
             only=[name],
             min_play_share=min_play_share,
+            rule=quick,
+            check_suggestions=False,
         )
         row = curve.cards.iloc[0]
         if row["flag"] == BASELINE:
@@ -911,10 +1244,17 @@ def sweep(
             band_low, band_high = base.line(cost - 0.5), base.line(cost + 0.5)
         else:
             band_low = band_high = base.line(cost)
+        tolerance = quick.tolerance
         if row["flag"] == RARELY_PLAYED:
             flag = RARELY_PLAYED
+        elif row["low"] > band_high + tolerance:
+            flag = OVER
+        elif row["high"] < band_low - tolerance:
+            flag = UNDER
+        elif row["low"] >= band_low - tolerance and row["high"] <= band_high + tolerance:
+            flag = ON_CURVE
         else:
-            flag = "over" if row["low"] > band_high else ("under" if row["high"] < band_low else "on curve")
+            flag = UNDECIDED
         # The same seeds, the same decks but for this card's field: equal digests mean the very same matches.
         changed = curve.fingerprints[name] != current_curve.fingerprints[name]
         played, drawn = row["played"], row["drawn"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -228,6 +229,18 @@ def _parser() -> argparse.ArgumentParser:
         add_min_play_share(sub)
         if per == "card":
             sub.add_argument(
+                "--tolerance",
+                type=_tolerance,
+                default=None,
+                metavar="SCORE",
+                help=_help(
+                    "mispricing that does not matter: a card is over or under only beyond its band plus this, on "
+                    "curve only when shown within it, else undecided (default "
+                    f"{POWER_CURVE_DEFAULTS.tolerance:g} of score, 2 points of win rate; with --option game=full in "
+                    f"final VP, default {FULL_GAME_DEFAULTS.tolerance_vp:g})"
+                ),
+            )
+            sub.add_argument(
                 "--min-buy-share",
                 type=_buy_share,
                 default=None,
@@ -273,6 +286,12 @@ def _parser() -> argparse.ArgumentParser:
     add_deck_argument(power, f"reference deck first, then the gauntlet {set_decks_default}")
     add_power_curve_arguments(power, "card")
     add_gauntlet_argument(power)
+    power.add_argument(
+        "--decide",
+        action="store_true",
+        help="after the run, run again at the matches per card that would decide every undecided card more matches "
+        "can decide (as the run's planning line says), and print that run",
+    )
 
     sweep = add(
         "sweep",
@@ -847,8 +866,18 @@ def _power_full_game(args: argparse.Namespace) -> int:
     from workbench.full_game import full_game_power
 
     cardset, _decks, overrides = _load(args, [])
+    from workbench.judging import VerdictRule
+
     share = FULL_GAME_DEFAULTS.min_buy_share if args.min_buy_share is None else args.min_buy_share
-    result = full_game_power(cardset, overrides, args.matches_per_card, args.seed, args.policy, min_buy_share=share)
+    result = full_game_power(
+        cardset,
+        overrides,
+        args.matches_per_card,
+        args.seed,
+        args.policy,
+        min_buy_share=share,
+        rule=VerdictRule(tolerance=FULL_GAME_DEFAULTS.tolerance_vp if args.tolerance is None else args.tolerance),
+    )
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
@@ -920,6 +949,21 @@ def _play_share(text: str) -> float:
     return share
 
 
+def _tolerance(text: str) -> float:
+    """`--tolerance`: a finite number from 0 up to (not including) 100 (a score for the tournament, VP for the whole
+    game)."""
+    try:
+        tolerance = float(text.strip())
+    except ValueError:
+        tolerance = -1.0
+    if not (math.isfinite(tolerance) and 0 <= tolerance < 100):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a tolerance: expected a number from 0 up to 100, e.g. 0.02 (2 points of win rate) or, "
+            "with --option game=full, 1 (one final VP)"
+        )
+    return tolerance
+
+
 def _buy_share(text: str) -> float:
     """`--min-buy-share`: a share (0.1) or a percentage (10%), from 0 up to (not including) 1."""
     try:
@@ -947,6 +991,7 @@ def _provenance_line(meta: dict[str, Any]) -> str:
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:
     from workbench.auto_decks import parse_gauntlet
+    from workbench.judging import VerdictRule
     from workbench.rulesets.base import parse_option_pairs
     from workbench.verdicts import parse_policies, power_curve_runs
 
@@ -958,15 +1003,31 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         raise _no_set_decks(cardset)
     policies = parse_policies(args.policy, cardset)
     gauntlet = parse_gauntlet(args.gauntlet)
-    runs = power_curve_runs(
-        cardset,
-        decks,
-        policies,
-        gauntlet,
-        args.matches_per_card,
-        _run_settings(args, overrides, "power curve", policy=policies[0]),
-        min_play_share=args.min_play_share,
-    )
+    rule = VerdictRule(tolerance=POWER_CURVE_DEFAULTS.tolerance if args.tolerance is None else args.tolerance)
+
+    def run_curves(matches_per_card: int) -> Any:
+        return power_curve_runs(
+            cardset,
+            decks,
+            policies,
+            gauntlet,
+            matches_per_card,
+            _run_settings(args, overrides, "power curve", policy=policies[0]),
+            min_play_share=args.min_play_share,
+            rule=rule,
+        )
+
+    runs = run_curves(args.matches_per_card)
+    if args.decide:
+        needed = [curve.meta.get("matches_to_decide_all") for _, curve in runs.runs.values()]
+        planned = max((n for n in needed if n is not None), default=None)
+        if planned is None:
+            _Say.note("--decide: no undecided card can be decided by more matches; printing the run as it is.")
+        elif planned <= runs.curve(runs.labels[0]).meta["matches_per_card"]:
+            _Say.note("--decide: every card more matches can decide is decided already.")
+        else:
+            _Say.note(f"--decide: running again at {planned:,} matches per card to decide the undecided cards.")
+            runs = run_curves(planned)
     if len(runs.runs) == 1:
         curve = runs.curve(runs.labels[0])
         if args.format == "json":
@@ -1038,7 +1099,8 @@ def _print_curve(curve: Any) -> None:
         )
     print(
         "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
-        "first play. why: the reason for the flag."
+        "first play. stable: share of resamples of the matches giving the same flag. decide at: matches per card "
+        "that would decide an undecided card. why: the reason for the flag."
     )
 
 
@@ -1065,28 +1127,30 @@ def _share_cell(share: Any) -> str:
 
 
 def _power_table(cards: Any) -> str:
-    """The power-curve table as text: one row per card, cheapest first, with play shares and the flag's reason."""
+    """The power-curve table as text: one row per card, cheapest first, with play shares, the verdict, its
+    stability, the matches that would decide it, and the flag's reason."""
     width = max([len(name) for name in cards["card"]] + [4])
     lines = [
         f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  "
-        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'suggested':>9}  why"
+        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'stable':>6}  {'decide at':>9}  {'suggested':>9}  why"
     ]
     for row in cards.sort_values(["cost", "power"]).itertuples():
-        suggested = (
-            "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
-        )
-        first = (
-            "—"
-            if row.first_played_turn is None or row.first_played_turn != row.first_played_turn
-            else f"{row.first_played_turn:.1f}"
-        )
+        suggested = "" if _missing(row.suggested_cost) else f"{row.suggested_cost:g}"
+        first = "—" if _missing(row.first_played_turn) else f"{row.first_played_turn:.1f}"
+        stable = "" if _missing(row.stability) else f"{row.stability:.0%}"
+        decide = "" if _missing(row.matches_to_decide) else f"{int(row.matches_to_decide):,}"
         lines.append(
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
             f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
-            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {suggested:>9}  "
+            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {decide:>9}  {suggested:>9}  "
             f"{row.reason}"
         )
     return "\n".join(lines)
+
+
+def _missing(value: Any) -> bool:
+    """True for a cell with nothing in it (None or NaN)."""
+    return value is None or value != value
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:

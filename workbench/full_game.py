@@ -28,6 +28,7 @@ from workbench.cards import CardSet, OptionValue, WorkbenchInputError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from workbench.judging import Decision, VerdictRule
     from workbench.rulesets.base import Ruleset
 
 Z95 = 1.959964
@@ -56,6 +57,10 @@ class FullGameDefaults:
     the rivals' use of it, none of which depends on its buy cost. Measured on the bundled set (`power-curve
     blades/blades_sample --option game=full`, seed 0): Cathedral Engine, bought by seat A in 1 of 50 games, read
     -2.4 VP with an interval wholly below 0."""
+    tolerance_vp: float = 1.0
+    """The whole game's verdict tolerance, in final VP (its power is a change in VP, not a share of a score as the
+    tournament's is, so the tournament's 0.02 would mean nothing here): one VP, the smallest step the game scores
+    in. A store card is over or under only beyond its band plus this, on curve only when shown within it."""
     policy: str = "greedy"
     """Seat A's market policy."""
     power_rivals: str = "random"
@@ -459,11 +464,10 @@ class FullGamePower:
             if slope == 0
             else f"rises by {slope:.3f} VP per dollar, but the interval includes 0"
         )
-        # analysis._judge bands a card on the line whenever its slope is above 0, else on its buy cost's tier mean.
+        # workbench.judging bands a card on the line only where it rises; else on its buy cost's other cards.
         against = (
-            "its buy cost's band on the fitted line"
-            if slope > 0
-            else "the mean power of the other judged cards of the same buy cost"
+            "the mean power of the other judged cards of the same buy cost (a card alone at its buy cost has no "
+            "comparator)"
         )
         return (
             f"Power does not rise with buy cost here: the fitted line {trend} ({interval}). Paying more in the store "
@@ -482,8 +486,9 @@ class FullGamePower:
         return (
             f"{len(names)} of {len(self.rows)} store cards were bought by seat A ({self.policy}) in fewer than "
             f"{threshold_text(self.min_buy_share)} of the games with their copies in the store ({shown}): rarely "
-            "bought, so not judged (no verdict, no suggested buy cost, left out of the line and the tier means); "
-            "each one's reason says why."
+            "bought, so not judged (their power then comes from the free deals and the rivals' use of them, not "
+            "from paying their buy cost: no verdict, no suggested buy cost, left out of the line and the tier "
+            "means); each one's reason says why."
         )
 
     def statements(self) -> list[str]:
@@ -552,63 +557,97 @@ def check_min_buy_share(share: float) -> float:
 
 
 def judge_power(
-    rows: Sequence[Mapping[str, Any]], games: int, min_buy_share: float, policy: str, rivals: str
+    rows: Sequence[Mapping[str, Any]],
+    games: int,
+    min_buy_share: float,
+    policy: str,
+    rivals: str,
+    rule: VerdictRule | None = None,
+    seed: int = 0,
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
-    """Each store card's verdict on the buy-cost axis, judged as `workbench.analysis` judges the tournament's power
-    curve (its Theil-Sen line, tier bands and `_judge`): over / under when the 95% interval lies wholly above / below
-    the buy cost's band, else on curve. A card seat A bought in fewer than `min_buy_share` of the games is `rarely
-    bought` and one game per card gives `no interval`: neither is judged nor in the line. Returns (rows with flag,
-    suggested_buy_cost and reason; the line; the tiers)."""
+    """Each store card's verdict on the buy-cost axis, decided as the tournament's power curve decides it
+    (`workbench.judging`: a leave-one-out line or tier comparator with its own uncertainty, the tolerance, the
+    false-discovery control, the equivalence test; stability from resamples of each card's interval, as the whole
+    game keeps no per-game scores). A card seat A bought in fewer than `min_buy_share` of the games is `rarely
+    bought` and one game per card gives `no interval`: neither is judged nor in the line. Returns
+    (rows with flag, suggested_buy_cost, stability, q_value and reason; the line; the tiers)."""
+    import numpy as np
     import pandas as pd
 
-    from workbench.analysis import _fit_line, _judge, _tiers, share_text
+    from workbench.analysis import share_text, tier_means
+    from workbench.judging import OVER, UNDER, Measured, VerdictRule, decide_with_stability, normal_resampler
 
-    frame = pd.DataFrame(
-        {
-            "card": [str(r["card"]) for r in rows],
-            "cost": [float(r["buy_cost"]) for r in rows],
-            "power": [float(r["power"]) for r in rows],
-            "low": [float(r["low"]) for r in rows],
-            "high": [float(r["high"]) for r in rows],
-            # The tournament's play-share wording is not the whole game's: the bought share is said below.
-            "played": [None] * len(rows),
-            "first_played_turn": [None] * len(rows),
-            "mean_turns": [math.nan] * len(rows),
-        }
-    )
+    rule = rule or VerdictRule(tolerance=FULL_GAME_DEFAULTS.tolerance_vp)
+    power = np.array([float(r["power"]) for r in rows])
+    low = np.array([float(r["low"]) for r in rows])
+    high = np.array([float(r["high"]) for r in rows])
+    cost = np.array([float(r["buy_cost"]) for r in rows])
     bought = [float(r.get("bought", math.nan)) for r in rows]
-    rare = [not math.isnan(b) and b < min_buy_share for b in bought]
-    no_interval = [math.isnan(r["low"]) or math.isnan(r["high"]) for r in rows]
-    judged = frame.loc[pd.Series([not (a or b) for a, b in zip(rare, no_interval, strict=True)], dtype=bool)]
-    intercept, slope, slope_low, slope_high = _fit_line(judged)
-    rises = slope > 0 and slope_low is not None and slope_low > 0
-    judged_costs = judged["cost"].tolist()
+    rare = np.array([not math.isnan(b) and b < min_buy_share for b in bought], dtype=bool)
+    no_interval = np.isnan(low) | np.isnan(high)
+    se = np.where(no_interval, math.nan, (high - low) / (2 * Z95))
+    # Unlike a rarely played tournament card, a rarely bought store card gets no verdict even when its power is
+    # clear: its power then comes from the free deals and the rivals' use of it, so it measures nothing about the
+    # buy cost the verdict is on.
+    measured = Measured(
+        names=[str(r["card"]) for r in rows],
+        cost=cost,
+        power=power,
+        se=se,
+        judged=~no_interval & ~rare,
+        in_line=~no_interval & ~rare,
+    )
+    decision = decide_with_stability(measured, rule, normal_resampler(power, np.nan_to_num(se)), seed)
+    line = decision.line
+    judged_costs = cost[~no_interval & ~rare].tolist()
     dearest_bought = max(judged_costs) if judged_costs else None
     out = []
-    for row, record, b, is_rare, single in zip(rows, frame.itertuples(), bought, rare, no_interval, strict=True):
+    for i, (row, b) in enumerate(zip(rows, bought, strict=True)):
         any_share = float(row.get("bought_any", math.nan))
         of_games = f"of the {games:,} games with its copies in the store"
         by_any = "" if math.isnan(any_share) else f", by any seat in {share_text(any_share)}"
         bought_text = "" if math.isnan(b) else f"bought by seat A in {share_text(b)} {of_games}{by_any}"
-        if single:
-            flag, suggested = NO_INTERVAL, None
+        flag, suggested = decision.flag[i], None
+        if no_interval[i]:
+            flag = NO_INTERVAL
             reason = "one game per card gives no 95% interval, so no verdict" + (
                 f"; {bought_text}" if bought_text else ""
             )
-        elif is_rare:
-            flag, suggested = RARELY_BOUGHT, None
+        elif rare[i]:
+            flag = RARELY_BOUGHT
             reason = _rarely_bought_reason(row, b, any_share, games, policy, rivals, dearest_bought)
         else:
-            flag, suggested, words = _judge(record, intercept, slope, rises, judged)
-            reason = _on_buy_cost(words) + (f"; {bought_text}" if bought_text else "")
-        out.append({**row, "flag": flag, "suggested_buy_cost": suggested, "reason": reason})
-    line = {
-        "intercept": intercept,
-        "slope": slope,
-        "slope_low": slope_low,
-        "slope_high": slope_high,
-        "rises": rises,
+            reason = _on_buy_cost(_decision_words(decision, i, rule, power[i], low[i], high[i], cost[i], games))
+            if flag in (OVER, UNDER) and decision.basis[i] == "line":
+                # The whole game cannot replay one card at another buy cost yet, so the line's cost is said, not
+                # suggested: a suggestion is only given where it was measured.
+                meets = round((power[i] - decision.line_intercept[i]) / decision.line_slope[i])
+                reason += (
+                    f"; the line meets its power at buy cost {meets:g}, not measured at that cost, so no buy cost is "
+                    "suggested"
+                )
+            reason += f"; {bought_text}" if bought_text else ""
+        stability = decision.stability[i] if len(decision.stability) else math.nan
+        if not math.isnan(stability):
+            reason += f"; {flag} in {round(stability * decision.resamples)} of {decision.resamples} resamples"
+        out.append(
+            {
+                **row,
+                "flag": flag,
+                "suggested_buy_cost": suggested,
+                "stability": None if math.isnan(stability) else float(stability),
+                "q_value": None if math.isnan(decision.q_value[i]) else float(decision.q_value[i]),
+                "reason": reason,
+            }
+        )
+    line_json = {
+        "intercept": line.intercept,
+        "slope": line.slope,
+        "slope_low": line.slope_low,
+        "slope_high": line.slope_high,
+        "rises": line.rises,
     }
+    judged = pd.DataFrame({"cost": cost, "power": power, "low": low, "high": high})[~no_interval & ~rare]
     tiers = [
         {
             "buy_cost": float(t["cost"]),
@@ -617,9 +656,21 @@ def judge_power(
             "low": t["low"],
             "high": t["high"],
         }
-        for t in _tiers(judged).to_dict("records")
+        for t in tier_means(judged).to_dict("records")
     ]
-    return out, line, tiers
+    return out, line_json, tiers
+
+
+def _decision_words(
+    decision: Decision, i: int, rule: VerdictRule, power: float, low: float, high: float, cost: float, games: int
+) -> str:
+    """The decision in words, with the tournament curve's sentences (`workbench.analysis`)."""
+    from types import SimpleNamespace
+
+    from workbench.analysis import verdict_words
+
+    row = SimpleNamespace(power=power, low=low, high=high, cost=cost, matches=games)
+    return verdict_words(row, decision, i, rule, "buy cost", unit="games")
 
 
 def _on_buy_cost(words: str) -> str:
@@ -681,20 +732,30 @@ def full_game_power(
     policy_b: str | None = None,
     progress: Progress | None = None,
     min_buy_share: float = FULL_GAME_DEFAULTS.min_buy_share,
+    rule: VerdictRule | None = None,
 ) -> FullGamePower:
     """Each store card's change in seat A's mean final VP with its copies in the store against replaced by its
     set-mates, `games` games each way (default `FULL_GAME_DEFAULTS.games_per_card`); the other seats play `policy_b`
-    (default `FULL_GAME_DEFAULTS.rivals_for_power(policy)`). Each card is judged on the buy-cost axis (`judge_power`):
-    over / under / on curve, or `rarely bought` when seat A bought it in fewer than `min_buy_share` of the games."""
+    (default `FULL_GAME_DEFAULTS.rivals_for_power(policy)`). Each card is judged on the buy-cost axis (`judge_power`,
+    with `rule`'s tolerance): over / under / on curve / undecided / no comparator, or `rarely bought` when seat A
+    bought it in fewer than `min_buy_share` of the games and it is not clearly over or under."""
     min_buy_share = check_min_buy_share(min_buy_share)
     runner = _runner(cardset.ruleset)
     resolved = _resolved(cardset, options)
     count = FULL_GAME_DEFAULTS.games_per_card if games is None else games
     rivals = FULL_GAME_DEFAULTS.rivals_for_power(policy) if policy_b is None else policy_b
     rows = runner.store_power(cardset, resolved, count, seed, policy, rivals, progress)
-    judged, line, tiers = judge_power(rows, count, min_buy_share, policy, rivals)
+    judged, line, tiers = judge_power(rows, count, min_buy_share, policy, rivals, rule, seed)
     meta = _meta(cardset, resolved, seed, count, [policy, rivals])
     meta["min_buy_share"] = min_buy_share
+    from workbench.judging import VerdictRule
+
+    chosen = rule or VerdictRule(tolerance=FULL_GAME_DEFAULTS.tolerance_vp)
+    meta["verdict_rule"] = {
+        "tolerance": chosen.tolerance,
+        "false_discovery_rate": chosen.false_discovery_rate,
+        "resamples": chosen.resamples,
+    }
     return FullGamePower(meta, judged, line, tiers)
 
 

@@ -32,7 +32,18 @@ class PowerCurveDefaults:
     of them took part in about 100 matches, and a power that rests on fewer is mostly the filler's matches (the
     other 95% play as if it were not there), so its interval says little about the card; and a card the policy
     plays that rarely is first of all a finding about the game (it cannot be afforded, or the matches end first),
-    not about its cost. A higher share keeps more cards out of the line; 0 judges every card."""
+    not about its cost. A higher share keeps more cards out of the line; 0 judges every card. A rarely played card
+    whose interval lies clearly beyond its band still gets its verdict (`workbench.judging`): the share informs a
+    verdict, it does not veto a clear one."""
+    tolerance: float = 0.02
+    """Mispricing that does not matter, in score (2 points of win rate; for Blades, 2% of first place's VP): a card is
+    over or under only beyond its band plus this, and on curve only when shown within it. Why 0.02: about a quarter
+    of a cost step on the bundled sets whose line rises (plasma, SOURCE: 0.05-0.08 of score a step), and the
+    smallest change a designer playtesting by hand would notice over a season of matches."""
+    false_discovery_rate: float = 0.05
+    """Benjamini-Hochberg level across the cards of one curve: the expected share of wrong over/under flags."""
+    resamples: int = 200
+    """Bootstrap resamples of the matches behind each card's verdict-stability figure."""
 
     def gauntlet(self, deck_names: Sequence[str]) -> list[str]:
         """Every deck of the set, in the set's order: the first is the reference deck, all of them the gauntlet."""

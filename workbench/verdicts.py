@@ -10,6 +10,7 @@ random".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,6 +20,7 @@ import pandas as pd
 from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power_curve
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.judging import Z95, VerdictRule
 from workbench.run_settings import RunSettings
 from workbench.simulate import engine_for
 
@@ -57,14 +59,34 @@ class VerdictRuns:
         return next(label for label, (run_key, _) in self.runs.items() if run_key == key)
 
     def comparison(self) -> pd.DataFrame:
-        """One row per card: its cost, then per run `flag · LABEL` and `power · LABEL`, then `sensitive` (True when
-        the verdicts differ) and `why` (which way they differ, in words). Sensitive cards first, then by cost."""
+        """One row per card: its cost, then per run `flag · LABEL`, `power · LABEL`, `position · LABEL` (power minus
+        its band, or its power where it has no band) and `position sd · LABEL`, then `sensitive` (True when the
+        verdicts differ beyond the matches' noise) and `why` (which way they differ, in words). Sensitive cards
+        first, then by cost."""
         frames = []
         for label, (_, curve) in self.runs.items():
             cards = curve.cards.set_index("card")
+            excess = cards["excess"] if "excess" in cards else pd.Series([None] * len(cards), index=cards.index)
+            excess_sd = cards.get("excess_sd", excess)
+            own_se = cards["se"] if "se" in cards else (cards["high"] - cards["low"]) / (2 * Z95)
+            # Where a verdict is placed: power minus its band with that figure's standard error, or the power and
+            # its own where the card has no band (a baseline, no comparator).
+            position = pd.DataFrame(
+                {
+                    f"position · {label}": [
+                        e if e is not None and e == e else p for e, p in zip(excess, cards["power"], strict=True)
+                    ],
+                    f"position sd · {label}": [
+                        sd if sd is not None and sd == sd else card_se
+                        for sd, card_se in zip(excess_sd, own_se, strict=True)
+                    ],
+                },
+                index=cards.index,
+            )
             frames.append(
                 cards[["flag", "power"]].rename(columns={"flag": f"flag · {label}", "power": f"power · {label}"})
             )
+            frames.append(position)
         costs = next(iter(self.runs.values()))[1].cards.set_index("card")["cost"]
         table = pd.concat([costs, *frames], axis=1).reset_index(names="card")
         whys = [self._why(row) for row in table.to_dict(orient="records")]
@@ -90,6 +112,17 @@ class VerdictRuns:
             "treat their verdicts as a property of how the game is played, not of their cost alone."
         )
 
+    def _differs_beyond_noise(self, row: Mapping[Any, object]) -> bool:
+        """True when two runs place the card against its band further apart than their joint 95% interval."""
+        places = []
+        for label in self.runs:
+            value, sd = row.get(f"position · {label}"), row.get(f"position sd · {label}")
+            if isinstance(value, (int, float)) and isinstance(sd, (int, float)) and value == value and sd == sd:
+                places.append((float(value), float(sd)))
+        return any(
+            abs(a - b) > Z95 * math.sqrt(sa**2 + sb**2) for k, (a, sa) in enumerate(places) for b, sb in places[k + 1 :]
+        )
+
     def _axes(self) -> list[str]:
         keys = [key for key, _ in self.runs.values()]
         axes = []
@@ -101,7 +134,11 @@ class VerdictRuns:
 
     def _why(self, row: Mapping[Any, object]) -> str:
         """Which way a card's verdict differs: per policy (same gauntlet), per gauntlet (same policy); empty if not.
-        `baseline` is no verdict (it only says which card was the filler in that run), so it differs from nothing."""
+        `baseline` is no verdict (it only says which card was the filler in that run), so it differs from nothing.
+        Labels that differ are not enough: the card's place against its band (power minus band) must differ between
+        two of the runs beyond their joint 95% interval, else the difference is the matches' noise."""
+        if not self._differs_beyond_noise(row):
+            return ""
         flags = {label: row.get(f"flag · {label}") for label in self.runs}
         keys = {label: key for label, (key, _) in self.runs.items()}
         axes = (
@@ -161,10 +198,12 @@ def power_curve_runs(
     run: RunSettings = RunSettings(),
     *,
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+    rule: VerdictRule = VerdictRule(),
 ) -> VerdictRuns:
     """One power curve per policy, on the same decks and seed; with an auto gauntlet, each policy also with the
     hand-made decks alone, so the verdicts of the two gauntlets can be compared. `run.policy` is not read: each run
-    plays its own policy of `policies`."""
+    plays its own policy of `policies`. Every run decides its verdicts with the same `rule` (tolerance,
+    false-discovery rate, resamples; `workbench.judging`)."""
     progress = run.progress
     gauntlets = [HAND_MADE, gauntlet] if gauntlet.auto else [HAND_MADE]
     keys = [RunKey(policy, choice) for policy in policies for choice in gauntlets]
@@ -182,6 +221,7 @@ def power_curve_runs(
             replace(run, policy=key.policy, progress=run_progress),
             min_play_share=min_play_share,
             gauntlet=key.gauntlet,
+            rule=rule,
         )
         runs[_label(key, len(policies) > 1, len(gauntlets) > 1)] = (key, curve)
     return VerdictRuns(runs)

@@ -1,0 +1,215 @@
+"""The verdict decision (workbench.judging) on sets where the truth is known: powers drawn around a known line or known
+tier means, with known noise, so which cards are mispriced beyond the tolerance is decided before the test runs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from workbench.judging import (
+    NO_COMPARATOR,
+    ON_CURVE,
+    OVER,
+    UNDECIDED,
+    UNDER,
+    Measured,
+    VerdictRule,
+    benjamini_hochberg,
+    chance_statement,
+    decide,
+    decide_with_stability,
+    fit_line,
+    normal_resampler,
+    planning_statement,
+)
+
+RULE = VerdictRule()
+
+
+def _measured(cost: list[float], power: list[float], se: float | list[float], **masks: list[bool]) -> Measured:
+    n = len(cost)
+    ses = np.full(n, se) if isinstance(se, float) else np.asarray(se, dtype=float)
+    judged = np.asarray(masks.get("judged", [True] * n))
+    return Measured(
+        names=[f"card {i}" for i in range(n)],
+        cost=np.asarray(cost, dtype=float),
+        power=np.asarray(power, dtype=float),
+        se=ses,
+        judged=judged,
+        in_line=np.asarray(masks.get("in_line", [True] * n)) & judged,
+        rare=np.asarray(masks.get("rare", [False] * n)),
+    )
+
+
+def _line_set(rng: np.random.Generator, noise: float = 0.004, per_cost: int = 6) -> tuple[list[float], list[float]]:
+    """Cards on the line power = 0.08 x cost - 0.2 (one cost step: 0.08), `per_cost` at each cost 1-5, each measured
+    with `noise`."""
+    cost = [float(c) for c in range(1, 6) for _ in range(per_cost)]
+    power = [0.08 * c - 0.2 + rng.normal(0, noise) for c in cost]
+    return cost, power
+
+
+def test_benjamini_hochberg_matches_the_procedure_worked_by_hand() -> None:
+    # Benjamini & Hochberg (1995), the step-up rule: sort, p_(k) x m / k, running minimum from the top.
+    p = np.array([0.01, 0.04, 0.03, 0.005, 0.2])
+    by_hand = {0.005: 0.025, 0.01: 0.025, 0.03: 0.05, 0.04: 0.05, 0.2: 0.2}
+    assert benjamini_hochberg(p) == pytest.approx([by_hand[v] for v in p])
+    assert benjamini_hochberg(np.array([])).size == 0
+
+
+def test_identical_cards_get_identical_verdicts_and_figures() -> None:
+    rng = np.random.default_rng(1)
+    cost, power = _line_set(rng)
+    # Three exact clones of an over card and three of an on-curve one, at the same cost, with the same measurement.
+    cost += [3.0] * 6
+    power += [0.2] * 3 + [0.04] * 3
+    measured = _measured(cost, power, 0.004)
+    decision = decide_with_stability(measured, RULE, normal_resampler(measured.power, measured.se), seed=0)
+    for clones in ([30, 31, 32], [33, 34, 35]):
+        assert len({decision.flag[i] for i in clones}) == 1
+        assert len({decision.q_value[i] for i in clones}) == 1
+        assert len({round(decision.centre[i], 12) for i in clones}) == 1
+    assert decision.flag[30] == OVER
+
+
+def test_a_set_of_identical_cards_flags_none_and_shows_them_on_curve() -> None:
+    measured = _measured([2.0] * 12, [0.05] * 12, 0.003)
+    decision = decide(measured)
+    assert set(decision.flag) == {ON_CURVE}
+    assert decision.basis == ["tier"] * 12
+
+
+def test_planted_mispricing_beyond_the_tolerance_is_found_and_within_it_is_not_flagged() -> None:
+    found_over = found_under = 0
+    seeds = range(10)
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        cost, power = _line_set(rng)
+        # One card one and a half cost steps too strong, one as much too weak; one 0.01 off (within tolerance).
+        cost += [2.0, 4.0, 3.0]
+        power += [0.08 * 2 - 0.2 + 0.12, 0.08 * 4 - 0.2 - 0.12, 0.08 * 3 - 0.2 + 0.01]
+        decision = decide(_measured(cost, power, 0.004))
+        assert decision.line.rises
+        found_over += decision.flag[30] == OVER
+        found_under += decision.flag[31] == UNDER
+        assert decision.flag[32] in (ON_CURVE, UNDECIDED)
+        # Cards exactly on the line are never flagged.
+        assert not {OVER, UNDER} & set(decision.flag[:30])
+    assert found_over == found_under == len(seeds)
+
+
+def test_the_false_discovery_rate_holds_when_no_card_is_mispriced_beyond_the_tolerance() -> None:
+    """Every card's true power sits exactly at the tolerance's edge (the hardest null): flags are false discoveries,
+    and their share over many sets stays near or under 5%; testing each card alone would flag far more."""
+    rng = np.random.default_rng(7)
+    false_flags = sets = 0
+    for _ in range(300):
+        tiers = np.repeat([1.0, 2.0, 3.0], 8)
+        truth = np.where(np.arange(24) % 2 == 0, RULE.tolerance, -RULE.tolerance) + 0.1 * tiers
+        # With a tier comparator the band is the other cards' mean; plant the edge on half the cards only, so that
+        # the mean of the others stays near the tier's own value.
+        truth[np.arange(24) % 4 >= 2] = 0.1 * tiers[np.arange(24) % 4 >= 2]
+        power = truth + rng.normal(0, 0.01, 24)
+        decision = decide(_measured(tiers.tolist(), power.tolist(), 0.01))
+        false_flags += sum(flag in (OVER, UNDER) for flag in decision.flag)
+        sets += 1
+    # At most 5% of the cards at the edge (12 a set) may be flagged on average; the hard null gives fewer.
+    assert false_flags / (sets * 12) <= 0.05
+
+
+def test_a_card_alone_at_its_cost_with_no_rising_line_has_no_comparator() -> None:
+    # Power falls with cost, so each card is set against the other cards of its own cost: cost 5 has one card.
+    cost = [1.0] * 5 + [2.0] * 5 + [5.0]
+    power = [0.1] * 5 + [0.0] * 5 + [-0.5]
+    decision = decide(_measured(cost, power, 0.005))
+    assert not decision.line.rises
+    assert decision.flag[10] == NO_COMPARATOR
+    assert decision.basis[10] is None and math.isnan(decision.p_value[10])
+    assert decision.tested == 10
+
+
+def test_the_band_rests_on_the_other_cards_never_on_the_card_itself() -> None:
+    # A tier of two: each card is compared with the other one alone.
+    decision = decide(_measured([1.0, 1.0, 2.0, 2.0], [0.0, 0.3, 0.1, 0.1], 0.005))
+    assert decision.comparator_cards[0] == ["card 1"] and decision.comparator_cards[1] == ["card 0"]
+    assert decision.centre[0] == pytest.approx(0.3) and decision.centre[1] == pytest.approx(0.0)
+
+
+def test_a_precise_card_inside_the_tolerance_is_on_curve_and_a_noisy_one_is_undecided() -> None:
+    cost = [1.0] * 10 + [1.0, 1.0]
+    power = [0.0] * 10 + [0.01, 0.01]
+    decision = decide(_measured(cost, power, [0.001] * 10 + [0.002, 0.05]))
+    assert decision.flag[10] == ON_CURVE
+    assert decision.flag[11] == UNDECIDED
+    assert math.isfinite(decision.matches_factor[11]) and decision.matches_factor[11] > 1
+
+
+def test_the_matches_to_decide_decide_the_card_at_its_estimate() -> None:
+    cost = [1.0] * 10 + [1.0]
+    power = [0.0] * 10 + [0.045]
+    se = [0.001] * 10 + [0.02]
+    decision = decide(_measured(cost, power, se))
+    assert decision.flag[10] == UNDECIDED
+    factor = decision.matches_factor[10]
+    assert math.isfinite(factor)
+    # The same estimate measured on `factor` times the matches: its error shrinks as 1/sqrt(matches).
+    again = decide(_measured(cost, power, se[:10] + [0.02 / math.sqrt(factor * 1.01)]))
+    assert again.flag[10] == OVER
+
+
+def test_a_tolerance_wider_than_the_mispricing_keeps_a_card_from_being_flagged() -> None:
+    cost = [1.0] * 10 + [1.0]
+    power = [0.0] * 10 + [0.05]
+    assert decide(_measured(cost, power, 0.002), VerdictRule(tolerance=0.02)).flag[10] == OVER
+    assert decide(_measured(cost, power, 0.002), VerdictRule(tolerance=0.08)).flag[10] == ON_CURVE
+
+
+def test_a_rarely_played_card_gets_a_clear_verdict_and_otherwise_its_rare_label() -> None:
+    cost = [1.0] * 10 + [1.0, 1.0]
+    power = [0.0] * 10 + [0.3, 0.01]
+    rare = [False] * 10 + [True, True]
+    decision = decide(_measured(cost, power, 0.004, rare=rare, in_line=[not r for r in rare]))
+    assert decision.flag[10] == OVER
+    assert decision.flag[11] == "rarely played"
+    assert "card 10" not in decision.comparator_cards[0]
+
+
+def test_the_stability_figure_is_a_share_and_a_clear_verdict_is_stable() -> None:
+    rng = np.random.default_rng(3)
+    cost, power = _line_set(rng)
+    cost.append(3.0)
+    power.append(0.04 + 0.3)
+    measured = _measured(cost, power, 0.004)
+    decision = decide_with_stability(measured, RULE, normal_resampler(measured.power, measured.se), seed=4)
+    assert decision.resamples == RULE.resamples
+    assert decision.stability[-1] == 1.0
+    assert np.all((decision.stability >= 0) & (decision.stability <= 1))
+    again = decide_with_stability(measured, RULE, normal_resampler(measured.power, measured.se), seed=4)
+    assert np.array_equal(decision.stability, again.stability)
+
+
+def test_theil_sen_with_sen_s_interval_rises_only_when_the_interval_is_above_zero() -> None:
+    line = fit_line(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]))
+    assert line.slope == pytest.approx(0.1) and line.rises
+    flat = fit_line(np.array([1.0, 2.0, 3.0]), np.array([0.2, 0.1, 0.25]))
+    assert not flat.rises
+    assert fit_line(np.array([2.0, 2.0]), np.array([0.1, 0.3])).slope_low is None
+
+
+def test_the_sentences_say_the_chance_of_a_wrong_flag_and_the_matches_that_decide() -> None:
+    decision = decide(_measured([1.0] * 10 + [1.0], [0.0] * 10 + [0.3], 0.004))
+    said = chance_statement(decision, RULE)
+    assert said.startswith("1 of 11 tested cards flagged over or under")
+    assert "Benjamini-Hochberg" in said and "0.6 of the 11 cards by chance alone" in said
+    factor = np.array([math.nan, 2.0, math.inf])
+    plan = planning_statement(["a", "b", "c"], factor, np.array([2000.0, 2000.0, 2000.0]), 10_000_000)
+    assert plan is not None
+    assert "run about 4,000 matches per card" in plan and "will not decide c" in plan
+    assert planning_statement(["a"], np.array([math.nan]), np.array([1.0]), 10) is None
+
+
+def test_a_tolerance_below_zero_is_refused() -> None:
+    with pytest.raises(ValueError, match="tolerance"):
+        VerdictRule(tolerance=-0.01)
