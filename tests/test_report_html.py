@@ -226,7 +226,13 @@ def test_the_whole_game_section_escapes_names_and_states_its_provenance(tmp_path
     # Each store card's verdict on its buy cost, coloured by its flag, with the reason in words.
     power = report.full_game_power
     assert power is not None
-    assert "<th>bought by seat A</th><th>flag</th><th>suggested buy cost</th><th>why</th>" in section
+    # Rows decided by workbench.judging carry stability and q-value, shown after the flag.
+    decided = "".join(
+        f"<th>{header}</th>"
+        for column, header in (("stability", "stability"), ("q_value", "q-value"))
+        if any(column in row for row in power.rows)
+    )
+    assert f"<th>bought by seat A</th><th>flag</th>{decided}<th>suggested buy cost</th><th>why</th>" in section
     for row in power.rows:
         assert f'<td class="{row["flag"].replace(" ", "-")}">{row["flag"]}</td>' in section
         assert escape(row["reason"]) in section

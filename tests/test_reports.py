@@ -182,6 +182,17 @@ def test_the_filler_is_the_baseline_in_the_report_not_counted_as_over_or_under(t
     assert summary["cards judged"] == len(judged) == len(cards) - 1
     assert summary["over-powered"] == (judged["flag"] == "over").sum()
     assert summary["under-powered"] == (judged["flag"] == "under").sum()
+    # Every verdict is counted, undecided and no comparator too: with the rarely played cards, they add up.
+    counted = {"on curve": "on curve", "undecided": "undecided (the run cannot tell)"}
+    counted |= {"no comparator": "no comparator at its cost"}
+    for flag_name, label in counted.items():
+        assert summary[label] == (judged["flag"] == flag_name).sum()
+    verdicts = ["over-powered", "under-powered", *counted.values()]
+    assert sum(summary[label] for label in verdicts) == summary["cards judged"]
+    assert summary["cards tested against a comparator"] == toy_report.power.meta["tested"]
+    assert summary["verdict rule"] == toy_report.power.rule_statement()
+    assert summary["flags and chance"] == toy_report.power.meta["chance"]
+    assert summary.get("matches to decide the undecided cards") == toy_report.power.meta["planning"]
     book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(toy_report)))
     power = book["Power"]
     header = [cell.value for cell in power[1]]
@@ -189,6 +200,106 @@ def test_the_filler_is_the_baseline_in_the_report_not_counted_as_over_or_under(t
     flag = row[header.index("flag")]
     assert flag.value == "baseline" and flag.fill.fgColor.rgb.endswith("D9D9D9")
     assert row[header.index("suggested_cost")].value is None  # an empty cell, not "None"
+    assert row[header.index("stability")].value is None and row[header.index("q_value")].value is None
+
+
+def test_the_power_sheet_carries_each_verdict_s_figures(toy_report: BalanceReport) -> None:
+    from workbench.reports import xlsx_bytes
+
+    assert toy_report.power is not None
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(toy_report)))
+    power = book["Power"]
+    header = [cell.value for cell in power[1]]
+    for column in (
+        "flag",
+        "stability",
+        "q_value",
+        "comparator",
+        "comparator_cards",
+        "band_low",
+        "band_high",
+        "excess",
+        "excess_low",
+        "excess_high",
+        "detectable",
+        "matches_to_decide",
+        "suggested_cost",
+        "suggested_check",
+        "reason",
+    ):
+        assert column in header, column
+    assert header.index("flag") < header.index("stability") < header.index("reason")
+    cards = toy_report.power.cards.set_index("card")
+    for row in power.iter_rows(min_row=2):
+        data = dict(zip(header, row, strict=True))
+        card = cards.loc[data["card"].value]
+        assert data["flag"].value == card["flag"] and data["reason"].value == card["reason"]
+        if card["flag"] == "baseline":
+            continue
+        assert data["stability"].value == pytest.approx(card["stability"])
+        assert 0 <= data["stability"].value <= 1 and data["stability"].number_format == "0%"
+        if card["excess"] is not None:
+            assert data["excess_low"].value <= data["excess"].value <= data["excess_high"].value
+            assert data["q_value"].value == pytest.approx(card["q_value"])
+        if card["flag"] == "undecided" and card["matches_to_decide"] is not None:
+            assert data["matches_to_decide"].value == card["matches_to_decide"]
+        fill = data["flag"].fill.fgColor.rgb
+        if card["flag"] == "undecided":
+            assert fill.endswith("E4DFEC")
+        elif card["flag"] == "no comparator":
+            assert fill.endswith("EDEDED")
+
+
+def test_a_suggested_cost_s_check_is_written_in_words_never_as_a_mapping(toy_report: BalanceReport) -> None:
+    from dataclasses import replace
+
+    from workbench.report_html import render_html
+    from workbench.reports import suggested_check_text, xlsx_bytes
+
+    assert toy_report.power is not None
+    cards = toy_report.power.cards.copy()
+    kept, dropped = cards.index[cards["card"] == "Big"][0], cards.index[cards["card"] == "Cheap"][0]
+    cards.at[kept, "suggested_cost"] = 2.0
+    cards.at[kept, "suggested_check"] = {
+        "cost": 2.0,
+        "power": 0.25,
+        "low": 0.2,
+        "high": 0.3,
+        "capped": True,
+        "landed": True,
+    }
+    cards.at[dropped, "suggested_check"] = {
+        "cost": 3.0,
+        "power": -0.1,
+        "low": -0.15,
+        "high": -0.05,
+        "capped": False,
+        "landed": False,
+    }
+    report = replace(toy_report, power=replace(toy_report.power, cards=cards))
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(report)))
+    power = book["Power"]
+    header = [cell.value for cell in power[1]]
+    rows = {row[0].value: dict(zip(header, row, strict=True)) for row in power.iter_rows(min_row=2)}
+    assert rows["Big"]["suggested_cost"].value == 2
+    assert rows["Big"]["suggested_check"].value == (
+        "at cost 2 (capped at the set's range): power +0.250 [+0.200, +0.300], within the tolerance"
+    )
+    assert rows["Cheap"]["suggested_cost"].value is None
+    assert rows["Cheap"]["suggested_check"].value == (
+        "at cost 3: power -0.100 [-0.150, -0.050], still beyond the tolerance"
+    )
+    assert rows["Mid"]["suggested_check"].value is None  # no check: an empty cell
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows(values_only=True):
+            assert not any(isinstance(v, str) and v.startswith("{") for v in row)
+    html = render_html(report)
+    assert (
+        "<td>2 (capped at the set&#x27;s range; measured again: power +0.250 [+0.200, +0.300], within the "
+        "tolerance)</td>"
+    ) in html
+    assert "<td>none (at cost 3: power -0.100 [-0.150, -0.050], still beyond the tolerance)</td>" in html
+    assert "&#x27;landed&#x27;" not in html and suggested_check_text(None) == ""
 
 
 def test_findings_show_lists_in_words_in_the_xlsx_and_html_reports(
@@ -232,15 +343,17 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
     from workbench.report_html import render_html
     from workbench.reports import summary_rows, xlsx_bytes
 
-    # Titan costs more than the toy's treasury (10): drawn, never played.
-    cardset = make_cardset(TOY, [*TOY_ROWS, {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}])
+    # Titan costs more than the toy's treasury (10): drawn, never played. Every other card costs 2, so the line cannot
+    # rise and Titan, alone at its cost, has no band to lie clearly beyond: rarely played, with no verdict.
+    flat = [{**row, "cost": 2} for row in TOY_ROWS]
+    cardset = make_cardset(TOY, [*flat, {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}])
     decks = [
         make_deck(cardset, "6 Filler\n2 Cheap\n2 Mid\n2 Big", name="reference"),
         make_deck(cardset, "4 Filler\n4 Cheap\n4 Big", name="other"),
     ]
     report = build_report(cardset, decks, matches_per_card=300, matches=200, run=RunSettings(seed=3, workers=1))
     summary = dict(summary_rows(report))
-    assert summary["rarely played (under 5% of matches, not judged)"] == 1
+    assert summary["rarely played (under 5% of matches, no clear verdict)"] == 1
     assert report.power is not None
     assert summary["cards judged"] == len(report.power.cards) - 2  # not the filler, not Titan
     assert summary["power against cost"] == report.power.line_statement()
@@ -264,6 +377,59 @@ def test_a_card_never_played_is_rarely_played_in_the_xlsx_and_html_reports(
 
     assert f'<p class="note">{escape(report.power.line_statement())}</p>' in html
     assert "<th>played</th><th>drawn</th><th>first played (turn)</th>" in html
+
+
+@pytest.fixture(scope="module")
+def ashfall_report() -> BalanceReport:
+    """Souls' bundled set with its own decks at a small budget: most judged cards are undecided."""
+    from workbench.decklists import set_decks
+    from workbench.loading import load_cardset
+
+    path = Path(__file__).resolve().parents[1] / "cardsets" / "souls" / "ashfall.csv"
+    cardset = load_cardset(path)
+    decks = set_decks(cardset, path.parent / "decks").decks
+    return build_report(cardset, decks, matches_per_card=200, matches=100, run=RunSettings(seed=0, workers=1))
+
+
+def test_an_ashfall_report_counts_undecided_cards_and_shows_stability_in_xlsx_and_html(
+    ashfall_report: BalanceReport,
+) -> None:
+    from html import escape
+
+    from workbench.report_html import render_html
+    from workbench.reports import xlsx_bytes
+
+    curve = ashfall_report.power
+    assert curve is not None
+    flags = curve.cards["flag"]
+    undecided = int((flags == "undecided").sum())
+    assert undecided > 0, "at 200 matches per card, ashfall should leave cards undecided"
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(ashfall_report)))
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(min_row=2, values_only=True)}
+    assert summary["undecided (the run cannot tell)"] == undecided
+    assert summary["no comparator at its cost"] == int((flags == "no comparator").sum())
+    assert summary["verdict rule"] == curve.rule_statement() and summary["flags and chance"] == curve.meta["chance"]
+    assert curve.meta["planning"] and summary["matches to decide the undecided cards"] == curve.meta["planning"]
+    power = book["Power"]
+    header = [cell.value for cell in power[1]]
+    assert {"stability", "q_value", "excess_low", "excess_high", "matches_to_decide", "suggested_check"} <= set(header)
+    for row in power.iter_rows(min_row=2):
+        flag = row[header.index("flag")]
+        if flag.value == "undecided":
+            assert flag.fill.fgColor.rgb.endswith("E4DFEC")
+            assert 0 <= row[header.index("stability")].value <= 1
+        assert all(cell.data_type != "f" for cell in row)
+    html = render_html(ashfall_report)
+    assert '<td class="undecided">undecided</td>' in html and "td.undecided {" in html and "td.no-comparator {" in html
+    assert (
+        "<th>flag</th><th>stability</th><th>q-value</th><th>power minus band (95%)</th><th>matches to decide</th>"
+        "<th>suggested cost (measured again)</th><th>why</th>"
+    ) in html
+    for statement in curve.statements():  # the line's, the rule's, the chance's, the planning's, the rarely played
+        assert f'<p class="note">{escape(statement)}</p>' in html
+    assert f"<td>undecided (the run cannot tell)</td><td>{undecided}</td>" in html
+    needed = [n for n in curve.cards["matches_to_decide"] if n is not None]
+    assert needed and f"<td>{max(needed):,}</td>" in html
 
 
 # ---- whole games (Millennium Blades, --option game=full) ----------------------------------------------------------
@@ -313,6 +479,8 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
     rounds = [[cell.value for cell in row] for row in book["Rounds"].iter_rows(min_row=2)]
     assert [row[1] for row in rounds] == ["R1", "R2", "R3"] * 2
     power = [[cell.value for cell in row] for row in book["Power (buy cost)"].iter_rows()]
+    # Rows decided by workbench.judging carry each card's stability and q-value: shown after the flag.
+    decided = [c for c in ("stability", "q_value") if any(c in row for row in report.full_game_power.rows)]
     assert power[0] == [
         "card",
         "set",
@@ -325,11 +493,16 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
         "bought",
         "bought_any",
         "flag",
+        *decided,
         "suggested_buy_cost",
         "reason",
     ]
     flags = {row[0]: dict(zip(power[0], row, strict=True)) for row in power[1:]}
-    assert {row["flag"] for row in flags.values()} <= {"over", "under", "on curve", "rarely bought"}
+    verdicts = {"over", "under", "on curve", "undecided", "no comparator", "rarely bought"}
+    assert {row["flag"] for row in flags.values()} <= verdicts
+    for card in flags.values():
+        if "stability" in decided and card["stability"] is not None:
+            assert 0 <= card["stability"] <= 1
     for card in flags.values():
         assert card["reason"] and 0 <= card["bought"] <= card["bought_any"] <= 1
         if card["flag"] == "rarely bought":
@@ -348,7 +521,11 @@ def test_a_whole_game_report_has_parts_per_seat_rounds_store_and_power_on_buy_co
     assert summary["whole games"].startswith("3 games of 2 players, seed 4")
     assert "seat A (greedy): final VP" in summary
     rare = [name for name, row in flags.items() if row["flag"] == "rarely bought"]
-    assert summary["rarely bought by seat A (under 10% of games; not judged)"] == (", ".join(rare) or "none")
+    assert summary["rarely bought by seat A (under 10% of games; no clear verdict)"] == (", ".join(rare) or "none")
+    undecided = [name for name, row in flags.items() if row["flag"] == "undecided"]
+    alone = [name for name, row in flags.items() if row["flag"] == "no comparator"]
+    assert summary["undecided (the run cannot tell)"] == (", ".join(undecided) or "none")
+    assert summary["no comparator at its buy cost"] == (", ".join(alone) or "none")
     assert summary["power against buy cost"] == report.full_game_power.line_statement()
     assert summary["game 0's trace"].startswith("Game 0 of seed 4 (policies greedy, greedy)")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 from markupsafe import Markup
 
@@ -33,7 +34,8 @@ from workbench.charts import (
 from workbench.full_game import RARELY_BOUGHT, interval_text
 from workbench.full_game_charts import buy_cost_power_figure, rounds_figure, seat_parts_figure
 from workbench.html_render import render
-from workbench.reports import BalanceReport, summary_rows
+from workbench.judging import UNDECIDED
+from workbench.reports import BalanceReport, suggested_check_text, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
 
@@ -132,7 +134,8 @@ class Cell:
     text: str
     """What the cell says, not yet escaped (the template escapes it)."""
     css_class: str = ""
-    """The cell's class, which colours it (a power-curve flag: over, under, baseline, rarely-played); empty for none."""
+    """The cell's class, which colours it (a power-curve flag: over, under, undecided, no-comparator, baseline,
+    rarely-played); empty for none."""
 
 
 @dataclass(frozen=True)
@@ -231,7 +234,8 @@ class FullGameSection:
     """plotly's HTML of power against buy cost."""
     power_table: Table | None
     """Per store card: buy cost, stars, power and its 95% interval, whether the interval lies off zero, seat A's
-    bought share, the flag (over, under, on curve, rarely bought), the suggested buy cost and the reason."""
+    bought share, the flag (over, under, on curve, undecided, no comparator, rarely bought), its stability and
+    q-value when the rows carry them, the suggested buy cost and the reason."""
     power_statements: list[str]
     """What the fitted line says and which cards were too rarely bought to judge, in words."""
     trace: str
@@ -283,7 +287,8 @@ class PowerSection:
     chart: Markup
     """plotly's HTML of the power-curve chart."""
     table: Table
-    """Each card's power, interval, play shares, flag and suggested cost."""
+    """Each card's power, interval, play shares, flag, stability, q-value, power minus its band (95%), the matches
+    that would decide it, the suggested cost with its check, and the reason."""
 
 
 @dataclass(frozen=True)
@@ -346,7 +351,8 @@ def _charts_html(report: BalanceReport) -> dict[str, Markup]:
 
 
 class Flag(str):
-    """A power-curve flag cell's text (over, under, baseline, rarely played): its cell is coloured by its value."""
+    """A power-curve flag cell's text (over, under, undecided, no comparator, baseline, rarely played): its cell is
+    coloured by its value."""
 
 
 def _table(headers: list[str], rows: Iterable[Iterable[Any]]) -> Table:
@@ -494,13 +500,30 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
             + f". {power.meta['matches']:,} games per card each way, seed {power.meta['seed']}; 95% intervals from "
             "the per-game differences."
         )
-        power_text += (
-            " A card whose interval lies wholly above or below its buy cost's band (the fitted line of power on buy "
-            "cost, or the other judged cards of its buy cost when the line does not rise) is over or under. A card "
-            f"seat A bought in fewer than {threshold_text(power.min_buy_share)} of the games with its copies in the "
-            f"store is {RARELY_BOUGHT}: not judged (no verdict, no suggested buy cost, left out of the line)."
-        )
+        if any("q_value" in row for row in power.rows):
+            # Decided by workbench.judging, as the tournament's power curve is.
+            power_text += (
+                " A card is over or under when it lies beyond its buy cost's band (the line of power on buy cost "
+                "through the other judged cards, or the other judged cards of its buy cost when the line does not "
+                "rise) by more than the tolerance, with the false-discovery rate controlled across the cards (its "
+                "q-value); on curve when an equivalence test puts it within band and tolerance; undecided otherwise; "
+                "no comparator when no other judged card shares its buy cost and the line does not rise. Stability is "
+                "the share of resamples giving the same flag. A card seat A bought in fewer than "
+                f"{threshold_text(power.min_buy_share)} of the games with its copies in the store is {RARELY_BOUGHT}: "
+                "left out of the line, with a verdict only where it lies clearly beyond its band."
+            )
+        else:
+            power_text += (
+                " A card whose interval lies wholly above or below its buy cost's band (the fitted line of power on "
+                "buy cost, or the other judged cards of its buy cost when the line does not rise) is over or under. A "
+                f"card seat A bought in fewer than {threshold_text(power.min_buy_share)} of the games with its copies "
+                f"in the store is {RARELY_BOUGHT}: not judged (no verdict, no suggested buy cost, left out of the "
+                "line)."
+            )
         statements = power.statements()
+        frame = power.frame()
+        # A whole game's rows carry stability and q-value once its verdicts are decided by workbench.judging.
+        stability, q_value = "stability" in frame.columns, "q_value" in frame.columns
         power_table = _table(
             [
                 "card",
@@ -512,6 +535,8 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
                 "against zero",
                 "bought by seat A",
                 "flag",
+                *(["stability"] if stability else []),
+                *(["q-value"] if q_value else []),
                 "suggested buy cost",
                 "why",
             ],
@@ -526,12 +551,14 @@ def _full_game_section(report: BalanceReport, charts: dict[str, Markup]) -> Full
                     row.sign,
                     "" if row.bought is None or math.isnan(row.bought) else share_text(row.bought),
                     Flag(row.flag) if isinstance(row.flag, str) else "",
+                    *([_percent(row.stability)] if stability else []),
+                    *([_q_value(row.q_value)] if q_value else []),
                     ""
                     if row.suggested_buy_cost is None or row.suggested_buy_cost != row.suggested_buy_cost
                     else f"{row.suggested_buy_cost:g}",
                     row.reason if isinstance(row.reason, str) else "",
                 )
-                for row in power.frame().itertuples()
+                for row in frame.itertuples()
             ],
         )
     trace = report.full_game_trace
@@ -560,9 +587,6 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
         return None
     rows = []
     for row in curve.cards.sort_values(["cost", "power"]).itertuples():
-        suggested = (
-            "" if row.suggested_cost is None or row.suggested_cost != row.suggested_cost else f"{row.suggested_cost:g}"
-        )
         first = (
             ""
             if row.first_played_turn is None or row.first_played_turn != row.first_played_turn
@@ -579,7 +603,11 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
                 first,
                 _share(row.played_in_time),
                 Flag(row.flag),
-                suggested,
+                _percent(getattr(row, "stability", None)),
+                _q_value(getattr(row, "q_value", None)),
+                _excess(row),
+                _matches_to_decide(row),
+                _suggested(row),
                 row.reason,
             )
         )
@@ -593,7 +621,11 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
         "first played (turn)",
         "played in time",
         "flag",
-        "suggested cost",
+        "stability",
+        "q-value",
+        "power minus band (95%)",
+        "matches to decide",
+        "suggested cost (measured again)",
         "why",
     ]
     return PowerSection(
@@ -712,6 +744,56 @@ def _options_table(report: BalanceReport) -> Table:
             for k, v in report.validation.options.items()
         ],
     )
+
+
+def _number(value: Any) -> float | None:
+    """A figure of a table row as a float, or None where there is none (None, NaN, not a number)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _percent(share: Any) -> str:
+    """A stability (a share of resamples) as a cell: 96%, or empty when there is none."""
+    number = _number(share)
+    return "" if number is None else f"{number:.0%}"
+
+
+def _q_value(q: Any) -> str:
+    """A Benjamini-Hochberg q-value as a cell: 0.031, < 0.001, or empty for a card not tested."""
+    number = _number(q)
+    if number is None:
+        return ""
+    return "< 0.001" if number < 0.001 else f"{number:.3f}"
+
+
+def _excess(row: Any) -> str:
+    """Power minus the band's centre with its 95% interval (card and band together), or empty without a band."""
+    excess = _number(getattr(row, "excess", None))
+    low, high = _number(getattr(row, "excess_low", None)), _number(getattr(row, "excess_high", None))
+    if excess is None:
+        return ""
+    return f"{excess:+.3f}" if low is None or high is None else f"{excess:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def _matches_to_decide(row: Any) -> str:
+    """The matches per card that would decide an undecided card; for one more matches alone cannot decide, says so."""
+    needed = _number(getattr(row, "matches_to_decide", None))
+    if needed is not None:
+        return f"{int(needed):,}"
+    return "not by matches alone" if row.flag == UNDECIDED else ""
+
+
+def _suggested(row: Any) -> str:
+    """The suggested cost with its check (measured again at that cost), or the check that dropped it."""
+    cost = _number(row.suggested_cost)
+    check = getattr(row, "suggested_check", None)
+    if cost is None:
+        dropped = suggested_check_text(check)
+        return f"none ({dropped})" if dropped else ""
+    measured = suggested_check_text(check, with_cost=False)
+    return f"{cost:g} ({measured})" if measured else f"{cost:g}"
 
 
 def _share(share: float | None) -> str:

@@ -45,6 +45,7 @@ from workbench.full_game import (
     run_full_games,
 )
 from workbench.health import GameHealth, game_health
+from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDECIDED, UNDER, VerdictRule
 from workbench.rulesets.base import StatBudget
 from workbench.run_settings import Progress, RunSettings
 from workbench.simulate import MatchResults, simulate
@@ -57,8 +58,10 @@ SEVERITY_FILLS = {
     "warning": PatternFill("solid", fgColor="FFE699"),
 }
 FLAG_FILLS = {
-    "over": PatternFill("solid", fgColor="F8CBAD"),
-    "under": PatternFill("solid", fgColor="BDD7EE"),
+    OVER: PatternFill("solid", fgColor="F8CBAD"),
+    UNDER: PatternFill("solid", fgColor="BDD7EE"),
+    UNDECIDED: PatternFill("solid", fgColor="E4DFEC"),
+    NO_COMPARATOR: PatternFill("solid", fgColor="EDEDED"),
     BASELINE: PatternFill("solid", fgColor="D9D9D9"),
     RARELY_PLAYED: PatternFill("solid", fgColor="FFF2CC"),
     RARELY_BOUGHT: PatternFill("solid", fgColor="FFF2CC"),
@@ -70,6 +73,61 @@ EXACT_INTEGER_LIMIT = 2**53
 """Whole numbers beyond this lose digits in a spreadsheet (a cell holds a double), so they are written as text."""
 TEXT_COLUMNS = frozenset({"seed"})
 """Columns written as text whatever their size: a seed is an identifier to copy back, not a number to sum."""
+POWER_COLUMNS = {
+    "card": 26,
+    "cost": 8,
+    "power": 9,
+    "low": 9,
+    "high": 9,
+    "win_rate": 9,
+    "played": 9,
+    "drawn": 9,
+    "first_played_turn": 10,
+    "played_in_time": 14,
+    "turns_left": 14,
+    "flag": 14,
+    "stability": 10,
+    "q_value": 9,
+    "comparator": 12,
+    "comparator_cards": 30,
+    "band_low": 10,
+    "band_high": 10,
+    "excess": 9,
+    "excess_low": 11,
+    "excess_high": 11,
+    "detectable": 11,
+    "matches_to_decide": 12,
+    "suggested_cost": 10,
+    "suggested_check": 60,
+    "reason": 90,
+    "copies": 8,
+    "note": 30,
+}
+"""The Power sheet's columns (`PowerCurve.cards`), in order, with their widths: a column the curve lacks is left out.
+`stability` is a share (shown as a percentage), `excess` / `excess_low` / `excess_high` power minus the band's centre
+with its 95% interval, `suggested_check` the re-measurement of the suggested cost in words (`suggested_check_text`)."""
+NUMBER_FORMATS = {
+    "played": "0.0%",
+    "drawn": "0.0%",
+    "stability": "0%",
+    "q_value": "0.000",
+    "band_low": "+0.000;-0.000;0.000",
+    "band_high": "+0.000;-0.000;0.000",
+    "excess": "+0.000;-0.000;0.000",
+    "excess_low": "+0.000;-0.000;0.000",
+    "excess_high": "+0.000;-0.000;0.000",
+    "detectable": "0.000",
+    "matches_to_decide": "#,##0",
+}
+"""How the Power sheet shows its figures (the cell keeps the full number)."""
+VERDICT_COUNTS = (
+    (OVER, "over-powered"),
+    (UNDER, "under-powered"),
+    (ON_CURVE, "on curve"),
+    (UNDECIDED, "undecided (the run cannot tell)"),
+    (NO_COMPARATOR, "no comparator at its cost"),
+)
+"""The summary's count of each verdict (`workbench.judging`), with its label."""
 
 
 @dataclass
@@ -126,6 +184,7 @@ def build_report(
     full_games: int | None = None,
     full_games_per_card: int | None = None,
     full_min_buy_share: float | None = None,
+    rule: VerdictRule | None = None,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
 
@@ -135,7 +194,9 @@ def build_report(
     seat A bought in fewer than `full_min_buy_share` of them (default `FULL_GAME_DEFAULTS.min_buy_share`) being
     `rarely bought`; the report also holds game 0's trace (`full_game_trace`, at most `TRACE_MAX_LINES` lines).
 
-    A card played in fewer than `min_play_share` of its power-curve matches is `rarely played`, not judged. With
+    `rule` decides the verdicts (`workbench.judging`; default: the tolerance of `POWER_CURVE_DEFAULTS`, and for whole
+    games `FULL_GAME_DEFAULTS.tolerance_vp`). A card played in fewer than `min_play_share` of its power-curve
+    matches is `rarely played` unless clearly over or under. With
     `also_policies` or an auto `gauntlet`, the power curve also runs those ways and the report compares the verdicts
     (`workbench.verdicts`); every other figure is played under `run.policy`. `matches_per_card` sets the power
     curves, `matches` the game's health, the matchup matrix (per ordered pair) and the match of the first two decks."""
@@ -157,7 +218,7 @@ def build_report(
         )
     engine = ruleset.engine
     if is_full_game(ruleset, resolved):
-        return _with_full_game(report, run, full_games, full_games_per_card, baseline, full_min_buy_share)
+        return _with_full_game(report, run, full_games, full_games_per_card, baseline, full_min_buy_share, rule)
     simulated = engine is not None and bool(deck_list) and not report.validation.has_errors
     if engine is None:
         report.notes.append(f"{ruleset.title} has no match engine yet, so this report has no simulated figures.")
@@ -189,6 +250,7 @@ def build_report(
             matches_per_card,
             played.reporting(stages.stage(0)),
             min_play_share=min_play_share,
+            rule=rule or VerdictRule(),
         )
         report.power = runs.curve(runs.label_of(RunKey(policy, gauntlet)))
         report.verdicts = runs if len(runs.runs) > 1 else None
@@ -232,6 +294,7 @@ def _with_full_game(
     games_per_card: int | None,
     baseline: CardSet | None,
     min_buy_share: float | None = None,
+    rule: VerdictRule | None = None,
 ) -> BalanceReport:
     """`build_report` for whole games: the games and game 0's trace, then the power on the buy-cost axis, one
     progress bar over both."""
@@ -250,7 +313,7 @@ def _with_full_game(
         report.full_game_trace = report_trace(cardset, options, run.seed, report.full_game.meta["policies"])
         share = FULL_GAME_DEFAULTS.min_buy_share if min_buy_share is None else min_buy_share
         report.full_game_power = full_game_power(
-            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1), min_buy_share=share
+            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1), min_buy_share=share, rule=rule
         )
         report.notes.append(
             "Whole games (game=full): every seat starts from a starter deck and builds its deck in the market, so "
@@ -394,24 +457,29 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         ("infos", counts["info"]),
     ]
     if report.power is not None:
-        cards = report.power.cards
+        curve = report.power
+        cards = curve.cards
         flags = cards["flag"].value_counts()
         fillers = cards.loc[cards["flag"] == BASELINE, "card"].tolist()
-        rarely = report.power.rarely_played
+        rarely = curve.rarely_played
         rows += [
             # A filler is the baseline, power 0 by construction: not a judged card, not over, under or on curve; a
-            # rarely played card's power is mostly the filler's matches, so it is not judged either.
+            # rarely played card's power is mostly the filler's matches, so it gets a verdict only when a clear one.
             ("cards judged", len(cards) - len(fillers) - len(rarely)),
-            ("over-powered", int(flags.get("over", 0))),
-            ("under-powered", int(flags.get("under", 0))),
+        ]
+        if curve.meta.get("tested") is not None:
+            rows.append(("cards tested against a comparator", int(curve.meta["tested"])))
+        rows += [(label, int(flags.get(flag, 0))) for flag, label in VERDICT_COUNTS]
+        rows += [
             (
-                f"rarely played (under {threshold_text(float(report.power.meta['min_play_share']))} of matches, not "
-                "judged)",
+                f"rarely played (under {threshold_text(float(curve.meta['min_play_share']))} of matches, no clear "
+                "verdict)",
                 len(rarely),
             ),
             ("baseline (filler, not judged)", ", ".join(fillers) or "none"),
-            ("reference deck score vs gauntlet", str(report.power.baseline)),
-            ("power against cost", report.power.line_statement()),
+            ("reference deck score vs gauntlet", str(curve.baseline)),
+            ("power against cost", curve.line_statement()),
+            *verdict_rule_rows(curve),
         ]
         if report.power.meta.get("auto_decks"):
             rows.append(
@@ -438,6 +506,49 @@ def summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
         rows += [("game health warning", warning) for warning in warnings]
     rows += [("note", note) for note in report.notes]
     return rows
+
+
+def verdict_rule_rows(curve: PowerCurve) -> list[tuple[str, str]]:
+    """The power curve's decision rule, the chance of a wrong flag and the matches that would decide the undecided
+    cards, in words (the sentences `PowerCurve.statements` shows under the line's), as summary rows."""
+    rows: list[tuple[str, str]] = []
+    if curve.meta.get("verdict_rule"):
+        rows.append(("verdict rule", curve.rule_statement()))
+    if curve.meta.get("chance"):
+        rows.append(("flags and chance", str(curve.meta["chance"])))
+    if curve.meta.get("planning"):
+        rows.append(("matches to decide the undecided cards", str(curve.meta["planning"])))
+    return rows
+
+
+def suggested_check_text(check: Mapping[str, Any] | None, with_cost: bool = True) -> str:
+    """A suggested cost's re-measurement in words (`PowerCurve.cards["suggested_check"]`), never the raw mapping:
+    `at cost 3 (capped at the set's range): power +0.041 [+0.020, +0.062], within the tolerance`, without the cost's
+    `at cost 3` part when `with_cost` is False (beside the suggested cost); empty for none."""
+    if not isinstance(check, Mapping) or _finite(check.get("cost")) is None:
+        return ""
+    head = [f"at cost {float(check['cost']):g}"] if with_cost else []
+    if check.get("capped"):
+        head.append("capped at the set's range" if not with_cost else "(capped at the set's range)")
+    words = " ".join(head) if with_cost else "; ".join(head)
+    power, low, high = (_finite(check.get(key)) for key in ("power", "low", "high"))
+    if power is not None:
+        measured = f"power {power:+.3f}" + (
+            f" [{low:+.3f}, {high:+.3f}]" if low is not None and high is not None else ""
+        )
+        words += f": {measured}" if with_cost else f"{'; ' if words else ''}measured again: {measured}"
+    if check.get("landed") is not None:
+        verdict = "within the tolerance" if check["landed"] else "still beyond the tolerance"
+        words = f"{words}, {verdict}" if words else verdict
+    return words
+
+
+def _finite(value: Any) -> float | None:
+    """A number as a float, or None for None, NaN or anything that is not a number."""
+    if value is None or isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return None
+    number = float(value)
+    return number if np.isfinite(number) else None
 
 
 def full_game_summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
@@ -471,14 +582,20 @@ def full_game_summary_rows(report: BalanceReport) -> list[tuple[str, Any]]:
             ("power on buy cost: cards measured", len(frame)),
             ("power wholly above 0", ", ".join(above) or "none"),
             ("power wholly below 0", ", ".join(below) or "none"),
-            ("over (above its buy cost's band)", ", ".join(power.flagged("over")) or "none"),
-            ("under (below its buy cost's band)", ", ".join(power.flagged("under")) or "none"),
+            ("over (above its buy cost's band)", ", ".join(power.flagged(OVER)) or "none"),
+            ("under (below its buy cost's band)", ", ".join(power.flagged(UNDER)) or "none"),
+            ("undecided (the run cannot tell)", ", ".join(power.flagged(UNDECIDED)) or "none"),
+            ("no comparator at its buy cost", ", ".join(power.flagged(NO_COMPARATOR)) or "none"),
             (
-                f"rarely bought by seat A (under {threshold_text(power.min_buy_share)} of games; not judged)",
+                f"rarely bought by seat A (under {threshold_text(power.min_buy_share)} of games; no clear verdict)",
                 ", ".join(rare) or "none",
             ),
             ("power against buy cost", power.line_statement()),
         ]
+        # Whatever else the curve says (its decision rule, the chance of a wrong flag, the matches that would decide
+        # the undecided cards, when it says them), beside the line; the rarely bought cards are listed above.
+        shown = {power.line_statement(), power.rarely_bought_statement()}
+        rows += [("power on buy cost, note", s) for s in power.statements() if s not in shown]
     if report.full_game_trace is not None:
         rows.append(("game 0's trace", report.full_game_trace.note()))
     return rows
@@ -567,11 +684,16 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
                 fill = FLAG_FILLS.get(sheet.cell(row=row, column=flag_column).value)
                 if fill is not None:
                     sheet.cell(row=row, column=flag_column).fill = fill
-        for column in ("bought", "bought_any"):
+        for column, number_format in (
+            ("bought", "0%"),
+            ("bought_any", "0%"),
+            ("stability", "0%"),
+            ("q_value", "0.000"),
+        ):
             if column in frame.columns:
                 index = list(frame.columns).index(column) + 1
                 for row in range(2, sheet.max_row + 1):
-                    sheet.cell(row=row, column=index).number_format = "0%"
+                    sheet.cell(row=row, column=index).number_format = number_format
     if report.full_game_trace is not None:
         # One line of the game a row, written as text (set_cell_value: a line never runs as a formula).
         sheet = workbook.create_sheet("Game 0 trace")
@@ -589,36 +711,26 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
     power = workbook.create_sheet("Power")
     if report.power is not None:
         cards = report.power.cards.sort_values(["cost", "power"])
-        # A filler's flag is "baseline", a card played too seldom "rarely played": no verdict and no suggested cost
-        # (an empty cell), see workbench.analysis. played / drawn are shares of the card's matches.
-        columns = [
-            "card",
-            "cost",
-            "power",
-            "low",
-            "high",
-            "win_rate",
-            "played",
-            "drawn",
-            "first_played_turn",
-            "played_in_time",
-            "turns_left",
-            "flag",
-            "suggested_cost",
-            "reason",
-            "copies",
-            "note",
-        ]
+        # A filler's flag is "baseline", a card played too seldom with no clear verdict "rarely played": no suggested
+        # cost (an empty cell), see workbench.analysis. played / drawn are shares of the card's matches, stability the
+        # share of resamples giving the same flag; the suggested cost's check is written in words, never as a mapping.
+        columns = [column for column in POWER_COLUMNS if column in cards.columns]
         _table(
             power,
             columns,
-            (tuple(_plain(row[c]) for c in columns) for _, row in cards.iterrows()),
-            [26, 8, 9, 9, 9, 9, 9, 9, 10, 14, 14, 90, 8, 30],
+            (
+                tuple(
+                    suggested_check_text(row[c]) or None if c == "suggested_check" else _plain(row[c]) for c in columns
+                )
+                for _, row in cards.iterrows()
+            ),
+            [POWER_COLUMNS[column] for column in columns],
         )
-        for column in ("played", "drawn"):
-            index = columns.index(column) + 1
-            for row in range(2, power.max_row + 1):
-                power.cell(row=row, column=index).number_format = "0.0%"
+        for column, number_format in NUMBER_FORMATS.items():
+            if column in columns:
+                index = columns.index(column) + 1
+                for row in range(2, power.max_row + 1):
+                    power.cell(row=row, column=index).number_format = number_format
         flag_column = columns.index("flag") + 1
         for row in range(2, power.max_row + 1):
             fill = FLAG_FILLS.get(power.cell(row=row, column=flag_column).value)
