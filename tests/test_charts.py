@@ -9,10 +9,11 @@ import pandas as pd
 import pytest
 from toy_engine import TOY
 
-from workbench.analysis import PowerCurve, Sweep, matchup_matrix, power_curve, sweep
+from workbench.analysis import BASELINE, FLAGS, PowerCurve, Sweep, matchup_matrix, power_curve, sweep
 from workbench.cards import CardSet, Deck
 from workbench.charts import (
     FLAG_COLOURS,
+    FLAG_NAMES,
     JITTER_STEP,
     POWER_ROW_OFFSET,
     SEVERITY_COLOURS,
@@ -30,6 +31,7 @@ from workbench.charts import (
 )
 from workbench.diff import POWER_COLUMNS, PowerComparison
 from workbench.draw_odds import odds_by_turn
+from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDECIDED, UNDER
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.run_settings import RunSettings
 from workbench.simulate import Rate, simulate
@@ -98,12 +100,7 @@ def test_power_curve_figure_shows_each_card_with_its_interval(toy: tuple[CardSet
     cardset, ref, other = toy
     curve = power_curve(cardset, [ref, other], matches_per_card=200, run=RunSettings(seed=1, workers=1))
     figure = power_curve_figure(curve, "cost")
-    names = {
-        "over": "over",
-        "under": "under",
-        "on curve": "on curve",
-        "baseline (filler, power 0 by construction)": "baseline",
-    }
+    names = {FLAG_NAMES.get(flag, flag): flag for flag in FLAGS}
     card_traces = [t for t in figure.data if t.customdata is not None and t.name in names]
     drawn = {
         row[0]: (names[trace.name], y)
@@ -175,7 +172,7 @@ def test_sweep_figure_draws_each_value_with_its_interval_over_the_band(toy: tupl
     )
     figure = sweep_figure(result, "Strength")
     points = result.points
-    flagged = [t for t in figure.data if t.name in ("over", "on curve", "under")]
+    flagged = [t for t in figure.data if t.name in (OVER, ON_CURVE, UNDER, UNDECIDED)]
     drawn = {x: (trace.name, y) for trace in flagged for x, y in zip(trace.x, trace.y, strict=True)}
     assert set(drawn) == {1.0, 3.0, 5.0}
     for row in points.itertuples():
@@ -262,3 +259,73 @@ def test_power_change_figure_puts_each_cards_before_and_after_on_one_row() -> No
     assert list(figure.layout.yaxis.tickvals) == [0, 1, 2, 3] and list(figure.layout.yaxis.range) == [3.5, -0.5]
     empty = PowerComparison(pd.DataFrame(columns=list(POWER_COLUMNS)))
     assert len(power_change_figure(empty).data) == 0
+
+
+def _judged_curve(rises: bool) -> PowerCurve:
+    """A power curve as `power_curve` returns one, with one card of each verdict flag, on a rising line or not."""
+    cards = pd.DataFrame(
+        {
+            "card": ["Over", "Under", "Even", "Unsure", "Alone", "Filler"],
+            "cost": [1.0, 2.0, 3.0, 4.0, 5.0, 2.0],
+            "power": [0.30, -0.10, 0.15, 0.25, 0.40, 0.0],
+            "low": [0.25, -0.15, 0.13, 0.15, 0.35, 0.0],
+            "high": [0.35, -0.05, 0.17, 0.35, 0.45, 0.0],
+            "flag": [OVER, UNDER, ON_CURVE, UNDECIDED, NO_COMPARATOR, BASELINE],
+            "band_low": [0.0, 0.05, 0.10, 0.15, None, None],
+            "band_high": [0.05, 0.10, 0.15, 0.20, None, None],
+            "q_value": [0.001, 0.004, 0.9, 0.3, None, None],
+            "stability": [0.95, 0.9, 0.8, 0.55, 1.0, None],
+            "matches_to_decide": [None, None, None, 9_000, None, None],
+            "suggested_cost": [None] * 6,
+            "note": [""] * 6,
+            "reason": ["why"] * 6,
+        }
+    )
+    tiers = pd.DataFrame(
+        {"cost": [1.0, 2.0], "cards": [1, 1], "mean_power": [0.3, -0.1], "low": [0.2, -0.2], "high": [0.4, 0.0]}
+    )
+    slope_low = 0.03 if rises else -0.01
+    meta = {"verdict_rule": {"tolerance": 0.02, "false_discovery_rate": 0.05, "resamples": 200}}
+    return PowerCurve(cards, tiers, -0.025, 0.05, Rate.of(50.0, 100), meta, slope_low, 0.07)
+
+
+def test_power_curve_figure_gives_undecided_and_no_comparator_their_own_markers() -> None:
+    figure = power_curve_figure(_judged_curve(rises=True), "cost")
+    by_name = {trace.name: trace for trace in figure.data}
+    undecided, alone = by_name[UNDECIDED], by_name[FLAG_NAMES[NO_COMPARATOR]]
+    verdicts = [by_name[flag] for flag in (OVER, UNDER, ON_CURVE)]
+    assert undecided.marker.color == FLAG_COLOURS[UNDECIDED] and undecided.marker.symbol == "diamond"
+    assert alone.marker.color == FLAG_COLOURS[NO_COMPARATOR] and alone.marker.symbol == "circle-open"
+    assert len({FLAG_COLOURS[flag] for flag in FLAGS}) == len(FLAGS)  # every flag its own colour
+    assert all(trace.marker.symbol in (None, "circle") for trace in verdicts)
+    # Legend order: verdicts, then the cards without one, the baseline last.
+    card_traces = [trace.name for trace in figure.data if trace.customdata is not None]
+    assert card_traces == [FLAG_NAMES.get(flag, flag) for flag in FLAGS if flag != "rarely played"]
+    # The hover: band ± tolerance, q, stability as "undecided in 110 of 200", and what would decide it.
+    (hover,) = [row[8].replace("<br>", " ") for row in undecided.customdata]  # wrapped into hover lines
+    assert "band +0.150 to +0.200 ± tolerance 0.02" in hover and "q = 0.3" in hover
+    assert "(undecided in 110 of 200" in hover and "about 9,000 matches per card would decide it" in hover
+    assert "%{customdata[8]}" in undecided.hovertemplate
+    (lone_hover,) = [row[8] for row in alone.customdata]
+    assert lone_hover.startswith("stability 100") and "band" not in lone_hover and "q =" not in lone_hover
+    assert by_name[FLAG_NAMES[BASELINE]].customdata[0][8] == ""
+
+
+def test_power_curve_figure_draws_the_band_widened_by_the_tolerance() -> None:
+    rising = power_curve_figure(_judged_curve(rises=True), "cost")
+    edges = next(trace for trace in rising.data if trace.name == "band ± tolerance (0.02)")
+    assert edges.line.dash == "dash" and edges.hoverinfo == "skip"
+    xs = [x for x in edges.x if x is not None]
+    ys = [y for y in edges.y if y is not None]
+    line = [-0.025 + 0.05 * x for x in xs]
+    half = 0.05 / 2 + 0.02
+    assert sorted(ys) == pytest.approx(
+        sorted([v + half for v in line[: len(line) // 2]] + [v - half for v in line[len(line) // 2 :]])
+    )
+    flat = power_curve_figure(_judged_curve(rises=False), "cost")
+    assert not [trace for trace in flat.data if trace.name == "band ± tolerance (0.02)"]
+    tiers = next(trace for trace in flat.data if trace.name == "tier mean ± tolerance (0.02)")
+    assert [y for y in tiers.y if y is not None] == pytest.approx([0.32, 0.32, 0.28, 0.28, -0.08, -0.08, -0.12, -0.12])
+    no_rule = _judged_curve(rises=True)
+    no_rule.meta.clear()
+    assert not [trace for trace in power_curve_figure(no_rule).data if "tolerance" in str(trace.name)]

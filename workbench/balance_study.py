@@ -19,6 +19,7 @@ import pandas as pd
 from workbench.analysis import PowerCurve, matchup_matrix
 from workbench.auto_decks import GauntletChoice
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError, readable
+from workbench.judging import VerdictRule
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets.base import Ruleset
 from workbench.run_settings import RunSettings
@@ -59,6 +60,9 @@ class StudySettings:
     """Auto decks added to the power curve's gauntlet (0: the chosen decks only); see `workbench.auto_decks`."""
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share
     """A card played in fewer than this share of its matches is `rarely played`, not judged."""
+    tolerance: float = POWER_CURVE_DEFAULTS.tolerance
+    """Mispricing that does not matter, in score: a card is over or under only beyond its band plus this
+    (`workbench.judging.VerdictRule`)."""
 
     @property
     def curve_policies(self) -> list[str]:
@@ -173,6 +177,7 @@ def run_study(
             settings.matches_per_card,
             run.reporting(phase_progress(CURVE_PHASE)),
             min_play_share=settings.min_play_share,
+            rule=VerdictRule(tolerance=settings.tolerance),
         )
         results.curve = runs.curve(runs.label_of(RunKey(settings.policy_a, gauntlet)))
         results.verdicts = runs if len(runs.runs) > 1 else None

@@ -16,23 +16,33 @@ from __future__ import annotations
 import math
 import textwrap
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from workbench.analysis import BASELINE, NEVER_CHANGED, RARELY_PLAYED, VERDICTS, PowerCurve, Sweep, share_text
+from workbench.analysis import BASELINE, FLAGS, NEVER_CHANGED, RARELY_PLAYED, PowerCurve, Sweep, share_text
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
 from workbench.health import GameHealth
+from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDECIDED, UNDER
 from workbench.markup import plotly_text
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
 
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
-FLAG_COLOURS = {"over": "#d62728", "under": "#1f77b4", "on curve": "#7f7f7f", BASELINE: "#000000"}
+FLAG_COLOURS = {
+    OVER: "#d62728",
+    UNDER: "#1f77b4",
+    ON_CURVE: "#7f7f7f",
+    UNDECIDED: "#ff9f1c",
+    NO_COMPARATOR: "#bdbdbd",
+    BASELINE: "#000000",
+}
+"""Each flag's colour, on every chart and table that colours flags: over red, under blue, on curve grey, undecided
+amber (the run cannot tell), no comparator light grey, the baseline black, rarely played dark gold."""
 BASELINE_MARKER = {
     "symbol": "star-diamond",
     "size": 15,
@@ -44,7 +54,28 @@ RARELY_PLAYED_COLOUR = "#b8860b"
 RARELY_PLAYED_MARKER = {"symbol": "circle-open", "size": 11, "color": RARELY_PLAYED_COLOUR, "line": {"width": 2}}
 """A rarely played card's point: hollow, as its power is mostly the filler's matches (not judged)."""
 FLAG_COLOURS[RARELY_PLAYED] = RARELY_PLAYED_COLOUR
-FLAG_NAMES = {BASELINE: "baseline (filler, power 0 by construction)", RARELY_PLAYED: "rarely played (not judged)"}
+UNDECIDED_MARKER = {
+    "symbol": "diamond",
+    "size": 11,
+    "color": FLAG_COLOURS[UNDECIDED],
+    "line": {"width": 1, "color": "#fff"},
+}
+"""An undecided card's point: amber and a diamond, so it never reads as a verdict (the run cannot tell whether it
+lies within or beyond the tolerance)."""
+NO_COMPARATOR_MARKER = {"symbol": "circle-open", "size": 11, "color": FLAG_COLOURS[NO_COMPARATOR], "line": {"width": 2}}
+"""A card with no comparator at its cost: hollow light grey, as nothing was there to judge it against."""
+FLAG_MARKERS = {
+    BASELINE: BASELINE_MARKER,
+    RARELY_PLAYED: RARELY_PLAYED_MARKER,
+    UNDECIDED: UNDECIDED_MARKER,
+    NO_COMPARATOR: NO_COMPARATOR_MARKER,
+}
+"""The flags whose point is not the plain filled circle of a verdict."""
+FLAG_NAMES = {
+    BASELINE: "baseline (filler, power 0 by construction)",
+    RARELY_PLAYED: "rarely played (not judged)",
+    NO_COMPARATOR: "no comparator (no verdict)",
+}
 """Legend names of the flags that are not a verdict."""
 WINNER_COLOURS = {"A": "#1f77b4", "B": "#ff7f0e", "draw": "#7f7f7f"}
 VERDICT_COLOURS = {
@@ -81,6 +112,46 @@ def _wrap(text: str, width: int = 72) -> str:
     return "<br>".join(plotly_text(line) for line in textwrap.wrap(text, width)) if text else ""
 
 
+def flag_marker(flag: str, size: int = 10) -> dict[str, object]:
+    """The marker of a point carrying `flag` (`FLAG_MARKERS`, else a filled circle in the flag's colour)."""
+    return FLAG_MARKERS.get(flag, {"size": size, "color": FLAG_COLOURS.get(flag, "#2ca02c")})
+
+
+def _known(value: object) -> float | None:
+    """A figure of a table cell as a float, or None when it is missing (None or NaN)."""
+    if value is None:
+        return None
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) else number
+
+
+def verdict_figures(row: object, flag: str, tolerance: float | None, resamples: int) -> str:
+    """One card's verdict figures in words, for a hover: its band (± the tolerance), q, stability and, where
+    undecided, the matches that would decide it. Empty where the row carries none of them."""
+    parts = []
+    low, high = _known(getattr(row, "band_low", None)), _known(getattr(row, "band_high", None))
+    if low is not None and high is not None:
+        band = f"band {low:+.3f}" if low == high else f"band {low:+.3f} to {high:+.3f}"
+        parts.append(band + (f" ± tolerance {tolerance:g}" if tolerance else ""))
+    q = _known(getattr(row, "q_value", None))
+    if q is not None:
+        parts.append(f"q = {q:.2g}")
+    stability = _known(getattr(row, "stability", None))
+    if stability is not None:
+        parts.append(
+            f"stability {stability:.0%} ({flag} in {round(stability * resamples)} of {resamples} resamples)"
+            if resamples
+            else f"stability {stability:.0%}"
+        )
+    needed = _known(getattr(row, "matches_to_decide", None))
+    if needed is not None:
+        parts.append(f"about {needed:,.0f} matches per card would decide it")
+    return "; ".join(parts)
+
+
 def _share_label(share: float | None) -> str:
     return "—" if share is None or (isinstance(share, float) and math.isnan(share)) else share_text(float(share))
 
@@ -101,11 +172,22 @@ def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
     return out
 
 
+TOLERANCE_LINE = {"color": "rgba(90,90,90,0.75)", "width": 1, "dash": "dash"}
+"""The dashed edges of a band widened by the tolerance: beyond them a card is mispriced by more than matters."""
+
+
 def add_cost_line(
-    figure: go.Figure, costs: Sequence[float], intercept: float, slope: float, band_name: str, line_name: str
+    figure: go.Figure,
+    costs: Sequence[float],
+    intercept: float,
+    slope: float,
+    band_name: str,
+    line_name: str,
+    tolerance: float | None = None,
 ) -> None:
     """The fitted line of power on cost across the cards' costs (half a cost step past each end), under it the band a
-    card is judged on curve within: the line's value half a cost step either side."""
+    card is judged on curve within: the line's value half a cost step either side; with a `tolerance` above 0, that
+    band's edges widened by it, dashed (a card is over or under only beyond them)."""
     xs = np.linspace(float(min(costs)) - 0.5, float(max(costs)) + 0.5, 50)
     line = intercept + slope * xs
     half_band = abs(slope) / 2
@@ -121,6 +203,23 @@ def add_cost_line(
         )
     )
     figure.add_trace(go.Scatter(x=xs, y=line, mode="lines", name=line_name, line={"color": "#444"}, hoverinfo="skip"))
+    if tolerance:
+        edge = half_band + tolerance
+        _add_edges(
+            figure,
+            [(xs, line + edge), (xs, line - edge)],
+            f"band ± tolerance ({tolerance:g})",
+        )
+
+
+def _add_edges(figure: go.Figure, pieces: Sequence[tuple[Iterable[float], Iterable[float]]], name: str) -> None:
+    """Dashed lines (one legend entry) through each (xs, ys) piece, broken between pieces."""
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for piece_x, piece_y in pieces:
+        xs += [float(x) for x in piece_x] + [None]
+        ys += [float(y) for y in piece_y] + [None]
+    figure.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=name, line=TOLERANCE_LINE, hoverinfo="skip"))
 
 
 def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None = None) -> go.Figure:
@@ -195,9 +294,14 @@ def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None 
 
 
 def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure:
-    """Simulated power per card with its 95% interval, the fitted cost line and its tier band, tier means."""
+    """Simulated power per card with its 95% interval, the fitted cost line and its tier band (with the band's edges
+    widened by the tolerance, dashed), tier means; each point coloured by its flag, its hover giving the band, q,
+    stability and, where undecided, the matches that would decide it."""
     cards = curve.cards
     figure = go.Figure()
+    rule = curve.meta.get("verdict_rule") or {}
+    tolerance = _known(rule.get("tolerance"))
+    resamples = int(rule.get("resamples") or 0)
     if not cards.empty:
         add_cost_line(
             figure,
@@ -206,15 +310,27 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
             curve.slope,
             "tier band (cost ± 1/2)",
             "fitted cost line (Theil-Sen)",
+            tolerance if curve.rises_with_cost else None,
         )
+        if tolerance and not curve.rises_with_cost and not curve.tiers.empty:
+            # No rising line: each card is judged against the other cards of its cost, so the tolerance is drawn
+            # around each cost's mean.
+            _add_edges(
+                figure,
+                [
+                    ([cost - 0.4, cost + 0.4], [mean + sign * tolerance] * 2)
+                    for cost, mean in zip(curve.tiers["cost"], curve.tiers["mean_power"], strict=True)
+                    for sign in (1, -1)
+                ],
+                f"tier mean ± tolerance ({tolerance:g})",
+            )
         offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
         cards = cards.assign(x=offsets)
         present = list(dict.fromkeys(cards["flag"].astype(str)))
-        order = (*VERDICTS, BASELINE, RARELY_PLAYED)
-        for flag in [f for f in order if f in present] + [f for f in present if f not in order]:
+        for flag in [f for f in FLAGS if f in present] + [f for f in present if f not in FLAGS]:
             group = cards[cards["flag"].astype(str) == flag]
             suggested = group["suggested_cost"].map(lambda v: "—" if v is None or pd.isna(v) else f"{v:g}")
-            markers = {BASELINE: BASELINE_MARKER, RARELY_PLAYED: RARELY_PLAYED_MARKER}
+            figures = [_wrap(verdict_figures(row, flag, tolerance, resamples)) for row in group.itertuples()]
             plays = [
                 f"played in {_share_label(row.played)} of matches, drawn in {_share_label(row.drawn)}; "
                 f"first played on turn {_turn_label(row.first_played_turn)} on average"
@@ -238,7 +354,7 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                     y=group["power"],
                     mode="markers",
                     name=FLAG_NAMES.get(flag, flag),
-                    marker=markers.get(flag, {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")}),
+                    marker=flag_marker(flag),
                     error_y={
                         "type": "data",
                         "symmetric": False,
@@ -247,12 +363,13 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                         "thickness": 1.2,
                     },
                     customdata=np.column_stack(
-                        [names, group["cost"], group["low"], group["high"], suggested, notes, plays, reasons]
+                        [names, group["cost"], group["low"], group["high"], suggested, notes, plays, reasons, figures]
                     ),
                     hovertemplate=(
                         "<b>%{customdata[0]}</b><br>"
                         f"{cost_label}: %{{customdata[1]}}<br>"
                         "power: %{y:+.3f} (95% CI %{customdata[2]:+.3f} to %{customdata[3]:+.3f})<br>"
+                        "%{customdata[8]}<br>"
                         "%{customdata[6]}<br>"
                         "suggested cost: %{customdata[4]}<br>%{customdata[5]}<br>"
                         "why: %{customdata[7]}<extra>%{fullData.name}</extra>"
@@ -473,7 +590,22 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
                 hoverinfo="skip",
             )
         )
-        for flag in ("over", "on curve", "under", RARELY_PLAYED):
+        tolerance = _known((sweep.meta.get("verdict_rule") or {}).get("tolerance"))
+        if tolerance:
+            edge_x, edge_y = _band_steps(
+                values,
+                (points["band_low"] - tolerance).tolist(),
+                (points["band_high"] + tolerance).tolist(),
+            )
+            half = len(edge_x) // 2  # the outline's top, then its bottom: drawn as two dashed lines
+            _add_edges(
+                figure,
+                [(edge_x[:half], edge_y[:half]), (edge_x[half:], edge_y[half:])],
+                f"band ± tolerance ({tolerance:g})",
+            )
+        order = (OVER, ON_CURVE, UNDER, UNDECIDED, RARELY_PLAYED)
+        present = list(dict.fromkeys(points["flag"].astype(str)))
+        for flag in [f for f in order if f in present] + [f for f in present if f not in order]:
             group = points[points["flag"] == flag]
             if group.empty:
                 continue
@@ -489,7 +621,7 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
                     y=group["power"],
                     mode="markers",
                     name=FLAG_NAMES.get(flag, flag),
-                    marker=RARELY_PLAYED_MARKER if flag == RARELY_PLAYED else {"size": 11, "color": FLAG_COLOURS[flag]},
+                    marker=flag_marker(flag, size=11),
                     error_y={
                         "type": "data",
                         "symmetric": False,

@@ -99,7 +99,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
     (as the tournament's power curve: over red, under blue, on curve grey, rarely bought hollow); the band it was
     judged against (the fitted line ± half a dollar where power rises with buy cost, else each buy cost's tier mean);
     zero drawn as a line. Cards of one buy cost are spread sideways so each can be hovered."""
-    from workbench.charts import FLAG_COLOURS, RARELY_PLAYED_MARKER, _spread, _wrap, add_cost_line
+    from workbench.charts import RARELY_PLAYED_MARKER, _spread, _wrap, add_cost_line, flag_marker
     from workbench.markup import plotly_text
 
     frame = power.frame()
@@ -118,7 +118,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
     markers = {RARELY_BOUGHT: RARELY_PLAYED_MARKER, NO_INTERVAL: {**RARELY_PLAYED_MARKER, "color": "#7f7f7f"}}
     names = {RARELY_BOUGHT: f"{RARELY_BOUGHT} (not judged)", NO_INTERVAL: f"{NO_INTERVAL} (not judged)"}
     present = list(dict.fromkeys(str(flag) for flag in frame["flag"]))
-    order = ("over", "under", "on curve", RARELY_BOUGHT, NO_INTERVAL)
+    order = ("over", "under", "on curve", "undecided", "no comparator", RARELY_BOUGHT, NO_INTERVAL)
     for flag in [f for f in order if f in present] + [f for f in present if f not in order]:
         rows = frame[frame["flag"].astype(str) == flag]
         suggested = ["—" if v is None or v != v else f"{v:g}" for v in rows["suggested_buy_cost"]]
@@ -128,7 +128,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
                 x=list(rows["x"]),
                 y=list(rows["power"]),
                 mode="markers",
-                marker=markers.get(flag, {"size": 10, "color": FLAG_COLOURS.get(flag, "#2ca02c")}),
+                marker=markers.get(flag, flag_marker(flag)),
                 error_y=_error(list(rows["power"]), list(rows["low"]), list(rows["high"])),
                 customdata=list(
                     zip(

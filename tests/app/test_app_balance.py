@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import ValuesView
 from dataclasses import replace
 from typing import Any
@@ -25,14 +26,18 @@ from app.app_helpers import (
 from streamlit.testing.v1 import AppTest
 from toy_engine import TOY
 
-from workbench.analysis import POWER_CURVE_DEFAULTS
+from workbench.analysis import FLAGS, POWER_CURVE_DEFAULTS
 from workbench.app import BALANCE
+from workbench.charts import FLAG_COLOURS, FLAG_NAMES
+from workbench.judging import NO_COMPARATOR, UNDECIDED
 from workbench.loading import load_cardset
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import normalize_header
 
 REAL_ENGINE_TIMEOUT = 900
 """A first run compiles the engine's kernels with Numba (cached on disk afterwards)."""
+CARD_TRACES = {FLAG_NAMES.get(flag, flag) for flag in FLAGS}
+"""The legend names of the power curve's card traces, one per flag."""
 
 
 def _toy_balance(monkeypatch: pytest.MonkeyPatch) -> AppTest:
@@ -76,12 +81,7 @@ def test_a_ruleset_whose_engine_lands_is_simulated_without_page_changes(monkeypa
     assert at.metric[0].value == f"{results.match.win_rate_a.value:.1%}"
     assert len(plotly_charts(at)) == 4  # first-player bars, game lengths, power curve, matchup heatmap
     curve = chart_figure(at, 2)
-    drawn = {
-        row[0]
-        for trace in curve["data"]
-        if trace.get("name") in ("over", "under", "on curve") or str(trace.get("name", "")).startswith("baseline")
-        for row in trace["customdata"]
-    }
+    drawn = {row[0] for trace in curve["data"] if trace.get("name") in CARD_TRACES for row in trace["customdata"]}
     assert drawn == set(results.curve.cards["card"])
     assert curve["layout"]["xaxis"]["zeroline"] is False  # no plotly zero line down the cost-0 column
     power_table = next(frame for frame in at.dataframe if "suggested_cost" in frame.value.columns)
@@ -224,7 +224,7 @@ def test_a_sweep_shows_its_chart_table_and_provenance_and_is_kept(monkeypatch: p
     drawn = {
         x: y
         for trace in figure["data"]
-        if trace.get("name") in ("over", "on curve", "under")
+        if trace.get("name") in ("over", "on curve", "under", UNDECIDED)
         for x, y in zip(trace["x"], trace["y"], strict=True)
     }
     assert drawn == pytest.approx({float(v): p for v, p in zip(points["value"], points["power"], strict=True)})
@@ -556,3 +556,121 @@ def test_the_report_downloads_hold_the_health_checked_above(monkeypatch: pytest.
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "The reports hold the game health checked above (same decks and rule options)." in shown_text(at)
+
+
+def _power_table(at: AppTest) -> Any:
+    """The power curve's card table (the element: `.value` is its frame, `.proto.columns` its column settings)."""
+    return next(frame for frame in at.dataframe if "suggested_cost" in frame.value.columns)
+
+
+def test_the_tolerance_set_beside_the_budget_decides_the_curve(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _toy_balance(monkeypatch)
+    tolerance = at.number_input(key="balance_tolerance")
+    assert tolerance.value == POWER_CURVE_DEFAULTS.tolerance
+    assert "Mispricing that does not matter" in tolerance.help and "From 0 to 1." in tolerance.help
+    tolerance.set_value(0.05)
+    at = _run(at)
+    (results,) = results_store_values(at)
+    assert results.settings.tolerance == 0.05
+    assert results.curve.meta["verdict_rule"]["tolerance"] == 0.05
+    assert any("beyond band ± 0.05 of score (the tolerance)" in w.value for w in at.warning)  # curve.statements()
+    assert "tolerance 0.05." in shown_text(at)
+    figure = chart_figure(at, 2)
+    # The toy's power does not rise with cost: the tolerance is drawn around each cost's mean.
+    edges = next(trace for trace in figure["data"] if trace.get("name") == "tier mean ± tolerance (0.05)")
+    assert edges["line"]["dash"] == "dash"
+    # Another tolerance is another run: kept apart, the first one's results shown again when it is set back.
+    at.number_input(key="balance_tolerance").set_value(POWER_CURVE_DEFAULTS.tolerance)
+    at.run()
+    assert "1 earlier result(s) from other settings are kept" in shown_text(at)
+
+
+def test_a_tolerance_out_of_range_keeps_run_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _toy_balance(monkeypatch)
+    at.number_input(key="balance_tolerance").set_value(-0.01)
+    at.run()
+    assert [e.value for e in at.error] == ["Tolerance (score): -0.01 is outside the limit, 0 to 1. Change it to run."]
+    assert at.button(key="balance_run").disabled
+    at.number_input(key="balance_tolerance").set_value(0.0)
+    at.run()
+    assert not at.error and not at.button(key="balance_run").disabled
+
+
+def test_the_power_table_shows_stability_and_what_decides_each_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _run(_toy_balance(monkeypatch))
+    (results,) = results_store_values(at)
+    table = _power_table(at)
+    frame = table.value
+    assert {"stability", "q_value", "detectable", "matches_to_decide"} <= set(frame.columns)
+    judged = frame[frame["flag"] != "baseline"]
+    assert judged["stability"].between(0, 1).all()  # a share, shown as a percentage bar
+    assert frame.loc[frame["flag"] == "baseline", "stability"].isna().all()
+    columns = json.loads(table.proto.columns)
+    assert columns["stability"]["type_config"]["type"] == "progress"
+    assert columns["stability"]["type_config"]["format"] == "percent"
+    assert f"{POWER_CURVE_DEFAULTS.resamples} bootstrap resamples" in columns["stability"]["help"]
+    assert "matches per card would decide it" in columns["matches_to_decide"]["help"]
+    # The toy's two-card tiers are too far apart to decide anything; its lone card at cost 2 has no comparator.
+    flags = dict(zip(frame["card"], frame["flag"], strict=True))
+    assert flags["Mid"] == NO_COMPARATOR and UNDECIDED in flags.values()
+    assert list(frame["flag"]) == sorted(frame["flag"], key=list(FLAGS).index)  # verdicts first, baseline last
+    figure = chart_figure(at, 2)
+    undecided = next(trace for trace in figure["data"] if trace.get("name") == UNDECIDED)
+    assert undecided["marker"]["color"] == FLAG_COLOURS[UNDECIDED] and undecided["marker"]["symbol"] == "diamond"
+    hover = undecided["customdata"][0][8]  # plotly_text writes % as &#37;
+    assert "stability 100&#37; (undecided in 200" in hover and "q = " in hover and "± tolerance 0.02" in hover
+    lone = next(trace for trace in figure["data"] if trace.get("name") == FLAG_NAMES[NO_COMPARATOR])
+    assert [row[0] for row in lone["customdata"]] == ["Mid"] and lone["marker"]["symbol"] == "circle-open"
+    text = shown_text(at)
+    assert all(statement in text for statement in results.curve.statements())
+    assert "None" not in text
+    assert "the rule options box is open" not in text  # no page-script string written by Streamlit magic
+
+
+def test_decide_the_undecided_reruns_the_curve_at_the_budget_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy's undecided cards cannot be decided by matches (its tiers' spread is too wide), so the curve is made to
+    say 120 matches per card would: the button must run exactly that budget, under the same settings."""
+    import workbench.verdicts as verdicts
+
+    measured = verdicts.power_curve
+
+    def deciding_curve(*args: Any, **kwargs: Any) -> Any:
+        curve = measured(*args, **kwargs)
+        if curve.meta["matches_per_card"] < 120:
+            curve.meta["matches_to_decide_all"] = 120
+        return curve
+
+    monkeypatch.setattr(verdicts, "power_curve", deciding_curve)
+    at = _toy_balance(monkeypatch)
+    at.number_input(key="balance_tolerance").set_value(0.03)
+    at = _run(at, per_card=60)
+    button = at.button(key="balance_decide")
+    assert button.label == "Decide the undecided: run 120 matches per card" and not button.disabled
+    button.click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.number_input(key="balance_per_card").value == 120
+    budgets = sorted(kept.settings.matches_per_card for kept in results_store_values(at))
+    assert budgets == [60, 120]
+    latest = next(kept for kept in results_store_values(at) if kept.settings.matches_per_card == 120)
+    assert latest.curve.meta["matches_per_card"] == 120 and latest.settings.tolerance == 0.03
+    assert "Done in" in shown_text(at)
+    assert not [b for b in at.button if b.key == "balance_decide"]  # decided at this budget: no button
+    at.run()  # a plain rerun runs nothing again
+    assert "Done in" not in shown_text(at) and len(list(results_store_values(at))) == 2
+
+
+def test_decide_the_undecided_is_off_beyond_the_pages_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import workbench.verdicts as verdicts
+
+    measured = verdicts.power_curve
+
+    def far_curve(*args: Any, **kwargs: Any) -> Any:
+        curve = measured(*args, **kwargs)
+        curve.meta["matches_to_decide_all"] = 5_000_000
+        return curve
+
+    monkeypatch.setattr(verdicts, "power_curve", far_curve)
+    at = _run(_toy_balance(monkeypatch))
+    button = at.button(key="balance_decide")
+    assert button.disabled and "limit of 1,000,000 matches per card" in button.help

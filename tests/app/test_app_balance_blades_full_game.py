@@ -134,7 +134,7 @@ def test_blades_power_tab_draws_power_on_buy_cost_with_intervals() -> None:
     power = kept[0]
     assert table["flag"].tolist() == [row["flag"] for row in power.rows]
     assert table["reason"].tolist() == [row["reason"] for row in power.rows]
-    assert set(table["flag"]) <= {"over", "under", "on curve", "rarely bought"}
+    assert set(table["flag"]) <= {"over", "under", "on curve", "undecided", "no comparator", "rarely bought"}
     figure = chart_figure(at, 0)
     cards = [trace for trace in figure["data"] if trace.get("customdata")]
     drawn = sorted(y for trace in cards for y in trace["y"])

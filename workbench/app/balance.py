@@ -26,8 +26,8 @@ from pydantic import BaseModel
 
 from workbench.analysis import (
     BASELINE,
+    FLAGS,
     POWER_CURVE_DEFAULTS,
-    RARELY_PLAYED,
     Sweep,
     parse_sweep_values,
     sweep,
@@ -45,6 +45,7 @@ from workbench.app.widgets import (
     page_start,
     require_workspace,
     run_with_progress,
+    score_input,
 )
 from workbench.app.workspace import (
     current_cardset,
@@ -91,12 +92,18 @@ SWEEP_VALUES_KEY = "balance_sweep_values"
 SWEEP_SUGGESTED_FOR_KEY = "balance_sweep_values_for"
 SWEEP_CANCEL_KEY = "balance_sweep_cancel"
 SWEEP_CHECKED_KEY = "balance_sweep_checked"
+PER_CARD_KEY = "balance_per_card"
+TOLERANCE_KEY = "balance_tolerance"
+DECIDE_KEY = "balance_decide"
+DECIDE_REQUEST_KEY = "balance_decide_requested"
+MAX_TOLERANCE = 1.0
 MAX_SWEEP_MATCHES = 200_000
 MIN_MATCHES = 10
 MAX_SEED = 2**31 - 1
-# The power table lists verdicts first, then the rarely played cards (not judged); the baseline (the filler, no
-# verdict) comes last. (A comment, not a docstring: Streamlit's magic would write a bare string on the page.)
-FLAG_ORDER = {"over": 0, "under": 1, "on curve": 2, RARELY_PLAYED: 3, BASELINE: 4}
+# The power table lists verdicts first (over, under, on curve), then the cards without one (undecided, no
+# comparator, rarely played); the baseline (the filler) comes last: `workbench.analysis.FLAGS`' order. (A comment,
+# not a docstring: Streamlit's magic would write a bare string on the page.)
+FLAG_ORDER = {flag: place for place, flag in enumerate(FLAGS)}
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -130,19 +137,25 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             (st.info if curve.rises_with_cost else st.warning)(markdown_text(line))
             for statement in others:
                 st.warning(markdown_text(statement))
+            _decide_button(curve.meta.get("matches_to_decide_all"), results.settings.matches_per_card)
             st.plotly_chart(power_curve_figure(curve, cost_axis), width="stretch", key="power_curve_chart")
             fillers = ", ".join(curve.cards.loc[curve.cards["flag"] == BASELINE, "card"])
+            rule = curve.meta.get("verdict_rule") or {}
             st.caption(
                 f"Reference deck {curve.meta.get('reference_deck')}, "
                 f"gauntlet {', '.join(curve.meta.get('gauntlet', []))}; "
-                f"{curve.meta.get('matches_per_card'):,} matches per card; reference deck score {curve.baseline}. "
+                f"{curve.meta.get('matches_per_card'):,} matches per card; reference deck score {curve.baseline}; "
+                f"tolerance {float(rule.get('tolerance', POWER_CURVE_DEFAULTS.tolerance)):g}. "
                 "Power = change in score when a card replaces its slot's filler (95% interval); "
-                "over/under = the interval lies wholly above/below the card's cost tier band. "
+                "over / under = beyond the card's band by more than the tolerance (dashed), with the false-discovery "
+                "rate controlled across the cards; on curve = shown within it; undecided = the run cannot tell; "
+                "no comparator = no other judged card at its cost and no rising line. "
                 f"Baseline ({fillers or 'none'}): the filler each card replaces, power 0 by construction, so no "
                 "verdict, and left out of the fitted line and the tier means. Played / drawn: the share of a card's "
                 "matches in which its side played / drew a copy; under "
                 f"{threshold_text(float(curve.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} "
-                "played, a card is rarely played: not judged, as its power is mostly the filler's matches."
+                "played, a card is rarely played: left out of the line and the tier means, and given a verdict only "
+                "where its interval lies clearly beyond its band."
             )
             auto_decks = curve.meta.get("auto_decks", {})
             if auto_decks:
@@ -156,28 +169,45 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     for name, text in auto_decks.items():
                         st.code(f"# {name}\n{text.rstrip()}", language=None)
             table = curve.cards.copy()
-            for column in ("played", "drawn", "first_played_turn", "played_in_time"):
-                table[column] = pd.to_numeric(table[column])  # numbers for the grid; a missing one is an empty cell
+            shown = [
+                "card",
+                "cost",
+                "power",
+                "low",
+                "high",
+                "flag",
+                "stability",
+                "q_value",
+                "detectable",
+                "matches_to_decide",
+                "suggested_cost",
+                "played",
+                "drawn",
+                "first_played_turn",
+                "played_in_time",
+                "reason",
+                "win_rate",
+                "note",
+            ]
+            shown = [column for column in shown if column in table.columns]
+            for column in (
+                "played",
+                "drawn",
+                "first_played_turn",
+                "played_in_time",
+                "stability",
+                "q_value",
+                "detectable",
+                "matches_to_decide",
+            ):
+                if column in table.columns:
+                    # Numbers for the grid; a missing one is an empty cell.
+                    table[column] = pd.to_numeric(table[column])
             table = table.sort_values(by=["flag", "power"], key=lambda s: s.map(FLAG_ORDER) if s.name == "flag" else -s)
+            resamples = int(rule.get("resamples") or 0)
+            tolerance = float(rule.get("tolerance", POWER_CURVE_DEFAULTS.tolerance))
             st.dataframe(
-                table[
-                    [
-                        "card",
-                        "cost",
-                        "power",
-                        "low",
-                        "high",
-                        "played",
-                        "drawn",
-                        "first_played_turn",
-                        "played_in_time",
-                        "flag",
-                        "suggested_cost",
-                        "reason",
-                        "win_rate",
-                        "note",
-                    ]
-                ],
+                table[shown],
                 hide_index=True,
                 width="stretch",
                 placeholder=EMPTY_CELL,
@@ -204,13 +234,48 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                         "after that first play: the matches the card could change.",
                     ),
                     "flag": st.column_config.TextColumn(
-                        help="over / under / on curve against the card's cost tier band; baseline = the filler; "
-                        "rarely played = played too seldom to judge"
+                        help=f"over / under: beyond the card's band by more than the tolerance ({tolerance:g}), with "
+                        "the false-discovery rate controlled across the cards; on curve: shown within it (an "
+                        "equivalence test); undecided: the run cannot tell; no comparator: no other judged card at "
+                        "its cost and no rising line; rarely played: played too seldom to judge, with no clear "
+                        "verdict; baseline: the filler"
+                    ),
+                    "stability": st.column_config.ProgressColumn(
+                        "stability",
+                        format="percent",
+                        min_value=0.0,
+                        max_value=1.0,
+                        help=(
+                            f"Share of {resamples} bootstrap resamples of the matches that give the card the same "
+                            "flag again: 100% means the verdict does not hinge on which matches were played."
+                            if resamples
+                            else "Share of bootstrap resamples giving the same flag (none were drawn in this run)."
+                        ),
+                    ),
+                    "q_value": st.column_config.NumberColumn(
+                        "q",
+                        format="%.3g",
+                        help='Benjamini-Hochberg adjusted p-value of "lies beyond its band by more than the '
+                        'tolerance": a card is flagged over or under when q is at most the false-discovery rate '
+                        f"({float(rule.get('false_discovery_rate', POWER_CURVE_DEFAULTS.false_discovery_rate)):.0%}).",
+                    ),
+                    "detectable": st.column_config.NumberColumn(
+                        "detectable",
+                        format="%.3f",
+                        help="The smallest distance beyond its band (in score) this run would flag four times in "
+                        "five: a mispricing smaller than this can go unseen at this budget.",
+                    ),
+                    "matches_to_decide": st.column_config.NumberColumn(
+                        "matches to decide",
+                        format="localized",
+                        help="For an undecided card, about how many matches per card would decide it at its "
+                        "current estimate; empty where more matches alone would not.",
                     ),
                     "suggested_cost": st.column_config.NumberColumn(
                         "suggested cost",
                         format="%g",
-                        help="Empty for the baseline and rarely played cards, and when power does not rise with cost.",
+                        help="Given only to a card flagged over or under on a rising line, and only when the card, "
+                        "measured again at that cost, landed within the tolerance (its why says so).",
                     ),
                     "reason": st.column_config.TextColumn(
                         "why", help="The reason for the flag, in words.", width="large"
@@ -243,6 +308,38 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
         )
 
 
+def _ask_to_decide(matches_per_card: int) -> None:
+    """The Decide button's callback: set the budget to the matches that decide the undecided cards, and ask the
+    simulation section to run it (before the inputs are drawn, so they show the new budget)."""
+    st.session_state[PER_CARD_KEY] = matches_per_card
+    st.session_state[DECIDE_REQUEST_KEY] = True
+
+
+def _decide_button(needed: object, budget: int) -> None:
+    """The button "Decide the undecided: run N matches per card", when the curve says N matches per card (more than
+    it ran) would decide its undecided cards: it runs the same settings at that budget (the page's limit on matches
+    per card applies)."""
+    if not isinstance(needed, (int, float)) or isinstance(needed, bool) or needed <= budget:
+        return
+    needed = int(needed)
+    over_limit = needed > MAX_MATCHES
+    st.button(
+        f"Decide the undecided: run {needed:,} matches per card",
+        key=DECIDE_KEY,
+        icon=":material/rule:",
+        on_click=_ask_to_decide,
+        args=(needed,),
+        disabled=over_limit,
+        help=(
+            f"More than this page's limit of {MAX_MATCHES:,} matches per card: run it from the command line "
+            f"(workbench power-curve --matches-per-card {needed})."
+            if over_limit
+            else "Runs the simulation again with these settings at this many matches per card, so that every "
+            "undecided card more matches can decide is decided (the statement above names any that cannot be)."
+        ),
+    )
+
+
 def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
     """Verdicts per policy (and hand-made vs auto decks) side by side, the cards whose verdict differs first."""
     (st.warning if runs.sensitive_cards() else st.info)(runs.statement())
@@ -256,6 +353,8 @@ def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
         column_config={
             "cost": st.column_config.NumberColumn(format="%g"),
             **{f"power · {label}": st.column_config.NumberColumn(format="%+.3f") for label in runs.labels},
+            **{f"position · {label}": st.column_config.NumberColumn(format="%+.3f") for label in runs.labels},
+            **{f"position sd · {label}": st.column_config.NumberColumn(format="%.3f") for label in runs.labels},
             "sensitive": st.column_config.CheckboxColumn(help="The verdict differs between runs."),
             "why": st.column_config.TextColumn(help="Which way the verdict differs, in words.", width="large"),
         },
@@ -633,7 +732,7 @@ def _simulation_section(
     # The same defaults as `workbench power-curve` and `workbench report` (workbench.power_defaults).
     defaults = StudySettings.defaults(list(decks), list(engine.policies))
     policies = list(engine.policies)
-    settings_row = st.columns(5)
+    settings_row = st.columns(6)
     policy_a = settings_row[0].selectbox(
         "Deck A's policy", policies, index=policies.index(defaults.policy_a), key="balance_policy_a"
     )
@@ -655,12 +754,25 @@ def _simulation_section(
         MIN_MATCHES,
         MAX_MATCHES,
         defaults.matches_per_card,
-        "balance_per_card",
+        PER_CARD_KEY,
         step=100,
         help_text="Split evenly over the chosen decks (the gauntlet).",
     )
-    seed, seed_problem = count_input(settings_row[4], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
-    problems = [problem for problem in (matches_problem, per_card_problem, seed_problem) if problem]
+    tolerance, tolerance_problem = score_input(
+        settings_row[4],
+        "Tolerance (score)",
+        0.0,
+        MAX_TOLERANCE,
+        defaults.tolerance,
+        TOLERANCE_KEY,
+        step=0.005,
+        help_text="Mispricing that does not matter, in score (0.02 = 2 points of win rate): a card is over or under "
+        "only when its power lies beyond its band by more than this, on curve only when shown within it, and "
+        f"undecided otherwise. Default {POWER_CURVE_DEFAULTS.tolerance:g}, about a quarter of a cost step on the "
+        "bundled sets (docs/simulation.md).",
+    )
+    seed, seed_problem = count_input(settings_row[5], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
+    problems = [problem for problem in (matches_problem, per_card_problem, tolerance_problem, seed_problem) if problem]
     for problem in problems:
         st.error(problem)
     ticks = st.columns(3)
@@ -692,8 +804,9 @@ def _simulation_section(
         50,
         round(defaults.min_play_share * 100),
         "balance_min_play_share",
-        help_text="A card its side played in fewer than this share of its matches gets no verdict (rarely played). "
-        "0 judges every card.",
+        help_text="A card its side played in fewer than this share of its matches is rarely played: left out of the "
+        "line and the tier means, and given a verdict only where its interval lies clearly beyond its band. "
+        "0 judges every card alike.",
     )
     for curve_problem in (auto_problem, share_problem):
         if curve_problem:
@@ -712,6 +825,7 @@ def _simulation_section(
         also_policies=tuple(also_policies),
         auto_decks=int(auto_decks),
         min_play_share=int(share_percent) / 100,
+        tolerance=float(tolerance),
     )
     settings_key = json.dumps(
         [
@@ -725,6 +839,9 @@ def _simulation_section(
     results = results_store().get(settings_key)
 
     run = st.button("Run simulation", type="primary", disabled=not chosen or bool(problems), key="balance_run")
+    # "Decide the undecided" asked for this budget on the last rerun: run it unless it was run already.
+    decide = bool(st.session_state.pop(DECIDE_REQUEST_KEY, False))
+    run = run or (decide and results is None and bool(chosen) and not problems)
     if run:
 
         def study_work(show: Callable[[float, str], None]) -> StudyResults:
@@ -795,9 +912,10 @@ ruleset = workspace.ruleset
 cardset = current_cardset(workspace)
 
 
+# Whether the rule options box is open: kept by key, since game=full draws the box at another place on the page and
+# an unkeyed box there would start closed again under the option just changed. (A comment, not a docstring:
+# Streamlit's magic would write a bare string on the page.)
 RULE_OPTIONS_OPEN_KEY = "balance_rule_options_open"
-"""Whether the rule options box is open: kept by key, since game=full draws the box at another place on the page and
-an unkeyed box there would start closed again under the option just changed."""
 
 
 def _rule_options_expander() -> None:
@@ -858,13 +976,23 @@ with st.expander("What the figures mean"):
         "- **Power**: the change in score when 3 copies of a card replace its slot's filler in the reference deck, "
         "played against every chosen deck on the same seeds; "
         "the interval is the 95% normal interval of that paired mean.\n"
-        "- **Flags**: over/under when a card's interval lies wholly above/below "
-        "its cost tier's band on the fitted line. **Baseline** marks a filler: the card the others replace, power 0 "
-        "by construction; it gets no verdict and stays out of the fitted line and the tier means. **Rarely played** "
-        "marks a card its side played in fewer than "
-        f"{threshold_text(POWER_CURVE_DEFAULTS.min_play_share)} of its matches: its power is mostly the filler's "
-        "matches, so it gets no verdict either, and its *why* says what kept it out (never drawn, not affordable "
-        "before the matches end, or passed over). When power does not rise with cost, the page says so above the "
+        "- **Flags**: a card is judged against its band: the line through the other judged cards (its cost ± 1/2) "
+        "where power rises with cost, else the mean of the other judged cards of its cost; the band carries its own "
+        "uncertainty. **Over** / **under** when its power lies beyond the band by more than the *tolerance* (set "
+        f"beside the matches per card, default {POWER_CURVE_DEFAULTS.tolerance:g} of score), with the "
+        f"false-discovery rate held at {POWER_CURVE_DEFAULTS.false_discovery_rate:.0%} across the cards "
+        "(Benjamini-Hochberg; *q* is each card's adjusted p-value); **on curve** only when an equivalence test puts "
+        "it within band and tolerance; otherwise **undecided**, with the matches per card that would decide it "
+        "(*matches to decide*; the button *Decide the undecided* runs that budget). **No comparator**: no other "
+        "judged card shares its cost and the line does not rise, so nothing is comparable. *Stability* is the "
+        "share of bootstrap resamples of the matches that give the same flag again; *detectable* the smallest "
+        "mispricing beyond the band this run would flag four times in five. **Baseline** marks a filler: the card "
+        "the others replace, power 0 by construction; it gets no verdict and stays out of the fitted line and the "
+        "tier means. **Rarely played** marks a card its side played in fewer than "
+        f"{threshold_text(POWER_CURVE_DEFAULTS.min_play_share)} of its matches with no clear verdict: its power is "
+        "mostly the filler's matches, and its *why* says what kept it out (never drawn, not affordable before the "
+        "matches end, or passed over). A suggested cost is given only to an over or under card measured again at "
+        "that cost and found within the tolerance. When power does not rise with cost, the page says so above the "
         "chart and withholds suggested costs.\n"
         "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
         "power curve, against the band of the card's cost at that value. A value whose matches are all the same as "

@@ -261,6 +261,26 @@ def options_summary(ruleset: Ruleset, overrides: dict[str, Any]) -> None:
     st.page_link(RULES.path, label="Rule options", icon=RULES.icon)
 
 
+def score_input(
+    column: Any, label: str, low: float, high: float, value: float, key: str, step: float, help_text: str = ""
+) -> tuple[float, str | None]:
+    """A number input (a share of score, such as a tolerance) whose limits are said in its help and checked here, as
+    `count_input` does for whole numbers: the message to show when the typed value is outside them, else None."""
+    limits = f"From {low:g} to {high:g}."
+    typed = column.number_input(
+        label,
+        value=float(value),
+        step=float(step),
+        format="%.3f",
+        key=key,
+        help=f"{help_text} {limits}".strip() if help_text else limits,
+    )
+    number = float(typed)
+    if low <= number <= high:
+        return number, None
+    return number, f"{label}: {number:g} is outside the limit, {low:g} to {high:g}. Change it to run."
+
+
 def run_with_progress(
     cardset: CardSet,
     warm_deck: Deck | None,
