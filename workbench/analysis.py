@@ -480,7 +480,7 @@ def power_curve(
         [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays, strict=False)],
         ignore_index=True,
     )
-    frame = _with_verdicts(frame, decision, rule, played_well, min_play_share, engine.cost_axis)
+    frame = _with_verdicts(frame, decision, rule, played_well, min_play_share, engine.cost_axis, len(base))
     judged = frame[~frame["baseline"] & ~frame["rarely_played"]]
     if check_suggestions:
         frame = _check_suggestions(
@@ -518,7 +518,7 @@ def power_curve(
         "planning": planning_statement(
             frame["card"].tolist(),
             decision.matches_factor,
-            frame["matches"].to_numpy(dtype=float),
+            np.full(len(frame), float(len(base))),
             limit("matches").value,
         ),
         "matches_to_decide_all": _matches_to_decide_all(frame),
@@ -724,9 +724,12 @@ def _band_text(decision: Decision, i: int) -> str:
     )
 
 
-def verdict_words(row: Any, decision: Decision, i: int, rule: VerdictRule, axis: str, unit: str = "matches") -> str:
+def verdict_words(
+    row: Any, decision: Decision, i: int, rule: VerdictRule, axis: str, unit: str = "matches", budget: int = 0
+) -> str:
     """Why a judged card got its verdict: its power against its band, the tolerance and the test behind it
-    (`unit`: what a card's measurement is counted in, matches or whole games)."""
+    (`unit`: what a card's measurement is counted in, matches or whole games; `budget`: the run's count per card,
+    which the matches that would decide it scale)."""
     flag = decision.flag[i]
     power = f"its power {row.power:+.3f} [{row.low:+.3f}, {row.high:+.3f}]"
     if flag == NO_COMPARATOR:
@@ -753,7 +756,7 @@ def verdict_words(row: Any, decision: Decision, i: int, rule: VerdictRule, axis:
         )
     needed = decision.matches_factor[i]
     if math.isfinite(needed):
-        more = f"about {round_up(int(math.ceil(needed * row.matches))):,} {unit} per card would decide it"
+        more = f"about {round_up(int(math.ceil(needed * (budget or row.matches)))):,} {unit} per card would decide it"
     else:
         more = (
             f"more {unit} alone would not decide it: it sits on the tolerance's edge, or the band's spread between "
@@ -804,8 +807,11 @@ def _with_verdicts(
     played_well: pd.DataFrame,
     min_play_share: float,
     axis: str,
+    budget: int,
 ) -> pd.DataFrame:
-    """The frame with each card's flag, its comparator, the test's figures, stability and the reason in words."""
+    """The frame with each card's flag, its comparator, the test's figures, stability and the reason in words.
+    `budget` is the run's matches per card: a card's matches grow in proportion to it (with auto decks a card
+    measured in fewer decks has fewer), so the matches that decide a card are its factor times the budget."""
     frame = frame.copy()
     flags: list[str] = []
     reasons: list[str] = []
@@ -820,7 +826,7 @@ def _with_verdicts(
         if flag == RARELY_PLAYED:
             reason = _rarely_played_reason(row, played_well, min_play_share)
         else:
-            reason = verdict_words(row, decision, i, rule, axis)
+            reason = verdict_words(row, decision, i, rule, axis, budget=budget)
             if row.rarely_played:
                 reason += f"; {_rarely_played_reason(row, played_well, min_play_share)} (a clear verdict all the same)"
             else:
@@ -861,8 +867,8 @@ def _with_verdicts(
     frame["detectable"] = column(decision.detectable)
     frame["matches_to_decide"] = pd.Series(
         [
-            round_up(int(math.ceil(f * m))) if not math.isnan(f) and math.isfinite(f) else None
-            for f, m in zip(decision.matches_factor, frame["matches"], strict=True)
+            round_up(int(math.ceil(f * budget))) if not math.isnan(f) and math.isfinite(f) else None
+            for f in decision.matches_factor
         ],
         index=frame.index,
         dtype=object,
@@ -919,7 +925,8 @@ def _check_suggestions(
     if not decision.line.rises:
         return frame
     low_cost, high_cost = float(frame["cost"].min()), float(frame["cost"].max())
-    quiet = replace(run, progress=None)
+    # Each check reports to the run's progress (and so can be cancelled there), one check after another.
+    checking = run
     no_resamples = replace(rule, resamples=0)
     for i, row in enumerate(frame.itertuples()):
         if row.flag not in (OVER, UNDER) or decision.basis[i] != "line":
@@ -946,7 +953,7 @@ def _check_suggestions(
                 changed,
                 decks,
                 matches_per_card,
-                quiet,
+                checking,
                 only=[row.card],
                 min_play_share=min_play_share,
                 gauntlet=gauntlet,

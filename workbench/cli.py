@@ -1198,6 +1198,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from workbench.judging import VerdictRule
     from workbench.reports import build_report, write_report
 
     suffix = ".html" if args.out == STDIO else Path(args.out).suffix.casefold()
@@ -1230,6 +1231,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         min_play_share=args.min_play_share,
         also_policies=policies[1:],
         gauntlet=parse_gauntlet(args.gauntlet),
+        rule=None if args.tolerance is None else VerdictRule(tolerance=args.tolerance),
     )
     written: list[int] = []
 

@@ -529,10 +529,13 @@ class FullGamePower:
 
     def frame(self) -> pd.DataFrame:
         """The rows as a table, with `sign` after the interval: above / below 0 when the interval lies wholly there
-        (whether the card helps seat A at all, beside its verdict on its buy cost)."""
+        (whether the card helps seat A at all, beside its verdict on its buy cost), and the verdict's stability and
+        q-value after its flag where the rows carry them."""
         import pandas as pd
 
         columns = ["card", "set", "buy_cost", "stars", "power", "low", "high", "bought", "bought_any", "flag"]
+        # The decision's figures (`workbench.judging`), where the rows carry them.
+        columns += [c for c in ("stability", "q_value") if any(c in row for row in self.rows)]
         columns += ["suggested_buy_cost", "reason"]
         frame = pd.DataFrame(self.rows, columns=columns)
         frame.insert(
@@ -670,7 +673,7 @@ def _decision_words(
     from workbench.analysis import verdict_words
 
     row = SimpleNamespace(power=power, low=low, high=high, cost=cost, matches=games)
-    return verdict_words(row, decision, i, rule, "buy cost", unit="games")
+    return verdict_words(row, decision, i, rule, "buy cost", unit="games", budget=games)
 
 
 def _on_buy_cost(words: str) -> str:

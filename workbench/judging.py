@@ -64,6 +64,11 @@ Z95 = 1.959964
 LEAVE_ONE_OUT_LIMIT = 400
 """Up to this many comparator cards, each card's line is fitted without it; above, one line serves all (one card of
 so many cannot move a median slope) and keeps the work in proportion to the set."""
+RESAMPLED_CARDS = 40_000
+"""A stability figure decides each card again at most about this many times in all: above 200 cards the resamples
+shrink (never below `MIN_RESAMPLES`), so a large set's work stays in proportion to its cards."""
+MIN_RESAMPLES = 20
+"""The fewest resamples a stability figure rests on when any are asked for."""
 NAMED_COMPARATORS = 12
 """A band names at most this many of the cards it rests on (and counts them all)."""
 LINE_FIT_LIMIT = 1_500
@@ -303,23 +308,25 @@ def decide(measured: Measured, rule: VerdictRule = VerdictRule()) -> Decision:
         total_ss = sum(sums.values())
         total_dof = sum(len(g) - 1 for g in tiers.values())
         noise_sum = float((se[members] ** 2).sum())
+        group_sums = {c: float(power[g].sum()) for c, g in tiers.items()}
+        group_means = {c: group_sums[c] / len(g) for c, g in tiers.items()}
         for i in np.flatnonzero(judged):
-            group = tiers.get(float(cost[i]), [])
-            count = len(group) - (1 if i in group else 0)
+            key = float(cost[i])
+            group = tiers.get(key, [])
+            member = bool(in_line[i])  # a member of the band's cards is a member of its own cost's group
+            count = len(group) - (1 if member else 0)
             if count == 0:
                 continue
             ss, dof, own_noise = total_ss, total_dof, noise_sum
-            if i in group:
-                mean = float(power[group].mean())
-                ss -= len(group) / (len(group) - 1) * (power[i] - mean) ** 2
+            if member:
+                ss -= len(group) / (len(group) - 1) * (power[i] - group_means[key]) ** 2
                 dof -= 1
                 own_noise -= float(se[i] ** 2)
-            kept = len(members) - (1 if in_line[i] else 0)
+            kept = len(members) - (1 if member else 0)
             noise_i = own_noise / kept if kept else 0.0
             pooled = max(ss, 0.0) / dof if dof > 0 else noise_i
             basis[i] = "tier"
-            group_sum = float(power[group].sum()) - (float(power[i]) if i in group else 0.0)
-            centre[i] = band_low[i] = band_high[i] = group_sum / count
+            centre[i] = band_low[i] = band_high[i] = (group_sums[key] - (float(power[i]) if member else 0.0)) / count
             comp_se[i] = math.sqrt(pooled / count)
             comp_fixed[i] = math.sqrt(max(pooled - noise_i, 0.0) / count)
             counts[i] = count
@@ -441,14 +448,17 @@ Resampler = Callable[[np.random.Generator, int], np.ndarray]
 
 
 def decide_with_stability(measured: Measured, rule: VerdictRule, resample: Resampler | None, seed: int) -> Decision:
-    """`decide`, then the whole decision made again on `rule.resamples` resampled powers (each card's standard error
-    kept): `stability` is the share of resamples giving each judged card its verdict again. The resamples draw from
-    their own generator (seeded from `seed`), so the same seed gives the same figures."""
+    """`decide`, then the whole decision made again on `rule.resamples` resampled powers (fewer above 200 cards:
+    `RESAMPLED_CARDS`; each card's standard error kept): `stability` is the share of resamples giving each judged
+    card its verdict again. The resamples draw from their own generator (seeded from `seed`), so the same seed gives
+    the same figures."""
     decision = decide(measured, rule)
     if resample is None or rule.resamples <= 0:
         return decision
     generator = np.random.default_rng(np.random.SeedSequence([seed, 29]))
-    powers = resample(generator, rule.resamples)
+    powers = resample(
+        generator, min(rule.resamples, max(MIN_RESAMPLES, RESAMPLED_CARDS // max(len(measured.names), 1)))
+    )
     same = np.zeros(len(measured.names))
     for replicate in powers:
         again = decide(replace(measured, power=replicate), rule)

@@ -36,10 +36,12 @@ class PowerCurveDefaults:
     whose interval lies clearly beyond its band still gets its verdict (`workbench.judging`): the share informs a
     verdict, it does not veto a clear one."""
     tolerance: float = 0.02
-    """Mispricing that does not matter, in score (2 points of win rate; for Blades, 2% of first place's VP): a card is
-    over or under only beyond its band plus this, and on curve only when shown within it. Why 0.02: about a quarter
-    of a cost step on the bundled sets whose line rises (plasma, SOURCE: 0.05-0.08 of score a step), and the
-    smallest change a designer playtesting by hand would notice over a season of matches."""
+    """Mispricing that does not matter, in score (2 points of win rate; for Blades' tournament, 2% of first place's
+    VP): a card is over or under only beyond its band plus this, and on curve only when shown within it. Why 0.02:
+    on the two bundled sets whose line rises it is a quarter of a cost step in plasma (+0.067 a step) and half of
+    one in SOURCE (+0.037 a step), measured with `workbench power-curve plasma/plasma_core` and
+    `source/valley_of_deadlife` at the defaults, seed 0; a designer who cares about less sets it lower and pays in
+    matches (each verdict's `matches_to_decide` says how many)."""
     false_discovery_rate: float = 0.05
     """Benjamini-Hochberg level across the cards of one curve: the expected share of wrong over/under flags."""
     resamples: int = 200
