@@ -288,6 +288,21 @@ class CardSet:
     def __len__(self) -> int:
         return len(self.entries)
 
+    def left_out(self) -> list[Finding]:
+        """The error findings of the card rows that could not be read, one per row, in row order: the rows missing
+        from `entries`, so from every command's work but `validate`'s (which reports them anyway)."""
+        kept = {entry.row for entry in self.entries}
+        seen: set[int] = set()
+        out = []
+        for finding in sorted(
+            (f for f in self.load_findings if f.severity == "error" and f.row is not None and f.row not in kept),
+            key=lambda f: f.row or 0,
+        ):
+            if finding.row not in seen:
+                seen.add(finding.row or 0)
+                out.append(finding)
+        return out
+
     @property
     def names(self) -> list[str]:
         """Card names in sheet order."""

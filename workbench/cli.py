@@ -406,6 +406,12 @@ class _Say:
             print(text, file=sys.stderr)
 
     @classmethod
+    def warn(cls, text: str) -> None:
+        """A warning about the input the command's work goes on without (rows left out): shown even with -q, as an
+        error would be, since the figures printed do not hold those rows."""
+        print(text, file=sys.stderr)
+
+    @classmethod
     def detail(cls, text: str) -> None:
         """Shown with -v only."""
         if cls.verbose:
@@ -524,12 +530,25 @@ def _cardset_input(argument: str) -> tuple[str, bytes | None]:
     )
 
 
-def _open_cardset(argument: str, ruleset: str | Ruleset | None = None) -> CardSet:
-    """The card set named by a CARDSET argument (a file, `-`, or a bundled set's name)."""
+def _open_cardset(argument: str, ruleset: str | Ruleset | None = None, announce: bool = True) -> CardSet:
+    """The card set named by a CARDSET argument (a file, `-`, or a bundled set's name). With `announce`, every card
+    row that could not be read, and so is left out of the command's work, is named on stderr with its finding
+    (`validate` reports them itself)."""
     from workbench.loading import load_cardset
 
     path, data = _cardset_input(argument)
-    return load_cardset(path, ruleset, data=data, filename="stdin" if data is not None else None)
+    cardset = load_cardset(path, ruleset, data=data, filename="stdin" if data is not None else None)
+    left_out = cardset.left_out() if announce else []
+    if left_out:
+        rows = "row" if len(left_out) == 1 else "rows"
+        _Say.warn(
+            f"warning: {len(left_out)} card {rows} of {cardset.path} could not be read and "
+            f"{'is' if len(left_out) == 1 else 'are'} left out of this command's work (fix "
+            f"{'it' if len(left_out) == 1 else 'them'}, or run workbench validate to see every finding):"
+        )
+        for finding in left_out:
+            _Say.warn(f"  {finding.to_text()}")
+    return cardset
 
 
 def _decks_folder(cardset: CardSet) -> Path | None:
@@ -666,7 +685,7 @@ def _load_with_set_decks(
     from workbench.rulesets.base import parse_option_pairs
 
     overrides = parse_option_pairs(args.option)
-    cardset = _open_cardset(args.cardset, args.ruleset)
+    cardset = _open_cardset(args.cardset, args.ruleset, announce=args.command != "validate")
     cardset.ruleset.resolve_options(overrides)
     folder = _decks_folder(cardset)
     found: SetDecks | None = None
