@@ -907,6 +907,29 @@ def repriced(cardset: CardSet, card_name: str, cost: float) -> CardSet:
     return cardset
 
 
+PRICE_CHECKS = 3
+"""The most costs a flagged card is measured again at before no cost is suggested."""
+
+
+def _next_cost(tried: list[tuple[float, float]], original: float, low: float, high: float) -> float | None:
+    """The next cost to measure a card at, from the costs tried so far and where each landed against its band
+    (excess beyond band + tolerance: positive still over, negative now under, 0 landed): past an overshoot, the
+    untried cost between the original and the overshot one nearest the latter; short of the band, one step further
+    on, within the set's range. None when no cost is left."""
+    cost, excess = tried[-1]
+    tried_costs = {c for c, _ in tried}
+    direction = 1.0 if cost > original else -1.0
+    if (excess > 0) == (direction > 0):
+        # Still short of the band (an over card still over at a dearer cost, an under card still under when cheaper).
+        step = cost + direction
+        candidates = [step] if low <= step <= high else []
+    else:
+        candidates = [c for c in np.arange(min(original, cost) + 1, max(original, cost)) if c not in tried_costs]
+        candidates.sort(key=lambda c: abs(c - cost))
+    left = [float(c) for c in candidates if float(c) not in tried_costs]
+    return left[0] if left else None
+
+
 def _check_suggestions(
     cardset: CardSet,
     decks: Sequence[Deck],
@@ -919,14 +942,13 @@ def _check_suggestions(
     min_play_share: float,
 ) -> pd.DataFrame:
     """For each card flagged over or under on a rising line, the cost where its own line meets its power (kept within
-    the set's costs, and said when capped), measured again at that cost on the same seed: kept only when the new
-    power lands within its new band plus the tolerance."""
+    the set's costs, and said when capped), measured again at that cost on the same seed, then, while it misses, at
+    up to `PRICE_CHECKS` costs in all (past an overshoot, the costs between; short of the band, a step further): a
+    cost is suggested only where the new power landed within its new band plus the tolerance."""
     frame = frame.copy()
     if not decision.line.rises:
         return frame
     low_cost, high_cost = float(frame["cost"].min()), float(frame["cost"].max())
-    # Each check reports to the run's progress (and so can be cancelled there), one check after another.
-    checking = run
     no_resamples = replace(rule, resamples=0)
     for i, row in enumerate(frame.itertuples()):
         if row.flag not in (OVER, UNDER) or decision.basis[i] != "line":
@@ -947,46 +969,57 @@ def _check_suggestions(
                 f"(the line meets it at {wanted:g}), so no cost is suggested"
             )
             continue
-        try:
-            changed = repriced(cardset, row.card, cost)
-            check = power_curve(
-                changed,
-                decks,
-                matches_per_card,
-                checking,
-                only=[row.card],
-                min_play_share=min_play_share,
-                gauntlet=gauntlet,
-                rule=no_resamples,
-                check_suggestions=False,
-            ).cards.iloc[0]
-        except WorkbenchInputError as error:
-            frame.at[row.Index, "reason"] = (
-                f"{row.reason}; cost {cost:g} could not be checked ({error}): none suggested"
+        tried: list[tuple[float, float]] = []
+        said: list[str] = []
+        check: dict[str, Any] | None = None
+        next_cost: float | None = cost
+        while next_cost is not None and len(tried) < PRICE_CHECKS:
+            try:
+                # Each check reports to the run's progress (and so can be cancelled there), one after another.
+                measured = power_curve(
+                    repriced(cardset, row.card, next_cost),
+                    decks,
+                    matches_per_card,
+                    run,
+                    only=[row.card],
+                    min_play_share=min_play_share,
+                    gauntlet=gauntlet,
+                    rule=no_resamples,
+                    check_suggestions=False,
+                ).cards.iloc[0]
+            except WorkbenchInputError as error:
+                said.append(f"cost {next_cost:g} could not be checked ({error})")
+                break
+            excess = float(measured["power"]) - (intercept + slope * next_cost)
+            margin = abs(excess) - (slope / 2 + rule.tolerance)
+            landed = bool(margin <= 0)
+            check = {
+                "cost": next_cost,
+                "power": float(measured["power"]),
+                "low": float(measured["low"]),
+                "high": float(measured["high"]),
+                "capped": capped and next_cost == cost,
+                "landed": landed,
+                "costs_tried": [c for c, _ in tried] + [next_cost],
+            }
+            said.append(
+                f"measured again at cost {next_cost:g}{' (capped at the set’s range)' if check['capped'] else ''}: "
+                f"power {measured['power']:+.3f} [{measured['low']:+.3f}, {measured['high']:+.3f}] against its band "
+                f"[{intercept + slope * (next_cost - 0.5):+.3f}, {intercept + slope * (next_cost + 0.5):+.3f}]"
             )
-            continue
-        centre = intercept + slope * cost
-        excess = float(check["power"]) - centre
-        landed = abs(excess) <= slope / 2 + rule.tolerance
-        measured = (
-            f"measured again at cost {cost:g}{' (capped at the set’s range)' if capped else ''}: power "
-            f"{check['power']:+.3f} [{check['low']:+.3f}, {check['high']:+.3f}] against its band "
-            f"[{intercept + slope * (cost - 0.5):+.3f}, {intercept + slope * (cost + 0.5):+.3f}]"
-        )
-        frame.at[row.Index, "suggested_check"] = {
-            "cost": cost,
-            "power": float(check["power"]),
-            "low": float(check["low"]),
-            "high": float(check["high"]),
-            "capped": capped,
-            "landed": landed,
-        }
-        if landed:
-            frame.at[row.Index, "suggested_cost"] = cost
-            frame.at[row.Index, "reason"] = f"{row.reason}; suggested cost {cost:g}, {measured}: within the tolerance"
+            if landed:
+                break
+            tried.append((next_cost, math.copysign(margin, excess)))
+            next_cost = _next_cost(tried, float(row.cost), low_cost, high_cost)
+        frame.at[row.Index, "suggested_check"] = check
+        if check is not None and check["landed"]:
+            frame.at[row.Index, "suggested_cost"] = check["cost"]
+            frame.at[row.Index, "reason"] = (
+                f"{row.reason}; suggested cost {check['cost']:g}, {'; '.join(said)}: within the tolerance"
+            )
         else:
             frame.at[row.Index, "reason"] = (
-                f"{row.reason}; {measured}: still beyond the tolerance, so no cost is suggested"
+                f"{row.reason}; {'; '.join(said)}: still beyond the tolerance, so no cost is suggested"
             )
     return frame
 

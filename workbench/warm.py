@@ -7,6 +7,13 @@ ready), times it, tells a compile from a load, and writes each compile's time to
 (`compile_times_path()`), so the app and `workbench warm` can say how long the next compile is likely to take on
 this machine.
 
+One compile per engine and Numba cache, whoever asks first: the first call in a process takes a lock file per engine
+(`engine_lock_path`) in a folder of the user cache kept for the Numba cache in use (`cache_folder`: NUMBA_CACHE_DIR,
+or the `__pycache__` folders beside this installation's engines). A second process that needs the same engine (the
+app's warm-up child, a Run in the server, a pool worker, the command line, `workbench warm`) waits on that lock for
+the compile under way and then loads the engine from Numba's cache instead of compiling it again. The compile times
+are kept in the same folder, so a record made with another Numba cache never sets this one's estimate.
+
 Every first use goes through here: `workbench.simulate.run_jobs` and `trace` (the command line and the app),
 `workbench warm` (`warm_ruleset`), and the app's background warm-up, which runs `python -m workbench.warm RULESET`
 in a child process (see `workbench.app.warmup`). Pure: no Streamlit, pandas or plotly.
@@ -15,6 +22,7 @@ in a child process (see `workbench.app.warmup`). Pure: no Streamlit, pandas or p
 from __future__ import annotations
 
 import datetime
+import hashlib
 import importlib
 import json
 import logging
@@ -39,6 +47,10 @@ _log = logging.getLogger(__name__)
 
 RECORD_DIR_NAME = "card-workbench"
 RECORD_FILE_NAME = "compile_times.json"
+CACHES_DIR_NAME = "caches"
+COMPILE_LOG_ENV = "WORKBENCH_COMPILE_LOG"
+"""When set, a file every process appends one JSON line to per engine it makes ready (`pid`, `ruleset`, `how`,
+`seconds`, `where`): how tests count compiles across the server, its compile children and its pool workers."""
 RECORD_FORMAT = 1
 """Bumped if the record's shape changes; a record of another format is read as empty."""
 
@@ -84,10 +96,45 @@ class CompileTime:
     """Cores the compiling process could use."""
 
 
-def compile_times_path() -> Path:
-    """`$XDG_CACHE_HOME/card-workbench/compile_times.json` (`~/.cache/...` when XDG_CACHE_HOME is unset)."""
+def user_cache_root() -> Path:
+    """`$XDG_CACHE_HOME/card-workbench` (`~/.cache/card-workbench` when XDG_CACHE_HOME is unset)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / RECORD_DIR_NAME / RECORD_FILE_NAME
+    return Path(base) / RECORD_DIR_NAME
+
+
+def numba_cache_key() -> str:
+    """The Numba cache this process compiles into and loads from, in words: `NUMBA_CACHE_DIR=<absolute folder>` when
+    that is set, else `__pycache__ beside <this installation's workbench folder>` (Numba's default: a `__pycache__`
+    folder beside each engine's source). Two processes with the same key share compiled engines."""
+    from numba.core import config
+
+    folder = str(getattr(config, "CACHE_DIR", "") or "")
+    if folder:
+        return f"NUMBA_CACHE_DIR={Path(folder).expanduser().resolve()}"
+    return f"__pycache__ beside {Path(__file__).resolve().parent}"
+
+
+def cache_folder(key: str | None = None) -> Path:
+    """The user-cache folder kept for one Numba cache (`numba_cache_key()` by default): its compile times and its
+    engines' lock files, under `card-workbench/caches/<digest of the key>/`, with the key itself in `cache.txt`."""
+    key = numba_cache_key() if key is None else key
+    return user_cache_root() / CACHES_DIR_NAME / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def _made_cache_folder() -> Path:
+    """`cache_folder()`, created, with `cache.txt` naming the Numba cache it belongs to."""
+    key = numba_cache_key()
+    folder = cache_folder(key)
+    folder.mkdir(parents=True, exist_ok=True)
+    about = folder / "cache.txt"
+    if not about.exists():
+        about.write_text(key + "\n", encoding="utf-8")
+    return folder
+
+
+def compile_times_path() -> Path:
+    """The record of compile times of the Numba cache in use: `cache_folder()/compile_times.json`."""
+    return cache_folder() / RECORD_FILE_NAME
 
 
 def read_compile_times(path: Path | None = None) -> dict[str, CompileTime]:
