@@ -1118,8 +1118,9 @@ def _print_curve(curve: Any) -> None:
         )
     print(
         "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
-        "first play. stable: share of resamples of the matches giving the same flag. decide at: matches per card "
-        "that would decide an undecided card. why: the reason for the flag."
+        "first play. stable: share of resamples of the matches giving the same flag. detects: the smallest distance "
+        "beyond its band this run flags four times in five. decide at: matches per card that would decide an "
+        "undecided card. why: the reason for the flag."
     )
 
 
@@ -1151,17 +1152,20 @@ def _power_table(cards: Any) -> str:
     width = max([len(name) for name in cards["card"]] + [4])
     lines = [
         f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  "
-        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'stable':>6}  {'decide at':>9}  {'suggested':>9}  why"
+        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'stable':>6}  {'detects':>7}  {'decide at':>9}  "
+        f"{'suggested':>9}  why"
     ]
     for row in cards.sort_values(["cost", "power"]).itertuples():
         suggested = "" if _missing(row.suggested_cost) else f"{row.suggested_cost:g}"
         first = "—" if _missing(row.first_played_turn) else f"{row.first_played_turn:.1f}"
         stable = "" if _missing(row.stability) else f"{row.stability:.0%}"
         decide = "" if _missing(row.matches_to_decide) else f"{int(row.matches_to_decide):,}"
+        detects = "" if _missing(row.detectable) else f"±{row.detectable:.3f}"
         lines.append(
             f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
             f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
-            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {decide:>9}  {suggested:>9}  "
+            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {detects:>7}  {decide:>9}  "
+            f"{suggested:>9}  "
             f"{row.reason}"
         )
     return "\n".join(lines)
