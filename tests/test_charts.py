@@ -28,6 +28,7 @@ from workbench.charts import (
     selected_cards,
     stat_budget_figure,
     sweep_figure,
+    sweep_title,
 )
 from workbench.diff import POWER_COLUMNS, PowerComparison
 from workbench.draw_odds import odds_by_turn
@@ -182,7 +183,8 @@ def test_sweep_figure_draws_each_value_with_its_interval_over_the_band(toy: tupl
         index = [points["value"].tolist().index(x) for x in trace.x]
         assert list(trace.error_y.array) == pytest.approx((points["high"] - points["power"]).iloc[index].tolist())
         assert list(trace.error_y.arrayminus) == pytest.approx((points["power"] - points["low"]).iloc[index].tolist())
-    assert figure.layout.xaxis.title.text == "Strength" and figure.layout.title.text == "Big: power as Strength varies"
+    assert figure.layout.xaxis.title.text == "Strength"
+    assert figure.layout.title.text == "Big: power as its Strength stat varies"
 
 
 def test_sweep_figure_band_steps_with_each_values_own_cost() -> None:
@@ -329,3 +331,8 @@ def test_power_curve_figure_draws_the_band_widened_by_the_tolerance() -> None:
     no_rule = _judged_curve(rises=True)
     no_rule.meta.clear()
     assert not [trace for trace in power_curve_figure(no_rule).data if "tolerance" in str(trace.name)]
+
+
+def test_the_sweep_title_names_the_field_as_the_cards_stat() -> None:
+    # A field named power must not read "power as power varies" (issue 30).
+    assert sweep_title("Starforged Titan", "power") == "Starforged Titan: power as its power stat varies"

@@ -313,7 +313,7 @@ def test_sweep_of_an_unplayed_card_says_the_field_never_changed_a_match(
     ]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "Titan: power as strength varies (now 9)" in out
+    assert "Titan: power as its strength stat varies (now 9)" in out
     assert "This field never changed a match: at every value swept, every one of the 200 matches" in out
     assert "Titan was never played, at its current strength or at any value swept" in out
     point_lines = [line for line in out.splitlines() if line.lstrip().startswith(("2 ", "7 "))]

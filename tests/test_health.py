@@ -287,3 +287,17 @@ def test_the_balance_report_opens_with_the_games_health(tmp_path: Path) -> None:
     assert sum(matches for _, matches in lengths) == 200 * len(decks) ** 2
     summary = dict(workbook["Summary"].iter_rows(values_only=True))
     assert summary["game health"] == f"{len(report.health.warnings)} warning(s)"
+
+
+def test_a_warning_sentence_keeps_a_deck_name_as_written() -> None:
+    # Deck names keep their case ("balanced_tricolour", never "Balanced_tricolour"); other warnings start capitalised.
+    from workbench.health import NEVER_PLAYED, HealthFigure, warning_sentence
+
+    def figure(warning: str | None, deck: str | None) -> HealthFigure:
+        return HealthFigure(NEVER_PLAYED, "cards", "summary", "healthy", "ludii", warning=warning, deck=deck)
+
+    assert warning_sentence(figure("balanced_tricolour: 2 of 30 cards were never played", "balanced_tricolour")) == (
+        "balanced_tricolour: 2 of 30 cards were never played."
+    )
+    assert warning_sentence(figure("the first player wins 64%", None)) == "The first player wins 64%."
+    assert warning_sentence(figure(None, None)) is None

@@ -6,11 +6,14 @@ process with an empty Numba cache (NUMBA_CACHE_DIR) and its own record (XDG_CACH
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 import types
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,7 +22,8 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from workbench.app.warmup import progress_line, warmup_rulesets
+import workbench.warm as warm_module
+from workbench.app.warmup import compile_progress, progress_line, warmup_rulesets
 from workbench.app.workspace import bundled_catalogue
 from workbench.cli import main
 from workbench.engines import CompiledCards
@@ -27,11 +31,13 @@ from workbench.paths import REPO_ROOT
 from workbench.rulesets import RULESETS
 from workbench.warm import (
     CompileTime,
+    cache_folder,
     compile_times_path,
     duration_text,
     expected_text,
     is_loaded,
     load_engine,
+    numba_cache_key,
     read_compile_times,
     record_compile_time,
 )
@@ -61,11 +67,41 @@ def _entry(ruleset: str, seconds: float) -> CompileTime:
     return CompileTime(ruleset, seconds, "1", "2026-01-01T00:00:00+00:00", 1.5, 2)
 
 
-def test_the_record_lives_in_the_user_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _record_of(user_cache: Path, numba_cache: Path) -> Path:
+    """The record a process with NUMBA_CACHE_DIR=`numba_cache` and XDG_CACHE_HOME=`user_cache` keeps."""
+    digest = hashlib.sha256(f"NUMBA_CACHE_DIR={numba_cache.resolve()}".encode()).hexdigest()[:16]
+    return user_cache / "card-workbench" / "caches" / digest / "compile_times.json"
+
+
+def test_the_record_lives_in_the_user_cache_folder_of_the_numba_cache_in_use(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from numba.core import config
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert compile_times_path() == tmp_path / "card-workbench" / "compile_times.json"
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba_one"))
+    one = compile_times_path()
+    assert numba_cache_key() == f"NUMBA_CACHE_DIR={(tmp_path / 'numba_one').resolve()}"
+    assert one == _record_of(tmp_path, tmp_path / "numba_one") == cache_folder() / "compile_times.json"
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba_two"))
+    assert compile_times_path() != one  # another Numba cache keeps its own record
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    assert numba_cache_key().startswith("__pycache__ beside ")  # Numba's default: beside the engines' sources
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert compile_times_path() == Path.home() / ".cache" / "card-workbench" / "compile_times.json"
+    assert compile_times_path().is_relative_to(Path.home() / ".cache" / "card-workbench" / "caches")
+
+
+def test_a_compile_recorded_with_one_numba_cache_sets_no_estimate_for_another(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from numba.core import config
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba_one"))
+    record_compile_time(_entry("circles", 41.0))
+    assert read_compile_times()["circles"].seconds == 41.0
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba_two"))
+    assert read_compile_times() == {}
 
 
 def test_a_recorded_compile_is_read_back_and_keeps_the_other_engines(tmp_path: Path) -> None:
@@ -108,25 +144,38 @@ def test_a_damaged_entry_loses_only_that_engine(tmp_path: Path) -> None:
     assert read_compile_times(path) == {"circles": _entry("circles", 99.0)}
 
 
-def test_what_a_person_is_told_to_expect_of_a_compile() -> None:
+def test_what_a_person_is_told_to_expect_of_a_compile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nobody holds an engine's lock in this empty user cache
     assert duration_text(42.4) == "42 s"
     assert duration_text(246) == "4 min 6 s"
-    assert expected_text("souls", _entry("souls", 246)) == "Last time on this machine it took 4 min 6 s."
-    assert expected_text("toy", None) == "First compile on this machine."
-    assert expected_text("source", None) == (
-        "First compile on this machine: usually about 1 minute on an idle core, longer on a busy machine."
+    assert expected_text("souls", _entry("souls", 246)) == "Last time with this Numba cache it took 4 min 6 s."
+    assert expected_text("toy", None) == (
+        "No compile of the toy engine is on record for this Numba cache, so there is no estimate."
     )
+    # No record of this cache: no bar to fill (an indeterminate display), and the page says there is no estimate.
     assert progress_line("source", 12.0, None) == (
-        0.0,  # no figure of this machine to measure the bar against
+        None,
         "Compiling the source engine: 12 s so far. "
-        "First compile on this machine: usually about 1 minute on an idle core, longer on a busy machine.",
+        "No compile of the source engine is on record for this Numba cache, so there is no estimate.",
     )
     share, text = progress_line("circles", 30.0, _entry("circles", 120))
-    assert text == "Compiling the circles engine: 30 s so far. Last time on this machine it took 2 min 0 s."
+    assert text == (
+        "Compiling the circles engine: 30 s so far, about 1 min 30 s left "
+        "(last time with this Numba cache it took 2 min 0 s)."
+    )
     assert share == pytest.approx(0.25)
+    # Past last time's figure: never a bar parked at 99%, but an indeterminate display that says so and counts.
     share, text = progress_line("circles", 500.0, _entry("circles", 120))
-    assert share == 0.99  # longer than last time: the bar waits near its end, the text keeps counting
-    assert "8 min 20 s so far" in text
+    assert share is None
+    assert text == (
+        "Compiling the circles engine: taking longer than last time (8 min 20 s so far; "
+        "last time with this Numba cache it took 2 min 0 s)."
+    )
+    share, text = compile_progress("souls", 20.0, None, other_pid=4242)
+    assert share is None and text.startswith(
+        "Another process (pid 4242) is compiling the souls engine, which this app then loads from the Numba cache: "
+        "20 s so far."
+    )
 
 
 def test_the_warmup_setting_chooses_the_engines() -> None:
@@ -180,7 +229,7 @@ def _json(result: subprocess.CompletedProcess[str]) -> Any:
 
 def test_warm_compiles_once_records_the_time_then_loads_from_the_cache(tmp_path: Path) -> None:
     cardsets, env = _toy_machine(tmp_path)
-    record = tmp_path / "user_cache" / "card-workbench" / "compile_times.json"
+    record = _record_of(tmp_path / "user_cache", tmp_path / "numba")
 
     first = _json(_toy_workbench(cardsets, env, "warm", "toy", "--format", "json"))
     assert first["numba_cache"] == str(tmp_path / "numba")
@@ -202,7 +251,7 @@ def test_warm_compiles_once_records_the_time_then_loads_from_the_cache(tmp_path:
 
 def test_a_command_line_run_records_its_compile_too(tmp_path: Path) -> None:
     cardsets, env = _toy_machine(tmp_path)
-    record = tmp_path / "user_cache" / "card-workbench" / "compile_times.json"
+    record = _record_of(tmp_path / "user_cache", tmp_path / "numba")
     deck = cardsets / "toy" / "decks" / "mixed.txt"
     result = _toy_workbench(
         cardsets,
@@ -222,7 +271,7 @@ def test_a_command_line_run_records_its_compile_too(tmp_path: Path) -> None:
     assert json.loads(record.read_text())["engines"]["toy"]["seconds"] > 0
 
 
-def test_warm_on_a_real_engine_says_what_it_did(tmp_path: Path) -> None:
+def test_warm_on_a_real_engine_says_what_it_did(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # The project's own Numba cache: compiled here the first time on a machine, loaded afterwards.
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     result = subprocess.run(
@@ -238,7 +287,8 @@ def test_warm_on_a_real_engine_says_what_it_did(tmp_path: Path) -> None:
     assert circles is not None
     assert engine["ruleset"] == "circles" and engine["engine_version"] == circles.version
     assert engine["how"] in ("compiled", "loaded") and engine["seconds"] > 0
-    assert (tmp_path / "card-workbench" / "compile_times.json").exists() == (engine["how"] == "compiled")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the child's user cache, with this process's Numba cache
+    assert compile_times_path().exists() == (engine["how"] == "compiled")
 
 
 def test_a_run_loads_only_the_batch_and_a_trace_then_loads_its_own_kernels(
@@ -313,3 +363,248 @@ def test_a_run_warms_each_policy_pair_its_jobs_play_once(monkeypatch: pytest.Mon
     simulate_module.run_jobs("no.engine", cast(CompiledCards, None), jobs, workers=1)
     assert warmed == [(2, 0), (0, 0), (0, 2)]
     assert played == [(2, 0), (0, 0), (2, 0), (0, 2)]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One compile per engine and Numba cache (issue 30): the lock, the worker's wait, the warm-up child
+
+
+def _fake_engine(name: str, played: list[str], gate: threading.Event | None = None) -> types.ModuleType:
+    module = types.ModuleType(name)
+
+    def play_batch(*args: Any) -> tuple[Any, ...]:
+        if gate is not None:
+            gate.wait(10)
+        played.append("batch")
+        return np.zeros(1, np.int8), np.zeros(1, np.int32), np.zeros((2, 1, 1), np.int64)
+
+    module.ENGINE = SimpleNamespace(  # type: ignore[attr-defined]
+        version="1", play_batch=play_batch, play_traced=lambda *args: played.append("trace")
+    )
+    return module
+
+
+def _hold_lock(ruleset_id: str, pid: int) -> Any:
+    """Take an engine's lock as another process compiling it would (a lock on its own open file, with its line)."""
+    import fcntl
+
+    path = warm_module.engine_lock_path(ruleset_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+")  # noqa: SIM115 - the test closes it
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    handle.write(json.dumps({"pid": pid, "started_at": time.time() - 7}))
+    handle.flush()
+    return handle
+
+
+def _release(handle: Any) -> None:
+    import fcntl
+
+    handle.seek(0)
+    handle.truncate()
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    handle.close()
+
+
+@pytest.fixture
+def jit_on_here(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The lock is taken only with the JIT on (it is off under NUMBA_DISABLE_JIT); an empty user cache, a log."""
+    monkeypatch.setattr(warm_module, "_jit_disabled", lambda: False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user_cache"))
+    log = tmp_path / "compile_log.jsonl"
+    monkeypatch.setenv(warm_module.COMPILE_LOG_ENV, str(log))
+    return log
+
+
+def test_a_second_process_waits_for_the_engine_compiling_elsewhere_then_loads_it(
+    monkeypatch: pytest.MonkeyPatch, jit_on_here: Path
+) -> None:
+    played: list[str] = []
+    module = _fake_engine("engine_compiled_elsewhere", played)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    deck = np.zeros(1, dtype=np.int64)
+    other = _hold_lock(module.__name__, 4242)  # "another process" compiles this engine now
+    try:
+        holder = warm_module.lock_holder(module.__name__)
+        assert holder is not None and holder.pid == 4242 and holder.started_at == pytest.approx(time.time() - 7, abs=2)
+        loading = threading.Thread(
+            target=load_engine, args=(module.__name__, cast(CompiledCards, None), deck, deck), kwargs={"traced": False}
+        )
+        loading.start()
+        deadline = time.monotonic() + 10
+        while not any(item.state == "waiting" for item in warm_module.activity()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        [waiting] = [item for item in warm_module.activity() if item.ruleset == module.__name__]
+        assert waiting.state == "waiting" and waiting.holder == 4242 and waiting.seconds >= 6
+        assert played == []  # nothing played (nothing compiled) while the other process holds the engine
+        share, text = progress_line(module.__name__, None, None)
+        assert share is None and text.startswith(f"Another process (pid 4242) is compiling the {module.__name__}")
+    finally:
+        _release(other)
+    loading.join(10)
+    assert played == ["batch"] and is_loaded(module.__name__)
+    assert warm_module.lock_holder(module.__name__) is None  # released, its line cleared
+    [line] = [json.loads(text) for text in jit_on_here.read_text().splitlines()]
+    assert line["ruleset"] == module.__name__ and line["how"] == "loaded" and line["pid"] == os.getpid()
+
+
+def test_a_lock_left_by_a_process_that_died_names_nobody(monkeypatch: pytest.MonkeyPatch, jit_on_here: Path) -> None:
+    path = warm_module.engine_lock_path("gone")
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"pid": 999999, "started_at": 1.0}))  # its line, but no lock held
+    assert warm_module.lock_holder("gone") is None
+
+
+def test_a_pool_worker_waits_for_a_compile_under_way_before_its_first_play(
+    monkeypatch: pytest.MonkeyPatch, jit_on_here: Path
+) -> None:
+    played: list[str] = []
+    module = _fake_engine("engine_in_a_worker", played)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    other = _hold_lock(module.__name__, 4343)
+    outcome: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: outcome.append(warm_module.worker_play(module.__name__, lambda: played.append("piece")))
+    )
+    worker.start()
+    time.sleep(0.3)
+    assert played == []  # waits while the engine is compiled elsewhere
+    _release(other)
+    worker.join(10)
+    assert played == ["piece"]
+    warm_module.worker_play(module.__name__, lambda: played.append("piece"))  # later plays: at once, no lock
+    assert played == ["piece", "piece"]
+    [line] = [json.loads(text) for text in jit_on_here.read_text().splitlines()]
+    assert line["where"] == "worker" and line["how"] == "loaded"
+
+
+def test_two_processes_warming_one_engine_at_once_compile_it_once(tmp_path: Path) -> None:
+    # Two `workbench warm toy` at the same moment on an empty Numba cache: one compiles, the other waits for it on
+    # the engine's lock and loads from the cache (before, both compiled it).
+    cardsets, env = _toy_machine(tmp_path)
+    log = tmp_path / "compile_log.jsonl"
+    env[warm_module.COMPILE_LOG_ENV] = str(log)
+    script = TOY_COMMAND.format(tests=str(TESTS), cardsets=str(cardsets))
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, "warm", "toy", "--format", "json"],
+            env=env,
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=600) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    hows = sorted(json.loads(out)["engines"][0]["how"] for out, _ in outputs)
+    assert hows == ["compiled", "loaded"]
+    lines = [json.loads(text) for text in log.read_text().splitlines()]
+    assert sorted(str(line["how"]) for line in lines) == ["compiled", "loaded"]
+
+
+def test_the_warm_up_child_never_reads_stdin_and_exits_cleanly() -> None:
+    # As `sleep 300 | python -m workbench.warm circles` did: a stdin held open that nobody writes. Before issue 30
+    # the child's stdin watcher made it abort at exit (Fatal Python error: _enter_buffered_busy, exit 134 / -6).
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}  # the child's work without the minutes of a compile
+    child = subprocess.Popen(
+        [sys.executable, "-m", "workbench.warm", "circles"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+        env=env,
+    )
+    try:
+        out, err = child.communicate(timeout=300)  # closes stdin only once the child has ended by itself
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, err.decode()
+    assert json.loads(out)["how"] == "not compiled"
+    assert b"Fatal Python error" not in err
+
+
+def test_the_warm_up_child_ends_when_the_server_that_started_it_has_gone() -> None:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", warm_module.PARENT_ENV: "1"}  # "its server": not its parent
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench.warm", "circles"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=REPO_ROOT,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 3 and result.stdout == b""
+
+
+def test_the_server_starts_its_compile_children_with_no_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    import workbench.app.warmup as warmup_module
+
+    seen: dict[str, Any] = {}
+
+    class FakeChild:
+        pid = 4444
+
+        def __init__(self, args: list[str], **kwargs: Any) -> None:
+            seen.update(kwargs, args=args)
+            kwargs["stdout"].write(b'{"how": "compiled"}')
+
+        def wait(self) -> int:
+            return 0
+
+        def poll(self) -> int:
+            return 0
+
+    monkeypatch.setattr(warmup_module.subprocess, "Popen", FakeChild)
+    pids: list[int] = []
+    warmup_module._compile_in_child("circles", pids.append)
+    assert seen["stdin"] is subprocess.DEVNULL
+    assert seen["env"][warm_module.PARENT_ENV] == str(os.getpid())
+    assert seen["args"][-3:] == ["-m", "workbench.warm", "circles"] and pids == [4444]
+
+
+def test_a_process_that_imports_the_app_script_does_not_run_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    # multiprocessing's spawn (a simulation's pool workers) runs the parent's main script as __mp_main__; Streamlit
+    # runs it as __main__. Only the latter may start the router (and its background warm-up).
+    import runpy
+
+    import workbench.app.router as router_module
+
+    routed: list[str] = []
+    monkeypatch.setattr(router_module, "route", lambda: routed.append("route"))
+    runpy.run_path(str(REPO_ROOT / "streamlit_app.py"), run_name="__mp_main__")
+    assert routed == []
+    runpy.run_path(str(REPO_ROOT / "streamlit_app.py"), run_name="__main__")
+    assert routed == ["route"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# What a run's progress display says (workbench.app.progress)
+
+
+def test_a_runs_progress_gives_its_time_so_far_and_an_estimate_only_from_its_own_pace() -> None:
+    from workbench.app.progress import RunClock, interrupted_text, remaining_seconds
+
+    clock = RunClock(started=100.0)
+    assert clock.text(0.0, "Game health: 0 of 18,000 matches", now=100.5) == (
+        "Game health: 0 of 18,000 matches · 0 s so far"
+    )
+    # Too early in the phase for a pace: the time so far only.
+    assert clock.text(0.01, "Game health: 180 of 18,000 matches", now=102.0).endswith("· 2 s so far")
+    assert clock.text(0.25, "Game health: 4,500 of 18,000 matches", now=110.5) == (
+        "Game health: 4,500 of 18,000 matches · 10 s so far, about 30 s left at the pace so far"
+    )
+    # A new phase starts its own pace; the run's time goes on.
+    assert clock.text(0.5, "Power curve: 10 of 20 matches", now=111.0) == "Power curve: 10 of 20 matches · 11 s so far"
+    assert remaining_seconds(1.0, 50.0) is None and remaining_seconds(0.5, 10.0) == pytest.approx(10.0)
+    assert interrupted_text("game health check", False, 12.4, "Game health: 5,000 of 18,000 matches", "Again.") == (
+        "The game health check was interrupted: something else was asked of the page while it ran (another button, "
+        "another page), so it stopped; nothing from it was kept. It had run 12 s and reached “Game health: 5,000 of "
+        "18,000 matches”. Again."
+    )
+    assert interrupted_text("simulation", True, 3, "", "", "The run was cancelled; nothing from it was kept.") == (
+        "The run was cancelled; nothing from it was kept. It had run 3 s."
+    )

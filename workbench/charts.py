@@ -557,6 +557,12 @@ def _band_steps(
     return top_x + bottom_x[::-1], top_y + bottom_y[::-1]
 
 
+def sweep_title(card: str, field: str) -> str:
+    """The sweep chart's title: "Starforged Titan: power as its power stat varies" (the field named as a stat of the
+    card, so a field named power does not read "power as power varies")."""
+    return f"{card}: power as its {field} stat varies"
+
+
 def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
     """A card's power at each swept value with its 95% interval, over its cost tier's band, coloured by flag."""
     points = sweep.points.sort_values("value", kind="stable")
@@ -660,7 +666,7 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
         if "was never played" in sweep.statement:
             words.append(f"{raw_card} was never played at any value.")
         _note(figure, " ".join(words) or sweep.statement)
-    return _layout(figure, f"{card}: power as {label} varies", label, "simulated power (Δ score)")
+    return _layout(figure, sweep_title(card, label), label, "simulated power (Δ score)")
 
 
 POWER_ROW_OFFSET = 0.14

@@ -1202,8 +1202,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(_provenance_line(result.meta))
     print(
-        f"{result.meta['card']}: power as {args.field} varies (now {result.meta['current_value']}), against the set's "
-        "cost line (band = cost ± 1/2)"
+        f"{result.meta['card']}: power as its {args.field} stat varies (now {result.meta['current_value']}), against "
+        f"the set's cost line (band = cost ± 1/2, tolerance {POWER_CURVE_DEFAULTS.tolerance:g} either side)"
     )
     if result.statement:
         print(result.statement)
@@ -1471,7 +1471,8 @@ def _cmd_app(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"url": url, "router": str(router), "workbench_version": __version__}), flush=True)
     _Say.note(f"starting the app at {url} (Ctrl-C stops it); the router is {router}")
-    streamlit_args = ["run", str(router), "--server.port", str(args.port)]
+    # No Streamlit "magic" (a bare string in a page script written on the page): no config file is read here.
+    streamlit_args = ["run", str(router), "--runner.magicEnabled", "false", "--server.port", str(args.port)]
     if args.headless:
         streamlit_args += ["--server.headless", "true"]
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -906,3 +906,113 @@ def decks_sheet_content(
     return DecksSheetContent(
         sheet=sheet, headers=headers, rows=rows, keep_unreadable=upload is not None and not upload.readable
     )
+
+
+# Following renamed cards ------------------------------------------------------------------------------------------
+
+
+def rename_in_text(text: str, renames: Mapping[str, str], known: Collection[str] = ()) -> tuple[str, set[str]]:
+    """Decklist text whose lines naming a renamed card name its new name; everything else kept as written.
+
+    `renames` maps a card's old name, normalized (`normalize_name`), to its new name. Only the name of a line
+    changes: its count (`3 `, `3x `, ` x3`), its place and every other line (comments, blank lines, section
+    headings, lines that do not parse) stay as they were. `known` holds the set's card names (normalized) before
+    the rename, so a line that is a whole card name (`3 Wishes`) is read as that card, as `parse_decklist` reads it.
+    Returns the text and the old names (normalized) that its lines named.
+    """
+    found: set[str] = set()
+    out: list[str] = []
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        ending = raw[len(body) :]
+        line = body.strip()
+        if not line or line.startswith(("#", "//")) or _SECTION.match(line):
+            out.append(raw)
+            continue
+        lead, tail = body[: len(body) - len(body.lstrip())], body[len(body.rstrip()) :]
+        key = normalize_name(line)
+        if key in renames:
+            found.add(key)
+            out.append(lead + _bare_line(renames[key]) + tail + ending)
+            continue
+        match = None if key in known else _COUNT_LINE.match(line) or _TRAILING_COUNT.match(line)
+        name_key = normalize_name(match.group("name")) if match is not None else ""
+        if match is None or name_key not in renames:
+            out.append(raw)
+            continue
+        found.add(name_key)
+        renamed = line[: match.start("name")] + renames[name_key] + line[match.end("name") :]
+        out.append(lead + renamed + tail + ending)
+    return "".join(out), found
+
+
+def _bare_line(name: str) -> str:
+    """A line of one copy of `name`: the name alone, or `1 name` when the name alone would read as a comment or a
+    section heading."""
+    return f"1 {name}" if name.startswith(("#", "//")) or _SECTION.match(name) else name
+
+
+def rename_in_sheet_deck(sheet_deck: SheetDeck, renames: Mapping[str, str]) -> tuple[SheetDeck, set[str]]:
+    """A Decks sheet deck whose rows naming a renamed card name its new name (every other cell of the row kept, so a
+    save writes the row back as it was but for the name). Returns the deck and the old names (normalized) found."""
+    layout = sheet_deck.layout
+    if layout.name is None:
+        return sheet_deck, set()
+    found: set[str] = set()
+    rows: list[DeckRow] = []
+    for row in sheet_deck.rows:
+        value = row.values[layout.name]
+        formula = layout.name in dict(row.formulas)
+        key = None if formula or value in (None, "") else normalize_name(str(value))
+        if key is None or key not in renames:
+            rows.append(row)
+            continue
+        found.add(key)
+        values = list(row.values)
+        values[layout.name] = renames[key]
+        rows.append(replace(row, values=tuple(values)))
+    return (replace(sheet_deck, rows=tuple(rows)) if found else sheet_deck), found
+
+
+def sheet_decklist_text(data: bytes, filename: str, sections: Sequence[str]) -> str:
+    """A sheet decklist (an uploaded .csv or .xlsx with name and count columns) as decklist text, row by row.
+
+    A row that would not read (a bad count, a formula cell) is written as it stands, so reading the text reports it
+    again rather than losing it. Unreadable input raises `WorkbenchInputError`, as reading the decklist does.
+    """
+    table = read_sheet(filename, data=data, filename=filename)
+    columns: dict[str, int] = {}
+    for index, header in enumerate(table.headers):
+        columns.setdefault(normalize_header(header), index)
+    if "name" not in columns:
+        raise WorkbenchInputError(
+            f"a sheet decklist needs a 'name' column (headers found: {', '.join(table.headers)}).",
+            path=filename,
+            sheet=table.sheet,
+            row=1,
+            column="name",
+            expected="columns name and count (and optionally section)",
+        )
+    layout = DecksLayout(
+        path=filename,
+        sheet=table.sheet,
+        headers=tuple(table.headers),
+        deck=None,
+        count=_first_column(columns, COUNT_HEADERS),
+        name=columns["name"],
+        section=columns.get("section"),
+    )
+    formulas = _formulas_by_row(table)
+    rows = []
+    for number, values in table.rows[:MAX_ROWS]:
+        cells = [_whole_number(value) for value in values]
+        for column, text in formulas.get(number, {}).items():
+            if column < len(cells):
+                cells[column] = text
+        rows.append(DeckRow(number, tuple(cells)))
+    return sheet_deck_text(SheetDeck(Path(filename).stem, tuple(rows), layout), sections)
+
+
+def _whole_number(value: Any) -> Any:
+    """A whole float as an int (a count of 3.0 read from a workbook is written `3`)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value

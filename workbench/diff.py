@@ -143,6 +143,9 @@ class SetDiff:
     """Cards whose cost or stat budget moved (from the ruleset's stat budget)."""
     power: PowerComparison | None = None
     """Simulated power before and after, when `with_power_changes` measured it."""
+    deck_notes: list[str] = field(default_factory=list)
+    """What became of decklists when cards were renamed (`Lantern Sprite renamed to Glow Wisp; deck ember_rush
+    follows.`), given by whoever changed the decks; part of the patch notes, after the cards' lines."""
 
     @property
     def renamed(self) -> list[CardChange]:
@@ -177,6 +180,7 @@ class SetDiff:
                 lines.append(head + (f"; {', '.join(parts)}." if parts else "."))
             else:
                 lines.append(f"{change.name}: {', '.join(parts)}.")
+        lines.extend(f"Decks: {note}" for note in self.deck_notes)
         for finding in self.findings_resolved:
             lines.append(f"Fixed: {_finding_line(finding)}")
         for finding in self.findings_appeared:
@@ -220,8 +224,18 @@ class SetDiff:
         }
 
 
-def diff_cardsets(old: CardSet, new: CardSet, options: Mapping[str, OptionValue | str] | None = None) -> SetDiff:
-    """Cards added, removed, renamed and changed; findings that appeared or went away; cost moves."""
+def diff_cardsets(
+    old: CardSet,
+    new: CardSet,
+    options: Mapping[str, OptionValue | str] | None = None,
+    renamed: Mapping[str, str] | None = None,
+) -> SetDiff:
+    """Cards added, removed, renamed and changed; findings that appeared or went away; cost moves.
+
+    `renamed` (old name -> new name) are renames known for certain (the app's editor saw the card's name cell
+    change): they pair a removed card with an added one whatever their names and fields; other removed and added
+    cards are paired when their names are close and their fields mostly agree.
+    """
     if old.ruleset.id != new.ruleset.id:
         raise WorkbenchInputError(
             f"the old set is read as '{old.ruleset.id}' and the new one as '{new.ruleset.id}'; only two versions of "
@@ -234,7 +248,9 @@ def diff_cardsets(old: CardSet, new: CardSet, options: Mapping[str, OptionValue 
     new_by_key = {normalize_name(_name(e)): e for e in new}
     removed = [e for key, e in old_by_key.items() if key not in new_by_key]
     added = [e for key, e in new_by_key.items() if key not in old_by_key]
-    renames = _pair_renames(removed, added)
+    renames = _known_renames(removed, added, renamed or {})
+    paired = {id(entry) for pair in renames for entry in pair}
+    renames += _pair_renames([e for e in removed if id(e) not in paired], [e for e in added if id(e) not in paired])
     renamed_old = {id(o) for o, _ in renames}
     renamed_new = {id(n) for _, n in renames}
     result.removed = [e for e in removed if id(e) not in renamed_old]
@@ -388,6 +404,20 @@ def _field_changes(old: CardEntry, new: CardEntry, new_set: CardSet) -> list[Fie
         for name in names
         if before.get(name) != after.get(name)
     ]
+
+
+def _known_renames(
+    removed: list[CardEntry], added: list[CardEntry], renamed: Mapping[str, str]
+) -> list[tuple[CardEntry, CardEntry]]:
+    """The removed and added cards that `renamed` (old name -> new name) says are one card."""
+    added_by_key = {normalize_name(_name(entry)): entry for entry in added}
+    wanted = {normalize_name(old): normalize_name(new) for old, new in renamed.items()}
+    pairs = []
+    for entry in removed:
+        new_entry = added_by_key.pop(wanted.get(normalize_name(_name(entry)), ""), None)
+        if new_entry is not None:
+            pairs.append((entry, new_entry))
+    return pairs
 
 
 def _pair_renames(removed: list[CardEntry], added: list[CardEntry]) -> list[tuple[CardEntry, CardEntry]]:

@@ -112,12 +112,21 @@ def group_jobs(jobs: Sequence[Job], task_matches: int = DASK_TASK_MATCHES) -> li
 
 
 def play_jobs(engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]) -> list[BatchOutcome]:
-    """Play several jobs in one task (runs on a Dask worker)."""
+    """Play several jobs in one task (runs on a Dask worker). The worker's first play of an engine waits for a
+    compile of it under way on that machine (workbench.warm.worker_play: the lock of the Numba cache in use)."""
+    from workbench.warm import worker_play
+
     engine = importlib.import_module(engine_module).ENGINE
-    return [
-        engine.play_batch(compiled, job.deck_a, job.deck_b, job.seeds, job.first, job.policy_a, job.policy_b)
-        for job in jobs
-    ]
+
+    def play(job: Job) -> BatchOutcome:
+        return worker_play(
+            engine_module,
+            lambda: engine.play_batch(
+                compiled, job.deck_a, job.deck_b, job.seeds, job.first, job.policy_a, job.policy_b
+            ),
+        )
+
+    return [play(job) for job in jobs]
 
 
 def run_jobs_on_dask(

@@ -441,6 +441,102 @@ def field_labels(sheet: EditableSheet, ruleset: Ruleset) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True)
+class CardRename:
+    """A card whose name cell changed in one edit, and what became of the decks that named it."""
+
+    row_id: int
+    """The card's row identity (`EditableSheet.frame` index), the same through every later edit."""
+    row: int
+    """The card's row in the sheet after the edit (header = row 1)."""
+    old: str
+    """Its name before the edit."""
+    new: str
+    """Its name after the edit."""
+    problem: str | None = None
+    """Why decks cannot follow this rename (which card a deck line means is not clear); None when they follow."""
+    decks: tuple[str, ...] = ()
+    """The session's decks that named the old name: they follow (now naming `new`), or, with a `problem`, still name
+    `old`. Filled in by whoever changes the decks."""
+
+    @property
+    def followed(self) -> bool:
+        """True when the decks follow the rename."""
+        return self.problem is None
+
+    def note(self) -> str:
+        """The rename as a change-log line: `Lantern Sprite renamed to Glow Wisp; decks ember_rush, ... follow.`"""
+        head = f"{self.old} renamed to {self.new}"
+        if not self.decks:
+            return f"{head}; no deck names it." if self.followed else f"{head} ({self.problem}); no deck names it."
+        decks = f"deck{'s' if len(self.decks) > 1 else ''} {', '.join(self.decks)}"
+        if self.followed:
+            return f"{head}; {decks} follow{'s' if len(self.decks) == 1 else ''}."
+        return f"{head}, but {self.problem}: {decks} still name{'s' if len(self.decks) == 1 else ''} {self.old}."
+
+
+def sheet_renames(before: EditableSheet, after: EditableSheet, ruleset: Ruleset) -> list[CardRename]:
+    """The cards renamed from `before` to `after`: rows (by row identity) whose name cell holds another text.
+
+    A row added or deleted is no rename; a name cell emptied is no rename either (the card lost its name, and the
+    decks naming it show an error). A rename is clear, and decks follow it, when the old name belonged to that card
+    alone before the edit and the new name belongs to it alone after the edit. Every clear rename of one edit is
+    applied at once, so two cards whose names were swapped in one edit swap their deck lines too (each deck keeps
+    the same cards). Otherwise `problem` says why not: a rename to a name another card has (the decks would name
+    two cards at once) or from a name another card had too (which of the two the decks meant is not known).
+    """
+    old_label = field_labels(before, ruleset).get("name")
+    new_label = field_labels(after, ruleset).get("name")
+    if old_label is None or new_label is None:
+        return []
+    old_names = before.frame[old_label]
+    new_names = after.frame[new_label]
+    common = old_names.index.intersection(new_names.index)
+    # Every page run folds the grid, so the usual answer (no name changed) is found with one pass over plain lists.
+    pairs = zip(common.tolist(), old_names.reindex(common).tolist(), new_names.reindex(common).tolist(), strict=True)
+    changed = [(row_id, old, new) for row_id, old, new in pairs if old != new]
+    if not changed:
+        return []
+    before_keys = _name_counts(old_names.tolist())
+    after_keys = _name_counts(new_names.tolist())
+    positions = {row_id: position for position, row_id in enumerate(after.frame.index)}
+    renames: list[CardRename] = []
+    for row_id, old_cell, new_cell in changed:
+        old, new = _normalized_cell(old_cell), _normalized_cell(new_cell)
+        if old is None or new is None or old == new:
+            continue
+        problem = None
+        if after_keys.get(normalize_name(new), 0) > 1:
+            problem = f"another card is named {new} too"
+        elif before_keys.get(normalize_name(old), 0) > 1:
+            problem = f"another card was named {old} too, so which of the two the decks meant is not known"
+        elif "\n" in new or "\r" in new:
+            problem = "a name on two lines cannot be written in a decklist"
+        renames.append(CardRename(int(row_id), after.sheet_row(positions[row_id]), old, new, problem))
+    return sorted(renames, key=lambda rename: rename.row)
+
+
+def _name_counts(names: Sequence[Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for name in names:
+        text = _normalized_cell(name)
+        if text is not None:
+            key = normalize_name(text)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def composed_renames(renames: Sequence[CardRename]) -> dict[str, str]:
+    """First name -> last name of each card renamed (one or more times, in order), by row identity; a card renamed
+    back to its first name is left out. For pairing a card's versions before and after a session's edits."""
+    first: dict[int, str] = {}
+    last: dict[int, str] = {}
+    for rename in renames:
+        first.setdefault(rename.row_id, rename.old)
+        last[rename.row_id] = rename.new
+    return {first[row]: last[row] for row in first if normalize_name(first[row]) != normalize_name(last[row])}
+
+
 def _unique_name(wanted: str, taken: Sequence[Any]) -> str:
     used = {normalize_name(str(name)) for name in taken if name}
     if normalize_name(wanted) not in used:

@@ -630,6 +630,15 @@ def _never_played_figure(
     )
 
 
+def warning_sentence(figure: HealthFigure) -> str | None:
+    """The figure's warning as a sentence for a page, or None when it has none: a capital first letter and a full
+    stop, except that a warning about one deck starts with the deck's name, which keeps its case as written."""
+    if not figure.warning:
+        return None
+    text = figure.warning if figure.deck is not None else figure.warning[:1].upper() + figure.warning[1:]
+    return text if text.endswith(".") else text + "."
+
+
 def health_lines(health: GameHealth) -> list[str]:
     """The health as lines of text (the command line's text output and the report's words)."""
     lines = []

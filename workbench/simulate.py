@@ -30,7 +30,7 @@ from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
 from workbench.limits import limit
 from workbench.run_settings import Progress, RunSettings
-from workbench.warm import load_engine
+from workbench.warm import load_engine, worker_play
 
 BATCH_SIZE = 1_000
 """Matches per batch (and per child seed). Fixed, so results never depend on the worker count."""
@@ -205,6 +205,12 @@ def _play_job(engine_module: str, compiled: CompiledCards, job: Job) -> BatchOut
     return engine.play_batch(compiled, job.deck_a, job.deck_b, job.seeds, job.first, job.policy_a, job.policy_b)
 
 
+def _play_job_in_worker(engine_module: str, compiled: CompiledCards, job: Job) -> BatchOutcome:
+    """Play one job in a pool worker: its first job of an engine waits for a compile of that engine under way in any
+    process (workbench.warm.worker_play), so a worker loads Numba's cache instead of compiling the engine again."""
+    return worker_play(engine_module, lambda: _play_job(engine_module, compiled, job))
+
+
 def default_workers() -> int:
     """Every core this process may use."""
     try:
@@ -333,7 +339,7 @@ def run_jobs(
         for start in range(first_job_start if index == 0 else 0, len(job.seeds), pace.size)
     ]
     futures = [
-        pool.submit(_play_job, engine_module, compiled, _piece(jobs[index], start, stop))
+        pool.submit(_play_job_in_worker, engine_module, compiled, _piece(jobs[index], start, stop))
         for index, start, stop in pieces
     ]
     try:

@@ -30,11 +30,11 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -54,23 +54,11 @@ COMPILE_LOG_ENV = "WORKBENCH_COMPILE_LOG"
 RECORD_FORMAT = 1
 """Bumped if the record's shape changes; a record of another format is read as empty."""
 
-TYPICAL_FIRST_COMPILE_SECONDS: dict[str, float] = {
-    "circles": 37.7,
-    "blades": 23.0,
-    "plasma": 31.7,
-    "souls": 31.9,
-    "source": 31.6,
-}
-"""Wall seconds of each engine in a cold `workbench warm` of all five (empty Numba cache) on the project's machine,
-one run on a quiet evening (README, Measured, with the command; plasma's batch and trace are two compiled copies, so
-its figure holds both): what a person whose machine has no compile on record yet is told to expect. A busy machine
-takes longer (up to a third longer on another evening at the same load average, 2 to 4 times at a load average of 5
-to 10 on 2 cores)."""
-
+T = TypeVar("T")
 How = Literal["compiled", "loaded", "not compiled"]
 """What the first call did: compiled the kernels, loaded them from Numba's on-disk cache (or found them already in
 memory), or ran them as plain Python (`NUMBA_DISABLE_JIT=1`)."""
-State = Literal["loading", "compiling"]
+State = Literal["loading", "compiling", "waiting"]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -215,17 +203,13 @@ def _record_quietly(entry: CompileTime) -> None:
 
 
 def expected_text(ruleset_id: str, last: CompileTime | None) -> str:
-    """What a person can expect of a compile: last time's figure on this machine, else the project's typical one."""
+    """What a person can expect of a compile: last time's figure with this Numba cache, else that there is none.
+
+    Only this cache's own record makes an estimate: another machine's (or another cache's) figure would be a guess.
+    """
     if last is not None:
-        return f"Last time on this machine it took {duration_text(last.seconds)}."
-    typical = TYPICAL_FIRST_COMPILE_SECONDS.get(ruleset_id)
-    if typical is None:
-        return "First compile on this machine."
-    minutes = max(1, int(typical / 60 + 0.5))
-    return (
-        f"First compile on this machine: usually about {minutes} minute{'s' if minutes != 1 else ''} "
-        "on an idle core, longer on a busy machine."
-    )
+        return f"Last time with this Numba cache it took {duration_text(last.seconds)}."
+    return f"No compile of the {ruleset_id} engine is on record for this Numba cache, so there is no estimate."
 
 
 def duration_text(seconds: float) -> str:
@@ -299,6 +283,10 @@ class _Slot:
     """The policy pairs (A, B) whose batch has been played: a batch in which a side searches runs kernels of its own."""
     traced: bool = False
     """True once a traced match has been played too (its kernels ready)."""
+    worker_ready: bool = False
+    """True once a worker process (`worker_play`) has played its first piece of this engine."""
+    holder: LockHolder | None = None
+    """While waiting for the lock: who holds it."""
 
 
 @dataclass(frozen=True)
@@ -308,9 +296,12 @@ class Activity:
     ruleset: str
     """The ruleset id."""
     state: State
-    """`loading` until Numba starts compiling one of its kernels, then `compiling`."""
+    """`waiting` while another process holds the engine's lock (it compiles or loads it), then `loading` until Numba
+    starts compiling one of its kernels, then `compiling`."""
     seconds: float
-    """Seconds since it started."""
+    """Seconds since it started (while waiting: since the other process took the lock, when it says)."""
+    holder: int | None = None
+    """While waiting: the process id holding the lock."""
 
 
 _SLOTS: dict[str, _Slot] = {}
@@ -376,10 +367,141 @@ def activity() -> list[Activity]:
     now = time.monotonic()
     found: list[Activity] = []
     for slot in list(_SLOTS.values()):
-        state = slot.state  # read once: the loading thread may change it meanwhile
-        if state is not None:
+        state, holder = slot.state, slot.holder  # read once: the loading thread may change them meanwhile
+        if state == "waiting" and holder is not None:
+            found.append(Activity(slot.ruleset, state, max(0.0, time.time() - holder.started_at), holder.pid))
+        elif state is not None:
             found.append(Activity(slot.ruleset, state, now - slot.started))
     return found
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One compile per engine and Numba cache: a lock file per engine, shared by every process
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """The process holding an engine's lock (compiling or loading it), as it wrote itself into the lock file."""
+
+    pid: int
+    """Its process id."""
+    started_at: float
+    """When it took the lock (`time.time()`)."""
+
+
+def engine_lock_path(ruleset_id: str) -> Path:
+    """The engine's lock file in the folder of the Numba cache in use (`cache_folder()/<ruleset>.lock`)."""
+    return cache_folder() / f"{ruleset_id}.lock"
+
+
+def lock_holder(ruleset_id: str) -> LockHolder | None:
+    """Who holds the engine's lock for the Numba cache in use right now, or None (nobody, or not known)."""
+    path = engine_lock_path(ruleset_id)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "null")
+        holder = LockHolder(int(data["pid"]), float(data["started_at"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    try:
+        import fcntl
+
+        with open(path, "a") as probe:  # a holder that died left its line behind: the lock is free then
+            fcntl.flock(probe.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            fcntl.flock(probe.fileno(), fcntl.LOCK_UN)
+        return None
+    except BlockingIOError:
+        return holder
+    except (ImportError, OSError):
+        return holder
+
+
+@contextmanager
+def _engine_lock(slot: _Slot) -> Iterator[None]:
+    """Hold the engine's lock for the Numba cache in use while this process loads or compiles it (`load_engine`, a
+    worker's first play: `worker_play`), with this process's id and start time written in the lock file. While
+    another process holds it, `slot.state` is `waiting` (with the holder) and this waits: that process's compile
+    fills Numba's cache, and this one then loads from it.
+
+    With NUMBA_DISABLE_JIT, off Unix, or when the user cache folder cannot be written, there is no lock (each
+    process then compiles on its own, as before)."""
+    if _jit_disabled():
+        yield
+        return
+    try:
+        import fcntl
+
+        _made_cache_folder()
+        handle = open(engine_lock_path(slot.ruleset), "a+")  # noqa: SIM115 - closed below
+    except (ImportError, OSError) as error:
+        _log.info("no cross-process lock for the %s engine: %s", slot.ruleset, error)
+        yield
+        return
+    mode = fcntl.LOCK_EX
+    try:
+        try:
+            fcntl.flock(handle.fileno(), mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            slot.holder = lock_holder(slot.ruleset)
+            slot.started = time.monotonic()
+            slot.state = "waiting"
+            fcntl.flock(handle.fileno(), mode)
+            slot.holder = None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps({"pid": os.getpid(), "started_at": time.time()}))
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            handle.flush()
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    finally:
+        slot.holder = None
+        handle.close()
+
+
+def _log_load(ruleset_id: str, how: str, seconds: float, where: str) -> None:
+    """One line in WORKBENCH_COMPILE_LOG (when set): what making an engine ready did in this process."""
+    target = os.environ.get(COMPILE_LOG_ENV)
+    if not target:
+        return
+    line = json.dumps(
+        {"pid": os.getpid(), "ruleset": ruleset_id, "how": how, "seconds": round(seconds, 2), "where": where}
+    )
+    try:
+        with open(target, "a", encoding="utf-8") as log:
+            log.write(line + "\n")
+    except OSError as error:
+        _log.warning("could not write %s: %s", target, error)
+
+
+def worker_play(engine_module: str, play: Callable[[], T]) -> T:
+    """Run a worker process's `play` of an engine; its first one per process holds the engine's lock (waiting for a
+    compile of the engine under way in any process) and counts Numba compiles, so that workers never compile an
+    engine at once: the first to need an engine nobody compiled compiles it, the others then load it from Numba's
+    cache (a local pool's parent has compiled it already, `run_jobs`; Dask workers have no such parent). Later plays
+    run at once."""
+    slot = _slot(engine_module)
+    if slot.worker_ready or _jit_disabled():
+        return play()
+    with slot.lock:
+        if slot.worker_ready:
+            return play()
+        _listen_for_compiles()
+        with _engine_lock(slot):
+            slot.compiles = 0
+            slot.started = time.monotonic()
+            slot.state = "loading"
+            try:
+                result = play()
+            finally:
+                seconds = time.monotonic() - slot.started
+                compiles, slot.state = slot.compiles, None
+        _log_load(slot.ruleset, "compiled" if compiles else "loaded", seconds, "worker")
+        slot.worker_ready = True
+        return result
 
 
 def _ready_load(slot: _Slot, policies: tuple[int, int], traced: bool) -> EngineLoad | None:
@@ -420,22 +542,27 @@ def load_engine(
         disabled = _jit_disabled()
         if not disabled:
             _listen_for_compiles()
-        last = read_compile_times().get(slot.ruleset)
-        slot.compiles = 0
-        slot.started = time.monotonic()
-        slot.state = "loading"
-        try:
-            seeds = np.zeros(1, dtype=np.int64)
-            first = np.zeros(1, dtype=np.int8)
-            if policies not in slot.batches:
-                engine.play_batch(compiled, deck_a, deck_b, seeds, first, *policies)
-                slot.batches.add(policies)
-            if traced:
-                engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
-        finally:
-            seconds = time.monotonic() - slot.started
-            compiles, slot.state = slot.compiles, None
+        # One compile per engine and Numba cache: another process compiling it now (the app's warm-up child, the
+        # command line) is waited for, and its compile then loads from Numba's cache here.
+        with _engine_lock(slot):
+            last = read_compile_times().get(slot.ruleset)
+            slot.compiles = 0
+            slot.started = time.monotonic()
+            slot.state = "loading"
+            try:
+                seeds = np.zeros(1, dtype=np.int64)
+                first = np.zeros(1, dtype=np.int8)
+                if policies not in slot.batches:
+                    engine.play_batch(compiled, deck_a, deck_b, seeds, first, *policies)
+                    slot.batches.add(policies)
+                if traced:
+                    engine.play_traced(compiled, deck_a, deck_b, 0, 0, 0, 0)
+            finally:
+                seconds = time.monotonic() - slot.started
+                compiles, slot.state = slot.compiles, None
         how: How = "not compiled" if disabled else ("compiled" if compiles else "loaded")
+        if not disabled:
+            _log_load(slot.ruleset, how, seconds, "load_engine")
         load = EngineLoad(slot.ruleset, engine.version, how, seconds, last)
         # The trace's own compile, after the batch's, is not the engine's compile: the record keeps the batch's.
         if how == "compiled" and slot.load is None:
@@ -491,19 +618,27 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
 # `python -m workbench.warm RULESET`: the app's background compile, in a child process
 
 
-def _exit_when_parent_goes() -> None:
-    """The parent holds our stdin open; end of file means it has gone, so stop compiling for nobody."""
-    try:
-        sys.stdin.buffer.read()
-    finally:
-        os._exit(3)
+PARENT_ENV = "WORKBENCH_WARM_PARENT"
+"""The process id of the process that started `python -m workbench.warm` (the app server): the child ends when that
+process has gone."""
+PARENT_POLL_SECONDS = 1.0
+
+
+def _exit_when_parent_goes(parent: int) -> None:
+    """End this process (exit 3) once `parent` is no longer its parent (it ended or was killed): no compile runs on
+    for nobody. Polls the parent's id and touches no stream: a daemon thread blocked on stdin made every warm-up
+    child abort at exit ("Fatal Python error: _enter_buffered_busy", exit -6 / 134)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(3)
 
 
 def child_main(argv: list[str] | None = None) -> int:
     """Compile one ruleset's engine for a parent process (the app), printing the `EngineLoad` as JSON.
 
-    Exits as soon as the parent closes this process's stdin (it ended or was killed), so an app server that stops
-    leaves no compile running. People use `workbench warm`, which this shares its work with.
+    Never reads stdin (the app starts it with stdin from /dev/null). With WORKBENCH_WARM_PARENT set to the parent's
+    process id, exits as soon as that process has gone, so an app server that stops leaves no compile running.
+    People use `workbench warm`, which this shares its work with (and its lock: one compile per engine).
     """
     from workbench.cards import WorkbenchInputError
     from workbench.rulesets import get_ruleset
@@ -515,7 +650,11 @@ def child_main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    threading.Thread(target=_exit_when_parent_goes, name="parent-watch", daemon=True).start()
+    parent = os.environ.get(PARENT_ENV, "")
+    if parent.isdigit():
+        if os.getppid() != int(parent):
+            return 3  # the parent went before this process started
+        threading.Thread(target=_exit_when_parent_goes, args=(int(parent),), name="parent-watch", daemon=True).start()
     try:
         load = warm_ruleset(get_ruleset(args[0]))
     except WorkbenchInputError as error:

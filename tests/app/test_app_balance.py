@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import ValuesView
 from dataclasses import replace
 from typing import Any
@@ -72,8 +74,25 @@ def test_a_ruleset_whose_engine_lands_is_simulated_without_page_changes(monkeypa
         "Mean game length",
     ]
     assert "Done in" in shown_text(at)
-    downloads = [element.proto.label for element in at.get("download_button")]
-    assert "Download balance report (HTML)" in downloads and "Download balance report (XLSX)" in downloads
+    # A report is written on request, under a spinner that counts the seconds, then offered for download.
+    assert [b.label for b in at.button if b.key in ("balance_report_html_prepare", "balance_report_xlsx_prepare")] == [
+        "Prepare balance report (HTML)",
+        "Prepare balance report (XLSX)",
+    ]
+    assert not [element for element in at.get("download_button") if "balance report" in element.proto.label]
+    at.button(key="balance_report_html_prepare").click()
+    at.run()
+    downloads = [
+        element.proto.label for element in at.get("download_button") if "balance report" in element.proto.label
+    ]
+    assert downloads == ["Download balance report (HTML)"]
+    assert re.search(r"Written in \d+\.\d s · [\d,]+ KB\.", shown_text(at))
+    at.button(key="balance_report_xlsx_prepare").click()
+    at.run()
+    downloads = [
+        element.proto.label for element in at.get("download_button") if "balance report" in element.proto.label
+    ]
+    assert downloads == ["Download balance report (HTML)", "Download balance report (XLSX)"]
     stored = list(results_store_values(at))
     assert len(stored) == 1
     results = stored[0]
@@ -674,3 +693,33 @@ def test_decide_the_undecided_is_off_beyond_the_pages_limit(monkeypatch: pytest.
     at = _run(_toy_balance(monkeypatch))
     button = at.button(key="balance_decide")
     assert button.disabled and "limit of 1,000,000 matches per card" in button.help
+
+
+def test_a_run_stopped_by_another_button_says_so_where_its_progress_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A check of game health still running when Run simulation was pressed: Streamlit stops its page run, and the
+    # run's record (set when it starts, removed when it ends) is still there on the next page run.
+    at = _toy_balance(monkeypatch)
+    at.session_state["balance_health_cancel:running"] = {
+        "what": "game health check",
+        "started": time.time() - 12,
+        "reached": "Game health: 5,000 of 18,000 matches · 12 s so far",
+    }
+    at.run()
+    warnings = [w.value for w in at.warning]
+    assert any(
+        text.startswith("The game health check was interrupted: something else was asked of the page while it ran")
+        and "nothing from it was kept" in text
+        and "Game health: 5,000 of 18,000 matches" in as_read(text)
+        and text.endswith("Press Check game health to run it again.")
+        for text in warnings
+    ), warnings
+    at.run()  # said once: the next page run has nothing to say of it
+    assert not [w for w in at.warning if "interrupted" in w.value]
+
+
+def test_a_cancelled_run_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _toy_balance(monkeypatch)
+    at.session_state["balance_cancel:running"] = {"what": "simulation", "started": time.time() - 3, "reached": "x"}
+    at.session_state["balance_cancel"] = True  # as after a click on Cancel
+    at.run()
+    assert any(w.value.startswith("The run was cancelled; nothing from it was kept. It had run") for w in at.warning)

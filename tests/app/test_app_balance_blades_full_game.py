@@ -6,6 +6,7 @@ figures are checked against `workbench.full_game`, the entry the command line ca
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -108,10 +109,11 @@ def test_blades_whole_games_show_vp_parts_per_seat_and_round_with_seeds_and_prov
     assert len(plotly_charts(at)) == 2
     store = next(frame.value for frame in at.dataframe if "value_per_dollar" in frame.value.columns)
     assert store["buy_cost"].tolist() == sorted(store["buy_cost"].tolist())
-    assert [getattr(b, "label", None) for b in at.get("download_button")][:2] == [
-        "Download balance report (HTML)",
-        "Download balance report (XLSX)",
-    ]
+    prepare = [b for b in at.button if re.fullmatch(r"balance_full_report_\w+_prepare", b.key or "")]
+    assert [b.label for b in prepare][:2] == ["Prepare balance report (HTML)", "Prepare balance report (XLSX)"]
+    prepare[0].click()
+    at.run()
+    assert [getattr(b, "label", None) for b in at.get("download_button")][:1] == ["Download balance report (HTML)"]
     at.run()  # kept: shown again without playing
     assert "Done in" not in shown_text(at) and len(plotly_charts(at)) == 2
 

@@ -36,6 +36,7 @@ from workbench.analysis import (
 )
 from workbench.app import RULES
 from workbench.app.full_game_view import full_game_sections
+from workbench.app.layout import WRAPPED_ROW_HEIGHT, texts_in_full
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
@@ -43,10 +44,13 @@ from workbench.app.widgets import (
     engine_and_decks,
     option_inputs,
     page_start,
+    report_download,
     require_workspace,
+    run_notice,
     run_with_progress,
     score_input,
 )
+from workbench.app.wording import matches_per_card_text, see_docs
 from workbench.app.workspace import (
     current_cardset,
     keep_result,
@@ -72,7 +76,7 @@ from workbench.charts import (
 )
 from workbench.engines import Engine
 from workbench.full_game import is_full_game, supports_full_game
-from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health
+from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health, warning_sentence
 from workbench.markup import markdown_text
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
@@ -144,7 +148,8 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.caption(
                 f"Reference deck {curve.meta.get('reference_deck')}, "
                 f"gauntlet {', '.join(curve.meta.get('gauntlet', []))}; "
-                f"{curve.meta.get('matches_per_card'):,} matches per card; reference deck score {curve.baseline}; "
+                f"{matches_per_card_text(curve.meta, results.settings.matches_per_card)}; "
+                f"reference deck score {curve.baseline}; "
                 f"tolerance {float(rule.get('tolerance', POWER_CURVE_DEFAULTS.tolerance)):g}. "
                 "Power = change in score when a card replaces its slot's filler (95% interval); "
                 "over / under = beyond the card's band by more than the tolerance (dashed), with the false-discovery "
@@ -211,6 +216,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                 hide_index=True,
                 width="stretch",
                 placeholder=EMPTY_CELL,
+                row_height=WRAPPED_ROW_HEIGHT,  # tall enough that a long why wraps in its cell
                 column_config={
                     "cost": st.column_config.NumberColumn(format="%g"),
                     "power": st.column_config.NumberColumn(format="%+.3f"),
@@ -283,6 +289,8 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     "win_rate": st.column_config.NumberColumn("win rate", format="%.3f"),
                 },
             )
+            if "reason" in table.columns:
+                texts_in_full("Every card's why, in full", zip(table["card"], table["reason"], strict=True))
     with tabs[2]:
         matchups = results.matchups
         if matchups is None:
@@ -585,8 +593,8 @@ def _sweep_section(
         if result is not None:
             keep_result(settings_key, result)
             st.success(f"Done in {time.perf_counter() - started:.1f} s.")
-    elif st.session_state.get(SWEEP_CANCEL_KEY):
-        st.warning("The sweep was cancelled; nothing from it was kept.")
+    else:
+        run_notice(SWEEP_CANCEL_KEY, "sweep", "Press Run sweep to run it again.")
 
     if isinstance(result, Sweep):
         _show_sweep(result, header(field))
@@ -615,9 +623,13 @@ def _show_health(health: GameHealth) -> None:
     numbers[3].metric("Draws", f"{draws.value or 0:.1%}", help=draws.summary)
     for figure in health.figures:
         if figure.warning:
-            text = figure.warning[0].upper() + figure.warning[1:] + "."
+            text = warning_sentence(figure) or ""
             if figure.levers:
-                text += " Rule options measured to move it: " + "; ".join(figure.levers) + " (docs/simulation.md)."
+                text += (
+                    " Rule options measured to move it: "
+                    + "; ".join(figure.levers)
+                    + f" ({see_docs('simulation.md', 'Game health')})."
+                )
             st.warning(markdown_text(text), icon=":material/monitor_heart:")
     if not health.warnings:
         st.success("Every measured figure is in its healthy range.")
@@ -658,9 +670,9 @@ def _health_panel(
         st.caption(
             "Every ordered pair of the chosen decks (mirrors included, each deck in both seats): the first player's "
             "win rate, game length, turn-cap hits, draws and the cards never played, each against its healthy range "
-            "(docs/simulation.md, Game health). Look here before any card's verdict."
+            f"({see_docs('simulation.md', 'Game health')}). Look here before any card's verdict."
         )
-        row = st.columns([2, 2, 2, 2])
+        row = st.columns(3)  # the button goes under them, so it keeps its words in a 1024-pixel window
         per_pair, per_pair_problem = count_input(
             row[0],
             "Matches per pair of decks",
@@ -692,10 +704,7 @@ def _health_panel(
             default=str,
         )
         health = results_store().get(settings_key)
-        row[3].markdown("&nbsp;")  # lines the button up with the inputs beside it
-        run = row[3].button(
-            "Check game health", disabled=not chosen or bool(problems), key="balance_health_run", width="stretch"
-        )
+        run = st.button("Check game health", disabled=not chosen or bool(problems), key="balance_health_run")
         if run:
 
             def health_work(show: Callable[[float, str], None]) -> GameHealth:
@@ -709,9 +718,13 @@ def _health_panel(
                     RunSettings(seed=int(seed), policy=policy, options=options, progress=report),
                 )
 
-            health = run_with_progress(cardset, decks[chosen[0]], HEALTH_CANCEL_KEY, "health check", health_work)
+            health = run_with_progress(cardset, decks[chosen[0]], HEALTH_CANCEL_KEY, "game health check", health_work)
             if health is not None:
                 keep_result(settings_key, health)
+        else:
+            # Where the check's progress was: a check stopped by another button (Run simulation) says so here, in
+            # place of its last progress bar.
+            run_notice(HEALTH_CANCEL_KEY, "game health check", "Press Check game health to run it again.")
         if isinstance(health, GameHealth):
             _show_health(health)
             return health
@@ -769,7 +782,7 @@ def _simulation_section(
         help_text="Mispricing that does not matter, in score (0.02 = 2 points of win rate): a card is over or under "
         "only when its power lies beyond its band by more than this, on curve only when shown within it, and "
         f"undecided otherwise. Default {POWER_CURVE_DEFAULTS.tolerance:g}, about a quarter of a cost step on the "
-        "bundled sets (docs/simulation.md).",
+        f"bundled sets ({see_docs('simulation.md', 'How a verdict is decided')}).",
     )
     seed, seed_problem = count_input(settings_row[5], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
     problems = [problem for problem in (matches_problem, per_card_problem, tolerance_problem, seed_problem) if problem]
@@ -858,8 +871,13 @@ def _simulation_section(
                 + ", ".join(f"{phase.lower()} {seconds:.1f} s" for phase, seconds in results.seconds.items())
                 + "."
             )
-    elif st.session_state.get(CANCEL_KEY):
-        st.warning("The run was cancelled; nothing from it was kept.")
+    else:
+        run_notice(
+            CANCEL_KEY,
+            "simulation",
+            "Press Run simulation to run it again.",
+            "The run was cancelled; nothing from it was kept.",
+        )
 
     if results is not None:
         _show_results(results, engine.cost_axis)
@@ -879,19 +897,25 @@ def _simulation_section(
             else "Press Check game health above to add the game's health to the reports."
         )
         left, right = st.columns(2)
-        left.download_button(
-            "Download balance report (HTML)",
-            data=lambda: render_html(shown),
-            file_name=f"{cardset.name}_report.html",
-            mime="text/html",
-            key="balance_report_html",
+        # What the reports hold: these results, and the health checked above (or none).
+        identity = json.dumps([settings_key, id(results), None if health is None else id(health)])
+        report_download(
+            left,
+            "HTML",
+            "balance_report_html",
+            identity,
+            lambda: render_html(shown),
+            f"{cardset.name}_report.html",
+            "text/html",
         )
-        right.download_button(
-            "Download balance report (XLSX)",
-            data=lambda: xlsx_bytes(shown),
-            file_name=f"{cardset.name}_report.xlsx",
-            mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            key="balance_report_xlsx",
+        report_download(
+            right,
+            "XLSX",
+            "balance_report_xlsx",
+            identity,
+            lambda: xlsx_bytes(shown),
+            f"{cardset.name}_report.xlsx",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         )
     elif not run:
         # Only the simulation's own results count here; sweeps kept in the same store are not "other settings".
@@ -997,7 +1021,7 @@ with st.expander("What the figures mean"):
         "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
         "power curve, against the band of the card's cost at that value. A value whose matches are all the same as "
         "at the card's current value says *this field never changed a match*.\n"
-        "- The same seed and settings give the same figures. See docs/simulation.md."
+        f"- The same seed and settings give the same figures. {see_docs('simulation.md').capitalize()}."
     )
     st.dataframe(
         pd.DataFrame({"option": list(options), "value": [readable(v) for v in options.values()]}), hide_index=True

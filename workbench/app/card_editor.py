@@ -20,6 +20,7 @@ from typing import Any
 
 import streamlit as st
 
+from workbench.app.layout import ROW_COLUMN_PX, pinned_widths
 from workbench.app.widgets import (
     EMPTY_CELL,
     counts_line,
@@ -32,8 +33,12 @@ from workbench.app.widgets import (
 from workbench.app.workspace import (
     Workspace,
     current_cardset,
+    deck_error_lines,
+    deck_findings,
     findings_for,
     get_workspace,
+    rename_notes,
+    replace_sheet,
     rule_overrides,
     stat_budget_for,
     workspace_xlsx_bytes,
@@ -102,7 +107,7 @@ def _show_position(workspace: Workspace, position: int | None, scroll: bool = Fa
 def _fold(workspace: Workspace, grid: GridSession, changes: Any) -> None:
     """The sheet from the grid's state; the card shown follows the row just edited; deleted rows start a new grid."""
     folded = grid.fold(changes)
-    workspace.sheet = folded.sheet
+    replace_sheet(workspace, folded.sheet)  # the session's decks follow a card renamed in the grid
     _show_position(workspace, folded.shown)
     if folded.rows_deleted:
         _rebase(workspace, workspace.sheet)
@@ -110,7 +115,7 @@ def _fold(workspace: Workspace, grid: GridSession, changes: Any) -> None:
 
 def _rebase(workspace: Workspace, sheet: EditableSheet) -> None:
     """A new grid from `sheet` (which holds every edit made so far), scrolled to the card shown."""
-    workspace.sheet = sheet
+    replace_sheet(workspace, sheet)
     grid_session(workspace).rebase(sheet)
     st.session_state[_scroll_key(workspace.uid)] = True
 
@@ -240,7 +245,8 @@ def _free_label(wanted: str, taken: list[str]) -> str:
 
 
 def _grid_config(sheet: EditableSheet, workspace: Workspace, row_label: str) -> dict[str, Any]:
-    """Column help from the ruleset; the row, the name and the cost columns pinned at the left."""
+    """Column help from the ruleset; the row, the name and the cost columns pinned at the left, with widths that
+    keep them pinned in a 1024-pixel window (`workbench.app.layout.pinned_widths`)."""
     ruleset = workspace.ruleset
     specs = {spec.field: spec for spec in ruleset.columns}
     pinned = {"name", *ruleset.cost_fields}
@@ -248,12 +254,21 @@ def _grid_config(sheet: EditableSheet, workspace: Workspace, row_label: str) -> 
         row_label: st.column_config.NumberColumn(
             "row",
             help="The row this card has in the saved sheet (header = row 1); empty for a row added in the grid.",
-            width="small",
+            width=ROW_COLUMN_PX,
             pinned=True,
         ),
     }
     first_of_field: dict[str, str] = field_labels(sheet, ruleset)
-    for label, header in zip(sheet.labels, sheet.headers, strict=True):
+    headers = dict(zip(sheet.labels, sheet.headers, strict=True))
+    widths = pinned_widths(
+        first_of_field.get("name"),
+        {
+            first_of_field[field_name]: headers[first_of_field[field_name]]
+            for field_name in ruleset.cost_fields
+            if field_name in first_of_field
+        },
+    )
+    for label, header in headers.items():
         field_name = ruleset.header_lookup.get(normalize_header(header))
         if field_name is None:
             config[label] = st.column_config.TextColumn(
@@ -267,7 +282,7 @@ def _grid_config(sheet: EditableSheet, workspace: Workspace, row_label: str) -> 
             config[label] = st.column_config.SelectboxColumn(header, help=help_text, options=list(ruleset.kinds))
         else:
             config[label] = st.column_config.TextColumn(
-                header, help=help_text, pinned=pin or None, width="medium" if field_name == "name" else None
+                header, help=help_text, pinned=pin or None, width=widths.get(label) if pin else None
             )
     return config
 
@@ -355,26 +370,37 @@ st.markdown(
     f"**{markdown_text(workspace.set_name)}** · {ruleset.title} (`{ruleset.id}` v{ruleset.version}) · "
     f"{len(cardset)} of {cardset.rows_read} card rows read · {counts_line(findings)}"
 )
-toolbar = st.columns([1, 1, 1, 2, 3])
-toolbar[0].button("Add card", on_click=_add, icon=":material/add:", help="Add a card at the end of the sheet.")
-toolbar[1].button("Duplicate", on_click=_duplicate, icon=":material/content_copy:", help="Duplicate the card shown.")
-toolbar[2].button("Delete", on_click=_delete, icon=":material/delete:", help="Delete the card shown.")
-download_name = f"{Path(workspace.filename).stem}.xlsx"
-toolbar[3].download_button(
-    "Save as xlsx",
-    data=lambda: workspace_xlsx_bytes(workspace),
-    file_name=download_name,
-    mime=XLSX_MIME,
-    on_click="ignore",
-    type="primary",
-    icon=":material/download:",
-    help=(
-        "Every sheet and column of the upload is kept; the card rows are rewritten and the session's decklists "
-        "are written to the Decks sheet."
-    ),
-)
+# A deck broken by an edit (a card deleted, a rename onto another card's name) is shown here, where the edit was made.
+deck_errors = deck_error_lines(*deck_findings(workspace, cardset))
+if deck_errors:
+    st.error(
+        "**Decks with errors** (the Decks page shows each deck whole):\n\n"
+        + "\n".join(f"- {markdown_text(line)}" for line in deck_errors)
+    )
+if renamed := rename_notes(workspace):
+    earlier = f" ({len(renamed) - 3} earlier on the Compare versions page)" if len(renamed) > 3 else ""
+    st.caption("Renamed this session: " + " ".join(markdown_text(note) for note in renamed[-3:]) + earlier)
+# A row that wraps rather than squeezes: each button keeps its words in a narrow window.
+with st.container(horizontal=True, key="editor_toolbar"):
+    st.button("Add card", on_click=_add, icon=":material/add:", help="Add a card at the end of the sheet.")
+    st.button("Duplicate", on_click=_duplicate, icon=":material/content_copy:", help="Duplicate the card shown.")
+    st.button("Delete", on_click=_delete, icon=":material/delete:", help="Delete the card shown.")
+    download_name = f"{Path(workspace.filename).stem}.xlsx"
+    st.download_button(
+        "Save as xlsx",
+        data=lambda: workspace_xlsx_bytes(workspace),
+        file_name=download_name,
+        mime=XLSX_MIME,
+        on_click="ignore",
+        type="primary",
+        icon=":material/download:",
+        help=(
+            "Every sheet and column of the upload is kept; the card rows are rewritten and the session's decklists "
+            "are written to the Decks sheet."
+        ),
+    )
 if sheet_wide:
-    toolbar[4].warning(" ".join(f.message for f in sheet_wide))
+    st.warning(" ".join(f.message for f in sheet_wide))
 
 missing = missing_columns(sheet, ruleset)
 if missing:

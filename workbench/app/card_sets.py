@@ -12,6 +12,8 @@ from workbench.app.widgets import counts_line, page_start
 from workbench.app.workspace import (
     bundled_catalogue,
     current_cardset,
+    deck_error_lines,
+    deck_findings,
     findings_for,
     open_bundled,
     open_cardset,
@@ -96,6 +98,12 @@ if workspace is not None:
             f"{len(cardset)} of {cardset.rows_read} card rows read · {len(workspace.decks)} decklists"
         )
         st.markdown(counts_line(findings))
+        # A deck an edit broke (a card deleted, a rename onto another card's name) is named here too.
+        if deck_errors := deck_error_lines(*deck_findings(workspace, cardset)):
+            st.error(
+                "**Decks with errors** (the Decks page shows each deck whole):\n\n"
+                + "\n".join(f"- {markdown_text(line)}" for line in deck_errors)
+            )
         links = st.columns(4)
         links[0].page_link(CARD_EDITOR.path, label="Edit cards", icon=CARD_EDITOR.icon)
         links[1].page_link(STAT_BUDGET.path, label="Stat budget", icon=STAT_BUDGET.icon)

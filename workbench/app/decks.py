@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from workbench.app.layout import WRAPPED_ROW_HEIGHT, texts_in_full
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
@@ -219,6 +220,11 @@ if deck_findings:
         column_config=findings_column_config(hide=("deck",)),
         width="stretch",
         placeholder=EMPTY_CELL,
+        row_height=WRAPPED_ROW_HEIGHT,  # tall enough that a long message wraps in its cell
+    )
+    texts_in_full(
+        "Each finding in full",
+        ((f"line {f.row}" if f.row is not None else f.card or f.rule, f.message) for f in deck_findings),
     )
 else:
     st.success("No findings: the deck keeps every construction rule.")
@@ -233,7 +239,8 @@ with left:
             "the Decks sheet."
         )
     if source.text is not None or source.sheet_deck is not None:
-        text_key = f"deck_text:{workspace.uid}:{shown}"
+        # A deck the app changed (a renamed card followed) gets a new box, so it never shows the lines from before.
+        text_key = f"deck_text:{workspace.uid}:{shown}" + (f":{source.revision}" if source.revision else "")
         text = source.text if source.sheet_deck is None else sheet_deck_text(source.sheet_deck, ruleset.deck_sections)
         st.text_area("Decklist text", value=text, key=text_key, height=260)
         st.button("Save decklist changes", on_click=_save_text, args=(shown, text_key))

@@ -18,7 +18,8 @@ from typing import Any
 import streamlit as st
 
 from workbench.analysis import parse_sweep_values, threshold_text
-from workbench.app.widgets import EMPTY_CELL, count_input, run_with_progress
+from workbench.app.widgets import EMPTY_CELL, count_input, report_download, run_notice, run_with_progress
+from workbench.app.wording import see_docs
 from workbench.app.workspace import keep_result, results_store
 from workbench.balance_study import provenance_text
 from workbench.cards import CardSet, OptionValue, WorkbenchInputError
@@ -112,19 +113,24 @@ def _downloads(cardset: CardSet, options: dict[str, OptionValue], where: str) ->
         + " run with these rule options (the latest of each); game 0's trace goes with the whole games."
     )
     left, right = st.columns(2)
-    left.download_button(
-        "Download balance report (HTML)",
-        data=lambda: render_html(report()),
-        file_name=f"{cardset.name}_whole_game_report.html",
-        mime="text/html",
-        key=f"balance_full_report_html_{where}",
+    identity = f"{id(games)}:{id(power)}"  # the kept results the report holds
+    report_download(
+        left,
+        "HTML",
+        f"balance_full_report_html_{where}",
+        identity,
+        lambda: render_html(report()),
+        f"{cardset.name}_whole_game_report.html",
+        "text/html",
     )
-    right.download_button(
-        "Download balance report (XLSX)",
-        data=lambda: xlsx_bytes(report()),
-        file_name=f"{cardset.name}_whole_game_report.xlsx",
-        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        key=f"balance_full_report_xlsx_{where}",
+    report_download(
+        right,
+        "XLSX",
+        f"balance_full_report_xlsx_{where}",
+        identity,
+        lambda: xlsx_bytes(report()),
+        f"{cardset.name}_whole_game_report.xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
 
 
@@ -261,8 +267,9 @@ def _run_and_keep(
         if result is not None:
             keep_result(key, result)
             st.success(f"Done in {time.perf_counter() - started:.1f} s.")
-    elif st.session_state.get(cancel[0]):
-        st.warning(cancel[1])
+    else:
+        noun = "run of whole games" if what == "whole games" else what  # "The run of whole games was interrupted"
+        run_notice(cancel[0], noun, f"Press {button[0]} to run it again.", cancel[1])
     return pressed, result
 
 
@@ -511,5 +518,5 @@ def full_game_sections(cardset: CardSet, options: dict[str, OptionValue]) -> Non
     st.caption(
         "Whole-game defaults (workbench.full_game.FULL_GAME_DEFAULTS, the same as the command line): "
         f"{FULL_GAME_DEFAULTS.games} games, {FULL_GAME_DEFAULTS.games_per_card} per card, "
-        f"{FULL_GAME_DEFAULTS.games_per_value} per value. See docs/app.md."
+        f"{FULL_GAME_DEFAULTS.games_per_value} per value ({see_docs('app.md', 'Balance')})."
     )

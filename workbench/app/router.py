@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from workbench.app import PAGES
+from workbench.app.layout import page_style
 from workbench.app.page_delay import delay_page_run
 from workbench.app.warmup import start_engine_warmup
 
@@ -17,6 +18,7 @@ from workbench.app.warmup import start_engine_warmup
 def route() -> None:
     """Set up the page, start the engines' background compile, and run the page the visitor asked for."""
     st.set_page_config(page_title="Card workbench", page_icon="🃏", layout="wide")
+    page_style()  # narrower side margins in a narrow window, so a 1024-pixel window keeps the grid's columns pinned
     start_engine_warmup()  # compiles the engines in the background from the server's first page run (WORKBENCH_WARMUP)
     delay_page_run()  # test-only: WORKBENCH_TEST_PAGE_DELAY seconds per page run, to act as a busy server
     st.navigation(

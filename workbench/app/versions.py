@@ -36,6 +36,7 @@ from workbench.app.workspace import (
     current_cardset,
     keep_result,
     read_other_version,
+    rename_notes,
     resolved_options,
     results_store,
     rule_overrides,
@@ -45,6 +46,7 @@ from workbench.balance_study import provenance_text
 from workbench.cards import CardEntry, CardSet, WorkbenchInputError
 from workbench.charts import power_change_figure
 from workbench.diff import SetDiff, diff_cardsets, show_value, with_power_changes
+from workbench.editing import composed_renames
 from workbench.markup import markdown_text
 from workbench.paths import bundled_sets
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
@@ -513,7 +515,10 @@ if isinstance(memo, tuple) and memo[0] == diff_key:
     diff: SetDiff = memo[1]
 else:
     try:
-        diff = diff_cardsets(old, cardset, options)
+        # Against the set as opened, the session's renames are known for certain, and so is what the decks did.
+        as_opened = against == AS_OPENED
+        diff = diff_cardsets(old, cardset, options, composed_renames(workspace.renames) if as_opened else None)
+        diff.deck_notes = rename_notes(workspace) if as_opened else []
     except WorkbenchInputError as error:
         st.error(f"The two versions could not be compared: {markdown_text(error)}")
         st.stop()

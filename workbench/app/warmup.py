@@ -9,9 +9,14 @@ ruleset of the set a new session opens), one engine at a time.
 
 `wait_for_engine` is what Run does when its engine is not ready yet: it waits for the compile of that engine under
 way (never a second compile of the same engine), else starts that compile at once in its own child process, beside
-the background one; and it says, about once a second, which engine, the time so far and the time it took last time
-on this machine (workbench.warm keeps the record). A game only this process knows (a test's toy game) compiles in a
-thread of the server instead.
+the background one; and it says, about once a second, which engine and the time so far, with an estimate only from
+the record kept for this Numba cache (workbench.warm), or none, said so; past last time's figure it says the compile
+is taking longer than last time, never a bar parked at 99%. A game only this process knows (a test's toy game)
+compiles in a thread of the server instead.
+
+One compile per engine on the machine: the child takes the engine's lock for the Numba cache in use
+(workbench.warm), so a command line or another server compiling the same engine is waited for, and the child then
+loads from the cache; it is started with stdin from /dev/null and ends when this server does.
 
 `WORKBENCH_WARMUP` chooses what the background warm-up compiles: unset or `all` (every engine), `off` (nothing,
 for tests that must not spend the CPU: the test suite sets it), or ruleset ids separated by commas
@@ -106,6 +111,7 @@ class EngineWarmup:
         self._queue: list[str] = list(queue)
         self._lock = threading.Lock()
         self._started: dict[str, float] = {}
+        self._children: dict[str, int] = {}
         self._done: dict[str, Future[None]] = {}
         self.failures: dict[str, str] = {}
         """Ruleset id -> why its compile in a child process failed (the page then compiles it in the server)."""
@@ -128,6 +134,11 @@ class EngineWarmup:
         with self._lock:
             started = self._started.get(ruleset_id)
         return None if started is None else time.monotonic() - started
+
+    def child_pid(self, ruleset_id: str) -> int | None:
+        """The process id of the child compiling this ruleset's engine now, or None."""
+        with self._lock:
+            return self._children.get(ruleset_id)
 
     def compile_now(self, ruleset_id: str) -> Future[None]:
         """The compile (in a child) and load (here) of this ruleset's engine: the one under way, else a new one."""
@@ -162,12 +173,18 @@ class EngineWarmup:
 
     def _compile_and_load(self, ruleset_id: str, done: Future[None]) -> None:
         done.set_running_or_notify_cancel()
+
+        def started(pid: int) -> None:
+            with self._lock:
+                self._children[ruleset_id] = pid
+
         try:
             try:
-                _compile_in_child(ruleset_id)
+                _compile_in_child(ruleset_id, started)
             finally:
                 with self._lock:
                     self._started.pop(ruleset_id, None)
+                    self._children.pop(ruleset_id, None)
             warm.warm_ruleset(RULESETS[ruleset_id])  # from the cache the child filled: seconds
         except Exception as error:  # noqa: BLE001 - the page compiles it in the server instead
             self.failures[ruleset_id] = f"{type(error).__name__}: {error}"
@@ -177,21 +194,24 @@ class EngineWarmup:
             done.set_result(None)
 
 
-def _compile_in_child(ruleset_id: str) -> None:
-    """`python -m workbench.warm RULESET`, its stdin held open so that it ends if this server ends."""
+def _compile_in_child(ruleset_id: str, started: Callable[[int], None] | None = None) -> None:
+    """`python -m workbench.warm RULESET`: stdin from /dev/null (it never reads it; a child that inherited a stdin it
+    held open aborted at exit), told this server's process id (WORKBENCH_WARM_PARENT) so that it ends if this
+    server ends. `started` is told the child's process id."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "workbench.warm", ruleset_id],
-            stdin=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             cwd=REPO_ROOT,
+            env={**os.environ, warm.PARENT_ENV: str(os.getpid())},
         )
+        if started is not None:
+            started(child.pid)
         try:
             code = child.wait()
         finally:
-            if child.stdin is not None:
-                child.stdin.close()
             if child.poll() is None:
                 child.kill()
                 child.wait()
@@ -247,41 +267,69 @@ def _load_here(cardset: CardSet, deck: Deck) -> Future[float]:
     return future
 
 
-def progress_line(ruleset_id: str, child_seconds: float | None, last: warm.CompileTime | None) -> tuple[float, str]:
-    """(bar share, text) for an engine not ready yet: which engine, the time so far, last time's figure.
+def compile_progress(
+    ruleset_id: str, seconds: float, last: warm.CompileTime | None, other_pid: int | None = None
+) -> tuple[float | None, str]:
+    """(bar share, text) of a compile under way for `seconds`, against this Numba cache's own last compile `last`.
 
-    `child_seconds`: how long a child process has been compiling it (None when none is).
+    The share is None (an indeterminate display, never a bar parked at 99%) when there is no record to measure
+    against, or once the compile has run past last time's figure. `other_pid`: the compile is another process's
+    (the command line, a second server), which this one waits for and then loads from Numba's cache.
     """
-
-    def share(seconds: float) -> float:
-        # Only against this machine's own last compile: another machine's figure would make the bar a guess.
-        return min(0.99, seconds / last.seconds) if last is not None and last.seconds > 0 else 0.0
-
-    if child_seconds is not None:
-        return share(child_seconds), (
-            f"Compiling the {ruleset_id} engine: {warm.duration_text(child_seconds)} so far. "
-            + warm.expected_text(ruleset_id, last)
+    who = (
+        f"Compiling the {ruleset_id} engine"
+        if other_pid is None
+        else f"Another process (pid {other_pid}) is compiling the {ruleset_id} engine, which this app then loads "
+        "from the Numba cache"
+    )
+    so_far = f"{warm.duration_text(seconds)} so far"
+    if last is None or last.seconds <= 0:
+        return None, f"{who}: {so_far}. " + warm.expected_text(ruleset_id, None)
+    if seconds < last.seconds:
+        return seconds / last.seconds, (
+            f"{who}: {so_far}, about {warm.duration_text(last.seconds - seconds)} left "
+            f"(last time with this Numba cache it took {warm.duration_text(last.seconds)})."
         )
+    return None, (
+        f"{who}: taking longer than last time ({so_far}; "
+        f"last time with this Numba cache it took {warm.duration_text(last.seconds)})."
+    )
+
+
+def progress_line(
+    ruleset_id: str, child_seconds: float | None, last: warm.CompileTime | None, child_pid: int | None = None
+) -> tuple[float | None, str]:
+    """(bar share or None for an indeterminate display, text) for an engine not ready yet: which engine, the time
+    so far, and an estimate only from this Numba cache's own record (`compile_progress`).
+
+    `child_seconds`: how long this server's child process has been compiling it (None when none is); `child_pid`:
+    that child's process id (a lock on the engine held by any other process is another process's compile).
+    """
+    holder = warm.lock_holder(ruleset_id)
+    if holder is not None and holder.pid not in (os.getpid(), child_pid):
+        return compile_progress(ruleset_id, max(0.0, time.time() - holder.started_at), last, holder.pid)
+    if child_seconds is not None:
+        return compile_progress(ruleset_id, child_seconds, last)
     here = {item.ruleset: item for item in warm.activity()}
     mine = here.get(ruleset_id)
     if mine is not None and mine.state == "compiling":
-        return share(mine.seconds), (
-            f"Compiling the {ruleset_id} engine: {warm.duration_text(mine.seconds)} so far. "
-            + warm.expected_text(ruleset_id, last)
-        )
+        return compile_progress(ruleset_id, mine.seconds, last)
+    if mine is not None and mine.state == "waiting":
+        return compile_progress(ruleset_id, mine.seconds, last, mine.holder)
     others = [item for item in here.values() if item.ruleset != ruleset_id and item.state == "compiling"]
     if others:
         other = others[0]
-        return 0.0, (
+        return None, (
             f"Waiting for the {other.ruleset} engine's compile to finish ({warm.duration_text(other.seconds)} so far), "
             f"then loading the {ruleset_id} engine."
         )
     seconds = mine.seconds if mine is not None else 0.0
-    return 0.0, f"Loading the {ruleset_id} engine: {warm.duration_text(seconds)} so far."
+    return None, f"Loading the {ruleset_id} engine: {warm.duration_text(seconds)} so far."
 
 
-def wait_for_engine(cardset: CardSet, deck: Deck, show: Callable[[float, str], None]) -> float:
-    """Block until the card set's engine is ready in this process, calling `show(share, text)` about once a second.
+def wait_for_engine(cardset: CardSet, deck: Deck, show: Callable[[float | None, str], None]) -> float:
+    """Block until the card set's engine is ready in this process, calling `show(share, text)` about once a second
+    (`share` None: no honest fraction to show, see `progress_line`).
 
     The engine is compiled in a child process (the one already under way, else a new one), then loaded here from
     Numba's cache; a game only this process knows, or a child that failed, is compiled in a thread of this process.
@@ -306,7 +354,7 @@ def wait_for_engine(cardset: CardSet, deck: Deck, show: Callable[[float, str], N
             break
         now = time.monotonic()
         if now - shown_at >= SHOW_EVERY_SECONDS:
-            show(*progress_line(ruleset_id, warmup.compiling(ruleset_id), last))
+            show(*progress_line(ruleset_id, warmup.compiling(ruleset_id), last, warmup.child_pid(ruleset_id)))
             shown_at = now
         time.sleep(POLL_SECONDS)
     return time.monotonic() - started

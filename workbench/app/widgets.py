@@ -6,6 +6,7 @@ import hashlib
 import importlib
 import re
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -281,6 +282,11 @@ def score_input(
     return number, f"{label}: {number:g} is outside the limit, {low:g} to {high:g}. Change it to run."
 
 
+RUNNING_SUFFIX = ":running"
+"""Session key suffix (after a run's cancel key) of the record of a run under way: set when it starts, removed when
+it ends, so a record still there on a later page run is a run that was cancelled or interrupted."""
+
+
 def run_with_progress(
     cardset: CardSet,
     warm_deck: Deck | None,
@@ -288,37 +294,131 @@ def run_with_progress(
     what: str,
     work: Callable[[Callable[[float, str], None]], T],
 ) -> T | None:
-    """Run `work` under a progress bar and a Cancel button, loading (or compiling) the engine first when it is cold.
+    """Run `work` under a progress display and a Cancel button, loading (or compiling) the engine first when cold.
 
-    While the engine compiles (in the background warm-up or here), the bar says which engine, the time so far and
-    the time it took last time on this machine, about once a second (workbench.app.warmup). `work` is handed
-    `show(share, text)` for its progress. Pressing Cancel reruns the page, which ends the run at its next progress
-    report (a compile goes on in the background for the next Run). Input the run cannot use ends in an error naming
-    `what` did not run, and None. Without a `warm_deck` (whole games, which need no decklist) the engine loads in the
-    run itself.
+    The display always gives the time so far. While the engine compiles (in the background warm-up or here) it says
+    which engine, with an estimate only from this Numba cache's own record, and an indeterminate display (never a
+    bar parked at 99%) when there is none or the compile runs past it (workbench.app.warmup). `work` is handed
+    `show(share, text)` for its progress; the time so far, and the time left at the pace of the phase so far, are
+    added to its text (workbench.app.progress). Pressing Cancel reruns the page, which ends the run at its next
+    progress report (a compile goes on in the background for the next Run); so does any other button pressed
+    meanwhile, and the page's next run says which it was (`run_notice`, drawn where this display was). Input the run
+    cannot use ends in an error naming `what` did not run, and None. Without a `warm_deck` (whole games, which need
+    no decklist) the engine loads in the run itself. Draws two elements on the page: its holder (at the place of
+    `run_notice`'s) and an empty one after it.
     """
+    from workbench.app.progress import RunClock
     from workbench.app.warmup import wait_for_engine
 
-    cancel_slot = st.empty()
-    cancel_slot.button("Cancel", key=cancel_key, icon=":material/stop_circle:")
-    bar = st.progress(0.0, text="Starting…")
+    holder = st.empty()
+    with holder.container():
+        st.button("Cancel", key=cancel_key, icon=":material/stop_circle:")
+        display = st.empty()
+    # An empty slot after the display: where a page run without this run shows its prompt ("Press Run simulation."),
+    # which would otherwise stay on screen, stale, for the whole run.
+    st.empty()
+    clock = RunClock()
+    running_key = cancel_key + RUNNING_SUFFIX
+    st.session_state[running_key] = {"what": what, "started": time.time(), "reached": ""}
+
+    def draw(share: float | None, text: str) -> None:
+        st.session_state[running_key]["reached"] = text
+        if share is None:
+            display.status(text, state="running", expanded=False)
+        else:
+            display.progress(min(1.0, max(0.0, share)), text=text)
 
     def show(share: float, text: str) -> None:
-        bar.progress(min(1.0, max(0.0, share)), text=text)
+        draw(share, clock.text(share, text))
 
+    draw(None, "Starting… · 0 s so far")
     result: T | None = None
+    said: list[tuple[str, str]] = []
     try:
         if warm_deck is not None and not is_warm(cardset):
-            waited = wait_for_engine(cardset, warm_deck, show)
+            waited = wait_for_engine(cardset, warm_deck, draw)
             waited += warm_up_engine(cardset, warm_deck)
             if waited >= 1.0:
-                st.caption(f"The {cardset.ruleset.id} engine was ready after {waited:.1f} s.")
+                said.append(("caption", f"The {cardset.ruleset.id} engine was ready after {waited:.1f} s."))
         result = work(show)
     except WorkbenchInputError as error:
-        st.error(f"The {what} did not run: {markdown_text(error)}")
-    cancel_slot.empty()
-    bar.empty()
+        said.append(("error", f"The {what} did not run: {markdown_text(error)}"))
+    st.session_state.pop(running_key, None)
+    if said:  # in the display's place: the page keeps one element here whether a run started or not
+        with holder.container():
+            for kind, text in said:
+                (st.error if kind == "error" else st.caption)(text)
+    else:
+        holder.empty()
     return result
+
+
+def run_notice(cancel_key: str, what: str, again: str = "", cancelled_sentence: str = "") -> None:
+    """In place of `run_with_progress`'s display on a page run that does not start the run: nothing, or, when the
+    last run under `cancel_key` did not finish, that it was cancelled or interrupted, how far it got, and (`again`)
+    how to run it again. Drawn at the display's place, so a progress bar left from the stopped run never stays on
+    the page. Draws exactly one element, at the place of `run_with_progress`'s display."""
+    from workbench.app.progress import interrupted_text
+
+    slot = st.empty()
+    record = st.session_state.pop(cancel_key + RUNNING_SUFFIX, None)
+    cancelled = bool(st.session_state.get(cancel_key))
+    if record is None and not cancelled:
+        return
+    if record is None:  # a Cancel whose run had already ended
+        slot.warning(cancelled_sentence or f"The {what} was cancelled; nothing from it was kept.")
+        return
+    seconds = max(0.0, time.time() - float(record.get("started", time.time())))
+    text = interrupted_text(what, cancelled, seconds, str(record.get("reached", "")), again, cancelled_sentence)
+    slot.warning(markdown_text(text), icon=":material/cancel:" if cancelled else ":material/warning:")
+
+
+REPORT_FILES_KEY = "report_files"
+"""Session key of the report files written for download: download key -> (identity, bytes, seconds)."""
+
+
+def report_download(
+    column: Any,
+    kind: str,
+    key: str,
+    identity: str,
+    build: Callable[[], str | bytes],
+    file_name: str,
+    mime: str,
+) -> None:
+    """A balance report download with feedback: *Prepare balance report (KIND)* writes the file under a spinner
+    that counts the seconds (a report takes 3 to 14 s to write, and a download button whose file is written on the
+    click shows nothing meanwhile), then *Download balance report (KIND)* saves it at once, with how long the file
+    took and its size. `identity` names what the report holds (results and health): a file written for other
+    results is written again; one file per key is kept in the session."""
+    files = st.session_state.setdefault(REPORT_FILES_KEY, {})
+    kept = files.get(key)
+    if kept is not None and kept[0] != identity:
+        files.pop(key, None)
+        kept = None
+    with column:
+        if kept is None and st.button(
+            f"Prepare balance report ({kind})",
+            key=f"{key}_prepare",
+            icon=":material/description:",
+            help="Writes the report (a few seconds), then offers it for download.",
+        ):
+            started = time.perf_counter()
+            with st.spinner(f"Writing the {kind} report…", show_time=True):
+                data = build()
+            kept = (identity, data.encode("utf-8") if isinstance(data, str) else data, time.perf_counter() - started)
+            files[key] = kept
+        if kept is not None:
+            st.download_button(
+                f"Download balance report ({kind})",
+                data=kept[1],
+                file_name=file_name,
+                mime=mime,
+                key=key,
+                icon=":material/download:",
+                on_click="ignore",
+            )
+            st.caption(f"Written in {kept[2]:.1f} s · {len(kept[1]) / 1024:,.0f} KB.")
 
 
 def engine_and_decks(workspace: Workspace, cardset: CardSet) -> tuple[Engine, dict[str, Deck]] | None:

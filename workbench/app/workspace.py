@@ -36,14 +36,20 @@ from workbench.decklists import (
     parse_decklist,
     read_decklist,
     read_decks_sheet,
+    rename_in_sheet_deck,
+    rename_in_text,
     sheet_deck_lines,
+    sheet_decklist_text,
     text_sheet_lines,
 )
 from workbench.editing import (
+    CardRename,
     EditableSheet,
     check_editor_size,
     content_digest,
+    field_labels,
     sheet_from_table,
+    sheet_renames,
     to_table,
     to_xlsx_bytes,
 )
@@ -79,6 +85,8 @@ class DeckSource:
     """The uploaded or bundled file's name (for a workbook deck, the workbook's)."""
     sheet_deck: SheetDeck | None = None
     """A workbook deck's rows of the Decks sheet, as read (findings name their rows; a save writes them back)."""
+    revision: int = 0
+    """How many times the app changed the decklist itself (a renamed card followed); part of its text box's key."""
 
     def digest(self) -> str:
         """A hash of the decklist's content (for cache keys)."""
@@ -113,6 +121,8 @@ class Workspace:
     """What opening the set had to say about its decks (a folder decklist passed over for a Decks sheet deck)."""
     selected_row: int | None = None
     """A sheet row another page asked the editor to open (cleared once the editor shows it)."""
+    renames: list[CardRename] = field(default_factory=list)
+    """Every card renamed in this session, in order, with the decks that followed (or could not): the change log."""
     _digest_memo: tuple[EditableSheet, Any, str] | None = field(default=None, repr=False)
     """(sheet, frame, digest) last hashed; holding the objects means a new sheet is never mistaken for it."""
 
@@ -265,6 +275,102 @@ def session_decks(workspace: Workspace, cardset: CardSet) -> tuple[dict[str, Dec
         if deck.size() > 0:
             decks[name] = deck
     return decks, unreadable
+
+
+def replace_sheet(workspace: Workspace, sheet: EditableSheet) -> list[CardRename]:
+    """Make `sheet` the set's card sheet; the session's decks follow the cards it renames. Returns the renames.
+
+    Every deck line naming a renamed card names its new name (counts, sections and the rest of the deck kept), in
+    each kind of decklist: text, a workbook's Decks sheet rows, an uploaded file (which becomes decklist text). A
+    rename that is not clear (`workbench.editing.sheet_renames`: a name another card has too) changes no deck; the
+    decks naming the old name then show an error. Each rename is added to `Workspace.renames`.
+    """
+    renames = sheet_renames(workspace.sheet, sheet, workspace.ruleset)
+    if not renames:
+        workspace.sheet = sheet
+        return []
+    known = _sheet_names(workspace.sheet, workspace.ruleset)
+    workspace.sheet = sheet
+    follow = {normalize_name(r.old): r.new for r in renames if r.followed}
+    unclear = {normalize_name(r.old): r.new for r in renames if not r.followed}
+    named: dict[str, list[str]] = {}
+    for name, source in workspace.decks.items():
+        for key in _follow_in_deck(source, follow, unclear, known, workspace.ruleset):
+            named.setdefault(key, []).append(name)
+    done = [replace(r, decks=tuple(named.get(normalize_name(r.old), ()))) for r in renames]
+    workspace.renames.extend(done)
+    return done
+
+
+def _sheet_names(sheet: EditableSheet, ruleset: Ruleset) -> set[str]:
+    label = field_labels(sheet, ruleset).get("name")
+    if label is None:
+        return set()
+    return {normalize_name(str(name)) for name in sheet.frame[label].tolist() if name not in (None, "")}
+
+
+def _follow_in_deck(
+    source: DeckSource, follow: Mapping[str, str], unclear: Mapping[str, str], known: set[str], ruleset: Ruleset
+) -> set[str]:
+    """Rename the cards of `follow` in one decklist (in place); returns the old names (normalized) of `follow` and
+    `unclear` that the decklist names."""
+    if source.sheet_deck is not None:
+        renamed, found = rename_in_sheet_deck(source.sheet_deck, follow)
+        found |= rename_in_sheet_deck(source.sheet_deck, unclear)[1]
+        if renamed is not source.sheet_deck:
+            source.sheet_deck = renamed
+            source.revision += 1
+        return found
+    text = source.text
+    if text is None and source.data is not None:
+        text = decklist_text_of(source.data, source.filename or source.name)
+        if text is None:
+            try:
+                text = sheet_decklist_text(source.data, source.filename or source.name, ruleset.deck_sections)
+            except WorkbenchInputError:
+                return set()  # refused when it was uploaded, so never in the session
+    if text is None:
+        return set()
+    renamed_text, found = rename_in_text(text, follow, known)
+    if found:
+        source.text, source.data = renamed_text, None  # an uploaded file's lines are text from now on
+        source.revision += 1
+    return found | rename_in_text(text, unclear, known)[1]
+
+
+def deck_findings(workspace: Workspace, cardset: CardSet) -> tuple[list[Finding], list[str]]:
+    """Every session decklist's findings against the cards as they stand (the decks' own, none of the cards'), and
+    one line per decklist that cannot be read: what the editor and Card sets pages show beside the cards' findings,
+    so a deck broken by an edit (a card deleted, a rename that clashes) is seen where the edit was made."""
+    decks: list[Deck] = []
+    unreadable: list[str] = []
+    for name, source in workspace.decks.items():
+        try:
+            decks.append(parse_deck(source, cardset))
+        except WorkbenchInputError as error:
+            unreadable.append(f"{name}: {error}")
+    if not decks:
+        return [], unreadable
+    return [f for f in findings_for(workspace, cardset, tuple(decks)) if f.deck is not None], unreadable
+
+
+def deck_error_lines(findings: list[Finding], unreadable: list[str], limit: int = 6) -> list[str]:
+    """The deck errors as lines a person reads (`ember_rush, row 3: 'Lantern Sprite' is not a card in ashfall.`, the
+    row being the decklist's line or the Decks sheet's row), at most `limit` of them and then how many more."""
+    lines = [f"{text} (the decklist cannot be read)" for text in unreadable]
+    for finding in findings:
+        if finding.severity == "error":
+            where = f", row {finding.row}" if finding.row else ""
+            lines.append(f"{finding.deck}{where}: {finding.message}")
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"... and {len(lines) - limit} more (see the Decks page)"]
+    return lines
+
+
+def rename_notes(workspace: Workspace) -> list[str]:
+    """The change log's lines for the renames that touched a deck (`Lantern Sprite renamed to Glow Wisp; decks
+    ember_rush, plague_court follow.`), in the order they were made."""
+    return [rename.note() for rename in workspace.renames if rename.decks]
 
 
 def read_other_version(data: bytes, filename: str, ruleset: Ruleset, check_declared: bool = True) -> CardSet:
