@@ -303,6 +303,18 @@ class CardSet:
                 out.append(finding)
         return out
 
+    def left_out_statement(self, where: str = "this command's work") -> str | None:
+        """One sentence on the card rows left out (`left_out`), for the command line and the app alike; None when every
+        row was read."""
+        count = len(self.left_out())
+        if not count:
+            return None
+        rows, verb, them = ("row", "is", "it") if count == 1 else ("rows", "are", "them")
+        return (
+            f"{count} card {rows} of {self.path} could not be read and {verb} left out of {where} (fix {them}, or see "
+            "every finding with workbench validate or on the Card sets page):"
+        )
+
     @property
     def names(self) -> list[str]:
         """Card names in sheet order."""

@@ -538,15 +538,10 @@ def _open_cardset(argument: str, ruleset: str | Ruleset | None = None, announce:
 
     path, data = _cardset_input(argument)
     cardset = load_cardset(path, ruleset, data=data, filename="stdin" if data is not None else None)
-    left_out = cardset.left_out() if announce else []
-    if left_out:
-        rows = "row" if len(left_out) == 1 else "rows"
-        _Say.warn(
-            f"warning: {len(left_out)} card {rows} of {cardset.path} could not be read and "
-            f"{'is' if len(left_out) == 1 else 'are'} left out of this command's work (fix "
-            f"{'it' if len(left_out) == 1 else 'them'}, or run workbench validate to see every finding):"
-        )
-        for finding in left_out:
+    statement = cardset.left_out_statement() if announce else None
+    if statement:
+        _Say.warn(f"warning: {statement}")
+        for finding in cardset.left_out():
             _Say.warn(f"  {finding.to_text()}")
     return cardset
 

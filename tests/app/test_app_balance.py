@@ -723,3 +723,13 @@ def test_a_cancelled_run_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch) ->
     at.session_state["balance_cancel"] = True  # as after a click on Cancel
     at.run()
     assert any(w.value.startswith("The run was cancelled; nothing from it was kept. It had run") for w in at.warning)
+
+
+def test_card_rows_that_could_not_be_read_are_named_above_every_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: a row left out of the simulation is said on the page, with its finding, never skipped in silence."""
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    data = (DATA / "toy_cards.csv").read_bytes() + b"Broken,unit,two,3\n"
+    at = go(upload_cardset(new_app(), data=data, name="toy_broken.csv", ruleset="toy"), BALANCE)
+    text = shown_text(at)
+    assert "1 card row of toy_broken.csv could not be read and is left out of every figure on this page" in text
+    assert "Broken" in text and ":cost: error" in text

@@ -934,6 +934,13 @@ workspace = require_workspace(
 )
 ruleset = workspace.ruleset
 cardset = current_cardset(workspace)
+# Card rows that could not be read play no part in any figure on this page: say which, with each one's finding.
+if left_out := cardset.left_out_statement("every figure on this page"):
+    st.warning(
+        markdown_text(left_out)
+        + "\n\n"
+        + "\n".join(f"- {markdown_text(finding.to_text())}" for finding in cardset.left_out())
+    )
 
 
 # Whether the rule options box is open: kept by key, since game=full draws the box at another place on the page and
