@@ -228,9 +228,12 @@ def _resolve(
     return DeckLine(name=card_name, count=count, line=number, section=section, entry=entry)
 
 
-def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> Deck:
-    table = read_sheet(path, data=data, filename=display)
-    columns = {normalize_header(h): i for i, h in enumerate(table.headers)}
+def _decklist_columns(table: Any, display: str) -> dict[str, int]:
+    """A sheet decklist's columns: normalized header -> index (the first of a repeated header); an error naming the
+    file when it has no `name` column."""
+    columns: dict[str, int] = {}
+    for index, header in enumerate(table.headers):
+        columns.setdefault(normalize_header(header), index)
     if "name" not in columns:
         raise WorkbenchInputError(
             f"a sheet decklist needs a 'name' column (headers found: {', '.join(table.headers)}).",
@@ -240,6 +243,12 @@ def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> D
             column="name",
             expected="columns name and count (and optionally section)",
         )
+    return columns
+
+
+def _sheet_decklist(path: Any, cardset: CardSet, data: bytes, display: str) -> Deck:
+    table = read_sheet(path, data=data, filename=display)
+    columns = _decklist_columns(table, display)
     roles = _Roles(
         headers=tuple(table.headers),
         name=columns["name"],
@@ -981,18 +990,7 @@ def sheet_decklist_text(data: bytes, filename: str, sections: Sequence[str]) -> 
     again rather than losing it. Unreadable input raises `WorkbenchInputError`, as reading the decklist does.
     """
     table = read_sheet(filename, data=data, filename=filename)
-    columns: dict[str, int] = {}
-    for index, header in enumerate(table.headers):
-        columns.setdefault(normalize_header(header), index)
-    if "name" not in columns:
-        raise WorkbenchInputError(
-            f"a sheet decklist needs a 'name' column (headers found: {', '.join(table.headers)}).",
-            path=filename,
-            sheet=table.sheet,
-            row=1,
-            column="name",
-            expected="columns name and count (and optionally section)",
-        )
+    columns = _decklist_columns(table, filename)
     layout = DecksLayout(
         path=filename,
         sheet=table.sheet,
