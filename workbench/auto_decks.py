@@ -28,11 +28,13 @@ import numpy as np
 
 from workbench.cards import CardEntry, CardSet, Deck, Options, WorkbenchInputError
 from workbench.decklists import parse_decklist
+from workbench.limits import LIMITS
 
 STEPS_PER_LINE = 6
 """Random steps per decklist line of the starting deck: enough that most lines have been swapped at least once."""
-AUTO_DECKS_MAX = 64
-"""The most auto decks one run may ask for (each adds its matches to every measured card's)."""
+AUTO_DECKS_MAX = LIMITS["gauntlet_decks"].value
+"""The most auto decks one run may ask for (each adds its matches to every measured card's): the `gauntlet_decks`
+limit of workbench/limits.py."""
 AUTO_SEED_SALT = 0x6175746F  # "auto": keeps the deck draws apart from the match seeds drawn from the same root seed
 AUTO_PREFIX = "auto"
 

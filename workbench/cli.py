@@ -677,6 +677,7 @@ def _load_with_set_decks(
     `default` says which.
     """
     from workbench.decklists import set_decks
+    from workbench.limits import check_decks
     from workbench.rulesets.base import parse_option_pairs
 
     overrides = parse_option_pairs(args.option)
@@ -685,12 +686,15 @@ def _load_with_set_decks(
     folder = _decks_folder(cardset)
     found: SetDecks | None = None
     if deck_args:
+        # Before any deck is read: 300 --deck would otherwise read every one before the run is refused.
+        check_decks(len(deck_args), "the command line")
         decks, found = _resolve_decks(deck_args, cardset, folder)
     elif default == "none":
         decks = []
     else:
         found = set_decks(cardset, folder if default == "set" else None)
         decks = list(found.decks)
+        check_decks(len(decks), f"the set {cardset.name}")
         for deck in decks:
             _Say.detail(f"deck {deck.name} ({deck.path}), one of the set's decks")
     return cardset, decks, overrides, found

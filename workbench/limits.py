@@ -80,8 +80,9 @@ _TABLE: tuple[Limit, ...] = (
         "rows",
         200_000,
         "rows",
-        "card rows (non-empty rows under the header) read from one sheet, so cards in one set",
-        "split the set into several files",
+        "rows under the header read from one sheet, so cards in one set (a row the file writes counts even when "
+        "it is empty; rows it skips cost nothing)",
+        "split the set into several files, or delete the empty rows below the cards",
     ),
     Limit(
         "columns",
@@ -96,6 +97,23 @@ _TABLE: tuple[Limit, ...] = (
         "cells",
         "non-empty cells read from one sheet (empty cells cost nothing)",
         "split the set into several files, or remove columns the ruleset does not use",
+    ),
+    Limit(
+        "styles",
+        200_000,
+        "elements",
+        "elements of an .xlsx workbook's styles part: cell formats, fonts, fills, borders, number formats (a "
+        "spreadsheet program keeps at most 64,000 cell formats)",
+        "save the workbook again from a spreadsheet program, or copy the cards into a new workbook (it drops "
+        "unused formats)",
+    ),
+    Limit(
+        "xml_depth",
+        64,
+        "levels",
+        "how deeply the elements of one part of an .xlsx nest (a sheet a spreadsheet program writes nests about 7 "
+        "deep)",
+        "save the workbook again from a spreadsheet program",
     ),
     Limit(
         "shared_strings",
@@ -130,7 +148,7 @@ _TABLE: tuple[Limit, ...] = (
         "number_digits",
         18,
         "digits",
-        "digits of a whole number written as text in a card field or a count",
+        "digits of a whole number written as text in a card field, a count or a SOURCE map file",
         "write the number without leading zeros, at most 18 digits",
     ),
     Limit(
@@ -153,6 +171,13 @@ _TABLE: tuple[Limit, ...] = (
         "lines",
         "lines (cards and section headings) of one decklist",
         "merge lines naming the same card, or split the decklist into several files",
+    ),
+    Limit(
+        "map_bytes",
+        2**20,
+        "bytes",
+        "size of one SOURCE map file (`--option map=PATH`; the bundled map is under 3 KiB)",
+        "keep one half of the map per file, as `workbench/rulesets/source/maps/default.json` does",
     ),
 )
 
@@ -181,6 +206,28 @@ _PARAMETER_TABLE: tuple[Limit, ...] = (
         "matches one run plays in all: a power curve's (cards measured + 1) × matches per card, a sweep's "
         "curves added up, matchups' pairs × matches",
         "run fewer matches per card or per pair, fewer decks, or fewer sweep values",
+    ),
+    Limit(
+        "decks",
+        100,
+        "decks",
+        "decks one run reads and plays: the `--deck` decks, or the set's own decks, and an auto gauntlet's",
+        "name the decks to play with `--deck`, or keep fewer decks in the set's Decks sheet or decks/ folder",
+    ),
+    Limit(
+        "deck_pairs",
+        1_024,
+        "pairs",
+        "ordered pairs of decks that matchups and game health play (every pair, mirrors included: 32 decks make "
+        "1,024 pairs)",
+        "play fewer decks against each other (`--deck` names them), or split them into groups",
+    ),
+    Limit(
+        "gauntlet_decks",
+        64,
+        "decks",
+        "decks an auto gauntlet builds (`--gauntlet auto:N`, N from 1)",
+        "use a smaller N: 8 auto decks already vary the opposition",
     ),
     Limit(
         "sweep_values",
@@ -247,6 +294,30 @@ def over_limit(
         column=column,
         expected=f"at most {bound.shown()}; to stay under it, {bound.split}",
     )
+
+
+def run_refused(name: str, found: str) -> WorkbenchInputError:
+    """The refusal of a run parameter over limit `name` (`found`: what was asked, in words), raised before anything
+    is compiled or played."""
+    bound = LIMITS[name]
+    return WorkbenchInputError(
+        f"{found}, more than the limit of {bound.shown()} for {bound.bounds}; nothing was run.",
+        expected=f"at most {bound.shown()}; to stay under it, {bound.split}",
+    )
+
+
+def check_decks(count: int, what: str = "the run") -> None:
+    """Refuse a run of more than the `decks` limit of decks (`what` names the run), before any deck is played."""
+    if count > LIMITS["decks"].value:
+        raise run_refused("decks", f"{what} names {count:,} decks")
+
+
+def check_deck_pairs(decks: int) -> None:
+    """Refuse matchups or game health over `decks` decks when every ordered pair of them would be more than the
+    `deck_pairs` limit (checked before the first pair is played, whatever the matches per pair)."""
+    check_decks(decks)
+    if decks * decks > LIMITS["deck_pairs"].value:
+        raise run_refused("deck_pairs", f"{decks:,} decks make {decks * decks:,} ordered pairs")
 
 
 def limits_markdown() -> str:

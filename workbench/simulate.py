@@ -28,7 +28,7 @@ import pandas as pd
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
-from workbench.limits import limit
+from workbench.limits import check_deck_pairs, limit, run_refused
 from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine, worker_play
 
@@ -42,16 +42,6 @@ BatchOutcome = tuple[Any, ...]
 """One batch's outcome as an engine's `play_batch` returns it: (winner int8[], turns int32[], counters), or with a
 fourth element, a dict of per-match arrays (see `Engine.play_batch`)."""
 FirstPlayer = Literal["alternate", "random"]
-
-
-def parameter_refused(name: str, found: str) -> WorkbenchInputError:
-    """The refusal of a run parameter over limit `name` of workbench.limits (`found`: what was asked, in words),
-    raised before anything is compiled or played."""
-    bound = limit(name)
-    return WorkbenchInputError(
-        f"{found}, more than the limit of {bound.shown()} for {bound.bounds}; nothing was run.",
-        expected=f"at most {bound.shown()}; to stay under it, {bound.split}",
-    )
 
 
 def _whole_number(value: object, what: str, low: int, name: str) -> int:
@@ -69,7 +59,7 @@ def _whole_number(value: object, what: str, low: int, name: str) -> int:
     if number > limit(name).value:
         digits = len(str(number))
         shown = f"{number:,}" if digits <= 30 else f"a {digits:,}-digit number"
-        raise parameter_refused(name, f"{what} is {shown}")
+        raise run_refused(name, f"{what} is {shown}")
     return number
 
 
@@ -103,13 +93,14 @@ def check_run_parameters(
 def check_run_size(total: int, what: str) -> None:
     """Refuse a run that would play more than `run_matches` matches in all (`what` says how the total is made)."""
     if total > limit("run_matches").value:
-        raise parameter_refused("run_matches", f"{what} make {total:,} matches")
+        raise run_refused("run_matches", f"{what} make {total:,} matches")
 
 
 def check_pair_run(
     decks: int, matches: int, seed: int, workers: int | None = None, executor: str | None = None
 ) -> None:
     """Matchups and game health: every ordered pair of `decks` plays `matches` matches (checked before the first)."""
+    check_deck_pairs(decks)
     check_run_parameters(seed=seed, matches=matches, workers=workers, executor=executor)
     check_run_size(decks * decks * matches, f"{decks:,} decks ({decks * decks:,} ordered pairs) × {matches:,} matches")
 
@@ -118,7 +109,7 @@ def check_sweep(values: Sequence[object], matches_per_card: int) -> None:
     """A sweep's values: at most `sweep_values` of them, each a finite number within the `card_number` magnitude
     every card field keeps to; and the swept card's matches in all within `run_matches`."""
     if len(values) > limit("sweep_values").value:
-        raise parameter_refused("sweep_values", f"the sweep lists {len(values):,} values")
+        raise run_refused("sweep_values", f"the sweep lists {len(values):,} values")
     bound = limit("card_number").value
     for value in values:
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None

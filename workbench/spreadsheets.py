@@ -140,14 +140,16 @@ def _not_a_file(mode: int) -> str | None:
     return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a regular file")
 
 
-def read_input_file(path: str | os.PathLike[str], display: str, expected: str) -> bytes:
+def read_input_file(path: str | os.PathLike[str], display: str, expected: str, size_limit: str = "file_bytes") -> bytes:
     """The bytes of an input file, refused by type before it is opened for reading and by size before it is read.
 
     Only regular files are read: a device (a symlink to /dev/zero reads as 0 bytes, then never ends), a FIFO (which
     blocks until something writes to it) or a folder is refused by what it is, not by its size. The file is opened
     without blocking and checked again on the open handle, so one swapped in after the first look is refused too,
-    and at most the size limit plus one byte is ever read.
+    and at most the size limit plus one byte is ever read. `size_limit` names the limit of workbench.limits that
+    bounds its size (a card sheet's or decklist's `file_bytes`, a SOURCE map's `map_bytes`).
     """
+    max_bytes = MAX_FILE_BYTES if size_limit == "file_bytes" else LIMITS[size_limit].value
     file_path = Path(path)
     try:
         first_look = os.stat(file_path)
@@ -164,8 +166,8 @@ def read_input_file(path: str | os.PathLike[str], display: str, expected: str) -
         raise WorkbenchInputError(
             f"this is {kind}, not a regular file; only files saved on disk are read.", path=display, expected=expected
         )
-    if first_look.st_size > MAX_FILE_BYTES:
-        raise over_limit("file_bytes", f"the file is {first_look.st_size / 2**20:.1f} MiB", path=display)
+    if first_look.st_size > max_bytes:
+        raise over_limit(size_limit, f"the file is {_size_shown(first_look.st_size)}", path=display)
     try:
         descriptor = os.open(file_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
@@ -173,16 +175,26 @@ def read_input_file(path: str | os.PathLike[str], display: str, expected: str) -
             f"the file cannot be read ({error.strerror or error}).", path=display, expected=expected
         ) from None
     with os.fdopen(descriptor, "rb") as handle:
-        if _not_a_file(os.fstat(handle.fileno()).st_mode) is not None:
+        opened = os.fstat(handle.fileno())
+        if _not_a_file(opened.st_mode) is not None:
             raise WorkbenchInputError(
                 "the file was replaced by something that is not a regular file while it was opened.",
                 path=display,
                 expected=expected,
             )
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise over_limit("file_bytes", "the file grew past the limit while it was read", path=display)
+        # Read what the file holds (plus a byte, to see it grow), not a buffer the size of the limit: a 2 KiB file
+        # must not cost a 50 MiB allocation. A file that grew is read on, up to the limit plus one byte.
+        data = handle.read(min(opened.st_size, max_bytes) + 1)
+        if len(data) > opened.st_size:
+            data += handle.read(max_bytes + 1 - len(data))
+    if len(data) > max_bytes:
+        raise over_limit(size_limit, "the file grew past the limit while it was read", path=display)
     return data
+
+
+def _size_shown(size: int) -> str:
+    """A file's size in words: MiB for a large file, bytes near a small limit (1 MiB + 1 byte is not `1.0 MiB`)."""
+    return f"{size / 2**20:.1f} MiB" if size >= 10 * 2**20 else f"{size:,} bytes"
 
 
 def _check_zip(data: bytes, display: str) -> None:
@@ -201,6 +213,23 @@ def _check_zip(data: bytes, display: str) -> None:
             path=display,
             expected="an ordinary .xlsx card sheet",
         )
+    # A part written twice: zip readers differ on which copy they give (Python's the last, others the first), so a
+    # formula in one copy could pass unseen while the other is read. Part names are compared ignoring case, as the
+    # package format says they are.
+    seen: dict[str, str] = {}
+    for info in infos:
+        key = info.filename.casefold()
+        first = seen.get(key)
+        if first is None:
+            seen[key] = info.filename
+        else:
+            also = "" if first == info.filename else f" (also written '{first[:200]}')"
+            raise WorkbenchInputError(
+                f"the workbook holds the part '{info.filename[:200]}'{also} more than once; which copy a program "
+                "reads cannot be told, so the workbook was not opened.",
+                path=display,
+                expected="an .xlsx saved by a spreadsheet program (it writes each part once)",
+            )
     total = 0
     for info in infos:
         total += info.file_size
@@ -233,8 +262,24 @@ def _open_workbook(data: bytes, display: str) -> Workbook:
     reader: ReaderChoice = "streaming" if os.environ.get(READER_ENVIRONMENT, "").strip() == "streaming" else "auto"
     try:
         return Workbook(zipfile.ZipFile(io.BytesIO(data)), source=data, reader=reader)
+    except SheetReadError as error:
+        raise _sheet_error(error, display) from None
     except Exception as error:  # zip and XML parsers raise many types; every one means "unreadable"
         raise _unreadable(error, display) from None
+
+
+def _sheet_error(error: SheetReadError, display: str) -> WorkbenchInputError:
+    """A reader's refusal as the one-paragraph message: past a limit, worded by the limit; else what is wrong."""
+    if error.limit is not None:
+        return over_limit(error.limit, str(error), path=display, sheet=error.sheet, row=error.row, column=error.column)
+    return WorkbenchInputError(
+        str(error),
+        path=display,
+        sheet=error.sheet,
+        row=error.row,
+        column=error.column,
+        expected="a workbook saved by a spreadsheet program",
+    )
 
 
 def _unreadable(error: Exception, display: str) -> WorkbenchInputError:
@@ -266,14 +311,7 @@ def _read_xlsx(data: bytes, display: str) -> SheetTable:
     except WorkbenchInputError:
         raise
     except SheetReadError as error:
-        raise WorkbenchInputError(
-            str(error),
-            path=display,
-            sheet=error.sheet,
-            row=error.row,
-            column=error.column,
-            expected="a workbook saved by a spreadsheet program",
-        ) from None
+        raise _sheet_error(error, display) from None
     except Exception as error:
         raise _unreadable(error, display) from None
     table.set_info = set_info
@@ -313,14 +351,7 @@ def _read_decks_sheet(
             error.detail, path=display, sheet=sheet, row=error.row, column=error.column, expected=expected
         )
     except SheetReadError as error:
-        return None, WorkbenchInputError(
-            str(error),
-            path=display,
-            sheet=error.sheet,
-            row=error.row,
-            column=error.column,
-            expected="a workbook saved by a spreadsheet program",
-        )
+        return None, _sheet_error(error, display)
 
 
 def _has_content(row: tuple[Sequence[Any], dict[int, str]]) -> bool:

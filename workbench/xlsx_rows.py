@@ -40,10 +40,15 @@ from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
+from workbench.limits import LIMITS
+
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _C, _V, _F, _IS, _T, _ROW, _SI, _RPH = (MAIN + tag for tag in ("c", "v", "f", "is", "t", "row", "si", "rPh"))
+_SHEET_DATA, _SHEET, _XF, _CELL_XFS, _NUM_FMT = (
+    MAIN + tag for tag in ("sheetData", "sheet", "xf", "cellXfs", "numFmt")
+)
 _CELL_REF = re.compile(r"([A-Z]+)(\d+)$")
 
 LAST_ROW = 1_048_576
@@ -53,6 +58,19 @@ LAST_COLUMN = 16_384
 
 MAX_SHARED_STRINGS = 1_000_000
 """The most shared strings parsed (the `shared_strings` limit of workbench/limits.py; a test keeps them equal)."""
+MAX_SHEETS = LIMITS["sheets"].value
+"""Most sheets a workbook.xml may name: counted as the sheets are met, so a list of millions is refused early."""
+MAX_RELATIONSHIPS = LIMITS["zip_entries"].value
+"""Most relationships the workbook part may have (each names a part, and a package holds at most this many)."""
+MAX_ROW_ELEMENTS = LIMITS["rows"].value
+"""Most rows a sheet may write under its header, empty ones included."""
+MAX_STYLE_ELEMENTS = LIMITS["styles"].value
+"""Most elements read from the styles part (cell formats, fonts, number formats, ...)."""
+MAX_XML_DEPTH = LIMITS["xml_depth"].value
+"""Deepest nesting of elements read from any part (a sheet nests about 7 deep)."""
+FEW_DATE_STYLES = 64
+"""Up to this many date styles the scan searches for them with one pattern; past it, it checks every style number
+it meets against the set (a pattern of thousands of alternatives costs more to build than to run)."""
 
 Row = tuple[list[Any], dict[int, str]]
 
@@ -100,22 +118,59 @@ _NOT_A_NUMBER = re.compile(rb"<v>[^<]*?[^0-9.eE+\-<]")
 its own way, calamine might keep it as text. Shared-string indexes and booleans are digits; text cells (`t="str"`)
 match too, and are left to the streaming reader."""
 _LAST_ROW_NUMBER = re.compile(rb'<row r="([0-9]+)"')
+_ROW_NUMBERS = re.compile(rb'<row r="([0-9]{1,7})"')
+_ANY_STYLE = re.compile(rb""" s=["']([0-9]{1,9})["']""")
 _STYLE = rb""" s=["'](?:%s)["']"""
 """A cell in one of the date styles (filled in per workbook), which calamine might not read as the streaming
 reader does (it gives a date object, or a number where openpyxl's test sees a date format)."""
 
 
 class SheetReadError(ValueError):
-    """A row or cell the reader cannot take, with where it is (the caller adds the file)."""
+    """A row or cell (or a part) the reader cannot take, with where it is (the caller adds the file)."""
 
-    def __init__(self, message: str, sheet: str, row: int | None = None, column: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        sheet: str | None,
+        row: int | None = None,
+        column: str | None = None,
+        limit: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.sheet = sheet
-        """The sheet holding the row or cell."""
+        """The sheet holding the row or cell (None for a workbook-wide part: the workbook or its styles)."""
         self.row = row
         """The row number, when known."""
         self.column = column
         """The cell reference's column letters, when known."""
+        self.limit = limit
+        """The workbench.limits name the input is over, when that is why it was refused (the message then says
+        what was found, and the caller words the refusal with `limits.over_limit`)."""
+
+
+def _elements(part: IO[bytes], name: str) -> Iterator[tuple[Any, str | None]]:
+    """(element, its parent's tag) for each element of a part as it ends, in bounded memory whatever the part holds.
+
+    Nesting deeper than the `xml_depth` limit is refused as soon as the element past it starts (before the rest is
+    built), and each element is released from its parent once the caller has seen it, so a part of millions of
+    elements is never held as a tree: an element reaches the caller with no children left (callers read
+    attributes). Entity declarations are refused by defusedxml, as everywhere.
+    """
+    stack: list[Any] = []
+    for event, element in iterparse(part, events=("start", "end")):
+        if event == "start":
+            stack.append(element)
+            if len(stack) > MAX_XML_DEPTH:
+                raise SheetReadError(
+                    f"{name} nests its elements more than {MAX_XML_DEPTH} deep", None, limit="xml_depth"
+                )
+            continue
+        stack.pop()
+        yield element, (stack[-1].tag if stack else None)
+        if stack:
+            # Everything the parent holds so far has been seen (or is still being built, and is held by the parser
+            # until it ends): release it. An element kept by the parser's own stack stays alive for its end event.
+            del stack[-1][:]
 
 
 class Workbook:
@@ -128,6 +183,11 @@ class Workbook:
         self.sheet_paths = self._sheet_paths()
         self.shared_strings = SharedStrings(self._open("xl/sharedStrings.xml"))
         self.date_styles = self._date_styles()
+        self._date_style_pattern: re.Pattern[bytes] | None = (
+            re.compile(_STYLE % b"|".join(str(index).encode() for index in sorted(self.date_styles)))
+            if 0 < len(self.date_styles) <= FEW_DATE_STYLES
+            else None
+        )
         self._source = source if reader == "auto" else None
         self._calamine: Any = None
         self._strings_plain: bool | None = None
@@ -148,50 +208,79 @@ class Workbook:
             return None
 
     def _sheet_paths(self) -> dict[str, str]:
+        """Sheet name -> part, in workbook order. The sheets are counted as workbook.xml is read, so a list of
+        millions is refused at the first sheet past the limit; the relationships likewise."""
+        listed: list[tuple[str, str]] = []
+        workbook = self._open("xl/workbook.xml")
+        if workbook is not None:
+            for element, _parent in _elements(workbook, "xl/workbook.xml"):
+                if element.tag == _SHEET:
+                    listed.append((element.get("name", ""), element.get(REL + "id", "")))
+                    if len(listed) > MAX_SHEETS:
+                        raise SheetReadError(
+                            f"the workbook names at least {len(listed):,} sheets", None, limit="sheets"
+                        )
+        wanted = {relation for _, relation in listed}
         targets: dict[str, str] = {}
         rels = self._open("xl/_rels/workbook.xml.rels")
         if rels is not None:
-            for _, element in iterparse(rels):
-                if element.tag == PACKAGE_REL + "Relationship":
-                    target = element.get("Target", "")
-                    path = (
-                        target.lstrip("/")
-                        if target.startswith("/")
-                        else posixpath.normpath(posixpath.join("xl", target))
+            count = 0
+            for element, _parent in _elements(rels, "xl/_rels/workbook.xml.rels"):
+                if element.tag != PACKAGE_REL + "Relationship":
+                    continue
+                count += 1
+                if count > MAX_RELATIONSHIPS:
+                    raise SheetReadError(
+                        f"the workbook's relationships (xl/_rels/workbook.xml.rels) name more than "
+                        f"{MAX_RELATIONSHIPS:,} parts",
+                        None,
+                        limit="zip_entries",
                     )
-                    targets[element.get("Id", "")] = path
-                    if element.get("Type", "").endswith("/sharedStrings"):
-                        self._strings_target = path
-        paths: dict[str, str] = {}
-        workbook = self._open("xl/workbook.xml")
-        if workbook is not None:
-            for _, element in iterparse(workbook):
-                if element.tag == MAIN + "sheet":
-                    relation = element.get(REL + "id", "")
-                    if relation in targets:
-                        paths[element.get("name", "")] = targets[relation]
-        return paths
+                relation = element.get("Id", "")
+                is_strings = element.get("Type", "").endswith("/sharedStrings")
+                if relation not in wanted and not is_strings:
+                    continue
+                target = element.get("Target", "")
+                path = (
+                    target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+                )
+                targets[relation] = path
+                if is_strings:
+                    self._strings_target = path
+        return {name: targets[relation] for name, relation in listed if relation in targets}
 
     def _date_styles(self) -> set[int]:
-        """Indexes into cellXfs whose number format shows a date or time."""
+        """Indexes into cellXfs whose number format shows a date or time.
+
+        The styles part is streamed (elements released as they are read, nesting bounded) and refused past the
+        `styles` limit of elements; each number format is tested once, however many cell formats use it.
+        """
         part = self._open("xl/styles.xml")
         if part is None:
             return set()
         custom: dict[int, str] = {}
         formats: list[int] = []
-        in_cell_xfs = False
-        for event, element in iterparse(part, events=("start", "end")):
+        for elements, (element, parent) in enumerate(_elements(part, "xl/styles.xml"), start=1):
+            if elements > MAX_STYLE_ELEMENTS:
+                raise SheetReadError(
+                    f"the workbook's styles (xl/styles.xml) hold more than {MAX_STYLE_ELEMENTS:,} elements",
+                    None,
+                    limit="styles",
+                )
             tag = element.tag
-            if tag == MAIN + "cellXfs":
-                in_cell_xfs = event == "start"
-            elif event == "end" and tag == MAIN + "numFmt":
+            if tag == _NUM_FMT:
                 custom[int(element.get("numFmtId", "0"))] = element.get("formatCode", "")
-            elif event == "end" and tag == MAIN + "xf" and in_cell_xfs:
+            elif tag == _XF and parent == _CELL_XFS:
                 formats.append(int(element.get("numFmtId", "0")))
+        dates: dict[int, bool] = {}
         out = set()
         for index, format_id in enumerate(formats):
-            code = custom.get(format_id, BUILTIN_FORMATS.get(format_id, "General"))
-            if is_date_format(code):
+            is_date = dates.get(format_id)
+            if is_date is None:
+                is_date = dates[format_id] = is_date_format(
+                    custom.get(format_id, BUILTIN_FORMATS.get(format_id, "General"))
+                )
+            if is_date:
                 out.add(index)
         return out
 
@@ -226,10 +315,12 @@ class Workbook:
         if path is None or self._open(path) is None:
             return False
         patterns = [_ERROR_OR_DATE_CELL, _UNPLACED_OR_FAR_CELL, _UNPLACED_OR_FAR_ROW, _NOT_A_NUMBER]
-        if self.date_styles:
-            patterns.append(re.compile(_STYLE % b"|".join(str(index).encode() for index in sorted(self.date_styles))))
+        if self._date_style_pattern is not None:
+            patterns.append(self._date_style_pattern)
+        many_date_styles = len(self.date_styles) > FEW_DATE_STYLES
         first = True
         sheet_bytes = 0
+        previous_row = rows_seen = 0
         for chunk in _tag_aligned_chunks(self._open(path)):
             sheet_bytes += len(chunk)
             if sheet_bytes > MAX_FAST_SHEET_BYTES:
@@ -243,6 +334,16 @@ class Workbook:
                 return False
             if any(pattern.search(chunk) for pattern in patterns):
                 return False
+            if many_date_styles and any(int(m.group(1)) in self.date_styles for m in _ANY_STYLE.finditer(chunk)):
+                return False
+            # Rows out of order (or repeated), and more rows than the limit (empty ones included), are refused by
+            # the streaming reader; calamine would sort them, and skips empty rows.
+            for row_number in _ROW_NUMBERS.finditer(chunk):
+                number = int(row_number.group(1))
+                rows_seen += 1
+                if number <= previous_row or rows_seen > MAX_ROW_ELEMENTS + 1:
+                    return False
+                previous_row = number
             last_row_at = chunk.rfind(b"<row ")
             if last_row_at >= 0:
                 numbered = _LAST_ROW_NUMBER.match(chunk, last_row_at)
@@ -312,15 +413,39 @@ class Workbook:
         return rows
 
     def streaming_rows(self, sheet: str) -> Iterator[Row]:
-        """The rows as the streaming reader gives them (the reader that reports formulas and refuses bad XML)."""
-        part = self._open(self.sheet_paths[sheet])
+        """The rows as the streaming reader gives them (the reader that reports formulas and refuses bad XML).
+
+        Each row is released once read (a sheet of a million rows is never held), rows must be numbered in
+        increasing order, every row the XML writes counts against the `rows` limit (empty or not), and nesting
+        past the `xml_depth` limit is refused as soon as it starts.
+        """
+        path = self.sheet_paths[sheet]
+        part = self._open(path)
         if part is None:
-            return
+            raise SheetReadError(
+                f"the workbook names this sheet, but the file does not hold its part ({path[:200]}): the sheet is "
+                "missing, not empty.",
+                sheet,
+            )
         expected_row = 1
         values: list[Any] = []
         formulas: dict[int, str] = {}
         next_column = 0
-        for _, element in iterparse(part):
+        depth = 0
+        row_elements = 0
+        sheet_data: Any = None
+        for event, element in iterparse(part, events=("start", "end")):
+            if event == "start":
+                depth += 1
+                if depth > 2:
+                    if depth > MAX_XML_DEPTH:
+                        raise SheetReadError(
+                            f"the sheet nests its elements more than {MAX_XML_DEPTH} deep", sheet, limit="xml_depth"
+                        )
+                elif depth == 2 and element.tag == _SHEET_DATA:
+                    sheet_data = element
+                continue
+            depth -= 1
             tag = element.tag
             if tag == _C:
                 reference = element.get("r")
@@ -367,6 +492,21 @@ class Workbook:
                     raise SheetReadError(
                         f"a row is numbered {number}; rows run from 1 to {LAST_ROW:,} in a spreadsheet program.", sheet
                     )
+                if number < expected_row:
+                    raise SheetReadError(
+                        f"row {number} comes after row {expected_row - 1}: rows must be numbered in increasing "
+                        "order, each once, as a spreadsheet program writes them.",
+                        sheet,
+                        number,
+                    )
+                row_elements += 1
+                if row_elements > MAX_ROW_ELEMENTS + 1:  # the header row and the limit's rows under it
+                    raise SheetReadError(
+                        f"the sheet writes more than {MAX_ROW_ELEMENTS:,} rows under its header (empty rows included)",
+                        sheet,
+                        number,
+                        limit="rows",
+                    )
                 while expected_row < number:
                     yield [], {}
                     expected_row += 1
@@ -374,6 +514,9 @@ class Workbook:
                 expected_row = number + 1
                 values, formulas, next_column = [], {}, 0
                 element.clear()
+                if sheet_data is not None:
+                    # Release the rows read so far (a row still being built is kept by the parser until it ends).
+                    del sheet_data[:]
 
     def _cell(self, element: Any) -> tuple[Any, str | None]:
         formula_element = element.find(_F)
@@ -409,17 +552,35 @@ class SharedStrings:
 
     def __init__(self, part: IO[bytes] | None) -> None:
         self._strings: list[str] = []
-        self._items: Iterator[tuple[str, Any]] | None = iterparse(part) if part is not None else None
+        self._items: Iterator[tuple[str, Any]] | None = (
+            iterparse(part, events=("start", "end")) if part is not None else None
+        )
+        self._depth = 0
+        self._root: Any = None
         # The first string is parsed at once: a refused entity declaration stands before it, so a bomb is refused
         # when the workbook is opened, whether or not any cell uses the table.
         self._parse_until(0)
 
     def _parse_until(self, index: int) -> None:
         while index >= len(self._strings) and self._items is not None:
-            for _, element in self._items:
+            for event, element in self._items:
+                if event == "start":
+                    self._depth += 1
+                    if self._depth > MAX_XML_DEPTH:
+                        raise SheetReadError(
+                            f"the shared strings (xl/sharedStrings.xml) nest their elements more than {MAX_XML_DEPTH} "
+                            "deep",
+                            None,
+                            limit="xml_depth",
+                        )
+                    if self._root is None:
+                        self._root = element
+                    continue
+                self._depth -= 1
                 if element.tag == _SI:
                     self._strings.append(_text_of(element))
                     element.clear()
+                    del self._root[:]  # the strings read so far are kept as text, not as elements
                     break
             else:
                 self._items = None

@@ -1021,7 +1021,7 @@ def test_a_bad_map_file_is_named_with_what_was_expected(
     [
         (b"\xff\xfe\x00 not text", "is not UTF-8 text (byte 1)"),
         (b"[" * 100_000 + b"]" * 100_000, "nests its JSON too deeply"),
-        (b" " * (1024 * 1024 + 1), "is larger than 1024 KiB"),
+        (b" " * (1024 * 1024 + 1), "the file is 1,048,577 bytes, more than the limit of 1 MiB"),
     ],
 )
 def test_a_hostile_map_file_is_refused_with_a_message(tmp_path: Path, content: bytes, message: str) -> None:

@@ -31,6 +31,7 @@ redraw the picture in the docs from the default file.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import deque
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.cards import WorkbenchInputError
+from workbench.limits import LIMITS, over_limit
 
 MAPS_FOLDER = Path(__file__).parent / "maps"
 DEFAULT_MAP = MAPS_FOLDER / "default.json"
@@ -76,8 +78,10 @@ ALIGNMENTS: dict[str, tuple[bool, bool]] = {
 MAP_WIDTH = 13
 MAX_ADJACENT = 4
 NO_SPACE = -1
-MAX_MAP_BYTES = 1024 * 1024
-"""Largest map file read (a map of 31 spaces needs a few KiB)."""
+MAX_MAP_BYTES = LIMITS["map_bytes"].value
+"""Largest map file read (a map of 31 spaces needs a few KiB): the `map_bytes` limit of workbench/limits.py."""
+MAX_NUMBER_DIGITS = LIMITS["number_digits"].value
+"""Most digits of a whole number in a map file (the `number_digits` limit, as for a card field)."""
 MAX_HALF_SPACES = 31
 """Spaces a half may have: the engine keeps each player's monsters as a set of bits in one int64 (one bit per
 space of the whole map, 62 at most, clear of the sign bit)."""
@@ -141,24 +145,60 @@ def _problem(path: str, message: str, expected: str) -> WorkbenchInputError:
     return WorkbenchInputError(f"map file {path}: {message}", expected=expected)
 
 
+class _LongNumber(ValueError):
+    """A whole number in a map file with more digits than the `number_digits` limit."""
+
+
+def _whole_number(text: str) -> int:
+    """json's `parse_int`: a whole number of at most the `number_digits` limit of digits (Python refuses to read
+    more than 4,300 with a ValueError no message of ours would explain)."""
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _LongNumber(text)
+    return int(text)
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+
+
+def _long_number_at(text: str) -> tuple[int | None, int | None, int]:
+    """(line, column, digits) of the first whole number in `text` (outside strings) past the digits limit."""
+    for token in _JSON_TOKEN.finditer(text):
+        digits = token.group().lstrip("-")
+        if digits.isdigit() and len(digits) > MAX_NUMBER_DIGITS:
+            line = text.count("\n", 0, token.start()) + 1
+            return line, token.start() - (text.rfind("\n", 0, token.start()) + 1) + 1, len(digits)
+    return None, None, MAX_NUMBER_DIGITS + 1
+
+
 def read_half_map(path: str | Path = DEFAULT_MAP) -> HalfMap:
-    """Read and check a map file; every problem names the file, the entry and what was expected."""
+    """Read and check a map file; every problem names the file, the entry and what was expected.
+
+    The file goes through the same checks as a card sheet: only a regular file is read (a FIFO or a device is
+    refused by what it is, before it is opened for reading), and at most the `map_bytes` limit of it.
+    """
+    from workbench.spreadsheets import read_input_file
+
     where = str(path)
+    raw_bytes = read_input_file(path, where, "a JSON map file (see workbench/rulesets/source/maps/)", "map_bytes")
     try:
-        with Path(path).open("rb") as handle:
-            raw_bytes = handle.read(MAX_MAP_BYTES + 1)
-    except OSError as error:
-        raise _problem(where, f"cannot be read ({error.strerror}).", "a readable JSON map file") from None
-    if len(raw_bytes) > MAX_MAP_BYTES:
-        raise _problem(where, f"is larger than {MAX_MAP_BYTES // 1024} KiB.", "a map file (the default is under 3 KiB)")
-    try:
-        data = json.loads(raw_bytes.decode("utf-8-sig"))
+        text = raw_bytes.decode("utf-8-sig")
+        data = json.loads(text, parse_int=_whole_number)
     except UnicodeDecodeError as error:
         raise _problem(
             where, f"is not UTF-8 text (byte {error.start + 1}).", "a JSON map file saved as UTF-8"
         ) from None
     except json.JSONDecodeError as error:
         raise _problem(where, f"is not valid JSON (line {error.lineno}, column {error.colno}).", "JSON") from None
+    except _LongNumber:
+        line, column, digits = _long_number_at(text)
+        at = f" at line {line}, column {column}" if line is not None else ""
+        raise over_limit(
+            "number_digits",
+            f"the map file holds a whole number of {digits:,} digits{at}",
+            path=where,
+            row=line,
+            column=None if column is None else str(column),
+        ) from None
     except RecursionError:
         raise _problem(where, "nests its JSON too deeply to read.", "a map file shaped like the default") from None
     if not isinstance(data, dict) or not isinstance(data.get("spaces"), list) or not isinstance(data.get("road"), list):
