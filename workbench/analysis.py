@@ -707,19 +707,18 @@ def _match_resampler(
     return draw
 
 
-def _band_text(decision: Decision, i: int) -> str:
-    """The comparator a card was judged against, in words, with its own standard error."""
+def _band_text(decision: Decision, i: int, axis: str) -> str:
+    """The comparator a card was judged against, in words (its cost named as `axis`), with its own standard error."""
     count = int(decision.comparator_count[i])
     if decision.basis[i] == "line":
-        others = count
         return (
-            f"its band on the line through the other {others} judged cards, "
+            f"its band on the line of power on {axis} through the other {count} judged cards, "
             f"[{decision.band_low[i]:+.3f}, {decision.band_high[i]:+.3f}] (±{decision.comparator_se[i]:.3f})"
         )
     names = decision.comparator_cards[i]
     shown = ", ".join(names[:4]) + (f" and {count - 4} more" if count > 4 else "")
     return (
-        f"the mean of the other judged cards of its cost ({shown}), {decision.centre[i]:+.3f} "
+        f"the mean of the other judged cards of its {axis} ({shown}), {decision.centre[i]:+.3f} "
         f"(±{decision.comparator_se[i]:.3f})"
     )
 
@@ -737,7 +736,7 @@ def verdict_words(
             f"{power}, but no other judged card costs {row.cost:g} and power does not rise with {axis}, so nothing "
             "is comparable: no verdict against other costs"
         )
-    band = _band_text(decision, i)
+    band = _band_text(decision, i, axis)
     half = (decision.band_high[i] - decision.band_low[i]) / 2
     excess, sd = decision.excess[i], decision.sd[i]
     interval = f"power minus band {excess:+.3f} [{excess - Z95 * sd:+.3f}, {excess + Z95 * sd:+.3f}]"
@@ -747,7 +746,7 @@ def verdict_words(
         return (
             f"{power} lies {side} {band} by {beyond:.3f}, more than the tolerance {rule.tolerance:g} ({interval}; "
             f"q = {decision.q_value[i]:.2g} against a false-discovery rate of {rule.false_discovery_rate:.0%}): "
-            f"{words} than its cost buys"
+            f"{words} than its {axis} buys"
         )
     if flag == ON_CURVE:
         return (

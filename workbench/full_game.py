@@ -620,7 +620,7 @@ def judge_power(
             flag = RARELY_BOUGHT
             reason = _rarely_bought_reason(row, b, any_share, games, policy, rivals, dearest_bought)
         else:
-            reason = _on_buy_cost(_decision_words(decision, i, rule, power[i], low[i], high[i], cost[i], games))
+            reason = _decision_words(decision, i, rule, power[i], low[i], high[i], cost[i], games)
             if flag in (OVER, UNDER) and decision.basis[i] == "line":
                 # The whole game cannot replay one card at another buy cost yet, so the line's cost is said, not
                 # suggested: a suggestion is only given where it was measured.
@@ -674,21 +674,6 @@ def _decision_words(
 
     row = SimpleNamespace(power=power, low=low, high=high, cost=cost, matches=games)
     return verdict_words(row, decision, i, rule, "buy cost", unit="games", budget=games)
-
-
-def _on_buy_cost(words: str) -> str:
-    """`workbench.analysis._judge`'s sentence with its cost axis named: the whole game's cost is the buy cost."""
-    for said, meant in (
-        ("its cost tier's band", "its buy cost's band"),
-        ("than its cost buys", "than its buy cost buys"),
-        ("judged cards of its cost", "judged cards of its buy cost"),
-        ("no other card of its cost", "no other card of its buy cost"),
-        ("rise with cost", "rise with buy cost"),
-        (" at cost ", " at buy cost "),
-        ("no suggested cost", "no suggested buy cost"),
-    ):
-        words = words.replace(said, meant)
-    return words
 
 
 def _rarely_bought_reason(
