@@ -22,7 +22,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from workbench.cards import CardSet, Deck, DeckLine, Finding, WorkbenchInputError, closest_names, normalize_name
+from workbench.cards import (
+    CardSet,
+    Deck,
+    DeckLine,
+    Finding,
+    WorkbenchInputError,
+    closest_names,
+    normalize_name,
+    text_lines,
+)
 from workbench.limits import LIMITS, over_limit
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import DECKS_SHEET, MAX_ROWS, SheetTable, read_input_file, read_sheet
@@ -78,7 +87,7 @@ def parse_decklist(text: str, cardset: CardSet, name: str = "deck", path: str = 
     section = ruleset.deck_sections[0]
     group = 0
     counted = _DeckSize(path, sheet)
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
@@ -807,7 +816,7 @@ def text_sheet_lines(
     lines: list[DecksSheetLine] = []
     label = "Main" if len(sections) > 1 else ""
     blocks: dict[str, int] = {}
-    for raw in text.splitlines():
+    for raw in text_lines(text):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue
@@ -931,7 +940,7 @@ def rename_in_text(text: str, renames: Mapping[str, str], known: Collection[str]
     """
     found: set[str] = set()
     out: list[str] = []
-    for raw in text.splitlines(keepends=True):
+    for raw in text_lines(text, keepends=True):
         body = raw.rstrip("\r\n")
         ending = raw[len(body) :]
         line = body.strip()

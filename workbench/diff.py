@@ -15,14 +15,26 @@ of the new set (see its docstring), so the figures differ by the card alone.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
 
-from workbench.cards import CardEntry, CardSet, Deck, Finding, OptionValue, WorkbenchInputError, normalize_name
+from workbench.cards import (
+    CardEntry,
+    CardSet,
+    Deck,
+    Finding,
+    NameIndex,
+    OptionValue,
+    WorkbenchInputError,
+    normalize_name,
+    shown,
+)
 from workbench.run_settings import RunSettings
 from workbench.validate import validate
 
@@ -187,7 +199,7 @@ class SetDiff:
             lines.append(f"New finding: {_finding_line(finding)}")
         if self.power is not None:
             lines.extend(_power_line(row) for row in self.power.frame.itertuples())
-        return lines
+        return [shown(line) for line in lines]
 
     def to_json(self) -> dict[str, Any]:
         """The diff as plain data (for `--format json` and reports)."""
@@ -420,18 +432,79 @@ def _known_renames(
     return pairs
 
 
+RENAME_SCAN_PAIRS = 40_000
+"""Up to this many removed x added cards, every pair is weighed as a rename; past it, each removed card is weighed
+against the added cards of its kind whose other fields are identical (a hash of them) and the `RENAME_SHORTLIST` whose
+names share the most trigrams with its name."""
+RENAME_SHORTLIST = 16
+"""How many added cards, by name likeness, a removed card is weighed against past `RENAME_SCAN_PAIRS` (and how many of
+those whose other fields are identical to its own)."""
+
+
 def _pair_renames(removed: list[CardEntry], added: list[CardEntry]) -> list[tuple[CardEntry, CardEntry]]:
-    """Greedy best-first pairing of removed and added cards that are one card renamed."""
+    """Greedy best-first pairing of removed and added cards that are one card renamed.
+
+    Candidates come from hashing, not from all pairs once the cards are many: the added cards of the same kind whose
+    other fields are identical, and those whose names look most alike (a trigram index); each candidate is then
+    weighed as before (name ratio and share of equal fields), so a small diff pairs exactly as a full scan would."""
+    if not removed or not added:
+        return []
+    fields = {id(entry): _comparable(entry) for entry in (*removed, *added)}
+    values = {key: (tuple(sorted(data)), tuple(data[k] for k in sorted(data))) for key, data in fields.items()}
+    keys = {id(entry): normalize_name(_name(entry)) for entry in (*removed, *added)}
+    if len(removed) * len(added) <= RENAME_SCAN_PAIRS:
+        pools = {id(old): list(range(len(added))) for old in removed}
+    else:
+        by_digest: dict[tuple[str, str], list[int]] = {}
+        for number, new in enumerate(added):
+            by_digest.setdefault((new.card.kind, _digest(fields[id(new)])), []).append(number)
+        by_kind: dict[str, list[int]] = {}
+        for number, new in enumerate(added):
+            by_kind.setdefault(new.card.kind, []).append(number)
+        indexes = {kind: NameIndex((keys[id(added[n])] for n in numbers), scan=0) for kind, numbers in by_kind.items()}
+        bucket_indexes: dict[tuple[str, str], NameIndex] = {}
+        pools = {}
+        for old in removed:
+            kind = old.card.kind
+            if kind not in by_kind:
+                continue
+            bucket = (kind, _digest(fields[id(old)]))
+            same_fields = by_digest.get(bucket, [])
+            if len(same_fields) > RENAME_SHORTLIST:
+                # Many identical cards but for the name: weigh the ones whose names look most alike.
+                if bucket not in bucket_indexes:
+                    bucket_indexes[bucket] = NameIndex((keys[id(added[n])] for n in same_fields), scan=0)
+                shortlist = bucket_indexes[bucket].shortlist(keys[id(old)], RENAME_SHORTLIST)
+                same_fields = [same_fields[n] for n in shortlist]
+            alike = [by_kind[kind][n] for n in indexes[kind].shortlist(keys[id(old)], RENAME_SHORTLIST)]
+            pools[id(old)] = list(dict.fromkeys(same_fields + alike))
     candidates = []
     for old in removed:
-        for new in added:
+        # quick_ratio (an upper bound of the ratio) is symmetric: this matcher keeps the removed name's counts.
+        bound = difflib.SequenceMatcher(None, "", keys[id(old)])
+        for number in pools.get(id(old), ()):
+            new = added[number]
             if old.card.kind != new.card.kind:
                 continue
-            ratio = difflib.SequenceMatcher(None, normalize_name(_name(old)), normalize_name(_name(new))).ratio()
-            before, after = _comparable(old), _comparable(new)
-            keys = set(before) | set(after)
-            same = sum(before.get(k) == after.get(k) for k in keys) / max(1, len(keys))
-            if ratio >= RENAME_RATIO and same >= RENAME_FIELD_SHARE:
+            (old_fields, old_values), (new_fields, new_values) = values[id(old)], values[id(new)]
+            if old_fields == new_fields:
+                same = sum(map(operator.eq, old_values, new_values)) / max(1, len(old_fields))
+            else:
+                before, after = fields[id(old)], fields[id(new)]
+                fields_kept = set(before) | set(after)
+                same = sum(before.get(k) == after.get(k) for k in fields_kept) / max(1, len(fields_kept))
+            if same < RENAME_FIELD_SHARE:
+                continue
+            old_key, new_key = keys[id(old)], keys[id(new)]
+            # The lengths and then the quick ratios bound the ratio from above: they skip only pairs that could not
+            # be renames.
+            if 2 * min(len(old_key), len(new_key)) < RENAME_RATIO * (len(old_key) + len(new_key)):
+                continue
+            bound.set_seq1(new_key)
+            if bound.quick_ratio() < RENAME_RATIO:
+                continue
+            ratio = difflib.SequenceMatcher(None, old_key, new_key).ratio()
+            if ratio >= RENAME_RATIO:
                 candidates.append((ratio + same, old, new))
     pairs: list[tuple[CardEntry, CardEntry]] = []
     used: set[int] = set()
@@ -441,6 +514,11 @@ def _pair_renames(removed: list[CardEntry], added: list[CardEntry]) -> list[tupl
         used |= {id(old), id(new)}
         pairs.append((old, new))
     return pairs
+
+
+def _digest(fields: Mapping[str, Any]) -> str:
+    """A hash of a card's fields but its name: two cards with the same digest differ by name alone."""
+    return hashlib.blake2b(repr(sorted(fields.items())).encode(), digest_size=16).hexdigest()
 
 
 def _finding_key(finding: Finding, rename: Mapping[str, str]) -> tuple[Any, ...]:

@@ -218,7 +218,8 @@ def cardset_from_table(table: SheetTable, ruleset: Ruleset) -> CardSet:
                     row=row_number,
                     column=headers["name"],
                     expected=(
-                        "a name typed with the letters of one script, composed accents and no invisible characters"
+                        "a name typed with the letters of one script, composed accents, no invisible characters and no "
+                        "line breaks"
                     ),
                     actual=card.name.encode("unicode_escape").decode("ascii"),
                 )

@@ -635,18 +635,45 @@ _UMASK = _process_umask()
 """Read once at import: a save in the multi-threaded app server never touches the process-wide mask."""
 
 
+class OutputError(WorkbenchInputError, OSError):
+    """An output file that could not be written (a full disk, a read-only folder, a folder named as the file): an
+    input error on the command line (exit 2, naming the path and the reason, never the hidden temporary file), and
+    still an `OSError` for callers that catch those."""
+
+
+def _output_error(target: Path, error: OSError) -> OutputError:
+    reason = error.strerror or str(error) or type(error).__name__
+    return OutputError(
+        f"the file could not be written ({reason}); a file already there is unchanged.",
+        path=str(target),
+        expected="a file path in a folder you can write to, on a disk with room",
+    )
+
+
 def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], object]) -> Path:
     """Call `write(temp_path)`, then `os.replace` it over `out_path`: an interrupted save leaves the old file whole.
 
     The temporary file is flushed to disk (fsync) before the replace, so a power cut after the replace cannot leave
-    an empty or partial file under the real name.
+    an empty or partial file under the real name. A write that fails for the file system's reasons raises
+    `OutputError` naming `out_path` and the reason.
     """
     target = Path(out_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _remove_abandoned_temp_files(target)
-    # The writer's process id is in the name, so a later write can tell a killed write's leftover from a live one.
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-    os.close(handle)
+    if target.is_dir():
+        raise OutputError(
+            "the path is a folder, not a file; the output needs a file name.",
+            path=str(target),
+            expected=f"a file path, such as {target / ('output' + (target.suffix or '.xlsx'))}",
+        )
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned_temp_files(target)
+        # The writer's process id is in the name, so a later write can tell a killed write's leftover from a live one.
+        handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+        os.close(handle)
+    except OutputError:
+        raise
+    except OSError as error:
+        raise _output_error(target, error) from error
     try:
         write(temp_name)
         # mkstemp makes the file private; a saved sheet or report gets the mode the old file had, else the usual one.
@@ -654,8 +681,11 @@ def write_atomically(out_path: str | os.PathLike[str], write: Callable[[str], ob
         with open(temp_name, "rb+") as written:
             os.fsync(written.fileno())
         os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            Path(temp_name).unlink(missing_ok=True)
+        if isinstance(error, OSError) and not isinstance(error, WorkbenchInputError):
+            raise _output_error(target, error) from error
         raise
     _fsync_directory(target.parent)
     return target
@@ -806,4 +836,26 @@ def csv_safe(value: Any) -> Any:
     """A csv field a spreadsheet program will show as text: formula-like text gets a leading apostrophe."""
     if is_formula_like(value):
         return "'" + value
+    return value
+
+
+def csv_text(frame: Any) -> str:
+    """A table (a pandas DataFrame) as csv text a spreadsheet program opens safely: every header and cell through
+    `csv_safe`, so `=cmd|' /C calc'!A0` is text, not a formula; an empty cell (None, NaN) is an empty field.
+
+    The app's Download CSV buttons offer this instead of Streamlit's own table download, which writes cells as they
+    are."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([csv_safe(str(column)) for column in frame.columns])
+    for row in frame.itertuples(index=False, name=None):
+        writer.writerow([csv_safe(_csv_cell(value)) for value in row])
+    return buffer.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, (list, tuple)):
+        return "; ".join(str(item) for item in value)
     return value

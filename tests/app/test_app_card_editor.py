@@ -246,7 +246,10 @@ def test_the_preview_follows_the_card_picked_and_escapes_its_text() -> None:
 
 def test_the_save_button_is_offered() -> None:
     at = _editor_on_souls_small()
-    assert [button.label for button in at.download_button] == ["Save as xlsx"]
+    labels = [button.label for button in at.download_button]
+    # Beside the save, the grid's and findings' formula-safe CSV downloads (issue 37; tests/app/test_app_csv_download)
+    assert labels[0] == "Save as xlsx" and set(labels[1:]) <= {"Download cards (CSV)", "Download findings (CSV)"}
+    assert "Download cards (CSV)" in labels
 
 
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))

@@ -82,6 +82,7 @@ from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
 from workbench.run_settings import RunSettings
+from workbench.spreadsheets import csv_text
 from workbench.verdicts import VerdictRuns
 
 CANCEL_KEY = "balance_cancel"
@@ -475,7 +476,7 @@ def _show_sweep(result: Sweep, field_label: str) -> None:
     )
     st.download_button(
         "Download the sweep (CSV)",
-        data=table.to_csv(index=False),
+        data=csv_text(table),  # formula-like text stays text (spreadsheets.csv_safe)
         file_name=f"sweep_{meta.get('card')}_{meta.get('field')}_seed{meta.get('seed')}.csv",
         mime="text/csv",
         on_click="ignore",

@@ -24,6 +24,7 @@ from workbench.app.layout import ROW_COLUMN_PX, pinned_widths
 from workbench.app.widgets import (
     EMPTY_CELL,
     counts_line,
+    csv_download,
     findings_column_config,
     findings_frame,
     option_pair,
@@ -470,6 +471,12 @@ with cards_tab:
         height=min(GRID_MAX_HEIGHT, 38 + GRID_ROW_HEIGHT * (len(display) + 1)),
         width="stretch",
     )
+    csv_download(
+        workspace.sheet.frame,  # the cards as edited so far, one column per header
+        f"{Path(workspace.filename).stem or 'cards'}.csv",
+        f"grid_csv:{workspace.uid}:{grid.generation}",
+        "Download cards (CSV)",
+    )
     st.caption(
         "Double-click a cell (or select it and type) to edit it; Enter commits. Add a row at the bottom of the grid "
         "or with Add card; select rows at the left and press Delete to remove them. Findings: "
@@ -493,6 +500,9 @@ with findings_tab:
             placeholder=EMPTY_CELL,
         )
         st.caption("Select a finding to show its card above.")
+        csv_download(
+            table, "findings.csv", f"findings_csv:{workspace.uid}:{workspace.digest}", "Download findings (CSV)"
+        )
 
 changed_options = rule_overrides(ruleset)
 st.caption(

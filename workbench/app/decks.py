@@ -12,6 +12,7 @@ from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
     counts_line,
+    csv_download,
     findings_column_config,
     findings_frame,
     page_start,
@@ -153,6 +154,12 @@ if workspace.decks_sheet is not None and workspace.decks_sheet.findings:
             placeholder=EMPTY_CELL,
         )
         st.caption("Rows that belong to no deck are kept as they are when the set is saved as xlsx.")
+        csv_download(
+            findings_frame(sheet_findings),
+            "decks_sheet_findings.csv",
+            f"decks_sheet_findings_csv:{workspace.uid}",
+            "Download findings (CSV)",
+        )
 
 with st.expander("Add a decklist", expanded=not workspace.decks):
     method = st.radio(
@@ -225,6 +232,12 @@ if deck_findings:
     texts_in_full(
         "Each finding in full",
         ((f"line {f.row}" if f.row is not None else f.card or f.rule, f.message) for f in deck_findings),
+    )
+    csv_download(
+        findings_frame(deck_findings),
+        f"{deck.name}_findings.csv",
+        f"deck_findings_csv:{workspace.uid}:{deck.name}",
+        "Download findings (CSV)",
     )
 else:
     st.success("No findings: the deck keeps every construction rule.")

@@ -41,6 +41,7 @@ from workbench.full_game_charts import buy_cost_power_figure, buy_cost_sweep_fig
 from workbench.markup import markdown_text
 from workbench.report_html import render_html
 from workbench.reports import BalanceReport, report_from_full_game, xlsx_bytes
+from workbench.spreadsheets import csv_text
 
 SECTION_KEY = "balance_full_section"
 SIMULATION_TAB = "Simulation"
@@ -477,7 +478,7 @@ def _sweep_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
         )
         st.download_button(
             "Download the sweep (CSV)",
-            data=frame.to_csv(index=False),
+            data=csv_text(frame),  # formula-like text stays text (spreadsheets.csv_safe)
             file_name=f"sweep_{result.card}_buy_cost_seed{result.meta['seed']}.csv",
             mime="text/csv",
             on_click="ignore",

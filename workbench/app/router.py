@@ -18,6 +18,9 @@ from workbench.app.warmup import start_engine_warmup
 def route() -> None:
     """Set up the page, start the engines' background compile, and run the page the visitor asked for."""
     st.set_page_config(page_title="Card workbench", page_icon="🃏", layout="wide")
+    # Streamlit's own "Download as CSV" on a table writes cells as they are (`=cmd|' /C calc'!A0` stays a formula):
+    # it is hidden, and the card grid and findings tables offer a Download CSV button through spreadsheets.csv_text.
+    st.set_option("client.disableDataExport", True)
     page_style()  # narrower side margins in a narrow window, so a 1024-pixel window keeps the grid's columns pinned
     start_engine_warmup()  # compiles the engines in the background from the server's first page run (WORKBENCH_WARMUP)
     delay_page_run()  # test-only: WORKBENCH_TEST_PAGE_DELAY seconds per page run, to act as a busy server

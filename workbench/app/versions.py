@@ -22,6 +22,7 @@ from workbench.app import CARD_EDITOR
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
+    csv_download,
     deck_picker,
     engine_and_decks,
     findings_column_config,
@@ -224,6 +225,12 @@ def _findings_tab(diff: SetDiff) -> None:
                 column_config=findings_column_config(hide=("deck",)),
             )
             st.caption(f"Rows and columns of {where}.")
+            csv_download(
+                findings_frame(findings),
+                f"findings_{title.lower().replace(' ', '_')}.csv",
+                f"diff_findings_csv:{title}",
+                "Download findings (CSV)",
+            )
         else:
             st.caption(none)
 

@@ -377,6 +377,22 @@ REPORT_FILES_KEY = "report_files"
 """Session key of the report files written for download: download key -> (identity, bytes, seconds)."""
 
 
+def csv_download(frame: pd.DataFrame, file_name: str, key: str, label: str = "Download CSV") -> None:
+    """A Download CSV button for a table, written through `spreadsheets.csv_text` (formula-like text kept as text):
+    Streamlit's own table download is hidden (`client.disableDataExport`), since it writes cells as they are."""
+    from workbench.spreadsheets import csv_text
+
+    st.download_button(
+        label,
+        data=csv_text(frame).encode("utf-8"),
+        file_name=file_name,
+        mime="text/csv",
+        key=key,
+        icon=":material/download:",
+        on_click="ignore",
+    )
+
+
 def report_download(
     column: Any,
     kind: str,
