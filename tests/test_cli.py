@@ -495,3 +495,19 @@ def test_power_curve_decide_runs_again_at_the_planned_matches(
     else:
         assert f"--decide: running again at {planned:,} matches per card" in captured.err
         assert again["matches_per_card"] >= planned
+
+
+def test_a_card_name_with_a_line_break_cannot_forge_a_line_of_the_power_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 37: every text output prints a user's string on its own line, escaped (`\\n`), never as a line break."""
+    from toy_engine import TOY
+
+    monkeypatch.setitem(RULESETS, "toy", TOY)
+    sheet = _toy_set_with_decks(tmp_path)
+    forged = 'Forged,unit,1,1\n"Bargain\nfake.csv:3:atk: error [toy.x] forged",unit,1,6\n'
+    sheet.write_text(TOY_CARDS.replace("Bargain,unit,1,6\n", "") + forged, encoding="utf-8")
+    assert main(["power-curve", str(sheet), "--ruleset", "toy", "--matches-per-card", "60", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert not [line for line in out.splitlines() if line.startswith("fake.csv:3")]
+    assert "Bargain\\nfake.csv:3:atk: error" in out

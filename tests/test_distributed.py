@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -107,3 +108,165 @@ def test_engine_matches_are_identical_on_local_processes_and_on_dask(dask_local:
     assert local.matches.equals(on_dask.matches)
     assert local.counters.equals(on_dask.counters)
     assert local.summary()["win_rate_a"] == on_dask.summary()["win_rate_a"]
+
+
+# Bounded waits (issue 37) ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def silent_listener() -> Iterator[int]:
+    """A loopback TCP port that accepts every connection and never says a byte (not a scheduler, or a hung one);
+    closed, with every connection it accepted, when the test ends."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    server.settimeout(0.2)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except OSError:  # the 0.2 s poll, or the socket closed
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(5)
+        for connection in accepted:
+            connection.close()
+        server.close()
+
+
+def test_an_address_that_accepts_and_never_answers_is_refused_within_the_connect_timeout(
+    silent_listener: int,
+) -> None:
+    """Before: `Client(address, timeout=10)` waited past 125 s (the timeout misses the handshake). Now the command
+    ends with exit 2 and one paragraph within the 10 s bound (plus the interpreter's start), in its own process."""
+    import subprocess
+    import sys
+    import time
+
+    assert distributed.CONNECT_TIMEOUT_SECONDS <= 10
+    root = Path(__file__).resolve().parents[1]
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "workbench", "simulate", "souls/ashfall", "--matches", "10", "--deck", "ember_rush"]
+        + ["--executor", f"dask://127.0.0.1:{silent_listener}"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), "WORKBENCH_WARMUP": "off"},
+    )
+    seconds = time.perf_counter() - started
+    print(f"\nsilent listener: exit {done.returncode} in {seconds:.1f} s: {done.stderr.strip()[:300]}")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "did not answer as a Dask scheduler within 10 s" in done.stderr and "Traceback" not in done.stderr
+    assert seconds < 45
+
+
+def test_the_connect_bound_holds_in_process(monkeypatch: pytest.MonkeyPatch, silent_listener: int) -> None:
+    import time
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT_SECONDS", 2)
+    address = f"tcp://127.0.0.1:{silent_listener}"
+    started = time.perf_counter()
+    with pytest.raises(WorkbenchInputError, match="did not answer as a Dask scheduler within 2 s"):
+        distributed.client_for(address)
+    assert time.perf_counter() - started < 15
+    assert address not in distributed._CLIENTS
+
+
+@pytest.fixture
+def thread_cluster() -> Iterator[Callable[[int], tuple[Any, str]]]:
+    """`start(workers)`: a light LocalCluster (threads, processes=False) with that many workers, and its executor."""
+    from distributed import Client, LocalCluster
+
+    started: list[tuple[Any, Any, str]] = []
+
+    def start(workers: int) -> tuple[Any, str]:
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp",
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # loopback only, any free port
+        )
+        address = "tcp://" + cluster.scheduler_address.split("://", 1)[1]
+        client = Client(cluster)
+        distributed._CLIENTS[address] = client
+        started.append((cluster, client, address))
+        return cluster, "dask://" + address.split("://", 1)[1]
+
+    try:
+        yield start
+    finally:
+        for cluster, client, address in started:
+            distributed._CLIENTS.pop(address, None)
+            client.close()
+            cluster.close()
+
+
+def _souls() -> tuple[CardSet, list[Deck]]:
+    path = bundled_sets("souls")[0]
+    cardset = load_cardset(path, RULESETS["souls"])
+    return cardset, [read_decklist(deck, cardset) for deck in bundled_decks("souls")]
+
+
+def test_a_scheduler_without_workers_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, thread_cluster: Callable[[int], tuple[Any, str]]
+) -> None:
+    """Before: the run waited (or ended with exit 3). Now: WORKER_WAIT_SECONDS, then one paragraph (exit 2)."""
+    import time
+
+    monkeypatch.setattr(distributed, "WORKER_WAIT_SECONDS", 2)
+    _, executor = thread_cluster(0)
+    cardset, decks = _souls()
+    started = time.perf_counter()
+    with pytest.raises(WorkbenchInputError, match="has no workers to play on") as refused:
+        simulate(cardset, decks[0], decks[-1], matches=1_000, run=RunSettings(seed=1, executor=executor))
+    assert "dask worker" in str(refused.value.expected)
+    assert time.perf_counter() - started < 30
+
+
+def test_a_cluster_that_loses_all_its_workers_mid_run_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, thread_cluster: Callable[[int], tuple[Any, str]]
+) -> None:
+    """The only worker closed after the first task comes back: the tasks left wait for a worker, then the run ends
+    with one paragraph (exit 2), not a traceback (exit 3) and not for ever."""
+    import time
+
+    monkeypatch.setattr(distributed, "WORKER_WAIT_SECONDS", 2)
+    cluster, executor = thread_cluster(1)
+    cardset, decks = _souls()
+
+    def lose_every_worker(done: int, total: int) -> None:
+        if done and cluster.workers:
+            cluster.scale(0)
+            deadline = time.monotonic() + 20
+            while cluster.scheduler.workers and time.monotonic() < deadline:
+                time.sleep(0.05)
+
+    started = time.perf_counter()
+    with pytest.raises(WorkbenchInputError, match="Dask") as refused:
+        simulate(
+            cardset,
+            decks[0],
+            decks[-1],
+            matches=40 * DASK_TASK_MATCHES,
+            run=RunSettings(seed=1, executor=executor, progress=lose_every_worker),
+        )
+    seconds = time.perf_counter() - started
+    print(f"\nlost every worker: {refused.value} in {seconds:.1f} s")
+    assert "lost all its workers" in str(refused.value) and len(str(refused.value)) < 600
+    assert seconds < 120

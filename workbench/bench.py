@@ -11,10 +11,30 @@ from typing import Any
 import numpy as np
 import openpyxl
 
+from workbench.cards import WorkbenchInputError
+from workbench.limits import limit, run_refused
 from workbench.loading import cardset_from_table
 from workbench.paths import bundled_sets
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import read_sheet
+
+
+def check_bench(cards: int | None = None, repeat: int | None = None, matches: int | None = None) -> None:
+    """Refuse a bench figure outside the limits table (`bench_cards`, `bench_repeat`, `matches`, each from 1) before
+    anything is generated, written or played: `--cards 1000000000` once wrote into $TMPDIR without end, `--repeat 0`
+    printed "best of 0" and `--cards -5` meant an empty sheet."""
+    for name, value, what in (
+        ("bench_cards", cards, "cards"),
+        ("bench_repeat", repeat, "runs"),
+        ("matches", matches, "matches"),
+    ):
+        if value is not None and value < 1:
+            raise WorkbenchInputError(
+                f"{value:,} {what} is out of range for workbench bench.",
+                expected=f"1 to {limit(name).shown()}",
+            )
+        if value is not None and value > limit(name).value:
+            raise run_refused(name, f"the bench asks for {value:,} {what}")
 
 
 def write_large_sheet(ruleset: Ruleset, cards: int, out_path: Path) -> Path:
@@ -38,10 +58,11 @@ def write_large_sheet(ruleset: Ruleset, cards: int, out_path: Path) -> Path:
 def bench_validation(ruleset: Ruleset, cards: int = 10_000, repeat: int = 3) -> dict[str, Any]:
     """Best-of-`repeat` seconds to read, parse and check a generated sheet of `cards` cards, and which xlsx reader
     read it (`calamine`, or `streaming` when WORKBENCH_XLSX_READER=streaming turns the fast reader off)."""
+    check_bench(cards=cards, repeat=repeat)
     with tempfile.TemporaryDirectory() as folder:
         path = write_large_sheet(ruleset, cards, Path(folder) / f"{ruleset.id}_{cards}.xlsx")
         best: dict[str, float] | None = None
-        for _ in range(max(1, repeat)):
+        for _ in range(repeat):
             start = time.perf_counter()
             table = read_sheet(path)
             read_done = time.perf_counter()
@@ -89,6 +110,7 @@ def bench_engine(
     rule options given (the ruleset's defaults otherwise)."""
     from workbench.simulate import batch_seeds, compile_for
 
+    check_bench(repeat=repeat, matches=matches)
     cardset, decks = _bundled_cardset_and_decks(ruleset)
     engine, compiled, resolved = compile_for(cardset, options)
     deck_a = compiled.deck_array(decks[0])
@@ -101,7 +123,7 @@ def bench_engine(
     engine.play_batch(compiled, deck_a, deck_b, seeds[:10], first[:10], policy_id, policy_id)
     first_call = time.perf_counter() - start
     best = float("inf")
-    for _ in range(max(1, repeat)):
+    for _ in range(repeat):
         start = time.perf_counter()
         engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_id, policy_id)
         best = min(best, time.perf_counter() - start)

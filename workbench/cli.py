@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from workbench import __version__
-from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, sort_findings
+from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
@@ -377,9 +377,19 @@ def _parser() -> argparse.ArgumentParser:
     bench = add("bench", "measure validation speed, engine matches per second and power-curve time", option_options)
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
     bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
-    bench.add_argument("--cards", type=int, default=10_000, metavar="N", help="cards in the generated sheet")
-    bench.add_argument("--matches", type=int, default=200_000, metavar="N", help="matches per engine figure")
-    bench.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per figure; the best is reported")
+    bench.add_argument(
+        "--cards", type=_in_limit("bench_cards"), default=10_000, metavar="N", help="cards in the generated sheet"
+    )
+    bench.add_argument(
+        "--matches", type=_in_limit("matches"), default=200_000, metavar="N", help="matches per engine figure"
+    )
+    bench.add_argument(
+        "--repeat",
+        type=_in_limit("bench_repeat"),
+        default=3,
+        metavar="N",
+        help="runs per figure; the best is reported",
+    )
     bench.add_argument("--policy", default="greedy", metavar="P", help="engine figures' play policy (default greedy)")
 
     warm = add("warm", "compile the match engines ahead of their first use (a server's start, CI)")
@@ -388,7 +398,9 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     app = add("app", "start the app (Streamlit) from the installed package; Ctrl-C stops it")
-    app.add_argument("--port", type=int, default=8501, metavar="N", help="the port to serve on (default 8501)")
+    app.add_argument(
+        "--port", type=_in_limit("port"), default=8501, metavar="N", help="the port to serve on (default 8501)"
+    )
     app.add_argument("--headless", action="store_true", help="do not open a browser (a server, a test)")
     return parser
 
@@ -498,8 +510,16 @@ def _write_out(out: str, suffix: str, write: Callable[[Path], Path]) -> Path:
     """Write a command's file with `write(path)`; for `--out -` through a temporary file whose bytes go to stdout."""
     if out != STDIO:
         return write(Path(out))
-    with tempfile.TemporaryDirectory(prefix="workbench-out-") as folder:
-        data = write(Path(folder) / f"standard-output{suffix}").read_bytes()
+    try:
+        with tempfile.TemporaryDirectory(prefix="workbench-out-") as folder:
+            data = write(Path(folder) / f"standard-output{suffix}").read_bytes()
+    except OSError as error:  # the temporary folder (OutputError names the hidden file: name the folder instead)
+        reason = error.detail if isinstance(error, WorkbenchInputError) else (error.strerror or str(error))
+        raise WorkbenchInputError(
+            f"the output for standard output could not be prepared in the temporary folder: {reason}",
+            path=tempfile.gettempdir(),
+            expected="room and write access in the temporary folder (TMPDIR)",
+        ) from error
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
     return Path("<standard output>")
@@ -837,7 +857,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         _emit_json({**summary, "counters": results.counters.to_dict(orient="records")})
         return EXIT_OK
     print(_provenance_line(summary))
-    print(f"A = {summary['deck_a']} ({summary['policies'][0]})  vs  B = {summary['deck_b']} ({summary['policies'][1]})")
+    policy_a, policy_b = summary["policies"]
+    print(shown(f"A = {summary['deck_a']} ({policy_a})  vs  B = {summary['deck_b']} ({policy_b})"))
     print(f"A win rate:            {results.win_rate_a}")
     print(f"first-player win rate: {results.first_player_win_rate}")
     q1, median, q3 = summary["turns_quartiles"]
@@ -943,14 +964,40 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
     names = [deck.name for deck in decks]
     width = max(len(name) for name in names)
     cell = 22
-    print(f"{'row deck win rate vs':<{width}}  " + "  ".join(f"{name[:cell]:>{cell}}" for name in names))
+    print(shown(f"{'row deck win rate vs':<{width}}  " + "  ".join(f"{name[:cell]:>{cell}}" for name in names)))
     for name in names:
         cells = []
         for opponent in names:
             row = frame[(frame["deck"] == name) & (frame["opponent"] == opponent)].iloc[0]
             cells.append(f"{row.win_rate:.1%} [{row.low:.1%}-{row.high:.1%}]".rjust(cell))
-        print(f"{name:<{width}}  " + "  ".join(cells))
+        print(shown(f"{name:<{width}}  " + "  ".join(cells)))
     return EXIT_OK
+
+
+def _in_limit(name: str, low: int = 1) -> Callable[[str], int]:
+    """An argument type: a whole number from `low` to the limit `name` of the limits table (workbench.limits), else a
+    usage error naming the range, before any work starts."""
+    from workbench.limits import limit
+
+    bound = limit(name)
+
+    def whole_number(text: str) -> int:
+        cleaned = text.strip()
+        digits = cleaned[1:] if cleaned[:1] in ("+", "-") else cleaned
+        # At most 18 digits: a 5,000-digit number is refused by its length, not converted first.
+        value = None
+        if digits.isascii() and digits.isdigit():
+            value = int(cleaned) if len(digits) <= 18 else low - 1  # too many digits: out of range, never converted
+        top = str(bound.value) if name == "port" else f"{bound.value:,}"  # a port reads 65535, as everywhere
+        if value is None or not low <= value <= bound.value:
+            said = "is out of range" if value is not None else "is not a whole number"
+            raise argparse.ArgumentTypeError(
+                f"'{text}' {said}: expected a whole number from {low:,} to {top} (limit `{name}`, docs/formats.md)"
+            )
+        return value
+
+    whole_number.__name__ = name  # argparse names the type in some messages
+    return whole_number
 
 
 def _play_share(text: str) -> float:
@@ -1105,7 +1152,7 @@ def _print_curve(curve: Any) -> None:
         f"{curve.meta['cost_axis']}"
     )
     for name, text in curve.meta.get("auto_decks", {}).items():
-        print(f"{name}: " + "; ".join(line for line in text.splitlines() if line))
+        print(shown(f"{name}: ") + "; ".join(shown(line) for line in text.splitlines() if line))
     for statement in curve.statements():
         print(statement)
     print(_power_table(curve.cards))
@@ -1135,7 +1182,7 @@ def _verdict_table(comparison: Any, labels: Sequence[str]) -> str:
             else f"{'not measured':<{cell}}"
             for label in labels
         )
-        lines.append(f"{row['card']:<{width}}  {row['cost']:>5g}  {cells}{row['why'] or 'same verdict'}")
+        lines.append(shown(f"{row['card']:<{width}}  {row['cost']:>5g}  {cells}{row['why'] or 'same verdict'}"))
     return "\n".join(lines)
 
 
@@ -1160,12 +1207,15 @@ def _power_table(cards: Any) -> str:
         stable = "" if _missing(row.stability) else f"{row.stability:.0%}"
         decide = "" if _missing(row.matches_to_decide) else f"{int(row.matches_to_decide):,}"
         detects = "" if _missing(row.detectable) else f"±{row.detectable:.3f}"
+        # One line per card, whatever its name or reason holds (shown: a line break cannot forge a row).
         lines.append(
-            f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
-            f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {detects:>7}  {decide:>9}  "
-            f"{suggested:>9}  "
-            f"{row.reason}"
+            shown(
+                f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
+                f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
+                f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {detects:>7}  {decide:>9}  "
+                f"{suggested:>9}  "
+                f"{row.reason}"
+            )
         )
     return "\n".join(lines)
 
@@ -1301,7 +1351,7 @@ def _cmd_health(args: argparse.Namespace) -> int:
         f"each deck sits in both seats; the first player alternates): {meta['matches_per_pair']:,} matches per pair"
     )
     for line in health_lines(health):
-        print(line)
+        print(shown(line))
     warnings = health.warnings
     print(f"{len(warnings)} warning(s)" if warnings else "no warnings: every measured figure is in its healthy range")
     return EXIT_OK

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,13 @@ if TYPE_CHECKING:
 DASK_TASK_MATCHES = 5_000
 """Matches per Dask task (whole batches are grouped until a task holds at least this many)."""
 CONNECT_TIMEOUT_SECONDS = 10
+"""How long reaching a scheduler may take, TCP connect, Dask handshake and the client's registration together: an
+address that accepts connections and never answers (not a scheduler, or a hung one) once waited for ever."""
+WORKER_WAIT_SECONDS = 30
+"""How long a run waits for the scheduler to have a worker: before it starts (a scheduler no worker has joined yet),
+and during it (every worker lost while matches remain), before it ends with a clear message."""
+WATCH_SECONDS = 1.0
+"""How often a run waiting for its tasks checks that the cluster still has workers."""
 EXECUTOR_FORMS = "local, dask-local, or dask://HOST:PORT"
 
 _CLIENTS: dict[str, Any] = {}
@@ -74,7 +82,7 @@ def client_for(executor: str) -> Any:
             )
             client = Client(cluster)
         else:
-            client = Client(executor, timeout=CONNECT_TIMEOUT_SECONDS)
+            client = _connect_within(Client, executor, CONNECT_TIMEOUT_SECONDS)
     except OSError as error:
         raise WorkbenchInputError(
             f"could not reach the Dask scheduler at {executor} ({error}).",
@@ -82,6 +90,55 @@ def client_for(executor: str) -> Any:
         ) from None
     _CLIENTS[executor] = client
     return client
+
+
+def _connect_within(client_type: Any, address: str, seconds: float) -> Any:
+    """`Client(address)`, connect, handshake and registration all bounded by `seconds`: Dask's own `timeout` covers
+    the TCP connect but not every read after it, so a listener that accepts and never answers held `Client` past
+    125 s. The attempt runs on a daemon thread; one that overruns is abandoned (it holds a socket, no work) and said
+    as an error."""
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            outcome["client"] = client_type(address, timeout=seconds)
+        except BaseException as error:  # reported on the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name=f"workbench-dask-connect-{address}", daemon=True)
+    thread.start()
+    thread.join(seconds + 2)  # Dask's own timeout first, when it does fire, for its own message
+    if "client" in outcome:
+        return outcome["client"]
+    error = outcome.get("error")
+    if error is None:
+        raise WorkbenchInputError(
+            f"the address {address} accepted a connection but did not answer as a Dask scheduler within {seconds:g} s.",
+            expected="the address of a running scheduler (`dask scheduler` prints it), or --executor dask-local",
+        )
+    if isinstance(error, OSError | TimeoutError):
+        raise OSError(str(error) or type(error).__name__)
+    raise error
+
+
+def _workers(client: Any) -> int:
+    """Workers the scheduler has now (asked of it, not a cached view)."""
+    return len(client.nthreads())
+
+
+def _wait_for_a_worker(client: Any, executor: str, what: str) -> None:
+    """Return once the scheduler has a worker; after WORKER_WAIT_SECONDS without one, a clear error (`what`: when)."""
+    deadline = time.monotonic() + WORKER_WAIT_SECONDS
+    while _workers(client) == 0:
+        if time.monotonic() >= deadline:
+            raise WorkbenchInputError(
+                f"the Dask scheduler at {executor} has no workers {what} (waited {WORKER_WAIT_SECONDS:g} s), so "
+                "no match can be played.",
+                expected=f"start workers with `dask worker {executor}` on each machine, or use --executor local",
+            )
+        time.sleep(min(WATCH_SECONDS, max(0.0, deadline - time.monotonic())))
 
 
 @atexit.register
@@ -135,26 +192,107 @@ def run_jobs_on_dask(
     compiled: CompiledCards,
     jobs: Sequence[Job],
     progress: Callable[[int, int], None] | None = None,
+    reduce: Callable[[int, BatchOutcome], BatchOutcome] | None = None,
 ) -> list[BatchOutcome]:
-    """Play every job on the cluster; results come back in job order whatever order tasks finish in."""
-    from distributed import as_completed
+    """Play every job on the cluster; results come back in job order whatever order tasks finish in, each cut down
+    by `reduce(job_index, outcome)` as it arrives (see workbench.simulate.run_jobs)."""
+    from distributed import wait
 
     client = client_for(executor)
     total = sum(len(job.seeds) for job in jobs)
     if progress:
         progress(0, total)
+    _wait_for_a_worker(client, executor, "to play on")
+    try:
+        return _run_groups(client, executor, engine_module, compiled, jobs, total, wait, progress, reduce)
+    except WorkbenchInputError:
+        raise
+    except Exception as error:
+        from distributed import KilledWorker
+
+        if isinstance(error, KilledWorker):
+            raise WorkbenchInputError(
+                f"the Dask workers playing the matches died ({error}): one ran out of memory or was stopped, more "
+                "times than the scheduler retries a task.",
+                expected="workers with more memory, fewer matches per run, or --executor local",
+            ) from None
+        lost = type(error).__name__ in (
+            "CancelledError",
+            "FutureCancelledError",
+            "FuturesCancelledError",
+            "CommClosedError",
+        )
+        if lost or isinstance(error, OSError | TimeoutError):
+            raise _lost(client, executor, error) from None
+        raise
+
+
+def _lost(client: Any, executor: str, error: BaseException) -> WorkbenchInputError:
+    """What to say when a run's tasks were cancelled or its connection closed: every worker gone (their data, the
+    scattered card table, with them), or the scheduler itself."""
+    try:
+        workers: int | None = _workers(client)
+    except Exception:  # the scheduler is gone too
+        workers = None
+    said = (str(error).splitlines() or [""])[0][:200]
+    if workers == 0:
+        return WorkbenchInputError(
+            f"the Dask cluster at {executor} lost all its workers during the run, and the run's tasks with them "
+            f"({type(error).__name__}: {said}), so no further match can be played.",
+            expected=f"workers that stay up for the run (`dask worker {executor}`), or --executor local",
+        )
+    return WorkbenchInputError(
+        f"the run lost its Dask scheduler at {executor}, or the tasks on it ({type(error).__name__}: {said}).",
+        expected="a scheduler and workers that stay up for the run, or --executor local",
+    )
+
+
+def _run_groups(
+    client: Any,
+    executor: str,
+    engine_module: str,
+    compiled: CompiledCards,
+    jobs: Sequence[Job],
+    total: int,
+    wait: Callable[..., Any],
+    progress: Callable[[int, int], None] | None,
+    reduce: Callable[[int, BatchOutcome], BatchOutcome] | None,
+) -> list[BatchOutcome]:
+    """The body of `run_jobs_on_dask`: tasks submitted, then awaited WATCH_SECONDS at a time, each wait that ends
+    with none done checking that the cluster still has a worker (one that lost them all keeps tasks pending for
+    ever); outcomes in job order whatever order tasks finish in."""
     [shared] = client.scatter([compiled], broadcast=True)
     groups = group_jobs(jobs)
     futures = [
         client.submit(play_jobs, engine_module, shared, [jobs[i] for i in group], pure=False) for group in groups
     ]
-    index_of = {future.key: position for position, future in enumerate(futures)}
+    position_of = {future.key: position for position, future in enumerate(futures)}
     results: list[list[BatchOutcome] | None] = [None] * len(futures)
+    pending = set(futures)
     done = 0
-    for future in as_completed(futures):
-        position = index_of[future.key]
-        results[position] = future.result()
-        done += sum(len(jobs[i].seeds) for i in groups[position])
-        if progress:
-            progress(done, total)
+    try:
+        while pending:
+            try:
+                finished = wait(list(pending), timeout=WATCH_SECONDS, return_when="FIRST_COMPLETED").done
+            except TimeoutError:  # Dask's wait raises when none is done in time
+                finished = set()
+            if not finished:
+                if _workers(client) == 0:
+                    _wait_for_a_worker(client, executor, f"left (all were lost with {len(pending)} tasks to play)")
+                continue
+            for future in finished:
+                pending.discard(future)
+                position = position_of[future.key]
+                outcomes = future.result()
+                group = groups[position]
+                results[position] = (
+                    outcomes if reduce is None else [reduce(i, o) for i, o in zip(group, outcomes, strict=True)]
+                )
+                future.release()  # the cluster may forget the task's whole outcome now
+                done += sum(len(jobs[i].seeds) for i in group)
+            if progress:
+                progress(done, total)
+    except BaseException:
+        client.cancel(list(pending))  # a failed or cancelled run leaves no work queued on the cluster
+        raise
     return [outcome for group in results if group is not None for outcome in group]

@@ -189,7 +189,8 @@ _PARAMETER_TABLE: tuple[Limit, ...] = (
         "matches",
         10_000_000,
         "matches",
-        "matches of one simulation, and per pair of decks in matchups and game health (`--matches`)",
+        "matches of one simulation, per pair of decks in matchups and game health, and per engine figure of "
+        "`workbench bench` (`--matches`, from 1)",
         "run fewer matches: 10,000 already gives an interval of about ±1 percentage point",
     ),
     Limit(
@@ -249,6 +250,28 @@ _PARAMETER_TABLE: tuple[Limit, ...] = (
         "processes",
         "worker processes of one run on this machine (`--workers`)",
         "use at most one worker per core, or a Dask cluster (`--executor`) for more",
+    ),
+    Limit(
+        "bench_cards",
+        200_000,
+        "cards",
+        "cards in the sheet `workbench bench` generates for its validation figure (`--cards`, from 1; the sheet is "
+        "written to a temporary folder, so the rows limit bounds it)",
+        "bench fewer cards: 10,000 (the default) already times every reader and check",
+    ),
+    Limit(
+        "bench_repeat",
+        100,
+        "runs",
+        "runs of each `workbench bench` figure, of which the best is reported (`--repeat`, from 1)",
+        "repeat fewer times: the best of 3 (the default) is already steady",
+    ),
+    Limit(
+        "port",
+        65_535,
+        "",
+        "the port `workbench app` serves on (`--port`, from 1 to 65535, the range of a TCP port)",
+        "use a port from 1 to 65535 (the default is 8501)",
     ),
     Limit(
         "turn_cap",

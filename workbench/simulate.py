@@ -14,8 +14,8 @@ import importlib
 import math
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -254,6 +254,53 @@ def _joined(parts: Sequence[BatchOutcome]) -> BatchOutcome:
     return winners, turns, counters
 
 
+Reducer = Callable[[int, BatchOutcome], BatchOutcome]
+"""What a run keeps of each outcome: (job index, outcome) -> the part of it the caller reads (see `run_jobs`)."""
+
+
+def _unchanged(index: int, outcome: BatchOutcome) -> BatchOutcome:
+    return outcome
+
+
+@dataclass
+class CounterRows:
+    """Some cards' rows of a batch's counters, in place of the whole card table's: `counts[side, i, counter]` is
+    card `rows[i]`'s (`keep_counter_rows`). Adds up as the full counters do, so pieces of a batch still join."""
+
+    rows: tuple[int, ...]
+    counts: np.ndarray
+
+    def copy(self) -> CounterRows:
+        return CounterRows(self.rows, self.counts.copy())
+
+    def __iadd__(self, other: CounterRows) -> CounterRows:
+        if other.rows != self.rows:
+            raise ValueError("counter rows of different cards cannot be added")
+        self.counts += other.counts
+        return self
+
+    def of(self, card: int) -> np.ndarray:
+        """The card's counters, shape (sides, 1, counters): the full table's `counters[:, card : card + 1]`."""
+        row = self.rows.index(card)
+        return self.counts[:, row : row + 1]
+
+
+def keep_counter_rows(rows_of_job: Callable[[int], Sequence[int]]) -> Reducer:
+    """A `run_jobs` reducer keeping, of each outcome's per-card counters (sides, cards, counters), only the rows of
+    the cards `rows_of_job(job_index)` names (as `CounterRows`); winners, turns and extras are kept whole. An engine
+    without per-card counters (not three axes) keeps what it returned."""
+
+    def reduce(index: int, outcome: BatchOutcome) -> BatchOutcome:
+        counters = outcome[2]
+        if isinstance(counters, CounterRows) or np.ndim(counters) != 3:
+            return outcome
+        rows = tuple(int(card) for card in rows_of_job(index))
+        kept = CounterRows(rows, np.ascontiguousarray(np.asarray(counters)[:, list(rows), :]))
+        return (outcome[0], outcome[1], kept, *outcome[3:])
+
+    return reduce
+
+
 def _timed_piece(engine_module: str, compiled: CompiledCards, job: Job, pace: _Pace) -> BatchOutcome:
     """Play one piece here, and size the next from the time it took."""
     started = time.perf_counter()
@@ -269,9 +316,15 @@ def run_jobs(
     workers: int | None = None,
     progress: Progress | None = None,
     executor: str | None = None,
+    reduce: Reducer | None = None,
 ) -> list[BatchOutcome]:
     """Play every job, in order: on `workers` local processes (default: all cores; 1 = in this process), or on the
     Dask `executor` (`dask-local`, `dask://HOST:PORT`; see workbench.distributed).
+
+    `reduce(job_index, outcome)`, when given, is applied to each outcome (or piece of one) as soon as it comes back,
+    before the next is awaited, so a run keeps only what its caller reads: a power curve keeps the counters of the
+    measured card's rows, not the whole card table's for every job (20,000 cards held 7 GB). It must commute with
+    joining pieces (per-match arrays concatenated, counters added), as taking rows of the counters does.
 
     Locally, each job is played in pieces of about PIECE_SECONDS (see there) with a progress report after each, so
     a progress callback that raises (the app's Cancel) stops the run within a second, whatever the turn cap; on
@@ -281,7 +334,8 @@ def run_jobs(
 
     executor = check_executor(executor)
     if executor != "local":
-        return run_jobs_on_dask(executor, engine_module, compiled, jobs, progress)
+        return run_jobs_on_dask(executor, engine_module, compiled, jobs, progress, reduce)
+    kept = reduce or _unchanged
     total = sum(len(job.seeds) for job in jobs)
     workers = default_workers() if workers is None else max(1, workers)
     if total < PARALLEL_THRESHOLD:
@@ -306,7 +360,7 @@ def run_jobs(
     while jobs and not measured_enough and first_job_start < len(jobs[0].seeds):
         stop = min(len(jobs[0].seeds), first_job_start + pace.size)
         started = time.perf_counter()
-        parts[0].append(_timed_piece(engine_module, compiled, _piece(jobs[0], first_job_start, stop), pace))
+        parts[0].append(kept(0, _timed_piece(engine_module, compiled, _piece(jobs[0], first_job_start, stop), pace)))
         measured_enough = time.perf_counter() - started >= PIECE_SECONDS / 4
         done += stop - first_job_start
         first_job_start = stop
@@ -317,7 +371,7 @@ def run_jobs(
             start = first_job_start if index == 0 else 0
             while start < len(job.seeds):
                 stop = min(len(job.seeds), start + pace.size)
-                parts[index].append(_timed_piece(engine_module, compiled, _piece(job, start, stop), pace))
+                parts[index].append(kept(index, _timed_piece(engine_module, compiled, _piece(job, start, stop), pace)))
                 done += stop - start
                 start = stop
                 if progress:
@@ -329,12 +383,14 @@ def run_jobs(
         for index, job in enumerate(jobs)
         for start in range(first_job_start if index == 0 else 0, len(job.seeds), pace.size)
     ]
-    futures = [
+    futures: list[Future[BatchOutcome] | None] = [
         pool.submit(_play_job_in_worker, engine_module, compiled, _piece(jobs[index], start, stop))
         for index, start, stop in pieces
     ]
     try:
-        for (index, start, stop), future in zip(pieces, futures, strict=True):
+        for position, (index, start, stop) in enumerate(pieces):
+            future = futures[position]
+            assert future is not None
             while True:
                 try:
                     outcome = future.result(timeout=PIECE_SECONDS)
@@ -344,13 +400,17 @@ def run_jobs(
                     # a cancel is heard within PIECE_SECONDS of being pressed whatever the workers are doing.
                     if progress:
                         progress(done, total)
-            parts[index].append(outcome)
+            # The future is dropped once read: it held the whole outcome, which `reduce` has just cut down.
+            futures[position] = None
+            parts[index].append(kept(index, outcome))
+            del future, outcome
             done += stop - start
             if progress:
                 progress(done, total)
     except BaseException as error:
-        for future in futures:
-            future.cancel()  # a cancelled run (or a failed batch) leaves no queued work behind
+        for pending in futures:
+            if pending is not None:
+                pending.cancel()  # a cancelled run (or a failed batch) leaves no queued work behind
         if isinstance(error, BrokenProcessPool):
             _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
         raise
