@@ -714,7 +714,7 @@ def _load_with_set_decks(
     else:
         found = set_decks(cardset, folder if default == "set" else None)
         decks = list(found.decks)
-        check_decks(len(decks), f"the set {cardset.name}")
+        check_decks(len(decks), f"the set '{cardset.name}'")
         for deck in decks:
             _Say.detail(f"deck {deck.name} ({deck.path}), one of the set's decks")
     return cardset, decks, overrides, found

@@ -268,3 +268,29 @@ def timed(function: Callable[..., Result], *args: object) -> tuple[Result, float
     start = time.perf_counter()
     result = function(*args)
     return result, time.perf_counter() - start
+
+
+def measure_cases(cases: Callable[[Path, Path], dict[str, Callable[[], Run]]]) -> None:
+    """The command line of the measuring scripts (measure_limits.py, measure_structure.py): `ROOT WORKDIR [CASE ...]`;
+    each case named (all when none is) runs once and prints one JSON line: exit code, seconds, peak MiB and the
+    last line it said."""
+    root, work = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    wanted = sys.argv[3:]
+    for name, run in cases(work, root).items():
+        if wanted and not any(w in name for w in wanted):
+            continue
+        result = run()
+        message = (result.stderr.strip().splitlines() or result.stdout.strip().splitlines() or [""])[-1]
+        print(
+            json.dumps(
+                {
+                    "case": name,
+                    "code": result.code,
+                    "seconds": round(result.seconds, 2),
+                    "peak_mib": round(result.peak_mib),
+                    "said": message[:300],
+                }
+            ),
+            flush=True,
+        )

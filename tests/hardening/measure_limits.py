@@ -9,7 +9,6 @@ stops at the cap (its figure then reads "cap") instead of taking the machine dow
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -99,28 +98,5 @@ def cases(work: Path, root: Path) -> dict[str, Callable[[], h.Run]]:
     }
 
 
-def main() -> None:
-    root, work = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
-    work.mkdir(parents=True, exist_ok=True)
-    wanted = sys.argv[3:]
-    for name, run in cases(work, root).items():
-        if wanted and not any(w in name for w in wanted):
-            continue
-        result = run()
-        message = (result.stderr.strip().splitlines() or result.stdout.strip().splitlines() or [""])[-1]
-        print(
-            json.dumps(
-                {
-                    "case": name,
-                    "code": result.code,
-                    "seconds": round(result.seconds, 2),
-                    "peak_mib": round(result.peak_mib),
-                    "said": message[:300],
-                }
-            ),
-            flush=True,
-        )
-
-
 if __name__ == "__main__":
-    main()
+    h.measure_cases(cases)
