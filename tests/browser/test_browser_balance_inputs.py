@@ -94,10 +94,10 @@ def test_the_power_table_marks_the_filler_as_the_baseline(page: Page, tmp_path: 
     row = table.locator("tr").filter(has=page.locator("td", has_text=re.compile(r"^Cinder Whelp$")))
     expect(row).to_contain_text("baseline")
     cells = [text.strip() for text in row.locator("td").all_text_contents()]
-    # card, cost, power, low, high, played, drawn, first played (turn), played in time, flag, suggested cost, why,
-    # win rate, note: no suggested cost for the baseline. The accessible twin holds an empty cell; the canvas draws
-    # the placeholder "—" there (see the screenshot).
-    assert cells[9] == "baseline" and cells[10] == "", cells
+    # card, cost, power, low, high, flag, stability, q, detectable, matches to decide, suggested cost, played, ...:
+    # no suggested cost for the baseline. The accessible twin holds an empty cell; the canvas draws the placeholder
+    # "—" there (see the screenshot).
+    assert cells[5] == "baseline" and cells[10] == "", cells
     expect(table).not_to_contain_text("None")
     table.screenshot(path=str(tmp_path / "balance_baseline_table.png"))
     chart.screenshot(path=str(tmp_path / "balance_baseline_chart.png"))
