@@ -119,6 +119,26 @@ def test_the_false_discovery_rate_holds_when_no_card_is_mispriced_beyond_the_tol
     assert false_flags / (sets * 12) <= 0.05
 
 
+def test_the_p_value_is_exact_at_the_tolerance_s_edge_not_twice_too_conservative() -> None:
+    """A card whose true excess sits exactly at band + tolerance: its p-value is uniform there (Hodges & Lehmann's
+    interval null), so a 5% test flags it about 5% of the time, where the doubled one-sided test flagged 2.5%."""
+    rng = np.random.default_rng(11)
+    flagged = trials = 0
+    for _ in range(400):
+        # Twenty cards at cost 1, all on the tier mean but card 0, planted at the edge; the others' mean is exact.
+        power = np.zeros(20)
+        power[0] = RULE.tolerance + rng.normal(0, 0.01)
+        decision = decide(_measured([1.0] * 20, power.tolist(), [0.01] + [0.0] * 19))
+        flagged += bool(decision.p_value[0] <= 0.05)
+        trials += 1
+    assert 0.03 <= flagged / trials <= 0.07
+    # Far inside the band with no noise: no evidence at all; far outside: certain.
+    inside = decide(_measured([1.0] * 3, [0.0, 0.0, 0.0], 0.0))
+    assert inside.p_value == pytest.approx([1.0, 1.0, 1.0])
+    outside = decide(_measured([1.0] * 3, [0.5, 0.0, 0.0], [0.01, 0.0, 0.0]))
+    assert outside.p_value[0] < 1e-12
+
+
 def test_a_card_alone_at_its_cost_with_no_rising_line_has_no_comparator() -> None:
     # Power falls with cost, so each card is set against the other cards of its own cost: cost 5 has one card.
     cost = [1.0] * 5 + [2.0] * 5 + [5.0]

@@ -17,8 +17,10 @@ designer's words.
    standard error and the band's are added in quadrature: interval against interval.
 3. **A tolerance that matters.** A designer-set tolerance (`POWER_CURVE_DEFAULTS.tolerance`, 0.02 of score) is
    added to each side of the band: a card is mispriced only when it lies beyond band + tolerance.
-4. **False-discovery control.** Each judged card with a comparator gets a p-value for "lies beyond band +
-   tolerance" (the two one-sided normal tests, doubled for the two directions), and the flags are the cards whose
+4. **False-discovery control.** Each judged card with a comparator gets the exact p-value of the interval null
+   "lies within band + tolerance" (Hodges & Lehmann 1954, JRSS B 16:261-268: the chance of an estimate at least this
+   far from the band's centre, either way, for a card sitting at the tolerance's edge; a doubled one-sided test,
+   used before, was up to twice too conservative), and the flags are the cards whose
    Benjamini-Hochberg adjusted p-value (q-value) is at most `false_discovery_rate` (5%): among the cards flagged
    over or under, the expected share of wrong flags is at most 5% (Benjamini & Hochberg 1995, JRSS B 57:289-300).
 5. **On curve is an equivalence test.** A card not flagged is on curve only when both one-sided tests at 5% put
@@ -336,11 +338,13 @@ def decide(measured: Measured, rule: VerdictRule = VerdictRule()) -> Decision:
     half = (band_high - band_low) / 2
     excess = power - centre
     sd = np.sqrt(se**2 + comp_se**2)
-    beyond_above = excess - half - rule.tolerance
-    beyond_below = -excess - half - rule.tolerance
-    p_over = _upper_tail(beyond_above, sd)
-    p_under = _upper_tail(beyond_below, sd)
-    p_value = np.where(has, np.minimum(1.0, 2 * np.minimum(p_over, p_under)), math.nan)
+    margin = half + rule.tolerance
+    # The null "within band + tolerance" is least favourable at its edge: an estimate this far out, either way.
+    p_value = np.where(
+        has,
+        np.minimum(1.0, _upper_tail(np.abs(excess) - margin, sd) + _upper_tail(np.abs(excess) + margin, sd)),
+        math.nan,
+    )
     q_value = nan.copy()
     q_value[has] = benjamini_hochberg(p_value[has])
     z_eq = _NORMAL.inv_cdf(1 - rule.equivalence_alpha)
