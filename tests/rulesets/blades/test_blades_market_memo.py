@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
@@ -24,14 +25,14 @@ SAMPLE = load_cardset(bundled_sets("blades")[0], BLADES)
 CARDS = M.compile_market(SAMPLE, BLADES.resolve_options({"game": "full"}))
 
 
-def plain_best_deck(cards: M.MarketCards, owned: Sequence[int]) -> list[int]:
+def plain_best_deck(cards: M.MarketCards, owned: Sequence[int], metagame: Sequence[int] = ()) -> list[int]:
     """The best deck as first written: values against every owned card, then against the deck (no memo)."""
     distinct = list(dict.fromkeys(owned))
     context: list[int] = distinct
     deck: list[int] = []
     for _ in range(2):
         bits, stars = _deck_context(cards, context)
-        ranked = sorted(distinct, key=lambda c: (-card_value(cards, c, bits, stars), c))
+        ranked = sorted(distinct, key=lambda c: (-card_value(cards, c, bits, stars, metagame), c))
         deck = []
         for kind, limit in DECK_LIMITS.items():
             deck.extend([c for c in ranked if cards.kind[c] == kind][:limit])
@@ -45,20 +46,32 @@ def random_binders(count: int, seed: int) -> list[list[int]]:
     return [[int(c) for c in rng.choice(ids, size=int(rng.integers(4, 30)))] for _ in range(count)]
 
 
-def test_valuation_values_are_card_value_bit_for_bit() -> None:
-    memo = valuation(CARDS)
+def name_ids(*names: str) -> tuple[int, ...]:
+    return tuple(CARDS.compiled.names.index(name) for name in names)
+
+
+# The revealed metagame cards a valuation is made for: none, the Elemental card alone (before the first timer
+# ends), both.
+METAGAMES = [(), name_ids("Fire Ascendant"), name_ids("Water Ascendant", "Mage Season")]
+
+
+@pytest.mark.parametrize("metagame", METAGAMES)
+def test_valuation_values_are_card_value_bit_for_bit(metagame: tuple[int, ...]) -> None:
+    memo = valuation(CARDS, metagame)
+    assert memo is valuation(CARDS, metagame)
     for deck in random_binders(40, 1):
         bits, stars = _deck_context(CARDS, deck)
         scope = memo.context(deck)
         for card in range(len(CARDS.cards)):
             # Equal floats, not close ones: a last-bit difference could flip a ranking or a ratio.
-            assert memo.value(card, scope) == card_value(CARDS, card, bits, stars)
+            assert memo.value(card, scope) == card_value(CARDS, card, bits, stars, metagame)
 
 
-def test_remembered_best_deck_is_the_plain_one_whatever_the_binder_order() -> None:
-    memo = valuation(CARDS)
+@pytest.mark.parametrize("metagame", METAGAMES)
+def test_remembered_best_deck_is_the_plain_one_whatever_the_binder_order(metagame: tuple[int, ...]) -> None:
+    memo = valuation(CARDS, metagame)
     for binder in random_binders(60, 2):
-        expected = plain_best_deck(CARDS, binder)
+        expected = plain_best_deck(CARDS, binder, metagame)
         assert list(memo.best_deck(binder)) == expected
         assert list(memo.best_deck(list(reversed(binder)))) == expected
 
@@ -84,3 +97,8 @@ def test_a_shared_appraisal_is_a_fresh_one() -> None:
     assert appraise(state, 0) is not before
     state.segment = M.LAST_CALL
     assert appraise(state, 0).can_resell is False
+    # So is a newly revealed metagame card ("reveal the top card of the Type Meta stack").
+    before = appraise(state, 0)
+    M.reveal_metagame(state, M.META_TYPE)
+    assert M.revealed_metagame(state) and appraise(state, 0) is not before
+    assert appraise(state, 0).metagame == M.revealed_metagame(state)

@@ -47,6 +47,8 @@ def mid_round(seed: int) -> M.MarketState:
         seat.money += M.INCOME
     M.deal(state, M.DEAL)
     M.fill_store_area(state)
+    # "Reveal a new Elemental Metagame Card" (the Type Meta stays face-down until the first timer ends).
+    M.reveal_metagame(state, M.META_ELEMENTAL)
     for card in sorted(set(state.seats[1].binder) - set(state.seats[1].starter))[:2]:
         M.apply(state, 1, M.Action(M.SELL, cards=(card,)))
     M.apply(state, 2, M.Action(M.BUY_AFTERMARKET, 0))
@@ -61,7 +63,7 @@ def twin(state: M.MarketState) -> M.MarketState:
 def hide_differently(state: M.MarketState, seed: int) -> M.MarketState:
     """The same game as seat A sees it, with everything A cannot see dealt anew: the other seats' unshown binder
     cards reshuffled among them (each keeps its count), the store deck's order, which face-down card of a set lies
-    in each store-area slot, and the promo piles' order."""
+    in each store-area slot, the promo piles' order and the order of the metagame stacks' unrevealed cards."""
     other = twin(state)
     rng = np.random.default_rng(seed)
     hidden: list[list[int]] = []
@@ -84,6 +86,7 @@ def hide_differently(state: M.MarketState, seed: int) -> M.MarketState:
             other.store_area[index], other.store_deck[j] = other.store_deck[j], card
     other.store_deck = [other.store_deck[int(i)] for i in rng.permutation(len(other.store_deck))]
     other.fusion_piles = [[pile[int(i)] for i in rng.permutation(len(pile))] for pile in other.fusion_piles]
+    other.meta_stacks = [[stack[int(i)] for i in rng.permutation(len(stack))] for stack in other.meta_stacks]
     return other
 
 
@@ -166,12 +169,15 @@ def metagame_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def test_search_buys_the_metagame_card_greedy_passes_over(make_cardset: MakeCardSet) -> None:
+def test_search_buys_for_the_metagame_it_can_foresee_greedy_only_for_the_revealed_one(
+    make_cardset: MakeCardSet,
+) -> None:
     # "Each round, the metagame will shift. The Metagame gives significant bonuses if you can incorporate it into
-    # your deck. Don't ignore it!" Greedy's card values do not read the metagame: a 1-star Fire single with no
-    # effect is worth less to it than the $1 the aftermarket asks ("Unlike the Store, cards in the Aftermarket are
-    # bought and sold face-up, so you know exactly what you're going to get"). Played out, the Fire card scores 10
-    # RP a tournament under the revealed Fire Ascendant.
+    # your deck. Don't ignore it!" A 1-star Fire single with no effect is worth less to greedy than the $1 the
+    # aftermarket asks ("Unlike the Store, cards in the Aftermarket are bought and sold face-up, so you know exactly
+    # what you're going to get") while no metagame card is revealed: greedy values only what it sees. The search
+    # plays the stack's cards out (here one, Fire Ascendant, so whatever the shuffle it will be revealed): the Fire
+    # card scores 10 RP a tournament, and it buys.
     cards = M.compile_market(make_cardset(BLADES, metagame_rows()), options())
     ember = cards.compiled.names.index("Ember")
     state = M.new_game(cards, np.random.default_rng(0), [SEARCH, 0, 0, 0])
@@ -181,13 +187,20 @@ def test_search_buys_the_metagame_card_greedy_passes_over(make_cardset: MakeCard
         seat.binder = list(seat.starter)
     state.store_area = []
     state.aftermarket = [M.Listing(ember, -1)]
+    assert M.revealed_metagame(state) == ()
     assert GreedyMarket().act(twin(state), 0) == M.Action(M.PASS)
     search = SearchMarket()
     assert search.act(twin(state), 0) == M.Action(M.BUY_AFTERMARKET, 0)
     assert search.decisions == 1 and search.tournaments > 0
-    # Without the card on offer (what seat A sees changed), the search passes too.
+    # "Reveal a new Elemental Metagame Card": once Fire Ascendant is face-up, greedy's value reads its Score clause
+    # (10 RP for each Fire card in the tableau) and greedy buys the Fire single too.
+    M.reveal_metagame(state, M.META_ELEMENTAL)
+    assert M.revealed_metagame(state) == (cards.compiled.names.index("Fire Ascendant"),)
+    assert GreedyMarket().act(twin(state), 0) == M.Action(M.BUY_AFTERMARKET, 0)
+    # Without the card on offer (what seat A sees changed), both pass.
     state.aftermarket = []
-    assert SearchMarket().act(state, 0) == M.Action(M.PASS)
+    assert SearchMarket().act(twin(state), 0) == M.Action(M.PASS)
+    assert GreedyMarket().act(state, 0) == M.Action(M.PASS)
 
 
 def test_whole_games_with_search_seats() -> None:

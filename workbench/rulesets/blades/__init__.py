@@ -57,6 +57,16 @@ Version history:
   deck box with only a Score clause (Obsidian Vault) read as played in no tournament, so "rarely played" (issue 29).
   Winners, turns, VP, places and RP are bit-identical (results_fingerprint.py's matches unchanged; its digests move
   only through the counters).
+- 1.4, market 2 (card checks and option choices unchanged, so the ruleset version stays; the tournament engine and
+  its results unchanged): the whole game's metagame follows the document (issue 32). Before, each tournament drew
+  one card of each stack uniformly from the whole stack when it started, so a card came back in a later round
+  (70% of four-player games, 200 seeds) and no seat knew the metagame while it built its deck. Now "Shuffle the 2
+  stacks of Metagame Cards separately" happens once at setup from the game's generator; at each deckbuilding setup
+  "Discard any revealed Metagame cards out of play. Reveal a new Elemental Metagame Card", before the first timer;
+  after it "deal each player 6 more cards ..., then reveal the top card of the Type Meta stack". No card repeats in
+  a game. Greedy values a single by what the revealed metagame cards' Score clauses pay for it (deck building and
+  purchases), and the search plays its tournaments under the revealed cards (a stack not yet revealed: any card
+  still in it). The `metagame` option's reading says so; golden traces of the whole game re-recorded.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -23,7 +23,7 @@ opens; with more, every position of A is equally likely over the alternation.
    out its first deck box and first two accessories face-up. The store deck
    holds `copies` of every card of the set kinds in `store_kinds`. One metagame
    card of each meta set (stack) is revealed (option `metagame`; none in the
-   pre-release).
+   pre-release; the whole game hands over its round's own, `market.py`).
 2. Turns go round from the first player. A player who can play a single (one
    in hand and an open tableau slot) plays it into the left-most open slot
    (Scurry: anywhere) and may take one Action, before or after (an Action
@@ -1713,8 +1713,10 @@ def setup_tournament(
 @rules_kernel
 def reveal_metagame(st: Any, events: IntArray, meta: IntArray) -> None:
     """Reveal one card of each metagame stack for the tournament ("Every Player activates the Metagame Score effects
-    for themselves"), or none (-1) in the pre-release or with `metagame=none`. The whole game (`market.py`) calls it
-    for each of its tournaments too."""
+    for themselves"), or none (-1) in the pre-release or with `metagame=none`: a card drawn at random, the top card
+    of a freshly shuffled stack, since a tournament played alone has no earlier rounds. The whole game (`market.py`)
+    does not call it: it shuffles each stack once a game, reveals its cards during deckbuilding as the document
+    says and sets G_META itself."""
     reveal = st.options[O_METAGAME] == MG_REVEALED and st.options[O_VP_ROUND] != 0
     for m in range(MAX_META_STACKS):
         st.game[G_META + m] = -1

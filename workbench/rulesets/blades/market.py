@@ -10,20 +10,22 @@ Collections, Ending the Tournament, Game End. The steps:
 1. Setup: each seat gets a starter deck (a random one of the sheet's starter sets), 3 cards from the top of the
    store, sell markers (3, or 4 with three players) and six Friendship cards. The store deck holds `copies` of
    every core, expansion, premium and master card; promo cards form the fusion piles (bronze, silver, gold) and
-   the prize support.
-2. Each round's deckbuilding phase: $30 income, six cards dealt to each seat, the store area filled to 10 cards;
-   three timer segments (the second after six more cards each; no selling in the third). In a segment the seats
-   take turns of one action (`market_order`, `market_actions`): buy a store card at its buy cost (replenished from
-   the store, the store discard reshuffled when it runs out), sell a binder card to the aftermarket with a sell
-   marker for its star rating, buy an aftermarket card with another seat's marker (or none: cards revealed in a
-   tournament's clashes) at its star rating (the marker goes back to its owner), fuse 5/7/9 cards into a
-   bronze/silver/gold promo (once per tier a round, a marker placed on the pile), trade, or pass.
+   the prize support. Before any of it the two metagame stacks are shuffled, once and separately ("Setup
+   Metagame").
+2. Each round's deckbuilding phase: $30 income, six cards dealt to each seat, the store area filled to 10 cards; the
+   metagame cards revealed last round go out of play and the top Elemental Metagame card is revealed; three timer
+   segments (the second after six more cards each and the top card of the Type Meta stack revealed; no selling in the
+   third). In a segment the seats take turns of one action (`market_order`, `market_actions`): buy a store card at
+   its buy cost (replenished from the store, the store discard reshuffled when it runs out), sell a binder card to
+   the aftermarket with a sell marker for its star rating, buy an aftermarket card with another seat's marker (or
+   none: cards revealed in a tournament's clashes) at its star rating (the marker goes back to its owner), fuse 5/7/9
+   cards into a bronze/silver/gold promo (once per tier a round, a marker placed on the pile), trade, or pass.
 3. End of deckbuilding: each seat picks its deck (up to 8 singles, 1 deck box, 2 accessories, one copy each) and
    turns in at most one collection (scored by the chart, its cards to the box); the store area and the
    aftermarket go to the store discard.
-4. The tournament: the engine plays it with every seat's deck; VP by the round's chart. Clash reveals come from
-   the store deck and stay in the aftermarket for the next round. Prize support (round 1 bronze, round 2 silver):
-   each seat gets one random promo. Sell markers go back to their owners.
+4. The tournament: the engine plays it with every seat's deck and the round's revealed metagame cards; VP by the
+   round's chart. Clash reveals come from the store deck and stay in the aftermarket for the next round. Prize
+   support (round 1 bronze, round 2 silver): each seat gets one random promo. Sell markers go back to their owners.
 5. Game end: tournament VP + collection VP + money // 4 + friendship VP (at most 6 from one giver); ties broken by
    tournament VP, then collections, money and friendship.
 
@@ -50,7 +52,7 @@ from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
 
-MARKET_VERSION = "1"
+MARKET_VERSION = "2"
 """Bumped whenever the whole game's play changes; stamped into every full-game result beside the engine's."""
 INCOME = 30
 """Millennium Dollars each seat receives at the start of every deckbuilding phase ("Give each player 30")."""
@@ -93,6 +95,13 @@ DUEL_KINDS = ("element", "type")
 """The two collections of a Duel Mode round: "one Elemental collection and one Type collection"."""
 DUEL_KIND_NAMES = ("an Elemental", "a Type")
 """The two collections as the trace names them."""
+META_ELEMENTAL, META_TYPE = range(2)
+"""When a metagame stack's card is revealed: at the deckbuilding setup, before the first timer ("Discard any
+revealed Metagame cards out of play. Reveal a new Elemental Metagame Card. Set a Timer for 7 minutes"), or after
+the first timer ("deal each player 6 more cards from the store deck, then reveal the top card of the Type Meta
+stack")."""
+META_NAMES = ("Elemental", "Type")
+"""The stacks as the document names them, by META_ELEMENTAL / META_TYPE."""
 
 
 @dataclass
@@ -127,6 +136,11 @@ class MarketCards:
     """The most cards a collection holds (option `collection_max_cards`)."""
     options: dict[str, OptionValue]
     """Every resolved rule option."""
+    meta_stacks: tuple[tuple[int, ...], ...] = ()
+    """The metagame stacks (one per meta set, the tournament engine's stack order), card ids in sheet order; empty
+    with `metagame=none`."""
+    meta_timing: tuple[int, ...] = ()
+    """When each stack's card is revealed: META_ELEMENTAL or META_TYPE (`metagame_timing`)."""
     findings: tuple[Finding, ...] = ()
     """What the compilation says about the set (effects left out, store cards without a buy cost)."""
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -141,6 +155,22 @@ def _promo_tier(card: BladesCard, rank: int, count: int) -> int:
         if name in rarity:
             return tier
     return min(2, rank * 3 // max(count, 1))
+
+
+def metagame_timing(names: Sequence[str]) -> tuple[int, ...]:
+    """Which of the document's two stacks each meta set is, from its set name: a name with "type" in it is the Type
+    Meta stack, one with "element" the Elemental; a name with neither is the Elemental stack when it is the first
+    meta set, else a Type stack (the document has two stacks, so the later ones are revealed with the Type Meta)."""
+    timing = []
+    for m, name in enumerate(names):
+        key = name.casefold()
+        if "type" in key:
+            timing.append(META_TYPE)
+        elif "element" in key:
+            timing.append(META_ELEMENTAL)
+        else:
+            timing.append(META_ELEMENTAL if m == 0 else META_TYPE)
+    return tuple(timing)
 
 
 def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> MarketCards:
@@ -206,6 +236,12 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
                 actual=len(store_cards),
             )
         )
+    meta = compiled.extra["meta"]
+    meta_stacks: tuple[tuple[int, ...], ...] = ()
+    if str(options["metagame"]) == "revealed":
+        # Row m is the engine's stack m (every row holds at least one card), so `MarketState.metagame[m]` is the
+        # engine's G_META + m.
+        meta_stacks = tuple(tuple(int(c) for c in row[1 : 1 + int(row[0])]) for row in meta)
     return MarketCards(
         compiled=compiled,
         cards=cards,
@@ -221,6 +257,8 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
         collection_symbol=str(options["collection_symbol"]),
         collection_max=int(options["collection_max_cards"]),
         options=dict(options),
+        meta_stacks=meta_stacks,
+        meta_timing=metagame_timing([cards[stack[0]].set for stack in meta_stacks]),
         findings=tuple(findings),
     )
 
@@ -312,6 +350,14 @@ class MarketState:
     """Bumped whenever a binder changes, so a policy may cache what it derives from the binders."""
     duel: bool = False
     """Duel Mode (two players, option `two_player_rules=duel`): set at setup."""
+    meta_stacks: list[list[int]] = field(default_factory=list)
+    """Per metagame stack, its undrawn cards, top first (shuffled once at setup: "Shuffle the 2 stacks of Metagame
+    Cards separately")."""
+    metagame: list[int] = field(default_factory=list)
+    """Per metagame stack, its revealed card (-1: none revealed)."""
+    meta_out: list[int] = field(default_factory=list)
+    """Metagame cards discarded out of play, in the order they went ("Discard any revealed Metagame cards out of
+    play")."""
     shown: list[list[int]] = field(default_factory=list)
     """Per seat, the cards the whole table has seen it take face-up and not seen leave (its starter deck, aftermarket
     buys, trades); what a policy that never peeks may know of another seat's binder, besides how many cards it
@@ -387,6 +433,48 @@ def fill_store_area(state: MarketState) -> None:
         if card < 0:
             return
         state.store_area.append(card)
+
+
+# ---- the metagame ---------------------------------------------------------------------------------------------------
+
+
+def shuffle_metagame(state: MarketState) -> None:
+    """ "4. Setup Metagame. Shuffle the 2 stacks of Metagame Cards separately, then place them into their slots on
+    the Aftermarket Board": each stack once a game, from the game's generator; nothing revealed yet."""
+    state.meta_stacks = [
+        [stack[int(i)] for i in state.rng.permutation(len(stack))] for stack in state.cards.meta_stacks
+    ]
+    state.metagame = [-1] * len(state.meta_stacks)
+
+
+def discard_metagame(state: MarketState) -> None:
+    """ "Discard any revealed Metagame cards out of play": they never come back."""
+    out = [c for c in state.metagame if c >= 0]
+    if out:
+        names = ", ".join(state.cards.cards[c].name for c in out)
+        state.say(f"  the revealed metagame cards go out of play: {names}")
+    state.meta_out.extend(out)
+    state.metagame = [-1] * len(state.meta_stacks)
+
+
+def reveal_metagame(state: MarketState, timing: int) -> None:
+    """Reveal the top card of every stack revealed at `timing` (META_ELEMENTAL: "Reveal a new Elemental Metagame
+    Card"; META_TYPE: "reveal the top card of the Type Meta stack"). An empty stack reveals nothing: revealed cards
+    go out of play, so a stack of fewer cards than the game's rounds runs out (the document's six never do)."""
+    for m, stack in enumerate(state.meta_stacks):
+        if state.cards.meta_timing[m] != timing:
+            continue
+        name = META_NAMES[timing]
+        if not stack:
+            state.say(f"  the {name} Meta stack ({state.cards.cards[state.cards.meta_stacks[m][0]].set}) is empty")
+            continue
+        state.metagame[m] = stack.pop(0)
+        state.say(f"  the {name} metagame card is revealed: {state.cards.cards[state.metagame[m]].name}")
+
+
+def revealed_metagame(state: MarketState) -> tuple[int, ...]:
+    """The metagame cards revealed now, in stack order: what every seat knows while it builds its deck."""
+    return tuple(c for c in state.metagame if c >= 0)
 
 
 # ---- actions --------------------------------------------------------------------------------------------------------
@@ -661,11 +749,15 @@ def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
         seat.fused = set()
     deal(state, DEAL)
     fill_store_area(state)
+    # Setup the Phase, step 6, before "7. Set a Timer for 7 minutes, and begin!"
+    discard_metagame(state)
+    reveal_metagame(state, META_ELEMENTAL)
     for segment in range(SEGMENTS):
         state.segment = segment
         if segment == 1:
             state.say("  the first timer ends: six more cards each")
             deal(state, DEAL)
+            reveal_metagame(state, META_TYPE)
         elif segment == LAST_CALL:
             state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
         run_segment(state, policies)
@@ -786,8 +878,12 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             np.int64(policy),
             np.int64(0),
         )
-    # The metagame: one card of each stack, drawn by the tournament engine's own kernel.
-    tournament.reveal_metagame(s, events, cards.compiled.extra["meta"])
+    # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
+    # during this tournament" of the pre-release); every player scores it for themselves.
+    for m in range(tournament.MAX_META_STACKS):
+        game[tournament.G_META + m] = state.metagame[m] if m < len(state.metagame) else -1
+    if revealed_metagame(state):
+        state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == tournament.SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
         work = tournament.search_state(cards.compiled)
@@ -936,6 +1032,7 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
     state.bought = np.zeros(len(cards.cards), dtype=np.int64)
     state.bought_by_seat = np.zeros((n, len(cards.cards)), dtype=np.int64)
     state.duel = n == 2 and cards.options.get("two_player_rules", "duel") == "duel"
+    shuffle_metagame(state)
     markers = DUEL_MARKERS if state.duel else 4 if n == 3 else 3
     for p in range(n):
         starter = cards.starters[int(rng.integers(len(cards.starters)))]

@@ -19,9 +19,10 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
             "the engine, prize support, and the final score (tournament + collections + money at 4:1 + "
             "friendship, ties broken by tournament, collections, money and friendship VP in that order). Without "
             "tiers in the sheet, promo cards are split into bronze, silver and gold piles by star rating (lowest "
-            "third bronze); a rarity naming a tier wins. Each tournament reveals metagame cards as the `metagame` "
-            "option says. Characters are left out, as the document's first game advises, and with them pro player "
-            "cards, which come into play only with characters."
+            "third bronze); a rarity naming a tier wins. The metagame is as the `metagame` option says: each stack "
+            "shuffled once, the Elemental card revealed at each deckbuilding setup and the Type card after the "
+            "first timer, revealed cards out of play at the next setup. Characters are left out, as the document's "
+            "first game advises, and with them pro player cards, which come into play only with characters."
         ),
         quote=(
             "Millennium Blades is played over a series of rounds. Each round has two parts, a Deckbuilding Phase and "

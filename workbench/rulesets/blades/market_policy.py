@@ -5,8 +5,9 @@ Greedy prices everything in dollars, the currency of the final score (4 dollars 
 
 - a card's deck value is an estimate of the RP it brings in a tournament, read from the engine's effect table
   (a `gain` clause's amount times how many cards its `per` condition is likely to count, in the seat's current
-  deck; flips, clashes, star tokens and protection at fixed rates; a single's stars for its clashes), and one
-  point of deck value is worth DECK_DOLLARS;
+  deck; flips, clashes, star tokens and protection at fixed rates; a single's stars for its clashes; and, for a
+  single, what the revealed metagame cards' Score clauses pay for it when it reaches the tableau), and one point of
+  deck value is worth DECK_DOLLARS;
 - a card's collection value is the VP it adds to the seat's best collection (one shared symbol, different star
   ratings), at MONEY_PER_VP dollars a VP;
 - a card is worth the most of its deck value gain, its collection gain and, while it can still be sold, its
@@ -21,7 +22,8 @@ largest from the cards outside the deck.
 
 Search is greedy with the deck value measured instead of estimated: the purchases greedy ranks best are each
 priced by the RP the deck they build gains in a few compiled tournaments against opponent decks sampled from what
-the seat can know (`Outlook`), never from the other seats' hidden cards or the store's order.
+the seat can know (`Outlook`), never from the other seats' hidden cards or the store's order (a metagame stack not
+yet revealed this round: any of its cards still in it).
 
 In Duel Mode (two players, `two_player_rules=duel`) greedy keeps an Elemental and a Type collection, a card's
 collection value is the RP it adds to them (10 a card) at DECK_DOLLARS a point, like deck value, and it offers no
@@ -60,6 +62,7 @@ from workbench.rulesets.blades.market import (
     collection_vp,
     legal,
     legal_part,
+    revealed_metagame,
 )
 
 DECK_DOLLARS = 2.0
@@ -88,10 +91,13 @@ def _deck_context(cards: MarketCards, deck: Sequence[int]) -> tuple[list[int], l
     return [int(table[c, tournament.T_SYMBOLS]) for c in singles], [int(cards.stars[c]) for c in singles]
 
 
-def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequence[int]) -> float:
-    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings: the card's
-    `Valuation` terms, counted afresh against this deck (what `Valuation.value` remembers)."""
-    value, terms = valuation(cards).terms[card]
+def card_value(
+    cards: MarketCards, card: int, bits: Sequence[int], stars: Sequence[int], metagame: Sequence[int] = ()
+) -> float:
+    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings, under the
+    revealed `metagame` cards: the card's `Valuation` terms, counted afresh against this deck (what
+    `Valuation.value` remembers)."""
+    value, terms = valuation(cards, metagame).terms[card]
     for kind, arg, amount in terms:
         if kind == CONSTANT:
             value += amount
@@ -106,9 +112,10 @@ def card_value(cards: MarketCards, card: int, bits: Sequence[int], stars: Sequen
     return value
 
 
-def best_deck(cards: MarketCards, owned: Sequence[int]) -> list[int]:
-    """The highest-value legal deck from `owned`: values first against every owned card, then against the deck."""
-    return list(valuation(cards).best_deck(owned))
+def best_deck(cards: MarketCards, owned: Sequence[int], metagame: Sequence[int] = ()) -> list[int]:
+    """The highest-value legal deck from `owned` under the revealed `metagame` cards: values first against every
+    owned card, then against the deck."""
+    return list(valuation(cards, metagame).best_deck(owned))
 
 
 CONSTANT, PER_SYMBOL_COUNT, PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = range(4)
@@ -126,17 +133,28 @@ class Valuation:
     A card's value against a deck is a fixed part plus, per `gain ... per` clause that counts the deck, a coefficient
     times PLAYED_SHARE times the count; the counts depend only on the deck's singles as a multiset, so the values
     of one deck are kept by its sorted singles, and a best deck by the set of distinct cards owned (the ranking's
-    ties go to the lower card id, so the binder's order does not matter)."""
+    ties go to the lower card id, so the binder's order does not matter).
 
-    def __init__(self, cards: MarketCards) -> None:
+    One `Valuation` holds for one set of revealed metagame cards (`metagame`): a single's fixed part includes what
+    their Score clauses pay for it ("Every Player activates the Metagame Score effects for themselves"), each
+    `gain ... per` clause that counts it (its symbol, its stars) times PLAYED_SHARE, the chance it reaches the
+    tableau those clauses count. Without a revealed card a single's value is what it always was."""
+
+    def __init__(self, cards: MarketCards, metagame: Sequence[int] = ()) -> None:
         table = cards.compiled.table
         self.cards = cards
+        self.metagame = tuple(metagame)
         self.single = [int(k) == tournament.K_SINGLE for k in cards.kind]
         self.bits = [int(b) for b in table[:, tournament.T_SYMBOLS]]
         self.stars = [int(s) for s in cards.stars]
         self.price = [int(s) for s in cards.price]
         self.kind = [int(k) for k in cards.kind]
         self.terms = [self._terms(card) for card in range(len(cards.cards))]
+        if self.metagame:
+            for card in range(len(cards.cards)):
+                bonus = self.metagame_bonus(card)
+                if bonus:
+                    self.terms[card][1].append((CONSTANT, 0, bonus))
         self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
         self._decks: dict[frozenset[int], tuple[int, ...]] = {}
 
@@ -179,6 +197,19 @@ class Valuation:
             elif verb != tournament.V_NONE:
                 terms.append((CONSTANT, 0, weight * 1.5))
         return start, terms
+
+    def metagame_bonus(self, card: int) -> float:
+        """RP the revealed metagame cards' Score clauses pay for a single of the deck: each clause whose `per`
+        condition counts it (shares the symbol, meets the star bound), times PLAYED_SHARE. 0 for a deck box or an
+        accessory, which no tableau count sees."""
+        if not self.single[card]:
+            return 0.0
+        bonus = 0.0
+        for meta in self.metagame:
+            for kind, arg, amount in self.terms[meta][1]:
+                if kind != CONSTANT and self._count(kind, arg, [card]):
+                    bonus += amount * PLAYED_SHARE
+        return bonus
 
     def context(self, deck: Sequence[int]) -> tuple[dict[int, float], dict[tuple[int, int], int], list[int]]:
         """The remembered values, counts and sorted singles of a deck context (`deck`'s singles)."""
@@ -239,11 +270,13 @@ class Valuation:
         return found
 
 
-def valuation(cards: MarketCards) -> Valuation:
-    """The card set's `Valuation`, made once and kept with the compiled cards."""
-    found = cards.memo.get("valuation")
+def valuation(cards: MarketCards, metagame: Sequence[int] = ()) -> Valuation:
+    """The card set's `Valuation` under the revealed `metagame` cards, made once for each and kept with the compiled
+    cards."""
+    key = "valuation" if not metagame else "valuation " + " ".join(str(c) for c in metagame)
+    found = cards.memo.get(key)
     if found is None:
-        found = cards.memo["valuation"] = Valuation(cards)
+        found = cards.memo[key] = Valuation(cards, metagame)
     assert isinstance(found, Valuation)
     return found
 
@@ -306,7 +339,8 @@ class Appraisal:
         cards = state.cards
         self.cards = cards
         seat = state.seats[p]
-        self.valuation = valuation(cards)
+        self.metagame = revealed_metagame(state)
+        self.valuation = valuation(cards, self.metagame)
         self.deck = list(self.valuation.best_deck(seat.binder))
         bits, stars = _deck_context(cards, self.deck)
         self.bits, self.stars = bits, stars
@@ -389,12 +423,14 @@ class Appraisal:
 
 
 def appraise(state: MarketState, p: int) -> Appraisal:
-    """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen) or the
-    segment changed, since an appraisal reads nothing else of the state. Kept with the cards, so every greedy seat
-    shares it: each seat's binder changes between two turns of another, and four seats appraising each other made
-    four of every appraisal (measured: most of a whole game's time)."""
-    key = (state.duel, state.segment, tuple(state.seats[p].binder))
-    memo: dict[tuple[bool, int, tuple[int, ...]], Appraisal] = state.cards.memo.setdefault("appraisals", {})
+    """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen), the
+    segment or the revealed metagame changed, since an appraisal reads nothing else of the state. Kept with the
+    cards, so every greedy seat shares it: each seat's binder changes between two turns of another, and four seats
+    appraising each other made four of every appraisal (measured: most of a whole game's time)."""
+    key = (state.duel, state.segment, revealed_metagame(state), tuple(state.seats[p].binder))
+    memo: dict[tuple[bool, int, tuple[int, ...], tuple[int, ...]], Appraisal] = state.cards.memo.setdefault(
+        "appraisals", {}
+    )
     found = memo.get(key)
     if found is None:
         if len(memo) > MEMO_LIMIT // 16:
@@ -499,8 +535,8 @@ class GreedyMarket:
         return card not in self.appraise(state, p).kept
 
     def deck(self, state: MarketState, p: int) -> list[int]:
-        """The best deck by deck value."""
-        return best_deck(state.cards, state.seats[p].binder)
+        """The best deck by deck value, under the metagame revealed this round."""
+        return best_deck(state.cards, state.seats[p].binder, revealed_metagame(state))
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
         """The largest collection from the cards outside the deck."""
@@ -624,6 +660,23 @@ def unseen_pool(state: MarketState, p: int) -> list[int]:
     return [c for c in sorted(counts) for _ in range(max(counts[c], 0))]
 
 
+def known_metagame(state: MarketState) -> np.ndarray:
+    """The metagame stacks as the tournament engine reads them (`meta[m, 0]` cards in `meta[m, 1:]`, one drawn per
+    tournament), from what every seat knows: a revealed card alone; a stack not revealed yet this round (the Type
+    Meta before the first timer ends) as the cards still in it, sorted (its order is hidden, so any of them may be
+    its top card); an empty stack as none."""
+    meta = state.cards.compiled.extra["meta"]
+    known = np.zeros_like(meta)
+    for m in range(min(meta.shape[0], len(state.meta_stacks))):
+        if state.metagame[m] >= 0:
+            known[m, 0], known[m, 1] = 1, state.metagame[m]
+        else:
+            left = sorted(state.meta_stacks[m])
+            known[m, 0] = len(left)
+            known[m, 1 : 1 + len(left)] = left
+    return known
+
+
 def sample_binder(state: MarketState, q: int, pool: Sequence[int], rng: np.random.Generator) -> list[int]:
     """Seat q's binder as another seat can imagine it: the cards the table saw it take, and as many cards drawn
     from the unseen pool as it holds beyond those (how many cards a seat holds is seen)."""
@@ -641,14 +694,16 @@ class Outlook:
     seats in turn), a share of the clash budget as tournament seeds, a store for the clashes to reveal from (the
     aftermarket's cards and the rest of the store's size drawn from the unseen pool: a real game's store runs low as
     the binders fill, which the full store of the card sheet would not show), and one uniform draw that picks the
-    card of a face-down store candidate from its set. Every deck meets the same worlds (common random numbers), so the
-    difference between two decks is the cards', not the dice's. A deck's score in a world is its mean RP over that
-    world's tournaments, played by the engine's batch entry point with every seat's table at the game's player
-    count: the deck as seat A, the world's opponent deck at every other seat, greedy play throughout."""
+    card of a face-down store candidate from its set. Its tournaments are scored under the metagame as the seat
+    knows it (`known_metagame`), and the opponents' decks are greedy's under the revealed cards. Every deck meets
+    the same worlds (common random numbers), so the difference between two decks is the cards', not the dice's. A
+    deck's score in a world is its mean RP over that world's tournaments, played by the engine's batch entry point
+    with every seat's table at the game's player count: the deck as seat A, the world's opponent deck at every
+    other seat, greedy play throughout."""
 
     def __init__(self, state: MarketState, p: int, clashes: int, rng: np.random.Generator) -> None:
         cards = state.cards
-        self.valuation = valuation(cards)
+        self.valuation = valuation(cards, revealed_metagame(state))
         options = cards.compiled.options.copy()
         options[tournament.O_PLAYERS] = state.players
         self.samples = max(1, min(SEARCH_SAMPLES, clashes))
@@ -664,10 +719,11 @@ class Outlook:
         shown = [listing.card for listing in state.aftermarket]
         size = len(state.store_deck) + len(state.store_discard) + len(state.store_area)
         self.compiled: list[CompiledCards] = []
+        meta = known_metagame(state)
         for _ in range(self.samples):
             drawn = [pool[int(i)] for i in rng.choice(len(pool), size=min(size, len(pool)), replace=False)]
             store = np.array(sorted(shown + drawn), dtype=np.int64)
-            extra = {**cards.compiled.extra, "store": store}
+            extra = {**cards.compiled.extra, "store": store, "meta": meta}
             self.compiled.append(dataclasses.replace(cards.compiled, options=options, extra=extra))
         self.seeds = rng.integers(0, 2**62, size=(self.samples, per), dtype=np.int64)
         # Seat A opens in the first half of the turn order in every other tournament (the engine's `first`).

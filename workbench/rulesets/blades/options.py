@@ -183,16 +183,26 @@ OPTIONS: tuple[RuleOption, ...] = (
         key="metagame",
         default="revealed",
         reading=(
-            "`revealed` (default): every tournament reveals one metagame card of each meta set of the card set (each "
-            "meta set is one of the document's two stacks, the Elemental and the Type Meta), drawn at random, and "
-            "after the accessories every player activates its Score effects for themselves; the pre-release round "
-            "(`vp_round=prerelease`) reveals none, as the document says. `none`: no metagame card is revealed."
+            "`revealed` (default): every tournament is scored with one metagame card of each meta set of the card "
+            "set (each meta set is one of the document's two stacks: a set named with 'type' is the Type Meta, one "
+            "named with 'element' the Elemental, otherwise the first meta set is the Elemental and the others are "
+            "revealed with the Type Meta), and after the accessories every player activates its Score effects for "
+            "themselves; the pre-release round (`vp_round=prerelease`) reveals none, as the document says. A "
+            "tournament played alone draws each card at random (the top of a freshly shuffled stack). The whole game "
+            "(`game=full`) shuffles each stack once at setup and deals from its top: at each deckbuilding setup the "
+            "cards revealed last round go out of play and the top Elemental card is revealed before the first timer, "
+            "so seats build knowing it; the top Type card is revealed after the first timer, with the six more "
+            "cards. No card is revealed twice in a game; a stack with fewer cards than the game's rounds (the "
+            "document's six never are) has none left for the last rounds, and reveals nothing then. `none`: no "
+            "metagame card is revealed."
         ),
         quote=(
-            "Shuffle the 2 stacks of Metagame Cards separately ... Reveal a new Elemental Metagame Card. ... reveal "
-            "the top card of the Type Meta stack. ... Activate all of the Score effects ... then your Deck Boxes, then "
-            "Accessories, then the Metagames. ... Every Player activates the Metagame Score effects for themselves. "
-            "... No Metagame is revealed during this tournament [pre-release]."
+            "4. Setup Metagame. Shuffle the 2 stacks of Metagame Cards separately ... 6. Discard any revealed "
+            "Metagame cards out of play. Reveal a new Elemental Metagame Card. 7. Set a Timer for 7 minutes, and "
+            "begin! ... After the first 7-minute timer expires, deal each player 6 more cards from the store deck, "
+            "then reveal the top card of the Type Meta stack. ... Activate all of the Score effects ... then your "
+            "Deck Boxes, then Accessories, then the Metagames. ... Every Player activates the Metagame Score effects "
+            "for themselves. ... No Metagame is revealed during this tournament [pre-release]."
         ),
         choices=("revealed", "none"),
     ),
