@@ -1,0 +1,194 @@
+"""What each stat is worth in play (workbench.stat_values): the designed experiment recovers a known truth, and the
+same seed gives the same figures.
+
+The toy game (tests/toy_engine.py) reveals five cards of twelve per side; each adds its strength to its side's total,
+plus a die (0-5) and one for the first player; the higher total wins, equal totals draw. A card costing more than
+the treasury (10) is drawn but never played. So the score of any deck against another is an exact sum over hands and
+dice, computed here by hand: the truth a measured rate is tested against.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from itertools import product
+from math import comb
+from typing import Any
+
+import numpy as np
+import pytest
+from toy_engine import TOY, TREASURY
+
+from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.decklists import set_decks
+from workbench.loading import load_cardset
+from workbench.paths import decks_folder_beside, find_bundled_set
+from workbench.run_settings import RunSettings
+from workbench.stat_values import (
+    DESIGNS,
+    NOT_COVERED,
+    Attribute,
+    StatDesign,
+    design_for,
+    stat_values,
+    t_quantile,
+    weighted_fit,
+    with_cards,
+)
+
+FILLER, OTHER = 2, 4
+"""Strengths of the toy reference deck's two cards: 8 Filler and 4 Other, twelve cards."""
+REFERENCE = "8 Filler\n4 Other"
+HAND, DIE = 5, 6
+
+TOY_DESIGN = StatDesign(
+    kind="unit",
+    stats=(Attribute("strength", 0, 5),),
+    cost=Attribute("cost", 0, 12, "cost"),
+    keywords=(),
+    card_fields=lambda point, template: {"strength": point["strength"], "cost": point["cost"]},
+    formula_cost=lambda point: point["strength"] / 2,
+    formula="half a cost per point of strength (a toy formula)",
+    cost_unit="coin",
+)
+
+
+def _hand_totals(deck: Mapping[int, int]) -> dict[int, float]:
+    """The exact distribution of the total strength of the first five cards of a shuffled deck {strength: copies}."""
+    strengths = list(deck)
+    size = sum(deck.values())
+    totals: dict[int, float] = {}
+    for counts in product(*(range(min(deck[s], HAND) + 1) for s in strengths)):
+        if sum(counts) != HAND:
+            continue
+        chance = math.prod(comb(deck[s], k) for s, k in zip(strengths, counts, strict=True)) / comb(size, HAND)
+        total = sum(s * k for s, k in zip(strengths, counts, strict=True))
+        totals[total] = totals.get(total, 0.0) + chance
+    return totals
+
+
+def _exact_score(deck_a: Mapping[int, int], deck_b: Mapping[int, int]) -> float:
+    """Deck A's exact expected score (win 1, draw 1/2) against deck B, each side first in half the matches."""
+    hands_a, hands_b = _hand_totals(deck_a), _hand_totals(deck_b)
+    score = 0.0
+    for a_first in (True, False):
+        for (ta, pa), (tb, pb), da, db in product(hands_a.items(), hands_b.items(), range(DIE), range(DIE)):
+            a, b = ta + da + (1 if a_first else 0), tb + db + (0 if a_first else 1)
+            score += 0.5 * pa * pb / DIE**2 * (1.0 if a > b else 0.5 if a == b else 0.0)
+    return score
+
+
+def _true_power(strength: int, cost: int) -> float:
+    """A card's exact power: 3 copies replace 3 Fillers in the reference deck, which it then plays (a mirror)."""
+    played = strength if cost <= TREASURY else 0
+    variant = {FILLER: 5, OTHER: 4}
+    variant[played] = variant.get(played, 0) + 3
+    return _exact_score(variant, {FILLER: 8, OTHER: 4}) - 0.5
+
+
+@pytest.fixture
+def toy(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) -> tuple[CardSet, Deck]:
+    rows = [
+        {"name": "Filler", "kind": "unit", "cost": 2, "strength": FILLER},
+        {"name": "Other", "kind": "unit", "cost": 3, "strength": OTHER},
+    ]
+    cardset = make_cardset(TOY, rows)
+    return cardset, make_deck(cardset, REFERENCE, name="reference")
+
+
+def test_the_measured_rates_recover_a_known_truth_within_their_intervals(toy: tuple[CardSet, Deck]) -> None:
+    cardset, reference = toy
+    values = stat_values(cardset, [reference], 28, 3_000, RunSettings(seed=11, workers=1), design=TOY_DESIGN)
+    # The probe: costs above the treasury are never played, so they are out of play and left out of the design.
+    levels = values.cost_levels.set_index("cost")
+    assert levels.loc[11, "played"] == 0 and levels.loc[12, "played"] == 0
+    assert not levels.loc[11, "in_play"] and not levels.loc[12, "in_play"]
+    assert levels.loc[0:10, "in_play"].all()
+    assert values.meta["cost_levels_in_play"] == list(range(11))
+    assert set(values.cards["cost"]) <= set(range(11))
+    # The truth the straight fit aims at: the same weighted projection of the exact powers of the design's cards.
+    cards = values.cards
+    truth = np.array([_true_power(int(s), int(c)) for s, c in zip(cards["strength"], cards["cost"], strict=True)])
+    projected = weighted_fit(
+        cards[["strength", "cost"]].to_numpy(float), truth, cards["fit_se"].to_numpy(float), ["strength", "cost"]
+    )
+    rates = values.rates.set_index("attribute")
+    for i, name in enumerate(["strength", "cost"], start=1):
+        assert rates.loc[name, "low"] <= projected.coef[i] <= rates.loc[name, "high"], name
+    # Strength measurably wins; cost below the treasury is worth nothing in this game, and the fit says so.
+    assert rates.loc["strength", "low"] > 0
+    assert rates.loc["cost", "low"] < 0 < rates.loc["cost", "high"]
+    assert rates.loc["strength", "in_cost"] is None  # a cost that costs nothing cannot be a unit
+    assert rates.loc["strength", "formula"] == pytest.approx(0.5)
+    # Each level of the strength curve (cost has no effect, so the truth is the exact power at that strength).
+    curve = values.curves[values.curves["attribute"] == "strength"]
+    for row in curve.itertuples():
+        exact = _true_power(int(row.level), 0)
+        assert row.low - 1e-9 <= exact <= row.high + 1e-9, row.level  # the filler's own strength: exactly 0
+    assert values.meta["seed"] == 11 and values.meta["matches_per_card"] == 3_000
+    assert values.meta["ruleset"] == "toy" and values.meta["policy"] == "greedy"
+    assert "cardset_hash" in values.meta and "workbench_version" in values.meta
+    text = values.to_text()
+    assert "strength" in text and "out of play" in text
+
+
+def _souls() -> tuple[CardSet, list[Deck]]:
+    bundled = find_bundled_set("souls/ashfall")
+    assert bundled is not None
+    cardset = load_cardset(bundled.path)
+    return cardset, set_decks(cardset, decks_folder_beside(bundled.path)).decks
+
+
+def test_souls_same_seed_same_figures_and_another_seed_within_the_intervals() -> None:
+    cardset, decks = _souls()
+    first = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
+    again = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
+    assert first.to_json() == again.to_json()
+    assert first.meta["cost_levels_in_play"] == [0, 1]  # a monster costing 2+ souls is never summoned in ember_rush
+    other = stat_values(cardset, decks, 24, 150, RunSettings(seed=4, workers=1))
+    assert not first.cards["power"].equals(other.cards["power"])
+    a, b = first.rates.set_index("attribute"), other.rates.set_index("attribute")
+    assert list(a.index) == list(b.index) == ["Atk", "Def", "soul cost", "Ranged 2", "Mobile"]
+    for name in a.index:
+        # Two independent estimates: their difference lies within the 95% interval of a difference.
+        half = 1.96 * math.hypot(a.loc[name, "se"], b.loc[name, "se"])
+        assert abs(a.loc[name, "rate"] - b.loc[name, "rate"]) <= half, name
+    # A soul of cost measurably costs score, so each stat's worth is also given in souls, beside the table's price.
+    assert a.loc["soul cost", "high"] < 0
+    assert a.loc["Atk", "in_cost"] is not None and a.loc["Atk", "formula"] > 0
+    payload = first.to_json()
+    assert payload["ruleset"] == "souls" and payload["seed"] == 3 and payload["design_cards"] == 24
+    assert {"rates", "curves", "cost_levels", "cards", "fit", "statements"} <= set(payload)
+
+
+def test_games_without_a_design_are_refused_with_the_reason() -> None:
+    assert set(DESIGNS) == {"souls", "circles"}
+    for ruleset in NOT_COVERED:
+        with pytest.raises(WorkbenchInputError, match="not measured"):
+            design_for(ruleset)
+
+
+def test_synthetic_cards_are_validated_copies_and_never_replace_a_card(toy: tuple[CardSet, Deck]) -> None:
+    cardset, _ = toy
+    extended = with_cards(cardset, "Filler", {"New": {"strength": 5}})
+    new = extended.find("New")
+    assert new is not None and new.card.strength == 5 and new.card.cost == 2  # type: ignore[attr-defined]
+    assert len(extended) == len(cardset) + 1 and cardset.find("New") is None
+    with pytest.raises(WorkbenchInputError, match="already has"):
+        with_cards(cardset, "Filler", {"Other": {"strength": 1}})
+    with pytest.raises(ValueError):
+        with_cards(cardset, "Filler", {"Bad": {"strength": -1}})
+
+
+@pytest.mark.parametrize(("df", "expected"), [(5, 2.5706), (10, 2.2281), (30, 2.0423), (math.inf, 1.9600)])
+def test_t_quantile_matches_the_table(df: float, expected: float) -> None:
+    assert t_quantile(df) == pytest.approx(expected, abs=2e-3)
+
+
+def test_weighted_fit_recovers_an_exact_line_and_scales_by_the_misfit() -> None:
+    x = np.arange(10, dtype=float)[:, None]
+    exact = weighted_fit(x, 1 + 2 * x[:, 0], np.full(10, 0.1), ["x"])
+    assert exact.coef == pytest.approx([1, 2]) and exact.r2 == pytest.approx(1.0)
+    noisy: Any = weighted_fit(x, 1 + 2 * x[:, 0] + np.tile([1.0, -1.0], 5), np.full(10, 0.1), ["x"])
+    assert noisy.scale > 5  # residuals ten times the stated noise: the intervals widen with them
+    assert noisy.interval(1)[1] - noisy.interval(1)[0] > 0.1

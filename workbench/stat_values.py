@@ -1,0 +1,802 @@
+"""What each stat is worth in play: a designed experiment over synthetic cards, beside the document's cost formula.
+
+How the worth is measured (documented in docs/simulation.md, "What each stat is worth in play"):
+
+- A ruleset's `StatDesign` names the stats, the cost and the keywords a synthetic card varies, each within the range
+  the document's cost formula covers, and how a card's fields are written from them. Every other field is the
+  reference deck's filler's (the card the power curve's replacement test swaps out), with its effects cleared and
+  its abilities set to the design's (near-vanilla cards).
+- Step 1, the cost probe: one card per cost level (stats at the middle of their ranges, no keyword) is measured with
+  the power curve's replacement test. A cost level whose probe card its side played in fewer than `min_play_share`
+  of its matches is *out of play*: a card at that cost is drawn but (almost) never played before the matches end,
+  so no stat on it can be worth anything there, and the design does not spend matches on it. The probe's powers are
+  the cost curve ("a mid-stat card at each cost").
+- Step 2, the design: a seeded Latin hypercube of `cards` synthetic cards over the stats' ranges, the cost levels in
+  play and the keywords (each level of each attribute used equally often, the attributes drawn independently, so
+  cost is not confounded with the stats). The design is played in `replicates` power-curve runs on independent
+  seeds, each with its share of the matches; within a run every card plays the same seeded matches (common random
+  numbers) against the same unchanged reference deck's matches.
+- The exchange rates: a weighted least-squares fit of power on the attributes (weights 1 / se^2 of each card's
+  power; cards whose every match ended alike are one measurement and share one card's weight). Within one run the
+  cards' errors are correlated (the same seeds make similar cards' matches alike), so an interval from one run's
+  residuals would be too narrow: the same fit is made in each replicate, and the 95% intervals come from the spread
+  of the replicates' coefficients (Student's t on replicates - 1 degrees of freedom, a batch-means interval). R^2
+  (weighted) and the residual scale (1 = residuals as small as the measurement noise allows) of the fit to the
+  pooled powers say how well a straight line describes the game.
+- In cost units: where the cost's rate lies wholly below 0 (a dearer card measurably wins less), a stat's worth is
+  its rate divided by the cost's (with a delta-method interval): "one Def is worth 0.02 souls in play". Beside it,
+  the document's rate: the least-squares slope of the formula's cost over the same design points (the soul-cost
+  table is a step function; its slope over the design is what it charges per point on average).
+- Curves: for each attribute, the mean power at each level (stats with many levels in up to `CURVE_BINS` bins) with
+  the other attributes held at their design means, with 95% intervals; a level whose interval misses the straight
+  line's value says the effect is not linear there (e.g. Atk beyond what wins a fight).
+
+Covered games: `souls` and `circles` (plain stat cards and a document cost formula). Not covered, and why: see
+`NOT_COVERED`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.analysis import RARELY_PLAYED, choose_fillers, power_curve
+from workbench.auto_decks import HAND_MADE, GauntletChoice
+from workbench.cards import CardEntry, CardSet, Deck, WorkbenchInputError
+from workbench.judging import VerdictRule
+from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.rulesets.base import CardBase
+from workbench.run_settings import Progress, RunSettings
+from workbench.simulate import compile_for, provenance
+
+DESIGN_PREFIX = "stat-values design"
+"""Synthetic cards are named `<prefix> NNN` (and `<prefix> cost N` for the cost probe)."""
+CURVE_BINS = 6
+"""The most levels a stat's curve shows: a stat with more levels is grouped into this many bins of near-equal width."""
+DEFAULT_CARDS = 48
+"""Synthetic cards in the design when a person does not choose."""
+DEFAULT_MATCHES_PER_CARD = 800
+"""Matches per synthetic card when a person does not choose (split over the replicates; a few minutes at most for
+souls and circles on two cores)."""
+DEFAULT_REPLICATES = 8
+"""Independent runs of the design (each on its own seed, each with its share of the matches): the spread of their
+fits gives the intervals, since within one run the cards' errors are correlated by the common random numbers."""
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One thing a synthetic card varies: a stat, the cost, or a keyword (0 = without it, 1 = with it)."""
+
+    name: str
+    """The name a designer reads (`Atk`, `Def`, `soul cost`, `Ranged 2`)."""
+    low: int
+    """The lowest value the design uses."""
+    high: int
+    """The highest value the design uses (keywords: 0 and 1)."""
+    kind: str = "stat"
+    """`stat`, `cost` or `keyword`."""
+
+    @property
+    def levels(self) -> list[int]:
+        """Every whole value from low to high."""
+        return list(range(self.low, self.high + 1))
+
+
+@dataclass(frozen=True)
+class StatDesign:
+    """A ruleset's designed experiment: what a synthetic card varies, and the document's price for it."""
+
+    kind: str
+    """The card kind the synthetic cards are (`monster`, `character`)."""
+    stats: tuple[Attribute, ...]
+    """The stats, each within the range the document's formula covers."""
+    cost: Attribute
+    """The cost axis, over the levels the formula gives (the probe narrows it to the levels in play)."""
+    keywords: tuple[Attribute, ...]
+    """Ability keywords a near-vanilla card may carry (empty: vanilla cards only)."""
+    card_fields: Callable[[Mapping[str, int], CardBase], dict[str, Any]]
+    """The card fields for one design point (attribute name -> value), given the template (filler) card."""
+    formula_cost: Callable[[Mapping[str, int]], float]
+    """The document's cost for one design point (stats and keywords; the design's own cost is not read)."""
+    formula: str
+    """The document's formula in words."""
+    cost_unit: str
+    """One step of cost, in words (`soul`, `circle`)."""
+    unit_of: Mapping[str, str] = field(default_factory=dict)
+    """Attribute name -> what one step of it is called in sentences (`point of Atk`); default `point of <name>`."""
+
+    @property
+    def attributes(self) -> tuple[Attribute, ...]:
+        """Stats, then the cost, then the keywords."""
+        return (*self.stats, self.cost, *self.keywords)
+
+    def step(self, name: str) -> str:
+        """What one step of an attribute is called: `point of Atk`, `soul of cost`, `Ranged 2 (having it)`."""
+        if name in self.unit_of:
+            return self.unit_of[name]
+        attribute = next(a for a in self.attributes if a.name == name)
+        if attribute.kind == "keyword":
+            return f"{name} (having it)"
+        if attribute.kind == "cost":
+            return f"{self.cost_unit} of cost"
+        return f"point of {name}"
+
+
+def _souls_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    abilities = ["Atk"] + [name for name in ("Ranged 2", "Mobile") if point.get(name)]
+    return {
+        "atk": point["Atk"],
+        "defense": point["Def"],
+        "soul_cost": point["soul cost"],
+        "abilities": abilities,
+        "effects": "",
+        "element": None,
+        "effect_weight": None,
+    }
+
+
+def _souls_formula(point: Mapping[str, int]) -> float:
+    from workbench.rulesets.souls.costs import soul_cost_for
+
+    # The table prices Atk + Def; Ranged and Mobile are not a "powerful effect", so they add nothing.
+    return float(soul_cost_for(point["Atk"], point["Def"]))
+
+
+def _main_colour(template: CardBase) -> str:
+    from workbench.rulesets.circles.abilities import COLOURS
+
+    return max(COLOURS, key=lambda colour: (int(getattr(template, colour, 0) or 0), -COLOURS.index(colour)))
+
+
+def _circles_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    from workbench.rulesets.circles.abilities import COLOURS
+
+    colour = _main_colour(template)
+    return {
+        "attack": point["Attack"],
+        "health": point["Health"],
+        "abilities": [],
+        **{c: (point["circles"] if c == colour else 0) for c in COLOURS},
+    }
+
+
+def _circles_formula(point: Mapping[str, int]) -> float:
+    from workbench.rulesets.circles.costs import POINTS_PER_BASE_RESOURCE
+
+    # Points are an upper bound (the worked example spends 5 of 6), so the fewest base resources that pay for them.
+    return float(math.ceil((point["Attack"] + point["Health"]) / POINTS_PER_BASE_RESOURCE))
+
+
+DESIGNS: dict[str, StatDesign] = {
+    "souls": StatDesign(
+        kind="monster",
+        # Atk + Def up to 24 reaches every row of the table, the open "6+" row included.
+        stats=(Attribute("Atk", 0, 12), Attribute("Def", 0, 12)),
+        cost=Attribute("soul cost", 0, 6, "cost"),
+        keywords=(Attribute("Ranged 2", 0, 1, "keyword"), Attribute("Mobile", 0, 1, "keyword")),
+        card_fields=_souls_fields,
+        formula_cost=_souls_formula,
+        formula="the soul-cost table by Atk + Def (<=5: 0, <=10: 1, <=14: 2, <=17: 3, <=20: 4, <=22: 5, >22: 6+); "
+        "Ranged and Mobile are not priced",
+        cost_unit="soul",
+    ),
+    "circles": StatDesign(
+        kind="character",
+        # 3 base resources give 9 points, so each stat runs from the document's minimum 1 to 9 - 1 = 8.
+        stats=(Attribute("Attack", 1, 8), Attribute("Health", 1, 8)),
+        cost=Attribute("circles", 1, 5, "cost"),
+        keywords=(),
+        card_fields=_circles_fields,
+        formula_cost=_circles_formula,
+        formula="1, 2 or 3 base resources give 3, 6 or 9 points of Attack + Health (one circle per 3 points)",
+        cost_unit="circle",
+    ),
+}
+"""The designed experiment of each covered ruleset."""
+
+NOT_COVERED: dict[str, str] = {
+    "plasma": "the document gives no cost formula (the workbench fits one from the set), so there is no document "
+    "rate to set a measured one beside; a design over power, resolve and plasma cost could still measure the worth "
+    "in play, but it is not built yet",
+    "source": "a monster's ST total is fixed by the spaces it occupies and its four ST values are compared one at a "
+    "time in combat, so a synthetic monster needs a map placement and a symbol-deck reading the design does not "
+    "generate yet; not measured rather than guessed",
+    "blades": "cards are scored by star rating, elements and effect timings in a clash and a tournament, not by "
+    "stats a fight reads, and power is ranking points, not a win rate: no stat-and-cost design applies",
+}
+"""Rulesets with no designed experiment, and why (said in words, never a made-up figure)."""
+
+
+def design_for(ruleset_id: str) -> StatDesign:
+    """The ruleset's designed experiment, or a clear error saying why the game is not covered."""
+    if ruleset_id in DESIGNS:
+        return DESIGNS[ruleset_id]
+    reason = NOT_COVERED.get(ruleset_id, "no designed experiment is written for this ruleset")
+    raise WorkbenchInputError(
+        f"what each stat is worth in play is not measured for '{ruleset_id}': {reason}.",
+        expected="a card set of one of: " + ", ".join(sorted(DESIGNS)),
+    )
+
+
+def latin_hypercube(attributes: Sequence[Attribute], n: int, rng: np.random.Generator) -> list[dict[str, int]]:
+    """`n` design points: for each attribute, its levels used as equally often as `n` allows (a random permutation of
+    strata, one value per stratum), the attributes drawn independently of each other."""
+    columns: dict[str, np.ndarray] = {}
+    for attribute in attributes:
+        levels = np.array(attribute.levels)
+        strata = (rng.permutation(n) + rng.random(n)) / n
+        columns[attribute.name] = levels[np.minimum((strata * len(levels)).astype(int), len(levels) - 1)]
+    return [{name: int(values[i]) for name, values in columns.items()} for i in range(n)]
+
+
+def with_cards(cardset: CardSet, template: str, cards: Mapping[str, Mapping[str, Any]]) -> CardSet:
+    """A copy of the set with new cards added: each a copy of `template` under its new name with the fields given,
+    validated by the ruleset's card model like a sheet row. Names already in the set are refused."""
+    entry = cardset.find(template)
+    if entry is None:
+        raise WorkbenchInputError(f"the set has no card '{template}' to copy.", path=cardset.path)
+    last_row = max((e.row for e in cardset.entries), default=1)
+    added = []
+    for offset, (name, fields) in enumerate(cards.items(), start=1):
+        if cardset.find(name) is not None:
+            raise WorkbenchInputError(f"the set already has a card named '{name}'.", path=cardset.path)
+        card = cardset.ruleset.card_adapter.validate_python({**entry.card.model_dump(), **fields, "name": name})
+        added.append(CardEntry(card, last_row + offset))
+    return replace(cardset, entries=[*cardset.entries, *added])
+
+
+def t_quantile(df: float, p: float = 0.975) -> float:
+    """Student's t quantile (Cornish-Fisher expansion about the normal; within 0.001 of the exact value from 4
+    degrees of freedom up, and the normal quantile for infinite df). Only p = 0.975 is used here."""
+    z = Z95 if p == 0.975 else float(np.sqrt(2) * _erfinv(2 * p - 1))
+    if not math.isfinite(df):
+        return z
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def _erfinv(y: float) -> float:
+    """Inverse error function by Newton's method on math.erf."""
+    x = 0.0
+    for _ in range(60):
+        x -= (math.erf(x) - y) / (2 / math.sqrt(math.pi) * math.exp(-x * x))
+    return x
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A weighted least-squares fit with its covariance and quality."""
+
+    names: list[str]
+    """Column names, the intercept first (`intercept`)."""
+    coef: np.ndarray
+    """Coefficients, in the order of `names`."""
+    cov: np.ndarray
+    """Their covariance (scaled by the reduced chi-square when that exceeds 1)."""
+    df: int
+    """Residual degrees of freedom."""
+    r2: float
+    """Weighted R^2."""
+    scale: float
+    """Residual scale: the square root of the reduced chi-square (1 = residuals as small as the noise allows)."""
+
+    def interval(self, i: int) -> tuple[float, float]:
+        """The 95% interval of coefficient i."""
+        half = t_quantile(max(self.df, 1)) * math.sqrt(max(float(self.cov[i, i]), 0.0))
+        return float(self.coef[i]) - half, float(self.coef[i]) + half
+
+
+def weighted_fit(x: np.ndarray, y: np.ndarray, se: np.ndarray, names: Sequence[str]) -> Fit:
+    """Weighted least squares of y on the columns of x (an intercept is added), weights 1 / se^2."""
+    w = 1.0 / se**2
+    design = np.column_stack([np.ones(len(y)), x]) if x.size else np.ones((len(y), 1))
+    root = np.sqrt(w)
+    coef, *_ = np.linalg.lstsq(design * root[:, None], y * root, rcond=None)
+    residual = y - design @ coef
+    chi2 = float(np.sum(w * residual**2))
+    df = len(y) - design.shape[1]
+    reduced = chi2 / df if df > 0 else float("nan")
+    unscaled = np.linalg.pinv(design.T @ (design * w[:, None]))
+    cov = unscaled * (max(1.0, reduced) if math.isfinite(reduced) else 1.0)
+    mean = float(np.sum(w * y) / np.sum(w))
+    total = float(np.sum(w * (y - mean) ** 2))
+    r2 = 1 - chi2 / total if total > 0 else float("nan")
+    return Fit(["intercept", *names], coef, cov, df, r2, math.sqrt(reduced) if math.isfinite(reduced) else float("nan"))
+
+
+def _floored_se(se: np.ndarray) -> np.ndarray:
+    """Each card's standard error, floored at a quarter of the median positive one: a card whose every match ended
+    as the filler's has a standard error of 0, an exact measurement but not an infinite weight in the fit.
+
+    (The fit then multiplies it by the square root of the number of design cards whose matches all ended alike: with
+    common random numbers, k cards that played identically are one measurement, so together they weigh as one.)"""
+    positive = se[se > 0]
+    floor = 0.25 * float(np.median(positive)) if positive.size else 1.0
+    return np.maximum(se, floor)
+
+
+def _bins(levels: list[int]) -> list[list[int]]:
+    """Levels grouped into at most CURVE_BINS consecutive bins of near-equal width."""
+    if len(levels) <= CURVE_BINS:
+        return [[level] for level in levels]
+    edges = np.linspace(0, len(levels), CURVE_BINS + 1).round().astype(int)
+    return [levels[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+
+
+@dataclass(frozen=True)
+class StatValues:
+    """What each stat, keyword and step of cost is worth in play, beside the document's formula."""
+
+    rates: pd.DataFrame
+    """One row per attribute in the fit: attribute, kind (stat / cost / keyword), step (what one step is called),
+    rate (power per step: score, win 1 / draw 1/2 / loss 0, gained per step), low, high (95%), se, in_cost,
+    in_cost_low, in_cost_high (the rate in cost units: steps of cost one step of it is worth in play; None where the
+    cost's rate is not measurably below 0, and for the cost itself), formula (cost units the document charges per
+    step; None for the cost), and mispriced (in_cost - formula over the attribute's whole range, None when either is
+    missing)."""
+    curves: pd.DataFrame
+    """One row per attribute level (or bin): attribute, level (text), mean_value, cards, power, low, high (95%, the
+    other attributes at their design means), line (the straight fit's power there) and off_line (True when the
+    interval misses the line)."""
+    cost_levels: pd.DataFrame
+    """The cost probe, one row per cost level: cost, power, low, high, played, played_in_time, in_play (played in at
+    least `min_play_share` of its matches)."""
+    cards: pd.DataFrame
+    """The design, one row per synthetic card: card, each attribute's value, formula_cost, power, se, low, high,
+    played, flag, same_as (how many design cards, itself included, played every match exactly alike: with common
+    random numbers they are one measurement, so each weighs 1 / same_as in the fit) and fit_se (the standard error
+    the fit weighs the card by: se floored, times the square root of same_as). `power` is the replicates' mean and
+    `se` its standard error as the replicates' own paired intervals give it."""
+    r2: float
+    """Weighted R^2 of the straight fit (None-like NaN when the powers do not vary)."""
+    scale: float
+    """Residual scale of the straight fit: 1 when the residuals are as small as the measurement noise allows; above
+    1, the game is not a straight line in these attributes (see `curves`)."""
+    df: int
+    """Residual degrees of freedom of the fit."""
+    statements: list[str]
+    """The findings in words, most important first."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance (ruleset and engine versions, options, seed, matches per card, policy, card-set hash, workbench
+    version) plus the design: base card, attribute ranges, cost levels in play, cards, reference deck, gauntlet."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as JSON-ready data (NaN as null)."""
+
+        def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+            return json.loads(frame.to_json(orient="records"))
+
+        return {
+            **self.meta,
+            "fit": {"r2": _finite(self.r2), "scale": _finite(self.scale), "df": self.df},
+            "rates": records(self.rates),
+            "curves": records(self.curves),
+            "cost_levels": records(self.cost_levels),
+            "cards": records(self.cards),
+            "statements": self.statements,
+        }
+
+    def to_text(self) -> str:
+        """A short rendering: the statements, the rates beside the formula, the cost probe and the curves."""
+        unit = self.meta.get("cost_unit", "cost")
+        lines = [
+            f"What each stat is worth in play: {self.meta.get('cardset', '')} ({self.meta.get('ruleset')} "
+            f"{self.meta.get('ruleset_version')}), {self.meta.get('design_cards')} synthetic cards x "
+            f"{self.meta.get('matches_per_card'):,} matches, seed {self.meta.get('seed')}, policy "
+            f"{self.meta.get('policy')}",
+            *[f"- {s}" for s in self.statements],
+            "",
+            f"{'attribute':<12} {'power per step':>26} {f'in {unit}s (measured)':>26} {'formula':>8}",
+        ]
+        for row in self.rates.itertuples():
+            measured = (
+                f"{row.in_cost:+.3f} [{row.in_cost_low:+.3f}, {row.in_cost_high:+.3f}]"
+                if row.in_cost is not None and not _isnan(row.in_cost)
+                else "-"
+            )
+            formula = "-" if row.formula is None or _isnan(row.formula) else f"{row.formula:+.3f}"
+            lines.append(
+                f"{row.attribute:<12} {f'{row.rate:+.4f} [{row.low:+.4f}, {row.high:+.4f}]':>26} {measured:>26} "
+                f"{formula:>8}"
+            )
+        lines.append(f"fit: R^2 {self.r2:.2f}, residual scale {self.scale:.2f} on {self.df} degrees of freedom")
+        lines.append("")
+        lines.append(f"cost probe (a mid-stat card at each {unit} cost):")
+        for row in self.cost_levels.itertuples():
+            lines.append(
+                f"  {row.cost:>2}: power {row.power:+.3f} [{row.low:+.3f}, {row.high:+.3f}], played "
+                f"{_share(row.played)}{'' if row.in_play else '  (out of play)'}"
+            )
+        lines.append("")
+        lines.append("curves (mean power per level, other attributes at their design means):")
+        for attribute, rows in self.curves.groupby("attribute", sort=False):
+            cells = [
+                f"{r.level}: {r.power:+.3f} [{r.low:+.3f}, {r.high:+.3f}]{'*' if r.off_line else ''}"
+                for r in rows.itertuples()
+            ]
+            lines.append(f"  {attribute}: " + "; ".join(cells))
+        lines.append("  (* the interval misses the straight fit: not linear there)")
+        return "\n".join(lines)
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _isnan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _share(value: Any) -> str:
+    return "-" if value is None or _isnan(value) else f"{float(value):.0%}"
+
+
+def _progress_step(progress: Progress | None, step: int, steps: int) -> Progress | None:
+    if progress is None:
+        return None
+    scale = 1_000_000
+
+    def report(done: int, total: int) -> None:
+        if total > 0:
+            progress(step * scale + done * scale // total, steps * scale)
+
+    return report
+
+
+def _template(cardset: CardSet, decks: Sequence[Deck], design: StatDesign, run: RunSettings) -> str:
+    """The reference deck's filler of the design's kind: the card the replacement test swaps out, copied as the
+    template of every synthetic card."""
+    _, compiled, _ = compile_for(cardset, run.options)
+    reference = compiled.deck_array(decks[0])
+    fillers = choose_fillers(compiled, reference)
+    kinds = {entry.card.name: entry.card.kind for entry in cardset}
+    slots = {int(compiled.slot[i]) for i in set(reference.tolist()) if kinds.get(compiled.names[i]) == design.kind}
+    for slot in sorted(slots):
+        if slot in fillers:
+            return compiled.names[fillers[slot]]
+    raise WorkbenchInputError(
+        f"the reference deck {decks[0].name} holds no {design.kind} card with a cost to replace, so no synthetic "
+        f"{design.kind} can be measured in it.",
+        expected=f"a reference deck (the first deck) with {design.kind} cards",
+    )
+
+
+def stat_values(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    cards: int = DEFAULT_CARDS,
+    matches_per_card: int = DEFAULT_MATCHES_PER_CARD,
+    run: RunSettings = RunSettings(),
+    *,
+    gauntlet: GauntletChoice = HAND_MADE,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+    replicates: int = DEFAULT_REPLICATES,
+    design: StatDesign | None = None,
+) -> StatValues:
+    """Measure what each stat, keyword and step of cost is worth in play (see the module docstring for the method).
+
+    `decks`: the first is the reference deck, all of them the gauntlet (as for a power curve). `cards` synthetic
+    cards are measured at `matches_per_card` matches each (split over `replicates` runs on independent seeds, whose
+    spread gives the intervals), after a probe of one card per cost level at the same match count. `design` replaces
+    the ruleset's own (`DESIGNS`); a ruleset with none is refused with the reason.
+    """
+    design = design or design_for(cardset.ruleset.id)
+    if not decks:
+        raise WorkbenchInputError(
+            "stat values need at least one deck: the first is the reference deck, all of them the gauntlet.",
+            expected="one or more --deck files",
+        )
+    if not isinstance(cards, int) or cards < len(design.attributes) + 3:
+        raise WorkbenchInputError(
+            f"{cards!r} synthetic cards cannot fit {len(design.attributes)} attributes with intervals.",
+            expected=f"a whole number of at least {len(design.attributes) + 3}",
+        )
+    if not isinstance(replicates, int) or not 2 <= replicates <= 100 or matches_per_card < replicates:
+        raise WorkbenchInputError(
+            f"{replicates!r} replicates of {matches_per_card!r} matches per card cannot give intervals.",
+            expected="2 to 100 replicates, and at least one match per card in each",
+        )
+    template = _template(cardset, decks, design, run)
+    template_card = cardset.find(template)
+    assert template_card is not None
+    quick = VerdictRule(resamples=0)
+
+    steps = replicates + 1
+
+    def measure(points: dict[str, dict[str, int]], step: int, seed: int, matches: int) -> pd.DataFrame:
+        fields = {name: design.card_fields(point, template_card.card) for name, point in points.items()}
+        extended = with_cards(cardset, template, fields)
+        curve = power_curve(
+            extended,
+            decks,
+            matches,
+            replace(run, seed=seed, progress=_progress_step(run.progress, step, steps)),
+            only=list(points),
+            min_play_share=min_play_share,
+            gauntlet=gauntlet,
+            rule=quick,
+            check_suggestions=False,
+        )
+        frame = curve.cards.set_index("card").loc[list(points)].reset_index()
+        frame["fingerprint"] = [curve.fingerprints[name] for name in points]
+        frame.attrs["meta"] = curve.meta
+        return frame
+
+    # Step 1: the cost probe, one mid-stat card without keywords per cost level.
+    middle = {a.name: (a.low + a.high) // 2 for a in design.stats} | {k.name: 0 for k in design.keywords}
+    probe_points = {f"{DESIGN_PREFIX} cost {c}": middle | {design.cost.name: c} for c in design.cost.levels}
+    probe = measure(probe_points, 0, run.seed, matches_per_card)
+    cost_levels = pd.DataFrame(
+        {
+            "cost": design.cost.levels,
+            "power": probe["power"].to_numpy(float),
+            "low": probe["low"].to_numpy(float),
+            "high": probe["high"].to_numpy(float),
+            "played": [None if p is None else float(p) for p in probe["played"]],
+            "played_in_time": [None if p is None else float(p) for p in probe["played_in_time"]],
+        }
+    )
+    cost_levels["in_play"] = [p is None or p >= min_play_share for p in cost_levels["played"]]
+    in_play = [int(c) for c, ok in zip(cost_levels["cost"], cost_levels["in_play"], strict=True) if ok]
+    if not in_play:
+        raise WorkbenchInputError(
+            f"no cost level from {design.cost.low} to {design.cost.high} was played in {min_play_share:.0%} of its "
+            f"matches in the reference deck {decks[0].name}: no synthetic card can show what a stat is worth there.",
+            expected="a reference deck whose games reach the cards' costs (see `workbench health`)",
+        )
+    # Step 2: the Latin hypercube over the stats, the cost levels in play and the keywords.
+    cost_in_play = Attribute(design.cost.name, 0, len(in_play) - 1, "cost")
+    attributes = [*design.stats, cost_in_play, *design.keywords]
+    rng = np.random.default_rng(np.random.SeedSequence([run.seed, 34]))
+    points = latin_hypercube(attributes, cards, rng)
+    for point in points:
+        point[design.cost.name] = in_play[point[design.cost.name]]
+    named = {f"{DESIGN_PREFIX} {i + 1:03d}": point for i, point in enumerate(points)}
+    # The design is played `replicates` times on independent seeds: within one run every card plays the same seeded
+    # matches (common random numbers), so the cards' errors are correlated; the runs' spread is what the intervals
+    # rest on.
+    seeds = [
+        int(s.generate_state(1, np.uint64)[0] >> np.uint64(1))
+        for s in np.random.SeedSequence(run.seed).spawn(replicates)
+    ]
+    runs = [measure(named, r + 1, seed, matches_per_card // replicates) for r, seed in enumerate(seeds)]
+    powers = np.array([frame["power"].to_numpy(float) for frame in runs])
+    errors = np.array([frame["se"].to_numpy(float) for frame in runs])
+    table = pd.DataFrame([{"card": name, **point} for name, point in named.items()])
+    table["formula_cost"] = [design.formula_cost(point) for point in points]
+    table["power"] = powers.mean(axis=0)
+    table["se"] = np.sqrt((errors**2).mean(axis=0) / replicates)
+    table["low"] = table["power"] - Z95 * table["se"]
+    table["high"] = table["power"] + Z95 * table["se"]
+    played = np.array([[np.nan if p is None else float(p) for p in frame["played"]] for frame in runs])
+    table["played"] = [None if math.isnan(p) else float(p) for p in played.mean(axis=0)]
+    table["flag"] = [RARELY_PLAYED if p is not None and p < min_play_share else "" for p in table["played"]]
+    # Cards that played every match alike (the same seeds, the same outcomes) are one measurement, not several.
+    prints = pd.Series(["|".join(frame["fingerprint"].iloc[i] for frame in runs) for i in range(len(table))])
+    table["same_as"] = prints.map(prints.value_counts()).to_numpy()
+    table["fit_se"] = _floored_se(table["se"].to_numpy(float)) * np.sqrt(table["same_as"].to_numpy(float))
+    values = _analyse(design, table, powers)
+    measured = runs[0]
+    meta = dict(measured.attrs["meta"])
+    engine, _, resolved = compile_for(cardset, run.options)
+    per_card = int(meta["matches_per_card"]) * replicates
+    meta |= provenance(cardset, engine, resolved, run.seed, per_card, (run.policy, run.policy))
+    meta |= {
+        "matches_per_card": per_card,
+        "replicates": replicates,
+        "replicate_seeds": seeds,
+        "probe_matches_per_card": int(probe.attrs["meta"]["matches_per_card"]),
+        "design_set_hash": measured.attrs["meta"]["cardset_hash"],
+        "policy": run.policy,
+        "design_cards": cards,
+        "base_card": template,
+        "attributes": {a.name: {"low": a.low, "high": a.high, "kind": a.kind} for a in design.attributes},
+        "cost_levels_in_play": in_play,
+        "cost_unit": design.cost_unit,
+        "formula": design.formula,
+        "min_play_share": min_play_share,
+    }
+    for key in ("tested", "chance", "planning", "matches_to_decide_all", "verdict_rule", "fillers"):
+        meta.pop(key, None)
+    return replace(values, cost_levels=cost_levels, meta=meta, statements=_statements(design, values, cost_levels))
+
+
+def _replicated(fits: Sequence[Fit], point: Fit) -> Fit:
+    """The point fit's coefficients (the mean of the replicates', the fit being linear in the powers) with the
+    covariance of that mean from the replicates' spread, on replicates - 1 degrees of freedom."""
+    coefs = np.array([f.coef for f in fits])
+    cov = np.atleast_2d(np.cov(coefs.T, ddof=1)) / len(fits)
+    return Fit(point.names, coefs.mean(axis=0), cov, len(fits) - 1, point.r2, point.scale)
+
+
+def _analyse(design: StatDesign, table: pd.DataFrame, powers: np.ndarray) -> StatValues:
+    """The straight fit, the rates in cost units beside the formula, and the per-attribute curves; `powers` holds
+    each replicate's power per card (one row per replicate)."""
+    names = [a.name for a in design.attributes if table[a.name].nunique() > 1]
+    x = table[names].to_numpy(float)
+    se = table["fit_se"].to_numpy(float)
+    point = weighted_fit(x, table["power"].to_numpy(float), se, names)
+    fit = _replicated([weighted_fit(x, row, se, names) for row in powers], point)
+    formula_rate = {name: _formula_rate(design, table, name) for name in names if name != design.cost.name}
+    cost_index = fit.names.index(design.cost.name) if design.cost.name in fit.names else None
+    priced = cost_index is not None and fit.interval(cost_index)[1] < 0
+    t = t_quantile(fit.df)
+    rows = []
+    for i, name in enumerate(fit.names[1:], start=1):
+        attribute = next(a for a in design.attributes if a.name == name)
+        low, high = fit.interval(i)
+        in_cost = in_low = in_high = None
+        if priced and name != design.cost.name:
+            assert cost_index is not None
+            b, c = float(fit.coef[i]), float(fit.coef[cost_index])
+            value = -b / c
+            # Delta method for -b / c.
+            var = fit.cov[i, i] / c**2 + b**2 * fit.cov[cost_index, cost_index] / c**4
+            var -= 2 * b * fit.cov[i, cost_index] / c**3
+            half = t * math.sqrt(max(float(var), 0.0))
+            in_cost, in_low, in_high = value, value - half, value + half
+        formula = formula_rate.get(name)
+        span = attribute.high - attribute.low
+        rows.append(
+            {
+                "attribute": name,
+                "kind": attribute.kind,
+                "step": design.step(name),
+                "rate": float(fit.coef[i]),
+                "low": low,
+                "high": high,
+                "se": math.sqrt(max(float(fit.cov[i, i]), 0.0)),
+                "in_cost": in_cost,
+                "in_cost_low": in_low,
+                "in_cost_high": in_high,
+                "formula": None if formula is None else float(formula),
+                "mispriced": None if in_cost is None or formula is None else float((in_cost - formula) * span),
+            }
+        )
+    rates = pd.DataFrame(rows)
+    curves = pd.concat([_curve(table, powers, se, name, names, fit) for name in names], ignore_index=True)
+    return StatValues(rates, curves, pd.DataFrame(), table.copy(), point.r2, point.scale, point.df, [])
+
+
+def _formula_rate(design: StatDesign, table: pd.DataFrame, name: str) -> float:
+    """What the document charges per step of an attribute, on average over the design: the formula's cost with the
+    attribute at its highest value minus at its lowest, the other attributes as each design card has them, over the
+    range (for a keyword: with it minus without it)."""
+    attribute = next(a for a in design.attributes if a.name == name)
+    points = table[[a.name for a in design.attributes]].to_dict(orient="records")
+    changes = [
+        design.formula_cost({**point, name: attribute.high}) - design.formula_cost({**point, name: attribute.low})
+        for point in points
+    ]
+    return float(np.mean(changes)) / (attribute.high - attribute.low)
+
+
+def _curve(
+    table: pd.DataFrame, powers: np.ndarray, se: np.ndarray, name: str, names: list[str], fit: Fit
+) -> pd.DataFrame:
+    """Mean power per level (or bin) of one attribute, the others held at their design means (their straight rates
+    fitted jointly), with 95% intervals from the replicates' spread, beside the straight fit's value there."""
+    levels = sorted(int(v) for v in table[name].unique())
+    groups = _bins(levels)
+    values = table[name].to_numpy(int)
+    indicators = np.column_stack([np.isin(values, group).astype(float) for group in groups])
+    others = [n for n in names if n != name]
+    raw = table[others].to_numpy(float) if others else np.zeros((len(table), 0))
+    x = np.column_stack([indicators, raw - raw.mean(axis=0)]) if others else indicators
+    root = 1.0 / se
+    solve = np.linalg.pinv(x * root[:, None]) * root[None, :]  # coefficients = solve @ powers
+    per_run = powers @ solve.T
+    mean = per_run.mean(axis=0)
+    spread = per_run.std(axis=0, ddof=1) / math.sqrt(len(powers))
+    t = t_quantile(len(powers) - 1)
+    means = table[names].to_numpy(float).mean(axis=0)
+    rows = []
+    for g, group in enumerate(groups):
+        mask = np.isin(values, group)
+        mean_value = float(values[mask].mean()) if mask.any() else float(np.mean(group))
+        at = dict(zip(names, means, strict=True)) | {name: mean_value}
+        line = float(fit.coef[0] + sum(fit.coef[1 + names.index(n)] * at[n] for n in names))
+        power, half = float(mean[g]), t * float(spread[g])
+        rows.append(
+            {
+                "attribute": name,
+                "level": str(group[0]) if len(group) == 1 else f"{group[0]}-{group[-1]}",
+                "mean_value": mean_value,
+                "cards": int(mask.sum()),
+                "power": power,
+                "low": power - half,
+                "high": power + half,
+                "line": line,
+                "off_line": bool(line < power - half or line > power + half),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFrame) -> list[str]:
+    """The findings in words: the cost levels out of play, the price of a step of cost, each attribute's worth beside
+    the formula, the most mispriced attributes, and where the game is not a straight line."""
+    unit = design.cost_unit
+    out: list[str] = []
+    dead = [int(c) for c, ok in zip(cost_levels["cost"], cost_levels["in_play"], strict=True) if not ok]
+    if dead:
+        out.append(
+            f"Out of play: a card costing {_ranges(dead)} {unit}s was played in fewer than the threshold share of its "
+            "matches, so its stats are worth nothing there whatever they are; the design measured only "
+            f"{_ranges([int(c) for c in cost_levels['cost'] if int(c) not in dead])}."
+        )
+    rates = values.rates.set_index("attribute")
+    if design.cost.name in rates.index:
+        cost = rates.loc[design.cost.name]
+        if cost["high"] < 0:
+            out.append(
+                f"One {unit} of cost costs {-cost['rate']:.3f} of score in play (95% {-cost['high']:.3f} to "
+                f"{-cost['low']:.3f}), over the costs in play."
+            )
+        else:
+            out.append(
+                f"A {unit} of cost does not measurably cost score over the costs in play ({cost['rate']:+.3f} per "
+                f"{unit}, 95% {cost['low']:+.3f} to {cost['high']:+.3f}), so the rates stay in score, not {unit}s."
+            )
+    else:
+        out.append(f"Only one cost level is in play, so the worth of a {unit} cannot be measured: rates are in score.")
+    for name, row in rates.iterrows():
+        if name == design.cost.name:
+            continue
+        measured = f"{row['rate']:+.4f} score per {row['step']} (95% {row['low']:+.4f} to {row['high']:+.4f})"
+        if row["in_cost"] is not None and not _isnan(row["in_cost"]):
+            measured += (
+                f" = {row['in_cost']:+.3f} {unit}s in play (95% {row['in_cost_low']:+.3f} to "
+                f"{row['in_cost_high']:+.3f})"
+            )
+        formula = row["formula"]
+        charged = "" if formula is None or _isnan(formula) else f"; the formula charges {formula:+.3f} {unit}s per step"
+        out.append(f"{name}: {measured}{charged}.")
+    mispriced = values.rates.dropna(subset=["mispriced"])
+    if len(mispriced):
+        worst = mispriced.reindex(mispriced["mispriced"].abs().sort_values(ascending=False).index).head(3)
+        parts = [
+            f"{r.attribute} ({'under' if r.mispriced > 0 else 'over'}-charged by {abs(r.mispriced):.2f} {unit}s "
+            "over its range)"
+            for r in worst.itertuples()
+        ]
+        out.append("Most mispriced by the formula: " + ", ".join(parts) + ".")
+    bent = sorted(set(values.curves.loc[values.curves["off_line"], "attribute"]))
+    if bent or (math.isfinite(values.scale) and values.scale > 1.5):
+        out.append(
+            f"Not a straight line: residual scale {values.scale:.2f} (1 = noise only)"
+            + (f"; the curves of {', '.join(bent)} leave the line at some levels (see curves)." if bent else ".")
+        )
+    rare = int((values.cards["flag"] == RARELY_PLAYED).sum())
+    if rare:
+        out.append(
+            f"{rare} of {len(values.cards)} design cards were rarely played; they stay in the fit (their power is "
+            "what the stats are worth at a cost seldom paid)."
+        )
+    return out
+
+
+def _ranges(values: list[int]) -> str:
+    """[0, 1, 2, 5] -> '0-2, 5'."""
+    if not values:
+        return "none"
+    parts = []
+    start = prev = values[0]
+    for v in [*values[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
