@@ -26,7 +26,8 @@ starter_one_copy, max_symbols, collection_symbol, collection_max_cards,
 collection_counts_toward_deck, collection_scoring, one_collection_per_decklist;
 simulation: players, tableau_slots, vp_round, match_result, store_kinds, metagame) and
 `market_options.py` (the whole game: game, market_order, market_actions,
-prerelease, friendship_card_vp, trades). The whole game (`market.py`, option
+prerelease, friendship_card_vp, trades, two_player_rules, market_search_clashes,
+characters and their power figures, pro_cards). The whole game (`market.py`, option
 `game=full`) plays three deckbuilding rounds of store, aftermarket, fusion,
 trades and collections, each ended by a tournament of the engine.
 
@@ -67,6 +68,16 @@ Version history:
   a game. Greedy values a single by what the revealed metagame cards' Score clauses pay for it (deck building and
   purchases), and the search plays its tournaments under the revealed cards (a stack not yet revealed: any card
   still in it). The `metagame` option's reading says so; golden traces of the whole game re-recorded.
+- 1.4, market 2, characters (issue 32, item 9; new options, off by default, so default games are bit-identical:
+  golden traces unchanged and neither version moves): option `characters` (`none` by default, the document's "In
+  your first game, you may choose to leave out character powers"; `random`; `in_order` from `first_character`)
+  deals the document's six characters, each power one effect of a small vocabulary (`market.POWER_NAMES`) with a
+  figure set by an option: `fulton_income`, `shur_tableau`, `cardine_promos`, `cardine_fusion`,
+  `morrey_buy_discount`, `morrey_sell_bonus`, `power_creep_meta_look`. Deques' extra deck boxes and accessories and
+  the other tournament-side powers are not simulated (info `blades.market_characters`). Option `pro_cards` (with
+  characters) hands out the round 1 and 2 winners' pro player cards, so the bundled Pro set (Marisol Quickdraw) is
+  live. The `game` option's reading lists what the whole game leaves out (item 10): card-for-card trades, Blast
+  Off PLUS, Venues, Draft, Liquidation, Turn-Based, Free Market, Millennium Accessories.
 """
 
 from workbench.rulesets.base import Ruleset

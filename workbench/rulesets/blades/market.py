@@ -29,6 +29,11 @@ Collections, Ending the Tournament, Game End. The steps:
 5. Game end: tournament VP + collection VP + money // 4 + friendship VP (at most 6 from one giver); ties broken by
    tournament VP, then collections, money and friendship.
 
+Characters (option `characters`, off by default as the document's first game allows): each seat is dealt one
+of the document's six characters, whose powers are a small vocabulary of effects (`POWER_NAMES`) with figures set
+by rule options (`CHARACTERS`); with `pro_cards` the tournament winners of rounds 1 and 2 hand out their pro player
+cards.
+
 Two players play Duel Mode by default (option `two_player_rules`): no Friendship, six sell markers each, up to two
 collections a round (one sharing an element, one a type) scored as 10 RP a card on top of the round's tournament
 RP, and the game ends when a seat has won two tournaments; a seat's result is its tournaments won.
@@ -102,6 +107,71 @@ the first timer ("deal each player 6 more cards from the store deck, then reveal
 stack")."""
 META_NAMES = ("Elemental", "Type")
 """The stacks as the document names them, by META_ELEMENTAL / META_TYPE."""
+(POWER_INCOME, POWER_TABLEAU, POWER_PROMOS, POWER_FUSION, POWER_BUY_DISCOUNT, POWER_SELL_BONUS, POWER_META_LOOK) = (
+    range(7)
+)
+"""The vocabulary of character powers: dollars more at each deckbuilding setup; tableau slots more in each
+tournament after deckbuilding; promo cards at setup; cards fewer a fusion; dollars less for an aftermarket card;
+dollars more for a card sold to the aftermarket; metagame cards seen from the top of a stack, one chosen."""
+POWER_NAMES = (
+    "income",
+    "tableau slots",
+    "starting promos",
+    "fusion cards fewer",
+    "aftermarket discount",
+    "sell bonus",
+    "metagame look",
+)
+"""The powers as the trace and the summary name them, by POWER_*."""
+
+
+@dataclass(frozen=True)
+class Character:
+    """One of the document's six characters: its powers as (POWER_*, the rule option holding the figure), and the
+    powers the document gives it that are not simulated."""
+
+    name: str
+    """The character's name as the document prints it."""
+    short: str
+    """The name the document calls it by ("Shur", "Power Creep"): a pro set whose name holds it is its pro set."""
+    powers: tuple[tuple[int, str], ...]
+    """(power, option key) pairs; the figure is the option's value."""
+    left_out: str
+    """What of the document's description is not simulated ('' for nothing)."""
+
+
+CHARACTERS = (
+    Character(
+        "Deques Applenti",
+        "Deques",
+        (),
+        "'He can include extra deck boxes and accessories in his tournament kit' (the tournament engine holds one "
+        "deck box and two accessories a seat)",
+    ),
+    Character(
+        "Cardine Kollekta",
+        "Cardine",
+        ((POWER_PROMOS, "cardine_promos"), (POWER_FUSION, "cardine_fusion")),
+        "'During tournaments, she can re-score some of her cards'",
+    ),
+    Character(
+        "Fulton Suitcase",
+        "Fulton",
+        ((POWER_INCOME, "fulton_income"),),
+        "'able to peek at store cards before buying them' and 'he can use leftover money to boost the value of his "
+        "cards, giving him an edge in clashes and during scoring'",
+    ),
+    Character(
+        "Morrey Caardmaan",
+        "Morrey",
+        ((POWER_BUY_DISCOUNT, "morrey_buy_discount"), (POWER_SELL_BONUS, "morrey_sell_bonus")),
+        "'During tournaments, Morrey can use cards from the store deck to boost his own deck, and can manipulate the "
+        "store deck'",
+    ),
+    Character("The Power Creep", "Power Creep", ((POWER_META_LOOK, "power_creep_meta_look"),), ""),
+    Character("Shur Wen Na", "Shur", ((POWER_TABLEAU, "shur_tableau"),), ""),
+)
+"""The document's six characters in the order of its Character Intros; option `characters` deals them."""
 
 
 @dataclass
@@ -141,6 +211,13 @@ class MarketCards:
     with `metagame=none`."""
     meta_timing: tuple[int, ...] = ()
     """When each stack's card is revealed: META_ELEMENTAL or META_TYPE (`metagame_timing`)."""
+    characters: str = "none"
+    """How characters are dealt (option `characters`): none, random or in_order."""
+    powers: tuple[tuple[int, ...], ...] = ()
+    """Per character of CHARACTERS, the figure of each POWER_* (0: the character lacks it)."""
+    pro_sets: tuple[tuple[int, ...], ...] = ()
+    """With `pro_cards` and characters: each pro player set of the sheet as its cards' copies, card ids in sheet
+    order (one copy given to each seat in turn); empty otherwise."""
     findings: tuple[Finding, ...] = ()
     """What the compilation says about the set (effects left out, store cards without a buy cost)."""
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -236,6 +313,41 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
                 actual=len(store_cards),
             )
         )
+    characters = str(options.get("characters", "none"))
+    powers = tuple(
+        tuple(next((int(options[key]) for kind, key in c.powers if kind == k), 0) for k in range(len(POWER_NAMES)))
+        for c in CHARACTERS
+    )
+    pro_sets: tuple[tuple[int, ...], ...] = ()
+    if characters != "none":
+        left_out = "; ".join(f"{c.name}: {c.left_out}" for c in CHARACTERS if c.left_out)
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.market_characters",
+                message=f"character powers the whole game does not simulate (played without): {left_out}.",
+                sheet=cardset.sheet,
+                expected="powers of the vocabulary: " + ", ".join(POWER_NAMES),
+                actual=left_out,
+            )
+        )
+        if bool(options.get("pro_cards", False)):
+            by_set: dict[int, list[int]] = {}
+            for i, card in enumerate(cards):
+                if card.set_kind == "pro":
+                    by_set.setdefault(int(set_of[i]), []).extend([i] * card.copies)
+            pro_sets = tuple(tuple(by_set[k]) for k in sorted(by_set))
+            if not pro_sets:
+                findings.append(
+                    Finding(
+                        severity="info",
+                        rule="blades.market_pro_cards",
+                        message="option pro_cards is on, but the set has no pro player set: no pro card is given.",
+                        sheet=cardset.sheet,
+                        expected="a set of set_kind pro",
+                        actual=0,
+                    )
+                )
     meta = compiled.extra["meta"]
     meta_stacks: tuple[tuple[int, ...], ...] = ()
     if str(options["metagame"]) == "revealed":
@@ -259,6 +371,9 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
         options=dict(options),
         meta_stacks=meta_stacks,
         meta_timing=metagame_timing([cards[stack[0]].set for stack in meta_stacks]),
+        characters=characters,
+        powers=powers,
+        pro_sets=pro_sets,
         findings=tuple(findings),
     )
 
@@ -300,6 +415,10 @@ class Seat:
     """The seat's policy index (0 greedy, 1 random, 2 search): market and tournament alike."""
     starter: list[int] = field(default_factory=list)
     """The seat's starter deck (the pre-release tournament's deck)."""
+    character: int = -1
+    """The seat's character, an index of CHARACTERS (-1: none, option `characters=none`)."""
+    pro_set: int = -1
+    """The seat's pro player set, an index of `MarketCards.pro_sets` (-1: none)."""
 
 
 @dataclass
@@ -358,6 +477,10 @@ class MarketState:
     meta_out: list[int] = field(default_factory=list)
     """Metagame cards discarded out of play, in the order they went ("Discard any revealed Metagame cards out of
     play")."""
+    pro_left: list[list[int]] = field(default_factory=list)
+    """Per pro player set, the copies not yet given (`pro_cards`)."""
+    tournament_winners: list[int] = field(default_factory=list)
+    """The seat that placed first in each tournament after a deckbuilding phase (tied: the next round's opener)."""
     shown: list[list[int]] = field(default_factory=list)
     """Per seat, the cards the whole table has seen it take face-up and not seen leave (its starter deck, aftermarket
     buys, trades); what a policy that never peeks may know of another seat's binder, besides how many cards it
@@ -380,6 +503,33 @@ class MarketState:
     def vp_so_far(self, p: int) -> int:
         """A seat's tournament and collection VP so far (the priority order reads it)."""
         return sum(self.seats[p].tournament_vp) + sum(self.seats[p].collection_vp)
+
+
+def power(state: MarketState, p: int, kind: int) -> int:
+    """The figure of seat p's character power `kind` (POWER_*), 0 without a character or without that power."""
+    character = state.seats[p].character
+    return state.cards.powers[character][kind] if character >= 0 else 0
+
+
+def seat_name(state: MarketState, p: int) -> str:
+    """The seat's letter, with its character when it has one (the trace's name for it)."""
+    character = state.seats[p].character
+    return SEATS[p] if character < 0 else f"{SEATS[p]} ({CHARACTERS[character].name})"
+
+
+def aftermarket_price(state: MarketState, p: int, card: int) -> int:
+    """What seat p pays for `card` in the aftermarket: its star rating, less Morrey's discount (never below 0)."""
+    return max(0, int(state.cards.stars[card]) - power(state, p, POWER_BUY_DISCOUNT))
+
+
+def sell_price(state: MarketState, p: int, card: int) -> int:
+    """What seat p takes for selling `card` to the aftermarket: its star rating, plus Morrey's bonus."""
+    return int(state.cards.stars[card]) + power(state, p, POWER_SELL_BONUS)
+
+
+def fusion_cards(state: MarketState, p: int, tier: int) -> int:
+    """Cards seat p spends on a fusion of `tier`: 5, 7 or 9, less Cardine's figure (at least 1)."""
+    return max(1, FUSION_CARDS[tier] - power(state, p, POWER_FUSION))
 
 
 def unshow(state: MarketState, p: int, card: int) -> None:
@@ -457,10 +607,13 @@ def discard_metagame(state: MarketState) -> None:
     state.metagame = [-1] * len(state.meta_stacks)
 
 
-def reveal_metagame(state: MarketState, timing: int) -> None:
+def reveal_metagame(state: MarketState, timing: int, policies: Sequence[MarketPolicy] = ()) -> None:
     """Reveal the top card of every stack revealed at `timing` (META_ELEMENTAL: "Reveal a new Elemental Metagame
     Card"; META_TYPE: "reveal the top card of the Type Meta stack"). An empty stack reveals nothing: revealed cards
-    go out of play, so a stack of fewer cards than the game's rounds runs out (the document's six never do)."""
+    go out of play, so a stack of fewer cards than the game's rounds runs out (the document's six never do). A seat
+    with The Power Creep's power (`power_creep_meta_look` N > 1) sees the top N cards and its policy picks the one
+    revealed; the others stay on top in order."""
+    looker = next((p for p in range(state.players) if power(state, p, POWER_META_LOOK) > 1), -1)
     for m, stack in enumerate(state.meta_stacks):
         if state.cards.meta_timing[m] != timing:
             continue
@@ -468,7 +621,17 @@ def reveal_metagame(state: MarketState, timing: int) -> None:
         if not stack:
             state.say(f"  the {name} Meta stack ({state.cards.cards[state.cards.meta_stacks[m][0]].set}) is empty")
             continue
-        state.metagame[m] = stack.pop(0)
+        pick = 0
+        if looker >= 0 and policies and len(stack) > 1:
+            seen = stack[: power(state, looker, POWER_META_LOOK)]
+            pick = policies[looker].pick_metagame(state, looker, m, seen)
+            if not 0 <= pick < len(seen):
+                raise ValueError(f"seat {SEATS[looker]}'s policy picked metagame card {pick} of {len(seen)}")
+            state.say(
+                f"  {seat_name(state, looker)} sees {', '.join(state.cards.cards[c].name for c in seen)} and "
+                f"reveals {state.cards.cards[seen[pick]].name}"
+            )
+        state.metagame[m] = stack.pop(pick)
         state.say(f"  the {name} metagame card is revealed: {state.cards.cards[state.metagame[m]].name}")
 
 
@@ -513,7 +676,7 @@ def can_fuse(state: MarketState, p: int, tier: int) -> bool:
         tier not in seat.fused
         and seat.markers > 0
         and bool(state.fusion_piles[tier])
-        and len(seat.binder) >= FUSION_CARDS[tier]
+        and len(seat.binder) >= fusion_cards(state, p, tier)
     )
 
 
@@ -532,13 +695,13 @@ def legal(state: MarketState, p: int, action: Action) -> bool:
             return False
         listing = state.aftermarket[action.index]
         # "Choose a card from the Aftermarket with another player's Sell Marker on it"; a clash card has none.
-        return listing.owner != p and seat.money >= state.cards.stars[listing.card]
+        return listing.owner != p and seat.money >= aftermarket_price(state, p, listing.card)
     if action.kind == SELL:
         return can_sell(state, p) and len(action.cards) == 1 and action.cards[0] in seat.binder
     if action.kind == FUSE:
         if not 0 <= action.index < len(FUSION_TIERS) or not can_fuse(state, p, action.index):
             return False
-        if len(action.cards) != FUSION_CARDS[action.index]:
+        if len(action.cards) != fusion_cards(state, p, action.index):
             return False
         pool = list(seat.binder)
         for card in action.cards:
@@ -578,7 +741,7 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         fill_store_area(state)
     elif action.kind == BUY_AFTERMARKET:
         listing = state.aftermarket.pop(action.index)
-        price = int(cards.stars[listing.card])
+        price = aftermarket_price(state, p, listing.card)
         seat.money -= price
         seat.binder.append(listing.card)
         state.shown[p].append(listing.card)
@@ -590,9 +753,9 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         seat.binder.remove(card)
         unshow(state, p, card)
         seat.markers -= 1
-        seat.money += int(cards.stars[card])
+        seat.money += sell_price(state, p, card)
         state.aftermarket.append(Listing(card, p))
-        state.say(f"  {who} sells {state.name(card)} to the aftermarket for ${int(cards.stars[card])}")
+        state.say(f"  {who} sells {state.name(card)} to the aftermarket for ${sell_price(state, p, card)}")
     elif action.kind == FUSE:
         for card in action.cards:
             seat.binder.remove(card)
@@ -647,6 +810,10 @@ class MarketPolicy(Protocol):
     def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         """Duel Mode: the Elemental and the Type collection turned in this round (disjoint, outside `deck`; either
         may be empty)."""
+        ...
+
+    def pick_metagame(self, state: MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
+        """The Power Creep's power: which of the `seen` top cards of metagame stack `stack` is revealed (an index)."""
         ...
 
 
@@ -744,20 +911,22 @@ def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
 def deckbuilding(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
     """One deckbuilding phase: setup, three timer segments, the end of deckbuilding (decks and collections)."""
     state.say(f"Round {state.round}: deckbuilding")
-    for seat in state.seats:
-        seat.money += INCOME
+    for p, seat in enumerate(state.seats):
+        seat.money += INCOME + power(state, p, POWER_INCOME)
         seat.fused = set()
+        if power(state, p, POWER_INCOME):
+            state.say(f"  {seat_name(state, p)} receives ${power(state, p, POWER_INCOME)} more than the ${INCOME}")
     deal(state, DEAL)
     fill_store_area(state)
     # Setup the Phase, step 6, before "7. Set a Timer for 7 minutes, and begin!"
     discard_metagame(state)
-    reveal_metagame(state, META_ELEMENTAL)
+    reveal_metagame(state, META_ELEMENTAL, policies)
     for segment in range(SEGMENTS):
         state.segment = segment
         if segment == 1:
             state.say("  the first timer ends: six more cards each")
             deal(state, DEAL)
-            reveal_metagame(state, META_TYPE)
+            reveal_metagame(state, META_TYPE, policies)
         elif segment == LAST_CALL:
             state.say("  the second timer ends: the aftermarket stops accepting cards for sale")
         run_segment(state, policies)
@@ -878,6 +1047,12 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             np.int64(policy),
             np.int64(0),
         )
+        extra = power(state, p, POWER_TABLEAU)
+        if extra and after_deckbuilding:
+            # Shur "gets to play extra cards into her tableau"; the pre-release: "character powers are not used".
+            side = s["side"]
+            side[p, tournament.S_SLOTS] = min(tournament.MAX_SLOTS, int(side[p, tournament.S_SLOTS]) + extra)
+            state.say(f"  {seat_name(state, p)} has {int(side[p, tournament.S_SLOTS])} tableau slots")
     # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
     # during this tournament" of the pre-release); every player scores it for themselves.
     for m in range(tournament.MAX_META_STACKS):
@@ -1010,6 +1185,8 @@ class GameResult:
     won (collection, money and friendship VP are 0)."""
     bought_by_seat: IntArray | None = None
     """Copies bought from the store, seat by card id."""
+    characters: list[int] = field(default_factory=list)
+    """Per seat, its character (an index of CHARACTERS); empty with `characters=none`."""
 
 
 def friendship_vp(state: MarketState, p: int) -> int:
@@ -1054,7 +1231,91 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
     deal(state, STARTING_STORE_CARDS)
     # "or whoever most recently opened a booster pack in real life, in case of a tie or the first game round"
     state.first = int(rng.integers(n))
+    if cards.characters != "none":
+        deal_characters(state)
     return state
+
+
+def deal_characters(state: MarketState) -> None:
+    """ "a Character Card, either randomly or of their choice": option `characters` `random` deals each seat a
+    different character at random, `in_order` seat A `first_character` and the next seats the characters after it
+    in CHARACTERS' order, wrapping round. Then Cardine's promos and,
+    with `pro_cards`, each seat's pro player set (its character's by name, else the others dealt at random). Drawn
+    after the rest of the setup, so the cards dealt so far are those of a game without characters."""
+    cards = state.cards
+    n = state.players
+    if cards.characters == "random":
+        order = [int(i) for i in state.rng.permutation(len(CHARACTERS))[:n]]
+    else:
+        shorts = [c.short.casefold().replace(" ", "_") for c in CHARACTERS]
+        start = shorts.index(str(cards.options.get("first_character", "deques")))
+        order = [(start + p) % len(CHARACTERS) for p in range(n)]
+    for p, character in enumerate(order):
+        state.seats[p].character = character
+    state.say("Characters: " + ", ".join(seat_name(state, p) for p in range(n)))
+    for p, seat in enumerate(state.seats):
+        count = power(state, p, POWER_PROMOS)
+        tier = next((t for t in (2, 1, 0) if cards.promo_piles[t]), -1)
+        if count and tier >= 0:
+            state.version += 1
+            pool: list[int] = []
+            got = []
+            for _ in range(count):
+                if not pool:
+                    pool = list(cards.promo_piles[tier])
+                got.append(pool.pop(int(state.rng.integers(len(pool)))))
+            seat.binder.extend(got)
+            state.say(f"  {seat_name(state, p)} starts with {', '.join(state.name(c) for c in got)}")
+    if not cards.pro_sets:
+        return
+    state.pro_left = [list(pro) for pro in cards.pro_sets]
+    names = [cards.set_names[cards.set_of[pro[0]]].casefold() for pro in cards.pro_sets]
+    free = list(range(len(cards.pro_sets)))
+    for seat in state.seats:
+        short = CHARACTERS[seat.character].short.casefold()
+        named = [k for k in free if short in names[k]]
+        if named:
+            seat.pro_set = named[0]
+            free.remove(named[0])
+    for p in [p for p, seat in enumerate(state.seats) if seat.pro_set < 0]:
+        if not free:
+            break
+        seat = state.seats[p]
+        seat.pro_set = free.pop(int(state.rng.integers(len(free))))
+    for p, seat in enumerate(state.seats):
+        if seat.pro_set >= 0:
+            name = cards.set_names[cards.set_of[cards.pro_sets[seat.pro_set][0]]]
+            state.say(f"  {seat_name(state, p)} plays the pro set {name}")
+
+
+def give_pro_cards(state: MarketState, places: Sequence[int]) -> None:
+    """ "During rounds 1 and 2, when a player scores first place in the tournament, give each player (including
+    himself) a copy of his Pro Player Card. If a player who won the first tournament also wins the second one, give
+    the 2nd place player's Pro Player card to all players instead." The winner is the seat that placed first (tied:
+    the one drawn to open the next round, `state.first`); the 2nd place player the best-placed other seat (tied:
+    drawn at random). Each seat gets the next copy of the giver's pro set while copies last."""
+    winner = state.first
+    giver = winner
+    if len(state.tournament_winners) == 1 and state.tournament_winners[0] == winner:
+        others = [p for p in range(state.players) if p != winner]
+        best = min(places[p] for p in others)
+        second = [p for p in others if places[p] == best]
+        giver = second[0] if len(second) == 1 else second[int(state.rng.integers(len(second)))]
+    state.tournament_winners.append(winner)
+    pro = state.seats[giver].pro_set
+    if pro < 0:
+        state.say(f"  {seat_name(state, giver)} has no pro player card to give")
+        return
+    state.version += 1
+    for k in range(state.players):
+        p = (giver + k) % state.players
+        if not state.pro_left[pro]:
+            state.say(f"  the pro set of {seat_name(state, giver)} has no copy left for {SEATS[p]}")
+            continue
+        card = state.pro_left[pro].pop(0)
+        state.seats[p].binder.append(card)
+        state.shown[p].append(card)
+        state.say(f"  {seat_name(state, giver)}'s pro player card: {SEATS[p]} gets {state.name(card)}")
 
 
 def play_game(
@@ -1087,6 +1348,8 @@ def play_game(
         play_tournament(state, chart, f"Round {r}: tournament")
         if state.duel and max(sum(seat.tournament_vp) for seat in state.seats) >= DUEL_WINS:
             break
+        if cards.pro_sets and r in PRIZE_SUPPORT and r != rounds[-1]:
+            give_pro_cards(state, [seat.places[-1] for seat in state.seats])
         if r in PRIZE_SUPPORT and r != rounds[-1]:
             prize_support(state, PRIZE_SUPPORT[r])
         return_markers(state, markers)
@@ -1126,6 +1389,7 @@ def play_game(
         short=state.short,
         tournament_rp=[list(seat.tournament_rp) for seat in state.seats],
         collection_rp=[list(seat.collection_rp) for seat in state.seats],
+        characters=[seat.character for seat in state.seats if seat.character >= 0],
     )
     return result, state.log or []
 
@@ -1159,5 +1423,6 @@ def duel_end(state: MarketState, first_seat: int) -> tuple[GameResult, list[str]
         tournament_rp=[list(seat.tournament_rp) for seat in state.seats],
         collection_rp=[list(seat.collection_rp) for seat in state.seats],
         duel=True,
+        characters=[seat.character for seat in state.seats if seat.character >= 0],
     )
     return result, state.log or []

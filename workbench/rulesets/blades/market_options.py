@@ -21,8 +21,11 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
             "tiers in the sheet, promo cards are split into bronze, silver and gold piles by star rating (lowest "
             "third bronze); a rarity naming a tier wins. The metagame is as the `metagame` option says: each stack "
             "shuffled once, the Elemental card revealed at each deckbuilding setup and the Type card after the "
-            "first timer, revealed cards out of play at the next setup. Characters are left out, as the document's "
-            "first game advises, and with them pro player cards, which come into play only with characters."
+            "first timer, revealed cards out of play at the next setup. Characters are left out by default, as the "
+            "document's first game advises (option `characters`), and with them pro player cards (`pro_cards`). Not "
+            "simulated at all: trades of card for card (a trade is a card for its star rating in dollars, option "
+            "`trades`), Blast Off PLUS, and the variants Venues, Draft Mode, Liquidation Mode, Turn-Based Mode, Free "
+            "Market Mode and Millennium Accessories (docs/rulesets/blades.md, Full game, Not simulated)."
         ),
         quote=(
             "Millennium Blades is played over a series of rounds. Each round has two parts, a Deckbuilding Phase and "
@@ -141,6 +144,164 @@ MARKET_OPTIONS: tuple[RuleOption, ...] = (
             "Build Your Deck - Winning Tournaments provides more Victory Points than any other source. ... "
             "Unlike the Store, cards in the Aftermarket are bought and sold face-up, so you know exactly what you're "
             "going to get."
+        ),
+    ),
+    RuleOption(
+        key="characters",
+        default="none",
+        reading=(
+            "The whole game's character powers (`game=full`). `none` (default): no powers, as the document allows "
+            "for the first game (each seat still has a character in the document, which changes nothing here). "
+            "`random`: each seat is dealt a different one of the document's six characters (Deques Applenti, "
+            "Cardine Kollekta, Fulton Suitcase, Morrey Caardmaan, The Power Creep, Shur Wen Na) at random from the "
+            "game's generator at setup, the document's 'randomly'; `in_order`: seat A `first_character`, seat B "
+            "the next and so on (a seat's 'choice', fixed so that a designer can set one against another). The "
+            "document prints no power, only what each does, so each power is one effect of a small vocabulary with "
+            "a figure set by the option beside it: Fulton 'receives extra money' (`fulton_income` dollars each "
+            "deckbuilding phase); Shur 'gets to play extra cards into her tableau' (`shur_tableau` more tableau "
+            "slots each tournament); Cardine 'starts the game with ... some rare promo cards' (`cardine_promos`) "
+            "and 'can acquire rare cards from card fusion more easily' (`cardine_fusion` fewer cards a fusion); "
+            "Morrey can 'buy cards more cheaply and sell them at a higher price' on the aftermarket "
+            "(`morrey_buy_discount`, `morrey_sell_bonus` dollars); The Power Creep can 'control the Metagame' "
+            "(`power_creep_meta_look`: when a metagame card is revealed it sees that many from the top of the stack "
+            "and reveals the one it chooses, the rest staying on top in order). Not simulated (the engine has no "
+            "room for them, or the words give no rule): Deques' 'extra deck boxes and accessories', Cardine's "
+            "re-scoring, Fulton's peek at store cards and his leftover money boosting clashes and scoring, Morrey's "
+            "store-deck tricks in tournaments; a seat dealt Deques plays without a power. As the pre-release says, "
+            "'character powers are not used' in its tournament."
+        ),
+        quote=(
+            "Give each player a starter deck ..., a Character Card**, either randomly or of their choice ... ** "
+            "Playing without Characters. In your first game, you may choose to leave out character powers. In this "
+            "case, players should still pick a character, but ignore their character's Deckbuilding and Tournament "
+            "powers. ... For your first game of Millennium Blades, we recommend these sets, and that you play "
+            "without Character Powers ... To use characters, just bring in the relevant character cards. Each card "
+            "has two sides, a Deckbuilding side and a Tournament side"
+        ),
+        choices=("none", "random", "in_order"),
+    ),
+    RuleOption(
+        key="first_character",
+        default="deques",
+        reading=(
+            "With `characters=in_order`: seat A's character; seat B gets the next in the document's order (Deques, "
+            "Cardine, Fulton, Morrey, Power Creep, Shur) and so on, wrapping round, so that every character can be "
+            "seated with any four others. Ignored otherwise."
+        ),
+        quote="a Character Card, either randomly or of their choice",
+        choices=("deques", "cardine", "fulton", "morrey", "power_creep", "shur"),
+    ),
+    RuleOption(
+        key="fulton_income",
+        default=5,
+        minimum=0,
+        maximum=100,
+        reading=(
+            "With `characters`: Fulton Suitcase receives this many dollars more than the $30 at each deckbuilding "
+            "setup (the figure is not printed; 5 is a sixth of the income)."
+        ),
+        quote="Fulton's abilities primarily shine during the deckbuilding phase, where he receives extra money",
+    ),
+    RuleOption(
+        key="shur_tableau",
+        default=1,
+        minimum=0,
+        maximum=6,
+        reading=(
+            "With `characters`: Shur Wen Na's tableau has this many slots more than `tableau_slots` in each "
+            "tournament after a deckbuilding phase (at most 12), so she plays that many more of her deck's singles "
+            "(the figure is not printed)."
+        ),
+        quote=(
+            "She gets to play extra cards into her tableau, meaning that she can build more powerful combo decks "
+            "than any other character"
+        ),
+    ),
+    RuleOption(
+        key="cardine_promos",
+        default=1,
+        minimum=0,
+        maximum=10,
+        reading=(
+            "With `characters`: Cardine Kollekta starts the game with this many promo cards in her binder, each a "
+            "random card of the gold pile's promos (a fresh copy, as prize support is; the silver or bronze pile when "
+            "the gold one is empty), drawn after the opening deal (the figure and the tier are not printed)."
+        ),
+        quote=(
+            "Cardine is a balanced character who starts the game with extra advantages in the form of some rare "
+            "promo cards"
+        ),
+    ),
+    RuleOption(
+        key="cardine_fusion",
+        default=1,
+        minimum=0,
+        maximum=4,
+        reading=(
+            "With `characters`: Cardine Kollekta fuses with this many cards fewer than 5, 7 and 9 (bronze, silver, "
+            "gold); the once-a-tier and sell-marker rules stay (the figure is not printed)."
+        ),
+        quote="who can acquire rare cards from card fusion more easily than other players",
+    ),
+    RuleOption(
+        key="morrey_buy_discount",
+        default=1,
+        minimum=0,
+        maximum=10,
+        reading=(
+            "With `characters`: Morrey Caardmaan pays this many dollars less than the star rating for an "
+            "aftermarket card (never below $0); the seller's marker goes back as usual (the figure is not printed)."
+        ),
+        quote=(
+            "Morrey specializes in controlling the Aftermarket during deckbuilding, with the ability to buy cards "
+            "more cheaply and sell them at a higher price than the other players."
+        ),
+    ),
+    RuleOption(
+        key="morrey_sell_bonus",
+        default=1,
+        minimum=0,
+        maximum=10,
+        reading=(
+            "With `characters`: Morrey Caardmaan takes this many dollars more than the star rating when he sells a "
+            "card to the aftermarket; its buyer still pays the star rating (the figure is not printed)."
+        ),
+        quote="with the ability to buy cards more cheaply and sell them at a higher price than the other players",
+    ),
+    RuleOption(
+        key="power_creep_meta_look",
+        default=2,
+        minimum=1,
+        maximum=6,
+        reading=(
+            "With `characters`: when a metagame card is revealed (the Elemental at each deckbuilding setup, the Type "
+            "after the first timer), The Power Creep sees this many cards from the top of the stack and reveals the "
+            "one it chooses; the others stay on top in their order. 1: no choice (the figure and the manner are not "
+            "printed)."
+        ),
+        quote=(
+            "Power Creep has the ability to control the Metagame, manipulating what types and elements will "
+            "perform best in upcoming tournaments."
+        ),
+    ),
+    RuleOption(
+        key="pro_cards",
+        default=False,
+        reading=(
+            "With `characters` (ignored without: pro player cards come only with characters): each seat's character "
+            "has a pro player set of the sheet, the set whose name holds the character's first name if there is one, "
+            "else the sheet's other pro sets dealt to the seats at random at setup (a seat left without one has no "
+            "pro card). After the tournament of rounds 1 and 2 (not after the game's last tournament), the seat that "
+            "placed first (tied: the one drawn to open the next round) gives each seat, itself included, the next "
+            "copy of its pro set's cards; if the first round's winner also wins the second, the second-placed seat's "
+            "(the best place among the others; tied: drawn at random) is given instead. Off (default): pro sets "
+            "stay out of the game, as without characters."
+        ),
+        quote=(
+            "When playing with characters, you can introduce Pro Player Cards. Pro Player cards have their own Type. "
+            "During rounds 1 and 2, when a player scores first place in the tournament, give each player (including "
+            "himself) a copy of his Pro Player Card. If a player who won the first tournament also wins the second "
+            "one, give the 2nd place player's Pro Player card to all players instead."
         ),
     ),
 )

@@ -47,7 +47,6 @@ from workbench.rulesets.blades.market import (
     DUEL_KINDS,
     DUEL_RP_PER_CARD,
     FUSE,
-    FUSION_CARDS,
     FUSION_TIERS,
     LAST_CALL,
     MONEY_PER_VP,
@@ -57,9 +56,11 @@ from workbench.rulesets.blades.market import (
     Action,
     MarketCards,
     MarketState,
+    aftermarket_price,
     can_fuse,
     can_sell,
     collection_vp,
+    fusion_cards,
     legal,
     legal_part,
     revealed_metagame,
@@ -488,7 +489,8 @@ class GreedyMarket:
             offer(seen_sets[set_index], int(cards.price[card]), Action(BUY_STORE, index=index))
         for index, listing in enumerate(state.aftermarket):
             if listing.owner != p:
-                offer(appraisal.use_worth(listing.card), int(cards.stars[listing.card]), Action(BUY_AFTERMARKET, index))
+                price = aftermarket_price(state, p, listing.card)
+                offer(appraisal.use_worth(listing.card), price, Action(BUY_AFTERMARKET, index))
         if bool(cards.options["trades"]):
             # Clockwise from the next seat, so no seat is everyone's first trading partner.
             for k in range(1, state.players):
@@ -518,7 +520,7 @@ class GreedyMarket:
         cards = state.cards
         spare = sorted(appraisal.spare, key=lambda c: (int(cards.stars[c]), c))
         for tier in range(len(FUSION_TIERS) - 1, -1, -1):
-            need = FUSION_CARDS[tier]
+            need = fusion_cards(state, p, tier)
             if len(spare) < need or not can_fuse(state, p, tier) or not piles[tier]:
                 continue
             pile = piles[tier]
@@ -552,6 +554,20 @@ class GreedyMarket:
             rest.remove(c)
         return best_duel_collections(state.cards, rest)
 
+    def pick_metagame(self, state: MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
+        """The Power Creep's power: the seen card whose Score clauses pay most for the singles of the best deck the
+        seat can build under it and the other revealed cards (ties: the topmost)."""
+        cards = state.cards
+        best, best_value = 0, -1.0
+        for i, card in enumerate(seen):
+            # In stack order, as `revealed_metagame` gives them (one Valuation per set of revealed cards).
+            metagame = tuple(card if m == stack else c for m, c in enumerate(state.metagame) if m == stack or c >= 0)
+            found = valuation(cards, metagame)
+            value = sum(found.metagame_bonus(c) for c in found.best_deck(state.seats[p].binder))
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
 
 class RandomMarket:
     """A uniformly random legal action each turn (pass included); random deck and collection."""
@@ -571,13 +587,13 @@ class RandomMarket:
         allowed += [
             (BUY_AFTERMARKET, i, (), -1)
             for i, listing in enumerate(state.aftermarket)
-            if listing.owner != p and money >= memo.stars[listing.card]
+            if listing.owner != p and money >= aftermarket_price(state, p, listing.card)
         ]
         if can_sell(state, p):
             allowed += [(SELL, -1, (c,), -1) for c in sorted(set(seat.binder))]
         for tier in range(len(FUSION_TIERS)):
             if can_fuse(state, p, tier):
-                picked = rng.choice(len(seat.binder), size=FUSION_CARDS[tier], replace=False)
+                picked = rng.choice(len(seat.binder), size=fusion_cards(state, p, tier), replace=False)
                 allowed.append((FUSE, tier, tuple(seat.binder[int(i)] for i in sorted(picked)), -1))
         if bool(cards.options["trades"]):
             for q, other in enumerate(state.seats):
@@ -589,6 +605,10 @@ class RandomMarket:
     def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
         """Half the time."""
         return bool(state.rng.integers(2) == 0)
+
+    def pick_metagame(self, state: MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
+        """The Power Creep's power: one of the seen cards, uniformly."""
+        return int(state.rng.integers(len(seen)))
 
     def deck(self, state: MarketState, p: int) -> list[int]:
         """A random legal deck: the binder's distinct cards in random order, each kind filled to its limit."""
@@ -825,7 +845,7 @@ class SearchMarket(GreedyMarket):
             offers.append((worth, key[1], Action(BUY_STORE, index=index), distribution, True))
         for index, listing in enumerate(state.aftermarket):
             if listing.owner != p:
-                price = int(cards.stars[listing.card])
+                price = aftermarket_price(state, p, listing.card)
                 action = Action(BUY_AFTERMARKET, index)
                 offers.append((appraisal.use_worth(listing.card), price, action, [(listing.card, 1.0)], False))
         if bool(cards.options["trades"]):

@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 
 from workbench.cards import CardSet, OptionValue, WorkbenchInputError
-from workbench.rulesets.blades.market import SEATS, GameResult, MarketCards, compile_market, new_game, play_game
+from workbench.rulesets.blades.market import (
+    CHARACTERS,
+    SEATS,
+    GameResult,
+    MarketCards,
+    compile_market,
+    new_game,
+    play_game,
+)
 from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
 
 MAX_GAMES = 100_000
@@ -114,7 +122,9 @@ class FullGameRuns:
             [1.0 / sum(1 for x in r.rank if x == 1) if r.rank[r.first_seat] == 1 else 0.0 for r in self.results]
         )
         lengths = [len(r.tournament_vp[0]) for r in self.results]
+        by_character = character_figures(self.results)
         return {
+            **({"characters": by_character} if by_character else {}),
             "games": games,
             "players": n,
             "seed": self.seed,
@@ -134,6 +144,43 @@ class FullGameRuns:
                 "copies_bought": {self.cards.cards[i].name: int(bought[i]) for i in store_ids},
             },
         }
+
+
+def character_figures(results: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """Per character dealt in the games (option `characters`): seats that played it, their mean final VP (in Duel
+    Mode tournaments won) with its standard deviation, and their share of wins; empty without characters."""
+    totals: dict[int, list[float]] = {}
+    wins: dict[int, list[float]] = {}
+    for r in results:
+        winners = sum(1 for x in r.rank if x == 1)
+        for p, character in enumerate(r.characters):
+            totals.setdefault(character, []).append(float(r.total[p]))
+            wins.setdefault(character, []).append(1.0 / winners if r.rank[p] == 1 else 0.0)
+    return [
+        {
+            "character": CHARACTERS[c].name,
+            "seats": len(totals[c]),
+            "total": float(np.mean(totals[c])),
+            "total_sd": float(np.std(totals[c])),
+            "win_share": float(np.mean(wins[c])),
+        }
+        for c in sorted(totals)
+    ]
+
+
+def character_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The per-character figures as text (none without characters)."""
+    rows = summary.get("characters") or []
+    if not rows:
+        return []
+    unit = "tournaments won" if summary.get("two_player_rules") == "duel" else "final VP"
+    lines = [f"by character (seats dealt it, mean {unit} with its standard deviation, share of wins):"]
+    for row in rows:
+        lines.append(
+            f"  {row['character']:<18}{row['seats']:>6}{row['total']:>8.1f} (sd {row['total_sd']:.1f})"
+            f"{row['win_share']:>8.1%}"
+        )
+    return lines
 
 
 def play_full_games(
@@ -215,7 +262,7 @@ def duel_lines(summary: Mapping[str, Any]) -> list[str]:
 def summary_lines(summary: Mapping[str, Any]) -> list[str]:
     """The summary as text: per seat final VP with its parts, then per round, then game health."""
     if summary.get("two_player_rules") == "duel":
-        return [*duel_lines(summary), *health_lines(summary)]
+        return [*duel_lines(summary), *character_lines(summary), *health_lines(summary)]
     lines = [
         f"{summary['games']} whole game(s), {summary['players']} players, seed {summary['seed']}, policies "
         f"{', '.join(summary['policies'])}; mean VP per seat:",
@@ -237,7 +284,7 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
         pairs = zip(tournaments[offset:], collections, strict=True)
         parts += [f"R{k + 1} {t:.1f} / {c:.1f}" for k, (t, c) in enumerate(pairs)]
         lines.append(f"  {seat['seat']}: " + "; ".join(parts))
-    return lines + health_lines(summary)
+    return lines + character_lines(summary) + health_lines(summary)
 
 
 def health_lines(summary: Mapping[str, Any]) -> list[str]:
