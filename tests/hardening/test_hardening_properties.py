@@ -698,7 +698,7 @@ def test_souls_effects_written_in_the_vocabulary_read_back(amounts: list[int], d
             element = data.draw(st.sampled_from(souls_effects.ELEMENTS))
             pieces.append(f"apply {element}")
             expected.append((opcode, souls_effects.ELEMENTS.index(element)))
-        elif opcode in (souls_effects.OP_DAMAGE, souls_effects.OP_DRAW):
+        elif opcode in (souls_effects.OP_DAMAGE, souls_effects.OP_DRAW, souls_effects.OP_DIRECT):
             pieces.append(f"{name} {amount}")
             expected.append((opcode, amount))
         else:

@@ -168,6 +168,25 @@ ROWS: list[dict[str, Any]] = [
         "effects": "When an opposing card attacks: damage 1",
     },
     {"name": "Rune", "kind": "magic", "abilities": "Effect", "effects": "summon a wolf"},
+    # "Direct attacks always deal 1 damage (-1 shield point) unless otherwise specified": cards that specify.
+    {
+        "name": "Raider",
+        "kind": "monster",
+        "soul_cost": 2,
+        "atk": 3,
+        "def": 3,
+        "abilities": "Atk; Effect",
+        "effect_weight": "powerful",
+        "effects": "direct 2",
+    },
+    {"name": "Banner", "kind": "magic", "abilities": "Equip; Effect", "effects": "direct 3"},
+    {
+        "name": "Muzzle",
+        "kind": "magic",
+        "abilities": "Equip; Effect",
+        "effect_weight": "detrimental",
+        "effects": "direct 0",
+    },
     {
         # Worth less than nothing to greedy: 0 Atk + 6 Def + 4 for a body - 12 for losing 12 shield points = -2.
         "name": "Husk",
@@ -655,8 +674,9 @@ def test_greedy_goes_for_the_player_past_traps_that_wait_for_something_else(card
             False,
             "any subsequent elemental status applications of any other element incur a combo status",
         ),
-        # A silence: the ledger says so in its quote, and why it is the default in its reading.
-        ("summons_per_turn", 1, "(no summoning limit is given anywhere in the document)"),
+        # No limit: a summon's price is its sacrifices, and the once-per-turn limit is on using cards you control.
+        ("summons_per_turn", 0, "Soul Cost == required number of sacrifices to summon"),
+        ("summons_per_turn", 0, "Each card can be used once per turn. You can only use a card that you control."),
     ],
 )
 def test_the_ledger_defaults_rest_on_the_documents_words(key: str, default: object, words: str) -> None:
@@ -665,21 +685,51 @@ def test_the_ledger_defaults_rest_on_the_documents_words(key: str, default: obje
     assert words in option.quote
 
 
+def test_one_summon_a_turn_is_a_house_rule_the_ledger_says_so() -> None:
+    option = {option.key: option for option in SOULS.options}["summons_per_turn"]
+    assert "house rule" in option.reading and "(no summoning limit" not in option.quote
+
+
+@pytest.mark.parametrize(
+    ("options", "summoned", "summon_rows_left"),
+    [
+        # "Soul Cost == required number of sacrifices to summon": the only price of a summon; "Each card can be used
+        # once per turn" limits cards you control ("You control the cards you summon"), not cards in your hand.
+        ({}, ["Grunt", "Wall", "Totem"], 0),
+        # The house rule: one summon a turn. The hand's two other zero-cost monsters wait.
+        ({"summons_per_turn": 1}, ["Grunt"], 0),
+        ({"summons_per_turn": 2}, ["Grunt", "Wall"], 0),
+    ],
+)
+def test_summoning_has_no_limit_but_its_sacrifices_by_default(
+    cardset: CardSet, options: dict[str, Any], summoned: list[str], summon_rows_left: int
+) -> None:
+    game = Scenario(cardset, **options)
+    game.hand(A, "Grunt", "Wall", "Totem")
+    for _ in range(3):
+        rows = [row for row in game.legal(A) if row[0] == E.A_SUMMON]
+        if not rows:
+            break
+        game.summon(A, rows[0][1], rows[0][2])
+    assert game.units(A) == summoned
+    assert len([row for row in game.legal(A) if row[0] == E.A_SUMMON]) == summon_rows_left
+    E.end_turn(game.st, A)
+    E.start_turn(game.st, A)  # a new turn: under the house rule the next summon is legal again
+    assert bool([row for row in game.legal(A) if row[0] == E.A_SUMMON]) == (len(summoned) < 3)
+
+
 def test_sacrifices_are_cards_you_control_by_default(cardset: CardSet) -> None:
     # "You control the cards you summon": a soul cost is paid with monsters in play, never with the hand ...
     game = Scenario(cardset)
     game.hand(A, "Pike", "Bolt", "Bolt")
     assert not E.can_pay(game.st, A, 0)
-    # ... and a soul cost of 0 needs no sacrifice, so zero-cost cards bootstrap the field.
+    # ... and a soul cost of 0 needs no sacrifice, so zero-cost cards bootstrap the field: with no summoning limit
+    # (the default) the Grunt summoned this turn is the Pike's sacrifice the same turn.
     game.hand(A, "Grunt", "Pike")
     E.greedy_summons(game.st, A)
-    assert game.units(A) == ["Grunt"]
-    E.end_turn(game.st, A)
-    E.start_turn(game.st, A)
-    game.hand(A, "Pike")
-    E.greedy_summons(game.st, A)
     assert game.units(A) == ["Pike"]
-    assert game.lines()[-2:] == [
+    assert game.lines()[-3:] == [
+        "A summons Grunt (3/2, soul cost 0) to row 1.",
         "A sacrifices Grunt from row 1.",
         "A summons Pike (4/4, soul cost 1) to row 1, sacrificing 1.",
     ]
@@ -873,6 +923,103 @@ def test_direct_attacks_deal_one_whatever_the_atk_and_an_empty_shield_loses(card
     game.arrays.board[A, u, E.U_USED] = 0
     E.attack(game.st, A, u, -1)
     assert game.over and game.winner == A
+
+
+@pytest.mark.parametrize(
+    ("attacker", "equipment", "dealt", "line"),
+    [
+        # "Direct attacks always deal 1 damage (-1 shield point) unless otherwise specified, regardless of the card's
+        # Attack value."
+        ("Ogre", None, 1, "A's Ogre attacks B directly."),
+        ("Ogre", "Blade", 1, "A's Ogre attacks B directly."),  # more Atk, still 1
+        # "... unless otherwise specified": the card's own text (`direct 2`) ...
+        ("Raider", None, 2, "A's Raider attacks B directly for 2."),
+        # ... or an Equip card's, whose "effect will constantly be active as long as it is equipped" (`direct N`
+        # replaces what the host's direct attacks dealt, its own text included) ...
+        ("Ogre", "Banner", 3, "A's Ogre attacks B directly for 3."),
+        ("Raider", "Banner", 3, "A's Raider attacks B directly for 3."),
+        # ... down to nothing (`direct 0`): the shield keeps its points.
+        ("Raider", "Muzzle", 0, "A's Raider attacks B directly for 0."),
+    ],
+)
+def test_direct_attacks_deal_one_unless_a_card_specifies_otherwise(
+    cardset: CardSet, attacker: str, equipment: str | None, dealt: int, line: str
+) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, attacker, 0)
+    if equipment is not None:
+        game.hand(A, equipment)
+        E.equip(game.st, A, 0, A, u, -1)
+    E.attack(game.st, A, u, -1)
+    assert game.side(B, E.S_SHIELD) == 8 - dealt and game.counter(A, attacker, DAMAGE_DEALT) == dealt
+    assert line in game.lines()
+    assert any("B's shield" in text for text in game.lines()) == (dealt > 0)
+
+
+def test_a_direct_attack_for_more_than_one_can_empty_the_shield(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    u = game.place(A, "Raider", 0)
+    game.arrays.sides[B, E.S_SHIELD] = 2
+    E.attack(game.st, A, u, -1)
+    assert game.over and game.winner == A
+
+
+def test_greedy_counts_specified_direct_damage_when_it_can_empty_the_shield(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    game.place(A, "Raider", 0)
+    game.place(B, "Grunt", 0)  # Raider could destroy it instead (3 Atk against 2 Def)
+    game.arrays.sides[B, E.S_SHIELD] = 2  # one attacker, but `direct 2` empties it
+    E.greedy_attacks(game.st, A)
+    assert game.over and game.winner == A and game.units(B) == ["Grunt"]
+
+
+def test_greedy_puts_more_direct_damage_on_its_attacker_and_none_on_the_opponents(cardset: CardSet) -> None:
+    game = Scenario(cardset)
+    mine = game.place(A, "Ogre", 0)
+    theirs = game.place(B, "Raider", 0)
+    game.hand(A, "Banner", "Muzzle")
+    E.greedy_equips(game.st, A)
+    assert game.unit(A, mine, E.U_DIRECT) == 3 and game.unit(B, theirs, E.U_DIRECT) == 0
+    assert game.lines() == ["A equips Banner to A's Ogre.", "A equips Muzzle to B's Raider."]
+
+
+@pytest.mark.parametrize(
+    ("kind", "abilities", "cell", "not_simulated"),
+    [
+        # `direct N` is a standing property of a monster or of what an Equip card is attached to ...
+        ("monster", "Atk; Effect", "direct 2", ""),
+        ("magic", "Equip; Effect", "direct 2", ""),
+        # ... and nothing the vocabulary can say on other cards or as an activated effect.
+        ("magic", "Effect", "direct 2", "direct 2"),
+        ("trap", "Effect", "direct 2", "direct 2"),
+        ("monster", "Atk; Effect", "use: direct 2", "use: direct 2"),
+        # What the document's words allow a card to say but the vocabulary cannot is reported, never approximated:
+        # a magic card's direct damage to the opponent ("Direct attacks always deal 1 ... unless otherwise
+        # specified" speaks of attacks), removing a status ("much harder to remove than Burning status": no card
+        # text for removal is given), a Trigger beyond the three (an attack, a summon, an effect's activation).
+        ("magic", "Effect", "deal 2 direct damage", "deal 2 direct damage"),
+        ("monster", "Atk; Effect", "direct +1", "direct +1"),
+        ("magic", "Effect", "remove burning", "remove burning"),
+        ("magic", "Effect", "draw 1; remove all statuses", "remove all statuses"),
+        ("trap", "Effect", "When a card is destroyed: draw 1", "When a card is destroyed: draw 1"),
+        ("monster", "Atk; Effect", "foe attacks directly: damage 1", "foe attacks directly: damage 1"),
+    ],
+)
+def test_card_text_outside_the_vocabulary_is_reported_not_approximated(
+    make_cardset: MakeCardSet, kind: str, abilities: str, cell: str, not_simulated: str
+) -> None:
+    row: dict[str, Any] = {"name": "Odd", "kind": kind, "abilities": abilities, "effects": cell}
+    if kind == "monster":
+        row |= {"soul_cost": 1, "atk": 3, "def": 3}
+    odd = make_cardset(SOULS, [row])
+    _, compiled, _ = compile_for(odd, {})
+    findings = [f for f in compiled.findings if f.rule == "souls.effect_not_simulated"]
+    assert [f.actual for f in findings] == ([not_simulated] if not_simulated else [])
+    from workbench.rulesets.souls.effects import OP_DIRECT, parse_effects
+
+    kept = [int(op) for op in compiled.extra["fx"][0, :, 0] if op >= 0]
+    assert (OP_DIRECT in kept) == (not_simulated == "" and "direct" in cell)
+    assert parse_effects(cell)[1] == ([] if cell.startswith(("direct 2", "use: direct")) else [not_simulated])
 
 
 def test_shield_restores_only_up_to_eight(cardset: CardSet) -> None:
@@ -1582,13 +1729,13 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
     return steps
 
 
-def face_or_trade(cardset: CardSet, trap: str = "Bell") -> Scenario:
+def face_or_trade(cardset: CardSet, trap: str = "Bell", **options: Any) -> Scenario:
     # A's two Grunts (3/2) can each destroy one of B's Firebugs (3/2), or hit B directly: "Attacking the opponent
     # directly ... reduces their shield by 1", and B has 2 shield points left. Greedy "goes face when lethal" only
     # with no trap set that springs on an attack; B has one set, so greedy trades. B's trap is face down; every trap
     # B might hold is a Bell ("draw 1"), which stops nothing. A has 1 shield point and B's hand is Grunts, so the
     # trades lose: B summons a Grunt and hits A directly.
-    game = Scenario(cardset)
+    game = Scenario(cardset, **options)
     game.place(A, "Grunt", 0)
     game.place(A, "Grunt", 0)
     game.place(B, "Firebug", 0)
@@ -1628,9 +1775,11 @@ def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_perm
         (["Pit", "Grunt", "Grunt"], "Bell", ["Bell", "Wall", "Bell", "Grunt", "Pit"], ["Grunt", "Wall", "Pike"]),
         (["Bell", "Wall", "Bell"], "Pit", ["Grunt", "Grunt", "Pit", "Bell", "Grunt"], ["Pike", "Grunt", "Wall"]),
     )
+    # Played under the one-summon house rule: with no limit B's Grunts all come down at once and no shields make
+    # the choices close while every world plays the turn alike (all 64 pairs up to 8 tried).
     results = []
     for hand, trap, deck, own_deck in worlds:
-        game = face_or_trade(cardset)
+        game = face_or_trade(cardset, summons_per_turn=1)
         game.arrays.sides[A, E.S_SHIELD] = 4  # no sure line either way: the choices are close and the figures show
         game.arrays.sides[B, E.S_SHIELD] = 3
         game.hand(B, *hand)
@@ -1642,7 +1791,7 @@ def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_perm
     assert results[0] == results[1] == results[2]
     assert any(len(set(points)) > 1 for _, _, points in results[0])  # the candidates were told apart
     # The figures do read which cards are unseen: other cards (not the same ones moved) give other figures.
-    game = face_or_trade(cardset)
+    game = face_or_trade(cardset, summons_per_turn=1)
     game.arrays.sides[A, E.S_SHIELD] = 4
     game.arrays.sides[B, E.S_SHIELD] = 3
     game.hand(B, "Wall", "Wall", "Wall")

@@ -45,7 +45,8 @@ def test_the_generator_draws_what_the_kernel_draws(seed: int) -> None:
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
-    {"sacrifice_from": "either", "direct_attack": "reach", "summons_per_turn": 0},
+    # summons_per_turn: the default is no limit (0); one a turn is the house rule.
+    {"sacrifice_from": "either", "direct_attack": "reach", "summons_per_turn": 1},
     {"sacrifice_from": "hand", "destroy_when": "exceeds", "damage_persists": False, "summoning_sickness": True},
     {
         "attacker_rows_collapse": False,
@@ -105,25 +106,29 @@ ACTIVATED_EFFECTS = {
 }
 
 
-@pytest.mark.parametrize("options", [{}, {"sacrifice_from": "either", "summoning_sickness": True}])
-@pytest.mark.parametrize("policies", [(0, 0), (1, 1), (0, 1)])
-def test_both_engines_play_activated_effects_alike(
-    tmp_path: Path, bundled: tuple[CardSet, list[Deck]], options: dict[str, Any], policies: tuple[int, int]
-) -> None:
+def _bundled_with_effects(tmp_path: Path, effects: dict[str, str]) -> CardSet:
+    """The bundled set with some cards' `effects` cells replaced."""
     rows = list(csv.DictReader(bundled_sets("souls")[0].open(encoding="utf-8", newline="")))
     for row in rows:
-        row["effects"] = ACTIVATED_EFFECTS.get(row["name"], row["effects"])
-    path = tmp_path / "activated.csv"
+        row["effects"] = effects.get(row["name"], row["effects"])
+    path = tmp_path / "changed.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    cardset = load_cardset(path, "souls")
+    return load_cardset(path, "souls")
+
+
+def _both_engines_events(
+    cardset: CardSet, options: dict[str, Any], policies: tuple[int, int], matches: int
+) -> list[tuple[int, ...]]:
+    """Every event of `matches` seeded matches of three bundled pairings, after checking that both engines play
+    them event for event alike."""
     decks = [read_decklist(deck, cardset) for deck in bundled_decks("souls")]
     engine, compiled, resolved = compile_for(cardset, options)
     reference = ReferenceEngine(cardset, resolved)
-    seeds, first = batch_seeds(17, 8)[0]
-    activations = reactions = 0
+    seeds, first = batch_seeds(17, matches)[0]
+    played: list[tuple[int, ...]] = []
     for a, b in ((0, 1), (2, 0), (1, 2)):
         deck_a, deck_b = compiled.deck_array(decks[a]), compiled.deck_array(decks[b])
         for seed, who in zip(seeds.tolist(), first.tolist(), strict=False):
@@ -132,11 +137,40 @@ def test_both_engines_play_activated_effects_alike(
             match = reference.play(deck_a.tolist(), deck_b.tolist(), seed, who, *policies, events=plain_events)
             assert [tuple(int(v) for v in row) for row in events] == plain_events
             assert (match.winner, match.turn) == (winner, turns)
-            activations += sum(1 for row in plain_events if row[2] == E.EV_ACTIVATE)
-            reactions += sum(
-                1 for row in plain_events if row[2] == E.EV_REACT or (row[2] == E.EV_TRAP and row[5] != E.T_FOE_ATTACKS)
-            )
+            played.extend(plain_events)
+    return played
+
+
+@pytest.mark.parametrize("options", [{}, {"sacrifice_from": "either", "summoning_sickness": True}])
+@pytest.mark.parametrize("policies", [(0, 0), (1, 1), (0, 1)])
+def test_both_engines_play_activated_effects_alike(
+    tmp_path: Path, options: dict[str, Any], policies: tuple[int, int]
+) -> None:
+    events = _both_engines_events(_bundled_with_effects(tmp_path, ACTIVATED_EFFECTS), options, policies, 8)
+    activations = sum(1 for row in events if row[2] == E.EV_ACTIVATE)
+    reactions = sum(1 for row in events if row[2] == E.EV_REACT or (row[2] == E.EV_TRAP and row[5] != E.T_FOE_ATTACKS))
     assert activations > 0 and reactions > 0  # the matches did activate effects and react to them
+
+
+DIRECT_EFFECTS = {
+    # "Direct attacks always deal 1 damage (-1 shield point) unless otherwise specified": monsters whose own text
+    # specifies (in all three decks), an Equip card that raises its host's and one that takes it to 0.
+    "Skirmish Fox": "direct 2",
+    "Moss Sentry": "direct 3",
+    "Reed Slinger": "direct 2",
+    "Rusted Blade": "atk +2; direct 3",
+    "Leaden Shackles": "atk -3; direct 0",
+}
+
+
+@pytest.mark.parametrize("options", [{}, {"summons_per_turn": 1, "direct_attack": "reach"}])
+@pytest.mark.parametrize("policies", [(0, 0), (1, 1), (0, 1)])
+def test_both_engines_deal_the_direct_damage_a_card_specifies(
+    tmp_path: Path, options: dict[str, Any], policies: tuple[int, int]
+) -> None:
+    events = _both_engines_events(_bundled_with_effects(tmp_path, DIRECT_EFFECTS), options, policies, 8)
+    amounts = {row[5] for row in events if row[2] == E.EV_DIRECT}
+    assert {1, 2, 3} <= amounts  # the matches did attack directly for the usual 1 and for specified amounts
 
 
 def test_reference_counters_match(bundled: tuple[CardSet, list[Deck]]) -> None:

@@ -9,7 +9,7 @@ Effect, Support (+1 Atk to a monster you control for a turn), Ranged X (attacks
 reach X rows), Mobile (move itself a row), Equip (magic attached to a card in
 play). Each player has three rows and 8 shield points; a card is used once
 per turn; attacks reach 1 row (empty rows are ignored) and deal Atk damage to a
-card, or 1 to the opponent's shield. Elements fire, oil, miasma and curse
+card, or 1 to the opponent's shield (unless a `direct N` says otherwise). Elements fire, oil, miasma and curse
 combine into burning, explosion, everflame, poison and plague.
 
 Options: see `options.py`. Validation: strict_costs, element_counts_as_powerful,
@@ -63,6 +63,13 @@ Version history:
   worth less than 0 to greedy and aimed the damage at no card, which the rules
   do not list. The golden trace (but its header) and the bundled decks'
   results digests are unchanged.
+- 1.6: engine version 5. `summons_per_turn` defaults to 0 (no limit): the
+  document prices a summon in sacrifices only, and its once-per-turn limit is
+  on using a card you control, which a card in hand is not; one summon a turn
+  stays as a house rule (`--option summons_per_turn=1`, the old default).
+  `direct N` on a monster (its direct attacks deal N) or an Equip card (its
+  host's do), for "Direct attacks always deal 1 damage (-1 shield point)
+  unless otherwise specified"; direct attacks otherwise deal 1 as before.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -74,7 +81,7 @@ from workbench.rulesets.souls.options import OPTIONS
 RULESET = Ruleset(
     id="souls",
     title="Soul-cost game",
-    version="1.5",
+    version="1.6",
     document="003_f567fae1ae457321.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

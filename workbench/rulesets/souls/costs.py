@@ -190,7 +190,7 @@ def _check_effects(cardset: CardSet, entry: CardEntry) -> list[Finding]:
                 f"{card.kind}{' with Equip' if equips else ''}; matches are played without it.",
                 entry,
                 "effects",
-                expected="apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only)",
+                expected="apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only); direct N",
                 actual="; ".join(not_covered),
             )
         )

@@ -9,6 +9,11 @@ One cell holds effects separated by `;` (or `,`). Each effect is one of:
 | `draw N` | once per turn, on your turn: draw N | when played: draw N | when attached: draw N | when triggered: draw N |
 | `shield +N` / `shield -N` | once per turn, on your turn: restore (or lose) N shield points | when played | when attached | when triggered |
 | `atk +N` / `def +N` (signed) | not covered | not covered | the equipped monster's Atk / Def | not covered |
+| `direct N` | its direct attacks deal N (not 1) | not covered | the equipped monster's direct attacks deal N | not covered |
+
+`direct N` is the document's "Direct attacks always deal 1 damage (-1 shield point) unless otherwise specified": a
+standing property, never activated, so it takes no prefix; on a card with several, the last one counts, and an
+Equip card's replaces its host's while attached.
 
 A monster's effect may be preceded by when it is activated (the document: "The
 specific circumstances under which an effect can be activated are indicated by a
@@ -35,9 +40,10 @@ from dataclasses import dataclass
 ELEMENTS: tuple[str, ...] = ("fire", "oil", "miasma", "curse")
 """The four standard elements, in opcode-argument order (fire = 0)."""
 
-OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD, OP_ATK, OP_DEF = range(6)
-"""Effect opcodes the engine interprets; `OP_APPLY`'s argument is an index into ELEMENTS."""
-OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "def")
+OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD, OP_ATK, OP_DEF, OP_DIRECT = range(7)
+"""Effect opcodes the engine interprets; `OP_APPLY`'s argument is an index into ELEMENTS; `OP_DIRECT`'s is what the
+card's (or its host's) direct attacks deal instead of 1."""
+OPCODE_NAMES: tuple[str, ...] = ("apply", "damage", "draw", "shield", "atk", "def", "direct")
 
 T_PLAIN, T_USE, T_SUMMON, T_FOE_ATTACKS, T_FOE_SUMMONS, T_FOE_ACTIVATES = range(6)
 """When an effect is activated: a monster's once per turn on your turn (no prefix), by using the card (`use:`), on
@@ -73,6 +79,7 @@ _PATTERNS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (OP_SHIELD, re.compile(r"^shield\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
     (OP_ATK, re.compile(r"^atk\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
     (OP_DEF, re.compile(r"^def\s+(?P<arg>[+-]\s*[0-9]{1,6})$")),
+    (OP_DIRECT, re.compile(r"^direct\s+(?P<arg>[0-9]{1,6})$")),
 )
 
 MAX_EFFECT_AMOUNT = 99
@@ -127,16 +134,30 @@ def parse_effects(cell: str) -> tuple[list[Effect], list[str]]:
 
 
 def uncovered_for_kind(effects: list[Effect], kind: str, equips: bool) -> list[Effect]:
-    """The understood effects this kind of card cannot use (atk/def belong to Equip cards only; a `use:` or
-    `summon:` prefix to monsters only, a Trigger prefix to monsters and traps)."""
+    """The understood effects this kind of card cannot use (atk/def belong to Equip cards only; `direct N` to
+    monsters and Equip cards, with no prefix; a `use:` or `summon:` prefix to monsters only, a Trigger prefix to
+    monsters and traps)."""
     if kind == "trap":
-        return [e for e in effects if e.opcode in (OP_ATK, OP_DEF) or e.timing in (T_USE, T_SUMMON)]
+        return [e for e in effects if e.opcode in (OP_ATK, OP_DEF, OP_DIRECT) or e.timing in (T_USE, T_SUMMON)]
     if kind != "monster":
         timed = [effect for effect in effects if effect.timing != T_PLAIN]
         if kind == "magic" and equips:
             return timed
-        return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF) or effect.timing != T_PLAIN]
-    return [effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF)]
+        return [
+            effect for effect in effects if effect.opcode in (OP_ATK, OP_DEF, OP_DIRECT) or effect.timing != T_PLAIN
+        ]
+    return [
+        effect
+        for effect in effects
+        if effect.opcode in (OP_ATK, OP_DEF) or (effect.opcode == OP_DIRECT and effect.timing != T_PLAIN)
+    ]
+
+
+def direct_amount(effects: list[Effect]) -> int:
+    """What the card's `direct N` says its (or its host's) direct attacks deal: the last one; -1 when it says
+    nothing ("Direct attacks always deal 1 damage ... unless otherwise specified")."""
+    amounts = [effect.argument for effect in effects if effect.opcode == OP_DIRECT]
+    return amounts[-1] if amounts else -1
 
 
 def as_played(effect: Effect, kind: str) -> Effect:

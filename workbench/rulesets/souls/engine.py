@@ -101,11 +101,12 @@ from workbench.rulesets.souls.effects import (
     TIMINGS,
     Effect,
     as_played,
+    direct_amount,
     parse_effects,
     uncovered_for_kind,
 )
 
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 
 
 def int64_constants(start: int, stop: int) -> tuple[np.int64, ...]:
@@ -170,9 +171,12 @@ KINDS = ("monster", "magic", "trap")
     C_APPLIES,
     C_VALUE,
     C_REACTS,
+    C_DIRECT,
     C_TIMED,
-) = int64_constants(0, 19)
-"""C_REACTS: one bit per timing the card has an effect for (1 << T_*), so asking "does it react?" is one read."""
+) = int64_constants(0, 20)
+"""C_REACTS: one bit per timing the card has an effect for (1 << T_*), so asking "does it react?" is one read.
+C_DIRECT: what its `direct N` says direct attacks deal (a monster's own, an Equip card's for its host); -1: nothing
+said, so a monster's direct attacks deal 1."""
 """C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
 the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
 `apply` rides on its attacks). Use `tv(st, card, timing, TV_*)`."""
@@ -315,10 +319,12 @@ BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
     U_ID,
     U_ACTED,
     U_REACTED,
-) = int64_constants(0, 12)
+    U_DIRECT,
+) = int64_constants(0, 13)
 """U_ACTED: its once-per-turn effect was activated this turn (that does not use the card); U_REACTED: one of its
-Trigger effects fired this turn (a monster reacts once a turn)."""
-UNIT_FIELDS = 12
+Trigger effects fired this turn (a monster reacts once a turn); U_DIRECT: what its direct attacks deal (1 unless its
+card's or its latest equipment's `direct N` says otherwise)."""
+UNIT_FIELDS = 13
 ZONES_BASE = BOARD_BASE + 2 * MAX_UNITS * UNIT_FIELDS
 Z_DECK, Z_HAND, Z_TRAPS = int64_constants(0, 3)
 PERMANENT = np.int64(1 << 30)
@@ -438,7 +444,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     "effects",
                     expected=(
                         "apply <element>; damage N; draw N; shield +N; atk +N / def +N (Equip only); "
-                        "use: or summon: before a monster's effect"
+                        "direct N (monster or Equip); use: or summon: before a monster's effect"
                     ),
                     actual="; ".join(dropped),
                 )
@@ -464,6 +470,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         row[C_DAMAGE] = sum(e.argument for e in kept if e.opcode == OP_DAMAGE)
         row[C_DRAW] = sum(e.argument for e in kept if e.opcode == OP_DRAW)
         row[C_SHIELD] = sum(e.argument for e in kept if e.opcode == OP_SHIELD)
+        row[C_DIRECT] = direct_amount(kept)
         # What the card's attacks (or its play, for magic and traps) apply: a monster's prefixed `apply` is not here.
         row[C_APPLIES] = sum(
             1 << element for element in {e.argument for e in kept if e.opcode == OP_APPLY and e.timing == T_PLAIN}
@@ -493,6 +500,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             + 2 * row[C_DRAW]
             + 2 * row[C_DAMAGE]
             + row[C_SHIELD]
+            # A monster whose direct attacks deal N is worth 2 per point over the usual 1, as damage is.
+            + (2 * (row[C_DIRECT] - 1) if card.kind == "monster" and row[C_DIRECT] >= 0 else 0)
         )
         row[C_VALUE] = row[C_ATK] + row[C_DEF] + row[C_BONUS] if card.kind == "monster" else SPELL_VALUE
     is_monster = table[:, C_KIND] == KIND_MONSTER
@@ -912,6 +921,8 @@ def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> 
     st[ux(side, u, U_ID)] = st[G_NEXT_ID]
     st[ux(side, u, U_ACTED)] = 0
     st[ux(side, u, U_REACTED)] = 0
+    direct = cv(st, card, C_DIRECT)
+    st[ux(side, u, U_DIRECT)] = direct if direct >= 0 else ONE
     st[G_NEXT_ID] += 1
     st[sx(side, S_UNITS)] = u + 1
     st[sx(side, S_ROW0 + row)] += 1
@@ -1327,6 +1338,8 @@ def equip(
     st[ux(host_side, host, U_ATK_BONUS)] += cv(st, card, C_EQUIP_ATK)
     st[ux(host_side, host, U_DEF_BONUS)] += cv(st, card, C_EQUIP_DEF)
     st[ux(host_side, host, U_ELEMENTS)] |= cv(st, card, C_APPLIES)
+    if cv(st, card, C_DIRECT) >= 0:  # its `direct N` replaces what the host's direct attacks dealt
+        st[ux(host_side, host, U_DIRECT)] = cv(st, card, C_DIRECT)
     if cv(st, card, C_EQUIP_DEF) < 0:
         destroy_if_dead(st, host_side, host)
     resolve_played_effects(st, side, card, target_id, T_PLAIN)
@@ -1425,9 +1438,10 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
     """Attack the opposing unit `target` (or the opponent directly when -1); this uses the attacker.
 
     The defender reacts first (`react`: its oldest trap bound to an attack, its monsters bound to one); if that
-    destroys the attacker, the attack never resolves. A card
-    attack deals the attacker's Atk; a direct attack deals 1 to the shield. Either way the attacker's elements
-    (its own `apply` and its equipment's) are then applied to the opponent.
+    destroys the attacker, the attack never resolves. A card attack deals the attacker's Atk; a direct attack deals 1
+    to the shield, or what a `direct N` on the attacker or its equipment says ("Direct attacks always deal 1 damage
+    ... unless otherwise specified"). Either way the attacker's elements (its own `apply` and its equipment's) are
+    then applied to the opponent.
     """
     foe = 1 - side
     card = st[ux(side, u, U_CARD)]
@@ -1443,9 +1457,11 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
         return
     mask = cv(st, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
     if target_id < 0:
-        log(st, side, EV_DIRECT, card, NONE, ONE)
-        count_damage(st, side, card, ONE)
-        change_shield(st, foe, -ONE, card)
+        amount = st[ux(side, u, U_DIRECT)]
+        log(st, side, EV_DIRECT, card, NONE, amount)
+        count_damage(st, side, card, amount)
+        if amount > 0:
+            change_shield(st, foe, -amount, card)
     else:
         t = find_unit(st, foe, target_id)
         if t < 0:
@@ -2119,9 +2135,11 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
             i += 1
             continue
         bonus_atk = cv(st, card, C_EQUIP_ATK)
-        helpful = bonus_atk + cv(st, card, C_EQUIP_DEF) >= 0
+        direct = cv(st, card, C_DIRECT)
+        bonus_direct = direct - 1 if direct >= 0 else 0  # over the usual 1 (a host's own `direct N` aside)
+        helpful = bonus_atk + cv(st, card, C_EQUIP_DEF) + bonus_direct >= 0
         host_side = side if helpful else foe
-        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, C_APPLIES) != 0)
+        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, C_APPLIES) != 0 or bonus_direct > 0)
         host = -1
         best_score = -1
         for u in range(st[sx(host_side, S_UNITS)]):
@@ -2252,7 +2270,7 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
     direct_ready = 0
     for u in range(st[sx(side, S_UNITS)]):
         if can_use(st, side, u) and can_attack_player(st, side, u):
-            direct_ready += 1
+            direct_ready += st[ux(side, u, U_DIRECT)]
     lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(st, foe, T_FOE_ATTACKS) == 0
     sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
     n_sitting = 0
@@ -2796,7 +2814,9 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
     if code == EV_ATTACK:
         return f"{me}'s {name(card)} attacks {foe}'s {name(other)} for {amount}."
     if code == EV_DIRECT:
-        return f"{me}'s {name(card)} attacks {foe} directly."
+        if amount == 1:
+            return f"{me}'s {name(card)} attacks {foe} directly."
+        return f"{me}'s {name(card)} attacks {foe} directly for {amount}."
     if code == EV_EFFECT_DAMAGE:
         return f"{me}'s {name(card)} deals {amount} damage to {foe}'s {name(other)}."
     if code == EV_NO_TARGET:

@@ -96,19 +96,22 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         key="summons_per_turn",
-        default=1,
+        default=0,
         minimum=0,
         maximum=99,
         reading=(
-            "A reading of a silence: the document sets no limit on summons, and one a turn is the reading that plays "
-            "closest to a game of sacrifices. A player may summon this many monsters per turn (0: no limit); magic "
-            "and trap cards are not limited. It stays 1 because with no limit the player who goes second wins "
-            "clearly more often and matches shorten by about three turns, measured on the bundled set in "
-            "docs/rulesets/souls.md (Readings measured)."
+            "0 (the default): no limit. The document's only price on a summon is its sacrifices, and its "
+            "once-per-turn limit is on using a card you control, which a card in your hand is not (you control the "
+            "cards you summon); it names a section 'Playing Cards / Summoning' it does not contain, so no other "
+            "limit is written. N: a player may summon N monsters a turn (magic and trap cards are not limited), a "
+            "house rule: 1 was the default up to ruleset 1.5, because with no limit the player who goes second (and "
+            "draws on their first turn) wins clearly more often and matches are about three turns shorter "
+            "(docs/rulesets/souls.md, Readings measured)."
         ),
         quote=(
-            "(no summoning limit is given anywhere in the document) "
-            "Soul Cost == required number of sacrifices to summon"
+            "Soul Cost == required number of sacrifices to summon ... You control the cards you summon. ... "
+            "Each card can be used once per turn. You can only use a card that you control. ... Cards are placed in "
+            "rows (see Playing Cards / Summoning)"
         ),
     ),
     RuleOption(

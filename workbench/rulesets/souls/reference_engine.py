@@ -22,6 +22,7 @@ from workbench.rulesets.souls.effects import (
     OP_ATK,
     OP_DAMAGE,
     OP_DEF,
+    OP_DIRECT,
     OP_DRAW,
     OP_SHIELD,
     T_FOE_ACTIVATES,
@@ -32,6 +33,7 @@ from workbench.rulesets.souls.effects import (
     T_USE,
     Effect,
     as_played,
+    direct_amount,
     parse_effects,
     uncovered_for_kind,
 )
@@ -158,6 +160,8 @@ class Card:
     """A magic card with Equip."""
     effects: tuple[Effect, ...]
     """The effects it plays, in order (the element column's `apply` first when the effects do not name one)."""
+    direct: int = -1
+    """What its `direct N` says direct attacks deal (its own, or an Equip card's host's); -1: nothing said."""
 
     def total(self, opcode: int) -> int:
         return sum(e.argument for e in self.effects if e.opcode == opcode)
@@ -209,6 +213,7 @@ class Card:
             + 2 * self.total(OP_DRAW)
             + 2 * self.total(OP_DAMAGE)
             + self.total(OP_SHIELD)
+            + (2 * (self.direct - 1) if self.kind == "monster" and self.direct >= 0 else 0)
         )
 
     @property
@@ -245,6 +250,7 @@ class Card:
             mobile=card.kind == "monster" and has_ability(card.abilities, "mobile"),
             equip=card.kind == "magic" and equips,
             effects=tuple(kept[:MAX_EFFECTS]),
+            direct=direct_amount([e for e in kept[:MAX_EFFECTS] if e.opcode == OP_DIRECT]),
         )
 
 
@@ -276,6 +282,15 @@ class Unit:
     """Its once-per-turn effect was activated this turn."""
     reacted: bool = False
     """One of its Trigger effects fired this turn."""
+    equip_direct: int = -1
+    """What its latest equipment's `direct N` says its direct attacks deal; -1: none said."""
+
+    @property
+    def direct(self) -> int:
+        """What its direct attacks deal: 1, unless its equipment's or its own card's `direct N` says otherwise."""
+        if self.equip_direct >= 0:
+            return self.equip_direct
+        return self.card.direct if self.card.direct >= 0 else 1
 
     @property
     def atk(self) -> int:
@@ -646,6 +661,8 @@ class Match:
         host.atk_bonus += card.total(OP_ATK)
         host.def_bonus += card.total(OP_DEF)
         host.elements |= set(card.applies)
+        if card.direct >= 0:
+            host.equip_direct = card.direct
         if card.total(OP_DEF) < 0:
             self.destroy_if_dead(host_side, host)
         self.resolve(side, card, target)
@@ -704,9 +721,11 @@ class Match:
             return
         elements = sorted(set(unit.card.attack_applies) | unit.elements)
         if target is None:
-            self.log(side, "DIRECT", unit.card.id, -1, 1)
-            self.count(side, unit.card, "damage_dealt", 1)
-            self.change_shield(foe, -1, unit.card.id)
+            amount = unit.direct
+            self.log(side, "DIRECT", unit.card.id, -1, amount)
+            self.count(side, unit.card, "damage_dealt", amount)
+            if amount > 0:
+                self.change_shield(foe, -amount, unit.card.id)
         else:
             if target not in self.players[foe].units:
                 return
@@ -1001,9 +1020,10 @@ class Greedy:
             if card.kind != "magic" or not card.equip:
                 i += 1
                 continue
-            helpful = card.total(OP_ATK) + card.total(OP_DEF) >= 0
+            bonus_direct = card.direct - 1 if card.direct >= 0 else 0
+            helpful = card.total(OP_ATK) + card.total(OP_DEF) + bonus_direct >= 0
             host_side = self.side if helpful else 1 - self.side
-            for_attackers = helpful and (card.total(OP_ATK) > 0 or bool(card.applies))
+            for_attackers = helpful and (card.total(OP_ATK) > 0 or bool(card.applies) or bonus_direct > 0)
             host, best_score = None, -1
             for unit in m.players[host_side].units:
                 if for_attackers and not unit.card.can_attack:
@@ -1078,7 +1098,7 @@ class Greedy:
 
     def attacks(self) -> None:
         m, me = self.m, self.me
-        ready = sum(1 for unit in me.units if m.can_use(unit) and m.can_attack_player(self.side, unit))
+        ready = sum(unit.direct for unit in me.units if m.can_use(unit) and m.can_attack_player(self.side, unit))
         lethal = ready >= self.foe.shield and not any(trap.has_reaction(T_FOE_ATTACKS) for trap in self.foe.traps)
         while not m.over:
             attacker, best_atk = None, -1
