@@ -722,6 +722,7 @@ def test_source_clauses_written_in_the_vocabulary_read_back(data: st.DataObject)
         "destroy": ("destroy", None),
         f"push back {count}": ("push_back", count),
         "cannot attack": ("cannot_attack", None),
+        "cannot move": ("cannot_move", None),
         f"expire {count}": ("expire", count),
         f"summon token {token}": ("summon_token", None),
         f"sourcepoints {signed:+d}": ("sourcepoints", signed),

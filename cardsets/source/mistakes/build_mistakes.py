@@ -74,7 +74,7 @@ CARDS: list[dict[str, Any]] = [
     # row 23: a kind SOURCE does not have
     {"name": "Mystery Box", "kind": "artifact"},
     # rows 24-26: valid traps and equipment for the decks; Pitfall says `foe` on a trap (info)
-    {"name": "Goop", "kind": "trap", "terrestrial": 1, "otherworldly": 0, "effects": "cannot attack; move -4"},
+    {"name": "Goop", "kind": "trap", "terrestrial": 1, "otherworldly": 0, "effects": "cannot attack; cannot move"},
     {"name": "Pitfall", "kind": "trap", "terrestrial": 0, "otherworldly": 0, "effects": "foe push back 1"},
     {"name": "Spiked Greaves", "kind": "equipment", "terrestrial": 1, "otherworldly": 0, "turns": 2, "active": "Y",
      "effects": "st alpha +10"},  # fmt: skip

@@ -35,6 +35,9 @@ MakeCardSet = Callable[..., CardSet]
         ("push back 2", "trap", "push_back", False, 2, None, None),
         ("Foe  Push  Back 1", "monster", "push_back", True, 1, None, None),
         ("cannot attack", "token", "cannot_attack", False, None, None, None),
+        # Goop: "The monster that springs it may not attack and cannot move."
+        ("cannot move", "trap", "cannot_move", False, None, None, None),
+        ("foe Cannot  Move", "channeled", "cannot_move", True, None, None, None),
         ("expire 2", "token", "expire", False, 2, None, None),
         ("summon token Vapor Mote", "monster", "summon_token", False, None, None, "Vapor Mote"),
         ("sourcepoints -10", "monster", "sourcepoints", False, -10, None, None),

@@ -27,7 +27,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
   hit_generator_blocks = until_moved, effect_summon_requirements = met,
-  recall_to = hand, parallel_steps = 1, web_hinders = stop.
+  recall_to = hand, parallel_steps = 1, web_hinders = stop,
+  summon_placement = adjacent.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -65,6 +66,17 @@ Version history:
   (`llvm_inline_kernel`) and the search's rollout, decision and turn into
   its batch loop: a sixth less cold compile for greedy, a quarter for the
   search. Every result and greedy's speed unchanged, so the version stays.
+- 1.4: engine 4. A token (`summon token`) or an effect-summoned monster
+  lands only on an unoccupied, non-summoning space adjacent to its subject
+  ("summon a Gearling token next to it"); with none free, or the subject
+  gone from the map, it is not summoned. Engine 3 took the free space
+  nearest the subject at any distance (ember_rush against tidal_fortress,
+  seed 5, turn 7: a Gearling two road steps from Rustbolt Drone); option
+  summon_placement (adjacent, or nearest: engine 3's placement, a house
+  rule). New clause `cannot move`: the monster may not move whatever its
+  move changes add (Goop "may not attack and cannot move", which `move -4`
+  only approximated). The rules no longer read which policy a side plays
+  (issue 31): they list legal actions, the policies choose among them.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -76,7 +88,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.3",
+    version="1.4",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -10,6 +10,7 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     destroy                           the target is destroyed
     push back N                       the target is moved N spaces backwards
     cannot attack                     the target may not attack
+    cannot move                       the target may not move, whatever its move changes
     expire N                          the target is destroyed at the end of the N-th turn, counting its own
     summon token <Token Name>         that token comes from your token deck onto a space next to the target
     sourcepoints -N | sourcepoints +N the opponent loses N SourcePoints | you regain N
@@ -49,6 +50,7 @@ Verb = Literal[
     "destroy",
     "push_back",
     "cannot_attack",
+    "cannot_move",
     "expire",
     "summon_token",
     "sourcepoints",
@@ -83,6 +85,7 @@ _CLAUSES: tuple[tuple[Verb, re.Pattern[str]], ...] = (
     ("destroy", re.compile(r"^destroy$")),
     ("push_back", re.compile(rf"^push\s+back\s+{_COUNT}$")),
     ("cannot_attack", re.compile(r"^cannot\s+attack$")),
+    ("cannot_move", re.compile(r"^cannot\s+move$")),
     ("expire", re.compile(rf"^expire\s+{_COUNT}$")),
     ("summon_token", re.compile(r"^summon\s+token\s+(?P<token>\S.*)$")),
     ("sourcepoints", re.compile(rf"^sourcepoints\s+{_SIGNED}$")),
@@ -105,8 +108,8 @@ _IF_TYPE = re.compile(r"^(?P<rest>.+?)\s+if\s+(?P<types>\S.*)$", re.IGNORECASE)
 _BRACKET_HEAD = re.compile(r"^(?P<low>[0-9]{1,6})\s*(?:[-–—]\s*(?P<high>[0-9]{1,6})|(?P<open>\+))\s*:\s*(?P<rest>.*)$")
 
 VOCABULARY_HINT = (
-    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; move parallel; destroy; push back N; cannot attack; expire N; "
-    "summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
+    "st ±N; st alpha|beta|gamma|delta ±N; move ±N; move parallel; destroy; push back N; cannot attack; cannot move; "
+    "expire N; summon token <Token Name>; sourcepoints ±N; draw N; summon from hand|deck; "
     "recall N [kind] [from opponent]; web; clear web (each may start with `foe` and end with `if TYPE`)"
 )
 """The whole vocabulary in one line, for findings' `expected`."""

@@ -95,12 +95,15 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "3"
+ENGINE_VERSION = "4"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
 `if TYPE` on any clause (effects that read a monster's type); `move parallel` (option `parallel_steps`);
-web tiles (`web`, `clear web`, option `web_hinders`)."""
+web tiles (`web`, `clear web`, option `web_hinders`).
+4: a token or an effect-summoned monster lands only on a free space adjacent to its subject, or is not summoned
+(engine 3 took the nearest free space at any distance: option `summon_placement`, `nearest` a house rule); `cannot
+move` (Goop's "cannot move", whatever the monster's move changes)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -119,7 +122,9 @@ T_EQ_NCOND = 22
 """1 once an equipment card's first lasting clause has set T_EQ_TYPES (compile time only)."""
 T_EQ_PARALLEL = 23
 """1 when an equipment card's `move parallel` lets its monster move across parallel spaces."""
-TABLE_WIDTH = 24
+T_EQ_NOMOVE = 24
+"""1 when an equipment card's `cannot move` holds its monster in place."""
+TABLE_WIDTH = 25
 
 KINDS: tuple[str, ...] = ("monster", "equipment", "trap", "channeled", "token")
 K_MONSTER, K_EQUIPMENT, K_TRAP, K_CHANNELED, K_TOKEN = range(5)
@@ -144,7 +149,8 @@ ALL_SYMBOLS = 4
     OP_PARALLEL,
     OP_WEB,
     OP_CLEAR_WEB,
-) = range(1, 15)
+    OP_NOMOVE,
+) = range(1, 16)
 OPCODES: dict[str, int] = {
     "st": OP_ST,
     "move": OP_MOVE,
@@ -160,6 +166,7 @@ OPCODES: dict[str, int] = {
     "move_parallel": OP_PARALLEL,
     "web": OP_WEB,
     "clear_web": OP_CLEAR_WEB,
+    "cannot_move": OP_NOMOVE,
 }
 RECALL_OPPONENT = 16
 """`arg` of a `recall` clause: the card kind it takes (KINDS index + 1; 0 any) plus RECALL_OPPONENT when it takes
@@ -208,7 +215,11 @@ O_SEARCH_ROLLOUTS = 18
 """`search_rollouts` (not a rule): the search policy's rollouts per candidate and decision."""
 O_SEARCH_POLICY = 19
 """`search_rollout_policy` (not a rule): GREEDY or RANDOM, the policy both sides play in the search's rollouts."""
-OPTIONS_WIDTH = 20
+O_SUMMON_NEAREST = 20
+"""1 with `summon_placement=nearest` (a house rule, engine 3's placement): a token or an effect-summoned monster
+goes onto the free non-summoning space nearest its subject at any distance; 0 (`adjacent`): only onto a free
+non-summoning space adjacent to the subject ("summon a Gearling token next to it"), else it is not summoned."""
+OPTIONS_WIDTH = 21
 O_DECK_WIDTH = OPTIONS_WIDTH
 """In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
 that hold cards (a `recall` to the deck finds it full there)."""
@@ -240,7 +251,10 @@ M_EQY_MOVE, M_EQO_MOVE, M_EQY_NOATK, M_EQO_NOATK = 25, 26, 27, 28
 M_PARALLEL, M_TMP_PARALLEL, M_EQY_PARALLEL, M_EQO_PARALLEL = 29, 30, 31, 32
 """Above 0 while a `move parallel` clause lets the monster move across parallel spaces: lasting, this turn, and from
 equipment on its owner's and on the opponent's turns."""
-MON_WIDTH = 33
+M_NOMOVE, M_TMP_NOMOVE, M_EQY_NOMOVE, M_EQO_NOMOVE = 33, 34, 35, 36
+"""Above 0 while a `cannot move` clause holds the monster in place (lasting, this turn, equipment on its owner's and
+on the opponent's turns): no move action, whatever its move changes."""
+MON_WIDTH = 37
 
 # ---- map cells, support spaces, players, match
 # ------------------------------------------------------------------------
@@ -458,7 +472,8 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
     EV_WEB_CLEARED,
     EV_WEBBED,
     EV_NO_WEB,
-) = range(40)
+    EV_NOMOVE,
+) = range(41)
 
 
 # =====================================================================================================================
@@ -494,8 +509,9 @@ def spaces_for_st(value: EngineInt) -> int:
 
 @inline_kernel
 def lasting_op(op: EngineInt) -> bool:
-    """Whether a clause's opcode is one that lasts on its monster (ST, move, cannot attack, expire, move parallel)."""
-    return op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE or op == OP_PARALLEL
+    """Whether a clause's opcode is one that lasts on its monster (ST, move, cannot attack, cannot move, expire, move
+    parallel)."""
+    return op == OP_ST or op == OP_MOVE or op == OP_NOATTACK or op == OP_EXPIRE or op == OP_PARALLEL or op == OP_NOMOVE
 
 
 @inline_kernel
@@ -534,8 +550,21 @@ def move_bonus(state: Any, m: EngineInt, active: EngineInt) -> int:
 
 
 @inline_kernel
+def may_move(state: Any, m: EngineInt, active: EngineInt) -> bool:
+    """False while a `cannot move` clause holds (lasting, this turn, or an active equipment card): Goop's "cannot
+    move", whatever the monster's move changes add."""
+    mon = state.mon
+    held = mon[m, M_NOMOVE] + mon[m, M_TMP_NOMOVE]
+    held += mon[m, M_EQY_NOMOVE] if active == mon[m, M_OWNER] else mon[m, M_EQO_NOMOVE]
+    return held == 0
+
+
+@inline_kernel
 def move_distance(table: IntArray, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
-    """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0."""
+    """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0; 0 while it may not
+    move."""
+    if not may_move(state, m, active):
+        return 0
     d = spaces_for_st(st_of(table, state, m, s, active)) + move_bonus(state, m, active)
     return d if d > 0 else 0
 
@@ -720,10 +749,12 @@ def equipment_changes(table: IntArray, state: Any, card: EngineInt, m: EngineInt
         mon[m, M_EQY_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQY_NOATK] += sign * table[card, T_EQ_NOATTACK]
         mon[m, M_EQY_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
+        mon[m, M_EQY_NOMOVE] += sign * table[card, T_EQ_NOMOVE]
     if active & ACTIVE_O:
         mon[m, M_EQO_MOVE] += sign * table[card, T_EQ_MOVE]
         mon[m, M_EQO_NOATK] += sign * table[card, T_EQ_NOATTACK]
         mon[m, M_EQO_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
+        mon[m, M_EQO_NOMOVE] += sign * table[card, T_EQ_NOMOVE]
 
 
 @rules_kernel
@@ -885,16 +916,33 @@ def remove_from_hand(state: Any, p: EngineInt, h: EngineInt) -> int:
     return card
 
 
+@inline_kernel
+def summon_anchor(rules: Any, state: Any, subject: EngineInt, p: EngineInt) -> EngineInt:
+    """The space a token or an effect summon is placed next to: the subject's. A subject no longer on the map leaves
+    no "it" to be next to, so nothing is summoned (-1); with `summon_placement=nearest` (engine 3's house rule) player
+    p's Source Flux stands in for it."""
+    mon = state.mon
+    if subject >= 0 and mon[subject, M_SPACE] >= 0:
+        return mon[subject, M_SPACE]
+    return rules.opts[O_FLUX + p] if rules.opts[O_SUMMON_NEAREST] == 1 else -1
+
+
 @rules_kernel
 def free_space_near(rules: Any, state: Any, near: EngineInt, p: EngineInt) -> int:
-    """The unoccupied space nearest `near` that is not a summoning space (ties: nearer player p's own side, then
-    file order), or -1: where a token or an effect-summoned monster is placed."""
+    """Where a token or an effect-summoned monster is placed: an unoccupied space adjacent to `near` (the subject's
+    space) that is not a summoning space ("summon a Gearling token next to it"; with `summon_placement=nearest`,
+    the house rule, the one nearest `near` at any distance). Ties: nearer player p's own side, then file order.
+    -1: none (the summon does not happen)."""
+    opts = rules.opts
     mp = rules.mp
     dist = rules.dist
     cells = state.cells
+    if near < 0:
+        return -1
+    farthest = opts[O_SPACES] if opts[O_SUMMON_NEAREST] == 1 else 1
     best = -1
-    for s in range(rules.opts[O_SPACES]):
-        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+    for s in range(opts[O_SPACES]):
+        if cells[s, C_OCC] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING or dist[near, s] > farthest:
             continue
         if (
             best < 0
@@ -928,7 +976,7 @@ def summon_token(
         return -1
     best = free_space_near(rules, state, near, p)
     if best < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
+        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 1)
         return -1
     tokens[p, token] -= 1
     m = place_monster(state, token, p, best)
@@ -949,7 +997,8 @@ def summon_token(
 def change_monster(
     state: Any, events: IntArray, m: EngineInt, op: EngineInt, amount: EngineInt, arg: EngineInt, lasting: EngineInt
 ) -> None:
-    """An ST, move, cannot-attack or expire clause on monster m, lasting or for this turn only."""
+    """An ST, move, cannot-attack, cannot-move, move-parallel or expire clause on monster m, lasting or for this turn
+    only."""
     mon = state.mon
     game = state.game
     ec = state.ec
@@ -973,6 +1022,9 @@ def change_monster(
     elif op == OP_PARALLEL:
         mon[m, M_PARALLEL if lasting == PERMANENT else M_TMP_PARALLEL] = 1
         log_event(events, ec, game[G_TURN], p, EV_PARALLEL_SET, card, lasting, 0)
+    elif op == OP_NOMOVE:
+        mon[m, M_NOMOVE if lasting == PERMANENT else M_TMP_NOMOVE] = 1
+        log_event(events, ec, game[G_TURN], p, EV_NOMOVE, card, lasting, 0)
 
 
 @rules_kernel
@@ -1098,7 +1150,6 @@ def apply_one_clause(
     that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
     activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it. Which enemy
     (D_FOE), where a web goes (D_WEB) and which card comes back (D_RECALL) are questions p's policy answers."""
-    opts = rules.opts
     mon = state.mon
     op = clauses[card, i, C_OP]
     amount = clauses[card, i, C_AMOUNT]
@@ -1119,7 +1170,7 @@ def apply_one_clause(
             draw_card(rules, state, piles, counters, events, p)
         return foe
     if op == OP_TOKEN:
-        near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
+        near = summon_anchor(rules, state, subject, p)
         summon_token(table, clauses, rules, state, piles, counters, events, p, arg, near)
         return foe
     if op == OP_SUMMON:
@@ -1189,7 +1240,7 @@ def effect_summon(
     pick = at_position(chosen) if chosen >= 0 else -1
     space = free_space_near(rules, state, near, p) if pick >= 0 else -1
     if space < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 0)
+        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 1 if pick >= 0 else 0)
         return -1
     if source == FROM_HAND:
         card = remove_from_hand(state, p, np.int64(pick))
@@ -1255,8 +1306,6 @@ def apply_clauses(
     activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
     `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
     """
-    opts = rules.opts
-    mon = state.mon
     game = state.game
     foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
     foe = -2  # chosen once, at the first `foe` clause
@@ -1269,7 +1318,7 @@ def apply_clauses(
         if foe_only == 1 and clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
         if op == OP_SUMMON:
-            near = mon[subject, M_SPACE] if subject >= 0 and mon[subject, M_SPACE] >= 0 else opts[O_FLUX + p]
+            near = summon_anchor(rules, state, subject, p)
             effect_summon(
                 table,
                 clauses,
@@ -1590,31 +1639,6 @@ def channel(
     return b
 
 
-@inline_kernel
-def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
-    """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
-    the kind of space its deck needs more of (the first of equals)."""
-    mp = rules.mp
-    side = state.side
-    score_first = 2 * free_road(rules, state, p, first)
-    score_second = 2 * free_road(rules, state, p, second)
-    if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
-        score_first += 1
-    if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
-        score_second += 1
-    return second if score_second > score_first else first
-
-
-@inline_kernel
-def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
-    """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
-    first = forward_step(rules, space, p, 0)
-    second = forward_step(rules, space, p, 1)
-    if second < 0:
-        return first
-    return greedy_fork(rules, state, p, first, second)
-
-
 @llvm_inline_kernel
 def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where p's monster on `space` steps next: the road's next space, or at a fork the branch p chooses (D_FORK)."""
@@ -1622,24 +1646,6 @@ def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: En
     if second < 0:
         return forward_step(rules, space, p, 0)
     return ask_fork(table, clauses, rules, state, p, space)
-
-
-@inline_kernel
-def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
-    """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
-    mon = state.mon
-    cells = state.cells
-    count = 0
-    here = space
-    while here >= 0 and count < 4:
-        occupant = cells[here, C_OCC]
-        if occupant >= 0:
-            if count == 0 and mon[occupant, M_OWNER] != p:
-                return -1
-            break
-        count += 1
-        here = forward_step(rules, here, p, 0)
-    return count
 
 
 @rules_kernel
@@ -1711,50 +1717,6 @@ def move_monster(
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
         spring_trap(table, clauses, rules, state, piles, counters, events, m)
     return moved
-
-
-@llvm_inline_kernel
-def path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
-    """Walk greedy play's road for monster m without changing the board: scratch[PATH_AT + k] is where it stands
-    after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most steps
-    it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
-    opts = rules.opts
-    mon = state.mon
-    cells = state.cells
-    scratch = state.scratch
-    p = mon[m, M_OWNER]
-    here = mon[m, M_SPACE]
-    goal = opts[O_SUMMONING + 1 - p]
-    swaps = 0
-    scratch[PATH_AT] = here
-    scratch[SWAPS_AT] = 0
-    steps = 0
-    across = 0
-    while steps < longest and here != goal:
-        nxt = greedy_next_space(rules, state, p, here)
-        if nxt < 0:
-            break
-        occupant = cells[nxt, C_OCC]
-        if occupant >= 0 and mon[occupant, M_OWNER] != p:
-            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
-            if nxt < 0:
-                break
-            across += 1
-            occupant = -1
-        web = cells[nxt, C_WEB]
-        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
-            break
-        if occupant >= 0:
-            if mon[occupant, M_SPACE] == goal:
-                break
-            swaps += 1
-        here = nxt
-        steps += 1
-        scratch[PATH_AT + steps] = here
-        scratch[SWAPS_AT + steps] = swaps
-        if web >= 0 and web != p:
-            break
-    return steps
 
 
 @rules_kernel
@@ -1876,6 +1838,94 @@ def unused_count(state: Any, p: EngineInt) -> int:
 
 
 @inline_kernel
+def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
+    """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
+    the kind of space its deck needs more of (the first of equals)."""
+    mp = rules.mp
+    side = state.side
+    score_first = 2 * free_road(rules, state, p, first)
+    score_second = 2 * free_road(rules, state, p, second)
+    if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
+        score_first += 1
+    if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
+        score_second += 1
+    return second if score_second > score_first else first
+
+
+@inline_kernel
+def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
+    first = forward_step(rules, space, p, 0)
+    second = forward_step(rules, space, p, 1)
+    if second < 0:
+        return first
+    return greedy_fork(rules, state, p, first, second)
+
+
+@inline_kernel
+def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
+    """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
+    mon = state.mon
+    cells = state.cells
+    count = 0
+    here = space
+    while here >= 0 and count < 4:
+        occupant = cells[here, C_OCC]
+        if occupant >= 0:
+            if count == 0 and mon[occupant, M_OWNER] != p:
+                return -1
+            break
+        count += 1
+        here = forward_step(rules, here, p, 0)
+    return count
+
+
+@llvm_inline_kernel
+def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
+    """Greedy's look-ahead (a policy's, not a rule: it opens no decision and changes nothing but `scratch`): walk
+    greedy play's road for monster m, its forks taken as `greedy_fork` takes them. scratch[PATH_AT + k] is where it
+    stands after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most
+    steps it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    scratch = state.scratch
+    p = mon[m, M_OWNER]
+    here = mon[m, M_SPACE]
+    goal = opts[O_SUMMONING + 1 - p]
+    swaps = 0
+    scratch[PATH_AT] = here
+    scratch[SWAPS_AT] = 0
+    steps = 0
+    across = 0
+    while steps < longest and here != goal:
+        nxt = greedy_next_space(rules, state, p, here)
+        if nxt < 0:
+            break
+        occupant = cells[nxt, C_OCC]
+        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
+            if nxt < 0:
+                break
+            across += 1
+            occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break
+        if occupant >= 0:
+            if mon[occupant, M_SPACE] == goal:
+                break
+            swaps += 1
+        here = nxt
+        steps += 1
+        scratch[PATH_AT + steps] = here
+        scratch[SWAPS_AT + steps] = swaps
+        if web >= 0 and web != p:
+            break
+    return steps
+
+
+@inline_kernel
 def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
     """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
     op = clauses[card, i, C_OP]
@@ -1893,7 +1943,7 @@ def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: Engi
         return 800 if foe else -800
     if op == OP_PUSH:
         return 30 * amount if foe else -30 * amount
-    if op == OP_NOATTACK:
+    if op == OP_NOATTACK or op == OP_NOMOVE:
         return 60 if foe else -60
     if op == OP_EXPIRE:
         return 50 if foe else 0
@@ -2220,10 +2270,10 @@ def list_with_symbols(
 @rules_kernel
 def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning
-    space, where its road ends), an attack on each adjacent enemy (if it may attack), a channel through each
-    usable channeled effect, a generator attack (from the opponent's summoning space, if it may attack); each with
-    every unused symbol (one action with symbol -1 under a blind draw: the symbol is drawn when it is taken). STOP
-    last. 0 when p has no unused symbol or the match is over."""
+    space, where its road ends, nor while a `cannot move` holds), an attack on each adjacent enemy (if it may
+    attack), a channel through each usable channeled effect, a generator attack (from the opponent's summoning
+    space, if it may attack); each with every unused symbol (one action with symbol -1 under a blind draw: the
+    symbol is drawn when it is taken). STOP last. 0 when p has no unused symbol or the match is over."""
     opts = rules.opts
     mp = rules.mp
     mon = state.mon
@@ -2245,7 +2295,7 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
         space = mon[m, M_SPACE]
         attacker = may_attack(state, m, active)
         for action in range(A_MOVE, A_GENERATOR + 1):
-            if action == A_MOVE and space == goal:
+            if action == A_MOVE and (space == goal or not may_move(state, m, active)):
                 continue
             if action == A_CHANNEL and not blind and space != flux:
                 continue  # `channel_usable` asks for the flux: no need to ask it for each support space
@@ -2773,7 +2823,7 @@ def greedy_symbol_intentional(
                 for u in range(SYMBOLS):
                     if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                         longest = scratch[MOVE_AT + u]
-                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+                reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
             if reach == 0:
                 continue
             value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
@@ -2865,7 +2915,7 @@ def symbol_by_weighing(
                     for u in range(SYMBOLS):
                         if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                             longest = scratch[MOVE_AT + u]
-                    reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+                    reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
                 if reach == 0:
                     continue
             elif not can_step(rules, state, p, mon[m, M_SPACE]):
@@ -2981,12 +3031,12 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
             space = mon[m, M_SPACE]
             # What the monster's candidates share, as `greedy_symbol_intentional` works it out at its first one.
             my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
-            if space != goal:
+            if space != goal and may_move(state, m, active):
                 longest = 0
                 for u in range(SYMBOLS):
                     if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                         longest = scratch[MOVE_AT + u]
-                reach = path_steps(rules, state, m, min(longest, MAX_PATH))
+                reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
                 if reach > 0:
                     for s in range(SYMBOLS):
                         if (usable >> s) & 1:
@@ -3374,19 +3424,62 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntA
 
 
 @inline_kernel
+def policy_main(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """p's policy's answer to the open D_MAIN decision, STOP for none. Greedy reads the state for its pick
+    (`greedy_main_unlisted`: the action `greedy_main` takes over `legal_main`'s list, found without writing the list);
+    random lists the actions and picks among them when more than STOP is listed (`random_main`)."""
+    if state.side[p, S_POLICY] != RANDOM:
+        return greedy_main_unlisted(table, rules, state, p)
+    out = state.actions
+    n = legal_main(table, rules, state, p, out)
+    if n > 1:
+        return random_main(table, clauses, rules, state, p, out, n)
+    return STOP
+
+
+@inline_kernel
+def policy_channel_card(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """p's policy's answer to the open D_CHANNEL_CARD decision (a hand position), STOP for none. Greedy: the first
+    channeled card `legal_channel_cards` would list (`greedy_channel_card_unlisted`); random lists and picks among
+    more than STOP (`random_channel_card`)."""
+    if state.side[p, S_POLICY] != RANDOM:
+        return greedy_channel_card_unlisted(table, rules, state, p)
+    out = state.actions
+    n = legal_channel_cards(table, rules, state, p, out)
+    if n > 1:
+        return random_channel_card(table, clauses, rules, state, p, out, n)
+    return STOP
+
+
+@inline_kernel
+def policy_symbol(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """p's policy's answer to the open D_SYMBOL decision, STOP for none. Greedy reads the state for its pick
+    (`greedy_symbol_unlisted`: the action `greedy_symbol` takes over `legal_symbols`' list; listing some 20-40
+    actions at each of about 80 symbol decisions a match cost it a fifth of its speed); random lists and picks
+    (`random_symbol`)."""
+    if state.side[p, S_POLICY] != RANDOM:
+        return greedy_symbol_unlisted(table, clauses, rules, state, p)
+    out = state.actions
+    n = legal_symbols(table, rules, state, p, out)
+    if n > 0:
+        return random_symbol(table, clauses, rules, state, p, out, n)
+    return STOP
+
+
+# =====================================================================================================================
+# Asking: a rule opens a decision, lists nothing itself and takes the answer of the deciding player's policy
+# (`policy_*` for the turn's own decisions, `choose_*` for a question asked inside a rule); no rule reads which policy
+# a side plays.
+# =====================================================================================================================
+
+
+@inline_kernel
 def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> None:
     """Open p's symbol decision, list it and fill `choice` with the policy's pick unpacked (action, monster, target,
     symbol; A_NONE for STOP; symbol -1: drawn blind when taken)."""
     choice = state.choice
     open_decision(state, D_SYMBOL, p)
-    # Greedy reads the state for its pick (`greedy_symbol_unlisted`: the same action as `greedy_symbol` over the
-    # list); listing some 20-40 actions at each of about 80 symbol decisions a match cost it a fifth of its speed.
-    if state.side[p, S_POLICY] != RANDOM:
-        action = greedy_symbol_unlisted(table, clauses, rules, state, p)
-    else:
-        out = state.actions
-        n = legal_symbols(table, rules, state, p, out)
-        action = random_symbol(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+    action = policy_symbol(table, clauses, rules, state, p)
     state.game[G_DECISION] = D_NONE
     if action == STOP:
         choice[0] = A_NONE
@@ -3517,17 +3610,9 @@ def main_action(
     """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
     alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_MAIN), p)
-    # Greedy reads the state for its pick (the same action as `greedy_main` over the list); random lists.
-    if state.side[p, S_POLICY] != RANDOM:
-        action = greedy_main_unlisted(table, rules, state, p)
-        if action != STOP:
-            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
-    else:
-        out = state.actions
-        n = legal_main(table, rules, state, p, out)
-        if n > 1:
-            action = random_main(table, clauses, rules, state, p, out, n)
-            apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    action = policy_main(table, clauses, rules, state, p)
+    if action != STOP:
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
     state.game[G_DECISION] = D_NONE
 
 
@@ -3545,17 +3630,9 @@ def maybe_place_channeled(
     """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
     chooses (STOP alone listed: nothing to choose)."""
     open_decision(state, np.int64(D_CHANNEL_CARD), p)
-    if state.side[p, S_POLICY] != RANDOM:
-        h = greedy_channel_card_unlisted(table, rules, state, p)
-        if h != STOP:
-            place_channeled(table, rules, state, counters, events, p, h)
-    else:
-        out = state.actions
-        n = legal_channel_cards(table, rules, state, p, out)
-        if n > 1:
-            h = random_channel_card(table, clauses, rules, state, p, out, n)
-            if h != STOP:
-                place_channeled(table, rules, state, counters, events, p, h)
+    h = policy_channel_card(table, clauses, rules, state, p)
+    if h != STOP:
+        place_channeled(table, rules, state, counters, events, p, h)
     state.game[G_DECISION] = D_NONE
 
 
@@ -3667,6 +3744,7 @@ def end_turn(
         mon[m, M_TMP_MOVE] = 0
         mon[m, M_TMP_NOATTACK] = 0
         mon[m, M_TMP_PARALLEL] = 0
+        mon[m, M_TMP_NOMOVE] = 0
         if mon[m, M_EXPIRE] > 0:
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
@@ -4297,7 +4375,12 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_WEB_BLOCKS] = 1 if options["web_hinders"] == "block" else 0
     values[O_SEARCH_ROLLOUTS] = int(options["search_rollouts"])
     values[O_SEARCH_POLICY] = RANDOM if options["search_rollout_policy"] == "random" else GREEDY
+    values[O_SUMMON_NEAREST] = 1 if options["summon_placement"] == "nearest" else 0
     return values
+
+
+EQUIPMENT_LASTING_VERBS = ("st", "move", "cannot_attack", "cannot_move", "move_parallel")
+"""An equipment card's clauses that hold while it is active (kept in the card table), not run once."""
 
 
 def _not_simulated(cardset: CardSet, entry: Any, message: str, actual: str) -> Finding:
@@ -4419,7 +4502,14 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 )
                 continue
             types = sum(1 << TYPE_CODES.index(code) for code in item.types)
-            lasting_own = not item.foe and item.verb in ("st", "move", "cannot_attack", "expire", "move_parallel")
+            lasting_own = not item.foe and item.verb in (
+                "st",
+                "move",
+                "cannot_attack",
+                "cannot_move",
+                "expire",
+                "move_parallel",
+            )
             if types and kind in (K_MONSTER, K_TOKEN) and lasting_own:
                 # A monster's own lasting clause: its type is known now, so the condition holds always or never.
                 if not table[index, T_TYPE] & types:
@@ -4433,7 +4523,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     )
                     continue
                 types = 0
-            if kind == K_EQUIPMENT and not item.foe and item.verb in ("st", "move", "cannot_attack", "move_parallel"):
+            if kind == K_EQUIPMENT and not item.foe and item.verb in EQUIPMENT_LASTING_VERBS:
                 # Lasting while the equipment is active: kept in the card table, not run as a one-off clause. One
                 # `if TYPE` holds for all of a card's lasting clauses, so they apply to one monster all or none.
                 if table[index, T_EQ_NCOND] and table[index, T_EQ_TYPES] != types:
@@ -4457,6 +4547,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                     table[index, T_EQ_MOVE] += item.amount or 0
                 elif item.verb == "move_parallel":
                     table[index, T_EQ_PARALLEL] = 1
+                elif item.verb == "cannot_move":
+                    table[index, T_EQ_NOMOVE] = 1
                 else:
                     table[index, T_EQ_NOATTACK] = 1
                 continue
@@ -4683,6 +4775,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         ),
         EV_MOVEMOD: lambda: f"{name(card)} ({me}) moves {amount:+d} spaces" + (" this turn" if other == 1 else ""),
         EV_NOATTACK: lambda: f"{name(card)} ({me}) may not attack" + (" this turn" if other == 1 else ""),
+        EV_NOMOVE: lambda: f"{name(card)} ({me}) may not move" + (" this turn" if other == 1 else ""),
         EV_EXPIRE_SET: lambda: (
             f"{name(card)} ({me}) will be destroyed at the end of the {_ordinal(amount)} turn, counting this one"
         ),
@@ -4690,7 +4783,10 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         EV_DISCARD: lambda: f"{me} discards {name(card)} (hand limit 10)",
         EV_EXPIRE: lambda: f"{name(card)} ({me}) expires",
         EV_TURN_CAP: lambda: f"turn cap of {amount} turns reached: the match is a draw",
-        EV_NO_TOKEN: lambda: f"{me} cannot summon {name(card)}: no copy left in the token deck or no free space",
+        EV_NO_TOKEN: lambda: (
+            f"{me} cannot summon {name(card)}: "
+            + ("no free space next to the card's subject" if amount == 1 else "no copy left in the token deck")
+        ),
         EV_PARALLEL_SET: lambda: (
             f"{name(card)} ({me}) may move across parallel spaces" + (" this turn" if other == 1 else "")
         ),
@@ -4714,7 +4810,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
         ),
         EV_NO_SUMMON: lambda: (
             f"{name(card)}: {me} summons nothing from {'the deck' if other == FROM_DECK else 'hand'} "
-            "(no monster it may summon there, or no free space)"
+            + ("(no free space next to the card's subject)" if amount == 1 else "(no monster it may summon there)")
         ),
     }
     describe = lines.get(code)

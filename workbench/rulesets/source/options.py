@@ -171,6 +171,26 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("met", "ignored"),
     ),
     RuleOption(
+        key="summon_placement",
+        default="adjacent",
+        reading=(
+            "Where a monster token (`summon token`) or an effect-summoned monster (`summon from hand|deck`) is put: "
+            "`adjacent`, onto an unoccupied space adjacent to the card's subject (a road neighbour, as for attacks "
+            "and traps; a parallel space is not adjacent, the document keeps the two apart), never a summoning "
+            "space; the one nearer your own side first, then the map file's order. When no such space is free, or "
+            "the subject is no longer on the map, the monster is not summoned (a token stays in the token deck, a "
+            "monster where it was). `nearest` is a house rule, not the document's: the free non-summoning space "
+            "nearest the subject at any distance (your Source Flux standing in for a subject that has left the "
+            "map), as engine 3 played it."
+        ),
+        quote=(
+            "Rustbolt Drone: When summoned, summon a Gearling token next to it. / Helpful Reference for "
+            "Attacking/Movement 1 (Adjacent Spaces) ... 2 (Parallel Spaces): Some effects may reference parallel "
+            "spaces. / Effect Summon: ... These monsters do not necessarily have to be placed on the summoning space."
+        ),
+        choices=("adjacent", "nearest"),
+    ),
+    RuleOption(
         key="recall_to",
         default="hand",
         reading=(
