@@ -396,3 +396,31 @@ def test_exact_clones_share_a_verdict_and_a_planted_bargain_is_found_in_most_see
             assert by_card.loc["Two", column] == by_card.loc["Two Again", column], (seed, column)
         found += by_card.loc["Steal", "flag"] == "over"
     assert found >= 4
+
+
+def test_where_the_line_does_not_rise_the_curve_says_why_from_its_own_play_shares() -> None:
+    """circles: power falls with cost; the curve says how long the matches last and how often a card of each cost was
+    played with a round still left, naming the costs the game ends before (issue 34, item 4). A curve whose line
+    rises says nothing of the kind."""
+    from dataclasses import replace
+
+    from workbench.analysis import power_curve
+    from workbench.decklists import set_decks
+    from workbench.loading import load_cardset
+    from workbench.paths import decks_folder_beside, find_bundled_set
+
+    bundled = find_bundled_set("circles/circle_starter")
+    cardset = load_cardset(bundled.path)
+    decks = set_decks(cardset, decks_folder_beside(bundled.path)).decks
+    curve = power_curve(cardset, decks, 100, RunSettings(seed=0), check_suggestions=False)
+    assert not curve.rises_with_cost
+    why = curve.why_statement()
+    assert why is not None and why in curve.statements()
+    shares = curve.cards.groupby("cost")["played_in_time"].agg(lambda v: sum(float(x) for x in v) / len(v))
+    assert f"the matches last {curve.cards['mean_turns'].astype(float).mean():.1f} turns" in why
+    for cost in shares.index:
+        assert f"{cost:g}: " in why
+    late = [f"{cost:g}" for cost, share in shares.items() if share < 0.05]
+    assert late and f"Cards of circles {', '.join(late)} are played in time in fewer than 5%" in why
+    rising = replace(curve, slope=0.05, slope_low=0.01, slope_high=0.09)
+    assert rising.rises_with_cost and rising.why_statement() is None

@@ -275,6 +275,33 @@ class PowerCurve:
             "cost, and a card alone at its cost has no comparator."
         )
 
+    def why_statement(self) -> str | None:
+        """Where the line does not rise: what the run itself measured about why, per cost (the share of matches in
+        which cards of that cost were played with a round still left, and the matches' length), so a designer sees
+        whether the game caps what cost can buy; None where the line rises or the engine keeps no play counters."""
+        if self.rises_with_cost or "played_in_time" not in self.cards or "mean_turns" not in self.cards:
+            return None
+        axis = str(self.meta.get("cost_axis", "cost"))
+        known = self.cards[self.cards["played_in_time"].map(lambda v: v is not None and not pd.isna(v))]
+        if known.empty or known["cost"].nunique() < 2:
+            return None
+        by_cost = known.groupby("cost")["played_in_time"].agg(lambda v: float(np.mean([float(x) for x in v])))
+        parts = [f"{cost:g}: {share_text(share)}" for cost, share in by_cost.items()]
+        turns = float(np.mean([float(t) for t in self.cards["mean_turns"] if t is not None and not pd.isna(t)]))
+        dearest = [cost for cost, share in by_cost.items() if share < float(self.meta.get("min_play_share", 0.05))]
+        capped = (
+            f" Cards of {axis} {', '.join(f'{c:g}' for c in dearest)} are played in time in fewer than "
+            f"{threshold_text(float(self.meta.get('min_play_share', POWER_CURVE_DEFAULTS.min_play_share)))} of their "
+            "matches: the game ends before they can change it, whatever their stats."
+            if dearest
+            else ""
+        )
+        return (
+            f"Why, as measured in this run: the matches last {turns:.1f} turns on average, and the share of matches in "
+            f"which a card was played with a round still left, by {axis}, is {'; '.join(parts)}.{capped} What each "
+            "stat is worth in play, beside the cost formula: `workbench stat-values` (souls and circles)."
+        )
+
     def rarely_played_statement(self) -> str | None:
         """How many cards were too seldom played to be judged, and the threshold, or None when none was."""
         names = self.rarely_played
@@ -310,7 +337,15 @@ class PowerCurve:
         return [
             self.line_statement(),
             self.rule_statement(),
-            *filter(None, [self.meta.get("chance"), self.meta.get("planning"), self.rarely_played_statement()]),
+            *filter(
+                None,
+                [
+                    self.why_statement(),
+                    self.meta.get("chance"),
+                    self.meta.get("planning"),
+                    self.rarely_played_statement(),
+                ],
+            ),
         ]
 
 
