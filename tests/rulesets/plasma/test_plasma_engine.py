@@ -319,10 +319,19 @@ def test_play_phase_curves_out_with_the_costliest_card_first(compiled: CompiledC
 # ---- attacking -----------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("sickness", "attacks"), [(None, False), (1, False), (0, True)])
+@pytest.mark.parametrize(
+    ("sickness", "attacks"),
+    [
+        # "Creature cards stay on the field when you play them. ... You can use them for combat and winning the game!"
+        (None, True),  # the default since ruleset 1.3: nothing holds a new creature back
+        (0, True),
+        # A house rule (the default up to 1.2): a creature played this turn cannot attack yet.
+        (1, False),
+    ],
+)
 def test_summoning_sickness_option(compiled: CompiledCards, sickness: int | None, attacks: bool) -> None:
-    """Not ruled by the document: by default (None) and with `summoning_sickness` on, a creature played this turn
-    cannot attack, so it is still untapped to block in the opponent's turn; off, it attacks at once."""
+    """ "You can only attack with untapped units." is the document's only condition on an attacker: a creature played
+    this turn attacks at once, unless the `summoning_sickness` house rule is on."""
     scenario = Scenario(compiled) if sickness is None else Scenario(compiled, summoning_sickness=sickness)
     scenario.creature(A, "Raider", sick=True)
     scenario.run(E.battle_phase, A)
@@ -488,6 +497,47 @@ def test_greedy_attacks_when_ahead_and_holds_back_from_a_bad_fight(compiled: Com
     assert E.greedy_attack_choice(scenario.table, scenario.st, A, pup) == E.DIRECT
 
 
+@pytest.mark.parametrize(
+    ("board_a", "board_b", "life_a", "life_b", "untap", "choice"),
+    [
+        # Losing the race (1 power against 20 Healthshards, 4 power against 8): the Guard survives the Brute's 4,
+        # so greedy keeps it home to block rather than hit for 1.
+        (["Guard"], ["Brute"], 8, 20, 0, "hold"),
+        # The same board with every creature untapping each turn: attacking costs no blocker, so it attacks.
+        (["Guard"], ["Brute"], 8, 20, 1, "direct"),
+        # Winning the race (7 power against 10, 4 against 20): it attacks.
+        (["Guard", "Giant"], ["Brute"], 20, 10, 0, "direct"),
+        # Losing the race, but the Guard would block nothing well (the Giant destroys it and survives): it attacks.
+        (["Guard"], ["Giant"], 12, 20, 0, "direct"),
+        # The Brute's 4 is lethal next turn: any creature home may save the match, even one that cannot survive it.
+        (["Pup"], ["Brute"], 4, 20, 0, "hold"),
+    ],
+)
+def test_greedy_keeps_blockers_home_when_losing_the_race(
+    compiled: CompiledCards,
+    board_a: list[str],
+    board_b: list[str],
+    life_a: int,
+    life_b: int,
+    untap: int,
+    choice: str,
+) -> None:
+    """ "When they block it they choose one of their untapped units and they fight." Attacking taps a creature, and
+    creatures untap at the start of their owner's turn, so one that attacks cannot block in the opponent's next
+    turn. Greedy (a policy, not a rule) attacks directly with a creature only while the race is clearly its own, or
+    when the creature would block nothing well. B's creatures are tapped (they attacked last turn), so every direct
+    attack here is safe."""
+    scenario = Scenario(compiled, untap_every_turn=untap)
+    for name in board_a:
+        scenario.creature(A, name)
+    for name in board_b:
+        scenario.creature(B, name, tapped=True)
+    scenario.st.side[A, E.S_LIFE] = life_a
+    scenario.st.side[B, E.S_LIFE] = life_b
+    got = E.greedy_attack_choice(scenario.table, scenario.st, A, 0)  # the first creature listed, the case's own
+    assert {E.HOLD: "hold", E.DIRECT: "direct"}.get(got, "creature") == choice
+
+
 @pytest.mark.parametrize(("every_turn", "b_untapped"), [(0, False), (1, True)])
 def test_untapping_option(compiled: CompiledCards, every_turn: int, b_untapped: bool) -> None:
     """Untapping is not ruled: your creatures untap at the start of your turn (`untap_every_turn` untaps all)."""
@@ -525,7 +575,7 @@ def test_equipment_goes_under_a_creature_and_buffs_it_for_good(compiled: Compile
         ("Bolt", lambda s: s.creature(B, "Raider"), lambda s: s.field(B) == []),  # damage 3 destroys a 3/2
         ("Shot", lambda s: None, lambda s: s.life(B) == 18),  # damage player 2
         ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 14), lambda s: s.life(A) == 18),  # heal 4
-        ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 18), lambda s: s.life(A) == 20),  # up to the cap
+        ("Mend", lambda s: s.st.side.__setitem__((A, E.S_LIFE), 18), lambda s: s.life(A) == 22),  # no cap
         ("Study", lambda s: s.stack(A, "Pup", "Scout", "Guard"), lambda s: s.hand(A) == ["Pup", "Scout"]),  # draw 2
         ("Doom", lambda s: (s.creature(B, "Pup"), s.creature(B, "Giant")), lambda s: s.names_on_field(B) == ["Pup"]),
         ("Battery", lambda s: None, lambda s: s.st.side[A, E.S_PLASMA] == 2 + 4 - 1),  # plasma +2
@@ -544,10 +594,12 @@ def test_events_and_instants_apply_their_effect_when_played(
     assert card not in scenario.hand(A) and card not in scenario.names_on_field(A)
 
 
-@pytest.mark.parametrize(("cap", "life"), [(20, 20), (0, 22), (25, 22)])
-def test_healthshards_cap_option(compiled: CompiledCards, cap: int, life: int) -> None:
-    """Healing stops at the 20 Healthshards a player starts with (`healthshards_cap`; 0 = no cap)."""
-    scenario = Scenario(compiled, healthshards_cap=cap)
+@pytest.mark.parametrize(("cap", "life"), [(None, 22), (0, 22), (20, 20), (25, 22), (21, 21)])
+def test_healthshards_cap_option(compiled: CompiledCards, cap: int | None, life: int) -> None:
+    """ "Both players start with 20 Healthstards (this game's HP), with the goal of reducing the opponent's
+    Healthshards to 0.": 20 is where a player starts, not a most, so by default (None: `healthshards_cap` 0) healing
+    has no cap; a number caps it there (a house rule; 20 up to ruleset 1.2)."""
+    scenario = Scenario(compiled) if cap is None else Scenario(compiled, healthshards_cap=cap)
     scenario.st.side[A, E.S_LIFE] = 18
     scenario.give(A, "Mend")
     scenario.plasma(A, 2)
@@ -564,6 +616,38 @@ def test_a_this_turn_bonus_ends_with_the_turn(compiled: CompiledCards) -> None:
     assert scenario.power(A, knight) == 5
     scenario.run(E.end_turn, A)
     assert scenario.power(A, knight) == 3
+
+
+@pytest.mark.parametrize(
+    ("destroys", "after_turn"),
+    [
+        (None, [("Raider", 2, True)]),  # the default: it stays with its resolve's worth; the next damage destroys it
+        (0, [("Raider", 2, True)]),
+        (1, []),  # the reading up to ruleset 1.2: Brace only put the end off to the end of the turn
+    ],
+)
+def test_a_resolve_bonus_ending_does_not_destroy(
+    compiled: CompiledCards, destroys: int | None, after_turn: list[tuple[str, int, bool]]
+) -> None:
+    """ "a resolve (which is how much damage they can take before being destroyed)": a creature is destroyed as it
+    takes damage beyond its resolve. A's Raider (3/2) with Brace (+3 resolve this turn) fights B's Brute (4/3) and
+    survives its 4 damage; when Brace ends it takes no damage, so it stays (`resolve_bonus_end_destroys` off) with 2
+    damage, its resolve's worth, and the next damage (Zap's 2) destroys it. On: Brace's end destroys it."""
+    scenario = Scenario(compiled) if destroys is None else Scenario(compiled, resolve_bonus_end_destroys=destroys)
+    raider = scenario.creature(A, "Raider")
+    brute = scenario.creature(B, "Brute")
+    scenario.give(A, "Brace")
+    scenario.plasma(A, 1)
+    scenario.run(E.attack, A, raider, brute)
+    assert "Brace: Raider (A) gets +3 resolve this turn" in scenario.log()
+    assert scenario.field(A) == [("Raider", 4, True)] and scenario.field(B) == [("Brute", 3, True)]
+    scenario.run(E.end_turn, A)
+    assert scenario.field(A) == after_turn
+    if after_turn:
+        scenario.give(B, "Zap")
+        scenario.plasma(B, 1)
+        scenario.run(E.play_card, B, 0, -1, -1)
+        assert scenario.names_on_field(A) == []
 
 
 def test_a_creature_with_an_effect_fires_it_when_played(compiled: CompiledCards) -> None:
@@ -797,14 +881,14 @@ def test_activation_sickness_option(compiled: CompiledCards, sickness: int, allo
     """ "During the Play Phase you may play cards, activate effects and etc."
 
     Nothing ties activating to a creature's first turn (`activation_sickness` off); on, a creature
-    played this turn cannot activate yet. Either way it could not attack this turn (`summoning_sickness`)."""
+    played this turn cannot activate yet. Either way it may attack this turn (`summoning_sickness` off)."""
     scenario = Scenario(compiled, activation_sickness=sickness)
     scenario.give(A, "Pinger")
     scenario.plasma(A, 3)
     scenario.run(E.play_phase, A)
     assert scenario.names_on_field(A) == ["Pinger"]
     assert activations(scenario) == int(allowed) and scenario.life(B) == 20 - int(allowed)
-    assert not E.can_attack(scenario.st, A, 0)
+    assert E.can_attack(scenario.st, A, 0)  # "You can only attack with untapped units.": no summoning sickness
 
 
 def test_an_abilitys_power_bonus_goes_to_the_creature_itself_this_turn(compiled: CompiledCards) -> None:

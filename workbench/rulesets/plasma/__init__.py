@@ -22,8 +22,9 @@ Options: see `options.py`. Validation: subtype_rule, cost_tolerance,
 min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
 untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
-instants_before_damage, activations_per_turn, activation_sickness; the search
-policy's search_rollouts and search_rollout_policy.
+instants_before_damage, activations_per_turn, activation_sickness,
+resolve_bonus_end_destroys; the search policy's search_rollouts and
+search_rollout_policy.
 
 Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy,
 random and search policies over the document's turn structure, the effect vocabulary of
@@ -87,6 +88,23 @@ Version history:
   each call, and so are an attack's windows and damage, `spell_value` and
   `remove_the_dead`: half the cold compile, greedy about 4% faster. Every
   result is unchanged, so the version stays.
+- 1.3 (engine 3): three defaults re-read against the document's words
+  (issue 32). `summoning_sickness` defaults to false: none of the words
+  holds a new creature back ("Creature cards stay on the field when you
+  play them ... You can use them for combat"; "You can only attack with
+  untapped units"), and the old reason (greedy never blocked without it)
+  was a policy's weakness; on, it is a documented house rule. Greedy now
+  keeps a creature home as a blocker when the race is not clearly its own
+  and the creature would block well, or when the opponent's board is
+  lethal next turn (`greedy_keeps_blocker`; with `untap_every_turn` it
+  never does, as attacking costs no blocker). `healthshards_cap` defaults
+  to 0, no cap: the document gives 20 as where a player starts, not a
+  most. `resolve_bonus_end_destroys` (new, default false): a creature is
+  destroyed as it takes damage beyond its resolve, so a "this turn"
+  resolve bonus (Brace, Last Stand) that ends leaves it standing with its
+  resolve's worth of damage, where up to 1.2 it was destroyed at the end of
+  the turn. Matches under default options differ from 1.2's: both golden
+  traces re-recorded.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -98,7 +116,7 @@ from workbench.rulesets.plasma.options import OPTIONS
 RULESET = Ruleset(
     id="plasma",
     title="Plasma (Healthshards) card game",
-    version="1.2",
+    version="1.3",
     document="001_3ac5e1f04a35bfd0.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

@@ -20,16 +20,17 @@ How a match runs (readings of silent rules are options, see options.py):
    (`battlefield_effects=each_turn`).
 3. Play phase: the policy plays cards and activates its creatures' abilities
    (`activate N: ...`, up to `activations_per_turn` times a creature) while it
-   can pay (the coin gives +1 once per game). Creatures enter untapped but
-   cannot attack this turn (`summoning_sickness`).
+   can pay (the coin gives +1 once per game). Creatures enter untapped and may
+   attack this turn (unless the `summoning_sickness` house rule is on).
 4. Battle phase: each untapped creature may attack directly (the defender may
    block with an untapped creature) or attack a creature of its choice. Once
    the attack and its blocker are known, the attacker then the defender may
    play one Instant each (`instants_before_damage`); then fighters deal their
    power to each other at once, and both are tapped.
 5. End of turn: the other player may spend the plasma left from their own turn
-   on Instants; "this turn" bonuses end; damage wears off only with
-   `damage_wears_off`.
+   on Instants; "this turn" bonuses end (a creature losing a resolve bonus
+   keeps its resolve's worth of damage, unless `resolve_bonus_end_destroys`);
+   damage wears off only with `damage_wears_off`.
 
 A match ends when a player reaches 0 Healthshards, or as a draw at `turn_cap`
 turns (both players' turns counted).
@@ -129,6 +130,7 @@ OPTION_ORDER: tuple[str, ...] = (
     "instants_before_damage",
     "activations_per_turn",
     "activation_sickness",
+    "resolve_bonus_end_destroys",
     "search_rollouts",
     "search_rollout_policy",
 )
@@ -146,6 +148,7 @@ OPTION_ORDER: tuple[str, ...] = (
     O_INSTANTS_BEFORE_DAMAGE,
     O_ACTIVATIONS,
     O_ACTIVATION_SICKNESS,
+    O_BONUS_END_DESTROYS,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_ROLLOUT_POLICY,
 ) = range(len(OPTION_ORDER))
@@ -1555,7 +1558,8 @@ def close_turn(
 ) -> None:
     """After the opponent's end-of-turn window (`end_turn`): "this turn" bonuses end (and damage, by option)."""
     # Damage only ever destroys at once (every damage is followed by a check), so at the end of turn a creature can
-    # only be destroyed by losing a resolve bonus, or when it entered the field already destroyed.
+    # only be destroyed by losing a resolve bonus (`resolve_bonus_end_destroys`), or when it entered the field
+    # already destroyed.
     bonus_ended = False
     if st.game[G_BONUS] == 0 and st.options[O_DAMAGE_WEARS_OFF] == 0:
         if st.game[G_UNCHECKED] == 1:
@@ -1566,9 +1570,16 @@ def close_turn(
         for i in range(st.side[player, S_BOARD]):
             if st.board[player, i, B_TMP_POWER] != 0 or st.board[player, i, B_TMP_RESOLVE] != 0:
                 bonus_ended = True
+                lost_resolve = st.board[player, i, B_TMP_RESOLVE] > 0
                 st.board[player, i, B_TMP_POWER] = 0
                 st.board[player, i, B_TMP_RESOLVE] = 0
                 refresh_stats(table, st, player, i)
+                if lost_resolve and st.options[O_BONUS_END_DESTROYS] == 0:
+                    # Destroyed only by taking damage: the creature keeps as much damage as its resolve lets it
+                    # take, and the next damage destroys it (`resolve_bonus_end_destroys` off).
+                    most = creature_resolve(table, st, player, i) - 1 + st.options[O_MORE_THAN]
+                    if st.board[player, i, B_DAMAGE] > most:
+                        st.board[player, i, B_DAMAGE] = max(most, 0)
             if st.options[O_DAMAGE_WEARS_OFF] == 1:
                 st.board[player, i, B_DAMAGE] = 0
     if bonus_ended or st.game[G_UNCHECKED] == 1:
@@ -1921,12 +1932,61 @@ def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> in
 
 
 @llvm_inline_kernel
+def greedy_keeps_blocker(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> bool:
+    """Whether greedy keeps p's creature in slot a home as a blocker rather than attack directly with it.
+
+    Attacking taps a creature, and a tapped creature cannot block ("When they block it they choose one of their
+    untapped units"); with creatures untapping at the start of their owner's turn (`untap_every_turn` off), a
+    creature that attacks cannot block in the opponent's next turn. So greedy races only while the race is clearly
+    its own: when p's whole board brings q to 0 Healthshards in fewer of p's turns than q's whole board needs for p
+    (on a tie it keeps blockers: in mirror matches against the race-on-a-tie reading it won more). Otherwise it
+    keeps a home when q's board is lethal next turn, or when a would block one of q's creatures well (survive it,
+    or destroy it at a cost no higher than its own), unless p already keeps as many untapped creatures home as q
+    has creatures. A policy's choice, read on the state (the options are the rules both players know): no rule
+    reads it.
+    """
+    if st.options[O_UNTAP_EVERY_TURN] == 1:
+        return False  # every creature untaps at the start of the opponent's turn: attacking costs no blocker
+    q = 1 - p
+    threat = 0
+    for e in range(st.side[q, S_BOARD]):
+        threat += creature_power(table, st, q, e)
+    if threat <= 0:
+        return False
+    mine = 0
+    home = 0
+    for i in range(st.side[p, S_BOARD]):
+        mine += creature_power(table, st, p, i)
+        if i != a and st.board[p, i, B_TAPPED] == 0 and not can_attack(st, p, i):
+            home += 1
+    if home >= st.side[q, S_BOARD]:
+        return False
+    if mine > 0:
+        my_turns = (st.side[q, S_LIFE] + mine - 1) // mine
+        their_turns = (st.side[p, S_LIFE] + threat - 1) // threat
+        if my_turns < their_turns:
+            return False
+        if their_turns <= 1:
+            return True  # q's board is lethal next turn: any creature home may save the match
+    power_a = creature_power(table, st, p, a)
+    left_a = damage_to_destroy(table, st, p, a)
+    cost_a = table[st.board[p, a, B_CARD], T_COST]
+    for e in range(st.side[q, S_BOARD]):
+        if creature_power(table, st, q, e) < left_a:
+            return True
+        if power_a >= damage_to_destroy(table, st, q, e) and table[st.board[q, e, B_CARD], T_COST] >= cost_a:
+            return True
+    return False
+
+
+@llvm_inline_kernel
 def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -> int:
     """Where greedy sends p's attacker in slot a: DIRECT, an enemy slot, or HOLD.
 
     In order: a direct attack when the ready attackers are lethal and nothing can block; an attack that destroys a
     creature and survives (the costliest); a direct attack when no untapped enemy would destroy the attacker and
-    survive; an even-or-better trade; else hold back.
+    survive, unless greedy keeps it home as a blocker (`greedy_keeps_blocker`); an even-or-better trade; else hold
+    back.
     """
     q = 1 - p
     power_a = creature_power(table, st, p, a)
@@ -1963,7 +2023,7 @@ def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -
             return DIRECT
     if best >= 0:
         return best
-    if safe and power_a > 0:
+    if safe and power_a > 0 and not greedy_keeps_blocker(table, st, p, a):
         return DIRECT
     if trade >= 0:
         return trade
@@ -2919,7 +2979,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="2",
+    version="3",
     policies=("greedy", "random", "search"),
     cost_axis="plasma cost",
     compile_cards=compile_cards,

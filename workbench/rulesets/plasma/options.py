@@ -63,20 +63,18 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         key="summoning_sickness",
-        default=True,
+        default=False,
         reading=(
-            "The document names no summoning sickness, and none of its words holds a new creature back; but it "
-            "makes blocking the defender's ordinary choice, and blocking needs untapped creatures in the "
-            "attacker's turn. With your creatures untapping at the start of your own turn (`untap_every_turn` off) "
-            "and no sickness, every creature attacks as soon as it can and is still tapped in the opponent's turn, "
-            "so nobody can block: in greedy play no block happens at all (docs/rulesets/plasma.md gives the "
-            "figures). So a creature cannot attack on the turn it is played and may still block. Off: it may "
-            "attack at once."
+            "The document names no summoning sickness, and none of its words holds a new creature back: a creature "
+            "'stays on the field' when played and is used 'for combat', and the only condition on an attacker is "
+            "that it is untapped. So a creature may attack in the turn it is played. On (a house rule, the default "
+            "up to ruleset version 1.2): a creature cannot attack in the turn it is played, and may still block. "
+            "That default was kept because greedy play never blocked without it; that is the policy's weakness, not "
+            "the document's rule, and greedy now keeps blockers home when it is losing the race."
         ),
         quote=(
-            "When you declare a direct attack the opponent can either choose to let it go through and take damage "
-            "equal to the power of the attacking card or block it. ... If the opponent has no untapped units then "
-            "they can't block. / You can only attack with untapped units."
+            "Creature cards stay on the field when you play them. ... You can use them for combat and winning the "
+            "game! / You can only attack with untapped units."
         ),
     ),
     RuleOption(
@@ -126,14 +124,18 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         key="healthshards_cap",
-        default=20,
+        default=0,
         minimum=0,
         maximum=10_000,
         reading=(
-            "Healing cannot raise a player above the 20 Healthshards they started with; set another number for a "
-            "different cap, or 0 for no cap."
+            "The document gives 20 Healthshards as where both players start and sets no most: healing adds without a "
+            "cap (0). Another number caps healing there (a house rule; 20, the starting Healthshards, was the default "
+            "up to ruleset version 1.2)."
         ),
-        quote="Both players start with 20 Healthstards (this game's HP)",
+        quote=(
+            "Both players start with 20 Healthstards (this game's HP), with the goal of reducing the opponent's "
+            "Healthshards to 0."
+        ),
     ),
     RuleOption(
         key="battlefield_effects",
@@ -207,6 +209,19 @@ OPTIONS: tuple[RuleOption, ...] = (
             "creature's first turn. On: a creature cannot activate its ability on the turn it was played."
         ),
         quote="During the Play Phase you may play cards, activate effects and etc.",
+    ),
+    RuleOption(
+        key="resolve_bonus_end_destroys",
+        default=False,
+        reading=(
+            "Resolve is how much damage a creature 'can take before being destroyed': it is destroyed as it takes "
+            "damage beyond that. When a 'this turn' resolve bonus (Brace, Last Stand) ends, the creature takes no "
+            "damage, so it stays, keeping as much damage as its resolve lets it take; the next damage destroys it. "
+            "On: the damage it took under the bonus stays and destroys it as the bonus ends (the default up to "
+            "ruleset version 1.2, under which with lasting damage such a bonus only delayed the creature's end to "
+            "the end of the turn)."
+        ),
+        quote="a resolve (which is how much damage they can take before being destroyed)",
     ),
     *search_options(
         "legal choice at each decision it searches (every play or stop of its play phase, every attacker's hold, "
