@@ -1,0 +1,1125 @@
+"""Patch proposals: the fewest card changes that bring a set's over- and under-powered cards within the tolerance,
+found by a search over measured candidate sets and each proved by a fresh simulation on a new seed (issue 35).
+
+What is searched (docs/simulation.md, "Patch proposals"):
+
+- A *change* moves one field of one card: its cost (`COST`, the ruleset's cost axis, moved through
+  `workbench.analysis.repriced`) or one of its stats (a card-model field named in `fields`, e.g. plasma's `power`).
+  A stat stays within the card model's own bounds and within the range the set's cards of the same kind already use
+  (the documents give no other limit a card model states); a cost stays within the set's measured costs. A card's
+  field moves towards balance only: an over-powered card's cost up or its stats down, an under-powered card's the
+  other way, up to `max_step` steps from its current value, and first to where the power curve's line meets its
+  power when the line rises with cost. Copies in Blades are not searched.
+- A *candidate* is a set of changes (at most one per card and field, at most `max_changes` cards), never touching a
+  locked card or field. Each candidate set is measured by a whole power curve (every card's verdict, since one
+  card's change can move another's) on the search's seed, so every candidate plays the same seeded matches (common
+  random numbers); measured sets are cached by the set's content hash, so no set is measured twice.
+
+The objectives, all minimised: the number of cards changed, the total change (cost steps plus stat points), the
+remaining mispricing (over the judged cards, the sum of |excess| beyond half the band plus the tolerance, the
+point figure of how far cards lie outside), and the number of cards flagged over or under. A card flagged in the set
+as given that a candidate's run gives no verdict (priced out of play, `rarely played`, or moved to a cost where
+nothing compares with it, `no comparator`) keeps its earlier flag and mispricing in these counts: a card moved out
+of judgement is not fixed. The result is the Pareto front of every measured candidate, not one
+answer.
+
+The search, within a budget of `evaluations` measured sets:
+
+1. Singles: each flagged card alone at each of its candidate values (the line's meeting point first).
+2. Greedy, with re-measurement: from the best single, add the best change of each card still flagged in the current
+   measurement (or one step further for a changed card still flagged), keep the one that helps most, then drop any
+   change whose removal does not hurt; stop when nothing helps, at `max_changes` or when the budget is spent.
+3. Evolution (in the spirit of de Mesentier Silva et al., "Evolving the Hearthstone Meta", IEEE CoG 2019, whose
+   multi-objective search kept the changes to existing cards few): the rest of the budget mutates parents chosen
+   by binary tournament on Pareto dominance (add a change for a card flagged in the parent's measurement, remove
+   one, or move one a step), drawn from a generator seeded by the run's seed.
+
+Every front member with at least one change (up to `max_proofs`, fewest changes first) is then proved: the proposed
+set and the unchanged set are measured afresh on a new seed (`proof_seed`, never the search's) with the designer's
+verdict rule. A proposal holds up when, in that run, none of its changed cards is over or under or without a
+verdict, no card that was not over or under before is after, and the over/under count (or, at an equal count, the
+mispricing) falls. One that does not hold up is not offered, and the result says why in words.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.analysis import (
+    BASELINE,
+    POWER_CURVE_DEFAULTS,
+    RARELY_PLAYED,
+    PowerCurve,
+    power_curve,
+    repriced,
+    with_field,
+)
+from workbench.auto_decks import HAND_MADE, GauntletChoice
+from workbench.cards import CardSet, Deck, WorkbenchInputError, closest_names
+from workbench.diff import diff_cardsets, show_value
+from workbench.judging import NO_COMPARATOR, OVER, UNDER, VerdictRule
+from workbench.run_settings import RunSettings
+from workbench.simulate import Progress, check_seed
+
+COST = "cost"
+"""The field name of a change of a card's cost: its place on the ruleset's cost axis (the ruleset's cost fields,
+summed), moved by `workbench.analysis.repriced`."""
+FLAGGED = (OVER, UNDER)
+"""The verdicts a proposal brings within the tolerance."""
+NO_VERDICT = (RARELY_PLAYED, BASELINE, NO_COMPARATOR)
+"""What a card reads when a run gives it no verdict on its cost."""
+PROOF_SALT = 35
+"""Mixed with the search's seed (`numpy.random.SeedSequence([seed, PROOF_SALT])`) to draw the proof's seed."""
+MUTATION_TRIES = 200
+"""Mutations in a row that give only candidates already measured (or not allowed) before the evolution stops."""
+
+
+@dataclass(frozen=True, order=True)
+class Change:
+    """One field of one card moved from its value in the set to a proposed value."""
+
+    card: str
+    """The card's name."""
+    field: str
+    """`COST` for the card's cost (the cost axis), else the card-model field (a stat)."""
+    old: float
+    """The value in the set as given (the cost axis for `COST`)."""
+    new: float
+    """The proposed value."""
+
+    @property
+    def size(self) -> float:
+        """How far the value moves: cost steps, or stat points."""
+        return abs(self.new - self.old)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"card": self.card, "field": self.field, "old": _number(self.old), "new": _number(self.new)}
+
+
+@dataclass(frozen=True)
+class Score:
+    """A measured set's balance figures, the objectives a proposal lowers."""
+
+    flagged: int
+    """Cards flagged over or under (a changed card priced out of play keeps its earlier flag)."""
+    mispricing: float
+    """Over the judged cards, the sum of |excess| beyond half the band plus the tolerance, in score."""
+    over: tuple[str, ...]
+    """The cards flagged over."""
+    under: tuple[str, ...]
+    """The cards flagged under."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {
+            "flagged": self.flagged,
+            "mispricing": self.mispricing,
+            "over": list(self.over),
+            "under": list(self.under),
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A set of changes the search measured, with its objectives on the search's seed."""
+
+    changes: tuple[Change, ...]
+    """The changes, in card order (empty: the set as given)."""
+    score: Score
+    """Its balance figures in the search's run."""
+    cardset_hash: str
+    """The content hash of the changed set (what the measurement cache is keyed by)."""
+
+    @property
+    def cards_changed(self) -> int:
+        """How many different cards the candidate changes."""
+        return len({c.card for c in self.changes})
+
+    @property
+    def total_change(self) -> float:
+        """The sum of the changes' sizes (cost steps plus stat points)."""
+        return float(sum(c.size for c in self.changes))
+
+    def objectives(self) -> tuple[float, float, float, float]:
+        """(cards changed, total change, over/under count, mispricing), each minimised."""
+        return (float(self.cards_changed), self.total_change, float(self.score.flagged), self.score.mispricing)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One member of the front, with its patch notes, the changed set and its proof on a fresh seed."""
+
+    changes: tuple[Change, ...]
+    """The changes proposed."""
+    cardset: CardSet
+    """The set with the changes made (save it with `proposal_workbook` / `save_proposal`)."""
+    patch_notes: list[str]
+    """The changes in the workbench's diff format (`workbench.diff.SetDiff.patch_notes`): `Storm Rider: cost 3 ->
+    2.`, then any finding the change makes appear or go away (e.g. the document's cost formula)."""
+    search: Score
+    """Its figures in the search's run (the search's seed)."""
+    before: Score
+    """The unchanged set's figures in the proof run (the new seed)."""
+    after: Score
+    """The proposed set's figures in the proof run."""
+    verdicts: pd.DataFrame
+    """The proof run's verdicts, before and after, for every changed card and every card flagged or whose flag
+    moved: card, changed, then before_/after_ flag, power, low, high (95% interval), band_low, band_high."""
+    held: bool
+    """True when the proof run confirms it (see the module docstring); only these are offered."""
+    statement: str
+    """Why it holds up or does not, in words."""
+
+    @property
+    def cards_changed(self) -> int:
+        """How many different cards it changes."""
+        return len({c.card for c in self.changes})
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data (the changed set itself is not included: save it with `save_proposal`)."""
+        return {
+            "changes": [c.to_json() for c in self.changes],
+            "cards_changed": self.cards_changed,
+            "patch_notes": list(self.patch_notes),
+            "cardset_hash": self.cardset.content_hash(),
+            "search": self.search.to_json(),
+            "proof_before": self.before.to_json(),
+            "proof_after": self.after.to_json(),
+            "verdicts": _records(self.verdicts),
+            "held": self.held,
+            "statement": self.statement,
+        }
+
+
+@dataclass(frozen=True)
+class Proposals:
+    """The result of `propose`: the front, the proposals that held up in the proof run, and those that did not."""
+
+    offered: list[Proposal]
+    """The proposals that held up in the proof run, fewest changes first: what a designer may apply."""
+    refused: list[Proposal]
+    """The front members that did not hold up in the proof run, each with its statement: not offered."""
+    front: pd.DataFrame
+    """The Pareto front of every measured candidate: changes (patch-note style text), cards_changed, total_change,
+    flagged, mispricing (search run), then proved (whether it had a proof run) and held (None when not proved)."""
+    base: Score
+    """The set as given, in the search's run."""
+    base_verdicts: pd.DataFrame
+    """The set as given, in the search's run: card, cost, flag, power, low, high, band_low, band_high, excess."""
+    evaluated: int
+    """How many candidate sets the search measured (the set as given included)."""
+    seconds: float
+    """Wall-clock time of the whole call, search and proofs."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance: the search run's (ruleset and engine versions, options, seed, matches per card, policy, card-set
+    hash, workbench version) under `search`, the proof run's under `proof`, and the search's settings (fields,
+    locks, budgets, verdict rule)."""
+    statements: list[str] = field(default_factory=list)
+    """What a designer should read first: what was found, what was not offered and why."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for `--format json`."""
+        return {
+            "offered": [p.to_json() for p in self.offered],
+            "refused": [p.to_json() for p in self.refused],
+            "front": _records(self.front),
+            "base": self.base.to_json(),
+            "base_verdicts": _records(self.base_verdicts),
+            "evaluated": self.evaluated,
+            "seconds": self.seconds,
+            "meta": self.meta,
+            "statements": list(self.statements),
+        }
+
+    def to_text(self) -> str:
+        """The result as a person reads it: statements, the front, then each proved proposal with its notes and its
+        verdicts before and after, with intervals and provenance."""
+        search, proof = self.meta.get("search", {}), self.meta.get("proof", {})
+        lines = [
+            f"Patch proposals for {search.get('cardset', '')} ({search.get('ruleset', '')} "
+            f"{search.get('ruleset_version', '')}, card-set hash {search.get('cardset_hash', '')})",
+            f"Search: seed {search.get('seed')}, {search.get('matches_per_card', 0):,} matches per card, policy "
+            f"{search.get('policy')}, {self.evaluated} sets measured, tolerance {self.meta.get('tolerance')}.",
+            (
+                f"Proof: new seed {proof.get('seed')}, {proof.get('matches_per_card', 0):,} matches per card; "
+                "intervals are 95%."
+                if proof.get("run")
+                else f"Proof: not run (no proposal to prove); its seed would be {proof.get('seed')}."
+            )
+            + f" Took {self.seconds:.0f} s.",
+            "",
+            *self.statements,
+            "",
+            "Front (search run): cards changed, total change, over/under left, mispricing left",
+        ]
+        for row in self.front.itertuples():
+            held = "" if row.held is None else ("  held up" if row.held else "  did not hold up")
+            lines.append(
+                f"  {row.cards_changed} | {row.total_change:g} | {row.flagged} | {row.mispricing:.3f} | "
+                f"{row.changes}{held}"
+            )
+        for title, proposals in (("Offered", self.offered), ("Not offered", self.refused)):
+            for number, proposal in enumerate(proposals, start=1):
+                lines += ["", f"{title} {number}: {proposal.statement}"]
+                lines += [f"  {note}" for note in proposal.patch_notes]
+                lines.append(
+                    f"  proof run: over/under {proposal.before.flagged} -> {proposal.after.flagged}, mispricing "
+                    f"{proposal.before.mispricing:.3f} -> {proposal.after.mispricing:.3f}"
+                )
+                lines += [f"  {_verdict_line(row)}" for row in proposal.verdicts.itertuples()]
+        return "\n".join(lines)
+
+
+def propose(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches_per_card: int = 1_000,
+    run: RunSettings = RunSettings(),
+    *,
+    fields: Sequence[str] = (COST,),
+    locked_cards: Collection[str] = (),
+    locked_fields: Collection[str] = (),
+    max_changes: int = 3,
+    max_step: int = 2,
+    evaluations: int = 40,
+    proof_matches_per_card: int | None = None,
+    proof_seed: int | None = None,
+    max_proofs: int = 6,
+    rule: VerdictRule = VerdictRule(),
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+    gauntlet: GauntletChoice = HAND_MADE,
+) -> Proposals:
+    """The Pareto front of card changes that bring the set's over/under cards within `rule.tolerance`, each front
+    member with a change proved on a new seed (see the module docstring for the method).
+
+    `decks` are the power curve's (the first the reference deck, all of them the gauntlet); `matches_per_card` is
+    each search measurement's, `proof_matches_per_card` (default the same) each proof's. `fields` are what may
+    change: `COST` and/or stat fields of the card model (names as the sheet's headers or the model's fields).
+    `locked_cards` never change; `locked_fields` never change on any card (`COST` or a cost field locks the cost).
+    `max_changes` caps the cards one proposal changes; `max_step` how far one field moves (beyond that only to the
+    line's meeting point); `evaluations` the candidate sets the search measures; `max_proofs` the front members
+    proved. `run` gives the search's seed, policy, options, workers, executor and progress; the proof seed is drawn
+    from the search's seed unless given, and must differ from it.
+    """
+    started = time.perf_counter()
+    problems = _check_settings(max_changes, max_step, evaluations, max_proofs)
+    if problems:
+        raise WorkbenchInputError(f"propose: {problems}", expected="whole numbers of 1 or more")
+    proof_matches = matches_per_card if proof_matches_per_card is None else proof_matches_per_card
+    proof = _proof_seed(run.seed) if proof_seed is None else check_seed(proof_seed)
+    if proof == run.seed:
+        raise WorkbenchInputError(
+            f"the proof seed {proof} is the search's seed: a proposal is proved on matches the search never saw.",
+            expected="a proof seed different from --seed",
+        )
+    stats = _resolve_fields(cardset, fields)
+    cards_locked = {_card_name(cardset, name) for name in locked_cards}
+    fields_locked = _resolve_locked_fields(cardset, locked_fields)
+    search = _Search(
+        cardset=cardset,
+        decks=decks,
+        matches_per_card=matches_per_card,
+        run=run,
+        stats=stats,
+        cost_allowed=COST in stats and COST not in fields_locked,
+        locked_cards=cards_locked,
+        locked_fields=fields_locked,
+        max_changes=max_changes,
+        max_step=max_step,
+        budget=evaluations,
+        rule=rule,
+        min_play_share=min_play_share,
+        gauntlet=gauntlet,
+        steps=evaluations + max_proofs + 1,
+    )
+    base = search.evaluate(())
+    assert base is not None  # the set as given is always measured
+    search.run_search()
+    front = _pareto_front(list(search.archive.values()))
+    chosen = _to_prove(front)[:max_proofs]
+
+    proof_run = replace(run, seed=proof)
+    proof_rule = rule
+    proof_meta: dict[str, Any] = {"seed": proof, "matches_per_card": proof_matches, "run": False}
+    if chosen:
+        before_curve = search.measure(cardset, proof_run, proof_matches, proof_rule, step=search.budget)
+        before = _score(before_curve, rule.tolerance, None)
+        proof_meta = _run_meta(before_curve) | {"run": True}
+    offered: list[Proposal] = []
+    refused: list[Proposal] = []
+    held_by_key: dict[tuple[Change, ...], bool] = {}
+    for index, candidate in enumerate(chosen, start=1):
+        changed_set = search.apply(candidate.changes)
+        assert changed_set is not None
+        after_curve = search.measure(changed_set, proof_run, proof_matches, proof_rule, step=search.budget + index)
+        changed_cards = tuple(sorted({c.card for c in candidate.changes}))
+        after = _score(after_curve, rule.tolerance, before_curve)
+        verdicts = _verdicts_before_after(before_curve, after_curve, changed_cards)
+        held, statement = _judge_proof(candidate, before, after, verdicts)
+        proposal = Proposal(
+            changes=candidate.changes,
+            cardset=changed_set,
+            patch_notes=diff_cardsets(cardset, changed_set, run.options).patch_notes(),
+            search=candidate.score,
+            before=before,
+            after=after,
+            verdicts=verdicts,
+            held=held,
+            statement=statement,
+        )
+        (offered if held else refused).append(proposal)
+        held_by_key[candidate.changes] = held
+    front_frame = _front_frame(front, held_by_key)
+    statements = _statements(base.score, front, chosen, offered, refused, search, max_proofs)
+    meta = {
+        "search": search.base_meta,
+        "proof": proof_meta,
+        "tolerance": rule.tolerance,
+        "false_discovery_rate": rule.false_discovery_rate,
+        "fields": list(stats),
+        "locked_cards": sorted(cards_locked),
+        "locked_fields": sorted(fields_locked),
+        "max_changes": max_changes,
+        "max_step": max_step,
+        "evaluations": evaluations,
+        "max_proofs": max_proofs,
+        "gauntlet": gauntlet.label,
+        "min_play_share": min_play_share,
+    }
+    return Proposals(
+        offered=offered,
+        refused=refused,
+        front=front_frame,
+        base=base.score,
+        base_verdicts=_base_verdicts(search.base_curve),
+        evaluated=search.spent,
+        seconds=time.perf_counter() - started,
+        meta=meta,
+        statements=statements,
+    )
+
+
+def proposal_workbook(proposal: Proposal, original: CardSet, decks: Sequence[Deck] | None = None) -> bytes:
+    """The proposal as a new version of the original workbook (xlsx bytes), through the card editor's own save
+    (`workbench.editing.to_xlsx_bytes`): every sheet and column of the original kept, only the changed cells
+    rewritten; with `decks`, the `Decks` sheet written from them (else an xlsx original's own Decks sheet is kept)."""
+    from workbench.decklists import deck_sheet_lines, decks_sheet_content, read_decks_sheet
+    from workbench.editing import cell_text, sheet_from_table, to_xlsx_bytes
+    from workbench.spreadsheets import SheetTable, read_input_file
+
+    table = original.table
+    if not isinstance(table, SheetTable):
+        raise WorkbenchInputError(
+            "the set was not read from a sheet, so there is no workbook to write a new version of.",
+            path=original.path,
+            expected="a card set loaded from an .xlsx or .csv file",
+        )
+    sheet = sheet_from_table(table)
+    frame = sheet.frame.copy()
+    for change in proposal.changes:
+        before = original.find(change.card)
+        after = proposal.cardset.find(change.card)
+        assert before is not None and after is not None
+        for name in type(after.card).model_fields:
+            old_value, new_value = getattr(before.card, name), getattr(after.card, name)
+            if old_value == new_value:
+                continue
+            header = original.headers.get(name)
+            if header is None or header not in sheet.headers:
+                raise WorkbenchInputError(
+                    f"the sheet has no column for {name} of '{change.card}', so the proposal cannot be written.",
+                    path=original.path,
+                    expected=f"a {name} column",
+                )
+            frame.iat[frame.index.get_loc(before.row), sheet.headers.index(header)] = cell_text(new_value)
+    sheet = replace(sheet, frame=frame)
+    source = read_input_file(original.path, original.path, "the card set's file") if original.path else None
+    content = None
+    if decks is not None:
+        upload = read_decks_sheet(table, original.ruleset)
+        lines = [line for deck in decks for line in deck_sheet_lines(deck, original.ruleset)]
+        content = decks_sheet_content(lines, original.ruleset, upload)
+    return to_xlsx_bytes(sheet, original.ruleset_id, source, original.name, decks=content)
+
+
+def save_proposal(
+    proposal: Proposal, original: CardSet, out_path: str | Path, decks: Sequence[Deck] | None = None
+) -> Path:
+    """Write `proposal_workbook` to `out_path` (.xlsx) through a temporary file; refuses to write over the original."""
+    from workbench.spreadsheets import refuse_out_over_input, write_atomically
+
+    refuse_out_over_input(out_path, [original.path])
+    data = proposal_workbook(proposal, original, decks)
+    return write_atomically(out_path, lambda temp: Path(temp).write_bytes(data))
+
+
+# The search ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Search:
+    """The search's state: the cache of measured sets, the archive of candidates and the budget."""
+
+    cardset: CardSet
+    decks: Sequence[Deck]
+    matches_per_card: int
+    run: RunSettings
+    stats: tuple[str, ...]
+    cost_allowed: bool
+    locked_cards: set[str]
+    locked_fields: set[str]
+    max_changes: int
+    max_step: int
+    budget: int
+    rule: VerdictRule
+    min_play_share: float
+    gauntlet: GauntletChoice
+    steps: int
+    spent: int = 0
+    archive: dict[tuple[Change, ...], Candidate] = field(default_factory=dict)
+    curves: dict[str, PowerCurve] = field(default_factory=dict)
+    refused: set[tuple[Change, ...]] = field(default_factory=set)
+    base_curve: Any = None
+    base_meta: dict[str, Any] = field(default_factory=dict)
+    original: dict[str, dict[str, Any]] = field(init=False)
+    stat_bounds: dict[tuple[str, str], tuple[float, float]] = field(init=False)
+    search_rule: VerdictRule = field(init=False)
+    cost_range: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        self.original = {
+            entry.card.name: {name: getattr(entry.card, name) for name in type(entry.card).model_fields}
+            for entry in self.cardset
+        }
+        self.stat_bounds = _stat_bounds(self.cardset, [s for s in self.stats if s != COST])
+        self.search_rule = replace(self.rule, resamples=0)
+
+    # Measuring ---------------------------------------------------------------------------------------------------
+
+    def progress_for(self, step: int) -> Progress | None:
+        progress = self.run.progress
+        if progress is None:
+            return None
+        total = 1_000_000
+
+        def report(done: int, of: int) -> None:
+            if of > 0:
+                progress(min(step, self.steps) * total + done * total // of, (self.steps + 1) * total)
+
+        return report
+
+    def measure(self, cardset: CardSet, run: RunSettings, matches: int, rule: VerdictRule, step: int) -> PowerCurve:
+        """One whole power curve of `cardset` (no suggested-cost checks: the search makes its own)."""
+        return power_curve(
+            cardset,
+            self.decks,
+            matches,
+            run.reporting(self.progress_for(step)),
+            min_play_share=self.min_play_share,
+            gauntlet=self.gauntlet,
+            rule=rule,
+            check_suggestions=False,
+        )
+
+    def apply(self, changes: Iterable[Change]) -> CardSet | None:
+        """The set with the changes made, or None when a card model refuses a value."""
+        out = self.cardset
+        try:
+            for change in changes:
+                if change.field == COST:
+                    out = repriced(out, change.card, change.new)
+                else:
+                    out = with_field(out, change.card, change.field, int(change.new))
+        except WorkbenchInputError:
+            return None
+        return out
+
+    def evaluate(self, changes: Iterable[Change]) -> Candidate | None:
+        """The candidate's figures on the search's seed: from the archive, or measured (one of the budget), or None
+        when it is not allowed, refused by a card model, or the budget is spent."""
+        key = tuple(sorted(changes))
+        if key in self.archive:
+            return self.archive[key]
+        if key in self.refused or not self.allowed(key) or self.spent >= self.budget + 1:
+            return None
+        changed = self.apply(key)
+        if changed is None:
+            self.refused.add(key)
+            return None
+        digest = changed.content_hash()
+        curve = self.curves.get(digest)
+        if curve is None:
+            curve = self.measure(changed, self.run, self.matches_per_card, self.search_rule, step=self.spent)
+            self.curves[digest] = curve
+            self.spent += 1
+        if not key:
+            self.base_curve = curve
+            self.base_meta = _run_meta(curve)
+            costs = [float(c) for c in curve.cards["cost"] if c is not None and not math.isnan(float(c))]
+            self.cost_range = (max(min(costs), 0.0), max(costs)) if costs else (0.0, 0.0)
+        candidate = Candidate(key, _score(curve, self.rule.tolerance, self.base_curve), digest)
+        self.archive[key] = candidate
+        return candidate
+
+    def allowed(self, changes: tuple[Change, ...]) -> bool:
+        """No locked card or field, one change per card and field, at most `max_changes` cards."""
+        pairs = [(c.card, c.field) for c in changes]
+        return (
+            len(pairs) == len(set(pairs))
+            and len({c.card for c in changes}) <= self.max_changes
+            and not any(c.card in self.locked_cards or c.field in self.locked_fields for c in changes)
+            and all(c.new != c.old for c in changes)
+        )
+
+    @property
+    def left(self) -> int:
+        """Measurements left in the budget (the set as given is not counted against it)."""
+        return self.budget + 1 - self.spent
+
+    # Moves -------------------------------------------------------------------------------------------------------
+
+    def moves(self, candidate: Candidate) -> dict[str, list[Change]]:
+        """For each card flagged over or under in the candidate's measurement (not locked), the changes that move it
+        towards balance from where the candidate has it, best guess first; each replaces the candidate's own change
+        of that card and field, if any."""
+        curve = self.curves[candidate.cardset_hash]
+        current = {(c.card, c.field): c for c in candidate.changes}
+        rows = curve.cards.set_index("card")
+        low_cost, high_cost = self.cost_range
+        out: dict[str, list[Change]] = {}
+        for card in rows.index:
+            row = rows.loc[card]
+            if row["flag"] not in FLAGGED or card in self.locked_cards:
+                continue
+            direction = 1.0 if row["flag"] == OVER else -1.0
+            options: list[Change] = []
+            if self.cost_allowed:
+                cost = float(row["cost"])
+                original = current.get((card, COST))
+                old = original.old if original else cost
+                wanted: list[float] = []
+                if curve.rises_with_cost and row["excess"] is not None:
+                    wanted.append(float(round(cost + float(row["excess"]) / curve.slope)))
+                wanted += [cost + direction * k for k in range(1, self.max_step + 1)]
+                for value in _unique(wanted):
+                    value = min(max(value, low_cost, 0.0), high_cost)
+                    if (value - cost) * direction > 0:
+                        options.append(Change(card, COST, old, value))
+            for stat in self.stats:
+                if stat == COST or stat in self.locked_fields:
+                    continue
+                value = self.original.get(card, {}).get(stat)
+                if value is None or (stat, self._kind(card)) not in self.stat_bounds:
+                    continue
+                low, high = self.stat_bounds[(stat, self._kind(card))]
+                earlier = current.get((card, stat))
+                now = earlier.new if earlier else float(value)
+                for k in range(1, self.max_step + 1):
+                    moved = now - direction * k
+                    if low <= moved <= high:
+                        options.append(Change(card, stat, float(value), moved))
+            options = _unique(_unique_changes(options))
+            if options:
+                out[str(card)] = options
+        return out
+
+    def _kind(self, card: str) -> str:
+        return str(self.original.get(card, {}).get("kind", ""))
+
+    def with_change(self, candidate: Candidate, change: Change) -> tuple[Change, ...]:
+        """The candidate's changes with `change` in place of its own change of that card and field."""
+        kept = [c for c in candidate.changes if (c.card, c.field) != (change.card, change.field)]
+        return tuple(sorted([*kept, change]))
+
+    # The three phases --------------------------------------------------------------------------------------------
+
+    def run_search(self) -> None:
+        base = self.archive[()]
+        moves = self.moves(base)
+        best_single: dict[str, Candidate] = {}
+        # 1. Singles: each flagged card alone at each candidate value.
+        for card, options in moves.items():
+            for change in options:
+                if self.left <= 0:
+                    break
+                candidate = self.evaluate((change,))
+                if candidate is None:
+                    continue
+                mine = _card_beyond(self.curves[candidate.cardset_hash], card, self.rule.tolerance)
+                best = best_single.get(card)
+                if best is None or (mine, _rank(candidate)) < (
+                    _card_beyond(self.curves[best.cardset_hash], card, self.rule.tolerance),
+                    _rank(best),
+                ):
+                    best_single[card] = candidate
+        # 2. Greedy: add the change that helps most, re-measured; drop changes whose removal does not hurt.
+        current = base
+        while self.left > 0 and best_single:
+            tries: list[tuple[Change, ...]] = []
+            for card, options in self.moves(current).items():
+                changed = {c.card for c in current.changes}
+                if card not in changed and current.cards_changed >= self.max_changes:
+                    continue
+                if card in best_single and card not in changed:
+                    tries.append(self.with_change(current, best_single[card].changes[0]))
+                else:
+                    tries.append(self.with_change(current, options[0]))
+            measured = [c for c in (self.evaluate(t) for t in tries) if c is not None]
+            better = [c for c in measured if _rank(c) < _rank(current)]
+            if not better:
+                break
+            current = min(better, key=_rank)
+            for change in list(current.changes):
+                if len(current.changes) < 2:
+                    break
+                without = self.evaluate(tuple(c for c in current.changes if c != change))
+                if without is not None and _rank(without) <= _rank(current):
+                    current = without
+        # 3. Evolution: mutate random front members with what is left of the budget.
+        generator = np.random.default_rng([int(self.run.seed), PROOF_SALT, 3])
+        idle = 0
+        while self.left > 0 and idle < MUTATION_TRIES:
+            parent = _tournament(list(self.archive.values()), generator)
+            child = self.mutate(parent, generator)
+            if child is None or child in self.archive or child in self.refused or not self.allowed(child):
+                idle += 1
+                continue
+            idle = 0
+            self.evaluate(child)
+
+    def mutate(self, parent: Candidate, generator: np.random.Generator) -> tuple[Change, ...] | None:
+        """One random change to a candidate: add a change for a card flagged in its measurement, remove one of its
+        changes, or move one of them a step."""
+        kind = int(generator.integers(3))
+        if kind == 0 or not parent.changes:
+            moves = self.moves(parent)
+            if not moves:
+                return None
+            card = sorted(moves)[int(generator.integers(len(moves)))]
+            options = moves[card]
+            return self.with_change(parent, options[int(generator.integers(len(options)))])
+        change = parent.changes[int(generator.integers(len(parent.changes)))]
+        if kind == 1:
+            return tuple(c for c in parent.changes if c != change)
+        step = 1.0 if generator.integers(2) else -1.0
+        moved = Change(change.card, change.field, change.old, change.new + step)
+        if change.field != COST:
+            low, high = self.stat_bounds.get((change.field, self._kind(change.card)), (0.0, 0.0))
+            if not low <= moved.new <= high:
+                return None
+        elif not self.cost_range[0] <= moved.new <= self.cost_range[1]:
+            return None
+        return self.with_change(parent, moved)
+
+
+# Objectives ----------------------------------------------------------------------------------------------------
+
+
+def _beyond(row: Any, tolerance: float) -> float:
+    """How far a judged card's excess lies beyond half its band plus the tolerance (0 when within)."""
+    excess, low, high = row["excess"], row["band_low"], row["band_high"]
+    if excess is None or low is None or high is None:
+        return 0.0
+    return max(0.0, abs(float(excess)) - (float(high) - float(low)) / 2 - tolerance)
+
+
+def _card_beyond(curve: PowerCurve, card: str, tolerance: float) -> float:
+    """One card's distance beyond band and tolerance in a curve (infinite when it is no longer judged)."""
+    rows = curve.cards.set_index("card")
+    if card not in rows.index or rows.loc[card, "flag"] in (RARELY_PLAYED, BASELINE):
+        return math.inf
+    return _beyond(rows.loc[card], tolerance)
+
+
+def _score(curve: PowerCurve, tolerance: float, earlier: PowerCurve | None) -> Score:
+    """A curve's objectives. A card flagged over or under in `earlier` (the set as given, in the same run) that this
+    curve gives no verdict (`NO_VERDICT`: priced out of play, or left with nothing to compare it with) keeps that
+    flag and its mispricing: a card moved out of judgement is not fixed."""
+    over: list[str] = []
+    under: list[str] = []
+    mispricing = 0.0
+    earlier_rows = earlier.cards.set_index("card") if earlier is not None else None
+    for _, row in curve.cards.iterrows():
+        card = str(row["card"])
+        source = row
+        if (
+            row["flag"] in NO_VERDICT
+            and earlier_rows is not None
+            and card in earlier_rows.index
+            and earlier_rows.loc[card, "flag"] in FLAGGED
+        ):
+            source = earlier_rows.loc[card]
+        if source["flag"] == OVER:
+            over.append(card)
+        elif source["flag"] == UNDER:
+            under.append(card)
+        if source["flag"] not in (RARELY_PLAYED, BASELINE):
+            mispricing += _beyond(source, tolerance)
+    return Score(len(over) + len(under), float(mispricing), tuple(sorted(over)), tuple(sorted(under)))
+
+
+def _rank(candidate: Candidate) -> tuple[float, float, float, float]:
+    """The greedy phase's order: fewer over/under cards, then less mispricing, then fewer and smaller changes."""
+    return (
+        float(candidate.score.flagged),
+        round(candidate.score.mispricing, 9),
+        float(candidate.cards_changed),
+        candidate.total_change,
+    )
+
+
+def _to_prove(front: Sequence[Candidate]) -> list[Candidate]:
+    """The front members with changes in the order they are proved: for each number of cards changed (fewest
+    first) its best balanced member (fewest over/under, then least mispricing), then the others, best balanced
+    first. So the smallest complete fix is proved whatever the front's size."""
+    changed = [c for c in front if c.changes]
+    best: dict[int, Candidate] = {}
+    for candidate in changed:
+        kept = best.get(candidate.cards_changed)
+        if kept is None or _balance(candidate) < _balance(kept):
+            best[candidate.cards_changed] = candidate
+    first = [best[k] for k in sorted(best)]
+    return first + sorted((c for c in changed if c not in first), key=_balance)
+
+
+def _balance(candidate: Candidate) -> tuple[float, float, float, float]:
+    return (
+        float(candidate.score.flagged),
+        candidate.score.mispricing,
+        float(candidate.cards_changed),
+        candidate.total_change,
+    )
+
+
+def _tournament(candidates: Sequence[Candidate], generator: np.random.Generator) -> Candidate:
+    """Binary tournament (as NSGA-II's): of two candidates drawn at random, the one fewer others dominate (ties:
+    better balanced). Members off the front can be parents too, so the search steps past a change that made
+    another card's verdict worse on its way to fixing both."""
+    first, second = (candidates[int(i)] for i in generator.integers(len(candidates), size=2))
+
+    def dominated_by(candidate: Candidate) -> int:
+        return sum(_dominates(other, candidate) for other in candidates)
+
+    return min((first, second), key=lambda c: (dominated_by(c), _balance(c)))
+
+
+def _dominates(a: Candidate, b: Candidate) -> bool:
+    oa, ob = a.objectives(), b.objectives()
+    return all(x <= y for x, y in zip(oa, ob, strict=True)) and oa != ob
+
+
+def _pareto_front(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates no other candidate dominates, fewest changes first (ties: less mispricing)."""
+    front = [c for c in candidates if not any(_dominates(o, c) for o in candidates)]
+    return sorted(front, key=lambda c: (c.cards_changed, c.total_change, c.score.flagged, c.score.mispricing))
+
+
+# Proof ---------------------------------------------------------------------------------------------------------
+
+
+def _verdicts_before_after(before: PowerCurve, after: PowerCurve, changed: Sequence[str]) -> pd.DataFrame:
+    """Every changed card and every card flagged (or whose flag moved) in either run, before and after."""
+    columns = ("flag", "power", "low", "high", "band_low", "band_high")
+    b = before.cards.set_index("card")
+    a = after.cards.set_index("card")
+    rows = []
+    for card in a.index:
+        if card not in b.index:
+            continue
+        moved = b.loc[card, "flag"] != a.loc[card, "flag"]
+        flagged = b.loc[card, "flag"] in FLAGGED or a.loc[card, "flag"] in FLAGGED
+        if card in changed or moved or flagged:
+            row: dict[str, Any] = {"card": card, "changed": card in changed}
+            for column in columns:
+                row[f"before_{column}"] = _plain(b.loc[card, column])
+                row[f"after_{column}"] = _plain(a.loc[card, column])
+            rows.append(row)
+    frame = pd.DataFrame(rows, columns=["card", "changed", *[f"{s}_{c}" for c in columns for s in ("before", "after")]])
+    return frame.sort_values(["changed", "card"], ascending=[False, True]).reset_index(drop=True)
+
+
+def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd.DataFrame) -> tuple[bool, str]:
+    """Whether the proof run confirms a proposal, and why, in words."""
+    rows = verdicts.set_index("card")
+    changed = sorted({c.card for c in candidate.changes})
+    changed = [c for c in changed if c in rows.index]
+    still = [c for c in changed if rows.loc[c, "after_flag"] in FLAGGED]
+    priced_out = [c for c in changed if rows.loc[c, "after_flag"] in NO_VERDICT]
+    newly = [
+        str(card)
+        for card, row in rows.iterrows()
+        if row["after_flag"] in FLAGGED and row["before_flag"] not in FLAGGED and card not in changed
+    ]
+    better = after.flagged < before.flagged or (
+        after.flagged == before.flagged and after.mispricing < before.mispricing
+    )
+    problems = []
+    if still:
+        problems.append(f"{_names(still)} still {'read' if len(still) > 1 else 'reads'} over or under after the change")
+    if priced_out:
+        problems.append(
+            f"{_names(priced_out)} would get no verdict (rarely played, or nothing to compare with), so is not shown "
+            "fixed"
+        )
+    if newly:
+        problems.append(f"{_names(newly)} {'become' if len(newly) > 1 else 'becomes'} over or under")
+    if not better:
+        problems.append(
+            f"the set is not better balanced (over/under {before.flagged} -> {after.flagged}, mispricing "
+            f"{before.mispricing:.3f} -> {after.mispricing:.3f})"
+        )
+    change_words = "; ".join(_change_text(c) for c in candidate.changes)
+    reads = ", ".join(f"{c} {rows.loc[c, 'after_flag']}" for c in changed)
+    if problems:
+        return False, (
+            f"Not offered: {change_words} did not hold up in the proof run on a new seed: " + "; ".join(problems) + "."
+        )
+    return True, (
+        f"{change_words}: held up in the proof run on a new seed: over/under {before.flagged} -> {after.flagged}, "
+        f"mispricing {before.mispricing:.3f} -> {after.mispricing:.3f}; the changed cards now read {reads}; no card "
+        "newly flagged."
+    )
+
+
+# Words and frames ----------------------------------------------------------------------------------------------
+
+
+def _statements(
+    base: Score,
+    front: Sequence[Candidate],
+    chosen: Sequence[Candidate],
+    offered: Sequence[Proposal],
+    refused: Sequence[Proposal],
+    search: _Search,
+    max_proofs: int,
+) -> list[str]:
+    out = []
+    if not base.flagged:
+        out.append(
+            "No card is flagged over or under in the search's run, so there is nothing to bring within the tolerance: "
+            "no change is proposed."
+        )
+    else:
+        out.append(
+            f"{base.flagged} cards are flagged in the search's run (over: {_names(base.over) or 'none'}; under: "
+            f"{_names(base.under) or 'none'}), mispricing {base.mispricing:.3f} beyond band and tolerance."
+        )
+        if search.locked_cards:
+            out.append(f"Locked, never changed: {_names(sorted(search.locked_cards))}.")
+        if search.locked_fields:
+            out.append(f"Locked fields, never changed on any card: {', '.join(sorted(search.locked_fields))}.")
+        if not any(c.changes for c in front):
+            out.append(
+                "No measured change improved on the set as given within the locks, limits and budget: nothing to "
+                "propose."
+            )
+    unproved = len([c for c in front if c.changes]) - len(chosen)
+    if unproved > 0:
+        out.append(
+            f"{unproved} more front members were not proved (at most {max_proofs} are), so they are not offered."
+        )
+    if chosen:
+        out.append(f"{len(offered)} of {len(chosen)} proposals held up in the proof run on a new seed.")
+    for proposal in refused:
+        out.append(proposal.statement)
+    return out
+
+
+def _front_frame(front: Sequence[Candidate], held: dict[tuple[Change, ...], bool]) -> pd.DataFrame:
+    rows = [
+        {
+            "changes": "; ".join(_change_text(c) for c in candidate.changes) or "(the set as given)",
+            "cards_changed": candidate.cards_changed,
+            "total_change": candidate.total_change,
+            "flagged": candidate.score.flagged,
+            "mispricing": candidate.score.mispricing,
+            "proved": candidate.changes in held,
+            "held": held.get(candidate.changes),
+        }
+        for candidate in front
+    ]
+    return pd.DataFrame(
+        rows, columns=["changes", "cards_changed", "total_change", "flagged", "mispricing", "proved", "held"]
+    )
+
+
+def _base_verdicts(curve: PowerCurve) -> pd.DataFrame:
+    columns = ["card", "cost", "flag", "power", "low", "high", "band_low", "band_high", "excess"]
+    return curve.cards[columns].copy().reset_index(drop=True)
+
+
+def _run_meta(curve: PowerCurve) -> dict[str, Any]:
+    """A power curve's provenance, with its policy named."""
+    meta = {
+        key: curve.meta.get(key)
+        for key in (
+            "ruleset",
+            "ruleset_version",
+            "engine_version",
+            "options",
+            "seed",
+            "matches_per_card",
+            "policies",
+            "cardset",
+            "cardset_hash",
+            "workbench_version",
+            "reference_deck",
+            "gauntlet",
+            "verdict_rule",
+        )
+    }
+    policies = meta.get("policies") or []
+    meta["policy"] = policies[0] if policies else None
+    return meta
+
+
+def _verdict_line(row: Any) -> str:
+    def side(prefix: str) -> str:
+        flag = getattr(row, f"{prefix}_flag")
+        power, low, high = (getattr(row, f"{prefix}_{k}") for k in ("power", "low", "high"))
+        band_low, band_high = getattr(row, f"{prefix}_band_low"), getattr(row, f"{prefix}_band_high")
+        band = "" if band_low is None else f" (band [{band_low:+.3f}, {band_high:+.3f}])"
+        return f"{flag} {power:+.3f} [{low:+.3f}, {high:+.3f}]{band}"
+
+    mark = "*" if row.changed else " "
+    return f"{mark} {row.card}: {side('before')} -> {side('after')}"
+
+
+def _change_text(change: Change) -> str:
+    return f"{change.card}: {change.field} {show_value(_number(change.old))} -> {show_value(_number(change.new))}"
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _plain(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (np.floating, float)):
+        return None if math.isnan(float(value)) else float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{key: _plain(value) for key, value in row.items()} for row in frame.to_dict("records")]
+
+
+def _unique(values: Iterable[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _unique_changes(changes: Iterable[Change]) -> list[Change]:
+    return [c for c in _unique(changes) if c.new != c.old]
+
+
+# Settings ------------------------------------------------------------------------------------------------------
+
+
+def _check_settings(max_changes: int, max_step: int, evaluations: int, max_proofs: int) -> str:
+    bad = [
+        f"{name} {value!r}"
+        for name, value in (
+            ("max_changes", max_changes),
+            ("max_step", max_step),
+            ("evaluations", evaluations),
+            ("max_proofs", max_proofs),
+        )
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1
+    ]
+    return ", ".join(bad) + (" must be whole numbers of 1 or more" if bad else "")
+
+
+def _proof_seed(seed: int) -> int:
+    """A seed for the proof run, drawn from the search's (never equal to it)."""
+    sequence = np.random.SeedSequence([int(seed), PROOF_SALT])
+    drawn = int(sequence.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    return drawn if drawn != seed else drawn + 1
+
+
+def _card_name(cardset: CardSet, name: str) -> str:
+    entry = cardset.find(name)
+    if entry is None:
+        hints = closest_names(name, cardset.names)
+        raise WorkbenchInputError(
+            f"the set has no card '{name}' to lock." + (f" Did you mean '{hints[0]}'?" if hints else ""),
+            path=cardset.path,
+            expected="a card name from the set",
+        )
+    return entry.card.name
+
+
+def _field_of(cardset: CardSet, name: str) -> str:
+    """`COST`, or the card-model field a header or field name means; an error listing the valid ones."""
+    from workbench.rulesets.base import normalize_header
+
+    ruleset = cardset.ruleset
+    key = normalize_header(name)
+    if key == normalize_header(COST):
+        return COST
+    resolved = ruleset.header_lookup.get(key)
+    if resolved in ruleset.cost_fields:
+        return COST
+    numeric = _numeric_fields(cardset)
+    if resolved is None or resolved not in numeric:
+        raise WorkbenchInputError(
+            f"'{name}' is not a field a proposal can change in {ruleset.id}.",
+            path=cardset.path,
+            expected="cost, or one of: " + ", ".join(sorted(numeric)),
+        )
+    return resolved
+
+
+def _numeric_fields(cardset: CardSet) -> set[str]:
+    """The whole-number card-model fields the set's cards hold, cost fields and copies left out."""
+    out: set[str] = set()
+    for model in cardset.ruleset.card_models:
+        for name, info in model.model_fields.items():
+            if info.annotation in (int, int | None) and name not in cardset.ruleset.cost_fields and name != "copies":
+                out.add(name)
+    return out
+
+
+def _resolve_fields(cardset: CardSet, fields: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(fields, str) or not fields:
+        raise WorkbenchInputError(
+            "a proposal needs at least one field it may change.", expected="cost and/or stat field names"
+        )
+    return tuple(_unique(_field_of(cardset, name) for name in fields))
+
+
+def _resolve_locked_fields(cardset: CardSet, fields: Collection[str]) -> set[str]:
+    return {_field_of(cardset, name) for name in fields}
+
+
+def _stat_bounds(cardset: CardSet, stats: Sequence[str]) -> dict[tuple[str, str], tuple[float, float]]:
+    """(stat, kind) -> the lowest and highest value the set's cards of that kind hold (and the model allows)."""
+    bounds: dict[tuple[str, str], tuple[float, float]] = {}
+    for stat in stats:
+        by_kind: dict[str, list[float]] = {}
+        for entry in cardset:
+            value = getattr(entry.card, stat, None)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                by_kind.setdefault(entry.card.kind, []).append(float(value))
+        for kind, values in by_kind.items():
+            bounds[(stat, kind)] = (max(min(values), 0.0), max(values))
+    return bounds
