@@ -103,13 +103,13 @@ RULE_LEVERS: tuple[RuleLever, ...] = (
     RuleLever("circles", LENGTH, "new_characters_attack=false", "lengthens the game"),
     RuleLever("circles", LENGTH, "direct_damage=one_per_attacker", "lengthens the game"),
     RuleLever("circles", FIRST_PLAYER, "new_characters_attack=false", "narrows the first player's advantage"),
-    RuleLever("plasma", FIRST_PLAYER, "untap_every_turn=true", "narrows the first player's advantage a little"),
-    RuleLever("plasma", FIRST_PLAYER, "lethal_damage=more_than", "narrows the first player's advantage a little"),
+    RuleLever("plasma", FIRST_PLAYER, "summoning_sickness=true", "narrows the first player's advantage a little"),
     RuleLever("plasma", TURN_CAP, "damage_wears_off=true", "ends stalled boards before the cap"),
     RuleLever("plasma", TURN_CAP, "attack_tapped_creatures=false", "fewer matches reach the cap"),
     RuleLever("source", TURN_CAP, "deck_out_loses=true", "ends stalled matches before the cap"),
     RuleLever("source", TURN_CAP, "combat_tie=both", "fewer matches reach the cap"),
     RuleLever("souls", NEVER_PLAYED, "sacrifice_from=either", "fewer cards never played"),
+    RuleLever("souls", FIRST_PLAYER, "summons_per_turn=1", "evens the seats (a house rule: one summon a turn)"),
     RuleLever("blades", DRAWS, "players=2", "fewer draws, though not under 10%"),
 )
 """Options measured to move a figure, per ruleset (the measured figures, with their commands: docs/simulation.md)."""
