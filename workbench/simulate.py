@@ -10,10 +10,15 @@ process, two processes or a cluster.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib
 import math
 import os
+import pickle
+import shutil
+import tempfile
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
@@ -196,10 +201,62 @@ def _play_job(engine_module: str, compiled: CompiledCards, job: Job) -> BatchOut
     return engine.play_batch(compiled, job.deck_a, job.deck_b, job.seeds, job.first, job.policy_a, job.policy_b)
 
 
-def _play_job_in_worker(engine_module: str, compiled: CompiledCards, job: Job) -> BatchOutcome:
+@dataclass(frozen=True)
+class SharedCards:
+    """A compiled card table as a local pool's pieces carry it: the key of its pickled bytes and the file holding them,
+    written once per run (`_shared_cards`). Each worker process reads the file once and keeps the table by key
+    (`_worker_cards`), so a piece sends a few dozen bytes, not the card table: 20,000 cards pickle to about 7 MB,
+    sent with each of a power curve's 80,000 pieces."""
+
+    key: str
+    path: str
+
+
+WORKER_CARD_TABLES = 4
+"""Card tables a worker process keeps (the latest used): a pool is shared by every run of the process (the app's
+sessions included), so runs of a few sets in turn each find theirs, and a worker never holds every set it played."""
+_WORKER_CARDS: OrderedDict[str, CompiledCards] = OrderedDict()
+"""In a pool worker: the card tables read so far, by `SharedCards.key`, the most recently used last."""
+
+
+def _worker_cards(shared: SharedCards | CompiledCards) -> CompiledCards:
+    """The card table a piece names: read from its file the first time this process meets its key, then kept."""
+    if isinstance(shared, CompiledCards):
+        return shared
+    compiled = _WORKER_CARDS.get(shared.key)
+    if compiled is None:
+        # Our own file, in a folder only this user may enter (tempfile.mkdtemp), written by the process that started
+        # this worker: the same trust as the pickles a process pool passes through its pipes.
+        with open(shared.path, "rb") as handle:
+            compiled = pickle.load(handle)
+        _WORKER_CARDS[shared.key] = compiled
+        while len(_WORKER_CARDS) > WORKER_CARD_TABLES:
+            _WORKER_CARDS.popitem(last=False)
+    _WORKER_CARDS.move_to_end(shared.key)
+    return compiled
+
+
+def _shared_cards(compiled: CompiledCards, folder: str) -> SharedCards:
+    """Write the card table once into `folder` for the workers to read (`_worker_cards`)."""
+    data = pickle.dumps(compiled, protocol=pickle.HIGHEST_PROTOCOL)
+    key = hashlib.sha256(data).hexdigest()
+    path = os.path.join(folder, f"{key}.pickle")
+    with open(path, "wb") as handle:
+        handle.write(data)
+    return SharedCards(key, path)
+
+
+def _play_job_in_worker(
+    engine_module: str, cards: SharedCards | CompiledCards, job: Job, rows: tuple[int, ...] | None = None
+) -> BatchOutcome:
     """Play one job in a pool worker: its first job of an engine waits for a compile of that engine under way in any
-    process (workbench.warm.worker_play), so a worker loads Numba's cache instead of compiling the engine again."""
-    return worker_play(engine_module, lambda: _play_job(engine_module, compiled, job))
+    process (workbench.warm.worker_play), so a worker loads Numba's cache instead of compiling the engine again.
+
+    `rows`, when given, are the only cards whose counters go back (`CounterRows`, see `keep_counter_rows`): a power
+    curve's piece then returns a few rows, not the whole card table's counters (about 2 MB for 20,000 cards)."""
+    compiled = _worker_cards(cards)
+    outcome = worker_play(engine_module, lambda: _play_job(engine_module, compiled, job))
+    return outcome if rows is None else _counter_rows_of(outcome, rows)
 
 
 def default_workers() -> int:
@@ -285,20 +342,40 @@ class CounterRows:
         return self.counts[:, row : row + 1]
 
 
-def keep_counter_rows(rows_of_job: Callable[[int], Sequence[int]]) -> Reducer:
+def _counter_rows_of(outcome: BatchOutcome, rows: tuple[int, ...]) -> BatchOutcome:
+    """The outcome with its per-card counters cut down to `rows` (`CounterRows`); an outcome already cut, or whose
+    counters are not per card (not three axes), as it is."""
+    counters = outcome[2]
+    if isinstance(counters, CounterRows) or np.ndim(counters) != 3:
+        return outcome
+    kept = CounterRows(rows, np.ascontiguousarray(np.asarray(counters)[:, list(rows), :]))
+    return (outcome[0], outcome[1], kept, *outcome[3:])
+
+
+@dataclass(frozen=True)
+class KeepCounterRows:
     """A `run_jobs` reducer keeping, of each outcome's per-card counters (sides, cards, counters), only the rows of
     the cards `rows_of_job(job_index)` names (as `CounterRows`); winners, turns and extras are kept whole. An engine
-    without per-card counters (not three axes) keeps what it returned."""
+    without per-card counters (not three axes) keeps what it returned.
 
-    def reduce(index: int, outcome: BatchOutcome) -> BatchOutcome:
+    A local pool cuts the counters in the worker (`run_jobs` sends each piece's rows along), so only the kept rows
+    come back through the pipe; here the outcome is then already cut and passes unchanged."""
+
+    rows_of_job: Callable[[int], Sequence[int]]
+
+    def rows(self, index: int) -> tuple[int, ...]:
+        return tuple(int(card) for card in self.rows_of_job(index))
+
+    def __call__(self, index: int, outcome: BatchOutcome) -> BatchOutcome:
         counters = outcome[2]
         if isinstance(counters, CounterRows) or np.ndim(counters) != 3:
             return outcome
-        rows = tuple(int(card) for card in rows_of_job(index))
-        kept = CounterRows(rows, np.ascontiguousarray(np.asarray(counters)[:, list(rows), :]))
-        return (outcome[0], outcome[1], kept, *outcome[3:])
+        return _counter_rows_of(outcome, self.rows(index))
 
-    return reduce
+
+def keep_counter_rows(rows_of_job: Callable[[int], Sequence[int]]) -> Reducer:
+    """The reducer that keeps only the counter rows of the cards `rows_of_job(job_index)` names (`KeepCounterRows`)."""
+    return KeepCounterRows(rows_of_job)
 
 
 def _timed_piece(engine_module: str, compiled: CompiledCards, job: Job, pace: _Pace) -> BatchOutcome:
@@ -383,11 +460,23 @@ def run_jobs(
         for index, job in enumerate(jobs)
         for start in range(first_job_start if index == 0 else 0, len(job.seeds), pace.size)
     ]
-    futures: list[Future[BatchOutcome] | None] = [
-        pool.submit(_play_job_in_worker, engine_module, compiled, _piece(jobs[index], start, stop))
-        for index, start, stop in pieces
-    ]
+    # The card table goes to each worker once, through a file (SharedCards), not pickled into every piece; and where
+    # the caller keeps some counter rows only, the worker cuts them before sending the outcome back.
+    folder = tempfile.mkdtemp(prefix="workbench-cards-")
+    futures: list[Future[BatchOutcome] | None] = []
     try:
+        cards = _shared_cards(compiled, folder)
+        rows_of = kept.rows if isinstance(kept, KeepCounterRows) else None
+        futures = [
+            pool.submit(
+                _play_job_in_worker,
+                engine_module,
+                cards,
+                _piece(jobs[index], start, stop),
+                None if rows_of is None else rows_of(index),
+            )
+            for index, start, stop in pieces
+        ]
         for position, (index, start, stop) in enumerate(pieces):
             future = futures[position]
             assert future is not None
@@ -414,6 +503,10 @@ def run_jobs(
         if isinstance(error, BrokenProcessPool):
             _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
         raise
+    finally:
+        # Every piece has come back (or the run ended): a piece still queued after a cancel fails to find the file,
+        # and nobody waits for it.
+        shutil.rmtree(folder, ignore_errors=True)
     return [_joined(job_parts) for job_parts in parts]
 
 

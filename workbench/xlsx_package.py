@@ -39,6 +39,22 @@ STAND_IN = (
 )
 """The empty sheet openpyxl loads in place of a sheet that is copied, not edited."""
 _SHARED_CELL = re.compile(rb'(<c\b[^>]*\bt="s"[^>]*>)<v>(\d+)</v>')
+MACRO_CONTENT_TYPES = frozenset(
+    {
+        "application/vnd.ms-office.vbaproject",
+        "application/vnd.ms-office.vbaprojectsignature",
+        "application/vnd.ms-office.vbaprojectsignatureagile",
+        "application/vnd.ms-office.vbaprojectsignaturev3",
+        "application/vnd.ms-excel.vbadata+xml",
+    }
+)
+"""Content types of the parts that hold a workbook's VBA macros (and their signatures), compared in lower case."""
+MACRO_RELATIONSHIP_TYPES = frozenset(
+    {"vbaproject", "vbaprojectsignature", "vbaprojectsignatureagile", "vbaprojectsignaturev3", "wordvbadata"}
+)
+"""The last word of the relationship types that point at macro parts, in lower case."""
+_MACRO_PART_NAME = re.compile(r"(?i)(?:^|/)vbaProject[^/]*\.bin$")
+"""A part named as Excel names its macro project (`xl/vbaProject.bin`), whatever content type it is given."""
 
 
 class _Package:
@@ -96,6 +112,15 @@ class _Package:
     def content_type(self, part: str) -> str:
         return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").casefold(), "")
 
+    def is_macro_part(self, part: str) -> bool:
+        """Whether the part holds macros (or their signature): by its content type or, whatever type it is given,
+        by the name Excel gives the macro project."""
+        return self.content_type(part).casefold() in MACRO_CONTENT_TYPES or bool(_MACRO_PART_NAME.search(part))
+
+    def macro_parts(self) -> list[str]:
+        """The parts that hold macros, in name order."""
+        return sorted(part for part in self.names if self.is_macro_part(part))
+
     def shared_strings_part(self) -> str | None:
         """The shared-string table's part, when the package has one."""
         named = next((p for p, kind in self.overrides.items() if kind == SHARED_STRINGS_TYPE and p in self.names), None)
@@ -107,8 +132,8 @@ class _Package:
         todo = [part]
         while todo:
             current = todo.pop()
-            if current in seen or current not in self.names:
-                continue
+            if current in seen or current not in self.names or self.is_macro_part(current):
+                continue  # macros are never carried into a saved .xlsx (`save_package`)
             seen.append(current)
             todo.extend(target for _type, target, mode in self._rels(current).values() if mode != "External")
         return seen
@@ -159,6 +184,26 @@ def _append_strings(original: bytes, added: list[str]) -> bytes:
     return head + items + original[end:]
 
 
+def macro_parts(source: bytes) -> list[str]:
+    """The parts of an xlsx package that hold macros (a `.xlsm` renamed `.xlsx` has `xl/vbaProject.bin`), which a
+    save leaves out: an .xlsx cannot carry macros, and the workbench never runs them. [] for a package that has
+    none, and for bytes that are no readable package (opening it says why)."""
+    try:
+        package = _Package(zipfile.ZipFile(io.BytesIO(source)), "")
+    except (KeyError, ValueError, zipfile.BadZipFile, SyntaxError):
+        return []
+    return package.macro_parts()
+
+
+def macros_left_out_message(parts: list[str]) -> str:
+    """What the app says of an upload holding macros: they are left out of a save."""
+    shown = ", ".join(parts[:3]) + (f" and {len(parts) - 3} more" if len(parts) > 3 else "")
+    return (
+        f"This workbook holds macros ({shown}). Save as xlsx leaves them out, since an .xlsx cannot carry macros; "
+        "the workbench never runs them."
+    )
+
+
 def save_package(
     source: bytes,
     display: str,
@@ -166,7 +211,12 @@ def save_package(
     edit: Callable[[Any], None],
 ) -> bytes:
     """Save `source` with the sheets named in `edited_sheets` rewritten by `edit(openpyxl_workbook)`; every other
-    sheet is copied part by part. `edit` may add sheets (a Set or Decks sheet) and rename sheets it loaded."""
+    sheet is copied part by part. `edit` may add sheets (a Set or Decks sheet) and rename sheets it loaded.
+
+    Macros are left out (`macro_parts`): the output is an .xlsx, which cannot carry them. openpyxl drops the
+    workbook's macro project, and a copied sheet's relationships to a macro part are dropped with the part (a
+    `.xlsm` renamed `.xlsx` once kept `xl/vbaProject.bin` through a copied sheet). The app says so beside its Save
+    button (`macros_left_out_message`)."""
     try:
         original = _Package(zipfile.ZipFile(io.BytesIO(source)), display)
     except (KeyError, ValueError, zipfile.BadZipFile, SyntaxError) as error:
@@ -186,6 +236,8 @@ def save_package(
     with zipfile.ZipFile(reduced, "w", zipfile.ZIP_DEFLATED) as target:
         for name in sorted(original.names):
             if name in copied_parts or name == "[Content_Types].xml" or name == original.shared_strings_part():
+                continue
+            if original.is_macro_part(name):
                 continue
             target.writestr(name, original.read(name))
         for part in copied.values():
@@ -269,7 +321,11 @@ def _merge(original: _Package, output_zip: zipfile.ZipFile, copied: dict[str, st
             extension = posixpath.splitext(new_name)[1].lstrip(".").casefold()
             if kind and defaults.get(extension) != kind:
                 overrides[new_name] = kind
-            rels = original._rels(part)
+            rels = {
+                relation: (relation_type, target, mode)
+                for relation, (relation_type, target, mode) in original._rels(part).items()
+                if not _is_macro_relation(original, relation_type, target, mode)
+            }
             rels_name = _rels_name(new_name)
             parts.pop(rels_name, None)
             if rels:
@@ -310,6 +366,13 @@ def _first_items(table: bytes, keep: int) -> bytes:
 def _count_items(table: bytes) -> int:
     """How many string items a shared-string table holds, counted without parsing it."""
     return sum(1 for _ in _ITEM.finditer(table))
+
+
+def _is_macro_relation(package: _Package, kind: str, target: str, mode: str) -> bool:
+    """Whether a relationship points at macros: by its type, or by the part it reaches."""
+    if kind.rstrip("/").rsplit("/", 1)[-1].casefold() in MACRO_RELATIONSHIP_TYPES:
+        return True
+    return mode != "External" and package.is_macro_part(target)
 
 
 def _rels_xml(rels: dict[str, tuple[str, str, str]], part: str, renamed: dict[str, str]) -> bytes:

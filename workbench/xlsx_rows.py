@@ -34,7 +34,9 @@ import re
 import zipfile
 from collections.abc import Iterator
 from typing import IO, Any, Literal
+from xml.etree.ElementTree import ParseError
 
+from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 from openpyxl.utils import get_column_letter
@@ -68,6 +70,14 @@ MAX_STYLE_ELEMENTS = LIMITS["styles"].value
 """Most elements read from the styles part (cell formats, fonts, number formats, ...)."""
 MAX_XML_DEPTH = LIMITS["xml_depth"].value
 """Deepest nesting of elements read from any part (a sheet nests about 7 deep)."""
+PACKAGE_PARTS = (
+    ("[Content_Types].xml", "content types"),
+    ("docProps/core.xml", "document properties"),
+    ("docProps/custom.xml", "custom document properties"),
+)
+"""Parts no card sheet needs but a save parses whole (openpyxl reads them when it loads the edited sheets,
+workbench.xlsx_package): each is parsed, in bounded memory, when the workbook is opened, so an entity declaration in
+one is refused on open as in any other part, not first when the set is saved."""
 FEW_DATE_STYLES = 64
 """Up to this many date styles the scan searches for them with one pattern; past it, it checks every style number
 it meets against the set (a pattern of thousands of alternatives costs more to build than to run)."""
@@ -179,6 +189,7 @@ class Workbook:
     def __init__(self, archive: zipfile.ZipFile, source: bytes | None = None, reader: ReaderChoice = "auto") -> None:
         """`source`: the workbook's bytes, which the fast reader needs (without them every sheet is streamed)."""
         self.archive = archive
+        self._check_package_parts()
         self._strings_target: str | None = None
         self.sheet_paths = self._sheet_paths()
         self.shared_strings = SharedStrings(self._open("xl/sharedStrings.xml"))
@@ -206,6 +217,28 @@ class Workbook:
             return self.archive.open(name)
         except KeyError:
             return None
+
+    def _check_package_parts(self) -> None:
+        """Parse the workbook-wide parts a save reads whole (`PACKAGE_PARTS`), so what a save would refuse is refused
+        when the workbook is opened, naming the part: an entity declaration, or XML that does not parse."""
+        for name, what in PACKAGE_PARTS:
+            part = self._open(name)
+            if part is None:
+                continue
+            try:
+                with part:
+                    for _element in _elements(part, name):
+                        pass
+            except DefusedXmlException:
+                raise SheetReadError(
+                    f"the workbook was not opened: its {what} ({name}) contain XML entity declarations (an entity "
+                    "bomb or external reference), which are refused.",
+                    None,
+                ) from None
+            except ParseError as error:
+                raise SheetReadError(
+                    f"the workbook was not opened: its {what} ({name}) could not be parsed (ParseError: {error}).", None
+                ) from None
 
     def _sheet_paths(self) -> dict[str, str]:
         """Sheet name -> part, in workbook order. The sheets are counted as workbook.xml is read, so a list of

@@ -300,6 +300,59 @@ def test_billion_laughs_in_shared_strings_is_refused(tmp_path: Path) -> None:
     assert_refused(read_hostile(path), path, "entity")
 
 
+CORE_NS = (
+    'xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+    'xmlns:dc="http://purl.org/dc/elements/1.1/"'
+)
+
+
+@pytest.mark.parametrize(
+    ("part", "what", "document"),
+    [
+        (
+            "docProps/core.xml",
+            "document properties",
+            f'<?xml version="1.0"?><!DOCTYPE cp:coreProperties [{LAUGHS}]><cp:coreProperties {CORE_NS}>'
+            "<dc:title>&lol9;</dc:title></cp:coreProperties>",
+        ),
+        (
+            "docProps/core.xml",
+            "document properties",
+            '<?xml version="1.0"?><!DOCTYPE cp:coreProperties [<!ENTITY leak SYSTEM "file:///etc/hostname">]>'
+            f"<cp:coreProperties {CORE_NS}><dc:creator>&leak;</dc:creator></cp:coreProperties>",
+        ),
+        (
+            "docProps/custom.xml",
+            "custom document properties",
+            f'<?xml version="1.0"?><!DOCTYPE Properties [{LAUGHS}]>'
+            '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties">&lol9;'
+            "</Properties>",
+        ),
+    ],
+)
+def test_entities_in_the_document_properties_are_refused_on_open(
+    part: str, what: str, document: str, tmp_path: Path
+) -> None:
+    """Before: the card sheet opened (no reader looked at docProps), and the entities were refused only when the app
+    saved the set (openpyxl parses the properties on load). Now the open is refused, naming the file, the part and
+    what was expected, as an entity in any other part is."""
+    path = tmp_path / "entities_in_properties.xlsx"
+    path.write_bytes(with_parts(workbook_bytes([HEADERS, *ROWS]), {part: document.encode()}))
+    outcome = read_hostile(path)
+    assert_refused(outcome, path, f"its {what} ({part})", "entity declarations", "Expected: a workbook saved by")
+    assert outcome.detail["sheet"] is None and outcome.detail["row"] is None
+
+
+def test_ordinary_document_properties_still_open() -> None:
+    """openpyxl's own core.xml (and content types) are parsed on open and pass."""
+    from workbench.spreadsheets import read_sheet
+
+    data = workbook_bytes([HEADERS, *ROWS])
+    assert {"docProps/core.xml", "[Content_Types].xml"} <= set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    table = read_sheet("plain.xlsx", data=data)
+    assert [row[0] for _, row in table.rows] == ["Ember Imp", "Tide Golem"]
+
+
 def test_quadratic_blowup_entity_is_refused(tmp_path: Path) -> None:
     """One 50 KB entity referenced 50,000 times: no nesting, 2.5 GB once expanded."""
     sheet = (

@@ -40,6 +40,7 @@ from workbench.app.layout import WRAPPED_ROW_HEIGHT, texts_in_full
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
+    csv_download,
     deck_picker,
     engine_and_decks,
     option_inputs,
@@ -136,7 +137,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             st.info("The power curve was not asked for in this run.")
         else:
             if results.verdicts is not None:
-                _show_verdicts(results.verdicts, cost_axis)
+                _show_verdicts(results.verdicts, cost_axis, results.settings.seed)
             # What the line says about the game, and which cards were too seldom played to judge, above the chart.
             line, *others = curve.statements()
             (st.info if curve.rises_with_cost else st.warning)(markdown_text(line))
@@ -290,6 +291,12 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
                     "win_rate": st.column_config.NumberColumn("win rate", format="%.3f"),
                 },
             )
+            csv_download(
+                table[shown],
+                f"power_curve_seed{results.settings.seed}.csv",
+                key="power_curve_csv",
+                label="Download the power curve (CSV)",
+            )
             if "reason" in table.columns:
                 texts_in_full("Every card's why, in full", zip(table["card"], table["reason"], strict=True))
     with tabs[2]:
@@ -299,11 +306,13 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
         else:
             st.plotly_chart(matchup_heatmap(matchups), width="stretch")
             # A seed is an identifier to copy back exactly: as text, so no digit is rounded on the way to the browser.
-            st.dataframe(
-                matchups.assign(seed=matchups["seed"].astype(str)),
-                hide_index=True,
-                width="stretch",
-                placeholder=EMPTY_CELL,
+            matchup_table = matchups.assign(seed=matchups["seed"].astype(str))
+            st.dataframe(matchup_table, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
+            csv_download(
+                matchup_table,
+                f"matchups_seed{results.settings.seed}.csv",
+                key="matchups_csv",
+                label="Download the matchups (CSV)",
             )
     with tabs[3]:
         st.caption(f"Match 0 of seed {results.settings.seed}: the same match the simulation's first row played.")
@@ -349,7 +358,7 @@ def _decide_button(needed: object, budget: int) -> None:
     )
 
 
-def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
+def _show_verdicts(runs: VerdictRuns, cost_axis: str, seed: int) -> None:
     """Verdicts per policy (and hand-made vs auto decks) side by side, the cards whose verdict differs first."""
     (st.warning if runs.sensitive_cards() else st.info)(runs.statement())
     table = runs.comparison()
@@ -368,6 +377,7 @@ def _show_verdicts(runs: VerdictRuns, cost_axis: str) -> None:
             "why": st.column_config.TextColumn(help="Which way the verdict differs, in words.", width="large"),
         },
     )
+    csv_download(table, f"verdicts_seed{seed}.csv", key="verdicts_csv", label="Download the verdicts (CSV)")
     for start in range(0, len(runs.labels), 2):
         columns = st.columns(2)
         for column, label in zip(columns, runs.labels[start : start + 2], strict=False):
@@ -634,16 +644,23 @@ def _show_health(health: GameHealth) -> None:
             st.warning(markdown_text(text), icon=":material/monitor_heart:")
     if not health.warnings:
         st.success("Every measured figure is in its healthy range.")
+    seed = meta.get("seed")
     with st.expander("Health figures in detail"):
-        st.dataframe(
-            health_frame(health), hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_figures"
+        figures = health_frame(health)
+        st.dataframe(figures, hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_figures")
+        csv_download(
+            figures,
+            f"health_figures_seed{seed}.csv",
+            key="health_figures_csv",
+            label="Download the health figures (CSV)",
         )
         st.plotly_chart(health_length_figure(health), width="stretch", key="health_length_chart")
+        decks = health.decks.assign(
+            never_played_cards=health.decks["never_played_cards"].map(", ".join),
+            rarely_played_cards=health.decks["rarely_played_cards"].map(", ".join),
+        )
         st.dataframe(
-            health.decks.assign(
-                never_played_cards=health.decks["never_played_cards"].map(", ".join),
-                rarely_played_cards=health.decks["rarely_played_cards"].map(", ".join),
-            ),
+            decks,
             hide_index=True,
             width="stretch",
             placeholder=EMPTY_CELL,
@@ -652,12 +669,13 @@ def _show_health(health: GameHealth) -> None:
                 "never_played_share": st.column_config.NumberColumn("never played (share)", format="percent")
             },
         )
-        st.dataframe(
-            health.pairs.assign(seed=health.pairs["seed"].astype(str)),
-            hide_index=True,
-            width="stretch",
-            placeholder=EMPTY_CELL,
-            key="health_pairs",
+        csv_download(
+            decks, f"health_decks_seed{seed}.csv", key="health_decks_csv", label="Download the health decks (CSV)"
+        )
+        pairs = health.pairs.assign(seed=health.pairs["seed"].astype(str))
+        st.dataframe(pairs, hide_index=True, width="stretch", placeholder=EMPTY_CELL, key="health_pairs")
+        csv_download(
+            pairs, f"health_pairs_seed{seed}.csv", key="health_pairs_csv", label="Download the health pairs (CSV)"
         )
 
 

@@ -38,6 +38,7 @@ from workbench.app.workspace import (
     deck_findings,
     findings_for,
     get_workspace,
+    macros_note,
     rename_notes,
     replace_sheet,
     rule_overrides,
@@ -400,6 +401,8 @@ with st.container(horizontal=True, key="editor_toolbar"):
             "are written to the Decks sheet."
         ),
     )
+if macros := macros_note(workspace):
+    st.warning(macros)
 if sheet_wide:
     st.warning(" ".join(f.message for f in sheet_wide))
 

@@ -379,12 +379,15 @@ REPORT_FILES_KEY = "report_files"
 
 def csv_download(frame: pd.DataFrame, file_name: str, key: str, label: str = "Download CSV") -> None:
     """A Download CSV button for a table, written through `spreadsheets.csv_text` (formula-like text kept as text):
-    Streamlit's own table download is hidden (`client.disableDataExport`), since it writes cells as they are."""
+    Streamlit's own table download is hidden (`client.disableDataExport`), since it writes cells as they are.
+
+    The file is written when the button is clicked, not on every run of the page (a 20,000-card power table takes a
+    noticeable part of a second to write)."""
     from workbench.spreadsheets import csv_text
 
     st.download_button(
         label,
-        data=csv_text(frame).encode("utf-8"),
+        data=lambda: csv_text(frame).encode("utf-8"),
         file_name=file_name,
         mime="text/csv",
         key=key,

@@ -59,6 +59,7 @@ from workbench.rulesets import RULESETS, get_ruleset
 from workbench.rulesets.base import Ruleset, StatBudget
 from workbench.spreadsheets import read_sheet
 from workbench.validate import validate
+from workbench.xlsx_package import macro_parts, macros_left_out_message
 
 WORKSPACE_KEY = "workspace"
 OPTIONS_KEY = "rule_options"
@@ -534,6 +535,12 @@ def _sheet_lines(name: str, source: DeckSource, ruleset: Ruleset, cardset: CardS
         return []  # refused when it was uploaded, so never in the session
     deck.name = name
     return deck_sheet_lines(deck, ruleset)
+
+
+def macros_note(workspace: Workspace) -> str | None:
+    """What to say beside Save when the opened workbook holds macros (which a save leaves out), else None."""
+    parts = macro_parts(workspace.source) if workspace.source.startswith(b"PK") else []
+    return macros_left_out_message(parts) if parts else None
 
 
 def workspace_xlsx_bytes(workspace: Workspace) -> bytes:
