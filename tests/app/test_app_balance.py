@@ -637,7 +637,10 @@ def test_the_power_table_shows_stability_and_what_decides_each_card(monkeypatch:
     undecided = next(trace for trace in figure["data"] if trace.get("name") == UNDECIDED)
     assert undecided["marker"]["color"] == FLAG_COLOURS[UNDECIDED] and undecided["marker"]["symbol"] == "diamond"
     hover = undecided["customdata"][0][8]  # plotly_text writes % as &#37;
-    assert "stability 100&#37; (undecided in 200" in hover and "q = " in hover and "± tolerance 0.02" in hover
+    stability = re.search(r"stability (\d+)&#37; \(undecided in (\d+)(?:<br>| )of (\d+)", hover)
+    assert stability is not None and stability.group(3) == str(POWER_CURVE_DEFAULTS.resamples)
+    assert round(100 * int(stability.group(2)) / int(stability.group(3))) == int(stability.group(1)) >= 90
+    assert "q = " in hover and "± tolerance 0.02" in hover
     lone = next(trace for trace in figure["data"] if trace.get("name") == FLAG_NAMES[NO_COMPARATOR])
     assert [row[0] for row in lone["customdata"]] == ["Mid"] and lone["marker"]["symbol"] == "circle-open"
     text = shown_text(at)
