@@ -29,8 +29,9 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
 
 
 def test_rulesets_lists_every_registered_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, rows = run_json(capsys, "rulesets")
-    assert code == 0
+    code, data = run_json(capsys, "rulesets")
+    assert code == 0 and data["schema_version"] == 1
+    rows = data["rulesets"]  # an object with a list, not a bare list (schema_version 1): it can gain fields
     assert [row["id"] for row in rows] == list(RULESETS)
     assert all(row["version"] and row["title"] for row in rows)
 
@@ -372,7 +373,7 @@ def test_out_dash_writes_the_file_to_standard_output_and_the_summary_to_stderr(
     assert main(["print", "souls/ashfall", "--out", "-", "--format", "json"]) == 0
     out, err = capsysbinary.readouterr()
     assert out.startswith(b"<!DOCTYPE html>") and b"Cinder Whelp" in out
-    assert json.loads(err) == {"out": "<standard output>", "cards": 46, "pages": 6}
+    assert json.loads(err) == {"schema_version": 1, "out": "<standard output>", "cards": 46, "pages": 6}
     # -q keeps stderr for errors alone; the file still goes out whole.
     assert main(["print", "souls/ashfall", "--out", "-", "-q"]) == 0
     out, err = capsysbinary.readouterr()
@@ -443,8 +444,9 @@ def test_every_simulating_command_takes_the_same_simulation_options() -> None:
 
 
 def test_a_bundled_set_by_name(capsys: pytest.CaptureFixture[str]) -> None:
-    code, sets = run_json(capsys, "sets")
-    assert code == 0
+    code, data = run_json(capsys, "sets")
+    assert code == 0 and data["schema_version"] == 1
+    sets = data["sets"]
     names = [entry["name"] for entry in sets]
     assert "souls/ashfall" in names and "souls/mistakes" in names and len(names) == len(set(names))
     ashfall = next(entry for entry in sets if entry["name"] == "souls/ashfall")
@@ -511,3 +513,69 @@ def test_a_card_name_with_a_line_break_cannot_forge_a_line_of_the_power_table(
     out = capsys.readouterr().out
     assert not [line for line in out.splitlines() if line.startswith("fake.csv:3")]
     assert "Bargain\\nfake.csv:3:atk: error" in out
+
+
+def _checkout_streamlit_settings() -> dict[str, str]:
+    """The checkout's .streamlit/config.toml as `section.option: value` in Streamlit's command-line spelling."""
+    import tomllib
+
+    config = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    return {
+        f"{section}.{key}": str(value).lower() if isinstance(value, bool) else str(value)
+        for section, options in config.items()
+        for key, value in options.items()
+    }
+
+
+def test_workbench_app_passes_the_checkouts_streamlit_settings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An installed package reads no .streamlit/config.toml: `workbench app` passes the same settings on Streamlit's
+    command line (no usage statistics, 50 MB uploads, no magic, no data export), and listens on this machine only
+    unless --address says otherwise."""
+    from streamlit.web import cli as streamlit_cli
+
+    from workbench.cli import APP_ADDRESS, app_settings
+
+    checkout = _checkout_streamlit_settings()
+    settings = app_settings()
+    assert {key: settings[key] for key in checkout} == checkout  # every checkout setting, the same value
+    assert settings["browser.gatherUsageStats"] == "false" and settings["server.address"] == APP_ADDRESS == "127.0.0.1"
+    started: list[list[str]] = []
+    monkeypatch.setattr(streamlit_cli, "main", lambda args, **_: started.append(list(args)))
+    assert main(["app", "--port", "8597", "--headless"]) == 0
+    assert main(["app", "--port", "8597", "--address", "0.0.0.0", "--headless", "-q"]) == 0
+    local, everywhere = started
+    for key, value in settings.items():
+        assert local[local.index(f"--{key}") + 1] == value, key
+    assert everywhere[everywhere.index("--server.address") + 1] == "0.0.0.0"
+    assert "starting the app at http://127.0.0.1:8597" in capsys.readouterr().err
+
+
+def test_workbench_app_without_streamlit_says_how_to_install_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *rest: None if name == "streamlit" else find_spec(name, *rest)
+    )
+    assert main(["app"]) == 2
+    err = capsys.readouterr().err
+    assert "workbench app needs Streamlit, which is not installed" in err
+    assert "pip install 'card-workbench[app]'" in err and "internal error" not in err
+    code, data = run_json(capsys, "app")
+    assert code == 2 and data["error"]["kind"] == "missing_extra" and "card-workbench[app]" in data["error"]["expected"]
+
+
+def test_help_names_the_docs_and_schemas_where_they_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """The epilog's paths exist here, and (tests/test_packaging.py) in an installed wheel."""
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    docs_line = next(line for line in text.splitlines() if line.startswith("Docs: "))
+    for path in re.findall(r"(/\S+?\.md)", docs_line):
+        assert Path(path).is_file(), path
+    schemas = text.split("JSON Schemas of every --format json output: ")[1].strip().rstrip(".")
+    assert (Path(schemas) / "validate.json").is_file()
+    assert "pip install -e" not in text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -41,7 +42,10 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
         ".".join(init.parent.relative_to(REPO_ROOT).parts) for init in (REPO_ROOT / "workbench").rglob("__init__.py")
     }
     assert on_disk <= listed, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(on_disk - listed)}"
-    assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"workbench.cardsets": "cardsets"}
+    assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {
+        "workbench.cardsets": "cardsets",
+        "workbench.docs": "docs",
+    }
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,8 @@ class Installed:
     """The venv's `workbench` command."""
     empty: Path
     """An empty folder outside the checkout, the commands' working folder."""
+    package: Path
+    """The installed package's folder (site-packages/workbench)."""
 
     def run(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -115,7 +121,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         text=True,
     ).stdout.strip()
     (Path(site) / "_test_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
-    return Installed(venv, wheel, venv / "bin" / "workbench", empty)
+    return Installed(venv, wheel, venv / "bin" / "workbench", empty, Path(site) / "workbench")
 
 
 def test_the_wheel_holds_the_card_sets_the_app_and_the_type_marker(installed: Installed) -> None:
@@ -132,6 +138,33 @@ def test_the_wheel_holds_the_card_sets_the_app_and_the_type_marker(installed: In
         f"workbench/html_templates/{path.name}" for path in (REPO_ROOT / "workbench" / "html_templates").glob("*.html")
     }
     assert templates and templates <= names, sorted(templates - names)  # the report, card and print sheet pages
+    schemas = {f"workbench/schemas/{path.name}" for path in (REPO_ROOT / "workbench" / "schemas").glob("*.json")}
+    assert schemas and schemas <= names, sorted(schemas - names)  # every --format json output's JSON Schema
+    docs = {f"workbench/docs/{path.relative_to(REPO_ROOT / 'docs')}" for path in (REPO_ROOT / "docs").rglob("*.md")}
+    assert docs and docs <= names, sorted(docs - names)  # the docs `workbench --help` names
+
+
+def test_the_wheels_metadata_has_one_version_a_licence_and_the_app_as_an_extra(installed: Installed) -> None:
+    import workbench
+
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        (metadata_name,) = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+        metadata = wheel.read(metadata_name).decode()
+        licences = [name for name in wheel.namelist() if name.endswith("LICENSE") and ".dist-info/" in name]
+        assert licences and wheel.read(licences[0]).decode().startswith("MIT License")
+    headers = [line.split(": ", 1) for line in metadata.split("\n\n", 1)[0].splitlines() if ": " in line]
+    fields: dict[str, list[str]] = {}
+    for key, value in headers:
+        fields.setdefault(key, []).append(value)
+    assert fields["Version"] == [workbench.__version__]  # pyproject reads workbench/__init__.py: one source
+    assert installed.wheel.name.startswith(f"card_workbench-{workbench.__version__}-")
+    assert fields["License-Expression"] == ["MIT"]
+    assert {f"Programming Language :: Python :: 3.{minor}" for minor in (11, 12, 13)} <= set(fields["Classifier"])
+    assert fields["Requires-Python"] == [">=3.11"]
+    requires = fields["Requires-Dist"]
+    streamlit = [line for line in requires if line.startswith("streamlit")]
+    assert streamlit and all('extra == "app"' in line for line in streamlit)  # only the app extra needs it
+    assert any(line.startswith("jsonschema") and 'extra == "test"' in line for line in requires)
 
 
 def test_installed_report_and_print_sheet_are_drawn_from_the_wheels_templates(
@@ -174,6 +207,18 @@ def test_installed_commands_work_from_an_empty_folder(installed: Installed) -> N
     mistakes = installed.run("validate", "souls/mistakes", "--format", "json")
     assert mistakes.returncode == 1 and '"severity": "error"' in mistakes.stdout
 
+    from jsonschema import Draft202012Validator
+
+    listed = installed.run("sets", "--format", "json")
+    schema = json.loads((installed.package / "schemas" / "sets.json").read_text(encoding="utf-8"))
+    assert list(Draft202012Validator(schema).iter_errors(json.loads(listed.stdout))) == []  # the wheel's schema
+
+    helped = installed.run("--help")
+    assert helped.returncode == 0 and "pip install -e" not in helped.stdout
+    docs_line = next(line for line in helped.stdout.splitlines() if line.startswith("Docs: "))
+    named = re.findall(r"(/\S+?\.md)", docs_line)
+    assert named and all(path.startswith(str(installed.venv)) and Path(path).is_file() for path in named), docs_line
+
     bench = installed.run("bench", "--only", "validation", "--cards", "300", "--repeat", "1")
     assert bench.returncode == 0, bench.stderr
     assert [line.split()[0] for line in bench.stdout.splitlines()] == ["source", "plasma", "blades", "souls", "circles"]
@@ -188,7 +233,8 @@ def _free_port() -> int:
 
 def test_workbench_app_serves_the_installed_router(installed: Installed) -> None:
     port = _free_port()
-    env = _clean_env() | {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none", "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    # No STREAMLIT_BROWSER_GATHER_USAGE_STATS here: `workbench app` turns usage statistics off itself.
+    env = _clean_env() | {"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
     with subprocess.Popen(
         [str(installed.workbench), "app", "--port", str(port), "--headless"],
         cwd=installed.empty,
@@ -218,8 +264,39 @@ def test_workbench_app_serves_the_installed_router(installed: Installed) -> None
                 server.kill()
                 output, _ = server.communicate()
     assert server.returncode == 0, output
-    assert f"starting the app at http://localhost:{port}" in output
+    assert f"starting the app at http://127.0.0.1:{port}" in output  # this machine only, by default
     assert str(installed.venv) in output  # the router inside the installed package
+
+
+SETTINGS_SCRIPT = """
+import json, sys
+from streamlit.web import cli as streamlit_cli
+from workbench.cli import main
+started = []
+streamlit_cli.main = lambda args, **_: started.append(list(args))
+assert main(["app", "--headless", "-q"]) == 0
+print(json.dumps(started[0]))
+"""
+
+
+def test_the_installed_app_passes_its_streamlit_settings(installed: Installed) -> None:
+    """The wheel has no .streamlit/config.toml: the installed `workbench app` puts the settings on Streamlit's command
+    line (no usage statistics, uploads up to the 50 MiB file limit, this machine only, no magic, no data export)."""
+    done = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", SETTINGS_SCRIPT],
+        cwd=installed.empty,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    args = json.loads(done.stdout.splitlines()[-1])
+    assert args[1].startswith(str(installed.venv)) and args[1].endswith("router.py")
+    settings = dict(zip(args[2::2], args[3::2], strict=True))
+    assert settings["--browser.gatherUsageStats"] == "false" and settings["--server.address"] == "127.0.0.1"
+    assert settings["--server.maxUploadSize"] == "50" and settings["--runner.magicEnabled"] == "false"
+    assert settings["--client.disableDataExport"] == "true" and settings["--server.showEmailPrompt"] == "false"
 
 
 APP_SCRIPT = """

@@ -1,8 +1,12 @@
 """The `workbench` command line (docs/cli.md). Thin: every command calls workbench functions.
 
-Exit codes: 0 fine, 1 errors found, 2 input unreadable, 3 a bug, 64 a usage error (the command line itself is
-wrong), 130 interrupted, 141 the reader of stdout went away. JSON goes to stdout, messages to stderr. Where a command
-reads a file, `-` reads standard input; where it writes one, `--out -` writes standard output.
+Exit codes: 0 fine, 1 errors found, 2 input unreadable (or the app without its extra), 3 a bug, 64 a usage error (the
+command line itself is wrong), 130 interrupted, 141 the reader of stdout went away. JSON goes to stdout, messages to
+stderr. Where a command reads a file, `-` reads standard input; where it writes one, `--out -` writes standard output.
+
+Every `--format json` output is one object with `schema_version` (SCHEMA_VERSION) at its top, described by the JSON
+Schema `workbench/schemas/<command>.json` installed with the package; an error is `{"schema_version": ...,
+"error": {...}}` (schemas/error.json) where the output would have gone.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from workbench import __version__
+from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
@@ -41,6 +45,9 @@ EXIT_BROKEN_PIPE = 141
 """The reader of stdout went away (`| head`): 128 + SIGPIPE, as a Unix tool ends."""
 STDIO = "-"
 """In place of a file: standard input where a file is read, standard output where one is written."""
+SCHEMA_VERSION = 1
+"""The version of every `--format json` output's shape (docs/cli.md, JSON output). Fields may be added without a new
+version; it goes up when a field is removed, renamed or changes its type or meaning."""
 
 EXAMPLES = """\
 examples:
@@ -56,20 +63,52 @@ examples:
 exit codes:
   0    done; validate: no errors
   1    validate: errors found in the cards or decks
-  2    input unreadable: a missing or broken file, an unknown ruleset, option, deck or policy
+  2    input unreadable: a missing or broken file, an unknown ruleset, option, deck or policy; app: no Streamlit
   3    a bug in the workbench (WORKBENCH_DEBUG=1 or -v prints the traceback)
   64   usage error: the command line itself is wrong (an unknown option, a missing argument)
   130  interrupted (Ctrl-C)
   141  the reader of the output went away (workbench ... | head)
 
-Every command takes --format text|json, -q/--quiet and -v/--verbose; `workbench COMMAND --help` tells more.
-Docs: docs/cli.md, docs/formats.md, docs/simulation.md."""
+Every command takes --format text|json, -q/--quiet and -v/--verbose; `workbench COMMAND --help` tells more."""
+
+
+def _docs_folder() -> Path:
+    """The docs: installed with the package (workbench/docs, mapped from the checkout's docs/), else the checkout's."""
+    from importlib import resources
+
+    from workbench.paths import REPO_ROOT
+
+    packaged = resources.files("workbench").joinpath("docs")
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged
+    return REPO_ROOT / "docs"
+
+
+def _schemas_folder() -> Path:
+    """The JSON Schemas of the `--format json` outputs, installed with the package."""
+    return Path(__file__).resolve().parent / "schemas"
+
+
+def _epilog() -> str:
+    """The examples and exit codes, then where the docs and the JSON Schemas are on this machine (an installed
+    package holds both)."""
+    docs = _docs_folder()
+    return (
+        f"{EXAMPLES}\n"
+        f"Docs: {docs / 'cli.md'}, {docs / 'formats.md'}, {docs / 'simulation.md'} (each game's rules and options in "
+        f"{docs / 'rulesets'}).\n"
+        f"JSON Schemas of every --format json output: {_schemas_folder()}."
+    )
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with usage errors ending in EXIT_USAGE instead of argparse's 2 (kept for unreadable input)."""
 
+    last_error: str | None = None
+    """The last usage error's message, for the JSON error object under --format json."""
+
     def error(self, message: str) -> NoReturn:
+        _Parser.last_error = f"{self.prog}: {message}"
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
@@ -107,7 +146,7 @@ def _option_options() -> _Parser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="rule option (docs/rulesets/<id>.md lists them); repeat for more",
+        help="rule option (the ruleset's doc, rulesets/<id>.md among the docs, lists them); repeat for more",
     )
     return options
 
@@ -146,7 +185,8 @@ def _simulation_options(option_options: _Parser) -> _Parser:
         "--executor",
         default="local",
         metavar="E",
-        help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs pip install -e '.[dist]')",
+        help="where matches run: local (default), dask-local, or dask://HOST:PORT (needs the dist extra: pip install "
+        "'card-workbench[dist]')",
     )
     return simulation
 
@@ -156,7 +196,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="workbench",
         description="Card-design and balance workbench: validate card sheets and decklists against their game's\n"
         "rules, simulate seeded matches, measure each card's power against its cost, and write reports.",
-        epilog=EXAMPLES,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
@@ -324,7 +364,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--png-dir",
         metavar="DIR",
-        help="also write each chart as a PNG there (needs pip install -e '.[png]' and chromium)",
+        help="also write each chart as a PNG there (needs the png extra, pip install 'card-workbench[png]', and "
+        "chromium)",
     )
     add_power_curve_arguments(report, "card")
     add_gauntlet_argument(report)
@@ -397,9 +438,20 @@ def _parser() -> argparse.ArgumentParser:
         "rulesets", nargs="*", metavar="RULESET", help="ruleset ids (default: every ruleset with a match engine)"
     )
 
-    app = add("app", "start the app (Streamlit) from the installed package; Ctrl-C stops it")
+    app = add(
+        "app",
+        "start the app (Streamlit) from the installed package; Ctrl-C stops it (needs the app extra: pip install "
+        "'card-workbench[app]')",
+    )
     app.add_argument(
         "--port", type=_in_limit("port"), default=8501, metavar="N", help="the port to serve on (default 8501)"
+    )
+    app.add_argument(
+        "--address",
+        default=APP_ADDRESS,
+        metavar="HOST",
+        help=f"the address to listen on (default {APP_ADDRESS}: this machine only; 0.0.0.0 serves every network "
+        "interface, so anyone who can reach this machine can open the app and the files it reads)",
     )
     app.add_argument("--headless", action="store_true", help="do not open a browser (a server, a test)")
     return parser
@@ -451,25 +503,73 @@ class _Stdin:
         return sys.stdin.buffer.read()
 
 
+def _wants_json(argv: Sequence[str]) -> bool:
+    """`--format json` among the arguments, for a usage error found before the arguments are parsed."""
+    words = list(argv)
+    return "--format=json" in words or any(
+        word == "--format" and following == "json" for word, following in zip(words, words[1:], strict=False)
+    )
+
+
+class _MissingExtra(WorkbenchInputError):
+    """A command that needs an optional dependency which is not installed (exit 2, the error kind `missing_extra`)."""
+
+
+def _error_json(kind: str, code: int, message: str, error: BaseException | None = None) -> dict[str, Any]:
+    """The error object of a failed command under --format json (workbench/schemas/error.json)."""
+    detail: dict[str, Any] = {"kind": kind, "exit_code": code, "message": message}
+    if isinstance(error, WorkbenchInputError):
+        detail.update(
+            detail=error.detail,
+            path=error.path,
+            sheet=error.sheet,
+            row=error.row,
+            column=error.column,
+            expected=error.expected,
+        )
+    elif error is not None:
+        detail["exception"] = type(error).__name__
+    return {"error": detail}
+
+
+def _report_error(
+    args: argparse.Namespace | None, kind: str, code: int, message: str, error: BaseException | None = None
+) -> int:
+    """A failed command: its message on stderr; under --format json also the error object, on stdout (on stderr
+    when stdout carries the command's file, `--out -`, which then holds the error object alone)."""
+    as_json = args is not None and getattr(args, "format", "text") == "json"
+    file_to_stdout = args is not None and getattr(args, "out", None) == STDIO
+    if not (as_json and file_to_stdout):
+        print(f"workbench: {message}", file=sys.stderr)
+    if as_json:
+        _emit_json(_error_json(kind, code, message, error), sys.stderr if file_to_stdout else sys.stdout)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (usage errors and --help too, instead of raising SystemExit)."""
     started = time.perf_counter()
+    words = sys.argv[1:] if argv is None else list(argv)
+    _Parser.last_error = None
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(words)
     except SystemExit as done:  # --help, --version, or a usage error (EXIT_USAGE)
-        return done.code if isinstance(done.code, int) else EXIT_USAGE
+        code = done.code if isinstance(done.code, int) else EXIT_USAGE
+        if code == EXIT_USAGE and _Parser.last_error is not None and _wants_json(words):
+            _emit_json(_error_json("usage", EXIT_USAGE, _Parser.last_error))
+        return code
     _Say.quiet, _Say.verbose, _Stdin.taken_by = args.quiet, args.verbose, None
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at interpreter exit
         _Say.detail(f"workbench {args.command}: exit {code} after {time.perf_counter() - started:.2f} s")
         return code
+    except _MissingExtra as error:
+        return _report_error(args, "missing_extra", EXIT_UNREADABLE, str(error), error)
     except WorkbenchInputError as error:
-        print(f"workbench: {error}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return _report_error(args, "unreadable", EXIT_UNREADABLE, str(error), error)
     except KeyboardInterrupt:
-        print("workbench: interrupted.", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _report_error(args, "interrupted", EXIT_INTERRUPTED, "interrupted.")
     except BrokenPipeError:
         # The reader went away (`workbench ... | head`): end quietly, as a Unix tool killed by SIGPIPE does. Python
         # would complain again while flushing stdout at exit, so stdout points at nothing first.
@@ -479,17 +579,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("WORKBENCH_DEBUG") or args.verbose:
             traceback.print_exc()
         kind, value = sys.exc_info()[:2]
-        print(
-            f"workbench: internal error ({kind.__name__ if kind else 'error'}: {value}). "
+        return _report_error(
+            args,
+            "bug",
+            EXIT_BUG,
+            f"internal error ({kind.__name__ if kind else 'error'}: {value}). "
             "This is a bug in the workbench, not in your file; run again with -v (or WORKBENCH_DEBUG=1) for details.",
-            file=sys.stderr,
+            value,
         )
-        return EXIT_BUG
 
 
-def _emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
-    sys.stdout.write("\n")
+def _emit_json(data: dict[str, Any], stream: Any = None) -> None:
+    """A command's JSON output: one object, `schema_version` first (SCHEMA_VERSION), on stdout unless `stream`."""
+    out = sys.stdout if stream is None else stream
+    json.dump({"schema_version": SCHEMA_VERSION, **data}, out, ensure_ascii=False, indent=2, default=str)
+    out.write("\n")
 
 
 def _emit_summary(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
@@ -499,7 +603,9 @@ def _emit_summary(args: argparse.Namespace, data: dict[str, Any], text: str) -> 
         if to_stdout:
             _emit_json(data)
         elif not _Say.quiet:
-            print(json.dumps(data, ensure_ascii=False, default=str), file=sys.stderr)
+            print(
+                json.dumps({"schema_version": SCHEMA_VERSION, **data}, ensure_ascii=False, default=str), file=sys.stderr
+            )
     elif to_stdout:
         print(text)
     else:
@@ -530,24 +636,15 @@ def _out_size(path: Path) -> int:
 
 
 def _cardset_input(argument: str) -> tuple[str, bytes | None]:
-    """A CARDSET argument as `load_cardset` takes it: a file, `-` (its bytes from stdin), or a bundled set's name."""
-    from workbench.paths import bundled_catalogue, find_bundled_set
-
+    """A CARDSET argument as `load_cardset` takes it: a file, `-` (its bytes from stdin), or a bundled set's name
+    (`workbench.find_cardset`, as the notebook API reads it)."""
     if argument == STDIO:
         return "stdin", _Stdin.read("CARDSET")
     if Path(argument).exists():
         return argument, None
-    bundled = find_bundled_set(argument)
-    if bundled is not None:
-        _Say.detail(f"{argument}: the bundled set at {bundled.path}")
-        return str(bundled.path), None
-    names = [entry.name for entry in bundled_catalogue()]
-    raise WorkbenchInputError(
-        "the file does not exist, and no bundled set has that name.",
-        path=argument,
-        expected="an .xlsx or .csv card sheet, - for standard input, or a bundled set's name"
-        + (f" ({', '.join(names)}; workbench sets lists them)" if names else ""),
-    )
+    bundled = find_cardset(argument)
+    _Say.detail(f"{argument}: the bundled set at {bundled}")
+    return str(bundled), None
 
 
 def _open_cardset(argument: str, ruleset: str | Ruleset | None = None, announce: bool = True) -> CardSet:
@@ -601,7 +698,7 @@ def _cmd_rulesets(args: argparse.Namespace) -> int:
         for r in RULESETS.values()
     ]
     if args.format == "json":
-        _emit_json(rows)
+        _emit_json({"rulesets": rows})
     else:
         width = max(len(r["id"]) for r in rows)
         for row in rows:
@@ -621,16 +718,18 @@ def _cmd_sets(args: argparse.Namespace) -> int:
         )
     if args.format == "json":
         _emit_json(
-            [
-                {
-                    "name": entry.name,
-                    "ruleset": entry.ruleset_id,
-                    "role": entry.role,
-                    "path": str(entry.path),
-                    "decks": [deck.stem for deck in entry.decks],
-                }
-                for entry in catalogue
-            ]
+            {
+                "sets": [
+                    {
+                        "name": entry.name,
+                        "ruleset": entry.ruleset_id,
+                        "role": entry.role,
+                        "path": str(entry.path),
+                        "decks": [deck.stem for deck in entry.decks],
+                    }
+                    for entry in catalogue
+                ]
+            }
         )
         return EXIT_OK
     width = max(len(entry.name) for entry in catalogue)
@@ -840,8 +939,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return _print_matchups(args, cardset, decks, overrides)
     deck_b = decks[1] if len(decks) > 1 else None
     if args.trace:
-        for line in trace(cardset, decks[0], deck_b, args.seed, _policies(args), overrides):
-            print(line)
+        _print_trace(args, trace(cardset, decks[0], deck_b, args.seed, _policies(args), overrides))
         return EXIT_OK
     results = simulate(
         cardset,
@@ -870,6 +968,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_trace(args: argparse.Namespace, lines: Iterable[str]) -> None:
+    """`simulate --trace`: match 0 turn by turn, one line each; under --format json the lines as `trace`."""
+    if args.format == "json":
+        _emit_json({"trace": list(lines)})
+        return
+    for line in lines:
+        print(line)
+
+
 def _tournament_counts(args: argparse.Namespace) -> None:
     """Fill the match counts not given with the power curve's defaults (None is left for whole games to fill with
     `FULL_GAME_DEFAULTS`)."""
@@ -887,8 +994,7 @@ def _print_full_game(args: argparse.Namespace) -> int:
     cardset, _decks, overrides = _load(args, args.deck or [])
     policy_b = getattr(args, "policy_b", None)
     if args.trace:
-        for line in full_game_trace(cardset, overrides, args.seed, args.policy, policy_b):
-            print(line)
+        _print_trace(args, full_game_trace(cardset, overrides, args.seed, args.policy, policy_b))
         return EXIT_OK
     result = run_full_games(cardset, overrides, args.matches, args.seed, args.policy, policy_b)
     if args.format == "json":
@@ -1509,19 +1615,86 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+APP_ADDRESS = "127.0.0.1"
+"""Where `workbench app` listens unless --address says otherwise: this machine only."""
+
+
+def app_settings(address: str = APP_ADDRESS) -> dict[str, str]:
+    """The Streamlit settings `workbench app` passes on Streamlit's command line, the same as the checkout's
+    .streamlit/config.toml (which an installed package does not have; tests/test_cli.py keeps the two equal), plus
+    the address to listen on."""
+    from workbench.limits import limit
+
+    return {
+        # No "enter your email" prompt: the app starts unattended.
+        "server.showEmailPrompt": "false",
+        # The workbench reads files of at most the `file_bytes` limit (50 MiB): bigger uploads are refused early.
+        "server.maxUploadSize": str(max(1, limit("file_bytes").value // 2**20)),
+        "server.address": address,
+        # No usage statistics are sent to Streamlit.
+        "browser.gatherUsageStats": "false",
+        # No "magic": a bare string or expression in a page script is never written on the page.
+        "runner.magicEnabled": "false",
+        # Streamlit's own table "Download as CSV" writes formula-like cells unchanged: hidden (the app's own
+        # download buttons are formula-safe).
+        "client.disableDataExport": "true",
+    }
+
+
+def _app_url(address: str, port: int) -> str:
+    """The address a person opens: this machine's name when the app listens on every interface."""
+    import socket
+
+    host = socket.gethostname() if address in ("0.0.0.0", "::", "") else address
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def _streamlit_cli() -> Any:
+    """Streamlit's command line, or a clear exit 2 when the app extra is not installed."""
+    import importlib.util
+
+    install = "pip install 'card-workbench[app]' (in a checkout: pip install -e '.[app]')"
+    if importlib.util.find_spec("streamlit") is None:
+        raise _MissingExtra(
+            "workbench app needs Streamlit, which is not installed: the app is an extra of the package. Every other "
+            "command works without it.",
+            expected=install,
+        )
+    try:
+        from streamlit.web import cli as streamlit_cli
+    except ImportError as error:
+        raise _MissingExtra(
+            f"workbench app needs Streamlit, which could not be imported ({error}).", expected=install
+        ) from error
+    return streamlit_cli
+
+
 def _cmd_app(args: argparse.Namespace) -> int:
-    """Streamlit's own `streamlit run`, in this process, on the router inside the installed package."""
+    """Streamlit's own `streamlit run`, in this process, on the router inside the installed package, with the
+    settings of `app_settings` (no config file is read for them)."""
     from importlib import resources
 
-    from streamlit.web import cli as streamlit_cli
-
+    streamlit_cli = _streamlit_cli()
     router = resources.files("workbench.app").joinpath("router.py")
-    url = f"http://localhost:{args.port}"
+    url = _app_url(args.address, args.port)
     if args.format == "json":
-        print(json.dumps({"url": url, "router": str(router), "workbench_version": __version__}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "schema_version": SCHEMA_VERSION,
+                    "url": url,
+                    "address": args.address,
+                    "port": args.port,
+                    "router": str(router),
+                    "workbench_version": __version__,
+                }
+            ),
+            flush=True,
+        )
     _Say.note(f"starting the app at {url} (Ctrl-C stops it); the router is {router}")
-    # No Streamlit "magic" (a bare string in a page script written on the page): no config file is read here.
-    streamlit_args = ["run", str(router), "--runner.magicEnabled", "false", "--server.port", str(args.port)]
+    streamlit_args = ["run", str(router), "--server.port", str(args.port)]
+    for key, value in app_settings(args.address).items():
+        streamlit_args += [f"--{key}", value]
     if args.headless:
         streamlit_args += ["--server.headless", "true"]
     try:
