@@ -410,6 +410,7 @@ def test_where_the_line_does_not_rise_the_curve_says_why_from_its_own_play_share
     from workbench.paths import decks_folder_beside, find_bundled_set
 
     bundled = find_bundled_set("circles/circle_starter")
+    assert bundled is not None
     cardset = load_cardset(bundled.path)
     decks = set_decks(cardset, decks_folder_beside(bundled.path)).decks
     curve = power_curve(cardset, decks, 100, RunSettings(seed=0), check_suggestions=False)

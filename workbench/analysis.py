@@ -299,7 +299,8 @@ class PowerCurve:
         return (
             f"Why, as measured in this run: the matches last {turns:.1f} turns on average, and the share of matches in "
             f"which a card was played with a round still left, by {axis}, is {'; '.join(parts)}.{capped} What each "
-            "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls and circles)."
+            "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls "
+            "and circles)."
         )
 
     def rarely_played_statement(self) -> str | None:

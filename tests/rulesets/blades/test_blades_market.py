@@ -129,6 +129,9 @@ class PassPolicy:
     def duel_collections(self, state: M.MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         return [], []
 
+    def pick_metagame(self, state: M.MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
+        return 0
+
 
 def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.MarketState:
     return M.new_game(cards, np.random.default_rng(seed), [0] * players)
