@@ -579,3 +579,42 @@ def test_help_names_the_docs_and_schemas_where_they_are(capsys: pytest.CaptureFi
     schemas = text.split("JSON Schemas of every --format json output: ")[1].strip().rstrip(".")
     assert (Path(schemas) / "validate.json").is_file()
     assert "pip install -e" not in text
+
+
+def test_stat_values_prints_the_rates_beside_the_formula_and_refuses_a_game_it_cannot_measure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["stat-values", "circles/circle_starter", "--cards", "12", "--matches-per-card", "40", "--replicates", "2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "What each stat is worth in play: circle_starter" in out and "seed 0, policy greedy" in out
+    assert re.search(r"^Attack\s+[+-]\d\.\d{4} \[[+-]\d\.\d{4}, [+-]\d\.\d{4}\]", out, re.M)
+    assert "cost probe" in out and "(out of play)" in out
+    # plasma has no cost formula to set a measured rate beside: refused with the reason, exit 2.
+    assert main(["stat-values", "plasma/plasma_core", "--cards", "12"]) == 2
+    assert "plasma" in capsys.readouterr().err
+    # A design too small to fit the attributes, or over its limit, is refused before any match.
+    assert main(["stat-values", "circles/circle_starter", "--cards", "3"]) == 2
+    assert main(["stat-values", "circles/circle_starter", "--cards", "2001"]) == EXIT_USAGE
+
+
+def test_propose_says_when_there_is_nothing_to_fix_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "proposal.xlsx"
+    argv = [
+        "propose",
+        "circles/circle_starter",
+        "--matches-per-card",
+        "20",
+        "--evaluations",
+        "3",
+        "--out",
+        str(out_file),
+    ]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "Patch proposals for circle_starter" in captured.out
+    assert "No card is flagged over or under in the search's run" in captured.out
+    assert "nothing was written to" in captured.err and not out_file.exists()
+    assert main(["propose", "circles/circle_starter", "--evaluations", "0"]) == EXIT_USAGE

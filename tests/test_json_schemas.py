@@ -93,6 +93,12 @@ CASES: dict[str, tuple[str, list[str], int]] = {
         0,
     ),
     "health": ("health", ["health", SET, *DECKS, "--matches", "10"], 0),
+    "stat-values": (
+        "stat-values",
+        ["stat-values", SET, *DECKS, "--cards", "12", "--matches-per-card", "40", "--replicates", "2"],
+        0,
+    ),
+    "propose": ("propose", ["propose", SET, *DECKS, "--matches-per-card", "20", "--evaluations", "3"], 0),
     "diff": ("diff", ["diff", SET, "circles/mistakes"], 0),
     "diff with power": ("diff", ["diff", SET, SET, *DECKS, "--matches-per-card", "10"], 0),
     "bench validation": ("bench", ["bench", "--only", "validation", "--cards", "30", "--repeat", "1"], 0),

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
-from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS, STAT_VALUES_DEFAULTS
 from workbench.run_settings import RunSettings
 
 if TYPE_CHECKING:
@@ -391,6 +391,91 @@ def _parser() -> argparse.ArgumentParser:
         default=POWER_CURVE_DEFAULTS.matches_per_pair,
         metavar="N",
         help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups)",
+    )
+
+    stat_values = add(
+        "stat-values",
+        "what each stat, keyword and step of cost is worth in play, with intervals, beside the document's formula",
+        cardset_options,
+        simulation_options,
+    )
+    add_deck_argument(stat_values, f"reference deck first, then the gauntlet {set_decks_default}")
+    stat_values.add_argument(
+        "--cards",
+        type=_in_limit("design_cards"),
+        default=STAT_VALUES_DEFAULTS.cards,
+        metavar="N",
+        help=f"synthetic cards in the designed experiment (default {STAT_VALUES_DEFAULTS.cards})",
+    )
+    stat_values.add_argument(
+        "--matches-per-card",
+        type=int,
+        default=STAT_VALUES_DEFAULTS.matches_per_card,
+        metavar="N",
+        help="matches per synthetic card, split over the replicate runs (default "
+        f"{STAT_VALUES_DEFAULTS.matches_per_card:,})",
+    )
+    stat_values.add_argument(
+        "--replicates",
+        type=int,
+        default=STAT_VALUES_DEFAULTS.replicates,
+        metavar="N",
+        help="independent runs of the design whose spread gives the intervals (default "
+        f"{STAT_VALUES_DEFAULTS.replicates})",
+    )
+    add_min_play_share(stat_values)
+
+    propose = add(
+        "propose",
+        "patch proposals: the fewest card changes that bring the set within tolerance, each proved on a new seed",
+        cardset_options,
+        simulation_options,
+    )
+    add_deck_argument(propose, f"reference deck first, then the gauntlet {set_decks_default}")
+    propose.add_argument(
+        "--matches-per-card",
+        type=int,
+        default=PROPOSAL_DEFAULTS.matches_per_card,
+        metavar="N",
+        help="matches per card in each measurement of the search and of the proof (default "
+        f"{PROPOSAL_DEFAULTS.matches_per_card:,})",
+    )
+    propose.add_argument(
+        "--field",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="what may change: cost (the default) and/or stat fields by header; repeat for more",
+    )
+    propose.add_argument(
+        "--lock", action="append", default=[], metavar="CARD", help="a card that must not change; repeat for more"
+    )
+    propose.add_argument(
+        "--max-changes",
+        type=_in_limit("rows"),
+        default=PROPOSAL_DEFAULTS.max_changes,
+        metavar="N",
+        help=f"the most cards one proposal changes (default {PROPOSAL_DEFAULTS.max_changes})",
+    )
+    propose.add_argument(
+        "--evaluations",
+        type=_in_limit("proposal_evaluations"),
+        default=PROPOSAL_DEFAULTS.evaluations,
+        metavar="N",
+        help=f"card sets the search may measure (default {PROPOSAL_DEFAULTS.evaluations}; each is a power curve)",
+    )
+    propose.add_argument(
+        "--tolerance",
+        type=_tolerance,
+        default=None,
+        metavar="SCORE",
+        help=f"mispricing that does not matter (default {POWER_CURVE_DEFAULTS.tolerance:g} of score)",
+    )
+    propose.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE.xlsx",
+        help="write the first offered proposal as a new workbook version (with its Decks sheet)",
     )
 
     print_sheet = add(
@@ -1463,6 +1548,65 @@ def _cmd_health(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_stat_values(args: argparse.Namespace) -> int:
+    from workbench.stat_values import stat_values
+
+    cardset, decks, overrides = _load(args, args.deck, "set")
+    if not decks:
+        raise _no_set_decks(cardset)
+    values = stat_values(
+        cardset,
+        decks,
+        args.cards,
+        args.matches_per_card,
+        _run_settings(args, overrides, "stat values"),
+        replicates=args.replicates,
+        min_play_share=args.min_play_share,
+    )
+    if args.format == "json":
+        _emit_json(values.to_json())
+        return EXIT_OK
+    for line in values.to_text().splitlines():
+        print(shown(line))
+    return EXIT_OK
+
+
+def _cmd_propose(args: argparse.Namespace) -> int:
+    from workbench.judging import VerdictRule
+    from workbench.propose import COST, propose, save_proposal
+
+    cardset, decks, overrides = _load(args, args.deck, "set")
+    if not decks:
+        raise _no_set_decks(cardset)
+    rule = VerdictRule() if args.tolerance is None else VerdictRule(tolerance=args.tolerance)
+    result = propose(
+        cardset,
+        decks,
+        args.matches_per_card,
+        _run_settings(args, overrides, "proposals"),
+        fields=tuple(args.field) or (COST,),
+        locked_cards=tuple(args.lock),
+        max_changes=args.max_changes,
+        evaluations=args.evaluations,
+        rule=rule,
+    )
+    written = None
+    if args.out is not None and result.offered:
+        written = save_proposal(result.offered[0], cardset, args.out, decks)
+    if args.format == "json":
+        _emit_json({**result.to_json(), "written": None if written is None else str(written)})
+        return EXIT_OK
+    for line in result.to_text().splitlines():
+        print(shown(line))
+    if args.out is not None:
+        _Say.note(
+            f"wrote the first offered proposal to {written}"
+            if written is not None
+            else f"no proposal held up in its proof run, so nothing was written to {args.out}"
+        )
+    return EXIT_OK
+
+
 def _cmd_print(args: argparse.Namespace) -> int:
     from workbench.print_sheet import write_print_sheet
     from workbench.spreadsheets import refuse_out_over_input
@@ -1714,6 +1858,8 @@ _COMMANDS = {
     "sweep": _cmd_sweep,
     "report": _cmd_report,
     "health": _cmd_health,
+    "stat-values": _cmd_stat_values,
+    "propose": _cmd_propose,
     "print": _cmd_print,
     "diff": _cmd_diff,
     "bench": _cmd_bench,

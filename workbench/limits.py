@@ -238,6 +238,22 @@ _PARAMETER_TABLE: tuple[Limit, ...] = (
         "sweep a narrower range, or split it into several sweeps",
     ),
     Limit(
+        "design_cards",
+        2_000,
+        "cards",
+        "synthetic cards in one stat-values experiment (`workbench stat-values --cards`, from 1; each is measured by "
+        "the power curve's replacement test in every replicate)",
+        "measure fewer design cards: 48 (the default) already fits every stat with replicate intervals",
+    ),
+    Limit(
+        "proposal_evaluations",
+        1_000,
+        "card sets",
+        "card sets one patch-proposal search measures (`workbench propose --evaluations`, from 1; each is a power "
+        "curve)",
+        "search fewer sets, or lock cards and fields so that fewer changes are open",
+    ),
+    Limit(
         "seed",
         2**64 - 1,
         "",

@@ -54,3 +54,37 @@ class PowerCurveDefaults:
 
 POWER_CURVE_DEFAULTS = PowerCurveDefaults()
 """The one set of power-curve defaults."""
+
+
+@dataclass(frozen=True)
+class StatValuesDefaults:
+    """The defaults of a stat-values experiment (`workbench.stat_values`, `workbench stat-values`)."""
+
+    cards: int = 48
+    """Synthetic cards in the designed experiment."""
+    matches_per_card: int = 800
+    """Matches per synthetic card, split over the replicates (a few minutes at most for souls and circles on two
+    cores)."""
+    replicates: int = 8
+    """Independent runs of the design (each on its own seed, each with its share of the matches): the spread of their
+    fits gives the intervals, since within one run the cards' errors are correlated by the common random numbers."""
+
+
+STAT_VALUES_DEFAULTS = StatValuesDefaults()
+"""The one set of stat-values defaults."""
+
+
+@dataclass(frozen=True)
+class ProposalDefaults:
+    """The defaults of a patch-proposal search (`workbench.propose`, `workbench propose`)."""
+
+    matches_per_card: int = 1_000
+    """Matches per card in each power curve of the search, and of each proof unless set apart."""
+    max_changes: int = 3
+    """The most cards one proposal changes."""
+    evaluations: int = 40
+    """Card sets the search measures (each a power curve)."""
+
+
+PROPOSAL_DEFAULTS = ProposalDefaults()
+"""The one set of patch-proposal defaults."""

@@ -66,6 +66,7 @@ from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, WorkbenchInputError, closest_names
 from workbench.diff import diff_cardsets, show_value
 from workbench.judging import NO_COMPARATOR, OVER, UNDER, VerdictRule
+from workbench.power_defaults import PROPOSAL_DEFAULTS
 from workbench.run_settings import RunSettings
 from workbench.simulate import Progress, check_seed
 
@@ -282,15 +283,15 @@ class Proposals:
 def propose(
     cardset: CardSet,
     decks: Sequence[Deck],
-    matches_per_card: int = 1_000,
+    matches_per_card: int = PROPOSAL_DEFAULTS.matches_per_card,
     run: RunSettings = RunSettings(),
     *,
     fields: Sequence[str] = (COST,),
     locked_cards: Collection[str] = (),
     locked_fields: Collection[str] = (),
-    max_changes: int = 3,
+    max_changes: int = PROPOSAL_DEFAULTS.max_changes,
     max_step: int = 2,
-    evaluations: int = 40,
+    evaluations: int = PROPOSAL_DEFAULTS.evaluations,
     proof_matches_per_card: int | None = None,
     proof_seed: int | None = None,
     max_proofs: int = 6,
@@ -408,10 +409,14 @@ def propose(
     )
 
 
-def proposal_workbook(proposal: Proposal, original: CardSet, decks: Sequence[Deck] | None = None) -> bytes:
+def proposal_workbook(
+    proposal: Proposal, original: CardSet, decks: Sequence[Deck] | None = None, *, source: bytes | None = None
+) -> bytes:
     """The proposal as a new version of the original workbook (xlsx bytes), through the card editor's own save
     (`workbench.editing.to_xlsx_bytes`): every sheet and column of the original kept, only the changed cells
-    rewritten; with `decks`, the `Decks` sheet written from them (else an xlsx original's own Decks sheet is kept)."""
+    rewritten; with `decks`, the `Decks` sheet written from them (else an xlsx original's own Decks sheet is kept).
+    `source` is the original file's bytes when its path is not a file to read (the app's upload: the set's path is
+    then only the file's name)."""
     from workbench.decklists import deck_sheet_lines, decks_sheet_content, read_decks_sheet
     from workbench.editing import cell_text, sheet_from_table, to_xlsx_bytes
     from workbench.spreadsheets import SheetTable, read_input_file
@@ -442,7 +447,8 @@ def proposal_workbook(proposal: Proposal, original: CardSet, decks: Sequence[Dec
                 )
             frame.iat[frame.index.get_loc(before.row), sheet.headers.index(header)] = cell_text(new_value)
     sheet = replace(sheet, frame=frame)
-    source = read_input_file(original.path, original.path, "the card set's file") if original.path else None
+    if source is None and original.path:
+        source = read_input_file(original.path, original.path, "the card set's file")
     content = None
     if decks is not None:
         upload = read_decks_sheet(table, original.ruleset)

@@ -50,7 +50,7 @@ from workbench.analysis import RARELY_PLAYED, choose_fillers, power_curve
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardEntry, CardSet, Deck, WorkbenchInputError
 from workbench.judging import VerdictRule
-from workbench.power_defaults import POWER_CURVE_DEFAULTS
+from workbench.power_defaults import POWER_CURVE_DEFAULTS, STAT_VALUES_DEFAULTS
 from workbench.rulesets.base import CardBase
 from workbench.run_settings import Progress, RunSettings
 from workbench.simulate import compile_for, provenance
@@ -59,14 +59,12 @@ DESIGN_PREFIX = "stat-values design"
 """Synthetic cards are named `<prefix> NNN` (and `<prefix> cost N` for the cost probe)."""
 CURVE_BINS = 6
 """The most levels a stat's curve shows: a stat with more levels is grouped into this many bins of near-equal width."""
-DEFAULT_CARDS = 48
-"""Synthetic cards in the design when a person does not choose."""
-DEFAULT_MATCHES_PER_CARD = 800
-"""Matches per synthetic card when a person does not choose (split over the replicates; a few minutes at most for
-souls and circles on two cores)."""
-DEFAULT_REPLICATES = 8
-"""Independent runs of the design (each on its own seed, each with its share of the matches): the spread of their
-fits gives the intervals, since within one run the cards' errors are correlated by the common random numbers."""
+DEFAULT_CARDS = STAT_VALUES_DEFAULTS.cards
+"""Synthetic cards in the design when a person does not choose (`StatValuesDefaults.cards`)."""
+DEFAULT_MATCHES_PER_CARD = STAT_VALUES_DEFAULTS.matches_per_card
+"""Matches per synthetic card when a person does not choose (`StatValuesDefaults.matches_per_card`)."""
+DEFAULT_REPLICATES = STAT_VALUES_DEFAULTS.replicates
+"""Independent runs of the design (`StatValuesDefaults.replicates`)."""
 Z95 = 1.959964
 
 
