@@ -744,7 +744,8 @@ def monsters_on_map(board: Board, player: int) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def goop_cannot_move(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
-    """The bundled set with Goop's effects written `cannot attack; cannot move` (as the bundled cell says since engine 4)."""
+    """The bundled set with Goop's effects written `cannot attack; cannot move` (as the bundled cell says since
+    engine 4)."""
     return load_cardset(
         write_set_with(tmp_path_factory.mktemp("goop"), {"Goop": "cannot attack; cannot move"}), "source"
     )
@@ -1567,6 +1568,7 @@ def summoned(board: Board, name: str, player: int, space: str) -> int:
     return m
 
 
+@pytest.mark.parametrize("parallel_move", ["any_step", "when_blocked"])
 @pytest.mark.parametrize(
     ("parallel_steps", "blocker_across", "end", "moved"),
     [
@@ -1576,9 +1578,10 @@ def summoned(board: Board, name: str, player: int, space: str) -> int:
     ],
 )
 def test_a_monster_with_move_parallel_steps_across_an_enemy_in_its_way(
-    extended: CardSet, parallel_steps: int, blocker_across: bool, end: str, moved: int
+    extended: CardSet, parallel_move: str, parallel_steps: int, blocker_across: bool, end: str, moved: int
 ) -> None:
-    board = Board(extended, parallel_steps=str(parallel_steps))
+    # Either reading takes it across around an enemy: `when_blocked` at once, `any_step` by greedy's choice (D_FORK).
+    board = Board(extended, parallel_steps=str(parallel_steps), parallel_move=parallel_move)
     m = summoned(board, "Vinestrider", 0, "A left 1")  # alpha 30: 2 spaces
     board.put("Murkpuff", 1, "A left 2")
     if blocker_across:
@@ -1615,6 +1618,108 @@ def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
     board.call(E.choose_symbol_action, 0)
     assert list(board.state.choice) == [E.A_MOVE, m, -1, ALPHA]
+
+
+# "Movement for a monster can only occur from one adjacent space to another." / "Note: Due to some card effects,
+# movement may become possible across parallel spaces as well." Read with `parallel_move=any_step` (the default): for
+# a monster a `move parallel` clause allows, its parallel space is a space it may move to "as well" as the road's next
+# one, at any step the player chooses (D_FORK lists it), one space of movement like every change of space ("This
+# still counts as 1 space of movement"). `when_blocked` is engine 4's reading: across only around an enemy in its way.
+
+
+def fork_list(board: Board, m: int, across: int = 0) -> list[str]:
+    """The spaces D_FORK lists for monster m where it stands, `across` steps across taken so far this move."""
+    board.game[E.G_ASKED] = board.mon[m, E.M_SPACE]
+    board.game[E.G_ACROSS] = across
+    out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+    n = int(board.call(E.legal_forks, 0, out))
+    return [board.compiled.extra["space_names"][int(space)] for space in out[:n]]
+
+
+@pytest.mark.parametrize(
+    ("parallel_move", "parallel_steps", "mover", "taken", "ally_across", "listed"),
+    [
+        ("any_step", 1, "Vinestrider", 0, False, ["A left 2", "A right 1"]),  # the road's space, then across
+        ("when_blocked", 1, "Vinestrider", 0, False, ["A left 2"]),  # engine 4: no enemy in the way, no way across
+        ("any_step", 0, "Vinestrider", 0, False, ["A left 2"]),  # parallel_steps=0: never across
+        ("any_step", 1, "Vinestrider", 1, False, ["A left 2"]),  # this move's one step across is already taken
+        ("any_step", 1, "Vinestrider", 0, True, ["A left 2"]),  # the parallel space is occupied (by an ally)
+        ("any_step", 1, "Emberhorn Ram", 0, False, ["A left 2"]),  # no `move parallel`: adjacent spaces only
+    ],
+)
+def test_the_parallel_space_is_one_more_space_a_move_may_take(
+    extended: CardSet,
+    parallel_move: str,
+    parallel_steps: int,
+    mover: str,
+    taken: int,
+    ally_across: bool,
+    listed: list[str],
+) -> None:
+    board = Board(extended, parallel_move=parallel_move, parallel_steps=str(parallel_steps))
+    m = summoned(board, mover, 0, "A left 1")
+    if ally_across:
+        board.put("Murkpuff", 0, "A right 1")
+    assert fork_list(board, m, taken) == listed
+
+
+@pytest.mark.parametrize(
+    ("parallel_move", "end", "path", "across"),
+    [
+        # An ally two spaces on crowds its lane; the other lane is free: greedy goes across (one space), then on.
+        ("any_step", "A right 2", ["A left 1", "A right 1", "A right 2"], True),
+        # Engine 4's reading: no enemy in the way, so along the road, swapping past the ally ("counts as 1 space").
+        ("when_blocked", "A left 3", ["A left 1", "A left 2", "A left 3"], False),
+    ],
+)
+def test_a_step_across_by_choice_counts_as_one_space_and_greedy_looks_ahead_the_same_way(
+    extended: CardSet, parallel_move: str, end: str, path: list[str], across: bool
+) -> None:
+    board = Board(extended, parallel_move=parallel_move)
+    m = summoned(board, "Vinestrider", 0, "A left 1")  # alpha 30: 2 spaces
+    board.put("Murkpuff", 0, "A left 3")
+    names = board.compiled.extra["space_names"]
+    assert int(board.call(E.greedy_path_steps, m, 2)) == 2  # greedy's look-ahead walks the path the move takes
+    assert [names[int(s)] for s in board.state.scratch[E.PATH_AT : E.PATH_AT + 3]] == path
+    assert board.move(m, ALPHA) == 2
+    assert board.where(m) == end
+    stepped = "Vinestrider (A) steps across from A left 1 to the parallel A right 1" in board.lines()
+    assert stepped == across
+
+
+# "The player may use their monster to attack an opponent's monster that is on an adjacent space." / "Helpful
+# Reference for Attacking/Movement 2 (Parallel Spaces): Some effects may reference parallel spaces." No card of the
+# document attacks across, so `parallel_attacks=none` (the default) keeps attacks to adjacent spaces and `move
+# parallel` opens movement only; `with_move_parallel` reads the one reference as opening both.
+
+
+@pytest.mark.parametrize(
+    ("parallel_attacks", "mover", "listed"),
+    [
+        ("none", "Vinestrider", False),  # attacks reach adjacent spaces only
+        ("with_move_parallel", "Vinestrider", True),  # it may move across, so it may attack across
+        ("with_move_parallel", "Emberhorn Ram", False),  # no `move parallel`: nothing opens the parallel space
+    ],
+)
+def test_an_attack_across_parallel_spaces_follows_parallel_attacks(
+    extended: CardSet, parallel_attacks: str, mover: str, listed: bool
+) -> None:
+    board = Board(extended, parallel_attacks=parallel_attacks)
+    m = summoned(board, mover, 0, "A left 2")
+    e = board.put("Murkpuff", 1, "A right 2")  # alpha 15: either mover's alpha 30 wins
+    out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+    n = int(board.call(E.legal_symbols, 0, out))
+    attacks = {
+        (int(E.action_x(a)), int(E.action_y(a))) for a in out[:n] if a != E.STOP and E.action_code(a) == E.A_ATTACK
+    }
+    assert ((m, e) in attacks) == listed
+    board.side[0, E.S_SYMBOLS] = 1 << ALPHA
+    board.call(E.choose_symbol_action, 0)
+    if listed:  # greedy weighs it as any attack: a win is worth the enemy
+        assert list(board.state.choice) == [E.A_ATTACK, m, e, ALPHA]
+        assert board.attack(m, e, ALPHA) == 1 and board.at("A right 2") is None
+    else:
+        assert board.state.choice[0] != E.A_ATTACK
 
 
 # =====================================================================================================================

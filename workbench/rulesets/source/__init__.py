@@ -27,8 +27,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
   turn_cap = 80, token_deck_copies = 4, sourcepoints_cap = true,
   deck_out_loses = false, channeled_active_default = Y/O,
   hit_generator_blocks = until_moved, effect_summon_requirements = met,
-  recall_to = hand, parallel_steps = 1, web_hinders = stop,
-  summon_placement = adjacent.
+  recall_to = hand, parallel_move = any_step, parallel_steps = 1,
+  parallel_attacks = none, web_hinders = stop, summon_placement = adjacent.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -77,6 +77,19 @@ Version history:
   move changes add (Goop "may not attack and cannot move", which `move -4`
   only approximated). The rules no longer read which policy a side plays
   (issue 31): they list legal actions, the policies choose among them.
+- 1.5: engine 5. A monster a `move parallel` clause allows may step across
+  to its parallel space at any step of a move, the player choosing (the
+  D_FORK question lists it), one space of movement: "movement may become
+  possible across parallel spaces as well" read as a space it may move to
+  besides the road's. Engine 4 stepped across only around an enemy in its
+  way; option parallel_move (any_step, or when_blocked: engine 4's). New
+  option parallel_attacks: none (the default, as before: "attack an
+  opponent's monster that is on an adjacent space", and no card of the
+  document attacks across), or with_move_parallel (such a monster may
+  also attack an enemy on its parallel space). Greedy takes a step across
+  when the road ahead is barred or the other lane is freer by more than
+  the step costs. Matches of the bundled set are unchanged (none of its
+  cards says `move parallel`).
 """
 
 from workbench.rulesets.base import Ruleset
@@ -88,7 +101,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.4",
+    version="1.5",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

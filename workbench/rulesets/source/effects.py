@@ -6,7 +6,7 @@ plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
     st +N | st -N                     all four ST of the target change by N
     st alpha|beta|gamma|delta +N|-N   one ST of the target changes by N
     move +N | move -N                 spaces the target moves per move action change by N
-    move parallel                     the target may move across parallel spaces (stepping around an enemy)
+    move parallel                     the target may move across parallel spaces (option parallel_move)
     destroy                           the target is destroyed
     push back N                       the target is moved N spaces backwards
     cannot attack                     the target may not attack

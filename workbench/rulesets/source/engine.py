@@ -27,8 +27,10 @@ How a match runs (readings of silent rules are options, see options.py):
    requirements, the attacker is pushed back), an equipment card, or a trap.
    Independently, up to one channeled effect card onto a free support space.
 4. Symbol actions until the four symbols are spent or the player stops: move
-   a monster (spaces by the symbol's ST), attack an adjacent enemy monster
-   (both use the symbol's ST, the lower is destroyed), channel an effect from
+   a monster (spaces by the symbol's ST; a monster a `move parallel` clause
+   allows may step across to its parallel space: `parallel_move`), attack an
+   adjacent enemy monster (or across: `parallel_attacks`) (both use the
+   symbol's ST, the lower is destroyed), channel an effect from
    your monster on your Source Flux, or, from the opponent's summoning space,
    attack the generator (the ST comes off their SourcePoints and the turn
    ends at once).
@@ -95,7 +97,7 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
@@ -103,7 +105,11 @@ stays on their summoning space (it used to block for the rest of the match); opt
 web tiles (`web`, `clear web`, option `web_hinders`).
 4: a token or an effect-summoned monster lands only on a free space adjacent to its subject, or is not summoned
 (engine 3 took the nearest free space at any distance: option `summon_placement`, `nearest` a house rule); `cannot
-move` (Goop's "cannot move", whatever the monster's move changes)."""
+move` (Goop's "cannot move", whatever the monster's move changes).
+5: a monster a `move parallel` clause allows may step across to its parallel space at any step of a move, the player
+choosing (D_FORK), one space of movement ("movement may become possible across parallel spaces as well"); engine 4
+stepped across only around an enemy in its way (option `parallel_move`, `when_blocked`). Option `parallel_attacks`
+(`none`, the default and engine 4's; `with_move_parallel`: such a monster may also attack across)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -219,7 +225,14 @@ O_SUMMON_NEAREST = 20
 """1 with `summon_placement=nearest` (a house rule, engine 3's placement): a token or an effect-summoned monster
 goes onto the free non-summoning space nearest its subject at any distance; 0 (`adjacent`): only onto a free
 non-summoning space adjacent to the subject ("summon a Gearling token next to it"), else it is not summoned."""
-OPTIONS_WIDTH = 21
+O_PARALLEL_WHEN_BLOCKED = 21
+"""1 with `parallel_move=when_blocked` (engine 4's reading): a monster a `move parallel` clause allows steps across to
+its parallel space only when an enemy stands in its way, at once; 0 (`any_step`): its parallel space is one more space
+it may move to at any step (the player chooses, D_FORK), one space of movement."""
+O_PARALLEL_ATTACKS = 22
+"""1 with `parallel_attacks=with_move_parallel`: a monster a `move parallel` clause lets move across may also attack
+an enemy on its parallel space; 0 (`none`): attacks reach adjacent spaces only."""
+OPTIONS_WIDTH = 23
 O_DECK_WIDTH = OPTIONS_WIDTH
 """In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
 that hold cards (a `recall` to the deck finds it full there)."""
@@ -296,7 +309,9 @@ slot of the own monster in its way, D_FOE and D_WEB the effect's subject (a mons
 (a player), D_EFFECT_SUMMON where from (FROM_HAND or FROM_DECK). G_ASKED_TYPES: the clause's `if TYPE` (bits of the
 Type Index, 0: any) for D_FOE, D_RECALL and D_EFFECT_SUMMON. G_ASKED_KIND: D_RECALL's card kind (KINDS index + 1,
 0: any)."""
-GAME_WIDTH = 12
+G_ACROSS = 12
+"""Steps across to a parallel space the move under way has taken (read by D_FORK's list: `parallel_steps` caps them)."""
+GAME_WIDTH = 13
 
 # ---- decisions: what `legal_actions` lists and `apply` takes (game[G_DECISION], taken by game[G_ACTOR]) ------------
 (
@@ -321,13 +336,14 @@ target, symbol)` (target: the enemy's slot for A_ATTACK, the support space for A
 blind draw: it is drawn when the action is taken), or STOP. D_FOE_CHANNEL: at the start of the opponent's turn, a
 channeled effect the non-active player uses with a symbol left over, `pack_action(A_CHANNEL, monster, support space,
 symbol)`, or STOP. D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
-Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has
-STOP but D_SWAP, and a question with nothing to list is not asked): D_FORK, at a fork of the road, the space a moving
-monster steps onto (the two branches); D_SWAP, an own monster in its way: that monster's slot (swap places with it)
-or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot of an enemy monster adjacent to the subject (of the
-clause's types); D_WEB, where a `web` clause lays its tile: a space adjacent to the subject; D_RECALL, the card a
-`recall` clause brings back: a card id, listed once per copy in that Done Zone; D_EFFECT_SUMMON, the monster a
-`summon from hand|deck` clause summons: `pack_at(position in the hand or deck, card)`."""
+Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has STOP but
+D_SWAP, and a question with nothing to list is not asked): D_FORK, where a moving monster steps next when it has a
+choice: the space it steps onto (the road's branches at a fork, then, with `parallel_move=any_step`, its free parallel
+space when a `move parallel` clause lets it across); D_SWAP, an own monster in its way: that monster's slot (swap places
+with it) or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot of an enemy monster adjacent to the subject
+(of the clause's types); D_WEB, where a `web` clause lays its tile: a space adjacent to the subject; D_RECALL, the card
+a `recall` clause brings back: a card id, listed once per copy in that Done Zone; D_EFFECT_SUMMON, the monster a `summon
+from hand|deck` clause summons: `pack_at(position in the hand or deck, card)`."""
 D_KINDS: tuple[str, ...] = (
     "none",
     "main",
@@ -525,9 +541,9 @@ def may_move_parallel(state: Any, m: EngineInt, active: EngineInt) -> bool:
 
 @inline_kernel
 def sidestep(rules: Any, state: Any, m: EngineInt, here: EngineInt, taken: EngineInt) -> int:
-    """Where monster m, its road ahead blocked on `here`, may step across instead: the parallel space, when a
-    `move parallel` clause allows it, the space is free and this move has taken fewer than `parallel_steps` such
-    steps; else -1."""
+    """Where monster m on `here` may step across to: the parallel space, when a `move parallel` clause allows it, the
+    space is free and this move has taken fewer than `parallel_steps` such steps; else -1. When it may
+    (`parallel_move`): at any step (any_step), or only instead of stopping before an enemy (when_blocked)."""
     opts = rules.opts
     mp = rules.mp
     mon = state.mon
@@ -537,6 +553,22 @@ def sidestep(rules: Any, state: Any, m: EngineInt, here: EngineInt, taken: Engin
     across = mp[here, MP_PARALLEL]
     if across < 0 or cells[across, C_OCC] >= 0:
         return -1
+    return across
+
+
+@inline_kernel
+def attack_across(rules: Any, state: Any, m: EngineInt, space: EngineInt, active: EngineInt) -> int:
+    """The parallel space monster m on `space` may attack across to (`parallel_attacks=with_move_parallel` and a
+    `move parallel` clause holding now; a parallel space that is also adjacent counts once, as adjacent); else -1."""
+    mp = rules.mp
+    if rules.opts[O_PARALLEL_ATTACKS] == 0 or not may_move_parallel(state, m, active):
+        return -1
+    across = mp[space, MP_PARALLEL]
+    if across < 0:
+        return -1
+    for t in range(4):
+        if mp[space, MP_ADJ0 + t] == across:
+            return -1
     return across
 
 
@@ -1640,11 +1672,30 @@ def channel(
 
 
 @llvm_inline_kernel
-def step_ahead(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
-    """Where p's monster on `space` steps next: the road's next space, or at a fork the branch p chooses (D_FORK)."""
+def step_ahead(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    p: EngineInt,
+    m: EngineInt,
+    space: EngineInt,
+    across: EngineInt,
+) -> EngineInt:
+    """Where p's monster m on `space` steps next: the road's next space, or, with a choice, the space p chooses
+    (D_FORK): a branch of a fork, or (`parallel_move=any_step`) its parallel space when `sidestep` allows it,
+    `across` steps across taken so far this move."""
+    first = forward_step(rules, space, p, 0)
     second = forward_step(rules, space, p, 1)
-    if second < 0:
-        return forward_step(rules, space, p, 0)
+    side = -1
+    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+        side = sidestep(rules, state, m, space, across)
+    if side < 0:
+        if second < 0:
+            return first
+    elif first < 0:
+        return side  # no road on: the way across is the only space to move to
+    state.game[G_ACROSS] = across
     return ask_fork(table, clauses, rules, state, p, space)
 
 
@@ -1662,8 +1713,9 @@ def move_monster(
 ) -> int:
     """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
     an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
-    counts as one space and puts the ally on the mover's space). An opponent's trap where it stops springs.
-    Returns the spaces moved."""
+    counts as one space and puts the ally on the mover's space). A monster a `move parallel` clause allows may step
+    across to its parallel space (`parallel_move`: at any step, or around an enemy in its way), one space each, up
+    to `parallel_steps` a move. An opponent's trap where it stops springs. Returns the spaces moved."""
     opts = rules.opts
     mon = state.mon
     cells = state.cells
@@ -1678,13 +1730,26 @@ def move_monster(
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
     across = 0
+    mp = rules.mp
     while left > 0 and here != goal:
-        nxt = step_ahead(table, clauses, rules, state, p, here)
+        nxt = step_ahead(table, clauses, rules, state, p, m, here, across)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
-        if occupant >= 0 and mon[occupant, M_OWNER] != p:
-            # An enemy in the way: with `move parallel`, step across to the parallel space instead (one space).
+        if (
+            nxt == mp[here, MP_PARALLEL]
+            and nxt != forward_step(rules, here, p, 0)
+            and nxt != forward_step(rules, here, p, 1)
+            and occupant < 0
+        ):
+            # Across by choice (`parallel_move=any_step`: D_FORK listed it): one space of movement.
+            across += 1
+            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
+            # An enemy in the way: it stops, but with `parallel_move=when_blocked` and `move parallel` it steps
+            # across to the parallel space instead (one space).
+            if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+                break
             nxt = sidestep(rules, state, m, here, across)
             if nxt < 0:
                 break
@@ -1731,8 +1796,9 @@ def attack_monster(
     e: EngineInt,
     s: EngineInt,
 ) -> int:
-    """Monster m attacks adjacent enemy e with symbol s: the lower ST is destroyed; a tie follows `combat_tie`.
-    Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no winner, 2 when both fall."""
+    """Monster m attacks enemy e (adjacent, or on its parallel space: `attack_across`) with symbol s: the lower ST is
+    destroyed; a tie follows `combat_tie`. Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no
+    winner, 2 when both fall."""
     opts = rules.opts
     mon = state.mon
     game = state.game
@@ -1853,6 +1919,34 @@ def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: 
 
 
 @inline_kernel
+def branch_score(rules: Any, state: Any, p: EngineInt, space: EngineInt, nxt: EngineInt) -> int:
+    """Greedy's worth of stepping from `space` onto `nxt`, as `greedy_fork` weighs a branch (twice the free road
+    ahead, an enemy right there counting against it, one more for the kind of space its deck needs), less one for
+    a step across to the parallel space (a space of movement that gains no road)."""
+    score = 2 * free_road(rules, state, p, nxt)
+    if rules.mp[nxt, MP_KIND] == state.side[p, S_PREF_KIND]:
+        score += 1
+    if nxt == rules.mp[space, MP_PARALLEL]:
+        score -= 1
+    return score
+
+
+@inline_kernel
+def greedy_branch(rules: Any, state: Any, p: EngineInt, space: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's pick among the listed next spaces of a move from `space` (D_FORK): the best `branch_score`, the first
+    of equals. Across it goes when the road ahead is barred by an enemy, or when the other lane is freer by more
+    than the step it costs."""
+    pick = out[0]
+    best = branch_score(rules, state, p, space, pick)
+    for i in range(1, n):
+        score = branch_score(rules, state, p, space, out[i])
+        if score > best:
+            best = score
+            pick = out[i]
+    return pick
+
+
+@inline_kernel
 def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
     first = forward_step(rules, space, p, 0)
@@ -1883,7 +1977,8 @@ def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
 @llvm_inline_kernel
 def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
     """Greedy's look-ahead (a policy's, not a rule: it opens no decision and changes nothing but `scratch`): walk
-    greedy play's road for monster m, its forks taken as `greedy_fork` takes them. scratch[PATH_AT + k] is where it
+    greedy play's road for monster m, its forks and steps across taken as `greedy_branch` takes them (with
+    `parallel_move=when_blocked`, across only around an enemy, as the move does). scratch[PATH_AT + k] is where it
     stands after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most
     steps it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
     opts = rules.opts
@@ -1898,12 +1993,22 @@ def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) 
     scratch[SWAPS_AT] = 0
     steps = 0
     across = 0
+    any_step = opts[O_PARALLEL_WHEN_BLOCKED] == 0
     while steps < longest and here != goal:
         nxt = greedy_next_space(rules, state, p, here)
+        side = sidestep(rules, state, m, here, across) if any_step else -1
+        if side >= 0 and (
+            nxt < 0 or branch_score(rules, state, p, here, side) > branch_score(rules, state, p, here, nxt)
+        ):
+            nxt = side  # across by choice, as `greedy_branch` takes it over D_FORK's list
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
-        if occupant >= 0 and mon[occupant, M_OWNER] != p:
+        if nxt == side:
+            across += 1
+        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
+            if any_step:
+                break
             nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
             if nxt < 0:
                 break
@@ -2269,11 +2374,12 @@ def list_with_symbols(
 
 @rules_kernel
 def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
-    """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning
-    space, where its road ends, nor while a `cannot move` holds), an attack on each adjacent enemy (if it may
-    attack), a channel through each usable channeled effect, a generator attack (from the opponent's summoning
-    space, if it may attack); each with every unused symbol (one action with symbol -1 under a blind draw: the
-    symbol is drawn when it is taken). STOP last. 0 when p has no unused symbol or the match is over."""
+    """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning space,
+    where its road ends, nor while a `cannot move` holds), an attack on each adjacent enemy (if it may attack), then on
+    an enemy on its parallel space when `attack_across` allows it, a channel through each usable channeled effect, a
+    generator attack (from the opponent's summoning space, if it may attack); each with every unused symbol (one action
+    with symbol -1 under a blind draw: the symbol is drawn when it is taken). STOP last. 0 when p has no unused symbol
+    or the match is over."""
     opts = rules.opts
     mp = rules.mp
     mon = state.mon
@@ -2305,13 +2411,14 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
                 continue
             targets = 1
             if action == A_ATTACK:
-                targets = 4
+                targets = 5
             elif action == A_CHANNEL:
                 targets = opts[O_SUPPORT]
             for t in range(targets):
                 target = -1
                 if action == A_ATTACK:
-                    nxt = mp[space, MP_ADJ0 + t]
+                    # The adjacent spaces, then (`parallel_attacks`) the parallel space it may attack across to.
+                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(rules, state, m, space, active)
                     if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
                         continue
                     target = cells[nxt, C_OCC]
@@ -2350,11 +2457,24 @@ def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, ou
 
 @inline_kernel
 def legal_forks(rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
-    """The two branches of the fork ahead of p's monster on space game[G_ASKED] (D_FORK)."""
-    space = state.game[G_ASKED]
-    out[0] = forward_step(rules, space, p, 0)
-    out[1] = forward_step(rules, space, p, 1)
-    return 2
+    """Where p's monster on space game[G_ASKED] may step next (D_FORK): the road's next space or the two branches of
+    a fork, then, with `parallel_move=any_step`, its parallel space when `sidestep` allows it (game[G_ACROSS] steps
+    across taken this move)."""
+    game = state.game
+    space = game[G_ASKED]
+    n = 0
+    for k in range(2):
+        nxt = forward_step(rules, space, p, k)
+        if nxt >= 0:
+            out[n] = nxt
+            n += 1
+    m = state.cells[space, C_OCC]
+    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0 and m >= 0:
+        across = sidestep(rules, state, m, space, game[G_ACROSS])
+        if across >= 0:
+            out[n] = across
+            n += 1
+    return n
 
 
 @inline_kernel
@@ -3045,8 +3165,8 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
                                 best = value
                                 pick = pack_action(A_MOVE, m, -1, s)
             if may_attack(state, m, active):
-                for t in range(4):
-                    nxt = mp[space, MP_ADJ0 + t]
+                for t in range(5):
+                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(rules, state, m, space, active)
                     if nxt < 0:
                         continue
                     target = cells[nxt, C_OCC]
@@ -3244,10 +3364,11 @@ def choose_discard(
 def choose_fork(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
-    """p's policy's branch at a fork (random: either, equally likely)."""
+    """p's policy's next space where a move has a choice (random: any listed, equally likely; greedy:
+    `greedy_branch`)."""
     if state.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(state.rng, 2)]
-    return greedy_fork(rules, state, p, out[0], out[1])
+        return out[rng_below(state.rng, n)]
+    return greedy_branch(rules, state, p, state.game[G_ASKED], out, n)
 
 
 @inline_kernel
@@ -4376,6 +4497,8 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_SEARCH_ROLLOUTS] = int(options["search_rollouts"])
     values[O_SEARCH_POLICY] = RANDOM if options["search_rollout_policy"] == "random" else GREEDY
     values[O_SUMMON_NEAREST] = 1 if options["summon_placement"] == "nearest" else 0
+    values[O_PARALLEL_WHEN_BLOCKED] = 1 if options["parallel_move"] == "when_blocked" else 0
+    values[O_PARALLEL_ATTACKS] = 1 if options["parallel_attacks"] == "with_move_parallel" else 0
     return values
 
 

@@ -205,21 +205,55 @@ OPTIONS: tuple[RuleOption, ...] = (
         choices=("hand", "deck"),
     ),
     RuleOption(
+        key="parallel_move",
+        default="any_step",
+        reading=(
+            "When a monster that a `move parallel` clause lets move across parallel spaces does so. `any_step`: "
+            'its parallel space is one more space it may move to, "as well" as the road\'s next space: at any '
+            "step of a move the player may step across to it (if unoccupied), which counts as one space of "
+            "movement (as every change of space does, a swap included), and the move goes on along that lane. A "
+            "road space with an enemy on it, chosen instead, ends the move there, as at a fork. `when_blocked` is "
+            "engine 4's narrower reading, kept as the named alternative: it steps across only when an enemy "
+            "stands in its way, at once and without a choice. Either way at most `parallel_steps` steps across a "
+            "move, and a monster without the clause never moves across."
+        ),
+        quote=(
+            "Movement for a monster can only occur from one adjacent space to another. / Note: Due to some card "
+            "effects, movement may become possible across parallel spaces as well. / If the player's own monster "
+            "is in the way ... Swap the places of both monsters ... This still counts as 1 space of movement."
+        ),
+        choices=("any_step", "when_blocked"),
+    ),
+    RuleOption(
         key="parallel_steps",
         default=1,
         minimum=0,
         maximum=4,
         reading=(
-            "A monster a `move parallel` clause lets move across parallel spaces does so when an enemy stands in "
-            "its way: instead of stopping, it steps across to the parallel space (if unoccupied), which counts as "
-            "one space of movement, and goes on along that lane. At most this many such steps per move (0: none). "
-            "Attacks across parallel spaces are not in the vocabulary."
+            "At most this many steps across to a parallel space in one move of a monster a `move parallel` "
+            "clause allows them (0: none; `parallel_move` says when it may take them). The document gives no "
+            "number; 1 keeps a monster from zig-zagging between the lanes within one move."
+        ),
+        quote="Note: Due to some card effects, movement may become possible across parallel spaces as well.",
+    ),
+    RuleOption(
+        key="parallel_attacks",
+        default="none",
+        reading=(
+            "Whether a monster may attack an enemy on its parallel space. `none`: no, a monster attacks only an "
+            "enemy on an adjacent space; parallel spaces are for effects to reference, and the document gives no "
+            "card whose effect lets a monster attack across, so the vocabulary has no such clause and `move "
+            'parallel` opens movement only (its words: "movement may become possible across parallel spaces"). '
+            "`with_move_parallel`: a monster a `move parallel` clause lets move across may also attack across, "
+            'reading the one reference for "Attacking/Movement 2 (Parallel Spaces)" as opening both, as the '
+            "adjacent-space reference does."
         ),
         quote=(
-            "Note: Due to some card effects, movement may become possible across parallel spaces as well. / The "
-            "monster must move the entire distance provided in the reference unless: ... The opponent has a monster "
-            "in the way."
+            "The player may use their monster to attack an opponent's monster that is on an adjacent space. / "
+            "Helpful Reference for Attacking/Movement 2 (Parallel Spaces): Some effects may reference parallel "
+            "spaces."
         ),
+        choices=("none", "with_move_parallel"),
     ),
     RuleOption(
         key="web_hinders",
