@@ -409,7 +409,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     stat_values.add_argument(
         "--matches-per-card",
-        type=int,
+        type=_in_limit("matches_per_card"),
         default=STAT_VALUES_DEFAULTS.matches_per_card,
         metavar="N",
         help="matches per synthetic card, split over the replicate runs (default "
@@ -434,7 +434,7 @@ def _parser() -> argparse.ArgumentParser:
     add_deck_argument(propose, f"reference deck first, then the gauntlet {set_decks_default}")
     propose.add_argument(
         "--matches-per-card",
-        type=int,
+        type=_in_limit("matches_per_card"),
         default=PROPOSAL_DEFAULTS.matches_per_card,
         metavar="N",
         help="matches per card in each measurement of the search and of the proof (default "
