@@ -336,3 +336,73 @@ def test_power_curve_figure_draws_the_band_widened_by_the_tolerance() -> None:
 def test_the_sweep_title_names_the_field_as_the_cards_stat() -> None:
     # A field named power must not read "power as power varies" (issue 30).
     assert sweep_title("Starforged Titan", "power") == "Starforged Titan: power as its power stat varies"
+
+
+def test_the_stat_value_curves_draw_each_attributes_levels_with_intervals_beside_the_straight_fit() -> None:
+    from workbench.charts import OFF_LINE_COLOUR, ON_LINE_COLOUR, stat_value_curves_figure
+    from workbench.stat_values import StatValues
+
+    curves = pd.DataFrame(
+        [
+            {
+                "attribute": "Atk",
+                "level": "0-2",
+                "mean_value": 1.0,
+                "cards": 4,
+                "power": -0.05,
+                "low": -0.08,
+                "high": -0.02,
+                "line": -0.04,
+                "off_line": False,
+            },
+            {
+                "attribute": "Atk",
+                "level": "3-5",
+                "mean_value": 4.0,
+                "cards": 4,
+                "power": 0.10,
+                "low": 0.08,
+                "high": 0.12,
+                "line": 0.01,
+                "off_line": True,
+            },
+            {
+                "attribute": "Mobile",
+                "level": "0",
+                "mean_value": 0.0,
+                "cards": 5,
+                "power": 0.0,
+                "low": -0.03,
+                "high": 0.03,
+                "line": 0.0,
+                "off_line": False,
+            },
+            {
+                "attribute": "Mobile",
+                "level": "1",
+                "mean_value": 1.0,
+                "cards": 3,
+                "power": -0.01,
+                "low": -0.05,
+                "high": 0.03,
+                "line": -0.01,
+                "off_line": False,
+            },
+        ]
+    )
+    values = StatValues(
+        pd.DataFrame(), curves, pd.DataFrame(), pd.DataFrame(), 0.8, 1.2, 5, [], {"cardset": "<b>set</b>"}
+    )
+    figure = stat_value_curves_figure(values)
+    measured = [trace for trace in figure.data if trace.name == "measured, 95% interval"]
+    lines = [trace for trace in figure.data if trace.name == "straight fit"]
+    assert len(measured) == len(lines) == 2
+    atk = measured[0]
+    assert list(atk.x) == ["0-2", "3-5"]
+    assert list(atk.error_y.array) == pytest.approx([0.03, 0.02])
+    assert list(atk.error_y.arrayminus) == pytest.approx([0.03, 0.02])
+    assert list(atk.marker.color) == [ON_LINE_COLOUR, OFF_LINE_COLOUR]
+    assert list(lines[0].y) == pytest.approx([-0.04, 0.01])
+    assert [a.text for a in figure.layout.annotations] == ["Atk", "Mobile"]
+    assert any(trace.name == "interval misses the straight fit" for trace in figure.data)
+    assert "<b>" not in figure.layout.title.text  # the set's name is drawn as text, not markup

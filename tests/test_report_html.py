@@ -247,3 +247,51 @@ def test_the_whole_game_section_escapes_names_and_states_its_provenance(tmp_path
     assert page.index("<h2>Findings</h2>") < page.index("<h2>Whole games</h2>") < page.index("<h2>Stat budget</h2>")
     stamp = page[page.index('<p class="stamp">') : page.index("</p>", page.index('<p class="stamp">'))]
     assert "market version" in stamp and "games 2" in stamp and "games per card 1" in stamp
+
+
+def test_the_stat_values_and_proposals_sections_follow_the_changes_when_their_results_are_passed_in(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    from test_reports import PLANTED_ROWS, souls_stat_values, toy_proposals
+
+    souls, souls_decks, values = souls_stat_values()
+    plain = render_html(build_report(souls, souls_decks[:1], RunSettings(seed=1, workers=1), matches_per_card=20))
+    assert "<h2>What each stat is worth in play</h2>" not in plain and "<h2>Patch proposals</h2>" not in plain
+    html = render_html(
+        build_report(
+            souls, souls_decks[:1], RunSettings(seed=1, workers=1), matches_per_card=20, matches=20, stat_values=values
+        )
+    )
+    sections = re.findall(r"<h2>([^<]+)</h2>", html)
+    assert sections[-3:] == ["What each stat is worth in play", "Rule options", "Provenance"]
+    assert "<b>The document's formula:</b> the soul-cost table" in html
+    for statement in values.statements:
+        assert escape(statement, quote=False) in html
+    atk = values.rates.set_index("attribute").loc["Atk"]
+    assert f"{atk['rate']:+.3f} [{atk['low']:+.3f}, {atk['high']:+.3f}]" in html
+    assert len(re.findall(r"\* plotly\.js v\d", html)) == 1
+    assert len(re.findall(r"Plotly\.newPlot\(", html)) == len(report_figures_of(html))
+
+    cardset, decks, proposals = toy_proposals(make_cardset, make_deck)
+    assert any(row["name"] == "=Planted" for row in PLANTED_ROWS)
+    html = render_html(
+        build_report(
+            cardset, decks, RunSettings(seed=1, workers=1), matches_per_card=20, matches=20, proposals=proposals
+        )
+    )
+    assert re.findall(r"<h2>([^<]+)</h2>", html)[-3:] == ["Patch proposals", "Rule options", "Provenance"]
+    assert f"<h3>Offered ({len(proposals.offered)})</h3>" in html
+    assert f"<h3>Not offered ({len(proposals.refused)})</h3>" in html
+    for proposal in [*proposals.offered, *proposals.refused]:
+        assert escape(proposal.statement, quote=False) in html.replace("&#39;", "'")
+        for note in proposal.patch_notes:
+            assert f"<li>{escape(note, quote=False)}</li>" in html.replace("&#39;", "'")
+    first = proposals.offered[0].verdicts.iloc[0]
+    assert f"{first['after_power']:+.3f} [{first['after_low']:+.3f}, {first['after_high']:+.3f}]" in html
+    outside_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    assert outside_scripts.count("<table>") == outside_scripts.count("</table>") and "None" not in outside_scripts
+
+
+def report_figures_of(html: str) -> list[str]:
+    """The plotly figures drawn in a report page (each chart's div)."""
+    return re.findall(r'<div id="[0-9a-f-]+" class="plotly-graph-div"', html)

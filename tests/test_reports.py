@@ -10,10 +10,12 @@ import openpyxl
 import pytest
 
 from workbench.cards import CardSet, Deck
+from workbench.propose import Proposals, propose
 from workbench.reports import BalanceReport, build_report, write_report, write_xlsx
 from workbench.rulesets import RULESETS
 from workbench.run_settings import RunSettings
 from workbench.spreadsheets import csv_safe, is_formula_like
+from workbench.stat_values import StatValues, stat_values
 
 SOULS = RULESETS["souls"]
 HOSTILE_NAME = '=HYPERLINK("http://example.invalid","x")'
@@ -594,3 +596,99 @@ def test_a_report_of_whole_games_already_played_is_the_app_s_download(whole_game
     only_power = report_from_full_game(whole_game_report.cardset, WHOLE_GAME_OPTIONS, None, power)
     assert only_power.provenance["games"] is None and only_power.provenance["games_per_card"] == 2
     assert only_power.provenance["seed"] == 4
+
+
+# Stat values and patch proposals: sections shown only when their results are passed in (never run by the report).
+
+PLANTED_ROWS = [
+    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Spark", "kind": "unit", "cost": 1, "strength": 2},
+    {"name": "Ember", "kind": "unit", "cost": 1, "strength": 2},
+    {"name": "Guard", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Knight", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "Lancer", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "Giant", "kind": "unit", "cost": 4, "strength": 8},
+    {"name": "Titan", "kind": "unit", "cost": 4, "strength": 8},
+    {"name": "=Planted", "kind": "unit", "cost": 1, "strength": 8},
+    {"name": "Dud", "kind": "unit", "cost": 4, "strength": 2},
+    {"name": "Dim", "kind": "unit", "cost": 3, "strength": 2},
+]
+"""The toy set of tests/test_propose.py, its over-powered card with a name a spreadsheet would run as a formula."""
+
+
+def souls_stat_values() -> tuple[CardSet, list[Deck], StatValues]:
+    """Bundled ashfall and its decks, with stat values at a tiny budget."""
+    from workbench.decklists import read_decklist
+    from workbench.loading import load_cardset
+    from workbench.paths import bundled_decks, bundled_sets
+
+    cardset = load_cardset(bundled_sets("souls")[0])
+    decks = [read_decklist(path, cardset) for path in bundled_decks("souls")]
+    return cardset, decks, stat_values(cardset, decks, 12, 80, RunSettings(seed=3, workers=1))
+
+
+def toy_proposals(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> tuple[CardSet, list[Deck], Proposals]:
+    """The planted toy set with proposals at a tiny budget (some offered, some not)."""
+    from toy_engine import TOY
+
+    cardset = make_cardset(TOY, PLANTED_ROWS)
+    decks = [
+        make_deck(cardset, "6 Filler\n2 Spark\n2 Knight\n2 Giant", name="reference"),
+        make_deck(cardset, "4 Filler\n4 Ember\n4 Titan", name="other"),
+    ]
+    return cardset, decks, propose(cardset, decks, 200, RunSettings(seed=1, workers=1), evaluations=8)
+
+
+def test_the_stat_values_section_is_left_out_unless_its_result_is_passed_in(tmp_path: Path) -> None:
+    cardset, decks, values = souls_stat_values()
+    plain = build_report(cardset, decks[:1], RunSettings(seed=1, workers=1), matches_per_card=20, matches=20)
+    assert plain.stat_values is None and plain.proposals is None
+    assert "Stat values" not in openpyxl.load_workbook(write_xlsx(plain, tmp_path / "plain.xlsx")).sheetnames
+    report = build_report(
+        cardset, decks[:1], RunSettings(seed=1, workers=1), matches_per_card=20, matches=20, stat_values=values
+    )
+    book = openpyxl.load_workbook(write_xlsx(report, tmp_path / "report.xlsx"))
+    assert {"Stat values", "Stat statements", "Stat curves", "Cost probe", "Stat design"} <= set(book.sheetnames)
+    rates = list(book["Stat values"].iter_rows(values_only=True))
+    assert rates[0][:6] == ("attribute", "kind", "step", "rate", "low", "high")
+    assert [row[0] for row in rates[1:]] == list(values.rates["attribute"])
+    atk = next(row for row in rates[1:] if row[0] == "Atk")
+    assert atk[3] == pytest.approx(float(values.rates.set_index("attribute").loc["Atk", "rate"]))
+    statements = [row[0] for row in book["Stat statements"].iter_rows(min_row=2, values_only=True)]
+    assert statements[0].startswith("The document's formula: the soul-cost table")
+    assert statements[1 : 1 + len(values.statements)] == values.statements
+    assert book["Stat curves"].max_row == len(values.curves) + 1
+
+
+def test_the_proposals_section_lists_every_proved_proposal_and_writes_names_as_text(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck], tmp_path: Path
+) -> None:
+    cardset, decks, proposals = toy_proposals(make_cardset, make_deck)
+    assert proposals.offered and proposals.refused
+    report = build_report(
+        cardset, decks, RunSettings(seed=1, workers=1), matches_per_card=20, matches=20, proposals=proposals
+    )
+    book = openpyxl.load_workbook(write_xlsx(report, tmp_path / "report.xlsx"))
+    assert {"Proposals", "Proposal verdicts", "Proposal front", "Proposal statements"} <= set(book.sheetnames)
+    rows = list(book["Proposals"].iter_rows(values_only=True))
+    header = rows[0]
+    listed = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+    assert [row["proposal"] for row in listed] == [f"offered {n}" for n in range(1, len(proposals.offered) + 1)] + [
+        f"not offered {n}" for n in range(1, len(proposals.refused) + 1)
+    ]
+    for row, proposal in zip(listed, [*proposals.offered, *proposals.refused], strict=True):
+        assert row["patch_notes"] == " ".join(proposal.patch_notes) and row["statement"] == proposal.statement
+        assert row["flagged_before"] == proposal.before.flagged and row["flagged_after"] == proposal.after.flagged
+    verdicts = book["Proposal verdicts"]
+    assert verdicts.max_row - 1 == sum(len(p.verdicts) for p in [*proposals.offered, *proposals.refused])
+    # A card name that reads as a formula is written as text wherever it appears, never run.
+    for sheet in ("Proposals", "Proposal verdicts", "Proposal front"):
+        for row in book[sheet].iter_rows(min_row=2):
+            for cell in row:
+                if isinstance(cell.value, str) and "=Planted" in cell.value:
+                    assert cell.data_type == "s"
+    assert any(cell.value == "=Planted" for row in book["Proposal verdicts"].iter_rows(min_row=2) for cell in row), (
+        "the planted card is among the verdicts"
+    )

@@ -5,7 +5,8 @@ budget from `Ruleset.stat_budget`, the power curve from
 `workbench.analysis.power_curve`, matchups from `matchup_matrix`, match
 figures from `workbench.simulate.MatchResults`, draw odds from
 `workbench.draw_odds`, sweeps from `workbench.analysis.sweep`, power before
-and after a change from `workbench.diff.with_power_changes`. Nothing here decides a rule; the figures only draw.
+and after a change from `workbench.diff.with_power_changes`, what each stat is worth in play from
+`workbench.stat_values.stat_values`. Nothing here decides a rule; the figures only draw.
 
 Card points carry `customdata = [card name, sheet row]`, so a page can turn a
 click on a point into "open this card".
@@ -31,6 +32,7 @@ from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDECIDED, UNDER
 from workbench.markup import plotly_text
 from workbench.rulesets.base import BudgetPoint, StatBudget
 from workbench.simulate import MatchResults
+from workbench.stat_values import StatValues
 
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff7f0e", "info": "#1f77b4"}
 FLAG_COLOURS = {
@@ -817,3 +819,100 @@ def health_length_figure(health: GameHealth) -> go.Figure:
         figure.add_vline(x=cap, line={"dash": "dot", "color": "#d62728"}, annotation_text=f"turn cap {cap}")
     figure.update_xaxes(dtick=1 if float(health.length_summary["max"]) <= 30 else None)
     return _layout(figure, "Game length over every pair of decks", "turns (each player's turn counts one)", "matches")
+
+
+OFF_LINE_COLOUR = "#d62728"
+"""An attribute level whose interval misses the straight fit (the effect is not linear there)."""
+ON_LINE_COLOUR = "#1f77b4"
+
+
+def stat_value_curves_figure(values: StatValues) -> go.Figure:
+    """Each attribute's curve from `stat_values` side by side: the mean power at each level (or bin) with its 95%
+    interval, the other attributes at their design means, beside the straight fit's value there (dashed). A level
+    whose interval misses the line is drawn in red: the attribute's worth is not a straight line there."""
+    from plotly.subplots import make_subplots
+
+    curves = values.curves
+    attributes = list(dict.fromkeys(str(name) for name in curves["attribute"]))
+    columns = max(1, min(3, len(attributes)))
+    rows = max(1, math.ceil(len(attributes) / columns))
+    figure = make_subplots(
+        rows=rows,
+        cols=columns,
+        subplot_titles=[plotly_text(name) for name in attributes],
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+        vertical_spacing=0.22 if rows > 1 else 0.1,
+    )
+    for index, attribute in enumerate(attributes):
+        row, column = index // columns + 1, index % columns + 1
+        frame = curves[curves["attribute"] == attribute]
+        levels = [str(level) for level in frame["level"]]
+        power = frame["power"].to_numpy(float)
+        off = frame["off_line"].to_numpy(bool)
+        hover = [
+            f"{plotly_text(attribute)} {plotly_text(level)}: power {p:+.3f} (95% {low:+.3f} to {high:+.3f}), "
+            f"{cards} design card(s); straight fit {line:+.3f}" + (" (off the line)" if o else "")
+            for level, p, low, high, cards, line, o in zip(
+                levels, power, frame["low"], frame["high"], frame["cards"], frame["line"], off, strict=True
+            )
+        ]
+        figure.add_trace(
+            go.Scatter(
+                x=levels,
+                y=power,
+                mode="markers",
+                name="measured, 95% interval",
+                legendgroup="measured",
+                showlegend=index == 0,
+                marker={"color": [OFF_LINE_COLOUR if o else ON_LINE_COLOUR for o in off], "size": 9},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": frame["high"].to_numpy(float) - power,
+                    "arrayminus": power - frame["low"].to_numpy(float),
+                },
+                hovertext=hover,
+                hoverinfo="text",
+            ),
+            row=row,
+            col=column,
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=levels,
+                y=frame["line"].to_numpy(float),
+                mode="lines",
+                name="straight fit",
+                legendgroup="line",
+                showlegend=index == 0,
+                line={"dash": "dash", "color": "#7f7f7f"},
+                hoverinfo="skip",
+            ),
+            row=row,
+            col=column,
+        )
+        figure.update_xaxes(type="category", row=row, col=column)
+    if bool(curves["off_line"].any()):
+        figure.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name="interval misses the straight fit",
+                marker={"color": OFF_LINE_COLOUR, "size": 9},
+                hoverinfo="skip",
+            )
+        )
+    title = f"What each attribute is worth in play: {values.meta.get('cardset', '')}, power per level"
+    figure.update_layout(
+        title=plotly_text(title),
+        legend={"orientation": "h", "yanchor": "top", "y": -0.12 if rows > 1 else -0.25, "xanchor": "left", "x": 0},
+        margin={"l": 60, "r": 20, "t": 80, "b": 90},
+        height=320 * rows + 120,
+        hovermode="closest",
+        showlegend=True,
+    )
+    figure.update_yaxes(zeroline=False)
+    figure.update_yaxes(title_text="power (score)", col=1)
+    return figure

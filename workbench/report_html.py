@@ -30,6 +30,7 @@ from workbench.charts import (
     power_change_figure,
     power_curve_figure,
     stat_budget_figure,
+    stat_value_curves_figure,
 )
 from workbench.full_game import RARELY_BOUGHT, interval_text
 from workbench.full_game_charts import buy_cost_power_figure, rounds_figure, seat_parts_figure
@@ -52,6 +53,8 @@ def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
         figures["health_game_length"] = health_length_figure(report.health)
     if report.stat_budget is not None and report.stat_budget.points:
         figures["stat_budget"] = stat_budget_figure(report.stat_budget, _worst_severity_by_card(report))
+    if report.stat_values is not None:
+        figures["stat_values"] = stat_value_curves_figure(report.stat_values)
     if report.power is not None:
         figures["power_curve"] = power_curve_figure(report.power, report.power.meta.get("cost_axis", "cost"))
     if report.matchups is not None:
@@ -117,6 +120,8 @@ def render_html(report: BalanceReport) -> str:
         matchups=_matchups_section(report, charts),
         match=_match_section(report, charts),
         diff=_diff_section(report, charts),
+        stat_values=_stat_values_section(report, charts),
+        proposals=_proposals_section(report),
         options=_options_table(report),
         provenance=_table(["key", "value"], [(key, value) for key, value in report.provenance.items()]),
     )
@@ -339,6 +344,54 @@ class DiffSection:
     """Cards whose cost or stat budget changed; None when none did."""
     power: PowerChangesSection | None
     """The power before and after; None when it was not measured."""
+
+
+@dataclass(frozen=True)
+class StatValuesSection:
+    """What each stat is worth in play, beside the document's formula."""
+
+    formula: str
+    """The document's formula in words."""
+    about: str
+    """How it was measured: the design, the matches, the seed, the fit's quality."""
+    statements: list[str]
+    """The findings in words, most important first."""
+    rates: Table
+    """Each attribute's measured rate (score and cost units, 95% intervals) beside what the formula charges."""
+    chart: Markup
+    """plotly's HTML of the curves."""
+    cost_probe: Table
+    """A mid-stat card at each cost: its power and play share, and whether the cost is in play."""
+
+
+@dataclass(frozen=True)
+class ProposalSection:
+    """One proposal proved on a new seed."""
+
+    title: str
+    """`Offered 1`, `Not offered 2`."""
+    patch_notes: list[str]
+    """Its changes in the workbench's diff format."""
+    statement: str
+    """Why it held up or did not."""
+    verdicts: Table
+    """The proof run's verdicts before and after, with their 95% intervals."""
+
+
+@dataclass(frozen=True)
+class ProposalsSection:
+    """Patch proposals: the front, what held up in the proof run and what did not."""
+
+    about: str
+    """The search and proof runs' settings."""
+    statements: list[str]
+    """What to read first."""
+    offered: list[ProposalSection]
+    """The proposals that held up."""
+    refused: list[ProposalSection]
+    """The ones that did not, each with its reason."""
+    front: Table
+    """Every measured set no other beats on all four objectives."""
 
 
 def _charts_html(report: BalanceReport) -> dict[str, Markup]:
@@ -732,6 +785,113 @@ def _diff_section(report: BalanceReport, charts: dict[str, Markup]) -> DiffSecti
         headers = ["card", "cost before", "cost now", "power before", "power now", "change", "verdict"]
         power = PowerChangesSection(charts["power_changes"], _table(headers, rows), list(diff.power.notes))
     return DiffSection(diff.patch_notes(), cost_changes, power)
+
+
+def _stat_values_section(report: BalanceReport, charts: dict[str, Markup]) -> StatValuesSection | None:
+    values = report.stat_values
+    if values is None:
+        return None
+    meta = values.meta
+    unit = meta.get("cost_unit", "cost")
+    rates = _table(
+        [
+            "attribute",
+            "one step",
+            "score per step (95%)",
+            f"{unit}s in play (95%)",
+            f"formula charges ({unit}s)",
+            f"mispriced over its range ({unit}s)",
+        ],
+        [
+            (
+                row.attribute,
+                row.step,
+                _interval(row.rate, row.low, row.high),
+                "" if _number(row.in_cost) is None else _interval(row.in_cost, row.in_cost_low, row.in_cost_high),
+                "" if _number(row.formula) is None else f"{row.formula:+.3f}",
+                "" if _number(row.mispriced) is None else f"{row.mispriced:+.2f}",
+            )
+            for row in values.rates.itertuples()
+        ],
+    )
+    probe = _table(
+        ["cost", "power (95%)", "played", "in play"],
+        [
+            (row.cost, _interval(row.power, row.low, row.high), _share(row.played), "yes" if row.in_play else "no")
+            for row in values.cost_levels.itertuples()
+        ],
+    )
+    about = (
+        f"{meta.get('design_cards')} synthetic cards (copies of {meta.get('base_card')} with their stats, cost and "
+        f"keywords set by a seeded Latin hypercube) joined {meta.get('reference_deck')}, each measured by the power "
+        f"curve's replacement test at {int(meta.get('matches_per_card', 0)):,} matches per card in "
+        f"{meta.get('replicates')} independent runs (seed {meta.get('seed')}, policy {meta.get('policy')}); the 95% "
+        f"intervals come from the spread of the runs' fits. Straight fit: R² {values.r2:.2f}, residual scale "
+        f"{values.scale:.2f} (1 = noise only) on {values.df} degrees of freedom."
+    )
+    return StatValuesSection(
+        str(meta.get("formula", "")), about, list(values.statements), rates, charts["stat_values"], probe
+    )
+
+
+def _proposal(title: str, proposal: Any) -> ProposalSection:
+    rows = [
+        (
+            row.card,
+            "yes" if row.changed else "",
+            Flag(str(row.before_flag)),
+            _interval(_float(row.before_power), _float(row.before_low), _float(row.before_high)),
+            Flag(str(row.after_flag)),
+            _interval(_float(row.after_power), _float(row.after_low), _float(row.after_high)),
+        )
+        for row in proposal.verdicts.itertuples()
+    ]
+    verdicts = _table(["card", "changed", "before", "power before (95%)", "after", "power after (95%)"], rows)
+    return ProposalSection(title, list(proposal.patch_notes), proposal.statement, verdicts)
+
+
+def _proposals_section(report: BalanceReport) -> ProposalsSection | None:
+    proposals = report.proposals
+    if proposals is None:
+        return None
+    search, proof = proposals.meta.get("search", {}), proposals.meta.get("proof", {})
+    about = (
+        f"Search: seed {search.get('seed')}, {int(search.get('matches_per_card') or 0):,} matches per card, policy "
+        f"{search.get('policy')}, {proposals.evaluated} sets measured, tolerance {proposals.meta.get('tolerance')}. "
+        + (
+            f"Proof: a new seed {proof.get('seed')}, {int(proof.get('matches_per_card') or 0):,} matches per card; a "
+            "proposal is offered only when the proof run confirms it."
+            if proof.get("run")
+            else "Proof: not run (no proposal to prove)."
+        )
+    )
+    front = _table(
+        ["changes", "cards changed", "total change", "over/under left", "mispricing left", "held up"],
+        [
+            (
+                row.changes,
+                row.cards_changed,
+                f"{row.total_change:g}",
+                row.flagged,
+                f"{row.mispricing:.3f}",
+                "" if row.held is None else ("yes" if row.held else "no"),
+            )
+            for row in proposals.front.itertuples()
+        ],
+    )
+    return ProposalsSection(
+        about,
+        [statement for statement in proposals.statements if not statement.startswith("Not offered:")],
+        [_proposal(f"Offered {n}", p) for n, p in enumerate(proposals.offered, start=1)],
+        [_proposal(f"Not offered {n}", p) for n, p in enumerate(proposals.refused, start=1)],
+        front,
+    )
+
+
+def _float(value: Any) -> float:
+    """A figure as a float, NaN where there is none (so `_interval` leaves its cell empty)."""
+    number = _number(value)
+    return math.nan if number is None else number
 
 
 def _options_table(report: BalanceReport) -> Table:

@@ -14,7 +14,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import openpyxl
@@ -52,6 +52,10 @@ from workbench.simulate import MatchResults, simulate
 from workbench.spreadsheets import append_row, style_header, write_workbook_atomically
 from workbench.validate import Report, validate
 from workbench.verdicts import RunKey, VerdictRuns, power_curve_runs
+
+if TYPE_CHECKING:
+    from workbench.propose import Proposals
+    from workbench.stat_values import StatValues
 
 SEVERITY_FILLS = {
     "error": PatternFill("solid", fgColor="F8CBAD"),
@@ -164,6 +168,12 @@ class BalanceReport:
     full_game_trace: GameTrace | None = None
     """Game 0 of the whole games, action by action (bounded: `workbench.full_game.TRACE_MAX_LINES`); None for a
     tournament report."""
+    stat_values: StatValues | None = None
+    """What each stat is worth in play beside the document's formula (`workbench.stat_values`), when it was measured
+    and passed in; never run by the report itself (it is a designed experiment of its own)."""
+    proposals: Proposals | None = None
+    """Patch proposals with their proof runs (`workbench.propose`), when they were searched and passed in; never run
+    by the report itself."""
     provenance: dict[str, Any] = field(default_factory=dict)
     """Ruleset and engine versions, options, seed, match counts, policy, card-set hash, workbench version, date."""
     notes: list[str] = field(default_factory=list)
@@ -185,8 +195,14 @@ def build_report(
     full_games_per_card: int | None = None,
     full_min_buy_share: float | None = None,
     rule: VerdictRule | None = None,
+    stat_values: StatValues | None = None,
+    proposals: Proposals | None = None,
 ) -> BalanceReport:
     """Validate, chart and (where the game has an engine and decks are given) simulate, with one seed.
+
+    `stat_values` and `proposals`, when given, are results already measured (`workbench.stat_values.stat_values`,
+    `workbench.propose.propose`: each a long run of its own, never started here) that the report shows in sections
+    of their own.
 
     With rule options that ask for whole games (`game=full`, `workbench.full_game`), the simulated figures are whole
     games instead of matches between decks: `full_games` games (default `FULL_GAME_DEFAULTS.games`) and the power on
@@ -211,6 +227,8 @@ def build_report(
         validation=validate(cardset, deck_list, resolved),
         stat_budget=ruleset.stat_budget(cardset, resolved) if ruleset.stat_budget else None,
         diff=diff_cardsets(baseline, cardset, resolved) if baseline is not None else None,
+        stat_values=stat_values,
+        proposals=proposals,
     )
     if report.stat_budget is None:
         report.notes.append(
@@ -387,8 +405,11 @@ def report_from_results(
     match: MatchResults | None,
     health: GameHealth | None = None,
     verdicts: VerdictRuns | None = None,
+    stat_values: StatValues | None = None,
+    proposals: Proposals | None = None,
 ) -> BalanceReport:
-    """A report of figures already simulated (the app's balance page), with the same provenance `build_report` gives."""
+    """A report of figures already simulated (the app's balance page), with the same provenance `build_report` gives;
+    `stat_values` and `proposals` as `build_report` takes them."""
     ruleset = cardset.ruleset
     resolved = ruleset.resolve_options(options)
     deck_list = list(decks)
@@ -402,6 +423,8 @@ def report_from_results(
         match=match,
         health=health,
         verdicts=verdicts,
+        stat_values=stat_values,
+        proposals=proposals,
     )
     meta = match.meta if match is not None else (power.meta if power is not None else {})
     engine = ruleset.engine
@@ -774,6 +797,11 @@ def report_workbook(report: BalanceReport) -> openpyxl.Workbook:
         [22, 90],
     )
 
+    if report.stat_values is not None:
+        _stat_value_sheets(workbook, report.stat_values)
+    if report.proposals is not None:
+        _proposal_sheets(workbook, report.proposals)
+
     if report.diff is not None:
         changes = workbook.create_sheet("Changes")
         _table(changes, ["patch note"], [(line,) for line in report.diff.patch_notes()] or [("No changes.",)], [120])
@@ -831,6 +859,110 @@ def _verdict_sheets(workbook: openpyxl.Workbook, runs: VerdictRuns) -> None:
         for index, (column, value) in enumerate(zip(frame.columns, values, strict=False), start=1):
             if column.startswith("flag · ") and value in FLAG_FILLS:
                 sheet.cell(row=offset, column=index).fill = FLAG_FILLS[value]
+
+
+STAT_VALUE_COLUMNS = {
+    "attribute": 14,
+    "kind": 9,
+    "step": 22,
+    "rate": 11,
+    "low": 11,
+    "high": 11,
+    "se": 10,
+    "in_cost": 11,
+    "in_cost_low": 12,
+    "in_cost_high": 12,
+    "formula": 11,
+    "mispriced": 11,
+}
+"""The Stat values sheet's columns (`StatValues.rates`) and their widths."""
+
+
+def stat_value_frames(values: StatValues) -> dict[str, pd.DataFrame]:
+    """The stat values as tables by sheet name: the statements and the formula, the rates beside the formula, the
+    curves, the cost probe and the design."""
+    unit = values.meta.get("cost_unit", "cost")
+    statements = pd.DataFrame(
+        {
+            "statement": [
+                f"The document's formula: {values.meta.get('formula', '')}.",
+                *values.statements,
+                f"Straight fit: R^2 {values.r2:.2f}, residual scale {values.scale:.2f} (1 = noise only) on "
+                f"{values.df} degrees of freedom; rates per step in score, in_cost in {unit}s.",
+            ]
+        }
+    )
+    return {
+        "Stat values": values.rates[[c for c in STAT_VALUE_COLUMNS if c in values.rates.columns]],
+        "Stat statements": statements,
+        "Stat curves": values.curves,
+        "Cost probe": values.cost_levels,
+        "Stat design": values.cards,
+    }
+
+
+def proposal_frames(proposals: Proposals) -> dict[str, pd.DataFrame]:
+    """The patch proposals as tables by sheet name: one row per proposal proved (offered or not, its patch notes,
+    proof figures and why), each proposal's verdicts before and after, the front, and the statements."""
+    rows = []
+    verdicts = []
+    for status, group in (("offered", proposals.offered), ("not offered", proposals.refused)):
+        for number, proposal in enumerate(group, start=1):
+            rows.append(
+                {
+                    "proposal": f"{status} {number}",
+                    "cards_changed": proposal.cards_changed,
+                    "patch_notes": " ".join(proposal.patch_notes),
+                    "flagged_before": proposal.before.flagged,
+                    "flagged_after": proposal.after.flagged,
+                    "mispricing_before": proposal.before.mispricing,
+                    "mispricing_after": proposal.after.mispricing,
+                    "statement": proposal.statement,
+                }
+            )
+            frame = proposal.verdicts.copy()
+            frame.insert(0, "proposal", f"{status} {number}")
+            verdicts.append(frame)
+    columns = [
+        "proposal",
+        "cards_changed",
+        "patch_notes",
+        "flagged_before",
+        "flagged_after",
+        "mispricing_before",
+        "mispricing_after",
+        "statement",
+    ]
+    return {
+        "Proposals": pd.DataFrame(rows, columns=columns),
+        "Proposal verdicts": pd.concat(verdicts, ignore_index=True) if verdicts else pd.DataFrame(columns=["proposal"]),
+        "Proposal front": proposals.front,
+        "Proposal statements": pd.DataFrame({"statement": proposals.statements}),
+    }
+
+
+def _frame_sheet(workbook: openpyxl.Workbook, name: str, frame: pd.DataFrame, widths: Mapping[str, int]) -> None:
+    sheet = workbook.create_sheet(name)
+    _table(
+        sheet,
+        [str(c) for c in frame.columns],
+        (tuple(_plain(v) for v in row) for row in frame.itertuples(index=False, name=None)),
+        [widths.get(str(c), max(10, min(40, len(str(c)) + 4))) for c in frame.columns],
+    )
+
+
+def _stat_value_sheets(workbook: openpyxl.Workbook, values: StatValues) -> None:
+    """Sheets Stat values, Stat statements, Stat curves, Cost probe and Stat design."""
+    widths = {**STAT_VALUE_COLUMNS, "statement": 140, "level": 10, "card": 26}
+    for name, frame in stat_value_frames(values).items():
+        _frame_sheet(workbook, name, frame, widths)
+
+
+def _proposal_sheets(workbook: openpyxl.Workbook, proposals: Proposals) -> None:
+    """Sheets Proposals, Proposal verdicts, Proposal front and Proposal statements."""
+    widths = {"proposal": 14, "patch_notes": 70, "statement": 120, "changes": 70, "card": 26}
+    for name, frame in proposal_frames(proposals).items():
+        _frame_sheet(workbook, name, frame, widths)
 
 
 def _health_sheets(workbook: openpyxl.Workbook, health: GameHealth) -> None:

@@ -1,9 +1,11 @@
 """Balance page: simulate decks against each other, measure each card's power, read a seeded match, sweep a card.
 
-Two tabs share the decks and rule options chosen at the top: *Simulation* (a
-match, the power curve, matchups and a trace, from `workbench.balance_study`)
-and *Sweep a card* (one card's power as one of its number fields takes each
-of several values, from `workbench.analysis.sweep`). Only the open tab runs,
+Three tabs share the decks and rule options chosen at the top: *Simulation* (a
+match, the power curve, matchups and a trace, from `workbench.balance_study`),
+*Sweep a card* (one card's power as one of its number fields takes each
+of several values, from `workbench.analysis.sweep`) and *Patch proposals* (the
+fewest card changes that bring the set within the tolerance, each proved on a
+new seed, from `workbench.propose`, drawn by `workbench.app.proposals_view`). Only the open tab runs,
 so each tab's inputs exist on the page only while it is shown.
 
 Runs show a progress bar and a Cancel button: pressing Cancel reruns the page,
@@ -37,6 +39,7 @@ from workbench.analysis import (
 from workbench.app import RULES
 from workbench.app.full_game_view import full_game_sections
 from workbench.app.layout import WRAPPED_ROW_HEIGHT, texts_in_full
+from workbench.app.proposals_view import proposals_section
 from workbench.app.widgets import (
     EMPTY_CELL,
     count_input,
@@ -92,6 +95,7 @@ MAX_MATCHES = 1_000_000
 SECTION_KEY = "balance_section"
 SIMULATION_TAB = "Simulation"
 SWEEP_TAB = "Sweep a card"
+PROPOSALS_TAB = "Patch proposals"
 SWEEP_CARD_KEY = "balance_sweep_card"
 SWEEP_FIELD_KEY = "balance_sweep_field"
 SWEEP_VALUES_KEY = "balance_sweep_values"
@@ -1012,13 +1016,21 @@ for name in chosen:
 checked_health = _health_panel(cardset, decks, chosen, options, engine)
 
 # Only the open tab runs: the hidden tab's inputs are not on the page, and its work is not done on every rerun.
-simulation_tab, sweep_tab = st.tabs([SIMULATION_TAB, SWEEP_TAB], key=SECTION_KEY, on_change="rerun")
+simulation_tab, sweep_tab, proposals_tab = st.tabs(
+    [SIMULATION_TAB, SWEEP_TAB, PROPOSALS_TAB], key=SECTION_KEY, on_change="rerun"
+)
 if simulation_tab.open:
     with simulation_tab:
         _simulation_section(cardset, decks, chosen, options, engine, checked_health)
 if sweep_tab.open:
     with sweep_tab:
         _sweep_section(cardset, decks, chosen, options, engine)
+if proposals_tab.open:
+    with proposals_tab:
+        engine_policies = list(engine.policies)
+        proposals_section(
+            workspace, cardset, decks, chosen, options, _default_policy_index(engine_policies), engine_policies
+        )
 
 with st.expander("What the figures mean"):
     st.markdown(
@@ -1047,6 +1059,10 @@ with st.expander("What the figures mean"):
         "- **Sweep**: the same power, measured with the card's field at each value on the seeds of the set's own "
         "power curve, against the band of the card's cost at that value. A value whose matches are all the same as "
         "at the card's current value says *this field never changed a match*.\n"
+        "- **Patch proposals**: a search over the cards' costs for the sets with the fewest changes and the fewest "
+        "over/under cards (a Pareto front), each measured by a whole power curve on the search's seed; a proposal "
+        "is offered only when a fresh run on a new seed confirms it: its changed cards no longer over or under, no "
+        "card newly flagged, and the set better balanced.\n"
         f"- The same seed and settings give the same figures. {see_docs('simulation.md').capitalize()}."
     )
     st.dataframe(

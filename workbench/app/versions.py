@@ -1,8 +1,9 @@
 """Compare versions page: what changed between an earlier version of the set and the set as it stands now.
 
 The set open in the session, with its edits, is compared with the set as it was
-opened, with an uploaded earlier version, or with another bundled set of the same
-game. Everything shown is what `workbench.diff.diff_cardsets` returns (patch
+opened, with an uploaded earlier version, with another bundled set of the same
+game, or with a version kept in this session (the set as it stood before a patch
+proposal was applied on the Balance page). Everything shown is what `workbench.diff.diff_cardsets` returns (patch
 notes, cards added, removed, renamed and changed field by field, findings that
 appeared or went away, cost moves); `workbench.diff.with_power_changes`
 simulates the changed cards' power in both versions. The page only reads files
@@ -33,6 +34,8 @@ from workbench.app.widgets import (
     run_with_progress,
 )
 from workbench.app.workspace import (
+    KEPT_SOURCE_PREFIX,
+    VERSIONS_SOURCE_KEY,
     Workspace,
     current_cardset,
     keep_result,
@@ -57,7 +60,7 @@ from workbench.spreadsheets import MAX_FILE_BYTES
 AS_OPENED = "opened"
 UPLOADED = "upload"
 BUNDLED = "bundled"
-SOURCE_KEY = "versions_against"
+SOURCE_KEY = VERSIONS_SOURCE_KEY
 UPLOAD_KEY = "versions_upload"
 BUNDLED_KEY = "versions_bundled"
 # Page scripts are run with Streamlit's "magic": a bare string would be drawn, so these notes are comments.
@@ -465,6 +468,8 @@ sources = {
 }
 if others:
     sources[BUNDLED] = f"Another bundled {ruleset.id} set"
+for index, kept_version in enumerate(workspace.kept_versions):
+    sources[f"{KEPT_SOURCE_PREFIX}{index}"] = f"The set {kept_version.label}"
 if st.session_state.get(SOURCE_KEY) not in sources:
     st.session_state.pop(SOURCE_KEY, None)
 against = st.radio(
@@ -501,6 +506,11 @@ try:
         old_key = f"bundled:{chosen_path}"
         old = _earlier_version(old_key, chosen_path.read_bytes(), chosen_path.name, workspace)
         old_label = f"{chosen_path.name} (bundled)"
+    elif against is not None and against.startswith(KEPT_SOURCE_PREFIX):
+        kept_version = workspace.kept_versions[int(against.removeprefix(KEPT_SOURCE_PREFIX))]
+        old_key = f"{against}:{workspace.uid}"
+        old = _earlier_version(old_key, kept_version.data, kept_version.filename, workspace, as_opened=True)
+        old_label = f"the set {kept_version.label}"
     else:
         old_key = f"opened:{workspace.uid}"
         old = _earlier_version(old_key, workspace.source, workspace.filename, workspace, as_opened=True)

@@ -7,7 +7,9 @@ Validation findings and stat budgets are cached with `st.cache_data`, keyed by
 a hash of the sheet's content and the options, and returned as plain data
 (finding dicts, frozen dataclasses of numbers), never as pydantic objects.
 Simulation results are kept per session, keyed by the card set's content hash,
-options, decks and settings.
+options, decks and settings. A patch proposal applied (`apply_proposal`) changes the
+sheet as an edit would, and keeps the set as it stood before as a version the Compare
+versions page offers (`Workspace.kept_versions`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ from workbench.decklists import (
 from workbench.editing import (
     CardRename,
     EditableSheet,
+    apply_editor_changes,
+    cell_text,
     check_editor_size,
     content_digest,
     field_labels,
@@ -67,6 +71,11 @@ RESULTS_KEY = "simulation_results"
 STARTED_KEY = "workspace_autoloaded"
 MAX_KEPT_RESULTS = 8
 """Simulation results kept per session (oldest dropped first)."""
+VERSIONS_SOURCE_KEY = "versions_against"
+"""The Compare versions page's choice of the earlier version (a page applying a proposal points it at the version
+kept)."""
+KEPT_SOURCE_PREFIX = "kept:"
+"""The Compare versions page's choice of a version kept in this session: this prefix and the version's index."""
 _workspace_ids = itertools.count(1)
 
 
@@ -98,6 +107,18 @@ class DeckSource:
         return hashlib.sha256(payload).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class KeptVersion:
+    """A version of the set kept in this session (the set as it stood before a proposal was applied to it)."""
+
+    label: str
+    """What the Compare versions page calls it."""
+    filename: str
+    """The file name it is read under (an .xlsx workbook)."""
+    data: bytes
+    """The workbook's bytes: the card sheet and the session's decklists as they stood."""
+
+
 @dataclass
 class Workspace:
     """The card set open in this session."""
@@ -124,6 +145,8 @@ class Workspace:
     """A sheet row another page asked the editor to open (cleared once the editor shows it)."""
     renames: list[CardRename] = field(default_factory=list)
     """Every card renamed in this session, in order, with the decks that followed (or could not): the change log."""
+    kept_versions: list[KeptVersion] = field(default_factory=list)
+    """Earlier versions kept in this session (before each proposal applied), oldest first."""
     _digest_memo: tuple[EditableSheet, Any, str] | None = field(default=None, repr=False)
     """(sheet, frame, digest) last hashed; holding the objects means a new sheet is never mistaken for it."""
 
@@ -557,3 +580,42 @@ def workspace_xlsx_bytes(workspace: Workspace) -> bytes:
         workspace.set_name,
         decks=session_decks_sheet(workspace),
     )
+
+
+def apply_proposal(
+    workspace: Workspace, cardset: CardSet, changed: CardSet, changed_cards: list[str], label: str
+) -> str:
+    """Make the cards `changed_cards` of the open sheet as `changed` (a patch proposal's set, made from `cardset`, the
+    set as the sheet stands) has them, as an edit in the card editor would, and keep the set as it stood before as a
+    version the Compare versions page offers, named `label`. Returns the Compare versions page's source key of the
+    version kept. Refused (`WorkbenchInputError`) when the sheet changed since `cardset`, or has no column for a
+    changed field."""
+    if current_cardset(workspace).content_hash() != cardset.content_hash():
+        raise WorkbenchInputError(
+            "the set changed since the proposals were made, so they no longer apply to it.",
+            expected="run the proposals again on the set as it stands",
+        )
+    sheet = workspace.sheet
+    labels = sheet.labels
+    edits: dict[int, dict[str, str | None]] = {}
+    for name in changed_cards:
+        before, after = cardset.find(name), changed.find(name)
+        if before is None or after is None:
+            raise WorkbenchInputError(f"the set has no card '{name}' to change.")
+        position = sheet.position_of_row(before.row)
+        assert position is not None
+        for field_name in type(after.card).model_fields:
+            new_value = getattr(after.card, field_name)
+            if getattr(before.card, field_name) == new_value:
+                continue
+            header = cardset.headers.get(field_name)
+            if header is None or header not in sheet.headers:
+                raise WorkbenchInputError(
+                    f"the sheet has no column for {field_name} of '{name}', so the proposal cannot be applied.",
+                    expected=f"a {field_name} column",
+                )
+            edits.setdefault(position, {})[labels[sheet.headers.index(header)]] = cell_text(new_value)
+    kept = KeptVersion(label, f"{Path(workspace.filename).stem} ({label}).xlsx", workspace_xlsx_bytes(workspace))
+    replace_sheet(workspace, apply_editor_changes(sheet, {"edited_rows": edits}))
+    workspace.kept_versions.append(kept)
+    return f"{KEPT_SOURCE_PREFIX}{len(workspace.kept_versions) - 1}"

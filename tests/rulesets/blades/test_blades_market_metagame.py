@@ -65,6 +65,9 @@ class Recorder:
     def duel_collections(self, state: M.MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         return [], []
 
+    def pick_metagame(self, state: M.MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
+        return 0
+
 
 def spy_on_tournaments(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
     """The metagame cards each tournament of the game is played with (the engine's G_META slots, as `market.py`
