@@ -347,6 +347,7 @@ class PowerCurve:
                     self.rarely_played_statement(),
                 ],
             ),
+            *self.meta.get("caveats", []),
         ]
 
 

@@ -1242,7 +1242,7 @@ def _provenance_line(meta: dict[str, Any]) -> str:
         f"{f['severity']} [{f['rule']}] " + (f"card '{f['card']}' " if f.get("card") else "") + f["message"]
         for f in meta.get("engine_findings", [])
     ]
-    return "\n".join([stamp, *notes])
+    return "\n".join([stamp, *notes, *(f"note: {caveat}" for caveat in meta.get("caveats", []))])
 
 
 def _cmd_power_curve(args: argparse.Namespace) -> int:

@@ -459,6 +459,9 @@ class Engine:
     """One trace event row -> one line a designer can read."""
     score_meaning: str = "win 1, draw 1/2, loss 0"
     """What a power curve's per-match score is (an engine returning a `score` array says what it measures)."""
+    caveats: tuple[str, ...] = ()
+    """What a designer must know about every figure this engine gives (SOURCE: its map is reconstructed from the
+    rule document's words): stamped into every result's provenance and said wherever the result is shown."""
 
     def policy_index(self, name: str) -> int:
         """The kernel's integer for a policy name, or an error listing the valid names."""

@@ -574,8 +574,11 @@ def provenance(
     matches: int,
     policies: Sequence[str],
 ) -> dict[str, Any]:
-    """What every simulated figure carries, so it can be reproduced and compared."""
+    """What every simulated figure carries, so it can be reproduced and compared (and the engine's caveats, when it
+    has any, so that they travel with the figure)."""
+    caveats = {"caveats": list(engine.caveats)} if engine.caveats else {}
     return {
+        **caveats,
         "ruleset": cardset.ruleset.id,
         "ruleset_version": cardset.ruleset.version,
         "engine_version": engine.version,

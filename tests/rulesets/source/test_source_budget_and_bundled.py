@@ -110,3 +110,23 @@ def test_mistakes_workbook_is_what_its_builder_writes(tmp_path: Path) -> None:
         return {sheet.title: list(sheet.iter_rows(values_only=True)) for sheet in workbook.worksheets}
 
     assert cells(rebuilt) == cells(folder / "mistakes.xlsx")
+
+
+def test_every_source_result_says_its_map_is_reconstructed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32, item 10: the map's geometry is reconstructed from the text (its pictures are missing), so every
+    movement result says so where it is shown: the provenance of every figure, the CLI's stamp, the power curve's
+    statements (which the app and the reports show)."""
+    from workbench.analysis import power_curve
+    from workbench.cli import main
+    from workbench.decklists import set_decks
+    from workbench.paths import decks_folder_beside
+    from workbench.rulesets.source.engine import MAP_CAVEAT
+    from workbench.run_settings import RunSettings
+
+    sheet = bundled_sets("source")[0]
+    bundled = load_cardset(sheet, "source")
+    decks = set_decks(bundled, decks_folder_beside(sheet)).decks
+    curve = power_curve(bundled, decks, 10, RunSettings(seed=0), only=[bundled.entries[0].card.name])
+    assert curve.meta["caveats"] == [MAP_CAVEAT] and MAP_CAVEAT in curve.statements()
+    assert main(["simulate", "source/valley_of_deadlife", "--deck", "ember_rush", "--matches", "10"]) == 0
+    assert f"note: {MAP_CAVEAT}" in capsys.readouterr().out

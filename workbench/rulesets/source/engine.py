@@ -4949,6 +4949,13 @@ def _bracket_label(compiled: CompiledCards, card: int, bracket: int) -> str:
     return f"{low}+" if high >= OPEN_BRACKET else f"{low}-{high}"
 
 
+MAP_CAVEAT = (
+    "SOURCE's map (its roads, forks and parallel spaces) is the workbench's reconstruction from the rule document's "
+    "words, whose pictures are missing: every movement, and so every figure and verdict of this engine, rests on it "
+    "(docs/rulesets/source.md, The map)."
+)
+"""Said with every SOURCE result (issue 32, item 10)."""
+
 ENGINE = Engine(
     version=ENGINE_VERSION,
     policies=("greedy", "random", "search"),
@@ -4957,4 +4964,5 @@ ENGINE = Engine(
     play_batch=play_batch,
     play_traced=play_traced,
     describe_event=describe_event,
+    caveats=(MAP_CAVEAT,),
 )
