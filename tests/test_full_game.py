@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from workbench.cards import CardSet, WorkbenchInputError
-from workbench.cli import main
+from workbench.cli import SCHEMA_VERSION, main
 from workbench.full_game import (
     FULL_GAME_DEFAULTS,
     NO_INTERVAL,
@@ -103,6 +103,7 @@ def test_the_command_line_prints_what_the_python_api_returns(capsys: pytest.Capt
     expected = run_full_games(SAMPLE, SMALL, 3, 6).json()
     for data in (printed, expected):
         data.pop("games_per_second")
+    assert printed.pop("schema_version") == SCHEMA_VERSION  # every JSON output's first field (docs/cli.md)
     assert printed == json.loads(json.dumps(expected))
 
 
