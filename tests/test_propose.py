@@ -15,7 +15,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from toy_engine import TOY
+from toy_engine import HONEST_ROWS, TOY
 
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.judging import ON_CURVE
@@ -23,16 +23,7 @@ from workbench.loading import load_cardset
 from workbench.propose import COST, Change, Proposals, propose, save_proposal
 from workbench.run_settings import RunSettings
 
-HONEST = [
-    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Spark", "kind": "unit", "cost": 1, "strength": 2},
-    {"name": "Ember", "kind": "unit", "cost": 1, "strength": 2},
-    {"name": "Guard", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Knight", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Lancer", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Giant", "kind": "unit", "cost": 4, "strength": 8},
-    {"name": "Titan", "kind": "unit", "cost": 4, "strength": 8},
-]
+HONEST = HONEST_ROWS
 PLANTED = {"name": "Planted", "kind": "unit", "cost": 1, "strength": 8}
 DUD = {"name": "Dud", "kind": "unit", "cost": 4, "strength": 2}
 DIM = {"name": "Dim", "kind": "unit", "cost": 3, "strength": 2}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from toy_engine import HONEST_ROWS
 
 from workbench.cards import CardSet, Deck
 from workbench.propose import Proposals, propose
@@ -601,14 +602,7 @@ def test_a_report_of_whole_games_already_played_is_the_app_s_download(whole_game
 # Stat values and patch proposals: sections shown only when their results are passed in (never run by the report).
 
 PLANTED_ROWS = [
-    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Spark", "kind": "unit", "cost": 1, "strength": 2},
-    {"name": "Ember", "kind": "unit", "cost": 1, "strength": 2},
-    {"name": "Guard", "kind": "unit", "cost": 2, "strength": 4},
-    {"name": "Knight", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Lancer", "kind": "unit", "cost": 3, "strength": 6},
-    {"name": "Giant", "kind": "unit", "cost": 4, "strength": 8},
-    {"name": "Titan", "kind": "unit", "cost": 4, "strength": 8},
+    *HONEST_ROWS,
     {"name": "=Planted", "kind": "unit", "cost": 1, "strength": 8},
     {"name": "Dud", "kind": "unit", "cost": 4, "strength": 2},
     {"name": "Dim", "kind": "unit", "cost": 3, "strength": 2},

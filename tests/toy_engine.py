@@ -217,3 +217,16 @@ POWER_REFERENCE = "6 Filler\n2 Cheap\n2 Mid\n2 Big"
 POWER_OTHER = "4 Filler\n4 Cheap\n4 Big"
 POWER_TITAN = {"name": "Titan", "kind": "unit", "cost": 11, "strength": 9}
 """Costs more than the toy's treasury (10): drawn, never played."""
+
+HONEST_ROWS = [
+    {"name": "Filler", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Spark", "kind": "unit", "cost": 1, "strength": 2},
+    {"name": "Ember", "kind": "unit", "cost": 1, "strength": 2},
+    {"name": "Guard", "kind": "unit", "cost": 2, "strength": 4},
+    {"name": "Knight", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "Lancer", "kind": "unit", "cost": 3, "strength": 6},
+    {"name": "Giant", "kind": "unit", "cost": 4, "strength": 8},
+    {"name": "Titan", "kind": "unit", "cost": 4, "strength": 8},
+]
+"""A toy set priced honestly (each card costs half its strength): the base the patch-proposal tests and the reports'
+proposal section plant mispriced cards into."""

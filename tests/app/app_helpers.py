@@ -180,3 +180,24 @@ def toy_set_with_decks(page: PageSpec) -> AppTest:
         at.button(key="deck_add_pasted").click()
         at.run()
     return go(at, page)
+
+
+Served = dict[str, tuple[str, str]]
+"""Label -> (file name, content) of every CSV download button a page drew (the `downloads` fixture)."""
+
+
+def record_csv_downloads(monkeypatch: Any) -> Served:
+    """Record every CSV download button drawn from now on (label -> file name and content), still drawing it."""
+    import streamlit
+
+    served: Served = {}
+    original = streamlit.download_button
+
+    def recording(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("mime") == "text/csv":
+            content = data() if callable(data) else data
+            served[label] = (str(kwargs.get("file_name")), content if isinstance(content, str) else content.decode())
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(streamlit, "download_button", recording)
+    return served

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
-import streamlit
-from app.app_helpers import DATA, go, new_app, upload_cardset
+from app.app_helpers import DATA, Served, go, new_app, record_csv_downloads, upload_cardset
 from toy_engine import TOY
 
 from workbench.app import BALANCE, DECKS
@@ -25,23 +23,11 @@ DECK_A = "@SUM(1+1)*cmd|' /C calc'!A0"
 DECK_B = "+cmd|' /C calc'!A0"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\0")
 
-Served = dict[str, tuple[str, str]]
-
 
 @pytest.fixture
 def downloads(monkeypatch: pytest.MonkeyPatch) -> Served:
     """Label -> (file name, content) of every CSV download button drawn."""
-    served: Served = {}
-    original = streamlit.download_button
-
-    def recording(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("mime") == "text/csv":
-            content = data() if callable(data) else data
-            served[label] = (str(kwargs.get("file_name")), content if isinstance(content, str) else content.decode())
-        return original(label, data, *args, **kwargs)
-
-    monkeypatch.setattr(streamlit, "download_button", recording)
-    return served
+    return record_csv_downloads(monkeypatch)
 
 
 def _cells(content: str) -> list[str]:

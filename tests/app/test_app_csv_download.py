@@ -6,34 +6,21 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
 import streamlit
-from app.app_helpers import SOULS_SMALL, go, new_app, upload_cardset
+from app.app_helpers import SOULS_SMALL, Served, go, new_app, record_csv_downloads, upload_cardset
 
 from workbench.app import CARD_EDITOR
 from workbench.spreadsheets import csv_text
 
 PAYLOAD = "=cmd|' /C calc'!A0"
 
-Served = dict[str, tuple[str, str]]
-
 
 @pytest.fixture
 def downloads(monkeypatch: pytest.MonkeyPatch) -> Served:
     """Label -> (file name, content) of every CSV download button drawn."""
-    served: Served = {}
-    original = streamlit.download_button
-
-    def recording(label: str, data: Any, *args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("mime") == "text/csv":
-            content = data() if callable(data) else data
-            served[label] = (str(kwargs.get("file_name")), content if isinstance(content, str) else content.decode())
-        return original(label, data, *args, **kwargs)
-
-    monkeypatch.setattr(streamlit, "download_button", recording)
-    return served
+    return record_csv_downloads(monkeypatch)
 
 
 def _hostile_set() -> bytes:
