@@ -947,7 +947,7 @@ def _matches_to_decide_all(frame: pd.DataFrame) -> int | None:
 def repriced(cardset: CardSet, card_name: str, cost: float) -> CardSet:
     """A copy of the set in which one card costs `cost`: its cost fields (the ruleset's `cost_fields`, summed into
     the cost axis) change by the difference, the largest field first, none below 0."""
-    card = _entry_named(cardset, card_name).card
+    card = entry_named(cardset, card_name).card
     fields = list(cardset.ruleset.cost_fields)
     values = {name: int(getattr(card, name) or 0) for name in fields}
     change = int(round(cost)) - sum(values.values())
@@ -1206,13 +1206,14 @@ def parse_sweep_values(text: str) -> list[int | float]:
         ) from None
 
 
-def _entry_named(cardset: CardSet, card_name: str) -> CardEntry:
-    """The set's card of that name (case-insensitive), or an error suggesting the closest names."""
+def entry_named(cardset: CardSet, card_name: str, purpose: str = "") -> CardEntry:
+    """The set's card of that name (case-insensitive), or an error suggesting the closest names (`purpose` says what
+    the card was asked for, e.g. ` to lock`)."""
     entry = cardset.find(card_name)
     if entry is None:
         hints = closest_names(card_name, cardset.names)
         raise WorkbenchInputError(
-            f"the set has no card '{card_name}'." + (f" Did you mean '{hints[0]}'?" if hints else ""),
+            f"the set has no card '{card_name}'{purpose}." + (f" Did you mean '{hints[0]}'?" if hints else ""),
             path=cardset.path,
             expected="a card name from the set",
         )
@@ -1225,7 +1226,7 @@ def with_field(cardset: CardSet, card_name: str, field_name: str, value: Any) ->
 
     from workbench.rulesets.base import normalize_header
 
-    entry = _entry_named(cardset, card_name)
+    entry = entry_named(cardset, card_name)
     ruleset = cardset.ruleset
     resolved_field = ruleset.header_lookup.get(normalize_header(field_name))
     card = entry.card
@@ -1255,7 +1256,7 @@ def _field_value(cardset: CardSet, card_name: str, field_name: str) -> Any:
     """The card's current value of a field (checked by `with_field` before this is called)."""
     from workbench.rulesets.base import normalize_header
 
-    card = _entry_named(cardset, card_name).card
+    card = entry_named(cardset, card_name).card
     return getattr(card, cardset.ruleset.header_lookup.get(normalize_header(field_name), field_name))
 
 
@@ -1276,7 +1277,7 @@ def sweep(
     `statement` says when the card was never played or the field never changed a match."""
     check_sweep(values, matches_per_card)
     variants = [with_field(cardset, card_name, field_name, value) for value in values]
-    name = _entry_named(cardset, card_name).card.name
+    name = entry_named(cardset, card_name).card.name
     current = _field_value(cardset, name, field_name)
     steps = len(values) + 1
     total_per_step = 1_000_000

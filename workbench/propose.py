@@ -58,12 +58,13 @@ from workbench.analysis import (
     POWER_CURVE_DEFAULTS,
     RARELY_PLAYED,
     PowerCurve,
+    entry_named,
     power_curve,
     repriced,
     with_field,
 )
 from workbench.auto_decks import HAND_MADE, GauntletChoice
-from workbench.cards import CardSet, Deck, WorkbenchInputError, closest_names
+from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.diff import diff_cardsets, show_value
 from workbench.judging import NO_COMPARATOR, OVER, UNDER, VerdictRule
 from workbench.power_defaults import PROPOSAL_DEFAULTS
@@ -1063,15 +1064,7 @@ def _proof_seed(seed: int) -> int:
 
 
 def _card_name(cardset: CardSet, name: str) -> str:
-    entry = cardset.find(name)
-    if entry is None:
-        hints = closest_names(name, cardset.names)
-        raise WorkbenchInputError(
-            f"the set has no card '{name}' to lock." + (f" Did you mean '{hints[0]}'?" if hints else ""),
-            path=cardset.path,
-            expected="a card name from the set",
-        )
-    return entry.card.name
+    return entry_named(cardset, name, " to lock").card.name
 
 
 def _field_of(cardset: CardSet, name: str) -> str:
