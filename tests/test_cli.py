@@ -618,3 +618,18 @@ def test_propose_says_when_there_is_nothing_to_fix_and_writes_nothing(
     assert "No card is flagged over or under in the search's run" in captured.out
     assert "nothing was written to" in captured.err and not out_file.exists()
     assert main(["propose", "circles/circle_starter", "--evaluations", "0"]) == EXIT_USAGE
+
+
+def test_the_common_options_may_stand_before_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36: `workbench -q --format json validate ...` as well as after the command; the defaults hold when absent,
+    a value before the command is not overwritten by the command's default, and -q with -v is a usage error."""
+    assert main(["--format", "json", "-q", "rulesets"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["rulesets"] and captured.err == ""
+    assert main(["rulesets"]) == 0
+    assert capsys.readouterr().out.startswith("source")
+    assert main(["-q", "validate", "souls/ashfall", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "findings" in json.loads(captured.out) and captured.err == ""
+    assert main(["-q", "rulesets", "-v"]) == EXIT_USAGE
+    assert "-q/--quiet and -v/--verbose cannot be used together" in capsys.readouterr().err

@@ -118,21 +118,48 @@ def _help(text: str) -> str:
     return text.replace("%", "%%")
 
 
+COMMON_DEFAULTS: dict[str, Any] = {"format": "text", "quiet": False, "verbose": False}
+"""The defaults of the options every command takes (`_common_options`), filled in after parsing, so that they may
+stand before the command (`workbench -q validate ...`) or after it."""
+
+
+class _TopParser(_Parser):
+    """The `workbench` parser: the common options may come before or after the command. Both levels leave them unset
+    when absent (argparse.SUPPRESS), so a value given before the command is not overwritten by the command's default;
+    the defaults are filled in here, once."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, rest = super().parse_known_args(args, namespace)
+        for name, value in COMMON_DEFAULTS.items():
+            if not hasattr(parsed, name):
+                setattr(parsed, name, value)
+        if parsed.quiet and parsed.verbose:
+            self.error("-q/--quiet and -v/--verbose cannot be used together")
+        return parsed, rest
+
+
 def _common_options() -> _Parser:
-    """What every command takes: the output format, and how much it says on stderr."""
+    """What every command takes: the output format, and how much it says on stderr (before or after the command;
+    `COMMON_DEFAULTS` when absent)."""
     common = _Parser(add_help=False)
-    common.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    common.add_argument(
+        "--format", choices=("text", "json"), default=argparse.SUPPRESS, help="output format (default text)"
+    )
     talk = common.add_mutually_exclusive_group()
     talk.add_argument(
         "-q",
         "--quiet",
         action="store_true",
+        default=argparse.SUPPRESS,
         help="say nothing on stderr but errors: no notes, progress bars or summaries",
     )
     talk.add_argument(
         "-v",
         "--verbose",
         action="store_true",
+        default=argparse.SUPPRESS,
         help="say more on stderr: which files were read, the time taken, a bug's traceback",
     )
     return common
@@ -192,7 +219,7 @@ def _simulation_options(option_options: _Parser) -> _Parser:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = _TopParser(
         prog="workbench",
         description="Card-design and balance workbench: validate card sheets and decklists against their game's\n"
         "rules, simulate seeded matches, measure each card's power against its cost, and write reports.",
@@ -200,9 +227,12 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    commands.required = True
     common, option_options, cardset_options = _common_options(), _option_options(), _cardset_options()
+    # The common options before the command too (`workbench -q --format json validate ...`).
+    for action in common._actions:
+        parser._add_action(action)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands", parser_class=_Parser)
+    commands.required = True
     simulation_options = _simulation_options(option_options)
 
     def add(name: str, help_text: str, *parents: _Parser) -> argparse.ArgumentParser:
