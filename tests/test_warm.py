@@ -608,3 +608,39 @@ def test_a_runs_progress_gives_its_time_so_far_and_an_estimate_only_from_its_own
     assert interrupted_text("simulation", True, 3, "", "", "The run was cancelled; nothing from it was kept.") == (
         "The run was cancelled; nothing from it was kept. It had run 3 s."
     )
+
+
+def test_a_first_compile_is_said_on_stderr_once_with_what_to_expect(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36: a first `simulate` on an empty cache says it is compiling, which engine, what the last compile took
+    and how to do it ahead, instead of a progress bar standing at 0% for minutes. A real Numba compile of a kernel
+    of this module's (the slot's package) fires the notice, once per load."""
+    import numba
+
+    from workbench import cli
+    from workbench.run_settings import COMPILE_NOTICES
+
+    heard: list[tuple[str, Any]] = []
+    COMPILE_NOTICES.append(lambda ruleset, last: heard.append((ruleset, last)))
+    try:
+        slot = warm_module._slot(__name__ + ".engine")
+        warm_module._listen_for_compiles()
+        slot.state, slot.compiles = "loading", 0
+
+        @numba.njit(cache=False)
+        def kernel(x: int) -> int:
+            return x + 1
+
+        @numba.njit(cache=False)
+        def other(x: int) -> int:
+            return x * 2
+
+        assert kernel(1) == 2 and other(2) == 4  # two compiles: one notice
+        assert [ruleset for ruleset, _ in heard] == [slot.ruleset]
+    finally:
+        COMPILE_NOTICES.pop()
+        slot.state = None
+    cli._Say.quiet = False
+    cli._say_compiling("souls", None)
+    said = capsys.readouterr().err
+    assert "compiling the souls engine" in said and "`workbench warm souls` does it ahead" in said
+    assert "No compile of the souls engine is on record" in said

@@ -27,7 +27,7 @@ from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS, STAT_VALUES_DEFAULTS
-from workbench.run_settings import RunSettings
+from workbench.run_settings import COMPILE_NOTICES, RunSettings
 
 if TYPE_CHECKING:
     from workbench.decklists import SetDecks
@@ -597,6 +597,17 @@ class _Say:
             print(text, file=sys.stderr)
 
 
+def _say_compiling(ruleset_id: str, last: Any) -> None:
+    """The notice a first compile gives on stderr (workbench.warm.COMPILE_NOTICES): which engine, what to expect,
+    and how to do it ahead."""
+    from workbench.warm import expected_text
+
+    _Say.note(
+        f"workbench: compiling the {ruleset_id} engine (once per machine and engine version; no match is played until "
+        f"it is done). {expected_text(ruleset_id, last)} `workbench warm {ruleset_id}` does it ahead."
+    )
+
+
 class _Stdin:
     """Standard input, read whole by the one argument that asked for it (`-`)."""
 
@@ -674,6 +685,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _emit_json(_error_json("usage", EXIT_USAGE, _Parser.last_error))
         return code
     _Say.quiet, _Say.verbose, _Stdin.taken_by = args.quiet, args.verbose, None
+    if args.command != "warm" and _say_compiling not in COMPILE_NOTICES:  # warm says what it compiles itself
+        COMPILE_NOTICES.append(_say_compiling)
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at interpreter exit

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from workbench.cards import OptionValue
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 
 Progress = Callable[[int, int], None]
 """progress(matches_done, matches_total)."""
+
+
+COMPILE_NOTICES: list[Callable[[str, Any], None]] = []
+"""Called once per engine load that compiles, as its first kernel starts compiling: (ruleset id, the compile on
+record or None; a `workbench.warm.CompileTime`). The command line registers one that says so on stderr, since a
+first compile takes minutes with no match played (`workbench.warm` calls them; kept here, where the command line
+can register one without importing the engines' machinery)."""
 
 
 @dataclass(frozen=True)

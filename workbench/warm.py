@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import numpy as np
 
 from workbench.engines import CompiledCards, Engine, IntArray
+from workbench.run_settings import COMPILE_NOTICES
 
 if TYPE_CHECKING:
     from workbench.rulesets.base import Ruleset
@@ -287,6 +288,8 @@ class _Slot:
     """True once a worker process (`worker_play`) has played its first piece of this engine."""
     holder: LockHolder | None = None
     """While waiting for the lock: who holds it."""
+    last: CompileTime | None = None
+    """The compile on record when this load began (what a compile notice quotes)."""
 
 
 @dataclass(frozen=True)
@@ -342,6 +345,9 @@ def _listen_for_compiles() -> None:
                     if slot.state is not None and (module == slot.package or module.startswith(slot.package + ".")):
                         slot.compiles += 1
                         slot.state = "compiling"
+                        if slot.compiles == 1:
+                            for notice in list(COMPILE_NOTICES):
+                                notice(slot.ruleset, slot.last)
 
             def on_end(self, item: Any) -> None:
                 return None
@@ -545,7 +551,7 @@ def load_engine(
         # One compile per engine and Numba cache: another process compiling it now (the app's warm-up child, the
         # command line) is waited for, and its compile then loads from Numba's cache here.
         with _engine_lock(slot):
-            last = read_compile_times().get(slot.ruleset)
+            last = slot.last = read_compile_times().get(slot.ruleset)
             slot.compiles = 0
             slot.started = time.monotonic()
             slot.state = "loading"
