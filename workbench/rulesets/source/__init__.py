@@ -28,7 +28,8 @@ Options (the ledger, with readings and quotes, is `options.py`):
   deck_out_loses = false, channeled_active_default = Y/O,
   hit_generator_blocks = until_moved, effect_summon_requirements = met,
   recall_to = hand, parallel_move = any_step, parallel_steps = 1,
-  parallel_attacks = none, web_hinders = stop, summon_placement = adjacent.
+  parallel_attacks = none, web_hinders = stop, summon_placement = adjacent,
+  channel_on_opponent_turn = after_each_action.
 
 Version history:
 - 1.0: ST-total table, requirement range, token totals, equipment and
@@ -90,6 +91,16 @@ Version history:
   when the road ahead is barred or the other lane is freer by more than
   the step costs. Matches of the bundled set are unchanged (none of its
   cards says `move parallel`).
+- 1.6: engine 6 (issue 32, item 10). Symbols left unused on your turn
+  "may be drawn on your opponent's turn in order to activate a channeled
+  effect": the document names no moment of that turn, so you may channel
+  (O or Y/O effects, your monster on your Source Flux) at its start and
+  again after each of the opponent's actions (its summon, equipment or
+  trap, its channeled card placed, each move, attack and channel; not after
+  a generator attack, which ends the turn at once): decision
+  D_FOE_RESPONSE, greedy by its channel worth, random any listed. Engine 5
+  allowed the start only; option channel_on_opponent_turn
+  (after_each_action, or turn_start: engine 5's).
 """
 
 from workbench.rulesets.base import Ruleset
@@ -101,7 +112,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.5",
+    version="1.6",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

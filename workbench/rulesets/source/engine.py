@@ -16,7 +16,8 @@ How a match runs (readings of silent rules are options, see options.py):
 1. Setup: shuffle, SourcePoints by `game_length`, draw 7. Each player's token
    deck holds `token_deck_copies` of every token in the set.
 2. Start of turn: the opponent may first spend symbols left unused on their
-   own turn on channeled effects that may be used on this turn (O, Y/O).
+   own turn on channeled effects that may be used on this turn (O, Y/O), and
+   may again after each of your actions below (`channel_on_opponent_turn`).
    Then draw 1; your four symbol cards become unused (shuffled face down in
    `symbol_draw=blind`).
 3. Once per turn, one of: a conventional summon (requirements met on the map,
@@ -97,7 +98,7 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "5"
+ENGINE_VERSION = "6"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
@@ -109,7 +110,10 @@ move` (Goop's "cannot move", whatever the monster's move changes).
 5: a monster a `move parallel` clause allows may step across to its parallel space at any step of a move, the player
 choosing (D_FORK), one space of movement ("movement may become possible across parallel spaces as well"); engine 4
 stepped across only around an enemy in its way (option `parallel_move`, `when_blocked`). Option `parallel_attacks`
-(`none`, the default and engine 4's; `with_move_parallel`: such a monster may also attack across)."""
+(`none`, the default and engine 4's; `with_move_parallel`: such a monster may also attack across).
+6: symbols left unused on your turn may be spent on channeled effects allowed on the opponent's turn at its start and
+again after each of the opponent's actions (D_FOE_RESPONSE: "may be drawn on your opponent's turn"); engine 5 allowed
+the start only (option `channel_on_opponent_turn`, `turn_start`)."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -232,7 +236,11 @@ it may move to at any step (the player chooses, D_FORK), one space of movement."
 O_PARALLEL_ATTACKS = 22
 """1 with `parallel_attacks=with_move_parallel`: a monster a `move parallel` clause lets move across may also attack
 an enemy on its parallel space; 0 (`none`): attacks reach adjacent spaces only."""
-OPTIONS_WIDTH = 23
+O_CHANNEL_AT_START = 23
+"""1 with `channel_on_opponent_turn=turn_start` (engine 5's reading): the non-active player may channel with symbols
+left over only at the start of the opponent's turn (D_FOE_CHANNEL); 0 (`after_each_action`): then and again after
+each of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
+OPTIONS_WIDTH = 24
 O_DECK_WIDTH = OPTIONS_WIDTH
 """In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
 that hold cards (a `recall` to the deck finds it full there)."""
@@ -301,8 +309,8 @@ G_MONSTERS = 5
 """game[G_MONSTERS + p]: player p's occupied monster slots as bits (slot m is bit m), so a pass over p's monsters
 visits only those (map.MAX_HALF_SPACES keeps every slot below the sign bit)."""
 G_DECISION, G_ACTOR = 7, 8
-"""The open decision's kind (D_*) and the player who takes it (not always the active player: D_FOE_CHANNEL is taken
-on the opponent's turn)."""
+"""The open decision's kind (D_*) and the player who takes it (not always the active player: D_FOE_CHANNEL and
+D_FOE_RESPONSE are taken on the opponent's turn)."""
 G_ASKED, G_ASKED_TYPES, G_ASKED_KIND = 9, 10, 11
 """What a question asked within a rule is about. G_ASKED: D_FORK the space the moving monster stands on, D_SWAP the
 slot of the own monster in its way, D_FOE and D_WEB the effect's subject (a monster slot), D_RECALL whose Done Zone
@@ -327,7 +335,8 @@ GAME_WIDTH = 13
     D_WEB,
     D_RECALL,
     D_EFFECT_SUMMON,
-) = range(12)
+    D_FOE_RESPONSE,
+) = range(13)
 """D_MAIN: the turn's one summon, equipment card or trap: `pack_action(kind, hand position, target, -1)` with
 kind K_MONSTER (target: SUMMON_CONVENTIONAL or SUMMON_REACTIONARY), K_EQUIPMENT (target: the own monster's slot) or
 K_TRAP (target: the map space), or STOP. D_CHANNEL_CARD: a channeled effect card's hand position (placed onto a free
@@ -335,7 +344,8 @@ support space), or STOP. D_SYMBOL: the next symbol action of the active player, 
 target, symbol)` (target: the enemy's slot for A_ATTACK, the support space for A_CHANNEL, else -1; symbol -1 with a
 blind draw: it is drawn when the action is taken), or STOP. D_FOE_CHANNEL: at the start of the opponent's turn, a
 channeled effect the non-active player uses with a symbol left over, `pack_action(A_CHANNEL, monster, support space,
-symbol)`, or STOP. D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
+symbol)`, or STOP. D_FOE_RESPONSE: the same list, after an action of the opponent (`channel_on_opponent_turn=
+after_each_action`). D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
 Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has STOP but
 D_SWAP, and a question with nothing to list is not asked): D_FORK, where a moving monster steps next when it has a
 choice: the space it steps onto (the road's branches at a fork, then, with `parallel_move=any_step`, its free parallel
@@ -357,6 +367,7 @@ D_KINDS: tuple[str, ...] = (
     "web",
     "recall",
     "effect_summon",
+    "foe_response",
 )
 STOP = -1
 """The action that takes nothing (passes the main action, places no channeled card, ends the symbol phase)."""
@@ -2646,7 +2657,7 @@ def legal_actions(table: IntArray, rules: Any, state: Any, piles: IntArray, out:
         return legal_main(table, rules, state, p, out)
     if decision == D_CHANNEL_CARD:
         return legal_channel_cards(table, rules, state, p, out)
-    if decision == D_FOE_CHANNEL:
+    if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
         return legal_foe_channels(table, rules, state, p, out)
     if decision == D_DISCARD:
         return legal_discards(state, p, out)
@@ -2681,7 +2692,7 @@ def apply(
     p = game[G_ACTOR]
     decision = game[G_DECISION]
     game[G_DECISION] = D_NONE
-    if decision == D_SYMBOL or decision == D_FOE_CHANNEL:
+    if decision == D_SYMBOL or decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
         apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
     elif decision == D_MAIN:
         apply_main(table, clauses, rules, state, piles, counters, events, p, action)
@@ -3351,6 +3362,25 @@ def choose_foe_channel(
 
 
 @inline_kernel
+def choose_foe_response(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """p's policy's channel after an action of the opponent among the n listed: greedy's by its worth
+    (`greedy_foe_channel`, STOP when none is worth anything), random's any listed, STOP included, each as likely."""
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_foe_response(table, clauses, rules, state, p, out, n)
+    return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+
+
+@inline_kernel
+def random_foe_response(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
+) -> EngineInt:
+    """Random's channel after an action of the opponent among the n listed: any, STOP included, each as likely."""
+    return random_among(state, out, n)
+
+
+@inline_kernel
 def choose_discard(
     table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 ) -> EngineInt:
@@ -3527,6 +3557,8 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntA
         return choose_channel_card(table, clauses, rules, state, p, out, n)
     if decision == D_FOE_CHANNEL:
         return choose_foe_channel(table, clauses, rules, state, p, out, n)
+    if decision == D_FOE_RESPONSE:
+        return choose_foe_response(table, clauses, rules, state, p, out, n)
     if decision == D_DISCARD:
         return choose_discard(table, clauses, rules, state, p, out, n)
     if decision == D_FORK:
@@ -3735,6 +3767,8 @@ def main_action(
     if action != STOP:
         apply_main(table, clauses, rules, state, piles, counters, events, p, action)
     state.game[G_DECISION] = D_NONE
+    if action != STOP:
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
 
 
 @inline_kernel
@@ -3755,6 +3789,8 @@ def maybe_place_channeled(
     if h != STOP:
         place_channeled(table, rules, state, counters, events, p, h)
     state.game[G_DECISION] = D_NONE
+    if h != STOP:
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
 
 
 @inline_kernel
@@ -3779,21 +3815,49 @@ def opponent_turn_channels(
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
+    decision: EngineInt,
 ) -> None:
-    """At the start of the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects
-    allowed on the opponent's turn (D_FOE_CHANNEL, one at a time until p stops or has no symbol left)."""
+    """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
+    opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
+    after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
     if not channeled_waiting(table, rules, state, p):
         return
     out = state.actions
     while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        open_decision(state, np.int64(D_FOE_CHANNEL), p)
+        open_decision(state, decision, p)
         n = legal_foe_channels(table, rules, state, p, out)
-        # Asked even when STOP alone is listed: random draws for each of its monsters even then.
-        action = choose_foe_channel(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+        if decision == D_FOE_CHANNEL:
+            # Asked even when STOP alone is listed: random draws for each of its monsters even then.
+            action = choose_foe_channel(table, clauses, rules, state, p, out, n) if n > 0 else STOP
+        else:
+            # STOP alone listed (no monster of p's on its flux, say): nothing to choose.
+            action = choose_foe_response(table, clauses, rules, state, p, out, n) if n > 1 else STOP
         state.game[G_DECISION] = D_NONE
         if action == STOP:
             return
         apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+
+
+@inline_kernel
+def foe_response_window(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """After an action of the active player p (not a generator attack: the turn ends at once), with
+    `channel_on_opponent_turn=after_each_action`: p's opponent may channel with symbols left unused on their own turn
+    (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
+    opponent's turn"). Checked here first: most actions find nothing waiting."""
+    q = 1 - p
+    if rules.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
+        return
+    if channeled_waiting(table, rules, state, q):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, q, np.int64(D_FOE_RESPONSE))
 
 
 @inline_kernel
@@ -3890,7 +3954,8 @@ def symbol_phase(
     p: EngineInt,
     resume: EngineBool,
 ) -> int:
-    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends).
+    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends); after
+    each other action the opponent's window (`foe_response_window`).
 
     Everything else comes before the generator attack: while the main action or a channeled card may still be
     taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
@@ -3927,6 +3992,7 @@ def symbol_phase(
         )
         if choice[0] == A_GENERATOR:
             return SYMBOLS_DONE
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
     return SYMBOLS_DONE
 
 
@@ -3946,7 +4012,7 @@ def begin_turn(
     game[G_ACTIVE] = p
     # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
     if channeled_waiting(table, rules, state, 1 - p):
-        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p)
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p, np.int64(D_FOE_CHANNEL))
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
         start_turn(rules, state, piles, counters, events, p)
@@ -4278,6 +4344,7 @@ def take_candidate(
             pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
         )
         state.game[G_DECISION] = D_NONE
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
 
 
 @inline_kernel
@@ -4499,6 +4566,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_SUMMON_NEAREST] = 1 if options["summon_placement"] == "nearest" else 0
     values[O_PARALLEL_WHEN_BLOCKED] = 1 if options["parallel_move"] == "when_blocked" else 0
     values[O_PARALLEL_ATTACKS] = 1 if options["parallel_attacks"] == "with_move_parallel" else 0
+    values[O_CHANNEL_AT_START] = 1 if options["channel_on_opponent_turn"] == "turn_start" else 0
     return values
 
 

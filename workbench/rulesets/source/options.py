@@ -310,6 +310,30 @@ OPTIONS: tuple[RuleOption, ...] = (
         quote="This refers to which player's turn that this card may be activated.",
         choices=("Y", "O", "Y/O"),
     ),
+    RuleOption(
+        key="channel_on_opponent_turn",
+        default="after_each_action",
+        reading=(
+            "When, in the opponent's turn, you may spend symbols left unused on your own turn on your channeled "
+            "effects allowed on the opponent's turn (O, Y/O; your monster on your Source Flux). The document says "
+            '"on your opponent\'s turn" and names no moment of it, so `after_each_action`: at its start (before '
+            "the draw) and again after each of the opponent's actions (its summon, equipment card or trap, its "
+            "channeled card placed, each move, attack and channel of theirs), one channel after another until you "
+            "stop or have no symbol left; never in the middle of an action (the document gives no interrupt: an "
+            'action once begun, its symbol drawn, resolves whole), and not after a generator attack ("The '
+            "player's turn will end immediately after attacking the opponent's SOURCE generator\"). `turn_start` "
+            "is engine 5's narrower reading, kept as the named alternative: only at the start of the opponent's "
+            "turn."
+        ),
+        quote=(
+            "Any symbol cards that are unused on your turn may be drawn on your opponent's turn in order to "
+            "activate a channeled effect (given that the channeled effect may be activated on your opponent's "
+            "turn). A relevant monster should still occupy the flux space on your side of the map. / To use a "
+            "channeled effect on an opponent's turn, you must have a remaining unused symbol card from your "
+            "previous turn and the monster you will be referencing for its effects must be on your flux space."
+        ),
+        choices=("after_each_action", "turn_start"),
+    ),
     *search_options(
         "candidate main action at each of its turns",
         "The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
