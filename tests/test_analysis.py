@@ -16,6 +16,7 @@ from math import comb
 from pathlib import Path
 from statistics import median
 
+import pandas as pd
 import pytest
 from toy_engine import POWER_OTHER, POWER_REFERENCE, POWER_ROWS, POWER_TITAN, TOY
 
@@ -32,6 +33,7 @@ from workbench.analysis import (
 )
 from workbench.balance_study import StudySettings
 from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.judging import VerdictRule
 from workbench.reports import build_report
 from workbench.run_settings import RunSettings
 
@@ -109,7 +111,7 @@ def _default(function: Callable[..., object], name: str) -> object:
 
 def test_one_set_of_power_curve_defaults_for_the_library_the_cli_and_the_app() -> None:
     defaults = POWER_CURVE_DEFAULTS
-    assert (defaults.matches_per_card, defaults.seed, defaults.policy) == (2_000, 0, "greedy")
+    assert (defaults.matches_per_card, defaults.seed, defaults.policy) == (8_000, 0, "greedy")
     for function in (power_curve, sweep, build_report):
         assert _default(function, "matches_per_card") == defaults.matches_per_card
         run = _default(function, "run")
@@ -425,3 +427,53 @@ def test_where_the_line_does_not_rise_the_curve_says_why_from_its_own_play_share
     assert late and f"Cards of circles {', '.join(late)} are played in time in fewer than 5%" in why
     rising = replace(curve, slope=0.05, slope_low=0.01, slope_high=0.09)
     assert rising.rises_with_cost and rising.why_statement() is None
+
+
+def test_a_second_look_measures_the_undecided_cards_again_and_decides_on_all_their_matches(
+    make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]
+) -> None:
+    """Issue 29's stability: an undecided card that more matches would decide within the cap is measured again on
+    fresh seeds and decided on all its matches; the first look's matches are those of a run without a second look,
+    the same seed gives the same figures, and an exact clone keeps its twin's verdict through both looks."""
+    rows = [*RISING, {"name": "Two Again", "kind": "unit", "cost": 2, "strength": 4}]
+    cardset = make_cardset(TOY, rows)
+    decks = [
+        make_deck(cardset, "6 Filler\n2 One\n2 Two\n2 Four\n2 Steal", name="reference"),
+        make_deck(cardset, "6 Filler\n6 Five", name="other"),
+    ]
+    run = RunSettings(seed=3, workers=1)
+    looked = power_curve(cardset, decks, matches_per_card=300, run=run, check_suggestions=False)
+    once = power_curve(
+        cardset, decks, matches_per_card=300, run=run, rule=VerdictRule(follow_up=1.0), check_suggestions=False
+    )
+    follow = looked.meta["follow_up"]
+    assert follow["cap"] == POWER_CURVE_DEFAULTS.follow_up and once.meta["follow_up"]["cards"] == []
+    assert follow["cards"], "the toy run leaves a card undecided that a second look can decide"
+    first, again = once.cards.set_index("card"), looked.cards.set_index("card")
+    per_card = looked.meta["matches_per_card"]
+    for name in again.index:
+        if name in follow["cards"]:
+            assert first.loc[name, "flag"] == "undecided", name
+            assert again.loc[name, "matches"] == per_card + follow["matches_per_card"], name
+        else:
+            # Not measured again: the same matches, so the same power (its verdict may move with its band).
+            assert again.loc[name, "matches"] == first.loc[name, "matches"], name
+            assert again.loc[name, "power"] == first.loc[name, "power"], name
+    for column in ("flag", "power", "matches", "stability"):
+        assert again.loc["Two", column] == again.loc["Two Again", column], column
+    said = looked.follow_up_statement()
+    assert said is not None and said.startswith(f"Second look: {len(follow['cards'])} card")
+    assert said in looked.statements() and once.follow_up_statement() is None
+    pd.testing.assert_frame_equal(
+        looked.cards, power_curve(cardset, decks, matches_per_card=300, run=run, check_suggestions=False).cards
+    )
+
+
+def test_a_second_look_cap_below_one_is_refused_by_the_rule_and_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(ValueError, match="second look"):
+        VerdictRule(follow_up=0.5)
+    assert VerdictRule().follow_up == POWER_CURVE_DEFAULTS.follow_up
+    assert cli.main(["power-curve", "souls/ashfall", "--follow-up", "0.5"]) == cli.EXIT_USAGE
+    assert "'0.5' is not a second look's cap" in capsys.readouterr().err

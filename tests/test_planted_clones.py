@@ -1,5 +1,5 @@
 """Planted cards: an over-budget clone and a floor-stat clone of a mid-cost card that is played, added to a bundled
-set. Run with the power curve's defaults (every deck of the set, 2,000 matches per card, seed 0, greedy, tolerance
+set. Run with the power curve's defaults (every deck of the set, 8,000 matches per card, seed 0, greedy, tolerance
 0.02), each clone must never read the wrong way: the over-budget clone over, undecided (with the matches that would
 decide it), without a comparator, or `rarely played` with its play share; never under or "on curve". The same for
 the floor clone the other way. (Several of these clones move power by about the tolerance itself, so "undecided" is

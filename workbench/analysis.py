@@ -71,6 +71,7 @@ from workbench.judging import (
     decide_with_stability,
     planning_statement,
     round_up,
+    second_look_factors,
     theil_sen,
 )
 from workbench.limits import limit
@@ -325,11 +326,33 @@ class PowerCurve:
             if resamples
             else ""
         )
+        follow_up = float(rule.get("follow_up", 1.0))
+        second_look = (
+            f"; an undecided card more matches would decide within {follow_up:g} times its matches is measured "
+            f"again and decided on all of them at {float(rule.get('second_look_level', 1.0)):g} of each level"
+            if follow_up > 1
+            else ""
+        )
         return (
             f"Verdicts: over / under beyond band ± {rule.get('tolerance', 0):g} of score (the tolerance), with the "
             f"false-discovery rate held at {float(rule.get('false_discovery_rate', 0)):.0%} across the cards "
             "(Benjamini-Hochberg); on curve only when an equivalence test puts the card within it; otherwise "
-            f"undecided{stability}."
+            f"undecided{second_look}{stability}."
+        )
+
+    def follow_up_statement(self) -> str | None:
+        """The second look in words: which undecided cards were measured again and with how many more matches
+        (None when the run had none to make, or made none because it was turned off)."""
+        follow = self.meta.get("follow_up")
+        if not follow or not follow.get("cards"):
+            return None
+        cards = list(follow["cards"])
+        shown = ", ".join(cards[:6]) + (f" and {len(cards) - 6} more" if len(cards) > 6 else "")
+        return (
+            f"Second look: {len(cards)} card{'s' if len(cards) != 1 else ''} left undecided that more matches could "
+            f"decide within {float(follow['cap']):g} times theirs ({shown}) "
+            f"{'were' if len(cards) != 1 else 'was'} measured again on fresh seeds, "
+            f"{int(follow['matches_per_card']):,} more matches each, and every verdict was decided on all the matches."
         )
 
     def statements(self) -> list[str]:
@@ -343,6 +366,7 @@ class PowerCurve:
                 [
                     self.why_statement(),
                     self.meta.get("chance"),
+                    self.follow_up_statement(),
                     self.meta.get("planning"),
                     self.rarely_played_statement(),
                 ],
@@ -371,6 +395,11 @@ def power_curve(
     `min_play_share` of its matches is flagged `rarely played` and not judged. `gauntlet` `auto:N` adds N decks
     built at random from the set (`workbench.auto_decks`) and measures each card in every one of them that holds
     its slot, against all the decks.
+
+    `rule.follow_up` is the second look: each card left undecided that more matches would decide within this many times
+    its matches (at its current estimate) is measured again on fresh seeds, as many more matches as the neediest of
+    them asks for (with a margin, within the cap), and every verdict is then decided once on all the matches. 1 or
+    less: no second look.
     """
     min_play_share = check_min_play_share(min_play_share)
     seed, policy = run.seed, run.policy
@@ -411,133 +440,57 @@ def power_curve(
             f"in {where}.",
             expected="a reference deck holding cards of the measured card's slot",
         )
-    # The variants: each reference deck unchanged, then each card in each reference deck that holds its slot (where
-    # it is not that deck's filler, unless it is the filler of every one: then it is the baseline).
-    variants: list[tuple[int | None, int, IntArray]] = [(None, r, array) for r, array in enumerate(reference_arrays)]
     homes: dict[int, list[int]] = {}
     for card in measured:
         slot = int(compiled.slot[card])
         holding = [r for r, chosen in enumerate(fillers) if slot in chosen]
+        # Where the card is not that deck's filler, unless it is the filler of every one: then it is the baseline.
         homes[card] = [r for r in holding if fillers[r][slot] != card] or holding
-        variants += [(card, r, variant_deck(reference_arrays[r], fillers[r][slot], card)) for r in homes[card]]
-    check_run_size(
-        len(variants) * len(opponents) * per_pair,
-        f"{len(variants):,} decks measured × {len(opponents):,} opponents × {per_pair:,} matches",
-    )
-    jobs = [
-        Job(deck, opponent, seeds, first, policy_id, policy_id)
-        for _, r, deck in variants
-        for opponent, batches in zip(opponents, seed_plans[r], strict=False)
-        for seeds, first in batches
-    ]
-    jobs_per_variant = len(jobs) // len(variants)
-    # Of each job's per-card counters only the rows read below are kept, as each job comes back: the measured card's
-    # (`_play_shares`), or the reference deck's cards for its own matches (`_reference_play`). The whole card table's
-    # for every job held 2.4 GB for 2,000 cards at 10 matches per card (7 GB and a broken pool for 20,000).
-    kept_rows = [[card] if card is not None else sorted(set(deck.tolist())) for card, _, deck in variants]
-    outcomes = run_jobs(
-        engine_module_of(cardset),
-        compiled,
-        jobs,
-        run.workers,
-        run.progress,
-        run.executor,
-        reduce=keep_counter_rows(lambda job: kept_rows[job // jobs_per_variant]),
-    )
-    chunks = [outcomes[i * jobs_per_variant : (i + 1) * jobs_per_variant] for i in range(len(variants))]
-    scores = [_outcome_scores(chunk) for chunk in chunks]
-    base_chunks = chunks[: len(references)]
-    base_scores = scores[: len(references)]
-    by_card: dict[int, list[int]] = {}
-    for index, (variant_card, _, _) in enumerate(variants[len(references) :], start=len(references)):
-        if variant_card is not None:  # always: the reference decks' own variants (card None) come first
-            by_card.setdefault(variant_card, []).append(index)
+    stage = _StagePlan(cardset, compiled, run, policy_id, reference_arrays, opponents, fillers, homes)
+    stages = [stage.measure(measured, per_pair, seed_plans)]
+    frame, home_diffs, fingerprints = _card_frame(compiled, fillers, stages, min_play_share)
+    base_chunks, base_scores = stages[0].base_chunks, stages[0].base_scores
     base = np.concatenate(base_scores)
-    base_prints = [_fingerprint(c, s) for c, s in zip(base_chunks, base_scores, strict=False)]
-    rows = []
-    # Each card's paired differences per reference deck it was measured in: what the stability resamples draw from.
-    home_diffs: dict[str, list[tuple[int, np.ndarray]]] = {}
-    fingerprints: dict[str, str] = {
-        "": _fingerprint([o for c in base_chunks for o in c], base)
-    }  # "": the reference decks' own matches
-    for card, indices in by_card.items():
-        homes_of = [variants[i][1] for i in indices]
-        score = np.concatenate([scores[i] for i in indices])
-        paired_base = np.concatenate([base_scores[r] for r in homes_of])
-        chunk = [outcome for i in indices for outcome in chunks[i]]
-        diff = score - paired_base
-        home_diffs[compiled.names[card]] = [
-            (r, scores[i] - base_scores[r]) for i, r in zip(indices, homes_of, strict=True)
-        ]
-        mean = float(diff.mean())
-        standard_error = float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0 / Z95
-        half = Z95 * standard_error
-        slot = int(compiled.slot[card])
-        card_fillers = sorted({compiled.names[fillers[r][slot]] for r in homes_of})
-        is_baseline = all(fillers[r][slot] == card for r in homes_of)
-        fingerprints[compiled.names[card]] = _fingerprint(chunk, score)
-        # False when every match ended as with the filler (same winner, length and score): the card never changed a
-        # match, so its power is exactly the filler's 0.
-        changed = any(
-            _fingerprint(chunks[i], scores[i]) != base_prints[r] for i, r in zip(indices, homes_of, strict=False)
-        )
-        rows.append(
-            {
-                "card": compiled.names[card],
-                "cost": float(compiled.cost[card]),
-                "slot": slot,
-                "copies": int((variants[indices[0]][2] == card).sum()),
-                "decks": len(indices),
-                "matches": len(score),
-                "win_rate": float(score.mean()),
-                "power": mean,
-                "low": mean - half,
-                "high": mean + half,
-                "se": standard_error,
-                **_play_shares(chunk, card, len(score)),
-                "changed": changed,
-                "note": "filler: the baseline itself, power 0 by construction"
-                if is_baseline
-                else f"replaces {', '.join(card_fillers)}"
-                + (f" in {len(indices)} decks" if len(references) > 1 else ""),
-                "baseline": is_baseline,
-            }
-        )
-    frame = pd.DataFrame(rows)
-    for column in ("played", "drawn", "first_played_turn", "played_in_time", "turns_left"):
-        # Object dtype keeps "not known" / "never played" as None (JSON null), not NaN beside the numbers.
-        frame[column] = pd.Series([_known(v) for v in frame[column]], index=frame.index, dtype=object)
-    # A card whose engine keeps no per-match counters has no played share (None): it is judged as before.
-    # A card played, but almost only when its side had no turn left to act with it, is not measured either: its
-    # matches were decided before it could change them (circles' literal rules, issue 13).
-    rarely = (
-        frame["played"].map(lambda share: share is not None and share < min_play_share)
-        | frame["played_in_time"].map(lambda share: share is not None and share < min_play_share)
-    ) & ~frame["baseline"]
-    frame["rarely_played"] = rarely
-    measured_cards = Measured(
-        names=frame["card"].tolist(),
-        cost=frame["cost"].to_numpy(dtype=float),
-        power=frame["power"].to_numpy(dtype=float),
-        se=frame["se"].to_numpy(dtype=float),
-        judged=~frame["baseline"].to_numpy(dtype=bool),
-        in_line=~(frame["baseline"] | rarely).to_numpy(dtype=bool),
-        rare=rarely.to_numpy(dtype=bool),
-        rare_label=RARELY_PLAYED,
-    )
-    resampler = _match_resampler(frame["card"].tolist(), home_diffs, [len(s) for s in base_scores])
+    measured_cards = _measured(frame)
+    resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_lengths(stages))
     decision = decide_with_stability(measured_cards, rule, resampler, seed)
+    follow_up = rule.follow_up
+    # The undecided cards a second look, at its own stricter levels, would decide within the cap.
+    needed = second_look_factors(decision, rule)
+    followed = [i for i, times in enumerate(needed) if follow_up > 1 and math.isfinite(times) and times <= follow_up]
+    follow_meta: dict[str, Any] = {"cap": follow_up, "cards": [], "matches_per_card": 0}
+    if followed:
+        # The second look: fresh seeds (children after the first stage's), the reference decks' own matches again on
+        # them, so every card measured again stays paired with common random numbers; then one decision on all.
+        target = min(follow_up, FOLLOW_UP_MARGIN * max(float(needed[i]) for i in followed))
+        extra = max(1, math.ceil((target - 1.0) * per_pair))
+        more = iter(np.random.SeedSequence(seed).spawn(2 * pairs)[pairs:])
+        extra_plans = [[batch_seeds(next(more), extra, first_player) for _ in opponents] for _ in references]
+        ids = [compiled.card_id(str(frame["card"].iloc[i])) for i in followed]
+        stages.append(stage.measure(ids, extra, extra_plans))
+        frame, home_diffs, fingerprints = _card_frame(compiled, fillers, stages, min_play_share)
+        again = np.zeros(len(frame), dtype=bool)
+        again[followed] = True
+        measured_cards = replace(_measured(frame), second_look=again)
+        resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_lengths(stages))
+        decision = decide_with_stability(measured_cards, rule, resampler, seed)
+        follow_meta |= {
+            "cards": [str(frame["card"].iloc[i]) for i in followed],
+            "matches_per_card": extra * len(opponents) * len(references),
+        }
+    # Each card's count per card setting: a card measured again has more matches than the run's budget gives.
+    budgets = float(len(base)) * frame["matches"].to_numpy(dtype=float) / frame["first_stage_matches"].to_numpy(float)
     played_well = pd.concat(
         [_reference_play(c, compiled, a, min_play_share) for c, a in zip(base_chunks, reference_arrays, strict=False)],
         ignore_index=True,
     )
-    frame = _with_verdicts(frame, decision, rule, played_well, min_play_share, engine.cost_axis, len(base))
+    frame = _with_verdicts(frame, decision, rule, played_well, min_play_share, engine.cost_axis, budgets)
     judged = frame[~frame["baseline"] & ~frame["rarely_played"]]
     if check_suggestions:
         frame = _check_suggestions(
             cardset, decks, frame, decision, rule, matches_per_card, run, gauntlet, min_play_share
         )
-    frame = frame.drop(columns=["baseline", "rarely_played"])
+    frame = frame.drop(columns=["baseline", "rarely_played", "first_stage_matches"])
     tiers = tier_means(judged)
     line = decision.line
     meta = provenance(cardset, engine, resolved, seed, len(base), (policy, policy))
@@ -563,16 +516,19 @@ def power_curve(
             "false_discovery_rate": rule.false_discovery_rate,
             "equivalence_alpha": rule.equivalence_alpha,
             "resamples": decision.resamples,
+            "follow_up": rule.follow_up,
+            "second_look_level": rule.second_look_level,
         },
         "tested": decision.tested,
         "chance": chance_statement(decision, rule),
         "planning": planning_statement(
             frame["card"].tolist(),
             decision.matches_factor,
-            np.full(len(frame), float(len(base))),
+            budgets,
             limit("matches").value,
         ),
         "matches_to_decide_all": _matches_to_decide_all(frame),
+        "follow_up": follow_meta,
     }
     return PowerCurve(
         frame,
@@ -585,6 +541,179 @@ def power_curve(
         line.slope_high,
         fingerprints,
     )
+
+
+FOLLOW_UP_MARGIN = 1.25
+"""A second look runs this many times the matches the neediest card's estimate asks for (within the cap): the
+estimate moves as matches come in, and a look that lands just short decides nothing."""
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """One stage's matches: the reference decks' own and those of each card measured in it, on one seed plan."""
+
+    base_chunks: list[list[tuple[Any, ...]]]
+    """Per reference deck, its own matches' outcomes."""
+    base_scores: list[np.ndarray]
+    """Per reference deck, its own matches' scores."""
+    cards: dict[int, list[tuple[int, list[tuple[Any, ...]], np.ndarray, int]]]
+    """Per measured card: (reference deck, outcomes, scores, copies in the variant) for each deck it was measured in."""
+
+
+@dataclass(frozen=True)
+class _StagePlan:
+    """What every stage of one power curve shares: the decks, fillers and where each card is measured."""
+
+    cardset: CardSet
+    """The set measured."""
+    compiled: CompiledCards
+    """Its compiled card table."""
+    run: RunSettings
+    """Workers, executor and progress."""
+    policy_id: int
+    """Both sides' policy."""
+    reference_arrays: list[IntArray]
+    """The reference decks, compiled."""
+    opponents: list[IntArray]
+    """The gauntlet, compiled."""
+    fillers: list[dict[int, int]]
+    """Per reference deck, the filler each slot's cards replace."""
+    homes: dict[int, list[int]]
+    """Per measured card, the reference decks it is measured in."""
+
+    def measure(self, cards: Sequence[int], per_pair: int, seed_plans: list[list[Any]]) -> _Stage:
+        """The reference decks unchanged, then each card in each of its reference decks, against every opponent
+        on the seed plan (per reference deck, per opponent)."""
+        variants: list[tuple[int | None, int, IntArray]] = [
+            (None, r, array) for r, array in enumerate(self.reference_arrays)
+        ]
+        for card in cards:
+            slot = int(self.compiled.slot[card])
+            variants += [
+                (card, r, variant_deck(self.reference_arrays[r], self.fillers[r][slot], card)) for r in self.homes[card]
+            ]
+        check_run_size(
+            len(variants) * len(self.opponents) * per_pair,
+            f"{len(variants):,} decks measured × {len(self.opponents):,} opponents × {per_pair:,} matches",
+        )
+        jobs = [
+            Job(deck, opponent, seeds, first, self.policy_id, self.policy_id)
+            for _, r, deck in variants
+            for opponent, batches in zip(self.opponents, seed_plans[r], strict=False)
+            for seeds, first in batches
+        ]
+        per_variant = len(jobs) // len(variants)
+        # Of each job's per-card counters only the rows read later are kept, as each job comes back: the measured
+        # card's (`_play_shares`), or the reference deck's cards for its own matches (`_reference_play`). The whole
+        # card table's for every job held 2.4 GB for 2,000 cards at 10 matches per card (7 GB for 20,000).
+        kept_rows = [[card] if card is not None else sorted(set(deck.tolist())) for card, _, deck in variants]
+        outcomes = run_jobs(
+            engine_module_of(self.cardset),
+            self.compiled,
+            jobs,
+            self.run.workers,
+            self.run.progress,
+            self.run.executor,
+            reduce=keep_counter_rows(lambda job: kept_rows[job // per_variant]),
+        )
+        chunks = [outcomes[i * per_variant : (i + 1) * per_variant] for i in range(len(variants))]
+        references = len(self.reference_arrays)
+        measured: dict[int, list[tuple[int, list[tuple[Any, ...]], np.ndarray, int]]] = {}
+        for (variant_card, r, deck), chunk in zip(variants[references:], chunks[references:], strict=True):
+            assert variant_card is not None  # the reference decks' own variants (card None) come first
+            copies = int((deck == variant_card).sum())
+            measured.setdefault(variant_card, []).append((r, chunk, _outcome_scores(chunk), copies))
+        return _Stage(chunks[:references], [_outcome_scores(chunk) for chunk in chunks[:references]], measured)
+
+
+def _card_frame(
+    compiled: CompiledCards, fillers: list[dict[int, int]], stages: Sequence[_Stage], min_play_share: float
+) -> tuple[pd.DataFrame, dict[str, list[tuple[int, np.ndarray]]], dict[str, str]]:
+    """Each card's row from all its matches over the stages (each paired with its reference deck's own matches of
+    the same stage), its paired differences per (stage, reference deck) for the stability resamples, and the
+    fingerprints of its matches ("": the first stage's reference decks' own)."""
+    references = len(stages[0].base_scores)
+    first = stages[0]
+    fingerprints = {"": _fingerprint([o for c in first.base_chunks for o in c], np.concatenate(first.base_scores))}
+    base_prints = [
+        [_fingerprint(c, s) for c, s in zip(stage.base_chunks, stage.base_scores, strict=True)] for stage in stages
+    ]
+    home_diffs: dict[str, list[tuple[int, np.ndarray]]] = {}
+    rows = []
+    for card, homes in first.cards.items():
+        parts = [(k, r, chunk, got) for k, stage in enumerate(stages) for r, chunk, got, _ in stage.cards.get(card, [])]
+        paired = [(k * references + r, got - stages[k].base_scores[r]) for k, r, _, got in parts]
+        score = np.concatenate([got for _, _, _, got in parts])
+        diff = np.concatenate([d for _, d in paired])
+        chunk = [outcome for _, _, part, _ in parts for outcome in part]
+        name = compiled.names[card]
+        home_diffs[name] = paired
+        mean = float(diff.mean())
+        standard_error = float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0 / Z95
+        half = Z95 * standard_error
+        slot = int(compiled.slot[card])
+        home_decks = [r for r, _, _, _ in homes]
+        card_fillers = sorted({compiled.names[fillers[r][slot]] for r in home_decks})
+        is_baseline = all(fillers[r][slot] == card for r in home_decks)
+        fingerprints[name] = _fingerprint(chunk, score)
+        # False when every match ended as with the filler (same winner, length and score): the card never changed a
+        # match, so its power is exactly the filler's 0.
+        changed = any(_fingerprint(part, s) != base_prints[k][r] for k, r, part, s in parts)
+        rows.append(
+            {
+                "card": name,
+                "cost": float(compiled.cost[card]),
+                "slot": slot,
+                "copies": homes[0][3],
+                "decks": len(homes),
+                "matches": len(score),
+                "first_stage_matches": sum(len(s) for _, _, s, _ in homes),
+                "win_rate": float(score.mean()),
+                "power": mean,
+                "low": mean - half,
+                "high": mean + half,
+                "se": standard_error,
+                **_play_shares(chunk, card, len(score)),
+                "changed": changed,
+                "note": "filler: the baseline itself, power 0 by construction"
+                if is_baseline
+                else f"replaces {', '.join(card_fillers)}" + (f" in {len(homes)} decks" if references > 1 else ""),
+                "baseline": is_baseline,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    for column in ("played", "drawn", "first_played_turn", "played_in_time", "turns_left"):
+        # Object dtype keeps "not known" / "never played" as None (JSON null), not NaN beside the numbers.
+        frame[column] = pd.Series([_known(v) for v in frame[column]], index=frame.index, dtype=object)
+    # A card whose engine keeps no per-match counters has no played share (None): it is judged as before.
+    # A card played, but almost only when its side had no turn left to act with it, is not measured either: its
+    # matches were decided before it could change them (circles' literal rules, issue 13).
+    frame["rarely_played"] = (
+        frame["played"].map(lambda share: share is not None and share < min_play_share)
+        | frame["played_in_time"].map(lambda share: share is not None and share < min_play_share)
+    ) & ~frame["baseline"]
+    return frame, home_diffs, fingerprints
+
+
+def _measured(frame: pd.DataFrame) -> Measured:
+    """What the verdicts are decided from, out of the card frame."""
+    rarely = frame["rarely_played"].to_numpy(dtype=bool)
+    baseline = frame["baseline"].to_numpy(dtype=bool)
+    return Measured(
+        names=frame["card"].tolist(),
+        cost=frame["cost"].to_numpy(dtype=float),
+        power=frame["power"].to_numpy(dtype=float),
+        se=frame["se"].to_numpy(dtype=float),
+        judged=~baseline,
+        in_line=~(baseline | rarely),
+        rare=rarely,
+        rare_label=RARELY_PLAYED,
+    )
+
+
+def _base_lengths(stages: Sequence[_Stage]) -> list[int]:
+    """The reference decks' own match counts, per (stage, reference deck) in the resampler's key order."""
+    return [len(scores) for stage in stages for scores in stage.base_scores]
 
 
 def _legal_first(cardset: CardSet, decks: Sequence[Deck], options: Options) -> list[Deck]:
@@ -781,7 +910,7 @@ def _band_text(decision: Decision, i: int, axis: str) -> str:
 
 
 def verdict_words(
-    row: Any, decision: Decision, i: int, rule: VerdictRule, axis: str, unit: str = "matches", budget: int = 0
+    row: Any, decision: Decision, i: int, rule: VerdictRule, axis: str, unit: str = "matches", budget: float = 0
 ) -> str:
     """Why a judged card got its verdict: its power against its band, the tolerance and the test behind it
     (`unit`: what a card's measurement is counted in, matches or whole games; `budget`: the run's count per card,
@@ -863,11 +992,12 @@ def _with_verdicts(
     played_well: pd.DataFrame,
     min_play_share: float,
     axis: str,
-    budget: int,
+    budgets: np.ndarray,
 ) -> pd.DataFrame:
     """The frame with each card's flag, its comparator, the test's figures, stability and the reason in words.
-    `budget` is the run's matches per card: a card's matches grow in proportion to it (with auto decks a card
-    measured in fewer decks has fewer), so the matches that decide a card are its factor times the budget."""
+    `budgets` is each card's matches per card setting: a card's matches grow in proportion to it (with auto decks a
+    card measured in fewer decks has fewer; a card measured again by a second look has more), so the matches that
+    decide a card are its factor times its budget."""
     frame = frame.copy()
     flags: list[str] = []
     reasons: list[str] = []
@@ -882,7 +1012,7 @@ def _with_verdicts(
         if flag == RARELY_PLAYED:
             reason = _rarely_played_reason(row, played_well, min_play_share)
         else:
-            reason = verdict_words(row, decision, i, rule, axis, budget=budget)
+            reason = verdict_words(row, decision, i, rule, axis, budget=float(budgets[i]))
             if row.rarely_played:
                 reason += f"; {_rarely_played_reason(row, played_well, min_play_share)} (a clear verdict all the same)"
             else:
@@ -924,7 +1054,7 @@ def _with_verdicts(
     frame["matches_to_decide"] = pd.Series(
         [
             round_up(int(math.ceil(f * budget))) if not math.isnan(f) and math.isfinite(f) else None
-            for f in decision.matches_factor
+            for f, budget in zip(decision.matches_factor, budgets, strict=True)
         ],
         index=frame.index,
         dtype=object,
@@ -1005,7 +1135,7 @@ def _check_suggestions(
     if not decision.line.rises:
         return frame
     low_cost, high_cost = float(frame["cost"].min()), float(frame["cost"].max())
-    no_resamples = replace(rule, resamples=0)
+    no_resamples = replace(rule, resamples=0, follow_up=1.0)
     for i, row in enumerate(frame.itertuples()):
         if row.flag not in (OVER, UNDER) or decision.basis[i] != "line":
             continue
@@ -1290,8 +1420,9 @@ def sweep(
 
         return report
 
-    # The sweep reads the set's line and each point's interval, not the set's verdicts: no resamples, no checks.
-    quick = VerdictRule(resamples=0)
+    # The sweep reads the set's line and each point's interval, not the set's verdicts: no resamples, no checks, and
+    # no second look (every point is measured on the same matches).
+    quick = VerdictRule(resamples=0, follow_up=1.0)
     base = power_curve(
         cardset,
         decks,

@@ -63,6 +63,9 @@ class StudySettings:
     tolerance: float = POWER_CURVE_DEFAULTS.tolerance
     """Mispricing that does not matter, in score: a card is over or under only beyond its band plus this
     (`workbench.judging.VerdictRule`)."""
+    follow_up: float = POWER_CURVE_DEFAULTS.follow_up
+    """The power curve's second look: an undecided card more matches would decide within this many times its
+    matches is measured again (1: none; `workbench.judging.VerdictRule.follow_up`)."""
 
     @property
     def curve_policies(self) -> list[str]:
@@ -72,8 +75,8 @@ class StudySettings:
     @classmethod
     def defaults(cls, deck_names: Sequence[str], policies: Sequence[str]) -> StudySettings:
         """The settings the app's Balance page starts from: `POWER_CURVE_DEFAULTS`, as `workbench power-curve` and
-        `workbench report` use them (every deck of the set, 2,000 matches per card and per pair, seed 0, greedy, or
-        the engine's first policy when it has no greedy one)."""
+        `workbench report` use them (every deck of the set, 8,000 matches per card and 2,000 per pair, a second look,
+        seed 0, greedy, or the engine's first policy when it has no greedy one)."""
         policy = POWER_CURVE_DEFAULTS.policy if POWER_CURVE_DEFAULTS.policy in policies else policies[0]
         return cls(
             decks=tuple(POWER_CURVE_DEFAULTS.gauntlet(deck_names)),
@@ -177,7 +180,7 @@ def run_study(
             settings.matches_per_card,
             run.reporting(phase_progress(CURVE_PHASE)),
             min_play_share=settings.min_play_share,
-            rule=VerdictRule(tolerance=settings.tolerance),
+            rule=VerdictRule(tolerance=settings.tolerance, follow_up=settings.follow_up),
         )
         results.curve = runs.curve(runs.label_of(RunKey(settings.policy_a, gauntlet)))
         results.verdicts = runs if len(runs.runs) > 1 else None

@@ -301,6 +301,7 @@ def with_power_changes(
     measured (no engine, no filler for any measured card's kind, ...) the frame is empty and `notes` says why.
     """
     from workbench.analysis import power_curve
+    from workbench.judging import VerdictRule
 
     old_by_key = {normalize_name(_name(e)): e for e in diff.old}
     taken = {normalize_name(name) for name in diff.new.names}
@@ -328,7 +329,8 @@ def with_power_changes(
     both = replace(diff.new, entries=[*diff.new.entries, *appended])
     measured = [name for old_name, new_name in pairs for name in (before_name.get(old_name or ""), new_name) if name]
     try:
-        curve = power_curve(both, decks, matches_per_card, run, only=measured)
+        # Both versions on the same matches: no second look, whose matches depend on what it saw.
+        curve = power_curve(both, decks, matches_per_card, run, only=measured, rule=VerdictRule(follow_up=1.0))
     except WorkbenchInputError as error:
         return replace(
             diff,

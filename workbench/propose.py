@@ -533,7 +533,8 @@ class _Search:
             run.reporting(self.progress_for(step)),
             min_play_share=self.min_play_share,
             gauntlet=self.gauntlet,
-            rule=rule,
+            # Candidates are compared on the same matches: no second look, whose matches depend on what it saw.
+            rule=replace(rule, follow_up=1.0),
             check_suggestions=False,
         )
 

@@ -539,6 +539,9 @@ def verdict_rule_rows(curve: PowerCurve) -> list[tuple[str, str]]:
         rows.append(("verdict rule", curve.rule_statement()))
     if curve.meta.get("chance"):
         rows.append(("flags and chance", str(curve.meta["chance"])))
+    second_look = curve.follow_up_statement()
+    if second_look:
+        rows.append(("second look", second_look))
     if curve.meta.get("planning"):
         rows.append(("matches to decide the undecided cards", str(curve.meta["planning"])))
     return rows

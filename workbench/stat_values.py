@@ -507,7 +507,7 @@ def stat_values(
     template = _template(cardset, decks, design, run)
     template_card = cardset.find(template)
     assert template_card is not None
-    quick = VerdictRule(resamples=0)
+    quick = VerdictRule(resamples=0, follow_up=1.0)
 
     steps = replicates + 1
 

@@ -163,7 +163,7 @@ def test_the_balance_page_draws_for_each_bundled_set(ruleset_id: str) -> None:
         assert "has no match engine yet" in shown_text(at)
     else:
         assert at.button(key="balance_run") is not None
-        # The command line's defaults (workbench.power_defaults): every deck of the set, 2,000 matches per card.
+        # The command line's defaults (workbench.power_defaults): every deck of the set, 8,000 matches per card.
         assert at.multiselect(key="balance_decks").value == list(workspace(at).decks)
         assert at.number_input(key="balance_per_card").value == POWER_CURVE_DEFAULTS.matches_per_card
         assert at.number_input(key="balance_matches").value == POWER_CURVE_DEFAULTS.matches_per_pair

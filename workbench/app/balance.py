@@ -814,7 +814,7 @@ def _simulation_section(
     ticks = st.columns(3)
     with_curve = ticks[0].checkbox("Power curve", value=True, key="balance_with_curve")
     with_matchups = ticks[1].checkbox("Matchup matrix", value=True, key="balance_with_matchups")
-    curve_row = st.columns(3)
+    curve_row = st.columns(4)
     also_policies = curve_row[0].multiselect(
         "Also judge the power curve under",
         [policy for policy in policies if policy != policy_a],
@@ -844,7 +844,20 @@ def _simulation_section(
         "line and the tier means, and given a verdict only where its interval lies clearly beyond its band. "
         "0 judges every card alike.",
     )
-    for curve_problem in (auto_problem, share_problem):
+    follow_up, follow_problem = score_input(
+        curve_row[3],
+        "Second look (× a card's matches)",
+        1.0,
+        100.0,
+        defaults.follow_up,
+        "balance_follow_up",
+        step=0.5,
+        help_text="A card left undecided that more matches would decide within this many times its matches is "
+        "measured again on fresh seeds and decided on all of them, at a stricter level (a fifth of each), so a card "
+        f"near a verdict's edge does not flip between seeds. Default {POWER_CURVE_DEFAULTS.follow_up:g}; 1: no second "
+        f"look ({see_docs('simulation.md', 'How a verdict is decided')}).",
+    )
+    for curve_problem in (auto_problem, share_problem, follow_problem):
         if curve_problem:
             st.error(curve_problem)
             problems.append(curve_problem)
@@ -862,6 +875,7 @@ def _simulation_section(
         auto_decks=int(auto_decks),
         min_play_share=int(share_percent) / 100,
         tolerance=float(tolerance),
+        follow_up=float(follow_up),
     )
     settings_key = json.dumps(
         [
