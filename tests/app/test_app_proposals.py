@@ -119,3 +119,23 @@ def test_apply_makes_a_new_version_that_compare_versions_shows(monkeypatch: pyte
     assert "before proposal 1 was applied" in text
     for note in proposal.patch_notes:
         assert note in text
+
+
+def test_the_balance_reports_take_the_proposals_run_for_the_same_cards_along(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a report downloaded from the Balance page holds the session's latest patch proposals for the very
+    cards and rule options it simulated, and says so; the stat values of the Stat budget page likewise."""
+    at = _proposals_tab(monkeypatch)
+    result = _run(at)
+    at.session_state["balance_section"] = "Simulation"
+    at.run()
+    at.number_input(key="balance_matches").set_value(50)
+    at.number_input(key="balance_per_card").set_value(50)
+    at.run()
+    at.button(key="balance_run").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = shown_text(at)
+    assert "They also hold the patch proposals of the Patch proposals tab" in text
+    assert "the stat values measured on the Stat budget page" not in text
+    kept = [v for v in at.session_state[RESULTS_KEY].values() if isinstance(v, Proposals)]
+    assert kept == [result]

@@ -58,6 +58,7 @@ from workbench.app.wording import matches_per_card_text, see_docs
 from workbench.app.workspace import (
     current_cardset,
     keep_result,
+    latest_result,
     resolved_options,
     results_store,
 )
@@ -82,11 +83,13 @@ from workbench.engines import Engine
 from workbench.full_game import is_full_game, supports_full_game
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health, warning_sentence
 from workbench.markup import markdown_text
+from workbench.propose import Proposals
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
 from workbench.rulesets.base import describe_annotation
 from workbench.run_settings import RunSettings
 from workbench.spreadsheets import csv_text
+from workbench.stat_values import StatValues
 from workbench.verdicts import VerdictRuns
 
 CANCEL_KEY = "balance_cancel"
@@ -114,6 +117,20 @@ MAX_SEED = 2**31 - 1
 # comparator, rarely played); the baseline (the filler) comes last: `workbench.analysis.FLAGS`' order. (A comment,
 # not a docstring: Streamlit's magic would write a bare string on the page.)
 FLAG_ORDER = {flag: place for place, flag in enumerate(FLAGS)}
+
+
+def _kept_in_reports(values: StatValues | None, proposals: Proposals | None) -> str:
+    """What the reports take along besides this page's run, in words."""
+    kept = [
+        *(["the stat values measured on the Stat budget page"] if values is not None else []),
+        *(["the patch proposals of the Patch proposals tab"] if proposals is not None else []),
+    ]
+    if not kept:
+        return (
+            "Stat values (Stat budget page) and patch proposals (Patch proposals tab) measured for these cards and "
+            "rule options join the reports once run."
+        )
+    return "They also hold " + " and ".join(kept) + ", the latest run for these cards and rule options."
 
 
 def _show_results(results: StudyResults, cost_axis: str) -> None:
@@ -918,6 +935,12 @@ def _simulation_section(
 
     if results is not None:
         _show_results(results, engine.cost_axis)
+        # The session's latest stat values (Stat budget page) and patch proposals (this page's tab) for these very
+        # cards and rule options go into the reports too, as `workbench report` takes them when given.
+        kept_values = latest_result("stat_values", cardset, options)
+        kept_proposals = latest_result("proposals", cardset, options)
+        kept_values = kept_values if isinstance(kept_values, StatValues) else None
+        kept_proposals = kept_proposals if isinstance(kept_proposals, Proposals) else None
         shown = report_from_results(
             cardset,
             [decks[name] for name in chosen],
@@ -927,15 +950,27 @@ def _simulation_section(
             results.match,
             health,
             results.verdicts,
+            stat_values=kept_values,
+            proposals=kept_proposals,
         )
         st.caption(
-            "The reports hold the game health checked above (same decks and rule options)."
-            if health is not None
-            else "Press Check game health above to add the game's health to the reports."
+            (
+                "The reports hold the game health checked above (same decks and rule options)."
+                if health is not None
+                else "Press Check game health above to add the game's health to the reports."
+            )
+            + " "
+            + _kept_in_reports(kept_values, kept_proposals)
         )
         left, right = st.columns(2)
-        # What the reports hold: these results, and the health checked above (or none).
-        identity = json.dumps([settings_key, id(results), None if health is None else id(health)])
+        # What the reports hold: these results, the health checked above (or none), the kept stat values and proposals.
+        identity = json.dumps(
+            [
+                settings_key,
+                id(results),
+                *(None if kept is None else id(kept) for kept in (health, kept_values, kept_proposals)),
+            ]
+        )
         report_download(
             left,
             "HTML",

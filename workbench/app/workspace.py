@@ -518,6 +518,22 @@ def keep_result(key: str, result: Any) -> None:
         store.popitem(last=False)
 
 
+def latest_result(kind: str, cardset: CardSet, options: Mapping[str, Any]) -> Any | None:
+    """The most recent result of this kind ("stat_values", "proposals": the first item of its settings key) kept
+    for this card set's content and these rule options, whatever its decks and counts: what a report made on another
+    page takes along. None when none is kept."""
+    wanted = [kind, cardset.content_hash(), json.loads(json.dumps(sorted(options.items()), default=str))]
+    store = results_store()
+    for key in reversed(store):
+        try:
+            parts = json.loads(key)
+        except ValueError:
+            continue
+        if isinstance(parts, list) and parts[:3] == wanted:
+            return store[key]
+    return None
+
+
 def bundled_root() -> Path:
     """Where the bundled sets live (for messages)."""
     return CARDSETS_DIR
