@@ -703,6 +703,262 @@ def test_no_instant_in_response_to_a_card(compiled: CompiledCards) -> None:
     assert scenario.hand(B) == ["Brace"]
 
 
+# ---- Instants at any time (`instants_any_time`, ruleset 1.4) -------------------------------------------------------
+
+
+def open_play(scenario: Scenario, p: int = A) -> None:
+    """p's play decision open, as the match loop opens it."""
+    E.open_decision(scenario.st, E.D_PLAY, p)
+
+
+def listed(scenario: Scenario) -> list[int]:
+    """The open decision's legal actions, as every policy sees them."""
+    n = E.legal_actions(scenario.table, scenario.st, scenario.st.actions)
+    return [int(a) for a in scenario.st.actions[:n]]
+
+
+@pytest.mark.parametrize(
+    ("any_time", "a_plays", "b_hand", "b_plasma", "window"),
+    [
+        # "even on the opponent's turn": after A's creature is on the field, B may answer with the plasma it kept.
+        (1, "Scout", ["Zap"], 1, True),
+        # an ability that "goes in effect" opens the same window once it has.
+        (1, "ability", ["Zap"], 1, True),
+        # the opponent's Instant after an Instant of the active player's own play phase
+        (1, "Battery", ["Zap"], 1, True),
+        # nothing to pay with, or no Instant in hand: no window (the play decision stays A's)
+        (1, "Scout", ["Zap"], 0, False),
+        (1, "Scout", ["Raider"], 5, False),
+        # the coin is not a card: flipping it opens no window
+        (1, "coin", ["Zap"], 1, False),
+        # the toggle off: the windows up to ruleset 1.3 (own play phase, around an attack, end of the opponent's turn)
+        (0, "Scout", ["Zap"], 1, False),
+        (0, "ability", ["Zap"], 1, False),
+    ],
+)
+def test_an_instant_window_opens_after_each_card_of_the_opponents_play_phase(
+    compiled: CompiledCards, any_time: int, a_plays: str, b_hand: list[str], b_plasma: int, window: bool
+) -> None:
+    """ "Instant cards ... can be played at any time ... and even on the opponent's turn! The main rules of it are that
+    you cannot use an Instant card after the opponent activates a card but before it goes in effect"
+    (`instants_any_time`): once a card or ability of A's play phase has gone in effect, the rules open B's instant
+    decision (listed by `legal_actions` as every other decision); its PASS gives A's play decision back."""
+    scenario = Scenario(compiled, instants_any_time=any_time)
+    scenario.give(B, *b_hand)
+    scenario.plasma(B, b_plasma)
+    scenario.plasma(A, 3)
+    if a_plays == "ability":
+        scenario.creature(A, "Pinger")
+        action = E.ACTIVATE + 0
+    elif a_plays == "coin":
+        scenario.st.side[A, E.S_COIN] = 1
+        action = E.COIN
+    else:
+        scenario.give(A, a_plays)
+        action = 0
+    open_play(scenario)
+    assert action in listed(scenario)
+    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, action)
+    if not window:
+        assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
+        return
+    assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_INSTANT, B)
+    assert scenario.st.game[E.G_WINDOW] == E.WINDOW_PLAY
+    assert listed(scenario) == [0, E.PASS]  # B's Zap, or pass
+    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, E.PASS)
+    assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
+    assert scenario.hand(B) == ["Zap"]
+
+
+@pytest.mark.parametrize(
+    ("any_time", "a_field", "b_hand", "log_tail"),
+    [
+        # Greedy B answers the creature that has just landed, in A's play phase, before A plays on.
+        (
+            1,
+            ["Pup", "Pup"],
+            [],
+            [
+                "A plays Scout (creature, 1 plasma; 2 left)",
+                "B plays Zap (instant, 1 plasma; 0 left)",
+                "Zap (B) deals 2 damage to Scout (A)",
+                "Scout (A) is destroyed",
+                "A plays Pup (creature, 1 plasma; 1 left)",
+                "A plays Pup (creature, 1 plasma; 0 left)",
+            ],
+        ),
+        # Up to ruleset 1.3 (the toggle off) B keeps the Zap through A's play phase.
+        (
+            0,
+            ["Scout", "Pup", "Pup"],
+            ["Zap"],
+            [
+                "A plays Scout (creature, 1 plasma; 2 left)",
+                "A plays Pup (creature, 1 plasma; 1 left)",
+                "A plays Pup (creature, 1 plasma; 0 left)",
+            ],
+        ),
+    ],
+)
+def test_an_instant_in_the_opponents_play_phase_after_their_card_resolved(
+    compiled: CompiledCards, any_time: int, a_field: list[str], b_hand: list[str], log_tail: list[str]
+) -> None:
+    """ "they can be played on the Play Phase but also the Battle Phase, and even on the opponent's turn!": A's Scout is
+    on the field (its play has gone in effect) when B's Zap destroys it; A then goes on with its play phase."""
+    scenario = Scenario(compiled, instants_any_time=any_time)
+    scenario.give(A, "Scout", "Pup", "Pup")
+    scenario.plasma(A, 3)
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(A) == a_field
+    assert scenario.hand(B) == b_hand
+    assert scenario.log() == log_tail
+    assert scenario.st.game[E.G_DECISION] == E.D_NONE
+
+
+@pytest.mark.parametrize("any_time", [1, 0])
+def test_never_an_instant_between_a_card_and_its_effect(compiled: CompiledCards, any_time: int) -> None:
+    """ "you cannot use an Instant card after the opponent activates a card but before it goes in effect - if the
+    opponent plays a card that deals 3 damage to one of your cards for example you cannot "respond" with an Instant to
+    heal it before it gets destroyed." A's Bolt waits for its target: the decision open is still A's card (its target),
+    never B's Instant; B's window comes only once the Bolt has destroyed the Raider."""
+    scenario = Scenario(compiled, instants_any_time=any_time)
+    scenario.creature(B, "Raider")  # 3/2: Bolt's 3 damage destroys it, unless Brace (+3 resolve) came first
+    scenario.give(B, "Brace")
+    scenario.plasma(B, 1)
+    scenario.give(A, "Bolt")
+    scenario.plasma(A, 2)
+    open_play(scenario)
+    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    # The Bolt is played and its damage waits for a target: that is the decision open, and it is A's.
+    assert scenario.st.game[E.G_PENDING] == E.D_ENEMY_TARGET and scenario.st.game[E.G_FX_PLAYER] == A
+    assert listed(scenario) == [0]  # B's Raider, the only target; no Instant of B's is listed
+    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    assert scenario.field(B) == [] and scenario.hand(B) == ["Brace"]
+    # Only now, the Bolt gone in effect, B's window (with `instants_any_time`).
+    opened = (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR])
+    assert opened == ((E.D_INSTANT, B) if any_time else (E.D_PLAY, A))
+
+
+@pytest.mark.parametrize(
+    ("any_time", "life_b", "zap_played_at"),
+    [
+        # At the start of A's turn, once A has drawn: B's Zap destroys A's Scout before it can attack.
+        (1, 20, "start"),
+        # The toggle off (and no Instant before damage): the Scout hits, and B's Zap waits for the end of A's turn.
+        (0, 18, "end"),
+    ],
+)
+def test_an_instant_at_the_start_of_the_opponents_turn(
+    compiled: CompiledCards, any_time: int, life_b: int, zap_played_at: str
+) -> None:
+    """ "can be played at any time ... and even on the opponent's turn!", so from its start (after the draw: "At the
+    start of every turn you draw 1 card"), with the plasma B kept ("Plasma does carry over from your turn into your
+    opponent's turn")."""
+    scenario = Scenario(compiled, instants_any_time=any_time, instants_before_damage=0, turn_cap=2)
+    scenario.creature(A, "Scout")
+    scenario.stack(A, "Giant", "Giant")
+    scenario.stack(B, "Giant", "Giant")
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    scenario.run(E.play_turns, E.STAGE_TURN)  # A's turn 2, then the turn cap
+    log = scenario.log()
+    assert scenario.life(B) == life_b and scenario.names_on_field(A) == []
+    zap = log.index("B plays Zap (instant, 1 plasma; 0 left)")
+    if zap_played_at == "start":
+        assert log[zap - 1] == "A draws Giant" and not any(" attacks " in line for line in log)
+    else:
+        assert any(" attacks " in line for line in log[:zap])
+
+
+def test_greedy_holds_a_combat_trick_for_the_fight(compiled: CompiledCards) -> None:
+    """Greedy answers in the new windows only with removal that destroys: its Brace (+3 resolve this turn) is worth
+    nothing while A plays cards, and saves its Knight once A's Brute attacks it."""
+    scenario = Scenario(compiled)
+    knight = scenario.creature(B, "Knight")  # 3/3: the Brute's 4 damage destroys it, unless Braced
+    scenario.give(B, "Brace")
+    scenario.plasma(B, 1)
+    scenario.give(A, "Brute")
+    scenario.plasma(A, 3)
+    scenario.run(E.play_phase, A)
+    assert scenario.names_on_field(A) == ["Brute"] and scenario.hand(B) == ["Brace"]
+    assert "B plays" not in " ".join(scenario.log())
+    scenario.run(E.attack, A, 0, knight)
+    assert scenario.field(B) == [("Knight", 4, True)] and scenario.hand(B) == []
+
+
+@pytest.mark.parametrize(
+    ("a_plays", "b_plays"),
+    [
+        ("Scout", True),  # Zap destroys the 2/1 Scout right after it lands
+        ("Guard", False),  # Zap's 2 damage does not destroy the 1/4 Guard: greedy keeps it
+    ],
+)
+def test_greedy_answers_a_creature_that_lands_only_when_its_removal_destroys_it(
+    compiled: CompiledCards, a_plays: str, b_plays: bool
+) -> None:
+    scenario = Scenario(compiled)
+    scenario.give(A, a_plays)
+    scenario.plasma(A, 2)
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    scenario.run(E.play_phase, A)
+    assert (scenario.hand(B) == []) is b_plays
+
+
+def test_the_random_policy_picks_uniformly_in_the_new_window(compiled: CompiledCards) -> None:
+    """Random, in B's window after A's card: each Instant B can pay for and PASS, equally likely (about a third of
+    300 picks each)."""
+    picks: dict[int, int] = {}
+    for seed in range(300):
+        scenario = Scenario(compiled, policies=(E.GREEDY, E.RANDOM))
+        E.rng_seed(scenario.st.rng, seed)
+        scenario.give(A, "Pup")
+        scenario.plasma(A, 1)
+        scenario.give(B, "Zap", "Brace")
+        scenario.plasma(B, 1)
+        open_play(scenario)
+        E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+        assert listed(scenario) == [0, 1, E.PASS]
+        pick = int(E.choose_instant(scenario.table, scenario.st, B, scenario.st.actions))
+        picks[pick] = picks.get(pick, 0) + 1
+    assert set(picks) == {0, 1, E.PASS}
+    assert all(70 <= count <= 130 for count in picks.values()), picks
+
+
+def test_the_search_meets_the_window_through_the_rules(compiled: CompiledCards) -> None:
+    """The search applies its play with `apply_choice` and answers what it opens with `answer_attack_called` (in its
+    play phase and in every rollout): the opponent's window after the card is one of those decisions."""
+    scenario = Scenario(compiled, policies=(E.SEARCH, E.GREEDY))
+    scenario.give(A, "Scout", "Pup")
+    scenario.plasma(A, 2)
+    scenario.give(B, "Zap")
+    scenario.plasma(B, 1)
+    open_play(scenario)
+    E.apply_choice(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_INSTANT, B)
+    E.answer_attack_called(scenario.table, scenario.st, scenario.counters, scenario.events)
+    assert scenario.names_on_field(A) == [] and scenario.hand(B) == []
+    assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
+    # And a whole searched turn plays through it.
+    searched = Scenario(compiled, policies=(E.SEARCH, E.GREEDY))
+    searched.give(A, "Scout")
+    searched.plasma(A, 1)
+    searched.give(B, "Zap")
+    searched.plasma(B, 1)
+    searched.stack(A, "Pup", "Pup", "Pup", "Pup")
+    searched.stack(B, "Pup", "Pup", "Pup", "Pup")
+    searched_turn(searched)
+    assert searched.st.searched[0] >= 1  # the play decision was searched: Scout or stop, each played out
+    log = searched.log()
+    scout = "A plays Scout (creature, 1 plasma; 0 left)"
+    # Whichever it chose, the rules' window: B's Zap right after a Scout that landed, never before.
+    assert (scout in log) is ("B plays Zap (instant, 1 plasma; 0 left)" in log)
+    if scout in log:
+        assert log[log.index(scout) + 1] == "B plays Zap (instant, 1 plasma; 0 left)"
+
+
 @pytest.mark.parametrize(("replace", "playable", "field_after"), [(1, True, "Forge"), (0, False, "Shrine")])
 def test_one_battlefield_each(compiled: CompiledCards, replace: int, playable: bool, field_after: str) -> None:
     """ "Each player can only have one Battlefield card on their field at once." (`replace_battlefield`)"""

@@ -132,7 +132,7 @@ def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict
     cardset, decks = bundled
     summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, run=RunSettings(seed=9)).summary()
     assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
-    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "3"
+    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "4"
 
 
 # ---- determinism ---------------------------------------------------------------------------------------------------
@@ -330,6 +330,8 @@ def test_greedy_blocks_in_whole_matches_without_summoning_sickness(bundled: tupl
         ({"activations_per_turn": "3"}, "activations_per_turn", 3),
         ({}, "activation_sickness", 0),
         ({"activation_sickness": "true"}, "activation_sickness", 1),
+        ({}, "instants_any_time", 1),
+        ({"instants_any_time": "false"}, "instants_any_time", 0),
     ],
 )
 def test_rule_options_reach_the_kernels_as_integers(overrides: dict[str, str], index: str, value: int) -> None:
@@ -339,6 +341,23 @@ def test_rule_options_reach_the_kernels_as_integers(overrides: dict[str, str], i
     assert values[E.OPTION_ORDER.index(index)] == value
     assert len(values) == len(E.OPTION_ORDER)
     assert set(E.OPTION_ORDER) <= {option.key for option in RULESET.options}
+
+
+def test_the_ledger_reads_instants_any_time_from_the_documents_words() -> None:
+    """`instants_any_time` (ruleset 1.4): the default is the reading the words support, its quote is the document's
+    own sentence (checked against the document where the workspace holds it), and off names the old windows."""
+    option = {option.key: option for option in RULESET.options}["instants_any_time"]
+    assert option.default is True
+    assert "can be played at any time" in option.quote and "before it goes in effect" in option.quote
+    assert "Off (the only reading up to ruleset version 1.3)" in option.reading
+    document = REPO_ROOT.parent / "shared" / "seeds" / RULESET.document
+    if document.is_file():
+        words = " ".join(document.read_text(encoding="utf-8").replace("\\'", "'").replace('\\"', '"').split())
+        assert option.quote in words
+    assert RULESET.version == "1.4"
+    from workbench.rulesets.plasma import engine as E
+
+    assert E.ENGINE.version == "4"
 
 
 # ---- the search policy ---------------------------------------------------------------------------------------------

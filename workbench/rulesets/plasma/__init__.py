@@ -8,8 +8,8 @@ plasma equal to your turn number (1, 2, 3 ...); plasma carries into the
 opponent's turn but is lost at the start of yours, and the second player may
 flip a coin once per game for +1 plasma. A turn is a play phase, then a battle
 phase. Cards are creatures (power and resolve), equipment (put under a
-creature), events (one-shot), instants (playable any time, never as a response
-to a card) and battlefields (stay in play, one per player). Creatures attack
+creature), events (one-shot), instants (playable any time, even in the
+opponent's turn, never between a card and its effect) and battlefields (stay in play, one per player). Creatures attack
 the opponent directly (the defender may block with an untapped creature) or
 attack a creature the attacker chooses; fighters deal their power to each
 other at once, and both end tapped.
@@ -22,8 +22,8 @@ Options: see `options.py`. Validation: subtype_rule, cost_tolerance,
 min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
 untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
-instants_before_damage, activations_per_turn, activation_sickness,
-resolve_bonus_end_destroys; the search policy's search_rollouts and
+instants_before_damage, instants_any_time, activations_per_turn,
+activation_sickness, resolve_bonus_end_destroys; the search policy's search_rollouts and
 search_rollout_policy.
 
 Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy,
@@ -105,6 +105,24 @@ Version history:
   resolve's worth of damage, where up to 1.2 it was destroyed at the end of
   the turn. Matches under default options differ from 1.2's: both golden
   traces re-recorded.
+- 1.4 (engine 4): Instants at any time (issue 32, item 7). "Instant cards
+  ... can be played at any time - they can be played on the Play Phase but
+  also the Battle Phase, and even on the opponent's turn! The main rules of
+  it are that you cannot use an Instant card after the opponent activates a
+  card but before it goes in effect". `instants_any_time` (new, default
+  true): besides the windows up to 1.3 (own play phase, around an attack,
+  end of the opponent's turn), a player may play Instants with the plasma
+  left from their own turn at the start of the opponent's turn (after the
+  draw and the battlefield) and in the opponent's play phase after each card
+  or ability has gone in effect (never in between), until they pass. The
+  rules open these windows (`open_window`), so `legal_actions` lists them and
+  every policy meets them: greedy answers only with removal that destroys a
+  creature (a creature that has just landed) and keeps combat tricks for a
+  fight and lasting effects for the end of the turn; random picks uniformly
+  among the listed Instants and pass; the search's rollouts play them (its
+  own Instants are greedy's, as before). Off, every match is engine 3's
+  (the same results digests). Matches under default options differ from
+  1.3's: both golden traces re-recorded.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -116,7 +134,7 @@ from workbench.rulesets.plasma.options import OPTIONS
 RULESET = Ruleset(
     id="plasma",
     title="Plasma (Healthshards) card game",
-    version="1.3",
+    version="1.4",
     document="001_3ac5e1f04a35bfd0.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

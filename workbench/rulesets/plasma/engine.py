@@ -18,10 +18,14 @@ How a match runs (readings of silent rules are options, see options.py):
    summoning sickness ends, unspent plasma is lost and you gain plasma equal to
    your turn number, draw 1, then your battlefield's non-stat clauses fire
    (`battlefield_effects=each_turn`).
+   Then (`instants_any_time`) the other player may play Instants with the
+   plasma left from their own turn, until they pass.
 3. Play phase: the policy plays cards and activates its creatures' abilities
    (`activate N: ...`, up to `activations_per_turn` times a creature) while it
    can pay (the coin gives +1 once per game). Creatures enter untapped and may
-   attack this turn (unless the `summoning_sickness` house rule is on).
+   attack this turn (unless the `summoning_sickness` house rule is on). After
+   each card or ability has gone in effect (never between it and its effect),
+   the other player may play Instants until they pass (`instants_any_time`).
 4. Battle phase: each untapped creature may attack directly (the defender may
    block with an untapped creature) or attack a creature of its choice. Once
    the attack and its blocker are known, the attacker then the defender may
@@ -131,6 +135,7 @@ OPTION_ORDER: tuple[str, ...] = (
     "activations_per_turn",
     "activation_sickness",
     "resolve_bonus_end_destroys",
+    "instants_any_time",
     "search_rollouts",
     "search_rollout_policy",
 )
@@ -149,6 +154,7 @@ OPTION_ORDER: tuple[str, ...] = (
     O_ACTIVATIONS,
     O_ACTIVATION_SICKNESS,
     O_BONUS_END_DESTROYS,
+    O_INSTANTS_ANY_TIME,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_ROLLOUT_POLICY,
 ) = range(len(OPTION_ORDER))
@@ -197,7 +203,8 @@ BOARD_WIDTH = 13
 play nothing, so the hand need not be read. S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT:
 none), kept by
 every change of a hand (`draw_card`, `remove_from_hand`, `count_hand_instants`), so whether p can pay for an Instant
-is one comparison (`has_instant_to_play`, asked before every attack's damage and at every end of turn).
+is one comparison (`has_instant_to_play`, asked before every attack's damage, after every card of a play phase and at
+every start and end of turn).
 S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
 a play decision reads p's field for abilities only when there is one (the deck's flag that did this read the field
 whenever the deck held one)."""
@@ -293,8 +300,11 @@ MAX_ACTIVATIONS = 99
 """The largest `activations_per_turn` (options.py)."""
 PLAY_STEPS = MAX_DECK * (1 + MAX_ACTIVATIONS) + 1
 """More play-phase choices than a turn can hold: every card of a deck, and every creature's activations."""
-WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_END, WINDOW_DONE = 0, 1, 2, 3
-"""An attack's windows (the attacker's, then the defender's), the end of turn's, and none left before damage."""
+WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_DONE, WINDOW_END, WINDOW_START, WINDOW_PLAY = 0, 1, 2, 3, 4, 5
+"""An attack's windows (the attacker's, then the defender's) and none left before its damage (WINDOW_DONE); then the
+windows outside an attack, each open to the player whose turn it is not until they pass (`is_open_window`): the end
+of the turn's, and with `instants_any_time` the start of the turn's (after its draw and battlefield) and the one after
+each card or ability of the play phase has gone in effect."""
 DIRECT = -1
 HOLD = -2
 STOP = -1
@@ -777,7 +787,8 @@ def apply_effect_target(
     slot: EngineInt,
 ) -> None:
     """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
-    (an equipment goes under it, then its effects run); once they are done, an attack's instant window goes on."""
+    (an equipment goes under it, then its effects run). Once they are done, an Instant's window goes on, and a card
+    or ability of a play phase has gone in effect: the opponent's window after it opens (`open_window`)."""
     pending = st.game[G_PENDING]
     p = st.game[G_FX_PLAYER]
     card = st.game[G_FX_CARD]
@@ -817,8 +828,11 @@ def apply_effect_target(
             np.int64(enemy_uid),
             np.int64(clause + 1),
         )
-    if st.game[G_PENDING] == D_NONE and st.game[G_DECISION] == D_INSTANT:
-        instant_done(table, st, counters, events)
+    if st.game[G_PENDING] == D_NONE:
+        if st.game[G_DECISION] == D_INSTANT:
+            instant_done(table, st, counters, events)
+        elif st.game[G_DECISION] == D_PLAY:
+            open_window(table, st, 1 - st.game[G_ACTOR], np.int64(WINDOW_PLAY))
 
 
 # =====================================================================================================================
@@ -1135,13 +1149,18 @@ def apply_play(
     p: EngineInt,
     action: EngineInt,
 ) -> None:
-    """p takes a listed action of the play decision (STOP takes nothing: the match loop ends the play phase)."""
+    """p takes a listed action of the play decision (STOP takes nothing: the match loop ends the play phase). Once a
+    card or an ability has gone in effect (a target it leaves open chosen: `apply_effect_target`), the opponent's
+    instant window after it opens (`open_window`; the coin is not a card and opens none)."""
     if action == COIN:
         flip_coin(st, events, p)
-    elif action >= ACTIVATE:
-        activate(table, st, counters, events, p, action - ACTIVATE)
     elif action >= 0:
-        play_card(table, st, counters, events, p, action, np.int64(-1), np.int64(-1))
+        if action >= ACTIVATE:
+            activate(table, st, counters, events, p, action - ACTIVATE)
+        else:
+            play_card(table, st, counters, events, p, action, np.int64(-1), np.int64(-1))
+        if st.game[G_PENDING] == D_NONE:
+            open_window(table, st, 1 - p, np.int64(WINDOW_PLAY))
 
 
 # =====================================================================================================================
@@ -1202,6 +1221,31 @@ def has_instant_to_play(table: IntArray, st: Any, x: EngineInt) -> bool:
     """Whether x holds an Instant it can pay for (checked before opening a window, which is costly to call): its
     hand's cheapest Instant (S_HAND_INSTANT), not the hand read card by card."""
     return st.side[x, S_PLASMA] >= st.side[x, S_HAND_INSTANT]
+
+
+@llvm_inline_kernel
+def is_open_window(window: EngineInt) -> EngineBool:
+    """Whether an instant window is one outside an attack (the end of a turn's, the start of a turn's, or the one
+    after a card of a play phase): open to its player until they pass, where an attack's windows hold one Instant."""
+    return window >= WINDOW_END
+
+
+@llvm_inline_kernel
+def open_window(table: IntArray, st: Any, x: EngineInt, window: EngineInt) -> bool:
+    """Open the instant decision (D_INSTANT) for x in a window outside an attack (G_WINDOW = `window`) when x holds an
+    Instant it can pay for; the end of the opponent's turn always, the start of it (WINDOW_START) and the window
+    after each card or ability of its play phase (WINDOW_PLAY) only with `instants_any_time`. False when none opens.
+
+    "Instant cards ... can be played at any time ... and even on the opponent's turn! The main rules of it are that
+    you cannot use an Instant card after the opponent activates a card but before it goes in effect": a window after
+    a card opens once the card has gone in effect, never between."""
+    if window != WINDOW_END and st.options[O_INSTANTS_ANY_TIME] == 0:
+        return False
+    if st.game[G_OVER] == 1 or not has_instant_to_play(table, st, x):
+        return False
+    open_decision(st, np.int64(D_INSTANT), x)
+    st.game[G_WINDOW] = window
+    return True
 
 
 # =====================================================================================================================
@@ -1379,8 +1423,8 @@ def resolve_attack(
 
 @llvm_inline_kernel
 def window_uids(st: Any) -> tuple[int, int]:
-    """(own, enemy): the uids of the fighters of the player whose instant window is open (-1, -1 at the end of a
-    turn)."""
+    """(own, enemy): the uids of the fighters of the player whose instant window is open (-1, -1 in a window outside
+    an attack)."""
     window = st.game[G_WINDOW]
     if window == WINDOW_ATTACK:
         return st.game[G_ATTACKER_UID], st.game[G_DEFENDER_UID]
@@ -1411,11 +1455,16 @@ def apply_instant(
     h: EngineInt,
 ) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
-    Instant: the attack goes on. At the end of a turn the window stays open until PASS. A PASS, the usual answer, is
-    taken here; an Instant is played by `play_instant` (called)."""
+    Instant: the attack goes on. A window outside an attack stays open until PASS, which closes it: after a card of
+    the opponent's play phase (WINDOW_PLAY) the opponent's play decision opens again; at the start or the end of a
+    turn no decision is left open (the match loop goes on). A PASS, the usual answer, is taken here; an Instant is
+    played by `play_instant` (called)."""
+    window = st.game[G_WINDOW]
     if h != PASS:
         play_instant(table, st, counters, events, h)
-    elif st.game[G_WINDOW] == WINDOW_END:
+    elif window == WINDOW_PLAY:
+        open_decision(st, np.int64(D_PLAY), 1 - st.game[G_ACTOR])
+    elif is_open_window(window):
         st.game[G_DECISION] = D_NONE
     else:
         instant_done(table, st, counters, events)
@@ -1446,10 +1495,10 @@ def instant_done(
     counters: IntArray,
     events: IntArray | None,
 ) -> None:
-    """An attack's window has had its one Instant (or none): the attack goes on. The end of turn's window stays
+    """An attack's window has had its one Instant (or none): the attack goes on. A window outside an attack stays
     open."""
     window = st.game[G_WINDOW]
-    if window == WINDOW_END:
+    if is_open_window(window):
         return
     st.game[G_WINDOW] = WINDOW_DEFEND if window == WINDOW_ATTACK else WINDOW_DONE
     attack_goes_on(table, st, counters, events)
@@ -1709,6 +1758,11 @@ def play_turns(
             start_turn(table, st, counters, events, p)
             if st.game[G_PENDING] != D_NONE:
                 answer_targets(table, st, counters, events)
+            # The opponent's window at the start of the turn (`instants_any_time`), once the draw and battlefield are
+            # done.
+            if open_window(table, st, 1 - p, np.int64(WINDOW_START)):
+                answer_window(table, st, counters, events)
+                st.game[G_DECISION] = D_NONE
             if st.side[p, S_POLICY] == SEARCH:
                 st.game[G_FIRST] = p
                 return
@@ -1778,9 +1832,11 @@ def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
 def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
-    attack done, or a hold) the next attacker; after an end-of-turn Instant the same window. STOP, KEEP and an
-    end-of-turn PASS close the decision (the match loop goes on to the next phase). A target left open (G_PENDING)
-    is answered first: the action is its field slot."""
+    attack done, or a hold) the next attacker; after a card or ability of the play phase has gone in effect, the
+    opponent's window (`instants_any_time`), whose PASS opens the play decision again; after an Instant in a window
+    outside an attack the same window. STOP, KEEP and the PASS of a start- or end-of-turn window close the decision
+    (the match loop goes on to the next phase). A target left open (G_PENDING) is answered first: the action is its
+    field slot."""
     if st.game[G_PENDING] != D_NONE:
         apply_effect_target(table, st, counters, events, action)
         return
@@ -2129,8 +2185,13 @@ def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
 @llvm_inline_kernel
 def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
     """Greedy's Instant in the open window among those `legal_instants` lists (read on the state with its test, in
-    hand order, as `greedy_play`): the one worth most (around an attack `combat_instant_value`, at the end of a turn
-    its lasting effects, `spell_value`), the cheaper of equals; PASS when none is worth anything."""
+    hand order, as `greedy_play`): the one worth most, the cheaper of equals; PASS when none is worth anything.
+    Around an attack, `combat_instant_value` (a trick that saves its fighter or destroys the enemy one, removal of the
+    attacker); at the end of a turn its lasting effects (`spell_value`). At the start of the opponent's turn and after
+    each card of their play phase (`instants_any_time`), only an answer: removal that destroys an enemy creature (the
+    costliest it can, as its target is chosen), so a creature that has just landed goes before it can attack or be
+    equipped; a combat trick waits for a fight, and draws, healing and damage to the opponent for the end of the turn,
+    where the same plasma buys them with more known."""
     window = st.game[G_WINDOW]
     own_uid, enemy_uid = window_uids(st)
     own = find_uid(st, x, own_uid)
@@ -2145,6 +2206,9 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
         if window == WINDOW_END:
             # This turn's bonuses and plasma would end with the turn, so only lasting effects count.
             value = spell_value(table, st, x, card, np.bool_(False), np.bool_(False), np.int64(0))
+        elif is_open_window(window):
+            victim = kills_best_enemy(table, st, x, card, np.int64(0))
+            value = 30 + 10 * victim if victim >= 0 else 0
         else:
             value = combat_instant_value(table, st, x, card, own, enemy, window)
         cost = table[card, T_COST]
@@ -2259,6 +2323,26 @@ def ask_instant(
     return h
 
 
+@rules_kernel
+def answer_window(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """An open instant window outside an attack (`open_window`: the end of a turn; with `instants_any_time` the start
+    of the opponent's turn and after each card of their play phase), asked of its player's policy until they pass,
+    and the targets their Instants leave open. One compiled copy, called: a window opens only when its player holds
+    an Instant they can pay for."""
+    for _ in range(2 * MAX_DECK + 2):
+        if st.game[G_OVER] == 1 or st.game[G_DECISION] != D_INSTANT:
+            return
+        if st.game[G_PENDING] != D_NONE:
+            answer_targets(table, st, counters, events)
+        elif ask_instant(table, st, counters, events) == PASS:
+            return
+
+
 @llvm_inline_kernel
 def answer_attack(
     table: IntArray,
@@ -2268,8 +2352,9 @@ def answer_attack(
 ) -> None:
     """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
     attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
-    done. Also answers a target any other action left open."""
-    for _ in range(3 * (MAX_CLAUSES + 2)):
+    done. Also answers a target any other action left open, and the window after a card of a play phase (its
+    Instants until its player passes)."""
+    for _ in range(2 * MAX_DECK + 3 * (MAX_CLAUSES + 2)):
         if st.game[G_OVER] == 1:
             return
         decision = st.game[G_DECISION]
@@ -2309,17 +2394,8 @@ def end_turn(
 ) -> None:
     """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
     Instant they can pay for), then "this turn" bonuses end (`close_turn`)."""
-    x = 1 - p
-    if has_instant_to_play(table, st, x):
-        open_decision(st, np.int64(D_INSTANT), x)
-        st.game[G_WINDOW] = WINDOW_END
-        for _ in range(MAX_DECK):
-            if st.game[G_OVER] == 1:
-                break
-            if ask_instant(table, st, counters, events) == PASS:
-                break
-            if st.game[G_PENDING] != D_NONE:
-                answer_targets(table, st, counters, events)
+    if open_window(table, st, 1 - p, np.int64(WINDOW_END)):
+        answer_window(table, st, counters, events)
         st.game[G_DECISION] = D_NONE
     close_turn(table, st, counters, events, p)
 
@@ -2352,7 +2428,8 @@ def play_phase(
     events: IntArray | None,
     p: EngineInt,
 ) -> None:
-    """p's play phase: the play decision, asked again after each action until p's policy stops."""
+    """p's play phase: the play decision, asked again after each action until p's policy stops; after each card or
+    ability has gone in effect, the opponent's window (`instants_any_time`) is asked of their policy first."""
     open_decision(st, np.int64(D_PLAY), p)
     for _ in range(PLAY_STEPS + 1):
         if st.game[G_OVER] == 1:
@@ -2363,6 +2440,8 @@ def play_phase(
         apply_play(table, st, counters, events, p, action)
         if st.game[G_PENDING] != D_NONE:
             answer_targets(table, st, counters, events)
+        if st.game[G_DECISION] == D_INSTANT:
+            answer_window(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
 
 
@@ -2979,7 +3058,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="3",
+    version="4",
     policies=("greedy", "random", "search"),
     cost_axis="plasma cost",
     compile_cards=compile_cards,

@@ -173,13 +173,33 @@ OPTIONS: tuple[RuleOption, ...] = (
         default=True,
         reading=(
             "Declaring an attack (or a block) is not activating a card, so both players may play an Instant after the "
-            "attack and its blocker are known and before damage (attacker first, then defender). Off: Instants are "
-            "played only in the play phase and at the end of the opponent's turn."
+            "attack and its blocker are known and before damage (attacker first, then defender). Off: no Instant is "
+            "played around an attack (the other windows stay: see `instants_any_time`)."
         ),
         quote=(
             "they can be played on the Play Phase but also the Battle Phase, and even on the opponent's turn! The main "
             "rules of it are that you cannot use an Instant card after the opponent activates a card but before it "
             "goes in effect"
+        ),
+    ),
+    RuleOption(
+        key="instants_any_time",
+        default=True,
+        reading=(
+            "Instants 'can be played at any time', 'even on the opponent's turn', the one limit being that none comes "
+            "between an opponent's card (or ability) and its effect. So, besides its own play phase, the attack "
+            "windows (`instants_before_damage`) and the end of the opponent's turn, a player may play Instants, "
+            "with the plasma left from their own turn, at the start of the opponent's turn (once the opponent has "
+            "drawn and their battlefield has taken effect) and in the opponent's play phase after each card the "
+            "opponent plays and each ability they activate has gone in effect (its targets chosen and its clauses "
+            "done), never in between; as many as they can pay for, until they pass. Flipping the coin is not a card "
+            "and opens no window. Off (the only reading up to ruleset version 1.3): Instants only in your own play "
+            "phase, around an attack (`instants_before_damage`) and at the end of the opponent's turn."
+        ),
+        quote=(
+            "Instant cards are similar to Events however can be played at any time - they can be played on the Play "
+            "Phase but also the Battle Phase, and even on the opponent's turn! The main rules of it are that you "
+            "cannot use an Instant card after the opponent activates a card but before it goes in effect"
         ),
     ),
     RuleOption(
