@@ -940,12 +940,13 @@ def verdict_words(
             f"{abs(excess):.3f} + 1.645 × {sd:.3f} ≤ {half + rule.tolerance:.3f})"
         )
     needed = decision.matches_factor[i]
-    if math.isfinite(needed):
+    ceiling = limit("matches").value
+    if math.isfinite(needed) and needed * (budget or row.matches) <= ceiling:
         more = f"about {round_up(int(math.ceil(needed * (budget or row.matches)))):,} {unit} per card would decide it"
     else:
         more = (
-            f"more {unit} alone would not decide it: it sits on the tolerance's edge, or the band's spread between "
-            f"cards (±{decision.comparator_fixed_se[i]:.3f}) is as wide as its margin"
+            f"more {unit} alone would not decide it (within {ceiling:,} per card): it sits on the tolerance's edge, "
+            f"or the band's spread between cards (±{decision.comparator_fixed_se[i]:.3f}) is as wide as its margin"
         )
     return (
         f"{power} against {band}: the run cannot tell whether it lies within or beyond the tolerance "
@@ -1053,7 +1054,10 @@ def _with_verdicts(
     frame["detectable"] = column(decision.detectable)
     frame["matches_to_decide"] = pd.Series(
         [
-            round_up(int(math.ceil(f * budget))) if not math.isnan(f) and math.isfinite(f) else None
+            # Beyond the run limit no run could decide it: no figure, as for a card more matches cannot decide.
+            round_up(int(math.ceil(f * budget)))
+            if not math.isnan(f) and math.isfinite(f) and f * budget <= limit("matches").value
+            else None
             for f, budget in zip(decision.matches_factor, budgets, strict=True)
         ],
         index=frame.index,

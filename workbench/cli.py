@@ -15,13 +15,16 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
+import textwrap
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 
 from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
@@ -311,6 +314,17 @@ def _parser() -> argparse.ArgumentParser:
                 ),
             )
             sub.add_argument(
+                "--follow-up",
+                type=_follow_up,
+                default=POWER_CURVE_DEFAULTS.follow_up,
+                metavar="TIMES",
+                help=_help(
+                    "the second look: an undecided card that more matches would decide within this many times its "
+                    "matches is measured again on fresh seeds and decided on all of them (default "
+                    f"{POWER_CURVE_DEFAULTS.follow_up:g}; 1: no second look)"
+                ),
+            )
+            sub.add_argument(
                 "--min-buy-share",
                 type=_buy_share,
                 default=None,
@@ -582,18 +596,28 @@ class _Say:
     def note(cls, text: str) -> None:
         """A note, a summary or a progress message: shown unless -q."""
         if not cls.quiet:
-            print(text, file=sys.stderr)
+            cls.line(text)
 
     @classmethod
     def warn(cls, text: str) -> None:
         """A warning about the input the command's work goes on without (rows left out): shown even with -q, as an
         error would be, since the figures printed do not hold those rows."""
-        print(text, file=sys.stderr)
+        cls.line(text)
 
     @classmethod
     def detail(cls, text: str) -> None:
         """Shown with -v only."""
         if cls.verbose:
+            cls.line(text)
+
+    @staticmethod
+    def line(text: str) -> None:
+        """One message on stderr; while a progress bar is drawn, above it (tqdm clears the bar and draws it again)."""
+        if ProgressBar.drawn:
+            from tqdm import tqdm
+
+            tqdm.write(text, file=sys.stderr)
+        else:
             print(text, file=sys.stderr)
 
 
@@ -688,7 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command != "warm" and _say_compiling not in COMPILE_NOTICES:  # warm says what it compiles itself
         COMPILE_NOTICES.append(_say_compiling)
     try:
-        code = _COMMANDS[args.command](args)
+        code = _run_command(args)
         sys.stdout.flush()  # a reader that went away shows here, in the handler below, not at interpreter exit
         _Say.detail(f"workbench {args.command}: exit {code} after {time.perf_counter() - started:.2f} s")
         return code
@@ -717,8 +741,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
 
+def _run_command(args: argparse.Namespace) -> int:
+    """The command itself; a progress bar it leaves drawn (an error, Ctrl-C, a run that stops short of its total) is
+    closed before anything else is printed, so an error or `interrupted.` starts a line of its own."""
+    try:
+        return _COMMANDS[args.command](args)
+    finally:
+        ProgressBar.close_all()
+
+
 def _emit_json(data: dict[str, Any], stream: Any = None) -> None:
     """A command's JSON output: one object, `schema_version` first (SCHEMA_VERSION), on stdout unless `stream`."""
+    ProgressBar.close_all()  # a run that stopped short of its total leaves its bar drawn: the output starts a line
     out = sys.stdout if stream is None else stream
     json.dump({"schema_version": SCHEMA_VERSION, **data}, out, ensure_ascii=False, indent=2, default=str)
     out.write("\n")
@@ -726,6 +760,7 @@ def _emit_json(data: dict[str, Any], stream: Any = None) -> None:
 
 def _emit_summary(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
     """A writing command's summary: on stdout, or on stderr when its file went to stdout (`--out -`)."""
+    ProgressBar.close_all()  # a report's bar stops short of its total when a stage does not apply
     to_stdout = args.out != STDIO
     if args.format == "json":
         if to_stdout:
@@ -1001,28 +1036,114 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr, drawn only for a terminal (logs and pipes stay clean)."""
+    """The progress of a run on stderr, drawn with tqdm: the share done, the matches done of all, matches a second and
+    the time left (ETA). `unit` is "matches" where the run counts matches; None where the command's run reports a
+    share of weighted steps instead (a report's stages, a sweep's values, stat values' replicates, a proposal search
+    and its proof), which shows the share, the time taken and the time left, and no rate it cannot know.
 
-    def __init__(self, label: str, stream: Any = None) -> None:
+    Drawn only for a terminal and not under -q, as the hand-written bar before it: logs, pipes and CI stay clean, and
+    so does `--format json` unless stderr is a terminal (the JSON goes to stdout). The run calls it as
+    `progress(done, total)` (RunSettings.progress), often more than once with the same count while workers start.
+
+    - The rate and the time left count from the first match reported: the time before it went to loading or compiling
+      the engine (which `workbench: compiling ...` announces), so the bar shown until then is replaced, not kept.
+    - A count that reaches its total ends the bar, its last line kept; a new total, or a count that goes back, starts
+      a new bar (a report's runs, `power-curve --decide`'s second run), and the same end reported again draws nothing.
+    - Notes written while a bar is drawn go above it (`_Say`), and every bar still open is closed before the command's
+      error or `interrupted.` is printed (`_run_command`).
+    """
+
+    drawn: ClassVar[list[ProgressBar]] = []
+    """The bars drawn now (at most one a command, in practice)."""
+
+    def __init__(self, label: str, stream: Any = None, unit: str | None = "matches") -> None:
         self.label = label
         self.stream = stream or sys.stderr
+        self.unit = unit
         self.active = not _Say.quiet and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last_percent = -1
+        self.bar: Any = None
+        self.playing = False
+        """A match (or step) has been reported since the bar opened: its rate counts from then."""
+        self.ended: int | None = None
+        """The total of the last bar that reached its end."""
 
     def __call__(self, done: int, total: int) -> None:
         if not self.active or total <= 0:
             return
-        percent = done * 100 // total
-        if percent == self.last_percent:
-            return
-        self.last_percent = percent
-        filled = percent * 30 // 100
-        self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}% {done:,}/{total:,} matches"
-        )
+        done = min(max(done, 0), total)
+        bar = self.bar
+        if bar is not None and (bar.total != total or done < bar.n):
+            self.close(keep=self.playing)
+            bar = None
+        if bar is None:
+            if done >= total and self.ended == total:
+                return
+            bar = self._open(total, done)
+        elif done > bar.n and not self.playing and done < total:
+            # The first matches: the time until now went to loading the engine, so a fresh bar measures the rate.
+            self.close(keep=False)
+            bar = self._open(total, done)
+        if done > bar.n:
+            bar.update(done - bar.n)
+        else:
+            bar.refresh()  # the same count again (workers still starting): the time taken moves on
         if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+            self.ended = total
+            self.close()
+
+    def _open(self, total: int, done: int) -> Any:
+        from tqdm import tqdm
+
+        class Bar(tqdm):
+            monitor_interval = 0  # no monitor thread: the bar is redrawn on each report, several a second
+
+        counted = "{n:,}/{total:,} matches, {rate_noinv_fmt}, " if self.unit == "matches" else ""
+        # As wide as the terminal, following it when resized; a terminal that gives no size (a pseudo-terminal never
+        # sized, as some CI runners and containers make) would get no bar at all: COLUMNS and LINES, else 80 x 24.
+        sized = _terminal_sized(self.stream)
+        fallback = shutil.get_terminal_size()
+        self.playing = done > 0
+        self.bar = Bar(
+            total=total,
+            initial=done,
+            desc=self.label,
+            file=self.stream,
+            leave=self.playing,  # the bar shown while the engine loads is replaced by the first match's
+            dynamic_ncols=sized,
+            ncols=None if sized else fallback.columns,
+            nrows=None if sized else fallback.lines,
+            smoothing=0,  # the rate since the first match: pieces come back in bursts from the workers
+            unit=" matches",
+            unit_scale=True,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| " + counted + "{elapsed} elapsed, ETA {remaining}",
+        )
+        ProgressBar.drawn.append(self)
+        return self.bar
+
+    def close(self, keep: bool = True) -> None:
+        """End the bar drawn now, if any: its last line kept (`keep`), else cleared."""
+        if self.bar is None:
+            return
+        bar, self.bar = self.bar, None
+        if self in ProgressBar.drawn:
+            ProgressBar.drawn.remove(self)
+        bar.leave = keep
+        bar.close()
+
+    @classmethod
+    def close_all(cls) -> None:
+        """End every bar drawn now, each line kept: before output, an error or `interrupted.`."""
+        for progress in list(cls.drawn):
+            progress.close()
+
+
+def _terminal_sized(stream: Any) -> bool:
+    """True when `stream` writes to a terminal that gives its size (a pseudo-terminal may give 0 x 0)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return size.columns > 0 and size.lines > 0
 
 
 def _policies(args: argparse.Namespace) -> tuple[str, str]:
@@ -1030,18 +1151,23 @@ def _policies(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _run_settings(
-    args: argparse.Namespace, overrides: dict[str, str], what: str, policy: str | None = None
+    args: argparse.Namespace,
+    overrides: dict[str, str],
+    what: str,
+    policy: str | None = None,
+    unit: str | None = "matches",
 ) -> RunSettings:
     """The shared simulation options of a command (--seed, --policy, --option, --workers, --executor) as one
-    RunSettings, reporting to a progress bar labelled `what`; `policy` stands for --policy where the command reads
-    a list of policies from it."""
+    RunSettings, reporting to a progress bar labelled `what` that counts `unit` (None: the run reports a share of
+    weighted steps, not matches; see ProgressBar); `policy` stands for --policy where the command reads a list of
+    policies from it."""
     return RunSettings(
         seed=args.seed,
         policy=args.policy if policy is None else policy,
         options=overrides,
         workers=args.workers,
         executor=args.executor,
-        progress=ProgressBar(what),
+        progress=ProgressBar(what, unit=unit),
     )
 
 
@@ -1195,17 +1321,42 @@ def _print_matchups(args: argparse.Namespace, cardset: CardSet, decks: list[Deck
         _emit_json({**meta, "matches_per_pair": args.matches, "matchups": frame.to_dict(orient="records")})
         return EXIT_OK
     print(_provenance_line(meta) + " (matches per pair)")
-    names = [deck.name for deck in decks]
-    width = max(len(name) for name in names)
-    cell = 22
-    print(shown(f"{'row deck win rate vs':<{width}}  " + "  ".join(f"{name[:cell]:>{cell}}" for name in names)))
-    for name in names:
-        cells = []
-        for opponent in names:
-            row = frame[(frame["deck"] == name) & (frame["opponent"] == opponent)].iloc[0]
-            cells.append(f"{row.win_rate:.1%} [{row.low:.1%}-{row.high:.1%}]".rjust(cell))
-        print(shown(f"{name:<{width}}  " + "  ".join(cells)))
+    for line in _matchup_lines(frame, [shown(deck.name) for deck in decks], _table_width()):
+        print(line)
     return EXIT_OK
+
+
+def _matchup_lines(frame: Any, names: Sequence[str], width: int | None) -> list[str]:
+    """The matchup matrix as text: the row deck's win rate against each column deck, with its interval. Fitted to
+    `width` characters (None: no limit): where the intervals do not fit, the win rates alone, and deck names cut to
+    the cells with "…"."""
+    rates: dict[tuple[str, str], tuple[str, str]] = {}
+    for row in frame.itertuples():
+        rates[(shown(row.deck), shown(row.opponent))] = (
+            f"{row.win_rate:.1%}",
+            f"{row.win_rate:.1%} [{row.low:.1%}-{row.high:.1%}]",
+        )
+    corner = "row deck win rate vs"
+    first = max(len(name) for name in [*names, corner])
+    cell, whole, note = 22, 1, None
+    if width is not None and first + len(names) * (cell + 2) > width:
+        first = min(first, max(12, width // (len(names) + 1)))
+        cell = max(7, (width - first) // len(names) - 2)
+        whole = int(cell >= max(len(rate) for _, rate in rates.values()))
+        note = (
+            f"cut to fit {width} characters a line: "
+            + ("deck names" if whole else "the intervals, and deck names")
+            + "; --format json has them whole."
+        )
+
+    def fit(text: str, size: int) -> str:
+        return text if len(text) <= size else text[: size - 1] + "…"
+
+    lines = [f"{fit(corner, first):<{first}}  " + "  ".join(f"{fit(name, cell):>{cell}}" for name in names)]
+    for name in names:
+        cells = [fit(rates[(name, opponent)][whole], cell).rjust(cell) for opponent in names]
+        lines.append(f"{fit(name, first):<{first}}  " + "  ".join(cells))
+    return lines + ([_wrapped(note, width)] if note else [])
 
 
 def _in_limit(name: str, low: int = 1) -> Callable[[str], int]:
@@ -1246,6 +1397,34 @@ def _play_share(text: str) -> float:
             f"'{text}' is not a play share: expected a share from 0 up to 1 (0.05) or a percentage below 100 (5%)"
         )
     return share
+
+
+def _report_rule(args: argparse.Namespace) -> Any:
+    """The report's decision rule: None (each part's defaults: the tournament's tolerance, whole games' in VP) unless
+    a tolerance or a second look was asked for; a second look is the tournament power curve's only."""
+    from workbench.judging import VerdictRule
+    from workbench.rulesets.base import parse_option_pairs
+
+    whole_games = parse_option_pairs(args.option).get("game") == "full"
+    if args.tolerance is None and (whole_games or args.follow_up == POWER_CURVE_DEFAULTS.follow_up):
+        return None
+    if args.tolerance is None:
+        return VerdictRule(follow_up=args.follow_up)
+    return VerdictRule(tolerance=args.tolerance, follow_up=args.follow_up)
+
+
+def _follow_up(text: str) -> float:
+    """`--follow-up`: a finite number of times a card's matches, from 1 (no second look) up to 100."""
+    try:
+        times = float(text.strip())
+    except ValueError:
+        times = 0.0
+    if not (math.isfinite(times) and 1 <= times <= 100):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a second look's cap: expected a number of times a card's matches from 1 (no second "
+            "look) to 100, e.g. 4"
+        )
+    return times
 
 
 def _tolerance(text: str) -> float:
@@ -1302,7 +1481,10 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         raise _no_set_decks(cardset)
     policies = parse_policies(args.policy, cardset)
     gauntlet = parse_gauntlet(args.gauntlet)
-    rule = VerdictRule(tolerance=POWER_CURVE_DEFAULTS.tolerance if args.tolerance is None else args.tolerance)
+    rule = VerdictRule(
+        tolerance=POWER_CURVE_DEFAULTS.tolerance if args.tolerance is None else args.tolerance,
+        follow_up=args.follow_up,
+    )
 
     def run_curves(matches_per_card: int) -> Any:
         return power_curve_runs(
@@ -1349,10 +1531,14 @@ def _cmd_power_curve(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     print(runs.statement())
-    print(_verdict_table(comparison, runs.labels))
+    width = _table_width()
+    verdicts = _verdict_table(comparison, runs.labels, width)
+    print("\n".join(verdicts.lines))
+    if verdicts.note:
+        print(_wrapped(verdicts.note, width))
     for label, (_, curve) in runs.runs.items():
         print(f"\n== {label}")
-        _print_curve(curve)
+        _print_curve(curve, width)
     return EXIT_OK
 
 
@@ -1375,10 +1561,12 @@ def _curve_json(curve: Any) -> dict[str, Any]:
     }
 
 
-def _print_curve(curve: Any) -> None:
-    """One power curve as text: provenance, what the line says, the table, and the key to its columns."""
+def _print_curve(curve: Any, width: int | None = None) -> None:
+    """One power curve as text: provenance, what the line says, the table, and the key to its columns. `width`: the
+    characters the table fits (default `_table_width()`)."""
     from workbench.analysis import BASELINE
 
+    width = _table_width() if width is None else width
     print(_provenance_line(curve.meta))
     print(
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
@@ -1389,35 +1577,165 @@ def _print_curve(curve: Any) -> None:
         print(shown(f"{name}: ") + "; ".join(shown(line) for line in text.splitlines() if line))
     for statement in curve.statements():
         print(statement)
-    print(_power_table(curve.cards))
+    table = _power_table(curve.cards, width)
+    print("\n".join(table.lines))
+    if table.note:
+        print(_wrapped(table.note, width))
     fillers = curve.cards.loc[curve.cards["flag"] == BASELINE, "card"].tolist()
     if fillers:
-        print(
+        baseline = (
             f"baseline: {', '.join(fillers)} (the filler each card replaces; power 0 by construction, so no verdict, "
             "and left out of the fitted line and the tier means)"
         )
-    print(
-        "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
-        "first play. stable: share of resamples of the matches giving the same flag. detects: the smallest distance "
-        "beyond its band this run flags four times in five. decide at: matches per card that would decide an "
-        "undecided card. why: the reason for the flag."
-    )
+        print(_wrapped(baseline, width))
+    if width is None:
+        print(POWER_TABLE_KEY)
+        return
+    key = [text for column, text in POWER_TABLE_KEY_PARTS if column not in table.left_out]
+    print(_wrapped(". ".join(key) + ".", width))
 
 
-def _verdict_table(comparison: Any, labels: Sequence[str]) -> str:
+POWER_TABLE_KEY_PARTS: list[tuple[str, str]] = [
+    ("played", "played: share of the card's matches in which its side played a copy"),
+    ("drawn", "drawn: share of the card's matches in which its side drew a copy"),
+    ("first", "first: mean turn of its first play"),
+    ("stable", "stable: share of resamples of the matches giving the same flag"),
+    ("detects", "detects: the smallest distance beyond its band this run flags four times in five"),
+    ("decide at", "decide at: matches per card that would decide an undecided card"),
+    ("why", "why: the reason for the flag"),
+]
+"""The key below a power table fitted to a terminal, a part per column: the columns left out are left out of it."""
+POWER_TABLE_KEY = (
+    "played / drawn: share of the card's matches in which its side played / drew a copy; first: mean turn of its "
+    "first play. stable: share of resamples of the matches giving the same flag. detects: the smallest distance "
+    "beyond its band this run flags four times in five. decide at: matches per card that would decide an "
+    "undecided card. why: the reason for the flag."
+)
+"""The key as one line, where the table is not fitted to a terminal (a file, a pipe)."""
+
+
+MIN_TABLE_WIDTH = 40
+"""The narrowest terminal a table is fitted to; a narrower one gets 40 characters a line and wraps them itself."""
+TEXT_BESIDE = 40
+"""The fewest characters a table's last column (a verdict's reason, free text) keeps beside the other columns, unless
+its longest text is shorter; with less room the text goes on lines of its own below its row, indented by
+TEXT_INDENT."""
+TEXT_INDENT = 4
+
+
+def _table_width() -> int | None:
+    """The characters a text table fits when stdout is a terminal: shutil.get_terminal_size() (COLUMNS when set, else
+    the terminal's own width). None when stdout is a file or a pipe: every column and one line per row, as a script
+    or grep reads them (`--format json` is the stable form)."""
+    if not (hasattr(sys.stdout, "isatty") and sys.stdout.isatty()):
+        return None
+    return max(MIN_TABLE_WIDTH, shutil.get_terminal_size().columns)
+
+
+def _wrapped(text: str, width: int | None) -> str:
+    """A line of prose, wrapped to `width` characters (None: left whole)."""
+    return text if width is None else "\n".join(textwrap.wrap(text, width, break_on_hyphens=False))
+
+
+@dataclass(frozen=True)
+class _Column:
+    """A column of a text table. `leave_out` orders what a narrow terminal leaves out: 0 never, 1 first, then 2..."""
+
+    header: str
+    left: bool = False
+    width: int = 0
+    leave_out: int = 0
+
+
+@dataclass(frozen=True)
+class _Table:
+    lines: list[str]
+    left_out: list[str]
+    """The headers of the columns left out to fit."""
+    note: str | None
+    """One line saying what was left out or cut and that `--format json` has it all; None when nothing was."""
+
+
+def _fit_table(
+    columns: Sequence[_Column], rows: Sequence[Sequence[str]], text_header: str, texts: Sequence[str], width: int | None
+) -> _Table:
+    """A text table whose last column is free text (`texts`, one a row), fitted to `width` characters a line (None:
+    no limit, every column, one line a row). When the columns and TEXT_BESIDE characters of text do not fit, the text
+    goes below its row, wrapped and indented, and the columns that still do not fit are left out, least important
+    first (`_Column.leave_out`); any left out earlier that fit again come back, the most important first. If the
+    columns never left out are still too wide, the first one's cells are cut with "…". Cells are text already shown
+    (`shown`)."""
+    widths = [max(c.width, len(c.header), *(len(row[i]) for row in rows)) for i, c in enumerate(columns)]
+    kept = list(range(len(columns)))
+
+    def span(indexes: Iterable[int]) -> int:  # the columns' characters, separators between them included
+        return sum(widths[i] + 2 for i in indexes) - 2
+
+    beside = width is None or span(kept) + 2 + min(TEXT_BESIDE, max(map(len, texts), default=0)) <= width
+    cut = None
+    if width is not None and not beside:
+        optional = sorted((i for i, c in enumerate(columns) if c.leave_out), key=lambda i: columns[i].leave_out)
+        for i in optional:
+            if span(kept) <= width:
+                break
+            kept.remove(i)
+        for i in reversed(optional):
+            if i not in kept and span([*kept, i]) <= width:
+                kept = sorted([*kept, i])
+        if span(kept) > width:
+            cut = max(8, widths[0] - (span(kept) - width))
+            widths[0] = cut
+
+    def cell(i: int, value: str) -> str:
+        if len(value) > widths[i]:
+            value = value[: widths[i] - 1] + "…"
+        return f"{value:<{widths[i]}}" if columns[i].left else f"{value:>{widths[i]}}"
+
+    def wrapped(text: str, room: int) -> list[str]:
+        return textwrap.wrap(text, room, break_on_hyphens=False) if text else [""]
+
+    head = "  ".join(cell(i, columns[i].header) for i in kept)
+    lines: list[str] = []
+    if beside:
+        indent = " " * (span(kept) + 2)
+        lines.append(f"{head}  {text_header}")
+        for row, text in zip(rows, texts, strict=True):
+            first, *more = [text] if width is None else wrapped(text, width - len(indent))
+            lines.append(f"{'  '.join(cell(i, row[i]) for i in kept)}  {first}".rstrip())
+            lines += [indent + part for part in more]
+    else:
+        assert width is not None
+        below = " " * TEXT_INDENT
+        lines += [head.rstrip(), below + text_header]
+        for row, text in zip(rows, texts, strict=True):
+            lines.append("  ".join(cell(i, row[i]) for i in kept).rstrip())
+            lines += [below + part for part in wrapped(text, width - TEXT_INDENT) if part]
+    left_out = [columns[i].header for i in range(len(columns)) if i not in kept]
+    said = []
+    if left_out:
+        said.append(f"left out to fit {width} characters a line: {', '.join(left_out)}")
+    if cut is not None:
+        said.append(f"{columns[0].header} cut to {cut} characters")
+    note = "; ".join(said) + "; --format json has every column whole." if said else None
+    return _Table(lines, left_out, note)
+
+
+def _verdict_table(comparison: Any, labels: Sequence[str], width: int | None = None) -> _Table:
     """Each card's verdict and power per run, side by side, the cards whose verdict differs first."""
-    width = max([len(name) for name in comparison["card"]] + [4])
-    cell = max(len(label) for label in [*labels, "rarely played +0.000"]) + 2
-    lines = [f"{'card':<{width}}  {'cost':>5}  " + "".join(f"{label:<{cell}}" for label in labels) + "why"]
+    cell = max(len(label) for label in [*labels, "rarely played +0.000"])
+    columns = [_Column("card", left=True), _Column("cost", width=5)] + [
+        _Column(label, left=True, width=cell) for label in labels
+    ]
+    rows, texts = [], []
     for row in comparison.to_dict(orient="records"):
-        cells = "".join(
-            f"{(row[f'flag · {label}'] or '') + ' ' + format(row[f'power · {label}'], '+.3f'):<{cell}}"
-            if row[f"flag · {label}"] == row[f"flag · {label}"] and row[f"flag · {label}"] is not None
-            else f"{'not measured':<{cell}}"
-            for label in labels
-        )
-        lines.append(shown(f"{row['card']:<{width}}  {row['cost']:>5g}  {cells}{row['why'] or 'same verdict'}"))
-    return "\n".join(lines)
+        cells = [shown(str(row["card"])), f"{row['cost']:g}"]
+        for label in labels:
+            flag = row[f"flag · {label}"]
+            measured = flag == flag and flag is not None  # NaN: the card was not measured in that run
+            cells.append(f"{flag or ''} {row[f'power · {label}']:+.3f}" if measured else "not measured")
+        rows.append(cells)
+        texts.append(shown(row["why"] or "same verdict"))
+    return _fit_table(columns, rows, "why", texts, width)
 
 
 def _share_cell(share: Any) -> str:
@@ -1426,32 +1744,51 @@ def _share_cell(share: Any) -> str:
     return "—" if share is None or share != share else share_text(float(share))
 
 
-def _power_table(cards: Any) -> str:
+POWER_COLUMNS = [
+    _Column("card", left=True),
+    _Column("cost", width=5),
+    _Column("power", width=7),
+    _Column("95% interval", width=16, leave_out=7),
+    _Column("played", width=6, leave_out=8),
+    _Column("drawn", width=6, leave_out=3),
+    _Column("first", width=5, leave_out=2),
+    _Column("in time", width=7, leave_out=6),
+    _Column("flag", left=True, width=13),
+    _Column("stable", width=6, leave_out=5),
+    _Column("detects", width=7, leave_out=1),
+    _Column("decide at", width=9, leave_out=4),
+    _Column("suggested", width=9, leave_out=9),
+]
+"""The power-curve table's columns. A narrow terminal leaves out first the figures the reason repeats or that read
+the run itself (detects, first, drawn, decide at, stable, in time, the interval the reason quotes), and last the
+played share and the suggested cost; card, cost, power, flag and the reason always stay."""
+
+
+def _power_table(cards: Any, width: int | None = None) -> _Table:
     """The power-curve table as text: one row per card, cheapest first, with play shares, the verdict, its
-    stability, the matches that would decide it, and the flag's reason."""
-    width = max([len(name) for name in cards["card"]] + [4])
-    lines = [
-        f"{'card':<{width}}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'played':>6}  {'drawn':>6}  "
-        f"{'first':>5}  {'in time':>7}  {'flag':<13}  {'stable':>6}  {'detects':>7}  {'decide at':>9}  "
-        f"{'suggested':>9}  why"
-    ]
+    stability, the matches that would decide it, and the flag's reason; fitted to `width` characters (`_fit_table`).
+    Every user's string is shown escaped (`shown`): a line break in a card name cannot forge a row."""
+    rows, texts = [], []
     for row in cards.sort_values(["cost", "power"]).itertuples():
-        suggested = "" if _missing(row.suggested_cost) else f"{row.suggested_cost:g}"
-        first = "—" if _missing(row.first_played_turn) else f"{row.first_played_turn:.1f}"
-        stable = "" if _missing(row.stability) else f"{row.stability:.0%}"
-        decide = "" if _missing(row.matches_to_decide) else f"{int(row.matches_to_decide):,}"
-        detects = "" if _missing(row.detectable) else f"±{row.detectable:.3f}"
-        # One line per card, whatever its name or reason holds (shown: a line break cannot forge a row).
-        lines.append(
-            shown(
-                f"{row.card:<{width}}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-                f"{_share_cell(row.played):>6}  {_share_cell(row.drawn):>6}  {first:>5}  "
-                f"{_share_cell(row.played_in_time):>7}  {row.flag:<13}  {stable:>6}  {detects:>7}  {decide:>9}  "
-                f"{suggested:>9}  "
-                f"{row.reason}"
-            )
+        rows.append(
+            [
+                shown(str(row.card)),
+                f"{row.cost:g}",
+                f"{row.power:+.3f}",
+                f"[{row.low:+.3f}, {row.high:+.3f}]",
+                _share_cell(row.played),
+                _share_cell(row.drawn),
+                "—" if _missing(row.first_played_turn) else f"{row.first_played_turn:.1f}",
+                _share_cell(row.played_in_time),
+                str(row.flag),
+                "" if _missing(row.stability) else f"{row.stability:.0%}",
+                "" if _missing(row.detectable) else f"±{row.detectable:.3f}",
+                "" if _missing(row.matches_to_decide) else f"{int(row.matches_to_decide):,}",
+                "" if _missing(row.suggested_cost) else f"{row.suggested_cost:g}",
+            ]
         )
-    return "\n".join(lines)
+        texts.append("" if _missing(row.reason) else shown(str(row.reason)))
+    return _fit_table(POWER_COLUMNS, rows, "why", texts, width)
 
 
 def _missing(value: Any) -> bool:
@@ -1477,7 +1814,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         args.field,
         values,
         args.matches_per_card,
-        _run_settings(args, overrides, "sweep"),
+        _run_settings(args, overrides, "sweep", unit=None),
         min_play_share=args.min_play_share,
     )
     if args.format == "json":
@@ -1490,21 +1827,37 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     )
     if result.statement:
         print(result.statement)
-    print(
-        f"{args.field:>8}  {'cost':>5}  {'power':>7}  {'95% interval':>17}  {'tier band':>17}  {'played':>6}  "
-        f"{'flag':<13}  note"
-    )
-    for row in result.points.itertuples():
-        print(
-            f"{row.value!s:>8}  {row.cost:>5g}  {row.power:>+7.3f}  [{row.low:+.3f}, {row.high:+.3f}]  "
-            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]  {_share_cell(row.played):>6}  {row.flag:<13}  "
-            f"{row.note}".rstrip()
-        )
+    columns = [
+        _Column(args.field, width=8),
+        _Column("cost", width=5),
+        _Column("power", width=7),
+        _Column("95% interval", width=16, leave_out=2),
+        _Column("tier band", width=16, leave_out=1),
+        _Column("played", width=6, leave_out=3),
+        _Column("flag", left=True, width=13),
+    ]
+    rows = [
+        [
+            shown(str(row.value)),
+            f"{row.cost:g}",
+            f"{row.power:+.3f}",
+            f"[{row.low:+.3f}, {row.high:+.3f}]",
+            f"[{row.band_low:+.3f}, {row.band_high:+.3f}]",
+            _share_cell(row.played),
+            str(row.flag),
+        ]
+        for row in result.points.itertuples()
+    ]
+    notes = ["" if _missing(note) else shown(str(note)) for note in result.points["note"]]
+    width = _table_width()
+    table = _fit_table(columns, rows, "note", notes, width)
+    print("\n".join(table.lines))
+    if table.note:
+        print(_wrapped(table.note, width))
     return EXIT_OK
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from workbench.judging import VerdictRule
     from workbench.reports import build_report, write_report
 
     suffix = ".html" if args.out == STDIO else Path(args.out).suffix.casefold()
@@ -1527,7 +1880,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     report = build_report(
         cardset,
         decks,
-        _run_settings(args, overrides, "report", policy=policies[0]),
+        _run_settings(args, overrides, "report", policy=policies[0], unit=None),
         matches_per_card=args.matches_per_card,
         matches=args.matches,
         full_games=full_games,
@@ -1537,7 +1890,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         min_play_share=args.min_play_share,
         also_policies=policies[1:],
         gauntlet=parse_gauntlet(args.gauntlet),
-        rule=None if args.tolerance is None else VerdictRule(tolerance=args.tolerance),
+        rule=_report_rule(args),
     )
     written: list[int] = []
 
@@ -1602,7 +1955,7 @@ def _cmd_stat_values(args: argparse.Namespace) -> int:
         decks,
         args.cards,
         args.matches_per_card,
-        _run_settings(args, overrides, "stat values"),
+        _run_settings(args, overrides, "stat values", unit=None),
         replicates=args.replicates,
         min_play_share=args.min_play_share,
     )
@@ -1626,7 +1979,7 @@ def _cmd_propose(args: argparse.Namespace) -> int:
         cardset,
         decks,
         args.matches_per_card,
-        _run_settings(args, overrides, "proposals"),
+        _run_settings(args, overrides, "proposals", unit=None),
         fields=tuple(args.field) or (COST,),
         locked_cards=tuple(args.lock),
         max_changes=args.max_changes,
@@ -1639,6 +1992,7 @@ def _cmd_propose(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit_json({**result.to_json(), "written": None if written is None else str(written)})
         return EXIT_OK
+    ProgressBar.close_all()  # a search that ends before its last step leaves its bar short of the total
     for line in result.to_text().splitlines():
         print(shown(line))
     if args.out is not None:
