@@ -16,6 +16,7 @@ from math import comb
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from toy_engine import TOY, TREASURY
 
@@ -23,12 +24,15 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import set_decks
 from workbench.loading import load_cardset
 from workbench.paths import decks_folder_beside, find_bundled_set
+from workbench.rulesets.souls.costs import soul_cost_for
 from workbench.run_settings import RunSettings
 from workbench.stat_values import (
     DESIGNS,
     NOT_COVERED,
     Attribute,
+    Fit,
     StatDesign,
+    _implied_costs,
     design_for,
     stat_values,
     t_quantile,
@@ -192,3 +196,54 @@ def test_weighted_fit_recovers_an_exact_line_and_scales_by_the_misfit() -> None:
     noisy: Any = weighted_fit(x, 1 + 2 * x[:, 0] + np.tile([1.0, -1.0], 5), np.full(10, 0.1), ["x"])
     assert noisy.scale > 5  # residuals ten times the stated noise: the intervals widen with them
     assert noisy.interval(1)[1] - noisy.interval(1)[0] > 0.1
+
+
+def test_implied_cost_is_the_design_mean_cost_plus_the_worth_of_each_stat_s_distance_from_its_mean() -> None:
+    """Issue 34, item 3: one Atk worth 0.01 of score and one soul of cost -0.1 make a point of Atk worth 0.1 souls;
+    a card two points of Atk above the design's mean costs 0.2 souls more than the design's mean cost (1). A card the
+    design cannot describe, or whose result lies beyond the costs in play, gets the reason instead of a figure."""
+    design = StatDesign(
+        kind="monster",
+        stats=(Attribute("Atk", 0, 12),),
+        cost=Attribute("soul cost", 0, 2, "cost"),
+        keywords=(),
+        card_fields=lambda point, template: {},
+        formula_cost=lambda point: point["Atk"] / 5,
+        formula="one soul per five Atk (a test formula)",
+        cost_unit="soul",
+    )
+    fit = Fit(["intercept", "Atk", "soul cost"], np.array([0.0, 0.01, -0.1]), np.eye(3) * 1e-8, 40, 0.9, 1.0)
+    table = pd.DataFrame({"Atk": [3, 5, 7], "soul cost": [0, 1, 2]})
+    own = [("Seven", 1.0, {"Atk": 7}), ("Effects", 1.0, "it has effects, which the design does not vary")]
+    own += [("Far", 0.0, {"Atk": 12}), ("Huge", 2.0, {"Atk": 14})]
+    implied = _implied_costs(design, fit, table, own, [0, 1], True).set_index("card")
+    assert implied.loc["Seven", "implied"] == pytest.approx(1.2)
+    assert implied.loc["Seven", "implied_low"] < 1.2 < implied.loc["Seven", "implied_high"]
+    assert implied.loc["Seven", "formula_cost"] == pytest.approx(1.4) and implied.loc["Seven", "reason"] is None
+    assert implied.loc["Effects", "implied"] is None and "effects" in implied.loc["Effects", "reason"]
+    assert (
+        implied.loc["Far", "implied"] is None
+        and "beyond the costs measured in play (0-1)" in implied.loc["Far", "reason"]
+    )
+    assert "Atk 14 is beyond the design's 0-12" in implied.loc["Huge", "reason"]
+    unpriced = _implied_costs(design, fit, table, own[:1], [0, 1], False)
+    assert unpriced["implied"].iloc[0] is None and "not measurably worth score" in unpriced["reason"].iloc[0]
+
+
+def test_souls_implied_costs_cover_every_monster_with_a_figure_or_a_reason() -> None:
+    cardset, decks = _souls()
+    values = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
+    monsters = [e.card for e in cardset.entries if e.card.kind == "monster"]
+    implied = values.implied.set_index("card")
+    assert list(implied.index) == [card.name for card in monsters]
+    for card in monsters:
+        row = implied.loc[card.name]
+        if row["implied"] is None:
+            assert isinstance(row["reason"], str) and row["reason"]
+        else:
+            assert row["implied_low"] <= row["implied"] <= row["implied_high"]
+            assert row["formula_cost"] == soul_cost_for(card.atk, card.defense)
+        if str(card.effects).strip():
+            assert "effects" in row["reason"]
+    assert values.to_json()["implied_costs"][0]["card"] == monsters[0].name
+    assert "the set's own cards at the measured rates" in values.to_text()

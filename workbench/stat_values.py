@@ -109,6 +109,10 @@ class StatDesign:
     """One step of cost, in words (`soul`, `circle`)."""
     unit_of: Mapping[str, str] = field(default_factory=dict)
     """Attribute name -> what one step of it is called in sentences (`point of Atk`); default `point of <name>`."""
+    attributes_of: Callable[[CardBase], dict[str, int] | str] | None = None
+    """A set's own card as the design sees it (its stats and keywords), or why the design cannot describe it (an
+    effect or ability it does not vary): what each bundled card's implied cost is computed from. None: no implied
+    costs."""
 
     @property
     def attributes(self) -> tuple[Attribute, ...]:
@@ -140,6 +144,23 @@ def _souls_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any
     }
 
 
+def _souls_attributes(card: CardBase) -> dict[str, int] | str:
+    if getattr(card, "kind", None) != "monster":
+        return "not a monster"
+    if str(getattr(card, "effects", "") or "").strip():
+        return "it has effects, which the design does not vary"
+    abilities = {str(a).strip() for a in getattr(card, "abilities", ()) or ()}
+    other = sorted(abilities - {"Atk", "Ranged 2", "Mobile"})
+    if other:
+        return f"it has {', '.join(other)}, which the design does not vary"
+    return {
+        "Atk": int(getattr(card, "atk", 0) or 0),
+        "Def": int(getattr(card, "defense", 0) or 0),
+        "Ranged 2": int("Ranged 2" in abilities),
+        "Mobile": int("Mobile" in abilities),
+    }
+
+
 def _souls_formula(point: Mapping[str, int]) -> float:
     from workbench.rulesets.souls.costs import soul_cost_for
 
@@ -165,6 +186,15 @@ def _circles_fields(point: Mapping[str, int], template: CardBase) -> dict[str, A
     }
 
 
+def _circles_attributes(card: CardBase) -> dict[str, int] | str:
+    if getattr(card, "kind", None) != "character":
+        return "not a character"
+    abilities = [str(a).strip() for a in getattr(card, "abilities", ()) or () if str(a).strip()]
+    if abilities:
+        return f"it has {', '.join(abilities)}, which the design does not vary"
+    return {"Attack": int(getattr(card, "attack", 0) or 0), "Health": int(getattr(card, "health", 0) or 0)}
+
+
 def _circles_formula(point: Mapping[str, int]) -> float:
     from workbench.rulesets.circles.costs import POINTS_PER_BASE_RESOURCE
 
@@ -181,6 +211,7 @@ DESIGNS: dict[str, StatDesign] = {
         keywords=(Attribute("Ranged 2", 0, 1, "keyword"), Attribute("Mobile", 0, 1, "keyword")),
         card_fields=_souls_fields,
         formula_cost=_souls_formula,
+        attributes_of=_souls_attributes,
         formula="the soul-cost table by Atk + Def (<=5: 0, <=10: 1, <=14: 2, <=17: 3, <=20: 4, <=22: 5, >22: 6+); "
         "Ranged and Mobile are not priced",
         cost_unit="soul",
@@ -193,6 +224,7 @@ DESIGNS: dict[str, StatDesign] = {
         keywords=(),
         card_fields=_circles_fields,
         formula_cost=_circles_formula,
+        attributes_of=_circles_attributes,
         formula="1, 2 or 3 base resources give 3, 6 or 9 points of Attack + Health (one circle per 3 points)",
         cost_unit="circle",
     ),
@@ -367,6 +399,12 @@ class StatValues:
     meta: dict[str, Any] = field(default_factory=dict)
     """Provenance (ruleset and engine versions, options, seed, matches per card, policy, card-set hash, workbench
     version) plus the design: base card, attribute ranges, cost levels in play, cards, reference deck, gauntlet."""
+    implied: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Each of the set's own cards of the design's kind: card, cost (its cost now), formula_cost (the document's
+    price for its stats), implied (the cost the measured rates give its stats: the design's mean cost plus each
+    attribute's distance from the design's mean times its measured worth in cost units), implied_low, implied_high
+    (95%, delta method) and reason (why no implied cost is given: an effect the design does not vary, a stat beyond
+    its range, a cost the rates do not price, an implied cost beyond the costs measured in play; None when one is)."""
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-ready data (NaN as null)."""
@@ -381,6 +419,7 @@ class StatValues:
             "curves": records(self.curves),
             "cost_levels": records(self.cost_levels),
             "cards": records(self.cards),
+            "implied_costs": records(self.implied),
             "statements": self.statements,
         }
 
@@ -424,6 +463,17 @@ class StatValues:
             ]
             lines.append(f"  {attribute}: " + "; ".join(cells))
         lines.append("  (* the interval misses the straight fit: not linear there)")
+        if len(self.implied):
+            lines.append("")
+            lines.append(f"the set's own cards at the measured rates (implied {unit}s, 95%):")
+            for row in self.implied.itertuples():
+                implied = (
+                    f"{row.implied:.2f} [{row.implied_low:.2f}, {row.implied_high:.2f}]"
+                    if not isinstance(row.reason, str)
+                    else f"none: {row.reason}"
+                )
+                document = "-" if row.formula_cost is None or _isnan(row.formula_cost) else f"{row.formula_cost:g}"
+                lines.append(f"  {row.card}: costs {row.cost:g}, the formula {document}, implied {implied}")
         return "\n".join(lines)
 
 
@@ -583,7 +633,8 @@ def stat_values(
     prints = pd.Series(["|".join(frame["fingerprint"].iloc[i] for frame in runs) for i in range(len(table))])
     table["same_as"] = prints.map(prints.value_counts()).to_numpy()
     table["fit_se"] = _floored_se(table["se"].to_numpy(float)) * np.sqrt(table["same_as"].to_numpy(float))
-    values = _analyse(design, table, powers)
+    own = _own_cards(cardset, design, compile_for(cardset, run.options)[1])
+    values = _analyse(design, table, powers, own, in_play)
     measured = runs[0]
     meta = dict(measured.attrs["meta"])
     engine, _, resolved = compile_for(cardset, run.options)
@@ -609,6 +660,20 @@ def stat_values(
     return replace(values, cost_levels=cost_levels, meta=meta, statements=_statements(design, values, cost_levels))
 
 
+def _own_cards(cardset: CardSet, design: StatDesign, compiled: Any) -> list[tuple[str, float, dict[str, int] | str]]:
+    """The set's own cards of the design's kind: name, cost on the cost axis, and its attributes (or why not)."""
+    if design.attributes_of is None:
+        return []
+    out: list[tuple[str, float, dict[str, int] | str]] = []
+    for entry in cardset.entries:
+        card = entry.card
+        if getattr(card, "kind", None) != design.kind:
+            continue
+        cost = float(compiled.cost[compiled.card_id(card.name)])
+        out.append((card.name, cost, design.attributes_of(card)))
+    return out
+
+
 def _replicated(fits: Sequence[Fit], point: Fit) -> Fit:
     """The point fit's coefficients (the mean of the replicates', the fit being linear in the powers) with the
     covariance of that mean from the replicates' spread, on replicates - 1 degrees of freedom."""
@@ -617,9 +682,16 @@ def _replicated(fits: Sequence[Fit], point: Fit) -> Fit:
     return Fit(point.names, coefs.mean(axis=0), cov, len(fits) - 1, point.r2, point.scale)
 
 
-def _analyse(design: StatDesign, table: pd.DataFrame, powers: np.ndarray) -> StatValues:
-    """The straight fit, the rates in cost units beside the formula, and the per-attribute curves; `powers` holds
-    each replicate's power per card (one row per replicate)."""
+def _analyse(
+    design: StatDesign,
+    table: pd.DataFrame,
+    powers: np.ndarray,
+    own: Sequence[tuple[str, float, dict[str, int] | str]] = (),
+    in_play: Sequence[int] = (),
+) -> StatValues:
+    """The straight fit, the rates in cost units beside the formula, the per-attribute curves, and the implied cost of
+    each of the set's own cards (`own`: name, cost now, its attributes or why the design cannot describe it;
+    `in_play`: the cost levels measured); `powers` holds each replicate's power per card (one row per replicate)."""
     names = [a.name for a in design.attributes if table[a.name].nunique() > 1]
     x = table[names].to_numpy(float)
     se = table["fit_se"].to_numpy(float)
@@ -663,7 +735,72 @@ def _analyse(design: StatDesign, table: pd.DataFrame, powers: np.ndarray) -> Sta
         )
     rates = pd.DataFrame(rows)
     curves = pd.concat([_curve(table, powers, se, name, names, fit) for name in names], ignore_index=True)
-    return StatValues(rates, curves, pd.DataFrame(), table.copy(), point.r2, point.scale, point.df, [])
+    implied = _implied_costs(design, fit, table, own, in_play, priced)
+    return StatValues(rates, curves, pd.DataFrame(), table.copy(), point.r2, point.scale, point.df, [], {}, implied)
+
+
+def _implied_costs(
+    design: StatDesign,
+    fit: Fit,
+    table: pd.DataFrame,
+    own: Sequence[tuple[str, float, dict[str, int] | str]],
+    in_play: Sequence[int],
+    priced: bool,
+) -> pd.DataFrame:
+    """Each own card's cost at the measured rates: the design's mean cost plus, for each attribute, its distance from
+    the design's mean times its worth in cost units (-rate / cost's rate), with a delta-method 95% interval; none,
+    with the reason, where the card is not a design card, a stat lies beyond the design's range, the cost's rate is
+    not measurably below 0, or the result lies beyond the costs measured in play."""
+    columns = ["card", "cost", "formula_cost", "implied", "implied_low", "implied_high", "reason"]
+    if not own:
+        return pd.DataFrame(columns=columns)
+    unit = design.cost_unit
+    names = fit.names[1:]
+    cost_name = design.cost.name
+    rows = []
+    for card, cost, attributes in own:
+        row: dict[str, Any] = {"card": card, "cost": cost, "formula_cost": None, "implied": None}
+        row |= {"implied_low": None, "implied_high": None, "reason": None}
+        if isinstance(attributes, str):
+            row["reason"] = attributes
+            rows.append(row)
+            continue
+        row["formula_cost"] = design.formula_cost(attributes)
+        beyond = [
+            f"{a.name} {attributes[a.name]} is beyond the design's {a.low}-{a.high}"
+            for a in (*design.stats, *design.keywords)
+            if not a.low <= attributes.get(a.name, a.low) <= a.high
+        ]
+        if beyond:
+            row["reason"] = "; ".join(beyond)
+        elif not priced or cost_name not in names:
+            row["reason"] = f"a {unit} of cost is not measurably worth score here, so no cost follows from the rates"
+        else:
+            c = names.index(cost_name) + 1
+            b_c = float(fit.coef[c])
+            gradient = np.zeros(len(fit.coef))
+            shift = 0.0
+            for i, name in enumerate(names, start=1):
+                if name == cost_name:
+                    continue
+                distance = float(attributes.get(name, 0)) - float(table[name].mean())
+                shift += float(fit.coef[i]) * distance
+                gradient[i] = -distance / b_c
+            gradient[c] = shift / b_c**2
+            implied = float(table[cost_name].mean()) - shift / b_c
+            half = t_quantile(max(fit.df, 1)) * math.sqrt(max(float(gradient @ fit.cov @ gradient), 0.0))
+            low, high = min(in_play), max(in_play)
+            if not low - 0.5 <= implied <= high + 0.5:
+                row["reason"] = (
+                    f"the rates put it at about {implied:.1f} {unit}s, beyond the costs measured in play "
+                    f"({_ranges(list(in_play))}): an extrapolation, not a measurement"
+                )
+            else:
+                row |= {"implied": implied, "implied_low": implied - half, "implied_high": implied + half}
+        rows.append(row)
+    frame = pd.DataFrame(rows, columns=columns)
+    # Object dtype keeps "no reason" / "no figure" as None (JSON null), not NaN.
+    return frame.astype(object).where(frame.notna(), None)
 
 
 def _formula_rate(design: StatDesign, table: pd.DataFrame, name: str) -> float:
@@ -775,6 +912,27 @@ def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFram
             f"Not a straight line: residual scale {values.scale:.2f} (1 = noise only)"
             + (f"; the curves of {', '.join(bent)} leave the line at some levels (see curves)." if bent else ".")
         )
+    implied = values.implied
+    if len(implied):
+        given = implied[implied["implied"].notna()]
+        dearer = given[given["cost"] > given["implied_high"]]
+        cheaper = given[given["cost"] < given["implied_low"]]
+        said = (
+            f"At the measured rates, {len(given)} of the set's {len(implied)} {design.kind}s have an implied cost "
+            f"(the others: see why in the table)"
+        )
+        if len(given):
+            said += (
+                f"; {len(dearer)} cost more than their stats are worth in play and {len(cheaper)} less (the cost "
+                "outside the implied cost's 95% interval)"
+            )
+            if len(dearer):
+                worst = dearer.assign(gap=dearer["cost"] - dearer["implied"]).sort_values("gap").iloc[-1]
+                said += (
+                    f", most of all {worst['card']} ({worst['cost']:g} {unit}s, implied {worst['implied']:.2f} "
+                    f"[{worst['implied_low']:.2f}, {worst['implied_high']:.2f}])"
+                )
+        out.append(said + ".")
     rare = int((values.cards["flag"] == RARELY_PLAYED).sum())
     if rare:
         out.append(

@@ -180,6 +180,32 @@ def _show_stat_values(values: StatValues) -> None:
         "degrees of freedom."
     )
     st.plotly_chart(stat_value_curves_figure(values), width="stretch", key="stat_values_curves")
+    if len(values.implied):
+        st.subheader(f"The set's own cards at the measured rates ({unit}s)")
+        implied = values.implied.rename(
+            columns={
+                "cost": f"costs ({unit}s)",
+                "formula_cost": "the formula charges",
+                "implied": "implied in play",
+                "implied_low": "low",
+                "implied_high": "high",
+                "reason": "why none",
+            }
+        )
+        figure = st.column_config.NumberColumn(format="%.2f")
+        st.dataframe(
+            implied,
+            hide_index=True,
+            width="stretch",
+            placeholder=EMPTY_CELL,
+            column_config={"implied in play": figure, "low": figure, "high": figure},
+        )
+        st.caption(
+            f"Implied: the {unit}s the measured rates give a card's stats and keywords, anchored at the design's mean "
+            f"card (which the rates price at the design's mean cost), with a 95% interval; none where the design "
+            "cannot describe the card (an effect or ability it does not vary), a stat lies beyond its range, a "
+            f"{unit} of cost is not measurably worth score, or the figure lies beyond the costs measured in play."
+        )
     with st.expander(f"The cost probe: a mid-stat card at each {unit} cost"):
         st.dataframe(values.cost_levels, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
     with st.expander(f"The design: {len(values.cards)} synthetic cards"):
