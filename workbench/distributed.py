@@ -12,21 +12,27 @@ Executors:
   kept for the life of this process.
 - `dask://HOST:PORT` (or `tcp://HOST:PORT`): an existing scheduler, e.g. one started with `dask scheduler` and
   joined by `dask worker tcp://HOST:PORT` on each machine (each needs this project installed).
+
+Layers: below `workbench.simulate` (whose `run_jobs` hands its jobs here), above `workbench.jobs` (the `Job` records)
+and `workbench.warm` (an engine's first load on a worker). Dask itself is imported only inside the functions that
+use it: it is an optional extra, and it takes about a second to load.
 """
 
 from __future__ import annotations
 
 import atexit
 import importlib
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from workbench.cards import WorkbenchInputError
+from workbench.jobs import BatchOutcome, Job, default_workers
+from workbench.warm import worker_play
 
 if TYPE_CHECKING:
     from workbench.engines import CompiledCards
-    from workbench.simulate import BatchOutcome, Job
 
 DASK_TASK_MATCHES = 5_000
 """Matches per Dask task (whole batches are grouped until a task holds at least this many)."""
@@ -73,8 +79,6 @@ def client_for(executor: str) -> Any:
             "Dask is not installed, so the Dask executors are not available.",
             expected="pip install -e '.[dist]' (or use --executor local)",
         ) from None
-    from workbench.simulate import default_workers
-
     try:
         if executor == "dask-local":
             cluster = LocalCluster(
@@ -97,8 +101,6 @@ def _connect_within(client_type: Any, address: str, seconds: float) -> Any:
     the TCP connect but not every read after it, so a listener that accepts and never answers held `Client` past
     125 s. The attempt runs on a daemon thread; one that overruns is abandoned (it holds a socket, no work) and said
     as an error."""
-    import threading
-
     outcome: dict[str, Any] = {}
 
     def attempt() -> None:
@@ -171,8 +173,6 @@ def group_jobs(jobs: Sequence[Job], task_matches: int = DASK_TASK_MATCHES) -> li
 def play_jobs(engine_module: str, compiled: CompiledCards, jobs: Sequence[Job]) -> list[BatchOutcome]:
     """Play several jobs in one task (runs on a Dask worker). The worker's first play of an engine waits for a
     compile of it under way on that machine (workbench.warm.worker_play: the lock of the Numba cache in use)."""
-    from workbench.warm import worker_play
-
     engine = importlib.import_module(engine_module).ENGINE
 
     def play(job: Job) -> BatchOutcome:

@@ -13,6 +13,12 @@ Each result carries its provenance (`meta`): ruleset and engine versions, market
 policies, card-set hash and workbench version. `FULL_GAME_DEFAULTS` is the one place the whole game's default counts
 live (the CLI's `--matches` / `--matches-per-card` and the app's inputs read it). This module's top imports nothing
 heavy, so the command line builds its help from it without loading the simulator.
+
+Layers: this module sits above `workbench.simulate` and `workbench.analysis` and reads only their public names; which
+rulesets play whole games lives below both, in `workbench.full_game_registry` (re-exported here), so the simulator
+never asks this module. The simulator, the analysis, `workbench.judging`, `workbench.rulesets`, pandas and numpy are
+imported inside the functions that use them, and only there: each loads numpy, pandas or Numba (hundreds of
+milliseconds), and the command line imports this module at start.
 """
 
 from __future__ import annotations
@@ -24,6 +30,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from workbench.cards import CardSet, OptionValue, WorkbenchInputError
+from workbench.full_game_registry import (  # noqa: F401 - is_full_game is read from here too
+    FULL_GAME_MODULES,
+    FULL_GAME_RUNNERS,
+    is_full_game,
+    supports_full_game,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,12 +91,6 @@ class FullGameDefaults:
 FULL_GAME_DEFAULTS = FullGameDefaults()
 """The one set of whole-game defaults."""
 
-FULL_GAME_RUNNERS: dict[str, str] = {"blades": "workbench.rulesets.blades.market_runs"}
-"""Ruleset id -> the module that plays its whole games (`play_full_games`, `store_power`, `buy_cost_sweep`, ...)."""
-
-FULL_GAME_MODULES: dict[str, str] = {"blades": "workbench.rulesets.blades.market"}
-"""Ruleset id -> the module of the whole game's rules, whose `MARKET_VERSION` every result carries."""
-
 Progress = Callable[[int, int], None]
 """`progress(done, total)` after every whole game."""
 
@@ -96,20 +102,9 @@ NOT_JUDGED = (RARELY_BOUGHT, NO_INTERVAL)
 """The flags of cards kept out of the fitted line and the tier means (the verdicts are over, under, on curve)."""
 
 
-def supports_full_game(ruleset: Ruleset) -> bool:
-    """True when the ruleset plays whole games: a runner module and a rule option `game` offering `full`."""
-    option = next((o for o in ruleset.options if o.key == "game"), None)
-    return ruleset.id in FULL_GAME_RUNNERS and option is not None and "full" in (option.choices or ())
-
-
-def is_full_game(ruleset: Ruleset, options: Mapping[str, Any] | None) -> bool:
-    """True when these rule options ask the ruleset for whole games (`game=full`)."""
-    return supports_full_game(ruleset) and options is not None and str(options.get("game", "")) == "full"
-
-
 def _runner(ruleset: Ruleset) -> Any:
     if not supports_full_game(ruleset):
-        from workbench.rulesets import RULESETS
+        from workbench.rulesets import RULESETS  # here, not at the top: loads every ruleset (see the docstring)
 
         titles = " or ".join(RULESETS[i].title for i in FULL_GAME_RUNNERS if i in RULESETS)
         raise WorkbenchInputError(
@@ -129,7 +124,7 @@ def _meta(
     cardset: CardSet, resolved: Mapping[str, OptionValue], seed: int, games: int, policies: Sequence[str]
 ) -> dict[str, Any]:
     """The provenance stamp: `workbench.simulate.provenance` plus the whole game's rules version."""
-    from workbench.simulate import provenance
+    from workbench.simulate import provenance  # here, not at the top: loads pandas and Numba (see the docstring)
 
     engine = cardset.ruleset.engine
     assert engine is not None  # a ruleset with whole games has a tournament engine
@@ -480,7 +475,7 @@ class FullGamePower:
         names = self.flagged(RARELY_BOUGHT)
         if not names:
             return None
-        from workbench.analysis import threshold_text
+        from workbench.analysis import threshold_text  # here, not at the top: loads pandas (see the docstring)
 
         shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         return (
@@ -577,6 +572,7 @@ def judge_power(
     import numpy as np
     import pandas as pd
 
+    # Here, not at the top: these load numpy, pandas and Numba (see the docstring).
     from workbench.analysis import share_text, tier_means
     from workbench.judging import OVER, UNDER, Measured, VerdictRule, decide_with_stability, normal_resampler
 
@@ -670,7 +666,7 @@ def _decision_words(
     """The decision in words, with the tournament curve's sentences (`workbench.analysis`)."""
     from types import SimpleNamespace
 
-    from workbench.analysis import verdict_words
+    from workbench.analysis import verdict_words  # here, not at the top: loads pandas (see the docstring)
 
     row = SimpleNamespace(power=power, low=low, high=high, cost=cost, matches=games)
     return verdict_words(row, decision, i, rule, "buy cost", unit="games", budget=games)
@@ -686,7 +682,7 @@ def _rarely_bought_reason(
     dearest_judged: float | None,
 ) -> str:
     """Why a store card is not measured, in words: who bought it, how often, and what seat A does buy."""
-    from workbench.analysis import share_text
+    from workbench.analysis import share_text  # here, not at the top: loads pandas (see the docstring)
 
     in_store = f"the {games:,} games with its copies in the store"
     dearer = (
@@ -736,7 +732,7 @@ def full_game_power(
     judged, line, tiers = judge_power(rows, count, min_buy_share, policy, rivals, rule, seed)
     meta = _meta(cardset, resolved, seed, count, [policy, rivals])
     meta["min_buy_share"] = min_buy_share
-    from workbench.judging import VerdictRule
+    from workbench.judging import VerdictRule  # here, not at the top: loads numpy (see the docstring)
 
     chosen = rule or VerdictRule(tolerance=FULL_GAME_DEFAULTS.tolerance_vp)
     meta["verdict_rule"] = {

@@ -5,11 +5,16 @@ section shows as plain data (text, numbers in words, tables of cells) and render
 `workbench.html_render`, whose autoescape escapes every piece of user text (card names, rules text, deck names,
 messages). plotly's JavaScript is embedded once, in the first figure; every later figure reuses it. Nothing is
 loaded from outside the file (no CDN, no web fonts).
+
+Layers: the report it lays out, `BalanceReport`, and its summary rows come from `workbench.report_model`, below this
+module; `workbench.reports` (which builds reports and writes XLSX) imports this module, never the other way round.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import shutil
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,7 +41,7 @@ from workbench.full_game import RARELY_BOUGHT, interval_text
 from workbench.full_game_charts import buy_cost_power_figure, rounds_figure, seat_parts_figure
 from workbench.html_render import render
 from workbench.judging import UNDECIDED
-from workbench.reports import BalanceReport, suggested_check_text, summary_rows
+from workbench.report_model import BalanceReport, suggested_check_text, summary_rows
 from workbench.spreadsheets import write_text_atomically
 
 
@@ -69,11 +74,8 @@ def report_figures(report: BalanceReport) -> dict[str, go.Figure]:
 
 def write_pngs(report: BalanceReport, folder: str | Path) -> list[Path]:
     """Static PNG images of the report's charts, drawn by kaleido in Debian's chromium (never a downloaded browser)."""
-    import os
-    import shutil
-
     try:
-        import kaleido  # noqa: F401
+        import kaleido  # noqa: F401 - an optional extra, looked for only when PNG images are asked for
     except ImportError:
         raise WorkbenchInputError(
             "PNG images need the kaleido package.",

@@ -5,6 +5,10 @@ into one child per batch of `BATCH_SIZE` matches, and each child gives one
 seed per match. Batches are the unit of work, and their size does not depend
 on the number of workers, so the same seed gives the same matches on one
 process, two processes or a cluster.
+
+Layers: this module sits above the engines, `workbench.warm` (an engine's first load), `workbench.distributed` (the
+Dask executor) and `workbench.jobs` (the `Job` records they all play, re-exported here: `from workbench.simulate
+import Job` keeps working), and imports none of the layers above it (analysis, full games, reports).
 """
 
 from __future__ import annotations
@@ -32,7 +36,10 @@ import pandas as pd
 
 from workbench import __version__
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.distributed import check_executor, run_jobs_on_dask
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
+from workbench.full_game_registry import is_full_game
+from workbench.jobs import BatchOutcome, Job, Reducer, default_workers
 from workbench.limits import check_deck_pairs, limit, run_refused
 from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine, worker_play
@@ -43,9 +50,6 @@ PARALLEL_THRESHOLD = 20_000
 """Below this many matches, starting worker processes costs more than it saves."""
 MAX_MATCHES = limit("matches").value
 
-BatchOutcome = tuple[Any, ...]
-"""One batch's outcome as an engine's `play_batch` returns it: (winner int8[], turns int32[], counters), or with a
-fourth element, a dict of per-match arrays (see `Engine.play_batch`)."""
 FirstPlayer = Literal["alternate", "random"]
 
 
@@ -83,8 +87,6 @@ def check_run_parameters(
 ) -> None:
     """Every parameter a run is given, checked against workbench.limits before any card is compiled or job
     submitted: seed, matches (per simulation or pair), matches per card, worker count and executor address."""
-    from workbench.distributed import check_executor
-
     check_seed(seed)
     if matches is not None:
         _whole_number(matches, "the number of matches", 1, "matches")
@@ -157,21 +159,9 @@ def engine_module_of(cardset: CardSet) -> str:
 
 
 def _rulesets_with_engines() -> list[str]:
-    from workbench.rulesets import RULESETS
+    from workbench.rulesets import RULESETS  # here, not at the top: loads pydantic and every ruleset
 
     return [ruleset_id for ruleset_id, ruleset in RULESETS.items() if ruleset.engine_module]
-
-
-@dataclass(frozen=True)
-class Job:
-    """One batch: the same two decks and policies for every match in it."""
-
-    deck_a: IntArray
-    deck_b: IntArray
-    seeds: IntArray
-    first: np.ndarray
-    policy_a: int
-    policy_b: int
 
 
 def batch_seeds(
@@ -259,14 +249,6 @@ def _play_job_in_worker(
     return outcome if rows is None else _counter_rows_of(outcome, rows)
 
 
-def default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 PIECE_SECONDS = 0.25
 """How long one call into an engine should run. A run is played in pieces of a batch sized from the engine's
 measured speed, and reports progress after each, which is where a cancelled run stops (the app's Cancel raises in
@@ -309,10 +291,6 @@ def _joined(parts: Sequence[BatchOutcome]) -> BatchOutcome:
         extras = {key: np.concatenate([part[3][key] for part in parts]) for key in parts[0][3]}
         return winners, turns, counters, extras
     return winners, turns, counters
-
-
-Reducer = Callable[[int, BatchOutcome], BatchOutcome]
-"""What a run keeps of each outcome: (job index, outcome) -> the part of it the caller reads (see `run_jobs`)."""
 
 
 def _unchanged(index: int, outcome: BatchOutcome) -> BatchOutcome:
@@ -407,8 +385,6 @@ def run_jobs(
     a progress callback that raises (the app's Cancel) stops the run within a second, whatever the turn cap; on
     processes, the first pieces play here to measure the engine's speed and the rest are sized from it.
     """
-    from workbench.distributed import check_executor, run_jobs_on_dask
-
     executor = check_executor(executor)
     if executor != "local":
         return run_jobs_on_dask(executor, engine_module, compiled, jobs, progress, reduce)
@@ -670,8 +646,6 @@ def simulate(
 
     Rule options that ask for whole games (`game=full`) are refused with a pointer to `workbench.full_game`, whose
     results (final VP per seat and its parts) are not matches between two decks."""
-    from workbench.full_game import is_full_game
-
     if is_full_game(cardset.ruleset, run.options):
         raise WorkbenchInputError(
             "simulate() plays matches between two decks; the rule option game=full plays whole games.",

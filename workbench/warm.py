@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
+from workbench.cards import WorkbenchInputError
 from workbench.engines import CompiledCards, Engine, IntArray
 from workbench.run_settings import COMPILE_NOTICES
 
@@ -314,7 +315,7 @@ _LISTENING = False
 
 def ruleset_of(engine_module: str) -> str:
     """The id of the registered ruleset whose engine this module is (the module path otherwise)."""
-    from workbench.rulesets import RULESETS
+    from workbench.rulesets import RULESETS  # here, not at the top: loads pydantic and every ruleset
 
     return next((r.id for r in RULESETS.values() if r.engine_module == engine_module), engine_module)
 
@@ -601,11 +602,11 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
     """
     if ruleset.engine_module is None:
         return None
-    from workbench.cards import WorkbenchInputError
+    # Here, not at the top: reading a card set loads openpyxl, pydantic and every ruleset (about a second), which a
+    # process that only plays (a pool worker, a Dask worker) never needs.
     from workbench.decklists import read_decklist
     from workbench.loading import load_cardset
     from workbench.paths import bundled_decks, bundled_sets
-    from workbench.simulate import compile_for
 
     sets, decks = bundled_sets(ruleset.id), bundled_decks(ruleset.id)
     if not sets or not decks:
@@ -615,7 +616,11 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
         )
     cardset = load_cardset(sets[0], ruleset)
     deck = read_decklist(decks[0], cardset)
-    _, compiled, _ = compile_for(cardset)
+    # The cards compiled under the default options, as `workbench.simulate.compile_for` does: that module sits above
+    # this one (it imports `load_engine`), so this one asks the card set's engine itself.
+    engine = cardset.ruleset.engine
+    assert engine is not None  # the ruleset names an engine module
+    compiled = engine.compile_cards(cardset, cardset.ruleset.resolve_options())
     cards = compiled.deck_array(deck)
     return load_engine(ruleset.engine_module, compiled, cards, cards)
 
@@ -646,8 +651,7 @@ def child_main(argv: list[str] | None = None) -> int:
     process id, exits as soon as that process has gone, so an app server that stops leaves no compile running.
     People use `workbench warm`, which this shares its work with (and its lock: one compile per engine).
     """
-    from workbench.cards import WorkbenchInputError
-    from workbench.rulesets import get_ruleset
+    from workbench.rulesets import get_ruleset  # here, not at the top: loads pydantic and every ruleset
 
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
