@@ -204,44 +204,43 @@ def build_report(
     changed_cards = (
         0 if report.diff is None else len(report.diff.changed) + len(report.diff.added) + len(report.diff.removed)
     )
-    # In the order they run, so the bar only moves forward: health, power curve, matchups, the match, the diff.
     stages = _Stages(
         run.progress,
         [
-            matches * len(deck_list) ** 2,
             matches_per_card * (len(cardset) + 1),
             matches * len(deck_list) ** 2,
             matches,
             matches_per_card * (2 * changed_cards + 1),
+            matches * len(deck_list) ** 2,
         ],
     )
     if simulated:
         # The game's health first: a degenerate game makes every card's figure below meaningless.
-        report.health = game_health(cardset, deck_list, matches, played.reporting(stages.stage(0)))
+        report.health = game_health(cardset, deck_list, matches, played.reporting(stages.stage(4)))
         runs = power_curve_runs(
             cardset,
             deck_list,
             list(dict.fromkeys([policy, *also_policies])),
             gauntlet,
             matches_per_card,
-            played.reporting(stages.stage(1)),
+            played.reporting(stages.stage(0)),
             min_play_share=min_play_share,
             rule=rule or VerdictRule(),
         )
         report.power = runs.curve(runs.label_of(RunKey(policy, gauntlet)))
         report.verdicts = runs if len(runs.runs) > 1 else None
         if len(deck_list) >= 2:
-            report.matchups = matchup_matrix(cardset, deck_list, matches, played.reporting(stages.stage(2)))
+            report.matchups = matchup_matrix(cardset, deck_list, matches, played.reporting(stages.stage(1)))
         report.match = simulate(
             cardset,
             deck_list[0],
             deck_list[1] if len(deck_list) > 1 else None,
             matches,
-            played.reporting(stages.stage(3)),
+            played.reporting(stages.stage(2)),
         )
         if report.diff is not None:
             report.diff = with_power_changes(
-                report.diff, deck_list, matches_per_card, played.reporting(stages.stage(4))
+                report.diff, deck_list, matches_per_card, played.reporting(stages.stage(3))
             )
     report.provenance = {
         "ruleset": ruleset.id,
