@@ -174,17 +174,11 @@ def test_bench_refuses_options_it_cannot_apply(
     assert message in capsys.readouterr().err
 
 
-TOY_CARDS = "name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,4\nBig,unit,3,6\nBargain,unit,1,6\n"
-
-
 def _toy_set_with_decks(tmp_path: Path) -> Path:
     """The toy game's set with a decks/ folder beside it (two decks: the reference first, alphabetically)."""
-    sheet = tmp_path / "toy.csv"
-    sheet.write_text(TOY_CARDS, encoding="utf-8")
-    (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "a_reference.txt").write_text("6 Filler\n2 Cheap\n2 Mid\n2 Big\n", encoding="utf-8")
-    (tmp_path / "decks" / "b_other.txt").write_text("4 Filler\n4 Cheap\n4 Big\n", encoding="utf-8")
-    return sheet
+    from toy_engine import write_toy_set_with_decks
+
+    return write_toy_set_with_decks(tmp_path)
 
 
 def _strict_json(text: str) -> dict[str, Any]:
@@ -251,7 +245,7 @@ def test_validate_text_says_missing_values_and_lists_in_words(
 def test_power_curve_gives_play_shares_and_says_why_a_card_is_rarely_played(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toy_engine import TOY
+    from toy_engine import TOY, TOY_CARDS
 
     monkeypatch.setitem(RULESETS, "toy", TOY)
     sheet = _toy_set_with_decks(tmp_path)
@@ -291,7 +285,7 @@ def test_power_curve_gives_play_shares_and_says_why_a_card_is_rarely_played(
 def test_sweep_of_an_unplayed_card_says_the_field_never_changed_a_match(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toy_engine import TOY
+    from toy_engine import TOY, TOY_CARDS
 
     monkeypatch.setitem(RULESETS, "toy", TOY)
     sheet = _toy_set_with_decks(tmp_path)
@@ -503,7 +497,7 @@ def test_a_card_name_with_a_line_break_cannot_forge_a_line_of_the_power_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 37: every text output prints a user's string on its own line, escaped (`\\n`), never as a line break."""
-    from toy_engine import TOY
+    from toy_engine import TOY, TOY_CARDS
 
     monkeypatch.setitem(RULESETS, "toy", TOY)
     sheet = _toy_set_with_decks(tmp_path)

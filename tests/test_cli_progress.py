@@ -20,8 +20,6 @@ from workbench.cli import EXIT_INTERRUPTED, ProgressBar, _Say, main
 from workbench.paths import REPO_ROOT
 from workbench.rulesets import RULESETS
 
-TOY_CARDS = "name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,4\nBig,unit,3,6\nBargain,unit,1,6\n"
-
 
 class Terminal(io.StringIO):
     """A stderr that says it is a terminal."""
@@ -130,12 +128,9 @@ def test_a_note_while_a_bar_is_drawn_goes_on_a_line_above_it(monkeypatch: pytest
 
 
 def _toy_set(tmp_path: Path) -> Path:
-    sheet = tmp_path / "toy.csv"
-    sheet.write_text(TOY_CARDS, encoding="utf-8")
-    (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "a_reference.txt").write_text("6 Filler\n2 Cheap\n2 Mid\n2 Big\n", encoding="utf-8")
-    (tmp_path / "decks" / "b_other.txt").write_text("4 Filler\n4 Cheap\n4 Big\n", encoding="utf-8")
-    return sheet
+    from toy_engine import write_toy_set_with_decks
+
+    return write_toy_set_with_decks(tmp_path)
 
 
 def test_every_running_command_draws_its_bar_on_a_terminal_and_none_under_quiet(
@@ -144,7 +139,7 @@ def test_every_running_command_draws_its_bar_on_a_terminal_and_none_under_quiet(
     """Each command that plays matches, with --format json on a terminal's stderr (as before tqdm: the JSON is on
     stdout, whole). Matches a second where the run counts matches; the share and the time left where it reports
     weighted steps (a sweep's values, a report's stages)."""
-    from toy_engine import TOY
+    from toy_engine import TOY, TOY_CARDS
 
     monkeypatch.setitem(RULESETS, "toy", TOY)
     sheet = str(_toy_set(tmp_path))

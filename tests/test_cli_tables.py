@@ -30,12 +30,9 @@ WIDTHS = (80, 200)
 
 
 def _toy_set(tmp_path: Path) -> Path:
-    sheet = tmp_path / "toy.csv"
-    sheet.write_text(TOY_CARDS, encoding="utf-8")
-    (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "a_reference.txt").write_text("6 Filler\n2 Cheap\n2 Mid\n2 Big\n", encoding="utf-8")
-    (tmp_path / "decks" / "b_other.txt").write_text("4 Filler\n4 Cheap\n4 Big\n", encoding="utf-8")
-    return sheet
+    from toy_engine import write_toy_set_with_decks
+
+    return write_toy_set_with_decks(tmp_path, TOY_CARDS)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -230,3 +231,17 @@ HONEST_ROWS = [
 ]
 """A toy set priced honestly (each card costs half its strength): the base the patch-proposal tests and the reports'
 proposal section plant mispriced cards into."""
+
+TOY_CARDS = "name,kind,cost,strength\nFiller,unit,2,2\nCheap,unit,1,1\nMid,unit,2,4\nBig,unit,3,6\nBargain,unit,1,6\n"
+"""A small toy card sheet for command-line tests (Bargain is the planted over-cheap card)."""
+
+
+def write_toy_set_with_decks(folder: Path, cards: str = TOY_CARDS) -> Path:
+    """The toy sheet `toy.csv` in `folder` with a decks/ folder beside it (two decks: the reference first,
+    alphabetically); returns the sheet's path."""
+    sheet = folder / "toy.csv"
+    sheet.write_text(cards, encoding="utf-8")
+    (folder / "decks").mkdir()
+    (folder / "decks" / "a_reference.txt").write_text("6 Filler\n2 Cheap\n2 Mid\n2 Big\n", encoding="utf-8")
+    (folder / "decks" / "b_other.txt").write_text("4 Filler\n4 Cheap\n4 Big\n", encoding="utf-8")
+    return sheet
