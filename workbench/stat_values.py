@@ -918,13 +918,13 @@ def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFram
         dearer = given[given["cost"] > given["implied_high"]]
         cheaper = given[given["cost"] < given["implied_low"]]
         said = (
-            f"At the measured rates, {len(given)} of the set's {len(implied)} {design.kind}s have an implied cost "
-            f"(the others: see why in the table)"
+            f"At the measured rates, {len(given)} of the {len(implied)} {design.kind}s of the set have an implied "
+            f"cost (the others: see why in the table)"
         )
         if len(given):
             said += (
                 f"; {len(dearer)} cost more than their stats are worth in play and {len(cheaper)} less (the cost "
-                "outside the implied cost's 95% interval)"
+                "outside the 95% interval of the implied cost)"
             )
             if len(dearer):
                 worst = dearer.assign(gap=dearer["cost"] - dearer["implied"]).sort_values("gap").iloc[-1]
