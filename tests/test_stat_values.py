@@ -24,6 +24,7 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import set_decks
 from workbench.loading import load_cardset
 from workbench.paths import decks_folder_beside, find_bundled_set
+from workbench.rulesets.souls.cards import Monster
 from workbench.rulesets.souls.costs import soul_cost_for
 from workbench.run_settings import RunSettings
 from workbench.stat_values import (
@@ -214,7 +215,8 @@ def test_implied_cost_is_the_design_mean_cost_plus_the_worth_of_each_stat_s_dist
     )
     fit = Fit(["intercept", "Atk", "soul cost"], np.array([0.0, 0.01, -0.1]), np.eye(3) * 1e-8, 40, 0.9, 1.0)
     table = pd.DataFrame({"Atk": [3, 5, 7], "soul cost": [0, 1, 2]})
-    own = [("Seven", 1.0, {"Atk": 7}), ("Effects", 1.0, "it has effects, which the design does not vary")]
+    own: list[tuple[str, float, dict[str, int] | str]] = [("Seven", 1.0, {"Atk": 7})]
+    own += [("Effects", 1.0, "it has effects, which the design does not vary")]
     own += [("Far", 0.0, {"Atk": 12}), ("Huge", 2.0, {"Atk": 14})]
     implied = _implied_costs(design, fit, table, own, [0, 1], True).set_index("card")
     assert implied.loc["Seven", "implied"] == pytest.approx(1.2)
@@ -233,7 +235,7 @@ def test_implied_cost_is_the_design_mean_cost_plus_the_worth_of_each_stat_s_dist
 def test_souls_implied_costs_cover_every_monster_with_a_figure_or_a_reason() -> None:
     cardset, decks = _souls()
     values = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
-    monsters = [e.card for e in cardset.entries if e.card.kind == "monster"]
+    monsters = [e.card for e in cardset.entries if isinstance(e.card, Monster)]
     implied = values.implied.set_index("card")
     assert list(implied.index) == [card.name for card in monsters]
     for card in monsters:
