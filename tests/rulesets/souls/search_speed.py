@@ -1,9 +1,11 @@
-"""The search policy's speed on one core at the options' defaults: matches/s and searched decisions/s.
+"""The search policy's speed on one core: matches/s and searched decisions/s.
 
-    PYTHONPATH=<tree> python tests/rulesets/souls/search_speed.py 300
+    PYTHONPATH=<tree> python tests/rulesets/souls/search_speed.py 300 [KEY=VALUE ...]
 
 plays each bundled deck against itself, search (A) against greedy (B), first player alternating, after a warm-up
-batch of 5, and prints matches/s, decisions/s (steps searched with rollouts), rollouts/s and search's win share.
+batch of 5, under the options' defaults or the rule options given (e.g. search_rollouts=4 search_depth=2), and
+prints matches/s (wall clock, and per CPU second: the figure that holds on a busy machine), decisions/s (steps searched
+with rollouts), rollouts/s and search's win share.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ def run(
     return winners, turns
 
 
-def main(matches: int) -> None:
+def main(matches: int, options: dict[str, str]) -> None:
     cardset, decks = _bundled_cardset_and_decks(SOULS)
-    _, compiled, _ = compile_for(cardset, {})
+    _, compiled, _ = compile_for(cardset, options)
     for deck in decks:
         ids = np.ascontiguousarray(compiled.deck_array(deck), dtype=np.int64)
         arrays = E.MatchArrays(compiled, len(ids))
@@ -44,15 +46,20 @@ def main(matches: int) -> None:
         search[E.SR_DECISIONS] = 0
         search[E.SR_ROLLOUTS] = 0
         start = time.perf_counter()
+        cpu_start = time.process_time()
         winners, turns = run(arrays, ids, work, search, np.arange(1000, 1000 + matches, dtype=np.int64))
         took = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         decisions, rollouts = int(search[E.SR_DECISIONS]), int(search[E.SR_ROLLOUTS])
         print(
-            f"{deck.name}: {matches} matches in {took:.2f} s: {matches / took:.1f} matches/s, {decisions} decisions "
-            f"({decisions / took:.0f}/s), {rollouts} rollouts ({rollouts / took:.0f}/s), search won "
-            f"{(winners == 0).mean():.3f}, mean turns {turns.mean():.1f}"
+            f"{deck.name}: {matches} matches in {took:.2f} s: {matches / took:.1f} matches/s "
+            f"({matches / cpu:.1f} per CPU second), {decisions} decisions ({decisions / took:.0f}/s), {rollouts} "
+            f"rollouts ({rollouts / took:.0f}/s), search won {(winners == 0).mean():.3f}, mean turns {turns.mean():.1f}"
         )
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    main(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 300,
+        dict(argument.split("=", 1) for argument in sys.argv[2:]),
+    )

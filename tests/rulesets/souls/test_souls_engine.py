@@ -30,6 +30,7 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, schedule
 from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]
@@ -1695,16 +1696,16 @@ def test_engine_options_outside_what_it_plays_are_refused_with_the_range(
 
 
 def search_buffers(game: Scenario, seed: int = 5) -> tuple[Any, Any]:
-    """The search's rollout buffer (same cards and capacity as the scenario) and its words, its generator seeded."""
-    work = E.new_state(game.compiled, int(game.st[E.G_CAPACITY]))
-    search = np.zeros(E.SEARCH_WORDS, dtype=np.int64)
+    """The search's rollout buffers (a sampled world and a rollout, same cards and capacity as the scenario) and its
+    words, its generator seeded."""
+    work, search = E.new_search_buffers(game.compiled, int(game.st[E.G_CAPACITY]))
     E.rng_seed(search, seed)
     return work, search
 
 
 def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], list[int]]]:
     """Play the rest of `side`'s turn as `search_turn` does, step by step: for each step (its choice, the action row
-    or -1 greedy's rest / -2 end, every candidate's points)."""
+    or -2 for the turn's end, every candidate's points)."""
     work, search = search_buffers(game)
     steps = []
     for _ in range(E.MAX_RANDOM_STEPS):
@@ -1719,9 +1720,6 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
             base = int(game.st[E.G_ACTIONS]) + candidate * 4
             row = [int(v) for v in game.st[base : base + 4]]
         steps.append((k, row, points))
-        if candidate == E.CAND_GREEDY:
-            E.greedy_turn(game.st, side)
-            break
         if candidate == E.CAND_END:
             break
         E.apply(game.st, side, int(game.st[E.G_ACTIONS]) + candidate * 4)
@@ -1758,12 +1756,39 @@ def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> Non
     E.search_turn(game.st, work, search, A)
     assert game.over and game.winner == A and game.side(B, E.S_SHIELD) == 0
     assert game.units(B) == ["Firebug", "Firebug"]  # both Grunts went for B
-    # The first step's points: greedy's rest of the turn (candidate 0) loses every rollout, a direct attack wins
-    # every one (2 points a win, 16 rollouts).
+    # The first step's figures: the direct attack won every rollout it was given (WIN_POINTS each, and it was kept
+    # to the last round), and every candidate that trades scored less.
     again = face_or_trade(cardset)
-    steps = searched_steps(again)
-    k, row, points = steps[0]
-    assert row == [E.A_ATTACK, 0, -1, 0] and points[0] == 0 and points[k] == 2 * 16
+    work, search = search_buffers(again)
+    k = E.search_decision(again.st, work, search, A)
+    m = int(search[E.SR_N])
+    rows = [
+        [int(v) for v in again.st[int(again.st[E.G_ACTIONS]) + 4 * c : int(again.st[E.G_ACTIONS]) + 4 * c + 4]]
+        if c >= 0
+        else [c]
+        for c in (int(search[E.SR_CAND + j]) for j in range(m))
+    ]
+    points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
+    tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
+    assert rows[k] == [E.A_ATTACK, 0, -1, 0] and rows[-1] == [E.CAND_END]
+    assert points[k] == WIN_POINTS * tried[k] and tried[k] == max(tried)
+    assert sum(tried) <= int(game.st[E.OPTS_BASE + E.O_SEARCH_ROLLOUTS]) * m
+    trades = [j for j, row in enumerate(rows) if row[0] == E.A_ATTACK and row[2] >= 0]
+    assert trades and all(points[j] < WIN_POINTS * tried[j] for j in trades)
+
+
+def searched_decisions(game: Scenario, count: int = 4, side: int = A) -> list[tuple[int, list[int], list[int]]]:
+    """`count` decisions of the search at the same position (its generator going on, nothing applied): for each its
+    choice, every candidate's points and the rollouts each was given."""
+    work, search = search_buffers(game)
+    decisions = []
+    for _ in range(count):
+        k = E.search_decision(game.st, work, search, side)
+        m = int(search[E.SR_N])
+        points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
+        tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
+        decisions.append((k, points, tried))
+    return decisions
 
 
 def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_permuted(cardset: CardSet) -> None:
@@ -1775,10 +1800,10 @@ def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_perm
         (["Pit", "Grunt", "Grunt"], "Bell", ["Bell", "Wall", "Bell", "Grunt", "Pit"], ["Grunt", "Wall", "Pike"]),
         (["Bell", "Wall", "Bell"], "Pit", ["Grunt", "Grunt", "Pit", "Bell", "Grunt"], ["Pike", "Grunt", "Wall"]),
     )
-    # Played under the one-summon house rule: with no limit B's Grunts all come down at once and no shields make
-    # the choices close while every world plays the turn alike (all 64 pairs up to 8 tried).
-    results = []
-    for hand, trap, deck, own_deck in worlds:
+
+    def world(hand: list[str], trap: str, deck: list[str], own_deck: list[str]) -> Scenario:
+        # Played under the one-summon house rule: with no limit B's Grunts all come down at once and no shields make
+        # the choices close while every world plays the turn alike (all 64 pairs up to 8 tried).
         game = face_or_trade(cardset, summons_per_turn=1)
         game.arrays.sides[A, E.S_SHIELD] = 4  # no sure line either way: the choices are close and the figures show
         game.arrays.sides[B, E.S_SHIELD] = 3
@@ -1786,19 +1811,19 @@ def test_search_decisions_do_not_change_when_the_opponents_hidden_cards_are_perm
         game.traps(B, trap)
         game.deck(B, *deck)
         game.deck(A, *own_deck)
-        # (What the turn then does on the board may differ: a real Pit springs where a real Bell would not.)
-        results.append(searched_steps(game))
+        return game
+
+    # Four decisions at the turn's first step (the search's generator going on between them), every figure alike.
+    # Only the first step is compared as the turn goes on: once an action is taken on the real board, a real Pit
+    # springs where a real Bell would not, and what A then sees differs.
+    results = [searched_decisions(world(*cards)) for cards in worlds]
     assert results[0] == results[1] == results[2]
-    assert any(len(set(points)) > 1 for _, _, points in results[0])  # the candidates were told apart
+    assert any(len(set(points)) > 1 for _, points, _ in results[0])  # the candidates were told apart
+    firsts = [searched_steps(world(*cards))[0] for cards in worlds]
+    assert firsts[0] == firsts[1] == firsts[2]
     # The figures do read which cards are unseen: other cards (not the same ones moved) give other figures.
-    game = face_or_trade(cardset, summons_per_turn=1)
-    game.arrays.sides[A, E.S_SHIELD] = 4
-    game.arrays.sides[B, E.S_SHIELD] = 3
-    game.hand(B, "Wall", "Wall", "Wall")
-    game.traps(B, "Bell")
-    game.deck(B, "Wall", "Wall", "Wall", "Wall", "Wall")
-    game.deck(A, "Wall", "Pike", "Grunt")
-    assert searched_steps(game)[0][2] != results[0][0][2]
+    other = world(["Wall", "Wall", "Wall"], "Bell", ["Wall", "Wall", "Wall", "Wall", "Wall"], ["Wall", "Pike", "Grunt"])
+    assert searched_decisions(other) != results[0]
 
 
 def test_search_plays_whole_matches_the_same_way_twice_and_reads_its_budget(
@@ -1819,7 +1844,108 @@ def test_search_plays_whole_matches_the_same_way_twice_and_reads_its_budget(
     assert not randomly.matches.equals(searched.matches) and (randomly.matches["turns"] > 0).all()
 
 
-@pytest.mark.parametrize(("key", "value"), [("search_rollouts", 0), ("search_rollouts", 1001)])
+def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(cardset: CardSet) -> None:
+    # A constructed position, A's worth and B's by hand from the EVAL_* weights: shields (up to EVAL_SHIELD_CAP),
+    # the greedy worth of the monsters in play, the hand (a monster by its cost and worth), traps set, statuses.
+    game = Scenario(cardset)
+    game.place(A, "Grunt", 0, damage=1)  # 3 Atk + 2 Def - 1 damage + 4 for a body = 8
+    game.hand(A, "Grunt", "Bell")  # a free monster worth 9; a trap card in hand
+    game.place(B, "Wall", 0)  # 1 + 4 + 4 = 9
+    game.hand(B, "Pike")  # costs a sacrifice; worth 12
+    game.traps(B, "Bell")
+    game.arrays.sides[B, E.S_SHIELD] = 3
+    game.arrays.sides[B, E.S_BURNING] = int(E.PERMANENT)
+    worth_a = (
+        E.EVAL_SHIELD * E.EVAL_SHIELD_CAP
+        + E.EVAL_BOARD * 8
+        + E.EVAL_HAND_MONSTER
+        - E.EVAL_HAND_MONSTER_WORTH * 9
+        + E.EVAL_HAND_FREE
+        + E.EVAL_HAND_SPELL
+    )
+    worth_b = E.EVAL_SHIELD * 3 + E.EVAL_BOARD * 9 + E.EVAL_HAND_MONSTER - E.EVAL_HAND_MONSTER_WORTH * 12
+    worth_b += E.EVAL_TRAP_SET - E.EVAL_STATUS
+    assert E.search_side_worth(game.st, A) == worth_a and E.search_side_worth(game.st, B) == worth_b
+    for_a, for_b = int(E.search_evaluation(game.st, A)), int(E.search_evaluation(game.st, B))
+    assert for_a == position_points(worth_a - worth_b, E.EVAL_HALF)
+    assert DRAW_POINTS < for_a < WIN_POINTS and 0 < for_b < DRAW_POINTS and abs(for_a + for_b - WIN_POINTS) <= 1
+    # An even position is worth a draw; a finished match its result.
+    even = Scenario(cardset)
+    assert E.search_evaluation(even.st, A) == E.search_evaluation(even.st, B) == DRAW_POINTS
+    E.end_match(game.st, B)
+    assert E.search_evaluation(game.st, A) == 0 and E.search_evaluation(game.st, B) == WIN_POINTS
+
+
+def quiet_board(cardset: CardSet, **options: Any) -> Scenario:
+    """A Wall each in play and in hand, decks of Walls, full shields: no match ends within a few turns."""
+    game = Scenario(cardset, **options)
+    for side in (A, B):
+        game.place(side, "Wall", 0)
+        game.hand(side, "Wall")
+        game.deck(side, *["Wall"] * 8)
+    return game
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(cardset: CardSet, depth: int) -> None:
+    game = quiet_board(cardset, search_depth=depth)
+    work, search = search_buffers(game)
+    m = E.search_candidates(game.st, search, A)
+    assert m > 1 and int(search[E.SR_CAND + m - 1]) == E.CAND_END
+    for k in (0, m - 1):  # an action, and ending the turn now: then `depth` turns
+        E.rollout_world(game.st, work[0], A, 11)
+        points = E.rollout(game.st, work[0], work[1], search, A, k, 12)
+        assert int(work[1][E.G_OVER]) == 0 and int(work[1][E.G_TURN]) == int(game.st[E.G_TURN]) + depth
+        assert points == E.search_evaluation(work[1], A)
+    to_the_end = quiet_board(cardset, search_depth=0)
+    work, search = search_buffers(to_the_end)
+    m = E.search_candidates(to_the_end.st, search, A)
+    E.rollout_world(to_the_end.st, work[0], A, 11)
+    assert E.rollout(to_the_end.st, work[0], work[1], search, A, m - 1, 12) in (0, DRAW_POINTS, WIN_POINTS)
+    assert int(work[1][E.G_OVER]) == 1
+
+
+def test_search_spends_each_decisions_budget_by_successive_halving(cardset: CardSet) -> None:
+    game = face_or_trade(cardset, summons_per_turn=1, search_rollouts=4)
+    game.arrays.sides[A, E.S_SHIELD] = 4
+    game.arrays.sides[B, E.S_SHIELD] = 3
+    work, search = search_buffers(game)
+    k = E.search_decision(game.st, work, search, A)
+    m = int(search[E.SR_N])
+    tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
+    plan = schedule(4 * m, m)
+    # Each round's survivors got the round's share; the chosen one went through every round.
+    assert sum(tried) == sum(alive * share for alive, share in plan) <= 4 * m
+    assert tried[k] == sum(share for _, share in plan) == max(tried)
+    # Those dropped after round r had the shares of rounds 0..r: the worse half of each round's survivors.
+    expected: list[int] = []
+    given = 0
+    kept = m
+    for alive, share in plan:
+        given += share
+        kept = (alive + 1) // 2
+        expected += [given] * (alive - kept)
+    expected += [given] * kept
+    assert sorted(tried) == sorted(expected) and len(plan) == E.halving_rounds(m)
+    assert int(search[E.SR_ORDER]) == k and int(search[E.SR_CHOICE]) == k
+
+
+def test_search_beats_greedy_in_a_seeded_mirror(bundled: tuple[CardSet, list[Deck]]) -> None:
+    # At the default budget (2 rollouts a candidate, cut off after the opponent's reply). The full figures, 1,000
+    # matches a deck: docs/rulesets/souls.md, The search policy.
+    cardset, decks = bundled
+    by_name = {deck.name: deck for deck in decks}
+    run = RunSettings(seed=3, policy="search", workers=1)
+    result = simulate(cardset, by_name["ember_rush"], by_name["ember_rush"], matches=300, run=run, policy_b="greedy")
+    rate = result.win_rate_a
+    assert rate.value >= 0.65 and rate.low > 0.55, rate
+    assert result.meta["options"]["search_rollouts"] == 2 and result.meta["options"]["search_depth"] == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("search_rollouts", 0), ("search_rollouts", 1001), ("search_depth", -1), ("search_depth", 10_001)],
+)
 def test_search_budget_outside_its_range_is_refused(cardset: CardSet, key: str, value: int) -> None:
     from workbench.cards import WorkbenchInputError
 

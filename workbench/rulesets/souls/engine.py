@@ -36,11 +36,11 @@ choose among the listed rows: `greedy` (curve out, trade well, go face when
 lethal: each of its phases works out the one row it wants with the tests the
 listing makes, and takes it by the rule `apply` calls for that row),
 `random` (a uniformly random row, or "end turn") and `search` (determinized
-flat Monte Carlo over the rows, its rollouts played in a clone of `st`: the
-section "The search policy"). Randomness comes only from the xorshift words
-seeded per match (the search's own generator is seeded from the match's seed),
-and all arithmetic stays in small int64 ranges, so the same code runs under
-`NUMBA_DISABLE_JIT=1`.
+Monte Carlo over the rows by successive halving, its rollouts played in a clone
+of `st` and cut off by an evaluation: the section "The search policy").
+Randomness comes only from the xorshift words seeded per match (the search's
+own generator is seeded from the match's seed), and all arithmetic stays in
+small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
 (`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
@@ -82,7 +82,6 @@ from workbench.engines import (
     inline_kernel,
     published_counters,
     rng_below,
-    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -105,8 +104,18 @@ from workbench.rulesets.souls.effects import (
     parse_effects,
     uncovered_for_kind,
 )
+from workbench.search_kernels import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    halving_keep,
+    halving_rounds,
+    halving_share,
+    halving_start,
+    position_points,
+    rollout_seed,
+)
 
-ENGINE_VERSION = "5"
+ENGINE_VERSION = "6"
 
 
 def int64_constants(start: int, stop: int) -> tuple[np.int64, ...]:
@@ -213,6 +222,7 @@ ENGINE_OPTION_ORDER: tuple[str, ...] = (
     "trap_slots",
     "search_rollouts",
     "search_rollout_policy",
+    "search_depth",
 )
 (
     O_HAND_SIZE,
@@ -235,6 +245,7 @@ ENGINE_OPTION_ORDER: tuple[str, ...] = (
     O_TRAP_SLOTS,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_POLICY,
+    O_SEARCH_DEPTH,
 ) = int64_constants(0, len(ENGINE_OPTION_ORDER))
 SACRIFICE_EITHER, SACRIFICE_FIELD, SACRIFICE_HAND = 0, 1, 2
 DIRECT_ALWAYS, DIRECT_REACH = 0, 1
@@ -256,6 +267,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "burning_turns": (0, 99),
     "trap_slots": (1, MAX_TRAP_SLOTS),
     "search_rollouts": (1, 1_000),
+    "search_depth": (0, 10_000),
 }
 
 # `st` layout. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then the options.
@@ -2369,32 +2381,83 @@ def random_turn(st: IntArray, side: EngineInt) -> None:
         random_answer(st, side)
 
 
-# The search policy: determinized flat Monte Carlo over the legal actions of each step of its own turn
+# The search policy: determinized Monte Carlo over the legal actions of each step of its own turn, its rollouts
+# shared out by successive halving and cut off with the game's own evaluation
 #
-# A `search` side's turn is a run of steps. At each step its candidates are "let greedy play the rest of the turn"
-# (greedy's choice, kept on a tie), "end the turn now" and every distinct row of `legal_actions`. Each
-# candidate gets `search_rollouts` rollouts: the state cloned into a work buffer, what the side cannot see dealt anew
-# (`determinize`), the candidate taken, the rest of the turn and of the match played by `search_rollout_policy` for
-# both sides. All candidates meet the same sampled worlds with the same later dice (common random numbers). The best
-# mean is taken: greedy's rest of the turn ends the step loop, an action is played and the next step searched.
+# A `search` side's turn is a run of steps. At each step its candidates are every distinct row of `legal_actions`
+# (a summon into its card's preferred row only, when that row has room) and "end the turn now", in that order
+# (`search_candidates`: a tie goes to the first, so the search acts rather than ends its turn). The step's budget,
+# `search_rollouts` rollouts per candidate, is spent by successive halving (`workbench.search_kernels`): ceil(log2 m)
+# rounds, in each every surviving candidate gets the same number of rollouts and the worse half is dropped. A
+# rollout: the state cloned into a work buffer, what the side cannot see dealt anew (`determinize`, once per sampled
+# world for all candidates), the candidate taken, the rest of the turn and `search_depth` more turns (0: the rest of
+# the match) played by `search_rollout_policy` for both sides, the position then scored by `search_evaluation`. In a
+# round all candidates meet the same sampled worlds with the same later dice (common random numbers). The best
+# survivor is taken: an action is played and the next step searched, until the turn's end is chosen or no action is
+# left.
 
 SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
 """The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
-the batch), the last decision's candidate count and choice, then its candidates and their points."""
+the batch), the last decision's candidate count and choice, then its candidates, their points, the rollouts each
+was given, and the survivors' order (best first after the last round: its first word is the choice)."""
 MAX_CANDIDATES = MAX_ACTIONS + 2
-SR_POINTS = SR_CAND + MAX_CANDIDATES
-"""Points per candidate of the last decision: 2 per rollout won, 1 per draw."""
-SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
-CAND_GREEDY, CAND_END = -1, -2
-"""Candidates that are not an action row: greedy plays the rest of the turn; the turn ends now."""
+SR_POINTS = np.int64(SR_CAND + MAX_CANDIDATES)
+"""Points per candidate of the last decision, summed over its rollouts: WIN_POINTS (2,000) a rollout won, DRAW_POINTS
+(1,000) drawn, 0 lost, and a cut-off rollout its position's points (`search_evaluation`, `position_points`)."""
+SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
+"""Rollouts each candidate of the last decision was given (candidates dropped early were given fewer)."""
+SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
+"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
+SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
+CAND_END = -2
+"""The candidate that is not an action row: the turn ends now."""
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
 match's later draws)."""
 
+EVAL_SHIELD = 80
+"""What `search_evaluation` counts one shield point as worth, up to EVAL_SHIELD_CAP points, in tenths of greedy's worth
+units (a monster's Atk + Def left + bonus, `unit_value`, counts 10 a point). The weights are a logistic fit of who went
+on to win from the positions of greedy-against-greedy mirror matches (docs/rulesets/souls.md, *The search policy*)."""
+EVAL_SHIELD_CAP = 5
+"""Shield points above this many told nothing more about who wins, in the fit: the shield counts up to here."""
+EVAL_BOARD = 10
+"""A point of greedy worth of a monster in play (`unit_value`)."""
+EVAL_HAND_MONSTER = 54
+"""A monster card in hand, less EVAL_HAND_MONSTER_WORTH per point of its greedy worth (a big monster waits for
+sacrifices), plus EVAL_HAND_FREE when it costs no sacrifice (it can be summoned at once)."""
+EVAL_HAND_MONSTER_WORTH = 3
+EVAL_HAND_FREE = 73
+EVAL_HAND_SPELL = 26
+"""A magic or trap card in hand."""
+EVAL_TRAP_SET = 45
+"""A trap set face down."""
+EVAL_STATUS = 300
+"""A status that strikes a side's shield at the start of every turn for the rest of the match (Burning, Everflame,
+Plague) costs it this much."""
+EVAL_HALF = 100
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`): in the fit an advantage of
+about 100 (10 worth points) won three times in four."""
+
 
 @rules_kernel
-def sort_words(st: IntArray, base: EngineInt, number: EngineInt) -> None:
-    """Sort `number` words of `st` from `base` ascending (insertion sort: a deck is short)."""
+def sort_cards(st: IntArray, base: EngineInt, number: EngineInt) -> None:
+    """Sort `number` card ids of `st` from `base` ascending: by counting each card id (a card set has fewer ids than
+    a sort of a deck takes steps), in the last words of the action list, which `determinize` leaves free; by
+    insertion sort when they are not free (a deck so long that its pool reaches them)."""
+    cards = st[G_NCARDS]
+    counts = st[G_ACTIONS] + 4 * MAX_ACTIONS - cards
+    if base + number <= counts or base >= counts + cards:
+        for card in range(cards):
+            st[counts + card] = 0
+        for i in range(number):
+            st[counts + st[base + i]] += 1
+        at = base
+        for card in range(cards):
+            for _ in range(st[counts + card]):
+                st[at] = card
+                at += 1
+        return
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     j: EngineInt
     for i in range(1, number):
@@ -2431,7 +2494,7 @@ def determinize(st: IntArray, side: EngineInt) -> None:
     for i in range(top, length):
         st[pool + n] = st[zx(st, foe, Z_DECK, i)]
         n += 1
-    sort_words(st, pool, n)
+    sort_cards(st, pool, n)
     shuffle_zone(st, pool, n)
     placed = 0
     rest = 0
@@ -2450,29 +2513,74 @@ def determinize(st: IntArray, side: EngineInt) -> None:
             st[zx(st, foe, Z_DECK, top + i - held)] = st[pool + i]
     own_top = st[sx(side, S_DECK_TOP)]
     base = zx(st, side, Z_DECK, own_top)
-    sort_words(st, base, st[sx(side, S_DECK_LEN)] - own_top)
+    sort_cards(st, base, st[sx(side, S_DECK_LEN)] - own_top)
     shuffle_zone(st, base, st[sx(side, S_DECK_LEN)] - own_top)
 
 
 @rules_kernel
+def search_side_worth(st: IntArray, side: EngineInt) -> int:
+    """One side's worth in `search_evaluation` (EVAL_* weights): its shield points (up to EVAL_SHIELD_CAP), the greedy
+    worth of its monsters in play (Atk + Def left + bonus), its cards in hand (a monster by what it costs and is
+    worth) and traps set, less what its statuses will take from its shield."""
+    shield = st[sx(side, S_SHIELD)]
+    worth = EVAL_SHIELD * min(shield, EVAL_SHIELD_CAP) + EVAL_TRAP_SET * st[sx(side, S_TRAPS)]
+    for u in range(st[sx(side, S_UNITS)]):
+        worth += EVAL_BOARD * unit_value(st, side, u)
+    for i in range(st[sx(side, S_HAND)]):
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(st, card, C_KIND) == KIND_MONSTER:
+            worth += EVAL_HAND_MONSTER - EVAL_HAND_MONSTER_WORTH * cv(st, card, C_VALUE)
+            if cv(st, card, C_COST) == 0:
+                worth += EVAL_HAND_FREE
+        else:
+            worth += EVAL_HAND_SPELL
+    if st[sx(side, S_BURNING)] > 0:
+        worth -= EVAL_STATUS
+    if st[sx(side, S_EVERFLAME)] > 0:
+        worth -= EVAL_STATUS
+    if st[sx(side, S_PLAGUE)] > 0:
+        worth -= EVAL_STATUS
+    return worth
+
+
+@rules_kernel
+def search_evaluation(st: IntArray, side: EngineInt) -> EngineInt:
+    """A rollout's points for `side` when it is cut off before the match ends: the difference of the two sides'
+    worth (`search_side_worth`), squashed into (0, WIN_POINTS) by `position_points`; WIN_POINTS, DRAW_POINTS or 0
+    once the match is over."""
+    if st[G_OVER] == 1:
+        if st[G_WINNER] == side:
+            return WIN_POINTS
+        return DRAW_POINTS if st[G_WINNER] == -1 else 0
+    advantage = search_side_worth(st, side) - search_side_worth(st, 1 - side)
+    return position_points(advantage, EVAL_HALF)
+
+
+@rules_kernel
+def rollout_world(st: IntArray, world: IntArray, side: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: `st` cloned into `world`, what `side` cannot see dealt anew from
+    `seed`. Every candidate's rollout starts from a copy of it."""
+    clone(st, world)
+    rng_seed(world, seed)
+    determinize(world, side)
+
+
+@rules_kernel
 def rollout(
-    st: IntArray, work: IntArray, search: IntArray, side: EngineInt, k: EngineInt, world: EngineInt, dice: EngineInt
-) -> int:
-    """One rollout of candidate k for `side` from `st`, played in `work`: the hidden world drawn from seed `world`,
-    the later dice from seed `dice`. 2 if `side` wins, 1 for a draw, 0 if it loses."""
-    clone(st, work)
-    rng_seed(work, world)
-    determinize(work, side)
+    st: IntArray, world: IntArray, work: IntArray, search: IntArray, side: EngineInt, k: EngineInt, dice: EngineInt
+) -> EngineInt:
+    """One rollout of candidate k for `side` in the sampled `world` (`rollout_world`), played in `work` with the later
+    dice from seed `dice`: the candidate, the rest of the turn, then `search_depth` more turns (0: to the match's
+    end); its points (`search_evaluation`)."""
+    clone(world, work)
     rng_seed(work, dice)
     policy = opt(work, O_SEARCH_POLICY)
     work[sx(SIDE_A, S_POLICY)] = policy
     work[sx(SIDE_B, S_POLICY)] = policy
     candidate = search[SR_CAND + k]
-    if candidate == CAND_GREEDY:
-        greedy_turn(work, side)
-    elif candidate >= 0:
+    if candidate >= 0:
         # The candidate's row, copied into the rollout's own action list, taken there; a target it leaves open is
-        # greedy's.
+        # greedy's; then the rest of the turn by the rollouts' policy.
         base = st[G_ACTIONS] + candidate * 4
         row = work[G_ACTIONS]
         for j in range(4):
@@ -2486,15 +2594,18 @@ def rollout(
                 random_turn(work, side)
     end_turn(work, side)
     turn_of = 1 - side
+    depth = opt(work, O_SEARCH_DEPTH)
+    turns = 0
     while work[G_OVER] == 0:
         if work[G_TURN] >= opt(work, O_TURN_CAP):
             end_match(work, NONE)
             break
+        if depth > 0 and turns >= depth:
+            break
         take_turn(work, turn_of)
         turn_of = 1 - turn_of
-    if work[G_WINNER] == side:
-        return 2
-    return 1 if work[G_WINNER] == -1 else 0
+        turns += 1
+    return search_evaluation(work, side)
 
 
 @rules_kernel
@@ -2511,55 +2622,93 @@ def same_action(st: IntArray, side: EngineInt, i: EngineInt, j: EngineInt) -> bo
 
 
 @rules_kernel
-def search_decision(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
-    """One step of a search side's turn: the candidates (greedy's rest of the turn, ending the turn, each distinct
-    legal action, listed in st's action list) and the one with the most points over `search_rollouts` rollouts
-    each; returns its candidate index (0, greedy's, on a tie). With no legal action, greedy's without a rollout."""
+def summon_elsewhere(st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) -> bool:
+    """Whether listed row i is a summon into another row than its card's preferred one (greedy's: short-range
+    attackers in front, Ranged X at row X-1, cards that never attack behind) while a summon of the same card into the
+    preferred row is listed among the n rows too: the search leaves it out."""
+    out = st[G_ACTIONS]
+    if st[out + 4 * i] != A_SUMMON:
+        return False
+    card = st[zx(st, side, Z_HAND, st[out + 4 * i + 1])]
+    wanted = preferred_row(st, card)
+    if st[out + 4 * i + 2] == wanted:
+        return False
+    for j in range(n):
+        row = out + 4 * j
+        if st[row] == A_SUMMON and st[row + 2] == wanted and st[zx(st, side, Z_HAND, st[row + 1])] == card:
+            return True
+    return False
+
+
+@rules_kernel
+def search_candidates(st: IntArray, search: IntArray, side: EngineInt) -> int:
+    """List a step's candidates in the search's words and return how many: each distinct legal action (the same card
+    from two places in the hand is one; a summon only into its card's preferred row when that row has room,
+    `summon_elsewhere`), in the order `legal_actions` lists them (into st's action list), then "end the turn now".
+    Lower numbers win ties, so on a tie the search acts rather than ends its turn."""
     n = legal_actions(st, side, st[G_ACTIONS])
-    search[SR_CAND] = CAND_GREEDY
-    search[SR_CAND + 1] = CAND_END
-    m = 2
+    m = 0
     for i in range(n):
+        if summon_elsewhere(st, side, i, n):
+            continue
         repeated = False
-        for j in range(2, m):
+        for j in range(m):
             if same_action(st, side, i, search[SR_CAND + j]):
                 repeated = True
                 break
         if not repeated:
             search[SR_CAND + m] = i
             m += 1
+    search[SR_CAND + m] = CAND_END
+    return m + 1
+
+
+@rules_kernel
+def search_decision(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
+    """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
+    over `search_rollouts` x candidates rollouts (`work[0]` holds each sampled world, `work[1]` a rollout); returns
+    its candidate number. With no legal action, "end the turn" without a rollout."""
+    m = search_candidates(st, search, side)
     search[SR_N] = m
-    search[SR_CHOICE] = 0
-    if n == 0:
-        return 0
-    for k in range(m):
-        search[SR_POINTS + k] = 0
-    for _ in range(opt(st, O_SEARCH_ROLLOUTS)):
-        world = (rng_next(search) << 31) ^ rng_next(search)
-        dice = (rng_next(search) << 31) ^ rng_next(search)
-        for k in range(m):
-            search[SR_POINTS + k] += rollout(st, work, search, side, k, world, dice)
+    search[SR_CHOICE] = m - 1
+    if m == 1:
+        return m - 1
+    world = work[0]
+    play = work[1]
+    halving_start(search, SR_ORDER, SR_POINTS, SR_TRIED, m)
+    rounds = halving_rounds(m)
+    # Typed for mypy only (numba ignores the annotations): ints at first, then what the kernels return.
+    left: EngineInt = opt(st, O_SEARCH_ROLLOUTS) * m
+    alive: EngineInt = m
+    for r in range(rounds):
+        share = halving_share(left, alive, rounds - r)
+        if share == 0:
+            break
+        for _ in range(share):
+            rollout_world(st, world, side, rollout_seed(search))
+            dice = rollout_seed(search)
+            for i in range(alive):
+                k = search[SR_ORDER + i]
+                search[SR_POINTS + k] += rollout(st, world, play, search, side, k, dice)
+        for i in range(alive):
+            search[SR_TRIED + search[SR_ORDER + i]] += share
+        left -= share * alive
+        search[SR_ROLLOUTS] += share * alive
+        alive = halving_keep(search, SR_ORDER, SR_POINTS, alive)
     search[SR_DECISIONS] += 1
-    search[SR_ROLLOUTS] += opt(st, O_SEARCH_ROLLOUTS) * m
-    best = 0
-    for k in range(1, m):
-        if search[SR_POINTS + k] > search[SR_POINTS + best]:
-            best = k
+    best = search[SR_ORDER]
     search[SR_CHOICE] = best
     return best
 
 
 @rules_kernel
 def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
-    """A search side's turn after its draw: search a step, take its choice, until greedy's rest of the turn or
-    ending the turn is chosen (or the match ends)."""
+    """A search side's turn after its draw: search a step, take its choice, until ending the turn is chosen (or no
+    action is left, or the match ends)."""
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
         candidate = search[SR_CAND + search_decision(st, work, search, side)]
-        if candidate == CAND_GREEDY:
-            greedy_turn(st, side)
-            return
         if candidate == CAND_END:
             return
         apply(st, side, st[G_ACTIONS] + candidate * 4)
@@ -2650,7 +2799,7 @@ def play_batch_kernel(
     search: IntArray,
 ) -> None:
     """Play one match per seed on one state array (its counters add up over the batch). `work` and `search` are
-    the search policy's rollout buffer and words (unused unless a side plays `search`)."""
+    the search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
     searched = policy_a == POLICY_SEARCH or policy_b == POLICY_SEARCH
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
@@ -2691,13 +2840,19 @@ class MatchArrays:
         return self._events[: int(self.st[G_EVENTS])]
 
 
+def new_search_buffers(compiled: CompiledCards, capacity: int) -> tuple[IntArray, IntArray]:
+    """The search policy's rollout buffers and its words: `work[0]` a round's sampled world and `work[1]` a rollout,
+    each a state of the same cards and capacity that logs nothing, and SEARCH_WORDS words."""
+    state = new_state(compiled, capacity)
+    return np.stack([state, state.copy()]), np.zeros(SEARCH_WORDS, dtype=np.int64)
+
+
 def search_buffers(arrays: MatchArrays, policy_a: int, policy_b: int) -> tuple[IntArray, IntArray]:
-    """The search policy's rollout buffer (a state of the same cards and capacity, logging nothing) and its words;
-    one word each when neither side searches."""
+    """`new_search_buffers` for the match state's cards and capacity, or, when neither side searches, buffers of one
+    word (of the same shapes: one compiled batch)."""
     if POLICY_SEARCH not in (policy_a, policy_b):
-        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    capacity = int(arrays.st[G_CAPACITY])
-    return new_state(arrays.compiled, capacity), np.zeros(SEARCH_WORDS, dtype=np.int64)
+        return np.zeros((2, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    return new_search_buffers(arrays.compiled, int(arrays.st[G_CAPACITY]))
 
 
 def play_batch(

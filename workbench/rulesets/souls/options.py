@@ -1,15 +1,54 @@
 """The souls rule-options ledger: every reading of an unclear rule, its default and its quote.
 
 The first three entries steer validation; the rest steer the match engine
-(`engine.py`) and, for `deck_size` and `sacrifice_from`, the deck checks. The
-engine reads them through `ENGINE_OPTION_ORDER`.
+(`engine.py`) and, for `deck_size` and `sacrifice_from`, the deck checks; the
+last three are the search policy's settings (`SEARCH_OPTIONS`). The engine
+reads them through `ENGINE_OPTION_ORDER`.
 """
+
+from dataclasses import replace
 
 from workbench.limits import limit
 from workbench.rulesets.base import RuleOption, search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
+
+SEARCH_ROLLOUTS = 2
+"""The souls search's default budget: rollouts per candidate on average, the decision's whole budget being this times
+its candidates, shared out by successive halving (docs/rulesets/souls.md, *The search policy*, has the measurements
+it was chosen by)."""
+SEARCH_DEPTH = 1
+"""The souls search's default cut-off, in turns after the searched one (0: every rollout plays to the end)."""
+_WIN_QUOTE = "Winning the Game / How to Win: See Attacking Opponent - 2."
+_ROLLOUTS, _ROLLOUT_POLICY = search_options("candidate at each step of its turn it searches", _WIN_QUOTE)
+SEARCH_OPTIONS: tuple[RuleOption, ...] = (
+    replace(
+        _ROLLOUTS,
+        default=SEARCH_ROLLOUTS,
+        reading=(
+            "Not a rule: the `search` policy's budget, rollouts per candidate at each step of its turn it searches, on "
+            "average: the step's budget is this times its candidates, shared out by successive halving (each round "
+            "the better half of the candidates go on and get the same number of rollouts). More rollouts play "
+            "stronger and slower; other policies ignore it."
+        ),
+    ),
+    _ROLLOUT_POLICY,
+    RuleOption(
+        key="search_depth",
+        default=SEARCH_DEPTH,
+        minimum=0,
+        maximum=10_000,
+        reading=(
+            "Not a rule: how many turns a `search` rollout plays after the turn searched before it stops and scores "
+            "the position by the game's own evaluation (shields, the worth of cards in play and in hand, statuses); "
+            "0 plays every rollout to the match's end. Other policies ignore it."
+        ),
+        quote=_WIN_QUOTE,
+    ),
+)
+"""The search policy's settings: the two every ruleset has (`search_options`), the budget's default and reading
+souls' own, and the rollouts' cut-off."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -239,8 +278,5 @@ OPTIONS: tuple[RuleOption, ...] = (
         reading="A player may have up to this many traps set face down at once (1-5); the document gives no limit.",
         quote="Most Trap cards' effects are activated by Trigger conditions",
     ),
-    *search_options(
-        "candidate at each step of its turn it searches",
-        "Winning the Game / How to Win: See Attacking Opponent - 2.",
-    ),
+    *SEARCH_OPTIONS,
 )
