@@ -18,10 +18,10 @@ class PowerCurveDefaults:
     """The defaults of a power curve and of the figures drawn beside it."""
 
     matches_per_card: int = 8_000
-    """Matches per measured card (split evenly over the gauntlet); also per value of a sweep. Why 8,000: it is where
-    the bundled sets' verdicts hold over seeds (issue 29: at least 90% of cards keep one verdict over seeds 0-2, with
-    the second look of `follow_up`); at 2,000 between 81% and 97% did (circles 81%, SOURCE 80%, plasma 83%), since a
-    card's interval was as wide as the tolerance and cards near a verdict's edge flipped. docs/simulation.md gives
+    """Matches per measured card (split evenly over the gauntlet); also per value of a sweep. Why 8,000: with the
+    second look of `follow_up`, 94-100% of the cards of four bundled sets keep one verdict over seeds 0-2, SOURCE's
+    89% (issue 29); at 2,000 between 80% and 97% did (circles 81%, SOURCE 80%, plasma 83%), since a card's interval
+    was as wide as the tolerance and cards near a verdict's edge flipped. docs/simulation.md gives
     the figures and the commands."""
     matches_per_pair: int = 2_000
     """Matches of deck A against deck B, and per ordered pair of the matchup matrix, beside a power curve."""
