@@ -428,13 +428,16 @@ def _parser() -> argparse.ArgumentParser:
         cardset_options,
         simulation_options,
     )
-    add_deck_argument(health, f"decks to play, every ordered pair of them {set_decks_default}")
+    add_deck_argument(
+        health, f"decks to play, every ordered pair of them {set_decks_default}; none with --option game=full"
+    )
     health.add_argument(
         "--matches",
         type=int,
-        default=POWER_CURVE_DEFAULTS.matches_per_pair,
+        default=None,
         metavar="N",
-        help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups)",
+        help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups); "
+        f"whole games with --option game=full (default {FULL_GAME_DEFAULTS.health_games})",
     )
 
     stat_values = add(
@@ -1922,21 +1925,42 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_health(args: argparse.Namespace) -> int:
-    from workbench.health import game_health, health_lines
+    from workbench.health import full_game_health, game_health, health_lines
+    from workbench.rulesets.base import parse_option_pairs
 
-    cardset, decks, overrides = _load(args, args.deck, "set")
-    if not decks:
-        raise _no_set_decks(cardset)
-    health = game_health(cardset, decks, args.matches, _run_settings(args, overrides, "health"))
+    if parse_option_pairs(args.option).get("game") == "full":
+        if args.deck:
+            raise WorkbenchInputError(
+                "--deck is not used with --option game=full: whole games build their decks from the store.",
+                expected="no --deck with --option game=full (or game=tournament to play the decks)",
+            )
+        cardset, _decks, overrides = _load(args, [])
+        # The whole game's progress reports games, not matches: a share, the time taken and the time left.
+        health = full_game_health(cardset, args.matches, _run_settings(args, overrides, "health", unit=None))
+    else:
+        cardset, decks, overrides = _load(args, args.deck, "set")
+        if not decks:
+            raise _no_set_decks(cardset)
+        matches = POWER_CURVE_DEFAULTS.matches_per_pair if args.matches is None else args.matches
+        health = game_health(cardset, decks, matches, _run_settings(args, overrides, "health"))
     if args.format == "json":
         _emit_json(health.to_json())
         return EXIT_OK
     meta = health.meta
-    print(_provenance_line(meta))
-    print(
-        f"every ordered pair of the decks {', '.join(meta['decks'])} ({meta['pairs']} in all, mirrors included, so "
-        f"each deck sits in both seats; the first player alternates): {meta['matches_per_pair']:,} matches per pair"
-    )
+    if health.whole_game:
+        print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
+        print(
+            f"whole games from the card sheet alone (no decks: each seat builds its own from the store), "
+            f"{meta['players']} seats all playing {meta['policies'][0]}, whole-game rules v{meta['market_version']}; "
+            "every share with its 95% Wilson interval, every mean with its 95% normal interval, over the games"
+        )
+    else:
+        print(_provenance_line(meta))
+        print(
+            f"every ordered pair of the decks {', '.join(meta['decks'])} ({meta['pairs']} in all, mirrors included, "
+            f"so each deck sits in both seats; the first player alternates): {meta['matches_per_pair']:,} matches "
+            "per pair"
+        )
     for line in health_lines(health):
         print(shown(line))
     warnings = health.warnings

@@ -56,6 +56,13 @@ class FullGameDefaults:
     four greedy seats (`simulate blades/blades_sample --option game=full --matches 100 --seed 1`, load 6-8): 14-18
     games a second, final VP intervals about ±3 VP per seat; the tournament's 10,000 matches as whole games would
     take about ten minutes."""
+    health_games: int = 400
+    """Whole games of `health --option game=full`. Why 400: the first seat's win share is a share of games, so its
+    95% interval is about ±4.2 points at four seats (fair 25%) and ±4.9 at two; only an interval narrower than the
+    healthy band's five points each side of fair can lie wholly outside it, so fewer games could never warn of an
+    advantage of about ten points. Measured on the bundled set with four greedy seats (`health blades/blades_sample
+    --option game=full`, seed 0): 21 seconds of one core (about 19 games a second), 70 seconds of wall time on two
+    cores shared at load 6; `--matches` chooses another count."""
     games_per_card: int = 50
     """Whole games per store card of `power-curve --option game=full` (played twice: with the card and without).
     On the bundled set 60 games a card gave intervals of about ±2.2 VP (docs/rulesets/blades.md), so 50 gives about
@@ -165,6 +172,10 @@ class FullGames:
     intervals)."""
     round_labels: list[str] = field(default_factory=list)
     """The tournaments in order: `pre-release` (with that option), `R1`, `R2`, ..."""
+    records: dict[str, Any] = field(default_factory=dict)
+    """What the game's health reads of each game, in plain numbers (the runner's `health_records`: per game the
+    first seat, final VP and places, tournaments played and VP after each; per store card the games it was bought
+    in); empty for a runner without it."""
 
     def json(self) -> dict[str, Any]:
         """What `simulate --option game=full --format json` prints."""
@@ -293,6 +304,8 @@ def run_full_games(
     offset = tournaments - collection_rounds
     labels = ["pre-release"] * offset + [f"R{k + 1}" for k in range(collection_rounds)]
     result.round_labels = labels
+    if hasattr(runner, "health_records"):
+        result.records = runner.health_records(runs)
     # A Duel Mode game ends when a seat has won two tournaments: a round's figures are over the games that played it.
     for k, label in enumerate(labels):
         result.per_game[f"tournament {label}"] = [

@@ -15,6 +15,13 @@ games player 1 won) and Balance (1 minus the largest gap between the players' wi
 DurationTurns (mean turns) for the length; Timeouts (games ended by the turn limit) for the turn cap; Drawishness
 (draws, not counting timeouts) for draws. Ludii's Decisiveness and LeadChange need a state evaluation during play;
 the engines give none (see `MID_GAME_MISSING`), so the leader at mid-game is left out rather than guessed.
+
+Whole games (`--option game=full`, Millennium Blades): `full_game_health` plays them through
+`workbench.full_game.run_full_games` (the games `simulate --option game=full` plays, from the same seed) and
+`health_of_full_games` measures the same figures on them: the first seat's win share against the fair share, its
+place against the other seats', draws (a first place shared after every tie-break), store cards never bought, and the
+leader after the middle tournament (a whole game records VP after every tournament). Length (fixed by the rules but in
+Duel Mode) and turn-cap hits (no turn cap) say in words that they do not apply.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import pandas as pd
 
 from workbench.analysis import play_every_pair
 from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.full_game import FULL_GAME_DEFAULTS, FullGames, is_full_game, run_full_games
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
 from workbench.simulate import MatchResults, Rate, engine_for, provenance
@@ -79,6 +87,12 @@ class HealthThresholds:
     seat_place_gap: float = 0.25
     """Millennium Blades: the first half of the turn order may place at most this much better or worse on average
     than the second half (places run 1 to the number of players)."""
+    rarely_bought: float = FULL_GAME_DEFAULTS.min_buy_share
+    """Whole games: a store card bought by any seat in fewer than this share of the games is named as rarely bought
+    (the whole-game power curve's line, `FULL_GAME_DEFAULTS.min_buy_share`, 10%)."""
+    max_mid_game_leader: float = 0.80
+    """Whole games: the seat ahead after the middle tournament may win at most this share of the games (above it,
+    the game is decided before its end and the last rounds change little)."""
 
 
 HEALTH_THRESHOLDS = HealthThresholds()
@@ -190,6 +204,10 @@ class GameHealth:
     meta: dict[str, Any] = field(default_factory=dict)
     """Provenance (ruleset and engine versions, options, seed, matches per pair, policy, card-set hash), the decks,
     the pairs, the total match count, the turn cap and the thresholds."""
+    whole_game: dict[str, Any] = field(default_factory=dict)
+    """Whole games (`full_game_health`) only: `positions` (per seat clockwise from the one that opened the first
+    tournament: mean place and final VP with their intervals, win share) and `store_cards` (per store card: games
+    bought in, their share, never_bought, rarely_bought); empty for matches between decks."""
 
     @property
     def warnings(self) -> list[str]:
@@ -204,6 +222,14 @@ class GameHealth:
         raise KeyError(key)
 
     def to_json(self) -> dict[str, Any]:
+        if self.whole_game:
+            return {
+                **self.meta,
+                "figures": [figure.to_json() for figure in self.figures],
+                "warnings": self.warnings,
+                "length": self.length_summary | {"histogram": self.lengths.to_dict(orient="records")},
+                **self.whole_game,
+            }
         return {
             **self.meta,
             "figures": [figure.to_json() for figure in self.figures],
@@ -266,7 +292,11 @@ def game_health(
     *,
     thresholds: HealthThresholds = HEALTH_THRESHOLDS,
 ) -> GameHealth:
-    """Play every ordered pair of `decks` (mirrors included) and measure the game's health (module docstring)."""
+    """Play every ordered pair of `decks` (mirrors included) and measure the game's health (module docstring).
+    With the rule option `game=full` the decks are not used: whole games are played instead (`full_game_health`,
+    `matches_per_pair` whole games)."""
+    if is_full_game(cardset.ruleset, run.options):
+        return full_game_health(cardset, matches_per_pair, run, thresholds=thresholds)
     if not decks:
         raise WorkbenchInputError(
             "game health needs at least one deck: every ordered pair of the decks is played.",
@@ -651,3 +681,417 @@ def health_lines(health: GameHealth) -> list[str]:
         if figure.levers:
             lines.append("  rule options that move it (measured, docs/simulation.md): " + "; ".join(figure.levers))
     return lines
+
+
+# Whole games (`--option game=full`): the same figures, measured on whole games of the market game.
+
+
+def full_game_health(
+    cardset: CardSet,
+    games: int | None = None,
+    run: RunSettings = RunSettings(),
+    *,
+    thresholds: HealthThresholds = HEALTH_THRESHOLDS,
+) -> GameHealth:
+    """The game's health over whole games (`--option game=full`): `games` of them (default
+    `FULL_GAME_DEFAULTS.health_games`) from `run.seed`, every seat playing `run.policy`, played by
+    `workbench.full_game.run_full_games` (game k from `SeedSequence(seed).spawn(games)[k]`, as `simulate --option
+    game=full` plays them), reporting each game to `run.progress`. No decks: a whole game builds its decks from the
+    store. The figures are `health_of_full_games`'."""
+    count = FULL_GAME_DEFAULTS.health_games if games is None else games
+    result = run_full_games(cardset, run.options, count, run.seed, run.policy, progress=run.progress)
+    return health_of_full_games(result, thresholds)
+
+
+def health_of_full_games(result: FullGames, thresholds: HealthThresholds = HEALTH_THRESHOLDS) -> GameHealth:
+    """The health figures of whole games already played (a `run_full_games` result), in `FIGURE_KEYS` order:
+
+    - first player: the share of games won by the seat that opened the first tournament (a shared first place
+      counts its share), against the fair share of one in the number of seats;
+    - seat placement: the first seat's final place against the other seats' mean, per game, with the mean place
+      and VP of every seat clockwise from it;
+    - length: by the rules every game plays its three tournaments, so no figure, except in Duel Mode (a game ends
+      when a seat has won two);
+    - turn cap: a whole game has none (said in words);
+    - draws: games whose first place is still shared after every tie-break;
+    - never played: store cards no seat bought in any game, and those bought in fewer than
+      `thresholds.rarely_bought` of the games;
+    - leader at mid-game: the share of games won by the single leader after the middle tournament.
+
+    Every share has its 95% Wilson interval and every mean its 95% normal interval, over the games."""
+    records = result.records
+    if not records or not records.get("games"):
+        raise WorkbenchInputError(
+            "these whole games carry no per-game records, so their health cannot be measured.",
+            expected="whole games from workbench.full_game.run_full_games",
+        )
+    meta = dict(result.meta)
+    ruleset_id = str(meta["ruleset"])
+    games = records["games"]
+    players = int(records["players"])
+    duel = bool(records["duel"])
+    figures = [
+        _whole_first_seat_figure(games, players, thresholds),
+    ]
+    placement, positions = _whole_seat_figure(games, players, duel, thresholds)
+    figures.append(placement)
+    length, lengths, length_summary = _whole_length_figure(games, duel, bool(records["prerelease"]))
+    figures.append(length)
+    figures.append(_whole_turn_cap_figure(ruleset_id, int(records["market_actions"]), thresholds))
+    figures.append(_whole_draws_figure(games, ruleset_id, thresholds))
+    never_figure, store_rows = _whole_never_bought_figure(records["store"], len(games), thresholds)
+    figures.append(never_figure)
+    figures.append(_whole_mid_game_figure(games, players, duel, thresholds))
+    meta |= {
+        "game": "full",
+        "games": len(games),
+        "players": players,
+        "two_player_rules": "duel" if duel else ("normal" if players == 2 else None),
+        "turn_cap": None,
+        "thresholds": dict(thresholds.__dict__),
+        "dollars_left_mean": records["dollars_left_mean"],
+        "cards_short_in_deals_mean": records["cards_short_in_deals_mean"],
+    }
+    return GameHealth(
+        figures,
+        lengths,
+        length_summary,
+        pd.DataFrame(store_rows),
+        pd.DataFrame(),
+        pd.DataFrame(),
+        meta,
+        whole_game={"positions": positions, "store_cards": store_rows},
+    )
+
+
+def _win_shares(game: dict[str, Any]) -> list[float]:
+    """Each seat's share of the game's win: 1 for a sole winner, 1/k for each of k seats sharing first place."""
+    winners = sum(1 for place in game["rank"] if place == 1)
+    return [1.0 / winners if place == 1 else 0.0 for place in game["rank"]]
+
+
+def _whole_first_seat_figure(
+    games: Sequence[dict[str, Any]], players: int, thresholds: HealthThresholds
+) -> HealthFigure:
+    """The share of games the seat that opened the first tournament won (Ludii's AdvantageP1), against 1/players."""
+    score = sum(_win_shares(game)[game["first_seat"]] for game in games)
+    rate = Rate.of(score, len(games))
+    fair = 1.0 / players
+    # The tournament's band (45% to 55% around an even 50%) moved to the fair share of this many seats.
+    low, high = fair - (0.5 - thresholds.first_player_low), fair + (thresholds.first_player_high - 0.5)
+    side = _outside(rate.low, rate.high, low, high)
+    summary = (
+        f"the seat that opens the first tournament wins {_rate_text(rate)} of {len(games):,} whole games (a shared "
+        f"first place counts its share; fair with {players} seats: {_percent(fair)})"
+    )
+    warning = None
+    if side:
+        distance = rate.value - high if side > 0 else low - rate.value
+        strength = "a strong " if distance > thresholds.strong_advantage else "an "
+        who = "advantage" if side > 0 else "disadvantage"
+        warning = (
+            f"the seat that opens the first tournament wins {_rate_text(rate)} of whole games (fair "
+            f"{_percent(fair)}): {strength}{who} of the first seat"
+        )
+    return HealthFigure(
+        key=FIRST_PLAYER,
+        label="first seat's win share",
+        summary=summary,
+        healthy=f"{_percent(low)} to {_percent(high)}, {_limit(0.5 - thresholds.first_player_low)} either side of "
+        "fair (the interval must lie wholly outside to warn)",
+        ludii=f"AdvantageP1 {rate.value:.3f} (fair {fair:.3f})",
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+    )
+
+
+def _mean_with_interval(values: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
+    array = np.asarray(values, dtype=float)
+    mean = float(array.mean())
+    half, _ = _mean_interval(array)
+    return mean, mean - half, mean + half
+
+
+def _whole_seat_figure(
+    games: Sequence[dict[str, Any]], players: int, duel: bool, thresholds: HealthThresholds
+) -> tuple[HealthFigure, list[dict[str, Any]]]:
+    """The first seat's final place minus the other seats' mean place, per game (negative: the first seat places
+    better), and every seat clockwise from the first: mean place, mean final VP, win share."""
+    gaps: list[float] = []
+    places: list[list[float]] = [[] for _ in range(players)]
+    totals: list[list[float]] = [[] for _ in range(players)]
+    wins: list[list[float]] = [[] for _ in range(players)]
+    for game in games:
+        first = game["first_seat"]
+        shares = _win_shares(game)
+        for position in range(players):
+            seat = (first + position) % players
+            places[position].append(float(game["rank"][seat]))
+            totals[position].append(float(game["total"][seat]))
+            wins[position].append(shares[seat])
+        others = [game["rank"][(first + k) % players] for k in range(1, players)]
+        gaps.append(float(game["rank"][first]) - sum(others) / len(others))
+    unit = "tournaments won" if duel else "final VP"
+    positions = []
+    for position in range(players):
+        place, place_low, place_high = _mean_with_interval(places[position])
+        total, total_low, total_high = _mean_with_interval(totals[position])
+        win = Rate.of(sum(wins[position]), len(games))
+        positions.append(
+            {
+                "position": position + 1,
+                "mean_place": place,
+                "place_low": place_low,
+                "place_high": place_high,
+                "mean_total": total,
+                "total_low": total_low,
+                "total_high": total_high,
+                "win_share": win.value,
+                "win_low": win.low,
+                "win_high": win.high,
+            }
+        )
+    gap, low, high = _mean_with_interval(gaps)
+    limit = thresholds.seat_place_gap
+    side = _outside(low, high, -limit, limit)
+    by_position = "; ".join(
+        f"{row['position']}. {row['mean_place']:.2f} ({row['mean_total']:.1f} {'won' if duel else 'VP'})"
+        for row in positions
+    )
+    summary = (
+        f"the first seat places {gap:+.2f} [{low:+.2f}, {high:+.2f}] against the other seats' mean (places 1 to "
+        f"{players}; negative is better); mean place and {unit} by seat clockwise from it: {by_position}"
+    )
+    warning = None
+    if side:
+        better = "better" if gap < 0 else "worse"
+        warning = (
+            f"the seat that opens the first tournament places {abs(gap):.2f} places {better} than the others on "
+            f"average [{abs(gap) - (high - gap):.2f}, {abs(gap) + (high - gap):.2f}]: an advantage of turn order"
+        )
+    figure = HealthFigure(
+        key=SEAT_PLACEMENT,
+        label="seat advantage (placement)",
+        summary=summary,
+        healthy=f"a gap within ±{limit:g} places",
+        ludii="AdvantageP1, in Millennium Blades' own units (final place and VP)",
+        value=gap,
+        low=low,
+        high=high,
+        warning=warning,
+    )
+    return figure, positions
+
+
+def _whole_length_figure(
+    games: Sequence[dict[str, Any]], duel: bool, prerelease: bool
+) -> tuple[HealthFigure, pd.DataFrame, dict[str, float]]:
+    """Tournaments per game: fixed by the rules (three), except in Duel Mode (two or three)."""
+    played = np.array([game["tournaments"] for game in games], dtype=float)
+    counts = pd.Series(played.astype(int)).value_counts().sort_index()
+    lengths = pd.DataFrame({"tournaments": counts.index.astype(int), "games": counts.to_numpy(dtype=int)})
+    q1, median, q3 = (float(q) for q in np.quantile(played, [0.25, 0.5, 0.75]))
+    length_summary = {
+        "mean": float(played.mean()),
+        "q1": q1,
+        "median": median,
+        "q3": q3,
+        "min": float(played.min()),
+        "max": float(played.max()),
+    }
+    if not duel:
+        rounds = "a pre-release tournament and two deckbuilding rounds" if prerelease else "three deckbuilding rounds"
+        return (
+            HealthFigure(
+                key=LENGTH,
+                label="game length",
+                summary=(
+                    f"does not apply: by the rules every whole game plays {rounds}, each ended by a tournament "
+                    f"({int(played.max())} tournaments in all {len(games):,} games), so its length is no measure of "
+                    "play; the deckbuilding's length in actions is not recorded"
+                ),
+                healthy="",
+                ludii="DurationTurns (fixed here by the rules)",
+                measured=False,
+            ),
+            lengths,
+            length_summary,
+        )
+    mean, low, high = _mean_with_interval(played)
+    early = Rate.of(float((played < 3).sum()), len(played))
+    summary = (
+        f"Duel Mode games last {mean:.2f} tournaments on average [{low:.2f}, {high:.2f}]; {_rate_text(early)} "
+        "end after two (a seat won both)"
+    )
+    return (
+        HealthFigure(
+            key=LENGTH,
+            label="game length",
+            summary=summary,
+            healthy="two or three tournaments, as Duel Mode's rules say (no warning)",
+            ludii=f"DurationTurns {mean:.2f} (in tournaments)",
+            value=mean,
+            low=low,
+            high=high,
+        ),
+        lengths,
+        length_summary,
+    )
+
+
+def _whole_turn_cap_figure(ruleset_id: str, market_actions: int, thresholds: HealthThresholds) -> HealthFigure:
+    """A whole game has no turn cap: it ends after its tournaments, which the rules fix."""
+    return HealthFigure(
+        key=TURN_CAP,
+        label="turn-cap hits",
+        summary=(
+            f"does not apply: a whole {ruleset_id} game has no turn cap; it ends after its tournaments. Each timer "
+            f"segment of deckbuilding lets a seat take at most {market_actions} actions (option market_actions), "
+            "which stands for the timer of the rules rather than cutting a game short, and how often a seat used "
+            "them all is not recorded"
+        ),
+        healthy=f"at most {_limit(thresholds.max_turn_cap_share)} of games (where there is a cap)",
+        ludii="Timeouts (none: no cap)",
+        measured=False,
+    )
+
+
+def _whole_draws_figure(games: Sequence[dict[str, Any]], ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
+    """Games whose first place is still shared after every tie-break (Ludii's Drawishness)."""
+    shared = sum(1 for game in games if sum(1 for place in game["rank"] if place == 1) > 1)
+    rate = Rate.of(float(shared), len(games))
+    warning = None
+    if rate.low > thresholds.max_draw_rate:
+        warning = f"{_rate_text(rate)} of whole games end with first place shared after every tie-break: a drawish game"
+    return HealthFigure(
+        key=DRAWS,
+        label="draws",
+        summary=f"{_rate_text(rate)} of whole games end with first place shared after every tie-break ({shared:,})",
+        healthy=f"at most {_limit(thresholds.max_draw_rate)} of games",
+        ludii=f"Drawishness {rate.value:.3f}",
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+        levers=_lever_texts(ruleset_id, DRAWS) if warning else (),
+    )
+
+
+def _whole_never_bought_figure(
+    store: Sequence[dict[str, Any]], games: int, thresholds: HealthThresholds
+) -> tuple[HealthFigure, list[dict[str, Any]]]:
+    """Store cards no seat bought in any game, and those bought in fewer than `rarely_bought` of the games."""
+    rows = []
+    for card in store:
+        share = card["games_bought"] / games if games else 0.0
+        rate = Rate.of(float(card["games_bought"]), games)
+        rows.append(
+            {
+                **card,
+                "games": games,
+                "bought_share": share,
+                "low": rate.low,
+                "high": rate.high,
+                "never_bought": card["games_bought"] == 0,
+                "rarely_bought": 0 < share < thresholds.rarely_bought,
+            }
+        )
+    never = [row["card"] for row in rows if row["never_bought"]]
+    rare = [row for row in rows if row["rarely_bought"]]
+    share = len(never) / len(rows) if rows else 0.0
+    summary = (
+        f"{len(never)} of {len(rows)} store cards never bought by any seat in {games:,} whole games ({_percent(share)})"
+    )
+    if never:
+        summary += ": " + ", ".join(never)
+    if rare:
+        summary += f"; bought in fewer than {_limit(thresholds.rarely_bought)} of games: " + ", ".join(
+            f"{row['card']} ({_played_percent(row['bought_share'])})" for row in rare
+        )
+    summary += " (cards also reach the seats free, in the deals, which are not counted)"
+    warning = None
+    if never or rare:
+        parts = []
+        if never:
+            parts.append(
+                f"{len(never)} of {len(rows)} store cards ({_percent(share)}) {'was' if len(never) == 1 else 'were'} "
+                f"never bought: {', '.join(never)}"
+            )
+        if rare:
+            parts.append(
+                f"{len(rare)} {'more ' if never else ''}store card{' was' if len(rare) == 1 else 's were'} bought in "
+                "fewer than "
+                f"{_limit(thresholds.rarely_bought)} of games: {', '.join(row['card'] for row in rare)}"
+            )
+        warning = "; ".join(parts) + " (no power at its buy cost can be measured for a card the seats hardly buy)"
+    figure = HealthFigure(
+        key=NEVER_PLAYED,
+        label="store cards never bought",
+        summary=summary,
+        healthy=f"every store card bought, in at least {_limit(thresholds.rarely_bought)} of the games",
+        ludii="none (Ludii measures whole games; a card game adds its dead cards)",
+        value=share,
+        warning=warning,
+    )
+    return figure, rows
+
+
+def _whole_mid_game_figure(
+    games: Sequence[dict[str, Any]], players: int, duel: bool, thresholds: HealthThresholds
+) -> HealthFigure:
+    """The share of games won by the seat alone in the lead after the middle tournament (the first of three, half
+    the game's tournaments rounded down), over the games with a single leader then (Ludii's Decisiveness, in
+    tournaments)."""
+    most = max(game["tournaments"] for game in games)
+    middle = max(most // 2, 1)
+    unit = "tournaments won" if duel else "VP (tournaments and the collections turned in before them)"
+    score, led = 0.0, 0
+    for game in games:
+        if game["tournaments"] < middle:
+            continue
+        so_far = [vp[middle - 1] for vp in game["vp_after"]]
+        best = max(so_far)
+        leaders = [p for p, vp in enumerate(so_far) if vp == best]
+        if len(leaders) != 1:
+            continue
+        led += 1
+        score += _win_shares(game)[leaders[0]]
+    label = "leader at mid-game"
+    ludii = "Decisiveness, LeadChange (the leader by VP after the middle tournament)"
+    healthy = (
+        f"the seat ahead at mid-game (after tournament {middle} of {most}) wins at most "
+        f"{_percent(thresholds.max_mid_game_leader)} of the games (comebacks are possible); fair with {players} seats: "
+        f"{_percent(1 / players)}"
+    )
+    if not led:
+        return HealthFigure(
+            key=MID_GAME_LEADER,
+            label=label,
+            summary=f"not measured: no game had a single leader in {unit} after tournament {middle}",
+            healthy=healthy,
+            ludii=ludii,
+            measured=False,
+        )
+    rate = Rate.of(score, led)
+    warning = None
+    if rate.low > thresholds.max_mid_game_leader:
+        warning = (
+            f"the seat ahead after tournament {middle} of {most} wins {_rate_text(rate)} of whole games: the game is "
+            "mostly decided by then"
+        )
+    return HealthFigure(
+        key=MID_GAME_LEADER,
+        label=label,
+        summary=(
+            f"the seat alone in the lead in {unit} after tournament {middle} of {most} wins {_rate_text(rate)} of the "
+            f"{led:,} games with a single leader then ({len(games) - led:,} had a shared lead)"
+        ),
+        healthy=healthy,
+        ludii=ludii,
+        value=rate.value,
+        low=rate.low,
+        high=rate.high,
+        warning=warning,
+    )

@@ -38,6 +38,7 @@ from workbench.full_game import (
     store_cards_of,
 )
 from workbench.full_game_charts import buy_cost_power_figure, buy_cost_sweep_figure, rounds_figure, seat_parts_figure
+from workbench.health import health_of_full_games, warning_sentence
 from workbench.markup import markdown_text
 from workbench.report_html import render_html
 from workbench.reports import BalanceReport, report_from_full_game, xlsx_bytes
@@ -210,6 +211,13 @@ def _show_games(games: FullGames, cardset: CardSet, options: dict[str, OptionVal
     numbers[2].metric("Store cards never bought", f"{health['store_cards_never_bought_share']:.0%}")
     if health["store_cards_never_bought"]:
         st.caption("Never bought: " + markdown_text(", ".join(health["store_cards_never_bought"])) + ".")
+    if games.records:
+        # The same figures as `workbench health --option game=full`, from these games (workbench.health).
+        for figure in health_of_full_games(games).figures:
+            st.markdown(f"**{markdown_text(figure.label)}**: {markdown_text(figure.summary)}.")
+            sentence = warning_sentence(figure)
+            if sentence:
+                st.warning(markdown_text(sentence))
     if summary.get("games_per_second"):
         st.caption(f"Speed: {summary['games_per_second']:.1f} whole games per second.")
     st.subheader("The store on the buy-cost axis")

@@ -539,3 +539,60 @@ def power_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
             f"  [{row['low']:+.2f}, {row['high']:+.2f}]"
         )
     return lines
+
+
+def health_records(runs: FullGameRuns) -> dict[str, Any]:
+    """What the game's health (`workbench.health.full_game_health`) reads of each whole game, in plain numbers, so
+    it needs nothing of the market's own types: per game the seat that opened the first tournament, each seat's final
+    VP and place, the tournaments played and each seat's VP after every tournament (tournament VP and the collections
+    turned in before it; money and friendship score only at the end); per store card the games in which any seat
+    bought a copy of it from the store."""
+    cards = runs.cards
+    games = []
+    for r in runs.results:
+        n = len(r.total)
+        played = len(r.tournament_vp[0])
+        # With a pre-release tournament there is one tournament more than deckbuilding rounds, and it comes first.
+        offset = played - len(r.collection_vp[0])
+        vp_after = [
+            [
+                int(
+                    sum(r.tournament_vp[p][: k + 1])
+                    + (0 if r.duel else sum(r.collection_vp[p][: max(k + 1 - offset, 0)]))
+                )
+                for k in range(played)
+            ]
+            for p in range(n)
+        ]
+        games.append(
+            {
+                "first_seat": int(r.first_seat),
+                "total": [int(v) for v in r.total],
+                "rank": [int(v) for v in r.rank],
+                "tournaments": played,
+                "vp_after": vp_after,
+            }
+        )
+    store_ids = sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name))
+    bought = np.array([r.bought for r in runs.results]) if runs.results else np.zeros((0, len(cards.cards)))
+    store = [
+        {
+            "card": cards.cards[c].name,
+            "set": cards.cards[c].set,
+            "buy_cost": int(cards.price[c]),
+            "copies": int(cards.cards[c].copies),
+            "games_bought": int((bought[:, c] > 0).sum()),
+            "copies_bought": int(bought[:, c].sum()),
+        }
+        for c in store_ids
+    ]
+    return {
+        "players": runs.players,
+        "duel": bool(runs.results and runs.results[0].duel),
+        "prerelease": bool(cards.options.get("prerelease", False)),
+        "market_actions": int(cards.options["market_actions"]),
+        "games": games,
+        "store": store,
+        "dollars_left_mean": float(np.mean([np.mean(r.money) for r in runs.results])) if runs.results else 0.0,
+        "cards_short_in_deals_mean": float(np.mean([r.short for r in runs.results])) if runs.results else 0.0,
+    }
