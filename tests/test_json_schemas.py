@@ -150,6 +150,35 @@ def test_bench_engines_match_the_schema(capsys: pytest.CaptureFixture[str], monk
     assert engine["ruleset"] == "circles" and engine["power_curve"]["matches_per_card"] < 2_000
 
 
+def test_bench_reports_search_and_whole_games_per_second_on_one_core(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33, item 3: beside greedy, the search's matches a second and (Blades) whole games a second."""
+    import workbench.bench as bench
+
+    measure = bench.bench_power_curve
+    search = bench.bench_search
+    whole = bench.bench_whole_games
+    monkeypatch.setattr(
+        bench, "bench_power_curve", lambda ruleset, **settings: measure(ruleset, **{**settings, "matches_per_card": 5})
+    )
+    monkeypatch.setattr(bench, "bench_search", lambda ruleset, **settings: search(ruleset, matches=6, **settings))
+    monkeypatch.setattr(bench, "bench_whole_games", lambda ruleset: whole(ruleset, games=2))
+    code, data = _run_json(
+        capsys, ["bench", "--ruleset", "blades", "--only", "engines", "--matches", "50", "--repeat", "1"]
+    )
+    assert code == 0 and _errors("bench", data) == []
+    (engine,) = data["engines"]
+    assert engine["search"]["policy"] == "search" and engine["search"]["matches"] == 6
+    assert engine["search"]["matches_per_second"] > 0
+    assert engine["whole_games"]["games"] == 2 and engine["whole_games"]["games_per_second"] > 0
+    assert engine["whole_games"]["players"] == 4
+    # Text: one line each.
+    assert main(["bench", "--ruleset", "blades", "--only", "engines", "--matches", "50", "--repeat", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "search:" in text and "matches/s on one core" in text and "whole games:" in text and "games/s" in text
+
+
 @pytest.mark.parametrize("command", ["template", "report", "print"])
 def test_writing_commands_summaries_match_their_schemas(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -105,9 +105,12 @@ def bench_engine(
     repeat: int = 3,
     policy: str = "greedy",
     options: Mapping[str, str] | None = None,
+    *,
+    reference: bool = True,
 ) -> dict[str, Any]:
     """Matches per second on one core (this process) for the first two bundled decks, best of `repeat`, under the
-    rule options given (the ruleset's defaults otherwise)."""
+    rule options given (the ruleset's defaults otherwise); with `reference`, the plain-Python reference engine's
+    figure beside it where the ruleset ships one."""
     from workbench.simulate import batch_seeds, compile_for
 
     check_bench(repeat=repeat, matches=matches)
@@ -141,11 +144,60 @@ def bench_engine(
         "seconds": round(best, 4),
         "matches_per_second": round(matches / best),
     }
-    reference = bench_reference_engine(ruleset, cardset, deck_a, deck_b, seeds, first, policy_id, resolved)
-    if reference is not None:
-        reference["speedup"] = round(result["matches_per_second"] / max(reference["matches_per_second"], 1), 1)
-        result["reference"] = reference
+    plain = (
+        bench_reference_engine(ruleset, cardset, deck_a, deck_b, seeds, first, policy_id, resolved)
+        if reference
+        else None
+    )
+    if plain is not None:
+        plain["speedup"] = round(result["matches_per_second"] / max(plain["matches_per_second"], 1), 1)
+        result["reference"] = plain
     return result
+
+
+SEARCH_MATCHES = 200
+"""Matches the search figure plays: search is 10 to 1,000 times slower than greedy (issue 33), so 200 matches keep
+the slowest engine's figure under a minute while the one-core rate is still steady to a few per cent."""
+
+WHOLE_GAMES = 20
+"""Whole games the whole-game figure plays (after one game that loads or compiles the engine)."""
+
+
+def bench_search(
+    ruleset: Ruleset, matches: int = SEARCH_MATCHES, options: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """Search matches per second on one core (both sides searching at the engine's default budget, the first two
+    bundled decks), or None for an engine without a search policy. What a power curve under `--policy search`
+    waits for."""
+    if ruleset.engine is None or "search" not in ruleset.engine.policies:
+        return None
+    return bench_engine(ruleset, matches=matches, repeat=1, policy="search", options=options, reference=False)
+
+
+def bench_whole_games(ruleset: Ruleset, games: int = WHOLE_GAMES) -> dict[str, Any] | None:
+    """Whole games per second on one core (`--option game=full`, every seat greedy, the bundled set), after one game
+    that loads the engine; None for a ruleset without whole games."""
+    from workbench.full_game import run_full_games
+    from workbench.full_game_registry import supports_full_game
+
+    if not supports_full_game(ruleset):
+        return None
+    check_bench(matches=games)
+    cardset, _ = _bundled_cardset_and_decks(ruleset)
+    start = time.perf_counter()
+    run_full_games(cardset, {"game": "full"}, 1, seed=0)
+    first_call = time.perf_counter() - start
+    start = time.perf_counter()
+    result = run_full_games(cardset, {"game": "full"}, games, seed=0)
+    seconds = time.perf_counter() - start
+    return {
+        "games": games,
+        "players": int(result.meta["options"].get("players", 0)),
+        "policy": result.meta["policies"][0],
+        "first_call_seconds": round(first_call, 3),
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 2),
+    }
 
 
 REFERENCE_MATCHES = 2_000

@@ -2086,7 +2086,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from workbench.bench import bench_engine, bench_power_curve, bench_validation
+    from workbench.bench import bench_engine, bench_power_curve, bench_search, bench_validation, bench_whole_games
     from workbench.rulesets import RULESETS, get_ruleset
     from workbench.rulesets.base import parse_option_pairs
 
@@ -2122,6 +2122,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy, options=overrides
             )
             result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
+            search = bench_search(ruleset, options=overrides) if args.policy != "search" else None
+            if search is not None:
+                result["search"] = search
+            whole = bench_whole_games(ruleset) if not overrides else None
+            if whole is not None:
+                result["whole_games"] = whole
             engines.append(result)
             if args.format == "text":
                 print(
@@ -2143,6 +2149,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     f"{ruleset.id:<8} power curve: {curve['cards_measured']} cards x {curve['matches_per_card']:,} "
                     f"matches ({curve['matches']:,} in all) in {curve['seconds']:.2f} s on every core"
                 )
+                if search is not None:
+                    print(
+                        f"{ruleset.id:<8} search: {search['matches_per_second']:>10,.0f} matches/s on one core (both "
+                        f"sides searching at the default budget, {search['matches']:,} matches); first call "
+                        f"{search['first_call_seconds']:.2f} s"
+                    )
+                if whole is not None:
+                    print(
+                        f"{ruleset.id:<8} whole games: {whole['games_per_second']:>10,.2f} games/s on one core "
+                        f"({whole['players']} seats, {whole['policy']}, {whole['games']} games); first game "
+                        f"{whole['first_call_seconds']:.2f} s"
+                    )
     if args.format == "json":
         _emit_json({"workbench_version": __version__, "validation": validation, "engines": engines})
     return EXIT_OK
