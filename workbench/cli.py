@@ -488,6 +488,22 @@ def _parser() -> argparse.ArgumentParser:
         f"{PROPOSAL_DEFAULTS.matches_per_card:,})",
     )
     propose.add_argument(
+        "--matches-per-pair",
+        type=_in_limit("run_matches"),
+        default=POWER_CURVE_DEFAULTS.matches_per_pair // 10,
+        metavar="N",
+        help="matches per ordered pair of decks in each search measurement of the match-ups and the first-player "
+        f"edge (default {POWER_CURVE_DEFAULTS.matches_per_pair // 10:,}, a tenth of the health check's)",
+    )
+    propose.add_argument(
+        "--proof-matches-per-pair",
+        type=_in_limit("run_matches"),
+        default=POWER_CURVE_DEFAULTS.matches_per_pair,
+        metavar="N",
+        help="matches per ordered pair of decks in the proof run's match-ups and first-player edge (default "
+        f"{POWER_CURVE_DEFAULTS.matches_per_pair:,}, as the health check)",
+    )
+    propose.add_argument(
         "--field",
         action="append",
         default=[],
@@ -2009,6 +2025,8 @@ def _cmd_propose(args: argparse.Namespace) -> int:
         max_changes=args.max_changes,
         evaluations=args.evaluations,
         rule=rule,
+        matches_per_pair=args.matches_per_pair,
+        proof_matches_per_pair=args.proof_matches_per_pair,
     )
     written = None
     if args.out is not None and result.offered:

@@ -17,11 +17,33 @@ What is searched (docs/simulation.md, "Patch proposals"):
 
 The objectives, all minimised: the number of cards changed, the total change (cost steps plus stat points), the
 remaining mispricing (over the judged cards, the sum of |excess| beyond half the band plus the tolerance, the
-point figure of how far cards lie outside), and the number of cards flagged over or under. A card flagged in the set
-as given that a candidate's run gives no verdict (priced out of play, `rarely played`, or moved to a cost where
-nothing compares with it, `no comparator`) keeps its earlier flag and mispricing in these counts: a card moved out
-of judgement is not fixed. The result is the Pareto front of every measured candidate, not one
-answer.
+point figure of how far cards lie outside), the number of cards flagged over or under, and the health distance
+(below). A card flagged in the set as given that a candidate's run gives no verdict (priced out of play, `rarely
+played`, or moved to a cost where nothing compares with it, `no comparator`) keeps its earlier flag and mispricing in
+these counts: a card moved out of judgement is not fixed. The result is the Pareto front of every measured
+candidate, not one answer.
+
+Match-ups and the first-player edge (issue 35's "deck match-ups and first-player edge into their healthy ranges"):
+each candidate set also plays every ordered pair of the decks (`workbench.analysis.play_every_pair`, the pairs and
+seeds of the matchup matrix and the health check) at `matches_per_pair` (`SEARCH_MATCHES_PER_PAIR`, 200, a tenth of
+the health check's 2,000: the search only ranks on them, the proof decides) on the search's seed, so every candidate
+plays the same pairs on the same seeds (common random numbers). From them: the first-player edge (the health check's
+figure: the first player's wins plus half the draws over every match, mirrors included) and, where the set has two or
+more decks, each match-up of two different decks (the first deck's wins plus half the draws, its two ordered pairs
+pooled, so each deck sits in seat A once and the first player alternates within each pair; a mirror is even by
+symmetry and left out). Each is a win rate with its 95% Wilson interval, judged against the health check's
+first-player band (`HealthThresholds.first_player_low` to `first_player_high`, 45% to 55%: the health module has no
+separate band for a match-up, and "within 5 points of even" is the one band of even it documents). A figure's distance
+is how far its interval lies wholly outside the band (0 when they meet: the health check warns on the same test, as a
+verdict is made beyond its interval), so noise alone is never a distance. The figures are folded into one objective,
+the health distance (their distances summed, in win-rate points), not one objective each: a set of k decks has
+k(k-1)/2 match-ups, and a front over 4 + 1 + k(k-1)/2 objectives would keep nearly every candidate (few dominate on
+that many counts), while one sum in one unit keeps the front a trade a designer can read. The greedy phase's order
+counts each figure wholly outside its band as one more problem beside the over/under cards, then mispricing, then the
+health distance. With one deck the first-player edge is measured on mirror matches and the result says in words that
+match-ups were not an objective; whole games (`game=full`) play no decks, so neither is measured there. The search
+changes only cards flagged over or under: the figures rank and screen those changes, they do not open changes of their
+own (a set with no flagged card but a lopsided match-up is reported, not searched).
 
 The search, within a budget of `evaluations` measured sets:
 
@@ -36,9 +58,14 @@ The search, within a budget of `evaluations` measured sets:
 
 Every front member with at least one change (up to `max_proofs`, fewest changes first) is then proved: the proposed
 set and the unchanged set are measured afresh on a new seed (`proof_seed`, never the search's) with the designer's
-verdict rule. A proposal holds up when, in that run, none of its changed cards is over or under or without a
-verdict, no card that was not over or under before is after, and the over/under count (or, at an equal count, the
-mispricing) falls. One that does not hold up is not offered, and the result says why in words.
+verdict rule, and their match-ups and first-player edge are played afresh at `proof_matches_per_pair` (the health
+check's 2,000 per ordered pair) and shown before and after with intervals. A proposal holds up when, in that run,
+none of its changed cards is over or under or without a verdict, no card that was not over or under before is after,
+no match-up or first-player edge is worse beyond its interval (the two runs' intervals do not meet, the figure moved
+away from its band, and after the change its interval lies wholly outside the band: a fix of the cards that makes a
+deck crush another trades one imbalance for another a designer did not ask for), and the over/under count (or, at an
+equal count, the mispricing, or at no more mispricing the health distance) falls. One that does not hold up is not
+offered, and the result says why in words.
 """
 
 from __future__ import annotations
@@ -57,8 +84,10 @@ from workbench.analysis import (
     BASELINE,
     POWER_CURVE_DEFAULTS,
     RARELY_PLAYED,
+    PairResult,
     PowerCurve,
     entry_named,
+    play_every_pair,
     power_curve,
     repriced,
     with_field,
@@ -66,10 +95,12 @@ from workbench.analysis import (
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.diff import diff_cardsets, show_value
+from workbench.full_game import is_full_game
+from workbench.health import HEALTH_THRESHOLDS, HealthThresholds
 from workbench.judging import NO_COMPARATOR, OVER, UNDER, VerdictRule
 from workbench.power_defaults import PROPOSAL_DEFAULTS
 from workbench.run_settings import RunSettings
-from workbench.simulate import Progress, check_seed
+from workbench.simulate import Progress, Rate, check_pair_run, check_seed
 
 COST = "cost"
 """The field name of a change of a card's cost: its place on the ruleset's cost axis (the ruleset's cost fields,
@@ -78,10 +109,22 @@ FLAGGED = (OVER, UNDER)
 """The verdicts a proposal brings within the tolerance."""
 NO_VERDICT = (RARELY_PLAYED, BASELINE, NO_COMPARATOR)
 """What a card reads when a run gives it no verdict on its cost."""
+HEALTH_SHARE = 0.2
+"""The share of one measured set's progress given to its match-ups (the rest is its power curve's)."""
 PROOF_SALT = 35
 """Mixed with the search's seed (`numpy.random.SeedSequence([seed, PROOF_SALT])`) to draw the proof's seed."""
 MUTATION_TRIES = 200
 """Mutations in a row that give only candidates already measured (or not allowed) before the evolution stops."""
+SEARCH_MATCHES_PER_PAIR = POWER_CURVE_DEFAULTS.matches_per_pair // 10
+"""Matches per ordered pair of decks in each search measurement of the match-ups and the first-player edge: a
+match-up pools its two ordered pairs (400 matches, a 95% interval of about +-5 points at 50%), and with the search's
+seed every candidate plays the same pairs on the same seeds. A tenth of the health check's default
+(`POWER_CURVE_DEFAULTS.matches_per_pair`), which each proof plays instead: the search only ranks candidates on these
+figures, the proof decides."""
+FIRST_PLAYER_FIGURE = "first_player"
+"""The key of the first-player edge among a score's health figures."""
+MATCHUP_FIGURE = "matchup"
+"""The key of a deck match-up among a score's health figures."""
 
 
 @dataclass(frozen=True, order=True)
@@ -108,6 +151,91 @@ class Change:
 
 
 @dataclass(frozen=True)
+class HealthRate:
+    """One health figure of a measured set (the first-player edge, or one deck match-up), a win rate with its 95%
+    interval, against its healthy band."""
+
+    key: str
+    """`FIRST_PLAYER_FIGURE` or `MATCHUP_FIGURE`."""
+    label: str
+    """What it is, for a person: `first player`, or `deck v opponent` (the rate is the first deck's)."""
+    value: float
+    """The win rate (draws count half)."""
+    low: float
+    """Lower end of its 95% Wilson interval."""
+    high: float
+    """Upper end of its 95% Wilson interval."""
+    matches: int
+    """The matches it rests on."""
+    band_low: float
+    """The healthy band's lower end (`HealthThresholds.first_player_low`)."""
+    band_high: float
+    """The healthy band's upper end (`HealthThresholds.first_player_high`)."""
+
+    @property
+    def distance(self) -> float:
+        """How far the interval lies wholly outside the healthy band, in win rate (0 when the two meet): the health
+        check's own test (`workbench.health`: a figure warns only when its interval lies wholly outside), so noise
+        alone is never a distance."""
+        return max(0.0, self.low - self.band_high) + max(0.0, self.band_low - self.high)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {
+            "key": self.key,
+            "label": self.label,
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+            "matches": self.matches,
+            "band_low": self.band_low,
+            "band_high": self.band_high,
+            "distance": self.distance,
+        }
+
+    def text(self) -> str:
+        """`62.1% [58.8%, 65.3%]`."""
+        return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
+
+
+@dataclass(frozen=True)
+class SetHealth:
+    """A measured set's match-ups and first-player edge (see the module docstring, "Match-ups and the first-player
+    edge")."""
+
+    figures: tuple[HealthRate, ...]
+    """The first-player edge first, then each match-up of two different decks (none with fewer than two decks)."""
+    matches_per_pair: int
+    """Matches per ordered pair of decks."""
+    matchups: bool
+    """Whether match-ups were measured (two or more decks)."""
+
+    @property
+    def distance(self) -> float:
+        """The health distance: the sum of every figure's `HealthRate.distance` (one objective)."""
+        return float(sum(figure.distance for figure in self.figures))
+
+    @property
+    def outside(self) -> int:
+        """How many figures lie wholly outside their healthy band."""
+        return sum(figure.distance > 0 for figure in self.figures)
+
+    def figure(self, key: str, label: str) -> HealthRate | None:
+        """The figure of that key and label, if measured."""
+        return next((f for f in self.figures if (f.key, f.label) == (key, label)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {
+            "distance": self.distance,
+            "outside": self.outside,
+            "matches_per_pair": self.matches_per_pair,
+            "matchups_measured": self.matchups,
+            "figures": [figure.to_json() for figure in self.figures],
+        }
+
+
+@dataclass(frozen=True)
 class Score:
     """A measured set's balance figures, the objectives a proposal lowers."""
 
@@ -119,6 +247,19 @@ class Score:
     """The cards flagged over."""
     under: tuple[str, ...]
     """The cards flagged under."""
+    health: SetHealth | None = None
+    """Its match-ups and first-player edge, or None when they were not measured (whole games)."""
+
+    @property
+    def health_distance(self) -> float:
+        """The health objective: how far the match-ups and the first-player edge lie outside their healthy band,
+        beyond their intervals, summed (0 when not measured)."""
+        return 0.0 if self.health is None else self.health.distance
+
+    @property
+    def health_outside(self) -> int:
+        """How many match-ups and first-player figures lie wholly outside their healthy band."""
+        return 0 if self.health is None else self.health.outside
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
@@ -127,6 +268,8 @@ class Score:
             "mispricing": self.mispricing,
             "over": list(self.over),
             "under": list(self.under),
+            "health_distance": self.health_distance,
+            "health": None if self.health is None else self.health.to_json(),
         }
 
 
@@ -151,9 +294,15 @@ class Candidate:
         """The sum of the changes' sizes (cost steps plus stat points)."""
         return float(sum(c.size for c in self.changes))
 
-    def objectives(self) -> tuple[float, float, float, float]:
-        """(cards changed, total change, over/under count, mispricing), each minimised."""
-        return (float(self.cards_changed), self.total_change, float(self.score.flagged), self.score.mispricing)
+    def objectives(self) -> tuple[float, float, float, float, float]:
+        """(cards changed, total change, over/under count, mispricing, health distance), each minimised."""
+        return (
+            float(self.cards_changed),
+            self.total_change,
+            float(self.score.flagged),
+            self.score.mispricing,
+            round(self.score.health_distance, 9),
+        )
 
 
 @dataclass(frozen=True)
@@ -261,13 +410,13 @@ class Proposals:
             "",
             *self.statements,
             "",
-            "Front (search run): cards changed, total change, over/under left, mispricing left",
+            "Front (search run): cards changed, total change, over/under left, mispricing left, health distance",
         ]
         for row in self.front.itertuples():
             held = "" if row.held is None else ("  held up" if row.held else "  did not hold up")
             lines.append(
                 f"  {row.cards_changed} | {row.total_change:g} | {row.flagged} | {row.mispricing:.3f} | "
-                f"{row.changes}{held}"
+                f"{row.health_distance:.3f} | {row.changes}{held}"
             )
         for title, proposals in (("Offered", self.offered), ("Not offered", self.refused)):
             for number, proposal in enumerate(proposals, start=1):
@@ -278,6 +427,7 @@ class Proposals:
                     f"{proposal.before.mispricing:.3f} -> {proposal.after.mispricing:.3f}"
                 )
                 lines += [f"  {_verdict_line(row)}" for row in proposal.verdicts.itertuples()]
+                lines += [f"  {line}" for line in _health_lines(proposal.before.health, proposal.after.health)]
         return "\n".join(lines)
 
 
@@ -299,6 +449,9 @@ def propose(
     rule: VerdictRule = VerdictRule(),
     min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
     gauntlet: GauntletChoice = HAND_MADE,
+    matches_per_pair: int = SEARCH_MATCHES_PER_PAIR,
+    proof_matches_per_pair: int = POWER_CURVE_DEFAULTS.matches_per_pair,
+    thresholds: HealthThresholds = HEALTH_THRESHOLDS,
 ) -> Proposals:
     """The Pareto front of card changes that bring the set's over/under cards within `rule.tolerance`, each front
     member with a change proved on a new seed (see the module docstring for the method).
@@ -310,7 +463,9 @@ def propose(
     `max_changes` caps the cards one proposal changes; `max_step` how far one field moves (beyond that only to the
     line's meeting point); `evaluations` the candidate sets the search measures; `max_proofs` the front members
     proved. `run` gives the search's seed, policy, options, workers, executor and progress; the proof seed is drawn
-    from the search's seed unless given, and must differ from it.
+    from the search's seed unless given, and must differ from it. `matches_per_pair` is each search measurement's
+    matches per ordered pair of decks for the match-ups and the first-player edge (`SEARCH_MATCHES_PER_PAIR`),
+    `proof_matches_per_pair` each proof's (the health check's default); `thresholds` give their healthy band.
     """
     started = time.perf_counter()
     problems = _check_settings(max_changes, max_step, evaluations, max_proofs)
@@ -342,7 +497,13 @@ def propose(
         min_play_share=min_play_share,
         gauntlet=gauntlet,
         steps=evaluations + max_proofs + 1,
+        matches_per_pair=matches_per_pair,
+        thresholds=thresholds,
     )
+    if search.health_measured:
+        deck_count = len({deck.name for deck in decks})
+        for count in (matches_per_pair, proof_matches_per_pair):
+            check_pair_run(deck_count, count, run.seed, run.workers, run.executor)
     base = search.evaluate(())
     assert base is not None  # the set as given is always measured
     search.run_search()
@@ -351,11 +512,20 @@ def propose(
 
     proof_run = replace(run, seed=proof)
     proof_rule = rule
-    proof_meta: dict[str, Any] = {"seed": proof, "matches_per_card": proof_matches, "run": False}
+    proof_meta: dict[str, Any] = {
+        "seed": proof,
+        "matches_per_card": proof_matches,
+        "matches_per_pair": proof_matches_per_pair if search.health_measured else None,
+        "run": False,
+    }
     if chosen:
         before_curve = search.measure(cardset, proof_run, proof_matches, proof_rule, step=search.budget)
-        before = _score(before_curve, rule.tolerance, None)
-        proof_meta = _run_meta(before_curve) | {"run": True}
+        before_health = search.measure_health(cardset, proof_run, proof_matches_per_pair, step=search.budget)
+        before = replace(_score(before_curve, rule.tolerance, None), health=before_health)
+        proof_meta = _run_meta(before_curve) | {
+            "run": True,
+            "matches_per_pair": proof_matches_per_pair if search.health_measured else None,
+        }
     offered: list[Proposal] = []
     refused: list[Proposal] = []
     held_by_key: dict[tuple[Change, ...], bool] = {}
@@ -363,8 +533,9 @@ def propose(
         changed_set = search.apply(candidate.changes)
         assert changed_set is not None
         after_curve = search.measure(changed_set, proof_run, proof_matches, proof_rule, step=search.budget + index)
+        after_health = search.measure_health(changed_set, proof_run, proof_matches_per_pair, step=search.budget + index)
         changed_cards = tuple(sorted({c.card for c in candidate.changes}))
-        after = _score(after_curve, rule.tolerance, before_curve)
+        after = replace(_score(after_curve, rule.tolerance, before_curve), health=after_health)
         verdicts = _verdicts_before_after(before_curve, after_curve, changed_cards)
         held, statement = _judge_proof(candidate, before, after, verdicts)
         proposal = Proposal(
@@ -396,6 +567,14 @@ def propose(
         "max_proofs": max_proofs,
         "gauntlet": gauntlet.label,
         "min_play_share": min_play_share,
+        "health": {
+            "measured": search.health_measured,
+            "matchups_measured": search.health_measured and len({deck.name for deck in decks}) >= 2,
+            "matches_per_pair": matches_per_pair if search.health_measured else None,
+            "proof_matches_per_pair": proof_matches_per_pair if search.health_measured else None,
+            "healthy_low": thresholds.first_player_low,
+            "healthy_high": thresholds.first_player_high,
+        },
     }
     return Proposals(
         offered=offered,
@@ -493,7 +672,10 @@ class _Search:
     steps: int
     spent: int = 0
     archive: dict[tuple[Change, ...], Candidate] = field(default_factory=dict)
+    matches_per_pair: int = SEARCH_MATCHES_PER_PAIR
+    thresholds: HealthThresholds = HEALTH_THRESHOLDS
     curves: dict[str, PowerCurve] = field(default_factory=dict)
+    healths: dict[str, SetHealth | None] = field(default_factory=dict)
     refused: set[tuple[Change, ...]] = field(default_factory=set)
     base_curve: Any = None
     base_meta: dict[str, Any] = field(default_factory=dict)
@@ -512,7 +694,8 @@ class _Search:
 
     # Measuring ---------------------------------------------------------------------------------------------------
 
-    def progress_for(self, step: int) -> Progress | None:
+    def progress_for(self, step: int, start: float = 0.0, end: float = 1.0) -> Progress | None:
+        """Progress within one step (one measured set), from `start` to `end` of the step."""
         progress = self.run.progress
         if progress is None:
             return None
@@ -520,23 +703,42 @@ class _Search:
 
         def report(done: int, of: int) -> None:
             if of > 0:
-                progress(min(step, self.steps) * total + done * total // of, (self.steps + 1) * total)
+                within = int((start + (end - start) * done / of) * total)
+                progress(min(step, self.steps) * total + within, (self.steps + 1) * total)
 
         return report
 
     def measure(self, cardset: CardSet, run: RunSettings, matches: int, rule: VerdictRule, step: int) -> PowerCurve:
         """One whole power curve of `cardset` (no suggested-cost checks: the search makes its own)."""
+        share = HEALTH_SHARE if self.health_measured else 0.0
         return power_curve(
             cardset,
             self.decks,
             matches,
-            run.reporting(self.progress_for(step)),
+            run.reporting(self.progress_for(step, 0.0, 1.0 - share)),
             min_play_share=self.min_play_share,
             gauntlet=self.gauntlet,
             # Candidates are compared on the same matches: no second look, whose matches depend on what it saw.
             rule=replace(rule, follow_up=1.0),
             check_suggestions=False,
         )
+
+    @property
+    def health_measured(self) -> bool:
+        """Whether match-ups and the first-player edge are measured (not in whole games, which have no decks)."""
+        return not is_full_game(self.cardset.ruleset, self.run.options)
+
+    def measure_health(self, cardset: CardSet, run: RunSettings, matches_per_pair: int, step: int) -> SetHealth | None:
+        """The set's match-ups and first-player edge on `run`'s seed (every ordered pair of the decks, as
+        `workbench.analysis.play_every_pair` plays them, so with one seed every candidate plays the same pairs on the
+        same seeds), or None in whole games."""
+        if not self.health_measured:
+            return None
+        decks = list({deck.name: deck for deck in self.decks}.values())
+        pairs = play_every_pair(
+            cardset, decks, matches_per_pair, run.reporting(self.progress_for(step, 1.0 - HEALTH_SHARE, 1.0))
+        )
+        return _set_health(pairs, [deck.name for deck in decks], matches_per_pair, self.thresholds)
 
     def apply(self, changes: Iterable[Change]) -> CardSet | None:
         """The set with the changes made, or None when a card model refuses a value."""
@@ -568,13 +770,15 @@ class _Search:
         if curve is None:
             curve = self.measure(changed, self.run, self.matches_per_card, self.search_rule, step=self.spent)
             self.curves[digest] = curve
+            self.healths[digest] = self.measure_health(changed, self.run, self.matches_per_pair, step=self.spent)
             self.spent += 1
         if not key:
             self.base_curve = curve
             self.base_meta = _run_meta(curve)
             costs = [float(c) for c in curve.cards["cost"] if c is not None and not math.isnan(float(c))]
             self.cost_range = (max(min(costs), 0.0), max(costs)) if costs else (0.0, 0.0)
-        candidate = Candidate(key, _score(curve, self.rule.tolerance, self.base_curve), digest)
+        score = replace(_score(curve, self.rule.tolerance, self.base_curve), health=self.healths[digest])
+        candidate = Candidate(key, score, digest)
         self.archive[key] = candidate
         return candidate
 
@@ -732,6 +936,58 @@ class _Search:
 # Objectives ----------------------------------------------------------------------------------------------------
 
 
+def _set_health(
+    pairs: Sequence[PairResult], names: Sequence[str], matches_per_pair: int, thresholds: HealthThresholds
+) -> SetHealth:
+    """The first-player edge over every match of every ordered pair (mirrors included, draws half: the health
+    check's AdvantageP1), then each match-up of two different decks, its two ordered pairs pooled (each deck in
+    seat A once, the first player alternating within a pair): the first deck's wins plus half the draws. Every figure
+    is judged against the health check's first-player band (`first_player_low` to `first_player_high`)."""
+    band = (thresholds.first_player_low, thresholds.first_player_high)
+    everything = pd.concat([pair.results.matches for pair in pairs], ignore_index=True)
+    drawn = everything["winner"] == "draw"
+    first = Rate.of(
+        float((everything["winner"] == everything["first_player"]).sum()) + 0.5 * float(drawn.sum()),
+        len(everything),
+    )
+    figures = [HealthRate(FIRST_PLAYER_FIGURE, "first player", first.value, first.low, first.high, first.trials, *band)]
+    played = {(pair.deck_a.name, pair.deck_b.name): pair.results.matches for pair in pairs}
+    for index, deck in enumerate(names):
+        for opponent in names[index + 1 :]:
+            there, back = played[(deck, opponent)], played[(opponent, deck)]
+            score = (
+                float((there["winner"] == "A").sum())
+                + float((back["winner"] == "B").sum())
+                + 0.5 * float((there["winner"] == "draw").sum() + (back["winner"] == "draw").sum())
+            )
+            rate = Rate.of(score, len(there) + len(back))
+            figures.append(
+                HealthRate(MATCHUP_FIGURE, f"{deck} v {opponent}", rate.value, rate.low, rate.high, rate.trials, *band)
+            )
+    return SetHealth(tuple(figures), matches_per_pair, len(names) >= 2)
+
+
+def _worse_health(before: SetHealth | None, after: SetHealth | None) -> list[str]:
+    """The figures the change makes worse beyond their intervals, in words: the two runs' intervals do not meet, the
+    figure moved away from its healthy band, and after the change its interval lies wholly outside the band."""
+    if before is None or after is None:
+        return []
+    out = []
+    for figure in after.figures:
+        earlier = before.figure(figure.key, figure.label)
+        if earlier is None or figure.distance <= 0:
+            continue
+        up = figure.low > earlier.high and figure.low > figure.band_high
+        down = figure.high < earlier.low and figure.high < figure.band_low
+        if up or down:
+            what = "the first-player edge" if figure.key == FIRST_PLAYER_FIGURE else f"the match-up {figure.label}"
+            out.append(
+                f"{what} moves from {earlier.text()} to {figure.text()}, beyond both intervals and further outside "
+                f"the healthy {figure.band_low:.0%} to {figure.band_high:.0%}"
+            )
+    return out
+
+
 def _beyond(row: Any, tolerance: float) -> float:
     """How far a judged card's excess lies beyond half its band plus the tolerance (0 when within)."""
     excess, low, high = row["excess"], row["band_low"], row["band_high"]
@@ -775,11 +1031,13 @@ def _score(curve: PowerCurve, tolerance: float, earlier: PowerCurve | None) -> S
     return Score(len(over) + len(under), float(mispricing), tuple(sorted(over)), tuple(sorted(under)))
 
 
-def _rank(candidate: Candidate) -> tuple[float, float, float, float]:
-    """The greedy phase's order: fewer over/under cards, then less mispricing, then fewer and smaller changes."""
+def _rank(candidate: Candidate) -> tuple[float, float, float, float, float]:
+    """The greedy phase's order: fewer problems (over/under cards plus match-ups and first-player edge wholly outside
+    their band), then less mispricing, then a smaller health distance, then fewer and smaller changes."""
     return (
-        float(candidate.score.flagged),
+        float(candidate.score.flagged + candidate.score.health_outside),
         round(candidate.score.mispricing, 9),
+        round(candidate.score.health_distance, 9),
         float(candidate.cards_changed),
         candidate.total_change,
     )
@@ -799,10 +1057,11 @@ def _to_prove(front: Sequence[Candidate]) -> list[Candidate]:
     return first + sorted((c for c in changed if c not in first), key=_balance)
 
 
-def _balance(candidate: Candidate) -> tuple[float, float, float, float]:
+def _balance(candidate: Candidate) -> tuple[float, float, float, float, float]:
     return (
-        float(candidate.score.flagged),
+        float(candidate.score.flagged + candidate.score.health_outside),
         candidate.score.mispricing,
+        candidate.score.health_distance,
         float(candidate.cards_changed),
         candidate.total_change,
     )
@@ -828,7 +1087,10 @@ def _dominates(a: Candidate, b: Candidate) -> bool:
 def _pareto_front(candidates: Sequence[Candidate]) -> list[Candidate]:
     """The candidates no other candidate dominates, fewest changes first (ties: less mispricing)."""
     front = [c for c in candidates if not any(_dominates(o, c) for o in candidates)]
-    return sorted(front, key=lambda c: (c.cards_changed, c.total_change, c.score.flagged, c.score.mispricing))
+    return sorted(
+        front,
+        key=lambda c: (c.cards_changed, c.total_change, c.score.flagged, c.score.mispricing, c.score.health_distance),
+    )
 
 
 # Proof ---------------------------------------------------------------------------------------------------------
@@ -867,9 +1129,16 @@ def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd
         for card, row in rows.iterrows()
         if row["after_flag"] in FLAGGED and row["before_flag"] not in FLAGGED and card not in changed
     ]
-    better = after.flagged < before.flagged or (
-        after.flagged == before.flagged and after.mispricing < before.mispricing
+    better = (
+        after.flagged < before.flagged
+        or (after.flagged == before.flagged and after.mispricing < before.mispricing)
+        or (
+            after.flagged == before.flagged
+            and after.mispricing <= before.mispricing
+            and after.health_distance < before.health_distance
+        )
     )
+    worse_health = _worse_health(before.health, after.health)
     problems = []
     if still:
         problems.append(f"{_names(still)} still {'read' if len(still) > 1 else 'reads'} over or under after the change")
@@ -880,10 +1149,14 @@ def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd
         )
     if newly:
         problems.append(f"{_names(newly)} {'become' if len(newly) > 1 else 'becomes'} over or under")
+    if worse_health:
+        # A fix of the cards that unbalances the decks' games is no fix: the designer would trade one flag for another.
+        problems.append("; ".join(worse_health))
     if not better:
         problems.append(
             f"the set is not better balanced (over/under {before.flagged} -> {after.flagged}, mispricing "
-            f"{before.mispricing:.3f} -> {after.mispricing:.3f})"
+            f"{before.mispricing:.3f} -> {after.mispricing:.3f}, health distance {before.health_distance:.3f} -> "
+            f"{after.health_distance:.3f})"
         )
     change_words = "; ".join(_change_text(c) for c in candidate.changes)
     reads = ", ".join(f"{c} {rows.loc[c, 'after_flag']}" for c in changed)
@@ -891,10 +1164,17 @@ def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd
         return False, (
             f"Not offered: {change_words} did not hold up in the proof run on a new seed: " + "; ".join(problems) + "."
         )
+    health_words = ""
+    if after.health is not None:
+        what = "match-ups and first-player edge" if after.health.matchups else "first-player edge"
+        health_words = (
+            f"; {what}: health distance {before.health_distance:.3f} -> {after.health_distance:.3f}, none worse "
+            "beyond its interval"
+        )
     return True, (
         f"{change_words}: held up in the proof run on a new seed: over/under {before.flagged} -> {after.flagged}, "
-        f"mispricing {before.mispricing:.3f} -> {after.mispricing:.3f}; the changed cards now read {reads}; no card "
-        "newly flagged."
+        f"mispricing {before.mispricing:.3f} -> {after.mispricing:.3f}{health_words}; the changed cards now read "
+        f"{reads}; no card newly flagged."
     )
 
 
@@ -910,12 +1190,17 @@ def _statements(
     search: _Search,
     max_proofs: int,
 ) -> list[str]:
-    out = []
+    out = [_health_statement(base.health, search)]
     if not base.flagged:
         out.append(
             "No card is flagged over or under in the search's run, so there is nothing to bring within the tolerance: "
             "no change is proposed."
         )
+        if base.health_outside:
+            out.append(
+                "The search changes only cards flagged over or under (the match-ups and the first-player edge rank "
+                "and screen those changes), so the figures outside their band above are reported, not searched."
+            )
     else:
         out.append(
             f"{base.flagged} cards are flagged in the search's run (over: {_names(base.over) or 'none'}; under: "
@@ -942,6 +1227,34 @@ def _statements(
     return out
 
 
+def _health_statement(health: SetHealth | None, search: _Search) -> str:
+    """What the health objective holds for this set, in words."""
+    if health is None:
+        return (
+            "Match-ups and the first-player edge were not objectives: whole games (game=full) play no decks against "
+            "each other."
+        )
+    band = f"{search.thresholds.first_player_low:.0%} to {search.thresholds.first_player_high:.0%}"
+    outside = [f for f in health.figures if f.distance > 0]
+    where = (
+        "; ".join(f"{_figure_name(f)} {f.text()}" for f in outside) if outside else "none lies wholly outside its band"
+    )
+    if not health.matchups:
+        return (
+            f"Match-ups were not an objective: the set has one deck, so there is no match-up to measure. The "
+            f"first-player edge was (healthy {band}, {health.matches_per_pair:,} mirror matches in the search): "
+            f"{where}."
+        )
+    return (
+        f"Match-ups and the first-player edge were objectives (health distance, healthy {band}, "
+        f"{health.matches_per_pair:,} matches per ordered pair of decks in the search): {where}."
+    )
+
+
+def _figure_name(figure: HealthRate) -> str:
+    return "first player" if figure.key == FIRST_PLAYER_FIGURE else figure.label
+
+
 def _front_frame(front: Sequence[Candidate], held: dict[tuple[Change, ...], bool]) -> pd.DataFrame:
     rows = [
         {
@@ -950,13 +1263,26 @@ def _front_frame(front: Sequence[Candidate], held: dict[tuple[Change, ...], bool
             "total_change": candidate.total_change,
             "flagged": candidate.score.flagged,
             "mispricing": candidate.score.mispricing,
+            "health_distance": candidate.score.health_distance,
+            "health_outside": candidate.score.health_outside,
             "proved": candidate.changes in held,
             "held": held.get(candidate.changes),
         }
         for candidate in front
     ]
     return pd.DataFrame(
-        rows, columns=["changes", "cards_changed", "total_change", "flagged", "mispricing", "proved", "held"]
+        rows,
+        columns=[
+            "changes",
+            "cards_changed",
+            "total_change",
+            "flagged",
+            "mispricing",
+            "health_distance",
+            "health_outside",
+            "proved",
+            "held",
+        ],
     )
 
 
@@ -995,11 +1321,32 @@ def _verdict_line(row: Any) -> str:
         flag = getattr(row, f"{prefix}_flag")
         power, low, high = (getattr(row, f"{prefix}_{k}") for k in ("power", "low", "high"))
         band_low, band_high = getattr(row, f"{prefix}_band_low"), getattr(row, f"{prefix}_band_high")
-        band = "" if band_low is None else f" (band [{band_low:+.3f}, {band_high:+.3f}])"
+        unknown = band_low is None or band_high is None or math.isnan(band_low) or math.isnan(band_high)
+        band = "" if unknown else f" (band [{band_low:+.3f}, {band_high:+.3f}])"
         return f"{flag} {power:+.3f} [{low:+.3f}, {high:+.3f}]{band}"
 
     mark = "*" if row.changed else " "
     return f"{mark} {row.card}: {side('before')} -> {side('after')}"
+
+
+def _health_lines(before: SetHealth | None, after: SetHealth | None) -> list[str]:
+    """The proof run's match-ups and first-player edge, before -> after, with 95% intervals and the healthy band."""
+    if before is None or after is None:
+        return []
+    band = f"{after.figures[0].band_low:.0%} to {after.figures[0].band_high:.0%}"
+    what = "match-ups and first-player edge" if after.matchups else "first-player edge (one deck: no match-ups)"
+    lines = [
+        f"proof run {what} ({after.matches_per_pair:,} matches per ordered pair, healthy {band}): health distance "
+        f"{before.distance:.3f} -> {after.distance:.3f}"
+    ]
+    for figure in after.figures:
+        earlier = before.figure(figure.key, figure.label)
+        if earlier is None:
+            continue
+        mark = "!" if _worse_health(before, SetHealth((figure,), after.matches_per_pair, after.matchups)) else " "
+        outside = "  outside" if figure.distance > 0 else ""
+        lines.append(f"{mark} {_figure_name(figure)}: {earlier.text()} -> {figure.text()}{outside}")
+    return lines
 
 
 def _change_text(change: Change) -> str:

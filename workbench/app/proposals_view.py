@@ -59,9 +59,37 @@ FRONT_COLUMNS = {
     "total_change": "total change",
     "flagged": "over/under left",
     "mispricing": "mispricing left",
+    "health_distance": "health distance",
     "held": "held up in the proof run",
 }
 """The front's columns, and their headings."""
+HEALTH_COLUMNS = ("figure", "before", "low before", "high before", "after", "low after", "high after", "healthy")
+"""The columns of a proposal's match-ups and first-player table."""
+
+
+def health_table(proposal: Proposal) -> pd.DataFrame:
+    """A proposal's proof-run match-ups and first-player edge, before and after, with their 95% intervals and the
+    healthy band (empty when they were not measured)."""
+    before, after = proposal.before.health, proposal.after.health
+    rows = []
+    if before is not None and after is not None:
+        for figure in after.figures:
+            earlier = before.figure(figure.key, figure.label)
+            if earlier is None:
+                continue
+            rows.append(
+                {
+                    "figure": figure.label,
+                    "before": earlier.value,
+                    "low before": earlier.low,
+                    "high before": earlier.high,
+                    "after": figure.value,
+                    "low after": figure.low,
+                    "high after": figure.high,
+                    "healthy": f"{figure.band_low:.0%} to {figure.band_high:.0%}",
+                }
+            )
+    return pd.DataFrame(rows, columns=list(HEALTH_COLUMNS))
 
 
 def verdicts_table(proposal: Proposal) -> pd.DataFrame:
@@ -132,6 +160,23 @@ def _show_proposal(
             "beyond half the band plus the tolerance, in score.",
         )
         _verdicts_frame(proposal)
+        health = health_table(proposal)
+        if len(health):
+            assert proposal.after.health is not None
+            what = "Match-ups and first-player edge" if proposal.after.health.matchups else "First-player edge"
+            st.caption(
+                f"{what} in the proof run ({proposal.after.health.matches_per_pair:,} matches per ordered pair of "
+                f"decks): health distance {proposal.before.health_distance:.3f} -> "
+                f"{proposal.after.health_distance:.3f} (how far they lie outside the healthy band, beyond their "
+                "intervals)."
+            )
+            share = st.column_config.NumberColumn(format="percent")
+            st.dataframe(
+                health,
+                hide_index=True,
+                width="stretch",
+                column_config={c: share for c in HEALTH_COLUMNS if c not in ("figure", "healthy")},
+            )
         buttons = st.columns(2)
         buttons[0].button(
             "Apply as a new version",
@@ -186,13 +231,16 @@ def _show_proposals(
         with st.container(border=True):
             st.markdown("\n".join(f"- {markdown_text(note)}" for note in proposal.patch_notes))
             st.warning(markdown_text(proposal.statement))
-    with st.expander("The front: every measured set no other beats on all four objectives"):
+    with st.expander("The front: every measured set no other beats on all five objectives"):
         st.dataframe(
             result.front[list(FRONT_COLUMNS)].rename(columns=FRONT_COLUMNS),
             hide_index=True,
             width="stretch",
             placeholder=EMPTY_CELL,
-            column_config={"mispricing left": st.column_config.NumberColumn(format="%.3f")},
+            column_config={
+                "mispricing left": st.column_config.NumberColumn(format="%.3f"),
+                "health distance": st.column_config.NumberColumn(format="%.3f"),
+            },
         )
         st.caption(
             "Figures of the search's run (the search's seed). A proposal is offered only when a fresh run on a new "
@@ -212,8 +260,10 @@ def proposals_section(
     """Settings, Run with progress, then the offered proposals and the ones that did not hold up."""
     st.caption(
         "A search over card costs for the fewest changes that bring the over- and under-powered cards within the "
-        "tolerance, each proposal proved by a fresh simulation on a new seed; only the ones that hold up are "
-        "offered. The decks chosen above play: the first is the reference deck, all of them the gauntlet; "
+        "tolerance and keep the deck match-ups and the first-player edge in their healthy band, each proposal proved "
+        "by a fresh simulation on a new seed; only the ones that hold up (and make no match-up or first-player edge "
+        "worse beyond its interval) are offered. The decks chosen above play: the first is the reference deck, all "
+        "of them the gauntlet and the match-ups; "
         f"{see_docs('simulation.md', 'Patch proposals')}."
     )
     applied = st.session_state.pop(APPLIED_KEY, None)
