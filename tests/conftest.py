@@ -60,8 +60,9 @@ def make_deck() -> Callable[..., Deck]:
 
 # Markers (registered in pyproject.toml): `browser` for every test under tests/browser/, `slow` for the tests below,
 # each measured at 5 s or more on this project's 2-core machine with a warm Numba cache (`python -m pytest
-# --durations=60 FILE ...`; CONTRIBUTING.md has the figures). `python -m pytest -m "not slow and not browser"` is the
-# fast loop; a plain `python -m pytest` still runs everything. A node id without its [parameters] marks every case.
+# --durations=60 FILE ...`; CONTRIBUTING.md has the figures), and for those in tests/slow_tests.txt (0.75 s or more
+# in a run of the fast loop, which keeps it under three minutes). `python -m pytest -m "not slow and not browser"` is
+# the fast loop; a plain `python -m pytest` still runs everything. A node id without its [parameters] marks every case.
 SLOW_TESTS = frozenset(
     {
         "tests/app/test_app_balance.py::test_a_real_engine_runs_a_small_simulation_of_its_bundled_decks",
@@ -97,6 +98,11 @@ SLOW_FILES = frozenset(
     }
 )
 _TESTS = Path(__file__).resolve().parent
+SLOW_TESTS |= {
+    line.split("#", 1)[0].strip()
+    for line in (_TESTS / "slow_tests.txt").read_text(encoding="utf-8").splitlines()
+    if line.split("#", 1)[0].strip()
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

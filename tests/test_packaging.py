@@ -2,10 +2,16 @@
 empty folder far from the checkout (issue 15's done-when).
 
 The wheel is built once per test session, from a copy of the checkout (about 10 s; pip fetches the build backend,
-setuptools, from PyPI or its cache). The fresh venv gets the wheel alone; its dependencies (pandas, numba,
-streamlit, ...) come from the venv running the tests through a .pth line, which keeps the test under a minute and
-offline once the backend is cached. That line adds a folder to sys.path without running the .pth files in it, so the
-checkout's editable install stays out: `workbench` is imported from the wheel's copy, which the tests check.
+setuptools, from PyPI or its cache). Two fresh venvs get it:
+
+- `installed`: the wheel alone (`--no-deps`); its dependencies (pandas, numba, streamlit, ...) come from the venv
+  running the tests through a .pth line, which keeps those tests quick. That line adds a folder to sys.path without
+  running the .pth files in it, so the checkout's editable install stays out: `workbench` is imported from the
+  wheel's copy, which the tests check.
+- `installed_with_dependencies`: the wheel as a user installs it, `pip install card_workbench-*.whl`, with the
+  dependencies its metadata declares (no extras) resolved by pip at the versions of constraints.txt, the ones CI
+  tests with (from PyPI, or pip's cache). Its interpreter is the one running the tests, or
+  WORKBENCH_PACKAGING_PYTHON (a path or command: .ci/run runs this test again with python3.13 when it finds one).
 """
 
 from __future__ import annotations
@@ -80,10 +86,10 @@ def _clean_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    root = tmp_path_factory.mktemp("packaging")
-    source, wheels, venv, empty = root / "source", root / "wheel", root / "venv", root / "empty"
-    empty.mkdir()
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built once per session from a copy of the checkout."""
+    root = tmp_path_factory.mktemp("wheel")
+    source, wheels = root / "source", root / "wheel"
     # Built from a copy of the checkout's files (tracked or not, as git sees them): setuptools reuses a build/ folder
     # in the source tree, which could carry a deleted module into the wheel, and the checkout stays untouched.
     listed = subprocess.run(
@@ -105,6 +111,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         timeout=300,
     )
     (wheel,) = wheels.glob("card_workbench-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="session")
+def installed(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("packaging")
+    wheel, venv, empty = built_wheel, root / "venv", root / "empty"
+    empty.mkdir()
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
     python = venv / "bin" / "python"
     subprocess.run(
@@ -330,3 +344,116 @@ def test_the_installed_router_runs_its_pages_on_the_bundled_sets(installed: Inst
     assert "Bundled sets" in pages["home"]["subheaders"]
     assert any(option.startswith("souls · ashfall.csv") for option in pages["home"]["sets"])
     assert pages["balance"]["titles"] == ["Balance"]
+
+
+def _pins(constraints: Path) -> dict[str, str]:
+    """constraints.txt as {normalised name: version}."""
+    pins: dict[str, str] = {}
+    for line in constraints.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version.strip()
+    return pins
+
+
+@pytest.fixture(scope="session")
+def installed_with_dependencies(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh venv (WORKBENCH_PACKAGING_PYTHON's interpreter, or this one) with `pip install WHEEL`: the dependencies
+    the wheel's metadata declares, no extras, at the versions CI tests with (`-c constraints.txt`)."""
+    root = tmp_path_factory.mktemp("with_dependencies")
+    venv, empty = root / "venv", root / "empty"
+    empty.mkdir()
+    interpreter = os.environ.get("WORKBENCH_PACKAGING_PYTHON") or sys.executable
+    subprocess.run([interpreter, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+    python = venv / "bin" / "python"
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "-c", str(REPO_ROOT / "constraints.txt"), str(built_wheel)],
+        cwd=empty,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return Installed(venv, built_wheel, venv / "bin" / "workbench", empty, Path(site) / "workbench")
+
+
+WHERE_SCRIPT = """
+import json, sys
+import workbench, workbench.paths, numba, numpy, pandas, pydantic
+print(json.dumps({"python": list(sys.version_info[:2]), "prefix": sys.prefix,
+                  "files": [m.__file__ for m in (workbench, numba, numpy, pandas, pydantic)],
+                  "cardsets": str(workbench.paths.CARDSETS_DIR)}))
+"""
+
+
+def test_the_wheel_installed_with_its_dependencies_runs_from_an_empty_folder(
+    installed_with_dependencies: Installed, tmp_path: Path
+) -> None:
+    """`pip install card_workbench-*.whl` as a user runs it, dependencies and all (issue 36): nothing borrowed from
+    the venv running the tests, every dependency at the version constraints.txt pins, and the command line works from
+    an empty folder; on another Python than the suite's, a first simulation compiles an engine with its Numba."""
+    installed = installed_with_dependencies
+    python = str(installed.venv / "bin" / "python")
+    where = subprocess.run(
+        [python, "-c", WHERE_SCRIPT], cwd=installed.empty, env=_clean_env(), capture_output=True, text=True
+    )
+    assert where.returncode == 0, where.stderr
+    found = json.loads(where.stdout)
+    assert found["prefix"] == str(installed.venv)
+    assert all(path.startswith(str(installed.venv)) for path in [*found["files"], found["cardsets"]]), found
+
+    checked = subprocess.run([python, "-m", "pip", "check"], env=_clean_env(), capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr  # every declared requirement met
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format", "json"], env=_clean_env(), capture_output=True, text=True, check=True
+    )
+    versions = {re.sub(r"[-_.]+", "-", d["name"]).lower(): d["version"] for d in json.loads(listed.stdout)}
+    pins = _pins(REPO_ROOT / "constraints.txt")
+    unpinned = set(versions) - set(pins) - {"card-workbench", "pip", "setuptools", "wheel"}
+    assert not unpinned, f"installed but not pinned in constraints.txt: {sorted(unpinned)}"
+    assert {name: version for name, version in versions.items() if name in pins} == {
+        name: pins[name] for name in versions if name in pins
+    }
+    assert "streamlit" not in versions and {"numba", "numpy", "pandas", "pydantic"} <= set(versions)
+
+    sets = installed.run("sets")
+    assert sets.returncode == 0, sets.stderr
+    assert "souls/ashfall" in sets.stdout and "plasma/plasma_core" in sets.stdout
+    validate = installed.run("validate", "souls/ashfall", "--deck", "ember_rush")
+    assert validate.returncode == 0, validate.stderr
+    assert "46 of 46 card rows read as souls" in validate.stderr
+    mistakes = installed.run("validate", "souls/mistakes", "--format", "json")
+    assert mistakes.returncode == 1 and '"severity": "error"' in mistakes.stdout
+    app = installed.run("app", "--headless")  # no app extra: exit 2 with the command that installs it
+    assert app.returncode == 2 and "card-workbench[app]" in app.stderr, app.stderr
+
+    if found["python"] == list(sys.version_info[:2]):
+        assert not any(installed.empty.iterdir())  # nothing written where it ran
+        # On this Python, the same Numba and numpy (constraints.txt) compile every engine in the rest of the suite.
+        return
+    # Another Python (WORKBENCH_PACKAGING_PYTHON): a first simulation compiles the plasma engine (the quickest cold
+    # compile, about 20 s on a quiet machine) with the Numba and numpy installed for that Python, in its own cache.
+    env = _clean_env() | {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    simulated = subprocess.run(
+        [str(installed.workbench), "simulate", "plasma/plasma_core", "--deck", "bulwark", "--deck", "bulwark"]
+        + ["--matches", "10", "--seed", "1", "--workers", "1", "--format", "json"],
+        cwd=installed.empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert simulated.returncode == 0, simulated.stderr
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((installed.package / "schemas" / "simulate.json").read_text(encoding="utf-8"))
+    assert list(Draft202012Validator(schema).iter_errors(json.loads(simulated.stdout))) == []
+    assert not any(installed.empty.iterdir())  # nothing written where it ran
