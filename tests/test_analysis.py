@@ -16,6 +16,7 @@ from math import comb
 from pathlib import Path
 from statistics import median
 
+import numpy as np
 import pandas as pd
 import pytest
 from toy_engine import POWER_OTHER, POWER_REFERENCE, POWER_ROWS, POWER_TITAN, TOY
@@ -29,6 +30,7 @@ from workbench.analysis import (
     RARELY_PLAYED,
     matchup_matrix,
     power_curve,
+    stratified_standard_error,
     sweep,
 )
 from workbench.balance_study import StudySettings
@@ -477,3 +479,38 @@ def test_a_second_look_cap_below_one_is_refused_by_the_rule_and_the_command_line
     assert VerdictRule().follow_up == POWER_CURVE_DEFAULTS.follow_up
     assert cli.main(["power-curve", "souls/ashfall", "--follow-up", "0.5"]) == cli.EXIT_USAGE
     assert "'0.5' is not a second look's cap" in capsys.readouterr().err
+
+
+def test_the_standard_error_of_a_stratified_design_leaves_out_the_spread_between_strata() -> None:
+    """Each opponent and first seat gets a fixed count of matches, so a card's effect that differs between
+    opponents is not noise: the spread of the mean over many replicate runs is the within-strata error, which the
+    plain standard error overstates and the stratified one matches."""
+    generator = np.random.default_rng(7)
+    labels = np.repeat(np.arange(4), 500)
+    # Paired differences in {-1, 0, +1}: a card that gains against two opponents and loses against two.
+    shift = np.array([0.3, 0.1, -0.1, -0.3])[labels]
+    means, plain, stratified = [], [], []
+    for _ in range(400):
+        diff = (generator.random(len(labels)) < 0.3 + shift.clip(0)).astype(float) - (
+            generator.random(len(labels)) < 0.3 - shift.clip(max=0)
+        ).astype(float)
+        means.append(diff.mean())
+        plain.append(diff.std(ddof=1) / np.sqrt(len(diff)))
+        stratified.append(stratified_standard_error([diff], [labels]))
+    spread = float(np.std(means, ddof=1))
+    assert float(np.mean(stratified)) == pytest.approx(spread, rel=0.1)
+    assert float(np.mean(plain)) > 1.05 * float(np.mean(stratified))
+
+
+def test_the_stratified_standard_error_is_the_plain_one_with_one_stratum_and_pools_parts() -> None:
+    diff = np.array([1.0, 0.0, -1.0, 1.0, 1.0, 0.0])
+    plain = float(diff.std(ddof=1) / np.sqrt(len(diff)))
+    assert stratified_standard_error([diff], [np.zeros(6, dtype=np.int64)]) == pytest.approx(plain)
+    # Strata that hold one match each leave no degree of freedom: the plain error, not 0.
+    assert stratified_standard_error([diff], [np.arange(6)]) == pytest.approx(plain)
+    # Parts whose strata hold one match each: the plain error over all of them.
+    assert stratified_standard_error([diff[:2], diff[2:4]], [np.array([0, 1]), np.array([0, 1])]) == pytest.approx(
+        float(np.concatenate([diff[:2], diff[2:4]]).std(ddof=1) / 2)
+    )
+    # Two parts, each constant within its one stratum: no spread within strata.
+    assert stratified_standard_error([np.array([1.0, 1.0]), np.array([-1.0, -1.0])], [np.zeros(2, int)] * 2) == 0.0

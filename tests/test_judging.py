@@ -24,7 +24,7 @@ from workbench.judging import (
     fit_line,
     normal_resampler,
     planning_statement,
-    second_look_factors,
+    second_look_plan,
 )
 
 RULE = VerdictRule()
@@ -239,8 +239,9 @@ def test_a_tolerance_below_zero_is_refused() -> None:
 
 def _two_looks(true_excess: float, rule: VerdictRule, trials: int, seed: int) -> tuple[float, float]:
     """The share of trials a card with this true power (against six exact cards of its cost at 0) reads on curve
-    after one look, and after the power curve's second look: an undecided card that `second_look_factors` says a
-    second look decides within the cap is measured again with that many more matches (x 1.25) and decided on all."""
+    after one look, and after the power curve's second look (`second_look_plan`, as `power_curve` makes it): an
+    undecided card a second look decides within the cap is measured again up to the plan's multiple of its matches
+    and decided on all."""
     rng = np.random.default_rng(seed)
     se1, cost = 0.01, [1.0] * 7
     once = twice = 0
@@ -248,9 +249,9 @@ def _two_looks(true_excess: float, rule: VerdictRule, trials: int, seed: int) ->
         first = rng.normal(true_excess, se1)
         decision = decide(_measured(cost, [first, *[0.0] * 6], [se1, *[1e-9] * 6]), rule)
         once += decision.flag[0] == ON_CURVE
-        times = second_look_factors(decision, rule)[0]
-        if decision.flag[0] == UNDECIDED and math.isfinite(times) and times <= rule.follow_up:
-            more = min(rule.follow_up, 1.25 * times) - 1.0
+        plan = second_look_plan(decision, rule)
+        if 0 in plan.cards:
+            more = plan.times - 1.0
             pooled = (first + more * rng.normal(true_excess, se1 / math.sqrt(more))) / (1.0 + more)
             again = replace(
                 _measured(cost, [pooled, *[0.0] * 6], [se1 / math.sqrt(1.0 + more), *[1e-9] * 6]),

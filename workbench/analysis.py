@@ -71,7 +71,7 @@ from workbench.judging import (
     decide_with_stability,
     planning_statement,
     round_up,
-    second_look_factors,
+    second_look_plan,
     theil_sen,
 )
 from workbench.limits import limit
@@ -452,18 +452,16 @@ def power_curve(
     base_chunks, base_scores = stages[0].base_chunks, stages[0].base_scores
     base = np.concatenate(base_scores)
     measured_cards = _measured(frame)
-    resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_lengths(stages))
+    resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_strata(stages))
     decision = decide_with_stability(measured_cards, rule, resampler, seed)
-    follow_up = rule.follow_up
     # The undecided cards a second look, at its own stricter levels, would decide within the cap.
-    needed = second_look_factors(decision, rule)
-    followed = [i for i, times in enumerate(needed) if follow_up > 1 and math.isfinite(times) and times <= follow_up]
-    follow_meta: dict[str, Any] = {"cap": follow_up, "cards": [], "matches_per_card": 0}
+    look = second_look_plan(decision, rule)
+    followed = look.cards
+    follow_meta: dict[str, Any] = {"cap": rule.follow_up, "cards": [], "matches_per_card": 0}
     if followed:
         # The second look: fresh seeds (children after the first stage's), the reference decks' own matches again on
         # them, so every card measured again stays paired with common random numbers; then one decision on all.
-        target = min(follow_up, FOLLOW_UP_MARGIN * max(float(needed[i]) for i in followed))
-        extra = max(1, math.ceil((target - 1.0) * per_pair))
+        extra = max(1, math.ceil((look.times - 1.0) * per_pair))
         more = iter(np.random.SeedSequence(seed).spawn(2 * pairs)[pairs:])
         extra_plans = [[batch_seeds(next(more), extra, first_player) for _ in opponents] for _ in references]
         ids = [compiled.card_id(str(frame["card"].iloc[i])) for i in followed]
@@ -472,7 +470,7 @@ def power_curve(
         again = np.zeros(len(frame), dtype=bool)
         again[followed] = True
         measured_cards = replace(_measured(frame), second_look=again)
-        resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_lengths(stages))
+        resampler = _match_resampler(frame["card"].tolist(), home_diffs, _base_strata(stages))
         decision = decide_with_stability(measured_cards, rule, resampler, seed)
         follow_meta |= {
             "cards": [str(frame["card"].iloc[i]) for i in followed],
@@ -543,11 +541,6 @@ def power_curve(
     )
 
 
-FOLLOW_UP_MARGIN = 1.25
-"""A second look runs this many times the matches the neediest card's estimate asks for (within the cap): the
-estimate moves as matches come in, and a look that lands just short decides nothing."""
-
-
 @dataclass(frozen=True)
 class _Stage:
     """One stage's matches: the reference decks' own and those of each card measured in it, on one seed plan."""
@@ -558,6 +551,9 @@ class _Stage:
     """Per reference deck, its own matches' scores."""
     cards: dict[int, list[tuple[int, list[tuple[Any, ...]], np.ndarray, int]]]
     """Per measured card: (reference deck, outcomes, scores, copies in the variant) for each deck it was measured in."""
+    strata: list[np.ndarray]
+    """Per reference deck, each match's stratum (opponent x first seat), in the order of its matches and of every
+    card's matches measured in it: the design deals a fixed count of matches to each opponent and seat."""
 
 
 @dataclass(frozen=True)
@@ -623,7 +619,36 @@ class _StagePlan:
             assert variant_card is not None  # the reference decks' own variants (card None) come first
             copies = int((deck == variant_card).sum())
             measured.setdefault(variant_card, []).append((r, chunk, _outcome_scores(chunk), copies))
-        return _Stage(chunks[:references], [_outcome_scores(chunk) for chunk in chunks[:references]], measured)
+        strata = [
+            np.concatenate(
+                [2 * opponent + first.astype(np.int64) for opponent, batches in enumerate(plan) for _, first in batches]
+            )
+            for plan in seed_plans[: len(self.reference_arrays)]
+        ]
+        return _Stage(chunks[:references], [_outcome_scores(chunk) for chunk in chunks[:references]], measured, strata)
+
+
+def stratified_standard_error(parts: Sequence[np.ndarray], strata: Sequence[np.ndarray]) -> float:
+    """Standard error of the mean of a card's paired differences, pooled over `parts` (one per stage and reference
+    deck), each labelled by stratum (`_Stage.strata`). The design deals each opponent and each first seat a fixed
+    count of matches, so how the card's effect differs between opponents is not noise: the variance is the pooled
+    spread within strata (Cochran 1977, Sampling Techniques, 5.3, with the allocation proportional), not around the
+    overall mean. Strata of one match add neither spread nor degrees of freedom; with no degree of freedom left,
+    the plain standard error."""
+    diff = np.concatenate(list(parts))
+    total = len(diff)
+    if total < 2:
+        return 1.0 / Z95
+    within, dof = 0.0, 0
+    for part, labels in zip(parts, strata, strict=True):
+        counts = np.bincount(labels)
+        sums = np.bincount(labels, weights=part)
+        present = counts > 0
+        within += float((part**2).sum() - (sums[present] ** 2 / counts[present]).sum())
+        dof += len(part) - int(present.sum())
+    if dof <= 0:
+        return float(diff.std(ddof=1)) / math.sqrt(total)
+    return math.sqrt(max(within, 0.0) / dof / total)
 
 
 def _card_frame(
@@ -649,7 +674,9 @@ def _card_frame(
         name = compiled.names[card]
         home_diffs[name] = paired
         mean = float(diff.mean())
-        standard_error = float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0 / Z95
+        standard_error = stratified_standard_error(
+            [d for _, d in paired], [stages[k].strata[r] for k, r, _, _ in parts]
+        )
         half = Z95 * standard_error
         slot = int(compiled.slot[card])
         home_decks = [r for r, _, _, _ in homes]
@@ -711,9 +738,9 @@ def _measured(frame: pd.DataFrame) -> Measured:
     )
 
 
-def _base_lengths(stages: Sequence[_Stage]) -> list[int]:
-    """The reference decks' own match counts, per (stage, reference deck) in the resampler's key order."""
-    return [len(scores) for stage in stages for scores in stage.base_scores]
+def _base_strata(stages: Sequence[_Stage]) -> list[np.ndarray]:
+    """The reference decks' match strata, per (stage, reference deck) in the resampler's key order."""
+    return [strata for stage in stages for strata in stage.strata]
 
 
 def _legal_first(cardset: CardSet, decks: Sequence[Deck], options: Options) -> list[Deck]:
@@ -862,13 +889,20 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: f
     )
 
 
+def _drawn_within(generator: np.random.Generator, groups: Sequence[np.ndarray], length: int) -> np.ndarray:
+    """How often each of `length` matches is drawn when each group (stratum) is resampled within itself."""
+    picks = np.concatenate([group[generator.integers(0, len(group), len(group))] for group in groups])
+    return np.bincount(picks, minlength=length)
+
+
 def _match_resampler(
-    names: Sequence[str], home_diffs: dict[str, list[tuple[int, np.ndarray]]], base_lengths: Sequence[int]
+    names: Sequence[str], home_diffs: dict[str, list[tuple[int, np.ndarray]]], base_strata: Sequence[np.ndarray]
 ) -> Resampler:
     """Bootstrap resamples of every card's power, drawn jointly: each resample reweights the matches of each
     reference deck once, and every card measured in that deck is reweighted alike, so the common random numbers
     that pair a card's matches with the reference deck's stay paired across cards (identical cards get identical
-    resamples)."""
+    resamples). Matches are drawn within their stratum (opponent x first seat), as the design dealt them: a
+    stratified bootstrap (Davison & Hinkley 1997, 3.7), whose spread is the standard error's."""
     columns: dict[int, list[tuple[int, np.ndarray]]] = {}
     for position, name in enumerate(names):
         for reference, diff in home_diffs.get(name, []):
@@ -878,15 +912,15 @@ def _match_resampler(
     def draw(generator: np.random.Generator, count: int) -> np.ndarray:
         sums = np.zeros((count, len(names)))
         for reference, held in sorted(columns.items()):
-            length = base_lengths[reference]
+            labels = base_strata[reference]
+            length = len(labels)
+            groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
             matrix = np.column_stack([diff for _, diff in held])
             positions = [position for position, _ in held]
             for start in range(0, count, 25):
                 # Reweighting by how often each match is drawn is resampling the matches, without the copy.
                 block = min(25, count - start)
-                weights = np.stack(
-                    [np.bincount(generator.integers(0, length, length), minlength=length) for _ in range(block)]
-                )
+                weights = np.stack([_drawn_within(generator, groups, length) for _ in range(block)])
                 sums[start : start + block, positions] += weights @ matrix
         return sums / np.where(totals > 0, totals, 1.0)
 

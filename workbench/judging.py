@@ -460,6 +460,35 @@ def second_look_factors(decision: Decision, rule: VerdictRule) -> np.ndarray:
     return out
 
 
+FOLLOW_UP_MARGIN = 1.25
+"""A second look runs this many times the matches the neediest card's estimate asks for (within the cap): the
+estimate moves as matches come in, and a look that lands just short decides nothing."""
+
+
+@dataclass(frozen=True)
+class SecondLook:
+    """Which cards a second look measures again, and how many times their matches it brings them to in all."""
+
+    cards: list[int]
+    """Undecided cards that more matches would decide within the cap, at their current estimate, in the curve's
+    order."""
+    times: float
+    """Their matches after the second look, as a multiple of the first look's (1: no second look)."""
+
+
+def second_look_plan(decision: Decision, rule: VerdictRule) -> SecondLook:
+    """The second look a power curve makes after `decision`: the undecided cards that more matches would decide
+    within `rule.follow_up` times theirs, at the second look's levels, brought to as many matches as the neediest
+    of them asks for (times `FOLLOW_UP_MARGIN`, within the cap). None when `rule.follow_up` is 1 or less."""
+    if rule.follow_up <= 1:
+        return SecondLook([], 1.0)
+    needed = second_look_factors(decision, rule)
+    cards = [i for i, times in enumerate(needed) if math.isfinite(times) and times <= rule.follow_up]
+    if not cards:
+        return SecondLook([], 1.0)
+    return SecondLook(cards, min(rule.follow_up, FOLLOW_UP_MARGIN * max(float(needed[i]) for i in cards)))
+
+
 def _leave_one_out_lines(
     cost: np.ndarray, power: np.ndarray, members: np.ndarray, targets: np.ndarray
 ) -> dict[int, tuple[float, float]]:
