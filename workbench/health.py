@@ -557,14 +557,22 @@ def _turn_cap_figure(
 def _draws_figure(natural_draws: pd.Series, ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
     """Draws before the turn cap (Ludii's Drawishness leaves timeouts out; the turn cap has its own figure)."""
     rate = Rate.of(float(natural_draws.sum()), len(natural_draws))
+    return _drawish(rate, "of matches end in a draw (turn-cap hits aside)", "", "matches", ruleset_id, thresholds)
+
+
+def _drawish(
+    rate: Rate, what: str, count: str, unit: str, ruleset_id: str, thresholds: HealthThresholds
+) -> HealthFigure:
+    """The draws figure from its rate: `what` the draws are (after the rate), `count` added to the summary, `unit`
+    what the band is a share of; a warning when the whole interval lies above the healthy share."""
     warning = None
     if rate.low > thresholds.max_draw_rate:
-        warning = f"{_rate_text(rate)} of matches end in a draw (turn-cap hits aside): a drawish game"
+        warning = f"{_rate_text(rate)} {what}: a drawish game"
     return HealthFigure(
         key=DRAWS,
         label="draws",
-        summary=f"{_rate_text(rate)} of matches end in a draw (turn-cap hits aside)",
-        healthy=f"at most {_limit(thresholds.max_draw_rate)} of matches",
+        summary=f"{_rate_text(rate)} {what}{count}",
+        healthy=f"at most {_limit(thresholds.max_draw_rate)} of {unit}",
         ludii=f"Drawishness {rate.value:.3f}",
         value=rate.value,
         low=rate.low,
@@ -961,21 +969,13 @@ def _whole_turn_cap_figure(ruleset_id: str, market_actions: int, thresholds: Hea
 def _whole_draws_figure(games: Sequence[dict[str, Any]], ruleset_id: str, thresholds: HealthThresholds) -> HealthFigure:
     """Games whose first place is still shared after every tie-break (Ludii's Drawishness)."""
     shared = sum(1 for game in games if sum(1 for place in game["rank"] if place == 1) > 1)
-    rate = Rate.of(float(shared), len(games))
-    warning = None
-    if rate.low > thresholds.max_draw_rate:
-        warning = f"{_rate_text(rate)} of whole games end with first place shared after every tie-break: a drawish game"
-    return HealthFigure(
-        key=DRAWS,
-        label="draws",
-        summary=f"{_rate_text(rate)} of whole games end with first place shared after every tie-break ({shared:,})",
-        healthy=f"at most {_limit(thresholds.max_draw_rate)} of games",
-        ludii=f"Drawishness {rate.value:.3f}",
-        value=rate.value,
-        low=rate.low,
-        high=rate.high,
-        warning=warning,
-        levers=_lever_texts(ruleset_id, DRAWS) if warning else (),
+    return _drawish(
+        Rate.of(float(shared), len(games)),
+        "of whole games end with first place shared after every tie-break",
+        f" ({shared:,})",
+        "games",
+        ruleset_id,
+        thresholds,
     )
 
 
