@@ -1587,10 +1587,14 @@ def _print_curve(curve: Any, width: int | None = None) -> None:
 
     width = _table_width() if width is None else width
     print(_provenance_line(curve.meta))
+    fitted = (
+        f"fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x {curve.meta['cost_axis']}"
+        if curve.slope_low is not None
+        else f"no line of power on {curve.meta['cost_axis']} (fewer than two of its values judged)"
+    )
     print(
         f"reference deck {curve.meta['reference_deck']} vs gauntlet {', '.join(curve.meta['gauntlet'])}; "
-        f"reference deck score {curve.baseline}; fitted power = {curve.intercept:+.3f} {curve.slope:+.3f} x "
-        f"{curve.meta['cost_axis']}"
+        f"reference deck score {curve.baseline}; {fitted}"
     )
     for name, text in curve.meta.get("auto_decks", {}).items():
         print(shown(f"{name}: ") + "; ".join(shown(line) for line in text.splitlines() if line))

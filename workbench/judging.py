@@ -563,12 +563,17 @@ def chance_statement(decision: Decision, rule: VerdictRule) -> str:
     if tested == 0:
         return "No card has a comparator, so none was tested."
     q = rule.false_discovery_rate
-    return (
+    flags = (
         f"{flagged} of {tested} tested cards flagged over or under, each beyond its band by more than the tolerance "
         f"({rule.tolerance:g} of score). The flags control the false-discovery rate at {q:.0%} (Benjamini-Hochberg): "
-        f"on average at most {q * flagged:.1f} of them would be wrong. Testing each card alone at 5% instead would "
-        f"flag about {0.05 * tested:.1f} of the {tested} cards by chance alone if every one of them were mispriced by "
-        "exactly the tolerance."
+        f"on average at most {q * flagged:.1f} of them would be wrong."
+        if flagged
+        else f"None of the {tested} tested cards is flagged over or under: none lies beyond its band by more than the "
+        f"tolerance ({rule.tolerance:g} of score) with the false-discovery rate held at {q:.0%} (Benjamini-Hochberg)."
+    )
+    return (
+        f"{flags} Testing each card alone at 5% instead would flag about {0.05 * tested:.1f} of the {tested} cards by "
+        "chance alone if every one of them were mispriced by exactly the tolerance."
     )
 
 

@@ -420,7 +420,9 @@ class Proposals:
             )
         for title, proposals in (("Offered", self.offered), ("Not offered", self.refused)):
             for number, proposal in enumerate(proposals, start=1):
-                lines += ["", f"{title} {number}: {proposal.statement}"]
+                # A refused proposal's statement says "Not offered: ..." itself (the app and JSON show it alone).
+                statement = proposal.statement.removeprefix(f"{title}: ")
+                lines += ["", f"{title} {number}: {statement}"]
                 lines += [f"  {note}" for note in proposal.patch_notes]
                 lines.append(
                     f"  proof run: over/under {proposal.before.flagged} -> {proposal.after.flagged}, mispricing "
