@@ -341,7 +341,7 @@ def test_a_card_first_played_after_the_matches_usual_end_is_said_to_come_late() 
     timely = played_words(Row(0.007, -0.002, 0.016, 0.40, 3.0, 4.6, 0.39, 2.0))
     unknown = played_words(Row(0.007, -0.002, 0.016, None, None, 4.6, None, None))
     finisher = played_words(Row(0.136, 0.120, 0.151, 0.30, 3.1, 3.3, 0.03, 0.2))
-    assert "first on turn 5.2 on average while the matches last 4.6 turns on average" in late
+    assert "first on turn 5.2 on average while its matches last 4.6 turns on average" in late
     assert "first on turn" not in timely and unknown == ""
     assert "it ends the match when played: first played 0.2 turns before the end on average" in finisher
 
@@ -422,7 +422,7 @@ def test_where_the_line_does_not_rise_the_curve_says_why_from_its_own_play_share
     why = curve.why_statement()
     assert why is not None and why in curve.statements()
     shares = curve.cards.groupby("cost")["played_in_time"].agg(lambda v: sum(float(x) for x in v) / len(v))
-    assert f"the matches last {curve.cards['mean_turns'].astype(float).mean():.1f} turns" in why
+    assert f"the measured cards' matches last {curve.cards['mean_turns'].astype(float).mean():.1f} turns" in why
     for cost in shares.index:
         assert f"{cost:g}: " in why
     late = [f"{cost:g}" for cost, share in shares.items() if share < 0.05]

@@ -298,8 +298,9 @@ class PowerCurve:
             else ""
         )
         return (
-            f"Why, as measured in this run: the matches last {turns:.1f} turns on average, and the share of matches in "
-            f"which a card was played with a round still left, by {axis}, is {'; '.join(parts)}.{capped} What each "
+            f"Why, as measured in this run: the measured cards' matches last {turns:.1f} turns on average, and the "
+            f"share of matches in which a card was played with a round still left, by {axis}, is "
+            f"{'; '.join(parts)}.{capped} What each "
             "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls "
             "and circles)."
         )
@@ -831,7 +832,7 @@ def _rarely_played_reason(row: Any, played_well: pd.DataFrame, min_play_share: f
     reference deck's cards that are played (`_reference_play`): never drawn, drawn but not played, or played but
     almost only on the turns that end the matches."""
     opening = f"played in {share_text(row.played)} of matches (drawn in {share_text(row.drawn)})"
-    length = f"the matches last {row.mean_turns:.1f} turns on average"
+    length = f"its matches last {row.mean_turns:.1f} turns on average"
     if row.played_in_time is not None and row.played is not None and row.played >= min_play_share:
         if row.low > 0 and row.turns_left is not None and row.turns_left < 1.5:
             # Ember Pup (issue 29): the set's strongest card ends its matches within a turn of landing, so it is
@@ -1013,7 +1014,7 @@ def played_words(row: Any) -> str:
         # Measured on circles (issue 13): a 9/8 clone of a 3/3 dealt 2.4 times its damage in as many matches and won
         # 0.1 point more, as its first play came on turn 5.2 of matches lasting 4.6 on average.
         words += (
-            f", first on turn {row.first_played_turn:.1f} on average while the matches last {row.mean_turns:.1f} "
+            f", first on turn {row.first_played_turn:.1f} on average while its matches last {row.mean_turns:.1f} "
             "turns on average: it comes when most matches are decided, so its power says as much about the game's "
             "length as about its price"
         )
