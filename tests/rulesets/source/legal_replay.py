@@ -1,7 +1,7 @@
-"""Plays SOURCE matches in plain Python with each decision kind's policy dispatch (`choose_main`, `choose_symbol`...,
-`choose_foe`, `choose_recall`..., and the match loop's `random_*` and `greedy_*_unlisted`) wrapped, to show every
-action a policy chose was one `legal_actions` listed for the decision open at that moment, and that greedy's answer
-found without the list is the one it takes over the list.
+"""Plays SOURCE matches in plain Python with the policies' one door (`choose`, which every decision and question of
+the rules asks) and greedy's answers found without a list (`greedy_*_unlisted`) wrapped, to show every action a policy
+chose was one `legal_actions` listed for the decision open at that moment, and that greedy's answer found without the
+list is the one it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
 functions, which only the uncompiled engine looks up at each call); not collected by pytest.
 
@@ -12,7 +12,7 @@ test_source_engine.py's `EXTRA_CARDS`, both players on its `NEW_CLAUSE_DECK` twi
 `summon from` clauses no bundled card has, so the D_WEB, D_RECALL and D_EFFECT_SUMMON questions are asked).
 Prints JSON: per ordered pair of decks, each match's winner and turns and the counters' sum, how many decisions of
 each kind (D_*) the policies answered, and (`by_policy`, greedy then random) how many of each kind each policy
-answered through a `choose_*`.
+answered through `choose`.
 """
 
 import importlib.util
@@ -68,14 +68,15 @@ def play(policy_a: int, policy_b: int, matches: int, draw: str, cards: str = "bu
 
 def main() -> None:
     jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
-    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look the `choose_*` up"
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine does not look `choose` up"
     policy_a, policy_b, matches, draw = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     cards = sys.argv[5] if len(sys.argv) > 5 else "bundled"
     chosen = [0] * len(E.D_KINDS)
-    # The same per policy (S_POLICY: GREEDY, RANDOM), for the choices made through a `choose_*`.
+    # The same per policy (S_POLICY: GREEDY, RANDOM), for the decisions `choose` answered with something listed.
     by_policy = [[0] * len(E.D_KINDS) for _ in range(2)]
-    # `legal_actions` reads the piles (the Done Zones for D_RECALL, the deck for D_EFFECT_SUMMON), which no
-    # `choose_*` takes: the batch's piles, kept when `new_state` makes them (a batch without search makes one).
+    # `legal_actions` reads the piles (the Done Zones for D_RECALL, the deck for D_EFFECT_SUMMON), which the
+    # `greedy_*_unlisted` do not take: the batch's piles, kept when `new_state` makes them (a batch without search
+    # makes one).
     batch_piles: list[Any] = []
     new_state = E.new_state
 
@@ -91,20 +92,24 @@ def main() -> None:
         fresh = np.zeros_like(state.actions)
         return [int(a) for a in fresh[: E.legal_actions(table, rules, state, batch_piles[0], fresh)]]
 
-    def checked(kind: int, policy_choice: Any) -> Any:
-        """`policy_choice` (the `choose_*` of decision kind `kind`) checking what it is offered and what it picks."""
+    choose = E.choose
 
-        def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
-            assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
-            listed = listed_now(table, rules, state)
-            assert listed == [int(a) for a in out[:n]], f"{E.D_KINDS[kind]}: the actions offered are not legal_actions'"
-            action = policy_choice(table, clauses, rules, state, p, out, n)
-            assert int(action) in listed, f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
+    def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, piles: Any) -> Any:
+        """`choose`, checking that a decision is open and that its answer is listed for it (STOP when none is)."""
+        kind, p = int(state.game[E.G_DECISION]), int(state.game[E.G_ACTOR])
+        assert kind != E.D_NONE, "no decision is open"
+        listed = listed_now(table, rules, state)
+        action = int(choose(table, clauses, rules, state, piles))
+        assert action in listed or (not listed and action == E.STOP), (
+            f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
+        )
+        assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, (
+            "a policy changed the decision"
+        )
+        if listed:
             chosen[kind] += 1
             by_policy[int(state.side[p, E.S_POLICY])][kind] += 1
-            return action
-
-        return checked_choose
+        return action
 
     greedy_unlisted, greedy_over_list = E.greedy_symbol_unlisted, E.greedy_symbol
 
@@ -118,19 +123,14 @@ def main() -> None:
         fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
         by_list = int(greedy_over_list(table, clauses, rules, state, p, fresh, len(listed)))
         assert action == by_list, f"greedy chose {action} without the list, {by_list} over it"
-        chosen[E.D_SYMBOL] += 1
         return action
-
-    for kind in range(E.D_MAIN, len(E.D_KINDS)):
-        name = f"choose_{E.D_KINDS[kind]}"
-        setattr(E, name, checked(kind, getattr(E, name)))
 
     def checked_unlisted(kind: int, unlisted: Any, over_list: Any) -> Any:
         """Greedy's `unlisted` answer to decision `kind` (main action or channeled card): one `legal_actions` lists
         (STOP is listed last; STOP too when nothing is listed), and the one `over_list` takes among them when more
         than STOP is listed."""
 
-        def checked_choose(table: Any, rules: Any, state: Any, p: int) -> Any:
+        def checked_greedy(table: Any, rules: Any, state: Any, p: int) -> Any:
             assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
             listed = listed_now(table, rules, state)
             action = int(unlisted(table, rules, state, p))
@@ -144,19 +144,15 @@ def main() -> None:
                 )
             else:
                 assert action == E.STOP, f"{E.D_KINDS[kind]}: greedy chose {action} with only STOP listed"
-            chosen[kind] += 1
             return action
 
-        return checked_choose
+        return checked_greedy
 
     def first_listed(table: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
-        """Greedy's channeled card over the list (`choose_channel_card`): the first listed."""
+        """Greedy's channeled card over the list: the first listed."""
         return out[0]
 
-    # The match loop's own decisions: random chooses among the list, greedy without one.
-    E.random_symbol = checked(E.D_SYMBOL, E.random_symbol)
-    E.random_main = checked(E.D_MAIN, E.random_main)
-    E.random_channel_card = checked(E.D_CHANNEL_CARD, E.random_channel_card)
+    E.choose = checked_choose
     setattr(E, "greedy_symbol_unlisted", checked_greedy_symbol)  # noqa: B010 (a signature mypy would not match)
     E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
     E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)

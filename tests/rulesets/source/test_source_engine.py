@@ -756,7 +756,8 @@ def test_the_response_window_lists_and_takes_as_the_start_window(valley: CardSet
     # Random answers the response window uniformly among the listed actions, STOP included.
     counts = dict.fromkeys(listed[E.D_FOE_RESPONSE], 0)
     for _ in range(3000):
-        action = int(board.call(E.choose_foe_response, 0, out, len(counts)))
+        E.open_decision(board.state, E.D_FOE_RESPONSE, 0)
+        action = int(board.call(E.choose))
         counts[action] += 1
     assert all(900 < c < 1100 for c in counts.values()), counts
     # `apply` takes a response as a channel: Beta, bracket 0-14, one space back.
@@ -1773,7 +1774,7 @@ def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
     m = summoned(board, "Vinestrider", 0, "A left 1")
     board.put("Stormforge Colossus", 1, "A left 2")  # alpha 40: an attack with alpha 30 would lose
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
-    board.call(E.choose_symbol_action, 0)
+    board.call(E.decide_symbol_action, 0)
     assert list(board.state.choice) == [E.A_MOVE, m, -1, ALPHA]
 
 
@@ -1871,7 +1872,7 @@ def test_an_attack_across_parallel_spaces_follows_parallel_attacks(
     }
     assert ((m, e) in attacks) == listed
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
-    board.call(E.choose_symbol_action, 0)
+    board.call(E.decide_symbol_action, 0)
     if listed:  # greedy weighs it as any attack: a win is worth the enemy
         assert list(board.state.choice) == [E.A_ATTACK, m, e, ALPHA]
         assert board.attack(m, e, ALPHA) == 1 and board.at("A right 2") is None

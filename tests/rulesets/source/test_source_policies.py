@@ -33,7 +33,7 @@ Run = tuple[int, int, str, str]
 
 @pytest.fixture(scope="module")
 def replayed() -> dict[Run, dict[str, Any]]:
-    """legal_replay.py's output per run, played in plain Python (NUMBA_DISABLE_JIT=1) with each kind's `choose_*`
+    """legal_replay.py's output per run, played in plain Python (NUMBA_DISABLE_JIT=1) with the policies' door `choose`
     wrapped to check each action against `legal_actions` listed again at that moment."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = {}

@@ -347,13 +347,14 @@ channeled effect the non-active player uses with a symbol left over, `pack_actio
 symbol)`, or STOP. D_FOE_RESPONSE: the same list, after an action of the opponent (`channel_on_opponent_turn=
 after_each_action`). D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
 Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has STOP but
-D_SWAP, and a question with nothing to list is not asked): D_FORK, where a moving monster steps next when it has a
-choice: the space it steps onto (the road's branches at a fork, then, with `parallel_move=any_step`, its free parallel
-space when a `move parallel` clause lets it across); D_SWAP, an own monster in its way: that monster's slot (swap places
-with it) or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot of an enemy monster adjacent to the subject
-(of the clause's types); D_WEB, where a `web` clause lays its tile: a space adjacent to the subject; D_RECALL, the card
-a `recall` clause brings back: a card id, listed once per copy in that Done Zone; D_EFFECT_SUMMON, the monster a `summon
-from hand|deck` clause summons: `pack_at(position in the hand or deck, card)`."""
+D_SWAP; a question with nothing to list gets STOP from `choose` before any policy picks or draws): D_FORK, where a
+moving monster steps next when it has a choice: the space it steps onto (the road's branches at a fork, then, with
+`parallel_move=any_step`, its free parallel space when a `move parallel` clause lets it across); D_SWAP, an own monster
+in its way: that monster's slot (swap places with it) or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot
+of an enemy monster adjacent to the subject (of the clause's types); D_WEB, where a `web` clause lays its tile: a space
+adjacent to the subject; D_RECALL, the card a `recall` clause brings back: a card id, listed once per copy in that Done
+Zone; D_EFFECT_SUMMON, the monster a `summon from hand|deck` clause summons: `pack_at(position in the hand or deck,
+card)`."""
 D_KINDS: tuple[str, ...] = (
     "none",
     "main",
@@ -388,7 +389,8 @@ cards."""
 MAX_PATH = 12
 """Longest move greedy play looks ahead (4 spaces from ST plus any bonuses)."""
 PATH_AT, SWAPS_AT = 4, 4 + MAX_PATH + 1
-"""Where `path_steps` writes into the scratch array: positions after k steps, allies swapped back by then."""
+"""Where greedy's look-ahead (`greedy_path_steps`) writes into the scratch array: positions after k steps, allies
+swapped back by then."""
 ST_AT = 4 + 2 * (MAX_PATH + 1)
 """scratch[ST_AT + s]: the monster being weighed's ST for symbol s, worked out once per choice."""
 MOVE_AT = ST_AT + SYMBOLS
@@ -690,7 +692,7 @@ def progress(rules: Any, space: EngineInt, p: EngineInt) -> int:
 @inline_kernel
 def adjacent_enemies(rules: Any, state: Any, m: EngineInt) -> int:
     """How many enemy monsters stand adjacent to monster m: whether a `foe` clause would find one (greedy's weighing
-    of a channel asks it; which one is the D_FOE question, `ask_foe`)."""
+    of a channel asks it; which one is the D_FOE question, `ask`)."""
     mp = rules.mp
     mon = state.mon
     cells = state.cells
@@ -1076,6 +1078,7 @@ def place_web(
     clauses: IntArray,
     rules: Any,
     state: Any,
+    piles: IntArray,
     events: IntArray,
     p: EngineInt,
     subject: EngineInt,
@@ -1092,7 +1095,7 @@ def place_web(
     best: EngineInt
     best = -1
     if subject >= 0 and mon[subject, M_SPACE] >= 0:
-        best = ask_web(table, clauses, rules, state, p, subject)
+        best = ask(table, clauses, rules, state, piles, np.int64(D_WEB), p, subject, np.int64(0), np.int64(0))
     if best < 0:
         log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
         return -1
@@ -1149,7 +1152,7 @@ def recall_card(
     library = piles[PILE_LIBRARY]
     tokens = piles[PILE_TOKENS]
     cards = table.shape[0]
-    pick = ask_recall(table, clauses, rules, state, piles, p, whose, kind, types)
+    pick = ask(table, clauses, rules, state, piles, np.int64(D_RECALL), p, whose, kind, types)
     if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
         log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1
@@ -1222,7 +1225,7 @@ def apply_one_clause(
         if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types)):
             return foe
         if op == OP_WEB:
-            place_web(table, clauses, rules, state, events, p, subject, card)
+            place_web(table, clauses, rules, state, piles, events, p, subject, card)
         else:
             clear_webs(rules, state, events, p, subject, card)
         return foe
@@ -1236,13 +1239,13 @@ def apply_one_clause(
         if foe == -2:
             foe = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                foe = ask_foe(table, clauses, rules, state, p, subject, np.int64(0))
+                foe = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), np.int64(0))
         target = foe
         if types != 0 and (foe < 0 or not of_type(table, state, foe, types)):
             # The activation's enemy is not of the type asked: this clause asks for its own among those that are.
             target = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                target = ask_foe(table, clauses, rules, state, p, subject, types)
+                target = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), types)
     if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
         return foe
     if op == OP_DESTROY:
@@ -1279,7 +1282,7 @@ def effect_summon(
     game = state.game
     ec = state.ec
     library = piles[PILE_LIBRARY]
-    chosen = ask_effect_summon(table, clauses, rules, state, piles, p, source, types)
+    chosen = ask(table, clauses, rules, state, piles, np.int64(D_EFFECT_SUMMON), p, source, np.int64(0), types)
     pick = at_position(chosen) if chosen >= 0 else -1
     space = free_space_near(rules, state, near, p) if pick >= 0 else -1
     if space < 0:
@@ -1688,6 +1691,7 @@ def step_ahead(
     clauses: IntArray,
     rules: Any,
     state: Any,
+    piles: IntArray,
     p: EngineInt,
     m: EngineInt,
     space: EngineInt,
@@ -1707,7 +1711,7 @@ def step_ahead(
     elif first < 0:
         return side  # no road on: the way across is the only space to move to
     state.game[G_ACROSS] = across
-    return ask_fork(table, clauses, rules, state, p, space)
+    return ask(table, clauses, rules, state, piles, np.int64(D_FORK), p, space, np.int64(0), np.int64(0))
 
 
 @rules_kernel
@@ -1743,7 +1747,7 @@ def move_monster(
     across = 0
     mp = rules.mp
     while left > 0 and here != goal:
-        nxt = step_ahead(table, clauses, rules, state, p, m, here, across)
+        nxt = step_ahead(table, clauses, rules, state, piles, p, m, here, across)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
@@ -1771,7 +1775,10 @@ def move_monster(
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if ask_swap(table, clauses, rules, state, p, occupant) == STOP:
+            if (
+                ask(table, clauses, rules, state, piles, np.int64(D_SWAP), p, occupant, np.int64(0), np.int64(0))
+                == STOP
+            ):
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
@@ -1910,272 +1917,17 @@ def unused_count(state: Any, p: EngineInt) -> int:
 
 
 # =====================================================================================================================
-# Policies: what greedy play thinks an action is worth
+# Decisions: the legal actions of each kind, and taking one
+#
+# A decision is open in the state (game[G_DECISION], taken by player game[G_ACTOR]): `legal_actions` lists its legal
+# actions into an out buffer (state.actions in the match loop) in a fixed order, STOP last where stopping is legal,
+# and `apply` takes one of them. The lists hold what the rules allow; which of them a player takes is the policy's
+# business (`choose`, in the policies' section below): no rule code reads S_POLICY.
 # =====================================================================================================================
-
-
-@inline_kernel
-def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
-    """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
-    the kind of space its deck needs more of (the first of equals)."""
-    mp = rules.mp
-    side = state.side
-    score_first = 2 * free_road(rules, state, p, first)
-    score_second = 2 * free_road(rules, state, p, second)
-    if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
-        score_first += 1
-    if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
-        score_second += 1
-    return second if score_second > score_first else first
-
-
-@inline_kernel
-def branch_score(rules: Any, state: Any, p: EngineInt, space: EngineInt, nxt: EngineInt) -> int:
-    """Greedy's worth of stepping from `space` onto `nxt`, as `greedy_fork` weighs a branch (twice the free road
-    ahead, an enemy right there counting against it, one more for the kind of space its deck needs), less one for
-    a step across to the parallel space (a space of movement that gains no road)."""
-    score = 2 * free_road(rules, state, p, nxt)
-    if rules.mp[nxt, MP_KIND] == state.side[p, S_PREF_KIND]:
-        score += 1
-    if nxt == rules.mp[space, MP_PARALLEL]:
-        score -= 1
-    return score
-
-
-@inline_kernel
-def greedy_branch(rules: Any, state: Any, p: EngineInt, space: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
-    """Greedy's pick among the listed next spaces of a move from `space` (D_FORK): the best `branch_score`, the first
-    of equals. Across it goes when the road ahead is barred by an enemy, or when the other lane is freer by more
-    than the step it costs."""
-    pick = out[0]
-    best = branch_score(rules, state, p, space, pick)
-    for i in range(1, n):
-        score = branch_score(rules, state, p, space, out[i])
-        if score > best:
-            best = score
-            pick = out[i]
-    return pick
-
-
-@inline_kernel
-def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
-    """Where greedy's monster on `space` would step next (its look-ahead, `path_steps`)."""
-    first = forward_step(rules, space, p, 0)
-    second = forward_step(rules, space, p, 1)
-    if second < 0:
-        return first
-    return greedy_fork(rules, state, p, first, second)
-
-
-@inline_kernel
-def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
-    """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
-    mon = state.mon
-    cells = state.cells
-    count = 0
-    here = space
-    while here >= 0 and count < 4:
-        occupant = cells[here, C_OCC]
-        if occupant >= 0:
-            if count == 0 and mon[occupant, M_OWNER] != p:
-                return -1
-            break
-        count += 1
-        here = forward_step(rules, here, p, 0)
-    return count
-
-
-@llvm_inline_kernel
-def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
-    """Greedy's look-ahead (a policy's, not a rule: it opens no decision and changes nothing but `scratch`): walk
-    greedy play's road for monster m, its forks and steps across taken as `greedy_branch` takes them (with
-    `parallel_move=when_blocked`, across only around an enemy, as the move does). scratch[PATH_AT + k] is where it
-    stands after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most
-    steps it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
-    opts = rules.opts
-    mon = state.mon
-    cells = state.cells
-    scratch = state.scratch
-    p = mon[m, M_OWNER]
-    here = mon[m, M_SPACE]
-    goal = opts[O_SUMMONING + 1 - p]
-    swaps = 0
-    scratch[PATH_AT] = here
-    scratch[SWAPS_AT] = 0
-    steps = 0
-    across = 0
-    any_step = opts[O_PARALLEL_WHEN_BLOCKED] == 0
-    while steps < longest and here != goal:
-        nxt = greedy_next_space(rules, state, p, here)
-        side = sidestep(rules, state, m, here, across) if any_step else -1
-        if side >= 0 and (
-            nxt < 0 or branch_score(rules, state, p, here, side) > branch_score(rules, state, p, here, nxt)
-        ):
-            nxt = side  # across by choice, as `greedy_branch` takes it over D_FORK's list
-        if nxt < 0:
-            break
-        occupant = cells[nxt, C_OCC]
-        if nxt == side:
-            across += 1
-        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
-            if any_step:
-                break
-            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
-            if nxt < 0:
-                break
-            across += 1
-            occupant = -1
-        web = cells[nxt, C_WEB]
-        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
-            break
-        if occupant >= 0:
-            if mon[occupant, M_SPACE] == goal:
-                break
-            swaps += 1
-        here = nxt
-        steps += 1
-        scratch[PATH_AT + steps] = here
-        scratch[SWAPS_AT + steps] = swaps
-        if web >= 0 and web != p:
-            break
-    return steps
-
-
-@inline_kernel
-def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
-    """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
-    op = clauses[card, i, C_OP]
-    amount = clauses[card, i, C_AMOUNT]
-    foe = clauses[card, i, C_FOE] == 1
-    if foe and not has_foe:
-        return 0
-    sign = -1 if foe else 1
-    if op == OP_ST:
-        spread = 4 if clauses[card, i, C_ARG] == ALL_SYMBOLS else 1
-        return sign * amount * spread
-    if op == OP_MOVE:
-        return sign * amount * 10
-    if op == OP_DESTROY:
-        return 800 if foe else -800
-    if op == OP_PUSH:
-        return 30 * amount if foe else -30 * amount
-    if op == OP_NOATTACK or op == OP_NOMOVE:
-        return 60 if foe else -60
-    if op == OP_EXPIRE:
-        return 50 if foe else 0
-    if op == OP_TOKEN:
-        return 50
-    if op == OP_SP:
-        return -15 * amount if amount < 0 else 5 * amount
-    if op == OP_DRAW:
-        return 40 * amount
-    if op == OP_SUMMON:
-        return 80
-    if op == OP_RECALL:
-        return 30 * amount
-    if op == OP_PARALLEL:
-        return -20 if foe else 20
-    if op == OP_WEB:
-        return 40
-    if op == OP_CLEAR_WEB:
-        return 20
-    return 0
-
-
-# Called, not inlined: greedy's and random's symbol and foe-channel choices weigh channels in six places, and a copy
-# of the clause weighing in each cost compile time for a call taken only for a monster on the Source Flux.
-@rules_kernel
-def channel_value(
-    table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
-) -> int:
-    """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
-    game = state.game
-    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
-        return 0
-    b = bracket_for(table, clauses, card, st_of(table, state, m, s, game[G_ACTIVE]))
-    if b < 0:
-        return 0
-    total = 0
-    for i in range(table[card, T_NCLAUSE]):
-        if clauses[card, i, C_BRACKET] == b:
-            total += clause_value(clauses, card, i, has_foe)
-    return total
-
-
-@inline_kernel
-def can_step(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
-    """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
-    mon = state.mon
-    cells = state.cells
-    for k in range(2):
-        nxt = forward_step(rules, space, p, k)
-        if nxt >= 0 and (cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p):
-            return True
-    return False
-
-
-@inline_kernel
-def attack_value(rules: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
-    """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
-    attacker), a tie by `combat_tie`."""
-    opts = rules.opts
-    if mine > theirs:
-        return win
-    if mine < theirs:
-        return loss
-    if opts[O_TIE] == TIE_ATTACKER:
-        return win
-    if opts[O_TIE] == TIE_DEFENDER:
-        return loss
-    if opts[O_TIE] == TIE_BOTH:
-        return win + loss + 500
-    return -1
-
-
-@inline_kernel
-def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: EngineInt) -> int:
-    """Greedy worth of a move of `steps` spaces along the walked path (`path_steps`, which reached `reach`): ten
-    per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's summoning
-    space."""
-    opts = rules.opts
-    scratch = state.scratch
-    if steps <= 0:
-        return 0
-    if steps > reach:
-        steps = reach
-    end = scratch[PATH_AT + steps]
-    gain = progress(rules, end, p) - progress(rules, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
-    if gain <= 0:
-        return 0
-    value = 10 * gain
-    if end == opts[O_SUMMONING + 1 - p]:
-        value += 300
-    return value
 
 
 # ---- action codes for the symbol phase ------------------------------------------------------------------------------
 A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
-
-
-@llvm_inline_kernel
-def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
-    """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
-    choice; returns what greedy play thinks it is worth (`monster_value`)."""
-    # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
-    scratch = state.scratch
-    st_alpha = st_of(table, state, m, 0, active)
-    st_beta = st_of(table, state, m, 1, active)
-    st_gamma = st_of(table, state, m, 2, active)
-    st_delta = st_of(table, state, m, 3, active)
-    scratch[ST_AT] = st_alpha
-    scratch[ST_AT + 1] = st_beta
-    scratch[ST_AT + 2] = st_gamma
-    scratch[ST_AT + 3] = st_delta
-    scratch[MOVE_AT] = spaces_for_st(st_alpha) + bonus
-    scratch[MOVE_AT + 1] = spaces_for_st(st_beta) + bonus
-    scratch[MOVE_AT + 2] = spaces_for_st(st_gamma) + bonus
-    scratch[MOVE_AT + 3] = spaces_for_st(st_delta) + bonus
-    return 10 + st_alpha + st_beta + st_gamma + st_delta
 
 
 @inline_kernel
@@ -2221,16 +1973,6 @@ def at_position(action: EngineInt) -> EngineInt:
 @inline_kernel
 def at_card(action: EngineInt) -> EngineInt:
     return action & 0xFFFFFFFF
-
-
-# =====================================================================================================================
-# Decisions: the legal actions of each kind, and taking one
-#
-# A decision is open in the state (game[G_DECISION], taken by player game[G_ACTOR]): `legal_actions` lists its legal
-# actions into an out buffer (state.actions in the match loop) in a fixed order, STOP last where stopping is legal,
-# and `apply` takes one of them. The lists hold what the rules allow; which of them a policy would ever take is the
-# policy's business (below): no rule code reads S_POLICY for these decisions.
-# =====================================================================================================================
 
 
 @inline_kernel
@@ -2704,13 +2446,758 @@ def apply(
 
 
 # =====================================================================================================================
-# Policies: each chooses one of the actions `legal_actions` listed (out[0:n]); none changes a rule
-#
-# A policy may read the whole state (the search deals what its player cannot see anew before it reads) and returns
-# an action of the list. Each kind's `choose_<kind>` picks the deciding side's policy (S_POLICY: only the policies
-# and the match loop read it, no rule). A new policy is a function per decision kind and a branch in each
-# `choose_<kind>`: no rule changes.
+# Asking: a rule opens a decision, lists nothing itself and takes the deciding player's answer from `choose` (the
+# policies' one door, below: no rule reads which policy a side plays)
 # =====================================================================================================================
+
+
+@inline_kernel
+def decide(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, decision: EngineInt, p: EngineInt
+) -> EngineInt:
+    """A decision of the turn (D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_FOE_RESPONSE, D_DISCARD): open it
+    for player p, take p's answer (`choose`: one of the actions `legal_actions` lists, STOP when it lists none) and
+    close it; the caller takes the answer (`apply`'s appliers) with no decision open."""
+    open_decision(state, decision, p)
+    action = choose(table, clauses, rules, state, piles)
+    state.game[G_DECISION] = D_NONE
+    return action
+
+
+@inline_kernel
+def ask(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    question: EngineInt,
+    p: EngineInt,
+    asked: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> EngineInt:
+    """A question a rule asks while it resolves (D_FORK, D_SWAP, D_FOE, D_WEB, D_RECALL, D_EFFECT_SUMMON; what each
+    lists: D_*), for player p about `asked` (game[G_ASKED]), of the card kind `kind` (game[G_ASKED_KIND], D_RECALL)
+    and the types `types` (game[G_ASKED_TYPES]: D_FOE, D_RECALL, D_EFFECT_SUMMON; 0: any): p's answer (`choose`), or
+    STOP (-1) when nothing is listed (no policy picks or draws). The decision under way (if any) is open
+    again afterwards."""
+    outer = open_question(state, question, p, asked)
+    state.game[G_ASKED_KIND] = kind
+    state.game[G_ASKED_TYPES] = types
+    action = choose(table, clauses, rules, state, piles)
+    close_question(state, outer)
+    return action
+
+
+@inline_kernel
+def decide_symbol_action(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt
+) -> None:
+    """p's symbol decision (D_SYMBOL), its answer unpacked into `choice` (action, monster, target, symbol; A_NONE for
+    STOP; symbol -1: drawn blind when taken)."""
+    choice = state.choice
+    action = decide(table, clauses, rules, state, piles, np.int64(D_SYMBOL), p)
+    if action == STOP:
+        choice[0] = A_NONE
+        choice[1] = -1
+        choice[2] = -1
+        choice[3] = -1
+    else:
+        choice[0] = action_code(action)
+        choice[1] = action_x(action)
+        choice[2] = action_y(action)
+        choice[3] = action_s(action)
+
+
+# =====================================================================================================================
+# A turn
+# =====================================================================================================================
+
+
+@rules_kernel
+def main_action(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p takes one; then the
+    opponent's response window."""
+    action = decide(table, clauses, rules, state, piles, np.int64(D_MAIN), p)
+    if action != STOP:
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def maybe_place_channeled(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p chooses; then the
+    opponent's response window."""
+    h = decide(table, clauses, rules, state, piles, np.int64(D_CHANNEL_CARD), p)
+    if h != STOP:
+        place_channeled(table, rules, state, counters, events, p, h)
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def channeled_waiting(table: IntArray, rules: Any, state: Any, p: EngineInt) -> bool:
+    """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
+    opts = rules.opts
+    sup = state.sup
+    for k in range(opts[O_SUPPORT]):
+        card = sup[p, k, SU_CARD]
+        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
+            return True
+    return False
+
+
+@rules_kernel
+def opponent_turn_channels(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    decision: EngineInt,
+) -> None:
+    """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
+    opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
+    after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
+    if not channeled_waiting(table, rules, state, p):
+        return
+    while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
+        action = decide(table, clauses, rules, state, piles, decision, p)
+        if action == STOP:
+            return
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+
+
+@inline_kernel
+def foe_response_window(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """After an action of the active player p (not a generator attack: the turn ends at once), with
+    `channel_on_opponent_turn=after_each_action`: p's opponent may channel with symbols left unused on their own turn
+    (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
+    opponent's turn"). Checked here first: most actions find nothing waiting."""
+    q = 1 - p
+    if rules.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
+        return
+    if channeled_waiting(table, rules, state, q):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, q, np.int64(D_FOE_RESPONSE))
+
+
+@inline_kernel
+def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
+    """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    rng = state.rng
+    ec = state.ec
+    game[G_ACTIVE] = p
+    log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
+    side[p, S_MAIN_DONE] = 0
+    side[p, S_CHANNEL_PLACED] = 0
+    side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
+    side[p, S_GEN_ATTACKED] = 0
+    draw_card(rules, state, piles, counters, events, p)
+    side[p, S_SYMBOLS] = ALL_UNUSED
+    for s in range(SYMBOLS):
+        side[p, S_ORDER0 + s] = s
+    side[p, S_NEXT] = 0
+    if opts[O_BLIND] == 1:
+        for i in range(SYMBOLS - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            tmp = side[p, S_ORDER0 + i]
+            side[p, S_ORDER0 + i] = side[p, S_ORDER0 + j]
+            side[p, S_ORDER0 + j] = tmp
+
+
+@inline_kernel
+def end_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
+    counts the turn off; this-turn changes end."""
+    opts = rules.opts
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    while side[p, S_HAND] > HAND_LIMIT:
+        discard(table, state, piles, events, p, decide(table, clauses, rules, state, piles, np.int64(D_DISCARD), p))
+    for q in range(2):
+        for k in range(opts[O_SUPPORT]):
+            card = sup[q, k, SU_CARD]
+            if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
+                sup[q, k, SU_LEFT] -= 1
+                if sup[q, k, SU_LEFT] <= 0:
+                    remove_equipment(table, state, piles, events, q, k)
+    slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        for s in range(SYMBOLS):
+            mon[m, M_TMP_ST + s] = 0
+        mon[m, M_TMP_MOVE] = 0
+        mon[m, M_TMP_NOATTACK] = 0
+        mon[m, M_TMP_PARALLEL] = 0
+        mon[m, M_TMP_NOMOVE] = 0
+        if mon[m, M_EXPIRE] > 0:
+            mon[m, M_EXPIRE] -= 1
+            if mon[m, M_EXPIRE] == 0:
+                log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
+                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
+
+
+SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
+"""Where a turn is in its symbol phase: not begun, paused before a generator attack (the attack waits in
+`choice`), or over (what `symbol_phase` returns is one of the last two)."""
+
+
+@inline_kernel
+def symbol_phase(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    resume: EngineBool,
+) -> int:
+    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends); after
+    each other action the opponent's window (`foe_response_window`).
+
+    Everything else comes before the generator attack: while the main action or a channeled card may still be
+    taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
+    is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
+    space. Returns SYMBOLS_DONE when the phase is over."""
+    opts = rules.opts
+    mon = state.mon
+    side = state.side
+    game = state.game
+    choice = state.choice
+    goal = opts[O_SUMMONING + 1 - p]
+    while resume or (unused_count(state, p) > 0 and game[G_OVER] == 0):
+        if resume:
+            resume = False
+            if mon[choice[1], M_SPACE] != goal:
+                continue
+        else:
+            decide_symbol_action(table, clauses, rules, state, piles, p)
+            if choice[0] == A_NONE:
+                return SYMBOLS_DONE
+            if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
+                return SYMBOLS_PAUSED
+        # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
+        apply_symbol(
+            table,
+            clauses,
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            p,
+            pack_action(choice[0], choice[1], choice[2], choice[3]),
+        )
+        if choice[0] == A_GENERATOR:
+            return SYMBOLS_DONE
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+    return SYMBOLS_DONE
+
+
+@llvm_inline_kernel
+def begin_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
+    game = state.game
+    game[G_ACTIVE] = p
+    # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
+    if channeled_waiting(table, rules, state, 1 - p):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p, np.int64(D_FOE_CHANNEL))
+    game[G_ACTIVE] = p
+    if game[G_OVER] == 0:
+        start_turn(rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def play_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    begun: EngineBool,
+) -> None:
+    """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
+    it decides after the draw). One compiled call that whole matches, the search's turns and its rollouts share
+    (inlined into each, the turn was compiled once per caller); its body is here, not copied in from an inline
+    kernel, since Numba's IR inliner costs with the square of the body's size (about 2 s of this one's compile)."""
+    side = state.side
+    game = state.game
+    if not begun:
+        begin_turn(table, clauses, rules, state, piles, counters, events, p)
+    game[G_ACTIVE] = p
+    # The main action and a channeled card come before the symbols, before a generator attack and after the
+    # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
+    stage = SYMBOLS_AHEAD
+    while True:
+        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
+            main_action(table, clauses, rules, state, piles, counters, events, p)
+        # Before a generator attack the channeled card and the attack follow even a main action that ended the
+        # match, as they always have: the figures stay the same.
+        if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
+            maybe_place_channeled(table, clauses, rules, state, piles, counters, events, p)
+        if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
+            break
+        stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
+    if game[G_OVER] == 0:
+        end_turn(table, clauses, rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def setup_match(
+    table: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seed: EngineInt,
+    first: EngineInt,
+) -> None:
+    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each (the match loop seats
+    the policies: `setup_policies`)."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    library = piles[PILE_LIBRARY]
+    tokens = piles[PILE_TOKENS]
+    rng_seed(rng, seed)
+    mon[:, M_SPACE] = -1
+    cells[:, :] = -1
+    sup[:, :, :] = -1
+    side[:, :] = 0
+    game[:] = 0
+    game[G_FIRST] = first
+    game[G_TURN] = 1
+    for p in range(2):
+        deck = deck_a if p == 0 else deck_b
+        for i in range(deck.shape[0]):
+            library[p, i] = deck[i]
+        side[p, S_DECK_N] = deck.shape[0]
+        shuffle_in_place(library[p], deck.shape[0], rng)
+        side[p, S_SP] = opts[O_SOURCEPOINTS]
+        # A fork is taken towards the kind of space the deck's requirements ask for more.
+        terrestrial = 0
+        otherworldly = 0
+        for i in range(deck.shape[0]):
+            terrestrial += table[deck[i], T_TERR]
+            otherworldly += table[deck[i], T_OTHER]
+        side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
+        for c in range(table.shape[0]):
+            tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
+            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
+    for p in range(2):
+        for _ in range(OPENING_HAND):
+            draw_card(rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt) -> None:
+    """The match loop's word on who plays which side (S_POLICY: GREEDY or RANDOM), which `choose` alone reads."""
+    state.side[0, S_POLICY] = policy_a
+    state.side[1, S_POLICY] = policy_b
+
+
+@inline_kernel
+def play_match(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
+    SourcePoints run out or the turn cap ends it as a draw."""
+    opts = rules.opts
+    game = state.game
+    ec = state.ec
+    while game[G_OVER] == 0:
+        if game[G_TURN] > opts[O_TURN_CAP]:
+            game[G_TURN] = opts[O_TURN_CAP]
+            log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+            game[G_OVER] = 1
+            game[G_WINNER] = -1
+            break
+        play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+        if game[G_OVER] == 1:
+            break
+        game[G_TURN] += 1
+        p = 1 - p
+
+
+@rules_kernel
+def play_matches(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """One match per seed on state arrays every match reuses."""
+    game = state.game
+    for i in range(seeds.shape[0]):
+        begin_match_counters(counters, i)
+        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(state, policy_a, policy_b)
+        play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
+        end_match_counters(counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
+
+
+# =====================================================================================================================
+# Policies: greedy (the game's scoring of the listed actions), random, and `choose`, the rules' one door to them
+#
+# Nothing above this section reads which policy a side plays (S_POLICY): a rule opens a decision (`decide`, `ask`) and
+# takes the answer `choose` gives, one of the actions `legal_actions` lists. `choose` is the only code that reads
+# S_POLICY. A policy reads the state (the search deals what its player cannot see anew before it reads) and writes
+# only its own look-ahead (`scratch`) and draws from the match's generator: it changes no rule's field. A new policy
+# is a function per decision kind and a branch in `choose`: no rule changes.
+# =====================================================================================================================
+
+
+# ---- what greedy play thinks an action is worth --------------------------------------------------------------------
+
+
+@inline_kernel
+def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
+    """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
+    the kind of space its deck needs more of (the first of equals)."""
+    mp = rules.mp
+    side = state.side
+    score_first = 2 * free_road(rules, state, p, first)
+    score_second = 2 * free_road(rules, state, p, second)
+    if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
+        score_first += 1
+    if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
+        score_second += 1
+    return second if score_second > score_first else first
+
+
+@inline_kernel
+def branch_score(rules: Any, state: Any, p: EngineInt, space: EngineInt, nxt: EngineInt) -> int:
+    """Greedy's worth of stepping from `space` onto `nxt`, as `greedy_fork` weighs a branch (twice the free road
+    ahead, an enemy right there counting against it, one more for the kind of space its deck needs), less one for
+    a step across to the parallel space (a space of movement that gains no road)."""
+    score = 2 * free_road(rules, state, p, nxt)
+    if rules.mp[nxt, MP_KIND] == state.side[p, S_PREF_KIND]:
+        score += 1
+    if nxt == rules.mp[space, MP_PARALLEL]:
+        score -= 1
+    return score
+
+
+@inline_kernel
+def greedy_branch(rules: Any, state: Any, p: EngineInt, space: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+    """Greedy's pick among the listed next spaces of a move from `space` (D_FORK): the best `branch_score`, the first
+    of equals. Across it goes when the road ahead is barred by an enemy, or when the other lane is freer by more
+    than the step it costs."""
+    pick = out[0]
+    best = branch_score(rules, state, p, space, pick)
+    for i in range(1, n):
+        score = branch_score(rules, state, p, space, out[i])
+        if score > best:
+            best = score
+            pick = out[i]
+    return pick
+
+
+@inline_kernel
+def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+    """Where greedy's monster on `space` would step next (its look-ahead, `greedy_path_steps`)."""
+    first = forward_step(rules, space, p, 0)
+    second = forward_step(rules, space, p, 1)
+    if second < 0:
+        return first
+    return greedy_fork(rules, state, p, first, second)
+
+
+@inline_kernel
+def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
+    """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
+    mon = state.mon
+    cells = state.cells
+    count = 0
+    here = space
+    while here >= 0 and count < 4:
+        occupant = cells[here, C_OCC]
+        if occupant >= 0:
+            if count == 0 and mon[occupant, M_OWNER] != p:
+                return -1
+            break
+        count += 1
+        here = forward_step(rules, here, p, 0)
+    return count
+
+
+@llvm_inline_kernel
+def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
+    """Greedy's look-ahead (a policy's, not a rule: it opens no decision and changes nothing but `scratch`): walk
+    greedy play's road for monster m, its forks and steps across taken as `greedy_branch` takes them (with
+    `parallel_move=when_blocked`, across only around an enemy, as the move does). scratch[PATH_AT + k] is where it
+    stands after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most
+    steps it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    scratch = state.scratch
+    p = mon[m, M_OWNER]
+    here = mon[m, M_SPACE]
+    goal = opts[O_SUMMONING + 1 - p]
+    swaps = 0
+    scratch[PATH_AT] = here
+    scratch[SWAPS_AT] = 0
+    steps = 0
+    across = 0
+    any_step = opts[O_PARALLEL_WHEN_BLOCKED] == 0
+    while steps < longest and here != goal:
+        nxt = greedy_next_space(rules, state, p, here)
+        side = sidestep(rules, state, m, here, across) if any_step else -1
+        if side >= 0 and (
+            nxt < 0 or branch_score(rules, state, p, here, side) > branch_score(rules, state, p, here, nxt)
+        ):
+            nxt = side  # across by choice, as `greedy_branch` takes it over D_FORK's list
+        if nxt < 0:
+            break
+        occupant = cells[nxt, C_OCC]
+        if nxt == side:
+            across += 1
+        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
+            if any_step:
+                break
+            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
+            if nxt < 0:
+                break
+            across += 1
+            occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break
+        if occupant >= 0:
+            if mon[occupant, M_SPACE] == goal:
+                break
+            swaps += 1
+        here = nxt
+        steps += 1
+        scratch[PATH_AT + steps] = here
+        scratch[SWAPS_AT + steps] = swaps
+        if web >= 0 and web != p:
+            break
+    return steps
+
+
+@inline_kernel
+def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
+    """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
+    op = clauses[card, i, C_OP]
+    amount = clauses[card, i, C_AMOUNT]
+    foe = clauses[card, i, C_FOE] == 1
+    if foe and not has_foe:
+        return 0
+    sign = -1 if foe else 1
+    if op == OP_ST:
+        spread = 4 if clauses[card, i, C_ARG] == ALL_SYMBOLS else 1
+        return sign * amount * spread
+    if op == OP_MOVE:
+        return sign * amount * 10
+    if op == OP_DESTROY:
+        return 800 if foe else -800
+    if op == OP_PUSH:
+        return 30 * amount if foe else -30 * amount
+    if op == OP_NOATTACK or op == OP_NOMOVE:
+        return 60 if foe else -60
+    if op == OP_EXPIRE:
+        return 50 if foe else 0
+    if op == OP_TOKEN:
+        return 50
+    if op == OP_SP:
+        return -15 * amount if amount < 0 else 5 * amount
+    if op == OP_DRAW:
+        return 40 * amount
+    if op == OP_SUMMON:
+        return 80
+    if op == OP_RECALL:
+        return 30 * amount
+    if op == OP_PARALLEL:
+        return -20 if foe else 20
+    if op == OP_WEB:
+        return 40
+    if op == OP_CLEAR_WEB:
+        return 20
+    return 0
+
+
+# Called, not inlined: greedy's and random's symbol and foe-channel choices weigh channels in six places, and a copy
+# of the clause weighing in each cost compile time for a call taken only for a monster on the Source Flux.
+@rules_kernel
+def channel_value(
+    table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
+) -> int:
+    """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
+    game = state.game
+    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+        return 0
+    b = bracket_for(table, clauses, card, st_of(table, state, m, s, game[G_ACTIVE]))
+    if b < 0:
+        return 0
+    total = 0
+    for i in range(table[card, T_NCLAUSE]):
+        if clauses[card, i, C_BRACKET] == b:
+            total += clause_value(clauses, card, i, has_foe)
+    return total
+
+
+@inline_kernel
+def can_step(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
+    """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
+    mon = state.mon
+    cells = state.cells
+    for k in range(2):
+        nxt = forward_step(rules, space, p, k)
+        if nxt >= 0 and (cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p):
+            return True
+    return False
+
+
+@inline_kernel
+def attack_value(rules: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
+    """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
+    attacker), a tie by `combat_tie`."""
+    opts = rules.opts
+    if mine > theirs:
+        return win
+    if mine < theirs:
+        return loss
+    if opts[O_TIE] == TIE_ATTACKER:
+        return win
+    if opts[O_TIE] == TIE_DEFENDER:
+        return loss
+    if opts[O_TIE] == TIE_BOTH:
+        return win + loss + 500
+    return -1
+
+
+@inline_kernel
+def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: EngineInt) -> int:
+    """Greedy worth of a move of `steps` spaces along the walked path (`greedy_path_steps`, which reached `reach`):
+    ten per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's
+    summoning space."""
+    opts = rules.opts
+    scratch = state.scratch
+    if steps <= 0:
+        return 0
+    if steps > reach:
+        steps = reach
+    end = scratch[PATH_AT + steps]
+    gain = progress(rules, end, p) - progress(rules, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
+    if gain <= 0:
+        return 0
+    value = 10 * gain
+    if end == opts[O_SUMMONING + 1 - p]:
+        value += 300
+    return value
+
+
+@llvm_inline_kernel
+def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
+    """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
+    choice; returns what greedy play thinks it is worth (`monster_value`)."""
+    # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
+    scratch = state.scratch
+    st_alpha = st_of(table, state, m, 0, active)
+    st_beta = st_of(table, state, m, 1, active)
+    st_gamma = st_of(table, state, m, 2, active)
+    st_delta = st_of(table, state, m, 3, active)
+    scratch[ST_AT] = st_alpha
+    scratch[ST_AT + 1] = st_beta
+    scratch[ST_AT + 2] = st_gamma
+    scratch[ST_AT + 3] = st_delta
+    scratch[MOVE_AT] = spaces_for_st(st_alpha) + bonus
+    scratch[MOVE_AT + 1] = spaces_for_st(st_beta) + bonus
+    scratch[MOVE_AT + 2] = spaces_for_st(st_gamma) + bonus
+    scratch[MOVE_AT + 3] = spaces_for_st(st_delta) + bonus
+    return 10 + st_alpha + st_beta + st_gamma + st_delta
+
+
+# ---- greedy's and random's picks per decision kind ----------------------------------------------------------------
 
 
 @inline_kernel
@@ -3295,124 +3782,6 @@ def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: 
 
 
 @inline_kernel
-def choose_main(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's main action among the n listed (the match loop asks `random_main` or, without a list,
-    `greedy_main_unlisted`)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_main(table, clauses, rules, state, p, out, n)
-    return greedy_main(table, rules, state, p, out, n)
-
-
-@inline_kernel
-def random_main(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """Random's main action among the n listed: any, STOP included, each as likely."""
-    return random_among(state, out, n)
-
-
-@inline_kernel
-def choose_channel_card(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's channeled card among the n listed (greedy: the first in hand; the match loop asks
-    `random_channel_card` or, without a list, `greedy_channel_card_unlisted`)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_channel_card(table, clauses, rules, state, p, out, n)
-    return out[0]
-
-
-@inline_kernel
-def random_channel_card(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """Random's channeled card among the n listed: any, STOP included, each as likely."""
-    return random_among(state, out, n)
-
-
-@inline_kernel
-def choose_symbol(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's symbol action among the n listed (the match loop asks `random_symbol` or, without a list,
-    `greedy_symbol_unlisted`)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_symbol(table, clauses, rules, state, p, out, n)
-    return greedy_symbol(table, clauses, rules, state, p, out, n)
-
-
-@inline_kernel
-def random_symbol(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """Random's symbol action among the n listed: STOP or any worthwhile one (`symbol_by_weighing`)."""
-    return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
-
-
-@inline_kernel
-def choose_foe_channel(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's channel on the opponent's turn among the n listed."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_foe_channel(table, clauses, rules, state, p, out, n)
-    return greedy_foe_channel(table, clauses, rules, state, p, out, n)
-
-
-@inline_kernel
-def choose_foe_response(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's channel after an action of the opponent among the n listed: greedy's by its worth
-    (`greedy_foe_channel`, STOP when none is worth anything), random's any listed, STOP included, each as likely."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_foe_response(table, clauses, rules, state, p, out, n)
-    return greedy_foe_channel(table, clauses, rules, state, p, out, n)
-
-
-@inline_kernel
-def random_foe_response(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """Random's channel after an action of the opponent among the n listed: any, STOP included, each as likely."""
-    return random_among(state, out, n)
-
-
-@inline_kernel
-def choose_discard(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's discard among the n listed (random: any, equally likely)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(state.rng, n)]
-    return greedy_discard(table, state, p, out, n)
-
-
-@inline_kernel
-def choose_fork(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's next space where a move has a choice (random: any listed, equally likely; greedy:
-    `greedy_branch`)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(state.rng, n)]
-    return greedy_branch(rules, state, p, state.game[G_ASKED], out, n)
-
-
-@inline_kernel
-def choose_swap(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's answer to an own monster in the way (random: a coin toss; greedy swaps unless the ally holds the
-    opponent's summoning space)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return out[0] if rng_below(state.rng, 2) == 0 else STOP
-    return out[0] if state.mon[out[0], M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
-
-
-@inline_kernel
 def random_pick(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """Random's answer to a question without STOP (D_FOE, D_WEB, D_EFFECT_SUMMON): any listed action, each as
     likely, drawn as a reservoir with one draw per action (as the rules drew when they chose the target)."""
@@ -3503,674 +3872,131 @@ def greedy_effect_summon(table: IntArray, out: IntArray, n: EngineInt) -> Engine
     return pick
 
 
-@rules_kernel
-def choose_foe(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's enemy for a `foe` clause among the n listed (random: any, equally likely)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_pick(state, out, n)
-    return greedy_foe(table, state, out, n)
-
-
-@rules_kernel
-def choose_web(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's space for a web tile among the n listed (random: any, equally likely)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_pick(state, out, n)
-    return greedy_web(rules, state, p, out, n)
-
-
-@rules_kernel
-def choose_recall(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's card back from a Done Zone among the n listed (random: any copy, equally likely)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_recall(state, out, n)
-    return greedy_recall(table, out, n)
-
-
-@rules_kernel
-def choose_effect_summon(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
-    """p's policy's effect-summoned monster among the n listed (random: any, equally likely)."""
-    if state.side[p, S_POLICY] == RANDOM:
-        return random_pick(state, out, n)
-    return greedy_effect_summon(table, out, n)
-
-
-@rules_kernel
-def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The deciding player's policy's choice among the open decision's n listed actions (out[0:n]), for a caller that
-    does not know the kind (the match loop calls each kind's `choose_*` itself)."""
-    p = state.game[G_ACTOR]
-    decision = state.game[G_DECISION]
-    if decision == D_SYMBOL:
-        return choose_symbol(table, clauses, rules, state, p, out, n)
-    if decision == D_MAIN:
-        return choose_main(table, clauses, rules, state, p, out, n)
-    if decision == D_CHANNEL_CARD:
-        return choose_channel_card(table, clauses, rules, state, p, out, n)
-    if decision == D_FOE_CHANNEL:
-        return choose_foe_channel(table, clauses, rules, state, p, out, n)
-    if decision == D_FOE_RESPONSE:
-        return choose_foe_response(table, clauses, rules, state, p, out, n)
-    if decision == D_DISCARD:
-        return choose_discard(table, clauses, rules, state, p, out, n)
-    if decision == D_FORK:
-        return choose_fork(table, clauses, rules, state, p, out, n)
-    if decision == D_SWAP:
-        return choose_swap(table, clauses, rules, state, p, out, n)
-    if decision == D_FOE:
-        return choose_foe(table, clauses, rules, state, p, out, n)
-    if decision == D_WEB:
-        return choose_web(table, clauses, rules, state, p, out, n)
-    if decision == D_RECALL:
-        return choose_recall(table, clauses, rules, state, p, out, n)
-    if decision == D_EFFECT_SUMMON:
-        return choose_effect_summon(table, clauses, rules, state, p, out, n)
-    return STOP
-
-
-@inline_kernel
-def policy_main(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
-    """p's policy's answer to the open D_MAIN decision, STOP for none. Greedy reads the state for its pick
-    (`greedy_main_unlisted`: the action `greedy_main` takes over `legal_main`'s list, found without writing the list);
-    random lists the actions and picks among them when more than STOP is listed (`random_main`)."""
-    if state.side[p, S_POLICY] != RANDOM:
-        return greedy_main_unlisted(table, rules, state, p)
-    out = state.actions
-    n = legal_main(table, rules, state, p, out)
-    if n > 1:
-        return random_main(table, clauses, rules, state, p, out, n)
-    return STOP
-
-
-@inline_kernel
-def policy_channel_card(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
-    """p's policy's answer to the open D_CHANNEL_CARD decision (a hand position), STOP for none. Greedy: the first
-    channeled card `legal_channel_cards` would list (`greedy_channel_card_unlisted`); random lists and picks among
-    more than STOP (`random_channel_card`)."""
-    if state.side[p, S_POLICY] != RANDOM:
-        return greedy_channel_card_unlisted(table, rules, state, p)
-    out = state.actions
-    n = legal_channel_cards(table, rules, state, p, out)
-    if n > 1:
-        return random_channel_card(table, clauses, rules, state, p, out, n)
-    return STOP
-
-
-@inline_kernel
-def policy_symbol(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
-    """p's policy's answer to the open D_SYMBOL decision, STOP for none. Greedy reads the state for its pick
-    (`greedy_symbol_unlisted`: the action `greedy_symbol` takes over `legal_symbols`' list; listing some 20-40
-    actions at each of about 80 symbol decisions a match cost it a fifth of its speed); random lists and picks
-    (`random_symbol`)."""
-    if state.side[p, S_POLICY] != RANDOM:
-        return greedy_symbol_unlisted(table, clauses, rules, state, p)
-    out = state.actions
-    n = legal_symbols(table, rules, state, p, out)
-    if n > 0:
-        return random_symbol(table, clauses, rules, state, p, out, n)
-    return STOP
-
-
-# =====================================================================================================================
-# Asking: a rule opens a decision, lists nothing itself and takes the answer of the deciding player's policy
-# (`policy_*` for the turn's own decisions, `choose_*` for a question asked inside a rule); no rule reads which policy
-# a side plays.
-# =====================================================================================================================
-
-
-@inline_kernel
-def choose_symbol_action(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> None:
-    """Open p's symbol decision, list it and fill `choice` with the policy's pick unpacked (action, monster, target,
-    symbol; A_NONE for STOP; symbol -1: drawn blind when taken)."""
-    choice = state.choice
-    open_decision(state, D_SYMBOL, p)
-    action = policy_symbol(table, clauses, rules, state, p)
-    state.game[G_DECISION] = D_NONE
-    if action == STOP:
-        choice[0] = A_NONE
-        choice[1] = -1
-        choice[2] = -1
-        choice[3] = -1
-    else:
-        choice[0] = action_code(action)
-        choice[1] = action_x(action)
-        choice[2] = action_y(action)
-        choice[3] = action_s(action)
-
-
-@inline_kernel
-def ask_fork(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
-    """D_FORK, asked by a move at a fork ahead of p's monster on `space`: p's policy picks a branch, the move goes
-    on there; the decision under way (if any) is open again afterwards."""
-    outer = open_question(state, np.int64(D_FORK), p, space)
-    out = state.actions
-    n = legal_forks(rules, state, p, out)
-    action = choose_fork(table, clauses, rules, state, p, out, n)
-    close_question(state, outer)
-    return action
-
-
-@inline_kernel
-def ask_swap(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, ally: EngineInt) -> EngineInt:
-    """D_SWAP, asked by a move with p's own monster `ally` in the way: its slot (swap) or STOP (the move ends)."""
-    outer = open_question(state, np.int64(D_SWAP), p, ally)
-    out = state.actions
-    n = legal_swaps(state, out)
-    action = choose_swap(table, clauses, rules, state, p, out, n)
-    close_question(state, outer)
-    return action
-
-
-@inline_kernel
-def ask_foe(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, subject: EngineInt, types: EngineInt
-) -> EngineInt:
-    """D_FOE, asked by a `foe` clause of p's card: the enemy adjacent to p's monster `subject` (of the types in
-    `types`; 0: any) it acts on, or -1 when there is none (nothing is asked); the decision under way (if any) is open
-    again afterwards."""
-    outer = open_question(state, np.int64(D_FOE), p, subject)
-    state.game[G_ASKED_TYPES] = types
-    out = state.actions
-    n = legal_foes(table, rules, state, p, out)
-    action = choose_foe(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    close_question(state, outer)
-    return action
-
-
-@inline_kernel
-def ask_web(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, subject: EngineInt) -> EngineInt:
-    """D_WEB, asked by a `web` clause of p's card: the space next to monster `subject` for p's web tile, or -1 when
-    none is free (nothing is asked)."""
-    outer = open_question(state, np.int64(D_WEB), p, subject)
-    out = state.actions
-    n = legal_webs(rules, state, out)
-    action = choose_web(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    close_question(state, outer)
-    return action
-
-
-@inline_kernel
-def ask_recall(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    p: EngineInt,
-    whose: EngineInt,
-    kind: EngineInt,
-    types: EngineInt,
-) -> EngineInt:
-    """D_RECALL, asked by a `recall` clause of p's card: the card p brings back from player `whose`'s Done Zone (of
-    kind `kind` - 1, 0: any; of the types in `types`, 0: any), or -1 when there is none (nothing is asked)."""
-    outer = open_question(state, np.int64(D_RECALL), p, whose)
-    state.game[G_ASKED_KIND] = kind
-    state.game[G_ASKED_TYPES] = types
-    out = state.actions
-    n = legal_recalls(table, state, piles, out)
-    action = choose_recall(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    close_question(state, outer)
-    return action
-
-
-@inline_kernel
-def ask_effect_summon(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    p: EngineInt,
-    source: EngineInt,
-    types: EngineInt,
-) -> EngineInt:
-    """D_EFFECT_SUMMON, asked by a `summon from hand|deck` clause of p's card: `pack_at(position, card)` of the
-    monster p summons from `source` (FROM_HAND or FROM_DECK; of the types in `types`, 0: any), or -1 when p has
-    none it may summon (nothing is asked)."""
-    outer = open_question(state, np.int64(D_EFFECT_SUMMON), p, source)
-    state.game[G_ASKED_TYPES] = types
-    out = state.actions
-    n = legal_effect_summons(table, rules, state, piles, p, out)
-    action = choose_effect_summon(table, clauses, rules, state, p, out, n) if n > 0 else -1
-    close_question(state, outer)
-    return action
-
-
-# =====================================================================================================================
-# A turn
-# =====================================================================================================================
-
-
-@rules_kernel
-def main_action(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p's policy takes one (STOP
-    alone listed: nothing to choose)."""
-    open_decision(state, np.int64(D_MAIN), p)
-    action = policy_main(table, clauses, rules, state, p)
-    if action != STOP:
-        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
-    state.game[G_DECISION] = D_NONE
-    if action != STOP:
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
-
-
-@inline_kernel
-def maybe_place_channeled(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p's policy
-    chooses (STOP alone listed: nothing to choose)."""
-    open_decision(state, np.int64(D_CHANNEL_CARD), p)
-    h = policy_channel_card(table, clauses, rules, state, p)
-    if h != STOP:
-        place_channeled(table, rules, state, counters, events, p, h)
-    state.game[G_DECISION] = D_NONE
-    if h != STOP:
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
-
-
-@inline_kernel
-def channeled_waiting(table: IntArray, rules: Any, state: Any, p: EngineInt) -> bool:
-    """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
-    opts = rules.opts
-    sup = state.sup
-    for k in range(opts[O_SUPPORT]):
-        card = sup[p, k, SU_CARD]
-        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
-            return True
-    return False
-
-
-@rules_kernel
-def opponent_turn_channels(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-    decision: EngineInt,
-) -> None:
-    """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
-    opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
-    after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
-    if not channeled_waiting(table, rules, state, p):
-        return
-    out = state.actions
-    while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        open_decision(state, decision, p)
-        n = legal_foe_channels(table, rules, state, p, out)
-        if decision == D_FOE_CHANNEL:
-            # Asked even when STOP alone is listed: random draws for each of its monsters even then.
-            action = choose_foe_channel(table, clauses, rules, state, p, out, n) if n > 0 else STOP
-        else:
-            # STOP alone listed (no monster of p's on its flux, say): nothing to choose.
-            action = choose_foe_response(table, clauses, rules, state, p, out, n) if n > 1 else STOP
-        state.game[G_DECISION] = D_NONE
-        if action == STOP:
-            return
-        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
-
-
-@inline_kernel
-def foe_response_window(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """After an action of the active player p (not a generator attack: the turn ends at once), with
-    `channel_on_opponent_turn=after_each_action`: p's opponent may channel with symbols left unused on their own turn
-    (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
-    opponent's turn"). Checked here first: most actions find nothing waiting."""
-    q = 1 - p
-    if rules.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
-        return
-    if channeled_waiting(table, rules, state, q):
-        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, q, np.int64(D_FOE_RESPONSE))
-
-
-@inline_kernel
-def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
-    """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
-    opts = rules.opts
-    side = state.side
-    game = state.game
-    rng = state.rng
-    ec = state.ec
-    game[G_ACTIVE] = p
-    log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
-    side[p, S_MAIN_DONE] = 0
-    side[p, S_CHANNEL_PLACED] = 0
-    side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
-    side[p, S_GEN_ATTACKED] = 0
-    draw_card(rules, state, piles, counters, events, p)
-    side[p, S_SYMBOLS] = ALL_UNUSED
-    for s in range(SYMBOLS):
-        side[p, S_ORDER0 + s] = s
-    side[p, S_NEXT] = 0
-    if opts[O_BLIND] == 1:
-        for i in range(SYMBOLS - 1, 0, -1):
-            j = rng_below(rng, i + 1)
-            tmp = side[p, S_ORDER0 + i]
-            side[p, S_ORDER0 + i] = side[p, S_ORDER0 + j]
-            side[p, S_ORDER0 + j] = tmp
-
-
-@inline_kernel
-def end_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
-    counts the turn off; this-turn changes end."""
-    opts = rules.opts
-    mon = state.mon
-    sup = state.sup
-    side = state.side
-    game = state.game
-    ec = state.ec
-    out = state.actions
-    while side[p, S_HAND] > HAND_LIMIT:
-        open_decision(state, np.int64(D_DISCARD), p)
-        n = legal_discards(state, p, out)
-        h = choose_discard(table, clauses, rules, state, p, out, n)
-        state.game[G_DECISION] = D_NONE
-        discard(table, state, piles, events, p, h)
-    for q in range(2):
-        for k in range(opts[O_SUPPORT]):
-            card = sup[q, k, SU_CARD]
-            if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
-                sup[q, k, SU_LEFT] -= 1
-                if sup[q, k, SU_LEFT] <= 0:
-                    remove_equipment(table, state, piles, events, q, k)
-    slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
-    while slots != 0:
-        m = lowest_set_bit(slots)
-        slots &= slots - 1
-        for s in range(SYMBOLS):
-            mon[m, M_TMP_ST + s] = 0
-        mon[m, M_TMP_MOVE] = 0
-        mon[m, M_TMP_NOATTACK] = 0
-        mon[m, M_TMP_PARALLEL] = 0
-        mon[m, M_TMP_NOMOVE] = 0
-        if mon[m, M_EXPIRE] > 0:
-            mon[m, M_EXPIRE] -= 1
-            if mon[m, M_EXPIRE] == 0:
-                log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
-                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
-
-
-SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
-"""Where a turn is in its symbol phase: not begun, paused before a generator attack (the attack waits in
-`choice`), or over (what `symbol_phase` returns is one of the last two)."""
-
-
-@inline_kernel
-def symbol_phase(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-    resume: EngineBool,
-) -> int:
-    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends); after
-    each other action the opponent's window (`foe_response_window`).
-
-    Everything else comes before the generator attack: while the main action or a channeled card may still be
-    taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
-    is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
-    space. Returns SYMBOLS_DONE when the phase is over."""
-    opts = rules.opts
-    mon = state.mon
-    side = state.side
-    game = state.game
-    choice = state.choice
-    goal = opts[O_SUMMONING + 1 - p]
-    while resume or (unused_count(state, p) > 0 and game[G_OVER] == 0):
-        if resume:
-            resume = False
-            if mon[choice[1], M_SPACE] != goal:
-                continue
-        else:
-            choose_symbol_action(table, clauses, rules, state, p)
-            if choice[0] == A_NONE:
-                return SYMBOLS_DONE
-            if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
-                return SYMBOLS_PAUSED
-        # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
-        apply_symbol(
-            table,
-            clauses,
-            rules,
-            state,
-            piles,
-            counters,
-            events,
-            p,
-            pack_action(choice[0], choice[1], choice[2], choice[3]),
-        )
-        if choice[0] == A_GENERATOR:
-            return SYMBOLS_DONE
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
-    return SYMBOLS_DONE
+# ---- the one door: the deciding side's policy answers the open decision ---------------------------------------------
 
 
 @llvm_inline_kernel
-def begin_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
+def greedy_choice(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, decision: EngineInt
+) -> EngineInt:
+    """Greedy's answer to p's open decision of kind `decision`: the action it scores best among those `legal_actions`
+    lists, STOP when it lists none. Each kind is listed by its own lister (`legal_forks`, `legal_foes`, ...), not
+    through `legal_actions`' dispatch, and where greedy needs no list it writes none: the turn's own three decisions
+    are answered from the state (the same action: `greedy_symbol_unlisted`, `greedy_main_unlisted`,
+    `greedy_channel_card_unlisted`; listing some 20-40 actions at each of about 80 symbol decisions a match cost
+    greedy a fifth of its speed), and so is a swap."""
     game = state.game
-    game[G_ACTIVE] = p
-    # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
-    if channeled_waiting(table, rules, state, 1 - p):
-        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p, np.int64(D_FOE_CHANNEL))
-    game[G_ACTIVE] = p
-    if game[G_OVER] == 0:
-        start_turn(rules, state, piles, counters, events, p)
+    if decision == D_SYMBOL:
+        return greedy_symbol_unlisted(table, clauses, rules, state, p)
+    if decision == D_FORK:
+        out = state.actions
+        n = legal_forks(rules, state, p, out)
+        if n == 0:
+            return STOP
+        return greedy_branch(rules, state, p, game[G_ASKED], out, n)
+    if decision == D_SWAP:
+        # `legal_swaps`' ally, game[G_ASKED]: it swaps unless the ally holds the opponent's summoning space.
+        ally = game[G_ASKED]
+        return ally if state.mon[ally, M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
+    if decision == D_MAIN:
+        return greedy_main_unlisted(table, rules, state, p)
+    if decision == D_CHANNEL_CARD:
+        return greedy_channel_card_unlisted(table, rules, state, p)
+    if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
+        out = state.actions
+        n = legal_foe_channels(table, rules, state, p, out)
+        if n == 0:
+            return STOP
+        return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+    if decision == D_DISCARD:
+        out = state.actions
+        n = legal_discards(state, p, out)
+        return greedy_discard(table, state, p, out, n) if n > 0 else STOP
+    if decision == D_FOE:
+        out = state.actions
+        n = legal_foes(table, rules, state, p, out)
+        return greedy_foe(table, state, out, n) if n > 0 else STOP
+    if decision == D_WEB:
+        out = state.actions
+        n = legal_webs(rules, state, out)
+        return greedy_web(rules, state, p, out, n) if n > 0 else STOP
+    if decision == D_RECALL:
+        out = state.actions
+        n = legal_recalls(table, state, piles, out)
+        return greedy_recall(table, out, n) if n > 0 else STOP
+    if decision == D_EFFECT_SUMMON:
+        out = state.actions
+        n = legal_effect_summons(table, rules, state, piles, p, out)
+        return greedy_effect_summon(table, out, n) if n > 0 else STOP
+    return STOP
 
 
-@rules_kernel
-def play_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-    begun: EngineBool,
-) -> None:
-    """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
-    it decides after the draw). One compiled call that whole matches, the search's turns and its rollouts share
-    (inlined into each, the turn was compiled once per caller); its body is here, not copied in from an inline
-    kernel, since Numba's IR inliner costs with the square of the body's size (about 2 s of this one's compile)."""
-    side = state.side
+@llvm_inline_kernel
+def random_choice(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, decision: EngineInt
+) -> EngineInt:
+    """Random's answer to p's open decision of kind `decision` among those `legal_actions` lists (each kind through
+    its own lister), STOP when it lists none: the main action, channeled card and response window any listed action,
+    STOP included, each as likely (`random_among`); a symbol action STOP or any worthwhile one
+    (`symbol_by_weighing`); the channel at the start of the opponent's turn by `random_foe_channel` (asked even when
+    STOP alone is listed: it draws for each of its monsters even then); a discard or a fork's next space any listed,
+    each as likely; a swap a coin toss; a Done Zone's card any copy (`random_recall`); a `foe` clause's enemy, a
+    web's space or an effect summon any listed (`random_pick`). Each draws from the match's generator as the engine
+    always drew."""
+    out = state.actions
+    if decision == D_SYMBOL:
+        n = legal_symbols(table, rules, state, p, out)
+        if n == 0:
+            return STOP
+        return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
+    if decision == D_FORK:
+        n = legal_forks(rules, state, p, out)
+        return out[rng_below(state.rng, n)] if n > 0 else STOP
+    if decision == D_SWAP:
+        return state.game[G_ASKED] if rng_below(state.rng, 2) == 0 else STOP
+    if decision == D_MAIN:
+        n = legal_main(table, rules, state, p, out)
+        return random_among(state, out, n)
+    if decision == D_CHANNEL_CARD:
+        n = legal_channel_cards(table, rules, state, p, out)
+        return random_among(state, out, n)
+    if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
+        n = legal_foe_channels(table, rules, state, p, out)
+        if n == 0:
+            return STOP
+        if decision == D_FOE_CHANNEL:
+            return random_foe_channel(table, clauses, rules, state, p, out, n)
+        return random_among(state, out, n)
+    if decision == D_DISCARD:
+        n = legal_discards(state, p, out)
+        return out[rng_below(state.rng, n)] if n > 0 else STOP
+    if decision == D_RECALL:
+        n = legal_recalls(table, state, piles, out)
+        return random_recall(state, out, n) if n > 0 else STOP
+    if decision == D_FOE:
+        n = legal_foes(table, rules, state, p, out)
+    elif decision == D_WEB:
+        n = legal_webs(rules, state, out)
+    elif decision == D_EFFECT_SUMMON:
+        n = legal_effect_summons(table, rules, state, piles, p, out)
+    else:
+        return STOP
+    return random_pick(state, out, n) if n > 0 else STOP
+
+
+@llvm_inline_kernel
+def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
+    """The deciding player's (game[G_ACTOR]) answer to the open decision (game[G_DECISION]): one of the actions
+        `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
+        call it) and the only code that reads which policy a side plays (S_POLICY; a `search` side plays GREEDY in the
+        state, the search drives its turn from outside). Copied into each decision point by LLVM (`decide`, `ask`),
+    where the kind is known, so each keeps only its own kind's branch (as the per-kind choosers before it did: a call
+    here cost greedy some 8% of its speed)."""
     game = state.game
-    if not begun:
-        begin_turn(table, clauses, rules, state, piles, counters, events, p)
-    game[G_ACTIVE] = p
-    # The main action and a channeled card come before the symbols, before a generator attack and after the
-    # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
-    stage = SYMBOLS_AHEAD
-    while True:
-        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-            main_action(table, clauses, rules, state, piles, counters, events, p)
-        # Before a generator attack the channeled card and the attack follow even a main action that ended the
-        # match, as they always have: the figures stay the same.
-        if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
-            maybe_place_channeled(table, clauses, rules, state, piles, counters, events, p)
-        if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
-            break
-        stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
-    if game[G_OVER] == 0:
-        end_turn(table, clauses, rules, state, piles, counters, events, p)
-
-
-@rules_kernel
-def setup_match(
-    table: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seed: EngineInt,
-    first: EngineInt,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-) -> None:
-    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each."""
-    opts = rules.opts
-    mon = state.mon
-    cells = state.cells
-    sup = state.sup
-    side = state.side
-    game = state.game
-    rng = state.rng
-    library = piles[PILE_LIBRARY]
-    tokens = piles[PILE_TOKENS]
-    rng_seed(rng, seed)
-    mon[:, M_SPACE] = -1
-    cells[:, :] = -1
-    sup[:, :, :] = -1
-    side[:, :] = 0
-    game[:] = 0
-    game[G_FIRST] = first
-    game[G_TURN] = 1
-    for p in range(2):
-        deck = deck_a if p == 0 else deck_b
-        for i in range(deck.shape[0]):
-            library[p, i] = deck[i]
-        side[p, S_DECK_N] = deck.shape[0]
-        shuffle_in_place(library[p], deck.shape[0], rng)
-        side[p, S_SP] = opts[O_SOURCEPOINTS]
-        side[p, S_POLICY] = policy_a if p == 0 else policy_b
-        # A fork is taken towards the kind of space the deck's requirements ask for more.
-        terrestrial = 0
-        otherworldly = 0
-        for i in range(deck.shape[0]):
-            terrestrial += table[deck[i], T_TERR]
-            otherworldly += table[deck[i], T_OTHER]
-        side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
-        for c in range(table.shape[0]):
-            tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
-            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
-    for p in range(2):
-        for _ in range(OPENING_HAND):
-            draw_card(rules, state, piles, counters, events, p)
-
-
-@inline_kernel
-def play_match(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    p: EngineInt,
-) -> None:
-    """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
-    SourcePoints run out or the turn cap ends it as a draw."""
-    opts = rules.opts
-    game = state.game
-    ec = state.ec
-    while game[G_OVER] == 0:
-        if game[G_TURN] > opts[O_TURN_CAP]:
-            game[G_TURN] = opts[O_TURN_CAP]
-            log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
-            game[G_OVER] = 1
-            game[G_WINNER] = -1
-            break
-        play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
-        if game[G_OVER] == 1:
-            break
-        game[G_TURN] += 1
-        p = 1 - p
-
-
-@rules_kernel
-def play_matches(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """One match per seed on state arrays every match reuses."""
-    game = state.game
-    for i in range(seeds.shape[0]):
-        begin_match_counters(counters, i)
-        setup_match(
-            table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i], policy_a, policy_b
-        )
-        play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
-        end_match_counters(counters, game[G_TURN], np.int64(2))
-        winners[i] = game[G_WINNER]
-        turns[i] = game[G_TURN]
+    p = game[G_ACTOR]
+    if state.side[p, S_POLICY] == RANDOM:
+        return random_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
+    return greedy_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
 
 
 # =====================================================================================================================
@@ -4499,20 +4325,8 @@ def play_searched_matches(
     game = state.game
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
-        setup_match(
-            table,
-            rules,
-            state,
-            piles,
-            counters,
-            events,
-            deck_a,
-            deck_b,
-            seeds[i],
-            first[i],
-            GREEDY if policy_a == SEARCH else policy_a,
-            GREEDY if policy_b == SEARCH else policy_b,
-        )
+        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b)
         rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
         p = game[G_FIRST]
         while game[G_OVER] == 0:
