@@ -568,7 +568,7 @@ def chance_statement(decision: Decision, rule: VerdictRule) -> str:
         f"({rule.tolerance:g} of score). The flags control the false-discovery rate at {q:.0%} (Benjamini-Hochberg): "
         f"on average at most {q * flagged:.1f} of them would be wrong."
         if flagged
-        else f"None of the {tested} tested cards is flagged over or under: none lies beyond its band by more than the "
+        else f"No card of the {tested} tested is flagged over or under: not one lies beyond its band by more than the "
         f"tolerance ({rule.tolerance:g} of score) with the false-discovery rate held at {q:.0%} (Benjamini-Hochberg)."
     )
     return (
