@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
+import pandas as pd
 import pytest
 from toy_engine import HONEST_ROWS, TOY
 
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.judging import ON_CURVE
 from workbench.loading import load_cardset
-from workbench.propose import COST, Change, Proposals, propose, save_proposal
+from workbench.propose import COST, Candidate, Change, Proposals, Score, _judge_proof, propose, save_proposal
 from workbench.run_settings import RunSettings
 
 HONEST = HONEST_ROWS
@@ -195,3 +196,25 @@ def test_an_offered_proposal_saves_as_a_new_workbook_version(
     assert "Decks" in workbook.sheetnames
     with pytest.raises(WorkbenchInputError):
         save_proposal(proposal, cardset, cardset.path, decks)
+
+
+def test_a_card_the_change_only_unmasks_is_reported_and_one_it_pushes_off_curve_refuses_the_proposal() -> None:
+    # The proof run's verdicts, before and after one change of Planted: Masked was undecided before and reads under
+    # after on the same power (the line was refitted); Pushed was on curve before and reads under after; Moved was
+    # undecided and its own power fell beyond both intervals (the change reached it in play).
+    def row(card: str, before: str, after: str, power: tuple[float, float], changed: bool = False) -> dict[str, object]:
+        out: dict[str, object] = {"card": card, "changed": changed}
+        for side, flag, value in (("before", before, power[0]), ("after", after, power[1])):
+            out |= {f"{side}_flag": flag, f"{side}_power": value, f"{side}_low": value - 0.02}
+            out |= {f"{side}_high": value + 0.02, f"{side}_band_low": 0.0, f"{side}_band_high": 0.1}
+        return out
+
+    candidate = Candidate((Change("Planted", COST, 1.0, 4.0),), Score(0, 0.0, (), ()), "x")
+    before, after = Score(3, 0.5, ("Planted",), ()), Score(1, 0.1, (), ("Masked",))
+    planted = row("Planted", "over", ON_CURVE, (0.3, 0.05), changed=True)
+    masked = row("Masked", "undecided", "under", (0.01, 0.01))
+    held, statement = _judge_proof(candidate, before, after, pd.DataFrame([planted, masked]))
+    assert held and "Masked was undecided" in statement, statement
+    for other in (row("Pushed", ON_CURVE, "under", (0.05, 0.05)), row("Moved", "undecided", "under", (0.05, -0.05))):
+        held, statement = _judge_proof(candidate, before, after, pd.DataFrame([planted, other]))
+        assert not held and f"{other['card']} becomes over or under" in statement, statement

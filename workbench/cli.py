@@ -508,7 +508,7 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME",
-        help="what may change: cost (the default) and/or stat fields by header; repeat for more",
+        help="what may change: cost (the default), stat fields by header, copies in Blades; repeat for more",
     )
     propose.add_argument(
         "--lock", action="append", default=[], metavar="CARD", help="a card that must not change; repeat for more"

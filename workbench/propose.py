@@ -9,7 +9,12 @@ What is searched (docs/simulation.md, "Patch proposals"):
   (the documents give no other limit a card model states); a cost stays within the set's measured costs. A card's
   field moves towards balance only: an over-powered card's cost up or its stats down, an under-powered card's the
   other way, up to `max_step` steps from its current value, and first to where the power curve's line meets its
-  power when the line rises with cost. Copies in Blades are not searched.
+  power when the line rises with cost. In Millennium Blades a change may also move a card's number of copies
+  (`COPIES`, the sheet's `copies`: how many of it the store holds), a step at a time like a stat (an over-powered
+  card's copies down, an under-powered card's up), within the range the set's cards of its kind use and only where
+  the document leaves the count free: a count that would give the card an error finding of the ruleset's own checks
+  it did not have (an expansion, premium, master, promo or meta card's copies are fixed by its star rank,
+  `blades.set_copies`; the core set is exempt) is never a candidate.
 - A *candidate* is a set of changes (at most one per card and field, at most `max_changes` cards), never touching a
   locked card or field. Each candidate set is measured by a whole power curve (every card's verdict, since one
   card's change can move another's) on the search's seed, so every candidate plays the same seeded matches (common
@@ -60,7 +65,10 @@ Every front member with at least one change (up to `max_proofs`, fewest changes 
 set and the unchanged set are measured afresh on a new seed (`proof_seed`, never the search's) with the designer's
 verdict rule, and their match-ups and first-player edge are played afresh at `proof_matches_per_pair` (the health
 check's 2,000 per ordered pair) and shown before and after with intervals. A proposal holds up when, in that run,
-none of its changed cards is over or under or without a verdict, no card that was not over or under before is after,
+none of its changed cards is over or under or without a verdict, no card newly reads over or under that was on curve
+before or whose own power moved beyond both runs' intervals (an undecided card that reads over or under after on an
+unmoved power was never shown on curve: the change refitted the line it is judged on, often one the mispriced cards
+had bent, so it is reported in the statement, not held against the proposal),
 no match-up or first-player edge is worse beyond its interval (the two runs' intervals do not meet, the figure moved
 away from its band, and after the change its interval lies wholly outside the band: a fix of the cards that makes a
 deck crush another trades one imbalance for another a designer did not ask for), and the over/under count (or, at an
@@ -97,7 +105,7 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.diff import diff_cardsets, show_value
 from workbench.full_game import is_full_game
 from workbench.health import HEALTH_THRESHOLDS, HealthThresholds
-from workbench.judging import NO_COMPARATOR, OVER, UNDER, VerdictRule
+from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDER, VerdictRule
 from workbench.power_defaults import PROPOSAL_DEFAULTS
 from workbench.run_settings import RunSettings
 from workbench.simulate import Progress, Rate, check_pair_run, check_seed
@@ -105,6 +113,9 @@ from workbench.simulate import Progress, Rate, check_pair_run, check_seed
 COST = "cost"
 """The field name of a change of a card's cost: its place on the ruleset's cost axis (the ruleset's cost fields,
 summed), moved by `workbench.analysis.repriced`."""
+COPIES = "copies"
+"""The field name of a change of a card's number of copies in its set (Millennium Blades' `copies`, the store's
+count of the card): searched like a stat, and only where the document leaves the count free (`_Search.admissible`)."""
 FLAGGED = (OVER, UNDER)
 """The verdicts a proposal brings within the tolerance."""
 NO_VERDICT = (RARELY_PLAYED, BASELINE, NO_COMPARATOR)
@@ -685,6 +696,8 @@ class _Search:
     stat_bounds: dict[tuple[str, str], tuple[float, float]] = field(init=False)
     search_rule: VerdictRule = field(init=False)
     cost_range: tuple[float, float] = (0.0, 0.0)
+    admitted: dict[tuple[str, float], bool] = field(default_factory=dict)
+    base_errors: set[tuple[str, str | None]] | None = None
 
     def __post_init__(self) -> None:
         self.original = {
@@ -742,9 +755,39 @@ class _Search:
         )
         return _set_health(pairs, [deck.name for deck in decks], matches_per_pair, self.thresholds)
 
+    def admissible(self, change: Change) -> bool:
+        """Whether the document allows the change. Only a change of `COPIES` is checked here (a cost or a stat is
+        bounded by the card model and the set's range, `_stat_bounds`): the card's copies set to the new count alone
+        must give no error finding of the ruleset's card checks (`validate`) on that card that the set as given does
+        not already have. In Millennium Blades that leaves an expansion, premium, master, promo or meta card's
+        copies fixed by its star rank (`blades.set_copies`: 1 for the set's highest star, 3 for its lowest, 2 for
+        every other, 1 in promo and meta sets) and a core-set card's free (the document exempts the core set)."""
+        if change.field != COPIES:
+            return True
+        key = (change.card, change.new)
+        if key not in self.admitted:
+            self.admitted[key] = self._no_new_error(change)
+        return self.admitted[key]
+
+    def _no_new_error(self, change: Change) -> bool:
+        from workbench.validate import validate
+
+        if self.base_errors is None:
+            self.base_errors = _errors(validate(self.cardset, options=self.run.options).findings)
+        try:
+            changed = with_field(self.cardset, change.card, change.field, int(change.new))
+        except WorkbenchInputError:
+            return False
+        new = _errors(validate(changed, options=self.run.options).findings) - self.base_errors
+        return not any(card == change.card for _, card in new)
+
     def apply(self, changes: Iterable[Change]) -> CardSet | None:
-        """The set with the changes made, or None when a card model refuses a value."""
+        """The set with the changes made, or None when a card model refuses a value or the document does not allow
+        it (`admissible`)."""
         out = self.cardset
+        changes = list(changes)
+        if not all(self.admissible(change) for change in changes):
+            return None
         try:
             for change in changes:
                 if change.field == COST:
@@ -838,9 +881,9 @@ class _Search:
                 earlier = current.get((card, stat))
                 now = earlier.new if earlier else float(value)
                 for k in range(1, self.max_step + 1):
-                    moved = now - direction * k
-                    if low <= moved <= high:
-                        options.append(Change(card, stat, float(value), moved))
+                    moved = Change(card, stat, float(value), now - direction * k)
+                    if low <= moved.new <= high and self.admissible(moved):
+                        options.append(moved)
             options = _unique(_unique_changes(options))
             if options:
                 out[str(card)] = options
@@ -928,7 +971,7 @@ class _Search:
         moved = Change(change.card, change.field, change.old, change.new + step)
         if change.field != COST:
             low, high = self.stat_bounds.get((change.field, self._kind(change.card)), (0.0, 0.0))
-            if not low <= moved.new <= high:
+            if not low <= moved.new <= high or not self.admissible(moved):
                 return None
         elif not self.cost_range[0] <= moved.new <= self.cost_range[1]:
             return None
@@ -988,6 +1031,11 @@ def _worse_health(before: SetHealth | None, after: SetHealth | None) -> list[str
                 f"the healthy {figure.band_low:.0%} to {figure.band_high:.0%}"
             )
     return out
+
+
+def _errors(findings: Iterable[Any]) -> set[tuple[str, str | None]]:
+    """(rule, card) of each error finding."""
+    return {(f.rule, f.card) for f in findings if f.severity == "error"}
 
 
 def _beyond(row: Any, tolerance: float) -> float:
@@ -1129,7 +1177,21 @@ def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd
     newly = [
         str(card)
         for card, row in rows.iterrows()
-        if row["after_flag"] in FLAGGED and row["before_flag"] not in FLAGGED and card not in changed
+        if row["after_flag"] in FLAGGED
+        and row["before_flag"] not in FLAGGED
+        and card not in changed
+        and _newly_flagged(row)
+    ]
+    # An undecided card (or one without a verdict) that reads over or under after the change, its own power not
+    # moved beyond both runs' intervals, was not shown on curve before: the change only refitted the line it is
+    # judged on (often one the planted cards had bent), so it is reported, not held against the proposal.
+    unmasked = [
+        str(card)
+        for card, row in rows.iterrows()
+        if row["after_flag"] in FLAGGED
+        and row["before_flag"] not in FLAGGED
+        and card not in changed
+        and not _newly_flagged(row)
     ]
     better = (
         after.flagged < before.flagged
@@ -1173,11 +1235,32 @@ def _judge_proof(candidate: Candidate, before: Score, after: Score, verdicts: pd
             f"; {what}: health distance {before.health_distance:.3f} -> {after.health_distance:.3f}, none worse "
             "beyond its interval"
         )
+    unmasked_words = (
+        f"; {_names(unmasked)} {'were' if len(unmasked) > 1 else 'was'} undecided (or without a verdict) before and "
+        f"{'read' if len(unmasked) > 1 else 'reads'} over or under after on an unmoved power: the change refits the "
+        "line, it does not make them so"
+        if unmasked
+        else ""
+    )
     return True, (
         f"{change_words}: held up in the proof run on a new seed: over/under {before.flagged} -> {after.flagged}, "
         f"mispricing {before.mispricing:.3f} -> {after.mispricing:.3f}{health_words}; the changed cards now read "
-        f"{reads}; no card newly flagged."
+        f"{reads}; no card on curve before newly flagged{unmasked_words}."
     )
+
+
+def _newly_flagged(row: Any) -> bool:
+    """Whether an unchanged card that reads over or under after the change, and not before, counts against the
+    proposal: it was on curve before (the equivalence test put it within the tolerance), or its own power moved
+    beyond both runs' 95% intervals towards its new flag (the change reached it in play, through its reference deck
+    or gauntlet). The proof's two runs share their seed, so a power that did not move played the same matches."""
+    if row["before_flag"] == ON_CURVE:
+        return True
+    before_low, before_high = float(row["before_low"]), float(row["before_high"])
+    after_low, after_high = float(row["after_low"]), float(row["after_high"])
+    if row["after_flag"] == OVER:
+        return after_low > before_high
+    return after_high < before_low
 
 
 # Words and frames ----------------------------------------------------------------------------------------------
@@ -1429,17 +1512,29 @@ def _field_of(cardset: CardSet, name: str) -> str:
     if resolved in ruleset.cost_fields:
         return COST
     numeric = _numeric_fields(cardset)
+    copies = _has_copies(cardset)
+    if resolved == COPIES and copies:
+        return COPIES
     if resolved is None or resolved not in numeric:
         raise WorkbenchInputError(
             f"'{name}' is not a field a proposal can change in {ruleset.id}.",
             path=cardset.path,
-            expected="cost, or one of: " + ", ".join(sorted(numeric)),
+            expected="cost, or one of: " + ", ".join(sorted(numeric | ({COPIES} if copies else set()))),
         )
     return resolved
 
 
+def _has_copies(cardset: CardSet) -> bool:
+    """Whether the ruleset's cards carry a number of copies a proposal may change (Millennium Blades' `copies`)."""
+    return any(
+        model.model_fields.get(COPIES) is not None and model.model_fields[COPIES].annotation is int
+        for model in cardset.ruleset.card_models
+    )
+
+
 def _numeric_fields(cardset: CardSet) -> set[str]:
-    """The whole-number card-model fields the set's cards hold, cost fields and copies left out."""
+    """The whole-number card-model fields the set's cards hold, cost fields and copies left out (copies is
+    `COPIES`, searched within the document's own limits, see `_Search.admissible`)."""
     out: set[str] = set()
     for model in cardset.ruleset.card_models:
         for name, info in model.model_fields.items():
