@@ -99,6 +99,8 @@ def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called()
     # Numba's own reading of NUMBA_DISABLE_JIT (any value it takes as on): then nothing is compiled to inspect.
     if getattr(config, "DISABLE_JIT", False):
         pytest.skip("nothing is compiled under NUMBA_DISABLE_JIT")
+    from numba.core.caching import NullCache
+
     from workbench.engines import llvm_inline_kernel, rules_kernel
 
     # Fresh dispatchers (not cached): defined here, compiled here.
@@ -110,6 +112,11 @@ def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called()
 
     twice_called: Any = rules_kernel(twice)
     copied_in: Any = llvm_inline_kernel(twice_plus_one)
+    # Never from the on-disk cache: Numba inspects no cached code ("Inspection disabled for cached code. Invalid
+    # result is returned."), so a second run would check an invalid result. NullCache is what a dispatcher without
+    # cache=True holds.
+    twice_called._cache = NullCache()
+    copied_in._cache = NullCache()
 
     @njit
     def caller(x: int) -> int:
