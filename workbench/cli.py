@@ -1273,7 +1273,7 @@ def _print_full_game(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(result.meta).replace(" matches,", " whole games,", 1))
+    print(_provenance_line(result.meta, "whole games"))
     for line in result.lines():
         print(line)
     return EXIT_OK
@@ -1299,7 +1299,7 @@ def _power_full_game(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(result.meta).replace(" matches,", " whole games per card,", 1))
+    print(_provenance_line(result.meta, "whole games per card"))
     print(result.statement())
     for line in [*result.statements(), *result.lines()]:
         print(line)
@@ -1321,7 +1321,7 @@ def _sweep_full_game(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
-    print(_provenance_line(result.meta).replace(" matches,", " whole games per value,", 1))
+    print(_provenance_line(result.meta, "whole games per value"))
     for line in result.lines():
         print(line)
     return EXIT_OK
@@ -1471,12 +1471,13 @@ def _buy_share(text: str) -> float:
         ) from None
 
 
-def _provenance_line(meta: dict[str, Any]) -> str:
-    """The provenance stamp, then one line per engine finding (an effect the engine plays without, say)."""
+def _provenance_line(meta: dict[str, Any], unit: str = "matches") -> str:
+    """The provenance stamp (`meta['matches']` counted in `unit`: whole games where they were played), then one line
+    per engine finding (an effect the engine plays without, say)."""
     options = ", ".join(f"{k}={readable(v)}" for k, v in meta["options"].items()) or "none"
     stamp = (
         f"{meta['ruleset']} v{meta['ruleset_version']} (engine {meta['engine_version']}), seed {meta['seed']}, "
-        f"{meta['matches']:,} matches, policies {'/'.join(meta['policies'])}, card set {meta['cardset']} "
+        f"{meta['matches']:,} {unit}, policies {'/'.join(meta['policies'])}, card set {meta['cardset']} "
         f"#{meta['cardset_hash']}, workbench {meta['workbench_version']}; options: {options}"
     )
     notes = [
@@ -1968,7 +1969,7 @@ def _cmd_health(args: argparse.Namespace) -> int:
         return EXIT_OK
     meta = health.meta
     if health.whole_game:
-        print(_provenance_line(meta).replace(" matches,", " whole games,", 1))
+        print(_provenance_line(meta, "whole games"))
         print(
             f"whole games from the card sheet alone (no decks: each seat builds its own from the store), "
             f"{meta['players']} seats all playing {meta['policies'][0]}, whole-game rules v{meta['market_version']}; "
