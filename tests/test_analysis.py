@@ -55,10 +55,13 @@ def toy(make_cardset: Callable[..., CardSet], make_deck: Callable[..., Deck]) ->
 
 
 def _theil_sen(points: list[tuple[float, float]]) -> tuple[float, float]:
-    """The median pairwise slope and the median intercept, worked out by hand."""
+    """The median pairwise slope and the Hodges-Lehmann intercept (the median of the residuals' Walsh averages, each
+    residual with itself included), worked out by hand."""
     slopes = [(p2 - p1) / (c2 - c1) for (c1, p1), (c2, p2) in combinations(points, 2) if c1 != c2]
     slope = median(slopes)
-    return median(p - slope * c for c, p in points), slope
+    residuals = [p - slope * c for c, p in points]
+    walsh = [(a + b) / 2 for k, a in enumerate(residuals) for b in residuals[k:]]
+    return median(walsh), slope
 
 
 def test_the_filler_is_the_baseline_with_no_verdict_and_no_suggested_cost(toy: tuple[CardSet, Deck, Deck]) -> None:

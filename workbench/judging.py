@@ -138,12 +138,26 @@ class Line:
         return self.intercept + self.slope * cost
 
 
+def hodges_lehmann(values: np.ndarray) -> float:
+    """The Hodges-Lehmann location of `values`: the median of the Walsh averages (v_i + v_j) / 2 over i <= j (Hodges &
+    Lehmann 1963, Ann. Math. Statist. 34:598-611). As robust as a median to a few wild values (29% breakdown) but
+    about as efficient as a mean on normal noise (95% against the median's 64%), so it moves less with each card's
+    measurement noise from one seed to the next."""
+    values = np.asarray(values, dtype=float)
+    i, j = np.triu_indices(len(values))
+    return float(np.median((values[i] + values[j]) / 2.0))
+
+
 def theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(intercept, slope): the median slope over pairs of distinct x, and the median of y - slope * x."""
+    """(intercept, slope): the median slope over pairs of distinct x (Sen 1968), and the Hodges-Lehmann location of
+    the residuals y - slope * x as the intercept, the intercept of a rank-based fit (Hettmansperger & McKean 2011,
+    Robust Nonparametric Statistical Methods, 2nd ed., section 3.5.2). The median of the residuals, used before,
+    moved a line's value at a cost about 1.6 times as much between seeds (SOURCE's bundled set at the defaults,
+    seeds 0-4: 0.0039 against 0.0025 of score, issue 29)."""
     i, j = np.triu_indices(len(x), k=1)
     distinct = x[i] != x[j]
     slope = float(np.median((y[j] - y[i])[distinct] / (x[j] - x[i])[distinct]))
-    return float(np.median(y - slope * x)), slope
+    return hodges_lehmann(y - slope * x), slope
 
 
 def _thinned(cost: np.ndarray) -> np.ndarray:
@@ -158,13 +172,13 @@ def _thinned(cost: np.ndarray) -> np.ndarray:
 def fit_line(cost: np.ndarray, power: np.ndarray) -> Line:
     """Theil-Sen line of power on cost (the median pairwise slope: a few mispriced cards cannot tilt it), with Sen's
     (1968) 95% interval of the slope (equation 2.6, ties in cost and in power corrected, as scipy.stats.theilslopes
-    computes it). Fewer than two distinct costs: a flat line at the median power, with no interval."""
+    computes it). Fewer than two distinct costs: a flat line at the powers' Hodges-Lehmann location."""
     cost = np.asarray(cost, dtype=float)
     power = np.asarray(power, dtype=float)
     if len(cost) == 0:
         return Line(0.0, 0.0)
     if len(np.unique(cost)) < 2:
-        return Line(float(np.median(power)), 0.0)
+        return Line(hodges_lehmann(power), 0.0)
     keep = _thinned(cost)
     cost, power = cost[keep], power[keep]
     intercept, slope = theil_sen(cost, power)
@@ -516,7 +530,7 @@ def _leave_one_out_lines(
             continue
         slope = float(np.median(pair_slopes[keep]))
         rest = np.arange(len(members)) != k
-        out[int(t)] = (float(np.median(y[rest] - slope * x[rest])), slope)
+        out[int(t)] = (hodges_lehmann(y[rest] - slope * x[rest]), slope)
     return out
 
 
