@@ -109,7 +109,7 @@ def _layout(figure: go.Figure, title: str, x_title: str, y_title: str) -> go.Fig
     return figure
 
 
-def _wrap(text: str, width: int = 72) -> str:
+def hover_wrap(text: str, width: int = 72) -> str:
     """A long sentence broken into hover lines."""
     return "<br>".join(plotly_text(line) for line in textwrap.wrap(text, width)) if text else ""
 
@@ -162,7 +162,7 @@ def _turn_label(turn: float | None) -> str:
     return "—" if turn is None or (isinstance(turn, float) and math.isnan(turn)) else f"{float(turn):.1f}"
 
 
-def _spread(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
+def spread_offsets(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
     """Sideways offsets for points that share a spot (first stays put, then right, left, right, ...)."""
     seen: dict[tuple[float, float], int] = defaultdict(int)
     out = []
@@ -246,7 +246,7 @@ def stat_budget_figure(budget: StatBudget, severities: Mapping[str, str] | None 
             )
         )
     points = list(budget.points)
-    offsets = _spread([p.cost for p in points], [p.budget for p in points])
+    offsets = spread_offsets([p.cost for p in points], [p.budget for p in points])
     hovertemplate = (
         "<b>%{customdata[5]}</b> (row %{customdata[1]})<br>"
         f"{budget.cost_label}: %{{customdata[2]}}<br>"
@@ -326,13 +326,13 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                 ],
                 f"tier mean ± tolerance ({tolerance:g})",
             )
-        offsets = _spread(cards["cost"].tolist(), [0.0] * len(cards))
+        offsets = spread_offsets(cards["cost"].tolist(), [0.0] * len(cards))
         cards = cards.assign(x=offsets)
         present = list(dict.fromkeys(cards["flag"].astype(str)))
         for flag in [f for f in FLAGS if f in present] + [f for f in present if f not in FLAGS]:
             group = cards[cards["flag"].astype(str) == flag]
             suggested = group["suggested_cost"].map(lambda v: "—" if v is None or pd.isna(v) else f"{v:g}")
-            figures = [_wrap(verdict_figures(row, flag, tolerance, resamples)) for row in group.itertuples()]
+            figures = [hover_wrap(verdict_figures(row, flag, tolerance, resamples)) for row in group.itertuples()]
             plays = [
                 f"played in {_share_label(row.played)} of matches, drawn in {_share_label(row.drawn)}; "
                 f"first played on turn {_turn_label(row.first_played_turn)} on average"
@@ -346,7 +346,9 @@ def power_curve_figure(curve: PowerCurve, cost_label: str = "cost") -> go.Figure
                 for row in group.itertuples()
             ]
             reasons = (
-                [_wrap(str(reason)) for reason in group["reason"]] if "reason" in group.columns else [""] * len(group)
+                [hover_wrap(str(reason)) for reason in group["reason"]]
+                if "reason" in group.columns
+                else [""] * len(group)
             )
             names = [plotly_text(name) for name in group["card"]]
             notes = [plotly_text(note) for note in group["note"]]
@@ -618,7 +620,7 @@ def sweep_figure(sweep: Sweep, field_label: str | None = None) -> go.Figure:
             if group.empty:
                 continue
             notes = [
-                _wrap(f"played in {_share_label(row.played)} of matches" + (f"; {row.note}" if row.note else ""))
+                hover_wrap(f"played in {_share_label(row.played)} of matches" + (f"; {row.note}" if row.note else ""))
                 if "played" in group.columns
                 else ""
                 for row in group.itertuples()

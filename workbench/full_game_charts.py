@@ -99,7 +99,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
     (as the tournament's power curve: over red, under blue, on curve grey, rarely bought hollow); the band it was
     judged against (the fitted line ± half a dollar where power rises with buy cost, else each buy cost's tier mean);
     zero drawn as a line. Cards of one buy cost are spread sideways so each can be hovered."""
-    from workbench.charts import RARELY_PLAYED_MARKER, _spread, _wrap, add_cost_line, flag_marker
+    from workbench.charts import RARELY_PLAYED_MARKER, add_cost_line, flag_marker, hover_wrap, spread_offsets
     from workbench.markup import plotly_text
 
     frame = power.frame()
@@ -113,7 +113,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
             "buy cost's band (± $0.5 on the line)",
             "fitted line (Theil-Sen, judged cards)",
         )
-    offsets = _spread(frame["buy_cost"].astype(float).tolist(), [0.0] * len(frame))
+    offsets = spread_offsets(frame["buy_cost"].astype(float).tolist(), [0.0] * len(frame))
     frame = frame.assign(x=offsets)
     markers = {RARELY_BOUGHT: RARELY_PLAYED_MARKER, NO_INTERVAL: {**RARELY_PLAYED_MARKER, "color": "#7f7f7f"}}
     names = {RARELY_BOUGHT: f"{RARELY_BOUGHT} (not judged)", NO_INTERVAL: f"{NO_INTERVAL} (not judged)"}
@@ -138,7 +138,7 @@ def buy_cost_power_figure(power: FullGamePower) -> go.Figure:
                         rows["buy_cost"],
                         ["—" if b is None or b != b else f"{b:.0%}" for b in rows["bought"]],
                         suggested,
-                        [_wrap(str(reason)) for reason in rows["reason"]],
+                        [hover_wrap(str(reason)) for reason in rows["reason"]],
                         strict=True,
                     )
                 ),

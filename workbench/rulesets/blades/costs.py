@@ -118,7 +118,7 @@ def check_cards(cardset: CardSet, options: Options) -> list[Finding]:
         findings.extend(_check_set(cardset, group, options))
         findings.extend(check_buy_costs(cardset, group))
     findings.extend(_check_symbol_count(cardset, int(options["max_symbols"])))
-    findings.extend(_check_effects(cardset))
+    findings.extend(check_effects(cardset))
     return findings
 
 
@@ -351,7 +351,9 @@ def _ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def _check_effects(cardset: CardSet) -> list[Finding]:
+def check_effects(cardset: CardSet) -> list[Finding]:
+    """Info findings on the cards' effect text (clauses the simulator leaves out, with why), from validation and from
+    the engine's card compilation alike."""
     symbols: dict[str, str] = {}
     for entry in cardset:
         for name in (*card_of(entry).elements, *card_of(entry).types):

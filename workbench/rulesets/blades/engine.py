@@ -92,7 +92,7 @@ from workbench.engines import (
     shuffle_in_place,
 )
 from workbench.rulesets.blades.cards import BladesCard
-from workbench.rulesets.blades.costs import _check_effects as effect_findings
+from workbench.rulesets.blades.costs import check_effects as effect_findings
 from workbench.rulesets.blades.effects import EffectAction, parse_effects
 
 F = TypeVar("F", bound=Callable[..., Any])
