@@ -19,8 +19,8 @@ class PowerCurveDefaults:
 
     matches_per_card: int = 8_000
     """Matches per measured card (split evenly over the gauntlet); also per value of a sweep. Why 8,000: with the
-    second look of `follow_up`, 94-100% of the cards of four bundled sets keep one verdict over seeds 0-2, SOURCE's
-    89% (issue 29); at 2,000 between 80% and 97% did (circles 81%, SOURCE 80%, plasma 83%), since a card's interval
+    second look of `follow_up`, 93-100% of the cards of each bundled set keep one verdict over seeds 0-2 (SOURCE's
+    93%, issue 29); at 2,000 between 80% and 97% did (circles 81%, SOURCE 80%, plasma 83%), since a card's interval
     was as wide as the tolerance and cards near a verdict's edge flipped. docs/simulation.md gives
     the figures and the commands."""
     matches_per_pair: int = 2_000
@@ -41,10 +41,12 @@ class PowerCurveDefaults:
     tolerance: float = 0.02
     """Mispricing that does not matter, in score (2 points of win rate; for Blades' tournament, 2% of first place's
     VP): a card is over or under only beyond its band plus this, and on curve only when shown within it. Why 0.02:
-    on the two bundled sets whose line rises it is a quarter of a cost step in plasma (+0.067 a step) and half of
-    one in SOURCE (+0.037 a step), measured with `workbench power-curve plasma/plasma_core` and
-    `source/valley_of_deadlife` at the defaults, seed 0; a designer who cares about less sets it lower and pays in
-    matches (each verdict's `matches_to_decide` says how many)."""
+    on SOURCE's bundled set, the one whose line rises with cost, it is about 0.6 of a cost step (+0.031 to +0.035 a
+    step over seeds 0-4, `workbench power-curve source/valley_of_deadlife` at the defaults); plasma's line rose by
+    +0.067 a step until its rules were completed (plasma 1.3-1.4, issue 32: no summoning sickness, Instants at any
+    time) and is flat now (+0.001, 95% interval -0.003 to +0.005, seed 0), so there 0.02 is measured against the
+    cards of the same cost. A designer who cares about less sets it lower and pays in matches (each verdict's
+    `matches_to_decide` says how many)."""
     false_discovery_rate: float = 0.05
     """Benjamini-Hochberg level across the cards of one curve: the expected share of wrong over/under flags."""
     resamples: int = 200

@@ -821,8 +821,8 @@ def _simulation_section(
         step=0.005,
         help_text="Mispricing that does not matter, in score (0.02 = 2 points of win rate): a card is over or under "
         "only when its power lies beyond its band by more than this, on curve only when shown within it, and "
-        f"undecided otherwise. Default {POWER_CURVE_DEFAULTS.tolerance:g}, about a quarter of a cost step on the "
-        f"bundled sets ({see_docs('simulation.md', 'How a verdict is decided')}).",
+        f"undecided otherwise. Default {POWER_CURVE_DEFAULTS.tolerance:g}, about 0.6 of a cost step in SOURCE's "
+        f"bundled set, whose line rises ({see_docs('simulation.md', 'How a verdict is decided')}).",
     )
     seed, seed_problem = count_input(settings_row[5], "Seed", 0, MAX_SEED, defaults.seed, "balance_seed")
     problems = [problem for problem in (matches_problem, per_card_problem, tolerance_problem, seed_problem) if problem]
