@@ -24,9 +24,12 @@ from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import set_decks
 from workbench.loading import load_cardset
 from workbench.paths import decks_folder_beside, find_bundled_set
+from workbench.rulesets.plasma.costs import set_fit
+from workbench.rulesets.plasma.effects import parse_effects
 from workbench.rulesets.souls.cards import Monster
 from workbench.rulesets.souls.costs import soul_cost_for
 from workbench.run_settings import RunSettings
+from workbench.simulate import compile_for
 from workbench.stat_values import (
     DESIGNS,
     NOT_COVERED,
@@ -149,7 +152,8 @@ def test_souls_same_seed_same_figures_and_another_seed_within_the_intervals() ->
     first = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
     again = stat_values(cardset, decks, 24, 150, RunSettings(seed=3, workers=1))
     assert first.to_json() == again.to_json()
-    assert first.meta["cost_levels_in_play"] == [0, 1]  # a monster costing 2+ souls is never summoned in ember_rush
+    # A 6/6 for 2 souls is never summoned in ember_rush, a 12/12 is: cost 2 is in play, 3+ not even at 12/12.
+    assert first.meta["cost_levels_in_play"] == [0, 1, 2]
     other = stat_values(cardset, decks, 24, 150, RunSettings(seed=4, workers=1))
     assert not first.cards["power"].equals(other.cards["power"])
     a, b = first.rates.set_index("attribute"), other.rates.set_index("attribute")
@@ -166,8 +170,34 @@ def test_souls_same_seed_same_figures_and_another_seed_within_the_intervals() ->
     assert {"rates", "curves", "cost_levels", "cards", "fit", "statements"} <= set(payload)
 
 
+@pytest.mark.parametrize(
+    ("options", "in_play"), [(None, [0, 1, 2]), ({"sacrifice_from": "either"}, [0, 1, 2, 3])], ids=["field", "either"]
+)
+def test_a_cost_level_is_out_of_play_only_when_even_the_strongest_card_is_not_played(
+    options: dict[str, str] | None, in_play: list[int]
+) -> None:
+    """The souls greedy policy summons a monster only when its worth (Atk + Def + a bonus) exceeds that of what it
+    sacrifices, so at 2 souls (3 under sacrifice_from=either) a mid-stat 6/6 is (almost) never summoned in ember_rush
+    while a 12/12 is: a probe of the mid-stat card alone called that cost out of play. A level is out of play only when
+    the strongest design card (every stat at the top of its range) is not played there either."""
+    cardset, decks = _souls()
+    values = stat_values(cardset, decks, 8, 120, RunSettings(seed=5, workers=1, options=options), replicates=2)
+    levels = values.cost_levels.set_index("cost")
+    assert values.meta["cost_levels_in_play"] == in_play
+    hinge = max(in_play)  # field: 2 souls; either (hand cards sacrificed at half their worth too): 3 souls
+    assert levels.loc[hinge, "played"] < 0.05 <= levels.loc[hinge, "top_played"]  # its stats decide if it is played
+    for cost in range(max(in_play) + 1, 7):
+        assert levels.loc[cost, "top_played"] < 0.05 and not levels.loc[cost, "in_play"]
+    assert set(values.cards["soul cost"]) == set(in_play)  # the design spends matches on every level in play
+    assert values.meta["probe_matches_per_card"] == 120
+    dead = f"{max(in_play) + 1}-6 souls was played in fewer than 5% of its matches even with every stat at the top"
+    assert any(dead in s and "(Atk 12, Def 12)" in s for s in values.statements)
+    assert any(s.startswith(f"At {hinge} souls the mid-stat card was played in fewer") for s in values.statements)
+    assert "strongest" in values.to_text()
+
+
 def test_games_without_a_design_are_refused_with_the_reason() -> None:
-    assert set(DESIGNS) == {"souls", "circles"}
+    assert set(DESIGNS) == {"souls", "circles", "plasma"}
     for ruleset in NOT_COVERED:
         with pytest.raises(WorkbenchInputError, match="not measured"):
             design_for(ruleset)
@@ -249,3 +279,86 @@ def test_souls_implied_costs_cover_every_monster_with_a_figure_or_a_reason() -> 
             assert "effects" in row["reason"]
     assert values.to_json()["implied_costs"][0]["card"] == monsters[0].name
     assert "the set's own cards at the measured rates" in values.to_text()
+
+
+def _plasma() -> tuple[CardSet, list[Deck]]:
+    bundled = find_bundled_set("plasma/plasma_core")
+    assert bundled is not None
+    cardset = load_cardset(bundled.path)
+    return cardset, set_decks(cardset, decks_folder_beside(bundled.path)).decks
+
+
+def test_plasma_rates_stand_beside_the_set_s_fitted_line_which_prices_power_and_resolve_only() -> None:
+    """The plasma document gives no cost formula, so the rates stand beside the line the workbench fits from the set
+    (plasma/costs.py, as `validate` reports it): its weights are what it charges per point of power and resolve, and
+    it prices no ability, which the output says in words instead of printing a 0."""
+    cardset, decks = _plasma()
+    fit = set_fit(cardset, cardset.ruleset.resolve_options(None))
+    assert fit is not None
+    values = stat_values(cardset, decks, 12, 120, RunSettings(seed=2, workers=1), replicates=2)
+    again = stat_values(cardset, decks, 12, 120, RunSettings(seed=2, workers=1), replicates=2)
+    assert values.to_json() == again.to_json()
+    rates = values.rates.set_index("attribute")
+    assert list(rates.index) == ["Power", "Resolve", "plasma cost", "Ping", "Draw"]
+    # The fitted line is straight, so its average charge per point is its weight exactly.
+    assert rates.loc["Power", "formula"] == pytest.approx(fit.power_weight)
+    assert rates.loc["Resolve", "formula"] == pytest.approx(fit.resolve_weight)
+    assert pd.isna(rates.loc["Ping", "formula"]) and pd.isna(rates.loc["Draw", "formula"])  # null in JSON
+    assert pd.isna(rates.loc["Ping", "mispriced"]) and pd.isna(rates.loc["Draw", "mispriced"])
+    assert [r["formula"] for r in values.to_json()["rates"]][3:] == [None, None]
+    for name in ("Ping", "Draw"):
+        said = next(s for s in values.statements if s.startswith(f"{name}: "))
+        assert said.endswith("the set's fitted line does not price it.") and "charges" not in said
+    assert not any("the formula" in s for s in values.statements)
+    assert values.meta["formula"].startswith(f"the set's fitted line, {fit.formula()}")
+    assert "the document gives no cost formula" in values.meta["formula"]
+    assert values.meta["cost_unit"] == values.meta["cost_units"] == "plasma"
+    cards = values.cards
+    assert cards["formula_cost"].to_numpy() == pytest.approx(
+        [fit.expected_cost(p, r) for p, r in zip(cards["Power"], cards["Resolve"], strict=True)]
+    )
+    # Every cost of the set's range is reached by the plasma ramp: none is out of play.
+    assert values.meta["cost_levels_in_play"] == list(range(1, 8))
+    assert "plasmas" not in values.to_text()
+    # The set's own creatures: Storm Caller's ability is the design's Ping; Gloom Seer's costs 2, not varied.
+    implied = values.implied.set_index("card")
+    assert list(implied.index) == [e.card.name for e in cardset.entries if e.card.kind == "creature"]
+    assert "'activate 2: draw 1'" in implied.loc["Gloom Seer", "reason"]
+    assert implied.loc["Storm Caller", "formula_cost"] == pytest.approx(fit.expected_cost(3, 4))
+
+
+def test_plasma_synthetic_creatures_carry_abilities_the_engine_plays() -> None:
+    """Ping and Draw share one activation cost, so a card with both has one ability that the engine simulates whole
+    (two costs would be two abilities, and the second would be dropped with an info finding)."""
+    cardset, _ = _plasma()
+    design = DESIGNS["plasma"]
+    point = {"Power": 9, "Resolve": 1, "plasma cost": 7, "Ping": 1, "Draw": 1}
+    extended = with_cards(cardset, "Shield Cadet", {"Both": design.card_fields(point, cardset.entries[0].card)})
+    both = extended.find("Both")
+    assert both is not None
+    card = both.card
+    assert (card.power, card.resolve, card.cost) == (9, 1, 7)  # type: ignore[attr-defined]
+    assert parse_effects(card.effects).unknown == ()  # type: ignore[attr-defined]
+    assert design.attributes_of is not None
+    assert design.attributes_of(card) == {"Power": 9, "Resolve": 1, "Ping": 1, "Draw": 1}
+    _, compiled, _ = compile_for(extended)
+    assert not [f for f in compiled.findings if f.card == "Both"]
+    unfitted = DESIGNS["plasma"].bind
+    assert unfitted is not None
+    bound = unfitted(cardset, cardset.ruleset.resolve_options({"min_creatures_to_fit": 100}))
+    assert bound.formula.startswith("none: the document gives no cost formula, and the set's 32 creature(s)")
+    assert not bound.prices("Power") and math.isnan(bound.formula_cost(point))
+
+
+def test_plasma_another_seed_gives_rates_within_the_intervals() -> None:
+    """Each seed draws its own design: the intervals carry the design's share (the sandwich covariance) beside the
+    replicates' spread, so a re-run with another seed lands within them: every one of the five differences within
+    the 95% interval of a difference, Bonferroni-adjusted for five (z 2.576), so the test as a whole is at 95%."""
+    cardset, decks = _plasma()
+    first = stat_values(cardset, decks, 16, 160, RunSettings(seed=0, workers=1))
+    other = stat_values(cardset, decks, 16, 160, RunSettings(seed=1, workers=1))
+    a, b = first.rates.set_index("attribute"), other.rates.set_index("attribute")
+    assert len(a.index) == 5
+    for name in a.index:
+        half = 2.576 * math.hypot(a.loc[name, "se"], b.loc[name, "se"])
+        assert abs(a.loc[name, "rate"] - b.loc[name, "rate"]) <= half, name

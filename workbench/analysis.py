@@ -301,8 +301,8 @@ class PowerCurve:
             f"Why, as measured in this run: the measured cards' matches last {turns:.1f} turns on average, and the "
             f"share of matches in which a card was played with a round still left, by {axis}, is "
             f"{'; '.join(parts)}.{capped} What each "
-            "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls "
-            "and circles)."
+            "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls, "
+            "circles and plasma)."
         )
 
     def rarely_played_statement(self) -> str | None:

@@ -350,10 +350,12 @@ class DiffSection:
 
 @dataclass(frozen=True)
 class StatValuesSection:
-    """What each stat is worth in play, beside the document's formula."""
+    """What each stat is worth in play, beside the cost formula."""
 
+    heading: str
+    """What the formula is called: `The document's formula`, or plasma's set-fitted line in place of one."""
     formula: str
-    """The document's formula in words."""
+    """The formula in words."""
     about: str
     """How it was measured: the design, the matches, the seed, the fit's quality."""
     statements: list[str]
@@ -363,7 +365,8 @@ class StatValuesSection:
     chart: Markup
     """plotly's HTML of the curves."""
     cost_probe: Table
-    """A mid-stat card at each cost: its power and play share, and whether the cost is in play."""
+    """A mid-stat card and the strongest card at each cost: their powers and play shares, and whether the cost is in
+    play."""
 
 
 @dataclass(frozen=True)
@@ -794,15 +797,15 @@ def _stat_values_section(report: BalanceReport, charts: dict[str, Markup]) -> St
     if values is None:
         return None
     meta = values.meta
-    unit = meta.get("cost_unit", "cost")
+    units = values.cost_units
     rates = _table(
         [
             "attribute",
             "one step",
             "score per step (95%)",
-            f"{unit}s in play (95%)",
-            f"formula charges ({unit}s)",
-            f"mispriced over its range ({unit}s)",
+            f"{units} in play (95%)",
+            f"formula charges ({units})",
+            f"mispriced over its range ({units})",
         ],
         [
             (
@@ -816,11 +819,19 @@ def _stat_values_section(report: BalanceReport, charts: dict[str, Markup]) -> St
             for row in values.rates.itertuples()
         ],
     )
+    levels = values.cost_levels
+    strongest = "top_played" in levels.columns
     probe = _table(
-        ["cost", "power (95%)", "played", "in play"],
+        ["cost", "mid-stat card's power (95%)", "played", *(["strongest card played"] if strongest else []), "in play"],
         [
-            (row.cost, _interval(row.power, row.low, row.high), _share(row.played), "yes" if row.in_play else "no")
-            for row in values.cost_levels.itertuples()
+            (
+                row.cost,
+                _interval(row.power, row.low, row.high),
+                _share(row.played),
+                *([_share(row.top_played)] if strongest else []),
+                "yes" if row.in_play else "no",
+            )
+            for row in levels.itertuples()
         ],
     )
     about = (
@@ -828,11 +839,18 @@ def _stat_values_section(report: BalanceReport, charts: dict[str, Markup]) -> St
         f"keywords set by a seeded Latin hypercube) joined {meta.get('reference_deck')}, each measured by the power "
         f"curve's replacement test at {int(meta.get('matches_per_card', 0)):,} matches per card in "
         f"{meta.get('replicates')} independent runs (seed {meta.get('seed')}, policy {meta.get('policy')}); the 95% "
-        f"intervals come from the spread of the runs' fits. Straight fit: R² {values.r2:.2f}, residual scale "
+        "intervals come from the spread of the runs' fits plus the design's own share (a sandwich covariance of the "
+        f"pooled fit: another seed draws other design cards). Straight fit: R² {values.r2:.2f}, residual scale "
         f"{values.scale:.2f} (1 = noise only) on {values.df} degrees of freedom."
     )
     return StatValuesSection(
-        str(meta.get("formula", "")), about, list(values.statements), rates, charts["stat_values"], probe
+        values.formula_heading,
+        str(meta.get("formula", "")),
+        about,
+        list(values.statements),
+        rates,
+        charts["stat_values"],
+        probe,
     )
 
 

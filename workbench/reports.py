@@ -679,14 +679,13 @@ STAT_VALUE_COLUMNS = {
 def stat_value_frames(values: StatValues) -> dict[str, pd.DataFrame]:
     """The stat values as tables by sheet name: the statements and the formula, the rates beside the formula, the
     curves, the cost probe, the design and the set's own cards' implied costs (when the design describes any)."""
-    unit = values.meta.get("cost_unit", "cost")
     statements = pd.DataFrame(
         {
             "statement": [
-                f"The document's formula: {values.meta.get('formula', '')}.",
+                f"{values.formula_heading}: {values.meta.get('formula', '')}.",
                 *values.statements,
                 f"Straight fit: R^2 {values.r2:.2f}, residual scale {values.scale:.2f} (1 = noise only) on "
-                f"{values.df} degrees of freedom; rates per step in score, in_cost in {unit}s.",
+                f"{values.df} degrees of freedom; rates per step in score, in_cost in {values.cost_units}.",
             ]
         }
     )

@@ -6,11 +6,15 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
   the document's cost formula covers, and how a card's fields are written from them. Every other field is the
   reference deck's filler's (the card the power curve's replacement test swaps out), with its effects cleared and
   its abilities set to the design's (near-vanilla cards).
-- Step 1, the cost probe: one card per cost level (stats at the middle of their ranges, no keyword) is measured with
-  the power curve's replacement test. A cost level whose probe card its side played in fewer than `min_play_share`
-  of its matches is *out of play*: a card at that cost is drawn but (almost) never played before the matches end,
-  so no stat on it can be worth anything there, and the design does not spend matches on it. The probe's powers are
-  the cost curve ("a mid-stat card at each cost").
+- Step 1, the cost probe: two cards per cost level, measured with the power curve's replacement test: a mid-stat
+  card (stats at the middle of their ranges, no keyword), whose powers are the cost curve ("a mid-stat card at each
+  cost"), and the design's strongest card (every stat at the top of its range, no keyword). A cost level where
+  neither was played by its side in `min_play_share` of its matches is *out of play*: a card at that cost is drawn
+  but (almost) never played before the matches end, whatever its stats within the design's ranges, so no stat on it
+  can be worth anything there, and the design does not spend matches on it. The strongest card decides because
+  whether a card is played can hang on its stats: the souls greedy policy summons a monster only when its worth
+  (Atk + Def + a bonus) exceeds that of the monsters it sacrifices, so in ember_rush a 6/6 for 2 souls is never
+  summoned while a 12/12 for 2 is, and a mid-stat probe alone called cost 2 out of play for every card.
 - Step 2, the design: a seeded Latin hypercube of `cards` synthetic cards over the stats' ranges, the cost levels in
   play and the keywords (each level of each attribute used equally often, the attributes drawn independently, so
   cost is not confounded with the stats). The design is played in `replicates` power-curve runs on independent
@@ -19,10 +23,16 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
 - The exchange rates: a weighted least-squares fit of power on the attributes (weights 1 / se^2 of each card's
   power; cards whose every match ended alike are one measurement and share one card's weight). Within one run the
   cards' errors are correlated (the same seeds make similar cards' matches alike), so an interval from one run's
-  residuals would be too narrow: the same fit is made in each replicate, and the 95% intervals come from the spread
-  of the replicates' coefficients (Student's t on replicates - 1 degrees of freedom, a batch-means interval). R^2
-  (weighted) and the residual scale (1 = residuals as small as the measurement noise allows) of the fit to the
-  pooled powers say how well a straight line describes the game.
+  residuals would be too narrow: the same fit is made in each replicate, and the spread of the replicates'
+  coefficients gives their matches' share of the error (a batch-means covariance). Every replicate plays the same
+  design, though, and where the game is not a straight line in the attributes (the usual case) the straight rates
+  depend on which design points were drawn: a re-run with another seed draws another design, and its rates moved
+  by two to six times the replicate spread alone (souls/ashfall, 8 seeds). So the design's share is added: the
+  sandwich (heteroskedasticity-consistent, HC1) covariance of the pooled fit, which treats the design cards as
+  draws and so carries how far the straight line misses them. The 95% intervals are Student's t on replicates - 1
+  degrees of freedom over the sum (conservative: each card's own match noise is in both terms). R^2 (weighted) and
+  the residual scale (1 = residuals as small as the measurement noise allows) of the fit to the pooled powers say
+  how well a straight line describes the game.
 - In cost units: where the cost's rate lies wholly below 0 (a dearer card measurably wins less), a stat's worth is
   its rate divided by the cost's (with a delta-method interval): "one Def is worth 0.02 souls in play". Beside it,
   the document's rate: the least-squares slope of the formula's cost over the same design points (the soul-cost
@@ -31,7 +41,9 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
   the other attributes held at their design means, with 95% intervals; a level whose interval misses the straight
   line's value says the effect is not linear there (e.g. Atk beyond what wins a fight).
 
-Covered games: `souls` and `circles` (plain stat cards and a document cost formula). Not covered, and why: see
+Covered games: `souls` and `circles` (plain stat cards and a document cost formula), and `plasma` (power, resolve,
+plasma cost and two activated abilities; the document gives no cost formula, so the formula beside the measured rates
+is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only). Not covered, and why: see
 `NOT_COVERED`.
 """
 
@@ -56,7 +68,8 @@ from workbench.run_settings import Progress, RunSettings
 from workbench.simulate import compile_for, provenance
 
 DESIGN_PREFIX = "stat-values design"
-"""Synthetic cards are named `<prefix> NNN` (and `<prefix> cost N` for the cost probe)."""
+"""Synthetic cards are named `<prefix> NNN` (and `<prefix> cost N` and `<prefix> cost N top` for the cost probe's
+mid-stat and strongest cards)."""
 CURVE_BINS = 6
 """The most levels a stat's curve shows: a stat with more levels is grouped into this many bins of near-equal width."""
 DEFAULT_CARDS = STAT_VALUES_DEFAULTS.cards
@@ -66,6 +79,10 @@ DEFAULT_MATCHES_PER_CARD = STAT_VALUES_DEFAULTS.matches_per_card
 DEFAULT_REPLICATES = STAT_VALUES_DEFAULTS.replicates
 """Independent runs of the design (`StatValuesDefaults.replicates`)."""
 Z95 = 1.959964
+RESERVED_COLUMNS = frozenset(
+    {"card", "formula_cost", "power", "se", "low", "high", "played", "flag", "same_as", "fit_se", "fingerprint"}
+)
+"""Columns of the design's table (`StatValues.cards`): no attribute may be named so (plasma's stat is `Power`)."""
 
 
 @dataclass(frozen=True)
@@ -113,11 +130,37 @@ class StatDesign:
     """A set's own card as the design sees it (its stats and keywords), or why the design cannot describe it (an
     effect or ability it does not vary): what each bundled card's implied cost is computed from. None: no implied
     costs."""
+    priced: frozenset[str] | None = None
+    """The attributes the formula prices (None: every stat and keyword). One it does not price gets no formula rate,
+    and the output says the formula does not price it rather than print a 0 nobody wrote."""
+    formula_name: str = "the formula"
+    formula_heading: str = "The document's formula"
+    """What the formula is called where it is shown whole (the app, the reports): plasma's is no document's."""
+    """What the formula is called in sentences (`the formula`; plasma: `the set's fitted line`)."""
+    cost_units: str = ""
+    """The plural of `cost_unit` (empty: `cost_unit` + `s`; plasma: `plasma`)."""
+    bind: Callable[[CardSet, Mapping[str, Any]], StatDesign] | None = None
+    """For a formula the set itself gives (the document giving none): the design with its formula fitted to the set
+    under the run's resolved rule options, made before any synthetic card is added. None: the formula is fixed."""
+
+    def __post_init__(self) -> None:
+        clash = sorted({a.name for a in self.attributes} & RESERVED_COLUMNS)
+        if clash:
+            raise ValueError(f"attribute names {clash} are columns of the design's table; name them otherwise")
 
     @property
     def attributes(self) -> tuple[Attribute, ...]:
         """Stats, then the cost, then the keywords."""
         return (*self.stats, self.cost, *self.keywords)
+
+    @property
+    def units(self) -> str:
+        """Several steps of cost, in words (`souls`, `plasma`)."""
+        return self.cost_units or f"{self.cost_unit}s"
+
+    def prices(self, name: str) -> bool:
+        """Whether the formula prices this attribute (the cost itself is the formula's output, never priced)."""
+        return name != self.cost.name and (self.priced is None or name in self.priced)
 
     def step(self, name: str) -> str:
         """What one step of an attribute is called: `point of Atk`, `soul of cost`, `Ranged 2 (having it)`."""
@@ -202,6 +245,83 @@ def _circles_formula(point: Mapping[str, int]) -> float:
     return float(math.ceil((point["Attack"] + point["Health"]) / POINTS_PER_BASE_RESOURCE))
 
 
+PLASMA_ABILITIES: dict[str, tuple[int, str, int]] = {
+    "Ping": (1, "damage player", 1),
+    "Draw": (1, "draw", 1),
+}
+"""The plasma design's keywords: a creature's activated ability, as (activation cost, clause verb, amount). Ping is
+Storm Caller's `activate 1: damage player 1`; Draw is Gloom Seer's draw (`activate 2: draw 1`) at Ping's activation
+cost, since a card has one activated ability with one cost (effects.py), so the two can be on one card: with both,
+its ability is `activate 1: draw 1; activate 1: damage player 1`."""
+
+
+def _plasma_clause(name: str) -> str:
+    cost, verb, amount = PLASMA_ABILITIES[name]
+    return f"activate {cost}: {verb} {amount}"
+
+
+def _plasma_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    return {
+        "power": point["Power"],
+        "resolve": point["Resolve"],
+        "cost": point["plasma cost"],
+        "effects": "; ".join(_plasma_clause(name) for name in PLASMA_ABILITIES if point.get(name)),
+    }
+
+
+def _plasma_attributes(card: CardBase) -> dict[str, int] | str:
+    from workbench.rulesets.plasma.effects import Opcode, parse_effects
+
+    if getattr(card, "kind", None) != "creature":
+        return "not a creature"
+    parsed = parse_effects(getattr(card, "effects", "") or "")
+    if parsed.unknown:
+        return "its effects hold clauses the simulator does not play"
+    if parsed.pairs:
+        return "it has effects when played, which the design does not vary"
+    ability = {(c.activation, Opcode(c.opcode).name.lower().replace("_", " "), c.amount) for c in parsed.clauses}
+    other = sorted(ability - set(PLASMA_ABILITIES.values()), key=str)
+    if other:
+        written = ", ".join(f"'activate {cost}: {verb} {amount}'" for cost, verb, amount in other)
+        return f"it has the ability {written}, which the design does not vary"
+    return {
+        "Power": int(getattr(card, "power", 0) or 0),
+        "Resolve": int(getattr(card, "resolve", 0) or 0),
+        **{name: int(clause in ability) for name, clause in PLASMA_ABILITIES.items()},
+    }
+
+
+def _plasma_unfitted(point: Mapping[str, int]) -> float:
+    return math.nan
+
+
+def _plasma_bind(cardset: CardSet, options: Mapping[str, Any]) -> StatDesign:
+    """The plasma design with its formula: the set's own fitted line (plasma/costs.py's `set_fit`, the line `workbench
+    validate` reports), or none, said in words, when the set has too few creatures to fit one."""
+    from workbench.rulesets.plasma.costs import creature_entries, fit_minimum, set_fit
+
+    base = DESIGNS["plasma"]
+    fit = set_fit(cardset, options)
+    if fit is None:
+        return replace(
+            base,
+            bind=None,
+            priced=frozenset(),
+            formula=f"none: the document gives no cost formula, and the set's {len(creature_entries(cardset))} "
+            f"creature(s) are fewer than the {fit_minimum(options)} a fitted line needs (min_creatures_to_fit)",
+        )
+    r2 = "undefined" if fit.r_squared is None else f"{fit.r_squared:.2f}"
+    split = "" if fit.independent else "; power and resolve do not vary independently, so its split is one of many"
+    return replace(
+        base,
+        bind=None,
+        formula_cost=lambda point: fit.expected_cost(point["Power"], point["Resolve"]),
+        formula=f"the set's fitted line, {fit.formula()} (least squares of cost on power and resolve over the set's "
+        f"{fit.creatures} creatures, R² {r2}{split}; the document gives no cost formula); abilities are not in the "
+        "line",
+    )
+
+
 DESIGNS: dict[str, StatDesign] = {
     "souls": StatDesign(
         kind="monster",
@@ -228,13 +348,33 @@ DESIGNS: dict[str, StatDesign] = {
         formula="1, 2 or 3 base resources give 3, 6 or 9 points of Attack + Health (one circle per 3 points)",
         cost_unit="circle",
     ),
+    "plasma": StatDesign(
+        kind="creature",
+        # The document sets no range; these are the bundled set's (plasma_core: power 1-9, resolve 1-7, cost 1-7),
+        # the range its fitted line rests on.
+        stats=(Attribute("Power", 1, 9), Attribute("Resolve", 1, 7)),
+        cost=Attribute("plasma cost", 1, 7, "cost"),
+        keywords=(Attribute("Ping", 0, 1, "keyword"), Attribute("Draw", 0, 1, "keyword")),
+        card_fields=_plasma_fields,
+        formula_cost=_plasma_unfitted,
+        attributes_of=_plasma_attributes,
+        formula="the set's fitted line (least squares of cost on power and resolve over the set's creatures, fitted "
+        "when a set is measured; the document gives no cost formula)",
+        cost_unit="plasma",
+        cost_units="plasma",
+        unit_of={
+            "Ping": f"ability '{_plasma_clause('Ping')}' (having it)",
+            "Draw": f"ability '{_plasma_clause('Draw')}' (having it)",
+        },
+        priced=frozenset({"Power", "Resolve"}),
+        formula_name="the set's fitted line",
+        formula_heading="Beside it, in place of a document formula",
+        bind=_plasma_bind,
+    ),
 }
 """The designed experiment of each covered ruleset."""
 
 NOT_COVERED: dict[str, str] = {
-    "plasma": "the document gives no cost formula (the workbench fits one from the set), so there is no document "
-    "rate to set a measured one beside; a design over power, resolve and plasma cost could still measure the worth "
-    "in play, but it is not built yet",
     "source": "a monster's ST total is fixed by the spaces it occupies and its four ST values are compared one at a "
     "time in combat, so a synthetic monster needs a map placement and a symbol-deck reading the design does not "
     "generate yet; not measured rather than guessed",
@@ -379,8 +519,9 @@ class StatValues:
     other attributes at their design means), line (the straight fit's power there) and off_line (True when the
     interval misses the line)."""
     cost_levels: pd.DataFrame
-    """The cost probe, one row per cost level: cost, power, low, high, played, played_in_time, in_play (played in at
-    least `min_play_share` of its matches)."""
+    """The cost probe, one row per cost level: cost, power, low, high, played, played_in_time (the mid-stat card's),
+    top_power, top_low, top_high, top_played (the strongest card's: every stat at the top of its range, no keyword),
+    in_play (either card played in at least `min_play_share` of its matches)."""
     cards: pd.DataFrame
     """The design, one row per synthetic card: card, each attribute's value, formula_cost, power, se, low, high,
     played, flag, same_as (how many design cards, itself included, played every match exactly alike: with common
@@ -406,6 +547,16 @@ class StatValues:
     (95%, delta method) and reason (why no implied cost is given: an effect the design does not vary, a stat beyond
     its range, a cost the rates do not price, an implied cost beyond the costs measured in play; None when one is)."""
 
+    @property
+    def cost_units(self) -> str:
+        """Several steps of cost, in words (`souls`, `plasma`)."""
+        return str(self.meta.get("cost_units") or f"{self.meta.get('cost_unit', 'cost')}s")
+
+    @property
+    def formula_heading(self) -> str:
+        """What the formula beside the rates is called where it is shown whole (`The document's formula`)."""
+        return str(self.meta.get("formula_heading", "The document's formula"))
+
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-ready data (NaN as null)."""
 
@@ -425,7 +576,8 @@ class StatValues:
 
     def to_text(self) -> str:
         """A short rendering: the statements, the rates beside the formula, the cost probe and the curves."""
-        unit = self.meta.get("cost_unit", "cost")
+        unit, units = self.meta.get("cost_unit", "cost"), self.cost_units
+        formula_name = self.meta.get("formula_name", "the formula")
         lines = [
             f"What each stat is worth in play: {self.meta.get('cardset', '')} ({self.meta.get('ruleset')} "
             f"{self.meta.get('ruleset_version')}), {self.meta.get('design_cards')} synthetic cards x "
@@ -433,7 +585,7 @@ class StatValues:
             f"{self.meta.get('policy')}",
             *[f"- {s}" for s in self.statements],
             "",
-            f"{'attribute':<12} {'power per step':>26} {f'in {unit}s (measured)':>26} {'formula':>8}",
+            f"{'attribute':<12} {'power per step':>26} {f'in {units} (measured)':>26} {'formula':>8}",
         ]
         for row in self.rates.itertuples():
             measured = (
@@ -448,11 +600,17 @@ class StatValues:
             )
         lines.append(f"fit: R^2 {self.r2:.2f}, residual scale {self.scale:.2f} on {self.df} degrees of freedom")
         lines.append("")
-        lines.append(f"cost probe (a mid-stat card at each {unit} cost):")
+        lines.append(f"cost probe (a mid-stat card and the strongest card at each {unit} cost):")
         for row in self.cost_levels.itertuples():
+            top = (
+                f"; strongest {row.top_power:+.3f} [{row.top_low:+.3f}, {row.top_high:+.3f}], played "
+                f"{_share(row.top_played)}"
+                if hasattr(row, "top_power")
+                else ""
+            )
             lines.append(
                 f"  {row.cost:>2}: power {row.power:+.3f} [{row.low:+.3f}, {row.high:+.3f}], played "
-                f"{_share(row.played)}{'' if row.in_play else '  (out of play)'}"
+                f"{_share(row.played)}{top}{'' if row.in_play else '  (out of play)'}"
             )
         lines.append("")
         lines.append("curves (mean power per level, other attributes at their design means):")
@@ -465,15 +623,21 @@ class StatValues:
         lines.append("  (* the interval misses the straight fit: not linear there)")
         if len(self.implied):
             lines.append("")
-            lines.append(f"the set's own cards at the measured rates (implied {unit}s, 95%):")
+            lines.append(f"the set's own cards at the measured rates (implied {units}, 95%):")
             for row in self.implied.itertuples():
                 implied = (
                     f"{row.implied:.2f} [{row.implied_low:.2f}, {row.implied_high:.2f}]"
                     if not isinstance(row.reason, str)
                     else f"none: {row.reason}"
                 )
-                document = "-" if row.formula_cost is None or _isnan(row.formula_cost) else f"{row.formula_cost:g}"
-                lines.append(f"  {row.card}: costs {row.cost:g}, the formula {document}, implied {implied}")
+                document = (
+                    "-"
+                    if row.formula_cost is None or _isnan(row.formula_cost)
+                    else f"{row.formula_cost:g}"
+                    if float(row.formula_cost).is_integer()
+                    else f"{row.formula_cost:.2f}"
+                )
+                lines.append(f"  {row.card}: costs {row.cost:g}, {formula_name} {document}, implied {implied}")
         return "\n".join(lines)
 
 
@@ -499,6 +663,11 @@ def _progress_step(progress: Progress | None, step: int, steps: int) -> Progress
             progress(step * scale + done * scale // total, steps * scale)
 
     return report
+
+
+def _strongest(design: StatDesign) -> dict[str, int]:
+    """The cost probe's strongest card: every stat at the top of its range, no keyword (the cost is set per level)."""
+    return {a.name: a.high for a in design.stats} | {k.name: 0 for k in design.keywords}
 
 
 def _template(cardset: CardSet, decks: Sequence[Deck], design: StatDesign, run: RunSettings) -> str:
@@ -539,6 +708,8 @@ def stat_values(
     the ruleset's own (`DESIGNS`); a ruleset with none is refused with the reason.
     """
     design = design or design_for(cardset.ruleset.id)
+    if design.bind is not None:
+        design = design.bind(cardset, cardset.ruleset.resolve_options(run.options))
     if not decks:
         raise WorkbenchInputError(
             "stat values need at least one deck: the first is the reference deck, all of them the gauntlet.",
@@ -580,21 +751,36 @@ def stat_values(
         frame.attrs["meta"] = curve.meta
         return frame
 
-    # Step 1: the cost probe, one mid-stat card without keywords per cost level.
+    # Step 1: the cost probe, a mid-stat card and the strongest card (no keyword either) per cost level.
     middle = {a.name: (a.low + a.high) // 2 for a in design.stats} | {k.name: 0 for k in design.keywords}
+    top = _strongest(design)
     probe_points = {f"{DESIGN_PREFIX} cost {c}": middle | {design.cost.name: c} for c in design.cost.levels}
-    probe = measure(probe_points, 0, run.seed, matches_per_card)
+    top_points = {f"{DESIGN_PREFIX} cost {c} top": top | {design.cost.name: c} for c in design.cost.levels}
+    probed = measure(probe_points | top_points, 0, run.seed, matches_per_card)
+    probe, strongest = probed.iloc[: len(probe_points)], probed.iloc[len(probe_points) :]
+
+    def shares(column: pd.Series) -> list[float | None]:
+        return [None if p is None or _isnan(p) else float(p) for p in column]
+
     cost_levels = pd.DataFrame(
         {
             "cost": design.cost.levels,
             "power": probe["power"].to_numpy(float),
             "low": probe["low"].to_numpy(float),
             "high": probe["high"].to_numpy(float),
-            "played": [None if p is None else float(p) for p in probe["played"]],
-            "played_in_time": [None if p is None else float(p) for p in probe["played_in_time"]],
+            "played": shares(probe["played"]),
+            "played_in_time": shares(probe["played_in_time"]),
+            "top_power": strongest["power"].to_numpy(float),
+            "top_low": strongest["low"].to_numpy(float),
+            "top_high": strongest["high"].to_numpy(float),
+            "top_played": shares(strongest["played"]),
         }
     )
-    cost_levels["in_play"] = [p is None or p >= min_play_share for p in cost_levels["played"]]
+    # A cost level is in play when either card is played there often enough (no share measured: in play).
+    cost_levels["in_play"] = [
+        (mid is None and best is None) or max(p for p in (mid, best) if p is not None) >= min_play_share
+        for mid, best in zip(cost_levels["played"], cost_levels["top_played"], strict=True)
+    ]
     in_play = [int(c) for c, ok in zip(cost_levels["cost"], cost_levels["in_play"], strict=True) if ok]
     if not in_play:
         raise WorkbenchInputError(
@@ -644,7 +830,7 @@ def stat_values(
         "matches_per_card": per_card,
         "replicates": replicates,
         "replicate_seeds": seeds,
-        "probe_matches_per_card": int(probe.attrs["meta"]["matches_per_card"]),
+        "probe_matches_per_card": int(probed.attrs["meta"]["matches_per_card"]),
         "design_set_hash": measured.attrs["meta"]["cardset_hash"],
         "policy": run.policy,
         "design_cards": cards,
@@ -652,12 +838,16 @@ def stat_values(
         "attributes": {a.name: {"low": a.low, "high": a.high, "kind": a.kind} for a in design.attributes},
         "cost_levels_in_play": in_play,
         "cost_unit": design.cost_unit,
+        "cost_units": design.units,
         "formula": design.formula,
+        "formula_name": design.formula_name,
+        "formula_heading": design.formula_heading,
         "min_play_share": min_play_share,
     }
     for key in ("tested", "chance", "planning", "matches_to_decide_all", "verdict_rule", "fillers"):
         meta.pop(key, None)
-    return replace(values, cost_levels=cost_levels, meta=meta, statements=_statements(design, values, cost_levels))
+    statements = _statements(design, values, cost_levels, min_play_share)
+    return replace(values, cost_levels=cost_levels, meta=meta, statements=statements)
 
 
 def _own_cards(cardset: CardSet, design: StatDesign, compiled: Any) -> list[tuple[str, float, dict[str, int] | str]]:
@@ -674,12 +864,32 @@ def _own_cards(cardset: CardSet, design: StatDesign, compiled: Any) -> list[tupl
     return out
 
 
-def _replicated(fits: Sequence[Fit], point: Fit) -> Fit:
+def _replicated(fits: Sequence[Fit], point: Fit, design_cov: np.ndarray | None = None) -> Fit:
     """The point fit's coefficients (the mean of the replicates', the fit being linear in the powers) with the
-    covariance of that mean from the replicates' spread, on replicates - 1 degrees of freedom."""
+    covariance of that mean from the replicates' spread plus `design_cov` (the design's share, `_design_cov`), on
+    replicates - 1 degrees of freedom."""
     coefs = np.array([f.coef for f in fits])
     cov = np.atleast_2d(np.cov(coefs.T, ddof=1)) / len(fits)
+    if design_cov is not None:
+        cov = cov + design_cov
     return Fit(point.names, coefs.mean(axis=0), cov, len(fits) - 1, point.r2, point.scale)
+
+
+def _design_cov(x: np.ndarray, y: np.ndarray, se: np.ndarray, point: Fit) -> np.ndarray:
+    """The design's share of the rates' error: the HC1 sandwich covariance of the weighted fit `point` of y on x.
+
+    The straight rates are a projection of the game onto the design's points; where the game is not a straight line
+    the projection depends on the points drawn, and this covariance (from each card's residual, the misfit included)
+    is how much it moves from one draw of the design to another. Zero when no residual degree of freedom is left."""
+    w = 1.0 / se**2
+    design = np.column_stack([np.ones(len(y)), x]) if x.size else np.ones((len(y), 1))
+    n, k = design.shape
+    if n <= k:
+        return np.zeros((k, k))
+    bread = np.linalg.pinv(design.T @ (design * w[:, None]))
+    residual = y - design @ point.coef
+    meat = design.T @ (design * (w**2 * residual**2)[:, None])
+    return np.asarray(bread @ meat @ bread * (n / (n - k)))
 
 
 def _analyse(
@@ -696,8 +906,9 @@ def _analyse(
     x = table[names].to_numpy(float)
     se = table["fit_se"].to_numpy(float)
     point = weighted_fit(x, table["power"].to_numpy(float), se, names)
-    fit = _replicated([weighted_fit(x, row, se, names) for row in powers], point)
-    formula_rate = {name: _formula_rate(design, table, name) for name in names if name != design.cost.name}
+    y = table["power"].to_numpy(float)
+    fit = _replicated([weighted_fit(x, row, se, names) for row in powers], point, _design_cov(x, y, se, point))
+    formula_rate = {name: _formula_rate(design, table, name) for name in names if design.prices(name)}
     cost_index = fit.names.index(design.cost.name) if design.cost.name in fit.names else None
     priced = cost_index is not None and fit.interval(cost_index)[1] < 0
     t = t_quantile(fit.df)
@@ -729,7 +940,7 @@ def _analyse(
                 "in_cost": in_cost,
                 "in_cost_low": in_low,
                 "in_cost_high": in_high,
-                "formula": None if formula is None else float(formula),
+                "formula": None if formula is None or not math.isfinite(formula) else float(formula),
                 "mispriced": None if in_cost is None or formula is None else float((in_cost - formula) * span),
             }
         )
@@ -754,7 +965,7 @@ def _implied_costs(
     columns = ["card", "cost", "formula_cost", "implied", "implied_low", "implied_high", "reason"]
     if not own:
         return pd.DataFrame(columns=columns)
-    unit = design.cost_unit
+    unit, units = design.cost_unit, design.units
     names = fit.names[1:]
     cost_name = design.cost.name
     rows = []
@@ -765,7 +976,7 @@ def _implied_costs(
             row["reason"] = attributes
             rows.append(row)
             continue
-        row["formula_cost"] = design.formula_cost(attributes)
+        row["formula_cost"] = _finite(design.formula_cost(attributes))
         beyond = [
             f"{a.name} {attributes[a.name]} is beyond the design's {a.low}-{a.high}"
             for a in (*design.stats, *design.keywords)
@@ -792,7 +1003,7 @@ def _implied_costs(
             low, high = min(in_play), max(in_play)
             if not low - 0.5 <= implied <= high + 0.5:
                 row["reason"] = (
-                    f"the rates put it at about {implied:.1f} {unit}s, beyond the costs measured in play "
+                    f"the rates put it at about {implied:.1f} {units}, beyond the costs measured in play "
                     f"({_ranges(list(in_play))}): an extrapolation, not a measurement"
                 )
             else:
@@ -858,18 +1069,39 @@ def _curve(
     return pd.DataFrame(rows)
 
 
-def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFrame) -> list[str]:
+def _statements(
+    design: StatDesign,
+    values: StatValues,
+    cost_levels: pd.DataFrame,
+    min_play_share: float = POWER_CURVE_DEFAULTS.min_play_share,
+) -> list[str]:
     """The findings in words: the cost levels out of play, the price of a step of cost, each attribute's worth beside
     the formula, the most mispriced attributes, and where the game is not a straight line."""
-    unit = design.cost_unit
+    unit, units = design.cost_unit, design.units
     out: list[str] = []
     dead = [int(c) for c, ok in zip(cost_levels["cost"], cost_levels["in_play"], strict=True) if not ok]
     if dead:
+        top = ", ".join(f"{name} {value}" for name, value in _strongest(design).items() if value)
         out.append(
-            f"Out of play: a card costing {_ranges(dead)} {unit}s was played in fewer than the threshold share of its "
-            "matches, so its stats are worth nothing there whatever they are; the design measured only "
+            f"Out of play: a card costing {_ranges(dead)} {units} was played in fewer than {min_play_share:.0%} of its "
+            f"matches even with every stat at the top of its range ({top}), so no stat within the ranges of the design "
+            "is worth anything there; the design measured only "
             f"{_ranges([int(c) for c in cost_levels['cost'] if int(c) not in dead])}."
         )
+    # Where only the strongest card is played, whether a card is played at all hangs on its stats.
+    if "top_played" in cost_levels:
+        hinged = [
+            int(row.cost)
+            for row in cost_levels.itertuples()
+            if row.in_play and row.played is not None and not _isnan(row.played) and row.played < min_play_share
+        ]
+        if hinged:
+            out.append(
+                f"At {_ranges(hinged)} {units} the mid-stat card was played in fewer than {min_play_share:.0%} of "
+                "its matches and the strongest card more often: there the stats of a card decide whether it is played "
+                "at all, so design cards of low stats at that cost are rarely played and the straight rates mix both "
+                "effects (see the curves)."
+            )
     rates = values.rates.set_index("attribute")
     if design.cost.name in rates.index:
         cost = rates.loc[design.cost.name]
@@ -881,7 +1113,7 @@ def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFram
         else:
             out.append(
                 f"A {unit} of cost does not measurably cost score over the costs in play ({cost['rate']:+.3f} per "
-                f"{unit}, 95% {cost['low']:+.3f} to {cost['high']:+.3f}), so the rates stay in score, not {unit}s."
+                f"{unit}, 95% {cost['low']:+.3f} to {cost['high']:+.3f}), so the rates stay in score, not {units}."
             )
     else:
         out.append(f"Only one cost level is in play, so the worth of a {unit} cannot be measured: rates are in score.")
@@ -891,21 +1123,32 @@ def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFram
         measured = f"{row['rate']:+.4f} score per {row['step']} (95% {row['low']:+.4f} to {row['high']:+.4f})"
         if row["in_cost"] is not None and not _isnan(row["in_cost"]):
             measured += (
-                f" = {row['in_cost']:+.3f} {unit}s in play (95% {row['in_cost_low']:+.3f} to "
+                f" = {row['in_cost']:+.3f} {units} in play (95% {row['in_cost_low']:+.3f} to "
                 f"{row['in_cost_high']:+.3f})"
             )
         formula = row["formula"]
-        charged = "" if formula is None or _isnan(formula) else f"; the formula charges {formula:+.3f} {unit}s per step"
+        if not design.prices(str(name)):
+            charged = f"; {design.formula_name} does not price it"
+        elif formula is None or _isnan(formula):
+            charged = ""
+        else:
+            charged = f"; {design.formula_name} charges {formula:+.3f} {units} per step"
         out.append(f"{name}: {measured}{charged}.")
     mispriced = values.rates.dropna(subset=["mispriced"])
     if len(mispriced):
         worst = mispriced.reindex(mispriced["mispriced"].abs().sort_values(ascending=False).index).head(3)
+        # A charge inside the 95% interval of the worth in play is a point estimate's gap, not a measured one.
         parts = [
-            f"{r.attribute} ({'under' if r.mispriced > 0 else 'over'}-charged by {abs(r.mispriced):.2f} {unit}s "
-            "over its range)"
+            f"{r.attribute} ({'under' if r.mispriced > 0 else 'over'}-charged by {abs(r.mispriced):.2f} {units} "
+            "over its range"
+            + (
+                ", though the charge lies within the 95% interval of its worth: not measurably mispriced)"
+                if r.in_cost_low <= r.formula <= r.in_cost_high
+                else ")"
+            )
             for r in worst.itertuples()
         ]
-        out.append("Most mispriced by the formula: " + ", ".join(parts) + ".")
+        out.append(f"Most mispriced by {design.formula_name}: " + ", ".join(parts) + ".")
     bent = sorted(set(values.curves.loc[values.curves["off_line"], "attribute"]))
     if bent or (math.isfinite(values.scale) and values.scale > 1.5):
         out.append(
@@ -929,7 +1172,7 @@ def _statements(design: StatDesign, values: StatValues, cost_levels: pd.DataFram
             if len(dearer):
                 worst = dearer.assign(gap=dearer["cost"] - dearer["implied"]).sort_values("gap").iloc[-1]
                 said += (
-                    f", most of all {worst['card']} ({worst['cost']:g} {unit}s, implied {worst['implied']:.2f} "
+                    f", most of all {worst['card']} ({worst['cost']:g} {units}, implied {worst['implied']:.2f} "
                     f"[{worst['implied_low']:.2f}, {worst['implied_high']:.2f}])"
                 )
         out.append(said + ".")

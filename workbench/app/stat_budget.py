@@ -131,7 +131,7 @@ def _budget_chart(workspace: Workspace, cardset: CardSet, budget: StatBudget) ->
 def _show_stat_values(values: StatValues) -> None:
     """The measured rates beside the document's formula, the statements, the curves, the cost probe and the design."""
     meta = values.meta
-    unit = str(meta.get("cost_unit", "cost"))
+    unit, units = str(meta.get("cost_unit", "cost")), values.cost_units
     st.caption(
         markdown_text(
             f"{meta.get('ruleset')} v{meta.get('ruleset_version')} · {meta.get('design_cards')} synthetic cards × "
@@ -140,7 +140,7 @@ def _show_stat_values(values: StatValues) -> None:
             f"template card {meta.get('base_card')} · card-set hash {meta.get('cardset_hash')}"
         )
     )
-    st.markdown(f"**The document's formula:** {markdown_text(meta.get('formula', ''))}.")
+    st.markdown(f"**{values.formula_heading}:** {markdown_text(meta.get('formula', ''))}.")
     st.markdown("\n".join(f"- {markdown_text(statement)}" for statement in values.statements))
     rates = values.rates
     table = pd.DataFrame(
@@ -150,11 +150,11 @@ def _show_stat_values(values: StatValues) -> None:
             "score per step": rates["rate"],
             "low": rates["low"],
             "high": rates["high"],
-            f"{unit}s in play": rates["in_cost"],
-            f"{unit}s low": rates["in_cost_low"],
-            f"{unit}s high": rates["in_cost_high"],
-            f"formula charges ({unit}s)": rates["formula"],
-            f"mispriced over its range ({unit}s)": rates["mispriced"],
+            f"{units} in play": rates["in_cost"],
+            f"{units} low": rates["in_cost_low"],
+            f"{units} high": rates["in_cost_high"],
+            f"formula charges ({units})": rates["formula"],
+            f"mispriced over its range ({units})": rates["mispriced"],
         }
     )
     score = st.column_config.NumberColumn(format="%+.4f")
@@ -173,18 +173,20 @@ def _show_stat_values(values: StatValues) -> None:
     )
     st.caption(
         f"Measured: score (win 1, draw ½) gained per step, with its 95% interval from the spread of "
-        f"{meta.get('replicates')} independent runs; in {unit}s where a {unit} of cost measurably costs score. "
-        f"Formula: what the document charges per step, on average over the design. Mispriced: measured minus "
+        f"{meta.get('replicates')} independent runs plus the design's own share (another seed draws other design "
+        f"cards); in {units} where a {unit} of cost measurably costs score. "
+        f"Formula: what {meta.get('formula_name', 'the formula')} charges per step, on average over the design. "
+        "Mispriced: measured minus "
         f"charged over the attribute's whole range (negative: the formula charges more than it is worth in play). "
         f"Straight fit: R² {values.r2:.2f}, residual scale {values.scale:.2f} (1 = noise only) on {values.df} "
         "degrees of freedom."
     )
     st.plotly_chart(stat_value_curves_figure(values), width="stretch", key="stat_values_curves")
     if len(values.implied):
-        st.subheader(f"The set's own cards at the measured rates ({unit}s)")
+        st.subheader(f"The set's own cards at the measured rates ({units})")
         implied = values.implied.rename(
             columns={
-                "cost": f"costs ({unit}s)",
+                "cost": f"costs ({units})",
                 "formula_cost": "the formula charges",
                 "implied": "implied in play",
                 "implied_low": "low",
@@ -201,12 +203,12 @@ def _show_stat_values(values: StatValues) -> None:
             column_config={"implied in play": figure, "low": figure, "high": figure},
         )
         st.caption(
-            f"Implied: the {unit}s the measured rates give a card's stats and keywords, anchored at the design's mean "
+            f"Implied: the {units} the measured rates give a card's stats and keywords, anchored at the design's mean "
             f"card (which the rates price at the design's mean cost), with a 95% interval; none where the design "
             "cannot describe the card (an effect or ability it does not vary), a stat lies beyond its range, a "
             f"{unit} of cost is not measurably worth score, or the figure lies beyond the costs measured in play."
         )
-    with st.expander(f"The cost probe: a mid-stat card at each {unit} cost"):
+    with st.expander(f"The cost probe: a mid-stat card and the strongest card at each {unit} cost"):
         st.dataframe(values.cost_levels, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
     with st.expander(f"The design: {len(values.cards)} synthetic cards"):
         st.dataframe(values.cards, hide_index=True, width="stretch", placeholder=EMPTY_CELL)
@@ -225,7 +227,7 @@ def _stat_values_section(workspace: Workspace, cardset: CardSet) -> None:
     """What each stat is worth in play: settings, Run with progress, then the rates, statements and curves."""
     st.header("What each stat is worth in play")
     st.caption(
-        "Synthetic cards across the stat ranges the document's formula covers, each measured by the power curve's "
+        "Synthetic cards across the stat ranges the cost formula covers, each measured by the power curve's "
         "replacement test in the reference deck, then a fit of power on each stat, keyword and step of cost: what "
         "the game pays for each, beside what the formula charges "
         f"({see_docs('simulation.md', 'What each stat is worth in play')})."
