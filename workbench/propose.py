@@ -1,5 +1,6 @@
-"""Patch proposals: the fewest card changes that bring a set's over- and under-powered cards within the tolerance,
-found by a search over measured candidate sets and each proved by a fresh simulation on a new seed (issue 35).
+"""Patch proposals: the fewest card changes that bring a set's over- and under-powered cards within the tolerance and
+its deck match-ups into their healthy band, found by a search over measured candidate sets and each proved by a fresh
+simulation on a new seed (issue 35).
 
 What is searched (docs/simulation.md, "Patch proposals"):
 
@@ -15,6 +16,22 @@ What is searched (docs/simulation.md, "Patch proposals"):
   the document leaves the count free: a count that would give the card an error finding of the ruleset's own checks
   it did not have (an expansion, premium, master, promo or meta card's copies are fixed by its star rank,
   `blades.set_copies`; the core set is exempt) is never a candidate.
+- Which cards are opened: every card flagged over or under in a candidate's measurement, and the cards its lopsided
+  match-ups open (`_Search.levers`, "Match-ups and the first-player edge" below). A match-up of deck A against deck
+  B whose interval lies wholly above the healthy band (A wins too often) opens the cards A holds more copies of than
+  B (every section of the decklists counted) to be weakened, as an over-powered card is (cost up, stats and copies
+  down), and the cards B holds more of to be strengthened, as an under-powered card is; wholly below, the other way.
+  Their changes keep the flagged cards' bounds (`max_step` steps, stats within the model's and the set's range, cost
+  within the set's measured costs, copies only where the document leaves them free) but have no line's meeting point
+  to aim at. Never opened by a match-up: a locked card (nor a locked field), a card flagged in the measurement (its
+  flag opens it and decides its direction), the baseline filler (every card's power is measured against it) and a card
+  that one lopsided match-up would weaken and another strengthen (its change would trade one for the other). At most
+  `MATCHUP_CARDS` (4) cards are opened by the match-ups of one measurement, those with the most leverage first: the
+  copy difference times the card's play share in the measurement's power curve (`played`, the share of its matches its
+  side played it in), summed over the match-ups that open it, so a card the favoured deck holds four of and plays
+  comes before one it holds one more of or rarely plays, and the budget is not spread thin over every card of every
+  deck. The first-player edge opens no card: it is a property of the game's rules (who goes first and what that gives),
+  not of any card, so it is measured, ranks and screens the changes, and is reported, not searched.
 - A *candidate* is a set of changes (at most one per card and field, at most `max_changes` cards), never touching a
   locked card or field. Each candidate set is measured by a whole power curve (every card's verdict, since one
   card's change can move another's) on the search's seed, so every candidate plays the same seeded matches (common
@@ -25,8 +42,10 @@ remaining mispricing (over the judged cards, the sum of |excess| beyond half the
 point figure of how far cards lie outside), the number of cards flagged over or under, and the health distance
 (below). A card flagged in the set as given that a candidate's run gives no verdict (priced out of play, `rarely
 played`, or moved to a cost where nothing compares with it, `no comparator`) keeps its earlier flag and mispricing in
-these counts: a card moved out of judgement is not fixed. The result is the Pareto front of every measured
-candidate, not one answer.
+these counts: a card moved out of judgement is not fixed. A changed card that had a verdict in the set as given
+(on curve or undecided: a card a match-up opened, or one flagged only in a candidate's run) and has none in the
+candidate's run counts as one more in the over/under count (`Score.unjudged`): a change that prices a card out of
+play is no fix, and the proof refuses it. The result is the Pareto front of every measured candidate, not one answer.
 
 Match-ups and the first-player edge (issue 35's "deck match-ups and first-player edge into their healthy ranges"):
 each candidate set also plays every ordered pair of the decks (`workbench.analysis.play_every_pair`, the pairs and
@@ -45,20 +64,24 @@ the health distance (their distances summed, in win-rate points), not one object
 k(k-1)/2 match-ups, and a front over 4 + 1 + k(k-1)/2 objectives would keep nearly every candidate (few dominate on
 that many counts), while one sum in one unit keeps the front a trade a designer can read. The greedy phase's order
 counts each figure wholly outside its band as one more problem beside the over/under cards, then mispricing, then the
-health distance. With one deck the first-player edge is measured on mirror matches and the result says in words that
-match-ups were not an objective; whole games (`game=full`) play no decks, so neither is measured there. The search
-changes only cards flagged over or under: the figures rank and screen those changes, they do not open changes of their
-own (a set with no flagged card but a lopsided match-up is reported, not searched).
+health distance, so a change that brings a match-up inside its band ranks as one problem fewer. With one deck the
+first-player edge is measured on mirror matches and the result says in words that match-ups were not an objective;
+whole games (`game=full`) play no decks, so neither is measured there. A match-up wholly outside its band also opens
+changes of its own, for the cards that tell its two decks apart (above, "Which cards are opened"), so a set with no
+flagged card but a lopsided match-up is searched; a first-player edge outside its band opens none (it is the game's,
+not a card's) and is reported in words.
 
 The search, within a budget of `evaluations` measured sets:
 
-1. Singles: each flagged card alone at each of its candidate values (the line's meeting point first).
-2. Greedy, with re-measurement: from the best single, add the best change of each card still flagged in the current
-   measurement (or one step further for a changed card still flagged), keep the one that helps most, then drop any
-   change whose removal does not hurt; stop when nothing helps, at `max_changes` or when the budget is spent.
+1. Singles: each opened card alone at each of its candidate values (the flagged cards first, the line's meeting point
+   first, then the cards the lopsided match-ups open).
+2. Greedy, with re-measurement: from the best single, add the best change of each card still opened in the current
+   measurement (still flagged, or still opened by a match-up still outside its band; one step further for a changed
+   card), keep the one that helps most, then drop any change whose removal does not hurt; stop when nothing helps, at
+   `max_changes` or when the budget is spent.
 3. Evolution (in the spirit of de Mesentier Silva et al., "Evolving the Hearthstone Meta", IEEE CoG 2019, whose
    multi-objective search kept the changes to existing cards few): the rest of the budget mutates parents chosen
-   by binary tournament on Pareto dominance (add a change for a card flagged in the parent's measurement, remove
+   by binary tournament on Pareto dominance (add a change for a card opened in the parent's measurement, remove
    one, or move one a step), drawn from a generator seeded by the run's seed.
 
 Every front member with at least one change (up to `max_proofs`, fewest changes first) is then proved: the proposed
@@ -136,6 +159,11 @@ FIRST_PLAYER_FIGURE = "first_player"
 """The key of the first-player edge among a score's health figures."""
 MATCHUP_FIGURE = "matchup"
 """The key of a deck match-up among a score's health figures."""
+MATCHUP_CARDS = 4
+"""At most this many cards a measurement's lopsided match-ups open changes for, together (beside its flagged cards,
+which are always opened), those with the most leverage first (`_Search.levers`): few enough that the singles phase
+spends a small share of the default 40 evaluations on them (with `max_step` 2 a card opens about two cost values and
+two of each stat), so the budget is not spread thin over every card of every deck."""
 
 
 @dataclass(frozen=True, order=True)
@@ -247,11 +275,37 @@ class SetHealth:
 
 
 @dataclass(frozen=True)
+class Lever:
+    """A card a lopsided match-up opens changes for (`_Search.levers`): one that tells the two decks apart."""
+
+    card: str
+    """The card's name."""
+    direction: float
+    """+1 to weaken it (cost up, stats and copies down: it is in the favoured deck more than in the other), -1 to
+    strengthen it (the other way)."""
+    leverage: float
+    """Its pull on the match-ups that open it: the copy difference between the two decks times its play share in the
+    measurement's power curve, summed over those match-ups."""
+    matchups: tuple[str, ...]
+    """The labels of the match-ups that open it (`deck v opponent`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {
+            "card": self.card,
+            "direction": "weaken" if self.direction > 0 else "strengthen",
+            "leverage": self.leverage,
+            "matchups": list(self.matchups),
+        }
+
+
+@dataclass(frozen=True)
 class Score:
     """A measured set's balance figures, the objectives a proposal lowers."""
 
     flagged: int
-    """Cards flagged over or under (a changed card priced out of play keeps its earlier flag)."""
+    """Cards flagged over or under (a changed card priced out of play keeps its earlier flag), plus, in the search's
+    run, the `unjudged` changed cards."""
     mispricing: float
     """Over the judged cards, the sum of |excess| beyond half the band plus the tolerance, in score."""
     over: tuple[str, ...]
@@ -260,6 +314,10 @@ class Score:
     """The cards flagged under."""
     health: SetHealth | None = None
     """Its match-ups and first-player edge, or None when they were not measured (whole games)."""
+    unjudged: tuple[str, ...] = ()
+    """In the search's run, the changed cards that had a verdict in the set as given and have none here (rarely
+    played, or nothing to compare with): each counts in `flagged`, as a change that prices a card out of play is no
+    fix (the proof refuses it). Empty in the proof's scores."""
 
     @property
     def health_distance(self) -> float:
@@ -279,6 +337,7 @@ class Score:
             "mispricing": self.mispricing,
             "over": list(self.over),
             "under": list(self.under),
+            "unjudged": list(self.unjudged),
             "health_distance": self.health_distance,
             "health": None if self.health is None else self.health.to_json(),
         }
@@ -466,8 +525,9 @@ def propose(
     proof_matches_per_pair: int = POWER_CURVE_DEFAULTS.matches_per_pair,
     thresholds: HealthThresholds = HEALTH_THRESHOLDS,
 ) -> Proposals:
-    """The Pareto front of card changes that bring the set's over/under cards within `rule.tolerance`, each front
-    member with a change proved on a new seed (see the module docstring for the method).
+    """The Pareto front of card changes that bring the set's over/under cards within `rule.tolerance` and its deck
+    match-ups into their healthy band, each front member with a change proved on a new seed (see the module
+    docstring for the method: which cards are opened, the objectives, the search and the proof).
 
     `decks` are the power curve's (the first the reference deck, all of them the gauntlet); `matches_per_card` is
     each search measurement's, `proof_matches_per_card` (default the same) each proof's. `fields` are what may
@@ -587,6 +647,8 @@ def propose(
             "proof_matches_per_pair": proof_matches_per_pair if search.health_measured else None,
             "healthy_low": thresholds.first_player_low,
             "healthy_high": thresholds.first_player_high,
+            "matchup_cards": MATCHUP_CARDS,
+            "levers": [lever.to_json() for lever in search.levers(base)],
         },
     }
     return Proposals(
@@ -698,11 +760,23 @@ class _Search:
     cost_range: tuple[float, float] = (0.0, 0.0)
     admitted: dict[tuple[str, float], bool] = field(default_factory=dict)
     base_errors: set[tuple[str, str | None]] | None = None
+    deck_copies: dict[str, dict[str, int]] = field(init=False)
+    matchup_decks: dict[str, tuple[str, str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.original = {
             entry.card.name: {name: getattr(entry.card, name) for name in type(entry.card).model_fields}
             for entry in self.cardset
+        }
+        # The decks as `measure_health` plays them (one per name), and each match-up's label (as `_set_health`
+        # writes it) -> its two decks, the first deck's win rate being the figure.
+        decks = list({deck.name: deck for deck in self.decks}.values())
+        self.deck_copies = {deck.name: _copies(deck) for deck in decks}
+        names = [deck.name for deck in decks]
+        self.matchup_decks = {
+            f"{deck} v {opponent}": (deck, opponent)
+            for index, deck in enumerate(names)
+            for opponent in names[index + 1 :]
         }
         self.stat_bounds = _stat_bounds(self.cardset, [s for s in self.stats if s != COST])
         self.search_rule = replace(self.rule, resamples=0)
@@ -822,7 +896,8 @@ class _Search:
             self.base_meta = _run_meta(curve)
             costs = [float(c) for c in curve.cards["cost"] if c is not None and not math.isnan(float(c))]
             self.cost_range = (max(min(costs), 0.0), max(costs)) if costs else (0.0, 0.0)
-        score = replace(_score(curve, self.rule.tolerance, self.base_curve), health=self.healths[digest])
+        changed_cards = {c.card for c in key}
+        score = replace(_score(curve, self.rule.tolerance, self.base_curve, changed_cards), health=self.healths[digest])
         candidate = Candidate(key, score, digest)
         self.archive[key] = candidate
         return candidate
@@ -844,27 +919,71 @@ class _Search:
 
     # Moves -------------------------------------------------------------------------------------------------------
 
+    def levers(self, candidate: Candidate) -> list[Lever]:
+        """The cards the candidate's lopsided match-ups open changes for, most leverage first, at most
+        `MATCHUP_CARDS`. A match-up whose interval lies wholly above its band favours its first deck, wholly below
+        its second. A card the favoured deck holds more copies of than the other (every section of the decklist
+        counted) is weakened, one the other deck holds more of strengthened, each a step at a time as a flagged card
+        is. Left out: a locked card, a card flagged over or under in the measurement (its flag already opens it, and
+        decides its direction), the baseline filler (every card's power is measured against it) and a card not in
+        the measurement's curve; and a card one lopsided match-up would weaken and another strengthen (a change would
+        trade one match-up for the other). Leverage: the copy difference times the card's play share in the curve
+        (`played`, the share of its matches its side played it in; 0 when not measured), summed over the match-ups
+        that open it. The first-player edge opens nothing: it is a property of the game's rules, not of a card."""
+        health = candidate.score.health
+        if health is None or not health.matchups:
+            return []
+        rows = self.curves[candidate.cardset_hash].cards.set_index("card")
+        pulls: dict[str, list[tuple[float, float, str]]] = {}
+        for figure in health.figures:
+            if figure.key != MATCHUP_FIGURE or figure.distance <= 0 or figure.label not in self.matchup_decks:
+                continue
+            deck, opponent = self.matchup_decks[figure.label]
+            favoured, other = (deck, opponent) if figure.low > figure.band_high else (opponent, deck)
+            mine, theirs = self.deck_copies[favoured], self.deck_copies[other]
+            for card in sorted(set(mine) | set(theirs)):
+                difference = mine.get(card, 0) - theirs.get(card, 0)
+                if difference == 0 or card in self.locked_cards or card not in rows.index:
+                    continue
+                if rows.loc[card, "flag"] in (*FLAGGED, BASELINE):
+                    continue
+                share = _plain(rows.loc[card, "played"])
+                leverage = abs(difference) * (float(share) if share is not None else 0.0)
+                pulls.setdefault(card, []).append((1.0 if difference > 0 else -1.0, leverage, figure.label))
+        levers = [
+            Lever(card, pull[0][0], float(sum(p[1] for p in pull)), tuple(p[2] for p in pull))
+            for card, pull in pulls.items()
+            if len({p[0] for p in pull}) == 1
+        ]
+        return sorted(levers, key=lambda lever: (-lever.leverage, lever.card))[:MATCHUP_CARDS]
+
     def moves(self, candidate: Candidate) -> dict[str, list[Change]]:
-        """For each card flagged over or under in the candidate's measurement (not locked), the changes that move it
-        towards balance from where the candidate has it, best guess first; each replaces the candidate's own change
-        of that card and field, if any."""
+        """For each card flagged over or under in the candidate's measurement (not locked), then each card its
+        lopsided match-ups open (`levers`), the changes that move it towards balance from where the candidate has
+        it, best guess first; each replaces the candidate's own change of that card and field, if any. A flagged
+        card moves against its flag (first to the line's meeting point, when the line rises with cost), a lever in
+        its direction, within the same bounds."""
         curve = self.curves[candidate.cardset_hash]
         current = {(c.card, c.field): c for c in candidate.changes}
         rows = curve.cards.set_index("card")
         low_cost, high_cost = self.cost_range
+        directions: dict[str, float] = {
+            str(card): 1.0 if rows.loc[card, "flag"] == OVER else -1.0
+            for card in rows.index
+            if rows.loc[card, "flag"] in FLAGGED and card not in self.locked_cards
+        }
+        for lever in self.levers(candidate):
+            directions.setdefault(lever.card, lever.direction)
         out: dict[str, list[Change]] = {}
-        for card in rows.index:
+        for card, direction in directions.items():
             row = rows.loc[card]
-            if row["flag"] not in FLAGGED or card in self.locked_cards:
-                continue
-            direction = 1.0 if row["flag"] == OVER else -1.0
             options: list[Change] = []
-            if self.cost_allowed:
+            if self.cost_allowed and _plain(row["cost"]) is not None:
                 cost = float(row["cost"])
                 original = current.get((card, COST))
                 old = original.old if original else cost
                 wanted: list[float] = []
-                if curve.rises_with_cost and row["excess"] is not None:
+                if row["flag"] in FLAGGED and curve.rises_with_cost and row["excess"] is not None:
                     wanted.append(float(round(cost + float(row["excess"]) / curve.slope)))
                 wanted += [cost + direction * k for k in range(1, self.max_step + 1)]
                 for value in _unique(wanted):
@@ -954,8 +1073,8 @@ class _Search:
             self.evaluate(child)
 
     def mutate(self, parent: Candidate, generator: np.random.Generator) -> tuple[Change, ...] | None:
-        """One random change to a candidate: add a change for a card flagged in its measurement, remove one of its
-        changes, or move one of them a step."""
+        """One random change to a candidate: add a change for a card flagged in its measurement or opened by its
+        lopsided match-ups (`moves`), remove one of its changes, or move one of them a step."""
         kind = int(generator.integers(3))
         if kind == 0 or not parent.changes:
             moves = self.moves(parent)
@@ -1033,6 +1152,15 @@ def _worse_health(before: SetHealth | None, after: SetHealth | None) -> list[str
     return out
 
 
+def _copies(deck: Deck) -> dict[str, int]:
+    """Card name -> its copies in the deck, every section of the decklist counted (tokens, a collection)."""
+    out: dict[str, int] = {}
+    for line in deck.lines:
+        if line.entry is not None:
+            out[line.entry.card.name] = out.get(line.entry.card.name, 0) + line.count
+    return out
+
+
 def _errors(findings: Iterable[Any]) -> set[tuple[str, str | None]]:
     """(rule, card) of each error finding."""
     return {(f.rule, f.card) for f in findings if f.severity == "error"}
@@ -1054,12 +1182,16 @@ def _card_beyond(curve: PowerCurve, card: str, tolerance: float) -> float:
     return _beyond(rows.loc[card], tolerance)
 
 
-def _score(curve: PowerCurve, tolerance: float, earlier: PowerCurve | None) -> Score:
+def _score(curve: PowerCurve, tolerance: float, earlier: PowerCurve | None, changed: Collection[str] = ()) -> Score:
     """A curve's objectives. A card flagged over or under in `earlier` (the set as given, in the same run) that this
     curve gives no verdict (`NO_VERDICT`: priced out of play, or left with nothing to compare it with) keeps that
-    flag and its mispricing: a card moved out of judgement is not fixed."""
+    flag and its mispricing: a card moved out of judgement is not fixed. A `changed` card (the search's candidates
+    pass theirs; the proof passes none, its rule names such a card itself) that had a verdict in `earlier` and has
+    none here is `unjudged` and counts as one more problem: a change that prices a card out of play is no fix, and
+    the proof would refuse it."""
     over: list[str] = []
     under: list[str] = []
+    unjudged: list[str] = []
     mispricing = 0.0
     earlier_rows = earlier.cards.set_index("card") if earlier is not None else None
     for _, row in curve.cards.iterrows():
@@ -1076,9 +1208,23 @@ def _score(curve: PowerCurve, tolerance: float, earlier: PowerCurve | None) -> S
             over.append(card)
         elif source["flag"] == UNDER:
             under.append(card)
+        elif (
+            card in changed
+            and row["flag"] in NO_VERDICT
+            and earlier_rows is not None
+            and card in earlier_rows.index
+            and earlier_rows.loc[card, "flag"] not in NO_VERDICT
+        ):
+            unjudged.append(card)
         if source["flag"] not in (RARELY_PLAYED, BASELINE):
             mispricing += _beyond(source, tolerance)
-    return Score(len(over) + len(under), float(mispricing), tuple(sorted(over)), tuple(sorted(under)))
+    return Score(
+        len(over) + len(under) + len(unjudged),
+        float(mispricing),
+        tuple(sorted(over)),
+        tuple(sorted(under)),
+        unjudged=tuple(sorted(unjudged)),
+    )
 
 
 def _rank(candidate: Candidate) -> tuple[float, float, float, float, float]:
@@ -1276,30 +1422,48 @@ def _statements(
     max_proofs: int,
 ) -> list[str]:
     out = [_health_statement(base.health, search)]
-    if not base.flagged:
-        out.append(
-            "No card is flagged over or under in the search's run, so there is nothing to bring within the tolerance: "
-            "no change is proposed."
-        )
-        if base.health_outside:
-            out.append(
-                "The search changes only cards flagged over or under (the match-ups and the first-player edge rank "
-                "and screen those changes), so the figures outside their band above are reported, not searched."
-            )
-    else:
+    levers = search.levers(search.archive[()])
+    lopsided = [f for f in (base.health.figures if base.health else ()) if f.key == MATCHUP_FIGURE and f.distance > 0]
+    if base.flagged:
         out.append(
             f"{base.flagged} cards are flagged in the search's run (over: {_names(base.over) or 'none'}; under: "
             f"{_names(base.under) or 'none'}), mispricing {base.mispricing:.3f} beyond band and tolerance."
         )
+    elif levers:
+        out.append(
+            "No card is flagged over or under in the search's run, so no card's verdict is to be brought within the "
+            "tolerance; the lopsided match-ups below are searched."
+        )
+    else:
+        out.append(
+            "No card is flagged over or under in the search's run, so there is nothing to bring within the tolerance"
+            + ("" if lopsided else " and no match-up lies wholly outside its band")
+            + ": no change is proposed."
+        )
+    if levers:
+        out.append(_levers_statement(levers, lopsided))
+    elif lopsided:
+        out.append(
+            f"No card is opened for {_names(f.label for f in lopsided)}, outside the band: every card that tells "
+            f"those decks apart is locked, flagged (its flag opens it), the baseline filler, or pulled both ways by "
+            f"two lopsided match-ups."
+        )
+    first = base.health.figure(FIRST_PLAYER_FIGURE, "first player") if base.health else None
+    if first is not None and first.distance > 0:
+        out.append(
+            "The first-player edge lies outside its band, and no card change is searched for it: it is a property of "
+            "the game's rules (who goes first and what that gives), not of any card. It is reported, it ranks the "
+            "changes searched for other reasons, and a proposal that makes it worse beyond its interval is refused."
+        )
+    if base.flagged or lopsided:
         if search.locked_cards:
             out.append(f"Locked, never changed: {_names(sorted(search.locked_cards))}.")
         if search.locked_fields:
             out.append(f"Locked fields, never changed on any card: {', '.join(sorted(search.locked_fields))}.")
-        if not any(c.changes for c in front):
-            out.append(
-                "No measured change improved on the set as given within the locks, limits and budget: nothing to "
-                "propose."
-            )
+    if (base.flagged or levers) and not any(c.changes for c in front):
+        out.append(
+            "No measured change improved on the set as given within the locks, limits and budget: nothing to propose."
+        )
     unproved = len([c for c in front if c.changes]) - len(chosen)
     if unproved > 0:
         out.append(
@@ -1310,6 +1474,27 @@ def _statements(
     for proposal in refused:
         out.append(proposal.statement)
     return out
+
+
+def _levers_statement(levers: Sequence[Lever], lopsided: Sequence[HealthRate]) -> str:
+    """Which cards the set's lopsided match-ups open, in words."""
+    weakened = [lever.card for lever in levers if lever.direction > 0]
+    strengthened = [lever.card for lever in levers if lever.direction < 0]
+    ways = "; ".join(
+        part
+        for part in (
+            f"weakened (cost up, stats or copies down): {_names(weakened)}" if weakened else "",
+            f"strengthened (cost down, stats or copies up): {_names(strengthened)}" if strengthened else "",
+        )
+        if part
+    )
+    return (
+        f"Outside their band, {_names(f'{f.label} {f.text()}' for f in lopsided)}: the search also opens changes for "
+        f"the cards that tell those decks apart, the favoured deck's weakened and the other's strengthened, at most "
+        f"{MATCHUP_CARDS} (those with the most copies more and the highest play share first; never a locked card, "
+        f"a flagged one, which its flag opens, or the baseline filler), a step at a time within the bounds a "
+        f"flagged card's changes keep: {ways}. Each candidate's own measurement decides again which are opened."
+    )
 
 
 def _health_statement(health: SetHealth | None, search: _Search) -> str:
