@@ -584,9 +584,9 @@ def test_stat_values_prints_the_rates_beside_the_formula_and_refuses_a_game_it_c
     assert "What each stat is worth in play: circle_starter" in out and "seed 0, policy greedy" in out
     assert re.search(r"^Attack\s+[+-]\d\.\d{4} \[[+-]\d\.\d{4}, [+-]\d\.\d{4}\]", out, re.M)
     assert "cost probe" in out and "(out of play)" in out
-    # SOURCE has no designed experiment yet (a synthetic monster needs a map placement): refused with why, exit 2.
-    assert main(["stat-values", "source/valley_of_deadlife", "--cards", "12"]) == 2
-    assert "source" in capsys.readouterr().err
+    # Blades has no designed experiment (cards are not priced by stats a fight reads): refused with why, exit 2.
+    assert main(["stat-values", "blades/blades_sample", "--cards", "12"]) == 2
+    assert "blades" in capsys.readouterr().err
     # A design too small to fit the attributes, or over its limit, is refused before any match.
     assert main(["stat-values", "circles/circle_starter", "--cards", "3"]) == 2
     assert main(["stat-values", "circles/circle_starter", "--cards", "2001"]) == EXIT_USAGE

@@ -197,7 +197,8 @@ def test_a_cost_level_is_out_of_play_only_when_even_the_strongest_card_is_not_pl
 
 
 def test_games_without_a_design_are_refused_with_the_reason() -> None:
-    assert set(DESIGNS) == {"souls", "circles", "plasma"}
+    assert set(DESIGNS) == {"souls", "circles", "plasma", "source"}
+    assert set(NOT_COVERED) == {"blades"}
     for ruleset in NOT_COVERED:
         with pytest.raises(WorkbenchInputError, match="not measured"):
             design_for(ruleset)

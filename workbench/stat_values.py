@@ -5,7 +5,9 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
 - A ruleset's `StatDesign` names the stats, the cost and the keywords a synthetic card varies, each within the range
   the document's cost formula covers, and how a card's fields are written from them. Every other field is the
   reference deck's filler's (the card the power curve's replacement test swaps out), with its effects cleared and
-  its abilities set to the design's (near-vanilla cards).
+  its abilities set to the design's (near-vanilla cards). A stat a rule fixes from the cost is derived, not drawn
+  (`StatDesign.derived`, from `StatDesign.draws`): SOURCE's printed ST total is the table's for the spaces, so the
+  design draws an `st +N` and fits the ST total in play, every card legal.
 - Step 1, the cost probe: two cards per cost level, measured with the power curve's replacement test: a mid-stat
   card (stats at the middle of their ranges, no keyword), whose powers are the cost curve ("a mid-stat card at each
   cost"), and the design's strongest card (every stat at the top of its range, no keyword). A cost level where
@@ -41,10 +43,13 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
   the other attributes held at their design means, with 95% intervals; a level whose interval misses the straight
   line's value says the effect is not linear there (e.g. Atk beyond what wins a fight).
 
-Covered games: `souls` and `circles` (plain stat cards and a document cost formula), and `plasma` (power, resolve,
+Covered games: `souls` and `circles` (plain stat cards and a document cost formula), `plasma` (power, resolve,
 plasma cost and two activated abilities; the document gives no cost formula, so the formula beside the measured rates
-is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only). Not covered, and why: see
-`NOT_COVERED`.
+is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only), and `source` (monsters: the
+ST total in play, how far the highest ST stands out and the lowest falls, the occupied spaces required, and two
+effects; the formula is the ST-total table read backwards, 25 ST a space). Where a step of cost does not measurably
+cost score, a statement says which priced attributes win score at no measurable price ("Not paid in play"). Not
+covered, and why: see `NOT_COVERED`.
 """
 
 from __future__ import annotations
@@ -142,16 +147,35 @@ class StatDesign:
     bind: Callable[[CardSet, Mapping[str, Any]], StatDesign] | None = None
     """For a formula the set itself gives (the document giving none): the design with its formula fitted to the set
     under the run's resolved rule options, made before any synthetic card is added. None: the formula is fixed."""
+    derived: Mapping[str, Callable[[Mapping[str, int]], int]] = field(default_factory=dict)
+    """Stats a design point implies rather than draws (stat name -> its value from the drawn attributes and the
+    cost): a stat a rule fixes from the cost cannot be drawn apart from it and stay legal (SOURCE's ST total in play
+    is the table's for the spaces plus the `st +N` the design draws). Fitted like any stat, within its range."""
+    draws: tuple[Attribute, ...] = ()
+    """Attributes drawn and written into the cards in place of the derived stats, and not fitted (the fit reads
+    them through the derived stats: SOURCE's `st +N`). Empty: the design draws exactly the stats it fits."""
 
     def __post_init__(self) -> None:
-        clash = sorted({a.name for a in self.attributes} & RESERVED_COLUMNS)
+        names = [a.name for a in (*self.attributes, *self.draws)]
+        clash = sorted(set(names) & RESERVED_COLUMNS)
         if clash:
             raise ValueError(f"attribute names {clash} are columns of the design's table; name them otherwise")
+        if len(set(names)) != len(names) or not set(self.derived) <= {a.name for a in self.stats}:
+            raise ValueError("attribute names must be distinct, and every derived attribute one of the stats")
 
     @property
     def attributes(self) -> tuple[Attribute, ...]:
-        """Stats, then the cost, then the keywords."""
+        """Stats, then the cost, then the keywords: the attributes the fit reads."""
         return (*self.stats, self.cost, *self.keywords)
+
+    @property
+    def drawn(self) -> tuple[Attribute, ...]:
+        """The stats the design draws: its stats but the derived ones, then `draws`."""
+        return (*(a for a in self.stats if a.name not in self.derived), *self.draws)
+
+    def complete(self, point: Mapping[str, int]) -> dict[str, int]:
+        """A drawn design point (drawn stats, cost, keywords) with its derived stats added."""
+        return {**point, **{name: int(value(point)) for name, value in self.derived.items()}}
 
     @property
     def units(self) -> str:
@@ -322,6 +346,105 @@ def _plasma_bind(cardset: CardSet, options: Mapping[str, Any]) -> StatDesign:
     )
 
 
+SOURCE_COST = "spaces required"
+"""The SOURCE design's cost: occupied spaces required (terrestrial + otherworldly), the power curve's cost axis."""
+SOURCE_SYMBOLS: tuple[str, ...] = ("alpha", "beta", "gamma", "delta")
+"""The four ST fields, in the card's column order."""
+SOURCE_KEYWORDS: tuple[str, ...] = ("move +1", "draw 1")
+"""The SOURCE design's keywords: monster effects of the bundled set, each written as its own clause (Cinder Whelp,
+Wisp of Ash and Emberhorn Ram's `move +1`, a lasting change; Brinekin Scout and Voidling Seer's `draw 1`, once when
+summoned)."""
+
+
+def _source_values(total: int, peak: int, dip: int) -> list[int]:
+    """Four whole ST summing to `total`, highest first: the highest `peak` above the middle two (which are equal) and
+    the lowest `dip` below them, rounded by largest remainder (order kept, the total exact)."""
+    middle = (total - peak + dip) / 4
+    exact = [middle + peak, middle, middle, middle - dip]
+    values = [math.floor(v) for v in exact]
+    # Ties in the remainders go to the higher value first, so the rounded values stay highest first.
+    for i in sorted(range(4), key=lambda i: (-(exact[i] - values[i]), i))[: total - sum(values)]:
+        values[i] += 1
+    return values
+
+
+def _source_rank(template: CardBase) -> list[str]:
+    """The template's ST fields from its highest ST to its lowest (equal ST in column order)."""
+    return sorted(SOURCE_SYMBOLS, key=lambda s: (-int(getattr(template, s, 0) or 0), SOURCE_SYMBOLS.index(s)))
+
+
+def _source_printed(spaces: int) -> int:
+    """The table's ST total for a monster requiring `spaces` occupied spaces (0 -> 50 ... 4 -> 150)."""
+    from workbench.rulesets.source.costs import ST_TOTAL_BY_REQUIREMENT
+
+    return ST_TOTAL_BY_REQUIREMENT[spaces]
+
+
+def _source_total(point: Mapping[str, int]) -> int:
+    """A design card's ST total in play: the table's for its spaces (its printed ST) plus its `st +N` on all four."""
+    return _source_printed(point[SOURCE_COST]) + 4 * point["ST bonus"]
+
+
+def _source_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    spaces = point[SOURCE_COST]
+    # The requirement as evenly split as the count allows, terrestrial first: 1/0, 1/1, 2/1, 2/2 (Pyreclaw Drake
+    # 1/1, Stormforge Colossus 2/1, Exzavier Devourer 2/2), so a synthetic card asks the deck for both kinds.
+    terrestrial, otherworldly = (spaces + 1) // 2, spaces // 2
+    values = _source_values(_source_printed(spaces), point["ST peak"], point["ST dip"])
+    # The highest value goes on the template's highest symbol and so on down, so the symbol-keyed cards of the deck
+    # (Emberlance's Alpha/Delta, Sunshard Blade's alpha +20) meet the synthetic card as they met its filler.
+    clauses = [f"st +{point['ST bonus']}"] if point.get("ST bonus") else []
+    clauses += [name for name in SOURCE_KEYWORDS if point.get(name)]
+    return {
+        **dict(zip(_source_rank(template), values, strict=True)),
+        "terrestrial": terrestrial,
+        "otherworldly": otherworldly,
+        "effects": "; ".join(clauses),
+        "text": "",
+    }
+
+
+def _source_attributes(card: CardBase) -> dict[str, int] | str:
+    from workbench.rulesets.source.effects import EffectClause, parse_effects
+
+    if getattr(card, "kind", None) != "monster":
+        return "not a monster"
+    parsed = parse_effects(str(getattr(card, "effects", "") or ""), "monster")
+    if any(not isinstance(clause, EffectClause) for clause in parsed):
+        return "its effects hold clauses the simulator does not play"
+    bonus, keywords, other = 0, dict.fromkeys(SOURCE_KEYWORDS, 0), []
+    for clause in parsed:
+        assert isinstance(clause, EffectClause)
+        plain = not clause.foe and not clause.types
+        if plain and clause.verb == "st" and clause.symbol is None and (clause.amount or 0) > 0:
+            bonus += clause.amount or 0
+        elif plain and clause.verb == "move" and clause.amount == 1 and not keywords["move +1"]:
+            keywords["move +1"] = 1
+        elif plain and clause.verb == "draw" and clause.amount == 1 and not keywords["draw 1"]:
+            keywords["draw 1"] = 1
+        else:
+            other.append(f"`{clause.text}`")
+    if other:
+        return f"it has {', '.join(other)}, which the design does not vary"
+    values = sorted((int(getattr(card, s, 0) or 0) for s in SOURCE_SYMBOLS), reverse=True)
+    middle = (values[1] + values[2]) / 2
+    # Two middle ST that differ are read as their mean (the design keeps them equal); halves round up.
+    return {
+        "ST total": sum(values) + 4 * bonus,
+        "ST peak": math.floor(values[0] - middle + 0.5),
+        "ST dip": math.floor(middle - values[3] + 0.5),
+        **keywords,
+    }
+
+
+def _source_formula(point: Mapping[str, int]) -> float:
+    # The table read backwards: 50 ST at 0 spaces, 25 more a space. Over the ST a monster has in play: a design
+    # card's printed total is the table's for its spaces (`source.st_total` is an error), so what the table would
+    # charge differs from its spaces only by its `st +N`, 4N ST in play (a reading: the card check reads the printed
+    # total, and the document prices effects only in words, "the more occupied spaces ... the better the effect").
+    return (point["ST total"] - 50) / 25
+
+
 DESIGNS: dict[str, StatDesign] = {
     "souls": StatDesign(
         kind="monster",
@@ -371,13 +494,50 @@ DESIGNS: dict[str, StatDesign] = {
         formula_heading="Beside it, in place of a document formula",
         bind=_plasma_bind,
     ),
+    "source": StatDesign(
+        kind="monster",
+        # The ST total is not free: "monsters requiring at least 0 occupied spaces have a 50 ST total ... 4 ... 150",
+        # and `source.st_total` is an error, so a legal card's printed total follows from its spaces. What the rule
+        # leaves free is the split, and the rules read the split one ST at a time: a move goes by the drawn symbol's
+        # ST bracket, a fight compares one ST, a generator attack takes that ST off the SourcePoints. Under the
+        # default intentional draw the player chooses which symbol each action uses, so which of the four holds a
+        # value matters only through the few symbol-keyed cards; what a designer shapes is how far the highest ST
+        # stands out (the longest move, the fight it wins, the hardest generator hit) and how deep the lowest falls
+        # (the symbol an enemy attacks it with). So the design varies the total and those two, not each of the four
+        # (whose sum is fixed, so one would be the others' remainder). Peak 0-20 and dip 0-10 keep the lowest ST at
+        # 0 or more at a 50 total (20 + 3 x 10 = 50) and cover the set's monsters but Pyreclaw Drake's and
+        # Stormforge Colossus's 12.5 dip (the set: peak 0-17.5, dip 0-12.5, two unequal middle ST read as their
+        # mean). The total in play is varied apart from the spaces the only legal way, by an `st +N` of the
+        # monster's own (Stormforge Colossus's `st +5`: "Each of its ST is 5 higher"), drawn 0-10 (up to 40 ST, 1.6
+        # spaces by the table): so the fit sets a point of ST total against a space required with its ST held,
+        # which is what the table prices (25 ST a space), where a step of spaces alone would bring its 25 ST along.
+        stats=(Attribute("ST total", 50, 190), Attribute("ST peak", 0, 20), Attribute("ST dip", 0, 10)),
+        # The table runs from 0 to 4 spaces (`source.requirement_range` above 4).
+        cost=Attribute(SOURCE_COST, 0, 4, "cost"),
+        keywords=tuple(Attribute(name, 0, 1, "keyword") for name in SOURCE_KEYWORDS),
+        card_fields=_source_fields,
+        formula_cost=_source_formula,
+        attributes_of=_source_attributes,
+        formula="the ST-total table read backwards: a monster requiring 0/1/2/3/4 occupied spaces has a "
+        "50/75/100/125/150 ST total, so 25 ST a space, here over the ST total in play (the printed total plus 4N for "
+        "an `st +N` of its own); it fixes the total only, so the split over the four symbols (peak, dip) costs 0 "
+        "spaces, and the document gives effects no price in spaces",
+        cost_unit="space",
+        unit_of={
+            SOURCE_COST: "occupied space required (the ST total held)",
+            "ST total": "point of ST total in play",
+            "ST peak": "point of ST peak (the highest ST 1 further above the middle two, the total kept)",
+            "ST dip": "point of ST dip (the lowest ST 1 further below the middle two, the total kept)",
+            **{name: f"effect `{name}` (having it)" for name in SOURCE_KEYWORDS},
+        },
+        priced=frozenset({"ST total", "ST peak", "ST dip"}),
+        derived={"ST total": _source_total},
+        draws=(Attribute("ST bonus", 0, 10),),
+    ),
 }
 """The designed experiment of each covered ruleset."""
 
 NOT_COVERED: dict[str, str] = {
-    "source": "a monster's ST total is fixed by the spaces it occupies and its four ST values are compared one at a "
-    "time in combat, so a synthetic monster needs a map placement and a symbol-deck reading the design does not "
-    "generate yet; not measured rather than guessed",
     "blades": "cards are scored by star rating, elements and effect timings in a clash and a tournament, not by "
     "stats a fight reads, and power is ranking points, not a win rate: no stat-and-cost design applies",
 }
@@ -578,6 +738,7 @@ class StatValues:
         """A short rendering: the statements, the rates beside the formula, the cost probe and the curves."""
         unit, units = self.meta.get("cost_unit", "cost"), self.cost_units
         formula_name = self.meta.get("formula_name", "the formula")
+        width = max([12, *(len(str(name)) for name in self.rates.get("attribute", []))])
         lines = [
             f"What each stat is worth in play: {self.meta.get('cardset', '')} ({self.meta.get('ruleset')} "
             f"{self.meta.get('ruleset_version')}), {self.meta.get('design_cards')} synthetic cards x "
@@ -585,7 +746,7 @@ class StatValues:
             f"{self.meta.get('policy')}",
             *[f"- {s}" for s in self.statements],
             "",
-            f"{'attribute':<12} {'power per step':>26} {f'in {units} (measured)':>26} {'formula':>8}",
+            f"{'attribute':<{width}} {'power per step':>26} {f'in {units} (measured)':>26} {'formula':>8}",
         ]
         for row in self.rates.itertuples():
             measured = (
@@ -595,7 +756,7 @@ class StatValues:
             )
             formula = "-" if row.formula is None or _isnan(row.formula) else f"{row.formula:+.3f}"
             lines.append(
-                f"{row.attribute:<12} {f'{row.rate:+.4f} [{row.low:+.4f}, {row.high:+.4f}]':>26} {measured:>26} "
+                f"{row.attribute:<{width}} {f'{row.rate:+.4f} [{row.low:+.4f}, {row.high:+.4f}]':>26} {measured:>26} "
                 f"{formula:>8}"
             )
         lines.append(f"fit: R^2 {self.r2:.2f}, residual scale {self.scale:.2f} on {self.df} degrees of freedom")
@@ -666,8 +827,9 @@ def _progress_step(progress: Progress | None, step: int, steps: int) -> Progress
 
 
 def _strongest(design: StatDesign) -> dict[str, int]:
-    """The cost probe's strongest card: every stat at the top of its range, no keyword (the cost is set per level)."""
-    return {a.name: a.high for a in design.stats} | {k.name: 0 for k in design.keywords}
+    """The cost probe's strongest card: every drawn stat at the top of its range, no keyword (the cost is set per
+    level; derived stats follow from the drawn ones)."""
+    return {a.name: a.high for a in design.drawn} | {k.name: 0 for k in design.keywords}
 
 
 def _template(cardset: CardSet, decks: Sequence[Deck], design: StatDesign, run: RunSettings) -> str:
@@ -752,10 +914,14 @@ def stat_values(
         return frame
 
     # Step 1: the cost probe, a mid-stat card and the strongest card (no keyword either) per cost level.
-    middle = {a.name: (a.low + a.high) // 2 for a in design.stats} | {k.name: 0 for k in design.keywords}
+    middle = {a.name: (a.low + a.high) // 2 for a in design.drawn} | {k.name: 0 for k in design.keywords}
     top = _strongest(design)
-    probe_points = {f"{DESIGN_PREFIX} cost {c}": middle | {design.cost.name: c} for c in design.cost.levels}
-    top_points = {f"{DESIGN_PREFIX} cost {c} top": top | {design.cost.name: c} for c in design.cost.levels}
+    probe_points = {
+        f"{DESIGN_PREFIX} cost {c}": design.complete(middle | {design.cost.name: c}) for c in design.cost.levels
+    }
+    top_points = {
+        f"{DESIGN_PREFIX} cost {c} top": design.complete(top | {design.cost.name: c}) for c in design.cost.levels
+    }
     probed = measure(probe_points | top_points, 0, run.seed, matches_per_card)
     probe, strongest = probed.iloc[: len(probe_points)], probed.iloc[len(probe_points) :]
 
@@ -790,11 +956,12 @@ def stat_values(
         )
     # Step 2: the Latin hypercube over the stats, the cost levels in play and the keywords.
     cost_in_play = Attribute(design.cost.name, 0, len(in_play) - 1, "cost")
-    attributes = [*design.stats, cost_in_play, *design.keywords]
+    attributes = [*design.drawn, cost_in_play, *design.keywords]
     rng = np.random.default_rng(np.random.SeedSequence([run.seed, 34]))
-    points = latin_hypercube(attributes, cards, rng)
-    for point in points:
-        point[design.cost.name] = in_play[point[design.cost.name]]
+    points = [
+        design.complete(point | {design.cost.name: in_play[point[design.cost.name]]})
+        for point in latin_hypercube(attributes, cards, rng)
+    ]
     named = {f"{DESIGN_PREFIX} {i + 1:03d}": point for i, point in enumerate(points)}
     # The design is played `replicates` times on independent seeds: within one run every card plays the same seeded
     # matches (common random numbers), so the cards' errors are correlated; the runs' spread is what the intervals
@@ -835,7 +1002,8 @@ def stat_values(
         "policy": run.policy,
         "design_cards": cards,
         "base_card": template,
-        "attributes": {a.name: {"low": a.low, "high": a.high, "kind": a.kind} for a in design.attributes},
+        "attributes": {a.name: {"low": a.low, "high": a.high, "kind": a.kind} for a in design.attributes}
+        | {a.name: {"low": a.low, "high": a.high, "kind": "drawn"} for a in design.draws},
         "cost_levels_in_play": in_play,
         "cost_unit": design.cost_unit,
         "cost_units": design.units,
@@ -1115,6 +1283,23 @@ def _statements(
                 f"A {unit} of cost does not measurably cost score over the costs in play ({cost['rate']:+.3f} per "
                 f"{unit}, 95% {cost['low']:+.3f} to {cost['high']:+.3f}), so the rates stay in score, not {units}."
             )
+            # What the formula charges for is then bought for nothing: the formula's price is not paid in play.
+            for name, row in rates.iterrows():
+                formula = row["formula"]
+                if (
+                    name == design.cost.name
+                    or not design.prices(str(name))
+                    or formula is None
+                    or _isnan(formula)
+                    or formula <= 0
+                    or row["low"] <= 0
+                ):
+                    continue
+                out.append(
+                    f"Not paid in play: {design.formula_name} charges {formula:+.3f} {units} per {row['step']}, but a "
+                    f"{unit} of cost does not measurably cost score, so {name} wins {row['rate']:+.4f} of score a "
+                    f"step (95% {row['low']:+.4f} to {row['high']:+.4f}) at no measurable price."
+                )
     else:
         out.append(f"Only one cost level is in play, so the worth of a {unit} cannot be measured: rates are in score.")
     for name, row in rates.iterrows():
