@@ -175,10 +175,13 @@ def bench_search(
 
 
 def bench_whole_games(ruleset: Ruleset, games: int = WHOLE_GAMES) -> dict[str, Any] | None:
-    """Whole games per second on one core (`--option game=full`, every seat greedy, the bundled set), after one game
-    that loads the engine; None for a ruleset without whole games."""
+    """Whole games per second on one core (`--option game=full`, the bundled set), after one game that loads the
+    engine: every seat greedy, and (`against_random`) seat A greedy against random seats, as the whole-game power
+    curve plays by default; None for a ruleset without whole games. `engine_version` is the version the figures are
+    kept under (`workbench.pace.whole_game_version`: the tournament engine's and the market's)."""
     from workbench.full_game import run_full_games
     from workbench.full_game_registry import supports_full_game
+    from workbench.pace import whole_game_policy, whole_game_version
 
     if not supports_full_game(ruleset):
         return None
@@ -190,13 +193,22 @@ def bench_whole_games(ruleset: Ruleset, games: int = WHOLE_GAMES) -> dict[str, A
     start = time.perf_counter()
     result = run_full_games(cardset, {"game": "full"}, games, seed=0)
     seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    mixed = run_full_games(cardset, {"game": "full"}, games, seed=0, policy="greedy", policy_b="random")
+    mixed_seconds = time.perf_counter() - start
     return {
         "games": games,
         "players": int(result.meta["options"].get("players", 0)),
         "policy": result.meta["policies"][0],
+        "engine_version": whole_game_version(ruleset),
         "first_call_seconds": round(first_call, 3),
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2),
+        "against_random": {
+            "policy": whole_game_policy(mixed.meta["policies"][0], mixed.meta["policies"][-1]),
+            "seconds": round(mixed_seconds, 3),
+            "games_per_second": round(games / mixed_seconds, 2),
+        },
     }
 
 

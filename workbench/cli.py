@@ -563,7 +563,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"matches per card and version (default {POWER_CURVE_DEFAULTS.matches_per_card:,}, as power-curve)",
     )
 
-    bench = add("bench", "measure validation speed, engine matches per second and power-curve time", option_options)
+    bench = add(
+        "bench",
+        "measure validation speed, engine matches per second and power-curve time; keeps the one-core figures for the "
+        "app's time estimates ($XDG_CACHE_HOME/card-workbench/pace.json)",
+        option_options,
+    )
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
     bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
     bench.add_argument(
@@ -2110,6 +2115,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from workbench.bench import bench_engine, bench_power_curve, bench_search, bench_validation, bench_whole_games
+    from workbench.pace import keep_bench_figures, kept_text
     from workbench.rulesets import RULESETS, get_ruleset
     from workbench.rulesets.base import parse_option_pairs
 
@@ -2126,6 +2132,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             ruleset.engine.policy_index(args.policy)  # an unknown policy fails now, not after the validation figures
     validation: list[dict[str, Any]] = []
     engines: list[dict[str, Any]] = []
+    pace_file: str | None = None
     if args.only in (None, "validation"):
         for ruleset in rulesets:
             result = bench_validation(ruleset, cards=args.cards, repeat=args.repeat)
@@ -2151,6 +2158,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             whole = bench_whole_games(ruleset) if not overrides else None
             if whole is not None:
                 result["whole_games"] = whole
+            # The one-core figures are kept in the user cache for the app's time estimates (workbench.pace).
+            result["pace"] = keep_bench_figures(ruleset, result, options_given=bool(overrides))
+            pace_file = pace_file or result["pace"]["file"]
             engines.append(result)
             if args.format == "text":
                 print(
@@ -2184,8 +2194,17 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                         f"({whole['players']} seats, {whole['policy']}, {whole['games']} games); first game "
                         f"{whole['first_call_seconds']:.2f} s"
                     )
+                    mixed = whole.get("against_random")
+                    if mixed:
+                        print(
+                            f"{ruleset.id:<8} whole games: {mixed['games_per_second']:>10,.2f} games/s on one core "
+                            f"(seat A greedy, the other seats random, {whole['games']} games)"
+                        )
+                print(f"{ruleset.id:<8} pace: {kept_text(result['pace'])}")
     if args.format == "json":
-        _emit_json({"workbench_version": __version__, "validation": validation, "engines": engines})
+        _emit_json(
+            {"workbench_version": __version__, "validation": validation, "engines": engines, "pace_file": pace_file}
+        )
     return EXIT_OK
 
 

@@ -83,6 +83,7 @@ from workbench.engines import Engine
 from workbench.full_game import is_full_game, supports_full_game
 from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health, warning_sentence
 from workbench.markup import markdown_text
+from workbench.pace import health_estimate, study_estimate
 from workbench.propose import Proposals
 from workbench.report_html import render_html
 from workbench.reports import health_frame, report_from_results, xlsx_bytes
@@ -744,6 +745,8 @@ def _health_panel(
             default=str,
         )
         health = results_store().get(settings_key)
+        if chosen and not problems:
+            st.caption(health_estimate(cardset, [decks[name] for name in chosen], int(per_pair), policy, options).text)
         run = st.button("Check game health", disabled=not chosen or bool(problems), key="balance_health_run")
         if run:
 
@@ -905,6 +908,9 @@ def _simulation_section(
     )
     results = results_store().get(settings_key)
 
+    if chosen and not problems:
+        # How long these settings take at this machine's pace (workbench bench's figures), or how to get a figure.
+        st.caption(study_estimate(cardset, [decks[name] for name in chosen], settings, options).text)
     run = st.button("Run simulation", type="primary", disabled=not chosen or bool(problems), key="balance_run")
     # "Decide the undecided" asked for this budget on the last rerun: run it unless it was run already.
     decide = bool(st.session_state.pop(DECIDE_REQUEST_KEY, False))

@@ -40,6 +40,7 @@ from workbench.full_game import (
 from workbench.full_game_charts import buy_cost_power_figure, buy_cost_sweep_figure, rounds_figure, seat_parts_figure
 from workbench.health import health_of_full_games, warning_sentence
 from workbench.markup import markdown_text
+from workbench.pace import Estimate, whole_game_power_estimate, whole_games_estimate
 from workbench.report_html import render_html
 from workbench.reports import BalanceReport, report_from_full_game, xlsx_bytes
 from workbench.spreadsheets import csv_text
@@ -257,11 +258,15 @@ def _run_and_keep(
     what: str,
     run: Callable[[Callable[[int, int], None]], Any],
     progress_text: Callable[[int, int], str],
+    estimate: Callable[[], Estimate] | None = None,
 ) -> tuple[bool, Any]:
     """The button that starts one kind of whole-game run (`button`: its label and key), the run under a progress bar
     with Cancel (`cancel`: its session key and what the page says once a run was cancelled), and the result kept under
-    `key`. Returns (pressed, the kept result or None); `run` is given a `report(done, total)` callback."""
+    `key`. Returns (pressed, the kept result or None); `run` is given a `report(done, total)` callback. `estimate`,
+    when given and the run's settings are good, is shown above the button (`workbench.pace`)."""
     result = results_store().get(key)
+    if estimate is not None and not disabled:
+        st.caption(estimate().text)
     pressed = st.button(button[0], type="primary", disabled=disabled, key=button[1])
     if pressed:
         started = time.perf_counter()
@@ -303,6 +308,7 @@ def _games_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
         "whole games",
         lambda report: run_full_games(cardset, options, int(games), int(seed), policy_a, policy_b, report),
         lambda done, total: f"Whole games: {done:,} of {total:,}",
+        lambda: whole_games_estimate(cardset, int(games), policy_a, policy_b),
     )
     if isinstance(result, FullGames):
         _show_games(result, cardset, options)
@@ -347,6 +353,7 @@ def _power_section(cardset: CardSet, options: dict[str, OptionValue], policies: 
         "power curve",
         lambda report: full_game_power(cardset, options, int(games), int(seed), policy, rivals, report),
         lambda done, total: f"Power on buy cost: {done:,} of {total:,} whole games",
+        lambda: whole_game_power_estimate(cardset, options, int(games), policy, rivals),
     )
     if isinstance(result, FullGamePower):
         st.caption(

@@ -22,6 +22,7 @@ from workbench.app.workspace import VERSIONS_SOURCE_KEY, Workspace, apply_propos
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.limits import limit
 from workbench.markup import markdown_text
+from workbench.pace import proposals_estimate
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS
 from workbench.propose import Proposal, Proposals, proposal_workbook, propose
 from workbench.run_settings import RunSettings
@@ -325,6 +326,13 @@ def proposals_section(
         default=str,
     )
     result = results_store().get(settings_key)
+    if chosen and not problems:
+        # The most the search takes at this machine's pace (workbench bench's figures), or how to get a figure.
+        st.caption(
+            proposals_estimate(
+                cardset, [decks[name] for name in chosen], int(per_card), int(evaluations), policy, options
+            ).text
+        )
     run = st.button(
         "Run proposals", type="primary", disabled=not chosen or bool(problems), key=RUN_KEY, icon=":material/search:"
     )
