@@ -302,7 +302,7 @@ class PowerCurve:
             f"share of matches in which a card was played with a round still left, by {axis}, is "
             f"{'; '.join(parts)}.{capped} What each "
             "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls, "
-            "circles, plasma and SOURCE)."
+            "circles, plasma, SOURCE and Millennium Blades)."
         )
 
     def rarely_played_statement(self) -> str | None:

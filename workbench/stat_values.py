@@ -45,11 +45,16 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
 
 Covered games: `souls` and `circles` (plain stat cards and a document cost formula), `plasma` (power, resolve,
 plasma cost and two activated abilities; the document gives no cost formula, so the formula beside the measured rates
-is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only), and `source` (monsters: the
+is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only), `source` (monsters: the
 ST total in play, how far the highest ST stands out and the lowest falls, the occupied spaces required, and two
-effects; the formula is the ST-total table read backwards, 25 ST a space). Where a step of cost does not measurably
-cost score, a statement says which priced attributes win score at no measurable price ("Not paid in play"). Not
-covered, and why: see `NOT_COVERED`.
+effects; the formula is the ST-total table read backwards, 25 ST a space) and `blades` (singles: the star rating,
+the number of elements and of types, written from the set's own lists, and four effects the tournament engine plays;
+power is score, VP over the round's first prize). Blades' star rating is both the document's only price for a single
+(the aftermarket's) and its strength in a clash, so its cost is one of its own stats (`StatDesign.cost_is_stat`): a
+star is the unit where its rate lies wholly above 0, and the price charges 0 stars for every symbol and effect.
+Where a step of cost does not measurably cost score, a statement says which priced attributes win score at no
+measurable price ("Not paid in play"); where a star does not measurably win score, which attributes the price
+charges nothing for win score ("Priced at nothing"). A ruleset with no design is refused with why (`NOT_COVERED`).
 """
 
 from __future__ import annotations
@@ -124,7 +129,8 @@ class StatDesign:
     card_fields: Callable[[Mapping[str, int], CardBase], dict[str, Any]]
     """The card fields for one design point (attribute name -> value), given the template (filler) card."""
     formula_cost: Callable[[Mapping[str, int]], float]
-    """The document's cost for one design point (stats and keywords; the design's own cost is not read)."""
+    """The document's cost for one design point (stats and keywords; the design's own cost is not read, unless
+    `cost_is_stat`, where the cost is the price itself)."""
     formula: str
     """The document's formula in words."""
     cost_unit: str
@@ -145,15 +151,29 @@ class StatDesign:
     cost_units: str = ""
     """The plural of `cost_unit` (empty: `cost_unit` + `s`; plasma: `plasma`)."""
     bind: Callable[[CardSet, Mapping[str, Any]], StatDesign] | None = None
-    """For a formula the set itself gives (the document giving none): the design with its formula fitted to the set
-    under the run's resolved rule options, made before any synthetic card is added. None: the formula is fixed."""
+    """For what the set itself gives: the design with its formula fitted to the set (the document giving none:
+    plasma) or its cards written in the set's own vocabulary (Blades' elements and types), under the run's resolved
+    rule options, made before any synthetic card is added. None: the design is fixed."""
     derived: Mapping[str, Callable[[Mapping[str, int]], int]] = field(default_factory=dict)
     """Stats a design point implies rather than draws (stat name -> its value from the drawn attributes and the
     cost): a stat a rule fixes from the cost cannot be drawn apart from it and stay legal (SOURCE's ST total in play
     is the table's for the spaces plus the `st +N` the design draws). Fitted like any stat, within its range."""
     draws: tuple[Attribute, ...] = ()
     """Attributes drawn and written into the cards in place of the derived stats, and not fitted (the fit reads
-    them through the derived stats: SOURCE's `st +N`). Empty: the design draws exactly the stats it fits."""
+    them through the derived stats: SOURCE's `st +N`; or they spread what a stat counts over the set's vocabulary:
+    which of Blades' elements a card has). Empty: the design draws exactly the stats it fits."""
+    strongest_with_keywords: bool = False
+    """The cost probe's strongest card carries every keyword too, not only every stat at the top of its range: where
+    whether a card is played hangs on its effects (Blades' greedy plays first the single whose Play clauses bring the
+    most ranking points, then the fewest stars, so in a deck of more singles than tableau slots a high-star single
+    with no Play clause stays in hand), a cost level is out of play only when even a card with them is not played."""
+    cost_is_stat: bool = False
+    """The cost is one of the card's own stats (Blades' star rating: its price on the aftermarket and its strength
+    in a clash), so a step of it is expected to win score, not to cost it. A stat's worth in cost units is then its
+    rate over the cost's where the cost's rate lies wholly above 0 ("an element is worth 0.3 stars in play"),
+    `formula_cost` reads the cost (a point's price, its cost included), and a card's implied cost is its own cost
+    plus the worth, in cost units, of each other attribute above the design's lowest value of it (the card the
+    price charges for its cost alone)."""
 
     def __post_init__(self) -> None:
         names = [a.name for a in (*self.attributes, *self.draws)]
@@ -445,6 +465,131 @@ def _source_formula(point: Mapping[str, int]) -> float:
     return (point["ST total"] - 50) / 25
 
 
+BLADES_COST = "stars"
+"""The Blades design's cost: the star rating, the power curve's cost axis (the engine's `cost_axis`) and the only
+price the document puts on a single card (the aftermarket's)."""
+BLADES_KEYWORDS: tuple[str, ...] = (
+    "Play: gain 2 RP",
+    "Play: clash: win gain 4 RP",
+    "Score: gain 1 RP per card",
+    "Top: star +2",
+)
+"""The Blades design's keywords: four of the bundled set's `Timing: effect` clauses, each in the vocabulary the
+tournament engine compiles to opcodes (none left out), one of each kind a designer prices: ranking points when
+played (Cinder Recruit's `Play: gain 2 RP`), a clash when played (Ember Lancer's, the reference deck's filler's own),
+points at the end (Night Market Chef's and Sturdy Deck Box's `Score: gain 1 RP per card`) and stars while it is the
+Top card (Blaze Marshal's and Breakwater Captain's `Top: star +2`). Four, because the engine plays at most four
+clauses of a card (`MAX_CLAUSES`), so a card drawing all of them keeps all of them."""
+BLADES_SYMBOLS = ("elements", "types")
+"""The two symbol stats: how many elements and how many types a card has."""
+BLADES_OFFSETS = {"elements": "element offset", "types": "type offset"}
+"""The drawn attribute that says where in the set's list of elements (types) a card's symbols start."""
+
+
+def _blades_vocabulary(cardset: CardSet) -> dict[str, tuple[str, ...]]:
+    """The set's own elements and types, in order of first appearance (names compared ignoring case); a pro set's
+    types are left out ("Pro Player cards have their own Type"), as the symbol-count check leaves them out."""
+    found: dict[str, dict[str, str]] = {"elements": {}, "types": {}}
+    for entry in cardset.entries:
+        card = entry.card
+        for column in BLADES_SYMBOLS:
+            if column == "types" and getattr(card, "set_kind", None) == "pro":
+                continue
+            for name in getattr(card, column, ()) or ():
+                found[column].setdefault(str(name).casefold(), str(name))
+    return {column: tuple(names.values()) for column, names in found.items()}
+
+
+def _blades_symbols(vocabulary: Sequence[str], start: int, count: int) -> list[str]:
+    """`count` different names of the vocabulary, from position `start` on, wrapping round."""
+    if not vocabulary:
+        return []
+    return [vocabulary[(start + j) % len(vocabulary)] for j in range(min(count, len(vocabulary)))]
+
+
+def _blades_fields_in(
+    vocabulary: Mapping[str, Sequence[str]],
+) -> Callable[[Mapping[str, int], CardBase], dict[str, Any]]:
+    def fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+        # The set, its kind, copies, rarity and buy cost stay the filler's: a starter card stays out of the store,
+        # whose cards are the clashes' reveals, so adding the design's cards changes no reveal.
+        return {
+            "stars": point[BLADES_COST],
+            **{
+                column: _blades_symbols(vocabulary[column], point[BLADES_OFFSETS[column]], point[column])
+                for column in BLADES_SYMBOLS
+            },
+            "effects": "; ".join(clause for clause in BLADES_KEYWORDS if point.get(clause)),
+            "text": "",
+        }
+
+    return fields
+
+
+def _blades_unbound(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    raise ValueError(
+        "the Blades design writes elements and types from the set's own vocabulary: bind it to the set first "
+        "(DESIGNS['blades'].bind(cardset, options), as stat_values does)"
+    )
+
+
+def _blades_clause_key(clause: Any) -> tuple[Any, ...]:
+    """What the engine reads of a clause: its timing, trigger and action (not the words it is written in)."""
+    return (clause.timing, clause.trigger, clause.action)
+
+
+def _blades_attributes(card: CardBase) -> dict[str, int] | str:
+    from workbench.rulesets.blades.effects import parse_effects
+
+    if getattr(card, "kind", None) != "single":
+        return "not a single"
+    parsed = parse_effects(str(getattr(card, "effects", "") or ""))
+    if parsed.problems:
+        return "its effects hold clauses the simulator does not play"
+    keywords = {_blades_clause_key(parse_effects(k).clauses[0]): k for k in BLADES_KEYWORDS}
+    held = dict.fromkeys(BLADES_KEYWORDS, 0)
+    other = []
+    for clause in parsed.clauses:
+        keyword = keywords.get(_blades_clause_key(clause))
+        if keyword is None or held[keyword]:
+            other.append(f"`{clause.text}`")
+        else:
+            held[keyword] = 1
+    if other:
+        return f"it has {', '.join(other)}, which the design does not vary"
+    return {
+        **{column: len({str(n).casefold() for n in getattr(card, column, ()) or ()}) for column in BLADES_SYMBOLS},
+        **held,
+    }
+
+
+def _blades_formula(point: Mapping[str, int]) -> float:
+    # The aftermarket's price, a card's star rating, whatever its symbols and effects.
+    return float(point[BLADES_COST])
+
+
+def _blades_bind(cardset: CardSet, options: Mapping[str, Any]) -> StatDesign:
+    """The Blades design writing the set's own elements and types: each symbol stat runs from 0 to two (as the
+    set's singles, which have one or two of each) or as many as the set has, and its offset over the set's list."""
+    base = DESIGNS["blades"]
+    vocabulary = _blades_vocabulary(cardset)
+    stats = tuple(Attribute(a.name, 0, min(a.high, len(vocabulary[a.name]))) for a in base.stats)
+    draws = tuple(
+        Attribute(BLADES_OFFSETS[column], 0, max(len(vocabulary[column]) - 1, 0)) for column in BLADES_SYMBOLS
+    )
+
+    def either(names: Sequence[str]) -> str:
+        return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else list(names)) or "none"
+
+    unit_of = dict(base.unit_of) | {
+        "elements": f"element ({either(vocabulary['elements'])}, each as often)",
+        "types": f"type ({either(vocabulary['types'])}, each as often)",
+    }
+    return replace(
+        base, bind=None, stats=stats, draws=draws, card_fields=_blades_fields_in(vocabulary), unit_of=unit_of
+    )
+
+
 DESIGNS: dict[str, StatDesign] = {
     "souls": StatDesign(
         kind="monster",
@@ -534,14 +679,51 @@ DESIGNS: dict[str, StatDesign] = {
         derived={"ST total": _source_total},
         draws=(Attribute("ST bonus", 0, 10),),
     ),
+    "blades": StatDesign(
+        kind="single",
+        # What the tournament reads of a single: its stars (a clash adds the Top card's stars to a revealed store
+        # card's; `N+ star` / `N- star` conditions; flips of the highest or lowest card; Anvil Drop, Thwomp!), its
+        # symbols (`per <element or type>` conditions of the deck and of the revealed metagame cards, which every
+        # player scores: "gain 3 RP per fire"), and its effects. The star rating is also the only price the
+        # document gives a single (the aftermarket's), so the cost is a stat of the card (`cost_is_stat`). Stars
+        # 1-8: "Star Ratings range from 1-10, but usually just 1-8", so no design card carries the 9-10 warning;
+        # the set's singles run 1-8. Elements and types 0-2 (bound to the set's own lists, `_blades_bind`): the
+        # set's singles have one or two of each ("Some cards have multiple Types or Elements"), none is legal.
+        stats=(Attribute("elements", 0, 2), Attribute("types", 0, 2)),
+        cost=Attribute(BLADES_COST, 1, 8, "cost"),
+        keywords=tuple(Attribute(clause, 0, 1, "keyword") for clause in BLADES_KEYWORDS),
+        card_fields=_blades_unbound,
+        formula_cost=_blades_formula,
+        attributes_of=_blades_attributes,
+        formula="a card costs its star rating: the aftermarket, the only price the document puts on a single card, "
+        "pays and charges 'Millennium Dollars equal to that card's Star Rating', and trades must match 'the total "
+        "of all Star Ratings and Millennium Dollars'; so 1 star a star and 0 stars for an element, a type or an "
+        "effect: the document prices symbols and effects at nothing (the store's buy cost is one figure per set, "
+        "and the tournament never reads it)",
+        cost_unit="star",
+        unit_of={
+            BLADES_COST: "star of rating",
+            "elements": "element (one of the set's elements, each as often)",
+            "types": "type (one of the set's types, each as often)",
+            **{clause: f"effect `{clause}` (having it)" for clause in BLADES_KEYWORDS},
+        },
+        formula_name="the aftermarket price",
+        formula_heading="The document's price (the aftermarket)",
+        bind=_blades_bind,
+        draws=(Attribute("element offset", 0, 5), Attribute("type offset", 0, 5)),
+        # Greedy plays first the single whose Play clauses bring the most RP, then the fewest stars, so in a deck of
+        # more singles than slots (the starter: 7 for 6) a single of 4+ stars with no Play clause is never played,
+        # while one with `Play: gain 2 RP` is played at every rating: the probe's strongest card carries the
+        # keywords, and a rating is out of play only when even such a card is not played.
+        strongest_with_keywords=True,
+        cost_is_stat=True,
+    ),
 }
 """The designed experiment of each covered ruleset."""
 
-NOT_COVERED: dict[str, str] = {
-    "blades": "cards are scored by star rating, elements and effect timings in a clash and a tournament, not by "
-    "stats a fight reads, and power is ranking points, not a win rate: no stat-and-cost design applies",
-}
-"""Rulesets with no designed experiment, and why (said in words, never a made-up figure)."""
+NOT_COVERED: dict[str, str] = {}
+"""Rulesets with no designed experiment, and why (said in words, never a made-up figure): none since Blades' (its
+star rating is both its price and its main stat, `StatDesign.cost_is_stat`)."""
 
 
 def design_for(ruleset_id: str) -> StatDesign:
@@ -827,9 +1009,10 @@ def _progress_step(progress: Progress | None, step: int, steps: int) -> Progress
 
 
 def _strongest(design: StatDesign) -> dict[str, int]:
-    """The cost probe's strongest card: every drawn stat at the top of its range, no keyword (the cost is set per
-    level; derived stats follow from the drawn ones)."""
-    return {a.name: a.high for a in design.drawn} | {k.name: 0 for k in design.keywords}
+    """The cost probe's strongest card: every drawn stat at the top of its range, no keyword, or every keyword where
+    `StatDesign.strongest_with_keywords` (the cost is set per level; derived stats follow from the drawn ones)."""
+    with_keywords = int(design.strongest_with_keywords)
+    return {a.name: a.high for a in design.drawn} | {k.name: with_keywords for k in design.keywords}
 
 
 def _template(cardset: CardSet, decks: Sequence[Deck], design: StatDesign, run: RunSettings) -> str:
@@ -1078,7 +1261,11 @@ def _analyse(
     fit = _replicated([weighted_fit(x, row, se, names) for row in powers], point, _design_cov(x, y, se, point))
     formula_rate = {name: _formula_rate(design, table, name) for name in names if design.prices(name)}
     cost_index = fit.names.index(design.cost.name) if design.cost.name in fit.names else None
-    priced = cost_index is not None and fit.interval(cost_index)[1] < 0
+    # A step of cost is a unit when it measurably moves score: down for a price paid (souls), up for a cost that is
+    # the card's own strength (Blades' stars).
+    priced = cost_index is not None and (
+        fit.interval(cost_index)[0] > 0 if design.cost_is_stat else fit.interval(cost_index)[1] < 0
+    )
     t = t_quantile(fit.df)
     rows = []
     for i, name in enumerate(fit.names[1:], start=1):
@@ -1088,8 +1275,8 @@ def _analyse(
         if priced and name != design.cost.name:
             assert cost_index is not None
             b, c = float(fit.coef[i]), float(fit.coef[cost_index])
-            value = -b / c
-            # Delta method for -b / c.
+            value = b / c if design.cost_is_stat else -b / c
+            # Delta method for -b / c (and b / c: the same variance).
             var = fit.cov[i, i] / c**2 + b**2 * fit.cov[cost_index, cost_index] / c**4
             var -= 2 * b * fit.cov[i, cost_index] / c**3
             half = t * math.sqrt(max(float(var), 0.0))
@@ -1129,7 +1316,10 @@ def _implied_costs(
     """Each own card's cost at the measured rates: the design's mean cost plus, for each attribute, its distance from
     the design's mean times its worth in cost units (-rate / cost's rate), with a delta-method 95% interval; none,
     with the reason, where the card is not a design card, a stat lies beyond the design's range, the cost's rate is
-    not measurably below 0, or the result lies beyond the costs measured in play."""
+    not measurably below 0, or the result lies beyond the costs measured in play. Where the cost is a stat
+    (`StatDesign.cost_is_stat`): the card's own cost plus each other attribute's distance above the design's lowest
+    value of it times its worth in cost units (rate / cost's rate, the cost's rate measurably above 0), and no
+    figure for a card whose own cost lies beyond the costs measured in play."""
     columns = ["card", "cost", "formula_cost", "implied", "implied_low", "implied_high", "reason"]
     if not own:
         return pd.DataFrame(columns=columns)
@@ -1144,29 +1334,45 @@ def _implied_costs(
             row["reason"] = attributes
             rows.append(row)
             continue
+        if design.cost_is_stat:
+            # The cost is one of the card's stats: the price reads it, and so does the fit.
+            attributes = {**attributes, cost_name: int(cost)}
         row["formula_cost"] = _finite(design.formula_cost(attributes))
         beyond = [
             f"{a.name} {attributes[a.name]} is beyond the design's {a.low}-{a.high}"
             for a in (*design.stats, *design.keywords)
             if not a.low <= attributes.get(a.name, a.low) <= a.high
         ]
+        if design.cost_is_stat and in_play and not min(in_play) <= cost <= max(in_play):
+            beyond.append(f"{cost:g} {units} is beyond the {units} measured in play ({_ranges(list(in_play))})")
         if beyond:
             row["reason"] = "; ".join(beyond)
         elif not priced or cost_name not in names:
-            row["reason"] = f"a {unit} of cost is not measurably worth score here, so no cost follows from the rates"
+            row["reason"] = (
+                f"a {unit} is not measurably worth score here, so no {unit} figure follows from the rates"
+                if design.cost_is_stat
+                else f"a {unit} of cost is not measurably worth score here, so no cost follows from the rates"
+            )
         else:
             c = names.index(cost_name) + 1
             b_c = float(fit.coef[c])
+            # A price paid (souls): the design's mean card costs the design's mean cost, and each attribute's
+            # distance from its mean moves that by its worth (-rate / cost's rate). A cost that is a stat (stars):
+            # the card costs its own stars plus the worth (rate / star's rate) of each other attribute above its
+            # lowest, the card the price charges for its stars alone.
+            sign = 1.0 if design.cost_is_stat else -1.0
             gradient = np.zeros(len(fit.coef))
             shift = 0.0
             for i, name in enumerate(names, start=1):
                 if name == cost_name:
                     continue
-                distance = float(attributes.get(name, 0)) - float(table[name].mean())
+                anchor = _low(design, name) if design.cost_is_stat else float(table[name].mean())
+                distance = float(attributes.get(name, 0)) - anchor
                 shift += float(fit.coef[i]) * distance
-                gradient[i] = -distance / b_c
-            gradient[c] = shift / b_c**2
-            implied = float(table[cost_name].mean()) - shift / b_c
+                gradient[i] = sign * distance / b_c
+            gradient[c] = -sign * shift / b_c**2
+            base = float(cost) if design.cost_is_stat else float(table[cost_name].mean())
+            implied = base + sign * shift / b_c
             half = t_quantile(max(fit.df, 1)) * math.sqrt(max(float(gradient @ fit.cov @ gradient), 0.0))
             low, high = min(in_play), max(in_play)
             if not low - 0.5 <= implied <= high + 0.5:
@@ -1180,6 +1386,11 @@ def _implied_costs(
     frame = pd.DataFrame(rows, columns=columns)
     # Object dtype keeps "no reason" / "no figure" as None (JSON null), not NaN.
     return frame.astype(object).where(frame.notna(), None)
+
+
+def _low(design: StatDesign, name: str) -> float:
+    """The lowest value the design gives an attribute."""
+    return float(next(a for a in design.attributes if a.name == name).low)
 
 
 def _formula_rate(design: StatDesign, table: pd.DataFrame, name: str) -> float:
@@ -1248,12 +1459,15 @@ def _statements(
     unit, units = design.cost_unit, design.units
     out: list[str] = []
     dead = [int(c) for c, ok in zip(cost_levels["cost"], cost_levels["in_play"], strict=True) if not ok]
+    keyworded = design.strongest_with_keywords and bool(design.keywords)
     if dead:
-        top = ", ".join(f"{name} {value}" for name, value in _strongest(design).items() if value)
+        strongest = _strongest(design)
+        top = ", ".join(f"{a.name} {strongest[a.name]}" for a in design.drawn if strongest[a.name])
         out.append(
             f"Out of play: a card costing {_ranges(dead)} {units} was played in fewer than {min_play_share:.0%} of its "
-            f"matches even with every stat at the top of its range ({top}), so no stat within the ranges of the design "
-            "is worth anything there; the design measured only "
+            f"matches even with every stat at the top of its range ({top})"
+            + (" and every keyword" if keyworded else "")
+            + ", so no stat within the ranges of the design is worth anything there; the design measured only "
             f"{_ranges([int(c) for c in cost_levels['cost'] if int(c) not in dead])}."
         )
     # Where only the strongest card is played, whether a card is played at all hangs on its stats.
@@ -1266,12 +1480,52 @@ def _statements(
         if hinged:
             out.append(
                 f"At {_ranges(hinged)} {units} the mid-stat card was played in fewer than {min_play_share:.0%} of "
-                "its matches and the strongest card more often: there the stats of a card decide whether it is played "
-                "at all, so design cards of low stats at that cost are rarely played and the straight rates mix both "
-                "effects (see the curves)."
+                "its matches and the strongest card more often: there the "
+                + ("stats and keywords" if keyworded else "stats")
+                + " of a card decide whether it is played at all, so design cards of "
+                + ("low stats or without those keywords" if keyworded else "low stats")
+                + " at that cost are rarely played and the straight rates mix both effects (see the curves)."
             )
     rates = values.rates.set_index("attribute")
-    if design.cost.name in rates.index:
+    if design.cost.name in rates.index and design.cost_is_stat:
+        cost = rates.loc[design.cost.name]
+        if cost["low"] > 0:
+            out.append(
+                f"One {unit} wins {cost['rate']:.3f} of score in play (95% {cost['low']:.3f} to {cost['high']:.3f}), "
+                f"over the {units} in play: the unit the other rates are also given in."
+            )
+        else:
+            out.append(
+                f"A {unit} does not measurably win score over the {units} in play ({cost['rate']:+.3f} per {unit}, "
+                f"95% {cost['low']:+.3f} to {cost['high']:+.3f}), so the rates stay in score, not {units}: what "
+                f"{design.formula_name} charges by, the {unit}, wins nothing measurable in play here."
+            )
+            # With no unit to price them in, what the price charges nothing for and measurably wins is said in score:
+            # the mispricing a designer can act on (the price charges for what wins nothing, and not for what wins).
+            free = [
+                (str(name), row)
+                for name, row in rates.iterrows()
+                if name != design.cost.name
+                and design.prices(str(name))
+                and row["formula"] is not None
+                and not _isnan(row["formula"])
+                and row["formula"] == 0
+                and row["low"] > 0
+            ]
+            if free:
+                span = {a.name: a.high - a.low for a in design.attributes}
+                free.sort(key=lambda item: -item[1]["rate"] * span[item[0]])
+                parts = [
+                    f"{name} ({row['rate'] * span[name]:+.3f} of score over its range, 95% "
+                    f"{row['low'] * span[name]:+.3f} to {row['high'] * span[name]:+.3f})"
+                    for name, row in free
+                ]
+                out.append(
+                    f"Priced at nothing, worth score in play: {design.formula_name} charges 0 {units} for "
+                    + ", ".join(parts)
+                    + f", most first; in score, since a {unit} is not measurably worth score here."
+                )
+    elif design.cost.name in rates.index:
         cost = rates.loc[design.cost.name]
         if cost["high"] < 0:
             out.append(
