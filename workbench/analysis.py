@@ -41,7 +41,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -96,6 +96,9 @@ from workbench.simulate import (
     run_jobs,
     simulate,
 )
+
+if TYPE_CHECKING:
+    from workbench.health import LengthOptions
 
 REPLACED_COPIES = 3
 """Copies of the filler a measured card replaces in the reference deck."""
@@ -276,10 +279,16 @@ class PowerCurve:
             "cost, and a card alone at its cost has no comparator."
         )
 
-    def why_statement(self) -> str | None:
+    def why_statement(self, length_options: LengthOptions | None = None) -> str | None:
         """Where the line does not rise: what the run itself measured about why, per cost (the share of matches in
         which cards of that cost were played with a round still left, and the matches' length), so a designer sees
-        whether the game caps what cost can buy; None where the line rises or the engine keeps no play counters."""
+        whether the game caps what cost can buy; None where the line rises or the engine keeps no play counters.
+
+        The matches' length is the rules', not the cards': the statement says so and names the command that measures
+        which rule options move it (`workbench health SET --length-options`; it is not run here, since it would double
+        a curve's time). Given `length_options` (`workbench.health.length_options`) for this curve's card set, decks
+        (its gauntlet but the auto decks), seed, rule options and policy, it names the options that move the length
+        with their figures instead; a result for other settings is not used."""
         if self.rises_with_cost or "played_in_time" not in self.cards or "mean_turns" not in self.cards:
             return None
         axis = str(self.meta.get("cost_axis", "cost"))
@@ -297,6 +306,19 @@ class PowerCurve:
             if dearest
             else ""
         )
+        decks = [deck for deck in self.meta.get("gauntlet", []) if deck not in self.meta.get("auto_decks", {})]
+        if length_options is not None and length_options.same_run(self.meta, decks):
+            per_pair = int(length_options.meta["matches_per_pair"])
+            capped += (
+                " The matches' length is a property of the rules, not of a card's cost; measured over every ordered "
+                "pair of these decks, with this seed and these rule options (workbench health SET --length-options, "
+                f"{per_pair:,} matches per pair for each reading): {length_options.moving_text()}."
+            )
+        else:
+            capped += (
+                " The matches' length is a property of the rules, not of a card's cost: the command workbench health "
+                "SET --length-options measures which rule options move it."
+            )
         return (
             f"Why, as measured in this run: the measured cards' matches last {turns:.1f} turns on average, and the "
             f"share of matches in which a card was played with a round still left, by {axis}, is "

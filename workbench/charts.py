@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 from workbench.analysis import BASELINE, FLAGS, NEVER_CHANGED, RARELY_PLAYED, PowerCurve, Sweep, share_text
 from workbench.diff import PowerComparison
 from workbench.draw_odds import DrawOdds
-from workbench.health import GameHealth
+from workbench.health import GameHealth, LengthOptions
 from workbench.judging import NO_COMPARATOR, ON_CURVE, OVER, UNDECIDED, UNDER
 from workbench.markup import plotly_text
 from workbench.rulesets.base import BudgetPoint, StatBudget
@@ -497,6 +497,32 @@ def game_length_histogram(results: MatchResults) -> go.Figure:
             )
     figure.update_layout(barmode="stack")
     return _layout(figure, "Game length", "turns", "matches")
+
+
+def length_options_figure(result: LengthOptions) -> go.Figure:
+    """Each rule reading's change in mean match length against the options as given, with its 95% interval (paired
+    by seed), the largest change on top."""
+    played = result.frame().iloc[1:][::-1]
+    figure = go.Figure(
+        go.Bar(
+            x=played["change"],
+            y=[plotly_text(str(label)) for label in played["label"]],
+            orientation="h",
+            error_x={
+                "type": "data",
+                "array": (played["change_high"] - played["change"]).tolist(),
+                "arrayminus": (played["change"] - played["change_low"]).tolist(),
+            },
+            hovertemplate="%{y}: %{x:+.2f} turns<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title="Change in match length against the options as given (95% interval, paired by seed)",
+        xaxis_title="turns",
+        height=max(260, 28 * len(played) + 120),
+        margin={"l": 10, "r": 10, "t": 50, "b": 40},
+    )
+    return figure
 
 
 def deck_cost_curve_figure(curve: pd.DataFrame, cost_label: str, deck_name: str) -> go.Figure:

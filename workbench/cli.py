@@ -437,7 +437,15 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help=f"matches per ordered pair of decks (default {POWER_CURVE_DEFAULTS.matches_per_pair}, as the matchups); "
-        f"whole games with --option game=full (default {FULL_GAME_DEFAULTS.health_games})",
+        f"whole games with --option game=full (default {FULL_GAME_DEFAULTS.health_games}); with --length-options, "
+        "also per pair for each rule reading",
+    )
+    health.add_argument(
+        "--length-options",
+        action="store_true",
+        help="also measure which rule options move the match length: the same pairs and seeds under each other "
+        "reading of each option, one at a time, each reading's change in length paired by seed "
+        "(docs/simulation.md, Game health)",
     )
 
     stat_values = add(
@@ -1951,10 +1959,16 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_health(args: argparse.Namespace) -> int:
-    from workbench.health import full_game_health, game_health, health_lines
+    from workbench.health import full_game_health, game_health, health_lines, length_options, length_options_lines
     from workbench.rulesets.base import parse_option_pairs
 
+    lengths = None
     if parse_option_pairs(args.option).get("game") == "full":
+        if args.length_options:
+            raise WorkbenchInputError(
+                "--length-options measures matches between decks, not whole games (whose length the rules fix).",
+                expected="no --option game=full with --length-options",
+            )
         if args.deck:
             raise WorkbenchInputError(
                 "--deck is not used with --option game=full: whole games build their decks from the store.",
@@ -1969,8 +1983,10 @@ def _cmd_health(args: argparse.Namespace) -> int:
             raise _no_set_decks(cardset)
         matches = POWER_CURVE_DEFAULTS.matches_per_pair if args.matches is None else args.matches
         health = game_health(cardset, decks, matches, _run_settings(args, overrides, "health"))
+        if args.length_options:
+            lengths = length_options(cardset, decks, matches, _run_settings(args, overrides, "length options"))
     if args.format == "json":
-        _emit_json(health.to_json())
+        _emit_json(health.to_json() | ({"length_options": lengths.to_json()} if lengths is not None else {}))
         return EXIT_OK
     meta = health.meta
     if health.whole_game:
@@ -1991,6 +2007,9 @@ def _cmd_health(args: argparse.Namespace) -> int:
         print(shown(line))
     warnings = health.warnings
     print(f"{len(warnings)} warning(s)" if warnings else "no warnings: every measured figure is in its healthy range")
+    if lengths is not None:
+        for line in length_options_lines(lengths):
+            print(shown(line))
     return EXIT_OK
 
 

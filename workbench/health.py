@@ -27,19 +27,23 @@ Duel Mode) and turn-cap hits (no turn cap) say in words that they do not apply.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from workbench.analysis import play_every_pair
-from workbench.cards import CardSet, Deck, WorkbenchInputError
+from workbench.analysis import PairResult, play_every_pair
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.full_game import FULL_GAME_DEFAULTS, FullGames, is_full_game, run_full_games
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
-from workbench.simulate import MatchResults, Rate, engine_for, provenance
+from workbench.simulate import MatchResults, Rate, compile_for, engine_for, provenance
+
+if TYPE_CHECKING:
+    from workbench.engines import CompiledCards
+    from workbench.rulesets.base import Ruleset
 
 Z95 = 1.959964
 
@@ -116,6 +120,7 @@ class RuleLever:
 RULE_LEVERS: tuple[RuleLever, ...] = (
     RuleLever("circles", LENGTH, "new_characters_attack=false", "lengthens the game"),
     RuleLever("circles", LENGTH, "direct_damage=one_per_attacker", "lengthens the game"),
+    RuleLever("circles", LENGTH, "resources_per_turn=1", "lengthens the game"),
     RuleLever("circles", FIRST_PLAYER, "new_characters_attack=false", "narrows the first player's advantage"),
     RuleLever("plasma", FIRST_PLAYER, "summoning_sickness=true", "narrows the first player's advantage a little"),
     RuleLever("plasma", TURN_CAP, "damage_wears_off=true", "ends stalled boards before the cap"),
@@ -688,6 +693,541 @@ def health_lines(health: GameHealth) -> list[str]:
             lines.append(f"  WARNING: {figure.warning}")
         if figure.levers:
             lines.append("  rule options that move it (measured, docs/simulation.md): " + "; ".join(figure.levers))
+    return lines
+
+
+# Which rule options move the match length (`workbench health SET --length-options`): the health check's pairs, played
+# under the rule options as given and under each other reading of each option that can move it, on the same seeds.
+
+LENGTH_OPTIONS_MATCHES_PER_PAIR = POWER_CURVE_DEFAULTS.matches_per_pair
+"""Matches per ordered pair of decks for each rule reading that `length_options` plays: the health check's own 2,000,
+so its reading "as given" rests on the very matches of `game_health` with the same seed. Measured on this project's
+2-core machine, warm, the whole `workbench health SET --length-options` (docs/simulation.md, "Which rule options move
+the length"): circles/circle_starter 3.2 s, souls/ashfall 6.9 s, source/valley_of_deadlife (the slowest engine)
+13.7 s, so no smaller budget is needed."""
+
+LENGTH_MIN_CHANGE = 0.1
+"""A reading "moves" the length when the 95% interval of its change (paired by seed) excludes 0 and the change is
+at least this many turns: a tenth of a turn, one match in ten a turn longer or shorter. A smaller change beyond its
+interval is measured, and said to be negligible."""
+
+LENGTH_EFFECTS = ("lengthens", "shortens", "negligible", "no measurable change", "no change")
+"""What a reading does to the length: moves it either way (beyond its interval, by `LENGTH_MIN_CHANGE` or more), moves
+it by less, moves it within its interval only, or leaves every match's length as it was."""
+
+TURN_CAP_LEFT_OUT = (
+    "the turn cap is the simulator's, not a reading of the rules: it ends stalled matches, so it moves only the "
+    "length of the matches that reach it (the health check's turn-cap figure counts them)"
+)
+SEARCH_LEFT_OUT = (
+    "a setting of the search policy, not a rule: it changes how the search policy plays (only when it plays), not "
+    "the game"
+)
+TEXT_LEFT_OUT = "takes a name or a file, not one of a list of readings"
+NOT_IN_ENGINE = (
+    "changes nothing the match engine is given for these cards (a card or deck check, or a reading these cards never "
+    "meet), so no match could change"
+)
+WHOLE_GAME_LEFT_OUT = "plays whole games instead of matches between the decks; a whole game's length is the rules'"
+
+
+@dataclass(frozen=True)
+class LengthReading:
+    """One rule reading's matches: their length against the reading as given, on the same seeds."""
+
+    option: str | None
+    """The option changed (None: the rule options as given)."""
+    value: OptionValue | None
+    """Its value in this reading (None for the options as given)."""
+    matches: int
+    """Matches played (every pair's)."""
+    mean_turns: float
+    """Mean match length in turns (each player's turn counts one)."""
+    low: float
+    """Lower end of the mean's 95% normal interval."""
+    high: float
+    """Upper end of the mean's 95% normal interval."""
+    median_turns: float
+    """Median match length."""
+    change: float
+    """Mean change in length against the options as given, match by match on the same seeds (0 for those)."""
+    change_low: float
+    """Lower end of the change's 95% normal interval (paired by seed)."""
+    change_high: float
+    """Upper end of the change's 95% normal interval (paired by seed)."""
+    changed_matches: int
+    """Matches whose length differs from the same seed's under the options as given."""
+    first_player: Rate
+    """The first player's win rate (draws half), with its Wilson interval."""
+    turn_cap_hits: float | None
+    """Share of matches that reached the turn cap (None without one)."""
+    dearest_in_time: float | None
+    """The mean, over the decks' cards of the dearest cost, of the share of their deck's matches in which the card
+    was played with a round of its side left (the power curve's `played_in_time`); None when the engine keeps no such
+    counter or no card has a cost."""
+    effect: str
+    """One of `LENGTH_EFFECTS`, or `as given` for the options as given."""
+    same_matches_as: str | None = None
+    """The label of an earlier reading that gives the engine the very same cards and rules, whose matches this one
+    shares rather than playing them again (None: its own matches)."""
+
+    @property
+    def label(self) -> str:
+        """`key=value` as `--option` takes it, or `as given`."""
+        if self.option is None:
+            return "as given"
+        return f"{self.option}={_option_value_text(self.value)}"
+
+    @property
+    def moves(self) -> bool:
+        """True when the reading lengthens or shortens the matches (beyond its interval, by `LENGTH_MIN_CHANGE` or
+        more)."""
+        return self.effect in ("lengthens", "shortens")
+
+    def sentence(self, base: LengthReading) -> str:
+        """`direct_damage=one_per_attacker lengthens matches from 3.1 to 4.6 turns [4.5, 4.6] (+1.46 [+1.44, +1.48]
+        a match, paired by seed)`."""
+        digits = 1 if abs(self.change) >= 0.3 else 2
+        verb = self.effect if self.moves else "changes"
+        return (
+            f"{self.label} {verb} matches from {base.mean_turns:.{digits}f} to {self.mean_turns:.{digits}f} turns "
+            f"[{self.low:.{digits}f}, {self.high:.{digits}f}] ({self.change:+.2f} [{self.change_low:+.2f}, "
+            f"{self.change_high:+.2f}] a match, paired by seed)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "option": self.option,
+            "value": self.value,
+            "label": self.label,
+            "matches": self.matches,
+            "mean_turns": self.mean_turns,
+            "low": self.low,
+            "high": self.high,
+            "median_turns": self.median_turns,
+            "change": self.change,
+            "change_low": self.change_low,
+            "change_high": self.change_high,
+            "changed_matches": self.changed_matches,
+            "effect": self.effect,
+            "moves": self.moves,
+            "first_player_win_rate": self.first_player.value,
+            "first_player_low": self.first_player.low,
+            "first_player_high": self.first_player.high,
+            "turn_cap_hits": self.turn_cap_hits,
+            "dearest_in_time": self.dearest_in_time,
+            "same_matches_as": self.same_matches_as,
+        }
+
+
+@dataclass(frozen=True)
+class LengthOptions:
+    """Which rule options move the match length, measured (`length_options`)."""
+
+    baseline: LengthReading
+    """The rule options as given (the ruleset's defaults, unless options were set)."""
+    readings: list[LengthReading]
+    """Every other reading played, one option changed at a time, by how much it moves the length (most first)."""
+    left_out: list[dict[str, Any]]
+    """Options (or values of them) not played: option, values, reason."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Provenance (ruleset and engine versions, the options as given, seed, matches, policy, card-set hash), the
+    decks, pairs and matches per pair, `readings_played` (readings with matches of their own, the options as given
+    included) and `readings_measured` (every reading, those sharing an earlier one's matches too), the options that
+    differ from the defaults
+    (`options_given`), the turn cap, the cost axis, the dearest cost and its cards, `min_change`."""
+
+    @property
+    def moving(self) -> list[LengthReading]:
+        """The readings that move the length, most first."""
+        return [reading for reading in self.readings if reading.moves]
+
+    def frame(self) -> pd.DataFrame:
+        """One row per reading, the options as given first (a table for a page or a CSV)."""
+        return pd.DataFrame([reading.to_json() for reading in [self.baseline, *self.readings]])
+
+    def same_run(self, meta: dict[str, Any], decks: Sequence[str]) -> bool:
+        """True when `meta` (another result's provenance) and `decks` are this measurement's card set, decks, seed,
+        rule options and policy."""
+        return (
+            meta.get("cardset_hash") == self.meta.get("cardset_hash")
+            and meta.get("seed") == self.meta.get("seed")
+            and dict(meta.get("options") or {}) == dict(self.meta.get("options") or {})
+            and list(meta.get("policies") or [])[:1] == list(self.meta.get("policies") or [])[:1]
+            and sorted(decks) == sorted(self.meta.get("decks") or [])
+        )
+
+    def moving_text(self, limit: int = 3) -> str:
+        """The readings that move the length in words (the first `limit`, then how many more), or that none does."""
+        moving = self.moving
+        if not moving:
+            return (
+                f"no rule option measured moves it by {LENGTH_MIN_CHANGE:g} turns or more beyond its interval "
+                f"({len(self.readings)} readings, {self.baseline.mean_turns:.1f} turns as given)"
+            )
+        shown = "; ".join(reading.sentence(self.baseline) for reading in moving[:limit])
+        more = len(moving) - limit
+        return shown + (f"; and {more} more reading{'s' if more != 1 else ''}" if more > 0 else "")
+
+    def left_out_groups(self) -> list[tuple[list[str], str]]:
+        """The options not played, grouped by why: (names as `key` or `key=value or value`, the reason)."""
+        by_reason: dict[str, list[str]] = {}
+        for entry in self.left_out:
+            values = entry["values"]
+            name = entry["option"] + (
+                "=" + " or ".join(_option_value_text(value) for value in values) if values else ""
+            )
+            by_reason.setdefault(entry["reason"], []).append(name)
+        return [(names, reason) for reason, names in by_reason.items()]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.meta,
+            "baseline": self.baseline.to_json(),
+            "readings": [reading.to_json() for reading in self.readings],
+            "moving": [reading.label for reading in self.moving],
+            "left_out": self.left_out,
+        }
+
+
+def _option_value_text(value: OptionValue | None) -> str:
+    """A value as `--option` takes it: true / false, numbers as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def length_readings(
+    ruleset: Ruleset, options: Mapping[str, OptionValue]
+) -> tuple[list[tuple[str, OptionValue]], list[dict[str, Any]]]:
+    """The readings `length_options` may play, one option changed at a time from `options` (resolved): every other
+    choice of an option with choices, the other value of a true/false option, and a step of one down and up from a
+    number option's value within its range; and the options left out with why (the turn cap, the search policy's
+    settings, options that take a name or a file, readings that ask for whole games)."""
+    readings: list[tuple[str, OptionValue]] = []
+    left_out: list[dict[str, Any]] = []
+    for option in ruleset.options:
+        current = options.get(option.key, option.default)
+        if option.key == "turn_cap":
+            left_out.append({"option": option.key, "values": [], "reason": TURN_CAP_LEFT_OUT})
+            continue
+        if option.key.startswith("search_"):
+            left_out.append({"option": option.key, "values": [], "reason": SEARCH_LEFT_OUT})
+            continue
+        values: list[OptionValue]
+        if isinstance(option.default, bool):
+            values = [not bool(current)]
+        elif option.choices:
+            values = [choice for choice in option.choices if choice != current]
+        elif option.is_number and isinstance(current, (int, float)):
+            values = []
+            for step in (-1, 1):
+                value = current + step
+                low = option.minimum if option.minimum is not None else value
+                high = option.maximum if option.maximum is not None else value
+                if low <= value <= high:
+                    values.append(int(value) if isinstance(option.default, int) else float(value))
+        else:
+            left_out.append({"option": option.key, "values": [], "reason": TEXT_LEFT_OUT})
+            continue
+        whole = [value for value in values if is_full_game(ruleset, {**options, option.key: value})]
+        if whole:
+            left_out.append({"option": option.key, "values": whole, "reason": WHOLE_GAME_LEFT_OUT})
+        readings.extend((option.key, value) for value in values if value not in whole)
+    return readings, left_out
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Two compiled values (arrays, containers, scalars) are equal; a pair that cannot be compared is not."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[key], b[key]) for key in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 (a value without a plain equality is taken as different: it is then played)
+        return False
+
+
+def _same_compiled(a: CompiledCards, b: CompiledCards) -> bool:
+    """True when the engine is given the same cards and rules by both: then every match is the same (an engine's
+    batch reads only the compiled cards, the decks, the seeds and the policies)."""
+    return (
+        a.names == b.names
+        and all(_same_value(getattr(a, name), getattr(b, name)) for name in ("table", "cost", "slot", "options"))
+        and _same_value(a.extra, b.extra)
+    )
+
+
+def _reading_figures(
+    option: str | None,
+    value: OptionValue | None,
+    pairs: Sequence[PairResult],
+    base_turns: np.ndarray | None,
+    turn_cap: int | None,
+    dearest: dict[str, Any],
+) -> tuple[LengthReading, np.ndarray]:
+    """One reading's figures from its pairs' results (`base_turns`: the options as given, match by match; None for
+    those themselves)."""
+    matches = pd.concat([pair.results.matches for pair in pairs], ignore_index=True)
+    turns = matches["turns"].to_numpy(float)
+    mean = float(turns.mean())
+    half, _ = _mean_interval(turns)
+    difference = np.zeros_like(turns) if base_turns is None else turns - base_turns
+    change = float(difference.mean())
+    change_half, _ = _mean_interval(difference)
+    changed = int(np.count_nonzero(difference))
+    score = float((matches["winner"] == matches["first_player"]).sum()) + 0.5 * float(
+        (matches["winner"] == "draw").sum()
+    )
+    if base_turns is None:
+        effect = "as given"
+    elif changed == 0:
+        effect = "no change"
+    elif change - change_half <= 0 <= change + change_half:
+        effect = "no measurable change"
+    elif abs(change) < LENGTH_MIN_CHANGE:
+        effect = "negligible"
+    else:
+        effect = "lengthens" if change > 0 else "shortens"
+    reading = LengthReading(
+        option=option,
+        value=value,
+        matches=len(turns),
+        mean_turns=mean,
+        low=mean - half,
+        high=mean + half,
+        median_turns=float(np.median(turns)),
+        change=change,
+        change_low=change - change_half,
+        change_high=change + change_half,
+        changed_matches=changed,
+        first_player=Rate.of(score, len(turns)),
+        turn_cap_hits=float((turns >= turn_cap).mean()) if turn_cap is not None else None,
+        dearest_in_time=_dearest_in_time(pairs, dearest),
+        effect=effect,
+    )
+    return reading, turns
+
+
+def _dearest_cards(compiled: CompiledCards, decks: Sequence[Deck]) -> dict[str, Any]:
+    """The dearest cost among the decks' cards and those cards (by name), and each deck's card names."""
+    members = {deck.name: {compiled.names[int(i)] for i in np.unique(compiled.deck_array(deck))} for deck in decks}
+    costs = {
+        compiled.names[i]: float(compiled.cost[i])
+        for i in range(len(compiled.names))
+        if compiled.names[i] in set().union(*members.values()) and not math.isnan(float(compiled.cost[i]))
+    }
+    if not costs:
+        return {"cost": None, "cards": [], "members": members}
+    dearest = max(costs.values())
+    return {"cost": dearest, "cards": sorted(c for c, v in costs.items() if v == dearest), "members": members}
+
+
+def _dearest_in_time(pairs: Sequence[PairResult], dearest: dict[str, Any]) -> float | None:
+    """The mean, over the dearest cards, of the share of their deck's matches (every seat of every pair) in which the
+    card was played with a round of its side left."""
+    cards = dearest["cards"]
+    if not cards:
+        return None
+    in_time = dict.fromkeys(cards, 0.0)
+    seats = dict.fromkeys(cards, 0)
+    for pair in pairs:
+        counters = pair.results.counters
+        if "matches_played_with_a_round_left" not in counters:
+            return None
+        for side, deck in (("A", pair.deck_a), ("B", pair.deck_b)):
+            rows = counters[(counters["deck"] == side) & counters["card"].isin(cards)]
+            for card, count in zip(rows["card"], rows["matches_played_with_a_round_left"], strict=True):
+                if card in dearest["members"][deck.name]:
+                    in_time[card] += float(count)
+                    seats[card] += len(pair.results.matches)
+    shares = [in_time[card] / seats[card] for card in cards if seats[card]]
+    return float(np.mean(shares)) if shares else None
+
+
+def length_options(
+    cardset: CardSet,
+    decks: Sequence[Deck],
+    matches_per_pair: int = LENGTH_OPTIONS_MATCHES_PER_PAIR,
+    run: RunSettings = RunSettings(),
+) -> LengthOptions:
+    """Which rule options move the match length, measured: every ordered pair of `decks` (the health check's pairs
+    and seeds, `matches_per_pair` each) played under the rule options as given (`run.options` over the ruleset's
+    defaults) and under each reading of `length_readings` (one option changed at a time), on the same seeds for every
+    reading (common random numbers), so each reading's change in length is paired match by match. A reading that
+    changes nothing the engine is given for these cards (`_same_compiled`) is not played: it is left out with why.
+
+    Each reading gets its mean length with its 95% interval, its change against the options as given with its 95%
+    interval (paired by seed), the first player's win rate, the turn-cap share and the share of matches in which the
+    decks' dearest cards were played in time; the readings are sorted by how much they move the length. Progress
+    goes to `run.progress` over every reading's matches. Whole games (`game=full`) are refused: their length is fixed
+    by the rules."""
+    if is_full_game(cardset.ruleset, run.options):
+        raise WorkbenchInputError(
+            "which rule options move the match length is measured on matches between decks, not on whole games "
+            "(whose length the rules fix).",
+            expected="no --option game=full with --length-options",
+        )
+    if not decks:
+        raise WorkbenchInputError(
+            "the length options need at least one deck: every ordered pair of the decks is played.",
+            expected="one or more --deck files or names, or a set with decks of its own",
+        )
+    engine, compiled, resolved = compile_for(cardset, run.options)
+    engine.policy_index(run.policy)  # an unknown policy fails before any match
+    ruleset = cardset.ruleset
+    candidates, left_out = length_readings(ruleset, resolved)
+    readings: list[tuple[str, OptionValue, int]] = []
+    distinct: list[CompiledCards] = []
+    silent: dict[str, list[OptionValue]] = {}
+    for key, value in candidates:
+        try:
+            _, other, _ = compile_for(cardset, {**resolved, key: value})
+        except WorkbenchInputError as error:
+            left_out.append({"option": key, "values": [value], "reason": f"cannot be played with these cards: {error}"})
+            continue
+        if _same_compiled(compiled, other):
+            silent.setdefault(key, []).append(value)
+            continue
+        # Two readings that give the engine the same cards and rules (SOURCE's mirrored map alignments) play the
+        # same matches: the second shares the first's instead of playing them again.
+        twin = next((index for index, played in enumerate(distinct) if _same_compiled(played, other)), None)
+        if twin is None:
+            distinct.append(other)
+            twin = len(distinct) - 1
+        readings.append((key, value, twin))
+    left_out.extend({"option": key, "values": values, "reason": NOT_IN_ENGINE} for key, values in silent.items())
+    cap_value = resolved.get("turn_cap")
+    turn_cap = int(cap_value) if isinstance(cap_value, (int, float)) and not isinstance(cap_value, bool) else None
+    dearest = _dearest_cards(compiled, decks)
+    pairs_count = len(decks) ** 2
+    per_reading = pairs_count * matches_per_pair
+    total = per_reading * (len(distinct) + 1)
+    progress = run.progress
+
+    def play(index: int, options: Mapping[str, OptionValue]) -> list[PairResult]:
+        def report(done: int, _total: int) -> None:
+            if progress:
+                progress(index * per_reading + done, total)
+
+        return play_every_pair(cardset, decks, matches_per_pair, replace(run, options=options, progress=report))
+
+    baseline, base_turns = _reading_figures(None, None, play(0, resolved), None, turn_cap, dearest)
+    played: dict[int, tuple[str, list[PairResult]]] = {}
+    measured = []
+    for key, value, twin in readings:
+        shared = played.get(twin)
+        pairs = shared[1] if shared else play(twin + 1, {**resolved, key: value})
+        reading = _reading_figures(key, value, pairs, base_turns, turn_cap, dearest)[0]
+        if shared:
+            reading = replace(reading, same_matches_as=shared[0])
+        else:
+            played[twin] = (reading.label, pairs)
+        measured.append(reading)
+    # Those that move the length first, then by how much; equal changes in the ledger's order.
+    order = {effect: place for place, effect in enumerate(LENGTH_EFFECTS)}
+    ledger = {reading.label: place for place, reading in enumerate(measured)}
+    measured.sort(key=lambda r: (not r.moves, -abs(r.change), order.get(r.effect, 0), ledger[r.label]))
+    meta = provenance(cardset, engine, resolved, run.seed, total, (run.policy, run.policy))
+    meta |= {
+        "matches_per_pair": matches_per_pair,
+        "decks": [deck.name for deck in decks],
+        "pairs": pairs_count,
+        "readings_played": len(distinct) + 1,
+        "readings_measured": len(measured) + 1,
+        "options_given": {key: value for key, value in resolved.items() if value != ruleset.option(key).default},
+        "turn_cap": turn_cap,
+        "cost_axis": engine.cost_axis,
+        "dearest_cost": dearest["cost"],
+        "dearest_cards": dearest["cards"],
+        "min_change": LENGTH_MIN_CHANGE,
+    }
+    return LengthOptions(baseline, measured, left_out, meta)
+
+
+def length_options_lines(result: LengthOptions) -> list[str]:
+    """The measurement as lines of text (the command line's `--length-options`)."""
+    meta = result.meta
+    base = result.baseline
+    given = meta.get("options_given") or {}
+    as_given = (
+        "the ruleset's defaults"
+        if not given
+        else "the options as given (" + ", ".join(f"{k}={_option_value_text(v)}" for k, v in given.items()) + ")"
+    )
+    axis = str(meta.get("cost_axis", "cost"))
+    dearest = meta.get("dearest_cost")
+    twins = int(meta.get("readings_measured", 0)) - int(meta.get("readings_played", 0))
+    shared = (
+        f"; {twins} more reading{'s' if twins != 1 else ''} that give{'s' if twins == 1 else ''} the engine the same "
+        f"cards and rules as an earlier one share{'s' if twins == 1 else ''} its matches"
+        if twins > 0
+        else ""
+    )
+
+    def said(reading: LengthReading) -> str:
+        return reading.label + (f" (the matches of {reading.same_matches_as})" if reading.same_matches_as else "")
+
+    def extras(reading: LengthReading) -> str:
+        parts = [f"first player wins {_rate_text(reading.first_player)}"]
+        if reading.turn_cap_hits:
+            parts.append(f"turn cap reached in {_percent(reading.turn_cap_hits)}")
+        if reading.dearest_in_time is not None and dearest is not None:
+            parts.append(f"cards of {axis} {dearest:g} played in time in {_played_percent(reading.dearest_in_time)}")
+        return "; ".join(parts)
+
+    lines = [
+        f"which rule options move the match length (measured): every ordered pair of the decks "
+        f"{', '.join(meta['decks'])} ({meta['pairs']} pairs), {meta['matches_per_pair']:,} matches per pair for each "
+        f"of {meta['readings_played']} rule readings ({as_given}, then one option changed at a time{shared}), seed "
+        f"{meta['seed']}, {meta['policies'][0]}, the same seeds for every reading, so each change is paired match by "
+        "match; "
+        f"{meta['matches']:,} matches in all",
+        f"  as given: matches last {base.mean_turns:.1f} turns [{base.low:.1f}, {base.high:.1f}], median "
+        f"{base.median_turns:g}; {extras(base)}",
+    ]
+    if dearest is not None:
+        lines.append(
+            f"  ({axis} {dearest:g} is the decks' dearest: {', '.join(meta['dearest_cards'])}; in time: the mean "
+            "over those cards of the share of their deck's matches in which the card was played with a round of its "
+            "side left)"
+        )
+    moving = result.moving
+    if moving:
+        lines.append(
+            f"  moves the length (the 95% interval of the change excludes 0, by {LENGTH_MIN_CHANGE:g} turns or more):"
+        )
+        lines.extend(
+            f"    {reading.sentence(base)}; {extras(reading)}"
+            + (f" (the matches of {reading.same_matches_as})" if reading.same_matches_as else "")
+            for reading in moving
+        )
+    else:
+        lines.append(f"  no reading moves the length by {LENGTH_MIN_CHANGE:g} turns or more beyond its interval")
+    rest = [reading for reading in result.readings if not reading.moves]
+    for effect in LENGTH_EFFECTS[2:]:
+        named = [reading for reading in rest if reading.effect == effect]
+        if named:
+            lines.append(
+                f"  {effect}: "
+                + ", ".join(
+                    f"{said(reading)} ({reading.change:+.2f} [{reading.change_low:+.2f}, {reading.change_high:+.2f}])"
+                    if effect != "no change"
+                    else said(reading)
+                    for reading in named
+                )
+            )
+    for names, reason in result.left_out_groups():
+        lines.append(f"  not played: {', '.join(names)}: {reason}")
     return lines
 
 

@@ -75,13 +75,25 @@ from workbench.charts import (
     first_player_figure,
     game_length_histogram,
     health_length_figure,
+    length_options_figure,
     matchup_heatmap,
     power_curve_figure,
     sweep_figure,
 )
 from workbench.engines import Engine
 from workbench.full_game import is_full_game, supports_full_game
-from workbench.health import DRAWS, FIRST_PLAYER, LENGTH, TURN_CAP, GameHealth, game_health, warning_sentence
+from workbench.health import (
+    DRAWS,
+    FIRST_PLAYER,
+    LENGTH,
+    TURN_CAP,
+    GameHealth,
+    LengthOptions,
+    game_health,
+    length_options,
+    length_readings,
+    warning_sentence,
+)
 from workbench.markup import markdown_text
 from workbench.pace import health_estimate, study_estimate
 from workbench.propose import Proposals
@@ -770,10 +782,133 @@ def _health_panel(
             run_notice(HEALTH_CANCEL_KEY, "game health check", "Press Check game health to run it again.")
         if isinstance(health, GameHealth):
             _show_health(health)
+            _length_options_panel(
+                cardset,
+                [decks[name] for name in chosen],
+                int(per_pair),
+                RunSettings(seed=int(seed), policy=policy, options=options),
+                settings_key,
+            )
             return health
         if not run:
             st.info("Press Check game health to play every pair of the chosen decks.")
         return None
+
+
+LENGTH_OPTIONS_CANCEL_KEY = "balance_length_options_cancel"
+LENGTH_OPTIONS_WHAT = "measurement of the rule options that move the match length"
+
+
+def _length_options_panel(
+    cardset: CardSet, decks: list[Deck], per_pair: int, settings: RunSettings, health_key: str
+) -> None:
+    """Which rule options move the match length (`workbench.health.length_options`), on a button under the health
+    figures: the health check's pairs, matches per pair, seed and policy under each other reading of the rule options,
+    with progress; then the readings that move it in words, a table and a chart of the change."""
+    settings_key = json.dumps(["length_options", health_key])
+    result = results_store().get(settings_key)
+    candidates, _ = length_readings(cardset.ruleset, cardset.ruleset.resolve_options(settings.options))
+    st.caption(
+        f"The same pairs, matches per pair, seed and policy played under each of up to {len(candidates)} other "
+        "readings of the rule options, one option changed at a time (a reading that changes nothing the engine is "
+        "given is not played), on the same seeds, so each reading's change in length is paired match by match: at most "
+        f"{len(candidates) + 1} times the health check's matches ({see_docs('simulation.md', 'Game health')})."
+    )
+    run = st.button("Which rule options move the match length", key="balance_length_options_run")
+    if run:
+
+        def work(show: Callable[[float, str], None]) -> LengthOptions:
+            def report(done: int, total: int) -> None:
+                show(done / total if total else 1.0, f"Rule readings: {done:,} of {total:,} matches")
+
+            return length_options(cardset, decks, per_pair, settings.reporting(report))
+
+        result = run_with_progress(cardset, decks[0], LENGTH_OPTIONS_CANCEL_KEY, LENGTH_OPTIONS_WHAT, work)
+        if result is not None:
+            keep_result(settings_key, result)
+    else:
+        run_notice(LENGTH_OPTIONS_CANCEL_KEY, LENGTH_OPTIONS_WHAT, "Press the button to run it again.")
+    if isinstance(result, LengthOptions):
+        _show_length_options(result, cardset)
+
+
+def _show_length_options(result: LengthOptions, cardset: CardSet) -> None:
+    """The readings that move the length in words, every reading in a table, and the change with its interval."""
+    meta = result.meta
+    base = result.baseline
+    st.caption(
+        markdown_text(provenance_text(meta, ruleset=cardset.ruleset))
+        + f" · {meta['matches_per_pair']:,} matches per ordered pair of decks, {meta['pairs']} pairs, "
+        f"{meta['readings_played']} readings, {meta['matches']:,} matches in all"
+    )
+    intro = (
+        f"As given, matches last {base.mean_turns:.1f} turns [{base.low:.1f}, {base.high:.1f}]. "
+        if result.moving
+        else ""
+    )
+    if result.moving:
+        st.markdown(
+            markdown_text(
+                intro + "Rule options that move it (beyond the 95% interval of the change, by "
+                f"{meta['min_change']:g} turns or more):"
+            )
+            + "\n"
+            + "\n".join(f"- {markdown_text(reading.sentence(base))}" for reading in result.moving)
+        )
+    else:
+        st.info(markdown_text(f"As measured, {result.moving_text()}."))
+    frame = result.frame()
+    columns = [
+        "label",
+        "effect",
+        "mean_turns",
+        "low",
+        "high",
+        "change",
+        "change_low",
+        "change_high",
+        "first_player_win_rate",
+        "turn_cap_hits",
+        "dearest_in_time",
+    ]
+    dearest = meta.get("dearest_cost")
+    in_time = (
+        f"{meta.get('cost_axis', 'cost')} {dearest:g} played in time" if dearest is not None else "dearest in time"
+    )
+    st.dataframe(
+        frame[columns],
+        hide_index=True,
+        width="stretch",
+        placeholder=EMPTY_CELL,
+        key="length_options_table",
+        column_config={
+            "label": "reading",
+            "mean_turns": st.column_config.NumberColumn("mean turns", format="%.2f"),
+            "low": st.column_config.NumberColumn(format="%.2f"),
+            "high": st.column_config.NumberColumn(format="%.2f"),
+            "change": st.column_config.NumberColumn("change (turns)", format="%+.2f"),
+            "change_low": st.column_config.NumberColumn(format="%+.2f"),
+            "change_high": st.column_config.NumberColumn(format="%+.2f"),
+            "first_player_win_rate": st.column_config.NumberColumn("first player wins", format="percent"),
+            "turn_cap_hits": st.column_config.NumberColumn("turn-cap hits", format="percent"),
+            "dearest_in_time": st.column_config.NumberColumn(in_time, format="percent"),
+        },
+    )
+    csv_download(
+        frame,
+        f"length_options_seed{meta.get('seed')}.csv",
+        key="length_options_csv",
+        label="Download the rule readings (CSV)",
+    )
+    st.plotly_chart(length_options_figure(result), width="stretch", key="length_options_chart")
+    if result.left_out:
+        st.caption(
+            markdown_text(
+                "Not played: "
+                + "; ".join(f"{', '.join(names)}: {reason}" for names, reason in result.left_out_groups())
+                + "."
+            )
+        )
 
 
 def _simulation_section(
