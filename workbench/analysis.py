@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +99,7 @@ from workbench.simulate import (
 
 if TYPE_CHECKING:
     from workbench.health import LengthOptions
+    from workbench.stat_values import StatValues
 
 REPLACED_COPIES = 3
 """Copies of the filler a measured card replaces in the reference deck."""
@@ -279,7 +280,9 @@ class PowerCurve:
             "cost, and a card alone at its cost has no comparator."
         )
 
-    def why_statement(self, length_options: LengthOptions | None = None) -> str | None:
+    def why_statement(
+        self, length_options: LengthOptions | None = None, stat_values: StatValues | None = None
+    ) -> str | None:
         """Where the line does not rise: what the run itself measured about why, per cost (the share of matches in
         which cards of that cost were played with a round still left, and the matches' length), so a designer sees
         whether the game caps what cost can buy; None where the line rises or the engine keeps no play counters.
@@ -288,7 +291,10 @@ class PowerCurve:
         which rule options move it (`workbench health SET --length-options`; it is not run here, since it would double
         a curve's time). Given `length_options` (`workbench.health.length_options`) for this curve's card set, decks
         (its gauntlet but the auto decks), seed, rule options and policy, it names the options that move the length
-        with their figures instead; a result for other settings is not used."""
+        with their figures instead; a result for other settings is not used. Likewise, given `stat_values`
+        (`workbench.stat_values.stat_values`) measured on this very card set with these rule options and policy, it
+        names the attributes that carry no measurable value in play (`worth_statement`) instead of naming the
+        command."""
         if self.rises_with_cost or "played_in_time" not in self.cards or "mean_turns" not in self.cards:
             return None
         axis = str(self.meta.get("cost_axis", "cost"))
@@ -319,12 +325,24 @@ class PowerCurve:
                 " The matches' length is a property of the rules, not of a card's cost: the command workbench health "
                 "SET --length-options measures which rule options move it."
             )
+        worth = worth_statement(stat_values) if stat_values is not None and self.same_set(stat_values.meta) else None
         return (
             f"Why, as measured in this run: the measured cards' matches last {turns:.1f} turns on average, and the "
             f"share of matches in which a card was played with a round still left, by {axis}, is "
-            f"{'; '.join(parts)}.{capped} What each "
-            "stat is worth in play, beside the cost formula, is measured by the command workbench stat-values (souls, "
-            "circles, plasma, SOURCE and Millennium Blades)."
+            f"{'; '.join(parts)}.{capped} "
+            + (
+                worth
+                or "What each stat is worth in play, beside the cost formula, is measured by the command workbench "
+                "stat-values (souls, circles, plasma, SOURCE and Millennium Blades)."
+            )
+        )
+
+    def same_set(self, meta: Mapping[str, Any]) -> bool:
+        """Whether another result's provenance (`meta`) is of this curve's very card set, rule options and policy."""
+        return (
+            meta.get("cardset_hash") == self.meta.get("cardset_hash")
+            and meta.get("options") == self.meta.get("options")
+            and list(meta.get("policies", []))[:1] == list(self.meta.get("policies", []))[:1]
         )
 
     def rarely_played_statement(self) -> str | None:
@@ -378,16 +396,18 @@ class PowerCurve:
             f"{int(follow['matches_per_card']):,} more matches each, and every verdict was decided on all the matches."
         )
 
-    def statements(self) -> list[str]:
+    def statements(self, stat_values: StatValues | None = None) -> list[str]:
         """The sentences shown at the top of the curve: the line's, the rule's, the chance of a wrong flag, the
-        matches that would decide the undecided cards, then the rarely played cards' (if any)."""
+        matches that would decide the undecided cards, then the rarely played cards' (if any). `stat_values` of the
+        same card set, options and policy, when given, says which attributes carry no value in play
+        (`why_statement`)."""
         return [
             self.line_statement(),
             self.rule_statement(),
             *filter(
                 None,
                 [
-                    self.why_statement(),
+                    self.why_statement(stat_values=stat_values),
                     self.meta.get("chance"),
                     self.follow_up_statement(),
                     self.meta.get("planning"),
@@ -396,6 +416,32 @@ class PowerCurve:
             ),
             *self.meta.get("caveats", []),
         ]
+
+
+def worth_statement(values: StatValues) -> str | None:
+    """In words, from a stat-values result: the attributes whose measured worth in play holds 0 in its 95% interval
+    (the cost itself aside), and which of them the formula charges for; None when every attribute is worth score."""
+    rates = values.rates
+    if rates.empty:
+        return None
+    cost = rates["kind"] == "cost"
+    nothing = rates[~cost & (rates["low"] <= 0) & (rates["high"] >= 0)]
+    if nothing.empty:
+        return None
+    charged = [
+        str(row.attribute)
+        for row in nothing.itertuples()
+        if row.formula is not None and not pd.isna(row.formula) and float(row.formula) != 0
+    ]
+    meta = values.meta
+    said = (
+        f"What each stat is worth in play, measured on this set (workbench stat-values, seed {meta.get('seed')}, "
+        f"{meta.get('design_cards')} synthetic cards): {', '.join(map(str, nothing['attribute']))} carry no "
+        "measurable value in play (each 95% interval holds 0)"
+    )
+    if charged:
+        said += f"; the cost formula charges for {', '.join(charged)} all the same"
+    return said + "."
 
 
 def power_curve(

@@ -698,7 +698,7 @@ def _power_section(report: BalanceReport, charts: dict[str, Markup]) -> PowerSec
         baseline=BASELINE,
         threshold=threshold_text(float(curve.meta["min_play_share"])),
         rarely_played=RARELY_PLAYED,
-        statements=curve.statements(),
+        statements=curve.statements(stat_values=report.stat_values),
         chart=charts["power_curve"],
         table=_table(headers, rows),
     )

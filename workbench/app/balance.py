@@ -146,7 +146,9 @@ def _kept_in_reports(values: StatValues | None, proposals: Proposals | None) -> 
     return "They also hold " + " and ".join(kept) + ", the latest run for these cards and rule options."
 
 
-def _show_results(results: StudyResults, cost_axis: str) -> None:
+def _show_results(results: StudyResults, cost_axis: str, stat_values: StatValues | None = None) -> None:
+    """The run's tabs; `stat_values` of the same cards and options (the Stat budget page's) feeds the power curve's
+    Why statement."""
     st.caption(markdown_text(provenance_line(results)))
     match = results.match
     tabs = st.tabs(["Match", "Power curve", "Matchups", "Trace"])
@@ -173,7 +175,7 @@ def _show_results(results: StudyResults, cost_axis: str) -> None:
             if results.verdicts is not None:
                 _show_verdicts(results.verdicts, cost_axis, results.settings.seed)
             # What the line says about the game, and which cards were too seldom played to judge, above the chart.
-            line, *others = curve.statements()
+            line, *others = curve.statements(stat_values=stat_values)
             (st.info if curve.rises_with_cost else st.warning)(markdown_text(line))
             for statement in others:
                 st.warning(markdown_text(statement))
@@ -1075,12 +1077,13 @@ def _simulation_section(
         )
 
     if results is not None:
-        _show_results(results, engine.cost_axis)
         # The session's latest stat values (Stat budget page) and patch proposals (this page's tab) for these very
-        # cards and rule options go into the reports too, as `workbench report` takes them when given.
+        # cards and rule options go into the curve's Why statement and the reports too, as `workbench report` takes
+        # them when given.
         kept_values = latest_result("stat_values", cardset, options)
-        kept_proposals = latest_result("proposals", cardset, options)
         kept_values = kept_values if isinstance(kept_values, StatValues) else None
+        _show_results(results, engine.cost_axis, kept_values)
+        kept_proposals = latest_result("proposals", cardset, options)
         kept_proposals = kept_proposals if isinstance(kept_proposals, Proposals) else None
         shown = report_from_results(
             cardset,
