@@ -1,0 +1,1022 @@
+"""The engine contract's adapters (DESIGN.md section 4, issue 31 items 5 and 6), read by test_engine_contract.py.
+
+The contract: game data `G` and the whole match state `S` as one record each; `legal_actions(G, S, out) -> n`,
+`apply(G, S, row)`, `clone(S, into)`, `determinize(G, S, seat, rng)`. Today's five engines keep it in five shapes.
+Each adapter below is the map from the contract's names to one engine's functions, so it also says what that
+engine has today: where its G and S live (`SHAPE`), which functions answer to the contract's four names
+(`CONTRACT`), how a match's state is reached and compared array by array (`parts`), what its clone leaves as the
+target's own (`clone_leaves`), and what its seat cannot see (`hidden`).
+
+Run as a script (under NUMBA_DISABLE_JIT=1: the wrappers replace module functions, which only the uncompiled engine
+looks up at each call), it plays a few seeded matches of one engine with every door through which a policy's
+answer or an applied row goes wrapped, and prints what it checked as JSON (`replay`):
+
+    NUMBA_DISABLE_JIT=1 .venv/bin/python tests/engine_contract_adapters.py RULESET
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.decklists import read_decklist
+from workbench.engines import new_counters, rng_seed
+from workbench.loading import load_cardset
+from workbench.paths import bundled_decks, bundled_sets
+from workbench.rulesets import RULESETS
+from workbench.rulesets.blades import engine as blades
+from workbench.rulesets.circles import engine as circles
+from workbench.rulesets.plasma import engine as plasma
+from workbench.rulesets.souls import engine as souls
+from workbench.rulesets.source import engine as source
+from workbench.simulate import compile_for
+
+GREEDY, RANDOM = 0, 1
+"""Every engine numbers its policies alike (ENGINE.policies: greedy, random, search)."""
+
+Index = tuple[Any, ...]
+"""Where in one array of the state: a numpy index (ints and slices)."""
+Pool = list[tuple[str, Index]]
+"""Places of the state whose cards a seat cannot tell apart: any permutation of their cards among them is a state
+the seat cannot tell from the real one."""
+
+
+@dataclass
+class Match:
+    """One match as today's engine keeps it: `G` the game data its kernels take (read only), `arrays` every array
+    its state travels in (owned here: copying them copies the match), `extra` what a blank state of its sizes needs
+    and how many seats it has."""
+
+    G: dict[str, Any]
+    arrays: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> Match:
+        return Match(self.G, {k: v.copy() for k, v in self.arrays.items()}, dict(self.extra))
+
+
+def _bundled(ruleset_id: str, options: dict[str, Any] | None = None) -> tuple[Any, Any, list[Any]]:
+    """The bundled set's engine, compiled cards (under `options`) and deck arrays (made once per options)."""
+    return _bundled_once(ruleset_id, tuple(sorted((options or {}).items())))
+
+
+@functools.cache
+def _bundled_once(ruleset_id: str, options: tuple[tuple[str, Any], ...]) -> tuple[Any, Any, list[Any]]:
+    cardset = load_cardset(bundled_sets(ruleset_id)[0], RULESETS[ruleset_id])
+    engine, compiled, _ = compile_for(cardset, dict(options))
+    decks = [compiled.deck_array(read_decklist(path, cardset)) for path in bundled_decks(ruleset_id)]
+    return engine, compiled, decks
+
+
+def _record(dtype: np.dtype[Any]) -> Any:
+    """A zeroed one-element record array (the record a kernel takes is its element 0)."""
+    return np.zeros(1, dtype=dtype).view(np.recarray)
+
+
+def _fields(record_array: Any) -> dict[str, Any]:
+    """The fields of a one-element record array, as views."""
+    record = record_array[0]
+    return {name: record[name] for name in record_array.dtype.names}
+
+
+def _one_match_args(seed: int, first: int) -> tuple[Any, Any]:
+    return np.array([seed], dtype=np.int64), np.array([first], dtype=np.int8)
+
+
+class Adapter:
+    """What every adapter answers (the defaults suit an engine with nothing to say)."""
+
+    ruleset = ""
+    E: Any = None
+    """The engine module."""
+    SHAPE: dict[str, str] = {}
+    """Where today's engine keeps the contract's G and S."""
+    CONTRACT: dict[str, str] = {}
+    """The contract's four names -> today's function and signature."""
+    ROLES: dict[str, tuple[str, ...]] = {}
+    """The contract's four names -> what each parameter of today's function is, in order: "G" game data, "S" the
+    state record, "GS" a buffer holding both, "S+" an array of the state beside its record (counters, events, piles,
+    store), "seat", "rng" (a generator or a seed), "out" (where rows are listed), "row", "into" (a clone's target)
+    and "into+" (an array of the target beside its record)."""
+    clone_leaves: dict[str, str] = {}
+    """Arrays of the state today's clone does not copy (they stay the target's own), and why."""
+    clone_misses: dict[str, str] = {}
+    """Of `clone_leaves`, those the rules read as the match plays on: a clone that leaves them does not play on as
+    its source would, so the engine's clone is not the contract's exact clone."""
+    determinize_scratch: frozenset[str] = frozenset()
+    """Arrays `determinize` may change besides the hidden places: its generator and its scratch."""
+    extra_states: tuple[tuple[int, int, dict[str, Any]], ...] = ()
+    """(seed, turn cap, options) of states the checks start from besides the common ones: where something hidden
+    that the common ones lack comes up (a face-down trap, a blind symbol draw)."""
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        raise NotImplementedError
+
+    def blank(self, m: Match) -> Match:
+        """A state of the same cards and sizes as m's, for a clone to go into."""
+        raise NotImplementedError
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        """Every array of m's state, by name (views: writing one writes the state)."""
+        raise NotImplementedError
+
+    def live(self, m: Match) -> dict[str, Any]:
+        """`parts` copied, with the words no rule reads (slots past the count in use) set to 0."""
+        return {name: np.array(part, copy=True) for name, part in self.parts(m).items()}
+
+    def clone(self, m: Match, into: Match) -> None:
+        raise NotImplementedError
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        """Today's determinize, its randomness seeded with `seed` (a generator argument, or the state's own words)."""
+        raise NotImplementedError
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        raise NotImplementedError
+
+    def kind_of(self, m: Match, place: tuple[str, Index]) -> int:
+        """What a place of a hidden pool may hold: a state moves cards only between places of one kind (a trap slot
+        holds a trap card); `determinize` deals the whole pool."""
+        return 0
+
+    def derived(self, m: Match, seat: int) -> list[tuple[str, Index]]:
+        """Words the state keeps about cards the seat cannot see (worked out from them), which `determinize` works
+        out again for the cards it deals."""
+        return []
+
+    def refresh(self, m: Match) -> None:
+        """Work out the `derived` words again (after the hidden cards were moved)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# circles: R and S, two flat int64 buffers
+
+
+class CirclesAdapter(Adapter):
+    ruleset = "circles"
+    E = circles
+    SHAPE = {
+        "G": "`R`: one flat int64 buffer (options, ability table, card table)",
+        "S": "`S`: one flat int64 buffer (header, sides, game, dice, search tape, decision, zones, lanes, action "
+        "list, counters, trace)",
+    }
+    CONTRACT = {
+        "legal_actions": "legal_actions(R, S, out) -> n",
+        "apply": "apply(R, S, k)",
+        "clone": "clone(S, into)",
+        "determinize": "determinize(S, s, rng)",
+    }
+    ROLES = {
+        "legal_actions": ("G", "S", "out"),
+        "apply": ("G", "S", "row"),
+        "clone": ("S", "into"),
+        "determinize": ("S", "seat", "rng"),
+    }
+    clone_leaves = {
+        "event_rows": "into's own trace room (H_EVENT_ROWS)",
+        "event_count": "set to 0: the clone logs from scratch",
+        "actions": "the action list, rewritten by the next listing",
+        "counters": "the batch's counters",
+        "events": "the trace",
+    }
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        E = self.E
+        _, compiled, decks = _bundled("circles", {"turn_cap": turn_cap} | (options or {}))
+        deck_a, deck_b = decks[0], decks[-1]
+        capacity = max(len(deck_a), len(deck_b)) + 1
+        state, _ = E.state_buffer(capacity, len(compiled.names), 0)
+        R = E.rules_buffer(compiled)
+        seeds, first = _one_match_args(seed, seed % 2)
+        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+        E.play_matches(R, state, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns)
+        return Match({"R": R, "compiled": compiled}, {"S": state}, {"capacity": capacity})
+
+    def blank(self, m: Match) -> Match:
+        state, _ = self.E.state_buffer(m.extra["capacity"], len(m.G["compiled"].names), 0)
+        return Match(m.G, {"S": state}, dict(m.extra))
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        E, S = self.E, m.arrays["S"]
+        capacity, cards = int(S[E.H_CAPACITY]), int(S[E.H_CARDS])
+        lanes_at = E.ZONES_AT + 8 * capacity
+        actions_at = lanes_at + 2 * capacity * E.LANE_COLUMNS
+        counters_at = actions_at + E.ACTION_WIDTH * int(S[E.H_ACTION_ROWS])
+        events_at = counters_at + 2 * cards * E.COUNTER_COLUMNS
+        return {
+            "sizes": S[E.H_CAPACITY : E.H_EVENT_ROWS],
+            "event_rows": S[E.H_EVENT_ROWS : E.H_ACTION_ROWS],
+            "action_rows": S[E.H_ACTION_ROWS : E.SIDE_AT],
+            "side": S[E.SIDE_AT : E.GAME_AT],
+            "game": S[E.GAME_AT : E.RNG_AT],
+            "rng": S[E.RNG_AT : E.EVENT_COUNT_AT],
+            "event_count": S[E.EVENT_COUNT_AT : E.SEARCH_AT],
+            "search": S[E.SEARCH_AT : E.DECISION_AT],
+            "decision": S[E.DECISION_AT : E.ZONES_AT],
+            "zones": S[E.ZONES_AT : lanes_at].reshape(2, 4, capacity),
+            "lanes": S[lanes_at:actions_at],
+            "actions": S[actions_at:counters_at],
+            "counters": S[counters_at:events_at],
+            "events": S[events_at:],
+        }
+
+    def clone(self, m: Match, into: Match) -> None:
+        self.E.clone(m.arrays["S"], into.arrays["S"])
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        rng = np.zeros(4, dtype=np.int64)
+        rng_seed(rng, seed)
+        self.E.determinize(m.arrays["S"], np.int64(seat), rng)
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        E = self.E
+        side = self.parts(m)["side"].reshape(2, E.SIDE_COLUMNS)
+        foe = 1 - seat
+        top, end = int(side[foe, E.S_DECK_TOP]), int(side[foe, E.S_DECK_N])
+        own_top, own_end = int(side[seat, E.S_DECK_TOP]), int(side[seat, E.S_DECK_N])
+        return [
+            [("zones", (foe, E.HAND, slice(0, int(side[foe, E.S_HAND_N])))), ("zones", (foe, E.DECK, slice(top, end)))],
+            [("zones", (seat, E.DECK, slice(own_top, own_end)))],
+        ]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# souls: `st`, one flat int64 buffer holding the game data too
+
+
+class SoulsAdapter(Adapter):
+    ruleset = "souls"
+    E = souls
+    SHAPE = {
+        "G": "inside `st`: options, card table and effect table are words of the state buffer",
+        "S": "`st`: one flat int64 buffer (dice, game words, options, sides, board, zones, sacrifice plan, policy "
+        "scratch, action list, counters, card tables, trace)",
+    }
+    CONTRACT = {
+        "legal_actions": "legal_actions(st, side, out) -> n (out: a word offset into st)",
+        "apply": "apply(st, side, row) (row: a word offset into st)",
+        "clone": "clone(st, into)",
+        "determinize": "determinize(st, side) (randomness: st's own dice, st[0:4])",
+    }
+    ROLES = {
+        "legal_actions": ("GS", "seat", "out"),
+        "apply": ("GS", "seat", "row"),
+        "clone": ("GS", "into"),
+        "determinize": ("GS", "seat"),
+    }
+    clone_leaves = {
+        "trace_count": "into's trace: none (G_EVENTS, G_EVENT_ROWS set to 0)",
+        "actions": "the action list, rewritten by the next listing",
+        "counters": "the batch's counters",
+        "cards": "the card table (game data, the same in a state of the same cards)",
+        "fx": "the effect table (game data, likewise)",
+        "events": "the trace",
+    }
+    determinize_scratch = frozenset({"rng", "actions"})
+    extra_states = ((6, 12, {}),)  # B has a trap set face down
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        E = self.E
+        _, compiled, decks = _bundled("souls", {"turn_cap": turn_cap} | (options or {}))
+        deck_a, deck_b = decks[0], decks[-1]
+        arrays = E.MatchArrays(compiled, max(len(deck_a), len(deck_b)))
+        work, search = E.search_buffers(arrays, policies[0], policies[1])
+        seeds, first = _one_match_args(seed, seed % 2)
+        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+        E.play_batch_kernel(
+            arrays.st, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns, work, search
+        )
+        capacity = max(len(deck_a), len(deck_b))
+        return Match({"compiled": compiled}, {"st": arrays.st}, {"capacity": capacity})
+
+    def blank(self, m: Match) -> Match:
+        return Match(m.G, {"st": self.E.new_state(m.G["compiled"], m.extra["capacity"])}, dict(m.extra))
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        E, st = self.E, m.arrays["st"]
+        at = {name: int(st[getattr(E, name)]) for name in ("G_ZONES", "G_PLAN", "G_SCRATCH", "G_ACTIONS")}
+        at |= {name: int(st[getattr(E, name)]) for name in ("G_COUNTERS", "G_CARDS", "G_FX", "G_EVENT_BASE")}
+        capacity = int(st[E.G_CAPACITY])
+        return {
+            "rng": st[0:4],
+            "game": st[4 : E.G_EVENTS],
+            "trace_count": st[E.G_EVENTS : E.G_EVENT_BASE],
+            "layout": st[E.G_EVENT_BASE : E.G_PENDING],
+            "pending": st[E.G_PENDING : E.OPTS_BASE],
+            "options": st[E.OPTS_BASE : E.SIDES_BASE],
+            "sides": st[E.SIDES_BASE : E.BOARD_BASE],
+            "board": st[E.BOARD_BASE : E.ZONES_BASE],
+            "zones": st[at["G_ZONES"] : at["G_PLAN"]].reshape(2, 3, capacity),
+            "plan": st[at["G_PLAN"] : at["G_SCRATCH"]],
+            "scratch": st[at["G_SCRATCH"] : at["G_ACTIONS"]],
+            "actions": st[at["G_ACTIONS"] : at["G_COUNTERS"]],
+            "counters": st[at["G_COUNTERS"] : at["G_CARDS"]],
+            "cards": st[at["G_CARDS"] : at["G_FX"]],
+            "fx": st[at["G_FX"] : at["G_EVENT_BASE"]],
+            "events": st[at["G_EVENT_BASE"] :],
+        }
+
+    def clone(self, m: Match, into: Match) -> None:
+        self.E.clone(m.arrays["st"], into.arrays["st"])
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        st = m.arrays["st"]
+        rng = np.zeros(4, dtype=np.int64)
+        rng_seed(rng, seed)
+        st[0:4] = rng
+        self.E.determinize(st, np.int64(seat))
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        E, st = self.E, m.arrays["st"]
+        foe = 1 - seat
+
+        def side(q: int, f: Any) -> int:
+            return int(st[E.SIDES_BASE + q * E.SIDE_FIELDS + f])
+
+        unseen: Pool = [("zones", (foe, int(E.Z_TRAPS), t)) for t in range(side(foe, E.S_TRAPS))]
+        unseen += [("zones", (foe, int(E.Z_HAND), h)) for h in range(side(foe, E.S_HAND))]
+        unseen += [("zones", (foe, int(E.Z_DECK), k)) for k in range(side(foe, E.S_DECK_TOP), side(foe, E.S_DECK_LEN))]
+        own = slice(side(seat, E.S_DECK_TOP), side(seat, E.S_DECK_LEN))
+        return [unseen, [("zones", (seat, int(E.Z_DECK), own))]]
+
+    def kind_of(self, m: Match, place: tuple[str, Index]) -> int:
+        # A trap card or not: a trap slot holds a trap.
+        E, st = self.E, m.arrays["st"]
+        if not isinstance(place[1][-1], int):
+            return 0  # a run of the seat's own deck
+        card = int(self.parts(m)["zones"][place[1]])
+        return int(int(st[int(st[E.G_CARDS]) + card * E.CARD_COLUMNS + E.C_KIND]) == E.KIND_TRAP)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# plasma: the card table, and one STATE_DTYPE record with the counters and trace beside it
+
+
+class PlasmaAdapter(Adapter):
+    ruleset = "plasma"
+    E = plasma
+    SHAPE = {
+        "G": "`table` (the card table; the options are in the state record)",
+        "S": "`st`: one STATE_DTYPE record; `counters` and `events` beside it",
+    }
+    CONTRACT = {
+        "legal_actions": "legal_actions(table, st, out) -> n",
+        "apply": "apply(table, st, counters, events, action)",
+        "clone": "clone(st, into)",
+        "determinize": "determinize(table, st, p, seed)",
+    }
+    ROLES = {
+        "legal_actions": ("G", "S", "out"),
+        "apply": ("G", "S", "S+", "S+", "row"),
+        "clone": ("S", "into"),
+        "determinize": ("G", "S", "seat", "rng"),
+    }
+    clone_leaves = {
+        "ecount": "set past any trace: the clone logs nothing",
+        "srng": "the search's own generator",
+        "pool": "determinize's scratch",
+        "choice": "the search's candidates",
+        "score": "the search's points",
+        "searched": "the search's figures",
+        "actions": "the action list, rewritten by the next listing",
+        "words": "the policies' own words (random's mulligan count)",
+        "counters": "the batch's counters, beside the record",
+    }
+    determinize_scratch = frozenset({"pool", "rng"})
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        E = self.E
+        _, compiled, decks = _bundled("plasma", {"turn_cap": turn_cap} | (options or {}))
+        deck_a, deck_b = E.check_deck_size(decks[0]), E.check_deck_size(decks[-1])
+        record = _record(E.STATE_DTYPE)
+        record[0] = E.new_state(compiled.options)
+        counters = new_counters(len(compiled.names))
+        seeds, first = _one_match_args(seed, seed % 2)
+        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+        E.play_matches(
+            compiled.table, record[0], deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns,
+            counters, None,
+        )  # fmt: skip
+        return Match({"table": compiled.table, "compiled": compiled}, {"st": record, "counters": counters})
+
+    def blank(self, m: Match) -> Match:
+        return Match(m.G, {"st": _record(self.E.STATE_DTYPE), "counters": m.arrays["counters"] * 0})
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        return _fields(m.arrays["st"]) | {"counters": m.arrays["counters"]}
+
+    def live(self, m: Match) -> dict[str, Any]:
+        live = super().live(m)
+        side = live["side"]
+        for p in range(2):
+            live["board"][p, int(side[p, self.E.S_BOARD]) :] = 0  # field slots not in use: no rule reads them
+        return live
+
+    def clone(self, m: Match, into: Match) -> None:
+        self.E.clone(m.arrays["st"][0], into.arrays["st"][0])
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        self.E.determinize(m.G["table"], m.arrays["st"][0], np.int64(seat), np.int64(seed))
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        E, st = self.E, m.arrays["st"][0]
+        foe = 1 - seat
+        side = st.side
+        return [
+            [
+                ("hand", (foe, slice(0, int(side[foe, E.S_HAND])))),
+                ("library", (foe, slice(int(side[foe, E.S_DRAWN]), int(side[foe, E.S_DECK])))),
+            ],
+            [("library", (seat, slice(int(side[seat, E.S_DRAWN]), int(side[seat, E.S_DECK]))))],
+        ]
+
+    def derived(self, m: Match, seat: int) -> list[tuple[str, Index]]:
+        return [("side", (1 - seat, self.E.S_HAND_INSTANT))]
+
+    def refresh(self, m: Match) -> None:
+        # S_HAND_INSTANT: the cheapest Instant in each hand, which the rules keep instead of reading the hand.
+        E, st, table = self.E, m.arrays["st"][0], m.G["table"]
+        for p in range(2):
+            costs = [int(table[st.hand[p, h], E.T_INSTANT_COST]) for h in range(int(st.side[p, E.S_HAND]))]
+            st.side[p, E.S_HAND_INSTANT] = min(costs, default=E.NO_INSTANT)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# SOURCE: table, clauses and RULES_DTYPE record; one STATE_DTYPE record with piles, counters and trace beside it
+
+
+class SourceAdapter(Adapter):
+    ruleset = "source"
+    E = source
+    SHAPE = {
+        "G": "`table`, `clauses` and `rules` (a RULES_DTYPE record: options, map, distances)",
+        "S": "`state`: one STATE_DTYPE record; `piles` (draw decks, token decks, Done Zones, the search's pool), "
+        "`counters` and `events` beside it",
+    }
+    CONTRACT = {
+        "legal_actions": "legal_actions(table, rules, state, piles, out) -> n",
+        "apply": "apply(table, clauses, rules, state, piles, counters, events, action)",
+        "clone": "clone_state(table, rules, state, piles, work, wpiles)",
+        "determinize": "determinize(table, rules, state, piles, p) (randomness: state.rng)",
+    }
+    ROLES = {
+        "legal_actions": ("G", "G", "S", "S+", "out"),
+        "apply": ("G", "G", "G", "S", "S+", "S+", "S+", "row"),
+        "clone": ("G", "G", "S", "S+", "into", "into+"),
+        "determinize": ("G", "G", "S", "S+", "seat"),
+    }
+    clone_leaves = {
+        "rng": "the generator (the work's own: determinize deals with it)",
+        "ec": "the trace's length",
+        "choice": "the symbol phase's chosen action, unpacked (a generator attack waits there)",
+        "scratch": "greedy's look-ahead",
+        "search": "the search's words",
+        "actions": "the action list, rewritten by the next listing",
+        "piles.pool": "determinize's scratch",
+        "counters": "the batch's counters",
+    }
+    clone_misses = {
+        "rng": "the match's dice: the clone draws other cards and rolls other dice than its source would",
+        "choice": "a generator attack chosen in the symbol phase waits there for the rest of the turn",
+    }
+    determinize_scratch = frozenset({"piles.pool", "rng"})
+    extra_states = ((5, 12, {}), (2, 5, {"symbol_draw": "blind"}))  # a trap face down; symbols drawn blind
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        E = self.E
+        _, compiled, decks = _bundled("source", {"turn_cap": turn_cap} | (options or {}))
+        deck_a, deck_b = decks[0], decks[-1]
+        deck_size = max(len(deck_a), len(deck_b))
+        rules = E.new_rules(compiled, deck_size)
+        state, piles = E.new_state(compiled, deck_size)
+        record = _record(E.STATE_DTYPE)
+        record[0] = state
+        counters = new_counters(len(compiled.names))
+        events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)
+        seeds, first = _one_match_args(seed, seed % 2)
+        winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
+        E.play_matches(
+            compiled.table, compiled.extra["clauses"], rules, record[0], piles, counters, events, deck_a, deck_b,
+            seeds, first, policies[0], policies[1], winners, turns,
+        )  # fmt: skip
+        G = {"table": compiled.table, "clauses": compiled.extra["clauses"], "rules": rules, "compiled": compiled}
+        return Match(G, {"state": record, "piles": piles, "counters": counters}, {"deck_size": deck_size})
+
+    def kind_of(self, m: Match, place: tuple[str, Index]) -> int:
+        # A trap card or not: a trap space holds a trap.
+        if not isinstance(place[1][-1], int):
+            return 0  # a run of the seat's own deck, or of the symbols
+        card = int(self.parts(m)[place[0]][place[1]])
+        return int(int(m.G["table"][card, self.E.T_KIND]) == self.E.K_TRAP)
+
+    def blank(self, m: Match) -> Match:
+        state, piles = self.E.new_state(m.G["compiled"], m.extra["deck_size"])
+        record = _record(self.E.STATE_DTYPE)
+        record[0] = state
+        return Match(m.G, {"state": record, "piles": piles, "counters": m.arrays["counters"] * 0}, dict(m.extra))
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        E, piles = self.E, m.arrays["piles"]
+        return _fields(m.arrays["state"]) | {
+            "piles.library": piles[E.PILE_LIBRARY],
+            "piles.tokens": piles[E.PILE_TOKENS],
+            "piles.pool": piles[E.PILE_POOL],
+            "counters": m.arrays["counters"],
+        }
+
+    def live(self, m: Match) -> dict[str, Any]:
+        # Only the map's spaces, the cards in hand, the deck's width and the set's token columns are read.
+        E, opts = self.E, m.G["rules"].opts
+        live = super().live(m)
+        spaces, width = int(opts[E.O_SPACES]), int(opts[E.O_DECK_WIDTH])
+        live["mon"][spaces:] = 0
+        live["cells"][spaces:] = 0
+        for q in range(2):
+            live["hand"][q, int(live["side"][q, E.S_HAND]) :] = 0
+        live["piles.library"][:, width:] = 0
+        live["piles.tokens"][:, 2 * m.G["table"].shape[0] :] = 0
+        return live
+
+    def clone(self, m: Match, into: Match) -> None:
+        state, piles = m.arrays["state"][0], m.arrays["piles"]
+        self.E.clone_state(m.G["table"], m.G["rules"], state, piles, into.arrays["state"][0], into.arrays["piles"])
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        state = m.arrays["state"][0]
+        rng_seed(state.rng, seed)
+        self.E.determinize(m.G["table"], m.G["rules"], state, m.arrays["piles"], np.int64(seat))
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        E, state, opts = self.E, m.arrays["state"][0], m.G["rules"].opts
+        foe, side, cells = 1 - seat, state.side, state.cells
+        unseen: Pool = [
+            ("cells", (space, E.C_TRAP))
+            for space in range(int(opts[E.O_SPACES]))
+            if cells[space, E.C_TRAP] >= 0 and cells[space, E.C_TRAP_OWNER] == foe
+        ]
+        unseen += [("hand", (foe, h)) for h in range(int(side[foe, E.S_HAND]))]
+        unseen += [("piles.library", (foe, k)) for k in range(int(side[foe, E.S_DECK]), int(side[foe, E.S_DECK_N]))]
+        own = slice(int(side[seat, E.S_DECK]), int(side[seat, E.S_DECK_N]))
+        pools: list[Pool] = [unseen, [("piles.library", (seat, own))]]
+        if opts[E.O_BLIND] == 1:
+            for q in range(2):
+                pools.append([("side", (q, slice(E.S_ORDER0 + int(side[q, E.S_NEXT]), E.S_ORDER0 + E.SYMBOLS)))])
+        return pools
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Millennium Blades: card and effect tables; one STATE_DTYPE record with the store, counters and trace beside it
+
+
+class BladesAdapter(Adapter):
+    ruleset = "blades"
+    E = blades
+    SHAPE = {
+        "G": "`table` and `effects` (the options are in the state record)",
+        "S": "`st`: one STATE_DTYPE record; `store`, `counters` and `events` beside it",
+    }
+    CONTRACT = {
+        "legal_actions": "legal_actions(table, effects, st, out) -> n",
+        "apply": "apply(table, effects, st, store, counters, events, action)",
+        "clone": "clone_state(dst, src) (the store copied by the caller)",
+        "determinize": "determinize(st, store, p) (randomness: st.rng)",
+    }
+    ROLES = {
+        "legal_actions": ("G", "G", "S", "out"),
+        "apply": ("G", "G", "S", "S+", "S+", "S+", "row"),
+        "clone": ("into", "S"),
+        "determinize": ("S", "S+", "seat"),
+    }
+    clone_leaves = {
+        "rng": "the generator (a rollout seeds its own)",
+        "ecount": "the trace's length",
+        "search": "the search's words",
+        "pool": "determinize's scratch",
+        "actions": "the action list, rewritten by the next listing",
+        "probe": "a policy's second action list",
+        "store": "the store, beside the record (its length is the set's): copied by the caller",
+        "counters": "the batch's counters",
+    }
+    clone_misses = {
+        "rng": "the tournament's dice: the clone draws other store cards and flips other coins than its source would",
+        "store": "the store's cards and order: `clone_state` alone leaves the target's",
+    }
+    determinize_scratch = frozenset({"pool", "rng"})
+
+    def match(
+        self,
+        seed: int,
+        turn_cap: int,
+        policies: tuple[int, int] = (GREEDY, RANDOM),
+        options: dict[str, Any] | None = None,
+    ) -> Match:
+        # No turn cap in a tournament: the state after `turn_cap` turns of the tournament's own loop.
+        E = self.E
+        _, compiled, decks = _bundled("blades", {"players": 3} | (options or {}))
+        record = _record(E.STATE_DTYPE)
+        record[0] = E.new_state(compiled.options)
+        st = record[0]
+        store = compiled.extra["store"].copy()
+        counters = new_counters(len(compiled.names))
+        events = np.zeros((0, 6), dtype=np.int64)
+        table, effects = compiled.table, compiled.extra["effects"]
+        E.setup_tournament(
+            table, st, counters, events, decks[0], decks[-1], seed, seed % 2, policies[0], policies[1], len(store),
+            compiled.extra["meta"],
+        )  # fmt: skip
+        players = int(st.game[E.G_PLAYERS])
+        p = int(st.game[E.G_FIRST])
+        for _ in range(turn_cap):
+            if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
+                st.game[E.G_TURN] += 1
+                E.take_turn(table, effects, st, store, counters, events, p)
+            p = (p + 1) % players
+        G = {"table": table, "effects": effects, "compiled": compiled}
+        return Match(G, {"st": record, "store": store, "counters": counters}, {"seats": players})
+
+    def blank(self, m: Match) -> Match:
+        counters = m.arrays["counters"] * 0
+        arrays = {"st": _record(self.E.STATE_DTYPE), "store": m.arrays["store"] * 0, "counters": counters}
+        return Match(m.G, arrays, dict(m.extra))
+
+    def parts(self, m: Match) -> dict[str, Any]:
+        return _fields(m.arrays["st"]) | {"store": m.arrays["store"], "counters": m.arrays["counters"]}
+
+    def live(self, m: Match) -> dict[str, Any]:
+        # The effect queue's rows from its head to its tail (a ring): the rest is spent.
+        E, live = self.E, super().live(m)
+        head, tail = int(live["game"][E.G_QHEAD]), int(live["game"][E.G_QTAIL])
+        waiting = [row % E.QUEUE_SIZE for row in range(head, tail)]
+        spent = np.ones(E.QUEUE_SIZE, dtype=bool)
+        spent[waiting] = False
+        live["queue"][spent] = 0
+        return live
+
+    def clone(self, m: Match, into: Match) -> None:
+        self.E.clone_state(into.arrays["st"][0], m.arrays["st"][0])
+
+    def determinize(self, m: Match, seat: int, seed: int) -> None:
+        st = m.arrays["st"][0]
+        rng_seed(st.rng, seed)
+        self.E.determinize(st, m.arrays["store"], np.int64(seat))
+
+    def hidden(self, m: Match, seat: int) -> list[Pool]:
+        E, st = self.E, m.arrays["st"][0]
+        hands: Pool = [
+            ("side", (q, slice(E.S_CARDS, E.S_CARDS + int(st.side[q, E.S_HAND]))))
+            for q in range(int(st.game[E.G_PLAYERS]))
+            if q != seat
+        ]
+        return [hands, [("store", (slice(0, int(st.game[E.G_STORE_LEFT])),))]]
+
+
+ADAPTERS: dict[str, Adapter] = {
+    adapter.ruleset: adapter
+    for adapter in (CirclesAdapter(), SoulsAdapter(), PlasmaAdapter(), SourceAdapter(), BladesAdapter())
+}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The legality replay: every row a match applies was listed by `legal_actions` at that point
+
+
+@dataclass
+class Checks:
+    """What the wrapped doors checked: how many answers or rows per door and decision kind, and the refused ones."""
+
+    checked: dict[str, int] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+    G: dict[str, Any] = field(default_factory=dict)
+    """The game data of the batch being played (for doors whose arguments do not carry it)."""
+
+    def check(self, door: str, ok: bool, detail: Callable[[], str]) -> None:
+        self.checked[door] = self.checked.get(door, 0) + 1
+        if not ok and len(self.refused) < 20:
+            self.refused.append(f"{door}: {detail()}")
+
+
+def _wrap(E: Any, name: str, before: Callable[..., None] | None, after: Callable[..., None] | None = None) -> None:
+    """Replace E.`name` by a function that calls `before(*args)`, the real one, then `after(result, *args)`."""
+    inner = getattr(E, name)
+
+    def wrapped(*args: Any) -> Any:
+        if before is not None:
+            before(*args)
+        result = inner(*args)
+        if after is not None:
+            after(result, *args)
+        return result
+
+    setattr(E, name, wrapped)
+
+
+def _circles_doors(E: Any, log: Checks) -> None:
+    """circles: `apply(R, S, k)` takes row k of the list in S, which must be `legal_actions`' list now; the policies'
+    door `choose` picks a row of it; greedy answers the two hand decisions (`greedy_hand`) without a list, with a
+    hand position that must be a listed row's."""
+
+    def fresh(R: Any, S: Any) -> tuple[int, Any]:
+        out = np.zeros_like(E.actions_of(S))
+        return int(E.legal_actions(R, S, out)), out
+
+    def same_list(R: Any, S: Any) -> tuple[int, bool]:
+        n = int(E.decision_of(S)[E.D_N])
+        again, out = fresh(R, S)
+        return n, again == n and bool((out[:n] == E.actions_of(S)[:n]).all())
+
+    def kind(S: Any) -> int:
+        return int(E.decision_of(S)[E.D_KIND])
+
+    def on_choose(k: Any, R: Any, S: Any) -> None:
+        n, same = same_list(R, S)
+        log.check(f"choose, kind {kind(S)}", same and 0 <= int(k) < n, lambda: f"row {k} of {n}, list fresh: {same}")
+
+    def on_greedy_hand(h: Any, R: Any, S: Any) -> None:
+        n, out = fresh(R, S)
+        rows = [int(a) for a in out[:n, 0]]
+        ok = (n == 0 and int(h) == E.STOP) or int(h) in rows
+        log.check(f"greedy_hand, kind {kind(S)}", ok, lambda: f"hand position {h}, listed {rows}")
+
+    def on_apply(R: Any, S: Any, k: Any) -> None:
+        n, same = same_list(R, S)
+        ok = same and ((n == 0 and int(k) == -1) or 0 <= int(k) < n)
+        log.check(f"apply, kind {kind(S)}", ok, lambda: f"row {k} of {n}, list fresh: {same}")
+
+    _wrap(E, "choose", None, on_choose)
+    _wrap(E, "greedy_hand", None, on_greedy_hand)
+    _wrap(E, "apply", on_apply)
+
+
+def _souls_doors(E: Any, log: Checks) -> None:
+    """souls: `apply(st, side, row)` takes the row at word `row`; greedy takes most rows by calling the rule `apply`
+    would call for them (`attack`, `summon`, ...), each checked as that row. Listed on a copy (listing writes the
+    sacrifice plan and the action list)."""
+    inside = [0]
+
+    def listed(st: Any, side: Any) -> set[tuple[int, ...]]:
+        probe = st.copy()
+        out = int(probe[E.G_ACTIONS])
+        n = int(E.legal_actions(probe, side, out))
+        return {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
+
+    def check(door: str, st: Any, side: Any, row: tuple[int, ...]) -> None:
+        rows = listed(st, side)
+        log.check(f"{door}, kind {row[0]}", row in rows, lambda: f"row {row}, listed {sorted(rows)}")
+
+    real_apply = E.apply
+
+    def checked_apply(st: Any, side: Any, row: Any) -> Any:
+        check("apply", st, side, tuple(int(v) for v in st[row : row + 4]))
+        inside[0] += 1
+        try:
+            return real_apply(st, side, row)
+        finally:
+            inside[0] -= 1
+
+    E.apply = checked_apply
+
+    def direct(name: str, row_of: Callable[..., tuple[Any, ...]]) -> None:
+        real = getattr(E, name)
+
+        def taken(st: Any, side: Any, *args: Any) -> Any:
+            if inside[0] == 0:
+                check(name, st, side, tuple(int(v) for v in row_of(*args)))
+            inside[0] += 1
+            try:
+                return real(st, side, *args)
+            finally:
+                inside[0] -= 1
+
+        setattr(E, name, taken)
+
+    direct("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
+    direct("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
+    direct("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
+    direct("cast_spell", lambda h, target: (E.A_CAST, h, target, 0))
+    direct("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
+    direct("support", lambda u, target: (E.A_SUPPORT, u, target, 0))
+    direct("move_unit", lambda u, row: (E.A_MOVE, u, row, 0))
+
+
+def _plasma_doors(E: Any, log: Checks) -> None:
+    """plasma: `apply` dispatches to an applier per decision kind, and greedy calls the appliers itself (it weighs
+    its actions on the state without a list): each applier's action must be listed for the decision open then."""
+    kinds = {E.D_PLAY: "play", E.D_ATTACKER: "attacker", E.D_TARGET: "target", E.D_MULLIGAN: "mulligan"}
+    kinds |= {E.D_BLOCK: "block", E.D_INSTANT: "instant"}
+    appliers = [
+        ("apply_play", "play", 1, 5),
+        ("apply_attacker", "attacker", 0, 1),
+        ("apply_target", "target", 1, 5),
+        ("apply_mulligan", "mulligan", 1, 5),
+        ("apply_block", "block", 1, 4),
+        ("apply_instant", "instant", 1, 4),
+        ("apply_effect_target", "effect target", 1, 4),
+    ]
+    for name, kind, st_at, action_at in appliers:
+
+        def before(
+            *args: Any, name: str = name, kind: str = kind, st_at: int = st_at, action_at: int = action_at
+        ) -> None:
+            st, action = args[st_at], int(args[action_at])
+            out = np.zeros(E.MAX_CHOICES, dtype=np.int64)
+            listed = [int(v) for v in out[: E.legal_actions(log.G["table"], st, out)]]
+            pending = int(st.game[E.G_PENDING]) != E.D_NONE
+            open_kind = "effect target" if pending else kinds.get(int(st.game[E.G_DECISION]))
+            ok = open_kind == kind and action in listed
+            log.check(f"{name}", ok, lambda: f"action {action} for {kind}, open: {open_kind}, listed {listed}")
+
+        _wrap(E, name, before)
+
+
+def _source_doors(E: Any, log: Checks) -> None:
+    """SOURCE: every decision and question of the rules goes through one door, `choose`, whose answer the caller
+    applies once the decision is closed; greedy answers the main action, the channeled card and the symbol without a
+    list (`greedy_*_unlisted`). Each answer must be listed for the decision open (STOP when none is listed)."""
+    new_state = E.new_state
+
+    def kept_new_state(compiled: Any, deck_size: int) -> Any:
+        state, piles = new_state(compiled, deck_size)
+        log.G["piles"] = piles
+        return state, piles
+
+    E.new_state = kept_new_state
+
+    def listed(table: Any, rules: Any, state: Any) -> list[int]:
+        out = np.zeros_like(state.actions)
+        return [int(a) for a in out[: E.legal_actions(table, rules, state, log.G["piles"], out)]]
+
+    def check(door: str, action: Any, table: Any, rules: Any, state: Any) -> None:
+        rows = listed(table, rules, state)
+        kind = E.D_KINDS[int(state.game[E.G_DECISION])]
+        ok = int(action) in rows or (not rows and int(action) == E.STOP)
+        log.check(f"{door}, {kind}", ok, lambda: f"answer {action}, listed {rows}")
+
+    def on_choose(action: Any, table: Any, clauses: Any, rules: Any, state: Any, piles: Any) -> None:
+        check("choose", action, table, rules, state)
+
+    def on_symbol(action: Any, table: Any, clauses: Any, rules: Any, state: Any, p: Any) -> None:
+        check("greedy_symbol_unlisted", action, table, rules, state)
+
+    def on_unlisted(name: str) -> Callable[..., None]:
+        def after(action: Any, table: Any, rules: Any, state: Any, p: Any) -> None:
+            check(name, action, table, rules, state)
+
+        return after
+
+    # The checks run after the answer: the doors are asked with the decision open, and leave it open.
+    _wrap(E, "choose", None, on_choose)
+    _wrap(E, "greedy_symbol_unlisted", None, on_symbol)
+    _wrap(E, "greedy_main_unlisted", None, on_unlisted("greedy_main_unlisted"))
+    _wrap(E, "greedy_channel_card_unlisted", None, on_unlisted("greedy_channel_card_unlisted"))
+
+
+def _blades_doors(E: Any, log: Checks) -> None:
+    """Millennium Blades: the rule code lists the open decision into `out` and asks a policy door (`choose`, or the
+    turn's `choose_turn_action` and `choose_single`), whose answer must be in that list, itself `legal_actions`' list
+    now; then an applier per decision kind takes it, with the decision still open: its action must be listed."""
+
+    def relisted(table: Any, effects: Any, st: Any) -> list[int]:
+        out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+        return [int(v) for v in out[: E.legal_actions(table, effects, st, out)]]
+
+    for name in ("choose", "choose_turn_action", "choose_single"):
+
+        def after(action: Any, table: Any, effects: Any, st: Any, out: Any, n: Any, name: str = name) -> None:
+            listed = [int(v) for v in out[:n]]
+            again = relisted(table, effects, st)
+            ok = n >= 1 and listed == again and int(action) in listed
+            kind = E.DECISION_NAMES[int(st.game[E.G_DECISION])]
+            log.check(f"{name}, {kind}", ok, lambda: f"answer {action}, listed {listed}, listed now {again}")
+
+        _wrap(E, name, None, after)
+    appliers = {
+        "apply_turn_action": (2, 6),
+        "apply_single": (2, 6),
+        "apply_scurry": (2, 6),
+        "apply_reaction": (2, 5),
+        "apply_flip": (2, 5),
+        "apply_discarder": (2, 4),
+        "apply_give_up": (0, 2),
+        "apply_clash_opponent": (2, 6),
+    }
+    for name, (st_at, action_at) in appliers.items():
+
+        def before(*args: Any, name: str = name, st_at: int = st_at, action_at: int = action_at) -> None:
+            st, action = args[st_at], int(args[action_at])
+            listed = relisted(log.G["table"], log.G["effects"], st)
+            log.check(name, action in listed, lambda: f"action {action}, listed {listed}")
+
+        _wrap(E, name, before)
+
+
+DOORS: dict[str, Callable[[Any, Checks], None]] = {
+    "circles": _circles_doors,
+    "souls": _souls_doors,
+    "plasma": _plasma_doors,
+    "source": _source_doors,
+    "blades": _blades_doors,
+}
+"""Per engine, the doors through which a policy's answer or an applied row goes, wrapped with the check."""
+
+REPLAY_POLICIES = ((GREEDY, GREEDY), (RANDOM, RANDOM), (GREEDY, RANDOM))
+REPLAY_SEEDS = (7919, 2 * 7919)
+
+
+def _circles_ability_decks(compiled: Any) -> list[Any]:
+    """tests/rulesets/circles/legal_replay.py's ABILITY_DECKS (the bundled set's cards, so that every ability fires:
+    no bundled deck brings an ability decision, `apply`'s only caller), as deck arrays."""
+    script = Path(__file__).with_name("rulesets") / "circles" / "legal_replay.py"
+    spec = importlib.util.spec_from_file_location("circles_legal_replay", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    decks = []
+    for text in module.ABILITY_DECKS:
+        ids: list[int] = []
+        for part in text.split(","):
+            card, copies = part.split("*")
+            ids += [compiled.card_id(card)] * int(copies)
+        decks.append(np.array(ids, dtype=np.int64))
+    return decks
+
+
+def replay_batches(ruleset_id: str) -> list[tuple[Any, Any, Any, tuple[int, int], Any, Any]]:
+    """The matches the replay plays: the bundled set at its default options, its first deck against its last and
+    back (circles: and its ability decks, each against the next), two seeds each, under greedy, random, and greedy
+    against random."""
+    engine, compiled, decks = _bundled(ruleset_id)
+    pairs = [(decks[0], decks[-1]), (decks[-1], decks[0])]
+    if ruleset_id == "circles":
+        extra = _circles_ability_decks(compiled)
+        pairs += [(extra[k], extra[(k + 1) % len(extra)]) for k in range(len(extra))]
+    seeds = np.array(REPLAY_SEEDS, dtype=np.int64)
+    first = (np.arange(len(REPLAY_SEEDS)) % 2).astype(np.int8)
+    return [(engine, compiled, pair, policies, seeds, first) for policies in REPLAY_POLICIES for pair in pairs]
+
+
+def batch_results(ruleset_id: str) -> list[list[list[int]]]:
+    """Winners and turns of every replayed batch (compiled, or as plain Python when NUMBA_DISABLE_JIT=1)."""
+    results = []
+    for engine, compiled, (deck_a, deck_b), (policy_a, policy_b), seeds, first in replay_batches(ruleset_id):
+        played = engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b)
+        results.append([[int(v) for v in played[0]], [int(v) for v in played[1]]])
+    return results
+
+
+def replay(ruleset_id: str) -> dict[str, Any]:
+    """`batch_results` with the engine's doors wrapped (`DOORS`): what was checked, what was refused."""
+    import numba
+
+    jit_off = numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+    assert jit_off, "run under NUMBA_DISABLE_JIT=1: the compiled engine looks no wrapper up"
+    E = ADAPTERS[ruleset_id].E
+    log = Checks()
+    DOORS[ruleset_id](E, log)
+    results = []
+    for engine, compiled, (deck_a, deck_b), (policy_a, policy_b), seeds, first in replay_batches(ruleset_id):
+        log.G.update(table=compiled.table, effects=compiled.extra.get("effects"))
+        played = engine.play_batch(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b)
+        results.append([[int(v) for v in played[0]], [int(v) for v in played[1]]])
+    return {"checked": log.checked, "refused": log.refused, "results": results}
+
+
+if __name__ == "__main__":
+    print(json.dumps(replay(sys.argv[1])))
