@@ -8,20 +8,24 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
   its abilities set to the design's (near-vanilla cards). A stat a rule fixes from the cost is derived, not drawn
   (`StatDesign.derived`, from `StatDesign.draws`): SOURCE's printed ST total is the table's for the spaces, so the
   design draws an `st +N` and fits the ST total in play, every card legal.
-- Step 1, the cost probe: two cards per cost level, measured with the power curve's replacement test: a mid-stat
-  card (stats at the middle of their ranges, no keyword), whose powers are the cost curve ("a mid-stat card at each
-  cost"), and the design's strongest card (every stat at the top of its range, no keyword). A cost level where
-  neither was played by its side in `min_play_share` of its matches is *out of play*: a card at that cost is drawn
-  but (almost) never played before the matches end, whatever its stats within the design's ranges, so no stat on it
-  can be worth anything there, and the design does not spend matches on it. The strongest card decides because
-  whether a card is played can hang on its stats: the souls greedy policy summons a monster only when its worth
-  (Atk + Def + a bonus) exceeds that of the monsters it sacrifices, so in ember_rush a 6/6 for 2 souls is never
-  summoned while a 12/12 for 2 is, and a mid-stat probe alone called cost 2 out of play for every card.
+- Step 1, the cost probe: two cards per cost level, measured with the power curve's replacement test: a mid-stat card
+  (stats at the middle of their ranges, no keyword), whose powers are the cost curve ("a mid-stat card at each cost"),
+  and the design's strongest card (every stat at the top of its range, no keyword; both placed as legal cards where
+  the design places them: a circles card of 4 or 5 circles holds the 1 or 2 ability circles it must). A cost level
+  where neither was played by its side in `min_play_share` of its matches is *out of play*: a card at that cost is
+  drawn but (almost) never played before the matches end, whatever its stats within the design's ranges, so no stat on
+  it can be worth anything there, and the design does not spend matches on it. The strongest card decides because
+  whether a card is played can hang on its stats: the souls greedy policy summons a monster only when its worth (Atk +
+  Def + a bonus) exceeds that of the monsters it sacrifices, so in ember_rush a 6/6 for 2 souls is never summoned
+  while a 12/12 for 2 is, and a mid-stat probe alone called cost 2 out of play for every card.
 - Step 2, the design: a seeded Latin hypercube of `cards` synthetic cards over the stats' ranges, the cost levels in
   play and the keywords (each level of each attribute used equally often, the attributes drawn independently, so
-  cost is not confounded with the stats). The design is played in `replicates` power-curve runs on independent
-  seeds, each with its share of the matches; within a run every card plays the same seeded matches (common random
-  numbers) against the same unchanged reference deck's matches.
+  cost is not confounded with the stats). Where a rule ties the attributes together, a design places each drawn
+  point as a legal card (`StatDesign.place`: a circles ability fills circles of the cost, and a card keeps 1-3 base
+  resources, so not every keyword fits every cost), and those attributes are then used about as often as the rule
+  lets them. The design is played in `replicates` power-curve runs on independent seeds, each with its share of the
+  matches; within a run every card plays the same seeded matches (common random numbers) against the same unchanged
+  reference deck's matches.
 - The exchange rates: a weighted least-squares fit of power on the attributes (weights 1 / se^2 of each card's
   power; cards whose every match ended alike are one measurement and share one card's weight). Within one run the
   cards' errors are correlated (the same seeds make similar cards' matches alike), so an interval from one run's
@@ -43,7 +47,9 @@ How the worth is measured (documented in docs/simulation.md, "What each stat is 
   the other attributes held at their design means, with 95% intervals; a level whose interval misses the straight
   line's value says the effect is not linear there (e.g. Atk beyond what wins a fight).
 
-Covered games: `souls` and `circles` (plain stat cards and a document cost formula), `plasma` (power, resolve,
+Covered games: `souls` (plain stat cards and keywords beside the soul-cost table), `circles` (Attack, Health, the
+colours of a card's circles and four abilities, each ability's circles in its own colour, beside the document's price
+in circles: a circle per 3 points, and each ability its circles), `plasma` (power, resolve,
 plasma cost and two activated abilities; the document gives no cost formula, so the formula beside the measured rates
 is the set's own fitted line, `StatDesign.bind`, and it prices power and resolve only), `source` (monsters: the
 ST total in play, how far the highest ST stands out and the lowest falls, the occupied spaces required, and two
@@ -162,6 +168,14 @@ class StatDesign:
     """Attributes drawn and written into the cards in place of the derived stats, and not fitted (the fit reads
     them through the derived stats: SOURCE's `st +N`; or they spread what a stat counts over the set's vocabulary:
     which of Blades' elements a card has). Empty: the design draws exactly the stats it fits."""
+    place: Callable[[Mapping[str, int], CardBase | None], dict[str, int]] | None = None
+    """Makes a drawn design point (drawn stats, draws, cost, keywords) a legal card, given the template card (None:
+    none known), before its derived stats follow from it: it may change the keywords and drawn stats and add fields
+    the card is written from. Where a keyword takes part of the cost (a circles ability fills circles of the cost, and
+    a card keeps 1-3 circles for base resources), not every keyword fits every cost, and some costs need one; where a
+    stat hangs on the template (how many colours a circles card has, its base resources taking the template's colour
+    first), the drawn value is a target the card comes as near as it can. Those attributes are then not each used as
+    often as the Latin hypercube drew them. None: every point is legal as drawn."""
     strongest_with_keywords: bool = False
     """The cost probe's strongest card carries every keyword too, not only every stat at the top of its range: where
     whether a card is played hangs on its effects (Blades' greedy plays first the single whose Play clauses bring the
@@ -193,9 +207,11 @@ class StatDesign:
         """The stats the design draws: its stats but the derived ones, then `draws`."""
         return (*(a for a in self.stats if a.name not in self.derived), *self.draws)
 
-    def complete(self, point: Mapping[str, int]) -> dict[str, int]:
-        """A drawn design point (drawn stats, cost, keywords) with its derived stats added."""
-        return {**point, **{name: int(value(point)) for name, value in self.derived.items()}}
+    def complete(self, point: Mapping[str, int], template: CardBase | None = None) -> dict[str, int]:
+        """A drawn design point (drawn stats, cost, keywords), placed (`place`) for the template card, with its derived
+        stats added."""
+        placed = self.place(point, template) if self.place is not None else point
+        return {**placed, **{name: int(value(placed)) for name, value in self.derived.items()}}
 
     @property
     def units(self) -> str:
@@ -255,38 +271,191 @@ def _souls_formula(point: Mapping[str, int]) -> float:
     return float(soul_cost_for(point["Atk"], point["Def"]))
 
 
-def _main_colour(template: CardBase) -> str:
+CIRCLES_KEYWORDS: tuple[str, ...] = ("Fireball", "Defender", "Fast", "Sleep")
+"""The circles design's keywords: four of the document's 24 abilities, each priced at one circle of its own colour
+(the left column of its list) and each on cards of the set: Fireball (1 red; "Spend 1 Red" to use; Fire Adept),
+Defender (1 blue, automatic; Ember Warden, Shieldbearer), Fast (1 green, automatic; Thorn Sprinter, Storm Rider) and
+Sleep (1 green; "Spend 1 Green" to use; Dream Weaver): every colour, automatic and activated. None of two or three
+circles: a card keeps at least one base resource, so at the costs in play (1-3 circles at the defaults) a two-circle
+ability fits only a 3-circle card with nothing else, and a three-circle one no card at all. Their order is the order a
+design card's abilities are written in."""
+CIRCLES_COLOURS = "colours"
+"""The circles design's colour stat: how many of red, blue and green a card's circles use (1-3). The document prices
+a base resource the same in any colour ("1 Resource (any color)"), but an ability's circles are its own colour, and in
+a deck of three colours a card of two colours is brought into play sooner than one of one (in balanced_tricolour a
+1/2 for 1 red + 1 green +0.033 of score over one for 2 red): without it in the fit, an ability's rate would carry the
+colour its circle adds."""
+CIRCLES_SPENT = "points spent"
+"""The circles design's drawn Attack + Health, 2-9, at most the points its base resources give (3 a resource)."""
+CIRCLES_SHARE = "Attack share"
+"""The circles design's drawn split of the points spent: Attack gets this many eighths of the points above the
+minimum 1 Attack + 1 Health (rounded half up), Health the rest."""
+CIRCLES_ROOM = "ability circles"
+"""The circles design's drawn most circles its abilities may fill (0-2): a cost's circles buy abilities or base
+resources (points), so with the drawn keywords alone (each on half the cards) nearly every card of 2 or 3 circles
+filled all but one with abilities, and its Attack + Health stayed at 3 or less."""
+CIRCLES_ORDER = "ability order"
+"""The circles design's drawn order of its keywords: the keyword it starts from when it keeps the drawn ones that fit
+(then on round the list), so no keyword is kept first more often than another."""
+
+
+def _circles_ability(name: str) -> Any:
+    from workbench.rulesets.circles.abilities import find_ability
+
+    ability = find_ability(name)
+    assert ability is not None, name
+    return ability
+
+
+def _circles_ability_circles(point: Mapping[str, int]) -> int:
+    """The circles a design point's keywords fill (each in its own colour)."""
+    return sum(_circles_ability(name).circles for name in CIRCLES_KEYWORDS if point.get(name))
+
+
+def _main_colour(template: CardBase | None) -> str:
+    """The colour of the template's most circles (the first of red, blue, green on a tie; red without a template):
+    the colour a design card's base resources take first, so the reference deck pays them as it paid the filler."""
     from workbench.rulesets.circles.abilities import COLOURS
 
+    if template is None:
+        return COLOURS[0]
     return max(COLOURS, key=lambda colour: (int(getattr(template, colour, 0) or 0), -COLOURS.index(colour)))
 
 
+def _circles_place(point: Mapping[str, int], template: CardBase | None = None) -> dict[str, int]:
+    """A drawn circles design point made a legal card, its circles placed colour by colour.
+
+    The abilities: they leave 1, 2 or 3 of the card's circles for base resources ("1 Resource ... 2 Resources ... 3
+    Resources"; `circles.base_resources`), so a card of `circles` circles holds between circles - 3 and circles - 1
+    ability circles. The drawn keywords are kept, from the drawn `ability order` on round the list, while their
+    circles fit in that and in the drawn `ability circles`; where the cost needs more ability circles than they fill
+    (4 or 5 circles: at most 3 are base resources), keywords not drawn are added in the same order. A point with no
+    keyword drawn keeps none up to 3 circles (the cost probe's cards).
+
+    The colours: each ability's circles are its own colour ("color in the Circles up top, with the appropriate
+    colors"); the base resources take "any color", as many colours as bring the card's colours nearest the drawn
+    `colours` (the template's main colour first, then the fewest colours, then red, blue, green), split as evenly as
+    they go, the first colour taking the extra. The point gets the circles of each colour (`red`, `blue`, `green`)
+    and the colours it has. Without a drawn `colours`, the base resources are all the template's main colour."""
+    from itertools import combinations
+
+    from workbench.rulesets.circles.abilities import COLOURS
+    from workbench.rulesets.circles.costs import BASE_RESOURCE_CHOICES
+
+    total = int(point["circles"])
+    fewest, most = total - max(BASE_RESOURCE_CHOICES), total - min(BASE_RESOURCE_CHOICES)
+    room = min(most, max(fewest, int(point.get(CIRCLES_ROOM, most))))
+    start = int(point.get(CIRCLES_ORDER, 0)) % len(CIRCLES_KEYWORDS)
+    order = [CIRCLES_KEYWORDS[(start + j) % len(CIRCLES_KEYWORDS)] for j in range(len(CIRCLES_KEYWORDS))]
+    kept: list[str] = []
+    used = 0
+    for name in order:
+        circles = _circles_ability(name).circles
+        if point.get(name) and used + circles <= room:
+            kept.append(name)
+            used += circles
+    for name in order:
+        circles = _circles_ability(name).circles
+        if used < fewest and name not in kept and used + circles <= most:
+            kept.append(name)
+            used += circles
+    placed = {**point, **{name: int(name in kept) for name in CIRCLES_KEYWORDS}}
+    circles_of: dict[str, int] = dict.fromkeys(COLOURS, 0)
+    for name in kept:
+        ability = _circles_ability(name)
+        circles_of[ability.colour] += ability.circles
+    main = _main_colour(template)
+    preference = [main, *(c for c in COLOURS if c != main)]
+    base = total - used
+    if CIRCLES_COLOURS in point:
+        wanted = int(point[CIRCLES_COLOURS])
+        held = {c for c in COLOURS if circles_of[c]}
+        options = [
+            list(chosen) for k in range(1, min(base, len(COLOURS)) + 1) for chosen in combinations(preference, k)
+        ]
+        chosen = min(
+            options,
+            key=lambda colours: (abs(len(held | set(colours)) - wanted), main not in colours, len(colours)),
+        )
+    else:
+        chosen = [main]
+    for i, colour in enumerate(chosen):
+        circles_of[colour] += base // len(chosen) + (1 if i < base % len(chosen) else 0)
+    return placed | circles_of | {CIRCLES_COLOURS: sum(1 for c in COLOURS if circles_of[c])}
+
+
+def _circles_spent(point: Mapping[str, int]) -> int:
+    """Attack + Health of a placed point: the drawn points spent, at most 3 a base resource (the circles its abilities
+    leave), at least 2 (1 Attack and 1 Health)."""
+    from workbench.rulesets.circles.costs import POINTS_PER_BASE_RESOURCE
+
+    base = int(point["circles"]) - _circles_ability_circles(point)
+    return max(2, min(int(point.get(CIRCLES_SPENT, 2)), POINTS_PER_BASE_RESOURCE * base))
+
+
+def _circles_attack(point: Mapping[str, int]) -> int:
+    spent = _circles_spent(point)
+    return 1 + math.floor(int(point.get(CIRCLES_SHARE, 0)) / 8 * (spent - 2) + 0.5)
+
+
+def _circles_health(point: Mapping[str, int]) -> int:
+    return _circles_spent(point) - _circles_attack(point)
+
+
 def _circles_fields(point: Mapping[str, int], template: CardBase) -> dict[str, Any]:
+    """A character with the point's Attack, Health, abilities and circles of each colour (placed by `_circles_place`
+    when the point does not hold them yet)."""
     from workbench.rulesets.circles.abilities import COLOURS
 
-    colour = _main_colour(template)
+    placed = point if all(c in point for c in COLOURS) else _circles_place(point, template)
     return {
         "attack": point["Attack"],
         "health": point["Health"],
-        "abilities": [],
-        **{c: (point["circles"] if c == colour else 0) for c in COLOURS},
+        "abilities": [name for name in CIRCLES_KEYWORDS if placed.get(name)],
+        **{c: int(placed[c]) for c in COLOURS},
     }
 
 
 def _circles_attributes(card: CardBase) -> dict[str, int] | str:
+    from workbench.rulesets.circles.abilities import COLOURS, find_ability
+
     if getattr(card, "kind", None) != "character":
         return "not a character"
-    abilities = [str(a).strip() for a in getattr(card, "abilities", ()) or () if str(a).strip()]
-    if abilities:
-        return f"it has {', '.join(abilities)}, which the design does not vary"
-    return {"Attack": int(getattr(card, "attack", 0) or 0), "Health": int(getattr(card, "health", 0) or 0)}
+    written = [str(a).strip() for a in getattr(card, "abilities", ()) or () if str(a).strip()]
+    unknown = [name for name in written if find_ability(name) is None]
+    if unknown:
+        return f"it has {', '.join(unknown)}, which is not on the document's list of abilities"
+    names = [ability.name for ability in (find_ability(name) for name in written) if ability is not None]
+    other = [name for name in dict.fromkeys(names) if name not in CIRCLES_KEYWORDS]
+    if other:
+        return f"it has {', '.join(other)}, which the design does not vary"
+    twice = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if twice:
+        return f"it has {', '.join(twice)} more than once, which the design does not vary"
+    return {
+        "Attack": int(getattr(card, "attack", 0) or 0),
+        "Health": int(getattr(card, "health", 0) or 0),
+        CIRCLES_COLOURS: sum(1 for c in COLOURS if int(getattr(card, c, 0) or 0) > 0),
+        **{name: int(name in names) for name in CIRCLES_KEYWORDS},
+    }
 
 
 def _circles_formula(point: Mapping[str, int]) -> float:
     from workbench.rulesets.circles.costs import POINTS_PER_BASE_RESOURCE
 
-    # Points are an upper bound (the worked example spends 5 of 6), so the fewest base resources that pay for them.
-    return float(math.ceil((point["Attack"] + point["Health"]) / POINTS_PER_BASE_RESOURCE))
+    # Points are an upper bound (the worked example spends 5 of 6), so the fewest base resources that pay for them,
+    # in any colour, and each ability its circles ("The column on the left determines how many Resources it costs (of
+    # that color)"); what an activated ability costs to use is spent in play, not on the card.
+    base = math.ceil((point["Attack"] + point["Health"]) / POINTS_PER_BASE_RESOURCE)
+    return float(base + _circles_ability_circles(point))
+
+
+def _circles_step(name: str) -> str:
+    """What having one of the circles design's keywords is called: its circles and what it costs to use."""
+    ability = _circles_ability(name)
+    circles = f"{ability.circles} {ability.colour} circle{'s' if ability.circles > 1 else ''}"
+    use = f"Spend {ability.activation} {ability.colour.title()} to use" if ability.activated else "automatic"
+    return f"ability {name} (having it: {circles}, {use})"
 
 
 PLASMA_ABILITIES: dict[str, tuple[int, str, int]] = {
@@ -606,15 +775,37 @@ DESIGNS: dict[str, StatDesign] = {
     ),
     "circles": StatDesign(
         kind="character",
-        # 3 base resources give 9 points, so each stat runs from the document's minimum 1 to 9 - 1 = 8.
-        stats=(Attribute("Attack", 1, 8), Attribute("Health", 1, 8)),
+        # A legal character: 1, 2 or 3 base resources give 3, 6 or 9 points, each stat at least 1, so Attack and
+        # Health each run 1-8 and together at most 3 a base resource; the abilities fill the other circles, each in its
+        # own colour, and the base resources take any colours. The design draws the cost, the keywords, the colours
+        # (a target), the points spent (2-9, at most what the base resources give: points are an upper bound,
+        # `circles.unspent_points` a warning), their split, the most circles abilities may fill and the order the
+        # keywords are kept in (`_circles_place`); Attack and Health follow, so every card passes the card checks.
+        stats=(Attribute("Attack", 1, 8), Attribute("Health", 1, 8), Attribute(CIRCLES_COLOURS, 1, 3)),
         cost=Attribute("circles", 1, 5, "cost"),
-        keywords=(),
+        keywords=tuple(Attribute(name, 0, 1, "keyword") for name in CIRCLES_KEYWORDS),
         card_fields=_circles_fields,
         formula_cost=_circles_formula,
         attributes_of=_circles_attributes,
-        formula="1, 2 or 3 base resources give 3, 6 or 9 points of Attack + Health (one circle per 3 points)",
+        formula="1, 2 or 3 base resources of any colours give 3, 6 or 9 points of Attack + Health (one circle per 3 "
+        "points, rounded up: the points are an upper bound; a colour costs nothing), and each ability fills its own "
+        "circles in its colour (Fireball 1 red, Defender 1 blue, Fast 1 green, Sleep 1 green); what an activated "
+        "ability costs to use (Fireball: Spend 1 Red; Sleep: Spend 1 Green) is spent in play each turn it is used, "
+        "not priced in circles",
         cost_unit="circle",
+        unit_of={
+            "circles": "circle of cost (the stats, colours and abilities held)",
+            CIRCLES_COLOURS: "colour more among its circles (its cost held)",
+            **{name: _circles_step(name) for name in CIRCLES_KEYWORDS},
+        },
+        derived={"Attack": _circles_attack, "Health": _circles_health},
+        draws=(
+            Attribute(CIRCLES_SPENT, 2, 9),
+            Attribute(CIRCLES_SHARE, 0, 8),
+            Attribute(CIRCLES_ROOM, 0, 2),
+            Attribute(CIRCLES_ORDER, 0, len(CIRCLES_KEYWORDS) - 1),
+        ),
+        place=_circles_place,
     ),
     "plasma": StatDesign(
         kind="creature",
@@ -1100,10 +1291,12 @@ def stat_values(
     middle = {a.name: (a.low + a.high) // 2 for a in design.drawn} | {k.name: 0 for k in design.keywords}
     top = _strongest(design)
     probe_points = {
-        f"{DESIGN_PREFIX} cost {c}": design.complete(middle | {design.cost.name: c}) for c in design.cost.levels
+        f"{DESIGN_PREFIX} cost {c}": design.complete(middle | {design.cost.name: c}, template_card.card)
+        for c in design.cost.levels
     }
     top_points = {
-        f"{DESIGN_PREFIX} cost {c} top": design.complete(top | {design.cost.name: c}) for c in design.cost.levels
+        f"{DESIGN_PREFIX} cost {c} top": design.complete(top | {design.cost.name: c}, template_card.card)
+        for c in design.cost.levels
     }
     probed = measure(probe_points | top_points, 0, run.seed, matches_per_card)
     probe, strongest = probed.iloc[: len(probe_points)], probed.iloc[len(probe_points) :]
@@ -1142,7 +1335,7 @@ def stat_values(
     attributes = [*design.drawn, cost_in_play, *design.keywords]
     rng = np.random.default_rng(np.random.SeedSequence([run.seed, 34]))
     points = [
-        design.complete(point | {design.cost.name: in_play[point[design.cost.name]]})
+        design.complete(point | {design.cost.name: in_play[point[design.cost.name]]}, template_card.card)
         for point in latin_hypercube(attributes, cards, rng)
     ]
     named = {f"{DESIGN_PREFIX} {i + 1:03d}": point for i, point in enumerate(points)}
@@ -1462,10 +1655,19 @@ def _statements(
     keyworded = design.strongest_with_keywords and bool(design.keywords)
     if dead:
         strongest = _strongest(design)
-        top = ", ".join(f"{a.name} {strongest[a.name]}" for a in design.drawn if strongest[a.name])
+        fitted = {a.name for a in design.stats}
+        # Name the stats when the design draws them as they are fitted; a design that places its cards from drawn
+        # settings of its own (circles' points and colours) has no one set of stats to name for every cost.
+        top = (
+            "with every stat at the top of its range ("
+            + ", ".join(f"{a.name} {strongest[a.name]}" for a in design.drawn if strongest[a.name])
+            + ")"
+            if all(a.name in fitted for a in design.drawn)
+            else "as the design's strongest card (every drawn setting at the top of its range)"
+        )
         out.append(
             f"Out of play: a card costing {_ranges(dead)} {units} was played in fewer than {min_play_share:.0%} of its "
-            f"matches even with every stat at the top of its range ({top})"
+            f"matches even {top}"
             + (" and every keyword" if keyworded else "")
             + ", so no stat within the ranges of the design is worth anything there; the design measured only "
             f"{_ranges([int(c) for c in cost_levels['cost'] if int(c) not in dead])}."
