@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 import pytest
-from conftest import MakeCardSet
 
 from workbench.analysis import power_curve
 from workbench.cards import CardSet, Deck
@@ -33,6 +33,9 @@ from workbench.stat_values import CIRCLES_COLOURS, CIRCLES_KEYWORDS, DESIGNS, _t
 from workbench.validate import validate
 
 DESIGN = DESIGNS["circles"]
+
+MakeCardSet = Callable[..., CardSet]
+"""The `make_cardset` fixture's type (tests/conftest.py): a card set from a ruleset and rows."""
 
 
 def _circles() -> tuple[CardSet, list[Deck]]:
