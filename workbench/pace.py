@@ -29,15 +29,14 @@ import json
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench import __version__
 from workbench.cards import WorkbenchInputError
-from workbench.warm import user_cache_root
+from workbench.warm import read_record, record_lock, user_cache_root, write_record
 
 if TYPE_CHECKING:
     from workbench.balance_study import StudySettings
@@ -116,15 +115,11 @@ def pace_path() -> Path:
 def read_paces(path: Path | None = None) -> dict[str, Pace]:
     """The record, by `Pace.key`; a missing, unreadable, corrupt or foreign record reads as empty (never an error),
     and a damaged entry loses that figure only."""
-    path = pace_path() if path is None else path
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != PACE_FORMAT or not isinstance(data.get("paces"), list):
+    entries = read_record(pace_path() if path is None else path, PACE_FORMAT, "paces", list)
+    if entries is None:
         return {}
     paces: dict[str, Pace] = {}
-    for entry in data["paces"]:
+    for entry in entries:
         try:
             pace = Pace(
                 ruleset=str(entry["ruleset"]),
@@ -145,31 +140,13 @@ def read_paces(path: Path | None = None) -> dict[str, Pace]:
     return paces
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Serialise read-merge-write between two benches at once (without it, one's figures could be lost)."""
-    try:
-        import fcntl
-    except ImportError:  # not on a Unix: the replace is still atomic, a concurrent bench's figures may be lost
-        yield
-        return
-    with open(path.with_name(path.name + ".lock"), "a") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-
-
 def keep_paces(paces: Iterable[Pace], path: Path | None = None) -> Path:
     """Merge `paces` into the record (a figure replaces the one of its ruleset, unit and policy; the others stay) and
     write it atomically (a temporary file, then `os.replace`). A corrupt or foreign record is replaced. Raises
     `OSError` (`workbench.spreadsheets.OutputError`) when the user cache cannot be written."""
-    from workbench.spreadsheets import write_atomically
-
     path = pace_path() if path is None else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(path):
+    with record_lock(path):
         record = read_paces(path)
         record.update({pace.key: pace for pace in paces})
         data = {
@@ -178,8 +155,7 @@ def keep_paces(paces: Iterable[Pace], path: Path | None = None) -> Path:
             "estimates (units a second on one core; a figure of another engine version is not used).",
             "paces": [asdict(record[key]) for key in sorted(record)],
         }
-        text = json.dumps(data, indent=2) + "\n"
-        write_atomically(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+        write_record(path, data)
     return path
 
 

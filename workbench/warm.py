@@ -30,7 +30,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -127,17 +127,36 @@ def compile_times_path() -> Path:
     return cache_folder() / RECORD_FILE_NAME
 
 
-def read_compile_times(path: Path | None = None) -> dict[str, CompileTime]:
-    """The record, by ruleset id; a missing, unreadable or corrupt record (or entry) reads as empty, never an error."""
-    path = compile_times_path() if path is None else path
+def read_record(path: Path, record_format: int, field: str, kind: type) -> Any:
+    """The `field` of a small JSON record of the user cache (the compile times, `workbench.pace`'s bench figures),
+    or None when the file is missing, unreadable, corrupt, of another format or its field is not a `kind`: such a
+    record reads as empty, never as an error, and the next write replaces it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT or not isinstance(data.get("engines"), dict):
+        return None
+    if not isinstance(data, dict) or data.get("format") != record_format or not isinstance(data.get(field), kind):
+        return None
+    return data[field]
+
+
+def write_record(path: Path, data: Mapping[str, Any]) -> None:
+    """Write a small JSON record atomically (temporary file, fsync, replace), its folder made if need be; the caller
+    holds `record_lock(path)` around its read-update-write."""
+    from workbench.spreadsheets import write_atomically
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=2) + "\n"
+    write_atomically(path, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+
+
+def read_compile_times(path: Path | None = None) -> dict[str, CompileTime]:
+    """The record, by ruleset id; a missing, unreadable or corrupt record (or entry) reads as empty, never an error."""
+    engines = read_record(compile_times_path() if path is None else path, RECORD_FORMAT, "engines", dict)
+    if engines is None:
         return {}
     record: dict[str, CompileTime] = {}
-    for ruleset_id, entry in data["engines"].items():
+    for ruleset_id, entry in engines.items():
         try:
             record[ruleset_id] = CompileTime(
                 ruleset=str(ruleset_id),
@@ -153,8 +172,9 @@ def read_compile_times(path: Path | None = None) -> dict[str, CompileTime]:
 
 
 @contextmanager
-def _record_lock(path: Path) -> Iterator[None]:
-    """Serialise read-update-write between processes (the app's background compile and a command line compile)."""
+def record_lock(path: Path) -> Iterator[None]:
+    """Serialise a record's read-update-write between processes (the app's background compile and a command line
+    compile; two benches at once), so one's update is never lost to the other's."""
     try:
         import fcntl
     except ImportError:  # not on a Unix: the replace below is still atomic, a concurrent update may be lost
@@ -170,11 +190,9 @@ def _record_lock(path: Path) -> Iterator[None]:
 
 def record_compile_time(entry: CompileTime, path: Path | None = None) -> Path:
     """Write `entry` into the record (atomically: temp file, fsync, replace); other engines' entries are kept."""
-    from workbench.spreadsheets import write_atomically
-
     path = compile_times_path() if path is None else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _record_lock(path):
+    with record_lock(path):
         record = read_compile_times(path)
         record[entry.ruleset] = entry
         data = {
@@ -185,12 +203,7 @@ def record_compile_time(entry: CompileTime, path: Path | None = None) -> Path:
                 for ruleset_id, item in sorted(record.items())
             },
         }
-        text = json.dumps(data, indent=2) + "\n"
-
-        def write(temp: str) -> None:
-            Path(temp).write_text(text, encoding="utf-8")
-
-        write_atomically(path, write)
+        write_record(path, data)
     return path
 
 
