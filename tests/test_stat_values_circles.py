@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pytest
 
 from workbench.analysis import power_curve
-from workbench.cards import CardSet, Deck
+from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import parse_decklist, set_decks
 from workbench.judging import VerdictRule
 from workbench.loading import load_cardset
@@ -295,3 +295,22 @@ def test_a_small_run_on_the_bundled_set_gives_rates_with_intervals_beside_the_pr
     assert "Reflect" in implied.loc["Mirror Moth", "reason"]
     text = values.to_text()
     assert "ability Sleep (having it: 1 green circle, Spend 1 Green to use)" in text
+
+
+def test_rule_options_under_which_the_design_cards_are_errors_are_refused_before_any_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under points_must_be_spent=true an unspent point is an error (circles.unspent_points), and the design leaves
+    # points unspent on purpose: the run is refused with the rule named, not measured on cards the rules forbid.
+    import workbench.stat_values as module
+
+    def no_match(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a match was played")
+
+    monkeypatch.setattr(module, "power_curve", no_match)
+    cardset, decks = _circles()
+    with pytest.raises(WorkbenchInputError) as refused:
+        stat_values(cardset, decks, 24, 160, RunSettings(seed=2, workers=1, options={"points_must_be_spent": True}))
+    words = str(refused.value)
+    assert "points_must_be_spent=True" in words and "circles.unspent_points" in words
+    assert "the design writes cards these rules forbid" in words

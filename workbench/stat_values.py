@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -955,6 +955,25 @@ def with_cards(cardset: CardSet, template: str, cards: Mapping[str, Mapping[str,
     return replace(cardset, entries=[*cardset.entries, *added])
 
 
+def _refuse_illegal_design(extended: CardSet, names: Collection[str], run: RunSettings) -> None:
+    """Refuse, before any match, a design whose cards the ruleset's own card checks call errors under the run's rule
+    options (circles' `points_must_be_spent=true` against a design that leaves points unspent): rates measured on
+    cards the designer's rules forbid would be no answer. Warnings (a cost off the formula) are what the design
+    varies on purpose and pass."""
+    options = extended.ruleset.resolve_options(run.options)
+    errors = [f for f in extended.ruleset.check_cards(extended, options) if f.card in names and f.severity == "error"]
+    if not errors:
+        return
+    rules = sorted({f.rule for f in errors})
+    chosen = ", ".join(f"{key}={value}" for key, value in sorted((run.options or {}).items())) or "the defaults"
+    raise WorkbenchInputError(
+        f"under these rule options ({chosen}), {len({f.card for f in errors})} of the design's {len(names)} synthetic "
+        f"cards would be errors by the ruleset's own checks ({', '.join(rules)}; e.g. {errors[0].message.rstrip('.')}): the "
+        "design writes cards these rules forbid, so no rate measured on them would mean anything.",
+        expected="rule options under which the design's cards are legal (the ruleset's defaults are)",
+    )
+
+
 def t_quantile(df: float, p: float = 0.975) -> float:
     """Student's t quantile (Cornish-Fisher expansion about the normal; within 0.001 of the exact value from 4
     degrees of freedom up, and the normal quantile for infinite df). Only p = 0.975 is used here."""
@@ -1271,6 +1290,7 @@ def stat_values(
     def measure(points: dict[str, dict[str, int]], step: int, seed: int, matches: int) -> pd.DataFrame:
         fields = {name: design.card_fields(point, template_card.card) for name, point in points.items()}
         extended = with_cards(cardset, template, fields)
+        _refuse_illegal_design(extended, points, run)
         curve = power_curve(
             extended,
             decks,
