@@ -965,10 +965,11 @@ def _refuse_illegal_design(extended: CardSet, names: Collection[str], run: RunSe
     if not errors:
         return
     rules = sorted({f.rule for f in errors})
+    example = errors[0].message.rstrip(".")
     chosen = ", ".join(f"{key}={value}" for key, value in sorted((run.options or {}).items())) or "the defaults"
     raise WorkbenchInputError(
         f"under these rule options ({chosen}), {len({f.card for f in errors})} of the design's {len(names)} synthetic "
-        f"cards would be errors by the ruleset's own checks ({', '.join(rules)}; e.g. {errors[0].message.rstrip('.')}): the "
+        f"cards would be errors by the ruleset's own checks ({', '.join(rules)}; e.g. {example}): the "
         "design writes cards these rules forbid, so no rate measured on them would mean anything.",
         expected="rule options under which the design's cards are legal (the ruleset's defaults are)",
     )
