@@ -20,6 +20,7 @@ import functools
 import importlib.util
 import json
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,8 +92,9 @@ def _one_match_args(seed: int, first: int) -> tuple[Any, Any]:
     return np.array([seed], dtype=np.int64), np.array([first], dtype=np.int8)
 
 
-class Adapter:
-    """What every adapter answers (the defaults suit an engine with nothing to say)."""
+class Adapter(ABC):
+    """What every adapter answers: the six abstract methods are each engine's own (all five adapters below define
+    them); the other defaults suit an engine with nothing to say."""
 
     ruleset = ""
     E: Any = None
@@ -117,6 +119,7 @@ class Adapter:
     """(seed, turn cap, options) of states the checks start from besides the common ones: where something hidden
     that the common ones lack comes up (a face-down trap, a blind symbol draw)."""
 
+    @abstractmethod
     def match(
         self,
         seed: int,
@@ -126,10 +129,12 @@ class Adapter:
     ) -> Match:
         raise NotImplementedError
 
+    @abstractmethod
     def blank(self, m: Match) -> Match:
         """A state of the same cards and sizes as m's, for a clone to go into."""
         raise NotImplementedError
 
+    @abstractmethod
     def parts(self, m: Match) -> dict[str, Any]:
         """Every array of m's state, by name (views: writing one writes the state)."""
         raise NotImplementedError
@@ -138,13 +143,16 @@ class Adapter:
         """`parts` copied, with the words no rule reads (slots past the count in use) set to 0."""
         return {name: np.array(part, copy=True) for name, part in self.parts(m).items()}
 
+    @abstractmethod
     def clone(self, m: Match, into: Match) -> None:
         raise NotImplementedError
 
+    @abstractmethod
     def determinize(self, m: Match, seat: int, seed: int) -> None:
         """Today's determinize, its randomness seeded with `seed` (a generator argument, or the state's own words)."""
         raise NotImplementedError
 
+    @abstractmethod
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         raise NotImplementedError
 
@@ -158,7 +166,7 @@ class Adapter:
         out again for the cards it deals."""
         return []
 
-    def refresh(self, m: Match) -> None:
+    def refresh(self, m: Match) -> None:  # noqa: B027 (a default: an engine with no derived words has nothing to do)
         """Work out the `derived` words again (after the hidden cards were moved)."""
 
 

@@ -15,15 +15,15 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pytest
+from falling_curve import falling_curve
 from jsonschema import Draft202012Validator
 from pydantic import Field
 from typed_cards import cards_as
 
-from workbench.analysis import PowerCurve
 from workbench.cards import CardSet, Deck, OptionValue
 from workbench.cli import main
 from workbench.engines import COUNTERS, CompiledCards, Engine
@@ -39,7 +39,6 @@ from workbench.health import (
 )
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import CardBase, RuleOption, Ruleset, search_options
-from workbench.simulate import Rate
 
 MakeCardSet = Callable[..., CardSet]
 MakeDeck = Callable[..., Deck]
@@ -349,30 +348,6 @@ def test_whole_games_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--length-options measures matches between decks" in capsys.readouterr().err
 
 
-def _curve(meta: dict[str, Any]) -> PowerCurve:
-    """A power curve whose line falls, with play shares by cost (the Why statement's inputs)."""
-    import pandas as pd
-
-    cards = pd.DataFrame(
-        {
-            "card": ["Quick", "Mid", "Late"],
-            "cost": [1.0, 3.0, 6.0],
-            "played_in_time": [0.9, 0.5, 0.01],
-            "mean_turns": [5.0, 5.0, 5.0],
-        }
-    )
-    return PowerCurve(
-        cards=cards,
-        tiers=pd.DataFrame(),
-        intercept=0.1,
-        slope=-0.02,
-        baseline=Rate.of(50, 100),
-        meta=meta,
-        slope_low=-0.05,
-        slope_high=0.01,
-    )
-
-
 def test_the_why_statement_names_the_command_or_the_measured_options_of_the_same_run(
     pace: tuple[CardSet, list[Deck]],
 ) -> None:
@@ -382,7 +357,7 @@ def test_the_why_statement_names_the_command_or_the_measured_options_of_the_same
         "auto_decks": {},
         "min_play_share": 0.05,
     }
-    curve = _curve(same)
+    curve = falling_curve(same)
     plain = curve.why_statement()
     assert plain is not None
     assert (
@@ -395,7 +370,7 @@ def test_the_why_statement_names_the_command_or_the_measured_options_of_the_same
     assert "first_player_bonus" not in named
     # Another seed, other decks or other options: not the same run, so the command is named instead.
     for changed in ({"seed": 6}, {"gauntlet": ["one"]}, {"options": {**result.meta["options"], "pace": "slow"}}):
-        assert _curve(same | changed).why_statement(result) == _curve(same | changed).why_statement()
+        assert falling_curve(same | changed).why_statement(result) == falling_curve(same | changed).why_statement()
     # A line that rises says nothing of the kind.
     assert replace(curve, slope=0.05, slope_low=0.01, slope_high=0.09).why_statement(result) is None
     # No reading moves it: said so, with the figure as given.

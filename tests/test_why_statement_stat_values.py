@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+from falling_curve import falling_curve
 
-from workbench.analysis import PowerCurve, Rate, worth_statement
+from workbench.analysis import worth_statement
 from workbench.stat_values import StatValues
 
 SAME = {
@@ -20,28 +21,6 @@ SAME = {
     "auto_decks": {},
     "min_play_share": 0.05,
 }
-
-
-def _curve(meta: dict[str, Any]) -> PowerCurve:
-    """A curve whose line falls, with play shares by cost (what the Why statement reads)."""
-    cards = pd.DataFrame(
-        {
-            "card": ["Quick", "Mid", "Late"],
-            "cost": [1.0, 3.0, 6.0],
-            "played_in_time": [0.9, 0.5, 0.01],
-            "mean_turns": [5.0, 5.0, 5.0],
-        }
-    )
-    return PowerCurve(
-        cards=cards,
-        tiers=pd.DataFrame(),
-        intercept=0.1,
-        slope=-0.02,
-        baseline=Rate.of(50, 100),
-        meta=meta,
-        slope_low=-0.05,
-        slope_high=0.01,
-    )
 
 
 def _values(meta: dict[str, Any]) -> StatValues:
@@ -62,7 +41,7 @@ def _values(meta: dict[str, Any]) -> StatValues:
 
 
 def test_the_attributes_worth_nothing_in_play_are_named_for_the_same_set() -> None:
-    curve = _curve(SAME)
+    curve = falling_curve(SAME)
     said = curve.why_statement(stat_values=_values(SAME))
     assert said is not None
     assert (
@@ -74,7 +53,7 @@ def test_the_attributes_worth_nothing_in_play_are_named_for_the_same_set() -> No
 
 
 def test_a_result_of_another_set_options_or_policy_is_not_used() -> None:
-    curve = _curve(SAME)
+    curve = falling_curve(SAME)
     plain = curve.why_statement()
     assert plain is not None and "is measured by the command workbench stat-values" in plain
     for other in (
@@ -91,5 +70,5 @@ def test_when_every_attribute_is_worth_score_the_command_is_named() -> None:
     rates.loc[rates["kind"] == "keyword", ["low", "high"]] = [[0.001, 0.02], [0.002, 0.03]]
     worthy = StatValues(rates, values.curves, values.cost_levels, values.cards, 0.9, 1.2, 40, [], values.meta)
     assert worth_statement(worthy) is None
-    said = _curve(SAME).why_statement(stat_values=worthy)
+    said = falling_curve(SAME).why_statement(stat_values=worthy)
     assert said is not None and "is measured by the command workbench stat-values" in said
