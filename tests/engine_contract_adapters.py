@@ -186,13 +186,13 @@ class CirclesAdapter(Adapter):
         "legal_actions": "legal_actions(R, S, out) -> n",
         "apply": "apply(R, S, k)",
         "clone": "clone(S, into)",
-        "determinize": "determinize(S, s, rng)",
+        "determinize": "determinize(R, S, s, rng)",
     }
     ROLES = {
         "legal_actions": ("G", "S", "out"),
         "apply": ("G", "S", "row"),
         "clone": ("S", "into"),
-        "determinize": ("S", "seat", "rng"),
+        "determinize": ("G", "S", "seat", "rng"),
     }
     clone_leaves = {
         "event_rows": "into's own trace room (H_EVENT_ROWS)",
@@ -254,7 +254,7 @@ class CirclesAdapter(Adapter):
     def determinize(self, m: Match, seat: int, seed: int) -> None:
         rng = np.zeros(4, dtype=np.int64)
         rng_seed(rng, seed)
-        self.E.determinize(m.arrays["S"], np.int64(seat), rng)
+        self.E.determinize(m.G["R"], m.arrays["S"], np.int64(seat), rng)
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         E = self.E

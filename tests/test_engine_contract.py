@@ -147,7 +147,6 @@ def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        circles="determinize(S, s, rng) takes no game data",
         souls="a side argument in legal_actions and apply, no game data apart, no generator in determinize",
         plasma="apply takes the counters and the trace beside the state",
         source="game data in three arguments, the state's piles, counters and trace beside it, no generator in "

@@ -34,6 +34,7 @@ from workbench.rulesets.circles import RULESET
 from workbench.rulesets.circles import engine as E
 from workbench.rulesets.circles.abilities import ABILITIES
 from workbench.run_settings import RunSettings
+from workbench.search_kernels import schedule
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 MakeCardSet = Callable[..., CardSet]
@@ -1040,7 +1041,12 @@ def test_search_weighs_every_fireball_target_and_not_firing(scenario_set: CardSe
     m.set_resources(B, green=2)
     tape, stats = searched_turn(m)
     rollouts = int(m.compiled.options[E.O_SEARCH_ROLLOUTS])
-    assert len(tape) == 1 and stats[:4] == [rollouts, rollouts, rollouts, 0]
+    # Three candidates share 3 x `search_rollouts` rollouts by successive halving: all three get the first round's
+    # share, the better two the second's (search_kernels.schedule); no fourth row is listed.
+    (three, first), (two, second) = schedule(3 * rollouts, 3)
+    assert (three, two) == (3, 2) and first * 3 + second * 2 == 3 * rollouts
+    assert len(tape) == 1 and sorted(stats[:3]) == [first, first + second, first + second] and stats[3] == 0
+    assert stats[tape[0]] == first + second
     fired = [line for line in m.trace() if "uses Fireball" in line]
     assert fired == ([] if tape[0] == 0 else [f"A's Mage uses Fireball on {['Pup', 'Sprout'][tape[0] - 1]} (1 red)."])
 

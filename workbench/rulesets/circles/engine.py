@@ -72,7 +72,6 @@ from workbench.engines import (
     log_event,
     published_counters,
     rng_below,
-    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -85,13 +84,24 @@ from workbench.rulesets.circles.abilities import (
 )
 from workbench.rulesets.circles.cards import Character, Resource
 from workbench.rulesets.circles.costs import resource_colour
+from workbench.search_kernels import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    halving_keep,
+    halving_rounds,
+    halving_share,
+    halving_start,
+    rollout_seed,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 """1: the first engine. 2: greedy judges each lane by its chosen mode (Long Range, Self Destruct, Target) and keeps
-Serenity for an attack that is lethal whatever the lanes' other worth (engine 1 could miss one)."""
+Serenity for an attack that is lethal whatever the lanes' other worth (engine 1 could miss one). 3: the search
+spends its rollouts by successive halving over its candidates (`search_decision`); greedy and random play as in
+engine 2 (golden trace and both digests of tests/rulesets/circles/results_fingerprint.py unchanged)."""
 POLICIES = ("greedy", "random", "search")
 GREEDY, RANDOM, SEARCH = 0, 1, 2
 
@@ -210,11 +220,20 @@ C_ROLLOUT_POLICY = 12  # the policy both sides play in a rollout once the tape i
 C_SEARCHED = 13  # decisions searched in the whole batch (for the figures of docs/rulesets/circles.md)
 C_TAPE = 14  # the decisions of the turn so far, in the order they were asked
 TAPE_MAX = 256
-C_STATS = C_TAPE + TAPE_MAX  # per choice of the decision being searched: rollouts, then reward in half points
+C_STATS = C_TAPE + TAPE_MAX  # per listed row of the decision searched: rollouts, then points (search_kernels' scale)
 MAX_CHOICES = 64
 """A decision with more listed actions than this is left to greedy (a hand of 63 payable characters)."""
 C_DISTINCT = C_STATS + 2 * MAX_CHOICES  # per listed action of the decision being searched: 1 if no earlier one is alike
-SEARCH_SIZE = C_DISTINCT + MAX_CHOICES
+C_CAND = C_DISTINCT + MAX_CHOICES
+"""Successive halving's candidates (`search_decision`), by candidate number: the listed row each stands for, greedy's
+row first (number 0, so a tie keeps it), then every other distinct row in listed order."""
+C_POINTS = C_CAND + MAX_CHOICES
+"""Points per candidate, summed over its rollouts (`search_kernels.WIN_POINTS` a win, `DRAW_POINTS` a draw)."""
+C_TRIED = C_POINTS + MAX_CHOICES
+"""Rollouts per candidate (a candidate dropped early was given fewer)."""
+C_ORDER = C_TRIED + MAX_CHOICES
+"""The candidates still in, best first once ranked (`search_kernels.halving_keep`)."""
+SEARCH_SIZE = C_ORDER + MAX_CHOICES
 SEARCH_SEED = 0x5EA2C4
 """Mixed into a match's seed for the search's own generator, so the search never draws the match's dice."""
 SEARCH_OFF, SEARCH_LIVE, SEARCH_REPLAY = 0, 1, 2
@@ -2541,7 +2560,7 @@ def resample(
 
 
 @rules_kernel
-def determinize(S: IntArray, s: EngineInt, rng: IntArray) -> None:
+def determinize(R: IntArray, S: IntArray, s: EngineInt, rng: IntArray) -> None:
     """What side s cannot see, drawn again from what it can know: the opponent's hand and draw deck are one pool
     of unseen cards (their sizes are seen) dealt anew, and s's own draw deck is shuffled anew. Both pools are sorted
     first, so the draw depends on which cards they hold and on `rng`, never on where the cards really are. (Cards s
@@ -2566,12 +2585,12 @@ def rollout(
     dice: EngineInt,
 ) -> int:
     """One rollout of `choice` for side s from the turn's snapshot, in the hidden world drawn from seed `world` and
-    with the dice of seed `dice` after the choice: 2 if s wins, 1 for a draw, 0 if it loses."""
+    with the dice of seed `dice` after the choice: WIN_POINTS if s wins, DRAW_POINTS for a draw, 0 if it loses."""
     opts = options_of(R)
     clone(snapshot, scratch)
     rng = search_rng_of(scratch)
     rng_seed(rng, world)
-    determinize(scratch, s, rng)
+    determinize(R, scratch, s, rng)
     control, game = search_of(scratch), game_of(scratch)
     control[C_MODE] = SEARCH_REPLAY
     control[C_TAPE + control[C_TAPE_LEN]] = choice
@@ -2585,41 +2604,61 @@ def rollout(
         end_replay(scratch)
     play_match(R, scratch, 1 - s)
     if game[G_WINNER] == s:
-        return 2
-    return 1 if game[G_WINNER] == -1 else 0
+        return WIN_POINTS
+    return DRAW_POINTS if game[G_WINNER] == -1 else 0
 
 
 @inline_kernel
 def search_decision(
     R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
 ) -> EngineInt:
-    """The listed row among n with the best mean result over `search_rollouts` rollouts each (flat Monte Carlo; a
-    row alike an earlier one, C_DISTINCT 0, is not weighed again).
+    """The listed row among n that successive halving finds best (`workbench.search_kernels`): its candidates are
+    greedy's row (`default`, candidate 0, so a tie keeps it) and every other distinct listed row (C_DISTINCT: a row
+    alike an earlier one is not weighed again); its budget, `search_rollouts` rollouts per candidate, is spent in
+    ceil(log2 candidates) rounds, each giving every candidate still in the same number of rollouts and keeping the
+    better half.
 
-    Every choice is played in the same sampled worlds with the same later dice (common random numbers): the
-    comparison between choices then carries only the noise of what the choices change, not of which hidden cards
-    each happened to meet, which with independent samples drowned most differences at this budget. A tie keeps
-    greedy's choice. The rollouts and half points per choice are left in the snapshot's C_STATS.
+    In a round every candidate is played in the same sampled worlds with the same later dice (common random numbers):
+    the comparison between choices then carries only the noise of what the choices change, not of which hidden cards
+    each happened to meet, which with independent samples drowned most differences at this budget. The rollouts and
+    points of each listed row are left in the snapshot's C_STATS (0 for a row not weighed).
     """
     control = search_of(snapshot)
     if n > MAX_CHOICES:
         return default
-    rng = search_rng_of(snapshot)
+    control[C_CAND] = default
+    m = 1
     for k in range(n):
         control[C_STATS + k] = 0
         control[C_STATS + MAX_CHOICES + k] = 0
-    for _ in range(options_of(R)[O_SEARCH_ROLLOUTS]):
-        world = (rng_next(rng) << 31) ^ rng_next(rng)
-        dice = (rng_next(rng) << 31) ^ rng_next(rng)
-        for k in range(n):
-            if control[C_DISTINCT + k] == 1:
-                control[C_STATS + k] += 1
-                control[C_STATS + MAX_CHOICES + k] += rollout(R, snapshot, scratch, s, np.int64(k), world, dice)
-    best = default
-    for k in range(n):
-        if control[C_DISTINCT + k] == 1 and control[C_STATS + MAX_CHOICES + k] > control[C_STATS + MAX_CHOICES + best]:
-            best = k
-    return best
+        if k != default and control[C_DISTINCT + k] == 1:
+            control[C_CAND + m] = k
+            m += 1
+    rng = search_rng_of(snapshot)
+    halving_start(control, C_ORDER, C_POINTS, C_TRIED, m)
+    rounds = halving_rounds(m)
+    # Typed for mypy only (numba ignores the annotations): ints at first, then what the kernels return.
+    left: EngineInt = options_of(R)[O_SEARCH_ROLLOUTS] * m
+    alive: EngineInt = m
+    for r in range(rounds):
+        share = halving_share(left, alive, rounds - r)
+        if share == 0:
+            break
+        for _ in range(share):
+            world = rollout_seed(rng)
+            dice = rollout_seed(rng)
+            for i in range(alive):
+                c = control[C_ORDER + i]
+                control[C_POINTS + c] += rollout(R, snapshot, scratch, s, control[C_CAND + c], world, dice)
+        for i in range(alive):
+            control[C_TRIED + control[C_ORDER + i]] += share
+        left -= share * alive
+        alive = halving_keep(control, C_ORDER, C_POINTS, alive)
+    for c in range(m):
+        row = control[C_CAND + c]
+        control[C_STATS + row] = control[C_TRIED + c]
+        control[C_STATS + MAX_CHOICES + row] = control[C_POINTS + c]
+    return control[C_CAND + control[C_ORDER]]
 
 
 @inline_kernel
