@@ -14,7 +14,7 @@ import math
 import re
 import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
@@ -229,6 +229,41 @@ def search_options(searched: str, quote: str) -> tuple[RuleOption, RuleOption]:
             ),
             quote=quote,
             choices=("greedy", "random"),
+        ),
+    )
+
+
+def halving_search_options(
+    searched: str, quote: str, rollouts: int, depth: int, evaluation: str
+) -> tuple[RuleOption, RuleOption, RuleOption]:
+    """The settings of a search that shares its budget out by successive halving and cuts its rollouts off
+    (`workbench.search_kernels`): `search_options` with the budget read as rollouts per candidate on average and
+    `rollouts` its default, and `search_depth` (default `depth`), the turns a rollout plays after the searched one
+    before `evaluation` (what the game's own evaluation of a position weighs, in words) scores it."""
+    budget, rollout_policy = search_options(searched, quote)
+    return (
+        replace(
+            budget,
+            default=rollouts,
+            reading=(
+                f"Not a rule: the `search` policy's budget, rollouts per {searched}, on average: the decision's "
+                "budget is this times its candidates, shared out by successive halving (each round the better half "
+                "of the candidates go on and get the same number of rollouts). More rollouts play stronger and "
+                "slower; other policies ignore it."
+            ),
+        ),
+        rollout_policy,
+        RuleOption(
+            key="search_depth",
+            default=depth,
+            minimum=0,
+            maximum=10_000,
+            reading=(
+                "Not a rule: how many turns a `search` rollout plays after the turn searched before it stops and "
+                f"scores the position by the game's own evaluation ({evaluation}); 0 plays every rollout to the "
+                "match's end. Other policies ignore it."
+            ),
+            quote=quote,
         ),
     )
 

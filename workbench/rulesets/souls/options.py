@@ -6,10 +6,8 @@ last three are the search policy's settings (`SEARCH_OPTIONS`). The engine
 reads them through `ENGINE_OPTION_ORDER`.
 """
 
-from dataclasses import replace
-
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption, search_options
+from workbench.rulesets.base import RuleOption, halving_search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -21,34 +19,15 @@ it was chosen by)."""
 SEARCH_DEPTH = 1
 """The souls search's default cut-off, in turns after the searched one (0: every rollout plays to the end)."""
 _WIN_QUOTE = "Winning the Game / How to Win: See Attacking Opponent - 2."
-_ROLLOUTS, _ROLLOUT_POLICY = search_options("candidate at each step of its turn it searches", _WIN_QUOTE)
-SEARCH_OPTIONS: tuple[RuleOption, ...] = (
-    replace(
-        _ROLLOUTS,
-        default=SEARCH_ROLLOUTS,
-        reading=(
-            "Not a rule: the `search` policy's budget, rollouts per candidate at each step of its turn it searches, on "
-            "average: the step's budget is this times its candidates, shared out by successive halving (each round "
-            "the better half of the candidates go on and get the same number of rollouts). More rollouts play "
-            "stronger and slower; other policies ignore it."
-        ),
-    ),
-    _ROLLOUT_POLICY,
-    RuleOption(
-        key="search_depth",
-        default=SEARCH_DEPTH,
-        minimum=0,
-        maximum=10_000,
-        reading=(
-            "Not a rule: how many turns a `search` rollout plays after the turn searched before it stops and scores "
-            "the position by the game's own evaluation (shields, the worth of cards in play and in hand, statuses); "
-            "0 plays every rollout to the match's end. Other policies ignore it."
-        ),
-        quote=_WIN_QUOTE,
-    ),
+SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
+    "candidate at each step of its turn it searches",
+    _WIN_QUOTE,
+    SEARCH_ROLLOUTS,
+    SEARCH_DEPTH,
+    "shields, the worth of cards in play and in hand, statuses",
 )
-"""The search policy's settings: the two every ruleset has (`search_options`), the budget's default and reading
-souls' own, and the rollouts' cut-off."""
+"""The search policy's settings (`rulesets.base.halving_search_options`): the budget and rollout policy every ruleset
+has, with souls' default budget, and the rollouts' cut-off."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
