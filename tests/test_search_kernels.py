@@ -7,15 +7,18 @@ import math
 from collections.abc import Callable
 from typing import Any, cast
 
+import numba
 import numpy as np
 import pytest
 
+from workbench.engines import rng_seed
 from workbench.search_kernels import (
     DRAW_POINTS,
     WIN_POINTS,
     halving_keep,
     halving_rank,
     halving_rounds,
+    halving_search,
     halving_share,
     halving_start,
     position_points,
@@ -147,3 +150,89 @@ def test_compiled_kernels_and_their_plain_python_agree() -> None:
     halving_rank(words, ORDER, POINTS, np.int64(7))
     plain(halving_rank)(by_python, ORDER, POINTS, 7)
     assert (words == by_python).all()
+
+
+# ---- halving_search: the round loop written once, over an engine's own world dealer and rollout ------------------
+
+TOY_WORDS = 192
+"""A toy search's words: the survivors' list, points and rollouts given (ORDER, POINTS, TRIED), 64 candidates."""
+
+
+def toy_world(context: Any, seed: int) -> None:
+    """Deals the toy's world: its seed, kept in the context's log (one entry a world)."""
+    log, _truth = context
+    log[0] += 1
+    log[log[0]] = seed
+
+
+def toy_rollout(context: Any, k: int, world: int, dice: int) -> int:
+    """Candidate k scores a win when its strength beats a number the world and the dice draw together; the world
+    seed must be the one the last dealt world had (else a large loss the test sees in the points: no assert, which
+    pytest rewrites into calls Numba cannot compile)."""
+    log, truth = context
+    if log[log[0]] != world:
+        return -(10**9)
+    return WIN_POINTS if (world ^ dice) % 100 < truth[k] else 0
+
+
+compiled_toy_world = numba.njit(toy_world)
+compiled_toy_rollout = numba.njit(toy_rollout)
+
+
+@numba.njit
+def compiled_toy_search(log: Any, truth: Any, words: Any, candidates: Any, budget: Any, rng: Any) -> Any:
+    return halving_search(
+        compiled_toy_world,
+        compiled_toy_rollout,
+        (log, truth),
+        words,
+        ORDER,
+        POINTS,
+        TRIED,
+        candidates,
+        budget,
+        rng,
+    )
+
+
+def toy_search(compiled: bool, truth: list[int], budget: int, seed: int) -> tuple[int, list[int], list[int], int]:
+    """(the best candidate, rollouts given and points per candidate, rollouts played), compiled or plain Python."""
+    m = len(truth)
+    words, rng = np.zeros(TOY_WORDS, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    log = np.zeros(4 * budget + 2, dtype=np.int64)
+    rng_seed(rng, np.int64(seed))
+    strengths = np.array(truth, dtype=np.int64)
+    if compiled:
+        played = compiled_toy_search(log, strengths, words, np.int64(m), np.int64(budget), rng)
+    else:
+        played = plain(halving_search)(
+            toy_world, toy_rollout, (log, strengths), words, ORDER, POINTS, TRIED, m, budget, rng
+        )
+    tried = [int(words[TRIED + k]) for k in range(m)]
+    points = [int(words[POINTS + k]) for k in range(m)]
+    return int(words[ORDER]), tried, points, int(played)
+
+
+@pytest.mark.parametrize("truth", [[50, 50, 90, 10, 50], [30, 80], [10, 20, 30, 40, 50, 60, 70, 80, 95]])
+def test_halving_search_spends_the_schedule_and_keeps_the_strongest(truth: list[int]) -> None:
+    m = len(truth)
+    budget = 16 * m
+    best, tried, points, played = toy_search(True, truth, budget, seed=7)
+    plan = schedule(budget, m)
+    # A candidate dropped after round j was given the shares of rounds 0..j; those in the last round, every share.
+    expected: list[int] = []
+    cumulative = 0
+    for j, (alive, share) in enumerate(plan):
+        cumulative += share
+        expected += [cumulative] * (alive - (plan[j + 1][0] if j + 1 < len(plan) else 0))
+    assert played == sum(alive * share for alive, share in plan) == sum(tried)
+    assert sorted(tried) == sorted(expected)
+    assert best == int(np.argmax(truth)) and tried[best] == max(tried)
+    assert all(p % WIN_POINTS == 0 and 0 <= p <= WIN_POINTS * t for p, t in zip(points, tried, strict=True))
+
+
+def test_halving_search_compiled_and_plain_python_agree_and_repeat() -> None:
+    truth = [40, 55, 60, 20, 58, 10]
+    for seed in (1, 2, 3):
+        compiled = toy_search(True, truth, 24, seed)
+        assert compiled == toy_search(False, truth, 24, seed) == toy_search(True, truth, 24, seed)

@@ -27,9 +27,12 @@ a finished loss less.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
-from workbench.engines import EngineInt, IntArray, rng_next, rules_kernel
+from workbench.engines import EngineInt, IntArray, inline_kernel, rng_next, rules_kernel
 
 WIN_POINTS = 2000
 """What a won rollout scores (a lost one 0, a drawn one `DRAW_POINTS`): 2 points a win as before, in thousandths,
@@ -131,6 +134,58 @@ def position_points(advantage: EngineInt, half: EngineInt) -> EngineInt:
     quarters of a win (DRAW_POINTS + DRAW_POINTS / 2). Integer arithmetic, the same compiled and in plain Python."""
     magnitude = advantage if advantage >= 0 else -advantage
     return DRAW_POINTS + (DRAW_POINTS - 1) * advantage // (magnitude + half)
+
+
+@inline_kernel
+def halving_search(
+    sample_world: Callable[..., None],
+    rollout: Callable[..., EngineInt],
+    context: Any,
+    words: IntArray,
+    order: EngineInt,
+    points: EngineInt,
+    tried: EngineInt,
+    candidates: EngineInt,
+    budget: EngineInt,
+    rng: IntArray,
+) -> EngineInt:
+    """Successive halving over a decision's `candidates`, written once for every engine's search; returns the
+    rollouts played. Afterwards the best candidate is `words[order]` (the survivors best first), and each
+    candidate's points and rollouts are at `words[points + k]` and `words[tried + k]`.
+
+    Each round gives every candidate still in `halving_share` rollouts: for each, a world's seed and a dice seed are
+    drawn from the search's own generator `rng` (in that order), `sample_world(context, world_seed)` deals the sampled
+    world once (the work every candidate of the round shares: a determinization), and `rollout(context, k,
+    world_seed, dice)` plays candidate k in it and returns its points (`WIN_POINTS`, `DRAW_POINTS`, 0, or a cut-off
+    position's `position_points`). So every candidate of a round meets the same worlds with the same later dice
+    (common random numbers). Then `halving_keep` keeps the better half.
+
+    `sample_world` and `rollout` are the engine's kernels and `context` a tuple of what they read (its state, work
+    buffers, the deciding side): Numba copies this body into the engine's kernel that calls it (an `inline_kernel`),
+    where both are known functions, so the engine's compiled search is cached as before and calls them directly."""
+    halving_start(words, order, points, tried, candidates)
+    rounds = halving_rounds(candidates)
+    # Typed for mypy only (numba ignores the annotations): ints at first, then what the kernels return.
+    left: EngineInt = budget
+    alive: EngineInt = candidates
+    played: EngineInt = 0
+    for r in range(rounds):
+        share = halving_share(left, alive, rounds - r)
+        if share == 0:
+            break
+        for _ in range(share):
+            world = rollout_seed(rng)
+            sample_world(context, world)
+            dice = rollout_seed(rng)
+            for i in range(alive):
+                k = words[order + i]
+                words[points + k] += rollout(context, k, world, dice)
+        for i in range(alive):
+            words[tried + words[order + i]] += share
+        left -= share * alive
+        played += share * alive
+        alive = halving_keep(words, order, points, alive)
+    return played
 
 
 def schedule(budget: int, candidates: int) -> list[tuple[int, int]]:

@@ -30,7 +30,7 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, schedule
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, schedule
 from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]
@@ -1926,7 +1926,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving(cardset: Card
         kept = (alive + 1) // 2
         expected += [given] * (alive - kept)
     expected += [given] * kept
-    assert sorted(tried) == sorted(expected) and len(plan) == E.halving_rounds(m)
+    assert sorted(tried) == sorted(expected) and len(plan) == halving_rounds(m)
     assert int(search[E.SR_ORDER]) == k and int(search[E.SR_CHOICE]) == k
 
 

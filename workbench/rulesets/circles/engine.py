@@ -87,11 +87,7 @@ from workbench.rulesets.circles.costs import resource_colour
 from workbench.search_kernels import (
     DRAW_POINTS,
     WIN_POINTS,
-    halving_keep,
-    halving_rounds,
-    halving_share,
-    halving_start,
-    rollout_seed,
+    halving_search,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -2609,6 +2605,19 @@ def rollout(
 
 
 @inline_kernel
+def no_world(_context: Any, _seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: nothing to deal ahead, as each rollout deals its world from the seed itself
+    (`rollout`: the snapshot cloned, then `determinize`)."""
+
+
+@inline_kernel
+def candidate_rollout(context: Any, c: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate c, the listed row C_CAND + c, rolled out in the world of seed `world`."""
+    R, snapshot, scratch, s, control = context
+    return rollout(R, snapshot, scratch, s, control[C_CAND + c], world, dice)
+
+
+@inline_kernel
 def search_decision(
     R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
 ) -> EngineInt:
@@ -2634,26 +2643,11 @@ def search_decision(
         if k != default and control[C_DISTINCT + k] == 1:
             control[C_CAND + m] = k
             m += 1
-    rng = search_rng_of(snapshot)
-    halving_start(control, C_ORDER, C_POINTS, C_TRIED, m)
-    rounds = halving_rounds(m)
-    # Typed for mypy only (numba ignores the annotations): ints at first, then what the kernels return.
-    left: EngineInt = options_of(R)[O_SEARCH_ROLLOUTS] * m
-    alive: EngineInt = m
-    for r in range(rounds):
-        share = halving_share(left, alive, rounds - r)
-        if share == 0:
-            break
-        for _ in range(share):
-            world = rollout_seed(rng)
-            dice = rollout_seed(rng)
-            for i in range(alive):
-                c = control[C_ORDER + i]
-                control[C_POINTS + c] += rollout(R, snapshot, scratch, s, control[C_CAND + c], world, dice)
-        for i in range(alive):
-            control[C_TRIED + control[C_ORDER + i]] += share
-        left -= share * alive
-        alive = halving_keep(control, C_ORDER, C_POINTS, alive)
+    budget = options_of(R)[O_SEARCH_ROLLOUTS] * m
+    context = (R, snapshot, scratch, s, control)
+    halving_search(
+        no_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, search_rng_of(snapshot)
+    )
     for c in range(m):
         row = control[C_CAND + c]
         control[C_STATS + row] = control[C_TRIED + c]

@@ -107,12 +107,8 @@ from workbench.rulesets.souls.effects import (
 from workbench.search_kernels import (
     DRAW_POINTS,
     WIN_POINTS,
-    halving_keep,
-    halving_rounds,
-    halving_share,
-    halving_start,
+    halving_search,
     position_points,
-    rollout_seed,
 )
 
 ENGINE_VERSION = "6"
@@ -2663,6 +2659,20 @@ def search_candidates(st: IntArray, search: IntArray, side: EngineInt) -> int:
     return m + 1
 
 
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `rollout_world` into the context's world buffer."""
+    st, world, _play, _search, side = context
+    rollout_world(st, world, side, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k from the world `context_world` dealt (its seed is not needed again)."""
+    st, world, play, search, side = context
+    return rollout(st, world, play, search, side, k, dice)
+
+
 @rules_kernel
 def search_decision(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
     """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
@@ -2673,28 +2683,20 @@ def search_decision(st: IntArray, work: IntArray, search: IntArray, side: Engine
     search[SR_CHOICE] = m - 1
     if m == 1:
         return m - 1
-    world = work[0]
-    play = work[1]
-    halving_start(search, SR_ORDER, SR_POINTS, SR_TRIED, m)
-    rounds = halving_rounds(m)
-    # Typed for mypy only (numba ignores the annotations): ints at first, then what the kernels return.
-    left: EngineInt = opt(st, O_SEARCH_ROLLOUTS) * m
-    alive: EngineInt = m
-    for r in range(rounds):
-        share = halving_share(left, alive, rounds - r)
-        if share == 0:
-            break
-        for _ in range(share):
-            rollout_world(st, world, side, rollout_seed(search))
-            dice = rollout_seed(search)
-            for i in range(alive):
-                k = search[SR_ORDER + i]
-                search[SR_POINTS + k] += rollout(st, world, play, search, side, k, dice)
-        for i in range(alive):
-            search[SR_TRIED + search[SR_ORDER + i]] += share
-        left -= share * alive
-        search[SR_ROLLOUTS] += share * alive
-        alive = halving_keep(search, SR_ORDER, SR_POINTS, alive)
+    # The search's words hold its generator first (SR_RNG = 0), so they are halving_search's `rng` too.
+    context = (st, work[0], work[1], search, side)
+    search[SR_ROLLOUTS] += halving_search(
+        context_world,
+        context_rollout,
+        context,
+        search,
+        SR_ORDER,
+        SR_POINTS,
+        SR_TRIED,
+        m,
+        opt(st, O_SEARCH_ROLLOUTS) * m,
+        search,
+    )
     search[SR_DECISIONS] += 1
     best = search[SR_ORDER]
     search[SR_CHOICE] = best
