@@ -433,6 +433,59 @@ class CompiledCards:
         return np.asarray(ids, dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class BatchRun:
+    """What an engine's run of a batch gives back (`run_batch` below): per match, then over the batch."""
+
+    winners: Any
+    """The winner of each match (int8: 0 side A, 1 side B, -1 a draw)."""
+    turns: Any
+    """Each match's length in turns (int32)."""
+    counters: Any
+    """The batch's counters, published (`published_counters`): int64[side, card, counter]."""
+    events: IntArray
+    """The trace's events, one row each (turn, player, code, card, other, amount); empty for an untraced run."""
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Per-match arrays beyond the three (Millennium Blades' `vp`, `place`, `rp`, `score`); `play_batch` returns them
+    as its fourth element when there are any."""
+
+
+RunBatch = Callable[[CompiledCards, IntArray, IntArray, IntArray, Any, int, int, bool], BatchRun]
+"""An engine's one run of a batch: (compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced) -> BatchRun,
+`traced` asking for the trace's room and events."""
+
+
+def batch_and_trace(run: RunBatch) -> tuple[Callable[..., tuple[Any, ...]], Callable[..., tuple[int, int, IntArray]]]:
+    """An engine's `play_batch` and `play_traced` (`Engine`'s two entry points) from its one `run`: the batch as run
+    untraced; one match of `seed` traced. Written once here, not copied into each engine."""
+
+    def play_batch(
+        compiled: CompiledCards,
+        deck_a: IntArray,
+        deck_b: IntArray,
+        seeds: IntArray,
+        first: Any,
+        policy_a: int,
+        policy_b: int,
+    ) -> tuple[Any, ...]:
+        """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch, and the engine's
+        per-match arrays when it has any."""
+        done = run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, False)
+        if done.extras:
+            return done.winners, done.turns, done.counters, done.extras
+        return done.winners, done.turns, done.counters
+
+    def play_traced(
+        compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
+    ) -> tuple[int, int, IntArray]:
+        """One match with every event logged: (winner, turns, events int64[n, 6])."""
+        seeds = np.array([seed], dtype=np.int64)
+        done = run(compiled, deck_a, deck_b, seeds, np.array([first], dtype=np.int8), policy_a, policy_b, True)
+        return int(done.winners[0]), int(done.turns[0]), done.events
+
+    return play_batch, play_traced
+
+
 BatchKernel = Callable[..., tuple[Any, Any, Any]]
 """(table, extra arrays..., options, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner, turns, counters)."""
 

@@ -58,11 +58,13 @@ from workbench.engines import (
     DESTROYED,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
+    BatchRun,
     CompiledCards,
     Engine,
     EngineBool,
     EngineInt,
     IntArray,
+    batch_and_trace,
     begin_match_counters,
     count_draw,
     count_play,
@@ -2904,7 +2906,7 @@ def state_buffer(capacity: int, cards: int, event_rows: int) -> tuple[IntArray, 
     return state, views
 
 
-def _run(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2912,14 +2914,15 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    event_rows: int,
-) -> tuple[Any, Any, IntArray, StateViews]:
+    traced: bool,
+) -> BatchRun:
+    """One batch in one state buffer (with the trace's room when `traced`); `batch_and_trace` makes the engine's
+    `play_batch` and `play_traced` of it."""
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     capacity = max(len(deck_a), len(deck_b)) + 1
-    state, views = state_buffer(capacity, len(compiled.names), event_rows)
-    searching = SEARCH in (policy_a, policy_b)
+    state, views = state_buffer(capacity, len(compiled.names), MAX_TRACE_EVENTS if traced else 0)
     arguments = (
         rules_buffer(compiled),
         state,
@@ -2932,45 +2935,18 @@ def _run(
         winners,
         turns,
     )
-    if searching:
+    if SEARCH in (policy_a, policy_b):
         # The search policy's turn snapshot (the whole buffer: counters and trace go back with it) and rollout buffer.
         snapshot = np.zeros_like(state)
         scratch = state_buffer(capacity, len(compiled.names), 0)[0]
         play_searched_matches(*arguments, snapshot, scratch)
     else:
         play_matches(*arguments)
-    return winners, turns, published_counters(views.counters), views
+    events = views.events[: int(views.event_count[0])].copy()
+    return BatchRun(winners, turns, published_counters(views.counters), events)
 
 
-def play_batch(
-    compiled: CompiledCards,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: int,
-    policy_b: int,
-) -> tuple[Any, Any, Any]:
-    """Play one batch of matches; (winner per match, turns per match, counters[side, card, counter])."""
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, 0)
-    return winners, turns, counters
-
-
-def play_traced(
-    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
-) -> tuple[int, int, IntArray]:
-    """One match with every event logged, for `workbench simulate --trace`."""
-    winners, turns, _, views = _run(
-        compiled,
-        deck_a,
-        deck_b,
-        np.array([seed], dtype=np.int64),
-        np.array([first], dtype=np.int8),
-        policy_a,
-        policy_b,
-        MAX_TRACE_EVENTS,
-    )
-    return int(winners[0]), int(turns[0]), views.events[: int(views.event_count[0])].copy()
+play_batch, play_traced = batch_and_trace(run_batch)
 
 
 def _player(side: int) -> str:

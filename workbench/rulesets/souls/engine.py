@@ -74,11 +74,13 @@ from workbench.engines import (
     PLAYED,
     PLAYED_MATCH_TURNS,
     THIS_MATCH,
+    BatchRun,
     CompiledCards,
     Engine,
     EngineBool,
     EngineInt,
     IntArray,
+    batch_and_trace,
     inline_kernel,
     published_counters,
     rng_below,
@@ -2857,7 +2859,7 @@ def search_buffers(arrays: MatchArrays, policy_a: int, policy_b: int) -> tuple[I
     return new_search_buffers(arrays.compiled, int(arrays.st[G_CAPACITY]))
 
 
-def play_batch(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2865,9 +2867,11 @@ def play_batch(
     first: Any,
     policy_a: int,
     policy_b: int,
-) -> tuple[Any, Any, Any]:
-    """(winner int8[], turns int32[], counters int64[2, cards, len(COUNTERS)]) for one batch."""
-    arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)))
+    traced: bool,
+) -> BatchRun:
+    """One batch in one match buffer (with the trace's room when `traced`); `batch_and_trace` makes the engine's
+    `play_batch` and `play_traced` of it."""
+    arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS if traced else 0)
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
@@ -2885,31 +2889,10 @@ def play_batch(
         work,
         search,
     )
-    return winners, turns, published_counters(arrays.counters)
+    return BatchRun(winners, turns, published_counters(arrays.counters), arrays.events.copy())
 
 
-def play_traced(
-    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
-) -> tuple[int, int, IntArray]:
-    """One match with its events: (winner, turns, events int64[n, 6])."""
-    arrays = MatchArrays(compiled, max(len(deck_a), len(deck_b)), MAX_TRACE_EVENTS)
-    winners = np.zeros(1, dtype=np.int8)
-    turns = np.zeros(1, dtype=np.int32)
-    work, search = search_buffers(arrays, policy_a, policy_b)
-    play_batch_kernel(
-        arrays.st,
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.array([seed], dtype=np.int64),
-        np.array([first], dtype=np.int8),
-        int(policy_a),
-        int(policy_b),
-        winners,
-        turns,
-        work,
-        search,
-    )
-    return int(winners[0]), int(turns[0]), arrays.events.copy()
+play_batch, play_traced = batch_and_trace(run_batch)
 
 
 # ---------------------------------------------------------------------------------------------------------------
