@@ -23,9 +23,11 @@ from workbench.cards import CardSet, OptionValue
 from workbench.engines import (
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
+    BatchRun,
     CompiledCards,
     Engine,
     IntArray,
+    batch_and_trace,
     begin_match_counters,
     count_draw,
     count_play,
@@ -120,7 +122,7 @@ def _play(
         winners[m] = 0 if total_a > total_b else (1 if total_b > total_a else -1)
 
 
-def _play_batch(
+def _run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -128,47 +130,19 @@ def _play_batch(
     first: Any,
     policy_a: int,
     policy_b: int,
-) -> tuple[Any, Any, Any]:
+    traced: bool,
+) -> BatchRun:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     counters = new_counters(len(compiled.names))
-    _play(
-        compiled.table,
-        compiled.options,
-        deck_a,
-        deck_b,
-        seeds,
-        first,
-        winners,
-        turns,
-        counters,
-        np.zeros((0, EVENT_WIDTH), dtype=np.int64),
-    )
-    return winners, turns, published_counters(counters)
-
-
-def _play_traced(
-    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
-) -> tuple[int, int, IntArray]:
-    winners = np.zeros(1, dtype=np.int8)
-    turns = np.zeros(1, dtype=np.int32)
-    counters = new_counters(len(compiled.names))
-    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
-    _play(
-        compiled.table,
-        compiled.options,
-        deck_a,
-        deck_b,
-        np.array([seed], dtype=np.int64),
-        np.array([first], dtype=np.int8),
-        winners,
-        turns,
-        counters,
-        events,
-    )
+    events = np.zeros((MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
+    _play(compiled.table, compiled.options, deck_a, deck_b, seeds, first, winners, turns, counters, events)
     used = events[events[:, 0] > 0]  # toy turns start at 1, so an unused row is all zeros
-    return int(winners[0]), int(turns[0]), used
+    return BatchRun(winners, turns, published_counters(counters), used)
+
+
+_play_batch, _play_traced = batch_and_trace(_run_batch)
 
 
 def _describe(compiled: CompiledCards, row: Sequence[int]) -> str:
