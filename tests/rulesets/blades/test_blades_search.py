@@ -1,6 +1,7 @@
 """The Millennium Blades tournament engine's search policy (`--policy search`): it plays better than greedy where
-greedy's choice of single is short-sighted, it never peeks at what its seat cannot see, and it plays whole
-tournaments reproducibly. Greedy and random are untouched by it (the golden trace in test_blades_engine.py)."""
+greedy's choice of single is short-sighted, it never peeks at what its seat cannot see, it shares each decision's
+budget out by successive halving, and it plays whole tournaments reproducibly. Greedy and random are untouched by it
+(the golden trace in test_blades_engine.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
+from workbench.search_kernels import WIN_POINTS, halving_rounds, schedule
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
 DECKS = {path.stem: read_decklist(path, SAMPLE) for path in bundled_decks("blades")}
@@ -56,12 +58,14 @@ class Table:
         )
 
     def figures(self) -> list[int]:
-        """The last decision's candidates and their points, and the rollouts played so far."""
+        """The last decision's candidates, their points and the rollouts each was given, and the rollouts played so
+        far."""
         w = self.st["search"]
         m = int(w[E.SR_N])
         return [
             *map(int, w[E.SR_CAND : E.SR_CAND + m]),
             *map(int, w[E.SR_POINTS : E.SR_POINTS + m]),
+            *map(int, w[E.SR_TRIED : E.SR_TRIED + m]),
             int(w[E.SR_ROLLOUTS]),
         ]
 
@@ -80,9 +84,11 @@ class Table:
         return int(s["side"][p, E.S_VP])
 
 
-def _score_board(comp: E.CompiledCards, rival_rp: int) -> Table:
-    """Seat A, five Citizens on the table and one slot open, holds Cinder Recruit and The Lantern Mayor; seat B's
-    tableau is full (it cannot play) at `rival_rp` RP. No metagame card (option `metagame=none`)."""
+def _score_board(
+    comp: E.CompiledCards, rival_rp: int, hand: Sequence[str] = ("Cinder Recruit", "The Lantern Mayor")
+) -> Table:
+    """Seat A, five Citizens on the table and one slot open, holds `hand` (Cinder Recruit and The Lantern Mayor);
+    seat B's tableau is full (it cannot play) at `rival_rp` RP. No metagame card (option `metagame=none`)."""
     table = Table(comp)
     s = table.st
     game = s["game"]
@@ -103,9 +109,8 @@ def _score_board(comp: E.CompiledCards, rival_rp: int) -> Table:
         s["side"][p, E.S_SLOTS] = 6
         s["side"][p, E.S_DECKSIDE] = min(p, 1)
         s["side"][p, E.S_POLICY] = E.SEARCH if p == 0 else E.GREEDY
-    hand = table.ids(["Cinder Recruit", "The Lantern Mayor"])
-    s["side"][0, E.S_CARDS : E.S_CARDS + 2] = hand
-    s["side"][0, E.S_HAND] = 2
+    s["side"][0, E.S_CARDS : E.S_CARDS + len(hand)] = table.ids(hand)
+    s["side"][0, E.S_HAND] = len(hand)
     s["side"][0, E.S_RP] = 10
     s["side"][1, E.S_RP] = rival_rp
     return table
@@ -123,22 +128,37 @@ def test_search_keeps_the_score_card_greedy_trades_for_play_rp() -> None:
     searched = _score_board(comp, 30)
     choice = searched.decide(0, 1)
     assert choice == mayor
-    assert searched.figures()[:2] == [-1, recruit]
-    points = searched.figures()
+    # Greedy's turn (the Recruit: greedy's own single is not listed again) and the Mayor, the budget each.
     rollouts = int(comp.options[E.O_SEARCH_ROLLOUTS])
-    # Greedy's turn and the Recruit are the same play; the Mayor wins first place (21 VP) in every sampled world.
-    assert points[3] == points[4] < points[5] == 21 * rollouts
+    cand, points, tried = searched.figures()[:2], searched.figures()[2:4], searched.figures()[4:6]
+    assert cand == [-1, mayor] and tried == [rollouts, rollouts]
+    # A rollout's VP times WIN_POINTS and its RP lead below WIN_POINTS: second place (15 VP) every time with the
+    # Recruit, first (21 VP) every time with the Mayor.
+    assert [p // (WIN_POINTS * rollouts) for p in points] == [15, 21]
     searched_vp = searched.play_out(0, choice)
     assert searched.st["tab"][0, 5, E.TB_CARD] == mayor
     assert (greedy_vp, searched_vp) == (15, 21)
 
 
-def test_search_keeps_greedys_choice_on_a_tie() -> None:
-    """Far enough ahead that either single wins first place, every candidate scores alike: greedy's turn stands."""
+def test_search_prefers_the_larger_lead_when_the_vp_are_even() -> None:
+    """Far enough ahead that either single wins first place, the VP are even; the Mayor's Score clause makes the
+    lead larger, and the lead tells the candidates apart (`rollout_points`)."""
     comp = compiled(players=2, metagame="none")
     table = _score_board(comp, 0)
+    assert table.decide(0, 1) == comp.card_id("The Lantern Mayor")
+    rollouts = int(comp.options[E.O_SEARCH_ROLLOUTS])
+    points = table.figures()[2:4]
+    assert [p // (WIN_POINTS * rollouts) for p in points] == [21, 21] and points[0] < points[1]
+
+
+def test_search_keeps_greedys_choice_on_a_tie() -> None:
+    """Two singles that change nothing of the score in the last slot (Smoke Screen Scout, Stone Sentinel: no Play or
+    Score clause, no clash left): every rollout scores alike, and greedy's turn stands."""
+    comp = compiled(players=2, metagame="none")
+    table = _score_board(comp, 30, ("Smoke Screen Scout", "Stone Sentinel"))
     assert table.decide(0, 1) == -1
-    assert len(set(table.figures()[3:6])) == 1
+    figures = table.figures()
+    assert figures[:2] == [-1, comp.card_id("Stone Sentinel")] and figures[2] == figures[3]
 
 
 def _midgame(comp: E.CompiledCards) -> Table:
@@ -198,7 +218,7 @@ def test_search_never_peeks_at_hands_or_the_store_order() -> None:
     decision = base.decide(0, 77)
     figures = base.figures()
     assert _hands(base) == before  # the real state is only read, never dealt anew
-    assert figures[0] == -1 and len(figures) > 3
+    assert figures[0] == -1 and len(figures) > 4
     changed = 0
     for seed in range(4):
         other = _midgame(comp)
@@ -221,6 +241,43 @@ def test_search_reads_what_it_can_see() -> None:
     assert other.figures() != base.figures()
 
 
+def test_search_spends_each_decisions_budget_by_successive_halving() -> None:
+    """The rollouts each candidate was given are successive halving's schedule (`search_kernels.schedule`): each
+    round's survivors the round's share, the worse half dropped, the chosen one through every round."""
+    comp = compiled(players=3, search_rollouts=4)
+    table = _midgame(comp)
+    choice = table.decide(0, 77)
+    w = table.st["search"]
+    m = int(w[E.SR_N])
+    k = int(w[E.SR_CHOICE])
+    assert m >= 4 and int(w[E.SR_CAND + k]) == choice
+    tried = [int(v) for v in w[E.SR_TRIED : E.SR_TRIED + m]]
+    plan = schedule(4 * m, m)
+    assert sum(tried) == sum(alive * share for alive, share in plan) == int(w[E.SR_ROLLOUTS]) <= 4 * m
+    assert tried[k] == sum(share for _, share in plan) == max(tried)
+    expected: list[int] = []
+    given = 0
+    for alive, share in plan:
+        given += share
+        kept = (alive + 1) // 2
+        expected += [given] * (alive - kept)
+    expected += [given] * kept
+    assert sorted(tried) == sorted(expected) and len(plan) == halving_rounds(m)
+    assert int(w[E.SR_ORDER]) == k
+
+
+def test_search_deals_a_world_again_the_same_when_the_work_store_has_no_room() -> None:
+    """A work store only the store's length (the whole game's, when sold cards make its store longer) has no room to
+    keep a world's store order: each rollout deals its world again from the same seed, with the same figures."""
+    comp = compiled(players=3, search_rollouts=4)
+    shared = _midgame(comp)
+    shared.decide(0, 77)
+    dealt = _midgame(comp)
+    dealt.work["store"] = dealt.work["store"][: len(dealt.store)].copy()
+    dealt.decide(0, 77)
+    assert dealt.figures() == shared.figures()
+
+
 def _batch(comp: E.CompiledCards, policy_a: int, n: int = 12) -> dict:
     seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
     first = (np.arange(n) % 2).astype(np.int8)
@@ -234,8 +291,10 @@ def test_search_plays_whole_tournaments_reproducibly() -> None:
     first, again = _batch(comp, E.SEARCH), _batch(comp, E.SEARCH)
     for key in ("winner", "turns", "vp_a", "place_a", "rp_a", "counters", "search_decisions", "search_rollouts"):
         assert np.array_equal(first[key], again[key]), key
-    assert first["search_decisions"] > 0
-    assert first["search_rollouts"] >= 4 * 3 * first["search_decisions"]
+    decisions = first["search_decisions"]
+    assert decisions > 0
+    # Each decision has at least two candidates and spends its budget, but for less than a last round's survivors.
+    assert 4 * 2 * decisions <= first["search_rollouts"] <= 4 * E.MAX_CANDIDATES * decisions
     assert _batch(comp, E.GREEDY)["search_decisions"] == 0
 
 
@@ -245,3 +304,18 @@ def test_search_is_a_policy_of_the_engine() -> None:
     ledger = {option.key: option for option in RULESET.options}
     for key in ("search_rollouts", "search_rollout_policy"):
         assert ledger[key].reading.startswith("Not a rule")
+    assert ledger["search_rollouts"].default == 4
+
+
+def test_search_beats_greedy_in_a_seeded_mirror() -> None:
+    """At the defaults (4 rollouts a candidate, to the end), 300 two-player `tide_clash` mirrors against greedy: the
+    deck greedy loses least to. The full figures, 1,000 tournaments a deck: docs/rulesets/blades.md, *The search
+    policy*."""
+    comp = compiled(players=2)
+    n = 300
+    seeds = np.arange(1000, 1000 + n, dtype=np.int64)
+    first = (np.arange(n) % 2).astype(np.int8)
+    deck = comp.deck_array(DECKS["tide_clash"])
+    result = E.play_batch_detailed(comp, deck, deck, seeds, first, E.SEARCH, E.GREEDY)
+    assert (result["winner"] == 0).mean() >= 0.85
+    assert int(comp.options[E.O_SEARCH_ROLLOUTS]) == 4 and int(comp.options[E.O_SEARCH_DEPTH]) == 0

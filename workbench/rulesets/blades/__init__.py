@@ -78,6 +78,14 @@ Version history:
   characters) hands out the round 1 and 2 winners' pro player cards, so the bundled Pro set (Marisol Quickdraw) is
   live. The `game` option's reading lists what the whole game leaves out (item 10): card-for-card trades, Blast
   Off PLUS, Venues, Draft, Liquidation, Turn-Based, Free Market, Millennium Accessories.
+- 1.4, engine 4 (checks unchanged, so the ruleset version stays; greedy and random bit-identical: golden trace and
+  results_fingerprint.py's nine greedy and random digests unchanged): the tournament `search` spends each decision's
+  budget by successive halving (`workbench.search_kernels`, issue 33) instead of the same count for every candidate,
+  deals each sampled world once for all the candidates of a round, no longer plays greedy's own single as a
+  candidate beside greedy's turn (the same play), and scores a rollout by VP and then the RP lead. New default
+  `search_rollouts=4` (rollouts a candidate on average, was 16 each) and a new option `search_depth` (a cut-off
+  scored by the rules' final scoring, 0 = off by default). The search's results change, hence the engine version
+  (docs/rulesets/blades.md, *The search policy*, has the measurements).
 """
 
 from workbench.rulesets.base import Ruleset

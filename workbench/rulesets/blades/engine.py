@@ -86,7 +86,6 @@ from workbench.engines import (
     new_counters,
     published_counters,
     rng_below,
-    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -94,6 +93,12 @@ from workbench.engines import (
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import check_effects as effect_findings
 from workbench.rulesets.blades.effects import EffectAction, parse_effects
+from workbench.rulesets.blades.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
+from workbench.search_kernels import (
+    WIN_POINTS,
+    halving_search,
+    position_points,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -200,6 +205,7 @@ OPTION_ORDER: tuple[str, ...] = (
     "metagame",
     "search_rollouts",
     "search_rollout_policy",
+    "search_depth",
 )
 (
     O_PLAYERS,
@@ -210,6 +216,7 @@ OPTION_ORDER: tuple[str, ...] = (
     O_METAGAME,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_POLICY,
+    O_SEARCH_DEPTH,
 ) = range(len(OPTION_ORDER))
 VP_ROUNDS = ("prerelease", "round1", "round2", "final")
 VP_CHART = np.array([[7, 5, 4, 3, 2], [21, 15, 12, 9, 6], [28, 20, 16, 12, 8], [42, 30, 24, 18, 12]], dtype=np.int64)
@@ -294,17 +301,29 @@ QK_EFFECT, QK_REACT = range(2)
 # ---- the search policy's words (the state's `search` field) ---------------------------------------------------------
 SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
 """The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
-the batch), the last decision's candidate count and chosen index, then its candidates (a card, or -1 for greedy's
-turn) and their points."""
+the batch), the last decision's candidate count and chosen candidate number, then its candidates (a card, or -1 for
+greedy's turn), their points, the rollouts each was given, and the survivors' order (best first after the last
+round: its first word is the choice)."""
 MAX_CANDIDATES = MAX_HAND + 1
-SR_POINTS = SR_CAND + MAX_CANDIDATES
-"""Points per candidate of the last decision: the seat's VP summed over the rollouts."""
-SR_WANTED = SR_POINTS + MAX_CANDIDATES
+SR_POINTS = np.int64(SR_CAND + MAX_CANDIDATES)
+"""Points per candidate of the last decision, summed over its rollouts (`rollout_points`)."""
+SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
+"""Rollouts each candidate of the last decision was given (successive halving gives the ones dropped early fewer)."""
+SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
+"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
+SR_WANTED = int(SR_ORDER + MAX_CANDIDATES)
 """The single the search chose for its seat's turn (-1: greedy's), played at the seat's single decision."""
 SEARCH_WORDS = SR_WANTED + 1
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
 foretell its later store draws)."""
+EVAL_RP_HALF = 6
+"""The RP lead over the best other seat that `rollout_points` scores three quarters of the way from even to the next
+VP: a rollout's VP come first, and its RP lead tells apart rollouts the VP leave even (with a budget of a few
+rollouts, most candidates' VP are equal)."""
+EVAL_PLAY_TENTHS = 40
+"""What a single still to play is worth at a rollout's cut-off, in tenths of an RP (`project_rp`): fitted to the
+final RP of greedy-against-greedy tournaments (docs/rulesets/blades.md, *The search policy*)."""
 
 # ---- decisions: what `legal_actions` lists and `apply` takes (G_DECISION) -------------------------------------------
 (
@@ -2267,17 +2286,21 @@ def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: Engine
 
 
 # =====================================================================================================================
-# The search policy: determinized flat Monte Carlo over the single a `search` seat plays on its turn
+# The search policy: determinized Monte Carlo over the single a `search` seat plays on its turn, its rollouts shared
+# out by successive halving
 #
-# On its own turn a `search` seat's candidates are greedy's whole turn (kept on a tie) and each distinct single in
-# its hand, played with greedy's Actions, Scurry position, targets and reactions. Each candidate gets
-# `search_rollouts` rollouts: the state record cloned into the work record, what the seat cannot see dealt anew
-# (`determinize`: the other seats' hands and the store order), the candidate's turn played, then the rest of the
-# tournament by `search_rollout_policy` for every seat, and the seat's VP by the round's chart counted. All
-# candidates meet the same sampled worlds with the same later dice (common random numbers); the most VP is played.
-# Turns are sequential ("The Tournament Phase is a turn-based phase. Players will take turns in clockwise order around
-# the table, each making a single turn."), so each decision is one seat's, on its own turn alone; its Reactions in
-# another seat's turn are greedy's.
+# On its own turn a `search` seat's candidates are greedy's whole turn (number 0: it keeps a tie) and each other
+# distinct single in its hand (greedy's own single would repeat greedy's turn), played with greedy's Actions, Scurry
+# position, targets and reactions. The decision's budget, `search_rollouts` times its candidates, is spent by
+# successive halving (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the
+# same number of rollouts and the worse half is dropped. A rollout: the state record cloned into the work record,
+# what the seat cannot see dealt anew (`determinize`, once per sampled world for every candidate of a round), the
+# candidate's turn played, then the rest of the tournament by `search_rollout_policy` for every seat, scored by the
+# seat's VP by the round's chart and its RP lead (`rollout_points`). In a round all candidates meet the same sampled
+# worlds with the same later dice (common random numbers); the best survivor is played. Turns are sequential ("The
+# Tournament Phase is a turn-based phase. Players will take turns in clockwise order around the table, each making a
+# single turn."), so each decision is one seat's, on its own turn alone; its Reactions in another seat's turn are
+# greedy's.
 # =====================================================================================================================
 
 
@@ -2318,6 +2341,19 @@ def sort_words(values: IntArray, base: EngineInt, number: EngineInt) -> None:
 
 
 @rules_kernel
+def deal_pool(st: Any, p: EngineInt) -> None:
+    """Deal `st.pool` back to the seats other than p, each its count of singles in turn order: `determinize`'s deal,
+    and a sampled world's deal again for each candidate that plays in it (the pool is the search's scratch, which
+    `clone_state` leaves)."""
+    n = np.int64(0)
+    for q in range(st.game[G_PLAYERS]):
+        if q != p:
+            for h in range(st.side[q, S_HAND]):
+                st.side[q, S_CARDS + h] = st.pool[n]
+                n += 1
+
+
+@rules_kernel
 def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
     """What seat p cannot see, dealt anew with the state's generator from what it can know.
 
@@ -2334,12 +2370,7 @@ def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
                 n += 1
     sort_words(st.pool, np.int64(0), n)
     shuffle_in_place(st.pool, n, st.rng)
-    n = np.int64(0)
-    for q in range(players):
-        if q != p:
-            for h in range(st.side[q, S_HAND]):
-                st.side[q, S_CARDS + h] = st.pool[n]
-                n += 1
+    deal_pool(st, p)
     left = st.game[G_STORE_LEFT]
     sort_words(store, np.int64(0), left)
     shuffle_in_place(store, left, st.rng)
@@ -2368,6 +2399,82 @@ def clone_state(dst: Any, src: Any) -> None:
 
 
 @rules_kernel
+def project_rp(st: Any) -> None:
+    """The cut-off's evaluation, before the final scoring scores the position: each seat's RP raised by what its
+    singles still to play are worth, EVAL_PLAY_TENTHS tenths of an RP for each (as many as its hand holds and its
+    open slots take), rounded."""
+    for q in range(st.game[G_PLAYERS]):
+        plays = min(st.side[q, S_HAND], st.side[q, S_SLOTS] - st.side[q, S_USED])
+        if plays > 0:
+            st.side[q, S_RP] += (plays * EVAL_PLAY_TENTHS + 5) // 10
+
+
+@rules_kernel
+def finish_rollout(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    depth: EngineInt,
+) -> None:
+    """A rollout's rest of the tournament from seat p's turn: `finish_tournament`'s loop, but with `depth` > 0 cut
+    off once `depth` turns are played, the position then scored as if the tournament ended (`project_rp`, then the
+    final scoring: Score clauses, the metagame, placement and VP)."""
+    players = st.game[G_PLAYERS]
+    passes = 0
+    turns = 0
+    while passes < players:
+        if depth > 0 and turns >= depth:
+            project_rp(st)
+            break
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, store, counters, events, p)
+            passes = 0
+            turns += 1
+        else:
+            passes += 1
+            st.side[p, S_PASSED] = 1
+        p = (p + 1) % players
+    st.game[G_TURN] += 1
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+
+
+@rules_kernel
+def rollout_points(st: Any, p: EngineInt) -> EngineInt:
+    """A finished rollout's points for seat p: its VP times `WIN_POINTS`, plus its RP lead over the best other seat
+    (negative when behind) squashed into (0, WIN_POINTS) by `position_points` (EVAL_RP_HALF). VP decide; the lead
+    tells apart rollouts whose VP are even, so few rollouts still rank candidates (a VP is worth more than any
+    lead)."""
+    best = -(1 << 40)
+    for q in range(st.game[G_PLAYERS]):
+        if q != p and st.side[q, S_RP] > best:
+            best = st.side[q, S_RP]
+    return st.side[p, S_VP] * WIN_POINTS + position_points(st.side[p, S_RP] - best, np.int64(EVAL_RP_HALF))
+
+
+@rules_kernel
+def rollout_world(
+    st: Any, store: IntArray, sim: Any, sim_store: IntArray, p: EngineInt, seed: EngineInt, shared: EngineBool
+) -> None:
+    """One sampled world for a round of rollouts, dealt from `seed` (`determinize` on a clone of the state): the other
+    seats' hands are left in `sim.pool`, the store's order in `sim_store[total:2 * total]` when `shared` (the work
+    store has room), so each candidate's rollout takes the deal without dealing again."""
+    clone_state(sim, st)
+    total = store.shape[0]
+    for k in range(total):
+        sim_store[k] = store[k]
+    rng_seed(sim.rng, seed)
+    determinize(sim, sim_store, p)
+    if shared:
+        for k in range(total):
+            sim_store[total + k] = sim_store[k]
+
+
+@rules_kernel
 def rollout(
     table: IntArray,
     effects: IntArray,
@@ -2381,15 +2488,20 @@ def rollout(
     wanted: EngineInt,
     world: EngineInt,
     dice: EngineInt,
-) -> int:
+    shared: EngineBool,
+) -> EngineInt:
     """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn, on the work record
-    `sim` with its own store and counters: the hidden world drawn from seed `world`, the later dice from seed `dice`.
-    Seat p's VP at the end."""
-    clone_state(sim, st)
-    for k in range(store.shape[0]):
-        sim_store[k] = store[k]
-    rng_seed(sim.rng, world)
-    determinize(sim, sim_store, p)
+    `sim` with its own store and counters, in the sampled world of seed `world` (`rollout_world`: with `shared`, its
+    deal is taken from the work record and store as the world left them; otherwise dealt again from the same seed,
+    the same deal), the later dice from seed `dice`. Its points (`rollout_points`)."""
+    if shared:
+        clone_state(sim, st)
+        deal_pool(sim, p)
+        total = store.shape[0]
+        for k in range(total):
+            sim_store[k] = sim_store[total + k]
+    else:
+        rollout_world(st, store, sim, sim_store, p, world, shared)
     rng_seed(sim.rng, dice)
     # The trace counted as full: a rollout logs nothing (log_event writes only below the buffer's length).
     sim.ecount[0] = events.shape[0]
@@ -2404,8 +2516,47 @@ def rollout(
     sim.game[G_TURN] += 1
     take_turn(table, effects, sim, sim_store, sim_counters, events, p)
     sim.side[p, S_POLICY] = policy
-    finish_tournament(table, effects, sim, sim_store, sim_counters, events, (p + 1) % players)
-    return sim.side[p, S_VP]
+    finish_rollout(table, effects, sim, sim_store, sim_counters, events, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
+    return rollout_points(sim, p)
+
+
+@rules_kernel
+def search_candidates(table: IntArray, effects: IntArray, st: Any, p: EngineInt) -> int:
+    """List seat p's candidates in its search words and return how many: greedy's turn (-1) first, then each distinct
+    single of its hand in hand order but greedy's own single (`greedy_single`, whose play greedy's turn already is)."""
+    search = st.search
+    n = legal_singles(st, p, st.actions)
+    greedy = st.side[p, S_CARDS + greedy_single(table, effects, st, p, st.actions, n)]
+    search[SR_CAND] = -1
+    m = 1
+    for k in range(n):
+        card = st.side[p, S_CARDS + st.actions[k]]
+        repeated = card == greedy
+        for j in range(1, m):
+            if search[SR_CAND + j] == card:
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = card
+            m += 1
+    return m
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `rollout_world` into the work record and store, when the work store has room
+    to keep the world's store order (`shared`); otherwise each rollout deals the world itself."""
+    _table, _effects, st, store, sim, sim_store, _counters, _events, p, shared = context
+    if shared:
+        rollout_world(st, store, sim, sim_store, p, seed, shared)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k (its single, SR_CAND + k) in the world of seed `world`."""
+    table, effects, st, store, sim, sim_store, sim_counters, events, p, shared = context
+    wanted = st.search[SR_CAND + k]
+    return rollout(table, effects, st, store, sim, sim_store, sim_counters, events, p, wanted, world, dice, shared)
 
 
 @rules_kernel
@@ -2420,43 +2571,25 @@ def search_decision(
     events: IntArray,
     p: EngineInt,
 ) -> int:
-    """Seat p's single for this turn (-1: greedy's turn): the candidate with the most VP over `search_rollouts`
-    rollouts each, greedy's on a tie. With a single distinct card in hand there is nothing to choose: no rollout.
-    The search's words are `st.search` (SR_*)."""
+    """Seat p's single for this turn (-1: greedy's turn): the best candidate (`search_candidates`) after successive
+    halving over `search_rollouts` x candidates rollouts, greedy's on a tie. With one distinct single in hand there
+    is nothing to choose: no rollout. The search's words are `st.search` (SR_*)."""
     search = st.search
-    search[SR_CAND] = -1
-    m = 1
-    # The candidates are the single decision's legal actions (hand positions), each distinct card once.
-    for k in range(legal_singles(st, p, st.actions)):
-        card = st.side[p, S_CARDS + st.actions[k]]
-        repeated = False
-        for j in range(1, m):
-            if search[SR_CAND + j] == card:
-                repeated = True
-                break
-        if not repeated:
-            search[SR_CAND + m] = card
-            m += 1
+    m = search_candidates(table, effects, st, p)
     search[SR_N] = m
     search[SR_CHOICE] = 0
-    if m <= 2:
+    if m <= 1:
         return -1
-    for k in range(m):
-        search[SR_POINTS + k] = 0
-    budget = st.options[O_SEARCH_ROLLOUTS]
-    for _ in range(budget):
-        world = (rng_next(search) << 31) ^ rng_next(search)
-        dice = (rng_next(search) << 31) ^ rng_next(search)
-        for k in range(m):
-            search[SR_POINTS + k] += rollout(
-                table, effects, st, store, sim, sim_store, sim_counters, events, p, search[SR_CAND + k], world, dice
-            )
+    # The world's store order kept in the work store's second half, when it has one (the whole game's work store may
+    # be just the store's length: then each rollout deals its world again, the same deal).
+    shared = sim_store.shape[0] >= 2 * store.shape[0]
+    context = (table, effects, st, store, sim, sim_store, sim_counters, events, p, shared)
+    budget = st.options[O_SEARCH_ROLLOUTS] * m
+    search[SR_ROLLOUTS] += halving_search(
+        context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
+    )
     search[SR_DECISIONS] += 1
-    search[SR_ROLLOUTS] += budget * m
-    best = 0
-    for k in range(1, m):
-        if search[SR_POINTS + k] > search[SR_POINTS + best]:
-            best = k
+    best = search[SR_ORDER]
     search[SR_CHOICE] = best
     return search[SR_CAND + best]
 
@@ -2558,8 +2691,9 @@ def option_array(options: Mapping[str, OptionValue]) -> IntArray:
             STORE_KINDS.index(str(options["store_kinds"])),
             METAGAME_MODES.index(str(options["metagame"])),
             # The search policy's budget; .get because the whole game's option set compiles this table too.
-            int(options.get("search_rollouts", 16)),
+            int(options.get("search_rollouts", SEARCH_ROLLOUTS)),
             SEARCH_ROLLOUT_POLICIES.index(str(options.get("search_rollout_policy", "greedy"))),
+            int(options.get("search_depth", SEARCH_DEPTH)),
         ],
         dtype=np.int64,
     )
@@ -2758,9 +2892,11 @@ def new_state(options: IntArray | None = None) -> Any:
 def search_state(compiled: CompiledCards) -> dict[str, Any]:
     """The search policy's work: a state record of its own (`sim`: rollouts play on it), its store and counters
     (nothing of a rollout is counted in the batch's)."""
+    store = compiled.extra["store"]
     return {
         "sim": new_state(compiled.options),
-        "store": compiled.extra["store"].copy(),
+        # Twice the store: a rollout's store, then the sampled world's order every candidate's rollout starts from.
+        "store": np.concatenate([store, store]),
         "counters": new_counters(len(compiled.names)),
     }
 
@@ -2963,7 +3099,8 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="3",
+    # 4: the search's rollouts shared out by successive halving (its results change; greedy and random do not).
+    version="4",
     policies=("greedy", "random", "search"),
     cost_axis="star rating",
     compile_cards=compile_cards,

@@ -1,6 +1,24 @@
 """The Millennium Blades rule-options ledger: every reading of an unclear rule, its default and its quote."""
 
-from workbench.rulesets.base import RuleOption, search_options
+from workbench.rulesets.base import RuleOption, halving_search_options
+
+SEARCH_ROLLOUTS = 4
+"""The Blades search's default budget: rollouts per candidate single on average, the decision's whole budget being this
+times its candidates, shared out by successive halving (docs/rulesets/blades.md, *The search policy*, has the
+measurements it was chosen by)."""
+SEARCH_DEPTH = 0
+"""The Blades search's default cut-off, in turns after the searched one (0: every rollout plays to the end)."""
+_WIN_QUOTE = "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated."
+SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
+    "candidate single at each turn it searches",
+    _WIN_QUOTE,
+    SEARCH_ROLLOUTS,
+    SEARCH_DEPTH,
+    "as if the tournament ended there: Score clauses, the metagame, placement; each single still to play counted at "
+    "its average worth",
+)
+"""The search policy's settings (`rulesets.base.halving_search_options`): the budget and rollout policy every ruleset
+has, with Blades' default budget, and the rollouts' cut-off."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -206,8 +224,5 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         choices=("revealed", "none"),
     ),
-    *search_options(
-        "candidate single at each turn it searches",
-        "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated.",
-    ),
+    *SEARCH_OPTIONS,
 )

@@ -1,0 +1,84 @@
+"""The fit behind the Blades search's cut-off evaluation (`engine.EVAL_PLAY_TENTHS`, `project_rp`).
+
+    PYTHONPATH=<tree> python tests/rulesets/blades/search_eval_fit.py 500
+
+plays `matches` greedy-against-greedy mirror tournaments of each bundled deck at 2 and 4 players (seeds 500,001 on,
+first player alternating) and, at the start of every turn, scores the position as the cut-off does: a clone scored
+as if the tournament ended there (`final_scoring`: Score clauses, the metagame), each seat's singles still to play
+counted apart. The worth of a single still to play is the least-squares slope, through the origin, of the RP the
+seat went on to gain beyond that score against its singles still to play. Printed: the slope in tenths of an RP,
+and how often the seat first by the projected RP was first at the end (ties excluded), with the slope and without.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+import workbench.rulesets.blades.engine as E
+from workbench.bench import _bundled_cardset_and_decks
+from workbench.engines import new_counters
+from workbench.rulesets.blades import RULESET as BLADES
+from workbench.simulate import compile_for
+
+
+def positions(players: int, matches: int) -> list[tuple[list[int], list[int], list[int]]]:
+    """(score if it ended now, singles still to play, final RP) per seat, at the start of every turn."""
+    cardset, decks = _bundled_cardset_and_decks(BLADES)
+    _, comp, _ = compile_for(cardset, {"players": str(players)})
+    table, effects, meta = comp.table, comp.extra["effects"], comp.extra["meta"]
+    events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)
+    counters = new_counters(len(comp.names))
+    st, sim = E.new_state(comp.options), E.new_state(comp.options)
+    store = comp.extra["store"].copy()
+    rows = []
+    for deck in decks:
+        ids = comp.deck_array(deck)
+        for m in range(matches):
+            store[:] = comp.extra["store"]
+            E.setup_tournament(
+                table, st, counters, events, ids, ids, 500_001 + m, m % 2, E.GREEDY, E.GREEDY, len(store), meta
+            )
+            seen = []
+            p = int(st.game[E.G_FIRST])
+            passes = 0
+            while passes < players:
+                if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
+                    E.clone_state(sim, st)
+                    plays = [
+                        int(min(st.side[q, E.S_HAND], st.side[q, E.S_SLOTS] - st.side[q, E.S_USED]))
+                        for q in range(players)
+                    ]
+                    E.final_scoring(table, effects, sim, counters, events, int(st.options[E.O_VP_ROUND]))
+                    seen.append(([int(sim.side[q, E.S_RP]) for q in range(players)], plays))
+                    st.game[E.G_TURN] += 1
+                    E.take_turn(table, effects, st, store, counters, events, p)
+                    passes = 0
+                else:
+                    passes += 1
+                p = (p + 1) % players
+            E.final_scoring(table, effects, st, counters, events, int(st.options[E.O_VP_ROUND]))
+            final = [int(st.side[q, E.S_RP]) for q in range(players)]
+            rows += [(now, plays, final) for now, plays in seen]
+    return rows
+
+
+def main(matches: int) -> None:
+    for players in (2, 4):
+        rows = positions(players, matches)
+        now = np.array([r[0] for r in rows], dtype=float)
+        plays = np.array([r[1] for r in rows], dtype=float)
+        final = np.array([r[2] for r in rows], dtype=float)
+        slope = float(((final - now) * plays).sum() / (plays * plays).sum())
+        winner = final.argmax(axis=1)
+        decided = (final == final.max(axis=1, keepdims=True)).sum(axis=1) == 1
+        for label, w in (("without", 0.0), ("with", round(slope * 10) / 10)):
+            projected = now + np.round(plays * w)
+            right = (projected.argmax(axis=1) == winner)[decided].mean()
+            print(f"players={players}: {len(rows)} positions, {label} singles to play: first place right {right:.3f}")
+        print(f"players={players}: a single still to play is worth {slope:.2f} RP ({round(slope * 10)} tenths)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))
