@@ -101,6 +101,13 @@ Version history:
   D_FOE_RESPONSE, greedy by its channel worth, random any listed. Engine 5
   allowed the start only; option channel_on_opponent_turn
   (after_each_action, or turn_start: engine 5's).
+- 1.7: engine 7 (issue 33, item 2), the search policy only: its budget
+  (search_rollouts, now rollouts per candidate on average) is shared out
+  by successive halving; its rollouts stop after search_depth turns (new
+  option) and score the position by the game's own evaluation, fitted to
+  greedy's matches; each sampled world is dealt once for every candidate;
+  greedy's own summon is not a second candidate. Searched matches change
+  (so the version), greedy and random play exactly as before.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -112,7 +119,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.6",
+    version="1.7",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

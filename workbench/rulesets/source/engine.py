@@ -72,7 +72,6 @@ from workbench.engines import (
     new_counters,
     published_counters,
     rng_below,
-    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -95,10 +94,16 @@ from workbench.rulesets.source.map import (
     BoardMap,
     load_board,
 )
+from workbench.search_kernels import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    halving_search,
+    position_points,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "6"
+ENGINE_VERSION = "7"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
@@ -113,7 +118,11 @@ stepped across only around an enemy in its way (option `parallel_move`, `when_bl
 (`none`, the default and engine 4's; `with_move_parallel`: such a monster may also attack across).
 6: symbols left unused on your turn may be spent on channeled effects allowed on the opponent's turn at its start and
 again after each of the opponent's actions (D_FOE_RESPONSE: "may be drawn on your opponent's turn"); engine 5 allowed
-the start only (option `channel_on_opponent_turn`, `turn_start`)."""
+the start only (option `channel_on_opponent_turn`, `turn_start`).
+7: the search policy only (issue 33, item 2): its budget, `search_rollouts` per candidate on average, is shared out by
+successive halving, its rollouts are cut off after `search_depth` turns and scored by the game's own evaluation
+(`search_evaluation`), each sampled world is dealt once for every candidate, and greedy's own summon is not listed
+twice; search results change, greedy and random play exactly as before."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
@@ -222,7 +231,8 @@ O_WEB_BLOCKS = 17
 """1 with `web_hinders=block`: an opponent's web tile bars the space to a moving monster; 0 (`stop`): a monster
 that enters it ends its move there."""
 O_SEARCH_ROLLOUTS = 18
-"""`search_rollouts` (not a rule): the search policy's rollouts per candidate and decision."""
+"""`search_rollouts` (not a rule): the search policy's rollouts per candidate and decision on average (its budget,
+shared out by successive halving)."""
 O_SEARCH_POLICY = 19
 """`search_rollout_policy` (not a rule): GREEDY or RANDOM, the policy both sides play in the search's rollouts."""
 O_SUMMON_NEAREST = 20
@@ -240,7 +250,10 @@ O_CHANNEL_AT_START = 23
 """1 with `channel_on_opponent_turn=turn_start` (engine 5's reading): the non-active player may channel with symbols
 left over only at the start of the opponent's turn (D_FOE_CHANNEL); 0 (`after_each_action`): then and again after
 each of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
-OPTIONS_WIDTH = 24
+O_SEARCH_DEPTH = 24
+"""`search_depth` (not a rule): turns a search rollout plays after the searched turn before its position is scored
+(`search_evaluation`); 0 plays it to the match's end."""
+OPTIONS_WIDTH = 25
 O_DECK_WIDTH = OPTIONS_WIDTH
 """In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
 that hold cards (a `recall` to the deck finds it full there)."""
@@ -401,13 +414,20 @@ SCRATCH_WIDTH = FOE_ST_AT + SYMBOLS
 
 SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE = 4, 5, 6, 7
 """The search's words: its own xorshift generator (0-3), decisions searched and rollouts played (summed over the
-batch), the last decision's candidate count and choice; then per candidate its hand position, summon kind and
-points."""
+batch), the last decision's candidate count and choice; then per candidate its hand position, summon kind, points
+and rollouts given, and the survivors' order."""
 MAX_CANDIDATES = HAND_WIDTH + 2
 SR_CAND = 8
 SR_HOW = SR_CAND + MAX_CANDIDATES
-SR_POINTS = SR_HOW + MAX_CANDIDATES
-SEARCH_WORDS = SR_POINTS + MAX_CANDIDATES
+SR_POINTS = np.int64(SR_HOW + MAX_CANDIDATES)
+"""Points per candidate of the last decision, summed over its rollouts: WIN_POINTS (2,000) a rollout won, DRAW_POINTS
+(1,000) drawn, 0 lost, and a cut-off rollout its position's points (`search_evaluation`, `position_points`)."""
+SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
+"""Rollouts each candidate of the last decision was given (candidates dropped early were given fewer)."""
+SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
+"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`): its
+first word is the choice."""
+SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
 MAX_ACTIONS = HAND_WIDTH * MAX_SPACES + 1
 """The longest list of legal actions: every hand card an equipment card or trap with a target each on every space,
 plus STOP (a symbol decision lists at most 62 monsters x 56; D_RECALL a Done Zone's copies, at most both decks)."""
@@ -4000,15 +4020,19 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: In
 
 
 # =====================================================================================================================
-# The search policy: determinized flat Monte Carlo over the turn's main action
+# The search policy: determinized Monte Carlo over the turn's main action, its rollouts shared out by successive
+# halving and cut off with the game's own evaluation
 #
 # A `search` side plays GREEDY in the state; its turn is driven from here. After the turn begins (the opponent's
-# channels, the draw) its candidates are "greedy plays the turn" (kept on a tie), "no main action this turn" and a
-# summon of each distinct monster it may summon now, each followed by greedy's rest of the turn. Each candidate gets
-# `search_rollouts` rollouts: the state cloned into work arrays, what the side cannot see dealt anew (`determinize`),
-# the candidate taken, the rest of the turn by greedy and the rest of the match by `search_rollout_policy` for both
-# sides. All candidates meet the same sampled worlds with the same later dice (common random numbers); the most
-# points win (2 a rollout won, 1 a draw).
+# channels, the draw) its candidates are "greedy plays the turn" (candidate 0: kept on a tie), "no main action this
+# turn" and a summon of each distinct monster it may summon now, each followed by greedy's rest of the turn. The
+# decision's budget, `search_rollouts` rollouts per candidate on average, is spent by successive halving
+# (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the same number of
+# rollouts and the worse half is dropped. A rollout: the sampled world (the state cloned, what the side cannot see
+# dealt anew by `determinize`, once per world for every candidate of a round) cloned into a work state, the
+# candidate taken, greedy's rest of the turn, then `search_depth` more turns (0: the rest of the match) by
+# `search_rollout_policy` for both sides, the position then scored by `search_evaluation`. In a round every candidate
+# meets the same sampled worlds with the same later dice (common random numbers).
 # =====================================================================================================================
 
 CAND_GREEDY, CAND_PASS = -1, -2
@@ -4016,6 +4040,31 @@ CAND_GREEDY, CAND_PASS = -1, -2
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
 match's later draws)."""
+
+EVAL_SP = 10
+"""What `search_evaluation` counts one SourcePoint as worth (its unit: a tenth of a SourcePoint). The EVAL_* weights
+are a logistic fit of who went on to win from the positions of greedy-against-greedy matches of the bundled decks,
+scaled so a SourcePoint is EVAL_SP (tests/rulesets/source/search_eval_fit.py; docs/rulesets/source.md, *The search
+policy*)."""
+EVAL_MONSTER = -189
+"""A monster of the side's on the map."""
+EVAL_ST = 31
+"""Per ten points of a monster's ST, its four values summed (so per 2.5 points of the average)."""
+EVAL_STEP = -1
+"""Per road step a monster has come from its owner's summoning space towards the opponent's."""
+EVAL_ON_GOAL = -30
+"""Per ten points of the best ST of the side's monster on the opponent's summoning space (the generator attack it
+threatens)."""
+EVAL_HAND_MONSTER = 44
+"""A monster card in hand."""
+EVAL_HAND_OTHER = 47
+"""Any other card in hand (equipment, trap, channeled effect)."""
+EVAL_SUPPORT = 69
+"""A card on one of the side's support spaces (equipment or channeled effect in play)."""
+EVAL_TRAP = 59
+"""A trap set face down on the map."""
+EVAL_HALF = 508
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
 
 
 @rules_kernel
@@ -4054,18 +4103,18 @@ def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: 
 
 
 @rules_kernel
-def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray) -> None:
-    """Sort the first `count` values, then shuffle them: the order depends on which values they are and on the
-    generator, never on where they lay."""
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    j: EngineInt
-    for i in range(1, count):
-        value = values[i]
-        j = i
-        while j > 0 and values[j - 1] > value:
-            values[j] = values[j - 1]
-            j -= 1
-        values[j] = value
+def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray, tally: IntArray, cards: EngineInt) -> None:
+    """Sort the first `count` values (card ids below `cards`, counted in `tally`), then shuffle them: the order
+    depends on which values they are and on the generator, never on where they lay."""
+    for card in range(cards):
+        tally[card] = 0
+    for i in range(count):
+        tally[values[i]] += 1
+    at = 0
+    for card in range(cards):
+        for _ in range(tally[card]):
+            values[at] = card
+            at += 1
     shuffle_in_place(values, count, rng)
 
 
@@ -4084,6 +4133,8 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
     rng = state.rng
     library = piles[PILE_LIBRARY]
     pool = piles[PILE_POOL, 0]
+    tally = piles[PILE_POOL, 1]  # free: the pool is row 0 only, and the plane is at least twice the cards wide
+    cards = table.shape[0]
     foe = 1 - p
     held = side[foe, S_HAND]
     top = side[foe, S_DECK]
@@ -4100,7 +4151,7 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
     for i in range(top, side[foe, S_DECK_N]):
         pool[n] = library[foe, i]
         n += 1
-    sort_shuffle(pool, np.int64(n), rng)
+    sort_shuffle(pool, np.int64(n), rng, tally, cards)
     placed = 0
     rest = 0
     space = 0
@@ -4124,7 +4175,7 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
     left = side[p, S_DECK_N] - own_top
     for i in range(left):
         pool[i] = library[p, own_top + i]
-    sort_shuffle(pool, left, rng)
+    sort_shuffle(pool, left, rng, tally, cards)
     for i in range(left):
         library[p, own_top + i] = pool[i]
     if opts[O_BLIND] == 1:
@@ -4132,9 +4183,63 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
             nxt = side[q, S_NEXT]
             for i in range(SYMBOLS - nxt):
                 pool[i] = side[q, S_ORDER0 + nxt + i]
-            sort_shuffle(pool, SYMBOLS - nxt, rng)
+            sort_shuffle(pool, SYMBOLS - nxt, rng, tally, np.int64(SYMBOLS))
             for i in range(SYMBOLS - nxt):
                 side[q, S_ORDER0 + nxt + i] = pool[i]
+
+
+@rules_kernel
+def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> int:
+    """Player p's worth in `search_evaluation` (EVAL_* weights, in tenths of a SourcePoint): its SourcePoints; each
+    of its monsters on the map, by its ST (the four values summed, on p's turn) and the road steps it has come from
+    p's summoning space towards the opponent's, and the one standing on the opponent's summoning space by the
+    generator attack it threatens (its best ST); its monster and other cards in hand; its cards on support spaces;
+    its traps set."""
+    opts = rules.opts
+    dist = rules.dist
+    mon = state.mon
+    side = state.side
+    goal = opts[O_SUMMONING + 1 - p]
+    start = dist[opts[O_SUMMONING + p], goal]
+    worth = EVAL_SP * side[p, S_SP]
+    slots = state.game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        total = 0
+        best = 0
+        for s in range(SYMBOLS):
+            value = st_of(table, state, m, s, p)
+            total += value
+            best = max(best, value)
+        space = mon[m, M_SPACE]
+        worth += EVAL_MONSTER + EVAL_ST * total // 10 + EVAL_STEP * (start - dist[space, goal])
+        if space == goal:
+            worth += EVAL_ON_GOAL * best // 10
+    for i in range(side[p, S_HAND]):
+        worth += EVAL_HAND_MONSTER if table[state.hand[p, i], T_KIND] == K_MONSTER else EVAL_HAND_OTHER
+    sup = state.sup
+    for k in range(opts[O_SUPPORT]):
+        if sup[p, k, SU_CARD] >= 0:
+            worth += EVAL_SUPPORT
+    cells = state.cells
+    for space in range(opts[O_SPACES]):
+        if cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == p:
+            worth += EVAL_TRAP
+    return worth
+
+
+@rules_kernel
+def search_evaluation(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """A rollout's points for p: WIN_POINTS, DRAW_POINTS or 0 once the match is over; cut off before, the difference
+    of the two players' worth (`search_side_worth`) squashed into (0, WIN_POINTS) by `position_points`."""
+    game = state.game
+    if game[G_OVER] == 1:
+        if game[G_WINNER] == p:
+            return WIN_POINTS
+        return DRAW_POINTS if game[G_WINNER] == -1 else 0
+    advantage = search_side_worth(table, rules, state, p) - search_side_worth(table, rules, state, 1 - p)
+    return position_points(advantage, EVAL_HALF)
 
 
 @rules_kernel
@@ -4173,42 +4278,85 @@ def take_candidate(
         foe_response_window(table, clauses, rules, state, piles, counters, events, p)
 
 
-@inline_kernel
+@rules_kernel
+def search_world(
+    table: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    p: EngineInt,
+    seed: EngineInt,
+) -> None:
+    """One sampled world for a round of rollouts: the state cloned into `world`, what p cannot see dealt anew from
+    `seed`. Every candidate's rollout starts from a copy of it."""
+    clone_state(table, rules, state, piles, world, world_piles)
+    rng_seed(world.rng, seed)
+    determinize(table, rules, world, world_piles, p)
+
+
+@rules_kernel
 def search_rollout(
     table: IntArray,
     clauses: IntArray,
     rules: Any,
-    state: Any,
-    piles: IntArray,
+    search: IntArray,
+    world: Any,
+    world_piles: IntArray,
     work: Any,
     wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
     p: EngineInt,
     k: EngineInt,
-    world: EngineInt,
     dice: EngineInt,
-) -> int:
-    """One rollout of candidate k for p, played in the work record and piles: the hidden world drawn from seed
-    `world`, the later dice from seed `dice`. 2 if p wins, 1 for a draw, 0 if it loses."""
+) -> EngineInt:
+    """One rollout of candidate k (of the decision in `search`) for p in the sampled `world` (`search_world`),
+    played in the work record and piles with the later dice from seed `dice`: the candidate, greedy's rest of the
+    turn, then `search_depth` more turns (0: to the match's end) by `search_rollout_policy`; its points
+    (`search_evaluation`)."""
     opts = rules.opts
-    clone_state(table, rules, state, piles, work, wpiles)
-    rng_seed(work.rng, world)
-    determinize(table, rules, work, wpiles, p)
+    clone_state(table, rules, world, world_piles, work, wpiles)
     rng_seed(work.rng, dice)
     w_side = work.side
     w_game = work.game
     w_side[p, S_POLICY] = GREEDY
     w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
-    take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, state.search, p, k)
+    take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, search, p, k)
     play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
     w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
-    if w_game[G_OVER] == 0:
+    depth = opts[O_SEARCH_DEPTH]
+    q = 1 - p
+    turns = 0
+    # The match loop's own order (`play_match`): the turn counted on, the cap checked, the turn played.
+    while w_game[G_OVER] == 0 and (depth == 0 or turns < depth):
         w_game[G_TURN] += 1
-        play_match(table, clauses, rules, work, wpiles, w_counters, w_events, 1 - p)
-    if w_game[G_WINNER] == p:
-        return 2
-    return 1 if w_game[G_WINNER] == -1 else 0
+        if w_game[G_TURN] > opts[O_TURN_CAP]:
+            w_game[G_TURN] = opts[O_TURN_CAP]
+            w_game[G_OVER] = 1
+            w_game[G_WINNER] = -1
+            break
+        play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, q, np.bool_(False))
+        q = 1 - q
+        turns += 1
+    return search_evaluation(table, rules, work, p)
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `search_world` into the world record and piles."""
+    table, _clauses, rules, state, piles, world, world_piles, _work, _wpiles, _counters, _events, p = context
+    search_world(table, rules, state, piles, world, world_piles, p, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k from the world `context_world` dealt."""
+    table, clauses, rules, state, _piles, world, world_piles, work, wpiles, w_counters, w_events, p = context
+    return search_rollout(
+        table, clauses, rules, state.search, world, world_piles, work, wpiles, w_counters, w_events, p, k, dice
+    )
 
 
 @inline_kernel
@@ -4218,14 +4366,17 @@ def search_decision(
     rules: Any,
     state: Any,
     piles: IntArray,
+    world: Any,
+    world_piles: IntArray,
     work: Any,
     wpiles: IntArray,
     w_counters: IntArray,
     w_events: IntArray,
     p: EngineInt,
 ) -> int:
-    """The search side p's candidates for its turn (listed in `state.search`) and the one with the most points over
-    `search_rollouts` rollouts each; returns its index (0, greedy's turn, on a tie)."""
+    """The search side p's candidates for its turn (listed in `state.search`) and the best after successive halving
+    over `search_rollouts` x candidates rollouts (`world` holds each sampled world, `work` a rollout); returns its
+    index (0, greedy's turn, on a tie)."""
     opts = rules.opts
     hand = state.hand
     search = state.search
@@ -4238,11 +4389,25 @@ def search_decision(
     open_decision(state, np.int64(D_MAIN), p)
     n = legal_main(table, rules, state, p, out)
     state.game[G_DECISION] = D_NONE
+    # Greedy's own main action (it reads the state and draws nothing): a summon it would make is candidate 0 already,
+    # so the same summon (the same card, the same way) is not listed again. Its rollouts would give it the very
+    # figures of candidate 0, which wins the tie: leaving it out changes no choice and saves its rollouts.
+    greedy = greedy_main(table, rules, state, p, out, n)
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then what the hand and action words hold.
+    greedy_card: EngineInt
+    greedy_how: EngineInt
+    greedy_card = -1
+    greedy_how = -1
+    if greedy != STOP and action_code(greedy) == K_MONSTER:
+        greedy_card = hand[p, action_x(greedy)]
+        greedy_how = action_y(greedy)
     for i in range(n):
         if out[i] == STOP or action_code(out[i]) != K_MONSTER:
             continue
         h = action_x(out[i])
         card = hand[p, h]
+        if card == greedy_card and action_y(out[i]) == greedy_how:
+            continue
         repeated = False
         for j in range(2, m):
             if hand[p, search[SR_CAND + j]] == card:
@@ -4253,22 +4418,13 @@ def search_decision(
             search[SR_HOW + m] = action_y(out[i])
             m += 1
     search[SR_N] = m
-    for k in range(m):
-        search[SR_POINTS + k] = 0
-    rollouts = opts[O_SEARCH_ROLLOUTS]
-    for _ in range(rollouts):
-        world = (rng_next(search) << 31) ^ rng_next(search)
-        dice = (rng_next(search) << 31) ^ rng_next(search)
-        for k in range(m):
-            search[SR_POINTS + k] += search_rollout(
-                table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p, k, world, dice
-            )
+    context = (table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p)
+    budget = opts[O_SEARCH_ROLLOUTS] * m
+    search[SR_ROLLOUTS] += halving_search(
+        context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
+    )
     search[SR_DECISIONS] += 1
-    search[SR_ROLLOUTS] += rollouts * m
-    best = 0
-    for k in range(1, m):
-        if search[SR_POINTS + k] > search[SR_POINTS + best]:
-            best = k
+    best = search[SR_ORDER]
     search[SR_CHOICE] = best
     return best
 
@@ -4282,6 +4438,8 @@ def search_turn(
     piles: IntArray,
     counters: IntArray,
     events: IntArray,
+    world: Any,
+    world_piles: IntArray,
     work: Any,
     wpiles: IntArray,
     w_counters: IntArray,
@@ -4292,7 +4450,9 @@ def search_turn(
     begin_turn(table, clauses, rules, state, piles, counters, events, p)
     if state.game[G_OVER] == 1:
         return
-    best = search_decision(table, clauses, rules, state, piles, work, wpiles, w_counters, w_events, p)
+    best = search_decision(
+        table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p
+    )
     take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, np.int64(best))
     play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
 
@@ -4306,6 +4466,8 @@ def play_searched_matches(
     piles: IntArray,
     counters: IntArray,
     events: IntArray,
+    world: Any,
+    world_piles: IntArray,
     work: Any,
     wpiles: IntArray,
     w_counters: IntArray,
@@ -4319,8 +4481,8 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the work record and piles are
-    the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the world and work records and
+    piles are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
     opts = rules.opts
     game = state.game
     for i in range(seeds.shape[0]):
@@ -4338,7 +4500,20 @@ def play_searched_matches(
                 break
             if (policy_a if p == 0 else policy_b) == SEARCH:
                 search_turn(
-                    table, clauses, rules, state, piles, counters, events, work, wpiles, w_counters, w_events, p
+                    table,
+                    clauses,
+                    rules,
+                    state,
+                    piles,
+                    counters,
+                    events,
+                    world,
+                    world_piles,
+                    work,
+                    wpiles,
+                    w_counters,
+                    w_events,
+                    p,
                 )
             else:
                 play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
@@ -4381,6 +4556,7 @@ def option_array(options: Mapping[str, OptionValue], board: BoardMap) -> IntArra
     values[O_PARALLEL_WHEN_BLOCKED] = 1 if options["parallel_move"] == "when_blocked" else 0
     values[O_PARALLEL_ATTACKS] = 1 if options["parallel_attacks"] == "with_move_parallel" else 0
     values[O_CHANNEL_AT_START] = 1 if options["channel_on_opponent_turn"] == "turn_start" else 0
+    values[O_SEARCH_DEPTH] = int(options["search_depth"])
     return values
 
 
@@ -4643,6 +4819,7 @@ def _run(
         np.ascontiguousarray(first, dtype=np.int8),
     )
     if SEARCH in (policy_a, policy_b):
+        world, world_piles = new_state(compiled, deck_size)
         work, wpiles = new_state(compiled, deck_size)
         play_searched_matches(
             compiled.table,
@@ -4652,6 +4829,8 @@ def _run(
             piles,
             counters,
             events,
+            world,
+            world_piles,
             work,
             wpiles,
             new_counters(len(compiled.names)),

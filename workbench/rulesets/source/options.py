@@ -3,7 +3,26 @@
 from pathlib import Path
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption, search_options
+from workbench.rulesets.base import RuleOption, halving_search_options
+
+SEARCH_ROLLOUTS = 16
+"""The SOURCE search's default budget: rollouts per candidate on average, the decision's whole budget being this times
+its candidates, shared out by successive halving (docs/rulesets/source.md, *The search policy*, has the measurements
+it was chosen by: fewer rollouts, or rollouts cut off and scored by the evaluation, played weaker than today's
+search)."""
+SEARCH_DEPTH = 0
+"""The SOURCE search's default cut-off, in turns after the searched one: 0, every rollout plays to the match's end
+(a cut-off and the game's evaluation lost 4-20 points of win rate against greedy at every budget measured)."""
+_WIN_QUOTE = "The match is ended and a player is defeated if the player's **SourcePoints** reaches 0."
+SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
+    "candidate main action at each of its turns",
+    _WIN_QUOTE,
+    SEARCH_ROLLOUTS,
+    SEARCH_DEPTH,
+    "SourcePoints, the monsters on the map by ST and how far they have come, cards in hand and in play",
+)
+"""The search policy's settings (`rulesets.base.halving_search_options`): the budget and rollout policy every ruleset
+has, with SOURCE's default budget, and the rollouts' cut-off."""
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
@@ -334,8 +353,5 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         choices=("after_each_action", "turn_start"),
     ),
-    *search_options(
-        "candidate main action at each of its turns",
-        "The match is ended and a player is defeated if the player's **SourcePoints** reaches 0.",
-    ),
+    *SEARCH_OPTIONS,
 )
