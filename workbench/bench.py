@@ -90,7 +90,9 @@ def bench_validation(ruleset: Ruleset, cards: int = 10_000, repeat: int = 3) -> 
     }
 
 
-def _bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
+def bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
+    """The ruleset's first bundled card set and its bundled decks, as the engine figures play them (also read by the
+    engines' speed and fit scripts in tests/rulesets/)."""
     from workbench.decklists import read_decklist
     from workbench.loading import load_cardset
     from workbench.paths import bundled_decks
@@ -114,7 +116,7 @@ def bench_engine(
     from workbench.simulate import batch_seeds, compile_for
 
     check_bench(repeat=repeat, matches=matches)
-    cardset, decks = _bundled_cardset_and_decks(ruleset)
+    cardset, decks = bundled_cardset_and_decks(ruleset)
     engine, compiled, resolved = compile_for(cardset, options)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1] if len(decks) > 1 else decks[0])
@@ -186,7 +188,7 @@ def bench_whole_games(ruleset: Ruleset, games: int = WHOLE_GAMES) -> dict[str, A
     if not supports_full_game(ruleset):
         return None
     check_bench(matches=games)
-    cardset, _ = _bundled_cardset_and_decks(ruleset)
+    cardset, _ = bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
     run_full_games(cardset, {"game": "full"}, 1, seed=0)
     first_call = time.perf_counter() - start
@@ -262,7 +264,7 @@ def bench_power_curve(
     from workbench.analysis import power_curve
     from workbench.run_settings import RunSettings
 
-    cardset, decks = _bundled_cardset_and_decks(ruleset)
+    cardset, decks = bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
     curve = power_curve(cardset, decks, matches_per_card, RunSettings(policy=policy, options=options, workers=workers))
     seconds = time.perf_counter() - start

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import sys
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
@@ -29,7 +29,7 @@ PAIRINGS = (
 
 def main(matches: int, searched: int) -> None:
     """Print the digest of each pairing's results over every bundled deck pair."""
-    cardset, decks = _bundled_cardset_and_decks(BLADES)
+    cardset, decks = bundled_cardset_and_decks(BLADES)
     for policy, policy_b, player_counts in PAIRINGS:
         for players in player_counts:
             count = searched if policy == "search" else matches

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 import workbench.rulesets.blades.engine as E
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.engines import new_counters
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
@@ -25,7 +25,7 @@ from workbench.simulate import compile_for
 
 def positions(players: int, matches: int) -> list[tuple[list[int], list[int], list[int]]]:
     """(score if it ended now, singles still to play, final RP) per seat, at the start of every turn."""
-    cardset, decks = _bundled_cardset_and_decks(BLADES)
+    cardset, decks = bundled_cardset_and_decks(BLADES)
     _, comp, _ = compile_for(cardset, {"players": str(players)})
     table, effects, meta = comp.table, comp.extra["effects"], comp.extra["meta"]
     events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)

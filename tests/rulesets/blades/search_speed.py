@@ -16,13 +16,13 @@ import time
 import numpy as np
 
 import workbench.rulesets.blades.engine as E
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
 
 
 def main(matches: int, options: dict[str, str]) -> None:
-    cardset, decks = _bundled_cardset_and_decks(BLADES)
+    cardset, decks = bundled_cardset_and_decks(BLADES)
     _, compiled, _ = compile_for(cardset, options)
     for deck in decks:
         ids = compiled.deck_array(deck)

@@ -20,7 +20,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets import get_ruleset
 from workbench.rulesets.circles import engine as E
 from workbench.simulate import compile_for
@@ -85,7 +85,7 @@ def play(policy: int, matches: int) -> dict[str, list[Any]]:
     """Every ordered pair of the bundled decks and ABILITY_DECKS, `matches` matches each, both sides `policy`: per
     pair, [winners, turns, the counters' sum]."""
     ruleset = get_ruleset("circles")
-    cardset, decks = _bundled_cardset_and_decks(ruleset)
+    cardset, decks = bundled_cardset_and_decks(ruleset)
     engine, compiled, _ = compile_for(cardset, None)
     arrays = [compiled.deck_array(d) for d in decks]
     for text in ABILITY_DECKS:
@@ -107,7 +107,7 @@ def play(policy: int, matches: int) -> dict[str, list[Any]]:
 def play_midgames(policy: int, matches: int) -> dict[str, list[Any]]:
     """Each of MIDGAMES played on to the end of the match from `matches` seeds, both sides `policy` (uncompiled:
     `play_match` is a kernel copied into the batch loop): per midgame, [winners, turns]."""
-    cardset, _ = _bundled_cardset_and_decks(get_ruleset("circles"))
+    cardset, _ = bundled_cardset_and_decks(get_ruleset("circles"))
     _, compiled, _ = compile_for(cardset, None)
     results = {}
     for number, midgame in enumerate(MIDGAMES):

@@ -17,14 +17,14 @@ import sys
 
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets import get_ruleset
 from workbench.simulate import batch_seeds, compile_for
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
 search_matches = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 ruleset = get_ruleset("circles")
-cardset, decks = _bundled_cardset_and_decks(ruleset)
+cardset, decks = bundled_cardset_and_decks(ruleset)
 variants = [
     None,
     {"resources_per_turn": 1},

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import sys
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
@@ -20,7 +20,7 @@ from workbench.simulate import simulate
 
 def main(matches: int, searched: int) -> None:
     """Print the digest of each policy's results over every bundled deck pair."""
-    cardset, decks = _bundled_cardset_and_decks(PLASMA)
+    cardset, decks = bundled_cardset_and_decks(PLASMA)
     for policy, policy_b, count in (
         ("greedy", None, matches),
         ("random", None, matches),

@@ -16,13 +16,13 @@ import time
 
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import batch_seeds, compile_for
 
 
 def main(matches: int, runs: int) -> None:
-    cardset, decks = _bundled_cardset_and_decks(SOULS)
+    cardset, decks = bundled_cardset_and_decks(SOULS)
     engine, compiled, _ = compile_for(cardset, None)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1])

@@ -12,14 +12,14 @@ from __future__ import annotations
 import hashlib
 import sys
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
 from workbench.simulate import simulate
 
 
 def main(matches: int, options: dict[str, str]) -> None:
-    cardset, decks = _bundled_cardset_and_decks(SOULS)
+    cardset, decks = bundled_cardset_and_decks(SOULS)
     for policy in ("greedy", "random"):
         digest = hashlib.sha256()
         for deck_a in decks:

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 import workbench.rulesets.souls.engine as E
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import compile_for
 
@@ -35,7 +35,7 @@ def run(
 
 
 def main(matches: int, options: dict[str, str]) -> None:
-    cardset, decks = _bundled_cardset_and_decks(SOULS)
+    cardset, decks = bundled_cardset_and_decks(SOULS)
     _, compiled, _ = compile_for(cardset, options)
     for deck in decks:
         ids = np.ascontiguousarray(compiled.deck_array(deck), dtype=np.int64)

@@ -1313,9 +1313,9 @@ def test_the_turn_cap_ends_the_match_as_a_draw(cardset: CardSet, turn_cap: int) 
 
 @pytest.fixture(scope="module")
 def bundled() -> tuple[CardSet, list[Deck]]:
-    from workbench.bench import _bundled_cardset_and_decks
+    from workbench.bench import bundled_cardset_and_decks
 
-    return _bundled_cardset_and_decks(SOULS)
+    return bundled_cardset_and_decks(SOULS)
 
 
 def test_a_match_ends_with_a_winner_and_counts_every_card(bundled: tuple[CardSet, list[Deck]]) -> None:
@@ -1412,10 +1412,10 @@ def test_a_strictly_better_card_has_at_least_the_power_of_the_weaker(
 
 _PLAIN_PYTHON_SCRIPT = """
 import json, sys, numpy as np
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets import RULESETS
 from workbench.simulate import compile_for, batch_seeds
-cardset, decks = _bundled_cardset_and_decks(RULESETS["souls"])
+cardset, decks = bundled_cardset_and_decks(RULESETS["souls"])
 engine, compiled, _ = compile_for(cardset)
 seeds, first = batch_seeds(9, 60)[0]
 results = []

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import workbench.rulesets.souls.engine as E
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
 from workbench.engines import COUNTERS, rng_below, rng_seed
@@ -27,7 +27,7 @@ from workbench.simulate import batch_seeds, compile_for
 
 @pytest.fixture(scope="module")
 def bundled() -> tuple[CardSet, list[Deck]]:
-    return _bundled_cardset_and_decks(SOULS)
+    return bundled_cardset_and_decks(SOULS)
 
 
 def test_event_codes_and_counters_match_the_compiled_engine() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.loading import load_cardset
 from workbench.rulesets.source import RULESET as SOURCE
 from workbench.rulesets.source import engine as E
@@ -41,7 +41,7 @@ RUNS: tuple[tuple[str, str, dict[str, str]], ...] = (
 
 def main(matches: int, searched: int) -> None:
     """Print the digest of each run kind's results over every bundled deck pair."""
-    cardset, decks = _bundled_cardset_and_decks(SOURCE)
+    cardset, decks = bundled_cardset_and_decks(SOURCE)
     runs = [(a, b, options, matches) for a, b, options in RUNS] + [("search", "greedy", {}, searched)]
     for policy, policy_b, options, count in runs:
         digest = hashlib.sha256()
