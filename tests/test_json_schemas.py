@@ -244,3 +244,17 @@ def test_the_app_line_matches_its_schema(capsys: pytest.CaptureFixture[str], mon
     data = json.loads(capsys.readouterr().out.splitlines()[0])
     assert _errors("app", data) == []
     assert data["url"] == "http://127.0.0.1:8598" and data["address"] == "127.0.0.1" and data["port"] == 8598
+
+
+def test_bench_matches_alone_runs_no_power_curve_and_keeps_the_schema(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `--only matches`: the engines' matches per second without the power curve (which under search takes long).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    code, data = _run_json(
+        capsys, ["bench", "--ruleset", "circles", "--only", "matches", "--matches", "50", "--repeat", "1"]
+    )
+    assert code == 0 and _errors("bench", data) == []
+    (engine,) = data["engines"]
+    assert engine["matches_per_second"] > 0 and "power_curve" not in engine and "whole_games" not in engine
+    assert data["validation"] == [] and engine["search"]["matches_per_second"] > 0

@@ -578,7 +578,12 @@ def _parser() -> argparse.ArgumentParser:
         option_options,
     )
     bench.add_argument("--ruleset", metavar="ID", help="one ruleset (default: all)")
-    bench.add_argument("--only", choices=("validation", "engines"), help="run one part only")
+    bench.add_argument(
+        "--only",
+        choices=("validation", "engines", "matches"),
+        help="run one part only; matches: the engines' matches per second alone (no power curve, no whole games: "
+        "under --policy search the power curve can take an hour)",
+    )
     bench.add_argument(
         "--cards", type=_in_limit("bench_cards"), default=10_000, metavar="N", help="cards in the generated sheet"
     )
@@ -2163,18 +2168,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     f"checks {result['check_seconds']:.2f} s, "
                     f"total {result['total_seconds']:.2f} s (best of {result['repeat']})"
                 )
-    if args.only in (None, "engines"):
+    if args.only in (None, "engines", "matches"):
+        whole_parts = args.only != "matches"
         for ruleset in rulesets:
             if ruleset.engine_module is None:
                 continue
             result = bench_engine(
                 ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy, options=overrides
             )
-            result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
+            if whole_parts:
+                result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
             search = bench_search(ruleset, options=overrides) if args.policy != "search" else None
             if search is not None:
                 result["search"] = search
-            whole = bench_whole_games(ruleset) if not overrides else None
+            whole = bench_whole_games(ruleset) if whole_parts and not overrides else None
             if whole is not None:
                 result["whole_games"] = whole
             # The one-core figures are kept in the user cache for the app's time estimates (workbench.pace).
@@ -2196,11 +2203,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                         f"({plain['matches']:,} matches, same decks and seeds); compiled is {plain['speedup']:g}x "
                         "faster"
                     )
-                curve = result["power_curve"]
-                print(
-                    f"{ruleset.id:<8} power curve: {curve['cards_measured']} cards x {curve['matches_per_card']:,} "
-                    f"matches ({curve['matches']:,} in all) in {curve['seconds']:.2f} s on every core"
-                )
+                curve = result.get("power_curve")
+                if curve is not None:
+                    print(
+                        f"{ruleset.id:<8} power curve: {curve['cards_measured']} cards x "
+                        f"{curve['matches_per_card']:,} matches ({curve['matches']:,} in all) in "
+                        f"{curve['seconds']:.2f} s on every core"
+                    )
                 if search is not None:
                     print(
                         f"{ruleset.id:<8} search: {search['matches_per_second']:>10,.0f} matches/s on one core (both "
