@@ -19,14 +19,14 @@ import time
 
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.simulate import batch_seeds, compile_for
 
 
 def main(matches: int, runs: int) -> None:
     """Time `runs` greedy batches of `matches` matches and print the best rates."""
-    cardset, decks = _bundled_cardset_and_decks(PLASMA)
+    cardset, decks = bundled_cardset_and_decks(PLASMA)
     engine, compiled, _ = compile_for(cardset, None)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1])

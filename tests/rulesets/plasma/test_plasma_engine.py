@@ -27,6 +27,7 @@ from workbench.engines import (
 )
 from workbench.rulesets.plasma import RULESET
 from workbench.rulesets.plasma import engine as E
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, schedule
 
 ROWS: list[dict[str, Any]] = [
     {"name": "Pup", "kind": "creature", "cost": 1, "power": 1, "resolve": 1},
@@ -1260,20 +1261,22 @@ def test_an_ability_on_a_card_that_is_not_a_creature_is_reported_and_left_out(co
 # ---- the search policy ---------------------------------------------------------------------------------------------
 
 
-def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, np.ndarray]:
-    """Seed the search's own generator; (the state a rollout plays on, the rollouts' counters)."""
+def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, Any, np.ndarray]:
+    """Seed the search's own generator; (the state a round's world is dealt in, the state a rollout plays on, the
+    rollouts' counters)."""
     E.rng_seed(scenario.st.srng, seed)
+    world = E.new_state(scenario.st.options.copy())
     sim = E.new_state(scenario.st.options.copy())
     scratch = np.zeros_like(scenario.counters)
-    return sim, scratch
+    return world, sim, scratch
 
 
 def searched_turn(scenario: Scenario, seed: int = 5) -> None:
     """A's play and battle phases, searched."""
-    sim, scratch = search_tools(scenario, seed)
-    E.searched_play_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, sim, scratch)
+    world, sim, scratch = search_tools(scenario, seed)
+    E.searched_play_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, world, sim, scratch)
     if not scenario.over:
-        E.searched_battle_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, sim, scratch)
+        E.searched_battle_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, world, sim, scratch)
 
 
 def shot_wins_now(compiled: CompiledCards, policy: int) -> Scenario:
@@ -1306,12 +1309,19 @@ def test_search_finds_the_winning_shot_greedy_misses(compiled: CompiledCards) ->
     searched_turn(searched)
     assert searched.winner == A and searched.life(B) == 0
     assert "A plays Shot (event, 1 plasma; 2 left)" in searched.log()
-    # The decision that won: Shot in every rollout (16 rollouts, 2 half points each), the Knight and stopping in none.
-    scores = {
-        "stop" if c < 0 else compiled.names[int(searched.st.hand[A, c])]: int(s)
-        for c, s in zip(searched.st.choice[:3], searched.st.score[:3], strict=True)
+    # The decision that won: greedy's Knight first, then stop and Shot; 2 rollouts a candidate on average, by
+    # successive halving: all three get 1, then the better two 1 more (the Knight beats stop on the tie, being
+    # first). Shot won every rollout it was given (WIN_POINTS each), the Knight and stopping none.
+    st = searched.st
+    figures = {
+        "stop" if c < 0 else compiled.names[int(st.hand[A, c])]: (
+            int(st.score[E.SC_POINTS + k]),
+            int(st.score[E.SC_TRIED + k]),
+        )
+        for k, c in enumerate(st.choice[:3])
     }
-    assert scores == {"stop": 0, "Knight": 0, "Shot": 32}
+    assert [int(c) for c in st.choice[:3]][1] == E.STOP
+    assert figures == {"Knight": (0, 2), "stop": (0, 1), "Shot": (2 * WIN_POINTS, 2)}
 
 
 def close_choices(compiled: CompiledCards, hidden_hand: Sequence[str], hidden_deck: Sequence[str]) -> Scenario:
@@ -1334,14 +1344,15 @@ HIDDEN = ["Giant", "Brute", "Knight", "Raider", "Pup", "Scout", "Bolt", "Mend", 
 
 
 def first_decision(scenario: Scenario) -> list[int]:
-    """The half points of each choice of A's first play-phase decision."""
-    sim, scratch = search_tools(scenario)
+    """The points, then the rollouts given, of each choice of A's first play-phase decision."""
+    world, sim, scratch = search_tools(scenario)
     E.open_decision(scenario.st, E.D_PLAY, A)
     listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
     greedy = E.greedy_play(scenario.table, scenario.st, A)
-    n, at = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
-    E.search_decision(scenario.table, scenario.st, sim, scratch, scenario.events, A, n, at, E.STAGE_PLAY)
-    return [int(v) for v in scenario.st.score[:n]]
+    n = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
+    E.search_decision(scenario.table, scenario.st, world, sim, scratch, scenario.events, A, np.int64(n), E.STAGE_PLAY)
+    score = scenario.st.score
+    return [int(v) for v in score[E.SC_POINTS : E.SC_POINTS + n]] + [int(v) for v in score[E.SC_TRIED : E.SC_TRIED + n]]
 
 
 @pytest.mark.parametrize("order", [1, 2, 3])
@@ -1368,3 +1379,79 @@ def test_search_figures_read_which_cards_are_unseen(compiled: CompiledCards) -> 
     # test above would see a peek.
     reference = first_decision(close_choices(compiled, HIDDEN[:3], HIDDEN[3:]))
     assert reference != first_decision(close_choices(compiled, ["Pup"] * 3, ["Pup"] * 6))
+
+
+def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(compiled: CompiledCards) -> None:
+    # A's worth by hand from the EVAL_* weights, A's turn next: 12 Healthshards, a Knight with 1 damage, 2 cards in
+    # hand; B's: 25 Healthshards (counted up to EVAL_LIFE_CAP), nothing else.
+    scenario = Scenario(compiled)
+    scenario.st.side[A, E.S_LIFE] = 12
+    scenario.st.side[B, E.S_LIFE] = 25
+    scenario.creature(A, "Knight", damage=1)
+    scenario.give(A, "Pup", "Shot")
+    power, resolve = (int(scenario.st.board[A, 0, f]) for f in (E.B_POWER, E.B_RESOLVE))
+    mine = (
+        (E.EVAL_LIFE + E.EVAL_MOVER_LIFE) * 12
+        + E.EVAL_CREATURE
+        + (E.EVAL_POWER + E.EVAL_MOVER_POWER) * power
+        + E.EVAL_RESOLVE * (resolve - 1)
+        + 2 * E.EVAL_HAND
+        + E.EVAL_TEMPO
+    )
+    theirs = (E.EVAL_LIFE - E.EVAL_MOVER_LIFE) * min(25, E.EVAL_LIFE_CAP)
+    assert E.search_side_worth(scenario.table, scenario.st, A, 1) == mine
+    assert E.search_side_worth(scenario.table, scenario.st, B, 0) == theirs
+    expected = int(position_points(np.int64(mine - theirs), np.int64(E.EVAL_HALF)))
+    assert E.search_evaluation(scenario.table, scenario.st, A, A) == expected
+    # From B's view (A still moving next): the same advantage the other way, the points mirrored about a draw (to the
+    # integer division's rounding).
+    assert abs(int(E.search_evaluation(scenario.table, scenario.st, B, A)) + expected - 2 * DRAW_POINTS) <= 1
+    assert 0 < expected < WIN_POINTS
+    # An even board: the side whose turn is next is ahead, and the points are the same whoever asks.
+    even = Scenario(compiled)
+    ahead = int(E.search_evaluation(even.table, even.st, A, A))
+    behind = int(E.search_evaluation(even.table, even.st, A, B))
+    assert ahead > DRAW_POINTS and abs(behind + ahead - 2 * DRAW_POINTS) <= 1
+    assert E.search_evaluation(even.table, even.st, B, B) == ahead
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(
+    compiled: CompiledCards, depth: int
+) -> None:
+    # At depth 0 every rollout plays to the match's end, so each scores WIN_POINTS, DRAW_POINTS or 0 and every
+    # candidate's sum is a multiple of DRAW_POINTS; cut off, rollouts score positions (no win is in reach here).
+    scenario = close_choices(compiled, HIDDEN[:3], HIDDEN[3:])
+    scenario.st.options[E.OPTION_ORDER.index("search_depth")] = depth
+    figures = first_decision(scenario)
+    n = len(figures) // 2
+    points = figures[:n]
+    if depth == 0:
+        assert all(v % DRAW_POINTS == 0 for v in points)
+    else:
+        assert any(v % DRAW_POINTS != 0 for v in points)
+
+
+def test_search_spends_each_decisions_budget_by_successive_halving(compiled: CompiledCards) -> None:
+    # The rollouts each candidate was given are successive halving's schedule (search_kernels.schedule) for a budget
+    # of search_rollouts x candidates, the choice is the last round's best, and `searched` counts them all.
+    scenario = close_choices(compiled, HIDDEN[:3], HIDDEN[3:])
+    rollouts = 4
+    scenario.st.options[E.OPTION_ORDER.index("search_rollouts")] = rollouts
+    before = int(scenario.st.searched[1])
+    figures = first_decision(scenario)
+    n = len(figures) // 2
+    points, tried = figures[:n], figures[n:]
+    plan = schedule(rollouts * n, n)
+    assert len(plan) >= 2 and plan[0][0] == n
+    # A candidate dropped after round r was given the shares of rounds 0 to r; the last round's all of them.
+    cumulative = np.cumsum([share for _, share in plan])
+    expected: list[int] = []
+    for r, (alive, _) in enumerate(plan):
+        dropped = alive - plan[r + 1][0] if r + 1 < len(plan) else alive
+        expected += [int(cumulative[r])] * dropped
+    assert sorted(tried) == sorted(expected)
+    assert int(scenario.st.searched[1]) - before == sum(alive * share for alive, share in plan) <= rollouts * n
+    best = int(scenario.st.score[E.SC_ORDER])
+    last = [k for k in range(n) if tried[k] == max(tried)]
+    assert best in last and points[best] == max(points[k] for k in last)

@@ -23,8 +23,8 @@ min_creatures_to_fit. Simulation: turn_cap, summoning_sickness,
 untap_every_turn, attack_tapped_creatures, damage_wears_off, lethal_damage,
 healthshards_cap, battlefield_effects, replace_battlefield, deck_out_loses,
 instants_before_damage, instants_any_time, activations_per_turn,
-activation_sickness, resolve_bonus_end_destroys; the search policy's search_rollouts and
-search_rollout_policy.
+activation_sickness, resolve_bonus_end_destroys; the search policy's search_rollouts,
+search_rollout_policy and search_depth.
 
 Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy,
 random and search policies over the document's turn structure, the effect vocabulary of
@@ -123,6 +123,24 @@ Version history:
   own Instants are greedy's, as before). Off, every match is engine 3's
   (the same results digests). Matches under default options differ from
   1.3's: both golden traces re-recorded.
+- 1.4, engine 5: the search at engine speed (issue 33, item 2), on souls'
+  template and the shared kernels of `workbench.search_kernels`. A
+  decision's budget, `search_rollouts` x candidates (default 2, from 16 each),
+  is spent by successive halving over ceil(log2 candidates) rounds, the worse
+  half dropped after each; greedy's choice is candidate 0 and keeps a tie. A
+  round's sampled world is dealt once (`determinize`) and copied for every
+  candidate (common random numbers). A rollout stops `search_depth` turns
+  after the searched one (a new setting, default 1: the opponent's reply; 0
+  plays to the end), by the rules' own turn cap lowered in the rollout's copy
+  of the options, and the position is scored by `search_evaluation`, a
+  logistic fit of who wins from greedy-against-greedy positions
+  (Healthshards up to 20, creatures by power, resolve left and count, cards
+  in hand, a battlefield, whose turn is next). Search results change, so the
+  engine version is 5 (figures: docs/rulesets/plasma.md, The search policy).
+  Greedy and random play exactly as before (the results digests of
+  `tests/rulesets/plasma/results_fingerprint.py` unchanged); both golden
+  traces changed in their header only. Its round loop is
+  `search_kernels.halving_search`, written once for every engine.
 """
 
 from workbench.rulesets.base import Ruleset

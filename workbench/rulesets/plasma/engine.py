@@ -64,11 +64,11 @@ from workbench.engines import (
     count_draw,
     count_play,
     end_match_counters,
+    inline_kernel,
     llvm_inline_kernel,
     new_counters,
     published_counters,
     rng_below,
-    rng_next,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
@@ -77,6 +77,12 @@ from workbench.engines import (
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
 from workbench.rulesets.plasma.effects import Opcode, parse_effects
+from workbench.search_kernels import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    halving_search,
+    position_points,
+)
 
 # ---- card table columns -------------------------------------------------------------------------------------------
 T_KIND = 0
@@ -138,6 +144,7 @@ OPTION_ORDER: tuple[str, ...] = (
     "instants_any_time",
     "search_rollouts",
     "search_rollout_policy",
+    "search_depth",
 )
 (
     O_TURN_CAP,
@@ -157,6 +164,7 @@ OPTION_ORDER: tuple[str, ...] = (
     O_INSTANTS_ANY_TIME,
     O_SEARCH_ROLLOUTS,
     O_SEARCH_ROLLOUT_POLICY,
+    O_SEARCH_DEPTH,
 ) = range(len(OPTION_ORDER))
 
 STARTING_HEALTHSHARDS = 20
@@ -270,7 +278,7 @@ STATE_DTYPE = np.dtype(
         ("srng", np.int64, (4,)),
         ("pool", np.int64, (MAX_DECK,)),
         ("choice", np.int64, (MAX_CHOICES,)),
-        ("score", np.int64, (MAX_CHOICES,)),
+        ("score", np.int64, (3 * MAX_CHOICES,)),
         ("searched", np.int64, (2,)),
         ("actions", np.int64, (MAX_CHOICES,)),
         ("words", np.int64, (2, POLICY_WORDS)),
@@ -282,10 +290,11 @@ card ids (the library from `side[p, S_DRAWN]` on is still to be drawn), `side[p]
 G_* fields, `rng` the xorshift state, `options` the rule options in OPTION_ORDER, `ecount` the trace length.
 The last five belong to the search policy alone (no other policy reads or writes them): `srng` its own xorshift
 state (seeded from the match's seed, never drawn by the rules), `pool` the cards it deals anew before a rollout,
-`choice` the legal choices of the decision it searches, `score` their half points (a win 2, a draw 1) summed over
-the rollouts, and `searched` the decisions searched and rollouts played since the state was made (for speed
-figures). `actions` is the out buffer `legal_actions` lists the open decision's legal actions into, and `words`
-the policies' own words per side (the rules never read them: the random policy keeps there how many cards it
+`choice` the legal choices of the decision it searches (greedy's first), `score` successive halving's three blocks
+for them (SC_POINTS: their points summed over their rollouts, SC_TRIED: the rollouts each was given, SC_ORDER: the
+candidates still in, best first), and `searched` the decisions searched and rollouts played since the state was made
+(for speed figures). `actions` is the out buffer `legal_actions` lists the open decision's legal actions into, and
+`words` the policies' own words per side (the rules never read them: the random policy keeps there how many cards it
 mulligans)."""
 
 GREEDY, RANDOM, SEARCH = 0, 1, 2
@@ -2578,80 +2587,180 @@ def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None
         st.library[p, drawn + k] = st.pool[k]
 
 
+SC_POINTS = np.int64(0)
+"""`score`'s first block: each candidate's points summed over its rollouts (`search_kernels`: WIN_POINTS a rollout
+won, DRAW_POINTS drawn, 0 lost, and a cut-off rollout its position's points, `search_evaluation`)."""
+SC_TRIED = np.int64(MAX_CHOICES)
+"""`score`'s second block: the rollouts each candidate was given (candidates dropped early were given fewer)."""
+SC_ORDER = np.int64(2 * MAX_CHOICES)
+"""`score`'s third block: the candidates still in, best first once ranked (its first word is the choice)."""
+
+EVAL_LIFE = 22
+"""What `search_evaluation` counts a Healthshard as worth, up to EVAL_LIFE_CAP of them (EVAL_MOVER_LIFE less for the
+side whose turn is next, as much more for the other). The weights are a logistic fit of who went on to win from the
+end-of-turn positions of greedy-against-greedy mirror matches, scaled so that EVAL_HALF is the advantage that won
+three times in four (docs/rulesets/plasma.md, *The search policy*; tests/rulesets/plasma/eval_fit.py refits them)."""
+EVAL_LIFE_CAP = 20
+"""Healthshards above this many (the starting 20) told nothing more about who wins, in the fit: they count up to
+here."""
+EVAL_MOVER_LIFE = -5
+"""Added to EVAL_LIFE for the side whose turn is next, taken from it for the other: in the fit the Healthshards of the
+side about to be attacked told more than those of the side about to attack."""
+EVAL_POWER = 22
+"""A point of power of a creature on the field (its effective power: printed, equipment and this turn's bonuses), and
+EVAL_MOVER_POWER more for the side whose turn is next (its creatures attack first), as much less for the other."""
+EVAL_MOVER_POWER = 4
+EVAL_RESOLVE = 8
+"""A point of resolve a creature on the field has left (its effective resolve less the damage on it)."""
+EVAL_CREATURE = 27
+"""A creature on the field, besides its power and resolve."""
+EVAL_HAND = 45
+"""A card in hand."""
+EVAL_BATTLEFIELD = 92
+"""A battlefield in play."""
+EVAL_TEMPO = 229
+"""The side whose turn is next (it draws, gains plasma and attacks first); with the mover's terms above, an even
+position of 20 Healthshards and no creatures a side is worth 229 - 2 x 5 x 20 = 29 to it."""
+EVAL_HALF = 100
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
+
+
+@llvm_inline_kernel
+def search_side_worth(table: IntArray, st: Any, p: EngineInt, moving: EngineInt) -> int:
+    """p's worth in `search_evaluation` (EVAL_* weights): its Healthshards (up to EVAL_LIFE_CAP), each creature on
+    the field by its power, the resolve it has left and itself, its cards in hand and its battlefield; `moving` (1:
+    p's turn is next, 0: not) gives the tempo and the mover's terms."""
+    sign = 2 * moving - 1
+    worth = (EVAL_LIFE + sign * EVAL_MOVER_LIFE) * min(st.side[p, S_LIFE], EVAL_LIFE_CAP)
+    worth += EVAL_HAND * st.side[p, S_HAND] + EVAL_TEMPO * moving
+    if st.side[p, S_BATTLEFIELD] >= 0:
+        worth += EVAL_BATTLEFIELD
+    power_weight = EVAL_POWER + sign * EVAL_MOVER_POWER
+    for i in range(st.side[p, S_BOARD]):
+        left = max(creature_resolve(table, st, p, i) - st.board[p, i, B_DAMAGE], 0)
+        worth += EVAL_CREATURE + power_weight * creature_power(table, st, p, i) + EVAL_RESOLVE * left
+    return worth
+
+
+@llvm_inline_kernel
+def search_evaluation(table: IntArray, st: Any, p: EngineInt, mover: EngineInt) -> EngineInt:
+    """A cut-off rollout's points for p: the difference of the two sides' worth (`search_side_worth`, `mover` the
+    side whose turn is next), squashed into (0, WIN_POINTS) by `position_points`."""
+    moving = np.int64(1) if mover == p else np.int64(0)
+    advantage = search_side_worth(table, st, p, moving) - search_side_worth(table, st, 1 - p, 1 - moving)
+    return position_points(advantage, np.int64(EVAL_HALF))
+
+
 @llvm_inline_kernel
 def rollout(
-    table: IntArray, sim: Any, counters: IntArray, events: IntArray | None, p: EngineInt, stage: EngineInt
-) -> int:
-    """Play the match on `sim` out from p's turn at `stage`, with the policies its sides hold; p's half points (a
-    win 2, a draw 1). Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and
-    `counters` is the search's own scratch. Copied into its one caller, `search_decision`: one compiled module fewer
-    holding a copy of `play_turns` (0.7 s of the search line's cold compile)."""
+    table: IntArray,
+    world: Any,
+    sim: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    choice: EngineInt,
+    stage: EngineInt,
+    cut: EngineInt,
+) -> EngineInt:
+    """One rollout of `choice` for p in the sampled `world` (`determinize`d once for every candidate of a round),
+    played on `sim`: the choice, the rest of p's turn from `stage`, then whole turns until the turn cap `cut`; p's
+    points. Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and `counters` is
+    the search's own scratch. Copied into its one caller, `search_decision`: one compiled module fewer holding a copy
+    of `play_turns`.
+
+    The cut-off is the rules' own turn cap, lowered in the rollout's copy of the options (a cap ends the match as a
+    draw before the next turn starts): so the rollout runs `play_turns` itself, and no rule learns of a search. A
+    draw at a `cut` below the match's own cap is a cut-off, scored by `search_evaluation`."""
+    clone(world, sim)
+    after = stage
+    if stage == STAGE_PLAY and choice == STOP:
+        after = STAGE_BATTLE
+    else:
+        apply_choice(table, sim, counters, events, choice)
+        # The targets, block and instants it leaves open, by the policies the sides hold at the decision (p's:
+        # greedy's).
+        answer_attack_called(table, sim, counters, events)
+    policy = sim.options[O_SEARCH_ROLLOUT_POLICY]
+    sim.side[0, S_POLICY] = policy
+    sim.side[1, S_POLICY] = policy
+    cap = sim.options[O_TURN_CAP]
+    sim.options[O_TURN_CAP] = cut
     # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
     # compiles no second copy of a turn or a match.
     sim.game[G_FIRST] = p
-    play_turns(table, sim, counters, events, stage)
+    play_turns(table, sim, counters, events, after)
     winner = sim.game[G_WINNER]
     if winner == p:
-        return 2
-    return 1 if winner < 0 else 0
+        return WIN_POINTS
+    if winner >= 0:
+        return 0
+    if cut < cap:
+        # The side to move after the cut: p when an odd number of turns followed p's (turn `cut` was the last played).
+        mover = p if (cut - world.game[G_TURN]) % 2 == 1 else 1 - p
+        return search_evaluation(table, sim, p, mover)
+    return DRAW_POINTS
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: the state cloned into the world record, what p cannot see dealt anew."""
+    table, st, world, _sim, _counters, _events, p, _stage, _cut = context
+    clone(st, world)
+    determinize(table, world, p, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, _dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: choice k (st.choice[k]) from the world `context_world` dealt. Its later dice are
+    the world's own generator's, seeded by `determinize`, so every candidate of a round rolls the same (the dice seed
+    is not needed)."""
+    table, st, world, sim, counters, events, p, stage, cut = context
+    return rollout(table, world, sim, counters, events, p, st.choice[k], stage, cut)
 
 
 @rules_kernel
 def search_decision(
     table: IntArray,
     st: Any,
+    world: Any,
     sim: Any,
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
     n: EngineInt,
-    incumbent: EngineInt,
     stage: EngineInt,
 ) -> EngineInt:
-    """The index, among st.choice[:n], of p's choice with the most half points over `search_rollouts` rollouts each;
-    a tie keeps `incumbent` (greedy's choice).
+    """The index, among st.choice[:n] (greedy's choice first), of p's choice after successive halving over
+    `search_rollouts` x n rollouts; a tie goes to the lower index, so greedy's choice is kept on a tie.
 
-    Every choice is tried in the same sampled worlds with the same later dice (common random numbers): world w's
-    seed is drawn once from the search's generator and deals, then rolls, identically for each choice. A rollout
-    clones the state, deals what p cannot see anew (`determinize`), takes the choice with `apply_choice` (the open
-    decision is st's: a play or an attacker's target; a card's own targets are greedy's), and plays the match out with
-    `search_rollout_policy` for both sides (`rollout`).
+    The budget is spent in ceil(log2 n) rounds (`workbench.search_kernels`): in each, every candidate still in gets
+    the round's even share of rollouts, then the better half (by points) go on. A rollout of a round deals one world
+    (the state cloned into `world`, what p cannot see dealt anew with `determinize`, the seed drawn from the search's
+    own generator) and plays every candidate still in from it on `sim` (`rollout`): the same sampled cards and the
+    same later dice for each (common random numbers), the world's deal shared. Each rollout stops `search_depth`
+    turns after p's (0: at the match's end) and the position is scored by `search_evaluation`.
     """
-    rollouts = st.options[O_SEARCH_ROLLOUTS]
-    policy = st.options[O_SEARCH_ROLLOUT_POLICY]
+    words = st.score
+    depth = st.options[O_SEARCH_DEPTH]
+    cut = st.options[O_TURN_CAP]
+    if depth > 0 and st.game[G_TURN] + depth < cut:
+        cut = st.game[G_TURN] + depth
+    context = (table, st, world, sim, counters, events, p, stage, cut)
+    budget = st.options[O_SEARCH_ROLLOUTS] * n
+    st.searched[1] += halving_search(
+        context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
+    )
     st.searched[0] += 1
-    st.searched[1] += rollouts * n
-    for k in range(n):
-        st.score[k] = 0
-    for _ in range(rollouts):
-        seed = rng_next(st.srng) | (rng_next(st.srng) << 31)
-        for k in range(n):
-            clone(st, sim)
-            determinize(table, sim, p, seed)
-            choice = st.choice[k]
-            after = stage
-            if stage == STAGE_PLAY and choice == STOP:
-                after = STAGE_BATTLE
-            else:
-                apply_choice(table, sim, counters, events, choice)
-                # The targets, block and instants it leaves open, by the policies the sides hold at the decision
-                # (p's: greedy's).
-                answer_attack_called(table, sim, counters, events)
-            sim.side[0, S_POLICY] = policy
-            sim.side[1, S_POLICY] = policy
-            st.score[k] += rollout(table, sim, counters, events, p, after)
-    best = incumbent
-    for k in range(n):
-        if st.score[k] > st.score[best]:
-            best = k
-    return best
+    return words[SC_ORDER]
 
 
 @llvm_inline_kernel
-def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, listed: EngineInt) -> tuple[int, int]:
+def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, listed: EngineInt) -> int:
     """Fill st.choice with the play decision's actions the search weighs, from the `listed` ones in st.actions:
-    STOP, the first hand position of each different card, and each ability (not the coin, which it flips as greedy
-    does). Returns (how many, the index of `greedy`'s choice among them: the same card, for a hand position)."""
+    greedy's choice first (it keeps a tie), then STOP, the first hand position of each different card, and each
+    ability, in listed order (not the coin, which it flips as greedy does). Returns how many. A hand position of the
+    same card as greedy's is greedy's choice."""
     st.choice[0] = STOP
     n = 1
     at = 0
@@ -2669,11 +2778,17 @@ def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, list
                 continue
             if 0 <= greedy < ACTIVATE and st.hand[p, greedy] == card:
                 at = n
+                action = greedy
         elif greedy == action:
             at = n
         st.choice[n] = action
         n += 1
-    return n, at
+    # Greedy's choice to the front, the others keeping their order.
+    first = st.choice[at]
+    for c in range(at, 0, -1):
+        st.choice[c] = st.choice[c - 1]
+    st.choice[0] = first
+    return n
 
 
 @rules_kernel
@@ -2683,6 +2798,7 @@ def searched_play_phase(
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
+    world: Any,
     sim: Any,
     scratch: IntArray,
 ) -> None:
@@ -2696,18 +2812,12 @@ def searched_play_phase(
         greedy = greedy_play_called(table, st, p)
         action = greedy
         if greedy != COIN:
-            n, at = play_choices(table, st, p, greedy, listed)
+            n = play_choices(table, st, p, greedy, listed)
             if n > 1:
                 # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
                 # search_decision once per value.
-                index = search_decision(
-                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_PLAY)
-                )
+                index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_PLAY))
                 action = st.choice[index]
-                # The same card as greedy's from another hand position: greedy's position, so the hand keeps its
-                # order.
-                if 0 <= action < ACTIVATE and 0 <= greedy < ACTIVATE and st.hand[p, action] == st.hand[p, greedy]:
-                    action = greedy
         if action == STOP:
             break
         apply_choice(table, st, counters, events, action)
@@ -2722,11 +2832,12 @@ def searched_battle_phase(
     counters: IntArray,
     events: IntArray | None,
     p: EngineInt,
+    world: Any,
     sim: Any,
     scratch: IntArray,
 ) -> None:
     """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
-    among its listed targets (hold, direct, and each enemy creature it may attack)."""
+    among its listed targets (hold, direct, and each enemy creature it may attack; greedy's first)."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
     for _ in range(MAX_DECK + 1):
@@ -2739,22 +2850,14 @@ def searched_battle_phase(
         apply_attacker(st, a)
         n = legal_targets(st, p, st.actions)
         greedy = greedy_attack_choice(table, st, p, a)
-        at = 0
+        st.choice[0] = greedy
+        at = 1
         for k in range(n):
-            st.choice[k] = st.actions[k]
-            if st.actions[k] == greedy:
-                at = k
-        apply_choice(
-            table,
-            st,
-            counters,
-            events,
-            st.choice[
-                search_decision(
-                    table, st, sim, scratch, events, p, np.int64(n), np.int64(at), np.int64(STAGE_BATTLE_ON)
-                )
-            ],
-        )
+            if st.actions[k] != greedy:
+                st.choice[at] = st.actions[k]
+                at += 1
+        index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_BATTLE_ON))
+        apply_choice(table, st, counters, events, st.choice[index])
         answer_attack_called(table, st, counters, events)
     st.game[G_DECISION] = D_NONE
 
@@ -2765,19 +2868,21 @@ def play_turns_searched(
     st: Any,
     counters: IntArray,
     events: IntArray | None,
+    world: Any,
     sim: Any,
     scratch: IntArray,
 ) -> None:
-    """`play_turns` when a side plays `search`: its play and battle phases are searched (`sim` is the state a
-    rollout plays on, `scratch` the rollouts' counters); everything else, and the other side, as `play_turns`."""
+    """`play_turns` when a side plays `search`: its play and battle phases are searched (`world` holds a round's
+    sampled world, `sim` is the state a rollout plays on, `scratch` the rollouts' counters); everything else, and
+    the other side, as `play_turns`."""
     # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
     # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
     play_turns(table, st, counters, events, np.int64(STAGE_TURN))
     while st.game[G_OVER] == 0:
         p = st.game[G_FIRST]
-        searched_play_phase(table, st, counters, events, p, sim, scratch)
+        searched_play_phase(table, st, counters, events, p, world, sim, scratch)
         if st.game[G_OVER] == 0:
-            searched_battle_phase(table, st, counters, events, p, sim, scratch)
+            searched_battle_phase(table, st, counters, events, p, world, sim, scratch)
         st.game[G_FIRST] = p
         play_turns(table, st, counters, events, np.int64(STAGE_END))
 
@@ -2786,6 +2891,7 @@ def play_turns_searched(
 def play_matches_searched(
     table: IntArray,
     st: Any,
+    world: Any,
     sim: Any,
     scratch: IntArray,
     deck_a: IntArray,
@@ -2805,7 +2911,7 @@ def play_matches_searched(
         begin_match_counters(counters, m)
         setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
         rng_seed(st.srng, seeds[m] ^ SEARCH_SEED)
-        play_turns_searched(table, st, counters, events, sim, scratch)
+        play_turns_searched(table, st, counters, events, world, sim, scratch)
         end_match_counters(counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]
@@ -2959,11 +3065,13 @@ def _run(
     first = np.ascontiguousarray(first, dtype=np.int8)
     if SEARCH in (policy_a, policy_b):
         # The rollouts' own state and counters (no scratch columns: nothing of a rollout is counted per match).
+        world = new_state(compiled.options)
         sim = new_state(compiled.options)
         scratch = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
         play_matches_searched(
             compiled.table,
             state,
+            world,
             sim,
             scratch,
             *decks,
@@ -3058,7 +3166,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="4",
+    version="5",
     policies=("greedy", "random", "search"),
     cost_axis="plasma cost",
     compile_cards=compile_cards,

@@ -6,10 +6,32 @@ how damage and healing last, what a battlefield's effect does, ...).
 """
 
 from workbench.limits import limit
-from workbench.rulesets.base import RuleOption, search_options
+from workbench.rulesets.base import RuleOption, halving_search_options
 
 TURN_CAP_MAX = limit("turn_cap").value
 """The largest turn cap any ruleset takes (workbench.limits): a stalled match ends within it."""
+
+SEARCH_ROLLOUTS = 2
+"""The plasma search's default budget: rollouts per candidate on average, the decision's whole budget being this
+times its candidates, shared out by successive halving (docs/rulesets/plasma.md, *The search policy*, has the
+measurements it was chosen by)."""
+SEARCH_DEPTH = 1
+"""The plasma search's default cut-off, in turns after the searched one (0: every rollout plays to the end)."""
+_WIN_QUOTE = "with the goal of reducing the opponent's Healthshards to 0"
+_SEARCHED = (
+    "candidate at each decision it searches (every play or stop of its play phase, every attacker's hold, direct "
+    "attack or creature to attack)"
+)
+SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
+    _SEARCHED,
+    _WIN_QUOTE,
+    SEARCH_ROLLOUTS,
+    SEARCH_DEPTH,
+    "Healthshards, the creatures on the field by power and resolve left, cards in hand, a battlefield, whose turn is "
+    "next",
+)
+"""The search policy's settings (`halving_search_options`): its budget as rollouts per candidate on average, the
+rollouts' policy, and their cut-off."""
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
@@ -243,9 +265,5 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         quote="a resolve (which is how much damage they can take before being destroyed)",
     ),
-    *search_options(
-        "legal choice at each decision it searches (every play or stop of its play phase, every attacker's hold, "
-        "direct attack or creature to attack)",
-        "with the goal of reducing the opponent's Healthshards to 0",
-    ),
+    *SEARCH_OPTIONS,
 )
