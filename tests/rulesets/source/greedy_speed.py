@@ -16,13 +16,13 @@ import time
 
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.rulesets import get_ruleset
 from workbench.simulate import compile_for
 
 
 def main(matches: int) -> None:
-    cardset, decks = _bundled_cardset_and_decks(get_ruleset("source"))
+    cardset, decks = bundled_cardset_and_decks(get_ruleset("source"))
     engine, compiled, _ = compile_for(cardset, {})
     deck_a, deck_b = (compiled.deck_array(d) for d in decks[:2])
     seeds = np.arange(1, matches + 1, dtype=np.int64)

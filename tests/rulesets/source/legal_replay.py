@@ -25,7 +25,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from workbench.bench import _bundled_cardset_and_decks
+from workbench.bench import bundled_cardset_and_decks
 from workbench.loading import load_cardset
 from workbench.rulesets import get_ruleset
 from workbench.rulesets.source import engine as E
@@ -53,7 +53,7 @@ def play(policy_a: int, policy_b: int, matches: int, draw: str, cards: str = "bu
         engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
         arrays = [np.array([compiled.card_id(name) for name in tests.NEW_CLAUSE_DECK] * 2, dtype=np.int64)]
     else:
-        cardset, decks = _bundled_cardset_and_decks(get_ruleset("source"))
+        cardset, decks = bundled_cardset_and_decks(get_ruleset("source"))
         engine, compiled, _ = compile_for(cardset, {"symbol_draw": draw})
         arrays = [compiled.deck_array(d) for d in decks]
     results = {}
