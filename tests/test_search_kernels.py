@@ -22,6 +22,7 @@ from workbench.search_kernels import (
     halving_share,
     halving_start,
     position_points,
+    rollouts_given,
     schedule,
 )
 
@@ -220,13 +221,8 @@ def test_halving_search_spends_the_schedule_and_keeps_the_strongest(truth: list[
     best, tried, points, played = toy_search(True, truth, budget, seed=7)
     plan = schedule(budget, m)
     # A candidate dropped after round j was given the shares of rounds 0..j; those in the last round, every share.
-    expected: list[int] = []
-    cumulative = 0
-    for j, (alive, share) in enumerate(plan):
-        cumulative += share
-        expected += [cumulative] * (alive - (plan[j + 1][0] if j + 1 < len(plan) else 0))
     assert played == sum(alive * share for alive, share in plan) == sum(tried)
-    assert sorted(tried) == sorted(expected)
+    assert sorted(tried) == rollouts_given(budget, m)
     assert best == int(np.argmax(truth)) and tried[best] == max(tried)
     assert all(p % WIN_POINTS == 0 and 0 <= p <= WIN_POINTS * t for p, t in zip(points, tried, strict=True))
 
@@ -236,3 +232,15 @@ def test_halving_search_compiled_and_plain_python_agree_and_repeat() -> None:
     for seed in (1, 2, 3):
         compiled = toy_search(True, truth, 24, seed)
         assert compiled == toy_search(False, truth, 24, seed) == toy_search(True, truth, 24, seed)
+
+
+def test_rollouts_given_follow_the_schedule() -> None:
+    # Five candidates, 10 rollouts: round 1 gives 5 x 1, round 2 3 x 1, round 3 2 x 1 (search_kernels.schedule):
+    # two dropped after one rollout, one after two, the last two given three each.
+    assert schedule(10, 5) == [(5, 1), (3, 1), (2, 1)]
+    assert rollouts_given(10, 5) == [1, 1, 2, 3, 3]
+    assert rollouts_given(8, 1) == [0] and rollouts_given(0, 3) == [0, 0, 0]
+    for candidates in range(2, 20):
+        for per in (1, 2, 4, 16):
+            given = rollouts_given(per * candidates, candidates)
+            assert len(given) == candidates and sum(given) <= per * candidates

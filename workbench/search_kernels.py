@@ -193,3 +193,17 @@ def schedule(budget: int, candidates: int) -> list[tuple[int, int]]:
     out = np.zeros((max(halving_rounds(candidates), 1), 2), dtype=np.int64)
     rounds = halving_plan(np.int64(budget), np.int64(candidates), out)
     return [(int(out[r, 0]), int(out[r, 1])) for r in range(rounds)]
+
+
+def rollouts_given(budget: int, candidates: int) -> list[int]:
+    """The rollouts `halving_search` gives each of `candidates` on `budget`, ascending (for tests and docs): a
+    candidate dropped after round j was given the shares of rounds 0..j, those in the last round every share."""
+    plan = schedule(budget, candidates)
+    if not plan:
+        return [0] * candidates
+    given: list[int] = []
+    so_far = 0
+    for j, (alive, share) in enumerate(plan):
+        so_far += share
+        given += [so_far] * (alive - (plan[j + 1][0] if j + 1 < len(plan) else 0))
+    return sorted(given)

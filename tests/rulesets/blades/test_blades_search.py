@@ -16,7 +16,7 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
-from workbench.search_kernels import WIN_POINTS, halving_rounds, schedule
+from workbench.search_kernels import WIN_POINTS, halving_rounds, rollouts_given, schedule
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], RULESET)
 DECKS = {path.stem: read_decklist(path, SAMPLE) for path in bundled_decks("blades")}
@@ -80,7 +80,7 @@ class Table:
         s["search"][E.SR_WANTED] = wanted
         E.take_turn(*state, p)
         s["side"][p, E.S_POLICY] = policy
-        E.finish_tournament(*state, (p + 1) % int(s["game"][E.G_PLAYERS]))
+        E.finish_rollout(*state, (p + 1) % int(s["game"][E.G_PLAYERS]), 0)  # depth 0: to the end
         return int(s["side"][p, E.S_VP])
 
 
@@ -255,14 +255,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving() -> None:
     plan = schedule(4 * m, m)
     assert sum(tried) == sum(alive * share for alive, share in plan) == int(w[E.SR_ROLLOUTS]) <= 4 * m
     assert tried[k] == sum(share for _, share in plan) == max(tried)
-    expected: list[int] = []
-    given = 0
-    for alive, share in plan:
-        given += share
-        kept = (alive + 1) // 2
-        expected += [given] * (alive - kept)
-    expected += [given] * kept
-    assert sorted(tried) == sorted(expected) and len(plan) == halving_rounds(m)
+    assert sorted(tried) == rollouts_given(4 * m, m) and len(plan) == halving_rounds(m)
     assert int(w[E.SR_ORDER]) == k
 
 

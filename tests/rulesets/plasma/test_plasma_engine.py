@@ -27,7 +27,7 @@ from workbench.engines import (
 )
 from workbench.rulesets.plasma import RULESET
 from workbench.rulesets.plasma import engine as E
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, schedule
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, position_points, rollouts_given, schedule
 
 ROWS: list[dict[str, Any]] = [
     {"name": "Pup", "kind": "creature", "cost": 1, "power": 1, "resolve": 1},
@@ -1445,12 +1445,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving(compiled: Com
     plan = schedule(rollouts * n, n)
     assert len(plan) >= 2 and plan[0][0] == n
     # A candidate dropped after round r was given the shares of rounds 0 to r; the last round's all of them.
-    cumulative = np.cumsum([share for _, share in plan])
-    expected: list[int] = []
-    for r, (alive, _) in enumerate(plan):
-        dropped = alive - plan[r + 1][0] if r + 1 < len(plan) else alive
-        expected += [int(cumulative[r])] * dropped
-    assert sorted(tried) == sorted(expected)
+    assert sorted(tried) == rollouts_given(rollouts * n, n)
     assert int(scenario.st.searched[1]) - before == sum(alive * share for alive, share in plan) <= rollouts * n
     best = int(scenario.st.score[E.SC_ORDER])
     last = [k for k in range(n) if tried[k] == max(tried)]

@@ -30,7 +30,7 @@ from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, schedule
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.simulate import BATCH_SIZE, PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate
 
 MakeCardSet = Callable[..., CardSet]
@@ -1918,15 +1918,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving(cardset: Card
     assert sum(tried) == sum(alive * share for alive, share in plan) <= 4 * m
     assert tried[k] == sum(share for _, share in plan) == max(tried)
     # Those dropped after round r had the shares of rounds 0..r: the worse half of each round's survivors.
-    expected: list[int] = []
-    given = 0
-    kept = m
-    for alive, share in plan:
-        given += share
-        kept = (alive + 1) // 2
-        expected += [given] * (alive - kept)
-    expected += [given] * kept
-    assert sorted(tried) == sorted(expected) and len(plan) == halving_rounds(m)
+    assert sorted(tried) == rollouts_given(4 * m, m) and len(plan) == halving_rounds(m)
     assert int(search[E.SR_ORDER]) == k and int(search[E.SR_CHOICE]) == k
 
 

@@ -31,7 +31,7 @@ from workbench.rulesets.source import RULESET
 from workbench.rulesets.source import engine as E
 from workbench.rulesets.source.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
 from workbench.run_settings import RunSettings
-from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, schedule
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
 from workbench.simulate import PARALLEL_THRESHOLD, simulate, trace
 
 ALPHA, BETA, GAMMA, DELTA = range(4)
@@ -2238,15 +2238,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving(valley: CardS
     assert sum(given) == sum(alive * share for alive, share in plan) <= 4 * m
     assert given[k] == sum(share for _, share in plan) == max(given)
     # Those dropped after round r had the shares of rounds 0..r: the worse half of each round's survivors.
-    expected: list[int] = []
-    so_far = 0
-    kept = m
-    for alive, share in plan:
-        so_far += share
-        kept = (alive + 1) // 2
-        expected += [so_far] * (alive - kept)
-    expected += [so_far] * kept
-    assert sorted(given) == sorted(expected) and len(plan) == halving_rounds(m)
+    assert sorted(given) == rollouts_given(4 * m, m) and len(plan) == halving_rounds(m)
     assert int(board.state.search[E.SR_ORDER]) == k and int(board.state.search[E.SR_CHOICE]) == k
 
 

@@ -2305,27 +2305,6 @@ def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: Engine
 
 
 @rules_kernel
-def finish_tournament(
-    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray, p: EngineInt
-) -> None:
-    """`play_tournament`'s loop from seat p's turn on (no seat has passed since the last turn), every seat by its
-    own policy (`search` plays as greedy), then final scoring: a rollout's rest of the tournament."""
-    players = st.game[G_PLAYERS]
-    passes = 0
-    while passes < players:
-        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
-            st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p)
-            passes = 0
-        else:
-            passes += 1
-            st.side[p, S_PASSED] = 1
-        p = (p + 1) % players
-    st.game[G_TURN] += 1
-    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
-
-
-@rules_kernel
 def sort_words(values: IntArray, base: EngineInt, number: EngineInt) -> None:
     """Sort `number` words of `values` from `base` ascending (insertion sort: hands are short, and the store is
     mostly in order already after the first rollout's sort)."""
@@ -2420,9 +2399,10 @@ def finish_rollout(
     p: EngineInt,
     depth: EngineInt,
 ) -> None:
-    """A rollout's rest of the tournament from seat p's turn: `finish_tournament`'s loop, but with `depth` > 0 cut
-    off once `depth` turns are played, the position then scored as if the tournament ended (`project_rp`, then the
-    final scoring: Score clauses, the metagame, placement and VP)."""
+    """A rollout's rest of the tournament from seat p's turn (no seat has passed since the last turn):
+    `play_tournament`'s loop, every seat by its own policy (`search` plays as greedy), then final scoring; with
+    `depth` > 0 cut off once `depth` turns are played, the position then scored as if the tournament ended
+    (`project_rp`, then the final scoring: Score clauses, the metagame, placement and VP)."""
     players = st.game[G_PLAYERS]
     passes = 0
     turns = 0
