@@ -55,11 +55,13 @@ from workbench.engines import (
     DESTROYED,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
+    BatchRun,
     CompiledCards,
     Engine,
     EngineBool,
     EngineInt,
     IntArray,
+    batch_and_trace,
     begin_match_counters,
     count_draw,
     count_play,
@@ -3090,7 +3092,7 @@ def _run(
     return winners, turns, published_counters(counters), trace
 
 
-def play_batch(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -3098,28 +3100,17 @@ def play_batch(
     first: Any,
     policy_a: int,
     policy_b: int,
-) -> tuple[Any, Any, Any]:
-    """(winner int8[], turns int32[], counters int64[2, cards, counters]) for one batch."""
-    # No events buffer: compiled apart from the trace's kernels, with every trace call gone (`trace_event`).
-    winners, turns, counters, _ = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, None)
-    return winners, turns, counters
+    traced: bool,
+) -> BatchRun:
+    """One batch (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's `play_batch` and
+    `play_traced` of it. Untraced, no events buffer: the batch compiles apart from the trace's kernels, with every trace
+    call gone (`trace_event`)."""
+    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64) if traced else None
+    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events)
+    return BatchRun(winners, turns, counters, trace)
 
 
-def play_traced(
-    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
-) -> tuple[int, int, IntArray]:
-    """One match with every event logged."""
-    winners, turns, _, events = _run(
-        compiled,
-        deck_a,
-        deck_b,
-        np.array([seed], dtype=np.int64),
-        np.array([first], dtype=np.int8),
-        policy_a,
-        policy_b,
-        np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
-    )
-    return int(winners[0]), int(turns[0]), events
+play_batch, play_traced = batch_and_trace(run_batch)
 
 
 def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
