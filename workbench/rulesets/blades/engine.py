@@ -72,11 +72,13 @@ from workbench.engines import (
     DESTROYED,
     EVENT_WIDTH,
     MAX_TRACE_EVENTS,
+    BatchRun,
     CompiledCards,
     Engine,
     EngineBool,
     EngineInt,
     IntArray,
+    batch_and_trace,
     begin_match_counters,
     count_draw,
     count_play,
@@ -2935,7 +2937,7 @@ def _run(
     return winners, turns, published_counters(counters), vp_a, place_a, rp_a, events[: int(state.ecount[0])]
 
 
-def play_batch(
+def run_batch(
     compiled: CompiledCards,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2943,17 +2945,22 @@ def play_batch(
     first: Any,
     policy_a: int,
     policy_b: int,
-) -> tuple[Any, Any, Any, dict[str, Any]]:
-    """(winner int8[], turns int32[], counters int64[2, cards, counters], per-match arrays) for one batch of
-    tournaments. The per-match arrays are seat A's `vp`, `place` and `rp`, and `score` = A's VP as a share of the
-    first-place VP of the round (what power curves compare: a card's power is its change in average VP, in units
-    of a first prize)."""
-    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
-        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    traced: bool,
+) -> BatchRun:
+    """One batch of tournaments (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's
+    `play_batch` and `play_traced` of it. The per-match extras are seat A's `vp`, `place` and `rp`, and `score` = A's
+    VP as a share of the first-place VP of the round (what power curves compare: a card's power is its change in
+    average VP, in units of a first prize)."""
+    events = np.zeros((MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
+    winners, turns, counters, vp_a, place_a, rp_a, trace = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events
     )
     first_prize = float(VP_CHART[int(compiled.options[O_VP_ROUND]), 0])
     extras = {"vp": vp_a, "place": place_a, "rp": rp_a, "score": vp_a / first_prize}
-    return winners, turns, counters, extras
+    return BatchRun(winners, turns, counters, trace, extras)
+
+
+play_batch, play_traced = batch_and_trace(run_batch)
 
 
 def play_batch_detailed(
@@ -2981,23 +2988,6 @@ def play_batch_detailed(
         "search_decisions": int(words[SR_DECISIONS]),
         "search_rollouts": int(words[SR_ROLLOUTS]),
     }
-
-
-def play_traced(
-    compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray, seed: int, first: int, policy_a: int, policy_b: int
-) -> tuple[int, int, IntArray]:
-    """One tournament with every event logged."""
-    winners, turns, _, _, _, _, events = _run(
-        compiled,
-        deck_a,
-        deck_b,
-        np.array([seed], dtype=np.int64),
-        np.array([first], dtype=np.int8),
-        policy_a,
-        policy_b,
-        np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64),
-    )
-    return int(winners[0]), int(turns[0]), events
 
 
 SEATS = "ABCDE"
