@@ -75,6 +75,7 @@ from workbench.judging import (
     theil_sen,
 )
 from workbench.limits import limit
+from workbench.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PowerCurveDefaults  # noqa: F401 - read from here too
 from workbench.run_settings import RunSettings
 from workbench.simulate import (
@@ -479,7 +480,7 @@ def power_curve(
             expected="one or more --deck files",
         )
     engine, compiled, resolved = compile_for(cardset, run.options)
-    policy_id = engine.policy_index(policy)
+    policy_id = policy_word(policy, engine.policies)
     auto_decks = build_auto_decks(cardset, _legal_first(cardset, decks, resolved), gauntlet.auto, seed, resolved)
     played_decks = [*decks, *auto_decks]
     references = auto_decks or [decks[0]]

@@ -15,6 +15,7 @@ from workbench.cards import WorkbenchInputError
 from workbench.limits import limit, run_refused
 from workbench.loading import cardset_from_table
 from workbench.paths import bundled_sets
+from workbench.policies import policy_word
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import read_sheet
 
@@ -120,7 +121,7 @@ def bench_engine(
     engine, compiled, resolved = compile_for(cardset, options)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1] if len(decks) > 1 else decks[0])
-    policy_id = engine.policy_index(policy)
+    policy_id = policy_word(policy, engine.policies)
     # One batch holding every match: the figure is the kernel's speed, not the runner's bookkeeping.
     seeds = np.concatenate([s for s, _ in batch_seeds(0, matches)])
     first = (np.arange(matches) % 2).astype(np.int8)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 from workbench import __version__, find_cardset
 from workbench.cards import CardSet, Deck, WorkbenchInputError, readable, shown, sort_findings
 from workbench.full_game import FULL_GAME_DEFAULTS
+from workbench.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS, PROPOSAL_DEFAULTS, STAT_VALUES_DEFAULTS
 from workbench.run_settings import COMPILE_NOTICES, RunSettings
 
@@ -2153,7 +2154,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for ruleset in rulesets:
         ruleset.resolve_options(overrides)
         if ruleset.engine is not None and args.only != "validation":
-            ruleset.engine.policy_index(args.policy)  # an unknown policy fails now, not after the validation figures
+            policy_word(
+                args.policy, ruleset.engine.policies
+            )  # an unknown policy fails now, not after the validation figures
     validation: list[dict[str, Any]] = []
     engines: list[dict[str, Any]] = []
     pace_file: str | None = None

@@ -497,7 +497,8 @@ class Engine:
     version: str
     """Bumped whenever play changes; stamped into every result beside the ruleset version."""
     policies: tuple[str, ...]
-    """Policy names; index = the integer passed to the kernel. The first is the default."""
+    """Policy names, by code (`workbench.policies.POLICY_NAMES` and its codes); `policies.policy_word` turns a name
+    into the integer a batch takes. The first is the default."""
     cost_axis: str
     """What the power curve's x axis is (e.g. `soul cost`)."""
     compile_cards: Callable[..., CompiledCards]
@@ -515,12 +516,3 @@ class Engine:
     caveats: tuple[str, ...] = ()
     """What a designer must know about every figure this engine gives (SOURCE: its map is reconstructed from the
     rule document's words): stamped into every result's provenance and said wherever the result is shown."""
-
-    def policy_index(self, name: str) -> int:
-        """The kernel's integer for a policy name, or an error listing the valid names."""
-        key = name.strip().casefold()
-        if key in self.policies:
-            return self.policies.index(key)
-        raise WorkbenchInputError(
-            f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(self.policies)
-        )

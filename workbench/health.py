@@ -37,6 +37,7 @@ import pandas as pd
 from workbench.analysis import PairResult, play_every_pair
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.full_game import FULL_GAME_DEFAULTS, FullGames, is_full_game, run_full_games
+from workbench.policies import policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.run_settings import RunSettings
 from workbench.simulate import MatchResults, Rate, compile_for, engine_for, provenance
@@ -309,7 +310,7 @@ def game_health(
         )
     engine = engine_for(cardset)
     seed, policy = run.seed, run.policy
-    engine.policy_index(policy)  # an unknown policy fails before any match
+    policy_word(policy, engine.policies)  # an unknown policy fails before any match
     resolved = cardset.ruleset.resolve_options(run.options)
     # The same pairs and seeds as the matchup matrix, so the two rest on the same matches.
     results = [
@@ -1083,7 +1084,7 @@ def length_options(
             expected="one or more --deck files or names, or a set with decks of its own",
         )
     engine, compiled, resolved = compile_for(cardset, run.options)
-    engine.policy_index(run.policy)  # an unknown policy fails before any match
+    policy_word(run.policy, engine.policies)  # an unknown policy fails before any match
     ruleset = cardset.ruleset
     candidates, left_out = length_readings(ruleset, resolved)
     readings: list[tuple[str, OptionValue, int]] = []

@@ -41,6 +41,7 @@ from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
 from workbench.full_game_registry import is_full_game
 from workbench.jobs import BatchOutcome, Job, Reducer, default_workers
 from workbench.limits import check_deck_pairs, limit, run_refused
+from workbench.policies import policy_word
 from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine, worker_play
 
@@ -656,7 +657,7 @@ def simulate(
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, run.options)
     policy_names = (run.policy, run.policy if policy_b is None else policy_b)
-    policy_ids = [engine.policy_index(name) for name in policy_names]
+    policy_ids = [policy_word(name, engine.policies) for name in policy_names]
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
     batches = batch_seeds(seed, matches, first_player)
     jobs = [Job(array_a, array_b, seeds, first, policy_ids[0], policy_ids[1]) for seeds, first in batches]
@@ -717,8 +718,8 @@ def trace(
         array_b,
         int(seeds[0]),
         0 if a_goes_first else 1,
-        engine.policy_index(policy_names[0]),
-        engine.policy_index(policy_names[1]),
+        policy_word(policy_names[0], engine.policies),
+        policy_word(policy_names[1], engine.policies),
     )
     yield (
         f"# {cardset.ruleset.id} {cardset.ruleset.version} (engine {engine.version}), seed {seed}, "

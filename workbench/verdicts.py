@@ -21,6 +21,7 @@ from workbench.analysis import BASELINE, POWER_CURVE_DEFAULTS, PowerCurve, power
 from workbench.auto_decks import HAND_MADE, GauntletChoice
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.judging import Z95, VerdictRule
+from workbench.policies import is_policy
 from workbench.run_settings import RunSettings
 from workbench.simulate import engine_for
 
@@ -178,7 +179,7 @@ def parse_policies(text: str, cardset: CardSet) -> list[str]:
     policies = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
     engine = engine_for(cardset)
     known = list(engine.policies)
-    unknown = [policy for policy in policies if policy not in known]
+    unknown = [policy for policy in policies if not is_policy(policy, known)]
     if not policies or unknown or len(policies) > POLICIES_MAX:
         raise WorkbenchInputError(
             f"'{text}' is not a list of {cardset.ruleset_id} policies"

@@ -13,6 +13,7 @@ import numpy as np
 from workbench.cards import CardSet, OptionValue
 from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
+from workbench.policies import policy_word
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades.market_policy import (
@@ -93,7 +94,7 @@ def hide_differently(state: M.MarketState, seed: int) -> M.MarketState:
 def test_search_is_a_whole_game_policy() -> None:
     assert MARKET_POLICIES == ("greedy", "random", "search")
     assert isinstance(make_policy("search"), SearchMarket)
-    assert M.ENGINE_POLICIES[SEARCH] == BLADES.engine.policy_index("search")  # type: ignore[union-attr]
+    assert M.ENGINE_POLICIES[SEARCH] == policy_word("search", BLADES.engine.policies)  # type: ignore[union-attr]
 
 
 def test_search_never_peeks_at_what_seat_a_cannot_see() -> None:

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
+from workbench.policies import policy_word
 from workbench.rulesets import get_ruleset
 from workbench.simulate import batch_seeds, compile_for
 
@@ -98,7 +99,7 @@ print(total, "trace events; digest", h.hexdigest())
 h = hashlib.sha256()
 engine, compiled, _ = compile_for(cardset, None)
 arr = [compiled.deck_array(d) for d in decks]
-search_p, greedy_p, random_p = (engine.policy_index(name) for name in ("search", "greedy", "random"))
+search_p, greedy_p, random_p = (policy_word(name, engine.policies) for name in ("search", "greedy", "random"))
 search_seeds = np.arange(1, search_matches + 1, dtype=np.int64) * 7919
 search_first = (np.arange(search_matches) % 2).astype(np.int8)
 for a in range(4):

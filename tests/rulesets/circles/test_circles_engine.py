@@ -30,6 +30,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import PLAYED
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT
+from workbench.policies import GREEDY, RANDOM
 from workbench.rulesets.circles import RULESET
 from workbench.rulesets.circles import engine as E
 from workbench.rulesets.circles.abilities import ABILITIES
@@ -1055,7 +1056,7 @@ def test_search_weighs_every_fireball_target_and_not_firing(scenario_set: CardSe
 # Rules and policies meet at legal_actions and apply
 
 
-@pytest.mark.parametrize("policy", [E.GREEDY, E.RANDOM])
+@pytest.mark.parametrize("policy", [GREEDY, RANDOM])
 def test_policies_apply_only_actions_legal_actions_listed(policy: int) -> None:
     # legal_replay.py plays every ordered pair of the bundled decks and of three decks in which every ability fires,
     # and matches played on from four midgames set up so that the decisions whole matches rarely reach are asked, in

@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
+from workbench.policies import policy_word
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.simulate import batch_seeds, compile_for
 
@@ -30,7 +31,7 @@ def main(matches: int, runs: int) -> None:
     engine, compiled, _ = compile_for(cardset, None)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1])
-    greedy = engine.policy_index("greedy")
+    greedy = policy_word("greedy", engine.policies)
     seeds = np.concatenate([batch for batch, _ in batch_seeds(0, matches)])
     first = (np.arange(matches) % 2).astype(np.int8)
     engine.play_batch(compiled, deck_a, deck_b, seeds[:10], first[:10], greedy, greedy)  # compiles or loads the cache

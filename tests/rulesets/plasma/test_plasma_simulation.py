@@ -21,6 +21,7 @@ from workbench.cards import CardSet, Deck
 from workbench.decklists import read_decklist
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.policies import policy_word
 from workbench.rulesets.plasma import RULESET
 from workbench.run_settings import RunSettings
 from workbench.simulate import PARALLEL_THRESHOLD, batch_seeds, compile_for, simulate, trace
@@ -166,7 +167,7 @@ def test_a_batch_and_a_trace_are_compiled_apart_and_play_the_same_matches(
 
     cardset, decks = bundled
     engine, compiled, _ = compile_for(cardset)
-    a_policy, b_policy = engine.policy_index(policy_a), engine.policy_index(policy_b)
+    a_policy, b_policy = policy_word(policy_a, engine.policies), policy_word(policy_b, engine.policies)
     seeds, first = batch_seeds(17, 4 if policy_a == "search" else 12)[0]
     for name_a in decks:
         for name_b in decks:

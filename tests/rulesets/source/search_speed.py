@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
+from workbench.policies import policy_word
 from workbench.rulesets import get_ruleset
 from workbench.simulate import compile_for
 
@@ -25,7 +26,7 @@ def main(matches: int, options: dict[str, str]) -> None:
     cardset, decks = bundled_cardset_and_decks(get_ruleset("source"))
     engine, compiled, _ = compile_for(cardset, options)
     deck_a, deck_b = (compiled.deck_array(d) for d in decks[:2])
-    search = engine.policy_index("search")
+    search = policy_word("search", engine.policies)
     seeds = np.arange(1, matches + 1, dtype=np.int64)
     first = (np.arange(matches) % 2).astype(np.int8)
     engine.play_batch(compiled, deck_a, deck_b, seeds[:2], first[:2], search, search)  # compile or load the kernels

@@ -78,6 +78,16 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.policies import (
+    GREEDY,
+    P_CODE,
+    POLICY_NAMES,
+    POLICY_WORDS,
+    SEARCH,
+    plays_random,
+    random_played,
+    start_policy,
+)
 from workbench.rulesets.circles.abilities import (
     ABILITIES,
     ABILITY_INDEX,
@@ -100,8 +110,7 @@ ENGINE_VERSION = "3"
 Serenity for an attack that is lethal whatever the lanes' other worth (engine 1 could miss one). 3: the search
 spends its rollouts by successive halving over its candidates (`search_decision`); greedy and random play as in
 engine 2 (golden trace and both digests of tests/rulesets/circles/results_fingerprint.py unchanged)."""
-POLICIES = ("greedy", "random", "search")
-GREEDY, RANDOM, SEARCH = 0, 1, 2
+POLICIES = POLICY_NAMES
 
 STARTING_LIFE = 2
 """\u201cEach Player has 2 Life Points.\u201d"""
@@ -175,8 +184,8 @@ DECK, HAND, DISCARD, BOARD = range(4)
 S_LIFE, S_DECK_N, S_DECK_TOP, S_HAND_N, S_DISCARD_N, S_BOARD_N = range(6)
 S_READY = 6  # + colour: ready resources of red, blue, green
 S_TOTAL = 9  # + colour: resources in play of red, blue, green
-S_POLICY = 12
-SIDE_COLUMNS = 13
+S_POLICY = 12  # the side's policy block (`workbench.policies`: code, parameter, own generator)
+SIDE_COLUMNS = S_POLICY + POLICY_WORDS
 # Lane columns.
 L_DAMAGE, L_ASLEEP, L_AVOIDING, L_BOOSTED, L_USED, L_MODE, L_TARGET, L_ATTACK_BONUS, L_HEALTH_BONUS = range(9)
 L_ENTERED = 9  # the turn the card came into play
@@ -343,6 +352,7 @@ view_of: Callable[[IntArray, Any, tuple[Any, ...]], IntArray] = (
 
 # Sizes as numpy scalars, so every view's shape is a tuple of int64 (one compiled copy of view_of per rank).
 _TWO, _FOUR, _EIGHT = np.int64(2), np.int64(4), np.int64(8)
+_POLICY_WORDS = np.int64(POLICY_WORDS)
 _SIDE_COLUMNS, _LANE_COLUMNS, _COUNTER_COLUMNS = (
     np.int64(SIDE_COLUMNS),
     np.int64(LANE_COLUMNS),
@@ -356,6 +366,12 @@ _N_ABILITIES, _ABILITY_TABLE_COLUMNS = np.int64(N_ABILITIES), np.int64(ABILITY_T
 def side_of(S: IntArray) -> IntArray:
     """side[side, S_* column]."""
     return view_of(S, np.int64(SIDE_AT), (_TWO, _SIDE_COLUMNS))
+
+
+@inline_kernel
+def policy_of(S: IntArray, s: EngineInt) -> IntArray:
+    """Side s's policy block (`workbench.policies`)."""
+    return view_of(S, SIDE_AT + s * SIDE_COLUMNS + S_POLICY, (_POLICY_WORDS,))
 
 
 @inline_kernel
@@ -1802,12 +1818,15 @@ def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
 @inline_kernel
 def choose(R: IntArray, S: IntArray) -> EngineInt:
     """The deciding side's policy's choice among the listed actions (a row index). Copied into `ask`."""
-    policy = side_of(S)[decision_of(S)[D_SIDE], S_POLICY]
+    block = policy_of(S, decision_of(S)[D_SIDE])
+    policy = block[P_CODE]
     if policy == GREEDY:
         return greedy_choice(R, S)
-    if policy == RANDOM:
-        return random_choice(R, S)
-    return search_choice(R, S)
+    if policy == SEARCH:
+        return search_choice(R, S)
+    if plays_random(block, rng_of(S)):
+        return random_played(block, rng_of(S), random_choice(R, S))
+    return greedy_choice(R, S)
 
 
 @inline_kernel
@@ -2334,6 +2353,8 @@ def start_match(
     rng_seed(rng_of(S), seed)
     begin_match_counters(counters_of(S), m)
     setup_match(R, S, deck_a, deck_b, policy_a, policy_b)
+    start_policy(policy_of(S, NOTHING), policy_a, seed, NOTHING)
+    start_policy(policy_of(S, ONE), policy_b, seed, ONE)
 
 
 @inline_kernel
