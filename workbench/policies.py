@@ -56,19 +56,16 @@ POLICY_SEED_SALT = 0x5EED_0F_E951_0000
 def policy_word(name: str, known: Sequence[str]) -> int:
     """The integer an engine's batch takes for a side playing `name` (code and parameter packed), or an error naming
     the valid policies. `known` is the engine's `ENGINE.policies` (a prefix of `POLICY_NAMES`)."""
-    key = name.strip().casefold()
-    base, _, value = key.partition(":")
+    base, valued, value = name.strip().casefold().partition(":")
     base = base.strip()
-    if base in known and base != "epsilon" and not value:
+    if base in known and base != "epsilon" and not valued:
         return known.index(base)
     if base == "epsilon" and "epsilon" in known:
-        epsilon = epsilon_of(name, value.strip()) if value else DEFAULT_EPSILON
+        epsilon = epsilon_of(name, value.strip()) if valued else DEFAULT_EPSILON
         return EPSILON_GREEDY | (round(epsilon * EPSILON_SCALE) << CODE_BITS)
+    takes = "; epsilon takes a value, e.g. epsilon:0.1" if "epsilon" in known else ""
     raise WorkbenchInputError(
-        f"'{name}' is not a policy of this engine.",
-        expected="one of: "
-        + ", ".join(known)
-        + ("; epsilon takes a value, e.g. epsilon:0.1" if "epsilon" in known else ""),
+        f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(known) + takes
     )
 
 
@@ -109,7 +106,7 @@ def start_policy(block: IntArray, word: EngineInt, seed: EngineInt, side: Engine
     block[P_CODE] = word & ((1 << CODE_BITS) - 1)
     block[P_EPSILON] = word >> CODE_BITS
     if block[P_CODE] == EPSILON_GREEDY:
-        rng_seed(block[P_RNG : P_RNG + 4], (seed ^ POLICY_SEED_SALT) + 0x9E3779B97F4A7C15 * (side + 1))
+        rng_seed(block[P_RNG : P_RNG + 4], seed ^ (POLICY_SEED_SALT + side))  # no overflow, compiled or not
 
 
 @inline_kernel

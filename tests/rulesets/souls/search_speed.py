@@ -17,6 +17,7 @@ import numpy as np
 
 import workbench.rulesets.souls.engine as E
 from workbench.bench import bundled_cardset_and_decks
+from workbench.policies import GREEDY, SEARCH
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.simulate import compile_for
 
@@ -28,9 +29,7 @@ def run(
     first = (np.arange(len(seeds)) % 2).astype(np.int8)
     winners = np.zeros(len(seeds), dtype=np.int8)
     turns = np.zeros(len(seeds), dtype=np.int32)
-    E.play_batch_kernel(
-        arrays.st, ids, ids, seeds, first, E.POLICY_SEARCH, E.POLICY_GREEDY, winners, turns, work, search
-    )
+    E.play_batch_kernel(arrays.st, ids, ids, seeds, first, SEARCH, GREEDY, winners, turns, work, search)
     return winners, turns
 
 
@@ -40,7 +39,7 @@ def main(matches: int, options: dict[str, str]) -> None:
     for deck in decks:
         ids = np.ascontiguousarray(compiled.deck_array(deck), dtype=np.int64)
         arrays = E.MatchArrays(compiled, len(ids))
-        work, search = E.search_buffers(arrays, E.POLICY_SEARCH, E.POLICY_GREEDY)
+        work, search = E.search_buffers(arrays, SEARCH, GREEDY)
 
         run(arrays, ids, work, search, np.arange(5, dtype=np.int64))
         search[E.SR_DECISIONS] = 0

@@ -1625,7 +1625,7 @@ KERNEL_CONSTANT_GROUPS: tuple[tuple[str, int], ...] = (
     ("C_", int(E.C_TIMED) + 1),
     ("TV_", 4),
     ("O_", len(E.ENGINE_OPTION_ORDER)),
-    ("S_", E.SIDE_FIELDS),
+    ("S_", int(E.S_POLICY) + 1),  # the side's fields; S_POLICY, the last, starts its policy block
     ("U_", E.UNIT_FIELDS),
     ("Z_", 3),
     ("EV_", 25),

@@ -37,9 +37,11 @@ lethal: each of its phases works out the one row it wants with the tests the
 listing makes, and takes it by the rule `apply` calls for that row),
 `random` (a uniformly random row, or "end turn") and `search` (determinized
 Monte Carlo over the rows by successive halving, its rollouts played in a clone
-of `st` and cut off by an evaluation: the section "The search policy").
-Randomness comes only from the xorshift words seeded per match (the search's
-own generator is seeded from the match's seed), and all arithmetic stays in
+of `st` and cut off by an evaluation: the section "The search policy"), and
+`epsilon:E` (`workbench.policies`: each turn random with probability E, greedy
+otherwise; `take_turn` is the door). Randomness comes only from the xorshift
+words seeded per match (the search's and an epsilon side's own generators are
+seeded from the match's seed), and all arithmetic stays in
 small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
@@ -87,6 +89,16 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
     shuffle_in_place,
+)
+from workbench.policies import (
+    GREEDY,
+    P_CODE,
+    POLICY_NAMES,
+    POLICY_WORDS,
+    SEARCH,
+    plays_random,
+    random_played,
+    start_policy,
 )
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
@@ -254,7 +266,7 @@ _CHOICE_CODES: dict[str, tuple[str, ...]] = {
     "destroy_when": ("reaches", "exceeds"),
     "unlisted_combo": ("replace", "keep"),
     "status_ticks": ("own_turn", "every_turn"),
-    "search_rollout_policy": ("greedy", "random"),  # by index: POLICY_GREEDY, POLICY_RANDOM
+    "search_rollout_policy": ("greedy", "random"),  # by index: GREEDY, RANDOM (workbench.policies)
 }
 _RANGES: dict[str, tuple[int, int]] = {
     "hand_size": (0, 60),
@@ -314,7 +326,10 @@ SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
     S_ROW2,
     S_POLICY,
 ) = int64_constants(0, 15)
-SIDE_FIELDS = 15
+"""S_POLICY: the first word of the side's policy block (`workbench.policies`: code, parameter, own generator), the
+last of the side's fields (`policy_of`)."""
+SIDE_FIELDS = int(S_POLICY) + POLICY_WORDS
+"""Words per side: the named fields, the policy block taking POLICY_WORDS from S_POLICY on."""
 BOARD_BASE = SIDES_BASE + 2 * SIDE_FIELDS
 (
     U_CARD,
@@ -340,7 +355,6 @@ Z_DECK, Z_HAND, Z_TRAPS = int64_constants(0, 3)
 PERMANENT = np.int64(1 << 30)
 """Turns left on a status that never ends."""
 
-POLICY_GREEDY, POLICY_RANDOM, POLICY_SEARCH = 0, 1, 2
 TAKEN = 1 << 50
 UNAVAILABLE = 1 << 51
 """Sacrifice-plan marks: chosen, and not a candidate (the card being played); both above any worth."""
@@ -572,6 +586,19 @@ def tv(st: IntArray, card: EngineInt, timing: EngineInt, field: EngineInt) -> in
 def sx(side: EngineInt, field: EngineInt) -> EngineInt:
     """Index of a side field in `st`."""
     return SIDES_BASE + side * SIDE_FIELDS + field
+
+
+@inline_kernel
+def policy_of(st: IntArray, side: EngineInt) -> IntArray:
+    """The side's policy block (`workbench.policies`: POLICY_WORDS words from S_POLICY): a view of `st`."""
+    at = sx(side, S_POLICY)
+    return st[at : at + POLICY_WORDS]
+
+
+@inline_kernel
+def match_rng(st: IntArray) -> IntArray:
+    """The match's generator words, st[0:4]: a view of `st` (what a policy door trades with the policy's own)."""
+    return st[0:4]
 
 
 @rules_kernel
@@ -2573,8 +2600,9 @@ def rollout(
     clone(world, work)
     rng_seed(work, dice)
     policy = opt(work, O_SEARCH_POLICY)
-    work[sx(SIDE_A, S_POLICY)] = policy
-    work[sx(SIDE_B, S_POLICY)] = policy
+    # The rollouts' policy plays both sides: each block's code word (greedy or random draw nothing of their own).
+    policy_of(work, SIDE_A)[P_CODE] = policy
+    policy_of(work, SIDE_B)[P_CODE] = policy
     candidate = search[SR_CAND + k]
     if candidate >= 0:
         # The candidate's row, copied into the rollout's own action list, taken there; a target it leaves open is
@@ -2586,7 +2614,7 @@ def rollout(
         apply(work, side, row)
         greedy_answer(work, side)
         if work[G_OVER] == 0:
-            if policy == POLICY_GREEDY:
+            if policy == GREEDY:
                 greedy_turn(work, side)
             else:
                 random_turn(work, side)
@@ -2725,25 +2753,41 @@ def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt)
 
 @rules_kernel
 def take_turn(st: IntArray, side: EngineInt) -> None:
-    """One whole turn of `side`: start, the side's policy, end."""
+    """One whole turn of `side`: start, the side's policy, end.
+
+    The policies' one door in a match (a `search` side's turns go through `search_turn` instead): the side plays the
+    turn by the random policy when `plays_random` says so (always for `random`; for `epsilon:E` with probability E,
+    a coin per turn), by greedy otherwise. An exploring epsilon side's random turn draws from the policy's own
+    generator (traded into st[0:4] by `plays_random`, traded back by `random_played`): nothing else in a turn after
+    its draw draws from the generator (the rules' only chance is the shuffle at `setup_match`), so the match's own
+    stream is the one greedy would have met."""
     start_turn(st, side)
     if st[G_OVER] == 1:
         return
-    if st[sx(side, S_POLICY)] == POLICY_GREEDY:
-        greedy_turn(st, side)
-    else:
+    block = policy_of(st, side)
+    if plays_random(block, match_rng(st)):
         random_turn(st, side)
+        random_played(block, match_rng(st), ZERO)
+    else:
+        greedy_turn(st, side)
     end_turn(st, side)
 
 
 @rules_kernel
 def play_match(
-    st: IntArray, deck_a: IntArray, deck_b: IntArray, first: EngineInt, policy_a: EngineInt, policy_b: EngineInt
+    st: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
 ) -> None:
-    """One whole match from the seeded generator in st[0:4]; the result is st[G_WINNER] (-1 draw) and st[G_TURN]."""
+    """One whole match from the generator in st[0:4], seeded from `seed`; the result is st[G_WINNER] (-1 draw) and
+    st[G_TURN]. The policies are policy words (`workbench.policies.policy_word`), unpacked into the sides' blocks."""
     reset_state(st)
-    st[sx(SIDE_A, S_POLICY)] = policy_a
-    st[sx(SIDE_B, S_POLICY)] = policy_b
+    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
+    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
     setup_match(st, deck_a, deck_b)
     side = first
     while st[G_OVER] == 0:
@@ -2769,8 +2813,8 @@ def play_searched_match(
     """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
     buffer), the search's generator seeded from the match's seed."""
     reset_state(st)
-    st[sx(SIDE_A, S_POLICY)] = policy_a
-    st[sx(SIDE_B, S_POLICY)] = policy_b
+    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
+    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
     setup_match(st, deck_a, deck_b)
     rng_seed(search, seed ^ SEARCH_SEED)
     side = first
@@ -2778,7 +2822,7 @@ def play_searched_match(
         if st[G_TURN] >= opt(st, O_TURN_CAP):
             end_match(st, NONE)
             return
-        if st[sx(side, S_POLICY)] == POLICY_SEARCH:
+        if policy_of(st, side)[P_CODE] == SEARCH:
             start_turn(st, side)
             if st[G_OVER] == 0:
                 search_turn(st, work, search, side)
@@ -2804,14 +2848,14 @@ def play_batch_kernel(
 ) -> None:
     """Play one match per seed on one state array (its counters add up over the batch). `work` and `search` are
     the search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
-    searched = policy_a == POLICY_SEARCH or policy_b == POLICY_SEARCH
+    searched = policy_a == SEARCH or policy_b == SEARCH  # policy words: an epsilon word is never SEARCH
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
         if searched:
             play_searched_match(st, work, search, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
         else:
-            play_match(st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b)
+            play_match(st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
         end_match_counted(st)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]
@@ -2854,7 +2898,7 @@ def new_search_buffers(compiled: CompiledCards, capacity: int) -> tuple[IntArray
 def search_buffers(arrays: MatchArrays, policy_a: int, policy_b: int) -> tuple[IntArray, IntArray]:
     """`new_search_buffers` for the match state's cards and capacity, or, when neither side searches, buffers of one
     word (of the same shapes: one compiled batch)."""
-    if POLICY_SEARCH not in (policy_a, policy_b):
+    if SEARCH not in (policy_a, policy_b):
         return np.zeros((2, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
     return new_search_buffers(arrays.compiled, int(arrays.st[G_CAPACITY]))
 
@@ -2998,7 +3042,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     version=ENGINE_VERSION,
-    policies=("greedy", "random", "search"),
+    policies=POLICY_NAMES,
     cost_axis="soul cost",
     compile_cards=compile_cards,
     play_batch=play_batch,
