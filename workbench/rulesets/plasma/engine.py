@@ -76,6 +76,16 @@ from workbench.engines import (
     shuffle_in_place,
     trace_event,
 )
+from workbench.policies import (
+    GREEDY,
+    POLICY_NAMES,
+    POLICY_WORDS,
+    RANDOM,
+    SEARCH,
+    plays_random,
+    random_played,
+    start_policy,
+)
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
 from workbench.rulesets.plasma.effects import Opcode, parse_effects
@@ -204,10 +214,10 @@ BOARD_WIDTH = 13
     S_DECK,
     S_DRAWN,
     S_BOARD,
-    S_POLICY,
     S_CHEAPEST,
     S_HAND_INSTANT,
     S_FIELD_ABILITIES,
+    S_POLICY,
 ) = range(13)
 """S_CHEAPEST is the lowest cost of a card or activated ability in p's deck (0 when unknown): with less plasma, p can
 play nothing, so the hand need not be read. S_HAND_INSTANT is the lowest cost of an Instant in p's hand (NO_INSTANT:
@@ -217,8 +227,10 @@ is one comparison (`has_instant_to_play`, asked before every attack's damage, af
 every start and end of turn).
 S_FIELD_ABILITIES counts p's creatures on the field that have an activated ability (`enter_field`, `remove_creature`):
 a play decision reads p's field for abilities only when there is one (the deck's flag that did this read the field
-whenever the deck held one)."""
-SIDE_WIDTH = 13
+whenever the deck held one).
+S_POLICY is the first of the side's policy block, POLICY_WORDS words (`workbench.policies`: the code, the parameter and
+the policy's own generator; `policy_block`), the row's last."""
+SIDE_WIDTH = S_POLICY + POLICY_WORDS
 NO_INSTANT = 1 << 40
 
 # ---- match fields ---------------------------------------------------------------------------------------------------
@@ -264,8 +276,11 @@ GAME_WIDTH = 24
 MAX_CHOICES = 2 * MAX_DECK + 2
 """As many actions as one decision can have: every hand card, every creature's ability, the coin and stop (or,
 attacking: every enemy creature, hold and direct)."""
-POLICY_WORDS = 2
+OWN_WORDS = 2
 """The policies' own words per side in the state (`words`)."""
+NO_COUNT = -1
+"""st.words[p, 0] before random has drawn how many cards p mulligans (set at each match's setup): an epsilon-greedy
+side whose first ask of the mulligan went to greedy draws it at its first random ask."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -283,7 +298,7 @@ STATE_DTYPE = np.dtype(
         ("score", np.int64, (3 * MAX_CHOICES,)),
         ("searched", np.int64, (2,)),
         ("actions", np.int64, (MAX_CHOICES,)),
-        ("words", np.int64, (2, POLICY_WORDS)),
+        ("words", np.int64, (2, OWN_WORDS)),
     ]
 )
 """One match's whole state as a single record: a kernel call passes one pointer, and every array has a shape
@@ -297,9 +312,8 @@ for them (SC_POINTS: their points summed over their rollouts, SC_TRIED: the roll
 candidates still in, best first), and `searched` the decisions searched and rollouts played since the state was made
 (for speed figures). `actions` is the out buffer `legal_actions` lists the open decision's legal actions into, and
 `words` the policies' own words per side (the rules never read them: the random policy keeps there how many cards it
-mulligans)."""
+mulligans, NO_COUNT until it has drawn it). The side's policy block is in `side` (S_POLICY on, `policy_block`)."""
 
-GREEDY, RANDOM, SEARCH = 0, 1, 2
 STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON, STAGE_END = 0, 1, 2, 3, 4
 """Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
 play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
@@ -1690,6 +1704,12 @@ def apply_mulligan(
     shuffle_in_place(st.library[p, start:], st.side[p, S_DECK] - start, st.rng)
 
 
+@inline_kernel
+def policy_block(st: Any, p: EngineInt) -> IntArray:
+    """p's policy block (`workbench.policies`: the code at S_POLICY, the parameter, the policy's own generator)."""
+    return st.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
+
+
 @rules_kernel
 def setup_match(
     table: IntArray,
@@ -1703,7 +1723,8 @@ def setup_match(
     policy_a: EngineInt,
     policy_b: EngineInt,
 ) -> None:
-    """Shuffle both decks, 20 Healthshards each, draw 5 and mulligan (first player first); the second gets the coin."""
+    """Shuffle both decks, 20 Healthshards each, draw 5 and mulligan (first player first); the second gets the coin.
+    Each side's policy block is filled from its policy word and the match's seed (`start_policy`)."""
     p: EngineInt  # a loop counter, then `first` or `1 - first`
     rng_seed(st.rng, seed)
     for p in range(2):
@@ -1722,7 +1743,8 @@ def setup_match(
         st.side[p, S_DRAWN] = 0
         st.side[p, S_BOARD] = 0
         st.side[p, S_FIELD_ABILITIES] = 0
-        st.side[p, S_POLICY] = policy_a if p == 0 else policy_b
+        start_policy(policy_block(st, p), policy_a if p == 0 else policy_b, seed, p)
+        st.words[p, 0] = NO_COUNT
         cheapest = table[deck[0], T_COST] if deck.shape[0] > 0 else 0
         for k in range(deck.shape[0]):
             cheapest = min(cheapest, table[deck[k], T_COST])
@@ -1886,8 +1908,12 @@ def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray 
 #
 # A policy may read the whole state (the search deals what its player cannot see anew before reading) and keep its
 # own words in st.words; it returns an action of the list. `choose_*` picks the side's policy (S_POLICY: only the
-# policies and the match loop read it). A new policy is a new function per decision kind and a branch in each
-# `choose_*`: no rule changes.
+# policies and the match loop read it). Each is a door of `workbench.policies`: it asks `plays_random` whether the side
+# plays this decision by random (`random` always; `epsilon:E` with probability E, from its own generator, which it
+# trades in for the match's until `random_played` takes random's choice), and every other side plays greedy (a
+# search side's own play and battle phases are searched, `play_turns_searched`). Random's draws are all made between
+# the two, and no rule draws there. A new policy is a new function per decision kind and a branch in each `choose_*`:
+# no rule changes.
 # =====================================================================================================================
 
 
@@ -1960,11 +1986,12 @@ def random_play(st: Any, out: IntArray, n: EngineInt) -> int:
 
 
 @llvm_inline_kernel
-def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """p's policy's choice among the play decision's legal actions (random: listed into `out` by `legal_plays`;
     greedy weighs the same actions without the list, `greedy_play`)."""
-    if st.side[p, S_POLICY] == RANDOM:
-        return random_play(st, out, legal_plays(table, st, p, out))
+    block = policy_block(st, p)
+    if plays_random(block, st.rng):
+        return random_played(block, st.rng, random_play(st, out, legal_plays(table, st, p, out)))
     return greedy_play(table, st, p)
 
 
@@ -1987,14 +2014,13 @@ def greedy_attacker(table: IntArray, st: Any, p: EngineInt) -> int:
 
 
 @llvm_inline_kernel
-def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """p's policy's choice among the listed attackers, or -1 when none is listed (p's battle phase is over). Random:
     any of `legal_attackers`' list in `out`, equally likely; greedy: `greedy_attacker`."""
-    if st.side[p, S_POLICY] == RANDOM:
+    block = policy_block(st, p)
+    if plays_random(block, st.rng):
         n = legal_attackers(st, p, out)
-        if n == 0:
-            return -1
-        return out[rng_below(st.rng, n)]
+        return random_played(block, st.rng, out[rng_below(st.rng, n)] if n > 0 else -1)
     return greedy_attacker(table, st, p)
 
 
@@ -2098,12 +2124,13 @@ def greedy_attack_choice(table: IntArray, st: Any, p: EngineInt, a: EngineInt) -
 
 
 @llvm_inline_kernel
-def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
+def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """p's policy's choice among the legal targets of its attacker in slot G_ATTACKER (random: hold, direct or any
     creature it may attack, listed into `out` by `legal_targets`, equally likely; greedy: `greedy_attack_choice`,
     which reads the state, not the list)."""
-    if st.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, legal_targets(st, p, out))]
+    block = policy_block(st, p)
+    if plays_random(block, st.rng):
+        return random_played(block, st.rng, out[rng_below(st.rng, legal_targets(st, p, out))])
     return greedy_attack_choice(table, st, p, st.game[G_ATTACKER])
 
 
@@ -2128,19 +2155,28 @@ def greedy_mulligan_choice(table: IntArray, st: Any, p: EngineInt) -> int:
 
 
 @llvm_inline_kernel
-def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def random_mulligan(st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+    """Random's mulligan action among the n listed: at its first ask of the mulligan (st.words[p, 0] still
+    NO_COUNT, or no card yet set aside), how many cards to set aside (0 to 3, equally likely, kept in st.words);
+    then any hand card while that many are not yet set aside, else KEEP."""
+    if st.game[G_ASIDE] == 0 or st.words[p, 0] == NO_COUNT:
+        st.words[p, 0] = rng_below(st.rng, MULLIGANS_MAX + 1)
+    if st.game[G_ASIDE] < st.words[p, 0] and n > 1:
+        return out[rng_below(st.rng, n - 1)]
+    return KEEP
+
+
+@llvm_inline_kernel
+def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """p's policy's choice among the n listed mulligan actions.
 
-    Greedy: `greedy_mulligan_choice` while cards may still be set aside. Random: at the first ask, how many cards
-    to set aside (0 to 3, equally likely, kept in st.words), then each time any hand card while that many are not
-    yet set aside.
+    Greedy: `greedy_mulligan_choice` while cards may still be set aside. Random (`random_mulligan`): at the first
+    ask, how many cards to set aside (0 to 3, equally likely, kept in st.words), then each time any hand card while
+    that many are not yet set aside.
     """
-    if st.side[p, S_POLICY] == RANDOM:
-        if st.game[G_ASIDE] == 0:
-            st.words[p, 0] = rng_below(st.rng, MULLIGANS_MAX + 1)
-        if st.game[G_ASIDE] < st.words[p, 0] and n > 1:
-            return out[rng_below(st.rng, n - 1)]
-        return KEEP
+    block = policy_block(st, p)
+    if plays_random(block, st.rng):
+        return random_played(block, st.rng, random_mulligan(st, p, out, n))
     if n > 1:
         h = greedy_mulligan_choice(table, st, p)
         if h >= 0:
@@ -2185,11 +2221,12 @@ def greedy_block(table: IntArray, st: Any, q: EngineInt) -> int:
 
 
 @llvm_inline_kernel
-def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> int:
+def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> EngineInt:
     """q's policy's choice among the legal blocks (random: each blocker and the hit of `legal_blocks`' list in `out`,
     equally likely; greedy: `greedy_block`)."""
-    if st.side[q, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, legal_blocks(st, q, out))]
+    block = policy_block(st, q)
+    if plays_random(block, st.rng):
+        return random_played(block, st.rng, out[rng_below(st.rng, legal_blocks(st, q, out))])
     return greedy_block(table, st, q)
 
 
@@ -2231,14 +2268,13 @@ def greedy_instant(table: IntArray, st: Any, x: EngineInt) -> int:
 
 
 @llvm_inline_kernel
-def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int:
+def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> EngineInt:
     """x's policy's choice among the legal instant actions (random: PASS when it is the only one of `legal_instants`'
     list in `out`, else each Instant and PASS equally likely; greedy: `greedy_instant`)."""
-    if st.side[x, S_POLICY] == RANDOM:
+    block = policy_block(st, x)
+    if plays_random(block, st.rng):
         n = legal_instants(table, st, x, out)
-        if n == 1:
-            return PASS
-        return out[rng_below(st.rng, n)]
+        return random_played(block, st.rng, PASS if n == 1 else out[rng_below(st.rng, n)])
     return greedy_instant(table, st, x)
 
 
@@ -2291,8 +2327,9 @@ def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
     `legal_effect_targets`' list in `out`, equally likely; greedy, on the state: `greedy_enemy_target` for the
     waiting damage or destroy clause, `greedy_own_target` for a bonus or an equipment)."""
     p = st.game[G_FX_PLAYER]
-    if st.side[p, S_POLICY] == RANDOM:
-        return out[rng_below(st.rng, legal_effect_targets(st, out))]
+    block = policy_block(st, p)
+    if plays_random(block, st.rng):
+        return random_played(block, st.rng, out[rng_below(st.rng, legal_effect_targets(st, out))])
     if st.game[G_PENDING] != D_ENEMY_TARGET:
         return greedy_own_target(table, st, p)
     card = st.game[G_FX_CARD]
@@ -3158,7 +3195,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     version="5",
-    policies=("greedy", "random", "search"),
+    policies=POLICY_NAMES,
     cost_axis="plasma cost",
     compile_cards=compile_cards,
     play_batch=play_batch,
