@@ -19,6 +19,7 @@ import numpy as np
 import workbench.rulesets.blades.engine as E
 from workbench.bench import bundled_cardset_and_decks
 from workbench.engines import new_counters
+from workbench.policies import GREEDY
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
 
@@ -38,7 +39,7 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
         for m in range(matches):
             store[:] = comp.extra["store"]
             E.setup_tournament(
-                table, st, counters, events, ids, ids, 500_001 + m, m % 2, E.GREEDY, E.GREEDY, len(store), meta
+                table, st, counters, events, ids, ids, 500_001 + m, m % 2, GREEDY, GREEDY, len(store), meta
             )
             seen = []
             p = int(st.game[E.G_FIRST])

@@ -17,6 +17,7 @@ import numpy as np
 
 import workbench.rulesets.blades.engine as E
 from workbench.bench import bundled_cardset_and_decks
+from workbench.policies import GREEDY, SEARCH
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
 
@@ -27,11 +28,11 @@ def main(matches: int, options: dict[str, str]) -> None:
     for deck in decks:
         ids = compiled.deck_array(deck)
         first = (np.arange(matches) % 2).astype(np.int8)
-        E.play_batch_detailed(compiled, ids, ids, np.arange(5, dtype=np.int64), first[:5], E.SEARCH, E.GREEDY)
+        E.play_batch_detailed(compiled, ids, ids, np.arange(5, dtype=np.int64), first[:5], SEARCH, GREEDY)
         seeds = np.arange(1000, 1000 + matches, dtype=np.int64)
         start = time.perf_counter()
         cpu_start = time.process_time()
-        result = E.play_batch_detailed(compiled, ids, ids, seeds, first, E.SEARCH, E.GREEDY)
+        result = E.play_batch_detailed(compiled, ids, ids, seeds, first, SEARCH, GREEDY)
         took = time.perf_counter() - start
         cpu = time.process_time() - cpu_start
         decisions, rollouts = result["search_decisions"], result["search_rollouts"]

@@ -32,6 +32,7 @@ from workbench.engines import (
 )
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
+from workbench.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
 from workbench.run_settings import RunSettings
@@ -106,7 +107,7 @@ class Board:
             side[p, E.S_USED] = len(cards)
             side[p, E.S_SLOTS] = 6
             side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
-            side[p, E.S_POLICY] = policies[p] if policies else E.GREEDY
+            side[p, E.S_POLICY] = policies[p] if policies else GREEDY
             for a, area_card in enumerate(areas[p] if areas and p < len(areas) else []):
                 if area_card:
                     self.st["area"][p, a, E.AR_CARD] = comp.card_id(area_card)
@@ -608,7 +609,7 @@ def test_match_result_options(rps: list[int], rival: int, head_to_head: int, fir
 # =====================================================================================================================
 
 
-def play(comp: E.CompiledCards, deck_a: str, deck_b: str, n: int = 200, policy: int = E.GREEDY) -> dict:
+def play(comp: E.CompiledCards, deck_a: str, deck_b: str, n: int = 200, policy: int = GREEDY) -> dict:
     seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
     first = (np.arange(n) % 2).astype(np.int8)
     return E.play_batch_detailed(
@@ -681,7 +682,7 @@ def test_more_than_eight_singles_are_cut_to_eight_at_random(make_cardset: MakeCa
     deck = make_deck(cardset, "\n".join(f"1 Single {i}" for i in range(10)))
     seeds = np.arange(1, 41, dtype=np.int64)
     result = E.play_batch_detailed(
-        comp, comp.deck_array(deck), comp.deck_array(deck), seeds, np.zeros(40, dtype=np.int8), E.GREEDY, E.GREEDY
+        comp, comp.deck_array(deck), comp.deck_array(deck), seeds, np.zeros(40, dtype=np.int8), GREEDY, GREEDY
     )
     assert (result["turns"] == 4 * 8).all() and (result["rp_a"] == 8).all()
     drawn = result["counters"][0, :, DRAWN]
@@ -697,7 +698,7 @@ def test_counters_are_kept_per_side() -> None:
     assert 0 < counters[1, archon, PLAYED] <= 300 and counters[1, archon, DESTROYED] > 0
 
 
-@pytest.mark.parametrize(("policy", "n"), [(E.GREEDY, 200), (E.RANDOM, 200), (E.SEARCH, 4)])
+@pytest.mark.parametrize(("policy", "n"), [(GREEDY, 200), (RANDOM, 200), (SEARCH, 4)])
 def test_cards_that_start_in_play_count_as_played_on_turn_1(policy: int, n: int, make_deck: MakeDeck) -> None:
     # The deck box and the accessories are set out face-up before the first turn: in play from the start, so drawn
     # and played in every tournament, first on turn 1, even when no Action or Reaction of theirs is ever used
@@ -849,7 +850,7 @@ def test_one_process_and_run_jobs_in_pieces_agree() -> None:
 
 
 def test_the_random_policy_plays_whole_legal_tournaments() -> None:
-    result = play(DEFAULT, "umbral_control", "tide_clash", n=300, policy=E.RANDOM)
+    result = play(DEFAULT, "umbral_control", "tide_clash", n=300, policy=RANDOM)
     assert (result["turns"] == 4 * 6).all()
     assert set(np.unique(result["winner"])) <= {-1, 0, 1}
 
@@ -1048,8 +1049,8 @@ def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray
         deck,
         seed,
         0,
-        E.GREEDY,
-        E.GREEDY,
+        GREEDY,
+        GREEDY,
         len(comp.extra["store"]),
         comp.extra["meta"],
     )

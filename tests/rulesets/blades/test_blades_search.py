@@ -14,6 +14,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import new_counters, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
+from workbench.policies import GREEDY, SEARCH
 from workbench.rulesets.blades import RULESET
 from workbench.rulesets.blades import engine as E
 from workbench.search_kernels import WIN_POINTS, halving_rounds, rollouts_given, schedule
@@ -76,7 +77,7 @@ class Table:
         s["game"][E.G_TURN] += 1
         # The search policy plays `wanted` at the seat's single decision (-1: greedy's single), as a rollout does.
         policy = int(s["side"][p, E.S_POLICY])
-        s["side"][p, E.S_POLICY] = E.SEARCH
+        s["side"][p, E.S_POLICY] = SEARCH
         s["search"][E.SR_WANTED] = wanted
         E.take_turn(*state, p)
         s["side"][p, E.S_POLICY] = policy
@@ -108,7 +109,7 @@ def _score_board(
         s["side"][p, E.S_USED] = len(cards)
         s["side"][p, E.S_SLOTS] = 6
         s["side"][p, E.S_DECKSIDE] = min(p, 1)
-        s["side"][p, E.S_POLICY] = E.SEARCH if p == 0 else E.GREEDY
+        s["side"][p, E.S_POLICY] = SEARCH if p == 0 else GREEDY
     s["side"][0, E.S_CARDS : E.S_CARDS + len(hand)] = table.ids(hand)
     s["side"][0, E.S_HAND] = len(hand)
     s["side"][0, E.S_RP] = 10
@@ -175,8 +176,8 @@ def _midgame(comp: E.CompiledCards) -> Table:
         comp.deck_array(DECKS["tide_clash"]),
         11,
         0,
-        E.SEARCH,
-        E.GREEDY,
+        SEARCH,
+        GREEDY,
         len(table.store),
         comp.extra["meta"],
     )
@@ -275,25 +276,25 @@ def _batch(comp: E.CompiledCards, policy_a: int, n: int = 12) -> dict:
     seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
     first = (np.arange(n) % 2).astype(np.int8)
     deck = comp.deck_array(DECKS["lantern_score"])
-    return E.play_batch_detailed(comp, deck, deck, seeds, first, policy_a, E.GREEDY)
+    return E.play_batch_detailed(comp, deck, deck, seeds, first, policy_a, GREEDY)
 
 
 def test_search_plays_whole_tournaments_reproducibly() -> None:
     """Same seeds, same tournaments and the same search figures; the search counts its decisions and rollouts."""
     comp = compiled(players=2, search_rollouts=4)
-    first, again = _batch(comp, E.SEARCH), _batch(comp, E.SEARCH)
+    first, again = _batch(comp, SEARCH), _batch(comp, SEARCH)
     for key in ("winner", "turns", "vp_a", "place_a", "rp_a", "counters", "search_decisions", "search_rollouts"):
         assert np.array_equal(first[key], again[key]), key
     decisions = first["search_decisions"]
     assert decisions > 0
     # Each decision has at least two candidates and spends its budget, but for less than a last round's survivors.
     assert 4 * 2 * decisions <= first["search_rollouts"] <= 4 * E.MAX_CANDIDATES * decisions
-    assert _batch(comp, E.GREEDY)["search_decisions"] == 0
+    assert _batch(comp, GREEDY)["search_decisions"] == 0
 
 
 def test_search_is_a_policy_of_the_engine() -> None:
     """`--policy search` is listed, and its options are in the ledger as "Not a rule"."""
-    assert E.ENGINE.policies == ("greedy", "random", "search")
+    assert E.ENGINE.policies == ("greedy", "random", "search", "epsilon")
     ledger = {option.key: option for option in RULESET.options}
     for key in ("search_rollouts", "search_rollout_policy"):
         assert ledger[key].reading.startswith("Not a rule")
@@ -309,6 +310,6 @@ def test_search_beats_greedy_in_a_seeded_mirror() -> None:
     seeds = np.arange(1000, 1000 + n, dtype=np.int64)
     first = (np.arange(n) % 2).astype(np.int8)
     deck = comp.deck_array(DECKS["tide_clash"])
-    result = E.play_batch_detailed(comp, deck, deck, seeds, first, E.SEARCH, E.GREEDY)
+    result = E.play_batch_detailed(comp, deck, deck, seeds, first, SEARCH, GREEDY)
     assert (result["winner"] == 0).mean() >= 0.85
     assert int(comp.options[E.O_SEARCH_ROLLOUTS]) == 4 and int(comp.options[E.O_SEARCH_DEPTH]) == 0

@@ -49,8 +49,8 @@ opens; with more, every position of A is equally likely over the alternation.
 Rules and policies are apart: wherever the rules leave something to a player (the turn's Action before, single,
 Scurry slot and Action after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given
 up), they open a decision in the state (G_DECISION, G_ACTOR, D_*), list its legal actions (`legal_actions`, or the
-kind's own lister), ask the deciding seat's policy (`choose`: greedy, random or search, section Policies) and apply
-the answer (`apply`, or the kind's own applier). No rule reads a seat's policy.
+kind's own lister), ask the deciding seat's policy (`choose`: greedy, random, search or epsilon-greedy, section
+Policies) and apply the answer (`apply`, or the kind's own applier). No rule reads a seat's policy.
 
 The per-match result for the two-sided runner is option `match_result`
 (winner code 0 = A, 1 = deck B's side, -1 = even): by default A against one
@@ -91,6 +91,16 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
     shuffle_in_place,
+)
+from workbench.policies import (
+    GREEDY,
+    P_CODE,
+    POLICY_NAMES,
+    POLICY_WORDS,
+    SEARCH,
+    plays_random,
+    random_played,
+    start_policy,
 )
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import check_effects as effect_findings
@@ -250,8 +260,11 @@ W_BOX, W_ACCESSORY_1, W_ACCESSORY_2, W_META = -1, -2, -3, -4
 metagame card, which only scores."""
 
 # ---- per-player fields ----------------------------------------------------------------------------------------------
-S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY, S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_CARDS = range(
-    12
+S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY = range(5)
+"""S_POLICY .. S_POLICY + POLICY_WORDS - 1: the seat's policy block (`workbench.policies`: code, parameter, own
+generator; `policy_of`)."""
+S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_CARDS = range(
+    S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 7
 )
 SIDE_WIDTH = S_CARDS + MAX_HAND
 """side[p, S_CARDS:S_CARDS + side[p, S_HAND]] holds p's hand (up to MAX_HAND singles). The hand lives in the
@@ -416,9 +429,10 @@ own: the card table and effect table (read-only rules), the store (one card id p
 set's), the counters (one row per card) and the trace buffer (0 rows in a batch, MAX_TRACE_EVENTS in a trace).
 A record type with those inside would be a new Numba type, so a new compilation, for every card set."""
 
-GREEDY, RANDOM, SEARCH = 0, 1, 2
-"""Policy codes, by index in `ENGINE.policies` (a seat's S_POLICY, read by `choose` alone, never by a rule). A
-`search` seat's choices are greedy's (clash targets, reactions, Scurry, Actions) but for the single of its turn."""
+# Policy codes: `workbench.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A seat's
+# policy block (`policy_of`) is read by the policy doors alone (`choose`, `choose_turn_action`, `choose_single`), never
+# by a rule. A `search` seat's choices are greedy's (clash targets, reactions, Scurry, Actions) but for the single of
+# its turn; an `epsilon` seat's are random's with probability epsilon at each decision, else greedy's.
 SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
 """Option `search_rollout_policy`, by index: the policy code every seat plays in a rollout."""
 
@@ -1530,14 +1544,16 @@ def setup_seat(
     deck: IntArray,
     policy: EngineInt,
     deckside: EngineInt,
+    seed: EngineInt,
 ) -> None:
-    """RP 0, the deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the
-    first two accessories set out face-up (counted as drawn, and as played on turn 1: they start in play)."""
+    """RP 0, the seat's policy block started from its policy word and the tournament's seed (`start_policy`), the
+    deck's singles in hand (over 8: random ones go back to the binder), the first deck box and the first two
+    accessories set out face-up (counted as drawn, and as played on turn 1: they start in play)."""
     st.side[p, S_RP] = 0
     st.side[p, S_HAND] = 0
     st.side[p, S_USED] = 0
     st.side[p, S_NEXT_TOKENS] = 0
-    st.side[p, S_POLICY] = policy
+    start_policy(policy_of(st, p), policy, seed, p)
     st.side[p, S_DECKSIDE] = deckside
     st.side[p, S_VP] = 0
     st.side[p, S_PLACE] = 0
@@ -1724,9 +1740,9 @@ def setup_tournament(
     for p in range(players):
         log_event(events, st.ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, st, counters, events, p, deck_a, policy_a, np.int64(0))
+            setup_seat(table, st, counters, events, p, deck_a, policy_a, np.int64(0), seed)
         else:
-            setup_seat(table, st, counters, events, p, deck_b, policy_b, np.int64(1))
+            setup_seat(table, st, counters, events, p, deck_b, policy_b, np.int64(1), seed)
     reveal_metagame(st, events, meta)
     log_event(events, st.ecount, 0, opening, EV_OPENS, -1, st.game[G_RIVAL], (players - opening) % players + 1)
 
@@ -1910,11 +1926,20 @@ def apply(
 # =====================================================================================================================
 # Policies: each chooses one of the actions the rules listed (out[0:n]); none changes a rule
 #
-# `choose` hands the open decision to the deciding seat's policy (S_POLICY: read here alone). A policy may read the
-# whole state and keep its own words (the search: st.search); it returns one of the listed actions. A new policy is
-# a policy code (GREEDY, RANDOM, SEARCH, ...; its name in `ENGINE.policies`), a function per decision kind it plays
-# differently, and a branch in `choose`: no rule changes.
+# `choose` hands the open decision to the deciding seat's policy (its block, `policy_of`: read here alone). A policy
+# may read the whole state and keep its own words (the search: st.search; epsilon-greedy: its block's generator); it
+# returns one of the listed actions. A new policy is a policy code (`workbench.policies`; its name in
+# `ENGINE.policies`), a function per decision kind it plays differently, and a branch in `choose`: no rule changes.
+# Random's branch in each door is entered through `plays_random` and its choice handed to `random_played`: an
+# exploring `epsilon` seat's random choice draws from its own generator, never the tournament's, and nothing but
+# that choice is drawn in between.
 # =====================================================================================================================
+
+
+@inline_kernel
+def policy_of(st: Any, p: EngineInt) -> IntArray:
+    """Seat p's policy block (`workbench.policies`: code, parameter, own generator), a view of its S_POLICY words."""
+    return st.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
 
 
 @rules_kernel
@@ -2252,38 +2277,41 @@ def search_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out
 
 
 @inline_kernel
-def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER): the turn loop asks it directly, twice a
     turn, without `choose`'s dispatch on the kind."""
     if n == 1:
         return NO_ACTION  # nothing listed but NO_ACTION: what greedy and random answer, without a call
     p = st.game[G_ACTOR]
-    if st.side[p, S_POLICY] == RANDOM:
-        return random_choice(st, out, n)
+    block = policy_of(st, p)
+    if block[P_CODE] != GREEDY and plays_random(block, st.rng):  # greedy's and search's Actions: greedy's
+        return random_played(block, st.rng, random_choice(st, out, n))
     return greedy_turn_action(table, effects, st, p, out, n)
 
 
 @inline_kernel
-def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """`choose` for the single decision (D_SINGLE), asked directly by the turn loop."""
     p = st.game[G_ACTOR]
-    policy = st.side[p, S_POLICY]
-    if policy == RANDOM:
-        return out[rng_below(st.rng, n)]
+    block = policy_of(st, p)
+    policy = block[P_CODE]
     if policy == SEARCH:
         return search_single(table, effects, st, p, out, n)
+    if policy != GREEDY and plays_random(block, st.rng):
+        return random_played(block, st.rng, out[rng_below(st.rng, n)])
     return greedy_single(table, effects, st, p, out, n)
 
 
 @rules_kernel
-def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The deciding seat's policy's choice among the open decision's n listed actions (n >= 1)."""
     p = st.game[G_ACTOR]
-    policy = st.side[p, S_POLICY]
-    if policy == RANDOM:
-        return random_choice(st, out, n)
+    block = policy_of(st, p)
+    policy = block[P_CODE]
     if policy == SEARCH and st.game[G_DECISION] == D_SINGLE:
         return search_single(table, effects, st, p, out, n)
+    if policy != GREEDY and plays_random(block, st.rng):  # a search seat's other decisions: greedy's
+        return random_played(block, st.rng, random_choice(st, out, n))
     return greedy_choice(table, effects, st, out, n)
 
 
@@ -3071,7 +3099,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 ENGINE = Engine(
     # 4: the search's rollouts shared out by successive halving (its results change; greedy and random do not).
     version="4",
-    policies=("greedy", "random", "search"),
+    policies=POLICY_NAMES,
     cost_axis="star rating",
     compile_cards=compile_cards,
     play_batch=play_batch,

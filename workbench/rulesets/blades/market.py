@@ -53,6 +53,7 @@ import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, new_counters, rng_seed
+from workbench.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
@@ -87,9 +88,10 @@ COLLECTION_VP = (0, 0, 2, 4, 7, 9, 12, 16, 21)
 DECK_LIMITS = {tournament.K_SINGLE: 8, tournament.K_DECK_BOX: 1, tournament.K_ACCESSORY: 2}
 """A tournament deck: up to eight singles, one deck box, two accessories."""
 SEATS = tournament.SEATS
-ENGINE_POLICIES = (tournament.GREEDY, tournament.RANDOM, tournament.SEARCH)
-"""The tournament engine's policy for a seat's policy index (`market_policy.MARKET_POLICIES`: greedy, random,
-search): a seat plays its tournaments by the engine's policy of the same name."""
+ENGINE_POLICIES = (GREEDY, RANDOM, SEARCH)
+"""The tournament engine's policy word for a seat's policy index (`market_policy.MARKET_POLICIES`: greedy, random,
+search; `workbench.policies`' codes, which are those policies' words): a seat plays its tournaments by the engine's
+policy of the same name."""
 DUEL_MARKERS = 6
 """Sell markers each seat has in Duel Mode ("each player has 6 Sell Markers to use in this mode")."""
 DUEL_RP_PER_CARD = 10
@@ -1033,7 +1035,8 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     game[tournament.G_STORE_TOTAL] = store.shape[0]
     game[tournament.G_SLOTS] = options[tournament.O_SLOTS]
     game[tournament.G_RIVAL] = 1
-    rng_seed(s["rng"], np.int64(state.rng.integers(0, 2**62)))
+    seed = np.int64(state.rng.integers(0, 2**62))
+    rng_seed(s["rng"], seed)
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
     for p, seat in enumerate(state.seats):
         policy = ENGINE_POLICIES[seat.policy]
@@ -1046,6 +1049,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
             np.array(seat.deck, dtype=np.int64),
             np.int64(policy),
             np.int64(0),
+            seed,
         )
         extra = power(state, p, POWER_TABLEAU)
         if extra and after_deckbuilding:
@@ -1059,7 +1063,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         game[tournament.G_META + m] = state.metagame[m] if m < len(state.metagame) else -1
     if revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
-    if any(ENGINE_POLICIES[seat.policy] == tournament.SEARCH for seat in state.seats):
+    if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
         work = tournament.search_state(cards.compiled)
         if work["store"].shape[0] < store.shape[0]:

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.engines import CompiledCards
+from workbench.policies import GREEDY
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
@@ -764,8 +765,8 @@ class Outlook:
                 self.opponents[s],
                 self.seeds[s],
                 self.first[s],
-                tournament.GREEDY,
-                tournament.GREEDY,
+                GREEDY,
+                GREEDY,
             )
             self.tournaments += len(self.seeds[s])
             found = self._rp[key] = float(np.mean(result["rp_a"]))
