@@ -13,8 +13,13 @@ is how engines are debugged.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.util
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
@@ -131,6 +136,52 @@ def no_nrt_options() -> Any:
     return {"_nrt": False}
 
 
+SHARED_KERNEL_FILES = ("engines.py", "search_kernels.py", "policies.py")
+"""The workbench modules whose kernels and constants every engine's kernels call, inline or read (beside this one)."""
+
+
+@functools.cache
+def sources_stamp(paths: tuple[Path, ...]) -> str:
+    """A digest of the files' names and contents, in the order given."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def kernel_sources(module_name: str) -> tuple[Path, ...]:
+    """The source files a kernel of `module_name` depends on beyond its own: the shared kernel files, and for a
+    ruleset's engine every module of its ruleset package (constants its kernels read at compile time: ability ids,
+    option orders, effect codes)."""
+    here = Path(__file__).parent
+    shared = tuple(here / name for name in SHARED_KERNEL_FILES)
+    try:
+        spec = importlib.util.find_spec(module_name)
+    except (ImportError, ValueError):  # `__main__` (a script) has no spec
+        spec = None
+    source = spec.origin if spec is not None else getattr(sys.modules.get(module_name), "__file__", None)
+    if source is None or not source.endswith(".py") or Path(source).parent == here:
+        return shared
+    return shared + tuple(sorted(Path(source).parent.glob("*.py")))
+
+
+def stamp_cache(dispatcher: Any, function: Callable[..., Any]) -> Any:
+    """`dispatcher` with its on-disk cache tied to the sources it depends on, not only its own file.
+
+    Numba keeps a cached kernel while the file that defines it is unchanged (its "source stamp": that file's content
+    in Numba 0.68, its time and size before). But a kernel's machine code also holds every kernel it inlines or calls
+    from other files and every constant it read there, so a change to `policies.py` alone would leave each engine's
+    old kernels in use: measured this way, plasma kept epsilon-greedy's old seeding after `start_policy` changed.
+    The stamp is extended with `sources_stamp(kernel_sources(...))`, so such a change recompiles instead.
+    Under NUMBA_DISABLE_JIT=1 (no dispatcher, no cache) nothing is done."""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is None or not hasattr(cache_file, "_source_stamp"):
+        return dispatcher
+    cache_file._source_stamp = (cache_file._source_stamp, sources_stamp(kernel_sources(function.__module__)))
+    return dispatcher
+
+
 def kernel(function: F) -> F:
     """Compile an engine function with Numba, caching the machine code on disk between runs (for functions that
     allocate arrays, such as a batch's entry point).
@@ -138,7 +189,7 @@ def kernel(function: F) -> F:
     `forceinline=False` is written out, not left to Numba's default, because Numba gives a kernel first compiled while
     an `llvm_inline_kernel` is being typed that kernel's `forceinline`: a called kernel would be inlined or not
     depending on which caller happened to compile it first."""
-    return cast(F, njit(cache=True, nogil=True, forceinline=False)(function))
+    return cast(F, stamp_cache(njit(cache=True, nogil=True, forceinline=False)(function), function))
 
 
 def rules_kernel(function: F) -> F:
@@ -153,7 +204,7 @@ def rules_kernel(function: F) -> F:
     wrapped as `np.int64(...)` at the call. One machine-code copy per kernel, not one per constant (less compile time
     and code).
     """
-    return cast(F, njit(cache=True, nogil=True, forceinline=False, **no_nrt_options())(function))
+    return cast(F, stamp_cache(njit(cache=True, nogil=True, forceinline=False, **no_nrt_options())(function), function))
 
 
 def inline_kernel(function: F) -> F:
@@ -163,7 +214,7 @@ def inline_kernel(function: F) -> F:
     reference counting Numba compiles no function that returns an array it did not receive). For a big body prefer
     `llvm_inline_kernel`: Numba re-reads the body and deep-copies its IR twice at every call site, block by block with
     the whole variable scope each time, so the compile grows with the square of the body's size."""
-    return cast(F, njit(cache=True, nogil=True, inline="always", **no_nrt_options())(function))
+    return cast(F, stamp_cache(njit(cache=True, nogil=True, inline="always", **no_nrt_options())(function), function))
 
 
 def llvm_inline_kernel(function: F) -> F:
@@ -177,7 +228,7 @@ def llvm_inline_kernel(function: F) -> F:
     compiler flag without a page in its user guide (its docstring: "Force inlining of the function"), so it is
     written in these decorators only.
     """
-    return cast(F, njit(cache=True, nogil=True, forceinline=True, **no_nrt_options())(function))
+    return cast(F, stamp_cache(njit(cache=True, nogil=True, forceinline=True, **no_nrt_options())(function), function))
 
 
 def lowest_set_bit(bits: EngineInt) -> int:
