@@ -32,6 +32,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import new_counters, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
+from workbench.policies import GREEDY, RANDOM
 from workbench.rulesets import RULESETS
 from workbench.rulesets.blades import engine as blades
 from workbench.rulesets.circles import engine as circles
@@ -39,9 +40,6 @@ from workbench.rulesets.plasma import engine as plasma
 from workbench.rulesets.souls import engine as souls
 from workbench.rulesets.source import engine as source
 from workbench.simulate import compile_for
-
-GREEDY, RANDOM = 0, 1
-"""Every engine numbers its policies alike (ENGINE.policies: greedy, random, search)."""
 
 Index = tuple[Any, ...]
 """Where in one array of the state: a numpy index (ints and slices)."""

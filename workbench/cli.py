@@ -208,7 +208,8 @@ def _simulation_options(option_options: _Parser) -> _Parser:
         "--policy",
         default=POWER_CURVE_DEFAULTS.policy,
         metavar="P",
-        help=f"play policy, e.g. greedy or random (default {POWER_CURVE_DEFAULTS.policy}); power-curve and report "
+        help=f"play policy: greedy, random, search or epsilon:E (greedy that plays random at a decision with "
+        f"probability E, default 0.1) (default {POWER_CURVE_DEFAULTS.policy}); power-curve and report "
         "also take a list, e.g. greedy,random: one curve per policy, verdicts side by side",
     )
     simulation.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")

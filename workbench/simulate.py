@@ -41,7 +41,7 @@ from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
 from workbench.full_game_registry import is_full_game
 from workbench.jobs import BatchOutcome, Job, Reducer, default_workers
 from workbench.limits import check_deck_pairs, limit, run_refused
-from workbench.policies import policy_word
+from workbench.policies import policy_name, policy_word
 from workbench.run_settings import Progress, RunSettings
 from workbench.warm import load_engine, worker_play
 
@@ -562,7 +562,7 @@ def provenance(
         "options": dict(options),
         "seed": seed,
         "matches": matches,
-        "policies": list(policies),
+        "policies": [policy_name(policy_word(name, engine.policies)) for name in policies],  # `epsilon` as epsilon:0.1
         "cardset": cardset.name,
         "cardset_hash": cardset.content_hash(),
         "workbench_version": __version__,
@@ -656,8 +656,10 @@ def simulate(
     check_run_parameters(seed=seed, matches=matches, workers=run.workers, executor=run.executor)
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, run.options)
-    policy_names = (run.policy, run.policy if policy_b is None else policy_b)
-    policy_ids = [policy_word(name, engine.policies) for name in policy_names]
+    policy_ids = [
+        policy_word(name, engine.policies) for name in (run.policy, run.policy if policy_b is None else policy_b)
+    ]
+    policy_names = (policy_name(policy_ids[0]), policy_name(policy_ids[1]))  # as stamped: `epsilon` -> epsilon:0.1
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
     batches = batch_seeds(seed, matches, first_player)
     jobs = [Job(array_a, array_b, seeds, first, policy_ids[0], policy_ids[1]) for seeds, first in batches]
@@ -708,7 +710,10 @@ def trace(
     check_seed(seed)
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, options)
-    policy_names = (policies, policies) if isinstance(policies, str) else tuple(policies)
+    words = [
+        policy_word(name, engine.policies) for name in ((policies, policies) if isinstance(policies, str) else policies)
+    ]
+    policy_names = tuple(policy_name(word) for word in words)
     seeds, _ = batch_seeds(seed, 1)[0]
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
     load_engine(engine_module_of(cardset), compiled, array_a, array_b)  # a first compile is timed and recorded
@@ -718,8 +723,8 @@ def trace(
         array_b,
         int(seeds[0]),
         0 if a_goes_first else 1,
-        policy_word(policy_names[0], engine.policies),
-        policy_word(policy_names[1], engine.policies),
+        words[0],
+        words[1],
     )
     yield (
         f"# {cardset.ruleset.id} {cardset.ruleset.version} (engine {engine.version}), seed {seed}, "

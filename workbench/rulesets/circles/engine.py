@@ -80,7 +80,6 @@ from workbench.engines import (
 )
 from workbench.policies import (
     GREEDY,
-    P_CODE,
     POLICY_NAMES,
     POLICY_WORDS,
     SEARCH,
@@ -1818,12 +1817,13 @@ def use_serenity(R: IntArray, S: IntArray, d: EngineInt) -> None:
 @inline_kernel
 def choose(R: IntArray, S: IntArray) -> EngineInt:
     """The deciding side's policy's choice among the listed actions (a row index). Copied into `ask`."""
-    block = policy_of(S, decision_of(S)[D_SIDE])
-    policy = block[P_CODE]
+    s = decision_of(S)[D_SIDE]
+    policy = side_of(S)[s, S_POLICY]  # the block's code (P_CODE), read without making the block's view
     if policy == GREEDY:
         return greedy_choice(R, S)
     if policy == SEARCH:
         return search_choice(R, S)
+    block = policy_of(S, s)
     if plays_random(block, rng_of(S)):
         return random_played(block, rng_of(S), random_choice(R, S))
     return greedy_choice(R, S)
