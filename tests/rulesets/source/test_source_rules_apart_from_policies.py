@@ -4,10 +4,10 @@ the engine's code, not only by its results.
 Every kernel of workbench/rulesets/source/engine.py is named below as a rule, a policy or the play loop's. A rule
 lists, applies or asks; where a player decides, it opens the decision and takes the answer from `choose`, the
 policies' one door (through `decide` for the turn's decisions and `ask` for a question a rule asks while it
-resolves). `choose` is the only code that reads the side's policy (`S_POLICY`); the play loop and the search only
-seat it. A new kernel fails here until it is named as one of the three, so a rule that reads the policy, or calls
-greedy's helpers itself (as `path_steps` once walked greedy's road, and `main_action` and `choose_symbol_action`
-branched on the policy), cannot come back unnoticed.
+resolves). `choose` is the only code that reads the side's policy (`S_POLICY`, its block through `policy_of`); the
+play loop and the search only seat it. A new kernel fails here until it is named as one of the three, so a rule that
+reads the policy, or calls greedy's helpers itself (as `path_steps` once walked greedy's road, and `main_action` and
+`choose_symbol_action` branched on the policy), cannot come back unnoticed.
 """
 
 from __future__ import annotations
@@ -173,6 +173,8 @@ POLICIES = frozenset(
         "greedy_effect_summon",
         "greedy_choice",
         "random_choice",
+        "epsilon_choice",
+        "policy_of",
         "choose",
     }
 )
@@ -198,9 +200,24 @@ PLAY = frozenset(
 """The play loop's and the search's kernels: they seat the policies and drive a search side's turn."""
 
 DOOR = "choose"
+POLICY_BLOCK = "policy_of"
+"""The door's view of a side's policy block: the one kernel that reads `S_POLICY`; the door reads the policy through
+it, the play loop seats the policy through it."""
 DECISION_POINTS = frozenset({"decide", "ask"})
-POLICY_WORDS = frozenset({"S_POLICY", "GREEDY", "RANDOM", "SEARCH"})
-"""The policy field and the policies' indices: no rule names them."""
+POLICY_WORDS = frozenset(
+    {
+        "S_POLICY",
+        "P_CODE",
+        "GREEDY",
+        "RANDOM",
+        "SEARCH",
+        "EPSILON_GREEDY",
+        "start_policy",
+        "plays_random",
+        "random_played",
+    }
+)
+"""The policy field, the policies' codes and `workbench.policies`' kernels: no rule names them."""
 
 
 def kernels(source: str) -> dict[str, ast.FunctionDef]:
@@ -264,10 +281,13 @@ def test_no_rule_names_the_policy_field_a_policy_or_a_policy_s_helper() -> None:
 
 def test_choose_is_the_only_kernel_that_reads_a_side_s_policy() -> None:
     readers = {name for name, function in ENGINE_KERNELS.items() if policy_reads(function)}
-    assert readers == {DOOR}
-    # The play loop only seats the policies (stores), and no rule even stores one.
+    assert readers == {POLICY_BLOCK}
+    # The door reads the block; the play loop only seats the policies (`start_policy` on the block, or a code
+    # stored), and no rule even stores one.
+    through_block = {name for name, function in ENGINE_KERNELS.items() if POLICY_BLOCK in calls(function)}
+    assert DOOR in through_block and through_block - {DOOR} <= PLAY
     seating = {name for name, function in ENGINE_KERNELS.items() if "S_POLICY" in names(function)}
-    assert seating - {DOOR} <= PLAY
+    assert seating - {DOOR, POLICY_BLOCK} <= PLAY
 
 
 def test_the_rules_ask_the_policies_only_at_their_decision_points() -> None:

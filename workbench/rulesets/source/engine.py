@@ -78,6 +78,18 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.policies import (
+    EPSILON_GREEDY,
+    GREEDY,
+    P_CODE,
+    POLICY_NAMES,
+    POLICY_WORDS,
+    RANDOM,
+    SEARCH,
+    plays_random,
+    random_played,
+    start_policy,
+)
 from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES
 from workbench.rulesets.source.costs import canonical_symbol, parse_brackets
 from workbench.rulesets.source.effects import EffectClause, EffectProblem, parse_effects
@@ -313,12 +325,14 @@ MAX_SUPPORT = 8
     S_NEXT,
     S_GEN_ATTACKED,
     S_PREF_KIND,
-    S_POLICY,
     S_MAIN_DONE,
     S_CHANNEL_PLACED,
     S_REACTIONARY,
-) = range(16)
-SIDE_WIDTH = 16
+) = range(15)
+S_POLICY = 15
+"""side[p, S_POLICY:]: p's policy block (`workbench.policies`: code, parameter, the policy's own generator), read
+through `policy_of`."""
+SIDE_WIDTH = S_POLICY + POLICY_WORDS
 G_TURN, G_OVER, G_WINNER, G_FIRST, G_ACTIVE = range(5)
 G_MONSTERS = 5
 """game[G_MONSTERS + p]: player p's occupied monster slots as bits (slot m is bit m), so a pass over p's monsters
@@ -476,8 +490,8 @@ What a card set's or deck's size shapes stays outside: the piles array (PILE_*: 
 Zones, the search's pool; a batch sizes it for its decks and cards), the card table, the clause table and the
 counters. Cloning a state (`clone_state`) copies a record and the piles' deck and token planes."""
 
-GREEDY, RANDOM, SEARCH = 0, 1, 2
-"""Policies by index (ENGINE.policies). A `search` side plays GREEDY in the state: the search drives it from outside."""
+# Policies by code: GREEDY, RANDOM, SEARCH and EPSILON_GREEDY (`workbench.policies`, ENGINE.policies). A `search` side
+# plays GREEDY in the state: the search drives it from outside.
 PERMANENT, THIS_TURN = 0, 1
 SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMON_EFFECT_DECK = 0, 1, 2, 3, 4
 
@@ -2879,10 +2893,11 @@ def setup_match(
 
 
 @inline_kernel
-def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt) -> None:
-    """The match loop's word on who plays which side (S_POLICY: GREEDY or RANDOM), which `choose` alone reads."""
-    state.side[0, S_POLICY] = policy_a
-    state.side[1, S_POLICY] = policy_b
+def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt) -> None:
+    """The match loop's word on who plays which side (each side's policy block, from its policy word and the match's
+    seed: `start_policy`; code GREEDY, RANDOM or EPSILON_GREEDY), which `choose` alone reads."""
+    start_policy(policy_of(state, np.int64(0)), policy_a, seed, np.int64(0))
+    start_policy(policy_of(state, np.int64(1)), policy_b, seed, np.int64(1))
 
 
 @inline_kernel
@@ -2938,7 +2953,7 @@ def play_matches(
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
         setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, policy_a, policy_b)
+        setup_policies(state, policy_a, policy_b, seeds[i])
         play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
         end_match_counters(counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
@@ -2946,13 +2961,15 @@ def play_matches(
 
 
 # =====================================================================================================================
-# Policies: greedy (the game's scoring of the listed actions), random, and `choose`, the rules' one door to them
+# Policies: greedy (the game's scoring of the listed actions), random, epsilon-greedy (`workbench.policies`), and
+# `choose`, the rules' one door to them
 #
 # Nothing above this section reads which policy a side plays (S_POLICY): a rule opens a decision (`decide`, `ask`) and
 # takes the answer `choose` gives, one of the actions `legal_actions` lists. `choose` is the only code that reads
-# S_POLICY. A policy reads the state (the search deals what its player cannot see anew before it reads) and writes
-# only its own look-ahead (`scratch`) and draws from the match's generator: it changes no rule's field. A new policy
-# is a function per decision kind and a branch in `choose`: no rule changes.
+# S_POLICY (the side's block, through `policy_of`, which the match loop also seats). A policy reads the state (the
+# search deals what its player cannot see anew before it reads) and writes only its own look-ahead (`scratch`) and
+# draws from the match's generator (an epsilon-greedy side's coin and random picks from its own): it changes no rule's
+# field. A new policy is a function per decision kind and a branch in `choose`: no rule changes.
 # =====================================================================================================================
 
 
@@ -4006,17 +4023,49 @@ def random_choice(
     return random_pick(state, out, n) if n > 0 else STOP
 
 
+@rules_kernel
+def epsilon_choice(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    p: EngineInt,
+    decision: EngineInt,
+    block: IntArray,
+) -> EngineInt:
+    """An epsilon-greedy side's answer (its policy block `block`): random's with probability epsilon, greedy's
+    otherwise (`plays_random`: the coin and, while `random_choice` picks, its draws come from the policy's own
+    generator; `random_choice` only chooses, no rule draws inside it). A kernel of its own, called from `choose`, not
+    copied into each decision point with it: copied in, greedy lost some 4% of its speed."""
+    if plays_random(block, state.rng):
+        return random_played(block, state.rng, random_choice(table, clauses, rules, state, piles, p, decision))
+    return greedy_choice(table, clauses, rules, state, piles, p, decision)
+
+
+@inline_kernel
+def policy_of(state: Any, p: EngineInt) -> IntArray:
+    """Player p's policy block (side[p, S_POLICY:], `workbench.policies`): what `choose` reads and the match loop
+    seats."""
+    return state.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
+
+
 @llvm_inline_kernel
 def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
     """The deciding player's (game[G_ACTOR]) answer to the open decision (game[G_DECISION]): one of the actions
         `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
-        call it) and the only code that reads which policy a side plays (S_POLICY; a `search` side plays GREEDY in the
-        state, the search drives its turn from outside). Copied into each decision point by LLVM (`decide`, `ask`),
+        call it) and the only code that reads which policy a side plays (its block, `policy_of`; a `search` side plays
+        GREEDY in the state, the search drives its turn from outside). Random answers by `random_choice`,
+        epsilon-greedy by `epsilon_choice` (called, not copied in), greedy and search by `greedy_choice`. Copied into
+        each decision point by LLVM (`decide`, `ask`),
     where the kind is known, so each keeps only its own kind's branch (as the per-kind choosers before it did: a call
     here cost greedy some 8% of its speed)."""
     game = state.game
     p = game[G_ACTOR]
-    if state.side[p, S_POLICY] == RANDOM:
+    block = policy_of(state, p)
+    if block[P_CODE] == EPSILON_GREEDY:
+        return epsilon_choice(table, clauses, rules, state, piles, p, game[G_DECISION], block)
+    if block[P_CODE] == RANDOM:
         return random_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
     return greedy_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
 
@@ -4323,11 +4372,11 @@ def search_rollout(
     rng_seed(work.rng, dice)
     w_side = work.side
     w_game = work.game
-    w_side[p, S_POLICY] = GREEDY
-    w_side[1 - p, S_POLICY] = opts[O_SEARCH_POLICY]
+    w_side[p, S_POLICY + P_CODE] = GREEDY
+    w_side[1 - p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
     take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, search, p, k)
     play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
-    w_side[p, S_POLICY] = opts[O_SEARCH_POLICY]
+    w_side[p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
     depth = opts[O_SEARCH_DEPTH]
     q = 1 - p
     turns = 0
@@ -4490,7 +4539,9 @@ def play_searched_matches(
     for i in range(seeds.shape[0]):
         begin_match_counters(counters, i)
         setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b)
+        setup_policies(
+            state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b, seeds[i]
+        )
         rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
         p = game[G_FIRST]
         while game[G_OVER] == 0:
@@ -5008,7 +5059,7 @@ MAP_CAVEAT = (
 
 ENGINE = Engine(
     version=ENGINE_VERSION,
-    policies=("greedy", "random", "search"),
+    policies=POLICY_NAMES,
     cost_axis="occupied spaces required",
     compile_cards=compile_cards,
     play_batch=play_batch,
