@@ -2774,6 +2774,18 @@ def take_turn(st: IntArray, side: EngineInt) -> None:
 
 
 @rules_kernel
+def open_match(
+    st: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt
+) -> None:
+    """A match's start: the state cleared, each side's policy block started from its policy word
+    (`workbench.policies.policy_word`) and the match's seed, the decks shuffled and dealt."""
+    reset_state(st)
+    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
+    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
+    setup_match(st, deck_a, deck_b)
+
+
+@rules_kernel
 def play_match(
     st: IntArray,
     deck_a: IntArray,
@@ -2785,10 +2797,7 @@ def play_match(
 ) -> None:
     """One whole match from the generator in st[0:4], seeded from `seed`; the result is st[G_WINNER] (-1 draw) and
     st[G_TURN]. The policies are policy words (`workbench.policies.policy_word`), unpacked into the sides' blocks."""
-    reset_state(st)
-    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
-    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
-    setup_match(st, deck_a, deck_b)
+    open_match(st, deck_a, deck_b, policy_a, policy_b, seed)
     side = first
     while st[G_OVER] == 0:
         if st[G_TURN] >= opt(st, O_TURN_CAP):
@@ -2812,10 +2821,7 @@ def play_searched_match(
 ) -> None:
     """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
     buffer), the search's generator seeded from the match's seed."""
-    reset_state(st)
-    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
-    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
-    setup_match(st, deck_a, deck_b)
+    open_match(st, deck_a, deck_b, policy_a, policy_b, seed)
     rng_seed(search, seed ^ SEARCH_SEED)
     side = first
     while st[G_OVER] == 0:
