@@ -504,18 +504,12 @@ class SourceAdapter(Adapter):
         "determinize": ("G", "G", "S", "S+", "seat"),
     }
     clone_leaves = {
-        "rng": "the generator (the work's own: determinize deals with it)",
         "ec": "the trace's length",
-        "choice": "the symbol phase's chosen action, unpacked (a generator attack waits there)",
         "scratch": "greedy's look-ahead",
         "search": "the search's words",
         "actions": "the action list, rewritten by the next listing",
         "piles.pool": "determinize's scratch",
         "counters": "the batch's counters",
-    }
-    clone_misses = {
-        "rng": "the match's dice: the clone draws other cards and rolls other dice than its source would",
-        "choice": "a generator attack chosen in the symbol phase waits there for the rest of the turn",
     }
     determinize_scratch = frozenset({"piles.pool", "rng"})
     extra_states = ((5, 12, {}), (2, 5, {"symbol_draw": "blind"}))  # a trap face down; symbols drawn blind

@@ -225,8 +225,6 @@ def test_changing_a_clone_leaves_its_source_unchanged(ruleset_id: str) -> None:
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        source="clone_state leaves the generator (rng) and the symbol phase's waiting action (choice) as the work's "
-        "own: the clone rolls other dice than its source would",
         blades="clone_state leaves the generator (rng) as the target's own, and the store travels beside the record "
         "(its caller copies it): the clone rolls other dice than its source would",
     ),

@@ -173,7 +173,7 @@ POLICIES = frozenset(
         "greedy_effect_summon",
         "greedy_choice",
         "random_choice",
-        "epsilon_choice",
+        "epsilon_answer",
         "policy_of",
         "choose",
     }

@@ -4023,8 +4023,12 @@ def random_choice(
     return random_pick(state, out, n) if n > 0 else STOP
 
 
+NOT_EXPLORED = np.int64(-3)
+"""`epsilon_answer`'s word for "greedy answers this one" (no action is numbered -3)."""
+
+
 @rules_kernel
-def epsilon_choice(
+def epsilon_answer(
     table: IntArray,
     clauses: IntArray,
     rules: Any,
@@ -4034,13 +4038,14 @@ def epsilon_choice(
     decision: EngineInt,
     block: IntArray,
 ) -> EngineInt:
-    """An epsilon-greedy side's answer (its policy block `block`): random's with probability epsilon, greedy's
-    otherwise (`plays_random`: the coin and, while `random_choice` picks, its draws come from the policy's own
-    generator; `random_choice` only chooses, no rule draws inside it). A kernel of its own, called from `choose`, not
-    copied into each decision point with it: copied in, greedy lost some 4% of its speed."""
+    """An epsilon-greedy side's answer (its policy block `block`) when it explores (the coin `plays_random`, from the
+    side's own generator):
+    random's (`random_choice`, drawing from that generator while `random_played` has not traded it back); else
+    NOT_EXPLORED, and greedy answers. Compiled once and called from each decision point's copy of `choose`: copied
+    in with it, each copy's compile grew (the cold compile of SOURCE measured in docs/rulesets/source.md)."""
     if plays_random(block, state.rng):
         return random_played(block, state.rng, random_choice(table, clauses, rules, state, piles, p, decision))
-    return greedy_choice(table, clauses, rules, state, piles, p, decision)
+    return NOT_EXPLORED
 
 
 @inline_kernel
@@ -4056,17 +4061,21 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: In
         `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
         call it) and the only code that reads which policy a side plays (its block, `policy_of`; a `search` side plays
         GREEDY in the state, the search drives its turn from outside). Random answers by `random_choice`,
-        epsilon-greedy by `epsilon_choice` (called, not copied in), greedy and search by `greedy_choice`. Copied into
+        epsilon-greedy by `epsilon_answer` when it explores (called, not copied in), else by `greedy_choice`, as
+        greedy and search. Copied into
         each decision point by LLVM (`decide`, `ask`),
     where the kind is known, so each keeps only its own kind's branch (as the per-kind choosers before it did: a call
     here cost greedy some 8% of its speed)."""
     game = state.game
     p = game[G_ACTOR]
     block = policy_of(state, p)
-    if block[P_CODE] == EPSILON_GREEDY:
-        return epsilon_choice(table, clauses, rules, state, piles, p, game[G_DECISION], block)
-    if block[P_CODE] == RANDOM:
+    policy = block[P_CODE]
+    if policy == RANDOM:
         return random_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
+    if policy == EPSILON_GREEDY:
+        explored = epsilon_answer(table, clauses, rules, state, piles, p, game[G_DECISION], block)
+        if explored != NOT_EXPLORED:
+            return explored
     return greedy_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
 
 
@@ -4120,8 +4129,9 @@ EVAL_HALF = 508
 
 @rules_kernel
 def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: Any, wpiles: IntArray) -> None:
-    """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words)
-    copied into the work record and piles; counters, trace, generator and the search's words stay the work's own."""
+    """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words, the
+    generator and the symbol phase's waiting action) copied into the work record and piles, so the copy plays on as
+    the source would; counters, trace and the search's words stay the work's own."""
     # Loops, not slice assignments: the kernels run without Numba's reference counting. Only the map's own rows and
     # the batch's deck and card columns: the rest never changes.
     mon, w_mon = state.mon, work.mon
@@ -4151,6 +4161,9 @@ def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: 
     game, w_game = state.game, work.game
     for j in range(GAME_WIDTH):
         w_game[j] = game[j]
+    for j in range(4):
+        work.rng[j] = state.rng[j]
+        work.choice[j] = state.choice[j]
 
 
 @rules_kernel
