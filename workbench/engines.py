@@ -150,6 +150,7 @@ def sources_stamp(paths: tuple[Path, ...]) -> str:
     return digest.hexdigest()
 
 
+@functools.cache  # asked once per kernel at import (about 150 an engine): one lookup and glob per module
 def kernel_sources(module_name: str) -> tuple[Path, ...]:
     """The source files a kernel of `module_name` depends on beyond its own: the shared kernel files, and for a
     ruleset's engine every module of its ruleset package (constants its kernels read at compile time: ability ids,
