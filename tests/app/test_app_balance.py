@@ -736,3 +736,24 @@ def test_card_rows_that_could_not_be_read_are_named_above_every_figure(monkeypat
     text = shown_text(at)
     assert "1 card row of toy_broken.csv could not be read and is left out of every figure on this page" in text
     assert "Broken" in text and ":cost: error" in text
+
+
+def test_epsilon_opens_a_rate_box_and_the_run_says_which_rate_played() -> None:
+    # A designer picks epsilon for deck A, sets its exploration rate to 0.25 and runs: the result's provenance names
+    # epsilon:0.25 (the command line's --policy epsilon:0.25), and a policy other than epsilon shows no rate box.
+    path = first_bundled("circles")
+    assert path is not None
+    at = go(open_bundled(new_app(), path), BALANCE)
+    assert not [n for n in at.number_input if n.key == "balance_policy_a_epsilon"]
+    at.selectbox(key="balance_policy_a").set_value("epsilon")
+    at.run()
+    rate = at.number_input(key="balance_policy_a_epsilon")
+    assert rate.value == pytest.approx(0.1)
+    rate.set_value(0.25)
+    at.checkbox(key="balance_with_curve").uncheck()
+    at.checkbox(key="balance_with_matchups").uncheck()
+    _run(at, matches=40, timeout=REAL_ENGINE_TIMEOUT)
+    assert "epsilon:0.25" in shown_text(at)
+    at.selectbox(key="balance_policy_a").set_value("greedy")
+    at.run()
+    assert not [n for n in at.number_input if n.key == "balance_policy_a_epsilon"]

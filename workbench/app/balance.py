@@ -48,6 +48,7 @@ from workbench.app.widgets import (
     engine_and_decks,
     option_inputs,
     page_start,
+    policy_input,
     report_download,
     require_workspace,
     run_notice,
@@ -581,9 +582,7 @@ def _sweep_section(
         settings_row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_sweep_seed"
     )
     policies = list(engine.policies)
-    policy = settings_row[2].selectbox(
-        "Policy", policies, index=_default_policy_index(policies), key="balance_sweep_policy"
-    )
+    policy = policy_input(settings_row[2], "Policy", policies, _default_policy_index(policies), "balance_sweep_policy")
 
     values, problem = _values_problem(cardset, card, field, values_text)
     if problem:
@@ -740,9 +739,7 @@ def _health_panel(
         )
         seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_health_seed")
         policies = list(engine.policies)
-        policy = row[2].selectbox(
-            "Policy", policies, index=_default_policy_index(policies), key="balance_health_policy"
-        )
+        policy = policy_input(row[2], "Policy", policies, _default_policy_index(policies), "balance_health_policy")
         problems = [problem for problem in (per_pair_problem, seed_problem) if problem]
         for problem in problems:
             st.error(problem)
@@ -926,11 +923,11 @@ def _simulation_section(
     defaults = StudySettings.defaults(list(decks), list(engine.policies))
     policies = list(engine.policies)
     settings_row = st.columns(6)
-    policy_a = settings_row[0].selectbox(
-        "Deck A's policy", policies, index=policies.index(defaults.policy_a), key="balance_policy_a"
+    policy_a = policy_input(
+        settings_row[0], "Deck A's policy", policies, policies.index(defaults.policy_a), "balance_policy_a"
     )
-    policy_b = settings_row[1].selectbox(
-        "Deck B's policy", policies, index=policies.index(defaults.policy_b), key="balance_policy_b"
+    policy_b = policy_input(
+        settings_row[1], "Deck B's policy", policies, policies.index(defaults.policy_b), "balance_policy_b"
     )
     matches, matches_problem = count_input(
         settings_row[2],

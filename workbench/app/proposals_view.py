@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from workbench.app import VERSIONS
-from workbench.app.widgets import EMPTY_CELL, count_input, run_notice, run_with_progress
+from workbench.app.widgets import EMPTY_CELL, count_input, policy_input, run_notice, run_with_progress
 from workbench.app.wording import see_docs
 from workbench.app.workspace import VERSIONS_SOURCE_KEY, Workspace, apply_proposal, keep_result, results_store
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
@@ -306,7 +306,7 @@ def proposals_section(
     if any(name not in names for name in st.session_state.get(LOCKED_KEY, [])):
         st.session_state[LOCKED_KEY] = [name for name in st.session_state[LOCKED_KEY] if name in names]
     locked = st.multiselect("Locked cards (never changed)", names, key=LOCKED_KEY)
-    policy = st.selectbox("Policy", policies, index=policy_index, key="proposals_policy")
+    policy = policy_input(st, "Policy", policies, policy_index, "proposals_policy")
     problems = [p for p in (per_card_problem, evaluations_problem, changes_problem, seed_problem) if p]
     for problem in problems:
         st.error(problem)

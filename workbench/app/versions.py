@@ -30,6 +30,7 @@ from workbench.app.widgets import (
     findings_frame,
     options_summary,
     page_start,
+    policy_input,
     require_workspace,
     run_with_progress,
 )
@@ -305,11 +306,12 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
     )
     seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "versions_seed")
     policies = list(engine.policies)
-    policy = row[2].selectbox(
+    policy = policy_input(
+        row[2],
         "Policy",
         policies,
-        index=policies.index(POWER_CURVE_DEFAULTS.policy) if POWER_CURVE_DEFAULTS.policy in policies else 0,
-        key="versions_policy",
+        policies.index(POWER_CURVE_DEFAULTS.policy) if POWER_CURVE_DEFAULTS.policy in policies else 0,
+        "versions_policy",
     )
     count_problems = [problem for problem in (per_card_problem, seed_problem) if problem]
     for problem in count_problems:

@@ -21,6 +21,7 @@ from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_b
 from workbench.engines import Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
+from workbench.policies import DEFAULT_EPSILON, policy_name, policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
@@ -498,3 +499,31 @@ def count_input(
     if low <= number <= high:
         return number, None
     return number, f"{label}: {number:,} is outside the limit, {low:,} to {high:,}. Change it to run."
+
+
+EPSILON_STEP = 0.05
+"""How far the exploration-rate box moves per click."""
+
+
+def policy_input(column: Any, label: str, policies: Sequence[str], index: int, key: str) -> str:
+    """A policy picked from the engine's `policies`, as the text a run takes (`greedy`, `search`, `epsilon:0.25`).
+
+    Picking `epsilon` opens a box under it for the exploration rate E (the share of decisions played at random; the
+    command line's `--policy epsilon:E`), from 0 to 1, default `DEFAULT_EPSILON`; the text names its value, so a
+    result's provenance says which rate played."""
+    picked = str(column.selectbox(label, list(policies), index=index, key=key))
+    if picked != "epsilon":
+        return picked
+    rate = column.number_input(
+        f"{label}: exploration rate",
+        min_value=0.0,
+        max_value=1.0,
+        value=DEFAULT_EPSILON,
+        step=EPSILON_STEP,
+        format="%.2f",
+        key=f"{key}_epsilon",
+        help="Epsilon-greedy: at each decision (a whole turn in souls) the side plays the game's random policy with "
+        "this probability and greedy otherwise, with a generator of its own, so the deal and dice stay those of "
+        "greedy's match. 0 plays as greedy, 1 as random. From 0 to 1.",
+    )
+    return policy_name(policy_word(f"epsilon:{float(rate):.6g}", policies))
