@@ -603,7 +603,7 @@ class SourceAdapter(Adapter):
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Millennium Blades: card and effect tables; one STATE_DTYPE record with the store, counters and trace beside it
+# Millennium Blades: card and effect tables; one STATE_DTYPE record (the store inside) with counters and trace beside it
 
 
 class BladesAdapter(Adapter):
@@ -611,35 +611,29 @@ class BladesAdapter(Adapter):
     E = blades
     SHAPE = {
         "G": "`table` and `effects` (the options are in the state record)",
-        "S": "`st`: one STATE_DTYPE record; `store`, `counters` and `events` beside it",
+        "S": "`st`: one STATE_DTYPE record (the store inside, MAX_STORE long); `counters` and `events` beside it",
     }
     CONTRACT = {
         "legal_actions": "legal_actions(table, effects, st, out) -> n",
-        "apply": "apply(table, effects, st, store, counters, events, action)",
-        "clone": "clone_state(dst, src) (the store copied by the caller)",
-        "determinize": "determinize(st, store, p) (randomness: st.rng)",
+        "apply": "apply(table, effects, st, counters, events, action)",
+        "clone": "clone(st, into)",
+        "determinize": "determinize(table, effects, st, p, rng)",
     }
     ROLES = {
         "legal_actions": ("G", "G", "S", "out"),
-        "apply": ("G", "G", "S", "S+", "S+", "S+", "row"),
-        "clone": ("into", "S"),
-        "determinize": ("S", "S+", "seat"),
+        "apply": ("G", "G", "S", "S+", "S+", "row"),
+        "clone": ("S", "into"),
+        "determinize": ("G", "G", "S", "seat", "rng"),
     }
     clone_leaves = {
-        "rng": "the generator (a rollout seeds its own)",
-        "ecount": "the trace's length",
+        "ecount": "the trace's length (the trace is the caller's)",
         "search": "the search's words",
         "pool": "determinize's scratch",
         "actions": "the action list, rewritten by the next listing",
         "probe": "a policy's second action list",
-        "store": "the store, beside the record (its length is the set's): copied by the caller",
         "counters": "the batch's counters",
     }
-    clone_misses = {
-        "rng": "the tournament's dice: the clone draws other store cards and flips other coins than its source would",
-        "store": "the store's cards and order: `clone_state` alone leaves the target's",
-    }
-    determinize_scratch = frozenset({"pool", "rng"})
+    determinize_scratch = frozenset({"pool"})
 
     def match(
         self,
@@ -654,7 +648,8 @@ class BladesAdapter(Adapter):
         record = _record(E.STATE_DTYPE)
         record[0] = E.new_state(compiled.options)
         st = record[0]
-        store = compiled.extra["store"].copy()
+        store = compiled.extra["store"]
+        st.store[: len(store)] = store
         counters = new_counters(len(compiled.names))
         events = np.zeros((0, 6), dtype=np.int64)
         table, effects = compiled.table, compiled.extra["effects"]
@@ -667,36 +662,39 @@ class BladesAdapter(Adapter):
         for _ in range(turn_cap):
             if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
                 st.game[E.G_TURN] += 1
-                E.take_turn(table, effects, st, store, counters, events, p)
+                E.take_turn(table, effects, st, counters, events, p)
             p = (p + 1) % players
         G = {"table": table, "effects": effects, "compiled": compiled}
-        return Match(G, {"st": record, "store": store, "counters": counters}, {"seats": players})
+        return Match(G, {"st": record, "counters": counters}, {"seats": players})
 
     def blank(self, m: Match) -> Match:
         counters = m.arrays["counters"] * 0
-        arrays = {"st": _record(self.E.STATE_DTYPE), "store": m.arrays["store"] * 0, "counters": counters}
+        arrays = {"st": _record(self.E.STATE_DTYPE), "counters": counters}
         return Match(m.G, arrays, dict(m.extra))
 
     def parts(self, m: Match) -> dict[str, Any]:
-        return _fields(m.arrays["st"]) | {"store": m.arrays["store"], "counters": m.arrays["counters"]}
+        return _fields(m.arrays["st"]) | {"counters": m.arrays["counters"]}
 
     def live(self, m: Match) -> dict[str, Any]:
-        # The effect queue's rows from its head to its tail (a ring): the rest is spent.
+        # The effect queue's rows from its head to its tail (a ring): the rest is spent; the store's cards past its
+        # total are room no rule reads.
         E, live = self.E, super().live(m)
         head, tail = int(live["game"][E.G_QHEAD]), int(live["game"][E.G_QTAIL])
         waiting = [row % E.QUEUE_SIZE for row in range(head, tail)]
         spent = np.ones(E.QUEUE_SIZE, dtype=bool)
         spent[waiting] = False
         live["queue"][spent] = 0
+        live["store"][int(live["game"][E.G_STORE_TOTAL]) :] = 0
         return live
 
     def clone(self, m: Match, into: Match) -> None:
-        self.E.clone_state(into.arrays["st"][0], m.arrays["st"][0])
+        self.E.clone(m.arrays["st"][0], into.arrays["st"][0])
 
     def determinize(self, m: Match, seat: int, seed: int) -> None:
-        st = m.arrays["st"][0]
-        rng_seed(st.rng, seed)
-        self.E.determinize(st, m.arrays["store"], np.int64(seat))
+        rng = np.zeros(4, dtype=np.int64)
+        rng_seed(rng, seed)
+        G = m.G
+        self.E.determinize(G["table"], G["effects"], m.arrays["st"][0], np.int64(seat), rng)
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         E, st = self.E, m.arrays["st"][0]
@@ -928,14 +926,14 @@ def _blades_doors(E: Any, log: Checks) -> None:
 
         _wrap(E, name, None, after)
     appliers = {
-        "apply_turn_action": (2, 6),
-        "apply_single": (2, 6),
-        "apply_scurry": (2, 6),
+        "apply_turn_action": (2, 5),
+        "apply_single": (2, 5),
+        "apply_scurry": (2, 5),
         "apply_reaction": (2, 5),
         "apply_flip": (2, 5),
         "apply_discarder": (2, 4),
         "apply_give_up": (0, 2),
-        "apply_clash_opponent": (2, 6),
+        "apply_clash_opponent": (2, 5),
     }
     for name, (st_at, action_at) in appliers.items():
 

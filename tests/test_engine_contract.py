@@ -224,10 +224,7 @@ def test_changing_a_clone_leaves_its_source_unchanged(ruleset_id: str) -> None:
 
 @pytest.mark.parametrize(
     "ruleset_id",
-    _missing(
-        blades="clone_state leaves the generator (rng) as the target's own, and the store travels beside the record "
-        "(its caller copies it): the clone rolls other dice than its source would",
-    ),
+    _missing(),
 )
 def test_clone_leaves_nothing_the_rules_read(ruleset_id: str) -> None:
     # The contract's clone: a clone plays on exactly as its source would, so it leaves behind only what the rules

@@ -159,6 +159,14 @@ _TABLE: tuple[Limit, ...] = (
         "write the copies as several lines, or lower the count",
     ),
     Limit(
+        "store_cards",
+        4_096,
+        "cards",
+        "cards in a Millennium Blades store: every copy of the set's store cards (`store_kinds`), and in the whole "
+        "game the store and its discard with the cards sold into it (the bundled set's store holds 86)",
+        "give the store cards fewer copies, or split the set's store sets into several sets",
+    ),
+    Limit(
         "deck_cards",
         10_000,
         "cards",

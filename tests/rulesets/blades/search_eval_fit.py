@@ -32,12 +32,12 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
     events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)
     counters = new_counters(len(comp.names))
     st, sim = E.new_state(comp.options), E.new_state(comp.options)
-    store = comp.extra["store"].copy()
     rows = []
     for deck in decks:
         ids = comp.deck_array(deck)
         for m in range(matches):
-            store[:] = comp.extra["store"]
+            store = comp.extra["store"]
+            st.store[: len(store)] = store
             E.setup_tournament(
                 table, st, counters, events, ids, ids, 500_001 + m, m % 2, GREEDY, GREEDY, len(store), meta
             )
@@ -46,7 +46,7 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
             passes = 0
             while passes < players:
                 if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
-                    E.clone_state(sim, st)
+                    E.clone(st, sim)
                     plays = [
                         int(min(st.side[q, E.S_HAND], st.side[q, E.S_SLOTS] - st.side[q, E.S_USED]))
                         for q in range(players)
@@ -54,7 +54,7 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
                     E.final_scoring(table, effects, sim, counters, events, int(st.options[E.O_VP_ROUND]))
                     seen.append(([int(sim.side[q, E.S_RP]) for q in range(players)], plays))
                     st.game[E.G_TURN] += 1
-                    E.take_turn(table, effects, st, store, counters, events, p)
+                    E.take_turn(table, effects, st, counters, events, p)
                     passes = 0
                 else:
                     passes += 1

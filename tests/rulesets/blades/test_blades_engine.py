@@ -55,12 +55,11 @@ DEFAULT = compiled()
 
 class Common(NamedTuple):
     """What every rule kernel takes first, in its order (a named tuple, so `*common` has a known length): the rules,
-    the state record, then the arrays whose shape is the card set's or the trace's."""
+    the state record (its store inside), then the arrays whose shape is the card set's or the trace's."""
 
     table: IntArray
     effects: IntArray
     st: Any
-    store: IntArray
     counters: IntArray
     events: IntArray
 
@@ -85,11 +84,10 @@ class Board:
         self.st = E.new_state(comp.options)
         self.counters = new_counters(len(comp.names))
         self.events = np.zeros((4000, 6), dtype=np.int64)
-        self.store = (
-            np.array([comp.card_id(n) for n in store], dtype=np.int64)
-            if store is not None
-            else comp.extra["store"].copy()
-        )
+        ids = np.array([comp.card_id(n) for n in store], dtype=np.int64) if store is not None else comp.extra["store"]
+        self.st["store"][: len(ids)] = ids
+        self.store = self.st["store"][: len(ids)]
+        """The store in use: a view of the state record's."""
         game = self.st["game"]
         game[E.G_PLAYERS] = len(tableaus)
         game[E.G_SLOTS] = 6
@@ -118,7 +116,7 @@ class Board:
 
     # -- the kernels, on this board ------------------------------------------------------------------------------
     def common(self) -> Common:
-        return Common(self.comp.table, self.comp.extra["effects"], self.st, self.store, self.counters, self.events)
+        return Common(self.comp.table, self.comp.extra["effects"], self.st, self.counters, self.events)
 
     def drain(self) -> None:
         E.resolve_queue(*self.common())
@@ -647,6 +645,25 @@ def test_the_metagame_moves_placements() -> None:
 @pytest.mark.parametrize(("store_kinds", "size"), [("boosters", 86), ("all", 86 + 9 + 6 + 5)])
 def test_store_kinds_option(store_kinds: str, size: int) -> None:
     assert len(compiled(store_kinds=store_kinds).extra["store"]) == size
+
+
+def test_a_store_over_the_store_cards_limit_is_refused_before_any_tournament() -> None:
+    # The store is a field of the state record, MAX_STORE cards long whatever the set: a bigger store is a clear
+    # error when the set is compiled, naming the limit (the bundled set's store is 86 cards).
+    import dataclasses
+
+    from workbench.cards import CardEntry, WorkbenchInputError
+    from workbench.limits import LIMITS
+
+    assert LIMITS["store_cards"].value == E.MAX_STORE and E.STATE_DTYPE["store"].shape == (E.MAX_STORE,)
+    stores = [i for i, c in enumerate(DEFAULT.extra["store"]) if i == 0 or c != DEFAULT.extra["store"][i - 1]]
+    big = [DEFAULT.names[DEFAULT.extra["store"][i]] for i in stores][:5]
+    entries = [CardEntry(e.card.model_copy(update={"copies": 999}), e.row) if e.card.name in big else e for e in SAMPLE]
+    over = dataclasses.replace(SAMPLE, entries=entries)
+    with pytest.raises(WorkbenchInputError, match="store_cards|4,096 cards") as refused:
+        E.compile_cards(over, RULESET.resolve_options({}))
+    assert "the store holds" in str(refused.value)
+    assert len(compiled().extra["store"]) <= E.MAX_STORE
 
 
 def test_match_result_option_changes_only_the_winner_code() -> None:

@@ -64,14 +64,14 @@ for name in ("choose", "choose_turn_action", "choose_single"):
     asking(name)
 
 APPLIERS = {
-    "apply_turn_action": (6, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
-    "apply_single": (6, (E.D_SINGLE,)),
-    "apply_scurry": (6, (E.D_SCURRY,)),
+    "apply_turn_action": (5, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
+    "apply_single": (5, (E.D_SINGLE,)),
+    "apply_scurry": (5, (E.D_SCURRY,)),
     "apply_reaction": (5, (E.D_REACTION,)),
     "apply_flip": (5, (E.D_FLIP_OWN, E.D_FLIP_OPPONENT)),
     "apply_discarder": (4, (E.D_DISCARDER,)),
     "apply_give_up": (2, (E.D_GIVE_UP,)),
-    "apply_clash_opponent": (6, (E.D_CLASH_OPPONENT,)),
+    "apply_clash_opponent": (5, (E.D_CLASH_OPPONENT,)),
 }
 
 
@@ -230,10 +230,9 @@ def _listed(comp: E.CompiledCards, st: Any) -> list[int]:
 
 
 def _apply(comp: E.CompiledCards, st: Any, action: int) -> None:
-    store = comp.extra["store"].copy()
     counters = new_counters(len(comp.names))
     events = np.zeros((0, 6), dtype=np.int64)
-    E.apply(comp.table, comp.extra["effects"], st, store, counters, events, action)
+    E.apply(comp.table, comp.extra["effects"], st, counters, events, action)
 
 
 def test_an_action_before_that_empties_the_hand_leaves_no_single_to_play(discard_comp: E.CompiledCards) -> None:

@@ -33,7 +33,9 @@ class Table:
     def __init__(self, comp: E.CompiledCards) -> None:
         self.comp = comp
         self.st = E.new_state(comp.options)
-        self.store = comp.extra["store"].copy()
+        self.st["store"][: len(comp.extra["store"])] = comp.extra["store"]
+        self.store = self.st["store"][: len(comp.extra["store"])]
+        """The store in use: a view of the state record's."""
         self.counters = new_counters(len(comp.names))
         self.events = np.zeros((0, 6), dtype=np.int64)
         self.work = E.search_state(comp)
@@ -49,9 +51,8 @@ class Table:
                 self.comp.table,
                 self.comp.extra["effects"],
                 self.st,
-                self.store,
                 self.work["sim"],
-                self.work["store"],
+                self.work["world"],
                 self.work["counters"],
                 self.events,
                 p,
@@ -73,7 +74,7 @@ class Table:
     def play_out(self, p: int, wanted: int) -> int:
         """Seat p plays its turn (`wanted`, -1: greedy's single), the rest of the tournament greedy; p's VP."""
         s = self.st
-        state = (self.comp.table, self.comp.extra["effects"], s, self.store, self.counters, self.events)
+        state = (self.comp.table, self.comp.extra["effects"], s, self.counters, self.events)
         s["game"][E.G_TURN] += 1
         # The search policy plays `wanted` at the seat's single decision (-1: greedy's single), as a rollout does.
         policy = int(s["side"][p, E.S_POLICY])
@@ -260,16 +261,39 @@ def test_search_spends_each_decisions_budget_by_successive_halving() -> None:
     assert int(w[E.SR_ORDER]) == k
 
 
-def test_search_deals_a_world_again_the_same_when_the_work_store_has_no_room() -> None:
-    """A work store only the store's length (the whole game's, when sold cards make its store longer) has no room to
-    keep a world's store order: each rollout deals its world again from the same seed, with the same figures."""
+def test_search_figures_do_not_depend_on_what_its_work_records_held() -> None:
+    """Every rollout starts from a clone of its world and every world from a clone of the state (`clone` copies all
+    the rules read, the store and generator included): work records scribbled over first give the same figures."""
     comp = compiled(players=3, search_rollouts=4)
-    shared = _midgame(comp)
-    shared.decide(0, 77)
-    dealt = _midgame(comp)
-    dealt.work["store"] = dealt.work["store"][: len(dealt.store)].copy()
-    dealt.decide(0, 77)
-    assert dealt.figures() == shared.figures()
+    clean = _midgame(comp)
+    clean.decide(0, 77)
+    scribbled = _midgame(comp)
+    gen = np.random.default_rng(5)
+    for name in ("sim", "world"):
+        for field in ("tab", "area", "game", "queue", "rng", "store", "pool"):
+            part = scribbled.work[name][field]
+            part[...] = gen.integers(-(10**6), 10**6, size=part.shape)
+    scribbled.decide(0, 77)
+    assert scribbled.figures() == clean.figures()
+
+
+def test_a_clone_plays_on_exactly_as_its_source() -> None:
+    """`clone(st, into)` into a record scribbled over first: the rest of the tournament played from the clone is the
+    source's, turn for turn (the same store draws and dice: the generator and the store are copied)."""
+    comp = compiled(players=3)
+    source = _midgame(comp)
+    source.st["side"][0, E.S_POLICY] = GREEDY
+    target = Table(comp)
+    gen = np.random.default_rng(9)
+    for field in ("tab", "area", "side", "game", "queue", "rng", "store", "options"):
+        part = target.st[field]
+        part[...] = gen.integers(-(10**6), 10**6, size=part.shape)
+    E.clone(source.st, target.st)
+    assert source.play_out(1, -1) == target.play_out(1, -1)
+    for field in ("tab", "area", "side", "game", "rng", "options"):
+        assert np.array_equal(source.st[field], target.st[field]), field
+    total = int(source.st["game"][E.G_STORE_TOTAL])
+    assert np.array_equal(source.st["store"][:total], target.st["store"][:total])
 
 
 def _batch(comp: E.CompiledCards, policy_a: int, n: int = 12) -> dict:

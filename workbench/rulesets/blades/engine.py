@@ -4,8 +4,8 @@ Pure: numpy and numba only. `compile_cards` turns a validated card set into a
 card table, an effect-opcode table (from the `effects` vocabulary in
 `effects.py`) and the store deck once; the kernels below only ever see those
 integer arrays and one state record per tournament (STATE_DTYPE: tableaus,
-seats, the queue, the generator ... as named fields), taking
-`(table, effects, st, store, counters, events, ...)`, and all randomness comes
+seats, the queue, the store, the generator ... as named fields), taking
+`(table, effects, st, counters, events, ...)`, and all randomness comes
 from the xorshift state seeded per match. Every step is a small kernel (setup,
 play a single, use an action, flip, clash, resolve the effect queue, final
 scoring) so scenario tests can build a tableau and call exactly the rule they
@@ -92,6 +92,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.limits import LIMITS, over_limit
 from workbench.policies import (
     GREEDY,
     P_CODE,
@@ -387,6 +388,12 @@ MAX_ACTIONS = max(MAX_HAND, (MAX_SLOTS + 3) * MAX_CLAUSES + 1, (MAX_PLAYERS - 1)
 TAB_SLOTS = MAX_SLOTS + 1
 """Tableau rows per seat: MAX_SLOTS and one spare."""
 POOL_SIZE = MAX_PLAYERS * MAX_HAND
+MAX_STORE = LIMITS["store_cards"].value
+"""Store cards a tournament holds at most (the `store_cards` limit, checked by `compile_cards` and the whole game
+before any tournament is played): the store is a field of the state record, so its length is fixed whatever the card
+set (a record of another length would be another Numba type, a compilation per set). The bundled set's store holds
+86 cards; the field costs 32 KiB of a record that holds a 224 KiB effect queue, and a clone copies only the
+G_STORE_TOTAL cards in use."""
 STATE_DTYPE = np.dtype(
     [
         ("tab", np.int64, (MAX_PLAYERS, TAB_SLOTS, TAB_WIDTH)),
@@ -395,6 +402,7 @@ STATE_DTYPE = np.dtype(
         ("game", np.int64, (GAME_WIDTH,)),
         ("queue", np.int64, (QUEUE_SIZE, QUEUE_WIDTH)),
         ("rng", np.int64, (4,)),
+        ("store", np.int64, (MAX_STORE,)),
         ("options", np.int64, (len(OPTION_ORDER),)),
         ("ecount", np.int64, (1,)),
         ("search", np.int64, (SEARCH_WORDS,)),
@@ -414,6 +422,8 @@ one pointer for it, and every field has a shape known when compiling. The fields
   revealed metagame cards ...).
 - `queue`: the effect queue, a ring of QUEUE_SIZE Q_* rows from game[G_QHEAD] to game[G_QTAIL].
 - `rng`: the tournament's xorshift generator (4 words); every chance of the rules draws from it.
+- `store`: the store, one card id per store copy, game[G_STORE_TOTAL] of them (the rest unused): undrawn cards
+  first (game[G_STORE_LEFT]), then the drawn ones, most recent first (`reveal_from_store`).
 - `options`: the rule options in OPTION_ORDER (`option_array`).
 - `ecount`: how many trace events `events` holds.
 - `search`: the search policy's words (SR_*: its own generator, its counts, the last decision's candidates and
@@ -425,9 +435,10 @@ one pointer for it, and every field has a shape known when compiling. The fields
   a flip or discard would find a target while it weighs an Action).
 
 What is not in the record has a shape that depends on the card set or on tracing, so it stays an argument of its
-own: the card table and effect table (read-only rules), the store (one card id per store copy: its length is the
-set's), the counters (one row per card) and the trace buffer (0 rows in a batch, MAX_TRACE_EVENTS in a trace).
-A record type with those inside would be a new Numba type, so a new compilation, for every card set."""
+own: the card table and effect table (read-only rules), the counters (one row per card) and the trace buffer (0 rows
+in a batch, MAX_TRACE_EVENTS in a trace). A record type with those inside would be a new Numba type, so a new
+compilation, for every card set; the store, whose length is the set's too, sits in the record at a fixed length
+(MAX_STORE)."""
 
 # Policy codes: `workbench.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A seat's
 # policy block (`policy_of`) is read by the policy doors alone (`choose`, `choose_turn_action`, `choose_single`), never
@@ -812,9 +823,9 @@ def reverse_range(store: IntArray, lo: EngineInt, hi: EngineInt) -> None:
 
 
 @rules_kernel
-def reveal_from_store(st: Any, store: IntArray, events: IntArray, pending: EngineInt) -> int:
+def reveal_from_store(st: Any, events: IntArray, pending: EngineInt) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
-    -1 if no card is left anywhere. store[:left] is undrawn; drawn cards sit after it, most recent first: the
+    -1 if no card is left anywhere. st.store[:left] is undrawn; drawn cards sit after it, most recent first: the
     `pending` cards revealed in this clash, then the aftermarket, then the store discard. An empty store is
     refilled by shuffling the store discard (FAQ)."""
     if st.game[G_STORE_LEFT] == 0:
@@ -823,13 +834,14 @@ def reveal_from_store(st: Any, store: IntArray, events: IntArray, pending: Engin
         if keep >= total:
             return -1
         # Rotate left by `keep`: the kept cards move to the end, the discard becomes the undrawn store.
-        reverse_range(store, np.int64(0), keep)
-        reverse_range(store, keep, total)
-        reverse_range(store, np.int64(0), total)
+        reverse_range(st.store, np.int64(0), keep)
+        reverse_range(st.store, keep, total)
+        reverse_range(st.store, np.int64(0), total)
         st.game[G_STORE_LEFT] = total - keep
         log_event(events, st.ecount, st.game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
     left = st.game[G_STORE_LEFT]
     j = rng_below(st.rng, left)
+    store = st.store
     card = store[j]
     store[j] = store[left - 1]
     store[left - 1] = card
@@ -855,7 +867,6 @@ def clash(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -879,9 +890,7 @@ def clash(
         st.game[G_DX_WHERE] = where
         st.game[G_DX_CARD] = card
         st.game[G_DX_CLAUSE] = clause
-        return apply_clash_opponent(
-            table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n)
-        )
+        return apply_clash_opponent(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
     n = 0
     for q in range(players):
         if top_slot(st, q) >= 0:
@@ -889,7 +898,7 @@ def clash(
     if n < 2:
         log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
         return -2
-    return clash_between(table, effects, st, store, counters, events, p, where, card, clause, with_all, np.int64(-1))
+    return clash_between(table, effects, st, counters, events, p, where, card, clause, with_all, np.int64(-1))
 
 
 @inline_kernel
@@ -897,7 +906,6 @@ def apply_clash_opponent(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     action: EngineInt,
@@ -908,7 +916,6 @@ def apply_clash_opponent(
         table,
         effects,
         st,
-        store,
         counters,
         events,
         st.game[G_ACTOR],
@@ -925,7 +932,6 @@ def clash_between(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -952,7 +958,7 @@ def clash_between(
         t = top_slot(st, q)
         if t < 0:
             continue
-        revealed_card = reveal_from_store(st, store, events, revealed)
+        revealed_card = reveal_from_store(st, events, revealed)
         if revealed_card >= 0:
             revealed += 1
             extra = table[revealed_card, T_STARS]
@@ -1123,7 +1129,6 @@ def perform(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -1205,7 +1210,7 @@ def perform(
         else:
             put_tokens(table, st, events, p, top_slot(st, p), amount, card)
     elif verb == V_CLASH:
-        clash(table, effects, st, store, counters, events, p, where, card, clause, effects[card, clause, E_CLASH_ALL])
+        clash(table, effects, st, counters, events, p, where, card, clause, effects[card, clause, E_CLASH_ALL])
     elif verb == V_BLAST_OFF:
         st.side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
         log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
@@ -1285,9 +1290,7 @@ def react(
 
 
 @rules_kernel
-def resolve_queue(
-    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray
-) -> None:
+def resolve_queue(table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray) -> None:
     """Resolve queued effects first in, first out, until none is left."""
     while st.game[G_QHEAD] < st.game[G_QTAIL]:
         i = st.game[G_QHEAD] % QUEUE_SIZE
@@ -1299,7 +1302,6 @@ def resolve_queue(
                 table,
                 effects,
                 st,
-                store,
                 counters,
                 events,
                 st.queue[i, Q_PLAYER],
@@ -1321,7 +1323,6 @@ def place_single(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -1353,7 +1354,7 @@ def place_single(
             st.tab[p, t, TB_NEXT] = 0
             if st.tab[p, t, TB_UP] == 1:
                 enqueue_timing(table, effects, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
-    resolve_queue(table, effects, st, store, counters, events)
+    resolve_queue(table, effects, st, counters, events)
     if st.side[p, S_NEXT_TOKENS] > 0:
         put_tokens(table, st, events, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
         st.side[p, S_NEXT_TOKENS] = 0
@@ -1367,7 +1368,6 @@ def use_action(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -1380,9 +1380,9 @@ def use_action(
     if where < 0:
         count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
-    resolve_queue(table, effects, st, store, counters, events)
+    resolve_queue(table, effects, st, counters, events)
     flip_source(table, effects, st, counters, events, p, where)
-    resolve_queue(table, effects, st, store, counters, events)
+    resolve_queue(table, effects, st, counters, events)
 
 
 @inline_kernel
@@ -1408,7 +1408,6 @@ def apply_turn_action(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     action: EngineInt,
@@ -1420,7 +1419,7 @@ def apply_turn_action(
     before = st.game[G_DECISION] == D_ACTION_BEFORE
     if action != NO_ACTION:
         st.game[G_ACTED] = 1
-        use_action(table, effects, st, store, counters, events, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
+        use_action(table, effects, st, counters, events, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
     open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
 
 
@@ -1444,7 +1443,6 @@ def apply_single(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     h: EngineInt,
@@ -1459,7 +1457,7 @@ def apply_single(
         st.game[G_PLACING] = card
         open_decision(st, np.int64(D_SCURRY), p)
         return
-    place_single(table, effects, st, store, counters, events, p, card, np.int64(-1))
+    place_single(table, effects, st, counters, events, p, card, np.int64(-1))
     after_placing(st, p)
 
 
@@ -1478,14 +1476,13 @@ def apply_scurry(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     s: EngineInt,
 ) -> None:
     """D_SCURRY's action: the single G_PLACING goes to slot s (cards from s on move right), then the Action after."""
     p = st.game[G_ACTOR]
-    place_single(table, effects, st, store, counters, events, p, st.game[G_PLACING], s)
+    place_single(table, effects, st, counters, events, p, st.game[G_PLACING], s)
     after_placing(st, p)
 
 
@@ -1494,7 +1491,6 @@ def take_turn(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -1511,20 +1507,20 @@ def take_turn(
     n = legal_turn_actions(table, effects, st, p, st.actions)
     action = choose_turn_action(table, effects, st, st.actions, n)
     if action != NO_ACTION:
-        apply_turn_action(table, effects, st, store, counters, events, action)
+        apply_turn_action(table, effects, st, counters, events, action)
     else:
         st.game[G_DECISION] = D_SINGLE
     if st.game[G_DECISION] == D_SINGLE:
         n = legal_singles(st, p, st.actions)
-        apply_single(table, effects, st, store, counters, events, choose_single(table, effects, st, st.actions, n))
+        apply_single(table, effects, st, counters, events, choose_single(table, effects, st, st.actions, n))
     if st.game[G_DECISION] == D_SCURRY:
         n = legal_scurry(st, p, st.actions)
-        apply_scurry(table, effects, st, store, counters, events, choose(table, effects, st, st.actions, n))
+        apply_scurry(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
     if st.game[G_DECISION] == D_ACTION_AFTER:
         n = legal_turn_actions(table, effects, st, p, st.actions)
         action = choose_turn_action(table, effects, st, st.actions, n)
         if action != NO_ACTION:
-            apply_turn_action(table, effects, st, store, counters, events, action)
+            apply_turn_action(table, effects, st, counters, events, action)
         else:
             st.game[G_DECISION] = D_NONE
 
@@ -1764,9 +1760,7 @@ def reveal_metagame(st: Any, events: IntArray, meta: IntArray) -> None:
 
 
 @rules_kernel
-def play_tournament(
-    table: IntArray, effects: IntArray, st: Any, store: IntArray, counters: IntArray, events: IntArray
-) -> None:
+def play_tournament(table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray) -> None:
     """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
     players = st.game[G_PLAYERS]
     p = st.game[G_FIRST]
@@ -1774,7 +1768,7 @@ def play_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p)
+            take_turn(table, effects, st, counters, events, p)
             passes = 0
         else:
             passes += 1
@@ -1815,7 +1809,6 @@ def play_matches(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store_master: IntArray,
     store: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -1832,18 +1825,18 @@ def play_matches(
     events: IntArray,
     meta: IntArray,
 ) -> None:
-    """One tournament per seed on the given state record (see `new_state`) and store, which every tournament
-    reuses."""
-    store_total = store_master.shape[0]
+    """One tournament per seed on the given state record (see `new_state`), which every tournament reuses, its store
+    dealt from `store` (at most MAX_STORE cards)."""
+    store_total = store.shape[0]
     for m in range(seeds.shape[0]):
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
         for k in range(store_total):
-            store[k] = store_master[k]
+            st.store[k] = store[k]
         begin_match_counters(counters, m)
         setup_tournament(
             table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
         )
-        play_tournament(table, effects, st, store, counters, events)
+        play_tournament(table, effects, st, counters, events)
         record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
 
 
@@ -1896,7 +1889,6 @@ def apply(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     action: EngineInt,
@@ -1906,11 +1898,11 @@ def apply(
     resolves in the caller)."""
     decision = st.game[G_DECISION]
     if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
-        apply_turn_action(table, effects, st, store, counters, events, action)
+        apply_turn_action(table, effects, st, counters, events, action)
     elif decision == D_SINGLE:
-        apply_single(table, effects, st, store, counters, events, action)
+        apply_single(table, effects, st, counters, events, action)
     elif decision == D_SCURRY:
-        apply_scurry(table, effects, st, store, counters, events, action)
+        apply_scurry(table, effects, st, counters, events, action)
     elif decision == D_REACTION:
         apply_reaction(table, effects, st, counters, events, action)
     elif decision == D_FLIP_OWN or decision == D_FLIP_OPPONENT:
@@ -1920,7 +1912,7 @@ def apply(
     elif decision == D_GIVE_UP:
         apply_give_up(st, events, action)
     elif decision == D_CLASH_OPPONENT:
-        apply_clash_opponent(table, effects, st, store, counters, events, action)
+        apply_clash_opponent(table, effects, st, counters, events, action)
 
 
 # =====================================================================================================================
@@ -2323,14 +2315,14 @@ def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: Engine
 # distinct single in its hand (greedy's own single would repeat greedy's turn), played with greedy's Actions, Scurry
 # position, targets and reactions. The decision's budget, `search_rollouts` times its candidates, is spent by
 # successive halving (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the
-# same number of rollouts and the worse half is dropped. A rollout: the state record cloned into the work record,
-# what the seat cannot see dealt anew (`determinize`, once per sampled world for every candidate of a round), the
-# candidate's turn played, then the rest of the tournament by `search_rollout_policy` for every seat, scored by the
-# seat's VP by the round's chart and its RP lead (`rollout_points`). In a round all candidates meet the same sampled
-# worlds with the same later dice (common random numbers); the best survivor is played. Turns are sequential ("The
-# Tournament Phase is a turn-based phase. Players will take turns in clockwise order around the table, each making a
-# single turn."), so each decision is one seat's, on its own turn alone; its Reactions in another seat's turn are
-# greedy's.
+# same number of rollouts and the worse half is dropped. A sampled world: the state record cloned into the world
+# record, what the seat cannot see dealt anew there (`determinize`, once per world for every candidate of a round). A
+# rollout: the world cloned into the rollout's work record, the candidate's turn played, then the rest of the
+# tournament by `search_rollout_policy` for every seat, scored by the seat's VP by the round's chart and its RP lead
+# (`rollout_points`). In a round all candidates meet the same sampled worlds with the same later dice (common random
+# numbers); the best survivor is played. Turns are sequential ("The Tournament Phase is a turn-based phase. Players
+# will take turns in clockwise order around the table, each making a single turn."), so each decision is one seat's,
+# on its own turn alone; its Reactions in another seat's turn are greedy's.
 # =====================================================================================================================
 
 
@@ -2351,9 +2343,8 @@ def sort_words(values: IntArray, base: EngineInt, number: EngineInt) -> None:
 
 @rules_kernel
 def deal_pool(st: Any, p: EngineInt) -> None:
-    """Deal `st.pool` back to the seats other than p, each its count of singles in turn order: `determinize`'s deal,
-    and a sampled world's deal again for each candidate that plays in it (the pool is the search's scratch, which
-    `clone_state` leaves)."""
+    """Deal `st.pool` back to the seats other than p, each its count of singles in turn order: `determinize`'s
+    deal."""
     n = np.int64(0)
     for q in range(st.game[G_PLAYERS]):
         if q != p:
@@ -2363,13 +2354,16 @@ def deal_pool(st: Any, p: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
-    """What seat p cannot see, dealt anew with the state's generator from what it can know.
+def determinize(table: IntArray, effects: IntArray, st: Any, p: EngineInt, rng: IntArray) -> None:
+    """What seat p cannot see, dealt anew from what it can know, drawing from the xorshift generator `rng` (4 words;
+    the search passes its world record's own, seeded per world). The contract's `determinize(G, S, seat, rng)`: the
+    game data (`table`, `effects`) is taken as `legal_actions` takes it, though no deal reads it.
 
     The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool (`st.pool`) is
-    sorted, then shuffled and dealt back, each seat its count. The undrawn store (`store[:left]`) is sorted and
+    sorted, then shuffled and dealt back, each seat its count. The undrawn store (`st.store[:left]`) is sorted and
     shuffled too. Sorting first means the deal depends on which cards are unseen and on the generator, never on where
-    they lie. Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay."""
+    they lie. Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay; so does the
+    state's own generator."""
     players = st.game[G_PLAYERS]
     n = np.int64(0)  # not the constant 0, which would compile the calls below twice
     for q in range(players):
@@ -2378,33 +2372,43 @@ def determinize(st: Any, store: IntArray, p: EngineInt) -> None:
                 st.pool[n] = st.side[q, S_CARDS + h]
                 n += 1
     sort_words(st.pool, np.int64(0), n)
-    shuffle_in_place(st.pool, n, st.rng)
+    shuffle_in_place(st.pool, n, rng)
     deal_pool(st, p)
     left = st.game[G_STORE_LEFT]
-    sort_words(store, np.int64(0), left)
-    shuffle_in_place(store, left, st.rng)
+    sort_words(st.store, np.int64(0), left)
+    shuffle_in_place(st.store, left, rng)
 
 
 @rules_kernel
-def clone_state(dst: Any, src: Any) -> None:
-    """`clone`: the match of record `src` between turns into record `dst`: tableaus, areas, seats, match fields and
-    rule options. Not the effect queue (empty between turns: its head and tail are match fields), nor the generator
-    (a rollout seeds its own), the trace length or the search's fields. The store is an array of its own (its length
-    is the card set's), copied by the caller."""
+def clone(st: Any, into: Any) -> None:
+    """The contract's clone: the match of record `st` into record `into`, which then plays on exactly as `st` would:
+    tableaus, areas, seats, match fields, the effect queue's waiting rows, the generator, the store's cards in use
+    (game[G_STORE_TOTAL]) and the rule options. Left as `into`'s own, since no rule reads them: the trace's length
+    (`ecount`: the trace is the caller's), the search's words, `determinize`'s scratch (`pool`) and the two action
+    lists (each listing writes its list before anything reads it)."""
     # Element loops: the kernels run without Numba's reference-counted runtime, which slice assignment needs.
     for p in range(MAX_PLAYERS):
         for s in range(TAB_SLOTS):
             for f in range(TAB_WIDTH):
-                dst.tab[p, s, f] = src.tab[p, s, f]
+                into.tab[p, s, f] = st.tab[p, s, f]
         for a in range(3):
             for f in range(2):
-                dst.area[p, a, f] = src.area[p, a, f]
+                into.area[p, a, f] = st.area[p, a, f]
         for f in range(SIDE_WIDTH):
-            dst.side[p, f] = src.side[p, f]
+            into.side[p, f] = st.side[p, f]
     for k in range(GAME_WIDTH):
-        dst.game[k] = src.game[k]
+        into.game[k] = st.game[k]
+    # The queue's waiting rows only, head to tail round the ring: between turns (a rollout's clone) there are none.
+    for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
+        i = r % QUEUE_SIZE
+        for f in range(QUEUE_WIDTH):
+            into.queue[i, f] = st.queue[i, f]
+    for k in range(4):
+        into.rng[k] = st.rng[k]
+    for k in range(st.game[G_STORE_TOTAL]):
+        into.store[k] = st.store[k]
     for k in range(len(OPTION_ORDER)):
-        dst.options[k] = src.options[k]
+        into.options[k] = st.options[k]
 
 
 @rules_kernel
@@ -2423,7 +2427,6 @@ def finish_rollout(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     p: EngineInt,
@@ -2442,7 +2445,7 @@ def finish_rollout(
             break
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p)
+            take_turn(table, effects, st, counters, events, p)
             passes = 0
             turns += 1
         else:
@@ -2467,51 +2470,31 @@ def rollout_points(st: Any, p: EngineInt) -> EngineInt:
 
 
 @rules_kernel
-def rollout_world(
-    st: Any, store: IntArray, sim: Any, sim_store: IntArray, p: EngineInt, seed: EngineInt, shared: EngineBool
-) -> None:
-    """One sampled world for a round of rollouts, dealt from `seed` (`determinize` on a clone of the state): the other
-    seats' hands are left in `sim.pool`, the store's order in `sim_store[total:2 * total]` when `shared` (the work
-    store has room), so each candidate's rollout takes the deal without dealing again."""
-    clone_state(sim, st)
-    total = store.shape[0]
-    for k in range(total):
-        sim_store[k] = store[k]
-    rng_seed(sim.rng, seed)
-    determinize(sim, sim_store, p)
-    if shared:
-        for k in range(total):
-            sim_store[total + k] = sim_store[k]
+def rollout_world(table: IntArray, effects: IntArray, st: Any, world: Any, p: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: the state cloned into the work record `world`, what seat p cannot
+    see dealt anew there from `seed` (`determinize`, drawing from the world's own generator, seeded so). Each
+    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round."""
+    clone(st, world)
+    rng_seed(world.rng, seed)
+    determinize(table, effects, world, p, world.rng)
 
 
 @rules_kernel
 def rollout(
     table: IntArray,
     effects: IntArray,
-    st: Any,
-    store: IntArray,
+    world: Any,
     sim: Any,
-    sim_store: IntArray,
     sim_counters: IntArray,
     events: IntArray,
     p: EngineInt,
     wanted: EngineInt,
-    world: EngineInt,
     dice: EngineInt,
-    shared: EngineBool,
 ) -> EngineInt:
-    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn, on the work record
-    `sim` with its own store and counters, in the sampled world of seed `world` (`rollout_world`: with `shared`, its
-    deal is taken from the work record and store as the world left them; otherwise dealt again from the same seed,
-    the same deal), the later dice from seed `dice`. Its points (`rollout_points`)."""
-    if shared:
-        clone_state(sim, st)
-        deal_pool(sim, p)
-        total = store.shape[0]
-        for k in range(total):
-            sim_store[k] = sim_store[total + k]
-    else:
-        rollout_world(st, store, sim, sim_store, p, world, shared)
+    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn in the sampled world
+    `world` (`rollout_world`), on the work record `sim` (a clone of the world) with its own counters, the later dice
+    from seed `dice`. Its points (`rollout_points`)."""
+    clone(world, sim)
     rng_seed(sim.rng, dice)
     # The trace counted as full: a rollout logs nothing (log_event writes only below the buffer's length).
     sim.ecount[0] = events.shape[0]
@@ -2524,9 +2507,9 @@ def rollout(
     sim.side[p, S_POLICY] = SEARCH
     sim.search[SR_WANTED] = wanted
     sim.game[G_TURN] += 1
-    take_turn(table, effects, sim, sim_store, sim_counters, events, p)
+    take_turn(table, effects, sim, sim_counters, events, p)
     sim.side[p, S_POLICY] = policy
-    finish_rollout(table, effects, sim, sim_store, sim_counters, events, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
+    finish_rollout(table, effects, sim, sim_counters, events, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
     return rollout_points(sim, p)
 
 
@@ -2554,19 +2537,18 @@ def search_candidates(table: IntArray, effects: IntArray, st: Any, p: EngineInt)
 
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
-    """`halving_search`'s world dealer: `rollout_world` into the work record and store, when the work store has room
-    to keep the world's store order (`shared`); otherwise each rollout deals the world itself."""
-    _table, _effects, st, store, sim, sim_store, _counters, _events, p, shared = context
-    if shared:
-        rollout_world(st, store, sim, sim_store, p, seed, shared)
+    """`halving_search`'s world dealer: `rollout_world` into the world record."""
+    table, effects, st, world, _sim, _counters, _events, p = context
+    rollout_world(table, effects, st, world, p, seed)
 
 
 @inline_kernel
 def context_rollout(context: Any, k: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
-    """`halving_search`'s rollout: candidate k (its single, SR_CAND + k) in the world of seed `world`."""
-    table, effects, st, store, sim, sim_store, sim_counters, events, p, shared = context
+    """`halving_search`'s rollout: candidate k (its single, SR_CAND + k) in the world of seed `world`, which
+    `context_world` has just dealt into the world record."""
+    table, effects, st, world_record, sim, sim_counters, events, p = context
     wanted = st.search[SR_CAND + k]
-    return rollout(table, effects, st, store, sim, sim_store, sim_counters, events, p, wanted, world, dice, shared)
+    return rollout(table, effects, world_record, sim, sim_counters, events, p, wanted, dice)
 
 
 @rules_kernel
@@ -2574,26 +2556,23 @@ def search_decision(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     sim: Any,
-    sim_store: IntArray,
+    world: Any,
     sim_counters: IntArray,
     events: IntArray,
     p: EngineInt,
 ) -> int:
     """Seat p's single for this turn (-1: greedy's turn): the best candidate (`search_candidates`) after successive
     halving over `search_rollouts` x candidates rollouts, greedy's on a tie. With one distinct single in hand there
-    is nothing to choose: no rollout. The search's words are `st.search` (SR_*)."""
+    is nothing to choose: no rollout. The search's words are `st.search` (SR_*); its work records are `world` (a
+    round's sampled world) and `sim` (a rollout's play)."""
     search = st.search
     m = search_candidates(table, effects, st, p)
     search[SR_N] = m
     search[SR_CHOICE] = 0
     if m <= 1:
         return -1
-    # The world's store order kept in the work store's second half, when it has one (the whole game's work store may
-    # be just the store's length: then each rollout deals its world again, the same deal).
-    shared = sim_store.shape[0] >= 2 * store.shape[0]
-    context = (table, effects, st, store, sim, sim_store, sim_counters, events, p, shared)
+    context = (table, effects, st, world, sim, sim_counters, events, p)
     budget = st.options[O_SEARCH_ROLLOUTS] * m
     search[SR_ROLLOUTS] += halving_search(
         context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
@@ -2609,11 +2588,10 @@ def play_searched_tournament(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store: IntArray,
     counters: IntArray,
     events: IntArray,
     sim: Any,
-    sim_store: IntArray,
+    world: Any,
     sim_counters: IntArray,
 ) -> None:
     """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
@@ -2623,11 +2601,9 @@ def play_searched_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             if st.side[p, S_POLICY] == SEARCH:
-                st.search[SR_WANTED] = search_decision(
-                    table, effects, st, store, sim, sim_store, sim_counters, events, p
-                )
+                st.search[SR_WANTED] = search_decision(table, effects, st, sim, world, sim_counters, events, p)
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, store, counters, events, p)
+            take_turn(table, effects, st, counters, events, p)
             passes = 0
         else:
             passes += 1
@@ -2645,7 +2621,6 @@ def play_searched_matches(
     table: IntArray,
     effects: IntArray,
     st: Any,
-    store_master: IntArray,
     store: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2662,20 +2637,20 @@ def play_searched_matches(
     events: IntArray,
     meta: IntArray,
     sim: Any,
-    sim_store: IntArray,
+    world: Any,
     sim_counters: IntArray,
 ) -> None:
     """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
-    store_total = store_master.shape[0]
+    store_total = store.shape[0]
     for m in range(seeds.shape[0]):
         for k in range(store_total):
-            store[k] = store_master[k]
+            st.store[k] = store[k]
         begin_match_counters(counters, m)
         setup_tournament(
             table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
         )
         rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
-        play_searched_tournament(table, effects, st, store, counters, events, sim, sim_store, sim_counters)
+        play_searched_tournament(table, effects, st, counters, events, sim, world, sim_counters)
         record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
 
 
@@ -2838,6 +2813,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
                 actual="none",
             )
         )
+    # Refused before any tournament is played: the state record's store holds MAX_STORE cards.
+    check_store(np.asarray(store_ids, dtype=np.int64))
     meta, meta_findings = _meta_stacks(cardset, entries, cards)
     findings.extend(meta_findings)
     return CompiledCards(
@@ -2886,6 +2863,14 @@ def _meta_stacks(
     return meta, findings
 
 
+def check_store(store: IntArray) -> IntArray:
+    """`store` (card ids) if a tournament's state record holds it (at most MAX_STORE cards, the `store_cards`
+    limit), else the limit's refusal."""
+    if store.shape[0] > MAX_STORE:
+        raise over_limit("store_cards", f"the store holds {store.shape[0]:,} cards")
+    return store
+
+
 def new_state(options: IntArray | None = None) -> Any:
     """A fresh tournament state record (see STATE_DTYPE) for up to MAX_PLAYERS seats, holding these rule options
     (`option_array`; none given: zeros, for scenario tests that fill the fields a kernel reads). No deck box,
@@ -2900,13 +2885,11 @@ def new_state(options: IntArray | None = None) -> Any:
 
 
 def search_state(compiled: CompiledCards) -> dict[str, Any]:
-    """The search policy's work: a state record of its own (`sim`: rollouts play on it), its store and counters
-    (nothing of a rollout is counted in the batch's)."""
-    store = compiled.extra["store"]
+    """The search policy's work: two state records of its own (`world`: a round's sampled world; `sim`: a rollout
+    plays on a clone of it) and its counters (nothing of a rollout is counted in the batch's)."""
     return {
         "sim": new_state(compiled.options),
-        # Twice the store: a rollout's store, then the sampled world's order every candidate's rollout starts from.
-        "store": np.concatenate([store, store]),
+        "world": new_state(compiled.options),
         "counters": new_counters(len(compiled.names)),
     }
 
@@ -2932,13 +2915,11 @@ def _run(
     rp_a = np.zeros(n, dtype=np.int64)
     state = new_state(compiled.options)
     counters = new_counters(len(compiled.names))
-    store = compiled.extra["store"].copy()
     args = (
         compiled.table,
         compiled.extra["effects"],
         state,
-        compiled.extra["store"],
-        store,
+        check_store(compiled.extra["store"]),
         np.ascontiguousarray(deck_a, dtype=np.int64),
         np.ascontiguousarray(deck_b, dtype=np.int64),
         np.ascontiguousarray(seeds, dtype=np.int64),
@@ -2956,7 +2937,7 @@ def _run(
     )
     if SEARCH in (policy_a, policy_b):
         work = search_state(compiled)
-        play_searched_matches(*args, work["sim"], work["store"], work["counters"])
+        play_searched_matches(*args, work["sim"], work["world"], work["counters"])
         if search_words is not None:
             search_words[SR_DECISIONS] += state.search[SR_DECISIONS]
             search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]

@@ -1025,8 +1025,10 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     events = np.zeros((tournament.MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
     # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
     # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
-    # Discard Pile").
-    store = np.array(state.store_deck + state.store_discard, dtype=np.int64)
+    # Discard Pile"). Sold starter and promo cards reach the store through its discard, so it may outgrow the set's
+    # store deck: over the state record's room (the `store_cards` limit) it is refused.
+    store = tournament.check_store(np.array(state.store_deck + state.store_discard, dtype=np.int64))
+    s.store[: store.shape[0]] = store
     game = s["game"]
     game[tournament.G_PLAYERS] = n
     game[tournament.G_CURRENT] = state.first
@@ -1066,16 +1068,13 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
         work = tournament.search_state(cards.compiled)
-        if work["store"].shape[0] < store.shape[0]:
-            # Sold starter and promo cards reach the store through its discard: the work store holds them too.
-            work["store"] = np.zeros(store.shape[0], dtype=np.int64)
         # The search's own generator, never the tournament's (that would foretell its later store draws).
         rng_seed(s.search, np.int64(state.rng.integers(0, 2**62)))
         tournament.play_searched_tournament(
-            table, effects, s, store, counters, events, work["sim"], work["store"], work["counters"]
+            table, effects, s, counters, events, work["sim"], work["world"], work["counters"]
         )
     else:
-        tournament.play_tournament(table, effects, s, store, counters, events)
+        tournament.play_tournament(table, effects, s, counters, events)
     if traced:
         for row in events[: int(s.ecount[0])]:
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
@@ -1096,6 +1095,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         places = [int(side[p, tournament.S_PLACE]) for p in range(n)]
     left = int(game[tournament.G_STORE_LEFT])
     shown = int(game[tournament.G_AFTERMARKET])
+    store = s.store[: store.shape[0]]
     state.store_deck = [int(c) for c in store[:left]]
     # Clash reveals stay in the aftermarket, "available for sale during the next round".
     state.aftermarket = [Listing(int(c), -1) for c in store[left : left + shown]]
