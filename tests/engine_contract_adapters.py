@@ -778,48 +778,66 @@ def _circles_doors(E: Any, log: Checks) -> None:
         ok = same and ((n == 0 and int(k) == -1) or 0 <= int(k) < n)
         log.check(f"apply, kind {kind(S)}", ok, lambda: f"row {k} of {n}, list fresh: {same}")
 
+    # The callers look each door up in their own module (`rules` calls `apply` and `choose`, `greedy` calls
+    # `choose` and `greedy_hand`): the package's wrapper goes into every module of the engine that holds the name.
     _wrap(E, "choose", None, on_choose)
     _wrap(E, "greedy_hand", None, on_greedy_hand)
     _wrap(E, "apply", on_apply)
+    for name in ("choose", "greedy_hand", "apply"):
+        E.replace_everywhere(name, getattr(E, name))
 
 
 def _souls_doors(E: Any, log: Checks) -> None:
-    """souls: `apply(st, side, row)` takes the row at word `row`; greedy takes most rows by calling the rule `apply`
-    would call for them (`attack`, `summon`, ...), each checked as that row. Listed on a copy (listing writes the
-    sacrifice plan and the action list)."""
+    """souls: the policies take a row with `apply_of(G, st, side, row)` (the row at word `row`; `apply` is it for the
+    side whose decision is open); greedy takes most rows by calling the rule `apply_of` would call for them
+    (`attack`, `summon`, ...), each checked as that row. Listed by the contract's `legal_actions(G, st, out)`, which
+    reads the side from the state, so the side a door is given must be the one whose decision is open; on a copy
+    (listing writes the sacrifice plan and the action list)."""
     inside = [0]
+    batch_g: list[Any] = [None]  # the batch's game data, for the rules that do not take it (Support, moves)
 
-    def listed(st: Any, side: Any) -> set[tuple[int, ...]]:
+    def listed(G: Any, st: Any) -> set[tuple[int, ...]]:
         probe = st.copy()
         out = int(probe[E.G_ACTIONS])
-        n = int(E.legal_actions(probe, side, out))
+        n = int(E.legal_actions(G, probe, out))
         return {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
 
-    def check(door: str, st: Any, side: Any, row: tuple[int, ...]) -> None:
-        rows = listed(st, side)
-        log.check(f"{door}, kind {row[0]}", row in rows, lambda: f"row {row}, listed {sorted(rows)}")
+    def check(door: str, G: Any, st: Any, side: Any, row: tuple[int, ...]) -> None:
+        rows, active = listed(G, st), int(st[E.G_ACTIVE])
+        ok = row in rows and active == int(side)
+        log.check(
+            f"{door}, kind {row[0]}", ok, lambda: f"row {row} of side {side} (open: {active}), listed {sorted(rows)}"
+        )
 
-    real_apply = E.apply
+    real_batch = E.play_batch_kernel
 
-    def checked_apply(st: Any, side: Any, row: Any) -> Any:
-        check("apply", st, side, tuple(int(v) for v in st[row : row + 4]))
+    def noting_g(G: Any, *args: Any) -> Any:
+        batch_g[0] = G
+        return real_batch(G, *args)
+
+    E.play_batch_kernel = noting_g
+    real_apply = E.apply_of
+
+    def checked_apply(G: Any, st: Any, side: Any, row: Any) -> Any:
+        check("apply", G, st, side, tuple(int(v) for v in st[row : row + 4]))
         inside[0] += 1
         try:
-            return real_apply(st, side, row)
+            return real_apply(G, st, side, row)
         finally:
             inside[0] -= 1
 
-    E.apply = checked_apply
+    E.apply_of = checked_apply
 
-    def direct(name: str, row_of: Callable[..., tuple[Any, ...]]) -> None:
+    def direct(name: str, row_of: Callable[..., tuple[Any, ...]], takes_g: bool = True) -> None:
         real = getattr(E, name)
 
-        def taken(st: Any, side: Any, *args: Any) -> Any:
+        def taken(*args: Any) -> Any:
+            G, (st, side, *rest) = (args[0], args[1:]) if takes_g else (batch_g[0], args)
             if inside[0] == 0:
-                check(name, st, side, tuple(int(v) for v in row_of(*args)))
+                check(name, G, st, side, tuple(int(v) for v in row_of(*rest)))
             inside[0] += 1
             try:
-                return real(st, side, *args)
+                return real(*args)
             finally:
                 inside[0] -= 1
 

@@ -51,9 +51,11 @@ def test_engine_record_is_complete(ruleset_id: str) -> None:
 def test_engine_module_imports_no_page_chart_or_table_library(ruleset_id: str) -> None:
     module = RULESETS[ruleset_id].engine_module
     assert module is not None
-    tree = ast.parse((REPO_ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+    path = REPO_ROOT / module.replace(".", "/")  # an engine module, or a package of them (engine/)
+    files = sorted(path.glob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+    trees = [ast.parse(file.read_text(encoding="utf-8")) for file in files]
     imported = set()
-    for node in ast.walk(tree):
+    for node in (node for tree in trees for node in ast.walk(tree)):
         if isinstance(node, ast.Import):
             imported |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -116,5 +118,8 @@ def test_golden_trace_is_committed(ruleset_id: str) -> None:
 
 def test_engine_list_is_what_the_registry_says() -> None:
     # Guards against an engine module that exists but was never named in its RULESET.
-    on_disk = {path.parent.name for path in Path(REPO_ROOT / "workbench" / "rulesets").glob("*/engine.py")}
+    rulesets = Path(REPO_ROOT / "workbench" / "rulesets")
+    # An engine is one module (engine.py) or a package of modules (engine/__init__.py).
+    on_disk = {path.parent.name for path in rulesets.glob("*/engine.py")}
+    on_disk |= {path.parent.parent.name for path in rulesets.glob("*/engine/__init__.py")}
     assert on_disk == set(ENGINE_IDS)

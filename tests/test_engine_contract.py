@@ -345,9 +345,9 @@ def test_the_contract_s_functions_are_rules_that_read_no_policy(ruleset_id: str)
     # The four functions the adapter names are the engine's own, read no policy field, and are names the check above
     # holds to the rules (none passes as a policy's or a play loop's).
     adapter = ADAPTERS[ruleset_id]
-    source = (no_policy.ENGINES / ruleset_id / "engine.py").read_text(encoding="utf-8")
-    functions = {node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
-    readers = no_policy._policy_readers(source)
+    sources = [path.read_text(encoding="utf-8") for path in no_policy.engine_files(ruleset_id)]
+    functions = {node.name for text in sources for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+    readers = {name for source in sources for name in no_policy._policy_readers(source)}
     for signature in adapter.CONTRACT.values():
         name = signature.split("(", 1)[0]
         assert name in functions, name

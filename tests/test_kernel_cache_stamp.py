@@ -58,8 +58,10 @@ def test_an_engine_s_kernels_depend_on_the_shared_files_and_their_ruleset_packag
     sources = kernel_sources("workbench.rulesets.circles.engine")
     names = [path.name for path in sources]
     assert names[: len(SHARED_KERNEL_FILES)] == list(SHARED_KERNEL_FILES)
-    assert {"engine.py", "abilities.py", "options.py"} <= set(names)
-    assert all(path.parent.name in {"workbench", "circles"} for path in sources)
+    assert {"rules.py", "greedy.py", "search.py", "abilities.py", "options.py"} <= set(names)
+    assert all(path.parent.name in {"workbench", "circles", "engine"} for path in sources)
+    # The engine is a package of modules whose kernels copy in each other's: a kernel of any of them depends on all.
+    assert kernel_sources("workbench.rulesets.circles.engine.rules") == sources
     assert [path.name for path in kernel_sources("workbench.policies")] == list(SHARED_KERNEL_FILES)
 
 

@@ -153,8 +153,9 @@ def sources_stamp(paths: tuple[Path, ...]) -> str:
 @functools.cache  # asked once per kernel at import (about 150 an engine): one lookup and glob per module
 def kernel_sources(module_name: str) -> tuple[Path, ...]:
     """The source files a kernel of `module_name` depends on beyond its own: the shared kernel files, and for a
-    ruleset's engine every module of its ruleset package (constants its kernels read at compile time: ability ids,
-    option orders, effect codes)."""
+    ruleset's engine every module of its ruleset package, those of a package inside it included (constants its
+    kernels read at compile time: ability ids, option orders, effect codes; and an engine split into modules, whose
+    kernels call and copy in each other's)."""
     here = Path(__file__).parent
     shared = tuple(here / name for name in SHARED_KERNEL_FILES)
     try:
@@ -164,7 +165,12 @@ def kernel_sources(module_name: str) -> tuple[Path, ...]:
     source = spec.origin if spec is not None else getattr(sys.modules.get(module_name), "__file__", None)
     if source is None or not source.endswith(".py") or Path(source).parent == here:
         return shared
-    return shared + tuple(sorted(Path(source).parent.glob("*.py")))
+    folder, rulesets = Path(source).parent, here / "rulesets"
+    if rulesets not in folder.parents:
+        return shared + tuple(sorted(folder.glob("*.py")))
+    while folder.parent != rulesets:
+        folder = folder.parent
+    return shared + tuple(sorted(folder.rglob("*.py")))
 
 
 def stamp_cache(dispatcher: Any, function: Callable[..., Any]) -> Any:

@@ -1,7 +1,8 @@
 """Plays circles matches in plain Python with the policies' entry points and `apply` wrapped, to show every action a
 policy chose and every row the rules applied was one `legal_actions` listed. Run by test_circles_engine.py in a
-subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's `choose`, `greedy_hand` and `apply`, which
-only the uncompiled engine looks up at each call); not collected by pytest.
+subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace `choose`, `greedy_hand` and `apply` in every module of the
+engine package that calls them, `replace_everywhere`, where only the uncompiled engine looks them up at each call);
+not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/circles/legal_replay.py POLICY MATCHES
 
@@ -176,9 +177,9 @@ def main() -> None:
         assert (n == 0 and k == -1) or 0 <= k < n, f"row {k} of {n} applied (kind {E.decision_of(S)[E.D_KIND]})"
         return rule_apply(R, S, k)
 
-    E.choose = checked_choose
-    E.greedy_hand = checked_greedy_hand
-    E.apply = checked_apply  # type: ignore[assignment]
+    E.replace_everywhere("choose", checked_choose)
+    E.replace_everywhere("greedy_hand", checked_greedy_hand)
+    E.replace_everywhere("apply", checked_apply)
     results = play(policy, matches)
     midgames = play_midgames(policy, matches)
     print(json.dumps({"results": results, "midgames": midgames, "chosen": chosen}))

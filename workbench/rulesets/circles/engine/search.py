@@ -1,0 +1,309 @@
+"""The circles search policy: determinized Monte Carlo over each decision of its own turn (`decide`, the rollouts,
+successive halving over the candidates) and the match loop of a batch where a side plays `search`.
+
+Imports `layout` and `rules` (a searched turn is the rules' turn, played again from a snapshot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
+from workbench.policies import SEARCH
+from workbench.rulesets.circles.engine.layout import (
+    C_ABORTED,
+    C_CAND,
+    C_DISTINCT,
+    C_MODE,
+    C_NEED_DEFAULT,
+    C_NEED_N,
+    C_ORDER,
+    C_POINTS,
+    C_RESEED,
+    C_ROLLOUT_POLICY,
+    C_SEARCHED,
+    C_SEARCHER,
+    C_STATS,
+    C_TAPE,
+    C_TAPE_LEN,
+    C_TAPE_POS,
+    C_TRIED,
+    D_KIND,
+    D_SIDE,
+    G_WINNER,
+    HAND,
+    K_CHARACTER,
+    K_REORDER,
+    K_RESOURCE,
+    KIND_RESOURCE,
+    MAX_CHOICES,
+    O_SEARCH_ROLLOUT_POLICY,
+    O_SEARCH_ROLLOUTS,
+    S_POLICY,
+    SEARCH_LIVE,
+    SEARCH_OFF,
+    SEARCH_REPLAY,
+    SEARCH_SEED,
+    T_COLOUR,
+    T_KIND,
+    TAPE_MAX,
+    UNDECIDED,
+    actions_of,
+    decision_of,
+    game_of,
+    options_of,
+    restore,
+    rng_of,
+    search_of,
+    search_rng_of,
+    side_of,
+    table_of,
+    zones_of,
+)
+from workbench.rulesets.circles.engine.rules import (
+    clone,
+    determinize,
+    finish_match,
+    play_match,
+    start_match,
+    start_turn,
+    turn_body_call,
+    turn_cap_reached,
+)
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search
+
+# ---------------------------------------------------------------------------------------------------------------
+# The search policy: determinized Monte Carlo over each decision of its own turn
+#
+# The rules call the policy at each decision (`decide`); they cannot stop in the middle of a turn and resume later.
+# So a `search` side's turn is played from a snapshot taken after its draw, with the decisions taken so far on a
+# tape; at the first decision not on the tape the turn stops (its effects are thrown away by going back to the
+# snapshot), the decision is searched, its choice goes on the tape, and the turn is played again. A rollout is a clone
+# of the snapshot with the hidden cards resampled (`determinize`), the tape plus the choice under test replayed, and
+# the rest of the match played by the rollout policy. In the opponent's turn the search side answers as greedy does:
+# a rollout from that turn's start would replay the opponent's plays from a hand it cannot see.
+
+
+@rules_kernel
+def decide(R: IntArray, S: IntArray, s: EngineInt, n: EngineInt, default: EngineInt) -> EngineInt:
+    """A `search` side's row among the n listed actions of the pending decision (`default` is greedy's).
+
+    In the searching side's own turn of the real match: the row already taken at this point of the turn (the
+    tape), or, at a decision not yet taken, greedy's row and a note that the turn must stop here (C_ABORTED, with
+    which listed rows are alike in C_DISTINCT): the match loop searches this decision and plays the turn again from
+    its start (`play_searched_matches`). In a rollout: the tape's rows, the last being the one under test; then the
+    rollout policy takes over (`end_replay`). Anywhere else (the opponent's turn, a single row): greedy's row.
+    """
+    control = search_of(S)
+    mode = control[C_MODE]
+    if n <= 1 or mode == SEARCH_OFF or control[C_SEARCHER] != s:
+        return default
+    position = control[C_TAPE_POS]
+    if position < control[C_TAPE_LEN]:
+        choice = control[C_TAPE + position]
+        control[C_TAPE_POS] = position + 1
+        if mode == SEARCH_REPLAY and position + 1 == control[C_TAPE_LEN]:
+            end_replay(S)
+        return choice if choice < n else default
+    if mode == SEARCH_LIVE and control[C_ABORTED] == 0 and control[C_TAPE_LEN] < TAPE_MAX:
+        control[C_ABORTED] = 1
+        control[C_NEED_N] = n
+        control[C_NEED_DEFAULT] = default
+        for k in range(min(n, MAX_CHOICES)):
+            distinct = 1
+            for j in range(k):
+                if same_choice(R, S, k, j):
+                    distinct = 0
+                    break
+            control[C_DISTINCT + k] = distinct
+    return default
+
+
+@rules_kernel
+def end_replay(S: IntArray) -> None:
+    """A rollout has replayed its tape: both sides now play the rollout policy, with fresh dice from the search's
+    generator (the match's own generator would foretell the real match's later random choices)."""
+    control, side = search_of(S), side_of(S)
+    side[0, S_POLICY] = control[C_ROLLOUT_POLICY]
+    side[1, S_POLICY] = control[C_ROLLOUT_POLICY]
+    rng_seed(rng_of(S), control[C_RESEED])
+    control[C_MODE] = SEARCH_OFF
+
+
+@rules_kernel
+def hand_choice_key(R: IntArray, card: EngineInt) -> EngineInt:
+    """What tells two hand cards apart as choices: a resource's colour (two red resources play alike), else the
+    card."""
+    table = table_of(R)
+    if table[card, T_KIND] == KIND_RESOURCE:
+        return -2 - table[card, T_COLOUR]
+    return card
+
+
+@rules_kernel
+def same_choice(R: IntArray, S: IntArray, k: EngineInt, j: EngineInt) -> bool:
+    """Listed rows k and j play alike, so the search weighs only the first: two resources of one colour, two
+    copies of a character, a swap and its mirror."""
+    zones, decision, out = zones_of(S), decision_of(S), actions_of(S)
+    kind, s = decision[D_KIND], decision[D_SIDE]
+    if kind == K_RESOURCE or kind == K_CHARACTER:
+        if out[k, 0] < 0 or out[j, 0] < 0:
+            return False
+        return hand_choice_key(R, zones[s, HAND, out[k, 0]]) == hand_choice_key(R, zones[s, HAND, out[j, 0]])
+    if kind == K_REORDER:
+        return out[k, 0] == out[j, 1] and out[k, 1] == out[j, 0]
+    return False
+
+
+@inline_kernel
+def rollout(
+    R: IntArray,
+    snapshot: IntArray,
+    scratch: IntArray,
+    s: EngineInt,
+    choice: EngineInt,
+    world: EngineInt,
+    dice: EngineInt,
+) -> int:
+    """One rollout of `choice` for side s from the turn's snapshot, in the hidden world drawn from seed `world` and
+    with the dice of seed `dice` after the choice: WIN_POINTS if s wins, DRAW_POINTS for a draw, 0 if it loses."""
+    opts = options_of(R)
+    clone(snapshot, scratch)
+    rng = search_rng_of(scratch)
+    rng_seed(rng, world)
+    determinize(R, scratch, s, rng)
+    control, game = search_of(scratch), game_of(scratch)
+    control[C_MODE] = SEARCH_REPLAY
+    control[C_TAPE + control[C_TAPE_LEN]] = choice
+    control[C_TAPE_LEN] += 1
+    control[C_TAPE_POS] = 0
+    control[C_ABORTED] = 0
+    control[C_RESEED] = dice
+    control[C_ROLLOUT_POLICY] = opts[O_SEARCH_ROLLOUT_POLICY]
+    turn_body_call(R, scratch, s)
+    if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
+        end_replay(scratch)
+    play_match(R, scratch, 1 - s)
+    if game[G_WINNER] == s:
+        return WIN_POINTS
+    return DRAW_POINTS if game[G_WINNER] == -1 else 0
+
+
+@inline_kernel
+def no_world(_context: Any, _seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: nothing to deal ahead, as each rollout deals its world from the seed itself
+    (`rollout`: the snapshot cloned, then `determinize`)."""
+
+
+@inline_kernel
+def candidate_rollout(context: Any, c: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate c, the listed row C_CAND + c, rolled out in the world of seed `world`."""
+    R, snapshot, scratch, s, control = context
+    return rollout(R, snapshot, scratch, s, control[C_CAND + c], world, dice)
+
+
+@inline_kernel
+def search_decision(
+    R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
+) -> EngineInt:
+    """The listed row among n that successive halving finds best (`workbench.search_kernels`): its candidates are
+    greedy's row (`default`, candidate 0, so a tie keeps it) and every other distinct listed row (C_DISTINCT: a row
+    alike an earlier one is not weighed again); its budget, `search_rollouts` rollouts per candidate, is spent in
+    ceil(log2 candidates) rounds, each giving every candidate still in the same number of rollouts and keeping the
+    better half.
+
+    In a round every candidate is played in the same sampled worlds with the same later dice (common random numbers):
+    the comparison between choices then carries only the noise of what the choices change, not of which hidden cards
+    each happened to meet, which with independent samples drowned most differences at this budget. The rollouts and
+    points of each listed row are left in the snapshot's C_STATS (0 for a row not weighed).
+    """
+    control = search_of(snapshot)
+    if n > MAX_CHOICES:
+        return default
+    control[C_CAND] = default
+    m = 1
+    for k in range(n):
+        control[C_STATS + k] = 0
+        control[C_STATS + MAX_CHOICES + k] = 0
+        if k != default and control[C_DISTINCT + k] == 1:
+            control[C_CAND + m] = k
+            m += 1
+    budget = options_of(R)[O_SEARCH_ROLLOUTS] * m
+    context = (R, snapshot, scratch, s, control)
+    halving_search(
+        no_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, search_rng_of(snapshot)
+    )
+    for c in range(m):
+        row = control[C_CAND + c]
+        control[C_STATS + row] = control[C_TRIED + c]
+        control[C_STATS + MAX_CHOICES + row] = control[C_POINTS + c]
+    return control[C_CAND + control[C_ORDER]]
+
+
+@inline_kernel
+def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt) -> None:
+    """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
+    S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
+    control, taped = search_of(S), search_of(snapshot)
+    control[C_MODE] = SEARCH_LIVE
+    control[C_SEARCHER] = s
+    control[C_TAPE_LEN] = 0
+    control[C_TAPE_POS] = 0
+    control[C_ABORTED] = 0
+    restore(S, snapshot)
+    while True:
+        turn_body_call(R, S, s)
+        if control[C_ABORTED] == 0:
+            return
+        n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
+        for k in range(min(n, MAX_CHOICES)):
+            taped[C_DISTINCT + k] = control[C_DISTINCT + k]
+        choice = search_decision(R, snapshot, scratch, s, n, default)
+        taped[C_SEARCHED] += 1
+        taped[C_TAPE + taped[C_TAPE_LEN]] = choice
+        taped[C_TAPE_LEN] += 1
+        restore(snapshot, S)
+
+
+@rules_kernel
+def play_searched_matches(
+    R: IntArray,
+    S: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    snapshot: IntArray,
+    scratch: IntArray,
+) -> None:
+    """`play_matches` when a side plays `search`, with the turn's snapshot and the rollouts' buffer.
+
+    Each match is `play_match` but for a `search` side, each of whose turns is played from a snapshot after its
+    draw, and again after each decision searched (see the module's first comment).
+
+    The search's match loop, its turns, its decisions and its rollouts are copied into this one kernel (one call
+    site each): each kernel links, optimizes and code-generates again everything it calls, the whole turn included,
+    so each level of calls between this loop and `turn_body_call` cost about 2 s of compile CPU. The match loop is
+    written here rather than copied in from an inline kernel (Numba's IR inliner costs with the square of what it
+    copies: about 0.8 s)."""
+    side, game, control = side_of(S), game_of(S), search_of(S)
+    for m in range(seeds.shape[0]):
+        start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
+        rng_seed(search_rng_of(S), seeds[m] ^ SEARCH_SEED)
+        control[C_MODE] = SEARCH_LIVE
+        s = np.int64(first[m])
+        while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
+            start_turn(R, S, s)
+            if side[s, S_POLICY] == SEARCH:
+                play_searched_turn(R, S, snapshot, scratch, s)
+            else:
+                control[C_SEARCHER] = -1
+                turn_body_call(R, S, s)
+            s = 1 - s
+        finish_match(S, m, winners, turns)
