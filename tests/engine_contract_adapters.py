@@ -267,38 +267,36 @@ class CirclesAdapter(Adapter):
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# souls: `st`, one flat int64 buffer holding the game data too
+# souls: `G` and `st`, two flat int64 buffers
 
 
 class SoulsAdapter(Adapter):
     ruleset = "souls"
     E = souls
     SHAPE = {
-        "G": "inside `st`: options, card table and effect table are words of the state buffer",
-        "S": "`st`: one flat int64 buffer (dice, game words, options, sides, board, zones, sacrifice plan, policy "
-        "scratch, action list, counters, card tables, trace)",
+        "G": "`G`: one flat int64 buffer (header, options, card table, effect table)",
+        "S": "`st`: one flat int64 buffer (dice, game words, sides, board, zones, sacrifice plan, policy scratch, "
+        "action list, counters, trace)",
     }
     CONTRACT = {
-        "legal_actions": "legal_actions(st, side, out) -> n (out: a word offset into st)",
-        "apply": "apply(st, side, row) (row: a word offset into st)",
+        "legal_actions": "legal_actions(G, st, out) -> n (the side: st[G_ACTIVE]; out: a word offset into st)",
+        "apply": "apply(G, st, row) (the side: st[G_ACTIVE]; row: a word offset into st)",
         "clone": "clone(st, into)",
-        "determinize": "determinize(st, side) (randomness: st's own dice, st[0:4])",
+        "determinize": "determinize(G, st, side, rng)",
     }
     ROLES = {
-        "legal_actions": ("GS", "seat", "out"),
-        "apply": ("GS", "seat", "row"),
-        "clone": ("GS", "into"),
-        "determinize": ("GS", "seat"),
+        "legal_actions": ("G", "S", "out"),
+        "apply": ("G", "S", "row"),
+        "clone": ("S", "into"),
+        "determinize": ("G", "S", "seat", "rng"),
     }
     clone_leaves = {
         "trace_count": "into's trace: none (G_EVENTS, G_EVENT_ROWS set to 0)",
         "actions": "the action list, rewritten by the next listing",
         "counters": "the batch's counters",
-        "cards": "the card table (game data, the same in a state of the same cards)",
-        "fx": "the effect table (game data, likewise)",
         "events": "the trace",
     }
-    determinize_scratch = frozenset({"rng", "actions"})
+    determinize_scratch = frozenset({"actions"})
     extra_states = ((6, 12, {}),)  # B has a trap set face down
 
     def match(
@@ -316,10 +314,10 @@ class SoulsAdapter(Adapter):
         seeds, first = _one_match_args(seed, seed % 2)
         winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
         E.play_batch_kernel(
-            arrays.st, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns, work, search
+            arrays.G, arrays.st, deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns, work, search
         )
         capacity = max(len(deck_a), len(deck_b))
-        return Match({"compiled": compiled}, {"st": arrays.st}, {"capacity": capacity})
+        return Match({"G": arrays.G, "compiled": compiled}, {"st": arrays.st}, {"capacity": capacity})
 
     def blank(self, m: Match) -> Match:
         return Match(m.G, {"st": self.E.new_state(m.G["compiled"], m.extra["capacity"])}, dict(m.extra))
@@ -327,24 +325,21 @@ class SoulsAdapter(Adapter):
     def parts(self, m: Match) -> dict[str, Any]:
         E, st = self.E, m.arrays["st"]
         at = {name: int(st[getattr(E, name)]) for name in ("G_ZONES", "G_PLAN", "G_SCRATCH", "G_ACTIONS")}
-        at |= {name: int(st[getattr(E, name)]) for name in ("G_COUNTERS", "G_CARDS", "G_FX", "G_EVENT_BASE")}
+        at |= {name: int(st[getattr(E, name)]) for name in ("G_COUNTERS", "G_EVENT_BASE")}
         capacity = int(st[E.G_CAPACITY])
         return {
             "rng": st[0:4],
             "game": st[4 : E.G_EVENTS],
             "trace_count": st[E.G_EVENTS : E.G_EVENT_BASE],
             "layout": st[E.G_EVENT_BASE : E.G_PENDING],
-            "pending": st[E.G_PENDING : E.OPTS_BASE],
-            "options": st[E.OPTS_BASE : E.SIDES_BASE],
+            "pending": st[E.G_PENDING : E.SIDES_BASE],
             "sides": st[E.SIDES_BASE : E.BOARD_BASE],
             "board": st[E.BOARD_BASE : E.ZONES_BASE],
             "zones": st[at["G_ZONES"] : at["G_PLAN"]].reshape(2, 3, capacity),
             "plan": st[at["G_PLAN"] : at["G_SCRATCH"]],
             "scratch": st[at["G_SCRATCH"] : at["G_ACTIONS"]],
             "actions": st[at["G_ACTIONS"] : at["G_COUNTERS"]],
-            "counters": st[at["G_COUNTERS"] : at["G_CARDS"]],
-            "cards": st[at["G_CARDS"] : at["G_FX"]],
-            "fx": st[at["G_FX"] : at["G_EVENT_BASE"]],
+            "counters": st[at["G_COUNTERS"] : at["G_EVENT_BASE"]],
             "events": st[at["G_EVENT_BASE"] :],
         }
 
@@ -352,11 +347,9 @@ class SoulsAdapter(Adapter):
         self.E.clone(m.arrays["st"], into.arrays["st"])
 
     def determinize(self, m: Match, seat: int, seed: int) -> None:
-        st = m.arrays["st"]
         rng = np.zeros(4, dtype=np.int64)
         rng_seed(rng, seed)
-        st[0:4] = rng
-        self.E.determinize(st, np.int64(seat))
+        self.E.determinize(m.G["G"], m.arrays["st"], np.int64(seat), rng)
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         E, st = self.E, m.arrays["st"]
@@ -373,11 +366,11 @@ class SoulsAdapter(Adapter):
 
     def kind_of(self, m: Match, place: tuple[str, Index]) -> int:
         # A trap card or not: a trap slot holds a trap.
-        E, st = self.E, m.arrays["st"]
+        E = self.E
         if not isinstance(place[1][-1], int):
             return 0  # a run of the seat's own deck
         card = int(self.parts(m)["zones"][place[1]])
-        return int(int(st[int(st[E.G_CARDS]) + card * E.CARD_COLUMNS + E.C_KIND]) == E.KIND_TRAP)
+        return int(int(m.G["G"][E.TABLE_BASE + card * E.CARD_COLUMNS + E.C_KIND]) == E.KIND_TRAP)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -848,8 +841,8 @@ def _souls_doors(E: Any, log: Checks) -> None:
     direct("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
     direct("cast_spell", lambda h, target: (E.A_CAST, h, target, 0))
     direct("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
-    direct("support", lambda u, target: (E.A_SUPPORT, u, target, 0))
-    direct("move_unit", lambda u, row: (E.A_MOVE, u, row, 0))
+    direct("support", lambda u, target: (E.A_SUPPORT, u, target, 0), takes_g=False)
+    direct("move_unit", lambda u, row: (E.A_MOVE, u, row, 0), takes_g=False)
 
 
 def _plasma_doors(E: Any, log: Checks) -> None:

@@ -129,12 +129,11 @@ def test_the_adapter_names_every_parameter_of_the_four_functions(ruleset_id: str
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        souls="the game data (options, card and effect tables) is inside the state buffer `st`",
         plasma="the counters and the trace travel beside the state record (`apply`)",
         source="the game data is three arguments (table, clauses, rules) and the state a record with piles, "
         "counters and trace beside it",
-        blades="the game data is two arguments (table, effects) and the state a record with the store, counters "
-        "and trace beside it",
+        blades="the game data is two arguments (table, effects) and the state a record with counters and trace "
+        "beside it",
     ),
 )
 def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
@@ -148,12 +147,10 @@ def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        souls="a side argument in legal_actions and apply, no game data apart, no generator in determinize",
         plasma="apply takes the counters and the trace beside the state",
         source="game data in three arguments, the state's piles, counters and trace beside it, no generator in "
         "determinize",
-        blades="game data in two arguments, the store, counters and trace beside the state, clone_state(dst, src) "
-        "target first, no generator in determinize",
+        blades="game data in two arguments, counters and trace beside the state",
     ),
 )
 def test_the_four_functions_have_the_contract_s_signatures(ruleset_id: str) -> None:

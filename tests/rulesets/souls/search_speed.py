@@ -29,7 +29,7 @@ def run(
     first = (np.arange(len(seeds)) % 2).astype(np.int8)
     winners = np.zeros(len(seeds), dtype=np.int8)
     turns = np.zeros(len(seeds), dtype=np.int32)
-    E.play_batch_kernel(arrays.st, ids, ids, seeds, first, SEARCH, GREEDY, winners, turns, work, search)
+    E.play_batch_kernel(arrays.G, arrays.st, ids, ids, seeds, first, SEARCH, GREEDY, winners, turns, work, search)
     return winners, turns
 
 

@@ -221,6 +221,7 @@ class Scenario:
     def __init__(self, cardset: CardSet, **options: Any) -> None:
         _, self.compiled, self.options = compile_for(cardset, options)
         self.arrays = E.MatchArrays(self.compiled, 40, 2_000)
+        self.G = self.arrays.G
         self.st = self.arrays.st
         E.reset_state(self.st)
         self.st[E.G_TURN] = 3
@@ -229,7 +230,7 @@ class Scenario:
         return self.compiled.card_id(name)
 
     def place(self, side: int, name: str, row: int = 0, damage: int = 0) -> int:
-        u = E.add_unit(self.st, side, self.id(name), row)
+        u = E.add_unit(self.G, self.st, side, self.id(name), row)
         self.arrays.board[side, u, E.U_DAMAGE] = damage
         self.arrays.board[side, u, E.U_SUMMONED] = 0
         return u
@@ -273,19 +274,19 @@ class Scenario:
         return [E.describe_event(self.compiled, row) for row in self.arrays.events]
 
     def legal(self, side: int) -> list[tuple[int, ...]]:
-        """`legal_actions` of `side` now, as rows (kind, a, b, c)."""
+        """`legal_actions` of `side` now, as rows (kind, a, b, c) (listed for `side`, whoever's turn the state says)."""
         out = int(self.st[E.G_ACTIONS])
-        n = E.legal_actions(self.st, side, out)
+        n = E.legal_actions_of(self.G, self.st, side, out, E.ALL_ACTIONS, E.NONE)
         return [tuple(int(v) for v in row) for row in self.st[out : out + 4 * n].reshape(n, 4)]
 
     def summon(self, side: int, hand_index: int, row: int) -> int:
         """Summon through the rule (`summon`), its summon Trigger's open target answered as greedy answers it; the
         unit's index after (-1: it left play)."""
-        u = E.summon(self.st, side, hand_index, row)
+        u = E.summon(self.G, self.st, side, hand_index, row)
         if u < 0:
             return -1
         unit_id = self.unit(side, u, E.U_ID)
-        E.greedy_answer(self.st, side)
+        E.greedy_answer(self.G, self.st, side)
         return int(E.find_unit(self.st, side, unit_id))
 
     @property
@@ -348,7 +349,7 @@ def test_range_and_the_empty_row_rule(
         v = game.place(B, "Wall", row)
         if row == target_row:
             target = v
-    assert bool(E.in_range(game.st, A, u, target)) is reaches
+    assert bool(E.in_range(game.G, game.st, A, u, target)) is reaches
 
 
 @pytest.mark.parametrize(
@@ -376,7 +377,7 @@ def test_direct_attack_readings(
     u = game.place(A, attacker, attacker_row)
     for row in defender_rows:
         game.place(B, "Wall", row)
-    assert bool(E.can_attack_player(game.st, A, u)) is allowed
+    assert bool(E.can_attack_player(game.G, game.st, A, u)) is allowed
 
 
 @pytest.mark.parametrize(("row_slots", "rows_offered"), [(1, [1, 2]), (2, [0, 1, 2]), (3, [0, 1, 2])])
@@ -422,7 +423,7 @@ def test_summoning_sacrifices_the_soul_cost(
         game.place(A, name, 0)
     game.hand(A, *hand)
     index = hand.index(summon)
-    assert bool(E.can_pay(game.st, A, index)) is payable
+    assert bool(E.can_pay(game.G, game.st, A, index)) is payable
     if payable:
         game.summon(A, index, 1)
         assert game.counter(A, summon, PLAYED) == 1
@@ -436,7 +437,7 @@ def test_a_summoned_monster_goes_to_its_row_and_sacrifices_free_their_rows(cards
     game.place(A, "Grunt", 0)
     game.place(A, "Wall", 1)
     game.hand(A, "Ogre")
-    assert E.can_pay(game.st, A, 0) and E.room_in_row(game.st, A, 0)  # the front row frees up
+    assert E.can_pay(game.G, game.st, A, 0) and E.room_in_row(game.G, game.st, A, 0)  # the front row frees up
     game.summon(A, 0, 0)
     assert game.units(A) == ["Ogre"] and game.side(A, E.S_ROW0) == 1 and game.side(A, E.S_ROW1) == 0
     assert game.lines()[-3:] == [
@@ -450,7 +451,7 @@ def test_a_summoned_monster_goes_to_its_row_and_sacrifices_free_their_rows(cards
 def test_summons_per_turn(cardset: CardSet, summons_per_turn: int, summoned: int) -> None:
     game = Scenario(cardset, summons_per_turn=summons_per_turn)
     game.hand(A, "Grunt", "Wall", "Totem")
-    E.greedy_summons(game.st, A)
+    E.greedy_summons(game.G, game.st, A)
     assert len(game.units(A)) == summoned
 
 
@@ -502,18 +503,18 @@ def test_an_effect_without_a_prefix_is_activated_once_per_turn_without_using_the
     game = Scenario(cardset)
     seer = game.place(A, "Seer", 0)
     game.deck(A, "Pike", "Ogre", "Wall")
-    assert E.can_activate(game.st, A, seer, E.T_PLAIN)
-    E.activate(game.st, A, seer, E.T_PLAIN, -1)
+    assert E.can_activate(game.G, game.st, A, seer, E.T_PLAIN)
+    E.activate(game.G, game.st, A, seer, E.T_PLAIN, -1)
     assert game.held(A) == ["Pike"] and game.lines()[-2:] == [
         "A activates Seer's effect (once this turn).",
         "A draws Pike.",
     ]
-    assert not E.can_activate(game.st, A, seer, E.T_PLAIN)  # once per turn
-    assert E.can_use(game.st, A, seer)  # it did not use the card: it can still attack
-    E.end_turn(game.st, A)
-    E.start_turn(game.st, A)  # draws Ogre
-    assert E.can_activate(game.st, A, seer, E.T_PLAIN)  # again on the next turn: repeatable, not once on summon
-    E.activate(game.st, A, seer, E.T_PLAIN, -1)
+    assert not E.can_activate(game.G, game.st, A, seer, E.T_PLAIN)  # once per turn
+    assert E.can_use(game.G, game.st, A, seer)  # it did not use the card: it can still attack
+    E.end_turn(game.G, game.st, A)
+    E.start_turn(game.G, game.st, A)  # draws Ogre
+    assert E.can_activate(game.G, game.st, A, seer, E.T_PLAIN)  # again on the next turn: repeatable, not once on summon
+    E.activate(game.G, game.st, A, seer, E.T_PLAIN, -1)
     assert game.held(A) == ["Pike", "Ogre", "Wall"]
 
 
@@ -521,12 +522,14 @@ def test_a_use_effect_uses_the_card(cardset: CardSet) -> None:
     game = Scenario(cardset)
     gunner = game.place(A, "Gunner", 0)
     wall = game.place(B, "Wall", 2)  # any opposing card, whatever its row
-    assert E.can_activate(game.st, A, gunner, E.T_USE) and not E.can_activate(game.st, A, gunner, E.T_PLAIN)
-    E.activate(game.st, A, gunner, E.T_USE, wall)
+    assert E.can_activate(game.G, game.st, A, gunner, E.T_USE) and not E.can_activate(
+        game.G, game.st, A, gunner, E.T_PLAIN
+    )
+    E.activate(game.G, game.st, A, gunner, E.T_USE, wall)
     assert game.unit(B, wall, E.U_DAMAGE) == 2
     assert game.lines()[-2:] == ["A uses Gunner for its effect.", "A's Gunner deals 2 damage to B's Wall."]
-    assert not E.can_use(game.st, A, gunner)  # "Each card can be used once per turn": no attack after it
-    assert not E.can_activate(game.st, A, gunner, E.T_USE)
+    assert not E.can_use(game.G, game.st, A, gunner)  # "Each card can be used once per turn": no attack after it
+    assert not E.can_activate(game.G, game.st, A, gunner, E.T_USE)
 
 
 def test_a_summon_trigger_fires_once_and_is_not_activated_again(cardset: CardSet) -> None:
@@ -535,7 +538,7 @@ def test_a_summon_trigger_fires_once_and_is_not_activated_again(cardset: CardSet
     game.hand(A, "Spitter", "Bolt", "Bolt")
     u = game.summon(A, 0, 0)
     assert game.unit(B, 0, E.U_DAMAGE) == 2
-    assert not E.can_activate(game.st, A, u, E.T_PLAIN) and not E.can_activate(game.st, A, u, E.T_USE)
+    assert not E.can_activate(game.G, game.st, A, u, E.T_PLAIN) and not E.can_activate(game.G, game.st, A, u, E.T_USE)
 
 
 def test_the_policies_choose_activated_effects(cardset: CardSet) -> None:
@@ -550,7 +553,7 @@ def test_the_policies_choose_activated_effects(cardset: CardSet) -> None:
         (E.A_ACTIVATE, zapper, 0, E.T_USE),
     ]
     # Greedy: draws with Seer, and Zapper (no Atk) uses its 3 damage to destroy the damaged Pike.
-    E.greedy_activations(game.st, A)
+    E.greedy_activations(game.G, game.st, A)
     assert game.held(A) == ["Ogre"] and game.units(B) == []
 
 
@@ -596,7 +599,7 @@ def test_a_trap_springs_on_its_own_trigger_not_on_the_next_attack(cardset: CardS
     game = Scenario(cardset, sacrifice_from="hand")
     game.traps(B, "Ambush", "Pit")  # Ambush is older, but it waits for a summon
     grunt = game.place(A, "Grunt", 0)
-    E.attack(game.st, A, grunt, -1)
+    E.attack(game.G, game.st, A, grunt, -1)
     assert game.lines()[-3:] == [
         "B's trap Pit springs on A's Grunt.",
         "B's Pit deals 3 damage to A's Grunt.",
@@ -614,7 +617,7 @@ def test_a_trap_reacts_to_an_effect_before_it_resolves(cardset: CardSet) -> None
     game.traps(B, "Counter")
     gunner = game.place(A, "Gunner", 0)
     wall = game.place(B, "Wall", 0)
-    E.activate(game.st, A, gunner, E.T_USE, wall)
+    E.activate(game.G, game.st, A, gunner, E.T_USE, wall)
     # The reaction destroys Gunner (3 damage, Def 3) before its effect resolves: the Wall takes nothing.
     assert game.units(A) == [] and game.unit(B, wall, E.U_DAMAGE) == 0
     assert game.lines()[-3:] == [
@@ -629,7 +632,7 @@ def test_a_trap_reacts_to_a_magic_card(cardset: CardSet) -> None:
     game.traps(B, "Hex Ward")
     game.deck(A, "Pike", "Ogre")
     game.hand(A, "Insight")
-    E.cast_spell(game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1)
     assert game.side(A, E.S_STANDARD) == CURSE and game.held(A) == ["Pike", "Ogre"]  # cursed, then the draw resolves
 
 
@@ -638,15 +641,15 @@ def test_a_monster_with_a_trigger_reacts_once_a_turn(cardset: CardSet) -> None:
     game.place(B, "Sentinel", 0)
     first = game.place(A, "Grunt", 0)
     second = game.place(A, "Wall", 0)
-    E.attack(game.st, A, first, -1)
+    E.attack(game.G, game.st, A, first, -1)
     assert "B's Sentinel reacts to A's Grunt." in game.lines() and game.unit(A, first, E.U_DAMAGE) == 1
-    E.attack(game.st, A, second, -1)
+    E.attack(game.G, game.st, A, second, -1)
     assert game.unit(A, second, E.U_DAMAGE) == 0  # it already reacted this turn
-    E.end_turn(game.st, A)
-    E.start_turn(game.st, B)
-    E.end_turn(game.st, B)
-    E.start_turn(game.st, A)
-    E.attack(game.st, A, second, -1)
+    E.end_turn(game.G, game.st, A)
+    E.start_turn(game.G, game.st, B)
+    E.end_turn(game.G, game.st, B)
+    E.start_turn(game.G, game.st, A)
+    E.attack(game.G, game.st, A, second, -1)
     assert game.unit(A, second, E.U_DAMAGE) == 1  # a new turn: it reacts again
 
 
@@ -656,7 +659,7 @@ def test_greedy_goes_for_the_player_past_traps_that_wait_for_something_else(card
     game.traps(B, "Ambush")  # bound to a summon: no threat to an attack
     game.place(A, "Grunt", 0)
     game.place(B, "Wall", 0, damage=3)  # Grunt could destroy it instead
-    E.greedy_attacks(game.st, A)
+    E.greedy_attacks(game.G, game.st, A)
     assert game.over and game.winner == A
 
 
@@ -714,8 +717,8 @@ def test_summoning_has_no_limit_but_its_sacrifices_by_default(
         game.summon(A, rows[0][1], rows[0][2])
     assert game.units(A) == summoned
     assert len([row for row in game.legal(A) if row[0] == E.A_SUMMON]) == summon_rows_left
-    E.end_turn(game.st, A)
-    E.start_turn(game.st, A)  # a new turn: under the house rule the next summon is legal again
+    E.end_turn(game.G, game.st, A)
+    E.start_turn(game.G, game.st, A)  # a new turn: under the house rule the next summon is legal again
     assert bool([row for row in game.legal(A) if row[0] == E.A_SUMMON]) == (len(summoned) < 3)
 
 
@@ -723,11 +726,11 @@ def test_sacrifices_are_cards_you_control_by_default(cardset: CardSet) -> None:
     # "You control the cards you summon": a soul cost is paid with monsters in play, never with the hand ...
     game = Scenario(cardset)
     game.hand(A, "Pike", "Bolt", "Bolt")
-    assert not E.can_pay(game.st, A, 0)
+    assert not E.can_pay(game.G, game.st, A, 0)
     # ... and a soul cost of 0 needs no sacrifice, so zero-cost cards bootstrap the field: with no summoning limit
     # (the default) the Grunt summoned this turn is the Pike's sacrifice the same turn.
     game.hand(A, "Grunt", "Pike")
-    E.greedy_summons(game.st, A)
+    E.greedy_summons(game.G, game.st, A)
     assert game.units(A) == ["Pike"]
     assert game.lines()[-3:] == [
         "A summons Grunt (3/2, soul cost 0) to row 1.",
@@ -739,13 +742,13 @@ def test_sacrifices_are_cards_you_control_by_default(cardset: CardSet) -> None:
 def test_burning_strikes_every_turn_until_the_match_ends_by_default(cardset: CardSet) -> None:
     # "Burning (fire + oil): 1 direct damage / turn", at the beginning of each turn, both players' turns.
     game = Scenario(cardset)
-    E.apply_element(game.st, B, FIRE, -1)
-    E.apply_element(game.st, B, OIL, -1)
+    E.apply_element(game.G, game.st, B, FIRE, -1)
+    E.apply_element(game.G, game.st, B, OIL, -1)
     shields = []
     for side in (A, B, A, B, A, B):
-        E.start_turn(game.st, side)
+        E.start_turn(game.G, game.st, side)
         shields.append(game.side(B, E.S_SHIELD))
-        E.end_turn(game.st, side)
+        E.end_turn(game.G, game.st, side)
     assert shields == [7, 6, 5, 4, 3, 2]
 
 
@@ -753,10 +756,10 @@ def test_a_standard_status_stays_and_every_later_element_makes_a_combo_by_defaul
     # "If a player already has a standard elemental status e.g. fire applied, then any subsequent elemental status
     # applications of any other element incur a combo status."
     game = Scenario(cardset)
-    E.apply_element(game.st, B, FIRE, -1)
-    E.apply_element(game.st, B, OIL, -1)  # fire + oil = Burning
-    E.apply_element(game.st, B, MIASMA, -1)  # fire + miasma = Explosion: 1 direct damage
-    E.apply_element(game.st, B, CURSE, -1)  # fire + curse = Everflame
+    E.apply_element(game.G, game.st, B, FIRE, -1)
+    E.apply_element(game.G, game.st, B, OIL, -1)  # fire + oil = Burning
+    E.apply_element(game.G, game.st, B, MIASMA, -1)  # fire + miasma = Explosion: 1 direct damage
+    E.apply_element(game.G, game.st, B, CURSE, -1)  # fire + curse = Everflame
     assert game.side(B, E.S_STANDARD) == FIRE
     assert [line.split(": ")[-1] for line in game.lines() if "makes" not in line and "=" in line] == [
         "fire + oil = Burning.",
@@ -772,13 +775,13 @@ def test_a_standard_status_stays_and_every_later_element_makes_a_combo_by_defaul
 def test_each_card_is_used_once_per_turn(cardset: CardSet) -> None:
     game = Scenario(cardset)
     u = game.place(A, "Grunt", 0)
-    assert E.can_use(game.st, A, u)
-    E.attack(game.st, A, u, -1)
-    assert not E.can_use(game.st, A, u)
+    assert E.can_use(game.G, game.st, A, u)
+    E.attack(game.G, game.st, A, u, -1)
+    assert not E.can_use(game.G, game.st, A, u)
     assert game.legal(A) == []  # nothing left to do with it this turn
-    E.end_turn(game.st, A)
-    E.start_turn(game.st, A)
-    assert E.can_use(game.st, A, u)
+    E.end_turn(game.G, game.st, A)
+    E.start_turn(game.G, game.st, A)
+    assert E.can_use(game.G, game.st, A, u)
 
 
 @pytest.mark.parametrize(("sickness", "usable"), [(False, True), (True, False)])
@@ -786,9 +789,9 @@ def test_summoning_sickness(cardset: CardSet, sickness: bool, usable: bool) -> N
     game = Scenario(cardset, summoning_sickness=sickness)
     game.hand(A, "Grunt")
     u = game.summon(A, 0, 0)
-    assert bool(E.can_use(game.st, A, u)) is usable
+    assert bool(E.can_use(game.G, game.st, A, u)) is usable
     game.st[E.G_TURN] += 2
-    assert E.can_use(game.st, A, u)
+    assert E.can_use(game.G, game.st, A, u)
 
 
 # Damage against Def ------------------------------------------------------------------------------------------------
@@ -816,7 +819,7 @@ def test_an_attack_deals_atk_as_damage_against_def(
     game = Scenario(cardset, destroy_when=destroy_when)
     u = game.place(A, attacker, 0)
     v = game.place(B, target, 0, earlier_damage)
-    E.attack(game.st, A, u, v)
+    E.attack(game.G, game.st, A, u, v)
     assert (game.units(B) == []) is destroyed
     if not destroyed:
         assert game.unit(B, v, E.U_DAMAGE) == damage_left
@@ -831,8 +834,8 @@ def test_damage_persists_or_heals_at_the_end_of_the_turn(cardset: CardSet, persi
     game = Scenario(cardset, damage_persists=persists)
     u = game.place(A, "Grunt", 0)
     v = game.place(B, "Wall", 0)
-    E.attack(game.st, A, u, v)
-    E.end_turn(game.st, A)
+    E.attack(game.G, game.st, A, u, v)
+    E.end_turn(game.G, game.st, A)
     assert game.unit(B, v, E.U_DAMAGE) == damage_after
 
 
@@ -844,14 +847,14 @@ def test_support_adds_one_atk_for_one_turn(cardset: CardSet) -> None:
     s = game.place(A, "Drummer", 1)
     u = game.place(A, "Grunt", 0)
     v = game.place(B, "Wall", 0)
-    assert E.support_turns_into_kill(game.st, A, u)  # 3 Atk against 4 Def: +1 destroys it
-    E.greedy_supports_and_moves(game.st, A)
+    assert E.support_turns_into_kill(game.G, game.st, A, u)  # 3 Atk against 4 Def: +1 destroys it
+    E.greedy_supports_and_moves(game.G, game.st, A)
     assert game.lines() == ["A's Drummer supports Grunt: +1 Atk this turn."]
-    assert E.unit_atk(game.st, A, u) == 4 and not E.can_use(game.st, A, s)
-    E.attack(game.st, A, u, v)
+    assert E.unit_atk(game.G, game.st, A, u) == 4 and not E.can_use(game.G, game.st, A, s)
+    E.attack(game.G, game.st, A, u, v)
     assert game.units(B) == []
-    E.end_turn(game.st, A)
-    assert E.unit_atk(game.st, A, u) == 3
+    E.end_turn(game.G, game.st, A)
+    assert E.unit_atk(game.G, game.st, A, u) == 3
 
 
 def test_a_card_that_can_destroy_something_itself_attacks_instead_of_supporting(cardset: CardSet) -> None:
@@ -859,7 +862,7 @@ def test_a_card_that_can_destroy_something_itself_attacks_instead_of_supporting(
     game.place(A, "Drummer", 0)
     game.place(A, "Grunt", 0)
     game.place(B, "Wall", 0, 2)  # 2 damage on it: the Drummer's 3 Atk destroys it
-    E.greedy_supports_and_moves(game.st, A)
+    E.greedy_supports_and_moves(game.G, game.st, A)
     assert game.lines() == []
 
 
@@ -869,7 +872,7 @@ def test_mobile_moves_one_row_forward_or_back(cardset: CardSet, row: int, moves:
     u = game.place(A, "Scout", row)
     assert sorted(r[2] for r in game.legal(A) if r[0] == E.A_MOVE) == moves
     E.move_unit(game.st, A, u, moves[0])
-    assert game.unit(A, u, E.U_ROW) == moves[0] and not E.can_use(game.st, A, u)
+    assert game.unit(A, u, E.U_ROW) == moves[0] and not E.can_use(game.G, game.st, A, u)
 
 
 def test_greedy_steps_forward_when_nothing_is_in_reach(cardset: CardSet) -> None:
@@ -877,7 +880,7 @@ def test_greedy_steps_forward_when_nothing_is_in_reach(cardset: CardSet) -> None
     game.place(A, "Wall", 0)
     u = game.place(A, "Scout", 1)
     game.place(B, "Wall", 0)
-    E.greedy_supports_and_moves(game.st, A)
+    E.greedy_supports_and_moves(game.G, game.st, A)
     assert game.unit(A, u, E.U_ROW) == 0 and game.lines() == ["A's Scout moves to row 1."]
 
 
@@ -891,13 +894,16 @@ def test_equipment_changes_the_card_it_is_attached_to(
     game = Scenario(cardset)
     host = game.place(host_side, "Grunt", 0)
     game.hand(A, equipment)
-    E.equip(game.st, A, 0, host_side, host, -1)
+    E.equip(game.G, game.st, A, 0, host_side, host, -1)
     assert game.held(A) == []  # equipping uses the equipment card
     if destroyed:  # Def 2 - 2 = 0: nothing left
         assert game.units(host_side) == []
         return
-    assert (E.unit_atk(game.st, host_side, host), E.unit_def(game.st, host_side, host)) == (atk, defense)
-    assert E.can_use(game.st, host_side, host)  # the host is not used by being equipped
+    assert (E.unit_atk(game.G, game.st, host_side, host), E.unit_def(game.G, game.st, host_side, host)) == (
+        atk,
+        defense,
+    )
+    assert E.can_use(game.G, game.st, host_side, host)  # the host is not used by being equipped
 
 
 def test_greedy_puts_bonuses_on_its_strongest_attacker_and_penalties_on_the_opponents(cardset: CardSet) -> None:
@@ -907,7 +913,7 @@ def test_greedy_puts_bonuses_on_its_strongest_attacker_and_penalties_on_the_oppo
     game.place(B, "Wall", 0)
     game.place(B, "Pike", 0)
     game.hand(A, "Blade", "Shackles")
-    E.greedy_equips(game.st, A)
+    E.greedy_equips(game.G, game.st, A)
     assert game.lines() == ["A equips Blade to A's Ogre.", "A equips Shackles to B's Pike."]
 
 
@@ -918,11 +924,11 @@ def test_direct_attacks_deal_one_whatever_the_atk_and_an_empty_shield_loses(card
     game = Scenario(cardset)
     u = game.place(A, "Ogre", 0)
     assert game.side(B, E.S_SHIELD) == 8  # "Each player begins the game with 8 shield points."
-    E.attack(game.st, A, u, -1)
+    E.attack(game.G, game.st, A, u, -1)
     assert game.side(B, E.S_SHIELD) == 7 and game.counter(A, "Ogre", DAMAGE_DEALT) == 1
     game.arrays.sides[B, E.S_SHIELD] = 1
     game.arrays.board[A, u, E.U_USED] = 0
-    E.attack(game.st, A, u, -1)
+    E.attack(game.G, game.st, A, u, -1)
     assert game.over and game.winner == A
 
 
@@ -950,8 +956,8 @@ def test_direct_attacks_deal_one_unless_a_card_specifies_otherwise(
     u = game.place(A, attacker, 0)
     if equipment is not None:
         game.hand(A, equipment)
-        E.equip(game.st, A, 0, A, u, -1)
-    E.attack(game.st, A, u, -1)
+        E.equip(game.G, game.st, A, 0, A, u, -1)
+    E.attack(game.G, game.st, A, u, -1)
     assert game.side(B, E.S_SHIELD) == 8 - dealt and game.counter(A, attacker, DAMAGE_DEALT) == dealt
     assert line in game.lines()
     assert any("B's shield" in text for text in game.lines()) == (dealt > 0)
@@ -961,7 +967,7 @@ def test_a_direct_attack_for_more_than_one_can_empty_the_shield(cardset: CardSet
     game = Scenario(cardset)
     u = game.place(A, "Raider", 0)
     game.arrays.sides[B, E.S_SHIELD] = 2
-    E.attack(game.st, A, u, -1)
+    E.attack(game.G, game.st, A, u, -1)
     assert game.over and game.winner == A
 
 
@@ -970,7 +976,7 @@ def test_greedy_counts_specified_direct_damage_when_it_can_empty_the_shield(card
     game.place(A, "Raider", 0)
     game.place(B, "Grunt", 0)  # Raider could destroy it instead (3 Atk against 2 Def)
     game.arrays.sides[B, E.S_SHIELD] = 2  # one attacker, but `direct 2` empties it
-    E.greedy_attacks(game.st, A)
+    E.greedy_attacks(game.G, game.st, A)
     assert game.over and game.winner == A and game.units(B) == ["Grunt"]
 
 
@@ -979,7 +985,7 @@ def test_greedy_puts_more_direct_damage_on_its_attacker_and_none_on_the_opponent
     mine = game.place(A, "Ogre", 0)
     theirs = game.place(B, "Raider", 0)
     game.hand(A, "Banner", "Muzzle")
-    E.greedy_equips(game.st, A)
+    E.greedy_equips(game.G, game.st, A)
     assert game.unit(A, mine, E.U_DIRECT) == 3 and game.unit(B, theirs, E.U_DIRECT) == 0
     assert game.lines() == ["A equips Banner to A's Ogre.", "A equips Muzzle to B's Raider."]
 
@@ -1027,7 +1033,7 @@ def test_shield_restores_only_up_to_eight(cardset: CardSet) -> None:
     game = Scenario(cardset)
     game.arrays.sides[A, E.S_SHIELD] = 7
     game.hand(A, "Ward")
-    E.cast_spell(game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1)
     assert game.side(A, E.S_SHIELD) == 8
 
 
@@ -1037,7 +1043,7 @@ def test_greedy_goes_for_the_player_when_its_attackers_can_empty_the_shield(card
     game.place(A, "Pike", 0)
     game.place(B, "Wall", 0, 1)  # the Grunt could destroy it
     game.arrays.sides[B, E.S_SHIELD] = 2
-    E.greedy_attacks(game.st, A)
+    E.greedy_attacks(game.G, game.st, A)
     assert game.over and game.winner == A and game.units(B) == ["Wall"]
 
 
@@ -1051,9 +1057,9 @@ def test_greedy_hits_the_best_card_with_a_full_hand_even_one_worth_less_than_not
     # not list (damage aimed at no card while one is there). With 6 cards Bolt waits for a kill.
     game = Scenario(cardset)
     game.place(B, "Husk", 0)
-    assert E.unit_value(game.st, B, 0) == -2
+    assert E.unit_value(game.G, game.st, B, 0) == -2
     game.hand(A, "Bolt", *["Grunt"] * (held - 1))
-    E.greedy_finishers(game.st, A)
+    E.greedy_finishers(game.G, game.st, A)
     assert (game.unit(B, 0, E.U_DAMAGE) == 4) is cast and ("Bolt" not in game.held(A)) is cast
 
 
@@ -1063,7 +1069,7 @@ def test_greedy_trades_when_it_cannot_win_this_turn(cardset: CardSet) -> None:
     game.place(A, "Pike", 0)
     game.place(B, "Wall", 0)
     game.place(B, "Grunt", 0)
-    E.greedy_attacks(game.st, A)
+    E.greedy_attacks(game.G, game.st, A)
     # Pike (4) destroys the more valuable Wall (1/4), Grunt (3) destroys Grunt (3/2).
     assert game.units(B) == [] and game.side(B, E.S_SHIELD) == 8
 
@@ -1099,9 +1105,9 @@ def test_a_second_different_element_makes_a_combo(
 ) -> None:
     game = Scenario(cardset)
     wall = game.place(B, "Wall", 0)
-    E.apply_element(game.st, B, first, -1)
+    E.apply_element(game.G, game.st, B, first, -1)
     assert game.side(B, E.S_STANDARD) == first  # "Standard elemental statuses occur when a singular element is applied"
-    E.apply_element(game.st, B, second, -1)
+    E.apply_element(game.G, game.st, B, second, -1)
     assert (game.side(B, E.S_SHIELD), game.side(B, E.S_STANDARD), game.side(B, E.S_BURNING)) == (
         shield,
         standard,
@@ -1117,19 +1123,19 @@ def test_a_second_different_element_makes_a_combo(
 @pytest.mark.parametrize(("setting", "standard_after"), [("replace", CURSE), ("keep", OIL)])
 def test_oil_and_curse_reading(cardset: CardSet, setting: str, standard_after: int) -> None:
     game = Scenario(cardset, unlisted_combo=setting)
-    E.apply_element(game.st, B, OIL, -1)
-    E.apply_element(game.st, B, CURSE, -1)
+    E.apply_element(game.G, game.st, B, OIL, -1)
+    E.apply_element(game.G, game.st, B, CURSE, -1)
     assert game.side(B, E.S_STANDARD) == standard_after
 
 
 @pytest.mark.parametrize(("consumes", "shield_after_third"), [(True, 8), (False, 6)])
 def test_combo_consumes_the_standard_status(cardset: CardSet, consumes: bool, shield_after_third: int) -> None:
     game = Scenario(cardset, combo_consumes=consumes, burning_turns=3)
-    E.apply_element(game.st, B, FIRE, -1)
-    E.apply_element(game.st, B, CURSE, -1)  # everflame
-    E.apply_element(game.st, B, OIL, -1)  # consumed: oil starts afresh; kept: fire + oil = burning
+    E.apply_element(game.G, game.st, B, FIRE, -1)
+    E.apply_element(game.G, game.st, B, CURSE, -1)  # everflame
+    E.apply_element(game.G, game.st, B, OIL, -1)  # consumed: oil starts afresh; kept: fire + oil = burning
     E.apply_element(
-        game.st, B, MIASMA, -1
+        game.G, game.st, B, MIASMA, -1
     )  # consumed: oil + miasma = poison (-2); kept: fire + miasma = explosion (-1)
     assert game.side(B, E.S_BURNING) == (0 if consumes else 3)
     assert game.side(B, E.S_SHIELD) == shield_after_third - (2 if consumes else 0) + (0 if consumes else 1)
@@ -1156,12 +1162,12 @@ def test_lasting_statuses_strike_at_the_start_of_each_turn(
     }
     combo = combos[status]
     for element in combo:
-        E.apply_element(game.st, B, element, -1)
+        E.apply_element(game.G, game.st, B, element, -1)
     seen = []
     for _ in range(ticks):
-        E.start_turn(game.st, B)
+        E.start_turn(game.G, game.st, B)
         seen.append(game.side(B, E.S_SHIELD))
-        E.end_turn(game.st, B)
+        E.end_turn(game.G, game.st, B)
     assert seen == shields
     assert game.unit(B, wall, E.U_DAMAGE) == wall_damage
 
@@ -1169,9 +1175,9 @@ def test_lasting_statuses_strike_at_the_start_of_each_turn(
 @pytest.mark.parametrize(("setting", "shield_after_opponents_turn"), [("own_turn", 8), ("every_turn", 7)])
 def test_status_ticks_reading(cardset: CardSet, setting: str, shield_after_opponents_turn: int) -> None:
     game = Scenario(cardset, status_ticks=setting)
-    E.apply_element(game.st, B, FIRE, -1)
-    E.apply_element(game.st, B, CURSE, -1)  # everflame on B
-    E.start_turn(game.st, A)
+    E.apply_element(game.G, game.st, B, FIRE, -1)
+    E.apply_element(game.G, game.st, B, CURSE, -1)  # everflame on B
+    E.start_turn(game.G, game.st, A)
     assert game.side(B, E.S_SHIELD) == shield_after_opponents_turn
 
 
@@ -1180,9 +1186,9 @@ def test_an_attack_by_a_card_with_an_element_applies_it_to_the_attacked_player(c
     bug = game.place(A, "Firebug", 0)
     oiler = game.place(A, "Oiler", 0)
     wall = game.place(B, "Wall", 0)
-    E.attack(game.st, A, bug, wall)
+    E.attack(game.G, game.st, A, bug, wall)
     assert game.side(B, E.S_STANDARD) == FIRE
-    E.attack(game.st, A, oiler, -1)
+    E.attack(game.G, game.st, A, oiler, -1)
     assert game.side(B, E.S_BURNING) == E.PERMANENT
     assert game.lines()[-1] == "oil is applied to B by Oiler: fire + oil = Burning."
 
@@ -1191,15 +1197,15 @@ def test_equipment_with_an_element_makes_its_host_apply_it(cardset: CardSet) -> 
     game = Scenario(cardset)
     host = game.place(A, "Grunt", 0)
     game.hand(A, "Brand")
-    E.equip(game.st, A, 0, A, host, -1)
-    E.attack(game.st, A, host, -1)
+    E.equip(game.G, game.st, A, 0, A, host, -1)
+    E.attack(game.G, game.st, A, host, -1)
     assert game.side(B, E.S_STANDARD) == FIRE and game.side(B, E.S_SHIELD) == 7
 
 
 def test_a_magic_card_applies_its_element_to_the_opponent(cardset: CardSet) -> None:
     game = Scenario(cardset)
     game.hand(A, "Vial")
-    E.cast_spell(game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1)
     assert game.side(B, E.S_STANDARD) == MIASMA and game.side(A, E.S_STANDARD) == -1
 
 
@@ -1211,9 +1217,9 @@ def test_magic_damage_and_draw(cardset: CardSet) -> None:
     v = game.place(B, "Ogre", 0, 3)
     game.deck(A, "Pike", "Wall")
     game.hand(A, "Bolt", "Insight")
-    E.cast_spell(game.st, A, 0, v)  # "Magic cards that deal damage can be used to add more damage to an attack"
+    E.cast_spell(game.G, game.st, A, 0, v)  # "Magic cards that deal damage can be used to add more damage to an attack"
     assert game.units(B) == [] and game.counter(A, "Bolt", DAMAGE_DEALT) == 4
-    E.cast_spell(game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1)
     assert game.held(A) == ["Pike", "Wall"] and game.counter(A, "Pike", DRAWN) == 1
 
 
@@ -1236,7 +1242,7 @@ def test_a_set_trap_reacts_to_the_next_attack(
     game.deck(B, "Wall")
     if trap == "Stand":
         game.arrays.sides[B, E.S_SHIELD] = 6
-    E.attack(game.st, A, u, -1)
+    E.attack(game.G, game.st, A, u, -1)
     assert (game.units(A) == [attacker]) is attacker_survives
     assert game.side(B, E.S_SHIELD) == b_shield
     assert game.side(A, E.S_STANDARD) == a_standard and game.side(B, E.S_HAND) == b_hand
@@ -1247,7 +1253,7 @@ def test_a_set_trap_reacts_to_the_next_attack(
 def test_trap_slots(cardset: CardSet, trap_slots: int, set_after: int) -> None:
     game = Scenario(cardset, trap_slots=trap_slots)
     game.hand(A, "Pit", "Snare", "Bell", "Stand")
-    E.greedy_plays(game.st, A)
+    E.greedy_plays(game.G, game.st, A)
     assert game.side(A, E.S_TRAPS) == set_after
 
 
@@ -1282,10 +1288,10 @@ def test_starting_hand_and_draws(
     game = Scenario(cardset, hand_size=hand_size, draw_per_turn=draw_per_turn, first_player_draws=first_draws)
     E.reset_state(game.st)
     deck = np.full(20, game.id("Sniper"), dtype=np.int64)  # nothing affordable: hands only grow by draws
-    E.setup_match(game.st, deck, deck)
+    E.setup_match(game.G, game.st, deck, deck)
     assert game.side(A, E.S_HAND) == hand_size == game.side(B, E.S_HAND)
-    E.start_turn(game.st, A)
-    E.start_turn(game.st, B)
+    E.start_turn(game.G, game.st, A)
+    E.start_turn(game.G, game.st, B)
     assert (game.side(A, E.S_HAND), game.side(B, E.S_HAND)) == (hand_a_after_turn, hand_b_after_turn)
 
 
@@ -1293,7 +1299,7 @@ def test_starting_hand_and_draws(
 def test_drawing_from_an_empty_deck(cardset: CardSet, empty_deck: str, over: bool) -> None:
     game = Scenario(cardset, empty_deck=empty_deck)
     game.deck(A, "Grunt")
-    E.draw_cards(game.st, A, 2)
+    E.draw_cards(game.G, game.st, A, 2)
     assert game.held(A) == ["Grunt"] and game.over is over
     assert game.lines()[-1] == "A cannot draw: the deck is empty."
     if over:
@@ -1452,28 +1458,42 @@ engine, compiled, _ = compile_for(cardset)
 applied = {}
 direct = {}
 answered = {}
-real_apply = E.apply
+real_apply = E.apply_of
 real_is_legal = E.is_legal
 legal_answers = {"yes": 0, "no": 0}
 inside = [0]  # > 0 while a checked action runs: the rules it calls in turn are not the policy's choices
+batch_g = [None]  # the game data of the batch being played
+real_play_batch_kernel = E.play_batch_kernel
 
-def checked_is_legal(st, side, row):
+
+def batch_kernel_noting_g(G, *args):
+    batch_g[0] = G
+    return real_play_batch_kernel(G, *args)
+
+
+E.play_batch_kernel = batch_kernel_noting_g
+
+def checked_is_legal(G, st, side, row):
     asked = tuple(int(v) for v in st[row : row + 4])
     probe = st.copy()
     o = int(probe[E.G_ACTIONS]) + 4  # past the asked row, which a policy writes at the list's start
-    n = E.legal_actions(probe, side, o)
+    if int(st[E.G_ACTIVE]) != side:
+        raise AssertionError(f"side {side} asked is_legal on side {int(st[E.G_ACTIVE])}'s turn")
+    n = E.legal_actions(G, probe, o)  # the contract's: the side whose decision is open, from the state
     rows = {tuple(int(v) for v in probe[o + 4 * i : o + 4 * i + 4]) for i in range(n)}
-    answer = bool(real_is_legal(st, side, row))
+    answer = bool(real_is_legal(G, st, side, row))
     if answer != (asked in rows):
         raise AssertionError(f"is_legal said {answer} of {asked}; legal_actions listed {sorted(rows)}")
     legal_answers["yes" if answer else "no"] += 1
     return answer
 
 
-def check_listed(st, side, taken):
+def check_listed(G, st, side, taken):
     probe = st.copy()  # listed on a copy: listing writes the sacrifice plan and the action list
     out = int(probe[E.G_ACTIONS])
-    n = E.legal_actions(probe, side, out)
+    if int(st[E.G_ACTIVE]) != side:
+        raise AssertionError(f"side {side} took {taken} on side {int(st[E.G_ACTIVE])}'s turn")
+    n = E.legal_actions(G, probe, out)  # the contract's: the side whose decision is open, from the state
     rows = {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
     if taken not in rows:
         raise AssertionError(f"greedy took {taken}, not among the {n} legal actions")
@@ -1483,7 +1503,7 @@ def check_listed(st, side, taken):
     for asked in (taken, (kind, a, b + 1, c), (kind, a + 1, b, c), (kind, a, -1, c), (kind, a, b, c + 1)):
         again = st.copy()
         again[out : out + 4] = asked
-        answer = bool(real_is_legal(again, side, out))
+        answer = bool(real_is_legal(G, again, side, out))
         if answer != (asked in rows):
             raise AssertionError(f"is_legal said {answer} of {asked}; legal_actions listed {sorted(rows)}")
         legal_answers["yes" if answer else "no"] += 1
@@ -1491,11 +1511,11 @@ def check_listed(st, side, taken):
         answered[int(st[E.G_PENDING])] = answered.get(int(st[E.G_PENDING]), 0) + 1
 
 
-def listed_apply(st, side, row):
-    check_listed(st, side, tuple(int(v) for v in st[row : row + 4]))
+def listed_apply(G, st, side, row):
+    check_listed(G, st, side, tuple(int(v) for v in st[row : row + 4]))
     inside[0] += 1
     try:
-        real_apply(st, side, row)
+        real_apply(G, st, side, row)
     finally:
         inside[0] -= 1
 
@@ -1503,23 +1523,27 @@ def listed_apply(st, side, row):
 def listed_rule(name, row_of):
     # Greedy takes most rows by calling the rule `apply` calls for them (`attack` for an attack row, ...): such a
     # call is checked as the row `apply` would have been given.
+    # The rules that read a card or an option take the game data first, (G, st, side, ...); Support and moves read
+    # neither, (st, side, ...), and are listed with the batch's game data.
     real = getattr(E, name)
+    takes_g = name not in ("support", "move_unit")
 
-    def taken_directly(st, side, *args):
+    def taken_directly(*args):
+        G, (st, side, *rest) = (args[0], args[1:]) if takes_g else (None, args)
         if inside[0] == 0:
-            row = tuple(int(v) for v in row_of(*args))
-            check_listed(st, side, row)
+            row = tuple(int(v) for v in row_of(*rest))
+            check_listed(batch_g[0] if G is None else G, st, side, row)
             direct[row[0]] = direct.get(row[0], 0) + 1
         inside[0] += 1
         try:
-            return real(st, side, *args)
+            return real(*args)
         finally:
             inside[0] -= 1
 
     setattr(E, name, taken_directly)
 
 
-E.apply = listed_apply  # the policies look `apply` up when they call it: plain Python under NUMBA_DISABLE_JIT
+E.apply_of = listed_apply  # the policies look `apply_of` up when they call it: plain Python under NUMBA_DISABLE_JIT
 E.is_legal = checked_is_legal
 listed_rule("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
 listed_rule("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
@@ -1655,14 +1679,14 @@ def test_constants_the_kernels_are_passed_are_int64_and_python_reads_them_as_int
     game = Scenario(cardset, turn_cap=7, sacrifice_from="hand")
     assert E.ENGINE_OPTION_ORDER[E.O_TURN_CAP] == "turn_cap"
     assert E.ENGINE_OPTION_ORDER[E.O_SACRIFICE] == "sacrifice_from"
-    assert E.opt(game.st, E.O_TURN_CAP) == 7 == game.compiled.options[E.O_TURN_CAP]
-    assert E.opt(game.st, E.O_SACRIFICE) == E.SACRIFICE_HAND
-    assert E.opt(game.st, E.O_ROW_SLOTS) == 3
+    assert E.opt(game.G, E.O_TURN_CAP) == 7 == game.compiled.options[E.O_TURN_CAP]
+    assert E.opt(game.G, E.O_SACRIFICE) == E.SACRIFICE_HAND
+    assert E.opt(game.G, E.O_ROW_SLOTS) == 3
     # The card table and the state views, indexed by the same names.
     squire = game.id("Ashen Squire")
     card = next(cast(SoulsCard, entry.card) for entry in cardset if entry.card.name == "Ashen Squire")
     assert game.compiled.table[squire, E.C_ATK] == card.atk
-    assert E.cv(game.st, squire, E.C_DEF) == card.defense
+    assert E.cv(game.G, squire, E.C_DEF) == card.defense
     u = game.place(B, "Ashen Squire", 2)
     assert game.unit(B, u, E.U_ROW) == 2 == game.arrays.board[B, u, E.U_ROW]
     assert game.side(B, E.S_ROW0 + 2) == 1
@@ -1711,7 +1735,7 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
     for _ in range(E.MAX_RANDOM_STEPS):
         if game.over:
             break
-        k = E.search_decision(game.st, work, search, side)
+        k = E.search_decision(game.G, game.st, work, search, side)
         m = int(search[E.SR_N])
         candidate = int(search[E.SR_CAND + k])
         points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
@@ -1722,8 +1746,8 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
         steps.append((k, row, points))
         if candidate == E.CAND_END:
             break
-        E.apply(game.st, side, int(game.st[E.G_ACTIONS]) + candidate * 4)
-        E.greedy_answer(game.st, side)
+        E.apply_of(game.G, game.st, side, int(game.st[E.G_ACTIONS]) + candidate * 4)
+        E.greedy_answer(game.G, game.st, side)
     return steps
 
 
@@ -1749,18 +1773,18 @@ def face_or_trade(cardset: CardSet, trap: str = "Bell", **options: Any) -> Scena
 
 def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> None:
     greedy = face_or_trade(cardset)
-    E.greedy_turn(greedy.st, A)
+    E.greedy_turn(greedy.G, greedy.st, A)
     assert greedy.units(B) == [] and greedy.side(B, E.S_SHIELD) == 2 and not greedy.over
     game = face_or_trade(cardset)
     work, search = search_buffers(game)
-    E.search_turn(game.st, work, search, A)
+    E.search_turn(game.G, game.st, work, search, A)
     assert game.over and game.winner == A and game.side(B, E.S_SHIELD) == 0
     assert game.units(B) == ["Firebug", "Firebug"]  # both Grunts went for B
     # The first step's figures: the direct attack won every rollout it was given (WIN_POINTS each, and it was kept
     # to the last round), and every candidate that trades scored less.
     again = face_or_trade(cardset)
     work, search = search_buffers(again)
-    k = E.search_decision(again.st, work, search, A)
+    k = E.search_decision(again.G, again.st, work, search, A)
     m = int(search[E.SR_N])
     rows = [
         [int(v) for v in again.st[int(again.st[E.G_ACTIONS]) + 4 * c : int(again.st[E.G_ACTIONS]) + 4 * c + 4]]
@@ -1772,7 +1796,7 @@ def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> Non
     tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
     assert rows[k] == [E.A_ATTACK, 0, -1, 0] and rows[-1] == [E.CAND_END]
     assert points[k] == WIN_POINTS * tried[k] and tried[k] == max(tried)
-    assert sum(tried) <= int(game.st[E.OPTS_BASE + E.O_SEARCH_ROLLOUTS]) * m
+    assert sum(tried) <= int(game.G[E.OPTS_BASE + E.O_SEARCH_ROLLOUTS]) * m
     trades = [j for j, row in enumerate(rows) if row[0] == E.A_ATTACK and row[2] >= 0]
     assert trades and all(points[j] < WIN_POINTS * tried[j] for j in trades)
 
@@ -1783,7 +1807,7 @@ def searched_decisions(game: Scenario, count: int = 4, side: int = A) -> list[tu
     work, search = search_buffers(game)
     decisions = []
     for _ in range(count):
-        k = E.search_decision(game.st, work, search, side)
+        k = E.search_decision(game.G, game.st, work, search, side)
         m = int(search[E.SR_N])
         points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
         tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
@@ -1865,15 +1889,15 @@ def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(cardset:
     )
     worth_b = E.EVAL_SHIELD * 3 + E.EVAL_BOARD * 9 + E.EVAL_HAND_MONSTER - E.EVAL_HAND_MONSTER_WORTH * 12
     worth_b += E.EVAL_TRAP_SET - E.EVAL_STATUS
-    assert E.search_side_worth(game.st, A) == worth_a and E.search_side_worth(game.st, B) == worth_b
-    for_a, for_b = int(E.search_evaluation(game.st, A)), int(E.search_evaluation(game.st, B))
+    assert E.search_side_worth(game.G, game.st, A) == worth_a and E.search_side_worth(game.G, game.st, B) == worth_b
+    for_a, for_b = int(E.search_evaluation(game.G, game.st, A)), int(E.search_evaluation(game.G, game.st, B))
     assert for_a == position_points(worth_a - worth_b, E.EVAL_HALF)
     assert DRAW_POINTS < for_a < WIN_POINTS and 0 < for_b < DRAW_POINTS and abs(for_a + for_b - WIN_POINTS) <= 1
     # An even position is worth a draw; a finished match its result.
     even = Scenario(cardset)
-    assert E.search_evaluation(even.st, A) == E.search_evaluation(even.st, B) == DRAW_POINTS
+    assert E.search_evaluation(even.G, even.st, A) == E.search_evaluation(even.G, even.st, B) == DRAW_POINTS
     E.end_match(game.st, B)
-    assert E.search_evaluation(game.st, A) == 0 and E.search_evaluation(game.st, B) == WIN_POINTS
+    assert E.search_evaluation(game.G, game.st, A) == 0 and E.search_evaluation(game.G, game.st, B) == WIN_POINTS
 
 
 def quiet_board(cardset: CardSet, **options: Any) -> Scenario:
@@ -1890,18 +1914,22 @@ def quiet_board(cardset: CardSet, **options: Any) -> Scenario:
 def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(cardset: CardSet, depth: int) -> None:
     game = quiet_board(cardset, search_depth=depth)
     work, search = search_buffers(game)
-    m = E.search_candidates(game.st, search, A)
+    m = E.search_candidates(game.G, game.st, search, A)
     assert m > 1 and int(search[E.SR_CAND + m - 1]) == E.CAND_END
     for k in (0, m - 1):  # an action, and ending the turn now: then `depth` turns
-        E.rollout_world(game.st, work[0], A, 11)
-        points = E.rollout(game.st, work[0], work[1], search, A, k, 12)
+        E.rollout_world(game.G, game.st, work[0], A, 11)
+        points = E.rollout(game.G, game.st, work[0], work[1], search, A, k, 12)
         assert int(work[1][E.G_OVER]) == 0 and int(work[1][E.G_TURN]) == int(game.st[E.G_TURN]) + depth
-        assert points == E.search_evaluation(work[1], A)
+        assert points == E.search_evaluation(game.G, work[1], A)
     to_the_end = quiet_board(cardset, search_depth=0)
     work, search = search_buffers(to_the_end)
-    m = E.search_candidates(to_the_end.st, search, A)
-    E.rollout_world(to_the_end.st, work[0], A, 11)
-    assert E.rollout(to_the_end.st, work[0], work[1], search, A, m - 1, 12) in (0, DRAW_POINTS, WIN_POINTS)
+    m = E.search_candidates(to_the_end.G, to_the_end.st, search, A)
+    E.rollout_world(to_the_end.G, to_the_end.st, work[0], A, 11)
+    assert E.rollout(to_the_end.G, to_the_end.st, work[0], work[1], search, A, m - 1, 12) in (
+        0,
+        DRAW_POINTS,
+        WIN_POINTS,
+    )
     assert int(work[1][E.G_OVER]) == 1
 
 
@@ -1910,7 +1938,7 @@ def test_search_spends_each_decisions_budget_by_successive_halving(cardset: Card
     game.arrays.sides[A, E.S_SHIELD] = 4
     game.arrays.sides[B, E.S_SHIELD] = 3
     work, search = search_buffers(game)
-    k = E.search_decision(game.st, work, search, A)
+    k = E.search_decision(game.G, game.st, work, search, A)
     m = int(search[E.SR_N])
     tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
     plan = schedule(4 * m, m)

@@ -4,37 +4,46 @@ Pure: numpy and numba only. The validated cards are compiled once into an
 integer card table (one row per card, `C_*` columns) and an effect-opcode
 table (`fx[card, i] = (opcode, argument)`, opcodes from `effects.py`).
 
-Every kernel takes one array, `st`, and is a `rules_kernel` (compiled without
-Numba's reference counting: none allocates), because Numba otherwise
-reference-counts each array argument, atomically, on every call it does not
-inline, and with a dozen arrays per call that bookkeeping cost more than the
-game itself (the figures of each step: docs/rulesets/souls.md, Speed). `st`
-packs, at offsets kept in its own header:
+The game data and the match state are one int64 buffer each. `G` (`game_data`)
+holds what never changes during a batch: a header (GD_*), the rule options, the
+card table and the opcode table; every kernel that reads a card, an effect or
+an option takes it first. `st` holds the match, at offsets kept in its own
+header:
 
 - the xorshift words (st[0:4], so the shared generator draws from it directly)
-  and the game fields (turn, result, offsets, the decision an action left open);
-- the rule options, the card table and the opcode table (copied in once per batch);
+  and the game fields (turn, result, the side whose turn it is, offsets, the
+  decision an action left open);
 - both sides, the board, the zones (deck, hand, set traps), the rules' scratch
   plan for sacrifices, the policies' scratch words and the action list;
 - the batch's per-card counters and, when tracing, the event rows.
 
-`MatchArrays` gives numpy views of it (board[side, unit, U_*], sides[side, S_*],
-zones[side, Z_*, i], counters[side, card, counter], events) for tests and
-traces. Every rule is a small kernel (`draw_cards`, `summon`, `attack`,
-`support`, `move_unit`, `cast_spell`, `equip`, `activate`, `set_trap`, `react`,
-`apply_element`, `tick_statuses`, `start_turn`, `end_turn`), so a scenario
-sets up a board and calls one rule.
+Every kernel is a `rules_kernel` (compiled without Numba's reference counting:
+none allocates), because Numba otherwise reference-counts each array argument,
+atomically, on every call it does not inline, and with a dozen arrays per call
+that bookkeeping cost more than the game itself (the figures of each step:
+docs/rulesets/souls.md, Speed); so `G` and `st` are two arrays, not a dozen.
+`MatchArrays` holds `G` and gives numpy views of `st` (board[side, unit, U_*],
+sides[side, S_*], zones[side, Z_*, i], counters[side, card, counter], events)
+for tests and traces. Every rule is a small kernel (`draw_cards`, `summon`,
+`attack`, `support`, `move_unit`, `cast_spell`, `equip`, `activate`,
+`set_trap`, `react`, `apply_element`, `tick_statuses`, `start_turn`,
+`end_turn`), so a scenario sets up a board and calls one rule.
 
-The engine has the one shape every engine is to have (as pgx and OpenSpiel): the
-rules meet the policies at three kernels, `legal_actions(st, side, out) -> n`
-(every legal action as a row (kind, a, b, c) written at word `out` of `st`),
-`apply(st, side, row)` (one row) and `clone(st, into)`; chance comes only from
-st's own generator. An action whose damage target is still open (a summon
-Trigger's, an Equip card's) leaves a decision in `st` that the next
-`legal_actions` lists. The policies, in one section apart from the rules,
-choose among the listed rows: `greedy` (curve out, trade well, go face when
-lethal: each of its phases works out the one row it wants with the tests the
-listing makes, and takes it by the rule `apply` calls for that row),
+The engine keeps the engine contract (docs/simulation.md, *The engine
+contract*; as pgx and OpenSpiel): the rules meet the policies at four kernels,
+`legal_actions(G, st, out) -> n` (every legal action of the side whose
+decision is open, st[G_ACTIVE], as a row (kind, a, b, c) written at word `out`
+of `st`), `apply(G, st, row)` (one row, for that side), `clone(st, into)` and
+`determinize(G, st, side, rng)` (what `side` cannot see dealt anew from the
+generator `rng`); the policies, which play a side they are given, list and
+apply through `legal_actions_of` and `apply_of`, the same kernels with the side
+explicit. Chance in a match comes only from st's own generator (`determinize`
+deals from the one it is given). An action whose damage
+target is still open (a summon Trigger's, an Equip card's) leaves a decision in
+`st` that the next `legal_actions` lists. The policies, in one section apart
+from the rules, choose among the listed rows: `greedy` (curve out, trade well,
+go face when lethal: each of its phases works out the one row it wants with the
+tests the listing makes, and takes it by the rule `apply` calls for that row),
 `random` (a uniformly random row, or "end turn") and `search` (determinized
 Monte Carlo over the rows by successive halving, its rollouts played in a clone
 of `st` and cut off by an evaluation: the section "The search policy"), and
@@ -198,7 +207,7 @@ C_DIRECT: what its `direct N` says direct attacks deal (a monster's own, an Equi
 said, so a monster's direct attacks deal 1."""
 """C_TIMED starts a monster's or trap's effects by timing: 4 columns per timing (T_PLAIN ... T_FOE_ACTIVATES), holding
 the damage, draw and shield totals and the mask of elements the activation applies (0 for a monster's T_PLAIN, whose
-`apply` rides on its attacks). Use `tv(st, card, timing, TV_*)`."""
+`apply` rides on its attacks). Use `tv(G, card, timing, TV_*)`."""
 TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES = int64_constants(0, 4)
 CARD_COLUMNS = C_TIMED + TIMINGS * 4
 
@@ -280,7 +289,20 @@ _RANGES: dict[str, tuple[int, int]] = {
     "search_depth": (0, 10_000),
 }
 
-# `st` layout. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then the options.
+# The game data `G`: what never changes during a batch (the rule options, the card table, the effect opcodes), one
+# int64 buffer apart from the match state, so that a state holds only the match (clone copies no table) and every
+# state of a batch, the search's rollout buffers included, reads the same one.
+GD_CARDS, GD_FX = int64_constants(0, 2)
+"""G's header: how many cards the set has, and where the effect table starts (it follows the card table, whose size
+is the card count's)."""
+OPTS_BASE = 2
+"""Where G's options start, in ENGINE_OPTION_ORDER (`opt`)."""
+TABLE_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
+"""Where G's card table starts (`cv`, `tv`): a constant, as the options before it are a fixed number, so a card
+lookup reads no offset first."""
+
+# `st` layout: the match state. st[0:4] are the xorshift words; the game fields follow, at absolute positions, then
+# the sides.
 (
     G_TURN,
     G_OVER,
@@ -296,19 +318,17 @@ _RANGES: dict[str, tuple[int, int]] = {
     G_PLAN,
     G_ACTIONS,
     G_COUNTERS,
-    G_CARDS,
-    G_FX,
     G_SCRATCH,
     G_PENDING,
     G_PENDING_A,
     G_PENDING_B,
     G_PENDING_C,
-) = range(4, 25)
-"""G_PENDING: the decision an action left open (PENDING_NONE, or the kind of the action waiting for its target:
-A_SUMMON, A_EQUIP); G_PENDING_A..C: what that action needs to finish (the summoned unit's id; the Equip card's hand
-index, host side and host)."""
-OPTS_BASE = 25
-SIDES_BASE = OPTS_BASE + len(ENGINE_OPTION_ORDER)
+) = range(4, 23)
+"""G_ACTIVE: the side whose turn it is, so whose decision is open (set by `start_turn`; `legal_actions` and `apply`
+read it). G_NCARDS: the card count, which the counters block's layout needs. G_PENDING: the decision an action left
+open (PENDING_NONE, or the kind of the action waiting for its target: A_SUMMON, A_EQUIP); G_PENDING_A..C: what that
+action needs to finish (the summoned unit's id; the Equip card's hand index, host side and host)."""
+SIDES_BASE = 23
 (
     S_SHIELD,
     S_STANDARD,
@@ -543,43 +563,43 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Where things are in `st` (tiny functions: LLVM inlines them)
+# Where things are in `G` and `st` (tiny functions: LLVM inlines them)
 
 
 @rules_kernel
-def opt(st: IntArray, key: EngineInt) -> int:
+def opt(G: IntArray, key: EngineInt) -> int:
     """An option's integer value."""
-    return st[OPTS_BASE + key]
+    return G[OPTS_BASE + key]
 
 
 @rules_kernel
-def cv(st: IntArray, card: EngineInt, column: EngineInt) -> int:
+def cv(G: IntArray, card: EngineInt, column: EngineInt) -> int:
     """A card-table value."""
-    return st[st[G_CARDS] + card * CARD_COLUMNS + column]
+    return G[TABLE_BASE + card * CARD_COLUMNS + column]
 
 
 @rules_kernel
-def fx_opcode(st: IntArray, card: EngineInt, i: EngineInt) -> int:
+def fx_opcode(G: IntArray, card: EngineInt, i: EngineInt) -> int:
     """The card's i-th effect opcode (-1: none)."""
-    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3]
+    return G[G[GD_FX] + (card * MAX_EFFECTS + i) * 3]
 
 
 @rules_kernel
-def fx_argument(st: IntArray, card: EngineInt, i: EngineInt) -> int:
+def fx_argument(G: IntArray, card: EngineInt, i: EngineInt) -> int:
     """The card's i-th effect argument."""
-    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 1]
+    return G[G[GD_FX] + (card * MAX_EFFECTS + i) * 3 + 1]
 
 
 @rules_kernel
-def fx_timing(st: IntArray, card: EngineInt, i: EngineInt) -> int:
+def fx_timing(G: IntArray, card: EngineInt, i: EngineInt) -> int:
     """When the card's i-th effect is activated (T_PLAIN, T_USE, T_SUMMON; always T_PLAIN off a monster)."""
-    return st[st[G_FX] + (card * MAX_EFFECTS + i) * 3 + 2]
+    return G[G[GD_FX] + (card * MAX_EFFECTS + i) * 3 + 2]
 
 
 @rules_kernel
-def tv(st: IntArray, card: EngineInt, timing: EngineInt, field: EngineInt) -> int:
+def tv(G: IntArray, card: EngineInt, timing: EngineInt, field: EngineInt) -> int:
     """A monster's effect total for one timing (TV_DAMAGE, TV_DRAW, TV_SHIELD, TV_APPLIES)."""
-    return st[st[G_CARDS] + card * CARD_COLUMNS + C_TIMED + timing * 4 + field]
+    return G[TABLE_BASE + card * CARD_COLUMNS + C_TIMED + timing * 4 + field]
 
 
 @rules_kernel
@@ -597,7 +617,8 @@ def policy_of(st: IntArray, side: EngineInt) -> IntArray:
 
 @inline_kernel
 def match_rng(st: IntArray) -> IntArray:
-    """The match's generator words, st[0:4]: a view of `st` (what a policy door trades with the policy's own)."""
+    """The match's generator words, st[0:4]: a view of `st` (what a policy door trades with the policy's own, and
+    what a sampled world is dealt from, `rollout_world`)."""
     return st[0:4]
 
 
@@ -706,8 +727,23 @@ def scratch_size(capacity: EngineInt) -> EngineInt:
     return 4 * (MAX_UNITS + capacity) + 2
 
 
+def game_data(compiled: CompiledCards) -> IntArray:
+    """The game data `G` every kernel reading a card, an effect or an option takes: a header (GD_*), the options in
+    ENGINE_OPTION_ORDER, the card table, the effect opcodes. Read only: one per batch, shared by all its states."""
+    cards = len(compiled.names)
+    fx_at = TABLE_BASE + cards * CARD_COLUMNS
+    G = np.zeros(fx_at + cards * MAX_EFFECTS * 3, dtype=np.int64)
+    G[GD_CARDS] = cards
+    G[GD_FX] = fx_at
+    G[OPTS_BASE:TABLE_BASE] = compiled.options
+    G[TABLE_BASE:fx_at] = compiled.table.ravel()
+    G[fx_at:] = compiled.extra["fx"].ravel()
+    return G
+
+
 def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> IntArray:
-    """A fresh `st` holding the compiled cards and options, for decks of up to `capacity` cards."""
+    """A fresh match state `st` for the compiled cards (its counters have a row per card), for decks of up to
+    `capacity` cards; the cards and options themselves are in `G` (`game_data`)."""
     cards = len(compiled.names)
     capacity = max(capacity, MAX_TRAP_SLOTS, 1)
     offsets = {}
@@ -718,8 +754,6 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
         (G_SCRATCH, scratch_size(capacity)),
         (G_ACTIONS, MAX_ACTIONS * 4),
         (G_COUNTERS, 2 * cards * N_COUNTERS),
-        (G_CARDS, cards * CARD_COLUMNS),
-        (G_FX, cards * MAX_EFFECTS * 3),
         (G_EVENT_BASE, event_rows * EVENT_WIDTH),
     ):
         offsets[field] = position
@@ -731,9 +765,6 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     st[G_NCARDS] = cards
     st[G_EVENT_ROWS] = event_rows
     st[G_PENDING] = PENDING_NONE
-    st[OPTS_BASE:SIDES_BASE] = compiled.options
-    st[offsets[G_CARDS] : offsets[G_FX]] = compiled.table.ravel()
-    st[offsets[G_FX] : offsets[G_EVENT_BASE]] = compiled.extra["fx"].ravel()
     return st
 
 
@@ -792,46 +823,46 @@ def unit_card(st: IntArray, side: EngineInt, u: EngineInt) -> int:
 
 
 @rules_kernel
-def unit_atk(st: IntArray, side: EngineInt, u: EngineInt) -> int:
+def unit_atk(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Attack now: printed Atk + equipment + this turn's Support, never below 0."""
-    value = cv(st, st[ux(side, u, U_CARD)], C_ATK) + st[ux(side, u, U_ATK_BONUS)] + st[ux(side, u, U_TEMP_ATK)]
+    value = cv(G, st[ux(side, u, U_CARD)], C_ATK) + st[ux(side, u, U_ATK_BONUS)] + st[ux(side, u, U_TEMP_ATK)]
     return value if value > 0 else 0
 
 
 @rules_kernel
-def unit_def(st: IntArray, side: EngineInt, u: EngineInt) -> int:
+def unit_def(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """Def now: printed Def + equipment, never below 0."""
-    value = cv(st, st[ux(side, u, U_CARD)], C_DEF) + st[ux(side, u, U_DEF_BONUS)]
+    value = cv(G, st[ux(side, u, U_CARD)], C_DEF) + st[ux(side, u, U_DEF_BONUS)]
     return value if value > 0 else 0
 
 
 @rules_kernel
-def damage_to_destroy(st: IntArray, side: EngineInt, u: EngineInt) -> int:
+def damage_to_destroy(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """How much more damage destroys this unit (its Def reached, or exceeded by option)."""
-    return unit_def(st, side, u) - st[ux(side, u, U_DAMAGE)] + opt(st, O_DESTROY_EXCEEDS)
+    return unit_def(G, st, side, u) - st[ux(side, u, U_DAMAGE)] + opt(G, O_DESTROY_EXCEEDS)
 
 
 @rules_kernel
-def unit_value(st: IntArray, side: EngineInt, u: EngineInt) -> int:
+def unit_value(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> int:
     """The greedy policy's worth of a unit in play: Atk + remaining Def + its card's bonus."""
     return (
-        unit_atk(st, side, u)
-        + unit_def(st, side, u)
+        unit_atk(G, st, side, u)
+        + unit_def(G, st, side, u)
         - st[ux(side, u, U_DAMAGE)]
-        + cv(st, st[ux(side, u, U_CARD)], C_BONUS)
+        + cv(G, st[ux(side, u, U_CARD)], C_BONUS)
     )
 
 
 @rules_kernel
-def card_value(st: IntArray, card: EngineInt) -> int:
+def card_value(G: IntArray, card: EngineInt) -> int:
     """The greedy policy's worth of a card in hand (monsters: Atk + Def + bonus; magic and traps: SPELL_VALUE)."""
-    return cv(st, card, C_VALUE)
+    return cv(G, card, C_VALUE)
 
 
 @rules_kernel
-def hand_sacrifice_worth(st: IntArray, card: EngineInt) -> int:
+def hand_sacrifice_worth(G: IntArray, card: EngineInt) -> int:
     """What sacrificing this hand card costs the greedy policy (HAND_SACRIFICE_PERCENT of its worth)."""
-    return cv(st, card, C_VALUE) * HAND_SACRIFICE_PERCENT // 100
+    return cv(G, card, C_VALUE) * HAND_SACRIFICE_PERCENT // 100
 
 
 @rules_kernel
@@ -851,39 +882,41 @@ def occupied_rows(st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
-def attacker_place(st: IntArray, side: EngineInt, row: EngineInt) -> EngineInt:
+def attacker_place(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> EngineInt:
     """How far forward an attacker stands: its effective row, or its printed row when only the defender collapses."""
-    if opt(st, O_ATTACKER_COLLAPSE) == 1:
+    if opt(G, O_ATTACKER_COLLAPSE) == 1:
         return effective_row(st, side, row)
     return row
 
 
 @rules_kernel
-def can_use(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
+def can_use(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Not used this turn (and not summoned this turn when summoning sickness is on)."""
     if st[ux(side, u, U_USED)] != 0:
         return False
-    return not (opt(st, O_SICKNESS) == 1 and st[ux(side, u, U_SUMMONED)] == st[G_TURN])
+    return not (opt(G, O_SICKNESS) == 1 and st[ux(side, u, U_SUMMONED)] == st[G_TURN])
 
 
 @rules_kernel
-def in_range(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineBool:
+def in_range(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineBool:
     """Whether unit `u` can attack the opposing unit `target` (range, with empty rows ignored)."""
     foe = 1 - side
-    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1
-    return distance <= cv(st, st[ux(side, u, U_CARD)], C_RANGE)
+    distance = (
+        attacker_place(G, st, side, st[ux(side, u, U_ROW)]) + effective_row(st, foe, st[ux(foe, target, U_ROW)]) + 1
+    )
+    return distance <= cv(G, st[ux(side, u, U_CARD)], C_RANGE)
 
 
 @rules_kernel
-def can_attack_player(st: IntArray, side: EngineInt, u: EngineInt) -> EngineBool:
+def can_attack_player(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> EngineBool:
     """Whether unit `u` may attack the opponent directly under the `direct_attack` reading."""
     card = st[ux(side, u, U_CARD)]
-    if cv(st, card, C_CAN_ATTACK) == 0:
+    if cv(G, card, C_CAN_ATTACK) == 0:
         return False
-    if opt(st, O_DIRECT) == DIRECT_ALWAYS:
+    if opt(G, O_DIRECT) == DIRECT_ALWAYS:
         return True
-    distance = attacker_place(st, side, st[ux(side, u, U_ROW)]) + occupied_rows(st, 1 - side) + 1
-    return distance <= cv(st, card, C_RANGE)
+    distance = attacker_place(G, st, side, st[ux(side, u, U_ROW)]) + occupied_rows(st, 1 - side) + 1
+    return distance <= cv(G, card, C_RANGE)
 
 
 @rules_kernel
@@ -912,13 +945,13 @@ def change_shield(st: IntArray, side: EngineInt, delta: EngineInt, card: EngineI
 
 
 @rules_kernel
-def draw_cards(st: IntArray, side: EngineInt, number: EngineInt) -> None:
+def draw_cards(G: IntArray, st: IntArray, side: EngineInt, number: EngineInt) -> None:
     """Draw `number` cards; from an empty deck nothing is drawn (or the player loses, by option)."""
     for _ in range(number):
         top = st[sx(side, S_DECK_TOP)]
         if top >= st[sx(side, S_DECK_LEN)]:
             log(st, side, EV_DECK_EMPTY, NONE, NONE, ZERO)
-            if opt(st, O_EMPTY_LOSES) == 1:
+            if opt(G, O_EMPTY_LOSES) == 1:
                 end_match(st, 1 - side)
             return
         card = st[zx(st, side, Z_DECK, top)]
@@ -943,7 +976,7 @@ def take_from_hand(st: IntArray, side: EngineInt, index: EngineInt) -> int:
 
 
 @rules_kernel
-def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> int:
+def add_unit(G: IntArray, st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> int:
     """Put a monster into play on `row`; returns its unit index."""
     u = st[sx(side, S_UNITS)]
     st[ux(side, u, U_CARD)] = card
@@ -958,7 +991,7 @@ def add_unit(st: IntArray, side: EngineInt, card: EngineInt, row: EngineInt) -> 
     st[ux(side, u, U_ID)] = st[G_NEXT_ID]
     st[ux(side, u, U_ACTED)] = 0
     st[ux(side, u, U_REACTED)] = 0
-    direct = cv(st, card, C_DIRECT)
+    direct = cv(G, card, C_DIRECT)
     st[ux(side, u, U_DIRECT)] = direct if direct >= 0 else ONE
     st[G_NEXT_ID] += 1
     st[sx(side, S_UNITS)] = u + 1
@@ -978,9 +1011,9 @@ def remove_unit(st: IntArray, side: EngineInt, u: EngineInt) -> None:
 
 
 @rules_kernel
-def destroy_if_dead(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
+def destroy_if_dead(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """Destroy the unit when its damage reaches (or exceeds) its Def; True if it was destroyed."""
-    if damage_to_destroy(st, side, u) > 0:
+    if damage_to_destroy(G, st, side, u) > 0:
         return False
     card = st[ux(side, u, U_CARD)]
     count(st, side, card, DESTROYED_COUNTER)
@@ -990,17 +1023,17 @@ def destroy_if_dead(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
 
 
 @rules_kernel
-def damage_unit(st: IntArray, side: EngineInt, u: EngineInt, amount: EngineInt) -> bool:
+def damage_unit(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, amount: EngineInt) -> bool:
     """Deal damage to a unit; True if it was destroyed."""
     st[ux(side, u, U_DAMAGE)] += amount
-    return destroy_if_dead(st, side, u)
+    return destroy_if_dead(G, st, side, u)
 
 
 @rules_kernel
-def damage_every_unit(st: IntArray, side: EngineInt, amount: EngineInt) -> None:
+def damage_every_unit(G: IntArray, st: IntArray, side: EngineInt, amount: EngineInt) -> None:
     """Damage to all cards on a field (Explosion, Plague)."""
     for u in range(st[sx(side, S_UNITS)] - 1, -1, -1):
-        damage_unit(st, side, u, amount)
+        damage_unit(G, st, side, u, amount)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1026,7 +1059,7 @@ def combo_of(first: EngineInt, second: EngineInt) -> EngineInt:
 
 
 @rules_kernel
-def apply_element(st: IntArray, victim: EngineInt, element: EngineInt, card: EngineInt) -> None:
+def apply_element(G: IntArray, st: IntArray, victim: EngineInt, element: EngineInt, card: EngineInt) -> None:
     """Apply an element to a player: a standard status, or with a different one already there, a combo."""
     standard = st[sx(victim, S_STANDARD)]
     if standard < 0:
@@ -1038,17 +1071,17 @@ def apply_element(st: IntArray, victim: EngineInt, element: EngineInt, card: Eng
         return
     combo = combo_of(standard, element)
     if combo == COMBO_NONE:
-        if opt(st, O_UNLISTED_KEEP) == 0:
+        if opt(G, O_UNLISTED_KEEP) == 0:
             st[sx(victim, S_STANDARD)] = element
             log(st, victim, EV_ELEMENT, card, element, standard + 4)
         else:
             log(st, victim, EV_ELEMENT, card, element, standard)
         return
-    if opt(st, O_COMBO_CONSUMES) == 1:
+    if opt(G, O_COMBO_CONSUMES) == 1:
         st[sx(victim, S_STANDARD)] = -1
     log(st, victim, EV_COMBO, card, combo, standard * 4 + element)
     if combo == BURNING:
-        turns = opt(st, O_BURNING_TURNS)
+        turns = opt(G, O_BURNING_TURNS)
         st[sx(victim, S_BURNING)] = turns if turns > 0 else PERMANENT
     elif combo == EVERFLAME:
         st[sx(victim, S_EVERFLAME)] = 1
@@ -1060,19 +1093,19 @@ def apply_element(st: IntArray, victim: EngineInt, element: EngineInt, card: Eng
         change_shield(st, victim, -ONE, card)
         if st[G_OVER] == 0:
             log(st, victim, EV_FIELD_DAMAGE, card, EXPLOSION, ONE)
-            damage_every_unit(st, victim, ONE)
+            damage_every_unit(G, st, victim, ONE)
 
 
 @rules_kernel
-def apply_elements(st: IntArray, victim: EngineInt, mask: EngineInt, card: EngineInt) -> None:
+def apply_elements(G: IntArray, st: IntArray, victim: EngineInt, mask: EngineInt, card: EngineInt) -> None:
     """Apply every element in a bit mask, in the order fire, oil, miasma, curse."""
     for element in range(4):
         if st[G_OVER] == 0 and (mask >> element) & 1 == 1:
-            apply_element(st, victim, element, card)
+            apply_element(G, st, victim, element, card)
 
 
 @rules_kernel
-def tick_statuses(st: IntArray, side: EngineInt) -> None:
+def tick_statuses(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Burning and Everflame: 1 damage; Plague: 1 damage and 1 to every card on the field."""
     if st[sx(side, S_BURNING)] > 0 and st[G_OVER] == 0:
         if st[sx(side, S_BURNING)] < PERMANENT:
@@ -1087,7 +1120,7 @@ def tick_statuses(st: IntArray, side: EngineInt) -> None:
         change_shield(st, side, -ONE, NONE)
         if st[G_OVER] == 0:
             log(st, side, EV_FIELD_DAMAGE, NONE, PLAGUE, ONE)
-            damage_every_unit(st, side, ONE)
+            damage_every_unit(G, st, side, ONE)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1095,7 +1128,7 @@ def tick_statuses(st: IntArray, side: EngineInt) -> None:
 
 
 @rules_kernel
-def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: EngineInt) -> EngineInt:
+def plan_sacrifices(G: IntArray, st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: EngineInt) -> EngineInt:
     """Choose the `cost` weakest sacrifices `sacrifice_from` allows (units in play, hand cards at
     HAND_SACRIFICE_PERCENT).
 
@@ -1107,7 +1140,7 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
     st[px(st, PLAN_HAND)] = 0
     if cost <= 0:
         return 0
-    mode = opt(st, O_SACRIFICE)
+    mode = opt(G, O_SACRIFICE)
     n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
     n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
     available = n_units + n_hand - (1 if 0 <= skip_hand < n_hand else 0)
@@ -1117,9 +1150,9 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
     unit_values = st[G_PLAN] + plan_size(st[G_CAPACITY]) // 2
     hand_values = unit_values + MAX_UNITS
     for u in range(n_units):
-        st[unit_values + u] = unit_value(st, side, u)
+        st[unit_values + u] = unit_value(G, st, side, u)
     for h in range(n_hand):
-        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, h)])
+        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(G, st[zx(st, side, Z_HAND, h)])
     for _ in range(cost):
         best_value = UNAVAILABLE
         best_where = 0
@@ -1148,14 +1181,14 @@ def plan_sacrifices(st: IntArray, side: EngineInt, cost: EngineInt, skip_hand: E
 
 
 @rules_kernel
-def plan_value(st: IntArray, side: EngineInt) -> int:
+def plan_value(G: IntArray, st: IntArray, side: EngineInt) -> int:
     """The greedy policy's worth of what the current plan sacrifices."""
     n_field = st[px(st, PLAN_FIELD)]
     total = 0
     for i in range(n_field):
-        total += unit_value(st, side, st[px(st, 2 + i)])
+        total += unit_value(G, st, side, st[px(st, 2 + i)])
     for i in range(st[px(st, PLAN_HAND)]):
-        total += hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, st[px(st, 2 + n_field + i)])])
+        total += hand_sacrifice_worth(G, st[zx(st, side, Z_HAND, st[px(st, 2 + n_field + i)])])
     return total
 
 
@@ -1169,27 +1202,27 @@ def planned_unit(st: IntArray, u: EngineInt) -> bool:
 
 
 @rules_kernel
-def room_in_row(st: IntArray, side: EngineInt, row: EngineInt) -> bool:
+def room_in_row(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> bool:
     """Whether `row` has a free slot once the current plan's field sacrifices have left it."""
     freed = 0
     for i in range(st[px(st, PLAN_FIELD)]):
         if st[ux(side, st[px(st, 2 + i)], U_ROW)] == row:
             freed += 1
-    return st[sx(side, S_ROW0 + row)] - freed < opt(st, O_ROW_SLOTS)
+    return st[sx(side, S_ROW0 + row)] - freed < opt(G, O_ROW_SLOTS)
 
 
 @rules_kernel
-def can_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
+def can_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
     """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
-    cost = cv(st, st[zx(st, side, Z_HAND, hand_index)], C_COST)
-    return plan_sacrifices(st, side, cost, hand_index) >= cost
+    cost = cv(G, st[zx(st, side, Z_HAND, hand_index)], C_COST)
+    return plan_sacrifices(G, st, side, cost, hand_index) >= cost
 
 
 @rules_kernel
-def take_and_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
+def take_and_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
     """Take the card out of the hand and pay its sacrifices (planned again on the remaining hand)."""
     card = take_from_hand(st, side, hand_index)
-    plan_sacrifices(st, side, cv(st, card, C_COST), NONE)
+    plan_sacrifices(G, st, side, cv(G, card, C_COST), NONE)
     n_field = st[px(st, PLAN_FIELD)]
     for i in range(n_field - 1, -1, -1):
         u = st[px(st, 2 + i)]
@@ -1214,7 +1247,7 @@ def take_and_pay(st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
 
 @rules_kernel
 def resolve_played_effects(
-    st: IntArray, side: EngineInt, card: EngineInt, target_id: EngineInt, timing: EngineInt
+    G: IntArray, st: IntArray, side: EngineInt, card: EngineInt, target_id: EngineInt, timing: EngineInt
 ) -> None:
     """Run a card's damage / draw / shield opcodes in order, and a plain magic card's `apply` on the opponent.
 
@@ -1223,14 +1256,14 @@ def resolve_played_effects(
     that `damage N` hits (-1: no target, the damage is lost).
     """
     foe = 1 - side
-    plain_magic = cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0
-    monster = cv(st, card, C_KIND) == KIND_MONSTER
+    plain_magic = cv(G, card, C_KIND) == KIND_MAGIC and cv(G, card, C_EQUIP) == 0
+    monster = cv(G, card, C_KIND) == KIND_MONSTER
     for i in range(MAX_EFFECTS):
         if st[G_OVER] == 1:
             return
-        opcode = fx_opcode(st, card, i)
-        argument = fx_argument(st, card, i)
-        if monster and fx_timing(st, card, i) != timing:
+        opcode = fx_opcode(G, card, i)
+        argument = fx_argument(G, card, i)
+        if monster and fx_timing(G, card, i) != timing:
             continue
         if opcode == OP_DAMAGE:
             u = find_unit(st, foe, target_id) if target_id >= 0 else -1
@@ -1239,13 +1272,13 @@ def resolve_played_effects(
                 continue
             log(st, side, EV_EFFECT_DAMAGE, card, st[ux(foe, u, U_CARD)], argument)
             count_damage(st, side, card, argument)
-            damage_unit(st, foe, u, argument)
+            damage_unit(G, st, foe, u, argument)
         elif opcode == OP_DRAW:
-            draw_cards(st, side, argument)
+            draw_cards(G, st, side, argument)
         elif opcode == OP_SHIELD:
             change_shield(st, side, argument, card)
         elif opcode == OP_APPLY and (plain_magic or (monster and timing != T_PLAIN)):
-            apply_element(st, foe, argument, card)
+            apply_element(G, st, foe, argument, card)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1253,72 +1286,72 @@ def resolve_played_effects(
 
 
 @rules_kernel
-def summon(st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> EngineInt:
+def summon(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> EngineInt:
     """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone).
 
     When its summon Trigger deals damage and an opposing card is there to take it, the target is the player's
     decision: the summon stops there with that decision open (G_PENDING = A_SUMMON), and `legal_actions` lists the
     targets; `summon_resolves` finishes it. Otherwise it finishes now.
     """
-    card = take_and_pay(st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index)
     paid = st[px(st, PLAN_FIELD)] + st[px(st, PLAN_HAND)]
-    u = add_unit(st, side, card, row)
+    u = add_unit(G, st, side, card, row)
     st[sx(side, S_SUMMONS)] += 1
     count_played(st, side, card)
     log(st, side, EV_SUMMON, card, paid, row)
     my_id = st[ux(side, u, U_ID)]
-    if tv(st, card, T_SUMMON, TV_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
+    if tv(G, card, T_SUMMON, TV_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
         st[G_PENDING] = A_SUMMON
         st[G_PENDING_A] = my_id
         return u
-    return summon_finishes(st, side, u, NONE)
+    return summon_finishes(G, st, side, u, NONE)
 
 
 @rules_kernel
-def summon_resolves(st: IntArray, side: EngineInt, unit_id: EngineInt, target: EngineInt) -> None:
+def summon_resolves(G: IntArray, st: IntArray, side: EngineInt, unit_id: EngineInt, target: EngineInt) -> None:
     """The rest of a summon whose target was left open (the unit with id `unit_id`, target the opposing unit
     `target`): `summon_finishes`."""
-    summon_finishes(st, side, find_unit(st, side, unit_id), target)
+    summon_finishes(G, st, side, find_unit(st, side, unit_id), target)
 
 
 @inline_kernel
-def summon_finishes(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineInt:
+def summon_finishes(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> EngineInt:
     """The rest of a summon of unit `u`: its summon Trigger's effects (`damage N` on the opposing unit `target`, -1:
     none), then the opponent's reaction to the summon; returns the unit's index (-1: gone). Copied into `summon`
     and `summon_resolves`: no call on the way of every summon."""
     foe = 1 - side
     unit_id = st[ux(side, u, U_ID)]
     card = st[ux(side, u, U_CARD)]
-    if has_timed_effect(st, card, T_SUMMON):
+    if has_timed_effect(G, card, T_SUMMON):
         # The summon Trigger: its effects resolve once, now.
         target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-        resolve_played_effects(st, side, card, target_id, T_SUMMON)
+        resolve_played_effects(G, st, side, card, target_id, T_SUMMON)
         u = find_unit(st, side, unit_id)
     if st[G_OVER] == 0 and u >= 0:
         # The opponent may react to the summon (once the summon and its own Trigger have resolved).
-        react(st, foe, T_FOE_SUMMONS, unit_id, card)
+        react(G, st, foe, T_FOE_SUMMONS, unit_id, card)
         u = find_unit(st, side, unit_id)
     return u
 
 
 @rules_kernel
-def has_timed_effect(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
+def has_timed_effect(G: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a monster has an effect of this timing to activate (damage, draw, shield, or a prefixed apply)."""
-    return cv(st, card, C_KIND) == KIND_MONSTER and (cv(st, card, C_REACTS) >> timing) & 1 == 1
+    return cv(G, card, C_KIND) == KIND_MONSTER and (cv(G, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
-def can_activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt) -> bool:
+def can_activate(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt) -> bool:
     """Whether unit `u` may activate its effect of `timing` now: once per turn (T_PLAIN), or by using it (T_USE)."""
-    if not has_timed_effect(st, st[ux(side, u, U_CARD)], timing):
+    if not has_timed_effect(G, st[ux(side, u, U_CARD)], timing):
         return False
     if timing == T_PLAIN:
         return st[ux(side, u, U_ACTED)] == 0
-    return can_use(st, side, u)
+    return can_use(G, st, side, u)
 
 
 @rules_kernel
-def activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, target: EngineInt) -> None:
+def activate(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, target: EngineInt) -> None:
     """Activate unit `u`'s effect of `timing` on your turn: T_USE uses the card, T_PLAIN is its once this turn.
 
     `target` is the opposing unit its `damage N` hits (-1: none).
@@ -1334,29 +1367,35 @@ def activate(st: IntArray, side: EngineInt, u: EngineInt, timing: EngineInt, tar
     # "When a card is used to ... activate an effect, the opponent can react": before it resolves; if the reaction
     # destroys the card, its effect does not resolve.
     my_id = st[ux(side, u, U_ID)]
-    react(st, foe, T_FOE_ACTIVATES, my_id, card)
+    react(G, st, foe, T_FOE_ACTIVATES, my_id, card)
     if st[G_OVER] == 1 or find_unit(st, side, my_id) < 0:
         return
-    resolve_played_effects(st, side, card, target_id, timing)
+    resolve_played_effects(G, st, side, card, target_id, timing)
 
 
 @rules_kernel
-def cast_spell(st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt) -> None:
+def cast_spell(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt) -> None:
     """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none)."""
     foe = 1 - side
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-    card = take_and_pay(st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index)
     count_played(st, side, card)
     log(st, side, EV_CAST, card, NONE, ZERO)
-    react(st, foe, T_FOE_ACTIVATES, NONE, card)  # the opponent may react to the magic card's effect first
+    react(G, st, foe, T_FOE_ACTIVATES, NONE, card)  # the opponent may react to the magic card's effect first
     if st[G_OVER] == 1:
         return
-    resolve_played_effects(st, side, card, target_id, T_PLAIN)
+    resolve_played_effects(G, st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
 def equip(
-    st: IntArray, side: EngineInt, hand_index: EngineInt, host_side: EngineInt, host: EngineInt, target: EngineInt
+    G: IntArray,
+    st: IntArray,
+    side: EngineInt,
+    hand_index: EngineInt,
+    host_side: EngineInt,
+    host: EngineInt,
+    target: EngineInt,
 ) -> None:
     """Attach an Equip card to a unit in play (either side's): its atk/def bonus and element last while attached.
 
@@ -1365,28 +1404,28 @@ def equip(
     foe = 1 - side
     host_id = st[ux(host_side, host, U_ID)]
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-    card = take_and_pay(st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index)
     count_played(st, side, card)
     host = find_unit(st, host_side, host_id)
     if host < 0:  # its own sacrifice took the host: the card is spent for nothing
         log(st, side, EV_FIZZLE, card, NONE, ZERO)
         return
     log(st, side, EV_EQUIP, card, st[ux(host_side, host, U_CARD)], host_side)
-    st[ux(host_side, host, U_ATK_BONUS)] += cv(st, card, C_EQUIP_ATK)
-    st[ux(host_side, host, U_DEF_BONUS)] += cv(st, card, C_EQUIP_DEF)
-    st[ux(host_side, host, U_ELEMENTS)] |= cv(st, card, C_APPLIES)
-    if cv(st, card, C_DIRECT) >= 0:  # its `direct N` replaces what the host's direct attacks dealt
-        st[ux(host_side, host, U_DIRECT)] = cv(st, card, C_DIRECT)
-    if cv(st, card, C_EQUIP_DEF) < 0:
-        destroy_if_dead(st, host_side, host)
-    resolve_played_effects(st, side, card, target_id, T_PLAIN)
+    st[ux(host_side, host, U_ATK_BONUS)] += cv(G, card, C_EQUIP_ATK)
+    st[ux(host_side, host, U_DEF_BONUS)] += cv(G, card, C_EQUIP_DEF)
+    st[ux(host_side, host, U_ELEMENTS)] |= cv(G, card, C_APPLIES)
+    if cv(G, card, C_DIRECT) >= 0:  # its `direct N` replaces what the host's direct attacks dealt
+        st[ux(host_side, host, U_DIRECT)] = cv(G, card, C_DIRECT)
+    if cv(G, card, C_EQUIP_DEF) < 0:
+        destroy_if_dead(G, st, host_side, host)
+    resolve_played_effects(G, st, side, card, target_id, T_PLAIN)
 
 
 @rules_kernel
-def set_trap(st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
+def set_trap(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
     """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say
     otherwise."""
-    card = take_and_pay(st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index)
     set_count = st[sx(side, S_TRAPS)]
     st[zx(st, side, Z_TRAPS, set_count)] = card
     st[sx(side, S_TRAPS)] = set_count + 1
@@ -1395,33 +1434,35 @@ def set_trap(st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
 
 
 @rules_kernel
-def has_reaction(st: IntArray, card: EngineInt, timing: EngineInt) -> bool:
+def has_reaction(G: IntArray, card: EngineInt, timing: EngineInt) -> bool:
     """Whether a trap or monster has an effect bound to this Trigger (damage, draw, shield or apply)."""
-    return (cv(st, card, C_REACTS) >> timing) & 1 == 1
+    return (cv(G, card, C_REACTS) >> timing) & 1 == 1
 
 
 @rules_kernel
-def traps_for(st: IntArray, owner: EngineInt, timing: EngineInt) -> int:
+def traps_for(G: IntArray, st: IntArray, owner: EngineInt, timing: EngineInt) -> int:
     """How many of the owner's set traps react to this Trigger."""
     found = 0
     for i in range(st[sx(owner, S_TRAPS)]):
-        if has_reaction(st, st[zx(st, owner, Z_TRAPS, i)], timing):
+        if has_reaction(G, st[zx(st, owner, Z_TRAPS, i)], timing):
             found += 1
     return found
 
 
 @rules_kernel
-def resolve_reaction(st: IntArray, owner: EngineInt, card: EngineInt, timing: EngineInt, trigger_id: EngineInt) -> None:
+def resolve_reaction(
+    G: IntArray, st: IntArray, owner: EngineInt, card: EngineInt, timing: EngineInt, trigger_id: EngineInt
+) -> None:
     """A Trigger's effects: `damage N` to the card that set it off (its unit id; -1: a magic card, not in play),
     `apply` on that card's player, `draw` and `shield` for the owner."""
     trigger_side = 1 - owner
     for i in range(MAX_EFFECTS):
         if st[G_OVER] == 1:
             return
-        if fx_timing(st, card, i) != timing:
+        if fx_timing(G, card, i) != timing:
             continue
-        opcode = fx_opcode(st, card, i)
-        argument = fx_argument(st, card, i)
+        opcode = fx_opcode(G, card, i)
+        argument = fx_argument(G, card, i)
         if opcode == OP_DAMAGE:
             if trigger_id < 0:
                 log(st, owner, EV_NO_TARGET, card, NONE, argument)
@@ -1430,17 +1471,19 @@ def resolve_reaction(st: IntArray, owner: EngineInt, card: EngineInt, timing: En
             if u >= 0:
                 log(st, owner, EV_EFFECT_DAMAGE, card, st[ux(trigger_side, u, U_CARD)], argument)
                 count_damage(st, owner, card, argument)
-                damage_unit(st, trigger_side, u, argument)
+                damage_unit(G, st, trigger_side, u, argument)
         elif opcode == OP_APPLY:
-            apply_element(st, trigger_side, argument, card)
+            apply_element(G, st, trigger_side, argument, card)
         elif opcode == OP_DRAW:
-            draw_cards(st, owner, argument)
+            draw_cards(G, st, owner, argument)
         elif opcode == OP_SHIELD:
             change_shield(st, owner, argument, card)
 
 
 @rules_kernel
-def react(st: IntArray, owner: EngineInt, timing: EngineInt, trigger_id: EngineInt, trigger_card: EngineInt) -> None:
+def react(
+    G: IntArray, st: IntArray, owner: EngineInt, timing: EngineInt, trigger_id: EngineInt, trigger_card: EngineInt
+) -> None:
     """The owner reacts to the opponent's action ("At the moment the condition indicated by the trigger is
     fulfilled, the associated effect can be activated"): the oldest set trap bound to this Trigger springs (and
     leaves play), then each of the owner's monsters with an effect bound to it fires, once a turn each.
@@ -1450,28 +1493,28 @@ def react(st: IntArray, owner: EngineInt, timing: EngineInt, trigger_id: EngineI
     n_traps = st[sx(owner, S_TRAPS)]
     for t in range(n_traps):
         trap = st[zx(st, owner, Z_TRAPS, t)]
-        if not has_reaction(st, trap, timing):
+        if not has_reaction(G, trap, timing):
             continue
         for i in range(t, n_traps - 1):
             st[zx(st, owner, Z_TRAPS, i)] = st[zx(st, owner, Z_TRAPS, i + 1)]
         st[zx(st, owner, Z_TRAPS, n_traps - 1)] = -1
         st[sx(owner, S_TRAPS)] = n_traps - 1
         log(st, owner, EV_TRAP, trap, trigger_card, timing)
-        resolve_reaction(st, owner, trap, timing, trigger_id)
+        resolve_reaction(G, st, owner, trap, timing, trigger_id)
         break
     for u in range(st[sx(owner, S_UNITS)]):
         if st[G_OVER] == 1:
             return
         card = st[ux(owner, u, U_CARD)]
-        if st[ux(owner, u, U_REACTED)] == 1 or not has_reaction(st, card, timing):
+        if st[ux(owner, u, U_REACTED)] == 1 or not has_reaction(G, card, timing):
             continue
         st[ux(owner, u, U_REACTED)] = 1
         log(st, owner, EV_REACT, card, trigger_card, timing)
-        resolve_reaction(st, owner, card, timing, trigger_id)
+        resolve_reaction(G, st, owner, card, timing, trigger_id)
 
 
 @rules_kernel
-def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> None:
+def attack(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> None:
     """Attack the opposing unit `target` (or the opponent directly when -1); this uses the attacker.
 
     The defender reacts first (`react`: its oldest trap bound to an attack, its monsters bound to one); if that
@@ -1486,13 +1529,13 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
     st[ux(side, u, U_USED)] = 1
     count(st, side, card, ATTACKED_COUNTER)
-    react(st, foe, T_FOE_ATTACKS, attacker_id, card)
+    react(G, st, foe, T_FOE_ATTACKS, attacker_id, card)
     if st[G_OVER] == 1:
         return
     u = find_unit(st, side, attacker_id)
     if u < 0:
         return
-    mask = cv(st, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
+    mask = cv(G, card, C_APPLIES) | st[ux(side, u, U_ELEMENTS)]
     if target_id < 0:
         amount = st[ux(side, u, U_DIRECT)]
         log(st, side, EV_DIRECT, card, NONE, amount)
@@ -1503,12 +1546,12 @@ def attack(st: IntArray, side: EngineInt, u: EngineInt, target: EngineInt) -> No
         t = find_unit(st, foe, target_id)
         if t < 0:
             return
-        amount = unit_atk(st, side, u)
+        amount = unit_atk(G, st, side, u)
         log(st, side, EV_ATTACK, card, st[ux(foe, t, U_CARD)], amount)
         count_damage(st, side, card, amount)
-        damage_unit(st, foe, t, amount)
+        damage_unit(G, st, foe, t, amount)
     if mask != 0 and st[G_OVER] == 0:
-        apply_elements(st, foe, mask, card)
+        apply_elements(G, st, foe, mask, card)
 
 
 @rules_kernel
@@ -1541,7 +1584,7 @@ def move_unit(st: IntArray, side: EngineInt, u: EngineInt, row: EngineInt) -> No
 
 
 @rules_kernel
-def start_turn(st: IntArray, side: EngineInt) -> None:
+def start_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Ready the side's cards, let statuses strike, then draw (the first player skips their first draw by default)."""
     first_turn = st[G_TURN] == 0
     st[G_TURN] += 1
@@ -1561,21 +1604,21 @@ def start_turn(st: IntArray, side: EngineInt) -> None:
         st[sx(SIDE_B, S_SHIELD)],
         st[sx(side, S_HAND)] * 1000 + st[sx(side, S_DECK_LEN)] - st[sx(side, S_DECK_TOP)],
     )
-    tick_statuses(st, side)
-    if opt(st, O_TICKS_EVERY) == 1:
-        tick_statuses(st, 1 - side)
+    tick_statuses(G, st, side)
+    if opt(G, O_TICKS_EVERY) == 1:
+        tick_statuses(G, st, 1 - side)
     if st[G_OVER] == 1:
         return
-    if not first_turn or opt(st, O_FIRST_DRAWS) == 1:
-        draw_cards(st, side, opt(st, O_DRAW))
+    if not first_turn or opt(G, O_FIRST_DRAWS) == 1:
+        draw_cards(G, st, side, opt(G, O_DRAW))
 
 
 @rules_kernel
-def end_turn(st: IntArray, side: EngineInt) -> None:
+def end_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Support lasts one turn; without persistent damage, every card heals."""
     for u in range(st[sx(side, S_UNITS)]):
         st[ux(side, u, U_TEMP_ATK)] = 0
-    if opt(st, O_DAMAGE_PERSISTS) == 0:
+    if opt(G, O_DAMAGE_PERSISTS) == 0:
         for s in range(2):
             for u in range(st[sx(s, S_UNITS)]):
                 st[ux(s, u, U_DAMAGE)] = 0
@@ -1590,7 +1633,7 @@ def shuffle_zone(st: IntArray, base: EngineInt, number: EngineInt) -> None:
 
 
 @rules_kernel
-def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
+def setup_match(G: IntArray, st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
     """Shuffle both decks (A then B) and draw the starting hands."""
     for side in range(2):
         deck = deck_a if side == 0 else deck_b
@@ -1600,11 +1643,12 @@ def setup_match(st: IntArray, deck_a: IntArray, deck_b: IntArray) -> None:
         st[sx(side, S_DECK_LEN)] = deck.shape[0]
         shuffle_zone(st, base, deck.shape[0])
     for side in range(2):
-        draw_cards(st, side, opt(st, O_HAND_SIZE))
+        draw_cards(G, st, side, opt(G, O_HAND_SIZE))
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The rules' interface: legal_actions, apply, clone (every policy plays through these three)
+# The rules' interface: legal_actions, apply, clone (every policy plays through these three, listing and applying
+# through `legal_actions_of` and `apply_of` with the side it plays; `determinize` is with the search)
 
 
 @inline_kernel
@@ -1621,19 +1665,19 @@ def add_action(
 
 
 @inline_kernel
-def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: EngineInt) -> EngineInt:
+def attack_rows(G: IntArray, st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: EngineInt) -> EngineInt:
     """Append the attack rows of unit `u` (one that can be used) after the n rows at word `out`: the player first
     (u, -1) when it may attack them, then each opposing card in reach, in order; returns the new count. Copied into
     `legal_actions_of`: no call per unit."""
     card = st[ux(side, u, U_CARD)]
-    if cv(st, card, C_CAN_ATTACK) == 0:
+    if cv(G, card, C_CAN_ATTACK) == 0:
         return n
     foe = 1 - side
-    if can_attack_player(st, side, u):
+    if can_attack_player(G, st, side, u):
         n = add_action(st, out, n, A_ATTACK, u, NONE, ZERO)
     # in_range(st, side, u, v), with the opposing side of the distance worked out once: attacker's place + the
     # target's place (counting only the occupied rows in front of it, effective_row) + 1 <= range.
-    reach = cv(st, card, C_RANGE) - attacker_place(st, side, st[ux(side, u, U_ROW)]) - 1
+    reach = cv(G, card, C_RANGE) - attacker_place(G, st, side, st[ux(side, u, U_ROW)]) - 1
     foe_place_1 = 1 if st[sx(foe, S_ROW0)] > 0 else 0
     foe_place_2 = foe_place_1 + (1 if st[sx(foe, S_ROW1)] > 0 else 0)
     for v in range(st[sx(foe, S_UNITS)]):
@@ -1644,11 +1688,13 @@ def attack_rows(st: IntArray, side: EngineInt, out: EngineInt, n: EngineInt, u: 
 
 
 @rules_kernel
-def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: EngineInt, only: EngineInt) -> EngineInt:
+def legal_actions_of(
+    G: IntArray, st: IntArray, side: EngineInt, out: EngineInt, kinds: EngineInt, only: EngineInt
+) -> EngineInt:
     """The legal actions of the kinds in the bit mask `kinds` (bit 1 << A_*) and, unless `only` is -1, of one card
     only (the hand card at index `only` for kinds played from the hand, the unit `only` for the others): exactly
-    `legal_actions`' rows that match, in its order, so a policy weighing one card or one kind need not list the
-    rest. Written as rows (kind, a, b, c) at word `out` of `st`; returns how many. While a decision is open
+    `legal_actions`' rows for `side` that match, in its order, so a policy weighing one card or one kind need not
+    list the rest. Written as rows (kind, a, b, c) at word `out` of `st`; returns how many. While a decision is open
     (G_PENDING), the only legal actions are its answers, whatever is asked: one (A_TARGET, v, 0, 0) per opposing
     unit v."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
@@ -1660,7 +1706,7 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
             n = add_action(st, out, n, A_TARGET, v, ZERO, ZERO)
         return n
     hand_kinds = (1 << A_SUMMON) | (1 << A_TRAP) | (1 << A_EQUIP) | (1 << A_CAST)
-    limit = opt(st, O_SUMMONS)
+    limit = opt(G, O_SUMMONS)
     summons_left = limit == 0 or st[sx(side, S_SUMMONS)] < limit
     # A policy weighing one card asks for its rows only: the loops then visit that card alone.
     hand_end = st[sx(side, S_HAND)] if kinds & hand_kinds != 0 else 0
@@ -1668,28 +1714,28 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
         hand_end = min(hand_end, only + 1)
     for h in range(only if only >= 0 else 0, hand_end):
         card = st[zx(st, side, Z_HAND, h)]
-        kind = cv(st, card, C_KIND)
+        kind = cv(G, card, C_KIND)
         if kind == KIND_MONSTER and (not summons_left or kinds & (1 << A_SUMMON) == 0):
             continue
-        if kind == KIND_TRAP and (st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS) or kinds & (1 << A_TRAP) == 0):
+        if kind == KIND_TRAP and (st[sx(side, S_TRAPS)] >= opt(G, O_TRAP_SLOTS) or kinds & (1 << A_TRAP) == 0):
             continue
         if kind == KIND_MAGIC:
-            if kinds & (1 << (A_EQUIP if cv(st, card, C_EQUIP) == 1 else A_CAST)) == 0:
+            if kinds & (1 << (A_EQUIP if cv(G, card, C_EQUIP) == 1 else A_CAST)) == 0:
                 continue
-        if not can_pay(st, side, h):
+        if not can_pay(G, st, side, h):
             continue
         if kind == KIND_MONSTER:
             for row in range(ROWS):
-                if room_in_row(st, side, row):
+                if room_in_row(G, st, side, row):
                     n = add_action(st, out, n, A_SUMMON, h, row, ZERO)
         elif kind == KIND_TRAP:
             n = add_action(st, out, n, A_TRAP, h, ZERO, ZERO)
-        elif cv(st, card, C_EQUIP) == 1:
+        elif cv(G, card, C_EQUIP) == 1:
             for host_side in range(2):
                 for u in range(st[sx(host_side, S_UNITS)]):
                     if not (host_side == side and planned_unit(st, u)):
                         n = add_action(st, out, n, A_EQUIP, h, host_side, u)
-        elif cv(st, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+        elif cv(G, card, C_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
             for v in range(st[sx(foe, S_UNITS)]):
                 n = add_action(st, out, n, A_CAST, h, v, ZERO)
         else:
@@ -1701,35 +1747,37 @@ def legal_actions_of(st: IntArray, side: EngineInt, out: EngineInt, kinds: Engin
     for u in range(only if only >= 0 else 0, unit_end):
         card = st[ux(side, u, U_CARD)]
         for timing in (T_PLAIN, T_USE):
-            if kinds & (1 << A_ACTIVATE) != 0 and can_activate(st, side, u, timing):
-                if tv(st, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
+            if kinds & (1 << A_ACTIVATE) != 0 and can_activate(G, st, side, u, timing):
+                if tv(G, card, timing, TV_DAMAGE) > 0 and st[sx(foe, S_UNITS)] > 0:
                     for v in range(st[sx(foe, S_UNITS)]):
                         n = add_action(st, out, n, A_ACTIVATE, u, v, timing)
                 else:
                     n = add_action(st, out, n, A_ACTIVATE, u, NONE, timing)
-        if not can_use(st, side, u):
+        if not can_use(G, st, side, u):
             continue
         if kinds & (1 << A_ATTACK) != 0:
-            n = attack_rows(st, side, out, n, u)
-        if kinds & (1 << A_SUPPORT) != 0 and cv(st, card, C_SUPPORT) == 1:
+            n = attack_rows(G, st, side, out, n, u)
+        if kinds & (1 << A_SUPPORT) != 0 and cv(G, card, C_SUPPORT) == 1:
             for a in range(st[sx(side, S_UNITS)]):
                 if a != u:
                     n = add_action(st, out, n, A_SUPPORT, u, a, ZERO)
-        if kinds & (1 << A_MOVE) != 0 and cv(st, card, C_MOBILE) == 1:
+        if kinds & (1 << A_MOVE) != 0 and cv(G, card, C_MOBILE) == 1:
             row = st[ux(side, u, U_ROW)]
-            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(st, O_ROW_SLOTS):
+            if row > 0 and st[sx(side, S_ROW0 + row - 1)] < opt(G, O_ROW_SLOTS):
                 n = add_action(st, out, n, A_MOVE, u, row - 1, ZERO)
-            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(st, O_ROW_SLOTS):
+            if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(G, O_ROW_SLOTS):
                 n = add_action(st, out, n, A_MOVE, u, row + 1, ZERO)
     return n
 
 
 @rules_kernel
-def legal_actions(st: IntArray, side: EngineInt, out: EngineInt) -> EngineInt:
-    """Every legal action of `side` now, as rows (kind, a, b, c) written at word `out` of `st` (the action list,
-    st[G_ACTIONS], unless the caller keeps its own); returns how many. "End the turn" is always legal and is not a
-    row: a policy ends its turn by returning."""
-    return legal_actions_of(st, side, out, ALL_ACTIONS, NONE)
+def legal_actions(G: IntArray, st: IntArray, out: EngineInt) -> EngineInt:
+    """Every legal action of the side whose decision is open (st[G_ACTIVE], the side whose turn it is) now, as rows
+    (kind, a, b, c) written at word `out` of `st` (the action list, st[G_ACTIONS], unless the caller keeps its own);
+    returns how many. "End the turn" is always legal and is not a row: a policy ends its turn by returning. The
+    policies, which play a side they are given, list through `legal_actions_of` with that side (the same rows: the
+    side they play is the active one)."""
+    return legal_actions_of(G, st, st[G_ACTIVE], out, ALL_ACTIONS, NONE)
 
 
 @rules_kernel
@@ -1745,8 +1793,8 @@ def find_row(
 
 
 @rules_kernel
-def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
-    """Whether the action row at word `row` of `st` is one that `legal_actions(st, side, ...)` lists now, asked of
+def is_legal(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
+    """Whether the action row at word `row` of `st` is one that `legal_actions_of(G, st, side, ...)` lists now, asked of
     that one row: a policy that has worked out its action without the list may ask this instead of listing (greedy
     tests its rows with the listing's own tests, `can_pay`, `room_in_row`, `can_use`, ...: no call per row).
 
@@ -1762,27 +1810,27 @@ def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
     c = st[row + 3]
     pending = st[G_PENDING] != PENDING_NONE
     if kind == A_ATTACK:
-        if pending or c != 0 or a < 0 or a >= st[sx(side, S_UNITS)] or not can_use(st, side, a):
+        if pending or c != 0 or a < 0 or a >= st[sx(side, S_UNITS)] or not can_use(G, st, side, a):
             return False
-        if cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0:
+        if cv(G, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0:
             return False
         if b == -1:
-            return can_attack_player(st, side, a)
-        return 0 <= b < st[sx(1 - side, S_UNITS)] and in_range(st, side, a, b)
+            return can_attack_player(G, st, side, a)
+        return 0 <= b < st[sx(1 - side, S_UNITS)] and in_range(G, st, side, a, b)
     if kind == A_ACTIVATE:
         if pending or a < 0 or a >= st[sx(side, S_UNITS)] or (c != T_PLAIN and c != T_USE):
             return False
-        if not can_activate(st, side, a, c):
+        if not can_activate(G, st, side, a, c):
             return False
         foe_units = st[sx(1 - side, S_UNITS)]
-        if tv(st, st[ux(side, a, U_CARD)], c, TV_DAMAGE) > 0 and foe_units > 0:
+        if tv(G, st[ux(side, a, U_CARD)], c, TV_DAMAGE) > 0 and foe_units > 0:
             return 0 <= b < foe_units
         return b == -1
     if kind == A_EQUIP:
         if pending or a < 0 or a >= st[sx(side, S_HAND)] or b < 0 or b > 1 or c < 0 or c >= st[sx(b, S_UNITS)]:
             return False
         card = st[zx(st, side, Z_HAND, a)]
-        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) != 1 or not can_pay(st, side, a):
+        if cv(G, card, C_KIND) != KIND_MAGIC or cv(G, card, C_EQUIP) != 1 or not can_pay(G, st, side, a):
             return False
         return not (b == side and planned_unit(st, c))
     if kind == A_SUMMON or kind == A_TRAP or kind == A_CAST:
@@ -1790,31 +1838,32 @@ def is_legal(st: IntArray, side: EngineInt, row: EngineInt) -> EngineBool:
             return False
         card = st[zx(st, side, Z_HAND, a)]
         if kind == A_SUMMON:
-            limit = opt(st, O_SUMMONS)
-            if cv(st, card, C_KIND) != KIND_MONSTER or not (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
+            limit = opt(G, O_SUMMONS)
+            if cv(G, card, C_KIND) != KIND_MONSTER or not (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
                 return False
-            if b < 0 or b >= ROWS or not can_pay(st, side, a):
+            if b < 0 or b >= ROWS or not can_pay(G, st, side, a):
                 return False
-            return room_in_row(st, side, b)
+            return room_in_row(G, st, side, b)
         if kind == A_TRAP:
-            if cv(st, card, C_KIND) != KIND_TRAP or b != 0 or st[sx(side, S_TRAPS)] >= opt(st, O_TRAP_SLOTS):
+            if cv(G, card, C_KIND) != KIND_TRAP or b != 0 or st[sx(side, S_TRAPS)] >= opt(G, O_TRAP_SLOTS):
                 return False
-            return can_pay(st, side, a)
-        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 1:
+            return can_pay(G, st, side, a)
+        if cv(G, card, C_KIND) != KIND_MAGIC or cv(G, card, C_EQUIP) == 1:
             return False
         foe_units = st[sx(1 - side, S_UNITS)]
-        targeted = cv(st, card, C_DAMAGE) > 0 and foe_units > 0
+        targeted = cv(G, card, C_DAMAGE) > 0 and foe_units > 0
         if (targeted and not 0 <= b < foe_units) or (not targeted and b != -1):
             return False
-        return can_pay(st, side, a)
-    n = legal_actions_of(st, side, row + 4, 1 << kind, a)
+        return can_pay(G, st, side, a)
+    n = legal_actions_of(G, st, side, row + 4, 1 << kind, a)
     return find_row(st, row + 4, n, kind, a, b, c) >= 0
 
 
 @rules_kernel
-def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
-    """Take the action row at word `row` of `st` (one that `legal_actions` listed): summon, cast, equip, set a trap,
-    attack, Support, move, activate, or answer the open decision.
+def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None:
+    """`side` takes the action row at word `row` of `st` (one that `legal_actions_of` listed for it): summon, cast,
+    equip, set a trap, attack, Support, move, activate, or answer the open decision. The policies take their rows
+    here, with the side they play (the active one); `apply` is this for the active side.
 
     An action whose damage target is still to choose opens a decision instead of finishing (G_PENDING): a summon
     whose summon Trigger deals damage (the monster is in play, the Trigger waits), an Equip card with `damage N`
@@ -1826,41 +1875,48 @@ def apply(st: IntArray, side: EngineInt, row: EngineInt) -> None:
     b = st[row + 2]
     c = st[row + 3]
     if kind == A_ATTACK:  # the commonest row first
-        attack(st, side, a, b)
+        attack(G, st, side, a, b)
     elif kind == A_TARGET:
         pending = st[G_PENDING]
         st[G_PENDING] = PENDING_NONE
         if pending == A_SUMMON:
-            summon_resolves(st, side, st[G_PENDING_A], a)
+            summon_resolves(G, st, side, st[G_PENDING_A], a)
         else:
-            equip(st, side, st[G_PENDING_A], st[G_PENDING_B], st[G_PENDING_C], a)
+            equip(G, st, side, st[G_PENDING_A], st[G_PENDING_B], st[G_PENDING_C], a)
     elif kind == A_SUMMON:
-        summon(st, side, a, b)
+        summon(G, st, side, a, b)
     elif kind == A_TRAP:
-        set_trap(st, side, a)
+        set_trap(G, st, side, a)
     elif kind == A_CAST:
-        cast_spell(st, side, a, b)
+        cast_spell(G, st, side, a, b)
     elif kind == A_EQUIP:
-        if cv(st, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
+        if cv(G, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
             st[G_PENDING] = A_EQUIP
             st[G_PENDING_A] = a
             st[G_PENDING_B] = b
             st[G_PENDING_C] = c
         else:
-            equip(st, side, a, b, c, NONE)
+            equip(G, st, side, a, b, c, NONE)
     elif kind == A_SUPPORT:
         support(st, side, a, b)
     elif kind == A_ACTIVATE:
-        activate(st, side, a, c, b)
+        activate(G, st, side, a, c, b)
     else:
         move_unit(st, side, a, b)
 
 
 @rules_kernel
+def apply(G: IntArray, st: IntArray, row: EngineInt) -> None:
+    """Take the action row at word `row` of `st` (one that `legal_actions` listed) for the side whose decision is
+    open (st[G_ACTIVE]): `apply_of` for that side."""
+    apply_of(G, st, st[G_ACTIVE], row)
+
+
+@rules_kernel
 def clone(st: IntArray, into: IntArray) -> None:
-    """The match state of `st` (header, open decision, options, sides, board, zones, sacrifice plan, the policies'
-    scratch) copied into `into`, a state of the same cards and capacity; not the action list, counters, card tables
-    or trace, which stay `into`'s own. `into` logs nothing."""
+    """The match state of `st` (header, open decision, sides, board, zones, sacrifice plan, the policies' scratch)
+    copied into `into`, a state of the same cards and capacity; not the action list, counters or trace, which stay
+    `into`'s own. `into` logs nothing. The game data is not in a state: every state of a batch reads the one `G`."""
     for k in range(st[G_ACTIONS]):
         into[k] = st[k]
     into[G_EVENT_ROWS] = 0
@@ -1870,12 +1926,13 @@ def clone(st: IntArray, into: IntArray) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # Policies: each chooses among `legal_actions` and takes its choice with `apply`; none changes a rule
 #
-# A policy plays a side's turn after its draw (`take_turn` calls it between `start_turn` and `end_turn`): it lists
-# the legal actions into the action list (st[G_ACTIONS]), picks a row, `apply`s it, and answers any decision the row
-# left open (G_PENDING) the same way, until it chooses to end the turn by returning. It may read the state (what
-# the side could see: the search's rollouts deal the unseen cards anew) and keep its own words in the scratch area
-# st[G_SCRATCH], which no rule touches. A new policy is a new turn function here and one branch in `take_turn`
-# (and in `play_searched_match`): no rule changes.
+# A policy plays a side's turn after its draw (`take_turn` calls it between `start_turn` and `end_turn`, which makes
+# it the side whose decision is open, st[G_ACTIVE]): it lists the legal actions into the action list (st[G_ACTIONS];
+# `legal_actions_of` with its side, the rows `legal_actions` lists), picks a row, takes it (`apply_of`, `apply` for
+# its side), and answers any decision the row left open (G_PENDING) the same way, until it chooses to end the turn
+# by returning. It may read the state (what the side could see: the search's rollouts deal the unseen cards anew)
+# and keep its own words in the scratch area st[G_SCRATCH], which no rule touches. A new policy is a new turn
+# function here and one branch in `take_turn` (and in `play_searched_match`): no rule changes.
 
 
 @rules_kernel
@@ -1890,31 +1947,31 @@ def policy_flags(st: IntArray) -> int:
 # thumb and works out the one row it wants, legal by the tests `legal_actions` lists that kind of row by, without
 # listing. It takes the row by calling the rule `apply` calls for it (`attack`, `summon`, `set_trap`, `cast_spell`,
 # `activate`, `support`, `move_unit`: the same kernel with the same arguments, without `apply`'s call and dispatch),
-# equipment through `apply` itself (its target is an open decision), and answers any decision left open through
-# `legal_actions` and `apply`. The legality replay test checks every row taken either way against the list. The
+# equipment through `apply_of` itself (its target is an open decision), and answers any decision left open through
+# `legal_actions_of` and `apply_of`. The legality replay test checks every row taken either way against the list. The
 # phases are inline kernels, copied into `greedy_turn`: one call per turn, not seven.
 
 
 @rules_kernel
-def preferred_row(st: IntArray, card: EngineInt) -> int:
+def preferred_row(G: IntArray, card: EngineInt) -> int:
     """Short-range attackers in front, Ranged X at row X-1 (still reaching the front), cards that never attack
     behind."""
-    if cv(st, card, C_CAN_ATTACK) == 0:
+    if cv(G, card, C_CAN_ATTACK) == 0:
         return ROWS - 1
-    row = cv(st, card, C_RANGE) - 1
+    row = cv(G, card, C_RANGE) - 1
     return row if row < ROWS - 1 else ROWS - 1
 
 
 @rules_kernel
-def greedy_kill_target(st: IntArray, side: EngineInt, u: EngineInt, extra_atk: EngineInt) -> int:
+def greedy_kill_target(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, extra_atk: EngineInt) -> int:
     """The most valuable opposing unit in range that this attack (plus `extra_atk`) destroys; -1: none."""
     foe = 1 - side
-    amount = unit_atk(st, side, u) + extra_atk
+    amount = unit_atk(G, st, side, u) + extra_atk
     best = -1
     best_value = -1
     for v in range(st[sx(foe, S_UNITS)]):
-        if damage_to_destroy(st, foe, v) <= amount and in_range(st, side, u, v):
-            value = unit_value(st, foe, v)
+        if damage_to_destroy(G, st, foe, v) <= amount and in_range(G, st, side, u, v):
+            value = unit_value(G, st, foe, v)
             if value > best_value:
                 best_value = value
                 best = v
@@ -1922,14 +1979,14 @@ def greedy_kill_target(st: IntArray, side: EngineInt, u: EngineInt, extra_atk: E
 
 
 @rules_kernel
-def support_turns_into_kill(st: IntArray, side: EngineInt, u: EngineInt) -> bool:
+def support_turns_into_kill(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt) -> bool:
     """True when +1 Atk lets this unit destroy a card in range that it cannot destroy now."""
     foe = 1 - side
-    amount = unit_atk(st, side, u)
+    amount = unit_atk(G, st, side, u)
     found = False
     for v in range(st[sx(foe, S_UNITS)]):
-        need = damage_to_destroy(st, foe, v)
-        if need <= amount + 1 and in_range(st, side, u, v):
+        need = damage_to_destroy(G, st, foe, v)
+        if need <= amount + 1 and in_range(G, st, side, u, v):
             if need <= amount:
                 return False
             found = True
@@ -1937,17 +1994,17 @@ def support_turns_into_kill(st: IntArray, side: EngineInt, u: EngineInt) -> bool
 
 
 @rules_kernel
-def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_target: EngineBool) -> int:
+def greedy_spell_target(G: IntArray, st: IntArray, foe: EngineInt, amount: EngineInt, any_target: EngineBool) -> int:
     """The most valuable opposing unit `amount` damage destroys; with `any_target`, else the most valuable one
     (-1: none, or none it destroys)."""
     best = -1
     # With any_target some card is always chosen (engine 4): a start at -1 passed over every card worth less than 0.
     best_score = -(1 << 40) if any_target else -1
     for v in range(st[sx(foe, S_UNITS)]):
-        kills = damage_to_destroy(st, foe, v) <= amount
+        kills = damage_to_destroy(G, st, foe, v) <= amount
         if not kills and not any_target:
             continue
-        score = unit_value(st, foe, v) + (1000 if kills else 0)
+        score = unit_value(G, st, foe, v) + (1000 if kills else 0)
         if score > best_score:
             best_score = score
             best = v
@@ -1955,46 +2012,46 @@ def greedy_spell_target(st: IntArray, foe: EngineInt, amount: EngineInt, any_tar
 
 
 @inline_kernel
-def greedy_answer(st: IntArray, side: EngineInt) -> None:
+def greedy_answer(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Answer the decision the last row left open: the damage target of a summon Trigger or an Equip card, the most
     valuable opposing card it destroys, else the most valuable one."""
     while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
         out = st[G_ACTIONS]
-        n = legal_actions(st, side, out)
+        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
         foe = 1 - side
         if st[G_PENDING] == A_SUMMON:
             amount = tv(
-                st,
+                G,
                 st[ux(side, find_unit(st, side, st[G_PENDING_A]), U_CARD)],
                 T_SUMMON,
                 TV_DAMAGE,
             )
         else:
-            amount = cv(st, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
+            amount = cv(G, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
         k = find_row(
             st,
             out,
             n,
             A_TARGET,
-            greedy_spell_target(st, foe, amount, ANY_TARGET),
+            greedy_spell_target(G, st, foe, amount, ANY_TARGET),
             ZERO,
             ZERO,
         )
-        apply(st, side, out + 4 * k)
+        apply_of(G, st, side, out + 4 * k)
 
 
 @inline_kernel
-def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
+def greedy_wants_played(G: IntArray, st: IntArray, side: EngineInt, card: EngineInt) -> bool:
     """Greedy's rule of thumb for a card it plays at once: every trap; a magic card without Equip or damage that
     draws, restores shield that fits under 8, or applies an element that starts a status or makes a combo."""
-    kind = cv(st, card, C_KIND)
+    kind = cv(G, card, C_KIND)
     if kind == KIND_TRAP:
         return True
-    if kind != KIND_MAGIC or cv(st, card, C_EQUIP) != 0 or cv(st, card, C_DAMAGE) != 0:
+    if kind != KIND_MAGIC or cv(G, card, C_EQUIP) != 0 or cv(G, card, C_DAMAGE) != 0:
         return False
-    shield = cv(st, card, C_SHIELD)
-    play = cv(st, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
-    applies = cv(st, card, C_APPLIES)
+    shield = cv(G, card, C_SHIELD)
+    play = cv(G, card, C_DRAW) > 0 or (shield > 0 and st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS)
+    applies = cv(G, card, C_APPLIES)
     standard = st[sx(1 - side, S_STANDARD)]
     for element in range(4):
         if (applies >> element) & 1 == 1:
@@ -2004,46 +2061,46 @@ def greedy_wants_played(st: IntArray, side: EngineInt, card: EngineInt) -> bool:
 
 
 @inline_kernel
-def greedy_plays(st: IntArray, side: EngineInt) -> None:
+def greedy_plays(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
     card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
-        if greedy_wants_played(st, side, card):
+        if greedy_wants_played(G, st, side, card):
             # Its one row, when `legal_actions` would list it (a trap slot free, its cost paid: the tests it lists
             # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0), taken by the rule `apply`
             # calls for it (`set_trap`, `cast_spell`; neither leaves a decision open).
-            trap = cv(st, card, C_KIND) == KIND_TRAP
-            if (not trap or st[sx(side, S_TRAPS)] < opt(st, O_TRAP_SLOTS)) and can_pay(st, side, i):
+            trap = cv(G, card, C_KIND) == KIND_TRAP
+            if (not trap or st[sx(side, S_TRAPS)] < opt(G, O_TRAP_SLOTS)) and can_pay(G, st, side, i):
                 if trap:
-                    set_trap(st, side, i)
+                    set_trap(G, st, side, i)
                 else:
-                    cast_spell(st, side, i, NONE)
+                    cast_spell(G, st, side, i, NONE)
                 i = 0  # the hand changed (draws, sacrifices): look again from the start
                 continue
         i += 1
 
 
 @rules_kernel
-def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
+def sorted_sacrifice_values(G: IntArray, st: IntArray, side: EngineInt) -> int:
     """Every card `sacrifice_from` allows, by greedy worth ascending, in the scratch area; returns how many.
 
     Entry i is (worth, hand index or -1 for a unit) at scratch words 2i, 2i+1; word 2n onwards holds the running
     sums, prefix[k] = the worth of the k weakest.
     """
-    mode = opt(st, O_SACRIFICE)
+    mode = opt(G, O_SACRIFICE)
     base = st[G_SCRATCH]
     n = 0
     n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
     n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
     for i in range(n_units + n_hand):
         if i < n_units:
-            value = unit_value(st, side, i)
+            value = unit_value(G, st, side, i)
             where = -1
         else:
             where = i - n_units
-            value = hand_sacrifice_worth(st, st[zx(st, side, Z_HAND, where)])
+            value = hand_sacrifice_worth(G, st[zx(st, side, Z_HAND, where)])
         j = n
         while j > 0 and st[base + 2 * (j - 1)] > value:  # insertion sort: the list is short
             st[base + 2 * j] = st[base + 2 * (j - 1)]
@@ -2061,7 +2118,7 @@ def sorted_sacrifice_values(st: IntArray, side: EngineInt) -> int:
 
 
 @inline_kernel
-def greedy_summon_row(st: IntArray, side: EngineInt, h: EngineInt, wanted: EngineInt) -> EngineInt:
+def greedy_summon_row(G: IntArray, st: IntArray, side: EngineInt, h: EngineInt, wanted: EngineInt) -> EngineInt:
     """The row of hand card h's summon row (A_SUMMON, h, row): the wanted row, else the nearest with room (forward
     first); -1: h has no summon row (it cannot be paid, or no row has room).
 
@@ -2069,22 +2126,22 @@ def greedy_summon_row(st: IntArray, side: EngineInt, h: EngineInt, wanted: Engin
     card is a monster whose cost `can_pay` finds, and `room_in_row` (after the sacrifices `can_pay` planned) is the
     test the rows are listed by; the legality replay test checks every summon greedy takes. Copied into
     `greedy_summons`: no call per summon."""
-    if not can_pay(st, side, h):
+    if not can_pay(G, st, side, h):
         return NONE
     for step in range(ROWS):
         if step == 0:
-            if room_in_row(st, side, wanted):
+            if room_in_row(G, st, side, wanted):
                 return wanted
             continue
-        if wanted - step >= 0 and room_in_row(st, side, wanted - step):
+        if wanted - step >= 0 and room_in_row(G, st, side, wanted - step):
             return wanted - step
-        if wanted + step < ROWS and room_in_row(st, side, wanted + step):
+        if wanted + step < ROWS and room_in_row(G, st, side, wanted + step):
             return wanted + step
     return NONE
 
 
 @inline_kernel
-def greedy_summons(st: IntArray, side: EngineInt) -> None:
+def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
 
     What a card would sacrifice is priced from one sorted list of worths (the sum of the `cost` weakest, leaving
@@ -2092,13 +2149,13 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
     preferred row or the nearest with room; a winner without a summon row (no row has room) is passed over and the
     next best tried.
     """
-    limit = opt(st, O_SUMMONS)
+    limit = opt(G, O_SUMMONS)
     base = st[G_SCRATCH]
     while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
         held = st[sx(side, S_HAND)]
         any_monster = False
         for h in range(held):
-            if cv(st, st[zx(st, side, Z_HAND, h)], C_KIND) == KIND_MONSTER:
+            if cv(G, st[zx(st, side, Z_HAND, h)], C_KIND) == KIND_MONSTER:
                 any_monster = True
                 break
         if not any_monster:
@@ -2118,13 +2175,13 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
             best_cost = 1 << 40
             for h in range(held):
                 card = st[zx(st, side, Z_HAND, h)]
-                if st[excluded + h] == 1 or cv(st, card, C_KIND) != KIND_MONSTER or card_value(st, card) < best_gain:
+                if st[excluded + h] == 1 or cv(G, card, C_KIND) != KIND_MONSTER or card_value(G, card) < best_gain:
                     continue
-                cost = cv(st, card, C_COST)
+                cost = cv(G, card, C_COST)
                 sacrificed = 0
                 if cost > 0:
                     if n < 0:
-                        n = sorted_sacrifice_values(st, side)
+                        n = sorted_sacrifice_values(G, st, side)
                         prefix = base + 2 * n
                     position = -1
                     for k in range(n):
@@ -2137,7 +2194,7 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                         sacrificed = st[prefix + cost + 1] - st[base + 2 * position]
                     else:
                         sacrificed = st[prefix + cost]
-                gain = card_value(st, card) - sacrificed
+                gain = card_value(G, card) - sacrificed
                 # Equal gains go to the cheaper card: the same worth for fewer cards spent.
                 if (cost > 0 and gain <= 0) or gain < best_gain or (gain == best_gain and cost >= best_cost):
                     continue
@@ -2146,7 +2203,7 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
                 best = h
             if best < 0:
                 break
-            row = greedy_summon_row(st, side, best, preferred_row(st, st[zx(st, side, Z_HAND, best)]))
+            row = greedy_summon_row(G, st, side, best, preferred_row(G, st[zx(st, side, Z_HAND, best)]))
             if row >= 0:
                 chosen = best
                 break
@@ -2155,12 +2212,12 @@ def greedy_summons(st: IntArray, side: EngineInt) -> None:
             return
         # The row (A_SUMMON, chosen, row), taken by the rule `apply` calls for it; a target its summon Trigger leaves
         # open is answered as any other.
-        summon(st, side, chosen, row)
-        greedy_answer(st, side)
+        summon(G, st, side, chosen, row)
+        greedy_answer(G, st, side)
 
 
 @inline_kernel
-def greedy_equips(st: IntArray, side: EngineInt) -> None:
+def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best: for
     each Equip card in hand order, the host it wants, taken when that row is listed."""
     foe = 1 - side
@@ -2168,34 +2225,34 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
-        if cv(st, card, C_KIND) != KIND_MAGIC or cv(st, card, C_EQUIP) == 0:
+        if cv(G, card, C_KIND) != KIND_MAGIC or cv(G, card, C_EQUIP) == 0:
             i += 1
             continue
-        bonus_atk = cv(st, card, C_EQUIP_ATK)
-        direct = cv(st, card, C_DIRECT)
+        bonus_atk = cv(G, card, C_EQUIP_ATK)
+        direct = cv(G, card, C_DIRECT)
         bonus_direct = direct - 1 if direct >= 0 else 0  # over the usual 1 (a host's own `direct N` aside)
-        helpful = bonus_atk + cv(st, card, C_EQUIP_DEF) + bonus_direct >= 0
+        helpful = bonus_atk + cv(G, card, C_EQUIP_DEF) + bonus_direct >= 0
         host_side = side if helpful else foe
-        for_attackers = helpful and (bonus_atk > 0 or cv(st, card, C_APPLIES) != 0 or bonus_direct > 0)
+        for_attackers = helpful and (bonus_atk > 0 or cv(G, card, C_APPLIES) != 0 or bonus_direct > 0)
         host = -1
         best_score = -1
         for u in range(st[sx(host_side, S_UNITS)]):
-            if for_attackers and cv(st, st[ux(host_side, u, U_CARD)], C_CAN_ATTACK) == 0:
+            if for_attackers and cv(G, st[ux(host_side, u, U_CARD)], C_CAN_ATTACK) == 0:
                 continue
             if helpful and not for_attackers:
-                score = unit_value(st, host_side, u)
+                score = unit_value(G, st, host_side, u)
             else:
-                score = unit_atk(st, host_side, u) * 4 + unit_value(st, host_side, u)
+                score = unit_atk(G, st, host_side, u) * 4 + unit_value(G, st, host_side, u)
             if score > best_score:
                 best_score = score
                 host = u
         # Its row (A_EQUIP, i, host_side, host) is listed when the card can be paid and its own sacrifice does not
         # take the host (the tests `legal_actions` lists equipment by); taken through `apply`, whose open target
         # `greedy_answer` answers.
-        if host >= 0 and can_pay(st, side, i) and not (host_side == side and planned_unit(st, host)):
+        if host >= 0 and can_pay(G, st, side, i) and not (host_side == side and planned_unit(st, host)):
             add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
-            apply(st, side, out)
-            greedy_answer(st, side)
+            apply_of(G, st, side, out)
+            greedy_answer(G, st, side)
             i = 0
             continue
         i += 1
@@ -2203,19 +2260,19 @@ def greedy_equips(st: IntArray, side: EngineInt) -> None:
 
 @rules_kernel
 def greedy_activation_worth(
-    st: IntArray, side: EngineInt, card: EngineInt, timing: EngineInt, target: EngineInt
+    G: IntArray, st: IntArray, side: EngineInt, card: EngineInt, timing: EngineInt, target: EngineInt
 ) -> int:
     """What activating the effect is worth to the greedy policy: 2 per card drawn, 2 per point of damage when it has a
     target, the shield change (a gain only as far as it fits under 8), 3 for an element that starts a status or makes
     a combo."""
     foe = 1 - side
-    worth = 2 * tv(st, card, timing, TV_DRAW)
+    worth = 2 * tv(G, card, timing, TV_DRAW)
     if target >= 0:
-        worth += 2 * tv(st, card, timing, TV_DAMAGE)
-    shield = tv(st, card, timing, TV_SHIELD)
+        worth += 2 * tv(G, card, timing, TV_DAMAGE)
+    shield = tv(G, card, timing, TV_SHIELD)
     if shield < 0 or st[sx(side, S_SHIELD)] + shield <= SHIELD_POINTS:
         worth += shield
-    applies = tv(st, card, timing, TV_APPLIES)
+    applies = tv(G, card, timing, TV_APPLIES)
     standard = st[sx(foe, S_STANDARD)]
     for element in range(4):
         if (applies >> element) & 1 == 1:
@@ -2225,7 +2282,7 @@ def greedy_activation_worth(
 
 
 @inline_kernel
-def greedy_activations(st: IntArray, side: EngineInt) -> None:
+def greedy_activations(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
@@ -2238,43 +2295,43 @@ def greedy_activations(st: IntArray, side: EngineInt) -> None:
     for i in range(n):
         for timing in (T_PLAIN, T_USE):
             u = find_unit(st, side, st[ids + i])
-            if st[G_OVER] == 1 or u < 0 or not can_activate(st, side, u, timing):
+            if st[G_OVER] == 1 or u < 0 or not can_activate(G, st, side, u, timing):
                 continue
             card = st[ux(side, u, U_CARD)]
-            amount = tv(st, card, timing, TV_DAMAGE)
-            target = greedy_spell_target(st, foe, amount, ANY_TARGET) if amount > 0 else -1
-            if timing == T_USE and cv(st, card, C_CAN_ATTACK) == 1:
-                if target < 0 or damage_to_destroy(st, foe, target) > amount:
+            amount = tv(G, card, timing, TV_DAMAGE)
+            target = greedy_spell_target(G, st, foe, amount, ANY_TARGET) if amount > 0 else -1
+            if timing == T_USE and cv(G, card, C_CAN_ATTACK) == 1:
+                if target < 0 or damage_to_destroy(G, st, foe, target) > amount:
                     continue
             # The row (A_ACTIVATE, u, target, timing) is listed: `can_activate` held, and the target is an opposing
             # card exactly when the effect deals damage and one is there (greedy_spell_target with any_target).
-            if greedy_activation_worth(st, side, card, timing, target) > 0:
-                activate(st, side, u, timing, target)  # the rule `apply` calls for the row
+            if greedy_activation_worth(G, st, side, card, timing, target) > 0:
+                activate(G, st, side, u, timing, target)  # the rule `apply` calls for the row
 
 
 @inline_kernel
-def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
+def greedy_supports_and_moves(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
     nothing in reach step forward."""
     foe = 1 - side
     for s in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, s, U_CARD)]
-        if cv(st, card, C_SUPPORT) == 0 or not can_use(st, side, s):
+        if cv(G, card, C_SUPPORT) == 0 or not can_use(G, st, side, s):
             continue
-        attacks_itself = cv(st, card, C_CAN_ATTACK) == 1
-        if attacks_itself and greedy_kill_target(st, side, s, ZERO) >= 0:
+        attacks_itself = cv(G, card, C_CAN_ATTACK) == 1
+        if attacks_itself and greedy_kill_target(G, st, side, s, ZERO) >= 0:
             continue
         chosen = -1
         fallback = -1
         fallback_atk = -1
         for a in range(st[sx(side, S_UNITS)]):
-            if a == s or cv(st, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0 or not can_use(st, side, a):
+            if a == s or cv(G, st[ux(side, a, U_CARD)], C_CAN_ATTACK) == 0 or not can_use(G, st, side, a):
                 continue
-            if support_turns_into_kill(st, side, a):
+            if support_turns_into_kill(G, st, side, a):
                 chosen = a
                 break
-            if unit_atk(st, side, a) > fallback_atk:
-                fallback_atk = unit_atk(st, side, a)
+            if unit_atk(G, st, side, a) > fallback_atk:
+                fallback_atk = unit_atk(G, st, side, a)
                 fallback = a
         if chosen < 0 and not attacks_itself:
             chosen = fallback
@@ -2283,14 +2340,14 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
             support(st, side, s, chosen)  # the rule `apply` calls for the row
     for u in range(st[sx(side, S_UNITS)]):
         card = st[ux(side, u, U_CARD)]
-        if cv(st, card, C_MOBILE) == 0 or cv(st, card, C_CAN_ATTACK) == 0 or not can_use(st, side, u):
+        if cv(G, card, C_MOBILE) == 0 or cv(G, card, C_CAN_ATTACK) == 0 or not can_use(G, st, side, u):
             continue
         row = st[ux(side, u, U_ROW)]
-        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(st, O_ROW_SLOTS) or can_attack_player(st, side, u):
+        if row == 0 or st[sx(side, S_ROW0 + row - 1)] >= opt(G, O_ROW_SLOTS) or can_attack_player(G, st, side, u):
             continue
         reach = False
         for v in range(st[sx(foe, S_UNITS)]):
-            if in_range(st, side, u, v):
+            if in_range(G, st, side, u, v):
                 reach = True
                 break
         if not reach:
@@ -2299,29 +2356,29 @@ def greedy_supports_and_moves(st: IntArray, side: EngineInt) -> None:
 
 
 @inline_kernel
-def greedy_attacks(st: IntArray, side: EngineInt) -> None:
+def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
     in reach, each among the attacker's listed rows; an attacker with no row sits the turn out. With enough attackers
     to empty the shield (and no trap set that springs on an attack), everyone goes for the player."""
     foe = 1 - side
     direct_ready = 0
     for u in range(st[sx(side, S_UNITS)]):
-        if can_use(st, side, u) and can_attack_player(st, side, u):
+        if can_use(G, st, side, u) and can_attack_player(G, st, side, u):
             direct_ready += st[ux(side, u, U_DIRECT)]
-    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(st, foe, T_FOE_ATTACKS) == 0
+    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(G, st, foe, T_FOE_ATTACKS) == 0
     sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
     n_sitting = 0
     while st[G_OVER] == 0:
         u = -1
         best_atk = -1
         for w in range(st[sx(side, S_UNITS)]):
-            if cv(st, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(st, side, w):
+            if cv(G, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(G, st, side, w):
                 sits = False
                 for j in range(n_sitting):
                     if st[sitting + j] == st[ux(side, w, U_ID)]:
                         sits = True
                         break
-                atk = unit_atk(st, side, w)
+                atk = unit_atk(G, st, side, w)
                 if not sits and atk > best_atk:
                     best_atk = atk
                     u = w
@@ -2329,13 +2386,13 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
             return
         # Its target, worked out without listing its rows (the player when it may attack them, the opposing cards
         # in reach): the most valuable card it destroys, else the player, else the most valuable card in reach.
-        direct = can_attack_player(st, side, u)
-        target = -1 if lethal and direct else greedy_kill_target(st, side, u, ZERO)
+        direct = can_attack_player(G, st, side, u)
+        target = -1 if lethal and direct else greedy_kill_target(G, st, side, u, ZERO)
         if target < 0 and not direct:
             best_value = -1
             for v in range(st[sx(foe, S_UNITS)]):
-                if in_range(st, side, u, v):
-                    value = unit_value(st, foe, v)
+                if in_range(G, st, side, u, v):
+                    value = unit_value(G, st, foe, v)
                     if value > best_value:
                         best_value = value
                         target = v
@@ -2346,64 +2403,64 @@ def greedy_attacks(st: IntArray, side: EngineInt) -> None:
         # A listed row without asking `is_legal`: the player when `can_attack_player`, a card that `in_range` says
         # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one); taken
         # by the rule `apply` calls for it.
-        attack(st, side, u, target)
+        attack(G, st, side, u, target)
 
 
 @inline_kernel
-def greedy_finishers(st: IntArray, side: EngineInt) -> None:
+def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
     i = 0
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
-        if cv(st, card, C_KIND) == KIND_MAGIC and cv(st, card, C_EQUIP) == 0 and cv(st, card, C_DAMAGE) > 0:
-            target = greedy_spell_target(st, foe, cv(st, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
+        if cv(G, card, C_KIND) == KIND_MAGIC and cv(G, card, C_EQUIP) == 0 and cv(G, card, C_DAMAGE) > 0:
+            target = greedy_spell_target(G, st, foe, cv(G, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             # The row (A_CAST, i, target) is listed when the card can be paid: the target is an opposing card.
-            if target >= 0 and can_pay(st, side, i):
-                cast_spell(st, side, i, target)  # the rule `apply` calls for the row
+            if target >= 0 and can_pay(G, st, side, i):
+                cast_spell(G, st, side, i, target)  # the rule `apply` calls for the row
                 i = 0
                 continue
         i += 1
 
 
 @rules_kernel
-def greedy_turn(st: IntArray, side: EngineInt) -> None:
+def greedy_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Curve out, trade well, attack when ahead: plays, summons, equipment, Support and moves, attacks, finishers."""
-    greedy_plays(st, side)
-    greedy_summons(st, side)
-    greedy_equips(st, side)
-    greedy_activations(st, side)
+    greedy_plays(G, st, side)
+    greedy_summons(G, st, side)
+    greedy_equips(G, st, side)
+    greedy_activations(G, st, side)
     if st[G_OVER] == 0:
-        greedy_supports_and_moves(st, side)
-    greedy_attacks(st, side)
-    greedy_finishers(st, side)
+        greedy_supports_and_moves(G, st, side)
+    greedy_attacks(G, st, side)
+    greedy_finishers(G, st, side)
 
 
 # The random-legal policy
 
 
 @rules_kernel
-def random_answer(st: IntArray, side: EngineInt) -> None:
+def random_answer(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Answer the decision the last row left open with a uniformly random listed answer."""
     while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
         out = st[G_ACTIONS]
-        n = legal_actions(st, side, out)
-        apply(st, side, out + 4 * rng_below(st, n))
+        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
+        apply_of(G, st, side, out + 4 * rng_below(st, n))
 
 
 @rules_kernel
-def random_turn(st: IntArray, side: EngineInt) -> None:
+def random_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
     out = st[G_ACTIONS]
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
-        n = legal_actions(st, side, out)
+        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
         pick = rng_below(st, n + 1)
         if pick == n:
             return
-        apply(st, side, out + 4 * pick)
-        random_answer(st, side)
+        apply_of(G, st, side, out + 4 * pick)
+        random_answer(G, st, side)
 
 
 # The search policy: determinized Monte Carlo over the legal actions of each step of its own turn, its rollouts
@@ -2495,8 +2552,8 @@ def sort_cards(st: IntArray, base: EngineInt, number: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(st: IntArray, side: EngineInt) -> None:
-    """What `side` cannot see, dealt anew with st's own generator from what it can know.
+def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> None:
+    """What `side` cannot see, dealt anew with the generator `rng` (4 xorshift words) from what it can know.
 
     The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
     the pool is sorted, then shuffled; its first trap cards in that order fill the set trap slots (only a trap is
@@ -2520,12 +2577,12 @@ def determinize(st: IntArray, side: EngineInt) -> None:
         st[pool + n] = st[zx(st, foe, Z_DECK, i)]
         n += 1
     sort_cards(st, pool, n)
-    shuffle_zone(st, pool, n)
+    shuffle_in_place(st[pool : pool + n], n, rng)
     placed = 0
     rest = 0
     for i in range(n):
         card = st[pool + i]
-        if placed < traps and cv(st, card, C_KIND) == KIND_TRAP:
+        if placed < traps and cv(G, card, C_KIND) == KIND_TRAP:
             st[zx(st, foe, Z_TRAPS, placed)] = card
             placed += 1
         else:
@@ -2538,24 +2595,25 @@ def determinize(st: IntArray, side: EngineInt) -> None:
             st[zx(st, foe, Z_DECK, top + i - held)] = st[pool + i]
     own_top = st[sx(side, S_DECK_TOP)]
     base = zx(st, side, Z_DECK, own_top)
-    sort_cards(st, base, st[sx(side, S_DECK_LEN)] - own_top)
-    shuffle_zone(st, base, st[sx(side, S_DECK_LEN)] - own_top)
+    number = st[sx(side, S_DECK_LEN)] - own_top
+    sort_cards(st, base, number)
+    shuffle_in_place(st[base : base + number], number, rng)
 
 
 @rules_kernel
-def search_side_worth(st: IntArray, side: EngineInt) -> int:
+def search_side_worth(G: IntArray, st: IntArray, side: EngineInt) -> int:
     """One side's worth in `search_evaluation` (EVAL_* weights): its shield points (up to EVAL_SHIELD_CAP), the greedy
     worth of its monsters in play (Atk + Def left + bonus), its cards in hand (a monster by what it costs and is
     worth) and traps set, less what its statuses will take from its shield."""
     shield = st[sx(side, S_SHIELD)]
     worth = EVAL_SHIELD * min(shield, EVAL_SHIELD_CAP) + EVAL_TRAP_SET * st[sx(side, S_TRAPS)]
     for u in range(st[sx(side, S_UNITS)]):
-        worth += EVAL_BOARD * unit_value(st, side, u)
+        worth += EVAL_BOARD * unit_value(G, st, side, u)
     for i in range(st[sx(side, S_HAND)]):
         card = st[zx(st, side, Z_HAND, i)]
-        if cv(st, card, C_KIND) == KIND_MONSTER:
-            worth += EVAL_HAND_MONSTER - EVAL_HAND_MONSTER_WORTH * cv(st, card, C_VALUE)
-            if cv(st, card, C_COST) == 0:
+        if cv(G, card, C_KIND) == KIND_MONSTER:
+            worth += EVAL_HAND_MONSTER - EVAL_HAND_MONSTER_WORTH * cv(G, card, C_VALUE)
+            if cv(G, card, C_COST) == 0:
                 worth += EVAL_HAND_FREE
         else:
             worth += EVAL_HAND_SPELL
@@ -2569,7 +2627,7 @@ def search_side_worth(st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
-def search_evaluation(st: IntArray, side: EngineInt) -> EngineInt:
+def search_evaluation(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
     """A rollout's points for `side` when it is cut off before the match ends: the difference of the two sides'
     worth (`search_side_worth`), squashed into (0, WIN_POINTS) by `position_points`; WIN_POINTS, DRAW_POINTS or 0
     once the match is over."""
@@ -2577,29 +2635,38 @@ def search_evaluation(st: IntArray, side: EngineInt) -> EngineInt:
         if st[G_WINNER] == side:
             return WIN_POINTS
         return DRAW_POINTS if st[G_WINNER] == -1 else 0
-    advantage = search_side_worth(st, side) - search_side_worth(st, 1 - side)
+    advantage = search_side_worth(G, st, side) - search_side_worth(G, st, 1 - side)
     return position_points(advantage, EVAL_HALF)
 
 
 @rules_kernel
-def rollout_world(st: IntArray, world: IntArray, side: EngineInt, seed: EngineInt) -> None:
+def rollout_world(G: IntArray, st: IntArray, world: IntArray, side: EngineInt, seed: EngineInt) -> None:
     """One sampled world for a round of rollouts: `st` cloned into `world`, what `side` cannot see dealt anew from
     `seed`. Every candidate's rollout starts from a copy of it."""
     clone(st, world)
+    # Dealt from the world's own dice words, seeded here (a rollout seeds its own again): the draws of the search as
+    # it was when determinize drew from the state's generator.
     rng_seed(world, seed)
-    determinize(world, side)
+    determinize(G, world, side, match_rng(world))
 
 
 @rules_kernel
 def rollout(
-    st: IntArray, world: IntArray, work: IntArray, search: IntArray, side: EngineInt, k: EngineInt, dice: EngineInt
+    G: IntArray,
+    st: IntArray,
+    world: IntArray,
+    work: IntArray,
+    search: IntArray,
+    side: EngineInt,
+    k: EngineInt,
+    dice: EngineInt,
 ) -> EngineInt:
     """One rollout of candidate k for `side` in the sampled `world` (`rollout_world`), played in `work` with the later
     dice from seed `dice`: the candidate, the rest of the turn, then `search_depth` more turns (0: to the match's
     end); its points (`search_evaluation`)."""
     clone(world, work)
     rng_seed(work, dice)
-    policy = opt(work, O_SEARCH_POLICY)
+    policy = opt(G, O_SEARCH_POLICY)
     # The rollouts' policy plays both sides: each block's code word (greedy or random draw nothing of their own).
     policy_of(work, SIDE_A)[P_CODE] = policy
     policy_of(work, SIDE_B)[P_CODE] = policy
@@ -2611,27 +2678,27 @@ def rollout(
         row = work[G_ACTIONS]
         for j in range(4):
             work[row + j] = st[base + j]
-        apply(work, side, row)
-        greedy_answer(work, side)
+        apply_of(G, work, side, row)
+        greedy_answer(G, work, side)
         if work[G_OVER] == 0:
             if policy == GREEDY:
-                greedy_turn(work, side)
+                greedy_turn(G, work, side)
             else:
-                random_turn(work, side)
-    end_turn(work, side)
+                random_turn(G, work, side)
+    end_turn(G, work, side)
     turn_of = 1 - side
-    depth = opt(work, O_SEARCH_DEPTH)
+    depth = opt(G, O_SEARCH_DEPTH)
     turns = 0
     while work[G_OVER] == 0:
-        if work[G_TURN] >= opt(work, O_TURN_CAP):
+        if work[G_TURN] >= opt(G, O_TURN_CAP):
             end_match(work, NONE)
             break
         if depth > 0 and turns >= depth:
             break
-        take_turn(work, turn_of)
+        take_turn(G, work, turn_of)
         turn_of = 1 - turn_of
         turns += 1
-    return search_evaluation(work, side)
+    return search_evaluation(G, work, side)
 
 
 @rules_kernel
@@ -2648,7 +2715,7 @@ def same_action(st: IntArray, side: EngineInt, i: EngineInt, j: EngineInt) -> bo
 
 
 @rules_kernel
-def summon_elsewhere(st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) -> bool:
+def summon_elsewhere(G: IntArray, st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) -> bool:
     """Whether listed row i is a summon into another row than its card's preferred one (greedy's: short-range
     attackers in front, Ranged X at row X-1, cards that never attack behind) while a summon of the same card into the
     preferred row is listed among the n rows too: the search leaves it out."""
@@ -2656,7 +2723,7 @@ def summon_elsewhere(st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) 
     if st[out + 4 * i] != A_SUMMON:
         return False
     card = st[zx(st, side, Z_HAND, st[out + 4 * i + 1])]
-    wanted = preferred_row(st, card)
+    wanted = preferred_row(G, card)
     if st[out + 4 * i + 2] == wanted:
         return False
     for j in range(n):
@@ -2667,15 +2734,15 @@ def summon_elsewhere(st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) 
 
 
 @rules_kernel
-def search_candidates(st: IntArray, search: IntArray, side: EngineInt) -> int:
+def search_candidates(G: IntArray, st: IntArray, search: IntArray, side: EngineInt) -> int:
     """List a step's candidates in the search's words and return how many: each distinct legal action (the same card
     from two places in the hand is one; a summon only into its card's preferred row when that row has room,
     `summon_elsewhere`), in the order `legal_actions` lists them (into st's action list), then "end the turn now".
     Lower numbers win ties, so on a tie the search acts rather than ends its turn."""
-    n = legal_actions(st, side, st[G_ACTIONS])
+    n = legal_actions_of(G, st, side, st[G_ACTIONS], ALL_ACTIONS, NONE)
     m = 0
     for i in range(n):
-        if summon_elsewhere(st, side, i, n):
+        if summon_elsewhere(G, st, side, i, n):
             continue
         repeated = False
         for j in range(m):
@@ -2692,29 +2759,29 @@ def search_candidates(st: IntArray, search: IntArray, side: EngineInt) -> int:
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
     """`halving_search`'s world dealer: `rollout_world` into the context's world buffer."""
-    st, world, _play, _search, side = context
-    rollout_world(st, world, side, seed)
+    G, st, world, _play, _search, side = context
+    rollout_world(G, st, world, side, seed)
 
 
 @inline_kernel
 def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
     """`halving_search`'s rollout: candidate k from the world `context_world` dealt (its seed is not needed again)."""
-    st, world, play, search, side = context
-    return rollout(st, world, play, search, side, k, dice)
+    G, st, world, play, search, side = context
+    return rollout(G, st, world, play, search, side, k, dice)
 
 
 @rules_kernel
-def search_decision(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
+def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
     """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
     over `search_rollouts` x candidates rollouts (`work[0]` holds each sampled world, `work[1]` a rollout); returns
     its candidate number. With no legal action, "end the turn" without a rollout."""
-    m = search_candidates(st, search, side)
+    m = search_candidates(G, st, search, side)
     search[SR_N] = m
     search[SR_CHOICE] = m - 1
     if m == 1:
         return m - 1
     # The search's words hold its generator first (SR_RNG = 0), so they are halving_search's `rng` too.
-    context = (st, work[0], work[1], search, side)
+    context = (G, st, work[0], work[1], search, side)
     search[SR_ROLLOUTS] += halving_search(
         context_world,
         context_rollout,
@@ -2724,7 +2791,7 @@ def search_decision(st: IntArray, work: IntArray, search: IntArray, side: Engine
         SR_POINTS,
         SR_TRIED,
         m,
-        opt(st, O_SEARCH_ROLLOUTS) * m,
+        opt(G, O_SEARCH_ROLLOUTS) * m,
         search,
     )
     search[SR_DECISIONS] += 1
@@ -2734,17 +2801,17 @@ def search_decision(st: IntArray, work: IntArray, search: IntArray, side: Engine
 
 
 @rules_kernel
-def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
+def search_turn(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
     """A search side's turn after its draw: search a step, take its choice, until ending the turn is chosen (or no
     action is left, or the match ends)."""
     for _ in range(MAX_RANDOM_STEPS):
         if st[G_OVER] == 1:
             return
-        candidate = search[SR_CAND + search_decision(st, work, search, side)]
+        candidate = search[SR_CAND + search_decision(G, st, work, search, side)]
         if candidate == CAND_END:
             return
-        apply(st, side, st[G_ACTIONS] + candidate * 4)
-        greedy_answer(st, side)  # targets a row leaves open are greedy's
+        apply_of(G, st, side, st[G_ACTIONS] + candidate * 4)
+        greedy_answer(G, st, side)  # targets a row leaves open are greedy's
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -2752,7 +2819,7 @@ def search_turn(st: IntArray, work: IntArray, search: IntArray, side: EngineInt)
 
 
 @rules_kernel
-def take_turn(st: IntArray, side: EngineInt) -> None:
+def take_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """One whole turn of `side`: start, the side's policy, end.
 
     The policies' one door in a match (a `search` side's turns go through `search_turn` instead): the side plays the
@@ -2761,32 +2828,39 @@ def take_turn(st: IntArray, side: EngineInt) -> None:
     generator (traded into st[0:4] by `plays_random`, traded back by `random_played`): nothing else in a turn after
     its draw draws from the generator (the rules' only chance is the shuffle at `setup_match`), so the match's own
     stream is the one greedy would have met."""
-    start_turn(st, side)
+    start_turn(G, st, side)
     if st[G_OVER] == 1:
         return
     block = policy_of(st, side)
     if plays_random(block, match_rng(st)):
-        random_turn(st, side)
+        random_turn(G, st, side)
         random_played(block, match_rng(st), ZERO)
     else:
-        greedy_turn(st, side)
-    end_turn(st, side)
+        greedy_turn(G, st, side)
+    end_turn(G, st, side)
 
 
 @rules_kernel
 def open_match(
-    st: IntArray, deck_a: IntArray, deck_b: IntArray, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt
+    G: IntArray,
+    st: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
 ) -> None:
     """A match's start: the state cleared, each side's policy block started from its policy word
     (`workbench.policies.policy_word`) and the match's seed, the decks shuffled and dealt."""
     reset_state(st)
     start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
     start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
-    setup_match(st, deck_a, deck_b)
+    setup_match(G, st, deck_a, deck_b)
 
 
 @rules_kernel
 def play_match(
+    G: IntArray,
     st: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2797,18 +2871,19 @@ def play_match(
 ) -> None:
     """One whole match from the generator in st[0:4], seeded from `seed`; the result is st[G_WINNER] (-1 draw) and
     st[G_TURN]. The policies are policy words (`workbench.policies.policy_word`), unpacked into the sides' blocks."""
-    open_match(st, deck_a, deck_b, policy_a, policy_b, seed)
+    open_match(G, st, deck_a, deck_b, policy_a, policy_b, seed)
     side = first
     while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(st, O_TURN_CAP):
+        if st[G_TURN] >= opt(G, O_TURN_CAP):
             end_match(st, NONE)
             return
-        take_turn(st, side)
+        take_turn(G, st, side)
         side = 1 - side
 
 
 @rules_kernel
 def play_searched_match(
+    G: IntArray,
     st: IntArray,
     work: IntArray,
     search: IntArray,
@@ -2821,25 +2896,26 @@ def play_searched_match(
 ) -> None:
     """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
     buffer), the search's generator seeded from the match's seed."""
-    open_match(st, deck_a, deck_b, policy_a, policy_b, seed)
+    open_match(G, st, deck_a, deck_b, policy_a, policy_b, seed)
     rng_seed(search, seed ^ SEARCH_SEED)
     side = first
     while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(st, O_TURN_CAP):
+        if st[G_TURN] >= opt(G, O_TURN_CAP):
             end_match(st, NONE)
             return
         if policy_of(st, side)[P_CODE] == SEARCH:
-            start_turn(st, side)
+            start_turn(G, st, side)
             if st[G_OVER] == 0:
-                search_turn(st, work, search, side)
-                end_turn(st, side)
+                search_turn(G, st, work, search, side)
+                end_turn(G, st, side)
         else:
-            take_turn(st, side)
+            take_turn(G, st, side)
         side = 1 - side
 
 
 @rules_kernel
 def play_batch_kernel(
+    G: IntArray,
     st: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
@@ -2859,22 +2935,25 @@ def play_batch_kernel(
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
         if searched:
-            play_searched_match(st, work, search, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+            play_searched_match(G, st, work, search, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
         else:
-            play_match(st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+            play_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
         end_match_counted(st)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]
 
 
 class MatchArrays:
-    """One packed match state, with numpy views for setting up scenarios and reading results."""
+    """One match: the game data and a packed match state, with numpy views for setting up scenarios and reading
+    results."""
 
     def __init__(self, compiled: CompiledCards, deck_capacity: int, event_rows: int = 0) -> None:
         self.compiled = compiled
         """The compiled card set."""
+        self.G: IntArray = game_data(compiled)
+        """The game data (options, card table, effect opcodes): every kernel that reads a card or an option takes it."""
         self.st: IntArray = new_state(compiled, deck_capacity, event_rows)
-        """The packed state (xorshift words first); every kernel takes it."""
+        """The packed match state (xorshift words first); every kernel takes it."""
         st = self.st
         capacity = int(st[G_CAPACITY])
         cards = len(compiled.names)
@@ -2884,7 +2963,7 @@ class MatchArrays:
         """sides[side, S_*]: a view of `st`."""
         self.zones: IntArray = st[st[G_ZONES] : st[G_ZONES] + 6 * capacity].reshape(2, 3, capacity)
         """zones[side, Z_DECK | Z_HAND | Z_TRAPS, i]: a view of `st`."""
-        self.counters: IntArray = st[st[G_COUNTERS] : st[G_CARDS]].reshape(2, cards, N_COUNTERS)
+        self.counters: IntArray = st[st[G_COUNTERS] : st[G_EVENT_BASE]].reshape(2, cards, N_COUNTERS)
         """counters[side, card, counter], summed over every match played on this state: a view of `st`."""
         self._events: IntArray = st[st[G_EVENT_BASE] :].reshape(event_rows, EVENT_WIDTH)
 
@@ -2927,6 +3006,7 @@ def run_batch(
     turns = np.zeros(n, dtype=np.int32)
     work, search = search_buffers(arrays, policy_a, policy_b)
     play_batch_kernel(
+        arrays.G,
         arrays.st,
         np.ascontiguousarray(deck_a, dtype=np.int64),
         np.ascontiguousarray(deck_b, dtype=np.int64),
