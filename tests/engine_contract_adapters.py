@@ -872,7 +872,10 @@ def _plasma_doors(E: Any, log: Checks) -> None:
             ok = open_kind == kind and action in listed
             log.check(f"{name}", ok, lambda: f"action {action} for {kind}, open: {open_kind}, listed {listed}")
 
+        # The appliers are called from `rules` (the match loop, `apply`) and `search` (`apply_attacker`): the
+        # package's wrapper goes into every module of the engine that holds the name.
         _wrap(E, name, before)
+        E.replace_everywhere(name, getattr(E, name))
 
 
 def _source_doors(E: Any, log: Checks) -> None:
@@ -886,7 +889,7 @@ def _source_doors(E: Any, log: Checks) -> None:
         log.G["piles"] = piles
         return state, piles
 
-    E.new_state = kept_new_state
+    E.replace_everywhere("new_state", kept_new_state)
 
     def listed(table: Any, rules: Any, state: Any) -> list[int]:
         out = np.zeros_like(state.actions)
@@ -915,6 +918,8 @@ def _source_doors(E: Any, log: Checks) -> None:
     _wrap(E, "greedy_symbol_unlisted", None, on_symbol)
     _wrap(E, "greedy_main_unlisted", None, on_unlisted("greedy_main_unlisted"))
     _wrap(E, "greedy_channel_card_unlisted", None, on_unlisted("greedy_channel_card_unlisted"))
+    for name in ("choose", "greedy_symbol_unlisted", "greedy_main_unlisted", "greedy_channel_card_unlisted"):
+        E.replace_everywhere(name, getattr(E, name))
 
 
 def _blades_doors(E: Any, log: Checks) -> None:
@@ -954,6 +959,10 @@ def _blades_doors(E: Any, log: Checks) -> None:
             log.check(name, action in listed, lambda: f"action {action}, listed {listed}")
 
         _wrap(E, name, before)
+    # The callers look each door up in their own module (`rules` calls the doors and the appliers, bound there): the
+    # package's wrapper goes into every module of the engine that holds the name.
+    for name in ("choose", "choose_turn_action", "choose_single", *appliers):
+        E.replace_everywhere(name, getattr(E, name))
 
 
 DOORS: dict[str, Callable[[Any, Checks], None]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -129,3 +130,35 @@ def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called()
     assert not called.fndesc.inline
     assert any("alwaysinline" in ir for ir in copied_in.inspect_llvm().values())
     assert not any("alwaysinline" in ir for ir in twice_called.inspect_llvm().values())
+
+
+def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None:
+    # The four engines split into packages (circles, plasma, SOURCE, Millennium Blades) answer to every public name
+    # of their modules, as the single module did: a tool reading a constant by name (`getattr(engine, "EV_PLAY")`)
+    # finds it, a private name or an unknown one is an AttributeError naming the package.
+    from workbench.engines import names_of_modules
+
+    for ruleset_id in ("circles", "plasma", "source", "blades"):
+        package = importlib.import_module(f"workbench.rulesets.{ruleset_id}.engine")
+        for module in package.MODULES:
+            for name in vars(module):
+                assert name.startswith("_") or hasattr(package, name), (ruleset_id, module.__name__, name)
+        with pytest.raises(AttributeError, match=f"workbench.rulesets.{ruleset_id}.engine"):
+            _ = package.NO_SUCH_NAME
+    layout = importlib.import_module("workbench.rulesets.circles.engine.layout")
+    lookup = names_of_modules("pkg", (layout,))
+    assert lookup("EV_PLAY") == layout.EV_PLAY
+    with pytest.raises(AttributeError, match="'pkg' has no attribute '_private'"):
+        lookup("_private")
+
+
+def test_a_wrapper_put_by_replace_in_modules_stands_in_every_module_that_holds_the_name() -> None:
+    from types import ModuleType
+
+    from workbench.engines import replace_in_modules
+
+    first, second, third = ModuleType("first"), ModuleType("second"), ModuleType("third")
+    setattr(first, "kernel", "real")  # noqa: B010 - a module's attribute, as an engine module holds a kernel
+    setattr(second, "kernel", "real")  # noqa: B010
+    replace_in_modules((first, second, third), "kernel", "wrapped")
+    assert [getattr(m, "kernel", None) for m in (first, second, third)] == ["wrapped", "wrapped", None]

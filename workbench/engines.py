@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
@@ -574,3 +575,39 @@ class Engine:
     caveats: tuple[str, ...] = ()
     """What a designer must know about every figure this engine gives (SOURCE: its map is reconstructed from the
     rule document's words): stamped into every result's provenance and said wherever the result is shown."""
+
+
+# ---- An engine split into a package of modules ----------------------------------------------------------------------
+
+
+def bind_policy_door(rules: ModuleType, policies: ModuleType, door: Sequence[str]) -> None:
+    """Put an engine package's policy door (the policies' kernels its rules hand a decision to, mid-turn) into its
+    `rules` module, where the rule kernels look them up. The package runs this as it is imported, before any kernel
+    compiles, so `rules` imports no policy module and the compiled code calls the policies' kernels as the single
+    module did (Numba reads a kernel's globals when it compiles it)."""
+    for name in door:
+        setattr(rules, name, getattr(policies, name))
+
+
+def replace_in_modules(modules: Sequence[ModuleType], name: str, value: Any) -> None:
+    """Set `name` to `value` in each of `modules` that holds it. In an uncompiled run (NUMBA_DISABLE_JIT=1) a kernel is
+    looked up in the calling code's module at every call, so a test's wrapper must stand in every module of an engine
+    package that calls the kernel, not in one."""
+    for module in modules:
+        if hasattr(module, name):
+            setattr(module, name, value)
+
+
+def names_of_modules(package: str, modules: Sequence[ModuleType]) -> Callable[[str], Any]:
+    """An engine package's `__getattr__` (PEP 562): a public name of any of its `modules` that the package does not
+    import itself (a constant a test or a tool reads by name, `getattr(engine, "EV_PLAY")`), so the package answers to
+    every name the single module it was split from did."""
+
+    def lookup(name: str) -> Any:
+        if not name.startswith("_"):
+            for module in modules:
+                if name in vars(module):
+                    return vars(module)[name]
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return lookup

@@ -56,7 +56,7 @@ def asking(name):
         pending.append((kind, action))
         return action
 
-    setattr(E, name, wrapped)
+    E.replace_everywhere(name, wrapped)  # in every engine module that calls it
 
 
 # `choose` asks any decision's policy; the turn loop asks its Action and single decisions' policies directly.
@@ -89,7 +89,7 @@ def applying(name, at, kinds):
             refused.append([name, int(args[at]), E.DECISION_NAMES[kind], E.DECISION_NAMES[st_kind]])
         return inner(*args)
 
-    setattr(E, name, wrapped)
+    E.replace_everywhere(name, wrapped)  # in every engine module that calls it
 
 
 for name, (at, kinds) in APPLIERS.items():

@@ -241,7 +241,7 @@ def test_golden_trace(golden: Path, deck_a: str, deck_b: str, seed: int) -> None
     Storm Caller activates); both greedy.
 
     A change in play shows up here line by line. When a change is meant, bump the engine version in
-    workbench/rulesets/plasma/engine.py and regenerate the files with
+    workbench/rulesets/plasma/engine/python_side.py (`ENGINE`) and regenerate the files with
 
         workbench simulate cardsets/plasma/plasma_core.csv --deck cardsets/plasma/decks/swarm.txt \\
             --deck cardsets/plasma/decks/bulwark.txt --seed 7 --trace > tests/golden/plasma_trace.txt
@@ -421,7 +421,8 @@ def applying(name, kind, action_at):
         applied[kind] = applied.get(kind, 0) + 1
         return inner(*args)
 
-    setattr(E, name, wrapped)
+    # Each module of the engine package that calls the applier looks it up in its own globals.
+    E.replace_everywhere(name, wrapped)
 
 
 APPLIERS = [("apply_play", "play", 5), ("apply_attacker", "attacker", 1), ("apply_target", "target", 5),

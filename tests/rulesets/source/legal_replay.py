@@ -2,8 +2,9 @@
 the rules asks) and greedy's answers found without a list (`greedy_*_unlisted`) wrapped, to show every action a policy
 chose was one `legal_actions` listed for the decision open at that moment, and that greedy's answer found without the
 list is the one it takes over the list.
-Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the module's
-functions, which only the uncompiled engine looks up at each call); not collected by pytest.
+Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the functions in every
+module of the engine package that calls them, `replace_everywhere`, where only the uncompiled engine looks them up at
+each call); not collected by pytest.
 
     NUMBA_DISABLE_JIT=1 .venv/bin/python tests/rulesets/source/legal_replay.py POLICY_A POLICY_B MATCHES DRAW [CARDS]
 
@@ -85,7 +86,7 @@ def main() -> None:
         batch_piles[:] = [piles]
         return state, piles
 
-    E.new_state = kept_new_state
+    E.replace_everywhere("new_state", kept_new_state)
 
     def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
         """`legal_actions` listed afresh for the decision open now."""
@@ -152,10 +153,12 @@ def main() -> None:
         """Greedy's channeled card over the list: the first listed."""
         return out[0]
 
-    E.choose = checked_choose
-    setattr(E, "greedy_symbol_unlisted", checked_greedy_symbol)  # noqa: B010 (a signature mypy would not match)
-    E.greedy_main_unlisted = checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main)
-    E.greedy_channel_card_unlisted = checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
+    E.replace_everywhere("choose", checked_choose)
+    E.replace_everywhere("greedy_symbol_unlisted", checked_greedy_symbol)
+    E.replace_everywhere("greedy_main_unlisted", checked_unlisted(E.D_MAIN, E.greedy_main_unlisted, E.greedy_main))
+    E.replace_everywhere(
+        "greedy_channel_card_unlisted", checked_unlisted(E.D_CHANNEL_CARD, E.greedy_channel_card_unlisted, first_listed)
+    )
     results = play(policy_a, policy_b, matches, draw, cards)
     print(json.dumps({"results": results, "chosen": chosen, "by_policy": by_policy}))
 

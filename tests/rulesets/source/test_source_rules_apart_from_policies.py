@@ -1,13 +1,13 @@
 """SOURCE's rules never read which policy a side plays (DESIGN.md section 4; issue 31, items 1 and 5), checked on
 the engine's code, not only by its results.
 
-Every kernel of workbench/rulesets/source/engine.py is named below as a rule, a policy or the play loop's. A rule
-lists, applies or asks; where a player decides, it opens the decision and takes the answer from `choose`, the
-policies' one door (through `decide` for the turn's decisions and `ask` for a question a rule asks while it
-resolves). `choose` is the only code that reads the side's policy (`S_POLICY`, its block through `policy_of`); the
-play loop and the search only seat it. A new kernel fails here until it is named as one of the three, so a rule that
-reads the policy, or calls greedy's helpers itself (as `path_steps` once walked greedy's road, and `main_action` and
-`choose_symbol_action` branched on the policy), cannot come back unnoticed.
+Every kernel of the engine package (workbench/rulesets/source/engine/, its modules read together) is named below as a
+rule, a policy or the play loop's. A rule lists, applies or asks; where a player decides, it opens the decision and
+takes the answer from `choose`, the policies' one door (through `decide` for the turn's decisions and `ask` for a
+question a rule asks while it resolves). `choose` is the only code that reads the side's policy (`S_POLICY`, its block
+through `policy_of`); the play loop and the search only seat it. A new kernel fails here until it is named as one of
+the three, so a rule that reads the policy, or calls greedy's helpers itself (as `path_steps` once walked greedy's
+road, and `main_action` and `choose_symbol_action` branched on the policy), cannot come back unnoticed.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 
 from workbench.rulesets.source import engine as E
 
-ENGINE = Path(E.__file__)
+ENGINE = Path(E.__file__).parent
+"""The engine package's folder: its modules' kernels are read together."""
 
 RULES = frozenset(
     {
@@ -264,7 +265,11 @@ def rules_that_reach_policies(found: dict[str, ast.FunctionDef], rules: frozense
     return flagged
 
 
-ENGINE_KERNELS = kernels(ENGINE.read_text(encoding="utf-8"))
+ENGINE_KERNELS = {
+    name: function
+    for path in sorted(ENGINE.glob("*.py"))
+    for name, function in kernels(path.read_text(encoding="utf-8")).items()
+}
 
 
 def test_every_kernel_is_named_a_rule_a_policy_or_the_play_loop_s() -> None:
@@ -342,3 +347,24 @@ def test_the_check_catches_a_rule_that_reads_the_policy_or_walks_greedy_s_road()
         "path_steps": {"greedy_next_space"},
     }
     assert {name for name, function in found.items() if policy_reads(function)} == {"main_action", "choose"}
+
+
+def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_door() -> None:
+    # layout <- board <- rules <- greedy <- search <- python_side (engine/__init__.py): no module imports one after
+    # it, so no rule module imports a policy; the rules reach the policies only through the door the package binds
+    # into them.
+    names = [module.__name__ for module in E.MODULES]
+    for k, module in enumerate(E.MODULES):
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        later = imported & {*names[k:], E.__name__}
+        assert not later, f"{module.__name__} imports {sorted(later)}"
+    modules = sorted(["__init__", *(name.rsplit(".", 1)[1] for name in names)])
+    assert sorted(path.stem for path in ENGINE.glob("*.py")) == modules
+    for name in E.POLICY_DOOR:
+        assert getattr(E.rules, name) is getattr(E.greedy, name), name
+    # Every kernel is defined in one module only (the door's stand-ins in `rules` are plain functions, not kernels).
+    defined = [name for path in ENGINE.glob("*.py") for name in kernels(path.read_text(encoding="utf-8"))]
+    assert len(defined) == len(set(defined)) == len(ENGINE_KERNELS)

@@ -13,7 +13,7 @@ holds up to eight singles, one deck box and two accessories, one copy of any
 card. A collection is 2-8 cards, each sharing an element or type with all the
 others and each with a different star rating, and scores 2/4/7/9/12/16/21 VP
 for 2/3/4/5/6/7/8+ cards. The `effects` column holds the simulator's
-vocabulary (`effects.py`). The tournament engine (`engine.py`) plays the
+vocabulary (`effects.py`). The tournament engine (`engine/`) plays the
 tournament phase for 2-5 players: singles into the left-most open slot, one
 optional Action a turn, Top cards and clashes against the store, flips, the
 effect timings in the document's priority order, discards, reveals from hand,

@@ -2,7 +2,7 @@
 
 Pure: numpy and the tournament engine's kernels only. A plain-Python state machine (rule option `game=full`):
 the market phase moves a few hundred cards and dollars a game, so it is not where the time goes; each round's
-tournament is played by the compiled tournament engine (`engine.py`) on the seats' own decks.
+tournament is played by the compiled tournament engine (`engine/`) on the seats' own decks.
 
 Document: Game Setup, Deckbuilding Phase, The Store, The Aftermarket, Your Friends, End of Deckbuilding, Scoring
 Collections, Ending the Tournament, Game End. The steps:

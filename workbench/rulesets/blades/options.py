@@ -131,7 +131,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         quote="You can only build one collection per Deckbuilding Phase.",
     ),
-    # ---- the tournament engine (engine.py) -----------------------------------------------------------------------
+    # ---- the tournament engine (engine/) --------------------------------------------------------------------------
     RuleOption(
         key="players",
         default=4,

@@ -20,7 +20,7 @@ docs/rulesets/circles.md).
 
 Options: see `options.py`. Card checks: points_must_be_spent,
 allow_duplicate_abilities. Deck checks: deck_characters, deck_resources,
-deck_tolerance. Match engine (`engine.py`): resources_per_turn, destroy_when,
+deck_tolerance. Match engine (`engine/`): resources_per_turn, destroy_when,
 out_of_cards, respond_in_opponent_turn, sleeping_card_opens_lane,
 serenity_protects, extra_card, new_characters_attack, direct_damage, turn_cap;
 the search policy's search_rollouts and search_rollout_policy.

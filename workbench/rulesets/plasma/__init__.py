@@ -26,7 +26,7 @@ instants_before_damage, instants_any_time, activations_per_turn,
 activation_sickness, resolve_bonus_end_destroys; the search policy's search_rollouts,
 search_rollout_policy and search_depth.
 
-Engine: `engine.py` (see docs/rulesets/plasma.md, "Simulation"): greedy,
+Engine: `engine/` (see docs/rulesets/plasma.md, "Simulation"): greedy,
 random and search policies over the document's turn structure, the effect vocabulary of
 `effects.py`, and the rule options above.
 

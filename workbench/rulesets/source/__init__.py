@@ -12,7 +12,7 @@ effects have uses, activating symbols (Alpha, Beta, Gamma, Delta) and ST
 brackets. Decks hold 40-60 cards under ten construction rules (see decks.py),
 with monster tokens in a separate token deck (a decklist's `Tokens:` section).
 The `effects` column speaks a small vocabulary (effects.py) that the match
-engine (engine.py) compiles to opcodes; the map it plays on is data
+engine (engine/) compiles to opcodes; the map it plays on is data
 (map.py, maps/default.json).
 
 Options (the ledger, with readings and quotes, is `options.py`):

@@ -1,6 +1,6 @@
 """The SOURCE effects vocabulary: what the `effects` column may say, parsed into clauses.
 
-The SOURCE engine (engine.py) compiles these clauses to opcodes; nothing here
+The SOURCE engine (engine/) compiles these clauses to opcodes; nothing here
 plays a match. A cell is `;`-separated clauses, each `[foe] verb [arguments]`:
 
     st +N | st -N                     all four ST of the target change by N

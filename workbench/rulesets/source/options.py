@@ -99,7 +99,7 @@ OPTIONS: tuple[RuleOption, ...] = (
             "significant backlash"
         ),
     ),
-    # ---- engine readings (workbench/rulesets/source/engine.py) ----
+    # ---- engine readings (workbench/rulesets/source/engine/) ----
     RuleOption(
         key="map",
         default="default",

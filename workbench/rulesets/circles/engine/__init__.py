@@ -57,7 +57,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import COUNTER_COLUMNS, rng_seed
+from workbench.engines import COUNTER_COLUMNS, bind_policy_door, names_of_modules, replace_in_modules, rng_seed
 from workbench.policies import GREEDY, SEARCH
 from workbench.rulesets.circles.engine import greedy, layout, python_side, rules, search
 from workbench.rulesets.circles.engine.greedy import (
@@ -86,6 +86,9 @@ from workbench.rulesets.circles.engine.layout import (
     DECK,
     DISCARD,
     EV_ABILITY,
+    EV_FREE_PLAY,
+    EV_PLAY,
+    EV_RESOURCE,
     EVENT_COUNT_AT,
     G_ACTIVE,
     G_TURN,
@@ -172,14 +175,8 @@ POLICY_DOOR = ("choose", "choose_hand")
 """The policies' kernels the rules call (`ask` calls `choose`, `ask_hand` calls `choose_hand`), defined in `greedy`."""
 
 
-def bind_policy_door() -> None:
-    """Put the policies' door (`POLICY_DOOR`) into `rules`, where `ask` and `ask_hand` look it up. Run as this package
-    is imported, so before any kernel compiles: a module of the package cannot be imported without it."""
-    for name in POLICY_DOOR:
-        setattr(rules, name, getattr(greedy, name))
-
-
-bind_policy_door()
+bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
+__getattr__ = names_of_modules(__name__, MODULES)
 
 
 def replace_everywhere(name: str, value: Any) -> None:
@@ -189,9 +186,7 @@ def replace_everywhere(name: str, value: Any) -> None:
     call), so a wrapper put in one module only would miss the calls from the others: `rules` calls `apply` and the
     door, `greedy` calls `choose` and `greedy_hand`. tests/rulesets/circles/legal_replay.py and
     tests/engine_contract_adapters.py wrap the doors with it."""
-    for module in (sys.modules[__name__], *MODULES):
-        if hasattr(module, name):
-            setattr(module, name, value)
+    replace_in_modules((sys.modules[__name__], *MODULES), name, value)
 
 
 __all__ = [
@@ -212,6 +207,9 @@ __all__ = [
     "ENGINE",
     "EVENT_COUNT_AT",
     "EV_ABILITY",
+    "EV_FREE_PLAY",
+    "EV_PLAY",
+    "EV_RESOURCE",
     "GAME_AT",
     "GREEDY",
     "G_ACTIVE",

@@ -1,0 +1,573 @@
+"""The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), state records
+(`new_state`, `search_state`), batches (`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text
+(`describe_event`) and the `ENGINE` record.
+
+The top of the engine package: imports `layout`, `rules` (the greedy and random batch loop, `play_matches`) and
+`search` (the search's batch loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.engines import (
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+    BatchRun,
+    CompiledCards,
+    Engine,
+    IntArray,
+    batch_and_trace,
+    new_counters,
+    published_counters,
+)
+from workbench.limits import over_limit
+from workbench.policies import POLICY_NAMES, SEARCH
+from workbench.rulesets.blades.cards import BladesCard
+from workbench.rulesets.blades.costs import check_effects as effect_findings
+from workbench.rulesets.blades.effects import EffectAction, parse_effects
+from workbench.rulesets.blades.engine.layout import (
+    A_AMOUNT,
+    A_ARG,
+    A_PER,
+    A_PICK,
+    A_VERB,
+    A_WHOSE,
+    ACTION_BASE,
+    ACTION_WIDTH,
+    AR_CARD,
+    BOOSTER_SET_KINDS,
+    COPY_LEFT,
+    COPY_RIGHT,
+    E_CLASH_ALL,
+    E_TIMING,
+    E_TRIGGER,
+    EFFECT_WIDTH,
+    EV_ACTION,
+    EV_AFTERMARKET_CLEARED,
+    EV_ATTACH,
+    EV_CLASH,
+    EV_CLASH_RESULT,
+    EV_COPY,
+    EV_DETACH,
+    EV_DISCARD,
+    EV_END,
+    EV_FLIP,
+    EV_META,
+    EV_NO_CLASH,
+    EV_NO_TARGET,
+    EV_OPENS,
+    EV_PASS,
+    EV_PLACE,
+    EV_PLAY,
+    EV_REACTION,
+    EV_REVEAL,
+    EV_RP,
+    EV_SEAT,
+    EV_SLOT,
+    EV_STORE_RESHUFFLED,
+    EV_TOKENS,
+    EV_TRIMMED,
+    EV_TURN,
+    F_HAS_NEXT,
+    F_HAS_SCORE,
+    F_MIMICRY,
+    F_ONGOING_PROTECT_ADJACENT,
+    F_ONGOING_PROTECT_SELF,
+    F_SCURRY,
+    F_TOP_PROTECT_ADJACENT,
+    F_TOP_PROTECT_SELF,
+    G_META,
+    HAND_LIMIT,
+    K_METAGAME,
+    KEYWORD_VERBS,
+    KIND_NAMES,
+    MATCH_RESULTS,
+    MAX_CLAUSES,
+    MAX_META_STACKS,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    MAX_STORE,
+    MAX_SYMBOLS,
+    METAGAME_MODES,
+    O_STORE_KINDS,
+    O_VP_ROUND,
+    PART_LOSE,
+    PART_TIE,
+    PART_WIN,
+    PER_CODES,
+    PER_NONE,
+    PER_REVEALED,
+    SEARCH_ROLLOUT_POLICIES,
+    SEARCH_WORDS,
+    SR_DECISIONS,
+    SR_ROLLOUTS,
+    SR_WANTED,
+    STATE_DTYPE,
+    STORE_KINDS,
+    T_CLAUSES,
+    T_FLAGS,
+    T_KIND,
+    T_ONGOING_STARS,
+    T_STARS,
+    T_SYMBOLS,
+    T_TOP_STARS,
+    TABLE_WIDTH,
+    TIMING_CODES,
+    TM_NEXT,
+    TM_ONGOING,
+    TM_SCORE,
+    TM_TOP,
+    TRIGGER_CODES,
+    V_NONE,
+    VERB_CODES,
+    VP_CHART,
+    VP_ROUNDS,
+    W_ACCESSORY_1,
+    W_ACCESSORY_2,
+    W_BOX,
+    WHOSE_OPPONENT,
+    WHOSE_YOURS,
+)
+from workbench.rulesets.blades.engine.rules import play_matches
+from workbench.rulesets.blades.engine.search import play_searched_matches
+from workbench.rulesets.blades.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
+
+# =====================================================================================================================
+# The Python edge: compiling cards, batches, traces
+# =====================================================================================================================
+
+
+def option_array(options: Mapping[str, OptionValue]) -> IntArray:
+    """The engine's rule options as integers, in OPTION_ORDER (a player count or slot count out of range is a clear
+    error)."""
+    players, slots = int(options["players"]), int(options["tableau_slots"])
+    if not 2 <= players <= MAX_PLAYERS:
+        raise WorkbenchInputError(f"option players={players} is out of range.", expected=f"2 to {MAX_PLAYERS} players")
+    if not 1 <= slots <= MAX_SLOTS:
+        raise WorkbenchInputError(f"option tableau_slots={slots} is out of range.", expected=f"1 to {MAX_SLOTS} slots")
+    return np.array(
+        [
+            int(options["players"]),
+            int(options["tableau_slots"]),
+            VP_ROUNDS.index(str(options["vp_round"])),
+            MATCH_RESULTS.index(str(options["match_result"])),
+            STORE_KINDS.index(str(options["store_kinds"])),
+            METAGAME_MODES.index(str(options["metagame"])),
+            # The search policy's budget; .get because the whole game's option set compiles this table too.
+            int(options.get("search_rollouts", SEARCH_ROLLOUTS)),
+            SEARCH_ROLLOUT_POLICIES.index(str(options.get("search_rollout_policy", "greedy"))),
+            int(options.get("search_depth", SEARCH_DEPTH)),
+        ],
+        dtype=np.int64,
+    )
+
+
+def _encode_action(action: EffectAction, symbol_bits: Mapping[str, int]) -> list[int]:
+    """One action as ACTION_WIDTH integers (verb, amount, per, per argument, whose, pick or copy direction)."""
+    row = [V_NONE, 0, PER_NONE, 0, 0, 0]
+    if action.verb == "keyword":
+        assert action.keyword is not None
+        row[A_VERB] = KEYWORD_VERBS[action.keyword]
+        row[A_AMOUNT] = action.amount
+        return row
+    row[A_VERB] = VERB_CODES[action.verb]
+    row[A_AMOUNT] = action.amount
+    if action.per is not None:
+        row[A_PER] = PER_CODES[action.per.kind] + (PER_REVEALED if action.per.revealed else 0)
+        if action.per.kind == "symbol":
+            row[A_ARG] = symbol_bits.get((action.per.symbol or "").casefold(), 0)
+        elif action.per.stars is not None:
+            row[A_ARG] = action.per.stars
+    if action.whose is not None:
+        row[A_WHOSE] = WHOSE_YOURS if action.whose == "yours" else WHOSE_OPPONENT
+    if action.pick is not None:
+        row[A_PICK] = ("highest", "lowest", "choice").index(action.pick)
+    if action.direction is not None:
+        row[A_PICK] = COPY_LEFT if action.direction == "left" else COPY_RIGHT
+    return row
+
+
+def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> CompiledCards:
+    """The card table, the effect opcode table and the store deck (card ids, one per physical copy)."""
+    entries = list(cardset)
+    cards: list[BladesCard] = [entry.card for entry in entries]  # type: ignore[misc]
+    # Clauses outside the vocabulary (and `per` names no card has) are simulated without, as the checks report.
+    findings: list[Finding] = list(effect_findings(cardset))
+    symbol_bits: dict[str, int] = {}
+    for card in cards:
+        for name in (*card.elements, *card.types):
+            key = name.casefold()
+            if key not in symbol_bits and len(symbol_bits) < MAX_SYMBOLS:
+                symbol_bits[key] = 1 << len(symbol_bits)
+    table = np.zeros((len(cards), TABLE_WIDTH), dtype=np.int64)
+    effects = np.zeros((len(cards), MAX_CLAUSES, EFFECT_WIDTH), dtype=np.int64)
+    for index, (entry, card) in enumerate(zip(entries, cards, strict=False)):
+        table[index, T_KIND] = KIND_NAMES.index(card.kind)
+        table[index, T_STARS] = card.stars
+        bits = 0
+        for name in (*card.elements, *card.types):
+            bits |= symbol_bits.get(name.casefold(), 0)
+            if name.casefold() not in symbol_bits:
+                findings.append(
+                    cardset.finding(
+                        "info",
+                        "blades.engine_symbols",
+                        f"the simulator counts at most {MAX_SYMBOLS} different elements and types; '{name}' is past "
+                        "that, so `per` conditions do not see it on this card.",
+                        entry,
+                        "elements" if name in card.elements else "types",
+                        expected=f"at most {MAX_SYMBOLS} different symbols",
+                        actual=name,
+                    )
+                )
+        table[index, T_SYMBOLS] = bits
+        clauses = parse_effects(card.effects).clauses
+        if len(clauses) > MAX_CLAUSES:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "blades.engine_clauses",
+                    f"the simulator plays the first {MAX_CLAUSES} effect clauses of a card; the other "
+                    f"{len(clauses) - MAX_CLAUSES} are left out.",
+                    entry,
+                    "effects",
+                    expected=f"at most {MAX_CLAUSES} clauses",
+                    actual=len(clauses),
+                )
+            )
+            clauses = clauses[:MAX_CLAUSES]
+        table[index, T_CLAUSES] = len(clauses)
+        flags = 0
+        for c, clause in enumerate(clauses):
+            timing = TIMING_CODES.index(clause.timing)
+            effects[index, c, E_TIMING] = timing
+            effects[index, c, E_TRIGGER] = TRIGGER_CODES.index(clause.trigger) if clause.trigger else -1
+            action = clause.action
+            effects[index, c, E_CLASH_ALL] = 1 if action.clash_with == "all" else 0
+            effects[index, c, ACTION_BASE : ACTION_BASE + ACTION_WIDTH] = _encode_action(action, symbol_bits)
+            for outcome, outcome_action in action.outcomes:
+                part = {"win": PART_WIN, "lose": PART_LOSE, "tie": PART_TIE}[outcome]
+                start = ACTION_BASE + part * ACTION_WIDTH
+                effects[index, c, start : start + ACTION_WIDTH] = _encode_action(outcome_action, symbol_bits)
+            if action.verb == "star" and timing == TM_ONGOING:
+                table[index, T_ONGOING_STARS] += action.amount
+            elif action.verb == "star" and timing == TM_TOP:
+                table[index, T_TOP_STARS] += action.amount
+            elif action.verb == "protect":
+                if timing == TM_ONGOING:
+                    flags |= F_ONGOING_PROTECT_SELF if action.guards == "self" else F_ONGOING_PROTECT_ADJACENT
+                else:
+                    flags |= F_TOP_PROTECT_SELF if action.guards == "self" else F_TOP_PROTECT_ADJACENT
+            elif action.keyword == "Mimicry":
+                flags |= F_MIMICRY
+            elif action.keyword == "Scurry":
+                flags |= F_SCURRY
+            if timing == TM_SCORE:
+                flags |= F_HAS_SCORE
+            if timing == TM_NEXT:
+                flags |= F_HAS_NEXT
+        table[index, T_FLAGS] = flags
+    resolved = option_array(options)
+    store_ids: list[int] = []
+    # Metagame cards sit on the Aftermarket Board, never in the store, whatever `store_kinds` says.
+    for index, card in enumerate(cards):
+        if card.kind == "metagame":
+            continue
+        if resolved[O_STORE_KINDS] == STORE_KINDS.index("all") or card.set_kind in BOOSTER_SET_KINDS:
+            store_ids.extend([index] * card.copies)
+    if not store_ids:
+        # A set without booster cards (only starters, promos, pro cards): clash against the whole set instead.
+        for index, card in enumerate(cards):
+            if card.kind != "metagame":
+                store_ids.extend([index] * card.copies)
+        findings.append(
+            Finding(
+                severity="info",
+                rule="blades.engine_store",
+                message="the set has no core, expansion, premium or master cards, so the simulated store holds every "
+                "card of the set (each `copies` times).",
+                sheet=cardset.sheet,
+                expected="booster cards for the store",
+                actual="none",
+            )
+        )
+    # Refused before any tournament is played: the state record's store holds MAX_STORE cards.
+    check_store(np.asarray(store_ids, dtype=np.int64))
+    meta, meta_findings = _meta_stacks(cardset, entries, cards)
+    findings.extend(meta_findings)
+    return CompiledCards(
+        names=tuple(card.name for card in cards),
+        table=table,
+        # Metagame cards are nobody's to play and have no star rating: no cost axis, so no power is measured.
+        cost=np.where(table[:, T_KIND] == K_METAGAME, np.nan, table[:, T_STARS].astype(np.float64)),
+        slot=table[:, T_KIND].copy(),
+        options=resolved,
+        findings=tuple(findings),
+        extra={"effects": effects, "store": np.asarray(store_ids, dtype=np.int64), "meta": meta},
+    )
+
+
+def _meta_stacks(
+    cardset: CardSet, entries: Sequence[Any], cards: Sequence[BladesCard]
+) -> tuple[IntArray, list[Finding]]:
+    """The metagame stacks: one per meta set, in order of first appearance, as rows (count, card ids ...); a set
+    with more than MAX_META_STACKS meta sets has the later ones left out (info finding)."""
+    stacks: dict[str, list[int]] = {}
+    findings: list[Finding] = []
+    for index, (entry, card) in enumerate(zip(entries, cards, strict=True)):
+        if card.kind != "metagame":
+            continue
+        key = " ".join(card.set.casefold().split())
+        if key not in stacks and len(stacks) == MAX_META_STACKS:
+            findings.append(
+                cardset.finding(
+                    "info",
+                    "blades.engine_metagame",
+                    f"the simulator reveals a card from at most {MAX_META_STACKS} meta sets (the document has two "
+                    f"stacks); meta set '{card.set}' is left out.",
+                    entry,
+                    "set",
+                    expected=f"at most {MAX_META_STACKS} meta sets",
+                    actual=card.set,
+                )
+            )
+            continue
+        stacks.setdefault(key, []).append(index)
+    width = 1 + max((len(ids) for ids in stacks.values()), default=0)
+    meta = np.zeros((len(stacks), width), dtype=np.int64)
+    for m, ids in enumerate(stacks.values()):
+        meta[m, 0] = len(ids)
+        meta[m, 1 : 1 + len(ids)] = ids
+    return meta, findings
+
+
+def check_store(store: IntArray) -> IntArray:
+    """`store` (card ids) if a tournament's state record holds it (at most MAX_STORE cards, the `store_cards`
+    limit), else the limit's refusal."""
+    if store.shape[0] > MAX_STORE:
+        raise over_limit("store_cards", f"the store holds {store.shape[0]:,} cards")
+    return store
+
+
+def new_state(options: IntArray | None = None) -> Any:
+    """A fresh tournament state record (see STATE_DTYPE) for up to MAX_PLAYERS seats, holding these rule options
+    (`option_array`; none given: zeros, for scenario tests that fill the fields a kernel reads). No deck box,
+    accessory or metagame card (-1) until setup deals them."""
+    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
+    state.area[:, :, AR_CARD] = -1
+    state.game[G_META : G_META + MAX_META_STACKS] = -1
+    state.search[SR_WANTED] = -1
+    if options is not None:
+        state.options[:] = options
+    return state
+
+
+def search_state(compiled: CompiledCards) -> dict[str, Any]:
+    """The search policy's work: two state records of its own (`world`: a round's sampled world; `sim`: a rollout
+    plays on a clone of it) and its counters (nothing of a rollout is counted in the batch's)."""
+    return {
+        "sim": new_state(compiled.options),
+        "world": new_state(compiled.options),
+        "counters": new_counters(len(compiled.names)),
+    }
+
+
+def _run(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    events: IntArray,
+    search_words: IntArray | None = None,
+) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
+    """Play the batch; with a `search` seat through `play_searched_matches`, adding its decision and rollout counts
+    into `search_words` (SR_DECISIONS, SR_ROLLOUTS) when given."""
+    n = seeds.shape[0]
+    winners = np.zeros(n, dtype=np.int8)
+    turns = np.zeros(n, dtype=np.int32)
+    vp_a = np.zeros(n, dtype=np.int64)
+    place_a = np.zeros(n, dtype=np.int64)
+    rp_a = np.zeros(n, dtype=np.int64)
+    state = new_state(compiled.options)
+    counters = new_counters(len(compiled.names))
+    args = (
+        compiled.table,
+        compiled.extra["effects"],
+        state,
+        check_store(compiled.extra["store"]),
+        np.ascontiguousarray(deck_a, dtype=np.int64),
+        np.ascontiguousarray(deck_b, dtype=np.int64),
+        np.ascontiguousarray(seeds, dtype=np.int64),
+        np.ascontiguousarray(first, dtype=np.int8),
+        policy_a,
+        policy_b,
+        winners,
+        turns,
+        vp_a,
+        place_a,
+        rp_a,
+        counters,
+        events,
+        compiled.extra["meta"],
+    )
+    if SEARCH in (policy_a, policy_b):
+        work = search_state(compiled)
+        play_searched_matches(*args, work["sim"], work["world"], work["counters"])
+        if search_words is not None:
+            search_words[SR_DECISIONS] += state.search[SR_DECISIONS]
+            search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
+    else:
+        play_matches(*args)
+    return winners, turns, published_counters(counters), vp_a, place_a, rp_a, events[: int(state.ecount[0])]
+
+
+def run_batch(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+    traced: bool,
+) -> BatchRun:
+    """One batch of tournaments (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's
+    `play_batch` and `play_traced` of it. The per-match extras are seat A's `vp`, `place` and `rp`, and `score` = A's
+    VP as a share of the first-place VP of the round (what power curves compare: a card's power is its change in
+    average VP, in units of a first prize)."""
+    events = np.zeros((MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
+    winners, turns, counters, vp_a, place_a, rp_a, trace = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events
+    )
+    first_prize = float(VP_CHART[int(compiled.options[O_VP_ROUND]), 0])
+    extras = {"vp": vp_a, "place": place_a, "rp": rp_a, "score": vp_a / first_prize}
+    return BatchRun(winners, turns, counters, trace, extras)
+
+
+play_batch, play_traced = batch_and_trace(run_batch)
+
+
+def play_batch_detailed(
+    compiled: CompiledCards,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: int,
+    policy_b: int,
+) -> dict[str, Any]:
+    """Like `play_batch`, plus seat A's VP, placement (1 = first; tied seats share the best place) and RP, and the
+    search policy's decisions searched and rollouts played over the batch (0 without a `search` seat)."""
+    words = np.zeros(SEARCH_WORDS, dtype=np.int64)
+    winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64), words
+    )
+    return {
+        "winner": winners,
+        "turns": turns,
+        "counters": counters,
+        "vp_a": vp_a,
+        "place_a": place_a,
+        "rp_a": rp_a,
+        "search_decisions": int(words[SR_DECISIONS]),
+        "search_rollouts": int(words[SR_ROLLOUTS]),
+    }
+
+
+SEATS = "ABCDE"
+
+
+def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
+    """One trace row as a line a designer can read."""
+    _turn, player, code, card, other, amount = (int(v) for v in row)
+    who = SEATS[player] if 0 <= player < len(SEATS) else ""
+
+    def name(card_id: int) -> str:
+        return compiled.names[card_id] if card_id >= 0 else "?"
+
+    def stars(card_id: int) -> int:
+        return int(compiled.table[card_id, T_STARS])
+
+    trigger = TRIGGER_CODES[other] if 0 <= other < len(TRIGGER_CODES) else "?"
+    where = {W_BOX: "deck box", W_ACCESSORY_1: "accessory", W_ACCESSORY_2: "accessory"}.get(other, "tableau")
+    lines: dict[int, Callable[[], str]] = {
+        EV_SEAT: lambda: f"seat {who} plays deck {'A' if amount == 0 else 'B'}",
+        EV_TURN: lambda: f"{who}'s turn ({amount} singles in hand, {other} RP)",
+        EV_PLAY: lambda: f"{who} plays {name(card)} ({amount} stars) into slot {other + 1}",
+        EV_PASS: lambda: (
+            f"{who} cannot play a single ({'tableau full' if amount > 0 else 'no singles left'}) and passes from now on"
+        ),
+        EV_RP: lambda: (
+            f"{name(card)}: {who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
+            if card >= 0
+            else f"{who} {'gains' if amount >= 0 else 'loses'} {abs(amount)} RP ({other} RP)"
+        ),
+        EV_FLIP: lambda: (
+            f"{who}'s {name(card)} is flipped face-down"
+            + (f" by {name(other)}" if other >= 0 else "")
+            + (f" ({SEATS[amount]}'s effect)" if amount != player and 0 <= amount < len(SEATS) else "")
+        ),
+        EV_TOKENS: lambda: (
+            f"{name(other)}: {who} will put {amount} +1 star tokens on the next single played"
+            if card < 0
+            else f"{who}'s {name(card)} gets {amount} +1 star token(s)"
+            + (f" from {name(other)}" if other >= 0 else " (Blast Off)")
+        ),
+        EV_ACTION: lambda: f"{who} uses the Action of {name(card)} ({where})",
+        EV_REACTION: lambda: f"{who} reacts ({trigger}) with {name(card)}",
+        EV_CLASH: lambda: (
+            f"{name(card)}: {who} clashes with all players"
+            if amount == 1
+            else f"{name(card)}: {who} clashes with {SEATS[other] if other >= 0 else '?'}"
+        ),
+        EV_REVEAL: lambda: (
+            f"  {who}: Top card {name(card)} + store card {name(other)} ({stars(other)}) = {amount}"
+            if other >= 0
+            else f"  {who}: Top card {name(card)} + no card left in the store = {amount}"
+        ),
+        EV_CLASH_RESULT: lambda: (
+            f"  the clash is a tie at {amount}" if player < 0 else f"  {who} wins the clash with {amount}"
+        ),
+        EV_NO_CLASH: lambda: f"{name(card)}: no clash ({who} or every opponent lacks a Top card)",
+        EV_NO_TARGET: lambda: f"{name(card)}: no legal target, nothing happens",
+        EV_PLACE: lambda: f"{who} places {other} with {card} RP: {amount} VP",
+        EV_END: lambda: "nobody can play a single: the tournament ends; Score effects",
+        EV_TRIMMED: lambda: f"{who} has more than {HAND_LIMIT} singles: {name(card)} goes back to the binder",
+        EV_STORE_RESHUFFLED: lambda: f"the store is empty: the store discard ({amount} cards) is shuffled into it",
+        EV_AFTERMARKET_CLEARED: lambda: f"the aftermarket is full: its {amount} cards go to the store discard",
+        EV_OPENS: lambda: (
+            f"{who} takes the first turn (A is number {amount} in turn order); A's head-to-head rival is {SEATS[other]}"
+        ),
+        EV_META: lambda: f"metagame: {name(card)} is revealed from meta stack {other + 1}",
+        EV_DISCARD: lambda: (
+            f"{who} discards {name(card)} from hand to the binder"
+            + (f" ({name(other)}, {SEATS[amount]}'s effect)" if 0 <= amount < len(SEATS) and other >= 0 else "")
+        ),
+        EV_ATTACH: lambda: f"{who} attaches {name(card)} from hand to {name(other)} ({amount} attached)",
+        EV_DETACH: lambda: f"{who}'s {name(card)} was flipped: its {amount} attached card(s) go back to the binder",
+        EV_SLOT: lambda: f"{name(card)}: {who} gains {amount} tableau slot(s) ({other} in all)",
+        EV_COPY: lambda: f"{who}'s {name(card)} copies the effects of {name(other)} (slot {amount + 1})",
+    }
+    describe = lines.get(code)
+    return describe() if describe else f"event {code} (player {player}, card {card}, other {other}, amount {amount})"
+
+
+ENGINE = Engine(
+    # 4: the search's rollouts shared out by successive halving (its results change; greedy and random do not).
+    version="4",
+    policies=POLICY_NAMES,
+    cost_axis="star rating",
+    compile_cards=compile_cards,
+    play_batch=play_batch,
+    play_traced=play_traced,
+    describe_event=describe_event,
+    score_meaning="seat A's VP as a share of the round's first-place VP (power: change in average VP / first prize)",
+)

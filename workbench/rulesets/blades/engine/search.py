@@ -1,0 +1,327 @@
+"""The Millennium Blades search policy: determinized Monte Carlo over the single a `search` seat plays on its turn
+(its candidates, sampled worlds, rollouts, successive halving) and the tournament loop of a batch where a seat plays
+`search` (`play_searched_matches`).
+
+Imports `layout`, `rules` (a rollout plays the rules' turns on a clone of a world `determinize` dealt) and `policies`
+(greedy's single, whose play is greedy's turn, the first candidate).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engines import (
+    EngineInt,
+    IntArray,
+    begin_match_counters,
+    inline_kernel,
+    log_event,
+    rng_seed,
+    rules_kernel,
+)
+from workbench.policies import SEARCH
+from workbench.rulesets.blades.engine.layout import (
+    EV_END,
+    EV_PASS,
+    EVAL_PLAY_TENTHS,
+    EVAL_RP_HALF,
+    G_FIRST,
+    G_PLAYERS,
+    G_TURN,
+    O_SEARCH_DEPTH,
+    O_SEARCH_POLICY,
+    O_SEARCH_ROLLOUTS,
+    O_VP_ROUND,
+    S_CARDS,
+    S_HAND,
+    S_PASSED,
+    S_POLICY,
+    S_RP,
+    S_SLOTS,
+    S_USED,
+    S_VP,
+    SEARCH_SEED,
+    SR_CAND,
+    SR_CHOICE,
+    SR_DECISIONS,
+    SR_N,
+    SR_ORDER,
+    SR_POINTS,
+    SR_ROLLOUTS,
+    SR_TRIED,
+    SR_WANTED,
+)
+from workbench.rulesets.blades.engine.policies import greedy_single
+from workbench.rulesets.blades.engine.rules import (
+    clone,
+    determinize,
+    final_scoring,
+    legal_singles,
+    record_tournament,
+    setup_tournament,
+    take_turn,
+)
+from workbench.search_kernels import WIN_POINTS, halving_search, position_points
+
+# =====================================================================================================================
+# The search policy: determinized Monte Carlo over the single a `search` seat plays on its turn, its rollouts shared
+# out by successive halving
+#
+# On its own turn a `search` seat's candidates are greedy's whole turn (number 0: it keeps a tie) and each other
+# distinct single in its hand (greedy's own single would repeat greedy's turn), played with greedy's Actions, Scurry
+# position, targets and reactions. The decision's budget, `search_rollouts` times its candidates, is spent by
+# successive halving (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the
+# same number of rollouts and the worse half is dropped. A sampled world: the state record cloned into the world
+# record, what the seat cannot see dealt anew there (`determinize`, once per world for every candidate of a round). A
+# rollout: the world cloned into the rollout's work record, the candidate's turn played, then the rest of the
+# tournament by `search_rollout_policy` for every seat, scored by the seat's VP by the round's chart and its RP lead
+# (`rollout_points`). In a round all candidates meet the same sampled worlds with the same later dice (common random
+# numbers); the best survivor is played. Turns are sequential ("The Tournament Phase is a turn-based phase. Players
+# will take turns in clockwise order around the table, each making a single turn."), so each decision is one seat's,
+# on its own turn alone; its Reactions in another seat's turn are greedy's.
+# =====================================================================================================================
+
+
+@rules_kernel
+def project_rp(st: Any) -> None:
+    """The cut-off's evaluation, before the final scoring scores the position: each seat's RP raised by what its
+    singles still to play are worth, EVAL_PLAY_TENTHS tenths of an RP for each (as many as its hand holds and its
+    open slots take), rounded."""
+    for q in range(st.game[G_PLAYERS]):
+        plays = min(st.side[q, S_HAND], st.side[q, S_SLOTS] - st.side[q, S_USED])
+        if plays > 0:
+            st.side[q, S_RP] += (plays * EVAL_PLAY_TENTHS + 5) // 10
+
+
+@rules_kernel
+def finish_rollout(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    depth: EngineInt,
+) -> None:
+    """A rollout's rest of the tournament from seat p's turn (no seat has passed since the last turn):
+    `play_tournament`'s loop, every seat by its own policy (`search` plays as greedy), then final scoring; with
+    `depth` > 0 cut off once `depth` turns are played, the position then scored as if the tournament ended
+    (`project_rp`, then the final scoring: Score clauses, the metagame, placement and VP)."""
+    players = st.game[G_PLAYERS]
+    passes = 0
+    turns = 0
+    while passes < players:
+        if depth > 0 and turns >= depth:
+            project_rp(st)
+            break
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, counters, events, p)
+            passes = 0
+            turns += 1
+        else:
+            passes += 1
+            st.side[p, S_PASSED] = 1
+        p = (p + 1) % players
+    st.game[G_TURN] += 1
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+
+
+@rules_kernel
+def rollout_points(st: Any, p: EngineInt) -> EngineInt:
+    """A finished rollout's points for seat p: its VP times `WIN_POINTS`, plus its RP lead over the best other seat
+    (negative when behind) squashed into (0, WIN_POINTS) by `position_points` (EVAL_RP_HALF). VP decide; the lead
+    tells apart rollouts whose VP are even, so few rollouts still rank candidates (a VP is worth more than any
+    lead)."""
+    best = -(1 << 40)
+    for q in range(st.game[G_PLAYERS]):
+        if q != p and st.side[q, S_RP] > best:
+            best = st.side[q, S_RP]
+    return st.side[p, S_VP] * WIN_POINTS + position_points(st.side[p, S_RP] - best, np.int64(EVAL_RP_HALF))
+
+
+@rules_kernel
+def rollout_world(table: IntArray, effects: IntArray, st: Any, world: Any, p: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: the state cloned into the work record `world`, what seat p cannot
+    see dealt anew there from `seed` (`determinize`, drawing from the world's own generator, seeded so). Each
+    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round."""
+    clone(st, world)
+    rng_seed(world.rng, seed)
+    determinize(table, effects, world, p, world.rng)
+
+
+@rules_kernel
+def rollout(
+    table: IntArray,
+    effects: IntArray,
+    world: Any,
+    sim: Any,
+    sim_counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    wanted: EngineInt,
+    dice: EngineInt,
+) -> EngineInt:
+    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn in the sampled world
+    `world` (`rollout_world`), on the work record `sim` (a clone of the world) with its own counters, the later dice
+    from seed `dice`. Its points (`rollout_points`)."""
+    clone(world, sim)
+    rng_seed(sim.rng, dice)
+    # The trace counted as full: a rollout logs nothing (log_event writes only below the buffer's length).
+    sim.ecount[0] = events.shape[0]
+    players = sim.game[G_PLAYERS]
+    policy = sim.options[O_SEARCH_POLICY]
+    for q in range(players):
+        sim.side[q, S_POLICY] = policy
+    # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1): the search
+    # policy's, told the single.
+    sim.side[p, S_POLICY] = SEARCH
+    sim.search[SR_WANTED] = wanted
+    sim.game[G_TURN] += 1
+    take_turn(table, effects, sim, sim_counters, events, p)
+    sim.side[p, S_POLICY] = policy
+    finish_rollout(table, effects, sim, sim_counters, events, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
+    return rollout_points(sim, p)
+
+
+@rules_kernel
+def search_candidates(table: IntArray, effects: IntArray, st: Any, p: EngineInt) -> int:
+    """List seat p's candidates in its search words and return how many: greedy's turn (-1) first, then each distinct
+    single of its hand in hand order but greedy's own single (`greedy_single`, whose play greedy's turn already is)."""
+    search = st.search
+    n = legal_singles(st, p, st.actions)
+    greedy = st.side[p, S_CARDS + greedy_single(table, effects, st, p, st.actions, n)]
+    search[SR_CAND] = -1
+    m = 1
+    for k in range(n):
+        card = st.side[p, S_CARDS + st.actions[k]]
+        repeated = card == greedy
+        for j in range(1, m):
+            if search[SR_CAND + j] == card:
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = card
+            m += 1
+    return m
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `rollout_world` into the world record."""
+    table, effects, st, world, _sim, _counters, _events, p = context
+    rollout_world(table, effects, st, world, p, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k (its single, SR_CAND + k) in the world of seed `world`, which
+    `context_world` has just dealt into the world record."""
+    table, effects, st, world_record, sim, sim_counters, events, p = context
+    wanted = st.search[SR_CAND + k]
+    return rollout(table, effects, world_record, sim, sim_counters, events, p, wanted, dice)
+
+
+@rules_kernel
+def search_decision(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    sim: Any,
+    world: Any,
+    sim_counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> int:
+    """Seat p's single for this turn (-1: greedy's turn): the best candidate (`search_candidates`) after successive
+    halving over `search_rollouts` x candidates rollouts, greedy's on a tie. With one distinct single in hand there
+    is nothing to choose: no rollout. The search's words are `st.search` (SR_*); its work records are `world` (a
+    round's sampled world) and `sim` (a rollout's play)."""
+    search = st.search
+    m = search_candidates(table, effects, st, p)
+    search[SR_N] = m
+    search[SR_CHOICE] = 0
+    if m <= 1:
+        return -1
+    context = (table, effects, st, world, sim, sim_counters, events, p)
+    budget = st.options[O_SEARCH_ROLLOUTS] * m
+    search[SR_ROLLOUTS] += halving_search(
+        context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
+    )
+    search[SR_DECISIONS] += 1
+    best = search[SR_ORDER]
+    search[SR_CHOICE] = best
+    return search[SR_CAND + best]
+
+
+@rules_kernel
+def play_searched_tournament(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray,
+    sim: Any,
+    world: Any,
+    sim_counters: IntArray,
+) -> None:
+    """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
+    players = st.game[G_PLAYERS]
+    p = st.game[G_FIRST]
+    passes = 0
+    while passes < players:
+        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+            if st.side[p, S_POLICY] == SEARCH:
+                st.search[SR_WANTED] = search_decision(table, effects, st, sim, world, sim_counters, events, p)
+            st.game[G_TURN] += 1
+            take_turn(table, effects, st, counters, events, p)
+            passes = 0
+        else:
+            passes += 1
+            if st.side[p, S_PASSED] == 0:
+                st.side[p, S_PASSED] = 1
+                log_event(events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
+        p = (p + 1) % players
+    st.game[G_TURN] += 1
+    log_event(events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+
+
+@rules_kernel
+def play_searched_matches(
+    table: IntArray,
+    effects: IntArray,
+    st: Any,
+    store: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    vp_a: IntArray,
+    place_a: IntArray,
+    rp_a: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    meta: IntArray,
+    sim: Any,
+    world: Any,
+    sim_counters: IntArray,
+) -> None:
+    """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
+    store_total = store.shape[0]
+    for m in range(seeds.shape[0]):
+        for k in range(store_total):
+            st.store[k] = store[k]
+        begin_match_counters(counters, m)
+        setup_tournament(
+            table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
+        )
+        rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
+        play_searched_tournament(table, effects, st, counters, events, sim, world, sim_counters)
+        record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)

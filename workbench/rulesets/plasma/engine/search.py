@@ -1,0 +1,423 @@
+"""The plasma search policy: determinized rollouts of its own play and battle phases (`search_decision`), the
+searched turns and the search's batch loop (`play_matches_searched`).
+
+Imports `layout`, `rules` (the turns a rollout plays, `clone` and `determinize`) and `greedy` (the rollouts' and the
+battle phase's greedy choices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+from workbench.engines import (
+    EngineInt,
+    IntArray,
+    begin_match_counters,
+    end_match_counters,
+    inline_kernel,
+    llvm_inline_kernel,
+    rng_seed,
+    rules_kernel,
+)
+from workbench.rulesets.plasma.engine.greedy import greedy_attack_choice, greedy_attacker, greedy_play
+from workbench.rulesets.plasma.engine.layout import (
+    ACTIVATE,
+    B_DAMAGE,
+    B_HELD,
+    COIN,
+    D_ATTACKER,
+    D_NONE,
+    D_PLAY,
+    G_DECISION,
+    G_FIRST,
+    G_OVER,
+    G_TURN,
+    G_WINNER,
+    MAX_CHOICES,
+    MAX_DECK,
+    O_SEARCH_DEPTH,
+    O_SEARCH_ROLLOUT_POLICY,
+    O_SEARCH_ROLLOUTS,
+    O_TURN_CAP,
+    PLAY_STEPS,
+    S_BATTLEFIELD,
+    S_BOARD,
+    S_HAND,
+    S_LIFE,
+    S_POLICY,
+    STAGE_BATTLE,
+    STAGE_BATTLE_ON,
+    STAGE_END,
+    STAGE_PLAY,
+    STAGE_TURN,
+    STOP,
+)
+from workbench.rulesets.plasma.engine.rules import (
+    answer_attack,
+    apply_attacker,
+    apply_choice,
+    clone,
+    creature_power,
+    creature_resolve,
+    determinize,
+    legal_plays,
+    legal_targets,
+    open_decision,
+    play_turns,
+    setup_match,
+)
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
+
+# =====================================================================================================================
+# The search policy
+# =====================================================================================================================
+
+KernelT = TypeVar("KernelT", bound=Callable[..., Any])
+
+
+def called(function: KernelT) -> KernelT:
+    """A copy of an inline kernel that its callers call instead of copying it in: the search's code runs whole
+    phases and attacks in several places, and one compiled copy of each keeps its compile time near the greedy
+    batch's (plain Python under NUMBA_DISABLE_JIT, where there is nothing to inline)."""
+    return rules_kernel(getattr(function, "py_func", function))
+
+
+answer_attack_called = called(answer_attack)
+greedy_play_called = called(greedy_play)
+"""Greedy's play decision for the search's play phase: one compiled copy, called (greedy's board weighing is inline
+in it)."""
+SEARCH_SEED = 0x5EA4C4
+"""Mixed into a match's seed for the search's own generator, so it never repeats the match's."""
+
+
+SC_POINTS = np.int64(0)
+"""`score`'s first block: each candidate's points summed over its rollouts (`search_kernels`: WIN_POINTS a rollout
+won, DRAW_POINTS drawn, 0 lost, and a cut-off rollout its position's points, `search_evaluation`)."""
+SC_TRIED = np.int64(MAX_CHOICES)
+"""`score`'s second block: the rollouts each candidate was given (candidates dropped early were given fewer)."""
+SC_ORDER = np.int64(2 * MAX_CHOICES)
+"""`score`'s third block: the candidates still in, best first once ranked (its first word is the choice)."""
+
+EVAL_LIFE = 22
+"""What `search_evaluation` counts a Healthshard as worth, up to EVAL_LIFE_CAP of them (EVAL_MOVER_LIFE less for the
+side whose turn is next, as much more for the other). The weights are a logistic fit of who went on to win from the
+end-of-turn positions of greedy-against-greedy mirror matches, scaled so that EVAL_HALF is the advantage that won
+three times in four (docs/rulesets/plasma.md, *The search policy*; tests/rulesets/plasma/eval_fit.py refits them)."""
+EVAL_LIFE_CAP = 20
+"""Healthshards above this many (the starting 20) told nothing more about who wins, in the fit: they count up to
+here."""
+EVAL_MOVER_LIFE = -5
+"""Added to EVAL_LIFE for the side whose turn is next, taken from it for the other: in the fit the Healthshards of the
+side about to be attacked told more than those of the side about to attack."""
+EVAL_POWER = 22
+"""A point of power of a creature on the field (its effective power: printed, equipment and this turn's bonuses), and
+EVAL_MOVER_POWER more for the side whose turn is next (its creatures attack first), as much less for the other."""
+EVAL_MOVER_POWER = 4
+EVAL_RESOLVE = 8
+"""A point of resolve a creature on the field has left (its effective resolve less the damage on it)."""
+EVAL_CREATURE = 27
+"""A creature on the field, besides its power and resolve."""
+EVAL_HAND = 45
+"""A card in hand."""
+EVAL_BATTLEFIELD = 92
+"""A battlefield in play."""
+EVAL_TEMPO = 229
+"""The side whose turn is next (it draws, gains plasma and attacks first); with the mover's terms above, an even
+position of 20 Healthshards and no creatures a side is worth 229 - 2 x 5 x 20 = 29 to it."""
+EVAL_HALF = 100
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
+
+
+@llvm_inline_kernel
+def search_side_worth(table: IntArray, st: Any, p: EngineInt, moving: EngineInt) -> int:
+    """p's worth in `search_evaluation` (EVAL_* weights): its Healthshards (up to EVAL_LIFE_CAP), each creature on
+    the field by its power, the resolve it has left and itself, its cards in hand and its battlefield; `moving` (1:
+    p's turn is next, 0: not) gives the tempo and the mover's terms."""
+    sign = 2 * moving - 1
+    worth = (EVAL_LIFE + sign * EVAL_MOVER_LIFE) * min(st.side[p, S_LIFE], EVAL_LIFE_CAP)
+    worth += EVAL_HAND * st.side[p, S_HAND] + EVAL_TEMPO * moving
+    if st.side[p, S_BATTLEFIELD] >= 0:
+        worth += EVAL_BATTLEFIELD
+    power_weight = EVAL_POWER + sign * EVAL_MOVER_POWER
+    for i in range(st.side[p, S_BOARD]):
+        left = max(creature_resolve(table, st, p, i) - st.board[p, i, B_DAMAGE], 0)
+        worth += EVAL_CREATURE + power_weight * creature_power(table, st, p, i) + EVAL_RESOLVE * left
+    return worth
+
+
+@llvm_inline_kernel
+def search_evaluation(table: IntArray, st: Any, p: EngineInt, mover: EngineInt) -> EngineInt:
+    """A cut-off rollout's points for p: the difference of the two sides' worth (`search_side_worth`, `mover` the
+    side whose turn is next), squashed into (0, WIN_POINTS) by `position_points`."""
+    moving = np.int64(1) if mover == p else np.int64(0)
+    advantage = search_side_worth(table, st, p, moving) - search_side_worth(table, st, 1 - p, 1 - moving)
+    return position_points(advantage, np.int64(EVAL_HALF))
+
+
+@llvm_inline_kernel
+def rollout(
+    table: IntArray,
+    world: Any,
+    sim: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    choice: EngineInt,
+    stage: EngineInt,
+    cut: EngineInt,
+) -> EngineInt:
+    """One rollout of `choice` for p in the sampled `world` (`determinize`d once for every candidate of a round),
+    played on `sim`: the choice, the rest of p's turn from `stage`, then whole turns until the turn cap `cut`; p's
+    points. Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and `counters` is
+    the search's own scratch. Copied into its one caller, `search_decision`: one compiled module fewer holding a copy
+    of `play_turns`.
+
+    The cut-off is the rules' own turn cap, lowered in the rollout's copy of the options (a cap ends the match as a
+    draw before the next turn starts): so the rollout runs `play_turns` itself, and no rule learns of a search. A
+    draw at a `cut` below the match's own cap is a cut-off, scored by `search_evaluation`."""
+    clone(world, sim)
+    after = stage
+    if stage == STAGE_PLAY and choice == STOP:
+        after = STAGE_BATTLE
+    else:
+        apply_choice(table, sim, counters, events, choice)
+        # The targets, block and instants it leaves open, by the policies the sides hold at the decision (p's:
+        # greedy's).
+        answer_attack_called(table, sim, counters, events)
+    policy = sim.options[O_SEARCH_ROLLOUT_POLICY]
+    sim.side[0, S_POLICY] = policy
+    sim.side[1, S_POLICY] = policy
+    cap = sim.options[O_TURN_CAP]
+    sim.options[O_TURN_CAP] = cut
+    # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
+    # compiles no second copy of a turn or a match.
+    sim.game[G_FIRST] = p
+    play_turns(table, sim, counters, events, after)
+    winner = sim.game[G_WINNER]
+    if winner == p:
+        return WIN_POINTS
+    if winner >= 0:
+        return 0
+    if cut < cap:
+        # The side to move after the cut: p when an odd number of turns followed p's (turn `cut` was the last played).
+        mover = p if (cut - world.game[G_TURN]) % 2 == 1 else 1 - p
+        return search_evaluation(table, sim, p, mover)
+    return DRAW_POINTS
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: the state cloned into the world record, what p cannot see dealt anew."""
+    table, st, world, _sim, _counters, _events, p, _stage, _cut = context
+    clone(st, world)
+    determinize(table, world, p, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, _dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: choice k (st.choice[k]) from the world `context_world` dealt. Its later dice are
+    the world's own generator's, seeded by `determinize`, so every candidate of a round rolls the same (the dice seed
+    is not needed)."""
+    table, st, world, sim, counters, events, p, stage, cut = context
+    return rollout(table, world, sim, counters, events, p, st.choice[k], stage, cut)
+
+
+@rules_kernel
+def search_decision(
+    table: IntArray,
+    st: Any,
+    world: Any,
+    sim: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    n: EngineInt,
+    stage: EngineInt,
+) -> EngineInt:
+    """The index, among st.choice[:n] (greedy's choice first), of p's choice after successive halving over
+    `search_rollouts` x n rollouts; a tie goes to the lower index, so greedy's choice is kept on a tie.
+
+    The budget is spent in ceil(log2 n) rounds (`workbench.search_kernels`): in each, every candidate still in gets
+    the round's even share of rollouts, then the better half (by points) go on. A rollout of a round deals one world
+    (the state cloned into `world`, what p cannot see dealt anew with `determinize`, the seed drawn from the search's
+    own generator) and plays every candidate still in from it on `sim` (`rollout`): the same sampled cards and the
+    same later dice for each (common random numbers), the world's deal shared. Each rollout stops `search_depth`
+    turns after p's (0: at the match's end) and the position is scored by `search_evaluation`.
+    """
+    words = st.score
+    depth = st.options[O_SEARCH_DEPTH]
+    cut = st.options[O_TURN_CAP]
+    if depth > 0 and st.game[G_TURN] + depth < cut:
+        cut = st.game[G_TURN] + depth
+    context = (table, st, world, sim, counters, events, p, stage, cut)
+    budget = st.options[O_SEARCH_ROLLOUTS] * n
+    st.searched[1] += halving_search(
+        context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
+    )
+    st.searched[0] += 1
+    return words[SC_ORDER]
+
+
+@llvm_inline_kernel
+def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, listed: EngineInt) -> int:
+    """Fill st.choice with the play decision's actions the search weighs, from the `listed` ones in st.actions:
+    greedy's choice first (it keeps a tie), then STOP, the first hand position of each different card, and each
+    ability, in listed order (not the coin, which it flips as greedy does). Returns how many. A hand position of the
+    same card as greedy's is greedy's choice."""
+    st.choice[0] = STOP
+    n = 1
+    at = 0
+    for k in range(listed):
+        action = st.actions[k]
+        if action == COIN or action == STOP:
+            continue
+        if action < ACTIVATE:
+            card = st.hand[p, action]
+            seen = False
+            for c in range(1, n):
+                if st.choice[c] < ACTIVATE and st.hand[p, st.choice[c]] == card:
+                    seen = True
+            if seen:
+                continue
+            if 0 <= greedy < ACTIVATE and st.hand[p, greedy] == card:
+                at = n
+                action = greedy
+        elif greedy == action:
+            at = n
+        st.choice[n] = action
+        n += 1
+    # Greedy's choice to the front, the others keeping their order.
+    first = st.choice[at]
+    for c in range(at, 0, -1):
+        st.choice[c] = st.choice[c - 1]
+    st.choice[0] = first
+    return n
+
+
+@rules_kernel
+def searched_play_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    world: Any,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`play_phase` for a search side: each play (or stop) is the searched best of its legal choices; the coin as
+    greedy flips it."""
+    for _ in range(PLAY_STEPS + 1):
+        if st.game[G_OVER] == 1:
+            break
+        open_decision(st, np.int64(D_PLAY), p)
+        listed = legal_plays(table, st, p, st.actions)
+        greedy = greedy_play_called(table, st, p)
+        action = greedy
+        if greedy != COIN:
+            n = play_choices(table, st, p, greedy, listed)
+            if n > 1:
+                # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
+                # search_decision once per value.
+                index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_PLAY))
+                action = st.choice[index]
+        if action == STOP:
+            break
+        apply_choice(table, st, counters, events, action)
+        answer_attack_called(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
+
+
+@rules_kernel
+def searched_battle_phase(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    p: EngineInt,
+    world: Any,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
+    among its listed targets (hold, direct, and each enemy creature it may attack; greedy's first)."""
+    for i in range(st.side[p, S_BOARD]):
+        st.board[p, i, B_HELD] = 0
+    for _ in range(MAX_DECK + 1):
+        if st.game[G_OVER] == 1:
+            break
+        open_decision(st, np.int64(D_ATTACKER), p)
+        a = greedy_attacker(table, st, p)
+        if a < 0:
+            break
+        apply_attacker(st, a)
+        n = legal_targets(st, p, st.actions)
+        greedy = greedy_attack_choice(table, st, p, a)
+        st.choice[0] = greedy
+        at = 1
+        for k in range(n):
+            if st.actions[k] != greedy:
+                st.choice[at] = st.actions[k]
+                at += 1
+        index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_BATTLE_ON))
+        apply_choice(table, st, counters, events, st.choice[index])
+        answer_attack_called(table, st, counters, events)
+    st.game[G_DECISION] = D_NONE
+
+
+@rules_kernel
+def play_turns_searched(
+    table: IntArray,
+    st: Any,
+    counters: IntArray,
+    events: IntArray | None,
+    world: Any,
+    sim: Any,
+    scratch: IntArray,
+) -> None:
+    """`play_turns` when a side plays `search`: its play and battle phases are searched (`world` holds a round's
+    sampled world, `sim` is the state a rollout plays on, `scratch` the rollouts' counters); everything else, and
+    the other side, as `play_turns`."""
+    # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
+    # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
+    play_turns(table, st, counters, events, np.int64(STAGE_TURN))
+    while st.game[G_OVER] == 0:
+        p = st.game[G_FIRST]
+        searched_play_phase(table, st, counters, events, p, world, sim, scratch)
+        if st.game[G_OVER] == 0:
+            searched_battle_phase(table, st, counters, events, p, world, sim, scratch)
+        st.game[G_FIRST] = p
+        play_turns(table, st, counters, events, np.int64(STAGE_END))
+
+
+@rules_kernel
+def play_matches_searched(
+    table: IntArray,
+    st: Any,
+    world: Any,
+    sim: Any,
+    scratch: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    counters: IntArray,
+    events: IntArray | None,
+) -> None:
+    """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
+    exactly as before). The search's generator is seeded from each match's seed."""
+    for m in range(seeds.shape[0]):
+        begin_match_counters(counters, m)
+        setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        rng_seed(st.srng, seeds[m] ^ SEARCH_SEED)
+        play_turns_searched(table, st, counters, events, world, sim, scratch)
+        end_match_counters(counters, st.game[G_TURN], np.int64(2))
+        winners[m] = st.game[G_WINNER]
+        turns[m] = st.game[G_TURN]

@@ -1,0 +1,2237 @@
+"""The SOURCE rules: webs, recalls and the effect clauses, summoning, equipment, traps, channeled effects,
+movement, combat, the symbols, the decisions (`legal_actions`, `apply`), asking a player (`decide`, `ask`), a turn,
+a match, and the contract's `clone_state` and `determinize`.
+
+Imports only `layout` and `board`: no rule reads which policy a side plays, and no module of the policies is
+imported here. The rules reach the policies through one door, `choose` (and the policy block's view `policy_of`,
+which the match loop seats): both are put into this module by the package as it is imported (`bind_policy_door` in
+engine/__init__.py), before any kernel compiles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engines import (
+    ATTACKED,
+    DAMAGE_DEALT,
+    EngineBool,
+    EngineInt,
+    IntArray,
+    begin_match_counters,
+    count_play,
+    end_match_counters,
+    inline_kernel,
+    llvm_inline_kernel,
+    log_event,
+    lowest_set_bit,
+    rng_below,
+    rng_seed,
+    rules_kernel,
+    shuffle_in_place,
+)
+from workbench.policies import start_policy
+from workbench.rulesets.source.engine.board import (
+    attack_across,
+    change_monster,
+    change_sourcepoints,
+    destroy_monster,
+    draw_card,
+    equipment_changes,
+    forward_step,
+    free_space_near,
+    lasting_op,
+    leave_space,
+    may_attack,
+    may_move,
+    monsters_on_map,
+    move_distance,
+    occupied_spaces,
+    of_type,
+    place_monster,
+    push_back,
+    remove_equipment,
+    remove_from_hand,
+    requirements_met,
+    sidestep,
+    st_of,
+    summon_anchor,
+    summon_token,
+    to_done_zone,
+)
+from workbench.rulesets.source.engine.layout import (
+    ACTIVE_O,
+    ACTIVE_Y,
+    ALL_UNUSED,
+    C_AMOUNT,
+    C_ARG,
+    C_BRACKET,
+    C_FOE,
+    C_HIGH,
+    C_LOW,
+    C_OCC,
+    C_OP,
+    C_TRAP,
+    C_TRAP_OWNER,
+    C_TYPES,
+    C_WEB,
+    CELL_WIDTH,
+    D_CHANNEL_CARD,
+    D_DISCARD,
+    D_EFFECT_SUMMON,
+    D_FOE,
+    D_FOE_CHANNEL,
+    D_FOE_RESPONSE,
+    D_FORK,
+    D_MAIN,
+    D_NONE,
+    D_RECALL,
+    D_SWAP,
+    D_SYMBOL,
+    D_WEB,
+    EV_ATTACK,
+    EV_CHANNEL,
+    EV_CHANNEL_MISS,
+    EV_CHANNEL_PLACE,
+    EV_DISCARD,
+    EV_EQUIP,
+    EV_EXPIRE,
+    EV_GEN_ATTACK,
+    EV_MOVE,
+    EV_NO_RECALL,
+    EV_NO_SUMMON,
+    EV_NO_WEB,
+    EV_RECALL,
+    EV_SIDESTEP,
+    EV_SUMMON,
+    EV_SWAP,
+    EV_SYMBOL,
+    EV_TIE,
+    EV_TRAP_SET,
+    EV_TRAP_SPRING,
+    EV_TURN,
+    EV_TURN_CAP,
+    EV_WEB_CLEARED,
+    EV_WEB_SET,
+    EV_WEBBED,
+    FROM_DECK,
+    FROM_HAND,
+    G_ACROSS,
+    G_ACTIVE,
+    G_ACTOR,
+    G_ASKED,
+    G_ASKED_KIND,
+    G_ASKED_TYPES,
+    G_DECISION,
+    G_FIRST,
+    G_MONSTERS,
+    G_OVER,
+    G_TURN,
+    G_WINNER,
+    GAME_WIDTH,
+    HAND_LIMIT,
+    HAND_WIDTH,
+    K_CHANNELED,
+    K_EQUIPMENT,
+    K_MONSTER,
+    K_TOKEN,
+    K_TRAP,
+    M_CARD,
+    M_EXPIRE,
+    M_HIT_GEN,
+    M_OWNER,
+    M_SPACE,
+    M_TMP_MOVE,
+    M_TMP_NOATTACK,
+    M_TMP_NOMOVE,
+    M_TMP_PARALLEL,
+    M_TMP_ST,
+    MAX_SUPPORT,
+    MON_WIDTH,
+    O_BLIND,
+    O_CHANNEL_AT_START,
+    O_DECK_WIDTH,
+    O_EFFECT_SUMMON_IGNORES,
+    O_FLUX,
+    O_PARALLEL_WHEN_BLOCKED,
+    O_RECALL_TO_DECK,
+    O_SOURCEPOINTS,
+    O_SPACES,
+    O_SUMMONING,
+    O_SUPPORT,
+    O_TIE,
+    O_TOKEN_COPIES,
+    O_TURN_CAP,
+    O_WEB_BLOCKS,
+    OP_CLEAR_WEB,
+    OP_DESTROY,
+    OP_DRAW,
+    OP_PUSH,
+    OP_RECALL,
+    OP_SP,
+    OP_SUMMON,
+    OP_TOKEN,
+    OP_WEB,
+    OPENING_HAND,
+    PERMANENT,
+    PILE_LIBRARY,
+    PILE_POOL,
+    PILE_TOKENS,
+    RECALL_OPPONENT,
+    S_CHANNEL_PLACED,
+    S_DECK,
+    S_DECK_N,
+    S_GEN_ATTACKED,
+    S_HAND,
+    S_MAIN_DONE,
+    S_NEXT,
+    S_ORDER0,
+    S_PREF_KIND,
+    S_REACTIONARY,
+    S_SP,
+    S_SYMBOLS,
+    SIDE_WIDTH,
+    STOP,
+    SU_CARD,
+    SU_LEFT,
+    SU_MON,
+    SU_PLACED,
+    SUMMON_CONVENTIONAL,
+    SUMMON_EFFECT_DECK,
+    SUMMON_EFFECT_HAND,
+    SUMMON_REACTIONARY,
+    SUPPORT_WIDTH,
+    SYMBOLS,
+    T_ACTIVE,
+    T_KIND,
+    T_NBRACKET,
+    T_NCLAUSE,
+    T_OTHER,
+    T_SYMBOLS,
+    T_TERR,
+    T_TURNS,
+    T_TYPE,
+    T_USES,
+    THIS_TURN,
+    TIE_ATTACKER,
+    TIE_BOTH,
+    TIE_DEFENDER,
+)
+from workbench.rulesets.source.map import (
+    KIND_OTHERWORLDLY,
+    KIND_SUMMONING,
+    KIND_TERRESTRIAL,
+    MP_ADJ0,
+    MP_KIND,
+    MP_PARALLEL,
+)
+
+# =====================================================================================================================
+# Changing the board: webs, recalls and the effect clauses (they may ask a player: `ask`, below)
+# =====================================================================================================================
+
+
+@rules_kernel
+def place_web(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    subject: EngineInt,
+    card: EngineInt,
+) -> EngineInt:
+    """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
+    ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
+    which one is p's answer to D_WEB (`legal_webs` lists them). Returns the space, or -1."""
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    best: EngineInt
+    best = -1
+    if subject >= 0 and mon[subject, M_SPACE] >= 0:
+        best = ask(table, clauses, rules, state, piles, np.int64(D_WEB), p, subject, np.int64(0), np.int64(0))
+    if best < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        return -1
+    cells[best, C_WEB] = p
+    log_event(events, ec, game[G_TURN], p, EV_WEB_SET, card, best, 0)
+    return best
+
+
+@rules_kernel
+def clear_webs(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
+    """Player p removes the opponent's web tiles from `subject`'s space and the spaces adjacent to it. Returns how
+    many."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
+    if subject < 0 or mon[subject, M_SPACE] < 0:
+        return 0
+    here = mon[subject, M_SPACE]
+    cleared = 0
+    for k in range(5):
+        s = here if k == 4 else mp[here, MP_ADJ0 + k]
+        if s >= 0 and cells[s, C_WEB] >= 0 and cells[s, C_WEB] != p:
+            cells[s, C_WEB] = -1
+            cleared += 1
+            log_event(events, ec, game[G_TURN], p, EV_WEB_CLEARED, card, s, 0)
+    return cleared
+
+
+@rules_kernel
+def recall_card(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    whose: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> EngineInt:
+    """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
+    the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
+    opponent's Done Zone"): of kind `kind` - 1 (0: any) and of the types in `types` (0: any); which copy is p's
+    answer to D_RECALL (`legal_recalls` lists them). Returns the card, or -1 when none is there (or, after the
+    answer, no room: a hand of HAND_WIDTH cards, a deck with no column above it)."""
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    ec = state.ec
+    library = piles[PILE_LIBRARY]
+    tokens = piles[PILE_TOKENS]
+    cards = table.shape[0]
+    pick = ask(table, clauses, rules, state, piles, np.int64(D_RECALL), p, whose, kind, types)
+    if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1
+    to_deck = opts[O_RECALL_TO_DECK] == 1
+    if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= opts[O_DECK_WIDTH]:
+        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        return -1  # no room above the deck (only before the opening hand is drawn)
+    tokens[whose, cards + pick] -= 1
+    if not to_deck:
+        hand[p, side[p, S_HAND]] = pick
+        side[p, S_HAND] += 1
+    elif side[p, S_DECK] > 0:
+        side[p, S_DECK] -= 1
+        library[p, side[p, S_DECK]] = pick
+    else:
+        for j in range(side[p, S_DECK_N], 0, -1):
+            library[p, j] = library[p, j - 1]
+        library[p, 0] = pick
+        side[p, S_DECK_N] += 1
+    log_event(events, ec, game[G_TURN], p, EV_RECALL, pick, whose, 1 if to_deck else 0)
+    return pick
+
+
+@rules_kernel
+def apply_one_clause(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    card: EngineInt,
+    i: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    foe: EngineInt,
+) -> EngineInt:
+    """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
+    that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
+    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it. Which enemy
+    (D_FOE), where a web goes (D_WEB) and which card comes back (D_RECALL) are questions p's policy answers."""
+    mon = state.mon
+    op = clauses[card, i, C_OP]
+    amount = clauses[card, i, C_AMOUNT]
+    arg = clauses[card, i, C_ARG]
+    types = clauses[card, i, C_TYPES]
+    if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
+        # `if TYPE` on a clause that acts on no monster asks it of the subject.
+        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types):
+            return foe
+    if op == OP_SP:
+        if amount < 0:
+            change_sourcepoints(rules, state, events, 1 - p, amount, card)
+        else:
+            change_sourcepoints(rules, state, events, p, amount, card)
+        return foe
+    if op == OP_DRAW:
+        for _ in range(amount):
+            draw_card(rules, state, piles, counters, events, p)
+        return foe
+    if op == OP_TOKEN:
+        near = summon_anchor(rules, state, subject, p)
+        summon_token(table, clauses, rules, state, piles, counters, events, p, arg, near)
+        return foe
+    if op == OP_SUMMON:
+        return foe
+    if op == OP_WEB or op == OP_CLEAR_WEB:
+        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types)):
+            return foe
+        if op == OP_WEB:
+            place_web(table, clauses, rules, state, piles, events, p, subject, card)
+        else:
+            clear_webs(rules, state, events, p, subject, card)
+        return foe
+    if op == OP_RECALL:
+        whose = 1 - p if arg >= RECALL_OPPONENT else p
+        for _ in range(amount):
+            recall_card(table, clauses, rules, state, piles, events, p, whose, arg % RECALL_OPPONENT, types)
+        return foe
+    target = subject
+    if clauses[card, i, C_FOE] == 1:
+        if foe == -2:
+            foe = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                foe = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), np.int64(0))
+        target = foe
+        if types != 0 and (foe < 0 or not of_type(table, state, foe, types)):
+            # The activation's enemy is not of the type asked: this clause asks for its own among those that are.
+            target = -1
+            if subject >= 0 and mon[subject, M_SPACE] >= 0:
+                target = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), types)
+    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
+        return foe
+    if op == OP_DESTROY:
+        destroy_monster(table, rules, state, piles, counters, events, np.int64(target), card)
+    elif op == OP_PUSH:
+        push_back(rules, state, events, np.int64(target), amount, np.int64(0))
+    else:
+        change_monster(state, events, np.int64(target), op, amount, arg, lasting)
+    return foe
+
+
+@rules_kernel
+def effect_summon(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    source: EngineInt,
+    near: EngineInt,
+    by_card: EngineInt,
+    types: EngineInt,
+) -> int:
+    """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
+    the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
+    `effect_summon_requirements=ignored`; which monster is p's answer to D_EFFECT_SUMMON (`legal_effect_summons`
+    lists them; the space is the rule's, and with none free the summon fails after the answer). It is not the
+    turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
+    summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
+    side = state.side
+    game = state.game
+    ec = state.ec
+    library = piles[PILE_LIBRARY]
+    chosen = ask(table, clauses, rules, state, piles, np.int64(D_EFFECT_SUMMON), p, source, np.int64(0), types)
+    pick = at_position(chosen) if chosen >= 0 else -1
+    space = free_space_near(rules, state, near, p) if pick >= 0 else -1
+    if space < 0:
+        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 1 if pick >= 0 else 0)
+        return -1
+    if source == FROM_HAND:
+        card = remove_from_hand(state, p, np.int64(pick))
+    else:
+        card = library[p, pick]
+        for j in range(pick, side[p, S_DECK_N] - 1):
+            library[p, j] = library[p, j + 1]
+        side[p, S_DECK_N] -= 1
+    m = place_monster(state, card, p, space)
+    if m < 0:
+        return -1
+    count_play(counters, p, card, game[G_TURN])
+    log_event(
+        events,
+        ec,
+        game[G_TURN],
+        p,
+        EV_SUMMON,
+        card,
+        space,
+        SUMMON_EFFECT_HAND if source == FROM_HAND else SUMMON_EFFECT_DECK,
+    )
+    for i in range(table[card, T_NCLAUSE]):
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    foe: EngineInt
+    foe = -2
+    for i in range(table[card, T_NCLAUSE]):
+        if game[G_OVER] == 1:
+            break
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            continue
+        foe = apply_one_clause(
+            table, clauses, rules, state, piles, counters, events, card, i, p, m, np.int64(PERMANENT), np.int64(foe)
+        )
+    return m
+
+
+@rules_kernel
+def apply_clauses(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    card: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    bracket: EngineInt,
+    foe_only: EngineInt,
+) -> None:
+    """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets).
+
+    Without `foe` a clause acts on the subject; with `foe` on one enemy monster adjacent to it (chosen once per
+    activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
+    `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
+    """
+    game = state.game
+    foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
+    foe = -2  # chosen once, at the first `foe` clause
+    for i in range(table[card, T_NCLAUSE]):
+        if clauses[card, i, C_BRACKET] != bracket:
+            continue
+        if game[G_OVER] == 1:
+            return
+        op = clauses[card, i, C_OP]
+        if foe_only == 1 and clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            continue
+        if op == OP_SUMMON:
+            near = summon_anchor(rules, state, subject, p)
+            effect_summon(
+                table,
+                clauses,
+                rules,
+                state,
+                piles,
+                counters,
+                events,
+                p,
+                clauses[card, i, C_ARG],
+                near,
+                card,
+                clauses[card, i, C_TYPES],
+            )
+            continue
+        foe = apply_one_clause(
+            table, clauses, rules, state, piles, counters, events, card, i, p, subject, lasting, np.int64(foe)
+        )
+
+
+# =====================================================================================================================
+# The rules: summoning, equipment, traps, channeled effects, movement, combat
+# =====================================================================================================================
+
+
+@inline_kernel
+def summoning_space_open(rules: Any, state: Any, p: EngineInt, reactionary: EngineBool) -> EngineBool:
+    """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
+    attacked p's generator during its stay there (with `hit_generator_blocks=for_good`: ever), unless this is a
+    reactionary summon."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    occupant = cells[opts[O_SUMMONING + p], C_OCC]
+    if occupant < 0:
+        return True
+    if mon[occupant, M_OWNER] == p:
+        return False
+    return reactionary or mon[occupant, M_HIT_GEN] == 0
+
+
+@rules_kernel
+def summon_monster(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    h: EngineInt,
+    how: EngineInt,
+) -> int:
+    """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
+    standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
+    opts = rules.opts
+    cells = state.cells
+    side = state.side
+    game = state.game
+    ec = state.ec
+    space = opts[O_SUMMONING + p]
+    occupant = cells[space, C_OCC]
+    if occupant >= 0:
+        push_back(rules, state, events, occupant, np.int64(1), np.int64(1))
+        if cells[space, C_OCC] >= 0:
+            return -1  # nowhere to push it: the summon cannot happen
+    card = remove_from_hand(state, p, h)
+    m = place_monster(state, card, p, space)
+    count_play(counters, p, card, game[G_TURN])
+    log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
+    side[p, S_MAIN_DONE] = 1
+    # Lasting clauses on the monster itself, then foe, one-off and player clauses.
+    for i in range(table[card, T_NCLAUSE]):
+        op = clauses[card, i, C_OP]
+        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            change_monster(
+                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
+            )
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        p,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(1),
+    )
+    return m
+
+
+@inline_kernel
+def free_support(rules: Any, state: Any, p: EngineInt) -> int:
+    """p's first free support space, or -1."""
+    opts = rules.opts
+    sup = state.sup
+    for k in range(opts[O_SUPPORT]):
+        if sup[p, k, SU_CARD] < 0:
+            return k
+    return -1
+
+
+@rules_kernel
+def equip(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    h: EngineInt,
+    m: EngineInt,
+) -> None:
+    """Play the equipment at hand position h onto a free support space, equipped to p's monster m (checks are the
+    caller's): its lasting changes hold on its active turns for `turns` turns; its other clauses happen now."""
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    k = free_support(rules, state, p)
+    card = remove_from_hand(state, p, h)
+    sup[p, k, SU_CARD] = card
+    sup[p, k, SU_MON] = m
+    sup[p, k, SU_LEFT] = table[card, T_TURNS]
+    sup[p, k, SU_PLACED] = game[G_TURN]
+    equipment_changes(table, state, card, m, np.int64(1))
+    count_play(counters, p, card, game[G_TURN])
+    side[p, S_MAIN_DONE] = 1
+    log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        p,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
+    )
+
+
+@inline_kernel
+def trap_space_ok(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
+    """A trap may go on an unoccupied, trap-free, non-summoning space adjacent to one of p's monsters."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    if cells[space, C_OCC] >= 0 or cells[space, C_TRAP] >= 0 or mp[space, MP_KIND] == KIND_SUMMONING:
+        return False
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt >= 0 and cells[nxt, C_OCC] >= 0 and mon[cells[nxt, C_OCC], M_OWNER] == p:
+            return True
+    return False
+
+
+@rules_kernel
+def set_trap(state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt, space: EngineInt) -> None:
+    """Set the trap at hand position h face down on `space` (checks are the caller's)."""
+    cells = state.cells
+    side = state.side
+    game = state.game
+    ec = state.ec
+    card = remove_from_hand(state, p, h)
+    cells[space, C_TRAP] = card
+    cells[space, C_TRAP_OWNER] = p
+    count_play(counters, p, card, game[G_TURN])
+    side[p, S_MAIN_DONE] = 1
+    log_event(events, ec, game[G_TURN], p, EV_TRAP_SET, card, space, 0)
+
+
+@rules_kernel
+def spring_trap(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    m: EngineInt,
+) -> None:
+    """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
+    space = mon[m, M_SPACE]
+    card = cells[space, C_TRAP]
+    if card < 0 or cells[space, C_TRAP_OWNER] == mon[m, M_OWNER]:
+        return
+    owner = cells[space, C_TRAP_OWNER]
+    cells[space, C_TRAP] = -1
+    cells[space, C_TRAP_OWNER] = -1
+    to_done_zone(table, piles, owner, card)
+    log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
+    apply_clauses(
+        table,
+        clauses,
+        rules,
+        state,
+        piles,
+        counters,
+        events,
+        card,
+        owner,
+        m,
+        np.int64(PERMANENT),
+        np.int64(-1),
+        np.int64(0),
+    )
+
+
+@rules_kernel
+def place_channeled(
+    table: IntArray, rules: Any, state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt
+) -> None:
+    """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    k = free_support(rules, state, p)
+    card = remove_from_hand(state, p, h)
+    sup[p, k, SU_CARD] = card
+    sup[p, k, SU_MON] = -1
+    sup[p, k, SU_LEFT] = table[card, T_USES]
+    sup[p, k, SU_PLACED] = game[G_TURN]
+    side[p, S_CHANNEL_PLACED] = 1
+    count_play(counters, p, card, game[G_TURN])
+    log_event(events, ec, game[G_TURN], p, EV_CHANNEL_PLACE, card, -1, table[card, T_USES])
+
+
+@inline_kernel
+def bracket_for(table: IntArray, clauses: IntArray, card: EngineInt, st: EngineInt) -> int:
+    """The index of the channeled card's ST bracket holding `st`, or -1 when none does."""
+    for b in range(table[card, T_NBRACKET]):
+        if clauses[card, b, C_LOW] <= st <= clauses[card, b, C_HIGH]:
+            return b
+    return -1
+
+
+@inline_kernel
+def channel_usable(table: IntArray, rules: Any, state: Any, p: EngineInt, k: EngineInt, m: EngineInt) -> bool:
+    """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
+    allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    sup = state.sup
+    game = state.game
+    card = sup[p, k, SU_CARD]
+    if card < 0 or table[card, T_KIND] != K_CHANNELED or sup[p, k, SU_PLACED] >= game[G_TURN]:
+        return False
+    need = ACTIVE_Y if game[G_ACTIVE] == p else ACTIVE_O
+    if (table[card, T_ACTIVE] & need) == 0:
+        return False
+    if m < 0 or mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
+        return False
+    if opts[O_BLIND] == 1:
+        return mp[mon[m, M_SPACE], MP_KIND] != KIND_SUMMONING
+    return mon[m, M_SPACE] == opts[O_FLUX + p]
+
+
+@rules_kernel
+def channel(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+    m: EngineInt,
+    s: EngineInt,
+) -> int:
+    """Player p draws symbol s to channel support card k through monster m (checks are `channel_usable`'s).
+
+    A symbol the card does not show is spent without activating it. Otherwise m's ST for s picks the bracket,
+    whose clauses take effect for this turn, and one use is spent. Returns the bracket, or -1."""
+    mon = state.mon
+    sup = state.sup
+    game = state.game
+    ec = state.ec
+    card = sup[p, k, SU_CARD]
+    st = st_of(table, state, m, s, game[G_ACTIVE])
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st)
+    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 0)
+        return -1
+    b = bracket_for(table, clauses, card, st)
+    if b < 0:
+        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 1)
+        return -1
+    log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
+    sup[p, k, SU_LEFT] -= 1
+    apply_clauses(
+        table, clauses, rules, state, piles, counters, events, card, p, m, np.int64(THIS_TURN), b, np.int64(0)
+    )
+    if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
+        remove_equipment(table, state, piles, events, p, k)
+    return b
+
+
+@llvm_inline_kernel
+def step_ahead(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    p: EngineInt,
+    m: EngineInt,
+    space: EngineInt,
+    across: EngineInt,
+) -> EngineInt:
+    """Where p's monster m on `space` steps next: the road's next space, or, with a choice, the space p chooses
+    (D_FORK): a branch of a fork, or (`parallel_move=any_step`) its parallel space when `sidestep` allows it,
+    `across` steps across taken so far this move."""
+    first = forward_step(rules, space, p, 0)
+    second = forward_step(rules, space, p, 1)
+    side = -1
+    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+        side = sidestep(rules, state, m, space, across)
+    if side < 0:
+        if second < 0:
+            return first
+    elif first < 0:
+        return side  # no road on: the way across is the only space to move to
+    state.game[G_ACROSS] = across
+    return ask(table, clauses, rules, state, piles, np.int64(D_FORK), p, space, np.int64(0), np.int64(0))
+
+
+@rules_kernel
+def move_monster(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    m: EngineInt,
+    s: EngineInt,
+) -> int:
+    """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
+    an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
+    counts as one space and puts the ally on the mover's space). A monster a `move parallel` clause allows may step
+    across to its parallel space (`parallel_move`: at any step, or around an enemy in its way), one space each, up
+    to `parallel_steps` a move. An opponent's trap where it stops springs. Returns the spaces moved."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    ec = state.ec
+    p = mon[m, M_OWNER]
+    active = game[G_ACTIVE]
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(table, state, m, s, active))
+    left = move_distance(table, state, m, s, active)
+    start = mon[m, M_SPACE]
+    here = start
+    moved = 0
+    goal = opts[O_SUMMONING + 1 - p]
+    across = 0
+    mp = rules.mp
+    while left > 0 and here != goal:
+        nxt = step_ahead(table, clauses, rules, state, piles, p, m, here, across)
+        if nxt < 0:
+            break
+        occupant = cells[nxt, C_OCC]
+        if (
+            nxt == mp[here, MP_PARALLEL]
+            and nxt != forward_step(rules, here, p, 0)
+            and nxt != forward_step(rules, here, p, 1)
+            and occupant < 0
+        ):
+            # Across by choice (`parallel_move=any_step`: D_FORK listed it): one space of movement.
+            across += 1
+            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
+            # An enemy in the way: it stops, but with `parallel_move=when_blocked` and `move parallel` it steps
+            # across to the parallel space instead (one space).
+            if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+                break
+            nxt = sidestep(rules, state, m, here, across)
+            if nxt < 0:
+                break
+            across += 1
+            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            occupant = -1
+        web = cells[nxt, C_WEB]
+        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+            break  # `web_hinders=block`: an opponent's web bars the space
+        if occupant >= 0:
+            if (
+                ask(table, clauses, rules, state, piles, np.int64(D_SWAP), p, occupant, np.int64(0), np.int64(0))
+                == STOP
+            ):
+                break
+            cells[here, C_OCC] = occupant
+            mon[occupant, M_SPACE] = here
+            leave_space(rules, state, occupant)
+            log_event(events, ec, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
+        else:
+            cells[here, C_OCC] = -1
+        cells[nxt, C_OCC] = m
+        mon[m, M_SPACE] = nxt
+        here = nxt
+        left -= 1
+        moved += 1
+        if web >= 0 and web != p:
+            log_event(events, ec, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
+            break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
+    log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
+    if moved > 0:
+        leave_space(rules, state, m)  # once per move, not per step: the loop is the hot path
+    if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
+        spring_trap(table, clauses, rules, state, piles, counters, events, m)
+    return moved
+
+
+@rules_kernel
+def attack_monster(
+    table: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    m: EngineInt,
+    e: EngineInt,
+    s: EngineInt,
+) -> int:
+    """Monster m attacks enemy e (adjacent, or on its parallel space: `attack_across`) with symbol s: the lower ST is
+    destroyed; a tie follows `combat_tie`. Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no
+    winner, 2 when both fall."""
+    opts = rules.opts
+    mon = state.mon
+    game = state.game
+    ec = state.ec
+    p = mon[m, M_OWNER]
+    active = game[G_ACTIVE]
+    mine = st_of(table, state, m, s, active)
+    theirs = st_of(table, state, e, s, active)
+    attacker = mon[m, M_CARD]
+    defender = mon[e, M_CARD]
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, attacker, s, mine)
+    log_event(events, ec, game[G_TURN], p, EV_ATTACK, attacker, defender, theirs)
+    counters[p, attacker, ATTACKED] += 1
+    outcome = 0
+    if mine > theirs:
+        outcome = 1
+    elif mine < theirs:
+        outcome = -1
+    elif opts[O_TIE] == TIE_BOTH:
+        outcome = 2
+    elif opts[O_TIE] == TIE_ATTACKER:
+        outcome = 1
+    elif opts[O_TIE] == TIE_DEFENDER:
+        outcome = -1
+    else:
+        log_event(events, ec, game[G_TURN], p, EV_TIE, attacker, defender, mine)
+    if outcome == 1 or outcome == 2:
+        destroy_monster(table, rules, state, piles, counters, events, e, attacker)
+    if outcome == -1 or outcome == 2:
+        destroy_monster(table, rules, state, piles, counters, events, m, defender)
+    return outcome
+
+
+@rules_kernel
+def attack_generator(
+    table: IntArray, state: Any, counters: IntArray, events: IntArray, m: EngineInt, s: EngineInt
+) -> int:
+    """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
+    their SourcePoints (the caller ends the turn). Returns the damage."""
+    mon = state.mon
+    side = state.side
+    game = state.game
+    ec = state.ec
+    p = mon[m, M_OWNER]
+    q = 1 - p
+    card = mon[m, M_CARD]
+    damage = st_of(table, state, m, s, game[G_ACTIVE])
+    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, card, s, damage)
+    side[q, S_SP] -= damage
+    counters[p, card, ATTACKED] += 1
+    counters[p, card, DAMAGE_DEALT] += damage
+    mon[m, M_HIT_GEN] = 1
+    side[q, S_GEN_ATTACKED] = 1
+    log_event(events, ec, game[G_TURN], p, EV_GEN_ATTACK, card, side[q, S_SP], damage)
+    if side[q, S_SP] <= 0 and game[G_OVER] == 0:
+        game[G_OVER] = 1
+        game[G_WINNER] = p
+    return damage
+
+
+# =====================================================================================================================
+# Symbols
+# =====================================================================================================================
+
+
+@inline_kernel
+def symbol_unused(state: Any, p: EngineInt, s: EngineInt) -> bool:
+    side = state.side
+    return ((side[p, S_SYMBOLS] >> s) & 1) == 1
+
+
+@inline_kernel
+def spend_symbol(state: Any, p: EngineInt, s: EngineInt) -> None:
+    side = state.side
+    side[p, S_SYMBOLS] &= ~(1 << s)
+
+
+@rules_kernel
+def draw_blind_symbol(state: Any, p: EngineInt) -> int:
+    """The next face-down symbol of p's shuffled symbol deck (blind draw), spent; -1 when none is left."""
+    side = state.side
+    while side[p, S_NEXT] < SYMBOLS:
+        s = side[p, S_ORDER0 + side[p, S_NEXT]]
+        side[p, S_NEXT] += 1
+        if symbol_unused(state, p, s):
+            spend_symbol(state, p, s)
+            return s
+    return -1
+
+
+@inline_kernel
+def unused_count(state: Any, p: EngineInt) -> int:
+    count = 0
+    for s in range(SYMBOLS):
+        if symbol_unused(state, p, s):
+            count += 1
+    return count
+
+
+# =====================================================================================================================
+# Decisions: the legal actions of each kind, and taking one
+#
+# A decision is open in the state (game[G_DECISION], taken by player game[G_ACTOR]): `legal_actions` lists its legal
+# actions into an out buffer (state.actions in the match loop) in a fixed order, STOP last where stopping is legal,
+# and `apply` takes one of them. The lists hold what the rules allow; which of them a player takes is the policy's
+# business (`choose`, in the policies' section below): no rule code reads S_POLICY.
+# =====================================================================================================================
+
+
+# ---- action codes for the symbol phase ------------------------------------------------------------------------------
+A_NONE, A_MOVE, A_ATTACK, A_CHANNEL, A_GENERATOR = 0, 1, 2, 3, 4
+
+
+@inline_kernel
+def pack_action(code: EngineInt, x: EngineInt, y: EngineInt, s: EngineInt) -> EngineInt:
+    """One action as one word: a code (a card kind or A_*), two places (hand position, monster slot, space or
+    support space; -1 for none) and a symbol (-1 for none or a blind draw). Packed so that the listed order is the
+    order the rules list them in, and STOP (-1) stays apart."""
+    return (code << 17) | ((x + 1) << 10) | ((y + 1) << 3) | (s + 1)
+
+
+@inline_kernel
+def action_code(action: EngineInt) -> EngineInt:
+    return action >> 17
+
+
+@inline_kernel
+def action_x(action: EngineInt) -> EngineInt:
+    return ((action >> 10) & 127) - 1
+
+
+@inline_kernel
+def action_y(action: EngineInt) -> EngineInt:
+    return ((action >> 3) & 127) - 1
+
+
+@inline_kernel
+def action_s(action: EngineInt) -> EngineInt:
+    return (action & 7) - 1
+
+
+@inline_kernel
+def pack_at(position: EngineInt, card: EngineInt) -> EngineInt:
+    """A D_EFFECT_SUMMON answer as one word: the monster at `position` of the hand or deck, and its card id (so a
+    policy weighs the card without reading the deck; a hand or deck may hold more than `pack_action`'s 126 places)."""
+    return (position << 32) | card
+
+
+@inline_kernel
+def at_position(action: EngineInt) -> EngineInt:
+    return action >> 32
+
+
+@inline_kernel
+def at_card(action: EngineInt) -> EngineInt:
+    return action & 0xFFFFFFFF
+
+
+@inline_kernel
+def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
+    """Open a decision of kind `decision` for player p."""
+    state.game[G_DECISION] = decision
+    state.game[G_ACTOR] = p
+
+
+@inline_kernel
+def open_question(state: Any, decision: EngineInt, p: EngineInt, asked: EngineInt) -> tuple[EngineInt, EngineInt]:
+    """Open a question a rule asks while it resolves (D_FORK, D_SWAP and the effect questions) for player p, about
+    `asked` (game[G_ASKED]); returns the decision under way (kind, actor), which `close_question` opens again."""
+    game = state.game
+    outer = (game[G_DECISION], game[G_ACTOR])
+    open_decision(state, decision, p)
+    game[G_ASKED] = asked
+    return outer
+
+
+@inline_kernel
+def close_question(state: Any, outer: tuple[EngineInt, EngineInt]) -> None:
+    """Open again the decision under way that `open_question` returned."""
+    state.game[G_DECISION] = outer[0]
+    state.game[G_ACTOR] = outer[1]
+
+
+@rules_kernel
+def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
+    conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
+    each own monster (slot order) and each trap onto each space it may go on; STOP last. 0 when the main action was
+    taken or the match is over."""
+    side = state.side
+    hand = state.hand
+    game = state.game
+    if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
+        return 0
+    conventional_open = summoning_space_open(rules, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    support = free_support(rules, state, p)
+    held = side[p, S_HAND]
+    n = 0
+    if conventional_open or reactionary_open:
+        for h in range(held):
+            card = hand[p, h]
+            if table[card, T_KIND] != K_MONSTER:
+                continue
+            if reactionary_open:
+                out[n] = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
+                n += 1
+            elif requirements_met(table, card, terrestrial, otherworldly):
+                out[n] = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
+                n += 1
+    if monsters > 0:
+        trap_spaces = -1  # the spaces a trap may go on, as bits: worked out at the first trap card
+        for h in range(held):
+            card = hand[p, h]
+            kind = table[card, T_KIND]
+            if kind == K_EQUIPMENT:
+                if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+                    continue
+                slots = game[G_MONSTERS + p]
+                while slots != 0:
+                    m = lowest_set_bit(slots)
+                    slots &= slots - 1
+                    out[n] = pack_action(K_EQUIPMENT, h, m, -1)
+                    n += 1
+            elif kind == K_TRAP:
+                if not requirements_met(table, card, terrestrial, otherworldly):
+                    continue
+                if trap_spaces < 0:
+                    trap_spaces = 0
+                    for space in range(rules.opts[O_SPACES]):
+                        if trap_space_ok(rules, state, p, space):
+                            trap_spaces |= 1 << space
+                spaces = trap_spaces
+                while spaces != 0:
+                    out[n] = pack_action(K_TRAP, h, lowest_set_bit(spaces), -1)
+                    n += 1
+                    spaces &= spaces - 1
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def apply_main(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    action: EngineInt,
+) -> None:
+    """Take a main action `legal_main` listed (STOP: none, and the main action stays open for later in the turn)."""
+    if action == STOP:
+        return
+    kind = action_code(action)
+    h = action_x(action)
+    target = action_y(action)
+    if kind == K_MONSTER:
+        summon_monster(table, clauses, rules, state, piles, counters, events, p, h, target)
+    elif kind == K_EQUIPMENT:
+        equip(table, clauses, rules, state, piles, counters, events, p, h, target)
+    else:
+        set_trap(state, counters, events, p, h, target)
+
+
+@inline_kernel
+def legal_channel_cards(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's channeled effect cards in hand (hand positions, D_CHANNEL_CARD), then STOP; 0 when p placed one this
+    turn or has no free support space."""
+    side = state.side
+    hand = state.hand
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+        return 0
+    n = 0
+    for h in range(side[p, S_HAND]):
+        if table[hand[p, h], T_KIND] == K_CHANNELED:
+            out[n] = h
+            n += 1
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def list_with_symbols(
+    out: IntArray,
+    n: int,
+    action: EngineInt,
+    m: EngineInt,
+    target: EngineInt,
+    unused: EngineInt,
+    blind: EngineBool,
+) -> int:
+    """Write one symbol action into `out` from row n, once per unused symbol (once with symbol -1 under a blind draw:
+    the symbol is drawn when it is taken); returns the next free row. `legal_symbols` and `legal_foe_channels` list
+    through it."""
+    if blind:
+        out[n] = pack_action(action, m, target, -1)
+        return n + 1
+    for s in range(SYMBOLS):
+        if (unused >> s) & 1:
+            out[n] = pack_action(action, m, target, s)
+            n += 1
+    return n
+
+
+@rules_kernel
+def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning space,
+    where its road ends, nor while a `cannot move` holds), an attack on each adjacent enemy (if it may attack), then on
+    an enemy on its parallel space when `attack_across` allows it, a channel through each usable channeled effect, a
+    generator attack (from the opponent's summoning space, if it may attack); each with every unused symbol (one action
+    with symbol -1 under a blind draw: the symbol is drawn when it is taken). STOP last. 0 when p has no unused symbol
+    or the match is over."""
+    opts = rules.opts
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    side = state.side
+    game = state.game
+    unused = side[p, S_SYMBOLS]
+    if unused == 0 or game[G_OVER] == 1:
+        return 0
+    blind = opts[O_BLIND] == 1
+    goal = opts[O_SUMMONING + 1 - p]
+    flux = opts[O_FLUX + p]
+    active = game[G_ACTIVE]
+    n = 0
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        space = mon[m, M_SPACE]
+        attacker = may_attack(state, m, active)
+        for action in range(A_MOVE, A_GENERATOR + 1):
+            if action == A_MOVE and (space == goal or not may_move(state, m, active)):
+                continue
+            if action == A_CHANNEL and not blind and space != flux:
+                continue  # `channel_usable` asks for the flux: no need to ask it for each support space
+            if (action == A_ATTACK or action == A_GENERATOR) and not attacker:
+                continue
+            if action == A_GENERATOR and space != goal:
+                continue
+            targets = 1
+            if action == A_ATTACK:
+                targets = 5
+            elif action == A_CHANNEL:
+                targets = opts[O_SUPPORT]
+            for t in range(targets):
+                target = -1
+                if action == A_ATTACK:
+                    # The adjacent spaces, then (`parallel_attacks`) the parallel space it may attack across to.
+                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(rules, state, m, space, active)
+                    if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
+                        continue
+                    target = cells[nxt, C_OCC]
+                elif action == A_CHANNEL:
+                    if not channel_usable(table, rules, state, p, t, m):
+                        continue
+                    target = t
+                n = list_with_symbols(out, n, action, m, target, unused, blind)
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """At the start of the opponent's turn, p's channels with symbols left unused (D_FOE_CHANNEL): per own monster
+    (slot order), each support space whose channeled effect it may use now, with each unused symbol (one action
+    with symbol -1 under a blind draw); STOP last. 0 when p has no unused symbol or the match is over."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    unused = side[p, S_SYMBOLS]
+    if unused == 0 or game[G_OVER] == 1:
+        return 0
+    blind = opts[O_BLIND] == 1
+    n = 0
+    slots = game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        for k in range(opts[O_SUPPORT]):
+            if channel_usable(table, rules, state, p, k, m):
+                n = list_with_symbols(out, n, A_CHANNEL, m, k, unused, blind)
+    out[n] = STOP
+    return n + 1
+
+
+@inline_kernel
+def legal_forks(rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """Where p's monster on space game[G_ASKED] may step next (D_FORK): the road's next space or the two branches of
+    a fork, then, with `parallel_move=any_step`, its parallel space when `sidestep` allows it (game[G_ACROSS] steps
+    across taken this move)."""
+    game = state.game
+    space = game[G_ASKED]
+    n = 0
+    for k in range(2):
+        nxt = forward_step(rules, space, p, k)
+        if nxt >= 0:
+            out[n] = nxt
+            n += 1
+    m = state.cells[space, C_OCC]
+    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0 and m >= 0:
+        across = sidestep(rules, state, m, space, game[G_ACROSS])
+        if across >= 0:
+            out[n] = across
+            n += 1
+    return n
+
+
+@inline_kernel
+def legal_swaps(state: Any, out: IntArray) -> int:
+    """Swap places with the own monster in the way, slot game[G_ASKED], or STOP: the move ends before it (D_SWAP)."""
+    out[0] = state.game[G_ASKED]
+    out[1] = STOP
+    return 2
+
+
+@inline_kernel
+def legal_discards(state: Any, p: EngineInt, out: IntArray) -> int:
+    """Every hand position (D_DISCARD: over the hand limit at the end of the turn, one card must go)."""
+    n = state.side[p, S_HAND]
+    for h in range(n):
+        out[h] = h
+    return n
+
+
+@rules_kernel
+def legal_foes(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+    """The enemy monsters (not p's) adjacent to the subject, monster game[G_ASKED], of the types in
+    game[G_ASKED_TYPES] (0: any), in the map's adjacency order: their slots (D_FOE)."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    space = mon[game[G_ASKED], M_SPACE]
+    types = game[G_ASKED_TYPES]
+    n = 0
+    for k in range(4):
+        nxt = mp[space, MP_ADJ0 + k]
+        if nxt < 0:
+            continue
+        e = cells[nxt, C_OCC]
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, state, e, types):
+            continue
+        out[n] = e
+        n += 1
+    return n
+
+
+@rules_kernel
+def legal_webs(rules: Any, state: Any, out: IntArray) -> int:
+    """The spaces adjacent to the subject, monster game[G_ASKED], with no monster, no web tile and no summoning
+    space, in the map's adjacency order (D_WEB)."""
+    mp = rules.mp
+    mon = state.mon
+    cells = state.cells
+    here = mon[state.game[G_ASKED], M_SPACE]
+    n = 0
+    for k in range(4):
+        s = mp[here, MP_ADJ0 + k]
+        if s < 0 or cells[s, C_OCC] >= 0 or cells[s, C_WEB] >= 0 or mp[s, MP_KIND] == KIND_SUMMONING:
+            continue
+        out[n] = s
+        n += 1
+    return n
+
+
+@rules_kernel
+def legal_recalls(table: IntArray, state: Any, piles: IntArray, out: IntArray) -> int:
+    """The cards in player game[G_ASKED]'s Done Zone of the kind game[G_ASKED_KIND] - 1 (0: any) and of the types in
+    game[G_ASKED_TYPES] (0: any): each card id once per copy there, in card order, so a card's copies stand together
+    (D_RECALL). A Done Zone of more copies than `out` holds (decks of thousands of cards) lists the first."""
+    game = state.game
+    tokens = piles[PILE_TOKENS]
+    cards = table.shape[0]
+    whose = game[G_ASKED]
+    kind = game[G_ASKED_KIND]
+    types = game[G_ASKED_TYPES]
+    n = 0
+    for c in range(cards):
+        copies = tokens[whose, cards + c]
+        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
+            continue
+        if types != 0 and (table[c, T_TYPE] & types) == 0:
+            continue
+        for _ in range(min(copies, out.shape[0] - n)):
+            out[n] = c
+            n += 1
+    return n
+
+
+@rules_kernel
+def legal_effect_summons(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, out: IntArray) -> int:
+    """p's monsters in the hand (game[G_ASKED] FROM_HAND) or deck (FROM_DECK), in their order there, of the types in
+    game[G_ASKED_TYPES] (0: any) and, unless `effect_summon_requirements=ignored`, whose requirements p's monsters
+    meet: `pack_at(position, card)` each (D_EFFECT_SUMMON)."""
+    opts = rules.opts
+    side = state.side
+    hand = state.hand
+    game = state.game
+    library = piles[PILE_LIBRARY]
+    source = game[G_ASKED]
+    types = game[G_ASKED_TYPES]
+    terrestrial, otherworldly = occupied_spaces(rules, state, p)
+    ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
+    first = 0
+    last = side[p, S_HAND]
+    if source == FROM_DECK:
+        first = side[p, S_DECK]
+        last = side[p, S_DECK_N]
+    n = 0
+    for j in range(first, last):
+        card = hand[p, j] if source == FROM_HAND else library[p, j]
+        if table[card, T_KIND] != K_MONSTER:
+            continue
+        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+            continue
+        if types != 0 and (table[card, T_TYPE] & types) == 0:
+            continue
+        out[n] = pack_at(j, card)
+        n += 1
+    return n
+
+
+@inline_kernel
+def apply_symbol(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    action: EngineInt,
+) -> None:
+    """Take a symbol action (D_SYMBOL or D_FOE_CHANNEL): spend its symbol (a blind draw draws the next face-down
+    one), then move, attack, channel or attack the generator. STOP takes nothing."""
+    if action == STOP:
+        return
+    code = action_code(action)
+    m = action_x(action)
+    target = action_y(action)
+    s = action_s(action)
+    if s < 0:
+        s = draw_blind_symbol(state, p)
+    else:
+        spend_symbol(state, p, s)
+    if code == A_MOVE:
+        move_monster(table, clauses, rules, state, piles, counters, events, m, s)
+    elif code == A_ATTACK:
+        attack_monster(table, rules, state, piles, counters, events, m, target, s)
+    elif code == A_CHANNEL:
+        channel(table, clauses, rules, state, piles, counters, events, p, target, m, s)
+    else:
+        attack_generator(table, state, counters, events, m, s)
+
+
+@rules_kernel
+def discard(table: IntArray, state: Any, piles: IntArray, events: IntArray, p: EngineInt, h: EngineInt) -> None:
+    """Discard the card at hand position h to the Done Zone."""
+    card = remove_from_hand(state, p, h)
+    to_done_zone(table, piles, p, card)
+    log_event(events, state.ec, state.game[G_TURN], p, EV_DISCARD, card, -1, 0)
+
+
+@rules_kernel
+def legal_actions(table: IntArray, rules: Any, state: Any, piles: IntArray, out: IntArray) -> EngineInt:
+    """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open). The
+    piles are read for D_RECALL (the Done Zones) and D_EFFECT_SUMMON (the deck)."""
+    p = state.game[G_ACTOR]
+    decision = state.game[G_DECISION]
+    if decision == D_SYMBOL:
+        return legal_symbols(table, rules, state, p, out)
+    if decision == D_MAIN:
+        return legal_main(table, rules, state, p, out)
+    if decision == D_CHANNEL_CARD:
+        return legal_channel_cards(table, rules, state, p, out)
+    if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
+        return legal_foe_channels(table, rules, state, p, out)
+    if decision == D_DISCARD:
+        return legal_discards(state, p, out)
+    if decision == D_FORK:
+        return legal_forks(rules, state, p, out)
+    if decision == D_SWAP:
+        return legal_swaps(state, out)
+    if decision == D_FOE:
+        return legal_foes(table, rules, state, p, out)
+    if decision == D_WEB:
+        return legal_webs(rules, state, out)
+    if decision == D_RECALL:
+        return legal_recalls(table, state, piles, out)
+    if decision == D_EFFECT_SUMMON:
+        return legal_effect_summons(table, rules, state, piles, p, out)
+    return 0
+
+
+@rules_kernel
+def apply(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    action: EngineInt,
+) -> None:
+    """Take one action `legal_actions` listed for the open decision, and close it."""
+    game = state.game
+    p = game[G_ACTOR]
+    decision = game[G_DECISION]
+    game[G_DECISION] = D_NONE
+    if decision == D_SYMBOL or decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+    elif decision == D_MAIN:
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+    elif decision == D_CHANNEL_CARD:
+        if action != STOP:
+            place_channeled(table, rules, state, counters, events, p, action)
+    elif decision == D_DISCARD:
+        discard(table, state, piles, events, p, action)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The policies' door, as the rules see it
+#
+# `decide` and `ask` hand each decision to the deciding side's policy through `choose`, and the match loop seats a
+# side's policy through its block, `policy_of`: both live with the policies (greedy.py, above the rules: a rule that
+# imported them could read a policy). The package binds the two names here (`bind_policy_door` in engine/__init__.py)
+# as it is imported, before any kernel compiles: Numba reads a kernel's globals when it compiles it, so the compiled
+# rules call the policies' door directly, as they did when both were one module. These stand-ins are never called:
+# uncompiled they raise, and Numba compiles no call to a plain Python function.
+
+
+def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
+    """The policies' `choose` (greedy.py), bound here by the package."""
+    raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
+
+
+def policy_of(state: Any, p: EngineInt) -> IntArray:
+    """The policies' `policy_of` (greedy.py), bound here by the package."""
+    raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
+
+
+# =====================================================================================================================
+# Asking: a rule opens a decision, lists nothing itself and takes the deciding player's answer from `choose` (the
+# policies' one door, below: no rule reads which policy a side plays)
+# =====================================================================================================================
+
+
+@inline_kernel
+def decide(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, decision: EngineInt, p: EngineInt
+) -> EngineInt:
+    """A decision of the turn (D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_FOE_RESPONSE, D_DISCARD): open it
+    for player p, take p's answer (`choose`: one of the actions `legal_actions` lists, STOP when it lists none) and
+    close it; the caller takes the answer (`apply`'s appliers) with no decision open."""
+    open_decision(state, decision, p)
+    action = choose(table, clauses, rules, state, piles)
+    state.game[G_DECISION] = D_NONE
+    return action
+
+
+@inline_kernel
+def ask(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    question: EngineInt,
+    p: EngineInt,
+    asked: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> EngineInt:
+    """A question a rule asks while it resolves (D_FORK, D_SWAP, D_FOE, D_WEB, D_RECALL, D_EFFECT_SUMMON; what each
+    lists: D_*), for player p about `asked` (game[G_ASKED]), of the card kind `kind` (game[G_ASKED_KIND], D_RECALL)
+    and the types `types` (game[G_ASKED_TYPES]: D_FOE, D_RECALL, D_EFFECT_SUMMON; 0: any): p's answer (`choose`), or
+    STOP (-1) when nothing is listed (no policy picks or draws). The decision under way (if any) is open
+    again afterwards."""
+    outer = open_question(state, question, p, asked)
+    state.game[G_ASKED_KIND] = kind
+    state.game[G_ASKED_TYPES] = types
+    action = choose(table, clauses, rules, state, piles)
+    close_question(state, outer)
+    return action
+
+
+@inline_kernel
+def decide_symbol_action(
+    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt
+) -> None:
+    """p's symbol decision (D_SYMBOL), its answer unpacked into `choice` (action, monster, target, symbol; A_NONE for
+    STOP; symbol -1: drawn blind when taken)."""
+    choice = state.choice
+    action = decide(table, clauses, rules, state, piles, np.int64(D_SYMBOL), p)
+    if action == STOP:
+        choice[0] = A_NONE
+        choice[1] = -1
+        choice[2] = -1
+        choice[3] = -1
+    else:
+        choice[0] = action_code(action)
+        choice[1] = action_x(action)
+        choice[2] = action_y(action)
+        choice[3] = action_s(action)
+
+
+# =====================================================================================================================
+# A turn
+# =====================================================================================================================
+
+
+@rules_kernel
+def main_action(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p takes one; then the
+    opponent's response window."""
+    action = decide(table, clauses, rules, state, piles, np.int64(D_MAIN), p)
+    if action != STOP:
+        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def maybe_place_channeled(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p chooses; then the
+    opponent's response window."""
+    h = decide(table, clauses, rules, state, piles, np.int64(D_CHANNEL_CARD), p)
+    if h != STOP:
+        place_channeled(table, rules, state, counters, events, p, h)
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def channeled_waiting(table: IntArray, rules: Any, state: Any, p: EngineInt) -> bool:
+    """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
+    opts = rules.opts
+    sup = state.sup
+    for k in range(opts[O_SUPPORT]):
+        card = sup[p, k, SU_CARD]
+        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
+            return True
+    return False
+
+
+@rules_kernel
+def opponent_turn_channels(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    decision: EngineInt,
+) -> None:
+    """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
+    opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
+    after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
+    if not channeled_waiting(table, rules, state, p):
+        return
+    while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
+        action = decide(table, clauses, rules, state, piles, decision, p)
+        if action == STOP:
+            return
+        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+
+
+@inline_kernel
+def foe_response_window(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """After an action of the active player p (not a generator attack: the turn ends at once), with
+    `channel_on_opponent_turn=after_each_action`: p's opponent may channel with symbols left unused on their own turn
+    (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
+    opponent's turn"). Checked here first: most actions find nothing waiting."""
+    q = 1 - p
+    if rules.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
+        return
+    if channeled_waiting(table, rules, state, q):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, q, np.int64(D_FOE_RESPONSE))
+
+
+@inline_kernel
+def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
+    """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
+    opts = rules.opts
+    side = state.side
+    game = state.game
+    rng = state.rng
+    ec = state.ec
+    game[G_ACTIVE] = p
+    log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
+    side[p, S_MAIN_DONE] = 0
+    side[p, S_CHANNEL_PLACED] = 0
+    side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
+    side[p, S_GEN_ATTACKED] = 0
+    draw_card(rules, state, piles, counters, events, p)
+    side[p, S_SYMBOLS] = ALL_UNUSED
+    for s in range(SYMBOLS):
+        side[p, S_ORDER0 + s] = s
+    side[p, S_NEXT] = 0
+    if opts[O_BLIND] == 1:
+        for i in range(SYMBOLS - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            tmp = side[p, S_ORDER0 + i]
+            side[p, S_ORDER0 + i] = side[p, S_ORDER0 + j]
+            side[p, S_ORDER0 + j] = tmp
+
+
+@inline_kernel
+def end_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
+    counts the turn off; this-turn changes end."""
+    opts = rules.opts
+    mon = state.mon
+    sup = state.sup
+    side = state.side
+    game = state.game
+    ec = state.ec
+    while side[p, S_HAND] > HAND_LIMIT:
+        discard(table, state, piles, events, p, decide(table, clauses, rules, state, piles, np.int64(D_DISCARD), p))
+    for q in range(2):
+        for k in range(opts[O_SUPPORT]):
+            card = sup[q, k, SU_CARD]
+            if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
+                sup[q, k, SU_LEFT] -= 1
+                if sup[q, k, SU_LEFT] <= 0:
+                    remove_equipment(table, state, piles, events, q, k)
+    slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        for s in range(SYMBOLS):
+            mon[m, M_TMP_ST + s] = 0
+        mon[m, M_TMP_MOVE] = 0
+        mon[m, M_TMP_NOATTACK] = 0
+        mon[m, M_TMP_PARALLEL] = 0
+        mon[m, M_TMP_NOMOVE] = 0
+        if mon[m, M_EXPIRE] > 0:
+            mon[m, M_EXPIRE] -= 1
+            if mon[m, M_EXPIRE] == 0:
+                log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
+                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
+
+
+SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
+"""Where a turn is in its symbol phase: not begun, paused before a generator attack (the attack waits in
+`choice`), or over (what `symbol_phase` returns is one of the last two)."""
+
+
+@inline_kernel
+def symbol_phase(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    resume: EngineBool,
+) -> int:
+    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends); after
+    each other action the opponent's window (`foe_response_window`).
+
+    Everything else comes before the generator attack: while the main action or a channeled card may still be
+    taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
+    is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
+    space. Returns SYMBOLS_DONE when the phase is over."""
+    opts = rules.opts
+    mon = state.mon
+    side = state.side
+    game = state.game
+    choice = state.choice
+    goal = opts[O_SUMMONING + 1 - p]
+    while resume or (unused_count(state, p) > 0 and game[G_OVER] == 0):
+        if resume:
+            resume = False
+            if mon[choice[1], M_SPACE] != goal:
+                continue
+        else:
+            decide_symbol_action(table, clauses, rules, state, piles, p)
+            if choice[0] == A_NONE:
+                return SYMBOLS_DONE
+            if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
+                return SYMBOLS_PAUSED
+        # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
+        apply_symbol(
+            table,
+            clauses,
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            p,
+            pack_action(choice[0], choice[1], choice[2], choice[3]),
+        )
+        if choice[0] == A_GENERATOR:
+            return SYMBOLS_DONE
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+    return SYMBOLS_DONE
+
+
+@llvm_inline_kernel
+def begin_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
+    game = state.game
+    game[G_ACTIVE] = p
+    # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
+    if channeled_waiting(table, rules, state, 1 - p):
+        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p, np.int64(D_FOE_CHANNEL))
+    game[G_ACTIVE] = p
+    if game[G_OVER] == 0:
+        start_turn(rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def play_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+    begun: EngineBool,
+) -> None:
+    """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
+    it decides after the draw). One compiled call that whole matches, the search's turns and its rollouts share
+    (inlined into each, the turn was compiled once per caller); its body is here, not copied in from an inline
+    kernel, since Numba's IR inliner costs with the square of the body's size (about 2 s of this one's compile)."""
+    side = state.side
+    game = state.game
+    if not begun:
+        begin_turn(table, clauses, rules, state, piles, counters, events, p)
+    game[G_ACTIVE] = p
+    # The main action and a channeled card come before the symbols, before a generator attack and after the
+    # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
+    stage = SYMBOLS_AHEAD
+    while True:
+        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
+            main_action(table, clauses, rules, state, piles, counters, events, p)
+        # Before a generator attack the channeled card and the attack follow even a main action that ended the
+        # match, as they always have: the figures stay the same.
+        if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
+            maybe_place_channeled(table, clauses, rules, state, piles, counters, events, p)
+        if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
+            break
+        stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
+    if game[G_OVER] == 0:
+        end_turn(table, clauses, rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def setup_match(
+    table: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seed: EngineInt,
+    first: EngineInt,
+) -> None:
+    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each (the match loop seats
+    the policies: `setup_policies`)."""
+    opts = rules.opts
+    mon = state.mon
+    cells = state.cells
+    sup = state.sup
+    side = state.side
+    game = state.game
+    rng = state.rng
+    library = piles[PILE_LIBRARY]
+    tokens = piles[PILE_TOKENS]
+    rng_seed(rng, seed)
+    mon[:, M_SPACE] = -1
+    cells[:, :] = -1
+    sup[:, :, :] = -1
+    side[:, :] = 0
+    game[:] = 0
+    game[G_FIRST] = first
+    game[G_TURN] = 1
+    for p in range(2):
+        deck = deck_a if p == 0 else deck_b
+        for i in range(deck.shape[0]):
+            library[p, i] = deck[i]
+        side[p, S_DECK_N] = deck.shape[0]
+        shuffle_in_place(library[p], deck.shape[0], rng)
+        side[p, S_SP] = opts[O_SOURCEPOINTS]
+        # A fork is taken towards the kind of space the deck's requirements ask for more.
+        terrestrial = 0
+        otherworldly = 0
+        for i in range(deck.shape[0]):
+            terrestrial += table[deck[i], T_TERR]
+            otherworldly += table[deck[i], T_OTHER]
+        side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
+        for c in range(table.shape[0]):
+            tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
+            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
+    for p in range(2):
+        for _ in range(OPENING_HAND):
+            draw_card(rules, state, piles, counters, events, p)
+
+
+@inline_kernel
+def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt) -> None:
+    """The match loop's word on who plays which side (each side's policy block, from its policy word and the match's
+    seed: `start_policy`; code GREEDY, RANDOM or EPSILON_GREEDY), which `choose` alone reads."""
+    start_policy(policy_of(state, np.int64(0)), policy_a, seed, np.int64(0))
+    start_policy(policy_of(state, np.int64(1)), policy_b, seed, np.int64(1))
+
+
+@inline_kernel
+def play_match(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    p: EngineInt,
+) -> None:
+    """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
+    SourcePoints run out or the turn cap ends it as a draw."""
+    opts = rules.opts
+    game = state.game
+    ec = state.ec
+    while game[G_OVER] == 0:
+        if game[G_TURN] > opts[O_TURN_CAP]:
+            game[G_TURN] = opts[O_TURN_CAP]
+            log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+            game[G_OVER] = 1
+            game[G_WINNER] = -1
+            break
+        play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+        if game[G_OVER] == 1:
+            break
+        game[G_TURN] += 1
+        p = 1 - p
+
+
+@rules_kernel
+def play_matches(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """One match per seed on state arrays every match reuses."""
+    game = state.game
+    for i in range(seeds.shape[0]):
+        begin_match_counters(counters, i)
+        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(state, policy_a, policy_b, seeds[i])
+        play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
+        end_match_counters(counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
+
+
+# =====================================================================================================================
+# The contract's clone and determinize: a copy of the match that plays on as it, and what a side cannot see
+# dealt anew (the search's sampled worlds are made of them)
+# =====================================================================================================================
+
+
+@rules_kernel
+def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: Any, wpiles: IntArray) -> None:
+    """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words, the
+    generator and the symbol phase's waiting action) copied into the work record and piles, so the copy plays on as
+    the source would; counters, trace and the search's words stay the work's own."""
+    # Loops, not slice assignments: the kernels run without Numba's reference counting. Only the map's own rows and
+    # the batch's deck and card columns: the rest never changes.
+    mon, w_mon = state.mon, work.mon
+    cells, w_cells = state.cells, work.cells
+    for i in range(rules.opts[O_SPACES]):
+        for j in range(MON_WIDTH):
+            w_mon[i, j] = mon[i, j]
+        for j in range(CELL_WIDTH):
+            w_cells[i, j] = cells[i, j]
+    sup, w_sup = state.sup, work.sup
+    side, w_side = state.side, work.side
+    hand, w_hand = state.hand, work.hand
+    library, w_library = piles[PILE_LIBRARY], wpiles[PILE_LIBRARY]
+    tokens, w_tokens = piles[PILE_TOKENS], wpiles[PILE_TOKENS]
+    for q in range(2):
+        for k in range(MAX_SUPPORT):
+            for j in range(SUPPORT_WIDTH):
+                w_sup[q, k, j] = sup[q, k, j]
+        for j in range(SIDE_WIDTH):
+            w_side[q, j] = side[q, j]
+        for j in range(side[q, S_HAND]):
+            w_hand[q, j] = hand[q, j]
+        for j in range(rules.opts[O_DECK_WIDTH]):
+            w_library[q, j] = library[q, j]
+        for j in range(2 * table.shape[0]):
+            w_tokens[q, j] = tokens[q, j]
+    game, w_game = state.game, work.game
+    for j in range(GAME_WIDTH):
+        w_game[j] = game[j]
+    for j in range(4):
+        work.rng[j] = state.rng[j]
+        work.choice[j] = state.choice[j]
+
+
+@rules_kernel
+def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray, tally: IntArray, cards: EngineInt) -> None:
+    """Sort the first `count` values (card ids below `cards`, counted in `tally`), then shuffle them: the order
+    depends on which values they are and on the generator, never on where they lay."""
+    for card in range(cards):
+        tally[card] = 0
+    for i in range(count):
+        tally[values[i]] += 1
+    at = 0
+    for card in range(cards):
+        for _ in range(tally[card]):
+            values[at] = card
+            at += 1
+    shuffle_in_place(values, count, rng)
+
+
+@rules_kernel
+def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt) -> None:
+    """What p cannot see, dealt anew from what it can know with the state's generator (in a work state).
+
+    The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
+    the pool is sorted, then shuffled; its first trap cards in that order go face down on the opponent's trap
+    spaces (only a trap is set), the rest fill the hand, then the deck. p's own draw deck is sorted and shuffled,
+    and with `symbol_draw=blind` so are both players' face-down symbols not yet drawn."""
+    opts = rules.opts
+    cells = state.cells
+    side = state.side
+    hand = state.hand
+    rng = state.rng
+    library = piles[PILE_LIBRARY]
+    pool = piles[PILE_POOL, 0]
+    tally = piles[PILE_POOL, 1]  # free: the pool is row 0 only, and the plane is at least twice the cards wide
+    cards = table.shape[0]
+    foe = 1 - p
+    held = side[foe, S_HAND]
+    top = side[foe, S_DECK]
+    n = 0
+    for i in range(held):
+        pool[n] = hand[foe, i]
+        n += 1
+    traps = 0
+    for space in range(opts[O_SPACES]):
+        if cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe:
+            pool[n] = cells[space, C_TRAP]
+            n += 1
+            traps += 1
+    for i in range(top, side[foe, S_DECK_N]):
+        pool[n] = library[foe, i]
+        n += 1
+    sort_shuffle(pool, np.int64(n), rng, tally, cards)
+    placed = 0
+    rest = 0
+    space = 0
+    for i in range(n):
+        card = pool[i]
+        if placed < traps and table[card, T_KIND] == K_TRAP:
+            while not (cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe):
+                space += 1
+            cells[space, C_TRAP] = card
+            space += 1
+            placed += 1
+        else:
+            pool[rest] = card
+            rest += 1
+    for i in range(rest):
+        if i < held:
+            hand[foe, i] = pool[i]
+        else:
+            library[foe, top + i - held] = pool[i]
+    own_top = side[p, S_DECK]
+    left = side[p, S_DECK_N] - own_top
+    for i in range(left):
+        pool[i] = library[p, own_top + i]
+    sort_shuffle(pool, left, rng, tally, cards)
+    for i in range(left):
+        library[p, own_top + i] = pool[i]
+    if opts[O_BLIND] == 1:
+        for q in range(2):
+            nxt = side[q, S_NEXT]
+            for i in range(SYMBOLS - nxt):
+                pool[i] = side[q, S_ORDER0 + nxt + i]
+            sort_shuffle(pool, SYMBOLS - nxt, rng, tally, np.int64(SYMBOLS))
+            for i in range(SYMBOLS - nxt):
+                side[q, S_ORDER0 + nxt + i] = pool[i]

@@ -1,0 +1,477 @@
+"""The SOURCE search policy: determinized Monte Carlo over the turn's main action, its rollouts shared out by
+successive halving and cut off with the game's own evaluation, and the batch loop of a match with a search side.
+Imports the modules before it (`layout`, `board`, `rules`, `greedy`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engines import (
+    EngineInt,
+    IntArray,
+    begin_match_counters,
+    end_match_counters,
+    inline_kernel,
+    log_event,
+    lowest_set_bit,
+    rng_seed,
+    rules_kernel,
+)
+from workbench.policies import (
+    GREEDY,
+    P_CODE,
+    SEARCH,
+)
+from workbench.rulesets.source.engine.board import st_of
+from workbench.rulesets.source.engine.greedy import greedy_main
+from workbench.rulesets.source.engine.layout import (
+    C_TRAP,
+    C_TRAP_OWNER,
+    D_MAIN,
+    D_NONE,
+    EV_TURN_CAP,
+    G_DECISION,
+    G_FIRST,
+    G_MONSTERS,
+    G_OVER,
+    G_TURN,
+    G_WINNER,
+    K_MONSTER,
+    M_SPACE,
+    O_SEARCH_DEPTH,
+    O_SEARCH_POLICY,
+    O_SEARCH_ROLLOUTS,
+    O_SPACES,
+    O_SUMMONING,
+    O_SUPPORT,
+    O_TURN_CAP,
+    S_HAND,
+    S_MAIN_DONE,
+    S_POLICY,
+    S_SP,
+    SR_CAND,
+    SR_CHOICE,
+    SR_DECISIONS,
+    SR_HOW,
+    SR_N,
+    SR_ORDER,
+    SR_POINTS,
+    SR_ROLLOUTS,
+    SR_TRIED,
+    STOP,
+    SU_CARD,
+    SYMBOLS,
+    T_KIND,
+)
+from workbench.rulesets.source.engine.rules import (
+    action_code,
+    action_x,
+    action_y,
+    apply_main,
+    begin_turn,
+    clone_state,
+    determinize,
+    foe_response_window,
+    legal_main,
+    open_decision,
+    pack_action,
+    play_turn,
+    setup_match,
+    setup_policies,
+)
+from workbench.search_kernels import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    halving_search,
+    position_points,
+)
+
+# =====================================================================================================================
+# The search policy: determinized Monte Carlo over the turn's main action, its rollouts shared out by successive
+# halving and cut off with the game's own evaluation
+#
+# A `search` side plays GREEDY in the state; its turn is driven from here. After the turn begins (the opponent's
+# channels, the draw) its candidates are "greedy plays the turn" (candidate 0: kept on a tie), "no main action this
+# turn" and a summon of each distinct monster it may summon now, each followed by greedy's rest of the turn. The
+# decision's budget, `search_rollouts` rollouts per candidate on average, is spent by successive halving
+# (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the same number of
+# rollouts and the worse half is dropped. A rollout: the sampled world (the state cloned, what the side cannot see
+# dealt anew by `determinize`, once per world for every candidate of a round) cloned into a work state, the
+# candidate taken, greedy's rest of the turn, then `search_depth` more turns (0: the rest of the match) by
+# `search_rollout_policy` for both sides, the position then scored by `search_evaluation`. In a round every candidate
+# meets the same sampled worlds with the same later dice (common random numbers).
+# =====================================================================================================================
+
+CAND_GREEDY, CAND_PASS = -1, -2
+"""Candidates that are not a summon: greedy plays the turn; no main action this turn."""
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
+match's later draws)."""
+
+EVAL_SP = 10
+"""What `search_evaluation` counts one SourcePoint as worth (its unit: a tenth of a SourcePoint). The EVAL_* weights
+are a logistic fit of who went on to win from the positions of greedy-against-greedy matches of the bundled decks,
+scaled so a SourcePoint is EVAL_SP (tests/rulesets/source/search_eval_fit.py; docs/rulesets/source.md, *The search
+policy*)."""
+EVAL_MONSTER = -189
+"""A monster of the side's on the map."""
+EVAL_ST = 31
+"""Per ten points of a monster's ST, its four values summed (so per 2.5 points of the average)."""
+EVAL_STEP = -1
+"""Per road step a monster has come from its owner's summoning space towards the opponent's."""
+EVAL_ON_GOAL = -30
+"""Per ten points of the best ST of the side's monster on the opponent's summoning space (the generator attack it
+threatens)."""
+EVAL_HAND_MONSTER = 44
+"""A monster card in hand."""
+EVAL_HAND_OTHER = 47
+"""Any other card in hand (equipment, trap, channeled effect)."""
+EVAL_SUPPORT = 69
+"""A card on one of the side's support spaces (equipment or channeled effect in play)."""
+EVAL_TRAP = 59
+"""A trap set face down on the map."""
+EVAL_HALF = 508
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`)."""
+
+
+@rules_kernel
+def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> int:
+    """Player p's worth in `search_evaluation` (EVAL_* weights, in tenths of a SourcePoint): its SourcePoints; each
+    of its monsters on the map, by its ST (the four values summed, on p's turn) and the road steps it has come from
+    p's summoning space towards the opponent's, and the one standing on the opponent's summoning space by the
+    generator attack it threatens (its best ST); its monster and other cards in hand; its cards on support spaces;
+    its traps set."""
+    opts = rules.opts
+    dist = rules.dist
+    mon = state.mon
+    side = state.side
+    goal = opts[O_SUMMONING + 1 - p]
+    start = dist[opts[O_SUMMONING + p], goal]
+    worth = EVAL_SP * side[p, S_SP]
+    slots = state.game[G_MONSTERS + p]
+    while slots != 0:
+        m = lowest_set_bit(slots)
+        slots &= slots - 1
+        total = 0
+        best = 0
+        for s in range(SYMBOLS):
+            value = st_of(table, state, m, s, p)
+            total += value
+            best = max(best, value)
+        space = mon[m, M_SPACE]
+        worth += EVAL_MONSTER + EVAL_ST * total // 10 + EVAL_STEP * (start - dist[space, goal])
+        if space == goal:
+            worth += EVAL_ON_GOAL * best // 10
+    for i in range(side[p, S_HAND]):
+        worth += EVAL_HAND_MONSTER if table[state.hand[p, i], T_KIND] == K_MONSTER else EVAL_HAND_OTHER
+    sup = state.sup
+    for k in range(opts[O_SUPPORT]):
+        if sup[p, k, SU_CARD] >= 0:
+            worth += EVAL_SUPPORT
+    cells = state.cells
+    for space in range(opts[O_SPACES]):
+        if cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == p:
+            worth += EVAL_TRAP
+    return worth
+
+
+@rules_kernel
+def search_evaluation(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+    """A rollout's points for p: WIN_POINTS, DRAW_POINTS or 0 once the match is over; cut off before, the difference
+    of the two players' worth (`search_side_worth`) squashed into (0, WIN_POINTS) by `position_points`."""
+    game = state.game
+    if game[G_OVER] == 1:
+        if game[G_WINNER] == p:
+            return WIN_POINTS
+        return DRAW_POINTS if game[G_WINNER] == -1 else 0
+    advantage = search_side_worth(table, rules, state, p) - search_side_worth(table, rules, state, 1 - p)
+    return position_points(advantage, EVAL_HALF)
+
+
+@rules_kernel
+def take_candidate(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    search: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+) -> None:
+    """Take candidate k of the decision in `search` (the searching state's words) in `state` (none for greedy's:
+    its turn takes it)."""
+    candidate = search[SR_CAND + k]
+    if candidate == CAND_PASS:
+        state.side[p, S_MAIN_DONE] = 1  # no main action at all this turn: the decision is not opened again
+    elif candidate >= 0:
+        # The main decision's applier, as the match loop takes it (`apply` would compile every kind's applier in).
+        open_decision(state, np.int64(D_MAIN), p)
+        apply_main(
+            table,
+            clauses,
+            rules,
+            state,
+            piles,
+            counters,
+            events,
+            p,
+            pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
+        )
+        state.game[G_DECISION] = D_NONE
+        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+
+
+@rules_kernel
+def search_world(
+    table: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    p: EngineInt,
+    seed: EngineInt,
+) -> None:
+    """One sampled world for a round of rollouts: the state cloned into `world`, what p cannot see dealt anew from
+    `seed`. Every candidate's rollout starts from a copy of it."""
+    clone_state(table, rules, state, piles, world, world_piles)
+    rng_seed(world.rng, seed)
+    determinize(table, rules, world, world_piles, p)
+
+
+@rules_kernel
+def search_rollout(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    search: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    p: EngineInt,
+    k: EngineInt,
+    dice: EngineInt,
+) -> EngineInt:
+    """One rollout of candidate k (of the decision in `search`) for p in the sampled `world` (`search_world`),
+    played in the work record and piles with the later dice from seed `dice`: the candidate, greedy's rest of the
+    turn, then `search_depth` more turns (0: to the match's end) by `search_rollout_policy`; its points
+    (`search_evaluation`)."""
+    opts = rules.opts
+    clone_state(table, rules, world, world_piles, work, wpiles)
+    rng_seed(work.rng, dice)
+    w_side = work.side
+    w_game = work.game
+    w_side[p, S_POLICY + P_CODE] = GREEDY
+    w_side[1 - p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
+    take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, search, p, k)
+    play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
+    w_side[p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
+    depth = opts[O_SEARCH_DEPTH]
+    q = 1 - p
+    turns = 0
+    # The match loop's own order (`play_match`): the turn counted on, the cap checked, the turn played.
+    while w_game[G_OVER] == 0 and (depth == 0 or turns < depth):
+        w_game[G_TURN] += 1
+        if w_game[G_TURN] > opts[O_TURN_CAP]:
+            w_game[G_TURN] = opts[O_TURN_CAP]
+            w_game[G_OVER] = 1
+            w_game[G_WINNER] = -1
+            break
+        play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, q, np.bool_(False))
+        q = 1 - q
+        turns += 1
+    return search_evaluation(table, rules, work, p)
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `search_world` into the world record and piles."""
+    table, _clauses, rules, state, piles, world, world_piles, _work, _wpiles, _counters, _events, p = context
+    search_world(table, rules, state, piles, world, world_piles, p, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k from the world `context_world` dealt."""
+    table, clauses, rules, state, _piles, world, world_piles, work, wpiles, w_counters, w_events, p = context
+    return search_rollout(
+        table, clauses, rules, state.search, world, world_piles, work, wpiles, w_counters, w_events, p, k, dice
+    )
+
+
+@inline_kernel
+def search_decision(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    p: EngineInt,
+) -> int:
+    """The search side p's candidates for its turn (listed in `state.search`) and the best after successive halving
+    over `search_rollouts` x candidates rollouts (`world` holds each sampled world, `work` a rollout); returns its
+    index (0, greedy's turn, on a tie)."""
+    opts = rules.opts
+    hand = state.hand
+    search = state.search
+    out = state.actions
+    search[SR_CAND] = CAND_GREEDY
+    search[SR_CAND + 1] = CAND_PASS
+    m = 2
+    # The summons are the main decision's listed summons, one per distinct monster. Its own lister, as the match loop
+    # calls it (`legal_actions` would compile every kind's lister into the search).
+    open_decision(state, np.int64(D_MAIN), p)
+    n = legal_main(table, rules, state, p, out)
+    state.game[G_DECISION] = D_NONE
+    # Greedy's own main action (it reads the state and draws nothing): a summon it would make is candidate 0 already,
+    # so the same summon (the same card, the same way) is not listed again. Its rollouts would give it the very
+    # figures of candidate 0, which wins the tie: leaving it out changes no choice and saves its rollouts.
+    greedy = greedy_main(table, rules, state, p, out, n)
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then what the hand and action words hold.
+    greedy_card: EngineInt
+    greedy_how: EngineInt
+    greedy_card = -1
+    greedy_how = -1
+    if greedy != STOP and action_code(greedy) == K_MONSTER:
+        greedy_card = hand[p, action_x(greedy)]
+        greedy_how = action_y(greedy)
+    for i in range(n):
+        if out[i] == STOP or action_code(out[i]) != K_MONSTER:
+            continue
+        h = action_x(out[i])
+        card = hand[p, h]
+        if card == greedy_card and action_y(out[i]) == greedy_how:
+            continue
+        repeated = False
+        for j in range(2, m):
+            if hand[p, search[SR_CAND + j]] == card:
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = h
+            search[SR_HOW + m] = action_y(out[i])
+            m += 1
+    search[SR_N] = m
+    context = (table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p)
+    budget = opts[O_SEARCH_ROLLOUTS] * m
+    search[SR_ROLLOUTS] += halving_search(
+        context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
+    )
+    search[SR_DECISIONS] += 1
+    best = search[SR_ORDER]
+    search[SR_CHOICE] = best
+    return best
+
+
+@inline_kernel
+def search_turn(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    p: EngineInt,
+) -> None:
+    """The search side p's whole turn: it begins, the search picks the main action, greedy plays the rest."""
+    begin_turn(table, clauses, rules, state, piles, counters, events, p)
+    if state.game[G_OVER] == 1:
+        return
+    best = search_decision(
+        table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p
+    )
+    take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, np.int64(best))
+    play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
+
+
+@rules_kernel
+def play_searched_matches(
+    table: IntArray,
+    clauses: IntArray,
+    rules: Any,
+    state: Any,
+    piles: IntArray,
+    counters: IntArray,
+    events: IntArray,
+    world: Any,
+    world_piles: IntArray,
+    work: Any,
+    wpiles: IntArray,
+    w_counters: IntArray,
+    w_events: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the world and work records and
+    piles are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    opts = rules.opts
+    game = state.game
+    for i in range(seeds.shape[0]):
+        begin_match_counters(counters, i)
+        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(
+            state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b, seeds[i]
+        )
+        rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
+        p = game[G_FIRST]
+        while game[G_OVER] == 0:
+            if game[G_TURN] > opts[O_TURN_CAP]:
+                game[G_TURN] = opts[O_TURN_CAP]
+                log_event(events, state.ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+                game[G_OVER] = 1
+                game[G_WINNER] = -1
+                break
+            if (policy_a if p == 0 else policy_b) == SEARCH:
+                search_turn(
+                    table,
+                    clauses,
+                    rules,
+                    state,
+                    piles,
+                    counters,
+                    events,
+                    world,
+                    world_piles,
+                    work,
+                    wpiles,
+                    w_counters,
+                    w_events,
+                    p,
+                )
+            else:
+                play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+            if game[G_OVER] == 1:
+                break
+            game[G_TURN] += 1
+            p = 1 - p
+        end_match_counters(counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
