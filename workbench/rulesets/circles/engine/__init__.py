@@ -46,9 +46,9 @@ The package, one module per part, each importing only the ones before it:
 layout <- rules <- search <- greedy <- python_side. One call goes the other way, and only at run time: the rules
 hand each decision to the policies' door (`ask` -> `choose`, `ask_hand` -> `choose_hand`). This module binds those
 two names into `rules` as it is imported (`bind_policy_door`), before any kernel can compile, so `rules` imports no
-policy and the compiled code is the one the single module made. The names below are the ones the rest of the
-project reads from `workbench.rulesets.circles.engine`; a test that wraps a kernel in an uncompiled run replaces it
-in every module that calls it (`replace_everywhere`).
+policy and the compiled code is the one the single module made. The package answers to every public name of its
+modules (`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled
+run replaces it in every module that calls it (`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -57,116 +57,8 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import COUNTER_COLUMNS, bind_policy_door, names_of_modules, replace_in_modules, rng_seed
-from workbench.policies import GREEDY, SEARCH
+from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
 from workbench.rulesets.circles.engine import greedy, layout, python_side, rules, search
-from workbench.rulesets.circles.engine.greedy import (
-    LETHAL_BONUS,
-    board_value,
-    choose,
-    greedy_character,
-    greedy_hand,
-    greedy_resource,
-    lane_value,
-    lethal_attack,
-    predict_fight,
-)
-from workbench.rulesets.circles.engine.layout import (
-    ACTION_WIDTH,
-    C_ABORTED,
-    C_MODE,
-    C_RNG,
-    C_SEARCHER,
-    C_STATS,
-    C_TAPE,
-    C_TAPE_LEN,
-    D_KIND,
-    D_N,
-    DECISION_AT,
-    DECK,
-    DISCARD,
-    EV_ABILITY,
-    EV_FREE_PLAY,
-    EV_PLAY,
-    EV_RESOURCE,
-    EVENT_COUNT_AT,
-    G_ACTIVE,
-    G_TURN,
-    G_WINNER,
-    GAME_AT,
-    H_ACTION_ROWS,
-    H_CAPACITY,
-    H_CARDS,
-    H_EVENT_ROWS,
-    HAND,
-    K_RESOURCE,
-    K_SERENITY,
-    KIND_RESOURCE,
-    L_ASLEEP,
-    L_DAMAGE,
-    L_ENTERED,
-    L_MODE,
-    LANE_COLUMNS,
-    MAX_CHOICES,
-    MODE_FIGHT,
-    NO_COLOUR,
-    O_RESPOND,
-    O_SEARCH_ROLLOUTS,
-    RNG_AT,
-    S_DECK_N,
-    S_DECK_TOP,
-    S_HAND_N,
-    S_LIFE,
-    S_TOTAL,
-    SEARCH_AT,
-    SEARCH_LIVE,
-    SEARCH_SIZE,
-    SIDE_AT,
-    SIDE_COLUMNS,
-    STOP,
-    T_ARMOR,
-    T_BOOST,
-    T_COLOUR,
-    T_FAST,
-    T_GUARD,
-    T_KIND,
-    T_PIERCE,
-    UNDECIDED,
-    UNLISTED,
-    ZONES_AT,
-    actions_of,
-    decision_of,
-)
-from workbench.rulesets.circles.engine.python_side import (
-    ENGINE,
-    MatchArrays,
-    compile_cards,
-    play_traced,
-    rules_buffer,
-    state_buffer,
-)
-from workbench.rulesets.circles.engine.rules import (
-    apply,
-    card_management,
-    choose_lane_modes,
-    clone,
-    combat,
-    determinize,
-    draw_step,
-    extra_cards_each_turn,
-    legal_actions,
-    play_characters,
-    play_match,
-    play_matches,
-    play_resources,
-    play_turn,
-    precombat_abilities,
-    ready_resources,
-    setup_match,
-    turn_body_call,
-    use_serenity,
-)
-from workbench.rulesets.circles.engine.search import play_searched_turn
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, search, greedy, python_side)
 """The engine's modules, each importing only the ones before it."""
@@ -176,7 +68,13 @@ POLICY_DOOR = ("choose", "choose_hand")
 
 
 bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
-__getattr__ = names_of_modules(__name__, MODULES)
+_lookup = names_of_modules(__name__, MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    """Every public name of the engine's modules, as the single module it was split from had them
+    (`names_of_modules`)."""
+    return _lookup(name)
 
 
 def replace_everywhere(name: str, value: Any) -> None:
@@ -187,111 +85,3 @@ def replace_everywhere(name: str, value: Any) -> None:
     door, `greedy` calls `choose` and `greedy_hand`. tests/rulesets/circles/legal_replay.py and
     tests/engine_contract_adapters.py wrap the doors with it."""
     replace_in_modules((sys.modules[__name__], *MODULES), name, value)
-
-
-__all__ = [
-    "ACTION_WIDTH",
-    "COUNTER_COLUMNS",
-    "C_ABORTED",
-    "C_MODE",
-    "C_RNG",
-    "C_SEARCHER",
-    "C_STATS",
-    "C_TAPE",
-    "C_TAPE_LEN",
-    "DECISION_AT",
-    "DECK",
-    "DISCARD",
-    "D_KIND",
-    "D_N",
-    "ENGINE",
-    "EVENT_COUNT_AT",
-    "EV_ABILITY",
-    "EV_FREE_PLAY",
-    "EV_PLAY",
-    "EV_RESOURCE",
-    "GAME_AT",
-    "GREEDY",
-    "G_ACTIVE",
-    "G_TURN",
-    "G_WINNER",
-    "HAND",
-    "H_ACTION_ROWS",
-    "H_CAPACITY",
-    "H_CARDS",
-    "H_EVENT_ROWS",
-    "KIND_RESOURCE",
-    "K_RESOURCE",
-    "K_SERENITY",
-    "LANE_COLUMNS",
-    "LETHAL_BONUS",
-    "L_ASLEEP",
-    "L_DAMAGE",
-    "L_ENTERED",
-    "L_MODE",
-    "MAX_CHOICES",
-    "MODE_FIGHT",
-    "MatchArrays",
-    "NO_COLOUR",
-    "O_RESPOND",
-    "O_SEARCH_ROLLOUTS",
-    "RNG_AT",
-    "SEARCH",
-    "SEARCH_AT",
-    "SEARCH_LIVE",
-    "SEARCH_SIZE",
-    "SIDE_AT",
-    "SIDE_COLUMNS",
-    "STOP",
-    "S_DECK_N",
-    "S_DECK_TOP",
-    "S_HAND_N",
-    "S_LIFE",
-    "S_TOTAL",
-    "T_ARMOR",
-    "T_BOOST",
-    "T_COLOUR",
-    "T_FAST",
-    "T_GUARD",
-    "T_KIND",
-    "T_PIERCE",
-    "UNDECIDED",
-    "UNLISTED",
-    "ZONES_AT",
-    "actions_of",
-    "apply",
-    "board_value",
-    "card_management",
-    "choose",
-    "choose_lane_modes",
-    "clone",
-    "combat",
-    "compile_cards",
-    "decision_of",
-    "determinize",
-    "draw_step",
-    "extra_cards_each_turn",
-    "greedy_character",
-    "greedy_hand",
-    "greedy_resource",
-    "lane_value",
-    "legal_actions",
-    "lethal_attack",
-    "play_characters",
-    "play_match",
-    "play_matches",
-    "play_resources",
-    "play_searched_turn",
-    "play_traced",
-    "play_turn",
-    "precombat_abilities",
-    "predict_fight",
-    "ready_resources",
-    "replace_everywhere",
-    "rng_seed",
-    "rules_buffer",
-    "setup_match",
-    "state_buffer",
-    "turn_body_call",
-    "use_serenity",
-]
