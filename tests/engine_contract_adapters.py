@@ -808,7 +808,7 @@ def _souls_doors(E: Any, log: Checks) -> None:
         batch_g[0] = G
         return real_batch(G, *args)
 
-    E.play_batch_kernel = noting_g
+    E.replace_everywhere("play_batch_kernel", noting_g)
     real_apply = E.apply_of
 
     def checked_apply(G: Any, st: Any, side: Any, row: Any) -> Any:
@@ -819,7 +819,7 @@ def _souls_doors(E: Any, log: Checks) -> None:
         finally:
             inside[0] -= 1
 
-    E.apply_of = checked_apply
+    E.replace_everywhere("apply_of", checked_apply)
 
     def direct(name: str, row_of: Callable[..., tuple[Any, ...]], takes_g: bool = True) -> None:
         real = getattr(E, name)
@@ -834,7 +834,7 @@ def _souls_doors(E: Any, log: Checks) -> None:
             finally:
                 inside[0] -= 1
 
-        setattr(E, name, taken)
+        E.replace_everywhere(name, taken)  # in every module of the package that calls it
 
     direct("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
     direct("summon", lambda h, row: (E.A_SUMMON, h, row, 0))

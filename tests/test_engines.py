@@ -133,12 +133,12 @@ def test_an_llvm_inline_kernel_is_copied_in_and_its_called_kernels_stay_called()
 
 
 def test_an_engine_package_answers_to_every_public_name_of_its_modules() -> None:
-    # The four engines split into packages (circles, plasma, SOURCE, Millennium Blades) answer to every public name
+    # The engines split into packages (circles, plasma, SOURCE, Millennium Blades, souls) answer to every public name
     # of their modules, as the single module did: a tool reading a constant by name (`getattr(engine, "EV_PLAY")`)
     # finds it, a private name or an unknown one is an AttributeError naming the package.
     from workbench.engines import names_of_modules
 
-    for ruleset_id in ("circles", "plasma", "source", "blades"):
+    for ruleset_id in ("circles", "plasma", "source", "blades", "souls"):
         package = importlib.import_module(f"workbench.rulesets.{ruleset_id}.engine")
         for module in package.MODULES:
             for name in vars(module):

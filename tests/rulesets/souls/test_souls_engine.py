@@ -9,6 +9,7 @@ NUMBA_DISABLE_JIT=1 too.
 
 from __future__ import annotations
 
+import ast
 import csv
 import json
 import os
@@ -1471,7 +1472,7 @@ def batch_kernel_noting_g(G, *args):
     return real_play_batch_kernel(G, *args)
 
 
-E.play_batch_kernel = batch_kernel_noting_g
+E.replace_everywhere("play_batch_kernel", batch_kernel_noting_g)  # in every module of the package that calls it
 
 def checked_is_legal(G, st, side, row):
     asked = tuple(int(v) for v in st[row : row + 4])
@@ -1540,11 +1541,12 @@ def listed_rule(name, row_of):
         finally:
             inside[0] -= 1
 
-    setattr(E, name, taken_directly)
+    E.replace_everywhere(name, taken_directly)
 
 
-E.apply_of = listed_apply  # the policies look `apply_of` up when they call it: plain Python under NUMBA_DISABLE_JIT
-E.is_legal = checked_is_legal
+# The policies look `apply_of` up when they call it (plain Python under NUMBA_DISABLE_JIT), each in its own module.
+E.replace_everywhere("apply_of", listed_apply)
+E.replace_everywhere("is_legal", checked_is_legal)
 listed_rule("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
 listed_rule("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
 listed_rule("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
@@ -1971,3 +1973,20 @@ def test_search_budget_outside_its_range_is_refused(cardset: CardSet, key: str, 
 
     with pytest.raises(WorkbenchInputError, match=key):
         compile_for(cardset, {key: value})
+
+
+def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_door() -> None:
+    # layout <- rules <- policies <- search <- python_side (engine/__init__.py): no module imports one after it, so no
+    # rule module imports a policy; the rules' match loop reaches the policies only through the door the package
+    # binds into them (`play_match` -> `take_turn`).
+    names = [module.__name__ for module in E.MODULES]
+    for k, module in enumerate(E.MODULES):
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        later = imported & {*names[k:], E.__name__}
+        assert not later, f"{module.__name__} imports {sorted(later)}"
+    assert E.POLICY_DOOR == ("take_turn",)
+    for name in E.POLICY_DOOR:
+        assert getattr(E.rules, name) is getattr(E.policies, name), name

@@ -13,7 +13,7 @@ card, or 1 to the opponent's shield (unless a `direct N` says otherwise). Elemen
 combine into burning, explosion, everflame, poison and plague.
 
 Options: see `options.py`. Validation: strict_costs, element_counts_as_powerful,
-check_spell_costs. Decks: deck_size, sacrifice_from. Engine (`engine.py`): hand_size,
+check_spell_costs. Decks: deck_size, sacrifice_from. Engine (`engine/`): hand_size,
 draw_per_turn, first_player_draws, empty_deck, turn_cap, row_slots,
 summons_per_turn, sacrifice_from, direct_attack, attacker_rows_collapse,
 destroy_when, damage_persists, summoning_sickness, burning_turns,

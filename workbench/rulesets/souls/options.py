@@ -1,7 +1,7 @@
 """The souls rule-options ledger: every reading of an unclear rule, its default and its quote.
 
 The first three entries steer validation; the rest steer the match engine
-(`engine.py`) and, for `deck_size` and `sacrifice_from`, the deck checks; the
+(`engine/`) and, for `deck_size` and `sacrifice_from`, the deck checks; the
 last three are the search policy's settings (`SEARCH_OPTIONS`). The engine
 reads them through `ENGINE_OPTION_ORDER`.
 """

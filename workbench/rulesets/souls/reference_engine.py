@@ -2,7 +2,7 @@
 
 Cards, units, players and the match are ordinary classes; there is no numpy and no numba here. It is built from
 the validated card set on its own (it does not read the compiled engine's tables) and plays the same rules with
-the same policies, the same xorshift draws and the same tie-breaks as `engine.py`, so for one seed both give the
+the same policies, the same xorshift draws and the same tie-breaks as `engine/`, so for one seed both give the
 same match, event for event (`tests/rulesets/souls/test_souls_reference_engine.py` checks it). `workbench bench`
 reports its matches per second beside the compiled engine's.
 """

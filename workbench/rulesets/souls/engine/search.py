@@ -1,0 +1,376 @@
+"""The souls search policy: determinized Monte Carlo over the legal actions of each step of its own turn (its
+candidates, rollouts and evaluation, shared out by successive halving), and the match loop of a match where a side
+plays `search` (`play_searched_match`).
+
+Imports `layout`, `rules` (`clone`, `determinize`, the listing, the turn's start and end) and `policies` (a rollout's
+turns are greedy's or random's, the other side's through `take_turn`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
+from workbench.policies import GREEDY, P_CODE, SEARCH
+from workbench.rulesets.souls.engine.layout import (
+    A_CAST,
+    A_EQUIP,
+    A_SUMMON,
+    A_TRAP,
+    ALL_ACTIONS,
+    C_COST,
+    C_KIND,
+    C_VALUE,
+    G_ACTIONS,
+    G_OVER,
+    G_TURN,
+    G_WINNER,
+    KIND_MONSTER,
+    MAX_ACTIONS,
+    MAX_RANDOM_STEPS,
+    NONE,
+    O_SEARCH_DEPTH,
+    O_SEARCH_POLICY,
+    O_SEARCH_ROLLOUTS,
+    O_TURN_CAP,
+    S_BURNING,
+    S_EVERFLAME,
+    S_HAND,
+    S_PLAGUE,
+    S_SHIELD,
+    S_TRAPS,
+    S_UNITS,
+    SIDE_A,
+    SIDE_B,
+    Z_HAND,
+    cv,
+    end_match,
+    match_rng,
+    opt,
+    policy_of,
+    sx,
+    zx,
+)
+from workbench.rulesets.souls.engine.policies import greedy_answer, greedy_turn, preferred_row, random_turn, take_turn
+from workbench.rulesets.souls.engine.rules import (
+    apply_of,
+    clone,
+    determinize,
+    end_turn,
+    legal_actions_of,
+    open_match,
+    start_turn,
+    unit_value,
+)
+from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
+
+# ---------------------------------------------------------------------------------------------------------------
+# The search policy: determinized Monte Carlo over the legal actions of each step of its own turn, its rollouts
+# shared out by successive halving and cut off with the game's own evaluation
+#
+# A `search` side's turn is a run of steps. At each step its candidates are every distinct row of `legal_actions`
+# (a summon into its card's preferred row only, when that row has room) and "end the turn now", in that order
+# (`search_candidates`: a tie goes to the first, so the search acts rather than ends its turn). The step's budget,
+# `search_rollouts` rollouts per candidate, is spent by successive halving (`workbench.search_kernels`): ceil(log2 m)
+# rounds, in each every surviving candidate gets the same number of rollouts and the worse half is dropped. A
+# rollout: the state cloned into a work buffer, what the side cannot see dealt anew (`determinize`, once per sampled
+# world for all candidates), the candidate taken, the rest of the turn and `search_depth` more turns (0: the rest of
+# the match) played by `search_rollout_policy` for both sides, the position then scored by `search_evaluation`. In a
+# round all candidates meet the same sampled worlds with the same later dice (common random numbers). The best
+# survivor is taken: an action is played and the next step searched, until the turn's end is chosen or no action is
+# left.
+
+SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8
+"""The search's words: its own xorshift generator (4 words), decisions searched and rollouts played (summed over
+the batch), the last decision's candidate count and choice, then its candidates, their points, the rollouts each
+was given, and the survivors' order (best first after the last round: its first word is the choice)."""
+MAX_CANDIDATES = MAX_ACTIONS + 2
+SR_POINTS = np.int64(SR_CAND + MAX_CANDIDATES)
+"""Points per candidate of the last decision, summed over its rollouts: WIN_POINTS (2,000) a rollout won, DRAW_POINTS
+(1,000) drawn, 0 lost, and a cut-off rollout its position's points (`search_evaluation`, `position_points`)."""
+SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
+"""Rollouts each candidate of the last decision was given (candidates dropped early were given fewer)."""
+SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
+"""The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
+SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
+CAND_END = -2
+"""The candidate that is not an action row: the turn ends now."""
+SEARCH_SEED = 0x5EA7C4
+"""Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
+match's later draws)."""
+
+EVAL_SHIELD = 80
+"""What `search_evaluation` counts one shield point as worth, up to EVAL_SHIELD_CAP points, in tenths of greedy's worth
+units (a monster's Atk + Def left + bonus, `unit_value`, counts 10 a point). The weights are a logistic fit of who went
+on to win from the positions of greedy-against-greedy mirror matches (docs/rulesets/souls.md, *The search policy*)."""
+EVAL_SHIELD_CAP = 5
+"""Shield points above this many told nothing more about who wins, in the fit: the shield counts up to here."""
+EVAL_BOARD = 10
+"""A point of greedy worth of a monster in play (`unit_value`)."""
+EVAL_HAND_MONSTER = 54
+"""A monster card in hand, less EVAL_HAND_MONSTER_WORTH per point of its greedy worth (a big monster waits for
+sacrifices), plus EVAL_HAND_FREE when it costs no sacrifice (it can be summoned at once)."""
+EVAL_HAND_MONSTER_WORTH = 3
+EVAL_HAND_FREE = 73
+EVAL_HAND_SPELL = 26
+"""A magic or trap card in hand."""
+EVAL_TRAP_SET = 45
+"""A trap set face down."""
+EVAL_STATUS = 300
+"""A status that strikes a side's shield at the start of every turn for the rest of the match (Burning, Everflame,
+Plague) costs it this much."""
+EVAL_HALF = 100
+"""The advantage that scores three quarters of a win (`search_kernels.position_points`): in the fit an advantage of
+about 100 (10 worth points) won three times in four."""
+
+
+@rules_kernel
+def search_side_worth(G: IntArray, st: IntArray, side: EngineInt) -> int:
+    """One side's worth in `search_evaluation` (EVAL_* weights): its shield points (up to EVAL_SHIELD_CAP), the greedy
+    worth of its monsters in play (Atk + Def left + bonus), its cards in hand (a monster by what it costs and is
+    worth) and traps set, less what its statuses will take from its shield."""
+    shield = st[sx(side, S_SHIELD)]
+    worth = EVAL_SHIELD * min(shield, EVAL_SHIELD_CAP) + EVAL_TRAP_SET * st[sx(side, S_TRAPS)]
+    for u in range(st[sx(side, S_UNITS)]):
+        worth += EVAL_BOARD * unit_value(G, st, side, u)
+    for i in range(st[sx(side, S_HAND)]):
+        card = st[zx(st, side, Z_HAND, i)]
+        if cv(G, card, C_KIND) == KIND_MONSTER:
+            worth += EVAL_HAND_MONSTER - EVAL_HAND_MONSTER_WORTH * cv(G, card, C_VALUE)
+            if cv(G, card, C_COST) == 0:
+                worth += EVAL_HAND_FREE
+        else:
+            worth += EVAL_HAND_SPELL
+    if st[sx(side, S_BURNING)] > 0:
+        worth -= EVAL_STATUS
+    if st[sx(side, S_EVERFLAME)] > 0:
+        worth -= EVAL_STATUS
+    if st[sx(side, S_PLAGUE)] > 0:
+        worth -= EVAL_STATUS
+    return worth
+
+
+@rules_kernel
+def search_evaluation(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
+    """A rollout's points for `side` when it is cut off before the match ends: the difference of the two sides'
+    worth (`search_side_worth`), squashed into (0, WIN_POINTS) by `position_points`; WIN_POINTS, DRAW_POINTS or 0
+    once the match is over."""
+    if st[G_OVER] == 1:
+        if st[G_WINNER] == side:
+            return WIN_POINTS
+        return DRAW_POINTS if st[G_WINNER] == -1 else 0
+    advantage = search_side_worth(G, st, side) - search_side_worth(G, st, 1 - side)
+    return position_points(advantage, EVAL_HALF)
+
+
+@rules_kernel
+def rollout_world(G: IntArray, st: IntArray, world: IntArray, side: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: `st` cloned into `world`, what `side` cannot see dealt anew from
+    `seed`. Every candidate's rollout starts from a copy of it."""
+    clone(st, world)
+    # Dealt from the world's own dice words, seeded here (a rollout seeds its own again): the draws of the search as
+    # it was when determinize drew from the state's generator.
+    rng_seed(world, seed)
+    determinize(G, world, side, match_rng(world))
+
+
+@rules_kernel
+def rollout(
+    G: IntArray,
+    st: IntArray,
+    world: IntArray,
+    work: IntArray,
+    search: IntArray,
+    side: EngineInt,
+    k: EngineInt,
+    dice: EngineInt,
+) -> EngineInt:
+    """One rollout of candidate k for `side` in the sampled `world` (`rollout_world`), played in `work` with the later
+    dice from seed `dice`: the candidate, the rest of the turn, then `search_depth` more turns (0: to the match's
+    end); its points (`search_evaluation`)."""
+    clone(world, work)
+    rng_seed(work, dice)
+    policy = opt(G, O_SEARCH_POLICY)
+    # The rollouts' policy plays both sides: each block's code word (greedy or random draw nothing of their own).
+    policy_of(work, SIDE_A)[P_CODE] = policy
+    policy_of(work, SIDE_B)[P_CODE] = policy
+    candidate = search[SR_CAND + k]
+    if candidate >= 0:
+        # The candidate's row, copied into the rollout's own action list, taken there; a target it leaves open is
+        # greedy's; then the rest of the turn by the rollouts' policy.
+        base = st[G_ACTIONS] + candidate * 4
+        row = work[G_ACTIONS]
+        for j in range(4):
+            work[row + j] = st[base + j]
+        apply_of(G, work, side, row)
+        greedy_answer(G, work, side)
+        if work[G_OVER] == 0:
+            if policy == GREEDY:
+                greedy_turn(G, work, side)
+            else:
+                random_turn(G, work, side)
+    end_turn(G, work, side)
+    turn_of = 1 - side
+    depth = opt(G, O_SEARCH_DEPTH)
+    turns = 0
+    while work[G_OVER] == 0:
+        if work[G_TURN] >= opt(G, O_TURN_CAP):
+            end_match(work, NONE)
+            break
+        if depth > 0 and turns >= depth:
+            break
+        take_turn(G, work, turn_of)
+        turn_of = 1 - turn_of
+        turns += 1
+    return search_evaluation(G, work, side)
+
+
+@rules_kernel
+def same_action(st: IntArray, side: EngineInt, i: EngineInt, j: EngineInt) -> bool:
+    """Whether action rows i and j do the same thing: equal rows, or the same card from two places in the hand."""
+    first = st[G_ACTIONS] + i * 4
+    second = st[G_ACTIONS] + j * 4
+    kind = st[first]
+    if kind != st[second] or st[first + 2] != st[second + 2] or st[first + 3] != st[second + 3]:
+        return False
+    if kind == A_SUMMON or kind == A_CAST or kind == A_EQUIP or kind == A_TRAP:
+        return st[zx(st, side, Z_HAND, st[first + 1])] == st[zx(st, side, Z_HAND, st[second + 1])]
+    return st[first + 1] == st[second + 1]
+
+
+@rules_kernel
+def summon_elsewhere(G: IntArray, st: IntArray, side: EngineInt, i: EngineInt, n: EngineInt) -> bool:
+    """Whether listed row i is a summon into another row than its card's preferred one (greedy's: short-range
+    attackers in front, Ranged X at row X-1, cards that never attack behind) while a summon of the same card into the
+    preferred row is listed among the n rows too: the search leaves it out."""
+    out = st[G_ACTIONS]
+    if st[out + 4 * i] != A_SUMMON:
+        return False
+    card = st[zx(st, side, Z_HAND, st[out + 4 * i + 1])]
+    wanted = preferred_row(G, card)
+    if st[out + 4 * i + 2] == wanted:
+        return False
+    for j in range(n):
+        row = out + 4 * j
+        if st[row] == A_SUMMON and st[row + 2] == wanted and st[zx(st, side, Z_HAND, st[row + 1])] == card:
+            return True
+    return False
+
+
+@rules_kernel
+def search_candidates(G: IntArray, st: IntArray, search: IntArray, side: EngineInt) -> int:
+    """List a step's candidates in the search's words and return how many: each distinct legal action (the same card
+    from two places in the hand is one; a summon only into its card's preferred row when that row has room,
+    `summon_elsewhere`), in the order `legal_actions` lists them (into st's action list), then "end the turn now".
+    Lower numbers win ties, so on a tie the search acts rather than ends its turn."""
+    n = legal_actions_of(G, st, side, st[G_ACTIONS], ALL_ACTIONS, NONE)
+    m = 0
+    for i in range(n):
+        if summon_elsewhere(G, st, side, i, n):
+            continue
+        repeated = False
+        for j in range(m):
+            if same_action(st, side, i, search[SR_CAND + j]):
+                repeated = True
+                break
+        if not repeated:
+            search[SR_CAND + m] = i
+            m += 1
+    search[SR_CAND + m] = CAND_END
+    return m + 1
+
+
+@inline_kernel
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `rollout_world` into the context's world buffer."""
+    G, st, world, _play, _search, side = context
+    rollout_world(G, st, world, side, seed)
+
+
+@inline_kernel
+def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate k from the world `context_world` dealt (its seed is not needed again)."""
+    G, st, world, play, search, side = context
+    return rollout(G, st, world, play, search, side, k, dice)
+
+
+@rules_kernel
+def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
+    """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
+    over `search_rollouts` x candidates rollouts (`work[0]` holds each sampled world, `work[1]` a rollout); returns
+    its candidate number. With no legal action, "end the turn" without a rollout."""
+    m = search_candidates(G, st, search, side)
+    search[SR_N] = m
+    search[SR_CHOICE] = m - 1
+    if m == 1:
+        return m - 1
+    # The search's words hold its generator first (SR_RNG = 0), so they are halving_search's `rng` too.
+    context = (G, st, work[0], work[1], search, side)
+    search[SR_ROLLOUTS] += halving_search(
+        context_world,
+        context_rollout,
+        context,
+        search,
+        SR_ORDER,
+        SR_POINTS,
+        SR_TRIED,
+        m,
+        opt(G, O_SEARCH_ROLLOUTS) * m,
+        search,
+    )
+    search[SR_DECISIONS] += 1
+    best = search[SR_ORDER]
+    search[SR_CHOICE] = best
+    return best
+
+
+@rules_kernel
+def search_turn(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
+    """A search side's turn after its draw: search a step, take its choice, until ending the turn is chosen (or no
+    action is left, or the match ends)."""
+    for _ in range(MAX_RANDOM_STEPS):
+        if st[G_OVER] == 1:
+            return
+        candidate = search[SR_CAND + search_decision(G, st, work, search, side)]
+        if candidate == CAND_END:
+            return
+        apply_of(G, st, side, st[G_ACTIONS] + candidate * 4)
+        greedy_answer(G, st, side)  # targets a row leaves open are greedy's
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Matches where a side plays `search`
+
+
+@rules_kernel
+def play_searched_match(
+    G: IntArray,
+    st: IntArray,
+    work: IntArray,
+    search: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    first: EngineInt,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    seed: EngineInt,
+) -> None:
+    """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
+    buffer), the search's generator seeded from the match's seed."""
+    open_match(G, st, deck_a, deck_b, policy_a, policy_b, seed)
+    rng_seed(search, seed ^ SEARCH_SEED)
+    side = first
+    while st[G_OVER] == 0:
+        if st[G_TURN] >= opt(G, O_TURN_CAP):
+            end_match(st, NONE)
+            return
+        if policy_of(st, side)[P_CODE] == SEARCH:
+            start_turn(G, st, side)
+            if st[G_OVER] == 0:
+                search_turn(G, st, work, search, side)
+                end_turn(G, st, side)
+        else:
+            take_turn(G, st, side)
+        side = 1 - side
