@@ -696,7 +696,7 @@ def live_health_bonus(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> i
     return bonus
 
 
-@rules_kernel
+@llvm_inline_kernel
 def attack_of(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Attack of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
     table, lanes, game = table_of(R), lanes_of(S), game_of(S)
@@ -706,7 +706,7 @@ def attack_of(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     return table[card, T_ATTACK] + live_attack_bonus(R, S, s, i)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def health_of(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> int:
     """Health of the card in lane i with its bonuses (as fixed at the start of combat, during combat)."""
     table, lanes, game = table_of(R), lanes_of(S), game_of(S)
@@ -736,7 +736,7 @@ def destroyed_by(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt, extra: En
     return total > health
 
 
-@rules_kernel
+@llvm_inline_kernel
 def combat_damage(R: IntArray, S: IntArray, src: EngineInt, si: EngineInt, dst: EngineInt, di: EngineInt) -> int:
     """Damage the card in lane si deals the card in lane di: its Attack less the target's Armor not pierced."""
     table = table_of(R)
@@ -830,11 +830,11 @@ def reshuffle_discard(R: IntArray, S: IntArray, s: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESHUFFLE, NO_CARD, NO_CARD, count)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def draw_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`). One call a
-    turn, with `draw_one` copied in once (the start of a turn is copied into the batch loop, the search's match loop
-    and its rollouts)."""
+    """Draw 1; when out of cards, draw 3 (which \u201cout of cards\u201d means is the option `out_of_cards`). Once a
+    turn, with `draw_one` copied in once: compiled once and copied by LLVM where the start of a turn is (the batch
+    loop, the search's match loop and its rollouts)."""
     opts, side, game, events, event_count = options_of(R), side_of(S), game_of(S), events_of(S), event_count_of(S)
     count = 1
     if opts[O_RESHUFFLE] == 1:
@@ -1021,10 +1021,10 @@ def bring_free_character(R: IntArray, S: IntArray, s: EngineInt, source: EngineI
     return enter_play(R, S, s, h, ONE, source)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d (One call a turn, so its decisions
-    are compiled once for the turn and for Restore's phase.)"""
+    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d (Once a turn, and in Restore's
+    phase: its decisions are typed and optimised once, and LLVM copies them into both.)"""
     while True:
         h = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
         if h < 0:
@@ -1161,7 +1161,7 @@ def resolve(R: IntArray, S: IntArray, s: EngineInt, i: EngineInt) -> bool:
     return True
 
 
-@rules_kernel
+@llvm_inline_kernel
 def hit_player(R: IntArray, S: IntArray, d: EngineInt, amount: EngineInt, src: EngineInt, si: EngineInt) -> None:
     """Damage straight to the defending player's Life Points (\u201cthe Defending Player loses the appropriate
     amount\u201d)."""
@@ -1440,17 +1440,23 @@ def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
 def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """One whole turn of side s, in the document's order."""
     start_turn(R, S, s)
-    turn_body_call(R, S, s)
+    turn_body(R, S, s)
 
 
 @rules_kernel
 def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Side s's turn after the draw: resources, characters, healing, abilities, combat. One call of its own, the one
-    compiled copy of the turn after the draw: the greedy and random batch loop, the search's batch loop, its turns
-    and its rollouts all call it. A second copy inside `play_matches` made greedy about 6% faster but compiled in the
-    search line as well (every first simulate warms the engine with a greedy batch), about 12 s more CPU. The body
-    is written here rather than copied in from an inline kernel: Numba's IR inliner costs with the square of the
-    body's size (about 2.4 s of this kernel's compile)."""
+    """`turn_body` as one call of its own: the search's batch loop, its turns and its rollouts call it, one compiled
+    copy for the three."""
+    turn_body(R, S, s)
+
+
+@llvm_inline_kernel
+def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """Side s's turn after the draw: resources, characters, healing, abilities, combat. Copied by LLVM into the
+    greedy and random batch loop (`play_matches`, through `play_turn`) and into `turn_body_call`, the search's one
+    copy: typed and optimised once, copied as LLVM IR (Numba's IR inliner costs with the square of the body's size).
+    The batch loop's own copy, with `draw_step` and `play_characters` copied in the same way, played greedy about 9%
+    faster at no measurable compile time (2026-11-29: a cold `workbench warm circles` took 49 s before and after)."""
     opts, side, lanes, game, events, event_count = (
         options_of(R),
         side_of(S),
@@ -1578,13 +1584,13 @@ def play_matches(
     """Play one match per seed with the same decks and policies (greedy or random) in the one state buffer, reused
     across the batch; a batch where a side plays `search` goes to `play_searched_matches`.
 
-    Every once-a-turn phase is copied (`inline_kernel`) into this loop (setup, start of turn and draw) or into
-    `turn_body_call` (the rest of a turn after the draw as one call, shared with the search's batch: every first
-    simulate compiles a greedy batch to warm the engine, so a second copy of the turn here would compile in the search
-    line too, for about 6% of greedy's speed), so a turn makes few calls, and the loop runs without reference
-    counting. The search's kernels are not reached from here, so a greedy or random batch does not compile them. The
-    ability phases (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play
-    has them (`turn_body_call`): copying them in as well doubled the compile time and was no faster.
+    Every once-a-turn phase is copied into this loop: setup and the start of a turn by Numba (`inline_kernel`), the
+    draw and the rest of the turn (`turn_body`, which the search calls through `turn_body_call`) by LLVM
+    (`llvm_inline_kernel`), so a turn makes few calls, and the loop runs without reference counting. The search's
+    kernels are not reached from here, so a greedy or random batch does not compile them. The ability phases
+    (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play has them
+    (`turn_body`): copying them in as well doubled the compile time and was no faster. So does `resolve` (a Heal's
+    decision): copied into combat by LLVM, greedy played about 10% slower (2026-11-29).
     """
     for m in range(seeds.shape[0]):
         start_match(R, S, deck_a, deck_b, policy_a, policy_b, seeds[m], m)
