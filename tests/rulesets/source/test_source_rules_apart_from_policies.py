@@ -174,7 +174,6 @@ POLICIES = frozenset(
         "greedy_effect_summon",
         "greedy_choice",
         "random_choice",
-        "epsilon_answer",
         "policy_of",
         "choose",
     }

@@ -6,6 +6,14 @@ four functions: `legal_actions(table, st, out) -> n`, `apply(table, st, counters
 Of the package, imports only `layout`: no rule reads which policy a side plays, and no module of the policies is
 imported here. The match loop still hands each decision to the policies' door (the `choose_*` kernels,
 `POLICY_DOOR` in engine/__init__.py); the package binds those names here before any kernel compiles (see below).
+
+Most kernels are copied into their callers by LLVM (`llvm_inline_kernel`): typed and optimised once. But Numba compiles
+each such kernel on its own as well, with every kernel it calls linked in, optimised and turned into machine code once
+more; a small body over a deep call tree (the turn's phases, the answer to an attack, an Instant window's step) paid
+for that whole tree again at each level. Those six (`play_phase`, `battle_on`, `end_turn`, `answer_attack`,
+`ask_instant`, `apply_instant`) are copied in by Numba instead (`inline_kernel`), so the tree below them is compiled
+only in the kernels that call them: the cold compile (`workbench warm plasma`, an empty Numba cache) took 44-47 s of
+user CPU instead of 62 s (load about 3), greedy at the same speed and every result the same.
 """
 
 from __future__ import annotations
@@ -1134,7 +1142,7 @@ def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
     return n + 1
 
 
-@llvm_inline_kernel
+@inline_kernel
 def apply_instant(
     table: IntArray,
     st: Any,
@@ -1664,15 +1672,15 @@ def answer_targets(
         apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions))
 
 
-@llvm_inline_kernel
+@inline_kernel
 def ask_instant(
     table: IntArray,
     st: Any,
     counters: IntArray,
     events: IntArray | None,
 ) -> EngineInt:
-    """The open instant decision asked of its player's policy and applied; returns the action (copied in by LLVM,
-    with `attack_goes_on`: plasma.md, Speed, Round 7)."""
+    """The open instant decision asked of its player's policy and applied; returns the action (copied in by Numba:
+    the module's docstring)."""
     h = choose_instant(table, st, st.game[G_ACTOR], st.actions)
     apply_instant(table, st, counters, events, h)
     return h
@@ -1698,7 +1706,7 @@ def answer_window(
             return
 
 
-@llvm_inline_kernel
+@inline_kernel
 def answer_attack(
     table: IntArray,
     st: Any,
@@ -1739,7 +1747,7 @@ def attack(
     answer_attack(table, st, counters, events)
 
 
-@llvm_inline_kernel
+@inline_kernel
 def end_turn(
     table: IntArray,
     st: Any,
@@ -1775,7 +1783,7 @@ def mulligan(
             return
 
 
-@llvm_inline_kernel
+@inline_kernel
 def play_phase(
     table: IntArray,
     st: Any,
@@ -1816,7 +1824,7 @@ def battle_phase(
     battle_on(table, st, counters, events, p)
 
 
-@llvm_inline_kernel
+@inline_kernel
 def battle_on(
     table: IntArray,
     st: Any,

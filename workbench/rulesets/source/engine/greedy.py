@@ -19,10 +19,7 @@ from workbench.engines import (
     rules_kernel,
 )
 from workbench.policies import (
-    EPSILON_GREEDY,
-    P_CODE,
     POLICY_WORDS,
-    RANDOM,
     plays_random,
     random_played,
 )
@@ -1223,31 +1220,6 @@ def random_choice(
     return random_pick(state, out, n) if n > 0 else STOP
 
 
-NOT_EXPLORED = np.int64(-3)
-"""`epsilon_answer`'s word for "greedy answers this one" (no action is numbered -3)."""
-
-
-@rules_kernel
-def epsilon_answer(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
-    state: Any,
-    piles: IntArray,
-    p: EngineInt,
-    decision: EngineInt,
-    block: IntArray,
-) -> EngineInt:
-    """An epsilon-greedy side's answer (its policy block `block`) when it explores (the coin `plays_random`, from the
-    side's own generator):
-    random's (`random_choice`, drawing from that generator while `random_played` has not traded it back); else
-    NOT_EXPLORED, and greedy answers. Compiled once and called from each decision point's copy of `choose`: copied
-    in with it, each copy's compile grew (the cold compile of SOURCE measured in docs/rulesets/source.md)."""
-    if plays_random(block, state.rng):
-        return random_played(block, state.rng, random_choice(table, clauses, rules, state, piles, p, decision))
-    return NOT_EXPLORED
-
-
 @inline_kernel
 def policy_of(state: Any, p: EngineInt) -> IntArray:
     """Player p's policy block (side[p, S_POLICY:], `workbench.policies`): what `choose` reads and the match loop
@@ -1258,22 +1230,25 @@ def policy_of(state: Any, p: EngineInt) -> IntArray:
 @llvm_inline_kernel
 def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
     """The deciding player's (game[G_ACTOR]) answer to the open decision (game[G_DECISION]): one of the actions
-        `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
-        call it) and the only code that reads which policy a side plays (its block, `policy_of`; a `search` side plays
-        GREEDY in the state, the search drives its turn from outside). Random answers by `random_choice`,
-        epsilon-greedy by `epsilon_answer` when it explores (called, not copied in), else by `greedy_choice`, as
-        greedy and search. Copied into
-        each decision point by LLVM (`decide`, `ask`),
-    where the kind is known, so each keeps only its own kind's branch (as the per-kind choosers before it did: a call
-    here cost greedy some 8% of its speed)."""
+    `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
+    call it) and the only code that reads which policy a side plays (its block, `policy_of`; a `search` side plays
+    GREEDY in the state, the search drives its turn from outside). Random answers by `random_choice`, and so does
+    epsilon-greedy when it explores (`plays_random`, drawn from the side's own generator, which `random_played`
+    trades back); greedy, search and epsilon-greedy otherwise by `greedy_choice`. Copied into each decision point by
+    LLVM (`decide`, `ask`), where the kind is known, so each keeps only its own kind's branch of each (as the per-kind
+    choosers before it did: a call here cost greedy some 8% of its speed).
+
+    Random's answer is one copy per decision point for random and exploring epsilon sides alike: a kernel of its own
+    for epsilon (`epsilon_answer`, called with the kind unknown) held random's whole dispatch, every lister and
+    weighing, and was linked into each of the turn's kernels; with the kind read after that call, greedy's whole
+    dispatch was kept at every decision point too. Both made SOURCE's cold compile some 35 s of CPU longer
+    (`workbench warm source`)."""
     game = state.game
     p = game[G_ACTOR]
+    # Read once, before any policy runs: LLVM then sees the kind `decide` or `ask` has just written at each decision
+    # point and keeps only that kind's branches (no policy writes it, so a second read gives the same).
+    decision = game[G_DECISION]
     block = policy_of(state, p)
-    policy = block[P_CODE]
-    if policy == RANDOM:
-        return random_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
-    if policy == EPSILON_GREEDY:
-        explored = epsilon_answer(table, clauses, rules, state, piles, p, game[G_DECISION], block)
-        if explored != NOT_EXPLORED:
-            return explored
-    return greedy_choice(table, clauses, rules, state, piles, p, game[G_DECISION])
+    if plays_random(block, state.rng):
+        return random_played(block, state.rng, random_choice(table, clauses, rules, state, piles, p, decision))
+    return greedy_choice(table, clauses, rules, state, piles, p, decision)
