@@ -162,3 +162,33 @@ def test_a_wrapper_put_by_replace_in_modules_stands_in_every_module_that_holds_t
     setattr(second, "kernel", "real")  # noqa: B010
     replace_in_modules((first, second, third), "kernel", "wrapped")
     assert [getattr(m, "kernel", None) for m in (first, second, third)] == ["wrapped", "wrapped", None]
+
+
+@pytest.mark.parametrize("ruleset_id", ["circles", "souls", "plasma", "source", "blades"])
+def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_doors(ruleset_id: str) -> None:
+    # Each engine package lists its modules in order (MODULES, engine/__init__.py: layout <- ... <- python_side) and
+    # every module on disk is listed; no module imports one after it, so no rule module imports a policy; the rules
+    # reach the policies only through the doors the package binds into them (POLICY_DOOR), each the kernel a later
+    # module defines.
+    import ast
+    from pathlib import Path
+
+    package = importlib.import_module(f"workbench.rulesets.{ruleset_id}.engine")
+    names = [module.__name__ for module in package.MODULES]
+    assert package.__file__ is not None
+    on_disk = sorted(path.stem for path in Path(package.__file__).parent.glob("*.py"))
+    assert on_disk == sorted(["__init__", *(name.rsplit(".", 1)[1] for name in names)])
+    for k, module in enumerate(package.MODULES):
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        later = imported & {*names[k:], package.__name__}
+        assert not later, f"{module.__name__} imports {sorted(later)}"
+    after_rules = names[names.index(package.rules.__name__) + 1 :]
+    assert package.POLICY_DOOR
+    for name in package.POLICY_DOOR:
+        door = getattr(package.rules, name)
+        home = getattr(door, "py_func", door).__module__
+        assert home in after_rules, (name, home)
+        assert door is getattr(importlib.import_module(home), name), name

@@ -6,7 +6,6 @@ workbench/rulesets/blades/engine/ (the package). The golden trace test at the bo
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -1231,18 +1230,3 @@ def test_a_score_copy_scores_the_left_cards_score_effects(rules_comp: E.Compiled
 
 
 # ---- the engine package ---------------------------------------------------------------------------------------------
-
-
-def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_doors() -> None:
-    # layout <- rules <- policies <- search <- python_side (engine/__init__.py): no module imports one after it, so no
-    # rule module imports a policy; the rules reach the policies only through the doors the package binds into them.
-    names = [module.__name__ for module in E.MODULES]
-    for k, module in enumerate(E.MODULES):
-        assert module.__file__ is not None
-        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        later = imported & {*names[k:], E.__name__}
-        assert not later, f"{module.__name__} imports {sorted(later)}"
-    for name in E.POLICY_DOOR:
-        assert getattr(E.rules, name) is getattr(E.policies, name), name

@@ -7,9 +7,7 @@ quotes are the rule document's own words (as docs/rulesets/plasma.md quotes them
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -1452,18 +1450,3 @@ def test_search_spends_each_decisions_budget_by_successive_halving(compiled: Com
     best = int(scenario.st.score[E.SC_ORDER])
     last = [k for k in range(n) if tried[k] == max(tried)]
     assert best in last and points[best] == max(points[k] for k in last)
-
-
-def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_door() -> None:
-    # layout <- rules <- greedy <- search <- python_side (engine/__init__.py): no module imports one after it, so no
-    # rule module imports a policy; the rules reach the policies only through the door the package binds into them.
-    names = [module.__name__ for module in E.MODULES]
-    for k, module in enumerate(E.MODULES):
-        assert module.__file__ is not None
-        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        later = imported & {*names[k:], E.__name__}
-        assert not later, f"{module.__name__} imports {sorted(later)}"
-    for name in E.POLICY_DOOR:
-        assert getattr(E.rules, name) is getattr(E.greedy, name), name

@@ -9,7 +9,6 @@ NUMBA_DISABLE_JIT=1 too.
 
 from __future__ import annotations
 
-import ast
 import csv
 import json
 import os
@@ -1973,20 +1972,3 @@ def test_search_budget_outside_its_range_is_refused(cardset: CardSet, key: str, 
 
     with pytest.raises(WorkbenchInputError, match=key):
         compile_for(cardset, {key: value})
-
-
-def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_door() -> None:
-    # layout <- rules <- policies <- search <- python_side (engine/__init__.py): no module imports one after it, so no
-    # rule module imports a policy; the rules' match loop reaches the policies only through the door the package
-    # binds into them (`play_match` -> `take_turn`).
-    names = [module.__name__ for module in E.MODULES]
-    for k, module in enumerate(E.MODULES):
-        assert module.__file__ is not None
-        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        later = imported & {*names[k:], E.__name__}
-        assert not later, f"{module.__name__} imports {sorted(later)}"
-    assert E.POLICY_DOOR == ("take_turn",)
-    for name in E.POLICY_DOOR:
-        assert getattr(E.rules, name) is getattr(E.policies, name), name

@@ -348,22 +348,8 @@ def test_the_check_catches_a_rule_that_reads_the_policy_or_walks_greedy_s_road()
     assert {name for name, function in found.items() if policy_reads(function)} == {"main_action", "choose"}
 
 
-def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_bound_door() -> None:
-    # layout <- board <- rules <- greedy <- search <- python_side (engine/__init__.py): no module imports one after
-    # it, so no rule module imports a policy; the rules reach the policies only through the door the package binds
-    # into them.
-    names = [module.__name__ for module in E.MODULES]
-    for k, module in enumerate(E.MODULES):
-        assert module.__file__ is not None
-        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        later = imported & {*names[k:], E.__name__}
-        assert not later, f"{module.__name__} imports {sorted(later)}"
-    modules = sorted(["__init__", *(name.rsplit(".", 1)[1] for name in names)])
-    assert sorted(path.stem for path in ENGINE.glob("*.py")) == modules
-    for name in E.POLICY_DOOR:
-        assert getattr(E.rules, name) is getattr(E.greedy, name), name
-    # Every kernel is defined in one module only (the door's stand-ins in `rules` are plain functions, not kernels).
+def test_every_kernel_is_defined_in_one_module_only() -> None:
+    # The package's module order and its door are checked for every engine (tests/test_engines.py); here, that the
+    # split left no kernel in two modules (the door's stand-ins in `rules` are plain functions, not kernels).
     defined = [name for path in ENGINE.glob("*.py") for name in kernels(path.read_text(encoding="utf-8"))]
     assert len(defined) == len(set(defined)) == len(ENGINE_KERNELS)
