@@ -374,25 +374,25 @@ class SoulsAdapter(Adapter):
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# plasma: the card table, and one STATE_DTYPE record with the counters and trace beside it
+# plasma: the pairing's card table, and one STATE_DTYPE record with the counters (and trace) inside it
 
 
 class PlasmaAdapter(Adapter):
     ruleset = "plasma"
     E = plasma
     SHAPE = {
-        "G": "`table` (the card table; the options are in the state record)",
-        "S": "`st`: one STATE_DTYPE record; `counters` and `events` beside it",
+        "G": "`table` (the pairing's card table, `pairing`; the options are in the state record)",
+        "S": "`st`: one STATE_DTYPE record, its counters inside (TRACED_STATE_DTYPE: its trace too)",
     }
     CONTRACT = {
         "legal_actions": "legal_actions(table, st, out) -> n",
-        "apply": "apply(table, st, counters, events, action)",
+        "apply": "apply(table, st, action)",
         "clone": "clone(st, into)",
         "determinize": "determinize(table, st, p, seed)",
     }
     ROLES = {
         "legal_actions": ("G", "S", "out"),
-        "apply": ("G", "S", "S+", "S+", "row"),
+        "apply": ("G", "S", "row"),
         "clone": ("S", "into"),
         "determinize": ("G", "S", "seat", "rng"),
     }
@@ -405,7 +405,7 @@ class PlasmaAdapter(Adapter):
         "searched": "the search's figures",
         "actions": "the action list, rewritten by the next listing",
         "words": "the policies' own words (random's mulligan count)",
-        "counters": "the batch's counters, beside the record",
+        "counters": "the batch's counters, the record's own",
     }
     determinize_scratch = frozenset({"pool", "rng"})
 
@@ -418,23 +418,21 @@ class PlasmaAdapter(Adapter):
     ) -> Match:
         E = self.E
         _, compiled, decks = _bundled("plasma", {"turn_cap": turn_cap} | (options or {}))
-        deck_a, deck_b = E.check_deck_size(decks[0]), E.check_deck_size(decks[-1])
+        pair = E.pairing(compiled.table, decks[0], decks[-1])
         record = _record(E.STATE_DTYPE)
         record[0] = E.new_state(compiled.options)
-        counters = new_counters(len(compiled.names))
         seeds, first = _one_match_args(seed, seed % 2)
         winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
         E.play_matches(
-            compiled.table, record[0], deck_a, deck_b, seeds, first, policies[0], policies[1], winners, turns,
-            counters, None,
-        )  # fmt: skip
-        return Match({"table": compiled.table, "compiled": compiled}, {"st": record, "counters": counters})
+            pair.table, record[0], pair.deck_a, pair.deck_b, seeds, first, policies[0], policies[1], winners, turns
+        )
+        return Match({"table": pair.table, "compiled": compiled}, {"st": record})
 
     def blank(self, m: Match) -> Match:
-        return Match(m.G, {"st": _record(self.E.STATE_DTYPE), "counters": m.arrays["counters"] * 0})
+        return Match(m.G, {"st": _record(self.E.STATE_DTYPE)})
 
     def parts(self, m: Match) -> dict[str, Any]:
-        return _fields(m.arrays["st"]) | {"counters": m.arrays["counters"]}
+        return _fields(m.arrays["st"])
 
     def live(self, m: Match) -> dict[str, Any]:
         live = super().live(m)
@@ -851,13 +849,13 @@ def _plasma_doors(E: Any, log: Checks) -> None:
     kinds = {E.D_PLAY: "play", E.D_ATTACKER: "attacker", E.D_TARGET: "target", E.D_MULLIGAN: "mulligan"}
     kinds |= {E.D_BLOCK: "block", E.D_INSTANT: "instant"}
     appliers = [
-        ("apply_play", "play", 1, 5),
+        ("apply_play", "play", 1, 3),
         ("apply_attacker", "attacker", 0, 1),
-        ("apply_target", "target", 1, 5),
-        ("apply_mulligan", "mulligan", 1, 5),
-        ("apply_block", "block", 1, 4),
-        ("apply_instant", "instant", 1, 4),
-        ("apply_effect_target", "effect target", 1, 4),
+        ("apply_target", "target", 1, 3),
+        ("apply_mulligan", "mulligan", 1, 3),
+        ("apply_block", "block", 1, 2),
+        ("apply_instant", "instant", 1, 2),
+        ("apply_effect_target", "effect target", 1, 2),
     ]
     for name, kind, st_at, action_at in appliers:
 
@@ -865,8 +863,11 @@ def _plasma_doors(E: Any, log: Checks) -> None:
             *args: Any, name: str = name, kind: str = kind, st_at: int = st_at, action_at: int = action_at
         ) -> None:
             st, action = args[st_at], int(args[action_at])
+            # The kernels play on the pairing's own table (`pairing`), the applier's first argument; `apply_attacker`
+            # takes none, and the attacker decision's listing reads no table.
+            table = args[0] if st_at == 1 else log.G["table"]
             out = np.zeros(E.MAX_CHOICES, dtype=np.int64)
-            listed = [int(v) for v in out[: E.legal_actions(log.G["table"], st, out)]]
+            listed = [int(v) for v in out[: E.legal_actions(table, st, out)]]
             pending = int(st.game[E.G_PENDING]) != E.D_NONE
             open_kind = "effect target" if pending else kinds.get(int(st.game[E.G_DECISION]))
             ok = open_kind == kind and action in listed

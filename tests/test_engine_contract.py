@@ -129,7 +129,6 @@ def test_the_adapter_names_every_parameter_of_the_four_functions(ruleset_id: str
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        plasma="the counters and the trace travel beside the state record (`apply`)",
         source="the game data is three arguments (table, clauses, rules) and the state a record with piles, "
         "counters and trace beside it",
         blades="the game data is two arguments (table, effects) and the state a record with counters and trace "
@@ -147,7 +146,6 @@ def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
 @pytest.mark.parametrize(
     "ruleset_id",
     _missing(
-        plasma="apply takes the counters and the trace beside the state",
         source="game data in three arguments, the state's piles, counters and trace beside it, no generator in "
         "determinize",
         blades="game data in two arguments, counters and trace beside the state",

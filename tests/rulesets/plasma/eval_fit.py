@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from workbench.decklists import read_decklist
-from workbench.engines import new_counters
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.rulesets import RULESETS
@@ -57,17 +56,17 @@ def positions(matches: int) -> tuple[Any, Any, Any]:
     cap = int(compiled.options[E.O_TURN_CAP])
     for path in bundled_decks("plasma"):
         deck = E.check_deck_size(compiled.deck_array(read_decklist(path, cardset)))
+        pair = E.pairing(compiled.table, deck, deck)
         for m in range(matches):
             st = E.new_state(compiled.options.copy())
-            counters = new_counters(len(compiled.names))
             first = m % 2
-            E.setup_match(compiled.table, st, counters, None, deck, deck, np.int64(400_001 + m), np.int8(first), 0, 0)
+            E.setup_match(pair.table, st, pair.deck_a, pair.deck_b, np.int64(400_001 + m), np.int8(first), 0, 0)
             seen: list[tuple[list[float], list[float], int]] = []
             for turn in range(1, cap + 1):
                 # Stop at the end of turn `turn`, as a rollout's cut-off does, then take the match up again.
                 st.options[E.O_TURN_CAP] = turn
                 st.game[E.G_FIRST] = first if (turn - 1) % 2 == 0 else 1 - first
-                E.play_turns(compiled.table, st, counters, None, np.int64(E.STAGE_TURN))
+                E.play_turns(pair.table, st, np.int64(E.STAGE_TURN))
                 if st.game[E.G_WINNER] >= 0 or turn == cap:
                     break
                 mover = first if turn % 2 == 0 else 1 - first

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
-from workbench.engines import COUNTERS, new_counters
 from workbench.rulesets.plasma import RULESET as PLASMA
 from workbench.rulesets.plasma import engine as E
 from workbench.simulate import compile_for
@@ -30,12 +29,10 @@ def run(compiled: Any, deck: Any, seeds: Any) -> tuple[Any, Any, Any]:
     winners = np.zeros(len(seeds), dtype=np.int8)
     turns = np.zeros(len(seeds), dtype=np.int32)
     st, world, sim = (E.new_state(compiled.options) for _ in range(3))
-    scratch = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
-    counters = new_counters(len(compiled.names))
+    pair = E.pairing(compiled.table, deck, deck)
     E.play_matches_searched(
-        compiled.table, st, world, sim, scratch, deck, deck, seeds, first, E.SEARCH, E.GREEDY, winners, turns,
-        counters, None,
-    )  # fmt: skip
+        pair.table, st, world, sim, pair.deck_a, pair.deck_b, seeds, first, E.SEARCH, E.GREEDY, winners, turns
+    )
     return winners, turns, st.searched.copy()
 
 

@@ -16,12 +16,9 @@ import pytest
 from workbench.cards import CardSet
 from workbench.engines import (
     ATTACKED,
-    COUNTERS,
     DAMAGE_DEALT,
     DESTROYED,
     DRAWN,
-    EVENT_WIDTH,
-    MAX_TRACE_EVENTS,
     PLAYED,
     CompiledCards,
 )
@@ -98,9 +95,13 @@ class Scenario:
             values[E.OPTION_ORDER.index(key)] = value
         self.compiled = compiled
         self.table = compiled.table
-        self.st = E.new_state(values)
-        self.counters = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
-        self.events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64)
+        # The test set is its own pairing: its card ids index the record's counters (MAX_PAIRING rows).
+        assert len(compiled.names) <= E.MAX_PAIRING
+        self.st = E.new_state(values, traced=True)
+        self.counters = self.st.counters
+        """The record's counters (a view)."""
+        self.events = self.st.events
+        """The record's trace (a view)."""
         side = self.st.side
         for p in (A, B):
             side[p, E.S_LIFE] = 20
@@ -150,11 +151,11 @@ class Scenario:
         E.refresh_side(self.table, self.st, p)
 
     def run(self, kernel: Callable[..., Any], *args: int) -> Any:
-        """Call a kernel that takes (table, state, counters, events, ...); then, as the match loop does, a target its
+        """Call a kernel that takes (table, state, ...); then, as the match loop does, a target its
         card left open is chosen by the player's policy."""
-        result = kernel(self.table, self.st, self.counters, self.events, *args)
+        result = kernel(self.table, self.st, *args)
         if self.st.game[E.G_PENDING] != E.D_NONE:
-            E.answer_targets(self.table, self.st, self.counters, self.events)
+            E.answer_targets(self.table, self.st)
         return result
 
     def field(self, p: int) -> list[tuple[str, int, bool]]:
@@ -208,7 +209,7 @@ def test_setup_20_healthshards_five_cards_and_the_coin_for_the_second_player(
     the coin"."""
     scenario = Scenario(compiled)
     deck = np.array([scenario.id("Pup")] * 40, dtype=np.int64)
-    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 7, first, 0, 0)
+    E.setup_match(scenario.table, scenario.st, deck, deck, 7, first, 0, 0)
     side = scenario.st.side
     assert [scenario.life(A), scenario.life(B)] == [20, 20]
     assert side[:, E.S_HAND].tolist() == [5, 5] and side[:, E.S_DRAWN].tolist() == [5, 5]
@@ -235,7 +236,7 @@ def test_mulligan_up_to_three_cards_set_aside_then_shuffled_back(
     scenario = Scenario(compiled)
     scenario.stack(A, *opening, *rest)
     for _ in range(5):
-        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, A)
     scenario.run(E.mulligan, A)
     log = scenario.log()
     assert sum("mulligans" in line for line in log) == mulligans
@@ -252,7 +253,7 @@ def test_mulligan_keeps_a_tiny_deck_whole(compiled: CompiledCards) -> None:
     scenario = Scenario(compiled)
     scenario.stack(A, "Giant", "Giant", "Giant")
     for _ in range(3):
-        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, A)
     scenario.run(E.mulligan, A)
     assert sorted(scenario.hand(A) + scenario.undrawn(A)) == ["Giant"] * 3
 
@@ -759,14 +760,14 @@ def test_an_instant_window_opens_after_each_card_of_the_opponents_play_phase(
         action = 0
     open_play(scenario)
     assert action in listed(scenario)
-    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, action)
+    E.apply(scenario.table, scenario.st, action)
     if not window:
         assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
         return
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_INSTANT, B)
     assert scenario.st.game[E.G_WINDOW] == E.WINDOW_PLAY
     assert listed(scenario) == [0, E.PASS]  # B's Zap, or pass
-    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, E.PASS)
+    E.apply(scenario.table, scenario.st, E.PASS)
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
     assert scenario.hand(B) == ["Zap"]
 
@@ -831,11 +832,11 @@ def test_never_an_instant_between_a_card_and_its_effect(compiled: CompiledCards,
     scenario.give(A, "Bolt")
     scenario.plasma(A, 2)
     open_play(scenario)
-    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    E.apply(scenario.table, scenario.st, 0)
     # The Bolt is played and its damage waits for a target: that is the decision open, and it is A's.
     assert scenario.st.game[E.G_PENDING] == E.D_ENEMY_TARGET and scenario.st.game[E.G_FX_PLAYER] == A
     assert listed(scenario) == [0]  # B's Raider, the only target; no Instant of B's is listed
-    E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    E.apply(scenario.table, scenario.st, 0)
     assert scenario.field(B) == [] and scenario.hand(B) == ["Brace"]
     # Only now, the Bolt gone in effect, B's window (with `instants_any_time`).
     opened = (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR])
@@ -920,7 +921,7 @@ def test_the_random_policy_picks_uniformly_in_the_new_window(compiled: CompiledC
         scenario.give(B, "Zap", "Brace")
         scenario.plasma(B, 1)
         open_play(scenario)
-        E.apply(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+        E.apply(scenario.table, scenario.st, 0)
         assert listed(scenario) == [0, 1, E.PASS]
         pick = int(E.choose_instant(scenario.table, scenario.st, B, scenario.st.actions))
         picks[pick] = picks.get(pick, 0) + 1
@@ -937,9 +938,9 @@ def test_the_search_meets_the_window_through_the_rules(compiled: CompiledCards) 
     scenario.give(B, "Zap")
     scenario.plasma(B, 1)
     open_play(scenario)
-    E.apply_choice(scenario.table, scenario.st, scenario.counters, scenario.events, 0)
+    E.apply_choice(scenario.table, scenario.st, 0)
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_INSTANT, B)
-    E.answer_attack_called(scenario.table, scenario.st, scenario.counters, scenario.events)
+    E.answer_attack_called(scenario.table, scenario.st)
     assert scenario.names_on_field(A) == [] and scenario.hand(B) == []
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
     # And a whole searched turn plays through it.
@@ -1022,7 +1023,7 @@ def test_turn_cap_ends_a_match_as_a_draw(compiled: CompiledCards, cap: int) -> N
     """A match that reaches `turn_cap` turns is a draw (walls that cannot hurt each other)."""
     scenario = Scenario(compiled, turn_cap=cap)
     deck = np.array([scenario.id("Guard")] * 40, dtype=np.int64)
-    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, deck, deck, 3, A, 0, 0)
+    E.setup_match(scenario.table, scenario.st, deck, deck, 3, A, 0, 0)
     scenario.run(E.play_turns, E.STAGE_TURN)
     assert scenario.winner == -1 and int(scenario.st.game[E.G_TURN]) == cap
     assert scenario.log()[-1] == f"turn cap of {cap} turns reached: the match is a draw"
@@ -1223,18 +1224,18 @@ def test_the_field_is_read_for_abilities_only_while_a_creature_with_one_is_there
     scenario = Scenario(compiled)
     plain = np.array([scenario.id("Raider")] * 40, dtype=np.int64)
     able = np.array([scenario.id("Raider")] * 39 + [scenario.id("Smith")], dtype=np.int64)
-    E.setup_match(scenario.table, scenario.st, scenario.counters, scenario.events, plain, able, 3, A, 0, 0)
+    E.setup_match(scenario.table, scenario.st, plain, able, 3, A, 0, 0)
     assert scenario.st.side[:, E.S_CHEAPEST].tolist() == [2, 0]
     assert scenario.st.side[:, E.S_FIELD_ABILITIES].tolist() == [0, 0]
     assert scenario.st.side[:, E.S_HAND_INSTANT].tolist() == [E.NO_INSTANT, E.NO_INSTANT]
     scenario.creature(B, "Raider")
     smith = scenario.creature(B, "Smith")
     assert scenario.st.side[B, E.S_FIELD_ABILITIES] == 1
-    E.destroy_creature(scenario.table, scenario.st, scenario.counters, scenario.events, B, smith, -1)
+    E.destroy_creature(scenario.table, scenario.st, B, smith, -1)
     assert scenario.st.side[B, E.S_FIELD_ABILITIES] == 0
     scenario.stack(A, "Zap", "Raider")
     for _ in range(2):
-        E.draw_card(scenario.table, scenario.st, scenario.counters, scenario.events, A)
+        E.draw_card(scenario.table, scenario.st, A)
     assert scenario.st.side[A, E.S_HAND_INSTANT] == 1  # Zap's cost
     E.remove_from_hand(scenario.table, scenario.st, A, scenario.hand(A).index("Zap"))
     assert scenario.st.side[A, E.S_HAND_INSTANT] == E.NO_INSTANT
@@ -1261,22 +1262,21 @@ def test_an_ability_on_a_card_that_is_not_a_creature_is_reported_and_left_out(co
 # ---- the search policy ---------------------------------------------------------------------------------------------
 
 
-def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, Any, np.ndarray]:
-    """Seed the search's own generator; (the state a round's world is dealt in, the state a rollout plays on, the
-    rollouts' counters)."""
+def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, Any]:
+    """Seed the search's own generator; (the state a round's world is dealt in, the state a rollout plays on), of
+    the scenario's record type, as a traced batch makes them."""
     E.rng_seed(scenario.st.srng, seed)
-    world = E.new_state(scenario.st.options.copy())
-    sim = E.new_state(scenario.st.options.copy())
-    scratch = np.zeros_like(scenario.counters)
-    return world, sim, scratch
+    world = E.new_state(scenario.st.options.copy(), traced=True)
+    sim = E.new_state(scenario.st.options.copy(), traced=True)
+    return world, sim
 
 
 def searched_turn(scenario: Scenario, seed: int = 5) -> None:
     """A's play and battle phases, searched."""
-    world, sim, scratch = search_tools(scenario, seed)
-    E.searched_play_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, world, sim, scratch)
+    world, sim = search_tools(scenario, seed)
+    E.searched_play_phase(scenario.table, scenario.st, A, world, sim)
     if not scenario.over:
-        E.searched_battle_phase(scenario.table, scenario.st, scenario.counters, scenario.events, A, world, sim, scratch)
+        E.searched_battle_phase(scenario.table, scenario.st, A, world, sim)
 
 
 def shot_wins_now(compiled: CompiledCards, policy: int) -> Scenario:
@@ -1345,12 +1345,12 @@ HIDDEN = ["Giant", "Brute", "Knight", "Raider", "Pup", "Scout", "Bolt", "Mend", 
 
 def first_decision(scenario: Scenario) -> list[int]:
     """The points, then the rollouts given, of each choice of A's first play-phase decision."""
-    world, sim, scratch = search_tools(scenario)
+    world, sim = search_tools(scenario)
     E.open_decision(scenario.st, E.D_PLAY, A)
     listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
     greedy = E.greedy_play(scenario.table, scenario.st, A)
     n = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
-    E.search_decision(scenario.table, scenario.st, world, sim, scratch, scenario.events, A, np.int64(n), E.STAGE_PLAY)
+    E.search_decision(scenario.table, scenario.st, world, sim, A, np.int64(n), E.STAGE_PLAY)
     score = scenario.st.score
     return [int(v) for v in score[E.SC_POINTS : E.SC_POINTS + n]] + [int(v) for v in score[E.SC_TRIED : E.SC_TRIED + n]]
 

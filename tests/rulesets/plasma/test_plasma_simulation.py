@@ -161,8 +161,9 @@ def test_one_and_two_worker_processes_give_identical_matches(bundled: tuple[Card
 def test_a_batch_and_a_trace_are_compiled_apart_and_play_the_same_matches(
     bundled: tuple[CardSet, dict[str, Deck]], policy_a: str, policy_b: str
 ) -> None:
-    """A batch passes no events buffer, so its kernels are a compiled copy of their own with every trace call gone
-    (`workbench.engines.trace_event`); the trace's copy must play the very same matches, every deck pair."""
+    """A batch plays on a record without a trace (STATE_DTYPE), so its kernels are a compiled copy of their own with
+    every trace call gone (`rules.trace`); the trace's copy (TRACED_STATE_DTYPE) must play the very same matches, every
+    deck pair."""
     from workbench.rulesets.plasma import engine as E
 
     cardset, decks = bundled
@@ -180,8 +181,8 @@ def test_a_batch_and_a_trace_are_compiled_apart_and_play_the_same_matches(
                 assert (winner, traced_turns) == (int(winners[m]), int(turns[m])), (name_a, name_b, m)
                 assert int(events[-1][0]) <= traced_turns and len(events) > 20
     kernel: Any = E.play_matches_searched if "search" in (policy_a, policy_b) else E.play_matches  # a dispatcher
-    # Two machine-code copies of the match loop: one for the batch's None, one for the trace's buffer.
-    assert len({str(signature[-1]) for signature in kernel.signatures}) == 2
+    # Two machine-code copies of the match loop: one for the batch's record type, one for the trace's.
+    assert len({str(signature[1]) for signature in kernel.signatures}) == 2
 
 
 _PLAY_SCRIPT = """
@@ -425,9 +426,9 @@ def applying(name, kind, action_at):
     E.replace_everywhere(name, wrapped)
 
 
-APPLIERS = [("apply_play", "play", 5), ("apply_attacker", "attacker", 1), ("apply_target", "target", 5),
-            ("apply_mulligan", "mulligan", 5), ("apply_block", "block", 4), ("apply_instant", "instant", 4),
-            ("apply_effect_target", "effect target", 4)]
+APPLIERS = [("apply_play", "play", 3), ("apply_attacker", "attacker", 1), ("apply_target", "target", 3),
+            ("apply_mulligan", "mulligan", 3), ("apply_block", "block", 2), ("apply_instant", "instant", 2),
+            ("apply_effect_target", "effect target", 2)]
 for name, kind, at in APPLIERS:
     applying(name, kind, at)
 policy = int(sys.argv[1])

@@ -2,8 +2,10 @@
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into
 one integer card table once (stats, per-opcode totals and the effect clauses
-as opcode/amount pairs); the kernels only ever see that table and one state
-record per match (STATE_DTYPE: fixed-shape integer arrays), and all randomness
+as opcode/amount pairs); the kernels only ever see a pairing's rows of that
+table (`pairing`: the two decks' distinct cards, in ascending card id) and one
+state record per match (STATE_DTYPE: fixed-shape integer arrays, the counters
+inside; TRACED_STATE_DTYPE: the trace too), and all randomness
 comes from the xorshift state seeded per match. Every step of a match is a
 small kernel (setup, start of turn, one play, one attack, one fight, end of
 turn) so scenario tests can set up a board and call exactly the rule they
@@ -41,15 +43,15 @@ turns (both players' turns counted).
 
 The package, one module per part, each importing only the ones before it:
 
-- `layout`: the card table's columns, the opcodes, the options' order, the state record (STATE_DTYPE), the decision
-  kinds and the trace's event codes.
+- `layout`: the card table's columns, the opcodes, the options' order, the state records (STATE_DTYPE,
+  TRACED_STATE_DTYPE), the decision kinds and the trace's event codes.
 - `rules`: reading and changing the board, effects, playing cards, Instants, combat, turns and matches, the rules'
   interface (the contract's four functions: `legal_actions`, `apply`, `clone`, `determinize`), the match loop that
   asks each decision of the deciding side's policy, and the greedy and random batch (`play_matches`).
 - `greedy`: greedy's worth of cards, abilities and Instants on the board, and the policies' door: a `choose_*` per
   decision kind (greedy's rule of thumb, random).
 - `search`: the search policy (determinized rollouts of its own play and battle phases) and its batch loop.
-- `python_side`: card compilation, deck checks, batches, trace text, `ENGINE`.
+- `python_side`: card compilation, deck checks, a pairing's own table, batches, trace text, `ENGINE`.
 
 layout <- rules <- greedy <- search <- python_side. One call goes the other way, and only at run time: the match
 loop in `rules` hands each decision to the policies' door (the `choose_*` kernels, `POLICY_DOOR`). This module binds

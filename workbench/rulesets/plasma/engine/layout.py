@@ -1,5 +1,6 @@
 """The plasma engine's layout: the card table's columns, the opcodes, the rule options' order, the state record
-(STATE_DTYPE: the board, the sides, the match fields), the decision kinds and the trace's event codes.
+(STATE_DTYPE: the board, the sides, the match fields, the counters; TRACED_STATE_DTYPE: and the trace), the decision
+kinds and the trace's event codes.
 
 Constants only: every other module of the package reads the match through these names.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.engines import COUNTER_COLUMNS, EVENT_WIDTH, MAX_TRACE_EVENTS
 from workbench.policies import POLICY_WORDS
 from workbench.rulesets.plasma.effects import Opcode
 
@@ -188,6 +190,10 @@ the defender's field slot when it was declared (a hint: `resolve_attack` trusts 
 G_DEFENDER_UID)."""
 GAME_WIDTH = 24
 
+MAX_PAIRING = 2 * MAX_DECK
+"""The most distinct cards a pairing (deck A, deck B) holds: the rows of its own card table, which the kernels play
+on (`python_side.pairing`), and of the state's counters."""
+
 MAX_CHOICES = 2 * MAX_DECK + 2
 """As many actions as one decision can have: every hand card, every creature's ability, the coin and stop (or,
 attacking: every enemy creature, hold and direct)."""
@@ -214,6 +220,7 @@ STATE_DTYPE = np.dtype(
         ("searched", np.int64, (2,)),
         ("actions", np.int64, (MAX_CHOICES,)),
         ("words", np.int64, (2, OWN_WORDS)),
+        ("counters", np.int64, (2, MAX_PAIRING, COUNTER_COLUMNS)),
     ]
 )
 """One match's whole state as a single record: a kernel call passes one pointer, and every array has a shape
@@ -227,7 +234,20 @@ for them (SC_POINTS: their points summed over their rollouts, SC_TRIED: the roll
 candidates still in, best first), and `searched` the decisions searched and rollouts played since the state was made
 (for speed figures). `actions` is the out buffer `legal_actions` lists the open decision's legal actions into, and
 `words` the policies' own words per side (the rules never read them: the random policy keeps there how many cards it
-mulligans, NO_COUNT until it has drawn it). The side's policy block is in `side` (S_POLICY on, `policy_block`)."""
+mulligans, NO_COUNT until it has drawn it). The side's policy block is in `side` (S_POLICY on, `policy_block`).
+`counters[side, card, column]` are the per-card counters (`workbench.engines.COUNTERS`, then its scratch columns) by
+the pairing's card ids (`MAX_PAIRING`), summed over every match played on the record: a batch never zeroes them, and
+the Python side adds them into the set's counters after it (`python_side.run_batch`). A search's rollouts count into
+their own records' counters, which nobody reads.
+
+No trace here: a traced match plays on TRACED_STATE_DTYPE, this record with the trace's rows after it. `trace` in
+`rules` is chosen by the record's type when compiling, so an untraced batch's kernels hold no trace call at all."""
+
+TRACED_STATE_DTYPE = np.dtype([("events", np.int64, (MAX_TRACE_EVENTS, EVENT_WIDTH)), *STATE_DTYPE.descr])
+"""STATE_DTYPE with the trace: `events` holds `ecount[0]` rows (turn, player, code, card, other, amount), its card ids
+the pairing's (`python_side` maps them to the set's before anything reads them). The trace comes first: a record
+whose fields begin with another's is a subtype of it to Numba (width subtyping, an experimental feature that warns at
+every call it types), so a traced call would weigh the untraced kernels too."""
 
 STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON, STAGE_END = 0, 1, 2, 3, 4
 """Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
@@ -298,3 +318,17 @@ the creature an equipment goes under (each a field slot)."""
     EV_ATTACK_ENDS,
     EV_ACTIVATE,
 ) = range(24)
+
+EV_OTHER_IS_CARD = (
+    EV_EQUIP,
+    EV_DAMAGE,
+    EV_POWER,
+    EV_RESOLVE,
+    EV_DESTROYED,
+    EV_ATTACK_CREATURE,
+    EV_BLOCK,
+    EV_NO_BLOCK,
+    EV_BATTLEFIELD_REPLACED,
+)
+"""The event codes whose `other` column is a card id (or -1); the `card` column is one (or -1) in every event. The
+kernels trace the pairing's ids, which `python_side` maps to the set's by these columns."""

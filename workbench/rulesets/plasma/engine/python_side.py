@@ -1,20 +1,19 @@
-"""The plasma engine's Python edge: compiling a card set into the card table, checking decks, running a batch
-(greedy and random through `rules.play_matches`, a search side through `search.play_matches_searched`), trace text,
-and `ENGINE`.
+"""The plasma engine's Python edge: compiling a card set into the card table, checking decks, a pairing's own
+table, running a batch (greedy and random through `rules.play_matches`, a search side through
+`search.play_matches_searched`), trace text, and `ENGINE`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import (
-    COUNTERS,
     EVENT_WIDTH,
-    MAX_TRACE_EVENTS,
     BatchRun,
     CompiledCards,
     Engine,
@@ -47,6 +46,7 @@ from workbench.rulesets.plasma.engine.layout import (
     EV_LIFE,
     EV_MULLIGAN,
     EV_NO_BLOCK,
+    EV_OTHER_IS_CARD,
     EV_PLASMA,
     EV_PLAY,
     EV_POWER,
@@ -171,6 +171,45 @@ def check_deck_size(deck: IntArray) -> IntArray:
     return np.ascontiguousarray(deck, dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """A pairing's own card table: the distinct cards of its two decks, which the kernels play on instead of the whole
+    set's table, so that the state record's counters (`STATE_DTYPE`) have a fixed size (MAX_PAIRING rows)."""
+
+    ids: IntArray
+    """The set's card id of each local card id, ascending: every comparison or tie-break of card ids in the kernels
+    keeps its order."""
+    table: IntArray
+    """The set's card table rows of `ids`, in that order."""
+    deck_a: IntArray
+    """Deck A in local card ids."""
+    deck_b: IntArray
+    """Deck B in local card ids."""
+
+
+def pairing(table: IntArray, deck_a: IntArray, deck_b: IntArray) -> Pairing:
+    """The pairing of deck_a and deck_b (card ids of `table`, each checked by `check_deck_size`) on its own table."""
+    deck_a, deck_b = check_deck_size(deck_a), check_deck_size(deck_b)
+    ids = np.unique(np.concatenate([deck_a, deck_b]))
+    return Pairing(
+        ids=ids,
+        table=np.ascontiguousarray(table[ids]),
+        deck_a=np.searchsorted(ids, deck_a).astype(np.int64),
+        deck_b=np.searchsorted(ids, deck_b).astype(np.int64),
+    )
+
+
+def global_trace(ids: IntArray, events: IntArray) -> IntArray:
+    """A trace's rows with the pairing's card ids (`card` always, `other` for EV_OTHER_IS_CARD codes) made the set's;
+    -1 (no card) stays."""
+    trace = np.array(events, dtype=np.int64, copy=True)
+    card, other = trace[:, 3], trace[:, 4]
+    card[card >= 0] = ids[card[card >= 0]]
+    mapped = np.isin(trace[:, 2], EV_OTHER_IS_CARD) & (other >= 0)
+    other[mapped] = ids[other[mapped]]
+    return trace
+
+
 def _run(
     compiled: CompiledCards,
     deck_a: IntArray,
@@ -179,41 +218,28 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    events: IntArray | None,
+    traced: bool,
 ) -> tuple[Any, Any, Any, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    counters = new_counters(len(compiled.names))
-    state = new_state(compiled.options)
-    decks = (check_deck_size(deck_a), check_deck_size(deck_b))
+    pair = pairing(compiled.table, deck_a, deck_b)
+    state = new_state(compiled.options, traced)
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int8)
     if SEARCH in (policy_a, policy_b):
-        # The rollouts' own state and counters (no scratch columns: nothing of a rollout is counted per match).
-        world = new_state(compiled.options)
-        sim = new_state(compiled.options)
-        scratch = np.zeros((2, len(compiled.names), len(COUNTERS)), dtype=np.int64)
+        # The rollouts' records, of the state's own type: a rollout plays the batch's machine code, not a copy.
+        world = new_state(compiled.options, traced)
+        sim = new_state(compiled.options, traced)
         play_matches_searched(
-            compiled.table,
-            state,
-            world,
-            sim,
-            scratch,
-            *decks,
-            seeds,
-            first,
-            policy_a,
-            policy_b,
-            winners,
-            turns,
-            counters,
-            events,
+            pair.table, state, world, sim, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns
         )
     else:
-        play_matches(compiled.table, state, *decks, seeds, first, policy_a, policy_b, winners, turns, counters, events)
-    trace = np.zeros((0, EVENT_WIDTH), dtype=np.int64) if events is None else events[: int(state.ecount[0])]
-    return winners, turns, published_counters(counters), trace
+        play_matches(pair.table, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    counters = new_counters(len(compiled.names))
+    counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
+    trace = global_trace(pair.ids, state.events[: int(state.ecount[0])]) if traced else np.zeros((0, EVENT_WIDTH))
+    return winners, turns, published_counters(counters), trace.astype(np.int64)
 
 
 def run_batch(
@@ -226,11 +252,11 @@ def run_batch(
     policy_b: int,
     traced: bool,
 ) -> BatchRun:
-    """One batch (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's `play_batch` and
-    `play_traced` of it. Untraced, no events buffer: the batch compiles apart from the trace's kernels, with every trace
-    call gone (`trace_event`)."""
-    events = np.zeros((MAX_TRACE_EVENTS, EVENT_WIDTH), dtype=np.int64) if traced else None
-    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events)
+    """One batch (`_run`) on the pairing's own table (`pairing`), on a traced record (TRACED_STATE_DTYPE) when
+    `traced`; `batch_and_trace` makes the engine's `play_batch` and `play_traced` of it. Untraced, the record has no
+    trace: the batch compiles apart from the trace's kernels, with every trace call gone (`rules.trace`). The record's
+    counters, by the pairing's card ids, are added into the set's after the batch."""
+    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced)
     return BatchRun(winners, turns, counters, trace)
 
 

@@ -1,7 +1,8 @@
 """The plasma rules: reading and changing the board, effects, playing cards and abilities, Instants, combat, turns
 and matches, the match loop that opens each decision and hands it to the deciding side's policy, and the contract's
-four functions: `legal_actions(table, st, out) -> n`, `apply(table, st, counters, events, action)`,
-`clone(st, into)` and `determinize(table, st, p, seed)`.
+four functions: `legal_actions(table, st, out) -> n`, `apply(table, st, action)`, `clone(st, into)` and
+`determinize(table, st, p, seed)`: the game data is the pairing's card table (`python_side.pairing`), the match state
+one record with its counters (and, TRACED_STATE_DTYPE, its trace) inside (`trace`).
 
 Of the package, imports only `layout`: no rule reads which policy a side plays, and no module of the policies is
 imported here. The match loop still hands each decision to the policies' door (the `choose_*` kernels,
@@ -21,6 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import from_dtype
+from numba.core import types
+from numba.core.extending import intrinsic, overload
 
 from workbench.engines import (
     ATTACKED,
@@ -35,10 +39,11 @@ from workbench.engines import (
     end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
+    log_event,
+    no_nrt_options,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
-    trace_event,
 )
 from workbench.policies import POLICY_WORDS, SEARCH, start_policy
 from workbench.rulesets.plasma.engine.layout import (
@@ -191,6 +196,7 @@ from workbench.rulesets.plasma.engine.layout import (
     T_POWER,
     T_RESOLVE,
     T_TOTAL,
+    TRACED_STATE_DTYPE,
     WINDOW_ATTACK,
     WINDOW_DEFEND,
     WINDOW_DONE,
@@ -243,6 +249,75 @@ def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> Eng
 def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
     """The policies' `choose_effect_target` (greedy.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The trace, in the state record when there is one
+
+
+def trace(
+    st: Any, turn: EngineInt, player: EngineInt, code: EngineInt, card: EngineInt, other: EngineInt, amount: EngineInt
+) -> None:
+    """Log one event row into st's trace (`log_event`) when st is a TRACED_STATE_DTYPE record; nothing when it is a
+    STATE_DTYPE one (no `events` field). Uncompiled, this function; compiled, `_compiled_trace`."""
+    if "events" in st.dtype.names:
+        log_event(st.events, st.ecount, turn, player, code, card, other, amount)
+
+
+@overload(trace, jit_options=no_nrt_options(), strict=False)
+def _compiled_trace(st: Any, turn: Any, player: Any, code: Any, card: Any, other: Any, amount: Any) -> Any:
+    """`trace` for Numba: chosen by the record type of `st` when compiling, not tested per call, so an untraced
+    batch's kernels are a specialisation of their own with every trace call gone (as `workbench.engines.trace_event`
+    does for an events buffer that is None)."""
+    if isinstance(st, types.Record) and "events" in st.fields:
+        return lambda st, turn, player, code, card, other, amount: log_event(
+            st.events, st.ecount, turn, player, code, card, other, amount
+        )
+    return lambda st, turn, player, code, card, other, amount: None
+
+
+def _offsets(dtype: Any) -> dict[str, int]:
+    """Each field's byte offset in a record of `dtype`."""
+    return {name: int(dtype.fields[name][1]) for name in dtype.names}
+
+
+UNTRACED_AT = TRACED_STATE_DTYPE.itemsize - STATE_DTYPE.itemsize
+"""Where STATE_DTYPE's fields begin in a TRACED_STATE_DTYPE record: after the trace, in the same order and at the same
+distances from one another (checked below), so the traced record from there on is an untraced one."""
+assert all(
+    _offsets(TRACED_STATE_DTYPE)[name] == UNTRACED_AT + offset for name, offset in _offsets(STATE_DTYPE).items()
+), "TRACED_STATE_DTYPE must be the trace, then STATE_DTYPE's fields as they are laid out there"
+
+
+def untraced(st: Any) -> Any:
+    """st as an untraced record (STATE_DTYPE): what the match loop hands the policies' door (`choose_*`) and the search
+    hands greedy. Those never trace nor count, so the compiled policies are one copy for batches and traces alike (as
+    when the trace travelled beside the record), not a second one for the traced record type: about 10 s less of
+    cold compile. Uncompiled, st itself (every field a policy reads is in it); compiled, `_compiled_untraced`."""
+    return st
+
+
+@intrinsic
+def _untraced_record(typingctx: Any, st: Any) -> Any:
+    """The STATE_DTYPE record that begins UNTRACED_AT bytes into a TRACED_STATE_DTYPE record (a pointer moved and
+    retyped: nothing is copied, and the policies' writes, random's words and greedy's held attackers, land in st)."""
+    target = from_dtype(STATE_DTYPE)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        byte = context.get_value_type(types.int8).as_pointer()
+        moved = builder.gep(builder.bitcast(args[0], byte), [context.get_constant(types.intp, UNTRACED_AT)])
+        return builder.bitcast(moved, context.get_value_type(target))
+
+    return target(st), codegen
+
+
+@overload(untraced, jit_options=no_nrt_options(), strict=False)
+def _compiled_untraced(st: Any) -> Any:
+    """`untraced` for Numba: st itself when it is untraced, the record within it (`_untraced_record`) when traced."""
+    if isinstance(st, types.Record) and "events" in st.fields:
+        # Numba's stubs type an intrinsic's call with its definition's (typing context, value) parameters.
+        return lambda st: _untraced_record(st)  # type: ignore[call-arg]
+    return lambda st: st
 
 
 # =====================================================================================================================
@@ -352,109 +427,67 @@ def remove_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> Non
 
 
 @llvm_inline_kernel
-def destroy_creature(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    i: EngineInt,
-    source: EngineInt,
-) -> None:
+def destroy_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt, source: EngineInt) -> None:
     """Destroy p's creature in slot i (`source` is the card that destroyed it outright, or -1)."""
     card = st.board[p, i, B_CARD]
-    counters[p, card, DESTROYED] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
+    st.counters[p, card, DESTROYED] += 1
+    trace(st, st.game[G_TURN], p, EV_DESTROYED, card, source, 0)
     remove_creature(table, st, p, i)
 
 
 @llvm_inline_kernel
-def remove_the_dead(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def remove_the_dead(table: IntArray, st: Any) -> None:
     """Destroy every creature whose damage has reached its resolve (checked after damage and when bonuses end)."""
     for p in range(2):
         i = 0
         while i < st.side[p, S_BOARD]:
             if damage_to_destroy(table, st, p, i) <= 0:
-                destroy_creature(table, st, counters, events, p, i, -1)
+                destroy_creature(table, st, p, i, -1)
             else:
                 i += 1
     st.game[G_UNCHECKED] = 0
 
 
 @llvm_inline_kernel
-def remove_if_destroyed(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    i: EngineInt,
-    q: EngineInt,
-    j: EngineInt,
-) -> None:
+def remove_if_destroyed(table: IntArray, st: Any, p: EngineInt, i: EngineInt, q: EngineInt, j: EngineInt) -> None:
     """`remove_the_dead` after damage to p's creature in slot i and q's in slot j (q != p; j = -1 when only one
     creature took damage): only those can have been destroyed, since every other creature was checked when it last
     took damage or lost resolve (G_UNCHECKED says when one may have entered the field destroyed)."""
     if st.game[G_UNCHECKED] == 1:
-        remove_the_dead(table, st, counters, events)
+        remove_the_dead(table, st)
         return
     if p == 1 and j >= 0:
         # `remove_the_dead` destroys player 0's creatures first; the trace keeps that order.
         p, i, q, j = q, j, p, i
     if damage_to_destroy(table, st, p, i) <= 0:
-        destroy_creature(table, st, counters, events, p, i, -1)
+        destroy_creature(table, st, p, i, -1)
     if j >= 0 and damage_to_destroy(table, st, q, j) <= 0:
-        destroy_creature(table, st, counters, events, q, j, -1)
+        destroy_creature(table, st, q, j, -1)
 
 
 @llvm_inline_kernel
-def hit_player(
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    owner: EngineInt,
-    source: EngineInt,
-    amount: EngineInt,
-) -> None:
+def hit_player(st: Any, owner: EngineInt, source: EngineInt, amount: EngineInt) -> None:
     """`owner`'s card `source` deals `amount` to the opponent's Healthshards."""
     target = 1 - owner
     st.side[target, S_LIFE] -= amount
-    counters[owner, source, DAMAGE_DEALT] += amount
-    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
+    st.counters[owner, source, DAMAGE_DEALT] += amount
+    trace(st, st.game[G_TURN], owner, EV_HIT, source, st.side[target, S_LIFE], amount)
     if st.side[target, S_LIFE] <= 0:
         end_match(st, owner)
 
 
 @llvm_inline_kernel
 def damage_creature(
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    owner: EngineInt,
-    source: EngineInt,
-    q: EngineInt,
-    i: EngineInt,
-    amount: EngineInt,
+    st: Any, owner: EngineInt, source: EngineInt, q: EngineInt, i: EngineInt, amount: EngineInt
 ) -> None:
     """`owner`'s card `source` puts `amount` damage on q's creature in slot i (destruction is checked after)."""
     st.board[q, i, B_DAMAGE] += amount
-    counters[owner, source, DAMAGE_DEALT] += amount
-    trace_event(events, st.ecount, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
+    st.counters[owner, source, DAMAGE_DEALT] += amount
+    trace(st, st.game[G_TURN], owner, EV_DAMAGE, source, st.board[q, i, B_CARD], amount)
 
 
 @llvm_inline_kernel
-def heal_player(
-    st: Any,
-    events: IntArray | None,
-    p: EngineInt,
-    source: EngineInt,
-    amount: EngineInt,
-) -> None:
+def heal_player(st: Any, p: EngineInt, source: EngineInt, amount: EngineInt) -> None:
     """p gains Healthshards, up to `healthshards_cap` (0: no cap)."""
     life = st.side[p, S_LIFE] + amount
     cap = st.options[O_HEAL_CAP]
@@ -462,20 +495,14 @@ def heal_player(
         life = max(cap, st.side[p, S_LIFE])
     gained = life - st.side[p, S_LIFE]
     st.side[p, S_LIFE] = life
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_HEAL, source, life, gained)
+    trace(st, st.game[G_TURN], p, EV_HEAL, source, life, gained)
 
 
 @llvm_inline_kernel
-def draw_card(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def draw_card(table: IntArray, st: Any, p: EngineInt) -> None:
     """p draws the top card; from an empty deck p draws nothing (or loses, with `deck_out_loses`)."""
     if st.side[p, S_DRAWN] >= st.side[p, S_DECK]:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+        trace(st, st.game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
         if st.options[O_DECK_OUT_LOSES] == 1:
             end_match(st, 1 - p)
         return
@@ -484,8 +511,8 @@ def draw_card(
     st.hand[p, st.side[p, S_HAND]] = card
     st.side[p, S_HAND] += 1
     st.side[p, S_HAND_INSTANT] = min(st.side[p, S_HAND_INSTANT], table[card, T_INSTANT_COST])
-    count_draw(counters, p, card)
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
+    count_draw(st.counters, p, card)
+    trace(st, st.game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @llvm_inline_kernel
@@ -561,8 +588,6 @@ def leave_target_open(
 def clause_on(
     table: IntArray,
     st: Any,
-    counters: IntArray,
-    events: IntArray | None,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -574,29 +599,27 @@ def clause_on(
     (power, resolve: this turn, or for as long as it lives with MODE_EQUIP)."""
     q = 1 - p
     if op == OP_DAMAGE:
-        damage_creature(st, counters, events, p, card, q, slot, amount)
-        remove_if_destroyed(table, st, counters, events, q, slot, p, np.int64(-1))
+        damage_creature(st, p, card, q, slot, amount)
+        remove_if_destroyed(table, st, q, slot, p, np.int64(-1))
     elif op == OP_DESTROY:
-        destroy_creature(table, st, counters, events, q, slot, card)
+        destroy_creature(table, st, q, slot, card)
     else:
         if mode != MODE_EQUIP:
             st.game[G_BONUS] = 1
         if op == OP_POWER:
             st.board[p, slot, B_EQ_POWER if mode == MODE_EQUIP else B_TMP_POWER] += amount
             refresh_stats(table, st, p, slot)
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
+            trace(st, st.game[G_TURN], p, EV_POWER, card, st.board[p, slot, B_CARD], amount)
         else:
             st.board[p, slot, B_EQ_RESOLVE if mode == MODE_EQUIP else B_TMP_RESOLVE] += amount
             refresh_stats(table, st, p, slot)
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
+            trace(st, st.game[G_TURN], p, EV_RESOLVE, card, st.board[p, slot, B_CARD], amount)
 
 
 @rules_kernel
 def apply_effects(
     table: IntArray,
     st: Any,
-    counters: IntArray,
-    events: IntArray | None,
     p: EngineInt,
     card: EngineInt,
     mode: EngineInt,
@@ -638,17 +661,17 @@ def apply_effects(
                     return
                 continue
             # One call site: each inlined copy of a clause's work adds to the cold compile.
-            clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
+            clause_on(table, st, p, card, mode, op, amount, slot)
         elif op == OP_DAMAGE_PLAYER:
-            hit_player(st, counters, events, p, card, amount)
+            hit_player(st, p, card, amount)
         elif op == OP_HEAL:
-            heal_player(st, events, p, card, amount)
+            heal_player(st, p, card, amount)
         elif op == OP_DRAW:
             for _ in range(amount):
-                draw_card(table, st, counters, events, p)
+                draw_card(table, st, p)
         elif op == OP_PLASMA:
             st.side[p, S_PLASMA] += amount
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
+            trace(st, st.game[G_TURN], p, EV_PLASMA, card, st.side[p, S_PLASMA], amount)
 
 
 @llvm_inline_kernel
@@ -664,13 +687,7 @@ def legal_effect_targets(st: Any, out: IntArray) -> int:
 
 
 @rules_kernel
-def apply_effect_target(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    slot: EngineInt,
-) -> None:
+def apply_effect_target(table: IntArray, st: Any, slot: EngineInt) -> None:
     """The open target is the creature in field `slot`: the waiting clause takes it and the card's effects go on
     (an equipment goes under it, then its effects run). Once they are done, an Instant's window goes on, and a card
     or ability of a play phase has gone in effect: the opponent's window after it opens (`open_window`)."""
@@ -681,13 +698,11 @@ def apply_effect_target(
     enemy_uid = st.game[G_FX_ENEMY]
     st.game[G_PENDING] = D_NONE
     if pending == D_EQUIP_TARGET:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        trace(st, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         if table[card, T_CLAUSES] > 0:
             apply_effects(
                 table,
                 st,
-                counters,
-                events,
                 p,
                 card,
                 np.int64(MODE_EQUIP),
@@ -700,22 +715,13 @@ def apply_effect_target(
         blk = ABILITY if mode == MODE_ACTIVATE else 0
         op = table[card, blk + T_CLAUSE0 + 2 * clause]
         amount = table[card, blk + T_CLAUSE0 + 2 * clause + 1]
-        clause_on(table, st, counters, events, p, card, mode, op, amount, slot)
+        clause_on(table, st, p, card, mode, op, amount, slot)
         apply_effects(
-            table,
-            st,
-            counters,
-            events,
-            p,
-            card,
-            np.int64(mode),
-            np.int64(st.game[G_FX_OWN]),
-            np.int64(enemy_uid),
-            np.int64(clause + 1),
+            table, st, p, card, np.int64(mode), np.int64(st.game[G_FX_OWN]), np.int64(enemy_uid), np.int64(clause + 1)
         )
     if st.game[G_PENDING] == D_NONE:
         if st.game[G_DECISION] == D_INSTANT:
-            instant_done(table, st, counters, events)
+            instant_done(table, st)
         elif st.game[G_DECISION] == D_PLAY:
             open_window(table, st, 1 - st.game[G_ACTOR], np.int64(WINDOW_PLAY))
 
@@ -740,16 +746,7 @@ def can_play(table: IntArray, st: Any, p: EngineInt, h: EngineInt) -> bool:
 
 
 @llvm_inline_kernel
-def play_card(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    h: EngineInt,
-    own_uid: EngineInt,
-    enemy_uid: EngineInt,
-) -> None:
+def play_card(table: IntArray, st: Any, p: EngineInt, h: EngineInt, own_uid: EngineInt, enemy_uid: EngineInt) -> None:
     """p pays for and plays hand card h (legality is the caller's: see `can_play`).
 
     `own_uid` is the creature an equipment goes under (or a bonus's target), `enemy_uid` a damage target; when
@@ -760,8 +757,8 @@ def play_card(
     card = remove_from_hand(table, st, p, h)
     cost = table[card, T_COST]
     st.side[p, S_PLASMA] -= cost
-    count_play(counters, p, card, st.game[G_TURN])
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
+    count_play(st.counters, p, card, st.game[G_TURN])
+    trace(st, st.game[G_TURN], p, EV_PLAY, card, st.side[p, S_PLASMA], cost)
     kind = table[card, T_KIND]
     mode = MODE_PLAY
     if kind == K_CREATURE:
@@ -773,24 +770,22 @@ def play_card(
                 # Which creature it goes under is p's decision.
                 leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
             return
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
+        trace(st, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
         own_uid = st.board[p, slot, B_UID]
     elif kind == K_BATTLEFIELD:
         old = st.side[p, S_BATTLEFIELD]
         if old >= 0:
-            trace_event(events, st.ecount, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
+            trace(st, st.game[G_TURN], p, EV_BATTLEFIELD_REPLACED, card, old, 0)
         st.side[p, S_BATTLEFIELD] = card
         refresh_side(table, st, p)
         # Replacing a battlefield can take away resolve, and with it creatures.
-        remove_the_dead(table, st, counters, events)
+        remove_the_dead(table, st)
         if st.options[O_BATTLEFIELD_EACH_TURN] == 1:
             return
         mode = MODE_TRIGGER
     if table[card, T_CLAUSES] > 0:
-        apply_effects(
-            table, st, counters, events, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid), np.int64(0)
-        )
+        apply_effects(table, st, p, card, np.int64(mode), np.int64(own_uid), np.int64(enemy_uid), np.int64(0))
 
 
 @llvm_inline_kernel
@@ -806,40 +801,24 @@ def can_activate(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> bool:
 
 
 @rules_kernel
-def activate(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    i: EngineInt,
-) -> None:
+def activate(table: IntArray, st: Any, p: EngineInt, i: EngineInt) -> None:
     """p pays for and activates the ability of its creature in slot i (legality is the caller's: `can_activate`)."""
     card = st.board[p, i, B_CARD]
     cost = table[card, ABILITY + T_COST]
     st.side[p, S_PLASMA] -= cost
     st.board[p, i, B_ACTIVATED] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
+    trace(st, st.game[G_TURN], p, EV_ACTIVATE, card, st.side[p, S_PLASMA], cost)
     apply_effects(
-        table,
-        st,
-        counters,
-        events,
-        p,
-        card,
-        np.int64(MODE_ACTIVATE),
-        np.int64(st.board[p, i, B_UID]),
-        np.int64(-1),
-        np.int64(0),
+        table, st, p, card, np.int64(MODE_ACTIVATE), np.int64(st.board[p, i, B_UID]), np.int64(-1), np.int64(0)
     )
 
 
 @llvm_inline_kernel
-def flip_coin(st: Any, events: IntArray | None, p: EngineInt) -> None:
+def flip_coin(st: Any, p: EngineInt) -> None:
     """Once per game, the second player's coin: +1 plasma this turn."""
     st.side[p, S_COIN] = 0
     st.side[p, S_PLASMA] += 1
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
+    trace(st, st.game[G_TURN], p, EV_COIN, -1, -1, st.side[p, S_PLASMA])
 
 
 @llvm_inline_kernel
@@ -885,24 +864,17 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
 
 
 @llvm_inline_kernel
-def apply_play(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    action: EngineInt,
-) -> None:
+def apply_play(table: IntArray, st: Any, p: EngineInt, action: EngineInt) -> None:
     """p takes a listed action of the play decision (STOP takes nothing: the match loop ends the play phase). Once a
     card or an ability has gone in effect (a target it leaves open chosen: `apply_effect_target`), the opponent's
     instant window after it opens (`open_window`; the coin is not a card and opens none)."""
     if action == COIN:
-        flip_coin(st, events, p)
+        flip_coin(st, p)
     elif action >= 0:
         if action >= ACTIVATE:
-            activate(table, st, counters, events, p, action - ACTIVATE)
+            activate(table, st, p, action - ACTIVATE)
         else:
-            play_card(table, st, counters, events, p, action, np.int64(-1), np.int64(-1))
+            play_card(table, st, p, action, np.int64(-1), np.int64(-1))
         if st.game[G_PENDING] == D_NONE:
             open_window(table, st, 1 - p, np.int64(WINDOW_PLAY))
 
@@ -950,36 +922,19 @@ def open_window(table: IntArray, st: Any, x: EngineInt, window: EngineInt) -> bo
 
 
 @llvm_inline_kernel
-def fight(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    a: EngineInt,
-    q: EngineInt,
-    d: EngineInt,
-) -> None:
+def fight(table: IntArray, st: Any, p: EngineInt, a: EngineInt, q: EngineInt, d: EngineInt) -> None:
     """p's creature in slot a and q's in slot d deal their power to each other at once; both end tapped."""
     power_a = creature_power(table, st, p, a)
     power_d = creature_power(table, st, q, d)
     st.board[p, a, B_TAPPED] = 1
     st.board[q, d, B_TAPPED] = 1
-    damage_creature(st, counters, events, p, st.board[p, a, B_CARD], q, d, power_a)
-    damage_creature(st, counters, events, q, st.board[q, d, B_CARD], p, a, power_d)
-    remove_if_destroyed(table, st, counters, events, p, a, q, d)
+    damage_creature(st, p, st.board[p, a, B_CARD], q, d, power_a)
+    damage_creature(st, q, st.board[q, d, B_CARD], p, a, power_d)
+    remove_if_destroyed(table, st, p, a, q, d)
 
 
 @llvm_inline_kernel
-def declare_attack(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    a: EngineInt,
-    target: EngineInt,
-) -> None:
+def declare_attack(table: IntArray, st: Any, p: EngineInt, a: EngineInt, target: EngineInt) -> None:
     """p's creature in slot a attacks: directly (target = DIRECT) or the enemy creature in slot `target`.
 
     A direct attack opens the defender's block decision when they have an untapped creature; otherwise the attack
@@ -987,7 +942,7 @@ def declare_attack(
     """
     q = 1 - p
     attacker_card = st.board[p, a, B_CARD]
-    counters[p, attacker_card, ATTACKED] += 1
+    st.counters[p, attacker_card, ATTACKED] += 1
     st.game[G_ATTACKING] = p
     st.game[G_ATTACKER] = a
     st.game[G_ATTACKER_UID] = st.board[p, a, B_UID]
@@ -995,25 +950,21 @@ def declare_attack(
     st.game[G_DEFENDER_UID] = -1
     st.game[G_WINDOW] = WINDOW_ATTACK
     if target == DIRECT:
-        trace_event(
-            events, st.ecount, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a)
-        )
+        trace(st, st.game[G_TURN], p, EV_ATTACK_DIRECT, attacker_card, -1, creature_power(table, st, p, a))
         for i in range(st.side[q, S_BOARD]):
             if st.board[q, i, B_TAPPED] == 0:
                 open_decision(st, np.int64(D_BLOCK), q)
                 return
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+        trace(st, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
     else:
         st.game[G_DEFENDER_UID] = st.board[q, target, B_UID]
         st.game[G_DEFENDER] = target
-        trace_event(
-            events, st.ecount, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0
-        )
+        trace(st, st.game[G_TURN], p, EV_ATTACK_CREATURE, attacker_card, st.board[q, target, B_CARD], 0)
     # The first window opened here, without a call; the damage stays in `attack_goes_on`, a kernel of its own that
     # LLVM copies in: written out here it was typed again at every level and cost compile (plasma.md, Speed, round 4).
     if open_instant_window(table, st, p):
         return
-    attack_goes_on(table, st, counters, events)
+    attack_goes_on(table, st)
 
 
 @llvm_inline_kernel
@@ -1029,13 +980,7 @@ def legal_blocks(st: Any, q: EngineInt, out: IntArray) -> int:
 
 
 @llvm_inline_kernel
-def apply_block(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    d: EngineInt,
-) -> None:
+def apply_block(table: IntArray, st: Any, d: EngineInt) -> None:
     """The defender blocks the direct attack with its creature in slot d (or takes the hit: NO_BLOCK); the attack
     goes on."""
     q = st.game[G_ACTOR]
@@ -1043,19 +988,14 @@ def apply_block(
     if d >= 0:
         st.game[G_DEFENDER_UID] = st.board[q, d, B_UID]
         st.game[G_DEFENDER] = d
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
+        trace(st, st.game[G_TURN], q, EV_BLOCK, st.board[q, d, B_CARD], attacker_card, 0)
     else:
-        trace_event(events, st.ecount, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
-    attack_goes_on(table, st, counters, events)
+        trace(st, st.game[G_TURN], q, EV_NO_BLOCK, -1, attacker_card, 0)
+    attack_goes_on(table, st)
 
 
 @llvm_inline_kernel
-def attack_goes_on(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def attack_goes_on(table: IntArray, st: Any) -> None:
     """The attack once its fighters are known: with `instants_before_damage`, the attacker's then the defender's
     instant window, each opened (D_INSTANT) when that player holds an Instant they can pay for; then damage
     (`resolve_attack`). Copied in by LLVM (`llvm_inline_kernel`): typed once, so the several decisions that lead here
@@ -1063,7 +1003,7 @@ def attack_goes_on(
     if open_instant_window(table, st, st.game[G_ATTACKING]):
         return
     st.game[G_WINDOW] = WINDOW_DONE
-    resolve_attack(table, st, counters, events)
+    resolve_attack(table, st)
 
 
 @llvm_inline_kernel
@@ -1085,12 +1025,7 @@ def open_instant_window(table: IntArray, st: Any, p: EngineInt) -> bool:
 
 
 @llvm_inline_kernel
-def resolve_attack(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def resolve_attack(table: IntArray, st: Any) -> None:
     """The attack's damage: a direct hit, or the fighters' fight; an Instant may have moved or removed either
     fighter, so both are found again by uid. The attacker decision opens again."""
     p = st.game[G_ATTACKING]
@@ -1103,18 +1038,18 @@ def resolve_attack(
     a = find_uid_from(st, p, st.game[G_ATTACKER_UID], st.game[G_ATTACKER])
     d = find_uid_from(st, q, defender_uid, st.game[G_DEFENDER])
     if a < 0:
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        trace(st, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
     if defender_uid < 0:
         st.board[p, a, B_TAPPED] = 1
-        hit_player(st, counters, events, p, attacker_card, creature_power(table, st, p, a))
+        hit_player(st, p, attacker_card, creature_power(table, st, p, a))
         return
     if d < 0:
         # The blocker or the attacked creature left the field before damage: the attack ends, the attacker tapped.
         st.board[p, a, B_TAPPED] = 1
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
+        trace(st, st.game[G_TURN], p, EV_ATTACK_ENDS, attacker_card, -1, 0)
         return
-    fight(table, st, counters, events, p, a, q, d)
+    fight(table, st, p, a, q, d)
 
 
 @llvm_inline_kernel
@@ -1143,13 +1078,7 @@ def legal_instants(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> int
 
 
 @inline_kernel
-def apply_instant(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    h: EngineInt,
-) -> None:
+def apply_instant(table: IntArray, st: Any, h: EngineInt) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
     Instant: the attack goes on. A window outside an attack stays open until PASS, which closes it: after a card of
     the opponent's play phase (WINDOW_PLAY) the opponent's play decision opens again; at the start or the end of a
@@ -1157,47 +1086,36 @@ def apply_instant(
     played by `play_instant` (called)."""
     window = st.game[G_WINDOW]
     if h != PASS:
-        play_instant(table, st, counters, events, h)
+        play_instant(table, st, h)
     elif window == WINDOW_PLAY:
         open_decision(st, np.int64(D_PLAY), 1 - st.game[G_ACTOR])
     elif is_open_window(window):
         st.game[G_DECISION] = D_NONE
     else:
-        instant_done(table, st, counters, events)
+        instant_done(table, st)
 
 
 @rules_kernel
-def play_instant(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    h: EngineInt,
-) -> None:
+def play_instant(table: IntArray, st: Any, h: EngineInt) -> None:
     """`apply_instant` of an Instant (hand position h): it is played on the window's fighters; then, unless its
     target is left open, the attack goes on."""
     own_uid, enemy_uid = window_uids(st)
-    play_card(table, st, counters, events, st.game[G_ACTOR], h, np.int64(own_uid), np.int64(enemy_uid))
+    play_card(table, st, st.game[G_ACTOR], h, np.int64(own_uid), np.int64(enemy_uid))
     if st.game[G_PENDING] != D_NONE:
         # The window goes on once the Instant's target is chosen (`apply_effect_target`).
         return
-    instant_done(table, st, counters, events)
+    instant_done(table, st)
 
 
 @llvm_inline_kernel
-def instant_done(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def instant_done(table: IntArray, st: Any) -> None:
     """An attack's window has had its one Instant (or none): the attack goes on. A window outside an attack stays
     open."""
     window = st.game[G_WINDOW]
     if is_open_window(window):
         return
     st.game[G_WINDOW] = WINDOW_DEFEND if window == WINDOW_ATTACK else WINDOW_DONE
-    attack_goes_on(table, st, counters, events)
+    attack_goes_on(table, st)
 
 
 @llvm_inline_kernel
@@ -1230,14 +1148,7 @@ def legal_targets(st: Any, p: EngineInt, out: IntArray) -> int:
 
 
 @llvm_inline_kernel
-def apply_target(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    target: EngineInt,
-) -> None:
+def apply_target(table: IntArray, st: Any, p: EngineInt, target: EngineInt) -> None:
     """p sends its attacker in slot G_ATTACKER to a listed target: HOLD marks it held back for the rest of this
     battle phase, anything else declares the attack (which may open the defender's block or an instant window)."""
     a = st.game[G_ATTACKER]
@@ -1245,7 +1156,7 @@ def apply_target(
         st.board[p, a, B_HELD] = 1
         open_decision(st, np.int64(D_ATTACKER), p)
     else:
-        declare_attack(table, st, counters, events, p, a, target)
+        declare_attack(table, st, p, a, target)
 
 
 # =====================================================================================================================
@@ -1264,13 +1175,7 @@ def has_trigger(table: IntArray, card: EngineInt) -> bool:
 
 
 @llvm_inline_kernel
-def start_turn(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def start_turn(table: IntArray, st: Any, p: EngineInt) -> None:
     """Untap, summoning sickness ends, plasma = your turn number (the rest is lost), draw 1, battlefield fires."""
     st.game[G_TURN] += 1
     st.side[p, S_TURNS] += 1
@@ -1282,25 +1187,17 @@ def start_turn(
         for i in range(st.side[1 - p, S_BOARD]):
             st.board[1 - p, i, B_TAPPED] = 0
     st.side[p, S_PLASMA] = st.side[p, S_TURNS]
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
-    trace_event(events, st.ecount, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
-    draw_card(table, st, counters, events, p)
+    trace(st, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_TURNS], st.side[p, S_PLASMA])
+    trace(st, st.game[G_TURN], p, EV_LIFE, -1, st.side[1, S_LIFE], st.side[0, S_LIFE])
+    draw_card(table, st, p)
     field = st.side[p, S_BATTLEFIELD]
     if st.game[G_OVER] == 0 and field >= 0 and st.options[O_BATTLEFIELD_EACH_TURN] == 1 and has_trigger(table, field):
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
-        apply_effects(
-            table, st, counters, events, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0)
-        )
+        trace(st, st.game[G_TURN], p, EV_TRIGGER, field, -1, 0)
+        apply_effects(table, st, p, field, np.int64(MODE_TRIGGER), np.int64(-1), np.int64(-1), np.int64(0))
 
 
 @llvm_inline_kernel
-def close_turn(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def close_turn(table: IntArray, st: Any, p: EngineInt) -> None:
     """After the opponent's end-of-turn window (`end_turn`): "this turn" bonuses end (and damage, by option)."""
     # Damage only ever destroys at once (every damage is followed by a check), so at the end of turn a creature can
     # only be destroyed by losing a resolve bonus (`resolve_bonus_end_destroys`), or when it entered the field
@@ -1308,7 +1205,7 @@ def close_turn(
     bonus_ended = False
     if st.game[G_BONUS] == 0 and st.options[O_DAMAGE_WEARS_OFF] == 0:
         if st.game[G_UNCHECKED] == 1:
-            remove_the_dead(table, st, counters, events)
+            remove_the_dead(table, st)
         return
     st.game[G_BONUS] = 0
     for player in range(2):
@@ -1328,7 +1225,7 @@ def close_turn(
             if st.options[O_DAMAGE_WEARS_OFF] == 1:
                 st.board[player, i, B_DAMAGE] = 0
     if bonus_ended or st.game[G_UNCHECKED] == 1:
-        remove_the_dead(table, st, counters, events)
+        remove_the_dead(table, st)
 
 
 @llvm_inline_kernel
@@ -1345,14 +1242,7 @@ def legal_mulligan(st: Any, p: EngineInt, out: IntArray) -> int:
 
 
 @rules_kernel
-def apply_mulligan(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    action: EngineInt,
-) -> None:
+def apply_mulligan(table: IntArray, st: Any, p: EngineInt, action: EngineInt) -> None:
     """p takes a listed mulligan action: set hand card `action` aside and draw 1; or KEEP, which ends the mulligan:
     the set-aside cards are shuffled back into the deck."""
     # The cards drawn so far left the front of the library, so its first slots hold the set-aside cards.
@@ -1361,8 +1251,8 @@ def apply_mulligan(
         card = remove_from_hand(table, st, p, action)
         st.library[p, aside] = card
         st.game[G_ASIDE] = aside + 1
-        trace_event(events, st.ecount, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
-        draw_card(table, st, counters, events, p)
+        trace(st, st.game[G_TURN], p, EV_MULLIGAN, card, -1, 0)
+        draw_card(table, st, p)
         return
     st.game[G_DECISION] = D_NONE
     if aside == 0:
@@ -1385,8 +1275,6 @@ def policy_block(st: Any, p: EngineInt) -> IntArray:
 def setup_match(
     table: IntArray,
     st: Any,
-    counters: IntArray,
-    events: IntArray | None,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -1432,18 +1320,12 @@ def setup_match(
     for k in range(2):
         p = first if k == 0 else 1 - first
         for _ in range(OPENING_HAND):
-            draw_card(table, st, counters, events, p)
-        mulligan(table, st, counters, events, p)
+            draw_card(table, st, p)
+        mulligan(table, st, p)
 
 
 @rules_kernel
-def play_turns(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    stage: EngineInt,
-) -> None:
+def play_turns(table: IntArray, st: Any, stage: EngineInt) -> None:
     """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
 
     `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
@@ -1456,30 +1338,30 @@ def play_turns(
     while st.game[G_OVER] == 0:
         if stage == STAGE_TURN:
             if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-                trace_event(events, st.ecount, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+                trace(st, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
                 end_match(st, -1)
                 break
-            start_turn(table, st, counters, events, p)
+            start_turn(table, st, p)
             if st.game[G_PENDING] != D_NONE:
-                answer_targets(table, st, counters, events)
+                answer_targets(table, st)
             # The opponent's window at the start of the turn (`instants_any_time`), once the draw and battlefield are
             # done.
             if open_window(table, st, 1 - p, np.int64(WINDOW_START)):
-                answer_window(table, st, counters, events)
+                answer_window(table, st)
                 st.game[G_DECISION] = D_NONE
             if st.side[p, S_POLICY] == SEARCH:
                 st.game[G_FIRST] = p
                 return
         if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
-            play_phase(table, st, counters, events, p)
+            play_phase(table, st, p)
         if st.game[G_OVER] == 0 and stage <= STAGE_BATTLE_ON:
             if stage != STAGE_BATTLE_ON:
                 # A battle phase starts with no creature held back (`battle_phase`).
                 for i in range(st.side[p, S_BOARD]):
                     st.board[p, i, B_HELD] = 0
-            battle_on(table, st, counters, events, p)
+            battle_on(table, st, p)
         if st.game[G_OVER] == 0:
-            end_turn(table, st, counters, events, p)
+            end_turn(table, st, p)
         p = 1 - p
         stage = STAGE_TURN
 
@@ -1533,7 +1415,7 @@ def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
 
 
 @rules_kernel
-def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
+def apply(table: IntArray, st: Any, action: EngineInt) -> None:
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
     attack done, or a hold) the next attacker; after a card or ability of the play phase has gone in effect, the
@@ -1542,7 +1424,7 @@ def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None,
     (the match loop goes on to the next phase). A target left open (G_PENDING) is answered first: the action is its
     field slot."""
     if st.game[G_PENDING] != D_NONE:
-        apply_effect_target(table, st, counters, events, action)
+        apply_effect_target(table, st, action)
         return
     p = st.game[G_ACTOR]
     decision = st.game[G_DECISION]
@@ -1550,28 +1432,28 @@ def apply(table: IntArray, st: Any, counters: IntArray, events: IntArray | None,
         if action == STOP:
             st.game[G_DECISION] = D_NONE
         else:
-            apply_play(table, st, counters, events, p, action)
+            apply_play(table, st, p, action)
     elif decision == D_ATTACKER:
         apply_attacker(st, action)
     elif decision == D_TARGET:
-        apply_target(table, st, counters, events, p, action)
+        apply_target(table, st, p, action)
     elif decision == D_BLOCK:
-        apply_block(table, st, counters, events, action)
+        apply_block(table, st, action)
     elif decision == D_INSTANT:
-        apply_instant(table, st, counters, events, action)
+        apply_instant(table, st, action)
     elif decision == D_MULLIGAN:
-        apply_mulligan(table, st, counters, events, p, action)
+        apply_mulligan(table, st, p, action)
 
 
 @rules_kernel
-def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray | None, action: EngineInt) -> None:
+def apply_choice(table: IntArray, st: Any, action: EngineInt) -> None:
     """`apply` for the two decisions the search chooses in, with no target left open: a play (not STOP, which the
     search takes itself) or an attacker's target. One kernel of two appliers, not `apply`'s six: less for the search
     line to compile."""
     if st.game[G_DECISION] == D_PLAY:
-        apply_play(table, st, counters, events, st.game[G_ACTOR], action)
+        apply_play(table, st, st.game[G_ACTOR], action)
     else:
-        apply_target(table, st, counters, events, st.game[G_ACTOR], action)
+        apply_target(table, st, st.game[G_ACTOR], action)
 
 
 # =====================================================================================================================
@@ -1580,7 +1462,7 @@ def apply_choice(table: IntArray, st: Any, counters: IntArray, events: IntArray 
 
 N_OPTIONS = len(OPTION_ORDER)
 NO_TRACE = 1 << 62
-"""A clone's trace count (`clone`): larger than any events buffer, so a rollout traces nothing."""
+"""A clone's trace count (`clone`): larger than any trace, so a rollout traces nothing."""
 
 
 @llvm_inline_kernel
@@ -1602,7 +1484,7 @@ def clone(st: Any, into: Any) -> None:
         into.rng[f] = st.rng[f]
     for f in range(N_OPTIONS):
         into.options[f] = st.options[f]
-    # Past the end of any events buffer: a traced match's rollouts write nothing, though they are passed its buffer.
+    # Past the end of any trace: a traced match's rollouts (on records of its traced type) write nothing.
     into.ecount[0] = NO_TRACE
 
 
@@ -1658,41 +1540,26 @@ def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None
 
 
 @rules_kernel
-def answer_targets(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def answer_targets(table: IntArray, st: Any) -> None:
     """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
     equipment's creature; rare, so one compiled copy, called)."""
     for _ in range(MAX_CLAUSES + 2):
         if st.game[G_PENDING] == D_NONE or st.game[G_OVER] == 1:
             return
-        apply_effect_target(table, st, counters, events, choose_effect_target(table, st, st.actions))
+        apply_effect_target(table, st, choose_effect_target(table, untraced(st), st.actions))
 
 
 @inline_kernel
-def ask_instant(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> EngineInt:
+def ask_instant(table: IntArray, st: Any) -> EngineInt:
     """The open instant decision asked of its player's policy and applied; returns the action (copied in by Numba:
     the module's docstring)."""
-    h = choose_instant(table, st, st.game[G_ACTOR], st.actions)
-    apply_instant(table, st, counters, events, h)
+    h = choose_instant(table, untraced(st), st.game[G_ACTOR], st.actions)
+    apply_instant(table, st, h)
     return h
 
 
 @rules_kernel
-def answer_window(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def answer_window(table: IntArray, st: Any) -> None:
     """An open instant window outside an attack (`open_window`: the end of a turn; with `instants_any_time` the start
     of the opponent's turn and after each card of their play phase), asked of its player's policy until they pass,
     and the targets their Instants leave open. One compiled copy, called: a window opens only when its player holds
@@ -1701,18 +1568,13 @@ def answer_window(
         if st.game[G_OVER] == 1 or st.game[G_DECISION] != D_INSTANT:
             return
         if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
-        elif ask_instant(table, st, counters, events) == PASS:
+            answer_targets(table, st)
+        elif ask_instant(table, st) == PASS:
             return
 
 
 @inline_kernel
-def answer_attack(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-) -> None:
+def answer_attack(table: IntArray, st: Any) -> None:
     """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
     attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
     done. Also answers a target any other action left open, and the window after a card of a play phase (its
@@ -1722,128 +1584,90 @@ def answer_attack(
             return
         decision = st.game[G_DECISION]
         if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
+            answer_targets(table, st)
         elif decision == D_BLOCK:
-            apply_block(table, st, counters, events, choose_block(table, st, st.game[G_ACTOR], st.actions))
+            apply_block(table, st, choose_block(table, untraced(st), st.game[G_ACTOR], st.actions))
         elif decision == D_INSTANT:
-            ask_instant(table, st, counters, events)
+            ask_instant(table, st)
         else:
             return
 
 
 @llvm_inline_kernel
-def attack(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    a: EngineInt,
-    target: EngineInt,
-) -> None:
+def attack(table: IntArray, st: Any, p: EngineInt, a: EngineInt, target: EngineInt) -> None:
     """p's creature in slot a attacks `target` (DIRECT or an enemy slot), the decisions it opens answered by the
     players' policies: the whole attack."""
-    declare_attack(table, st, counters, events, p, a, target)
-    answer_attack(table, st, counters, events)
+    declare_attack(table, st, p, a, target)
+    answer_attack(table, st)
 
 
 @inline_kernel
-def end_turn(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
     """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
     Instant they can pay for), then "this turn" bonuses end (`close_turn`)."""
     if open_window(table, st, 1 - p, np.int64(WINDOW_END)):
-        answer_window(table, st, counters, events)
+        answer_window(table, st)
         st.game[G_DECISION] = D_NONE
-    close_turn(table, st, counters, events, p)
+    close_turn(table, st, p)
 
 
 @rules_kernel
-def mulligan(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def mulligan(table: IntArray, st: Any, p: EngineInt) -> None:
     """p's mulligan: up to 3 times set a card aside and draw 1, until p keeps; the set-aside cards are then shuffled
     back into the deck."""
     open_decision(st, np.int64(D_MULLIGAN), p)
     st.game[G_ASIDE] = 0
     for _ in range(MULLIGANS_MAX + 1):
         n = legal_mulligan(st, p, st.actions)
-        action = choose_mulligan(table, st, p, st.actions, n)
-        apply_mulligan(table, st, counters, events, p, action)
+        action = choose_mulligan(table, untraced(st), p, st.actions, n)
+        apply_mulligan(table, st, p, action)
         if action == KEEP:
             return
 
 
 @inline_kernel
-def play_phase(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def play_phase(table: IntArray, st: Any, p: EngineInt) -> None:
     """p's play phase: the play decision, asked again after each action until p's policy stops; after each card or
     ability has gone in effect, the opponent's window (`instants_any_time`) is asked of their policy first."""
     open_decision(st, np.int64(D_PLAY), p)
     for _ in range(PLAY_STEPS + 1):
         if st.game[G_OVER] == 1:
             break
-        action = choose_play(table, st, p, st.actions)
+        action = choose_play(table, untraced(st), p, st.actions)
         if action == STOP:
             break
-        apply_play(table, st, counters, events, p, action)
+        apply_play(table, st, p, action)
         if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st, counters, events)
+            answer_targets(table, st)
         if st.game[G_DECISION] == D_INSTANT:
-            answer_window(table, st, counters, events)
+            answer_window(table, st)
     st.game[G_DECISION] = D_NONE
 
 
 @llvm_inline_kernel
-def battle_phase(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def battle_phase(table: IntArray, st: Any, p: EngineInt) -> None:
     """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
     time, while a creature can attack (`battle_on`; `play_turns` writes the two steps out itself, so its compile types
     `battle_on` once)."""
     for i in range(st.side[p, S_BOARD]):
         st.board[p, i, B_HELD] = 0
-    battle_on(table, st, counters, events, p)
+    battle_on(table, st, p)
 
 
 @inline_kernel
-def battle_on(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-) -> None:
+def battle_on(table: IntArray, st: Any, p: EngineInt) -> None:
     """The rest of p's battle phase (creatures held back so far stay held): the attacker and target decisions, one
     attack (or hold) at a time, while a creature can attack. A search's rollout takes it up here."""
     for _ in range(2 * MAX_DECK + 2):
         if st.game[G_OVER] == 1:
             break
         open_decision(st, np.int64(D_ATTACKER), p)
-        a = choose_attacker(table, st, p, st.actions)
+        a = choose_attacker(table, untraced(st), p, st.actions)
         if a < 0:
             break
         apply_attacker(st, a)
-        apply_target(table, st, counters, events, p, choose_target(table, st, p, st.actions))
-        answer_attack(table, st, counters, events)
+        apply_target(table, st, p, choose_target(table, untraced(st), p, st.actions))
+        answer_attack(table, st)
     st.game[G_DECISION] = D_NONE
 
 
@@ -1852,9 +1676,10 @@ def battle_on(
 # =====================================================================================================================
 
 
-def new_state(options: IntArray) -> Any:
-    """A fresh match state record (see STATE_DTYPE) holding these rule options."""
-    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)
+def new_state(options: IntArray, traced: bool = False) -> Any:
+    """A fresh match state record (see STATE_DTYPE; TRACED_STATE_DTYPE when `traced`) holding these rule options, its
+    counters zero."""
+    state = np.zeros(1, dtype=TRACED_STATE_DTYPE if traced else STATE_DTYPE).view(np.recarray)
     state.options[0] = options
     return state[0]
 
@@ -1871,14 +1696,13 @@ def play_matches(
     policy_b: EngineInt,
     winners: Any,
     turns: Any,
-    counters: IntArray,
-    events: IntArray | None,
 ) -> None:
-    """Play one match per seed on the given state arrays (see `new_state`), which every match reuses."""
+    """Play one match per seed on the given state record (see `new_state`), which every match reuses; its counters
+    add up over the batch."""
     for m in range(seeds.shape[0]):
-        begin_match_counters(counters, m)
-        setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        play_turns(table, st, counters, events, np.int64(STAGE_TURN))
-        end_match_counters(counters, st.game[G_TURN], np.int64(2))
+        begin_match_counters(st.counters, m)
+        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        play_turns(table, st, np.int64(STAGE_TURN))
+        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]

@@ -68,6 +68,7 @@ from workbench.rulesets.plasma.engine.rules import (
     open_decision,
     play_turns,
     setup_match,
+    untraced,
 )
 from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
 
@@ -159,21 +160,13 @@ def search_evaluation(table: IntArray, st: Any, p: EngineInt, mover: EngineInt) 
 
 @llvm_inline_kernel
 def rollout(
-    table: IntArray,
-    world: Any,
-    sim: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    choice: EngineInt,
-    stage: EngineInt,
-    cut: EngineInt,
+    table: IntArray, world: Any, sim: Any, p: EngineInt, choice: EngineInt, stage: EngineInt, cut: EngineInt
 ) -> EngineInt:
     """One rollout of `choice` for p in the sampled `world` (`determinize`d once for every candidate of a round),
     played on `sim`: the choice, the rest of p's turn from `stage`, then whole turns until the turn cap `cut`; p's
-    points. Nothing is traced (`clone` puts sim's trace count past the end of any events buffer), and `counters` is
-    the search's own scratch. Copied into its one caller, `search_decision`: one compiled module fewer holding a copy
-    of `play_turns`.
+    points. Nothing is traced (`clone` puts sim's trace count past the end of any trace), and sim's counters, which
+    nobody reads, count what it plays. Copied into its one caller, `search_decision`: one compiled module fewer
+    holding a copy of `play_turns`.
 
     The cut-off is the rules' own turn cap, lowered in the rollout's copy of the options (a cap ends the match as a
     draw before the next turn starts): so the rollout runs `play_turns` itself, and no rule learns of a search. A
@@ -183,10 +176,10 @@ def rollout(
     if stage == STAGE_PLAY and choice == STOP:
         after = STAGE_BATTLE
     else:
-        apply_choice(table, sim, counters, events, choice)
+        apply_choice(table, sim, choice)
         # The targets, block and instants it leaves open, by the policies the sides hold at the decision (p's:
         # greedy's).
-        answer_attack_called(table, sim, counters, events)
+        answer_attack_called(table, sim)
     policy = sim.options[O_SEARCH_ROLLOUT_POLICY]
     sim.side[0, S_POLICY] = policy
     sim.side[1, S_POLICY] = policy
@@ -195,7 +188,7 @@ def rollout(
     # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
     # compiles no second copy of a turn or a match.
     sim.game[G_FIRST] = p
-    play_turns(table, sim, counters, events, after)
+    play_turns(table, sim, after)
     winner = sim.game[G_WINNER]
     if winner == p:
         return WIN_POINTS
@@ -211,7 +204,7 @@ def rollout(
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
     """`halving_search`'s world dealer: the state cloned into the world record, what p cannot see dealt anew."""
-    table, st, world, _sim, _counters, _events, p, _stage, _cut = context
+    table, st, world, _sim, p, _stage, _cut = context
     clone(st, world)
     determinize(table, world, p, seed)
 
@@ -221,21 +214,13 @@ def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, _dice: E
     """`halving_search`'s rollout: choice k (st.choice[k]) from the world `context_world` dealt. Its later dice are
     the world's own generator's, seeded by `determinize`, so every candidate of a round rolls the same (the dice seed
     is not needed)."""
-    table, st, world, sim, counters, events, p, stage, cut = context
-    return rollout(table, world, sim, counters, events, p, st.choice[k], stage, cut)
+    table, st, world, sim, p, stage, cut = context
+    return rollout(table, world, sim, p, st.choice[k], stage, cut)
 
 
 @rules_kernel
 def search_decision(
-    table: IntArray,
-    st: Any,
-    world: Any,
-    sim: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    n: EngineInt,
-    stage: EngineInt,
+    table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt, n: EngineInt, stage: EngineInt
 ) -> EngineInt:
     """The index, among st.choice[:n] (greedy's choice first), of p's choice after successive halving over
     `search_rollouts` x n rollouts; a tie goes to the lower index, so greedy's choice is kept on a tie.
@@ -252,7 +237,7 @@ def search_decision(
     cut = st.options[O_TURN_CAP]
     if depth > 0 and st.game[G_TURN] + depth < cut:
         cut = st.game[G_TURN] + depth
-    context = (table, st, world, sim, counters, events, p, stage, cut)
+    context = (table, st, world, sim, p, stage, cut)
     budget = st.options[O_SEARCH_ROLLOUTS] * n
     st.searched[1] += halving_search(
         context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
@@ -298,16 +283,7 @@ def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, list
 
 
 @rules_kernel
-def searched_play_phase(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    world: Any,
-    sim: Any,
-    scratch: IntArray,
-) -> None:
+def searched_play_phase(table: IntArray, st: Any, p: EngineInt, world: Any, sim: Any) -> None:
     """`play_phase` for a search side: each play (or stop) is the searched best of its legal choices; the coin as
     greedy flips it."""
     for _ in range(PLAY_STEPS + 1):
@@ -315,33 +291,24 @@ def searched_play_phase(
             break
         open_decision(st, np.int64(D_PLAY), p)
         listed = legal_plays(table, st, p, st.actions)
-        greedy = greedy_play_called(table, st, p)
+        greedy = greedy_play_called(table, untraced(st), p)
         action = greedy
         if greedy != COIN:
             n = play_choices(table, st, p, greedy, listed)
             if n > 1:
                 # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
                 # search_decision once per value.
-                index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_PLAY))
+                index = search_decision(table, st, world, sim, p, np.int64(n), np.int64(STAGE_PLAY))
                 action = st.choice[index]
         if action == STOP:
             break
-        apply_choice(table, st, counters, events, action)
-        answer_attack_called(table, st, counters, events)
+        apply_choice(table, st, action)
+        answer_attack_called(table, st)
     st.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
-def searched_battle_phase(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    p: EngineInt,
-    world: Any,
-    sim: Any,
-    scratch: IntArray,
-) -> None:
+def searched_battle_phase(table: IntArray, st: Any, p: EngineInt, world: Any, sim: Any) -> None:
     """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
     among its listed targets (hold, direct, and each enemy creature it may attack; greedy's first)."""
     for i in range(st.side[p, S_BOARD]):
@@ -350,47 +317,39 @@ def searched_battle_phase(
         if st.game[G_OVER] == 1:
             break
         open_decision(st, np.int64(D_ATTACKER), p)
-        a = greedy_attacker(table, st, p)
+        a = greedy_attacker(table, untraced(st), p)
         if a < 0:
             break
         apply_attacker(st, a)
         n = legal_targets(st, p, st.actions)
-        greedy = greedy_attack_choice(table, st, p, a)
+        greedy = greedy_attack_choice(table, untraced(st), p, a)
         st.choice[0] = greedy
         at = 1
         for k in range(n):
             if st.actions[k] != greedy:
                 st.choice[at] = st.actions[k]
                 at += 1
-        index = search_decision(table, st, world, sim, scratch, events, p, np.int64(n), np.int64(STAGE_BATTLE_ON))
-        apply_choice(table, st, counters, events, st.choice[index])
-        answer_attack_called(table, st, counters, events)
+        index = search_decision(table, st, world, sim, p, np.int64(n), np.int64(STAGE_BATTLE_ON))
+        apply_choice(table, st, st.choice[index])
+        answer_attack_called(table, st)
     st.game[G_DECISION] = D_NONE
 
 
 @rules_kernel
-def play_turns_searched(
-    table: IntArray,
-    st: Any,
-    counters: IntArray,
-    events: IntArray | None,
-    world: Any,
-    sim: Any,
-    scratch: IntArray,
-) -> None:
+def play_turns_searched(table: IntArray, st: Any, world: Any, sim: Any) -> None:
     """`play_turns` when a side plays `search`: its play and battle phases are searched (`world` holds a round's
-    sampled world, `sim` is the state a rollout plays on, `scratch` the rollouts' counters); everything else, and
+    sampled world, `sim` is the state a rollout plays on, each of st's record type); everything else, and
     the other side, as `play_turns`."""
     # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
     # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
-    play_turns(table, st, counters, events, np.int64(STAGE_TURN))
+    play_turns(table, st, np.int64(STAGE_TURN))
     while st.game[G_OVER] == 0:
         p = st.game[G_FIRST]
-        searched_play_phase(table, st, counters, events, p, world, sim, scratch)
+        searched_play_phase(table, st, p, world, sim)
         if st.game[G_OVER] == 0:
-            searched_battle_phase(table, st, counters, events, p, world, sim, scratch)
+            searched_battle_phase(table, st, p, world, sim)
         st.game[G_FIRST] = p
-        play_turns(table, st, counters, events, np.int64(STAGE_END))
+        play_turns(table, st, np.int64(STAGE_END))
 
 
 @rules_kernel
@@ -399,7 +358,6 @@ def play_matches_searched(
     st: Any,
     world: Any,
     sim: Any,
-    scratch: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -408,16 +366,14 @@ def play_matches_searched(
     policy_b: EngineInt,
     winners: Any,
     turns: Any,
-    counters: IntArray,
-    events: IntArray | None,
 ) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
     exactly as before). The search's generator is seeded from each match's seed."""
     for m in range(seeds.shape[0]):
-        begin_match_counters(counters, m)
-        setup_match(table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        begin_match_counters(st.counters, m)
+        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
         rng_seed(st.srng, seeds[m] ^ SEARCH_SEED)
-        play_turns_searched(table, st, counters, events, world, sim, scratch)
-        end_match_counters(counters, st.game[G_TURN], np.int64(2))
+        play_turns_searched(table, st, world, sim)
+        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
         winners[m] = st.game[G_WINNER]
         turns[m] = st.game[G_TURN]
