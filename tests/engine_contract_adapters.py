@@ -835,9 +835,10 @@ def _souls_doors(E: Any, log: Checks) -> None:
         E.replace_everywhere(name, taken)  # in every module of the package that calls it
 
     direct("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
-    direct("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
-    direct("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
-    direct("cast_spell", lambda h, target: (E.A_CAST, h, target, 0))
+    # A paying rule's last argument says whether the plan `can_pay` left is paid as it is (greedy's) or made anew.
+    direct("summon", lambda h, row, planned: (E.A_SUMMON, h, row, 0))
+    direct("set_trap", lambda h, planned: (E.A_TRAP, h, 0, 0))
+    direct("cast_spell", lambda h, target, planned: (E.A_CAST, h, target, 0))
     direct("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
     direct("support", lambda u, target: (E.A_SUPPORT, u, target, 0), takes_g=False)
     direct("move_unit", lambda u, row: (E.A_MOVE, u, row, 0), takes_g=False)

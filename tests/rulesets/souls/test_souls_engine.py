@@ -279,10 +279,10 @@ class Scenario:
         n = E.legal_actions_of(self.G, self.st, side, out, E.ALL_ACTIONS, E.NONE)
         return [tuple(int(v) for v in row) for row in self.st[out : out + 4 * n].reshape(n, 4)]
 
-    def summon(self, side: int, hand_index: int, row: int) -> int:
-        """Summon through the rule (`summon`), its summon Trigger's open target answered as greedy answers it; the
-        unit's index after (-1: it left play)."""
-        u = E.summon(self.G, self.st, side, hand_index, row)
+    def summon(self, side: int, hand_index: int, row: int, planned: bool = False) -> int:
+        """Summon through the rule (`summon`; `planned`: on the plan `can_pay` left, as greedy does), its summon
+        Trigger's open target answered as greedy answers it; the unit's index after (-1: it left play)."""
+        u = E.summon(self.G, self.st, side, hand_index, row, E.PLANNED if planned else E.UNPLANNED)
         if u < 0:
             return -1
         unit_id = self.unit(side, u, E.U_ID)
@@ -401,6 +401,7 @@ def test_three_rows_and_the_row_size_option(cardset: CardSet, row_slots: int, ro
         ("field", ["Wall"], ["Ogre", "Pike"], "Ogre", False, ["Wall"], ["Ogre", "Pike"]),
         ("hand", ["Wall", "Grunt"], ["Ogre", "Pike"], "Ogre", False, ["Wall", "Grunt"], ["Ogre", "Pike"]),
         ("hand", [], ["Ogre", "Pike", "Bolt"], "Ogre", True, ["Ogre"], []),
+        ("hand", [], ["Pike", "Ogre", "Bolt"], "Ogre", True, ["Ogre"], []),  # a sacrifice on each side of the card
         # either: the weakest of all. Grunt in play is worth 3 + 2 + 4 = 9; a hand card half its worth: Bolt 6 / 2 = 3,
         # Pike (4 + 4 + 4) / 2 = 6. So Bolt and Pike go, Grunt stays.
         ("either", ["Grunt"], ["Ogre", "Pike", "Bolt"], "Ogre", True, ["Grunt", "Ogre"], []),
@@ -408,8 +409,10 @@ def test_three_rows_and_the_row_size_option(cardset: CardSet, row_slots: int, ro
         ("either", ["Grunt"], ["Sniper", "Bolt"], "Sniper", False, ["Grunt"], ["Sniper", "Bolt"]),
     ],
 )
+@pytest.mark.parametrize("planned", [False, True])
 def test_summoning_sacrifices_the_soul_cost(
     cardset: CardSet,
+    planned: bool,
     sacrifice_from: str,
     field: list[str],
     hand: list[str],
@@ -425,7 +428,8 @@ def test_summoning_sacrifices_the_soul_cost(
     index = hand.index(summon)
     assert bool(E.can_pay(game.G, game.st, A, index)) is payable
     if payable:
-        game.summon(A, index, 1)
+        # Paid on the plan `can_pay` just left (greedy's way) or planned again by the rule: the same sacrifices.
+        game.summon(A, index, 1, planned)
         assert game.counter(A, summon, PLAYED) == 1
         assert game.side(A, E.S_SUMMONS) == 1
     assert sorted(game.units(A)) == sorted(field_after)
@@ -632,7 +636,7 @@ def test_a_trap_reacts_to_a_magic_card(cardset: CardSet) -> None:
     game.traps(B, "Hex Ward")
     game.deck(A, "Pike", "Ogre")
     game.hand(A, "Insight")
-    E.cast_spell(game.G, game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1, E.UNPLANNED)
     assert game.side(A, E.S_STANDARD) == CURSE and game.held(A) == ["Pike", "Ogre"]  # cursed, then the draw resolves
 
 
@@ -1033,7 +1037,7 @@ def test_shield_restores_only_up_to_eight(cardset: CardSet) -> None:
     game = Scenario(cardset)
     game.arrays.sides[A, E.S_SHIELD] = 7
     game.hand(A, "Ward")
-    E.cast_spell(game.G, game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1, E.UNPLANNED)
     assert game.side(A, E.S_SHIELD) == 8
 
 
@@ -1205,7 +1209,7 @@ def test_equipment_with_an_element_makes_its_host_apply_it(cardset: CardSet) -> 
 def test_a_magic_card_applies_its_element_to_the_opponent(cardset: CardSet) -> None:
     game = Scenario(cardset)
     game.hand(A, "Vial")
-    E.cast_spell(game.G, game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1, E.UNPLANNED)
     assert game.side(B, E.S_STANDARD) == MIASMA and game.side(A, E.S_STANDARD) == -1
 
 
@@ -1217,9 +1221,10 @@ def test_magic_damage_and_draw(cardset: CardSet) -> None:
     v = game.place(B, "Ogre", 0, 3)
     game.deck(A, "Pike", "Wall")
     game.hand(A, "Bolt", "Insight")
-    E.cast_spell(game.G, game.st, A, 0, v)  # "Magic cards that deal damage can be used to add more damage to an attack"
+    # "Magic cards that deal damage can be used to add more damage to an attack"
+    E.cast_spell(game.G, game.st, A, 0, v, E.UNPLANNED)
     assert game.units(B) == [] and game.counter(A, "Bolt", DAMAGE_DEALT) == 4
-    E.cast_spell(game.G, game.st, A, 0, -1)
+    E.cast_spell(game.G, game.st, A, 0, -1, E.UNPLANNED)
     assert game.held(A) == ["Pike", "Wall"] and game.counter(A, "Pike", DRAWN) == 1
 
 
@@ -1461,6 +1466,7 @@ answered = {}
 real_apply = E.apply_of
 real_is_legal = E.is_legal
 legal_answers = {"yes": 0, "no": 0}
+plans_paid = [0]  # rows taken on the plan `can_pay` left (PLANNED), each checked against a plan made anew
 inside = [0]  # > 0 while a checked action runs: the rules it calls in turn are not the policy's choices
 batch_g = [None]  # the game data of the batch being played
 real_play_batch_kernel = E.play_batch_kernel
@@ -1520,7 +1526,20 @@ def listed_apply(G, st, side, row):
         inside[0] -= 1
 
 
-def listed_rule(name, row_of):
+def check_plan(G, st, side, h):
+    # A rule told PLANNED pays the plan in st as it is: it must be the one `can_pay` makes for hand card h now.
+    probe = st.copy()
+    if not E.can_pay(G, probe, side, h):
+        raise AssertionError(f"hand card {h} was paid on a plan, but it cannot be paid")
+    start = int(st[E.G_PLAN])
+    words = 2 + int(probe[start + E.PLAN_FIELD]) + int(probe[start + E.PLAN_HAND])
+    if st[start : start + words].tolist() != probe[start : start + words].tolist():
+        paid, fresh = st[start : start + words], probe[start : start + words]
+        raise AssertionError(f"plan {paid} paid for hand card {h}; can_pay plans {fresh}")
+    plans_paid[0] += 1
+
+
+def listed_rule(name, row_of, pays=False):
     # Greedy takes most rows by calling the rule `apply` calls for them (`attack` for an attack row, ...): such a
     # call is checked as the row `apply` would have been given.
     # The rules that read a card or an option take the game data first, (G, st, side, ...); Support and moves read
@@ -1530,6 +1549,8 @@ def listed_rule(name, row_of):
 
     def taken_directly(*args):
         G, (st, side, *rest) = (args[0], args[1:]) if takes_g else (None, args)
+        if pays and rest[-1]:
+            check_plan(G, st, side, rest[0])
         if inside[0] == 0:
             row = tuple(int(v) for v in row_of(*rest))
             check_listed(batch_g[0] if G is None else G, st, side, row)
@@ -1547,9 +1568,9 @@ def listed_rule(name, row_of):
 E.replace_everywhere("apply_of", listed_apply)
 E.replace_everywhere("is_legal", checked_is_legal)
 listed_rule("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
-listed_rule("summon", lambda h, row: (E.A_SUMMON, h, row, 0))
-listed_rule("set_trap", lambda h: (E.A_TRAP, h, 0, 0))
-listed_rule("cast_spell", lambda h, target: (E.A_CAST, h, target, 0))
+listed_rule("summon", lambda h, row, planned: (E.A_SUMMON, h, row, 0), pays=True)
+listed_rule("set_trap", lambda h, planned: (E.A_TRAP, h, 0, 0), pays=True)
+listed_rule("cast_spell", lambda h, target, planned: (E.A_CAST, h, target, 0), pays=True)
 listed_rule("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
 listed_rule("support", lambda u, target: (E.A_SUPPORT, u, target, 0))
 listed_rule("move_unit", lambda u, row: (E.A_MOVE, u, row, 0))
@@ -1563,7 +1584,14 @@ for deck_a in decks:
         results.append([winners.tolist(), turns.tolist(), int(counters.sum())])
 print(
     json.dumps(
-        {"applied": applied, "direct": direct, "answered": answered, "results": results, "is_legal": legal_answers}
+        {
+            "applied": applied,
+            "direct": direct,
+            "answered": answered,
+            "results": results,
+            "is_legal": legal_answers,
+            "plans_paid": plans_paid[0],
+        }
     )
 )
 """
@@ -1610,6 +1638,9 @@ def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
     # whether `legal_actions` listed the row.
     assert output["is_legal"]["yes"] > 0
     assert output["is_legal"]["no"] > 0
+    # Greedy pays its summons, traps and casts on the plan `can_pay` left (PLANNED), not planned again: each such
+    # plan was the one `can_pay` makes for that card at that moment.
+    assert output["plans_paid"] > 0
     cardset = load_cardset(path, SOULS)
     engine, compiled, _ = compile_for(cardset)
     seeds, first = batch_seeds(5, 3)[0]

@@ -321,6 +321,12 @@ PLAN_FIELD, PLAN_HAND = int64_constants(0, 2)
 """The sacrifice plan's first two words: how many field and how many hand sacrifices (`px`)."""
 ANY_TARGET = np.bool_(True)
 """`greedy_spell_target`'s any_target: pick the best card even when it does not destroy one."""
+PLANNED = np.bool_(True)
+"""A paying action's `planned` (`take_and_pay`): the sacrifice plan in `st` is the one `can_pay` left for this very
+card on this board (its caller asked just before, as greedy does), so it is not made again."""
+UNPLANNED = np.bool_(False)
+"""A paying action's `planned`: the plan is made anew for the card (what `apply` does: it trusts no plan it did not
+make)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------

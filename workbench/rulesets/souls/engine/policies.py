@@ -48,6 +48,7 @@ from workbench.rulesets.souls.engine.layout import (
     O_SUMMONS,
     O_TRAP_SLOTS,
     PENDING_NONE,
+    PLANNED,
     ROWS,
     S_HAND,
     S_ROW0,
@@ -99,6 +100,7 @@ from workbench.rulesets.souls.engine.rules import (
     find_row,
     find_unit,
     hand_sacrifice_worth,
+    has_timed_effect,
     in_range,
     legal_actions_of,
     move_unit,
@@ -136,10 +138,12 @@ def policy_flags(st: IntArray) -> int:
 # equipment, activations, Support and moves, attacks, finishers); each phase weighs a card by the phase's rule of
 # thumb and works out the one row it wants, legal by the tests `legal_actions` lists that kind of row by, without
 # listing. It takes the row by calling the rule `apply` calls for it (`attack`, `summon`, `set_trap`, `cast_spell`,
-# `activate`, `support`, `move_unit`: the same kernel with the same arguments, without `apply`'s call and dispatch),
+# `activate`, `support`, `move_unit`: the same kernel with the same arguments, without `apply`'s call and dispatch;
+# a card it pays for is paid on the sacrifice plan its `can_pay` just made, PLANNED, where `apply` plans again),
 # equipment through `apply_of` itself (its target is an open decision), and answers any decision left open through
-# `legal_actions_of` and `apply_of`. The legality replay test checks every row taken either way against the list. The
-# phases are inline kernels, copied into `greedy_turn`: one call per turn, not seven.
+# `legal_actions_of` and `apply_of`. The legality replay test checks every row taken either way against the list, and
+# every plan paid against one made anew. The phases are inline kernels, copied into `greedy_turn`: one call per turn,
+# not seven.
 
 
 @rules_kernel
@@ -263,10 +267,11 @@ def greedy_plays(G: IntArray, st: IntArray, side: EngineInt) -> None:
             # calls for it (`set_trap`, `cast_spell`; neither leaves a decision open).
             trap = cv(G, card, C_KIND) == KIND_TRAP
             if (not trap or st[sx(side, S_TRAPS)] < opt(G, O_TRAP_SLOTS)) and can_pay(G, st, side, i):
+                # The plan `can_pay` just made for card i is the one paid (PLANNED): no second plan.
                 if trap:
-                    set_trap(G, st, side, i)
+                    set_trap(G, st, side, i, PLANNED)
                 else:
-                    cast_spell(G, st, side, i, NONE)
+                    cast_spell(G, st, side, i, NONE, PLANNED)
                 i = 0  # the hand changed (draws, sacrifices): look again from the start
                 continue
         i += 1
@@ -284,13 +289,14 @@ def sorted_sacrifice_values(G: IntArray, st: IntArray, side: EngineInt) -> int:
     n = 0
     n_units = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
     n_hand = st[sx(side, S_HAND)] if mode != SACRIFICE_FIELD else 0
+    hand = zx(st, side, Z_HAND, ZERO)  # once: the loop's stores into `st` would have its layout words read again
     for i in range(n_units + n_hand):
         if i < n_units:
             value = unit_value(G, st, side, i)
             where = -1
         else:
             where = i - n_units
-            value = hand_sacrifice_worth(G, st[zx(st, side, Z_HAND, where)])
+            value = hand_sacrifice_worth(G, st[hand + where])
         j = n
         while j > 0 and st[base + 2 * (j - 1)] > value:  # insertion sort: the list is short
             st[base + 2 * j] = st[base + 2 * (j - 1)]
@@ -340,21 +346,21 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
     next best tried.
     """
     limit = opt(G, O_SUMMONS)
+    mode = opt(G, O_SACRIFICE)
     base = st[G_SCRATCH]
     while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
         held = st[sx(side, S_HAND)]
-        any_monster = False
-        for h in range(held):
-            if cv(G, st[zx(st, side, Z_HAND, h)], C_KIND) == KIND_MONSTER:
-                any_monster = True
-                break
-        if not any_monster:
-            return
         n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
         prefix = base
-        excluded = policy_flags(st)  # one flag per hand card: passed over, it has no summon row
-        for h in range(held):
-            st[excluded + h] = 0
+        # How many cards a monster in hand may sacrifice (`sacrifice_from`'s units and hand cards, but itself): one
+        # costing more cannot be paid, known without the sorted worths.
+        offered = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+        if mode != SACRIFICE_FIELD:
+            offered += held - 1
+        # The hand cards passed over (no summon row: rare), a list of n_excluded hand indices; with no monster in
+        # hand no card is chosen, and the phase ends.
+        excluded = policy_flags(st)
+        n_excluded = 0
         chosen = -1
         # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
         row: EngineInt
@@ -365,11 +371,20 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
             best_cost = 1 << 40
             for h in range(held):
                 card = st[zx(st, side, Z_HAND, h)]
-                if st[excluded + h] == 1 or cv(G, card, C_KIND) != KIND_MONSTER or card_value(G, card) < best_gain:
+                if cv(G, card, C_KIND) != KIND_MONSTER or card_value(G, card) < best_gain:
+                    continue
+                passed_over = False
+                for j in range(n_excluded):
+                    if st[excluded + j] == h:
+                        passed_over = True
+                        break
+                if passed_over:
                     continue
                 cost = cv(G, card, C_COST)
                 sacrificed = 0
                 if cost > 0:
+                    if cost > offered:
+                        continue
                     if n < 0:
                         n = sorted_sacrifice_values(G, st, side)
                         prefix = base + 2 * n
@@ -378,8 +393,6 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
                         if st[base + 2 * k + 1] == h:
                             position = k
                             break
-                    if cost > n - (1 if position >= 0 else 0):
-                        continue
                     if 0 <= position < cost:
                         sacrificed = st[prefix + cost + 1] - st[base + 2 * position]
                     else:
@@ -397,12 +410,14 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
             if row >= 0:
                 chosen = best
                 break
-            st[excluded + best] = 1
+            st[excluded + n_excluded] = best
+            n_excluded += 1
         if chosen < 0:
             return
         # The row (A_SUMMON, chosen, row), taken by the rule `apply` calls for it; a target its summon Trigger leaves
         # open is answered as any other.
-        summon(G, st, side, chosen, row)
+        # `greedy_summon_row`'s `can_pay` for `chosen` made the plan paid (PLANNED): no second plan.
+        summon(G, st, side, chosen, row, PLANNED)
         greedy_answer(G, st, side)
 
 
@@ -476,12 +491,16 @@ def greedy_activations(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
     when its damage destroys an opposing card (otherwise the card attacks)."""
     foe = 1 - side
-    # The units in play now, by id: a reaction to an activation can destroy the activating unit (or, by Explosion,
-    # others of the side), so each is found again before it acts.
+    # The units in play now with an effect to activate (few have one: `can_activate` refuses the others at every
+    # look, and a unit's card never changes), by id: a reaction to an activation can destroy the activating unit (or,
+    # by Explosion, others of the side), so each is found again before it acts.
     ids = policy_flags(st)
-    n = st[sx(side, S_UNITS)]
-    for i in range(n):
-        st[ids + i] = st[ux(side, i, U_ID)]
+    n = 0
+    for u in range(st[sx(side, S_UNITS)]):
+        card = st[ux(side, u, U_CARD)]
+        if has_timed_effect(G, card, T_PLAIN) or has_timed_effect(G, card, T_USE):
+            st[ids + n] = st[ux(side, u, U_ID)]
+            n += 1
     for i in range(n):
         for timing in (T_PLAIN, T_USE):
             u = find_unit(st, side, st[ids + i])
@@ -562,7 +581,8 @@ def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
         u = -1
         best_atk = -1
         for w in range(st[sx(side, S_UNITS)]):
-            if cv(G, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1 and can_use(G, st, side, w):
+            # `can_use` first: once a unit has attacked it is used, and its card need not be read.
+            if can_use(G, st, side, w) and cv(G, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1:
                 sits = False
                 for j in range(n_sitting):
                     if st[sitting + j] == st[ux(side, w, U_ID)]:
@@ -607,7 +627,7 @@ def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt) -> None:
             target = greedy_spell_target(G, st, foe, cv(G, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             # The row (A_CAST, i, target) is listed when the card can be paid: the target is an opposing card.
             if target >= 0 and can_pay(G, st, side, i):
-                cast_spell(G, st, side, i, target)  # the rule `apply` calls for the row
+                cast_spell(G, st, side, i, target, PLANNED)  # the rule `apply` calls for the row, on can_pay's plan
                 i = 0
                 continue
         i += 1

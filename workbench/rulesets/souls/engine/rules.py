@@ -168,6 +168,7 @@ from workbench.rulesets.souls.engine.layout import (
     U_USED,
     UNAVAILABLE,
     UNIT_FIELDS,
+    UNPLANNED,
     Z_DECK,
     Z_HAND,
     Z_TRAPS,
@@ -365,11 +366,12 @@ def draw_cards(G: IntArray, st: IntArray, side: EngineInt, number: EngineInt) ->
 @rules_kernel
 def take_from_hand(st: IntArray, side: EngineInt, index: EngineInt) -> int:
     """Remove the hand card at `index` (the rest keep their order) and return it."""
-    card = st[zx(st, side, Z_HAND, index)]
+    hand = zx(st, side, Z_HAND, ZERO)  # once: the loop's stores into `st` would have its layout words read again
+    card = st[hand + index]
     last = st[sx(side, S_HAND)] - 1
     for i in range(index, last):
-        st[zx(st, side, Z_HAND, i)] = st[zx(st, side, Z_HAND, i + 1)]
-    st[zx(st, side, Z_HAND, last)] = -1
+        st[hand + i] = st[hand + i + 1]
+    st[hand + last] = -1
     st[sx(side, S_HAND)] = last
     return card
 
@@ -550,8 +552,9 @@ def plan_sacrifices(G: IntArray, st: IntArray, side: EngineInt, cost: EngineInt,
     hand_values = unit_values + MAX_UNITS
     for u in range(n_units):
         st[unit_values + u] = unit_value(G, st, side, u)
+    hand = zx(st, side, Z_HAND, ZERO)  # once: the loops' stores into `st` would have its layout words read again
     for h in range(n_hand):
-        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(G, st[zx(st, side, Z_HAND, h)])
+        st[hand_values + h] = UNAVAILABLE if h == skip_hand else hand_sacrifice_worth(G, st[hand + h])
     for _ in range(cost):
         best_value = UNAVAILABLE
         best_where = 0
@@ -564,15 +567,16 @@ def plan_sacrifices(G: IntArray, st: IntArray, side: EngineInt, cost: EngineInt,
                 best_value = st[hand_values + h]
                 best_where = hand_values + h
         st[best_where] = TAKEN
+    plan = px(st, ZERO)
     n_field = 0
     for u in range(n_units):
         if st[unit_values + u] == TAKEN:
-            st[px(st, 2 + n_field)] = u
+            st[plan + 2 + n_field] = u
             n_field += 1
     n_from_hand = 0
     for h in range(n_hand):
         if st[hand_values + h] == TAKEN:
-            st[px(st, 2 + n_field + n_from_hand)] = h
+            st[plan + 2 + n_field + n_from_hand] = h
             n_from_hand += 1
     st[px(st, PLAN_FIELD)] = n_field
     st[px(st, PLAN_HAND)] = n_from_hand
@@ -614,15 +618,31 @@ def room_in_row(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> b
 def can_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
     """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
     cost = cv(G, st[zx(st, side, Z_HAND, hand_index)], C_COST)
+    if cost <= 0:  # most cards: the plan is empty (`plan_sacrifices` for no cost), without a call
+        st[px(st, PLAN_FIELD)] = 0
+        st[px(st, PLAN_HAND)] = 0
+        return True
     return plan_sacrifices(G, st, side, cost, hand_index) >= cost
 
 
 @rules_kernel
-def take_and_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> int:
-    """Take the card out of the hand and pay its sacrifices (planned again on the remaining hand)."""
+def take_and_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, planned: EngineBool) -> int:
+    """Take the card out of the hand and pay its sacrifices: planned again on the remaining hand, or, when `planned`
+    (the plan in `st` is the one `can_pay` left for this card on this board), that plan with its hand indices moved
+    past the card taken.
+
+    Both are the same sacrifices: `can_pay` plans with the card left out, and the weakest are chosen with ties to the
+    earlier unit, then the earlier hand card, an order taking the card out does not change."""
     card = take_from_hand(st, side, hand_index)
-    plan_sacrifices(G, st, side, cv(G, card, C_COST), NONE)
     n_field = st[px(st, PLAN_FIELD)]
+    if planned:
+        plan = px(st, ZERO)
+        for i in range(plan + 2 + n_field, plan + 2 + n_field + st[plan + PLAN_HAND]):
+            if st[i] > hand_index:
+                st[i] -= 1
+    else:
+        plan_sacrifices(G, st, side, cv(G, card, C_COST), NONE)
+        n_field = st[px(st, PLAN_FIELD)]
     for i in range(n_field - 1, -1, -1):
         u = st[px(st, 2 + i)]
         log(
@@ -685,14 +705,17 @@ def resolve_played_effects(
 
 
 @rules_kernel
-def summon(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt) -> EngineInt:
-    """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost; returns its unit index (-1: gone).
+def summon(
+    G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, row: EngineInt, planned: EngineBool
+) -> EngineInt:
+    """Summon the monster at `hand_index` onto `row`, sacrificing its soul cost (`take_and_pay`, `planned` as there);
+    returns its unit index (-1: gone).
 
     When its summon Trigger deals damage and an opposing card is there to take it, the target is the player's
     decision: the summon stops there with that decision open (G_PENDING = A_SUMMON), and `legal_actions` lists the
     targets; `summon_resolves` finishes it. Otherwise it finishes now.
     """
-    card = take_and_pay(G, st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index, planned)
     paid = st[px(st, PLAN_FIELD)] + st[px(st, PLAN_HAND)]
     u = add_unit(G, st, side, card, row)
     st[sx(side, S_SUMMONS)] += 1
@@ -773,11 +796,14 @@ def activate(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, timing: E
 
 
 @rules_kernel
-def cast_spell(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt) -> None:
-    """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none)."""
+def cast_spell(
+    G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, target: EngineInt, planned: EngineBool
+) -> None:
+    """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none). Its sacrifices:
+    `take_and_pay`, `planned` as there."""
     foe = 1 - side
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-    card = take_and_pay(G, st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index, planned)
     count_played(st, side, card)
     log(st, side, EV_CAST, card, NONE, ZERO)
     react(G, st, foe, T_FOE_ACTIVATES, NONE, card)  # the opponent may react to the magic card's effect first
@@ -803,7 +829,7 @@ def equip(
     foe = 1 - side
     host_id = st[ux(host_side, host, U_ID)]
     target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
-    card = take_and_pay(G, st, side, hand_index)
+    card = take_and_pay(G, st, side, hand_index, UNPLANNED)
     count_played(st, side, card)
     host = find_unit(st, host_side, host_id)
     if host < 0:  # its own sacrifice took the host: the card is spent for nothing
@@ -821,10 +847,10 @@ def equip(
 
 
 @rules_kernel
-def set_trap(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> None:
+def set_trap(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt, planned: EngineBool) -> None:
     """Set a trap face down; it springs on its Trigger (`react`): an opposing attack unless its effects say
-    otherwise."""
-    card = take_and_pay(G, st, side, hand_index)
+    otherwise. Its sacrifices: `take_and_pay`, `planned` as there."""
+    card = take_and_pay(G, st, side, hand_index, planned)
     set_count = st[sx(side, S_TRAPS)]
     st[zx(st, side, Z_TRAPS, set_count)] = card
     st[sx(side, S_TRAPS)] = set_count + 1
@@ -1284,11 +1310,11 @@ def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None
         else:
             equip(G, st, side, st[G_PENDING_A], st[G_PENDING_B], st[G_PENDING_C], a)
     elif kind == A_SUMMON:
-        summon(G, st, side, a, b)
+        summon(G, st, side, a, b, UNPLANNED)
     elif kind == A_TRAP:
-        set_trap(G, st, side, a)
+        set_trap(G, st, side, a, UNPLANNED)
     elif kind == A_CAST:
-        cast_spell(G, st, side, a, b)
+        cast_spell(G, st, side, a, b, UNPLANNED)
     elif kind == A_EQUIP:
         if cv(G, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
             st[G_PENDING] = A_EQUIP
