@@ -905,7 +905,7 @@ def move_monster(
     here = start
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
-    across = 0
+    across = np.int64(0)  # not the literal 0, for which `step_ahead` was compiled a second time (about 1 s)
     mp = rules.mp
     while left > 0 and here != goal:
         nxt = step_ahead(table, clauses, rules, state, piles, p, m, here, across)
@@ -1764,8 +1764,12 @@ def opponent_turn_channels(
     after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
     if not channeled_waiting(table, rules, state, p):
         return
+    # One of two constants, not the argument: LLVM then keeps only these two kinds' branches of `choose` (copied in
+    # by `decide`), where the argument kept every kind's, greedy's symbol search and lists included, in this kernel
+    # and in every kernel that calls it.
+    kind = np.int64(D_FOE_CHANNEL) if decision == D_FOE_CHANNEL else np.int64(D_FOE_RESPONSE)
     while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        action = decide(table, clauses, rules, state, piles, decision, p)
+        action = decide(table, clauses, rules, state, piles, kind, p)
         if action == STOP:
             return
         apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
