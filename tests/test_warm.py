@@ -6,6 +6,7 @@ process with an empty Numba cache (NUMBA_CACHE_DIR) and its own record (XDG_CACH
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -644,3 +645,36 @@ def test_a_first_compile_is_said_on_stderr_once_with_what_to_expect(capsys: pyte
     said = capsys.readouterr().err
     assert "compiling the souls engine" in said and "`workbench warm souls` does it ahead" in said
     assert "No compile of the souls engine is on record" in said
+
+
+def test_an_engine_compiles_with_fewer_collections_and_the_collector_is_restored_after() -> None:
+    # Two blocks overlapping, as two engines loading on two threads: the collector stays at the compile's thresholds
+    # until the last one ends, then is as it was.
+    before = gc.get_threshold()
+    outer = warm_module.fewer_collections()
+    inner = warm_module.fewer_collections()
+    outer.__enter__()
+    assert gc.get_threshold() == warm_module.COMPILE_GC_THRESHOLDS
+    inner.__enter__()
+    outer.__exit__(None, None, None)
+    assert gc.get_threshold() == warm_module.COMPILE_GC_THRESHOLDS
+    inner.__exit__(None, None, None)
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), warm_module.fewer_collections():
+        raise RuntimeError("a compile that fails")
+    assert gc.get_threshold() == before
+
+
+def test_load_engine_compiles_under_the_compile_thresholds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the engine's lock file and record: not the user's
+
+    seen: list[tuple[int, ...]] = []
+    engine = SimpleNamespace(
+        play_batch=lambda *args: seen.append(gc.get_threshold()),
+        play_traced=lambda *args: seen.append(gc.get_threshold()),
+        version=1,
+    )
+    monkeypatch.setitem(sys.modules, "gc_probe_engine", SimpleNamespace(ENGINE=engine))
+    load_engine("gc_probe_engine", cast(CompiledCards, None), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    assert seen == [warm_module.COMPILE_GC_THRESHOLDS] * 2
+    assert gc.get_threshold() != warm_module.COMPILE_GC_THRESHOLDS
