@@ -208,7 +208,7 @@ def greedy_play_value(
     value = table[card, T_PLAY_VALUE]
     if value != PLAY_VALUE_OF_BOARD:
         return 0 if kind == K_BATTLEFIELD and st.side[p, S_BATTLEFIELD] >= 0 else value
-    value = weigh_spell(table, st, p, card, kind == K_EVENT, True, 0)
+    value = weigh_spell(table, st, p, card, kind == K_EVENT, np.bool_(True), np.int64(0))
     if kind == K_INSTANT:
         return 1000 if value >= 1000 else 0
     return value

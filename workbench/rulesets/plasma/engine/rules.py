@@ -439,10 +439,10 @@ def destroy_creature(table: IntArray, st: Any, p: EngineInt, i: EngineInt, sourc
 def remove_the_dead(table: IntArray, st: Any) -> None:
     """Destroy every creature whose damage has reached its resolve (checked after damage and when bonuses end)."""
     for p in range(2):
-        i = 0
+        i = np.int64(0)  # not `0`: a literal would type the kernels below a second time
         while i < st.side[p, S_BOARD]:
             if damage_to_destroy(table, st, p, i) <= 0:
-                destroy_creature(table, st, p, i, -1)
+                destroy_creature(table, st, p, i, np.int64(-1))
             else:
                 i += 1
     st.game[G_UNCHECKED] = 0
@@ -460,9 +460,9 @@ def remove_if_destroyed(table: IntArray, st: Any, p: EngineInt, i: EngineInt, q:
         # `remove_the_dead` destroys player 0's creatures first; the trace keeps that order.
         p, i, q, j = q, j, p, i
     if damage_to_destroy(table, st, p, i) <= 0:
-        destroy_creature(table, st, p, i, -1)
+        destroy_creature(table, st, p, i, np.int64(-1))
     if j >= 0 and damage_to_destroy(table, st, q, j) <= 0:
-        destroy_creature(table, st, q, j, -1)
+        destroy_creature(table, st, q, j, np.int64(-1))
 
 
 @llvm_inline_kernel
@@ -768,7 +768,9 @@ def play_card(table: IntArray, st: Any, p: EngineInt, h: EngineInt, own_uid: Eng
         if slot < 0:
             if st.side[p, S_BOARD] > 0:
                 # Which creature it goes under is p's decision.
-                leave_target_open(st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, -1)
+                leave_target_open(
+                    st, np.int64(D_EQUIP_TARGET), p, card, np.int64(MODE_EQUIP), own_uid, enemy_uid, np.int64(-1)
+                )
             return
         trace(st, st.game[G_TURN], p, EV_EQUIP, card, st.board[p, slot, B_CARD], 0)
         mode = MODE_EQUIP
@@ -1339,7 +1341,7 @@ def play_turns(table: IntArray, st: Any, stage: EngineInt) -> None:
         if stage == STAGE_TURN:
             if st.game[G_TURN] >= st.options[O_TURN_CAP]:
                 trace(st, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-                end_match(st, -1)
+                end_match(st, np.int64(-1))
                 break
             start_turn(table, st, p)
             if st.game[G_PENDING] != D_NONE:
