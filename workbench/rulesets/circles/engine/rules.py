@@ -404,7 +404,7 @@ def list_orders(seen: EngineInt, out: IntArray) -> EngineInt:
 @inline_kernel
 def identity_order(seen: EngineInt) -> EngineInt:
     """The order that leaves the top `seen` cards as they are."""
-    order = 0
+    order = np.int64(0)  # not `0`: a literal would type `find_row` a second time in the callers it is copied into
     for p in range(seen):
         order |= p << (ORDER_BITS * p)
     return order

@@ -258,7 +258,7 @@ def greedy_wants_played(G: IntArray, st: IntArray, side: EngineInt, card: Engine
 def greedy_plays(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
     card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
-    i = 0
+    i = ZERO
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if greedy_wants_played(G, st, side, card):
@@ -272,7 +272,7 @@ def greedy_plays(G: IntArray, st: IntArray, side: EngineInt) -> None:
                     set_trap(G, st, side, i, PLANNED)
                 else:
                     cast_spell(G, st, side, i, NONE, PLANNED)
-                i = 0  # the hand changed (draws, sacrifices): look again from the start
+                i = ZERO  # the hand changed (draws, sacrifices): look again from the start
                 continue
         i += 1
 
@@ -361,12 +361,12 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
         # hand no card is chosen, and the phase ends.
         excluded = policy_flags(st)
         n_excluded = 0
-        chosen = -1
-        # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+        # Typed for mypy only (a bare annotation runs no code): a numpy int at first, then an EngineInt.
+        chosen: EngineInt = NONE
         row: EngineInt
         row = -1
         for _ in range(held):
-            best = -1
+            best: EngineInt = NONE
             best_gain = -(1 << 40)
             best_cost = 1 << 40
             for h in range(held):
@@ -427,7 +427,7 @@ def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
     each Equip card in hand order, the host it wants, taken when that row is listed."""
     foe = 1 - side
     out = st[G_ACTIONS]
-    i = 0
+    i = ZERO
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if cv(G, card, C_KIND) != KIND_MAGIC or cv(G, card, C_EQUIP) == 0:
@@ -439,7 +439,7 @@ def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
         helpful = bonus_atk + cv(G, card, C_EQUIP_DEF) + bonus_direct >= 0
         host_side = side if helpful else foe
         for_attackers = helpful and (bonus_atk > 0 or cv(G, card, C_APPLIES) != 0 or bonus_direct > 0)
-        host = -1
+        host: EngineInt = NONE
         best_score = -1
         for u in range(st[sx(host_side, S_UNITS)]):
             if for_attackers and cv(G, st[ux(host_side, u, U_CARD)], C_CAN_ATTACK) == 0:
@@ -458,7 +458,7 @@ def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
             add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
             apply_of(G, st, side, out)
             greedy_answer(G, st, side)
-            i = 0
+            i = ZERO
             continue
         i += 1
 
@@ -571,14 +571,14 @@ def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
     to empty the shield (and no trap set that springs on an attack), everyone goes for the player."""
     foe = 1 - side
     direct_ready = 0
-    for u in range(st[sx(side, S_UNITS)]):
-        if can_use(G, st, side, u) and can_attack_player(G, st, side, u):
-            direct_ready += st[ux(side, u, U_DIRECT)]
+    for w in range(st[sx(side, S_UNITS)]):
+        if can_use(G, st, side, w) and can_attack_player(G, st, side, w):
+            direct_ready += st[ux(side, w, U_DIRECT)]
     lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(G, st, foe, T_FOE_ATTACKS) == 0
     sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
     n_sitting = 0
     while st[G_OVER] == 0:
-        u = -1
+        u: EngineInt = NONE
         best_atk = -1
         for w in range(st[sx(side, S_UNITS)]):
             # `can_use` first: once a unit has attacked it is used, and its card need not be read.
@@ -620,7 +620,7 @@ def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
 def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt) -> None:
     """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
     foe = 1 - side
-    i = 0
+    i = ZERO
     while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
         card = st[zx(st, side, Z_HAND, i)]
         if cv(G, card, C_KIND) == KIND_MAGIC and cv(G, card, C_EQUIP) == 0 and cv(G, card, C_DAMAGE) > 0:
@@ -628,7 +628,7 @@ def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt) -> None:
             # The row (A_CAST, i, target) is listed when the card can be paid: the target is an opposing card.
             if target >= 0 and can_pay(G, st, side, i):
                 cast_spell(G, st, side, i, target, PLANNED)  # the rule `apply` calls for the row, on can_pay's plan
-                i = 0
+                i = ZERO
                 continue
         i += 1
 

@@ -746,7 +746,7 @@ def summon_finishes(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, ta
     card = st[ux(side, u, U_CARD)]
     if has_timed_effect(G, card, T_SUMMON):
         # The summon Trigger: its effects resolve once, now.
-        target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+        target_id = st[ux(foe, target, U_ID)] if target >= 0 else NONE
         resolve_played_effects(G, st, side, card, target_id, T_SUMMON)
         u = find_unit(st, side, unit_id)
     if st[G_OVER] == 0 and u >= 0:
@@ -780,7 +780,7 @@ def activate(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, timing: E
     """
     foe = 1 - side
     card = st[ux(side, u, U_CARD)]
-    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else NONE
     if timing == T_USE:
         st[ux(side, u, U_USED)] = 1
     else:
@@ -802,7 +802,7 @@ def cast_spell(
     """Play a magic card without Equip; its `damage N` hits the opposing unit `target` (-1: none). Its sacrifices:
     `take_and_pay`, `planned` as there."""
     foe = 1 - side
-    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else NONE
     card = take_and_pay(G, st, side, hand_index, planned)
     count_played(st, side, card)
     log(st, side, EV_CAST, card, NONE, ZERO)
@@ -828,7 +828,7 @@ def equip(
     """
     foe = 1 - side
     host_id = st[ux(host_side, host, U_ID)]
-    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else NONE
     card = take_and_pay(G, st, side, hand_index, UNPLANNED)
     count_played(st, side, card)
     host = find_unit(st, host_side, host_id)
@@ -951,7 +951,7 @@ def attack(G: IntArray, st: IntArray, side: EngineInt, u: EngineInt, target: Eng
     foe = 1 - side
     card = st[ux(side, u, U_CARD)]
     attacker_id = st[ux(side, u, U_ID)]
-    target_id = st[ux(foe, target, U_ID)] if target >= 0 else -1
+    target_id = st[ux(foe, target, U_ID)] if target >= 0 else NONE
     st[ux(side, u, U_USED)] = 1
     count(st, side, card, ATTACKED_COUNTER)
     react(G, st, foe, T_FOE_ATTACKS, attacker_id, card)
@@ -1393,7 +1393,7 @@ def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> No
     traps = st[sx(foe, S_TRAPS)]
     top = st[sx(foe, S_DECK_TOP)]
     length = st[sx(foe, S_DECK_LEN)]
-    n = 0
+    n = ZERO
     for i in range(held):
         st[pool + n] = st[zx(st, foe, Z_HAND, i)]
         n += 1
@@ -1405,7 +1405,7 @@ def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> No
         n += 1
     sort_cards(st, pool, n)
     shuffle_in_place(st[pool : pool + n], n, rng)
-    placed = 0
+    placed = ZERO
     rest = 0
     for i in range(n):
         card = st[pool + i]

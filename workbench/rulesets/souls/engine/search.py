@@ -121,7 +121,7 @@ EVAL_TRAP_SET = 45
 EVAL_STATUS = 300
 """A status that strikes a side's shield at the start of every turn for the rest of the match (Burning, Everflame,
 Plague) costs it this much."""
-EVAL_HALF = 100
+EVAL_HALF = np.int64(100)
 """The advantage that scores three quarters of a win (`search_kernels.position_points`): in the fit an advantage of
 about 100 (10 worth points) won three times in four."""
 
