@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from workbench.decklists import read_decklist
-from workbench.engines import new_counters, rng_seed
+from workbench.engines import rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.policies import GREEDY, RANDOM
@@ -478,29 +478,29 @@ class SourceAdapter(Adapter):
     ruleset = "source"
     E = source
     SHAPE = {
-        "G": "`table`, `clauses` and `rules` (a RULES_DTYPE record: options, map, distances)",
-        "S": "`state`: one STATE_DTYPE record; `piles` (draw decks, token decks, Done Zones, the search's pool), "
-        "`counters` and `events` beside it",
+        "G": "`G`: one GAME_DTYPE record (the pairing's card and clause tables, options, map, distances)",
+        "S": "`state`: one STATE_DTYPE record (piles, counters and trace inside)",
     }
     CONTRACT = {
-        "legal_actions": "legal_actions(table, rules, state, piles, out) -> n",
-        "apply": "apply(table, clauses, rules, state, piles, counters, events, action)",
-        "clone": "clone_state(table, rules, state, piles, work, wpiles)",
-        "determinize": "determinize(table, rules, state, piles, p) (randomness: state.rng)",
+        "legal_actions": "legal_actions(G, state, out) -> n",
+        "apply": "apply(G, state, action)",
+        "clone": "clone_state(state, work)",
+        "determinize": "determinize(G, state, p, rng)",
     }
     ROLES = {
-        "legal_actions": ("G", "G", "S", "S+", "out"),
-        "apply": ("G", "G", "G", "S", "S+", "S+", "S+", "row"),
-        "clone": ("G", "G", "S", "S+", "into", "into+"),
-        "determinize": ("G", "G", "S", "S+", "seat"),
+        "legal_actions": ("G", "S", "out"),
+        "apply": ("G", "S", "row"),
+        "clone": ("S", "into"),
+        "determinize": ("G", "S", "seat", "rng"),
     }
     clone_leaves = {
-        "ec": "the trace's length",
+        "ec": "the trace's length and room",
         "scratch": "greedy's look-ahead",
         "search": "the search's words",
         "actions": "the action list, rewritten by the next listing",
         "piles.pool": "determinize's scratch",
         "counters": "the batch's counters",
+        "events": "the trace",
     }
     determinize_scratch = frozenset({"piles.pool", "rng"})
     extra_states = ((5, 12, {}), (2, 5, {"symbol_draw": "blind"}))  # a trap face down; symbols drawn blind
@@ -514,69 +514,60 @@ class SourceAdapter(Adapter):
     ) -> Match:
         E = self.E
         _, compiled, decks = _bundled("source", {"turn_cap": turn_cap} | (options or {}))
-        deck_a, deck_b = decks[0], decks[-1]
-        deck_size = max(len(deck_a), len(deck_b))
-        rules = E.new_rules(compiled, deck_size)
-        state, piles = E.new_state(compiled, deck_size)
+        pair = E.pairing(compiled, decks[0], decks[-1])
+        game = E.new_game(compiled, pair.ids, max(len(decks[0]), len(decks[-1])))
         record = _record(E.STATE_DTYPE)
-        record[0] = state
-        counters = new_counters(len(compiled.names))
-        events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)
+        record[0] = E.new_state(game)
         seeds, first = _one_match_args(seed, seed % 2)
         winners, turns = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int32)
-        E.play_matches(
-            compiled.table, compiled.extra["clauses"], rules, record[0], piles, counters, events, deck_a, deck_b,
-            seeds, first, policies[0], policies[1], winners, turns,
-        )  # fmt: skip
-        G = {"table": compiled.table, "clauses": compiled.extra["clauses"], "rules": rules, "compiled": compiled}
-        return Match(G, {"state": record, "piles": piles, "counters": counters}, {"deck_size": deck_size})
+        E.play_matches(game, record[0], pair.deck_a, pair.deck_b, seeds, first, *policies, winners, turns)
+        return Match({"G": game, "compiled": compiled}, {"state": record})
 
     def kind_of(self, m: Match, place: tuple[str, Index]) -> int:
         # A trap card or not: a trap space holds a trap.
         if not isinstance(place[1][-1], int):
             return 0  # a run of the seat's own deck, or of the symbols
         card = int(self.parts(m)[place[0]][place[1]])
-        return int(int(m.G["table"][card, self.E.T_KIND]) == self.E.K_TRAP)
+        return int(int(m.G["G"].table[card, self.E.T_KIND]) == self.E.K_TRAP)
 
     def blank(self, m: Match) -> Match:
-        state, piles = self.E.new_state(m.G["compiled"], m.extra["deck_size"])
         record = _record(self.E.STATE_DTYPE)
-        record[0] = state
-        return Match(m.G, {"state": record, "piles": piles, "counters": m.arrays["counters"] * 0}, dict(m.extra))
+        record[0] = self.E.new_state(m.G["G"])
+        return Match(m.G, {"state": record}, dict(m.extra))
 
     def parts(self, m: Match) -> dict[str, Any]:
-        E, piles = self.E, m.arrays["piles"]
-        return _fields(m.arrays["state"]) | {
+        E, fields = self.E, _fields(m.arrays["state"])
+        piles = fields.pop("piles")
+        return fields | {
             "piles.library": piles[E.PILE_LIBRARY],
             "piles.tokens": piles[E.PILE_TOKENS],
             "piles.pool": piles[E.PILE_POOL],
-            "counters": m.arrays["counters"],
         }
 
     def live(self, m: Match) -> dict[str, Any]:
-        # Only the map's spaces, the cards in hand, the deck's width and the set's token columns are read.
-        E, opts = self.E, m.G["rules"].opts
+        # Only the map's spaces, the cards in hand, the deck's width and the pairing's token columns are read.
+        E, opts = self.E, m.G["G"].opts
         live = super().live(m)
-        spaces, width = int(opts[E.O_SPACES]), int(opts[E.O_DECK_WIDTH])
+        spaces, width, cards = int(opts[E.O_SPACES]), int(opts[E.O_DECK_WIDTH]), int(opts[E.O_CARDS])
         live["mon"][spaces:] = 0
         live["cells"][spaces:] = 0
         for q in range(2):
             live["hand"][q, int(live["side"][q, E.S_HAND]) :] = 0
         live["piles.library"][:, width:] = 0
-        live["piles.tokens"][:, 2 * m.G["table"].shape[0] :] = 0
+        live["piles.tokens"][:, 2 * cards :] = 0
         return live
 
     def clone(self, m: Match, into: Match) -> None:
-        state, piles = m.arrays["state"][0], m.arrays["piles"]
-        self.E.clone_state(m.G["table"], m.G["rules"], state, piles, into.arrays["state"][0], into.arrays["piles"])
+        self.E.clone_state(m.arrays["state"][0], into.arrays["state"][0])
 
     def determinize(self, m: Match, seat: int, seed: int) -> None:
+        # The state's own generator, as the search passes it (its sampled world's): the same draws as before.
         state = m.arrays["state"][0]
         rng_seed(state.rng, seed)
-        self.E.determinize(m.G["table"], m.G["rules"], state, m.arrays["piles"], np.int64(seat))
+        self.E.determinize(m.G["G"], state, np.int64(seat), state.rng)
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
-        E, state, opts = self.E, m.arrays["state"][0], m.G["rules"].opts
+        E, state, opts = self.E, m.arrays["state"][0], m.G["G"].opts
         foe, side, cells = 1 - seat, state.side, state.cells
         unseen: Pool = [
             ("cells", (space, E.C_TRAP))
@@ -594,35 +585,38 @@ class SourceAdapter(Adapter):
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Millennium Blades: card and effect tables; one STATE_DTYPE record (the store inside) with counters and trace beside it
+# Millennium Blades: one GAME_DTYPE record (the batch's own card and effect tables); one STATE_DTYPE record (the store,
+# counters and trace inside)
 
 
 class BladesAdapter(Adapter):
     ruleset = "blades"
     E = blades
     SHAPE = {
-        "G": "`table` and `effects` (the options are in the state record)",
-        "S": "`st`: one STATE_DTYPE record (the store inside, MAX_STORE long); `counters` and `events` beside it",
+        "G": "`g`: one GAME_DTYPE record, the batch's own card and effect tables (`batch_cards`; the options are in "
+        "the state record)",
+        "S": "`st`: one STATE_DTYPE record (the store inside, MAX_STORE long; the counters and the trace inside)",
     }
     CONTRACT = {
-        "legal_actions": "legal_actions(table, effects, st, out) -> n",
-        "apply": "apply(table, effects, st, counters, events, action)",
+        "legal_actions": "legal_actions(g, st, out) -> n",
+        "apply": "apply(g, st, action)",
         "clone": "clone(st, into)",
-        "determinize": "determinize(table, effects, st, p, rng)",
+        "determinize": "determinize(g, st, p, rng)",
     }
     ROLES = {
-        "legal_actions": ("G", "G", "S", "out"),
-        "apply": ("G", "G", "S", "S+", "S+", "row"),
+        "legal_actions": ("G", "S", "out"),
+        "apply": ("G", "S", "row"),
         "clone": ("S", "into"),
-        "determinize": ("G", "G", "S", "seat", "rng"),
+        "determinize": ("G", "S", "seat", "rng"),
     }
     clone_leaves = {
-        "ecount": "the trace's length (the trace is the caller's)",
+        "ecount": "the trace's length (the trace is the record's own)",
+        "events": "the trace, the record's own",
         "search": "the search's words",
         "pool": "determinize's scratch",
         "actions": "the action list, rewritten by the next listing",
         "probe": "a policy's second action list",
-        "counters": "the batch's counters",
+        "counters": "the batch's counters, the record's own",
     }
     determinize_scratch = frozenset({"pool"})
 
@@ -636,35 +630,29 @@ class BladesAdapter(Adapter):
         # No turn cap in a tournament: the state after `turn_cap` turns of the tournament's own loop.
         E = self.E
         _, compiled, decks = _bundled("blades", {"players": 3} | (options or {}))
+        cards = E.batch_cards(compiled, decks[0], decks[-1])
         record = _record(E.STATE_DTYPE)
         record[0] = E.new_state(compiled.options)
         st = record[0]
-        store = compiled.extra["store"]
-        st.store[: len(store)] = store
-        counters = new_counters(len(compiled.names))
-        events = np.zeros((0, 6), dtype=np.int64)
-        table, effects = compiled.table, compiled.extra["effects"]
+        st.store[: len(cards.store)] = cards.store
         E.setup_tournament(
-            table, st, counters, events, decks[0], decks[-1], seed, seed % 2, policies[0], policies[1], len(store),
-            compiled.extra["meta"],
+            cards.g, st, cards.deck_a, cards.deck_b, seed, seed % 2, policies[0], policies[1], len(cards.store),
+            cards.meta,
         )  # fmt: skip
         players = int(st.game[E.G_PLAYERS])
         p = int(st.game[E.G_FIRST])
         for _ in range(turn_cap):
             if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
                 st.game[E.G_TURN] += 1
-                E.take_turn(table, effects, st, counters, events, p)
+                E.take_turn(cards.g, st, p)
             p = (p + 1) % players
-        G = {"table": table, "effects": effects, "compiled": compiled}
-        return Match(G, {"st": record, "counters": counters}, {"seats": players})
+        return Match({"g": cards.g, "compiled": compiled}, {"st": record}, {"seats": players})
 
     def blank(self, m: Match) -> Match:
-        counters = m.arrays["counters"] * 0
-        arrays = {"st": _record(self.E.STATE_DTYPE), "counters": counters}
-        return Match(m.G, arrays, dict(m.extra))
+        return Match(m.G, {"st": _record(self.E.STATE_DTYPE)}, dict(m.extra))
 
     def parts(self, m: Match) -> dict[str, Any]:
-        return _fields(m.arrays["st"]) | {"counters": m.arrays["counters"]}
+        return _fields(m.arrays["st"])
 
     def live(self, m: Match) -> dict[str, Any]:
         # The effect queue's rows from its head to its tail (a ring): the rest is spent; the store's cards past its
@@ -684,8 +672,7 @@ class BladesAdapter(Adapter):
     def determinize(self, m: Match, seat: int, seed: int) -> None:
         rng = np.zeros(4, dtype=np.int64)
         rng_seed(rng, seed)
-        G = m.G
-        self.E.determinize(G["table"], G["effects"], m.arrays["st"][0], np.int64(seat), rng)
+        self.E.determinize(m.G["g"], m.arrays["st"][0], np.int64(seat), rng)
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         E, st = self.E, m.arrays["st"][0]
@@ -884,80 +871,71 @@ def _source_doors(E: Any, log: Checks) -> None:
     """SOURCE: every decision and question of the rules goes through one door, `choose`, whose answer the caller
     applies once the decision is closed; greedy answers the main action, the channeled card and the symbol without a
     list (`greedy_*_unlisted`). Each answer must be listed for the decision open (STOP when none is listed)."""
-    new_state = E.new_state
 
-    def kept_new_state(compiled: Any, deck_size: int) -> Any:
-        state, piles = new_state(compiled, deck_size)
-        log.G["piles"] = piles
-        return state, piles
-
-    E.replace_everywhere("new_state", kept_new_state)
-
-    def listed(table: Any, rules: Any, state: Any) -> list[int]:
+    def listed(G: Any, state: Any) -> list[int]:
         out = np.zeros_like(state.actions)
-        return [int(a) for a in out[: E.legal_actions(table, rules, state, log.G["piles"], out)]]
+        return [int(a) for a in out[: E.legal_actions(G, state, out)]]
 
-    def check(door: str, action: Any, table: Any, rules: Any, state: Any) -> None:
-        rows = listed(table, rules, state)
+    def check(door: str, action: Any, G: Any, state: Any) -> None:
+        rows = listed(G, state)
         kind = E.D_KINDS[int(state.game[E.G_DECISION])]
         ok = int(action) in rows or (not rows and int(action) == E.STOP)
         log.check(f"{door}, {kind}", ok, lambda: f"answer {action}, listed {rows}")
 
-    def on_choose(action: Any, table: Any, clauses: Any, rules: Any, state: Any, piles: Any) -> None:
-        check("choose", action, table, rules, state)
-
-    def on_symbol(action: Any, table: Any, clauses: Any, rules: Any, state: Any, p: Any) -> None:
-        check("greedy_symbol_unlisted", action, table, rules, state)
+    def on_choose(action: Any, G: Any, state: Any) -> None:
+        check("choose", action, G, state)
 
     def on_unlisted(name: str) -> Callable[..., None]:
-        def after(action: Any, table: Any, rules: Any, state: Any, p: Any) -> None:
-            check(name, action, table, rules, state)
+        def after(action: Any, G: Any, state: Any, p: Any) -> None:
+            check(name, action, G, state)
 
         return after
 
     # The checks run after the answer: the doors are asked with the decision open, and leave it open.
     _wrap(E, "choose", None, on_choose)
-    _wrap(E, "greedy_symbol_unlisted", None, on_symbol)
-    _wrap(E, "greedy_main_unlisted", None, on_unlisted("greedy_main_unlisted"))
-    _wrap(E, "greedy_channel_card_unlisted", None, on_unlisted("greedy_channel_card_unlisted"))
-    for name in ("choose", "greedy_symbol_unlisted", "greedy_main_unlisted", "greedy_channel_card_unlisted"):
+    unlisted = ("greedy_symbol_unlisted", "greedy_main_unlisted", "greedy_channel_card_unlisted")
+    for name in unlisted:
+        _wrap(E, name, None, on_unlisted(name))
+    for name in ("choose", *unlisted):
         E.replace_everywhere(name, getattr(E, name))
 
 
 def _blades_doors(E: Any, log: Checks) -> None:
     """Millennium Blades: the rule code lists the open decision into `out` and asks a policy door (`choose`, or the
     turn's `choose_turn_action` and `choose_single`), whose answer must be in that list, itself `legal_actions`' list
-    now; then an applier per decision kind takes it, with the decision still open: its action must be listed."""
+    now; then an applier per decision kind takes it, with the decision still open: its action must be listed. The
+    game data is the batch's own (`batch_cards`): each door's `g`, kept for the appliers that take none."""
 
-    def relisted(table: Any, effects: Any, st: Any) -> list[int]:
+    def relisted(g: Any, st: Any) -> list[int]:
         out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-        return [int(v) for v in out[: E.legal_actions(table, effects, st, out)]]
+        return [int(v) for v in out[: E.legal_actions(g, st, out)]]
 
     for name in ("choose", "choose_turn_action", "choose_single"):
 
-        def after(action: Any, table: Any, effects: Any, st: Any, out: Any, n: Any, name: str = name) -> None:
+        def after(action: Any, g: Any, st: Any, out: Any, n: Any, name: str = name) -> None:
+            log.G["g"] = g
             listed = [int(v) for v in out[:n]]
-            again = relisted(table, effects, st)
+            again = relisted(g, st)
             ok = n >= 1 and listed == again and int(action) in listed
             kind = E.DECISION_NAMES[int(st.game[E.G_DECISION])]
             log.check(f"{name}, {kind}", ok, lambda: f"answer {action}, listed {listed}, listed now {again}")
 
         _wrap(E, name, None, after)
     appliers = {
-        "apply_turn_action": (2, 5),
-        "apply_single": (2, 5),
-        "apply_scurry": (2, 5),
-        "apply_reaction": (2, 5),
-        "apply_flip": (2, 5),
-        "apply_discarder": (2, 4),
-        "apply_give_up": (0, 2),
-        "apply_clash_opponent": (2, 5),
+        "apply_turn_action": (1, 2),
+        "apply_single": (1, 2),
+        "apply_scurry": (1, 2),
+        "apply_reaction": (1, 2),
+        "apply_flip": (1, 2),
+        "apply_discarder": (1, 2),
+        "apply_give_up": (0, 1),
+        "apply_clash_opponent": (1, 2),
     }
     for name, (st_at, action_at) in appliers.items():
 
         def before(*args: Any, name: str = name, st_at: int = st_at, action_at: int = action_at) -> None:
             st, action = args[st_at], int(args[action_at])
-            listed = relisted(log.G["table"], log.G["effects"], st)
+            listed = relisted(args[0] if st_at == 1 else log.G["g"], st)
             log.check(name, action in listed, lambda: f"action {action}, listed {listed}")
 
         _wrap(E, name, before)

@@ -128,12 +128,7 @@ def test_the_adapter_names_every_parameter_of_the_four_functions(ruleset_id: str
 
 @pytest.mark.parametrize(
     "ruleset_id",
-    _missing(
-        source="the game data is three arguments (table, clauses, rules) and the state a record with piles, "
-        "counters and trace beside it",
-        blades="the game data is two arguments (table, effects) and the state a record with counters and trace "
-        "beside it",
-    ),
+    _missing(),
 )
 def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
     # Each of the four functions takes the game data as one argument at most and the state as one: nothing of the
@@ -145,11 +140,7 @@ def test_g_and_s_are_one_record_each(ruleset_id: str) -> None:
 
 @pytest.mark.parametrize(
     "ruleset_id",
-    _missing(
-        source="game data in three arguments, the state's piles, counters and trace beside it, no generator in "
-        "determinize",
-        blades="game data in two arguments, counters and trace beside the state",
-    ),
+    _missing(),
 )
 def test_the_four_functions_have_the_contract_s_signatures(ruleset_id: str) -> None:
     assert dict(ADAPTERS[ruleset_id].ROLES) == CONTRACT_ROLES

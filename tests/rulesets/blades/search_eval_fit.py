@@ -18,7 +18,6 @@ import numpy as np
 
 import workbench.rulesets.blades.engine as E
 from workbench.bench import bundled_cardset_and_decks
-from workbench.engines import new_counters
 from workbench.policies import GREEDY
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.simulate import compile_for
@@ -28,18 +27,16 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
     """(score if it ended now, singles still to play, final RP) per seat, at the start of every turn."""
     cardset, decks = bundled_cardset_and_decks(BLADES)
     _, comp, _ = compile_for(cardset, {"players": str(players)})
-    table, effects, meta = comp.table, comp.extra["effects"], comp.extra["meta"]
-    events = np.zeros((0, E.EVENT_WIDTH), dtype=np.int64)
-    counters = new_counters(len(comp.names))
     st, sim = E.new_state(comp.options), E.new_state(comp.options)
     rows = []
     for deck in decks:
         ids = comp.deck_array(deck)
+        cards = E.batch_cards(comp, ids, ids)
+        g, store = cards.g, cards.store
         for m in range(matches):
-            store = comp.extra["store"]
             st.store[: len(store)] = store
             E.setup_tournament(
-                table, st, counters, events, ids, ids, 500_001 + m, m % 2, GREEDY, GREEDY, len(store), meta
+                g, st, cards.deck_a, cards.deck_b, 500_001 + m, m % 2, GREEDY, GREEDY, len(store), cards.meta
             )
             seen = []
             p = int(st.game[E.G_FIRST])
@@ -51,15 +48,15 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
                         int(min(st.side[q, E.S_HAND], st.side[q, E.S_SLOTS] - st.side[q, E.S_USED]))
                         for q in range(players)
                     ]
-                    E.final_scoring(table, effects, sim, counters, events, int(st.options[E.O_VP_ROUND]))
+                    E.final_scoring(g, sim, int(st.options[E.O_VP_ROUND]))
                     seen.append(([int(sim.side[q, E.S_RP]) for q in range(players)], plays))
                     st.game[E.G_TURN] += 1
-                    E.take_turn(table, effects, st, counters, events, p)
+                    E.take_turn(g, st, p)
                     passes = 0
                 else:
                     passes += 1
                 p = (p + 1) % players
-            E.final_scoring(table, effects, st, counters, events, int(st.options[E.O_VP_ROUND]))
+            E.final_scoring(g, st, int(st.options[E.O_VP_ROUND]))
             final = [int(st.side[q, E.S_RP]) for q in range(players)]
             rows += [(now, plays, final) for now, plays in seen]
     return rows

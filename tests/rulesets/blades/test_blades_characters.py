@@ -156,9 +156,9 @@ def test_shur_plays_extra_cards_into_her_tableau(monkeypatch: pytest.MonkeyPatch
     slots: list[list[int]] = []
     original = E.play_tournament
 
-    def spy(table: Any, effects: Any, s: Any, *rest: Any) -> None:
+    def spy(g: Any, s: Any, *rest: Any) -> None:
         slots.append([int(s.side[p, E.S_SLOTS]) for p in range(int(s.game[E.G_PLAYERS]))])
-        original(table, effects, s, *rest)
+        original(g, s, *rest)
 
     monkeypatch.setattr(E, "play_tournament", spy)
     cards = seated("shur", shur_tableau=2, prerelease=True)

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from workbench.cards import CardSet, Deck, OptionValue
+from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.decklists import read_decklist
 from workbench.engines import (
     ATTACKED,
@@ -27,7 +27,6 @@ from workbench.engines import (
     PLAYED,
     PLAYED_MATCH_TURNS,
     IntArray,
-    new_counters,
     rng_seed,
 )
 from workbench.loading import load_cardset
@@ -54,14 +53,12 @@ DEFAULT = compiled()
 
 
 class Common(NamedTuple):
-    """What every rule kernel takes first, in its order (a named tuple, so `*common` has a known length): the rules,
-    the state record (its store inside), then the arrays whose shape is the card set's or the trace's."""
+    """What every rule kernel takes first, in its order (a named tuple, so `*common` has a known length): the game
+    data (every card of the set, `whole_set`, so card ids are the set's) and the state record (store, counters and
+    trace inside)."""
 
-    table: IntArray
-    effects: IntArray
+    g: Any
     st: Any
-    counters: IntArray
-    events: IntArray
 
 
 class Board:
@@ -81,9 +78,12 @@ class Board:
         hands: Sequence[Sequence[str]] | None = None,
     ) -> None:
         self.comp = comp
-        self.st = E.new_state(comp.options)
-        self.counters = new_counters(len(comp.names))
-        self.events = np.zeros((4000, 6), dtype=np.int64)
+        self.g = E.whole_set(comp)
+        self.st = E.new_state(comp.options, traced=True)
+        self.counters = self.st.counters
+        """The state record's counters (by the set's card ids: the board plays on every card of the set)."""
+        self.events = self.st.events
+        """The state record's trace."""
         ids = np.array([comp.card_id(n) for n in store], dtype=np.int64) if store is not None else comp.extra["store"]
         self.st["store"][: len(ids)] = ids
         self.store = self.st["store"][: len(ids)]
@@ -116,7 +116,7 @@ class Board:
 
     # -- the kernels, on this board ------------------------------------------------------------------------------
     def common(self) -> Common:
-        return Common(self.comp.table, self.comp.extra["effects"], self.st, self.counters, self.events)
+        return Common(self.g, self.st)
 
     def drain(self) -> None:
         E.resolve_queue(*self.common())
@@ -133,7 +133,7 @@ class Board:
         E.use_action(*self.common(), p, where, clause)
 
     def flip(self, q: int, s: int, by: int) -> None:
-        E.flip_slot(self.comp.table, self.comp.extra["effects"], self.st, self.counters, self.events, q, s, by, -1)
+        E.flip_slot(self.g, self.st, q, s, by, -1)
         self.drain()
 
     def perform(self, p: int, where: int, name: str, clause: int = 0) -> None:
@@ -141,21 +141,14 @@ class Board:
         self.drain()
 
     def score(self, vp_round: str = "round1") -> None:
-        E.final_scoring(
-            self.comp.table,
-            self.comp.extra["effects"],
-            self.st,
-            self.counters,
-            self.events,
-            E.VP_ROUNDS.index(vp_round),
-        )
+        E.final_scoring(self.g, self.st, E.VP_ROUNDS.index(vp_round))
 
     # -- reading it back -------------------------------------------------------------------------------------------
     def top(self, p: int) -> int:
         return E.top_slot(self.st, p)
 
     def stars(self, p: int, s: int) -> int:
-        return E.stars_of(self.comp.table, self.st, p, s)
+        return E.stars_of(self.g, self.st, p, s)
 
     def rp(self, p: int) -> int:
         return int(self.st["side"][p, E.S_RP])
@@ -540,7 +533,7 @@ def test_anvil_drop_flips_only_a_card_with_fewer_stars(theirs: list[str], up: li
 
 def test_rp_never_goes_below_zero() -> None:
     board = Board([["Cinder Recruit"]])
-    E.gain_rp(board.st, board.counters, board.events, 0, -1, -5)
+    E.gain_rp(board.st, 0, -1, -5)
     assert board.rp(0) == 0
 
 
@@ -898,6 +891,39 @@ def test_golden_trace() -> None:
 
 
 # =====================================================================================================================
+# A batch's own cards: a set larger than the state record's counters plays on the cards the batch can reach
+# =====================================================================================================================
+
+
+@pytest.mark.parametrize("policy", [GREEDY, RANDOM, SEARCH])
+def test_a_batch_on_its_own_cards_plays_as_on_the_whole_set(monkeypatch: pytest.MonkeyPatch, policy: int) -> None:
+    # A set of more than MAX_LOCAL cards plays each batch on the cards it can reach (its decks, store and meta
+    # stacks), by ids of its own in the set's order; made to here by a smaller MAX_LOCAL: the same tournaments, the
+    # same counters by the set's card ids, the same trace.
+    deck_a, deck_b = (DEFAULT.deck_array(DECKS[name]) for name in ("tide_clash", "umbral_control"))
+    n = 4 if policy == SEARCH else 40  # the search's rollouts take about 50 ms a tournament
+    seeds, first = np.arange(1, n + 1, dtype=np.int64), (np.arange(n) % 2).astype(np.int8)
+    whole = E.play_batch_detailed(DEFAULT, deck_a, deck_b, seeds, first, policy, GREEDY)
+    whole_trace = E.play_traced(DEFAULT, deck_a, deck_b, 7, 0, policy, GREEDY)
+    monkeypatch.setattr(E.python_side, "MAX_LOCAL", len(DEFAULT.names) - 1)
+    cards = E.batch_cards(DEFAULT, deck_a, deck_b)
+    assert len(cards.ids) < len(DEFAULT.names) and (np.diff(cards.ids) > 0).all()
+    assert (cards.ids[cards.deck_a] == deck_a).all() and (cards.ids[cards.store] == DEFAULT.extra["store"]).all()
+    own = E.play_batch_detailed(DEFAULT, deck_a, deck_b, seeds, first, policy, GREEDY)
+    for key, value in whole.items():
+        assert np.array_equal(own[key], value), key
+    own_trace = E.play_traced(DEFAULT, deck_a, deck_b, 7, 0, policy, GREEDY)
+    assert [np.array_equal(a, b) for a, b in zip(own_trace, whole_trace, strict=True)] == [True] * len(whole_trace)
+
+
+def test_a_batch_that_reaches_more_cards_than_the_record_holds_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(E.python_side, "MAX_LOCAL", 20)
+    deck = DEFAULT.deck_array(DECKS["tide_clash"])
+    with pytest.raises(WorkbenchInputError, match="different cards"):
+        E.play_batch(DEFAULT, deck, deck, np.arange(2, dtype=np.int64), np.zeros(2, dtype=np.int8), GREEDY, GREEDY)
+
+
+# =====================================================================================================================
 # VP and placement beside the two-sided result; power is the change in average VP
 # =====================================================================================================================
 
@@ -1054,14 +1080,11 @@ def test_no_metagame_revealed_scores_nothing_extra(rules_comp: E.CompiledCards) 
 
 def _setup(comp: E.CompiledCards, seed: int, **options: OptionValue) -> IntArray:
     opts = E.option_array(RULESET.resolve_options(options))
-    st = E.new_state(opts)
+    st = E.new_state(opts, traced=True)
     deck = np.array([comp.card_id("Brick")], dtype=np.int64)
-    events = np.zeros((100, 6), dtype=np.int64)
     E.setup_tournament(
-        comp.table,
+        E.whole_set(comp),
         st,
-        new_counters(len(comp.names)),
-        events,
         deck,
         deck,
         seed,

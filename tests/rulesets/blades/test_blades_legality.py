@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 from workbench.decklists import read_decklist
-from workbench.engines import new_counters
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.blades import RULESET
@@ -43,12 +42,12 @@ pending = []
 def asking(name):
     inner = getattr(E, name)
 
-    def wrapped(table, effects, st, out, n):
+    def wrapped(g, st, out, n):
         kind = int(st.game[E.G_DECISION])
         listed = [int(v) for v in out[:n]]
         again = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-        relisted = [int(v) for v in again[: E.legal_actions(table, effects, st, again)]]
-        action = int(inner(table, effects, st, out, n))
+        relisted = [int(v) for v in again[: E.legal_actions(g, st, again)]]
+        action = int(inner(g, st, out, n))
         label = E.DECISION_NAMES[kind]
         asked[label] = asked.get(label, 0) + 1
         if kind == E.D_NONE or n < 1 or relisted != listed or action not in listed:
@@ -64,14 +63,14 @@ for name in ("choose", "choose_turn_action", "choose_single"):
     asking(name)
 
 APPLIERS = {
-    "apply_turn_action": (5, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
-    "apply_single": (5, (E.D_SINGLE,)),
-    "apply_scurry": (5, (E.D_SCURRY,)),
-    "apply_reaction": (5, (E.D_REACTION,)),
-    "apply_flip": (5, (E.D_FLIP_OWN, E.D_FLIP_OPPONENT)),
-    "apply_discarder": (4, (E.D_DISCARDER,)),
-    "apply_give_up": (2, (E.D_GIVE_UP,)),
-    "apply_clash_opponent": (5, (E.D_CLASH_OPPONENT,)),
+    "apply_turn_action": (2, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
+    "apply_single": (2, (E.D_SINGLE,)),
+    "apply_scurry": (2, (E.D_SCURRY,)),
+    "apply_reaction": (2, (E.D_REACTION,)),
+    "apply_flip": (2, (E.D_FLIP_OWN, E.D_FLIP_OPPONENT)),
+    "apply_discarder": (2, (E.D_DISCARDER,)),
+    "apply_give_up": (1, (E.D_GIVE_UP,)),
+    "apply_clash_opponent": (2, (E.D_CLASH_OPPONENT,)),
 }
 
 
@@ -84,7 +83,7 @@ def applying(name, at, kinds):
         while pending and pending[-1][0] in (E.D_ACTION_BEFORE, E.D_ACTION_AFTER) and pending[-1][1] == E.NO_ACTION:
             pending.pop()
         kind, action = pending.pop() if pending else (E.D_NONE, None)
-        st_kind = int(args[2 if name != "apply_give_up" else 0].game[E.G_DECISION])
+        st_kind = int(args[1 if name != "apply_give_up" else 0].game[E.G_DECISION])
         if kind not in kinds or st_kind != kind or int(args[at]) != action:
             refused.append([name, int(args[at]), E.DECISION_NAMES[kind], E.DECISION_NAMES[st_kind]])
         return inner(*args)
@@ -226,13 +225,11 @@ def _two_seats(comp: E.CompiledCards, hand: list[str]) -> Any:
 
 def _listed(comp: E.CompiledCards, st: Any) -> list[int]:
     out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-    return [int(v) for v in out[: E.legal_actions(comp.table, comp.extra["effects"], st, out)]]
+    return [int(v) for v in out[: E.legal_actions(E.whole_set(comp), st, out)]]
 
 
 def _apply(comp: E.CompiledCards, st: Any, action: int) -> None:
-    counters = new_counters(len(comp.names))
-    events = np.zeros((0, 6), dtype=np.int64)
-    E.apply(comp.table, comp.extra["effects"], st, counters, events, action)
+    E.apply(E.whole_set(comp), st, action)
 
 
 def test_an_action_before_that_empties_the_hand_leaves_no_single_to_play(discard_comp: E.CompiledCards) -> None:

@@ -73,12 +73,20 @@ def spy_on_tournaments(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]
     """The metagame cards each tournament of the game is played with (the engine's G_META slots, as `market.py`
     hands them over)."""
     seen: list[tuple[int, ...]] = []
-    original = E.play_tournament
+    original, original_data = E.play_tournament, E.game_data
+    ids: list[Any] = []
+    """The set's card ids of the last tournament's own card ids (`game_data`), by which G_META is written."""
 
-    def spy(table: Any, effects: Any, s: Any, *rest: Any) -> None:
-        seen.append(tuple(int(c) for c in s.game[E.G_META : E.G_META + E.MAX_META_STACKS] if c >= 0))
-        original(table, effects, s, *rest)
+    def data(*args: Any) -> Any:
+        ids[:] = [original_data(*args)]
+        return ids[0]
 
+    def spy(g: Any, s: Any, *rest: Any) -> None:
+        own = ids[0][0]
+        seen.append(tuple(int(own[c]) for c in s.game[E.G_META : E.G_META + E.MAX_META_STACKS] if c >= 0))
+        original(g, s, *rest)
+
+    monkeypatch.setattr(E, "game_data", data)
     monkeypatch.setattr(E, "play_tournament", spy)
     return seen
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from workbench.cards import OptionValue
 from workbench.decklists import read_decklist
-from workbench.engines import new_counters, rng_seed
+from workbench.engines import rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.policies import GREEDY, SEARCH
@@ -36,8 +36,8 @@ class Table:
         self.st["store"][: len(comp.extra["store"])] = comp.extra["store"]
         self.store = self.st["store"][: len(comp.extra["store"])]
         """The store in use: a view of the state record's."""
-        self.counters = new_counters(len(comp.names))
-        self.events = np.zeros((0, 6), dtype=np.int64)
+        self.g = E.whole_set(comp)
+        """The game data: every card of the set, so card ids are the set's."""
         self.work = E.search_state(comp)
 
     def ids(self, names: Sequence[str]) -> list[int]:
@@ -46,18 +46,7 @@ class Table:
     def decide(self, p: int, seed: int) -> int:
         """The search's single for seat p now (-1: greedy's turn), its generator seeded with `seed`."""
         rng_seed(self.st["search"], seed)
-        return int(
-            E.search_decision(
-                self.comp.table,
-                self.comp.extra["effects"],
-                self.st,
-                self.work["sim"],
-                self.work["world"],
-                self.work["counters"],
-                self.events,
-                p,
-            )
-        )
+        return int(E.search_decision(self.g, self.st, self.work["sim"], self.work["world"], p))
 
     def figures(self) -> list[int]:
         """The last decision's candidates, their points and the rollouts each was given, and the rollouts played so
@@ -74,7 +63,7 @@ class Table:
     def play_out(self, p: int, wanted: int) -> int:
         """Seat p plays its turn (`wanted`, -1: greedy's single), the rest of the tournament greedy; p's VP."""
         s = self.st
-        state = (self.comp.table, self.comp.extra["effects"], s, self.counters, self.events)
+        state = (self.g, s)
         s["game"][E.G_TURN] += 1
         # The search policy plays `wanted` at the seat's single decision (-1: greedy's single), as a rollout does.
         policy = int(s["side"][p, E.S_POLICY])
@@ -169,10 +158,8 @@ def _midgame(comp: E.CompiledCards) -> Table:
     table = Table(comp)
     s = table.st
     E.setup_tournament(
-        comp.table,
+        table.g,
         s,
-        table.counters,
-        np.zeros((0, 6), dtype=np.int64),
         comp.deck_array(DECKS["lantern_score"]),
         comp.deck_array(DECKS["tide_clash"]),
         11,

@@ -75,32 +75,20 @@ def main() -> None:
     chosen = [0] * len(E.D_KINDS)
     # The same per policy (S_POLICY: GREEDY, RANDOM), for the decisions `choose` answered with something listed.
     by_policy = [[0] * len(E.D_KINDS) for _ in range(2)]
-    # `legal_actions` reads the piles (the Done Zones for D_RECALL, the deck for D_EFFECT_SUMMON), which the
-    # `greedy_*_unlisted` do not take: the batch's piles, kept when `new_state` makes them (a batch without search
-    # makes one).
-    batch_piles: list[Any] = []
-    new_state = E.new_state
 
-    def kept_new_state(compiled: Any, deck_size: int) -> Any:
-        state, piles = new_state(compiled, deck_size)
-        batch_piles[:] = [piles]
-        return state, piles
-
-    E.replace_everywhere("new_state", kept_new_state)
-
-    def listed_now(table: Any, rules: Any, state: Any) -> list[int]:
+    def listed_now(G: Any, state: Any) -> list[int]:
         """`legal_actions` listed afresh for the decision open now."""
         fresh = np.zeros_like(state.actions)
-        return [int(a) for a in fresh[: E.legal_actions(table, rules, state, batch_piles[0], fresh)]]
+        return [int(a) for a in fresh[: E.legal_actions(G, state, fresh)]]
 
     choose = E.choose
 
-    def checked_choose(table: Any, clauses: Any, rules: Any, state: Any, piles: Any) -> Any:
+    def checked_choose(G: Any, state: Any) -> Any:
         """`choose`, checking that a decision is open and that its answer is listed for it (STOP when none is)."""
         kind, p = int(state.game[E.G_DECISION]), int(state.game[E.G_ACTOR])
         assert kind != E.D_NONE, "no decision is open"
-        listed = listed_now(table, rules, state)
-        action = int(choose(table, clauses, rules, state, piles))
+        listed = listed_now(G, state)
+        action = int(choose(G, state))
         assert action in listed or (not listed and action == E.STOP), (
             f"the policy chose {action}, not listed for decision {E.D_KINDS[kind]}"
         )
@@ -114,15 +102,15 @@ def main() -> None:
 
     greedy_unlisted, greedy_over_list = E.greedy_symbol_unlisted, E.greedy_symbol
 
-    def checked_greedy_symbol(table: Any, clauses: Any, rules: Any, state: Any, p: int) -> Any:
+    def checked_greedy_symbol(G: Any, state: Any, p: int) -> Any:
         """Greedy's symbol action found without a list: one `legal_actions` lists, and the one greedy takes among
         them (`greedy_symbol` over the list)."""
         assert int(state.game[E.G_DECISION]) == E.D_SYMBOL and int(state.game[E.G_ACTOR]) == p, "no symbol decision"
-        listed = listed_now(table, rules, state)
-        action = int(greedy_unlisted(table, clauses, rules, state, p))
+        listed = listed_now(G, state)
+        action = int(greedy_unlisted(G, state, p))
         assert action in listed, f"greedy chose symbol action {action}, not listed"
         fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
-        by_list = int(greedy_over_list(table, clauses, rules, state, p, fresh, len(listed)))
+        by_list = int(greedy_over_list(G, state, p, fresh, len(listed)))
         assert action == by_list, f"greedy chose {action} without the list, {by_list} over it"
         return action
 
@@ -131,15 +119,15 @@ def main() -> None:
         (STOP is listed last; STOP too when nothing is listed), and the one `over_list` takes among them when more
         than STOP is listed."""
 
-        def checked_greedy(table: Any, rules: Any, state: Any, p: int) -> Any:
+        def checked_greedy(G: Any, state: Any, p: int) -> Any:
             assert int(state.game[E.G_DECISION]) == kind and int(state.game[E.G_ACTOR]) == p, "the decision is not open"
-            listed = listed_now(table, rules, state)
-            action = int(unlisted(table, rules, state, p))
+            listed = listed_now(G, state)
+            action = int(unlisted(G, state, p))
             # Nothing listed (the main action taken, a channeled card placed or no support space free): STOP.
             assert action in listed or (not listed and action == E.STOP), f"greedy chose {action}, not listed"
             if len(listed) > 1:
                 fresh = np.array(listed + [0] * (len(state.actions) - len(listed)), dtype=state.actions.dtype)
-                by_list = int(over_list(table, rules, state, p, fresh, len(listed)))
+                by_list = int(over_list(G, state, p, fresh, len(listed)))
                 assert action == by_list, (
                     f"{E.D_KINDS[kind]}: greedy chose {action} without the list, {by_list} over it"
                 )
@@ -149,7 +137,7 @@ def main() -> None:
 
         return checked_greedy
 
-    def first_listed(table: Any, rules: Any, state: Any, p: int, out: Any, n: int) -> Any:
+    def first_listed(G: Any, state: Any, p: int, out: Any, n: int) -> Any:
         """Greedy's channeled card over the list: the first listed."""
         return out[0]
 

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from workbench.bench import bundled_cardset_and_decks
-from workbench.engines import EVENT_WIDTH, new_counters
 from workbench.rulesets import get_ruleset
 from workbench.rulesets.source import engine as E
 from workbench.simulate import compile_for
@@ -45,8 +44,8 @@ def side_features(compiled: Any, rules: Any, state: Any, p: int) -> list[float]:
     """Player p's features: SourcePoints; monsters on the map, their ST (the four values summed, in tens), road steps
     they have come towards the opponent's summoning space (from p's own); the ST (its best symbol, in tens) of p's
     monster standing on the opponent's summoning space, ready to attack the generator; monster and other cards in
-    hand; cards on support spaces; traps set."""
-    table = compiled.table
+    hand; cards on support spaces; traps set. `rules` is the game record (GAME_DTYPE), on the pairing's card ids."""
+    table = rules.table
     goal = int(rules.opts[E.O_SUMMONING + 1 - p])
     home = int(rules.opts[E.O_SUMMONING + p])
     start = int(rules.dist[home, goal])
@@ -80,12 +79,9 @@ def side_features(compiled: Any, rules: Any, state: Any, p: int) -> list[float]:
 
 def engine_advantage(compiled: Any, rules: Any, state: Any, p: int) -> int:
     """The engine's own evaluation: p's worth less the opponent's (`search_side_worth`)."""
-    table = compiled.table
     if not hasattr(E, "search_side_worth"):  # the first fit, before the engine had one
         return 0
-    return int(E.search_side_worth(table, rules, state, np.int64(p))) - int(
-        E.search_side_worth(table, rules, state, np.int64(1 - p))
-    )
+    return int(E.search_side_worth(rules, state, np.int64(p))) - int(E.search_side_worth(rules, state, np.int64(1 - p)))
 
 
 def positions(n: int, seed0: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -97,18 +93,14 @@ def positions(n: int, seed0: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows: list[list[float]] = []
     results: list[float] = []
     own: list[int] = []
-    clauses = compiled.extra["clauses"]
-    events = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
     for a, b in ((0, 0), (1, 1), (0, 1)):
         deck_a, deck_b = np.ascontiguousarray(arrays[a]), np.ascontiguousarray(arrays[b])
         size = max(len(deck_a), len(deck_b))
-        rules = E.new_rules(compiled, size)
-        state, piles = E.new_state(compiled, size)
-        counters = new_counters(len(compiled.names))
+        pair = E.pairing(compiled, deck_a, deck_b)
+        rules = E.new_game(compiled, pair.ids, size)
+        state = E.new_state(rules)
         for i in range(n):
-            E.setup_match(
-                compiled.table, rules, state, piles, counters, events, deck_a, deck_b, np.int64(seed0 + i), i % 2
-            )
+            E.setup_match(rules, state, pair.deck_a, pair.deck_b, np.int64(seed0 + i), i % 2)
             state.side[0, E.S_POLICY] = E.GREEDY
             state.side[1, E.S_POLICY] = E.GREEDY
             p = i % 2
@@ -123,9 +115,7 @@ def positions(n: int, seed0: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                     theirs = side_features(compiled, rules, state, 1 - q)
                     difference = [x - y for x, y in zip(mine, theirs, strict=True)]
                     seen.append((difference, q, engine_advantage(compiled, rules, state, q)))
-                E.play_turn(
-                    compiled.table, clauses, rules, state, piles, counters, events, np.int64(p), np.bool_(False)
-                )
+                E.play_turn(rules, state, np.int64(p), np.bool_(False))
                 if state.game[E.G_OVER] == 1:
                     break
                 state.game[E.G_TURN] += 1

@@ -24,7 +24,6 @@ import pytest
 
 from workbench.cards import CardSet, Deck, WorkbenchInputError
 from workbench.decklists import read_decklist
-from workbench.engines import IntArray, new_counters
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT, bundled_decks, bundled_sets
 from workbench.rulesets.source import RULESET
@@ -47,7 +46,7 @@ def bundled_decks_(valley: CardSet) -> list[Deck]:
     return [read_decklist(path, valley) for path in bundled_decks("source")]
 
 
-RECORD_PARAMETERS = ("table", "clauses", "rules", "state", "piles", "counters", "events")
+RECORD_PARAMETERS = ("G", "state")
 """What a rule kernel may take before its own arguments, in this order: each kernel takes the ones it reads."""
 
 
@@ -64,13 +63,14 @@ class Board:
 
     def __init__(self, cardset: CardSet, policies: tuple[int, int] = (E.GREEDY, E.GREEDY), **options: str) -> None:
         self.compiled = E.compile_cards(cardset, RULESET.resolve_options(options))
-        self.rules = E.new_rules(self.compiled, 60)
-        self.state, self.piles = E.new_state(self.compiled, 60)
+        # The whole set as the pairing (its ids the set's): a scenario may put any card of it on the board.
+        self.G = E.new_game(self.compiled, np.arange(len(self.compiled.names)), 60)
+        self.state = E.new_state(self.G, 2000)
+        self.piles = self.state.piles
         self.mon, self.cells, self.sup, self.side = self.state.mon, self.state.cells, self.state.sup, self.state.side
         self.hand, self.game, self.rng, self.ec = self.state.hand, self.state.game, self.state.rng, self.state.ec
         self.library, self.tokens = self.piles[E.PILE_LIBRARY], self.piles[E.PILE_TOKENS]
-        self.counters = new_counters(len(self.compiled.names))
-        self.events = np.zeros((2000, 6), dtype=np.int64)
+        self.counters, self.events = self.state.counters, self.state.events
         self.mon[:, E.M_SPACE] = -1
         self.side[:, E.S_SP] = self.compiled.options[E.O_SOURCEPOINTS]
         self.side[0, E.S_POLICY], self.side[1, E.S_POLICY] = policies
@@ -118,15 +118,7 @@ class Board:
 
     def records(self) -> dict[str, Any]:
         """What a rule kernel may take before its own arguments (`RECORD_PARAMETERS`), by name."""
-        return {
-            "table": self.compiled.table,
-            "clauses": self.compiled.extra["clauses"],
-            "rules": self.rules,
-            "state": self.state,
-            "piles": self.piles,
-            "counters": self.counters,
-            "events": self.events,
-        }
+        return {"G": self.G, "state": self.state}
 
     def call(self, kernel: Callable[..., Any], *arguments: Any) -> Any:
         """`kernel` on this board: the records it takes (by its parameters' names), then `arguments`."""
@@ -751,7 +743,7 @@ def test_the_response_window_lists_and_takes_as_the_start_window(valley: CardSet
     listed = {}
     for decision in (E.D_FOE_CHANNEL, E.D_FOE_RESPONSE):
         E.open_decision(board.state, decision, 0)
-        n = int(E.legal_actions(records["table"], board.rules, board.state, board.piles, out))
+        n = int(E.legal_actions(records["G"], board.state, out))
         listed[decision] = [int(a) for a in out[:n]]
     surge = [int(E.pack_action(E.A_CHANNEL, me, 0, s)) for s in (ALPHA, BETA)]
     assert listed[E.D_FOE_CHANNEL] == listed[E.D_FOE_RESPONSE] == [*surge, E.STOP]
@@ -1053,20 +1045,15 @@ def test_each_players_monster_bits_match_the_board_after_whole_matches(
     compiled = E.compile_cards(valley, RULESET.resolve_options(options))
     deck_a, deck_b = (compiled.deck_array(deck) for deck in bundled_decks_[:2])
     deck_size = max(len(deck_a), len(deck_b))
-    rules = E.new_rules(compiled, deck_size)
-    state, piles = E.new_state(compiled, deck_size)
-    counters = new_counters(len(compiled.names))
+    pair = E.pairing(compiled, deck_a, deck_b)
+    G = E.new_game(compiled, pair.ids, deck_size)
+    state = E.new_state(G)
     for seed in range(60):
         E.play_matches(
-            compiled.table,
-            compiled.extra["clauses"],
-            rules,
+            G,
             state,
-            piles,
-            counters,
-            np.zeros((0, E.EVENT_WIDTH), dtype=np.int64),
-            deck_a,
-            deck_b,
+            pair.deck_a,
+            pair.deck_b,
             np.array([seed], dtype=np.int64),
             np.array([seed % 2], dtype=np.int8),
             policy,
@@ -1986,32 +1973,23 @@ def test_matches_with_every_new_clause_end_and_keep_the_board_consistent(
 
 
 class Search(NamedTuple):
-    """The search's world and work records and piles (states of the same shapes: each sampled world, and a rollout
-    played from a copy of it), and its own counters and trace."""
+    """The search's world and work records (states of the same shapes: each sampled world, and a rollout played from
+    a copy of it, with its own counters and trace)."""
 
     world: Any
-    world_piles: IntArray
     work: Any
-    wpiles: IntArray
-    counters: IntArray
-    events: IntArray
 
 
 def search_for(board: Board, seed: int = 5) -> Search:
     """Work space for searches from the board, the search's generator (in the board's state) seeded with `seed`."""
-    world, world_piles = E.new_state(board.compiled, 60)
-    work, wpiles = E.new_state(board.compiled, 60)
     E.rng_seed(board.state.search, seed)
-    counters = new_counters(len(board.compiled.names))
-    return Search(world, world_piles, work, wpiles, counters, np.zeros((0, 6), dtype=np.int64))
+    return Search(E.new_state(board.G), E.new_state(board.G))
 
 
 def decide(board: Board, search: Search, player: int = 0) -> tuple[int, list[str], list[int]]:
     """One search decision for `player` on the board: its choice, the candidates by name, every candidate's points."""
     records = board.records()
-    k = int(
-        E.search_decision(records["table"], records["clauses"], board.rules, board.state, board.piles, *search, player)
-    )
+    k = int(E.search_decision(records["G"], board.state, *search, player))
     words = board.state.search
     m = int(words[E.SR_N])
     labels = []
@@ -2147,9 +2125,9 @@ def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(valley: 
     board = Board(valley)
     board.side[0, E.S_SP] = 60
     board.side[1, E.S_SP] = 85
-    b_summoning = int(board.rules.opts[E.O_SUMMONING + 1])
-    a_summoning = int(board.rules.opts[E.O_SUMMONING])
-    start = int(board.rules.dist[a_summoning, b_summoning])
+    b_summoning = int(board.G.opts[E.O_SUMMONING + 1])
+    a_summoning = int(board.G.opts[E.O_SUMMONING])
+    start = int(board.G.dist[a_summoning, b_summoning])
     board.put("Cinder Whelp", 0, "A left 1")
     whelp_space = board.space("A left 1")
     raider = board.call(E.place_monster, board.card("Emberhorn Ram"), 0, b_summoning)
@@ -2166,14 +2144,14 @@ def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(valley: 
     assert [board.st(int(raider), s, 0) for s in range(E.SYMBOLS)] == st("Emberhorn Ram")
     worth_a = E.EVAL_SP * 60
     worth_a += E.EVAL_MONSTER + E.EVAL_ST * sum(st("Cinder Whelp")) // 10
-    worth_a += E.EVAL_STEP * (start - int(board.rules.dist[whelp_space, b_summoning]))
+    worth_a += E.EVAL_STEP * (start - int(board.G.dist[whelp_space, b_summoning]))
     worth_a += E.EVAL_MONSTER + E.EVAL_ST * sum(st("Emberhorn Ram")) // 10 + E.EVAL_STEP * start
     worth_a += E.EVAL_ON_GOAL * max(st("Emberhorn Ram")) // 10
     worth_a += E.EVAL_HAND_MONSTER + E.EVAL_HAND_OTHER
     murkpuff_space = board.space("B left 1")
-    b_start = int(board.rules.dist[b_summoning, a_summoning])
+    b_start = int(board.G.dist[b_summoning, a_summoning])
     worth_b = E.EVAL_SP * 85 + E.EVAL_MONSTER + E.EVAL_ST * sum(st("Murkpuff")) // 10
-    worth_b += E.EVAL_STEP * (b_start - int(board.rules.dist[murkpuff_space, a_summoning]))
+    worth_b += E.EVAL_STEP * (b_start - int(board.G.dist[murkpuff_space, a_summoning]))
     worth_b += E.EVAL_HAND_OTHER + E.EVAL_SUPPORT + E.EVAL_TRAP  # Goop is a trap card
     assert board.call(E.search_side_worth, 0) == worth_a and board.call(E.search_side_worth, 1) == worth_b
     for_a, for_b = int(board.call(E.search_evaluation, 0)), int(board.call(E.search_evaluation, 1))
@@ -2210,21 +2188,17 @@ def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(va
     m = int(board.state.search[E.SR_N])
     assert m > 2
     for k in range(m):  # greedy's turn, no main action, each summon: then `depth` turns
-        board.call(E.search_world, search.world, search.world_piles, 0, 11)
-        points = E.search_rollout(
-            records["table"], records["clauses"], board.rules, board.state.search, *search, 0, k, 12
-        )
+        board.call(E.search_world, search.world, 0, 11)
+        points = E.search_rollout(records["G"], board.state.search, *search, 0, k, 12)
         assert int(search.work.game[E.G_OVER]) == 0
         assert int(search.work.game[E.G_TURN]) == int(board.game[E.G_TURN]) + depth
-        assert points == E.search_evaluation(records["table"], board.rules, search.work, 0)
+        assert points == E.search_evaluation(records["G"], search.work, 0)
     to_the_end = quiet_board(valley, search_depth="0")
     search = search_for(to_the_end)
     records = to_the_end.records()
     decide(to_the_end, search)
-    to_the_end.call(E.search_world, search.world, search.world_piles, 0, 11)
-    points = E.search_rollout(
-        records["table"], records["clauses"], to_the_end.rules, to_the_end.state.search, *search, 0, 1, 12
-    )
+    to_the_end.call(E.search_world, search.world, 0, 11)
+    points = E.search_rollout(records["G"], to_the_end.state.search, *search, 0, 1, 12)
     assert points in (0, DRAW_POINTS, WIN_POINTS) and int(search.work.game[E.G_OVER]) == 1
 
 

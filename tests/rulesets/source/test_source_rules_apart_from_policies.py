@@ -23,6 +23,7 @@ ENGINE = Path(E.__file__).parent
 RULES = frozenset(
     {
         # Reading the board.
+        "trace",
         "st_of",
         "spaces_for_st",
         "lasting_op",

@@ -52,7 +52,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import EVENT_WIDTH, CompiledCards, IntArray, new_counters, rng_seed
+from workbench.engines import CompiledCards, IntArray, rng_seed
 from workbench.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
@@ -1017,18 +1017,20 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     options = cards.compiled.options.copy()
     options[tournament.O_VP_ROUND] = vp_round
     options[tournament.O_PLAYERS] = n
-    table = cards.compiled.table
-    effects = cards.compiled.extra["effects"]
-    s = tournament.new_state(options)
-    counters = new_counters(len(cards.cards))
     traced = state.log is not None
-    events = np.zeros((tournament.MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
     # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
     # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
     # Discard Pile"). Sold starter and promo cards reach the store through its discard, so it may outgrow the set's
     # store deck: over the state record's room (the `store_cards` limit) it is refused.
     store = tournament.check_store(np.array(state.store_deck + state.store_discard, dtype=np.int64))
-    s.store[: store.shape[0]] = store
+    decks = [tournament.seated_deck(cards.compiled.table, np.array(seat.deck, dtype=np.int64)) for seat in state.seats]
+    metagame = [state.metagame[m] if m < len(state.metagame) else -1 for m in range(tournament.MAX_META_STACKS)]
+    # The tournament plays on its own cards (the seats' decks, the store, the metagame revealed), by its own ids.
+    ids, g = tournament.game_data(
+        cards.compiled, np.concatenate([*decks, store, np.array([c for c in metagame if c >= 0], dtype=np.int64)])
+    )
+    s = tournament.new_state(options, traced, ids.shape[0])
+    s.store[: store.shape[0]] = tournament.local_ids(ids, store)
     game = s["game"]
     game[tournament.G_PLAYERS] = n
     game[tournament.G_CURRENT] = state.first
@@ -1043,15 +1045,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     for p, seat in enumerate(state.seats):
         policy = ENGINE_POLICIES[seat.policy]
         tournament.setup_seat(
-            table,
-            s,
-            counters,
-            events,
-            np.int64(p),
-            np.array(seat.deck, dtype=np.int64),
-            np.int64(policy),
-            np.int64(0),
-            seed,
+            g, s, np.int64(p), tournament.local_ids(ids, decks[p]), np.int64(policy), np.int64(0), seed
         )
         extra = power(state, p, POWER_TABLEAU)
         if extra and after_deckbuilding:
@@ -1062,7 +1056,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
     # during this tournament" of the pre-release); every player scores it for themselves.
     for m in range(tournament.MAX_META_STACKS):
-        game[tournament.G_META + m] = state.metagame[m] if m < len(state.metagame) else -1
+        game[tournament.G_META + m] = tournament.local_ids(ids, [metagame[m]])[0] if metagame[m] >= 0 else -1
     if revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
@@ -1070,13 +1064,11 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         work = tournament.search_state(cards.compiled)
         # The search's own generator, never the tournament's (that would foretell its later store draws).
         rng_seed(s.search, np.int64(state.rng.integers(0, 2**62)))
-        tournament.play_searched_tournament(
-            table, effects, s, counters, events, work["sim"], work["world"], work["counters"]
-        )
+        tournament.play_searched_tournament(g, s, work["sim"], work["world"])
     else:
-        tournament.play_tournament(table, effects, s, counters, events)
+        tournament.play_tournament(g, s)
     if traced:
-        for row in events[: int(s.ecount[0])]:
+        for row in tournament.global_trace(ids, s.events[: int(s.ecount[0])]):
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
                 continue
             state.say("    " + tournament.describe_event(cards.compiled, row).strip())
@@ -1095,7 +1087,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         places = [int(side[p, tournament.S_PLACE]) for p in range(n)]
     left = int(game[tournament.G_STORE_LEFT])
     shown = int(game[tournament.G_AFTERMARKET])
-    store = s.store[: store.shape[0]]
+    store = ids[s.store[: store.shape[0]]]
     state.store_deck = [int(c) for c in store[:left]]
     # Clash reveals stay in the aftermarket, "available for sale during the next round".
     state.aftermarket = [Listing(int(c), -1) for c in store[left : left + shown]]

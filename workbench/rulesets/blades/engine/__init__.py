@@ -2,11 +2,12 @@
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into a
 card table, an effect-opcode table (from the `effects` vocabulary in
-`effects.py`) and the store deck once; the kernels below only ever see those
-integer arrays and one state record per tournament (STATE_DTYPE: tableaus,
-seats, the queue, the store, the generator ... as named fields), taking
-`(table, effects, st, counters, events, ...)`, and all randomness comes
-from the xorshift state seeded per match. Every step is a small kernel (setup,
+`effects.py`) and the store deck once; the kernels only ever see a batch's own
+rows of those tables, one game data record (GAME_DTYPE: `python_side.batch_cards`,
+the cards a batch can reach by ascending card id), and one state record per
+tournament (STATE_DTYPE: tableaus, seats, the queue, the store, the generator,
+the counters, the trace ... as named fields), taking `(g, st, ...)`, and all
+randomness comes from the xorshift state seeded per match. Every step is a small kernel (setup,
 play a single, use an action, flip, clash, resolve the effect queue, final
 scoring) so scenario tests can build a tableau and call exactly the rule they
 test.
@@ -67,7 +68,8 @@ The package, one module per part, each importing only the ones before it:
 - `policies`: the policies' doors `choose`, `choose_turn_action` and `choose_single`, greedy's estimates and choices,
   random's, the search's single at its turn.
 - `search`: the search policy (candidates, worlds, rollouts, successive halving) and its tournament loop.
-- `python_side`: card compilation, state records, batches, trace text, `ENGINE`.
+- `python_side`: card compilation, a batch's own cards (`batch_cards`, `game_data`), state records, batches, trace
+  text, `ENGINE`.
 
 layout <- rules <- policies <- search <- python_side. One call goes the other way, and only at run time: the rules
 hand each decision to the policies' doors (`POLICY_DOOR`). This module binds those three names into `rules` as it is

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from workbench.engines import EngineInt, IntArray, inline_kernel
+from workbench.engines import COUNTER_COLUMNS, EVENT_WIDTH, MAX_TRACE_EVENTS, EngineInt, IntArray, inline_kernel
 from workbench.limits import LIMITS
 from workbench.policies import POLICY_WORDS
 
@@ -298,6 +298,26 @@ before any tournament is played): the store is a field of the state record, so i
 set (a record of another length would be another Numba type, a compilation per set). The bundled set's store holds
 86 cards; the field costs 32 KiB of a record that holds a 224 KiB effect queue, and a clone copies only the
 G_STORE_TOTAL cards in use."""
+DECK_ROOM = MAX_HAND + 3
+"""The cards of a deck a tournament reads at most: its first MAX_HAND singles, its first deck box and its first two
+accessories (`setup_seat`; `python_side.seated_deck` keeps only those, in deck order)."""
+META_ROOM = 1024
+"""Metagame cards a batch's own table holds at most (every card of the meta stacks, `compile_cards`' `meta`)."""
+MAX_LOCAL = MAX_STORE + 2 * DECK_ROOM + META_ROOM
+"""The most distinct cards a batch's own table holds (`python_side.batch_cards`): the store's (at most MAX_STORE),
+the two decks' (DECK_ROOM each) and the meta stacks' (META_ROOM). The rows of GAME_DTYPE's tables and of the state's
+counters, whatever the set's size (up to 200,000 cards)."""
+GAME_DTYPE = np.dtype(
+    [
+        ("table", np.int64, (MAX_LOCAL, TABLE_WIDTH)),
+        ("effects", np.int64, (MAX_LOCAL, MAX_CLAUSES, EFFECT_WIDTH)),
+    ]
+)
+"""The game data `G` of the contract, one record: the batch's own card table (`table[card, T_*]`) and effect table
+(`effects[card, clause, field]`) by the batch's card ids (`python_side.batch_cards`: the cards the batch can reach,
+in ascending set id, so every comparison or tie-break of card ids keeps its order). Read-only to every kernel; the
+rule options are in the state record. Rows past the batch's cards are zeros no kernel reads."""
+
 STATE_DTYPE = np.dtype(
     [
         ("tab", np.int64, (MAX_PLAYERS, TAB_SLOTS, TAB_WIDTH)),
@@ -313,6 +333,8 @@ STATE_DTYPE = np.dtype(
         ("pool", np.int64, (POOL_SIZE,)),
         ("actions", np.int64, (MAX_ACTIONS,)),
         ("probe", np.int64, (MAX_ACTIONS,)),
+        ("counters", np.int64, (2, MAX_LOCAL, COUNTER_COLUMNS)),
+        ("events", np.int64, (MAX_TRACE_EVENTS, EVENT_WIDTH)),
     ]
 )
 """One tournament's whole state as a single record (a numpy structured scalar, a Numba Record): a kernel call passes
@@ -329,7 +351,8 @@ one pointer for it, and every field has a shape known when compiling. The fields
 - `store`: the store, one card id per store copy, game[G_STORE_TOTAL] of them (the rest unused): undrawn cards
   first (game[G_STORE_LEFT]), then the drawn ones, most recent first (`reveal_from_store`).
 - `options`: the rule options in OPTION_ORDER (`option_array`).
-- `ecount`: how many trace events `events` holds.
+- `ecount`: how many trace events `events` holds; an untraced record starts it at MAX_TRACE_EVENTS, a full trace,
+  so `log_event` writes nothing (the test it always made on the trace buffer's length).
 - `search`: the search policy's words (SR_*: its own generator, its counts, the last decision's candidates and
   points); no other policy reads or writes them.
 - `pool`: the search's scratch for the unseen singles it deals anew (`determinize`).
@@ -337,12 +360,17 @@ one pointer for it, and every field has a shape known when compiling. The fields
   asking the deciding seat's policy (`choose`).
 - `probe`: a second out buffer, for a policy that lists another decision's actions to weigh one (greedy asks whether
   a flip or discard would find a target while it weighs an Action).
+- `counters[side, card, column]`: the per-card counters (`workbench.engines.COUNTERS`, then its scratch columns) by
+  the batch's card ids (MAX_LOCAL rows), summed over every tournament played on the record: a batch never zeroes
+  them, and the Python side adds them into the set's counters after it. A search's rollouts count into their own
+  records' counters, which nobody reads.
+- `events`: the trace, `ecount[0]` rows (turn, player, code, card, other, amount) with the batch's card ids
+  (`python_side` maps them to the set's before anything reads them: EV_CARD_IS_CARD, EV_OTHER_IS_CARD).
 
-What is not in the record has a shape that depends on the card set or on tracing, so it stays an argument of its
-own: the card table and effect table (read-only rules), the counters (one row per card) and the trace buffer (0 rows
-in a batch, MAX_TRACE_EVENTS in a trace). A record type with those inside would be a new Numba type, so a new
-compilation, for every card set; the store, whose length is the set's too, sits in the record at a fixed length
-(MAX_STORE)."""
+Every card id in the record is the batch's (`GAME_DTYPE`); the store, counters and trace, whose lengths a card set
+or a trace would set, sit in it at fixed lengths (MAX_STORE, MAX_LOCAL, MAX_TRACE_EVENTS), so one record type, one
+compilation, serves every set, batch and trace. Untouched, they cost no memory (a zeroed record's pages are not
+touched), and `clone` copies none of the counters and trace."""
 
 # Policy codes: `workbench.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A seat's
 # policy block (`policy_of`) is read by the policy doors alone (`choose`, `choose_turn_action`, `choose_single`), never
@@ -380,6 +408,12 @@ SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
     EV_SLOT,
     EV_COPY,
 ) = range(26)
+
+EV_OTHER_IS_CARD = (EV_FLIP, EV_TOKENS, EV_REVEAL, EV_DISCARD, EV_ATTACH, EV_COPY)
+"""The event codes whose `other` column is a card id (or -1)."""
+EV_CARD_IS_NOT_CARD = (EV_PLACE,)
+"""The event codes whose `card` column is not a card id (EV_PLACE's is the seat's RP); in every other code it is one
+(or -1). The kernels trace the batch's card ids, which `python_side` maps to the set's by these columns."""
 
 
 # ---- a seat's policy block, by name ---------------------------------------------------------------------------------

@@ -108,75 +108,76 @@ from workbench.rulesets.blades.engine.rules import (
 
 
 @rules_kernel
-def opponents_lowest_top(table: IntArray, st: Any, p: EngineInt) -> int:
+def opponents_lowest_top(g: Any, st: Any, p: EngineInt) -> int:
     """The lowest Top-card star rating among opponents with a Top card, or -1 when none has one."""
     best = -1
     for k in range(1, st.game[G_PLAYERS]):
         q = (p + k) % st.game[G_PLAYERS]
         t = top_slot(st, q)
         if t >= 0:
-            v = stars_of(table, st, q, t)
+            v = stars_of(g, st, q, t)
             if best < 0 or v < best:
                 best = v
     return best
 
 
 @rules_kernel
-def action_value(
-    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
-) -> int:
+def action_value(g: Any, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt) -> int:
     """Greedy's estimate of an Action's worth now (0 or less: not worth flipping the card for); a copy is worth the
     best Action of the card it copies."""
-    if table[card, T_FLAGS] & F_HAS_SCORE:
+    if g.table[card, T_FLAGS] & F_HAS_SCORE:
         return 0  # flipping it would lose its Score clause
-    if effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
-        return plain_action_value(table, effects, st, p, where, card, clause)
-    target = copy_target(st, p, where, effects[card, clause, ACTION_BASE + A_PICK])
+    if g.effects[card, clause, ACTION_BASE + A_VERB] != V_COPY:
+        return plain_action_value(g, st, p, where, card, clause)
+    target = copy_target(st, p, where, g.effects[card, clause, ACTION_BASE + A_PICK])
     if target < 0:
         return 0
     copied = st.tab[p, target, TB_CARD]
     best = 0
-    for c in range(table[copied, T_CLAUSES]):
-        if effects[copied, c, E_TIMING] == TM_ACTION and effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
-            v = plain_action_value(table, effects, st, p, where, copied, c)
+    for c in range(g.table[copied, T_CLAUSES]):
+        if g.effects[copied, c, E_TIMING] == TM_ACTION and g.effects[copied, c, ACTION_BASE + A_VERB] != V_COPY:
+            v = plain_action_value(g, st, p, where, copied, c)
             if v > best:
                 best = v
     return best
 
 
 @rules_kernel
-def plain_action_value(
-    table: IntArray, effects: IntArray, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt
-) -> int:
+def plain_action_value(g: Any, st: Any, p: EngineInt, where: EngineInt, card: EngineInt, clause: EngineInt) -> int:
     """Greedy's estimate of one Action clause performed from `where` (not a copy)."""
-    verb = effects[card, clause, ACTION_BASE + A_VERB]
-    amount = effects[card, clause, ACTION_BASE + A_AMOUNT]
+    verb = g.effects[card, clause, ACTION_BASE + A_VERB]
+    amount = g.effects[card, clause, ACTION_BASE + A_AMOUNT]
     if verb == V_GAIN:
         n = count_per(
-            table, st, p, where, effects[card, clause, ACTION_BASE + A_PER], effects[card, clause, ACTION_BASE + A_ARG]
+            g,
+            st,
+            p,
+            where,
+            g.effects[card, clause, ACTION_BASE + A_PER],
+            g.effects[card, clause, ACTION_BASE + A_ARG],
         )
         return amount * n
     if verb == V_CLASH:
         mine = top_slot(st, p)
-        theirs = opponents_lowest_top(table, st, p)
+        theirs = opponents_lowest_top(g, st, p)
         if mine < 0 or theirs < 0:
             return 0
         # With my Top card at least the opponent's, the clash is at least even.
-        return 2 if stars_of(table, st, p, mine) >= theirs else 0
+        return 2 if stars_of(g, st, p, mine) >= theirs else 0
     if verb == V_FLIP:
-        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+        if g.effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
-        pick = effects[card, clause, ACTION_BASE + A_PICK]
-        return 3 if legal_opponent_flips(table, st, p, pick, np.int64(-1), st.probe) > 0 else 0
+        pick = g.effects[card, clause, ACTION_BASE + A_PICK]
+        return 3 if legal_opponent_flips(g, st, p, pick, np.int64(-1), st.probe) > 0 else 0
     if verb == V_ANVIL:
-        mine = source_stars(table, st, p, where)
-        return 3 if legal_opponent_flips(table, st, p, np.int64(PICK_CHOICE), mine, st.probe) > 0 else 0
+        mine = source_stars(g, st, p, where)
+        return 3 if legal_opponent_flips(g, st, p, np.int64(PICK_CHOICE), mine, st.probe) > 0 else 0
     if verb == V_STAR:
         return amount if top_slot(st, p) >= 0 else 0
     if verb == V_BLAST_OFF:
         return BLAST_OFF_TOKENS
     if verb == V_DISCARD:
-        if effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
+        if g.effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
         return 2 if legal_discarders(st, p, st.probe) > 0 else 0
     if verb == V_SLOT:
@@ -187,63 +188,59 @@ def plain_action_value(
 
 
 @rules_kernel
-def play_value(table: IntArray, effects: IntArray, st: Any, p: EngineInt, card: EngineInt) -> int:
+def play_value(g: Any, st: Any, p: EngineInt, card: EngineInt) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
     used = st.side[p, S_USED]
-    for c in range(table[card, T_CLAUSES]):
-        if effects[card, c, E_TIMING] != TM_PLAY:
+    for c in range(g.table[card, T_CLAUSES]):
+        if g.effects[card, c, E_TIMING] != TM_PLAY:
             continue
-        verb = effects[card, c, ACTION_BASE + A_VERB]
-        amount = effects[card, c, ACTION_BASE + A_AMOUNT]
+        verb = g.effects[card, c, ACTION_BASE + A_VERB]
+        amount = g.effects[card, c, ACTION_BASE + A_AMOUNT]
         if verb == V_GAIN:
-            per = effects[card, c, ACTION_BASE + A_PER]
-            arg = effects[card, c, ACTION_BASE + A_ARG]
-            n = count_per(table, st, p, used, per, arg)
-            stars = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            per = g.effects[card, c, ACTION_BASE + A_PER]
+            arg = g.effects[card, c, ACTION_BASE + A_ARG]
+            n = count_per(g, st, p, used, per, arg)
+            stars = g.table[card, T_STARS] + g.table[card, T_ONGOING_STARS] + g.table[card, T_TOP_STARS]
             if (
                 per == PER_CARD
-                or (per == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+                or (per == PER_SYMBOL and g.table[card, T_SYMBOLS] & arg)
                 or (per == PER_STARS_AT_LEAST and stars >= arg)
                 or (per == PER_STARS_AT_MOST and stars <= arg)
             ):
                 n += 1
             value += amount * n
         elif verb == V_CLASH:
-            theirs = opponents_lowest_top(table, st, p)
-            mine = table[card, T_STARS] + table[card, T_ONGOING_STARS] + table[card, T_TOP_STARS]
+            theirs = opponents_lowest_top(g, st, p)
+            mine = g.table[card, T_STARS] + g.table[card, T_ONGOING_STARS] + g.table[card, T_TOP_STARS]
             if theirs >= 0 and mine >= theirs:
-                value += effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
-        elif verb == V_FLIP and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+                value += g.effects[card, c, ACTION_BASE + ACTION_WIDTH + A_AMOUNT]
+        elif verb == V_FLIP and g.effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
             value += 3
-        elif verb == V_DISCARD and effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
+        elif verb == V_DISCARD and g.effects[card, c, ACTION_BASE + A_WHOSE] == WHOSE_OPPONENT:
             value += 2
-        elif verb == V_COPY and effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
+        elif verb == V_COPY and g.effects[card, c, ACTION_BASE + A_PICK] == COPY_LEFT:
             # The card will land at slot `used`: a copy left takes the Play gains of the card now on the right end.
             if used >= 1 and st.tab[p, used - 1, TB_UP] == 1:
                 left = st.tab[p, used - 1, TB_CARD]
-                for c2 in range(table[left, T_CLAUSES]):
-                    if effects[left, c2, E_TIMING] == TM_PLAY and effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
-                        value += effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
-                            table,
+                for c2 in range(g.table[left, T_CLAUSES]):
+                    if g.effects[left, c2, E_TIMING] == TM_PLAY and g.effects[left, c2, ACTION_BASE + A_VERB] == V_GAIN:
+                        value += g.effects[left, c2, ACTION_BASE + A_AMOUNT] * count_per(
+                            g,
                             st,
                             p,
                             used,
-                            effects[left, c2, ACTION_BASE + A_PER],
-                            effects[left, c2, ACTION_BASE + A_ARG],
+                            g.effects[left, c2, ACTION_BASE + A_PER],
+                            g.effects[left, c2, ACTION_BASE + A_ARG],
                         )
         elif verb == V_THWOMP:
-            if (
-                used >= 1
-                and st.tab[p, used - 1, TB_UP] == 1
-                and stars_of(table, st, p, used - 1) < table[card, T_STARS]
-            ):
+            if used >= 1 and st.tab[p, used - 1, TB_UP] == 1 and stars_of(g, st, p, used - 1) < g.table[card, T_STARS]:
                 value += amount
     return value
 
 
 @rules_kernel
-def greedy_turn_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_turn_action(g: Any, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """Greedy's Action: Blast Off before playing (it boosts the card about to be played), anything else after, the
     most valuable listed one with a positive estimate (`action_value`; the first of equals), else NO_ACTION."""
     before = st.game[G_DECISION] == D_ACTION_BEFORE
@@ -253,9 +250,9 @@ def greedy_turn_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt
         where = out[k] // MAX_CLAUSES - 3
         c = out[k] % MAX_CLAUSES
         card = source_card(st, p, where)
-        if (effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF) != before:
+        if (g.effects[card, c, ACTION_BASE + A_VERB] == V_BLAST_OFF) != before:
             continue
-        v = action_value(table, effects, st, p, where, card, c)
+        v = action_value(g, st, p, where, card, c)
         if v > best_value:
             best_value = v
             best = out[k]
@@ -263,7 +260,7 @@ def greedy_turn_action(table: IntArray, effects: IntArray, st: Any, p: EngineInt
 
 
 @rules_kernel
-def greedy_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_single(g: Any, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """Greedy's single: the most immediate RP from Play clauses (`play_value`), then the fewest stars (high-star
     cards are kept to be the Top card late, for clashes); the first of equals."""
     best = out[0]
@@ -271,8 +268,8 @@ def greedy_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out
     best_stars = 1 << 40
     for k in range(n):
         card = st.side[p, S_CARDS + out[k]]
-        v = play_value(table, effects, st, p, card)
-        stars = table[card, T_STARS]
+        v = play_value(g, st, p, card)
+        stars = g.table[card, T_STARS]
         if v > best_value or (v == best_value and stars < best_stars):
             best = out[k]
             best_value = v
@@ -281,14 +278,14 @@ def greedy_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out
 
 
 @rules_kernel
-def greedy_flip_own(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_flip_own(g: Any, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """Greedy's own card to flip: the left-most listed, or with a free choice the left-most of the fewest stars."""
     best = out[0]
     if st.game[G_DX_ARG] != PICK_CHOICE:
         return best
-    best_value = stars_of(table, st, p, best)
+    best_value = stars_of(g, st, p, best)
     for k in range(1, n):
-        v = stars_of(table, st, p, out[k])
+        v = stars_of(g, st, p, out[k])
         if v < best_value:
             best = out[k]
             best_value = v
@@ -296,7 +293,7 @@ def greedy_flip_own(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: En
 
 
 @rules_kernel
-def greedy_flip_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def greedy_flip_opponent(g: Any, st: Any, out: IntArray, n: EngineInt) -> int:
     """Greedy's opponent card to flip: the RP leader's (the first in turn order among equals), and of its listed
     cards the right-most, or with a free choice (or Anvil Drop) the right-most of the most stars."""
     by_stars = st.game[G_DX_ARG] == PICK_CHOICE or st.game[G_DX_LIMIT] >= 0
@@ -312,7 +309,7 @@ def greedy_flip_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt) 
             if not by_stars:
                 s = t
             else:
-                v = stars_of(table, st, q, t)
+                v = stars_of(g, st, q, t)
                 if s < 0 or v >= best_v:
                     s = t
                     best_v = v
@@ -334,24 +331,24 @@ def greedy_rp_leader(st: Any, out: IntArray, n: EngineInt) -> int:
 
 
 @rules_kernel
-def greedy_give_up(table: IntArray, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
+def greedy_give_up(g: Any, st: Any, q: EngineInt, out: IntArray, n: EngineInt) -> int:
     """Greedy's single to give up: the fewest stars (the high-star cards are its future Top cards), the first of
     equals."""
     best = out[0]
     for k in range(1, n):
-        if table[st.side[q, S_CARDS + out[k]], T_STARS] < table[st.side[q, S_CARDS + best], T_STARS]:
+        if g.table[st.side[q, S_CARDS + out[k]], T_STARS] < g.table[st.side[q, S_CARDS + best], T_STARS]:
             best = out[k]
     return best
 
 
 @rules_kernel
-def greedy_clash_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def greedy_clash_opponent(g: Any, st: Any, out: IntArray, n: EngineInt) -> int:
     """Greedy's clash opponent: the lowest Top card, the most RP among equals (the first in turn order)."""
     opponent = -1
     best_stars = 0
     for k in range(n):
         q = out[k]
-        v = stars_of(table, st, q, top_slot(st, q))
+        v = stars_of(g, st, q, top_slot(st, q))
         if opponent < 0 or v < best_stars or (v == best_stars and st.side[q, S_RP] > st.side[opponent, S_RP]):
             opponent = q
             best_stars = v
@@ -359,32 +356,32 @@ def greedy_clash_opponent(table: IntArray, st: Any, out: IntArray, n: EngineInt)
 
 
 @inline_kernel
-def greedy_choice(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> int:
+def greedy_choice(g: Any, st: Any, out: IntArray, n: EngineInt) -> int:
     """Greedy's action for the open decision (see each kind's greedy_*)."""
     decision = st.game[G_DECISION]
     p = st.game[G_ACTOR]
     if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
-        return greedy_turn_action(table, effects, st, p, out, n)
+        return greedy_turn_action(g, st, p, out, n)
     if decision == D_SINGLE:
-        return greedy_single(table, effects, st, p, out, n)
+        return greedy_single(g, st, p, out, n)
     if decision == D_SCURRY:
         # The far left when the current Top card has at least as many stars (so it stays Top), else the right end.
         t = top_slot(st, p)
-        if t >= 0 and stars_of(table, st, p, t) >= table[st.game[G_PLACING], T_STARS]:
+        if t >= 0 and stars_of(g, st, p, t) >= g.table[st.game[G_PLACING], T_STARS]:
             return out[0]
         return out[n - 1]
     if decision == D_REACTION:
         # Each Reaction is used unless flipping the card would lose a Score clause.
-        return DECLINE if table[st.game[G_DX_CARD], T_FLAGS] & F_HAS_SCORE else USE
+        return DECLINE if g.table[st.game[G_DX_CARD], T_FLAGS] & F_HAS_SCORE else USE
     if decision == D_FLIP_OWN:
-        return greedy_flip_own(table, st, p, out, n)
+        return greedy_flip_own(g, st, p, out, n)
     if decision == D_FLIP_OPPONENT:
-        return greedy_flip_opponent(table, st, out, n)
+        return greedy_flip_opponent(g, st, out, n)
     if decision == D_DISCARDER:
         return greedy_rp_leader(st, out, n)
     if decision == D_GIVE_UP:
-        return greedy_give_up(table, st, p, out, n)
-    return greedy_clash_opponent(table, st, out, n)
+        return greedy_give_up(g, st, p, out, n)
+    return greedy_clash_opponent(g, st, out, n)
 
 
 @rules_kernel
@@ -429,7 +426,7 @@ def random_choice(st: Any, out: IntArray, n: EngineInt) -> int:
 
 
 @rules_kernel
-def search_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
+def search_single(g: Any, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> int:
     """The search's single: the card `search_decision` chose for this turn (st.search[SR_WANTED], used once) if it is
     still in hand, else greedy's."""
     wanted = st.search[SR_WANTED]
@@ -438,11 +435,11 @@ def search_single(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out
         for k in range(n):
             if st.side[p, S_CARDS + out[k]] == wanted:
                 return out[k]
-    return greedy_single(table, effects, st, p, out, n)
+    return greedy_single(g, st, p, out, n)
 
 
 @inline_kernel
-def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose_turn_action(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER): the turn loop asks it directly, twice a
     turn, without `choose`'s dispatch on the kind."""
     if n == 1:
@@ -451,30 +448,30 @@ def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArra
     block = policy_of(st, p)
     if block[P_CODE] != GREEDY and plays_random(block, st.rng):  # greedy's and search's Actions: greedy's
         return random_played(block, st.rng, random_choice(st, out, n))
-    return greedy_turn_action(table, effects, st, p, out, n)
+    return greedy_turn_action(g, st, p, out, n)
 
 
 @inline_kernel
-def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose_single(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """`choose` for the single decision (D_SINGLE), asked directly by the turn loop."""
     p = st.game[G_ACTOR]
     block = policy_of(st, p)
     policy = block[P_CODE]
     if policy == SEARCH:
-        return search_single(table, effects, st, p, out, n)
+        return search_single(g, st, p, out, n)
     if policy != GREEDY and plays_random(block, st.rng):
         return random_played(block, st.rng, out[rng_below(st.rng, n)])
-    return greedy_single(table, effects, st, p, out, n)
+    return greedy_single(g, st, p, out, n)
 
 
 @rules_kernel
-def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The deciding seat's policy's choice among the open decision's n listed actions (n >= 1)."""
     p = st.game[G_ACTOR]
     block = policy_of(st, p)
     policy = block[P_CODE]
     if policy == SEARCH and st.game[G_DECISION] == D_SINGLE:
-        return search_single(table, effects, st, p, out, n)
+        return search_single(g, st, p, out, n)
     if policy != GREEDY and plays_random(block, st.rng):  # a search seat's other decisions: greedy's
         return random_played(block, st.rng, random_choice(st, out, n))
-    return greedy_choice(table, effects, st, out, n)
+    return greedy_choice(g, st, out, n)

@@ -1,6 +1,7 @@
-"""The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), state records
-(`new_state`, `search_state`), batches (`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text
-(`describe_event`) and the `ENGINE` record.
+"""The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), a batch's own cards
+(`batch_cards`, `game_data`: the game data record; `set_counters` and `global_trace` map the counters and the trace
+back to the set's card ids), state records (`new_state`, `search_state`), batches (`run_batch`, `play_batch`,
+`play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE` record.
 
 The top of the engine package: imports `layout`, `rules` (the greedy and random batch loop, `play_matches`) and
 `search` (the search's batch loop).
@@ -8,7 +9,9 @@ The top of the engine package: imports `layout`, `rules` (the greedy and random 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -50,6 +53,7 @@ from workbench.rulesets.blades.engine.layout import (
     EV_ACTION,
     EV_AFTERMARKET_CLEARED,
     EV_ATTACH,
+    EV_CARD_IS_NOT_CARD,
     EV_CLASH,
     EV_CLASH_RESULT,
     EV_COPY,
@@ -61,6 +65,7 @@ from workbench.rulesets.blades.engine.layout import (
     EV_NO_CLASH,
     EV_NO_TARGET,
     EV_OPENS,
+    EV_OTHER_IS_CARD,
     EV_PASS,
     EV_PLACE,
     EV_PLAY,
@@ -82,17 +87,24 @@ from workbench.rulesets.blades.engine.layout import (
     F_TOP_PROTECT_ADJACENT,
     F_TOP_PROTECT_SELF,
     G_META,
+    GAME_DTYPE,
     HAND_LIMIT,
+    K_ACCESSORY,
+    K_DECK_BOX,
     K_METAGAME,
+    K_SINGLE,
     KEYWORD_VERBS,
     KIND_NAMES,
     MATCH_RESULTS,
     MAX_CLAUSES,
+    MAX_HAND,
+    MAX_LOCAL,
     MAX_META_STACKS,
     MAX_PLAYERS,
     MAX_SLOTS,
     MAX_STORE,
     MAX_SYMBOLS,
+    META_ROOM,
     METAGAME_MODES,
     O_STORE_KINDS,
     O_VP_ROUND,
@@ -354,14 +366,162 @@ def check_store(store: IntArray) -> IntArray:
     return store
 
 
-def new_state(options: IntArray | None = None) -> Any:
+def seated_deck(table: IntArray, deck: IntArray) -> IntArray:
+    """The cards of `deck` (set ids) a tournament reads, in deck order: its first MAX_HAND singles, its first deck box
+    and its first two accessories (`setup_seat` reads no other: a metagame card in a deck, a later deck box or
+    accessory, or a single past the hand's room is never dealt). At most DECK_ROOM cards."""
+    deck = np.ascontiguousarray(deck, dtype=np.int64)
+    kind = table[deck, T_KIND]
+    singles = (kind == K_SINGLE) & (np.cumsum(kind == K_SINGLE) <= MAX_HAND)
+    boxes = (kind == K_DECK_BOX) & (np.cumsum(kind == K_DECK_BOX) <= 1)
+    accessories = (kind == K_ACCESSORY) & (np.cumsum(kind == K_ACCESSORY) <= 2)
+    return deck[singles | boxes | accessories]
+
+
+def _game_record(compiled: CompiledCards, ids: IntArray) -> Any:
+    """A GAME_DTYPE record of the card and effect tables' rows of `ids` (at most MAX_LOCAL), in that order."""
+    g = np.zeros(1, dtype=GAME_DTYPE).view(np.recarray)[0]
+    g.table[: ids.shape[0]] = compiled.table[ids]
+    g.effects[: ids.shape[0]] = compiled.extra["effects"][ids]
+    return g
+
+
+_WHOLE_SETS: dict[int, tuple[Any, Any, IntArray, Any]] = {}
+"""The whole-set game data made so far (`whole_set`), by the id of the card table: weak references to the card and
+effect tables it was made of (a dead one, or another table at the same id, means it is stale), its ids and its
+GAME_DTYPE record (read-only: every batch of the set shares it)."""
+
+
+def _whole_set(compiled: CompiledCards) -> tuple[IntArray, Any]:
+    """`game_data` of every card of a set of at most MAX_LOCAL cards: its ids are the set's own (0, 1, ...), made once
+    per card table (a batch of few tournaments, as the whole game's market plays, would otherwise spend more time
+    making its record than playing)."""
+    table, effects = compiled.table, compiled.extra["effects"]
+    made = _WHOLE_SETS.get(id(table))
+    if made is not None and made[0]() is table and made[1]() is effects:
+        return made[2], made[3]
+    for key in [key for key, entry in _WHOLE_SETS.items() if entry[0]() is None]:
+        del _WHOLE_SETS[key]
+    ids = np.arange(len(compiled.names), dtype=np.int64)
+    g = _game_record(compiled, ids)
+    _WHOLE_SETS[id(table)] = (weakref.ref(table), weakref.ref(effects), ids, g)
+    return ids, g
+
+
+def game_data(compiled: CompiledCards, cards: IntArray) -> tuple[IntArray, Any]:
+    """The game data `G` of a batch that can reach `cards` (set ids, repeats allowed): the set's ids of its own card
+    ids (ascending: every comparison or tie-break of card ids keeps its order) and its GAME_DTYPE record, the card and
+    effect tables' rows of those cards in that order. A set of at most MAX_LOCAL cards plays on all of them, its ids
+    its own (`_whole_set`, made once); a larger one on the distinct `cards` alone, more than MAX_LOCAL of which is a
+    clear error."""
+    if len(compiled.names) <= MAX_LOCAL:
+        return _whole_set(compiled)
+    ids = np.unique(np.asarray(cards, dtype=np.int64))
+    if ids.shape[0] > MAX_LOCAL:
+        raise WorkbenchInputError(
+            f"a tournament here can reach {ids.shape[0]:,} different cards (its decks, store and metagame cards), more "
+            "than the simulator holds.",
+            expected=f"at most {MAX_LOCAL:,} different cards (at most {META_ROOM:,} metagame cards)",
+        )
+    return ids, _game_record(compiled, ids)
+
+
+def whole_set(compiled: CompiledCards) -> Any:
+    """The game data of every card of the set (at most MAX_LOCAL), whose card ids are then the set's: what a scenario
+    that names cards of a small set plays on."""
+    return _whole_set(compiled)[1]
+
+
+def local_ids(ids: IntArray, cards: IntArray) -> IntArray:
+    """`cards` (set ids, each one of `ids`) as the batch's card ids."""
+    return np.searchsorted(ids, np.asarray(cards, dtype=np.int64)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class BatchCards:
+    """What a batch of tournaments plays on, in the batch's own card ids (`game_data`): every card it can reach (the
+    seats' decks, the store, the meta stacks), so the state record's counters have a fixed size (MAX_LOCAL rows)."""
+
+    ids: IntArray
+    """The set's card id of each of the batch's card ids, ascending."""
+    g: Any
+    """The game data: a GAME_DTYPE record of those cards' table and effect rows."""
+    deck_a: IntArray
+    """Deck A's cards a tournament reads (`seated_deck`), in the batch's ids."""
+    deck_b: IntArray
+    """Deck B's, likewise."""
+    store: IntArray
+    """The store deck (`compile_cards`' `store`, checked by `check_store`), in the batch's ids."""
+    meta: IntArray
+    """The meta stacks (`compile_cards`' `meta`: rows of count, card ids ...), the card ids the batch's."""
+
+
+def batch_cards(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> BatchCards:
+    """The batch of deck_a against deck_b (set ids) on its own cards (`BatchCards`; a set of at most MAX_LOCAL cards:
+    all of them, by the set's ids, `game_data`)."""
+    store = check_store(compiled.extra["store"])
+    if len(compiled.names) <= MAX_LOCAL:
+        ids, g = _whole_set(compiled)
+        deck_a, deck_b = (np.ascontiguousarray(deck, dtype=np.int64) for deck in (deck_a, deck_b))
+        return BatchCards(ids, g, deck_a, deck_b, store, compiled.extra["meta"])
+    table = compiled.table
+    deck_a, deck_b = seated_deck(table, deck_a), seated_deck(table, deck_b)
+    meta = np.array(compiled.extra["meta"], dtype=np.int64, copy=True)
+    stacks = [meta[m, 1 : 1 + meta[m, 0]] for m in range(meta.shape[0])]
+    ids, g = game_data(compiled, np.concatenate([deck_a, deck_b, store, *stacks]))
+    for m, stack in enumerate(stacks):
+        meta[m, 1 : 1 + stack.shape[0]] = local_ids(ids, stack)
+    return BatchCards(ids, g, local_ids(ids, deck_a), local_ids(ids, deck_b), local_ids(ids, store), meta)
+
+
+def set_counters(compiled: CompiledCards, ids: IntArray, state: Any) -> IntArray:
+    """The published counters of the set (`published_counters`) from a state record's, which are by the batch's
+    card ids `ids`."""
+    if ids.shape[0] == len(compiled.names):  # every card of the set: the batch's ids are the set's
+        return published_counters(state.counters[:, : ids.shape[0]])
+    counters = new_counters(len(compiled.names))
+    counters[:, ids] += state.counters[:, : ids.shape[0]]
+    return published_counters(counters)
+
+
+def global_trace(ids: IntArray, events: IntArray) -> IntArray:
+    """A trace's rows with the batch's card ids (`card` but in EV_CARD_IS_NOT_CARD codes, `other` in
+    EV_OTHER_IS_CARD codes) made the set's; -1 (no card) stays."""
+    trace = np.array(events, dtype=np.int64, copy=True)
+    code, card, other = trace[:, 2], trace[:, 3], trace[:, 4]
+    mapped = ~np.isin(code, EV_CARD_IS_NOT_CARD) & (card >= 0)
+    card[mapped] = ids[card[mapped]]
+    mapped = np.isin(code, EV_OTHER_IS_CARD) & (other >= 0)
+    other[mapped] = ids[other[mapped]]
+    return trace
+
+
+_COUNTERS_AT = int(STATE_DTYPE.itemsize - STATE_DTYPE["counters"].itemsize - STATE_DTYPE["events"].itemsize)
+"""The byte offset of the counters in a STATE_DTYPE record, the trace after them and nothing else: every field
+before them is zeroed by `new_state` at once."""
+assert tuple(STATE_DTYPE.names or ())[-2:] == ("counters", "events"), "new_state zeroes the fields before counters"
+
+
+def new_state(options: IntArray | None = None, traced: bool = False, cards: int = MAX_LOCAL) -> Any:
     """A fresh tournament state record (see STATE_DTYPE) for up to MAX_PLAYERS seats, holding these rule options
     (`option_array`; none given: zeros, for scenario tests that fill the fields a kernel reads). No deck box,
-    accessory or metagame card (-1) until setup deals them."""
-    state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
+    accessory or metagame card (-1) until setup deals them. Untraced, its trace counts as full (`ecount`), so the
+    kernels log nothing into it.
+
+    Zeros but for what nothing reads: the trace's rows when untraced, and the counters' rows past `cards` (the
+    batch's card ids are below it). The two are most of the record (about 2.3 of its 2.6 MB), and zeroing them cost a
+    batch of a few tournaments (as the whole game's market plays) a fifth of its time."""
+    record = np.empty(1, dtype=STATE_DTYPE)
+    # The fields before the counters in one write (a field at a time cost as much as the zeroing saved).
+    record.view(np.uint8)[:_COUNTERS_AT] = 0
+    record["counters"][0, :, :cards] = 0
+    if traced:
+        record["events"] = 0
+    state = record.view(np.recarray)[0]
     state.area[:, :, AR_CARD] = -1
     state.game[G_META : G_META + MAX_META_STACKS] = -1
     state.search[SR_WANTED] = -1
+    state.ecount[0] = 0 if traced else MAX_TRACE_EVENTS
     if options is not None:
         state.options[:] = options
     return state
@@ -369,12 +529,8 @@ def new_state(options: IntArray | None = None) -> Any:
 
 def search_state(compiled: CompiledCards) -> dict[str, Any]:
     """The search policy's work: two state records of its own (`world`: a round's sampled world; `sim`: a rollout
-    plays on a clone of it) and its counters (nothing of a rollout is counted in the batch's)."""
-    return {
-        "sim": new_state(compiled.options),
-        "world": new_state(compiled.options),
-        "counters": new_counters(len(compiled.names)),
-    }
+    plays on a clone of it), whose counters nobody reads (nothing of a rollout is counted in the batch's)."""
+    return {"sim": new_state(compiled.options), "world": new_state(compiled.options)}
 
 
 def _run(
@@ -385,26 +541,25 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    events: IntArray,
+    traced: bool,
     search_words: IntArray | None = None,
 ) -> tuple[Any, Any, Any, IntArray, IntArray, IntArray, IntArray]:
-    """Play the batch; with a `search` seat through `play_searched_matches`, adding its decision and rollout counts
-    into `search_words` (SR_DECISIONS, SR_ROLLOUTS) when given."""
+    """Play the batch on its own cards (`batch_cards`); with a `search` seat through `play_searched_matches`, adding
+    its decision and rollout counts into `search_words` (SR_DECISIONS, SR_ROLLOUTS) when given."""
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
     vp_a = np.zeros(n, dtype=np.int64)
     place_a = np.zeros(n, dtype=np.int64)
     rp_a = np.zeros(n, dtype=np.int64)
-    state = new_state(compiled.options)
-    counters = new_counters(len(compiled.names))
+    cards = batch_cards(compiled, deck_a, deck_b)
+    state = new_state(compiled.options, traced, cards.ids.shape[0])
     args = (
-        compiled.table,
-        compiled.extra["effects"],
+        cards.g,
         state,
-        check_store(compiled.extra["store"]),
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
+        cards.store,
+        cards.deck_a,
+        cards.deck_b,
         np.ascontiguousarray(seeds, dtype=np.int64),
         np.ascontiguousarray(first, dtype=np.int8),
         policy_a,
@@ -414,19 +569,18 @@ def _run(
         vp_a,
         place_a,
         rp_a,
-        counters,
-        events,
-        compiled.extra["meta"],
+        cards.meta,
     )
     if SEARCH in (policy_a, policy_b):
         work = search_state(compiled)
-        play_searched_matches(*args, work["sim"], work["world"], work["counters"])
+        play_searched_matches(*args, work["sim"], work["world"])
         if search_words is not None:
             search_words[SR_DECISIONS] += state.search[SR_DECISIONS]
             search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
     else:
         play_matches(*args)
-    return winners, turns, published_counters(counters), vp_a, place_a, rp_a, events[: int(state.ecount[0])]
+    trace = global_trace(cards.ids, state.events[: int(state.ecount[0])]) if traced else np.zeros((0, EVENT_WIDTH))
+    return winners, turns, set_counters(compiled, cards.ids, state), vp_a, place_a, rp_a, trace.astype(np.int64)
 
 
 def run_batch(
@@ -443,9 +597,8 @@ def run_batch(
     `play_batch` and `play_traced` of it. The per-match extras are seat A's `vp`, `place` and `rp`, and `score` = A's
     VP as a share of the first-place VP of the round (what power curves compare: a card's power is its change in
     average VP, in units of a first prize)."""
-    events = np.zeros((MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
     winners, turns, counters, vp_a, place_a, rp_a, trace = _run(
-        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced
     )
     first_prize = float(VP_CHART[int(compiled.options[O_VP_ROUND]), 0])
     extras = {"vp": vp_a, "place": place_a, "rp": rp_a, "score": vp_a / first_prize}
@@ -468,7 +621,7 @@ def play_batch_detailed(
     search policy's decisions searched and rollouts played over the batch (0 without a `search` seat)."""
     words = np.zeros(SEARCH_WORDS, dtype=np.int64)
     winners, turns, counters, vp_a, place_a, rp_a, _ = _run(
-        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, np.zeros((0, EVENT_WIDTH), dtype=np.int64), words
+        compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, False, words
     )
     return {
         "winner": winners,

@@ -1,7 +1,8 @@
 """The Millennium Blades tournament rules: reading the tableau, ranking points, the effect queue and flips, choosing
 targets, the store and clashes, resolving effects, a turn, setup and the end of the tournament, whole tournaments
-(`play_matches`), with the contract's four functions: `legal_actions(table, effects, st, out) -> n`,
-`apply(table, effects, st, counters, events, action)`, `clone(st, into)` and `determinize(table, effects, st, p, rng)`.
+(`play_matches`), with the contract's four functions: `legal_actions(g, st, out) -> n`, `apply(g, st, action)`,
+`clone(st, into)` and `determinize(g, st, p, rng)`. The game data `g` is one GAME_DTYPE record (the batch's own card
+and effect tables), the match state `st` one STATE_DTYPE record with its counters and trace inside (layout.py).
 
 Imports only `layout`: no rule reads which policy a seat plays, and no module of the policies is imported here. The
 rules still hand each decision to the policies' doors (`choose`, and the turn loop's `choose_turn_action` and
@@ -236,17 +237,17 @@ from workbench.rulesets.blades.engine.layout import (
 # =====================================================================================================================
 
 
-def choose(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The policies' `choose` (policies.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
 
 
-def choose_turn_action(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose_turn_action(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The policies' `choose_turn_action` (policies.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
 
 
-def choose_single(table: IntArray, effects: IntArray, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def choose_single(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """The policies' `choose_single` (policies.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
 
@@ -269,48 +270,48 @@ def top_slot(st: Any, p: EngineInt) -> int:
 
 
 @rules_kernel
-def stars_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
+def stars_of(g: Any, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Star rating of p's card in slot s: printed + tokens + Ongoing bonus (+ Top bonus when it is the Top card).
     A face-down card has no star rating: -1."""
     if st.tab[p, s, TB_UP] == 0:
         return -1
     card = st.tab[p, s, TB_CARD]
-    value = table[card, T_STARS] + st.tab[p, s, TB_TOKENS] + table[card, T_ONGOING_STARS]
-    if table[card, T_TOP_STARS] != 0 and top_slot(st, p) == s:
-        value += table[card, T_TOP_STARS]
+    value = g.table[card, T_STARS] + st.tab[p, s, TB_TOKENS] + g.table[card, T_ONGOING_STARS]
+    if g.table[card, T_TOP_STARS] != 0 and top_slot(st, p) == s:
+        value += g.table[card, T_TOP_STARS]
     return value
 
 
 @rules_kernel
-def symbols_of(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> int:
+def symbols_of(g: Any, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
     (copy effects are never copied), and its own when there is none."""
     if st.tab[p, s, TB_UP] == 0:
         return 0
     card = st.tab[p, s, TB_CARD]
-    if table[card, T_FLAGS] & F_MIMICRY and s > 0 and st.tab[p, s - 1, TB_UP] == 1:
-        return table[st.tab[p, s - 1, TB_CARD], T_SYMBOLS]
-    return table[card, T_SYMBOLS]
+    if g.table[card, T_FLAGS] & F_MIMICRY and s > 0 and st.tab[p, s - 1, TB_UP] == 1:
+        return g.table[st.tab[p, s - 1, TB_CARD], T_SYMBOLS]
+    return g.table[card, T_SYMBOLS]
 
 
 @rules_kernel
-def is_protected(table: IntArray, st: Any, p: EngineInt, s: EngineInt) -> bool:
+def is_protected(g: Any, st: Any, p: EngineInt, s: EngineInt) -> bool:
     """Whether opponents' effects cannot flip p's card in slot s (protect self / adjacent, Ongoing or Top)."""
     top = top_slot(st, p)
     card = st.tab[p, s, TB_CARD]
-    flags = table[card, T_FLAGS]
+    flags = g.table[card, T_FLAGS]
     if flags & F_ONGOING_PROTECT_SELF or (flags & F_TOP_PROTECT_SELF and top == s):
         return True
     for n in (s - 1, s + 1):
         if 0 <= n < st.side[p, S_USED] and st.tab[p, n, TB_UP] == 1:
-            nflags = table[st.tab[p, n, TB_CARD], T_FLAGS]
+            nflags = g.table[st.tab[p, n, TB_CARD], T_FLAGS]
             if nflags & F_ONGOING_PROTECT_ADJACENT or (nflags & F_TOP_PROTECT_ADJACENT and top == n):
                 return True
     return False
 
 
 @rules_kernel
-def count_per(table: IntArray, st: Any, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt) -> EngineInt:
+def count_per(g: Any, st: Any, p: EngineInt, where: EngineInt, per: EngineInt, arg: EngineInt) -> EngineInt:
     """How many cards of p's tableau meet a `per` condition (face-up cards unless the condition says otherwise);
     `per revealed ...` counts the singles of p's hand by their printed stars and symbols instead (revealing them
     returns them to the hand, so every matching one is revealed), and `attached` the singles under this card."""
@@ -329,9 +330,9 @@ def count_per(table: IntArray, st: Any, p: EngineInt, where: EngineInt, per: Eng
             card = st.side[p, S_CARDS + h]
             if (
                 base == PER_CARD
-                or (base == PER_STARS_AT_LEAST and table[card, T_STARS] >= arg)
-                or (base == PER_STARS_AT_MOST and table[card, T_STARS] <= arg)
-                or (base == PER_SYMBOL and table[card, T_SYMBOLS] & arg)
+                or (base == PER_STARS_AT_LEAST and g.table[card, T_STARS] >= arg)
+                or (base == PER_STARS_AT_MOST and g.table[card, T_STARS] <= arg)
+                or (base == PER_SYMBOL and g.table[card, T_SYMBOLS] & arg)
             ):
                 n += 1
         return n
@@ -344,13 +345,13 @@ def count_per(table: IntArray, st: Any, p: EngineInt, where: EngineInt, per: Eng
                 n += 1
         elif up:
             if per == PER_STARS_AT_LEAST:
-                if stars_of(table, st, p, s) >= arg:
+                if stars_of(g, st, p, s) >= arg:
                     n += 1
             elif per == PER_STARS_AT_MOST:
-                if stars_of(table, st, p, s) <= arg:
+                if stars_of(g, st, p, s) <= arg:
                     n += 1
             elif per == PER_SYMBOL:
-                if symbols_of(table, st, p, s) & arg:
+                if symbols_of(g, st, p, s) & arg:
                     n += 1
     return n
 
@@ -370,10 +371,10 @@ def source_up(st: Any, p: EngineInt, where: EngineInt) -> bool:
 
 
 @rules_kernel
-def source_stars(table: IntArray, st: Any, p: EngineInt, where: EngineInt) -> int:
+def source_stars(g: Any, st: Any, p: EngineInt, where: EngineInt) -> int:
     if where >= 0:
-        return stars_of(table, st, p, where)
-    return table[st.area[p, -where - 1, AR_CARD], T_STARS]
+        return stars_of(g, st, p, where)
+    return g.table[st.area[p, -where - 1, AR_CARD], T_STARS]
 
 
 # =====================================================================================================================
@@ -382,7 +383,7 @@ def source_stars(table: IntArray, st: Any, p: EngineInt, where: EngineInt) -> in
 
 
 @rules_kernel
-def gain_rp(st: Any, counters: IntArray, events: IntArray, p: EngineInt, card: EngineInt, amount: EngineInt) -> None:
+def gain_rp(st: Any, p: EngineInt, card: EngineInt, amount: EngineInt) -> None:
     """Add RP (or lose it, never below 0: the FAQ's 'lose as much as you can and stop at zero')."""
     before = st.side[p, S_RP]
     after = before + amount
@@ -390,8 +391,8 @@ def gain_rp(st: Any, counters: IntArray, events: IntArray, p: EngineInt, card: E
         after = 0
     st.side[p, S_RP] = after
     if amount > 0 and card >= 0:
-        counters[st.side[p, S_DECKSIDE], card, DAMAGE_DEALT] += amount
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_RP, card, after, after - before)
+        st.counters[st.side[p, S_DECKSIDE], card, DAMAGE_DEALT] += amount
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_RP, card, after, after - before)
 
 
 @rules_kernel
@@ -422,8 +423,7 @@ def enqueue(
 
 @rules_kernel
 def enqueue_timing(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
     p: EngineInt,
     where: EngineInt,
@@ -432,18 +432,15 @@ def enqueue_timing(
     arg: EngineInt,
 ) -> None:
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
-    for c in range(table[card, T_CLAUSES]):
-        if effects[card, c, E_TIMING] == timing:
+    for c in range(g.table[card, T_CLAUSES]):
+        if g.effects[card, c, E_TIMING] == timing:
             enqueue(st, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
 
 
 @rules_kernel
 def flip_slot(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     q: EngineInt,
     s: EngineInt,
     by: EngineInt,
@@ -455,33 +452,31 @@ def flip_slot(
     st.tab[q, s, TB_UP] = 0
     st.tab[q, s, TB_TOKENS] = 0
     st.tab[q, s, TB_NEXT] = 0
-    counters[st.side[q, S_DECKSIDE], card, DESTROYED] += 1
-    log_event(events, st.ecount, st.game[G_TURN], q, EV_FLIP, card, by_card, by)
+    st.counters[st.side[q, S_DECKSIDE], card, DESTROYED] += 1
+    log_event(st.events, st.ecount, st.game[G_TURN], q, EV_FLIP, card, by_card, by)
     if st.tab[q, s, TB_ATTACHED] > 0:
         # FAQ: "If a card that has an attachment becomes flipped, the attached card is put back in your binder."
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_DETACH, card, -1, st.tab[q, s, TB_ATTACHED])
+        log_event(st.events, st.ecount, st.game[G_TURN], q, EV_DETACH, card, -1, st.tab[q, s, TB_ATTACHED])
         st.tab[q, s, TB_ATTACHED] = 0
-    enqueue_timing(table, effects, st, q, s, card, np.int64(TM_FLIP), np.int64(-1))
+    enqueue_timing(g, st, q, s, card, np.int64(TM_FLIP), np.int64(-1))
     if by != q:
         enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
 
 
 @rules_kernel
-def flip_source(
-    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, p: EngineInt, where: EngineInt
-) -> None:
+def flip_source(g: Any, st: Any, p: EngineInt, where: EngineInt) -> None:
     """Flip the card that used its own Action or Reaction (a tableau card, the deck box or an accessory)."""
     if where >= 0:
         if st.tab[p, where, TB_UP] == 1:
-            flip_slot(table, effects, st, counters, events, p, where, p, np.int64(-1))
+            flip_slot(g, st, p, where, p, np.int64(-1))
         return
     a = -where - 1
     if st.area[p, a, AR_UP] == 1:
         st.area[p, a, AR_UP] = 0
         card = st.area[p, a, AR_CARD]
-        counters[st.side[p, S_DECKSIDE], card, DESTROYED] += 1
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_FLIP, card, -1, p)
-        enqueue_timing(table, effects, st, p, where, card, np.int64(TM_FLIP), np.int64(-1))
+        st.counters[st.side[p, S_DECKSIDE], card, DESTROYED] += 1
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_FLIP, card, -1, p)
+        enqueue_timing(g, st, p, where, card, np.int64(TM_FLIP), np.int64(-1))
 
 
 # =====================================================================================================================
@@ -498,7 +493,7 @@ def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
 
 @rules_kernel
 def list_flip_targets(
-    table: IntArray,
+    g: Any,
     st: Any,
     q: EngineInt,
     pick: EngineInt,
@@ -517,7 +512,7 @@ def list_flip_targets(
     used = st.side[q, S_USED]
     if below >= 0:
         for t in range(used):
-            if st.tab[q, t, TB_UP] == 1 and not is_protected(table, st, q, t) and stars_of(table, st, q, t) < below:
+            if st.tab[q, t, TB_UP] == 1 and not is_protected(g, st, q, t) and stars_of(g, st, q, t) < below:
                 out[n] = base + t
                 n += 1
         return n
@@ -525,7 +520,7 @@ def list_flip_targets(
     if pick != PICK_CHOICE:
         for s in range(used):
             if st.tab[q, s, TB_UP] == 1:
-                v = stars_of(table, st, q, s)
+                v = stars_of(g, st, q, s)
                 if extreme < 0 or (pick == PICK_HIGHEST and v > extreme) or (pick == PICK_LOWEST and v < extreme):
                     extreme = v
         if extreme < 0:
@@ -533,9 +528,9 @@ def list_flip_targets(
     for s in range(used):
         if st.tab[q, s, TB_UP] == 0:
             continue
-        if pick != PICK_CHOICE and stars_of(table, st, q, s) != extreme:
+        if pick != PICK_CHOICE and stars_of(g, st, q, s) != extreme:
             continue
-        if guarded and is_protected(table, st, q, s):
+        if guarded and is_protected(g, st, q, s):
             continue
         out[n] = base + s
         n += 1
@@ -543,15 +538,13 @@ def list_flip_targets(
 
 
 @rules_kernel
-def legal_own_flips(table: IntArray, st: Any, p: EngineInt, pick: EngineInt, out: IntArray) -> EngineInt:
+def legal_own_flips(g: Any, st: Any, p: EngineInt, pick: EngineInt, out: IntArray) -> EngineInt:
     """D_FLIP_OWN's legal actions: the slots of p's cards a `flip yours` may take (protection does not count)."""
-    return list_flip_targets(table, st, p, pick, np.bool_(False), np.int64(-1), np.int64(0), out, np.int64(0))
+    return list_flip_targets(g, st, p, pick, np.bool_(False), np.int64(-1), np.int64(0), out, np.int64(0))
 
 
 @rules_kernel
-def legal_opponent_flips(
-    table: IntArray, st: Any, p: EngineInt, pick: EngineInt, below: EngineInt, out: IntArray
-) -> EngineInt:
+def legal_opponent_flips(g: Any, st: Any, p: EngineInt, pick: EngineInt, below: EngineInt, out: IntArray) -> EngineInt:
     """D_FLIP_OPPONENT's legal actions: `q * MAX_SLOTS + slot` of every opponent's card an opponent-flip may take,
     opponents in turn order from p's left, each's cards left to right. `below` >= 0 limits them to cards with fewer
     stars (Anvil Drop)."""
@@ -561,22 +554,20 @@ def legal_opponent_flips(
     n = np.int64(0)
     for k in range(1, players):
         q = (p + k) % players
-        n = list_flip_targets(table, st, q, pick, np.bool_(True), below, q * MAX_SLOTS, out, n)
+        n = list_flip_targets(g, st, q, pick, np.bool_(True), below, q * MAX_SLOTS, out, n)
     return n
 
 
 @inline_kernel
-def apply_flip(
-    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
-) -> None:
+def apply_flip(g: Any, st: Any, action: EngineInt) -> None:
     """D_FLIP_OWN / D_FLIP_OPPONENT's action: the card it names is flipped by the deciding seat's effect."""
     p = st.game[G_ACTOR]
     if st.game[G_DECISION] == D_FLIP_OWN:
         st.game[G_DECISION] = D_NONE
-        flip_slot(table, effects, st, counters, events, p, action, p, st.game[G_DX_CARD])
+        flip_slot(g, st, p, action, p, st.game[G_DX_CARD])
     else:
         st.game[G_DECISION] = D_NONE
-        flip_slot(table, effects, st, counters, events, action // MAX_SLOTS, action % MAX_SLOTS, p, st.game[G_DX_CARD])
+        flip_slot(g, st, action // MAX_SLOTS, action % MAX_SLOTS, p, st.game[G_DX_CARD])
 
 
 # =====================================================================================================================
@@ -596,7 +587,7 @@ def reverse_range(store: IntArray, lo: EngineInt, hi: EngineInt) -> None:
 
 
 @rules_kernel
-def reveal_from_store(st: Any, events: IntArray, pending: EngineInt) -> int:
+def reveal_from_store(st: Any, pending: EngineInt) -> int:
     """The top card of the store (a uniform draw from the undrawn part, which is the same as a shuffled deck), or
     -1 if no card is left anywhere. st.store[:left] is undrawn; drawn cards sit after it, most recent first: the
     `pending` cards revealed in this clash, then the aftermarket, then the store discard. An empty store is
@@ -611,7 +602,7 @@ def reveal_from_store(st: Any, events: IntArray, pending: EngineInt) -> int:
         reverse_range(st.store, keep, total)
         reverse_range(st.store, np.int64(0), total)
         st.game[G_STORE_LEFT] = total - keep
-        log_event(events, st.ecount, st.game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
+        log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_STORE_RESHUFFLED, -1, -1, total - keep)
     left = st.game[G_STORE_LEFT]
     j = rng_below(st.rng, left)
     store = st.store
@@ -637,11 +628,8 @@ def legal_clash_opponents(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
 
 @rules_kernel
 def clash(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -652,45 +640,39 @@ def clash(
     clash does not occur (fewer than two participants). The one opponent is p's choice (D_CLASH_OPPONENT)."""
     players = st.game[G_PLAYERS]
     if top_slot(st, p) < 0:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
         return -2
     if with_all == 0:
         n = legal_clash_opponents(st, p, st.actions)
         if n == 0:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
             return -2
         open_decision(st, np.int64(D_CLASH_OPPONENT), p)
         st.game[G_DX_WHERE] = where
         st.game[G_DX_CARD] = card
         st.game[G_DX_CLAUSE] = clause
-        return apply_clash_opponent(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
+        return apply_clash_opponent(g, st, choose(g, st, st.actions, n))
     n = 0
     for q in range(players):
         if top_slot(st, q) >= 0:
             n += 1
     if n < 2:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 1)
         return -2
-    return clash_between(table, effects, st, counters, events, p, where, card, clause, with_all, np.int64(-1))
+    return clash_between(g, st, p, where, card, clause, with_all, np.int64(-1))
 
 
 @inline_kernel
 def apply_clash_opponent(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     action: EngineInt,
 ) -> int:
     """D_CLASH_OPPONENT's action: the deciding seat's clash with opponent `action`; the winner (-1: a tie)."""
     st.game[G_DECISION] = D_NONE
     return clash_between(
-        table,
-        effects,
+        g,
         st,
-        counters,
-        events,
         st.game[G_ACTOR],
         st.game[G_DX_WHERE],
         st.game[G_DX_CARD],
@@ -702,11 +684,8 @@ def apply_clash_opponent(
 
 @rules_kernel
 def clash_between(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -717,7 +696,7 @@ def clash_between(
     """The clash itself, p against `opponent` (or all players with a Top card): each reveals a store card, the
     highest total wins. Returns the winner, -1 for a tie. Queues p's outcome and the participants' reactions."""
     players = st.game[G_PLAYERS]
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_CLASH, card, opponent, with_all)
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_CLASH, card, opponent, with_all)
     best = -1
     best_total = -1
     tied = False
@@ -731,15 +710,15 @@ def clash_between(
         t = top_slot(st, q)
         if t < 0:
             continue
-        revealed_card = reveal_from_store(st, events, revealed)
+        revealed_card = reveal_from_store(st, revealed)
         if revealed_card >= 0:
             revealed += 1
-            extra = table[revealed_card, T_STARS]
+            extra = g.table[revealed_card, T_STARS]
         else:
             extra = 0
-        total = stars_of(table, st, q, t) + extra
-        counters[st.side[q, S_DECKSIDE], st.tab[q, t, TB_CARD], ATTACKED] += 1
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_REVEAL, st.tab[q, t, TB_CARD], revealed_card, total)
+        total = stars_of(g, st, q, t) + extra
+        st.counters[st.side[q, S_DECKSIDE], st.tab[q, t, TB_CARD], ATTACKED] += 1
+        log_event(st.events, st.ecount, st.game[G_TURN], q, EV_REVEAL, st.tab[q, t, TB_CARD], revealed_card, total)
         if total > best_total:
             best_total = total
             best = q
@@ -749,19 +728,19 @@ def clash_between(
     # The revealed cards go to the aftermarket; over 12, the aftermarket is first discarded to the store discard.
     if revealed > 0:
         if st.game[G_AFTERMARKET] + revealed > AFTERMARKET_LIMIT:
-            log_event(events, st.ecount, st.game[G_TURN], -1, EV_AFTERMARKET_CLEARED, -1, -1, st.game[G_AFTERMARKET])
+            log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_AFTERMARKET_CLEARED, -1, -1, st.game[G_AFTERMARKET])
             st.game[G_AFTERMARKET] = revealed
         else:
             st.game[G_AFTERMARKET] += revealed
     winner = -1 if tied else best
-    log_event(events, st.ecount, st.game[G_TURN], winner, EV_CLASH_RESULT, card, p, best_total)
+    log_event(st.events, st.ecount, st.game[G_TURN], winner, EV_CLASH_RESULT, card, p, best_total)
     if winner == p:
         part = PART_WIN
     elif winner < 0:
         part = PART_TIE
     else:
         part = PART_LOSE
-    if effects[card, clause, ACTION_BASE + part * ACTION_WIDTH + A_VERB] != V_NONE:
+    if g.effects[card, clause, ACTION_BASE + part * ACTION_WIDTH + A_VERB] != V_NONE:
         enqueue(st, QK_EFFECT, p, where, card, clause, part, -1)
     if winner >= 0:
         current = st.game[G_CURRENT]
@@ -781,15 +760,13 @@ def clash_between(
 
 
 @rules_kernel
-def put_tokens(
-    table: IntArray, st: Any, events: IntArray, p: EngineInt, s: EngineInt, amount: EngineInt, source: EngineInt
-) -> None:
+def put_tokens(g: Any, st: Any, p: EngineInt, s: EngineInt, amount: EngineInt, source: EngineInt) -> None:
     """+1 star tokens on a face-up card (face-down cards cannot hold them)."""
     if s < 0 or st.tab[p, s, TB_UP] == 0:
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, source, -1, 0)
         return
     st.tab[p, s, TB_TOKENS] += amount
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, st.tab[p, s, TB_CARD], source, amount)
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TOKENS, st.tab[p, s, TB_CARD], source, amount)
 
 
 @rules_kernel
@@ -802,7 +779,7 @@ def legal_give_up(st: Any, q: EngineInt, out: IntArray) -> EngineInt:
 
 
 @rules_kernel
-def apply_give_up(st: Any, events: IntArray, h: EngineInt) -> None:
+def apply_give_up(st: Any, h: EngineInt) -> None:
     """D_GIVE_UP's action: the deciding seat's single at hand position h leaves the hand, to the binder (a discard
     by seat G_DX_BY's effect, card G_DX_CARD) or under the card in slot G_DX_WHERE (an attachment)."""
     st.game[G_DECISION] = D_NONE
@@ -811,21 +788,19 @@ def apply_give_up(st: Any, events: IntArray, h: EngineInt) -> None:
     st.side[q, S_HAND] -= 1
     st.side[q, S_CARDS + h] = st.side[q, S_CARDS + st.side[q, S_HAND]]
     if st.game[G_DX_ARG] == GIVE_DISCARD:
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_DISCARD, card, st.game[G_DX_CARD], st.game[G_DX_BY])
+        log_event(st.events, st.ecount, st.game[G_TURN], q, EV_DISCARD, card, st.game[G_DX_CARD], st.game[G_DX_BY])
     else:
         where = st.game[G_DX_WHERE]
         st.tab[q, where, TB_ATTACHED] += 1
         log_event(
-            events, st.ecount, st.game[G_TURN], q, EV_ATTACH, card, st.game[G_DX_CARD], st.tab[q, where, TB_ATTACHED]
+            st.events, st.ecount, st.game[G_TURN], q, EV_ATTACH, card, st.game[G_DX_CARD], st.tab[q, where, TB_ATTACHED]
         )
 
 
 @inline_kernel
 def give_up(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    events: IntArray,
     q: EngineInt,
     use: EngineInt,
     where: EngineInt,
@@ -839,15 +814,13 @@ def give_up(
     st.game[G_DX_WHERE] = where
     st.game[G_DX_BY] = by
     st.game[G_DX_CARD] = by_card
-    apply_give_up(st, events, choose(table, effects, st, st.actions, n))
+    apply_give_up(st, choose(g, st, st.actions, n))
 
 
 @rules_kernel
 def discard_from(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    events: IntArray,
     q: EngineInt,
     amount: EngineInt,
     by: EngineInt,
@@ -857,10 +830,10 @@ def discard_from(
     tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
     done = 0
     while done < amount and st.side[q, S_HAND] > 0:
-        give_up(table, effects, st, events, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
+        give_up(g, st, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
         done += 1
     if done == 0:
-        log_event(events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
+        log_event(st.events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
     elif by != q:
         enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
 
@@ -879,10 +852,10 @@ def legal_discarders(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
 
 
 @inline_kernel
-def apply_discarder(table: IntArray, effects: IntArray, st: Any, events: IntArray, q: EngineInt) -> None:
+def apply_discarder(g: Any, st: Any, q: EngineInt) -> None:
     """D_DISCARDER's action: opponent q discards G_DX_ARG singles by the deciding seat's effect (card G_DX_CARD)."""
     st.game[G_DECISION] = D_NONE
-    discard_from(table, effects, st, events, q, st.game[G_DX_ARG], st.game[G_ACTOR], st.game[G_DX_CARD])
+    discard_from(g, st, q, st.game[G_DX_ARG], st.game[G_ACTOR], st.game[G_DX_CARD])
 
 
 @rules_kernel
@@ -899,11 +872,8 @@ def copy_target(st: Any, p: EngineInt, where: EngineInt, direction: EngineInt) -
 
 @rules_kernel
 def perform(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
@@ -913,101 +883,101 @@ def perform(
 ) -> None:
     """Do one action of a clause (its main action, or a clash outcome) for player p. A copied clause is performed
     with `card` the copied card and `where` the copying card's slot."""
-    timing = effects[card, clause, E_TIMING]
+    timing = g.effects[card, clause, E_TIMING]
     if (timing == TM_PLAY or timing == TM_NEXT) and part == PART_MAIN and not source_up(st, p, where):
         return  # flipped before its turn came: a face-down card has no text
     base = ACTION_BASE + part * ACTION_WIDTH
-    verb = effects[card, clause, base + A_VERB]
-    amount = effects[card, clause, base + A_AMOUNT]
+    verb = g.effects[card, clause, base + A_VERB]
+    amount = g.effects[card, clause, base + A_AMOUNT]
     if verb == V_GAIN:
-        n = count_per(table, st, p, where, effects[card, clause, base + A_PER], effects[card, clause, base + A_ARG])
-        gain_rp(st, counters, events, p, card, amount * n)
+        n = count_per(g, st, p, where, g.effects[card, clause, base + A_PER], g.effects[card, clause, base + A_ARG])
+        gain_rp(st, p, card, amount * n)
     elif verb == V_DISCARD:
-        if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            discard_from(table, effects, st, events, p, amount, p, card)
+        if g.effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
+            discard_from(g, st, p, amount, p, card)
         else:
             n = legal_discarders(st, p, st.actions)
             if n == 0:
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
                 open_decision(st, np.int64(D_DISCARDER), p)
                 st.game[G_DX_ARG] = amount
                 st.game[G_DX_CARD] = card
-                apply_discarder(table, effects, st, events, choose(table, effects, st, st.actions, n))
+                apply_discarder(g, st, choose(g, st, st.actions, n))
     elif verb == V_SLOT:
         slots = st.side[p, S_SLOTS] + amount
         st.side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_SLOT, card, st.side[p, S_SLOTS], amount)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_SLOT, card, st.side[p, S_SLOTS], amount)
     elif verb == V_ATTACH:
         if where < 0 or st.tab[p, where, TB_UP] == 0 or st.side[p, S_HAND] == 0:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            give_up(table, effects, st, events, p, np.int64(GIVE_ATTACH), where, p, card)
+            give_up(g, st, p, np.int64(GIVE_ATTACH), where, p, card)
     elif verb == V_COPY:
-        target = copy_target(st, p, where, effects[card, clause, base + A_PICK])
+        target = copy_target(st, p, where, g.effects[card, clause, base + A_PICK])
         if target < 0:
             # FAQ: "A copy effect that would target a face-down card does nothing".
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
             copied = st.tab[p, target, TB_CARD]
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
-            trigger = effects[card, clause, E_TRIGGER]
-            for c in range(table[copied, T_CLAUSES]):
-                if effects[copied, c, E_TIMING] != timing or effects[copied, c, ACTION_BASE + A_VERB] == V_COPY:
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
+            trigger = g.effects[card, clause, E_TRIGGER]
+            for c in range(g.table[copied, T_CLAUSES]):
+                if g.effects[copied, c, E_TIMING] != timing or g.effects[copied, c, ACTION_BASE + A_VERB] == V_COPY:
                     continue  # FAQ: "Copy effects can never be copied."
-                if timing == TM_REACTION and effects[copied, c, E_TRIGGER] != trigger:
+                if timing == TM_REACTION and g.effects[copied, c, E_TRIGGER] != trigger:
                     continue
                 # Performed as this card's own effect: from this card's slot, with its tokens and neighbours.
                 enqueue(st, QK_EFFECT, p, where, copied, c, PART_MAIN, arg)
     elif verb == V_FLIP:
-        pick = effects[card, clause, base + A_PICK]
-        if effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            n = legal_own_flips(table, st, p, pick, st.actions)
+        pick = g.effects[card, clause, base + A_PICK]
+        if g.effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
+            n = legal_own_flips(g, st, p, pick, st.actions)
             decision = D_FLIP_OWN
         else:
-            n = legal_opponent_flips(table, st, p, pick, np.int64(-1), st.actions)
+            n = legal_opponent_flips(g, st, p, pick, np.int64(-1), st.actions)
             decision = D_FLIP_OPPONENT
         if n == 0:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
             open_decision(st, np.int64(decision), p)
             st.game[G_DX_CARD] = card
             st.game[G_DX_ARG] = pick
             st.game[G_DX_LIMIT] = -1
-            apply_flip(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
+            apply_flip(g, st, choose(g, st, st.actions, n))
     elif verb == V_STAR:
         if timing == TM_PLAY and part == PART_MAIN and where >= 0:
-            put_tokens(table, st, events, p, where, amount, card)
+            put_tokens(g, st, p, where, amount, card)
         elif timing == TM_NEXT and part == PART_MAIN:
-            put_tokens(table, st, events, p, arg, amount, card)
+            put_tokens(g, st, p, arg, amount, card)
         else:
-            put_tokens(table, st, events, p, top_slot(st, p), amount, card)
+            put_tokens(g, st, p, top_slot(st, p), amount, card)
     elif verb == V_CLASH:
-        clash(table, effects, st, counters, events, p, where, card, clause, effects[card, clause, E_CLASH_ALL])
+        clash(g, st, p, where, card, clause, g.effects[card, clause, E_CLASH_ALL])
     elif verb == V_BLAST_OFF:
         st.side[p, S_NEXT_TOKENS] += BLAST_OFF_TOKENS
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TOKENS, -1, card, BLAST_OFF_TOKENS)
     elif verb == V_ANVIL:
-        mine = source_stars(table, st, p, where)
-        n = legal_opponent_flips(table, st, p, np.int64(PICK_CHOICE), mine, st.actions)
+        mine = source_stars(g, st, p, where)
+        n = legal_opponent_flips(g, st, p, np.int64(PICK_CHOICE), mine, st.actions)
         if n == 0:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
             open_decision(st, np.int64(D_FLIP_OPPONENT), p)
             st.game[G_DX_CARD] = card
             st.game[G_DX_ARG] = PICK_CHOICE
             st.game[G_DX_LIMIT] = mine
-            apply_flip(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
+            apply_flip(g, st, choose(g, st, st.actions, n))
     elif verb == V_THWOMP:
         if (
             where >= 1
             and st.tab[p, where - 1, TB_UP] == 1
-            and stars_of(table, st, p, where - 1) < stars_of(table, st, p, where)
+            and stars_of(g, st, p, where - 1) < stars_of(g, st, p, where)
         ):
-            flip_slot(table, effects, st, counters, events, p, where - 1, p, card)
-            gain_rp(st, counters, events, p, card, amount)
+            flip_slot(g, st, p, where - 1, p, card)
+            gain_rp(st, p, card, amount)
         else:
-            log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+            log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
     # V_PROTECT and V_MIMICRY are lasting (read from the card table); V_SCURRY acts when the card is placed.
 
 
@@ -1020,9 +990,7 @@ def legal_reaction(out: IntArray) -> EngineInt:
 
 
 @inline_kernel
-def apply_reaction(
-    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, action: EngineInt
-) -> None:
+def apply_reaction(g: Any, st: Any, action: EngineInt) -> None:
     """D_REACTION's action: USE flips the reacting card face-down and queues its clause (G_DX_* name them)."""
     st.game[G_DECISION] = D_NONE
     if action != USE:
@@ -1030,17 +998,15 @@ def apply_reaction(
     q = st.game[G_ACTOR]
     w = st.game[G_DX_WHERE]
     card = st.game[G_DX_CARD]
-    log_event(events, st.ecount, st.game[G_TURN], q, EV_REACTION, card, st.game[G_DX_ARG], 0)
+    log_event(st.events, st.ecount, st.game[G_TURN], q, EV_REACTION, card, st.game[G_DX_ARG], 0)
     if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
-        count_play(counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
-    flip_source(table, effects, st, counters, events, q, w)
+        count_play(st.counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
+    flip_source(g, st, q, w)
     enqueue(st, QK_EFFECT, q, w, card, st.game[G_DX_CLAUSE], PART_MAIN, -1)
 
 
 @rules_kernel
-def react(
-    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, q: EngineInt, trigger: EngineInt
-) -> None:
+def react(g: Any, st: Any, q: EngineInt, trigger: EngineInt) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger, each offered to q
     (D_REACTION): each used one is flipped face-down and its action queued."""
     for where in range(st.side[q, S_USED] + 3):
@@ -1048,8 +1014,8 @@ def react(
         if not source_up(st, q, w):
             continue
         card = source_card(st, q, w)
-        for c in range(table[card, T_CLAUSES]):
-            if effects[card, c, E_TIMING] != TM_REACTION or effects[card, c, E_TRIGGER] != trigger:
+        for c in range(g.table[card, T_CLAUSES]):
+            if g.effects[card, c, E_TIMING] != TM_REACTION or g.effects[card, c, E_TRIGGER] != trigger:
                 continue
             if not source_up(st, q, w):
                 continue
@@ -1059,24 +1025,21 @@ def react(
             st.game[G_DX_CARD] = card
             st.game[G_DX_CLAUSE] = c
             st.game[G_DX_ARG] = trigger
-            apply_reaction(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
+            apply_reaction(g, st, choose(g, st, st.actions, n))
 
 
 @rules_kernel
-def resolve_queue(table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray) -> None:
+def resolve_queue(g: Any, st: Any) -> None:
     """Resolve queued effects first in, first out, until none is left."""
     while st.game[G_QHEAD] < st.game[G_QTAIL]:
         i = st.game[G_QHEAD] % QUEUE_SIZE
         st.game[G_QHEAD] += 1
         if st.queue[i, Q_KIND] == QK_REACT:
-            react(table, effects, st, counters, events, st.queue[i, Q_PLAYER], st.queue[i, Q_ARG])
+            react(g, st, st.queue[i, Q_PLAYER], st.queue[i, Q_ARG])
         else:
             perform(
-                table,
-                effects,
+                g,
                 st,
-                counters,
-                events,
                 st.queue[i, Q_PLAYER],
                 st.queue[i, Q_WHERE],
                 st.queue[i, Q_CARD],
@@ -1093,11 +1056,8 @@ def resolve_queue(table: IntArray, effects: IntArray, st: Any, counters: IntArra
 
 @rules_kernel
 def place_single(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     card: EngineInt,
     insert_at: EngineInt,
@@ -1106,7 +1066,7 @@ def place_single(
     resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
     used = st.side[p, S_USED]
     s = used
-    if table[card, T_FLAGS] & F_SCURRY and 0 <= insert_at < used:
+    if g.table[card, T_FLAGS] & F_SCURRY and 0 <= insert_at < used:
         s = insert_at
         for t in range(used, s, -1):
             for f in range(TAB_WIDTH):
@@ -1118,48 +1078,45 @@ def place_single(
     st.tab[p, s, TB_ATTACHED] = 0
     st.side[p, S_USED] = used + 1
     st.side[p, S_PLAYED] += 1
-    count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, table[card, T_STARS])
+    count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, g.table[card, T_STARS])
     # Priority Top > Ongoing > Play > Next: Top and Ongoing are lasting, so Play resolves before Next.
-    enqueue_timing(table, effects, st, p, s, card, np.int64(TM_PLAY), np.int64(-1))
+    enqueue_timing(g, st, p, s, card, np.int64(TM_PLAY), np.int64(-1))
     for t in range(used + 1):
         if t != s and st.tab[p, t, TB_NEXT] == 1:
             st.tab[p, t, TB_NEXT] = 0
             if st.tab[p, t, TB_UP] == 1:
-                enqueue_timing(table, effects, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
-    resolve_queue(table, effects, st, counters, events)
+                enqueue_timing(g, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
+    resolve_queue(g, st)
     if st.side[p, S_NEXT_TOKENS] > 0:
-        put_tokens(table, st, events, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
+        put_tokens(g, st, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
         st.side[p, S_NEXT_TOKENS] = 0
-    if table[card, T_FLAGS] & F_HAS_NEXT and st.tab[p, s, TB_UP] == 1:
+    if g.table[card, T_FLAGS] & F_HAS_NEXT and st.tab[p, s, TB_UP] == 1:
         st.tab[p, s, TB_NEXT] = 1
     return s
 
 
 @rules_kernel
 def use_action(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     where: EngineInt,
     clause: EngineInt,
 ) -> None:
     """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
     card = source_card(st, p, where)
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_ACTION, card, where, 0)
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_ACTION, card, where, 0)
     if where < 0:
-        count_play(counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
+        count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
-    resolve_queue(table, effects, st, counters, events)
-    flip_source(table, effects, st, counters, events, p, where)
-    resolve_queue(table, effects, st, counters, events)
+    resolve_queue(g, st)
+    flip_source(g, st, p, where)
+    resolve_queue(g, st)
 
 
 @inline_kernel
-def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
+def legal_turn_actions(g: Any, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
     """D_ACTION_BEFORE / D_ACTION_AFTER's legal actions: `(where + 3) * MAX_CLAUSES + clause` of each Action clause
     of p's face-up cards (the accessories, then the deck box, then the tableau left to right), then NO_ACTION."""
     n = 0
@@ -1168,8 +1125,8 @@ def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt
         if not source_up(st, p, where):
             continue
         card = source_card(st, p, where)
-        for c in range(table[card, T_CLAUSES]):
-            if effects[card, c, E_TIMING] == TM_ACTION:
+        for c in range(g.table[card, T_CLAUSES]):
+            if g.effects[card, c, E_TIMING] == TM_ACTION:
                 out[n] = k * MAX_CLAUSES + c
                 n += 1
     out[n] = NO_ACTION
@@ -1178,11 +1135,8 @@ def legal_turn_actions(table: IntArray, effects: IntArray, st: Any, p: EngineInt
 
 @inline_kernel
 def apply_turn_action(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     action: EngineInt,
 ) -> None:
     """D_ACTION_BEFORE / D_ACTION_AFTER's action: the Action used (or none), then the turn's next decision: the
@@ -1192,7 +1146,7 @@ def apply_turn_action(
     before = st.game[G_DECISION] == D_ACTION_BEFORE
     if action != NO_ACTION:
         st.game[G_ACTED] = 1
-        use_action(table, effects, st, counters, events, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
+        use_action(g, st, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
     open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
 
 
@@ -1213,11 +1167,8 @@ def after_placing(st: Any, p: EngineInt) -> None:
 
 @inline_kernel
 def apply_single(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     h: EngineInt,
 ) -> None:
     """D_SINGLE's action: the single at hand position h leaves the hand and is placed (a Scurry single's slot is
@@ -1226,11 +1177,11 @@ def apply_single(
     card = st.side[p, S_CARDS + h]
     st.side[p, S_HAND] -= 1
     st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
-    if table[card, T_FLAGS] & F_SCURRY:
+    if g.table[card, T_FLAGS] & F_SCURRY:
         st.game[G_PLACING] = card
         open_decision(st, np.int64(D_SCURRY), p)
         return
-    place_single(table, effects, st, counters, events, p, card, np.int64(-1))
+    place_single(g, st, p, card, np.int64(-1))
     after_placing(st, p)
 
 
@@ -1246,54 +1197,48 @@ def legal_scurry(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
 
 @inline_kernel
 def apply_scurry(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     s: EngineInt,
 ) -> None:
     """D_SCURRY's action: the single G_PLACING goes to slot s (cards from s on move right), then the Action after."""
     p = st.game[G_ACTOR]
-    place_single(table, effects, st, counters, events, p, st.game[G_PLACING], s)
+    place_single(g, st, p, st.game[G_PLACING], s)
     after_placing(st, p)
 
 
 @rules_kernel
 def take_turn(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """One turn of a player who can play: an optional Action before, the single, an optional Action after; each
     decision listed (`legal_*`), asked of p's policy (`choose`) and applied (`apply_*`, which opens the next)."""
     st.game[G_CURRENT] = p
-    log_event(events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
+    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
     st.game[G_ACTED] = 0
     # The decision opened in place (as `open_decision` does), and no applier called for NO_ACTION but its work done
     # in place: these run every turn, and a call passes every array anew.
     st.game[G_DECISION] = D_ACTION_BEFORE
     st.game[G_ACTOR] = p
-    n = legal_turn_actions(table, effects, st, p, st.actions)
-    action = choose_turn_action(table, effects, st, st.actions, n)
+    n = legal_turn_actions(g, st, p, st.actions)
+    action = choose_turn_action(g, st, st.actions, n)
     if action != NO_ACTION:
-        apply_turn_action(table, effects, st, counters, events, action)
+        apply_turn_action(g, st, action)
     else:
         st.game[G_DECISION] = D_SINGLE
     if st.game[G_DECISION] == D_SINGLE:
         n = legal_singles(st, p, st.actions)
-        apply_single(table, effects, st, counters, events, choose_single(table, effects, st, st.actions, n))
+        apply_single(g, st, choose_single(g, st, st.actions, n))
     if st.game[G_DECISION] == D_SCURRY:
         n = legal_scurry(st, p, st.actions)
-        apply_scurry(table, effects, st, counters, events, choose(table, effects, st, st.actions, n))
+        apply_scurry(g, st, choose(g, st, st.actions, n))
     if st.game[G_DECISION] == D_ACTION_AFTER:
-        n = legal_turn_actions(table, effects, st, p, st.actions)
-        action = choose_turn_action(table, effects, st, st.actions, n)
+        n = legal_turn_actions(g, st, p, st.actions)
+        action = choose_turn_action(g, st, st.actions, n)
         if action != NO_ACTION:
-            apply_turn_action(table, effects, st, counters, events, action)
+            apply_turn_action(g, st, action)
         else:
             st.game[G_DECISION] = D_NONE
 
@@ -1305,10 +1250,8 @@ def take_turn(
 
 @rules_kernel
 def setup_seat(
-    table: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     deck: IntArray,
     policy: EngineInt,
@@ -1335,7 +1278,7 @@ def setup_seat(
     accessories = 0
     for k in range(deck.shape[0]):
         card = deck[k]
-        kind = table[card, T_KIND]
+        kind = g.table[card, T_KIND]
         if kind == K_SINGLE:
             if st.side[p, S_HAND] < MAX_HAND:
                 st.side[p, S_CARDS + st.side[p, S_HAND]] = card
@@ -1350,41 +1293,36 @@ def setup_seat(
             accessories += 1
     while st.side[p, S_HAND] > HAND_LIMIT:
         h = rng_below(st.rng, st.side[p, S_HAND])
-        log_event(events, st.ecount, st.game[G_TURN], p, EV_TRIMMED, st.side[p, S_CARDS + h], -1, 0)
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TRIMMED, st.side[p, S_CARDS + h], -1, 0)
         st.side[p, S_HAND] -= 1
         st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
     for h in range(st.side[p, S_HAND]):
-        count_draw(counters, deckside, st.side[p, S_CARDS + h])
+        count_draw(st.counters, deckside, st.side[p, S_CARDS + h])
     for a in range(3):
         if st.area[p, a, AR_CARD] >= 0:
             # The deck box and the accessories set out start in play: drawn, and played on the tournament's first
             # turn (turn 1, as the turns are numbered), as a single is played when placed. Counters only: no
             # decision, no draw from the generator and no event follows from it.
-            count_draw(counters, deckside, st.area[p, a, AR_CARD])
-            count_play(counters, deckside, st.area[p, a, AR_CARD], np.int64(1))
+            count_draw(st.counters, deckside, st.area[p, a, AR_CARD])
+            count_play(st.counters, deckside, st.area[p, a, AR_CARD], np.int64(1))
 
 
 @rules_kernel
 def score_clause(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     where: EngineInt,
     card: EngineInt,
     c: EngineInt,
 ) -> None:
     """One `gain N RP [per ...]` Score clause of `card`, counted for p from `where`."""
-    n = count_per(table, st, p, where, effects[card, c, ACTION_BASE + A_PER], effects[card, c, ACTION_BASE + A_ARG])
-    gain_rp(st, counters, events, p, card, effects[card, c, ACTION_BASE + A_AMOUNT] * n)
+    n = count_per(g, st, p, where, g.effects[card, c, ACTION_BASE + A_PER], g.effects[card, c, ACTION_BASE + A_ARG])
+    gain_rp(st, p, card, g.effects[card, c, ACTION_BASE + A_AMOUNT] * n)
 
 
 @rules_kernel
-def final_scoring(
-    table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray, vp_round: EngineInt
-) -> None:
+def final_scoring(g: Any, st: Any, vp_round: EngineInt) -> None:
     """Score clauses of face-up cards (tableau left to right, deck box, accessories), then of the revealed
     metagame cards, which every player activates for themselves; then placement by RP and VP by the round's chart;
     tied players split the VP of every place they cover, rounded down."""
@@ -1395,34 +1333,34 @@ def final_scoring(
             if not source_up(st, p, where):
                 continue
             card = source_card(st, p, where)
-            for c in range(table[card, T_CLAUSES]):
-                if effects[card, c, E_TIMING] != TM_SCORE:
+            for c in range(g.table[card, T_CLAUSES]):
+                if g.effects[card, c, E_TIMING] != TM_SCORE:
                     continue
-                if effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
-                    score_clause(table, effects, st, counters, events, p, where, card, c)
+                if g.effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
+                    score_clause(g, st, p, where, card, c)
                     continue
-                target = copy_target(st, p, where, effects[card, c, ACTION_BASE + A_PICK])
+                target = copy_target(st, p, where, g.effects[card, c, ACTION_BASE + A_PICK])
                 if target < 0:
-                    log_event(events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
+                    log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
                     continue
                 copied = st.tab[p, target, TB_CARD]
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
-                for c2 in range(table[copied, T_CLAUSES]):
+                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_COPY, card, copied, target)
+                for c2 in range(g.table[copied, T_CLAUSES]):
                     # Copy effects can never be copied; the copied Score clauses count from this card's slot.
                     if (
-                        effects[copied, c2, E_TIMING] == TM_SCORE
-                        and effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
+                        g.effects[copied, c2, E_TIMING] == TM_SCORE
+                        and g.effects[copied, c2, ACTION_BASE + A_VERB] == V_GAIN
                     ):
-                        score_clause(table, effects, st, counters, events, p, where, copied, c2)
+                        score_clause(g, st, p, where, copied, c2)
         # "... then Accessories, and finally the Metagame Cards. Every Player activates the Metagame Score effects
         # for themselves."
         for m in range(MAX_META_STACKS):
             card = st.game[G_META + m]
             if card < 0:
                 continue
-            for c in range(table[card, T_CLAUSES]):
-                if effects[card, c, E_TIMING] == TM_SCORE and effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
-                    score_clause(table, effects, st, counters, events, p, np.int64(W_META), card, c)
+            for c in range(g.table[card, T_CLAUSES]):
+                if g.effects[card, c, E_TIMING] == TM_SCORE and g.effects[card, c, ACTION_BASE + A_VERB] == V_GAIN:
+                    score_clause(g, st, p, np.int64(W_META), card, c)
     for p in range(players):
         above = 0
         same = 0
@@ -1438,7 +1376,7 @@ def final_scoring(
         st.side[p, S_VP] = total // same
     for p in range(players):
         log_event(
-            events, st.ecount, st.game[G_TURN], p, EV_PLACE, st.side[p, S_RP], st.side[p, S_PLACE], st.side[p, S_VP]
+            st.events, st.ecount, st.game[G_TURN], p, EV_PLACE, st.side[p, S_RP], st.side[p, S_PLACE], st.side[p, S_VP]
         )
 
 
@@ -1477,10 +1415,8 @@ def opening_seat(st: Any, players: EngineInt, first: EngineInt) -> EngineInt:
 
 @rules_kernel
 def setup_tournament(
-    table: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -1507,17 +1443,17 @@ def setup_tournament(
     st.game[G_QHEAD] = 0
     st.game[G_QTAIL] = 0
     for p in range(players):
-        log_event(events, st.ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
+        log_event(st.events, st.ecount, 0, p, EV_SEAT, -1, -1, 0 if p == 0 else 1)
         if p == 0:
-            setup_seat(table, st, counters, events, p, deck_a, policy_a, np.int64(0), seed)
+            setup_seat(g, st, p, deck_a, policy_a, np.int64(0), seed)
         else:
-            setup_seat(table, st, counters, events, p, deck_b, policy_b, np.int64(1), seed)
-    reveal_metagame(st, events, meta)
-    log_event(events, st.ecount, 0, opening, EV_OPENS, -1, st.game[G_RIVAL], (players - opening) % players + 1)
+            setup_seat(g, st, p, deck_b, policy_b, np.int64(1), seed)
+    reveal_metagame(st, meta)
+    log_event(st.events, st.ecount, 0, opening, EV_OPENS, -1, st.game[G_RIVAL], (players - opening) % players + 1)
 
 
 @rules_kernel
-def reveal_metagame(st: Any, events: IntArray, meta: IntArray) -> None:
+def reveal_metagame(st: Any, meta: IntArray) -> None:
     """Reveal one card of each metagame stack for the tournament ("Every Player activates the Metagame Score effects
     for themselves"), or none (-1) in the pre-release or with `metagame=none`: a card drawn at random, the top card
     of a freshly shuffled stack, since a tournament played alone has no earlier rounds. The whole game (`market.py`)
@@ -1529,11 +1465,11 @@ def reveal_metagame(st: Any, events: IntArray, meta: IntArray) -> None:
         # "No Metagame is revealed during this tournament" (the pre-release, vp_round 0).
         if reveal and m < meta.shape[0] and meta[m, 0] > 0:
             st.game[G_META + m] = meta[m, 1 + rng_below(st.rng, meta[m, 0])]
-            log_event(events, st.ecount, 0, -1, EV_META, st.game[G_META + m], m, 0)
+            log_event(st.events, st.ecount, 0, -1, EV_META, st.game[G_META + m], m, 0)
 
 
 @rules_kernel
-def play_tournament(table: IntArray, effects: IntArray, st: Any, counters: IntArray, events: IntArray) -> None:
+def play_tournament(g: Any, st: Any) -> None:
     """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
     players = st.game[G_PLAYERS]
     p = st.game[G_FIRST]
@@ -1541,24 +1477,23 @@ def play_tournament(table: IntArray, effects: IntArray, st: Any, counters: IntAr
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, counters, events, p)
+            take_turn(g, st, p)
             passes = 0
         else:
             passes += 1
             if st.side[p, S_PASSED] == 0:
                 # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
                 st.side[p, S_PASSED] = 1
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
+                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
         p = (p + 1) % players
     st.game[G_TURN] += 1
-    log_event(events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+    log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(g, st, st.options[O_VP_ROUND])
 
 
 @rules_kernel
 def record_tournament(
     st: Any,
-    counters: IntArray,
     m: EngineInt,
     winners: Any,
     turns: Any,
@@ -1569,7 +1504,7 @@ def record_tournament(
     """Tournament m of a batch is over: its counters closed and seat A's result written into the batch's columns."""
     # Every card played takes part in the clash that scores the tournament, however late it came: a round of 0 turns
     # counts every play as in time. The last turn played is game[G_TURN] - 1 (as `turns` counts it).
-    end_match_counters(counters, st.game[G_TURN] - 1, np.int64(0))
+    end_match_counters(st.counters, st.game[G_TURN] - 1, np.int64(0))
     winners[m] = match_winner(st, st.options[O_MATCH_RESULT])
     turns[m] = st.game[G_TURN] - 1
     vp_a[m] = st.side[0, S_VP]
@@ -1579,8 +1514,7 @@ def record_tournament(
 
 @rules_kernel
 def play_matches(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
     store: IntArray,
     deck_a: IntArray,
@@ -1594,8 +1528,6 @@ def play_matches(
     vp_a: IntArray,
     place_a: IntArray,
     rp_a: IntArray,
-    counters: IntArray,
-    events: IntArray,
     meta: IntArray,
 ) -> None:
     """One tournament per seed on the given state record (see `new_state`), which every tournament reuses, its store
@@ -1605,12 +1537,10 @@ def play_matches(
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
         for k in range(store_total):
             st.store[k] = store[k]
-        begin_match_counters(counters, m)
-        setup_tournament(
-            table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
-        )
-        play_tournament(table, effects, st, counters, events)
-        record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
+        begin_match_counters(st.counters, m)
+        setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
+        play_tournament(g, st)
+        record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)
 
 
 # =====================================================================================================================
@@ -1632,12 +1562,12 @@ def play_matches(
 
 
 @rules_kernel
-def legal_actions(table: IntArray, effects: IntArray, st: Any, out: IntArray) -> EngineInt:
+def legal_actions(g: Any, st: Any, out: IntArray) -> EngineInt:
     """The open decision's legal actions into `out` (see D_*), in a fixed order: how many (0: none is open)."""
     decision = st.game[G_DECISION]
     p = st.game[G_ACTOR]
     if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
-        return legal_turn_actions(table, effects, st, p, out)
+        return legal_turn_actions(g, st, p, out)
     if decision == D_SINGLE:
         return legal_singles(st, p, out)
     if decision == D_SCURRY:
@@ -1645,9 +1575,9 @@ def legal_actions(table: IntArray, effects: IntArray, st: Any, out: IntArray) ->
     if decision == D_REACTION:
         return legal_reaction(out)
     if decision == D_FLIP_OWN:
-        return legal_own_flips(table, st, p, st.game[G_DX_ARG], out)
+        return legal_own_flips(g, st, p, st.game[G_DX_ARG], out)
     if decision == D_FLIP_OPPONENT:
-        return legal_opponent_flips(table, st, p, st.game[G_DX_ARG], st.game[G_DX_LIMIT], out)
+        return legal_opponent_flips(g, st, p, st.game[G_DX_ARG], st.game[G_DX_LIMIT], out)
     if decision == D_DISCARDER:
         return legal_discarders(st, p, out)
     if decision == D_GIVE_UP:
@@ -1659,11 +1589,8 @@ def legal_actions(table: IntArray, effects: IntArray, st: Any, out: IntArray) ->
 
 @rules_kernel
 def apply(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     action: EngineInt,
 ) -> None:
     """Take one action `legal_actions` listed for the open decision. A turn's decision opens the turn's next one (none
@@ -1671,21 +1598,21 @@ def apply(
     resolves in the caller)."""
     decision = st.game[G_DECISION]
     if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
-        apply_turn_action(table, effects, st, counters, events, action)
+        apply_turn_action(g, st, action)
     elif decision == D_SINGLE:
-        apply_single(table, effects, st, counters, events, action)
+        apply_single(g, st, action)
     elif decision == D_SCURRY:
-        apply_scurry(table, effects, st, counters, events, action)
+        apply_scurry(g, st, action)
     elif decision == D_REACTION:
-        apply_reaction(table, effects, st, counters, events, action)
+        apply_reaction(g, st, action)
     elif decision == D_FLIP_OWN or decision == D_FLIP_OPPONENT:
-        apply_flip(table, effects, st, counters, events, action)
+        apply_flip(g, st, action)
     elif decision == D_DISCARDER:
-        apply_discarder(table, effects, st, events, action)
+        apply_discarder(g, st, action)
     elif decision == D_GIVE_UP:
-        apply_give_up(st, events, action)
+        apply_give_up(st, action)
     elif decision == D_CLASH_OPPONENT:
-        apply_clash_opponent(table, effects, st, counters, events, action)
+        apply_clash_opponent(g, st, action)
 
 
 # =====================================================================================================================
@@ -1725,10 +1652,10 @@ def deal_pool(st: Any, p: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(table: IntArray, effects: IntArray, st: Any, p: EngineInt, rng: IntArray) -> None:
+def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
     """What seat p cannot see, dealt anew from what it can know, drawing from the xorshift generator `rng` (4 words;
     the search passes its world record's own, seeded per world). The contract's `determinize(G, S, seat, rng)`: the
-    game data (`table`, `effects`) is taken as `legal_actions` takes it, though no deal reads it.
+    game data `g` is taken as `legal_actions` takes it, though no deal reads it.
 
     The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool (`st.pool`) is
     sorted, then shuffled and dealt back, each seat its count. The undrawn store (`st.store[:left]`) is sorted and
@@ -1754,8 +1681,8 @@ def determinize(table: IntArray, effects: IntArray, st: Any, p: EngineInt, rng: 
 def clone(st: Any, into: Any) -> None:
     """The contract's clone: the match of record `st` into record `into`, which then plays on exactly as `st` would:
     tableaus, areas, seats, match fields, the effect queue's waiting rows, the generator, the store's cards in use
-    (game[G_STORE_TOTAL]) and the rule options. Left as `into`'s own, since no rule reads them: the trace's length
-    (`ecount`: the trace is the caller's), the search's words, `determinize`'s scratch (`pool`) and the two action
+    (game[G_STORE_TOTAL]) and the rule options. Left as `into`'s own, since no rule reads them: the trace and its
+    length (`events`, `ecount`), the counters, the search's words, `determinize`'s scratch (`pool`) and the two action
     lists (each listing writes its list before anything reads it)."""
     # Element loops: the kernels run without Numba's reference-counted runtime, which slice assignment needs.
     for p in range(MAX_PLAYERS):

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import (
+    MAX_TRACE_EVENTS,
     EngineInt,
     IntArray,
     begin_match_counters,
@@ -97,11 +98,8 @@ def project_rp(st: Any) -> None:
 
 @rules_kernel
 def finish_rollout(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     depth: EngineInt,
 ) -> None:
@@ -118,7 +116,7 @@ def finish_rollout(
             break
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, counters, events, p)
+            take_turn(g, st, p)
             passes = 0
             turns += 1
         else:
@@ -126,7 +124,7 @@ def finish_rollout(
             st.side[p, S_PASSED] = 1
         p = (p + 1) % players
     st.game[G_TURN] += 1
-    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+    final_scoring(g, st, st.options[O_VP_ROUND])
 
 
 @rules_kernel
@@ -143,23 +141,20 @@ def rollout_points(st: Any, p: EngineInt) -> EngineInt:
 
 
 @rules_kernel
-def rollout_world(table: IntArray, effects: IntArray, st: Any, world: Any, p: EngineInt, seed: EngineInt) -> None:
+def rollout_world(g: Any, st: Any, world: Any, p: EngineInt, seed: EngineInt) -> None:
     """One sampled world for a round of rollouts: the state cloned into the work record `world`, what seat p cannot
     see dealt anew there from `seed` (`determinize`, drawing from the world's own generator, seeded so). Each
     candidate's rollout of the round starts from a clone of it, so the world is dealt once a round."""
     clone(st, world)
     rng_seed(world.rng, seed)
-    determinize(table, effects, world, p, world.rng)
+    determinize(g, world, p, world.rng)
 
 
 @rules_kernel
 def rollout(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     world: Any,
     sim: Any,
-    sim_counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     wanted: EngineInt,
     dice: EngineInt,
@@ -169,8 +164,8 @@ def rollout(
     from seed `dice`. Its points (`rollout_points`)."""
     clone(world, sim)
     rng_seed(sim.rng, dice)
-    # The trace counted as full: a rollout logs nothing (log_event writes only below the buffer's length).
-    sim.ecount[0] = events.shape[0]
+    # The trace counted as full: a rollout logs nothing (log_event writes only below the trace's length).
+    sim.ecount[0] = MAX_TRACE_EVENTS
     players = sim.game[G_PLAYERS]
     policy = sim.options[O_SEARCH_POLICY]
     for q in range(players):
@@ -180,19 +175,19 @@ def rollout(
     sim.side[p, S_POLICY] = SEARCH
     sim.search[SR_WANTED] = wanted
     sim.game[G_TURN] += 1
-    take_turn(table, effects, sim, sim_counters, events, p)
+    take_turn(g, sim, p)
     sim.side[p, S_POLICY] = policy
-    finish_rollout(table, effects, sim, sim_counters, events, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
+    finish_rollout(g, sim, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
     return rollout_points(sim, p)
 
 
 @rules_kernel
-def search_candidates(table: IntArray, effects: IntArray, st: Any, p: EngineInt) -> int:
+def search_candidates(g: Any, st: Any, p: EngineInt) -> int:
     """List seat p's candidates in its search words and return how many: greedy's turn (-1) first, then each distinct
     single of its hand in hand order but greedy's own single (`greedy_single`, whose play greedy's turn already is)."""
     search = st.search
     n = legal_singles(st, p, st.actions)
-    greedy = st.side[p, S_CARDS + greedy_single(table, effects, st, p, st.actions, n)]
+    greedy = st.side[p, S_CARDS + greedy_single(g, st, p, st.actions, n)]
     search[SR_CAND] = -1
     m = 1
     for k in range(n):
@@ -211,28 +206,25 @@ def search_candidates(table: IntArray, effects: IntArray, st: Any, p: EngineInt)
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
     """`halving_search`'s world dealer: `rollout_world` into the world record."""
-    table, effects, st, world, _sim, _counters, _events, p = context
-    rollout_world(table, effects, st, world, p, seed)
+    g, st, world, _sim, p = context
+    rollout_world(g, st, world, p, seed)
 
 
 @inline_kernel
 def context_rollout(context: Any, k: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
     """`halving_search`'s rollout: candidate k (its single, SR_CAND + k) in the world of seed `world`, which
     `context_world` has just dealt into the world record."""
-    table, effects, st, world_record, sim, sim_counters, events, p = context
+    g, st, world_record, sim, p = context
     wanted = st.search[SR_CAND + k]
-    return rollout(table, effects, world_record, sim, sim_counters, events, p, wanted, dice)
+    return rollout(g, world_record, sim, p, wanted, dice)
 
 
 @rules_kernel
 def search_decision(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
     sim: Any,
     world: Any,
-    sim_counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> int:
     """Seat p's single for this turn (-1: greedy's turn): the best candidate (`search_candidates`) after successive
@@ -240,12 +232,12 @@ def search_decision(
     is nothing to choose: no rollout. The search's words are `st.search` (SR_*); its work records are `world` (a
     round's sampled world) and `sim` (a rollout's play)."""
     search = st.search
-    m = search_candidates(table, effects, st, p)
+    m = search_candidates(g, st, p)
     search[SR_N] = m
     search[SR_CHOICE] = 0
     if m <= 1:
         return -1
-    context = (table, effects, st, world, sim, sim_counters, events, p)
+    context = (g, st, world, sim, p)
     budget = st.options[O_SEARCH_ROLLOUTS] * m
     search[SR_ROLLOUTS] += halving_search(
         context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
@@ -258,14 +250,10 @@ def search_decision(
 
 @rules_kernel
 def play_searched_tournament(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
-    counters: IntArray,
-    events: IntArray,
     sim: Any,
     world: Any,
-    sim_counters: IntArray,
 ) -> None:
     """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
     players = st.game[G_PLAYERS]
@@ -274,25 +262,24 @@ def play_searched_tournament(
     while passes < players:
         if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             if st.side[p, S_POLICY] == SEARCH:
-                st.search[SR_WANTED] = search_decision(table, effects, st, sim, world, sim_counters, events, p)
+                st.search[SR_WANTED] = search_decision(g, st, sim, world, p)
             st.game[G_TURN] += 1
-            take_turn(table, effects, st, counters, events, p)
+            take_turn(g, st, p)
             passes = 0
         else:
             passes += 1
             if st.side[p, S_PASSED] == 0:
                 st.side[p, S_PASSED] = 1
-                log_event(events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
+                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
         p = (p + 1) % players
     st.game[G_TURN] += 1
-    log_event(events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(table, effects, st, counters, events, st.options[O_VP_ROUND])
+    log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+    final_scoring(g, st, st.options[O_VP_ROUND])
 
 
 @rules_kernel
 def play_searched_matches(
-    table: IntArray,
-    effects: IntArray,
+    g: Any,
     st: Any,
     store: IntArray,
     deck_a: IntArray,
@@ -306,22 +293,17 @@ def play_searched_matches(
     vp_a: IntArray,
     place_a: IntArray,
     rp_a: IntArray,
-    counters: IntArray,
-    events: IntArray,
     meta: IntArray,
     sim: Any,
     world: Any,
-    sim_counters: IntArray,
 ) -> None:
     """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
     store_total = store.shape[0]
     for m in range(seeds.shape[0]):
         for k in range(store_total):
             st.store[k] = store[k]
-        begin_match_counters(counters, m)
-        setup_tournament(
-            table, st, counters, events, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta
-        )
+        begin_match_counters(st.counters, m)
+        setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
         rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
-        play_searched_tournament(table, effects, st, counters, events, sim, world, sim_counters)
-        record_tournament(st, counters, m, winners, turns, vp_a, place_a, rp_a)
+        play_searched_tournament(g, st, sim, world)
+        record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)

@@ -1,15 +1,20 @@
 """The SOURCE match engine: whole matches on a map, on integer arrays, compiled by Numba.
 
 Pure: numpy and numba only. `compile_cards` turns a validated card set into a
-card table, an effect-clause table and the joined map (map.py) once; the
-kernels below only ever see integer arrays and two records: the batch's rules
-(RULES_DTYPE) and the match's state (STATE_DTYPE), each passed as one pointer.
-A kernel takes, in this order, those of `table, clauses, rules, state, piles,
-counters, events` it reads, then its own arguments. All randomness comes from
-the xorshift state seeded per match. Every rule is a small kernel (summon,
-move, attack, attack the generator, equip, set a trap, spring it, channel,
-push back, end of turn) so scenario tests can set up a board and call exactly
-the rule they test.
+card table, an effect-clause table and the joined map (map.py) once; a batch
+plays one pairing of decks on that pairing's own rows of them (`pairing`: the
+two decks' distinct cards and the tokens they summon, ascending set ids), and
+its kernels only ever see two records, each passed as one pointer: the game
+data G (GAME_DTYPE: the pairing's card and clause tables, rule options, map,
+distances) and the match's whole state (STATE_DTYPE: board, hands, piles,
+counters and trace inside). A kernel takes `G, state` (those of the two it
+reads), then its own arguments; the contract's four functions are
+`legal_actions(G, state, out)`, `apply(G, state, action)`,
+`clone_state(state, into)` and `determinize(G, state, p, rng)`. All randomness
+comes from the xorshift state seeded per match. Every rule is a small kernel
+(summon, move, attack, attack the generator, equip, set a trap, spring it,
+channel, push back, end of turn) so scenario tests can set up a board and call
+exactly the rule they test.
 
 How a match runs (readings of silent rules are options, see options.py):
 
@@ -43,7 +48,7 @@ A match ends when a player's SourcePoints reach 0, or as a draw after
 
 The package, one module per part of the old single module, each importing only the ones before it:
 
-- `layout`: the tables' columns, options, fields, decision and event codes, the two records (RULES_DTYPE,
+- `layout`: the tables' columns, options, fields, decision and event codes, the two records (GAME_DTYPE,
   STATE_DTYPE).
 - `board`: reading the board and changing it (the kernels that ask a player nothing).
 - `rules`: webs, recalls and the effect clauses, summoning, equipment, traps, channeled effects, movement, combat,
@@ -51,7 +56,7 @@ The package, one module per part of the old single module, each importing only t
   `apply`, `clone_state`, `determinize`).
 - `greedy`: the policies (greedy, random, epsilon-greedy) and their one door, `choose`.
 - `search`: the search policy (determinized Monte Carlo by successive halving) and its batch loop.
-- `python_side`: card compilation, the records, batches, the trace's text, `ENGINE`.
+- `python_side`: card compilation, the pairing and the records, batches, the trace's text, `ENGINE`.
 
 layout <- board <- rules <- greedy <- search <- python_side. One call goes the other way, and only at run time: the
 rules hand each decision to the policies' door (`decide` and `ask` call `choose`) and the match loop seats a side's

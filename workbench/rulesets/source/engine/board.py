@@ -12,11 +12,9 @@ import numpy as np
 from workbench.engines import (
     DESTROYED,
     EngineInt,
-    IntArray,
     count_draw,
     count_play,
     inline_kernel,
-    log_event,
     lowest_set_bit,
     rules_kernel,
 )
@@ -30,6 +28,8 @@ from workbench.rulesets.source.engine.layout import (
     C_FOE,
     C_OCC,
     C_OP,
+    EC_COUNT,
+    EC_ROOM,
     EV_CHANNEL_DONE,
     EV_DECK_EMPTY,
     EV_DECK_OUT,
@@ -79,6 +79,7 @@ from workbench.rulesets.source.engine.layout import (
     M_TMP_PARALLEL,
     M_TMP_ST,
     MON_WIDTH,
+    O_CARDS,
     O_DECK_OUT_LOSES,
     O_FLUX,
     O_HIT_GEN_FOR_GOOD,
@@ -137,10 +138,35 @@ from workbench.rulesets.source.map import (
 
 
 @inline_kernel
-def st_of(table: IntArray, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
+def trace(
+    state: Any,
+    turn: EngineInt,
+    player: EngineInt,
+    code: EngineInt,
+    card: EngineInt,
+    other: EngineInt,
+    amount: EngineInt,
+) -> None:
+    """Log one event row into the state's trace while it has room (ec[EC_ROOM]: 0 in a batch, so nothing is written):
+    `workbench.engines.log_event` on the record's own trace."""
+    ec = state.ec
+    n = ec[EC_COUNT]
+    if n < ec[EC_ROOM]:
+        events = state.events
+        events[n, 0] = turn
+        events[n, 1] = player
+        events[n, 2] = code
+        events[n, 3] = card
+        events[n, 4] = other
+        events[n, 5] = amount
+        ec[EC_COUNT] = n + 1
+
+
+@inline_kernel
+def st_of(G: Any, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Monster m's ST for symbol s on player `active`'s turn: printed + lasting + this turn + equipment, at least 0."""
     mon = state.mon
-    value = table[mon[m, M_CARD], T_ST + s] + mon[m, M_PERM_ST + s] + mon[m, M_TMP_ST + s]
+    value = G.table[mon[m, M_CARD], T_ST + s] + mon[m, M_PERM_ST + s] + mon[m, M_TMP_ST + s]
     if active == mon[m, M_OWNER]:
         value += mon[m, M_EQY_ST + s]
     else:
@@ -179,12 +205,12 @@ def may_move_parallel(state: Any, m: EngineInt, active: EngineInt) -> bool:
 
 
 @inline_kernel
-def sidestep(rules: Any, state: Any, m: EngineInt, here: EngineInt, taken: EngineInt) -> int:
+def sidestep(G: Any, state: Any, m: EngineInt, here: EngineInt, taken: EngineInt) -> int:
     """Where monster m on `here` may step across to: the parallel space, when a `move parallel` clause allows it, the
     space is free and this move has taken fewer than `parallel_steps` such steps; else -1. When it may
     (`parallel_move`): at any step (any_step), or only instead of stopping before an enemy (when_blocked)."""
-    opts = rules.opts
-    mp = rules.mp
+    opts = G.opts
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     if taken >= opts[O_PARALLEL_STEPS] or not may_move_parallel(state, m, mon[m, M_OWNER]):
@@ -196,11 +222,11 @@ def sidestep(rules: Any, state: Any, m: EngineInt, here: EngineInt, taken: Engin
 
 
 @inline_kernel
-def attack_across(rules: Any, state: Any, m: EngineInt, space: EngineInt, active: EngineInt) -> int:
+def attack_across(G: Any, state: Any, m: EngineInt, space: EngineInt, active: EngineInt) -> int:
     """The parallel space monster m on `space` may attack across to (`parallel_attacks=with_move_parallel` and a
     `move parallel` clause holding now; a parallel space that is also adjacent counts once, as adjacent); else -1."""
-    mp = rules.mp
-    if rules.opts[O_PARALLEL_ATTACKS] == 0 or not may_move_parallel(state, m, active):
+    mp = G.mp
+    if G.opts[O_PARALLEL_ATTACKS] == 0 or not may_move_parallel(state, m, active):
         return -1
     across = mp[space, MP_PARALLEL]
     if across < 0:
@@ -231,12 +257,12 @@ def may_move(state: Any, m: EngineInt, active: EngineInt) -> bool:
 
 
 @inline_kernel
-def move_distance(table: IntArray, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
+def move_distance(G: Any, state: Any, m: EngineInt, s: EngineInt, active: EngineInt) -> int:
     """Spaces monster m must move with symbol s: the ST bracket plus bonuses, never below 0; 0 while it may not
     move."""
     if not may_move(state, m, active):
         return 0
-    d = spaces_for_st(st_of(table, state, m, s, active)) + move_bonus(state, m, active)
+    d = spaces_for_st(st_of(G, state, m, s, active)) + move_bonus(state, m, active)
     return d if d > 0 else 0
 
 
@@ -251,18 +277,18 @@ def may_attack(state: Any, m: EngineInt, active: EngineInt) -> bool:
 
 
 @inline_kernel
-def monster_value(table: IntArray, state: Any, m: EngineInt, active: EngineInt) -> int:
+def monster_value(G: Any, state: Any, m: EngineInt, active: EngineInt) -> int:
     """What greedy play thinks a monster on the map is worth: its ST total."""
     total = 0
     for s in range(SYMBOLS):
-        total += st_of(table, state, m, s, active)
+        total += st_of(G, state, m, s, active)
     return total + 10
 
 
 @inline_kernel
-def monsters_on_map(rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
+def monsters_on_map(G: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
     """(monsters, terrestrial spaces, otherworldly spaces) of player p's on the map, in one pass over p's slots."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     game = state.game
     monsters = 0
@@ -282,44 +308,44 @@ def monsters_on_map(rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int
 
 
 @inline_kernel
-def occupied_spaces(rules: Any, state: Any, p: EngineInt) -> tuple[int, int]:
+def occupied_spaces(G: Any, state: Any, p: EngineInt) -> tuple[int, int]:
     """(terrestrial, otherworldly) spaces player p's monsters occupy, on either side of the map."""
-    _, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    _, terrestrial, otherworldly = monsters_on_map(G, state, p)
     return terrestrial, otherworldly
 
 
 @rules_kernel
-def meets_requirements(table: IntArray, rules: Any, state: Any, p: EngineInt, card: EngineInt) -> bool:
+def meets_requirements(G: Any, state: Any, p: EngineInt, card: EngineInt) -> bool:
     """Whether player p's monsters occupy enough terrestrial and otherworldly spaces for `card`."""
-    terrestrial, otherworldly = occupied_spaces(rules, state, p)
-    return requirements_met(table, card, terrestrial, otherworldly)
+    terrestrial, otherworldly = occupied_spaces(G, state, p)
+    return requirements_met(G, card, terrestrial, otherworldly)
 
 
 @inline_kernel
-def requirements_met(table: IntArray, card: EngineInt, terrestrial: EngineInt, otherworldly: EngineInt) -> bool:
+def requirements_met(G: Any, card: EngineInt, terrestrial: EngineInt, otherworldly: EngineInt) -> bool:
     """Whether `terrestrial` and `otherworldly` occupied spaces meet `card`'s requirements."""
-    return terrestrial >= table[card, T_TERR] and otherworldly >= table[card, T_OTHER]
+    return terrestrial >= G.table[card, T_TERR] and otherworldly >= G.table[card, T_OTHER]
 
 
 @inline_kernel
-def forward_step(rules: Any, space: EngineInt, p: EngineInt, k: EngineInt) -> int:
+def forward_step(G: Any, space: EngineInt, p: EngineInt, k: EngineInt) -> int:
     """Player p's k-th (0 or 1) forward road step from `space`, or -1."""
-    mp = rules.mp
+    mp = G.mp
     return mp[space, MP_FWD_A0 + 2 * p + k]
 
 
 @inline_kernel
-def progress(rules: Any, space: EngineInt, p: EngineInt) -> int:
+def progress(G: Any, space: EngineInt, p: EngineInt) -> int:
     """Road steps from player p's summoning space to `space`."""
-    mp = rules.mp
+    mp = G.mp
     return mp[space, MP_PROGRESS_A + p]
 
 
 @inline_kernel
-def adjacent_enemies(rules: Any, state: Any, m: EngineInt) -> int:
+def adjacent_enemies(G: Any, state: Any, m: EngineInt) -> int:
     """How many enemy monsters stand adjacent to monster m: whether a `foe` clause would find one (greedy's weighing
     of a channel asks it; which one is the D_FOE question, `ask`)."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     p = mon[m, M_OWNER]
@@ -336,25 +362,25 @@ def adjacent_enemies(rules: Any, state: Any, m: EngineInt) -> int:
 
 
 @inline_kernel
-def of_type(table: IntArray, state: Any, m: EngineInt, types: EngineInt) -> bool:
+def of_type(G: Any, state: Any, m: EngineInt, types: EngineInt) -> bool:
     """Whether monster m is of one of the types in the bit set `types` (0: any monster)."""
     mon = state.mon
-    return types == 0 or (table[mon[m, M_CARD], T_TYPE] & types) != 0
+    return types == 0 or (G.table[mon[m, M_CARD], T_TYPE] & types) != 0
 
 
 @rules_kernel
-def closest_free_space(rules: Any, state: Any, target: EngineInt, p: EngineInt) -> int:
+def closest_free_space(G: Any, state: Any, target: EngineInt, p: EngineInt) -> int:
     """The unoccupied space nearest `target` (ties: nearer player p's own side, then file order), or -1."""
-    dist = rules.dist
+    dist = G.dist
     cells = state.cells
     best = -1
-    for s in range(rules.opts[O_SPACES]):
+    for s in range(G.opts[O_SPACES]):
         if cells[s, C_OCC] >= 0:
             continue
         if (
             best < 0
             or dist[target, s] < dist[target, best]
-            or (dist[target, s] == dist[target, best] and progress(rules, s, p) < progress(rules, best, p))
+            or (dist[target, s] == dist[target, best] and progress(G, s, p) < progress(G, best, p))
         ):
             best = s
     return best
@@ -366,37 +392,33 @@ def closest_free_space(rules: Any, state: Any, target: EngineInt, p: EngineInt) 
 
 
 @inline_kernel
-def to_done_zone(table: IntArray, piles: IntArray, p: EngineInt, card: EngineInt) -> None:
+def to_done_zone(G: Any, state: Any, p: EngineInt, card: EngineInt) -> None:
     """`card` goes to player p's Done Zone: "the discard pile where the player will place any cards that have been
     defeated, used, or have had their effects fulfilled". The Done Zone is kept as copies per card, in the columns
     of `tokens` after the token deck's (tokens[p, cards + card]), so every kernel that sends a card there already
     has it."""
-    tokens = piles[PILE_TOKENS]
-    tokens[p, table.shape[0] + card] += 1
+    tokens = state.piles[PILE_TOKENS]
+    tokens[p, G.opts[O_CARDS] + card] += 1
 
 
 @rules_kernel
-def remove_equipment(
-    table: IntArray, state: Any, piles: IntArray, events: IntArray, p: EngineInt, k: EngineInt
-) -> None:
+def remove_equipment(G: Any, state: Any, p: EngineInt, k: EngineInt) -> None:
     """Send player p's support card k to the Done Zone, taking an equipment card's changes off its monster."""
     mon = state.mon
     sup = state.sup
     game = state.game
-    ec = state.ec
     card = sup[p, k, SU_CARD]
     m = sup[p, k, SU_MON]
-    if table[card, T_KIND] == K_EQUIPMENT and m >= 0 and mon[m, M_SPACE] >= 0:
-        equipment_changes(table, state, card, m, np.int64(-1))
+    if G.table[card, T_KIND] == K_EQUIPMENT and m >= 0 and mon[m, M_SPACE] >= 0:
+        equipment_changes(G, state, card, m, np.int64(-1))
     sup[p, k, SU_CARD] = -1
     sup[p, k, SU_MON] = -1
-    to_done_zone(table, piles, p, card)
-    log_event(
-        events,
-        ec,
+    to_done_zone(G, state, p, card)
+    trace(
+        state,
         game[G_TURN],
         p,
-        EV_EQUIP_END if table[card, T_KIND] == K_EQUIPMENT else EV_CHANNEL_DONE,
+        EV_EQUIP_END if G.table[card, T_KIND] == K_EQUIPMENT else EV_CHANNEL_DONE,
         card,
         -1,
         0,
@@ -404,63 +426,58 @@ def remove_equipment(
 
 
 @rules_kernel
-def equipment_changes(table: IntArray, state: Any, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
+def equipment_changes(G: Any, state: Any, card: EngineInt, m: EngineInt, sign: EngineInt) -> None:
     """Add (sign 1) or take off (sign -1) an equipment card's lasting changes on the turns it is active (none
     when its `if TYPE` asks for a type monster m does not have)."""
     mon = state.mon
-    if not of_type(table, state, m, table[card, T_EQ_TYPES]):
+    if not of_type(G, state, m, G.table[card, T_EQ_TYPES]):
         return
-    active = table[card, T_ACTIVE]
+    active = G.table[card, T_ACTIVE]
     for s in range(SYMBOLS):
         if active & ACTIVE_Y:
-            mon[m, M_EQY_ST + s] += sign * table[card, T_EQ_ST + s]
+            mon[m, M_EQY_ST + s] += sign * G.table[card, T_EQ_ST + s]
         if active & ACTIVE_O:
-            mon[m, M_EQO_ST + s] += sign * table[card, T_EQ_ST + s]
+            mon[m, M_EQO_ST + s] += sign * G.table[card, T_EQ_ST + s]
     if active & ACTIVE_Y:
-        mon[m, M_EQY_MOVE] += sign * table[card, T_EQ_MOVE]
-        mon[m, M_EQY_NOATK] += sign * table[card, T_EQ_NOATTACK]
-        mon[m, M_EQY_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
-        mon[m, M_EQY_NOMOVE] += sign * table[card, T_EQ_NOMOVE]
+        mon[m, M_EQY_MOVE] += sign * G.table[card, T_EQ_MOVE]
+        mon[m, M_EQY_NOATK] += sign * G.table[card, T_EQ_NOATTACK]
+        mon[m, M_EQY_PARALLEL] += sign * G.table[card, T_EQ_PARALLEL]
+        mon[m, M_EQY_NOMOVE] += sign * G.table[card, T_EQ_NOMOVE]
     if active & ACTIVE_O:
-        mon[m, M_EQO_MOVE] += sign * table[card, T_EQ_MOVE]
-        mon[m, M_EQO_NOATK] += sign * table[card, T_EQ_NOATTACK]
-        mon[m, M_EQO_PARALLEL] += sign * table[card, T_EQ_PARALLEL]
-        mon[m, M_EQO_NOMOVE] += sign * table[card, T_EQ_NOMOVE]
+        mon[m, M_EQO_MOVE] += sign * G.table[card, T_EQ_MOVE]
+        mon[m, M_EQO_NOATK] += sign * G.table[card, T_EQ_NOATTACK]
+        mon[m, M_EQO_PARALLEL] += sign * G.table[card, T_EQ_PARALLEL]
+        mon[m, M_EQO_NOMOVE] += sign * G.table[card, T_EQ_NOMOVE]
 
 
 @rules_kernel
 def destroy_monster(
-    table: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     m: EngineInt,
     by_card: EngineInt,
 ) -> None:
     """Monster m is destroyed: its equipment goes to the Done Zone, a token goes back to its token deck."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     cells = state.cells
     sup = state.sup
     game = state.game
-    ec = state.ec
-    tokens = piles[PILE_TOKENS]
+    tokens = state.piles[PILE_TOKENS]
     card = mon[m, M_CARD]
     p = mon[m, M_OWNER]
     cells[mon[m, M_SPACE], C_OCC] = -1
     mon[m, M_SPACE] = -1
     game[G_MONSTERS + p] &= ~(1 << m)
-    counters[p, card, DESTROYED] += 1
-    log_event(events, ec, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
-    if table[card, T_KIND] == K_TOKEN:
+    state.counters[p, card, DESTROYED] += 1
+    trace(state, game[G_TURN], p, EV_DESTROYED, card, by_card, 0)
+    if G.table[card, T_KIND] == K_TOKEN:
         tokens[p, card] += 1
     else:
-        to_done_zone(table, piles, p, card)
+        to_done_zone(G, state, p, card)
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] >= 0 and sup[p, k, SU_MON] == m:
-            remove_equipment(table, state, piles, events, p, k)
+            remove_equipment(G, state, p, k)
 
 
 @rules_kernel
@@ -484,32 +501,31 @@ def place_monster(state: Any, card: EngineInt, p: EngineInt, space: EngineInt) -
 
 
 @inline_kernel
-def leave_space(rules: Any, state: Any, m: EngineInt) -> None:
+def leave_space(G: Any, state: Any, m: EngineInt) -> None:
     """Monster m has left the space it stood on (moved, swapped back, pushed back). "has not attacked your SOURCE
     generator with it" is read as this stay on the summoning space: an attack made there no longer blocks a
     conventional summon once the monster has left (`hit_generator_blocks=until_moved`, the default)."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     if opts[O_HIT_GEN_FOR_GOOD] == 0:
         mon[m, M_HIT_GEN] = 0
 
 
 @rules_kernel
-def push_back(rules: Any, state: Any, events: IntArray, m: EngineInt, steps: EngineInt, to_closest: EngineInt) -> None:
+def push_back(G: Any, state: Any, m: EngineInt, steps: EngineInt, to_closest: EngineInt) -> None:
     """Move monster m up to `steps` spaces back along its road (towards its own generator, never behind its own
     summoning space). With `to_closest` (a summon's push) it goes to the space one back, or, if that is occupied,
     the closest unoccupied space; otherwise (a `push back N` effect) it stops before an occupied space."""
     mon = state.mon
     cells = state.cells
     game = state.game
-    ec = state.ec
     p = mon[m, M_OWNER]
     start = mon[m, M_SPACE]
     target = start
     for _ in range(steps):
         # Backwards for p is the opponent's forward direction; at a merge prefer a free space.
-        first = forward_step(rules, target, 1 - p, 0)
-        second = forward_step(rules, target, 1 - p, 1)
+        first = forward_step(G, target, 1 - p, 0)
+        second = forward_step(G, target, 1 - p, 1)
         if first < 0:
             break
         if second >= 0 and cells[first, C_OCC] >= 0 and cells[second, C_OCC] < 0:
@@ -520,29 +536,26 @@ def push_back(rules: Any, state: Any, events: IntArray, m: EngineInt, steps: Eng
     if target == start:
         return
     if cells[target, C_OCC] >= 0:
-        target = closest_free_space(rules, state, target, p)
+        target = closest_free_space(G, state, target, p)
         if target < 0:
             return
     cells[start, C_OCC] = -1
     cells[target, C_OCC] = m
     mon[m, M_SPACE] = target
-    leave_space(rules, state, m)
-    log_event(events, ec, game[G_TURN], p, EV_PUSH, mon[m, M_CARD], start, target)
+    leave_space(G, state, m)
+    trace(state, game[G_TURN], p, EV_PUSH, mon[m, M_CARD], start, target)
 
 
 @rules_kernel
-def change_sourcepoints(
-    rules: Any, state: Any, events: IntArray, p: EngineInt, amount: EngineInt, card: EngineInt
-) -> None:
+def change_sourcepoints(G: Any, state: Any, p: EngineInt, amount: EngineInt, card: EngineInt) -> None:
     """Player p's SourcePoints change by `amount`; at 0 or below p is defeated."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     game = state.game
-    ec = state.ec
     value = side[p, S_SP] + amount
     if amount > 0 and opts[O_SP_CAP] == 1 and value > opts[O_SOURCEPOINTS]:
         value = opts[O_SOURCEPOINTS]
-    log_event(events, ec, game[G_TURN], p, EV_SP_CHANGE, card, value, value - side[p, S_SP])
+    trace(state, game[G_TURN], p, EV_SP_CHANGE, card, value, value - side[p, S_SP])
     side[p, S_SP] = value
     if value <= 0 and game[G_OVER] == 0:
         game[G_OVER] = 1
@@ -550,29 +563,28 @@ def change_sourcepoints(
 
 
 @inline_kernel
-def draw_card(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
+def draw_card(G: Any, state: Any, p: EngineInt) -> None:
     """Player p draws one card (an empty deck draws nothing, or loses with `deck_out_loses`)."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     hand = state.hand
     game = state.game
-    ec = state.ec
-    library = piles[PILE_LIBRARY]
+    library = state.piles[PILE_LIBRARY]
     if side[p, S_DECK] >= side[p, S_DECK_N]:
         if opts[O_DECK_OUT_LOSES] == 1 and game[G_OVER] == 0:
-            log_event(events, ec, game[G_TURN], p, EV_DECK_OUT, -1, -1, 0)
+            trace(state, game[G_TURN], p, EV_DECK_OUT, -1, -1, 0)
             game[G_OVER] = 1
             game[G_WINNER] = 1 - p
         else:
-            log_event(events, ec, game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
+            trace(state, game[G_TURN], p, EV_DECK_EMPTY, -1, -1, 0)
         return
     card = library[p, side[p, S_DECK]]
     side[p, S_DECK] += 1
     if side[p, S_HAND] < HAND_WIDTH:
         hand[p, side[p, S_HAND]] = card
         side[p, S_HAND] += 1
-    count_draw(counters, p, card)
-    log_event(events, ec, game[G_TURN], p, EV_DRAW, card, -1, 0)
+    count_draw(state.counters, p, card)
+    trace(state, game[G_TURN], p, EV_DRAW, card, -1, 0)
 
 
 @rules_kernel
@@ -588,25 +600,25 @@ def remove_from_hand(state: Any, p: EngineInt, h: EngineInt) -> int:
 
 
 @inline_kernel
-def summon_anchor(rules: Any, state: Any, subject: EngineInt, p: EngineInt) -> EngineInt:
+def summon_anchor(G: Any, state: Any, subject: EngineInt, p: EngineInt) -> EngineInt:
     """The space a token or an effect summon is placed next to: the subject's. A subject no longer on the map leaves
     no "it" to be next to, so nothing is summoned (-1); with `summon_placement=nearest` (engine 3's house rule) player
     p's Source Flux stands in for it."""
     mon = state.mon
     if subject >= 0 and mon[subject, M_SPACE] >= 0:
         return mon[subject, M_SPACE]
-    return rules.opts[O_FLUX + p] if rules.opts[O_SUMMON_NEAREST] == 1 else -1
+    return G.opts[O_FLUX + p] if G.opts[O_SUMMON_NEAREST] == 1 else -1
 
 
 @rules_kernel
-def free_space_near(rules: Any, state: Any, near: EngineInt, p: EngineInt) -> int:
+def free_space_near(G: Any, state: Any, near: EngineInt, p: EngineInt) -> int:
     """Where a token or an effect-summoned monster is placed: an unoccupied space adjacent to `near` (the subject's
     space) that is not a summoning space ("summon a Gearling token next to it"; with `summon_placement=nearest`,
     the house rule, the one nearest `near` at any distance). Ties: nearer player p's own side, then file order.
     -1: none (the summon does not happen)."""
-    opts = rules.opts
-    mp = rules.mp
-    dist = rules.dist
+    opts = G.opts
+    mp = G.mp
+    dist = G.dist
     cells = state.cells
     if near < 0:
         return -1
@@ -618,7 +630,7 @@ def free_space_near(rules: Any, state: Any, near: EngineInt, p: EngineInt) -> in
         if (
             best < 0
             or dist[near, s] < dist[near, best]
-            or (dist[near, s] == dist[near, best] and progress(rules, s, p) < progress(rules, best, p))
+            or (dist[near, s] == dist[near, best] and progress(G, s, p) < progress(G, best, p))
         ):
             best = s
     return best
@@ -626,13 +638,8 @@ def free_space_near(rules: Any, state: Any, near: EngineInt, p: EngineInt) -> in
 
 @rules_kernel
 def summon_token(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     token: EngineInt,
     near: EngineInt,
@@ -640,39 +647,35 @@ def summon_token(
     """A token from p's token deck onto the free space closest to `near` (not a summoning space); its own lasting
     clauses (ST, move, cannot attack, expire) take hold. Returns the slot, or -1 when none is left or no space."""
     game = state.game
-    ec = state.ec
-    tokens = piles[PILE_TOKENS]
+    tokens = state.piles[PILE_TOKENS]
     if tokens[p, token] <= 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
+        trace(state, game[G_TURN], p, EV_NO_TOKEN, token, -1, 0)
         return -1
-    best = free_space_near(rules, state, near, p)
+    best = free_space_near(G, state, near, p)
     if best < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_TOKEN, token, -1, 1)
+        trace(state, game[G_TURN], p, EV_NO_TOKEN, token, -1, 1)
         return -1
     tokens[p, token] -= 1
     m = place_monster(state, token, p, best)
-    count_play(counters, p, token, game[G_TURN])
-    log_event(events, ec, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
-    for i in range(table[token, T_NCLAUSE]):
-        op = clauses[token, i, C_OP]
-        if clauses[token, i, C_FOE] == 1:
+    count_play(state.counters, p, token, game[G_TURN])
+    trace(state, game[G_TURN], p, EV_SUMMON, token, best, SUMMON_TOKEN)
+    for i in range(G.table[token, T_NCLAUSE]):
+        op = G.clauses[token, i, C_OP]
+        if G.clauses[token, i, C_FOE] == 1:
             continue
         if lasting_op(op):
-            change_monster(
-                state, events, m, op, clauses[token, i, C_AMOUNT], clauses[token, i, C_ARG], np.int64(PERMANENT)
-            )
+            change_monster(state, m, op, G.clauses[token, i, C_AMOUNT], G.clauses[token, i, C_ARG], np.int64(PERMANENT))
     return m
 
 
 @rules_kernel
 def change_monster(
-    state: Any, events: IntArray, m: EngineInt, op: EngineInt, amount: EngineInt, arg: EngineInt, lasting: EngineInt
+    state: Any, m: EngineInt, op: EngineInt, amount: EngineInt, arg: EngineInt, lasting: EngineInt
 ) -> None:
     """An ST, move, cannot-attack, cannot-move, move-parallel or expire clause on monster m, lasting or for this turn
     only."""
     mon = state.mon
     game = state.game
-    ec = state.ec
     p = mon[m, M_OWNER]
     card = mon[m, M_CARD]
     if op == OP_ST:
@@ -680,19 +683,19 @@ def change_monster(
         for s in range(SYMBOLS):
             if arg == ALL_SYMBOLS or arg == s:
                 mon[m, base + s] += amount
-        log_event(events, ec, game[G_TURN], p, EV_ST, card, arg + 10 * lasting, amount)
+        trace(state, game[G_TURN], p, EV_ST, card, arg + 10 * lasting, amount)
     elif op == OP_MOVE:
         mon[m, M_PERM_MOVE if lasting == PERMANENT else M_TMP_MOVE] += amount
-        log_event(events, ec, game[G_TURN], p, EV_MOVEMOD, card, lasting, amount)
+        trace(state, game[G_TURN], p, EV_MOVEMOD, card, lasting, amount)
     elif op == OP_NOATTACK:
         mon[m, M_NOATTACK if lasting == PERMANENT else M_TMP_NOATTACK] = 1
-        log_event(events, ec, game[G_TURN], p, EV_NOATTACK, card, lasting, 0)
+        trace(state, game[G_TURN], p, EV_NOATTACK, card, lasting, 0)
     elif op == OP_EXPIRE:
         mon[m, M_EXPIRE] = amount
-        log_event(events, ec, game[G_TURN], p, EV_EXPIRE_SET, card, -1, amount)
+        trace(state, game[G_TURN], p, EV_EXPIRE_SET, card, -1, amount)
     elif op == OP_PARALLEL:
         mon[m, M_PARALLEL if lasting == PERMANENT else M_TMP_PARALLEL] = 1
-        log_event(events, ec, game[G_TURN], p, EV_PARALLEL_SET, card, lasting, 0)
+        trace(state, game[G_TURN], p, EV_PARALLEL_SET, card, lasting, 0)
     elif op == OP_NOMOVE:
         mon[m, M_NOMOVE if lasting == PERMANENT else M_TMP_NOMOVE] = 1
-        log_event(events, ec, game[G_TURN], p, EV_NOMOVE, card, lasting, 0)
+        trace(state, game[G_TURN], p, EV_NOMOVE, card, lasting, 0)

@@ -174,13 +174,13 @@ from workbench.rulesets.source.map import (
 
 
 @inline_kernel
-def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
+def greedy_fork(G: Any, state: Any, p: EngineInt, first: EngineInt, second: EngineInt) -> EngineInt:
     """Greedy's branch at a fork: the one with more free road ahead (an enemy right there counts against it), then
     the kind of space its deck needs more of (the first of equals)."""
-    mp = rules.mp
+    mp = G.mp
     side = state.side
-    score_first = 2 * free_road(rules, state, p, first)
-    score_second = 2 * free_road(rules, state, p, second)
+    score_first = 2 * free_road(G, state, p, first)
+    score_second = 2 * free_road(G, state, p, second)
     if mp[first, MP_KIND] == side[p, S_PREF_KIND]:
         score_first += 1
     if mp[second, MP_KIND] == side[p, S_PREF_KIND]:
@@ -189,27 +189,27 @@ def greedy_fork(rules: Any, state: Any, p: EngineInt, first: EngineInt, second: 
 
 
 @inline_kernel
-def branch_score(rules: Any, state: Any, p: EngineInt, space: EngineInt, nxt: EngineInt) -> int:
+def branch_score(G: Any, state: Any, p: EngineInt, space: EngineInt, nxt: EngineInt) -> int:
     """Greedy's worth of stepping from `space` onto `nxt`, as `greedy_fork` weighs a branch (twice the free road
     ahead, an enemy right there counting against it, one more for the kind of space its deck needs), less one for
     a step across to the parallel space (a space of movement that gains no road)."""
-    score = 2 * free_road(rules, state, p, nxt)
-    if rules.mp[nxt, MP_KIND] == state.side[p, S_PREF_KIND]:
+    score = 2 * free_road(G, state, p, nxt)
+    if G.mp[nxt, MP_KIND] == state.side[p, S_PREF_KIND]:
         score += 1
-    if nxt == rules.mp[space, MP_PARALLEL]:
+    if nxt == G.mp[space, MP_PARALLEL]:
         score -= 1
     return score
 
 
 @inline_kernel
-def greedy_branch(rules: Any, state: Any, p: EngineInt, space: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_branch(G: Any, state: Any, p: EngineInt, space: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's pick among the listed next spaces of a move from `space` (D_FORK): the best `branch_score`, the first
     of equals. Across it goes when the road ahead is barred by an enemy, or when the other lane is freer by more
     than the step it costs."""
     pick = out[0]
-    best = branch_score(rules, state, p, space, pick)
+    best = branch_score(G, state, p, space, pick)
     for i in range(1, n):
-        score = branch_score(rules, state, p, space, out[i])
+        score = branch_score(G, state, p, space, out[i])
         if score > best:
             best = score
             pick = out[i]
@@ -217,17 +217,17 @@ def greedy_branch(rules: Any, state: Any, p: EngineInt, space: EngineInt, out: I
 
 
 @inline_kernel
-def greedy_next_space(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
+def greedy_next_space(G: Any, state: Any, p: EngineInt, space: EngineInt) -> EngineInt:
     """Where greedy's monster on `space` would step next (its look-ahead, `greedy_path_steps`)."""
-    first = forward_step(rules, space, p, 0)
-    second = forward_step(rules, space, p, 1)
+    first = forward_step(G, space, p, 0)
+    second = forward_step(G, space, p, 1)
     if second < 0:
         return first
-    return greedy_fork(rules, state, p, first, second)
+    return greedy_fork(G, state, p, first, second)
 
 
 @inline_kernel
-def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
+def free_road(G: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
     """Free spaces in a row from `space` along p's road (up to 4); -1 when an enemy stands on `space` itself."""
     mon = state.mon
     cells = state.cells
@@ -240,18 +240,18 @@ def free_road(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> int:
                 return -1
             break
         count += 1
-        here = forward_step(rules, here, p, 0)
+        here = forward_step(G, here, p, 0)
     return count
 
 
 @llvm_inline_kernel
-def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
+def greedy_path_steps(G: Any, state: Any, m: EngineInt, longest: EngineInt) -> int:
     """Greedy's look-ahead (a policy's, not a rule: it opens no decision and changes nothing but `scratch`): walk
     greedy play's road for monster m, its forks and steps across taken as `greedy_branch` takes them (with
     `parallel_move=when_blocked`, across only around an enemy, as the move does). scratch[PATH_AT + k] is where it
     stands after k steps and scratch[SWAPS_AT + k] how many allies it has swapped back by then. Returns the most
     steps it can take, up to `longest` (a move of d <= longest spaces ends at step min(d, that))."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     cells = state.cells
     scratch = state.scratch
@@ -265,11 +265,9 @@ def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) 
     across = 0
     any_step = opts[O_PARALLEL_WHEN_BLOCKED] == 0
     while steps < longest and here != goal:
-        nxt = greedy_next_space(rules, state, p, here)
-        side = sidestep(rules, state, m, here, across) if any_step else -1
-        if side >= 0 and (
-            nxt < 0 or branch_score(rules, state, p, here, side) > branch_score(rules, state, p, here, nxt)
-        ):
+        nxt = greedy_next_space(G, state, p, here)
+        side = sidestep(G, state, m, here, across) if any_step else -1
+        if side >= 0 and (nxt < 0 or branch_score(G, state, p, here, side) > branch_score(G, state, p, here, nxt)):
             nxt = side  # across by choice, as `greedy_branch` takes it over D_FORK's list
         if nxt < 0:
             break
@@ -279,7 +277,7 @@ def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) 
         elif occupant >= 0 and mon[occupant, M_OWNER] != p:
             if any_step:
                 break
-            nxt = sidestep(rules, state, m, here, across)  # as `move_monster` does
+            nxt = sidestep(G, state, m, here, across)  # as `move_monster` does
             if nxt < 0:
                 break
             across += 1
@@ -301,16 +299,16 @@ def greedy_path_steps(rules: Any, state: Any, m: EngineInt, longest: EngineInt) 
 
 
 @inline_kernel
-def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
+def clause_value(G: Any, card: EngineInt, i: EngineInt, has_foe: EngineBool) -> int:
     """Greedy play's worth of one clause (foe clauses count only when there is an adjacent enemy)."""
-    op = clauses[card, i, C_OP]
-    amount = clauses[card, i, C_AMOUNT]
-    foe = clauses[card, i, C_FOE] == 1
+    op = G.clauses[card, i, C_OP]
+    amount = G.clauses[card, i, C_AMOUNT]
+    foe = G.clauses[card, i, C_FOE] == 1
     if foe and not has_foe:
         return 0
     sign = -1 if foe else 1
     if op == OP_ST:
-        spread = 4 if clauses[card, i, C_ARG] == ALL_SYMBOLS else 1
+        spread = 4 if G.clauses[card, i, C_ARG] == ALL_SYMBOLS else 1
         return sign * amount * spread
     if op == OP_MOVE:
         return sign * amount * 10
@@ -344,40 +342,38 @@ def clause_value(clauses: IntArray, card: EngineInt, i: EngineInt, has_foe: Engi
 # Called, not inlined: greedy's and random's symbol and foe-channel choices weigh channels in six places, and a copy
 # of the clause weighing in each cost compile time for a call taken only for a monster on the Source Flux.
 @rules_kernel
-def channel_value(
-    table: IntArray, clauses: IntArray, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool
-) -> int:
+def channel_value(G: Any, state: Any, card: EngineInt, m: EngineInt, s: EngineInt, has_foe: EngineBool) -> int:
     """Greedy worth of channeling `card` through monster m with symbol s (0 for a symbol the card lacks)."""
     game = state.game
-    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+    if ((G.table[card, T_SYMBOLS] >> s) & 1) == 0:
         return 0
-    b = bracket_for(table, clauses, card, st_of(table, state, m, s, game[G_ACTIVE]))
+    b = bracket_for(G, card, st_of(G, state, m, s, game[G_ACTIVE]))
     if b < 0:
         return 0
     total = 0
-    for i in range(table[card, T_NCLAUSE]):
-        if clauses[card, i, C_BRACKET] == b:
-            total += clause_value(clauses, card, i, has_foe)
+    for i in range(G.table[card, T_NCLAUSE]):
+        if G.clauses[card, i, C_BRACKET] == b:
+            total += clause_value(G, card, i, has_foe)
     return total
 
 
 @inline_kernel
-def can_step(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
+def can_step(G: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
     """Whether p's monster on `space` could take one step forward (a free space or an ally to swap with)."""
     mon = state.mon
     cells = state.cells
     for k in range(2):
-        nxt = forward_step(rules, space, p, k)
+        nxt = forward_step(G, space, p, k)
         if nxt >= 0 and (cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p):
             return True
     return False
 
 
 @inline_kernel
-def attack_value(rules: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
+def attack_value(G: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt, loss: EngineInt) -> EngineInt:
     """Greedy worth of an attack whose ST are `mine` against `theirs`: `win` (worth the enemy) or `loss` (costs the
     attacker), a tie by `combat_tie`."""
-    opts = rules.opts
+    opts = G.opts
     if mine > theirs:
         return win
     if mine < theirs:
@@ -392,18 +388,18 @@ def attack_value(rules: Any, mine: EngineInt, theirs: EngineInt, win: EngineInt,
 
 
 @inline_kernel
-def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: EngineInt) -> int:
+def move_value(G: Any, state: Any, p: EngineInt, steps: EngineInt, reach: EngineInt) -> int:
     """Greedy worth of a move of `steps` spaces along the walked path (`greedy_path_steps`, which reached `reach`):
     ten per road step the side gains (an ally swapped back loses one), much more for reaching the opponent's
     summoning space."""
-    opts = rules.opts
+    opts = G.opts
     scratch = state.scratch
     if steps <= 0:
         return 0
     if steps > reach:
         steps = reach
     end = scratch[PATH_AT + steps]
-    gain = progress(rules, end, p) - progress(rules, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
+    gain = progress(G, end, p) - progress(G, scratch[PATH_AT], p) - scratch[SWAPS_AT + steps]
     if gain <= 0:
         return 0
     value = 10 * gain
@@ -413,15 +409,15 @@ def move_value(rules: Any, state: Any, p: EngineInt, steps: EngineInt, reach: En
 
 
 @llvm_inline_kernel
-def weigh_monster(table: IntArray, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
+def weigh_monster(G: Any, state: Any, m: EngineInt, active: EngineInt, bonus: EngineInt) -> int:
     """Monster m's ST per symbol into scratch[ST_AT + s] and its move's spaces into scratch[MOVE_AT + s], once per
     choice; returns what greedy play thinks it is worth (`monster_value`)."""
     # All four ST first, then the stores: a store to scratch would make the compiler read m's row again.
     scratch = state.scratch
-    st_alpha = st_of(table, state, m, 0, active)
-    st_beta = st_of(table, state, m, 1, active)
-    st_gamma = st_of(table, state, m, 2, active)
-    st_delta = st_of(table, state, m, 3, active)
+    st_alpha = st_of(G, state, m, 0, active)
+    st_beta = st_of(G, state, m, 1, active)
+    st_gamma = st_of(G, state, m, 2, active)
+    st_delta = st_of(G, state, m, 3, active)
     scratch[ST_AT] = st_alpha
     scratch[ST_AT + 1] = st_beta
     scratch[ST_AT + 2] = st_gamma
@@ -451,7 +447,7 @@ def random_among(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
 
 
 @inline_kernel
-def equipment_target(rules: Any, state: Any, p: EngineInt) -> int:
+def equipment_target(G: Any, state: Any, p: EngineInt) -> int:
     """Greedy's monster for equipment: p's furthest up the road (the first of equals in slot order)."""
     mon = state.mon
     target = -1
@@ -460,7 +456,7 @@ def equipment_target(rules: Any, state: Any, p: EngineInt) -> int:
     while slots != 0:
         m = lowest_set_bit(slots)
         slots &= slots - 1
-        here = progress(rules, mon[m, M_SPACE], p)
+        here = progress(G, mon[m, M_SPACE], p)
         if here > target_progress:
             target_progress = here
             target = m
@@ -468,17 +464,17 @@ def equipment_target(rules: Any, state: Any, p: EngineInt) -> int:
 
 
 @inline_kernel
-def trap_target(rules: Any, state: Any, p: EngineInt) -> int:
+def trap_target(G: Any, state: Any, p: EngineInt) -> int:
     """Greedy's space for a trap: the free trap space furthest up p's road (the first of equals), or -1."""
     space = -1
-    for here in range(rules.opts[O_SPACES]):
-        if trap_space_ok(rules, state, p, here) and (space < 0 or progress(rules, here, p) > progress(rules, space, p)):
+    for here in range(G.opts[O_SPACES]):
+        if trap_space_ok(G, state, p, here) and (space < 0 or progress(G, here, p) > progress(G, space, p)):
             space = here
     return space
 
 
 @inline_kernel
-def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_main(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's main action: a reactionary summon of its strongest monster when listed, else a conventional summon of
     its strongest (any summon beats any other play), else its best equipment onto its most advanced monster, else
     its best trap on the free space furthest up its road (the first of equals each time); STOP when none is
@@ -501,19 +497,19 @@ def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntA
         target = action_y(action)
         value = -1
         if kind == K_MONSTER:
-            value = 100000 + table[card, T_VALUE] + (1000 if target == SUMMON_REACTIONARY else 0)
+            value = 100000 + G.table[card, T_VALUE] + (1000 if target == SUMMON_REACTIONARY else 0)
         elif kind == K_EQUIPMENT:
             if equip_onto == -2:
-                equip_onto = equipment_target(rules, state, p)
+                equip_onto = equipment_target(G, state, p)
             if target != equip_onto:
                 continue
-            value = 10000 + table[card, T_VALUE]
+            value = 10000 + G.table[card, T_VALUE]
         else:
             if trap_space == -2:
-                trap_space = trap_target(rules, state, p)
+                trap_space = trap_target(G, state, p)
             if target != trap_space:
                 continue
-            value = table[card, T_VALUE] * 10 + progress(rules, trap_space, p)
+            value = G.table[card, T_VALUE] * 10 + progress(G, trap_space, p)
         if value > best_value:
             best_value = value
             best_kind = kind
@@ -522,7 +518,7 @@ def greedy_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntA
 
 
 @llvm_inline_kernel
-def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+def greedy_main_unlisted(G: Any, state: Any, p: EngineInt) -> EngineInt:
     """Greedy's main action, the one `greedy_main` takes among `legal_main`'s list (STOP when it lists only STOP),
     found without the list: the summons `legal_main` would list, weighed in hand order; if none, each equipment card
     onto `equipment_target` and each trap onto `trap_target` (the only listed targets greedy weighs), in hand order,
@@ -534,24 +530,24 @@ def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) 
     game = state.game
     if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
         return STOP
-    conventional_open = summoning_space_open(rules, state, p, False)
-    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
-    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
+    conventional_open = summoning_space_open(G, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(G, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(G, state, p)
     held = side[p, S_HAND]
     best = STOP
     best_value = -1
     if conventional_open or reactionary_open:
         for h in range(held):
             card = hand[p, h]
-            if table[card, T_KIND] != K_MONSTER:
+            if G.table[card, T_KIND] != K_MONSTER:
                 continue
             if reactionary_open:
-                value = 101000 + table[card, T_VALUE]
+                value = 101000 + G.table[card, T_VALUE]
                 if value > best_value:
                     best_value = value
                     best = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
-            elif requirements_met(table, card, terrestrial, otherworldly):
-                value = 100000 + table[card, T_VALUE]
+            elif requirements_met(G, card, terrestrial, otherworldly):
+                value = 100000 + G.table[card, T_VALUE]
                 if value > best_value:
                     best_value = value
                     best = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
@@ -559,29 +555,29 @@ def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) 
             return best  # any summon beats any other play
     if monsters == 0:
         return STOP
-    support = free_support(rules, state, p)
+    support = free_support(G, state, p)
     equip_onto = -2  # worked out at the first equipment card, and the trap space at the first trap
     trap_space = -2
     for h in range(held):
         card = hand[p, h]
-        kind = table[card, T_KIND]
+        kind = G.table[card, T_KIND]
         if kind == K_EQUIPMENT:
-            if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+            if support < 0 or not requirements_met(G, card, terrestrial, otherworldly):
                 continue
             if equip_onto == -2:
-                equip_onto = equipment_target(rules, state, p)
-            value = 10000 + table[card, T_VALUE]
+                equip_onto = equipment_target(G, state, p)
+            value = 10000 + G.table[card, T_VALUE]
             if value > best_value:
                 best_value = value
                 best = pack_action(K_EQUIPMENT, h, equip_onto, -1)
         elif kind == K_TRAP:
-            if not requirements_met(table, card, terrestrial, otherworldly):
+            if not requirements_met(G, card, terrestrial, otherworldly):
                 continue
             if trap_space == -2:
-                trap_space = trap_target(rules, state, p)
+                trap_space = trap_target(G, state, p)
             if trap_space < 0:
                 continue
-            value = table[card, T_VALUE] * 10 + progress(rules, trap_space, p)
+            value = G.table[card, T_VALUE] * 10 + progress(G, trap_space, p)
             if value > best_value:
                 best_value = value
                 best = pack_action(K_TRAP, h, trap_space, -1)
@@ -589,21 +585,21 @@ def greedy_main_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) 
 
 
 @inline_kernel
-def greedy_channel_card_unlisted(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+def greedy_channel_card_unlisted(G: Any, state: Any, p: EngineInt) -> EngineInt:
     """Greedy's channeled card, the first `legal_channel_cards` would list (STOP when it lists only STOP), found
     without the list."""
     side = state.side
     hand = state.hand
-    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(G, state, p) < 0:
         return STOP
     for h in range(side[p, S_HAND]):
-        if table[hand[p, h], T_KIND] == K_CHANNELED:
+        if G.table[hand[p, h], T_KIND] == K_CHANNELED:
             return h
     return STOP
 
 
 @inline_kernel
-def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
+def generator_attacker(G: Any, state: Any, p: EngineInt) -> tuple[int, int, int]:
     """p's monster that may attack the generator (on the opponent's summoning space), the unused symbol that hits
     hardest (the first of equals) and its ST; (-1, -1, -1) when there is none."""
     mon = state.mon
@@ -612,11 +608,11 @@ def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) ->
     gen_monster = -1
     gen_symbol = -1
     gen_damage = -1
-    cell = cells[rules.opts[O_SUMMONING + 1 - p], C_OCC]
+    cell = cells[G.opts[O_SUMMONING + 1 - p], C_OCC]
     if cell >= 0 and mon[cell, M_OWNER] == p and may_attack(state, cell, active):
         for s in range(SYMBOLS):
-            if symbol_unused(state, p, s) and st_of(table, state, cell, s, active) > gen_damage:
-                gen_damage = st_of(table, state, cell, s, active)
+            if symbol_unused(state, p, s) and st_of(G, state, cell, s, active) > gen_damage:
+                gen_damage = st_of(G, state, cell, s, active)
                 gen_monster = cell
                 gen_symbol = s
     return gen_monster, gen_symbol, gen_damage
@@ -624,9 +620,7 @@ def generator_attacker(table: IntArray, rules: Any, state: Any, p: EngineInt) ->
 
 @rules_kernel
 def greedy_symbol_intentional(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
     p: EngineInt,
     usable: EngineInt,
@@ -663,7 +657,7 @@ def greedy_symbol_intentional(
         m = action_x(action)
         if m != current:
             current = m
-            my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+            my_value = weigh_monster(G, state, m, active, move_bonus(state, m, active))
             reach = -1
             has_foe = -1
             current_target = -2
@@ -677,25 +671,25 @@ def greedy_symbol_intentional(
                 for u in range(SYMBOLS):
                     if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                         longest = scratch[MOVE_AT + u]
-                reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
+                reach = greedy_path_steps(G, state, m, min(longest, MAX_PATH))
             if reach == 0:
                 continue
-            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+            value = move_value(G, state, p, scratch[MOVE_AT + s], reach)
         elif code == A_ATTACK:
             target = action_y(action)
             if target != current_target:
                 current_target = target
                 foe_value = 10  # monster_value, with the ST kept for the symbols
                 for u in range(SYMBOLS):
-                    scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                    scratch[FOE_ST_AT + u] = st_of(G, state, target, u, active)
                     foe_value += scratch[FOE_ST_AT + u]
                 win = 1000 + foe_value
                 loss = -500 - my_value
-            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+            value = attack_value(G, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
         elif code == A_CHANNEL:
             if has_foe < 0:
-                has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
-            value = channel_value(table, clauses, state, sup[p, action_y(action), SU_CARD], m, s, has_foe == 1)
+                has_foe = 1 if adjacent_enemies(G, state, m) > 0 else 0
+            value = channel_value(G, state, sup[p, action_y(action), SU_CARD], m, s, has_foe == 1)
         else:
             continue
         if value > best:
@@ -706,9 +700,7 @@ def greedy_symbol_intentional(
 
 @rules_kernel
 def symbol_by_weighing(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
     p: EngineInt,
     greedy: EngineBool,
@@ -723,7 +715,7 @@ def symbol_by_weighing(
     cannot step forward or goes no distance with the symbol, and for a channel with a symbol its card lacks
     (intentional draw). Random takes STOP or one of the worthwhile actions, each as likely."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     sup = state.sup
     side = state.side
@@ -756,7 +748,7 @@ def symbol_by_weighing(
         if m != current:
             current = m
             if greedy:
-                my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+                my_value = weigh_monster(G, state, m, active, move_bonus(state, m, active))
             reach = -1
             has_foe = -1
             current_target = -2
@@ -769,21 +761,21 @@ def symbol_by_weighing(
                     for u in range(SYMBOLS):
                         if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                             longest = scratch[MOVE_AT + u]
-                    reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
+                    reach = greedy_path_steps(G, state, m, min(longest, MAX_PATH))
                 if reach == 0:
                     continue
-            elif not can_step(rules, state, p, mon[m, M_SPACE]):
+            elif not can_step(G, state, p, mon[m, M_SPACE]):
                 continue
         elif code == A_ATTACK and greedy and target != current_target:
             current_target = target
             foe_value = 10  # monster_value, with the ST kept for the symbols
             for u in range(SYMBOLS):
-                scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                scratch[FOE_ST_AT + u] = st_of(G, state, target, u, active)
                 foe_value += scratch[FOE_ST_AT + u]
             win = 1000 + foe_value
             loss = -500 - my_value
         elif code == A_CHANNEL and greedy and has_foe < 0:
-            has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
+            has_foe = 1 if adjacent_enemies(G, state, m) > 0 else 0
         total = 0
         for s in range(SYMBOLS):
             if ((unused >> s) & 1) == 0 or (not blind and s != action_s(action)):
@@ -791,17 +783,17 @@ def symbol_by_weighing(
             value = 1
             if code == A_MOVE:
                 if greedy:
-                    value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
-                elif move_distance(table, state, m, s, active) == 0:
+                    value = move_value(G, state, p, scratch[MOVE_AT + s], reach)
+                elif move_distance(G, state, m, s, active) == 0:
                     value = 0
             elif code == A_ATTACK:
                 if greedy:
-                    value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                    value = attack_value(G, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
             elif code == A_CHANNEL:
                 card = sup[p, target, SU_CARD]
                 if greedy:
-                    value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
-                elif not blind and ((table[card, T_SYMBOLS] >> s) & 1) == 0:
+                    value = channel_value(G, state, card, m, s, has_foe == 1)
+                elif not blind and ((G.table[card, T_SYMBOLS] >> s) & 1) == 0:
                     value = 0
             total += value
         if greedy:
@@ -816,31 +808,29 @@ def symbol_by_weighing(
 
 
 @inline_kernel
-def greedy_symbol(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
+def greedy_symbol(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's symbol action. A generator attack ends the turn, so greedy keeps the symbol that hits hardest for it
     and attacks with the last symbol (at once when the hit wins the match, with an intentional draw); otherwise the
     best-valued other action (`greedy_symbol_intentional`, or `symbol_by_weighing` under a blind draw), and the
     generator attack when none is worth a symbol."""
-    blind = rules.opts[O_BLIND] == 1
-    gen_monster, gen_symbol, gen_damage = generator_attacker(table, rules, state, p)
+    blind = G.opts[O_BLIND] == 1
+    gen_monster, gen_symbol, gen_damage = generator_attacker(G, state, p)
     gen_s = -1 if blind else gen_symbol
     if gen_monster >= 0 and ((not blind and gen_damage >= state.side[1 - p, S_SP]) or unused_count(state, p) == 1):
         return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
     if blind:
-        pick = symbol_by_weighing(table, clauses, rules, state, p, np.bool_(True), out, n)
+        pick = symbol_by_weighing(G, state, p, np.bool_(True), out, n)
     else:
         unused = state.side[p, S_SYMBOLS]
         usable = unused & ~(1 << gen_symbol) if gen_symbol >= 0 else unused
-        pick = greedy_symbol_intentional(table, clauses, rules, state, p, usable, out, n)
+        pick = greedy_symbol_intentional(G, state, p, usable, out, n)
     if pick == STOP and gen_monster >= 0:
         return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
     return pick
 
 
 @rules_kernel
-def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+def greedy_symbol_unlisted(G: Any, state: Any, p: EngineInt) -> EngineInt:
     """Greedy's symbol action, the one `greedy_symbol` takes among `legal_symbols`' list, found without the list.
 
     Intentional draw: it walks p's monsters and their candidates in the list's order (slot order; move, attacks,
@@ -851,8 +841,8 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
     best: EngineInt
     value: EngineInt
     pick: EngineInt
-    opts = rules.opts
-    mp = rules.mp
+    opts = G.opts
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     sup = state.sup
@@ -863,15 +853,15 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
     if unused == 0 or game[G_OVER] == 1:
         return STOP
     blind = opts[O_BLIND] == 1
-    gen_monster, gen_symbol, gen_damage = generator_attacker(table, rules, state, p)
+    gen_monster, gen_symbol, gen_damage = generator_attacker(G, state, p)
     gen_s = -1 if blind else gen_symbol
     if gen_monster >= 0 and ((not blind and gen_damage >= side[1 - p, S_SP]) or unused_count(state, p) == 1):
         return pack_action(A_GENERATOR, gen_monster, -1, gen_s)
     pick = STOP
     if blind:
         out = state.actions
-        n = legal_symbols(table, rules, state, p, out)
-        pick = symbol_by_weighing(table, clauses, rules, state, p, np.bool_(True), out, n)
+        n = legal_symbols(G, state, p, out)
+        pick = symbol_by_weighing(G, state, p, np.bool_(True), out, n)
     else:
         usable = unused & ~(1 << gen_symbol) if gen_symbol >= 0 else unused
         goal = opts[O_SUMMONING + 1 - p]
@@ -884,23 +874,23 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
             slots &= slots - 1
             space = mon[m, M_SPACE]
             # What the monster's candidates share, as `greedy_symbol_intentional` works it out at its first one.
-            my_value = weigh_monster(table, state, m, active, move_bonus(state, m, active))
+            my_value = weigh_monster(G, state, m, active, move_bonus(state, m, active))
             if space != goal and may_move(state, m, active):
                 longest = 0
                 for u in range(SYMBOLS):
                     if (unused >> u) & 1 and scratch[MOVE_AT + u] > longest:
                         longest = scratch[MOVE_AT + u]
-                reach = greedy_path_steps(rules, state, m, min(longest, MAX_PATH))
+                reach = greedy_path_steps(G, state, m, min(longest, MAX_PATH))
                 if reach > 0:
                     for s in range(SYMBOLS):
                         if (usable >> s) & 1:
-                            value = move_value(rules, state, p, scratch[MOVE_AT + s], reach)
+                            value = move_value(G, state, p, scratch[MOVE_AT + s], reach)
                             if value > best:
                                 best = value
                                 pick = pack_action(A_MOVE, m, -1, s)
             if may_attack(state, m, active):
                 for t in range(5):
-                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(rules, state, m, space, active)
+                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(G, state, m, space, active)
                     if nxt < 0:
                         continue
                     target = cells[nxt, C_OCC]
@@ -908,27 +898,27 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
                         continue
                     foe_value = 10  # monster_value, with the ST kept for the symbols
                     for u in range(SYMBOLS):
-                        scratch[FOE_ST_AT + u] = st_of(table, state, target, u, active)
+                        scratch[FOE_ST_AT + u] = st_of(G, state, target, u, active)
                         foe_value += scratch[FOE_ST_AT + u]
                     win = 1000 + foe_value
                     loss = -500 - my_value
                     for s in range(SYMBOLS):
                         if (usable >> s) & 1:
-                            value = attack_value(rules, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
+                            value = attack_value(G, scratch[ST_AT + s], scratch[FOE_ST_AT + s], win, loss)
                             if value > best:
                                 best = value
                                 pick = pack_action(A_ATTACK, m, target, s)
             if space == flux:
                 has_foe = -1
                 for k in range(opts[O_SUPPORT]):
-                    if not channel_usable(table, rules, state, p, k, m):
+                    if not channel_usable(G, state, p, k, m):
                         continue
                     if has_foe < 0:
-                        has_foe = 1 if adjacent_enemies(rules, state, m) > 0 else 0
+                        has_foe = 1 if adjacent_enemies(G, state, m) > 0 else 0
                     card = sup[p, k, SU_CARD]
                     for s in range(SYMBOLS):
                         if (usable >> s) & 1:
-                            value = channel_value(table, clauses, state, card, m, s, has_foe == 1)
+                            value = channel_value(G, state, card, m, s, has_foe == 1)
                             if value > best:
                                 best = value
                                 pick = pack_action(A_CHANNEL, m, k, s)
@@ -938,9 +928,7 @@ def greedy_symbol_unlisted(table: IntArray, clauses: IntArray, rules: Any, state
 
 
 @rules_kernel
-def random_foe_channel(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
+def random_foe_channel(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Random's channel on the opponent's turn: the first listed channel worth anything to greedy, positive or
     negative (with a blind draw, the first listed), then a coin toss between it and STOP.
 
@@ -955,7 +943,7 @@ def random_foe_channel(
     while slots != 0:
         m = lowest_set_bit(slots)
         slots &= slots - 1
-        enemies = adjacent_enemies(rules, state, m)
+        enemies = adjacent_enemies(G, state, m)
         for seen in range(1, enemies + 1):
             rng_below(state.rng, seen)
         has_foe = enemies > 0
@@ -965,7 +953,7 @@ def random_foe_channel(
             if pick != STOP:
                 continue
             s = action_s(action)
-            if s < 0 or channel_value(table, clauses, state, sup[p, action_y(action), SU_CARD], m, s, has_foe) != 0:
+            if s < 0 or channel_value(G, state, sup[p, action_y(action), SU_CARD], m, s, has_foe) != 0:
                 pick = action
     if pick == STOP or rng_below(state.rng, 2) == 0:
         return STOP
@@ -973,9 +961,7 @@ def random_foe_channel(
 
 
 @rules_kernel
-def greedy_foe_channel(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
-) -> EngineInt:
+def greedy_foe_channel(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's channel on the opponent's turn: the listed channel worth most by `channel_value` (under a blind
     draw its total over the unused symbols), the first of equals; STOP when none is worth anything."""
     sup = state.sup
@@ -990,16 +976,16 @@ def greedy_foe_channel(
         m = action_x(action)
         if m != current:
             current = m
-            has_foe = adjacent_enemies(rules, state, m) > 0
+            has_foe = adjacent_enemies(G, state, m) > 0
         card = sup[p, action_y(action), SU_CARD]
         s = action_s(action)
         if s >= 0:
-            value = channel_value(table, clauses, state, card, m, s, has_foe)
+            value = channel_value(G, state, card, m, s, has_foe)
         else:
             value = 0
             for u in range(SYMBOLS):
                 if symbol_unused(state, p, u):
-                    value += channel_value(table, clauses, state, card, m, u, has_foe)
+                    value += channel_value(G, state, card, m, u, has_foe)
         if value > best:
             best = value
             pick = action
@@ -1007,12 +993,12 @@ def greedy_foe_channel(
 
 
 @inline_kernel
-def greedy_discard(table: IntArray, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_discard(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy discards its least valuable card (the first of equals)."""
     hand = state.hand
     worst = out[0]
     for i in range(1, n):
-        if table[hand[p, out[i]], T_VALUE] < table[hand[p, worst], T_VALUE]:
+        if G.table[hand[p, out[i]], T_VALUE] < G.table[hand[p, worst], T_VALUE]:
             worst = out[i]
     return worst
 
@@ -1030,13 +1016,13 @@ def random_pick(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
 
 
 @inline_kernel
-def greedy_foe(table: IntArray, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_foe(G: Any, state: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's enemy for a `foe` clause: the strongest (`monster_value` on this turn), the first of equals."""
     active = state.game[G_ACTIVE]
     pick = out[0]
-    best = monster_value(table, state, pick, active)
+    best = monster_value(G, state, pick, active)
     for i in range(1, n):
-        value = monster_value(table, state, out[i], active)
+        value = monster_value(G, state, out[i], active)
         if value > best:
             best = value
             pick = out[i]
@@ -1044,10 +1030,10 @@ def greedy_foe(table: IntArray, state: Any, out: IntArray, n: EngineInt) -> Engi
 
 
 @inline_kernel
-def greedy_web(rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_web(G: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's space for its web tile: the one nearest an opposing monster (the first of equals, so the first
     listed when the opponent has no monster on the map)."""
-    dist = rules.dist
+    dist = G.dist
     mon = state.mon
     game = state.game
     pick = out[0]
@@ -1068,11 +1054,11 @@ def greedy_web(rules: Any, state: Any, p: EngineInt, out: IntArray, n: EngineInt
 
 
 @inline_kernel
-def greedy_recall(table: IntArray, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_recall(G: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's card back from a Done Zone: the most valuable (T_VALUE), the first of equals."""
     pick = out[0]
     for i in range(1, n):
-        if table[out[i], T_VALUE] > table[pick, T_VALUE]:
+        if G.table[out[i], T_VALUE] > G.table[pick, T_VALUE]:
             pick = out[i]
     return pick
 
@@ -1099,11 +1085,11 @@ def random_recall(state: Any, out: IntArray, n: EngineInt) -> EngineInt:
 
 
 @inline_kernel
-def greedy_effect_summon(table: IntArray, out: IntArray, n: EngineInt) -> EngineInt:
+def greedy_effect_summon(G: Any, out: IntArray, n: EngineInt) -> EngineInt:
     """Greedy's effect-summoned monster: the strongest (T_VALUE, its ST total), the first of equals."""
     pick = out[0]
     for i in range(1, n):
-        if table[at_card(out[i]), T_VALUE] > table[at_card(pick), T_VALUE]:
+        if G.table[at_card(out[i]), T_VALUE] > G.table[at_card(pick), T_VALUE]:
             pick = out[i]
     return pick
 
@@ -1112,9 +1098,7 @@ def greedy_effect_summon(table: IntArray, out: IntArray, n: EngineInt) -> Engine
 
 
 @llvm_inline_kernel
-def greedy_choice(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, decision: EngineInt
-) -> EngineInt:
+def greedy_choice(G: Any, state: Any, p: EngineInt, decision: EngineInt) -> EngineInt:
     """Greedy's answer to p's open decision of kind `decision`: the action it scores best among those `legal_actions`
     lists, STOP when it lists none. Each kind is listed by its own lister (`legal_forks`, `legal_foes`, ...), not
     through `legal_actions`' dispatch, and where greedy needs no list it writes none: the turn's own three decisions
@@ -1123,54 +1107,52 @@ def greedy_choice(
     greedy a fifth of its speed), and so is a swap."""
     game = state.game
     if decision == D_SYMBOL:
-        return greedy_symbol_unlisted(table, clauses, rules, state, p)
+        return greedy_symbol_unlisted(G, state, p)
     if decision == D_FORK:
         out = state.actions
-        n = legal_forks(rules, state, p, out)
+        n = legal_forks(G, state, p, out)
         if n == 0:
             return STOP
-        return greedy_branch(rules, state, p, game[G_ASKED], out, n)
+        return greedy_branch(G, state, p, game[G_ASKED], out, n)
     if decision == D_SWAP:
         # `legal_swaps`' ally, game[G_ASKED]: it swaps unless the ally holds the opponent's summoning space.
         ally = game[G_ASKED]
-        return ally if state.mon[ally, M_SPACE] != rules.opts[O_SUMMONING + 1 - p] else STOP
+        return ally if state.mon[ally, M_SPACE] != G.opts[O_SUMMONING + 1 - p] else STOP
     if decision == D_MAIN:
-        return greedy_main_unlisted(table, rules, state, p)
+        return greedy_main_unlisted(G, state, p)
     if decision == D_CHANNEL_CARD:
-        return greedy_channel_card_unlisted(table, rules, state, p)
+        return greedy_channel_card_unlisted(G, state, p)
     if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
         out = state.actions
-        n = legal_foe_channels(table, rules, state, p, out)
+        n = legal_foe_channels(G, state, p, out)
         if n == 0:
             return STOP
-        return greedy_foe_channel(table, clauses, rules, state, p, out, n)
+        return greedy_foe_channel(G, state, p, out, n)
     if decision == D_DISCARD:
         out = state.actions
         n = legal_discards(state, p, out)
-        return greedy_discard(table, state, p, out, n) if n > 0 else STOP
+        return greedy_discard(G, state, p, out, n) if n > 0 else STOP
     if decision == D_FOE:
         out = state.actions
-        n = legal_foes(table, rules, state, p, out)
-        return greedy_foe(table, state, out, n) if n > 0 else STOP
+        n = legal_foes(G, state, p, out)
+        return greedy_foe(G, state, out, n) if n > 0 else STOP
     if decision == D_WEB:
         out = state.actions
-        n = legal_webs(rules, state, out)
-        return greedy_web(rules, state, p, out, n) if n > 0 else STOP
+        n = legal_webs(G, state, out)
+        return greedy_web(G, state, p, out, n) if n > 0 else STOP
     if decision == D_RECALL:
         out = state.actions
-        n = legal_recalls(table, state, piles, out)
-        return greedy_recall(table, out, n) if n > 0 else STOP
+        n = legal_recalls(G, state, out)
+        return greedy_recall(G, out, n) if n > 0 else STOP
     if decision == D_EFFECT_SUMMON:
         out = state.actions
-        n = legal_effect_summons(table, rules, state, piles, p, out)
-        return greedy_effect_summon(table, out, n) if n > 0 else STOP
+        n = legal_effect_summons(G, state, p, out)
+        return greedy_effect_summon(G, out, n) if n > 0 else STOP
     return STOP
 
 
 @llvm_inline_kernel
-def random_choice(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, decision: EngineInt
-) -> EngineInt:
+def random_choice(G: Any, state: Any, p: EngineInt, decision: EngineInt) -> EngineInt:
     """Random's answer to p's open decision of kind `decision` among those `legal_actions` lists (each kind through
     its own lister), STOP when it lists none: the main action, channeled card and response window any listed action,
     STOP included, each as likely (`random_among`); a symbol action STOP or any worthwhile one
@@ -1181,40 +1163,40 @@ def random_choice(
     always drew."""
     out = state.actions
     if decision == D_SYMBOL:
-        n = legal_symbols(table, rules, state, p, out)
+        n = legal_symbols(G, state, p, out)
         if n == 0:
             return STOP
-        return symbol_by_weighing(table, clauses, rules, state, p, np.bool_(False), out, n)
+        return symbol_by_weighing(G, state, p, np.bool_(False), out, n)
     if decision == D_FORK:
-        n = legal_forks(rules, state, p, out)
+        n = legal_forks(G, state, p, out)
         return out[rng_below(state.rng, n)] if n > 0 else STOP
     if decision == D_SWAP:
         return state.game[G_ASKED] if rng_below(state.rng, 2) == 0 else STOP
     if decision == D_MAIN:
-        n = legal_main(table, rules, state, p, out)
+        n = legal_main(G, state, p, out)
         return random_among(state, out, n)
     if decision == D_CHANNEL_CARD:
-        n = legal_channel_cards(table, rules, state, p, out)
+        n = legal_channel_cards(G, state, p, out)
         return random_among(state, out, n)
     if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
-        n = legal_foe_channels(table, rules, state, p, out)
+        n = legal_foe_channels(G, state, p, out)
         if n == 0:
             return STOP
         if decision == D_FOE_CHANNEL:
-            return random_foe_channel(table, clauses, rules, state, p, out, n)
+            return random_foe_channel(G, state, p, out, n)
         return random_among(state, out, n)
     if decision == D_DISCARD:
         n = legal_discards(state, p, out)
         return out[rng_below(state.rng, n)] if n > 0 else STOP
     if decision == D_RECALL:
-        n = legal_recalls(table, state, piles, out)
+        n = legal_recalls(G, state, out)
         return random_recall(state, out, n) if n > 0 else STOP
     if decision == D_FOE:
-        n = legal_foes(table, rules, state, p, out)
+        n = legal_foes(G, state, p, out)
     elif decision == D_WEB:
-        n = legal_webs(rules, state, out)
+        n = legal_webs(G, state, out)
     elif decision == D_EFFECT_SUMMON:
-        n = legal_effect_summons(table, rules, state, piles, p, out)
+        n = legal_effect_summons(G, state, p, out)
     else:
         return STOP
     return random_pick(state, out, n) if n > 0 else STOP
@@ -1228,7 +1210,7 @@ def policy_of(state: Any, p: EngineInt) -> IntArray:
 
 
 @llvm_inline_kernel
-def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
+def choose(G: Any, state: Any) -> EngineInt:
     """The deciding player's (game[G_ACTOR]) answer to the open decision (game[G_DECISION]): one of the actions
     `legal_actions` lists for it, STOP when it lists none. The rules' one door to the policies (`decide` and `ask`
     call it) and the only code that reads which policy a side plays (its block, `policy_of`; a `search` side plays
@@ -1250,5 +1232,5 @@ def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: In
     decision = game[G_DECISION]
     block = policy_of(state, p)
     if plays_random(block, state.rng):
-        return random_played(block, state.rng, random_choice(table, clauses, rules, state, piles, p, decision))
-    return greedy_choice(table, clauses, rules, state, piles, p, decision)
+        return random_played(block, state.rng, random_choice(G, state, p, decision))
+    return greedy_choice(G, state, p, decision)

@@ -1,6 +1,6 @@
 """The SOURCE engine's layout: the card table's and clause table's columns, the rule options' order, the
 per-monster, map-cell, support-space, player and match fields, the decisions' codes, the two records a kernel takes
-(RULES_DTYPE, STATE_DTYPE) and the trace's event codes. Constants only: it imports no module of the package.
+(GAME_DTYPE, STATE_DTYPE) and the trace's event codes. Constants only: it imports no module of the package.
 """
 
 from __future__ import annotations
@@ -13,6 +13,11 @@ from typing import (
 
 import numpy as np
 
+from workbench.engines import (
+    COUNTER_COLUMNS,
+    EVENT_WIDTH,
+    MAX_TRACE_EVENTS,
+)
 from workbench.policies import POLICY_WORDS
 from workbench.rulesets.source.cards import MONSTER_TYPE_NAMES
 from workbench.rulesets.source.map import (
@@ -174,9 +179,12 @@ O_SEARCH_DEPTH = 24
 (`search_evaluation`); 0 plays it to the match's end."""
 OPTIONS_WIDTH = 25
 O_DECK_WIDTH = OPTIONS_WIDTH
-"""In the rules record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
+"""In the game record's options only (not `CompiledCards.options`): the batch's deck width, the library's columns
 that hold cards (a `recall` to the deck finds it full there)."""
-RULE_OPTIONS_WIDTH = OPTIONS_WIDTH + 1
+O_CARDS = OPTIONS_WIDTH + 1
+"""In the game record's options only: how many cards the pairing's own table holds (`python_side.pairing`); the
+Done Zone's columns of the token plane begin there (tokens[p, cards + card])."""
+RULE_OPTIONS_WIDTH = OPTIONS_WIDTH + 2
 SOURCEPOINTS_BY_LENGTH: dict[str, int] = {"short": 75, "medium": 100, "medium-long": 125, "long": 150}
 TIES: tuple[str, ...] = ("neither", "both", "attacker", "defender")
 TIE_NEITHER, TIE_BOTH, TIE_ATTACKER, TIE_DEFENDER = range(4)
@@ -316,9 +324,9 @@ ALL_SLOTS = (1 << MAX_SPACES) - 1
 """Every monster slot's bit: a map's monsters never fill its slots (one monster a space), so the lowest free slot
 is the same as with the map's own slots only."""
 PILE_LIBRARY, PILE_TOKENS, PILE_POOL = 0, 1, 2
-"""The planes of the piles array (3, 2, width): the draw decks, the token decks and Done Zones (per card: copies in
-the token deck, then at column cards + card copies in the Done Zone), and (row 0 only) the search's pool of unseen
-cards."""
+"""The planes of the state's piles (3, 2, PILE_WIDTH): the draw decks, the token decks and Done Zones (per card:
+copies in the token deck, then at column cards + card copies in the Done Zone, cards the pairing's O_CARDS), and
+(row 0 only) the search's pool of unseen cards (row 1: its tally of card ids)."""
 
 MAX_PATH = 12
 """Longest move greedy play looks ahead (4 spaces from ST plus any bonuses)."""
@@ -353,16 +361,39 @@ MAX_ACTIONS = HAND_WIDTH * MAX_SPACES + 1
 """The longest list of legal actions: every hand card an equipment card or trap with a target each on every space,
 plus STOP (a symbol decision lists at most 62 monsters x 56; D_RECALL a Done Zone's copies, at most both decks)."""
 
-RULES_DTYPE = np.dtype(
+MAX_DECK = 120
+"""The most cards a deck the kernels play holds (a legal deck holds 40 to 60): the draw deck's columns in the state's
+piles."""
+MAX_PAIRING = 256
+"""The most distinct cards a pairing (deck A, deck B and the tokens their clauses summon) holds: the rows of its own
+card and clause tables (GAME_DTYPE), which the kernels play on (`python_side.pairing`), and of the state's counters."""
+PILE_WIDTH = max(MAX_DECK, 2 * MAX_PAIRING, HAND_WIDTH + MAX_SPACES + MAX_DECK + SYMBOLS)
+"""Columns of the state's piles: a draw deck, a token deck and Done Zone (2 * MAX_PAIRING), or the search's pool of
+unseen cards (the opponent's hand, trap spaces and deck, and four symbols) with its tally of card ids."""
+
+GAME_DTYPE = np.dtype(
     [
+        ("table", np.int64, (MAX_PAIRING, TABLE_WIDTH)),
+        ("clauses", np.int64, (MAX_PAIRING, MAX_CLAUSES, CLAUSE_WIDTH)),
         ("opts", np.int64, (RULE_OPTIONS_WIDTH,)),
         ("mp", np.int64, (MAX_SPACES, MAP_WIDTH)),
         ("dist", np.int64, (MAX_SPACES, MAX_SPACES)),
     ]
 )
-"""What a batch's rules are, read only, as one record: `opts` the rule options and the map's fixed spaces (O_*, in
-OPTION_ORDER then the map's; then O_DECK_WIDTH), `mp` the joined map (map.MP_* columns, one row per space), `dist`
-the steps between any two spaces. Rows past the map's `O_SPACES` are unused (map.NO_SPACE and 0)."""
+"""The game data `G` of a batch, read only, as one record: `table` the pairing's card table (T_* columns, one row per
+card of the pairing, by its own card ids: `python_side.pairing`), `clauses` its clause and bracket table (C_*; a
+`summon_token` clause's C_ARG is the token's pairing id), `opts` the rule options and the map's fixed spaces (O_*, in
+OPTION_ORDER then the map's; then O_DECK_WIDTH and O_CARDS), `mp` the joined map (map.MP_* columns, one row per
+space), `dist` the steps between any two spaces. Rows past the pairing's O_CARDS and the map's O_SPACES are unused
+(zeros, map.NO_SPACE)."""
+
+EC_COUNT, EC_ROOM = 0, 1
+"""state.ec[EC_COUNT]: the trace's rows written; state.ec[EC_ROOM]: how many it may hold (0: an untraced match, whose
+`trace` calls write nothing)."""
+Z_SPACES, Z_DECK_WIDTH, Z_CARDS = 0, 1, 2
+"""state.sizes: the map's spaces, the batch's deck width and the pairing's cards (G's O_SPACES, O_DECK_WIDTH,
+O_CARDS), copied into the state when it is made so that `clone_state` copies just the rows and columns in use with
+the state alone."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -373,27 +404,36 @@ STATE_DTYPE = np.dtype(
         ("hand", np.int64, (2, HAND_WIDTH)),
         ("game", np.int64, (GAME_WIDTH,)),
         ("rng", np.int64, (4,)),
-        ("ec", np.int64, (1,)),
+        ("ec", np.int64, (2,)),
+        ("sizes", np.int64, (3,)),
         ("choice", np.int64, (4,)),
         ("scratch", np.int64, (SCRATCH_WIDTH,)),
         ("search", np.int64, (SEARCH_WORDS,)),
         ("actions", np.int64, (MAX_ACTIONS,)),
+        ("piles", np.int64, (3, 2, PILE_WIDTH)),
+        ("counters", np.int64, (2, MAX_PAIRING, COUNTER_COLUMNS)),
+        ("events", np.int64, (MAX_TRACE_EVENTS, EVENT_WIDTH)),
     ]
 )
-"""One match's state whose shape no card set or map changes, as one record: a kernel call passes one pointer for
-it, and every field has a shape known when compiling. `mon[m]` is monster slot m (M_* fields), `cells[space]` a map
-space (C_*: occupant slot, face-down trap and its owner, web tile), `sup[p, k]` p's support space k (SU_*), `side[p]`
-player p's words (S_*: SourcePoints, hand and deck counts, symbols, policy...), `hand[p]` the card ids in p's hand
-(the first side[p, S_HAND]), `game` the match's words (G_*), `rng` the match's xorshift generator, `ec` the trace's
-length, `choice` the symbol phase's chosen action unpacked (action, monster, target, symbol; a generator attack
-waits there while the rest of the turn goes first), `scratch` greedy's look-ahead (PATH_AT, SWAPS_AT, ST_AT,
-MOVE_AT, FOE_ST_AT). `search` belongs to the search policy alone (SR_*: its own generator, its figures and the last
-decision's candidates); no rule reads it. `actions` is where the match loop has `legal_actions` list the open
-decision's actions (game[G_DECISION], for player game[G_ACTOR]).
+"""One match's whole state `S` as one record: a kernel call passes one pointer for it, and every field has a shape
+known when compiling. `mon[m]` is monster slot m (M_* fields), `cells[space]` a map space (C_*: occupant slot,
+face-down trap and its owner, web tile), `sup[p, k]` p's support space k (SU_*), `side[p]` player p's words (S_*:
+SourcePoints, hand and deck counts, symbols, policy...), `hand[p]` the card ids in p's hand (the first
+side[p, S_HAND]), `game` the match's words (G_*), `rng` the match's xorshift generator, `ec` the trace's length and
+room (EC_*), `sizes` the map's, deck's and pairing's sizes in use (Z_*), `choice` the symbol phase's chosen action
+unpacked (action, monster, target, symbol; a generator attack waits there while the rest of the turn goes first),
+`scratch` greedy's look-ahead (PATH_AT, SWAPS_AT, ST_AT, MOVE_AT, FOE_ST_AT). `search` belongs to the search policy
+alone (SR_*: its own generator, its figures and the last decision's candidates); no rule reads it. `actions` is where
+the match loop has `legal_actions` list the open decision's actions (game[G_DECISION], for player game[G_ACTOR]).
+`piles` (PILE_*: draw decks, token decks and Done Zones, the search's pool) and `counters[side, card, column]`
+(`workbench.engines.COUNTERS`, then its scratch columns) are by the pairing's card ids (GAME_DTYPE); the counters are
+summed over every match played on the record (a batch never zeroes them: `python_side` adds them into the set's
+counters after the batch). `events` is the trace (rows: turn, player, code, card, other, amount; card ids the
+pairing's, mapped to the set's by `python_side.global_trace`): it holds ec[EC_ROOM] rows at most, 0 in a batch.
 
-What a card set's or deck's size shapes stays outside: the piles array (PILE_*: draw decks, token decks and Done
-Zones, the search's pool; a batch sizes it for its decks and cards), the card table, the clause table and the
-counters. Cloning a state (`clone_state`) copies a record and the piles' deck and token planes."""
+One record type for batches and traces (the room is a word, not a type): SOURCE's kernels compile once for both, as
+they did when the trace travelled beside the record. Cloning a state (`clone_state`) copies the rows and columns in
+use (`sizes`) of every field but the trace, the counters, the search's words and the scratch."""
 
 # Policies by code: GREEDY, RANDOM, SEARCH and EPSILON_GREEDY (`workbench.policies`, ENGINE.policies). A `search` side
 # plays GREEDY in the state: the search drives it from outside.
@@ -444,3 +484,6 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
     EV_NO_WEB,
     EV_NOMOVE,
 ) = range(41)
+EV_OTHER_IS_CARD: tuple[int, ...] = (EV_ATTACK, EV_DESTROYED, EV_TIE, EV_EQUIP, EV_TRAP_SPRING, EV_CHANNEL)
+"""The events whose `other` is a card id (or -1: none), mapped with `card` to the set's ids
+(`python_side.global_trace`); every event's `card` is a card id or -1."""

@@ -8,6 +8,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,12 @@ from workbench.rulesets.source.engine.layout import (
     ACTIVE_O,
     ACTIVE_Y,
     ALL_SYMBOLS,
+    C_ARG,
     C_LOW,
+    C_OP,
     CLAUSE_WIDTH,
+    EC_COUNT,
+    EC_ROOM,
     ENGINE_VERSION,
     EV_ATTACK,
     EV_CHANNEL,
@@ -74,6 +79,7 @@ from workbench.rulesets.source.engine.layout import (
     EV_NO_WEB,
     EV_NOATTACK,
     EV_NOMOVE,
+    EV_OTHER_IS_CARD,
     EV_PARALLEL_SET,
     EV_PUSH,
     EV_RECALL,
@@ -93,7 +99,7 @@ from workbench.rulesets.source.engine.layout import (
     EV_WEBBED,
     FROM_DECK,
     FROM_HAND,
-    HAND_WIDTH,
+    GAME_DTYPE,
     K_CHANNELED,
     K_EQUIPMENT,
     K_MONSTER,
@@ -102,8 +108,10 @@ from workbench.rulesets.source.engine.layout import (
     KINDS,
     MAX_BRACKETS,
     MAX_CLAUSES,
-    MAX_SPACES,
+    MAX_DECK,
+    MAX_PAIRING,
     O_BLIND,
+    O_CARDS,
     O_CHANNEL_AT_START,
     O_DECK_OUT_LOSES,
     O_DECK_WIDTH,
@@ -127,11 +135,11 @@ from workbench.rulesets.source.engine.layout import (
     O_TOKEN_COPIES,
     O_TURN_CAP,
     O_WEB_BLOCKS,
+    OP_TOKEN,
     OPCODES,
     OPEN_BRACKET,
     OPTIONS_WIDTH,
     RECALL_OPPONENT,
-    RULES_DTYPE,
     SOURCEPOINTS_BY_LENGTH,
     STATE_DTYPE,
     SUMMON_CONVENTIONAL,
@@ -163,6 +171,9 @@ from workbench.rulesets.source.engine.layout import (
     TABLE_WIDTH,
     TIES,
     TYPE_CODES,
+    Z_CARDS,
+    Z_DECK_WIDTH,
+    Z_SPACES,
 )
 from workbench.rulesets.source.engine.rules import play_matches
 from workbench.rulesets.source.engine.search import play_searched_matches
@@ -416,29 +427,100 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
     )
 
 
-def new_rules(compiled: CompiledCards, deck_size: int) -> Any:
-    """The rules record (RULES_DTYPE) of a batch with decks of up to `deck_size` cards."""
+def check_deck_size(deck: IntArray) -> IntArray:
+    """The deck as a contiguous int64 array, or a clear error when it is larger than the engine's state holds."""
+    if len(deck) > MAX_DECK:
+        raise WorkbenchInputError(
+            f"a deck of {len(deck)} cards is larger than the simulator plays.",
+            expected=f"decks of at most {MAX_DECK} cards (a legal deck holds 40 to 60)",
+        )
+    return np.ascontiguousarray(deck, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A pairing's own card table: the distinct cards of its two decks and the tokens their clauses summon, which the
+    kernels play on instead of the whole set's table, so that the state's piles and counters (STATE_DTYPE) have a
+    fixed size (MAX_PAIRING rows)."""
+
+    ids: IntArray
+    """The pairing's cards as the set's card ids, ascending: pairing id i is set id ids[i], so every comparison of
+    card ids (an order, a tie broken by id) is the same on either."""
+    deck_a: IntArray
+    """Deck A in the pairing's ids."""
+    deck_b: IntArray
+    """Deck B in the pairing's ids."""
+
+
+def pairing(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> Pairing:
+    """The pairing of deck_a and deck_b (card ids of `compiled`, each checked by `check_deck_size`) on its own
+    table: their cards and the tokens their `summon_token` clauses name (the only cards a match can bring in)."""
+    deck_a, deck_b = check_deck_size(deck_a), check_deck_size(deck_b)
+    cards = np.unique(np.concatenate([deck_a, deck_b]))
+    clauses = compiled.extra["clauses"][cards]
+    tokens = clauses[:, :, C_ARG][clauses[:, :, C_OP] == OP_TOKEN]
+    ids = np.unique(np.concatenate([cards, tokens])).astype(np.int64)
+    if len(ids) > MAX_PAIRING:
+        raise WorkbenchInputError(
+            f"the two decks hold {len(ids)} distinct cards (tokens included), more than the simulator plays.",
+            expected=f"at most {MAX_PAIRING} distinct cards in a pairing",
+        )
+    return Pairing(
+        ids=ids,
+        deck_a=np.searchsorted(ids, deck_a).astype(np.int64),
+        deck_b=np.searchsorted(ids, deck_b).astype(np.int64),
+    )
+
+
+def new_game(compiled: CompiledCards, ids: IntArray, deck_size: int) -> Any:
+    """The game record G (GAME_DTYPE) of a batch on the cards `ids` (the set's ids, ascending: a pairing's, or every
+    card of a small set for a scenario) with decks of up to `deck_size` cards."""
+    ids = np.asarray(ids, dtype=np.int64)
+    if len(ids) > MAX_PAIRING:
+        raise WorkbenchInputError(
+            f"{len(ids)} distinct cards are more than the simulator plays at once.",
+            expected=f"at most {MAX_PAIRING}",
+        )
     spaces = int(compiled.options[O_SPACES])
-    rules = np.zeros(1, dtype=RULES_DTYPE).view(np.recarray)[0]
-    rules.opts[:OPTIONS_WIDTH] = compiled.options
-    rules.opts[O_DECK_WIDTH] = max(deck_size, 1)
-    rules.mp[:, :] = NO_SPACE
-    rules.mp[:spaces] = compiled.extra["map"]
-    rules.dist[:spaces, :spaces] = compiled.extra["distance"]
-    return rules
+    game = np.zeros(1, dtype=GAME_DTYPE).view(np.recarray)[0]
+    game.table[: len(ids)] = compiled.table[ids]
+    clauses = compiled.extra["clauses"][ids].copy()
+    # A `summon_token` clause names its token by the set's id: the pairing's here.
+    tokens = clauses[:, :, C_OP] == OP_TOKEN
+    clauses[:, :, C_ARG][tokens] = np.searchsorted(ids, clauses[:, :, C_ARG][tokens])
+    game.clauses[: len(ids)] = clauses
+    game.opts[:OPTIONS_WIDTH] = compiled.options
+    game.opts[O_DECK_WIDTH] = max(deck_size, 1)
+    game.opts[O_CARDS] = len(ids)
+    game.mp[:, :] = NO_SPACE
+    game.mp[:spaces] = compiled.extra["map"]
+    game.dist[:spaces, :spaces] = compiled.extra["distance"]
+    return game
 
 
-def new_state(compiled: CompiledCards, deck_size: int) -> tuple[Any, IntArray]:
-    """An empty match state (STATE_DTYPE record) and its piles, sized for decks of up to `deck_size` cards."""
+def new_state(game: Any, trace_room: int = 0) -> Any:
+    """An empty match state S (STATE_DTYPE record) for batches on the game record `game`, its trace room for
+    `trace_room` rows (0: untraced)."""
     state = np.zeros(1, dtype=STATE_DTYPE).view(np.recarray)[0]
     state.mon[:, :] = -1
     state.cells[:, :] = -1
     state.sup[:, :, :] = -1
-    width = max(deck_size, 1)
-    # The pool of unseen cards: the opponent's hand, trap spaces and deck at most (and four symbols).
-    pool = HAND_WIDTH + MAX_SPACES + width + SYMBOLS
-    piles = np.zeros((3, 2, max(width, 2 * len(compiled.names), pool)), dtype=np.int64)
-    return state, piles
+    state.ec[EC_ROOM] = min(trace_room, MAX_TRACE_EVENTS)
+    state.sizes[Z_SPACES] = game.opts[O_SPACES]
+    state.sizes[Z_DECK_WIDTH] = game.opts[O_DECK_WIDTH]
+    state.sizes[Z_CARDS] = game.opts[O_CARDS]
+    return state
+
+
+def global_trace(ids: IntArray, events: IntArray) -> IntArray:
+    """A trace's rows with the pairing's card ids (`card` always, `other` for EV_OTHER_IS_CARD codes) made the set's;
+    -1 (no card) stays."""
+    trace = np.array(events, dtype=np.int64, copy=True)
+    card, other = trace[:, 3], trace[:, 4]
+    card[card >= 0] = ids[card[card >= 0]]
+    mapped = np.isin(trace[:, 2], EV_OTHER_IS_CARD) & (other >= 0)
+    other[mapped] = ids[other[mapped]]
+    return trace
 
 
 def _run(
@@ -449,60 +531,28 @@ def _run(
     first: Any,
     policy_a: int,
     policy_b: int,
-    events: IntArray,
+    traced: bool,
 ) -> tuple[Any, Any, Any, IntArray]:
     n = seeds.shape[0]
     winners = np.zeros(n, dtype=np.int8)
     turns = np.zeros(n, dtype=np.int32)
-    deck_size = max(len(deck_a), len(deck_b))
-    rules = new_rules(compiled, deck_size)
-    state, piles = new_state(compiled, deck_size)
-    counters = new_counters(len(compiled.names))
-    decks_and_seeds = (
-        np.ascontiguousarray(deck_a, dtype=np.int64),
-        np.ascontiguousarray(deck_b, dtype=np.int64),
-        np.ascontiguousarray(seeds, dtype=np.int64),
-        np.ascontiguousarray(first, dtype=np.int8),
-    )
+    pair = pairing(compiled, deck_a, deck_b)
+    game = new_game(compiled, pair.ids, max(len(deck_a), len(deck_b)))
+    state = new_state(game, MAX_TRACE_EVENTS if traced else 0)
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    first = np.ascontiguousarray(first, dtype=np.int8)
     if SEARCH in (policy_a, policy_b):
-        world, world_piles = new_state(compiled, deck_size)
-        work, wpiles = new_state(compiled, deck_size)
+        # The rollouts' records (untraced: their counters and trace nobody reads).
+        world, work = new_state(game), new_state(game)
         play_searched_matches(
-            compiled.table,
-            compiled.extra["clauses"],
-            rules,
-            state,
-            piles,
-            counters,
-            events,
-            world,
-            world_piles,
-            work,
-            wpiles,
-            new_counters(len(compiled.names)),
-            np.zeros((0, EVENT_WIDTH), dtype=np.int64),
-            *decks_and_seeds,
-            policy_a,
-            policy_b,
-            winners,
-            turns,
+            game, state, world, work, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns
         )
     else:
-        play_matches(
-            compiled.table,
-            compiled.extra["clauses"],
-            rules,
-            state,
-            piles,
-            counters,
-            events,
-            *decks_and_seeds,
-            policy_a,
-            policy_b,
-            winners,
-            turns,
-        )
-    return winners, turns, published_counters(counters), events[: int(state.ec[0])]
+        play_matches(game, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
+    counters = new_counters(len(compiled.names))
+    counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
+    trace = global_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])]) if traced else np.zeros((0, EVENT_WIDTH))
+    return winners, turns, published_counters(counters), trace.astype(np.int64)
 
 
 def run_batch(
@@ -517,8 +567,7 @@ def run_batch(
 ) -> BatchRun:
     """One batch (`_run`), with the trace's room when `traced`; `batch_and_trace` makes the engine's `play_batch` and
     `play_traced` of it."""
-    events = np.zeros((MAX_TRACE_EVENTS if traced else 0, EVENT_WIDTH), dtype=np.int64)
-    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, events)
+    winners, turns, counters, trace = _run(compiled, deck_a, deck_b, seeds, first, policy_a, policy_b, traced)
     return BatchRun(winners, turns, counters, trace)
 
 

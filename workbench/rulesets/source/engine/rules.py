@@ -25,7 +25,6 @@ from workbench.engines import (
     end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
-    log_event,
     lowest_set_bit,
     rng_below,
     rng_seed,
@@ -60,6 +59,7 @@ from workbench.rulesets.source.engine.board import (
     summon_anchor,
     summon_token,
     to_done_zone,
+    trace,
 )
 from workbench.rulesets.source.engine.layout import (
     ACTIVE_O,
@@ -151,6 +151,7 @@ from workbench.rulesets.source.engine.layout import (
     MAX_SUPPORT,
     MON_WIDTH,
     O_BLIND,
+    O_CARDS,
     O_CHANNEL_AT_START,
     O_DECK_WIDTH,
     O_EFFECT_SUMMON_IGNORES,
@@ -218,6 +219,9 @@ from workbench.rulesets.source.engine.layout import (
     TIE_ATTACKER,
     TIE_BOTH,
     TIE_DEFENDER,
+    Z_CARDS,
+    Z_DECK_WIDTH,
+    Z_SPACES,
 )
 from workbench.rulesets.source.map import (
     KIND_OTHERWORLDLY,
@@ -235,12 +239,8 @@ from workbench.rulesets.source.map import (
 
 @rules_kernel
 def place_web(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    events: IntArray,
     p: EngineInt,
     subject: EngineInt,
     card: EngineInt,
@@ -251,29 +251,27 @@ def place_web(
     mon = state.mon
     cells = state.cells
     game = state.game
-    ec = state.ec
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     best: EngineInt
     best = -1
     if subject >= 0 and mon[subject, M_SPACE] >= 0:
-        best = ask(table, clauses, rules, state, piles, np.int64(D_WEB), p, subject, np.int64(0), np.int64(0))
+        best = ask(G, state, np.int64(D_WEB), p, subject, np.int64(0), np.int64(0))
     if best < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
+        trace(state, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
         return -1
     cells[best, C_WEB] = p
-    log_event(events, ec, game[G_TURN], p, EV_WEB_SET, card, best, 0)
+    trace(state, game[G_TURN], p, EV_WEB_SET, card, best, 0)
     return best
 
 
 @rules_kernel
-def clear_webs(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
+def clear_webs(G: Any, state: Any, p: EngineInt, subject: EngineInt, card: EngineInt) -> int:
     """Player p removes the opponent's web tiles from `subject`'s space and the spaces adjacent to it. Returns how
     many."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     game = state.game
-    ec = state.ec
     if subject < 0 or mon[subject, M_SPACE] < 0:
         return 0
     here = mon[subject, M_SPACE]
@@ -283,18 +281,14 @@ def clear_webs(rules: Any, state: Any, events: IntArray, p: EngineInt, subject: 
         if s >= 0 and cells[s, C_WEB] >= 0 and cells[s, C_WEB] != p:
             cells[s, C_WEB] = -1
             cleared += 1
-            log_event(events, ec, game[G_TURN], p, EV_WEB_CLEARED, card, s, 0)
+            trace(state, game[G_TURN], p, EV_WEB_CLEARED, card, s, 0)
     return cleared
 
 
 @rules_kernel
 def recall_card(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    events: IntArray,
     p: EngineInt,
     whose: EngineInt,
     kind: EngineInt,
@@ -305,21 +299,20 @@ def recall_card(
     opponent's Done Zone"): of kind `kind` - 1 (0: any) and of the types in `types` (0: any); which copy is p's
     answer to D_RECALL (`legal_recalls` lists them). Returns the card, or -1 when none is there (or, after the
     answer, no room: a hand of HAND_WIDTH cards, a deck with no column above it)."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     hand = state.hand
     game = state.game
-    ec = state.ec
-    library = piles[PILE_LIBRARY]
-    tokens = piles[PILE_TOKENS]
-    cards = table.shape[0]
-    pick = ask(table, clauses, rules, state, piles, np.int64(D_RECALL), p, whose, kind, types)
+    library = state.piles[PILE_LIBRARY]
+    tokens = state.piles[PILE_TOKENS]
+    cards = G.opts[O_CARDS]
+    pick = ask(G, state, np.int64(D_RECALL), p, whose, kind, types)
     if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
-        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        trace(state, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1
     to_deck = opts[O_RECALL_TO_DECK] == 1
     if to_deck and side[p, S_DECK] == 0 and side[p, S_DECK_N] >= opts[O_DECK_WIDTH]:
-        log_event(events, ec, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
+        trace(state, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1  # no room above the deck (only before the opening hand is drawn)
     tokens[whose, cards + pick] -= 1
     if not to_deck:
@@ -333,19 +326,14 @@ def recall_card(
             library[p, j] = library[p, j - 1]
         library[p, 0] = pick
         side[p, S_DECK_N] += 1
-    log_event(events, ec, game[G_TURN], p, EV_RECALL, pick, whose, 1 if to_deck else 0)
+    trace(state, game[G_TURN], p, EV_RECALL, pick, whose, 1 if to_deck else 0)
     return pick
 
 
 @rules_kernel
 def apply_one_clause(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     card: EngineInt,
     i: EngineInt,
     p: EngineInt,
@@ -358,75 +346,70 @@ def apply_one_clause(
     activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it. Which enemy
     (D_FOE), where a web goes (D_WEB) and which card comes back (D_RECALL) are questions p's policy answers."""
     mon = state.mon
-    op = clauses[card, i, C_OP]
-    amount = clauses[card, i, C_AMOUNT]
-    arg = clauses[card, i, C_ARG]
-    types = clauses[card, i, C_TYPES]
+    op = G.clauses[card, i, C_OP]
+    amount = G.clauses[card, i, C_AMOUNT]
+    arg = G.clauses[card, i, C_ARG]
+    types = G.clauses[card, i, C_TYPES]
     if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
         # `if TYPE` on a clause that acts on no monster asks it of the subject.
-        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types):
+        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(G, state, subject, types):
             return foe
     if op == OP_SP:
         if amount < 0:
-            change_sourcepoints(rules, state, events, 1 - p, amount, card)
+            change_sourcepoints(G, state, 1 - p, amount, card)
         else:
-            change_sourcepoints(rules, state, events, p, amount, card)
+            change_sourcepoints(G, state, p, amount, card)
         return foe
     if op == OP_DRAW:
         for _ in range(amount):
-            draw_card(rules, state, piles, counters, events, p)
+            draw_card(G, state, p)
         return foe
     if op == OP_TOKEN:
-        near = summon_anchor(rules, state, subject, p)
-        summon_token(table, clauses, rules, state, piles, counters, events, p, arg, near)
+        near = summon_anchor(G, state, subject, p)
+        summon_token(G, state, p, arg, near)
         return foe
     if op == OP_SUMMON:
         return foe
     if op == OP_WEB or op == OP_CLEAR_WEB:
-        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(table, state, subject, types)):
+        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(G, state, subject, types)):
             return foe
         if op == OP_WEB:
-            place_web(table, clauses, rules, state, piles, events, p, subject, card)
+            place_web(G, state, p, subject, card)
         else:
-            clear_webs(rules, state, events, p, subject, card)
+            clear_webs(G, state, p, subject, card)
         return foe
     if op == OP_RECALL:
         whose = 1 - p if arg >= RECALL_OPPONENT else p
         for _ in range(amount):
-            recall_card(table, clauses, rules, state, piles, events, p, whose, arg % RECALL_OPPONENT, types)
+            recall_card(G, state, p, whose, arg % RECALL_OPPONENT, types)
         return foe
     target = subject
-    if clauses[card, i, C_FOE] == 1:
+    if G.clauses[card, i, C_FOE] == 1:
         if foe == -2:
             foe = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                foe = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), np.int64(0))
+                foe = ask(G, state, np.int64(D_FOE), p, subject, np.int64(0), np.int64(0))
         target = foe
-        if types != 0 and (foe < 0 or not of_type(table, state, foe, types)):
+        if types != 0 and (foe < 0 or not of_type(G, state, foe, types)):
             # The activation's enemy is not of the type asked: this clause asks for its own among those that are.
             target = -1
             if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                target = ask(table, clauses, rules, state, piles, np.int64(D_FOE), p, subject, np.int64(0), types)
-    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(table, state, target, types):
+                target = ask(G, state, np.int64(D_FOE), p, subject, np.int64(0), types)
+    if target < 0 or mon[target, M_SPACE] < 0 or not of_type(G, state, target, types):
         return foe
     if op == OP_DESTROY:
-        destroy_monster(table, rules, state, piles, counters, events, np.int64(target), card)
+        destroy_monster(G, state, np.int64(target), card)
     elif op == OP_PUSH:
-        push_back(rules, state, events, np.int64(target), amount, np.int64(0))
+        push_back(G, state, np.int64(target), amount, np.int64(0))
     else:
-        change_monster(state, events, np.int64(target), op, amount, arg, lasting)
+        change_monster(state, np.int64(target), op, amount, arg, lasting)
     return foe
 
 
 @rules_kernel
 def effect_summon(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     source: EngineInt,
     near: EngineInt,
@@ -441,13 +424,12 @@ def effect_summon(
     summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
     side = state.side
     game = state.game
-    ec = state.ec
-    library = piles[PILE_LIBRARY]
-    chosen = ask(table, clauses, rules, state, piles, np.int64(D_EFFECT_SUMMON), p, source, np.int64(0), types)
+    library = state.piles[PILE_LIBRARY]
+    chosen = ask(G, state, np.int64(D_EFFECT_SUMMON), p, source, np.int64(0), types)
     pick = at_position(chosen) if chosen >= 0 else -1
-    space = free_space_near(rules, state, near, p) if pick >= 0 else -1
+    space = free_space_near(G, state, near, p) if pick >= 0 else -1
     if space < 0:
-        log_event(events, ec, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 1 if pick >= 0 else 0)
+        trace(state, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 1 if pick >= 0 else 0)
         return -1
     if source == FROM_HAND:
         card = remove_from_hand(state, p, np.int64(pick))
@@ -459,10 +441,9 @@ def effect_summon(
     m = place_monster(state, card, p, space)
     if m < 0:
         return -1
-    count_play(counters, p, card, game[G_TURN])
-    log_event(
-        events,
-        ec,
+    count_play(state.counters, p, card, game[G_TURN])
+    trace(
+        state,
         game[G_TURN],
         p,
         EV_SUMMON,
@@ -470,36 +451,27 @@ def effect_summon(
         space,
         SUMMON_EFFECT_HAND if source == FROM_HAND else SUMMON_EFFECT_DECK,
     )
-    for i in range(table[card, T_NCLAUSE]):
-        op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(
-                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
-            )
+    for i in range(G.table[card, T_NCLAUSE]):
+        op = G.clauses[card, i, C_OP]
+        if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            change_monster(state, m, op, G.clauses[card, i, C_AMOUNT], G.clauses[card, i, C_ARG], np.int64(PERMANENT))
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     foe: EngineInt
     foe = -2
-    for i in range(table[card, T_NCLAUSE]):
+    for i in range(G.table[card, T_NCLAUSE]):
         if game[G_OVER] == 1:
             break
-        op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
+        op = G.clauses[card, i, C_OP]
+        if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
-        foe = apply_one_clause(
-            table, clauses, rules, state, piles, counters, events, card, i, p, m, np.int64(PERMANENT), np.int64(foe)
-        )
+        foe = apply_one_clause(G, state, card, i, p, m, np.int64(PERMANENT), np.int64(foe))
     return m
 
 
 @rules_kernel
 def apply_clauses(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     card: EngineInt,
     p: EngineInt,
     subject: EngineInt,
@@ -516,34 +488,27 @@ def apply_clauses(
     game = state.game
     foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
     foe = -2  # chosen once, at the first `foe` clause
-    for i in range(table[card, T_NCLAUSE]):
-        if clauses[card, i, C_BRACKET] != bracket:
+    for i in range(G.table[card, T_NCLAUSE]):
+        if G.clauses[card, i, C_BRACKET] != bracket:
             continue
         if game[G_OVER] == 1:
             return
-        op = clauses[card, i, C_OP]
-        if foe_only == 1 and clauses[card, i, C_FOE] == 0 and lasting_op(op):
+        op = G.clauses[card, i, C_OP]
+        if foe_only == 1 and G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
             continue
         if op == OP_SUMMON:
-            near = summon_anchor(rules, state, subject, p)
+            near = summon_anchor(G, state, subject, p)
             effect_summon(
-                table,
-                clauses,
-                rules,
+                G,
                 state,
-                piles,
-                counters,
-                events,
                 p,
-                clauses[card, i, C_ARG],
+                G.clauses[card, i, C_ARG],
                 near,
                 card,
-                clauses[card, i, C_TYPES],
+                G.clauses[card, i, C_TYPES],
             )
             continue
-        foe = apply_one_clause(
-            table, clauses, rules, state, piles, counters, events, card, i, p, subject, lasting, np.int64(foe)
-        )
+        foe = apply_one_clause(G, state, card, i, p, subject, lasting, np.int64(foe))
 
 
 # =====================================================================================================================
@@ -552,11 +517,11 @@ def apply_clauses(
 
 
 @inline_kernel
-def summoning_space_open(rules: Any, state: Any, p: EngineInt, reactionary: EngineBool) -> EngineBool:
+def summoning_space_open(G: Any, state: Any, p: EngineInt, reactionary: EngineBool) -> EngineBool:
     """Whether p may summon onto its summoning space: not held by p's own monster, and an enemy on it has not
     attacked p's generator during its stay there (with `hit_generator_blocks=for_good`: ever), unless this is a
     reactionary summon."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     cells = state.cells
     occupant = cells[opts[O_SUMMONING + p], C_OCC]
@@ -569,50 +534,37 @@ def summoning_space_open(rules: Any, state: Any, p: EngineInt, reactionary: Engi
 
 @rules_kernel
 def summon_monster(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     h: EngineInt,
     how: EngineInt,
 ) -> int:
     """Summon the monster at p's hand position h onto p's summoning space (checks are the caller's): an enemy
     standing there is pushed one space back; then the monster's clauses take effect. Returns its slot."""
-    opts = rules.opts
+    opts = G.opts
     cells = state.cells
     side = state.side
     game = state.game
-    ec = state.ec
     space = opts[O_SUMMONING + p]
     occupant = cells[space, C_OCC]
     if occupant >= 0:
-        push_back(rules, state, events, occupant, np.int64(1), np.int64(1))
+        push_back(G, state, occupant, np.int64(1), np.int64(1))
         if cells[space, C_OCC] >= 0:
             return -1  # nowhere to push it: the summon cannot happen
     card = remove_from_hand(state, p, h)
     m = place_monster(state, card, p, space)
-    count_play(counters, p, card, game[G_TURN])
-    log_event(events, ec, game[G_TURN], p, EV_SUMMON, card, space, how)
+    count_play(state.counters, p, card, game[G_TURN])
+    trace(state, game[G_TURN], p, EV_SUMMON, card, space, how)
     side[p, S_MAIN_DONE] = 1
     # Lasting clauses on the monster itself, then foe, one-off and player clauses.
-    for i in range(table[card, T_NCLAUSE]):
-        op = clauses[card, i, C_OP]
-        if clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            change_monster(
-                state, events, m, op, clauses[card, i, C_AMOUNT], clauses[card, i, C_ARG], np.int64(PERMANENT)
-            )
+    for i in range(G.table[card, T_NCLAUSE]):
+        op = G.clauses[card, i, C_OP]
+        if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
+            change_monster(state, m, op, G.clauses[card, i, C_AMOUNT], G.clauses[card, i, C_ARG], np.int64(PERMANENT))
     apply_clauses(
-        table,
-        clauses,
-        rules,
+        G,
         state,
-        piles,
-        counters,
-        events,
         card,
         p,
         m,
@@ -624,9 +576,9 @@ def summon_monster(
 
 
 @inline_kernel
-def free_support(rules: Any, state: Any, p: EngineInt) -> int:
+def free_support(G: Any, state: Any, p: EngineInt) -> int:
     """p's first free support space, or -1."""
-    opts = rules.opts
+    opts = G.opts
     sup = state.sup
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] < 0:
@@ -636,13 +588,8 @@ def free_support(rules: Any, state: Any, p: EngineInt) -> int:
 
 @rules_kernel
 def equip(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     h: EngineInt,
     m: EngineInt,
@@ -653,25 +600,19 @@ def equip(
     sup = state.sup
     side = state.side
     game = state.game
-    ec = state.ec
-    k = free_support(rules, state, p)
+    k = free_support(G, state, p)
     card = remove_from_hand(state, p, h)
     sup[p, k, SU_CARD] = card
     sup[p, k, SU_MON] = m
-    sup[p, k, SU_LEFT] = table[card, T_TURNS]
+    sup[p, k, SU_LEFT] = G.table[card, T_TURNS]
     sup[p, k, SU_PLACED] = game[G_TURN]
-    equipment_changes(table, state, card, m, np.int64(1))
-    count_play(counters, p, card, game[G_TURN])
+    equipment_changes(G, state, card, m, np.int64(1))
+    count_play(state.counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
-    log_event(events, ec, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], table[card, T_TURNS])
+    trace(state, game[G_TURN], p, EV_EQUIP, card, mon[m, M_CARD], G.table[card, T_TURNS])
     apply_clauses(
-        table,
-        clauses,
-        rules,
+        G,
         state,
-        piles,
-        counters,
-        events,
         card,
         p,
         m,
@@ -682,9 +623,9 @@ def equip(
 
 
 @inline_kernel
-def trap_space_ok(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
+def trap_space_ok(G: Any, state: Any, p: EngineInt, space: EngineInt) -> bool:
     """A trap may go on an unoccupied, trap-free, non-summoning space adjacent to one of p's monsters."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     if cells[space, C_OCC] >= 0 or cells[space, C_TRAP] >= 0 or mp[space, MP_KIND] == KIND_SUMMONING:
@@ -697,36 +638,29 @@ def trap_space_ok(rules: Any, state: Any, p: EngineInt, space: EngineInt) -> boo
 
 
 @rules_kernel
-def set_trap(state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt, space: EngineInt) -> None:
+def set_trap(state: Any, p: EngineInt, h: EngineInt, space: EngineInt) -> None:
     """Set the trap at hand position h face down on `space` (checks are the caller's)."""
     cells = state.cells
     side = state.side
     game = state.game
-    ec = state.ec
     card = remove_from_hand(state, p, h)
     cells[space, C_TRAP] = card
     cells[space, C_TRAP_OWNER] = p
-    count_play(counters, p, card, game[G_TURN])
+    count_play(state.counters, p, card, game[G_TURN])
     side[p, S_MAIN_DONE] = 1
-    log_event(events, ec, game[G_TURN], p, EV_TRAP_SET, card, space, 0)
+    trace(state, game[G_TURN], p, EV_TRAP_SET, card, space, 0)
 
 
 @rules_kernel
 def spring_trap(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     m: EngineInt,
 ) -> None:
     """Monster m ended its move on a space: an opponent's trap there springs on it (its own never does)."""
     mon = state.mon
     cells = state.cells
     game = state.game
-    ec = state.ec
     space = mon[m, M_SPACE]
     card = cells[space, C_TRAP]
     if card < 0 or cells[space, C_TRAP_OWNER] == mon[m, M_OWNER]:
@@ -734,16 +668,11 @@ def spring_trap(
     owner = cells[space, C_TRAP_OWNER]
     cells[space, C_TRAP] = -1
     cells[space, C_TRAP_OWNER] = -1
-    to_done_zone(table, piles, owner, card)
-    log_event(events, ec, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
+    to_done_zone(G, state, owner, card)
+    trace(state, game[G_TURN], owner, EV_TRAP_SPRING, card, mon[m, M_CARD], space)
     apply_clauses(
-        table,
-        clauses,
-        rules,
+        G,
         state,
-        piles,
-        counters,
-        events,
         card,
         owner,
         m,
@@ -754,48 +683,45 @@ def spring_trap(
 
 
 @rules_kernel
-def place_channeled(
-    table: IntArray, rules: Any, state: Any, counters: IntArray, events: IntArray, p: EngineInt, h: EngineInt
-) -> None:
+def place_channeled(G: Any, state: Any, p: EngineInt, h: EngineInt) -> None:
     """Place the channeled effect at hand position h face up on a free support space (checks are the caller's)."""
     sup = state.sup
     side = state.side
     game = state.game
-    ec = state.ec
-    k = free_support(rules, state, p)
+    k = free_support(G, state, p)
     card = remove_from_hand(state, p, h)
     sup[p, k, SU_CARD] = card
     sup[p, k, SU_MON] = -1
-    sup[p, k, SU_LEFT] = table[card, T_USES]
+    sup[p, k, SU_LEFT] = G.table[card, T_USES]
     sup[p, k, SU_PLACED] = game[G_TURN]
     side[p, S_CHANNEL_PLACED] = 1
-    count_play(counters, p, card, game[G_TURN])
-    log_event(events, ec, game[G_TURN], p, EV_CHANNEL_PLACE, card, -1, table[card, T_USES])
+    count_play(state.counters, p, card, game[G_TURN])
+    trace(state, game[G_TURN], p, EV_CHANNEL_PLACE, card, -1, G.table[card, T_USES])
 
 
 @inline_kernel
-def bracket_for(table: IntArray, clauses: IntArray, card: EngineInt, st: EngineInt) -> int:
+def bracket_for(G: Any, card: EngineInt, st: EngineInt) -> int:
     """The index of the channeled card's ST bracket holding `st`, or -1 when none does."""
-    for b in range(table[card, T_NBRACKET]):
-        if clauses[card, b, C_LOW] <= st <= clauses[card, b, C_HIGH]:
+    for b in range(G.table[card, T_NBRACKET]):
+        if G.clauses[card, b, C_LOW] <= st <= G.clauses[card, b, C_HIGH]:
             return b
     return -1
 
 
 @inline_kernel
-def channel_usable(table: IntArray, rules: Any, state: Any, p: EngineInt, k: EngineInt, m: EngineInt) -> bool:
+def channel_usable(G: Any, state: Any, p: EngineInt, k: EngineInt, m: EngineInt) -> bool:
     """Whether p's support card k is a channeled effect p's monster m may use now: placed on an earlier turn,
     allowed on this player's turn (Y/O), and m on p's Source Flux (blind draw: any space but a summoning space)."""
-    opts = rules.opts
-    mp = rules.mp
+    opts = G.opts
+    mp = G.mp
     mon = state.mon
     sup = state.sup
     game = state.game
     card = sup[p, k, SU_CARD]
-    if card < 0 or table[card, T_KIND] != K_CHANNELED or sup[p, k, SU_PLACED] >= game[G_TURN]:
+    if card < 0 or G.table[card, T_KIND] != K_CHANNELED or sup[p, k, SU_PLACED] >= game[G_TURN]:
         return False
     need = ACTIVE_Y if game[G_ACTIVE] == p else ACTIVE_O
-    if (table[card, T_ACTIVE] & need) == 0:
+    if (G.table[card, T_ACTIVE] & need) == 0:
         return False
     if m < 0 or mon[m, M_SPACE] < 0 or mon[m, M_OWNER] != p:
         return False
@@ -806,13 +732,8 @@ def channel_usable(table: IntArray, rules: Any, state: Any, p: EngineInt, k: Eng
 
 @rules_kernel
 def channel(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     k: EngineInt,
     m: EngineInt,
@@ -825,34 +746,28 @@ def channel(
     mon = state.mon
     sup = state.sup
     game = state.game
-    ec = state.ec
     card = sup[p, k, SU_CARD]
-    st = st_of(table, state, m, s, game[G_ACTIVE])
-    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st)
-    if ((table[card, T_SYMBOLS] >> s) & 1) == 0:
-        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 0)
+    st = st_of(G, state, m, s, game[G_ACTIVE])
+    trace(state, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st)
+    if ((G.table[card, T_SYMBOLS] >> s) & 1) == 0:
+        trace(state, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 0)
         return -1
-    b = bracket_for(table, clauses, card, st)
+    b = bracket_for(G, card, st)
     if b < 0:
-        log_event(events, ec, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 1)
+        trace(state, game[G_TURN], p, EV_CHANNEL_MISS, card, s, 1)
         return -1
-    log_event(events, ec, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
+    trace(state, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
     sup[p, k, SU_LEFT] -= 1
-    apply_clauses(
-        table, clauses, rules, state, piles, counters, events, card, p, m, np.int64(THIS_TURN), b, np.int64(0)
-    )
+    apply_clauses(G, state, card, p, m, np.int64(THIS_TURN), b, np.int64(0))
     if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
-        remove_equipment(table, state, piles, events, p, k)
+        remove_equipment(G, state, p, k)
     return b
 
 
 @llvm_inline_kernel
 def step_ahead(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
     p: EngineInt,
     m: EngineInt,
     space: EngineInt,
@@ -861,29 +776,24 @@ def step_ahead(
     """Where p's monster m on `space` steps next: the road's next space, or, with a choice, the space p chooses
     (D_FORK): a branch of a fork, or (`parallel_move=any_step`) its parallel space when `sidestep` allows it,
     `across` steps across taken so far this move."""
-    first = forward_step(rules, space, p, 0)
-    second = forward_step(rules, space, p, 1)
+    first = forward_step(G, space, p, 0)
+    second = forward_step(G, space, p, 1)
     side = -1
-    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0:
-        side = sidestep(rules, state, m, space, across)
+    if G.opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+        side = sidestep(G, state, m, space, across)
     if side < 0:
         if second < 0:
             return first
     elif first < 0:
         return side  # no road on: the way across is the only space to move to
     state.game[G_ACROSS] = across
-    return ask(table, clauses, rules, state, piles, np.int64(D_FORK), p, space, np.int64(0), np.int64(0))
+    return ask(G, state, np.int64(D_FORK), p, space, np.int64(0), np.int64(0))
 
 
 @rules_kernel
 def move_monster(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     m: EngineInt,
     s: EngineInt,
 ) -> int:
@@ -892,59 +802,55 @@ def move_monster(
     counts as one space and puts the ally on the mover's space). A monster a `move parallel` clause allows may step
     across to its parallel space (`parallel_move`: at any step, or around an enemy in its way), one space each, up
     to `parallel_steps` a move. An opponent's trap where it stops springs. Returns the spaces moved."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     cells = state.cells
     game = state.game
-    ec = state.ec
     p = mon[m, M_OWNER]
     active = game[G_ACTIVE]
-    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(table, state, m, s, active))
-    left = move_distance(table, state, m, s, active)
+    trace(state, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(G, state, m, s, active))
+    left = move_distance(G, state, m, s, active)
     start = mon[m, M_SPACE]
     here = start
     moved = 0
     goal = opts[O_SUMMONING + 1 - p]
     across = np.int64(0)  # not the literal 0, for which `step_ahead` was compiled a second time (about 1 s)
-    mp = rules.mp
+    mp = G.mp
     while left > 0 and here != goal:
-        nxt = step_ahead(table, clauses, rules, state, piles, p, m, here, across)
+        nxt = step_ahead(G, state, p, m, here, across)
         if nxt < 0:
             break
         occupant = cells[nxt, C_OCC]
         if (
             nxt == mp[here, MP_PARALLEL]
-            and nxt != forward_step(rules, here, p, 0)
-            and nxt != forward_step(rules, here, p, 1)
+            and nxt != forward_step(G, here, p, 0)
+            and nxt != forward_step(G, here, p, 1)
             and occupant < 0
         ):
             # Across by choice (`parallel_move=any_step`: D_FORK listed it): one space of movement.
             across += 1
-            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
         elif occupant >= 0 and mon[occupant, M_OWNER] != p:
             # An enemy in the way: it stops, but with `parallel_move=when_blocked` and `move parallel` it steps
             # across to the parallel space instead (one space).
             if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
                 break
-            nxt = sidestep(rules, state, m, here, across)
+            nxt = sidestep(G, state, m, here, across)
             if nxt < 0:
                 break
             across += 1
-            log_event(events, ec, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
             occupant = -1
         web = cells[nxt, C_WEB]
         if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
             break  # `web_hinders=block`: an opponent's web bars the space
         if occupant >= 0:
-            if (
-                ask(table, clauses, rules, state, piles, np.int64(D_SWAP), p, occupant, np.int64(0), np.int64(0))
-                == STOP
-            ):
+            if ask(G, state, np.int64(D_SWAP), p, occupant, np.int64(0), np.int64(0)) == STOP:
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
-            leave_space(rules, state, occupant)
-            log_event(events, ec, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
+            leave_space(G, state, occupant)
+            trace(state, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
         else:
             cells[here, C_OCC] = -1
         cells[nxt, C_OCC] = m
@@ -953,24 +859,20 @@ def move_monster(
         left -= 1
         moved += 1
         if web >= 0 and web != p:
-            log_event(events, ec, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
+            trace(state, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
             break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
-    log_event(events, ec, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
+    trace(state, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
     if moved > 0:
-        leave_space(rules, state, m)  # once per move, not per step: the loop is the hot path
+        leave_space(G, state, m)  # once per move, not per step: the loop is the hot path
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
-        spring_trap(table, clauses, rules, state, piles, counters, events, m)
+        spring_trap(G, state, m)
     return moved
 
 
 @rules_kernel
 def attack_monster(
-    table: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     m: EngineInt,
     e: EngineInt,
     s: EngineInt,
@@ -978,19 +880,18 @@ def attack_monster(
     """Monster m attacks enemy e (adjacent, or on its parallel space: `attack_across`) with symbol s: the lower ST is
     destroyed; a tie follows `combat_tie`. Returns 1 when the attacker wins, -1 when it loses, 0 for a tie with no
     winner, 2 when both fall."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     game = state.game
-    ec = state.ec
     p = mon[m, M_OWNER]
     active = game[G_ACTIVE]
-    mine = st_of(table, state, m, s, active)
-    theirs = st_of(table, state, e, s, active)
+    mine = st_of(G, state, m, s, active)
+    theirs = st_of(G, state, e, s, active)
     attacker = mon[m, M_CARD]
     defender = mon[e, M_CARD]
-    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, attacker, s, mine)
-    log_event(events, ec, game[G_TURN], p, EV_ATTACK, attacker, defender, theirs)
-    counters[p, attacker, ATTACKED] += 1
+    trace(state, game[G_TURN], p, EV_SYMBOL, attacker, s, mine)
+    trace(state, game[G_TURN], p, EV_ATTACK, attacker, defender, theirs)
+    state.counters[p, attacker, ATTACKED] += 1
     outcome = 0
     if mine > theirs:
         outcome = 1
@@ -1003,35 +904,32 @@ def attack_monster(
     elif opts[O_TIE] == TIE_DEFENDER:
         outcome = -1
     else:
-        log_event(events, ec, game[G_TURN], p, EV_TIE, attacker, defender, mine)
+        trace(state, game[G_TURN], p, EV_TIE, attacker, defender, mine)
     if outcome == 1 or outcome == 2:
-        destroy_monster(table, rules, state, piles, counters, events, e, attacker)
+        destroy_monster(G, state, e, attacker)
     if outcome == -1 or outcome == 2:
-        destroy_monster(table, rules, state, piles, counters, events, m, defender)
+        destroy_monster(G, state, m, defender)
     return outcome
 
 
 @rules_kernel
-def attack_generator(
-    table: IntArray, state: Any, counters: IntArray, events: IntArray, m: EngineInt, s: EngineInt
-) -> int:
+def attack_generator(G: Any, state: Any, m: EngineInt, s: EngineInt) -> int:
     """Monster m, on the opponent's summoning space, attacks their SOURCE generator with symbol s: the ST comes off
     their SourcePoints (the caller ends the turn). Returns the damage."""
     mon = state.mon
     side = state.side
     game = state.game
-    ec = state.ec
     p = mon[m, M_OWNER]
     q = 1 - p
     card = mon[m, M_CARD]
-    damage = st_of(table, state, m, s, game[G_ACTIVE])
-    log_event(events, ec, game[G_TURN], p, EV_SYMBOL, card, s, damage)
+    damage = st_of(G, state, m, s, game[G_ACTIVE])
+    trace(state, game[G_TURN], p, EV_SYMBOL, card, s, damage)
     side[q, S_SP] -= damage
-    counters[p, card, ATTACKED] += 1
-    counters[p, card, DAMAGE_DEALT] += damage
+    state.counters[p, card, ATTACKED] += 1
+    state.counters[p, card, DAMAGE_DEALT] += damage
     mon[m, M_HIT_GEN] = 1
     side[q, S_GEN_ATTACKED] = 1
-    log_event(events, ec, game[G_TURN], p, EV_GEN_ATTACK, card, side[q, S_SP], damage)
+    trace(state, game[G_TURN], p, EV_GEN_ATTACK, card, side[q, S_SP], damage)
     if side[q, S_SP] <= 0 and game[G_OVER] == 0:
         game[G_OVER] = 1
         game[G_WINNER] = p
@@ -1162,7 +1060,7 @@ def close_question(state: Any, outer: tuple[EngineInt, EngineInt]) -> None:
 
 
 @rules_kernel
-def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_main(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's main actions (D_MAIN): summons first (hand order; reactionary when p's generator was attacked, else
     conventional for monsters whose requirements p's monsters meet), then, in hand order, each equipment card onto
     each own monster (slot order) and each trap onto each space it may go on; STOP last. 0 when the main action was
@@ -1172,30 +1070,30 @@ def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
     game = state.game
     if side[p, S_MAIN_DONE] == 1 or game[G_OVER] == 1:
         return 0
-    conventional_open = summoning_space_open(rules, state, p, False)
-    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(rules, state, p, True)
-    monsters, terrestrial, otherworldly = monsters_on_map(rules, state, p)
-    support = free_support(rules, state, p)
+    conventional_open = summoning_space_open(G, state, p, False)
+    reactionary_open = side[p, S_REACTIONARY] == 1 and summoning_space_open(G, state, p, True)
+    monsters, terrestrial, otherworldly = monsters_on_map(G, state, p)
+    support = free_support(G, state, p)
     held = side[p, S_HAND]
     n = 0
     if conventional_open or reactionary_open:
         for h in range(held):
             card = hand[p, h]
-            if table[card, T_KIND] != K_MONSTER:
+            if G.table[card, T_KIND] != K_MONSTER:
                 continue
             if reactionary_open:
                 out[n] = pack_action(K_MONSTER, h, SUMMON_REACTIONARY, -1)
                 n += 1
-            elif requirements_met(table, card, terrestrial, otherworldly):
+            elif requirements_met(G, card, terrestrial, otherworldly):
                 out[n] = pack_action(K_MONSTER, h, SUMMON_CONVENTIONAL, -1)
                 n += 1
     if monsters > 0:
         trap_spaces = -1  # the spaces a trap may go on, as bits: worked out at the first trap card
         for h in range(held):
             card = hand[p, h]
-            kind = table[card, T_KIND]
+            kind = G.table[card, T_KIND]
             if kind == K_EQUIPMENT:
-                if support < 0 or not requirements_met(table, card, terrestrial, otherworldly):
+                if support < 0 or not requirements_met(G, card, terrestrial, otherworldly):
                     continue
                 slots = game[G_MONSTERS + p]
                 while slots != 0:
@@ -1204,12 +1102,12 @@ def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
                     out[n] = pack_action(K_EQUIPMENT, h, m, -1)
                     n += 1
             elif kind == K_TRAP:
-                if not requirements_met(table, card, terrestrial, otherworldly):
+                if not requirements_met(G, card, terrestrial, otherworldly):
                     continue
                 if trap_spaces < 0:
                     trap_spaces = 0
-                    for space in range(rules.opts[O_SPACES]):
-                        if trap_space_ok(rules, state, p, space):
+                    for space in range(G.opts[O_SPACES]):
+                        if trap_space_ok(G, state, p, space):
                             trap_spaces |= 1 << space
                 spaces = trap_spaces
                 while spaces != 0:
@@ -1222,13 +1120,8 @@ def legal_main(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
 
 @inline_kernel
 def apply_main(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1239,24 +1132,24 @@ def apply_main(
     h = action_x(action)
     target = action_y(action)
     if kind == K_MONSTER:
-        summon_monster(table, clauses, rules, state, piles, counters, events, p, h, target)
+        summon_monster(G, state, p, h, target)
     elif kind == K_EQUIPMENT:
-        equip(table, clauses, rules, state, piles, counters, events, p, h, target)
+        equip(G, state, p, h, target)
     else:
-        set_trap(state, counters, events, p, h, target)
+        set_trap(state, p, h, target)
 
 
 @inline_kernel
-def legal_channel_cards(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_channel_cards(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's channeled effect cards in hand (hand positions, D_CHANNEL_CARD), then STOP; 0 when p placed one this
     turn or has no free support space."""
     side = state.side
     hand = state.hand
-    if side[p, S_CHANNEL_PLACED] == 1 or free_support(rules, state, p) < 0:
+    if side[p, S_CHANNEL_PLACED] == 1 or free_support(G, state, p) < 0:
         return 0
     n = 0
     for h in range(side[p, S_HAND]):
-        if table[hand[p, h], T_KIND] == K_CHANNELED:
+        if G.table[hand[p, h], T_KIND] == K_CHANNELED:
             out[n] = h
             n += 1
     out[n] = STOP
@@ -1287,15 +1180,15 @@ def list_with_symbols(
 
 
 @rules_kernel
-def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_symbols(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's symbol actions (D_SYMBOL), per own monster (slot order): a move (not from the opponent's summoning space,
     where its road ends, nor while a `cannot move` holds), an attack on each adjacent enemy (if it may attack), then on
     an enemy on its parallel space when `attack_across` allows it, a channel through each usable channeled effect, a
     generator attack (from the opponent's summoning space, if it may attack); each with every unused symbol (one action
     with symbol -1 under a blind draw: the symbol is drawn when it is taken). STOP last. 0 when p has no unused symbol
     or the match is over."""
-    opts = rules.opts
-    mp = rules.mp
+    opts = G.opts
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     side = state.side
@@ -1332,12 +1225,12 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
                 target = -1
                 if action == A_ATTACK:
                     # The adjacent spaces, then (`parallel_attacks`) the parallel space it may attack across to.
-                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(rules, state, m, space, active)
+                    nxt = mp[space, MP_ADJ0 + t] if t < 4 else attack_across(G, state, m, space, active)
                     if nxt < 0 or cells[nxt, C_OCC] < 0 or mon[cells[nxt, C_OCC], M_OWNER] == p:
                         continue
                     target = cells[nxt, C_OCC]
                 elif action == A_CHANNEL:
-                    if not channel_usable(table, rules, state, p, t, m):
+                    if not channel_usable(G, state, p, t, m):
                         continue
                     target = t
                 n = list_with_symbols(out, n, action, m, target, unused, blind)
@@ -1346,11 +1239,11 @@ def legal_symbols(table: IntArray, rules: Any, state: Any, p: EngineInt, out: In
 
 
 @inline_kernel
-def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_foe_channels(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """At the start of the opponent's turn, p's channels with symbols left unused (D_FOE_CHANNEL): per own monster
     (slot order), each support space whose channeled effect it may use now, with each unused symbol (one action
     with symbol -1 under a blind draw); STOP last. 0 when p has no unused symbol or the match is over."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     game = state.game
     unused = side[p, S_SYMBOLS]
@@ -1363,14 +1256,14 @@ def legal_foe_channels(table: IntArray, rules: Any, state: Any, p: EngineInt, ou
         m = lowest_set_bit(slots)
         slots &= slots - 1
         for k in range(opts[O_SUPPORT]):
-            if channel_usable(table, rules, state, p, k, m):
+            if channel_usable(G, state, p, k, m):
                 n = list_with_symbols(out, n, A_CHANNEL, m, k, unused, blind)
     out[n] = STOP
     return n + 1
 
 
 @inline_kernel
-def legal_forks(rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_forks(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """Where p's monster on space game[G_ASKED] may step next (D_FORK): the road's next space or the two branches of
     a fork, then, with `parallel_move=any_step`, its parallel space when `sidestep` allows it (game[G_ACROSS] steps
     across taken this move)."""
@@ -1378,13 +1271,13 @@ def legal_forks(rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     space = game[G_ASKED]
     n = 0
     for k in range(2):
-        nxt = forward_step(rules, space, p, k)
+        nxt = forward_step(G, space, p, k)
         if nxt >= 0:
             out[n] = nxt
             n += 1
     m = state.cells[space, C_OCC]
-    if rules.opts[O_PARALLEL_WHEN_BLOCKED] == 0 and m >= 0:
-        across = sidestep(rules, state, m, space, game[G_ACROSS])
+    if G.opts[O_PARALLEL_WHEN_BLOCKED] == 0 and m >= 0:
+        across = sidestep(G, state, m, space, game[G_ACROSS])
         if across >= 0:
             out[n] = across
             n += 1
@@ -1409,10 +1302,10 @@ def legal_discards(state: Any, p: EngineInt, out: IntArray) -> int:
 
 
 @rules_kernel
-def legal_foes(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntArray) -> int:
+def legal_foes(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """The enemy monsters (not p's) adjacent to the subject, monster game[G_ASKED], of the types in
     game[G_ASKED_TYPES] (0: any), in the map's adjacency order: their slots (D_FOE)."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     game = state.game
@@ -1424,7 +1317,7 @@ def legal_foes(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
         if nxt < 0:
             continue
         e = cells[nxt, C_OCC]
-        if e < 0 or mon[e, M_OWNER] == p or not of_type(table, state, e, types):
+        if e < 0 or mon[e, M_OWNER] == p or not of_type(G, state, e, types):
             continue
         out[n] = e
         n += 1
@@ -1432,10 +1325,10 @@ def legal_foes(table: IntArray, rules: Any, state: Any, p: EngineInt, out: IntAr
 
 
 @rules_kernel
-def legal_webs(rules: Any, state: Any, out: IntArray) -> int:
+def legal_webs(G: Any, state: Any, out: IntArray) -> int:
     """The spaces adjacent to the subject, monster game[G_ASKED], with no monster, no web tile and no summoning
     space, in the map's adjacency order (D_WEB)."""
-    mp = rules.mp
+    mp = G.mp
     mon = state.mon
     cells = state.cells
     here = mon[state.game[G_ASKED], M_SPACE]
@@ -1450,22 +1343,22 @@ def legal_webs(rules: Any, state: Any, out: IntArray) -> int:
 
 
 @rules_kernel
-def legal_recalls(table: IntArray, state: Any, piles: IntArray, out: IntArray) -> int:
+def legal_recalls(G: Any, state: Any, out: IntArray) -> int:
     """The cards in player game[G_ASKED]'s Done Zone of the kind game[G_ASKED_KIND] - 1 (0: any) and of the types in
     game[G_ASKED_TYPES] (0: any): each card id once per copy there, in card order, so a card's copies stand together
     (D_RECALL). A Done Zone of more copies than `out` holds (decks of thousands of cards) lists the first."""
     game = state.game
-    tokens = piles[PILE_TOKENS]
-    cards = table.shape[0]
+    tokens = state.piles[PILE_TOKENS]
+    cards = G.opts[O_CARDS]
     whose = game[G_ASKED]
     kind = game[G_ASKED_KIND]
     types = game[G_ASKED_TYPES]
     n = 0
     for c in range(cards):
         copies = tokens[whose, cards + c]
-        if copies <= 0 or (kind > 0 and table[c, T_KIND] != kind - 1):
+        if copies <= 0 or (kind > 0 and G.table[c, T_KIND] != kind - 1):
             continue
-        if types != 0 and (table[c, T_TYPE] & types) == 0:
+        if types != 0 and (G.table[c, T_TYPE] & types) == 0:
             continue
         for _ in range(min(copies, out.shape[0] - n)):
             out[n] = c
@@ -1474,18 +1367,18 @@ def legal_recalls(table: IntArray, state: Any, piles: IntArray, out: IntArray) -
 
 
 @rules_kernel
-def legal_effect_summons(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt, out: IntArray) -> int:
+def legal_effect_summons(G: Any, state: Any, p: EngineInt, out: IntArray) -> int:
     """p's monsters in the hand (game[G_ASKED] FROM_HAND) or deck (FROM_DECK), in their order there, of the types in
     game[G_ASKED_TYPES] (0: any) and, unless `effect_summon_requirements=ignored`, whose requirements p's monsters
     meet: `pack_at(position, card)` each (D_EFFECT_SUMMON)."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     hand = state.hand
     game = state.game
-    library = piles[PILE_LIBRARY]
+    library = state.piles[PILE_LIBRARY]
     source = game[G_ASKED]
     types = game[G_ASKED_TYPES]
-    terrestrial, otherworldly = occupied_spaces(rules, state, p)
+    terrestrial, otherworldly = occupied_spaces(G, state, p)
     ignore = opts[O_EFFECT_SUMMON_IGNORES] == 1
     first = 0
     last = side[p, S_HAND]
@@ -1495,11 +1388,11 @@ def legal_effect_summons(table: IntArray, rules: Any, state: Any, piles: IntArra
     n = 0
     for j in range(first, last):
         card = hand[p, j] if source == FROM_HAND else library[p, j]
-        if table[card, T_KIND] != K_MONSTER:
+        if G.table[card, T_KIND] != K_MONSTER:
             continue
-        if not ignore and not requirements_met(table, card, terrestrial, otherworldly):
+        if not ignore and not requirements_met(G, card, terrestrial, otherworldly):
             continue
-        if types != 0 and (table[card, T_TYPE] & types) == 0:
+        if types != 0 and (G.table[card, T_TYPE] & types) == 0:
             continue
         out[n] = pack_at(j, card)
         n += 1
@@ -1508,13 +1401,8 @@ def legal_effect_summons(table: IntArray, rules: Any, state: Any, piles: IntArra
 
 @inline_kernel
 def apply_symbol(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     action: EngineInt,
 ) -> None:
@@ -1531,63 +1419,58 @@ def apply_symbol(
     else:
         spend_symbol(state, p, s)
     if code == A_MOVE:
-        move_monster(table, clauses, rules, state, piles, counters, events, m, s)
+        move_monster(G, state, m, s)
     elif code == A_ATTACK:
-        attack_monster(table, rules, state, piles, counters, events, m, target, s)
+        attack_monster(G, state, m, target, s)
     elif code == A_CHANNEL:
-        channel(table, clauses, rules, state, piles, counters, events, p, target, m, s)
+        channel(G, state, p, target, m, s)
     else:
-        attack_generator(table, state, counters, events, m, s)
+        attack_generator(G, state, m, s)
 
 
 @rules_kernel
-def discard(table: IntArray, state: Any, piles: IntArray, events: IntArray, p: EngineInt, h: EngineInt) -> None:
+def discard(G: Any, state: Any, p: EngineInt, h: EngineInt) -> None:
     """Discard the card at hand position h to the Done Zone."""
     card = remove_from_hand(state, p, h)
-    to_done_zone(table, piles, p, card)
-    log_event(events, state.ec, state.game[G_TURN], p, EV_DISCARD, card, -1, 0)
+    to_done_zone(G, state, p, card)
+    trace(state, state.game[G_TURN], p, EV_DISCARD, card, -1, 0)
 
 
 @rules_kernel
-def legal_actions(table: IntArray, rules: Any, state: Any, piles: IntArray, out: IntArray) -> EngineInt:
+def legal_actions(G: Any, state: Any, out: IntArray) -> EngineInt:
     """The open decision's legal actions into `out`, in a fixed order (see D_*): how many (0: none is open). The
     piles are read for D_RECALL (the Done Zones) and D_EFFECT_SUMMON (the deck)."""
     p = state.game[G_ACTOR]
     decision = state.game[G_DECISION]
     if decision == D_SYMBOL:
-        return legal_symbols(table, rules, state, p, out)
+        return legal_symbols(G, state, p, out)
     if decision == D_MAIN:
-        return legal_main(table, rules, state, p, out)
+        return legal_main(G, state, p, out)
     if decision == D_CHANNEL_CARD:
-        return legal_channel_cards(table, rules, state, p, out)
+        return legal_channel_cards(G, state, p, out)
     if decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
-        return legal_foe_channels(table, rules, state, p, out)
+        return legal_foe_channels(G, state, p, out)
     if decision == D_DISCARD:
         return legal_discards(state, p, out)
     if decision == D_FORK:
-        return legal_forks(rules, state, p, out)
+        return legal_forks(G, state, p, out)
     if decision == D_SWAP:
         return legal_swaps(state, out)
     if decision == D_FOE:
-        return legal_foes(table, rules, state, p, out)
+        return legal_foes(G, state, p, out)
     if decision == D_WEB:
-        return legal_webs(rules, state, out)
+        return legal_webs(G, state, out)
     if decision == D_RECALL:
-        return legal_recalls(table, state, piles, out)
+        return legal_recalls(G, state, out)
     if decision == D_EFFECT_SUMMON:
-        return legal_effect_summons(table, rules, state, piles, p, out)
+        return legal_effect_summons(G, state, p, out)
     return 0
 
 
 @rules_kernel
 def apply(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     action: EngineInt,
 ) -> None:
     """Take one action `legal_actions` listed for the open decision, and close it."""
@@ -1596,14 +1479,14 @@ def apply(
     decision = game[G_DECISION]
     game[G_DECISION] = D_NONE
     if decision == D_SYMBOL or decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
-        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+        apply_symbol(G, state, p, action)
     elif decision == D_MAIN:
-        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
+        apply_main(G, state, p, action)
     elif decision == D_CHANNEL_CARD:
         if action != STOP:
-            place_channeled(table, rules, state, counters, events, p, action)
+            place_channeled(G, state, p, action)
     elif decision == D_DISCARD:
-        discard(table, state, piles, events, p, action)
+        discard(G, state, p, action)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1617,7 +1500,7 @@ def apply(
 # uncompiled they raise, and Numba compiles no call to a plain Python function.
 
 
-def choose(table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray) -> EngineInt:
+def choose(G: Any, state: Any) -> EngineInt:
     """The policies' `choose` (greedy.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
 
@@ -1634,25 +1517,20 @@ def policy_of(state: Any, p: EngineInt) -> IntArray:
 
 
 @inline_kernel
-def decide(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, decision: EngineInt, p: EngineInt
-) -> EngineInt:
+def decide(G: Any, state: Any, decision: EngineInt, p: EngineInt) -> EngineInt:
     """A decision of the turn (D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_FOE_RESPONSE, D_DISCARD): open it
     for player p, take p's answer (`choose`: one of the actions `legal_actions` lists, STOP when it lists none) and
     close it; the caller takes the answer (`apply`'s appliers) with no decision open."""
     open_decision(state, decision, p)
-    action = choose(table, clauses, rules, state, piles)
+    action = choose(G, state)
     state.game[G_DECISION] = D_NONE
     return action
 
 
 @inline_kernel
 def ask(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
     question: EngineInt,
     p: EngineInt,
     asked: EngineInt,
@@ -1667,19 +1545,17 @@ def ask(
     outer = open_question(state, question, p, asked)
     state.game[G_ASKED_KIND] = kind
     state.game[G_ASKED_TYPES] = types
-    action = choose(table, clauses, rules, state, piles)
+    action = choose(G, state)
     close_question(state, outer)
     return action
 
 
 @inline_kernel
-def decide_symbol_action(
-    table: IntArray, clauses: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt
-) -> None:
+def decide_symbol_action(G: Any, state: Any, p: EngineInt) -> None:
     """p's symbol decision (D_SYMBOL), its answer unpacked into `choice` (action, monster, target, symbol; A_NONE for
     STOP; symbol -1: drawn blind when taken)."""
     choice = state.choice
-    action = decide(table, clauses, rules, state, piles, np.int64(D_SYMBOL), p)
+    action = decide(G, state, np.int64(D_SYMBOL), p)
     if action == STOP:
         choice[0] = A_NONE
         choice[1] = -1
@@ -1699,91 +1575,71 @@ def decide_symbol_action(
 
 @rules_kernel
 def main_action(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p takes one; then the
     opponent's response window."""
-    action = decide(table, clauses, rules, state, piles, np.int64(D_MAIN), p)
+    action = decide(G, state, np.int64(D_MAIN), p)
     if action != STOP:
-        apply_main(table, clauses, rules, state, piles, counters, events, p, action)
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+        apply_main(G, state, p, action)
+        foe_response_window(G, state, p)
 
 
 @inline_kernel
 def maybe_place_channeled(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p chooses; then the
     opponent's response window."""
-    h = decide(table, clauses, rules, state, piles, np.int64(D_CHANNEL_CARD), p)
+    h = decide(G, state, np.int64(D_CHANNEL_CARD), p)
     if h != STOP:
-        place_channeled(table, rules, state, counters, events, p, h)
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+        place_channeled(G, state, p, h)
+        foe_response_window(G, state, p)
 
 
 @inline_kernel
-def channeled_waiting(table: IntArray, rules: Any, state: Any, p: EngineInt) -> bool:
+def channeled_waiting(G: Any, state: Any, p: EngineInt) -> bool:
     """Whether p has a channeled effect on its support spaces that may be used on the opponent's turn."""
-    opts = rules.opts
+    opts = G.opts
     sup = state.sup
     for k in range(opts[O_SUPPORT]):
         card = sup[p, k, SU_CARD]
-        if card >= 0 and table[card, T_KIND] == K_CHANNELED and (table[card, T_ACTIVE] & ACTIVE_O) != 0:
+        if card >= 0 and G.table[card, T_KIND] == K_CHANNELED and (G.table[card, T_ACTIVE] & ACTIVE_O) != 0:
             return True
     return False
 
 
 @rules_kernel
 def opponent_turn_channels(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     decision: EngineInt,
 ) -> None:
     """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
     opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
     after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
-    if not channeled_waiting(table, rules, state, p):
+    if not channeled_waiting(G, state, p):
         return
     # One of two constants, not the argument: LLVM then keeps only these two kinds' branches of `choose` (copied in
     # by `decide`), where the argument kept every kind's, greedy's symbol search and lists included, in this kernel
     # and in every kernel that calls it.
     kind = np.int64(D_FOE_CHANNEL) if decision == D_FOE_CHANNEL else np.int64(D_FOE_RESPONSE)
     while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        action = decide(table, clauses, rules, state, piles, kind, p)
+        action = decide(G, state, kind, p)
         if action == STOP:
             return
-        apply_symbol(table, clauses, rules, state, piles, counters, events, p, action)
+        apply_symbol(G, state, p, action)
 
 
 @inline_kernel
 def foe_response_window(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """After an action of the active player p (not a generator attack: the turn ends at once), with
@@ -1791,27 +1647,26 @@ def foe_response_window(
     (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
     opponent's turn"). Checked here first: most actions find nothing waiting."""
     q = 1 - p
-    if rules.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
+    if G.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
         return
-    if channeled_waiting(table, rules, state, q):
-        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, q, np.int64(D_FOE_RESPONSE))
+    if channeled_waiting(G, state, q):
+        opponent_turn_channels(G, state, q, np.int64(D_FOE_RESPONSE))
 
 
 @inline_kernel
-def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, events: IntArray, p: EngineInt) -> None:
+def start_turn(G: Any, state: Any, p: EngineInt) -> None:
     """p's turn begins: draw 1; the four symbols become unused (shuffled face down for a blind draw)."""
-    opts = rules.opts
+    opts = G.opts
     side = state.side
     game = state.game
     rng = state.rng
-    ec = state.ec
     game[G_ACTIVE] = p
-    log_event(events, ec, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
+    trace(state, game[G_TURN], p, EV_TURN, -1, side[1 - p, S_SP], side[p, S_SP])
     side[p, S_MAIN_DONE] = 0
     side[p, S_CHANNEL_PLACED] = 0
     side[p, S_REACTIONARY] = side[p, S_GEN_ATTACKED]
     side[p, S_GEN_ATTACKED] = 0
-    draw_card(rules, state, piles, counters, events, p)
+    draw_card(G, state, p)
     side[p, S_SYMBOLS] = ALL_UNUSED
     for s in range(SYMBOLS):
         side[p, S_ORDER0 + s] = s
@@ -1826,32 +1681,26 @@ def start_turn(rules: Any, state: Any, piles: IntArray, counters: IntArray, even
 
 @inline_kernel
 def end_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
     counts the turn off; this-turn changes end."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     sup = state.sup
     side = state.side
     game = state.game
-    ec = state.ec
     while side[p, S_HAND] > HAND_LIMIT:
-        discard(table, state, piles, events, p, decide(table, clauses, rules, state, piles, np.int64(D_DISCARD), p))
+        discard(G, state, p, decide(G, state, np.int64(D_DISCARD), p))
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
             card = sup[q, k, SU_CARD]
-            if card >= 0 and table[card, T_KIND] == K_EQUIPMENT:
+            if card >= 0 and G.table[card, T_KIND] == K_EQUIPMENT:
                 sup[q, k, SU_LEFT] -= 1
                 if sup[q, k, SU_LEFT] <= 0:
-                    remove_equipment(table, state, piles, events, q, k)
+                    remove_equipment(G, state, q, k)
     slots = game[G_MONSTERS] | game[G_MONSTERS + 1]  # a copy: the pass over m may destroy m, and no other
     while slots != 0:
         m = lowest_set_bit(slots)
@@ -1865,8 +1714,8 @@ def end_turn(
         if mon[m, M_EXPIRE] > 0:
             mon[m, M_EXPIRE] -= 1
             if mon[m, M_EXPIRE] == 0:
-                log_event(events, ec, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
-                destroy_monster(table, rules, state, piles, counters, events, m, np.int64(-1))
+                trace(state, game[G_TURN], mon[m, M_OWNER], EV_EXPIRE, mon[m, M_CARD], -1, 0)
+                destroy_monster(G, state, m, np.int64(-1))
 
 
 SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
@@ -1876,13 +1725,8 @@ SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
 
 @inline_kernel
 def symbol_phase(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     resume: EngineBool,
 ) -> int:
@@ -1893,7 +1737,7 @@ def symbol_phase(
     taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
     is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
     space. Returns SYMBOLS_DONE when the phase is over."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     side = state.side
     game = state.game
@@ -1905,60 +1749,45 @@ def symbol_phase(
             if mon[choice[1], M_SPACE] != goal:
                 continue
         else:
-            decide_symbol_action(table, clauses, rules, state, piles, p)
+            decide_symbol_action(G, state, p)
             if choice[0] == A_NONE:
                 return SYMBOLS_DONE
             if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
                 return SYMBOLS_PAUSED
         # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
         apply_symbol(
-            table,
-            clauses,
-            rules,
+            G,
             state,
-            piles,
-            counters,
-            events,
             p,
             pack_action(choice[0], choice[1], choice[2], choice[3]),
         )
         if choice[0] == A_GENERATOR:
             return SYMBOLS_DONE
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+        foe_response_window(G, state, p)
     return SYMBOLS_DONE
 
 
 @llvm_inline_kernel
 def begin_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
     game = state.game
     game[G_ACTIVE] = p
     # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
-    if channeled_waiting(table, rules, state, 1 - p):
-        opponent_turn_channels(table, clauses, rules, state, piles, counters, events, 1 - p, np.int64(D_FOE_CHANNEL))
+    if channeled_waiting(G, state, 1 - p):
+        opponent_turn_channels(G, state, 1 - p, np.int64(D_FOE_CHANNEL))
     game[G_ACTIVE] = p
     if game[G_OVER] == 0:
-        start_turn(rules, state, piles, counters, events, p)
+        start_turn(G, state, p)
 
 
 @rules_kernel
 def play_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
     begun: EngineBool,
 ) -> None:
@@ -1969,33 +1798,29 @@ def play_turn(
     side = state.side
     game = state.game
     if not begun:
-        begin_turn(table, clauses, rules, state, piles, counters, events, p)
+        begin_turn(G, state, p)
     game[G_ACTIVE] = p
     # The main action and a channeled card come before the symbols, before a generator attack and after the
     # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
     stage = SYMBOLS_AHEAD
     while True:
         if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-            main_action(table, clauses, rules, state, piles, counters, events, p)
+            main_action(G, state, p)
         # Before a generator attack the channeled card and the attack follow even a main action that ended the
         # match, as they always have: the figures stay the same.
         if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
-            maybe_place_channeled(table, clauses, rules, state, piles, counters, events, p)
+            maybe_place_channeled(G, state, p)
         if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
             break
-        stage = symbol_phase(table, clauses, rules, state, piles, counters, events, p, stage == SYMBOLS_PAUSED)
+        stage = symbol_phase(G, state, p, stage == SYMBOLS_PAUSED)
     if game[G_OVER] == 0:
-        end_turn(table, clauses, rules, state, piles, counters, events, p)
+        end_turn(G, state, p)
 
 
 @rules_kernel
 def setup_match(
-    table: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seed: EngineInt,
@@ -2003,15 +1828,15 @@ def setup_match(
 ) -> None:
     """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each (the match loop seats
     the policies: `setup_policies`)."""
-    opts = rules.opts
+    opts = G.opts
     mon = state.mon
     cells = state.cells
     sup = state.sup
     side = state.side
     game = state.game
     rng = state.rng
-    library = piles[PILE_LIBRARY]
-    tokens = piles[PILE_TOKENS]
+    library = state.piles[PILE_LIBRARY]
+    tokens = state.piles[PILE_TOKENS]
     rng_seed(rng, seed)
     mon[:, M_SPACE] = -1
     cells[:, :] = -1
@@ -2031,15 +1856,15 @@ def setup_match(
         terrestrial = 0
         otherworldly = 0
         for i in range(deck.shape[0]):
-            terrestrial += table[deck[i], T_TERR]
-            otherworldly += table[deck[i], T_OTHER]
+            terrestrial += G.table[deck[i], T_TERR]
+            otherworldly += G.table[deck[i], T_OTHER]
         side[p, S_PREF_KIND] = KIND_OTHERWORLDLY if otherworldly > terrestrial else KIND_TERRESTRIAL
-        for c in range(table.shape[0]):
-            tokens[p, c] = opts[O_TOKEN_COPIES] if table[c, T_KIND] == K_TOKEN else 0
-            tokens[p, table.shape[0] + c] = 0  # an empty Done Zone
+        for c in range(G.opts[O_CARDS]):
+            tokens[p, c] = opts[O_TOKEN_COPIES] if G.table[c, T_KIND] == K_TOKEN else 0
+            tokens[p, G.opts[O_CARDS] + c] = 0  # an empty Done Zone
     for p in range(2):
         for _ in range(OPENING_HAND):
-            draw_card(rules, state, piles, counters, events, p)
+            draw_card(G, state, p)
 
 
 @inline_kernel
@@ -2052,28 +1877,22 @@ def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: E
 
 @inline_kernel
 def play_match(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     p: EngineInt,
 ) -> None:
     """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
     SourcePoints run out or the turn cap ends it as a draw."""
-    opts = rules.opts
+    opts = G.opts
     game = state.game
-    ec = state.ec
     while game[G_OVER] == 0:
         if game[G_TURN] > opts[O_TURN_CAP]:
             game[G_TURN] = opts[O_TURN_CAP]
-            log_event(events, ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+            trace(state, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
             game[G_OVER] = 1
             game[G_WINNER] = -1
             break
-        play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+        play_turn(G, state, p, np.bool_(False))
         if game[G_OVER] == 1:
             break
         game[G_TURN] += 1
@@ -2082,13 +1901,8 @@ def play_match(
 
 @rules_kernel
 def play_matches(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -2101,11 +1915,11 @@ def play_matches(
     """One match per seed on state arrays every match reuses."""
     game = state.game
     for i in range(seeds.shape[0]):
-        begin_match_counters(counters, i)
-        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        begin_match_counters(state.counters, i)
+        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
         setup_policies(state, policy_a, policy_b, seeds[i])
-        play_match(table, clauses, rules, state, piles, counters, events, game[G_FIRST])
-        end_match_counters(counters, game[G_TURN], np.int64(2))
+        play_match(G, state, game[G_FIRST])
+        end_match_counters(state.counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
 
@@ -2117,15 +1931,19 @@ def play_matches(
 
 
 @rules_kernel
-def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: Any, wpiles: IntArray) -> None:
+def clone_state(state: Any, work: Any) -> None:
     """The match state (board, support spaces, players, hands, decks, token decks and Done Zones, match words, the
-    generator and the symbol phase's waiting action) copied into the work record and piles, so the copy plays on as
-    the source would; counters, trace and the search's words stay the work's own."""
+    generator and the symbol phase's waiting action) copied into the work record, so the copy plays on as the source
+    would; counters, trace and the search's words stay the work's own. The contract's `clone(S, into)`: the sizes in
+    use are the state's own (`sizes`, copied too), so it takes no game data."""
     # Loops, not slice assignments: the kernels run without Numba's reference counting. Only the map's own rows and
     # the batch's deck and card columns: the rest never changes.
+    sizes = state.sizes
+    for j in range(3):
+        work.sizes[j] = sizes[j]
     mon, w_mon = state.mon, work.mon
     cells, w_cells = state.cells, work.cells
-    for i in range(rules.opts[O_SPACES]):
+    for i in range(sizes[Z_SPACES]):
         for j in range(MON_WIDTH):
             w_mon[i, j] = mon[i, j]
         for j in range(CELL_WIDTH):
@@ -2133,8 +1951,8 @@ def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: 
     sup, w_sup = state.sup, work.sup
     side, w_side = state.side, work.side
     hand, w_hand = state.hand, work.hand
-    library, w_library = piles[PILE_LIBRARY], wpiles[PILE_LIBRARY]
-    tokens, w_tokens = piles[PILE_TOKENS], wpiles[PILE_TOKENS]
+    library, w_library = state.piles[PILE_LIBRARY], work.piles[PILE_LIBRARY]
+    tokens, w_tokens = state.piles[PILE_TOKENS], work.piles[PILE_TOKENS]
     for q in range(2):
         for k in range(MAX_SUPPORT):
             for j in range(SUPPORT_WIDTH):
@@ -2143,9 +1961,9 @@ def clone_state(table: IntArray, rules: Any, state: Any, piles: IntArray, work: 
             w_side[q, j] = side[q, j]
         for j in range(side[q, S_HAND]):
             w_hand[q, j] = hand[q, j]
-        for j in range(rules.opts[O_DECK_WIDTH]):
+        for j in range(sizes[Z_DECK_WIDTH]):
             w_library[q, j] = library[q, j]
-        for j in range(2 * table.shape[0]):
+        for j in range(2 * sizes[Z_CARDS]):
             w_tokens[q, j] = tokens[q, j]
     game, w_game = state.game, work.game
     for j in range(GAME_WIDTH):
@@ -2172,22 +1990,22 @@ def sort_shuffle(values: IntArray, count: EngineInt, rng: IntArray, tally: IntAr
 
 
 @rules_kernel
-def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: EngineInt) -> None:
-    """What p cannot see, dealt anew from what it can know with the state's generator (in a work state).
+def determinize(G: Any, state: Any, p: EngineInt, rng: IntArray) -> None:
+    """What p cannot see, dealt anew from what it can know with the generator `rng` (in a work state; the search
+    passes the work state's own, `state.rng`, seeded for the sampled world).
 
     The opponent's hand, face-down traps and draw deck are one pool of unseen cards (how many of each is seen):
     the pool is sorted, then shuffled; its first trap cards in that order go face down on the opponent's trap
     spaces (only a trap is set), the rest fill the hand, then the deck. p's own draw deck is sorted and shuffled,
     and with `symbol_draw=blind` so are both players' face-down symbols not yet drawn."""
-    opts = rules.opts
+    opts = G.opts
     cells = state.cells
     side = state.side
     hand = state.hand
-    rng = state.rng
-    library = piles[PILE_LIBRARY]
-    pool = piles[PILE_POOL, 0]
-    tally = piles[PILE_POOL, 1]  # free: the pool is row 0 only, and the plane is at least twice the cards wide
-    cards = table.shape[0]
+    library = state.piles[PILE_LIBRARY]
+    pool = state.piles[PILE_POOL, 0]
+    tally = state.piles[PILE_POOL, 1]  # free: the pool is row 0 only, and the plane is at least twice the cards wide
+    cards = G.opts[O_CARDS]
     foe = 1 - p
     held = side[foe, S_HAND]
     top = side[foe, S_DECK]
@@ -2210,7 +2028,7 @@ def determinize(table: IntArray, rules: Any, state: Any, piles: IntArray, p: Eng
     space = 0
     for i in range(n):
         card = pool[i]
-        if placed < traps and table[card, T_KIND] == K_TRAP:
+        if placed < traps and G.table[card, T_KIND] == K_TRAP:
             while not (cells[space, C_TRAP] >= 0 and cells[space, C_TRAP_OWNER] == foe):
                 space += 1
             cells[space, C_TRAP] = card

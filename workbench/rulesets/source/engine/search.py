@@ -15,7 +15,6 @@ from workbench.engines import (
     begin_match_counters,
     end_match_counters,
     inline_kernel,
-    log_event,
     lowest_set_bit,
     rng_seed,
     rules_kernel,
@@ -25,7 +24,7 @@ from workbench.policies import (
     P_CODE,
     SEARCH,
 )
-from workbench.rulesets.source.engine.board import st_of
+from workbench.rulesets.source.engine.board import st_of, trace
 from workbench.rulesets.source.engine.greedy import greedy_main
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
@@ -138,14 +137,14 @@ EVAL_HALF = 508
 
 
 @rules_kernel
-def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> int:
+def search_side_worth(G: Any, state: Any, p: EngineInt) -> int:
     """Player p's worth in `search_evaluation` (EVAL_* weights, in tenths of a SourcePoint): its SourcePoints; each
     of its monsters on the map, by its ST (the four values summed, on p's turn) and the road steps it has come from
     p's summoning space towards the opponent's, and the one standing on the opponent's summoning space by the
     generator attack it threatens (its best ST); its monster and other cards in hand; its cards on support spaces;
     its traps set."""
-    opts = rules.opts
-    dist = rules.dist
+    opts = G.opts
+    dist = G.dist
     mon = state.mon
     side = state.side
     goal = opts[O_SUMMONING + 1 - p]
@@ -158,7 +157,7 @@ def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> 
         total = 0
         best = 0
         for s in range(SYMBOLS):
-            value = st_of(table, state, m, s, p)
+            value = st_of(G, state, m, s, p)
             total += value
             best = max(best, value)
         space = mon[m, M_SPACE]
@@ -166,7 +165,7 @@ def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> 
         if space == goal:
             worth += EVAL_ON_GOAL * best // 10
     for i in range(side[p, S_HAND]):
-        worth += EVAL_HAND_MONSTER if table[state.hand[p, i], T_KIND] == K_MONSTER else EVAL_HAND_OTHER
+        worth += EVAL_HAND_MONSTER if G.table[state.hand[p, i], T_KIND] == K_MONSTER else EVAL_HAND_OTHER
     sup = state.sup
     for k in range(opts[O_SUPPORT]):
         if sup[p, k, SU_CARD] >= 0:
@@ -179,7 +178,7 @@ def search_side_worth(table: IntArray, rules: Any, state: Any, p: EngineInt) -> 
 
 
 @rules_kernel
-def search_evaluation(table: IntArray, rules: Any, state: Any, p: EngineInt) -> EngineInt:
+def search_evaluation(G: Any, state: Any, p: EngineInt) -> EngineInt:
     """A rollout's points for p: WIN_POINTS, DRAW_POINTS or 0 once the match is over; cut off before, the difference
     of the two players' worth (`search_side_worth`) squashed into (0, WIN_POINTS) by `position_points`."""
     game = state.game
@@ -187,19 +186,14 @@ def search_evaluation(table: IntArray, rules: Any, state: Any, p: EngineInt) -> 
         if game[G_WINNER] == p:
             return WIN_POINTS
         return DRAW_POINTS if game[G_WINNER] == -1 else 0
-    advantage = search_side_worth(table, rules, state, p) - search_side_worth(table, rules, state, 1 - p)
+    advantage = search_side_worth(G, state, p) - search_side_worth(G, state, 1 - p)
     return position_points(advantage, EVAL_HALF)
 
 
 @rules_kernel
 def take_candidate(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     search: IntArray,
     p: EngineInt,
     k: EngineInt,
@@ -213,67 +207,53 @@ def take_candidate(
         # The main decision's applier, as the match loop takes it (`apply` would compile every kind's applier in).
         open_decision(state, np.int64(D_MAIN), p)
         apply_main(
-            table,
-            clauses,
-            rules,
+            G,
             state,
-            piles,
-            counters,
-            events,
             p,
             pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
         )
         state.game[G_DECISION] = D_NONE
-        foe_response_window(table, clauses, rules, state, piles, counters, events, p)
+        foe_response_window(G, state, p)
 
 
 @rules_kernel
 def search_world(
-    table: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
     world: Any,
-    world_piles: IntArray,
     p: EngineInt,
     seed: EngineInt,
 ) -> None:
     """One sampled world for a round of rollouts: the state cloned into `world`, what p cannot see dealt anew from
     `seed`. Every candidate's rollout starts from a copy of it."""
-    clone_state(table, rules, state, piles, world, world_piles)
+    clone_state(state, world)
     rng_seed(world.rng, seed)
-    determinize(table, rules, world, world_piles, p)
+    determinize(G, world, p, world.rng)
 
 
 @rules_kernel
 def search_rollout(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     search: IntArray,
     world: Any,
-    world_piles: IntArray,
     work: Any,
-    wpiles: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
     p: EngineInt,
     k: EngineInt,
     dice: EngineInt,
 ) -> EngineInt:
     """One rollout of candidate k (of the decision in `search`) for p in the sampled `world` (`search_world`),
-    played in the work record and piles with the later dice from seed `dice`: the candidate, greedy's rest of the
+    played in the work record with the later dice from seed `dice`: the candidate, greedy's rest of the
     turn, then `search_depth` more turns (0: to the match's end) by `search_rollout_policy`; its points
     (`search_evaluation`)."""
-    opts = rules.opts
-    clone_state(table, rules, world, world_piles, work, wpiles)
+    opts = G.opts
+    clone_state(world, work)
     rng_seed(work.rng, dice)
     w_side = work.side
     w_game = work.game
     w_side[p, S_POLICY + P_CODE] = GREEDY
     w_side[1 - p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
-    take_candidate(table, clauses, rules, work, wpiles, w_counters, w_events, search, p, k)
-    play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, p, np.bool_(True))
+    take_candidate(G, work, search, p, k)
+    play_turn(G, work, p, np.bool_(True))
     w_side[p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
     depth = opts[O_SEARCH_DEPTH]
     q = 1 - p
@@ -286,47 +266,38 @@ def search_rollout(
             w_game[G_OVER] = 1
             w_game[G_WINNER] = -1
             break
-        play_turn(table, clauses, rules, work, wpiles, w_counters, w_events, q, np.bool_(False))
+        play_turn(G, work, q, np.bool_(False))
         q = 1 - q
         turns += 1
-    return search_evaluation(table, rules, work, p)
+    return search_evaluation(G, work, p)
 
 
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
-    """`halving_search`'s world dealer: `search_world` into the world record and piles."""
-    table, _clauses, rules, state, piles, world, world_piles, _work, _wpiles, _counters, _events, p = context
-    search_world(table, rules, state, piles, world, world_piles, p, seed)
+    """`halving_search`'s world dealer: `search_world` into the world record."""
+    G, state, world, _work, p = context
+    search_world(G, state, world, p, seed)
 
 
 @inline_kernel
 def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: EngineInt) -> EngineInt:
     """`halving_search`'s rollout: candidate k from the world `context_world` dealt."""
-    table, clauses, rules, state, _piles, world, world_piles, work, wpiles, w_counters, w_events, p = context
-    return search_rollout(
-        table, clauses, rules, state.search, world, world_piles, work, wpiles, w_counters, w_events, p, k, dice
-    )
+    G, state, world, work, p = context
+    return search_rollout(G, state.search, world, work, p, k, dice)
 
 
 @inline_kernel
 def search_decision(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
     world: Any,
-    world_piles: IntArray,
     work: Any,
-    wpiles: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
     p: EngineInt,
 ) -> int:
     """The search side p's candidates for its turn (listed in `state.search`) and the best after successive halving
     over `search_rollouts` x candidates rollouts (`world` holds each sampled world, `work` a rollout); returns its
     index (0, greedy's turn, on a tie)."""
-    opts = rules.opts
+    opts = G.opts
     hand = state.hand
     search = state.search
     out = state.actions
@@ -336,12 +307,12 @@ def search_decision(
     # The summons are the main decision's listed summons, one per distinct monster. Its own lister, as the match loop
     # calls it (`legal_actions` would compile every kind's lister into the search).
     open_decision(state, np.int64(D_MAIN), p)
-    n = legal_main(table, rules, state, p, out)
+    n = legal_main(G, state, p, out)
     state.game[G_DECISION] = D_NONE
     # Greedy's own main action (it reads the state and draws nothing): a summon it would make is candidate 0 already,
     # so the same summon (the same card, the same way) is not listed again. Its rollouts would give it the very
     # figures of candidate 0, which wins the tie: leaving it out changes no choice and saves its rollouts.
-    greedy = greedy_main(table, rules, state, p, out, n)
+    greedy = greedy_main(G, state, p, out, n)
     # Typed for mypy only (a bare annotation runs no code): ints at first, then what the hand and action words hold.
     greedy_card: EngineInt
     greedy_how: EngineInt
@@ -367,7 +338,7 @@ def search_decision(
             search[SR_HOW + m] = action_y(out[i])
             m += 1
     search[SR_N] = m
-    context = (table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p)
+    context = (G, state, world, work, p)
     budget = opts[O_SEARCH_ROLLOUTS] * m
     search[SR_ROLLOUTS] += halving_search(
         context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
@@ -380,47 +351,27 @@ def search_decision(
 
 @inline_kernel
 def search_turn(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     world: Any,
-    world_piles: IntArray,
     work: Any,
-    wpiles: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
     p: EngineInt,
 ) -> None:
     """The search side p's whole turn: it begins, the search picks the main action, greedy plays the rest."""
-    begin_turn(table, clauses, rules, state, piles, counters, events, p)
+    begin_turn(G, state, p)
     if state.game[G_OVER] == 1:
         return
-    best = search_decision(
-        table, clauses, rules, state, piles, world, world_piles, work, wpiles, w_counters, w_events, p
-    )
-    take_candidate(table, clauses, rules, state, piles, counters, events, state.search, p, np.int64(best))
-    play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(True))
+    best = search_decision(G, state, world, work, p)
+    take_candidate(G, state, state.search, p, np.int64(best))
+    play_turn(G, state, p, np.bool_(True))
 
 
 @rules_kernel
 def play_searched_matches(
-    table: IntArray,
-    clauses: IntArray,
-    rules: Any,
+    G: Any,
     state: Any,
-    piles: IntArray,
-    counters: IntArray,
-    events: IntArray,
     world: Any,
-    world_piles: IntArray,
     work: Any,
-    wpiles: IntArray,
-    w_counters: IntArray,
-    w_events: IntArray,
     deck_a: IntArray,
     deck_b: IntArray,
     seeds: IntArray,
@@ -430,13 +381,13 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the world and work records and
-    piles are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
-    opts = rules.opts
+    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the world and work records are
+    the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
+    opts = G.opts
     game = state.game
     for i in range(seeds.shape[0]):
-        begin_match_counters(counters, i)
-        setup_match(table, rules, state, piles, counters, events, deck_a, deck_b, seeds[i], first[i])
+        begin_match_counters(state.counters, i)
+        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
         setup_policies(
             state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b, seeds[i]
         )
@@ -445,33 +396,24 @@ def play_searched_matches(
         while game[G_OVER] == 0:
             if game[G_TURN] > opts[O_TURN_CAP]:
                 game[G_TURN] = opts[O_TURN_CAP]
-                log_event(events, state.ec, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
+                trace(state, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
                 game[G_OVER] = 1
                 game[G_WINNER] = -1
                 break
             if (policy_a if p == 0 else policy_b) == SEARCH:
                 search_turn(
-                    table,
-                    clauses,
-                    rules,
+                    G,
                     state,
-                    piles,
-                    counters,
-                    events,
                     world,
-                    world_piles,
                     work,
-                    wpiles,
-                    w_counters,
-                    w_events,
                     p,
                 )
             else:
-                play_turn(table, clauses, rules, state, piles, counters, events, p, np.bool_(False))
+                play_turn(G, state, p, np.bool_(False))
             if game[G_OVER] == 1:
                 break
             game[G_TURN] += 1
             p = 1 - p
-        end_match_counters(counters, game[G_TURN], np.int64(2))
+        end_match_counters(state.counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
