@@ -192,3 +192,35 @@ def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_
         home = getattr(door, "py_func", door).__module__
         assert home in after_rules, (name, home)
         assert door is getattr(importlib.import_module(home), name), name
+
+
+@pytest.mark.parametrize(("ruleset_id", "most"), [("plasma", 80), ("source", 120)])
+def test_a_deck_larger_than_the_engine_holds_is_refused_by_its_name(ruleset_id: str, most: int) -> None:
+    # plasma's and SOURCE's match states hold a deck in a field of fixed size: a larger deck is refused before any
+    # match, by name, with the bound; one card fewer plays.
+    from workbench.bench import bundled_cardset_and_decks
+    from workbench.cards import WorkbenchInputError
+    from workbench.decklists import parse_decklist
+    from workbench.rulesets import get_ruleset
+    from workbench.simulate import compile_for
+
+    cardset, decks = bundled_cardset_and_decks(get_ruleset(ruleset_id))
+    _, compiled, _ = compile_for(cardset, {})
+    assert compiled.max_deck_cards == most
+    card = compiled.names[int(compiled.deck_array(decks[0])[0])]
+    assert len(compiled.deck_array(parse_decklist(f"{most} {card}", cardset, name="fits"))) == most
+    with pytest.raises(WorkbenchInputError) as refused:
+        compiled.deck_array(parse_decklist(f"{most + 1} {card}", cardset, name="too_big"))
+    assert "deck 'too_big' holds" in str(refused.value) and f"{most + 1} cards" in str(refused.value)
+    assert f"at most {most} cards" in str(refused.value.expected)
+
+
+def test_a_trace_s_batch_card_ids_are_made_the_set_s_by_the_columns_that_hold_cards() -> None:
+    from workbench.engines import global_trace
+
+    ids = np.array([4, 9, 30], dtype=np.int64)
+    # (turn, player, code, card, other, amount): code 7's `other` is a card, code 8's `card` is not one.
+    events = np.array([[1, 0, 5, 2, 1, 0], [1, 0, 7, 0, 2, 3], [2, 1, 8, 12, -1, 0], [2, 1, 7, -1, -1, 0]])
+    mapped = global_trace(ids, events, other_is_card=(7,), card_is_not_card=(8,))
+    assert mapped.tolist() == [[1, 0, 5, 30, 1, 0], [1, 0, 7, 4, 30, 3], [2, 1, 8, 12, -1, 0], [2, 1, 7, -1, -1, 0]]
+    assert events[0, 3] == 2  # the trace given is left as it was

@@ -459,6 +459,32 @@ def _compiled_trace_event(
     )
 
 
+def check_deck_size(deck: Sequence[int] | IntArray, max_cards: int, which: str = "a deck") -> IntArray:
+    """The deck as a contiguous int64 array, or a clear error when it holds more cards than an engine's match state
+    does (`which` names it in the message)."""
+    if len(deck) > max_cards:
+        raise WorkbenchInputError(
+            f"{which} holds {len(deck)} cards, more than the simulator plays in one deck.",
+            expected=f"decks of at most {max_cards} cards (docs/formats.md, Limits: engine sizes)",
+        )
+    return np.ascontiguousarray(deck, dtype=np.int64)
+
+
+def global_trace(
+    ids: IntArray, events: IntArray, other_is_card: Sequence[int], card_is_not_card: Sequence[int] = ()
+) -> IntArray:
+    """A trace's rows (turn, player, code, card, other, amount) with a batch's own card ids made the set's: the batch
+    played on the cards `ids` (set ids, ascending: its id i is set id ids[i]). `card` is a card id but in the codes
+    `card_is_not_card`, `other` only in the codes `other_is_card`; -1 (no card) stays."""
+    trace = np.array(events, dtype=np.int64, copy=True)
+    code, card, other = trace[:, 2], trace[:, 3], trace[:, 4]
+    mapped = ~np.isin(code, card_is_not_card) & (card >= 0)
+    card[mapped] = ids[card[mapped]]
+    mapped = np.isin(code, other_is_card) & (other >= 0)
+    other[mapped] = ids[other[mapped]]
+    return trace
+
+
 @dataclass(frozen=True)
 class CompiledCards:
     """A validated card set as arrays: card id = position in `names`."""
@@ -477,6 +503,9 @@ class CompiledCards:
     """Info findings made while compiling (e.g. an effect the engine does not cover)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Engine-specific arrays (e.g. an effect opcode table)."""
+    max_deck_cards: int | None = None
+    """The most cards one deck may hold in the engine's match state (plasma's and SOURCE's hold a deck in a field of
+    fixed size); None: no bound. `deck_array` refuses a larger deck by its name."""
 
     def card_id(self, name: str) -> int:
         """The id of a card by exact name."""
@@ -489,6 +518,8 @@ class CompiledCards:
             ids.extend([self.names.index(entry.card.name)] * copies)
         if not ids:
             raise WorkbenchInputError(f"deck '{deck.name}' has no cards to play.", expected="a decklist with cards")
+        if self.max_deck_cards is not None:
+            check_deck_size(ids, self.max_deck_cards, f"deck '{deck.name}'")
         return np.asarray(ids, dtype=np.int64)
 
 

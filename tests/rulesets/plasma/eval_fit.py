@@ -55,7 +55,7 @@ def positions(matches: int) -> tuple[Any, Any, Any]:
     labels: list[int] = []
     cap = int(compiled.options[E.O_TURN_CAP])
     for path in bundled_decks("plasma"):
-        deck = E.check_deck_size(compiled.deck_array(read_decklist(path, cardset)))
+        deck = compiled.deck_array(read_decklist(path, cardset))
         pair = E.pairing(compiled.table, deck, deck)
         for m in range(matches):
             st = E.new_state(compiled.options.copy())

@@ -1060,7 +1060,7 @@ def test_a_deck_larger_than_the_engine_holds_is_refused(compiled: CompiledCards)
     from workbench.cards import WorkbenchInputError
 
     deck = np.zeros(E.MAX_DECK + 1, dtype=np.int64)
-    with pytest.raises(WorkbenchInputError, match="larger than the simulator plays"):
+    with pytest.raises(WorkbenchInputError, match="more than the simulator plays in one deck"):
         E.play_batch(compiled, deck, deck, np.array([1], dtype=np.int64), np.array([0], dtype=np.int8), 0, 0)
 
 

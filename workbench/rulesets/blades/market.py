@@ -52,7 +52,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
-from workbench.engines import CompiledCards, IntArray, rng_seed
+from workbench.engines import CompiledCards, IntArray, global_trace, rng_seed
 from workbench.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
@@ -1068,7 +1068,8 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     else:
         tournament.play_tournament(g, s)
     if traced:
-        for row in tournament.global_trace(ids, s.events[: int(s.ecount[0])]):
+        events = s.events[: int(s.ecount[0])]
+        for row in global_trace(ids, events, tournament.EV_OTHER_IS_CARD, tournament.EV_CARD_IS_NOT_CARD):
             if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
                 continue
             state.say("    " + tournament.describe_event(cards.compiled, row).strip())

@@ -25,6 +25,7 @@ from workbench.engines import (
     Engine,
     IntArray,
     batch_and_trace,
+    global_trace,
     new_counters,
     published_counters,
 )
@@ -400,8 +401,8 @@ def _whole_set(compiled: CompiledCards) -> tuple[IntArray, Any]:
     made = _WHOLE_SETS.get(id(table))
     if made is not None and made[0]() is table and made[1]() is effects:
         return made[2], made[3]
-    for key in [key for key, entry in _WHOLE_SETS.items() if entry[0]() is None]:
-        del _WHOLE_SETS[key]
+    for key in [key for key, entry in list(_WHOLE_SETS.items()) if entry[0]() is None]:
+        _WHOLE_SETS.pop(key, None)  # not `del`: the app's threads may drop the same stale entry at once
     ids = np.arange(len(compiled.names), dtype=np.int64)
     g = _game_record(compiled, ids)
     _WHOLE_SETS[id(table)] = (weakref.ref(table), weakref.ref(effects), ids, g)
@@ -482,18 +483,6 @@ def set_counters(compiled: CompiledCards, ids: IntArray, state: Any) -> IntArray
     counters = new_counters(len(compiled.names))
     counters[:, ids] += state.counters[:, : ids.shape[0]]
     return published_counters(counters)
-
-
-def global_trace(ids: IntArray, events: IntArray) -> IntArray:
-    """A trace's rows with the batch's card ids (`card` but in EV_CARD_IS_NOT_CARD codes, `other` in
-    EV_OTHER_IS_CARD codes) made the set's; -1 (no card) stays."""
-    trace = np.array(events, dtype=np.int64, copy=True)
-    code, card, other = trace[:, 2], trace[:, 3], trace[:, 4]
-    mapped = ~np.isin(code, EV_CARD_IS_NOT_CARD) & (card >= 0)
-    card[mapped] = ids[card[mapped]]
-    mapped = np.isin(code, EV_OTHER_IS_CARD) & (other >= 0)
-    other[mapped] = ids[other[mapped]]
-    return trace
 
 
 _COUNTERS_AT = int(STATE_DTYPE.itemsize - STATE_DTYPE["counters"].itemsize - STATE_DTYPE["events"].itemsize)
@@ -579,7 +568,11 @@ def _run(
             search_words[SR_ROLLOUTS] += state.search[SR_ROLLOUTS]
     else:
         play_matches(*args)
-    trace = global_trace(cards.ids, state.events[: int(state.ecount[0])]) if traced else np.zeros((0, EVENT_WIDTH))
+    trace = (
+        global_trace(cards.ids, state.events[: int(state.ecount[0])], EV_OTHER_IS_CARD, EV_CARD_IS_NOT_CARD)
+        if traced
+        else np.zeros((0, EVENT_WIDTH))
+    )
     return winners, turns, set_counters(compiled, cards.ids, state), vp_a, place_a, rp_a, trace.astype(np.int64)
 
 

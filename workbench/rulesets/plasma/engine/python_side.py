@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
+from workbench.cards import CardSet, Finding, OptionValue
 from workbench.engines import (
     EVENT_WIDTH,
     BatchRun,
@@ -19,6 +19,8 @@ from workbench.engines import (
     Engine,
     IntArray,
     batch_and_trace,
+    check_deck_size,
+    global_trace,
     new_counters,
     published_counters,
 )
@@ -158,17 +160,8 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         slot=(table[:, T_KIND] != K_CREATURE).astype(np.int64),
         options=option_array(options),
         findings=tuple(findings),
+        max_deck_cards=MAX_DECK,
     )
-
-
-def check_deck_size(deck: IntArray) -> IntArray:
-    """The deck as a contiguous int64 array, or a clear error when it is larger than the engine's state holds."""
-    if len(deck) > MAX_DECK:
-        raise WorkbenchInputError(
-            f"a deck of {len(deck)} cards is larger than the simulator plays.",
-            expected=f"decks of at most {MAX_DECK} cards (a legal deck holds exactly 40)",
-        )
-    return np.ascontiguousarray(deck, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -189,7 +182,7 @@ class Pairing:
 
 def pairing(table: IntArray, deck_a: IntArray, deck_b: IntArray) -> Pairing:
     """The pairing of deck_a and deck_b (card ids of `table`, each checked by `check_deck_size`) on its own table."""
-    deck_a, deck_b = check_deck_size(deck_a), check_deck_size(deck_b)
+    deck_a, deck_b = check_deck_size(deck_a, MAX_DECK), check_deck_size(deck_b, MAX_DECK)
     ids = np.unique(np.concatenate([deck_a, deck_b]))
     return Pairing(
         ids=ids,
@@ -197,17 +190,6 @@ def pairing(table: IntArray, deck_a: IntArray, deck_b: IntArray) -> Pairing:
         deck_a=np.searchsorted(ids, deck_a).astype(np.int64),
         deck_b=np.searchsorted(ids, deck_b).astype(np.int64),
     )
-
-
-def global_trace(ids: IntArray, events: IntArray) -> IntArray:
-    """A trace's rows with the pairing's card ids (`card` always, `other` for EV_OTHER_IS_CARD codes) made the set's;
-    -1 (no card) stays."""
-    trace = np.array(events, dtype=np.int64, copy=True)
-    card, other = trace[:, 3], trace[:, 4]
-    card[card >= 0] = ids[card[card >= 0]]
-    mapped = np.isin(trace[:, 2], EV_OTHER_IS_CARD) & (other >= 0)
-    other[mapped] = ids[other[mapped]]
-    return trace
 
 
 def _run(
@@ -238,7 +220,11 @@ def _run(
         play_matches(pair.table, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
     counters = new_counters(len(compiled.names))
     counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
-    trace = global_trace(pair.ids, state.events[: int(state.ecount[0])]) if traced else np.zeros((0, EVENT_WIDTH))
+    trace = (
+        global_trace(pair.ids, state.events[: int(state.ecount[0])], EV_OTHER_IS_CARD)
+        if traced
+        else np.zeros((0, EVENT_WIDTH))
+    )
     return winners, turns, published_counters(counters), trace.astype(np.int64)
 
 

@@ -27,6 +27,8 @@ from workbench.engines import (
     Engine,
     IntArray,
     batch_and_trace,
+    check_deck_size,
+    global_trace,
     new_counters,
     published_counters,
 )
@@ -415,6 +417,7 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
         slot=table[:, T_KIND].copy(),
         options=option_array(options, board),
         findings=tuple(findings),
+        max_deck_cards=MAX_DECK,
         extra={
             # A card's clauses with its brackets in columns C_LOW and C_HIGH: what the kernels read.
             "clauses": clause_table,
@@ -425,16 +428,6 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             "space_names": board.names,
         },
     )
-
-
-def check_deck_size(deck: IntArray) -> IntArray:
-    """The deck as a contiguous int64 array, or a clear error when it is larger than the engine's state holds."""
-    if len(deck) > MAX_DECK:
-        raise WorkbenchInputError(
-            f"a deck of {len(deck)} cards is larger than the simulator plays.",
-            expected=f"decks of at most {MAX_DECK} cards (a legal deck holds 40 to 60)",
-        )
-    return np.ascontiguousarray(deck, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -455,7 +448,7 @@ class Pairing:
 def pairing(compiled: CompiledCards, deck_a: IntArray, deck_b: IntArray) -> Pairing:
     """The pairing of deck_a and deck_b (card ids of `compiled`, each checked by `check_deck_size`) on its own
     table: their cards and the tokens their `summon_token` clauses name (the only cards a match can bring in)."""
-    deck_a, deck_b = check_deck_size(deck_a), check_deck_size(deck_b)
+    deck_a, deck_b = check_deck_size(deck_a, MAX_DECK), check_deck_size(deck_b, MAX_DECK)
     cards = np.unique(np.concatenate([deck_a, deck_b]))
     clauses = compiled.extra["clauses"][cards]
     tokens = clauses[:, :, C_ARG][clauses[:, :, C_OP] == OP_TOKEN]
@@ -512,17 +505,6 @@ def new_state(game: Any, trace_room: int = 0) -> Any:
     return state
 
 
-def global_trace(ids: IntArray, events: IntArray) -> IntArray:
-    """A trace's rows with the pairing's card ids (`card` always, `other` for EV_OTHER_IS_CARD codes) made the set's;
-    -1 (no card) stays."""
-    trace = np.array(events, dtype=np.int64, copy=True)
-    card, other = trace[:, 3], trace[:, 4]
-    card[card >= 0] = ids[card[card >= 0]]
-    mapped = np.isin(trace[:, 2], EV_OTHER_IS_CARD) & (other >= 0)
-    other[mapped] = ids[other[mapped]]
-    return trace
-
-
 def _run(
     compiled: CompiledCards,
     deck_a: IntArray,
@@ -551,7 +533,11 @@ def _run(
         play_matches(game, state, pair.deck_a, pair.deck_b, seeds, first, policy_a, policy_b, winners, turns)
     counters = new_counters(len(compiled.names))
     counters[:, pair.ids] += state.counters[:, : len(pair.ids)]
-    trace = global_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])]) if traced else np.zeros((0, EVENT_WIDTH))
+    trace = (
+        global_trace(pair.ids, state.events[: int(state.ec[EC_COUNT])], EV_OTHER_IS_CARD)
+        if traced
+        else np.zeros((0, EVENT_WIDTH))
+    )
     return winners, turns, published_counters(counters), trace.astype(np.int64)
 
 
