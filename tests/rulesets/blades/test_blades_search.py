@@ -249,15 +249,16 @@ def test_search_spends_each_decisions_budget_by_successive_halving() -> None:
 
 
 def test_search_figures_do_not_depend_on_what_its_work_records_held() -> None:
-    """Every rollout starts from a clone of its world and every world from a clone of the state (`clone` copies all
-    the rules read, the store and generator included): work records scribbled over first give the same figures."""
+    """Every rollout starts from a clone of its world and every world from a clone of the state (`clone_in_play`
+    copies all the rules read, the store and generator included; `sort_unseen_store` writes the sorted store anew
+    each decision): work records scribbled over first give the same figures."""
     comp = compiled(players=3, search_rollouts=4)
     clean = _midgame(comp)
     clean.decide(0, 77)
     scribbled = _midgame(comp)
     gen = np.random.default_rng(5)
     for name in ("sim", "world"):
-        for field in ("tab", "area", "game", "queue", "rng", "store", "pool"):
+        for field in ("tab", "area", "side", "game", "queue", "rng", "store", "pool"):
             part = scribbled.work[name][field]
             part[...] = gen.integers(-(10**6), 10**6, size=part.shape)
     scribbled.decide(0, 77)
@@ -281,6 +282,74 @@ def test_a_clone_plays_on_exactly_as_its_source() -> None:
         assert np.array_equal(source.st[field], target.st[field]), field
     total = int(source.st["game"][E.G_STORE_TOTAL])
     assert np.array_equal(source.st["store"][:total], target.st["store"][:total])
+
+
+def _played(comp: E.CompiledCards, turns: int) -> Table:
+    """`_midgame`, every seat greedy, after `turns` turns (tableaus with cards, some of them flipped)."""
+    table = _midgame(comp)
+    s = table.st
+    s["side"][0, E.S_POLICY] = GREEDY
+    players = int(s["game"][E.G_PLAYERS])
+    for t in range(turns):
+        s["game"][E.G_TURN] += 1
+        E.take_turn(table.g, s, t % players)
+    return table
+
+
+def _live(st: np.void) -> dict[str, np.ndarray]:
+    """What `clone_in_play` copies: the seats in play (their tableau slots in use, fields and hand), the match
+    fields, the generator, the store's cards and the options."""
+    players = int(st["game"][E.G_PLAYERS])
+    live = {name: np.array(st[name]) for name in ("game", "rng", "options")}
+    live["store"] = np.array(st["store"][: int(st["game"][E.G_STORE_TOTAL])])
+    for p in range(players):
+        live[f"tab{p}"] = np.array(st["tab"][p, : int(st["side"][p, E.S_USED])])
+        live[f"side{p}"] = np.array(st["side"][p, : E.S_CARDS + int(st["side"][p, E.S_HAND])])
+        live[f"area{p}"] = np.array(st["area"][p])
+    return live
+
+
+def _scribbled(comp: E.CompiledCards, seed: int) -> Table:
+    table = Table(comp)
+    gen = np.random.default_rng(seed)
+    for field in ("tab", "area", "side", "game", "queue", "rng", "store", "options"):
+        part = table.st[field]
+        part[...] = gen.integers(-(10**6), 10**6, size=part.shape)
+    return table
+
+
+def test_a_clone_in_play_plays_on_exactly_as_its_source() -> None:
+    """`clone_in_play(st, into)` (the search's copy) into a record scribbled over first: what it copies equals the
+    source's, and the rest of the tournament played from it is the source's, turn for turn, though the seats out of
+    play, the slots past those in use and the hand's room keep the scribbles."""
+    comp = compiled(players=3)
+    source = _played(comp, 5)
+    assert int(source.st["side"][0, E.S_USED]) >= 1
+    target = _scribbled(comp, 9)
+    E.clone_in_play(source.st, target.st)
+    before = _live(source.st)
+    assert all(np.array_equal(before[k], v) for k, v in _live(target.st).items())
+    assert source.play_out(2, -1) == target.play_out(2, -1)
+    after = _live(source.st)
+    assert all(np.array_equal(after[k], v) for k, v in _live(target.st).items())
+
+
+def test_the_search_deals_its_worlds_as_determinize_does() -> None:
+    """`rollout_world` (the store sorted once a decision by `sort_unseen_store`) deals the world `clone` then
+    `determinize` deal from the same seed, word for word, world after world."""
+    comp = compiled(players=3)
+    table = _played(comp, 4)
+    s, world = table.st, table.work["world"]
+    dealt = _scribbled(comp, 4).st
+    E.sort_unseen_store(s, world)
+    for seed in (3, 77, 1234):
+        E.rollout_world(table.g, s, world, np.int64(0), np.int64(seed))
+        E.clone(s, dealt)
+        rng_seed(dealt["rng"], seed)
+        E.determinize(table.g, dealt, np.int64(0), dealt["rng"])
+        expected = _live(dealt)
+        assert all(np.array_equal(expected[k], v) for k, v in _live(world).items()), seed
+        assert not np.array_equal(_live(s)["store"], expected["store"])
 
 
 def _batch(comp: E.CompiledCards, policy_a: int, n: int = 12) -> dict:

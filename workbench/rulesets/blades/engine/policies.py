@@ -92,6 +92,7 @@ from workbench.rulesets.blades.engine.rules import (
     source_stars,
     stars_of,
     top_slot,
+    top_stars,
 )
 
 # =====================================================================================================================
@@ -115,7 +116,7 @@ def opponents_lowest_top(g: Any, st: Any, p: EngineInt) -> int:
         q = (p + k) % st.game[G_PLAYERS]
         t = top_slot(st, q)
         if t >= 0:
-            v = stars_of(g, st, q, t)
+            v = top_stars(g, st, q, t)
             if best < 0 or v < best:
                 best = v
     return best
@@ -163,7 +164,7 @@ def plain_action_value(g: Any, st: Any, p: EngineInt, where: EngineInt, card: En
         if mine < 0 or theirs < 0:
             return 0
         # With my Top card at least the opponent's, the clash is at least even.
-        return 2 if stars_of(g, st, p, mine) >= theirs else 0
+        return 2 if top_stars(g, st, p, mine) >= theirs else 0
     if verb == V_FLIP:
         if g.effects[card, clause, ACTION_BASE + A_WHOSE] == WHOSE_YOURS:
             return 0
@@ -348,7 +349,7 @@ def greedy_clash_opponent(g: Any, st: Any, out: IntArray, n: EngineInt) -> int:
     best_stars = 0
     for k in range(n):
         q = out[k]
-        v = stars_of(g, st, q, top_slot(st, q))
+        v = top_stars(g, st, q, top_slot(st, q))
         if opponent < 0 or v < best_stars or (v == best_stars and st.side[q, S_RP] > st.side[opponent, S_RP]):
             opponent = q
             best_stars = v
@@ -367,7 +368,7 @@ def greedy_choice(g: Any, st: Any, out: IntArray, n: EngineInt) -> int:
     if decision == D_SCURRY:
         # The far left when the current Top card has at least as many stars (so it stays Top), else the right end.
         t = top_slot(st, p)
-        if t >= 0 and stars_of(g, st, p, t) >= g.table[st.game[G_PLACING], T_STARS]:
+        if t >= 0 and top_stars(g, st, p, t) >= g.table[st.game[G_PLACING], T_STARS]:
             return out[0]
         return out[n - 1]
     if decision == D_REACTION:
@@ -472,6 +473,8 @@ def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     policy = block[P_CODE]
     if policy == SEARCH and st.game[G_DECISION] == D_SINGLE:
         return search_single(g, st, p, out, n)
+    if n == 1 and (policy == GREEDY or policy == SEARCH):
+        return out[0]  # greedy's answer to any decision with one row (a two-player clash's opponent), unweighed
     if policy != GREEDY and plays_random(block, st.rng):  # a search seat's other decisions: greedy's
         return random_played(block, st.rng, random_choice(st, out, n))
     return greedy_choice(g, st, out, n)

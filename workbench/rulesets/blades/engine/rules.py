@@ -283,6 +283,15 @@ def stars_of(g: Any, st: Any, p: EngineInt, s: EngineInt) -> int:
 
 
 @rules_kernel
+def top_stars(g: Any, st: Any, p: EngineInt, t: EngineInt) -> int:
+    """`stars_of` p's Top card, t = top_slot(st, p) >= 0, without looking for the Top card again."""
+    card = st.tab[p, t, TB_CARD]
+    return (
+        g.table[card, T_STARS] + st.tab[p, t, TB_TOKENS] + g.table[card, T_ONGOING_STARS] + g.table[card, T_TOP_STARS]
+    )
+
+
+@rules_kernel
 def symbols_of(g: Any, st: Any, p: EngineInt, s: EngineInt) -> int:
     """Symbol bits of a face-up card; Mimicry takes the printed symbols of the face-up card to its immediate left
     (copy effects are never copied), and its own when there is none."""
@@ -702,6 +711,8 @@ def clash_between(
     tied = False
     # An int64 from the start: typed first as the constant 0, the call below would compile a second copy.
     revealed = np.int64(0)
+    # The seats that take part (a bit each): those with a Top card, which the reveals below do not change.
+    taking = 0
     # Reveal in turn order from the initiator ("starting with whoever initiated the clash and moving clockwise").
     for k in range(players):
         q = (p + k) % players
@@ -710,13 +721,14 @@ def clash_between(
         t = top_slot(st, q)
         if t < 0:
             continue
+        taking |= 1 << q
         revealed_card = reveal_from_store(st, revealed)
         if revealed_card >= 0:
             revealed += 1
             extra = g.table[revealed_card, T_STARS]
         else:
             extra = 0
-        total = stars_of(g, st, q, t) + extra
+        total = top_stars(g, st, q, t) + extra
         st.counters[st.side[q, S_DECKSIDE], st.tab[q, t, TB_CARD], ATTACKED] += 1
         log_event(st.events, st.ecount, st.game[G_TURN], q, EV_REVEAL, st.tab[q, t, TB_CARD], revealed_card, total)
         if total > best_total:
@@ -746,9 +758,7 @@ def clash_between(
         current = st.game[G_CURRENT]
         for k in range(players):
             q = (current + k) % players
-            if with_all == 0 and q != p and q != opponent:
-                continue
-            if top_slot(st, q) < 0:
+            if (taking >> q) & 1 == 0:
                 continue
             enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_WIN if q == winner else TR_LOSE)
     return winner
@@ -1652,19 +1662,11 @@ def deal_pool(st: Any, p: EngineInt) -> None:
 
 
 @rules_kernel
-def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
-    """What seat p cannot see, dealt anew from what it can know, drawing from the xorshift generator `rng` (4 words;
-    the search passes its world record's own, seeded per world). The contract's `determinize(G, S, seat, rng)`: the
-    game data `g` is taken as `legal_actions` takes it, though no deal reads it.
-
-    The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool (`st.pool`) is
-    sorted, then shuffled and dealt back, each seat its count. The undrawn store (`st.store[:left]`) is sorted and
-    shuffled too. Sorting first means the deal depends on which cards are unseen and on the generator, never on where
-    they lie. Deck boxes, accessories, tableaus, the aftermarket and the metagame are face-up and stay; so does the
-    state's own generator."""
-    players = st.game[G_PLAYERS]
+def deal_unseen_hands(st: Any, p: EngineInt, rng: IntArray) -> None:
+    """`determinize`'s first deal: the other seats' hands, one pool of unseen singles (how many each holds is seen),
+    sorted, then shuffled and dealt back, each seat its count."""
     n = np.int64(0)  # not the constant 0, which would compile the calls below twice
-    for q in range(players):
+    for q in range(st.game[G_PLAYERS]):
         if q != p:
             for h in range(st.side[q, S_HAND]):
                 st.pool[n] = st.side[q, S_CARDS + h]
@@ -1672,6 +1674,21 @@ def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
     sort_words(st.pool, np.int64(0), n)
     shuffle_in_place(st.pool, n, rng)
     deal_pool(st, p)
+
+
+@rules_kernel
+def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
+    """What seat p cannot see, dealt anew from what it can know, drawing from the xorshift generator `rng` (4 words;
+    the search passes its world record's own, seeded per world). The contract's `determinize(G, S, seat, rng)`: the
+    game data `g` is taken as `legal_actions` takes it, though no deal reads it.
+
+    The other seats' hands are one pool of unseen singles (how many each holds is seen): the pool (`st.pool`) is
+    sorted, then shuffled and dealt back, each seat its count (`deal_unseen_hands`). The undrawn store
+    (`st.store[:left]`) is sorted and shuffled too. Sorting first means the deal depends on which cards are unseen
+    and on the generator, never on where they lie. Deck boxes, accessories, tableaus, the aftermarket and the
+    metagame are face-up and stay; so does the state's own generator. (The search deals its worlds the same way with
+    the store sorted once a decision: `search.rollout_world`.)"""
+    deal_unseen_hands(st, p, rng)
     left = st.game[G_STORE_LEFT]
     sort_words(st.store, np.int64(0), left)
     shuffle_in_place(st.store, left, rng)
@@ -1697,6 +1714,38 @@ def clone(st: Any, into: Any) -> None:
     for k in range(GAME_WIDTH):
         into.game[k] = st.game[k]
     # The queue's waiting rows only, head to tail round the ring: between turns (a rollout's clone) there are none.
+    for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
+        i = r % QUEUE_SIZE
+        for f in range(QUEUE_WIDTH):
+            into.queue[i, f] = st.queue[i, f]
+    for k in range(4):
+        into.rng[k] = st.rng[k]
+    for k in range(st.game[G_STORE_TOTAL]):
+        into.store[k] = st.store[k]
+    for k in range(len(OPTION_ORDER)):
+        into.options[k] = st.options[k]
+
+
+@rules_kernel
+def clone_in_play(st: Any, into: Any) -> None:
+    """`clone` of what the rules read, for a record that receives nothing but clones of states of one batch (the
+    search's world and rollout records): as `clone`, but of the seats in play (game[G_PLAYERS]) only, and of each
+    the tableau slots in use (side[p, S_USED]) and the hand's singles (side[p, S_HAND]). What it leaves of `into` the
+    rules never read before writing it: every seat loop stops at G_PLAYERS, a slot is written whole when a card is
+    placed in it (`place_single`), and a hand only shrinks after setup. With two players about a third of `clone`'s
+    words, and a rollout starts with one (a sampled world too)."""
+    players = st.game[G_PLAYERS]
+    for p in range(players):
+        for s in range(st.side[p, S_USED]):
+            for f in range(TAB_WIDTH):
+                into.tab[p, s, f] = st.tab[p, s, f]
+        for a in range(3):
+            for f in range(2):
+                into.area[p, a, f] = st.area[p, a, f]
+        for f in range(S_CARDS + st.side[p, S_HAND]):
+            into.side[p, f] = st.side[p, f]
+    for k in range(GAME_WIDTH):
+        into.game[k] = st.game[k]
     for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
         i = r % QUEUE_SIZE
         for f in range(QUEUE_WIDTH):

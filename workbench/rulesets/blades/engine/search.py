@@ -21,6 +21,7 @@ from workbench.engines import (
     log_event,
     rng_seed,
     rules_kernel,
+    shuffle_in_place,
 )
 from workbench.policies import SEARCH
 from workbench.rulesets.blades.engine.layout import (
@@ -30,7 +31,10 @@ from workbench.rulesets.blades.engine.layout import (
     EVAL_RP_HALF,
     G_FIRST,
     G_PLAYERS,
+    G_STORE_LEFT,
+    G_STORE_TOTAL,
     G_TURN,
+    MAX_STORE,
     O_SEARCH_DEPTH,
     O_SEARCH_POLICY,
     O_SEARCH_ROLLOUTS,
@@ -56,12 +60,13 @@ from workbench.rulesets.blades.engine.layout import (
 )
 from workbench.rulesets.blades.engine.policies import greedy_single
 from workbench.rulesets.blades.engine.rules import (
-    clone,
-    determinize,
+    clone_in_play,
+    deal_unseen_hands,
     final_scoring,
     legal_singles,
     record_tournament,
     setup_tournament,
+    sort_words,
     take_turn,
 )
 from workbench.search_kernels import WIN_POINTS, halving_search, position_points
@@ -75,8 +80,9 @@ from workbench.search_kernels import WIN_POINTS, halving_search, position_points
 # position, targets and reactions. The decision's budget, `search_rollouts` times its candidates, is spent by
 # successive halving (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the
 # same number of rollouts and the worse half is dropped. A sampled world: the state record cloned into the world
-# record, what the seat cannot see dealt anew there (`determinize`, once per world for every candidate of a round). A
-# rollout: the world cloned into the rollout's work record, the candidate's turn played, then the rest of the
+# record, what the seat cannot see dealt anew there (`determinize`'s deal, once per world for every candidate of a
+# round; `rollout_world`). A rollout: the world cloned into the rollout's work record (both copies `clone_in_play`:
+# what the rules read), the candidate's turn played, then the rest of the
 # tournament by `search_rollout_policy` for every seat, scored by the seat's VP by the round's chart and its RP lead
 # (`rollout_points`). In a round all candidates meet the same sampled worlds with the same later dice (common random
 # numbers); the best survivor is played. Turns are sequential ("The Tournament Phase is a turn-based phase. Players
@@ -141,13 +147,40 @@ def rollout_points(st: Any, p: EngineInt) -> EngineInt:
 
 
 @rules_kernel
+def sort_unseen_store(st: Any, world: Any) -> None:
+    """The undrawn store of the decision's state (`st.store[:left]`) sorted once, for every world of the decision, into
+    the world record's room past its store's cards (`world.store[total:total + left]`, which no rule reads and
+    `clone_in_play` leaves): `rollout_world` deals each world's store from it. When the room is short (a store of
+    more than MAX_STORE / 2 cards), each world sorts its own."""
+    left = st.game[G_STORE_LEFT]
+    total = st.game[G_STORE_TOTAL]
+    if total + left <= MAX_STORE:
+        for k in range(left):
+            world.store[total + k] = st.store[k]
+        sort_words(world.store, total, left)
+
+
+@rules_kernel
 def rollout_world(g: Any, st: Any, world: Any, p: EngineInt, seed: EngineInt) -> None:
-    """One sampled world for a round of rollouts: the state cloned into the work record `world`, what seat p cannot
-    see dealt anew there from `seed` (`determinize`, drawing from the world's own generator, seeded so). Each
-    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round."""
-    clone(st, world)
+    """One sampled world for a round of rollouts: the state cloned into the work record `world` (`clone_in_play`),
+    what seat p cannot see dealt anew there from `seed`, drawing from the world's own generator, seeded so. Each
+    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round.
+
+    The deal is `determinize`'s, draw for draw: the unseen hands (`deal_unseen_hands`), then the undrawn store sorted
+    and shuffled; the sorted store is copied from where `sort_unseen_store` put it for the decision rather than
+    sorted again (the same words: a world's store before its deal is the state's), which was a twentieth of a
+    searched tournament's time."""
+    clone_in_play(st, world)
     rng_seed(world.rng, seed)
-    determinize(g, world, p, world.rng)
+    deal_unseen_hands(world, p, world.rng)
+    left = world.game[G_STORE_LEFT]
+    total = world.game[G_STORE_TOTAL]
+    if total + left <= MAX_STORE:
+        for k in range(left):
+            world.store[k] = world.store[total + k]
+    else:
+        sort_words(world.store, np.int64(0), left)
+    shuffle_in_place(world.store, left, world.rng)
 
 
 @rules_kernel
@@ -162,7 +195,7 @@ def rollout(
     """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn in the sampled world
     `world` (`rollout_world`), on the work record `sim` (a clone of the world) with its own counters, the later dice
     from seed `dice`. Its points (`rollout_points`)."""
-    clone(world, sim)
+    clone_in_play(world, sim)
     rng_seed(sim.rng, dice)
     # The trace counted as full: a rollout logs nothing (log_event writes only below the trace's length).
     sim.ecount[0] = MAX_TRACE_EVENTS
@@ -237,6 +270,7 @@ def search_decision(
     search[SR_CHOICE] = 0
     if m <= 1:
         return -1
+    sort_unseen_store(st, world)
     context = (g, st, world, sim, p)
     budget = st.options[O_SEARCH_ROLLOUTS] * m
     search[SR_ROLLOUTS] += halving_search(
