@@ -43,13 +43,15 @@ E_TIMING, E_TRIGGER, E_CLASH_ALL = range(3)
 ACTION_BASE = 3
 A_VERB, A_AMOUNT, A_PER, A_ARG, A_WHOSE, A_PICK = range(6)
 ACTION_WIDTH = 6
-PART_MAIN, PART_WIN, PART_LOSE, PART_TIE = range(4)
+# np.int64, not int: kernels pass the parts, triggers and queue kinds on, and Numba compiles a called kernel once per
+# literal int (tests/kernel_overloads.py).
+PART_MAIN, PART_WIN, PART_LOSE, PART_TIE = (np.int64(v) for v in range(4))
 EFFECT_WIDTH = ACTION_BASE + 4 * ACTION_WIDTH
 
 TIMING_CODES = ("Play", "Next", "Flip", "Ongoing", "Top", "Score", "Reaction", "Action")
 TM_PLAY, TM_NEXT, TM_FLIP, TM_ONGOING, TM_TOP, TM_SCORE, TM_REACTION, TM_ACTION = range(8)
 TRIGGER_CODES = ("win clash", "lose clash", "flipped", "discarded")
-TR_WIN, TR_LOSE, TR_FLIPPED, TR_DISCARDED = range(4)
+TR_WIN, TR_LOSE, TR_FLIPPED, TR_DISCARDED = (np.int64(v) for v in range(4))
 (
     V_NONE,
     V_GAIN,
@@ -216,7 +218,12 @@ GAME_WIDTH = G_DX_BY + 1
 Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
 QUEUE_WIDTH = 7
 QUEUE_SIZE = 4096
-QK_EFFECT, QK_REACT = range(2)
+QK_EFFECT, QK_REACT = (np.int64(v) for v in range(2))
+NONE = np.int64(-1)
+"""-1 passed to a kernel (no slot, card, clause or argument) as an int64, not a literal a kernel would be compiled
+for a second time."""
+ZERO = np.int64(0)
+"""0 passed to a kernel, likewise."""
 
 # ---- the search policy's words (the state's `search` field) ---------------------------------------------------------
 SR_RNG, SR_DECISIONS, SR_ROLLOUTS, SR_N, SR_CHOICE, SR_CAND = 0, 4, 5, 6, 7, 8

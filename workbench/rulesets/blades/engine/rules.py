@@ -136,6 +136,7 @@ from workbench.rulesets.blades.engine.layout import (
     MG_REVEALED,
     MR_FIRST_PLACE,
     NO_ACTION,
+    NONE,
     O_MATCH_RESULT,
     O_METAGAME,
     O_PLAYERS,
@@ -222,6 +223,7 @@ from workbench.rulesets.blades.engine.layout import (
     W_BOX,
     W_META,
     WHOSE_YOURS,
+    ZERO,
     policy_of,
 )
 
@@ -469,7 +471,7 @@ def flip_slot(
         st.tab[q, s, TB_ATTACHED] = 0
     enqueue_timing(g, st, q, s, card, np.int64(TM_FLIP), np.int64(-1))
     if by != q:
-        enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_FLIPPED)
+        enqueue(st, QK_REACT, q, ZERO, NONE, NONE, ZERO, TR_FLIPPED)
 
 
 @rules_kernel
@@ -753,14 +755,14 @@ def clash_between(
     else:
         part = PART_LOSE
     if g.effects[card, clause, ACTION_BASE + part * ACTION_WIDTH + A_VERB] != V_NONE:
-        enqueue(st, QK_EFFECT, p, where, card, clause, part, -1)
+        enqueue(st, QK_EFFECT, p, where, card, clause, part, NONE)
     if winner >= 0:
         current = st.game[G_CURRENT]
         for k in range(players):
             q = (current + k) % players
             if (taking >> q) & 1 == 0:
                 continue
-            enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_WIN if q == winner else TR_LOSE)
+            enqueue(st, QK_REACT, q, ZERO, NONE, NONE, ZERO, TR_WIN if q == winner else TR_LOSE)
     return winner
 
 
@@ -845,7 +847,7 @@ def discard_from(
     if done == 0:
         log_event(st.events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
     elif by != q:
-        enqueue(st, QK_REACT, q, 0, -1, -1, 0, TR_DISCARDED)
+        enqueue(st, QK_REACT, q, ZERO, NONE, NONE, ZERO, TR_DISCARDED)
 
 
 @rules_kernel
@@ -996,7 +998,7 @@ def legal_reaction(out: IntArray) -> EngineInt:
     """D_REACTION's legal actions: Reactions are optional, so USE and DECLINE."""
     out[0] = USE
     out[1] = DECLINE
-    return 2
+    return np.int64(2)  # not `2`: copied into its caller, a literal would type `choose` a second time
 
 
 @inline_kernel
@@ -1012,7 +1014,7 @@ def apply_reaction(g: Any, st: Any, action: EngineInt) -> None:
     if w < 0:  # a deck box's or accessory's reaction is its play; a single was played when placed
         count_play(st.counters, st.side[q, S_DECKSIDE], card, st.game[G_TURN])
     flip_source(g, st, q, w)
-    enqueue(st, QK_EFFECT, q, w, card, st.game[G_DX_CLAUSE], PART_MAIN, -1)
+    enqueue(st, QK_EFFECT, q, w, card, st.game[G_DX_CLAUSE], PART_MAIN, NONE)
 
 
 @rules_kernel
@@ -1119,7 +1121,7 @@ def use_action(
     log_event(st.events, st.ecount, st.game[G_TURN], p, EV_ACTION, card, where, 0)
     if where < 0:
         count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
-    enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, -1)
+    enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, NONE)
     resolve_queue(g, st)
     flip_source(g, st, p, where)
     resolve_queue(g, st)
