@@ -1696,6 +1696,25 @@ def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
     shuffle_in_place(st.store, left, rng)
 
 
+@inline_kernel
+def copy_match_words(st: Any, into: Any) -> None:
+    """What `clone` and `clone_in_play` copy beside the seats: the match fields, the effect queue's waiting rows, the
+    generator, the store's cards in use (game[G_STORE_TOTAL]) and the rule options."""
+    for k in range(GAME_WIDTH):
+        into.game[k] = st.game[k]
+    # The queue's waiting rows only, head to tail round the ring: between turns (a rollout's clone) there are none.
+    for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
+        i = r % QUEUE_SIZE
+        for f in range(QUEUE_WIDTH):
+            into.queue[i, f] = st.queue[i, f]
+    for k in range(4):
+        into.rng[k] = st.rng[k]
+    for k in range(st.game[G_STORE_TOTAL]):
+        into.store[k] = st.store[k]
+    for k in range(len(OPTION_ORDER)):
+        into.options[k] = st.options[k]
+
+
 @rules_kernel
 def clone(st: Any, into: Any) -> None:
     """The contract's clone: the match of record `st` into record `into`, which then plays on exactly as `st` would:
@@ -1713,19 +1732,7 @@ def clone(st: Any, into: Any) -> None:
                 into.area[p, a, f] = st.area[p, a, f]
         for f in range(SIDE_WIDTH):
             into.side[p, f] = st.side[p, f]
-    for k in range(GAME_WIDTH):
-        into.game[k] = st.game[k]
-    # The queue's waiting rows only, head to tail round the ring: between turns (a rollout's clone) there are none.
-    for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
-        i = r % QUEUE_SIZE
-        for f in range(QUEUE_WIDTH):
-            into.queue[i, f] = st.queue[i, f]
-    for k in range(4):
-        into.rng[k] = st.rng[k]
-    for k in range(st.game[G_STORE_TOTAL]):
-        into.store[k] = st.store[k]
-    for k in range(len(OPTION_ORDER)):
-        into.options[k] = st.options[k]
+    copy_match_words(st, into)
 
 
 @rules_kernel
@@ -1746,15 +1753,4 @@ def clone_in_play(st: Any, into: Any) -> None:
                 into.area[p, a, f] = st.area[p, a, f]
         for f in range(S_CARDS + st.side[p, S_HAND]):
             into.side[p, f] = st.side[p, f]
-    for k in range(GAME_WIDTH):
-        into.game[k] = st.game[k]
-    for r in range(st.game[G_QHEAD], st.game[G_QTAIL]):
-        i = r % QUEUE_SIZE
-        for f in range(QUEUE_WIDTH):
-            into.queue[i, f] = st.queue[i, f]
-    for k in range(4):
-        into.rng[k] = st.rng[k]
-    for k in range(st.game[G_STORE_TOTAL]):
-        into.store[k] = st.store[k]
-    for k in range(len(OPTION_ORDER)):
-        into.options[k] = st.options[k]
+    copy_match_words(st, into)
