@@ -372,7 +372,8 @@ one pointer for it, and every field has a shape known when compiling. The fields
   them, and the Python side adds them into the set's counters after it. A search's rollouts count into their own
   records' counters, which nobody reads.
 - `events`: the trace, `ecount[0]` rows (turn, player, code, card, other, amount) with the batch's card ids
-  (`python_side` maps them to the set's before anything reads them: EV_CARD_IS_CARD, EV_OTHER_IS_CARD).
+  (`python_side` maps them to the set's before anything reads them: `workbench.engines.global_trace`, by
+  EV_CARD_IS_NOT_CARD and EV_OTHER_IS_CARD).
 
 Every card id in the record is the batch's (`GAME_DTYPE`); the store, counters and trace, whose lengths a card set
 or a trace would set, sit in it at fixed lengths (MAX_STORE, MAX_LOCAL, MAX_TRACE_EVENTS), so one record type, one

@@ -1,7 +1,8 @@
 """The Millennium Blades engine's Python side: compiling cards (`compile_cards`, `option_array`), a batch's own cards
-(`batch_cards`, `game_data`: the game data record; `set_counters` and `global_trace` map the counters and the trace
-back to the set's card ids), state records (`new_state`, `search_state`), batches (`run_batch`, `play_batch`,
-`play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE` record.
+(`batch_cards`, `game_data`: the game data record; `set_counters` and `workbench.engines.global_trace` map the
+counters and the trace back to the set's card ids), state records (`new_state`, `search_state`), batches
+(`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE`
+record.
 
 The top of the engine package: imports `layout`, `rules` (the greedy and random batch loop, `play_matches`) and
 `search` (the search's batch loop).

@@ -429,7 +429,7 @@ the match loop has `legal_actions` list the open decision's actions (game[G_DECI
 (`workbench.engines.COUNTERS`, then its scratch columns) are by the pairing's card ids (GAME_DTYPE); the counters are
 summed over every match played on the record (a batch never zeroes them: `python_side` adds them into the set's
 counters after the batch). `events` is the trace (rows: turn, player, code, card, other, amount; card ids the
-pairing's, mapped to the set's by `python_side.global_trace`): it holds ec[EC_ROOM] rows at most, 0 in a batch.
+pairing's, mapped to the set's by `workbench.engines.global_trace`): it holds ec[EC_ROOM] rows at most, 0 in a batch.
 
 One record type for batches and traces (the room is a word, not a type): SOURCE's kernels compile once for both, as
 they did when the trace travelled beside the record. Cloning a state (`clone_state`) copies the rows and columns in
@@ -486,4 +486,4 @@ SUMMON_CONVENTIONAL, SUMMON_REACTIONARY, SUMMON_TOKEN, SUMMON_EFFECT_HAND, SUMMO
 ) = range(41)
 EV_OTHER_IS_CARD: tuple[int, ...] = (EV_ATTACK, EV_DESTROYED, EV_TIE, EV_EQUIP, EV_TRAP_SPRING, EV_CHANNEL)
 """The events whose `other` is a card id (or -1: none), mapped with `card` to the set's ids
-(`python_side.global_trace`); every event's `card` is a card id or -1."""
+(`workbench.engines.global_trace`); every event's `card` is a card id or -1."""
