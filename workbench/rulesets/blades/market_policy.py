@@ -41,6 +41,7 @@ import numpy as np
 from workbench.engines import CompiledCards
 from workbench.policies import GREEDY
 from workbench.rulesets.blades import engine as tournament
+from workbench.rulesets.blades.engine.layout import K_SINGLE, T_SYMBOLS
 from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
     BUY_STORE,
@@ -86,11 +87,43 @@ STARS_WEIGHT = 0.3
 """Deck value of one star of a single (its weight as a Top card in clashes)."""
 
 
+class CardFacts:
+    """What greedy and random read of each card, as plain Python lists by card id, made once per card set (`facts`).
+    Reading a numpy array one scalar at a time (`int(cards.stars[c])`) costs far more than a list's item, and
+    greedy reads these hundreds of thousands of times a hundred games (measured with cProfile: over a tenth of a
+    whole game, with the engine package's name lookup that `tournament.K_SINGLE` made at every read)."""
+
+    def __init__(self, cards: MarketCards) -> None:
+        self.kind = [int(k) for k in cards.kind]
+        """Card kind (engine codes)."""
+        self.single = [k == K_SINGLE for k in self.kind]
+        """Whether the card is a single (what `per` conditions and tableaus count)."""
+        self.bits = [int(b) for b in cards.compiled.table[:, T_SYMBOLS]]
+        """Symbol bits (the engine's card table)."""
+        self.stars = [int(s) for s in cards.stars]
+        """Star rating."""
+        self.price = [int(s) for s in cards.price]
+        """Store price."""
+        self.set_of = [int(s) for s in cards.set_of]
+        """Set index."""
+        # Sorted: a frozenset of strings iterates in an order that changes with PYTHONHASHSEED.
+        self.symbols = [tuple(sorted(found)) for found in cards.symbols]
+        """The card's collection symbols, sorted (the order `collection_groups` meets them in)."""
+
+
+def facts(cards: MarketCards) -> CardFacts:
+    """The card set's `CardFacts`, made once and kept with the compiled cards."""
+    found: CardFacts | None = cards.memo.get("facts")
+    if found is None:
+        found = cards.memo["facts"] = CardFacts(cards)
+    return found
+
+
 def _deck_context(cards: MarketCards, deck: Sequence[int]) -> tuple[list[int], list[int]]:
     """Symbol bits and star ratings of the deck's singles: what `per symbol` and `per stars` conditions count."""
-    table = cards.compiled.table
-    singles = [c for c in deck if cards.kind[c] == tournament.K_SINGLE]
-    return [int(table[c, tournament.T_SYMBOLS]) for c in singles], [int(cards.stars[c]) for c in singles]
+    known = facts(cards)
+    singles = [c for c in deck if known.single[c]]
+    return [known.bits[c] for c in singles], [known.stars[c] for c in singles]
 
 
 def card_value(
@@ -143,20 +176,31 @@ class Valuation:
     tableau those clauses count. Without a revealed card a single's value is what it always was."""
 
     def __init__(self, cards: MarketCards, metagame: Sequence[int] = ()) -> None:
-        table = cards.compiled.table
         self.cards = cards
         self.metagame = tuple(metagame)
-        self.single = [int(k) == tournament.K_SINGLE for k in cards.kind]
-        self.bits = [int(b) for b in table[:, tournament.T_SYMBOLS]]
-        self.stars = [int(s) for s in cards.stars]
-        self.price = [int(s) for s in cards.price]
-        self.kind = [int(k) for k in cards.kind]
+        known = facts(cards)
+        self.single = known.single
+        self.bits = known.bits
+        self.stars = known.stars
+        self.price = known.price
+        self.kind = known.kind
         self.terms = [self._terms(card) for card in range(len(cards.cards))]
         if self.metagame:
             for card in range(len(cards.cards)):
                 bonus = self.metagame_bonus(card)
                 if bonus:
                     self.terms[card][1].append((CONSTANT, 0, bonus))
+        # Each card's value up to its first term that counts the deck (the same additions in the same order), and
+        # the terms from there on: a card without such a term has one value whatever the deck, read without a memo
+        # (two cards in three of the sample's).
+        self._head: list[float] = []
+        self._tail: list[list[tuple[int, int, float]]] = []
+        for value, terms in self.terms:
+            first = next((i for i, term in enumerate(terms) if term[0] != CONSTANT), len(terms))
+            for _, _, amount in terms[:first]:
+                value += amount
+            self._head.append(value)
+            self._tail.append(terms[first:])
         self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
         self._decks: dict[frozenset[int], tuple[int, ...]] = {}
 
@@ -215,7 +259,9 @@ class Valuation:
 
     def context(self, deck: Sequence[int]) -> tuple[dict[int, float], dict[tuple[int, int], int], list[int]]:
         """The remembered values, counts and sorted singles of a deck context (`deck`'s singles)."""
-        singles = sorted(c for c in deck if self.single[c])
+        single = self.single
+        singles = [c for c in deck if single[c]]
+        singles.sort()
         key = tuple(singles)
         found = self._contexts.get(key)
         if found is None:
@@ -226,19 +272,25 @@ class Valuation:
         return found
 
     def _count(self, kind: int, arg: int, singles: list[int]) -> int:
+        # The length of a list comprehension: about twice as fast as summing a generator's ones.
         if kind == PER_SYMBOL_COUNT:
-            return sum(1 for c in singles if self.bits[c] & arg)
+            bits = self.bits
+            return len([c for c in singles if bits[c] & arg])
+        stars = self.stars
         if kind == PER_STARS_AT_LEAST_COUNT:
-            return sum(1 for c in singles if self.stars[c] >= arg)
-        return sum(1 for c in singles if self.stars[c] <= arg)
+            return len([c for c in singles if stars[c] >= arg])
+        return len([c for c in singles if stars[c] <= arg])
 
     def value(self, card: int, context: tuple[dict[int, float], dict[tuple[int, int], int], list[int]]) -> float:
         """`card_value` of the card against the context's deck."""
+        terms = self._tail[card]
+        if not terms:
+            return self._head[card]
         values, counts, singles = context
         found = values.get(card)
         if found is not None:
             return found
-        value, terms = self.terms[card]
+        value = self._head[card]
         for kind, arg, amount in terms:
             if kind == CONSTANT:
                 value += amount
@@ -259,12 +311,21 @@ class Valuation:
         distinct = sorted(key)
         context: Sequence[int] = distinct
         deck: list[int] = []
+        value, kinds, head, tail = self.value, self.kind, self._head, self._tail
+        # Each kind ranked apart (a deck takes the first cards of each kind by the one ranking): three short sorts.
+        members = {kind: [c for c in distinct if kinds[c] == kind] for kind in DECK_LIMITS}
+        previous = None
         for _ in range(2):
             scope = self.context(context)
-            ranked = sorted(distinct, key=lambda c: (-self.value(c, scope), c))
+            if scope is previous:
+                # The deck keeps every single owned: the same context ranks the cards the same.
+                break
+            previous = scope
             deck = []
             for kind, limit in DECK_LIMITS.items():
-                deck.extend([c for c in ranked if self.kind[c] == kind][:limit])
+                # The pairs sort as the keys (-value, card) did: no key call per card.
+                ranked = sorted([(-(value(c, scope) if tail[c] else head[c]), c) for c in members[kind]])
+                deck.extend([c for _, c in ranked[:limit]])
             context = deck
         if len(self._decks) > MEMO_LIMIT:
             self._decks.clear()
@@ -275,21 +336,28 @@ class Valuation:
 def valuation(cards: MarketCards, metagame: Sequence[int] = ()) -> Valuation:
     """The card set's `Valuation` under the revealed `metagame` cards, made once for each and kept with the compiled
     cards."""
-    key = "valuation" if not metagame else "valuation " + " ".join(str(c) for c in metagame)
-    found = cards.memo.get(key)
+    # By the cards' tuple: a string key made at every appraisal cost more than the appraisal's collections.
+    memo: dict[tuple[int, ...], Valuation] = cards.memo.setdefault("valuations", {})
+    key = tuple(metagame)
+    found = memo.get(key)
     if found is None:
-        found = cards.memo[key] = Valuation(cards, metagame)
-    assert isinstance(found, Valuation)
+        found = memo[key] = Valuation(cards, key)
     return found
 
 
 def collection_groups(cards: MarketCards, pool: Sequence[int]) -> dict[tuple[str, str], dict[int, int]]:
     """For each symbol, one card per star rating among `pool` (the first seen)."""
+    known = facts(cards)
+    symbols, stars = known.symbols, known.stars
     groups: dict[tuple[str, str], dict[int, int]] = {}
     for c in pool:
-        # Sorted: a frozenset of strings iterates in an order that changes with PYTHONHASHSEED.
-        for symbol in sorted(cards.symbols[c]):
-            groups.setdefault(symbol, {}).setdefault(int(cards.stars[c]), c)
+        rating = stars[c]
+        for symbol in symbols[c]:
+            group = groups.get(symbol)
+            if group is None:
+                groups[symbol] = {rating: c}
+            elif rating not in group:
+                group[rating] = c
     return groups
 
 
@@ -306,9 +374,9 @@ def best_collection(
     for symbol, group in (collection_groups(cards, pool) if groups is None else groups).items():
         if category and symbol[0] != category:
             continue
-        chosen = [group[s] for s in sorted(group, reverse=True)][: cards.collection_max]
-        if len(chosen) > len(best):
-            best = chosen
+        # The group's collection has min(len(group), collection_max) cards: sorted only when that is larger.
+        if min(len(group), cards.collection_max) > len(best):
+            best = [group[s] for s in sorted(group, reverse=True)][: cards.collection_max]
     return best if len(best) >= 2 else []
 
 
@@ -334,27 +402,37 @@ def best_duel_collections(
     return best
 
 
+def _without(pool: Sequence[int], taken: Sequence[int]) -> list[int]:
+    """`pool` in order less one copy of each card of `taken` (the first copies, as `list.remove` took them)."""
+    left = dict.fromkeys(taken, 0)
+    for c in taken:
+        left[c] += 1
+    kept = []
+    for c in pool:
+        if left.get(c):
+            left[c] -= 1
+        else:
+            kept.append(c)
+    return kept
+
+
 class Appraisal:
     """What greedy knows about one seat at one moment: its deck, collection and the worth of any card to it."""
 
     def __init__(self, state: MarketState, p: int) -> None:
         cards = state.cards
         self.cards = cards
-        seat = state.seats[p]
+        known = self.facts = facts(cards)
+        binder = state.seats[p].binder
         self.metagame = revealed_metagame(state)
         self.valuation = valuation(cards, self.metagame)
-        self.deck = list(self.valuation.best_deck(seat.binder))
-        bits, stars = _deck_context(cards, self.deck)
-        self.bits, self.stars = bits, stars
+        self.deck = list(self.valuation.best_deck(binder))
         self.scope = self.valuation.context(self.deck)
-        self.value = {c: self.valuation.value(c, self.scope) for c in set(seat.binder)}
         self.weakest: dict[int, float] = {}
         for kind, limit in DECK_LIMITS.items():
-            values = [self.value[c] for c in self.deck if cards.kind[c] == kind]
+            values = [self.valuation.value(c, self.scope) for c in self.deck if known.kind[c] == kind]
             self.weakest[kind] = min(values) if len(values) >= limit else 0.0
-        rest = list(seat.binder)
-        for c in self.deck:
-            rest.remove(c)
+        rest = _without(binder, self.deck)
         self.duel = state.duel
         self.groups = collection_groups(cards, rest)
         if state.duel:
@@ -364,14 +442,13 @@ class Appraisal:
         else:
             self.collection = best_collection(cards, rest, groups=self.groups)
         self.collection_size = len(self.collection)
-        self.owned = set(seat.binder)
+        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
+        self._gains = [collection_vp(size) - best for size in range(cards.collection_max + 1)]
+        """Collection VP gained by a collection of each size over the best one now (`collection_gain`)."""
+        self.owned = set(binder)
         self.can_resell = state.segment < LAST_CALL
-        kept = set(self.deck) | set(self.collection)
-        spare = list(rest)
-        for c in self.collection:
-            spare.remove(c)
-        self.spare = spare
-        self.kept = kept
+        self.spare = _without(rest, self.collection)
+        self.kept = set(self.deck) | set(self.collection)
         # An appraisal is asked about the same cards turn after turn (the store's sets, the other binders).
         self._use_worth: dict[int, float] = {}
         self.set_worth: dict[int, float] = {}
@@ -382,26 +459,28 @@ class Appraisal:
         if card in self.owned:
             return 0.0
         value = self.valuation.value(card, self.scope)
-        return max(0.0, value - self.weakest[int(self.cards.kind[card])])
+        return max(0.0, value - self.weakest[self.facts.kind[card]])
 
     def collection_gain(self, card: int) -> int:
         """Collection VP gained by adding `card` to the cards outside the deck (Duel Mode: collection RP)."""
-        stars = int(self.cards.stars[card])
+        stars = self.facts.stars[card]
         if self.duel:
             return self.duel_gain(card, stars)
-        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
+        gains, groups, most = self._gains, self.groups, self.cards.collection_max
         gain = 0
-        for symbol in self.cards.symbols[card]:
-            group = self.groups.get(symbol, {})
-            size = min(len(group) + (0 if stars in group else 1), self.cards.collection_max)
-            if size >= 2:
-                gain = max(gain, collection_vp(size) - best)
-        return max(0, gain)
+        for symbol in self.facts.symbols[card]:
+            group = groups.get(symbol)
+            # Without a group the card alone is no collection (size 1).
+            if group is not None:
+                size = min(len(group) + (0 if stars in group else 1), most)
+                if size >= 2 and gains[size] > gain:
+                    gain = gains[size]
+        return gain
 
     def duel_gain(self, card: int, stars: int) -> int:
         """Duel Mode: RP the card adds to the Elemental or the Type collection (10 a card, from two cards up)."""
         gain = 0
-        for symbol in self.cards.symbols[card]:
+        for symbol in self.facts.symbols[card]:
             group = self.groups.get(symbol, {})
             size = min(len(group) + (0 if stars in group else 1), self.cards.collection_max)
             now = self.duel_sizes[symbol[0]]
@@ -420,7 +499,7 @@ class Appraisal:
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
-        resale = float(self.cards.stars[card]) if self.can_resell else 0.0
+        resale = float(self.facts.stars[card]) if self.can_resell else 0.0
         return max(self.use_worth(card), resale)
 
 
@@ -464,49 +543,70 @@ class GreedyMarket:
         if found is None:
             if set_index not in self._distributions:
                 self._distributions[set_index] = set_distribution(cards, set_index)
-            found = sum(p * appraisal.worth(c) for c, p in self._distributions[set_index])
+            worth = appraisal.worth
+            found = sum([p * worth(c) for c, p in self._distributions[set_index]])
             appraisal.set_worth[set_index] = found
         return found
 
     def act(self, state: MarketState, p: int) -> Action:
         """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
         cards = state.cards
+        known = facts(cards)
         seat = state.seats[p]
         appraisal = self.appraise(state, p)
         best: tuple[float, Action] | None = None
 
-        def offer(worth: float, price: int, action: Action) -> None:
-            nonlocal best
-            if worth > price and legal(state, p, action):
+        def beats(worth: float, price: int) -> float | None:
+            """The offer's value per dollar when it is worth more than its price and more per dollar than the best
+            so far, else None: the offer's Action is made and checked for legality only then, not for every card of
+            every binder."""
+            if worth > price:
                 ratio = worth / max(price, 1)
                 if best is None or ratio > best[0]:
-                    best = (ratio, action)
+                    return ratio
+            return None
 
+        # A purchase the seat cannot pay for is no offer (`legal`): skipped before it is priced.
+        money = seat.money
         seen_sets: dict[int, float] = {}
         for index, card in enumerate(state.store_area):
-            set_index = int(cards.set_of[card])
+            if known.price[card] > money:
+                continue
+            set_index = known.set_of[card]
             if set_index not in seen_sets:
                 seen_sets[set_index] = self._set_worth(appraisal, cards, set_index)
-            offer(seen_sets[set_index], int(cards.price[card]), Action(BUY_STORE, index=index))
+            ratio = beats(seen_sets[set_index], known.price[card])
+            if ratio is not None:
+                action = Action(BUY_STORE, index=index)
+                if legal(state, p, action):
+                    best = (ratio, action)
         for index, listing in enumerate(state.aftermarket):
-            if listing.owner != p:
-                price = aftermarket_price(state, p, listing.card)
-                offer(appraisal.use_worth(listing.card), price, Action(BUY_AFTERMARKET, index))
+            if listing.owner == p:
+                continue
+            price = aftermarket_price(state, p, listing.card)
+            ratio = beats(appraisal.use_worth(listing.card), price) if price <= money else None
+            if ratio is not None:
+                action = Action(BUY_AFTERMARKET, index)
+                if legal(state, p, action):
+                    best = (ratio, action)
         if bool(cards.options["trades"]):
             # Clockwise from the next seat, so no seat is everyone's first trading partner.
             for k in range(1, state.players):
                 q = (p + k) % state.players
-                other = state.seats[q]
                 # Only cards the other seat would part with, as greedy sees it (its deck and collection stay).
                 theirs = self.appraise(state, q)
-                for card in sorted(set(other.binder) - appraisal.owned - theirs.kept):
-                    key = (state.round, state.segment, p, q, card)
-                    if key in self.refused:
+                for card in sorted(set(state.seats[q].binder) - appraisal.owned - theirs.kept):
+                    price = known.stars[card]
+                    if price > money or (state.round, state.segment, p, q, card) in self.refused:
                         continue
-                    price = int(cards.stars[card])
                     worth = appraisal.use_worth(card)
+                    ratio = beats(worth, price)
+                    if ratio is None:
+                        continue
                     friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
-                    offer(worth, price, Action(TRADE, cards=(card,), other=q, friendship=friendship))
+                    action = Action(TRADE, cards=(card,), other=q, friendship=friendship)
+                    if legal(state, p, action):
+                        best = (ratio, action)
         if best is not None:
             action = best[1]
             if action.kind == TRADE:
@@ -518,8 +618,8 @@ class GreedyMarket:
     def no_purchase(self, state: MarketState, p: int, appraisal: Appraisal, piles: Sequence[Sequence[int]]) -> Action:
         """Without a purchase: fuse when the promo pile (`piles`: what the seat takes the piles to hold) is worth
         more than half the stars spent, else sell the most expensive spare card, else pass."""
-        cards = state.cards
-        spare = sorted(appraisal.spare, key=lambda c: (int(cards.stars[c]), c))
+        stars = facts(state.cards).stars
+        spare = sorted(appraisal.spare, key=lambda c: (stars[c], c))
         for tier in range(len(FUSION_TIERS) - 1, -1, -1):
             need = fusion_cards(state, p, tier)
             if len(spare) < need or not can_fuse(state, p, tier) or not piles[tier]:
@@ -527,7 +627,7 @@ class GreedyMarket:
             pile = piles[tier]
             promo_worth = sum(appraisal.use_worth(c) for c in pile) / len(pile)
             spent = spare[:need]
-            if promo_worth > FUSION_SHARE * sum(int(cards.stars[c]) for c in spent):
+            if promo_worth > FUSION_SHARE * sum(stars[c] for c in spent):
                 return Action(FUSE, index=tier, cards=tuple(spent))
         if can_sell(state, p) and spare:
             return Action(SELL, cards=(spare[-1],))
@@ -578,30 +678,52 @@ class RandomMarket:
         rng: np.random.Generator = state.rng
         seat = state.seats[p]
         cards = state.cards
-        memo = valuation(cards)
+        known = facts(cards)
         money = seat.money
         # The legal actions in the order they were always listed (pass, store, aftermarket, sales, fusions, trades),
-        # each as (kind, index, cards, other) with `legal`'s conditions checked here: making and checking an Action
-        # for every card of every other binder was most of a random game's time (cProfile, 100 games).
-        allowed: list[tuple[int, int, tuple[int, ...], int]] = [(PASS, -1, (), -1)]
-        allowed += [(BUY_STORE, i, (), -1) for i, c in enumerate(state.store_area) if money >= memo.price[c]]
-        allowed += [
-            (BUY_AFTERMARKET, i, (), -1)
+        # with `legal`'s conditions checked here: making and checking an Action for every card of every other binder
+        # was most of a random game's time (cProfile, 100 games). Sales and trades are counted, and only the drawn
+        # one's list sorted: no tuple for every card of every binder.
+        store = [i for i, c in enumerate(state.store_area) if money >= known.price[c]]
+        market = [
+            i
             for i, listing in enumerate(state.aftermarket)
             if listing.owner != p and money >= aftermarket_price(state, p, listing.card)
         ]
-        if can_sell(state, p):
-            allowed += [(SELL, -1, (c,), -1) for c in sorted(set(seat.binder))]
+        sales = set(seat.binder) if can_sell(state, p) else set()
+        fusions: list[tuple[int, tuple[int, ...]]] = []
         for tier in range(len(FUSION_TIERS)):
             if can_fuse(state, p, tier):
                 picked = rng.choice(len(seat.binder), size=fusion_cards(state, p, tier), replace=False)
-                allowed.append((FUSE, tier, tuple(seat.binder[int(i)] for i in sorted(picked)), -1))
+                fusions.append((tier, tuple([seat.binder[i] for i in sorted(picked.tolist())])))
+        trades: list[tuple[int, list[int]]] = []
         if bool(cards.options["trades"]):
             for q, other in enumerate(state.seats):
                 if q != p:
-                    allowed += [(TRADE, -1, (c,), q) for c in sorted(set(other.binder)) if money >= memo.stars[c]]
-        kind, index, chosen, other_seat = allowed[int(rng.integers(len(allowed)))]
-        return Action(kind, index=index, cards=chosen, other=other_seat)
+                    trades.append((q, [c for c in set(other.binder) if money >= known.stars[c]]))
+        count = 1 + len(store) + len(market) + len(sales) + len(fusions) + sum(len(wanted) for _, wanted in trades)
+        k = int(rng.integers(count))
+        if k == 0:
+            return Action(PASS)
+        k -= 1
+        if k < len(store):
+            return Action(BUY_STORE, index=store[k])
+        k -= len(store)
+        if k < len(market):
+            return Action(BUY_AFTERMARKET, index=market[k])
+        k -= len(market)
+        if k < len(sales):
+            return Action(SELL, cards=(sorted(sales)[k],))
+        k -= len(sales)
+        if k < len(fusions):
+            tier, chosen = fusions[k]
+            return Action(FUSE, index=tier, cards=chosen)
+        k -= len(fusions)
+        for q, wanted in trades:
+            if k < len(wanted):
+                return Action(TRADE, cards=(sorted(wanted)[k],), other=q)
+            k -= len(wanted)
+        raise AssertionError("a drawn action past the legal ones")
 
     def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
         """Half the time."""
