@@ -360,3 +360,52 @@ def test_min_buy_share_0_judges_every_card_and_a_share_out_of_range_is_a_usage_e
     assert printed["min_buy_share"] == 0.05 and {card["flag"] for card in printed["cards"]} == {RARELY_BOUGHT}
     assert main([*argv, "--min-buy-share", "150%"]) == EXIT_USAGE
     assert "is not a bought share" in capsys.readouterr().err
+
+
+def test_whole_games_on_worker_processes_are_the_games_one_process_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pieces of two games on two workers, from the first game on: the power curve's runs (one store with every card,
+    # one without each) and a plain run give the same figures, game for game, as one process does.
+    from workbench.rulesets.blades import market_runs
+
+    monkeypatch.setattr(market_runs, "PARALLEL_GAMES", 1)
+    monkeypatch.setattr(market_runs, "PIECE_GAMES", 2)
+    calls: list[tuple[int, int]] = []
+    parallel = full_game_power(SAMPLE, SMALL, 5, 3, workers=2, progress=lambda d, t: calls.append((d, t)))
+    alone = full_game_power(SAMPLE, SMALL, 5, 3, workers=1)
+    assert parallel.json() == alone.json()
+    stores = len(store_cards_of(SAMPLE, SMALL))
+    assert calls[0] == (0, 5 * (stores + 1)) and calls[-1] == (5 * (stores + 1), 5 * (stores + 1))
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    games = run_full_games(SAMPLE, SMALL, 7, 4, workers=2)
+    assert games.per_game == run_full_games(SAMPLE, SMALL, 7, 4, workers=1).per_game
+    sweep = full_game_sweep(SAMPLE, SMALL, "Cathedral Engine", [0, 3], 3, 1, workers=2)
+    assert sweep.rows == full_game_sweep(SAMPLE, SMALL, "Cathedral Engine", [0, 3], 3, 1, workers=1).rows
+
+
+def test_a_cancelled_run_of_whole_games_on_workers_stops_and_the_next_run_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workbench.rulesets.blades import market_runs
+
+    monkeypatch.setattr(market_runs, "PARALLEL_GAMES", 1)
+    monkeypatch.setattr(market_runs, "PIECE_GAMES", 1)
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(done: int, total: int) -> None:
+        if done >= 2:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        run_full_games(SAMPLE, SMALL, 40, 4, workers=2, progress=cancel)
+    assert run_full_games(SAMPLE, SMALL, 3, 4, workers=2).per_game == run_full_games(SAMPLE, SMALL, 3, 4).per_game
+
+
+def test_whole_games_refuse_a_dask_executor_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["simulate", "blades/blades_sample", "--option", "game=full", "--matches", "2", "--executor", "dask-local"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--executor dask-local" in err and "this machine's processes only" in err

@@ -284,3 +284,25 @@ def test_a_user_cache_that_cannot_be_written_costs_the_record_not_the_bench(user
     result = {"policy": "greedy", "matches_per_second": 1_000_000, "matches": 1_000, "engine_version": "2"}
     kept = keep_bench_figures(get_ruleset("circles"), result)
     assert kept["file"] is None and kept["kept"] == [] and "could not write" in kept["not_kept"][-1]
+
+
+def test_whole_games_are_timed_on_every_core_from_the_runner_s_threshold_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from workbench.full_game import whole_games_parallel_from
+    from workbench.loading import load_cardset
+    from workbench.pace import whole_game_version, whole_games_estimate
+    from workbench.paths import bundled_sets
+    from workbench.rulesets.blades.market_runs import PARALLEL_GAMES
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(
+        pace, "cores_for", lambda size, workers=None, parallel_from=None: 1 if size < (parallel_from or 0) else 2
+    )
+    blades = RULESETS["blades"]
+    version = whole_game_version(blades)
+    keep_paces([Pace("blades", WHOLE_GAMES, "greedy", 20.0, version, blades.version, 20, "2026-11-29", 2, "0.1.0")])
+    cardset = load_cardset(bundled_sets("blades")[0])
+    assert whole_games_parallel_from(blades) == PARALLEL_GAMES == 200
+    assert whole_games_estimate(cardset, 199, "greedy").text.startswith("About 10 s on 1 core")
+    assert whole_games_estimate(cardset, 400, "greedy").text.startswith("About 10 s on 2 cores")

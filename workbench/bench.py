@@ -191,13 +191,13 @@ def bench_whole_games(ruleset: Ruleset, games: int = WHOLE_GAMES) -> dict[str, A
     check_bench(matches=games)
     cardset, _ = bundled_cardset_and_decks(ruleset)
     start = time.perf_counter()
-    run_full_games(cardset, {"game": "full"}, 1, seed=0)
+    run_full_games(cardset, {"game": "full"}, 1, seed=0, workers=1)
     first_call = time.perf_counter() - start
     start = time.perf_counter()
-    result = run_full_games(cardset, {"game": "full"}, games, seed=0)
+    result = run_full_games(cardset, {"game": "full"}, games, seed=0, workers=1)
     seconds = time.perf_counter() - start
     start = time.perf_counter()
-    mixed = run_full_games(cardset, {"game": "full"}, games, seed=0, policy="greedy", policy_b="random")
+    mixed = run_full_games(cardset, {"game": "full"}, games, seed=0, policy="greedy", policy_b="random", workers=1)
     mixed_seconds = time.perf_counter() - start
     return {
         "games": games,

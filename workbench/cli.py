@@ -1076,9 +1076,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 class ProgressBar:
     """The progress of a run on stderr, drawn with tqdm: the share done, the matches done of all, matches a second and
-    the time left (ETA). `unit` is "matches" where the run counts matches; None where the command's run reports a
-    share of weighted steps instead (a report's stages, a sweep's values, stat values' replicates, a proposal search
-    and its proof), which shows the share, the time taken and the time left, and no rate it cannot know.
+    the time left (ETA). `unit` is what the run counts ("matches", or "games" for whole games); None where the
+    command's run reports a share of weighted steps instead (a report's stages, a sweep's values, stat values'
+    replicates, a proposal search and its proof), which shows the share, the time taken and the time left, and no rate
+    it cannot know.
 
     Drawn only for a terminal and not under -q, as the hand-written bar before it: logs, pipes and CI stay clean, and
     so does `--format json` unless stderr is a terminal (the JSON goes to stdout). The run calls it as
@@ -1136,7 +1137,7 @@ class ProgressBar:
         class Bar(tqdm):
             monitor_interval = 0  # no monitor thread: the bar is redrawn on each report, several a second
 
-        counted = "{n:,}/{total:,} matches, {rate_noinv_fmt}, " if self.unit == "matches" else ""
+        counted = "{n:,}/{total:,} " + self.unit + ", {rate_noinv_fmt}, " if self.unit else ""
         # As wide as the terminal, following it when resized; a terminal that gives no size (a pseudo-terminal never
         # sized, as some CI runners and containers make) would get no bar at all: COLUMNS and LINES, else 80 x 24.
         sized = _terminal_sized(self.stream)
@@ -1152,7 +1153,7 @@ class ProgressBar:
             ncols=None if sized else fallback.columns,
             nrows=None if sized else fallback.lines,
             smoothing=0,  # the rate since the first match: pieces come back in bursts from the workers
-            unit=" matches",
+            unit=" " + (self.unit or "matches"),
             unit_scale=True,
             bar_format="{desc}: {percentage:3.0f}%|{bar}| " + counted + "{elapsed} elapsed, ETA {remaining}",
         )
@@ -1289,7 +1290,16 @@ def _print_full_game(args: argparse.Namespace) -> int:
     if args.trace:
         _print_trace(args, full_game_trace(cardset, overrides, args.seed, args.policy, policy_b))
         return EXIT_OK
-    result = run_full_games(cardset, overrides, args.matches, args.seed, args.policy, policy_b)
+    result = run_full_games(
+        cardset,
+        overrides,
+        args.matches,
+        args.seed,
+        args.policy,
+        policy_b,
+        ProgressBar("whole games", unit="games"),
+        _whole_game_workers(args),
+    )
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK
@@ -1297,6 +1307,20 @@ def _print_full_game(args: argparse.Namespace) -> int:
     for line in result.lines():
         print(line)
     return EXIT_OK
+
+
+def _whole_game_workers(args: argparse.Namespace) -> int | None:
+    """--workers for whole games, which play on this machine's processes only: a Dask --executor is refused by name
+    rather than ignored."""
+    from workbench.distributed import check_executor
+
+    if check_executor(getattr(args, "executor", None)) != "local":
+        raise WorkbenchInputError(
+            f"--executor {args.executor}: whole games (--option game=full) play on this machine's processes only.",
+            expected="no --executor (or --executor local), and --workers N for the number of processes",
+        )
+    workers: int | None = getattr(args, "workers", None)
+    return workers
 
 
 def _power_full_game(args: argparse.Namespace) -> int:
@@ -1315,6 +1339,8 @@ def _power_full_game(args: argparse.Namespace) -> int:
         args.policy,
         min_buy_share=share,
         rule=VerdictRule(tolerance=FULL_GAME_DEFAULTS.tolerance_vp if args.tolerance is None else args.tolerance),
+        progress=ProgressBar("whole-game power curve", unit="games"),
+        workers=_whole_game_workers(args),
     )
     if args.format == "json":
         _emit_json(result.json())
@@ -1337,7 +1363,17 @@ def _sweep_full_game(args: argparse.Namespace) -> int:
         )
     cardset, _decks, overrides = _load(args, [])
     values = parse_sweep_values(args.values)
-    result = full_game_sweep(cardset, overrides, args.card, values, args.matches_per_card, args.seed, args.policy)
+    result = full_game_sweep(
+        cardset,
+        overrides,
+        args.card,
+        values,
+        args.matches_per_card,
+        args.seed,
+        args.policy,
+        progress=ProgressBar("whole-game sweep", unit="games"),
+        workers=_whole_game_workers(args),
+    )
     if args.format == "json":
         _emit_json(result.json())
         return EXIT_OK

@@ -121,6 +121,11 @@ def _runner(ruleset: Ruleset) -> Any:
     return importlib.import_module(FULL_GAME_RUNNERS[ruleset.id])
 
 
+def whole_games_parallel_from(ruleset: Ruleset) -> int:
+    """The fewest whole games in one run that the ruleset's runner plays on worker processes (its `PARALLEL_GAMES`)."""
+    return int(_runner(ruleset).PARALLEL_GAMES)
+
+
 def _resolved(cardset: CardSet, options: Mapping[str, OptionValue | str] | None) -> dict[str, OptionValue]:
     """The options resolved, with `game=full` (every entry here plays whole games)."""
     resolved = cardset.ruleset.resolve_options({**(options or {}), "game": "full"})
@@ -278,13 +283,15 @@ def run_full_games(
     policy: str = FULL_GAME_DEFAULTS.policy,
     policy_b: str | None = None,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> FullGames:
     """`games` whole games (default `FULL_GAME_DEFAULTS.games`) of the set, seat A playing `policy`, the other seats
-    `policy_b` (default: the same). Game k plays from `SeedSequence(seed).spawn(games)[k]`."""
+    `policy_b` (default: the same). Game k plays from `SeedSequence(seed).spawn(games)[k]`, the same games on any
+    number of `workers` (default: every core; a run of fewer than the runner's `PARALLEL_GAMES` plays here)."""
     runner = _runner(cardset.ruleset)
     resolved = _resolved(cardset, options)
     count = FULL_GAME_DEFAULTS.games if games is None else games
-    runs = runner.play_full_games(cardset, resolved, count, seed, policy, policy_b, progress)
+    runs = runner.play_full_games(cardset, resolved, count, seed, policy, policy_b, progress, workers)
     meta = _meta(cardset, resolved, seed, count, runs.policies)
     meta["engine_findings"] = [f.to_json() for f in runs.cards.findings]
     summary = runs.summary()
@@ -730,18 +737,20 @@ def full_game_power(
     progress: Progress | None = None,
     min_buy_share: float = FULL_GAME_DEFAULTS.min_buy_share,
     rule: VerdictRule | None = None,
+    workers: int | None = None,
 ) -> FullGamePower:
     """Each store card's change in seat A's mean final VP with its copies in the store against replaced by its
     set-mates, `games` games each way (default `FULL_GAME_DEFAULTS.games_per_card`); the other seats play `policy_b`
     (default `FULL_GAME_DEFAULTS.rivals_for_power(policy)`). Each card is judged on the buy-cost axis (`judge_power`,
     with `rule`'s tolerance): over / under / on curve / undecided / no comparator, or `rarely bought` when seat A
-    bought it in fewer than `min_buy_share` of the games and it is not clearly over or under."""
+    bought it in fewer than `min_buy_share` of the games and it is not clearly over or under. The games play on
+    `workers` processes (default: every core), the same games on any number."""
     min_buy_share = check_min_buy_share(min_buy_share)
     runner = _runner(cardset.ruleset)
     resolved = _resolved(cardset, options)
     count = FULL_GAME_DEFAULTS.games_per_card if games is None else games
     rivals = FULL_GAME_DEFAULTS.rivals_for_power(policy) if policy_b is None else policy_b
-    rows = runner.store_power(cardset, resolved, count, seed, policy, rivals, progress)
+    rows = runner.store_power(cardset, resolved, count, seed, policy, rivals, progress, workers)
     judged, line, tiers = judge_power(rows, count, min_buy_share, policy, rivals, rule, seed)
     meta = _meta(cardset, resolved, seed, count, [policy, rivals])
     meta["min_buy_share"] = min_buy_share
@@ -806,13 +815,16 @@ def full_game_sweep(
     policy: str = FULL_GAME_DEFAULTS.policy,
     policy_b: str | None = None,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> FullGameSweep:
     """The card's set at each buy cost in `values`, `games` games each (default `FULL_GAME_DEFAULTS.games_per_value`),
-    the same seeds at every value."""
+    the same seeds at every value, on `workers` processes (default: every core)."""
     runner = _runner(cardset.ruleset)
     resolved = _resolved(cardset, options)
     count = FULL_GAME_DEFAULTS.games_per_value if games is None else games
-    rows = runner.buy_cost_sweep(cardset, resolved, card, list(values), count, seed, policy, policy_b, progress)
+    rows = runner.buy_cost_sweep(
+        cardset, resolved, card, list(values), count, seed, policy, policy_b, progress, workers
+    )
     meta = _meta(cardset, resolved, seed, count, [policy])
     meta["card"] = card
     meta["field"] = "buy_cost"

@@ -1248,7 +1248,9 @@ def full_game_health(
     game=full` plays them), reporting each game to `run.progress`. No decks: a whole game builds its decks from the
     store. The figures are `health_of_full_games`'."""
     count = FULL_GAME_DEFAULTS.health_games if games is None else games
-    result = run_full_games(cardset, run.options, count, run.seed, run.policy, progress=run.progress)
+    result = run_full_games(
+        cardset, run.options, count, run.seed, run.policy, progress=run.progress, workers=run.workers
+    )
     return health_of_full_games(result, thresholds)
 
 

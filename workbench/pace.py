@@ -305,14 +305,14 @@ def about_text(seconds: float) -> str:
     return f"about {hours} h {minutes} min" if minutes else f"about {hours} h"
 
 
-def cores_for(run_size: int, workers: int | None = None) -> int:
+def cores_for(run_size: int, workers: int | None = None, parallel_from: int | None = None) -> int:
     """The cores a run of `run_size` matches uses: the workers asked for (None: every core this process may use),
-    capped at `os.cpu_count()`; one below `PARALLEL_THRESHOLD`, where the runner plays in this process
-    (`workbench.simulate.run_jobs`)."""
+    capped at `os.cpu_count()`; one below `parallel_from` (None: the matches' `PARALLEL_THRESHOLD`), where the runner
+    plays in this process (`workbench.simulate.run_jobs`; whole games: their runner's `PARALLEL_GAMES`)."""
     from workbench.jobs import default_workers
     from workbench.simulate import PARALLEL_THRESHOLD
 
-    if run_size < PARALLEL_THRESHOLD:
+    if run_size < (PARALLEL_THRESHOLD if parallel_from is None else parallel_from):
         return 1
     wanted = default_workers() if workers is None else max(1, workers)
     return max(1, min(wanted, os.cpu_count() or 1))
@@ -412,8 +412,8 @@ class Part:
     """Matches in each call of the runner (decides the cores: `cores_for`); the matchups play one pair a call."""
     unit: str = MATCHES
     """`matches` or `whole games`."""
-    one_core: bool = False
-    """Played in this process whatever the cores (whole games)."""
+    parallel_from: int | None = None
+    """The run size from which the runner plays on worker processes (`cores_for`); None: the matches' threshold."""
     note: str = ""
     """Words after its count (`one pair at a time`)."""
 
@@ -453,7 +453,7 @@ def run_estimate(
     found = {key: pace for key, pace in paces.items() if pace is not None}
     timed = []
     for part in parts:
-        cores = 1 if part.one_core else cores_for(part.run_size, workers)
+        cores = cores_for(part.run_size, workers, part.parallel_from)
         per_unit = sum(1.0 / found[(policy, part.unit)].per_second for policy in part.policies) / len(part.policies)
         timed.append((part, cores, part.units * per_unit / cores))
     total = sum(seconds for _, _, seconds in timed)
@@ -701,12 +701,22 @@ WHOLE_GAMES_ALONE = "loading the engine comes on top"
 
 
 def whole_games_estimate(cardset: CardSet, games: int, policy: str, others: str | None = None) -> Estimate:
-    """How long `workbench.full_game.run_full_games` takes: `games` whole games, played one after another in this
-    process (one core), at the figure of these seats' policies."""
+    """How long `workbench.full_game.run_full_games` takes: `games` whole games at the figure of these seats'
+    policies, on every core from the runner's `PARALLEL_GAMES` on (`whole_games_parallel_from`), else in this
+    process."""
+    from workbench.full_game import whole_games_parallel_from
+
     engine = cardset.ruleset.engine
     if engine is None:
         return Estimate(None, "No time estimate: no engine.")
-    part = Part("the whole games", games, (whole_game_policy(policy, others),), games, WHOLE_GAMES, one_core=True)
+    part = Part(
+        "the whole games",
+        games,
+        (whole_game_policy(policy, others),),
+        games,
+        WHOLE_GAMES,
+        parallel_from=whole_games_parallel_from(cardset.ruleset),
+    )
     return run_estimate(cardset.ruleset_id, whole_game_version(cardset.ruleset), [part], WHOLE_GAMES_ALONE)
 
 
@@ -718,8 +728,9 @@ def whole_game_power_estimate(
     rivals: str,
 ) -> Estimate:
     """How long `workbench.full_game.full_game_power` takes: `games` whole games with every store card in the store,
-    then `games` more without each store card (its progress counts `games x (store cards + 1)`), in one process."""
-    from workbench.full_game import store_cards_of
+    then `games` more without each store card (its progress counts `games x (store cards + 1)`), on every core from
+    the runner's `PARALLEL_GAMES` on."""
+    from workbench.full_game import store_cards_of, whole_games_parallel_from
 
     engine = cardset.ruleset.engine
     if engine is None:
@@ -742,7 +753,7 @@ def whole_game_power_estimate(
         (whole_game_policy(policy, rivals),),
         played,
         WHOLE_GAMES,
-        one_core=True,
+        parallel_from=whole_games_parallel_from(cardset.ruleset),
         note=f"{store + 1} runs of {games:,}",
     )
     return run_estimate(cardset.ruleset_id, whole_game_version(cardset.ruleset), [part], WHOLE_GAMES_ALONE)

@@ -282,11 +282,22 @@ def _with_full_game(
     else:
         store = sum(1 for _ in cardset)  # an upper bound on the store cards, for the progress bar's weights
         stages = _Stages(run.progress, [count, per_card * (store + 1)])
-        report.full_game = run_full_games(cardset, options, count, run.seed, run.policy, None, stages.stage(0))
+        report.full_game = run_full_games(
+            cardset, options, count, run.seed, run.policy, None, stages.stage(0), workers=run.workers
+        )
         report.full_game_trace = report_trace(cardset, options, run.seed, report.full_game.meta["policies"])
         share = FULL_GAME_DEFAULTS.min_buy_share if min_buy_share is None else min_buy_share
         report.full_game_power = full_game_power(
-            cardset, options, per_card, run.seed, run.policy, None, stages.stage(1), min_buy_share=share, rule=rule
+            cardset,
+            options,
+            per_card,
+            run.seed,
+            run.policy,
+            None,
+            stages.stage(1),
+            min_buy_share=share,
+            rule=rule,
+            workers=run.workers,
         )
         report.notes.append(
             "Whole games (game=full): every seat starts from a starter deck and builds its deck in the market, so "

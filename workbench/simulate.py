@@ -13,7 +13,6 @@ import Job` keeps working), and imports none of the layers above it (analysis, f
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import importlib
 import math
@@ -24,11 +23,8 @@ import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any, Literal
 
 import numpy as np
@@ -39,7 +35,7 @@ from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
 from workbench.distributed import check_executor, run_jobs_on_dask
 from workbench.engines import COUNTERS, CompiledCards, Engine, IntArray
 from workbench.full_game_registry import is_full_game
-from workbench.jobs import BatchOutcome, Job, Reducer, default_workers
+from workbench.jobs import BatchOutcome, Job, Reducer, default_workers, gather_in_order, local_pool
 from workbench.limits import check_deck_pairs, limit, run_refused
 from workbench.policies import policy_name, policy_word
 from workbench.run_settings import Progress, RunSettings
@@ -431,7 +427,7 @@ def run_jobs(
                 if progress:
                     progress(done, total)
         return [_joined(job_parts) for job_parts in parts]
-    pool = _local_pool(workers)
+    pool = local_pool(workers)
     pieces = [
         (index, start, min(len(job.seeds), start + pace.size))
         for index, job in enumerate(jobs)
@@ -454,57 +450,19 @@ def run_jobs(
             )
             for index, start, stop in pieces
         ]
-        for position, (index, start, stop) in enumerate(pieces):
-            future = futures[position]
-            assert future is not None
-            while True:
-                try:
-                    outcome = future.result(timeout=PIECE_SECONDS)
-                    break
-                except FuturesTimeout:
-                    # Still running (a worker starting up and loading the engine takes seconds): report anyway, so
-                    # a cancel is heard within PIECE_SECONDS of being pressed whatever the workers are doing.
-                    if progress:
-                        progress(done, total)
-            # The future is dropped once read: it held the whole outcome, which `reduce` has just cut down.
-            futures[position] = None
+
+        def take(position: int, outcome: BatchOutcome) -> None:
+            index = pieces[position][0]
             parts[index].append(kept(index, outcome))
-            del future, outcome
-            done += stop - start
-            if progress:
-                progress(done, total)
-    except BaseException as error:
-        for pending in futures:
-            if pending is not None:
-                pending.cancel()  # a cancelled run (or a failed batch) leaves no queued work behind
-        if isinstance(error, BrokenProcessPool):
-            _POOLS.pop(workers, None)  # a worker died: the next run starts a fresh pool
-        raise
+
+        gather_in_order(
+            futures, [stop - start for _, start, stop in pieces], take, progress, done, total, workers, PIECE_SECONDS
+        )
     finally:
         # Every piece has come back (or the run ended): a piece still queued after a cancel fails to find the file,
         # and nobody waits for it.
         shutil.rmtree(folder, ignore_errors=True)
     return [_joined(job_parts) for job_parts in parts]
-
-
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-"""Worker pools kept for the life of the process: starting one (and loading the compiled engines) costs seconds."""
-
-
-def _local_pool(workers: int) -> ProcessPoolExecutor:
-    pool = _POOLS.get(workers)
-    if pool is None:
-        # spawn, not fork: the app runs threads, and forking a threaded process can deadlock.
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-        _POOLS[workers] = pool
-    return pool
-
-
-@atexit.register
-def _shutdown_pools() -> None:
-    for pool in _POOLS.values():
-        pool.shutdown(wait=False, cancel_futures=True)
-    _POOLS.clear()
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:

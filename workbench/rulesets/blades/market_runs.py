@@ -1,18 +1,25 @@
 """Many whole games (`market.py`) from one seed: per-seat and per-round VP with their parts, and game health.
 
 Pure: numpy only. Game k draws from `np.random.default_rng(SeedSequence(seed).spawn(games)[k])`, so a game depends
-on the seed and its index alone.
+on the seed and its index alone, and a run gives the same games on one process or many (`play_game_runs`: from
+`PARALLEL_GAMES` games on, pieces of `PIECE_GAMES` go to the worker processes `workbench.simulate` uses too).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
+import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from workbench.cards import CardSet, OptionValue, WorkbenchInputError
+from workbench.jobs import default_workers, gather_in_order, local_pool
 from workbench.rulesets.blades.market import (
     CHARACTERS,
     SEATS,
@@ -27,7 +34,18 @@ from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
 MAX_GAMES = 100_000
 """The most whole games one run plays."""
 GameProgress = Callable[[int, int], None]
-"""Called as `progress(done, total)` after every whole game (the app's progress bar and Cancel)."""
+"""Called as `progress(done, total)` after every whole game (the app's progress bar and Cancel); on worker
+processes, after every piece of `PIECE_GAMES` and every `PATIENCE_SECONDS` while one is awaited."""
+PARALLEL_GAMES = 200
+"""From this many whole games in one run on, they play on worker processes. Fewer play in this process: starting a
+worker (importing the workbench, loading the engine, its first game) costs about 1.5 s, 40 to 50 greedy games."""
+PIECE_GAMES = 25
+"""Whole games per piece sent to a worker: about a second of greedy play, small enough that two workers end
+together and a Cancel is heard soon, large enough that sending the cards (82 KB pickled) costs nothing."""
+PATIENCE_SECONDS = 0.25
+"""How often a run waiting on its workers reports its progress anyway (a raising progress is the app's Cancel)."""
+GameRun = tuple[MarketCards, int, int]
+"""One configuration of a run: the cards (with their store), the seed and the number of games (`play_game_runs`)."""
 
 
 def seat_policies(policy: str, players: int, policy_b: str | None = None) -> list[str]:
@@ -191,22 +209,105 @@ def play_full_games(
     policy: str = "greedy",
     policy_b: str | None = None,
     progress: GameProgress | None = None,
+    workers: int | None = None,
 ) -> FullGameRuns:
     """`games` whole games of `options["players"]` seats, seat A playing `policy`, the others `policy_b`;
-    `progress(done, games)` after each game."""
-    import time
-
-    if not 1 <= games <= MAX_GAMES:
-        raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
+    `progress(done, games)` after each game (or piece of games: `play_game_runs`, on `workers` processes)."""
+    check_games(games)
     cards = compile_market(cardset, options)
     policies = seat_policies(policy, int(options["players"]), policy_b)
     started = time.perf_counter()
-    results = []
-    for rng in game_rngs(seed, games):
-        results.append(play_one(cards, rng, policies)[0])
-        if progress is not None:
-            progress(len(results), games)
+    results = play_game_runs([(cards, seed, games)], policies, progress, workers)[0]
     return FullGameRuns(cards, policies, seed, results, time.perf_counter() - started)
+
+
+def check_games(games: int) -> None:
+    """An error unless 1 <= games <= MAX_GAMES."""
+    if not 1 <= games <= MAX_GAMES:
+        raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
+
+
+def play_game_runs(
+    runs: Sequence[GameRun],
+    policies: Sequence[str],
+    progress: GameProgress | None = None,
+    workers: int | None = None,
+) -> list[list[GameResult]]:
+    """Every run's games (`games` from `seed`, on its cards), in order: the same games whatever `workers` is.
+
+    With `workers` above 1 (default: every core) and at least `PARALLEL_GAMES` games in all, game 0 plays here first,
+    so the tournament engine is compiled (or loaded) once and the workers load it from Numba's cache instead of each
+    compiling it; the rest go to the worker processes in pieces of `PIECE_GAMES`. A worker keeps the cards of a run,
+    with what greedy derives from them alone (`MarketCards.memo`) and the tournament engine's tables, across its
+    pieces, as one process does across its games, and shares them between the runs whose cards share `memo` here:
+    such cards must differ in their store alone (as `dataclasses.replace(cards, store_cards=...)` makes them)."""
+    total = sum(games for _, _, games in runs)
+    done = 0
+    results: list[list[GameResult]] = [[] for _ in runs]
+    workers = default_workers() if workers is None else max(1, workers)
+    if workers == 1 or total < PARALLEL_GAMES:
+        for index, (cards, seed, games) in enumerate(runs):
+            for rng in game_rngs(seed, games):
+                results[index].append(play_one(cards, rng, policies)[0])
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        return results
+    seeds = [np.random.SeedSequence(seed).spawn(games) for _, seed, games in runs]
+    if progress is not None:
+        progress(0, total)
+    results[0].append(play_one(runs[0][0], np.random.default_rng(seeds[0][0]), policies)[0])
+    done = 1
+    if progress is not None:
+        progress(done, total)
+    # The cards go to every piece without what greedy derived from them: a worker keeps the first it gets of a token.
+    tokens: dict[int, str] = {}
+    pieces: list[tuple[int, int, int]] = []
+    for index, (cards, _, games) in enumerate(runs):
+        tokens.setdefault(id(cards.memo), uuid.uuid4().hex)
+        start = 1 if index == 0 else 0
+        pieces += [(index, at, min(games, at + PIECE_GAMES)) for at in range(start, games, PIECE_GAMES)]
+    pool = local_pool(workers)
+    futures: list[Future[list[GameResult]] | None] = [
+        pool.submit(
+            play_piece,
+            dataclasses.replace(runs[index][0], memo={}),
+            tokens[id(runs[index][0].memo)],
+            seeds[index][start:stop],
+            tuple(policies),
+        )
+        for index, start, stop in pieces
+    ]
+
+    def take(position: int, played: list[GameResult]) -> None:
+        results[pieces[position][0]].extend(played)
+
+    gather_in_order(
+        futures, [stop - start for _, start, stop in pieces], take, progress, done, total, workers, PATIENCE_SECONDS
+    )
+    return results
+
+
+_WORKER_CARDS: OrderedDict[str, MarketCards] = OrderedDict()
+"""In a worker process: the first cards of each run token it was sent, the last `WORKER_RUNS` runs' (a memo can hold
+megabytes)."""
+WORKER_RUNS = 4
+"""Run tokens whose cards a worker keeps."""
+
+
+def play_piece(
+    cards: MarketCards, token: str, seeds: Sequence[np.random.SeedSequence], policies: Sequence[str]
+) -> list[GameResult]:
+    """In a worker: the games of `seeds` on `cards`' store, with the tournament tables and the memo of the cards first
+    sent with `token` (`play_game_runs`: the cards that share a token differ in their store only), so the tables the
+    tournament engine makes of a card table (`workbench.rulesets.blades.engine`) are made once a run, not a piece."""
+    kept = _WORKER_CARDS.get(token)
+    if kept is None:
+        kept = _WORKER_CARDS[token] = cards
+        while len(_WORKER_CARDS) > WORKER_RUNS:
+            _WORKER_CARDS.popitem(last=False)
+    played = dataclasses.replace(kept, store_cards=cards.store_cards)
+    return [play_one(played, np.random.default_rng(seed), policies)[0] for seed in seeds]
 
 
 def trace_full_game(
@@ -346,8 +447,6 @@ def store_figures(runs: FullGameRuns) -> list[dict[str, Any]]:
 
 def with_set_buy_cost(cardset: CardSet, card_name: str, value: int) -> CardSet:
     """A copy of the set in which every card of `card_name`'s set costs `value` (a set has one buy cost)."""
-    from dataclasses import replace
-
     from workbench.cards import CardEntry
 
     target = next((e for e in cardset.entries if e.card.name.casefold() == card_name.casefold()), None)
@@ -361,7 +460,7 @@ def with_set_buy_cost(cardset: CardSet, card_name: str, value: int) -> CardSet:
             card = cardset.ruleset.card_adapter.validate_python({**card.model_dump(), "buy_cost": value})
             entry = CardEntry(card, entry.row)
         entries.append(entry)
-    return replace(cardset, entries=entries)
+    return dataclasses.replace(cardset, entries=entries)
 
 
 def buy_cost_sweep(
@@ -374,33 +473,33 @@ def buy_cost_sweep(
     policy: str = "greedy",
     policy_b: str | None = None,
     progress: GameProgress | None = None,
+    workers: int | None = None,
 ) -> list[dict[str, Any]]:
     """The card's set at each buy cost, the same seeds each time: how often the card and its set are bought, the
     opening value per dollar, and the seats' mean final VP and dollars left. Where `bought_per_game` reaches 0 the
     card has stopped being bought. `progress(done, total)` counts the games of every value."""
-    rows = []
-    total = games * len(values)
-    for index, value in enumerate(values):
+    check_games(games)
+    for value in values:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise WorkbenchInputError(f"buy cost {value!r} is not a whole number >= 0.", expected="0, 1, 2, ...")
-        changed = with_set_buy_cost(cardset, card_name, int(value))
-        before = index * games
-        step = None if progress is None else (lambda done, _n, before=before: progress(before + done, total))
-        runs = play_full_games(changed, options, games, seed, policy, policy_b, step)
-        cards = runs.cards
+    policies = seat_policies(policy, int(options["players"]), policy_b)
+    compiled = [compile_market(with_set_buy_cost(cardset, card_name, int(value)), options) for value in values]
+    played = play_game_runs([(cards, seed, games) for cards in compiled], policies, progress, workers)
+    rows = []
+    for value, cards, results in zip(values, compiled, played, strict=True):
         card = next(i for i, c in enumerate(cards.cards) if c.name.casefold() == card_name.casefold())
         members = [i for i in set(cards.store_cards) if cards.set_of[i] == cards.set_of[card]]
-        bought = np.sum([r.bought for r in runs.results], axis=0)
+        bought = np.sum([r.bought for r in results], axis=0)
         per_dollar = opening_value_per_dollar(cards)
         rows.append(
             {
                 "buy_cost": value,
                 "bought_per_game": float(bought[card]) / games,
                 "set_bought_per_game": float(sum(bought[i] for i in members)) / games,
-                "games_with_a_copy_bought": float(np.mean([r.bought[card] > 0 for r in runs.results])),
+                "games_with_a_copy_bought": float(np.mean([r.bought[card] > 0 for r in results])),
                 "value_per_dollar": per_dollar.get(card, 0.0),
-                "mean_total_vp": float(np.mean([np.mean(r.total) for r in runs.results])),
-                "dollars_left": float(np.mean([np.mean(r.money) for r in runs.results])),
+                "mean_total_vp": float(np.mean([np.mean(r.total) for r in results])),
+                "dollars_left": float(np.mean([np.mean(r.money) for r in results])),
             }
         )
     return rows
@@ -471,6 +570,7 @@ def store_power(
     policy: str = "greedy",
     policy_b: str | None = "random",
     progress: GameProgress | None = None,
+    workers: int | None = None,
 ) -> list[dict[str, Any]]:
     """Each store card's power in the whole game: the change in seat A's mean final VP when the card's copies are in
     the store against when they are replaced by the other cards of its set (`replaced_by_set_mates`: the same store
@@ -481,36 +581,27 @@ def store_power(
     store, and that alone cost greedy about 1 VP whichever card it was. Each row also carries `bought` and
     `bought_any`: the share of the games with every card in the store in which seat A, and any seat, bought a copy
     of it (`workbench.full_game` judges no card seat A rarely bought)."""
-    import dataclasses
-
-    if not 1 <= games <= MAX_GAMES:
-        raise WorkbenchInputError(f"{games} whole games is out of range.", expected=f"1 to {MAX_GAMES:,} games")
+    check_games(games)
     cards = compile_market(cardset, options)
     policies = seat_policies(policy, int(options["players"]), policy_b)
     store = sorted(set(cards.store_cards), key=lambda i: (int(cards.price[i]), cards.cards[i].name))
-    total, done = games * (len(store) + 1), 0
-
-    def play_all(played: MarketCards) -> list[GameResult]:
-        nonlocal done
-        results = []
-        for rng in game_rngs(seed, games):
-            results.append(play_one(played, rng, policies)[0])
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        return results
+    # The same seeds every way: with every card's copies in the store, then without each card's.
+    runs = [(cards, seed, games)] + [
+        (dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c)), seed, games) for c in store
+    ]
+    played = play_game_runs(runs, policies, progress, workers)
 
     def seat_a_vp(results: list[GameResult]) -> np.ndarray:
         return np.array([r.total[0] for r in results], dtype=float)
 
-    first = play_all(cards)
+    first = played[0]
     with_all = seat_a_vp(first)
     # The games with every card's copies in the store: the share in which seat A, and any seat, bought a copy.
     bought_by_a = np.mean([np.asarray(r.bought_by_seat)[0] > 0 for r in first], axis=0)
     bought_by_any = np.mean([r.bought > 0 for r in first], axis=0)
     rows = []
-    for c in store:
-        totals = seat_a_vp(play_all(dataclasses.replace(cards, store_cards=replaced_by_set_mates(cards, c))))
+    for c, without in zip(store, played[1:], strict=True):
+        totals = seat_a_vp(without)
         differences = with_all - totals
         half = 1.959964 * float(differences.std(ddof=1)) / np.sqrt(games) if games > 1 else float("nan")
         power = float(differences.mean())
