@@ -1,9 +1,11 @@
 """Millennium Blades' whole game in a real browser: rule option game=full, the power curve on the buy-cost axis run
 from its tab, its chart and verdict table shown, and the result still there after moving to another tab and back.
 
-The games are kept small (two seats under the 3-5 player rules, two market actions a timer segment, two games per
-card) so the run takes seconds once the market engine is compiled; the figures themselves are checked against
-`workbench.full_game` in tests/app/test_app_balance_blades_full_game.py.
+The games are kept small (two seats under the 3-5 player rules, two market actions a timer segment, six games per
+card) so the run takes seconds once the market engine is compiled; six games a card make more than the runner's
+`PARALLEL_GAMES` in all, so the run goes to the worker processes the app's server starts (spawned from its threads),
+as the power curve at the defaults does. The figures themselves are checked against `workbench.full_game` in
+tests/app/test_app_balance_blades_full_game.py, and the same on one process or many in tests/test_full_game.py.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ import pytest
 from browser import steps
 
 from workbench.app.full_game_view import POWER_TAB, SWEEP_TAB
+from workbench.full_game import store_cards_of
+from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
+from workbench.rulesets.blades.market_runs import PARALLEL_GAMES
+
+GAMES_PER_CARD = 6
+"""Whole games per store card: with the sample's store, more than `PARALLEL_GAMES` in all (checked below)."""
 
 Page = playwright_api.Page
 Locator = playwright_api.Locator
@@ -55,6 +63,8 @@ def test_the_whole_game_power_curve_runs_from_its_tab_and_stays_after_moving_awa
     sets = bundled_sets("blades")
     assert sets, "no bundled Millennium Blades set"
     path = sets[0]
+    small = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
+    assert GAMES_PER_CARD * (len(store_cards_of(load_cardset(path), small)) + 1) >= PARALLEL_GAMES
     steps.choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
     page.get_by_role("button", name="Open bundled set").click()
     expect(page.get_by_text(f"Opened {path.name} with its")).to_be_visible()
@@ -74,7 +84,7 @@ def test_the_whole_game_power_curve_runs_from_its_tab_and_stays_after_moving_awa
     steps.idle(page)
     games = page.get_by_label("Whole games per card", exact=True)
     games.scroll_into_view_if_needed()
-    games.fill("2")
+    games.fill(str(GAMES_PER_CARD))
     page.keyboard.press("Enter")
     steps.idle(page)
     run = page.get_by_role("button", name="Run the power curve")
@@ -86,7 +96,7 @@ def test_the_whole_game_power_curve_runs_from_its_tab_and_stays_after_moving_awa
     chart = page.get_by_test_id("stPlotlyChart").filter(has_text="Power in the whole game on the buy-cost axis")
     chart.scroll_into_view_if_needed()
     expect(chart).to_be_visible()
-    expect(chart).to_contain_text("2 games per card")
+    expect(chart).to_contain_text(f"{GAMES_PER_CARD} games per card")
     expect(chart.locator(".scatterlayer .point").first).to_be_visible()
     expect(page.get_by_text("mean final VP with the card's copies in the store minus").first).to_be_visible()
     table = page.get_by_test_id("stDataFrame").first
