@@ -160,6 +160,37 @@ def test_every_running_command_draws_its_bar_on_a_terminal_and_none_under_quiet(
     _each_draws_its_bar(commands, {"simulate", "matchups", "power curve", "health", "power"}, monkeypatch, capsys)
 
 
+def test_whole_games_draw_a_bar_counting_games(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = ["--option", "game=full", "--option", "players=2", "--option", "market_actions=2"]
+    small += ["--option", "two_player_rules=normal"]
+    for label, argv in {
+        "whole games": ["simulate", "blades/blades_sample", *small, "--matches", "3"],
+        "whole-game power curve": ["power-curve", "blades/blades_sample", *small, "--matches-per-card", "1"],
+        "whole-game sweep": [
+            "sweep",
+            "blades/blades_sample",
+            *small,
+            "--card",
+            "Cathedral Engine",
+            "--field",
+            "buy_cost",
+            "--values",
+            "2,5",
+            "--matches-per-card",
+            "1",
+        ],
+    }.items():
+        stream = Terminal()
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert main([*argv, "--workers", "1", "--format", "json"]) == 0, label
+        capsys.readouterr()
+        bars = [line for line in _lines(stream) if line.startswith(f"{label}:")]
+        assert bars and "100%" in bars[-1] and "games/s" in bars[-1] and "ETA" in bars[-1], (label, bars)
+        assert "matches" not in bars[-1], bars[-1]
+
+
 def test_stat_values_and_propose_draw_a_bar_of_their_steps(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
