@@ -704,19 +704,18 @@ def whole_games_estimate(cardset: CardSet, games: int, policy: str, others: str 
     """How long `workbench.full_game.run_full_games` takes: `games` whole games at the figure of these seats'
     policies, on every core from the runner's `PARALLEL_GAMES` on (`whole_games_parallel_from`), else in this
     process."""
+    if cardset.ruleset.engine is None:
+        return Estimate(None, "No time estimate: no engine.")
+    return _whole_games_run(cardset, "the whole games", games, whole_game_policy(policy, others))
+
+
+def _whole_games_run(cardset: CardSet, label: str, games: int, seats: str, note: str = "") -> Estimate:
+    """The estimate of one run of `games` whole games at the figure of the seats' policies (`whole_game_policy`), on
+    the cores its runner uses (`whole_games_parallel_from`)."""
     from workbench.full_game import whole_games_parallel_from
 
-    engine = cardset.ruleset.engine
-    if engine is None:
-        return Estimate(None, "No time estimate: no engine.")
-    part = Part(
-        "the whole games",
-        games,
-        (whole_game_policy(policy, others),),
-        games,
-        WHOLE_GAMES,
-        parallel_from=whole_games_parallel_from(cardset.ruleset),
-    )
+    parallel_from = whole_games_parallel_from(cardset.ruleset)
+    part = Part(label, games, (seats,), games, WHOLE_GAMES, parallel_from=parallel_from, note=note)
     return run_estimate(cardset.ruleset_id, whole_game_version(cardset.ruleset), [part], WHOLE_GAMES_ALONE)
 
 
@@ -730,7 +729,7 @@ def whole_game_power_estimate(
     """How long `workbench.full_game.full_game_power` takes: `games` whole games with every store card in the store,
     then `games` more without each store card (its progress counts `games x (store cards + 1)`), on every core from
     the runner's `PARALLEL_GAMES` on."""
-    from workbench.full_game import store_cards_of, whole_games_parallel_from
+    from workbench.full_game import store_cards_of
 
     engine = cardset.ruleset.engine
     if engine is None:
@@ -747,13 +746,5 @@ def whole_game_power_estimate(
     if store is None:
         return _uncounted("this power curve")
     played = games * (store + 1)
-    part = Part(
-        "the power curve",
-        played,
-        (whole_game_policy(policy, rivals),),
-        played,
-        WHOLE_GAMES,
-        parallel_from=whole_games_parallel_from(cardset.ruleset),
-        note=f"{store + 1} runs of {games:,}",
-    )
-    return run_estimate(cardset.ruleset_id, whole_game_version(cardset.ruleset), [part], WHOLE_GAMES_ALONE)
+    note = f"{store + 1} runs of {games:,}"
+    return _whole_games_run(cardset, "the power curve", played, whole_game_policy(policy, rivals), note)

@@ -18,6 +18,7 @@ import pytest
 from browser import steps
 
 from workbench.app.full_game_view import POWER_TAB, SWEEP_TAB
+from workbench.cards import OptionValue
 from workbench.full_game import store_cards_of
 from workbench.loading import load_cardset
 from workbench.paths import bundled_sets
@@ -63,7 +64,7 @@ def test_the_whole_game_power_curve_runs_from_its_tab_and_stays_after_moving_awa
     sets = bundled_sets("blades")
     assert sets, "no bundled Millennium Blades set"
     path = sets[0]
-    small = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
+    small: dict[str, OptionValue] = {"players": 2, "market_actions": 2, "two_player_rules": "normal"}
     assert GAMES_PER_CARD * (len(store_cards_of(load_cardset(path), small)) + 1) >= PARALLEL_GAMES
     steps.choose(page, "Bundled set", f"{path.parent.name} · {path.name}")
     page.get_by_role("button", name="Open bundled set").click()
