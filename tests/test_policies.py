@@ -29,9 +29,11 @@ from workbench.policies import (
     SEARCH,
     is_policy,
     plays_random,
+    policy_code,
     policy_name,
     policy_word,
     random_played,
+    search_rollouts_of,
     start_policy,
 )
 from workbench.rulesets import RULESETS
@@ -258,3 +260,62 @@ def test_souls_rules_draw_nothing_once_the_match_is_dealt() -> None:
                 if called & draws:
                     drawing.add(node.name)
     assert drawing == {"shuffle_zone", "setup_match", "random_answer", "random_turn", "determinize"}
+
+
+# --- search's own budget (search:R) ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "rollouts"), [("search:1", 1), ("Search: 4", 4), ("search:1000", 1000)])
+def test_search_packs_its_budget_and_reads_it_back(name: str, rollouts: int) -> None:
+    word = policy_word(name, POLICY_NAMES)
+    assert policy_code(word) == SEARCH and word >> CODE_BITS == rollouts
+    assert policy_name(word) == f"search:{rollouts}"
+    assert policy_word(policy_name(word), POLICY_NAMES) == word
+    block = fresh_block(name)
+    assert block[P_CODE] == SEARCH and block[P_EPSILON] == rollouts
+    assert search_rollouts_of(block, np.int64(16)) == rollouts
+    assert search_rollouts_of(fresh_block("search"), np.int64(16)) == 16  # plain search: the option's
+
+
+@pytest.mark.parametrize("name", ["search:0", "search:1001", "search:-2", "search:4.5", "search:x", "search:"])
+def test_a_search_budget_outside_1_to_1000_is_refused_with_what_was_expected(name: str) -> None:
+    with pytest.raises(WorkbenchInputError, match="rollouts per candidate") as caught:
+        policy_word(name, POLICY_NAMES)
+    assert "search:4" in str(caught.value)
+    assert not is_policy(name, POLICY_NAMES)
+
+
+SEARCH_MATCHES = 8
+"""Matches of each search run below: SOURCE's search plays a few dozen a second."""
+
+
+def play_searched(ruleset_id: str, policy_a: str, policy_b: str, rollouts: int | None = None) -> tuple[Any, ...]:
+    cardset, decks = bundled_cardset_and_decks(RULESETS[ruleset_id])
+    engine, compiled, _ = compile_for(cardset, None if rollouts is None else {"search_rollouts": rollouts})
+    deck_b = decks[1] if len(decks) > 1 else decks[0]
+    seeds, first = batch_seeds(5, SEARCH_MATCHES)[0]
+    done = engine.play_batch(
+        compiled,
+        compiled.deck_array(decks[0]),
+        compiled.deck_array(deck_b),
+        seeds,
+        first,
+        policy_word(policy_a, engine.policies),
+        policy_word(policy_b, engine.policies),
+    )
+    return tuple(np.asarray(part) for part in done[:3])
+
+
+@pytest.mark.parametrize("ruleset", ENGINE_RULESETS, ids=lambda r: r.id)
+def test_search_with_its_own_budget_plays_as_search_with_that_budget_as_the_option(ruleset: Any) -> None:
+    """Issue 31: a policy's parameter is its own, not a rule option. `search:3` on both sides plays exactly the
+    matches `search` plays under `search_rollouts=3`; each side may have its own (`search:2` against `search:5`),
+    and the run repeats with its seed."""
+    own = play_searched(ruleset.id, "search:3", "search:3")
+    option = play_searched(ruleset.id, "search", "search", rollouts=3)
+    for part_own, part_option in zip(own, option, strict=True):
+        assert np.array_equal(part_own, part_option)
+    mixed = play_searched(ruleset.id, "search:2", "search:5")
+    again = play_searched(ruleset.id, "search:2", "search:5")
+    for part_mixed, part_again in zip(mixed, again, strict=True):
+        assert np.array_equal(part_mixed, part_again)

@@ -2,11 +2,17 @@
 epsilon-greedy policy.
 
 A side's policy lives in a block of `POLICY_WORDS` integers in the engine's state (each engine's side row keeps it
-from its `S_POLICY` column on): the policy's code (`P_CODE`), its parameter (`P_EPSILON`, in millionths) and the
-four words of the policy's own xorshift generator (`P_RNG`). The command line, the app and the bench name a policy
-as text (`greedy`, `random`, `search`, `epsilon`, `epsilon:0.25`); `policy_word` turns the text into the one integer
-an engine's batch takes for each side (code and parameter packed), and `start_policy` unpacks it into the block
-when a match begins.
+from its `S_POLICY` column on): the policy's code (`P_CODE`), its parameter (`P_EPSILON`: epsilon in millionths, or
+the search's rollouts per candidate) and the four words of the policy's own xorshift generator (`P_RNG`). The
+command line, the app and the bench name a policy as text (`greedy`, `random`, `search`, `search:4`, `epsilon`,
+`epsilon:0.25`); `policy_word` turns the text into the one integer an engine's batch takes for each side (code and
+parameter packed; `policy_code` reads the code back), and `start_policy` unpacks it into the block when a match
+begins.
+
+**Search's budget** (`search:R`, R rollouts per candidate at each decision it searches, 1 to `MAX_SEARCH_ROLLOUTS`):
+the policy's own parameter, so each side can search with its own budget (`--policy search:4 --policy-b search:16`).
+Plain `search` carries no parameter and searches with the rule option `search_rollouts` as before; `search:R`
+plays exactly as `search` with `search_rollouts=R` would (`search_rollouts_of` is where an engine's search reads it).
 
 **Epsilon-greedy** (`epsilon:E`, E in [0, 1], default `DEFAULT_EPSILON`): at each decision the side's policy asks,
 the side plays the game's random policy with probability E and greedy otherwise. Both the coin and the random
@@ -43,12 +49,16 @@ P_CODE, P_EPSILON, P_RNG = 0, 1, 2
 POLICY_WORDS = 6
 """Length of a side's policy block."""
 
+MAX_SEARCH_ROLLOUTS = 1_000
+"""The most rollouts per candidate `search:R` takes: the bound of the rule option `search_rollouts` in every ruleset."""
 EPSILON_SCALE = 1_000_000
 """Epsilon is kept in millionths: `epsilon:0.1` plays random at a decision when a draw below 10**6 is under 100,000."""
 DEFAULT_EPSILON = 0.1
 """Epsilon when the name has no value (`epsilon` alone)."""
 CODE_BITS = 8
 """A policy word's low bits hold the code, the bits above them the parameter."""
+CODE_MASK = (1 << CODE_BITS) - 1
+"""A policy word's code bits (`word & CODE_MASK` in a kernel, `policy_code` in Python)."""
 POLICY_SEED_SALT = 0x5EED_0F_E951_0000
 """Mixed into the match's seed for the policy's generator, so it never repeats the match's own stream."""
 
@@ -63,7 +73,10 @@ def policy_word(name: str, known: Sequence[str]) -> int:
     if base == "epsilon" and "epsilon" in known:
         epsilon = epsilon_of(name, value.strip()) if valued else DEFAULT_EPSILON
         return EPSILON_GREEDY | (round(epsilon * EPSILON_SCALE) << CODE_BITS)
+    if base == "search" and "search" in known:
+        return SEARCH | (search_rollouts_in(name, value.strip()) << CODE_BITS)
     takes = "; epsilon takes a value, e.g. epsilon:0.1" if "epsilon" in known else ""
+    takes += "; search a budget, e.g. search:4" if "search" in known else ""
     raise WorkbenchInputError(
         f"'{name}' is not a policy of this engine.", expected="one of: " + ", ".join(known) + takes
     )
@@ -91,22 +104,57 @@ def epsilon_of(name: str, value: str) -> float:
     return epsilon
 
 
+def search_rollouts_in(name: str, value: str) -> int:
+    """The R of `search:R`, or an error saying what was expected."""
+    if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_SEARCH_ROLLOUTS):
+        raise WorkbenchInputError(
+            f"'{name}': the search's budget must be a whole number of rollouts per candidate from 1 to "
+            f"{MAX_SEARCH_ROLLOUTS:,}.",
+            expected="search (the option search_rollouts) or search:R with 1 <= R <= 1,000, e.g. search:4",
+        )
+    return int(value)
+
+
+def policy_code(word: int) -> int:
+    """The policy code of a policy word (GREEDY, RANDOM, SEARCH or EPSILON_GREEDY), its parameter left out."""
+    return word & CODE_MASK
+
+
 def policy_name(word: int) -> str:
-    """The text of a policy word (`epsilon:0.1` for epsilon-greedy at 0.1): what `policy_word` reads back."""
-    code = word & ((1 << CODE_BITS) - 1)
-    if code != EPSILON_GREEDY:
-        return POLICY_NAMES[code]
-    return f"epsilon:{(word >> CODE_BITS) / EPSILON_SCALE:g}"
+    """The text of a policy word (`epsilon:0.1` for epsilon-greedy at 0.1, `search:4` for a search of 4 rollouts
+    per candidate): what `policy_word` reads back."""
+    code = policy_code(word)
+    if code == EPSILON_GREEDY:
+        return f"epsilon:{(word >> CODE_BITS) / EPSILON_SCALE:g}"
+    if code == SEARCH and word >> CODE_BITS:
+        return f"search:{word >> CODE_BITS}"
+    return POLICY_NAMES[code]
 
 
 @rules_kernel
 def start_policy(block: IntArray, word: EngineInt, seed: EngineInt, side: EngineInt) -> None:
     """Fill a side's policy block at the start of a match from its policy word (`policy_word`) and the match's seed:
     the code, the parameter and, for epsilon-greedy, the policy's own generator (seeded apart from the match's)."""
-    block[P_CODE] = word & ((1 << CODE_BITS) - 1)
+    block[P_CODE] = word & CODE_MASK
     block[P_EPSILON] = word >> CODE_BITS
     if block[P_CODE] == EPSILON_GREEDY:
         rng_seed(block[P_RNG : P_RNG + 4], seed ^ (POLICY_SEED_SALT + side))  # no overflow, compiled or not
+
+
+@inline_kernel
+def search_rollouts_of(block: IntArray, option: EngineInt) -> EngineInt:
+    """The search's rollouts per candidate for the side whose policy block this is: its own (`search:R`), else the
+    rule option `search_rollouts` (`option`), as plain `search` always read it."""
+    own = block[P_EPSILON]
+    return own if own > 0 else option
+
+
+@inline_kernel
+def word_search_rollouts(word: EngineInt, option: EngineInt) -> EngineInt:
+    """`search_rollouts_of` from the policy word itself, for an engine whose searching side keeps greedy's block in
+    its state (SOURCE)."""
+    own = word >> CODE_BITS
+    return own if own > 0 else option
 
 
 @inline_kernel

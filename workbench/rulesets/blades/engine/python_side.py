@@ -31,7 +31,7 @@ from workbench.engines import (
     published_counters,
 )
 from workbench.limits import over_limit
-from workbench.policies import POLICY_NAMES, SEARCH
+from workbench.policies import POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.blades.cards import BladesCard
 from workbench.rulesets.blades.costs import check_effects as effect_findings
 from workbench.rulesets.blades.effects import EffectAction, parse_effects
@@ -561,7 +561,7 @@ def _run(
         rp_a,
         cards.meta,
     )
-    if SEARCH in (policy_a, policy_b):
+    if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         work = search_state(compiled)
         play_searched_matches(*args, work["sim"], work["world"])
         if search_words is not None:

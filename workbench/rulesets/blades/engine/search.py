@@ -23,7 +23,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import SEARCH
+from workbench.policies import SEARCH, search_rollouts_of
 from workbench.rulesets.blades.engine.layout import (
     EV_END,
     EV_PASS,
@@ -57,6 +57,7 @@ from workbench.rulesets.blades.engine.layout import (
     SR_ROLLOUTS,
     SR_TRIED,
     SR_WANTED,
+    policy_of,
 )
 from workbench.rulesets.blades.engine.policies import greedy_single
 from workbench.rulesets.blades.engine.rules import (
@@ -261,7 +262,8 @@ def search_decision(
     p: EngineInt,
 ) -> int:
     """Seat p's single for this turn (-1: greedy's turn): the best candidate (`search_candidates`) after successive
-    halving over `search_rollouts` x candidates rollouts, greedy's on a tie. With one distinct single in hand there
+    halving over `search_rollouts` x candidates rollouts (the seat's own `search:R` in place of the option:
+    `search_rollouts_of`), greedy's on a tie. With one distinct single in hand there
     is nothing to choose: no rollout. The search's words are `st.search` (SR_*); its work records are `world` (a
     round's sampled world) and `sim` (a rollout's play)."""
     search = st.search
@@ -272,7 +274,7 @@ def search_decision(
         return -1
     sort_unseen_store(st, world)
     context = (g, st, world, sim, p)
-    budget = st.options[O_SEARCH_ROLLOUTS] * m
+    budget = search_rollouts_of(policy_of(st, p), st.options[O_SEARCH_ROLLOUTS]) * m
     search[SR_ROLLOUTS] += halving_search(
         context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
     )

@@ -28,7 +28,7 @@ from workbench.engines import (
     published_counters,
     rng_seed,
 )
-from workbench.policies import GREEDY, POLICY_NAMES, SEARCH
+from workbench.policies import GREEDY, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.circles.abilities import ABILITIES, ABILITY_INDEX, COLOURS, find_ability
 from workbench.rulesets.circles.cards import Character, Resource
 from workbench.rulesets.circles.costs import resource_colour
@@ -339,7 +339,7 @@ def run_batch(
         winners,
         turns,
     )
-    if SEARCH in (policy_a, policy_b):
+    if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The search policy's turn snapshot (the whole buffer: counters and trace go back with it) and rollout buffer.
         snapshot = np.zeros_like(state)
         scratch = state_buffer(capacity, len(compiled.names), 0)[0]

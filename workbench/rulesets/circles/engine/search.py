@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.policies import SEARCH
+from workbench.policies import SEARCH, search_rollouts_of
 from workbench.rulesets.circles.engine.layout import (
     C_ABORTED,
     C_CAND,
@@ -54,6 +54,7 @@ from workbench.rulesets.circles.engine.layout import (
     decision_of,
     game_of,
     options_of,
+    policy_of,
     restore,
     rng_of,
     search_of,
@@ -210,9 +211,9 @@ def search_decision(
 ) -> EngineInt:
     """The listed row among n that successive halving finds best (`workbench.search_kernels`): its candidates are
     greedy's row (`default`, candidate 0, so a tie keeps it) and every other distinct listed row (C_DISTINCT: a row
-    alike an earlier one is not weighed again); its budget, `search_rollouts` rollouts per candidate, is spent in
-    ceil(log2 candidates) rounds, each giving every candidate still in the same number of rollouts and keeping the
-    better half.
+    alike an earlier one is not weighed again); its budget, `search_rollouts` rollouts per candidate (the side's own
+    `search:R` in its place: `search_rollouts_of`), is spent in ceil(log2 candidates) rounds, each giving every
+    candidate still in the same number of rollouts and keeping the better half.
 
     In a round every candidate is played in the same sampled worlds with the same later dice (common random numbers):
     the comparison between choices then carries only the noise of what the choices change, not of which hidden cards
@@ -230,7 +231,7 @@ def search_decision(
         if k != default and control[C_DISTINCT + k] == 1:
             control[C_CAND + m] = k
             m += 1
-    budget = options_of(R)[O_SEARCH_ROLLOUTS] * m
+    budget = search_rollouts_of(policy_of(snapshot, s), options_of(R)[O_SEARCH_ROLLOUTS]) * m
     context = (R, snapshot, scratch, s, control)
     halving_search(
         no_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, search_rng_of(snapshot)

@@ -24,7 +24,7 @@ from workbench.engines import (
     new_counters,
     published_counters,
 )
-from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH
+from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
 from workbench.rulesets.plasma.effects import parse_effects
@@ -209,7 +209,7 @@ def _run(
     state = new_state(compiled.options, traced)
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int8)
-    if SEARCH in (policy_a, policy_b):
+    if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The rollouts' records, of the state's own type: a rollout plays the batch's machine code, not a copy.
         world = new_state(compiled.options, traced)
         sim = new_state(compiled.options, traced)

@@ -22,6 +22,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
+from workbench.policies import POLICY_WORDS, search_rollouts_of
 from workbench.rulesets.plasma.engine.greedy import greedy_attack_choice, greedy_attacker, greedy_play
 from workbench.rulesets.plasma.engine.layout import (
     ACTIVATE,
@@ -223,7 +224,8 @@ def search_decision(
     table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt, n: EngineInt, stage: EngineInt
 ) -> EngineInt:
     """The index, among st.choice[:n] (greedy's choice first), of p's choice after successive halving over
-    `search_rollouts` x n rollouts; a tie goes to the lower index, so greedy's choice is kept on a tie.
+    `search_rollouts` x n rollouts (the side's own `search:R` in place of the option: `search_rollouts_of`); a tie
+    goes to the lower index, so greedy's choice is kept on a tie.
 
     The budget is spent in ceil(log2 n) rounds (`workbench.search_kernels`): in each, every candidate still in gets
     the round's even share of rollouts, then the better half (by points) go on. A rollout of a round deals one world
@@ -238,7 +240,7 @@ def search_decision(
     if depth > 0 and st.game[G_TURN] + depth < cut:
         cut = st.game[G_TURN] + depth
     context = (table, st, world, sim, p, stage, cut)
-    budget = st.options[O_SEARCH_ROLLOUTS] * n
+    budget = search_rollouts_of(st.side[p, S_POLICY : S_POLICY + POLICY_WORDS], st.options[O_SEARCH_ROLLOUTS]) * n
     st.searched[1] += halving_search(
         context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
     )

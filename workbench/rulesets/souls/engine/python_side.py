@@ -28,7 +28,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.policies import POLICY_NAMES, SEARCH
+from workbench.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
 from workbench.rulesets.souls.costs import attack_range, has_ability
@@ -301,7 +301,8 @@ def play_batch_kernel(
 ) -> None:
     """Play one match per seed on one state array (its counters add up over the batch). `work` and `search` are
     the search policy's rollout buffers and words (`new_search_buffers`; unused unless a side plays `search`)."""
-    searched = policy_a == SEARCH or policy_b == SEARCH  # policy words: an epsilon word is never SEARCH
+    # Policy words: the code is the low bits (`search:R` holds R above them).
+    searched = (policy_a & CODE_MASK) == SEARCH or (policy_b & CODE_MASK) == SEARCH
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
@@ -354,7 +355,7 @@ def new_search_buffers(compiled: CompiledCards, capacity: int) -> tuple[IntArray
 def search_buffers(arrays: MatchArrays, policy_a: int, policy_b: int) -> tuple[IntArray, IntArray]:
     """`new_search_buffers` for the match state's cards and capacity, or, when neither side searches, buffers of one
     word (of the same shapes: one compiled batch)."""
-    if SEARCH not in (policy_a, policy_b):
+    if SEARCH not in (policy_code(policy_a), policy_code(policy_b)):
         return np.zeros((2, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
     return new_search_buffers(arrays.compiled, int(arrays.st[G_CAPACITY]))
 

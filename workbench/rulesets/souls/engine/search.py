@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.policies import GREEDY, P_CODE, SEARCH
+from workbench.policies import GREEDY, P_CODE, SEARCH, search_rollouts_of
 from workbench.rulesets.souls.engine.layout import (
     A_CAST,
     A_EQUIP,
@@ -299,8 +299,9 @@ def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: En
 @rules_kernel
 def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> int:
     """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
-    over `search_rollouts` x candidates rollouts (`work[0]` holds each sampled world, `work[1]` a rollout); returns
-    its candidate number. With no legal action, "end the turn" without a rollout."""
+    over `search_rollouts` x candidates rollouts (the side's own `search:R` in place of the option:
+    `search_rollouts_of`; `work[0]` holds each sampled world, `work[1]` a rollout); returns its candidate number.
+    With no legal action, "end the turn" without a rollout."""
     m = search_candidates(G, st, search, side)
     search[SR_N] = m
     search[SR_CHOICE] = m - 1
@@ -317,7 +318,7 @@ def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray,
         SR_POINTS,
         SR_TRIED,
         m,
-        opt(G, O_SEARCH_ROLLOUTS) * m,
+        search_rollouts_of(policy_of(st, side), opt(G, O_SEARCH_ROLLOUTS)) * m,
         search,
     )
     search[SR_DECISIONS] += 1

@@ -37,6 +37,7 @@ from workbench.policies import (
     POLICY_NAMES,
     RANDOM,
     SEARCH,
+    policy_code,
 )
 from workbench.rulesets.source.costs import (
     canonical_symbol,
@@ -523,7 +524,7 @@ def _run(
     state = new_state(game, MAX_TRACE_EVENTS if traced else 0)
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int8)
-    if SEARCH in (policy_a, policy_b):
+    if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
         # The rollouts' records (untraced: their counters and trace nobody reads).
         world, work = new_state(game), new_state(game)
         play_searched_matches(

@@ -20,12 +20,14 @@ from workbench.engines import (
     rules_kernel,
 )
 from workbench.policies import (
+    CODE_MASK,
     GREEDY,
     P_CODE,
     SEARCH,
+    search_rollouts_of,
 )
 from workbench.rulesets.source.engine.board import st_of, trace
-from workbench.rulesets.source.engine.greedy import greedy_main
+from workbench.rulesets.source.engine.greedy import greedy_main, policy_of
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
     C_TRAP_OWNER,
@@ -339,7 +341,7 @@ def search_decision(
             m += 1
     search[SR_N] = m
     context = (G, state, world, work, p)
-    budget = opts[O_SEARCH_ROLLOUTS] * m
+    budget = search_rollouts_of(policy_of(state, p), opts[O_SEARCH_ROLLOUTS]) * m
     search[SR_ROLLOUTS] += halving_search(
         context_world, context_rollout, context, search, SR_ORDER, SR_POINTS, SR_TRIED, np.int64(m), budget, search
     )
@@ -347,6 +349,16 @@ def search_decision(
     best = search[SR_ORDER]
     search[SR_CHOICE] = best
     return best
+
+
+@inline_kernel
+def played_in_the_state(word: EngineInt) -> EngineInt:
+    """The policy word a side plays in the state: a search side's with greedy's code and its own parameter kept
+    (`search:R`: the block's parameter, which `search_rollouts_of` reads; greedy never reads it), since it plays
+    greedy there and `search_turn` picks its main action; any other side's as it is."""
+    if (word & CODE_MASK) == SEARCH:
+        return word - SEARCH + GREEDY
+    return word
 
 
 @inline_kernel
@@ -388,9 +400,7 @@ def play_searched_matches(
     for i in range(seeds.shape[0]):
         begin_match_counters(state.counters, i)
         setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(
-            state, GREEDY if policy_a == SEARCH else policy_a, GREEDY if policy_b == SEARCH else policy_b, seeds[i]
-        )
+        setup_policies(state, played_in_the_state(policy_a), played_in_the_state(policy_b), seeds[i])
         rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
         p = game[G_FIRST]
         while game[G_OVER] == 0:
@@ -400,7 +410,7 @@ def play_searched_matches(
                 game[G_OVER] = 1
                 game[G_WINNER] = -1
                 break
-            if (policy_a if p == 0 else policy_b) == SEARCH:
+            if ((policy_a if p == 0 else policy_b) & CODE_MASK) == SEARCH:
                 search_turn(
                     G,
                     state,
