@@ -21,7 +21,7 @@ from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_b
 from workbench.engines import Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
-from workbench.policies import DEFAULT_EPSILON, policy_name, policy_word
+from workbench.policies import DEFAULT_EPSILON, MAX_SEARCH_ROLLOUTS, policy_name, policy_word
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
@@ -506,12 +506,28 @@ EPSILON_STEP = 0.05
 
 
 def policy_input(column: Any, label: str, policies: Sequence[str], index: int, key: str) -> str:
-    """A policy picked from the engine's `policies`, as the text a run takes (`greedy`, `search`, `epsilon:0.25`).
+    """A policy picked from the engine's `policies`, as the text a run takes (`greedy`, `search`, `search:4`,
+    `epsilon:0.25`).
 
     Picking `epsilon` opens a box under it for the exploration rate E (the share of decisions played at random; the
     command line's `--policy epsilon:E`), from 0 to 1, default `DEFAULT_EPSILON`; the text names its value, so a
-    result's provenance says which rate played."""
+    result's provenance says which rate played. Picking `search` opens a box for its own budget, rollouts per
+    candidate (`--policy search:R`), left empty for the rule option `search_rollouts`."""
     picked = str(column.selectbox(label, list(policies), index=index, key=key))
+    if picked == "search":
+        rollouts = column.number_input(
+            f"{label}: rollouts per candidate",
+            min_value=1,
+            max_value=MAX_SEARCH_ROLLOUTS,
+            value=None,
+            step=1,
+            key=f"{key}_search_rollouts",
+            placeholder="the rule option search_rollouts",
+            help="The search's own budget: rollouts per candidate at each decision it searches, for this side only. "
+            "Empty: the rule option search_rollouts (Rule options for the simulation). More rollouts play stronger "
+            f"and slower. From 1 to {MAX_SEARCH_ROLLOUTS:,}.",
+        )
+        return picked if rollouts is None else policy_name(policy_word(f"search:{int(rollouts)}", policies))
     if picked != "epsilon":
         return picked
     rate = column.number_input(
