@@ -195,6 +195,7 @@ PLAY = frozenset(
         "search_rollout",
         "search_decision",
         "search_turn",
+        "played_in_the_state",
         "play_searched_matches",
     }
 )
