@@ -173,17 +173,25 @@ MATCHES = 120
 
 
 @functools.cache
-def first_pair(ruleset_id: str) -> tuple[Any, Any, Any, Any]:
+def first_pair(ruleset_id: str, rollouts: int | None = None) -> tuple[Any, Any, Any, Any]:
+    """The engine, the bundled set compiled (with `search_rollouts=rollouts` when given) and its first two decks."""
     ruleset = RULESETS[ruleset_id]
     cardset, decks = bundled_cardset_and_decks(ruleset)
-    engine, compiled, _ = compile_for(cardset)
+    engine, compiled, _ = compile_for(cardset, None if rollouts is None else {"search_rollouts": rollouts})
     deck_b = decks[1] if len(decks) > 1 else decks[0]
     return engine, compiled, compiled.deck_array(decks[0]), compiled.deck_array(deck_b)
 
 
-def play(ruleset_id: str, policy_a: str, policy_b: str = "greedy", seed: int = 11) -> tuple[np.ndarray, ...]:
-    engine, compiled, deck_a, deck_b = first_pair(ruleset_id)
-    seeds, first = batch_seeds(seed, MATCHES)[0]
+def play(
+    ruleset_id: str,
+    policy_a: str,
+    policy_b: str = "greedy",
+    seed: int = 11,
+    matches: int = MATCHES,
+    rollouts: int | None = None,
+) -> tuple[np.ndarray, ...]:
+    engine, compiled, deck_a, deck_b = first_pair(ruleset_id, rollouts)
+    seeds, first = batch_seeds(seed, matches)[0]
     done = engine.play_batch(
         compiled,
         deck_a,
@@ -289,33 +297,16 @@ SEARCH_MATCHES = 8
 """Matches of each search run below: SOURCE's search plays a few dozen a second."""
 
 
-def play_searched(ruleset_id: str, policy_a: str, policy_b: str, rollouts: int | None = None) -> tuple[Any, ...]:
-    cardset, decks = bundled_cardset_and_decks(RULESETS[ruleset_id])
-    engine, compiled, _ = compile_for(cardset, None if rollouts is None else {"search_rollouts": rollouts})
-    deck_b = decks[1] if len(decks) > 1 else decks[0]
-    seeds, first = batch_seeds(5, SEARCH_MATCHES)[0]
-    done = engine.play_batch(
-        compiled,
-        compiled.deck_array(decks[0]),
-        compiled.deck_array(deck_b),
-        seeds,
-        first,
-        policy_word(policy_a, engine.policies),
-        policy_word(policy_b, engine.policies),
-    )
-    return tuple(np.asarray(part) for part in done[:3])
-
-
 @pytest.mark.parametrize("ruleset", ENGINE_RULESETS, ids=lambda r: r.id)
 def test_search_with_its_own_budget_plays_as_search_with_that_budget_as_the_option(ruleset: Any) -> None:
     """Issue 31: a policy's parameter is its own, not a rule option. `search:3` on both sides plays exactly the
     matches `search` plays under `search_rollouts=3`; each side may have its own (`search:2` against `search:5`),
     and the run repeats with its seed."""
-    own = play_searched(ruleset.id, "search:3", "search:3")
-    option = play_searched(ruleset.id, "search", "search", rollouts=3)
+    own = play(ruleset.id, "search:3", "search:3", seed=5, matches=SEARCH_MATCHES)
+    option = play(ruleset.id, "search", "search", seed=5, matches=SEARCH_MATCHES, rollouts=3)
     for part_own, part_option in zip(own, option, strict=True):
         assert np.array_equal(part_own, part_option)
-    mixed = play_searched(ruleset.id, "search:2", "search:5")
-    again = play_searched(ruleset.id, "search:2", "search:5")
+    mixed = play(ruleset.id, "search:2", "search:5", seed=5, matches=SEARCH_MATCHES)
+    again = play(ruleset.id, "search:2", "search:5", seed=5, matches=SEARCH_MATCHES)
     for part_mixed, part_again in zip(mixed, again, strict=True):
         assert np.array_equal(part_mixed, part_again)

@@ -738,43 +738,33 @@ def test_card_rows_that_could_not_be_read_are_named_above_every_figure(monkeypat
     assert "Broken" in text and ":cost: error" in text
 
 
-def test_search_opens_a_budget_box_and_the_run_says_which_budget_played() -> None:
-    # A designer picks search for deck A and gives it 3 rollouts a candidate: the result's provenance names search:3
-    # (the command line's --policy search:3); left empty, the box leaves plain search (the rule option's budget).
+@pytest.mark.parametrize(
+    ("policy", "box", "default", "value", "played"),
+    [
+        ("epsilon", "epsilon", pytest.approx(0.1), 0.25, "epsilon:0.25"),
+        ("search", "search_rollouts", None, 3, "search:3"),
+    ],
+)
+def test_a_policy_s_parameter_box_opens_with_it_and_the_run_says_which_value_played(
+    policy: str, box: str, default: Any, value: float, played: str
+) -> None:
+    # A designer picks epsilon (search) for deck A and sets its exploration rate to 0.25 (its own budget to 3
+    # rollouts a candidate) and runs: the result's provenance names epsilon:0.25 (search:3), the command line's
+    # --policy; the box opens with the policy only. Search's box starts empty: the rule option's budget.
     path = first_bundled("circles")
     assert path is not None
     at = go(open_bundled(new_app(), path), BALANCE)
-    assert not [n for n in at.number_input if n.key == "balance_policy_a_search_rollouts"]
-    at.selectbox(key="balance_policy_a").set_value("search")
+    key = f"balance_policy_a_{box}"
+    assert not [n for n in at.number_input if n.key == key]
+    at.selectbox(key="balance_policy_a").set_value(policy)
     at.run()
-    budget = at.number_input(key="balance_policy_a_search_rollouts")
-    assert budget.value is None
-    budget.set_value(3)
+    number = at.number_input(key=key)
+    assert number.value == default
+    number.set_value(value)
     at.checkbox(key="balance_with_curve").uncheck()
     at.checkbox(key="balance_with_matchups").uncheck()
     _run(at, matches=40, timeout=REAL_ENGINE_TIMEOUT)
-    assert "search:3" in shown_text(at)
+    assert played in shown_text(at)
     at.selectbox(key="balance_policy_a").set_value("greedy")
     at.run()
-    assert not [n for n in at.number_input if n.key == "balance_policy_a_search_rollouts"]
-
-
-def test_epsilon_opens_a_rate_box_and_the_run_says_which_rate_played() -> None:
-    # A designer picks epsilon for deck A, sets its exploration rate to 0.25 and runs: the result's provenance names
-    # epsilon:0.25 (the command line's --policy epsilon:0.25), and a policy other than epsilon shows no rate box.
-    path = first_bundled("circles")
-    assert path is not None
-    at = go(open_bundled(new_app(), path), BALANCE)
-    assert not [n for n in at.number_input if n.key == "balance_policy_a_epsilon"]
-    at.selectbox(key="balance_policy_a").set_value("epsilon")
-    at.run()
-    rate = at.number_input(key="balance_policy_a_epsilon")
-    assert rate.value == pytest.approx(0.1)
-    rate.set_value(0.25)
-    at.checkbox(key="balance_with_curve").uncheck()
-    at.checkbox(key="balance_with_matchups").uncheck()
-    _run(at, matches=40, timeout=REAL_ENGINE_TIMEOUT)
-    assert "epsilon:0.25" in shown_text(at)
-    at.selectbox(key="balance_policy_a").set_value("greedy")
-    at.run()
-    assert not [n for n in at.number_input if n.key == "balance_policy_a_epsilon"]
+    assert not [n for n in at.number_input if n.key == key]
