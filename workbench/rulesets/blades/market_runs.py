@@ -38,10 +38,13 @@ GameProgress = Callable[[int, int], None]
 processes, after every piece of `PIECE_GAMES` and every `PATIENCE_SECONDS` while one is awaited."""
 PARALLEL_GAMES = 200
 """From this many whole games in one run on, they play on worker processes. Fewer play in this process: starting a
-worker (importing the workbench, loading the engine, its first game) costs about 1.5 s, 40 to 50 greedy games."""
+worker costs seconds: in a fresh process, importing the workbench took 0.6-0.7 s and its first game (loading the
+engine from the cache) 0.2 s, before the spawn itself; 200 greedy games take about 4 s of one core at today's
+50 a second (`workbench bench --ruleset blades`)."""
 PIECE_GAMES = 25
-"""Whole games per piece sent to a worker: about a second of greedy play, small enough that two workers end
-together and a Cancel is heard soon, large enough that sending the cards (82 KB pickled) costs nothing."""
+"""Whole games per piece sent to a worker: about half a second of greedy play at 50 games a second, small enough
+that two workers end together and a Cancel is heard soon, large enough that sending the cards (82 KB pickled)
+costs nothing."""
 PATIENCE_SECONDS = 0.25
 """How often a run waiting on its workers reports its progress anyway (a raising progress is the app's Cancel)."""
 GameRun = tuple[MarketCards, int, int]
