@@ -167,6 +167,19 @@ class Adapter(ABC):
     def refresh(self, m: Match) -> None:  # noqa: B027 (a default: an engine with no derived words has nothing to do)
         """Work out the `derived` words again (after the hidden cards were moved)."""
 
+    not_stepped = "its rules call the policies' doors in the middle of a turn: a match cannot be stepped from outside"
+    """Why `stepped_match` cannot play this engine's match decision by decision (docs/simulation.md's table)."""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        """The match of `match(seed, turn_cap, policies)` played from outside, one decision at a time through the
+        contract: the rules set it up and stop at its first decision; then, until it is over, `legal_actions` lists
+        the open decision's rows, a row is chosen (`choose(m, rows)`, or with None the deciding side's own policy,
+        the engine's `decide`), it must be listed, and `apply` takes it. Returns the final state and how many rows
+        were applied. An engine whose rules do not stop at a decision raises NotImplementedError."""
+        raise NotImplementedError(self.not_stepped)
+
 
 # ---------------------------------------------------------------------------------------------------------------------
 # circles: R and S, two flat int64 buffers
@@ -446,6 +459,31 @@ class PlasmaAdapter(Adapter):
 
     def determinize(self, m: Match, seat: int, seed: int) -> None:
         self.E.determinize(m.G["table"], m.arrays["st"][0], np.int64(seat), np.int64(seed))
+
+    not_stepped = ""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        E = self.E
+        _, compiled, decks = _bundled("plasma", {"turn_cap": turn_cap})
+        pair = E.pairing(compiled.table, decks[0], decks[-1])
+        record = _record(E.STATE_DTYPE)
+        record[0] = E.new_state(compiled.options)
+        st, table = record[0], pair.table
+        m = Match({"table": table, "compiled": compiled}, {"st": record})
+        E.begin_match_counters(st.counters, np.int64(0))
+        E.setup_match(table, st, pair.deck_a, pair.deck_b, np.int64(seed), np.int8(seed % 2), *policies)
+        out = np.zeros(E.MAX_CHOICES, dtype=np.int64)
+        applied = 0
+        while not st.game[E.G_OVER]:
+            rows = [int(v) for v in out[: E.legal_actions(table, st, out)]]
+            row = int(E.decide(table, st, 0)) if choose is None else choose(m, rows)
+            assert rows and row in rows, (row, rows)
+            E.apply(table, st, np.int64(row))
+            applied += 1
+        E.end_match_counters(st.counters, st.game[E.G_TURN], np.int64(2))
+        return m, applied
 
     def hidden(self, m: Match, seat: int) -> list[Pool]:
         E, st = self.E, m.arrays["st"][0]
@@ -832,8 +870,8 @@ def _souls_doors(E: Any, log: Checks) -> None:
 
 
 def _plasma_doors(E: Any, log: Checks) -> None:
-    """plasma: `apply` dispatches to an applier per decision kind, and greedy calls the appliers itself (it weighs
-    its actions on the state without a list): each applier's action must be listed for the decision open then."""
+    """plasma: `apply` (its `take`) dispatches to an applier per decision kind, whoever chose the action (the play
+    loop's policies, the search's rollouts): each applier's action must be listed for the decision open then."""
     kinds = {E.D_PLAY: "play", E.D_ATTACKER: "attacker", E.D_TARGET: "target", E.D_MULLIGAN: "mulligan"}
     kinds |= {E.D_BLOCK: "block", E.D_INSTANT: "instant"}
     appliers = [
@@ -861,8 +899,8 @@ def _plasma_doors(E: Any, log: Checks) -> None:
             ok = open_kind == kind and action in listed
             log.check(f"{name}", ok, lambda: f"action {action} for {kind}, open: {open_kind}, listed {listed}")
 
-        # The appliers are called from `rules` (the match loop, `apply`) and `search` (`apply_attacker`): the
-        # package's wrapper goes into every module of the engine that holds the name.
+        # The appliers are called from `rules` (`take`) and tests call them through the package: the package's
+        # wrapper goes into every module of the engine that holds the name.
         _wrap(E, name, before)
         E.replace_everywhere(name, getattr(E, name))
 

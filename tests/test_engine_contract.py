@@ -168,6 +168,27 @@ def test_every_applied_row_was_listed(ruleset_id: str) -> None:
     assert replayed["results"] == batch_results(ruleset_id)
 
 
+@pytest.mark.parametrize(
+    "ruleset_id", _missing(**{e: ADAPTERS[e].not_stepped for e in ENGINES if ADAPTERS[e].not_stepped})
+)
+def test_a_match_is_played_decision_by_decision_from_outside(ruleset_id: str) -> None:
+    # The play layer's premise (issue 31, item 2): the rules stop at each decision and return. Played from outside
+    # through `legal_actions` and `apply` alone, each row chosen by the deciding side's own policy, a match is the one
+    # the compiled batch plays (the same final state, counters included); with rows chosen by a generator of the
+    # test's own from the listed ones, a match still ends, every row applied having been listed.
+    adapter = ADAPTERS[ruleset_id]
+    for seed, policies in ((1, (GREEDY, RANDOM)), (2, (RANDOM, GREEDY)), (3, (GREEDY, GREEDY))):
+        stepped, applied = adapter.stepped_match(seed, 40, policies, None)
+        assert applied > 20
+        batch = adapter.match(seed, 40, policies)
+        for name, part in adapter.live(batch).items():
+            assert np.array_equal(adapter.live(stepped)[name], part), name
+    rng = np.random.default_rng(5)
+    for seed in (4, 5):
+        _, applied = adapter.stepped_match(seed, 40, (GREEDY, GREEDY), lambda m, rows: rows[rng.integers(len(rows))])
+        assert applied > 20
+
+
 # ---- 2. clone is exact ----------------------------------------------------------------------------------------------
 
 

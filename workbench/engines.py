@@ -137,7 +137,7 @@ def no_nrt_options() -> Any:
     return {"_nrt": False}
 
 
-SHARED_KERNEL_FILES = ("engines.py", "search_kernels.py", "policies.py")
+SHARED_KERNEL_FILES = ("engines.py", "search_kernels.py", "policies.py", "play_loop.py")
 """The workbench modules whose kernels and constants every engine's kernels call, inline or read (beside this one)."""
 
 

@@ -65,13 +65,13 @@ def positions(matches: int) -> tuple[Any, Any, Any]:
             for turn in range(1, cap + 1):
                 # Stop at the end of turn `turn`, as a rollout's cut-off does, then take the match up again.
                 st.options[E.O_TURN_CAP] = turn
-                st.game[E.G_FIRST] = first if (turn - 1) % 2 == 0 else 1 - first
-                E.play_turns(pair.table, st, np.int64(E.STAGE_TURN))
+                E.play_on(pair.table, st, 0)
                 if st.game[E.G_WINNER] >= 0 or turn == cap:
                     break
                 mover = first if turn % 2 == 0 else 1 - first
                 seen.append((side_features(st, 0), side_features(st, 1), mover))
                 st.game[E.G_OVER] = 0
+                st.game[E.G_STAGE] = E.STAGE_TURN  # the cap ended it before the next turn's start
             winner = int(st.game[E.G_WINNER])
             if winner < 0:
                 continue

@@ -109,7 +109,9 @@ class Scenario:
             side[p, E.S_HAND_INSTANT] = E.NO_INSTANT
             side[p, E.S_POLICY] = policies[p]
             side[p, E.S_COIN] = 0 if p == first else 1
-        self.st.game[E.G_FIRST] = first
+        self.st.game[E.G_PLAYER] = first
+        # A hand-built board has no stage next: the rules stop once a test's decision closes (`advance`).
+        self.st.game[E.G_STAGE] = E.STAGE_OVER
         self.st.game[E.G_WINNER] = -1
         self.st.game[E.G_TURN] = 1
 
@@ -151,12 +153,27 @@ class Scenario:
         E.refresh_side(self.table, self.st, p)
 
     def run(self, kernel: Callable[..., Any], *args: int) -> Any:
-        """Call a kernel that takes (table, state, ...); then, as the match loop does, a target its
+        """Call a kernel that takes (table, state, ...); then, as the match loop does, each target its
         card left open is chosen by the player's policy."""
         result = kernel(self.table, self.st, *args)
-        if self.st.game[E.G_PENDING] != E.D_NONE:
-            E.answer_targets(self.table, self.st)
+        while self.st.game[E.G_PENDING] != E.D_NONE and not self.over:
+            E.take(self.table, self.st, E.decide(self.table, self.st, 0))
         return result
+
+    def decide_until(self, stage: int) -> None:
+        """Each open decision by its side's policy (`decide`), the rules playing on (`advance`) until the stage
+        `stage` is next."""
+        st = self.st
+        while not self.over and (st.game[E.G_PENDING] != E.D_NONE or st.game[E.G_DECISION] != E.D_NONE):
+            E.take(self.table, st, E.decide(self.table, st, 0))
+            E.advance(self.table, st, stage)
+
+    def mulligan(self, p: int) -> None:
+        """p's mulligan decision opened (as the rules open it after the opening hand) and answered by p's policy until
+        it keeps."""
+        E.open_decision(self.st, E.D_MULLIGAN, p)
+        self.st.game[E.G_ASIDE] = 0
+        self.decide_until(E.STAGE_OVER)
 
     def field(self, p: int) -> list[tuple[str, int, bool]]:
         """(name, damage, tapped) of p's creatures, in field order."""
@@ -210,6 +227,8 @@ def test_setup_20_healthshards_five_cards_and_the_coin_for_the_second_player(
     scenario = Scenario(compiled)
     deck = np.array([scenario.id("Pup")] * 40, dtype=np.int64)
     E.setup_match(scenario.table, scenario.st, deck, deck, 7, first, 0, 0)
+    assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_MULLIGAN, first)
+    scenario.decide_until(E.STAGE_TURN)  # both mulligans: the rules stop before turn 1
     side = scenario.st.side
     assert [scenario.life(A), scenario.life(B)] == [20, 20]
     assert side[:, E.S_HAND].tolist() == [5, 5] and side[:, E.S_DRAWN].tolist() == [5, 5]
@@ -237,7 +256,7 @@ def test_mulligan_up_to_three_cards_set_aside_then_shuffled_back(
     scenario.stack(A, *opening, *rest)
     for _ in range(5):
         E.draw_card(scenario.table, scenario.st, A)
-    scenario.run(E.mulligan, A)
+    scenario.mulligan(A)
     log = scenario.log()
     assert sum("mulligans" in line for line in log) == mulligans
     hand, undrawn = scenario.hand(A), scenario.undrawn(A)
@@ -254,7 +273,7 @@ def test_mulligan_keeps_a_tiny_deck_whole(compiled: CompiledCards) -> None:
     scenario.stack(A, "Giant", "Giant", "Giant")
     for _ in range(3):
         E.draw_card(scenario.table, scenario.st, A)
-    scenario.run(E.mulligan, A)
+    scenario.mulligan(A)
     assert sorted(scenario.hand(A) + scenario.undrawn(A)) == ["Giant"] * 3
 
 
@@ -864,7 +883,7 @@ def test_an_instant_at_the_start_of_the_opponents_turn(
     scenario.stack(B, "Giant", "Giant")
     scenario.give(B, "Zap")
     scenario.plasma(B, 1)
-    scenario.run(E.play_turns, E.STAGE_TURN)  # A's turn 2, then the turn cap
+    scenario.run(E.play_stage, A, E.STAGE_TURN, E.NO_STAGE)  # A's turn 2, then the turn cap
     log = scenario.log()
     assert scenario.life(B) == life_b and scenario.names_on_field(A) == []
     zap = log.index("B plays Zap (instant, 1 plasma; 0 left)")
@@ -930,17 +949,18 @@ def test_the_random_policy_picks_uniformly_in_the_new_window(compiled: CompiledC
 
 
 def test_the_search_meets_the_window_through_the_rules(compiled: CompiledCards) -> None:
-    """The search applies its play with `apply_choice` and answers what it opens with `answer_attack_called` (in its
-    play phase and in every rollout): the opponent's window after the card is one of those decisions."""
+    """The search's play goes to the rules' `apply` (in its play phase and in every rollout), which plays on to the next
+    decision: the opponent's window after the card is one of those decisions, answered by the opponent's policy."""
     scenario = Scenario(compiled, policies=(E.SEARCH, E.GREEDY))
     scenario.give(A, "Scout", "Pup")
     scenario.plasma(A, 2)
     scenario.give(B, "Zap")
     scenario.plasma(B, 1)
     open_play(scenario)
-    E.apply_choice(scenario.table, scenario.st, 0)
+    E.apply(scenario.table, scenario.st, 0)
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_INSTANT, B)
-    E.answer_attack_called(scenario.table, scenario.st)
+    while scenario.st.game[E.G_DECISION] == E.D_INSTANT:
+        E.apply(scenario.table, scenario.st, E.decide(scenario.table, scenario.st, 0))
     assert scenario.names_on_field(A) == [] and scenario.hand(B) == []
     assert (scenario.st.game[E.G_DECISION], scenario.st.game[E.G_ACTOR]) == (E.D_PLAY, A)
     # And a whole searched turn plays through it.
@@ -1024,7 +1044,7 @@ def test_turn_cap_ends_a_match_as_a_draw(compiled: CompiledCards, cap: int) -> N
     scenario = Scenario(compiled, turn_cap=cap)
     deck = np.array([scenario.id("Guard")] * 40, dtype=np.int64)
     E.setup_match(scenario.table, scenario.st, deck, deck, 3, A, 0, 0)
-    scenario.run(E.play_turns, E.STAGE_TURN)
+    scenario.run(E.play_on, 0)
     assert scenario.winner == -1 and int(scenario.st.game[E.G_TURN]) == cap
     assert scenario.log()[-1] == f"turn cap of {cap} turns reached: the match is a draw"
 
@@ -1274,9 +1294,13 @@ def search_tools(scenario: Scenario, seed: int = 5) -> tuple[Any, Any]:
 def searched_turn(scenario: Scenario, seed: int = 5) -> None:
     """A's play and battle phases, searched."""
     world, sim = search_tools(scenario, seed)
-    E.searched_play_phase(scenario.table, scenario.st, A, world, sim)
-    if not scenario.over:
-        E.searched_battle_phase(scenario.table, scenario.st, A, world, sim)
+    table, st = scenario.table, scenario.st
+    st.game[E.G_PLAYER] = A
+    st.game[E.G_STAGE] = E.STAGE_PLAY
+    E.advance(table, st, E.STAGE_END)
+    while not scenario.over and (st.game[E.G_PENDING] != E.D_NONE or st.game[E.G_DECISION] != E.D_NONE):
+        E.take(table, st, E.decide_searched(table, st, (world, sim)))
+        E.advance(table, st, E.STAGE_END)
 
 
 def shot_wins_now(compiled: CompiledCards, policy: int) -> Scenario:
@@ -1302,8 +1326,7 @@ def test_search_finds_the_winning_shot_greedy_misses(compiled: CompiledCards) ->
     assert greedy.names_on_field(A) == ["Knight"] and not greedy.over
     greedy.run(E.battle_phase, A)
     greedy.run(E.end_turn, A)
-    greedy.st.game[E.G_FIRST] = B  # `play_turns` goes on from B's turn
-    greedy.run(E.play_turns, E.STAGE_TURN)
+    greedy.run(E.play_stage, B, E.STAGE_TURN, E.NO_STAGE)  # the match goes on from B's turn
     assert greedy.winner == B
     searched = shot_wins_now(compiled, E.SEARCH)
     searched_turn(searched)
@@ -1346,11 +1369,14 @@ HIDDEN = ["Giant", "Brute", "Knight", "Raider", "Pup", "Scout", "Bolt", "Mend", 
 def first_decision(scenario: Scenario) -> list[int]:
     """The points, then the rollouts given, of each choice of A's first play-phase decision."""
     world, sim = search_tools(scenario)
+    # A's play decision open in A's turn, as `advance` opens it: its rollouts go on to A's battle phase and on.
+    scenario.st.game[E.G_PLAYER] = A
+    scenario.st.game[E.G_STAGE] = E.STAGE_BATTLE
     E.open_decision(scenario.st, E.D_PLAY, A)
     listed = E.legal_plays(scenario.table, scenario.st, A, scenario.st.actions)
     greedy = E.greedy_play(scenario.table, scenario.st, A)
     n = E.play_choices(scenario.table, scenario.st, A, greedy, listed)
-    E.search_decision(scenario.table, scenario.st, world, sim, A, np.int64(n), E.STAGE_PLAY)
+    E.search_decision(scenario.table, scenario.st, world, sim, A, np.int64(n))
     score = scenario.st.score
     return [int(v) for v in score[E.SC_POINTS : E.SC_POINTS + n]] + [int(v) for v in score[E.SC_TRIED : E.SC_TRIED + n]]
 

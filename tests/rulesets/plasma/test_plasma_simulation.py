@@ -133,7 +133,7 @@ def test_first_player_figure_is_reported_separately(bundled: tuple[CardSet, dict
     cardset, decks = bundled
     summary = simulate(cardset, decks["swarm"], decks["nightfall"], matches=1_000, run=RunSettings(seed=9)).summary()
     assert 0.0 < summary["first_player_win_rate"]["value"] < 1.0
-    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "5"
+    assert summary["ruleset"] == "plasma" and summary["engine_version"] == "6"
 
 
 # ---- determinism ---------------------------------------------------------------------------------------------------
@@ -359,7 +359,7 @@ def test_the_ledger_reads_instants_any_time_from_the_documents_words() -> None:
     assert RULESET.version == "1.4"
     from workbench.rulesets.plasma import engine as E
 
-    assert E.ENGINE.version == "5"
+    assert E.ENGINE.version == "6"
 
 
 # ---- the search policy ---------------------------------------------------------------------------------------------

@@ -141,6 +141,25 @@ Version history:
   `tests/rulesets/plasma/results_fingerprint.py` unchanged); both golden
   traces changed in their header only. Its round loop is
   `search_kernels.halving_search`, written once for every engine.
+- 1.4, engine 6: the rules stop at each decision and return (issue 31,
+  the play layer). `rules.advance` plays the match on from where it stands
+  (the opening hands and mulligans, each turn's start, the opponent's
+  windows, the play and battle phases, the turn's close: G_STAGE) until a
+  decision is open; the contract's `apply` takes a listed action and calls
+  it. No rule calls a policy: the doors the package bound into the rules
+  are gone, and a match is played by the loop written once in
+  `workbench.play_loop` (`play_out`: the deciding side's policy, `decide`,
+  then `apply`), in batches, traces and the search's rollouts alike; a
+  test plays whole matches from outside through `legal_actions` and
+  `apply` and gets the batch's. Greedy, random, and search against greedy
+  play exactly as before (the results digests and both golden traces'
+  bodies unchanged). The version moves for two small changes: the attacker
+  decision is no longer opened when no creature can attack, so an
+  epsilon-greedy side no longer flips its coin there (its draws after
+  that change), and in a search's rollout the decisions its choice opens
+  (a block, a window) are answered by `search_rollout_policy` like the
+  rest of the rollout, not by the policies the sides hold (the same for
+  the default greedy rollouts against a greedy or searching opponent).
 """
 
 from workbench.rulesets.base import Ruleset

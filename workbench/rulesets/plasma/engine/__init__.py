@@ -44,21 +44,22 @@ turns (both players' turns counted).
 The package, one module per part, each importing only the ones before it:
 
 - `layout`: the card table's columns, the opcodes, the options' order, the state records (STATE_DTYPE,
-  TRACED_STATE_DTYPE), the decision kinds and the trace's event codes.
-- `rules`: reading and changing the board, effects, playing cards, Instants, combat, turns and matches, the rules'
-  interface (the contract's four functions: `legal_actions`, `apply`, `clone`, `determinize`), the match loop that
-  asks each decision of the deciding side's policy, and the greedy and random batch (`play_matches`).
-- `greedy`: greedy's worth of cards, abilities and Instants on the board, and the policies' door: a `choose_*` per
-  decision kind (greedy's rule of thumb, random).
-- `search`: the search policy (determinized rollouts of its own play and battle phases) and its batch loop.
+  TRACED_STATE_DTYPE), the decision kinds, the stages and the trace's event codes.
+- `rules`: reading and changing the board, effects, playing cards, Instants, combat, turns and matches, and the
+  rules' interface: the contract's four functions (`legal_actions`, `apply`, `clone`, `determinize`) and `advance`,
+  which plays the match on until a decision is open and returns. No rule asks a policy.
+- `greedy`: greedy's worth of cards, abilities and Instants on the board, a `choose_*` per decision kind (greedy's
+  rule of thumb, random, epsilon-greedy), `decide` (the choice of the side whose decision is open), and the match
+  played by the play layer's loop (`workbench.play_loop.play_out`: `play_on`, the greedy and random batch
+  `play_matches`, and the phases the rule tests play alone).
+- `search`: the search policy (determinized rollouts of its own plays and attacks, each played on by `play_on`),
+  `decide_searched` and its batch loop.
 - `python_side`: card compilation, deck checks, a pairing's own table, batches, trace text, `ENGINE`.
 
-layout <- rules <- greedy <- search <- python_side. One call goes the other way, and only at run time: the match
-loop in `rules` hands each decision to the policies' door (the `choose_*` kernels, `POLICY_DOOR`). This module binds
-those names into `rules` as it is imported (`bind_policy_door`), before any kernel can compile, so `rules` imports
-no policy and the compiled code is the one the single module made. The package answers to every public name of its
-modules (`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled
-run replaces it in every module that calls it (`replace_everywhere`).
+layout <- rules <- greedy <- search <- python_side, and no call goes the other way: the rules stop at each decision
+(engine 6), so nothing binds a policy into them. The package answers to every public name of its modules
+(`__getattr__`), as the single module it was split from did, so no caller changed; a test that wraps a kernel in an
+uncompiled run replaces it in every module that calls it (`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -67,25 +68,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
+from workbench.engines import names_of_modules, replace_in_modules
 from workbench.rulesets.plasma.engine import greedy, layout, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, greedy, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = (
-    "choose_play",
-    "choose_attacker",
-    "choose_target",
-    "choose_mulligan",
-    "choose_block",
-    "choose_instant",
-    "choose_effect_target",
-)
-"""The policies' kernels the rules' match loop calls, one per decision kind, defined in `greedy`."""
-
-
-bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
 _lookup = names_of_modules(__name__, MODULES)
 
 

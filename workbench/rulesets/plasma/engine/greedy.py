@@ -1,19 +1,32 @@
-"""The plasma policies: greedy's worth of a card, an ability or an Instant on the board (`spell_value`,
-`ability_value`, `combat_instant_value`, `play_value_of_card` for the card table), and the policies' door: a
-`choose_*` per decision kind, each answering by the side's policy (greedy's rule of thumb, or random) among the
-actions `legal_actions` lists.
+"""The plasma policies and the match played by them: greedy's worth of a card, an ability or an Instant on the board
+(`spell_value`, `ability_value`, `combat_instant_value`, `play_value_of_card` for the card table), a `choose_*` per
+decision kind, each answering by the side's policy (greedy's rule of thumb, random, epsilon-greedy through
+`workbench.policies`) among the actions `legal_actions` lists, `decide` (the choice of the side whose decision is
+open), and the match played by the play layer's loop (`workbench.play_loop.play_out`): `play_on`, the batch
+`play_matches`, and the phases and attacks the rule tests play alone.
 
-Imports `layout` and `rules` (the listers it answers from, the board it reads); the rules call the `choose_*`
-kernels through the door the package binds into `rules`.
+Imports `layout` and `rules` (the listers it answers from, the board it reads, `apply` and `advance`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from workbench.engines import EngineBool, EngineInt, IntArray, llvm_inline_kernel, rng_below, rules_kernel
+from workbench.engines import (
+    EngineBool,
+    EngineInt,
+    IntArray,
+    begin_match_counters,
+    end_match_counters,
+    inline_kernel,
+    llvm_inline_kernel,
+    rng_below,
+    rules_kernel,
+)
+from workbench.play_loop import NO_CONTEXT, play_out
 from workbench.policies import plays_random, random_played
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
@@ -23,16 +36,29 @@ from workbench.rulesets.plasma.engine.layout import (
     B_SICK,
     B_TAPPED,
     COIN,
+    D_ATTACKER,
+    D_BLOCK,
     D_ENEMY_TARGET,
+    D_INSTANT,
+    D_NONE,
+    D_PLAY,
+    D_TARGET,
     DIRECT,
+    G_ACTOR,
     G_ASIDE,
     G_ATTACKER,
+    G_DECISION,
     G_FX_CARD,
     G_FX_CLAUSE,
     G_FX_MODE,
     G_FX_PLAYER,
+    G_OVER,
     G_PENDING,
+    G_PLAYER,
+    G_STAGE,
+    G_TURN,
     G_WINDOW,
+    G_WINNER,
     HOLD,
     K_BATTLEFIELD,
     K_CREATURE,
@@ -68,6 +94,10 @@ from workbench.rulesets.plasma.engine.layout import (
     S_HAND,
     S_LIFE,
     S_PLASMA,
+    STAGE_BATTLE,
+    STAGE_END,
+    STAGE_PLAY,
+    STAGE_TURN,
     STOP,
     T_CLAUSE0,
     T_COST,
@@ -78,22 +108,29 @@ from workbench.rulesets.plasma.engine.layout import (
     WINDOW_END,
 )
 from workbench.rulesets.plasma.engine.rules import (
+    advance,
+    apply,
     can_activate,
     can_attack,
     can_be_attacked,
     can_play,
     creature_power,
     damage_to_destroy,
+    declare_attack,
     find_uid,
     is_open_window,
     legal_attackers,
     legal_blocks,
     legal_effect_targets,
     legal_instants,
+    legal_mulligan,
     legal_plays,
     legal_targets,
     playable_card,
     policy_block,
+    setup_match,
+    take,
+    untraced,
     window_uids,
 )
 
@@ -724,3 +761,132 @@ def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
     card = st.game[G_FX_CARD]
     at = (ABILITY if st.game[G_FX_MODE] == MODE_ACTIVATE else 0) + T_CLAUSE0 + 2 * st.game[G_FX_CLAUSE]
     return greedy_enemy_target(table, st, p, table[card, at + 1], table[card, at] == OP_DESTROY)
+
+
+# =====================================================================================================================
+# The deciding side's policy, at whatever decision is open, and the match played on by it
+# =====================================================================================================================
+
+
+@llvm_inline_kernel
+def decide(table: IntArray, st: Any, _context: Any) -> EngineInt:
+    """The choice of the side whose decision is open, by its policy (the `choose_*` of the decision's kind): a target
+    left open (G_PENDING) first, then the decision G_DECISION of G_ACTOR. A search side's choices here are greedy's
+    (`search.decide_searched` weighs the ones it searches)."""
+    if st.game[G_PENDING] != D_NONE:
+        return choose_effect_target(table, untraced(st), st.actions)
+    p = st.game[G_ACTOR]
+    decision = st.game[G_DECISION]
+    if decision == D_PLAY:
+        return choose_play(table, untraced(st), p, st.actions)
+    if decision == D_ATTACKER:
+        return choose_attacker(table, untraced(st), p, st.actions)
+    if decision == D_TARGET:
+        return choose_target(table, untraced(st), p, st.actions)
+    if decision == D_BLOCK:
+        return choose_block(table, untraced(st), p, st.actions)
+    if decision == D_INSTANT:
+        return choose_instant(table, untraced(st), p, st.actions)
+    return choose_mulligan(table, untraced(st), p, st.actions, legal_mulligan(st, p, st.actions))
+
+
+@llvm_inline_kernel
+def is_over(st: Any) -> bool:
+    """Whether the match is over, as far as a play loop goes: it is, or no decision is open (the rules stopped with no
+    stage next: a board a test built by hand), so a loop never asks a policy about nothing."""
+    return st.game[G_OVER] == 1 or (st.game[G_PENDING] == D_NONE and st.game[G_DECISION] == D_NONE)
+
+
+@rules_kernel
+def play_on(table: IntArray, st: Any, _context: Any) -> None:
+    """The match played on from its open decision to its end, each decision by its side's policy (`decide`): a greedy
+    or random batch's match, and a search's rollout (one compiled copy of the whole match, called). Takes a context
+    it does not read, as `play_matches_by` passes one."""
+    play_out(table, st, NO_CONTEXT, decide, apply, is_over)
+
+
+@rules_kernel
+def play_stage(table: IntArray, st: Any, p: EngineInt, stage: EngineInt, until: EngineInt) -> None:
+    """p's turn taken up at `stage` (STAGE_*, no decision open), each decision by its side's policy, until the stage
+    `until` is next (NO_STAGE: the match's end): a phase played alone, as the rule tests play them."""
+    st.game[G_PLAYER] = p
+    st.game[G_STAGE] = stage
+    st.game[G_DECISION] = D_NONE
+    advance(table, st, until)
+    while st.game[G_OVER] == 0 and (st.game[G_PENDING] != D_NONE or st.game[G_DECISION] != D_NONE):
+        take(table, st, decide(table, st, NO_CONTEXT))
+        advance(table, st, until)
+
+
+@rules_kernel
+def attack(table: IntArray, st: Any, p: EngineInt, a: EngineInt, target: EngineInt) -> None:
+    """p's creature in slot a attacks `target` (DIRECT or an enemy slot), and the decisions the attack opens (the
+    defender's block, the instant windows, the targets their Instants leave open) each by its side's policy, until
+    the attack is done: one whole attack, as the rule tests play it."""
+    declare_attack(table, st, p, a, target)
+    while st.game[G_OVER] == 0 and (
+        st.game[G_PENDING] != D_NONE or st.game[G_DECISION] == D_BLOCK or st.game[G_DECISION] == D_INSTANT
+    ):
+        take(table, st, decide(table, st, NO_CONTEXT))
+
+
+@rules_kernel
+def play_phase(table: IntArray, st: Any, p: EngineInt) -> None:
+    """p's play phase, and the windows and targets it opens (`play_stage`)."""
+    play_stage(table, st, p, np.int64(STAGE_PLAY), np.int64(STAGE_BATTLE))
+
+
+@rules_kernel
+def battle_phase(table: IntArray, st: Any, p: EngineInt) -> None:
+    """p's battle phase: each attacker and target, and the blocks, windows and targets they open (`play_stage`)."""
+    play_stage(table, st, p, np.int64(STAGE_BATTLE), np.int64(STAGE_END))
+
+
+@rules_kernel
+def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
+    """The end of p's turn: the opponent's end-of-turn window, then its close (`play_stage`)."""
+    play_stage(table, st, p, np.int64(STAGE_END), np.int64(STAGE_TURN))
+
+
+@inline_kernel
+def play_matches_by(
+    table: IntArray,
+    st: Any,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    context: Any,
+    play: Callable[..., None],
+) -> None:
+    """A batch: one match per seed on the given state record (see `new_state`), which every match reuses (its
+    counters add up over the batch), each set up and then played by `play(table, st, context)`."""
+    for m in range(seeds.shape[0]):
+        begin_match_counters(st.counters, m)
+        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
+        play(table, st, context)
+        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
+        winners[m] = st.game[G_WINNER]
+        turns[m] = st.game[G_TURN]
+
+
+@rules_kernel
+def play_matches(
+    table: IntArray,
+    st: Any,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """A batch of greedy, random and epsilon-greedy sides (`play_matches_by`, each match played by `play_on`; a search
+    side's batch: `search.play_matches_searched`)."""
+    play_matches_by(table, st, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, NO_CONTEXT, play_on)

@@ -156,7 +156,7 @@ NO_INSTANT = 1 << 40
     G_OVER,
     G_WINNER,
     G_NEXT_UID,
-    G_FIRST,
+    G_PLAYER,
     G_UNCHECKED,
     G_BONUS,
     G_DECISION,
@@ -176,8 +176,13 @@ NO_INSTANT = 1 << 40
     G_FX_ENEMY,
     G_FX_CLAUSE,
     G_DEFENDER,
-) = range(24)
-"""G_UNCHECKED is 1 when a creature may be on the field already destroyed (it entered with resolve 0 or less) and
+    G_STAGE,
+    G_STEPS,
+) = range(26)
+"""G_PLAYER is the player whose turn it is (the first player's until the first turn ends). G_STAGE is where the
+match goes on once no decision is open (STAGE_*: `rules.advance`), G_STEPS how many plays or attackers the phase
+under way has taken (bounded by PLAY_STEPS and ATTACK_STEPS).
+G_UNCHECKED is 1 when a creature may be on the field already destroyed (it entered with resolve 0 or less) and
 no check has run since; the end of turn checks only then or when a bonus ends. G_BONUS is 1 when a "this turn"
 bonus was given since the last end of turn, which reads the field for bonuses to end only then. G_DECISION is the
 kind of decision open (D_*), G_ACTOR the player who takes it; G_ATTACKER the field slot of the attacker whose target
@@ -188,7 +193,7 @@ effects left open (D_ENEMY_TARGET, D_OWN_TARGET, D_EQUIP_TARGET; D_NONE: none), 
 G_FX_* keep what its effects need to go on (player, card, mode, own and enemy uid, the clause waiting). G_DEFENDER is
 the defender's field slot when it was declared (a hint: `resolve_attack` trusts it only while that slot still holds
 G_DEFENDER_UID)."""
-GAME_WIDTH = 24
+GAME_WIDTH = 26
 
 MAX_PAIRING = 2 * MAX_DECK
 """The most distinct cards a pairing (deck A, deck B) holds: the rows of its own card table, which the kernels play
@@ -249,17 +254,37 @@ the pairing's (`python_side` maps them to the set's before anything reads them).
 whose fields begin with another's is a subtype of it to Numba (width subtyping, an experimental feature that warns at
 every call it types), so a traced call would weigh the untraced kernels too."""
 
-STAGE_TURN, STAGE_PLAY, STAGE_BATTLE, STAGE_BATTLE_ON, STAGE_END = 0, 1, 2, 3, 4
-"""Where `play_turns` takes a turn up: from its start, or (a search's rollout, after the choice under test) in the
-play phase (a card played or an ability activated), at the battle phase (the play phase stopped), or within the
-battle phase (an attack chosen); or at its end (a searching side's turn, its phases searched)."""
+(
+    STAGE_DEAL_FIRST,
+    STAGE_DEAL_SECOND,
+    STAGE_TURN,
+    STAGE_START_WINDOW,
+    STAGE_PLAY,
+    STAGE_BATTLE,
+    STAGE_END,
+    STAGE_CLOSE,
+    STAGE_OVER,
+) = range(9)
+"""Where the match goes on once no decision is open (G_STAGE; `rules.advance` plays each stage and sets the next):
+the first player's opening hand and mulligan, then the second's; a turn's start (the turn cap, untap, plasma, draw,
+battlefield), the opponent's start-of-turn window, the play phase, the battle phase, the opponent's end-of-turn
+window, and the turn's close ("this turn" bonuses end; the next player's turn is next). STAGE_OVER: the match is
+over and its last close is done."""
+SEARCH_SEED = 0x5EA4C4
+"""Mixed into a match's seed for the search policy's own generator (`srng`, seeded at each match's setup), so it
+never repeats the match's."""
+NO_STAGE = -1
+"""`advance`'s `until` when it plays on to the next decision or the match's end, whatever the stage."""
 MODE_PLAY, MODE_EQUIP, MODE_TRIGGER, MODE_ACTIVATE = 0, 1, 2, 3
 ACTIVATE = MAX_DECK
 """A play-phase choice of ACTIVATE + i activates p's creature in field slot i (choices below it are hand positions)."""
 MAX_ACTIVATIONS = 99
 """The largest `activations_per_turn` (options.py)."""
 PLAY_STEPS = MAX_DECK * (1 + MAX_ACTIVATIONS) + 1
-"""More play-phase choices than a turn can hold: every card of a deck, and every creature's activations."""
+"""More play-phase choices than a turn can hold: every card of a deck, and every creature's activations. A play
+phase ends after PLAY_STEPS + 1 plays (a bound the rules never meet)."""
+ATTACK_STEPS = 2 * MAX_DECK + 2
+"""More attacker choices than a battle phase can hold: it ends after this many (a bound the rules never meet)."""
 WINDOW_ATTACK, WINDOW_DEFEND, WINDOW_DONE, WINDOW_END, WINDOW_START, WINDOW_PLAY = 0, 1, 2, 3, 4, 5
 """An attack's windows (the attacker's, then the defender's) and none left before its damage (WINDOW_DONE); then the
 windows outside an attack, each open to the player whose turn it is not until they pass (`is_open_window`): the end

@@ -1,5 +1,5 @@
 """The plasma engine's Python edge: compiling a card set into the card table, checking decks, a pairing's own
-table, running a batch (greedy and random through `rules.play_matches`, a search side through
+table, running a batch (greedy and random through `greedy.play_matches`, a search side through
 `search.play_matches_searched`), trace text, and `ENGINE`.
 """
 
@@ -28,7 +28,7 @@ from workbench.policies import GREEDY, POLICY_NAMES, RANDOM, SEARCH, policy_code
 from workbench.rulesets.plasma.cards import KINDS
 from workbench.rulesets.plasma.costs import effect_findings
 from workbench.rulesets.plasma.effects import parse_effects
-from workbench.rulesets.plasma.engine.greedy import play_value_of_card
+from workbench.rulesets.plasma.engine.greedy import play_matches, play_value_of_card
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
     EV_ACTIVATE,
@@ -74,7 +74,7 @@ from workbench.rulesets.plasma.engine.layout import (
     T_TOTAL,
     TABLE_WIDTH,
 )
-from workbench.rulesets.plasma.engine.rules import new_state, play_matches
+from workbench.rulesets.plasma.engine.rules import new_state
 from workbench.rulesets.plasma.engine.search import play_matches_searched
 
 # =====================================================================================================================
@@ -293,7 +293,7 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 
 ENGINE = Engine(
-    version="5",
+    version="6",
     policies=POLICY_NAMES,
     cost_axis="plasma cost",
     compile_cards=compile_cards,

@@ -1,20 +1,16 @@
 """The plasma rules: reading and changing the board, effects, playing cards and abilities, Instants, combat, turns
-and matches, the match loop that opens each decision and hands it to the deciding side's policy, and the contract's
-four functions: `legal_actions(table, st, out) -> n`, `apply(table, st, action)`, `clone(st, into)` and
-`determinize(table, st, p, seed)`: the game data is the pairing's card table (`python_side.pairing`), the match state
-one record with its counters (and, TRACED_STATE_DTYPE, its trace) inside (`trace`).
+and matches, and the rules' interface: the contract's four functions, `legal_actions(table, st, out) -> n`,
+`apply(table, st, action)`, `clone(st, into)` and `determinize(table, st, p, seed)` (the game data is the pairing's
+card table, `python_side.pairing`; the match state one record with its counters and, TRACED_STATE_DTYPE, its trace
+inside: `trace`), and `advance`, which plays the match on from where it stands until a decision is open and returns.
 
-Of the package, imports only `layout`: no rule reads which policy a side plays, and no module of the policies is
-imported here. The match loop still hands each decision to the policies' door (the `choose_*` kernels,
-`POLICY_DOOR` in engine/__init__.py); the package binds those names here before any kernel compiles (see below).
+Of the package, imports only `layout`: no rule reads which policy a side plays, and no rule asks one. The rules stop
+at each decision (engine 6); who chooses, and how, is the play layer's (`workbench.play_loop`, `greedy.decide`).
 
-Most kernels are copied into their callers by LLVM (`llvm_inline_kernel`): typed and optimised once. But Numba compiles
-each such kernel on its own as well, with every kernel it calls linked in, optimised and turned into machine code once
-more; a small body over a deep call tree (the turn's phases, the answer to an attack, an Instant window's step) paid
-for that whole tree again at each level. Those six (`play_phase`, `battle_on`, `end_turn`, `answer_attack`,
-`ask_instant`, `apply_instant`) are copied in by Numba instead (`inline_kernel`), so the tree below them is compiled
-only in the kernels that call them: the cold compile (`workbench warm plasma`, an empty Numba cache) took 44-47 s of
-user CPU instead of 62 s (load about 3), greedy at the same speed and every result the same.
+Most kernels are copied into their callers by LLVM (`llvm_inline_kernel`): typed and optimised once. Numba compiles
+each such kernel on its own as well, with every kernel it calls linked in, so a small body over a deep call tree
+(an Instant window's step, `apply_instant`; the taking of an action, `take`) is copied in by Numba instead
+(`inline_kernel`), and the tree below it is compiled only in the kernels that call it.
 """
 
 from __future__ import annotations
@@ -33,10 +29,8 @@ from workbench.engines import (
     EngineBool,
     EngineInt,
     IntArray,
-    begin_match_counters,
     count_draw,
     count_play,
-    end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
     log_event,
@@ -45,10 +39,11 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import POLICY_WORDS, SEARCH, start_policy
+from workbench.policies import POLICY_WORDS, start_policy
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
     ACTIVATE,
+    ATTACK_STEPS,
     B_ACTIVATED,
     B_CARD,
     B_DAMAGE,
@@ -109,7 +104,6 @@ from workbench.rulesets.plasma.engine.layout import (
     G_DECISION,
     G_DEFENDER,
     G_DEFENDER_UID,
-    G_FIRST,
     G_FX_CARD,
     G_FX_CLAUSE,
     G_FX_ENEMY,
@@ -119,6 +113,9 @@ from workbench.rulesets.plasma.engine.layout import (
     G_NEXT_UID,
     G_OVER,
     G_PENDING,
+    G_PLAYER,
+    G_STAGE,
+    G_STEPS,
     G_TURN,
     G_UNCHECKED,
     G_WINDOW,
@@ -130,7 +127,6 @@ from workbench.rulesets.plasma.engine.layout import (
     K_EQUIPMENT,
     K_INSTANT,
     KEEP,
-    MAX_CLAUSES,
     MAX_DECK,
     MODE_ACTIVATE,
     MODE_EQUIP,
@@ -140,6 +136,7 @@ from workbench.rulesets.plasma.engine.layout import (
     NO_BLOCK,
     NO_COUNT,
     NO_INSTANT,
+    NO_STAGE,
     O_ACTIVATION_SICKNESS,
     O_ACTIVATIONS,
     O_ATTACK_TAPPED,
@@ -180,9 +177,16 @@ from workbench.rulesets.plasma.engine.layout import (
     S_PLASMA,
     S_POLICY,
     S_TURNS,
+    SEARCH_SEED,
     SIDE_WIDTH,
-    STAGE_BATTLE_ON,
+    STAGE_BATTLE,
+    STAGE_CLOSE,
+    STAGE_DEAL_FIRST,
+    STAGE_DEAL_SECOND,
+    STAGE_END,
+    STAGE_OVER,
     STAGE_PLAY,
+    STAGE_START_WINDOW,
     STAGE_TURN,
     STARTING_HEALTHSHARDS,
     STATE_DTYPE,
@@ -204,52 +208,6 @@ from workbench.rulesets.plasma.engine.layout import (
     WINDOW_PLAY,
     WINDOW_START,
 )
-
-# ---------------------------------------------------------------------------------------------------------------------
-# The policies' door, as the rules see it
-#
-# The match loop (below) hands each decision to the deciding side's policy through a `choose_*` kernel per decision
-# kind, which live with the policies (greedy.py, after the rules: a rule that imported them could read a policy). The
-# package binds these names here (`bind_policy_door` in engine/__init__.py) as it is imported, before any kernel
-# compiles: Numba reads a kernel's globals when it compiles it, so the compiled rules call the policies' door
-# directly, as they did when both were one module. These stand-ins are never called: uncompiled they raise, and
-# Numba compiles no call to a plain Python function.
-
-
-def choose_play(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
-    """The policies' `choose_play` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_attacker(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
-    """The policies' `choose_attacker` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_target(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> EngineInt:
-    """The policies' `choose_target` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_mulligan(table: IntArray, st: Any, p: EngineInt, out: IntArray, n: EngineInt) -> EngineInt:
-    """The policies' `choose_mulligan` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_block(table: IntArray, st: Any, q: EngineInt, out: IntArray) -> EngineInt:
-    """The policies' `choose_block` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_instant(table: IntArray, st: Any, x: EngineInt, out: IntArray) -> EngineInt:
-    """The policies' `choose_instant` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
-
-def choose_effect_target(table: IntArray, st: Any, out: IntArray) -> EngineInt:
-    """The policies' `choose_effect_target` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.plasma.engine")
-
 
 # ---------------------------------------------------------------------------------------------------------------------
 # The trace, in the state record when there is one
@@ -1284,10 +1242,12 @@ def setup_match(
     policy_a: EngineInt,
     policy_b: EngineInt,
 ) -> None:
-    """Shuffle both decks, 20 Healthshards each, draw 5 and mulligan (first player first); the second gets the coin.
-    Each side's policy block is filled from its policy word and the match's seed (`start_policy`)."""
+    """Shuffle both decks, 20 Healthshards each; the second player gets the coin; then (`advance`) the first player
+    draws 5 and the mulligan decision opens. Each side's policy block is filled from its policy word and the match's
+    seed (`start_policy`), and the search's own generator is seeded from it (SEARCH_SEED)."""
     p: EngineInt  # a loop counter, then `first` or `1 - first`
     rng_seed(st.rng, seed)
+    rng_seed(st.srng, seed ^ SEARCH_SEED)
     for p in range(2):
         deck = deck_a if p == 0 else deck_b
         for k in range(deck.shape[0]):
@@ -1316,56 +1276,126 @@ def setup_match(
     st.game[G_OVER] = 0
     st.game[G_WINNER] = -1
     st.game[G_NEXT_UID] = 0
-    st.game[G_FIRST] = first
+    st.game[G_PLAYER] = first
     st.game[G_UNCHECKED] = 0
     st.game[G_BONUS] = 0
-    for k in range(2):
-        p = first if k == 0 else 1 - first
-        for _ in range(OPENING_HAND):
-            draw_card(table, st, p)
-        mulligan(table, st, p)
+    st.game[G_DECISION] = D_NONE
+    st.game[G_PENDING] = D_NONE
+    st.game[G_STAGE] = STAGE_DEAL_FIRST
+    advance(table, st, np.int64(NO_STAGE))
 
 
-@rules_kernel
-def play_turns(table: IntArray, st: Any, stage: EngineInt) -> None:
-    """Alternate turns from player G_FIRST's until someone reaches 0 Healthshards or the turn cap.
+@llvm_inline_kernel
+def any_attacker(st: Any, p: EngineInt) -> bool:
+    """Whether `legal_attackers` would list a creature of p (its test, without writing the list)."""
+    sickness = st.options[O_SICKNESS]
+    for i in range(st.side[p, S_BOARD]):
+        if st.board[p, i, B_TAPPED] | st.board[p, i, B_HELD] | (sickness & st.board[p, i, B_SICK]) == 0:
+            return True
+    return False
 
-    `stage` is where G_FIRST's turn is taken up: STAGE_TURN from its start, or (a search's rollout, in a turn under
-    way) STAGE_PLAY in its play phase, STAGE_BATTLE at its battle phase, STAGE_BATTLE_ON within it, or STAGE_END at
-    its end. Returns once a turn of a side that plays `search` has started, G_FIRST then that side
-    (`play_turns_searched` plays its phases, then takes it up at STAGE_END), so one compiled copy of the whole turn
-    serves batches, traces, rollouts and a search's opponent, and the start and end of a search's own turns.
-    """
-    p = st.game[G_FIRST]
+
+@llvm_inline_kernel
+def opening_hand(table: IntArray, st: Any, p: EngineInt) -> None:
+    """p draws the opening hand and the mulligan decision opens (`apply_mulligan` until KEEP)."""
+    for _ in range(OPENING_HAND):
+        draw_card(table, st, p)
+    open_decision(st, np.int64(D_MULLIGAN), p)
+    st.game[G_ASIDE] = 0
+
+
+@llvm_inline_kernel
+def advance(table: IntArray, st: Any, until: EngineInt) -> None:
+    """Play the rules on from where the match stands until a decision is open (a target G_PENDING, or G_DECISION),
+    the match is over, or (no decision open) the stage `until` is next (NO_STAGE: never).
+
+    The rules stop at each decision and return: the caller (`apply`, and the play loops above the rules) asks the
+    deciding side's policy and hands its choice to `apply`, which takes it and comes back here. G_STAGE is where the
+    match goes on once the decision open closes (STAGE_*): the opening hands and mulligans (first player first), then
+    each turn's start (the turn cap, `start_turn`), the opponent's start-of-turn window, the play phase, the battle
+    phase, the opponent's end-of-turn window and the turn's close. The play and attacker decisions stay open after
+    each action (`apply` opens them again); they close on STOP, when no creature can attack (`any_attacker`), or at
+    their bounds (PLAY_STEPS + 1 plays, ATTACK_STEPS attackers). A match that ends in the end-of-turn window still
+    closes that turn (`close_turn`), as a turn's end always does."""
     while st.game[G_OVER] == 0:
-        if stage == STAGE_TURN:
-            if st.game[G_TURN] >= st.options[O_TURN_CAP]:
-                trace(st, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
-                end_match(st, np.int64(-1))
-                break
-            start_turn(table, st, p)
-            if st.game[G_PENDING] != D_NONE:
-                answer_targets(table, st)
-            # The opponent's window at the start of the turn (`instants_any_time`), once the draw and battlefield are
-            # done.
-            if open_window(table, st, 1 - p, np.int64(WINDOW_START)):
-                answer_window(table, st)
-                st.game[G_DECISION] = D_NONE
-            if st.side[p, S_POLICY] == SEARCH:
-                st.game[G_FIRST] = p
+        if st.game[G_PENDING] != D_NONE:
+            return
+        decision = st.game[G_DECISION]
+        if decision != D_NONE:
+            if decision == D_PLAY:
+                if st.game[G_STEPS] <= PLAY_STEPS:
+                    return
+            elif decision != D_ATTACKER or (st.game[G_STEPS] < ATTACK_STEPS and any_attacker(st, st.game[G_ACTOR])):
                 return
-        if st.game[G_OVER] == 0 and stage <= STAGE_PLAY:
-            play_phase(table, st, p)
-        if st.game[G_OVER] == 0 and stage <= STAGE_BATTLE_ON:
-            if stage != STAGE_BATTLE_ON:
-                # A battle phase starts with no creature held back (`battle_phase`).
-                for i in range(st.side[p, S_BOARD]):
-                    st.board[p, i, B_HELD] = 0
-            battle_on(table, st, p)
-        if st.game[G_OVER] == 0:
-            end_turn(table, st, p)
-        p = 1 - p
-        stage = STAGE_TURN
+            st.game[G_DECISION] = D_NONE
+        if not play_stages(table, st, until):
+            return
+    if st.game[G_STAGE] == STAGE_CLOSE:
+        close_turn(table, st, st.game[G_PLAYER])
+        st.game[G_STAGE] = STAGE_OVER
+
+
+@llvm_inline_kernel
+def play_stages(table: IntArray, st: Any, until: EngineInt) -> bool:
+    """`advance`'s stages, from G_STAGE on in the order a turn has them, each setting the next before its work: until
+    one opens a decision, ends the match or leaves a target open (True: `advance` looks again), or until the stage
+    `until` is next or the play decision is open (False: `advance` returns). Written in the turn's order, not as a
+    dispatch on each stage, so a turn's stages run one after the other without a branch to guess for each."""
+    stage = st.game[G_STAGE]
+    p = st.game[G_PLAYER]
+    if stage == until:
+        return False
+    if stage == STAGE_TURN:
+        if st.game[G_TURN] >= st.options[O_TURN_CAP]:
+            trace(st, st.game[G_TURN], -1, EV_TURN_CAP, -1, -1, st.options[O_TURN_CAP])
+            end_match(st, np.int64(-1))
+            st.game[G_STAGE] = STAGE_OVER
+            return False
+        stage = STAGE_START_WINDOW
+        st.game[G_STAGE] = stage
+        start_turn(table, st, p)
+        if st.game[G_OVER] == 1 or st.game[G_PENDING] != D_NONE or stage == until:
+            return True
+    if stage == STAGE_START_WINDOW:
+        # The opponent's window at the start of the turn (`instants_any_time`), once the draw and battlefield are
+        # done (and the targets they left open chosen).
+        stage = STAGE_PLAY
+        st.game[G_STAGE] = stage
+        if open_window(table, st, 1 - p, np.int64(WINDOW_START)) or stage == until:
+            return True
+    if stage == STAGE_PLAY:
+        st.game[G_STAGE] = STAGE_BATTLE
+        st.game[G_STEPS] = 0
+        open_decision(st, np.int64(D_PLAY), p)
+        return False
+    if stage == STAGE_BATTLE:
+        # A battle phase starts with no creature held back.
+        for i in range(st.side[p, S_BOARD]):
+            st.board[p, i, B_HELD] = 0
+        st.game[G_STAGE] = STAGE_END
+        st.game[G_STEPS] = 0
+        open_decision(st, np.int64(D_ATTACKER), p)
+        return True
+    if stage == STAGE_END:
+        # The opponent's last use of their leftover plasma, when they hold an Instant they can pay for.
+        stage = STAGE_CLOSE
+        st.game[G_STAGE] = stage
+        if open_window(table, st, 1 - p, np.int64(WINDOW_END)) or stage == until:
+            return True
+    if stage == STAGE_CLOSE:
+        close_turn(table, st, p)
+        st.game[G_PLAYER] = 1 - p
+        st.game[G_STAGE] = STAGE_TURN
+        return True
+    if stage == STAGE_DEAL_FIRST:
+        st.game[G_STAGE] = STAGE_DEAL_SECOND
+        opening_hand(table, st, p)
+        return False
+    if stage == STAGE_DEAL_SECOND:
+        st.game[G_STAGE] = STAGE_TURN
+        opening_hand(table, st, 1 - p)
+        return False
+    return False
 
 
 # =====================================================================================================================
@@ -1416,15 +1446,15 @@ def legal_actions(table: IntArray, st: Any, out: IntArray) -> EngineInt:
     return 0
 
 
-@rules_kernel
-def apply(table: IntArray, st: Any, action: EngineInt) -> None:
+@inline_kernel
+def take(table: IntArray, st: Any, action: EngineInt) -> None:
     """Take one action that `legal_actions` listed for the open decision, and open the one that follows it within
     the same step: after an attacker its target; after a target the defender's block, an instant window or (the
-    attack done, or a hold) the next attacker; after a card or ability of the play phase has gone in effect, the
-    opponent's window (`instants_any_time`), whose PASS opens the play decision again; after an Instant in a window
-    outside an attack the same window. STOP, KEEP and the PASS of a start- or end-of-turn window close the decision
-    (the match loop goes on to the next phase). A target left open (G_PENDING) is answered first: the action is its
-    field slot."""
+    attack done, or a hold) the attacker decision again; after a card or ability of the play phase has gone in
+    effect, the opponent's window (`instants_any_time`), whose PASS opens the play decision again; after an Instant
+    in a window outside an attack the same window. STOP, KEEP and the PASS of a start- or end-of-turn window close the
+    decision (`advance` goes on to the next stage). A target left open (G_PENDING) is answered first: the action is
+    its field slot. Counts the phase's plays and attackers (G_STEPS, for `advance`'s bounds)."""
     if st.game[G_PENDING] != D_NONE:
         apply_effect_target(table, st, action)
         return
@@ -1434,8 +1464,10 @@ def apply(table: IntArray, st: Any, action: EngineInt) -> None:
         if action == STOP:
             st.game[G_DECISION] = D_NONE
         else:
+            st.game[G_STEPS] += 1
             apply_play(table, st, p, action)
     elif decision == D_ATTACKER:
+        st.game[G_STEPS] += 1
         apply_attacker(st, action)
     elif decision == D_TARGET:
         apply_target(table, st, p, action)
@@ -1447,15 +1479,12 @@ def apply(table: IntArray, st: Any, action: EngineInt) -> None:
         apply_mulligan(table, st, p, action)
 
 
-@rules_kernel
-def apply_choice(table: IntArray, st: Any, action: EngineInt) -> None:
-    """`apply` for the two decisions the search chooses in, with no target left open: a play (not STOP, which the
-    search takes itself) or an attacker's target. One kernel of two appliers, not `apply`'s six: less for the search
-    line to compile."""
-    if st.game[G_DECISION] == D_PLAY:
-        apply_play(table, st, st.game[G_ACTOR], action)
-    else:
-        apply_target(table, st, st.game[G_ACTOR], action)
+@llvm_inline_kernel
+def apply(table: IntArray, st: Any, action: EngineInt) -> None:
+    """The contract's `apply`: take one listed action of the open decision (`take`), then play the rules on to the
+    next decision or the match's end (`advance`)."""
+    take(table, st, action)
+    advance(table, st, np.int64(NO_STAGE))
 
 
 # =====================================================================================================================
@@ -1537,144 +1566,7 @@ def determinize(table: IntArray, st: Any, p: EngineInt, seed: EngineInt) -> None
 
 
 # =====================================================================================================================
-# The match loop: opens each decision, lists its actions, asks the deciding side's policy, applies its choice
-# =====================================================================================================================
-
-
-@rules_kernel
-def answer_targets(table: IntArray, st: Any) -> None:
-    """Each target a card's effects leave open, asked of its player's policy, until none is (one per clause, and an
-    equipment's creature; rare, so one compiled copy, called)."""
-    for _ in range(MAX_CLAUSES + 2):
-        if st.game[G_PENDING] == D_NONE or st.game[G_OVER] == 1:
-            return
-        apply_effect_target(table, st, choose_effect_target(table, untraced(st), st.actions))
-
-
-@inline_kernel
-def ask_instant(table: IntArray, st: Any) -> EngineInt:
-    """The open instant decision asked of its player's policy and applied; returns the action (copied in by Numba:
-    the module's docstring)."""
-    h = choose_instant(table, untraced(st), st.game[G_ACTOR], st.actions)
-    apply_instant(table, st, h)
-    return h
-
-
-@rules_kernel
-def answer_window(table: IntArray, st: Any) -> None:
-    """An open instant window outside an attack (`open_window`: the end of a turn; with `instants_any_time` the start
-    of the opponent's turn and after each card of their play phase), asked of its player's policy until they pass,
-    and the targets their Instants leave open. One compiled copy, called: a window opens only when its player holds
-    an Instant they can pay for."""
-    for _ in range(2 * MAX_DECK + 2):
-        if st.game[G_OVER] == 1 or st.game[G_DECISION] != D_INSTANT:
-            return
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st)
-        elif ask_instant(table, st) == PASS:
-            return
-
-
-@inline_kernel
-def answer_attack(table: IntArray, st: Any) -> None:
-    """The decisions a declared attack opens, each asked of its player's policy: the defender's block, then the
-    attacker's and the defender's instant windows (and the targets their Instants leave open), until the attack is
-    done. Also answers a target any other action left open, and the window after a card of a play phase (its
-    Instants until its player passes)."""
-    for _ in range(2 * MAX_DECK + 3 * (MAX_CLAUSES + 2)):
-        if st.game[G_OVER] == 1:
-            return
-        decision = st.game[G_DECISION]
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st)
-        elif decision == D_BLOCK:
-            apply_block(table, st, choose_block(table, untraced(st), st.game[G_ACTOR], st.actions))
-        elif decision == D_INSTANT:
-            ask_instant(table, st)
-        else:
-            return
-
-
-@llvm_inline_kernel
-def attack(table: IntArray, st: Any, p: EngineInt, a: EngineInt, target: EngineInt) -> None:
-    """p's creature in slot a attacks `target` (DIRECT or an enemy slot), the decisions it opens answered by the
-    players' policies: the whole attack."""
-    declare_attack(table, st, p, a, target)
-    answer_attack(table, st)
-
-
-@inline_kernel
-def end_turn(table: IntArray, st: Any, p: EngineInt) -> None:
-    """The opponent's last use of their leftover plasma (an instant window, asked until they pass, when they hold an
-    Instant they can pay for), then "this turn" bonuses end (`close_turn`)."""
-    if open_window(table, st, 1 - p, np.int64(WINDOW_END)):
-        answer_window(table, st)
-        st.game[G_DECISION] = D_NONE
-    close_turn(table, st, p)
-
-
-@rules_kernel
-def mulligan(table: IntArray, st: Any, p: EngineInt) -> None:
-    """p's mulligan: up to 3 times set a card aside and draw 1, until p keeps; the set-aside cards are then shuffled
-    back into the deck."""
-    open_decision(st, np.int64(D_MULLIGAN), p)
-    st.game[G_ASIDE] = 0
-    for _ in range(MULLIGANS_MAX + 1):
-        n = legal_mulligan(st, p, st.actions)
-        action = choose_mulligan(table, untraced(st), p, st.actions, n)
-        apply_mulligan(table, st, p, action)
-        if action == KEEP:
-            return
-
-
-@inline_kernel
-def play_phase(table: IntArray, st: Any, p: EngineInt) -> None:
-    """p's play phase: the play decision, asked again after each action until p's policy stops; after each card or
-    ability has gone in effect, the opponent's window (`instants_any_time`) is asked of their policy first."""
-    open_decision(st, np.int64(D_PLAY), p)
-    for _ in range(PLAY_STEPS + 1):
-        if st.game[G_OVER] == 1:
-            break
-        action = choose_play(table, untraced(st), p, st.actions)
-        if action == STOP:
-            break
-        apply_play(table, st, p, action)
-        if st.game[G_PENDING] != D_NONE:
-            answer_targets(table, st)
-        if st.game[G_DECISION] == D_INSTANT:
-            answer_window(table, st)
-    st.game[G_DECISION] = D_NONE
-
-
-@llvm_inline_kernel
-def battle_phase(table: IntArray, st: Any, p: EngineInt) -> None:
-    """p's battle phase: no creature held back yet, then the attacker and target decisions, one attack (or hold) at a
-    time, while a creature can attack (`battle_on`; `play_turns` writes the two steps out itself, so its compile types
-    `battle_on` once)."""
-    for i in range(st.side[p, S_BOARD]):
-        st.board[p, i, B_HELD] = 0
-    battle_on(table, st, p)
-
-
-@inline_kernel
-def battle_on(table: IntArray, st: Any, p: EngineInt) -> None:
-    """The rest of p's battle phase (creatures held back so far stay held): the attacker and target decisions, one
-    attack (or hold) at a time, while a creature can attack. A search's rollout takes it up here."""
-    for _ in range(2 * MAX_DECK + 2):
-        if st.game[G_OVER] == 1:
-            break
-        open_decision(st, np.int64(D_ATTACKER), p)
-        a = choose_attacker(table, untraced(st), p, st.actions)
-        if a < 0:
-            break
-        apply_attacker(st, a)
-        apply_target(table, st, p, choose_target(table, untraced(st), p, st.actions))
-        answer_attack(table, st)
-    st.game[G_DECISION] = D_NONE
-
-
-# =====================================================================================================================
-# A batch of matches: set up, played to the end (a search side's matches: `search.play_matches_searched`)
+# A match's state record
 # =====================================================================================================================
 
 
@@ -1684,27 +1576,3 @@ def new_state(options: IntArray, traced: bool = False) -> Any:
     state = np.zeros(1, dtype=TRACED_STATE_DTYPE if traced else STATE_DTYPE).view(np.recarray)
     state.options[0] = options
     return state[0]
-
-
-@rules_kernel
-def play_matches(
-    table: IntArray,
-    st: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """Play one match per seed on the given state record (see `new_state`), which every match reuses; its counters
-    add up over the batch."""
-    for m in range(seeds.shape[0]):
-        begin_match_counters(st.counters, m)
-        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        play_turns(table, st, np.int64(STAGE_TURN))
-        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
-        winners[m] = st.game[G_WINNER]
-        turns[m] = st.game[G_TURN]

@@ -1,8 +1,9 @@
-"""The plasma search policy: determinized rollouts of its own play and battle phases (`search_decision`), the
-searched turns and the search's batch loop (`play_matches_searched`).
+"""The plasma search policy: determinized rollouts of its own plays and attackers' targets (`search_decision`, each
+rollout the choice taken by the rules' `apply` and the match played on by `greedy.play_on`), the choice of a side that
+searches at any decision (`decide_searched`), and the search's batch loop (`play_matches_searched`).
 
-Imports `layout`, `rules` (the turns a rollout plays, `clone` and `determinize`) and `greedy` (the rollouts' and the
-battle phase's greedy choices).
+Imports `layout`, `rules` (`apply`, `clone`, `determinize`, the listers) and `greedy` (the rollouts' match, greedy's
+choices, `decide`).
 """
 
 from __future__ import annotations
@@ -15,60 +16,56 @@ import numpy as np
 from workbench.engines import (
     EngineInt,
     IntArray,
-    begin_match_counters,
-    end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
-    rng_seed,
     rules_kernel,
 )
-from workbench.policies import POLICY_WORDS, search_rollouts_of
-from workbench.rulesets.plasma.engine.greedy import greedy_attack_choice, greedy_attacker, greedy_play
+from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.policies import POLICY_WORDS, SEARCH, search_rollouts_of
+from workbench.rulesets.plasma.engine.greedy import (
+    decide,
+    greedy_attack_choice,
+    greedy_attacker,
+    greedy_play,
+    is_over,
+    play_matches_by,
+    play_on,
+)
 from workbench.rulesets.plasma.engine.layout import (
     ACTIVATE,
     B_DAMAGE,
-    B_HELD,
     COIN,
     D_ATTACKER,
     D_NONE,
     D_PLAY,
+    D_TARGET,
+    G_ACTOR,
+    G_ATTACKER,
     G_DECISION,
-    G_FIRST,
-    G_OVER,
+    G_PENDING,
+    G_PLAYER,
     G_TURN,
     G_WINNER,
     MAX_CHOICES,
-    MAX_DECK,
     O_SEARCH_DEPTH,
     O_SEARCH_ROLLOUT_POLICY,
     O_SEARCH_ROLLOUTS,
     O_TURN_CAP,
-    PLAY_STEPS,
     S_BATTLEFIELD,
     S_BOARD,
     S_HAND,
     S_LIFE,
     S_POLICY,
-    STAGE_BATTLE,
-    STAGE_BATTLE_ON,
-    STAGE_END,
-    STAGE_PLAY,
-    STAGE_TURN,
     STOP,
 )
 from workbench.rulesets.plasma.engine.rules import (
-    answer_attack,
-    apply_attacker,
-    apply_choice,
+    apply,
     clone,
     creature_power,
     creature_resolve,
     determinize,
     legal_plays,
     legal_targets,
-    open_decision,
-    play_turns,
-    setup_match,
     untraced,
 )
 from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
@@ -87,12 +84,9 @@ def called(function: KernelT) -> KernelT:
     return rules_kernel(getattr(function, "py_func", function))
 
 
-answer_attack_called = called(answer_attack)
 greedy_play_called = called(greedy_play)
 """Greedy's play decision for the search's play phase: one compiled copy, called (greedy's board weighing is inline
 in it)."""
-SEARCH_SEED = 0x5EA4C4
-"""Mixed into a match's seed for the search's own generator, so it never repeats the match's."""
 
 
 SC_POINTS = np.int64(0)
@@ -160,36 +154,24 @@ def search_evaluation(table: IntArray, st: Any, p: EngineInt, mover: EngineInt) 
 
 
 @llvm_inline_kernel
-def rollout(
-    table: IntArray, world: Any, sim: Any, p: EngineInt, choice: EngineInt, stage: EngineInt, cut: EngineInt
-) -> EngineInt:
+def rollout(table: IntArray, world: Any, sim: Any, p: EngineInt, choice: EngineInt, cut: EngineInt) -> EngineInt:
     """One rollout of `choice` for p in the sampled `world` (`determinize`d once for every candidate of a round),
-    played on `sim`: the choice, the rest of p's turn from `stage`, then whole turns until the turn cap `cut`; p's
-    points. Nothing is traced (`clone` puts sim's trace count past the end of any trace), and sim's counters, which
-    nobody reads, count what it plays. Copied into its one caller, `search_decision`: one compiled module fewer
-    holding a copy of `play_turns`.
+    played on `sim`: both sides play `search_rollout_policy` from here, the choice is taken (`apply`: the rules play
+    on to the next decision), and the match is played on (`play_on`) until the turn cap `cut`; p's points. Nothing is
+    traced (`clone` puts sim's trace count past the end of any trace), and sim's counters, which nobody reads, count
+    what it plays.
 
-    The cut-off is the rules' own turn cap, lowered in the rollout's copy of the options (a cap ends the match as a
-    draw before the next turn starts): so the rollout runs `play_turns` itself, and no rule learns of a search. A
-    draw at a `cut` below the match's own cap is a cut-off, scored by `search_evaluation`."""
+    The cut-off is the rules' own turn cap, lowered in the rollout's copy of the options before the choice is taken
+    (a cap ends the match as a draw before the next turn starts): so no rule learns of a search. A draw at a `cut`
+    below the match's own cap is a cut-off, scored by `search_evaluation`."""
     clone(world, sim)
-    after = stage
-    if stage == STAGE_PLAY and choice == STOP:
-        after = STAGE_BATTLE
-    else:
-        apply_choice(table, sim, choice)
-        # The targets, block and instants it leaves open, by the policies the sides hold at the decision (p's:
-        # greedy's).
-        answer_attack_called(table, sim)
     policy = sim.options[O_SEARCH_ROLLOUT_POLICY]
     sim.side[0, S_POLICY] = policy
     sim.side[1, S_POLICY] = policy
     cap = sim.options[O_TURN_CAP]
     sim.options[O_TURN_CAP] = cut
-    # `play_turns` takes p's turn up at `stage`; its machine code is the greedy batch's own (same types), so a rollout
-    # compiles no second copy of a turn or a match.
-    sim.game[G_FIRST] = p
-    play_turns(table, sim, after)
+    apply(table, sim, choice)
+    play_on(table, sim, NO_CONTEXT)
     winner = sim.game[G_WINNER]
     if winner == p:
         return WIN_POINTS
@@ -205,7 +187,7 @@ def rollout(
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
     """`halving_search`'s world dealer: the state cloned into the world record, what p cannot see dealt anew."""
-    table, st, world, _sim, p, _stage, _cut = context
+    table, st, world, _sim, p, _cut = context
     clone(st, world)
     determinize(table, world, p, seed)
 
@@ -215,14 +197,12 @@ def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, _dice: E
     """`halving_search`'s rollout: choice k (st.choice[k]) from the world `context_world` dealt. Its later dice are
     the world's own generator's, seeded by `determinize`, so every candidate of a round rolls the same (the dice seed
     is not needed)."""
-    table, st, world, sim, p, stage, cut = context
-    return rollout(table, world, sim, p, st.choice[k], stage, cut)
+    table, st, world, sim, p, cut = context
+    return rollout(table, world, sim, p, st.choice[k], cut)
 
 
 @rules_kernel
-def search_decision(
-    table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt, n: EngineInt, stage: EngineInt
-) -> EngineInt:
+def search_decision(table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt, n: EngineInt) -> EngineInt:
     """The index, among st.choice[:n] (greedy's choice first), of p's choice after successive halving over
     `search_rollouts` x n rollouts (the side's own `search:R` in place of the option: `search_rollouts_of`); a tie
     goes to the lower index, so greedy's choice is kept on a tie.
@@ -239,7 +219,7 @@ def search_decision(
     cut = st.options[O_TURN_CAP]
     if depth > 0 and st.game[G_TURN] + depth < cut:
         cut = st.game[G_TURN] + depth
-    context = (table, st, world, sim, p, stage, cut)
+    context = (table, st, world, sim, p, cut)
     budget = search_rollouts_of(st.side[p, S_POLICY : S_POLICY + POLICY_WORDS], st.options[O_SEARCH_ROLLOUTS]) * n
     st.searched[1] += halving_search(
         context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
@@ -285,73 +265,61 @@ def play_choices(table: IntArray, st: Any, p: EngineInt, greedy: EngineInt, list
 
 
 @rules_kernel
-def searched_play_phase(table: IntArray, st: Any, p: EngineInt, world: Any, sim: Any) -> None:
-    """`play_phase` for a search side: each play (or stop) is the searched best of its legal choices; the coin as
-    greedy flips it."""
-    for _ in range(PLAY_STEPS + 1):
-        if st.game[G_OVER] == 1:
-            break
-        open_decision(st, np.int64(D_PLAY), p)
-        listed = legal_plays(table, st, p, st.actions)
-        greedy = greedy_play_called(table, untraced(st), p)
-        action = greedy
-        if greedy != COIN:
-            n = play_choices(table, st, p, greedy, listed)
-            if n > 1:
-                # Counts passed as np.int64: Numba types a small constant count as a literal and would compile
-                # search_decision once per value.
-                index = search_decision(table, st, world, sim, p, np.int64(n), np.int64(STAGE_PLAY))
-                action = st.choice[index]
-        if action == STOP:
-            break
-        apply_choice(table, st, action)
-        answer_attack_called(table, st)
-    st.game[G_DECISION] = D_NONE
+def searched_play(table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt) -> EngineInt:
+    """A search side's play decision: the searched best of its legal choices (`play_choices`); the coin as greedy
+    flips it."""
+    listed = legal_plays(table, st, p, st.actions)
+    greedy = greedy_play_called(table, untraced(st), p)
+    if greedy == COIN:
+        return greedy
+    n = play_choices(table, st, p, greedy, listed)
+    if n == 1:
+        return greedy
+    # Counts passed as np.int64: Numba types a small constant count as a literal and would compile search_decision
+    # once per value.
+    return st.choice[search_decision(table, st, world, sim, p, np.int64(n))]
 
 
 @rules_kernel
-def searched_battle_phase(table: IntArray, st: Any, p: EngineInt, world: Any, sim: Any) -> None:
-    """`battle_phase` for a search side: its attackers in greedy's order, each sent where the search finds best
-    among its listed targets (hold, direct, and each enemy creature it may attack; greedy's first)."""
-    for i in range(st.side[p, S_BOARD]):
-        st.board[p, i, B_HELD] = 0
-    for _ in range(MAX_DECK + 1):
-        if st.game[G_OVER] == 1:
-            break
-        open_decision(st, np.int64(D_ATTACKER), p)
-        a = greedy_attacker(table, untraced(st), p)
-        if a < 0:
-            break
-        apply_attacker(st, a)
-        n = legal_targets(st, p, st.actions)
-        greedy = greedy_attack_choice(table, untraced(st), p, a)
-        st.choice[0] = greedy
-        at = 1
-        for k in range(n):
-            if st.actions[k] != greedy:
-                st.choice[at] = st.actions[k]
-                at += 1
-        index = search_decision(table, st, world, sim, p, np.int64(n), np.int64(STAGE_BATTLE_ON))
-        apply_choice(table, st, st.choice[index])
-        answer_attack_called(table, st)
-    st.game[G_DECISION] = D_NONE
+def searched_target(table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt) -> EngineInt:
+    """A search side's target decision for its attacker in slot G_ATTACKER: the searched best of its listed targets
+    (hold, direct, and each enemy creature it may attack; greedy's first)."""
+    n = legal_targets(st, p, st.actions)
+    greedy = greedy_attack_choice(table, untraced(st), p, st.game[G_ATTACKER])
+    st.choice[0] = greedy
+    at = 1
+    for k in range(n):
+        if st.actions[k] != greedy:
+            st.choice[at] = st.actions[k]
+            at += 1
+    return st.choice[search_decision(table, st, world, sim, p, np.int64(n))]
 
 
-@rules_kernel
-def play_turns_searched(table: IntArray, st: Any, world: Any, sim: Any) -> None:
-    """`play_turns` when a side plays `search`: its play and battle phases are searched (`world` holds a round's
-    sampled world, `sim` is the state a rollout plays on, each of st's record type); everything else, and
-    the other side, as `play_turns`."""
-    # The turns of a side that does not search, the turn cap, and the start and end of a searching side's turns, as
-    # `play_turns` plays them; it returns once a searching side's turn (G_FIRST) has started.
-    play_turns(table, st, np.int64(STAGE_TURN))
-    while st.game[G_OVER] == 0:
-        p = st.game[G_FIRST]
-        searched_play_phase(table, st, p, world, sim)
-        if st.game[G_OVER] == 0:
-            searched_battle_phase(table, st, p, world, sim)
-        st.game[G_FIRST] = p
-        play_turns(table, st, np.int64(STAGE_END))
+@llvm_inline_kernel
+def decide_searched(table: IntArray, st: Any, context: Any) -> EngineInt:
+    """`decide` when a side plays `search`: in its own turn its plays and its attackers' targets are searched
+    (`searched_play`, `searched_target`) and its attackers go in greedy's order; every other decision, and the other
+    side's, is `decide`'s. `context` holds the search's two work records: `world`, a round's sampled world, and
+    `sim`, the record a rollout plays on (each of st's type)."""
+    world, sim = context
+    if st.game[G_PENDING] == D_NONE:
+        p = st.game[G_ACTOR]
+        if st.side[p, S_POLICY] == SEARCH and p == st.game[G_PLAYER]:
+            decision = st.game[G_DECISION]
+            if decision == D_PLAY:
+                return searched_play(table, st, world, sim, p)
+            if decision == D_ATTACKER:
+                return greedy_attacker(table, untraced(st), p)
+            if decision == D_TARGET:
+                return searched_target(table, st, world, sim, p)
+    return decide(table, st, context)
+
+
+@inline_kernel
+def play_searched(table: IntArray, st: Any, context: Any) -> None:
+    """A match in which a side plays `search` played on to its end: the play loop with `decide_searched` (`context`:
+    the search's two work records)."""
+    play_out(table, st, context, decide_searched, apply, is_over)
 
 
 @rules_kernel
@@ -370,12 +338,7 @@ def play_matches_searched(
     turns: Any,
 ) -> None:
     """`play_matches` when a side plays `search` (a kernel of its own, so greedy and random batches compile and run
-    exactly as before). The search's generator is seeded from each match's seed."""
-    for m in range(seeds.shape[0]):
-        begin_match_counters(st.counters, m)
-        setup_match(table, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b)
-        rng_seed(st.srng, seeds[m] ^ SEARCH_SEED)
-        play_turns_searched(table, st, world, sim)
-        end_match_counters(st.counters, st.game[G_TURN], np.int64(2))
-        winners[m] = st.game[G_WINNER]
-        turns[m] = st.game[G_TURN]
+    as before): `play_matches_by` with `play_searched`."""
+    play_matches_by(
+        table, st, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, (world, sim), play_searched
+    )

@@ -1,0 +1,44 @@
+"""The play layer's match loop, written once for every engine whose rules stop at each decision and return.
+
+Such an engine keeps the contract of docs/simulation.md (*The engine contract*): its rules play on from where a match
+stands until a decision is open, and return; `legal_actions(G, S, out) -> n` lists the open decision's rows and
+`apply(G, S, row)` takes one and plays the rules on to the next decision (or the match's end). No rule asks a policy.
+The loop here is then the whole of how a match is played: while the match is not over, the deciding side's policy
+chooses (`decide`) and the rules take the choice (`apply`). A batch, a trace, a search's rollout and a test that plays
+a match decision by decision all play through it; an engine brings its rules, its `decide` (the policy of the side
+whose decision is open: greedy as the game's own scoring of the listed rows, random, epsilon-greedy through
+`workbench.policies`, search) and its `is_over`.
+
+Pure: numpy and numba only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from workbench.engines import inline_kernel
+
+NO_CONTEXT = 0
+"""The `context` of a `decide` that reads nothing besides the game and the state."""
+
+
+@inline_kernel
+def play_out(
+    game: Any,
+    state: Any,
+    context: Any,
+    decide: Callable[..., Any],
+    apply: Callable[..., None],
+    is_over: Callable[..., bool],
+) -> None:
+    """Play the match in `state` on to its end: while `is_over(state)` is false, the open decision's choice
+    `decide(game, state, context)` is taken by `apply(game, state, row)`, which plays the rules on to the next
+    decision. `context` is what `decide` reads besides the game and the state (a search's work records; NO_CONTEXT for
+    none).
+
+    An `inline_kernel`: Numba copies this body into the engine's kernel that calls it, where `decide`, `apply` and
+    `is_over` are known functions (as `search_kernels.halving_search` takes its two), so the engine's compiled loop
+    is cached with it and calls them directly."""
+    while not is_over(state):
+        apply(game, state, decide(game, state, context))
