@@ -813,7 +813,7 @@ def play_stage(table: IntArray, st: Any, p: EngineInt, stage: EngineInt, until: 
     st.game[G_STAGE] = stage
     st.game[G_DECISION] = D_NONE
     advance(table, st, until)
-    while st.game[G_OVER] == 0 and (st.game[G_PENDING] != D_NONE or st.game[G_DECISION] != D_NONE):
+    while not is_over(st):
         take(table, st, decide(table, st, NO_CONTEXT))
         advance(table, st, until)
 

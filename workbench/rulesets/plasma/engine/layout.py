@@ -268,8 +268,9 @@ every call it types), so a traced call would weigh the untraced kernels too."""
 """Where the match goes on once no decision is open (G_STAGE; `rules.advance` plays each stage and sets the next):
 the first player's opening hand and mulligan, then the second's; a turn's start (the turn cap, untap, plasma, draw,
 battlefield), the opponent's start-of-turn window, the play phase, the battle phase, the opponent's end-of-turn
-window, and the turn's close ("this turn" bonuses end; the next player's turn is next). STAGE_OVER: the match is
-over and its last close is done."""
+window, and the turn's close ("this turn" bonuses end; the next player's turn is next). STAGE_OVER: nothing is next
+(the match is over and its last close done; a board a rule test builds by hand starts there, so the rules stop once
+the test's decision closes)."""
 SEARCH_SEED = 0x5EA4C4
 """Mixed into a match's seed for the search policy's own generator (`srng`, seeded at each match's setup), so it
 never repeats the match's."""
