@@ -236,9 +236,9 @@ def greedy_play_value(
     Creatures, equipment, battlefields and most instants are worth what `play_value_of_card` says; events and
     instants that gain more plasma than they cost are weighed on the board (`weigh_spell`, inlined here: about 30
     weighings a greedy match). Inline itself, in `greedy_play` and `greedy_wants_coin`: the match loop's play
-    decision then weighs without a call (greedy about 6% faster, for several seconds more compile of `play_turns`); the
-    search's play phase calls one compiled copy of `greedy_play` (`greedy_play_called`), so its own compile does not
-    grow too.
+    decision then weighs without a call (greedy about 6% faster, for several seconds more compile of the match loop);
+    the search's play decision calls one compiled copy of `greedy_play` (`greedy_play_called`), so its own compile
+    does not grow too.
     """
     card = st.hand[p, h]
     kind = table[card, T_KIND]
@@ -334,12 +334,12 @@ def combat_instant_value(
 #
 # A policy may read the whole state (the search deals what its player cannot see anew before reading) and keep its
 # own words in st.words; it returns an action of the list. `choose_*` picks the side's policy (S_POLICY: only the
-# policies and the match loop read it). Each is a door of `workbench.policies`: it asks `plays_random` whether the side
+# policies and the play loops read it). Each is a door of `workbench.policies`: it asks `plays_random` whether the side
 # plays this decision by random (`random` always; `epsilon:E` with probability E, from its own generator, which it
 # trades in for the match's until `random_played` takes random's choice), and every other side plays greedy (a
-# search side's own play and battle phases are searched, `play_turns_searched`). Random's draws are all made between
-# the two, and no rule draws there. A new policy is a new function per decision kind and a branch in each `choose_*`:
-# no rule changes.
+# search side's own plays and attackers' targets are searched, `search.decide_searched`). Random's draws are all made
+# between the two, and no rule draws there. A new policy is a new function per decision kind and a branch in each
+# `choose_*`: no rule changes.
 # =====================================================================================================================
 
 

@@ -248,8 +248,8 @@ assert all(
 
 
 def untraced(st: Any) -> Any:
-    """st as an untraced record (STATE_DTYPE): what the match loop hands the policies' door (`choose_*`) and the search
-    hands greedy. Those never trace nor count, so the compiled policies are one copy for batches and traces alike (as
+    """st as an untraced record (STATE_DTYPE): what `decide` hands the policies (`choose_*`) and the search hands
+    greedy. Those never trace nor count, so the compiled policies are one copy for batches and traces alike (as
     when the trace travelled beside the record), not a second one for the traced record type: about 10 s less of
     cold compile. Uncompiled, st itself (every field a policy reads is in it); compiled, `_compiled_untraced`."""
     return st
@@ -825,7 +825,7 @@ def legal_plays(table: IntArray, st: Any, p: EngineInt, out: IntArray) -> int:
 
 @llvm_inline_kernel
 def apply_play(table: IntArray, st: Any, p: EngineInt, action: EngineInt) -> None:
-    """p takes a listed action of the play decision (STOP takes nothing: the match loop ends the play phase). Once a
+    """p takes a listed action of the play decision (STOP takes nothing: `take` closes the decision). Once a
     card or an ability has gone in effect (a target it leaves open chosen: `apply_effect_target`), the opponent's
     instant window after it opens (`open_window`; the coin is not a card and opens none)."""
     if action == COIN:
@@ -1042,7 +1042,7 @@ def apply_instant(table: IntArray, st: Any, h: EngineInt) -> None:
     """The deciding player plays the Instant at hand position h (or PASS). Around an attack a window holds one
     Instant: the attack goes on. A window outside an attack stays open until PASS, which closes it: after a card of
     the opponent's play phase (WINDOW_PLAY) the opponent's play decision opens again; at the start or the end of a
-    turn no decision is left open (the match loop goes on). A PASS, the usual answer, is taken here; an Instant is
+    turn no decision is left open (`advance` goes on). A PASS, the usual answer, is taken here; an Instant is
     played by `play_instant` (called)."""
     window = st.game[G_WINDOW]
     if h != PASS:
@@ -1402,10 +1402,10 @@ def play_stages(table: IntArray, st: Any, until: EngineInt) -> bool:
 # The rules' interface: legal_actions, apply, clone (every policy plays through these)
 #
 # A decision is open in the state (G_DECISION, taken by player G_ACTOR): `legal_actions` lists its legal actions
-# into an out buffer (st.actions, unless the caller keeps its own), and `apply` takes one of them. Each kind has its
-# own lister and applier above (`legal_plays` / `apply_play`, `legal_attackers` / `apply_attacker`,
-# `legal_targets` / `apply_target`, `legal_mulligan` / `apply_mulligan`), which the match loop calls directly on its
-# hot path; the two kernels here dispatch on G_DECISION for a caller that does not know the kind (the search, tests).
+# into an out buffer (st.actions, unless the caller keeps its own), and `apply` takes one of them and plays the rules
+# on to the next decision (`advance`). Each kind has its own lister and applier above (`legal_plays` / `apply_play`,
+# `legal_attackers` / `apply_attacker`, `legal_targets` / `apply_target`, `legal_mulligan` / `apply_mulligan`); the
+# kernels here dispatch on G_DECISION.
 # =====================================================================================================================
 
 
