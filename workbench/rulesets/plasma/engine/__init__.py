@@ -87,7 +87,7 @@ def replace_everywhere(name: str, value: Any) -> None:
     """Set `name` to `value` in this package and in each of its modules that holds it.
 
     A kernel is looked up in the module of the code calling it (in an uncompiled run, NUMBA_DISABLE_JIT=1, at every
-    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls the appliers and
-    the door, `search` calls `apply_attacker` and `apply_choice`. tests/rulesets/plasma/test_plasma_simulation.py and
-    tests/engine_contract_adapters.py wrap the appliers with it."""
+    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls the appliers (from
+    `take`), `greedy` and `search` call `apply`, `take` and `advance`. tests/rulesets/plasma/test_plasma_simulation.py
+    and tests/engine_contract_adapters.py wrap the appliers with it."""
     replace_in_modules((sys.modules[__name__], *MODULES), name, value)
