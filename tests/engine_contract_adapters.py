@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from workbench.decklists import read_decklist
-from workbench.engines import rng_seed
+from workbench.engines import THIS_MATCH, rng_seed
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
 from workbench.policies import GREEDY, RANDOM
@@ -334,6 +334,44 @@ class SoulsAdapter(Adapter):
 
     def blank(self, m: Match) -> Match:
         return Match(m.G, {"st": self.E.new_state(m.G["compiled"], m.extra["capacity"])}, dict(m.extra))
+
+    not_stepped = ""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        # The batch kernel's steps for one match, with its loop played here: each row the deciding side's policy
+        # chooses (`decide`, into st's action list), or `choose`'s among the listed rows (listed on a copy: listing
+        # writes the sacrifice plan, which the batch's match never saw), written at the action list's start.
+        E = self.E
+        _, compiled, decks = _bundled("souls", {"turn_cap": turn_cap})
+        deck_a, deck_b = decks[0], decks[-1]
+        arrays = E.MatchArrays(compiled, max(len(deck_a), len(deck_b)))
+        G, st = arrays.G, arrays.st
+        m = Match({"G": G, "compiled": compiled}, {"st": st}, {"capacity": max(len(deck_a), len(deck_b))})
+        rng_seed(st, seed)
+        st[int(st[E.G_COUNTERS]) + THIS_MATCH] = 0
+        E.forget_turn(st)
+        E.open_match(G, st, deck_a, deck_b, np.int64(seed % 2), policies[0], policies[1], np.int64(seed))
+        applied = 0
+        while not E.is_over(st):
+            probe = st.copy()
+            out = int(probe[E.G_ACTIONS])
+            listed = [
+                tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4])
+                for i in range(E.legal_actions(G, probe, out))
+            ]
+            if choose is None:
+                at = int(E.decide(G, st, 0))
+            else:
+                at = int(st[E.G_ACTIONS])
+                st[at : at + 4] = listed[choose(m, list(range(len(listed))))]
+            row = tuple(int(v) for v in st[at : at + 4])
+            assert listed and row in listed, (row, listed)
+            E.apply(G, st, np.int64(at))
+            applied += 1
+        E.end_match_counted(st)
+        return m, applied
 
     def parts(self, m: Match) -> dict[str, Any]:
         E, st = self.E, m.arrays["st"]
@@ -804,13 +842,10 @@ def _circles_doors(E: Any, log: Checks) -> None:
 
 
 def _souls_doors(E: Any, log: Checks) -> None:
-    """souls: the policies take a row with `apply_of(G, st, side, row)` (the row at word `row`; `apply` is it for the
-    side whose decision is open); greedy takes most rows by calling the rule `apply_of` would call for them
-    (`attack`, `summon`, ...), each checked as that row. Listed by the contract's `legal_actions(G, st, out)`, which
-    reads the side from the state, so the side a door is given must be the one whose decision is open; on a copy
-    (listing writes the sacrifice plan and the action list)."""
-    inside = [0]
-    batch_g: list[Any] = [None]  # the batch's game data, for the rules that do not take it (Support, moves)
+    """souls: every row is taken with `apply_of(G, st, side, row)` (the row at word `row`; `apply` is it for the side
+    whose decision is open), whoever chose it (the play loop's policies, the search's rollouts). Listed by the
+    contract's `legal_actions(G, st, out)`, which reads the side from the state, so the side a row is taken for must
+    be the one whose decision is open; on a copy (listing writes the sacrifice plan and the action list)."""
 
     def listed(G: Any, st: Any) -> set[tuple[int, ...]]:
         probe = st.copy()
@@ -818,55 +853,18 @@ def _souls_doors(E: Any, log: Checks) -> None:
         n = int(E.legal_actions(G, probe, out))
         return {tuple(int(v) for v in probe[out + 4 * i : out + 4 * i + 4]) for i in range(n)}
 
-    def check(door: str, G: Any, st: Any, side: Any, row: tuple[int, ...]) -> None:
-        rows, active = listed(G, st), int(st[E.G_ACTIVE])
-        ok = row in rows and active == int(side)
-        log.check(
-            f"{door}, kind {row[0]}", ok, lambda: f"row {row} of side {side} (open: {active}), listed {sorted(rows)}"
-        )
-
-    real_batch = E.play_batch_kernel
-
-    def noting_g(G: Any, *args: Any) -> Any:
-        batch_g[0] = G
-        return real_batch(G, *args)
-
-    E.replace_everywhere("play_batch_kernel", noting_g)
     real_apply = E.apply_of
 
     def checked_apply(G: Any, st: Any, side: Any, row: Any) -> Any:
-        check("apply", G, st, side, tuple(int(v) for v in st[row : row + 4]))
-        inside[0] += 1
-        try:
-            return real_apply(G, st, side, row)
-        finally:
-            inside[0] -= 1
+        taken = tuple(int(v) for v in st[row : row + 4])
+        rows, active = listed(G, st), int(st[E.G_ACTIVE])
+        ok = taken in rows and active == int(side)
+        log.check(
+            f"apply, kind {taken[0]}", ok, lambda: f"row {taken} of side {side} (open: {active}), listed {sorted(rows)}"
+        )
+        return real_apply(G, st, side, row)
 
     E.replace_everywhere("apply_of", checked_apply)
-
-    def direct(name: str, row_of: Callable[..., tuple[Any, ...]], takes_g: bool = True) -> None:
-        real = getattr(E, name)
-
-        def taken(*args: Any) -> Any:
-            G, (st, side, *rest) = (args[0], args[1:]) if takes_g else (batch_g[0], args)
-            if inside[0] == 0:
-                check(name, G, st, side, tuple(int(v) for v in row_of(*rest)))
-            inside[0] += 1
-            try:
-                return real(*args)
-            finally:
-                inside[0] -= 1
-
-        E.replace_everywhere(name, taken)  # in every module of the package that calls it
-
-    direct("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
-    # A paying rule's last argument says whether the plan `can_pay` left is paid as it is (greedy's) or made anew.
-    direct("summon", lambda h, row, planned: (E.A_SUMMON, h, row, 0))
-    direct("set_trap", lambda h, planned: (E.A_TRAP, h, 0, 0))
-    direct("cast_spell", lambda h, target, planned: (E.A_CAST, h, target, 0))
-    direct("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
-    direct("support", lambda u, target: (E.A_SUPPORT, u, target, 0), takes_g=False)
-    direct("move_unit", lambda u, row: (E.A_MOVE, u, row, 0), takes_g=False)
 
 
 def _plasma_doors(E: Any, log: Checks) -> None:

@@ -188,8 +188,9 @@ def test_each_engine_module_imports_only_those_before_it_and_the_rules_call_the_
     after_rules = names[names.index(package.rules.__name__) + 1 :]
     doors = getattr(package, "POLICY_DOOR", ())
     if not doors:
-        # An engine whose rules stop at each decision and return (`advance`): the rules hold no door to a policy.
-        assert hasattr(package.rules, "advance")
+        # An engine whose rules stop at each decision and return: the rules hold no door to a policy, and a play loop
+        # (`workbench.play_loop.play_out`) asks the package's `decide` at each decision until its `is_over`.
+        assert hasattr(package, "decide") and hasattr(package, "is_over")
         assert not [name for name in vars(package.rules) if name.startswith("choose")]
     for name in doors:
         door = getattr(package.rules, name)

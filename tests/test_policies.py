@@ -251,8 +251,9 @@ def test_start_policy_gives_the_same_generator_compiled_or_not(seed: int) -> Non
 
 
 def test_souls_rules_draw_nothing_once_the_match_is_dealt() -> None:
-    """Souls' door trades the generators around a whole random turn, so that turn's rules must draw nothing: only
-    the deal (`setup_match`), the random policy's functions and the search (its own buffers) call the generator."""
+    """An exploring epsilon side's random choice draws from the policy's own generator, and the match's stream must be
+    the one greedy would have met, so the rules must draw nothing once the match is dealt: only the deal
+    (`setup_match`), the random policy (`random_decide`) and the search (its own buffers) call the generator."""
     import ast
 
     from workbench.rulesets.souls import engine as souls_engine
@@ -267,7 +268,7 @@ def test_souls_rules_draw_nothing_once_the_match_is_dealt() -> None:
                 called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
                 if called & draws:
                     drawing.add(node.name)
-    assert drawing == {"shuffle_zone", "setup_match", "random_answer", "random_turn", "determinize"}
+    assert drawing == {"shuffle_zone", "setup_match", "random_decide", "determinize"}
 
 
 # --- search's own budget (search:R) ----------------------------------------------------------------------------------

@@ -21,9 +21,8 @@ decision never moves the match's generator: the deal, the dice and the other sid
 match greedy would have played, up to what the decisions themselves change. An engine's policy door asks
 `plays_random(block, rng)` where it asked "is this side random?", and hands the random policy's choice to
 `random_played(block, rng, choice)`: for an exploring epsilon side the first trades the two generators' words, so
-the game's own random policy draws from the policy's generator, and the second trades them back. A decision is what
-the engine's door decides: a row of a listed decision in circles, plasma, SOURCE and Millennium Blades, a whole turn
-(or an answer) in souls, whose policies play turns (docs/simulation.md, *Policies*).
+the game's own random policy draws from the policy's generator, and the second trades them back. A decision is one
+row of a listed decision, in every engine (docs/simulation.md, *Policies*).
 
 Greedy, random and search play bit for bit as before: their blocks hold only their code, and their generator words
 are never drawn from.

@@ -538,7 +538,7 @@ def policy_input(column: Any, label: str, policies: Sequence[str], index: int, k
         step=EPSILON_STEP,
         format="%.2f",
         key=f"{key}_epsilon",
-        help="Epsilon-greedy: at each decision (a whole turn in souls) the side plays the game's random policy with "
+        help="Epsilon-greedy: at each decision the side plays the game's random policy with "
         "this probability and greedy otherwise, with a generator of its own, so the deal and dice stay those of "
         "greedy's match. 0 plays as greedy, 1 as random. From 0 to 1.",
     )

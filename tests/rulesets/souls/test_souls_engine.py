@@ -28,6 +28,7 @@ from workbench.decklists import read_decklist
 from workbench.engines import ATTACKED, DAMAGE_DEALT, DESTROYED, DRAWN, PLAYED, EngineInt
 from workbench.loading import load_cardset
 from workbench.paths import bundled_decks, bundled_sets
+from workbench.policies import P_CODE, SEARCH
 from workbench.rulesets.souls import RULESET as SOULS
 from workbench.run_settings import RunSettings
 from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_rounds, position_points, rollouts_given, schedule
@@ -286,7 +287,7 @@ class Scenario:
         if u < 0:
             return -1
         unit_id = self.unit(side, u, E.U_ID)
-        E.greedy_answer(self.G, self.st, side)
+        answer_open_targets(self, side)
         return int(E.find_unit(self.st, side, unit_id))
 
     @property
@@ -296,6 +297,28 @@ class Scenario:
     @property
     def winner(self) -> int:
         return int(self.st[E.G_WINNER])
+
+
+def answer_open_targets(game: Scenario, side: int) -> None:
+    """Answer every target a row left open as greedy answers it (`greedy_answer`), each through `apply_of`."""
+    while int(game.st[E.G_PENDING]) != E.PENDING_NONE and not game.over:
+        E.apply_of(game.G, game.st, side, E.greedy_answer(game.G, game.st, side))
+
+
+def greedy_supports_and_moves(game: Scenario, side: int) -> None:
+    """Greedy's Support phase, then its moves, each played alone (`greedy_phase`)."""
+    E.greedy_phase(game.G, game.st, side, E.PHASE_SUPPORTS)
+    E.greedy_phase(game.G, game.st, side, E.PHASE_MOVES)
+
+
+def turn_by(game: Scenario, decide: Any, context: Any = 0) -> None:
+    """The rest of the open turn, each decision by `decide(G, st, context)` (the engine's `decide`, or
+    `decide_searched` with the search's buffers) taken by `apply`, up to its "end the turn", which is not taken."""
+    while not game.over:
+        row = int(decide(game.G, game.st, context))
+        if int(game.st[row]) == E.A_END:
+            return
+        E.apply(game.G, game.st, row)
 
 
 # Rows and range ------------------------------------------------------------------------------------------------
@@ -455,7 +478,7 @@ def test_a_summoned_monster_goes_to_its_row_and_sacrifices_free_their_rows(cards
 def test_summons_per_turn(cardset: CardSet, summons_per_turn: int, summoned: int) -> None:
     game = Scenario(cardset, summons_per_turn=summons_per_turn)
     game.hand(A, "Grunt", "Wall", "Totem")
-    E.greedy_summons(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_SUMMONS)
     assert len(game.units(A)) == summoned
 
 
@@ -557,7 +580,7 @@ def test_the_policies_choose_activated_effects(cardset: CardSet) -> None:
         (E.A_ACTIVATE, zapper, 0, E.T_USE),
     ]
     # Greedy: draws with Seer, and Zapper (no Atk) uses its 3 damage to destroy the damaged Pike.
-    E.greedy_activations(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_ACTIVATIONS)
     assert game.held(A) == ["Ogre"] and game.units(B) == []
 
 
@@ -663,7 +686,7 @@ def test_greedy_goes_for_the_player_past_traps_that_wait_for_something_else(card
     game.traps(B, "Ambush")  # bound to a summon: no threat to an attack
     game.place(A, "Grunt", 0)
     game.place(B, "Wall", 0, damage=3)  # Grunt could destroy it instead
-    E.greedy_attacks(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_ATTACKS)
     assert game.over and game.winner == A
 
 
@@ -734,7 +757,7 @@ def test_sacrifices_are_cards_you_control_by_default(cardset: CardSet) -> None:
     # ... and a soul cost of 0 needs no sacrifice, so zero-cost cards bootstrap the field: with no summoning limit
     # (the default) the Grunt summoned this turn is the Pike's sacrifice the same turn.
     game.hand(A, "Grunt", "Pike")
-    E.greedy_summons(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_SUMMONS)
     assert game.units(A) == ["Pike"]
     assert game.lines()[-3:] == [
         "A summons Grunt (3/2, soul cost 0) to row 1.",
@@ -782,7 +805,7 @@ def test_each_card_is_used_once_per_turn(cardset: CardSet) -> None:
     assert E.can_use(game.G, game.st, A, u)
     E.attack(game.G, game.st, A, u, -1)
     assert not E.can_use(game.G, game.st, A, u)
-    assert game.legal(A) == []  # nothing left to do with it this turn
+    assert game.legal(A) == [(E.A_END, 0, 0, 0)]  # nothing left to do with it this turn but end it
     E.end_turn(game.G, game.st, A)
     E.start_turn(game.G, game.st, A)
     assert E.can_use(game.G, game.st, A, u)
@@ -852,7 +875,7 @@ def test_support_adds_one_atk_for_one_turn(cardset: CardSet) -> None:
     u = game.place(A, "Grunt", 0)
     v = game.place(B, "Wall", 0)
     assert E.support_turns_into_kill(game.G, game.st, A, u)  # 3 Atk against 4 Def: +1 destroys it
-    E.greedy_supports_and_moves(game.G, game.st, A)
+    greedy_supports_and_moves(game, A)
     assert game.lines() == ["A's Drummer supports Grunt: +1 Atk this turn."]
     assert E.unit_atk(game.G, game.st, A, u) == 4 and not E.can_use(game.G, game.st, A, s)
     E.attack(game.G, game.st, A, u, v)
@@ -866,7 +889,7 @@ def test_a_card_that_can_destroy_something_itself_attacks_instead_of_supporting(
     game.place(A, "Drummer", 0)
     game.place(A, "Grunt", 0)
     game.place(B, "Wall", 0, 2)  # 2 damage on it: the Drummer's 3 Atk destroys it
-    E.greedy_supports_and_moves(game.G, game.st, A)
+    greedy_supports_and_moves(game, A)
     assert game.lines() == []
 
 
@@ -884,7 +907,7 @@ def test_greedy_steps_forward_when_nothing_is_in_reach(cardset: CardSet) -> None
     game.place(A, "Wall", 0)
     u = game.place(A, "Scout", 1)
     game.place(B, "Wall", 0)
-    E.greedy_supports_and_moves(game.G, game.st, A)
+    greedy_supports_and_moves(game, A)
     assert game.unit(A, u, E.U_ROW) == 0 and game.lines() == ["A's Scout moves to row 1."]
 
 
@@ -917,7 +940,7 @@ def test_greedy_puts_bonuses_on_its_strongest_attacker_and_penalties_on_the_oppo
     game.place(B, "Wall", 0)
     game.place(B, "Pike", 0)
     game.hand(A, "Blade", "Shackles")
-    E.greedy_equips(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_EQUIPS)
     assert game.lines() == ["A equips Blade to A's Ogre.", "A equips Shackles to B's Pike."]
 
 
@@ -980,7 +1003,7 @@ def test_greedy_counts_specified_direct_damage_when_it_can_empty_the_shield(card
     game.place(A, "Raider", 0)
     game.place(B, "Grunt", 0)  # Raider could destroy it instead (3 Atk against 2 Def)
     game.arrays.sides[B, E.S_SHIELD] = 2  # one attacker, but `direct 2` empties it
-    E.greedy_attacks(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_ATTACKS)
     assert game.over and game.winner == A and game.units(B) == ["Grunt"]
 
 
@@ -989,7 +1012,7 @@ def test_greedy_puts_more_direct_damage_on_its_attacker_and_none_on_the_opponent
     mine = game.place(A, "Ogre", 0)
     theirs = game.place(B, "Raider", 0)
     game.hand(A, "Banner", "Muzzle")
-    E.greedy_equips(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_EQUIPS)
     assert game.unit(A, mine, E.U_DIRECT) == 3 and game.unit(B, theirs, E.U_DIRECT) == 0
     assert game.lines() == ["A equips Banner to A's Ogre.", "A equips Muzzle to B's Raider."]
 
@@ -1047,7 +1070,7 @@ def test_greedy_goes_for_the_player_when_its_attackers_can_empty_the_shield(card
     game.place(A, "Pike", 0)
     game.place(B, "Wall", 0, 1)  # the Grunt could destroy it
     game.arrays.sides[B, E.S_SHIELD] = 2
-    E.greedy_attacks(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_ATTACKS)
     assert game.over and game.winner == A and game.units(B) == ["Wall"]
 
 
@@ -1063,7 +1086,7 @@ def test_greedy_hits_the_best_card_with_a_full_hand_even_one_worth_less_than_not
     game.place(B, "Husk", 0)
     assert E.unit_value(game.G, game.st, B, 0) == -2
     game.hand(A, "Bolt", *["Grunt"] * (held - 1))
-    E.greedy_finishers(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_FINISHERS)
     assert (game.unit(B, 0, E.U_DAMAGE) == 4) is cast and ("Bolt" not in game.held(A)) is cast
 
 
@@ -1073,7 +1096,7 @@ def test_greedy_trades_when_it_cannot_win_this_turn(cardset: CardSet) -> None:
     game.place(A, "Pike", 0)
     game.place(B, "Wall", 0)
     game.place(B, "Grunt", 0)
-    E.greedy_attacks(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_ATTACKS)
     # Pike (4) destroys the more valuable Wall (1/4), Grunt (3) destroys Grunt (3/2).
     assert game.units(B) == [] and game.side(B, E.S_SHIELD) == 8
 
@@ -1258,7 +1281,7 @@ def test_a_set_trap_reacts_to_the_next_attack(
 def test_trap_slots(cardset: CardSet, trap_slots: int, set_after: int) -> None:
     game = Scenario(cardset, trap_slots=trap_slots)
     game.hand(A, "Pit", "Snare", "Bell", "Stand")
-    E.greedy_plays(game.G, game.st, A)
+    E.greedy_phase(game.G, game.st, A, E.PHASE_PLAYS)
     assert game.side(A, E.S_TRAPS) == set_after
 
 
@@ -1461,23 +1484,12 @@ cardset = load_cardset(sys.argv[1], RULESETS["souls"])
 decks = [read_decklist(path, cardset) for path in sys.argv[2:]]
 engine, compiled, _ = compile_for(cardset)
 applied = {}
-direct = {}
 answered = {}
 real_apply = E.apply_of
 real_is_legal = E.is_legal
 legal_answers = {"yes": 0, "no": 0}
-plans_paid = [0]  # rows taken on the plan `can_pay` left (PLANNED), each checked against a plan made anew
-inside = [0]  # > 0 while a checked action runs: the rules it calls in turn are not the policy's choices
-batch_g = [None]  # the game data of the batch being played
-real_play_batch_kernel = E.play_batch_kernel
+plans_paid = [0]  # rows paid on the plan `can_pay` left (G_PLANNED), each checked against a plan made anew
 
-
-def batch_kernel_noting_g(G, *args):
-    batch_g[0] = G
-    return real_play_batch_kernel(G, *args)
-
-
-E.replace_everywhere("play_batch_kernel", batch_kernel_noting_g)  # in every module of the package that calls it
 
 def checked_is_legal(G, st, side, row):
     asked = tuple(int(v) for v in st[row : row + 4])
@@ -1519,15 +1531,12 @@ def check_listed(G, st, side, taken):
 
 def listed_apply(G, st, side, row):
     check_listed(G, st, side, tuple(int(v) for v in st[row : row + 4]))
-    inside[0] += 1
-    try:
-        real_apply(G, st, side, row)
-    finally:
-        inside[0] -= 1
+    real_apply(G, st, side, row)
 
 
 def check_plan(G, st, side, h):
-    # A rule told PLANNED pays the plan in st as it is: it must be the one `can_pay` makes for hand card h now.
+    # A rule told to pay on the plan kept (`apply_of` finds G_PLANNED is this card's) pays the plan in st as it is:
+    # it must be the one `can_pay` makes for hand card h now.
     probe = st.copy()
     if not E.can_pay(G, probe, side, h):
         raise AssertionError(f"hand card {h} was paid on a plan, but it cannot be paid")
@@ -1539,41 +1548,25 @@ def check_plan(G, st, side, h):
     plans_paid[0] += 1
 
 
-def listed_rule(name, row_of, pays=False):
-    # Greedy takes most rows by calling the rule `apply` calls for them (`attack` for an attack row, ...): such a
-    # call is checked as the row `apply` would have been given.
-    # The rules that read a card or an option take the game data first, (G, st, side, ...); Support and moves read
-    # neither, (st, side, ...), and are listed with the batch's game data.
+def paid_on_plan(name):
+    # The paying rules `apply_of` calls (`summon`, `set_trap`, `cast_spell`), given (G, st, side, hand index, ...,
+    # planned): each payment on the kept plan is checked against a plan made anew.
     real = getattr(E, name)
-    takes_g = name not in ("support", "move_unit")
 
-    def taken_directly(*args):
-        G, (st, side, *rest) = (args[0], args[1:]) if takes_g else (None, args)
-        if pays and rest[-1]:
-            check_plan(G, st, side, rest[0])
-        if inside[0] == 0:
-            row = tuple(int(v) for v in row_of(*rest))
-            check_listed(batch_g[0] if G is None else G, st, side, row)
-            direct[row[0]] = direct.get(row[0], 0) + 1
-        inside[0] += 1
-        try:
-            return real(*args)
-        finally:
-            inside[0] -= 1
+    def paying(G, st, side, h, *rest):
+        if rest[-1]:
+            check_plan(G, st, side, h)
+        return real(G, st, side, h, *rest)
 
-    E.replace_everywhere(name, taken_directly)
+    E.replace_everywhere(name, paying)
 
 
-# The policies look `apply_of` up when they call it (plain Python under NUMBA_DISABLE_JIT), each in its own module.
+# The play loop and the policies look `apply_of` up when they call it (plain Python under NUMBA_DISABLE_JIT), each in
+# its own module.
 E.replace_everywhere("apply_of", listed_apply)
 E.replace_everywhere("is_legal", checked_is_legal)
-listed_rule("attack", lambda u, target: (E.A_ATTACK, u, target, 0))
-listed_rule("summon", lambda h, row, planned: (E.A_SUMMON, h, row, 0), pays=True)
-listed_rule("set_trap", lambda h, planned: (E.A_TRAP, h, 0, 0), pays=True)
-listed_rule("cast_spell", lambda h, target, planned: (E.A_CAST, h, target, 0), pays=True)
-listed_rule("activate", lambda u, timing, target: (E.A_ACTIVATE, u, target, timing))
-listed_rule("support", lambda u, target: (E.A_SUPPORT, u, target, 0))
-listed_rule("move_unit", lambda u, row: (E.A_MOVE, u, row, 0))
+for name in ("summon", "set_trap", "cast_spell"):
+    paid_on_plan(name)
 seeds, first = batch_seeds(5, 3)[0]
 results = []
 for deck_a in decks:
@@ -1586,7 +1579,6 @@ print(
     json.dumps(
         {
             "applied": applied,
-            "direct": direct,
             "answered": answered,
             "results": results,
             "is_legal": legal_answers,
@@ -1598,12 +1590,11 @@ print(
 
 
 def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
-    # Greedy is a policy over the rules: every row it takes is one `legal_actions` listed at that moment. Replayed
-    # as plain Python (NUMBA_DISABLE_JIT=1) with `apply` wrapped to list the legal actions first, and so the rules
-    # greedy calls for a row without `apply` (`attack`, `summon`, `set_trap`, `cast_spell`, `activate`, `support`,
-    # `move_unit`: each the rule `apply` calls for that row), over every bundled deck pair, with an Equip card and
-    # a summon Trigger given `damage 1` (so that both open decisions come up) and two monsters given effects to
-    # activate (once per turn, by using the card); the wrapped run plays the compiled engine's matches.
+    # Greedy is a policy over the rules: every row it chooses is one `legal_actions` listed at that moment. Replayed
+    # as plain Python (NUMBA_DISABLE_JIT=1) with `apply_of` wrapped to list the legal actions first, over every
+    # bundled deck pair, with an Equip card and a summon Trigger given `damage 1` (so that both open decisions come
+    # up) and two monsters given effects to activate (once per turn, by using the card); the wrapped run plays the
+    # compiled engine's matches.
     rows = list(csv.DictReader(bundled_sets("souls")[0].open(encoding="utf-8", newline="")))
     changed = {
         "Tower Shield": "def +4; damage 1",
@@ -1626,20 +1617,19 @@ def test_greedy_applies_only_rows_legal_actions_listed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     output = json.loads(done.stdout)
     applied = {int(kind): count for kind, count in output["applied"].items()}
-    # Summons, traps, casts, equipment, attacks, activations and both kinds of open target were all checked; all
-    # but equipment and targets taken by calling their rule directly.
-    for kind in (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET):
+    # Summons, traps, casts, equipment, attacks, Support, activations, both kinds of open target and the turn's end
+    # were all checked.
+    kinds = (E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_EQUIP, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE, E.A_TARGET, E.A_END)
+    for kind in kinds:
         assert applied.get(int(kind), 0) > 0, kind
-    direct = {int(kind): count for kind, count in output["direct"].items()}
-    assert set(direct) >= {E.A_SUMMON, E.A_TRAP, E.A_CAST, E.A_ATTACK, E.A_SUPPORT, E.A_ACTIVATE}
     assert {int(kind) for kind in output["answered"]} == {E.A_SUMMON, E.A_EQUIP}
     # Greedy works its rows out without listing, from the tests `legal_actions` lists rows by; every answer
     # `is_legal` gave, of each row taken and rows next to it (and to any policy asking), yes and no, agreed with
     # whether `legal_actions` listed the row.
     assert output["is_legal"]["yes"] > 0
     assert output["is_legal"]["no"] > 0
-    # Greedy pays its summons, traps and casts on the plan `can_pay` left (PLANNED), not planned again: each such
-    # plan was the one `can_pay` makes for that card at that moment.
+    # A summon, trap or cast is paid on the plan `can_pay` left for it when greedy's test of the row made it last
+    # (G_PLANNED), not planned again: each such plan was the one `can_pay` makes for that card at that moment.
     assert output["plans_paid"] > 0
     cardset = load_cardset(path, SOULS)
     engine, compiled, _ = compile_for(cardset)
@@ -1685,7 +1675,7 @@ KERNEL_CONSTANT_GROUPS: tuple[tuple[str, int], ...] = (
     ("U_", E.UNIT_FIELDS),
     ("Z_", 3),
     ("EV_", 25),
-    ("A_", 9),
+    ("A_", 10),
     ("T_", E.TIMINGS),
 )
 """Name prefixes of the field, option, event, action and timing constants the kernels are passed, and how many."""
@@ -1760,8 +1750,8 @@ def search_buffers(game: Scenario, seed: int = 5) -> tuple[Any, Any]:
 
 
 def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], list[int]]]:
-    """Play the rest of `side`'s turn as `search_turn` does, step by step: for each step (its choice, the action row
-    or -2 for the turn's end, every candidate's points)."""
+    """Play the rest of `side`'s turn as a search side plays it, step by step: for each step (its choice, the action
+    row, every candidate's points), up to "end the turn"."""
     work, search = search_buffers(game)
     steps = []
     for _ in range(E.MAX_RANDOM_STEPS):
@@ -1769,17 +1759,13 @@ def searched_steps(game: Scenario, side: int = A) -> list[tuple[int, list[int], 
             break
         k = E.search_decision(game.G, game.st, work, search, side)
         m = int(search[E.SR_N])
-        candidate = int(search[E.SR_CAND + k])
-        points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
-        row = [candidate]
-        if candidate >= 0:
-            base = int(game.st[E.G_ACTIONS]) + candidate * 4
-            row = [int(v) for v in game.st[base : base + 4]]
-        steps.append((k, row, points))
-        if candidate == E.CAND_END:
+        base = int(game.st[E.G_ACTIONS]) + int(search[E.SR_CAND + k]) * 4
+        row = [int(v) for v in game.st[base : base + 4]]
+        steps.append((k, row, [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]))
+        if row[0] == E.A_END:
             break
-        E.apply_of(game.G, game.st, side, int(game.st[E.G_ACTIONS]) + candidate * 4)
-        E.greedy_answer(game.G, game.st, side)
+        E.apply_of(game.G, game.st, side, base)
+        answer_open_targets(game, side)
     return steps
 
 
@@ -1805,11 +1791,12 @@ def face_or_trade(cardset: CardSet, trap: str = "Bell", **options: Any) -> Scena
 
 def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> None:
     greedy = face_or_trade(cardset)
-    E.greedy_turn(greedy.G, greedy.st, A)
+    turn_by(greedy, E.decide)
     assert greedy.units(B) == [] and greedy.side(B, E.S_SHIELD) == 2 and not greedy.over
     game = face_or_trade(cardset)
     work, search = search_buffers(game)
-    E.search_turn(game.G, game.st, work, search, A)
+    game.arrays.sides[A, E.S_POLICY + P_CODE] = SEARCH
+    turn_by(game, E.decide_searched, (work, search))
     assert game.over and game.winner == A and game.side(B, E.S_SHIELD) == 0
     assert game.units(B) == ["Firebug", "Firebug"]  # both Grunts went for B
     # The first step's figures: the direct attack won every rollout it was given (WIN_POINTS each, and it was kept
@@ -1820,13 +1807,11 @@ def test_search_goes_face_where_greedy_trades_and_loses(cardset: CardSet) -> Non
     m = int(search[E.SR_N])
     rows = [
         [int(v) for v in again.st[int(again.st[E.G_ACTIONS]) + 4 * c : int(again.st[E.G_ACTIONS]) + 4 * c + 4]]
-        if c >= 0
-        else [c]
         for c in (int(search[E.SR_CAND + j]) for j in range(m))
     ]
     points = [int(v) for v in search[E.SR_POINTS : E.SR_POINTS + m]]
     tried = [int(v) for v in search[E.SR_TRIED : E.SR_TRIED + m]]
-    assert rows[k] == [E.A_ATTACK, 0, -1, 0] and rows[-1] == [E.CAND_END]
+    assert rows[k] == [E.A_ATTACK, 0, -1, 0] and rows[-1] == [E.A_END, 0, 0, 0]
     assert points[k] == WIN_POINTS * tried[k] and tried[k] == max(tried)
     assert sum(tried) <= int(game.G[E.OPTS_BASE + E.O_SEARCH_ROLLOUTS]) * m
     trades = [j for j, row in enumerate(rows) if row[0] == E.A_ATTACK and row[2] >= 0]
@@ -1922,14 +1907,16 @@ def test_search_cut_off_scores_the_position_by_the_games_own_evaluation(cardset:
     worth_b = E.EVAL_SHIELD * 3 + E.EVAL_BOARD * 9 + E.EVAL_HAND_MONSTER - E.EVAL_HAND_MONSTER_WORTH * 12
     worth_b += E.EVAL_TRAP_SET - E.EVAL_STATUS
     assert E.search_side_worth(game.G, game.st, A) == worth_a and E.search_side_worth(game.G, game.st, B) == worth_b
-    for_a, for_b = int(E.search_evaluation(game.G, game.st, A)), int(E.search_evaluation(game.G, game.st, B))
+    for_a = int(E.search_evaluation(game.G, game.st, A, True))
+    for_b = int(E.search_evaluation(game.G, game.st, B, True))
     assert for_a == position_points(worth_a - worth_b, E.EVAL_HALF)
     assert DRAW_POINTS < for_a < WIN_POINTS and 0 < for_b < DRAW_POINTS and abs(for_a + for_b - WIN_POINTS) <= 1
     # An even position is worth a draw; a finished match its result.
     even = Scenario(cardset)
-    assert E.search_evaluation(even.G, even.st, A) == E.search_evaluation(even.G, even.st, B) == DRAW_POINTS
+    assert E.search_evaluation(even.G, even.st, A, True) == E.search_evaluation(even.G, even.st, B, True) == DRAW_POINTS
     E.end_match(game.st, B)
-    assert E.search_evaluation(game.G, game.st, A) == 0 and E.search_evaluation(game.G, game.st, B) == WIN_POINTS
+    assert E.search_evaluation(game.G, game.st, A, False) == 0
+    assert E.search_evaluation(game.G, game.st, B, False) == WIN_POINTS
 
 
 def quiet_board(cardset: CardSet, **options: Any) -> Scenario:
@@ -1947,12 +1934,14 @@ def test_search_rollouts_stop_after_search_depth_turns_and_play_on_at_depth_0(ca
     game = quiet_board(cardset, search_depth=depth)
     work, search = search_buffers(game)
     m = E.search_candidates(game.G, game.st, search, A)
-    assert m > 1 and int(search[E.SR_CAND + m - 1]) == E.CAND_END
+    assert m > 1 and int(game.st[int(game.st[E.G_ACTIONS]) + 4 * int(search[E.SR_CAND + m - 1])]) == E.A_END
     for k in (0, m - 1):  # an action, and ending the turn now: then `depth` turns
         E.rollout_world(game.G, game.st, work[0], A, 11)
         points = E.rollout(game.G, game.st, work[0], work[1], search, A, k, 12)
-        assert int(work[1][E.G_OVER]) == 0 and int(work[1][E.G_TURN]) == int(game.st[E.G_TURN]) + depth
-        assert points == E.search_evaluation(game.G, work[1], A)
+        # Cut off where turn `depth` after A's ended: the rollout's last turn, lowered in its copy (a draw there).
+        assert int(work[1][E.G_OVER]) == 1 and int(work[1][E.G_WINNER]) == -1
+        assert int(work[1][E.G_TURN]) == int(game.st[E.G_TURN]) + depth == int(work[1][E.G_LAST_TURN])
+        assert points == E.search_evaluation(game.G, work[1], A, True)
     to_the_end = quiet_board(cardset, search_depth=0)
     work, search = search_buffers(to_the_end)
     m = E.search_candidates(to_the_end.G, to_the_end.st, search, A)

@@ -84,6 +84,21 @@ Version history:
   from 58.8-68.6% to 64.3-80.0%, at 7.5-8.5x the matches per second
   (docs/rulesets/souls.md, The search policy). Greedy and random play as
   before (results digests unchanged); the golden trace changed in its header.
+- 1.6, engine 7: the rules stop at each decision and return (issue 31, the
+  play layer). "End the turn" is a listed row (A_END, last); `open_match`
+  deals and begins the first turn, and the row "end the turn" begins the
+  other side's (or ends the match as a draw at its last turn, G_LAST_TURN).
+  No rule calls a policy: the door the package bound into the rules
+  (`take_turn`) is gone, and a match is played by the loop written once in
+  `workbench.play_loop` (`play_out`: the deciding side's `decide`, then
+  `apply`), in batches, traces and the search's rollouts alike (a rollout's
+  cut-off is its copy's last turn, lowered). Greedy works its turn out one
+  row per decision (where it is up to: the policies' turn words), and a
+  card played from the hand is paid on the plan `can_pay` left for it
+  (G_PLANNED). Greedy, random and search play exactly as before (the
+  results digests and the golden trace's body unchanged). The version moves
+  for epsilon-greedy: its coin is now tossed at each decision, as in the
+  other engines, not once a turn, so its matches differ.
 """
 
 from workbench.rulesets.base import Ruleset

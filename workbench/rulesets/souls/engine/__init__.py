@@ -33,25 +33,28 @@ The engine keeps the engine contract (docs/simulation.md, *The engine
 contract*; as pgx and OpenSpiel): the rules meet the policies at four kernels,
 `legal_actions(G, st, out) -> n` (every legal action of the side whose
 decision is open, st[G_ACTIVE], as a row (kind, a, b, c) written at word `out`
-of `st`), `apply(G, st, row)` (one row, for that side), `clone(st, into)` and
-`determinize(G, st, side, rng)` (what `side` cannot see dealt anew from the
-generator `rng`); the policies, which play a side they are given, list and
-apply through `legal_actions_of` and `apply_of`, the same kernels with the side
-explicit. Chance in a match comes only from st's own generator (`determinize`
-deals from the one it is given). An action whose damage
-target is still open (a summon Trigger's, an Equip card's) leaves a decision in
-`st` that the next `legal_actions` lists. The policies, in modules apart
-from the rules, choose among the listed rows: `greedy` (curve out, trade well,
-go face when lethal: each of its phases works out the one row it wants with the
-tests the listing makes, and takes it by the rule `apply` calls for that row),
-`random` (a uniformly random row, or "end turn") and `search` (determinized
-Monte Carlo over the rows by successive halving, its rollouts played in a clone
-of `st` and cut off by an evaluation: module `search`), and
-`epsilon:E` (`workbench.policies`: each turn random with probability E, greedy
-otherwise; `take_turn` is the door). Randomness comes only from the xorshift
-words seeded per match (the search's and an epsilon side's own generators are
-seeded from the match's seed), and all arithmetic stays in
-small int64 ranges, so the same code runs under `NUMBA_DISABLE_JIT=1`.
+of `st`, "end the turn" last), `apply(G, st, row)` (one row, for that side),
+`clone(st, into)` and `determinize(G, st, side, rng)` (what `side` cannot see
+dealt anew from the generator `rng`); `legal_actions_of` and `apply_of` are the
+same kernels with the side explicit. The rules stop at each decision and
+return: `open_match` deals and begins the first turn, each `apply` takes one
+row, and "end the turn" begins the other side's turn (or ends the match at its
+last turn), so a match is played by `workbench.play_loop.play_out` and can be
+stepped from outside. Chance in a match comes only from st's own generator
+(`determinize` deals from the one it is given). An action whose damage target
+is still open (a summon Trigger's, an Equip card's) leaves a decision in `st`
+that the next `legal_actions` lists. The policies, in modules apart from the
+rules, choose a listed row at each decision (`decide`): `greedy` (curve out,
+trade well, go face when lethal: its turn's phases each work out the one row
+they want with the tests the listing makes), `random` (a uniformly random row,
+"end the turn" among them), `epsilon:E` (`workbench.policies`: at each
+decision random with probability E, greedy otherwise) and `search`
+(determinized Monte Carlo over the rows by successive halving, its rollouts
+played in a clone of `st` and cut off by an evaluation: module `search`,
+`decide_searched`). Randomness comes only from the xorshift words seeded per
+match (the search's and an epsilon side's own generators are seeded from the
+match's seed), and all arithmetic stays in small int64 ranges, so the same
+code runs under `NUMBA_DISABLE_JIT=1`.
 
 The readings of everything the document leaves open are rule options
 (`options.py`); `ENGINE_OPTION_ORDER` lists the ones the kernel reads.
@@ -61,17 +64,16 @@ The package, one module per part, each importing only the ones before it:
 - `layout`: constants, the card table's columns, the options' order, where things are in `G` and `st` (headers,
   offsets, the index kernels), counting and logging, `game_data` and `new_state`.
 - `rules`: reading the board .. the turn's structure, the rules' interface (the contract's four functions:
-  `legal_actions`, `apply`, `clone`, `determinize`) and the greedy and random match loop (`play_match`).
-- `policies`: greedy, random, and the policies' door in a match, `take_turn`.
-- `search`: the search policy and the match loop where a side searches (`play_searched_match`).
+  `legal_actions`, `apply`, `clone`, `determinize`), a match's start (`open_match`) and `is_over`.
+- `policies`: greedy, random, and `decide`, the choice of a greedy, random or epsilon side at a decision.
+- `search`: the search policy and `decide_searched`, the choice at a decision in a match where a side searches.
 - `python_side`: card compilation, the batch kernel, `MatchArrays`, batches, trace text, `ENGINE`.
 
-layout <- rules <- policies <- search <- python_side. One call goes the other way, and only at run time: the rules'
-match loop hands each turn to the policies' door (`play_match` -> `take_turn`). This module binds that name into
-`rules` as it is imported (`bind_policy_door`), before any kernel can compile, so `rules` imports no policy and the
-compiled code is the one the single module made. The package answers to every public name of its modules
-(`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled run
-replaces it in every module that calls it (`replace_everywhere`).
+layout <- rules <- policies <- search <- python_side: the rules stop at each decision and return, and a match is
+played by `workbench.play_loop.play_out` (the batch kernel and the search's rollouts), so no call goes the other way.
+The package answers to every public name of its modules (`__getattr__`), as the single module did, so no caller
+changed; a test that wraps a kernel in an uncompiled run replaces it in every module that calls it
+(`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -80,17 +82,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
+from workbench.engines import names_of_modules, replace_in_modules
 from workbench.rulesets.souls.engine import layout, policies, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, policies, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = ("take_turn",)
-"""The policies' kernel the rules call: `play_match` hands each turn to `take_turn`, defined in `policies`."""
-
-
-bind_policy_door(rules, policies, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
 _lookup = names_of_modules(__name__, MODULES)
 
 

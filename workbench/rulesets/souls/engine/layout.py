@@ -40,7 +40,7 @@ from workbench.policies import POLICY_WORDS
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.effects import TIMINGS
 
-ENGINE_VERSION = "6"
+ENGINE_VERSION = "7"
 
 
 def int64_constants(start: int, stop: int) -> tuple[np.int64, ...]:
@@ -78,7 +78,8 @@ MAX_EFFECTS = 6
 MAX_ACTIONS = 4096
 """Room for every legal action of one step (the random policy lists them all)."""
 MAX_RANDOM_STEPS = 200
-"""A random turn ends after this many actions (it ends sooner: every action spends a card or a use)."""
+"""A random or search side ends its turn after this many actions (it ends sooner: every action spends a card or a
+use)."""
 N_COUNTERS = COUNTER_COLUMNS
 """Words per (side, card) in the counters block of `st`: COUNTERS, then the scratch columns (workbench.engines)."""
 
@@ -209,12 +210,19 @@ lookup reads no offset first."""
     G_PENDING_A,
     G_PENDING_B,
     G_PENDING_C,
-) = range(4, 23)
+    G_LAST_TURN,
+    G_PLANNED,
+) = range(4, 25)
 """G_ACTIVE: the side whose turn it is, so whose decision is open (set by `start_turn`; `legal_actions` and `apply`
 read it). G_NCARDS: the card count, which the counters block's layout needs. G_PENDING: the decision an action left
 open (PENDING_NONE, or the kind of the action waiting for its target: A_SUMMON, A_EQUIP); G_PENDING_A..C: what that
-action needs to finish (the summoned unit's id; the Equip card's hand index, host side and host)."""
-SIDES_BASE = 23
+action needs to finish (the summoned unit's id; the Equip card's hand index, host side and host). G_LAST_TURN: the
+last turn a match plays (the option `turn_cap`, set by `new_state` and `open_match`): when it ends, the match is a
+draw. A search's rollout lowers it in its copy to cut the rollout off (`search.rollout`): no rule learns of a
+search. G_PLANNED: which hand card the sacrifice plan in `st` was made for (`planned_key`, or NO_PLAN): `can_pay`
+sets it, and the next `apply_of` pays a card on that plan when it is the one (the board has not changed since:
+nothing changes it between a policy's listing and its row being taken), then forgets it."""
+SIDES_BASE = 25
 (
     S_SHIELD,
     S_STANDARD,
@@ -300,14 +308,17 @@ FIRE, OIL, MIASMA, CURSE = 0, 1, 2, 3
 ) = int64_constants(0, 25)
 
 # Action kinds: column 0 of an action row (kind, a, b, c).
-A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE, A_TARGET = int64_constants(0, 9)
+A_SUMMON, A_CAST, A_EQUIP, A_TRAP, A_ATTACK, A_SUPPORT, A_MOVE, A_ACTIVATE, A_TARGET, A_END = int64_constants(0, 10)
 """Rows: summon (hand index, row, 0), cast (hand index, target or -1, 0), equip (hand index, host side, host), set a
 trap (hand index, 0, 0), attack (unit, target or -1 for the player, 0), Support (unit, supported unit, 0), move (unit,
-row, 0), activate (unit, target or -1, timing), and the answer to an open target (target, 0, 0)."""
-ALL_ACTIONS = np.int64((1 << 9) - 1)
+row, 0), activate (unit, target or -1, timing), the answer to an open target (target, 0, 0), and "end the turn"
+(0, 0, 0), always legal while no target is open and listed last."""
+ALL_ACTIONS = np.int64((1 << 10) - 1)
 """Every kind, as the bit mask `legal_actions_of` takes (bit 1 << A_*)."""
 PENDING_NONE = -1
 """No decision is open (G_PENDING)."""
+NO_PLAN = -1
+"""No card's sacrifice plan is kept (G_PLANNED)."""
 NONE = np.int64(-1)
 """-1 passed to a kernel: no card, unit, target or winner (a trace row's empty word)."""
 ZERO = np.int64(0)
@@ -323,10 +334,9 @@ ANY_TARGET = np.bool_(True)
 """`greedy_spell_target`'s any_target: pick the best card even when it does not destroy one."""
 PLANNED = np.bool_(True)
 """A paying action's `planned` (`take_and_pay`): the sacrifice plan in `st` is the one `can_pay` left for this very
-card on this board (its caller asked just before, as greedy does), so it is not made again."""
+card on this board (`apply_of` finds G_PLANNED is this card's), so it is not made again."""
 UNPLANNED = np.bool_(False)
-"""A paying action's `planned`: the plan is made anew for the card (what `apply` does: it trusts no plan it did not
-make)."""
+"""A paying action's `planned`: the plan is made anew for the card."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -487,11 +497,16 @@ def plan_size(capacity: EngineInt) -> EngineInt:
     return 2 * (2 + MAX_UNITS + capacity)
 
 
+TURN_WORDS = 7
+"""The policies' words that last a turn, at the end of the scratch area (`scratch_size`): where a policy that plays
+its turn in steps is up to (greedy's phase, random's count of actions; `policies.turn_words`)."""
+
+
 @rules_kernel
 def scratch_size(capacity: EngineInt) -> EngineInt:
     """The policies' scratch words (the rules never touch them): room for greedy's sorted worths (3 words per unit
-    and hand card, and one), then one flag per hand card or unit."""
-    return 4 * (MAX_UNITS + capacity) + 2
+    and hand card, and one), then one flag per hand card or unit, then the TURN_WORDS."""
+    return 4 * (MAX_UNITS + capacity) + 2 + TURN_WORDS
 
 
 def game_data(compiled: CompiledCards) -> IntArray:
@@ -532,6 +547,8 @@ def new_state(compiled: CompiledCards, capacity: int, event_rows: int = 0) -> In
     st[G_NCARDS] = cards
     st[G_EVENT_ROWS] = event_rows
     st[G_PENDING] = PENDING_NONE
+    st[G_PLANNED] = NO_PLAN
+    st[G_LAST_TURN] = compiled.options[O_TURN_CAP]
     return st
 
 
@@ -551,6 +568,7 @@ def reset_state(st: IntArray) -> None:
     st[G_NEXT_ID] = 0
     st[G_ACTIVE] = 0
     st[G_PENDING] = PENDING_NONE
+    st[G_PLANNED] = NO_PLAN
 
 
 @rules_kernel

@@ -1,19 +1,36 @@
-"""The souls policies: greedy (its phases, `greedy_turn`, and `greedy_answer` for a decision a row left open), random
-(`random_turn`), and the policies' door in a match, `take_turn` (where a greedy, random or epsilon side's policy is
-read, once a turn).
+"""The souls policies: greedy (`greedy_decide`: the answer to an open target, else the next row of its turn's
+phases), random (`random_decide`), and the decision of a greedy, random or epsilon side in a match (`decide`, which a
+play loop asks at every decision; `play_on` plays a match on with it).
 
-Imports `layout` and `rules` (the listing, and the rules a policy takes its rows by). The rules' match loop calls the
-door without importing it: the package binds `take_turn` into `rules` (`engine/__init__.py`).
+Imports `layout` and `rules` (the listing, the tests greedy lists its rows by, and `apply` for `play_on`).
 """
 
 from __future__ import annotations
 
-from workbench.engines import EngineBool, EngineInt, IntArray, inline_kernel, rng_below, rules_kernel
-from workbench.policies import plays_random, random_played
+from typing import Any
+
+from workbench.engines import (
+    EngineBool,
+    EngineInt,
+    IntArray,
+    inline_kernel,
+    llvm_inline_kernel,
+    rng_below,
+    rules_kernel,
+)
+from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.policies import GREEDY, P_CODE, plays_random, random_played
 from workbench.rulesets.souls.engine.layout import (
+    A_ACTIVATE,
+    A_ATTACK,
+    A_CAST,
+    A_END,
     A_EQUIP,
+    A_MOVE,
     A_SUMMON,
+    A_SUPPORT,
     A_TARGET,
+    A_TRAP,
     ALL_ACTIONS,
     ANY_TARGET,
     C_APPLIES,
@@ -32,11 +49,13 @@ from workbench.rulesets.souls.engine.layout import (
     C_SUPPORT,
     COMBO_NONE,
     G_ACTIONS,
+    G_ACTIVE,
     G_CAPACITY,
     G_OVER,
     G_PENDING,
     G_PENDING_A,
     G_SCRATCH,
+    G_TURN,
     KIND_MAGIC,
     KIND_MONSTER,
     KIND_TRAP,
@@ -48,9 +67,9 @@ from workbench.rulesets.souls.engine.layout import (
     O_SUMMONS,
     O_TRAP_SLOTS,
     PENDING_NONE,
-    PLANNED,
     ROWS,
     S_HAND,
+    S_POLICY,
     S_ROW0,
     S_SHIELD,
     S_STANDARD,
@@ -64,6 +83,7 @@ from workbench.rulesets.souls.engine.layout import (
     T_PLAIN,
     T_SUMMON,
     T_USE,
+    TURN_WORDS,
     TV_APPLIES,
     TV_DAMAGE,
     TV_DRAW,
@@ -84,47 +104,85 @@ from workbench.rulesets.souls.engine.layout import (
     zx,
 )
 from workbench.rulesets.souls.engine.rules import (
-    activate,
     add_action,
+    apply,
     apply_of,
-    attack,
     can_activate,
     can_attack_player,
     can_pay,
     can_use,
     card_value,
-    cast_spell,
     combo_of,
     damage_to_destroy,
-    end_turn,
     find_row,
     find_unit,
     hand_sacrifice_worth,
     has_timed_effect,
     in_range,
+    is_over,
     legal_actions_of,
-    move_unit,
     planned_unit,
     room_in_row,
-    set_trap,
-    start_turn,
-    summon,
-    support,
     traps_for,
     unit_atk,
     unit_value,
 )
 
 # ---------------------------------------------------------------------------------------------------------------
-# Policies: each chooses among `legal_actions` and takes its choice with `apply`; none changes a rule
+# Policies: each chooses a row `legal_actions` lists, and returns it (the word where it is written); none changes a
+# rule
 #
-# A policy plays a side's turn after its draw (`take_turn` calls it between `start_turn` and `end_turn`, which makes
-# it the side whose decision is open, st[G_ACTIVE]): it lists the legal actions into the action list (st[G_ACTIONS];
-# `legal_actions_of` with its side, the rows `legal_actions` lists), picks a row, takes it (`apply_of`, `apply` for
-# its side), and answers any decision the row left open (G_PENDING) the same way, until it chooses to end the turn
-# by returning. It may read the state (what the side could see: the search's rollouts deal the unseen cards anew)
-# and keep its own words in the scratch area st[G_SCRATCH], which no rule touches. A new policy is a new turn
-# function here and one branch in `take_turn` (and in `play_searched_match`): no rule changes.
+# A play loop asks the policy of the side whose decision is open (st[G_ACTIVE]) for each decision and takes the row
+# it returns with `apply` (`workbench.play_loop.play_out`; `decide` here). A policy lists the legal actions into the
+# action list (st[G_ACTIONS]; `legal_actions_of` with its side and the kinds it weighs), or works out its row with
+# the tests the listing makes for it and writes it there (`add_action`); "end the turn" is a row too. It may read
+# the state (what the side could see: the search's rollouts deal the unseen cards anew) and keep its own words in the
+# scratch area st[G_SCRATCH], which no rule touches: where its turn is up to in the turn words (`turn_words_now`). A
+# new policy is a new decision function here and one branch in `decide`: no rule changes.
+
+TW_TURN, TW_PHASE, TW_AT, TW_TIMING, TW_COUNT, TW_LETHAL, TW_STEPS = range(7)
+"""The turn words (TURN_WORDS at the end of the scratch area, `turn_words`): the turn they are about (G_TURN when
+they were started; -1 forgets them), greedy's phase, the phase's place (a unit index or a list entry, and for the
+activations which of the two timings), the length of the phase's list of unit ids (the activations' units, the
+attackers sitting the turn out), whether the attacks are lethal, and how many actions the side took this turn (a
+random or search side ends its turn after MAX_RANDOM_STEPS)."""
+(
+    PHASE_PLAYS,
+    PHASE_SUMMONS,
+    PHASE_EQUIPS,
+    PHASE_ACTIVATIONS,
+    PHASE_SUPPORTS,
+    PHASE_MOVES,
+    PHASE_ATTACKS,
+    PHASE_FINISHERS,
+    PHASE_DONE,
+) = range(9)
+"""Greedy's phases, in the order of its turn (TW_PHASE); after the last it ends the turn."""
+
+
+@inline_kernel
+def turn_words(st: IntArray) -> EngineInt:
+    """Where the turn words start: the last TURN_WORDS of the scratch area (`layout.scratch_size`)."""
+    return st[G_SCRATCH] + 4 * (MAX_UNITS + st[G_CAPACITY]) + 2
+
+
+@llvm_inline_kernel
+def turn_words_now(st: IntArray) -> EngineInt:
+    """Where the turn words start, cleared first when they are about another turn than this one (greedy at its first
+    phase, no action taken yet)."""
+    turn = turn_words(st)
+    if st[turn + TW_TURN] != st[G_TURN]:
+        st[turn + TW_TURN] = st[G_TURN]
+        for k in range(1, TURN_WORDS):
+            st[turn + k] = 0
+    return turn
+
+
+@rules_kernel
+def forget_turn(st: IntArray) -> None:
+    """Clear the turn words at the next decision (`turn_words_now`): a match begins, or a search's rollout plays the
+    rest of a turn by its own policy from the turn's start."""
+    st[turn_words(st) + TW_TURN] = -1
 
 
 @rules_kernel
@@ -135,15 +193,11 @@ def policy_flags(st: IntArray) -> int:
 
 
 # The greedy policy: curve out, trade well, go face when lethal. Its turn is a run of phases (plays, summons,
-# equipment, activations, Support and moves, attacks, finishers); each phase weighs a card by the phase's rule of
-# thumb and works out the one row it wants, legal by the tests `legal_actions` lists that kind of row by, without
-# listing. It takes the row by calling the rule `apply` calls for it (`attack`, `summon`, `set_trap`, `cast_spell`,
-# `activate`, `support`, `move_unit`: the same kernel with the same arguments, without `apply`'s call and dispatch;
-# a card it pays for is paid on the sacrifice plan its `can_pay` just made, PLANNED, where `apply` plans again),
-# equipment through `apply_of` itself (its target is an open decision), and answers any decision left open through
-# `legal_actions_of` and `apply_of`. The legality replay test checks every row taken either way against the list, and
-# every plan paid against one made anew. The phases are inline kernels, copied into `greedy_turn`: one call per turn,
-# not seven.
+# equipment, activations, Support, moves, attacks, finishers); at each decision the phase it is at weighs a card by
+# the phase's rule of thumb and works out the one row it wants, legal by the tests `legal_actions` lists that kind of
+# row by, without listing, and writes it; a phase with nothing left hands over to the next (`greedy_decide`). A
+# decision a row left open is answered from the listed targets (`greedy_answer`). The legality replay test checks
+# every row greedy chooses against the list. The phases are inline kernels, copied into `greedy_phase_row`.
 
 
 @rules_kernel
@@ -206,32 +260,18 @@ def greedy_spell_target(G: IntArray, st: IntArray, foe: EngineInt, amount: Engin
 
 
 @inline_kernel
-def greedy_answer(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Answer the decision the last row left open: the damage target of a summon Trigger or an Equip card, the most
-    valuable opposing card it destroys, else the most valuable one."""
-    while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
-        out = st[G_ACTIONS]
-        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
-        foe = 1 - side
-        if st[G_PENDING] == A_SUMMON:
-            amount = tv(
-                G,
-                st[ux(side, find_unit(st, side, st[G_PENDING_A]), U_CARD)],
-                T_SUMMON,
-                TV_DAMAGE,
-            )
-        else:
-            amount = cv(G, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
-        k = find_row(
-            st,
-            out,
-            n,
-            A_TARGET,
-            greedy_spell_target(G, st, foe, amount, ANY_TARGET),
-            ZERO,
-            ZERO,
-        )
-        apply_of(G, st, side, out + 4 * k)
+def greedy_answer(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
+    """The answer to the decision the last row left open, as the word of its listed row: the damage target of a
+    summon Trigger or an Equip card, the most valuable opposing card it destroys, else the most valuable one."""
+    out = st[G_ACTIONS]
+    n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
+    foe = 1 - side
+    if st[G_PENDING] == A_SUMMON:
+        amount = tv(G, st[ux(side, find_unit(st, side, st[G_PENDING_A]), U_CARD)], T_SUMMON, TV_DAMAGE)
+    else:
+        amount = cv(G, st[zx(st, side, Z_HAND, st[G_PENDING_A])], C_DAMAGE)
+    k = find_row(st, out, n, A_TARGET, greedy_spell_target(G, st, foe, amount, ANY_TARGET), ZERO, ZERO)
+    return out + 4 * k
 
 
 @inline_kernel
@@ -255,26 +295,23 @@ def greedy_wants_played(G: IntArray, st: IntArray, side: EngineInt, card: Engine
 
 
 @inline_kernel
-def greedy_plays(G: IntArray, st: IntArray, side: EngineInt) -> None:
+def greedy_plays(G: IntArray, st: IntArray, side: EngineInt, out: EngineInt) -> bool:
     """Set traps; play card draw, shields that fit, and elements that start a status or make a combo: the first such
-    card in hand order that has a legal row (a trap slot free, its cost paid), each time."""
-    i = ZERO
-    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+    card in hand order that has a legal row (a trap slot free, its cost paid), written at word `out`; false when
+    none has."""
+    for i in range(st[sx(side, S_HAND)]):
         card = st[zx(st, side, Z_HAND, i)]
         if greedy_wants_played(G, st, side, card):
             # Its one row, when `legal_actions` would list it (a trap slot free, its cost paid: the tests it lists
-            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0), taken by the rule `apply`
-            # calls for it (`set_trap`, `cast_spell`; neither leaves a decision open).
+            # these rows by): a trap (i, 0, 0), a magic card with no target (i, -1, 0).
             trap = cv(G, card, C_KIND) == KIND_TRAP
             if (not trap or st[sx(side, S_TRAPS)] < opt(G, O_TRAP_SLOTS)) and can_pay(G, st, side, i):
-                # The plan `can_pay` just made for card i is the one paid (PLANNED): no second plan.
                 if trap:
-                    set_trap(G, st, side, i, PLANNED)
+                    add_action(st, out, ZERO, A_TRAP, i, ZERO, ZERO)
                 else:
-                    cast_spell(G, st, side, i, NONE, PLANNED)
-                i = ZERO  # the hand changed (draws, sacrifices): look again from the start
-                continue
-        i += 1
+                    add_action(st, out, ZERO, A_CAST, i, NONE, ZERO)
+                return True
+    return False
 
 
 @rules_kernel
@@ -337,8 +374,9 @@ def greedy_summon_row(G: IntArray, st: IntArray, side: EngineInt, h: EngineInt, 
 
 
 @inline_kernel
-def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning).
+def greedy_summons(G: IntArray, st: IntArray, side: EngineInt, out: EngineInt) -> bool:
+    """Summon the monster whose worth most exceeds what it sacrifices (any soul-cost-0 monster is worth summoning):
+    its row written at word `out`; false when no monster is worth it, or no summon is left this turn.
 
     What a card would sacrifice is priced from one sorted list of worths (the sum of the `cost` weakest, leaving
     out the card itself); equal gains go to the lower soul cost. The winner is summoned by its listed row into its
@@ -346,92 +384,81 @@ def greedy_summons(G: IntArray, st: IntArray, side: EngineInt) -> None:
     next best tried.
     """
     limit = opt(G, O_SUMMONS)
+    if limit != 0 and st[sx(side, S_SUMMONS)] >= limit:
+        return False
     mode = opt(G, O_SACRIFICE)
     base = st[G_SCRATCH]
-    while st[G_OVER] == 0 and (limit == 0 or st[sx(side, S_SUMMONS)] < limit):
-        held = st[sx(side, S_HAND)]
-        n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
-        prefix = base
-        # How many cards a monster in hand may sacrifice (`sacrifice_from`'s units and hand cards, but itself): one
-        # costing more cannot be paid, known without the sorted worths.
-        offered = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
-        if mode != SACRIFICE_FIELD:
-            offered += held - 1
-        # The hand cards passed over (no summon row: rare), a list of n_excluded hand indices; with no monster in
-        # hand no card is chosen, and the phase ends.
-        excluded = policy_flags(st)
-        n_excluded = 0
-        # Typed for mypy only (a bare annotation runs no code): a numpy int at first, then an EngineInt.
-        chosen: EngineInt = NONE
-        row: EngineInt
-        row = -1
-        for _ in range(held):
-            best: EngineInt = NONE
-            best_gain = -(1 << 40)
-            best_cost = 1 << 40
-            for h in range(held):
-                card = st[zx(st, side, Z_HAND, h)]
-                if cv(G, card, C_KIND) != KIND_MONSTER or card_value(G, card) < best_gain:
+    held = st[sx(side, S_HAND)]
+    n = -1  # the sorted worths are made on first need: soul-cost-0 monsters need none
+    prefix = base
+    # How many cards a monster in hand may sacrifice (`sacrifice_from`'s units and hand cards, but itself): one
+    # costing more cannot be paid, known without the sorted worths.
+    offered = st[sx(side, S_UNITS)] if mode != SACRIFICE_HAND else 0
+    if mode != SACRIFICE_FIELD:
+        offered += held - 1
+    # The hand cards passed over (no summon row: rare), a list of n_excluded hand indices; with no monster in
+    # hand no card is chosen, and the phase ends.
+    excluded = policy_flags(st)
+    n_excluded = 0
+    for _ in range(held):
+        best: EngineInt = NONE
+        best_gain = -(1 << 40)
+        best_cost = 1 << 40
+        for h in range(held):
+            card = st[zx(st, side, Z_HAND, h)]
+            if cv(G, card, C_KIND) != KIND_MONSTER or card_value(G, card) < best_gain:
+                continue
+            passed_over = False
+            for j in range(n_excluded):
+                if st[excluded + j] == h:
+                    passed_over = True
+                    break
+            if passed_over:
+                continue
+            cost = cv(G, card, C_COST)
+            sacrificed = 0
+            if cost > 0:
+                if cost > offered:
                     continue
-                passed_over = False
-                for j in range(n_excluded):
-                    if st[excluded + j] == h:
-                        passed_over = True
+                if n < 0:
+                    n = sorted_sacrifice_values(G, st, side)
+                    prefix = base + 2 * n
+                position = -1
+                for k in range(n):
+                    if st[base + 2 * k + 1] == h:
+                        position = k
                         break
-                if passed_over:
-                    continue
-                cost = cv(G, card, C_COST)
-                sacrificed = 0
-                if cost > 0:
-                    if cost > offered:
-                        continue
-                    if n < 0:
-                        n = sorted_sacrifice_values(G, st, side)
-                        prefix = base + 2 * n
-                    position = -1
-                    for k in range(n):
-                        if st[base + 2 * k + 1] == h:
-                            position = k
-                            break
-                    if 0 <= position < cost:
-                        sacrificed = st[prefix + cost + 1] - st[base + 2 * position]
-                    else:
-                        sacrificed = st[prefix + cost]
-                gain = card_value(G, card) - sacrificed
-                # Equal gains go to the cheaper card: the same worth for fewer cards spent.
-                if (cost > 0 and gain <= 0) or gain < best_gain or (gain == best_gain and cost >= best_cost):
-                    continue
-                best_gain = gain
-                best_cost = cost
-                best = h
-            if best < 0:
-                break
-            row = greedy_summon_row(G, st, side, best, preferred_row(G, st[zx(st, side, Z_HAND, best)]))
-            if row >= 0:
-                chosen = best
-                break
-            st[excluded + n_excluded] = best
-            n_excluded += 1
-        if chosen < 0:
-            return
-        # The row (A_SUMMON, chosen, row), taken by the rule `apply` calls for it; a target its summon Trigger leaves
-        # open is answered as any other.
-        # `greedy_summon_row`'s `can_pay` for `chosen` made the plan paid (PLANNED): no second plan.
-        summon(G, st, side, chosen, row, PLANNED)
-        greedy_answer(G, st, side)
+                if 0 <= position < cost:
+                    sacrificed = st[prefix + cost + 1] - st[base + 2 * position]
+                else:
+                    sacrificed = st[prefix + cost]
+            gain = card_value(G, card) - sacrificed
+            # Equal gains go to the cheaper card: the same worth for fewer cards spent.
+            if (cost > 0 and gain <= 0) or gain < best_gain or (gain == best_gain and cost >= best_cost):
+                continue
+            best_gain = gain
+            best_cost = cost
+            best = h
+        if best < 0:
+            return False
+        row = greedy_summon_row(G, st, side, best, preferred_row(G, st[zx(st, side, Z_HAND, best)]))
+        if row >= 0:
+            # The row (A_SUMMON, best, row); a target its summon Trigger leaves open is answered as any other.
+            add_action(st, out, ZERO, A_SUMMON, best, row, ZERO)
+            return True
+        st[excluded + n_excluded] = best
+        n_excluded += 1
+    return False
 
 
 @inline_kernel
-def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best: for
-    each Equip card in hand order, the host it wants, taken when that row is listed."""
+def greedy_equips(G: IntArray, st: IntArray, side: EngineInt, out: EngineInt) -> bool:
+    """Bonuses on your strongest attacker (def-only ones on your best card), penalties on the opponent's best: the
+    first Equip card in hand order whose wanted host is listed, its row written at word `out`; false when none."""
     foe = 1 - side
-    out = st[G_ACTIONS]
-    i = ZERO
-    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+    for i in range(st[sx(side, S_HAND)]):
         card = st[zx(st, side, Z_HAND, i)]
         if cv(G, card, C_KIND) != KIND_MAGIC or cv(G, card, C_EQUIP) == 0:
-            i += 1
             continue
         bonus_atk = cv(G, card, C_EQUIP_ATK)
         direct = cv(G, card, C_DIRECT)
@@ -452,15 +479,12 @@ def greedy_equips(G: IntArray, st: IntArray, side: EngineInt) -> None:
                 best_score = score
                 host = u
         # Its row (A_EQUIP, i, host_side, host) is listed when the card can be paid and its own sacrifice does not
-        # take the host (the tests `legal_actions` lists equipment by); taken through `apply`, whose open target
-        # `greedy_answer` answers.
+        # take the host (the tests `legal_actions` lists equipment by); a target it leaves open is answered as any
+        # other.
         if host >= 0 and can_pay(G, st, side, i) and not (host_side == side and planned_unit(st, host)):
             add_action(st, out, ZERO, A_EQUIP, i, host_side, host)
-            apply_of(G, st, side, out)
-            greedy_answer(G, st, side)
-            i = ZERO
-            continue
-        i += 1
+            return True
+    return False
 
 
 @rules_kernel
@@ -487,43 +511,48 @@ def greedy_activation_worth(
 
 
 @inline_kernel
-def greedy_activations(G: IntArray, st: IntArray, side: EngineInt) -> None:
+def greedy_activations(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, out: EngineInt) -> bool:
     """Activate every once-per-turn effect worth something; a "use" effect only on a card that cannot attack, or
-    when its damage destroys an opposing card (otherwise the card attacks)."""
+    when its damage destroys an opposing card (otherwise the card attacks): the next one after the phase's place
+    (TW_AT, TW_TIMING of the turn words at `turn`), its row written at word `out`; false when none is left.
+
+    The units with an effect to activate were listed by id when the phase began (`greedy_phase_begins`: few have
+    one, and a unit's card never changes); a reaction to an activation can destroy the activating unit (or, by
+    Explosion, others of the side), so each is found again before it acts."""
     foe = 1 - side
-    # The units in play now with an effect to activate (few have one: `can_activate` refuses the others at every
-    # look, and a unit's card never changes), by id: a reaction to an activation can destroy the activating unit (or,
-    # by Explosion, others of the side), so each is found again before it acts.
     ids = policy_flags(st)
-    n = 0
-    for u in range(st[sx(side, S_UNITS)]):
+    while st[turn + TW_AT] < st[turn + TW_COUNT]:
+        i = st[turn + TW_AT]
+        timing = T_PLAIN if st[turn + TW_TIMING] == 0 else T_USE
+        if st[turn + TW_TIMING] == 0:
+            st[turn + TW_TIMING] = 1
+        else:
+            st[turn + TW_TIMING] = 0
+            st[turn + TW_AT] = i + 1
+        u = find_unit(st, side, st[ids + i])
+        if u < 0 or not can_activate(G, st, side, u, timing):
+            continue
         card = st[ux(side, u, U_CARD)]
-        if has_timed_effect(G, card, T_PLAIN) or has_timed_effect(G, card, T_USE):
-            st[ids + n] = st[ux(side, u, U_ID)]
-            n += 1
-    for i in range(n):
-        for timing in (T_PLAIN, T_USE):
-            u = find_unit(st, side, st[ids + i])
-            if st[G_OVER] == 1 or u < 0 or not can_activate(G, st, side, u, timing):
+        amount = tv(G, card, timing, TV_DAMAGE)
+        target = greedy_spell_target(G, st, foe, amount, ANY_TARGET) if amount > 0 else -1
+        if timing == T_USE and cv(G, card, C_CAN_ATTACK) == 1:
+            if target < 0 or damage_to_destroy(G, st, foe, target) > amount:
                 continue
-            card = st[ux(side, u, U_CARD)]
-            amount = tv(G, card, timing, TV_DAMAGE)
-            target = greedy_spell_target(G, st, foe, amount, ANY_TARGET) if amount > 0 else -1
-            if timing == T_USE and cv(G, card, C_CAN_ATTACK) == 1:
-                if target < 0 or damage_to_destroy(G, st, foe, target) > amount:
-                    continue
-            # The row (A_ACTIVATE, u, target, timing) is listed: `can_activate` held, and the target is an opposing
-            # card exactly when the effect deals damage and one is there (greedy_spell_target with any_target).
-            if greedy_activation_worth(G, st, side, card, timing, target) > 0:
-                activate(G, st, side, u, timing, target)  # the rule `apply` calls for the row
+        # The row (A_ACTIVATE, u, target, timing) is listed: `can_activate` held, and the target is an opposing
+        # card exactly when the effect deals damage and one is there (greedy_spell_target with any_target).
+        if greedy_activation_worth(G, st, side, card, timing, target) > 0:
+            add_action(st, out, ZERO, A_ACTIVATE, u, target, timing)
+            return True
+    return False
 
 
 @inline_kernel
-def greedy_supports_and_moves(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Support where +1 Atk turns an attack into a kill (or from a card that never attacks); Mobile cards with
-    nothing in reach step forward."""
-    foe = 1 - side
-    for s in range(st[sx(side, S_UNITS)]):
+def greedy_supports(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, out: EngineInt) -> bool:
+    """Support where +1 Atk turns an attack into a kill (or from a card that never attacks): the next Support card
+    from the phase's place (TW_AT) on that gives it, its row written at word `out`; false when none is left."""
+    while st[turn + TW_AT] < st[sx(side, S_UNITS)]:
+        s = st[turn + TW_AT]
+        st[turn + TW_AT] = s + 1
         card = st[ux(side, s, U_CARD)]
         if cv(G, card, C_SUPPORT) == 0 or not can_use(G, st, side, s):
             continue
@@ -546,8 +575,19 @@ def greedy_supports_and_moves(G: IntArray, st: IntArray, side: EngineInt) -> Non
             chosen = fallback
         if chosen >= 0:
             # The row (A_SUPPORT, s, chosen) is listed: s is a Support card `can_use` allows, chosen another unit.
-            support(st, side, s, chosen)  # the rule `apply` calls for the row
-    for u in range(st[sx(side, S_UNITS)]):
+            add_action(st, out, ZERO, A_SUPPORT, s, chosen, ZERO)
+            return True
+    return False
+
+
+@inline_kernel
+def greedy_moves(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, out: EngineInt) -> bool:
+    """Mobile cards with nothing in reach step forward: the next from the phase's place (TW_AT) on, its row written
+    at word `out`; false when none is left."""
+    foe = 1 - side
+    while st[turn + TW_AT] < st[sx(side, S_UNITS)]:
+        u = st[turn + TW_AT]
+        st[turn + TW_AT] = u + 1
         card = st[ux(side, u, U_CARD)]
         if cv(G, card, C_MOBILE) == 0 or cv(G, card, C_CAN_ATTACK) == 0 or not can_use(G, st, side, u):
             continue
@@ -561,30 +601,29 @@ def greedy_supports_and_moves(G: IntArray, st: IntArray, side: EngineInt) -> Non
                 break
         if not reach:
             # The row (A_MOVE, u, row - 1) is listed: a Mobile card `can_use` allows, a row in front with room.
-            move_unit(st, side, u, row - 1)  # the rule `apply` calls for the row
+            add_action(st, out, ZERO, A_MOVE, u, row - 1, ZERO)
+            return True
+    return False
 
 
 @inline_kernel
-def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
+def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, out: EngineInt) -> bool:
     """Strongest attacker first: destroy the most valuable card in reach, else hit the player, else the best card
-    in reach, each among the attacker's listed rows; an attacker with no row sits the turn out. With enough attackers
-    to empty the shield (and no trap set that springs on an attack), everyone goes for the player."""
+    in reach, each among the attacker's listed rows; an attacker with no row sits the turn out (its id kept in the
+    phase's list, TW_COUNT long). With enough attackers to empty the shield (and no trap set that springs on an
+    attack; TW_LETHAL, judged as the phase began), everyone goes for the player. The attack's row is written at word
+    `out`; false when no attacker is left."""
     foe = 1 - side
-    direct_ready = 0
-    for w in range(st[sx(side, S_UNITS)]):
-        if can_use(G, st, side, w) and can_attack_player(G, st, side, w):
-            direct_ready += st[ux(side, w, U_DIRECT)]
-    lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(G, st, foe, T_FOE_ATTACKS) == 0
+    lethal = st[turn + TW_LETHAL] == 1
     sitting = policy_flags(st)  # the ids of attackers that found nothing in reach: they sit this turn out
-    n_sitting = 0
-    while st[G_OVER] == 0:
+    while True:
         u: EngineInt = NONE
         best_atk = -1
         for w in range(st[sx(side, S_UNITS)]):
             # `can_use` first: once a unit has attacked it is used, and its card need not be read.
             if can_use(G, st, side, w) and cv(G, st[ux(side, w, U_CARD)], C_CAN_ATTACK) == 1:
                 sits = False
-                for j in range(n_sitting):
+                for j in range(st[turn + TW_COUNT]):
                     if st[sitting + j] == st[ux(side, w, U_ID)]:
                         sits = True
                         break
@@ -593,7 +632,7 @@ def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
                     best_atk = atk
                     u = w
         if u < 0:
-            return
+            return False
         # Its target, worked out without listing its rows (the player when it may attack them, the opposing cards
         # in reach): the most valuable card it destroys, else the player, else the most valuable card in reach.
         direct = can_attack_player(G, st, side, u)
@@ -607,94 +646,158 @@ def greedy_attacks(G: IntArray, st: IntArray, side: EngineInt) -> None:
                         best_value = value
                         target = v
         if target < 0 and not direct:
-            st[sitting + n_sitting] = st[ux(side, u, U_ID)]
-            n_sitting += 1
+            st[sitting + st[turn + TW_COUNT]] = st[ux(side, u, U_ID)]
+            st[turn + TW_COUNT] += 1
             continue
         # A listed row without asking `is_legal`: the player when `can_attack_player`, a card that `in_range` says
-        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one); taken
-        # by the rule `apply` calls for it.
-        attack(G, st, side, u, target)
+        # it reaches, the tests `legal_actions` lists attacks by (the legality replay test checks every one).
+        add_action(st, out, ZERO, A_ATTACK, u, target, ZERO)
+        return True
 
 
 @inline_kernel
-def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Damage spells finish what the attacks started (or hit the best card when the hand is full)."""
+def greedy_finishers(G: IntArray, st: IntArray, side: EngineInt, out: EngineInt) -> bool:
+    """Damage spells finish what the attacks started (or hit the best card when the hand is full): the first in hand
+    order with a target that can be paid, its row written at word `out`; false when none."""
     foe = 1 - side
-    i = ZERO
-    while i < st[sx(side, S_HAND)] and st[G_OVER] == 0:
+    for i in range(st[sx(side, S_HAND)]):
         card = st[zx(st, side, Z_HAND, i)]
         if cv(G, card, C_KIND) == KIND_MAGIC and cv(G, card, C_EQUIP) == 0 and cv(G, card, C_DAMAGE) > 0:
             target = greedy_spell_target(G, st, foe, cv(G, card, C_DAMAGE), st[sx(side, S_HAND)] >= 7)
             # The row (A_CAST, i, target) is listed when the card can be paid: the target is an opposing card.
             if target >= 0 and can_pay(G, st, side, i):
-                cast_spell(G, st, side, i, target, PLANNED)  # the rule `apply` calls for the row, on can_pay's plan
-                i = ZERO
-                continue
-        i += 1
+                add_action(st, out, ZERO, A_CAST, i, target, ZERO)
+                return True
+    return False
+
+
+@llvm_inline_kernel
+def greedy_phase_begins(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, phase: EngineInt) -> None:
+    """Greedy's turn is at `phase` now (TW_PHASE), with the phase's place at its start: the activations list the
+    units with an effect to activate, by id; the attacks judge whether the attackers are lethal."""
+    st[turn + TW_PHASE] = phase
+    st[turn + TW_AT] = 0
+    st[turn + TW_TIMING] = 0
+    st[turn + TW_COUNT] = 0
+    if phase == PHASE_ACTIVATIONS:
+        ids = policy_flags(st)
+        n = 0
+        for u in range(st[sx(side, S_UNITS)]):
+            card = st[ux(side, u, U_CARD)]
+            if has_timed_effect(G, card, T_PLAIN) or has_timed_effect(G, card, T_USE):
+                st[ids + n] = st[ux(side, u, U_ID)]
+                n += 1
+        st[turn + TW_COUNT] = n
+    elif phase == PHASE_ATTACKS:
+        foe = 1 - side
+        direct_ready = 0
+        for w in range(st[sx(side, S_UNITS)]):
+            if can_use(G, st, side, w) and can_attack_player(G, st, side, w):
+                direct_ready += st[ux(side, w, U_DIRECT)]
+        lethal = direct_ready >= st[sx(foe, S_SHIELD)] and traps_for(G, st, foe, T_FOE_ATTACKS) == 0
+        st[turn + TW_LETHAL] = 1 if lethal else 0
+
+
+@llvm_inline_kernel
+def greedy_phase_row(G: IntArray, st: IntArray, side: EngineInt, turn: EngineInt, out: EngineInt) -> bool:
+    """The row greedy's phase (TW_PHASE) takes next, written at word `out`; false when the phase is done."""
+    phase = st[turn + TW_PHASE]
+    if phase == PHASE_PLAYS:
+        return greedy_plays(G, st, side, out)
+    if phase == PHASE_SUMMONS:
+        return greedy_summons(G, st, side, out)
+    if phase == PHASE_EQUIPS:
+        return greedy_equips(G, st, side, out)
+    if phase == PHASE_ACTIVATIONS:
+        return greedy_activations(G, st, side, turn, out)
+    if phase == PHASE_SUPPORTS:
+        return greedy_supports(G, st, side, turn, out)
+    if phase == PHASE_MOVES:
+        return greedy_moves(G, st, side, turn, out)
+    if phase == PHASE_ATTACKS:
+        return greedy_attacks(G, st, side, turn, out)
+    if phase == PHASE_FINISHERS:
+        return greedy_finishers(G, st, side, out)
+    return False
+
+
+@llvm_inline_kernel
+def greedy_decide(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
+    """Greedy's choice, as the word of its row: the answer to an open target (`greedy_answer`), else the next row of
+    its turn's phases in order (plays, summons, equipment, activations, Support, moves, attacks, finishers), else
+    "end the turn". Where the turn is up to lives in the turn words (`turn_words_now`)."""
+    if st[G_PENDING] != PENDING_NONE:
+        return greedy_answer(G, st, side)
+    out = st[G_ACTIONS]
+    turn = turn_words_now(st)
+    while st[turn + TW_PHASE] < PHASE_DONE:
+        if greedy_phase_row(G, st, side, turn, out):
+            return out
+        greedy_phase_begins(G, st, side, turn, st[turn + TW_PHASE] + 1)
+    add_action(st, out, ZERO, A_END, ZERO, ZERO, ZERO)
+    return out
 
 
 @rules_kernel
-def greedy_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Curve out, trade well, attack when ahead: plays, summons, equipment, Support and moves, attacks, finishers."""
-    greedy_plays(G, st, side)
-    greedy_summons(G, st, side)
-    greedy_equips(G, st, side)
-    greedy_activations(G, st, side)
-    if st[G_OVER] == 0:
-        greedy_supports_and_moves(G, st, side)
-    greedy_attacks(G, st, side)
-    greedy_finishers(G, st, side)
+def greedy_phase(G: IntArray, st: IntArray, side: EngineInt, phase: EngineInt) -> None:
+    """One of greedy's phases played alone, from its start (`greedy_phase_begins`), each row taken by `apply_of` and
+    each target it leaves open answered by greedy, until the phase has no row left: as the rule tests play them."""
+    turn = turn_words_now(st)
+    greedy_phase_begins(G, st, side, turn, phase)
+    out = st[G_ACTIONS]
+    while st[G_OVER] == 0:
+        if st[G_PENDING] != PENDING_NONE:
+            apply_of(G, st, side, greedy_answer(G, st, side))
+        elif greedy_phase_row(G, st, side, turn, out):
+            apply_of(G, st, side, out)
+        else:
+            return
 
 
 # The random-legal policy
 
 
 @rules_kernel
-def random_answer(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Answer the decision the last row left open with a uniformly random listed answer."""
-    while st[G_PENDING] != PENDING_NONE and st[G_OVER] == 0:
-        out = st[G_ACTIONS]
-        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
-        apply_of(G, st, side, out + 4 * rng_below(st, n))
-
-
-@rules_kernel
-def random_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """Pick uniformly among the legal actions and "end turn" until "end turn" comes up."""
+def random_decide(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
+    """A uniformly random listed row, as its word ("end the turn" among them, so a random turn ends when that comes
+    up): the answer to an open target, or an action of the turn; after MAX_RANDOM_STEPS actions in a turn, "end the
+    turn" (TW_STEPS of the turn words)."""
     out = st[G_ACTIONS]
-    for _ in range(MAX_RANDOM_STEPS):
-        if st[G_OVER] == 1:
-            return
-        n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
-        pick = rng_below(st, n + 1)
-        if pick == n:
-            return
-        apply_of(G, st, side, out + 4 * pick)
-        random_answer(G, st, side)
+    if st[G_PENDING] != PENDING_NONE:
+        return out + 4 * rng_below(st, legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE))
+    turn = turn_words_now(st)
+    if st[turn + TW_STEPS] >= MAX_RANDOM_STEPS:
+        add_action(st, out, ZERO, A_END, ZERO, ZERO, ZERO)
+        return out
+    n = legal_actions_of(G, st, side, out, ALL_ACTIONS, NONE)
+    pick = rng_below(st, n)
+    if pick < n - 1:
+        st[turn + TW_STEPS] += 1
+    return out + 4 * pick
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The policies' door in a match: a whole turn of a side, played by its policy (the rules' match loop calls it,
-# `play_match`; the package binds it into `rules`)
+# The decision of a greedy, random or epsilon side (a play loop asks it at every decision; a search side's is in
+# `search.decide_searched`)
+
+
+@llvm_inline_kernel
+def decide(G: IntArray, st: IntArray, _context: Any) -> EngineInt:
+    """The choice of the side whose decision is open (st[G_ACTIVE]), as the word of its row, by its policy: random
+    when `plays_random` says so (always for `random`; for `epsilon:E` with probability E, a coin per decision), greedy
+    otherwise. An exploring epsilon side's random choice draws from the policy's own generator (traded into st[0:4] by
+    `plays_random`, traded back by `random_played`), so the match's own stream is the one greedy would have met.
+    Takes a context it does not read, as `workbench.play_loop.play_out` passes one."""
+    side = st[G_ACTIVE]
+    if st[sx(side, S_POLICY) + P_CODE] != GREEDY:  # greedy's own decisions skip the door's views of `st`
+        block = policy_of(st, side)
+        if plays_random(block, match_rng(st)):
+            return random_played(block, match_rng(st), random_decide(G, st, side))
+    return greedy_decide(G, st, side)
 
 
 @rules_kernel
-def take_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """One whole turn of `side`: start, the side's policy, end.
-
-    The policies' one door in a match (a `search` side's turns go through `search_turn` instead): the side plays the
-    turn by the random policy when `plays_random` says so (always for `random`; for `epsilon:E` with probability E,
-    a coin per turn), by greedy otherwise. An exploring epsilon side's random turn draws from the policy's own
-    generator (traded into st[0:4] by `plays_random`, traded back by `random_played`): nothing else in a turn after
-    its draw draws from the generator (the rules' only chance is the shuffle at `setup_match`), so the match's own
-    stream is the one greedy would have met."""
-    start_turn(G, st, side)
-    if st[G_OVER] == 1:
-        return
-    block = policy_of(st, side)
-    if plays_random(block, match_rng(st)):
-        random_turn(G, st, side)
-        random_played(block, match_rng(st), ZERO)
-    else:
-        greedy_turn(G, st, side)
-    end_turn(G, st, side)
+def play_on(G: IntArray, st: IntArray, _context: Any) -> None:
+    """The match played on from its open decision to its end, each decision by its side's policy (`decide`): a greedy,
+    random or epsilon batch's match, and a search's rollout (one compiled copy of the whole match, called)."""
+    play_out(G, st, NO_CONTEXT, decide, apply, is_over)

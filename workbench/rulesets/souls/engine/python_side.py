@@ -1,9 +1,9 @@
 """The souls engine's Python side: compiling the card set (`compile_cards`), the batch kernel (`play_batch_kernel`,
-which plays each match by `play_match` or `play_searched_match`), scenario state (`MatchArrays`), the search's
+which plays each match through `workbench.play_loop.play_out`), scenario state (`MatchArrays`), the search's
 buffers, batches (`play_batch`, `play_traced`), trace text (`describe_event`) and the `ENGINE` record.
 
-The top of the engine package: imports `layout`, `rules` (the greedy and random match loop) and `search` (the searched
-match loop and the size of its words).
+The top of the engine package: imports `layout`, `rules` (a match's start and end, `apply`), `policies` (`decide`)
+and `search` (`decide_searched` and the size of its words).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
+from workbench.play_loop import NO_CONTEXT, play_out
 from workbench.policies import CODE_MASK, POLICY_NAMES, SEARCH, policy_code
 from workbench.rulesets.souls import effects as effect_vocabulary
 from workbench.rulesets.souls.cards import SoulsCard
@@ -130,8 +131,9 @@ from workbench.rulesets.souls.engine.layout import (
     game_data,
     new_state,
 )
-from workbench.rulesets.souls.engine.rules import play_match
-from workbench.rulesets.souls.engine.search import SEARCH_WORDS, play_searched_match
+from workbench.rulesets.souls.engine.policies import forget_turn, play_on
+from workbench.rulesets.souls.engine.rules import apply, is_over, open_match
+from workbench.rulesets.souls.engine.search import SEARCH_SEED, SEARCH_WORDS, decide_searched
 
 # ---------------------------------------------------------------------------------------------------------------
 # Compiling the card set
@@ -306,10 +308,13 @@ def play_batch_kernel(
     for m in range(seeds.shape[0]):
         rng_seed(st, seeds[m])
         st[st[G_COUNTERS] + THIS_MATCH] = m  # counters[0, 0, THIS_MATCH]: which match of the batch this is
+        forget_turn(st)  # the policies' turn words are the last match's
+        open_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
         if searched:
-            play_searched_match(G, st, work, search, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+            rng_seed(search, seeds[m] ^ SEARCH_SEED)  # the search's own generator, apart from the match's
+            play_out(G, st, (work, search), decide_searched, apply, is_over)
         else:
-            play_match(G, st, deck_a, deck_b, np.int64(first[m]), policy_a, policy_b, seeds[m])
+            play_on(G, st, NO_CONTEXT)
         end_match_counted(st)
         winners[m] = st[G_WINNER]
         turns[m] = st[G_TURN]

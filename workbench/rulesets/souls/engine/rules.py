@@ -1,22 +1,31 @@
 """The souls rules: reading the board, shields, cards and units, elements, sacrifices, effects when played, the
 actions, the turn's structure, and the contract's four functions (`legal_actions(G, st, out) -> n`,
 `apply(G, st, row)`, `clone(st, into)` and `determinize(G, st, side, rng)`; `legal_actions_of` and `apply_of` with the
-side given), then the match loop (`open_match`, `play_match`).
+side given), then a match's start (`open_match`) and end (`is_over`).
 
 Imports only `layout`: no rule reads which policy a side plays, and no module of the policies is imported here. The
-match loop still hands each turn to the policies' door, `take_turn`; the package binds that name here before any
-kernel compiles (section "Matches" below, and `engine/__init__.py`).
+rules stop at each decision and return: a turn is the side's rows, one `apply` each, until its "end the turn" row,
+whose `apply` begins the other side's turn; `workbench.play_loop.play_out` plays a match over them.
 """
 
 from __future__ import annotations
 
-from workbench.engines import EngineBool, EngineInt, IntArray, inline_kernel, rules_kernel, shuffle_in_place
+from workbench.engines import (
+    EngineBool,
+    EngineInt,
+    IntArray,
+    inline_kernel,
+    llvm_inline_kernel,
+    rules_kernel,
+    shuffle_in_place,
+)
 from workbench.policies import start_policy
 from workbench.rulesets.souls.effects import OP_APPLY, OP_DAMAGE, OP_DRAW, OP_SHIELD
 from workbench.rulesets.souls.engine.layout import (
     A_ACTIVATE,
     A_ATTACK,
     A_CAST,
+    A_END,
     A_EQUIP,
     A_MOVE,
     A_SUMMON,
@@ -80,6 +89,7 @@ from workbench.rulesets.souls.engine.layout import (
     G_CAPACITY,
     G_EVENT_ROWS,
     G_EVENTS,
+    G_LAST_TURN,
     G_NCARDS,
     G_NEXT_ID,
     G_OVER,
@@ -88,6 +98,7 @@ from workbench.rulesets.souls.engine.layout import (
     G_PENDING_B,
     G_PENDING_C,
     G_PLAN,
+    G_PLANNED,
     G_TURN,
     HAND_SACRIFICE_PERCENT,
     KIND_MAGIC,
@@ -97,6 +108,7 @@ from workbench.rulesets.souls.engine.layout import (
     MAX_EFFECTS,
     MAX_UNITS,
     MIASMA,
+    NO_PLAN,
     NONE,
     O_ATTACKER_COLLAPSE,
     O_BURNING_TURNS,
@@ -616,13 +628,20 @@ def room_in_row(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> b
 
 @rules_kernel
 def can_pay(G: IntArray, st: IntArray, side: EngineInt, hand_index: EngineInt) -> EngineBool:
-    """Whether the hand card's soul cost can be paid (leaves the plan in `st`)."""
+    """Whether the hand card's soul cost can be paid (leaves the plan in `st`, noted as this card's in G_PLANNED)."""
+    st[G_PLANNED] = planned_key(side, hand_index)
     cost = cv(G, st[zx(st, side, Z_HAND, hand_index)], C_COST)
     if cost <= 0:  # most cards: the plan is empty (`plan_sacrifices` for no cost), without a call
         st[px(st, PLAN_FIELD)] = 0
         st[px(st, PLAN_HAND)] = 0
         return True
     return plan_sacrifices(G, st, side, cost, hand_index) >= cost
+
+
+@inline_kernel
+def planned_key(side: EngineInt, hand_index: EngineInt) -> EngineInt:
+    """What G_PLANNED holds when the sacrifice plan in `st` is the one `can_pay` made for this hand card of `side`."""
+    return side + 2 * hand_index
 
 
 @rules_kernel
@@ -1050,6 +1069,16 @@ def end_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
 
 
 @rules_kernel
+def begin_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
+    """The side's turn begins (`start_turn`), unless the match's last turn (st[G_LAST_TURN]) has been played: then it
+    ends as a draw."""
+    if st[G_TURN] >= st[G_LAST_TURN]:
+        end_match(st, NONE)
+        return
+    start_turn(G, st, side)
+
+
+@rules_kernel
 def shuffle_zone(st: IntArray, base: EngineInt, number: EngineInt) -> None:
     """Fisher-Yates over `number` words of `st` from `base`, drawing exactly what `rng_below(st, i + 1)` would draw:
     `engines.shuffle_in_place` on that zone with the generator's words st[0:4], which it holds in registers for the
@@ -1193,6 +1222,8 @@ def legal_actions_of(
                 n = add_action(st, out, n, A_MOVE, u, row - 1, ZERO)
             if row < ROWS - 1 and st[sx(side, S_ROW0 + row + 1)] < opt(G, O_ROW_SLOTS):
                 n = add_action(st, out, n, A_MOVE, u, row + 1, ZERO)
+    if kinds & (1 << A_END) != 0 and only < 0:
+        n = add_action(st, out, n, A_END, ZERO, ZERO, ZERO)
     return n
 
 
@@ -1200,9 +1231,8 @@ def legal_actions_of(
 def legal_actions(G: IntArray, st: IntArray, out: EngineInt) -> EngineInt:
     """Every legal action of the side whose decision is open (st[G_ACTIVE], the side whose turn it is) now, as rows
     (kind, a, b, c) written at word `out` of `st` (the action list, st[G_ACTIONS], unless the caller keeps its own);
-    returns how many. "End the turn" is always legal and is not a row: a policy ends its turn by returning. The
-    policies, which play a side they are given, list through `legal_actions_of` with that side (the same rows: the
-    side they play is the active one)."""
+    returns how many. "End the turn" (A_END) is the last row while no target is open. The policies list through
+    `legal_actions_of` with the side (the active one) and the kinds they weigh."""
     return legal_actions_of(G, st, st[G_ACTIVE], out, ALL_ACTIONS, NONE)
 
 
@@ -1235,6 +1265,8 @@ def is_legal(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> Engi
     b = st[row + 2]
     c = st[row + 3]
     pending = st[G_PENDING] != PENDING_NONE
+    if kind == A_END:
+        return not pending and a == 0 and b == 0 and c == 0
     if kind == A_ATTACK:
         if pending or c != 0 or a < 0 or a >= st[sx(side, S_UNITS)] or not can_use(G, st, side, a):
             return False
@@ -1285,11 +1317,11 @@ def is_legal(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> Engi
     return find_row(st, row + 4, n, kind, a, b, c) >= 0
 
 
-@rules_kernel
+@llvm_inline_kernel
 def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None:
     """`side` takes the action row at word `row` of `st` (one that `legal_actions_of` listed for it): summon, cast,
-    equip, set a trap, attack, Support, move, activate, or answer the open decision. The policies take their rows
-    here, with the side they play (the active one); `apply` is this for the active side.
+    equip, set a trap, attack, Support, move, activate, answer the open decision, or end the turn (the other side's
+    turn then begins, `begin_turn`, or the match ends at its last turn). `apply` is this for the active side.
 
     An action whose damage target is still to choose opens a decision instead of finishing (G_PENDING): a summon
     whose summon Trigger deals damage (the monster is in play, the Trigger waits), an Equip card with `damage N`
@@ -1300,8 +1332,18 @@ def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None
     a = st[row + 1]
     b = st[row + 2]
     c = st[row + 3]
-    if kind == A_ATTACK:  # the commonest row first
+    # A card played from the hand is paid on the plan `can_pay` left for it, when that is the plan kept (a policy's
+    # listing or its own test asked just before: the board is the same), else on a plan made anew; the same
+    # sacrifices either way (`take_and_pay`). A plan is kept for one row at most.
+    planned = st[G_PLANNED] == planned_key(side, a)
+    st[G_PLANNED] = NO_PLAN
+    if kind == A_ATTACK:  # the commonest rows first
         attack(G, st, side, a, b)
+    elif kind == A_SUMMON:
+        summon(G, st, side, a, b, planned)
+    elif kind == A_END:
+        end_turn(G, st, side)
+        begin_turn(G, st, 1 - side)
     elif kind == A_TARGET:
         pending = st[G_PENDING]
         st[G_PENDING] = PENDING_NONE
@@ -1309,12 +1351,10 @@ def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None
             summon_resolves(G, st, side, st[G_PENDING_A], a)
         else:
             equip(G, st, side, st[G_PENDING_A], st[G_PENDING_B], st[G_PENDING_C], a)
-    elif kind == A_SUMMON:
-        summon(G, st, side, a, b, UNPLANNED)
     elif kind == A_TRAP:
-        set_trap(G, st, side, a, UNPLANNED)
+        set_trap(G, st, side, a, planned)
     elif kind == A_CAST:
-        cast_spell(G, st, side, a, b, UNPLANNED)
+        cast_spell(G, st, side, a, b, planned)
     elif kind == A_EQUIP:
         if cv(G, st[zx(st, side, Z_HAND, a)], C_DAMAGE) > 0 and st[sx(1 - side, S_UNITS)] > 0:
             st[G_PENDING] = A_EQUIP
@@ -1331,7 +1371,7 @@ def apply_of(G: IntArray, st: IntArray, side: EngineInt, row: EngineInt) -> None
         move_unit(st, side, a, b)
 
 
-@rules_kernel
+@llvm_inline_kernel
 def apply(G: IntArray, st: IntArray, row: EngineInt) -> None:
     """Take the action row at word `row` of `st` (one that `legal_actions` listed) for the side whose decision is
     open (st[G_ACTIVE]): `apply_of` for that side."""
@@ -1388,6 +1428,7 @@ def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> No
     means the deal depends on which cards are unseen and on the generator, never on where they really lie.
     """
     foe = 1 - side
+    st[G_PLANNED] = NO_PLAN  # a plan made before the deal is not trusted after it
     pool = st[G_ACTIONS]  # the action list is free scratch in a rollout's buffer
     held = st[sx(foe, S_HAND)]
     traps = st[sx(foe, S_TRAPS)]
@@ -1428,41 +1469,12 @@ def determinize(G: IntArray, st: IntArray, side: EngineInt, rng: IntArray) -> No
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Matches: the rules' match loop, and the policies' door as the rules see it
-#
-# `play_match` hands each turn to the side's policy through `take_turn` (the turn's start, the side's policy, its
-# end), which lives with the policies (policies.py, above the rules: a rule that imported it could read a policy).
-# The package binds the name here (`bind_policy_door` in engine/__init__.py) as it is imported, before any kernel
-# compiles: Numba reads a kernel's globals when it compiles it, so the compiled match loop calls the policies'
-# `take_turn` directly, as it did when both were one module. This stand-in is never called: uncompiled it raises,
-# and Numba compiles no call to a plain Python function.
-
-
-def take_turn(G: IntArray, st: IntArray, side: EngineInt) -> None:
-    """The policies' `take_turn` (policies.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.souls.engine")
+# Matches: a match's start, and where it stands for a play loop (`workbench.play_loop.play_out` plays it: the
+# deciding side's policy chooses a listed row, `apply` takes it; "end the turn" starts the other side's turn)
 
 
 @rules_kernel
 def open_match(
-    G: IntArray,
-    st: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    seed: EngineInt,
-) -> None:
-    """A match's start: the state cleared, each side's policy block started from its policy word
-    (`workbench.policies.policy_word`) and the match's seed, the decks shuffled and dealt."""
-    reset_state(st)
-    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
-    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
-    setup_match(G, st, deck_a, deck_b)
-
-
-@rules_kernel
-def play_match(
     G: IntArray,
     st: IntArray,
     deck_a: IntArray,
@@ -1472,13 +1484,18 @@ def play_match(
     policy_b: EngineInt,
     seed: EngineInt,
 ) -> None:
-    """One whole match from the generator in st[0:4], seeded from `seed`; the result is st[G_WINNER] (-1 draw) and
-    st[G_TURN]. The policies are policy words (`workbench.policies.policy_word`), unpacked into the sides' blocks."""
-    open_match(G, st, deck_a, deck_b, policy_a, policy_b, seed)
-    side = first
-    while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(G, O_TURN_CAP):
-            end_match(st, NONE)
-            return
-        take_turn(G, st, side)
-        side = 1 - side
+    """A match's start, up to the first decision: the state cleared, each side's policy block started from its policy
+    word (`workbench.policies.policy_word`) and the match's seed, the decks shuffled and dealt, and the turn of
+    `first` begun (`begin_turn`). The result is st[G_WINNER] (-1 draw) and st[G_TURN] once `is_over`."""
+    reset_state(st)
+    st[G_LAST_TURN] = opt(G, O_TURN_CAP)
+    start_policy(policy_of(st, SIDE_A), policy_a, seed, SIDE_A)
+    start_policy(policy_of(st, SIDE_B), policy_b, seed, SIDE_B)
+    setup_match(G, st, deck_a, deck_b)
+    begin_turn(G, st, first)
+
+
+@llvm_inline_kernel
+def is_over(st: IntArray) -> bool:
+    """Whether the match is over (a play loop's stop): otherwise a decision of the side whose turn it is is open."""
+    return st[G_OVER] == 1

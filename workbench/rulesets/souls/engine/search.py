@@ -1,9 +1,9 @@
 """The souls search policy: determinized Monte Carlo over the legal actions of each step of its own turn (its
-candidates, rollouts and evaluation, shared out by successive halving), and the match loop of a match where a side
-plays `search` (`play_searched_match`).
+candidates, rollouts and evaluation, shared out by successive halving), and the decision in a match where a side
+plays `search` (`decide_searched`).
 
-Imports `layout`, `rules` (`clone`, `determinize`, the listing, the turn's start and end) and `policies` (a rollout's
-turns are greedy's or random's, the other side's through `take_turn`).
+Imports `layout`, `rules` (`clone`, `determinize`, the listing, `apply_of`) and `policies` (a rollout is played on by
+`play_on`, each side's decisions greedy's or random's; targets the search leaves open are greedy's).
 """
 
 from __future__ import annotations
@@ -12,10 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.policies import GREEDY, P_CODE, SEARCH, search_rollouts_of
+from workbench.engines import (
+    EngineBool,
+    EngineInt,
+    IntArray,
+    inline_kernel,
+    rng_seed,
+    rules_kernel,
+)
+from workbench.play_loop import NO_CONTEXT
+from workbench.policies import P_CODE, SEARCH, search_rollouts_of
 from workbench.rulesets.souls.engine.layout import (
     A_CAST,
+    A_END,
     A_EQUIP,
     A_SUMMON,
     A_TRAP,
@@ -24,7 +33,10 @@ from workbench.rulesets.souls.engine.layout import (
     C_KIND,
     C_VALUE,
     G_ACTIONS,
+    G_ACTIVE,
+    G_LAST_TURN,
     G_OVER,
+    G_PENDING,
     G_TURN,
     G_WINNER,
     KIND_MONSTER,
@@ -34,7 +46,7 @@ from workbench.rulesets.souls.engine.layout import (
     O_SEARCH_DEPTH,
     O_SEARCH_POLICY,
     O_SEARCH_ROLLOUTS,
-    O_TURN_CAP,
+    PENDING_NONE,
     S_BURNING,
     S_EVERFLAME,
     S_HAND,
@@ -45,23 +57,29 @@ from workbench.rulesets.souls.engine.layout import (
     SIDE_A,
     SIDE_B,
     Z_HAND,
+    ZERO,
     cv,
-    end_match,
     match_rng,
     opt,
     policy_of,
     sx,
     zx,
 )
-from workbench.rulesets.souls.engine.policies import greedy_answer, greedy_turn, preferred_row, random_turn, take_turn
+from workbench.rulesets.souls.engine.policies import (
+    TW_STEPS,
+    decide,
+    forget_turn,
+    greedy_answer,
+    play_on,
+    preferred_row,
+    turn_words_now,
+)
 from workbench.rulesets.souls.engine.rules import (
+    add_action,
     apply_of,
     clone,
     determinize,
-    end_turn,
     legal_actions_of,
-    open_match,
-    start_turn,
     unit_value,
 )
 from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search, position_points
@@ -95,8 +113,6 @@ SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
 SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
 """The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
 SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
-CAND_END = -2
-"""The candidate that is not an action row: the turn ends now."""
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the match's seed to seed the search's own generator (never the match's: that would foretell the
 match's later draws)."""
@@ -153,11 +169,11 @@ def search_side_worth(G: IntArray, st: IntArray, side: EngineInt) -> int:
 
 
 @rules_kernel
-def search_evaluation(G: IntArray, st: IntArray, side: EngineInt) -> EngineInt:
-    """A rollout's points for `side` when it is cut off before the match ends: the difference of the two sides'
-    worth (`search_side_worth`), squashed into (0, WIN_POINTS) by `position_points`; WIN_POINTS, DRAW_POINTS or 0
-    once the match is over."""
-    if st[G_OVER] == 1:
+def search_evaluation(G: IntArray, st: IntArray, side: EngineInt, cut_off: EngineBool) -> EngineInt:
+    """A rollout's points for `side`: when it was cut off before the match's end (`cut_off`), the difference of the
+    two sides' worth (`search_side_worth`), squashed into (0, WIN_POINTS) by `position_points`; else WIN_POINTS,
+    DRAW_POINTS or 0 as the match ended."""
+    if not cut_off:
         if st[G_WINNER] == side:
             return WIN_POINTS
         return DRAW_POINTS if st[G_WINNER] == -1 else 0
@@ -188,43 +204,35 @@ def rollout(
     dice: EngineInt,
 ) -> EngineInt:
     """One rollout of candidate k for `side` in the sampled `world` (`rollout_world`), played in `work` with the later
-    dice from seed `dice`: the candidate, the rest of the turn, then `search_depth` more turns (0: to the match's
-    end); its points (`search_evaluation`)."""
+    dice from seed `dice`: the candidate (a target it leaves open answered by greedy), then the rest of the turn and
+    `search_depth` more turns (0: to the match's end) by `search_rollout_policy` for both sides (`play_on`); its
+    points (`search_evaluation`).
+
+    The cut-off is the rules' own last turn, lowered in the rollout's copy (G_LAST_TURN): the match then ends as a
+    draw before the next turn begins, so no rule learns of a search. A draw there, before the match's own last turn,
+    is a cut-off, scored by the position (a match is drawn only at its last turn)."""
     clone(world, work)
     rng_seed(work, dice)
     policy = opt(G, O_SEARCH_POLICY)
     # The rollouts' policy plays both sides: each block's code word (greedy or random draw nothing of their own).
     policy_of(work, SIDE_A)[P_CODE] = policy
     policy_of(work, SIDE_B)[P_CODE] = policy
-    candidate = search[SR_CAND + k]
-    if candidate >= 0:
-        # The candidate's row, copied into the rollout's own action list, taken there; a target it leaves open is
-        # greedy's; then the rest of the turn by the rollouts' policy.
-        base = st[G_ACTIONS] + candidate * 4
-        row = work[G_ACTIONS]
-        for j in range(4):
-            work[row + j] = st[base + j]
-        apply_of(G, work, side, row)
-        greedy_answer(G, work, side)
-        if work[G_OVER] == 0:
-            if policy == GREEDY:
-                greedy_turn(G, work, side)
-            else:
-                random_turn(G, work, side)
-    end_turn(G, work, side)
-    turn_of = 1 - side
     depth = opt(G, O_SEARCH_DEPTH)
-    turns = 0
-    while work[G_OVER] == 0:
-        if work[G_TURN] >= opt(G, O_TURN_CAP):
-            end_match(work, NONE)
-            break
-        if depth > 0 and turns >= depth:
-            break
-        take_turn(G, work, turn_of)
-        turn_of = 1 - turn_of
-        turns += 1
-    return search_evaluation(G, work, side)
+    last = work[G_LAST_TURN]
+    cut = work[G_TURN] + depth if depth > 0 else last
+    if cut < last:
+        work[G_LAST_TURN] = cut
+    # The candidate's row, copied into the rollout's own action list, taken there.
+    base = st[G_ACTIONS] + search[SR_CAND + k] * 4
+    row = work[G_ACTIONS]
+    for j in range(4):
+        work[row + j] = st[base + j]
+    apply_of(G, work, side, row)
+    while work[G_PENDING] != PENDING_NONE and work[G_OVER] == 0:
+        apply_of(G, work, side, greedy_answer(G, work, side))
+    forget_turn(work)  # the rest of the turn is the rollout policy's, from its start
+    play_on(G, work, NO_CONTEXT)
+    return search_evaluation(G, work, side, work[G_WINNER] == -1 and cut < last)
 
 
 @rules_kernel
@@ -263,8 +271,8 @@ def summon_elsewhere(G: IntArray, st: IntArray, side: EngineInt, i: EngineInt, n
 def search_candidates(G: IntArray, st: IntArray, search: IntArray, side: EngineInt) -> int:
     """List a step's candidates in the search's words and return how many: each distinct legal action (the same card
     from two places in the hand is one; a summon only into its card's preferred row when that row has room,
-    `summon_elsewhere`), in the order `legal_actions` lists them (into st's action list), then "end the turn now".
-    Lower numbers win ties, so on a tie the search acts rather than ends its turn."""
+    `summon_elsewhere`), in the order `legal_actions` lists them (into st's action list), "end the turn" last. Lower
+    numbers win ties, so on a tie the search acts rather than ends its turn."""
     n = legal_actions_of(G, st, side, st[G_ACTIONS], ALL_ACTIONS, NONE)
     m = 0
     for i in range(n):
@@ -278,8 +286,7 @@ def search_candidates(G: IntArray, st: IntArray, search: IntArray, side: EngineI
         if not repeated:
             search[SR_CAND + m] = i
             m += 1
-    search[SR_CAND + m] = CAND_END
-    return m + 1
+    return m
 
 
 @inline_kernel
@@ -301,7 +308,7 @@ def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray,
     """One step of a search side's turn: its candidates (`search_candidates`) and the best after successive halving
     over `search_rollouts` x candidates rollouts (the side's own `search:R` in place of the option:
     `search_rollouts_of`; `work[0]` holds each sampled world, `work[1]` a rollout); returns its candidate number.
-    With no legal action, "end the turn" without a rollout."""
+    With no legal action but "end the turn", that without a rollout."""
     m = search_candidates(G, st, search, side)
     search[SR_N] = m
     search[SR_CHOICE] = m - 1
@@ -328,50 +335,23 @@ def search_decision(G: IntArray, st: IntArray, work: IntArray, search: IntArray,
 
 
 @rules_kernel
-def search_turn(G: IntArray, st: IntArray, work: IntArray, search: IntArray, side: EngineInt) -> None:
-    """A search side's turn after its draw: search a step, take its choice, until ending the turn is chosen (or no
-    action is left, or the match ends)."""
-    for _ in range(MAX_RANDOM_STEPS):
-        if st[G_OVER] == 1:
-            return
-        candidate = search[SR_CAND + search_decision(G, st, work, search, side)]
-        if candidate == CAND_END:
-            return
-        apply_of(G, st, side, st[G_ACTIONS] + candidate * 4)
-        greedy_answer(G, st, side)  # targets a row leaves open are greedy's
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Matches where a side plays `search`
-
-
-@rules_kernel
-def play_searched_match(
-    G: IntArray,
-    st: IntArray,
-    work: IntArray,
-    search: IntArray,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    first: EngineInt,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    seed: EngineInt,
-) -> None:
-    """`play_match` when a side plays `search`: its turns go through `search_turn` (with `work` as the rollouts'
-    buffer), the search's generator seeded from the match's seed."""
-    open_match(G, st, deck_a, deck_b, policy_a, policy_b, seed)
-    rng_seed(search, seed ^ SEARCH_SEED)
-    side = first
-    while st[G_OVER] == 0:
-        if st[G_TURN] >= opt(G, O_TURN_CAP):
-            end_match(st, NONE)
-            return
-        if policy_of(st, side)[P_CODE] == SEARCH:
-            start_turn(G, st, side)
-            if st[G_OVER] == 0:
-                search_turn(G, st, work, search, side)
-                end_turn(G, st, side)
-        else:
-            take_turn(G, st, side)
-        side = 1 - side
+def decide_searched(G: IntArray, st: IntArray, context: Any) -> EngineInt:
+    """`decide` in a match where a side plays `search` (`context`: the rollouts' buffers `work` and the search's words
+    `search`): a search side's choice, as the word of its row, is its search's (`search_decision`), a target a row
+    left open greedy's, and "end the turn" after MAX_RANDOM_STEPS actions in a turn (TW_STEPS of the turn words); any
+    other side's is `decide`'s."""
+    work, search = context
+    side = st[G_ACTIVE]
+    if policy_of(st, side)[P_CODE] != SEARCH:
+        return decide(G, st, NO_CONTEXT)
+    if st[G_PENDING] != PENDING_NONE:
+        return greedy_answer(G, st, side)
+    out = st[G_ACTIONS]
+    turn = turn_words_now(st)
+    if st[turn + TW_STEPS] >= MAX_RANDOM_STEPS:
+        add_action(st, out, ZERO, A_END, ZERO, ZERO, ZERO)
+        return out
+    row = out + 4 * search[SR_CAND + search_decision(G, st, work, search, side)]
+    if st[row] != A_END:
+        st[turn + TW_STEPS] += 1
+    return row
