@@ -165,6 +165,8 @@ def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest
         (["--option", "turn_cap=30"], "--option needs --ruleset"),
         (["--ruleset", "circles", "--option", "turn_kap=30"], "no option 'turn_kap'"),
         (["--ruleset", "circles", "--policy", "clever"], "not a policy"),
+        (["--ruleset", "circles", "--policy", "search:4:depth=2"], "does not take 'depth'"),
+        (["--ruleset", "souls", "--policy", "search:4,depth=2"], "rollouts"),
     ],
 )
 def test_bench_refuses_options_it_cannot_apply(

@@ -33,6 +33,8 @@ from workbench.policies import (
     policy_name,
     policy_word,
     random_played,
+    search_depth_of,
+    search_rollout_policy_of,
     search_rollouts_of,
     start_policy,
 )
@@ -173,11 +175,11 @@ MATCHES = 120
 
 
 @functools.cache
-def first_pair(ruleset_id: str, rollouts: int | None = None) -> tuple[Any, Any, Any, Any]:
-    """The engine, the bundled set compiled (with `search_rollouts=rollouts` when given) and its first two decks."""
+def first_pair(ruleset_id: str, options: tuple[tuple[str, Any], ...] = ()) -> tuple[Any, Any, Any, Any]:
+    """The engine, the bundled set compiled (under the rule `options` given) and its first two decks."""
     ruleset = RULESETS[ruleset_id]
     cardset, decks = bundled_cardset_and_decks(ruleset)
-    engine, compiled, _ = compile_for(cardset, None if rollouts is None else {"search_rollouts": rollouts})
+    engine, compiled, _ = compile_for(cardset, dict(options) or None)
     deck_b = decks[1] if len(decks) > 1 else decks[0]
     return engine, compiled, compiled.deck_array(decks[0]), compiled.deck_array(deck_b)
 
@@ -188,9 +190,9 @@ def play(
     policy_b: str = "greedy",
     seed: int = 11,
     matches: int = MATCHES,
-    rollouts: int | None = None,
+    options: tuple[tuple[str, Any], ...] = (),
 ) -> tuple[np.ndarray, ...]:
-    engine, compiled, deck_a, deck_b = first_pair(ruleset_id, rollouts)
+    engine, compiled, deck_a, deck_b = first_pair(ruleset_id, options)
     seeds, first = batch_seeds(seed, matches)[0]
     done = engine.play_batch(
         compiled,
@@ -198,8 +200,8 @@ def play(
         deck_b,
         seeds,
         first,
-        policy_word(policy_a, engine.policies),
-        policy_word(policy_b, engine.policies),
+        policy_word(policy_a, engine.policies, engine.search_settings),
+        policy_word(policy_b, engine.policies, engine.search_settings),
     )
     return tuple(np.asarray(part) for part in done[:3])
 
@@ -304,10 +306,102 @@ def test_search_with_its_own_budget_plays_as_search_with_that_budget_as_the_opti
     matches `search` plays under `search_rollouts=3`; each side may have its own (`search:2` against `search:5`),
     and the run repeats with its seed."""
     own = play(ruleset.id, "search:3", "search:3", seed=5, matches=SEARCH_MATCHES)
-    option = play(ruleset.id, "search", "search", seed=5, matches=SEARCH_MATCHES, rollouts=3)
+    option = play(ruleset.id, "search", "search", seed=5, matches=SEARCH_MATCHES, options=(("search_rollouts", 3),))
     for part_own, part_option in zip(own, option, strict=True):
         assert np.array_equal(part_own, part_option)
     mixed = play(ruleset.id, "search:2", "search:5", seed=5, matches=SEARCH_MATCHES)
     again = play(ruleset.id, "search:2", "search:5", seed=5, matches=SEARCH_MATCHES)
     for part_mixed, part_again in zip(mixed, again, strict=True):
         assert np.array_equal(part_mixed, part_again)
+
+
+# --- search's own depth and rollout policy (search:R:depth=D:rollout_policy=P) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "rollouts", "depth", "playout"),
+    [
+        ("search:4:depth=2", "search:4:depth=2", 4, 2, None),
+        ("search:depth=0", "search:depth=0", None, 0, None),
+        (" Search : rollout_policy = random ", "search:rollout_policy=random", None, None, RANDOM),
+        ("search:rollout_policy=greedy:rollouts=7", "search:7:rollout_policy=greedy", 7, None, GREEDY),
+        (
+            "search:1000:depth=10000:rollout_policy=random",
+            "search:1000:depth=10000:rollout_policy=random",
+            1000,
+            10_000,
+            RANDOM,
+        ),
+    ],
+)
+def test_search_packs_each_setting_and_leaves_the_rest_to_the_rule_options(
+    name: str, text: str, rollouts: int | None, depth: int | None, playout: int | None
+) -> None:
+    """Issue 31: the search's depth and rollout policy are its own parameters, as its budget is. A setting given is
+    read back as given; one left out is the rule option's (the sentinels below stand for the options)."""
+    word = policy_word(name, POLICY_NAMES)
+    assert policy_code(word) == SEARCH
+    assert policy_name(word) == text
+    assert policy_word(text, POLICY_NAMES) == word
+    block = fresh_block(name)
+    option_rollouts, option_depth, option_playout = np.int64(16), np.int64(5), np.int64(9)
+    assert search_rollouts_of(block, option_rollouts) == (option_rollouts if rollouts is None else rollouts)
+    assert search_depth_of(block, option_depth) == (option_depth if depth is None else depth)
+    assert search_rollout_policy_of(block, option_playout) == (option_playout if playout is None else playout)
+    plain = fresh_block("search")
+    assert (search_depth_of(plain, option_depth), search_rollout_policy_of(plain, option_playout)) == (5, 9)
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("search:4:depth=-1", "depth must be a whole number"),
+        ("search:depth=10001", "from 0 to 10,000"),
+        ("search:depth=", "depth must be a whole number"),
+        ("search:rollout_policy=epsilon", "greedy or random, not 'epsilon'"),
+        ("search:width=3", "no setting 'width'"),
+        ("search:4:rollouts=5", "'rollouts' is set twice"),
+        ("search:4,depth=2", "rollouts"),  # a comma separates policies in a list, not settings
+    ],
+)
+def test_a_search_setting_that_does_not_read_is_refused_with_what_was_expected(name: str, says: str) -> None:
+    with pytest.raises(WorkbenchInputError, match=says) as caught:
+        policy_word(name, POLICY_NAMES)
+    assert caught.value.expected
+    assert not is_policy(name, POLICY_NAMES)
+
+
+def test_an_engine_whose_rollouts_play_to_the_end_refuses_a_depth_rather_than_ignoring_it() -> None:
+    circles = RULESETS["circles"].engine
+    assert circles is not None and "depth" not in circles.search_settings
+    with pytest.raises(WorkbenchInputError, match="does not take 'depth'"):
+        policy_word("search:4:depth=2", circles.policies, circles.search_settings)
+    assert is_policy("search:4:rollout_policy=random", circles.policies, circles.search_settings)
+    others = [ruleset.engine for ruleset in ENGINE_RULESETS if ruleset.id != "circles"]
+    assert all(engine is not None and "depth" in engine.search_settings for engine in others)
+
+
+@pytest.mark.parametrize("ruleset", ENGINE_RULESETS, ids=lambda r: r.id)
+def test_search_with_its_own_settings_plays_as_search_with_them_as_the_options(ruleset: Any) -> None:
+    """Issue 31: policies get parameters of their own, not rule options. `search:2:depth=1:rollout_policy=random`
+    on both sides plays exactly the matches plain `search` plays under the three rule options set so (circles takes
+    no depth); and a side's settings are its own: the other side's plain search still reads the rule options."""
+    takes_depth = "depth" in ruleset.engine.search_settings
+    own_name = "search:2:depth=1:rollout_policy=random" if takes_depth else "search:2:rollout_policy=random"
+    options: tuple[tuple[str, Any], ...] = (("search_rollouts", 2), ("search_rollout_policy", "random"))
+    if takes_depth:
+        options += (("search_depth", 1),)
+    own = play(ruleset.id, own_name, own_name, seed=5, matches=SEARCH_MATCHES)
+    option = play(ruleset.id, "search", "search", seed=5, matches=SEARCH_MATCHES, options=options)
+    for part_own, part_option in zip(own, option, strict=True):
+        assert np.array_equal(part_own, part_option)
+    # Side B's plain search reads the rule options while side A reads its own: the same matches as side B naming
+    # the options' defaults as its own settings.
+    defaults = {option.key: option.default for option in ruleset.options}
+    named = f"search:{defaults['search_rollouts']}:rollout_policy={defaults['search_rollout_policy']}"
+    if takes_depth:
+        named += f":depth={defaults['search_depth']}"
+    one_sided = play(ruleset.id, own_name, "search", seed=5, matches=SEARCH_MATCHES)
+    spelled_out = play(ruleset.id, own_name, named, seed=5, matches=SEARCH_MATCHES)
+    for part, part_spelled in zip(one_sided, spelled_out, strict=True):
+        assert np.array_equal(part, part_spelled)

@@ -480,7 +480,7 @@ def power_curve(
             expected="one or more --deck files",
         )
     engine, compiled, resolved = compile_for(cardset, run.options)
-    policy_id = policy_word(policy, engine.policies)
+    policy_id = policy_word(policy, engine.policies, engine.search_settings)
     auto_decks = build_auto_decks(cardset, _legal_first(cardset, decks, resolved), gauntlet.auto, seed, resolved)
     played_decks = [*decks, *auto_decks]
     references = auto_decks or [decks[0]]

@@ -121,7 +121,7 @@ def bench_engine(
     engine, compiled, resolved = compile_for(cardset, options)
     deck_a = compiled.deck_array(decks[0])
     deck_b = compiled.deck_array(decks[1] if len(decks) > 1 else decks[0])
-    policy_id = policy_word(policy, engine.policies)
+    policy_id = policy_word(policy, engine.policies, engine.search_settings)
     # One batch holding every match: the figure is the kernel's speed, not the runner's bookkeeping.
     seeds = np.concatenate([s for s, _ in batch_seeds(0, matches)])
     first = (np.arange(matches) % 2).astype(np.int8)

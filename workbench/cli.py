@@ -2191,9 +2191,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for ruleset in rulesets:
         ruleset.resolve_options(overrides)
         if ruleset.engine is not None and args.only != "validation":
-            policy_word(
-                args.policy, ruleset.engine.policies
-            )  # an unknown policy fails now, not after the validation figures
+            # An unknown policy fails now, not after the validation figures.
+            policy_word(args.policy, ruleset.engine.policies, ruleset.engine.search_settings)
     validation: list[dict[str, Any]] = []
     engines: list[dict[str, Any]] = []
     pace_file: str | None = None

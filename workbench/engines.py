@@ -576,6 +576,10 @@ def batch_and_trace(run: RunBatch) -> tuple[Callable[..., tuple[Any, ...]], Call
     return play_batch, play_traced
 
 
+SEARCH_SETTINGS = ("rollouts", "depth", "rollout_policy")
+"""The search policy's own settings, by name (`search:R:depth=D:rollout_policy=P`, `workbench.policies`); an engine's
+`search_settings` says which of them its search takes."""
+
 BatchKernel = Callable[..., tuple[Any, Any, Any]]
 """(table, extra arrays..., options, deck_a, deck_b, seeds, first, policy_a, policy_b) -> (winner, turns, counters)."""
 
@@ -603,6 +607,9 @@ class Engine:
     """One trace event row -> one line a designer can read."""
     score_meaning: str = "win 1, draw 1/2, loss 0"
     """What a power curve's per-match score is (an engine returning a `score` array says what it measures)."""
+    search_settings: tuple[str, ...] = SEARCH_SETTINGS
+    """Which of the search policy's own settings its search takes (`search:R:depth=D:rollout_policy=P`,
+    `workbench.policies.policy_word`): an engine whose rollouts always play to the match's end takes no `depth`."""
     caveats: tuple[str, ...] = ()
     """What a designer must know about every figure this engine gives (SOURCE: its map is reconstructed from the
     rule document's words): stamped into every result's provenance and said wherever the result is shown."""

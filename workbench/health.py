@@ -310,7 +310,7 @@ def game_health(
         )
     engine = engine_for(cardset)
     seed, policy = run.seed, run.policy
-    policy_word(policy, engine.policies)  # an unknown policy fails before any match
+    policy_word(policy, engine.policies, engine.search_settings)  # an unknown policy fails before any match
     resolved = cardset.ruleset.resolve_options(run.options)
     # The same pairs and seeds as the matchup matrix, so the two rest on the same matches.
     results = [
@@ -1084,7 +1084,7 @@ def length_options(
             expected="one or more --deck files or names, or a set with decks of its own",
         )
     engine, compiled, resolved = compile_for(cardset, run.options)
-    policy_word(run.policy, engine.policies)  # an unknown policy fails before any match
+    policy_word(run.policy, engine.policies, engine.search_settings)  # an unknown policy fails before any match
     ruleset = cardset.ruleset
     candidates, left_out = length_readings(ruleset, resolved)
     readings: list[tuple[str, OptionValue, int]] = []

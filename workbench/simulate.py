@@ -520,7 +520,9 @@ def provenance(
         "options": dict(options),
         "seed": seed,
         "matches": matches,
-        "policies": [policy_name(policy_word(name, engine.policies)) for name in policies],  # `epsilon` as epsilon:0.1
+        "policies": [
+            policy_name(policy_word(name, engine.policies, engine.search_settings)) for name in policies
+        ],  # `epsilon` as epsilon:0.1
         "cardset": cardset.name,
         "cardset_hash": cardset.content_hash(),
         "workbench_version": __version__,
@@ -615,7 +617,8 @@ def simulate(
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, run.options)
     policy_ids = [
-        policy_word(name, engine.policies) for name in (run.policy, run.policy if policy_b is None else policy_b)
+        policy_word(name, engine.policies, engine.search_settings)
+        for name in (run.policy, run.policy if policy_b is None else policy_b)
     ]
     policy_names = (policy_name(policy_ids[0]), policy_name(policy_ids[1]))  # as stamped: `epsilon` -> epsilon:0.1
     array_a, array_b = compiled.deck_array(deck_a), compiled.deck_array(deck_b)
@@ -669,7 +672,8 @@ def trace(
     deck_b = deck_b or deck_a
     engine, compiled, resolved = compile_for(cardset, options)
     words = [
-        policy_word(name, engine.policies) for name in ((policies, policies) if isinstance(policies, str) else policies)
+        policy_word(name, engine.policies, engine.search_settings)
+        for name in ((policies, policies) if isinstance(policies, str) else policies)
     ]
     policy_names = tuple(policy_name(word) for word in words)
     seeds, _ = batch_seeds(seed, 1)[0]

@@ -179,7 +179,7 @@ def parse_policies(text: str, cardset: CardSet) -> list[str]:
     policies = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
     engine = engine_for(cardset)
     known = list(engine.policies)
-    unknown = [policy for policy in policies if not is_policy(policy, known)]
+    unknown = [policy for policy in policies if not is_policy(policy, known, engine.search_settings)]
     if not policies or unknown or len(policies) > POLICIES_MAX:
         raise WorkbenchInputError(
             f"'{text}' is not a list of {cardset.ruleset_id} policies"

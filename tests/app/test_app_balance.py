@@ -768,3 +768,29 @@ def test_a_policy_s_parameter_box_opens_with_it_and_the_run_says_which_value_pla
     at.selectbox(key="balance_policy_a").set_value("greedy")
     at.run()
     assert not [n for n in at.number_input if n.key == key]
+
+
+def test_search_s_own_depth_and_rollout_policy_open_with_it_and_the_run_names_them() -> None:
+    # A designer picks search for deck A in souls, cuts its rollouts off at once (depth 0 plays them to the end) and
+    # has them played by random, then runs: the provenance names search:depth=0:rollout_policy=random, the command
+    # line's --policy. Circles' search takes no depth, so its page offers no depth box.
+    path = first_bundled("souls")
+    assert path is not None
+    at = go(open_bundled(new_app(), path), BALANCE)
+    at.selectbox(key="balance_policy_a").set_value("search")
+    at.run()
+    depth = at.number_input(key="balance_policy_a_search_depth")
+    assert depth.value is None
+    depth.set_value(0)
+    at.selectbox(key="balance_policy_a_search_rollout_policy").set_value("random")
+    at.checkbox(key="balance_with_curve").uncheck()
+    at.checkbox(key="balance_with_matchups").uncheck()
+    _run(at, matches=20, timeout=REAL_ENGINE_TIMEOUT)
+    assert "search:depth=0:rollout_policy=random" in shown_text(at)
+    circles = first_bundled("circles")
+    assert circles is not None
+    at = go(open_bundled(new_app(), circles), BALANCE)
+    at.selectbox(key="balance_policy_a").set_value("search")
+    at.run()
+    assert not [n for n in at.number_input if n.key == "balance_policy_a_search_depth"]
+    assert [s for s in at.selectbox if s.key == "balance_policy_a_search_rollout_policy"]

@@ -582,7 +582,14 @@ def _sweep_section(
         settings_row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_sweep_seed"
     )
     policies = list(engine.policies)
-    policy = policy_input(settings_row[2], "Policy", policies, _default_policy_index(policies), "balance_sweep_policy")
+    policy = policy_input(
+        settings_row[2],
+        "Policy",
+        policies,
+        _default_policy_index(policies),
+        "balance_sweep_policy",
+        engine.search_settings,
+    )
 
     values, problem = _values_problem(cardset, card, field, values_text)
     if problem:
@@ -739,7 +746,9 @@ def _health_panel(
         )
         seed, seed_problem = count_input(row[1], "Seed", 0, MAX_SEED, POWER_CURVE_DEFAULTS.seed, "balance_health_seed")
         policies = list(engine.policies)
-        policy = policy_input(row[2], "Policy", policies, _default_policy_index(policies), "balance_health_policy")
+        policy = policy_input(
+            row[2], "Policy", policies, _default_policy_index(policies), "balance_health_policy", engine.search_settings
+        )
         problems = [problem for problem in (per_pair_problem, seed_problem) if problem]
         for problem in problems:
             st.error(problem)
@@ -924,10 +933,20 @@ def _simulation_section(
     policies = list(engine.policies)
     settings_row = st.columns(6)
     policy_a = policy_input(
-        settings_row[0], "Deck A's policy", policies, policies.index(defaults.policy_a), "balance_policy_a"
+        settings_row[0],
+        "Deck A's policy",
+        policies,
+        policies.index(defaults.policy_a),
+        "balance_policy_a",
+        engine.search_settings,
     )
     policy_b = policy_input(
-        settings_row[1], "Deck B's policy", policies, policies.index(defaults.policy_b), "balance_policy_b"
+        settings_row[1],
+        "Deck B's policy",
+        policies,
+        policies.index(defaults.policy_b),
+        "balance_policy_b",
+        engine.search_settings,
     )
     matches, matches_problem = count_input(
         settings_row[2],
@@ -1217,9 +1236,8 @@ if sweep_tab.open:
         _sweep_section(cardset, decks, chosen, options, engine)
 if proposals_tab.open:
     with proposals_tab:
-        engine_policies = list(engine.policies)
         proposals_section(
-            workspace, cardset, decks, chosen, options, _default_policy_index(engine_policies), engine_policies
+            workspace, cardset, decks, chosen, options, _default_policy_index(list(engine.policies)), engine
         )
 
 with st.expander("What the figures mean"):

@@ -20,6 +20,7 @@ from workbench.app.widgets import EMPTY_CELL, count_input, policy_input, run_not
 from workbench.app.wording import see_docs
 from workbench.app.workspace import VERSIONS_SOURCE_KEY, Workspace, apply_proposal, keep_result, results_store
 from workbench.cards import CardSet, Deck, OptionValue, WorkbenchInputError
+from workbench.engines import Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
 from workbench.pace import proposals_estimate
@@ -256,7 +257,7 @@ def proposals_section(
     chosen: list[str],
     options: dict[str, OptionValue],
     policy_index: int,
-    policies: list[str],
+    engine: Engine,
 ) -> None:
     """Settings, Run with progress, then the offered proposals and the ones that did not hold up."""
     st.caption(
@@ -306,7 +307,7 @@ def proposals_section(
     if any(name not in names for name in st.session_state.get(LOCKED_KEY, [])):
         st.session_state[LOCKED_KEY] = [name for name in st.session_state[LOCKED_KEY] if name in names]
     locked = st.multiselect("Locked cards (never changed)", names, key=LOCKED_KEY)
-    policy = policy_input(st, "Policy", policies, policy_index, "proposals_policy")
+    policy = policy_input(st, "Policy", list(engine.policies), policy_index, "proposals_policy", engine.search_settings)
     problems = [p for p in (per_card_problem, evaluations_problem, changes_problem, seed_problem) if p]
     for problem in problems:
         st.error(problem)

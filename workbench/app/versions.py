@@ -312,6 +312,7 @@ def _power_tab(diff: SetDiff, workspace: Workspace, cardset: CardSet, old_key: s
         policies,
         policies.index(POWER_CURVE_DEFAULTS.policy) if POWER_CURVE_DEFAULTS.policy in policies else 0,
         "versions_policy",
+        engine.search_settings,
     )
     count_problems = [problem for problem in (per_card_problem, seed_problem) if problem]
     for problem in count_problems:

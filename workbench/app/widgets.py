@@ -18,10 +18,17 @@ from workbench.app import CARD_SETS, DECKS, RULES
 from workbench.app.workspace import Workspace, ensure_started, option_store, session_decks
 from workbench.balance_study import is_warm, warm_up_engine
 from workbench.cards import CardSet, Deck, Finding, WorkbenchInputError, count_by_severity, readable
-from workbench.engines import Engine
+from workbench.engines import SEARCH_SETTINGS, Engine
 from workbench.limits import limit
 from workbench.markup import markdown_text
-from workbench.policies import DEFAULT_EPSILON, MAX_SEARCH_ROLLOUTS, policy_name, policy_word
+from workbench.policies import (
+    DEFAULT_EPSILON,
+    MAX_SEARCH_DEPTH,
+    MAX_SEARCH_ROLLOUTS,
+    ROLLOUT_POLICIES,
+    policy_name,
+    policy_word,
+)
 from workbench.power_defaults import POWER_CURVE_DEFAULTS
 from workbench.rulesets import RULESETS
 from workbench.rulesets.base import RuleOption, Ruleset
@@ -505,29 +512,26 @@ EPSILON_STEP = 0.05
 """How far the exploration-rate box moves per click."""
 
 
-def policy_input(column: Any, label: str, policies: Sequence[str], index: int, key: str) -> str:
+def policy_input(
+    column: Any,
+    label: str,
+    policies: Sequence[str],
+    index: int,
+    key: str,
+    search_settings: Sequence[str] = SEARCH_SETTINGS,
+) -> str:
     """A policy picked from the engine's `policies`, as the text a run takes (`greedy`, `search`, `search:4`,
-    `epsilon:0.25`).
+    `search:4:depth=0:rollout_policy=random`, `epsilon:0.25`).
 
     Picking `epsilon` opens a box under it for the exploration rate E (the share of decisions played at random; the
     command line's `--policy epsilon:E`), from 0 to 1, default `DEFAULT_EPSILON`; the text names its value, so a
-    result's provenance says which rate played. Picking `search` opens a box for its own budget, rollouts per
-    candidate (`--policy search:R`), left empty for the rule option `search_rollouts`."""
+    result's provenance says which rate played. Picking `search` opens boxes for its own settings, each left empty
+    for the rule option of the same name: its budget, rollouts per candidate (`--policy search:R`), and where the
+    engine's search takes them (`search_settings`) its cut-off (`depth=D`) and its rollouts' policy
+    (`rollout_policy=P`)."""
     picked = str(column.selectbox(label, list(policies), index=index, key=key))
     if picked == "search":
-        rollouts = column.number_input(
-            f"{label}: rollouts per candidate",
-            min_value=1,
-            max_value=MAX_SEARCH_ROLLOUTS,
-            value=None,
-            step=1,
-            key=f"{key}_search_rollouts",
-            placeholder="the rule option search_rollouts",
-            help="The search's own budget: rollouts per candidate at each decision it searches, for this side only. "
-            "Empty: the rule option search_rollouts (Rule options for the simulation). More rollouts play stronger "
-            f"and slower. From 1 to {MAX_SEARCH_ROLLOUTS:,}.",
-        )
-        return picked if rollouts is None else policy_name(policy_word(f"search:{int(rollouts)}", policies))
+        return search_settings_input(column, label, policies, key, search_settings)
     if picked != "epsilon":
         return picked
     rate = column.number_input(
@@ -543,3 +547,69 @@ def policy_input(column: Any, label: str, policies: Sequence[str], index: int, k
         "greedy's match. 0 plays as greedy, 1 as random. From 0 to 1.",
     )
     return policy_name(policy_word(f"epsilon:{float(rate):.6g}", policies))
+
+
+def own_setting_input(
+    column: Any, label: str, key: str, bounds: tuple[int, int], option: str, meaning: str
+) -> int | None:
+    """A whole-number box for one of a policy's own settings, empty at first: None (the rule option `option` plays)
+    until the designer gives a value within `bounds`."""
+    low, high = bounds
+    value = column.number_input(
+        label,
+        min_value=low,
+        max_value=high,
+        value=None,
+        step=1,
+        key=key,
+        placeholder=f"the rule option {option}",
+        help=f"{meaning} Empty: the rule option {option} (Rule options for the simulation). From {low:,} to {high:,}.",
+    )
+    return None if value is None else int(value)
+
+
+RULE_OPTION_CHOICE = "the rule option"
+"""The rollout-policy box's first entry: no setting of the side's own, the rule option `search_rollout_policy`."""
+
+
+def search_settings_input(
+    column: Any, label: str, policies: Sequence[str], key: str, search_settings: Sequence[str]
+) -> str:
+    """The search's own settings for one side, as `policy_input` opens them, and the policy text they make (plain
+    `search` when every box is left empty)."""
+    settings: list[str] = []
+    rollouts = own_setting_input(
+        column,
+        f"{label}: rollouts per candidate",
+        f"{key}_search_rollouts",
+        (1, MAX_SEARCH_ROLLOUTS),
+        "search_rollouts",
+        "The search's own budget: rollouts per candidate at each decision it searches, for this side only. "
+        "More rollouts play stronger and slower.",
+    )
+    if rollouts is not None:
+        settings.append(str(rollouts))
+    if "depth" in search_settings:
+        depth = own_setting_input(
+            column,
+            f"{label}: rollout depth (turns)",
+            f"{key}_search_depth",
+            (0, MAX_SEARCH_DEPTH),
+            "search_depth",
+            "How many turns a rollout plays after the turn searched before the game's own evaluation scores the "
+            "position, for this side only; 0 plays every rollout to the match's end.",
+        )
+        if depth is not None:
+            settings.append(f"depth={depth}")
+    rollout_policy = column.selectbox(
+        f"{label}: rollouts played by",
+        [RULE_OPTION_CHOICE, *ROLLOUT_POLICIES],
+        key=f"{key}_search_rollout_policy",
+        help="The policy both sides play in this side's rollouts, after the choice under test. 'the rule option': "
+        "the rule option search_rollout_policy.",
+    )
+    if rollout_policy != RULE_OPTION_CHOICE:
+        settings.append(f"rollout_policy={rollout_policy}")
+    if not settings:
+        return "search"
+    return policy_name(policy_word("search:" + ":".join(settings), policies, search_settings))

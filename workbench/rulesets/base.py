@@ -216,7 +216,7 @@ def search_options(searched: str, quote: str) -> tuple[RuleOption, RuleOption]:
             maximum=1_000,
             reading=(
                 f"Not a rule: the `search` policy's budget, rollouts per {searched}. More rollouts play stronger and "
-                "slower; other policies ignore it."
+                "slower; a side's own `search:R` takes its place; other policies ignore it."
             ),
             quote=quote,
         ),
@@ -225,7 +225,7 @@ def search_options(searched: str, quote: str) -> tuple[RuleOption, RuleOption]:
             default="greedy",
             reading=(
                 "Not a rule: the policy every side plays in the `search` policy's rollouts, after the choice under "
-                "test (`greedy` or `random`)."
+                "test (`greedy` or `random`); a side's own `search:rollout_policy=P` takes its place."
             ),
             quote=quote,
             choices=("greedy", "random"),
@@ -249,7 +249,7 @@ def halving_search_options(
                 f"Not a rule: the `search` policy's budget, rollouts per {searched}, on average: the decision's "
                 "budget is this times its candidates, shared out by successive halving (each round the better half "
                 "of the candidates go on and get the same number of rollouts). More rollouts play stronger and "
-                "slower; other policies ignore it."
+                "slower; a side's own `search:R` takes its place; other policies ignore it."
             ),
         ),
         rollout_policy,
@@ -261,7 +261,7 @@ def halving_search_options(
             reading=(
                 "Not a rule: how many turns a `search` rollout plays after the turn searched before it stops and "
                 f"scores the position by the game's own evaluation ({evaluation}); 0 plays every rollout to the "
-                "match's end. Other policies ignore it."
+                "match's end. A side's own `search:depth=D` takes its place; other policies ignore it."
             ),
             quote=quote,
         ),

@@ -23,7 +23,7 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import SEARCH, search_rollouts_of
+from workbench.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.blades.engine.layout import (
     EV_END,
     EV_PASS,
@@ -201,7 +201,9 @@ def rollout(
     # The trace counted as full: a rollout logs nothing (log_event writes only below the trace's length).
     sim.ecount[0] = MAX_TRACE_EVENTS
     players = sim.game[G_PLAYERS]
-    policy = sim.options[O_SEARCH_POLICY]
+    own = policy_of(sim, p)
+    policy = search_rollout_policy_of(own, sim.options[O_SEARCH_POLICY])
+    depth = search_depth_of(own, sim.options[O_SEARCH_DEPTH])
     for q in range(players):
         sim.side[q, S_POLICY] = policy
     # The candidate's own turn is greedy's but for the single (greedy's turn itself when wanted is -1): the search
@@ -211,7 +213,7 @@ def rollout(
     sim.game[G_TURN] += 1
     take_turn(g, sim, p)
     sim.side[p, S_POLICY] = policy
-    finish_rollout(g, sim, (p + 1) % players, sim.options[O_SEARCH_DEPTH])
+    finish_rollout(g, sim, (p + 1) % players, depth)
     return rollout_points(sim, p)
 
 

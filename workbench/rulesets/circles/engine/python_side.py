@@ -444,6 +444,7 @@ ENGINE = Engine(
     version=ENGINE_VERSION,
     policies=POLICIES,
     cost_axis="circles",
+    search_settings=("rollouts", "rollout_policy"),  # its rollouts play every match to the end: no cut-off
     compile_cards=compile_cards,
     play_batch=play_batch,
     play_traced=play_traced,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, rng_seed, rules_kernel
-from workbench.policies import SEARCH, search_rollouts_of
+from workbench.policies import SEARCH, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.circles.engine.layout import (
     C_ABORTED,
     C_CAND,
@@ -182,7 +182,7 @@ def rollout(
     control[C_TAPE_POS] = 0
     control[C_ABORTED] = 0
     control[C_RESEED] = dice
-    control[C_ROLLOUT_POLICY] = opts[O_SEARCH_ROLLOUT_POLICY]
+    control[C_ROLLOUT_POLICY] = search_rollout_policy_of(policy_of(snapshot, s), opts[O_SEARCH_ROLLOUT_POLICY])
     turn_body_call(R, scratch, s)
     if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
         end_replay(scratch)

@@ -21,7 +21,13 @@ from workbench.engines import (
     rules_kernel,
 )
 from workbench.play_loop import NO_CONTEXT, play_out
-from workbench.policies import POLICY_WORDS, SEARCH, search_rollouts_of
+from workbench.policies import (
+    POLICY_WORDS,
+    SEARCH,
+    search_depth_of,
+    search_rollout_policy_of,
+    search_rollouts_of,
+)
 from workbench.rulesets.plasma.engine.greedy import (
     decide,
     greedy_attack_choice,
@@ -165,7 +171,9 @@ def rollout(table: IntArray, world: Any, sim: Any, p: EngineInt, choice: EngineI
     (a cap ends the match as a draw before the next turn starts): so no rule learns of a search. A draw at a `cut`
     below the match's own cap is a cut-off, scored by `search_evaluation`."""
     clone(world, sim)
-    policy = sim.options[O_SEARCH_ROLLOUT_POLICY]
+    policy = search_rollout_policy_of(
+        sim.side[p, S_POLICY : S_POLICY + POLICY_WORDS], sim.options[O_SEARCH_ROLLOUT_POLICY]
+    )
     sim.side[0, S_POLICY] = policy
     sim.side[1, S_POLICY] = policy
     cap = sim.options[O_TURN_CAP]
@@ -215,12 +223,13 @@ def search_decision(table: IntArray, st: Any, world: Any, sim: Any, p: EngineInt
     turns after p's (0: at the match's end) and the position is scored by `search_evaluation`.
     """
     words = st.score
-    depth = st.options[O_SEARCH_DEPTH]
+    block = st.side[p, S_POLICY : S_POLICY + POLICY_WORDS]
+    depth = search_depth_of(block, st.options[O_SEARCH_DEPTH])
     cut = st.options[O_TURN_CAP]
     if depth > 0 and st.game[G_TURN] + depth < cut:
         cut = st.game[G_TURN] + depth
     context = (table, st, world, sim, p, cut)
-    budget = search_rollouts_of(st.side[p, S_POLICY : S_POLICY + POLICY_WORDS], st.options[O_SEARCH_ROLLOUTS]) * n
+    budget = search_rollouts_of(block, st.options[O_SEARCH_ROLLOUTS]) * n
     st.searched[1] += halving_search(
         context_world, context_rollout, context, words, SC_ORDER, SC_POINTS, SC_TRIED, n, budget, st.srng
     )

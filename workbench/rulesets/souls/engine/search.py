@@ -21,7 +21,7 @@ from workbench.engines import (
     rules_kernel,
 )
 from workbench.play_loop import NO_CONTEXT
-from workbench.policies import P_CODE, SEARCH, search_rollouts_of
+from workbench.policies import P_CODE, SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.souls.engine.layout import (
     A_CAST,
     A_END,
@@ -213,11 +213,12 @@ def rollout(
     is a cut-off, scored by the position (a match is drawn only at its last turn)."""
     clone(world, work)
     rng_seed(work, dice)
-    policy = opt(G, O_SEARCH_POLICY)
+    own = policy_of(work, side)
+    policy = search_rollout_policy_of(own, opt(G, O_SEARCH_POLICY))
+    depth = search_depth_of(own, opt(G, O_SEARCH_DEPTH))
     # The rollouts' policy plays both sides: each block's code word (greedy or random draw nothing of their own).
     policy_of(work, SIDE_A)[P_CODE] = policy
     policy_of(work, SIDE_B)[P_CODE] = policy
-    depth = opt(G, O_SEARCH_DEPTH)
     last = work[G_LAST_TURN]
     cut = work[G_TURN] + depth if depth > 0 else last
     if cut < last:

@@ -24,6 +24,8 @@ from workbench.policies import (
     GREEDY,
     P_CODE,
     SEARCH,
+    search_depth_of,
+    search_rollout_policy_of,
     search_rollouts_of,
 )
 from workbench.rulesets.source.engine.board import st_of, trace
@@ -252,12 +254,14 @@ def search_rollout(
     rng_seed(work.rng, dice)
     w_side = work.side
     w_game = work.game
+    own = policy_of(work, p)
+    policy = search_rollout_policy_of(own, opts[O_SEARCH_POLICY])
+    depth = search_depth_of(own, opts[O_SEARCH_DEPTH])
     w_side[p, S_POLICY + P_CODE] = GREEDY
-    w_side[1 - p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
+    w_side[1 - p, S_POLICY + P_CODE] = policy
     take_candidate(G, work, search, p, k)
     play_turn(G, work, p, np.bool_(True))
-    w_side[p, S_POLICY + P_CODE] = opts[O_SEARCH_POLICY]
-    depth = opts[O_SEARCH_DEPTH]
+    w_side[p, S_POLICY + P_CODE] = policy
     q = 1 - p
     turns = 0
     # The match loop's own order (`play_match`): the turn counted on, the cap checked, the turn played.
