@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pytest
 
 from workbench.cards import OptionValue
@@ -16,6 +15,7 @@ from workbench.paths import REPO_ROOT, bundled_sets
 from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import engine as E
 from workbench.rulesets.blades import market as M
+from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.market_runs import play_full_games, trace_full_game
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], BLADES)
@@ -64,7 +64,7 @@ class PassPolicy:
 
 
 def fresh(cards: M.MarketCards, players: int = 4, seed: int = 0) -> M.MarketState:
-    return M.new_game(cards, np.random.default_rng(seed), [0] * players)
+    return M.new_game(cards, MarketRng(seed), [0] * players)
 
 
 def summary(cards_options: dict[str, OptionValue], games: int = 3, seed: int = 4) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def test_characters_are_off_by_default_as_the_first_game_allows() -> None:
     state = fresh(CARDS)
     assert all(seat.character == -1 and seat.pro_set == -1 for seat in state.seats)
     assert CARDS.pro_sets == ()
-    result, lines = M.play_game(CARDS, np.random.default_rng(3), [PassPolicy() for _ in range(4)], [0] * 4, True)
+    result, lines = M.play_game(CARDS, MarketRng(3), [PassPolicy() for _ in range(4)], [0] * 4, True)
     assert result.characters == [] and not any("Characters" in line for line in lines)
     assert not any("Marisol Quickdraw" in line for line in lines)
     assert "characters" not in summary(options(), 1)
@@ -145,7 +145,7 @@ def test_fulton_receives_extra_money() -> None:
     # "Fulton's abilities primarily shine during the deckbuilding phase, where he receives extra money": $30 + the
     # figure each deckbuilding phase, the other seats $30.
     cards = seated("fulton", fulton_income=7)
-    result, lines = M.play_game(cards, np.random.default_rng(5), [PassPolicy() for _ in range(4)], [0] * 4, True)
+    result, lines = M.play_game(cards, MarketRng(5), [PassPolicy() for _ in range(4)], [0] * 4, True)
     assert result.money == [3 * 37, 90, 90, 90]
     assert sum("Fulton Suitcase) receives $7 more" in line for line in lines) == 3
 
@@ -163,14 +163,14 @@ def test_shur_plays_extra_cards_into_her_tableau(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(E, "play_tournament", spy)
     cards = seated("shur", shur_tableau=2, prerelease=True)
     base = int(cards.options["tableau_slots"])
-    M.play_game(cards, np.random.default_rng(1), [PassPolicy() for _ in range(4)], [0] * 4)
+    M.play_game(cards, MarketRng(1), [PassPolicy() for _ in range(4)], [0] * 4)
     assert slots == [[base] * 4, [base + 2, base, base, base], [base + 2, base, base, base]]
 
 
 def test_shur_plays_more_singles() -> None:
     # With eight singles in the deck and six slots, two more slots let her play more of them.
     cards = seated("shur", shur_tableau=2)
-    result, lines = M.play_game(cards, np.random.default_rng(2), [PassPolicy() for _ in range(4)], [0] * 4, True)
+    result, lines = M.play_game(cards, MarketRng(2), [PassPolicy() for _ in range(4)], [0] * 4, True)
     assert any("Shur Wen Na) has 8 tableau slots" in line for line in lines)
     plays = [sum(line.strip().startswith(f"{seat} plays") for line in lines) for seat in "ABCD"]
     assert plays[0] > max(plays[1:])

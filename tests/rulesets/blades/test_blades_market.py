@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import pytest
 
 from workbench.cards import CardSet, Finding, OptionValue
@@ -18,6 +17,7 @@ from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades.cards import card_of
 from workbench.rulesets.blades.market_policy import make_policy
+from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.market_runs import (
     buy_cost_sweep,
     play_full_games,
@@ -134,7 +134,7 @@ class PassPolicy:
 
 
 def fresh(players: int = 4, seed: int = 0, cards: M.MarketCards = CARDS) -> M.MarketState:
-    return M.new_game(cards, np.random.default_rng(seed), [0] * players)
+    return M.new_game(cards, MarketRng(seed), [0] * players)
 
 
 def test_setup_gives_starter_three_store_cards_markers_and_friendship() -> None:
@@ -361,7 +361,7 @@ def test_deck_limits() -> None:
 def test_three_rounds_income_and_charts_with_players_who_only_pass() -> None:
     # "Give each player 30 Millennium Dollars of income." per round; three tournaments paid by the Round 1, Round 2
     # and Final Round rows; money "at a rate of 4 Millennium Dollars to 1 VP, rounding down".
-    rng = np.random.default_rng(5)
+    rng = MarketRng(5)
     result, _ = M.play_game(CARDS, rng, [PassPolicy() for _ in range(4)], [0] * 4)
     assert result.money == [90] * 4 and result.money_vp == [22] * 4
     assert all(len(vp) == 3 for vp in result.tournament_vp)
@@ -378,7 +378,7 @@ def test_prerelease_replaces_the_third_round() -> None:
     # "skip the third round of deckbuilding and the third tournament later on in the game, so that there are still
     # only three tournaments in the game." Pre-release chart 7 5 4 3 2.
     cards = M.compile_market(SAMPLE, options(prerelease=True))
-    result, _ = M.play_game(cards, np.random.default_rng(5), [PassPolicy() for _ in range(4)], [0] * 4)
+    result, _ = M.play_game(cards, MarketRng(5), [PassPolicy() for _ in range(4)], [0] * 4)
     assert all(len(vp) == 3 for vp in result.tournament_vp)
     assert all(len(vp) == 2 for vp in result.collection_vp)
     assert result.money == [60] * 4
@@ -388,7 +388,7 @@ def test_prerelease_replaces_the_third_round() -> None:
 def test_prize_support_after_rounds_one_and_two() -> None:
     # "Reveal a complete set of Promo Cards, based on the Prize Support column ... Players get one of these
     # randomly." Round 1 Bronze, Round 2 Silver, Final Round none.
-    rng = np.random.default_rng(9)
+    rng = MarketRng(9)
     _, lines = M.play_game(CARDS, rng, [PassPolicy() for _ in range(3)], [0] * 3, trace=True)
     prizes = [line for line in lines if "prize support" in line]
     assert len(prizes) == 6
@@ -429,7 +429,7 @@ DUEL = M.compile_market(SAMPLE, options(players=2))
 
 
 def duel_state(seed: int = 0) -> M.MarketState:
-    return M.new_game(DUEL, np.random.default_rng(seed), [0, 0])
+    return M.new_game(DUEL, MarketRng(seed), [0, 0])
 
 
 @pytest.mark.parametrize(
@@ -455,7 +455,7 @@ def test_duel_six_sell_markers_each() -> None:
         M.apply(state, 0, M.Action(M.SELL, cards=(seat.binder[0],)))
     assert seat.markers == 0 and not M.can_sell(state, 0)
     # "Return all players' Sell Markers to them": six sales again in every round.
-    _, lines = M.play_game(DUEL, np.random.default_rng(1), [Seller(), Seller()], [0, 0], trace=True)
+    _, lines = M.play_game(DUEL, MarketRng(1), [Seller(), Seller()], [0, 0], trace=True)
     rounds = [k for k, line in enumerate(lines) if line.endswith(": deckbuilding")] + [len(lines)]
     for start, end in zip(rounds, rounds[1:], strict=False):
         for who in "AB":
@@ -606,7 +606,7 @@ def test_a_duel_with_a_prerelease_counts_it_as_the_first_of_three_tournaments() 
     lengths: set[int] = set()
     for seed in range(4):
         policies = [make_policy("greedy"), make_policy("greedy")]
-        result, lines = M.play_game(cards, np.random.default_rng(seed), policies, [0, 0], True)
+        result, lines = M.play_game(cards, MarketRng(seed), policies, [0, 0], True)
         played = len(result.tournament_vp[0])
         lengths.add(played)
         assert all(len(rp) == played - 1 for rp in result.collection_rp)
@@ -621,7 +621,7 @@ def test_a_duel_with_a_prerelease_counts_it_as_the_first_of_three_tournaments() 
 def test_a_two_nil_duel_skips_the_third_round() -> None:
     # A collecting seat against one that only passes wins the first two tournaments; there is no third round.
     collector = make_policy("greedy")
-    result, lines = M.play_game(DUEL, np.random.default_rng(4), [collector, PassPolicy()], [0, 0], trace=True)
+    result, lines = M.play_game(DUEL, MarketRng(4), [collector, PassPolicy()], [0, 0], trace=True)
     assert result.tournament_vp == [[1, 1], [0, 0]] and result.rank == [1, 2] and result.total == [2, 0]
     assert not any(line.startswith("Round 3") for line in lines)
     assert result.money[1] == 60

@@ -20,6 +20,7 @@ from workbench.rulesets.blades.market_policy import (
     card_value,
     valuation,
 )
+from workbench.rulesets.blades.market_rng import MarketRng
 
 SAMPLE = load_cardset(bundled_sets("blades")[0], BLADES)
 CARDS = M.compile_market(SAMPLE, BLADES.resolve_options({"game": "full"}))
@@ -77,7 +78,7 @@ def test_remembered_best_deck_is_the_plain_one_whatever_the_binder_order(metagam
 
 
 def test_a_shared_appraisal_is_a_fresh_one() -> None:
-    state = M.new_game(CARDS, np.random.default_rng(3), [0] * 4)
+    state = M.new_game(CARDS, MarketRng(3), [0] * 4)
     M.deal(state, 6)
     for p in range(4):
         shared, fresh = appraise(state, p), Appraisal(state, p)

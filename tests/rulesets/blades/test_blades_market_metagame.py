@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import pytest
 
 from workbench.cards import CardSet, OptionValue
@@ -19,6 +18,7 @@ from workbench.rulesets.blades import RULESET as BLADES
 from workbench.rulesets.blades import engine as E
 from workbench.rulesets.blades import market as M
 from workbench.rulesets.blades.market_policy import GreedyMarket, known_metagame, make_policy
+from workbench.rulesets.blades.market_rng import MarketRng
 
 MakeCardSet = Callable[..., CardSet]
 
@@ -95,7 +95,7 @@ def recorded_game(
     cards: M.MarketCards, players: int, seed: int
 ) -> list[tuple[int, str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     log: list[tuple[int, str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-    M.play_game(cards, np.random.default_rng(seed), [Recorder(log) for _ in range(players)], [0] * players)
+    M.play_game(cards, MarketRng(seed), [Recorder(log) for _ in range(players)], [0] * players)
     return log
 
 
@@ -154,7 +154,7 @@ def test_revealed_cards_never_come_back_and_the_stacks_lose_one_card_a_round() -
 def test_cards_are_dealt_from_the_top_of_each_shuffled_stack() -> None:
     # "reveal the top card of the Type Meta stack": the stacks' order is fixed at setup, and each reveal takes the
     # next card of it.
-    state = M.new_game(CARDS, np.random.default_rng(2), [0] * 4)
+    state = M.new_game(CARDS, MarketRng(2), [0] * 4)
     order = [list(stack) for stack in state.meta_stacks]
     assert [sorted(stack) for stack in order] == [sorted(stack) for stack in CARDS.meta_stacks]
     assert state.metagame == [-1, -1] and state.meta_out == []
@@ -219,7 +219,7 @@ def test_the_prerelease_tournament_reveals_no_metagame(monkeypatch: pytest.Monke
     seen = spy_on_tournaments(monkeypatch)
     _, lines = M.play_game(
         M.compile_market(SAMPLE, options(players=players, prerelease=True)),
-        np.random.default_rng(1),
+        MarketRng(1),
         [make_policy("greedy") for _ in range(players)],
         [0] * players,
         trace=True,
@@ -235,7 +235,7 @@ def test_metagame_none_reveals_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = spy_on_tournaments(monkeypatch)
     cards = M.compile_market(SAMPLE, options(metagame="none"))
     assert cards.meta_stacks == ()
-    _, lines = M.play_game(cards, np.random.default_rng(3), [make_policy("greedy") for _ in range(4)], [0] * 4, True)
+    _, lines = M.play_game(cards, MarketRng(3), [make_policy("greedy") for _ in range(4)], [0] * 4, True)
     assert seen == [(), (), ()]
     assert not any("metagame" in line for line in lines)
 
@@ -243,7 +243,7 @@ def test_metagame_none_reveals_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_trace_shows_each_reveal_where_the_document_puts_it() -> None:
     # The document's picture: "Get new cards and cash! / Reveal Elemental Meta / 7-Minute Timer / Get more cards! /
     # Reveal Type Meta / 7-Minute Timer / Last Call to sell cards / 6-Minute Timer / End the Deckbuilding Phase".
-    _, lines = M.play_game(CARDS, np.random.default_rng(5), [make_policy("greedy") for _ in range(4)], [0] * 4, True)
+    _, lines = M.play_game(CARDS, MarketRng(5), [make_policy("greedy") for _ in range(4)], [0] * 4, True)
     for round_ in (1, 2, 3):
         start = lines.index(f"Round {round_}: deckbuilding")
         end = lines.index(f"Round {round_}: end of deckbuilding")
@@ -255,9 +255,12 @@ def test_the_trace_shows_each_reveal_where_the_document_puts_it() -> None:
         elemental = at("the Elemental metagame card is revealed: ")
         first_timer = phase.index("  the first timer ends: six more cards each")
         typed = at("the Type metagame card is revealed: ")
-        # Income and the six cards first, then the reveal, then the timer's actions (the first action's line starts
-        # with a seat letter and a verb).
-        assert all(" is dealt " in line for line in phase[1:elemental] if not line.startswith("  the revealed"))
+        # Income and the six cards first (a store run empty refilled from its discard on the way), then the reveal,
+        # then the timer's actions (the first action's line starts with a seat letter and a verb).
+        dealing = [
+            line for line in phase[1:elemental] if not line.startswith(("  the revealed", "  the store is empty"))
+        ]
+        assert all(" is dealt " in line for line in dealing)
         assert (
             elemental
             < first_timer
@@ -274,13 +277,11 @@ def test_the_trace_shows_each_reveal_where_the_document_puts_it() -> None:
 
 def test_the_same_seed_gives_the_same_metagame_and_game() -> None:
     def game(seed: int) -> list[str]:
-        return M.play_game(
-            CARDS, np.random.default_rng(seed), [make_policy("greedy") for _ in range(4)], [0] * 4, True
-        )[1]
+        return M.play_game(CARDS, MarketRng(seed), [make_policy("greedy") for _ in range(4)], [0] * 4, True)[1]
 
     assert game(8) == game(8)
     # The shuffle is the game's own: over seeds the first Elemental card is each of the six.
-    firsts = {M.new_game(CARDS, np.random.default_rng(seed), [0] * 4).meta_stacks[0][0] for seed in range(60)}
+    firsts = {M.new_game(CARDS, MarketRng(seed), [0] * 4).meta_stacks[0][0] for seed in range(60)}
     assert firsts == ELEMENTAL
 
 
@@ -354,7 +355,7 @@ def test_a_stack_of_fewer_cards_than_rounds_runs_out(make_cardset: MakeCardSet) 
     # Both stacks hold two cards here: two different cards of each, then none.
     assert [(m[0] >= 0, m[1] >= 0) for m in decks] == [(True, True), (True, True), (False, False)]
     assert decks[0][0] != decks[1][0] and decks[0][1] != decks[1][1]
-    _, lines = M.play_game(cards, np.random.default_rng(0), [Recorder([]) for _ in range(4)], [0] * 4, True)
+    _, lines = M.play_game(cards, MarketRng(0), [Recorder([]) for _ in range(4)], [0] * 4, True)
     assert "  the Type Meta stack (Type Meta) is empty" in lines
     assert "  the Elemental Meta stack (Elemental Meta) is empty" in lines
 
@@ -377,7 +378,7 @@ def test_greedy_builds_its_deck_for_the_revealed_metagame(
     # "Each round, the metagame will shift. The Metagame gives significant bonuses if you can incorporate it into
     # your deck. Don't ignore it!"
     cards = M.compile_market(make_cardset(BLADES, small_rows(3)), options())
-    state = M.new_game(cards, np.random.default_rng(0), [0] * 4)
+    state = M.new_game(cards, MarketRng(0), [0] * 4)
     ids = {name: i for i, name in enumerate(cards.compiled.names)}
     state.seats[0].binder = [ids[f"Ember {i}"] for i in range(1, 9)] + [ids[f"Wave {i}"] for i in range(1, 9)]
     for name in revealed:
@@ -391,7 +392,7 @@ def test_greedy_builds_its_deck_for_the_revealed_metagame(
 def test_the_search_knows_the_revealed_cards_and_only_which_cards_a_hidden_stack_holds() -> None:
     # A search "never peeks": the Type Meta not yet revealed is any card still in its stack (never one gone out of
     # play), whatever the stack's order.
-    state = M.new_game(CARDS, np.random.default_rng(4), [0] * 4)
+    state = M.new_game(CARDS, MarketRng(4), [0] * 4)
     M.reveal_metagame(state, M.META_ELEMENTAL)
     known = known_metagame(state)
     assert known[0, 0] == 1 and known[0, 1] == state.metagame[0]

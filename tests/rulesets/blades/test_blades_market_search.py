@@ -23,6 +23,7 @@ from workbench.rulesets.blades.market_policy import (
     make_policy,
     unseen_pool,
 )
+from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.market_runs import play_full_games
 
 MakeCardSet = Callable[..., CardSet]
@@ -42,7 +43,7 @@ CARDS = M.compile_market(SAMPLE, options())
 def mid_round(seed: int) -> M.MarketState:
     """A first deckbuilding round under way: income, six cards each, the store area out, two cards sold to the
     aftermarket by seat B and one bought from it by seat C (so the table has seen C take it)."""
-    state = M.new_game(CARDS, np.random.default_rng(seed), [SEARCH, 0, 0, 0])
+    state = M.new_game(CARDS, MarketRng(seed), [SEARCH, 0, 0, 0])
     state.round = 1
     for seat in state.seats:
         seat.money += M.INCOME
@@ -181,7 +182,7 @@ def test_search_buys_for_the_metagame_it_can_foresee_greedy_only_for_the_reveale
     # card scores 10 RP a tournament, and it buys.
     cards = M.compile_market(make_cardset(BLADES, metagame_rows()), options())
     ember = cards.compiled.names.index("Ember")
-    state = M.new_game(cards, np.random.default_rng(0), [SEARCH, 0, 0, 0])
+    state = M.new_game(cards, MarketRng(0), [SEARCH, 0, 0, 0])
     state.round = 1
     for seat in state.seats:
         seat.money = M.INCOME

@@ -86,6 +86,12 @@ Version history:
   `search_rollouts=4` (rollouts a candidate on average, was 16 each) and a new option `search_depth` (a cut-off
   scored by the rules' final scoring, 0 = off by default). The search's results change, hence the engine version
   (docs/rulesets/blades.md, *The search policy*, has the measurements).
+- 1.4, market 3 (card checks, options and the tournament engine unchanged): the whole game draws from the engines'
+  xorshift128 generator (`market_rng.MarketRng`: `rng_below`, `shuffle_in_place` and a partial Fisher-Yates,
+  draw for draw) instead of NumPy's `Generator`, seeded from each game's `SeedSequence` child as before, so a
+  compiled market can make the same draws in the same order (issue 33, item 1). The rules and the policies are
+  unchanged, but every draw comes from another stream, so whole games differ game by game from market 2's; the
+  golden whole-game traces are re-recorded.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -56,9 +56,10 @@ from workbench.engines import CompiledCards, IntArray, global_trace, rng_seed
 from workbench.policies import GREEDY, RANDOM, SEARCH
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
+from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
 
-MARKET_VERSION = "2"
+MARKET_VERSION = "3"
 """Bumped whenever the whole game's play changes; stamped into every full-game result beside the engine's."""
 INCOME = 30
 """Millennium Dollars each seat receives at the start of every deckbuilding phase ("Give each player 30")."""
@@ -441,7 +442,7 @@ class MarketState:
     """The compiled card set."""
     seats: list[Seat]
     """The players, in clockwise order (seat A first)."""
-    rng: np.random.Generator
+    rng: MarketRng
     """The game's only source of randomness (market draws, tournament seeds, policy choices)."""
     store_deck: list[int] = field(default_factory=list)
     """Undrawn store cards (drawn uniformly at random: a shuffled deck)."""
@@ -551,7 +552,7 @@ def draw_store(state: MarketState) -> int:
             return -1
         state.say(f"  the store is empty: the store discard ({len(state.store_discard)} cards) is shuffled into it")
         state.store_deck, state.store_discard = state.store_discard, []
-    j = int(state.rng.integers(len(state.store_deck)))
+    j = state.rng.below(len(state.store_deck))
     card = state.store_deck[j]
     state.store_deck[j] = state.store_deck[-1]
     state.store_deck.pop()
@@ -593,9 +594,7 @@ def fill_store_area(state: MarketState) -> None:
 def shuffle_metagame(state: MarketState) -> None:
     """ "4. Setup Metagame. Shuffle the 2 stacks of Metagame Cards separately, then place them into their slots on
     the Aftermarket Board": each stack once a game, from the game's generator; nothing revealed yet."""
-    state.meta_stacks = [
-        [stack[int(i)] for i in state.rng.permutation(len(stack))] for stack in state.cards.meta_stacks
-    ]
+    state.meta_stacks = [[stack[i] for i in state.rng.permutation(len(stack))] for stack in state.cards.meta_stacks]
     state.metagame = [-1] * len(state.meta_stacks)
 
 
@@ -765,7 +764,7 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         seat.markers -= 1
         seat.fused.add(action.index)
         pile = state.fusion_piles[action.index]
-        promo = pile.pop(int(state.rng.integers(len(pile))))
+        promo = pile.pop(state.rng.below(len(pile)))
         seat.binder.append(promo)
         state.say(
             f"  {who} fuses {len(action.cards)} cards ({', '.join(state.name(c) for c in action.cards)}) into the "
@@ -1039,7 +1038,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     game[tournament.G_STORE_TOTAL] = store.shape[0]
     game[tournament.G_SLOTS] = options[tournament.O_SLOTS]
     game[tournament.G_RIVAL] = 1
-    seed = np.int64(state.rng.integers(0, 2**62))
+    seed = np.int64(state.rng.seed())
     rng_seed(s["rng"], seed)
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
     for p, seat in enumerate(state.seats):
@@ -1063,7 +1062,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
         work = tournament.search_state(cards.compiled)
         # The search's own generator, never the tournament's (that would foretell its later store draws).
-        rng_seed(s.search, np.int64(state.rng.integers(0, 2**62)))
+        rng_seed(s.search, np.int64(state.rng.seed()))
         tournament.play_searched_tournament(g, s, work["sim"], work["world"])
     else:
         tournament.play_tournament(g, s)
@@ -1097,7 +1096,7 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
         state.say(f"  the aftermarket keeps {shown} card(s) revealed in clashes for the next round")
     # "Turns begin with whichever player placed highest in the previous tournament (... in case of a tie ...)".
     best = [p for p in range(n) if places[p] == 1]
-    state.first = best[0] if len(best) == 1 else int(best[int(state.rng.integers(len(best)))])
+    state.first = best[0] if len(best) == 1 else int(best[state.rng.below(len(best))])
 
 
 def duel_result(state: MarketState, rp: Sequence[int], after_deckbuilding: bool) -> list[int]:
@@ -1133,7 +1132,7 @@ def prize_support(state: MarketState, tier: int) -> None:
     for p, seat in enumerate(state.seats):
         if not pool:
             pool = list(pile)
-        card = pool.pop(int(state.rng.integers(len(pool))))
+        card = pool.pop(state.rng.below(len(pool)))
         seat.binder.append(card)
         state.say(f"  prize support: {SEATS[p]} gets the {FUSION_TIERS[tier]} promo {state.name(card)}")
 
@@ -1197,7 +1196,7 @@ def final_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
-def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[int], trace: bool = False) -> MarketState:
+def new_game(cards: MarketCards, rng: MarketRng, policies: Sequence[int], trace: bool = False) -> MarketState:
     """Setup (document: Game Setup, steps 2-5)."""
     n = len(policies)
     state = MarketState(cards=cards, seats=[], rng=rng, log=[] if trace else None)
@@ -1209,7 +1208,7 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
     shuffle_metagame(state)
     markers = DUEL_MARKERS if state.duel else 4 if n == 3 else 3
     for p in range(n):
-        starter = cards.starters[int(rng.integers(len(cards.starters)))]
+        starter = cards.starters[rng.below(len(cards.starters))]
         state.seats.append(
             Seat(
                 binder=list(starter),
@@ -1227,7 +1226,7 @@ def new_game(cards: MarketCards, rng: np.random.Generator, policies: Sequence[in
         state.say("Setup: starter decks, 3 store cards each, sell markers and Friendship cards")
     deal(state, STARTING_STORE_CARDS)
     # "or whoever most recently opened a booster pack in real life, in case of a tie or the first game round"
-    state.first = int(rng.integers(n))
+    state.first = rng.below(n)
     if cards.characters != "none":
         deal_characters(state)
     return state
@@ -1242,7 +1241,7 @@ def deal_characters(state: MarketState) -> None:
     cards = state.cards
     n = state.players
     if cards.characters == "random":
-        order = [int(i) for i in state.rng.permutation(len(CHARACTERS))[:n]]
+        order = state.rng.permutation(len(CHARACTERS))[:n]
     else:
         shorts = [c.short.casefold().replace(" ", "_") for c in CHARACTERS]
         start = shorts.index(str(cards.options.get("first_character", "deques")))
@@ -1260,7 +1259,7 @@ def deal_characters(state: MarketState) -> None:
             for _ in range(count):
                 if not pool:
                     pool = list(cards.promo_piles[tier])
-                got.append(pool.pop(int(state.rng.integers(len(pool)))))
+                got.append(pool.pop(state.rng.below(len(pool))))
             seat.binder.extend(got)
             state.say(f"  {seat_name(state, p)} starts with {', '.join(state.name(c) for c in got)}")
     if not cards.pro_sets:
@@ -1278,7 +1277,7 @@ def deal_characters(state: MarketState) -> None:
         if not free:
             break
         seat = state.seats[p]
-        seat.pro_set = free.pop(int(state.rng.integers(len(free))))
+        seat.pro_set = free.pop(state.rng.below(len(free)))
     for p, seat in enumerate(state.seats):
         if seat.pro_set >= 0:
             name = cards.set_names[cards.set_of[cards.pro_sets[seat.pro_set][0]]]
@@ -1297,7 +1296,7 @@ def give_pro_cards(state: MarketState, places: Sequence[int]) -> None:
         others = [p for p in range(state.players) if p != winner]
         best = min(places[p] for p in others)
         second = [p for p in others if places[p] == best]
-        giver = second[0] if len(second) == 1 else second[int(state.rng.integers(len(second)))]
+        giver = second[0] if len(second) == 1 else second[state.rng.below(len(second))]
     state.tournament_winners.append(winner)
     pro = state.seats[giver].pro_set
     if pro < 0:
@@ -1317,7 +1316,7 @@ def give_pro_cards(state: MarketState, places: Sequence[int]) -> None:
 
 def play_game(
     cards: MarketCards,
-    rng: np.random.Generator,
+    rng: MarketRng,
     policies: Sequence[MarketPolicy],
     policy_codes: Sequence[int],
     trace: bool = False,

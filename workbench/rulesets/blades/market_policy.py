@@ -67,6 +67,7 @@ from workbench.rulesets.blades.market import (
     legal_part,
     revealed_metagame,
 )
+from workbench.rulesets.blades.market_rng import MarketRng
 
 DECK_DOLLARS = 2.0
 """Dollars greedy pays for one point of deck value (about one RP a tournament)."""
@@ -675,7 +676,7 @@ class RandomMarket:
 
     def act(self, state: MarketState, p: int) -> Action:
         """One of the legal actions, uniformly (fusion spends random cards)."""
-        rng: np.random.Generator = state.rng
+        rng = state.rng
         seat = state.seats[p]
         cards = state.cards
         known = facts(cards)
@@ -694,15 +695,15 @@ class RandomMarket:
         fusions: list[tuple[int, tuple[int, ...]]] = []
         for tier in range(len(FUSION_TIERS)):
             if can_fuse(state, p, tier):
-                picked = rng.choice(len(seat.binder), size=fusion_cards(state, p, tier), replace=False)
-                fusions.append((tier, tuple([seat.binder[i] for i in sorted(picked.tolist())])))
+                picked = rng.sample(len(seat.binder), fusion_cards(state, p, tier))
+                fusions.append((tier, tuple([seat.binder[i] for i in sorted(picked)])))
         trades: list[tuple[int, list[int]]] = []
         if bool(cards.options["trades"]):
             for q, other in enumerate(state.seats):
                 if q != p:
                     trades.append((q, [c for c in set(other.binder) if money >= known.stars[c]]))
         count = 1 + len(store) + len(market) + len(sales) + len(fusions) + sum(len(wanted) for _, wanted in trades)
-        k = int(rng.integers(count))
+        k = rng.below(count)
         if k == 0:
             return Action(PASS)
         k -= 1
@@ -727,17 +728,17 @@ class RandomMarket:
 
     def accepts_trade(self, state: MarketState, p: int, card: int) -> bool:
         """Half the time."""
-        return bool(state.rng.integers(2) == 0)
+        return state.rng.coin()
 
     def pick_metagame(self, state: MarketState, p: int, stack: int, seen: Sequence[int]) -> int:
         """The Power Creep's power: one of the seen cards, uniformly."""
-        return int(state.rng.integers(len(seen)))
+        return state.rng.below(len(seen))
 
     def deck(self, state: MarketState, p: int) -> list[int]:
         """A random legal deck: the binder's distinct cards in random order, each kind filled to its limit."""
         distinct = sorted(set(state.seats[p].binder))
         order = state.rng.permutation(len(distinct))
-        return legal_part(state.cards, [distinct[int(i)] for i in order])
+        return legal_part(state.cards, [distinct[i] for i in order])
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
         """A random symbol's cards outside the deck, one per star rating, a random size from 2 up (none if none)."""
@@ -747,11 +748,11 @@ class RandomMarket:
         groups = [g for g in collection_groups(state.cards, rest).values() if len(g) >= 2]
         if not groups:
             return []
-        group = groups[int(state.rng.integers(len(groups)))]
+        group = groups[state.rng.below(len(groups))]
         chosen = list(group.values())
-        size = int(state.rng.integers(2, min(len(chosen), state.cards.collection_max) + 1))
+        size = state.rng.between(2, min(len(chosen), state.cards.collection_max) + 1)
         order = state.rng.permutation(len(chosen))
-        return [chosen[int(i)] for i in order[:size]]
+        return [chosen[i] for i in order[:size]]
 
     def duel_collections(self, state: MarketState, p: int, deck: Sequence[int]) -> tuple[list[int], list[int]]:
         """Duel Mode: for each of the two categories in turn, a random symbol's cards of those left, one per star
@@ -765,10 +766,10 @@ class RandomMarket:
             if not groups:
                 picked.append([])
                 continue
-            chosen = list(groups[int(state.rng.integers(len(groups)))].values())
-            size = int(state.rng.integers(2, min(len(chosen), state.cards.collection_max) + 1))
+            chosen = list(groups[state.rng.below(len(groups))].values())
+            size = state.rng.between(2, min(len(chosen), state.cards.collection_max) + 1)
             order = state.rng.permutation(len(chosen))
-            picked.append([chosen[int(i)] for i in order[:size]])
+            picked.append([chosen[i] for i in order[:size]])
             for c in picked[-1]:
                 rest.remove(c)
         return picked[0], picked[1]
@@ -820,14 +821,14 @@ def known_metagame(state: MarketState) -> np.ndarray:
     return known
 
 
-def sample_binder(state: MarketState, q: int, pool: Sequence[int], rng: np.random.Generator) -> list[int]:
+def sample_binder(state: MarketState, q: int, pool: Sequence[int], rng: MarketRng) -> list[int]:
     """Seat q's binder as another seat can imagine it: the cards the table saw it take, and as many cards drawn
     from the unseen pool as it holds beyond those (how many cards a seat holds is seen)."""
     known = list(state.shown[q])
     hidden = min(max(0, len(state.seats[q].binder) - len(known)), len(pool))
     if not hidden:
         return known
-    return known + [pool[int(i)] for i in rng.choice(len(pool), size=hidden, replace=False)]
+    return known + [pool[i] for i in rng.sample(len(pool), hidden)]
 
 
 class Outlook:
@@ -844,7 +845,7 @@ class Outlook:
     with every seat's table at the game's player count: the deck as seat A, the world's opponent deck at every
     other seat, greedy play throughout."""
 
-    def __init__(self, state: MarketState, p: int, clashes: int, rng: np.random.Generator) -> None:
+    def __init__(self, state: MarketState, p: int, clashes: int, rng: MarketRng) -> None:
         cards = state.cards
         self.valuation = valuation(cards, revealed_metagame(state))
         options = cards.compiled.options.copy()
@@ -864,14 +865,14 @@ class Outlook:
         self.compiled: list[CompiledCards] = []
         meta = known_metagame(state)
         for _ in range(self.samples):
-            drawn = [pool[int(i)] for i in rng.choice(len(pool), size=min(size, len(pool)), replace=False)]
+            drawn = [pool[i] for i in rng.sample(len(pool), min(size, len(pool)))]
             store = np.array(sorted(shown + drawn), dtype=np.int64)
             extra = {**cards.compiled.extra, "store": store, "meta": meta}
             self.compiled.append(dataclasses.replace(cards.compiled, options=options, extra=extra))
-        self.seeds = rng.integers(0, 2**62, size=(self.samples, per), dtype=np.int64)
+        self.seeds = np.array([[rng.seed() for _ in range(per)] for _ in range(self.samples)], dtype=np.int64)
         # Seat A opens in the first half of the turn order in every other tournament (the engine's `first`).
         self.first = [((np.arange(per) + s) % 2).astype(np.int8) for s in range(self.samples)]
-        self.draws = rng.random(self.samples)
+        self.draws = np.array([rng.unit() for _ in range(self.samples)])
         self.tournaments = 0
         """Tournaments played so far at this decision."""
         self._rp: dict[tuple[tuple[int, ...], int], float] = {}
@@ -983,7 +984,7 @@ class SearchMarket(GreedyMarket):
         if offers:
             ranked = sorted(range(len(offers)), key=lambda i: (-offers[i][0] / max(offers[i][1], 1), i))
             clashes = int(cards.options.get("market_search_clashes", DEFAULT_CLASHES))
-            outlook = Outlook(state, p, clashes, np.random.default_rng(int(state.rng.integers(0, 2**62))))
+            outlook = Outlook(state, p, clashes, MarketRng(state.rng.seed()))
             best: tuple[float, float, int, Action] | None = None
             for i in sorted(ranked[:SEARCH_CANDIDATES]):
                 _, price, action, outcomes, resale = offers[i]

@@ -1,6 +1,6 @@
 """Many whole games (`market.py`) from one seed: per-seat and per-round VP with their parts, and game health.
 
-Pure: numpy only. Game k draws from `np.random.default_rng(SeedSequence(seed).spawn(games)[k])`, so a game depends
+Pure: numpy only. Game k draws from `MarketRng.from_sequence(SeedSequence(seed).spawn(games)[k])`, so a game depends
 on the seed and its index alone, and a run gives the same games on one process or many (`play_game_runs`: from
 `PARALLEL_GAMES` games on, pieces of `PIECE_GAMES` go to the worker processes `workbench.simulate` uses too).
 """
@@ -30,6 +30,7 @@ from workbench.rulesets.blades.market import (
     play_game,
 )
 from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
+from workbench.rulesets.blades.market_rng import MarketRng
 
 MAX_GAMES = 100_000
 """The most whole games one run plays."""
@@ -61,13 +62,13 @@ def seat_policies(policy: str, players: int, policy_b: str | None = None) -> lis
     return [policy] + [policy_b or policy] * (players - 1)
 
 
-def game_rngs(seed: int, games: int) -> list[np.random.Generator]:
-    """One independent generator per game (NumPy's SeedSequence.spawn)."""
-    return [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(games)]
+def game_rngs(seed: int, games: int) -> list[MarketRng]:
+    """One independent generator per game, seeded from NumPy's SeedSequence.spawn (`MarketRng.from_sequence`)."""
+    return [MarketRng.from_sequence(child) for child in np.random.SeedSequence(seed).spawn(games)]
 
 
 def play_one(
-    cards: MarketCards, rng: np.random.Generator, policies: Sequence[str], trace: bool = False
+    cards: MarketCards, rng: MarketRng, policies: Sequence[str], trace: bool = False
 ) -> tuple[GameResult, list[str]]:
     """One whole game with fresh policy objects."""
     return play_game(
@@ -259,7 +260,7 @@ def play_game_runs(
     seeds = [np.random.SeedSequence(seed).spawn(games) for _, seed, games in runs]
     if progress is not None:
         progress(0, total)
-    results[0].append(play_one(runs[0][0], np.random.default_rng(seeds[0][0]), policies)[0])
+    results[0].append(play_one(runs[0][0], MarketRng.from_sequence(seeds[0][0]), policies)[0])
     done = 1
     if progress is not None:
         progress(done, total)
@@ -310,7 +311,7 @@ def play_piece(
         while len(_WORKER_CARDS) > WORKER_RUNS:
             _WORKER_CARDS.popitem(last=False)
     played = dataclasses.replace(kept, store_cards=cards.store_cards)
-    return [play_one(played, np.random.default_rng(seed), policies)[0] for seed in seeds]
+    return [play_one(played, MarketRng.from_sequence(seed), policies)[0] for seed in seeds]
 
 
 def trace_full_game(
@@ -415,7 +416,7 @@ def opening_value_per_dollar(cards: MarketCards) -> dict[int, float]:
     players = int(cards.options["players"])
     ratios: dict[int, list[float]] = {c: [] for c in set(cards.store_cards)}
     for starter in range(len(cards.starters)):
-        state = new_game(cards, np.random.default_rng(starter), [0] * players)
+        state = new_game(cards, MarketRng(starter), [0] * players)
         seat = state.seats[0]
         seat.binder = list(cards.starters[starter])
         appraisal = Appraisal(state, 0)
