@@ -1,6 +1,6 @@
-"""The whole game's generator: the engines' xorshift128 (`workbench.engines.rng_seed`, `rng_next`, `rng_below`,
-`shuffle_in_place`), written over four Python integers, so the market's draws are ones a compiled market can make
-in the same order (issue 33: the compiled whole game must give games identical to this reference).
+"""The whole game's generator: the engines' xorshift128, seeded by their `rng_seed` and stepped over four Python
+integers as their `rng_next`, `rng_below` and `shuffle_in_place` step it, so the market's draws are ones a compiled
+market can make in the same order (issue 33: the compiled whole game must give games identical to this reference).
 
 Every draw the market makes is one of the methods below, each defined by the engines' own primitives: `below(n)`
 is `rng_below`, `permutation(n)` is `shuffle_in_place` over 0..n-1, `sample(n, k)` is a partial Fisher-Yates from
@@ -8,13 +8,14 @@ the front, `seed()` is two draws made one 62-bit seed (for the tournament engine
 `unit()` one draw over 2**32. A game's generator is seeded from its `SeedSequence` child (`from_sequence`), so game k
 of a run still depends on the run's seed and k alone.
 
-Pure Python: no numpy in a draw. A NumPy `Generator` call costs microseconds of its own; these cost a few hundred
-nanoseconds.
+No numpy in a draw: a NumPy `Generator` call costs microseconds of its own; these cost a few hundred nanoseconds.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from workbench.engines import rng_seed
 
 MASK32 = 0xFFFFFFFF
 """A xorshift word's bits."""
@@ -28,19 +29,10 @@ class MarketRng:
     __slots__ = ("s0", "s1", "s2", "s3")
 
     def __init__(self, seed: int) -> None:
-        # `rng_seed`: a 32-bit integer hash of the seed's two halves per word; never all zero.
-        x = int(seed) & 0x7FFFFFFFFFFFFFFF
-        low = x & MASK32
-        high = (x >> 32) & MASK32
-        words = []
-        for i in range(4):
-            h = (low + 0x9E3779B9 * (i + 1) + high * 0x27D4EB2D) & MASK32
-            h = (((h >> 16) ^ h) * 0x45D9F3B) & MASK32
-            h = (((h >> 16) ^ h) * 0x45D9F3B) & MASK32
-            words.append((h >> 16) ^ h)
-        if not any(words):
-            words[0] = 1
-        self.s0, self.s1, self.s2, self.s3 = words
+        # Seeded by the engines' own `rng_seed` (once a game, so its call costs nothing worth counting).
+        words = np.zeros(4, dtype=np.int64)
+        rng_seed(words, np.int64(int(seed) & 0x7FFFFFFFFFFFFFFF))
+        self.s0, self.s1, self.s2, self.s3 = (int(word) for word in words)
 
     @classmethod
     def from_sequence(cls, sequence: np.random.SeedSequence) -> MarketRng:
@@ -48,7 +40,9 @@ class MarketRng:
         return cls(int(sequence.generate_state(1, np.uint64)[0]) >> 1)
 
     def next(self) -> int:
-        """The next 32-bit value (`rng_next`)."""
+        """The next 32-bit value (`rng_next`). Written again over Python integers rather than calling the kernel: a
+        compiled call from Python costs more than the draw itself, and the market draws thousands of times a game;
+        `tests/rulesets/blades/test_blades_market_rng.py` holds the two to the same values."""
         t = self.s3
         s = self.s0
         self.s3 = self.s2
