@@ -101,3 +101,50 @@ def test_the_power_table_marks_the_filler_as_the_baseline(page: Page, tmp_path: 
     expect(table).not_to_contain_text("None")
     table.screenshot(path=str(tmp_path / "balance_baseline_table.png"))
     chart.screenshot(path=str(tmp_path / "balance_baseline_chart.png"))
+
+
+def _pick(page: Page, label: str, option: str) -> None:
+    """Pick `option` in the select box labelled `label` as a person does: its arrow opens the list (a click on the
+    label's text of a two-line label would open nothing), then the option. A select that appeared with the page's
+    last run (the search's own boxes) only takes the focus on the first click in Chromium, so a person clicks again
+    when no list opened: so does this."""
+    widget = page.get_by_test_id("stSelectbox").filter(has=page.get_by_role("combobox", name=label, exact=True))
+    options = page.get_by_role("option", name=option, exact=True)
+    for _ in range(2):
+        widget.get_by_role("button", name="Open").click()
+        try:
+            options.first.wait_for(state="visible", timeout=2_000)
+            break
+        except playwright_api.TimeoutError:
+            continue
+    options.first.click()
+    _idle(page)
+    expect(page.get_by_role("combobox", name=label, exact=True)).to_have_value(option)
+
+
+def test_search_s_own_settings_are_typed_twice_and_the_run_names_the_last(page: Page, tmp_path: Path) -> None:
+    # A designer picks search for deck A, types a rollout depth, changes their mind and types another, has the
+    # rollouts played by random, then scrolls to Run: the provenance names the settings that played, the command
+    # line's --policy search:depth=2:rollout_policy=random.
+    _open_souls_balance(page)
+    for label in ("Power curve", "Matchup matrix"):  # the match of deck A against deck B alone
+        if page.get_by_role("checkbox", name=label).is_checked():
+            page.get_by_test_id("stCheckbox").filter(has_text=label).first.click()
+            _idle(page)
+    _type(page, "Matches (A vs B, and per matchup)", "40")
+    _pick(page, "Deck A's policy", "search")
+    depth = "Deck A's policy: rollout depth (turns)"
+    expect(page.get_by_label(depth, exact=True)).to_be_visible()
+    _type(page, depth, "0")
+    _type(page, depth, "2")
+    expect(page.get_by_label(depth, exact=True)).to_have_value("2")
+    _pick(page, "Deck A's policy: rollouts played by", "random")
+    run = page.get_by_role("button", name="Run simulation")
+    run.scroll_into_view_if_needed()
+    run.click()
+    expect(page.get_by_text("Done in")).to_be_visible(timeout=SIMULATION_TIMEOUT_MS)
+    _idle(page)
+    expect(page.get_by_text("search:depth=2:rollout_policy=random").first).to_be_visible()
+    expect(page.get_by_text("search:depth=0")).to_have_count(0)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "balance_search_settings.png"), full_page=True)
