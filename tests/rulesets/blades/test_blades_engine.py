@@ -103,6 +103,7 @@ class Board:
                 self.st["tab"][p, s, E.TB_TOKENS] = tokens
             side = self.st["side"]
             side[p, E.S_USED] = len(cards)
+            side[p, E.S_TOP] = E.rightmost_face_up(self.st, p, len(cards))
             side[p, E.S_SLOTS] = 6
             side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
             side[p, E.S_POLICY] = policies[p] if policies else GREEDY
@@ -486,6 +487,17 @@ def test_scurry_inserts_anywhere_shifting_cards_right(insert_at: int, order: lis
     assert board.st["tab"][0, marshal, E.TB_TOKENS] == 2  # the shifted card keeps its tokens
 
 
+@pytest.mark.parametrize(("insert_at", "top"), [(0, 1), (1, 1), (-1, 2)])
+def test_a_scurry_single_left_of_the_top_card_moves_the_top_card_right(insert_at: int, top: int) -> None:
+    # Blaze Marshal face-down, Cinder Recruit the Top card: inserted left of it, Moth Messenger pushes it one slot
+    # right (0); inserted right of it, Moth Messenger is the Top card wherever it lands (1: in front of the face-down
+    # card; -1: the open slot at the right end).
+    board = Board([["Cinder Recruit", "~Blaze Marshal"]])
+    board.place(0, "Moth Messenger", insert_at)
+    assert board.top(0) == top
+    assert board.names(0)[top] == ("Cinder Recruit" if insert_at == 0 else "Moth Messenger")
+
+
 @pytest.mark.parametrize(
     ("left", "flips"), [("Ember Lancer", True), ("Brine Duelist", False), ("~Ember Lancer", False)]
 )
@@ -606,6 +618,60 @@ def play(comp: E.CompiledCards, deck_a: str, deck_b: str, n: int = 200, policy: 
     return E.play_batch_detailed(
         comp, comp.deck_array(DECKS[deck_a]), comp.deck_array(DECKS[deck_b]), seeds, first, policy, policy
     )
+
+
+@pytest.mark.parametrize("policy", [GREEDY, RANDOM])
+def test_the_top_card_the_rules_keep_is_the_right_most_face_up_card_after_every_turn(policy: int) -> None:
+    # The rules keep each seat's Top card in side[p, S_TOP] (placing and flipping move it) rather than walking the
+    # tableau each time they need it: after every turn of whole 4- and 5-seat tournaments of the clash decks (flips
+    # of Top cards, clashes with all, reactions), it is the walk's answer.
+    checked = moved_left = 0
+    for players, deck_a, deck_b in ((4, "tide_clash", "umbral_control"), (5, "lantern_score", "tide_clash")):
+        comp = compiled(players=players)
+        cards = E.batch_cards(comp, comp.deck_array(DECKS[deck_a]), comp.deck_array(DECKS[deck_b]))
+        for seed in range(1, 21):
+            st = np.zeros(1, dtype=E.STATE_DTYPE).view(np.recarray)
+            st[0] = E.new_state(comp.options)
+            st = st[0]
+            st.store[: len(cards.store)] = cards.store
+            E.setup_tournament(
+                cards.g, st, cards.deck_a, cards.deck_b, seed, seed % 2, policy, policy, len(cards.store),
+                cards.meta,
+            )  # fmt: skip
+            p = int(st.game[E.G_FIRST])
+            for _ in range(players * 8):
+                if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
+                    st.game[E.G_TURN] += 1
+                    E.take_turn(cards.g, st, p)
+                for q in range(players):
+                    used = int(st.side[q, E.S_USED])
+                    walked = max((s for s in range(used) if st.tab[q, s, E.TB_UP] == 1), default=-1)
+                    assert st.side[q, E.S_TOP] == walked, (seed, q)
+                    moved_left += int(0 <= walked < used - 1)
+                    checked += 1
+                p = (p + 1) % players
+    assert checked > 4_000 and moved_left > 100
+
+
+def test_the_card_table_s_clause_bits_are_the_effect_table_s_timings_and_triggers() -> None:
+    # T_TIMINGS and T_REACTIONS say which clauses a card has of each timing and which react to each trigger, so the
+    # rules find them without reading every clause's row: for every card of the set, what the effect table says.
+    table, effects, g = DEFAULT.table, DEFAULT.extra["effects"], E.whole_set(DEFAULT)
+    reactions = 0
+    for card in range(len(DEFAULT.names)):
+        clauses = range(int(table[card, E.T_CLAUSES]))
+        for timing in range(len(E.TIMING_CODES)):
+            expected = sum(1 << c for c in clauses if effects[card, c, E.E_TIMING] == timing)
+            assert int(E.clauses_timed(g, card, timing)) == expected, (DEFAULT.names[card], timing)
+        for trigger in range(len(E.TRIGGER_CODES)):
+            expected = sum(
+                1 << c
+                for c in clauses
+                if effects[card, c, E.E_TIMING] == E.TM_REACTION and effects[card, c, E.E_TRIGGER] == trigger
+            )
+            assert int(E.reactions_to(g, card, trigger)) == expected, (DEFAULT.names[card], trigger)
+            reactions += expected.bit_count()
+    assert reactions >= 4
 
 
 @pytest.mark.parametrize(("players", "slots"), [(2, 6), (4, 6), (5, 6), (3, 4), (4, 8)])

@@ -97,6 +97,7 @@ def _score_board(
             s["tab"][p, k, E.TB_CARD] = card
             s["tab"][p, k, E.TB_UP] = 1
         s["side"][p, E.S_USED] = len(cards)
+        s["side"][p, E.S_TOP] = E.rightmost_face_up(s, p, len(cards))
         s["side"][p, E.S_SLOTS] = 6
         s["side"][p, E.S_DECKSIDE] = min(p, 1)
         s["side"][p, E.S_POLICY] = SEARCH if p == 0 else GREEDY

@@ -21,8 +21,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
-T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS = range(7)
-TABLE_WIDTH = 7
+T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS, T_TIMINGS, T_REACTIONS = range(9)
+TABLE_WIDTH = 9
+"""T_TIMINGS and T_REACTIONS say which clauses a card has of each kind, so the rules go straight to them rather than
+reading every clause's row of the effect table (a turn's Actions, a clash's reactions, a single's Play clauses: the
+effect table's reads were a fifth of a clash deck's search, measured): T_TIMINGS has bit `timing * MAX_CLAUSES + c`
+set when clause c has that timing (`clauses_timed`), T_REACTIONS bit `trigger * MAX_CLAUSES + c` when clause c is a
+Reaction to that trigger (`reactions_to`)."""
 K_SINGLE, K_DECK_BOX, K_ACCESSORY, K_METAGAME = range(4)
 KIND_NAMES = ("single", "deck_box", "accessory", "metagame")
 F_ONGOING_PROTECT_SELF = 1
@@ -35,6 +40,8 @@ F_HAS_SCORE = 64
 F_HAS_NEXT = 128
 MAX_CLAUSES = 4
 """Clauses simulated per card; more are reported (info finding) and left out."""
+CLAUSE_BITS = (1 << MAX_CLAUSES) - 1
+"""One bit per clause: a card's clauses of one timing (`clauses_timed`) or Reactions to one trigger (`reactions_to`)."""
 MAX_SYMBOLS = 62
 """Distinct element and type names a set may use and still be counted by `per <symbol>` (one bit each)."""
 
@@ -170,9 +177,12 @@ metagame card, which only scores."""
 S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY = range(5)
 """S_POLICY .. S_POLICY + POLICY_WORDS - 1: the seat's policy block (`workbench.policies`: code, parameter, own
 generator; `policy_of`)."""
-S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_CARDS = range(
-    S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 7
+S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_TOP, S_CARDS = range(
+    S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 8
 )
+"""S_TOP: the slot of p's Top card (the right-most face-up one), -1 when there is none; kept by the only rules that
+turn a card over or place one (`flip_slot`, `place_single`, seat setup), so `top_slot` reads it rather than walking
+the tableau (which clashes and greedy's estimates did several times a turn)."""
 SIDE_WIDTH = S_CARDS + MAX_HAND
 """side[p, S_CARDS:S_CARDS + side[p, S_HAND]] holds p's hand (up to MAX_HAND singles). The hand lives in the
 player's record rather than in an array of its own because every kernel that resolves an effect can need it

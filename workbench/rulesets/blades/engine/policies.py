@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engines import EngineInt, IntArray, inline_kernel, rng_below, rules_kernel
+from workbench.engines import EngineInt, IntArray, inline_kernel, lowest_set_bit, rng_below, rules_kernel
 from workbench.policies import GREEDY, P_CODE, SEARCH, plays_random, random_played
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
@@ -84,6 +84,7 @@ from workbench.rulesets.blades.engine.layout import (
     policy_of,
 )
 from workbench.rulesets.blades.engine.rules import (
+    clauses_timed,
     copy_target,
     count_per,
     legal_discarders,
@@ -193,9 +194,10 @@ def play_value(g: Any, st: Any, p: EngineInt, card: EngineInt) -> int:
     """Greedy's estimate of the RP a single's Play clauses bring if played now (as the new right-most card)."""
     value = 0
     used = st.side[p, S_USED]
-    for c in range(g.table[card, T_CLAUSES]):
-        if g.effects[card, c, E_TIMING] != TM_PLAY:
-            continue
+    clauses = clauses_timed(g, card, np.int64(TM_PLAY))
+    while clauses:
+        c = lowest_set_bit(clauses)
+        clauses &= clauses - 1
         verb = g.effects[card, c, ACTION_BASE + A_VERB]
         amount = g.effects[card, c, ACTION_BASE + A_AMOUNT]
         if verb == V_GAIN:

@@ -127,13 +127,16 @@ from workbench.rulesets.blades.engine.layout import (
     T_FLAGS,
     T_KIND,
     T_ONGOING_STARS,
+    T_REACTIONS,
     T_STARS,
     T_SYMBOLS,
+    T_TIMINGS,
     T_TOP_STARS,
     TABLE_WIDTH,
     TIMING_CODES,
     TM_NEXT,
     TM_ONGOING,
+    TM_REACTION,
     TM_SCORE,
     TM_TOP,
     TRIGGER_CODES,
@@ -261,6 +264,9 @@ def compile_cards(cardset: CardSet, options: Mapping[str, OptionValue]) -> Compi
             timing = TIMING_CODES.index(clause.timing)
             effects[index, c, E_TIMING] = timing
             effects[index, c, E_TRIGGER] = TRIGGER_CODES.index(clause.trigger) if clause.trigger else -1
+            table[index, T_TIMINGS] |= 1 << (timing * MAX_CLAUSES + c)
+            if timing == TM_REACTION and clause.trigger:
+                table[index, T_REACTIONS] |= 1 << (TRIGGER_CODES.index(clause.trigger) * MAX_CLAUSES + c)
             action = clause.action
             effects[index, c, E_CLASH_ALL] = 1 if action.clash_with == "all" else 0
             effects[index, c, ACTION_BASE : ACTION_BASE + ACTION_WIDTH] = _encode_action(action, symbol_bits)

@@ -29,6 +29,7 @@ from workbench.engines import (
     end_match_counters,
     inline_kernel,
     log_event,
+    lowest_set_bit,
     rng_below,
     rng_seed,
     rules_kernel,
@@ -50,6 +51,7 @@ from workbench.rulesets.blades.engine.layout import (
     AREA_ACCESSORY_1,
     AREA_BOX,
     BLAST_OFF_TOKENS,
+    CLAUSE_BITS,
     COPY_LEFT,
     D_ACTION_AFTER,
     D_ACTION_BEFORE,
@@ -179,6 +181,7 @@ from workbench.rulesets.blades.engine.layout import (
     S_PLAYED,
     S_RP,
     S_SLOTS,
+    S_TOP,
     S_USED,
     S_VP,
     SIDE_WIDTH,
@@ -186,8 +189,10 @@ from workbench.rulesets.blades.engine.layout import (
     T_FLAGS,
     T_KIND,
     T_ONGOING_STARS,
+    T_REACTIONS,
     T_STARS,
     T_SYMBOLS,
+    T_TIMINGS,
     T_TOP_STARS,
     TAB_SLOTS,
     TAB_WIDTH,
@@ -264,11 +269,31 @@ def choose_single(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
 
 @rules_kernel
 def top_slot(st: Any, p: EngineInt) -> int:
-    """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none)."""
-    for s in range(st.side[p, S_USED] - 1, -1, -1):
-        if st.tab[p, s, TB_UP] == 1:
-            return s
+    """The slot of p's Top card: the right-most face-up card, or -1 when every card is face-down (or none); kept in
+    side[p, S_TOP] by the rules that turn cards over or place them."""
+    return st.side[p, S_TOP]
+
+
+@rules_kernel
+def rightmost_face_up(st: Any, p: EngineInt, s: EngineInt) -> int:
+    """The slot of p's right-most face-up card left of slot s, or -1 when there is none: the Top card after the Top
+    card in slot s is flipped, and (s = side[p, S_USED]) the Top card of a tableau built by hand."""
+    for t in range(s - 1, -1, -1):
+        if st.tab[p, t, TB_UP] == 1:
+            return t
     return -1
+
+
+@rules_kernel
+def clauses_timed(g: Any, card: EngineInt, timing: EngineInt) -> int:
+    """The card's clauses of this timing, a bit each (clause c: bit c), from its T_TIMINGS column."""
+    return (g.table[card, T_TIMINGS] >> (timing * MAX_CLAUSES)) & CLAUSE_BITS
+
+
+@rules_kernel
+def reactions_to(g: Any, card: EngineInt, trigger: EngineInt) -> int:
+    """The card's Reaction clauses on this trigger, a bit each (clause c: bit c), from its T_REACTIONS column."""
+    return (g.table[card, T_REACTIONS] >> (trigger * MAX_CLAUSES)) & CLAUSE_BITS
 
 
 @rules_kernel
@@ -443,9 +468,10 @@ def enqueue_timing(
     arg: EngineInt,
 ) -> None:
     """Queue every clause of `card` with this timing, in the order the cell lists them."""
-    for c in range(g.table[card, T_CLAUSES]):
-        if g.effects[card, c, E_TIMING] == timing:
-            enqueue(st, QK_EFFECT, p, where, card, c, PART_MAIN, arg)
+    clauses = clauses_timed(g, card, timing)
+    while clauses:
+        enqueue(st, QK_EFFECT, p, where, card, lowest_set_bit(clauses), PART_MAIN, arg)
+        clauses &= clauses - 1
 
 
 @rules_kernel
@@ -461,6 +487,8 @@ def flip_slot(
     opponent's effect (player `by`) did it, q may react."""
     card = st.tab[q, s, TB_CARD]
     st.tab[q, s, TB_UP] = 0
+    if st.side[q, S_TOP] == s:
+        st.side[q, S_TOP] = rightmost_face_up(st, q, s)
     st.tab[q, s, TB_TOKENS] = 0
     st.tab[q, s, TB_NEXT] = 0
     st.counters[st.side[q, S_DECKSIDE], card, DESTROYED] += 1
@@ -1026,9 +1054,10 @@ def react(g: Any, st: Any, q: EngineInt, trigger: EngineInt) -> None:
         if not source_up(st, q, w):
             continue
         card = source_card(st, q, w)
-        for c in range(g.table[card, T_CLAUSES]):
-            if g.effects[card, c, E_TIMING] != TM_REACTION or g.effects[card, c, E_TRIGGER] != trigger:
-                continue
+        clauses = reactions_to(g, card, trigger)
+        while clauses:
+            c = lowest_set_bit(clauses)
+            clauses &= clauses - 1
             if not source_up(st, q, w):
                 continue
             n = legal_reaction(st.actions)
@@ -1089,6 +1118,9 @@ def place_single(
     st.tab[p, s, TB_NEXT] = 0
     st.tab[p, s, TB_ATTACHED] = 0
     st.side[p, S_USED] = used + 1
+    # Placed face-up: the new Top card, unless a Scurry put it left of the Top card (which moved one slot right).
+    top = st.side[p, S_TOP]
+    st.side[p, S_TOP] = top + 1 if top >= s else s
     st.side[p, S_PLAYED] += 1
     count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, g.table[card, T_STARS])
@@ -1136,11 +1168,11 @@ def legal_turn_actions(g: Any, st: Any, p: EngineInt, out: IntArray) -> EngineIn
         where = k - 3  # -3 (accessory 2), -2 (accessory 1), -1 (deck box), then tableau slots 0, 1, ...
         if not source_up(st, p, where):
             continue
-        card = source_card(st, p, where)
-        for c in range(g.table[card, T_CLAUSES]):
-            if g.effects[card, c, E_TIMING] == TM_ACTION:
-                out[n] = k * MAX_CLAUSES + c
-                n += 1
+        clauses = clauses_timed(g, source_card(st, p, where), np.int64(TM_ACTION))
+        while clauses:
+            out[n] = k * MAX_CLAUSES + lowest_set_bit(clauses)
+            n += 1
+            clauses &= clauses - 1
     out[n] = NO_ACTION
     return n + 1
 
@@ -1276,6 +1308,7 @@ def setup_seat(
     st.side[p, S_RP] = 0
     st.side[p, S_HAND] = 0
     st.side[p, S_USED] = 0
+    st.side[p, S_TOP] = -1
     st.side[p, S_NEXT_TOKENS] = 0
     start_policy(policy_of(st, p), policy, seed, p)
     st.side[p, S_DECKSIDE] = deckside
@@ -1345,9 +1378,10 @@ def final_scoring(g: Any, st: Any, vp_round: EngineInt) -> None:
             if not source_up(st, p, where):
                 continue
             card = source_card(st, p, where)
-            for c in range(g.table[card, T_CLAUSES]):
-                if g.effects[card, c, E_TIMING] != TM_SCORE:
-                    continue
+            clauses = clauses_timed(g, card, np.int64(TM_SCORE))
+            while clauses:
+                c = lowest_set_bit(clauses)
+                clauses &= clauses - 1
                 if g.effects[card, c, ACTION_BASE + A_VERB] != V_COPY:
                     score_clause(g, st, p, where, card, c)
                     continue
