@@ -103,7 +103,6 @@ class Board:
                 self.st["tab"][p, s, E.TB_TOKENS] = tokens
             side = self.st["side"]
             side[p, E.S_USED] = len(cards)
-            side[p, E.S_TOP] = E.rightmost_face_up(self.st, p, len(cards))
             side[p, E.S_SLOTS] = 6
             side[p, E.S_DECKSIDE] = 0 if p == 0 else 1
             side[p, E.S_POLICY] = policies[p] if policies else GREEDY
@@ -114,6 +113,7 @@ class Board:
             for h, name in enumerate(hands[p] if hands and p < len(hands) else []):
                 self.st["side"][p, E.S_CARDS + h] = comp.card_id(name)
             side[p, E.S_HAND] = len(hands[p]) if hands and p < len(hands) else 0
+            E.seat_summaries(self.g, self.st, p)  # the Top card and the Reactions in play, as setup works them out
 
     # -- the kernels, on this board ------------------------------------------------------------------------------
     def common(self) -> Common:
@@ -621,14 +621,16 @@ def play(comp: E.CompiledCards, deck_a: str, deck_b: str, n: int = 200, policy: 
 
 
 @pytest.mark.parametrize("policy", [GREEDY, RANDOM])
-def test_the_top_card_the_rules_keep_is_the_right_most_face_up_card_after_every_turn(policy: int) -> None:
-    # The rules keep each seat's Top card in side[p, S_TOP] (placing and flipping move it) rather than walking the
-    # tableau each time they need it: after every turn of whole 4- and 5-seat tournaments of the clash decks (flips
-    # of Top cards, clashes with all, reactions), it is the walk's answer.
-    checked = moved_left = 0
+def test_the_top_card_and_the_reactions_the_rules_keep_are_the_tableau_s_after_every_turn(policy: int) -> None:
+    # The rules keep each seat's Top card in side[p, S_TOP] and the Reactions of its face-up cards in side[p, S_REACTS]
+    # (placing and flipping change them) rather than walking the tableau and the area each time: after every turn of
+    # whole 4- and 5-seat tournaments of the clash decks (Top cards flipped, clashes with all, Reactions used up), each
+    # is what the walk finds.
+    checked = moved_left = reactions_used = 0
     for players, deck_a, deck_b in ((4, "tide_clash", "umbral_control"), (5, "lantern_score", "tide_clash")):
         comp = compiled(players=players)
         cards = E.batch_cards(comp, comp.deck_array(DECKS[deck_a]), comp.deck_array(DECKS[deck_b]))
+        reactions = cards.g["table"][:, E.T_REACTIONS]
         for seed in range(1, 21):
             st = np.zeros(1, dtype=E.STATE_DTYPE).view(np.recarray)
             st[0] = E.new_state(comp.options)
@@ -638,6 +640,7 @@ def test_the_top_card_the_rules_keep_is_the_right_most_face_up_card_after_every_
                 cards.g, st, cards.deck_a, cards.deck_b, seed, seed % 2, policy, policy, len(cards.store),
                 cards.meta,
             )  # fmt: skip
+            before = [int(st.side[q, E.S_REACTS]) for q in range(players)]
             p = int(st.game[E.G_FIRST])
             for _ in range(players * 8):
                 if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
@@ -645,12 +648,20 @@ def test_the_top_card_the_rules_keep_is_the_right_most_face_up_card_after_every_
                     E.take_turn(cards.g, st, p)
                 for q in range(players):
                     used = int(st.side[q, E.S_USED])
-                    walked = max((s for s in range(used) if st.tab[q, s, E.TB_UP] == 1), default=-1)
-                    assert st.side[q, E.S_TOP] == walked, (seed, q)
-                    moved_left += int(0 <= walked < used - 1)
+                    up = [s for s in range(used) if st.tab[q, s, E.TB_UP] == 1]
+                    assert st.side[q, E.S_TOP] == max(up, default=-1), (seed, q)
+                    face_up = [int(st.tab[q, s, E.TB_CARD]) for s in up]
+                    face_up += [int(st.area[q, a, E.AR_CARD]) for a in range(3) if st.area[q, a, E.AR_UP] == 1]
+                    reacting = 0
+                    for card in face_up:
+                        reacting |= int(reactions[card])
+                    assert st.side[q, E.S_REACTS] == reacting, (seed, q)
+                    moved_left += int(0 <= max(up, default=-1) < used - 1)
+                    reactions_used += int(before[q] & ~reacting != 0)
+                    before[q] = reacting
                     checked += 1
                 p = (p + 1) % players
-    assert checked > 4_000 and moved_left > 100
+    assert checked > 4_000 and moved_left > 100 and reactions_used > 20
 
 
 def test_the_card_table_s_clause_bits_are_the_effect_table_s_timings_and_triggers() -> None:

@@ -97,10 +97,10 @@ def _score_board(
             s["tab"][p, k, E.TB_CARD] = card
             s["tab"][p, k, E.TB_UP] = 1
         s["side"][p, E.S_USED] = len(cards)
-        s["side"][p, E.S_TOP] = E.rightmost_face_up(s, p, len(cards))
         s["side"][p, E.S_SLOTS] = 6
         s["side"][p, E.S_DECKSIDE] = min(p, 1)
         s["side"][p, E.S_POLICY] = SEARCH if p == 0 else GREEDY
+        E.seat_summaries(table.g, s, p)
     s["side"][0, E.S_CARDS : E.S_CARDS + len(hand)] = table.ids(hand)
     s["side"][0, E.S_HAND] = len(hand)
     s["side"][0, E.S_RP] = 10

@@ -177,12 +177,15 @@ metagame card, which only scores."""
 S_RP, S_HAND, S_USED, S_NEXT_TOKENS, S_POLICY = range(5)
 """S_POLICY .. S_POLICY + POLICY_WORDS - 1: the seat's policy block (`workbench.policies`: code, parameter, own
 generator; `policy_of`)."""
-S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_TOP, S_CARDS = range(
-    S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 8
+S_DECKSIDE, S_VP, S_PLACE, S_PLAYED, S_PASSED, S_SLOTS, S_TOP, S_REACTS, S_CARDS = range(
+    S_POLICY + POLICY_WORDS, S_POLICY + POLICY_WORDS + 9
 )
-"""S_TOP: the slot of p's Top card (the right-most face-up one), -1 when there is none; kept by the only rules that
-turn a card over or place one (`flip_slot`, `place_single`, seat setup), so `top_slot` reads it rather than walking
-the tableau (which clashes and greedy's estimates did several times a turn)."""
+"""S_TOP: the slot of p's Top card (the right-most face-up one), -1 when there is none; S_REACTS: the T_REACTIONS of
+p's face-up cards (tableau, deck box, accessories) or-ed together. Both are kept by the only rules that place a card
+or turn one over (`place_single`, `flip_slot`, `flip_source`; `seat_summaries` at setup and for a board built by
+hand), so `top_slot` reads one word rather than walking the tableau (which clashes and greedy's estimates did several
+times a turn), and `react` passes over a seat with no face-up card reacting to the trigger without looking at each
+card (after a clash, every seat taking part is asked)."""
 SIDE_WIDTH = S_CARDS + MAX_HAND
 """side[p, S_CARDS:S_CARDS + side[p, S_HAND]] holds p's hand (up to MAX_HAND singles). The hand lives in the
 player's record rather than in an array of its own because every kernel that resolves an effect can need it

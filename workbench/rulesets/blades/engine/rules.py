@@ -179,6 +179,7 @@ from workbench.rulesets.blades.engine.layout import (
     S_PASSED,
     S_PLACE,
     S_PLAYED,
+    S_REACTS,
     S_RP,
     S_SLOTS,
     S_TOP,
@@ -282,6 +283,21 @@ def rightmost_face_up(st: Any, p: EngineInt, s: EngineInt) -> int:
         if st.tab[p, t, TB_UP] == 1:
             return t
     return -1
+
+
+@rules_kernel
+def seat_summaries(g: Any, st: Any, p: EngineInt) -> None:
+    """Seat p's S_TOP and S_REACTS worked out afresh from its tableau and its deck box and accessories: at setup,
+    after a Reaction card is turned over, and for a board a test builds by hand."""
+    st.side[p, S_TOP] = rightmost_face_up(st, p, st.side[p, S_USED])
+    bits = 0
+    for s in range(st.side[p, S_USED]):
+        if st.tab[p, s, TB_UP] == 1:
+            bits |= g.table[st.tab[p, s, TB_CARD], T_REACTIONS]
+    for a in range(3):
+        if st.area[p, a, AR_UP] == 1 and st.area[p, a, AR_CARD] >= 0:
+            bits |= g.table[st.area[p, a, AR_CARD], T_REACTIONS]
+    st.side[p, S_REACTS] = bits
 
 
 @rules_kernel
@@ -487,7 +503,9 @@ def flip_slot(
     opponent's effect (player `by`) did it, q may react."""
     card = st.tab[q, s, TB_CARD]
     st.tab[q, s, TB_UP] = 0
-    if st.side[q, S_TOP] == s:
+    if g.table[card, T_REACTIONS] != 0:
+        seat_summaries(g, st, q)
+    elif st.side[q, S_TOP] == s:
         st.side[q, S_TOP] = rightmost_face_up(st, q, s)
     st.tab[q, s, TB_TOKENS] = 0
     st.tab[q, s, TB_NEXT] = 0
@@ -513,6 +531,8 @@ def flip_source(g: Any, st: Any, p: EngineInt, where: EngineInt) -> None:
     if st.area[p, a, AR_UP] == 1:
         st.area[p, a, AR_UP] = 0
         card = st.area[p, a, AR_CARD]
+        if g.table[card, T_REACTIONS] != 0:
+            seat_summaries(g, st, p)
         st.counters[st.side[p, S_DECKSIDE], card, DESTROYED] += 1
         log_event(st.events, st.ecount, st.game[G_TURN], p, EV_FLIP, card, -1, p)
         enqueue_timing(g, st, p, where, card, np.int64(TM_FLIP), np.int64(-1))
@@ -1049,6 +1069,8 @@ def apply_reaction(g: Any, st: Any, action: EngineInt) -> None:
 def react(g: Any, st: Any, q: EngineInt, trigger: EngineInt) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger, each offered to q
     (D_REACTION): each used one is flipped face-down and its action queued."""
+    if (st.side[q, S_REACTS] >> (trigger * MAX_CLAUSES)) & CLAUSE_BITS == 0:
+        return
     for where in range(st.side[q, S_USED] + 3):
         w = where if where < st.side[q, S_USED] else W_BOX - (where - st.side[q, S_USED])
         if not source_up(st, q, w):
@@ -1121,6 +1143,7 @@ def place_single(
     # Placed face-up: the new Top card, unless a Scurry put it left of the Top card (which moved one slot right).
     top = st.side[p, S_TOP]
     st.side[p, S_TOP] = top + 1 if top >= s else s
+    st.side[p, S_REACTS] |= g.table[card, T_REACTIONS]
     st.side[p, S_PLAYED] += 1
     count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PLAY, card, s, g.table[card, T_STARS])
@@ -1308,7 +1331,6 @@ def setup_seat(
     st.side[p, S_RP] = 0
     st.side[p, S_HAND] = 0
     st.side[p, S_USED] = 0
-    st.side[p, S_TOP] = -1
     st.side[p, S_NEXT_TOKENS] = 0
     start_policy(policy_of(st, p), policy, seed, p)
     st.side[p, S_DECKSIDE] = deckside
@@ -1341,6 +1363,7 @@ def setup_seat(
         log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TRIMMED, st.side[p, S_CARDS + h], -1, 0)
         st.side[p, S_HAND] -= 1
         st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
+    seat_summaries(g, st, p)
     for h in range(st.side[p, S_HAND]):
         count_draw(st.counters, deckside, st.side[p, S_CARDS + h])
     for a in range(3):
