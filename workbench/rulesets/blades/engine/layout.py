@@ -24,8 +24,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 T_KIND, T_STARS, T_SYMBOLS, T_CLAUSES, T_FLAGS, T_ONGOING_STARS, T_TOP_STARS, T_TIMINGS, T_REACTIONS = range(9)
 TABLE_WIDTH = 9
 """T_TIMINGS and T_REACTIONS say which clauses a card has of each kind, so the rules go straight to them rather than
-reading every clause's row of the effect table (a turn's Actions, a clash's reactions, a single's Play clauses: the
-effect table's reads were a fifth of a clash deck's search, measured): T_TIMINGS has bit `timing * MAX_CLAUSES + c`
+reading every clause's row of the effect table (a turn's Actions, a clash's reactions, a single's Play clauses: those
+reads were about an eighth of a clash deck's search, measured): T_TIMINGS has bit `timing * MAX_CLAUSES + c`
 set when clause c has that timing (`clauses_timed`), T_REACTIONS bit `trigger * MAX_CLAUSES + c` when clause c is a
 Reaction to that trigger (`reactions_to`)."""
 K_SINGLE, K_DECK_BOX, K_ACCESSORY, K_METAGAME = range(4)

@@ -278,7 +278,7 @@ def top_slot(st: Any, p: EngineInt) -> int:
 @rules_kernel
 def rightmost_face_up(st: Any, p: EngineInt, s: EngineInt) -> int:
     """The slot of p's right-most face-up card left of slot s, or -1 when there is none: the Top card after the Top
-    card in slot s is flipped, and (s = side[p, S_USED]) the Top card of a tableau built by hand."""
+    card in slot s is flipped, and from s = side[p, S_USED] the Top card of the whole tableau (`seat_summaries`)."""
     for t in range(s - 1, -1, -1):
         if st.tab[p, t, TB_UP] == 1:
             return t
