@@ -21,6 +21,7 @@ in a child process (see `workbench.app.warmup`). Pure: no Streamlit, pandas or p
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import gc
 import hashlib
@@ -41,6 +42,7 @@ import numpy as np
 
 from workbench.cards import WorkbenchInputError
 from workbench.engines import CompiledCards, Engine, IntArray
+from workbench.full_game_registry import FULL_GAME_RUNNERS, supports_full_game
 from workbench.run_settings import COMPILE_NOTICES
 
 if TYPE_CHECKING:
@@ -254,15 +256,20 @@ class EngineLoad:
     """Wall-clock seconds of the first calls."""
     last_compile: CompileTime | None
     """The compile on record before this one (None when this machine has none)."""
+    whole_game_seconds: float | None = None
+    """Wall-clock seconds `warm_ruleset` spent after the engine making the whole game's own kernels ready (Millennium
+    Blades: greedy's appraisal); None for a game without whole games, or a load that did not warm them."""
 
     def to_json(self) -> dict[str, Any]:
-        """The load as JSON: `last_compile_seconds` is null when this machine had no compile on record."""
+        """The load as JSON: `last_compile_seconds` is null when this machine had no compile on record,
+        `whole_game_seconds` when the whole game's kernels were not warmed."""
         return {
             "ruleset": self.ruleset,
             "engine_version": self.engine_version,
             "how": self.how,
             "seconds": round(self.seconds, 2),
             "last_compile_seconds": None if self.last_compile is None else round(self.last_compile.seconds, 2),
+            "whole_game_seconds": None if self.whole_game_seconds is None else round(self.whole_game_seconds, 2),
         }
 
     def describe(self) -> str:
@@ -274,7 +281,10 @@ class EngineLoad:
             before = "first compile on this machine" if self.how == "compiled" else "no compile on record here"
         else:
             before = f"compile before: {duration_text(self.last_compile.seconds)}"
-        return f"{verb} in {self.seconds:.1f} s ({before})"
+        whole_game = (
+            "" if self.whole_game_seconds is None else f"; whole-game kernels ready in {self.whole_game_seconds:.1f} s"
+        )
+        return f"{verb} in {self.seconds:.1f} s ({before}){whole_game}"
 
 
 @dataclass
@@ -666,7 +676,14 @@ def warm_ruleset(ruleset: Ruleset) -> EngineLoad | None:
     assert engine is not None  # the ruleset names an engine module
     compiled = engine.compile_cards(cardset, cardset.ruleset.resolve_options())
     cards = compiled.deck_array(deck)
-    return load_engine(ruleset.engine_module, compiled, cards, cards)
+    load = load_engine(ruleset.engine_module, compiled, cards, cards)
+    if not supports_full_game(ruleset):
+        return load
+    # A whole game compiles kernels of its own beside the engine's (Millennium Blades: greedy's appraisal).
+    started = time.monotonic()
+    runner = importlib.import_module(FULL_GAME_RUNNERS[ruleset.id])
+    runner.warm_whole_game(cardset, cardset.ruleset.resolve_options({"game": "full"}))
+    return dataclasses.replace(load, whole_game_seconds=time.monotonic() - started)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -40,11 +40,13 @@ import numpy as np
 
 from workbench.engines import CompiledCards
 from workbench.policies import GREEDY
+from workbench.rulesets.blades import appraisal_kernels as AK
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.engine.layout import K_SINGLE, T_SYMBOLS
 from workbench.rulesets.blades.market import (
     BUY_AFTERMARKET,
     BUY_STORE,
+    COLLECTION_VP,
     DECK_LIMITS,
     DUEL_KINDS,
     DUEL_RP_PER_CARD,
@@ -61,7 +63,6 @@ from workbench.rulesets.blades.market import (
     aftermarket_price,
     can_fuse,
     can_sell,
-    collection_vp,
     fusion_cards,
     legal,
     legal_part,
@@ -154,9 +155,9 @@ def best_deck(cards: MarketCards, owned: Sequence[int], metagame: Sequence[int] 
     return list(valuation(cards, metagame).best_deck(owned))
 
 
-CONSTANT, PER_SYMBOL_COUNT, PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = range(4)
-"""Kinds of a term of `Valuation`: a fixed amount, or a coefficient times PLAYED_SHARE times a count of the deck's
-singles (sharing a symbol bit, of at least / at most a star rating)."""
+CONSTANT, PER_SYMBOL_COUNT = AK.CONSTANT, AK.PER_SYMBOL_COUNT
+PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = AK.PER_STARS_AT_LEAST_COUNT, AK.PER_STARS_AT_MOST_COUNT
+"""Kinds of a term of `Valuation` (`appraisal_kernels`, where the compiled appraisal reads them too)."""
 MEMO_LIMIT = 4096
 """Entries a `Valuation` memo holds before it starts afresh (a bound on memory over many games)."""
 
@@ -202,6 +203,18 @@ class Valuation:
                 value += amount
             self._head.append(value)
             self._tail.append(terms[first:])
+        # The same, as the compiled appraisal reads them (`appraisal_kernels.card_value`): the head, then each term.
+        width = max((len(tail) for tail in self._tail), default=0)
+        self.value_ints = np.zeros((len(self._tail), AK.V_TAIL + 2 * width), dtype=np.int64)
+        """Per card: how many terms follow its head, then each term's (kind, argument)."""
+        self.value_floats = np.zeros((len(self._tail), 1 + width), dtype=np.float64)
+        """Per card: its head, then each term's amount."""
+        for card, (head, tail) in enumerate(zip(self._head, self._tail, strict=True)):
+            self.value_ints[card, AK.V_TAIL_N] = len(tail)
+            self.value_floats[card, 0] = head
+            for t, (kind, arg, amount) in enumerate(tail):
+                self.value_ints[card, AK.V_TAIL + 2 * t : AK.V_TAIL + 2 * t + 2] = kind, arg
+                self.value_floats[card, 1 + t] = amount
         self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
         self._decks: dict[frozenset[int], tuple[int, ...]] = {}
 
@@ -403,105 +416,131 @@ def best_duel_collections(
     return best
 
 
-def _without(pool: Sequence[int], taken: Sequence[int]) -> list[int]:
-    """`pool` in order less one copy of each card of `taken` (the first copies, as `list.remove` took them)."""
-    left = dict.fromkeys(taken, 0)
-    for c in taken:
-        left[c] += 1
-    kept = []
-    for c in pool:
-        if left.get(c):
-            left[c] -= 1
-        else:
-            kept.append(c)
-    return kept
+class AppraisalTables:
+    """What the compiled appraisal (`appraisal_kernels.appraise_binder`) reads of a card set, as arrays made once
+    (`appraisal_tables`): the facts table, each symbol's Duel Mode category, the deck kinds' limits, the collection
+    VP chart, and each set's face-down distribution (`set_distribution`: card ids and chances, -1 after the last)."""
+
+    def __init__(self, cards: MarketCards) -> None:
+        known = facts(cards)
+        slots = {kind: slot for slot, kind in enumerate(DECK_LIMITS)}
+        symbols = sorted({symbol for found in known.symbols for symbol in found})
+        ids = {symbol: i for i, symbol in enumerate(symbols)}
+        width = max((len(found) for found in known.symbols), default=0)
+        self.facts = np.full((len(known.kind), AK.F_SYMBOLS + width), -1, dtype=np.int64)
+        """One row a card: `appraisal_kernels`' F_* columns."""
+        for c, kind in enumerate(known.kind):
+            row = self.facts[c]
+            row[AK.F_KIND], row[AK.F_SINGLE], row[AK.F_BITS] = kind, int(known.single[c]), known.bits[c]
+            row[AK.F_STARS], row[AK.F_SLOT] = known.stars[c], slots.get(kind, AK.NO_SLOT)
+            # Ascending ids in the sorted order of the symbols: the order `collection_groups` meets them in.
+            row[AK.F_SYMBOLS_N] = len(known.symbols[c])
+            row[AK.F_SYMBOLS : AK.F_SYMBOLS + len(known.symbols[c])] = [ids[symbol] for symbol in known.symbols[c]]
+        self.category_of = np.array(
+            [DUEL_KINDS.index(symbol[0]) if symbol[0] in DUEL_KINDS else AK.NO_CATEGORY for symbol in symbols],
+            dtype=np.int64,
+        )
+        """Each symbol's Duel Mode category (its index in DUEL_KINDS), by symbol id."""
+        self.limits = np.array(list(DECK_LIMITS.values()), dtype=np.int64)
+        """Each deck kind's limit, in DECK_LIMITS' order."""
+        self.collection_vp = np.array(COLLECTION_VP, dtype=np.int64)
+        """Collection VP by size (COLLECTION_VP)."""
+        distributions = [set_distribution(cards, s) for s in range(max(known.set_of, default=-1) + 1)]
+        longest = max((len(found) for found in distributions), default=0)
+        self.set_cards = np.full((len(distributions), longest), -1, dtype=np.int64)
+        """Each set's cards (`set_distribution`), -1 after the last."""
+        self.set_chances = np.zeros((len(distributions), longest), dtype=np.float64)
+        """The chance of each of them (the same floats `set_distribution` gives)."""
+        for s, found in enumerate(distributions):
+            for k, (card, chance) in enumerate(found):
+                self.set_cards[s, k], self.set_chances[s, k] = card, chance
+        self.numbers = np.array([PLAYED_SHARE, DECK_DOLLARS, float(MONEY_PER_VP)], dtype=np.float64)
+        """PLAYED_SHARE, DECK_DOLLARS and MONEY_PER_VP, as the kernel reads them."""
+
+
+def appraisal_tables(cards: MarketCards) -> AppraisalTables:
+    """The card set's `AppraisalTables`, made once and kept with the compiled cards."""
+    found: AppraisalTables | None = cards.memo.get("appraisal_tables")
+    if found is None:
+        found = cards.memo["appraisal_tables"] = AppraisalTables(cards)
+    return found
 
 
 class Appraisal:
-    """What greedy knows about one seat at one moment: its deck, collection and the worth of any card to it."""
+    """What greedy knows about one seat at one moment: its deck, collection and the worth of any card to it.
 
-    def __init__(self, state: MarketState, p: int) -> None:
+    Worked out in one compiled call (`appraisal_kernels.appraise_binder`, the Python appraisal's arithmetic operation
+    for operation) for every card at once: a seat is asked about the store's sets, the aftermarket and every other
+    binder, so most cards are asked about anyway, and one call costs less than the Python appraisal's first few
+    answers (docs/benchmarks.md)."""
+
+    def __init__(self, state: MarketState, p: int, metagame: tuple[int, ...] | None = None) -> None:
         cards = state.cards
         self.cards = cards
-        known = self.facts = facts(cards)
         binder = state.seats[p].binder
-        self.metagame = revealed_metagame(state)
+        self.metagame = revealed_metagame(state) if metagame is None else metagame
+        """The revealed metagame cards the appraisal was made under."""
         self.valuation = valuation(cards, self.metagame)
-        self.deck = list(self.valuation.best_deck(binder))
-        self.scope = self.valuation.context(self.deck)
-        self.weakest: dict[int, float] = {}
-        for kind, limit in DECK_LIMITS.items():
-            values = [self.valuation.value(c, self.scope) for c in self.deck if known.kind[c] == kind]
-            self.weakest[kind] = min(values) if len(values) >= limit else 0.0
-        rest = _without(binder, self.deck)
         self.duel = state.duel
-        self.groups = collection_groups(cards, rest)
-        if state.duel:
-            elemental, typed = best_duel_collections(cards, rest, self.groups)
-            self.collection = elemental + typed
-            self.duel_sizes = {DUEL_KINDS[0]: len(elemental), DUEL_KINDS[1]: len(typed)}
-        else:
-            self.collection = best_collection(cards, rest, groups=self.groups)
-        self.collection_size = len(self.collection)
-        best = collection_vp(self.collection_size) if self.collection_size >= 2 else 0
-        self._gains = [collection_vp(size) - best for size in range(cards.collection_max + 1)]
-        """Collection VP gained by a collection of each size over the best one now (`collection_gain`)."""
-        self.owned = set(binder)
+        """Whether the game is in Duel Mode (collections are then an Elemental and a Type one)."""
         self.can_resell = state.segment < LAST_CALL
-        self.spare = _without(rest, self.collection)
+        """Whether the aftermarket still takes cards, so a card is worth at least its star rating."""
+        tables = appraisal_tables(cards)
+        ints, counts, _weakest, deck_gains, collection_gains, use_worths, worths, set_worths = AK.appraise_binder(
+            np.array(binder, dtype=np.int64),
+            self.duel,
+            self.can_resell,
+            cards.collection_max,
+            tables.facts,
+            tables.category_of,
+            tables.limits,
+            tables.collection_vp,
+            tables.set_cards,
+            tables.set_chances,
+            self.valuation.value_ints,
+            self.valuation.value_floats,
+            tables.numbers,
+            DUEL_RP_PER_CARD,
+        )
+        n_deck, n_collection = int(counts[0]), int(counts[1])
+        listed = ints.tolist()
+        self.deck: list[int] = listed[:n_deck]
+        """The seat's best deck (`best_deck`)."""
+        self.collection: list[int] = listed[n_deck : n_deck + n_collection]
+        """Its best collection from the cards outside the deck (Duel Mode: the Elemental one, then the Type one)."""
+        self.spare: list[int] = listed[n_deck + n_collection :]
+        """The binder's cards in neither, in binder order."""
+        self.owned = set(binder)
+        """The distinct cards the seat owns."""
         self.kept = set(self.deck) | set(self.collection)
-        # An appraisal is asked about the same cards turn after turn (the store's sets, the other binders).
-        self._use_worth: dict[int, float] = {}
-        self.set_worth: dict[int, float] = {}
-        """A face-down card's worth by its set (greedy's `_set_worth`), kept for the turns this appraisal serves."""
+        """The cards it would not part with."""
+        # As arrays: only the search's `Outlook` reads these, for a few cards.
+        self._deck_gains = deck_gains
+        self._collection_gains = collection_gains
+        # As lists: greedy reads these for every card of the store, the aftermarket and the other binders, and a
+        # list's item is read faster than an array's.
+        self._use_worths: list[float] = use_worths.tolist()
+        self._worths: list[float] = worths.tolist()
+        self.set_worths: list[float] = set_worths.tolist()
+        """A face-down card's worth by its set (greedy's `_set_worth`): the set's cards' worths weighed by copies."""
 
     def deck_gain(self, card: int) -> float:
-        """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck)."""
-        if card in self.owned:
-            return 0.0
-        value = self.valuation.value(card, self.scope)
-        return max(0.0, value - self.weakest[self.facts.kind[card]])
+        """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck; 0 for a metagame
+        card, which no deck holds)."""
+        return float(self._deck_gains[card])
 
     def collection_gain(self, card: int) -> int:
         """Collection VP gained by adding `card` to the cards outside the deck (Duel Mode: collection RP)."""
-        stars = self.facts.stars[card]
-        if self.duel:
-            return self.duel_gain(card, stars)
-        gains, groups, most = self._gains, self.groups, self.cards.collection_max
-        gain = 0
-        for symbol in self.facts.symbols[card]:
-            group = groups.get(symbol)
-            # Without a group the card alone is no collection (size 1).
-            if group is not None:
-                size = min(len(group) + (0 if stars in group else 1), most)
-                if size >= 2 and gains[size] > gain:
-                    gain = gains[size]
-        return gain
-
-    def duel_gain(self, card: int, stars: int) -> int:
-        """Duel Mode: RP the card adds to the Elemental or the Type collection (10 a card, from two cards up)."""
-        gain = 0
-        for symbol in self.facts.symbols[card]:
-            group = self.groups.get(symbol, {})
-            size = min(len(group) + (0 if stars in group else 1), self.cards.collection_max)
-            now = self.duel_sizes[symbol[0]]
-            if size >= 2 and size > now:
-                gain = max(gain, DUEL_RP_PER_CARD * (size - now))
-        return gain
+        return int(self._collection_gains[card])
 
     def use_worth(self, card: int) -> float:
         """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
         tournament RP, priced like deck value)."""
-        found = self._use_worth.get(card)
-        if found is None:
-            rate = DECK_DOLLARS if self.duel else float(MONEY_PER_VP)
-            found = self._use_worth[card] = max(DECK_DOLLARS * self.deck_gain(card), rate * self.collection_gain(card))
-        return found
+        return self._use_worths[card]
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
-        resale = float(self.facts.stars[card]) if self.can_resell else 0.0
-        return max(self.use_worth(card), resale)
+        return self._worths[card]
 
 
 def appraise(state: MarketState, p: int) -> Appraisal:
@@ -509,7 +548,8 @@ def appraise(state: MarketState, p: int) -> Appraisal:
     segment or the revealed metagame changed, since an appraisal reads nothing else of the state. Kept with the
     cards, so every greedy seat shares it: each seat's binder changes between two turns of another, and four seats
     appraising each other made four of every appraisal (measured: most of a whole game's time)."""
-    key = (state.duel, state.segment, revealed_metagame(state), tuple(state.seats[p].binder))
+    metagame = revealed_metagame(state)
+    key = (state.duel, state.segment, metagame, tuple(state.seats[p].binder))
     memo: dict[tuple[bool, int, tuple[int, ...], tuple[int, ...]], Appraisal] = state.cards.memo.setdefault(
         "appraisals", {}
     )
@@ -517,7 +557,7 @@ def appraise(state: MarketState, p: int) -> Appraisal:
     if found is None:
         if len(memo) > MEMO_LIMIT // 16:
             memo.clear()
-        found = memo[key] = Appraisal(state, p)
+        found = memo[key] = Appraisal(state, p, metagame)
     return found
 
 
@@ -539,16 +579,6 @@ class GreedyMarket:
         """Seat p's appraisal (`appraise`)."""
         return appraise(state, p)
 
-    def _set_worth(self, appraisal: Appraisal, cards: MarketCards, set_index: int) -> float:
-        found = appraisal.set_worth.get(set_index)
-        if found is None:
-            if set_index not in self._distributions:
-                self._distributions[set_index] = set_distribution(cards, set_index)
-            worth = appraisal.worth
-            found = sum([p * worth(c) for c, p in self._distributions[set_index]])
-            appraisal.set_worth[set_index] = found
-        return found
-
     def act(self, state: MarketState, p: int) -> Action:
         """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
         cards = state.cards
@@ -569,14 +599,11 @@ class GreedyMarket:
 
         # A purchase the seat cannot pay for is no offer (`legal`): skipped before it is priced.
         money = seat.money
-        seen_sets: dict[int, float] = {}
+        set_worths = appraisal.set_worths
         for index, card in enumerate(state.store_area):
             if known.price[card] > money:
                 continue
-            set_index = known.set_of[card]
-            if set_index not in seen_sets:
-                seen_sets[set_index] = self._set_worth(appraisal, cards, set_index)
-            ratio = beats(seen_sets[set_index], known.price[card])
+            ratio = beats(set_worths[known.set_of[card]], known.price[card])
             if ratio is not None:
                 action = Action(BUY_STORE, index=index)
                 if legal(state, p, action):
@@ -639,8 +666,9 @@ class GreedyMarket:
         return card not in self.appraise(state, p).kept
 
     def deck(self, state: MarketState, p: int) -> list[int]:
-        """The best deck by deck value, under the metagame revealed this round."""
-        return best_deck(state.cards, state.seats[p].binder, revealed_metagame(state))
+        """The best deck by deck value, under the metagame revealed this round: the appraisal's (`best_deck`'s deck,
+        worked out by the compiled appraisal and most often already made for the seat's last turn)."""
+        return list(appraise(state, p).deck)
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
         """The largest collection from the cards outside the deck."""
@@ -965,7 +993,7 @@ class SearchMarket(GreedyMarket):
                 continue
             sets.add(key)
             distribution = self._distributions.setdefault(key[0], set_distribution(cards, key[0]))
-            worth = self._set_worth(appraisal, cards, key[0])
+            worth = appraisal.set_worths[key[0]]
             offers.append((worth, key[1], Action(BUY_STORE, index=index), distribution, True))
         for index, listing in enumerate(state.aftermarket):
             if listing.owner != p:

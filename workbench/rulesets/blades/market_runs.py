@@ -29,7 +29,7 @@ from workbench.rulesets.blades.market import (
     new_game,
     play_game,
 )
-from workbench.rulesets.blades.market_policy import MARKET_POLICIES, make_policy
+from workbench.rulesets.blades.market_policy import MARKET_POLICIES, Appraisal, make_policy
 from workbench.rulesets.blades.market_rng import MarketRng
 
 MAX_GAMES = 100_000
@@ -40,10 +40,11 @@ processes, after every piece of `PIECE_GAMES` and every `PATIENCE_SECONDS` while
 PARALLEL_GAMES = 200
 """From this many whole games in one run on, they play on worker processes. Fewer play in this process: starting a
 worker costs seconds: in a fresh process, importing the workbench took 0.6-0.7 s and its first game (loading the
-engine from the cache) 0.2 s, before the spawn itself; 200 greedy games take about 4 s of one core at today's
-50 a second (`workbench bench --ruleset blades`)."""
+engine from the cache) 0.2 s, before the spawn itself; 200 games of a greedy seat against three random ones take
+about 2.5-3 s of one core at 70-80 a second (`tests/rulesets/blades/whole_game_speed.py 200 greedy random`, with
+greedy's compiled appraisal; docs/benchmarks.md)."""
 PIECE_GAMES = 25
-"""Whole games per piece sent to a worker: about half a second of greedy play at 50 games a second, small enough
+"""Whole games per piece sent to a worker: about a third of a second of greedy play, small enough
 that two workers end together and a Cancel is heard soon, large enough that sending the cards (82 KB pickled)
 costs nothing."""
 PATIENCE_SECONDS = 0.25
@@ -223,6 +224,15 @@ def play_full_games(
     started = time.perf_counter()
     results = play_game_runs([(cards, seed, games)], policies, progress, workers)[0]
     return FullGameRuns(cards, policies, seed, results, time.perf_counter() - started)
+
+
+def warm_whole_game(cardset: CardSet, options: Mapping[str, OptionValue]) -> None:
+    """Compile (or load from Numba's cache) what a whole game compiles beside the tournament engine: greedy's
+    appraisal (`appraisal_kernels`), by appraising seat A's opening binder once. `workbench warm blades` and the app's
+    background warm-up call it after the engine, so a designer's first whole-game run does not wait for it."""
+    cards = compile_market(cardset, options)
+    state = new_game(cards, MarketRng(0), [0] * int(options["players"]))
+    Appraisal(state, 0)
 
 
 def check_games(games: int) -> None:
@@ -411,8 +421,6 @@ def health_lines(summary: Mapping[str, Any]) -> list[str]:
 def opening_value_per_dollar(cards: MarketCards) -> dict[int, float]:
     """Per store card: what it is worth to a seat holding only its opening cards (greedy's appraisal: deck value,
     collection value or resale, in dollars) per dollar of its store price. Averaged over the starter sets."""
-    from workbench.rulesets.blades.market_policy import Appraisal
-
     players = int(cards.options["players"])
     ratios: dict[int, list[float]] = {c: [] for c in set(cards.store_cards)}
     for starter in range(len(cards.starters)):
