@@ -137,6 +137,33 @@ def best_deck(
 
 
 @kernel
+def distinct_owned(binder: IntArray, n_cards: EngineInt) -> tuple[Any, IntArray, int]:
+    """Which cards `binder` holds (by card id), the distinct ones in ascending order, and how many."""
+    owned = np.zeros(n_cards, dtype=np.bool_)
+    for k in range(binder.shape[0]):
+        owned[binder[k]] = True
+    distinct = np.empty(binder.shape[0], dtype=np.int64)
+    n_distinct = 0
+    for c in range(n_cards):
+        if owned[c]:
+            distinct[n_distinct] = c
+            n_distinct += 1
+    return owned, distinct, n_distinct
+
+
+@kernel
+def deck_of(
+    binder: IntArray, facts: IntArray, limits: IntArray, value_ints: IntArray, value_floats: Any, numbers: Any
+) -> IntArray:
+    """The best deck of the cards `binder` holds (`best_deck`), for `market_policy.Valuation.best_deck`: what the
+    search's `Outlook` and greedy's Power Creep pick ask of binders no seat holds."""
+    _owned, distinct, n_distinct = distinct_owned(binder, facts.shape[0])
+    deck = np.empty(limits.sum(), dtype=np.int64)
+    n_deck = best_deck(facts, value_ints, value_floats, numbers[0], limits, distinct, n_distinct, deck)
+    return deck[:n_deck].copy()
+
+
+@kernel
 def without(pool: IntArray, n_pool: EngineInt, taken: IntArray, n_taken: EngineInt, out: IntArray) -> int:
     """`pool` in order less one copy of each card of `taken` (the first copies), written into `out`; how many."""
     left = np.zeros(n_taken, dtype=np.int64)
@@ -234,15 +261,7 @@ def appraise_binder(
     played_share, deck_dollars, money_per_vp = numbers[0], numbers[1], numbers[2]
     n_cards = facts.shape[0]
     n_binder = binder.shape[0]
-    owned = np.zeros(n_cards, dtype=np.bool_)
-    for k in range(n_binder):
-        owned[binder[k]] = True
-    distinct = np.empty(n_binder, dtype=np.int64)
-    n_distinct = 0
-    for c in range(n_cards):
-        if owned[c]:
-            distinct[n_distinct] = c
-            n_distinct += 1
+    owned, distinct, n_distinct = distinct_owned(binder, n_cards)
     deck = np.empty(limits.sum(), dtype=np.int64)
     n_deck = best_deck(facts, value_ints, value_floats, played_share, limits, distinct, n_distinct, deck)
     singles = np.empty(n_deck, dtype=np.int64)

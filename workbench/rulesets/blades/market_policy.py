@@ -121,34 +121,6 @@ def facts(cards: MarketCards) -> CardFacts:
     return found
 
 
-def _deck_context(cards: MarketCards, deck: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Symbol bits and star ratings of the deck's singles: what `per symbol` and `per stars` conditions count."""
-    known = facts(cards)
-    singles = [c for c in deck if known.single[c]]
-    return [known.bits[c] for c in singles], [known.stars[c] for c in singles]
-
-
-def card_value(
-    cards: MarketCards, card: int, bits: Sequence[int], stars: Sequence[int], metagame: Sequence[int] = ()
-) -> float:
-    """Estimated RP a card brings to a deck whose singles have these symbol bits and star ratings, under the
-    revealed `metagame` cards: the card's `Valuation` terms, counted afresh against this deck (what
-    `Valuation.value` remembers)."""
-    value, terms = valuation(cards, metagame).terms[card]
-    for kind, arg, amount in terms:
-        if kind == CONSTANT:
-            value += amount
-            continue
-        if kind == PER_SYMBOL_COUNT:
-            count = sum(1 for b in bits if b & arg)
-        elif kind == PER_STARS_AT_LEAST_COUNT:
-            count = sum(1 for s in stars if s >= arg)
-        else:
-            count = sum(1 for s in stars if s <= arg)
-        value += amount * (PLAYED_SHARE * count)
-    return value
-
-
 def best_deck(cards: MarketCards, owned: Sequence[int], metagame: Sequence[int] = ()) -> list[int]:
     """The highest-value legal deck from `owned` under the revealed `metagame` cards: values first against every
     owned card, then against the deck."""
@@ -163,14 +135,14 @@ MEMO_LIMIT = 4096
 
 
 class Valuation:
-    """`card_value` and `best_deck` for one card set, with the arithmetic that does not depend on the deck done once
-    and the results remembered. Greedy's time went there (measured: 95% of a whole game in `card_value` and the
-    appraisals around it); the values are the same floats, added in the same order, so every decision is the same.
+    """`card_value` and `best_deck` for one card set, with the arithmetic that does not depend on the deck done once:
+    each card's terms, and the arrays the compiled appraisal reads them from (`value_ints`, `value_floats`). Greedy's
+    time went there (measured: 95% of a whole game in `card_value` and the appraisals around it); the values are the
+    same floats, added in the same order, so every decision is the same.
 
     A card's value against a deck is a fixed part plus, per `gain ... per` clause that counts the deck, a coefficient
-    times PLAYED_SHARE times the count; the counts depend only on the deck's singles as a multiset, so the values
-    of one deck are kept by its sorted singles, and a best deck by the set of distinct cards owned (the ranking's
-    ties go to the lower card id, so the binder's order does not matter).
+    times PLAYED_SHARE times the count of the deck's singles it counts. Best decks are remembered by the set of
+    distinct cards owned.
 
     One `Valuation` holds for one set of revealed metagame cards (`metagame`): a single's fixed part includes what
     their Score clauses pay for it ("Every Player activates the Metagame Score effects for themselves"), each
@@ -184,38 +156,34 @@ class Valuation:
         self.single = known.single
         self.bits = known.bits
         self.stars = known.stars
-        self.price = known.price
-        self.kind = known.kind
         self.terms = [self._terms(card) for card in range(len(cards.cards))]
+        """Per card: its value before counting the deck, and its terms (`_terms`, with the metagame's bonus)."""
         if self.metagame:
             for card in range(len(cards.cards)):
                 bonus = self.metagame_bonus(card)
                 if bonus:
                     self.terms[card][1].append((CONSTANT, 0, bonus))
-        # Each card's value up to its first term that counts the deck (the same additions in the same order), and
-        # the terms from there on: a card without such a term has one value whatever the deck, read without a memo
-        # (two cards in three of the sample's).
-        self._head: list[float] = []
-        self._tail: list[list[tuple[int, int, float]]] = []
+        # As the compiled appraisal reads them (`appraisal_kernels.card_value`): each card's value up to its first term
+        # that counts the deck (the same additions in the same order), then the terms from there on.
+        heads: list[float] = []
+        tails: list[list[tuple[int, int, float]]] = []
         for value, terms in self.terms:
             first = next((i for i, term in enumerate(terms) if term[0] != CONSTANT), len(terms))
             for _, _, amount in terms[:first]:
                 value += amount
-            self._head.append(value)
-            self._tail.append(terms[first:])
-        # The same, as the compiled appraisal reads them (`appraisal_kernels.card_value`): the head, then each term.
-        width = max((len(tail) for tail in self._tail), default=0)
-        self.value_ints = np.zeros((len(self._tail), AK.V_TAIL + 2 * width), dtype=np.int64)
+            heads.append(value)
+            tails.append(terms[first:])
+        width = max((len(tail) for tail in tails), default=0)
+        self.value_ints = np.zeros((len(tails), AK.V_TAIL + 2 * width), dtype=np.int64)
         """Per card: how many terms follow its head, then each term's (kind, argument)."""
-        self.value_floats = np.zeros((len(self._tail), 1 + width), dtype=np.float64)
+        self.value_floats = np.zeros((len(tails), 1 + width), dtype=np.float64)
         """Per card: its head, then each term's amount."""
-        for card, (head, tail) in enumerate(zip(self._head, self._tail, strict=True)):
+        for card, (head, tail) in enumerate(zip(heads, tails, strict=True)):
             self.value_ints[card, AK.V_TAIL_N] = len(tail)
             self.value_floats[card, 0] = head
             for t, (kind, arg, amount) in enumerate(tail):
                 self.value_ints[card, AK.V_TAIL + 2 * t : AK.V_TAIL + 2 * t + 2] = kind, arg
                 self.value_floats[card, 1 + t] = amount
-        self._contexts: dict[tuple[int, ...], tuple[dict[int, float], dict[tuple[int, int], int], list[int]]] = {}
         self._decks: dict[frozenset[int], tuple[int, ...]] = {}
 
     def _terms(self, card: int) -> tuple[float, list[tuple[int, int, float]]]:
@@ -271,20 +239,6 @@ class Valuation:
                     bonus += amount * PLAYED_SHARE
         return bonus
 
-    def context(self, deck: Sequence[int]) -> tuple[dict[int, float], dict[tuple[int, int], int], list[int]]:
-        """The remembered values, counts and sorted singles of a deck context (`deck`'s singles)."""
-        single = self.single
-        singles = [c for c in deck if single[c]]
-        singles.sort()
-        key = tuple(singles)
-        found = self._contexts.get(key)
-        if found is None:
-            if len(self._contexts) > MEMO_LIMIT:
-                self._contexts.clear()
-            found = ({}, {}, singles)
-            self._contexts[key] = found
-        return found
-
     def _count(self, kind: int, arg: int, singles: list[int]) -> int:
         # The length of a list comprehension: about twice as fast as summing a generator's ones.
         if kind == PER_SYMBOL_COUNT:
@@ -295,55 +249,24 @@ class Valuation:
             return len([c for c in singles if stars[c] >= arg])
         return len([c for c in singles if stars[c] <= arg])
 
-    def value(self, card: int, context: tuple[dict[int, float], dict[tuple[int, int], int], list[int]]) -> float:
-        """`card_value` of the card against the context's deck."""
-        terms = self._tail[card]
-        if not terms:
-            return self._head[card]
-        values, counts, singles = context
-        found = values.get(card)
-        if found is not None:
-            return found
-        value = self._head[card]
-        for kind, arg, amount in terms:
-            if kind == CONSTANT:
-                value += amount
-            else:
-                count = counts.get((kind, arg))
-                if count is None:
-                    count = counts[(kind, arg)] = self._count(kind, arg, singles)
-                value += amount * (PLAYED_SHARE * count)
-        values[card] = value
-        return value
-
     def best_deck(self, owned: Sequence[int]) -> tuple[int, ...]:
-        """`best_deck`, remembered by the distinct cards owned."""
+        """`best_deck` (the compiled `appraisal_kernels.deck_of`), remembered by the distinct cards owned: the
+        ranking's ties go to the lower card id, so the binder's order does not matter."""
         key = frozenset(owned)
         found = self._decks.get(key)
-        if found is not None:
-            return found
-        distinct = sorted(key)
-        context: Sequence[int] = distinct
-        deck: list[int] = []
-        value, kinds, head, tail = self.value, self.kind, self._head, self._tail
-        # Each kind ranked apart (a deck takes the first cards of each kind by the one ranking): three short sorts.
-        members = {kind: [c for c in distinct if kinds[c] == kind] for kind in DECK_LIMITS}
-        previous = None
-        for _ in range(2):
-            scope = self.context(context)
-            if scope is previous:
-                # The deck keeps every single owned: the same context ranks the cards the same.
-                break
-            previous = scope
-            deck = []
-            for kind, limit in DECK_LIMITS.items():
-                # The pairs sort as the keys (-value, card) did: no key call per card.
-                ranked = sorted([(-(value(c, scope) if tail[c] else head[c]), c) for c in members[kind]])
-                deck.extend([c for _, c in ranked[:limit]])
-            context = deck
-        if len(self._decks) > MEMO_LIMIT:
-            self._decks.clear()
-        self._decks[key] = found = tuple(deck)
+        if found is None:
+            if len(self._decks) > MEMO_LIMIT:
+                self._decks.clear()
+            tables = appraisal_tables(self.cards)
+            deck = AK.deck_of(
+                np.array(sorted(key), dtype=np.int64),
+                tables.facts,
+                tables.limits,
+                self.value_ints,
+                self.value_floats,
+                tables.numbers,
+            )
+            found = self._decks[key] = tuple(deck.tolist())
         return found
 
 
