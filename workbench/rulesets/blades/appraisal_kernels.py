@@ -37,6 +37,24 @@ NO_CATEGORY = -1
 
 
 @rules_kernel
+def copy_into(source: IntArray, n: EngineInt, target: IntArray, at: EngineInt) -> EngineInt:
+    """`source[:n]` written into `target` from `at` on; where the next write goes. (Written out as a loop, as the
+    kernels' other array copies and fills are: numpy's slice assignment and reductions cost seconds of compile.)"""
+    for k in range(n):
+        target[at + k] = source[k]
+    return at + n
+
+
+@rules_kernel
+def deck_room(limits: IntArray) -> int:
+    """The most cards a deck holds: the deck kinds' limits added up."""
+    room = 0
+    for slot in range(limits.shape[0]):
+        room += limits[slot]
+    return room
+
+
+@rules_kernel
 def term_count(facts: IntArray, singles: IntArray, n_singles: EngineInt, kind: EngineInt, arg: EngineInt) -> int:
     """How many of the context's singles a counting term counts (`Valuation._count`)."""
     count = 0
@@ -88,7 +106,7 @@ def singles_of(facts: IntArray, cards: IntArray, n: EngineInt, out: IntArray) ->
     return m
 
 
-@kernel
+@rules_kernel
 def best_deck(
     facts: IntArray,
     value_ints: IntArray,
@@ -98,15 +116,17 @@ def best_deck(
     distinct: IntArray,
     n_distinct: EngineInt,
     deck: IntArray,
+    scratch: IntArray,
+    values: Any,
 ) -> int:
     """`Valuation.best_deck` of the distinct cards owned (ascending): twice, the cards of each deck kind (in
     DECK_LIMITS' order) ranked by value against the context, highest first and the lower card id on a tie, the
-    kind's limit taken; the context first every card owned, then the deck so made. Writes the deck; its length."""
-    context = distinct[:n_distinct].copy()
-    n_context = n_distinct
-    singles = np.empty(n_distinct, dtype=np.int64)
-    values = np.empty(n_distinct, dtype=np.float64)
-    order = np.empty(n_distinct, dtype=np.int64)
+    kind's limit taken; the context first every card owned, then the deck so made. Writes the deck; its length.
+    `scratch` (3 x n_distinct words) and `values` (n_distinct) are its working room."""
+    context = scratch[:n_distinct]
+    singles = scratch[n_distinct : 2 * n_distinct]
+    order = scratch[2 * n_distinct : 3 * n_distinct]
+    n_context = copy_into(distinct, n_distinct, context, np.int64(0))
     n_deck = 0
     for _ in range(2):
         n_singles = singles_of(facts, context, n_context, singles)
@@ -131,24 +151,24 @@ def best_deck(
             for i in range(min(m, limits[slot])):
                 deck[n_deck] = order[i]
                 n_deck += 1
-        context = deck[:n_deck].copy()
-        n_context = n_deck
+        n_context = copy_into(deck, n_deck, context, np.int64(0))
     return n_deck
 
 
-@kernel
-def distinct_owned(binder: IntArray, n_cards: EngineInt) -> tuple[Any, IntArray, int]:
-    """Which cards `binder` holds (by card id), the distinct ones in ascending order, and how many."""
-    owned = np.zeros(n_cards, dtype=np.bool_)
+@rules_kernel
+def distinct_owned(binder: IntArray, owned: Any, distinct: IntArray) -> int:
+    """Which cards `binder` holds, marked in `owned` (by card id), and the distinct ones in ascending order written
+    into `distinct`; how many."""
+    for c in range(owned.shape[0]):
+        owned[c] = False
     for k in range(binder.shape[0]):
         owned[binder[k]] = True
-    distinct = np.empty(binder.shape[0], dtype=np.int64)
     n_distinct = 0
-    for c in range(n_cards):
+    for c in range(owned.shape[0]):
         if owned[c]:
             distinct[n_distinct] = c
             n_distinct += 1
-    return owned, distinct, n_distinct
+    return n_distinct
 
 
 @kernel
@@ -157,16 +177,25 @@ def deck_of(
 ) -> IntArray:
     """The best deck of the cards `binder` holds (`best_deck`), for `market_policy.Valuation.best_deck`: what the
     search's `Outlook` and greedy's Power Creep pick ask of binders no seat holds."""
-    _owned, distinct, n_distinct = distinct_owned(binder, facts.shape[0])
-    deck = np.empty(limits.sum(), dtype=np.int64)
-    n_deck = best_deck(facts, value_ints, value_floats, numbers[0], limits, distinct, n_distinct, deck)
-    return deck[:n_deck].copy()
+    n = binder.shape[0]
+    distinct = np.empty(n, dtype=np.int64)
+    n_distinct = distinct_owned(binder, np.empty(facts.shape[0], dtype=np.bool_), distinct)
+    deck = np.empty(deck_room(limits), dtype=np.int64)
+    scratch = np.empty(3 * n, dtype=np.int64)
+    n_deck = best_deck(
+        facts, value_ints, value_floats, numbers[0], limits, distinct, n_distinct, deck, scratch, np.empty(n)
+    )
+    found = np.empty(n_deck, dtype=np.int64)
+    copy_into(deck, n_deck, found, np.int64(0))
+    return found
 
 
-@kernel
-def without(pool: IntArray, n_pool: EngineInt, taken: IntArray, n_taken: EngineInt, out: IntArray) -> int:
-    """`pool` in order less one copy of each card of `taken` (the first copies), written into `out`; how many."""
-    left = np.zeros(n_taken, dtype=np.int64)
+@rules_kernel
+def without(
+    pool: IntArray, n_pool: EngineInt, taken: IntArray, n_taken: EngineInt, out: IntArray, left: IntArray
+) -> int:
+    """`pool` in order less one copy of each card of `taken` (the first copies), written into `out`; how many.
+    `left` (n_taken words) is its working room."""
     for k in range(n_taken):
         left[k] = 1
     m = 0
@@ -191,8 +220,10 @@ def collection_groups(
     """For each symbol, one card per star rating among `pool` (the first seen): `group_card[symbol, stars]` (-1:
     none), `group_size[symbol]` the ratings held, `seen` the symbols in the order first met (a Python dict's
     order); how many symbols."""
-    group_card[:, :] = -1
-    group_size[:] = 0
+    for symbol in range(group_size.shape[0]):
+        group_size[symbol] = 0
+        for rating in range(group_card.shape[1]):
+            group_card[symbol, rating] = -1
     n_seen = 0
     for i in range(n_pool):
         c = pool[i]
@@ -261,9 +292,17 @@ def appraise_binder(
     played_share, deck_dollars, money_per_vp = numbers[0], numbers[1], numbers[2]
     n_cards = facts.shape[0]
     n_binder = binder.shape[0]
-    owned, distinct, n_distinct = distinct_owned(binder, n_cards)
-    deck = np.empty(limits.sum(), dtype=np.int64)
-    n_deck = best_deck(facts, value_ints, value_floats, played_share, limits, distinct, n_distinct, deck)
+    owned = np.empty(n_cards, dtype=np.bool_)
+    distinct = np.empty(n_binder, dtype=np.int64)
+    n_distinct = distinct_owned(binder, owned, distinct)
+    room = deck_room(limits)
+    deck = np.empty(room, dtype=np.int64)
+    scratch = np.empty(3 * n_binder, dtype=np.int64)
+    n_deck = best_deck(
+        facts, value_ints, value_floats, played_share, limits, distinct, n_distinct, deck, scratch, np.empty(n_binder)
+    )
+    # `without`'s working room: one word a card taken (the deck, a collection).
+    taken = np.empty(max(room, 2 * most), dtype=np.int64)
     singles = np.empty(n_deck, dtype=np.int64)
     n_singles = singles_of(facts, deck, n_deck, singles)
     weakest = np.zeros(limits.shape[0], dtype=np.float64)
@@ -279,9 +318,11 @@ def appraise_binder(
                 held += 1
         weakest[slot] = low if held >= limits[slot] else 0.0
     rest = np.empty(n_binder, dtype=np.int64)
-    n_rest = without(binder, n_binder, deck, n_deck, rest)
+    n_rest = without(binder, n_binder, deck, n_deck, rest, taken)
     n_symbols = category_of.shape[0]
-    ratings = 1 + facts[:, F_STARS].max() if n_cards > 0 else 1
+    ratings = 1
+    for c in range(n_cards):
+        ratings = max(ratings, facts[c, F_STARS] + 1)
     group_card = np.empty((n_symbols, ratings), dtype=np.int64)
     group_size = np.empty(n_symbols, dtype=np.int64)
     seen = np.empty(n_symbols, dtype=np.int64)
@@ -299,23 +340,24 @@ def appraise_binder(
         other_seen = np.empty(n_symbols, dtype=np.int64)
         best_total = 0
         for first in range(2):
-            n_one = best_collection(group_card, group_size, seen, n_seen, category_of, first, most, one)
-            n_left = without(rest, n_rest, one, n_one, left)
+            n_one = best_collection(group_card, group_size, seen, n_seen, category_of, np.int64(first), most, one)
+            n_left = without(rest, n_rest, one, n_one, left, taken)
             n_other_seen = collection_groups(facts, left, n_left, other_card, other_size, other_seen)
             n_other = best_collection(
-                other_card, other_size, other_seen, n_other_seen, category_of, 1 - first, most, other
+                other_card, other_size, other_seen, n_other_seen, category_of, np.int64(1 - first), most, other
             )
             if n_one + n_other > best_total:
                 best_total = n_one + n_other
                 elemental, typed = (one, other) if first == 0 else (other, one)
                 sizes[0], sizes[1] = (n_one, n_other) if first == 0 else (n_other, n_one)
-                collection[: sizes[0]] = elemental[: sizes[0]]
-                collection[sizes[0] : sizes[0] + sizes[1]] = typed[: sizes[1]]
+                copy_into(typed, sizes[1], collection, copy_into(elemental, sizes[0], collection, np.int64(0)))
         n_collection = sizes[0] + sizes[1]
     else:
-        n_collection = best_collection(group_card, group_size, seen, n_seen, category_of, NO_CATEGORY, most, collection)
+        n_collection = best_collection(
+            group_card, group_size, seen, n_seen, category_of, np.int64(NO_CATEGORY), most, collection
+        )
     spare = np.empty(n_rest, dtype=np.int64)
-    n_spare = without(rest, n_rest, collection, n_collection, spare)
+    n_spare = without(rest, n_rest, collection, n_collection, spare, taken)
     top = collection_vp.shape[0] - 1
     now = collection_vp[min(n_collection, top)] if n_collection >= 2 else 0
     deck_gains = np.zeros(n_cards, dtype=np.float64)
@@ -356,8 +398,9 @@ def appraise_binder(
             total += set_chances[s, k] * worths[set_cards[s, k]]
         set_worths[s] = total
     ints = np.empty(n_deck + n_collection + n_spare, dtype=np.int64)
-    ints[:n_deck] = deck[:n_deck]
-    ints[n_deck : n_deck + n_collection] = collection[:n_collection]
-    ints[n_deck + n_collection :] = spare[:n_spare]
-    counts = np.array([n_deck, n_collection, n_spare, sizes[0], sizes[1]], dtype=np.int64)
+    copy_into(
+        spare, n_spare, ints, copy_into(collection, n_collection, ints, copy_into(deck, n_deck, ints, np.int64(0)))
+    )
+    counts = np.empty(5, dtype=np.int64)
+    counts[0], counts[1], counts[2], counts[3], counts[4] = n_deck, n_collection, n_spare, sizes[0], sizes[1]
     return ints, counts, weakest, deck_gains, collection_gains, use_worths, worths, set_worths
