@@ -40,9 +40,11 @@ processes, after every piece of `PIECE_GAMES` and every `PATIENCE_SECONDS` while
 PARALLEL_GAMES = 200
 """From this many whole games in one run on, they play on worker processes. Fewer play in this process: starting a
 worker costs seconds: in a fresh process, importing the workbench took 0.6-0.7 s and its first game (loading the
-engine from the cache) 0.2 s, before the spawn itself; 200 games of a greedy seat against three random ones take
-about 2.5-3 s of one core at 70-80 a second (`tests/rulesets/blades/whole_game_speed.py 200 greedy random`, with
-greedy's compiled appraisal; docs/benchmarks.md)."""
+engine from the cache) 0.2 s, before the spawn itself. With greedy's compiled appraisal 200 games are about where
+the two break even (`workbench simulate blades/blades_sample --option game=full --matches N --seed 1 --workers W`,
+2026-11-30, 2 cores, wall clock, two rounds): a greedy seat against random ones, 200 games 4.12 / 4.08 s on one
+process and 4.05 / 3.96 s on two, 300 games 5.51 / 5.38 s and 4.63 / 4.72 s; four greedy seats, 200 games 3.24 /
+3.09 s and 3.44 / 3.38 s, 400 games 4.67 / 4.60 s and 4.15 / 4.09 s."""
 PIECE_GAMES = 25
 """Whole games per piece sent to a worker: about a third of a second of greedy play, small enough
 that two workers end together and a Cancel is heard soon, large enough that sending the cards (82 KB pickled)
