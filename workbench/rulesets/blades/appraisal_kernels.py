@@ -292,17 +292,12 @@ def appraise_binder(
     played_share, deck_dollars, money_per_vp = numbers[0], numbers[1], numbers[2]
     n_cards = facts.shape[0]
     n_binder = binder.shape[0]
+    deck = deck_of(binder, facts, limits, value_ints, value_floats, numbers)
+    n_deck = deck.shape[0]
     owned = np.empty(n_cards, dtype=np.bool_)
-    distinct = np.empty(n_binder, dtype=np.int64)
-    n_distinct = distinct_owned(binder, owned, distinct)
-    room = deck_room(limits)
-    deck = np.empty(room, dtype=np.int64)
-    scratch = np.empty(3 * n_binder, dtype=np.int64)
-    n_deck = best_deck(
-        facts, value_ints, value_floats, played_share, limits, distinct, n_distinct, deck, scratch, np.empty(n_binder)
-    )
+    distinct_owned(binder, owned, np.empty(n_binder, dtype=np.int64))
     # `without`'s working room: one word a card taken (the deck, a collection).
-    taken = np.empty(max(room, 2 * most), dtype=np.int64)
+    taken = np.empty(max(n_deck, 2 * most), dtype=np.int64)
     singles = np.empty(n_deck, dtype=np.int64)
     n_singles = singles_of(facts, deck, n_deck, singles)
     weakest = np.zeros(limits.shape[0], dtype=np.float64)
