@@ -81,7 +81,7 @@ def card_value(
     singles: IntArray,
     n_singles: EngineInt,
 ) -> float:
-    """The card's value against a deck whose singles are `singles[:n_singles]` (`Valuation.value`): its head, then
+    """The card's value against a deck whose singles are `singles[:n_singles]` (`Valuation`'s terms): its head, then
     each later term added in order, a counting one as amount * (PLAYED_SHARE * count)."""
     value = value_floats[card, 0]
     for t in range(value_ints[card, V_TAIL_N]):
@@ -283,12 +283,13 @@ def appraise_binder(
     value_floats: Any,
     numbers: Any,
     duel_rp: EngineInt,
-) -> tuple[IntArray, IntArray, Any, Any, IntArray, Any, Any, Any]:
+) -> tuple[IntArray, IntArray, Any, IntArray, Any, Any, Any]:
     """Greedy's appraisal of a seat holding `binder` (`market_policy.Appraisal`, module docstring): returns (ints,
-    counts, weakest, deck gains, collection gains, use worths, worths, set worths), where `ints` holds the deck, the
+    counts, deck gains, collection gains, use worths, worths, set worths), where `ints` holds the deck, the
     collection and the spare cards one after the other (`counts`: their lengths, then Duel Mode's Elemental and Type
-    collection sizes), `weakest` the lowest deck value of each full deck kind, and the others are by card (sets: by
-    set index). `numbers`: PLAYED_SHARE, DECK_DOLLARS and MONEY_PER_VP as floats; `duel_rp`: DUEL_RP_PER_CARD."""
+    collection sizes), and the others are by card (sets: by set index). A card's deck gain is its value against the
+    deck less the weakest deck card of its kind (0 while the kind is not full). `numbers`: PLAYED_SHARE, DECK_DOLLARS
+    and MONEY_PER_VP as floats; `duel_rp`: DUEL_RP_PER_CARD."""
     played_share, deck_dollars, money_per_vp = numbers[0], numbers[1], numbers[2]
     n_cards = facts.shape[0]
     n_binder = binder.shape[0]
@@ -398,4 +399,4 @@ def appraise_binder(
     )
     counts = np.empty(5, dtype=np.int64)
     counts[0], counts[1], counts[2], counts[3], counts[4] = n_deck, n_collection, n_spare, sizes[0], sizes[1]
-    return ints, counts, weakest, deck_gains, collection_gains, use_worths, worths, set_worths
+    return ints, counts, deck_gains, collection_gains, use_worths, worths, set_worths
