@@ -121,12 +121,6 @@ def facts(cards: MarketCards) -> CardFacts:
     return found
 
 
-def best_deck(cards: MarketCards, owned: Sequence[int], metagame: Sequence[int] = ()) -> list[int]:
-    """The highest-value legal deck from `owned` under the revealed `metagame` cards: values first against every
-    owned card, then against the deck."""
-    return list(valuation(cards, metagame).best_deck(owned))
-
-
 CONSTANT, PER_SYMBOL_COUNT = AK.CONSTANT, AK.PER_SYMBOL_COUNT
 PER_STARS_AT_LEAST_COUNT, PER_STARS_AT_MOST_COUNT = AK.PER_STARS_AT_LEAST_COUNT, AK.PER_STARS_AT_MOST_COUNT
 """Kinds of a term of `Valuation` (`appraisal_kernels`, where the compiled appraisal reads them too)."""
@@ -135,9 +129,9 @@ MEMO_LIMIT = 4096
 
 
 class Valuation:
-    """`card_value` and `best_deck` for one card set, with the arithmetic that does not depend on the deck done once:
+    """Card values and best decks for one card set, with the arithmetic that does not depend on the deck done once:
     each card's terms, and the arrays the compiled appraisal reads them from (`value_ints`, `value_floats`). Greedy's
-    time went there (measured: 95% of a whole game in `card_value` and the appraisals around it); the values are the
+    time went there (measured: 95% of a whole game in card values and the appraisals around them); the values are the
     same floats, added in the same order, so every decision is the same.
 
     A card's value against a deck is a fixed part plus, per `gain ... per` clause that counts the deck, a coefficient
@@ -250,8 +244,9 @@ class Valuation:
         return len([c for c in singles if stars[c] <= arg])
 
     def best_deck(self, owned: Sequence[int]) -> tuple[int, ...]:
-        """`best_deck` (the compiled `appraisal_kernels.deck_of`), remembered by the distinct cards owned: the
-        ranking's ties go to the lower card id, so the binder's order does not matter."""
+        """The highest-value legal deck from `owned` (values first against every owned card, then against the deck;
+        the compiled `appraisal_kernels.deck_of`), remembered by the distinct cards owned: the ranking's ties go to the
+        lower card id, so the binder's order does not matter."""
         key = frozenset(owned)
         found = self._decks.get(key)
         if found is None:
@@ -428,7 +423,7 @@ class Appraisal:
         n_deck, n_collection = int(counts[0]), int(counts[1])
         listed = ints.tolist()
         self.deck: list[int] = listed[:n_deck]
-        """The seat's best deck (`best_deck`)."""
+        """The seat's best deck (`Valuation.best_deck`)."""
         self.collection: list[int] = listed[n_deck : n_deck + n_collection]
         """Its best collection from the cards outside the deck (Duel Mode: the Elemental one, then the Type one)."""
         self.spare: list[int] = listed[n_deck + n_collection :]
@@ -589,8 +584,9 @@ class GreedyMarket:
         return card not in self.appraise(state, p).kept
 
     def deck(self, state: MarketState, p: int) -> list[int]:
-        """The best deck by deck value, under the metagame revealed this round: the appraisal's (`best_deck`'s deck,
-        worked out by the compiled appraisal and most often already made for the seat's last turn)."""
+        """The best deck by deck value, under the metagame revealed this round: the appraisal's
+        (`Valuation.best_deck`'s deck, worked out by the compiled appraisal and most often already made for the seat's
+        last turn)."""
         return list(appraise(state, p).deck)
 
     def collection(self, state: MarketState, p: int, deck: Sequence[int]) -> list[int]:
