@@ -690,7 +690,6 @@ class BladesAdapter(Adapter):
         "events": "the trace, the record's own",
         "search": "the search's words",
         "pool": "determinize's scratch",
-        "actions": "the action list, rewritten by the next listing",
         "probe": "a policy's second action list",
         "counters": "the batch's counters, the record's own",
     }
@@ -703,7 +702,27 @@ class BladesAdapter(Adapter):
         policies: tuple[int, int] = (GREEDY, RANDOM),
         options: dict[str, Any] | None = None,
     ) -> Match:
-        # No turn cap in a tournament: the state after `turn_cap` turns of the tournament's own loop.
+        # No turn cap in a tournament: the state after `turn_cap` turns of the tournament, at the next turn's first
+        # decision (or its end).
+        m = self._set_up(seed, policies, options)
+        E, st, g = self.E, m.arrays["st"][0], m.G["g"]
+        E.open_tournament(g, st)
+        for _ in range(turn_cap):
+            if E.is_over(st):
+                break
+            E.play_turn_out(g, st)
+            E.advance(g, st, False)
+        if E.is_over(st):
+            self._record(st)
+        return m
+
+    def _record(self, st: Any) -> None:
+        """The tournament's counters closed as the batch closes them (`record_tournament`)."""
+        n = np.zeros(1, dtype=np.int64)
+        self.E.record_tournament(st, np.int64(0), n.astype(np.int8), n.astype(np.int32), n, n.copy(), n.copy())
+
+    def _set_up(self, seed: int, policies: tuple[int, int], options: dict[str, Any] | None = None) -> Match:
+        """The tournament of `seed` set up on the bundled set's first deck against its last, three seats."""
         E = self.E
         _, compiled, decks = _bundled("blades", {"players": 3} | (options or {}))
         cards = E.batch_cards(compiled, decks[0], decks[-1])
@@ -711,18 +730,36 @@ class BladesAdapter(Adapter):
         record[0] = E.new_state(compiled.options)
         st = record[0]
         st.store[: len(cards.store)] = cards.store
+        E.begin_match_counters(st.counters, np.int64(0))
         E.setup_tournament(
             cards.g, st, cards.deck_a, cards.deck_b, seed, seed % 2, policies[0], policies[1], len(cards.store),
             cards.meta,
         )  # fmt: skip
-        players = int(st.game[E.G_PLAYERS])
-        p = int(st.game[E.G_FIRST])
-        for _ in range(turn_cap):
-            if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
-                st.game[E.G_TURN] += 1
-                E.take_turn(cards.g, st, p)
-            p = (p + 1) % players
-        return Match({"g": cards.g, "compiled": compiled}, {"st": record}, {"seats": players})
+        return Match({"g": cards.g, "compiled": compiled}, {"st": record}, {"seats": int(st.game[E.G_PLAYERS])})
+
+    not_stepped = ""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        # A whole tournament (it has no turn cap), three seats; the batch's counters are closed as the batch closes
+        # them (`record_tournament`).
+        E = self.E
+        m = self._set_up(seed, policies)
+        st, g = m.arrays["st"][0], m.G["g"]
+        E.open_tournament(g, st)
+        out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+        applied = 0
+        while not E.is_over(st):
+            rows = [int(v) for v in out[: E.legal_actions(g, st, out)]]
+            # The rows the rules kept as they opened the decision (what `decide` reads) are the ones listed now.
+            assert [int(v) for v in st.actions[: int(st.game[E.G_LISTED])]] == rows
+            row = int(E.decide(g, st, 0)) if choose is None else choose(m, rows)
+            assert rows and row in rows, (row, rows)
+            E.apply(g, st, np.int64(row))
+            applied += 1
+        self._record(st)
+        return m, applied
 
     def blank(self, m: Match) -> Match:
         return Match(m.G, {"st": _record(self.E.STATE_DTYPE)}, dict(m.extra))
@@ -732,8 +769,15 @@ class BladesAdapter(Adapter):
 
     def live(self, m: Match) -> dict[str, Any]:
         # The effect queue's rows from its head to its tail (a ring): the rest is spent; the store's cards past its
-        # total are room no rule reads.
+        # total are room no rule reads; the action list past the open decision's rows (G_LISTED) likewise.
         E, live = self.E, super().live(m)
+        live["actions"][int(live["game"][E.G_LISTED]) :] = 0
+        # The trace's rows past its length (an untraced record counts its trace full and never writes it: `new_state`
+        # leaves those rows unwritten).
+        if int(live["ecount"][0]) >= E.MAX_TRACE_EVENTS:
+            live["events"][:] = 0
+        else:
+            live["events"][int(live["ecount"][0]) :] = 0
         head, tail = int(live["game"][E.G_QHEAD]), int(live["game"][E.G_QTAIL])
         waiting = [row % E.QUEUE_SIZE for row in range(head, tail)]
         spent = np.ones(E.QUEUE_SIZE, dtype=bool)
@@ -937,48 +981,21 @@ def _source_doors(E: Any, log: Checks) -> None:
 
 
 def _blades_doors(E: Any, log: Checks) -> None:
-    """Millennium Blades: the rule code lists the open decision into `out` and asks a policy door (`choose`, or the
-    turn's `choose_turn_action` and `choose_single`), whose answer must be in that list, itself `legal_actions`' list
-    now; then an applier per decision kind takes it, with the decision still open: its action must be listed. The
-    game data is the batch's own (`batch_cards`): each door's `g`, kept for the appliers that take none."""
+    """Millennium Blades: every row is taken with `take(g, st, row)` (`apply` takes it so, then plays on), whoever
+    chose it (the play loop's policies, the search's rollouts): each must be listed by `legal_actions` for the
+    decision open then."""
+    real_take = E.take
 
-    def relisted(g: Any, st: Any) -> list[int]:
+    def checked_take(g: Any, st: Any, action: Any) -> None:
         out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-        return [int(v) for v in out[: E.legal_actions(g, st, out)]]
+        listed = [int(v) for v in out[: E.legal_actions(g, st, out)]]
+        kind = E.DECISION_NAMES[int(st.game[E.G_DECISION])]
+        log.check(f"take, {kind}", int(action) in listed, lambda: f"action {action}, listed {listed}")
+        real_take(g, st, action)
 
-    for name in ("choose", "choose_turn_action", "choose_single"):
-
-        def after(action: Any, g: Any, st: Any, out: Any, n: Any, name: str = name) -> None:
-            log.G["g"] = g
-            listed = [int(v) for v in out[:n]]
-            again = relisted(g, st)
-            ok = n >= 1 and listed == again and int(action) in listed
-            kind = E.DECISION_NAMES[int(st.game[E.G_DECISION])]
-            log.check(f"{name}, {kind}", ok, lambda: f"answer {action}, listed {listed}, listed now {again}")
-
-        _wrap(E, name, None, after)
-    appliers = {
-        "apply_turn_action": (1, 2),
-        "apply_single": (1, 2),
-        "apply_scurry": (1, 2),
-        "apply_reaction": (1, 2),
-        "apply_flip": (1, 2),
-        "apply_discarder": (1, 2),
-        "apply_give_up": (0, 1),
-        "apply_clash_opponent": (1, 2),
-    }
-    for name, (st_at, action_at) in appliers.items():
-
-        def before(*args: Any, name: str = name, st_at: int = st_at, action_at: int = action_at) -> None:
-            st, action = args[st_at], int(args[action_at])
-            listed = relisted(args[0] if st_at == 1 else log.G["g"], st)
-            log.check(name, action in listed, lambda: f"action {action}, listed {listed}")
-
-        _wrap(E, name, before)
-    # The callers look each door up in their own module (`rules` calls the doors and the appliers, bound there): the
-    # package's wrapper goes into every module of the engine that holds the name.
-    for name in ("choose", "choose_turn_action", "choose_single", *appliers):
-        E.replace_everywhere(name, getattr(E, name))
+    # `rules` calls `take` (in `apply`), `search` calls it in a rollout's turn: the wrapper goes into every module of
+    # the engine that holds the name.
+    E.replace_everywhere("take", checked_take)
 
 
 DOORS: dict[str, Callable[[Any, Checks], None]] = {

@@ -20,12 +20,10 @@ from workbench.rulesets import RULESETS
 
 ENGINES = Path(__file__).resolve().parent.parent / "workbench" / "rulesets"
 
-POLICY_OR_LOOP = re.compile(
-    r"^(choose|decide|policy_|greedy|random_|search|rollout|play_|setup_|new$|take_turn$|end_replay$)"
-)
+POLICY_OR_LOOP = re.compile(r"^(choose|decide|policy_|greedy|random_|search|rollout|play_|setup_|new$|end_replay$)")
 """Names of the functions that may read a side's policy: the policies' questions (`choose_*`, `decide*`,
 `policy_*`, `greedy*`, `random_*`), the search (`search*`, `rollout`), and the loops that set a match up, play it and
-hand turns to the side's policy (`setup_*`, `play_*`, `new`, `take_turn`, circles' `end_replay` which restores the
+hand turns to the side's policy (`setup_*`, `play_*`, `new`, circles' `end_replay` which restores the
 rollout policy after a replay)."""
 
 RULE_NAMES = re.compile(r"^(legal|apply|resolve|attack|move|summon|fight|damage|score|draw|close|start_|end_turn)")

@@ -39,24 +39,17 @@ def positions(players: int, matches: int) -> list[tuple[list[int], list[int], li
                 g, st, cards.deck_a, cards.deck_b, 500_001 + m, m % 2, GREEDY, GREEDY, len(store), cards.meta
             )
             seen = []
-            p = int(st.game[E.G_FIRST])
-            passes = 0
-            while passes < players:
-                if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
-                    E.clone(st, sim)
-                    plays = [
-                        int(min(st.side[q, E.S_HAND], st.side[q, E.S_SLOTS] - st.side[q, E.S_USED]))
-                        for q in range(players)
-                    ]
-                    E.final_scoring(g, sim, int(st.options[E.O_VP_ROUND]))
-                    seen.append(([int(sim.side[q, E.S_RP]) for q in range(players)], plays))
-                    st.game[E.G_TURN] += 1
-                    E.take_turn(g, st, p)
-                    passes = 0
-                else:
-                    passes += 1
-                p = (p + 1) % players
-            E.final_scoring(g, st, int(st.options[E.O_VP_ROUND]))
+            E.open_tournament(g, st)
+            while not E.is_over(st):
+                # At a turn's first decision: the position scored as if the tournament ended now.
+                E.clone(st, sim)
+                plays = [
+                    int(min(st.side[q, E.S_HAND], st.side[q, E.S_SLOTS] - st.side[q, E.S_USED])) for q in range(players)
+                ]
+                E.final_scoring(g, sim, int(st.options[E.O_VP_ROUND]))
+                seen.append(([int(sim.side[q, E.S_RP]) for q in range(players)], plays))
+                E.play_turn_out(g, st)
+                E.advance(g, st, False)  # to the next turn's first decision, or the end and the final scoring
             final = [int(st.side[q, E.S_RP]) for q in range(players)]
             rows += [(now, plays, final) for now, plays in seen]
     return rows

@@ -120,18 +120,31 @@ class Board:
         return Common(self.g, self.st)
 
     def drain(self) -> None:
-        E.resolve_queue(*self.common())
+        """What the rule called left waiting: its decisions by the seats' policies, its effects resolved."""
+        E.settle(*self.common())
 
     def clash(self, p: int, name: str, clause: int = 0, with_all: int = 0, where: int = 0) -> int:
-        winner = E.clash(*self.common(), p, where, self.comp.card_id(name), clause, with_all)
+        winner = int(E.clash(*self.common(), p, where, self.comp.card_id(name), clause, with_all))
         self.drain()
+        if winner == -3:  # the one opponent was p's decision: the clash's result is in the trace
+            results = [row for row in self.events[: int(self.st["ecount"][0])] if row[2] == E.EV_CLASH_RESULT]
+            winner = int(results[-1][1])
         return winner
 
     def place(self, p: int, name: str, insert_at: int = -1) -> int:
-        return E.place_single(*self.common(), p, self.comp.card_id(name), insert_at)
+        """A single placed as a turn places it: its Play and Next effects resolved, then its placing ended."""
+        card = self.comp.card_id(name)
+        s = int(E.place_single(*self.common(), p, card, insert_at))
+        self.drain()
+        E.single_placed(*self.common(), p, s, card)
+        return s
 
     def action(self, p: int, where: int, clause: int = 0) -> None:
+        """An Action used as a turn uses it: its effects resolved, then its card flipped and what that fires."""
         E.use_action(*self.common(), p, where, clause)
+        self.drain()
+        E.flip_source(*self.common(), p, where)
+        self.drain()
 
     def flip(self, q: int, s: int, by: int) -> None:
         E.flip_slot(self.g, self.st, q, s, by, -1)
@@ -641,11 +654,11 @@ def test_the_top_card_and_the_reactions_the_rules_keep_are_the_tableau_s_after_e
                 cards.meta,
             )  # fmt: skip
             before = [int(st.side[q, E.S_REACTS]) for q in range(players)]
-            p = int(st.game[E.G_FIRST])
+            E.open_tournament(cards.g, st)
             for _ in range(players * 8):
-                if st.side[p, E.S_HAND] > 0 and st.side[p, E.S_USED] < st.side[p, E.S_SLOTS]:
-                    st.game[E.G_TURN] += 1
-                    E.take_turn(cards.g, st, p)
+                if E.is_over(st):
+                    break
+                E.play_turn_out(cards.g, st)  # one turn, every decision by its seat's policy
                 for q in range(players):
                     used = int(st.side[q, E.S_USED])
                     up = [s for s in range(used) if st.tab[q, s, E.TB_UP] == 1]
@@ -660,7 +673,7 @@ def test_the_top_card_and_the_reactions_the_rules_keep_are_the_tableau_s_after_e
                     reactions_used += int(before[q] & ~reacting != 0)
                     before[q] = reacting
                     checked += 1
-                p = (p + 1) % players
+                E.advance(cards.g, st, True)  # the seat loop, to the next turn's first decision (or the end)
     assert checked > 4_000 and moved_left > 100 and reactions_used > 20
 
 

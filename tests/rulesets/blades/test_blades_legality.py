@@ -1,10 +1,9 @@
 """The rules' interface: every policy takes only actions the rules listed, and every decision kind is reached.
 
 Plain Python (NUMBA_DISABLE_JIT=1, in a subprocess: the flag is read when numba is first imported) over every bundled
-deck pair, with the policies' entry `choose` and every decision kind's applier wrapped: each time a policy is asked,
-the open decision's actions are listed anew by `legal_actions` (the kind-blind dispatcher) and must be the list the
-rule code handed the policy; the policy's answer must be one of them; and the applier that follows must receive that
-answer. The wrapped run must then give the compiled engine's results exactly.
+deck pair and a set of discards and attachments, with `take` wrapped (the rules take every row through it, `apply`
+included): each row taken must be one `legal_actions` lists for the open decision at that point, and every decision
+kind must be reached. The wrapped run must then give the compiled engine's results exactly.
 """
 
 from __future__ import annotations
@@ -38,61 +37,22 @@ from workbench.simulate import batch_seeds, compile_for
 
 asked = {}
 refused = []
-pending = []
-def asking(name):
-    inner = getattr(E, name)
-
-    def wrapped(g, st, out, n):
-        kind = int(st.game[E.G_DECISION])
-        listed = [int(v) for v in out[:n]]
-        again = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
-        relisted = [int(v) for v in again[: E.legal_actions(g, st, again)]]
-        action = int(inner(g, st, out, n))
-        label = E.DECISION_NAMES[kind]
-        asked[label] = asked.get(label, 0) + 1
-        if kind == E.D_NONE or n < 1 or relisted != listed or action not in listed:
-            refused.append([label, action, listed, relisted])
-        pending.append((kind, action))
-        return action
-
-    E.replace_everywhere(name, wrapped)  # in every engine module that calls it
+take = E.take
 
 
-# `choose` asks any decision's policy; the turn loop asks its Action and single decisions' policies directly.
-for name in ("choose", "choose_turn_action", "choose_single"):
-    asking(name)
-
-APPLIERS = {
-    "apply_turn_action": (2, (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)),
-    "apply_single": (2, (E.D_SINGLE,)),
-    "apply_scurry": (2, (E.D_SCURRY,)),
-    "apply_reaction": (2, (E.D_REACTION,)),
-    "apply_flip": (2, (E.D_FLIP_OWN, E.D_FLIP_OPPONENT)),
-    "apply_discarder": (2, (E.D_DISCARDER,)),
-    "apply_give_up": (1, (E.D_GIVE_UP,)),
-    "apply_clash_opponent": (2, (E.D_CLASH_OPPONENT,)),
-}
+def taking(g, st, action):
+    # Every row the rules take (`apply` takes each through `take`) must be one `legal_actions` lists at that point.
+    kind = int(st.game[E.G_DECISION])
+    again = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+    listed = [int(v) for v in again[: E.legal_actions(g, st, again)]]
+    label = E.DECISION_NAMES[kind]
+    asked[label] = asked.get(label, 0) + 1
+    if kind == E.D_NONE or not listed or int(action) not in listed:
+        refused.append([label, int(action), listed])
+    take(g, st, action)
 
 
-def applying(name, at, kinds):
-    inner = getattr(E, name)
-
-    def wrapped(*args):
-        # The action a policy chose last must be what its decision's applier takes, for that decision's kind (the
-        # turn loop does a NO_ACTION's little work in place, without the applier).
-        while pending and pending[-1][0] in (E.D_ACTION_BEFORE, E.D_ACTION_AFTER) and pending[-1][1] == E.NO_ACTION:
-            pending.pop()
-        kind, action = pending.pop() if pending else (E.D_NONE, None)
-        st_kind = int(args[1 if name != "apply_give_up" else 0].game[E.G_DECISION])
-        if kind not in kinds or st_kind != kind or int(args[at]) != action:
-            refused.append([name, int(args[at]), E.DECISION_NAMES[kind], E.DECISION_NAMES[st_kind]])
-        return inner(*args)
-
-    E.replace_everywhere(name, wrapped)  # in every engine module that calls it
-
-
-for name, (at, kinds) in APPLIERS.items():
-    applying(name, at, kinds)
+E.replace_everywhere("take", taking)  # in every engine module that calls it
 policy_a, policy_b, players, count = (int(v) for v in sys.argv[1:5])
 options = {"players": players, "search_rollouts": 2}
 results = []
@@ -108,8 +68,7 @@ for path, deck_names in ((bundled_sets("blades")[0], None), (sys.argv[5], json.l
             seeds, first = batch_seeds(17, count)[0]
             winners, turns, counters, extras = engine.play_batch(compiled, a, b, seeds, first, policy_a, policy_b)
             results.append([winners.tolist(), turns.tolist(), counters.tolist(), extras["vp"].tolist()])
-left = [entry for entry in pending if entry[1] != E.NO_ACTION or entry[0] not in (E.D_ACTION_BEFORE, E.D_ACTION_AFTER)]
-print(json.dumps({"refused": refused, "asked": asked, "left": len(left), "results": results}))
+print(json.dumps({"refused": refused, "asked": asked, "results": results}))
 """
 
 DISCARD_ROWS = [
@@ -197,7 +156,6 @@ def test_the_policies_take_only_actions_the_rules_listed(
     )
     wrapped = json.loads(done.stdout)
     assert wrapped["refused"] == []
-    assert wrapped["left"] == 0
     assert wrapped["results"] == _compiled_results(policy_a, policy_b, players, count, extra)
     if policy_a != 2:
         assert set(wrapped["asked"]) == KINDS, sorted(wrapped["asked"])
@@ -228,8 +186,23 @@ def _listed(comp: E.CompiledCards, st: Any) -> list[int]:
     return [int(v) for v in out[: E.legal_actions(E.whole_set(comp), st, out)]]
 
 
+EFFECT_DECISIONS = (E.D_REACTION, E.D_FLIP_OWN, E.D_FLIP_OPPONENT, E.D_DISCARDER, E.D_GIVE_UP, E.D_CLASH_OPPONENT)
+
+
+def _begin_turn(comp: E.CompiledCards, st: Any, p: int) -> None:
+    st["game"][E.G_TURN] += 1
+    E.begin_turn(E.whole_set(comp), st, p)
+
+
 def _apply(comp: E.CompiledCards, st: Any, action: int) -> None:
-    E.apply(E.whole_set(comp), st, action)
+    """`action` taken and the rules played on to the turn's next decision or its end: an effect's decision on the way
+    (the discard's single) answered by its seat's policy."""
+    g = E.whole_set(comp)
+    E.take(g, st, action)
+    E.advance(g, st, True)
+    while st["game"][E.G_DECISION] in EFFECT_DECISIONS:
+        E.take(g, st, E.decide(g, st, 0))
+        E.advance(g, st, True)
 
 
 def test_an_action_before_that_empties_the_hand_leaves_no_single_to_play(discard_comp: E.CompiledCards) -> None:
@@ -237,7 +210,7 @@ def test_an_action_before_that_empties_the_hand_leaves_no_single_to_play(discard
     # will be unable to play a single if he or she has no cards in hand". Reading: the Action before may be taken
     # (it is listed), and when it empties the player's own hand there is no single left, so the turn ends.
     st = _two_seats(discard_comp, ["Cog"])
-    E.open_decision(st, E.D_ACTION_BEFORE, 0)
+    _begin_turn(discard_comp, st, 0)
     box_action = (E.W_BOX + 3) * E.MAX_CLAUSES
     assert _listed(discard_comp, st) == [box_action, E.NO_ACTION]
     _apply(discard_comp, st, box_action)
@@ -249,7 +222,7 @@ def test_the_turn_decisions_open_one_after_another(discard_comp: E.CompiledCards
     # "You can use one action per turn, either before or after playing a Single": no Action before, then the single
     # (any in hand), then the Action after; with the Action taken before, the single is the turn's last decision.
     st = _two_seats(discard_comp, ["Cog", "Brick"])
-    E.open_decision(st, E.D_ACTION_BEFORE, 0)
+    _begin_turn(discard_comp, st, 0)
     _apply(discard_comp, st, E.NO_ACTION)
     assert st["game"][E.G_DECISION] == E.D_SINGLE and _listed(discard_comp, st) == [0, 1]
     _apply(discard_comp, st, 1)
@@ -259,7 +232,7 @@ def test_the_turn_decisions_open_one_after_another(discard_comp: E.CompiledCards
     _apply(discard_comp, st, E.NO_ACTION)
     assert st["game"][E.G_DECISION] == E.D_NONE
     st = _two_seats(discard_comp, ["Cog", "Brick"])
-    E.open_decision(st, E.D_ACTION_BEFORE, 0)
+    _begin_turn(discard_comp, st, 0)
     _apply(discard_comp, st, (E.W_BOX + 3) * E.MAX_CLAUSES)  # greedy's own choice: discards the Cog
     assert st["game"][E.G_DECISION] == E.D_SINGLE and _listed(discard_comp, st) == [0]
     _apply(discard_comp, st, 0)

@@ -39,12 +39,23 @@ class Table:
         self.g = E.whole_set(comp)
         """The game data: every card of the set, so card ids are the set's."""
         self.work = E.search_state(comp)
+        self.turn_of = -1
+        """The seat whose turn is under way (-1: between turns)."""
+
+    def begin(self, p: int) -> None:
+        """Seat p's turn begins, its first decision open (where the search decides), unless it is under way."""
+        if self.turn_of != p:
+            self.st["game"][E.G_TURN] += 1
+            E.begin_turn(self.g, self.st, p)
+            self.turn_of = p
 
     def ids(self, names: Sequence[str]) -> list[int]:
         return [self.comp.card_id(n) for n in names]
 
     def decide(self, p: int, seed: int) -> int:
-        """The search's single for seat p now (-1: greedy's turn), its generator seeded with `seed`."""
+        """The search's single for seat p's turn (-1: greedy's turn), at its first decision, its generator seeded with
+        `seed`."""
+        self.begin(p)
         rng_seed(self.st["search"], seed)
         return int(E.search_decision(self.g, self.st, self.work["sim"], self.work["world"], p))
 
@@ -64,14 +75,15 @@ class Table:
         """Seat p plays its turn (`wanted`, -1: greedy's single), the rest of the tournament greedy; p's VP."""
         s = self.st
         state = (self.g, s)
-        s["game"][E.G_TURN] += 1
+        self.begin(p)
         # The search policy plays `wanted` at the seat's single decision (-1: greedy's single), as a rollout does.
         policy = int(s["side"][p, E.S_POLICY])
         s["side"][p, E.S_POLICY] = SEARCH
         s["search"][E.SR_WANTED] = wanted
-        E.take_turn(*state, p)
+        E.play_turn_out(*state)
+        self.turn_of = -1
         s["side"][p, E.S_POLICY] = policy
-        E.finish_rollout(*state, (p + 1) % int(s["game"][E.G_PLAYERS]), 0)  # depth 0: to the end
+        E.finish_rollout(*state, 0)  # depth 0: to the end
         return int(s["side"][p, E.S_VP])
 
 
@@ -292,8 +304,9 @@ def _played(comp: E.CompiledCards, turns: int) -> Table:
     s["side"][0, E.S_POLICY] = GREEDY
     players = int(s["game"][E.G_PLAYERS])
     for t in range(turns):
-        s["game"][E.G_TURN] += 1
-        E.take_turn(table.g, s, t % players)
+        table.begin(t % players)
+        E.play_turn_out(table.g, s)
+        table.turn_of = -1
     return table
 
 

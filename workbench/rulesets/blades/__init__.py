@@ -78,6 +78,15 @@ Version history:
   characters) hands out the round 1 and 2 winners' pro player cards, so the bundled Pro set (Marisol Quickdraw) is
   live. The `game` option's reading lists what the whole game leaves out (item 10): card-for-card trades, Blast
   Off PLUS, Venues, Draft, Liquidation, Turn-Based, Free Market, Millennium Accessories.
+- 1.4, engine 4 (every result unchanged, so neither version moves): the tournament rules stop at each decision and
+  return (issue 31, the play layer). A decision the rules open keeps its listed rows in the state (`actions`,
+  G_LISTED); an effect a decision interrupts (a seat's Reaction offers, a discard of several singles) keeps where it
+  is (G_ITEM) and goes on before the next queued effect; the tournament goes on by its stage (G_STAGE: the seat
+  loop, the rest of a turn). An Action decision with no Action to use is not opened (its one row, NO_ACTION, every
+  policy answered without a draw). The policies' doors the package bound into the rules are gone: tournaments are
+  played by the loop written once in `workbench.play_loop` (`play_out`: the deciding seat's `decide`, then
+  `apply`) in batches, traces, the whole game's tournaments and the search's rollouts. Greedy, random, epsilon and
+  search play exactly as before (results_fingerprint.py's ten digests, the market fingerprints, the golden trace).
 - 1.4, engine 4 (checks unchanged, so the ruleset version stays; greedy and random bit-identical: golden trace and
   results_fingerprint.py's nine greedy and random digests unchanged): the tournament `search` spends each decision's
   budget by successive halving (`workbench.search_kernels`, issue 33) instead of the same count for every candidate,

@@ -47,11 +47,15 @@ opens; with more, every position of A is equally likely over the alternation.
    themselves; placement by RP, VP by the chart of `vp_round`; tied players
    share the VP of the places they cover, rounded down.
 
-Rules and policies are apart: wherever the rules leave something to a player (the turn's Action before, single,
-Scurry slot and Action after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given
-up), they open a decision in the state (G_DECISION, G_ACTOR, D_*), list its legal actions (`legal_actions`, or the
-kind's own lister), ask the deciding seat's policy (`choose`: greedy, random, search or epsilon-greedy, section
-Policies) and apply the answer (`apply`, or the kind's own applier). No rule reads a seat's policy.
+Rules and policies are apart, and the engine keeps the engine contract (docs/simulation.md, *The engine contract*;
+as pgx and OpenSpiel): wherever the rules leave something to a player (the turn's Action before, single, Scurry slot
+and Action after; a Reaction, a flip's target, the opponent a discard or a clash takes, the single given up), they
+open a decision in the state (G_DECISION, G_ACTOR, D_*) and return. `legal_actions(g, st, out) -> n` lists its rows,
+the deciding seat's policy chooses one (`decide`: greedy, random, search or epsilon-greedy, section Policies) and
+`apply(g, st, row)` takes it and plays the rules on to the next decision (`advance`: what waits is resolved, an
+effect the decision interrupted first, G_ITEM, then the queue; then the tournament goes on by its stage, G_STAGE).
+So a tournament is played by `workbench.play_loop.play_out` and can be stepped from outside; no rule reads or asks a
+seat's policy. An Action decision with no Action to use is not opened (it has one row, NO_ACTION, and no choice).
 
 The per-match result for the two-sided runner is option `match_result`
 (winner code 0 = A, 1 = deck B's side, -1 = even): by default A against one
@@ -65,18 +69,19 @@ The package, one module per part, each importing only the ones before it:
 - `rules`: the rule kernels (the tableau, RP, the queue, flips, targets, the store and clashes, effects, a turn,
   setup, final scoring, whole tournaments) and the contract's four functions (`legal_actions`, `apply`, `clone`,
   `determinize`).
-- `policies`: the policies' doors `choose`, `choose_turn_action` and `choose_single`, greedy's estimates and choices,
-  random's, the search's single at its turn.
-- `search`: the search policy (candidates, worlds, rollouts, successive halving) and its tournament loop.
+- `policies`: greedy's estimates and choices, random's, the search's single at its turn, `decide` (the choice at an
+  open decision), the tournament and the batch played by the play loop (`play_tournament`, `play_matches`), and
+  `settle` (what a scenario test plays after calling one rule).
+- `search`: the search policy (candidates, worlds, rollouts, successive halving), `decide_searched` and its
+  tournament and batch.
 - `python_side`: card compilation, a batch's own cards (`batch_cards`, `game_data`), state records, batches, trace
   text, `ENGINE`.
 
-layout <- rules <- policies <- search <- python_side. One call goes the other way, and only at run time: the rules
-hand each decision to the policies' doors (`POLICY_DOOR`). This module binds those three names into `rules` as it is
-imported (`bind_policy_door`), before any kernel can compile, so `rules` imports no policy and the compiled code is
-the one the single module made. The package answers to every public name of its modules (`__getattr__`), as the
-single module did, so no caller changed; a test that wraps a kernel in an uncompiled run replaces it in every module
-that calls it (`replace_everywhere`).
+layout <- rules <- policies <- search <- python_side: the rules stop at each decision and return, and a tournament
+is played by `workbench.play_loop.play_out` (the batch kernels, the whole game's tournaments and the search's
+rollouts), so no call goes the other way. The package answers to every public name of its modules (`__getattr__`),
+as the single module did, so no caller changed; a test that wraps a kernel in an uncompiled run replaces it in every
+module that calls it (`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -85,18 +90,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
+from workbench.engines import names_of_modules, replace_in_modules
 from workbench.rulesets.blades.engine import layout, policies, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, rules, policies, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = ("choose", "choose_turn_action", "choose_single")
-"""The policies' kernels the rules call (every decision's `choose`; the turn loop's `choose_turn_action` and
-`choose_single`), defined in `policies`."""
-
-
-bind_policy_door(rules, policies, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
 _lookup = names_of_modules(__name__, MODULES)
 
 
@@ -110,7 +109,7 @@ def replace_everywhere(name: str, value: Any) -> None:
     """Set `name` to `value` in this package and in each of its modules that holds it.
 
     A kernel is looked up in the module of the code calling it (in an uncompiled run, NUMBA_DISABLE_JIT=1, at every
-    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls the doors and the
-    appliers (`apply_*`), `search` calls `take_turn`. tests/rulesets/blades/test_blades_legality.py and
-    tests/engine_contract_adapters.py wrap the doors and the appliers with it."""
+    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls `take` (in
+    `apply`) and `policies` and `search` call it too. tests/rulesets/blades/test_blades_legality.py and
+    tests/engine_contract_adapters.py wrap `take` with it."""
     replace_in_modules((sys.modules[__name__], *MODULES), name, value)

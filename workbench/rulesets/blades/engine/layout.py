@@ -219,13 +219,50 @@ player's record rather than in an array of its own because every kernel that res
     G_DX_ARG,
     G_DX_LIMIT,
     G_DX_BY,
-) = range(G_META + MAX_META_STACKS, G_META + MAX_META_STACKS + 10)
+    G_LISTED,
+) = range(G_META + MAX_META_STACKS, G_META + MAX_META_STACKS + 11)
 """The open decision (see D_*): its kind G_DECISION and the seat G_ACTOR that takes it. G_ACTED is 1 once the
 turn's Action is used, G_PLACING the single being placed (the Scurry decision's card). G_DX_* say what an effect's
 decision is about: the effect's source slot (`where`), card and clause, an argument (the flip's pick, the reaction's
 trigger, the discard's amount, the given-up single's use), the Anvil Drop limit (-1: none) and the seat whose effect
-it is."""
-GAME_WIDTH = G_DX_BY + 1
+it is. G_LISTED: how many legal actions the open decision has, listed by the rules as they opened it in the state's
+`actions` (`rules.open_decision`)."""
+(
+    G_STAGE,
+    G_SEAT,
+    G_PASSES,
+    G_CONT_A,
+    G_CONT_B,
+    G_ITEM,
+    G_IT_SEAT,
+    G_IT_A,
+    G_IT_B,
+    G_IT_C,
+    G_IT_D,
+    G_IT_E,
+    G_IT_F,
+) = range(G_LISTED + 1, G_LISTED + 14)
+"""Where the rules go on once no decision is open (the rules stop at each decision and return; `rules.advance`
+plays on from here). G_STAGE (STAGE_*) is the tournament's next step once the effects waiting are resolved: the
+seat loop at seat G_SEAT with G_PASSES seats passed in a row, or the rest of seat G_CURRENT's turn (G_CONT_A and
+G_CONT_B: the Action's source and whether it came before the single, or the placed single's slot and card).
+G_ITEM (IT_*) is an effect whose resolution a decision interrupted, with its own words G_IT_*: a Reaction offer
+going round a seat's cards (`react_on`) or a discard of several singles (`discard_on`); it goes on before the next
+queued effect, as it did when the rules asked the policy in the middle of it."""
+GAME_WIDTH = G_IT_F + 1
+
+STAGE_SEAT, STAGE_ACTION_FLIP, STAGE_ACTION_DONE, STAGE_PLACED, STAGE_TURN_OVER, STAGE_OVER = range(6)
+"""G_STAGE: STAGE_SEAT, the seat loop (a seat who can play takes a turn, one who cannot passes; every seat in a row
+passed: the end and the final scoring); STAGE_ACTION_FLIP, an Action's card is flipped once its effects are
+resolved ("perform the text on the card, then flip"); STAGE_ACTION_DONE, the turn's decision after an Action (the
+single after one taken before, when the hand still holds one); STAGE_PLACED, the placed single's Blast Off tokens and
+Next mark, then the Action after (unless one was taken before); STAGE_TURN_OVER, the turn ends once the decision open
+closes with nothing after it (every turn decision opens with it); STAGE_OVER, the tournament is scored and over."""
+IT_NONE, IT_REACT, IT_DISCARD = range(3)
+"""G_ITEM: no interrupted effect; a seat's Reaction offers on one trigger (G_IT_SEAT the seat, G_IT_A the trigger,
+G_IT_B the next source to look at, G_IT_C how many there are, G_IT_D the source's clauses still to offer, G_IT_E the
+source, G_IT_F its card); a discard (G_IT_SEAT the seat discarding, G_IT_A how many, G_IT_B the seat whose effect it
+is, G_IT_C the effect's card, G_IT_D singles discarded so far)."""
 
 # ---- the effect queue -----------------------------------------------------------------------------------------------
 Q_KIND, Q_PLAYER, Q_WHERE, Q_CARD, Q_CLAUSE, Q_PART, Q_ARG = range(7)
@@ -253,7 +290,10 @@ SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
 """The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`)."""
 SR_WANTED = int(SR_ORDER + MAX_CANDIDATES)
 """The single the search chose for its seat's turn (-1: greedy's), played at the seat's single decision."""
-SEARCH_WORDS = SR_WANTED + 1
+SR_TURN = SR_WANTED + 1
+"""The turn (game[G_TURN]) whose single the search last chose: it searches at its seat's first decision of a turn
+(`decide_searched`), once; -1 before a tournament's first."""
+SEARCH_WORDS = SR_TURN + 1
 SEARCH_SEED = 0x5EA7C4
 """Mixed into the tournament's seed to seed the search's own generator (never the tournament's: that would
 foretell its later store draws)."""
@@ -394,9 +434,10 @@ compilation, serves every set, batch and trace. Untouched, they cost no memory (
 touched), and `clone` copies none of the counters and trace."""
 
 # Policy codes: `workbench.policies` (GREEDY, RANDOM, SEARCH, EPSILON_GREEDY, by index in `ENGINE.policies`). A seat's
-# policy block (`policy_of`) is read by the policy doors alone (`choose`, `choose_turn_action`, `choose_single`), never
-# by a rule. A `search` seat's choices are greedy's (clash targets, reactions, Scurry, Actions) but for the single of
-# its turn; an `epsilon` seat's are random's with probability epsilon at each decision, else greedy's.
+# policy block (`policy_of`) is read by the policies alone (`decide`, through `choose`, `choose_turn_action` and
+# `choose_single`), never by a rule. A `search` seat's choices are greedy's (clash targets, reactions, Scurry,
+# Actions) but for the single of its turn; an `epsilon` seat's are random's with probability epsilon at each decision,
+# else greedy's.
 SEARCH_ROLLOUT_POLICIES = ("greedy", "random")
 """Option `search_rollout_policy`, by index: the policy code every seat plays in a rollout."""
 
@@ -439,7 +480,7 @@ EV_CARD_IS_NOT_CARD = (EV_PLACE,)
 
 # ---- a seat's policy block, by name ---------------------------------------------------------------------------------
 # Here, below both its users: the rules' setup writes the block through it (`setup_seat`, `start_policy`) and only the
-# policies' doors read it, so neither imports the other for it.
+# policies read it, so neither imports the other for it.
 
 
 @inline_kernel

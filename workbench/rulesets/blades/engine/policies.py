@@ -1,8 +1,11 @@
-"""The Millennium Blades policies: the doors the rules ask (`choose`, and the turn loop's `choose_turn_action` and
-`choose_single`), greedy's estimates and choice per decision kind, random's choice, and a `search` seat's single
-(`search_single`: the one `search_decision` chose for the turn).
+"""The Millennium Blades policies: greedy's estimates and choice per decision kind, random's choice, a `search`
+seat's single (`search_single`: the one `search_decision` chose for the turn), the open decision's choice by the
+deciding seat's policy (`decide`), and the tournament played by the play layer's loop
+(`workbench.play_loop.play_out`: `play_tournament`, the greedy, random and epsilon batch `play_matches`, and
+`settle`, what a scenario test plays after calling one rule).
 
-Imports `layout` and `rules` (greedy weighs an Action with the rules' own readers and listers).
+Imports `layout` and `rules` (greedy weighs an Action with the rules' own readers and listers; the loop plays the
+rules' `apply`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engines import EngineInt, IntArray, inline_kernel, lowest_set_bit, rng_below, rules_kernel
+from workbench.play_loop import NO_CONTEXT, play_out
 from workbench.policies import GREEDY, P_CODE, SEARCH, plays_random, random_played
 from workbench.rulesets.blades.engine.layout import (
     A_AMOUNT,
@@ -31,6 +35,7 @@ from workbench.rulesets.blades.engine.layout import (
     D_FLIP_OPPONENT,
     D_FLIP_OWN,
     D_GIVE_UP,
+    D_NONE,
     D_REACTION,
     D_SCURRY,
     D_SINGLE,
@@ -42,6 +47,7 @@ from workbench.rulesets.blades.engine.layout import (
     G_DX_ARG,
     G_DX_CARD,
     G_DX_LIMIT,
+    G_LISTED,
     G_PLACING,
     G_PLAYERS,
     MAX_CLAUSES,
@@ -84,14 +90,20 @@ from workbench.rulesets.blades.engine.layout import (
     policy_of,
 )
 from workbench.rulesets.blades.engine.rules import (
+    apply,
     clauses_timed,
     copy_target,
     count_per,
+    is_over,
     legal_discarders,
     legal_opponent_flips,
+    open_tournament,
+    play_matches_by,
+    resolve_effects,
     source_card,
     source_stars,
     stars_of,
+    take,
     top_slot,
     top_stars,
 )
@@ -99,10 +111,11 @@ from workbench.rulesets.blades.engine.rules import (
 # =====================================================================================================================
 # Policies: each chooses one of the actions the rules listed (out[0:n]); none changes a rule
 #
-# `choose` hands the open decision to the deciding seat's policy (its block, `policy_of`: read here alone). A policy
-# may read the whole state and keep its own words (the search: st.search; epsilon-greedy: its block's generator); it
-# returns one of the listed actions. A new policy is a policy code (`workbench.policies`; its name in
-# `ENGINE.policies`), a function per decision kind it plays differently, and a branch in `choose`: no rule changes.
+# `decide` hands the open decision to the deciding seat's policy (its block, `policy_of`: read here alone) through
+# `choose` (and, for the turn's own decisions, `choose_turn_action` and `choose_single`). A policy may read the
+# whole state and keep its own words (the search: st.search; epsilon-greedy: its block's generator); it returns one
+# of the listed actions. A new policy is a policy code (`workbench.policies`; its name in `ENGINE.policies`), a
+# function per decision kind it plays differently, and a branch in `choose`: no rule changes.
 # Random's branch in each door is entered through `plays_random` and its choice handed to `random_played`: an
 # exploring `epsilon` seat's random choice draws from its own generator, never the tournament's, and nothing but
 # that choice is drawn in between.
@@ -443,10 +456,8 @@ def search_single(g: Any, st: Any, p: EngineInt, out: IntArray, n: EngineInt) ->
 
 @inline_kernel
 def choose_turn_action(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER): the turn loop asks it directly, twice a
-    turn, without `choose`'s dispatch on the kind."""
-    if n == 1:
-        return NO_ACTION  # nothing listed but NO_ACTION: what greedy and random answer, without a call
+    """`choose` for an Action decision (D_ACTION_BEFORE, D_ACTION_AFTER; the rules open one only with an Action to
+    use: n > 1)."""
     p = st.game[G_ACTOR]
     block = policy_of(st, p)
     if block[P_CODE] != GREEDY and plays_random(block, st.rng):  # greedy's and search's Actions: greedy's
@@ -456,7 +467,7 @@ def choose_turn_action(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineIn
 
 @inline_kernel
 def choose_single(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """`choose` for the single decision (D_SINGLE), asked directly by the turn loop."""
+    """`choose` for the single decision (D_SINGLE)."""
     p = st.game[G_ACTOR]
     block = policy_of(st, p)
     policy = block[P_CODE]
@@ -480,3 +491,81 @@ def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
     if policy != GREEDY and plays_random(block, st.rng):  # a search seat's other decisions: greedy's
         return random_played(block, st.rng, random_choice(st, out, n))
     return greedy_choice(g, st, out, n)
+
+
+# =====================================================================================================================
+# The open decision's choice, and the tournament played by the play layer's loop
+# =====================================================================================================================
+
+
+@inline_kernel
+def decide(g: Any, st: Any, _context: Any) -> EngineInt:
+    """The choice of the seat whose decision is open (G_ACTOR) by its policy, among its rows (the list the rules kept
+    as they opened it: st.actions[:G_LISTED], what `legal_actions` lists). Takes a context it does not read, as
+    `workbench.play_loop.play_out` passes one (a `search` seat's own turn: `search.decide_searched`)."""
+    n = st.game[G_LISTED]
+    decision = st.game[G_DECISION]
+    if decision == D_SINGLE:
+        return choose_single(g, st, st.actions, n)
+    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        return choose_turn_action(g, st, st.actions, n)
+    return choose(g, st, st.actions, n)
+
+
+@rules_kernel
+def play_on(g: Any, st: Any, _context: Any) -> None:
+    """The tournament played on from its open decision to its end, each decision by its seat's policy (`decide`): a
+    greedy, random or epsilon batch's tournament."""
+    play_out(g, st, NO_CONTEXT, decide, apply, is_over)
+
+
+@rules_kernel
+def play_tournament(g: Any, st: Any) -> None:
+    """A tournament set up in `st` (`setup_tournament`, or the whole game's own set-up, `market.py`) played from its
+    start to its end and scored, every seat by its own policy (`open_tournament`, then `play_on`)."""
+    open_tournament(g, st)
+    play_on(g, st, NO_CONTEXT)
+
+
+@inline_kernel
+def play_started(g: Any, st: Any, context: Any) -> None:
+    """`play_matches_by`'s play of a batch's tournament, set up: `play_tournament`."""
+    play_tournament(g, st)
+
+
+@rules_kernel
+def play_matches(
+    g: Any,
+    st: Any,
+    store: IntArray,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    vp_a: IntArray,
+    place_a: IntArray,
+    rp_a: IntArray,
+    meta: IntArray,
+) -> None:
+    """A batch of greedy, random and epsilon-greedy seats (`play_matches_by`, each tournament played by
+    `play_tournament`; a search seat's batch: `search.play_searched_matches`)."""
+    play_matches_by(
+        g, st, store, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, meta,
+        NO_CONTEXT, play_started,
+    )  # fmt: skip
+
+
+@rules_kernel
+def settle(g: Any, st: Any) -> None:
+    """What waits after one rule was called outside a tournament's steps (a scenario test's `perform`, `clash`,
+    `place_single` ...): each decision it opens answered by its seat's policy (`decide`, then `take`) and the
+    effects waiting resolved (`resolve_effects`), until nothing waits; the tournament's stage is not played on."""
+    while True:
+        if st.game[G_DECISION] != D_NONE:
+            take(g, st, decide(g, st, NO_CONTEXT))
+        elif resolve_effects(g, st):
+            return

@@ -4,8 +4,8 @@ counters and the trace back to the set's card ids), state records (`new_state`, 
 (`run_batch`, `play_batch`, `play_traced`, `play_batch_detailed`), trace text (`describe_event`) and the `ENGINE`
 record.
 
-The top of the engine package: imports `layout`, `rules` (the greedy and random batch loop, `play_matches`) and
-`search` (the search's batch loop).
+The top of the engine package: imports `layout`, `rules`, `policies` (the greedy, random and epsilon batch loop,
+`play_matches`) and `search` (the search's batch loop).
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ from workbench.rulesets.blades.engine.layout import (
     WHOSE_OPPONENT,
     WHOSE_YOURS,
 )
-from workbench.rulesets.blades.engine.rules import play_matches
+from workbench.rulesets.blades.engine.policies import play_matches
 from workbench.rulesets.blades.engine.search import play_searched_matches
 from workbench.rulesets.blades.options import SEARCH_DEPTH, SEARCH_ROLLOUTS
 

@@ -1,17 +1,17 @@
 """The Millennium Blades tournament rules: reading the tableau, ranking points, the effect queue and flips, choosing
-targets, the store and clashes, resolving effects, a turn, setup and the end of the tournament, whole tournaments
-(`play_matches`), with the contract's four functions: `legal_actions(g, st, out) -> n`, `apply(g, st, action)`,
+targets, the store and clashes, resolving effects, a turn, setup and the end of the tournament, the tournament's
+steps (`advance`), with the contract's four functions: `legal_actions(g, st, out) -> n`, `apply(g, st, action)`,
 `clone(st, into)` and `determinize(g, st, p, rng)`. The game data `g` is one GAME_DTYPE record (the batch's own card
 and effect tables), the match state `st` one STATE_DTYPE record with its counters and trace inside (layout.py).
 
-Imports only `layout`: no rule reads which policy a seat plays, and no module of the policies is imported here. The
-rules still hand each decision to the policies' doors (`choose`, and the turn loop's `choose_turn_action` and
-`choose_single`); the package binds those three names here before any kernel compiles (see below and
-`engine/__init__.py`).
+Imports only `layout`: no rule reads which policy a seat plays, and no rule asks one. The rules stop at each
+decision and return (`advance`); the play loop above them (`workbench.play_loop.play_out`, in `policies` and
+`search`) asks the deciding seat's policy and hands its answer to `apply`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ from workbench.engines import (
     count_play,
     end_match_counters,
     inline_kernel,
+    llvm_inline_kernel,
     log_event,
     lowest_set_bit,
     rng_below,
@@ -104,6 +105,8 @@ from workbench.rulesets.blades.engine.layout import (
     G_ACTED,
     G_ACTOR,
     G_AFTERMARKET,
+    G_CONT_A,
+    G_CONT_B,
     G_CURRENT,
     G_DECISION,
     G_DX_ARG,
@@ -113,13 +116,25 @@ from workbench.rulesets.blades.engine.layout import (
     G_DX_LIMIT,
     G_DX_WHERE,
     G_FIRST,
+    G_IT_A,
+    G_IT_B,
+    G_IT_C,
+    G_IT_D,
+    G_IT_E,
+    G_IT_F,
+    G_IT_SEAT,
+    G_ITEM,
+    G_LISTED,
     G_META,
+    G_PASSES,
     G_PLACING,
     G_PLAYERS,
     G_QHEAD,
     G_QTAIL,
     G_RIVAL,
+    G_SEAT,
     G_SLOTS,
+    G_STAGE,
     G_STORE_LEFT,
     G_STORE_TOTAL,
     G_TURN,
@@ -127,6 +142,9 @@ from workbench.rulesets.blades.engine.layout import (
     GIVE_ATTACH,
     GIVE_DISCARD,
     HAND_LIMIT,
+    IT_DISCARD,
+    IT_NONE,
+    IT_REACT,
     K_ACCESSORY,
     K_DECK_BOX,
     K_SINGLE,
@@ -185,7 +203,14 @@ from workbench.rulesets.blades.engine.layout import (
     S_TOP,
     S_USED,
     S_VP,
+    SEARCH_SEED,
     SIDE_WIDTH,
+    STAGE_ACTION_DONE,
+    STAGE_ACTION_FLIP,
+    STAGE_OVER,
+    STAGE_PLACED,
+    STAGE_SEAT,
+    STAGE_TURN_OVER,
     T_CLAUSES,
     T_FLAGS,
     T_KIND,
@@ -232,33 +257,6 @@ from workbench.rulesets.blades.engine.layout import (
     ZERO,
     policy_of,
 )
-
-# =====================================================================================================================
-# The policies' doors, as the rules see them
-#
-# The rules hand each decision to the deciding seat's policy through `choose` (and the turn loop's `choose_turn_action`
-# and `choose_single`), which live with the policies (policies.py, above the rules: a rule that imported them could
-# read a policy). The package binds the three names here (`bind_policy_door` in engine/__init__.py) as it is
-# imported, before any kernel compiles: Numba reads a kernel's globals when it compiles it, so the compiled rules call
-# the policies' doors directly, as they did when both were one module. These stand-ins are never called: uncompiled
-# they raise, and Numba compiles no call to a plain Python function.
-# =====================================================================================================================
-
-
-def choose(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The policies' `choose` (policies.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
-
-
-def choose_turn_action(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The policies' `choose_turn_action` (policies.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
-
-
-def choose_single(g: Any, st: Any, out: IntArray, n: EngineInt) -> EngineInt:
-    """The policies' `choose_single` (policies.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.blades.engine")
-
 
 # =====================================================================================================================
 # Reading the tableau
@@ -544,10 +542,13 @@ def flip_source(g: Any, st: Any, p: EngineInt, where: EngineInt) -> None:
 
 
 @inline_kernel
-def open_decision(st: Any, decision: EngineInt, p: EngineInt) -> None:
-    """Open a decision of kind `decision` (D_*) for seat p."""
+def open_decision(st: Any, decision: EngineInt, p: EngineInt, n: EngineInt) -> None:
+    """Open a decision of kind `decision` (D_*) for seat p, whose n legal actions the caller has just listed into
+    st.actions (the kind's own lister, as `legal_actions` lists them): the open decision's list, kept in the state
+    with it (G_LISTED), which the deciding policy reads (`policies.decide`) and `clone` copies."""
     st.game[G_DECISION] = decision
     st.game[G_ACTOR] = p
+    st.game[G_LISTED] = n
 
 
 @rules_kernel
@@ -696,7 +697,8 @@ def clash(
     with_all: EngineInt,
 ) -> int:
     """p clashes with one opponent (or all players) with a Top card. Returns the winner, -1 for a tie, -2 when the
-    clash does not occur (fewer than two participants). The one opponent is p's choice (D_CLASH_OPPONENT)."""
+    clash does not occur (fewer than two participants), -3 when the one opponent is p's choice: the decision
+    D_CLASH_OPPONENT is open, and its `apply_clash_opponent` clashes."""
     players = st.game[G_PLAYERS]
     if top_slot(st, p) < 0:
         log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
@@ -706,11 +708,11 @@ def clash(
         if n == 0:
             log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_CLASH, card, -1, 0)
             return -2
-        open_decision(st, np.int64(D_CLASH_OPPONENT), p)
+        open_decision(st, np.int64(D_CLASH_OPPONENT), p, n)
         st.game[G_DX_WHERE] = where
         st.game[G_DX_CARD] = card
         st.game[G_DX_CLAUSE] = clause
-        return apply_clash_opponent(g, st, choose(g, st, st.actions, n))
+        return -3
     n = 0
     for q in range(players):
         if top_slot(st, q) >= 0:
@@ -867,14 +869,13 @@ def give_up(
     by: EngineInt,
     by_card: EngineInt,
 ) -> None:
-    """q gives up a single of their choice (D_GIVE_UP; q's hand is not empty): to the binder or attached."""
-    n = legal_give_up(st, q, st.actions)
-    open_decision(st, np.int64(D_GIVE_UP), q)
+    """q gives up a single of their choice (q's hand is not empty): the decision D_GIVE_UP opens, and its
+    `apply_give_up` puts the single in the binder or under the card in slot `where`."""
+    open_decision(st, np.int64(D_GIVE_UP), q, legal_give_up(st, q, st.actions))
     st.game[G_DX_ARG] = use
     st.game[G_DX_WHERE] = where
     st.game[G_DX_BY] = by
     st.game[G_DX_CARD] = by_card
-    apply_give_up(st, choose(g, st, st.actions, n))
 
 
 @rules_kernel
@@ -887,11 +888,31 @@ def discard_from(
     by_card: EngineInt,
 ) -> None:
     """q discards `amount` singles of their choice from hand to the binder, unavailable for the rest of the
-    tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`)."""
-    done = 0
-    while done < amount and st.side[q, S_HAND] > 0:
+    tournament (as many as q has); when an opponent's effect made q discard, q may react (`discarded`). Each single
+    is q's decision (D_GIVE_UP), so the discard is an effect the decisions interrupt (G_ITEM, IT_DISCARD): it goes on
+    in `discard_on`."""
+    st.game[G_ITEM] = IT_DISCARD
+    st.game[G_IT_SEAT] = q
+    st.game[G_IT_A] = amount
+    st.game[G_IT_B] = by
+    st.game[G_IT_C] = by_card
+    st.game[G_IT_D] = 0
+    discard_on(g, st)
+
+
+@rules_kernel
+def discard_on(g: Any, st: Any) -> None:
+    """The discard in G_IT_* goes on: q's next single to give up is q's decision (D_GIVE_UP), until `amount` are
+    discarded or q's hand is empty; then the discard is over (a seat made to discard by an opponent may react)."""
+    q = st.game[G_IT_SEAT]
+    by = st.game[G_IT_B]
+    by_card = st.game[G_IT_C]
+    done = st.game[G_IT_D]
+    if done < st.game[G_IT_A] and st.side[q, S_HAND] > 0:
+        st.game[G_IT_D] = done + 1
         give_up(g, st, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
-        done += 1
+        return
+    st.game[G_ITEM] = IT_NONE
     if done == 0:
         log_event(st.events, st.ecount, st.game[G_TURN], q, EV_NO_TARGET, by_card, -1, 0)
     elif by != q:
@@ -960,10 +981,9 @@ def perform(
             if n == 0:
                 log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
             else:
-                open_decision(st, np.int64(D_DISCARDER), p)
+                open_decision(st, np.int64(D_DISCARDER), p, n)
                 st.game[G_DX_ARG] = amount
                 st.game[G_DX_CARD] = card
-                apply_discarder(g, st, choose(g, st, st.actions, n))
     elif verb == V_SLOT:
         slots = st.side[p, S_SLOTS] + amount
         st.side[p, S_SLOTS] = slots if slots < MAX_SLOTS else MAX_SLOTS
@@ -1000,11 +1020,10 @@ def perform(
         if n == 0:
             log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            open_decision(st, np.int64(decision), p)
+            open_decision(st, np.int64(decision), p, n)
             st.game[G_DX_CARD] = card
             st.game[G_DX_ARG] = pick
             st.game[G_DX_LIMIT] = -1
-            apply_flip(g, st, choose(g, st, st.actions, n))
     elif verb == V_STAR:
         if timing == TM_PLAY and part == PART_MAIN and where >= 0:
             put_tokens(g, st, p, where, amount, card)
@@ -1023,11 +1042,10 @@ def perform(
         if n == 0:
             log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            open_decision(st, np.int64(D_FLIP_OPPONENT), p)
+            open_decision(st, np.int64(D_FLIP_OPPONENT), p, n)
             st.game[G_DX_CARD] = card
             st.game[G_DX_ARG] = PICK_CHOICE
             st.game[G_DX_LIMIT] = mine
-            apply_flip(g, st, choose(g, st, st.actions, n))
     elif verb == V_THWOMP:
         if (
             where >= 1
@@ -1046,7 +1064,7 @@ def legal_reaction(out: IntArray) -> EngineInt:
     """D_REACTION's legal actions: Reactions are optional, so USE and DECLINE."""
     out[0] = USE
     out[1] = DECLINE
-    return np.int64(2)  # not `2`: copied into its caller, a literal would type `choose` a second time
+    return np.int64(2)  # not `2`: copied into its caller, a literal would type the caller's `n` apart
 
 
 @inline_kernel
@@ -1068,48 +1086,89 @@ def apply_reaction(g: Any, st: Any, action: EngineInt) -> None:
 @rules_kernel
 def react(g: Any, st: Any, q: EngineInt, trigger: EngineInt) -> None:
     """q's face-up cards (tableau, deck box, accessories) with a Reaction on this trigger, each offered to q
-    (D_REACTION): each used one is flipped face-down and its action queued."""
+    (D_REACTION): each used one is flipped face-down and its action queued. Each offer is q's decision, so the
+    offers are an effect the decisions interrupt (G_ITEM, IT_REACT): they go round in `react_on`."""
     if (st.side[q, S_REACTS] >> (trigger * MAX_CLAUSES)) & CLAUSE_BITS == 0:
         return
-    for where in range(st.side[q, S_USED] + 3):
-        w = where if where < st.side[q, S_USED] else W_BOX - (where - st.side[q, S_USED])
-        if not source_up(st, q, w):
-            continue
-        card = source_card(st, q, w)
-        clauses = reactions_to(g, card, trigger)
-        while clauses:
-            c = lowest_set_bit(clauses)
-            clauses &= clauses - 1
-            if not source_up(st, q, w):
-                continue
-            n = legal_reaction(st.actions)
-            open_decision(st, np.int64(D_REACTION), q)
-            st.game[G_DX_WHERE] = w
-            st.game[G_DX_CARD] = card
-            st.game[G_DX_CLAUSE] = c
-            st.game[G_DX_ARG] = trigger
-            apply_reaction(g, st, choose(g, st, st.actions, n))
+    st.game[G_ITEM] = IT_REACT
+    st.game[G_IT_SEAT] = q
+    st.game[G_IT_A] = trigger
+    st.game[G_IT_B] = 0
+    st.game[G_IT_C] = st.side[q, S_USED] + 3
+    st.game[G_IT_D] = 0
+    react_on(g, st)
 
 
 @rules_kernel
-def resolve_queue(g: Any, st: Any) -> None:
-    """Resolve queued effects first in, first out, until none is left."""
-    while st.game[G_QHEAD] < st.game[G_QTAIL]:
-        i = st.game[G_QHEAD] % QUEUE_SIZE
-        st.game[G_QHEAD] += 1
-        if st.queue[i, Q_KIND] == QK_REACT:
-            react(g, st, st.queue[i, Q_PLAYER], st.queue[i, Q_ARG])
+def react_on(g: Any, st: Any) -> None:
+    """The Reaction offers in G_IT_* go on from where the last one left them: the next clause of the source in hand
+    (G_IT_D, G_IT_E, G_IT_F), else the next source (G_IT_B of G_IT_C: the tableau left to right, then the deck box
+    and the accessories), each face-up card's clauses on the trigger in clause order, a card no longer face-up (a
+    Reaction used flips it) offering nothing more. The next offer opens D_REACTION; none left ends the effect."""
+    q = st.game[G_IT_SEAT]
+    trigger = st.game[G_IT_A]
+    k = st.game[G_IT_B]
+    clauses = st.game[G_IT_D]
+    w = st.game[G_IT_E]
+    card = st.game[G_IT_F]
+    while True:
+        if clauses == 0:
+            if k >= st.game[G_IT_C]:
+                st.game[G_ITEM] = IT_NONE
+                return
+            used = st.side[q, S_USED]
+            w = k if k < used else W_BOX - (k - used)
+            k += 1
+            if not source_up(st, q, w):
+                continue
+            card = source_card(st, q, w)
+            clauses = reactions_to(g, card, trigger)
+            continue
+        c = lowest_set_bit(clauses)
+        clauses &= clauses - 1
+        if not source_up(st, q, w):
+            continue
+        st.game[G_IT_B] = k
+        st.game[G_IT_D] = clauses
+        st.game[G_IT_E] = w
+        st.game[G_IT_F] = card
+        open_decision(st, np.int64(D_REACTION), q, legal_reaction(st.actions))
+        st.game[G_DX_WHERE] = w
+        st.game[G_DX_CARD] = card
+        st.game[G_DX_CLAUSE] = c
+        st.game[G_DX_ARG] = trigger
+        return
+
+
+@llvm_inline_kernel
+def resolve_effects(g: Any, st: Any) -> bool:
+    """Resolve what is waiting until a decision opens (False) or nothing is left (True): first an effect a decision
+    interrupted (G_ITEM: Reaction offers, a discard), then the queued effects, first in, first out."""
+    while st.game[G_DECISION] == D_NONE:
+        item = st.game[G_ITEM]
+        if item == IT_REACT:
+            react_on(g, st)
+        elif item == IT_DISCARD:
+            discard_on(g, st)
+        elif st.game[G_QHEAD] < st.game[G_QTAIL]:
+            i = st.game[G_QHEAD] % QUEUE_SIZE
+            st.game[G_QHEAD] += 1
+            if st.queue[i, Q_KIND] == QK_REACT:
+                react(g, st, st.queue[i, Q_PLAYER], st.queue[i, Q_ARG])
+            else:
+                perform(
+                    g,
+                    st,
+                    st.queue[i, Q_PLAYER],
+                    st.queue[i, Q_WHERE],
+                    st.queue[i, Q_CARD],
+                    st.queue[i, Q_CLAUSE],
+                    st.queue[i, Q_PART],
+                    st.queue[i, Q_ARG],
+                )
         else:
-            perform(
-                g,
-                st,
-                st.queue[i, Q_PLAYER],
-                st.queue[i, Q_WHERE],
-                st.queue[i, Q_CARD],
-                st.queue[i, Q_CLAUSE],
-                st.queue[i, Q_PART],
-                st.queue[i, Q_ARG],
-            )
+            return True
+    return False
 
 
 # =====================================================================================================================
@@ -1125,8 +1184,9 @@ def place_single(
     card: EngineInt,
     insert_at: EngineInt,
 ) -> int:
-    """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right), then
-    resolve its Play clauses and the Next effects waiting for it. Returns the slot it ended in."""
+    """Put a single into p's left-most open slot (or, with Scurry, at `insert_at`, shifting cards right) and queue
+    its Play clauses and the Next effects waiting for it; once they are resolved, `single_placed` ends the placing.
+    Returns the slot it ended in."""
     used = st.side[p, S_USED]
     s = used
     if g.table[card, T_FLAGS] & F_SCURRY and 0 <= insert_at < used:
@@ -1154,13 +1214,18 @@ def place_single(
             st.tab[p, t, TB_NEXT] = 0
             if st.tab[p, t, TB_UP] == 1:
                 enqueue_timing(g, st, p, t, st.tab[p, t, TB_CARD], np.int64(TM_NEXT), s)
-    resolve_queue(g, st)
+    return s
+
+
+@llvm_inline_kernel
+def single_placed(g: Any, st: Any, p: EngineInt, s: EngineInt, card: EngineInt) -> None:
+    """The end of placing `card` in p's slot s, once its Play and Next effects are resolved: the Blast Off tokens
+    waiting go on it, and a face-up card with a Next clause waits for the next single."""
     if st.side[p, S_NEXT_TOKENS] > 0:
         put_tokens(g, st, p, s, st.side[p, S_NEXT_TOKENS], np.int64(-1))
         st.side[p, S_NEXT_TOKENS] = 0
     if g.table[card, T_FLAGS] & F_HAS_NEXT and st.tab[p, s, TB_UP] == 1:
         st.tab[p, s, TB_NEXT] = 1
-    return s
 
 
 @rules_kernel
@@ -1171,15 +1236,13 @@ def use_action(
     where: EngineInt,
     clause: EngineInt,
 ) -> None:
-    """Perform an Action clause, then flip its card face-down ("perform the text on the card, then flip")."""
+    """Use an Action clause: queue it; once it is resolved its card is flipped face-down ("perform the text on the
+    card, then flip": STAGE_ACTION_FLIP in a turn)."""
     card = source_card(st, p, where)
     log_event(st.events, st.ecount, st.game[G_TURN], p, EV_ACTION, card, where, 0)
     if where < 0:
         count_play(st.counters, st.side[p, S_DECKSIDE], card, st.game[G_TURN])
     enqueue(st, QK_EFFECT, p, where, card, clause, PART_MAIN, NONE)
-    resolve_queue(g, st)
-    flip_source(g, st, p, where)
-    resolve_queue(g, st)
 
 
 @inline_kernel
@@ -1206,15 +1269,20 @@ def apply_turn_action(
     st: Any,
     action: EngineInt,
 ) -> None:
-    """D_ACTION_BEFORE / D_ACTION_AFTER's action: the Action used (or none), then the turn's next decision: the
-    single after D_ACTION_BEFORE (none when the Action emptied p's own hand: no single to play), none after
-    D_ACTION_AFTER."""
+    """D_ACTION_BEFORE / D_ACTION_AFTER's action: the Action used (or none); once it is resolved and its card
+    flipped, the turn's next decision (STAGE_ACTION_DONE): the single after D_ACTION_BEFORE (none when the Action
+    emptied p's own hand: no single to play), none after D_ACTION_AFTER."""
     p = st.game[G_ACTOR]
-    before = st.game[G_DECISION] == D_ACTION_BEFORE
+    st.game[G_CONT_B] = st.game[G_DECISION] == D_ACTION_BEFORE
+    st.game[G_DECISION] = D_NONE
     if action != NO_ACTION:
         st.game[G_ACTED] = 1
-        use_action(g, st, p, action // MAX_CLAUSES - 3, action % MAX_CLAUSES)
-    open_decision(st, np.int64(D_SINGLE if before and st.side[p, S_HAND] > 0 else D_NONE), p)
+        where = action // MAX_CLAUSES - 3
+        use_action(g, st, p, where, action % MAX_CLAUSES)
+        st.game[G_CONT_A] = where
+        st.game[G_STAGE] = STAGE_ACTION_FLIP
+    else:
+        st.game[G_STAGE] = STAGE_ACTION_DONE
 
 
 @inline_kernel
@@ -1227,9 +1295,12 @@ def legal_singles(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
 
 
 @inline_kernel
-def after_placing(st: Any, p: EngineInt) -> None:
-    """The turn's decision after its single is placed: the Action after, unless one was taken before."""
-    open_decision(st, np.int64(D_NONE if st.game[G_ACTED] == 1 else D_ACTION_AFTER), p)
+def placing(st: Any, p: EngineInt, s: EngineInt, card: EngineInt) -> None:
+    """The single `card` is placed in p's slot s: the turn goes on once its effects are resolved (STAGE_PLACED)."""
+    st.game[G_DECISION] = D_NONE
+    st.game[G_CONT_A] = s
+    st.game[G_CONT_B] = card
+    st.game[G_STAGE] = STAGE_PLACED
 
 
 @inline_kernel
@@ -1239,17 +1310,17 @@ def apply_single(
     h: EngineInt,
 ) -> None:
     """D_SINGLE's action: the single at hand position h leaves the hand and is placed (a Scurry single's slot is
-    the next decision, D_SCURRY), then the Action after is the next decision unless one was taken before."""
+    the next decision, D_SCURRY); once it is placed, the Action after is the next decision unless one was taken
+    before (STAGE_PLACED)."""
     p = st.game[G_ACTOR]
     card = st.side[p, S_CARDS + h]
     st.side[p, S_HAND] -= 1
     st.side[p, S_CARDS + h] = st.side[p, S_CARDS + st.side[p, S_HAND]]
     if g.table[card, T_FLAGS] & F_SCURRY:
         st.game[G_PLACING] = card
-        open_decision(st, np.int64(D_SCURRY), p)
+        open_decision(st, np.int64(D_SCURRY), p, legal_scurry(st, p, st.actions))
         return
-    place_single(g, st, p, card, np.int64(-1))
-    after_placing(st, p)
+    placing(st, p, place_single(g, st, p, card, np.int64(-1)), card)
 
 
 @rules_kernel
@@ -1268,46 +1339,45 @@ def apply_scurry(
     st: Any,
     s: EngineInt,
 ) -> None:
-    """D_SCURRY's action: the single G_PLACING goes to slot s (cards from s on move right), then the Action after."""
+    """D_SCURRY's action: the single G_PLACING goes to slot s (cards from s on move right), then as D_SINGLE's."""
     p = st.game[G_ACTOR]
-    place_single(g, st, p, st.game[G_PLACING], s)
-    after_placing(st, p)
+    card = st.game[G_PLACING]
+    placing(st, p, place_single(g, st, p, card, s), card)
 
 
-@rules_kernel
-def take_turn(
+@inline_kernel
+def open_single(st: Any, p: EngineInt) -> None:
+    """Open p's single decision (D_SINGLE), its hand listed."""
+    open_decision(st, np.int64(D_SINGLE), p, legal_singles(st, p, st.actions))
+
+
+@inline_kernel
+def open_action(g: Any, st: Any, p: EngineInt, decision: EngineInt) -> None:
+    """Open p's Action decision (D_ACTION_BEFORE or D_ACTION_AFTER), or, when p has no Action to use (NO_ACTION
+    alone listed), go on as if p took none: a decision with one row and no choice in it, which every policy answers
+    NO_ACTION without a draw."""
+    n = legal_turn_actions(g, st, p, st.actions)
+    if n > 1:
+        open_decision(st, decision, p, n)
+    elif decision == D_ACTION_BEFORE:
+        open_single(st, p)
+    # After the single, no Action to use ends the turn: STAGE_TURN_OVER, set when the turn's decision opened.
+
+
+@llvm_inline_kernel
+def begin_turn(
     g: Any,
     st: Any,
     p: EngineInt,
 ) -> None:
-    """One turn of a player who can play: an optional Action before, the single, an optional Action after; each
-    decision listed (`legal_*`), asked of p's policy (`choose`) and applied (`apply_*`, which opens the next)."""
+    """A turn of a player who can play: an optional Action before, the single, an optional Action after, each
+    p's decision (the Action before is the first open, or the single when p has no Action). Once the last one
+    closes with nothing after it, the turn is over (STAGE_TURN_OVER)."""
     st.game[G_CURRENT] = p
     log_event(st.events, st.ecount, st.game[G_TURN], p, EV_TURN, -1, st.side[p, S_RP], st.side[p, S_HAND])
     st.game[G_ACTED] = 0
-    # The decision opened in place (as `open_decision` does), and no applier called for NO_ACTION but its work done
-    # in place: these run every turn, and a call passes every array anew.
-    st.game[G_DECISION] = D_ACTION_BEFORE
-    st.game[G_ACTOR] = p
-    n = legal_turn_actions(g, st, p, st.actions)
-    action = choose_turn_action(g, st, st.actions, n)
-    if action != NO_ACTION:
-        apply_turn_action(g, st, action)
-    else:
-        st.game[G_DECISION] = D_SINGLE
-    if st.game[G_DECISION] == D_SINGLE:
-        n = legal_singles(st, p, st.actions)
-        apply_single(g, st, choose_single(g, st, st.actions, n))
-    if st.game[G_DECISION] == D_SCURRY:
-        n = legal_scurry(st, p, st.actions)
-        apply_scurry(g, st, choose(g, st, st.actions, n))
-    if st.game[G_DECISION] == D_ACTION_AFTER:
-        n = legal_turn_actions(g, st, p, st.actions)
-        action = choose_turn_action(g, st, st.actions, n)
-        if action != NO_ACTION:
-            apply_turn_action(g, st, action)
-        else:
-            st.game[G_DECISION] = D_NONE
+    st.game[G_STAGE] = STAGE_TURN_OVER
+    open_action(g, st, p, np.int64(D_ACTION_BEFORE))
 
 
 # =====================================================================================================================
@@ -1538,26 +1608,87 @@ def reveal_metagame(st: Any, meta: IntArray) -> None:
 
 
 @rules_kernel
-def play_tournament(g: Any, st: Any) -> None:
-    """Turns go round from the first player; a player who cannot play passes; it ends when nobody can play."""
+def open_tournament(g: Any, st: Any) -> None:
+    """The tournament set up in `st` (`setup_tournament`, or the whole game's own set-up) begins: the seat loop from
+    the first player, nothing waiting, played on to the first decision (`advance`)."""
+    st.game[G_SEAT] = st.game[G_FIRST]
+    st.game[G_PASSES] = 0
+    st.game[G_STAGE] = STAGE_SEAT
+    st.game[G_DECISION] = D_NONE
+    st.game[G_ITEM] = IT_NONE
+    advance(g, st, False)
+
+
+@llvm_inline_kernel
+def seat_step(g: Any, st: Any) -> None:
+    """The seat loop's step at seat G_SEAT (STAGE_SEAT): turns go round from the first player; a player who can play
+    (a single in hand and an open slot) takes a turn, one who cannot passes; when every player in a row passed, the
+    tournament ends (the final scoring; STAGE_OVER)."""
     players = st.game[G_PLAYERS]
-    p = st.game[G_FIRST]
-    passes = 0
-    while passes < players:
-        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
-            st.game[G_TURN] += 1
-            take_turn(g, st, p)
-            passes = 0
+    if st.game[G_PASSES] >= players:
+        st.game[G_TURN] += 1
+        log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
+        final_scoring(g, st, st.options[O_VP_ROUND])
+        st.game[G_STAGE] = STAGE_OVER
+        return
+    p = st.game[G_SEAT]
+    if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
+        st.game[G_TURN] += 1
+        begin_turn(g, st, p)
+        return
+    st.game[G_PASSES] += 1
+    if st.side[p, S_PASSED] == 0:
+        # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
+        st.side[p, S_PASSED] = 1
+        log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
+    st.game[G_SEAT] = (p + 1) % players
+
+
+@llvm_inline_kernel
+def advance(g: Any, st: Any, turn_end: EngineBool) -> None:
+    """Play the rules on from where the tournament stands until a decision is open, the tournament is over, or (with
+    `turn_end`) a turn has just ended (the seat loop next: a rollout counts its turns there).
+
+    The rules stop at each decision and return: the caller (`apply`, and the play loops above the rules) asks the
+    deciding seat's policy and hands its choice to `apply`, which takes it and comes back here. What waits is
+    resolved first (`resolve_effects`: an interrupted effect, then the queue), then the tournament goes on by
+    G_STAGE (STAGE_*)."""
+    while True:
+        # Most steps find nothing waiting: the call to resolve it is skipped.
+        if st.game[G_DECISION] != D_NONE:
+            return
+        if (st.game[G_ITEM] != IT_NONE or st.game[G_QHEAD] < st.game[G_QTAIL]) and not resolve_effects(g, st):
+            return
+        stage = st.game[G_STAGE]
+        p = st.game[G_CURRENT]
+        if stage == STAGE_SEAT:
+            seat_step(g, st)
+        elif stage == STAGE_TURN_OVER:
+            st.game[G_PASSES] = 0
+            st.game[G_SEAT] = (p + 1) % st.game[G_PLAYERS]
+            st.game[G_STAGE] = STAGE_SEAT
+            if turn_end:
+                return
+        elif stage == STAGE_PLACED:
+            single_placed(g, st, p, st.game[G_CONT_A], st.game[G_CONT_B])
+            st.game[G_STAGE] = STAGE_TURN_OVER
+            if st.game[G_ACTED] == 0:
+                open_action(g, st, p, np.int64(D_ACTION_AFTER))
+        elif stage == STAGE_ACTION_FLIP:
+            flip_source(g, st, p, st.game[G_CONT_A])
+            st.game[G_STAGE] = STAGE_ACTION_DONE
+        elif stage == STAGE_ACTION_DONE:
+            st.game[G_STAGE] = STAGE_TURN_OVER
+            if st.game[G_CONT_B] == 1 and st.side[p, S_HAND] > 0:
+                open_single(st, p)
         else:
-            passes += 1
-            if st.side[p, S_PASSED] == 0:
-                # Said once: the hand only shrinks, and only a slot gained in another turn makes a player able again.
-                st.side[p, S_PASSED] = 1
-                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
-        p = (p + 1) % players
-    st.game[G_TURN] += 1
-    log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(g, st, st.options[O_VP_ROUND])
+            return
+
+
+@llvm_inline_kernel
+def is_over(st: Any) -> bool:
+    """Whether the tournament is scored and over (STAGE_OVER)."""
+    return st.game[G_STAGE] == STAGE_OVER
 
 
 @rules_kernel
@@ -1581,8 +1712,8 @@ def record_tournament(
     rp_a[m] = st.side[0, S_RP]
 
 
-@rules_kernel
-def play_matches(
+@inline_kernel
+def play_matches_by(
     g: Any,
     st: Any,
     store: IntArray,
@@ -1598,9 +1729,13 @@ def play_matches(
     place_a: IntArray,
     rp_a: IntArray,
     meta: IntArray,
+    context: Any,
+    play: Callable[..., None],
 ) -> None:
     """One tournament per seed on the given state record (see `new_state`), which every tournament reuses, its store
-    dealt from `store` (at most MAX_STORE cards)."""
+    dealt from `store` (at most MAX_STORE cards), set up, then played by `play(g, st, context)`
+    (`policies.play_matches`, `search.play_searched_matches`). The search's own generator is seeded from each
+    tournament's seed, never from the tournament's generator (that would foretell its later store draws)."""
     store_total = store.shape[0]
     for m in range(seeds.shape[0]):
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
@@ -1608,20 +1743,20 @@ def play_matches(
             st.store[k] = store[k]
         begin_match_counters(st.counters, m)
         setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
-        play_tournament(g, st)
+        rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
+        play(g, st, context)
         record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)
 
 
 # =====================================================================================================================
 # Decisions: any open decision listed and applied
 #
-# A decision is open in the state (G_DECISION, taken by seat G_ACTOR, about what G_PLACING and G_DX_* say): the rule
-# code lists its legal actions into st.actions with the kind's own lister (`legal_turn_actions`, `legal_singles`,
-# ...), asks the deciding seat's policy (`choose`) and applies the answer with the kind's own applier (`apply_*`).
-# The two kernels here dispatch on G_DECISION for a caller that does not know the kind (tests, a new policy that
-# looks ahead). The turn's decisions are applied in turn order and each applier opens the next; an effect's
-# decision (a reaction, a target, a discard) is asked and applied where the effect resolves, the rest of the
-# effect queue resolving after it.
+# A decision is open in the state (G_DECISION, taken by seat G_ACTOR, about what G_PLACING and G_DX_* say) and the
+# rules have returned: `legal_actions` lists it (each kind has its own lister, `legal_turn_actions`,
+# `legal_singles`, ...), the play loop asks the deciding seat's policy (`policies.decide`) and `apply` takes the
+# answer with the kind's own applier (`take`, `apply_*`), then plays the rules on to the next decision (`advance`).
+# The turn's decisions come in turn order; an effect's decision (a reaction, a target, a discard) interrupts the
+# effect that opened it, which goes on after it (G_ITEM), the rest of the effect queue after that.
 #
 # Simultaneous choices: the document has none inside a tournament turn. Turns are sequential ("Players will take
 # turns in clockwise order around the table, each making a single turn"), a clash's participants react in queue
@@ -1656,20 +1791,20 @@ def legal_actions(g: Any, st: Any, out: IntArray) -> EngineInt:
     return 0
 
 
-@rules_kernel
-def apply(
+@llvm_inline_kernel
+def take(
     g: Any,
     st: Any,
     action: EngineInt,
 ) -> None:
-    """Take one action `legal_actions` listed for the open decision. A turn's decision opens the turn's next one (none
-    after the last); an effect's decision does what the effect does with it and closes (its effect queue, if any,
-    resolves in the caller)."""
+    """Take one action `legal_actions` listed for the open decision, and close it: what it does now (a turn's
+    decision sets where the turn goes on, G_STAGE; an effect's decision does what the effect does with it), the rest
+    played on by `advance`."""
     decision = st.game[G_DECISION]
-    if decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
-        apply_turn_action(g, st, action)
-    elif decision == D_SINGLE:
+    if decision == D_SINGLE:  # the most frequent first: one a turn
         apply_single(g, st, action)
+    elif decision == D_ACTION_BEFORE or decision == D_ACTION_AFTER:
+        apply_turn_action(g, st, action)
     elif decision == D_SCURRY:
         apply_scurry(g, st, action)
     elif decision == D_REACTION:
@@ -1682,6 +1817,18 @@ def apply(
         apply_give_up(st, action)
     elif decision == D_CLASH_OPPONENT:
         apply_clash_opponent(g, st, action)
+
+
+@llvm_inline_kernel
+def apply(
+    g: Any,
+    st: Any,
+    action: EngineInt,
+) -> None:
+    """The contract's `apply`: take one listed action of the open decision (`take`), then play the rules on to the
+    next decision or the tournament's end (`advance`)."""
+    take(g, st, action)
+    advance(g, st, False)
 
 
 # =====================================================================================================================
@@ -1756,7 +1903,7 @@ def determinize(g: Any, st: Any, p: EngineInt, rng: IntArray) -> None:
 @inline_kernel
 def copy_match_words(st: Any, into: Any) -> None:
     """What `clone` and `clone_in_play` copy beside the seats: the match fields, the effect queue's waiting rows, the
-    generator, the store's cards in use (game[G_STORE_TOTAL]) and the rule options."""
+    open decision's list, the generator, the store's cards in use (game[G_STORE_TOTAL]) and the rule options."""
     for k in range(GAME_WIDTH):
         into.game[k] = st.game[k]
     # The queue's waiting rows only, head to tail round the ring: between turns (a rollout's clone) there are none.
@@ -1764,6 +1911,9 @@ def copy_match_words(st: Any, into: Any) -> None:
         i = r % QUEUE_SIZE
         for f in range(QUEUE_WIDTH):
             into.queue[i, f] = st.queue[i, f]
+    # The open decision's list (G_LISTED rows), which its policy reads.
+    for k in range(st.game[G_LISTED]):
+        into.actions[k] = st.actions[k]
     for k in range(4):
         into.rng[k] = st.rng[k]
     for k in range(st.game[G_STORE_TOTAL]):

@@ -16,20 +16,22 @@ from workbench.engines import (
     MAX_TRACE_EVENTS,
     EngineInt,
     IntArray,
-    begin_match_counters,
     inline_kernel,
-    log_event,
     rng_seed,
     rules_kernel,
     shuffle_in_place,
 )
+from workbench.play_loop import NO_CONTEXT, play_out
 from workbench.policies import SEARCH, search_depth_of, search_rollout_policy_of, search_rollouts_of
 from workbench.rulesets.blades.engine.layout import (
-    EV_END,
-    EV_PASS,
+    D_ACTION_BEFORE,
+    D_NONE,
+    D_SINGLE,
     EVAL_PLAY_TENTHS,
     EVAL_RP_HALF,
-    G_FIRST,
+    G_ACTOR,
+    G_CURRENT,
+    G_DECISION,
     G_PLAYERS,
     G_STORE_LEFT,
     G_STORE_TOTAL,
@@ -41,13 +43,11 @@ from workbench.rulesets.blades.engine.layout import (
     O_VP_ROUND,
     S_CARDS,
     S_HAND,
-    S_PASSED,
     S_POLICY,
     S_RP,
     S_SLOTS,
     S_USED,
     S_VP,
-    SEARCH_SEED,
     SR_CAND,
     SR_CHOICE,
     SR_DECISIONS,
@@ -56,19 +56,23 @@ from workbench.rulesets.blades.engine.layout import (
     SR_POINTS,
     SR_ROLLOUTS,
     SR_TRIED,
+    SR_TURN,
     SR_WANTED,
     policy_of,
 )
-from workbench.rulesets.blades.engine.policies import greedy_single
+from workbench.rulesets.blades.engine.policies import decide, greedy_single, play_on
 from workbench.rulesets.blades.engine.rules import (
+    advance,
+    apply,
     clone_in_play,
     deal_unseen_hands,
     final_scoring,
+    is_over,
     legal_singles,
-    record_tournament,
-    setup_tournament,
+    open_tournament,
+    play_matches_by,
     sort_words,
-    take_turn,
+    take,
 )
 from workbench.search_kernels import WIN_POINTS, halving_search, position_points
 
@@ -104,34 +108,42 @@ def project_rp(st: Any) -> None:
 
 
 @rules_kernel
+def play_turn_out(g: Any, st: Any) -> None:
+    """The turn under way played to its end, every decision (the seat's own and the other seats' Reactions, targets
+    and discards) by its seat's policy (`decide`), the rules stopping once the turn is over (`advance`'s
+    `turn_end`)."""
+    while st.game[G_DECISION] != D_NONE:
+        take(g, st, decide(g, st, NO_CONTEXT))
+        advance(g, st, True)
+
+
+@rules_kernel
 def finish_rollout(
     g: Any,
     st: Any,
-    p: EngineInt,
     depth: EngineInt,
 ) -> None:
-    """A rollout's rest of the tournament from seat p's turn (no seat has passed since the last turn):
-    `play_tournament`'s loop, every seat by its own policy (`search` plays as greedy), then final scoring; with
-    `depth` > 0 cut off once `depth` turns are played, the position then scored as if the tournament ended
-    (`project_rp`, then the final scoring: Score clauses, the metagame, placement and VP)."""
-    players = st.game[G_PLAYERS]
-    passes = 0
+    """A rollout's rest of the tournament from the end of a turn: the seat loop's turns (`advance`, `play_turn_out`),
+    every seat by its own policy (`search` plays as greedy), to the final scoring; with `depth` > 0 cut off once
+    `depth` turns are played, the position then scored as if the tournament ended (`project_rp`, then the final
+    scoring: Score clauses, the metagame, placement and VP)."""
+    if depth <= 0:
+        # To the end: the batch's own play loop, from the next turn's first decision.
+        advance(g, st, False)
+        play_on(g, st, NO_CONTEXT)
+        return
     turns = 0
-    while passes < players:
-        if depth > 0 and turns >= depth:
+    while True:
+        if turns >= depth:
             project_rp(st)
-            break
-        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
             st.game[G_TURN] += 1
-            take_turn(g, st, p)
-            passes = 0
-            turns += 1
-        else:
-            passes += 1
-            st.side[p, S_PASSED] = 1
-        p = (p + 1) % players
-    st.game[G_TURN] += 1
-    final_scoring(g, st, st.options[O_VP_ROUND])
+            final_scoring(g, st, st.options[O_VP_ROUND])
+            return
+        advance(g, st, True)
+        if is_over(st):
+            return
+        play_turn_out(g, st)
+        turns += 1
 
 
 @rules_kernel
@@ -193,7 +205,7 @@ def rollout(
     wanted: EngineInt,
     dice: EngineInt,
 ) -> EngineInt:
-    """One rollout of seat p playing `wanted` (-1: greedy's turn) from the state of its turn in the sampled world
+    """One rollout of seat p playing `wanted` (-1: greedy's turn) from its turn's first decision in the sampled world
     `world` (`rollout_world`), on the work record `sim` (a clone of the world) with its own counters, the later dice
     from seed `dice`. Its points (`rollout_points`)."""
     clone_in_play(world, sim)
@@ -210,10 +222,9 @@ def rollout(
     # policy's, told the single.
     sim.side[p, S_POLICY] = SEARCH
     sim.search[SR_WANTED] = wanted
-    sim.game[G_TURN] += 1
-    take_turn(g, sim, p)
+    play_turn_out(g, sim)
     sim.side[p, S_POLICY] = policy
-    finish_rollout(g, sim, (p + 1) % players, depth)
+    finish_rollout(g, sim, depth)
     return rollout_points(sim, p)
 
 
@@ -222,12 +233,13 @@ def search_candidates(g: Any, st: Any, p: EngineInt) -> int:
     """List seat p's candidates in its search words and return how many: greedy's turn (-1) first, then each distinct
     single of its hand in hand order but greedy's own single (`greedy_single`, whose play greedy's turn already is)."""
     search = st.search
-    n = legal_singles(st, p, st.actions)
-    greedy = st.side[p, S_CARDS + greedy_single(g, st, p, st.actions, n)]
+    # Listed into the policies' second list: the open decision's own (st.actions) is the one its policy reads.
+    n = legal_singles(st, p, st.probe)
+    greedy = st.side[p, S_CARDS + greedy_single(g, st, p, st.probe, n)]
     search[SR_CAND] = -1
     m = 1
     for k in range(n):
-        card = st.side[p, S_CARDS + st.actions[k]]
+        card = st.side[p, S_CARDS + st.probe[k]]
         repeated = card == greedy
         for j in range(1, m):
             if search[SR_CAND + j] == card:
@@ -286,6 +298,32 @@ def search_decision(
     return search[SR_CAND + best]
 
 
+@inline_kernel
+def decide_searched(g: Any, st: Any, context: Any) -> EngineInt:
+    """`decide` when a seat plays `search`: at a `search` seat's first decision of its own turn (its Action before,
+    or its single when it has no Action), the single for the turn is searched (`search_decision`, into
+    st.search[SR_WANTED], which its single decision plays: `search_single`); every decision is then `decide`'s.
+    `context` holds the search's two work records: `sim`, the record a rollout plays on, and `world`, a round's
+    sampled world (each of st's type)."""
+    p = st.game[G_ACTOR]
+    if st.side[p, S_POLICY] == SEARCH and p == st.game[G_CURRENT] and st.search[SR_TURN] != st.game[G_TURN]:
+        decision = st.game[G_DECISION]
+        if decision == D_ACTION_BEFORE or decision == D_SINGLE:
+            sim, world = context
+            st.search[SR_TURN] = st.game[G_TURN]
+            st.search[SR_WANTED] = search_decision(g, st, sim, world, p)
+    return decide(g, st, context)
+
+
+@rules_kernel
+def play_searched_on(g: Any, st: Any, context: Any) -> None:
+    """A tournament in which a seat plays `search` played from its start to its end (`open_tournament`, then the
+    play loop with `decide_searched`; `context`: the search's two work records)."""
+    st.search[SR_TURN] = -1
+    open_tournament(g, st)
+    play_out(g, st, context, decide_searched, apply, is_over)
+
+
 @rules_kernel
 def play_searched_tournament(
     g: Any,
@@ -293,26 +331,9 @@ def play_searched_tournament(
     sim: Any,
     world: Any,
 ) -> None:
-    """`play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn."""
-    players = st.game[G_PLAYERS]
-    p = st.game[G_FIRST]
-    passes = 0
-    while passes < players:
-        if st.side[p, S_HAND] > 0 and st.side[p, S_USED] < st.side[p, S_SLOTS]:
-            if st.side[p, S_POLICY] == SEARCH:
-                st.search[SR_WANTED] = search_decision(g, st, sim, world, p)
-            st.game[G_TURN] += 1
-            take_turn(g, st, p)
-            passes = 0
-        else:
-            passes += 1
-            if st.side[p, S_PASSED] == 0:
-                st.side[p, S_PASSED] = 1
-                log_event(st.events, st.ecount, st.game[G_TURN], p, EV_PASS, -1, -1, st.side[p, S_HAND])
-        p = (p + 1) % players
-    st.game[G_TURN] += 1
-    log_event(st.events, st.ecount, st.game[G_TURN], -1, EV_END, -1, -1, 0)
-    final_scoring(g, st, st.options[O_VP_ROUND])
+    """`policies.play_tournament` where a `search` seat's single is chosen by `search_decision` on its turn (the
+    whole game's tournaments, `market.py`)."""
+    play_searched_on(g, st, (sim, world))
 
 
 @rules_kernel
@@ -335,13 +356,9 @@ def play_searched_matches(
     sim: Any,
     world: Any,
 ) -> None:
-    """`play_matches` when a seat plays `search`: the search's generator seeded from each tournament's seed."""
-    store_total = store.shape[0]
-    for m in range(seeds.shape[0]):
-        for k in range(store_total):
-            st.store[k] = store[k]
-        begin_match_counters(st.counters, m)
-        setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
-        rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
-        play_searched_tournament(g, st, sim, world)
-        record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)
+    """`policies.play_matches` when a seat plays `search` (`play_matches_by`, each tournament played by
+    `play_searched_on`)."""
+    play_matches_by(
+        g, st, store, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, meta,
+        (sim, world), play_searched_on,
+    )  # fmt: skip
