@@ -861,7 +861,6 @@ def apply_give_up(st: Any, h: EngineInt) -> None:
 
 @inline_kernel
 def give_up(
-    g: Any,
     st: Any,
     q: EngineInt,
     use: EngineInt,
@@ -880,7 +879,6 @@ def give_up(
 
 @rules_kernel
 def discard_from(
-    g: Any,
     st: Any,
     q: EngineInt,
     amount: EngineInt,
@@ -897,11 +895,11 @@ def discard_from(
     st.game[G_IT_B] = by
     st.game[G_IT_C] = by_card
     st.game[G_IT_D] = 0
-    discard_on(g, st)
+    discard_on(st)
 
 
 @rules_kernel
-def discard_on(g: Any, st: Any) -> None:
+def discard_on(st: Any) -> None:
     """The discard in G_IT_* goes on: q's next single to give up is q's decision (D_GIVE_UP), until `amount` are
     discarded or q's hand is empty; then the discard is over (a seat made to discard by an opponent may react)."""
     q = st.game[G_IT_SEAT]
@@ -910,7 +908,7 @@ def discard_on(g: Any, st: Any) -> None:
     done = st.game[G_IT_D]
     if done < st.game[G_IT_A] and st.side[q, S_HAND] > 0:
         st.game[G_IT_D] = done + 1
-        give_up(g, st, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
+        give_up(st, q, np.int64(GIVE_DISCARD), np.int64(-1), by, by_card)
         return
     st.game[G_ITEM] = IT_NONE
     if done == 0:
@@ -936,7 +934,7 @@ def legal_discarders(st: Any, p: EngineInt, out: IntArray) -> EngineInt:
 def apply_discarder(g: Any, st: Any, q: EngineInt) -> None:
     """D_DISCARDER's action: opponent q discards G_DX_ARG singles by the deciding seat's effect (card G_DX_CARD)."""
     st.game[G_DECISION] = D_NONE
-    discard_from(g, st, q, st.game[G_DX_ARG], st.game[G_ACTOR], st.game[G_DX_CARD])
+    discard_from(st, q, st.game[G_DX_ARG], st.game[G_ACTOR], st.game[G_DX_CARD])
 
 
 @rules_kernel
@@ -975,7 +973,7 @@ def perform(
         gain_rp(st, p, card, amount * n)
     elif verb == V_DISCARD:
         if g.effects[card, clause, base + A_WHOSE] == WHOSE_YOURS:
-            discard_from(g, st, p, amount, p, card)
+            discard_from(st, p, amount, p, card)
         else:
             n = legal_discarders(st, p, st.actions)
             if n == 0:
@@ -992,7 +990,7 @@ def perform(
         if where < 0 or st.tab[p, where, TB_UP] == 0 or st.side[p, S_HAND] == 0:
             log_event(st.events, st.ecount, st.game[G_TURN], p, EV_NO_TARGET, card, -1, 0)
         else:
-            give_up(g, st, p, np.int64(GIVE_ATTACH), where, p, card)
+            give_up(st, p, np.int64(GIVE_ATTACH), where, p, card)
     elif verb == V_COPY:
         target = copy_target(st, p, where, g.effects[card, clause, base + A_PICK])
         if target < 0:
@@ -1149,7 +1147,7 @@ def resolve_effects(g: Any, st: Any) -> bool:
         if item == IT_REACT:
             react_on(g, st)
         elif item == IT_DISCARD:
-            discard_on(g, st)
+            discard_on(st)
         elif st.game[G_QHEAD] < st.game[G_QTAIL]:
             i = st.game[G_QHEAD] % QUEUE_SIZE
             st.game[G_QHEAD] += 1
