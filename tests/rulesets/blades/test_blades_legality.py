@@ -237,3 +237,41 @@ def test_the_turn_decisions_open_one_after_another(discard_comp: E.CompiledCards
     assert st["game"][E.G_DECISION] == E.D_SINGLE and _listed(discard_comp, st) == [0]
     _apply(discard_comp, st, 0)
     assert st["game"][E.G_DECISION] == E.D_NONE
+
+
+def test_a_discard_of_two_stops_at_each_decision_it_opens_and_goes_on_after_it(discard_comp: E.CompiledCards) -> None:
+    # Stepped from outside: A's Raider ("Action: discard opponent 2") opens the choice of victim; "Discard a Card - The
+    # card is discarded to the owner's Binder", each single "of their choice", so B decides twice, then B may use its
+    # face-up Sore Loser ("Reaction (discarded)"); only then is the Raider flipped ("perform the text on the card, then
+    # flip") and A's single the next decision. At each stop the rules have kept the rows `legal_actions` lists.
+    g, st = E.whole_set(discard_comp), _two_seats(discard_comp, ["Cog"])
+    for p, name in ((0, "Raider"), (1, "Sore Loser")):
+        st["tab"][p, 0] = [discard_comp.card_id(name), 1, 0, 0, 0]
+        st["side"][p, E.S_USED] = 1
+        E.seat_summaries(g, st, p)
+    st["side"][1, E.S_HAND] = 3
+    st["side"][1, E.S_CARDS : E.S_CARDS + 3] = [discard_comp.card_id(name) for name in ("Brick", "Cog", "Starter")]
+    _begin_turn(discard_comp, st, 0)
+
+    def stop() -> tuple[int, int, list[int]]:
+        listed = _listed(discard_comp, st)
+        assert [int(v) for v in st["actions"][: int(st["game"][E.G_LISTED])]] == listed
+        return int(st["game"][E.G_DECISION]), int(st["game"][E.G_ACTOR]), listed
+
+    raider = (0 + 3) * E.MAX_CLAUSES
+    assert stop() == (E.D_ACTION_BEFORE, 0, [(E.W_BOX + 3) * E.MAX_CLAUSES, raider, E.NO_ACTION])
+    E.apply(g, st, raider)
+    assert stop() == (E.D_DISCARDER, 0, [1])
+    E.apply(g, st, 1)
+    assert stop() == (E.D_GIVE_UP, 1, [0, 1, 2])
+    E.apply(g, st, 2)  # the Starter
+    assert stop() == (E.D_GIVE_UP, 1, [0, 1])
+    assert int(st["game"][E.G_ITEM]) == E.IT_DISCARD and st["tab"][0, 0, E.TB_UP] == 1  # the Raider waits, face-up
+    E.apply(g, st, 0)  # the Brick
+    assert stop() == (E.D_REACTION, 1, [E.USE, E.DECLINE])
+    assert int(st["game"][E.G_DX_CARD]) == discard_comp.card_id("Sore Loser")
+    E.apply(g, st, E.USE)
+    assert stop() == (E.D_SINGLE, 0, [0])
+    assert int(st["side"][1, E.S_HAND]) == 1 and int(st["side"][1, E.S_CARDS]) == discard_comp.card_id("Cog")
+    assert int(st["side"][1, E.S_RP]) == 4 and st["tab"][1, 0, E.TB_UP] == 0
+    assert st["tab"][0, 0, E.TB_UP] == 0 and int(st["game"][E.G_ITEM]) == E.IT_NONE
