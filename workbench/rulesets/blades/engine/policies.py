@@ -528,8 +528,9 @@ def play_tournament(g: Any, st: Any) -> None:
 
 
 @inline_kernel
-def play_started(g: Any, st: Any, context: Any) -> None:
-    """`play_matches_by`'s play of a batch's tournament, set up: `play_tournament`."""
+def play_started(g: Any, st: Any, _context: Any, _seed: EngineInt) -> None:
+    """`play_matches_by`'s play of a batch's tournament, set up: `play_tournament` (no generator of its own to
+    seed)."""
     play_tournament(g, st)
 
 

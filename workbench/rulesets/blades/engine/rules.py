@@ -203,7 +203,6 @@ from workbench.rulesets.blades.engine.layout import (
     S_TOP,
     S_USED,
     S_VP,
-    SEARCH_SEED,
     SIDE_WIDTH,
     STAGE_ACTION_DONE,
     STAGE_ACTION_FLIP,
@@ -1731,9 +1730,9 @@ def play_matches_by(
     play: Callable[..., None],
 ) -> None:
     """One tournament per seed on the given state record (see `new_state`), which every tournament reuses, its store
-    dealt from `store` (at most MAX_STORE cards), set up, then played by `play(g, st, context)`
-    (`policies.play_matches`, `search.play_searched_matches`). The search's own generator is seeded from each
-    tournament's seed, never from the tournament's generator (that would foretell its later store draws)."""
+    dealt from `store` (at most MAX_STORE cards), set up, then played by `play(g, st, context, seed)`
+    (`policies.play_matches`, `search.play_searched_matches`: a search seeds its own generator from the tournament's
+    seed)."""
     store_total = store.shape[0]
     for m in range(seeds.shape[0]):
         # Every tournament starts from the same store order, so a tournament depends on its seed alone.
@@ -1741,8 +1740,7 @@ def play_matches_by(
             st.store[k] = store[k]
         begin_match_counters(st.counters, m)
         setup_tournament(g, st, deck_a, deck_b, seeds[m], first[m], policy_a, policy_b, store_total, meta)
-        rng_seed(st.search, seeds[m] ^ SEARCH_SEED)
-        play(g, st, context)
+        play(g, st, context, seeds[m])
         record_tournament(st, m, winners, turns, vp_a, place_a, rp_a)
 
 

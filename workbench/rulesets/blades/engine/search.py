@@ -48,6 +48,7 @@ from workbench.rulesets.blades.engine.layout import (
     S_SLOTS,
     S_USED,
     S_VP,
+    SEARCH_SEED,
     SR_CAND,
     SR_CHOICE,
     SR_DECISIONS,
@@ -324,6 +325,15 @@ def play_searched_on(g: Any, st: Any, context: Any) -> None:
     play_out(g, st, context, decide_searched, apply, is_over)
 
 
+@inline_kernel
+def play_searched_seeded(g: Any, st: Any, context: Any, seed: EngineInt) -> None:
+    """`play_matches_by`'s play of a batch's tournament where a seat searches: the search's own generator seeded from
+    the tournament's seed (never from the tournament's generator: that would foretell its later store draws), then
+    `play_searched_on`."""
+    rng_seed(st.search, seed ^ SEARCH_SEED)
+    play_searched_on(g, st, context)
+
+
 @rules_kernel
 def play_searched_tournament(
     g: Any,
@@ -357,8 +367,8 @@ def play_searched_matches(
     world: Any,
 ) -> None:
     """`policies.play_matches` when a seat plays `search` (`play_matches_by`, each tournament played by
-    `play_searched_on`)."""
+    `play_searched_seeded`)."""
     play_matches_by(
         g, st, store, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, vp_a, place_a, rp_a, meta,
-        (sim, world), play_searched_on,
+        (sim, world), play_searched_seeded,
     )  # fmt: skip
