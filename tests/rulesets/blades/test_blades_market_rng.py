@@ -70,3 +70,18 @@ def test_a_run_s_games_depend_on_the_seed_and_the_index_alone() -> None:
     assert firsts == [rng.next() for rng in game_rngs(4, 6)]
     assert firsts[:3] == [rng.next() for rng in game_rngs(4, 3)]  # game k of a shorter run is the same game
     assert len(set(firsts)) == 6 and firsts != [rng.next() for rng in game_rngs(5, 6)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_skipped_sample_leaves_the_sample_s_state_and_a_copy_makes_it(seed: int) -> None:
+    # What the random policy relies on: a fusion's sample skipped, then made from a copy only if it is drawn.
+    for n, k in ((21, 0), (21, 7), (9, 9), (40, 5)):
+        sampled, skipped = MarketRng(seed), MarketRng(seed)
+        twin = skipped.copy()
+        expected = sampled.sample(n, k)
+        skipped.skip(k)
+        assert [skipped.s0, skipped.s1, skipped.s2, skipped.s3] == [sampled.s0, sampled.s1, sampled.s2, sampled.s3]
+        assert twin.sample(n, k) == expected
+        assert (
+            [twin.next() for _ in range(5)] == [skipped.next() for _ in range(5)] == [sampled.next() for _ in range(5)]
+        )

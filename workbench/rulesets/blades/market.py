@@ -520,9 +520,20 @@ def seat_name(state: MarketState, p: int) -> str:
     return SEATS[p] if character < 0 else f"{SEATS[p]} ({CHARACTERS[character].name})"
 
 
+def buy_discount(state: MarketState, p: int) -> int:
+    """Morrey's discount on every aftermarket card seat p buys (0 without it): a policy pricing a whole aftermarket
+    reads it once, not once a listing."""
+    return power(state, p, POWER_BUY_DISCOUNT)
+
+
+def discounted(stars: int, discount: int) -> int:
+    """An aftermarket card's price: its star rating less the buyer's `buy_discount`, never below 0."""
+    return max(0, stars - discount)
+
+
 def aftermarket_price(state: MarketState, p: int, card: int) -> int:
     """What seat p pays for `card` in the aftermarket: its star rating, less Morrey's discount (never below 0)."""
-    return max(0, int(state.cards.stars[card]) - power(state, p, POWER_BUY_DISCOUNT))
+    return discounted(int(state.cards.stars[card]), buy_discount(state, p))
 
 
 def sell_price(state: MarketState, p: int, card: int) -> int:
@@ -575,8 +586,10 @@ def deal(state: MarketState, count: int) -> None:
             else:
                 got[p].append(card)
                 state.seats[p].binder.append(card)
-    for p in range(n):
-        state.say(f"  {SEATS[p]} is dealt {', '.join(state.name(c) for c in got[p]) or 'nothing (the store is empty)'}")
+    if state.log is not None:
+        for p in range(n):
+            names = ", ".join(state.name(c) for c in got[p])
+            state.say(f"  {SEATS[p]} is dealt {names or 'nothing (the store is empty)'}")
 
 
 def fill_store_area(state: MarketState) -> None:
@@ -730,6 +743,8 @@ def apply(state: MarketState, p: int, action: Action) -> None:
     seat = state.seats[p]
     cards = state.cards
     who = SEATS[p]
+    # The trace's lines are formatted only when tracing: card names for every action cost more than the action.
+    traced = state.log is not None
     state.version += 1
     if action.kind == BUY_STORE:
         card = state.store_area.pop(action.index)
@@ -738,7 +753,8 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         seat.binder.append(card)
         state.bought[card] += 1
         state.bought_by_seat[p, card] += 1
-        state.say(f"  {who} buys a {price}-cost {cards.set_names[cards.set_of[card]]} card: {state.name(card)}")
+        if traced:
+            state.say(f"  {who} buys a {price}-cost {cards.set_names[cards.set_of[card]]} card: {state.name(card)}")
         fill_store_area(state)
     elif action.kind == BUY_AFTERMARKET:
         listing = state.aftermarket.pop(action.index)
@@ -748,7 +764,8 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         state.shown[p].append(listing.card)
         if listing.owner >= 0:
             state.seats[listing.owner].markers += 1
-        state.say(f"  {who} buys {state.name(listing.card)} from the aftermarket for ${price}")
+        if traced:
+            state.say(f"  {who} buys {state.name(listing.card)} from the aftermarket for ${price}")
     elif action.kind == SELL:
         card = action.cards[0]
         seat.binder.remove(card)
@@ -756,7 +773,8 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         seat.markers -= 1
         seat.money += sell_price(state, p, card)
         state.aftermarket.append(Listing(card, p))
-        state.say(f"  {who} sells {state.name(card)} to the aftermarket for ${sell_price(state, p, card)}")
+        if traced:
+            state.say(f"  {who} sells {state.name(card)} to the aftermarket for ${sell_price(state, p, card)}")
     elif action.kind == FUSE:
         for card in action.cards:
             seat.binder.remove(card)
@@ -766,10 +784,11 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         pile = state.fusion_piles[action.index]
         promo = pile.pop(state.rng.below(len(pile)))
         seat.binder.append(promo)
-        state.say(
-            f"  {who} fuses {len(action.cards)} cards ({', '.join(state.name(c) for c in action.cards)}) into the "
-            f"{FUSION_TIERS[action.index]} promo {state.name(promo)}"
-        )
+        if traced:
+            state.say(
+                f"  {who} fuses {len(action.cards)} cards ({', '.join(state.name(c) for c in action.cards)}) into "
+                f"the {FUSION_TIERS[action.index]} promo {state.name(promo)}"
+            )
     elif action.kind == TRADE:
         card = action.cards[0]
         other = state.seats[action.other]
@@ -783,10 +802,11 @@ def apply(state: MarketState, p: int, action: Action) -> None:
         if action.friendship:
             seat.friendship_left -= 1
             other.friendship_from[p] += 1
-        state.say(
-            f"  {who} trades ${price} for {SEATS[action.other]}'s {state.name(card)}"
-            + (" and gives a Friendship card" if action.friendship else "")
-        )
+        if traced:
+            state.say(
+                f"  {who} trades ${price} for {SEATS[action.other]}'s {state.name(card)}"
+                + (" and gives a Friendship card" if action.friendship else "")
+            )
 
 
 class MarketPolicy(Protocol):
@@ -834,10 +854,13 @@ def deck_problem(cards: MarketCards, deck: Sequence[int]) -> str:
 def legal_part(cards: MarketCards, deck: Sequence[int]) -> list[int]:
     """The cards of `deck` in order, leaving out repeats and any card past its kind's limit."""
     kept: list[int] = []
+    # Cards kept so far of each kind, counted as they are kept rather than counted again for every card.
+    held = dict.fromkeys(DECK_LIMITS, 0)
     for c in deck:
         kind = int(cards.kind[c])
-        if c not in kept and sum(1 for k in kept if cards.kind[k] == kind) < DECK_LIMITS[kind]:
+        if c not in kept and held[kind] < DECK_LIMITS[kind]:
             kept.append(c)
+            held[kind] += 1
     return kept
 
 
@@ -885,11 +908,12 @@ def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
     """Turns of one action, round the order, until every seat has passed in a row or used its actions."""
     order = segment_order(state)
     limit = int(state.cards.options["market_actions"])
-    used = [0] * state.players
+    n = state.players
+    used = [0] * n
     passes = 0
     k = 0
-    while passes < state.players:
-        p = order[k % state.players]
+    while passes < n:
+        p = order[k % n]
         k += 1
         if used[p] >= limit:
             passes += 1
@@ -897,7 +921,8 @@ def run_segment(state: MarketState, policies: Sequence[MarketPolicy]) -> None:
         action = policies[p].act(state, p)
         if action.kind == TRADE and not policies[action.other].accepts_trade(state, action.other, action.cards[0]):
             # A refused trade moves nothing but takes the asker's time.
-            state.say(f"  {SEATS[action.other]} refuses to trade {state.name(action.cards[0])} to {SEATS[p]}")
+            if state.log is not None:
+                state.say(f"  {SEATS[action.other]} refuses to trade {state.name(action.cards[0])} to {SEATS[p]}")
             used[p] += 1
             continue
         if action.kind == PASS:

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.engines import CompiledCards
-from workbench.policies import GREEDY
+from workbench.policies import GREEDY, RANDOM
 from workbench.rulesets.blades import appraisal_kernels as AK
 from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.engine.layout import K_SINGLE, T_SYMBOLS
@@ -50,6 +50,7 @@ from workbench.rulesets.blades.market import (
     DECK_LIMITS,
     DUEL_KINDS,
     DUEL_RP_PER_CARD,
+    ENGINE_POLICIES,
     FUSE,
     FUSION_TIERS,
     LAST_CALL,
@@ -61,8 +62,10 @@ from workbench.rulesets.blades.market import (
     MarketCards,
     MarketState,
     aftermarket_price,
+    buy_discount,
     can_fuse,
     can_sell,
+    discounted,
     fusion_cards,
     legal,
     legal_part,
@@ -104,6 +107,8 @@ class CardFacts:
         """Symbol bits (the engine's card table)."""
         self.stars = [int(s) for s in cards.stars]
         """Star rating."""
+        self.most_stars = max(self.stars, default=0)
+        """The highest star rating: a seat with at least this many dollars can pay for any trade."""
         self.price = [int(s) for s in cards.price]
         """Store price."""
         self.set_of = [int(s) for s in cards.set_of]
@@ -461,22 +466,35 @@ class Appraisal:
         return self._worths[card]
 
 
+AppraisalKey = tuple[bool, int, tuple[int, ...], tuple[int, ...]]
+"""What an appraisal reads of the state: Duel Mode, the segment, the revealed metagame and the binder in order."""
+
+
+def _appraisals(state: MarketState, p: int) -> tuple[dict[AppraisalKey, Appraisal], AppraisalKey]:
+    """The appraisals made so far (kept with the cards) and seat p's key among them now."""
+    key = (state.duel, state.segment, revealed_metagame(state), tuple(state.seats[p].binder))
+    memo: dict[AppraisalKey, Appraisal] = state.cards.memo.setdefault("appraisals", {})
+    return memo, key
+
+
 def appraise(state: MarketState, p: int) -> Appraisal:
     """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen), the
     segment or the revealed metagame changed, since an appraisal reads nothing else of the state. Kept with the
     cards, so every greedy seat shares it: each seat's binder changes between two turns of another, and four seats
     appraising each other made four of every appraisal (measured: most of a whole game's time)."""
-    metagame = revealed_metagame(state)
-    key = (state.duel, state.segment, metagame, tuple(state.seats[p].binder))
-    memo: dict[tuple[bool, int, tuple[int, ...], tuple[int, ...]], Appraisal] = state.cards.memo.setdefault(
-        "appraisals", {}
-    )
+    memo, key = _appraisals(state, p)
     found = memo.get(key)
     if found is None:
         if len(memo) > MEMO_LIMIT // 16:
             memo.clear()
-        found = memo[key] = Appraisal(state, p, metagame)
+        found = memo[key] = Appraisal(state, p, key[2])
     return found
+
+
+def appraised(state: MarketState, p: int) -> Appraisal | None:
+    """Seat p's appraisal if one is made already (`appraise`), else None: none is made."""
+    memo, key = _appraisals(state, p)
+    return memo.get(key)
 
 
 def set_distribution(cards: MarketCards, set_index: int) -> list[tuple[int, float]]:
@@ -496,6 +514,10 @@ class GreedyMarket:
     def appraise(self, state: MarketState, p: int) -> Appraisal:
         """Seat p's appraisal (`appraise`)."""
         return appraise(state, p)
+
+    def appraised(self, state: MarketState, p: int) -> Appraisal | None:
+        """Seat p's appraisal if already made (`appraised`), else None."""
+        return appraised(state, p)
 
     def act(self, state: MarketState, p: int) -> Action:
         """Buy the best value per dollar, else fuse, else sell spare cards, else pass."""
@@ -526,33 +548,61 @@ class GreedyMarket:
                 action = Action(BUY_STORE, index=index)
                 if legal(state, p, action):
                     best = (ratio, action)
+        discount = buy_discount(state, p)
         for index, listing in enumerate(state.aftermarket):
             if listing.owner == p:
                 continue
-            price = aftermarket_price(state, p, listing.card)
+            price = discounted(known.stars[listing.card], discount)
             ratio = beats(appraisal.use_worth(listing.card), price) if price <= money else None
             if ratio is not None:
                 action = Action(BUY_AFTERMARKET, index)
                 if legal(state, p, action):
                     best = (ratio, action)
         if bool(cards.options["trades"]):
-            # Clockwise from the next seat, so no seat is everyone's first trading partner.
+            # Every card of another seat worth more than its price, clockwise from the next seat (so no seat is
+            # everyone's first trading partner), in ascending card id a seat, but what the other seat keeps (its deck
+            # and collection, as greedy sees it): the best is taken as a scan in that order would take it (the
+            # highest value per dollar, on a tie the first, a trade only if it beats the store and the aftermarket's
+            # best). What a seat keeps comes from its appraisal, made at once for a seat that appraises itself (its
+            # binder most often unchanged until its own turn asks for the same appraisal). A random seat's binder
+            # changes at nearly every turn of its own, so its appraisal is made only when one of its cards is looked
+            # at, from the best offer down, unless it is made already (measured: appraising every random seat at
+            # every turn was most of greedy's time against them).
+            trades: list[tuple[float, int, int, int, float]] = []
+            kept: dict[int, set[int]] = {}
             for k in range(1, state.players):
                 q = (p + k) % state.players
-                # Only cards the other seat would part with, as greedy sees it (its deck and collection stay).
-                theirs = self.appraise(state, q)
-                for card in sorted(set(state.seats[q].binder) - appraisal.owned - theirs.kept):
+                cards_q = set(state.seats[q].binder) - appraisal.owned
+                if ENGINE_POLICIES[state.seats[q].policy] == RANDOM:
+                    theirs = self.appraised(state, q)
+                else:
+                    theirs = self.appraise(state, q)
+                if theirs is not None:
+                    kept[q] = theirs.kept
+                    cards_q -= theirs.kept
+                for card in sorted(cards_q):
                     price = known.stars[card]
-                    if price > money or (state.round, state.segment, p, q, card) in self.refused:
+                    if price > money:
                         continue
                     worth = appraisal.use_worth(card)
-                    ratio = beats(worth, price)
-                    if ratio is None:
-                        continue
-                    friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
-                    action = Action(TRADE, cards=(card,), other=q, friendship=friendship)
-                    if legal(state, p, action):
-                        best = (ratio, action)
+                    if worth > price and (state.round, state.segment, p, q, card) not in self.refused:
+                        # Negated for an ascending sort (exact for a float), then by place in the scan.
+                        trades.append((-(worth / max(price, 1)), len(trades), q, card, worth))
+            trades.sort()
+            for negated, _, q, card, worth in trades:
+                ratio = -negated
+                if best is not None and not ratio > best[0]:
+                    break
+                if q not in kept:
+                    kept[q] = self.appraise(state, q).kept
+                if card in kept[q]:
+                    continue
+                price = known.stars[card]
+                friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
+                action = Action(TRADE, cards=(card,), other=q, friendship=friendship)
+                if legal(state, p, action):
+                    best = (ratio, action)
+                    break
         if best is not None:
             action = best[1]
             if action.kind == TRADE:
@@ -625,31 +675,49 @@ class RandomMarket:
         """One of the legal actions, uniformly (fusion spends random cards)."""
         rng = state.rng
         seat = state.seats[p]
+        binder = seat.binder
         cards = state.cards
         known = facts(cards)
+        stars = known.stars
         money = seat.money
         # The legal actions in the order they were always listed (pass, store, aftermarket, sales, fusions, trades),
         # with `legal`'s conditions checked here: making and checking an Action for every card of every other binder
-        # was most of a random game's time (cProfile, 100 games). Sales and trades are counted, and only the drawn
-        # one's list sorted: no tuple for every card of every binder.
+        # was most of a random game's time (cProfile, 100 games). Sales and trades are kept as their distinct cards,
+        # and only the drawn one's are sorted: no sorted list for every binder, no tuple for every card.
         store = [i for i, c in enumerate(state.store_area) if money >= known.price[c]]
-        market = [
-            i
-            for i, listing in enumerate(state.aftermarket)
-            if listing.owner != p and money >= aftermarket_price(state, p, listing.card)
-        ]
-        sales = set(seat.binder) if can_sell(state, p) else set()
-        fusions: list[tuple[int, tuple[int, ...]]] = []
+        discount = buy_discount(state, p)
+        if money >= known.most_stars - discount:
+            # Every aftermarket card is affordable (money is never negative): no price worked out a listing.
+            market = [i for i, listing in enumerate(state.aftermarket) if listing.owner != p]
+        else:
+            market = [
+                i
+                for i, listing in enumerate(state.aftermarket)
+                if listing.owner != p and money >= discounted(stars[listing.card], discount)
+            ]
+        sales = set(binder) if can_sell(state, p) else set()
+        # A possible fusion's cards are drawn whether or not it is the action drawn (those draws are part of the
+        # game's sequence), but worked out only for the one drawn: each fusion keeps a copy of the generator from
+        # before its draws, which are skipped (a `sample` of k cards is k draws; skipping them spares its list, its
+        # swaps and a call a draw: measured, about 2 us of a random turn's 22).
+        fusions: list[tuple[int, int, MarketRng]] = []
         for tier in range(len(FUSION_TIERS)):
             if can_fuse(state, p, tier):
-                picked = rng.sample(len(seat.binder), fusion_cards(state, p, tier))
-                fusions.append((tier, tuple([seat.binder[i] for i in sorted(picked)])))
-        trades: list[tuple[int, list[int]]] = []
+                need = fusion_cards(state, p, tier)
+                fusions.append((tier, need, rng.copy()))
+                rng.skip(need)
+        # Per other seat, its distinct cards seat p can pay for (all of them, unfiltered, when it can pay the highest
+        # star rating).
+        trades: list[tuple[int, set[int] | list[int]]] = []
         if bool(cards.options["trades"]):
+            rich = money >= known.most_stars
             for q, other in enumerate(state.seats):
                 if q != p:
-                    trades.append((q, [c for c in set(other.binder) if money >= known.stars[c]]))
-        count = 1 + len(store) + len(market) + len(sales) + len(fusions) + sum(len(wanted) for _, wanted in trades)
+                    distinct = set(other.binder)
+                    trades.append((q, distinct if rich else [c for c in distinct if money >= stars[c]]))
+        count = 1 + len(store) + len(market) + len(sales) + len(fusions)
+        for _, wanted in trades:
+            count += len(wanted)
         k = rng.below(count)
         if k == 0:
             return Action(PASS)
@@ -664,8 +732,9 @@ class RandomMarket:
             return Action(SELL, cards=(sorted(sales)[k],))
         k -= len(sales)
         if k < len(fusions):
-            tier, chosen = fusions[k]
-            return Action(FUSE, index=tier, cards=chosen)
+            tier, need, before = fusions[k]
+            picked = before.sample(len(binder), need)
+            return Action(FUSE, index=tier, cards=tuple([binder[i] for i in sorted(picked)]))
         k -= len(fusions)
         for q, wanted in trades:
             if k < len(wanted):

@@ -84,6 +84,19 @@ class MarketRng:
             values[i], values[j] = values[j], values[i]
         return values[:k]
 
+    def copy(self) -> MarketRng:
+        """A generator in this one's state: its draws are the ones this one makes next."""
+        twin = MarketRng.__new__(MarketRng)
+        twin.s0, twin.s1, twin.s2, twin.s3 = self.s0, self.s1, self.s2, self.s3
+        return twin
+
+    def skip(self, draws: int) -> None:
+        """Make `draws` draws and drop them. A `below` is one `next`, so `sample(n, k)` leaves the state `skip(k)`
+        leaves, and a `copy` made before the skip can make the sample itself when it is wanted after all."""
+        step = self.next
+        for _ in range(draws):
+            step()
+
     def seed(self) -> int:
         """A fresh 62-bit seed from two draws (high word first), for a generator of its own."""
         return ((self.next() << 32) | self.next()) & ((1 << SEED_BITS) - 1)
