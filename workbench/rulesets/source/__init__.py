@@ -108,6 +108,13 @@ Version history:
   greedy's matches; each sampled world is dealt once for every candidate;
   greedy's own summon is not a second candidate. Searched matches change
   (so the version), greedy and random play exactly as before.
+- 1.8: engine 8 (issue 33, item 2), the search policy's defaults only: 12
+  rollouts a candidate (search_rollouts, was 16), each cut off after 12
+  turns (search_depth, was 0: to the match's end) and scored by the game's
+  evaluation. As strong against greedy as before (mirrors of both bundled
+  decks, two seeds) in about half the time. Searched matches change (so
+  the version); `search:16:depth=0` plays engine 7's search exactly;
+  greedy and random play exactly as before.
 """
 
 from workbench.rulesets.base import Ruleset
@@ -119,7 +126,7 @@ from workbench.rulesets.source.options import OPTIONS
 RULESET = Ruleset(
     id="source",
     title="SOURCE Trading Card Game",
-    version="1.7",
+    version="1.8",
     document="000_f23a6a96ca060bc2.txt",
     card_models=CARD_MODELS,
     check_cards=check_cards,

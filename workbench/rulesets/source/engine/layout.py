@@ -27,7 +27,7 @@ from workbench.rulesets.source.map import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ENGINE_VERSION = "7"
+ENGINE_VERSION = "8"
 """1: the first engine. 2: a monster that attacked a generator blocks that player's conventional summons only while it
 stays on their summoning space (it used to block for the rest of the match); option `hit_generator_blocks`.
 3: effect summons (`summon from hand|deck`, option `effect_summon_requirements`); the Done Zone, and `recall`;
@@ -46,7 +46,10 @@ the start only (option `channel_on_opponent_turn`, `turn_start`).
 7: the search policy only (issue 33, item 2): its budget, `search_rollouts` per candidate on average, is shared out by
 successive halving, its rollouts are cut off after `search_depth` turns and scored by the game's own evaluation
 (`search_evaluation`), each sampled world is dealt once for every candidate, and greedy's own summon is not listed
-twice; search results change, greedy and random play exactly as before."""
+twice; search results change, greedy and random play exactly as before.
+8: the search policy's defaults only (issue 33, item 2): 12 rollouts a candidate, each cut off after 12 turns and
+scored by `search_evaluation` (engine 7: 16, to the match's end); the kernels are engine 7's, so `search:16:depth=0`
+plays engine 7's search exactly; greedy and random play exactly as before."""
 
 
 # ---- card table columns -------------------------------------------------------------------------------------------
