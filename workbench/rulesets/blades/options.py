@@ -6,8 +6,12 @@ SEARCH_ROLLOUTS = 4
 """The Blades search's default budget: rollouts per candidate single on average, the decision's whole budget being this
 times its candidates, shared out by successive halving (docs/rulesets/blades.md, *The search policy*, has the
 measurements it was chosen by)."""
-SEARCH_DEPTH = 0
-"""The Blades search's default cut-off, in turns after the searched one (0: every rollout plays to the end)."""
+SEARCH_DEPTH = 8
+"""The Blades search's default cut-off, in turns after the searched one (0: every rollout plays to the end): 8, so a
+4-player rollout (24 turns a tournament) stops after two more rounds of the table and scores the position as if the
+tournament ended there. As strong as playing to the end or stronger on every bundled deck, at 2 and at 4 players, in
+less time (docs/rulesets/blades.md, *The search policy*); a 2-player rollout, 12 turns a tournament, is cut off only
+from the seat's first turns."""
 _WIN_QUOTE = "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated."
 SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
     "candidate single at each turn it searches",

@@ -715,7 +715,8 @@ def describe_event(compiled: CompiledCards, row: Sequence[int]) -> str:
 
 ENGINE = Engine(
     # 4: the search's rollouts shared out by successive halving (its results change; greedy and random do not).
-    version="4",
+    # 5: the search's rollouts cut off after 8 turns by default (search_depth; its results change, the rest do not).
+    version="5",
     policies=POLICY_NAMES,
     cost_axis="star rating",
     compile_cards=compile_cards,
