@@ -101,13 +101,13 @@ Version history:
   compiled market can make the same draws in the same order (issue 33, item 1). The rules and the policies are
   unchanged, but every draw comes from another stream, so whole games differ game by game from market 2's; the
   golden whole-game traces are re-recorded.
-- 1.4, engine 5 (checks unchanged, so the ruleset version stays; greedy, random and epsilon bit-identical): the
-  tournament `search`'s default cut-off, `search_depth=8` (was 0: every rollout to the tournament's end). At 4
-  players a rollout stops after two more rounds of the table and is scored as if the tournament ended there; the
-  search is as strong or stronger against greedy on every bundled deck, at 2 and at 4 players, and faster (issue
-  33, item 2; docs/rulesets/blades.md, *The search policy*). The kernels are engine 4's, so `search:4:depth=0`
-  plays engine 4's search exactly. Searched results change (tournaments, and whole games with a searching seat),
-  hence the engine version.
+- 1.4, engine 5 (checks unchanged, so the ruleset version stays; greedy and random bit-identical): the
+  tournament `search`'s default cut-off, `search_depth=8` (was 0: every rollout to the tournament's end). At 4 players
+  a rollout stops after two more rounds of the table and is scored as if the tournament ended there; the search is as
+  strong or stronger against greedy on every bundled deck, at 2 and at 4 players, and faster at 4 players (at 2 about
+  as fast; issue 33, item 2; docs/rulesets/blades.md, *The search policy*). The kernels are engine 4's, so
+  `search:4:depth=0` plays engine 4's search exactly. Searched results change (tournaments, and whole games with a
+  searching seat), hence the engine version.
 """
 
 from workbench.rulesets.base import Ruleset

@@ -9,9 +9,9 @@ measurements it was chosen by)."""
 SEARCH_DEPTH = 8
 """The Blades search's default cut-off, in turns after the searched one (0: every rollout plays to the end): 8, so a
 4-player rollout (24 turns a tournament) stops after two more rounds of the table and scores the position as if the
-tournament ended there. As strong as playing to the end or stronger on every bundled deck, at 2 and at 4 players, in
-less time (docs/rulesets/blades.md, *The search policy*); a 2-player rollout, 12 turns a tournament, is cut off only
-from the seat's first turns."""
+tournament ended there. As strong as playing to the end or stronger on every bundled deck, at 2 and at 4 players,
+and at 4 players faster (docs/rulesets/blades.md, *The search policy*); a 2-player rollout, 12 turns a tournament, is
+cut off only from the seat's first turns, and 2-player searches measured no faster."""
 _WIN_QUOTE = "Players place in the tournament according to the number of Ranking Points (RP) they've accumulated."
 SEARCH_OPTIONS: tuple[RuleOption, ...] = halving_search_options(
     "candidate single at each turn it searches",
