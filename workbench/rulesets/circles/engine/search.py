@@ -81,9 +81,10 @@ from workbench.search_kernels import DRAW_POINTS, WIN_POINTS, halving_search
 # The rules call the policy at each decision (`decide`); they cannot stop in the middle of a turn and resume later.
 # So a `search` side's turn is played from a snapshot taken after its draw, with the decisions taken so far on a
 # tape; at the first decision not on the tape the turn stops (its effects are thrown away by going back to the
-# snapshot), the decision is searched, its choice goes on the tape, and the turn is played again. A rollout is a clone
-# of the snapshot with the hidden cards resampled (`determinize`), the tape plus the choice under test replayed, and
-# the rest of the match played by the rollout policy. In the opponent's turn the search side answers as greedy does:
+# snapshot), the decision is searched, its choice goes on the tape, and the turn is played again. A sampled world is
+# a clone of the snapshot with the hidden cards resampled (`determinize`), dealt once for every candidate of a round;
+# a rollout is a clone of that world, the tape plus the choice under test replayed, and the rest of the match played
+# by the rollout policy. In the opponent's turn the search side answers as greedy does:
 # a rollout from that turn's start would replay the opponent's plays from a hand it cannot see.
 
 
@@ -159,22 +160,30 @@ def same_choice(R: IntArray, S: IntArray, k: EngineInt, j: EngineInt) -> bool:
 
 
 @inline_kernel
+def deal_world(R: IntArray, snapshot: IntArray, world: IntArray, s: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: the turn's snapshot cloned into the work buffer `world`, then what
+    side s cannot see dealt anew there (`determinize`) from the search's generator seeded with `seed`. Every
+    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round, not once a
+    rollout (the deal's sort of the unseen cards was about half of a searched match's time)."""
+    clone(snapshot, world)
+    rng = search_rng_of(world)
+    rng_seed(rng, seed)
+    determinize(R, world, s, rng)
+
+
+@inline_kernel
 def rollout(
     R: IntArray,
-    snapshot: IntArray,
+    world: IntArray,
     scratch: IntArray,
     s: EngineInt,
     choice: EngineInt,
-    world: EngineInt,
     dice: EngineInt,
 ) -> int:
-    """One rollout of `choice` for side s from the turn's snapshot, in the hidden world drawn from seed `world` and
-    with the dice of seed `dice` after the choice: WIN_POINTS if s wins, DRAW_POINTS for a draw, 0 if it loses."""
+    """One rollout of `choice` for side s in the sampled world `world` (`deal_world`), with the dice of seed `dice`
+    after the choice: WIN_POINTS if s wins, DRAW_POINTS for a draw, 0 if it loses."""
     opts = options_of(R)
-    clone(snapshot, scratch)
-    rng = search_rng_of(scratch)
-    rng_seed(rng, world)
-    determinize(R, scratch, s, rng)
+    clone(world, scratch)
     control, game = search_of(scratch), game_of(scratch)
     control[C_MODE] = SEARCH_REPLAY
     control[C_TAPE + control[C_TAPE_LEN]] = choice
@@ -182,7 +191,7 @@ def rollout(
     control[C_TAPE_POS] = 0
     control[C_ABORTED] = 0
     control[C_RESEED] = dice
-    control[C_ROLLOUT_POLICY] = search_rollout_policy_of(policy_of(snapshot, s), opts[O_SEARCH_ROLLOUT_POLICY])
+    control[C_ROLLOUT_POLICY] = search_rollout_policy_of(policy_of(world, s), opts[O_SEARCH_ROLLOUT_POLICY])
     turn_body_call(R, scratch, s)
     if control[C_MODE] == SEARCH_REPLAY:  # the choice under test was not asked again (cannot happen: same state)
         end_replay(scratch)
@@ -193,21 +202,29 @@ def rollout(
 
 
 @inline_kernel
-def no_world(_context: Any, _seed: EngineInt) -> None:
-    """`halving_search`'s world dealer: nothing to deal ahead, as each rollout deals its world from the seed itself
-    (`rollout`: the snapshot cloned, then `determinize`)."""
+def context_world(context: Any, seed: EngineInt) -> None:
+    """`halving_search`'s world dealer: `deal_world` into the world buffer."""
+    R, snapshot, world, _scratch, s, _control = context
+    deal_world(R, snapshot, world, s, seed)
 
 
 @inline_kernel
-def candidate_rollout(context: Any, c: EngineInt, world: EngineInt, dice: EngineInt) -> EngineInt:
-    """`halving_search`'s rollout: candidate c, the listed row C_CAND + c, rolled out in the world of seed `world`."""
-    R, snapshot, scratch, s, control = context
-    return rollout(R, snapshot, scratch, s, control[C_CAND + c], world, dice)
+def candidate_rollout(context: Any, c: EngineInt, _world: EngineInt, dice: EngineInt) -> EngineInt:
+    """`halving_search`'s rollout: candidate c, the listed row C_CAND + c, rolled out in the world `context_world`
+    has just dealt into the world buffer."""
+    R, _snapshot, world, scratch, s, control = context
+    return rollout(R, world, scratch, s, control[C_CAND + c], dice)
 
 
 @inline_kernel
 def search_decision(
-    R: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt, n: EngineInt, default: EngineInt
+    R: IntArray,
+    snapshot: IntArray,
+    world: IntArray,
+    scratch: IntArray,
+    s: EngineInt,
+    n: EngineInt,
+    default: EngineInt,
 ) -> EngineInt:
     """The listed row among n that successive halving finds best (`workbench.search_kernels`): its candidates are
     greedy's row (`default`, candidate 0, so a tie keeps it) and every other distinct listed row (C_DISTINCT: a row
@@ -232,10 +249,9 @@ def search_decision(
             control[C_CAND + m] = k
             m += 1
     budget = search_rollouts_of(policy_of(snapshot, s), options_of(R)[O_SEARCH_ROLLOUTS]) * m
-    context = (R, snapshot, scratch, s, control)
-    halving_search(
-        no_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, search_rng_of(snapshot)
-    )
+    context = (R, snapshot, world, scratch, s, control)
+    rng = search_rng_of(snapshot)
+    halving_search(context_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, rng)
     for c in range(m):
         row = control[C_CAND + c]
         control[C_STATS + row] = control[C_TRIED + c]
@@ -244,7 +260,9 @@ def search_decision(
 
 
 @inline_kernel
-def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: IntArray, s: EngineInt) -> None:
+def play_searched_turn(
+    R: IntArray, S: IntArray, snapshot: IntArray, world: IntArray, scratch: IntArray, s: EngineInt
+) -> None:
     """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
     S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
     control, taped = search_of(S), search_of(snapshot)
@@ -261,7 +279,7 @@ def play_searched_turn(R: IntArray, S: IntArray, snapshot: IntArray, scratch: In
         n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
         for k in range(min(n, MAX_CHOICES)):
             taped[C_DISTINCT + k] = control[C_DISTINCT + k]
-        choice = search_decision(R, snapshot, scratch, s, n, default)
+        choice = search_decision(R, snapshot, world, scratch, s, n, default)
         taped[C_SEARCHED] += 1
         taped[C_TAPE + taped[C_TAPE_LEN]] = choice
         taped[C_TAPE_LEN] += 1
@@ -281,9 +299,11 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
     snapshot: IntArray,
+    world: IntArray,
     scratch: IntArray,
 ) -> None:
-    """`play_matches` when a side plays `search`, with the turn's snapshot and the rollouts' buffer.
+    """`play_matches` when a side plays `search`, with the turn's snapshot, a round's sampled world and the
+    rollouts' buffer.
 
     Each match is `play_match` but for a `search` side, each of whose turns is played from a snapshot after its
     draw, and again after each decision searched (see the module's first comment).
@@ -302,7 +322,7 @@ def play_searched_matches(
         while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
             start_turn(R, S, s)
             if side[s, S_POLICY] == SEARCH:
-                play_searched_turn(R, S, snapshot, scratch, s)
+                play_searched_turn(R, S, snapshot, world, scratch, s)
             else:
                 control[C_SEARCHER] = -1
                 turn_body_call(R, S, s)
