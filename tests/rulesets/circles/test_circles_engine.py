@@ -943,9 +943,8 @@ def searched_turn(m: E.MatchArrays, side: int = A, seed: int = 5) -> tuple[list[
     search = m.S[E.SEARCH_AT : E.SEARCH_AT + E.SEARCH_SIZE]
     E.rng_seed(search[E.C_RNG : E.C_RNG + 4], seed)
     snapshot = np.zeros_like(m.S)
-    world = E.state_buffer(m.zones.shape[2], len(m.compiled.names), 0)[0]
-    scratch = E.state_buffer(m.zones.shape[2], len(m.compiled.names), 0)[0]
-    E.play_searched_turn(m.R, m.S, snapshot, world, scratch, side)
+    sorted_snapshot, world, scratch = (E.state_buffer(m.zones.shape[2], len(m.compiled.names), 0)[0] for _ in range(3))
+    E.play_searched_turn(m.R, m.S, snapshot, sorted_snapshot, world, scratch, side)
     tape = [int(v) for v in search[E.C_TAPE : E.C_TAPE + search[E.C_TAPE_LEN]]]
     stats = [int(v) for v in search[E.C_STATS : E.C_STATS + 2 * E.MAX_CHOICES]]
     return tape, stats

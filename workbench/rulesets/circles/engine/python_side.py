@@ -340,12 +340,11 @@ def run_batch(
         turns,
     )
     if SEARCH in (policy_code(policy_a), policy_code(policy_b)):
-        # The search policy's turn snapshot (the whole buffer: counters and trace go back with it), a round's sampled
-        # world and the rollouts' buffer.
+        # The search policy's turn snapshot (the whole buffer: counters and trace go back with it), its copy with the
+        # unseen cards sorted, a round's sampled world and the rollouts' buffer.
         snapshot = np.zeros_like(state)
-        world = state_buffer(capacity, len(compiled.names), 0)[0]
-        scratch = state_buffer(capacity, len(compiled.names), 0)[0]
-        play_searched_matches(*arguments, snapshot, world, scratch)
+        sorted_snapshot, world, scratch = (state_buffer(capacity, len(compiled.names), 0)[0] for _ in range(3))
+        play_searched_matches(*arguments, snapshot, sorted_snapshot, world, scratch)
     else:
         play_matches(*arguments)
     events = views.events[: int(views.event_count[0])].copy()

@@ -1634,10 +1634,9 @@ def put_pooled(
 
 
 @rules_kernel
-def resample(
-    zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, count: EngineInt, rng: IntArray
-) -> None:
-    """Sort the row of `count` unseen cards (so their order before cannot matter), then shuffle it with `rng`."""
+def sort_pool(zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, count: EngineInt) -> None:
+    """Sort the row of `count` unseen cards (`pooled`) ascending, so their order before cannot matter (insertion
+    sort: a row already sorted, as a search's worlds find it, costs one comparison a card)."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     j: EngineInt
     for k in range(1, count):
@@ -1647,11 +1646,36 @@ def resample(
             put_pooled(zones, o, in_hand, top, j, pooled(zones, o, in_hand, top, j - 1))
             j -= 1
         put_pooled(zones, o, in_hand, top, j, card)
+
+
+@rules_kernel
+def resample(
+    zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, count: EngineInt, rng: IntArray
+) -> None:
+    """Sort the row of `count` unseen cards (`sort_pool`), then shuffle it with `rng`."""
+    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
+    j: EngineInt
+    sort_pool(zones, o, in_hand, top, count)
     for k in range(count - 1, 0, -1):
         j = rng_below(rng, k + 1)
         card = pooled(zones, o, in_hand, top, k)
         put_pooled(zones, o, in_hand, top, k, pooled(zones, o, in_hand, top, j))
         put_pooled(zones, o, in_hand, top, j, card)
+
+
+@rules_kernel
+def sort_unseen(S: IntArray, s: EngineInt) -> None:
+    """`determinize`'s sort alone, in place: the two rows of cards side s cannot see (the opponent's hand and deck,
+    s's own deck) sorted, as `determinize` sorts them before it shuffles. A state so sorted is dealt by `determinize`
+    exactly as the state it was sorted from (sorting again changes nothing), only sooner: the search sorts a copy of
+    its snapshot once a decision (`search.search_decision`) rather than once a world."""
+    zones, side = zones_of(S), side_of(S)
+    o = 1 - s
+    top = side[o, S_DECK_TOP]
+    in_hand = side[o, S_HAND_N]
+    sort_pool(zones, o, in_hand, top, in_hand + side[o, S_DECK_N] - top)
+    top = side[s, S_DECK_TOP]
+    sort_pool(zones, s, np.int64(0), top, side[s, S_DECK_N] - top)
 
 
 @rules_kernel

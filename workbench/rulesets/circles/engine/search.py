@@ -68,6 +68,7 @@ from workbench.rulesets.circles.engine.rules import (
     determinize,
     finish_match,
     play_match,
+    sort_unseen,
     start_match,
     start_turn,
     turn_body_call,
@@ -160,12 +161,14 @@ def same_choice(R: IntArray, S: IntArray, k: EngineInt, j: EngineInt) -> bool:
 
 
 @inline_kernel
-def deal_world(R: IntArray, snapshot: IntArray, world: IntArray, s: EngineInt, seed: EngineInt) -> None:
-    """One sampled world for a round of rollouts: the turn's snapshot cloned into the work buffer `world`, then what
-    side s cannot see dealt anew there (`determinize`) from the search's generator seeded with `seed`. Every
-    candidate's rollout of the round starts from a clone of it, so the world is dealt once a round, not once a
-    rollout (the deal's sort of the unseen cards was about half of a searched match's time)."""
-    clone(snapshot, world)
+def deal_world(R: IntArray, sorted_snapshot: IntArray, world: IntArray, s: EngineInt, seed: EngineInt) -> None:
+    """One sampled world for a round of rollouts: the turn's snapshot, its unseen cards already sorted
+    (`sorted_snapshot`, made once a decision by `search_decision`), cloned into the work buffer `world`, then what
+    side s cannot see dealt anew there (`determinize`) from the search's generator seeded with `seed`: the world the
+    snapshot itself would be dealt, since `determinize` sorts before it shuffles. Every candidate's rollout of the
+    round starts from a clone of it, so a world is dealt once a round and the unseen cards sorted once a decision,
+    not both once a rollout (that sort was about half of a searched match's time)."""
+    clone(sorted_snapshot, world)
     rng = search_rng_of(world)
     rng_seed(rng, seed)
     determinize(R, world, s, rng)
@@ -204,15 +207,15 @@ def rollout(
 @inline_kernel
 def context_world(context: Any, seed: EngineInt) -> None:
     """`halving_search`'s world dealer: `deal_world` into the world buffer."""
-    R, snapshot, world, _scratch, s, _control = context
-    deal_world(R, snapshot, world, s, seed)
+    R, sorted_snapshot, world, _scratch, s, _control = context
+    deal_world(R, sorted_snapshot, world, s, seed)
 
 
 @inline_kernel
 def candidate_rollout(context: Any, c: EngineInt, _world: EngineInt, dice: EngineInt) -> EngineInt:
     """`halving_search`'s rollout: candidate c, the listed row C_CAND + c, rolled out in the world `context_world`
     has just dealt into the world buffer."""
-    R, _snapshot, world, scratch, s, control = context
+    R, _sorted_snapshot, world, scratch, s, control = context
     return rollout(R, world, scratch, s, control[C_CAND + c], dice)
 
 
@@ -220,6 +223,7 @@ def candidate_rollout(context: Any, c: EngineInt, _world: EngineInt, dice: Engin
 def search_decision(
     R: IntArray,
     snapshot: IntArray,
+    sorted_snapshot: IntArray,
     world: IntArray,
     scratch: IntArray,
     s: EngineInt,
@@ -235,7 +239,8 @@ def search_decision(
     In a round every candidate is played in the same sampled worlds with the same later dice (common random numbers):
     the comparison between choices then carries only the noise of what the choices change, not of which hidden cards
     each happened to meet, which with independent samples drowned most differences at this budget. The rollouts and
-    points of each listed row are left in the snapshot's C_STATS (0 for a row not weighed).
+    points of each listed row are left in the snapshot's C_STATS (0 for a row not weighed). The worlds are dealt from
+    `sorted_snapshot`, a copy of the snapshot with the cards s cannot see sorted (`sort_unseen`), made here once.
     """
     control = search_of(snapshot)
     if n > MAX_CHOICES:
@@ -249,7 +254,9 @@ def search_decision(
             control[C_CAND + m] = k
             m += 1
     budget = search_rollouts_of(policy_of(snapshot, s), options_of(R)[O_SEARCH_ROLLOUTS]) * m
-    context = (R, snapshot, world, scratch, s, control)
+    clone(snapshot, sorted_snapshot)
+    sort_unseen(sorted_snapshot, s)
+    context = (R, sorted_snapshot, world, scratch, s, control)
     rng = search_rng_of(snapshot)
     halving_search(context_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, rng)
     for c in range(m):
@@ -261,7 +268,13 @@ def search_decision(
 
 @inline_kernel
 def play_searched_turn(
-    R: IntArray, S: IntArray, snapshot: IntArray, world: IntArray, scratch: IntArray, s: EngineInt
+    R: IntArray,
+    S: IntArray,
+    snapshot: IntArray,
+    sorted_snapshot: IntArray,
+    world: IntArray,
+    scratch: IntArray,
+    s: EngineInt,
 ) -> None:
     """The rest of side s's turn after its draw, each of its decisions searched; the tape of its choices is left in
     S's search part (C_TAPE, C_TAPE_LEN) and the last decision's statistics in C_STATS."""
@@ -279,7 +292,7 @@ def play_searched_turn(
         n, default = control[C_NEED_N], control[C_NEED_DEFAULT]
         for k in range(min(n, MAX_CHOICES)):
             taped[C_DISTINCT + k] = control[C_DISTINCT + k]
-        choice = search_decision(R, snapshot, world, scratch, s, n, default)
+        choice = search_decision(R, snapshot, sorted_snapshot, world, scratch, s, n, default)
         taped[C_SEARCHED] += 1
         taped[C_TAPE + taped[C_TAPE_LEN]] = choice
         taped[C_TAPE_LEN] += 1
@@ -299,11 +312,12 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
     snapshot: IntArray,
+    sorted_snapshot: IntArray,
     world: IntArray,
     scratch: IntArray,
 ) -> None:
-    """`play_matches` when a side plays `search`, with the turn's snapshot, a round's sampled world and the
-    rollouts' buffer.
+    """`play_matches` when a side plays `search`, with the turn's snapshot, its copy with the unseen cards sorted, a
+    round's sampled world and the rollouts' buffer.
 
     Each match is `play_match` but for a `search` side, each of whose turns is played from a snapshot after its
     draw, and again after each decision searched (see the module's first comment).
@@ -322,7 +336,7 @@ def play_searched_matches(
         while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
             start_turn(R, S, s)
             if side[s, S_POLICY] == SEARCH:
-                play_searched_turn(R, S, snapshot, world, scratch, s)
+                play_searched_turn(R, S, snapshot, sorted_snapshot, world, scratch, s)
             else:
                 control[C_SEARCHER] = -1
                 turn_body_call(R, S, s)
