@@ -196,7 +196,7 @@ ENGINE_OPTIONS: tuple[RuleOption, ...] = (
 
 SEARCH_OPTIONS: tuple[RuleOption, ...] = (
     *search_options(
-        "legal choice at each decision it searches (spread over the choices by UCB1)",
+        "legal choice at each decision it searches, on average (shared out among the choices by successive halving)",
         "Repeat this Process for each Player, until one Player has lost all Life Points.",
     ),
 )
