@@ -62,9 +62,10 @@ def play(ruleset_id: str, deck: Deck, settings: str, seeds: np.ndarray, first: n
     search, greedy = policy_word("search", engine.policies), policy_word("greedy", engine.policies)
     engine.play_batch(compiled, ids, ids, seeds[:2], first[:2], search, greedy)  # compile or load the kernels
     start = time.process_time()
-    winners, _, _ = engine.play_batch(compiled, ids, ids, seeds, first, search, greedy)
+    # (winners, turns, counters), with a dict of per-match columns after them in some engines (`Engine.play_batch`).
+    played = engine.play_batch(compiled, ids, ids, seeds, first, search, greedy)
     rate = len(seeds) / max(time.process_time() - start, 1e-9)
-    winners = np.asarray(winners)
+    winners = np.asarray(played[0])
     return Played(won=winners == 0, draws=float((winners == -1).mean()), rate=rate)
 
 
