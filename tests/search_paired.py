@@ -8,9 +8,11 @@ the ruleset's defaults. For each bundled deck's mirror, `search` (side or seat A
 compared with the first match by match.
 
 Why paired: both settings play the same deals with the same search generator, so most matches end the same way and
-only the matches whose winner changed (the discordant pairs) carry the difference. Its interval is then far narrower
-than two independent win rates' (a 3,000-match Wilson interval is about 1.6 points either side; a paired difference
-over the same 3,000 matches is often under 1), which is what it takes to tell "as strong" from "a point weaker". The
+only the matches whose winner changed (the discordant pairs) carry the difference. How much narrower its interval
+is than that of two independent win rates' difference depends on how often the winner changes (measured
+2026-12-01): in circles a few matches in 10,000 (a few hundredths of a point at 20,000 a deck), in Millennium Blades
+5% to 23% (0.3 to 0.7 points either side at 20,000), in SOURCE about 31% (2 points either side at 3,000, where two
+independent rates' difference has about 2.4): so SOURCE needs several seed sets to tell "a point weaker". The
 difference's 95% interval and z come from the discordant counts (McNemar's normal form); the pooled line weighs the
 decks alike. The CPU rate (matches per CPU second of this process, search against greedy, after a warm-up batch) is
 one run each, in turn: on a shared machine compare rates only within one run of this script.

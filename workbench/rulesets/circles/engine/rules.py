@@ -1649,13 +1649,12 @@ def sort_pool(zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt,
 
 
 @rules_kernel
-def resample(
+def shuffle_pool(
     zones: IntArray, o: EngineInt, in_hand: EngineInt, top: EngineInt, count: EngineInt, rng: IntArray
 ) -> None:
-    """Sort the row of `count` unseen cards (`sort_pool`), then shuffle it with `rng`."""
+    """Shuffle the row of `count` unseen cards (`pooled`) with `rng` (Fisher-Yates, from the row's end)."""
     # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
     j: EngineInt
-    sort_pool(zones, o, in_hand, top, count)
     for k in range(count - 1, 0, -1):
         j = rng_below(rng, k + 1)
         card = pooled(zones, o, in_hand, top, k)
@@ -1663,31 +1662,43 @@ def resample(
         put_pooled(zones, o, in_hand, top, j, card)
 
 
+@inline_kernel
+def unseen_rows(S: IntArray, s: EngineInt) -> tuple[EngineInt, EngineInt, EngineInt, EngineInt, EngineInt]:
+    """The two rows of cards side s cannot see, as `pooled` reads them: the opponent's (its hand's size, its deck's
+    top and the row's length: hand, then deck from the top), and s's own deck (its top and the row's length)."""
+    side = side_of(S)
+    o = 1 - s
+    in_hand = side[o, S_HAND_N]
+    return (
+        in_hand,
+        side[o, S_DECK_TOP],
+        in_hand + side[o, S_DECK_N] - side[o, S_DECK_TOP],
+        side[s, S_DECK_TOP],
+        side[s, S_DECK_N] - side[s, S_DECK_TOP],
+    )
+
+
 @rules_kernel
 def sort_unseen(S: IntArray, s: EngineInt) -> None:
-    """`determinize`'s sort alone, in place: the two rows of cards side s cannot see (the opponent's hand and deck,
-    s's own deck) sorted, as `determinize` sorts them before it shuffles. A state so sorted is dealt by `determinize`
-    exactly as the state it was sorted from (sorting again changes nothing), only sooner: the search sorts a copy of
-    its snapshot once a decision (`search.search_decision`) rather than once a world."""
-    zones, side = zones_of(S), side_of(S)
-    o = 1 - s
-    top = side[o, S_DECK_TOP]
-    in_hand = side[o, S_HAND_N]
-    sort_pool(zones, o, in_hand, top, in_hand + side[o, S_DECK_N] - top)
-    top = side[s, S_DECK_TOP]
-    sort_pool(zones, s, np.int64(0), top, side[s, S_DECK_N] - top)
+    """`determinize`'s first step alone, in place: the two rows of cards side s cannot see (`unseen_rows`) sorted.
+    A state so sorted is dealt by `determinize` exactly as the state it was sorted from (sorting again changes
+    nothing), only sooner: the search sorts a copy of its snapshot once a decision (`search.search_decision`) rather
+    than once a world."""
+    zones = zones_of(S)
+    in_hand, top_o, count_o, top_s, count_s = unseen_rows(S, s)
+    sort_pool(zones, 1 - s, in_hand, top_o, count_o)
+    sort_pool(zones, s, np.int64(0), top_s, count_s)
 
 
 @rules_kernel
 def determinize(R: IntArray, S: IntArray, s: EngineInt, rng: IntArray) -> None:
     """What side s cannot see, drawn again from what it can know: the opponent's hand and draw deck are one pool
     of unseen cards (their sizes are seen) dealt anew, and s's own draw deck is shuffled anew. Both pools are sorted
-    first, so the draw depends on which cards they hold and on `rng`, never on where the cards really are. (Cards s
-    saw on top of its deck with Future Vision are shuffled back in too: forgetting is never peeking.)"""
-    zones, side = zones_of(S), side_of(S)
-    o = 1 - s
-    top = side[o, S_DECK_TOP]
-    in_hand = side[o, S_HAND_N]
-    resample(zones, o, in_hand, top, in_hand + side[o, S_DECK_N] - top, rng)
-    top = side[s, S_DECK_TOP]
-    resample(zones, s, np.int64(0), top, side[s, S_DECK_N] - top, rng)
+    first (`sort_unseen`), so the draw depends on which cards they hold and on `rng`, never on where the cards really
+    are; then shuffled, the opponent's first. (Cards s saw on top of its deck with Future Vision are shuffled back in
+    too: forgetting is never peeking.)"""
+    sort_unseen(S, s)
+    zones = zones_of(S)
+    in_hand, top_o, count_o, top_s, count_s = unseen_rows(S, s)
+    shuffle_pool(zones, 1 - s, in_hand, top_o, count_o, rng)
+    shuffle_pool(zones, s, np.int64(0), top_s, count_s, rng)

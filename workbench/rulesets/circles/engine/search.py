@@ -254,8 +254,9 @@ def search_decision(
             control[C_CAND + m] = k
             m += 1
     budget = search_rollouts_of(policy_of(snapshot, s), options_of(R)[O_SEARCH_ROLLOUTS]) * m
-    clone(snapshot, sorted_snapshot)
-    sort_unseen(sorted_snapshot, s)
+    if m > 1:  # one candidate plays no rollout (`halving_search`): no world to deal
+        clone(snapshot, sorted_snapshot)
+        sort_unseen(sorted_snapshot, s)
     context = (R, sorted_snapshot, world, scratch, s, control)
     rng = search_rng_of(snapshot)
     halving_search(context_world, candidate_rollout, context, control, C_ORDER, C_POINTS, C_TRIED, m, budget, rng)
