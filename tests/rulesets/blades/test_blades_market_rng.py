@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from workbench.engines import rng_below, rng_next, rng_seed, shuffle_in_place
-from workbench.rulesets.blades.market_rng import SEED_BITS, MarketRng
+from workbench.rulesets.blades.market_rng import BLOCK, SEED_BITS, MarketRng
 from workbench.rulesets.blades.market_runs import game_rngs
 
 SEEDS = [0, 1, 7, 2**31 - 1, 2**40 + 3, 2**62 - 1, 2**63 - 1]
@@ -24,7 +24,7 @@ def kernel_state(seed: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_draws_are_the_engines_rng_next_and_rng_below(seed: int) -> None:
     ours, theirs = MarketRng(seed), kernel_state(seed)
-    assert [ours.s0, ours.s1, ours.s2, ours.s3] == [int(word) for word in theirs]
+    assert list(ours.words()) == [int(word) for word in theirs]
     for n in (1, 2, 3, 10, 61, 2**20, 2**31 - 1):
         for _ in range(25):
             assert ours.below(n) == int(rng_below(theirs, np.int64(n)))
@@ -80,8 +80,28 @@ def test_a_skipped_sample_leaves_the_sample_s_state_and_a_copy_makes_it(seed: in
         twin = skipped.copy()
         expected = sampled.sample(n, k)
         skipped.skip(k)
-        assert [skipped.s0, skipped.s1, skipped.s2, skipped.s3] == [sampled.s0, sampled.s1, sampled.s2, sampled.s3]
+        assert skipped.words() == sampled.words()
         assert twin.sample(n, k) == expected
         assert (
             [twin.next() for _ in range(5)] == [skipped.next() for _ in range(5)] == [sampled.next() for _ in range(5)]
         )
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_draws_made_a_block_ahead_are_the_kernels_across_blocks_skips_and_copies(seed: int) -> None:
+    # The draws are worked out BLOCK at a time: the state a caller sees (`words`), the draws, skips past the end of a
+    # block and copies made before a block ran out must all be as if each draw were made when asked for.
+    ours, theirs = MarketRng(seed), kernel_state(seed)
+    copies: list[tuple[MarketRng, np.ndarray]] = []
+    steps = [1, 3, BLOCK - 5, 2, 7, BLOCK, 2 * BLOCK + 1, 0, 4, BLOCK - 1, 1]
+    for i, draws in enumerate(steps):
+        if i % 2:
+            ours.skip(draws)
+            for _ in range(draws):
+                rng_next(theirs)
+        else:
+            assert [ours.next() for _ in range(draws)] == [int(rng_next(theirs)) for _ in range(draws)]
+        assert list(ours.words()) == [int(word) for word in theirs]
+        copies.append((ours.copy(), theirs.copy()))
+    for twin, state in copies:  # each copy goes on from where it was made, past the blocks the original made since
+        assert [twin.next() for _ in range(BLOCK + 3)] == [int(rng_next(state)) for _ in range(BLOCK + 3)]
