@@ -160,7 +160,7 @@ def test_shur_plays_extra_cards_into_her_tableau(monkeypatch: pytest.MonkeyPatch
         slots.append([int(s.side[p, E.S_SLOTS]) for p in range(int(s.game[E.G_PLAYERS]))])
         original(g, s, *rest)
 
-    monkeypatch.setattr(E, "play_tournament", spy)
+    monkeypatch.setattr(M.engine_policies, "play_tournament", spy)  # the module the market calls it from
     cards = seated("shur", shur_tableau=2, prerelease=True)
     base = int(cards.options["tableau_slots"])
     M.play_game(cards, MarketRng(1), [PassPolicy() for _ in range(4)], [0] * 4)

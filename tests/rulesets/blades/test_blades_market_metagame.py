@@ -86,8 +86,9 @@ def spy_on_tournaments(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]
         seen.append(tuple(int(own[c]) for c in s.game[E.G_META : E.G_META + E.MAX_META_STACKS] if c >= 0))
         original(g, s, *rest)
 
-    monkeypatch.setattr(E, "game_data", data)
-    monkeypatch.setattr(E, "play_tournament", spy)
+    # Set in the modules the market calls them from.
+    monkeypatch.setattr(M.engine_python_side, "game_data", data)
+    monkeypatch.setattr(M.engine_policies, "play_tournament", spy)
     return seen
 
 

@@ -54,8 +54,12 @@ import numpy as np
 from workbench.cards import CardSet, Finding, OptionValue, WorkbenchInputError
 from workbench.engines import CompiledCards, IntArray, global_trace, rng_seed
 from workbench.policies import GREEDY, RANDOM, SEARCH
-from workbench.rulesets.blades import engine as tournament
 from workbench.rulesets.blades.cards import BladesCard
+from workbench.rulesets.blades.engine import layout as engine_layout
+from workbench.rulesets.blades.engine import policies as engine_policies
+from workbench.rulesets.blades.engine import python_side as engine_python_side
+from workbench.rulesets.blades.engine import rules as engine_rules
+from workbench.rulesets.blades.engine import search as engine_search
 from workbench.rulesets.blades.market_rng import MarketRng
 from workbench.rulesets.blades.prices import STORE_SET_KINDS, store_price
 
@@ -86,9 +90,9 @@ MONEY_PER_VP = 4
 """Remaining money scores 1 VP per 4 dollars, rounding down."""
 COLLECTION_VP = (0, 0, 2, 4, 7, 9, 12, 16, 21)
 """Collection Points chart by number of cards (2..8+); 0 and 1 card are not collections."""
-DECK_LIMITS = {tournament.K_SINGLE: 8, tournament.K_DECK_BOX: 1, tournament.K_ACCESSORY: 2}
+DECK_LIMITS = {engine_layout.K_SINGLE: 8, engine_layout.K_DECK_BOX: 1, engine_layout.K_ACCESSORY: 2}
 """A tournament deck: up to eight singles, one deck box, two accessories."""
-SEATS = tournament.SEATS
+SEATS = engine_python_side.SEATS
 ENGINE_POLICIES = (GREEDY, RANDOM, SEARCH)
 """The tournament engine's policy word for a seat's policy index (`market_policy.MARKET_POLICIES`: greedy, random,
 search; `workbench.policies`' codes, which are those policies' words): a seat plays its tournaments by the engine's
@@ -255,7 +259,7 @@ def metagame_timing(names: Sequence[str]) -> tuple[int, ...]:
 
 def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> MarketCards:
     """The card set as the whole game reads it (raises when the set cannot make a game: no store, no starter)."""
-    compiled = tournament.compile_cards(cardset, options)
+    compiled = engine_python_side.compile_cards(cardset, options)
     cards: tuple[BladesCard, ...] = tuple(entry.card for entry in cardset)  # type: ignore[misc]
     set_names: list[str] = []
     set_index: dict[str, int] = {}
@@ -362,7 +366,7 @@ def compile_market(cardset: CardSet, options: Mapping[str, OptionValue]) -> Mark
         cards=cards,
         stars=np.array([card.stars for card in cards], dtype=np.int64),
         price=np.array([store_price(card) for card in cards], dtype=np.int64),
-        kind=compiled.table[:, tournament.T_KIND].copy(),
+        kind=compiled.table[:, engine_layout.T_KIND].copy(),
         symbols=tuple(card.symbols for card in cards),
         set_of=set_of,
         set_names=tuple(set_names),
@@ -847,7 +851,7 @@ def deck_problem(cards: MarketCards, deck: Sequence[int]) -> str:
         return "a card appears twice ('You may only have one copy of any card in your deck!')"
     for kind, limit in DECK_LIMITS.items():
         if sum(1 for c in deck if cards.kind[c] == kind) > limit:
-            return f"more than {limit} {tournament.KIND_NAMES[kind]}(s)"
+            return f"more than {limit} {engine_layout.KIND_NAMES[kind]}(s)"
     return ""
 
 
@@ -1039,79 +1043,83 @@ def play_tournament(state: MarketState, vp_round: int, label: str, after_deckbui
     cards = state.cards
     n = state.players
     options = cards.compiled.options.copy()
-    options[tournament.O_VP_ROUND] = vp_round
-    options[tournament.O_PLAYERS] = n
+    options[engine_layout.O_VP_ROUND] = vp_round
+    options[engine_layout.O_PLAYERS] = n
     traced = state.log is not None
     # The engine's store layout: undrawn cards first, then (drawn, most recent first) the aftermarket and the
     # store discard; the aftermarket starts empty ("Put all cards from the store and the Aftermarket into the Store
     # Discard Pile"). Sold starter and promo cards reach the store through its discard, so it may outgrow the set's
     # store deck: over the state record's room (the `store_cards` limit) it is refused.
-    store = tournament.check_store(np.array(state.store_deck + state.store_discard, dtype=np.int64))
-    decks = [tournament.seated_deck(cards.compiled.table, np.array(seat.deck, dtype=np.int64)) for seat in state.seats]
-    metagame = [state.metagame[m] if m < len(state.metagame) else -1 for m in range(tournament.MAX_META_STACKS)]
+    store = engine_python_side.check_store(np.array(state.store_deck + state.store_discard, dtype=np.int64))
+    decks = [
+        engine_python_side.seated_deck(cards.compiled.table, np.array(seat.deck, dtype=np.int64))
+        for seat in state.seats
+    ]
+    metagame = [state.metagame[m] if m < len(state.metagame) else -1 for m in range(engine_layout.MAX_META_STACKS)]
     # The tournament plays on its own cards (the seats' decks, the store, the metagame revealed), by its own ids.
-    ids, g = tournament.game_data(
+    ids, g = engine_python_side.game_data(
         cards.compiled, np.concatenate([*decks, store, np.array([c for c in metagame if c >= 0], dtype=np.int64)])
     )
-    s = tournament.new_state(options, traced, ids.shape[0])
-    s.store[: store.shape[0]] = tournament.local_ids(ids, store)
+    s = engine_python_side.new_state(options, traced, ids.shape[0])
+    s.store[: store.shape[0]] = engine_python_side.local_ids(ids, store)
     game = s["game"]
-    game[tournament.G_PLAYERS] = n
-    game[tournament.G_CURRENT] = state.first
-    game[tournament.G_FIRST] = state.first
-    game[tournament.G_STORE_LEFT] = len(state.store_deck)
-    game[tournament.G_STORE_TOTAL] = store.shape[0]
-    game[tournament.G_SLOTS] = options[tournament.O_SLOTS]
-    game[tournament.G_RIVAL] = 1
+    game[engine_layout.G_PLAYERS] = n
+    game[engine_layout.G_CURRENT] = state.first
+    game[engine_layout.G_FIRST] = state.first
+    game[engine_layout.G_STORE_LEFT] = len(state.store_deck)
+    game[engine_layout.G_STORE_TOTAL] = store.shape[0]
+    game[engine_layout.G_SLOTS] = options[engine_layout.O_SLOTS]
+    game[engine_layout.G_RIVAL] = 1
     seed = np.int64(state.rng.seed())
     rng_seed(s["rng"], seed)
     state.say(f"{label}: {SEATS[state.first]} takes the first turn")
     for p, seat in enumerate(state.seats):
         policy = ENGINE_POLICIES[seat.policy]
-        tournament.setup_seat(
-            g, s, np.int64(p), tournament.local_ids(ids, decks[p]), np.int64(policy), np.int64(0), seed
+        engine_rules.setup_seat(
+            g, s, np.int64(p), engine_python_side.local_ids(ids, decks[p]), np.int64(policy), np.int64(0), seed
         )
         extra = power(state, p, POWER_TABLEAU)
         if extra and after_deckbuilding:
             # Shur "gets to play extra cards into her tableau"; the pre-release: "character powers are not used".
             side = s["side"]
-            side[p, tournament.S_SLOTS] = min(tournament.MAX_SLOTS, int(side[p, tournament.S_SLOTS]) + extra)
-            state.say(f"  {seat_name(state, p)} has {int(side[p, tournament.S_SLOTS])} tableau slots")
+            side[p, engine_layout.S_SLOTS] = min(engine_layout.MAX_SLOTS, int(side[p, engine_layout.S_SLOTS]) + extra)
+            state.say(f"  {seat_name(state, p)} has {int(side[p, engine_layout.S_SLOTS])} tableau slots")
     # The metagame revealed during this round's deckbuilding (none before the first: "No Metagame is revealed
     # during this tournament" of the pre-release); every player scores it for themselves.
-    for m in range(tournament.MAX_META_STACKS):
-        game[tournament.G_META + m] = tournament.local_ids(ids, [metagame[m]])[0] if metagame[m] >= 0 else -1
+    for m in range(engine_layout.MAX_META_STACKS):
+        card = np.array([metagame[m]], dtype=np.int64)
+        game[engine_layout.G_META + m] = engine_python_side.local_ids(ids, card)[0] if metagame[m] >= 0 else -1
     if revealed_metagame(state):
         state.say(f"  the metagame: {', '.join(cards.cards[c].name for c in revealed_metagame(state))}")
     if any(ENGINE_POLICIES[seat.policy] == SEARCH for seat in state.seats):
         # A `search` seat plays its tournament by the engine's search (determinized rollouts on its own turns).
-        work = tournament.search_state(cards.compiled)
+        work = engine_python_side.search_state(cards.compiled)
         # The search's own generator, never the tournament's (that would foretell its later store draws).
         rng_seed(s.search, np.int64(state.rng.seed()))
-        tournament.play_searched_tournament(g, s, work["sim"], work["world"])
+        engine_search.play_searched_tournament(g, s, work["sim"], work["world"])
     else:
-        tournament.play_tournament(g, s)
+        engine_policies.play_tournament(g, s)
     if traced:
         events = s.events[: int(s.ecount[0])]
-        for row in global_trace(ids, events, tournament.EV_OTHER_IS_CARD, tournament.EV_CARD_IS_NOT_CARD):
-            if int(row[2]) in (tournament.EV_SEAT, tournament.EV_OPENS, tournament.EV_PLACE):
+        for row in global_trace(ids, events, engine_layout.EV_OTHER_IS_CARD, engine_layout.EV_CARD_IS_NOT_CARD):
+            if int(row[2]) in (engine_layout.EV_SEAT, engine_layout.EV_OPENS, engine_layout.EV_PLACE):
                 continue
-            state.say("    " + tournament.describe_event(cards.compiled, row).strip())
+            state.say("    " + engine_python_side.describe_event(cards.compiled, row).strip())
     side = s["side"]
     if state.duel:
-        places = duel_result(state, [int(side[p, tournament.S_RP]) for p in range(n)], after_deckbuilding)
+        places = duel_result(state, [int(side[p, engine_layout.S_RP]) for p in range(n)], after_deckbuilding)
     else:
         for p, seat in enumerate(state.seats):
-            seat.tournament_vp.append(int(side[p, tournament.S_VP]))
-            seat.places.append(int(side[p, tournament.S_PLACE]))
-            seat.tournament_rp.append(int(side[p, tournament.S_RP]))
+            seat.tournament_vp.append(int(side[p, engine_layout.S_VP]))
+            seat.places.append(int(side[p, engine_layout.S_PLACE]))
+            seat.tournament_rp.append(int(side[p, engine_layout.S_RP]))
             state.say(
-                f"  {SEATS[p]} places {int(side[p, tournament.S_PLACE])} with {int(side[p, tournament.S_RP])} RP: "
-                f"{int(side[p, tournament.S_VP])} VP"
+                f"  {SEATS[p]} places {int(side[p, engine_layout.S_PLACE])} with "
+                f"{int(side[p, engine_layout.S_RP])} RP: {int(side[p, engine_layout.S_VP])} VP"
             )
-        places = [int(side[p, tournament.S_PLACE]) for p in range(n)]
-    left = int(game[tournament.G_STORE_LEFT])
-    shown = int(game[tournament.G_AFTERMARKET])
+        places = [int(side[p, engine_layout.S_PLACE]) for p in range(n)]
+    left = int(game[engine_layout.G_STORE_LEFT])
+    shown = int(game[engine_layout.G_AFTERMARKET])
     store = ids[s.store[: store.shape[0]]]
     state.store_deck = [int(c) for c in store[:left]]
     # Clash reveals stay in the aftermarket, "available for sale during the next round".
@@ -1348,21 +1356,21 @@ def play_game(
 ) -> tuple[GameResult, list[str]]:
     """One whole game for len(policies) seats (2-5): rounds, tournaments, final scoring."""
     n = len(policies)
-    if not 2 <= n <= tournament.MAX_PLAYERS:
+    if not 2 <= n <= engine_layout.MAX_PLAYERS:
         raise WorkbenchInputError(f"the whole game seats 2-5 players, not {n}.", expected="players 2 to 5")
     state = new_game(cards, rng, policy_codes, trace)
     markers = state.seats[0].markers
     first_seat = state.first
     rounds = [1, 2, 3]
-    charts = [tournament.VP_ROUNDS.index("round1"), tournament.VP_ROUNDS.index("round2"), 3]
+    charts = [engine_layout.VP_ROUNDS.index("round1"), engine_layout.VP_ROUNDS.index("round2"), 3]
     if bool(cards.options["prerelease"]):
         # "skip the third round of deckbuilding and the third tournament": the second deckbuilding round's
         # tournament is the final one.
         for seat in state.seats:
             seat.deck = legal_part(cards, seat.starter)
-        play_tournament(state, tournament.VP_ROUNDS.index("prerelease"), "Pre-release tournament", False)
+        play_tournament(state, engine_layout.VP_ROUNDS.index("prerelease"), "Pre-release tournament", False)
         rounds = [1, 2]
-        charts = [tournament.VP_ROUNDS.index("round1"), tournament.VP_ROUNDS.index("final")]
+        charts = [engine_layout.VP_ROUNDS.index("round1"), engine_layout.VP_ROUNDS.index("final")]
     for r, chart in zip(rounds, charts, strict=True):
         state.round = r
         deckbuilding(state, policies)

@@ -101,12 +101,8 @@ _lookup = names_of_modules(__name__, MODULES)
 
 def __getattr__(name: str) -> Any:
     """Every public name of the engine's modules, as the single module it was split from had them
-    (`names_of_modules`), kept here once found: the whole game's market reads about a hundred of them a tournament
-    (`market.play_tournament`), and a look-up through this function costs a microsecond each time
-    (`replace_everywhere` sets a kept name here too)."""
-    value = _lookup(name)
-    globals()[name] = value
-    return value
+    (`names_of_modules`)."""
+    return _lookup(name)
 
 
 def replace_everywhere(name: str, value: Any) -> None:
