@@ -32,6 +32,7 @@ from workbench.rulesets.blades.market_policy import (
     Appraisal,
     appraisal_tables,
     appraise,
+    appraised,
     best_collection,
     best_duel_collections,
     collection_groups,
@@ -255,6 +256,9 @@ def test_valuation_values_are_card_value_bit_for_bit(metagame: tuple[int, ...]) 
 
 
 def test_a_shared_appraisal_is_a_fresh_one() -> None:
+    # Appraisals kept from other tests' games set aside: this one's are then never cleared for room.
+    CARDS.memo.pop("appraisals", None)
+    CARDS.memo.pop("last_appraisals", None)
     state = M.new_game(CARDS, MarketRng(3), [0] * 4)
     M.deal(state, 6)
     for p in range(4):
@@ -269,10 +273,16 @@ def test_a_shared_appraisal_is_a_fresh_one() -> None:
         # Every card a seat can be offered (metagame cards never are: they are not deck cards).
         for card in (c for c in range(len(CARDS.cards)) if int(CARDS.kind[c]) in DECK_LIMITS):
             assert shared.worth(card) == fresh.worth(card)
-    # A changed binder or segment is a new appraisal.
+    # A changed binder or segment is a new appraisal, the binder changed in place too (a seat's last appraisal is
+    # asked first, and kept only while all it was made under is equal); put back, the binder is its old appraisal.
     before = appraise(state, 0)
     state.seats[0].binder.append(state.seats[1].binder[0])
+    assert appraised(state, 0) is None
     assert appraise(state, 0) is not before
+    assert appraised(state, 0) is appraise(state, 0)
+    state.seats[0].binder.pop()
+    assert appraised(state, 0) is before and appraise(state, 0) is before
+    state.seats[0].binder.append(state.seats[1].binder[0])
     state.segment = M.LAST_CALL
     assert appraise(state, 0).can_resell is False
     # So is a newly revealed metagame card ("reveal the top card of the Type Meta stack").

@@ -273,6 +273,34 @@ def test_no_fusion_without_a_marker() -> None:
     assert not M.legal(state, 0, M.Action(M.FUSE, index=0, cards=tuple(state.seats[0].binder[:5])))
 
 
+@pytest.mark.parametrize(
+    ("markers", "fused", "empty_pile", "binder", "expected"),
+    [
+        (3, set(), -1, 9, [(0, 5), (1, 7), (2, 9)]),
+        (3, set(), -1, 8, [(0, 5), (1, 7)]),
+        (3, set(), -1, 4, []),
+        (0, set(), -1, 9, []),
+        (1, {1}, -1, 9, [(0, 5), (2, 9)]),
+        (3, set(), 0, 9, [(1, 7), (2, 9)]),
+    ],
+)
+def test_open_fusions_are_the_tiers_legal_takes(
+    markers: int, fused: set[int], empty_pile: int, binder: int, expected: list[tuple[int, int]]
+) -> None:
+    # "5-Bronze, 7-Silver, or 9-Gold ... Place one of your Sell Markers on the pile. You cannot perform more than one
+    # Card Fusion of each type per round": what the policies ask (`open_fusions`) is what `legal` takes, tier by tier.
+    state = fresh()
+    seat = state.seats[0]
+    seat.binder = ([card_id("Market Busker")] * 9)[:binder]
+    seat.markers, seat.fused = markers, set(fused)
+    if empty_pile >= 0:
+        state.fusion_piles[empty_pile] = []
+    assert M.open_fusions(state, 0) == expected
+    for tier in range(3):
+        spent = tuple(seat.binder[: M.fusion_cards(state, 0, tier)])
+        assert M.legal(state, 0, M.Action(M.FUSE, index=tier, cards=spent)) == (tier in dict(expected))
+
+
 def test_promo_piles_split_by_stars_when_the_rarity_names_no_tier() -> None:
     names = [[CARDS.compiled.names[c] for c in pile] for pile in CARDS.promo_piles]
     assert names == [

@@ -687,15 +687,25 @@ def can_sell(state: MarketState, p: int) -> bool:
     return state.segment < LAST_CALL and state.seats[p].markers > 0
 
 
-def can_fuse(state: MarketState, p: int, tier: int) -> bool:
-    """Enough binder cards, a card in the pile, a sell marker, and no fusion of this tier yet this round."""
+def open_fusions(state: MarketState, p: int) -> list[tuple[int, int]]:
+    """(tier, cards spent: `fusion_cards`) of each fusion seat p may make now, the lowest tier first: a sell marker,
+    no fusion of the tier yet this round, a card in its pile and enough binder cards. Policies that weigh every tier
+    at every turn ask this once, not `can_fuse` a tier (Cardine's figure read once)."""
     seat = state.seats[p]
-    return (
-        tier not in seat.fused
-        and seat.markers > 0
-        and bool(state.fusion_piles[tier])
-        and len(seat.binder) >= fusion_cards(state, p, tier)
-    )
+    if seat.markers <= 0:
+        return []
+    cut, held, piles = power(state, p, POWER_FUSION), len(seat.binder), state.fusion_piles
+    found = []
+    for tier, spent in enumerate(FUSION_CARDS):
+        need = max(1, spent - cut)
+        if tier not in seat.fused and piles[tier] and held >= need:
+            found.append((tier, need))
+    return found
+
+
+def can_fuse(state: MarketState, p: int, tier: int) -> bool:
+    """Whether seat p may make a fusion of `tier` now (`open_fusions`)."""
+    return any(open_tier == tier for open_tier, _ in open_fusions(state, p))
 
 
 def legal(state: MarketState, p: int, action: Action) -> bool:

@@ -52,7 +52,6 @@ from workbench.rulesets.blades.market import (
     DUEL_RP_PER_CARD,
     ENGINE_POLICIES,
     FUSE,
-    FUSION_TIERS,
     LAST_CALL,
     MONEY_PER_VP,
     PASS,
@@ -63,12 +62,11 @@ from workbench.rulesets.blades.market import (
     MarketState,
     aftermarket_price,
     buy_discount,
-    can_fuse,
     can_sell,
     discounted,
-    fusion_cards,
     legal,
     legal_part,
+    open_fusions,
     revealed_metagame,
 )
 from workbench.rulesets.blades.market_rng import MarketRng
@@ -435,15 +433,17 @@ class Appraisal:
         """The binder's cards in neither, in binder order."""
         self.owned = set(binder)
         """The distinct cards the seat owns."""
-        self.kept = set(self.deck) | set(self.collection)
-        """The cards it would not part with."""
-        # As arrays: only the search's `Outlook` reads these, for a few cards.
+        self.kept = set(listed[: n_deck + n_collection])
+        """The cards it would not part with (deck and collection)."""
+        # As arrays: only the search's `Outlook` (gains) and the whole-game power curve (worths) read these, for a
+        # few cards.
         self._deck_gains = deck_gains
         self._collection_gains = collection_gains
+        self._worths = worths
         # As lists: greedy reads these for every card of the store, the aftermarket and the other binders, and a
         # list's item is read faster than an array's.
-        self._use_worths: list[float] = use_worths.tolist()
-        self._worths: list[float] = worths.tolist()
+        self.use_worths: list[float] = use_worths.tolist()
+        """Per card, `use_worth` (greedy reads the list itself, for every card it prices)."""
         self.set_worths: list[float] = set_worths.tolist()
         """A face-down store card's worth, by its set: its cards' worths weighed by copies (`set_distribution`)."""
 
@@ -459,11 +459,11 @@ class Appraisal:
     def use_worth(self, card: int) -> float:
         """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
         tournament RP, priced like deck value)."""
-        return self._use_worths[card]
+        return self.use_worths[card]
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
-        return self._worths[card]
+        return float(self._worths[card])
 
 
 AppraisalKey = tuple[bool, int, tuple[int, ...], tuple[int, ...]]
@@ -477,22 +477,58 @@ def _appraisals(state: MarketState, p: int) -> tuple[dict[AppraisalKey, Appraisa
     return memo, key
 
 
+LastAppraisal = tuple["Appraisal", bool, int, list[int], list[int]]
+"""A seat's last appraisal and what it was made under: Duel Mode, the segment, the metagame stacks' revealed cards
+(-1: none) and the binder, as lists."""
+
+
+def _last_appraisal(state: MarketState, p: int) -> Appraisal | None:
+    """Seat p's last appraisal (`appraise`), if all it was made under is as it is now, else None."""
+    last: dict[int, LastAppraisal] = state.cards.memo.setdefault("last_appraisals", {})
+    seat_last = last.get(p)
+    if (
+        seat_last is not None
+        and seat_last[4] == state.seats[p].binder
+        and seat_last[3] == state.metagame
+        and seat_last[2] == state.segment
+        and seat_last[1] == state.duel
+    ):
+        return seat_last[0]
+    return None
+
+
 def appraise(state: MarketState, p: int) -> Appraisal:
     """Seat p's appraisal, made anew only when its binder (in order: collections keep the first card seen), the
     segment or the revealed metagame changed, since an appraisal reads nothing else of the state. Kept with the
     cards, so every greedy seat shares it: each seat's binder changes between two turns of another, and four seats
-    appraising each other made four of every appraisal (measured: most of a whole game's time)."""
+    appraising each other made four of every appraisal (measured: most of a whole game's time).
+
+    Asked first, the seat's last appraisal (`_last_appraisal`): comparing two lists costs less than the memo's key,
+    a tuple of the binder and one of the revealed cards, made and hashed at every call."""
+    found = _last_appraisal(state, p)
+    if found is not None:
+        return found
     memo, key = _appraisals(state, p)
     found = memo.get(key)
     if found is None:
         if len(memo) > MEMO_LIMIT // 16:
             memo.clear()
         found = memo[key] = Appraisal(state, p, key[2])
+    state.cards.memo["last_appraisals"][p] = (
+        found,
+        state.duel,
+        state.segment,
+        list(state.metagame),
+        list(state.seats[p].binder),
+    )
     return found
 
 
 def appraised(state: MarketState, p: int) -> Appraisal | None:
     """Seat p's appraisal if one is made already (`appraise`), else None: none is made."""
+    found = _last_appraisal(state, p)
+    if found is not None:
+        return found
     memo, key = _appraisals(state, p)
     return memo.get(key)
 
@@ -525,39 +561,42 @@ class GreedyMarket:
         known = facts(cards)
         seat = state.seats[p]
         appraisal = self.appraise(state, p)
-        best: tuple[float, Action] | None = None
-
-        def beats(worth: float, price: int) -> float | None:
-            """The offer's value per dollar when it is worth more than its price and more per dollar than the best
-            so far, else None: the offer's Action is made and checked for legality only then, not for every card of
-            every binder."""
-            if worth > price:
-                ratio = worth / max(price, 1)
-                if best is None or ratio > best[0]:
-                    return ratio
-            return None
-
+        # The best offer so far: its value per dollar and its Action. An offer is taken when it is worth more than
+        # its price and more per dollar than the best so far; its Action is made and checked for legality only then,
+        # not for every card of every binder. Looked up once here, not once a card: the worths, prices and the
+        # rest (measured: the calls were a fifth of greedy's own time in a whole game).
+        best_ratio = 0.0
+        best_action: Action | None = None
+        use_worths = appraisal.use_worths
         # A purchase the seat cannot pay for is no offer (`legal`): skipped before it is priced.
         money = seat.money
-        set_worths = appraisal.set_worths
+        set_worths, set_of, store_price = appraisal.set_worths, known.set_of, known.price
         for index, card in enumerate(state.store_area):
-            if known.price[card] > money:
+            price = store_price[card]
+            if price > money:
                 continue
-            ratio = beats(set_worths[known.set_of[card]], known.price[card])
-            if ratio is not None:
-                action = Action(BUY_STORE, index=index)
-                if legal(state, p, action):
-                    best = (ratio, action)
+            worth = set_worths[set_of[card]]
+            if worth > price:
+                ratio = worth / max(price, 1)
+                if best_action is None or ratio > best_ratio:
+                    action = Action(BUY_STORE, index=index)
+                    if legal(state, p, action):
+                        best_ratio, best_action = ratio, action
         discount = buy_discount(state, p)
+        stars = known.stars
         for index, listing in enumerate(state.aftermarket):
             if listing.owner == p:
                 continue
-            price = discounted(known.stars[listing.card], discount)
-            ratio = beats(appraisal.use_worth(listing.card), price) if price <= money else None
-            if ratio is not None:
-                action = Action(BUY_AFTERMARKET, index)
-                if legal(state, p, action):
-                    best = (ratio, action)
+            price = discounted(stars[listing.card], discount)
+            if price > money:
+                continue
+            worth = use_worths[listing.card]
+            if worth > price:
+                ratio = worth / max(price, 1)
+                if best_action is None or ratio > best_ratio:
+                    action = Action(BUY_AFTERMARKET, index)
+                    if legal(state, p, action):
+                        best_ratio, best_action = ratio, action
         if bool(cards.options["trades"]):
             # Every card of another seat worth more than its price, clockwise from the next seat (so no seat is
             # everyone's first trading partner), in ascending card id a seat, but what the other seat keeps (its deck
@@ -570,10 +609,13 @@ class GreedyMarket:
             # every turn was most of greedy's time against them).
             trades: list[tuple[float, int, int, int, float]] = []
             kept: dict[int, set[int]] = {}
-            for k in range(1, state.players):
-                q = (p + k) % state.players
-                cards_q = set(state.seats[q].binder) - appraisal.owned
-                if ENGINE_POLICIES[state.seats[q].policy] == RANDOM:
+            owned, refused, turn = appraisal.owned, self.refused, (state.round, state.segment, p)
+            players = len(state.seats)
+            for k in range(1, players):
+                q = (p + k) % players
+                other = state.seats[q]
+                cards_q = set(other.binder) - owned
+                if ENGINE_POLICIES[other.policy] == RANDOM:
                     theirs = self.appraised(state, q)
                 else:
                     theirs = self.appraise(state, q)
@@ -581,34 +623,33 @@ class GreedyMarket:
                     kept[q] = theirs.kept
                     cards_q -= theirs.kept
                 for card in sorted(cards_q):
-                    price = known.stars[card]
+                    price = stars[card]
                     if price > money:
                         continue
-                    worth = appraisal.use_worth(card)
-                    if worth > price and (state.round, state.segment, p, q, card) not in self.refused:
+                    worth = use_worths[card]
+                    if worth > price and (*turn, q, card) not in refused:
                         # Negated for an ascending sort (exact for a float), then by place in the scan.
                         trades.append((-(worth / max(price, 1)), len(trades), q, card, worth))
             trades.sort()
             for negated, _, q, card, worth in trades:
                 ratio = -negated
-                if best is not None and not ratio > best[0]:
+                if best_action is not None and not ratio > best_ratio:
                     break
                 if q not in kept:
                     kept[q] = self.appraise(state, q).kept
                 if card in kept[q]:
                     continue
-                price = known.stars[card]
+                price = stars[card]
                 friendship = worth - price >= FRIENDSHIP_MARGIN and seat.friendship_left > 0 and not state.duel
                 action = Action(TRADE, cards=(card,), other=q, friendship=friendship)
                 if legal(state, p, action):
-                    best = (ratio, action)
+                    best_ratio, best_action = ratio, action
                     break
-        if best is not None:
-            action = best[1]
-            if action.kind == TRADE:
+        if best_action is not None:
+            if best_action.kind == TRADE:
                 # Asked once a segment: a refusal is not asked again.
-                self.refused.add((state.round, state.segment, p, action.other, action.cards[0]))
-            return action
+                self.refused.add((state.round, state.segment, p, best_action.other, best_action.cards[0]))
+            return best_action
         return self.no_purchase(state, p, appraisal, state.fusion_piles)
 
     def no_purchase(self, state: MarketState, p: int, appraisal: Appraisal, piles: Sequence[Sequence[int]]) -> Action:
@@ -616,9 +657,8 @@ class GreedyMarket:
         more than half the stars spent, else sell the most expensive spare card, else pass."""
         stars = facts(state.cards).stars
         spare = sorted(appraisal.spare, key=lambda c: (stars[c], c))
-        for tier in range(len(FUSION_TIERS) - 1, -1, -1):
-            need = fusion_cards(state, p, tier)
-            if len(spare) < need or not can_fuse(state, p, tier) or not piles[tier]:
+        for tier, need in reversed(open_fusions(state, p)):
+            if len(spare) < need or not piles[tier]:
                 continue
             pile = piles[tier]
             promo_worth = sum(appraisal.use_worth(c) for c in pile) / len(pile)
@@ -701,11 +741,9 @@ class RandomMarket:
         # before its draws, which are skipped (a `sample` of k cards is k draws; skipping them spares its list, its
         # swaps and a call a draw: measured, about 2 us of a random turn's 22).
         fusions: list[tuple[int, int, MarketRng]] = []
-        for tier in range(len(FUSION_TIERS)):
-            if can_fuse(state, p, tier):
-                need = fusion_cards(state, p, tier)
-                fusions.append((tier, need, rng.copy()))
-                rng.skip(need)
+        for tier, need in open_fusions(state, p):
+            fusions.append((tier, need, rng.copy()))
+            rng.skip(need)
         # Per other seat, its distinct cards seat p can pay for (all of them, unfiltered, when it can pay the highest
         # star rating).
         trades: list[tuple[int, set[int] | list[int]]] = []
