@@ -482,10 +482,15 @@ LastAppraisal = tuple["Appraisal", bool, int, list[int], list[int]]
 (-1: none) and the binder, as lists."""
 
 
+def _last_appraisals(state: MarketState) -> dict[int, LastAppraisal]:
+    """Per seat, the appraisal `appraise` gave it last, with what it was made under (kept with the cards)."""
+    found: dict[int, LastAppraisal] = state.cards.memo.setdefault("last_appraisals", {})
+    return found
+
+
 def _last_appraisal(state: MarketState, p: int) -> Appraisal | None:
     """Seat p's last appraisal (`appraise`), if all it was made under is as it is now, else None."""
-    last: dict[int, LastAppraisal] = state.cards.memo.setdefault("last_appraisals", {})
-    seat_last = last.get(p)
+    seat_last = _last_appraisals(state).get(p)
     if (
         seat_last is not None
         and seat_last[4] == state.seats[p].binder
@@ -514,7 +519,7 @@ def appraise(state: MarketState, p: int) -> Appraisal:
         if len(memo) > MEMO_LIMIT // 16:
             memo.clear()
         found = memo[key] = Appraisal(state, p, key[2])
-    state.cards.memo["last_appraisals"][p] = (
+    _last_appraisals(state)[p] = (
         found,
         state.duel,
         state.segment,
@@ -564,7 +569,7 @@ class GreedyMarket:
         # The best offer so far: its value per dollar and its Action. An offer is taken when it is worth more than
         # its price and more per dollar than the best so far; its Action is made and checked for legality only then,
         # not for every card of every binder. Looked up once here, not once a card: the worths, prices and the
-        # rest (measured: the calls were a fifth of greedy's own time in a whole game).
+        # rest (cProfile, 200 greedy games: 252,600 calls of a closure and 305,001 of `use_worth` before).
         best_ratio = 0.0
         best_action: Action | None = None
         use_worths = appraisal.use_worths
