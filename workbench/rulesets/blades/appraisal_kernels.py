@@ -34,6 +34,18 @@ NO_SLOT = -1
 """A facts table's F_SLOT for a card of no deck kind."""
 NO_CATEGORY = -1
 """A symbol's category that is neither of Duel Mode's two (`symbol_category`)."""
+COUNTS = 5
+"""Words at the head of `appraise_binder`'s ints: the deck's, the collection's and the spare cards' lengths, then
+Duel Mode's Elemental and Type collection sizes; the cards follow."""
+FLOAT_DECK_GAINS, FLOAT_COLLECTION_GAINS, FLOAT_USE_WORTHS, FLOAT_WORTHS = 0, 1, 2, 3
+"""The per-card blocks of `appraise_binder`'s floats, in order (`float_block`); the set worths follow them."""
+FLOAT_BLOCKS = 4
+"""How many per-card blocks come before the set worths."""
+
+
+def float_block(block: int, n_cards: int) -> slice:
+    """Where per-card block `block` (FLOAT_*) of `appraise_binder`'s floats lies, for a set of `n_cards` cards."""
+    return slice(block * n_cards, (block + 1) * n_cards)
 
 
 @rules_kernel
@@ -283,13 +295,19 @@ def appraise_binder(
     value_floats: Any,
     numbers: Any,
     duel_rp: EngineInt,
-) -> tuple[IntArray, IntArray, Any, IntArray, Any, Any, Any]:
-    """Greedy's appraisal of a seat holding `binder` (`market_policy.Appraisal`, module docstring): returns (ints,
-    counts, deck gains, collection gains, use worths, worths, set worths), where `ints` holds the deck, the
-    collection and the spare cards one after the other (`counts`: their lengths, then Duel Mode's Elemental and Type
-    collection sizes), and the others are by card (sets: by set index). A card's deck gain is its value against the
-    deck less the weakest deck card of its kind (0 while the kind is not full). `numbers`: PLAYED_SHARE, DECK_DOLLARS
-    and MONEY_PER_VP as floats; `duel_rp`: DUEL_RP_PER_CARD."""
+    ints: IntArray,
+    floats: Any,
+) -> None:
+    """Greedy's appraisal of a seat holding `binder` (`market_policy.Appraisal`, module docstring), written into the
+    caller's two arrays. `ints` (COUNTS + len(binder) words): the counts (the deck's, the collection's and the spare
+    cards' lengths, then Duel Mode's Elemental and Type collection sizes), then the deck, the collection and the spare
+    cards one after the other. `floats` (4 x cards + sets words): by card, the deck gains, the collection gains, the
+    use worths and the worths (FLOAT_* blocks, `float_block`), then by set index the set worths. A card's deck gain is
+    its value against the deck less the weakest deck card of its kind (0 while the kind is not full). `numbers`:
+    PLAYED_SHARE, DECK_DOLLARS and MONEY_PER_VP as floats; `duel_rp`: DUEL_RP_PER_CARD.
+
+    Written into arrays the caller made rather than returned: a compiled call that returns seven arrays spends
+    about 3.6 us boxing them, more than half the appraisal's own arithmetic (docs/benchmarks.md)."""
     played_share, deck_dollars, money_per_vp = numbers[0], numbers[1], numbers[2]
     n_cards = facts.shape[0]
     n_binder = binder.shape[0]
@@ -356,13 +374,14 @@ def appraise_binder(
     n_spare = without(rest, n_rest, collection, n_collection, spare, taken)
     top = collection_vp.shape[0] - 1
     now = collection_vp[min(n_collection, top)] if n_collection >= 2 else 0
-    deck_gains = np.zeros(n_cards, dtype=np.float64)
-    collection_gains = np.zeros(n_cards, dtype=np.int64)
-    use_worths = np.empty(n_cards, dtype=np.float64)
-    worths = np.empty(n_cards, dtype=np.float64)
+    deck_gains = floats[FLOAT_DECK_GAINS * n_cards : (FLOAT_DECK_GAINS + 1) * n_cards]
+    collection_gains = floats[FLOAT_COLLECTION_GAINS * n_cards : (FLOAT_COLLECTION_GAINS + 1) * n_cards]
+    use_worths = floats[FLOAT_USE_WORTHS * n_cards : (FLOAT_USE_WORTHS + 1) * n_cards]
+    worths = floats[FLOAT_WORTHS * n_cards : (FLOAT_WORTHS + 1) * n_cards]
     rate = deck_dollars if duel else money_per_vp
     for card in range(n_cards):
         slot = facts[card, F_SLOT]
+        deck_gains[card] = 0.0
         if not owned[card] and slot != NO_SLOT:
             gain = card_value(facts, value_ints, value_floats, played_share, card, singles, n_singles) - weakest[slot]
             deck_gains[card] = gain if gain > 0.0 else 0.0
@@ -385,7 +404,7 @@ def appraise_binder(
         use_worths[card] = collection_worth if collection_worth > kept else kept
         resale = float(stars) if can_resell else 0.0
         worths[card] = resale if resale > use_worths[card] else use_worths[card]
-    set_worths = np.zeros(set_cards.shape[0], dtype=np.float64)
+    set_worths = floats[FLOAT_BLOCKS * n_cards :]
     for s in range(set_cards.shape[0]):
         total = 0.0
         for k in range(set_cards.shape[1]):
@@ -393,10 +412,10 @@ def appraise_binder(
                 break
             total += set_chances[s, k] * worths[set_cards[s, k]]
         set_worths[s] = total
-    ints = np.empty(n_deck + n_collection + n_spare, dtype=np.int64)
     copy_into(
-        spare, n_spare, ints, copy_into(collection, n_collection, ints, copy_into(deck, n_deck, ints, np.int64(0)))
+        spare,
+        n_spare,
+        ints,
+        copy_into(collection, n_collection, ints, copy_into(deck, n_deck, ints, np.int64(COUNTS))),
     )
-    counts = np.empty(5, dtype=np.int64)
-    counts[0], counts[1], counts[2], counts[3], counts[4] = n_deck, n_collection, n_spare, sizes[0], sizes[1]
-    return ints, counts, deck_gains, collection_gains, use_worths, worths, set_worths
+    ints[0], ints[1], ints[2], ints[3], ints[4] = n_deck, n_collection, n_spare, sizes[0], sizes[1]

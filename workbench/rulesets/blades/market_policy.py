@@ -407,7 +407,13 @@ class Appraisal:
         self.can_resell = state.segment < LAST_CALL
         """Whether the aftermarket still takes cards, so a card is worth at least its star rating."""
         tables = appraisal_tables(cards)
-        ints, counts, deck_gains, collection_gains, use_worths, worths, set_worths = AK.appraise_binder(
+        n_cards = len(tables.facts)
+        self._n_cards = n_cards
+        ints = np.empty(AK.COUNTS + len(binder), dtype=np.int64)
+        # The floats stay with the appraisal (deck gains, collection gains and worths are read from it later); the
+        # ints are read into lists at once.
+        self._floats = np.empty(AK.FLOAT_BLOCKS * n_cards + len(tables.set_cards), dtype=np.float64)
+        AK.appraise_binder(
             np.array(binder, dtype=np.int64),
             self.duel,
             self.can_resell,
@@ -422,39 +428,47 @@ class Appraisal:
             self.valuation.value_floats,
             tables.numbers,
             DUEL_RP_PER_CARD,
+            ints,
+            self._floats,
         )
-        n_deck, n_collection = int(counts[0]), int(counts[1])
         listed = ints.tolist()
-        self.deck: list[int] = listed[:n_deck]
+        n_deck, n_collection = listed[0], listed[1]
+        after_collection = AK.COUNTS + n_deck + n_collection
+        self.deck: list[int] = listed[AK.COUNTS : AK.COUNTS + n_deck]
         """The seat's best deck (`Valuation.best_deck`)."""
-        self.collection: list[int] = listed[n_deck : n_deck + n_collection]
+        self.collection: list[int] = listed[AK.COUNTS + n_deck : after_collection]
         """Its best collection from the cards outside the deck (Duel Mode: the Elemental one, then the Type one)."""
-        self.spare: list[int] = listed[n_deck + n_collection :]
+        self.spare: list[int] = listed[after_collection:]
         """The binder's cards in neither, in binder order."""
         self.owned = set(binder)
         """The distinct cards the seat owns."""
-        self.kept = set(listed[: n_deck + n_collection])
+        self.kept = set(listed[AK.COUNTS : after_collection])
         """The cards it would not part with (deck and collection)."""
-        # As arrays: only the search's `Outlook` (gains) and the whole-game power curve (worths) read these, for a
-        # few cards.
-        self._deck_gains = deck_gains
-        self._collection_gains = collection_gains
-        self._worths = worths
+        self._offered: list[int] | None = None
         # As lists: greedy reads these for every card of the store, the aftermarket and the other binders, and a
-        # list's item is read faster than an array's.
-        self.use_worths: list[float] = use_worths.tolist()
+        # list's item is read faster than an array's. Only the search's `Outlook` (gains) and the whole-game power
+        # curve (worths) read the other blocks, for a few cards, from the array.
+        self.use_worths: list[float] = self._floats[AK.float_block(AK.FLOAT_USE_WORTHS, n_cards)].tolist()
         """Per card, `use_worth` (greedy reads the list itself, for every card it prices)."""
-        self.set_worths: list[float] = set_worths.tolist()
+        self.set_worths: list[float] = self._floats[AK.FLOAT_BLOCKS * n_cards :].tolist()
         """A face-down store card's worth, by its set: its cards' worths weighed by copies (`set_distribution`)."""
+
+    def offered(self) -> list[int]:
+        """The distinct cards the seat would part with (owned, neither in its deck nor its collection), ascending:
+        what another greedy seat may ask it for in a trade. Made at the first asking, as the appraisals of the
+        other seats are asked at every greedy turn while their binders are unchanged."""
+        if self._offered is None:
+            self._offered = sorted(self.owned - self.kept)
+        return self._offered
 
     def deck_gain(self, card: int) -> float:
         """Deck value gained by adding `card` (0 for a card already owned: one copy in a deck; 0 for a metagame
         card, which no deck holds)."""
-        return float(self._deck_gains[card])
+        return float(self._floats[AK.FLOAT_DECK_GAINS * self._n_cards + card])
 
     def collection_gain(self, card: int) -> int:
         """Collection VP gained by adding `card` to the cards outside the deck (Duel Mode: collection RP)."""
-        return int(self._collection_gains[card])
+        return int(self._floats[AK.FLOAT_COLLECTION_GAINS * self._n_cards + card])
 
     def use_worth(self, card: int) -> float:
         """Dollars the card is worth to the seat kept: in its deck or its collection (Duel Mode: collection RP are
@@ -463,7 +477,7 @@ class Appraisal:
 
     def worth(self, card: int) -> float:
         """Dollars the card is worth to the seat: kept, or sold while the aftermarket accepts cards."""
-        return float(self._worths[card])
+        return float(self._floats[AK.FLOAT_WORTHS * self._n_cards + card])
 
 
 AppraisalKey = tuple[bool, int, tuple[int, ...], tuple[int, ...]]
@@ -619,15 +633,18 @@ class GreedyMarket:
             for k in range(1, players):
                 q = (p + k) % players
                 other = state.seats[q]
-                cards_q = set(other.binder) - owned
                 if ENGINE_POLICIES[other.policy] == RANDOM:
                     theirs = self.appraised(state, q)
                 else:
                     theirs = self.appraise(state, q)
                 if theirs is not None:
                     kept[q] = theirs.kept
-                    cards_q -= theirs.kept
-                for card in sorted(cards_q):
+                    offered = theirs.offered()
+                else:
+                    offered = sorted(set(other.binder))
+                for card in offered:
+                    if card in owned:
+                        continue
                     price = stars[card]
                     if price > money:
                         continue
