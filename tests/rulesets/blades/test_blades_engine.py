@@ -231,6 +231,40 @@ def test_face_down_cards_count_as_cards_but_have_no_symbols() -> None:
     assert board2.rp(0) == 2  # Paladin and the Sergeant; the face-down Recruit is no Soldier any more
 
 
+def test_the_tableau_counts_of_per_conditions_are_the_documents_on_random_tableaus() -> None:
+    # What a `gain N RP per ...` clause counts on the tableau (`count_per`, read by Score, Play and Action clauses and
+    # by greedy's estimates), against each condition read slot by slot as the document words it, on random tableaus
+    # of the set: face-down cards count as cards and as face-down only, stars with tokens and Top bonuses, Mimicry's
+    # symbols.
+    from workbench.rulesets.blades.engine import layout as L
+
+    gen = np.random.default_rng(5)
+    names = list(DEFAULT.names)
+    counted = 0
+    for _ in range(30):
+        tableau: list[str | tuple[str, int]] = []
+        for _ in range(int(gen.integers(0, 7))):
+            name = names[int(gen.integers(len(names)))]
+            tableau.append(("~" + name if gen.random() < 0.3 else name, int(gen.integers(0, 3))))
+        board = Board([tableau, []])
+        g, st = board.common()
+        used = len(tableau)
+        ups = [board.up(0)[s] == 1 for s in range(used)]
+        stars = [board.stars(0, s) for s in range(used)]
+        symbols = [int(E.symbols_of(g, st, 0, s)) for s in range(used)]
+        arg_symbols = [1 << b for b in range(6)] + [3, 5]
+        cases = [(L.PER_CARD, 0, used), (L.PER_FACE_DOWN, 0, ups.count(False))]
+        for arg in range(0, 8):
+            cases.append((L.PER_STARS_AT_LEAST, arg, sum(u and x >= arg for u, x in zip(ups, stars, strict=True))))
+            cases.append((L.PER_STARS_AT_MOST, arg, sum(u and x <= arg for u, x in zip(ups, stars, strict=True))))
+        for arg in arg_symbols:
+            cases.append((L.PER_SYMBOL, arg, sum(u and (x & arg) != 0 for u, x in zip(ups, symbols, strict=True))))
+        for per, arg, expected in cases:
+            assert int(E.count_per(g, st, 0, used, per, arg)) == expected, (tableau, per, arg)
+            counted += 1
+    assert counted == 30 * 26
+
+
 # =====================================================================================================================
 # Clash: totals, ties, participants, the aftermarket and the store
 # =====================================================================================================================
