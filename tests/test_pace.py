@@ -36,6 +36,7 @@ from workbench.pace import (
     study_estimate,
 )
 from workbench.rulesets import RULESETS, get_ruleset
+from workbench.simulate import PARALLEL_SECONDS
 
 TOY_ROWS = [
     {"name": "Filler", "kind": "unit", "cost": 2, "strength": 2},
@@ -172,18 +173,29 @@ def test_each_part_runs_at_its_own_policys_figure_on_the_cores_it_uses(monkeypat
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     keep_paces([figure(per_second=10_000.0), figure("search", 100.0)])
     parts = [
-        Part("the match", 2_000, ("greedy", "search"), 2_000),  # below the parallel threshold: one core
+        # Below the parallel threshold and quick (3 s on one core): one core.
+        Part("the match", 600, ("greedy", "search"), 600),
         Part("the power curve", 200_000, ("search",), 200_000),  # two cores
         Part("the matchups", 8_000, ("greedy",), 2_000, note="one pair at a time"),
+        # Below the parallel threshold but slow (20 s on one core: PARALLEL_SECONDS or more): two cores.
+        Part("the sweep", 2_000, ("search",), 2_000),
     ]
     estimate = run_estimate("source", "6", parts, workers=8)  # more workers than cores: capped at os.cpu_count()
     # A greedy side against a search side: half a match at each figure.
-    assert estimate.seconds == pytest.approx(2_000 * (0.5 / 10_000 + 0.5 / 100) + 200_000 / 200 + 8_000 / 10_000)
+    assert estimate.seconds == pytest.approx(
+        600 * (0.5 / 10_000 + 0.5 / 100) + 200_000 / 200 + 8_000 / 10_000 + 2_000 / 100 / 2
+    )
     assert "the power curve about 17 min (200,000 matches on 2 cores)" in estimate.text
-    assert "the match about 10 s (2,000 matches on 1 core)" in estimate.text
+    assert "the match about 3 s (600 matches on 1 core)" in estimate.text
+    assert "the sweep about 10 s (2,000 matches on 2 cores)" in estimate.text
     assert "Pace: workbench bench on 2026-11-29: 10,000 matches a second" in estimate.text
     assert "100 matches a second on one core, search" in estimate.text
     assert cores_for(19_999, 8) == 1 and cores_for(20_000, 8) == 2 and cores_for(20_000, 1) == 1
+    # The runner's rule (`run_jobs`): a small run goes to the workers when it would take PARALLEL_SECONDS on one core;
+    # whole games keep their own threshold only.
+    assert cores_for(19_999, 8, one_core_seconds=PARALLEL_SECONDS - 0.1) == 1
+    assert cores_for(19_999, 8, one_core_seconds=PARALLEL_SECONDS) == 2
+    assert cores_for(100, 8, parallel_from=200, one_core_seconds=1_000.0) == 1
 
 
 def test_the_estimate_counts_the_matches_the_runs_progress_counts(toy: tuple[CardSet, list[Deck]]) -> None:
@@ -297,7 +309,9 @@ def test_whole_games_are_timed_on_every_core_from_the_runner_s_threshold_on(
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(
-        pace, "cores_for", lambda size, workers=None, parallel_from=None: 1 if size < (parallel_from or 0) else 2
+        pace,
+        "cores_for",
+        lambda size, workers=None, parallel_from=None, one_core_seconds=0.0: 1 if size < (parallel_from or 0) else 2,
     )
     blades = RULESETS["blades"]
     version = whole_game_version(blades)

@@ -94,6 +94,35 @@ def test_one_and_two_worker_processes_give_identical_matches(toy: tuple[CardSet,
     assert alone.counters.equals(pair.counters)
 
 
+def test_a_small_run_goes_to_the_workers_only_when_its_first_pieces_say_it_is_slow(
+    toy: tuple[CardSet, Deck, Deck], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run under PARALLEL_THRESHOLD matches plays its first pieces here, then stays here unless the rest would take
+    PARALLEL_SECONDS or more on one core (a search is slow long before 20,000 matches). The toy is quick, so it stays
+    here at the real figure and goes to the pool when every run counts as slow; the matches are the same either way."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from workbench import simulate as simulate_module
+
+    cardset, reference, other = toy
+    submitted: list[object] = []
+    original = ProcessPoolExecutor.submit
+
+    def recording(self: ProcessPoolExecutor, fn: Callable[..., object], /, *args: object) -> Future[object]:
+        submitted.append(args)
+        return original(self, fn, *args)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", recording)
+    alone = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=4, workers=1))
+    quick = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=4, workers=2))
+    assert not submitted  # the toy's 3,000 matches take far under PARALLEL_SECONDS on one core
+    monkeypatch.setattr(simulate_module, "PARALLEL_SECONDS", 0.0)  # every run is slow enough for the workers
+    slow = simulate(cardset, reference, other, matches=3_000, run=RunSettings(seed=4, workers=2))
+    assert submitted
+    for result in (quick, slow):
+        assert alone.matches.equals(result.matches) and alone.counters.equals(result.counters)
+
+
 def test_mirror_match_is_even_and_first_player_edge_is_reported_separately(toy: tuple[CardSet, Deck, Deck]) -> None:
     cardset, reference, _ = toy
     with_bonus = simulate(cardset, reference, matches=6_000, run=RunSettings(seed=1))

@@ -305,14 +305,19 @@ def about_text(seconds: float) -> str:
     return f"about {hours} h {minutes} min" if minutes else f"about {hours} h"
 
 
-def cores_for(run_size: int, workers: int | None = None, parallel_from: int | None = None) -> int:
+def cores_for(
+    run_size: int, workers: int | None = None, parallel_from: int | None = None, one_core_seconds: float = 0.0
+) -> int:
     """The cores a run of `run_size` matches uses: the workers asked for (None: every core this process may use),
     capped at `os.cpu_count()`; one below `parallel_from` (None: the matches' `PARALLEL_THRESHOLD`), where the runner
-    plays in this process (`workbench.simulate.run_jobs`; whole games: their runner's `PARALLEL_GAMES`)."""
+    plays in this process (`workbench.simulate.run_jobs`; whole games: their runner's `PARALLEL_GAMES`), unless a run
+    of matches would take `PARALLEL_SECONDS` or more on one core (`one_core_seconds`), as `run_jobs` decides."""
     from workbench.jobs import default_workers
-    from workbench.simulate import PARALLEL_THRESHOLD
+    from workbench.simulate import PARALLEL_SECONDS, PARALLEL_THRESHOLD
 
-    if run_size < (PARALLEL_THRESHOLD if parallel_from is None else parallel_from):
+    if parallel_from is not None and run_size < parallel_from:
+        return 1
+    if parallel_from is None and run_size < PARALLEL_THRESHOLD and one_core_seconds < PARALLEL_SECONDS:
         return 1
     wanted = default_workers() if workers is None else max(1, workers)
     return max(1, min(wanted, os.cpu_count() or 1))
@@ -453,8 +458,8 @@ def run_estimate(
     found = {key: pace for key, pace in paces.items() if pace is not None}
     timed = []
     for part in parts:
-        cores = cores_for(part.run_size, workers, part.parallel_from)
         per_unit = sum(1.0 / found[(policy, part.unit)].per_second for policy in part.policies) / len(part.policies)
+        cores = cores_for(part.run_size, workers, part.parallel_from, part.run_size * per_unit)
         timed.append((part, cores, part.units * per_unit / cores))
     total = sum(seconds for _, _, seconds in timed)
     used = tuple(dict.fromkeys(found.values()))
@@ -579,7 +584,7 @@ def study_estimate(
     """How long `workbench.balance_study.run_study` takes on these settings at this machine's pace: the match of A
     against B, the power curve under each policy asked for (with the hand-made decks and, with auto decks, with
     them too, as `workbench.verdicts.power_curve_runs` runs it) and the matchups (one pair at a time, so below
-    `PARALLEL_THRESHOLD` matches a pair on one core)."""
+    `PARALLEL_THRESHOLD` matches a pair on one core unless a pair takes `PARALLEL_SECONDS` there)."""
     from workbench.simulate import simulate
 
     engine = cardset.ruleset.engine

@@ -44,7 +44,13 @@ from workbench.warm import load_engine, worker_play
 BATCH_SIZE = 1_000
 """Matches per batch (and per child seed). Fixed, so results never depend on the worker count."""
 PARALLEL_THRESHOLD = 20_000
-"""Below this many matches, starting worker processes costs more than it saves."""
+"""From this many matches a run plays on worker processes; below it, only when it is slow (`PARALLEL_SECONDS`)."""
+PARALLEL_SECONDS = 8.0
+"""A run of fewer than PARALLEL_THRESHOLD matches still plays on worker processes when its first pieces, played in
+this process, say the rest would take longer than this on one core. Starting the workers and loading the engine in
+them takes a second or two; a search plays 70 to 4,500 matches a second on one core (`workbench bench`), so counting
+matches alone kept slow runs on one core: SOURCE's power curve under search at 300 matches a card (13,500 matches)
+took 230 s on one of two cores."""
 MAX_MATCHES = limit("matches").value
 
 FirstPlayer = Literal["alternate", "random"]
@@ -263,11 +269,18 @@ class _Pace:
 
     size: int = FIRST_PIECE
     """Matches of the next piece."""
+    per_second: float = 0.0
+    """Matches a second of the last piece on one core (0: none played yet)."""
 
     def record(self, matches: int, seconds: float) -> None:
         """Size the next piece from one piece's `matches` and the `seconds` it took."""
         fitted = int(PIECE_SECONDS * matches / seconds) if seconds > 0 else BATCH_SIZE
         self.size = max(1, min(BATCH_SIZE, fitted, 4 * max(self.size, matches)))
+        self.per_second = matches / seconds if seconds > 0 else math.inf
+
+    def seconds_for(self, matches: int) -> float:
+        """Seconds `matches` more take on one core at the last piece's pace (0 before any piece)."""
+        return matches / self.per_second if self.per_second > 0 else 0.0
 
 
 def _piece(job: Job, start: int, stop: int) -> Job:
@@ -388,8 +401,9 @@ def run_jobs(
     kept = reduce or _unchanged
     total = sum(len(job.seeds) for job in jobs)
     workers = default_workers() if workers is None else max(1, workers)
-    if total < PARALLEL_THRESHOLD:
-        workers = 1
+    # Fewer matches than PARALLEL_THRESHOLD: the workers only if the run is slow, which its first pieces, played here
+    # as for any run on processes, tell (PARALLEL_SECONDS).
+    small = total < PARALLEL_THRESHOLD
     done = 0
     parts: list[list[BatchOutcome]] = [[] for _ in jobs]
     if progress:
@@ -416,6 +430,8 @@ def run_jobs(
         first_job_start = stop
         if progress:
             progress(done, total)
+    if small and pace.seconds_for(total - done) < PARALLEL_SECONDS:
+        workers = 1
     if workers == 1:
         for index, job in enumerate(jobs):
             start = first_job_start if index == 0 else 0
