@@ -313,11 +313,11 @@ def cores_for(
     plays in this process (`workbench.simulate.run_jobs`; whole games: their runner's `PARALLEL_GAMES`), unless a run
     of matches would take `PARALLEL_SECONDS` or more on one core (`one_core_seconds`), as `run_jobs` decides."""
     from workbench.jobs import default_workers
-    from workbench.simulate import PARALLEL_SECONDS, PARALLEL_THRESHOLD
+    from workbench.simulate import plays_in_one_process
 
     if parallel_from is not None and run_size < parallel_from:
         return 1
-    if parallel_from is None and run_size < PARALLEL_THRESHOLD and one_core_seconds < PARALLEL_SECONDS:
+    if parallel_from is None and plays_in_one_process(run_size, one_core_seconds):
         return 1
     wanted = default_workers() if workers is None else max(1, workers)
     return max(1, min(wanted, os.cpu_count() or 1))

@@ -53,6 +53,14 @@ matches alone kept slow runs on one core: SOURCE's power curve under search at 3
 took 230 s on one of two cores."""
 MAX_MATCHES = limit("matches").value
 
+
+def plays_in_one_process(matches: int, one_core_seconds: float) -> bool:
+    """Whether a run of `matches` matches, taking `one_core_seconds` on one core, plays in this process rather than on
+    worker processes: under PARALLEL_THRESHOLD matches and under PARALLEL_SECONDS. `run_jobs` decides by it, and the
+    time estimates count cores by it (`workbench.pace.cores_for`)."""
+    return matches < PARALLEL_THRESHOLD and one_core_seconds < PARALLEL_SECONDS
+
+
 FirstPlayer = Literal["alternate", "random"]
 
 
@@ -401,9 +409,6 @@ def run_jobs(
     kept = reduce or _unchanged
     total = sum(len(job.seeds) for job in jobs)
     workers = default_workers() if workers is None else max(1, workers)
-    # Fewer matches than PARALLEL_THRESHOLD: the workers only if the run is slow, which its first pieces, played here
-    # as for any run on processes, tell (PARALLEL_SECONDS).
-    small = total < PARALLEL_THRESHOLD
     done = 0
     parts: list[list[BatchOutcome]] = [[] for _ in jobs]
     if progress:
@@ -430,7 +435,9 @@ def run_jobs(
         first_job_start = stop
         if progress:
             progress(done, total)
-    if small and pace.seconds_for(total - done) < PARALLEL_SECONDS:
+    # A run of fewer than PARALLEL_THRESHOLD matches goes to the workers only if it is slow, which its first pieces,
+    # played here as for any run on processes, tell.
+    if plays_in_one_process(total, pace.seconds_for(total - done)):
         workers = 1
     if workers == 1:
         for index, job in enumerate(jobs):
