@@ -756,7 +756,7 @@ def test_the_response_window_lists_and_takes_as_the_start_window(valley: CardSet
     assert all(900 < c < 1100 for c in counts.values()), counts
     # `apply` takes a response as a channel: Beta, bracket 0-14, one space back.
     E.open_decision(board.state, E.D_FOE_RESPONSE, 0)
-    board.call(E.apply, surge[1])
+    board.call(E.take, surge[1])
     assert board.where(foe) == "A left 2" and board.side[0, E.S_SYMBOLS] == 1 << ALPHA
 
 
@@ -1708,6 +1708,17 @@ def test_a_monsters_own_lasting_clause_reads_its_own_type_once(extended: CardSet
 # parallel (same row, the two lanes of one half).
 
 
+def greedy_symbol_action(board: Board, player: int) -> list[int]:
+    """The symbol action the player's policy answers a symbol decision with (D_SYMBOL, opened as the turn opens it),
+    unpacked: action code, monster slot, target, symbol."""
+    E.open_decision(board.state, E.D_SYMBOL, player)
+    action = int(board.call(E.choose))
+    board.game[E.G_DECISION] = E.D_NONE
+    if action == E.STOP:
+        return [E.A_NONE, -1, -1, -1]
+    return [int(f(action)) for f in (E.action_code, E.action_x, E.action_y, E.action_s)]
+
+
 def summoned(board: Board, name: str, player: int, space: str) -> int:
     """A monster put on `space` with its own lasting clauses, as a summon gives them."""
     m = board.put(name, player, space)
@@ -1763,8 +1774,7 @@ def test_greedy_play_sees_the_way_across(extended: CardSet) -> None:
     m = summoned(board, "Vinestrider", 0, "A left 1")
     board.put("Stormforge Colossus", 1, "A left 2")  # alpha 40: an attack with alpha 30 would lose
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
-    board.call(E.decide_symbol_action, 0)
-    assert list(board.state.choice) == [E.A_MOVE, m, -1, ALPHA]
+    assert greedy_symbol_action(board, 0) == [E.A_MOVE, m, -1, ALPHA]
 
 
 # "Movement for a monster can only occur from one adjacent space to another." / "Note: Due to some card effects,
@@ -1861,12 +1871,12 @@ def test_an_attack_across_parallel_spaces_follows_parallel_attacks(
     }
     assert ((m, e) in attacks) == listed
     board.side[0, E.S_SYMBOLS] = 1 << ALPHA
-    board.call(E.decide_symbol_action, 0)
+    chosen = greedy_symbol_action(board, 0)
     if listed:  # greedy weighs it as any attack: a win is worth the enemy
-        assert list(board.state.choice) == [E.A_ATTACK, m, e, ALPHA]
+        assert chosen == [E.A_ATTACK, m, e, ALPHA]
         assert board.attack(m, e, ALPHA) == 1 and board.at("A right 2") is None
     else:
-        assert board.state.choice[0] != E.A_ATTACK
+        assert chosen[0] != E.A_ATTACK
 
 
 # =====================================================================================================================
@@ -1989,6 +1999,7 @@ def search_for(board: Board, seed: int = 5) -> Search:
 def decide(board: Board, search: Search, player: int = 0) -> tuple[int, list[str], list[int]]:
     """One search decision for `player` on the board: its choice, the candidates by name, every candidate's points."""
     records = board.records()
+    open_main_decision(board, player)
     k = int(E.search_decision(records["G"], board.state, *search, player))
     words = board.state.search
     m = int(words[E.SR_N])
@@ -1997,6 +2008,17 @@ def decide(board: Board, search: Search, player: int = 0) -> tuple[int, list[str
         h = int(words[E.SR_CAND + i])
         labels.append("greedy" if h == E.CAND_GREEDY else "pass" if h == E.CAND_PASS else board.hand_names(player)[h])
     return k, labels, [int(v) for v in words[E.SR_POINTS : E.SR_POINTS + m]]
+
+
+def open_main_decision(board: Board, player: int) -> None:
+    """The board's turn (the player's) taken up at its main action, as the turn reaches it after the draw: the main
+    decision open (`advance`), where the search decides."""
+    board.game[E.G_PLAYER] = player
+    board.game[E.G_ACTIVE] = player
+    board.game[E.G_SYMBOLS_STAGE] = E.SYMBOLS_AHEAD
+    board.game[E.G_STAGE] = E.STAGE_MAIN
+    board.call(E.advance, E.NO_STAGE)
+    assert board.game[E.G_DECISION] == E.D_MAIN
 
 
 def tried(board: Board) -> list[int]:
@@ -2037,7 +2059,7 @@ def test_search_summons_the_monster_that_wins_where_greedy_summons_its_strongest
     assert "Exzavier Devourer" not in greedy.hand_names(0) and "Hollow King" in greedy.hand_names(0)
     assert greedy.game[E.G_OVER] == 0 and greedy.side[1, E.S_SP] == 10
     board = king_or_devourer(valley)
-    board.call(E.search_turn, *search_for(board), 0)
+    board.call(E.play_searched_turn, *search_for(board), 0)
     assert board.game[E.G_OVER] == 1 and board.game[E.G_WINNER] == 0 and board.side[1, E.S_SP] == 0
     assert "Hollow King" not in board.hand_names(0)
     # Hollow King wins every rollout it is given (WIN_POINTS each, and it goes through every round of the halving);

@@ -2,12 +2,13 @@
 the engine's code, not only by its results.
 
 Every kernel of the engine package (workbench/rulesets/source/engine/, its modules read together) is named below as a
-rule, a policy or the play loop's. A rule lists, applies or asks; where a player decides, it opens the decision and
-takes the answer from `choose`, the policies' one door (through `decide` for the turn's decisions and `ask` for a
-question a rule asks while it resolves). `choose` is the only code that reads the side's policy (`S_POLICY`, its block
-through `policy_of`); the play loop and the search only seat it. A new kernel fails here until it is named as one of
-the three, so a rule that reads the policy, or calls greedy's helpers itself (as `path_steps` once walked greedy's
-road, and `main_action` and `choose_symbol_action` branched on the policy), cannot come back unnoticed.
+rule, a policy or the play loop's. A rule lists, applies or asks; at the turn's decisions it opens the decision and
+stops (`advance` returns, and the play loop hands the policy's answer to `apply`), and a question a rule asks while it
+resolves takes its answer from `choose`, the policies' one door (through `ask`). `choose` is the only code that reads
+the side's policy (`S_POLICY`, its block through `policy_of`); the play loop and the search only seat it. A new kernel
+fails here until it is named as one of the three, so a rule that reads the policy, or calls greedy's helpers itself
+(as `path_steps` once walked greedy's road, and `main_action` and `choose_symbol_action` branched on the policy),
+cannot come back unnoticed.
 """
 
 from __future__ import annotations
@@ -113,22 +114,20 @@ RULES = frozenset(
         "apply_symbol",
         "discard",
         "legal_actions",
+        "take",
+        "take_symbol",
         "apply",
-        # Asking: the decision points, the only rules that call `choose`.
-        "decide",
+        # Asking a question within a rule: the only rule that calls `choose`.
         "ask",
-        "decide_symbol_action",
-        # A turn, a fresh match, and the contract's clone and determinize.
-        "main_action",
-        "maybe_place_channeled",
+        # A turn stage by stage, a fresh match, and the contract's clone and determinize.
         "channeled_waiting",
-        "opponent_turn_channels",
-        "foe_response_window",
+        "open_window",
+        "response_window",
         "start_turn",
-        "end_turn",
-        "symbol_phase",
-        "begin_turn",
-        "play_turn",
+        "end_of_turn_changes",
+        "symbols_stage",
+        "play_stage",
+        "advance",
         "setup_match",
         "clone_state",
         "sort_shuffle",
@@ -183,10 +182,18 @@ POLICIES = frozenset(
 
 PLAY = frozenset(
     {
+        "decide",
+        "is_over",
         "setup_policies",
-        "play_match",
+        "play_on",
         "play_matches",
-        "take_candidate",
+        "play_stages",
+        "play_turn",
+        "main_action",
+        "end_turn",
+        "opponent_turn_channels",
+        "foe_response_window",
+        "candidate_answer",
         "search_world",
         "context_world",
         "context_rollout",
@@ -194,18 +201,20 @@ PLAY = frozenset(
         "search_evaluation",
         "search_rollout",
         "search_decision",
-        "search_turn",
         "played_in_the_state",
+        "decide_searched",
         "play_searched_matches",
+        "play_searched_turn",
     }
 )
-"""The play loop's and the search's kernels: they seat the policies and drive a search side's turn."""
+"""The play loop's and the search's kernels: they seat the policies, ask them at each decision the rules stop at and
+hand their answers to the rules (`apply`, `take`), and play parts of a turn as the rule tests do."""
 
 DOOR = "choose"
 POLICY_BLOCK = "policy_of"
 """The door's view of a side's policy block: the one kernel that reads `S_POLICY`; the door reads the policy through
 it, the play loop seats the policy through it."""
-DECISION_POINTS = frozenset({"decide", "ask"})
+DECISION_POINTS = frozenset({"ask"})
 POLICY_WORDS = frozenset(
     {
         "S_POLICY",
@@ -299,12 +308,12 @@ def test_choose_is_the_only_kernel_that_reads_a_side_s_policy() -> None:
 def test_the_rules_ask_the_policies_only_at_their_decision_points() -> None:
     askers = {name for name in RULES if DOOR in calls(ENGINE_KERNELS[name])}
     assert askers == DECISION_POINTS
-    # Every other rule that decides goes through them: the turn's decisions and the questions of moves and effects.
+    # Every other rule that decides goes through it: the questions of moves and effects.
     deciders = {name for name in RULES if calls(ENGINE_KERNELS[name]) & DECISION_POINTS}
-    assert {"main_action", "maybe_place_channeled", "decide_symbol_action", "opponent_turn_channels", "end_turn"} <= (
-        deciders
-    )
     assert {"step_ahead", "move_monster", "apply_one_clause", "place_web", "recall_card", "effect_summon"} <= deciders
+    # The turn's own decisions are opened by its stages, which then stop: they call no door.
+    openers = {name for name in RULES if "open_decision" in calls(ENGINE_KERNELS[name])}
+    assert {"play_stage", "symbols_stage"} <= openers and not openers & deciders
 
 
 def test_a_policy_asks_no_rule_and_plays_nothing() -> None:
@@ -316,7 +325,7 @@ def test_a_policy_asks_no_rule_and_plays_nothing() -> None:
         name = frontier.pop()
         reached.add(name)
         frontier |= {c for c in calls(ENGINE_KERNELS[name]) if c in ENGINE_KERNELS and c not in reached}
-    forbidden = DECISION_POINTS | PLAY | {"apply", "apply_main", "apply_symbol", "decide_symbol_action", "play_turn"}
+    forbidden = DECISION_POINTS | PLAY | {"apply", "take", "advance", "apply_main", "apply_symbol"}
     assert reached & forbidden == set()
 
 

@@ -79,9 +79,8 @@ from workbench.rulesets.source.engine import board, greedy, layout, python_side,
 MODULES: tuple[ModuleType, ...] = (layout, board, rules, greedy, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = ("choose", "policy_of")
-"""The policies' kernels the rules call, defined in `greedy`: `decide` and `ask` call `choose`; `setup_policies`
-(the match loop) seats each side's policy through `policy_of`."""
+POLICY_DOOR = ("choose",)
+"""The policies' kernel the rules call, defined in `greedy`: `ask` (a question within a rule) calls `choose`."""
 
 
 bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy

@@ -12,16 +12,20 @@ from workbench.engines import (
     EngineBool,
     EngineInt,
     IntArray,
+    begin_match_counters,
+    end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
     lowest_set_bit,
     rng_below,
     rules_kernel,
 )
+from workbench.play_loop import NO_CONTEXT, play_out
 from workbench.policies import (
     POLICY_WORDS,
     plays_random,
     random_played,
+    start_policy,
 )
 from workbench.rulesets.source.engine.board import (
     adjacent_enemies,
@@ -56,6 +60,7 @@ from workbench.rulesets.source.engine.layout import (
     D_FOE_RESPONSE,
     D_FORK,
     D_MAIN,
+    D_NONE,
     D_RECALL,
     D_SWAP,
     D_SYMBOL,
@@ -67,6 +72,11 @@ from workbench.rulesets.source.engine.layout import (
     G_DECISION,
     G_MONSTERS,
     G_OVER,
+    G_PLAYER,
+    G_STAGE,
+    G_SYMBOLS_STAGE,
+    G_TURN,
+    G_WINNER,
     K_CHANNELED,
     K_EQUIPMENT,
     K_MONSTER,
@@ -75,6 +85,7 @@ from workbench.rulesets.source.engine.layout import (
     M_SPACE,
     MAX_PATH,
     MOVE_AT,
+    NO_STAGE,
     O_BLIND,
     O_FLUX,
     O_PARALLEL_WHEN_BLOCKED,
@@ -108,12 +119,18 @@ from workbench.rulesets.source.engine.layout import (
     S_SP,
     S_SYMBOLS,
     ST_AT,
+    STAGE_BEGIN,
+    STAGE_CHANNEL,
+    STAGE_DISCARD,
+    STAGE_MAIN,
+    STAGE_NEXT,
     STOP,
     SU_CARD,
     SUMMON_CONVENTIONAL,
     SUMMON_REACTIONARY,
     SWAPS_AT,
     SYMBOLS,
+    SYMBOLS_AHEAD,
     T_KIND,
     T_NCLAUSE,
     T_SYMBOLS,
@@ -131,6 +148,8 @@ from workbench.rulesets.source.engine.rules import (
     action_s,
     action_x,
     action_y,
+    advance,
+    apply,
     at_card,
     bracket_for,
     channel_usable,
@@ -145,9 +164,13 @@ from workbench.rulesets.source.engine.rules import (
     legal_recalls,
     legal_symbols,
     legal_webs,
+    open_window,
     pack_action,
+    response_window,
+    setup_match,
     summoning_space_open,
     symbol_unused,
+    take,
     trap_space_ok,
     unused_count,
 )
@@ -1234,3 +1257,122 @@ def choose(G: Any, state: Any) -> EngineInt:
     if plays_random(block, state.rng):
         return random_played(block, state.rng, random_choice(G, state, p, decision))
     return greedy_choice(G, state, p, decision)
+
+
+# =====================================================================================================================
+# The match loop: the rules stop at each of the turn's decisions (`rules.advance`), the deciding side's policy answers
+# (`decide`) and `apply` takes it (`workbench.play_loop.play_out`)
+# =====================================================================================================================
+
+
+@llvm_inline_kernel
+def decide(G: Any, state: Any, _context: Any) -> EngineInt:
+    """The open decision's answer by the deciding side's policy (`choose`), as `play_out` asks it. A `search` side
+    plays greedy here (`search.decide_searched` weighs its main decisions)."""
+    return choose(G, state)
+
+
+@llvm_inline_kernel
+def is_over(state: Any) -> bool:
+    """Whether a play loop is done: no decision is open (the rules played on to the match's end, or to the stage a
+    loop stopped them at). Not the match's over word: before a generator attack the turn still asks for a channeled
+    card after a main action that ended the match, as it always has."""
+    return state.game[G_DECISION] == D_NONE
+
+
+@inline_kernel
+def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt) -> None:
+    """Who plays which side (each side's policy block, from its policy word and the match's seed: `start_policy`;
+    code GREEDY, RANDOM or EPSILON_GREEDY), which `choose` alone reads."""
+    start_policy(policy_of(state, np.int64(0)), policy_a, seed, np.int64(0))
+    start_policy(policy_of(state, np.int64(1)), policy_b, seed, np.int64(1))
+
+
+@rules_kernel
+def play_on(G: Any, state: Any, _context: Any) -> None:
+    """The match played on from where it stands to its end, each decision by its side's policy (`decide`): a greedy,
+    random or epsilon batch's match (one compiled copy of the whole match, called)."""
+    advance(G, state, np.int64(NO_STAGE))
+    play_out(G, state, NO_CONTEXT, decide, apply, is_over)
+
+
+@rules_kernel
+def play_matches(
+    G: Any,
+    state: Any,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+) -> None:
+    """One match per seed on state arrays every match reuses (greedy, random and epsilon-greedy sides; a search
+    side's batch: `search.play_searched_matches`)."""
+    game = state.game
+    for i in range(seeds.shape[0]):
+        begin_match_counters(state.counters, i)
+        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(state, policy_a, policy_b, seeds[i])
+        play_on(G, state, NO_CONTEXT)
+        end_match_counters(state.counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
+
+
+# ---- parts of a turn, each played by the sides' policies: as the rule tests and the evaluation's fit play them -----
+
+
+@rules_kernel
+def play_stages(G: Any, state: Any, p: EngineInt, stage: EngineInt, until: EngineInt) -> None:
+    """Player p's turn taken up at `stage` (STAGE_*, no decision open), each decision by its side's policy, until the
+    stage `until` is next."""
+    game = state.game
+    game[G_PLAYER] = p
+    game[G_STAGE] = stage
+    game[G_DECISION] = D_NONE
+    advance(G, state, until)
+    while game[G_DECISION] != D_NONE:
+        take(G, state, choose(G, state))
+        advance(G, state, until)
+
+
+@rules_kernel
+def play_turn(G: Any, state: Any, p: EngineInt, begun: EngineBool) -> None:
+    """One whole turn of player p (the opponent's window at its start, the draw, ... the discards), or with `begun`
+    the rest of it after the draw, by the sides' policies."""
+    if begun:
+        state.game[G_ACTIVE] = p
+        state.game[G_SYMBOLS_STAGE] = SYMBOLS_AHEAD
+        play_stages(G, state, p, np.int64(STAGE_MAIN), np.int64(STAGE_NEXT))
+    else:
+        play_stages(G, state, p, np.int64(STAGE_BEGIN), np.int64(STAGE_NEXT))
+
+
+@rules_kernel
+def main_action(G: Any, state: Any, p: EngineInt) -> None:
+    """p's main action (D_MAIN) if it is still to take, and the opponent's response window after it."""
+    play_stages(G, state, p, np.int64(STAGE_MAIN), np.int64(STAGE_CHANNEL))
+
+
+@rules_kernel
+def end_turn(G: Any, state: Any, p: EngineInt) -> None:
+    """The end of p's turn: the discards down to the hand limit (D_DISCARD), then the turn's lasting changes counted
+    off."""
+    play_stages(G, state, p, np.int64(STAGE_DISCARD), np.int64(STAGE_NEXT))
+
+
+@rules_kernel
+def opponent_turn_channels(G: Any, state: Any, q: EngineInt, kind: EngineInt) -> None:
+    """Player q's channel window on the opponent's turn (`kind`: D_FOE_CHANNEL or D_FOE_RESPONSE), by q's policy."""
+    open_window(G, state, q, kind, np.int64(STAGE_NEXT))
+    play_stages(G, state, state.game[G_PLAYER], state.game[G_STAGE], np.int64(STAGE_NEXT))
+
+
+@rules_kernel
+def foe_response_window(G: Any, state: Any, p: EngineInt) -> None:
+    """The response window after an action of the active player p (`response_window`), by the opponent's policy."""
+    response_window(G, state, p, np.int64(STAGE_NEXT))
+    play_stages(G, state, state.game[G_PLAYER], state.game[G_STAGE], np.int64(STAGE_NEXT))

@@ -264,7 +264,44 @@ Type Index, 0: any) for D_FOE, D_RECALL and D_EFFECT_SUMMON. G_ASKED_KIND: D_REC
 0: any)."""
 G_ACROSS = 12
 """Steps across to a parallel space the move under way has taken (read by D_FORK's list: `parallel_steps` caps them)."""
-GAME_WIDTH = 13
+G_STAGE, G_PLAYER, G_SYMBOLS_STAGE = 13, 14, 15
+"""Where the match goes on once the open decision is taken (`rules.advance`): G_STAGE the stage next (STAGE_*),
+G_PLAYER the player whose turn it is or is next, G_SYMBOLS_STAGE where the turn's symbol phase is (SYMBOLS_AHEAD,
+SYMBOLS_PAUSED: a generator attack waits in `choice` while the main action and a channeled card may go first,
+SYMBOLS_DONE)."""
+G_WINDOW_PLAYER, G_WINDOW_KIND, G_WINDOW_RETURN = 16, 17, 18
+"""A channel window open on the opponent's turn (STAGE_WINDOW): the player who may channel, the decision it is asked
+(D_FOE_CHANNEL at the start of the turn, D_FOE_RESPONSE after an action) and the stage the turn goes on with after
+it."""
+GAME_WIDTH = 19
+
+# ---- the stages of a match (game[G_STAGE]; `rules.advance` plays them in this order, a turn at a time) -------------
+(
+    STAGE_TURN,
+    STAGE_BEGIN,
+    STAGE_DRAW,
+    STAGE_MAIN,
+    STAGE_CHANNEL,
+    STAGE_CHECK,
+    STAGE_SYMBOLS,
+    STAGE_DISCARD,
+    STAGE_NEXT,
+    STAGE_WINDOW,
+    STAGE_OVER,
+) = range(11)
+"""STAGE_TURN: a turn of G_PLAYER is next (the turn cap ends the match as a draw first); STAGE_BEGIN: the opponent's
+channel window at its start; STAGE_DRAW: the draw and the fresh symbols (`start_turn`); STAGE_MAIN: the main action,
+if not taken yet (D_MAIN), then the opponent's response window; STAGE_CHANNEL: a channeled card (D_CHANNEL_CARD), then
+the window; STAGE_CHECK: on to the symbols, or the turn's end when the symbol phase is done; STAGE_SYMBOLS: the symbol
+phase (D_SYMBOL, each action followed by the window), back to STAGE_MAIN when it pauses or ends; STAGE_DISCARD: the
+end of the turn (D_DISCARD down to the hand limit, then every lasting change counts the turn off); STAGE_NEXT: the
+turn is over (the match too, or the next player's turn is next); STAGE_WINDOW: a channel window (G_WINDOW_*);
+STAGE_OVER: the match is over."""
+SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
+"""Where a turn is in its symbol phase (game[G_SYMBOLS_STAGE]): not begun, paused before a generator attack (the
+attack waits in `choice`), or over."""
+NO_STAGE = -1
+"""`advance`'s `until` when it plays on to the next decision or the match's end."""
 
 # ---- decisions: what `legal_actions` lists and `apply` takes (game[G_DECISION], taken by game[G_ACTOR]) ------------
 (
@@ -359,7 +396,15 @@ SR_TRIED = np.int64(SR_POINTS + MAX_CANDIDATES)
 SR_ORDER = np.int64(SR_TRIED + MAX_CANDIDATES)
 """The candidates still in, best first once ranked (successive halving's list, `search_kernels.halving_keep`): its
 first word is the choice."""
-SEARCH_WORDS = int(SR_ORDER + MAX_CANDIDATES)
+SR_SIDES = np.int64(SR_ORDER + MAX_CANDIDATES)
+"""The sides that play `search` in the batch's match, as bits (side p is bit p): `search.decide_searched` searches
+their main decisions."""
+SR_TURN = np.int64(SR_SIDES + 1)
+"""The turn whose main decision the search decided last (-1: none yet this match): it searches a turn's first main
+decision only, and greedy plays the rest of the turn."""
+SR_PASS = np.int64(SR_SIDES + 2)
+"""1 when the search chose to take no main action in turn SR_TURN: its later main decisions that turn are STOP."""
+SEARCH_WORDS = int(SR_SIDES + 3)
 MAX_ACTIONS = HAND_WIDTH * MAX_SPACES + 1
 """The longest list of legal actions: every hand card an equipment card or trap with a target each on every space,
 plus STOP (a symbol decision lists at most 62 monsters x 56; D_RECALL a Done Zone's copies, at most both decks)."""

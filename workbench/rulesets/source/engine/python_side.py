@@ -48,6 +48,7 @@ from workbench.rulesets.source.effects import (
     EffectProblem,
     parse_effects,
 )
+from workbench.rulesets.source.engine.greedy import play_matches
 from workbench.rulesets.source.engine.layout import (
     ACTIVE_O,
     ACTIVE_Y,
@@ -178,7 +179,6 @@ from workbench.rulesets.source.engine.layout import (
     Z_DECK_WIDTH,
     Z_SPACES,
 )
-from workbench.rulesets.source.engine.rules import play_matches
 from workbench.rulesets.source.engine.search import play_searched_matches
 from workbench.rulesets.source.map import (
     NO_SPACE,

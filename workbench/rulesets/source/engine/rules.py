@@ -1,11 +1,13 @@
 """The SOURCE rules: webs, recalls and the effect clauses, summoning, equipment, traps, channeled effects,
-movement, combat, the symbols, the decisions (`legal_actions`, `apply`), asking a player (`decide`, `ask`), a turn,
-a match, and the contract's `clone_state` and `determinize`.
+movement, combat, the symbols, the decisions (`legal_actions`, `take`, `apply`), a turn stage by stage (`advance`),
+asking a player a question within a rule (`ask`), a match's setup, and the contract's `clone_state` and
+`determinize`.
 
 Imports only `layout` and `board`: no rule reads which policy a side plays, and no module of the policies is
-imported here. The rules reach the policies through one door, `choose` (and the policy block's view `policy_of`,
-which the match loop seats): both are put into this module by the package as it is imported (`bind_policy_door` in
-engine/__init__.py), before any kernel compiles.
+imported here. The rules stop at each of the turn's decisions and return (`advance`); the questions a rule asks while
+it resolves (a fork, a swap, an effect's enemy, web, recall or summon) still reach the policies through one door,
+`choose`, put into this module by the package as it is imported (`bind_policy_door` in engine/__init__.py), before
+any kernel compiles.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from workbench.engines import (
     EngineBool,
     EngineInt,
     IntArray,
-    begin_match_counters,
     count_play,
-    end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
     lowest_set_bit,
@@ -31,7 +31,6 @@ from workbench.engines import (
     rules_kernel,
     shuffle_in_place,
 )
-from workbench.policies import start_policy
 from workbench.rulesets.source.engine.board import (
     attack_across,
     change_monster,
@@ -128,7 +127,13 @@ from workbench.rulesets.source.engine.layout import (
     G_FIRST,
     G_MONSTERS,
     G_OVER,
+    G_PLAYER,
+    G_STAGE,
+    G_SYMBOLS_STAGE,
     G_TURN,
+    G_WINDOW_KIND,
+    G_WINDOW_PLAYER,
+    G_WINDOW_RETURN,
     G_WINNER,
     GAME_WIDTH,
     HAND_LIMIT,
@@ -150,6 +155,7 @@ from workbench.rulesets.source.engine.layout import (
     M_TMP_ST,
     MAX_SUPPORT,
     MON_WIDTH,
+    NO_STAGE,
     O_BLIND,
     O_CARDS,
     O_CHANNEL_AT_START,
@@ -194,6 +200,17 @@ from workbench.rulesets.source.engine.layout import (
     S_SP,
     S_SYMBOLS,
     SIDE_WIDTH,
+    STAGE_BEGIN,
+    STAGE_CHANNEL,
+    STAGE_CHECK,
+    STAGE_DISCARD,
+    STAGE_DRAW,
+    STAGE_MAIN,
+    STAGE_NEXT,
+    STAGE_OVER,
+    STAGE_SYMBOLS,
+    STAGE_TURN,
+    STAGE_WINDOW,
     STOP,
     SU_CARD,
     SU_LEFT,
@@ -205,6 +222,9 @@ from workbench.rulesets.source.engine.layout import (
     SUMMON_REACTIONARY,
     SUPPORT_WIDTH,
     SYMBOLS,
+    SYMBOLS_AHEAD,
+    SYMBOLS_DONE,
+    SYMBOLS_PAUSED,
     T_ACTIVE,
     T_KIND,
     T_NBRACKET,
@@ -1467,64 +1487,21 @@ def legal_actions(G: Any, state: Any, out: IntArray) -> EngineInt:
     return 0
 
 
-@rules_kernel
-def apply(
-    G: Any,
-    state: Any,
-    action: EngineInt,
-) -> None:
-    """Take one action `legal_actions` listed for the open decision, and close it."""
-    game = state.game
-    p = game[G_ACTOR]
-    decision = game[G_DECISION]
-    game[G_DECISION] = D_NONE
-    if decision == D_SYMBOL or decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
-        apply_symbol(G, state, p, action)
-    elif decision == D_MAIN:
-        apply_main(G, state, p, action)
-    elif decision == D_CHANNEL_CARD:
-        if action != STOP:
-            place_channeled(G, state, p, action)
-    elif decision == D_DISCARD:
-        discard(G, state, p, action)
-
-
 # ---------------------------------------------------------------------------------------------------------------------
-# The policies' door, as the rules see it
+# The policies' door, as the rules see it: the questions a rule asks while it resolves
 #
-# `decide` and `ask` hand each decision to the deciding side's policy through `choose`, and the match loop seats a
-# side's policy through its block, `policy_of`: both live with the policies (greedy.py, above the rules: a rule that
-# imported them could read a policy). The package binds the two names here (`bind_policy_door` in engine/__init__.py)
-# as it is imported, before any kernel compiles: Numba reads a kernel's globals when it compiles it, so the compiled
-# rules call the policies' door directly, as they did when both were one module. These stand-ins are never called:
-# uncompiled they raise, and Numba compiles no call to a plain Python function.
+# `ask` hands a question asked in the middle of a rule (a fork, a swap, an effect's enemy, web, recall or summon) to
+# the deciding side's policy through `choose`, which lives with the policies (greedy.py, above the rules: a rule that
+# imported them could read a policy). The package binds the name here (`bind_policy_door` in engine/__init__.py) as
+# it is imported, before any kernel compiles: Numba reads a kernel's globals when it compiles it. This stand-in is
+# never called: uncompiled it raises, and Numba compiles no call to a plain Python function. The turn's own decisions
+# (the main action, a channeled card, the symbols, the opponent's windows, discards) go through no door: the rules
+# stop at each and return (`advance`, below).
 
 
 def choose(G: Any, state: Any) -> EngineInt:
     """The policies' `choose` (greedy.py), bound here by the package."""
     raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
-
-
-def policy_of(state: Any, p: EngineInt) -> IntArray:
-    """The policies' `policy_of` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
-
-
-# =====================================================================================================================
-# Asking: a rule opens a decision, lists nothing itself and takes the deciding player's answer from `choose` (the
-# policies' one door, below: no rule reads which policy a side plays)
-# =====================================================================================================================
-
-
-@inline_kernel
-def decide(G: Any, state: Any, decision: EngineInt, p: EngineInt) -> EngineInt:
-    """A decision of the turn (D_MAIN, D_CHANNEL_CARD, D_SYMBOL, D_FOE_CHANNEL, D_FOE_RESPONSE, D_DISCARD): open it
-    for player p, take p's answer (`choose`: one of the actions `legal_actions` lists, STOP when it lists none) and
-    close it; the caller takes the answer (`apply`'s appliers) with no decision open."""
-    open_decision(state, decision, p)
-    action = choose(G, state)
-    state.game[G_DECISION] = D_NONE
-    return action
 
 
 @inline_kernel
@@ -1550,55 +1527,10 @@ def ask(
     return action
 
 
-@inline_kernel
-def decide_symbol_action(G: Any, state: Any, p: EngineInt) -> None:
-    """p's symbol decision (D_SYMBOL), its answer unpacked into `choice` (action, monster, target, symbol; A_NONE for
-    STOP; symbol -1: drawn blind when taken)."""
-    choice = state.choice
-    action = decide(G, state, np.int64(D_SYMBOL), p)
-    if action == STOP:
-        choice[0] = A_NONE
-        choice[1] = -1
-        choice[2] = -1
-        choice[3] = -1
-    else:
-        choice[0] = action_code(action)
-        choice[1] = action_x(action)
-        choice[2] = action_y(action)
-        choice[3] = action_s(action)
-
-
 # =====================================================================================================================
-# A turn
+# A turn, stage by stage: the rules play on to the next decision and return (`advance`); `take` and `apply` take the
+# open decision's answer
 # =====================================================================================================================
-
-
-@rules_kernel
-def main_action(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
-    """p's one summon, equipment card or trap for the turn (D_MAIN), if any is legal and p takes one; then the
-    opponent's response window."""
-    action = decide(G, state, np.int64(D_MAIN), p)
-    if action != STOP:
-        apply_main(G, state, p, action)
-        foe_response_window(G, state, p)
-
-
-@inline_kernel
-def maybe_place_channeled(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
-    """Up to one channeled effect card per turn onto a free support space (D_CHANNEL_CARD), as p chooses; then the
-    opponent's response window."""
-    h = decide(G, state, np.int64(D_CHANNEL_CARD), p)
-    if h != STOP:
-        place_channeled(G, state, p, h)
-        foe_response_window(G, state, p)
 
 
 @inline_kernel
@@ -1613,44 +1545,33 @@ def channeled_waiting(G: Any, state: Any, p: EngineInt) -> bool:
     return False
 
 
-@rules_kernel
-def opponent_turn_channels(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-    decision: EngineInt,
-) -> None:
-    """In the opponent's turn, p may spend symbols left unused on p's own turn on channeled effects allowed on the
-    opponent's turn, one at a time until p stops or has no symbol left: at its start (`decision` D_FOE_CHANNEL) or
-    after one of the opponent's actions (D_FOE_RESPONSE, `foe_response_window`)."""
-    if not channeled_waiting(G, state, p):
-        return
-    # One of two constants, not the argument: LLVM then keeps only these two kinds' branches of `choose` (copied in
-    # by `decide`), where the argument kept every kind's, greedy's symbol search and lists included, in this kernel
-    # and in every kernel that calls it.
-    kind = np.int64(D_FOE_CHANNEL) if decision == D_FOE_CHANNEL else np.int64(D_FOE_RESPONSE)
-    while unused_count(state, p) > 0 and state.game[G_OVER] == 0:
-        action = decide(G, state, kind, p)
-        if action == STOP:
-            return
-        apply_symbol(G, state, p, action)
+@inline_kernel
+def open_window(G: Any, state: Any, q: EngineInt, kind: EngineInt, then: EngineInt) -> None:
+    """In the opponent's turn, q may spend symbols left unused on q's own turn on channeled effects allowed on the
+    opponent's turn, one at a time until q stops or has no symbol left (STAGE_WINDOW; the decision `kind`): at the
+    turn's start (D_FOE_CHANNEL) or after one of the opponent's actions (D_FOE_RESPONSE, `response_window`). The
+    turn goes on at stage `then` after it, at once when q has no such effect waiting."""
+    game = state.game
+    if channeled_waiting(G, state, q):
+        game[G_WINDOW_PLAYER] = q
+        game[G_WINDOW_KIND] = kind
+        game[G_WINDOW_RETURN] = then
+        game[G_STAGE] = STAGE_WINDOW
+    else:
+        game[G_STAGE] = then
 
 
 @inline_kernel
-def foe_response_window(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
+def response_window(G: Any, state: Any, p: EngineInt, then: EngineInt) -> None:
     """After an action of the active player p (not a generator attack: the turn ends at once), with
-    `channel_on_opponent_turn=after_each_action`: p's opponent may channel with symbols left unused on their own turn
-    (D_FOE_RESPONSE), as at the start of p's turn ("Any symbol cards that are unused on your turn may be drawn on your
-    opponent's turn"). Checked here first: most actions find nothing waiting."""
+    `channel_on_opponent_turn=after_each_action`: p's opponent's window (D_FOE_RESPONSE), as at the start of p's
+    turn ("Any symbol cards that are unused on your turn may be drawn on your opponent's turn"); then stage `then`.
+    Checked here first: most actions find nothing waiting."""
     q = 1 - p
     if G.opts[O_CHANNEL_AT_START] == 1 or state.game[G_OVER] == 1 or state.side[q, S_SYMBOLS] == 0:
-        return
-    if channeled_waiting(G, state, q):
-        opponent_turn_channels(G, state, q, np.int64(D_FOE_RESPONSE))
+        state.game[G_STAGE] = then
+    else:
+        open_window(G, state, q, np.int64(D_FOE_RESPONSE), then)
 
 
 @inline_kernel
@@ -1680,20 +1601,13 @@ def start_turn(G: Any, state: Any, p: EngineInt) -> None:
 
 
 @inline_kernel
-def end_turn(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
-    """p's turn ends: discard down to 10 (D_DISCARD, one card at a time); every equipment card and expiring monster
-    counts the turn off; this-turn changes end."""
+def end_of_turn_changes(G: Any, state: Any) -> None:
+    """At the end of a turn (after the discards): every equipment card and expiring monster counts the turn off;
+    this-turn changes end."""
     opts = G.opts
     mon = state.mon
     sup = state.sup
-    side = state.side
     game = state.game
-    while side[p, S_HAND] > HAND_LIMIT:
-        discard(G, state, p, decide(G, state, np.int64(D_DISCARD), p))
     for q in range(2):
         for k in range(opts[O_SUPPORT]):
             card = sup[q, k, SU_CARD]
@@ -1718,103 +1632,189 @@ def end_turn(
                 destroy_monster(G, state, m, np.int64(-1))
 
 
-SYMBOLS_AHEAD, SYMBOLS_PAUSED, SYMBOLS_DONE = range(3)
-"""Where a turn is in its symbol phase: not begun, paused before a generator attack (the attack waits in
-`choice`), or over (what `symbol_phase` returns is one of the last two)."""
-
-
 @inline_kernel
-def symbol_phase(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-    resume: EngineBool,
-) -> int:
-    """p's symbol actions until the symbols are spent, p stops, or p attacks the generator (the turn ends); after
-    each other action the opponent's window (`foe_response_window`).
-
-    Everything else comes before the generator attack: while the main action or a channeled card may still be
-    taken, the phase stops there (SYMBOLS_PAUSED, the attack kept in `choice`) for `play_turn` to take them, and
-    is called again with `resume`; the attack goes ahead if the monster is still on the opponent's summoning
-    space. Returns SYMBOLS_DONE when the phase is over."""
-    opts = G.opts
-    mon = state.mon
-    side = state.side
+def symbols_stage(G: Any, state: Any, p: EngineInt) -> None:
+    """STAGE_SYMBOLS: p's next symbol action (D_SYMBOL) while p has an unused symbol and the match goes on; or the
+    generator attack that waited (SYMBOLS_PAUSED), which goes ahead if the monster is still on the opponent's
+    summoning space. The phase over, the turn goes back to STAGE_MAIN (the main action and a channeled card, each if
+    not taken yet, come after the symbols too)."""
     game = state.game
     choice = state.choice
-    goal = opts[O_SUMMONING + 1 - p]
-    while resume or (unused_count(state, p) > 0 and game[G_OVER] == 0):
-        if resume:
-            resume = False
-            if mon[choice[1], M_SPACE] != goal:
-                continue
-        else:
-            decide_symbol_action(G, state, p)
-            if choice[0] == A_NONE:
-                return SYMBOLS_DONE
-            if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
-                return SYMBOLS_PAUSED
-        # The action chosen (or, resumed, the generator attack that waited) is taken as `apply` takes a listed one.
-        apply_symbol(
-            G,
-            state,
-            p,
-            pack_action(choice[0], choice[1], choice[2], choice[3]),
-        )
-        if choice[0] == A_GENERATOR:
-            return SYMBOLS_DONE
-        foe_response_window(G, state, p)
-    return SYMBOLS_DONE
+    if game[G_SYMBOLS_STAGE] == SYMBOLS_PAUSED:
+        game[G_SYMBOLS_STAGE] = SYMBOLS_AHEAD
+        if state.mon[choice[1], M_SPACE] == G.opts[O_SUMMONING + 1 - p]:
+            apply_symbol(G, state, p, pack_action(choice[0], choice[1], choice[2], choice[3]))
+            game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
+            game[G_STAGE] = STAGE_MAIN
+        return
+    if unused_count(state, p) > 0 and game[G_OVER] == 0:
+        open_decision(state, np.int64(D_SYMBOL), p)
+    else:
+        game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
+        game[G_STAGE] = STAGE_MAIN
 
 
 @llvm_inline_kernel
-def begin_turn(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
-    """p's turn begins: the opponent's channeled effects usable on p's turn, then `start_turn` (the draw)."""
+def play_stage(G: Any, state: Any) -> None:
+    """`advance`'s step: the work of stage game[G_STAGE] of player game[G_PLAYER]'s turn, which sets the stage next
+    and may open a decision (STAGE_*, in a turn's order).
+
+    A turn: the turn cap (a draw once turn O_TURN_CAP is over), the opponent's window at its start, the draw; then
+    the main action and a channeled card (each if not taken yet), the symbol phase, and again the main action and a
+    channeled card before a generator attack (the phase pauses there) and after the symbols; the discards down to the
+    hand limit and the turn's lasting changes counted off; then the next player's turn. Before a generator attack the
+    channeled card and the attack follow even a main action that ended the match, as they always have."""
     game = state.game
-    game[G_ACTIVE] = p
-    # Checked here as well: most turns nothing waits, and the call itself costs more than the check.
-    if channeled_waiting(G, state, 1 - p):
-        opponent_turn_channels(G, state, 1 - p, np.int64(D_FOE_CHANNEL))
-    game[G_ACTIVE] = p
-    if game[G_OVER] == 0:
-        start_turn(G, state, p)
+    side = state.side
+    stage = game[G_STAGE]
+    p = game[G_PLAYER]
+    if stage == STAGE_TURN:
+        cap = G.opts[O_TURN_CAP]
+        if game[G_TURN] > cap:
+            game[G_TURN] = cap
+            trace(state, game[G_TURN], p, EV_TURN_CAP, -1, -1, cap)
+            game[G_OVER] = 1
+            game[G_WINNER] = -1
+            game[G_STAGE] = STAGE_OVER
+        else:
+            game[G_STAGE] = STAGE_BEGIN
+    elif stage == STAGE_BEGIN:
+        game[G_ACTIVE] = p
+        open_window(G, state, 1 - p, np.int64(D_FOE_CHANNEL), np.int64(STAGE_DRAW))
+    elif stage == STAGE_DRAW:
+        game[G_ACTIVE] = p
+        if game[G_OVER] == 0:
+            start_turn(G, state, p)
+        game[G_SYMBOLS_STAGE] = SYMBOLS_AHEAD
+        game[G_STAGE] = STAGE_MAIN
+    elif stage == STAGE_MAIN:
+        game[G_STAGE] = STAGE_CHANNEL
+        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
+            open_decision(state, np.int64(D_MAIN), p)
+    elif stage == STAGE_CHANNEL:
+        game[G_STAGE] = STAGE_CHECK
+        if game[G_OVER] == 0 or game[G_SYMBOLS_STAGE] == SYMBOLS_PAUSED:
+            open_decision(state, np.int64(D_CHANNEL_CARD), p)
+    elif stage == STAGE_CHECK:
+        symbols = game[G_SYMBOLS_STAGE]
+        if symbols == SYMBOLS_DONE or (game[G_OVER] == 1 and symbols != SYMBOLS_PAUSED):
+            game[G_STAGE] = STAGE_DISCARD
+        else:
+            game[G_STAGE] = STAGE_SYMBOLS
+    elif stage == STAGE_SYMBOLS:
+        symbols_stage(G, state, p)
+    elif stage == STAGE_DISCARD:
+        if game[G_OVER] == 1:
+            game[G_STAGE] = STAGE_NEXT
+        elif side[p, S_HAND] > HAND_LIMIT:
+            open_decision(state, np.int64(D_DISCARD), p)
+        else:
+            end_of_turn_changes(G, state)
+            game[G_STAGE] = STAGE_NEXT
+    elif stage == STAGE_NEXT:
+        if game[G_OVER] == 1:
+            game[G_STAGE] = STAGE_OVER
+        else:
+            game[G_TURN] += 1
+            game[G_PLAYER] = 1 - p
+            game[G_STAGE] = STAGE_TURN
+    elif stage == STAGE_WINDOW:
+        q = game[G_WINDOW_PLAYER]
+        if unused_count(state, q) > 0 and game[G_OVER] == 0:
+            open_decision(state, game[G_WINDOW_KIND], q)
+        else:
+            game[G_STAGE] = game[G_WINDOW_RETURN]
 
 
 @rules_kernel
-def play_turn(
+def advance(G: Any, state: Any, until: EngineInt) -> None:
+    """Play the rules on from where the match stands (game[G_STAGE]) until a decision is open (game[G_DECISION]), the
+    match is over (STAGE_OVER), or the stage `until` is next (NO_STAGE: never). The rules stop at each of the turn's
+    decisions and return: the caller (`apply`, and the play loops above the rules) asks the deciding side's policy and
+    hands its answer to `apply`, which takes it and comes back here."""
+    game = state.game
+    while game[G_DECISION] == D_NONE:
+        stage = game[G_STAGE]
+        if stage == until or stage == STAGE_OVER:
+            return
+        play_stage(G, state)
+
+
+@inline_kernel
+def take_symbol(G: Any, state: Any, p: EngineInt, action: EngineInt) -> None:
+    """p's symbol action (D_SYMBOL), unpacked into `choice` (action, monster, target, symbol; A_NONE for STOP;
+    symbol -1: drawn blind when taken) and taken; then the opponent's window and the next symbol action. STOP ends
+    the phase; a generator attack ends it too, or waits (SYMBOLS_PAUSED) while the main action or a channeled card
+    may still go first."""
+    game = state.game
+    side = state.side
+    choice = state.choice
+    if action == STOP:
+        choice[0] = A_NONE
+        choice[1] = -1
+        choice[2] = -1
+        choice[3] = -1
+        game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
+        game[G_STAGE] = STAGE_MAIN
+        return
+    choice[0] = action_code(action)
+    choice[1] = action_x(action)
+    choice[2] = action_y(action)
+    choice[3] = action_s(action)
+    if choice[0] == A_GENERATOR and (side[p, S_MAIN_DONE] == 0 or side[p, S_CHANNEL_PLACED] == 0):
+        game[G_SYMBOLS_STAGE] = SYMBOLS_PAUSED
+        game[G_STAGE] = STAGE_MAIN
+        return
+    apply_symbol(G, state, p, pack_action(choice[0], choice[1], choice[2], choice[3]))
+    if choice[0] == A_GENERATOR:
+        game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
+        game[G_STAGE] = STAGE_MAIN
+        return
+    response_window(G, state, p, np.int64(STAGE_SYMBOLS))
+
+
+@rules_kernel
+def take(
     G: Any,
     state: Any,
-    p: EngineInt,
-    begun: EngineBool,
+    action: EngineInt,
 ) -> None:
-    """One whole turn of player p, or with `begun` the rest of it after `begin_turn` (the search policy's way in:
-    it decides after the draw). One compiled call that whole matches, the search's turns and its rollouts share
-    (inlined into each, the turn was compiled once per caller); its body is here, not copied in from an inline
-    kernel, since Numba's IR inliner costs with the square of the body's size (about 2 s of this one's compile)."""
-    side = state.side
+    """Take one action `legal_actions` listed for the open decision, and close it; the rules go on from the stage it
+    leaves (`advance`). A main action or a channeled card is followed by the opponent's response window; a window's
+    STOP ends it."""
     game = state.game
-    if not begun:
-        begin_turn(G, state, p)
-    game[G_ACTIVE] = p
-    # The main action and a channeled card come before the symbols, before a generator attack and after the
-    # symbols, each if not taken yet: one call site each, so the compiler copies each in once.
-    stage = SYMBOLS_AHEAD
-    while True:
-        if game[G_OVER] == 0 and side[p, S_MAIN_DONE] == 0:
-            main_action(G, state, p)
-        # Before a generator attack the channeled card and the attack follow even a main action that ended the
-        # match, as they always have: the figures stay the same.
-        if game[G_OVER] == 0 or stage == SYMBOLS_PAUSED:
-            maybe_place_channeled(G, state, p)
-        if stage == SYMBOLS_DONE or (game[G_OVER] == 1 and stage != SYMBOLS_PAUSED):
-            break
-        stage = symbol_phase(G, state, p, stage == SYMBOLS_PAUSED)
-    if game[G_OVER] == 0:
-        end_turn(G, state, p)
+    p = game[G_ACTOR]
+    decision = game[G_DECISION]
+    game[G_DECISION] = D_NONE
+    if decision == D_SYMBOL:
+        take_symbol(G, state, p, action)
+    elif decision == D_MAIN:
+        if action != STOP:
+            apply_main(G, state, p, action)
+            response_window(G, state, p, np.int64(STAGE_CHANNEL))
+    elif decision == D_CHANNEL_CARD:
+        if action != STOP:
+            place_channeled(G, state, p, action)
+            response_window(G, state, p, np.int64(STAGE_CHECK))
+    elif decision == D_FOE_CHANNEL or decision == D_FOE_RESPONSE:
+        if action == STOP:
+            game[G_STAGE] = game[G_WINDOW_RETURN]
+        else:
+            apply_symbol(G, state, p, action)
+    elif decision == D_DISCARD:
+        discard(G, state, p, action)
+
+
+@rules_kernel
+def apply(
+    G: Any,
+    state: Any,
+    action: EngineInt,
+) -> None:
+    """The contract's `apply`: take one action `legal_actions` listed for the open decision (`take`), then play the
+    rules on to the next decision or the match's end (`advance`)."""
+    take(G, state, action)
+    advance(G, state, np.int64(NO_STAGE))
 
 
 @rules_kernel
@@ -1826,8 +1826,8 @@ def setup_match(
     seed: EngineInt,
     first: EngineInt,
 ) -> None:
-    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each (the match loop seats
-    the policies: `setup_policies`)."""
+    """A fresh match: empty map, shuffled decks, full token decks, SourcePoints, 7 cards each; the first player's
+    turn is next (STAGE_TURN: `advance` plays on from there). The match loop seats the policies."""
     opts = G.opts
     mon = state.mon
     cells = state.cells
@@ -1845,6 +1845,8 @@ def setup_match(
     game[:] = 0
     game[G_FIRST] = first
     game[G_TURN] = 1
+    game[G_PLAYER] = first
+    game[G_STAGE] = STAGE_TURN
     for p in range(2):
         deck = deck_a if p == 0 else deck_b
         for i in range(deck.shape[0]):
@@ -1865,63 +1867,6 @@ def setup_match(
     for p in range(2):
         for _ in range(OPENING_HAND):
             draw_card(G, state, p)
-
-
-@inline_kernel
-def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: EngineInt) -> None:
-    """The match loop's word on who plays which side (each side's policy block, from its policy word and the match's
-    seed: `start_policy`; code GREEDY, RANDOM or EPSILON_GREEDY), which `choose` alone reads."""
-    start_policy(policy_of(state, np.int64(0)), policy_a, seed, np.int64(0))
-    start_policy(policy_of(state, np.int64(1)), policy_b, seed, np.int64(1))
-
-
-@inline_kernel
-def play_match(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-) -> None:
-    """Turns alternate from player p (the first player, or whoever is next in a search's rollout) until
-    SourcePoints run out or the turn cap ends it as a draw."""
-    opts = G.opts
-    game = state.game
-    while game[G_OVER] == 0:
-        if game[G_TURN] > opts[O_TURN_CAP]:
-            game[G_TURN] = opts[O_TURN_CAP]
-            trace(state, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
-            game[G_OVER] = 1
-            game[G_WINNER] = -1
-            break
-        play_turn(G, state, p, np.bool_(False))
-        if game[G_OVER] == 1:
-            break
-        game[G_TURN] += 1
-        p = 1 - p
-
-
-@rules_kernel
-def play_matches(
-    G: Any,
-    state: Any,
-    deck_a: IntArray,
-    deck_b: IntArray,
-    seeds: IntArray,
-    first: Any,
-    policy_a: EngineInt,
-    policy_b: EngineInt,
-    winners: Any,
-    turns: Any,
-) -> None:
-    """One match per seed on state arrays every match reuses."""
-    game = state.game
-    for i in range(seeds.shape[0]):
-        begin_match_counters(state.counters, i)
-        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, policy_a, policy_b, seeds[i])
-        play_match(G, state, game[G_FIRST])
-        end_match_counters(state.counters, game[G_TURN], np.int64(2))
-        winners[i] = game[G_WINNER]
-        turns[i] = game[G_TURN]
 
 
 # =====================================================================================================================

@@ -15,10 +15,12 @@ from workbench.engines import (
     begin_match_counters,
     end_match_counters,
     inline_kernel,
+    llvm_inline_kernel,
     lowest_set_bit,
     rng_seed,
     rules_kernel,
 )
+from workbench.play_loop import play_out
 from workbench.policies import (
     CODE_MASK,
     GREEDY,
@@ -28,31 +30,37 @@ from workbench.policies import (
     search_rollout_policy_of,
     search_rollouts_of,
 )
-from workbench.rulesets.source.engine.board import st_of, trace
-from workbench.rulesets.source.engine.greedy import greedy_main, policy_of
+from workbench.rulesets.source.engine.board import st_of
+from workbench.rulesets.source.engine.greedy import (
+    choose,
+    greedy_main,
+    is_over,
+    policy_of,
+    setup_policies,
+)
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
     C_TRAP_OWNER,
     D_MAIN,
     D_NONE,
-    EV_TURN_CAP,
+    G_ACTOR,
     G_DECISION,
-    G_FIRST,
     G_MONSTERS,
     G_OVER,
+    G_PLAYER,
+    G_STAGE,
     G_TURN,
     G_WINNER,
     K_MONSTER,
     M_SPACE,
+    NO_STAGE,
     O_SEARCH_DEPTH,
     O_SEARCH_POLICY,
     O_SEARCH_ROLLOUTS,
     O_SPACES,
     O_SUMMONING,
     O_SUPPORT,
-    O_TURN_CAP,
     S_HAND,
-    S_MAIN_DONE,
     S_POLICY,
     S_SP,
     SR_CAND,
@@ -61,9 +69,14 @@ from workbench.rulesets.source.engine.layout import (
     SR_HOW,
     SR_N,
     SR_ORDER,
+    SR_PASS,
     SR_POINTS,
     SR_ROLLOUTS,
+    SR_SIDES,
     SR_TRIED,
+    SR_TURN,
+    STAGE_BEGIN,
+    STAGE_NEXT,
     STOP,
     SU_CARD,
     SYMBOLS,
@@ -73,17 +86,15 @@ from workbench.rulesets.source.engine.rules import (
     action_code,
     action_x,
     action_y,
-    apply_main,
-    begin_turn,
+    advance,
+    apply,
     clone_state,
     determinize,
-    foe_response_window,
     legal_main,
-    open_decision,
     pack_action,
-    play_turn,
+    play_stage,
     setup_match,
-    setup_policies,
+    take,
 )
 from workbench.search_kernels import (
     DRAW_POINTS,
@@ -194,30 +205,16 @@ def search_evaluation(G: Any, state: Any, p: EngineInt) -> EngineInt:
     return position_points(advantage, EVAL_HALF)
 
 
-@rules_kernel
-def take_candidate(
-    G: Any,
-    state: Any,
-    search: IntArray,
-    p: EngineInt,
-    k: EngineInt,
-) -> None:
-    """Take candidate k of the decision in `search` (the searching state's words) in `state` (none for greedy's:
-    its turn takes it)."""
+@inline_kernel
+def candidate_answer(G: Any, state: Any, search: IntArray, p: EngineInt, k: EngineInt) -> EngineInt:
+    """Candidate k of the decision in `search` (the searching state's words) as p's answer to the main decision
+    open in `state`: greedy's own (`choose`, p playing greedy there), STOP (no main action), or the summon."""
     candidate = search[SR_CAND + k]
+    if candidate == CAND_GREEDY:
+        return choose(G, state)
     if candidate == CAND_PASS:
-        state.side[p, S_MAIN_DONE] = 1  # no main action at all this turn: the decision is not opened again
-    elif candidate >= 0:
-        # The main decision's applier, as the match loop takes it (`apply` would compile every kind's applier in).
-        open_decision(state, np.int64(D_MAIN), p)
-        apply_main(
-            G,
-            state,
-            p,
-            pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1)),
-        )
-        state.game[G_DECISION] = D_NONE
-        foe_response_window(G, state, p)
+        return STOP
+    return pack_action(np.int64(K_MONSTER), candidate, search[SR_HOW + k], np.int64(-1))
 
 
 @rules_kernel
@@ -245,10 +242,10 @@ def search_rollout(
     k: EngineInt,
     dice: EngineInt,
 ) -> EngineInt:
-    """One rollout of candidate k (of the decision in `search`) for p in the sampled `world` (`search_world`),
-    played in the work record with the later dice from seed `dice`: the candidate, greedy's rest of the
-    turn, then `search_depth` more turns (0: to the match's end) by `search_rollout_policy`; its points
-    (`search_evaluation`)."""
+    """One rollout of candidate k (of the decision in `search`) for p in the sampled `world` (`search_world`, its main
+    decision open), played in the work record with the later dice from seed `dice`: the candidate taken, greedy's rest
+    of the turn (no main action at all after "no main action"), then `search_depth` more turns (0: to the match's end)
+    by `search_rollout_policy` for both sides; its points (`search_evaluation`)."""
     opts = G.opts
     clone_state(world, work)
     rng_seed(work.rng, dice)
@@ -259,21 +256,24 @@ def search_rollout(
     depth = search_depth_of(own, opts[O_SEARCH_DEPTH])
     w_side[p, S_POLICY + P_CODE] = GREEDY
     w_side[1 - p, S_POLICY + P_CODE] = policy
-    take_candidate(G, work, search, p, k)
-    play_turn(G, work, p, np.bool_(True))
+    passes = search[SR_CAND + k] == CAND_PASS
+    take(G, work, candidate_answer(G, work, search, p, k))
+    advance(G, work, np.int64(STAGE_NEXT))
+    while w_game[G_DECISION] != D_NONE:
+        if passes and w_game[G_DECISION] == D_MAIN:
+            take(G, work, STOP)
+        else:
+            take(G, work, choose(G, work))
+        advance(G, work, np.int64(STAGE_NEXT))
     w_side[p, S_POLICY + P_CODE] = policy
-    q = 1 - p
     turns = 0
-    # The match loop's own order (`play_match`): the turn counted on, the cap checked, the turn played.
     while w_game[G_OVER] == 0 and (depth == 0 or turns < depth):
-        w_game[G_TURN] += 1
-        if w_game[G_TURN] > opts[O_TURN_CAP]:
-            w_game[G_TURN] = opts[O_TURN_CAP]
-            w_game[G_OVER] = 1
-            w_game[G_WINNER] = -1
-            break
-        play_turn(G, work, q, np.bool_(False))
-        q = 1 - q
+        # The next turn (the turn cap ends the match as a draw first), played by the sides' policies.
+        play_stage(G, work)
+        advance(G, work, np.int64(STAGE_NEXT))
+        while w_game[G_DECISION] != D_NONE:
+            take(G, work, choose(G, work))
+            advance(G, work, np.int64(STAGE_NEXT))
         turns += 1
     return search_evaluation(G, work, p)
 
@@ -292,7 +292,7 @@ def context_rollout(context: Any, k: EngineInt, _world_seed: EngineInt, dice: En
     return search_rollout(G, state.search, world, work, p, k, dice)
 
 
-@inline_kernel
+@rules_kernel
 def search_decision(
     G: Any,
     state: Any,
@@ -300,9 +300,9 @@ def search_decision(
     work: Any,
     p: EngineInt,
 ) -> int:
-    """The search side p's candidates for its turn (listed in `state.search`) and the best after successive halving
-    over `search_rollouts` x candidates rollouts (`world` holds each sampled world, `work` a rollout); returns its
-    index (0, greedy's turn, on a tie)."""
+    """The search side p's candidates for its turn's main decision (open in `state`; listed in `state.search`) and
+    the best after successive halving over `search_rollouts` x candidates rollouts (`world` holds each sampled world,
+    `work` a rollout); returns its index (0, greedy's turn, on a tie)."""
     opts = G.opts
     hand = state.hand
     search = state.search
@@ -312,9 +312,7 @@ def search_decision(
     m = 2
     # The summons are the main decision's listed summons, one per distinct monster. Its own lister, as the match loop
     # calls it (`legal_actions` would compile every kind's lister into the search).
-    open_decision(state, np.int64(D_MAIN), p)
     n = legal_main(G, state, p, out)
-    state.game[G_DECISION] = D_NONE
     # Greedy's own main action (it reads the state and draws nothing): a summon it would make is candidate 0 already,
     # so the same summon (the same card, the same way) is not listed again. Its rollouts would give it the very
     # figures of candidate 0, which wins the tie: leaving it out changes no choice and saves its rollouts.
@@ -359,27 +357,32 @@ def search_decision(
 def played_in_the_state(word: EngineInt) -> EngineInt:
     """The policy word a side plays in the state: a search side's with greedy's code and its own parameter kept
     (`search:R`: the block's parameter, which `search_rollouts_of` reads; greedy never reads it), since it plays
-    greedy there and `search_turn` picks its main action; any other side's as it is."""
+    greedy there and `decide_searched` picks its main action; any other side's as it is."""
     if (word & CODE_MASK) == SEARCH:
         return word - SEARCH + GREEDY
     return word
 
 
-@inline_kernel
-def search_turn(
-    G: Any,
-    state: Any,
-    world: Any,
-    work: Any,
-    p: EngineInt,
-) -> None:
-    """The search side p's whole turn: it begins, the search picks the main action, greedy plays the rest."""
-    begin_turn(G, state, p)
-    if state.game[G_OVER] == 1:
-        return
-    best = search_decision(G, state, world, work, p)
-    take_candidate(G, state, state.search, p, np.int64(best))
-    play_turn(G, state, p, np.bool_(True))
+@llvm_inline_kernel
+def decide_searched(G: Any, state: Any, context: Any) -> EngineInt:
+    """`decide` in a match where a side plays `search` (its sides in state.search[SR_SIDES]): a search side's first
+    main decision of a turn is searched (`search_decision`; its answer is the chosen candidate's, and after "no main
+    action" its later main decisions that turn are STOP); every other decision, and the other side's, is greedy's or
+    that side's policy (`choose`). `context` holds the search's two work records: `world`, a round's sampled world,
+    and `work`, the record a rollout plays on (each of the state's type)."""
+    game = state.game
+    search = state.search
+    p = game[G_ACTOR]
+    if game[G_DECISION] == D_MAIN and ((search[SR_SIDES] >> p) & 1) == 1:
+        if search[SR_TURN] != game[G_TURN]:
+            world, work = context
+            search[SR_TURN] = game[G_TURN]
+            best = search_decision(G, state, world, work, p)
+            search[SR_PASS] = 1 if search[SR_CAND + best] == CAND_PASS else 0
+            return candidate_answer(G, state, search, p, np.int64(best))
+        if search[SR_PASS] == 1:
+            return STOP
+    return choose(G, state)
 
 
 @rules_kernel
@@ -397,37 +400,41 @@ def play_searched_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """`play_matches` when a side plays `search`: its turns go through `search_turn` (the world and work records are
-    the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
-    opts = G.opts
+    """`play_matches` when a side plays `search`: its main decisions go through `decide_searched` (the world and work
+    records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
     game = state.game
+    search = state.search
+    sides = (1 if (policy_a & CODE_MASK) == SEARCH else 0) | (2 if (policy_b & CODE_MASK) == SEARCH else 0)
     for i in range(seeds.shape[0]):
         begin_match_counters(state.counters, i)
         setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
         setup_policies(state, played_in_the_state(policy_a), played_in_the_state(policy_b), seeds[i])
-        rng_seed(state.search, seeds[i] ^ SEARCH_SEED)
-        p = game[G_FIRST]
-        while game[G_OVER] == 0:
-            if game[G_TURN] > opts[O_TURN_CAP]:
-                game[G_TURN] = opts[O_TURN_CAP]
-                trace(state, game[G_TURN], p, EV_TURN_CAP, -1, -1, opts[O_TURN_CAP])
-                game[G_OVER] = 1
-                game[G_WINNER] = -1
-                break
-            if ((policy_a if p == 0 else policy_b) & CODE_MASK) == SEARCH:
-                search_turn(
-                    G,
-                    state,
-                    world,
-                    work,
-                    p,
-                )
-            else:
-                play_turn(G, state, p, np.bool_(False))
-            if game[G_OVER] == 1:
-                break
-            game[G_TURN] += 1
-            p = 1 - p
+        rng_seed(search, seeds[i] ^ SEARCH_SEED)
+        search[SR_SIDES] = sides
+        search[SR_TURN] = -1
+        search[SR_PASS] = 0
+        advance(G, state, np.int64(NO_STAGE))
+        play_out(G, state, (world, work), decide_searched, apply, is_over)
         end_match_counters(state.counters, game[G_TURN], np.int64(2))
         winners[i] = game[G_WINNER]
         turns[i] = game[G_TURN]
+
+
+@rules_kernel
+def play_searched_turn(G: Any, state: Any, world: Any, work: Any, p: EngineInt) -> None:
+    """Player p's whole turn with p searching (its first main decision by `search_decision`, the rest of its turn
+    greedy's; the other side by its own policy), as a rule test plays one (`world` and `work`: the rollouts'
+    records)."""
+    search = state.search
+    search[SR_SIDES] = 1 << p
+    search[SR_TURN] = -1
+    search[SR_PASS] = 0
+    game = state.game
+    game[G_PLAYER] = p
+    game[G_STAGE] = STAGE_BEGIN
+    game[G_DECISION] = D_NONE
+    context = (world, work)
+    advance(G, state, np.int64(STAGE_NEXT))
+    while game[G_DECISION] != D_NONE:
+        take(G, state, decide_searched(G, state, context))
+        advance(G, state, np.int64(STAGE_NEXT))
