@@ -631,10 +631,40 @@ class SourceAdapter(Adapter):
             live["hand"][q, int(live["side"][q, E.S_HAND]) :] = 0
         live["piles.library"][:, width:] = 0
         live["piles.tokens"][:, 2 * cards :] = 0
+        live["frames"][int(live["game"][E.G_FRAMES]) :] = 0  # the resolution frames in use only
         return live
 
     def clone(self, m: Match, into: Match) -> None:
         self.E.clone_state(m.arrays["state"][0], into.arrays["state"][0])
+
+    not_stepped = ""
+
+    def stepped_match(
+        self, seed: int, turn_cap: int, policies: tuple[int, int], choose: Callable[[Match, list[int]], int] | None
+    ) -> tuple[Match, int]:
+        E = self.E
+        _, compiled, decks = _bundled("source", {"turn_cap": turn_cap})
+        pair = E.pairing(compiled, decks[0], decks[-1])
+        game = E.new_game(compiled, pair.ids, max(len(decks[0]), len(decks[-1])))
+        record = _record(E.STATE_DTYPE)
+        record[0] = E.new_state(game)
+        state = record[0]
+        m = Match({"G": game, "compiled": compiled}, {"state": record})
+        E.begin_match_counters(state.counters, np.int64(0))
+        E.setup_match(game, state, pair.deck_a, pair.deck_b, np.int64(seed), np.int8(seed % 2))
+        E.setup_policies(state, *(np.int64(p) for p in policies), np.int64(seed))
+        E.advance(game, state, np.int64(E.NO_STAGE))
+        out = np.zeros(E.MAX_ACTIONS, dtype=np.int64)
+        applied = 0
+        while state.game[E.G_DECISION] != E.D_NONE:
+            rows = [int(v) for v in out[: E.legal_actions(game, state, out)]]
+            # A decision that lists nothing is answered STOP (the contract's `legal_actions`), as the policies answer.
+            row = int(E.choose(game, state)) if choose is None else (choose(m, rows) if rows else E.STOP)
+            assert row in rows or (not rows and row == E.STOP), (row, rows)
+            E.apply(game, state, np.int64(row))
+            applied += 1
+        E.end_match_counters(state.counters, state.game[E.G_TURN], np.int64(2))
+        return m, applied
 
     def determinize(self, m: Match, seat: int, seed: int) -> None:
         # The state's own generator, as the search passes it (its sampled world's): the same draws as before.
@@ -948,36 +978,22 @@ def _plasma_doors(E: Any, log: Checks) -> None:
 
 
 def _source_doors(E: Any, log: Checks) -> None:
-    """SOURCE: every decision and question of the rules goes through one door, `choose`, whose answer the caller
-    applies once the decision is closed; greedy answers the main action, the channeled card and the symbol without a
-    list (`greedy_*_unlisted`). Each answer must be listed for the decision open (STOP when none is listed)."""
+    """SOURCE: every row is taken with `take(G, state, row)` (`apply` takes it so, then plays on; so do the search's
+    rollouts and the loops that play parts of a turn), whoever chose it: each must be listed by `legal_actions` for
+    the decision open then, the turn's own and the questions a move or an effect asks (STOP when none is listed)."""
+    real_take = E.take
 
-    def listed(G: Any, state: Any) -> list[int]:
+    def checked_take(G: Any, state: Any, action: Any) -> None:
         out = np.zeros_like(state.actions)
-        return [int(a) for a in out[: E.legal_actions(G, state, out)]]
-
-    def check(door: str, action: Any, G: Any, state: Any) -> None:
-        rows = listed(G, state)
+        rows = [int(a) for a in out[: E.legal_actions(G, state, out)]]
         kind = E.D_KINDS[int(state.game[E.G_DECISION])]
         ok = int(action) in rows or (not rows and int(action) == E.STOP)
-        log.check(f"{door}, {kind}", ok, lambda: f"answer {action}, listed {rows}")
+        log.check(f"take, {kind}", ok, lambda: f"answer {action}, listed {rows}")
+        real_take(G, state, action)
 
-    def on_choose(action: Any, G: Any, state: Any) -> None:
-        check("choose", action, G, state)
-
-    def on_unlisted(name: str) -> Callable[..., None]:
-        def after(action: Any, G: Any, state: Any, p: Any) -> None:
-            check(name, action, G, state)
-
-        return after
-
-    # The checks run after the answer: the doors are asked with the decision open, and leave it open.
-    _wrap(E, "choose", None, on_choose)
-    unlisted = ("greedy_symbol_unlisted", "greedy_main_unlisted", "greedy_channel_card_unlisted")
-    for name in unlisted:
-        _wrap(E, name, None, on_unlisted(name))
-    for name in ("choose", *unlisted):
-        E.replace_everywhere(name, getattr(E, name))
+    # `rules` calls `take` (in `apply`), `greedy` and `search` call it in their loops: the wrapper goes into every
+    # module of the engine that holds the name.
+    E.replace_everywhere("take", checked_take)
 
 
 def _blades_doors(E: Any, log: Checks) -> None:

@@ -1,7 +1,7 @@
-"""Plays SOURCE matches in plain Python with the policies' one door (`choose`, which every decision and question of
-the rules asks) and greedy's answers found without a list (`greedy_*_unlisted`) wrapped, to show every action a policy
-chose was one `legal_actions` listed for the decision open at that moment, and that greedy's answer found without the
-list is the one it takes over the list.
+"""Plays SOURCE matches in plain Python with `choose` (the deciding side's answer, which the play loop asks at every
+decision and question the rules stop at) and greedy's answers found without a list (`greedy_*_unlisted`) wrapped, to
+show every action a policy chose was one `legal_actions` listed for the decision open at that moment, and that
+greedy's answer found without the list is the one it takes over the list.
 Run by test_source_policies.py in a subprocess under NUMBA_DISABLE_JIT=1 (the wrappers replace the functions in every
 module of the engine package that calls them, `replace_everywhere`, where only the uncompiled engine looks them up at
 each call); not collected by pytest.

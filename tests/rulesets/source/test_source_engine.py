@@ -121,13 +121,20 @@ class Board:
         return {"G": self.G, "state": self.state}
 
     def call(self, kernel: Callable[..., Any], *arguments: Any) -> Any:
-        """`kernel` on this board: the records it takes (by its parameters' names), then `arguments`."""
+        """`kernel` on this board: the records it takes (by its parameters' names), then `arguments`; what it left to
+        resolve (a move, a card's clauses: the rules' frames) resolved to its end, each question by its side's
+        policy (`settle`), as the turn resolves it before it goes on."""
         records = self.records()
-        return kernel(*(records[name] for name in kernel_parameters(kernel)), *arguments)
+        result = kernel(*(records[name] for name in kernel_parameters(kernel)), *arguments)
+        if self.game[E.G_FRAMES] > 0:
+            E.settle(self.G, self.state)
+        return result
 
     # ---- rules ----
     def move(self, m: int, symbol: int) -> int:
-        return int(self.call(E.move_monster, m, symbol))
+        """Monster m moves with the symbol, as a symbol action moves it: the spaces it moved."""
+        self.call(E.move_monster, m, symbol)
+        return int(self.game[E.G_MOVED])
 
     def attack(self, m: int, e: int, symbol: int) -> int:
         return int(self.call(E.attack_monster, m, e, symbol))

@@ -2,13 +2,13 @@
 the engine's code, not only by its results.
 
 Every kernel of the engine package (workbench/rulesets/source/engine/, its modules read together) is named below as a
-rule, a policy or the play loop's. A rule lists, applies or asks; at the turn's decisions it opens the decision and
-stops (`advance` returns, and the play loop hands the policy's answer to `apply`), and a question a rule asks while it
-resolves takes its answer from `choose`, the policies' one door (through `ask`). `choose` is the only code that reads
-the side's policy (`S_POLICY`, its block through `policy_of`); the play loop and the search only seat it. A new kernel
-fails here until it is named as one of the three, so a rule that reads the policy, or calls greedy's helpers itself
-(as `path_steps` once walked greedy's road, and `main_action` and `choose_symbol_action` branched on the policy),
-cannot come back unnoticed.
+rule, a policy or the play loop's. A rule lists, applies or opens a decision; at every decision (the turn's own, and
+the questions a move or an effect asks while it resolves, kept in the state as a frame) it stops and returns
+(`advance`), and the play loop asks the deciding side's policy (`choose`) and hands its answer to `apply`. `choose` is
+the only code that reads the side's policy (`S_POLICY`, its block through `policy_of`); the play loop and the search
+only seat it. A new kernel fails here until it is named as one of the three, so a rule that reads the policy, calls
+greedy's helpers itself (as `path_steps` once walked greedy's road, and `main_action` and `choose_symbol_action`
+branched on the policy) or asks a policy in the middle of a rule, cannot come back unnoticed.
 """
 
 from __future__ import annotations
@@ -60,12 +60,15 @@ RULES = frozenset(
         "free_space_near",
         "summon_token",
         "change_monster",
-        "place_web",
+        "finish_web",
         "clear_webs",
-        "recall_card",
-        "apply_one_clause",
-        "effect_summon",
+        "finish_recall",
+        "clause_step",
+        "start_clauses",
         "apply_clauses",
+        "clauses_step",
+        "start_effect_summon",
+        "effect_summon_step",
         # The rules of play and the symbols.
         "summoning_space_open",
         "summon_monster",
@@ -78,8 +81,8 @@ RULES = frozenset(
         "bracket_for",
         "channel_usable",
         "channel",
-        "step_ahead",
         "move_monster",
+        "move_step",
         "attack_monster",
         "attack_generator",
         "symbol_unused",
@@ -96,8 +99,6 @@ RULES = frozenset(
         "at_position",
         "at_card",
         "open_decision",
-        "open_question",
-        "close_question",
         "legal_main",
         "apply_main",
         "legal_channel_cards",
@@ -117,8 +118,14 @@ RULES = frozenset(
         "take",
         "take_symbol",
         "apply",
-        # Asking a question within a rule: the only rule that calls `choose`.
-        "ask",
+        # The resolution frames: a move or a card's clauses stop at their questions and go on with the answers.
+        "push_frame",
+        "ask_question",
+        "push_after",
+        "after_symbol",
+        "channel_tail_step",
+        "resolve_frame",
+        "resolve",
         # A turn stage by stage, a fresh match, and the contract's clone and determinize.
         "channeled_waiting",
         "open_window",
@@ -205,6 +212,7 @@ PLAY = frozenset(
         "decide_searched",
         "play_searched_matches",
         "play_searched_turn",
+        "settle",
     }
 )
 """The play loop's and the search's kernels: they seat the policies, ask them at each decision the rules stop at and
@@ -214,7 +222,6 @@ DOOR = "choose"
 POLICY_BLOCK = "policy_of"
 """The door's view of a side's policy block: the one kernel that reads `S_POLICY`; the door reads the policy through
 it, the play loop seats the policy through it."""
-DECISION_POINTS = frozenset({"ask"})
 POLICY_WORDS = frozenset(
     {
         "S_POLICY",
@@ -305,15 +312,13 @@ def test_choose_is_the_only_kernel_that_reads_a_side_s_policy() -> None:
     assert seating - {DOOR, POLICY_BLOCK} <= PLAY
 
 
-def test_the_rules_ask_the_policies_only_at_their_decision_points() -> None:
-    askers = {name for name in RULES if DOOR in calls(ENGINE_KERNELS[name])}
-    assert askers == DECISION_POINTS
-    # Every other rule that decides goes through it: the questions of moves and effects.
-    deciders = {name for name in RULES if calls(ENGINE_KERNELS[name]) & DECISION_POINTS}
-    assert {"step_ahead", "move_monster", "apply_one_clause", "place_web", "recall_card", "effect_summon"} <= deciders
-    # The turn's own decisions are opened by its stages, which then stop: they call no door.
-    openers = {name for name in RULES if "open_decision" in calls(ENGINE_KERNELS[name])}
-    assert {"play_stage", "symbols_stage"} <= openers and not openers & deciders
+def test_no_rule_calls_a_policy_every_decision_stops_the_rules() -> None:
+    # No rule calls the policies' `choose`: a decision (the turn's own, or a question a move or an effect asks) is
+    # opened in the state and the rules stop there; the play loop asks the policy.
+    assert {name for name in RULES if DOOR in calls(ENGINE_KERNELS[name])} == set()
+    openers = {name for name in RULES if calls(ENGINE_KERNELS[name]) & {"open_decision", "ask_question"}}
+    assert {"play_stage", "symbols_stage"} <= openers
+    assert {"move_step", "clause_step", "start_effect_summon"} <= openers
 
 
 def test_a_policy_asks_no_rule_and_plays_nothing() -> None:
@@ -325,7 +330,7 @@ def test_a_policy_asks_no_rule_and_plays_nothing() -> None:
         name = frontier.pop()
         reached.add(name)
         frontier |= {c for c in calls(ENGINE_KERNELS[name]) if c in ENGINE_KERNELS and c not in reached}
-    forbidden = DECISION_POINTS | PLAY | {"apply", "take", "advance", "apply_main", "apply_symbol"}
+    forbidden = PLAY | {"apply", "take", "advance", "resolve", "resolve_frame", "apply_main", "apply_symbol"}
     assert reached & forbidden == set()
 
 

@@ -52,19 +52,19 @@ The package, one module per part of the old single module, each importing only t
   STATE_DTYPE).
 - `board`: reading the board and changing it (the kernels that ask a player nothing).
 - `rules`: webs, recalls and the effect clauses, summoning, equipment, traps, channeled effects, movement, combat,
-  the symbols, the decisions, asking, a turn and a match, and the contract's four functions (`legal_actions`,
-  `apply`, `clone_state`, `determinize`).
-- `greedy`: the policies (greedy, random, epsilon-greedy) and their one door, `choose`.
+  the symbols, the decisions, the resolution frames (a move or an effect that asks stops there), a turn stage by
+  stage and a match's setup, and the contract's four functions (`legal_actions`, `apply`, `clone_state`,
+  `determinize`).
+- `greedy`: the policies (greedy, random, epsilon-greedy), `choose` (the deciding side's answer) and the match loop
+  over the rules' decisions (`play_matches`, through `workbench.play_loop.play_out`).
 - `search`: the search policy (determinized Monte Carlo by successive halving) and its batch loop.
 - `python_side`: card compilation, the pairing and the records, batches, the trace's text, `ENGINE`.
 
-layout <- board <- rules <- greedy <- search <- python_side. One call goes the other way, and only at run time: the
-rules hand each decision to the policies' door (`decide` and `ask` call `choose`) and the match loop seats a side's
-policy through its block (`setup_policies` calls `policy_of`). This module binds those two names into `rules` as it
-is imported (`bind_policy_door`), before any kernel can compile, so `rules` imports no policy and the compiled code
-is the one the single module made. The package answers to every public name of its modules (`__getattr__`), as the
-single module did, so no caller changed; a test that wraps a kernel in an uncompiled run replaces it in every module
-that calls it (`replace_everywhere`).
+layout <- board <- rules <- greedy <- search <- python_side. No call goes the other way: the rules stop at each
+decision (the turn's own and the questions a move or an effect asks) and return (`rules.advance`), and the play loop
+above them asks the deciding side's policy and hands its answer to `rules.apply`. The package answers to every public
+name of its modules (`__getattr__`), as the single module did, so no caller changed; a test that wraps a kernel in an
+uncompiled run replaces it in every module that calls it (`replace_everywhere`).
 """
 
 from __future__ import annotations
@@ -73,17 +73,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from workbench.engines import bind_policy_door, names_of_modules, replace_in_modules
+from workbench.engines import names_of_modules, replace_in_modules
 from workbench.rulesets.source.engine import board, greedy, layout, python_side, rules, search
 
 MODULES: tuple[ModuleType, ...] = (layout, board, rules, greedy, search, python_side)
 """The engine's modules, each importing only the ones before it."""
 
-POLICY_DOOR = ("choose",)
-"""The policies' kernel the rules call, defined in `greedy`: `ask` (a question within a rule) calls `choose`."""
-
-
-bind_policy_door(rules, greedy, POLICY_DOOR)  # before any kernel compiles: rules imports no policy
 _lookup = names_of_modules(__name__, MODULES)
 
 
@@ -97,7 +92,7 @@ def replace_everywhere(name: str, value: Any) -> None:
     """Set `name` to `value` in this package and in each of its modules that holds it.
 
     A kernel is looked up in the module of the code calling it (in an uncompiled run, NUMBA_DISABLE_JIT=1, at every
-    call), so a wrapper put in one module only would miss the calls from the others: `rules` calls `choose` (the
-    bound door), `greedy` and `search` call greedy's kernels, `python_side` calls `new_state`.
-    tests/rulesets/source/legal_replay.py and tests/engine_contract_adapters.py wrap the doors with it."""
+    call), so a wrapper put in one module only would miss the calls from the others: `greedy` and `search` call
+    `choose` and greedy's kernels, `python_side` calls `new_state`. tests/rulesets/source/legal_replay.py and
+    tests/engine_contract_adapters.py wrap `choose` with it."""
     replace_in_modules((sys.modules[__name__], *MODULES), name, value)

@@ -70,6 +70,7 @@ from workbench.rulesets.source.engine.layout import (
     G_ACTOR,
     G_ASKED,
     G_DECISION,
+    G_FRAMES,
     G_MONSTERS,
     G_OVER,
     G_PLAYER,
@@ -166,6 +167,7 @@ from workbench.rulesets.source.engine.rules import (
     legal_webs,
     open_window,
     pack_action,
+    resolve_frame,
     response_window,
     setup_match,
     summoning_space_open,
@@ -1376,3 +1378,15 @@ def foe_response_window(G: Any, state: Any, p: EngineInt) -> None:
     """The response window after an action of the active player p (`response_window`), by the opponent's policy."""
     response_window(G, state, p, np.int64(STAGE_NEXT))
     play_stages(G, state, state.game[G_PLAYER], state.game[G_STAGE], np.int64(STAGE_NEXT))
+
+
+@rules_kernel
+def settle(G: Any, state: Any) -> None:
+    """The frames a rule left open (a move, a card's clauses: `rules.resolve`) resolved to their end, each question
+    they ask by its side's policy: a rule played alone, as the rule tests play one."""
+    game = state.game
+    while game[G_FRAMES] > 0:
+        if game[G_DECISION] != D_NONE:
+            take(G, state, choose(G, state))
+        else:
+            resolve_frame(G, state)

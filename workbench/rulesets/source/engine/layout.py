@@ -273,7 +273,64 @@ G_WINDOW_PLAYER, G_WINDOW_KIND, G_WINDOW_RETURN = 16, 17, 18
 """A channel window open on the opponent's turn (STAGE_WINDOW): the player who may channel, the decision it is asked
 (D_FOE_CHANNEL at the start of the turn, D_FOE_RESPONSE after an action) and the stage the turn goes on with after
 it."""
-GAME_WIDTH = 19
+G_FRAMES, G_MOVED = 19, 20
+"""G_FRAMES: the resolution frames in use (`frames[:G_FRAMES]`, the last the one resolving); G_MOVED: the spaces the
+last move took (what `move_monster`'s frame leaves when it ends)."""
+GAME_WIDTH = 21
+
+# ---- resolution frames: a rule that may ask a player while it resolves (a move, an effect's clauses), kept in the
+# state so that it stops at the question and goes on with the answer (`rules.resolve_frame`) ----------------------
+MAX_FRAMES = 8
+"""The deepest the frames go: the turn's own step after an action, a channeled card's last use, a move, the clauses
+of a card, an effect summon and the summoned monster's clauses."""
+F_KIND, F_PHASE, F_ANSWER = 0, 1, 2
+"""A frame's words: its kind (FR_*), the question it waits on (0: none; the kind's own codes) and the answer taken
+(`rules.take` writes it)."""
+F_ARGS = 3
+"""A frame's first own word (FA_* of its kind)."""
+FRAME_WIDTH = F_ARGS + 11
+(
+    FR_AFTER_MAIN,
+    FR_AFTER_SYMBOL,
+    FR_MOVE,
+    FR_CLAUSES,
+    FR_EFFECT_SUMMON,
+    FR_CHANNEL_TAIL,
+) = range(6)
+"""FR_AFTER_MAIN: after the main action, the opponent's response window, then the stage in FA_THEN; FR_AFTER_SYMBOL:
+after a symbol action, the window (or the phase's end after a generator attack); FR_MOVE: a monster's move, step by
+step (D_FORK, D_SWAP); FR_CLAUSES: a card's clauses in turn (D_FOE, D_WEB, D_RECALL); FR_EFFECT_SUMMON: a `summon
+from hand|deck` clause (D_EFFECT_SUMMON), then the summoned monster's clauses; FR_CHANNEL_TAIL: a channeled card
+whose uses are spent leaves its support space once its clauses are done."""
+FA_P, FA_THEN = F_ARGS, F_ARGS + 1
+"""FR_AFTER_MAIN, FR_AFTER_SYMBOL: the player who acted and (FR_AFTER_MAIN) the stage next."""
+FA_M, FA_LEFT, FA_START, FA_HERE, FA_MOVED, FA_ACROSS, FA_NEXT, FA_WEB, FA_OCCUPANT = range(F_ARGS, F_ARGS + 9)
+"""FR_MOVE: the mover's slot, the spaces it may still go, where it started and stands, the spaces gone, the steps
+across taken, and (waiting on D_SWAP) the space ahead, its web and the ally on it."""
+FA_CARD, FA_PLAYER, FA_SUBJECT, FA_LASTING, FA_BRACKET, FA_FOE_ONLY, FA_SUMMONED, FA_I, FA_FOE, FA_COUNT = range(
+    F_ARGS, F_ARGS + 10
+)
+"""FR_CLAUSES: the card, its player, the subject (a monster slot), how long its changes last, the channeled card's
+bracket (-1: none), whether the subject's own lasting clauses are skipped, whether these are a summoned monster's
+clauses (no effect summon, every lasting clause already held), the clause under way, the activation's enemy (-2: none
+chosen yet) and the recalls still to make."""
+FA_SOURCE, FA_NEAR, FA_BY_CARD, FA_TYPES = range(F_ARGS + 1, F_ARGS + 5)
+"""FR_EFFECT_SUMMON (FA_P its player): where from (FROM_HAND or FROM_DECK), the space the summon goes nearest, the
+card whose clause summons and the clause's types."""
+FA_SUPPORT, FA_TAIL_CARD = F_ARGS + 1, F_ARGS + 2
+"""FR_CHANNEL_TAIL (FA_P its player): the support space and the channeled card on it."""
+(
+    Q_NONE,
+    Q_FORK,
+    Q_SWAP,
+    Q_WEB,
+    Q_RECALL,
+    Q_FOE,
+    Q_FOE_OF_TYPE,
+    Q_EFFECT_SUMMON,
+) = range(8)
+"""The question a frame waits on (F_PHASE): none, a fork's branch, a swap, where a web goes, a recall's card, the
+activation's enemy, this clause's own enemy of its types, the effect summon's monster."""
 
 # ---- the stages of a match (game[G_STAGE]; `rules.advance` plays them in this order, a turn at a time) -------------
 (
@@ -455,6 +512,7 @@ STATE_DTYPE = np.dtype(
         ("ec", np.int64, (2,)),
         ("sizes", np.int64, (3,)),
         ("choice", np.int64, (4,)),
+        ("frames", np.int64, (MAX_FRAMES, FRAME_WIDTH)),
         ("scratch", np.int64, (SCRATCH_WIDTH,)),
         ("search", np.int64, (SEARCH_WORDS,)),
         ("actions", np.int64, (MAX_ACTIONS,)),

@@ -115,6 +115,43 @@ from workbench.rulesets.source.engine.layout import (
     EV_WEB_CLEARED,
     EV_WEB_SET,
     EV_WEBBED,
+    F_ANSWER,
+    F_KIND,
+    F_PHASE,
+    FA_ACROSS,
+    FA_BRACKET,
+    FA_BY_CARD,
+    FA_CARD,
+    FA_COUNT,
+    FA_FOE,
+    FA_FOE_ONLY,
+    FA_HERE,
+    FA_I,
+    FA_LASTING,
+    FA_LEFT,
+    FA_M,
+    FA_MOVED,
+    FA_NEAR,
+    FA_NEXT,
+    FA_OCCUPANT,
+    FA_P,
+    FA_PLAYER,
+    FA_SOURCE,
+    FA_START,
+    FA_SUBJECT,
+    FA_SUMMONED,
+    FA_SUPPORT,
+    FA_TAIL_CARD,
+    FA_THEN,
+    FA_TYPES,
+    FA_WEB,
+    FR_AFTER_MAIN,
+    FR_AFTER_SYMBOL,
+    FR_CHANNEL_TAIL,
+    FR_CLAUSES,
+    FR_EFFECT_SUMMON,
+    FR_MOVE,
+    FRAME_WIDTH,
     FROM_DECK,
     FROM_HAND,
     G_ACROSS,
@@ -125,7 +162,9 @@ from workbench.rulesets.source.engine.layout import (
     G_ASKED_TYPES,
     G_DECISION,
     G_FIRST,
+    G_FRAMES,
     G_MONSTERS,
+    G_MOVED,
     G_OVER,
     G_PLAYER,
     G_STAGE,
@@ -186,6 +225,14 @@ from workbench.rulesets.source.engine.layout import (
     PILE_LIBRARY,
     PILE_POOL,
     PILE_TOKENS,
+    Q_EFFECT_SUMMON,
+    Q_FOE,
+    Q_FOE_OF_TYPE,
+    Q_FORK,
+    Q_NONE,
+    Q_RECALL,
+    Q_SWAP,
+    Q_WEB,
     RECALL_OPPONENT,
     S_CHANNEL_PLACED,
     S_DECK,
@@ -253,35 +300,63 @@ from workbench.rulesets.source.map import (
 )
 
 # =====================================================================================================================
-# Changing the board: webs, recalls and the effect clauses (they may ask a player: `ask`, below)
+# Resolution frames: a rule that may ask a player while it resolves (a move, a card's clauses) is kept in the state
+# as a frame, so it stops at its question and goes on with the answer (`resolve_frame`, run by `advance` before the
+# turn's next stage)
+# =====================================================================================================================
+
+
+@inline_kernel
+def push_frame(state: Any, kind: EngineInt) -> int:
+    """A new frame of `kind` on top (FR_*), waiting on no question: its index."""
+    f = state.game[G_FRAMES]
+    state.game[G_FRAMES] = f + 1
+    state.frames[f, F_KIND] = kind
+    state.frames[f, F_PHASE] = Q_NONE
+    return f
+
+
+@inline_kernel
+def ask_question(
+    state: Any,
+    f: EngineInt,
+    question: EngineInt,
+    waiting: EngineInt,
+    p: EngineInt,
+    asked: EngineInt,
+    kind: EngineInt,
+    types: EngineInt,
+) -> None:
+    """Frame f stops at a question (D_FORK, D_SWAP, D_FOE, D_WEB, D_RECALL, D_EFFECT_SUMMON; what each lists: D_*)
+    for player p, opened as the turn's decisions are: about `asked` (game[G_ASKED]), of the card kind `kind`
+    (game[G_ASKED_KIND], D_RECALL) and the types `types` (game[G_ASKED_TYPES]: D_FOE, D_RECALL, D_EFFECT_SUMMON; 0:
+    any). The frame waits on `waiting` (Q_*); `take` writes the answer into it (STOP when nothing is listed)."""
+    state.frames[f, F_PHASE] = waiting
+    game = state.game
+    game[G_DECISION] = question
+    game[G_ACTOR] = p
+    game[G_ASKED] = asked
+    game[G_ASKED_KIND] = kind
+    game[G_ASKED_TYPES] = types
+
+
+# =====================================================================================================================
+# Changing the board: webs, recalls and the effect clauses (a card's clauses resolve in a frame, FR_CLAUSES: a
+# clause that asks its player stops there, `clauses_step`)
 # =====================================================================================================================
 
 
 @rules_kernel
-def place_web(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-    subject: EngineInt,
-    card: EngineInt,
-) -> EngineInt:
-    """Player p lays a web tile on a space adjacent to `subject` with no monster, no web and no summoning space
-    ("the web token comes in the form of a tile that can easily be placed and removed from relevant map spaces"):
-    which one is p's answer to D_WEB (`legal_webs` lists them). Returns the space, or -1."""
-    mon = state.mon
-    cells = state.cells
+def finish_web(G: Any, state: Any, p: EngineInt, card: EngineInt, space: EngineInt) -> None:
+    """Player p lays a web tile on `space` (p's answer to D_WEB: a space adjacent to the subject with no monster, no
+    web and no summoning space, "the web token comes in the form of a tile that can easily be placed and removed from
+    relevant map spaces"; `legal_webs` lists them), or, with -1, none."""
     game = state.game
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    best: EngineInt
-    best = -1
-    if subject >= 0 and mon[subject, M_SPACE] >= 0:
-        best = ask(G, state, np.int64(D_WEB), p, subject, np.int64(0), np.int64(0))
-    if best < 0:
+    if space < 0:
         trace(state, game[G_TURN], p, EV_NO_WEB, card, -1, 0)
-        return -1
-    cells[best, C_WEB] = p
-    trace(state, game[G_TURN], p, EV_WEB_SET, card, best, 0)
-    return best
+        return
+    state.cells[space, C_WEB] = p
+    trace(state, game[G_TURN], p, EV_WEB_SET, card, space, 0)
 
 
 @rules_kernel
@@ -306,19 +381,19 @@ def clear_webs(G: Any, state: Any, p: EngineInt, subject: EngineInt, card: Engin
 
 
 @rules_kernel
-def recall_card(
+def finish_recall(
     G: Any,
     state: Any,
     p: EngineInt,
     whose: EngineInt,
     kind: EngineInt,
-    types: EngineInt,
+    pick: EngineInt,
 ) -> EngineInt:
     """Player p brings one card back from player `whose`'s Done Zone into p's hand, or with `recall_to=deck` onto
     the top of p's deck ("Some effects will allow the player to bring cards back from their Done Zone and even their
-    opponent's Done Zone"): of kind `kind` - 1 (0: any) and of the types in `types` (0: any); which copy is p's
-    answer to D_RECALL (`legal_recalls` lists them). Returns the card, or -1 when none is there (or, after the
-    answer, no room: a hand of HAND_WIDTH cards, a deck with no column above it)."""
+    opponent's Done Zone"): `pick`, p's answer to D_RECALL (`legal_recalls` lists the copies of kind `kind` - 1, 0:
+    any, and of the clause's types). Returns the card, or -1 when none was there (STOP) or there is no room: a hand of
+    HAND_WIDTH cards, a deck with no column above it."""
     opts = G.opts
     side = state.side
     hand = state.hand
@@ -326,7 +401,6 @@ def recall_card(
     library = state.piles[PILE_LIBRARY]
     tokens = state.piles[PILE_TOKENS]
     cards = G.opts[O_CARDS]
-    pick = ask(G, state, np.int64(D_RECALL), p, whose, kind, types)
     if pick < 0 or side[p, S_HAND] >= HAND_WIDTH:
         trace(state, game[G_TURN], p, EV_NO_RECALL, -1, whose, kind)
         return -1
@@ -351,106 +425,263 @@ def recall_card(
 
 
 @rules_kernel
-def apply_one_clause(
+def clause_step(
     G: Any,
     state: Any,
+    f: EngineInt,
     card: EngineInt,
     i: EngineInt,
     p: EngineInt,
     subject: EngineInt,
     lasting: EngineInt,
     foe: EngineInt,
-) -> EngineInt:
-    """Clause i of player p's `card` on `subject`, for every opcode but an effect summon (`apply_clauses` runs
-    that, so no kernel calls itself through a summoned monster's clauses). `foe` is the enemy chosen at the
-    activation's first `foe` clause (-2: none chosen yet); returns it, chosen if this clause chose it. Which enemy
-    (D_FOE), where a web goes (D_WEB) and which card comes back (D_RECALL) are questions p's policy answers."""
+    waiting: EngineInt,
+) -> tuple[bool, EngineInt]:
+    """Clause i of player p's `card` on `subject` (every opcode but an effect summon, which `clauses_step` starts), in
+    frame f: begun (`waiting` Q_NONE) or gone on with the answer to the question it waits on. `foe` is the enemy
+    chosen at the activation's first `foe` clause (-2: none chosen yet). Which enemy (D_FOE), where a web goes (D_WEB)
+    and which card comes back (D_RECALL, once for each card) are questions p answers. Returns whether it stopped at
+    a question, and the activation's enemy (chosen if this clause chose it)."""
     mon = state.mon
+    fr = state.frames[f]
     op = G.clauses[card, i, C_OP]
     amount = G.clauses[card, i, C_AMOUNT]
     arg = G.clauses[card, i, C_ARG]
     types = G.clauses[card, i, C_TYPES]
-    if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
-        # `if TYPE` on a clause that acts on no monster asks it of the subject.
-        if subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(G, state, subject, types):
-            return foe
-    if op == OP_SP:
-        if amount < 0:
-            change_sourcepoints(G, state, 1 - p, amount, card)
-        else:
-            change_sourcepoints(G, state, p, amount, card)
-        return foe
-    if op == OP_DRAW:
-        for _ in range(amount):
-            draw_card(G, state, p)
-        return foe
-    if op == OP_TOKEN:
-        near = summon_anchor(G, state, subject, p)
-        summon_token(G, state, p, arg, near)
-        return foe
-    if op == OP_SUMMON:
-        return foe
-    if op == OP_WEB or op == OP_CLEAR_WEB:
-        if types != 0 and (subject < 0 or mon[subject, M_SPACE] < 0 or not of_type(G, state, subject, types)):
-            return foe
-        if op == OP_WEB:
-            place_web(G, state, p, subject, card)
-        else:
-            clear_webs(G, state, p, subject, card)
-        return foe
+    answer = fr[F_ANSWER]
+    subject_on_map = subject >= 0 and mon[subject, M_SPACE] >= 0
+    if waiting == Q_WEB:
+        finish_web(G, state, p, card, answer)
+        return False, foe
     if op == OP_RECALL:
         whose = 1 - p if arg >= RECALL_OPPONENT else p
-        for _ in range(amount):
-            recall_card(G, state, p, whose, arg % RECALL_OPPONENT, types)
-        return foe
+        kind = arg % RECALL_OPPONENT
+        if waiting == Q_RECALL:
+            finish_recall(G, state, p, whose, kind, answer)
+            left = fr[FA_COUNT] - 1
+        else:
+            left = amount
+        if left > 0:
+            fr[FA_COUNT] = left
+            ask_question(state, f, np.int64(D_RECALL), np.int64(Q_RECALL), p, whose, kind, types)
+            return True, foe
+        return False, foe
     target = subject
-    if G.clauses[card, i, C_FOE] == 1:
-        if foe == -2:
+    if waiting == Q_NONE:
+        if types != 0 and (op == OP_SP or op == OP_DRAW or op == OP_TOKEN):
+            # `if TYPE` on a clause that acts on no monster asks it of the subject.
+            if not subject_on_map or not of_type(G, state, subject, types):
+                return False, foe
+        if op == OP_SP:
+            if amount < 0:
+                change_sourcepoints(G, state, 1 - p, amount, card)
+            else:
+                change_sourcepoints(G, state, p, amount, card)
+            return False, foe
+        if op == OP_DRAW:
+            for _ in range(amount):
+                draw_card(G, state, p)
+            return False, foe
+        if op == OP_TOKEN:
+            near = summon_anchor(G, state, subject, p)
+            summon_token(G, state, p, arg, near)
+            return False, foe
+        if op == OP_SUMMON:
+            return False, foe
+        if op == OP_WEB or op == OP_CLEAR_WEB:
+            if types != 0 and (not subject_on_map or not of_type(G, state, subject, types)):
+                return False, foe
+            if op == OP_CLEAR_WEB:
+                clear_webs(G, state, p, subject, card)
+            elif subject_on_map:
+                ask_question(state, f, np.int64(D_WEB), np.int64(Q_WEB), p, subject, np.int64(0), np.int64(0))
+                return True, foe
+            else:
+                finish_web(G, state, p, card, np.int64(-1))
+            return False, foe
+        if G.clauses[card, i, C_FOE] == 1 and foe == -2:
             foe = -1
-            if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                foe = ask(G, state, np.int64(D_FOE), p, subject, np.int64(0), np.int64(0))
+            if subject_on_map:
+                ask_question(state, f, np.int64(D_FOE), np.int64(Q_FOE), p, subject, np.int64(0), np.int64(0))
+                return True, foe
+    elif waiting == Q_FOE:
+        foe = answer
+    if waiting == Q_FOE_OF_TYPE:
+        target = answer
+    elif G.clauses[card, i, C_FOE] == 1:
         target = foe
         if types != 0 and (foe < 0 or not of_type(G, state, foe, types)):
             # The activation's enemy is not of the type asked: this clause asks for its own among those that are.
             target = -1
-            if subject >= 0 and mon[subject, M_SPACE] >= 0:
-                target = ask(G, state, np.int64(D_FOE), p, subject, np.int64(0), types)
+            if subject_on_map:
+                ask_question(state, f, np.int64(D_FOE), np.int64(Q_FOE_OF_TYPE), p, subject, np.int64(0), types)
+                return True, foe
     if target < 0 or mon[target, M_SPACE] < 0 or not of_type(G, state, target, types):
-        return foe
+        return False, foe
     if op == OP_DESTROY:
         destroy_monster(G, state, np.int64(target), card)
     elif op == OP_PUSH:
         push_back(G, state, np.int64(target), amount, np.int64(0))
     else:
         change_monster(state, np.int64(target), op, amount, arg, lasting)
-    return foe
+    return False, foe
 
 
 @rules_kernel
-def effect_summon(
+def start_clauses(
     G: Any,
+    state: Any,
+    card: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    bracket: EngineInt,
+    foe_only: EngineInt,
+    summoned: EngineInt,
+) -> None:
+    """A frame for player p's `card`'s clauses on `subject` (FR_CLAUSES; `clauses_step` resolves them): see
+    `apply_clauses`; `summoned` 1 for the clauses of a monster an effect summoned (`effect_summon_step`)."""
+    f = push_frame(state, np.int64(FR_CLAUSES))
+    fr = state.frames[f]
+    fr[FA_CARD] = card
+    fr[FA_PLAYER] = p
+    fr[FA_SUBJECT] = subject
+    fr[FA_LASTING] = lasting
+    fr[FA_BRACKET] = bracket
+    fr[FA_FOE_ONLY] = foe_only
+    fr[FA_SUMMONED] = summoned
+    fr[FA_I] = 0
+    fr[FA_FOE] = -2  # chosen once, at the first `foe` clause
+
+
+@inline_kernel
+def apply_clauses(
+    G: Any,
+    state: Any,
+    card: EngineInt,
+    p: EngineInt,
+    subject: EngineInt,
+    lasting: EngineInt,
+    bracket: EngineInt,
+    foe_only: EngineInt,
+) -> None:
+    """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets),
+    in a frame of their own (`clauses_step`), resolved once the rule that started them is done.
+
+    Without `foe` a clause acts on the subject; with `foe` on one enemy monster adjacent to it (chosen once per
+    activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
+    `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
+    """
+    start_clauses(G, state, card, p, subject, lasting, bracket, foe_only, np.int64(0))
+
+
+@rules_kernel
+def clauses_step(G: Any, state: Any, f: EngineInt) -> None:
+    """FR_CLAUSES' work in frame f: its card's clauses in turn from the one under way (gone on with the answer to its
+    question, if it waits on one), until a clause asks (the frame stops there), a `summon from` clause starts an
+    effect summon (its frame goes on top; these clauses go on after it), the match is over, or the clauses are done
+    (the frame is taken off). A summoned monster's clauses (FA_SUMMONED) skip its lasting ones, which it holds
+    already, and never summon again (one summon does not chain into another)."""
+    game = state.game
+    fr = state.frames[f]
+    card = fr[FA_CARD]
+    p = fr[FA_PLAYER]
+    subject = fr[FA_SUBJECT]
+    lasting = fr[FA_LASTING]
+    bracket = fr[FA_BRACKET]
+    foe_only = fr[FA_FOE_ONLY]
+    summoned = fr[FA_SUMMONED]
+    i = fr[FA_I]
+    foe = fr[FA_FOE]
+    waiting = fr[F_PHASE]
+    fr[F_PHASE] = Q_NONE
+    n = G.table[card, T_NCLAUSE]
+    while True:
+        if waiting == Q_NONE:
+            if i >= n:
+                break
+            op = G.clauses[card, i, C_OP]
+            if summoned == 0:
+                if G.clauses[card, i, C_BRACKET] != bracket:
+                    i += 1
+                    continue
+                if game[G_OVER] == 1:
+                    break
+                if foe_only == 1 and G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
+                    i += 1
+                    continue
+                if op == OP_SUMMON:
+                    fr[FA_I] = i + 1
+                    fr[FA_FOE] = foe
+                    start_effect_summon(
+                        state,
+                        p,
+                        G.clauses[card, i, C_ARG],
+                        summon_anchor(G, state, subject, p),
+                        card,
+                        G.clauses[card, i, C_TYPES],
+                    )
+                    return
+            else:
+                if game[G_OVER] == 1:
+                    break
+                if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
+                    i += 1
+                    continue
+        asked, foe = clause_step(G, state, f, card, i, p, subject, lasting, foe, waiting)
+        waiting = Q_NONE
+        if asked:
+            fr[FA_I] = i
+            fr[FA_FOE] = foe
+            return
+        i += 1
+    state.game[G_FRAMES] -= 1
+
+
+@inline_kernel
+def start_effect_summon(
     state: Any,
     p: EngineInt,
     source: EngineInt,
     near: EngineInt,
     by_card: EngineInt,
     types: EngineInt,
-) -> int:
-    """An effect summon: player p summons one of p's monsters from hand (`FROM_HAND`) or deck (`FROM_DECK`) onto
-    the unoccupied, non-summoning space nearest `near`. Its summoning requirements must be met unless
-    `effect_summon_requirements=ignored`; which monster is p's answer to D_EFFECT_SUMMON (`legal_effect_summons`
-    lists them; the space is the rule's, and with none free the summon fails after the answer). It is not the
-    turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen, except an effect
-    summon of its own (one summon does not chain into another). Returns the slot, or -1 (no monster, no space)."""
+) -> None:
+    """An effect summon's frame (FR_EFFECT_SUMMON), asking player p at once which monster (D_EFFECT_SUMMON, from
+    `source`: FROM_HAND or FROM_DECK, of the clause's types); `effect_summon_step` summons it."""
+    f = push_frame(state, np.int64(FR_EFFECT_SUMMON))
+    fr = state.frames[f]
+    fr[FA_P] = p
+    fr[FA_SOURCE] = source
+    fr[FA_NEAR] = near
+    fr[FA_BY_CARD] = by_card
+    fr[FA_TYPES] = types
+    ask_question(state, f, np.int64(D_EFFECT_SUMMON), np.int64(Q_EFFECT_SUMMON), p, source, np.int64(0), types)
+
+
+@rules_kernel
+def effect_summon_step(G: Any, state: Any, f: EngineInt) -> None:
+    """An effect summon, with player p's answer (frame f): p summons one of p's monsters from hand (`FROM_HAND`) or
+    deck (`FROM_DECK`) onto the unoccupied, non-summoning space nearest the frame's space. Its summoning requirements
+    must be met unless `effect_summon_requirements=ignored`; which monster is p's answer to D_EFFECT_SUMMON
+    (`legal_effect_summons` lists them; the space is the rule's, and with none free the summon fails after the
+    answer). It is not the turn's conventional summon. Its own lasting clauses hold and its one-off clauses happen
+    (a frame of their own on top, FA_SUMMONED), except an effect summon of its own."""
     side = state.side
     game = state.game
     library = state.piles[PILE_LIBRARY]
-    chosen = ask(G, state, np.int64(D_EFFECT_SUMMON), p, source, np.int64(0), types)
+    fr = state.frames[f]
+    p = fr[FA_P]
+    source = fr[FA_SOURCE]
+    near = fr[FA_NEAR]
+    by_card = fr[FA_BY_CARD]
+    chosen = fr[F_ANSWER]
+    game[G_FRAMES] -= 1
     pick = at_position(chosen) if chosen >= 0 else -1
     space = free_space_near(G, state, near, p) if pick >= 0 else -1
     if space < 0:
         trace(state, game[G_TURN], p, EV_NO_SUMMON, by_card, source, 1 if pick >= 0 else 0)
-        return -1
+        return
     if source == FROM_HAND:
         card = remove_from_hand(state, p, np.int64(pick))
     else:
@@ -460,7 +691,7 @@ def effect_summon(
         side[p, S_DECK_N] -= 1
     m = place_monster(state, card, p, space)
     if m < 0:
-        return -1
+        return
     count_play(state.counters, p, card, game[G_TURN])
     trace(
         state,
@@ -475,60 +706,7 @@ def effect_summon(
         op = G.clauses[card, i, C_OP]
         if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
             change_monster(state, m, op, G.clauses[card, i, C_AMOUNT], G.clauses[card, i, C_ARG], np.int64(PERMANENT))
-    # Typed for mypy only (a bare annotation runs no code): an int at first, then an EngineInt.
-    foe: EngineInt
-    foe = -2
-    for i in range(G.table[card, T_NCLAUSE]):
-        if game[G_OVER] == 1:
-            break
-        op = G.clauses[card, i, C_OP]
-        if G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            continue
-        foe = apply_one_clause(G, state, card, i, p, m, np.int64(PERMANENT), np.int64(foe))
-    return m
-
-
-@rules_kernel
-def apply_clauses(
-    G: Any,
-    state: Any,
-    card: EngineInt,
-    p: EngineInt,
-    subject: EngineInt,
-    lasting: EngineInt,
-    bracket: EngineInt,
-    foe_only: EngineInt,
-) -> None:
-    """Player p's `card` takes effect on `subject` (a monster slot): its clauses under `bracket` (-1: no brackets).
-
-    Without `foe` a clause acts on the subject; with `foe` on one enemy monster adjacent to it (chosen once per
-    activation). ST, move and cannot-attack changes last (`PERMANENT`) or end with the turn (`THIS_TURN`).
-    `foe_only` = 1 skips the subject's own lasting clauses (a summoned monster already has them).
-    """
-    game = state.game
-    foe: EngineInt  # typed for mypy only: an int at first, then an EngineInt
-    foe = -2  # chosen once, at the first `foe` clause
-    for i in range(G.table[card, T_NCLAUSE]):
-        if G.clauses[card, i, C_BRACKET] != bracket:
-            continue
-        if game[G_OVER] == 1:
-            return
-        op = G.clauses[card, i, C_OP]
-        if foe_only == 1 and G.clauses[card, i, C_FOE] == 0 and lasting_op(op):
-            continue
-        if op == OP_SUMMON:
-            near = summon_anchor(G, state, subject, p)
-            effect_summon(
-                G,
-                state,
-                p,
-                G.clauses[card, i, C_ARG],
-                near,
-                card,
-                G.clauses[card, i, C_TYPES],
-            )
-            continue
-        foe = apply_one_clause(G, state, card, i, p, subject, lasting, np.int64(foe))
+    start_clauses(G, state, card, p, m, np.int64(PERMANENT), np.int64(-1), np.int64(0), np.int64(1))
 
 
 # =====================================================================================================================
@@ -778,36 +956,13 @@ def channel(
         return -1
     trace(state, game[G_TURN], p, EV_CHANNEL, card, mon[m, M_CARD], b)
     sup[p, k, SU_LEFT] -= 1
+    # Once its clauses are done (a frame on top of this one), a card whose uses are spent leaves its space.
+    f = push_frame(state, np.int64(FR_CHANNEL_TAIL))
+    state.frames[f, FA_P] = p
+    state.frames[f, FA_SUPPORT] = k
+    state.frames[f, FA_TAIL_CARD] = card
     apply_clauses(G, state, card, p, m, np.int64(THIS_TURN), b, np.int64(0))
-    if sup[p, k, SU_LEFT] <= 0 and sup[p, k, SU_CARD] == card:
-        remove_equipment(G, state, p, k)
     return b
-
-
-@llvm_inline_kernel
-def step_ahead(
-    G: Any,
-    state: Any,
-    p: EngineInt,
-    m: EngineInt,
-    space: EngineInt,
-    across: EngineInt,
-) -> EngineInt:
-    """Where p's monster m on `space` steps next: the road's next space, or, with a choice, the space p chooses
-    (D_FORK): a branch of a fork, or (`parallel_move=any_step`) its parallel space when `sidestep` allows it,
-    `across` steps across taken so far this move."""
-    first = forward_step(G, space, p, 0)
-    second = forward_step(G, space, p, 1)
-    side = -1
-    if G.opts[O_PARALLEL_WHEN_BLOCKED] == 0:
-        side = sidestep(G, state, m, space, across)
-    if side < 0:
-        if second < 0:
-            return first
-    elif first < 0:
-        return side  # no road on: the way across is the only space to move to
-    state.game[G_ACROSS] = across
-    return ask(G, state, np.int64(D_FORK), p, space, np.int64(0), np.int64(0))
 
 
 @rules_kernel
@@ -816,62 +971,131 @@ def move_monster(
     state: Any,
     m: EngineInt,
     s: EngineInt,
-) -> int:
+) -> None:
     """Move monster m forward with symbol s: the whole distance unless it reaches the opponent's summoning space,
     an enemy is in the way (it stops before it), or an own monster is in the way and it does not swap (a swap
     counts as one space and puts the ally on the mover's space). A monster a `move parallel` clause allows may step
     across to its parallel space (`parallel_move`: at any step, or around an enemy in its way), one space each, up
-    to `parallel_steps` a move. An opponent's trap where it stops springs. Returns the spaces moved."""
-    opts = G.opts
-    mon = state.mon
-    cells = state.cells
+    to `parallel_steps` a move. An opponent's trap where it stops springs.
+
+    The move goes in a frame of its own (FR_MOVE), step by step (`move_step`), stopping at each question (a branch,
+    D_FORK; a swap, D_SWAP); game[G_MOVED] holds the spaces moved once it is done."""
     game = state.game
+    mon = state.mon
     p = mon[m, M_OWNER]
     active = game[G_ACTIVE]
     trace(state, game[G_TURN], p, EV_SYMBOL, mon[m, M_CARD], s, st_of(G, state, m, s, active))
-    left = move_distance(G, state, m, s, active)
-    start = mon[m, M_SPACE]
-    here = start
-    moved = 0
-    goal = opts[O_SUMMONING + 1 - p]
-    across = np.int64(0)  # not the literal 0, for which `step_ahead` was compiled a second time (about 1 s)
+    f = push_frame(state, np.int64(FR_MOVE))
+    fr = state.frames[f]
+    fr[FA_M] = m
+    fr[FA_LEFT] = move_distance(G, state, m, s, active)
+    fr[FA_START] = mon[m, M_SPACE]
+    fr[FA_HERE] = mon[m, M_SPACE]
+    fr[FA_MOVED] = 0
+    fr[FA_ACROSS] = 0
+
+
+@rules_kernel
+def move_step(G: Any, state: Any, f: EngineInt) -> None:
+    """FR_MOVE's work in frame f: the move's steps from where it stands (gone on with the answer to its question, if
+    it waits on one), until a question (the frame keeps its place) or the move's end (the frame is taken off; the
+    move is traced, the mover leaves its space's effects once, and an opponent's trap where it stops springs).
+
+    Where it steps next: the road's next space, or, with a choice, the space p chooses (D_FORK): a branch of a fork,
+    or (`parallel_move=any_step`) its parallel space when `sidestep` allows it, `across` steps across taken so far
+    this move (game[G_ACROSS], which D_FORK's list reads)."""
+    opts = G.opts
     mp = G.mp
-    while left > 0 and here != goal:
-        nxt = step_ahead(G, state, p, m, here, across)
-        if nxt < 0:
-            break
-        occupant = cells[nxt, C_OCC]
-        if (
-            nxt == mp[here, MP_PARALLEL]
-            and nxt != forward_step(G, here, p, 0)
-            and nxt != forward_step(G, here, p, 1)
-            and occupant < 0
-        ):
-            # Across by choice (`parallel_move=any_step`: D_FORK listed it): one space of movement.
-            across += 1
-            trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
-        elif occupant >= 0 and mon[occupant, M_OWNER] != p:
-            # An enemy in the way: it stops, but with `parallel_move=when_blocked` and `move parallel` it steps
-            # across to the parallel space instead (one space).
-            if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
-                break
-            nxt = sidestep(G, state, m, here, across)
-            if nxt < 0:
-                break
-            across += 1
-            trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
-            occupant = -1
-        web = cells[nxt, C_WEB]
-        if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
-            break  # `web_hinders=block`: an opponent's web bars the space
-        if occupant >= 0:
-            if ask(G, state, np.int64(D_SWAP), p, occupant, np.int64(0), np.int64(0)) == STOP:
+    mon = state.mon
+    cells = state.cells
+    game = state.game
+    fr = state.frames[f]
+    m = fr[FA_M]
+    p = mon[m, M_OWNER]
+    left = fr[FA_LEFT]
+    here = fr[FA_HERE]
+    moved = fr[FA_MOVED]
+    across = fr[FA_ACROSS]
+    goal = opts[O_SUMMONING + 1 - p]
+    waiting = fr[F_PHASE]
+    fr[F_PHASE] = Q_NONE
+    # Typed for mypy only (a bare annotation runs no code): ints at first, then what the map and frame words hold.
+    nxt: EngineInt
+    web: EngineInt
+    nxt = -1
+    web = -1
+    while True:
+        if waiting == Q_SWAP:
+            waiting = Q_NONE
+            nxt = fr[FA_NEXT]
+            web = fr[FA_WEB]
+            occupant = fr[FA_OCCUPANT]
+            if fr[F_ANSWER] == STOP:
                 break
             cells[here, C_OCC] = occupant
             mon[occupant, M_SPACE] = here
             leave_space(G, state, occupant)
             trace(state, game[G_TURN], p, EV_SWAP, mon[occupant, M_CARD], nxt, here)
         else:
+            if waiting == Q_FORK:
+                waiting = Q_NONE
+                nxt = fr[F_ANSWER]
+            else:
+                if left <= 0 or here == goal:
+                    break
+                first = forward_step(G, here, p, 0)
+                second = forward_step(G, here, p, 1)
+                side = -1
+                if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+                    side = sidestep(G, state, m, here, across)
+                if side < 0 and second < 0:
+                    nxt = first
+                elif side >= 0 and first < 0:
+                    nxt = side  # no road on: the way across is the only space to move to
+                else:
+                    game[G_ACROSS] = across
+                    fr[FA_LEFT] = left
+                    fr[FA_HERE] = here
+                    fr[FA_MOVED] = moved
+                    fr[FA_ACROSS] = across
+                    ask_question(state, f, np.int64(D_FORK), np.int64(Q_FORK), p, here, np.int64(0), np.int64(0))
+                    return
+            if nxt < 0:
+                break
+            occupant = cells[nxt, C_OCC]
+            if (
+                nxt == mp[here, MP_PARALLEL]
+                and nxt != forward_step(G, here, p, 0)
+                and nxt != forward_step(G, here, p, 1)
+                and occupant < 0
+            ):
+                # Across by choice (`parallel_move=any_step`: D_FORK listed it): one space of movement.
+                across += 1
+                trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+            elif occupant >= 0 and mon[occupant, M_OWNER] != p:
+                # An enemy in the way: it stops, but with `parallel_move=when_blocked` and `move parallel` it steps
+                # across to the parallel space instead (one space).
+                if opts[O_PARALLEL_WHEN_BLOCKED] == 0:
+                    break
+                nxt = sidestep(G, state, m, here, across)
+                if nxt < 0:
+                    break
+                across += 1
+                trace(state, game[G_TURN], p, EV_SIDESTEP, mon[m, M_CARD], here, nxt)
+                occupant = -1
+            web = cells[nxt, C_WEB]
+            if web >= 0 and web != p and opts[O_WEB_BLOCKS] == 1:
+                break  # `web_hinders=block`: an opponent's web bars the space
+            if occupant >= 0:
+                fr[FA_LEFT] = left
+                fr[FA_HERE] = here
+                fr[FA_MOVED] = moved
+                fr[FA_ACROSS] = across
+                fr[FA_NEXT] = nxt
+                fr[FA_WEB] = web
+                fr[FA_OCCUPANT] = occupant
+                ask_question(state, f, np.int64(D_SWAP), np.int64(Q_SWAP), p, occupant, np.int64(0), np.int64(0))
+                return
             cells[here, C_OCC] = -1
         cells[nxt, C_OCC] = m
         mon[m, M_SPACE] = nxt
@@ -881,12 +1105,13 @@ def move_monster(
         if web >= 0 and web != p:
             trace(state, game[G_TURN], p, EV_WEBBED, mon[m, M_CARD], web, nxt)
             break  # `web_hinders=stop`: caught in an opponent's web, the move ends here
-    trace(state, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], start, here)
+    game[G_FRAMES] -= 1
+    game[G_MOVED] = moved
+    trace(state, game[G_TURN], p, EV_MOVE, mon[m, M_CARD], fr[FA_START], here)
     if moved > 0:
         leave_space(G, state, m)  # once per move, not per step: the loop is the hot path
     if moved > 0 and cells[here, C_TRAP] >= 0:  # checked here too: most moves end on a trap-free space
         spring_trap(G, state, m)
-    return moved
 
 
 @rules_kernel
@@ -1059,24 +1284,6 @@ def open_decision(state: Any, decision: EngineInt, p: EngineInt) -> None:
     """Open a decision of kind `decision` for player p."""
     state.game[G_DECISION] = decision
     state.game[G_ACTOR] = p
-
-
-@inline_kernel
-def open_question(state: Any, decision: EngineInt, p: EngineInt, asked: EngineInt) -> tuple[EngineInt, EngineInt]:
-    """Open a question a rule asks while it resolves (D_FORK, D_SWAP and the effect questions) for player p, about
-    `asked` (game[G_ASKED]); returns the decision under way (kind, actor), which `close_question` opens again."""
-    game = state.game
-    outer = (game[G_DECISION], game[G_ACTOR])
-    open_decision(state, decision, p)
-    game[G_ASKED] = asked
-    return outer
-
-
-@inline_kernel
-def close_question(state: Any, outer: tuple[EngineInt, EngineInt]) -> None:
-    """Open again the decision under way that `open_question` returned."""
-    state.game[G_DECISION] = outer[0]
-    state.game[G_ACTOR] = outer[1]
 
 
 @rules_kernel
@@ -1487,46 +1694,6 @@ def legal_actions(G: Any, state: Any, out: IntArray) -> EngineInt:
     return 0
 
 
-# ---------------------------------------------------------------------------------------------------------------------
-# The policies' door, as the rules see it: the questions a rule asks while it resolves
-#
-# `ask` hands a question asked in the middle of a rule (a fork, a swap, an effect's enemy, web, recall or summon) to
-# the deciding side's policy through `choose`, which lives with the policies (greedy.py, above the rules: a rule that
-# imported them could read a policy). The package binds the name here (`bind_policy_door` in engine/__init__.py) as
-# it is imported, before any kernel compiles: Numba reads a kernel's globals when it compiles it. This stand-in is
-# never called: uncompiled it raises, and Numba compiles no call to a plain Python function. The turn's own decisions
-# (the main action, a channeled card, the symbols, the opponent's windows, discards) go through no door: the rules
-# stop at each and return (`advance`, below).
-
-
-def choose(G: Any, state: Any) -> EngineInt:
-    """The policies' `choose` (greedy.py), bound here by the package."""
-    raise NotImplementedError("the policies' door is bound by workbench.rulesets.source.engine")
-
-
-@inline_kernel
-def ask(
-    G: Any,
-    state: Any,
-    question: EngineInt,
-    p: EngineInt,
-    asked: EngineInt,
-    kind: EngineInt,
-    types: EngineInt,
-) -> EngineInt:
-    """A question a rule asks while it resolves (D_FORK, D_SWAP, D_FOE, D_WEB, D_RECALL, D_EFFECT_SUMMON; what each
-    lists: D_*), for player p about `asked` (game[G_ASKED]), of the card kind `kind` (game[G_ASKED_KIND], D_RECALL)
-    and the types `types` (game[G_ASKED_TYPES]: D_FOE, D_RECALL, D_EFFECT_SUMMON; 0: any): p's answer (`choose`), or
-    STOP (-1) when nothing is listed (no policy picks or draws). The decision under way (if any) is open
-    again afterwards."""
-    outer = open_question(state, question, p, asked)
-    state.game[G_ASKED_KIND] = kind
-    state.game[G_ASKED_TYPES] = types
-    action = choose(G, state)
-    close_question(state, outer)
-    return action
-
-
 # =====================================================================================================================
 # A turn, stage by stage: the rules play on to the next decision and return (`advance`); `take` and `apply` take the
 # open decision's answer
@@ -1726,14 +1893,84 @@ def play_stage(G: Any, state: Any) -> None:
             game[G_STAGE] = game[G_WINDOW_RETURN]
 
 
+@inline_kernel
+def push_after(state: Any, kind: EngineInt, p: EngineInt, then: EngineInt) -> None:
+    """A frame for what the turn does once p's action is resolved (FR_AFTER_MAIN: the response window, then stage
+    `then`; FR_AFTER_SYMBOL: `after_symbol`), under the frames the action starts."""
+    f = push_frame(state, kind)
+    state.frames[f, FA_P] = p
+    state.frames[f, FA_THEN] = then
+
+
+@inline_kernel
+def after_symbol(G: Any, state: Any, p: EngineInt) -> None:
+    """After p's symbol action is resolved: a generator attack ends the phase; any other action is followed by the
+    opponent's window, then the next symbol action."""
+    if state.choice[0] == A_GENERATOR:
+        state.game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
+        state.game[G_STAGE] = STAGE_MAIN
+    else:
+        response_window(G, state, p, np.int64(STAGE_SYMBOLS))
+
+
+@rules_kernel
+def channel_tail_step(G: Any, state: Any, f: EngineInt) -> None:
+    """FR_CHANNEL_TAIL (frame f), once the channeled card's clauses are done: a card whose uses are spent leaves its
+    support space (if it is still there)."""
+    p = state.frames[f, FA_P]
+    k = state.frames[f, FA_SUPPORT]
+    card = state.frames[f, FA_TAIL_CARD]
+    state.game[G_FRAMES] -= 1
+    if state.sup[p, k, SU_LEFT] <= 0 and state.sup[p, k, SU_CARD] == card:
+        remove_equipment(G, state, p, k)
+
+
+@rules_kernel
+def resolve_frame(G: Any, state: Any) -> None:
+    """The top frame's work (FR_*), from where it stands: it goes on until it asks (a question opens and it keeps its
+    place), starts a frame on top, or is done (it is taken off)."""
+    game = state.game
+    f = game[G_FRAMES] - 1
+    kind = state.frames[f, F_KIND]
+    if kind == FR_MOVE:
+        move_step(G, state, f)
+    elif kind == FR_CLAUSES:
+        clauses_step(G, state, f)
+    elif kind == FR_EFFECT_SUMMON:
+        effect_summon_step(G, state, f)
+    elif kind == FR_CHANNEL_TAIL:
+        channel_tail_step(G, state, f)
+    else:
+        p = state.frames[f, FA_P]
+        then = state.frames[f, FA_THEN]
+        game[G_FRAMES] -= 1
+        if kind == FR_AFTER_MAIN:
+            response_window(G, state, p, then)
+        else:
+            after_symbol(G, state, p)
+
+
+@rules_kernel
+def resolve(G: Any, state: Any) -> None:
+    """The frames open (a move, a card's clauses, what the turn does after an action) resolved until one asks a
+    question or none is left."""
+    game = state.game
+    while game[G_DECISION] == D_NONE and game[G_FRAMES] > 0:
+        resolve_frame(G, state)
+
+
 @rules_kernel
 def advance(G: Any, state: Any, until: EngineInt) -> None:
-    """Play the rules on from where the match stands (game[G_STAGE]) until a decision is open (game[G_DECISION]), the
-    match is over (STAGE_OVER), or the stage `until` is next (NO_STAGE: never). The rules stop at each of the turn's
-    decisions and return: the caller (`apply`, and the play loops above the rules) asks the deciding side's policy and
-    hands its answer to `apply`, which takes it and comes back here."""
+    """Play the rules on from where the match stands (its frames first, then game[G_STAGE]) until a decision is open
+    (game[G_DECISION]: the turn's own, or a question a frame asks), the match is over (STAGE_OVER), or the stage
+    `until` is next (NO_STAGE: never). The rules stop at each decision and return: the caller (`apply`, and the play
+    loops above the rules) asks the deciding side's policy and hands its answer to `apply`, which takes it and comes
+    back here."""
     game = state.game
     while game[G_DECISION] == D_NONE:
+        if game[G_FRAMES] > 0:
+            resolve_frame(G, state)
+            continue
         stage = game[G_STAGE]
         if stage == until or stage == STAGE_OVER:
             return
@@ -1743,9 +1980,9 @@ def advance(G: Any, state: Any, until: EngineInt) -> None:
 @inline_kernel
 def take_symbol(G: Any, state: Any, p: EngineInt, action: EngineInt) -> None:
     """p's symbol action (D_SYMBOL), unpacked into `choice` (action, monster, target, symbol; A_NONE for STOP;
-    symbol -1: drawn blind when taken) and taken; then the opponent's window and the next symbol action. STOP ends
-    the phase; a generator attack ends it too, or waits (SYMBOLS_PAUSED) while the main action or a channeled card
-    may still go first."""
+    symbol -1: drawn blind when taken) and taken; then (FR_AFTER_SYMBOL, once its move or clauses are done) the
+    opponent's window and the next symbol action. STOP ends the phase; a generator attack ends it too, or waits
+    (SYMBOLS_PAUSED) while the main action or a channeled card may still go first."""
     game = state.game
     side = state.side
     choice = state.choice
@@ -1765,12 +2002,8 @@ def take_symbol(G: Any, state: Any, p: EngineInt, action: EngineInt) -> None:
         game[G_SYMBOLS_STAGE] = SYMBOLS_PAUSED
         game[G_STAGE] = STAGE_MAIN
         return
+    push_after(state, np.int64(FR_AFTER_SYMBOL), p, np.int64(STAGE_SYMBOLS))
     apply_symbol(G, state, p, pack_action(choice[0], choice[1], choice[2], choice[3]))
-    if choice[0] == A_GENERATOR:
-        game[G_SYMBOLS_STAGE] = SYMBOLS_DONE
-        game[G_STAGE] = STAGE_MAIN
-        return
-    response_window(G, state, p, np.int64(STAGE_SYMBOLS))
 
 
 @rules_kernel
@@ -1779,9 +2012,10 @@ def take(
     state: Any,
     action: EngineInt,
 ) -> None:
-    """Take one action `legal_actions` listed for the open decision, and close it; the rules go on from the stage it
-    leaves (`advance`). A main action or a channeled card is followed by the opponent's response window; a window's
-    STOP ends it."""
+    """Take one action `legal_actions` listed for the open decision, and close it; the rules go on from the stage and
+    the frames it leaves (`advance`). A main action or a channeled card is followed by the opponent's response window
+    (after a main action's clauses: FR_AFTER_MAIN); a window's STOP ends it; the answer to a question goes to the
+    frame that asked it."""
     game = state.game
     p = game[G_ACTOR]
     decision = game[G_DECISION]
@@ -1790,8 +2024,8 @@ def take(
         take_symbol(G, state, p, action)
     elif decision == D_MAIN:
         if action != STOP:
+            push_after(state, np.int64(FR_AFTER_MAIN), p, np.int64(STAGE_CHANNEL))
             apply_main(G, state, p, action)
-            response_window(G, state, p, np.int64(STAGE_CHANNEL))
     elif decision == D_CHANNEL_CARD:
         if action != STOP:
             place_channeled(G, state, p, action)
@@ -1803,6 +2037,9 @@ def take(
             apply_symbol(G, state, p, action)
     elif decision == D_DISCARD:
         discard(G, state, p, action)
+    else:
+        # A question a frame waits on (a move's or an effect's): its answer, which `resolve_frame` goes on with.
+        state.frames[game[G_FRAMES] - 1, F_ANSWER] = action
 
 
 @rules_kernel
@@ -1913,6 +2150,9 @@ def clone_state(state: Any, work: Any) -> None:
     game, w_game = state.game, work.game
     for j in range(GAME_WIDTH):
         w_game[j] = game[j]
+    for f in range(game[G_FRAMES]):
+        for j in range(FRAME_WIDTH):
+            work.frames[f, j] = state.frames[f, j]
     for j in range(4):
         work.rng[j] = state.rng[j]
         work.choice[j] = state.choice[j]
