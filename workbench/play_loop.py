@@ -42,3 +42,25 @@ def play_out(
     is cached with it and calls them directly."""
     while not is_over(state):
         apply(game, state, decide(game, state, context))
+
+
+@inline_kernel
+def play_until(
+    game: Any,
+    state: Any,
+    context: Any,
+    decide: Callable[..., Any],
+    take: Callable[..., None],
+    advance: Callable[..., None],
+    is_over: Callable[..., bool],
+    until: Any,
+) -> None:
+    """Play the match in `state` on from where it stands until the rules stop with no decision open: `advance(game,
+    state, until)` plays the rules on to the next decision or to the stage `until` (the engine's own: a turn's end,
+    a phase's), and each decision's choice `decide(game, state, context)` is taken by `take(game, state, row)`, which
+    takes it without playing on. A part of a match (a rollout's turn, a phase a rule test plays) where `play_out`
+    plays a whole one."""
+    advance(game, state, until)
+    while not is_over(state):
+        take(game, state, decide(game, state, context))
+        advance(game, state, until)

@@ -210,6 +210,7 @@ PLAY = frozenset(
         "search_decision",
         "played_in_the_state",
         "decide_searched",
+        "rest_of_turn_decide",
         "play_searched_matches",
         "play_searched_turn",
         "settle",

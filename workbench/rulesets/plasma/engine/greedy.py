@@ -26,7 +26,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, play_out, play_until
 from workbench.policies import plays_random, random_played
 from workbench.rulesets.plasma.engine.layout import (
     ABILITY,
@@ -812,10 +812,7 @@ def play_stage(table: IntArray, st: Any, p: EngineInt, stage: EngineInt, until: 
     st.game[G_PLAYER] = p
     st.game[G_STAGE] = stage
     st.game[G_DECISION] = D_NONE
-    advance(table, st, until)
-    while not is_over(st):
-        take(table, st, decide(table, st, NO_CONTEXT))
-        advance(table, st, until)
+    play_until(table, st, NO_CONTEXT, decide, take, advance, is_over, until)
 
 
 @rules_kernel

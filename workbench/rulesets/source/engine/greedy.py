@@ -20,7 +20,7 @@ from workbench.engines import (
     rng_below,
     rules_kernel,
 )
-from workbench.play_loop import NO_CONTEXT, play_out
+from workbench.play_loop import NO_CONTEXT, play_out, play_until
 from workbench.policies import (
     POLICY_WORDS,
     plays_random,
@@ -1335,10 +1335,7 @@ def play_stages(G: Any, state: Any, p: EngineInt, stage: EngineInt, until: Engin
     game[G_PLAYER] = p
     game[G_STAGE] = stage
     game[G_DECISION] = D_NONE
-    advance(G, state, until)
-    while game[G_DECISION] != D_NONE:
-        take(G, state, choose(G, state))
-        advance(G, state, until)
+    play_until(G, state, NO_CONTEXT, decide, take, advance, is_over, until)
 
 
 @rules_kernel

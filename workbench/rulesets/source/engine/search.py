@@ -20,7 +20,7 @@ from workbench.engines import (
     rng_seed,
     rules_kernel,
 )
-from workbench.play_loop import play_out
+from workbench.play_loop import NO_CONTEXT, play_out, play_until
 from workbench.policies import (
     CODE_MASK,
     GREEDY,
@@ -33,6 +33,7 @@ from workbench.policies import (
 from workbench.rulesets.source.engine.board import st_of
 from workbench.rulesets.source.engine.greedy import (
     choose,
+    decide,
     greedy_main,
     is_over,
     policy_of,
@@ -258,24 +259,26 @@ def search_rollout(
     w_side[1 - p, S_POLICY + P_CODE] = policy
     passes = search[SR_CAND + k] == CAND_PASS
     take(G, work, candidate_answer(G, work, search, p, k))
-    advance(G, work, np.int64(STAGE_NEXT))
-    while w_game[G_DECISION] != D_NONE:
-        if passes and w_game[G_DECISION] == D_MAIN:
-            take(G, work, STOP)
-        else:
-            take(G, work, choose(G, work))
-        advance(G, work, np.int64(STAGE_NEXT))
+    until = np.int64(STAGE_NEXT)
+    play_until(G, work, passes, rest_of_turn_decide, take, advance, is_over, until)
     w_side[p, S_POLICY + P_CODE] = policy
     turns = 0
     while w_game[G_OVER] == 0 and (depth == 0 or turns < depth):
         # The next turn (the turn cap ends the match as a draw first), played by the sides' policies.
         play_stage(G, work)
-        advance(G, work, np.int64(STAGE_NEXT))
-        while w_game[G_DECISION] != D_NONE:
-            take(G, work, choose(G, work))
-            advance(G, work, np.int64(STAGE_NEXT))
+        play_until(G, work, NO_CONTEXT, decide, take, advance, is_over, until)
         turns += 1
     return search_evaluation(G, work, p)
+
+
+@llvm_inline_kernel
+def rest_of_turn_decide(G: Any, state: Any, passes: bool) -> EngineInt:
+    """A rollout's rest of the searching side's turn after its candidate: greedy's, but for a turn without a main
+    action (`passes`: its later main decisions that turn are STOP); the other side's by its rollout policy
+    (`choose`)."""
+    if passes and state.game[G_DECISION] == D_MAIN:
+        return STOP
+    return choose(G, state)
 
 
 @inline_kernel
