@@ -108,9 +108,10 @@ from workbench.search_kernels import (
 # The search policy: determinized Monte Carlo over the turn's main action, its rollouts shared out by successive
 # halving and cut off with the game's own evaluation
 #
-# A `search` side plays GREEDY in the state; its turn is driven from here. After the turn begins (the opponent's
-# channels, the draw) its candidates are "greedy plays the turn" (candidate 0: kept on a tie), "no main action this
-# turn" and a summon of each distinct monster it may summon now, each followed by greedy's rest of the turn. The
+# A `search` side plays GREEDY in the state, and its turn's first main decision (after the opponent's channels and
+# the draw) is searched here (`decide_searched`, the play loop's `decide` in a match with a search side). Its
+# candidates are "greedy plays the turn" (candidate 0: kept on a tie), "no main action this turn" and a summon of each
+# distinct monster it may summon now, each followed by greedy's rest of the turn. The
 # decision's budget, `search_rollouts` rollouts per candidate on average, is spent by successive halving
 # (`workbench.search_kernels`): ceil(log2 m) rounds, in each every surviving candidate gets the same number of
 # rollouts and the worse half is dropped. A rollout: the sampled world (the state cloned, what the side cannot see
