@@ -348,7 +348,7 @@ def progress(G: Any, space: EngineInt, p: EngineInt) -> int:
 @inline_kernel
 def adjacent_enemies(G: Any, state: Any, m: EngineInt) -> int:
     """How many enemy monsters stand adjacent to monster m: whether a `foe` clause would find one (greedy's weighing
-    of a channel asks it; which one is the D_FOE question, `ask`)."""
+    of a channel asks it; which one is the D_FOE question a `foe` clause asks, `clause_step`)."""
     mp = G.mp
     mon = state.mon
     cells = state.cells

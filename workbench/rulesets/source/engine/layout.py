@@ -385,8 +385,8 @@ blind draw: it is drawn when the action is taken), or STOP. D_FOE_CHANNEL: at th
 channeled effect the non-active player uses with a symbol left over, `pack_action(A_CHANNEL, monster, support space,
 symbol)`, or STOP. D_FOE_RESPONSE: the same list, after an action of the opponent (`channel_on_opponent_turn=
 after_each_action`). D_DISCARD: the hand position of the card discarded at the end of the turn (no STOP).
-Questions a rule asks while it resolves (the rule goes on with the answer; `apply` does not take them; none has STOP but
-D_SWAP; a question with nothing to list gets STOP from `choose` before any policy picks or draws): D_FORK, where a
+Questions a rule asks while it resolves (its frame waits on the answer, which `take` writes into it; none has STOP but
+D_SWAP; a question with nothing to list is answered STOP, which greedy and random give without a draw): D_FORK, where a
 moving monster steps next when it has a choice: the space it steps onto (the road's branches at a fork, then, with
 `parallel_move=any_step`, its free parallel space when a `move parallel` clause lets it across); D_SWAP, an own monster
 in its way: that monster's slot (swap places with it) or STOP (the move ends); D_FOE, a `foe` clause's enemy: the slot

@@ -1,13 +1,12 @@
 """The SOURCE rules: webs, recalls and the effect clauses, summoning, equipment, traps, channeled effects,
-movement, combat, the symbols, the decisions (`legal_actions`, `take`, `apply`), a turn stage by stage (`advance`),
-asking a player a question within a rule (`ask`), a match's setup, and the contract's `clone_state` and
-`determinize`.
+movement, combat, the symbols, the decisions (`legal_actions`, `take`, `apply`), the resolution frames (a move or a
+card's clauses that ask a question stop there: `resolve_frame`), a turn stage by stage (`advance`), a match's setup,
+and the contract's `clone_state` and `determinize`.
 
-Imports only `layout` and `board`: no rule reads which policy a side plays, and no module of the policies is
-imported here. The rules stop at each of the turn's decisions and return (`advance`); the questions a rule asks while
-it resolves (a fork, a swap, an effect's enemy, web, recall or summon) still reach the policies through one door,
-`choose`, put into this module by the package as it is imported (`bind_policy_door` in engine/__init__.py), before
-any kernel compiles.
+Imports only `layout` and `board`: no rule reads which policy a side plays, no module of the policies is imported
+here, and no rule asks a policy. The rules stop at every decision, the turn's own and the questions a rule asks while
+it resolves (a fork, a swap, an effect's enemy, web, recall or summon), and return (`advance`); the play loop above
+them asks the deciding side's policy and hands its answer to `apply`.
 """
 
 from __future__ import annotations
@@ -1225,8 +1224,8 @@ def unused_count(state: Any, p: EngineInt) -> int:
 #
 # A decision is open in the state (game[G_DECISION], taken by player game[G_ACTOR]): `legal_actions` lists its legal
 # actions into an out buffer (state.actions in the match loop) in a fixed order, STOP last where stopping is legal,
-# and `apply` takes one of them. The lists hold what the rules allow; which of them a player takes is the policy's
-# business (`choose`, in the policies' section below): no rule code reads S_POLICY.
+# and `take` (or `apply`, which then plays on) takes one of them. The lists hold what the rules allow; which of them a
+# player takes is the policy's business (`choose`, in greedy.py, asked by the play loop): no rule code reads S_POLICY.
 # =====================================================================================================================
 
 
