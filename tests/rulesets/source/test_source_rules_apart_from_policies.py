@@ -125,7 +125,6 @@ RULES = frozenset(
         "after_symbol",
         "channel_tail_step",
         "resolve_frame",
-        "resolve",
         # A turn stage by stage, a fresh match, and the contract's clone and determinize.
         "channeled_waiting",
         "open_window",
@@ -211,7 +210,9 @@ PLAY = frozenset(
         "played_in_the_state",
         "decide_searched",
         "rest_of_turn_decide",
+        "play_matches_by",
         "play_searched_matches",
+        "play_searched_seeded",
         "play_searched_turn",
         "settle",
     }
@@ -331,7 +332,7 @@ def test_a_policy_asks_no_rule_and_plays_nothing() -> None:
         name = frontier.pop()
         reached.add(name)
         frontier |= {c for c in calls(ENGINE_KERNELS[name]) if c in ENGINE_KERNELS and c not in reached}
-    forbidden = PLAY | {"apply", "take", "advance", "resolve", "resolve_frame", "apply_main", "apply_symbol"}
+    forbidden = PLAY | {"apply", "take", "advance", "resolve_frame", "apply_main", "apply_symbol"}
     assert reached & forbidden == set()
 
 

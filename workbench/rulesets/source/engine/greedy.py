@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -1291,11 +1292,41 @@ def setup_policies(state: Any, policy_a: EngineInt, policy_b: EngineInt, seed: E
 
 
 @rules_kernel
-def play_on(G: Any, state: Any, _context: Any) -> None:
+def play_on(G: Any, state: Any, _context: Any, _seed: EngineInt) -> None:
     """The match played on from where it stands to its end, each decision by its side's policy (`decide`): a greedy,
-    random or epsilon batch's match (one compiled copy of the whole match, called)."""
+    random or epsilon batch's match (one compiled copy of the whole match, called). Takes the context and the match's
+    seed it does not read, as `play_matches_by` passes them."""
     advance(G, state, np.int64(NO_STAGE))
     play_out(G, state, NO_CONTEXT, decide, apply, is_over)
+
+
+@inline_kernel
+def play_matches_by(
+    G: Any,
+    state: Any,
+    deck_a: IntArray,
+    deck_b: IntArray,
+    seeds: IntArray,
+    first: Any,
+    policy_a: EngineInt,
+    policy_b: EngineInt,
+    winners: Any,
+    turns: Any,
+    context: Any,
+    play: Callable[..., None],
+) -> None:
+    """A batch: one match per seed on state arrays every match reuses (its counters add up over the batch), each set
+    up with the sides' policy words (`setup_match`, `setup_policies`) and then played by `play(G, state, context,
+    seed)`."""
+    game = state.game
+    for i in range(seeds.shape[0]):
+        begin_match_counters(state.counters, i)
+        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
+        setup_policies(state, policy_a, policy_b, seeds[i])
+        play(G, state, context, seeds[i])
+        end_match_counters(state.counters, game[G_TURN], np.int64(2))
+        winners[i] = game[G_WINNER]
+        turns[i] = game[G_TURN]
 
 
 @rules_kernel
@@ -1311,17 +1342,9 @@ def play_matches(
     winners: Any,
     turns: Any,
 ) -> None:
-    """One match per seed on state arrays every match reuses (greedy, random and epsilon-greedy sides; a search
+    """A batch of greedy, random and epsilon-greedy sides (`play_matches_by`, each match played by `play_on`; a search
     side's batch: `search.play_searched_matches`)."""
-    game = state.game
-    for i in range(seeds.shape[0]):
-        begin_match_counters(state.counters, i)
-        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, policy_a, policy_b, seeds[i])
-        play_on(G, state, NO_CONTEXT)
-        end_match_counters(state.counters, game[G_TURN], np.int64(2))
-        winners[i] = game[G_WINNER]
-        turns[i] = game[G_TURN]
+    play_matches_by(G, state, deck_a, deck_b, seeds, first, policy_a, policy_b, winners, turns, NO_CONTEXT, play_on)
 
 
 # ---- parts of a turn, each played by the sides' policies: as the rule tests and the evaluation's fit play them -----
@@ -1379,8 +1402,8 @@ def foe_response_window(G: Any, state: Any, p: EngineInt) -> None:
 
 @rules_kernel
 def settle(G: Any, state: Any) -> None:
-    """The frames a rule left open (a move, a card's clauses: `rules.resolve`) resolved to their end, each question
-    they ask by its side's policy: a rule played alone, as the rule tests play one."""
+    """The frames a rule left open (a move, a card's clauses: `rules.resolve_frame`) resolved to their end, each
+    question they ask by its side's policy: a rule played alone, as the rule tests play one."""
     game = state.game
     while game[G_FRAMES] > 0:
         if game[G_DECISION] != D_NONE:

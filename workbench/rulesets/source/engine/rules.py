@@ -1950,15 +1950,6 @@ def resolve_frame(G: Any, state: Any) -> None:
 
 
 @rules_kernel
-def resolve(G: Any, state: Any) -> None:
-    """The frames open (a move, a card's clauses, what the turn does after an action) resolved until one asks a
-    question or none is left."""
-    game = state.game
-    while game[G_DECISION] == D_NONE and game[G_FRAMES] > 0:
-        resolve_frame(G, state)
-
-
-@rules_kernel
 def advance(G: Any, state: Any, until: EngineInt) -> None:
     """Play the rules on from where the match stands (its frames first, then game[G_STAGE]) until a decision is open
     (game[G_DECISION]: the turn's own, or a question a frame asks), the match is over (STAGE_OVER), or the stage

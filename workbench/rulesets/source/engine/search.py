@@ -12,8 +12,6 @@ import numpy as np
 from workbench.engines import (
     EngineInt,
     IntArray,
-    begin_match_counters,
-    end_match_counters,
     inline_kernel,
     llvm_inline_kernel,
     lowest_set_bit,
@@ -36,8 +34,8 @@ from workbench.rulesets.source.engine.greedy import (
     decide,
     greedy_main,
     is_over,
+    play_matches_by,
     policy_of,
-    setup_policies,
 )
 from workbench.rulesets.source.engine.layout import (
     C_TRAP,
@@ -94,7 +92,6 @@ from workbench.rulesets.source.engine.rules import (
     legal_main,
     pack_action,
     play_stage,
-    setup_match,
     take,
 )
 from workbench.search_kernels import (
@@ -406,22 +403,36 @@ def play_searched_matches(
 ) -> None:
     """`play_matches` when a side plays `search`: its main decisions go through `decide_searched` (the world and work
     records are the rollouts'), the search's generator seeded from each match's seed; in the state it plays greedy."""
-    game = state.game
-    search = state.search
     sides = (1 if (policy_a & CODE_MASK) == SEARCH else 0) | (2 if (policy_b & CODE_MASK) == SEARCH else 0)
-    for i in range(seeds.shape[0]):
-        begin_match_counters(state.counters, i)
-        setup_match(G, state, deck_a, deck_b, seeds[i], first[i])
-        setup_policies(state, played_in_the_state(policy_a), played_in_the_state(policy_b), seeds[i])
-        rng_seed(search, seeds[i] ^ SEARCH_SEED)
-        search[SR_SIDES] = sides
-        search[SR_TURN] = -1
-        search[SR_PASS] = 0
-        advance(G, state, np.int64(NO_STAGE))
-        play_out(G, state, (world, work), decide_searched, apply, is_over)
-        end_match_counters(state.counters, game[G_TURN], np.int64(2))
-        winners[i] = game[G_WINNER]
-        turns[i] = game[G_TURN]
+    play_matches_by(
+        G,
+        state,
+        deck_a,
+        deck_b,
+        seeds,
+        first,
+        played_in_the_state(policy_a),
+        played_in_the_state(policy_b),
+        winners,
+        turns,
+        (world, work, np.int64(sides)),
+        play_searched_seeded,
+    )
+
+
+@inline_kernel
+def play_searched_seeded(G: Any, state: Any, context: Any, seed: EngineInt) -> None:
+    """`play_matches_by`'s play of a match where a side searches (`context`: the rollouts' world and work records and
+    the search sides as bits): the search's own generator seeded from the match's seed (never from the match's
+    generator: that would foretell its later draws), then the match played with `decide_searched`."""
+    world, work, sides = context
+    search = state.search
+    rng_seed(search, seed ^ SEARCH_SEED)
+    search[SR_SIDES] = sides
+    search[SR_TURN] = -1
+    search[SR_PASS] = 0
+    advance(G, state, np.int64(NO_STAGE))
+    play_out(G, state, (world, work), decide_searched, apply, is_over)
 
 
 @rules_kernel
