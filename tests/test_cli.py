@@ -15,10 +15,11 @@ from typing import Any
 import openpyxl
 import pytest
 
+from workbench.bench import BENCH_MATCHES, SEARCH_MATCHES, bench_matches_for
 from workbench.cli import _COMMANDS, EXIT_USAGE, _parser, main
 from workbench.loading import load_cardset
 from workbench.paths import REPO_ROOT
-from workbench.rulesets import RULESETS
+from workbench.rulesets import RULESETS, get_ruleset
 
 FINDING_KEYS = ["severity", "rule", "card", "deck", "sheet", "row", "column", "message", "expected", "actual"]
 
@@ -157,6 +158,35 @@ def test_bench_measures_an_engine_under_a_policy_and_rule_options(capsys: pytest
     )
     assert engine["matches_per_second"] > 0 and engine["power_curve"]["cards_measured"] > 0
     assert (engine["power_curve"]["policy"], engine["power_curve"]["options"]["turn_cap"]) == ("random", 30)
+
+
+@pytest.mark.parametrize(
+    ("policy", "matches"),
+    [
+        ("greedy", BENCH_MATCHES),
+        ("random", BENCH_MATCHES),
+        ("epsilon:0.1", BENCH_MATCHES),
+        ("search", SEARCH_MATCHES),
+        ("search:4:rollout_policy=random", SEARCH_MATCHES),
+    ],
+)
+def test_an_engine_figure_under_search_plays_the_search_figures_count_unless_told(policy: str, matches: int) -> None:
+    # 200,000 searched matches a figure was about an hour a repeat in SOURCE.
+    assert bench_matches_for(policy, get_ruleset("circles")) == matches
+
+
+def test_bench_help_gives_the_default_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"default {BENCH_MATCHES:,}; under a search policy {SEARCH_MATCHES}" in help_text
+
+
+def test_bench_under_search_without_a_count_plays_the_search_figures_count(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["bench", "--only", "matches", "--ruleset", "circles", "--policy", "search", "--repeat", "1"]
+    assert main([*command, "--format", "json"]) == 0
+    (engine,) = json.loads(capsys.readouterr().out)["engines"]
+    assert (engine["policy"], engine["matches"]) == ("search", SEARCH_MATCHES)
+    assert "search" not in engine  # the engine figure is the search figure: not played twice
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from workbench.cards import WorkbenchInputError
 from workbench.limits import limit, run_refused
 from workbench.loading import cardset_from_table
 from workbench.paths import bundled_sets
-from workbench.policies import policy_word
+from workbench.policies import SEARCH, policy_code, policy_word
 from workbench.rulesets.base import Ruleset, normalize_header
 from workbench.spreadsheets import read_sheet
 
@@ -102,9 +102,13 @@ def bundled_cardset_and_decks(ruleset: Ruleset) -> tuple[Any, list[Any]]:
     return cardset, [read_decklist(path, cardset) for path in bundled_decks(ruleset.id)]
 
 
+BENCH_MATCHES = 200_000
+"""Matches an engine figure plays under greedy, random or epsilon-greedy unless `--matches` says otherwise."""
+
+
 def bench_engine(
     ruleset: Ruleset,
-    matches: int = 200_000,
+    matches: int = BENCH_MATCHES,
     repeat: int = 3,
     policy: str = "greedy",
     options: Mapping[str, str] | None = None,
@@ -164,6 +168,17 @@ the slowest engine's figure under a minute while the one-core rate is still stea
 
 WHOLE_GAMES = 20
 """Whole games the whole-game figure plays (after one game that loads or compiles the engine)."""
+
+
+def bench_matches_for(policy: str, ruleset: Ruleset) -> int:
+    """Matches an engine figure plays under `policy` when the person gives no count: BENCH_MATCHES, or under a
+    search policy SEARCH_MATCHES, as the search figure (`workbench bench --policy search` once played 200,000
+    searched matches per figure: about an hour a repeat in SOURCE)."""
+    engine = ruleset.engine
+    if engine is None:
+        return BENCH_MATCHES
+    searched = policy_code(policy_word(policy, engine.policies, engine.search_settings)) == SEARCH
+    return SEARCH_MATCHES if searched else BENCH_MATCHES
 
 
 def bench_search(

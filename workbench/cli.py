@@ -590,7 +590,11 @@ def _parser() -> argparse.ArgumentParser:
         "--cards", type=_in_limit("bench_cards"), default=10_000, metavar="N", help="cards in the generated sheet"
     )
     bench.add_argument(
-        "--matches", type=_in_limit("matches"), default=200_000, metavar="N", help="matches per engine figure"
+        "--matches",
+        type=_in_limit("matches"),
+        metavar="N",
+        help="matches per engine figure (default 200,000; under a search policy 200, as the search figure plays: "
+        "a searched match takes 100 to 10,000 times a greedy one's time)",
     )
     bench.add_argument(
         "--repeat",
@@ -2176,7 +2180,14 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from workbench.bench import bench_engine, bench_power_curve, bench_search, bench_validation, bench_whole_games
+    from workbench.bench import (
+        bench_engine,
+        bench_matches_for,
+        bench_power_curve,
+        bench_search,
+        bench_validation,
+        bench_whole_games,
+    )
     from workbench.pace import keep_bench_figures, kept_text
     from workbench.rulesets import RULESETS, get_ruleset
     from workbench.rulesets.base import parse_option_pairs
@@ -2212,9 +2223,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         for ruleset in rulesets:
             if ruleset.engine_module is None:
                 continue
-            result = bench_engine(
-                ruleset, matches=args.matches, repeat=args.repeat, policy=args.policy, options=overrides
-            )
+            matches = args.matches or bench_matches_for(args.policy, ruleset)
+            result = bench_engine(ruleset, matches=matches, repeat=args.repeat, policy=args.policy, options=overrides)
             if whole_parts:
                 result["power_curve"] = bench_power_curve(ruleset, policy=args.policy, options=overrides)
             search = bench_search(ruleset, options=overrides) if args.policy != "search" else None
