@@ -103,7 +103,17 @@ LANE_COLUMNS = 10
 MODE_FIGHT, MODE_LONG_RANGE, MODE_SELF_DESTRUCT, MODE_TARGET = range(4)
 # Game columns.
 G_TURN, G_ACTIVE, G_WINNER, G_IN_COMBAT, G_SHIELD = range(5)
-GAME_COLUMNS = 5
+G_STAGE = 5  # where the turn stands (STAGE_*): the stage `advance` plays next
+G_PLAYED = 6  # resource cards played this turn
+G_NEXT = 7  # the side whose turn comes next (STAGE_TURN)
+GAME_COLUMNS = 8
+STAGE_TURN, STAGE_RESOURCES, STAGE_READY, STAGE_CHARACTERS, STAGE_REST, STAGE_OVER = range(6)
+"""The stages of a turn (game[G_STAGE]), in order, as `advance` plays them: STAGE_TURN, the turn cap or the winner,
+else the next side's turn begins (its draw); STAGE_RESOURCES, a resource card (K_RESOURCE, one decision each, up to
+`resources_per_turn`); STAGE_READY, every resource readied (and Extra Card each turn); STAGE_CHARACTERS, a character
+(K_CHARACTER, one decision each, until the side stops); STAGE_REST, the turn's healing, abilities and combat;
+STAGE_OVER, the match is over. The two hand decisions stop the rules and return (`advance`); the others, asked while
+a rule resolves, still go to the policies' door (`ask`)."""
 
 LANE_MODE_ABILITIES = (1 << LONG_RANGE) | (1 << SELF_DESTRUCT) | (1 << TARGET)
 PRECOMBAT_ABILITIES = (1 << FIREBALL) | (1 << SLEEP) | (1 << REORDER) | (1 << ATTACK_BOOST_2)

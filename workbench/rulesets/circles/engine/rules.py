@@ -3,8 +3,11 @@
 `legal_actions(R, S, out) -> n`, `apply(R, S, k)`, `clone(S, into)` and `determinize(R, S, s, rng)`.
 
 Imports only `layout`: no rule reads which policy a side plays, and no module of the policies is imported here. The
-rules still hand each decision to the policies' door (`ask` calls `choose`, `ask_hand` calls `choose_hand`); the
-package binds those two names here before any kernel compiles (see below and `engine/__init__.py`).
+turn goes by stages (`advance`, layout's STAGE_*) and stops at its two hand decisions (a resource, a character);
+`play_stages` answers them through the policies' door `choose_hand` and takes the answer (`take_hand`). The decisions
+asked while a rule resolves (abilities, damage, Extra Card's free characters) still go to the door inline (`ask` calls
+`choose`, `ask_hand` calls `choose_hand`); the package binds those two names here before any kernel compiles (see
+below and `engine/__init__.py`).
 """
 
 from __future__ import annotations
@@ -82,7 +85,10 @@ from workbench.rulesets.circles.engine.layout import (
     FUTURE_VISION,
     G_ACTIVE,
     G_IN_COMBAT,
+    G_NEXT,
+    G_PLAYED,
     G_SHIELD,
+    G_STAGE,
     G_TURN,
     G_WINNER,
     H_EVENT_ROWS,
@@ -159,6 +165,12 @@ from workbench.rulesets.circles.engine.layout import (
     SERENITY,
     SERENITY_ABILITY,
     SLEEP,
+    STAGE_CHARACTERS,
+    STAGE_OVER,
+    STAGE_READY,
+    STAGE_RESOURCES,
+    STAGE_REST,
+    STAGE_TURN,
     STARTING_HAND,
     STARTING_LIFE,
     STOP,
@@ -498,13 +510,19 @@ def ask_hand(R: IntArray, S: IntArray, kind: EngineInt, s: EngineInt, arg: Engin
     `other`'s Extra Card): opens the decision and returns the policy's answer as the action's first column, the hand
     position of the card to play (STOP: none), which the caller plays as `apply` would (`play_resource`,
     `enter_play`). The answer comes from `choose_hand`, which lists the rows only for a policy that needs them."""
+    open_hand(S, kind, s, arg, other)
+    return choose_hand(R, S)
+
+
+@inline_kernel
+def open_hand(S: IntArray, kind: EngineInt, s: EngineInt, arg: EngineInt, other: EngineInt) -> None:
+    """Open a hand decision (K_RESOURCE or K_CHARACTER) for side s, `arg` and `other` as `ask_hand` takes them."""
     decision = decision_of(S)
     decision[D_KIND] = kind
     decision[D_SIDE] = s
     decision[D_LANE] = NO_CARD
     decision[D_ARG] = arg
     decision[D_OTHER] = other
-    return choose_hand(R, S)
 
 
 @inline_kernel
@@ -964,14 +982,15 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCE, card, totals, colour)
 
 
-@llvm_inline_kernel
+@rules_kernel
 def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Play up to `resources_per_turn` resource cards, one decision each (the policy may stop early)."""
-    for played in range(options_of(R)[O_RESOURCES_PER_TURN]):
-        h = ask_hand(R, S, K_RESOURCE, s, np.int64(played), NO_CARD)
-        if h < 0:
-            return
-        play_resource(R, S, s, h)
+    """Side s's resource stage alone (up to `resources_per_turn` resource cards, one decision each, the policy
+    answering): as the rule tests play it. A match plays it among the turn's stages (`advance`)."""
+    game = game_of(S)
+    game[G_ACTIVE] = s
+    game[G_PLAYED] = 0
+    game[G_STAGE] = STAGE_RESOURCES
+    play_stages(R, S, np.int64(STAGE_READY))
 
 
 @rules_kernel
@@ -1023,15 +1042,22 @@ def bring_free_character(R: IntArray, S: IntArray, s: EngineInt, source: EngineI
 
 @llvm_inline_kernel
 def play_characters(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d (Once a turn, and in Restore's
-    phase: its decisions are typed and optimised once, and LLVM copies them into both.)"""
+    """\u201cYou may bring as many Characters into play, as you can afford to.\u201d In Restore's phase (the turn's own
+    characters are a stage, `advance`): its decisions are typed and optimised once, and LLVM copies them in."""
     while True:
         h = ask_hand(R, S, K_CHARACTER, s, NOTHING, NO_CARD)
         if h < 0:
             return
-        card = enter_play(R, S, s, h, NOTHING, NO_CARD)
-        if table_of(R)[card, T_EXTRA] > 0 and options_of(R)[O_EXTRA_EACH_TURN] == 0:
-            extra_card_chain(R, S, s, card)
+        play_character(R, S, s, h)
+
+
+@inline_kernel
+def play_character(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
+    """The character at hand position h comes into play, paid for, and brings in what its Extra Card brings (option
+    `extra_card=on_entry`)."""
+    card = enter_play(R, S, s, h, NOTHING, NO_CARD)
+    if table_of(R)[card, T_EXTRA] > 0 and options_of(R)[O_EXTRA_EACH_TURN] == 0:
+        extra_card_chain(R, S, s, card)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1436,9 +1462,9 @@ def start_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
     draw_step(R, S, s)
 
 
-@inline_kernel
+@rules_kernel
 def play_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """One whole turn of side s, in the document's order."""
+    """One whole turn of side s, in the document's order (its draw, then `turn_body`): as the rule tests play it."""
     start_turn(R, S, s)
     turn_body(R, S, s)
 
@@ -1450,29 +1476,35 @@ def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
     turn_body(R, S, s)
 
 
-@llvm_inline_kernel
+@inline_kernel
 def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
-    """Side s's turn after the draw: resources, characters, healing, abilities, combat. Copied by LLVM into the
-    greedy and random batch loop (`play_matches`, through `play_turn`) and into `turn_body_call`, the search's one
-    copy: typed and optimised once, copied as LLVM IR (Numba's IR inliner costs with the square of the body's size).
-    The batch loop's own copy, with `draw_step` and `play_characters` copied in the same way, played greedy about 9%
-    faster at no measurable compile time (2026-11-29: a cold `workbench warm circles` took 49 s before and after)."""
-    opts, side, lanes, game, events, event_count = (
-        options_of(R),
-        side_of(S),
-        lanes_of(S),
-        game_of(S),
-        events_of(S),
-        event_count_of(S),
-    )
-    o = 1 - s
-    play_resources(R, S, s)
+    """Side s's turn after the draw (resources, characters, healing, abilities, combat): its stages played from
+    STAGE_RESOURCES until the next turn's (`play_stages`)."""
+    game = game_of(S)
+    game[G_ACTIVE] = s
+    game[G_PLAYED] = 0
+    game[G_STAGE] = STAGE_RESOURCES
+    play_stages(R, S, np.int64(STAGE_TURN))
+
+
+@llvm_inline_kernel
+def ready_step(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """STAGE_READY: every resource of side s readied, logged, and with `extra_card=each_turn` each Extra Card in play
+    brings a character in."""
+    side, game, events, event_count = side_of(S), game_of(S), events_of(S), event_count_of(S)
     ready_resources(S, s)
     totals = side[s, S_READY] * 10000 + side[s, S_READY + 1] * 100 + side[s, S_READY + 2]
     log_event(events, event_count, game[G_TURN], s, EV_RESOURCES, NO_CARD, totals, side[s, S_HAND_N])
-    if opts[O_EXTRA_EACH_TURN] == 1:
+    if options_of(R)[O_EXTRA_EACH_TURN] == 1:
         extra_cards_each_turn(R, S, s)
-    play_characters(R, S, s)
+
+
+@llvm_inline_kernel
+def rest_of_turn(R: IntArray, S: IntArray, s: EngineInt) -> None:
+    """STAGE_REST: side s's characters heal, then the abilities, then combat. Copied by LLVM into `advance`: typed and
+    optimised once, copied as LLVM IR (Numba's IR inliner costs with the square of the body's size)."""
+    opts, side, lanes = options_of(R), side_of(S), lanes_of(S)
+    o = 1 - s
     for i in range(side[s, S_BOARD_N]):  # \u201cthey are now considered back to full health\u201d
         lanes[s, i, L_DAMAGE] = 0
     # The ability phases stay out of line (see play_matches), called only when a card in play has such an ability;
@@ -1494,6 +1526,79 @@ def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
     if theirs & SERENITY_ABILITY != 0:
         use_serenity(R, S, o)
     combat(R, S, s)
+
+
+@inline_kernel
+def advance(R: IntArray, S: IntArray, until: EngineInt) -> None:
+    """Play the match on from game[G_STAGE] (STAGE_*) until a hand decision is open (STAGE_RESOURCES or
+    STAGE_CHARACTERS, its decision in `decision_of(S)`), the stage `until` is next, or the match is over: the rules
+    stop there and return. `take_hand` takes the open decision's answer."""
+    game = game_of(S)
+    while True:
+        stage = game[G_STAGE]
+        if stage == until or stage == STAGE_OVER:
+            return
+        s = game[G_ACTIVE]
+        if stage == STAGE_TURN:
+            s = game[G_NEXT]
+            if game[G_WINNER] != UNDECIDED or turn_cap_reached(R, S, s):
+                game[G_STAGE] = STAGE_OVER
+                return
+            start_turn(R, S, s)
+            game[G_NEXT] = 1 - s
+            game[G_PLAYED] = 0
+            game[G_STAGE] = STAGE_RESOURCES
+        elif stage == STAGE_RESOURCES:
+            if game[G_PLAYED] < options_of(R)[O_RESOURCES_PER_TURN]:
+                open_hand(S, K_RESOURCE, s, game[G_PLAYED], NO_CARD)
+                return
+            game[G_STAGE] = STAGE_READY
+        elif stage == STAGE_READY:
+            ready_step(R, S, s)
+            game[G_STAGE] = STAGE_CHARACTERS
+        elif stage == STAGE_CHARACTERS:
+            open_hand(S, K_CHARACTER, s, NOTHING, NO_CARD)
+            return
+        else:
+            rest_of_turn(R, S, s)
+            game[G_STAGE] = STAGE_TURN
+
+
+@inline_kernel
+def take_hand(R: IntArray, S: IntArray, h: EngineInt) -> None:
+    """The open hand decision's answer taken, as `apply` takes its row (the hand position of the card to play, or
+    STOP, which ends the stage): a resource played (\u201cplay up to `resources_per_turn` resource cards\u201d), or a
+    character brought into play (`play_character`)."""
+    game = game_of(S)
+    s = game[G_ACTIVE]
+    if game[G_STAGE] == STAGE_RESOURCES:
+        if h < 0:
+            game[G_STAGE] = STAGE_READY
+        else:
+            play_resource(R, S, s, h)
+            game[G_PLAYED] += 1
+    elif h < 0:
+        game[G_STAGE] = STAGE_REST
+    else:
+        play_character(R, S, s, h)
+
+
+@inline_kernel
+def in_hand_decision(S: IntArray) -> bool:
+    """The rules stopped at a hand decision (`advance`)."""
+    stage = game_of(S)[G_STAGE]
+    return stage == STAGE_RESOURCES or stage == STAGE_CHARACTERS
+
+
+@inline_kernel
+def play_stages(R: IntArray, S: IntArray, until: EngineInt) -> None:
+    """The match played on from game[G_STAGE] until the stage `until` is next or the match is over, each hand
+    decision the rules stop at answered by the side's policy (`choose_hand`, the policies' door) and taken
+    (`take_hand`)."""
+    advance(R, S, until)
+    while in_hand_decision(S):
+        take_hand(R, S, choose_hand(R, S))
+        advance(R, S, until)
 
 
 @inline_kernel
@@ -1532,12 +1637,12 @@ def turn_cap_reached(R: IntArray, S: IntArray, s: EngineInt) -> bool:
 
 @inline_kernel
 def play_match(R: IntArray, S: IntArray, first: EngineInt) -> None:
-    """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw)."""
+    """Turns alternate from `first` until a player has no Life Points or the turn cap is reached (a draw): the
+    turn's stages from STAGE_TURN (`play_stages`)."""
     game = game_of(S)
-    s = first
-    while game[G_WINNER] == UNDECIDED and not turn_cap_reached(R, S, s):
-        play_turn(R, S, s)
-        s = 1 - s
+    game[G_NEXT] = first
+    game[G_STAGE] = STAGE_TURN
+    play_stages(R, S, np.int64(STAGE_OVER))
 
 
 @inline_kernel
@@ -1584,9 +1689,9 @@ def play_matches(
     """Play one match per seed with the same decks and policies (greedy or random) in the one state buffer, reused
     across the batch; a batch where a side plays `search` goes to `play_searched_matches`.
 
-    Every once-a-turn phase is copied into this loop: setup and the start of a turn by Numba (`inline_kernel`), the
-    draw and the rest of the turn (`turn_body`, which the search calls through `turn_body_call`) by LLVM
-    (`llvm_inline_kernel`), so a turn makes few calls, and the loop runs without reference counting. The search's
+    Every once-a-turn phase is copied into this loop: setup and the turn's stages (`play_match`, `advance`) by Numba
+    (`inline_kernel`), the ready step and the rest of the turn by LLVM (`llvm_inline_kernel`), so a turn makes few
+    calls, and the loop runs without reference counting. The search's
     kernels are not reached from here, so a greedy or random batch does not compile them. The ability phases
     (Restore, Fireball, lane modes, Serenity) stay out of line and are called only when a card in play has them
     (`turn_body`): copying them in as well doubled the compile time and was no faster. So does `resolve` (a Heal's
