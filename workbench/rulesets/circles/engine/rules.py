@@ -986,11 +986,17 @@ def play_resource(R: IntArray, S: IntArray, s: EngineInt, h: EngineInt) -> None:
 def play_resources(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Side s's resource stage alone (up to `resources_per_turn` resource cards, one decision each, the policy
     answering): as the rule tests play it. A match plays it among the turn's stages (`advance`)."""
+    begin_resources(S, s)
+    play_stages(R, S, np.int64(STAGE_READY))
+
+
+@inline_kernel
+def begin_resources(S: IntArray, s: EngineInt) -> None:
+    """Side s's turn is at its resource stage, no resource card played yet (after its draw)."""
     game = game_of(S)
     game[G_ACTIVE] = s
     game[G_PLAYED] = 0
     game[G_STAGE] = STAGE_RESOURCES
-    play_stages(R, S, np.int64(STAGE_READY))
 
 
 @rules_kernel
@@ -1480,10 +1486,7 @@ def turn_body_call(R: IntArray, S: IntArray, s: EngineInt) -> None:
 def turn_body(R: IntArray, S: IntArray, s: EngineInt) -> None:
     """Side s's turn after the draw (resources, characters, healing, abilities, combat): its stages played from
     STAGE_RESOURCES until the next turn's (`play_stages`)."""
-    game = game_of(S)
-    game[G_ACTIVE] = s
-    game[G_PLAYED] = 0
-    game[G_STAGE] = STAGE_RESOURCES
+    begin_resources(S, s)
     play_stages(R, S, np.int64(STAGE_TURN))
 
 
@@ -1546,8 +1549,7 @@ def advance(R: IntArray, S: IntArray, until: EngineInt) -> None:
                 return
             start_turn(R, S, s)
             game[G_NEXT] = 1 - s
-            game[G_PLAYED] = 0
-            game[G_STAGE] = STAGE_RESOURCES
+            begin_resources(S, s)
         elif stage == STAGE_RESOURCES:
             if game[G_PLAYED] < options_of(R)[O_RESOURCES_PER_TURN]:
                 open_hand(S, K_RESOURCE, s, game[G_PLAYED], NO_CARD)
